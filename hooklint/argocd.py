@@ -1,0 +1,266 @@
+"""Argo CD's own parsing rules for hooks, delete policies, sync waves, Helm hooks and kind order.
+
+Every function here restates one piece of gitops-engine or the Argo CD controller; the section of
+``shared/docs/argocd-semantics.md`` (the specification) and the upstream file are named in each
+docstring. ``GE/`` is ``argoproj/argo-cd`` ``gitops-engine/pkg/``; ``AC`` is ``argoproj/argo-cd``.
+Functions take the annotations *as Argo CD sees them* (see :func:`visible_annotations`): a
+``dict[str, str]``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+HOOK = "argocd.argoproj.io/hook"
+HOOK_DELETE_POLICY = "argocd.argoproj.io/hook-delete-policy"
+SYNC_WAVE = "argocd.argoproj.io/sync-wave"
+SYNC_OPTIONS = "argocd.argoproj.io/sync-options"
+HELM_HOOK = "helm.sh/hook"
+HELM_HOOK_DELETE_POLICY = "helm.sh/hook-delete-policy"
+HELM_HOOK_WEIGHT = "helm.sh/hook-weight"
+
+#: ``GE/sync/common/types.go`` ``NewHookType()``: the only values gitops-engine accepts.
+ARGO_HOOK_TYPES = ("PreSync", "Sync", "PostSync", "SyncFail", "Skip")
+#: Controller-run hook types (``AC controller/hook.go`` ``isHookOfType``), not gitops-engine's.
+DELETE_HOOK_TYPES = ("PreDelete", "PostDelete")
+#: Sync phases in ``syncPhaseOrder`` order (``GE/sync/sync_tasks.go``): PreSync -1 ... SyncFail 2.
+SYNC_PHASES = ("PreSync", "Sync", "PostSync", "SyncFail")
+PHASE_ORDER = {"PreSync": -1, "Sync": 0, "PostSync": 1, "SyncFail": 2}
+#: ``GE/sync/common/types.go`` ``NewHookDeletePolicy()``.
+DELETE_POLICIES = ("HookSucceeded", "HookFailed", "BeforeHookCreation")
+DEFAULT_DELETE_POLICY = "BeforeHookCreation"
+
+#: ``GE/sync/hook/helm/type.go`` ``hookTypes``: the Helm hooks that map to a sync phase.
+HELM_SYNC_HOOKS = {
+    "pre-install": "PreSync",
+    "pre-upgrade": "PreSync",
+    "post-install": "PostSync",
+    "post-upgrade": "PostSync",
+}
+#: ``AC controller/hook.go`` ``hookTypeAnnotations``: Helm delete hooks the controller runs.
+HELM_DELETE_HOOKS = {"pre-delete": "PreDelete", "post-delete": "PostDelete"}
+#: Helm hook values Argo CD never runs (``helm/type.go``; docs ``helm.md`` "Helm Hooks").
+HELM_NEVER_RUN = ("test", "test-success", "test-failure", "pre-rollback", "post-rollback")
+#: ``GE/sync/hook/helm/delete_policy.go``.
+HELM_DELETE_POLICIES = {
+    "before-hook-creation": "BeforeHookCreation",
+    "hook-succeeded": "HookSucceeded",
+    "hook-failed": "HookFailed",
+}
+
+#: ``GE/sync/sync_tasks.go`` ``init()``: kind order (origin Helm's ``kind_sorter.go``); §4a.
+KIND_ORDER_LIST = (
+    "Namespace", "NetworkPolicy", "ResourceQuota", "LimitRange", "PodSecurityPolicy",
+    "PodDisruptionBudget", "ServiceAccount", "Secret", "SecretList", "ConfigMap", "StorageClass",
+    "PersistentVolume", "PersistentVolumeClaim", "CustomResourceDefinition", "ClusterRole",
+    "ClusterRoleList", "ClusterRoleBinding", "ClusterRoleBindingList", "Role", "RoleList",
+    "RoleBinding", "RoleBindingList", "Service", "DaemonSet", "Pod", "ReplicationController",
+    "ReplicaSet", "Deployment", "HorizontalPodAutoscaler", "StatefulSet", "Job", "CronJob",
+    "IngressClass", "Ingress", "APIService",
+)  # fmt: skip
+KIND_ORDER = {kind: i - len(KIND_ORDER_LIST) for i, kind in enumerate(KIND_ORDER_LIST)}
+
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+
+
+def visible_annotations(raw: Any) -> dict[str, str]:
+    """The annotations Argo CD can read: ``metadata.annotations`` only if *every* value is a string.
+
+    ``unstructured.GetAnnotations()`` calls ``NestedStringMap`` and drops its error; that returns nil
+    as soon as one value is not a string, so one unquoted ``sync-wave: 5`` hides the hook, wave and
+    delete policy annotations too (§1 "Non-string annotation value"; pitfall P14)."""
+    if not isinstance(raw, Mapping):
+        return {}
+    if all(isinstance(v, str) for v in raw.values()):
+        return dict(raw)
+    return {}
+
+
+def annotation_csv(value: str | None) -> list[str]:
+    """``GE/sync/resource/annotations.go`` ``GetAnnotationCSVs()``: split on ``,``, trim each item
+    with ``strings.TrimSpace``, drop empty items and duplicates (first occurrence kept); §2a."""
+    if not value:
+        return []
+    out: list[str] = []
+    for item in value.split(","):
+        item = item.strip()
+        if item and item not in out:
+            out.append(item)
+    return out
+
+
+def atoi(text: Any) -> int | None:
+    """Go ``strconv.Atoi`` on a 64-bit platform: optional ``+``/``-``, then ASCII digits only, in
+    int64 range. No trimming, no ``_``, no base prefixes. None where Go returns an error (§1)."""
+    if not isinstance(text, str) or not text:
+        return None
+    body = text[1:] if text[0] in "+-" else text
+    if not body or not body.isascii() or not body.isdigit():
+        return None
+    value = int(text)
+    return value if _INT64_MIN <= value <= _INT64_MAX else None
+
+
+def argo_hook_types(annotations: Mapping[str, str]) -> list[str]:
+    """Valid gitops-engine hook types in ``argocd.argoproj.io/hook`` (case-sensitive; §2b)."""
+    return [t for t in annotation_csv(annotations.get(HOOK)) if t in ARGO_HOOK_TYPES]
+
+
+def is_helm_hook(annotations: Mapping[str, str]) -> bool:
+    """``GE/sync/hook/helm/hook.go`` ``IsHook()``: ``helm.sh/hook`` present and not exactly
+    ``crd-install`` (§3)."""
+    return HELM_HOOK in annotations and annotations[HELM_HOOK] != "crd-install"
+
+
+def helm_hook_types(annotations: Mapping[str, str]) -> list[str]:
+    """``helm/type.go`` ``Types()``: ``helm.sh/hook`` values mapped to PreSync/PostSync, de-duped
+    in first-seen order; every other value maps to nothing (§3)."""
+    out: list[str] = []
+    for item in annotation_csv(annotations.get(HELM_HOOK)):
+        phase = HELM_SYNC_HOOKS.get(item)
+        if phase and phase not in out:
+            out.append(phase)
+    return out
+
+
+def hook_types(annotations: Mapping[str, str]) -> list[str]:
+    """``GE/sync/hook/hook.go`` ``Types()``: the valid Argo types; only when there are none, the
+    Helm types ("we ignore Helm hooks if we have Argo hook"; §2b, §3 precedence)."""
+    types = argo_hook_types(annotations)
+    return types if types else helm_hook_types(annotations)
+
+
+def is_skip(annotations: Mapping[str, str]) -> bool:
+    """``hook.go`` ``Skip()``: true only when the valid Argo types are exactly ``[Skip]`` (§2b)."""
+    return argo_hook_types(annotations) == ["Skip"]
+
+
+def is_hook(annotations: Mapping[str, str]) -> bool:
+    """``hook.go`` ``IsHook()``: the Argo hook key is present (any value, even empty) and the object
+    is not a pure Skip; otherwise the Helm rule (§2b)."""
+    if HOOK in annotations:
+        return not is_skip(annotations)
+    return is_helm_hook(annotations)
+
+
+def delete_hook_types(annotations: Mapping[str, str]) -> list[str]:
+    """``AC controller/hook.go`` ``isHookOfType()``: PreDelete/PostDelete from the Argo annotation or
+    ``pre-delete``/``post-delete`` from Helm's; CSV, trimmed, case-sensitive (§4d)."""
+    out: list[str] = []
+    for item in annotation_csv(annotations.get(HOOK)):
+        if item in DELETE_HOOK_TYPES and item not in out:
+            out.append(item)
+    for item in annotation_csv(annotations.get(HELM_HOOK)):
+        mapped = HELM_DELETE_HOOKS.get(item)
+        if mapped and mapped not in out:
+            out.append(mapped)
+    return out
+
+
+def delete_policies(annotations: Mapping[str, str]) -> list[str]:
+    """``GE/sync/hook/delete_policy.go`` ``DeletePolicies()``: valid Argo policies, then Helm's
+    mapped ones appended (a union, unlike hook types); unknown items ignored; when nothing valid
+    remains, ``[BeforeHookCreation]`` (§2 "Delete-policy parsing", §3)."""
+    out: list[str] = []
+    for item in annotation_csv(annotations.get(HOOK_DELETE_POLICY)):
+        if item in DELETE_POLICIES and item not in out:
+            out.append(item)
+    for item in annotation_csv(annotations.get(HELM_HOOK_DELETE_POLICY)):
+        mapped = HELM_DELETE_POLICIES.get(item)
+        if mapped and mapped not in out:
+            out.append(mapped)
+    return out or [DEFAULT_DELETE_POLICY]
+
+
+@dataclass(frozen=True, slots=True)
+class Wave:
+    """A sync wave and where it came from: ``"argocd"``, ``"helm"`` or ``"default"``."""
+
+    value: int
+    source: str
+
+
+def sync_wave(annotations: Mapping[str, str]) -> Wave:
+    """``GE/sync/syncwaves/waves.go`` ``Wave()`` then ``hook/helm/weight.go`` ``Weight()``: a valid
+    ``argocd.argoproj.io/sync-wave`` (Atoi), else a valid ``helm.sh/hook-weight`` (also for
+    non-hooks), else 0. Invalid values fall back silently (§1)."""
+    value = atoi(annotations.get(SYNC_WAVE))
+    if value is not None:
+        return Wave(value, "argocd")
+    value = atoi(annotations.get(HELM_HOOK_WEIGHT))
+    if value is not None:
+        return Wave(value, "helm")
+    return Wave(0, "default")
+
+
+@dataclass(frozen=True, slots=True)
+class HookInfo:
+    """What Argo CD does with one object, from its visible annotations.
+
+    - ``is_hook``: gitops-engine's ``IsHook`` (true for ignored hooks too);
+    - ``types``: ``Types()`` (Argo's, else Helm's), in annotation order;
+    - ``phases``: the sync phases it is applied in (``sync_phase.go`` ``syncPhases()``), in phase
+      order; ``("Sync",)`` for a plain resource, ``()`` for Skip and ignored hooks;
+    - ``delete_types``: PreDelete/PostDelete, run by the controller at Application deletion;
+    - ``delete_policies``: effective policies (meaningful for hooks only);
+    - ``wave``: the sync wave and its source."""
+
+    is_hook: bool
+    types: tuple[str, ...]
+    phases: tuple[str, ...]
+    delete_types: tuple[str, ...]
+    delete_policies: tuple[str, ...]
+    wave: Wave
+    skip: bool
+    from_helm: bool
+
+    @property
+    def ignored(self) -> bool:
+        """``GE/sync/ignore/ignore.go`` ``Ignore()``: a hook with no valid type is dropped from the
+        sync entirely (it may still run at deletion, see ``delete_types``)."""
+        return self.is_hook and not self.types
+
+    @property
+    def runs_as_hook(self) -> bool:
+        """True when Argo CD runs this object as a hook at some point: in a sync phase or, for
+        PreDelete/PostDelete, when the Application is deleted."""
+        return self.is_hook and bool(self.phases or self.delete_types)
+
+
+def hook_info(annotations: Mapping[str, str]) -> HookInfo:
+    """Combine the functions above into a :class:`HookInfo` (``GE/sync/sync_phase.go``
+    ``syncPhases()``: Skip -> no phase; hook -> its PreSync/Sync/PostSync/SyncFail types; anything
+    else -> Sync)."""
+    hook = is_hook(annotations)
+    types = tuple(hook_types(annotations))
+    skip = is_skip(annotations)
+    if skip:
+        phases: tuple[str, ...] = ()
+    elif hook:
+        phases = tuple(p for p in SYNC_PHASES if p in types)
+    else:
+        phases = ("Sync",)
+    return HookInfo(
+        is_hook=hook,
+        types=types,
+        phases=phases,
+        delete_types=tuple(delete_hook_types(annotations)) if hook else (),
+        delete_policies=tuple(delete_policies(annotations)),
+        wave=sync_wave(annotations),
+        skip=skip,
+        from_helm=hook and not argo_hook_types(annotations),
+    )
+
+
+def kind_order(kind: str | None) -> int:
+    """``sync_tasks.go`` ``kindOrder``: ``i - 35`` for listed kinds, 0 (after all of them) for any
+    other kind, custom resources included. Only the Kind string counts, not the group (§4a)."""
+    return KIND_ORDER.get(kind or "", 0)
+
+
+def hook_generated_name_length(generate_name: str, phase: str) -> int:
+    """Length of the name Argo CD gives a ``generateName`` hook: prefix + 7 revision characters +
+    ``-`` + phase in lower case + ``-`` + Unix seconds (10 digits) (§4c "generateName",
+    ``sync_context.go`` ``getSyncTasks``)."""
+    return len(generate_name) + 7 + 1 + len(phase) + 1 + 10

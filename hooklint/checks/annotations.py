@@ -1,0 +1,149 @@
+"""HL004, HL010-HL014: Argo CD annotation syntax that Argo CD silently misreads."""
+
+from __future__ import annotations
+
+import difflib
+from typing import Iterable, Iterator
+
+from hooklint import argocd
+from hooklint.checks import Context, Hit, check
+from hooklint.checks.shape import type_name
+from hooklint.model import Manifest
+from hooklint.yamlio import Map
+
+
+def near_miss(value: str, choices: Iterable[str]) -> str | None:
+    """The valid value closest to ``value`` (case-insensitive equality first, then difflib)."""
+    choices = list(choices)
+    for choice in choices:
+        if choice.lower() == value.lower():
+            return choice
+    squashed = value.replace("-", "").replace("_", "").lower()
+    for choice in choices:
+        if choice.replace("-", "").lower() == squashed:
+            return choice
+    match = difflib.get_close_matches(value, choices, n=1, cutoff=0.6)
+    if match:
+        return match[0]
+    lowered = {c.lower(): c for c in choices}
+    match = difflib.get_close_matches(value.lower(), list(lowered), n=1, cutoff=0.6)
+    return lowered[match[0]] if match else None
+
+
+def _suggest(value: str, choices: Iterable[str]) -> str:
+    guess = near_miss(value, choices)
+    return f" Did you mean '{guess}'?" if guess else ""
+
+
+def _raw_annotations(m: Manifest) -> Map | None:
+    raw = m.metadata.get("annotations") if m.metadata is not None else None
+    return raw if isinstance(raw, Map) else None
+
+
+@check("HL004")
+def annotation_value_not_string(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    raw = _raw_annotations(m)
+    if raw is None:
+        return
+    for key, value in raw.items():
+        if isinstance(value, str):
+            continue
+        shown = "null" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+        yield Hit(
+            f"Annotation '{key}' on {m.label} is {type_name(value)} ({shown}), not a string: Argo CD "
+            "then ignores every annotation of the object (hook, sync-wave, delete policy) and the "
+            f"API server rejects it. Quote the value: {key}: \"{shown if value is not None else ''}\".",
+            raw.value_span(key),
+            f"metadata.annotations.{key}",
+        )
+
+
+@check("HL010")
+def unknown_hook_type(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    value = m.annotations.get(argocd.HOOK)
+    if value is None:
+        return
+    span = m.annotation_value_span(argocd.HOOK)
+    field = f"metadata.annotations.{argocd.HOOK}"
+    items = argocd.annotation_csv(value)
+    known = argocd.ARGO_HOOK_TYPES + argocd.DELETE_HOOK_TYPES
+    dropped = m.hook.ignored and not m.hook.delete_types
+    if not items:
+        yield Hit(
+            f"Annotation {argocd.HOOK} on {m.label} is empty: Argo CD treats the object as a hook "
+            "with no type and silently never applies it. Set a hook type (PreSync, Sync, PostSync, "
+            "SyncFail, Skip) or remove the annotation.",
+            span,
+            field,
+        )
+        return
+    for item in items:
+        if item in known:
+            continue
+        consequence = (
+            f"Argo CD treats {m.label} as a hook with no valid type and silently never applies it"
+            if dropped
+            else f"Argo CD ignores '{item}' and keeps the other types"
+        )
+        yield Hit(
+            f"Unknown hook type '{item}' on {m.label}: hook types are case-sensitive, and {consequence}."
+            f"{_suggest(item, known)}",
+            span,
+            field,
+        )
+
+
+@check("HL011")
+def unknown_hook_delete_policy(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    for key, valid in (
+        (argocd.HOOK_DELETE_POLICY, argocd.DELETE_POLICIES),
+        (argocd.HELM_HOOK_DELETE_POLICY, tuple(argocd.HELM_DELETE_POLICIES)),
+    ):
+        value = m.annotations.get(key)
+        if value is None:
+            continue
+        for item in argocd.annotation_csv(value):
+            if item in valid:
+                continue
+            effective = ", ".join(m.hook.delete_policies)
+            yield Hit(
+                f"Unknown delete policy '{item}' in {key} on {m.label}: Argo CD ignores it silently, "
+                f"so the effective policies are {effective}.{_suggest(item, valid)}",
+                m.annotation_value_span(key),
+                f"metadata.annotations.{key}",
+            )
+
+
+@check("HL012")
+def invalid_sync_wave(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    for key in (argocd.SYNC_WAVE, argocd.HELM_HOOK_WEIGHT):
+        value = m.annotations.get(key)
+        if value is None or argocd.atoi(value) is not None:
+            continue
+        wave = m.hook.wave
+        fallback = "the helm.sh/hook-weight value" if wave.source == "helm" else "wave 0"
+        if key == argocd.HELM_HOOK_WEIGHT and wave.source == "argocd":
+            fallback = "nothing (the valid sync-wave wins)"
+        fix = f"'{value.strip()}'" if value.strip() != value and argocd.atoi(value.strip()) is not None else "a whole number such as \"1\" or \"-2\""
+        yield Hit(
+            f"{key} '{value}' on {m.label} is not an integer Argo CD can read (Go strconv.Atoi: "
+            f"optional sign and digits, no spaces): it silently falls back to {fallback} "
+            f"(wave {wave.value}). Use {fix}.",
+            m.annotation_value_span(key),
+            f"metadata.annotations.{key}",
+        )
+
+
+@check("HL014")
+def generate_name_without_hook(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    if m.metadata is None or not m.generate_name or m.name:
+        return
+    if m.hook.is_hook or m.hook.skip:
+        return
+    yield Hit(
+        f"{m.label} uses metadata.generateName but is not a hook: Argo CD applies it with kubectl "
+        "apply, which fails with \"cannot use generate name with apply\" and fails the whole sync "
+        "at dry-run. Give it a fixed metadata.name, or make it a hook (argocd.argoproj.io/hook).",
+        m.metadata.value_span("generateName"),
+        "metadata.generateName",
+    )

@@ -1,0 +1,95 @@
+"""HL003 and HL006: documents that are not Kubernetes objects, and fields of the wrong type."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from hooklint.checks import Context, Hit, check
+from hooklint.model import CONTAINER_LISTS, POD_SPEC_PATHS, Manifest
+from hooklint.yamlio import Map, Seq
+
+_TYPE_NAMES = {Map: "a mapping", Seq: "a list", str: "a string", bool: "a boolean", int: "an integer", float: "a number"}
+
+
+def type_name(value: object) -> str:
+    """``a mapping``, ``a list``, ``a string``... for messages; ``null`` for None."""
+    if value is None:
+        return "null"
+    for cls, name in _TYPE_NAMES.items():
+        if isinstance(value, cls) and not (cls is int and isinstance(value, bool)):
+            return name
+    return type(value).__name__
+
+
+@check("HL003")
+def not_a_kubernetes_object(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """apiVersion and kind are strings, and metadata has a name or a generateName."""
+    missing = [key for key in ("apiVersion", "kind") if not isinstance(m.body.get(key), str) or not m.body.get(key)]
+    if missing:
+        yield Hit(
+            f"Document has no {' or '.join(missing)}, so it is not a Kubernetes object: Argo CD "
+            "fails to sync the application when it cannot decode a manifest. Add "
+            f"{' and '.join(missing)}, or move the file out of the application's path.",
+            m.body.span if not m.body else m.body.key_span(next(iter(m.body))),
+        )
+        return
+    if not m.name and not m.generate_name:
+        span = m.body.key_span("metadata") if m.metadata is not None else m.body.value_span("kind")
+        yield Hit(
+            f"{m.kind} has neither metadata.name nor metadata.generateName: the API server rejects "
+            "it and the sync fails. Give the object a name.",
+            span,
+            "metadata.name",
+        )
+
+
+def _expect(parent: Map, key: str, expected: type, path: str) -> Iterator[Hit]:
+    if key not in parent:
+        return
+    value = parent[key]
+    if value is None or isinstance(value, expected):
+        return
+    want = _TYPE_NAMES[expected]
+    yield Hit(
+        f"'{path}' is {type_name(value)}, not {want}: the API server rejects the object and the "
+        f"sync fails. Make it {want}.",
+        parent.value_span(key),
+        path,
+    )
+
+
+@check("HL006")
+def wrong_field_type(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """The fields hooklint reads have the types Kubernetes requires."""
+    yield from _expect(m.body, "metadata", Map, "metadata")
+    if m.metadata is not None:
+        for key in ("annotations", "labels"):
+            yield from _expect(m.metadata, key, Map, f"metadata.{key}")
+        for key in ("name", "generateName", "namespace"):
+            yield from _expect(m.metadata, key, str, f"metadata.{key}")
+    keys = POD_SPEC_PATHS.get(m.kind or "")
+    if not keys:
+        return
+    parent = m.body
+    for depth, key in enumerate(keys):
+        path = ".".join(keys[: depth + 1])
+        value = parent.get(key)
+        if value is None:
+            return
+        if not isinstance(value, Map):
+            yield from _expect(parent, key, Map, path)
+            return
+        parent = value
+    pod_path = ".".join(keys)
+    for list_name in CONTAINER_LISTS:
+        yield from _expect(parent, list_name, Seq, f"{pod_path}.{list_name}")
+        items = parent.get(list_name)
+        if isinstance(items, Seq):
+            for i, item in enumerate(items):
+                if not isinstance(item, Map):
+                    yield Hit(
+                        f"'{pod_path}.{list_name}[{i}]' is {type_name(item)}, not a mapping: the "
+                        "API server rejects the object. Write each container as a mapping.",
+                        items.item_spans[i],
+                        f"{pod_path}.{list_name}[{i}]",
+                    )

@@ -1,0 +1,154 @@
+"""The engine: applications -> manifests -> checks -> findings, sorted.
+
+One application (a folder's manifests, or stdin) is loaded, checked and released at a time, so
+memory follows the largest application, not the tree. Checks yield hits; the engine stamps each
+with its rule's id, slug and severity, the file, the object and its hook, and fills in the object's
+anchor when a check gives no span.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+from hooklint.catalog import Catalog, Rule
+from hooklint.checks import REGISTRY, Context, Hit, load_all
+from hooklint.checks.shape import type_name
+from hooklint.config import Config
+from hooklint.findings import Finding, InputError, RunResult
+from hooklint.loader import Application, LoadedFile, group_applications, read_file
+from hooklint.model import Manifest, manifests_from_document
+
+
+@dataclass(slots=True)
+class LoadedApplication:
+    """An application's files, its manifests, and which files are reported."""
+
+    app: Application
+    files: list[LoadedFile]
+    manifests: list[Manifest]
+
+
+def load_application(app: Application, config: Config) -> LoadedApplication:
+    """Read every file of ``app`` (reported and context) and build its manifests."""
+    files = [read_file(path, config.max_file_size) for path in app.reported + app.context]
+    manifests: list[Manifest] = []
+    for loaded in files:
+        for doc in loaded.documents:
+            manifests.extend(manifests_from_document(loaded.path, doc.index, doc.value, doc.source))
+    return LoadedApplication(app, files, manifests)
+
+
+class Engine:
+    """Runs the enabled checks of a :class:`Catalog` under a :class:`Config`."""
+
+    def __init__(self, config: Config, catalog: Catalog):
+        self.config = config
+        self.catalog = catalog
+        load_all()
+        disabled = set()
+        for name in config.disable:
+            rule = catalog.resolve(name)
+            if rule is None:
+                from hooklint.config import ConfigError
+
+                raise ConfigError(f"{config.path or 'configuration'}: 'disable' names unknown rule {name!r}")
+            disabled.add(rule.id)
+        self.enabled = {rid for rid in catalog.rules if rid not in disabled}
+        self.object_checks = [c for rid, c in sorted(REGISTRY.items()) if rid in self.enabled and c.scope == "object"]
+        self.app_checks = [c for rid, c in sorted(REGISTRY.items()) if rid in self.enabled and c.scope == "application"]
+
+    def notices(self) -> list[str]:
+        """One-line notes the text report prints once (rules that cannot run as configured)."""
+        out = []
+        if "HL101" in self.enabled and not self.config.registry_entries:
+            out.append(
+                "HL101 (hook-image-registry-not-allowed) is inactive: set allowed-registries in "
+                ".hooklint.yaml to check where hook images come from."
+            )
+        return out
+
+    def _finding(self, rule: Rule, hit: Hit, m: Manifest) -> Finding:
+        return Finding(
+            rule_id=rule.id,
+            slug=rule.slug,
+            severity=rule.severity,
+            message=hit.message,
+            path=m.display_path,
+            span=hit.span or m.anchor,
+            obj=m.ref,
+            hook=m.hook_ref,
+            field_path=hit.field_path,
+            doc_index=m.doc_index,
+        )
+
+    def _load_findings(self, loaded: LoadedFile) -> Iterator[Finding]:
+        docs = {d.index: d for d in loaded.documents}
+        for issue, index in loaded.issues:
+            if issue.rule_id not in self.enabled:
+                continue
+            rule = self.catalog.rules[issue.rule_id]
+            doc = docs.get(index)
+            path = doc.source if doc is not None and doc.source else loaded.path
+            obj = None
+            if doc is not None:
+                ms = manifests_from_document(loaded.path, index, doc.value, doc.source)
+                obj = ms[0].ref if len(ms) == 1 else None
+            yield Finding(rule.id, rule.slug, rule.severity, issue.message, path, issue.span, obj,
+                          None, issue.field_path, index)
+        if "HL003" in self.enabled:
+            rule = self.catalog.rules["HL003"]
+            for doc in loaded.documents:
+                if not isinstance(doc.value, dict):
+                    yield Finding(
+                        rule.id, rule.slug, rule.severity,
+                        f"Document is {type_name(doc.value)}, not a Kubernetes object: Argo CD fails "
+                        "to sync an application with a manifest it cannot decode. Make it an object "
+                        "with apiVersion, kind and metadata, or move it out of the application's path.",
+                        doc.source or loaded.path, doc.span, None, None, "", doc.index,
+                    )  # fmt: skip
+
+    def check_application(self, loaded: LoadedApplication) -> Iterator[Finding]:
+        """Findings for the reported files of one loaded application."""
+        reported = set(loaded.app.reported)
+        for file in loaded.files:
+            if file.path in reported and file.error is None:
+                yield from self._load_findings(file)
+        ctx = Context.build(self.config, loaded.manifests)
+        for m in loaded.manifests:
+            if m.path not in reported:
+                continue
+            for c in self.object_checks:
+                rule = self.catalog.rules[c.rule_id]
+                for hit in c.fn(m, ctx):
+                    yield self._finding(rule, hit, m)
+        for c in self.app_checks:
+            rule = self.catalog.rules[c.rule_id]
+            for hit in c.fn(loaded.manifests, ctx):
+                if hit.manifest is not None and hit.manifest.path in reported:
+                    yield self._finding(rule, hit, hit.manifest)
+
+    def lint_applications(self, apps: Iterable[Application]) -> RunResult:
+        result = RunResult()
+        for app in apps:
+            loaded = load_application(app, self.config)
+            reported = set(app.reported)
+            for file in loaded.files:
+                if file.error is not None and file.path in reported:
+                    result.errors.append(file.error)
+            result.files += len(app.reported)
+            result.findings.extend(self.check_application(loaded))
+        return result
+
+
+def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1) -> RunResult:
+    """Lint files, folders and ``-`` (stdin). Findings come back sorted by path, line, column, rule;
+    unreadable inputs are in ``errors``."""
+    engine = Engine(config, catalog)
+    errors: list[InputError] = []
+    apps = group_applications(paths, errors)
+    result = engine.lint_applications(apps)
+    result.errors = errors + result.errors
+    result.findings.sort(key=Finding.sort_key)
+    result.notices = engine.notices()
+    return result

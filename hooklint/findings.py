@@ -1,0 +1,139 @@
+"""Positions and findings: the values that flow from the loader and the checks to the reporters.
+
+Positions are converted from PyYAML's 0-based marks to 1-based lines and columns exactly once, in
+:func:`Span.from_marks`; everything downstream of the loader sees 1-based values only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+SEVERITIES = ("error", "warning", "note")
+SEVERITY_RANK = {"note": 0, "warning": 1, "error": 2}
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Span:
+    """A region of a file: 1-based line and column; ``end_column`` is the column *after* the last
+    character (SARIF's convention), so a one-character value at column 5 is ``(l, 5, l, 6)``.
+    Columns count Unicode code points."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    @staticmethod
+    def from_marks(start: Any, end: Any, line_offset: int = 0) -> "Span":
+        """Build a span from PyYAML ``Mark`` objects (0-based ``line``/``column``).
+
+        ``line_offset`` is added to both lines: documents are parsed one at a time, and the offset is
+        the 0-based line at which the document starts in its file."""
+        return Span(
+            start.line + line_offset + 1,
+            start.column + 1,
+            end.line + line_offset + 1,
+            end.column + 1,
+        )
+
+    @staticmethod
+    def point(line: int, column: int) -> "Span":
+        """A one-character span at 1-based ``line``/``column``."""
+        return Span(line, column, line, column + 1)
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectRef:
+    """The Kubernetes object a finding is about, as written in its manifest."""
+
+    api_version: str | None = None
+    kind: str | None = None
+    name: str | None = None
+    generate_name: str | None = None
+    namespace: str | None = None
+
+    def label(self) -> str:
+        """``Kind/name``, ``Kind/prefix-*`` for a ``generateName`` object, ``Kind/?`` without either."""
+        kind = self.kind or "?"
+        if self.name:
+            return f"{kind}/{self.name}"
+        if self.generate_name:
+            return f"{kind}/{self.generate_name}*"
+        return f"{kind}/?"
+
+    def as_dict(self) -> dict[str, str | None]:
+        return {
+            "api_version": self.api_version,
+            "kind": self.kind,
+            "name": self.name,
+            "generate_name": self.generate_name,
+            "namespace": self.namespace,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class HookRef:
+    """What Argo CD does with a hook: its sync phases (in phase order) and its sync wave."""
+
+    phases: tuple[str, ...]
+    wave: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"phases": list(self.phases), "wave": self.wave}
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One reported problem. ``path`` is the file as the user named it (``-`` or a Helm ``# Source:``
+    template for stdin); ``field_path`` is the dotted path of the offending field inside the object
+    (``spec.template.spec.containers[0].image``), used for stable fingerprints."""
+
+    rule_id: str
+    slug: str
+    severity: str
+    message: str
+    path: str
+    span: Span
+    obj: ObjectRef | None = None
+    hook: HookRef | None = None
+    field_path: str = ""
+    doc_index: int = 0
+
+    def sort_key(self) -> tuple:
+        return (self.path, self.span.line, self.span.column, self.rule_id, self.message)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The documented JSON shape of one finding (see README, "JSON output")."""
+        return {
+            "rule_id": self.rule_id,
+            "slug": self.slug,
+            "severity": self.severity,
+            "message": self.message,
+            "path": self.path,
+            "line": self.span.line,
+            "column": self.span.column,
+            "end_line": self.span.end_line,
+            "end_column": self.span.end_column,
+            "object": self.obj.as_dict() if self.obj else None,
+            "hook": self.hook.as_dict() if self.hook else None,
+        }
+
+
+@dataclass(slots=True)
+class InputError:
+    """A path that could not be read at all (missing, unreadable, not a regular file). Reported on
+    stderr and by exit code 2; never a finding, because there is no object to attach it to."""
+
+    path: str
+    message: str
+
+
+@dataclass(slots=True)
+class RunResult:
+    """Everything one ``lint`` run produced, sorted and ready for a reporter."""
+
+    findings: list[Finding] = field(default_factory=list)
+    errors: list[InputError] = field(default_factory=list)
+    files: int = 0
+    notices: list[str] = field(default_factory=list)

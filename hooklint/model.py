@@ -1,0 +1,206 @@
+"""Manifest: one Kubernetes object of a lint run, with what Argo CD will do with it.
+
+A manifest is built from a loaded document (or from one item of a ``kind: List``). Its fields are
+read defensively: a field of the wrong type (``metadata: 5``, ``annotations: []``) reads as absent
+here, and HL003/HL004 report the shape problem; checks never see an exception from a bad shape.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from hooklint.argocd import HookInfo, hook_info, visible_annotations
+from hooklint.findings import HookRef, ObjectRef, Span
+from hooklint.yamlio import Map, Seq
+
+#: Kinds whose pod spec a check can reach, with the path to it.
+POD_SPEC_PATHS: dict[str, tuple[str, ...]] = {
+    "Pod": ("spec",),
+    "Job": ("spec", "template", "spec"),
+    "CronJob": ("spec", "jobTemplate", "spec", "template", "spec"),
+    "Deployment": ("spec", "template", "spec"),
+    "StatefulSet": ("spec", "template", "spec"),
+    "DaemonSet": ("spec", "template", "spec"),
+    "ReplicaSet": ("spec", "template", "spec"),
+    "ReplicationController": ("spec", "template", "spec"),
+}
+POD_TEMPLATE_KINDS = frozenset(POD_SPEC_PATHS)
+JOB_LIKE = frozenset({"Job", "CronJob"})
+#: Workloads that never complete: as PreSync/PostSync hooks they never become "done".
+LONG_RUNNING_KINDS = frozenset({"Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ReplicationController"})
+CONTAINER_LISTS = ("initContainers", "containers", "ephemeralContainers")
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def get_map(parent: Any, key: str) -> Map | None:
+    """``parent[key]`` when ``parent`` is a mapping and the value is one, else None."""
+    if isinstance(parent, Map):
+        value = parent.get(key)
+        if isinstance(value, Map):
+            return value
+    return None
+
+
+@dataclass(slots=True)
+class PodSpec:
+    """A pod spec inside a manifest: the mapping, the dotted path to it, and the mapping that holds
+    it with the key it sits under (to point at ``spec:`` when a field is missing)."""
+
+    spec: Map
+    path: str
+    parent: Map
+    key: str
+
+
+@dataclass(slots=True)
+class Container:
+    """One container of a pod spec: ``list_name`` is containers/initContainers/ephemeralContainers."""
+
+    body: Map
+    list_name: str
+    index: int
+    path: str
+
+    @property
+    def name(self) -> str:
+        return _str(self.body.get("name")) or f"{self.list_name}[{self.index}]"
+
+
+@dataclass(slots=True)
+class Manifest:
+    """One Kubernetes object as linted: where it is, what it is, and what Argo CD does with it.
+
+    ``path`` is the file (``-`` for stdin); ``display_path`` prefers the Helm template named by a
+    ``# Source:`` comment. ``list_index`` is set for items of a ``kind: List``."""
+
+    path: str
+    doc_index: int
+    body: Map
+    source: str | None
+    list_index: int | None
+    api_version: str | None
+    kind: str | None
+    name: str | None
+    generate_name: str | None
+    namespace: str | None
+    metadata: Map | None
+    annotations: dict[str, str]
+    hook: HookInfo
+
+    @classmethod
+    def from_body(
+        cls, path: str, doc_index: int, body: Map, source: str | None = None, list_index: int | None = None
+    ) -> "Manifest":
+        metadata = get_map(body, "metadata")
+        raw_annotations = metadata.get("annotations") if metadata is not None else None
+        annotations = visible_annotations(raw_annotations)
+        return cls(
+            path=path,
+            doc_index=doc_index,
+            body=body,
+            source=source,
+            list_index=list_index,
+            api_version=_str(body.get("apiVersion")),
+            kind=_str(body.get("kind")),
+            name=_str(metadata.get("name")) if metadata is not None else None,
+            generate_name=_str(metadata.get("generateName")) if metadata is not None else None,
+            namespace=_str(metadata.get("namespace")) if metadata is not None else None,
+            metadata=metadata,
+            annotations=annotations,
+            hook=hook_info(annotations),
+        )
+
+    @property
+    def display_path(self) -> str:
+        return self.source or self.path
+
+    @property
+    def ref(self) -> ObjectRef:
+        return ObjectRef(self.api_version, self.kind, self.name, self.generate_name, self.namespace)
+
+    @property
+    def label(self) -> str:
+        """``Kind/name`` (``Kind/prefix-*`` for generateName) for messages."""
+        return self.ref.label()
+
+    @property
+    def hook_ref(self) -> HookRef | None:
+        if not self.hook.is_hook:
+            return None
+        return HookRef(self.hook.phases or self.hook.delete_types, self.hook.wave.value)
+
+    @property
+    def group(self) -> str:
+        """The API group from ``apiVersion`` (``""`` for the core group)."""
+        if not self.api_version or "/" not in self.api_version:
+            return ""
+        return self.api_version.split("/", 1)[0]
+
+    @property
+    def anchor(self) -> Span:
+        """Where to report a finding about the object as a whole: ``metadata.name`` (or
+        ``generateName``), else the ``metadata:`` key, else the ``kind`` value, else the object."""
+        md = self.metadata
+        if md is not None:
+            for key in ("name", "generateName"):
+                if key in md:
+                    return md.value_span(key)
+            return self.body.key_span("metadata")
+        if "kind" in self.body:
+            return self.body.value_span("kind")
+        return self.body.span
+
+    def annotation_value_span(self, key: str) -> Span:
+        raw = self.metadata.get("annotations") if self.metadata is not None else None
+        if isinstance(raw, Map) and key in raw:
+            return raw.value_span(key)
+        return self.anchor
+
+    def pod_spec(self) -> PodSpec | None:
+        """The pod spec of a Pod, Job, CronJob or pod-template workload, if it is a mapping."""
+        keys = POD_SPEC_PATHS.get(self.kind or "")
+        if keys is None:
+            return None
+        parent: Any = self.body
+        for key in keys[:-1]:
+            parent = get_map(parent, key)
+            if parent is None:
+                return None
+        spec = get_map(parent, keys[-1])
+        if spec is None:
+            return None
+        return PodSpec(spec, ".".join(keys), parent, keys[-1])
+
+    def containers(self, pod: PodSpec | None = None) -> Iterator[Container]:
+        """Every container mapping of the pod spec, init and ephemeral containers included."""
+        pod = pod or self.pod_spec()
+        if pod is None:
+            return
+        for list_name in CONTAINER_LISTS:
+            items = pod.spec.get(list_name)
+            if not isinstance(items, Seq):
+                continue
+            for i, item in enumerate(items):
+                if isinstance(item, Map):
+                    yield Container(item, list_name, i, f"{pod.path}.{list_name}[{i}]")
+
+
+def manifests_from_document(path: str, doc_index: int, value: Any, source: str | None) -> list[Manifest]:
+    """The objects in one document: the document itself, or each item of a ``kind: List`` (and of
+    any ``*List`` kind with an ``items`` sequence). Non-mapping documents give no manifests (HL003
+    reports them)."""
+    if not isinstance(value, Map):
+        return []
+    items = value.get("items")
+    kind = value.get("kind")
+    if isinstance(kind, str) and kind.endswith("List") and isinstance(items, Seq):
+        return [
+            Manifest.from_body(path, doc_index, item, source, i)
+            for i, item in enumerate(items)
+            if isinstance(item, Map)
+        ]
+    return [Manifest.from_body(path, doc_index, value, source)]
