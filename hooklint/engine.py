@@ -32,11 +32,16 @@ class LoadedApplication:
 def load_application(app: Application, config: Config) -> LoadedApplication:
     """Read every file of ``app`` (reported and context) and build its manifests."""
     files = [read_file(path, config.max_file_size) for path in app.reported + app.context]
+    return LoadedApplication(app, files, manifests_of(files))
+
+
+def manifests_of(files: list[LoadedFile]) -> list[Manifest]:
+    """Every manifest of the loaded files, in file and document order."""
     manifests: list[Manifest] = []
     for loaded in files:
         for doc in loaded.documents:
             manifests.extend(manifests_from_document(loaded.path, doc.index, doc.value, doc.source))
-    return LoadedApplication(app, files, manifests)
+    return manifests
 
 
 class Engine:
@@ -152,3 +157,27 @@ def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1
     result.findings.sort(key=Finding.sort_key)
     result.notices = engine.notices()
     return result
+
+
+def lint_text(
+    text: str,
+    config: Config | None = None,
+    catalog: Catalog | None = None,
+    path: str = "manifest.yaml",
+    context: str | None = None,
+) -> list[Finding]:
+    """Lint manifest ``text`` as one application, without touching the file system (used by the
+    rule examples and tests). ``context`` is more manifests of the same application, loaded for
+    cross-object rules but not reported on. Returns sorted findings."""
+    from hooklint.catalog import load_catalog
+    from hooklint.loader import parse_text
+
+    config = config or Config()
+    engine = Engine(config, catalog or load_catalog())
+    files = [parse_text(path, text)]
+    if context is not None:
+        files.append(parse_text("context.yaml", context))
+    app = Application(path, [path], ["context.yaml"] if context is not None else [])
+    findings = list(engine.check_application(LoadedApplication(app, files, manifests_of(files))))
+    findings.sort(key=Finding.sort_key)
+    return findings
