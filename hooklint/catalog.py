@@ -2,14 +2,16 @@
 
 Each file holds two YAML documents: the rule's metadata (id, slug, severity, summary, what/why/fix,
 tags, parameters) and then its examples (``good``/``bad`` manifests; each bad one lists the exact
-``line``/``column`` it must be reported at). A lint run reads only the first document of each
-file; the examples are read by ``explain`` and by the tests. ``rules/rule.schema.json`` describes
+``line``/``column`` it must be reported at). A lint run reads only the ``id``, ``slug`` and
+``severity`` lines of each file; the rest of the metadata is parsed when a report needs it (SARIF,
+``rules``, ``explain``), and the examples by ``explain`` and the tests. ``rules/rule.schema.json`` describes
 both documents and is enforced by the test suite, not at run time.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -27,25 +29,50 @@ def rules_dir() -> str:
     return os.path.dirname(os.path.abspath(rules.__file__))
 
 
-@dataclass(frozen=True, slots=True)
+_HEADER = re.compile(r"^(id|slug|severity):[ \t]*(\S+)[ \t]*$", re.MULTILINE)
+
+
 class Rule:
-    id: str
-    slug: str
-    severity: str
-    summary: str
-    what: str
-    why: str
-    fix: str
-    tags: tuple[str, ...] = ()
-    precision: str = "high"
-    security_severity: float | None = None
-    parameters: tuple[dict, ...] = ()
-    file: str = ""
+    """One rule. ``id``, ``slug`` and ``severity`` come from the file's first lines, which is all a
+    lint run needs; the rest of the metadata (summary, what/why/fix, tags, precision,
+    ``security-severity``, parameters) is parsed from the YAML on first use."""
+
+    __slots__ = ("id", "slug", "severity", "file", "_meta")
+
+    def __init__(self, id: str, slug: str, severity: str, file: str, meta: dict[str, Any] | None = None):
+        self.id, self.slug, self.severity, self.file = id, slug, severity, file
+        self._meta = meta
+
+    def __repr__(self) -> str:
+        return f"Rule({self.id!r}, {self.slug!r}, {self.severity!r})"
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        """The whole metadata document of the rule file."""
+        if self._meta is None:
+            with open(self.file, encoding="utf-8") as handle:
+                self._meta = yaml.load(_first_document(handle.read()), Loader=_Loader)
+        return self._meta
+
+    summary = property(lambda self: self.meta["summary"].strip())
+    what = property(lambda self: self.meta["what"].strip())
+    why = property(lambda self: self.meta["why"].strip())
+    fix = property(lambda self: self.meta["fix"].strip())
+    tags = property(lambda self: tuple(self.meta.get("tags", ())))
+    precision = property(lambda self: self.meta.get("precision", "high"))
+    security_severity = property(lambda self: self.meta.get("security-severity"))
+    parameters = property(lambda self: tuple(self.meta.get("parameters", ())))
 
     @property
     def name(self) -> str:
         """PascalCase name for SARIF (``hook-image-mutable-tag`` -> ``HookImageMutableTag``)."""
         return "".join(part.capitalize() for part in self.slug.split("-"))
+
+
+def read_header(text: str) -> dict[str, str]:
+    """``id``, ``slug`` and ``severity`` from the top-level plain-scalar lines of a rule file's
+    first document (the test suite checks they equal what a YAML parser reads)."""
+    return {m.group(1): m.group(2) for m in _HEADER.finditer(_first_document(text))}
 
 
 @dataclass(slots=True)
@@ -80,31 +107,14 @@ def _first_document(text: str) -> str:
     return text if marker < 0 else text[:marker]
 
 
-def _rule_from(meta: dict[str, Any], file: str) -> Rule:
-    return Rule(
-        id=meta["id"],
-        slug=meta["slug"],
-        severity=meta["severity"],
-        summary=meta["summary"].strip(),
-        what=meta["what"].strip(),
-        why=meta["why"].strip(),
-        fix=meta["fix"].strip(),
-        tags=tuple(meta.get("tags", ())),
-        precision=meta.get("precision", "high"),
-        security_severity=meta.get("security-severity"),
-        parameters=tuple(meta.get("parameters", ())),
-        file=file,
-    )
-
-
 @lru_cache(maxsize=1)
 def load_catalog() -> Catalog:
-    """Read the metadata document of every rule file."""
+    """Every rule file's id, slug and severity (the rest is read on first use)."""
     catalog = Catalog()
     for file in rule_files():
         with open(file, encoding="utf-8") as handle:
-            meta = yaml.load(_first_document(handle.read()), Loader=_Loader)
-        rule = _rule_from(meta, file)
+            header = read_header(handle.read())
+        rule = Rule(header["id"], header["slug"], header["severity"], file)
         catalog.rules[rule.id] = rule
     return catalog
 
