@@ -125,3 +125,12 @@ def load_examples(rule: Rule) -> dict[str, list[dict[str, Any]]]:
         docs = list(yaml.load_all(handle, Loader=_Loader))
     examples = docs[1] if len(docs) > 1 else {}
     return {"good": examples.get("good", []), "bad": examples.get("bad", [])}
+
+
+def markdown_table(catalog: Catalog) -> str:
+    """The README's rule table, generated from the rule files."""
+    lines = ["| id | slug | severity | reports |", "|---|---|---|---|"]
+    for rule in catalog.sorted():
+        summary = rule.summary.replace("|", "\\|")
+        lines.append(f"| {rule.id} | `{rule.slug}` | {rule.severity} | {summary} |")
+    return "\n".join(lines) + "\n"

@@ -150,10 +150,15 @@ def plan(
 
 
 @app.command()
-def rules() -> None:
+def rules(
+    markdown: Annotated[bool, typer.Option("--markdown", help="A Markdown table (the README's).")] = False,
+) -> None:
     """List every rule: id, severity, slug and summary."""
-    from hooklint.catalog import load_catalog
+    from hooklint.catalog import load_catalog, markdown_table
 
+    if markdown:
+        typer.echo(markdown_table(load_catalog()), nl=False)
+        return
     for rule in load_catalog().sorted():
         typer.echo(f"{rule.id}  {rule.severity:<7}  {rule.slug:<36}  {rule.summary}")
 

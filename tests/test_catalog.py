@@ -22,3 +22,12 @@ def test_rule_metadata_is_read_on_demand():
     assert rule.security_severity == 5.5
     assert load_catalog().resolve("hook-image-mutable-tag") is rule
     assert load_catalog().resolve("hl102") is rule
+
+
+def test_readme_rule_table_is_generated_from_the_rule_files():
+    from pathlib import Path
+
+    from hooklint.catalog import markdown_table
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    assert markdown_table(load_catalog()) in readme

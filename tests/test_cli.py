@@ -1,0 +1,156 @@
+"""The command line: exit codes, output formats, stdin, errors (typer's CliRunner, and once as a
+real subprocess)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from hooklint import __version__
+from hooklint.cli import app
+
+ROOT = Path(__file__).resolve().parents[1]
+
+LATEST_JOB = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: db-migrate
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  backoffLimit: 1
+  activeDeadlineSeconds: 60
+  template:
+    spec:
+      serviceAccountName: migrate
+      automountServiceAccountToken: false
+      restartPolicy: Never
+      containers:
+        - name: migrate
+          image: ghcr.io/acme/migrate:latest
+"""
+HL102_MESSAGE = (
+    "Image 'ghcr.io/acme/migrate:latest' of container 'migrate' of Job/db-migrate uses the mutable "
+    "tag ':latest': each sync may run different code than was reviewed. Pin a version tag or, "
+    "better, an @sha256 digest."
+)
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def tree(tmp_path, monkeypatch):
+    """A folder with one bad hook Job and an empty config (no walking up into the repo's)."""
+    (tmp_path / ".hooklint.yaml").write_text("allowed-registries: [ghcr.io/acme]\n")
+    app_dir = tmp_path / "app"
+    app_dir.mkdir()
+    (app_dir / "job.yaml").write_text(LATEST_JOB)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def invoke(*args, input=None):
+    return runner.invoke(app, list(args), input=input)
+
+
+def test_version():
+    result = invoke("--version")
+    assert (result.exit_code, result.output) == (0, f"hooklint {__version__}\n")
+
+
+def test_text_output_and_exit_1(tree):
+    result = invoke("lint", "app")
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0] == f"app/job.yaml:17:18: warning HL102 hook-image-mutable-tag: {HL102_MESSAGE}"
+    assert result.output.splitlines()[-1] == "0 errors, 1 warning, 0 notes in 1 file"
+
+
+def test_fail_on_error_ignores_warnings(tree):
+    assert invoke("lint", "--fail-on", "error", "app").exit_code == 0
+    assert invoke("lint", "--fail-on", "never", "app").exit_code == 0
+    assert invoke("lint", "--fail-on", "note", "app").exit_code == 1
+
+
+def test_json_output_shape(tree):
+    result = invoke("lint", "--format", "json", "app")
+    doc = json.loads(result.output)
+    assert doc["version"] == __version__
+    assert doc["summary"] == {"error": 0, "warning": 1, "note": 0, "files": 1}
+    assert doc["errors"] == []
+    assert doc["findings"] == [
+        {
+            "rule_id": "HL102", "slug": "hook-image-mutable-tag", "severity": "warning",
+            "message": HL102_MESSAGE, "path": "app/job.yaml", "line": 17, "column": 18,
+            "end_line": 17, "end_column": 45,
+            "object": {"api_version": "batch/v1", "kind": "Job", "name": "db-migrate",
+                       "generate_name": None, "namespace": None},
+            "hook": {"phases": ["PreSync"], "wave": 0},
+        }
+    ]  # fmt: skip
+
+
+def test_output_file(tree):
+    result = invoke("lint", "--format", "json", "--output", "report.json", "app")
+    assert result.exit_code == 1 and result.output == ""
+    assert json.loads((tree / "report.json").read_text())["summary"]["warning"] == 1
+
+
+def test_missing_path_is_exit_2_and_the_rest_is_linted(tree):
+    result = invoke("lint", "nope.yaml", "app")
+    assert result.exit_code == 2
+    assert "hooklint: error: nope.yaml: no such file or directory" in result.output
+    assert "app/job.yaml:17:18: warning HL102" in result.output
+
+
+def test_bad_config_is_one_line_and_exit_2(tree):
+    (tree / ".hooklint.yaml").write_text("require-digest: maybe\n")
+    result = invoke("lint", "app")
+    assert result.exit_code == 2
+    assert result.output == f"hooklint: error: {tree / '.hooklint.yaml'}: 'require-digest' must be true or false, not 'maybe'\n"
+
+
+def test_unknown_format_is_a_usage_error(tree):
+    assert invoke("lint", "--format", "xml", "app").exit_code == 2
+
+
+def test_stdin_names_helm_templates(tree):
+    stream = "---\n# Source: shop/templates/migrate.yaml\n" + LATEST_JOB
+    result = invoke("lint", "-", input=stream)
+    assert result.exit_code == 1
+    assert result.output.startswith("shop/templates/migrate.yaml:19:18: warning HL102 ")
+
+
+def test_inactive_registry_rule_is_said_once(tree):
+    (tree / ".hooklint.yaml").write_text("{}\n")
+    result = invoke("lint", "app")
+    assert result.output.count("HL101 (hook-image-registry-not-allowed) is inactive") == 1
+
+
+def test_disable_by_slug(tree):
+    (tree / ".hooklint.yaml").write_text("disable: [hook-image-mutable-tag]\n")
+    result = invoke("lint", "app")
+    assert "HL102" not in result.output
+
+
+def test_rules_and_explain():
+    listing = invoke("rules").output
+    assert "HL102  warning  hook-image-mutable-tag" in listing
+    explained = invoke("explain", "HL102")
+    assert explained.exit_code == 0
+    assert explained.output.startswith("HL102 hook-image-mutable-tag (warning)\n")
+    assert "Example that is reported (fires-on-latest-tag):" in explained.output
+    assert invoke("explain", "HL999").exit_code == 2
+
+
+def test_real_subprocess(tree):
+    """The console script as a user runs it: exit code and first line."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "hooklint", "lint", "app"], capture_output=True, text=True, cwd=tree
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stdout.startswith("app/job.yaml:17:18: warning HL102 hook-image-mutable-tag: ")
+    assert proc.stderr == ""
