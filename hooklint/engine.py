@@ -44,6 +44,26 @@ def manifests_of(files: list[LoadedFile]) -> list[Manifest]:
     return manifests
 
 
+SUPPRESS_ANNOTATION = "hooklint.io/ignore"
+
+
+def parse_suppressions(m: Manifest, catalog: Catalog) -> dict[str, str]:
+    """``hooklint.io/ignore: "HL103, hook-automounts-token: reason; HL201: other reason"``: rule ids
+    or slugs, with an optional reason after ``:``, entries separated by ``;``. Returns
+    ``{written name: rule id}`` (the rule id is the upper-cased name when no rule matches)."""
+    raw = m.metadata.get("annotations") if m.metadata is not None else None
+    value = raw.get(SUPPRESS_ANNOTATION) if isinstance(raw, dict) else None
+    if not isinstance(value, str):
+        return {}
+    out: dict[str, str] = {}
+    for entry in value.split(";"):
+        names = entry.split(":", 1)[0]
+        for name in names.replace(",", " ").split():
+            rule = catalog.resolve(name)
+            out[name] = rule.id if rule else name.upper()
+    return out
+
+
 class Engine:
     """Runs the enabled checks of a :class:`Catalog` under a :class:`Config`."""
 
@@ -114,24 +134,56 @@ class Engine:
                     )  # fmt: skip
 
     def check_application(self, loaded: LoadedApplication) -> Iterator[Finding]:
-        """Findings for the reported files of one loaded application."""
+        """Findings for the reported files of one loaded application, after suppressions."""
         reported = set(loaded.app.reported)
         for file in loaded.files:
             if file.path in reported and file.error is None:
                 yield from self._load_findings(file)
         ctx = Context.build(self.config, loaded.manifests)
+        by_manifest: dict[int, list[Finding]] = {}
         for m in loaded.manifests:
             if m.path not in reported:
                 continue
+            found = by_manifest.setdefault(id(m), [])
             for c in self.object_checks:
                 rule = self.catalog.rules[c.rule_id]
-                for hit in c.fn(m, ctx):
-                    yield self._finding(rule, hit, m)
+                found.extend(self._finding(rule, hit, m) for hit in c.fn(m, ctx))
         for c in self.app_checks:
             rule = self.catalog.rules[c.rule_id]
             for hit in c.fn(loaded.manifests, ctx):
-                if hit.manifest is not None and hit.manifest.path in reported:
-                    yield self._finding(rule, hit, hit.manifest)
+                m = hit.manifest
+                if m is not None and m.path in reported:
+                    by_manifest.setdefault(id(m), []).append(self._finding(rule, hit, m))
+        for m in loaded.manifests:
+            if m.path in reported:
+                yield from self._suppress(m, by_manifest.get(id(m), []))
+
+    def _suppress(self, m: Manifest, findings: list[Finding]) -> Iterator[Finding]:
+        """Drop findings an object's ``hooklint.io/ignore`` annotation names; report entries that
+        suppressed nothing or name no rule (HL901)."""
+        entries = parse_suppressions(m, self.catalog)
+        if not entries:
+            yield from findings
+            return
+        used: set[str] = set()
+        for finding in findings:
+            if finding.rule_id in entries:
+                used.add(finding.rule_id)
+            else:
+                yield finding
+        if "HL901" not in self.enabled:
+            return
+        rule = self.catalog.rules["HL901"]
+        span = m.annotation_value_span(SUPPRESS_ANNOTATION)
+        for name, rule_id in entries.items():
+            if rule_id in used:
+                continue
+            known = self.catalog.resolve(name)
+            what = "suppressed nothing" if known else "names no hooklint rule"
+            yield self._finding(rule, Hit(
+                f"{SUPPRESS_ANNOTATION} entry '{name}' on {m.label} {what}: stale suppressions hide "
+                "the next real finding. Remove the entry.",
+                span, f"metadata.annotations.{SUPPRESS_ANNOTATION}"), m)  # fmt: skip
 
     def lint_applications(self, apps: Iterable[Application]) -> RunResult:
         result = RunResult()

@@ -90,6 +90,6 @@ def check(rule_id: str, scope: str = "object") -> Callable:
 
 def load_all() -> dict[str, Check]:
     """Import every check module (which registers its checks) and return the registry."""
-    from hooklint.checks import annotations, lifecycle, security, shape  # noqa: F401
+    from hooklint.checks import annotations, fences, lifecycle, security, shape  # noqa: F401
 
     return REGISTRY

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from hooklint.checks import Context, Hit, check
-from hooklint.model import JOB_LIKE, POD_TEMPLATE_KINDS, Manifest, get_map
+from hooklint.model import JOB_LIKE, LONG_RUNNING_KINDS, POD_TEMPLATE_KINDS, Manifest, get_map
 
 #: Kinds whose re-apply over a finished object neither re-runs nor may change its template.
 RUN_ONCE_KINDS = POD_TEMPLATE_KINDS | {"Workflow"}
@@ -93,3 +93,117 @@ def job_invalid_restart_policy(m: Manifest, ctx: Context) -> Iterator[Hit]:
             pod.spec.value_span("restartPolicy"),
             field,
         )
+
+
+@check("HL204")
+def hook_ttl_after_finished(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """ttlSecondsAfterFinished on a hook Job before Argo CD 3.0 (the Job can vanish before Argo CD
+    sees it finish: the sync hangs; fixed by the hook finalizer, §6), or on a non-hook Job (the
+    Job disappears, the application goes OutOfSync, and self-heal runs it again)."""
+    if m.kind != "Job":
+        return
+    spec = get_map(m.body, "spec")
+    if spec is None or "ttlSecondsAfterFinished" not in spec:
+        return
+    span, field = spec.key_span("ttlSecondsAfterFinished"), "spec.ttlSecondsAfterFinished"
+    if m.hook.is_hook:
+        if not m.hook.phases or ctx.config.argocd_version >= (3, 0):
+            return
+        major, minor = ctx.config.argocd_version
+        yield Hit(
+            f"Hook {m.label} sets spec.ttlSecondsAfterFinished: on Argo CD {major}.{minor} (before "
+            "3.0) the Job can be deleted before Argo CD observes its completion, and the sync hangs "
+            "on \"waiting for completion of hook\". Use a hook delete policy (HookSucceeded) instead.",
+            span,
+            field,
+        )
+    elif not m.hook.skip:
+        yield Hit(
+            f"{m.label} is not a hook but sets spec.ttlSecondsAfterFinished: once Kubernetes deletes "
+            "the finished Job, the application is OutOfSync and a sync (or self-heal) runs it again. "
+            "Make it a hook with a delete policy, or remove the TTL.",
+            span,
+            field,
+        )
+
+
+@check("HL206")
+def hook_never_completes(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """Hooks whose health never reaches a terminal success (§5a health table; pitfall P10)."""
+    if not m.hook.is_hook or not (m.hook.phases or m.hook.delete_types):
+        return
+    spec = get_map(m.body, "spec")
+    if m.kind == "Job" and spec is not None and spec.get("suspend") is True:
+        yield Hit(
+            f"Hook {m.label} sets spec.suspend: true: the Job's health stays Suspended, so Argo CD "
+            "waits for completion of the hook forever and the sync never finishes. Remove suspend.",
+            spec.value_span("suspend"),
+            "spec.suspend",
+        )
+    elif m.kind == "Pod" and spec is not None:
+        policy = spec.get("restartPolicy")
+        if policy in ("Never", "OnFailure"):
+            return
+        where = spec.value_span("restartPolicy") if "restartPolicy" in spec else m.body.key_span("spec")
+        shown = "Always" if policy is None else str(policy)
+        yield Hit(
+            f"Hook {m.label} has restartPolicy {shown}{' (the default)' if policy is None else ''}: its "
+            "container is restarted each time the work finishes, so the Pod never succeeds; Argo CD "
+            "waits on it or sees it crash-loop and fails the sync. Set restartPolicy: Never.",
+            where,
+            "spec.restartPolicy",
+        )
+    elif m.kind in LONG_RUNNING_KINDS and set(m.hook.phases) & {"PreSync", "PostSync"}:
+        yield Hit(
+            f"{m.label} is a {'/'.join(m.hook.phases)} hook, but a {m.kind} never completes: it keeps "
+            "running after the hook step and is deleted and re-created on every sync. Use a Job for "
+            "hook work, or make it a normal resource with a sync wave.",
+            m.annotation_value_span("argocd.argoproj.io/hook" if "argocd.argoproj.io/hook" in m.annotations else "helm.sh/hook"),
+            "metadata.annotations",
+        )
+
+
+@check("HL208")
+def plain_job_fixed_name(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    if m.kind != "Job" or m.hook.is_hook or m.hook.skip or not m.name:
+        return
+    yield Hit(
+        f"{m.label} is a plain resource (not a hook) with a fixed name: any change to its pod "
+        "template fails the sync with \"field is immutable\", and a finished Job is never run again. "
+        "Make it a hook (with BeforeHookCreation or generateName) or a CronJob.",
+        m.metadata.value_span("name") if m.metadata is not None else m.anchor,
+        "metadata.name",
+    )
+
+
+#: Kinds whose state is lost when a hook delete policy deletes and re-creates them every sync.
+STATEFUL_KINDS = frozenset({
+    "PersistentVolumeClaim", "PersistentVolume", "StatefulSet", "Namespace", "CustomResourceDefinition",
+})  # fmt: skip
+
+
+def _generated_secret(m: Manifest) -> bool:
+    if m.kind != "Secret":
+        return False
+    if m.body.get("type") == "kubernetes.io/service-account-token":
+        return True
+    return not m.body.get("data") and not m.body.get("stringData")
+
+
+@check("HL209")
+def stateful_object_as_hook(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    if not m.hook.is_hook or not m.hook.phases:
+        return
+    is_application = m.kind == "Application" and m.group == "argoproj.io"
+    if m.kind not in STATEFUL_KINDS and not is_application and not _generated_secret(m):
+        return
+    what = {
+        True: "its finalizer deletes every resource of the child application with it",
+    }.get(is_application, "its data is lost")
+    policies = ", ".join(m.hook.delete_policies)
+    yield Hit(
+        f"{m.label} is a hook: hooks are deleted and re-created around every sync (delete policies "
+        f"{policies}), and when it is deleted {what}. Make it a normal resource with a sync wave.",
+        m.annotation_value_span("argocd.argoproj.io/hook" if "argocd.argoproj.io/hook" in m.annotations else "helm.sh/hook"),
+        "metadata.annotations",
+    )

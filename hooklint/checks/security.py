@@ -7,6 +7,7 @@ from typing import Iterator
 from hooklint.checks import Context, Hit, check
 from hooklint.images import allowed, is_templated, parse_image
 from hooklint.model import Container, Manifest, PodSpec
+from hooklint.yamlio import Map
 
 
 def _images(m: Manifest, pod: PodSpec) -> Iterator[tuple[Container, str]]:
@@ -176,3 +177,177 @@ def hook_automounts_token(m: Manifest, ctx: Context) -> Iterator[Hit]:
         pod.parent.key_span(pod.key),
         field,
     )
+
+
+#: Capabilities the Pod Security Standards "baseline" profile allows a container to add.
+BASELINE_CAPABILITIES = frozenset({
+    "AUDIT_WRITE", "CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "KILL", "MKNOD", "NET_BIND_SERVICE",
+    "SETFCAP", "SETGID", "SETPCAP", "SETUID", "SYS_CHROOT",
+})  # fmt: skip
+
+
+@check("HL105")
+def hook_privileged_pod(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """Host namespaces, hostPath volumes, privileged containers, privilege escalation and added
+    capabilities beyond the baseline profile."""
+    if not ctx.in_scope(m):
+        return
+    pod = m.pod_spec()
+    if pod is None:
+        return
+    tail = (
+        f"{_phase_words(m)} that runs on every sync then controls the node, not just its pod. Remove "
+        "it, or run this work outside Argo CD hooks."
+    )
+    for key in ("hostNetwork", "hostPID", "hostIPC"):
+        if pod.spec.get(key) is True:
+            yield Hit(f"{m.label} sets {key}: true: {tail}", pod.spec.value_span(key), f"{pod.path}.{key}")
+    volumes = pod.spec.get("volumes")
+    if isinstance(volumes, list):
+        for i, volume in enumerate(volumes):
+            if isinstance(volume, Map) and "hostPath" in volume:
+                name = volume.get("name") if isinstance(volume.get("name"), str) else f"volumes[{i}]"
+                yield Hit(
+                    f"{m.label} mounts the node's filesystem through hostPath volume '{name}': {tail}",
+                    volume.key_span("hostPath"),
+                    f"{pod.path}.volumes[{i}].hostPath",
+                )
+    for container in m.containers(pod):
+        sc = container.body.get("securityContext")
+        if not isinstance(sc, Map):
+            continue
+        where = _where(m, container)
+        path = f"{container.path}.securityContext"
+        if sc.get("privileged") is True:
+            yield Hit(f"The {where} is privileged: {tail}", sc.value_span("privileged"), f"{path}.privileged")
+        if sc.get("allowPrivilegeEscalation") is True:
+            yield Hit(
+                f"The {where} sets allowPrivilegeEscalation: true, so its processes can gain more "
+                f"privileges than they start with: {tail}",
+                sc.value_span("allowPrivilegeEscalation"),
+                f"{path}.allowPrivilegeEscalation",
+            )
+        caps = sc.get("capabilities")
+        added = caps.get("add") if isinstance(caps, Map) else None
+        if isinstance(added, list):
+            for i, cap in enumerate(added):
+                if not isinstance(cap, str):
+                    continue
+                normalized = cap.upper().removeprefix("CAP_")
+                if normalized not in BASELINE_CAPABILITIES:
+                    yield Hit(
+                        f"The {where} adds capability {cap}, beyond the baseline set: {tail}",
+                        added.item_spans[i],
+                        f"{path}.capabilities.add[{i}]",
+                    )
+
+
+_CREDENTIAL_WORDS = ("PASSWORD", "PASSWD", "PASSPHRASE", "TOKEN", "SECRET", "APIKEY", "API_KEY",
+                     "ACCESS_KEY", "PRIVATE_KEY", "CREDENTIAL", "AUTH_KEY")  # fmt: skip
+_NOT_CREDENTIAL_SUFFIXES = ("_FILE", "_PATH", "_NAME", "_ID", "_REF", "_URL_PATH", "_DIR", "_KEY_NAME")
+
+
+def looks_like_credential(name: str) -> bool:
+    """True for env var names such as DB_PASSWORD or GITHUB_TOKEN, but not TOKEN_FILE or
+    SECRET_NAME (which name where a credential is, not the credential)."""
+    upper = name.upper().replace("-", "_")
+    if upper.endswith(_NOT_CREDENTIAL_SUFFIXES):
+        return False
+    return any(word in upper for word in _CREDENTIAL_WORDS)
+
+
+@check("HL107")
+def hook_literal_secret_env(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    if not ctx.in_scope(m):
+        return
+    for container in m.containers():
+        env = container.body.get("env")
+        if not isinstance(env, list):
+            continue
+        for i, var in enumerate(env):
+            if not isinstance(var, Map):
+                continue
+            name, value = var.get("name"), var.get("value")
+            if not isinstance(name, str) or not isinstance(value, str) or not value.strip():
+                continue
+            if value.startswith("$(") or not looks_like_credential(name):
+                continue
+            yield Hit(
+                f"Env var {name} of {_where(m, container)} carries a literal value: the credential "
+                "is in the Git repository, in every rendered manifest and in the Job's spec, readable "
+                "by anyone who can read the repository or the Job. Use valueFrom.secretKeyRef.",
+                var.value_span("value"),
+                f"{container.path}.env[{i}].value",
+            )
+
+
+def _binding_grants(binding: Manifest, ctx: Context) -> str | None:
+    """Why a (Cluster)RoleBinding is over-privileged, or None."""
+    ref = binding.body.get("roleRef")
+    if not isinstance(ref, Map) or not isinstance(ref.get("name"), str):
+        return None
+    role_name, role_kind = ref["name"], ref.get("kind")
+    if role_name == "cluster-admin":
+        return "binds it to cluster-admin"
+    role_ns = None if role_kind == "ClusterRole" else binding.namespace
+    role = ctx.find(role_kind, role_ns, role_name) if isinstance(role_kind, str) else None
+    if role is None:
+        return None
+    rules = role.body.get("rules")
+    if not isinstance(rules, list):
+        return None
+    cluster_wide = binding.kind == "ClusterRoleBinding"
+    for rule in rules:
+        if not isinstance(rule, Map):
+            continue
+        verbs = rule.get("verbs") if isinstance(rule.get("verbs"), list) else []
+        resources = rule.get("resources") if isinstance(rule.get("resources"), list) else []
+        if "*" in verbs or "*" in resources:
+            return f"grants wildcard {'verbs' if '*' in verbs else 'resources'} through {role_kind} '{role_name}'"
+        if cluster_wide and "secrets" in resources and {"get", "list", "watch"} & set(verbs):
+            return f"grants reading secrets cluster-wide through {role_kind} '{role_name}'"
+    return None
+
+
+@check("HL106", scope="application")
+def hook_overprivileged_rbac(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
+    """A hook's ServiceAccount bound (in the same application) to cluster-admin, to a role with
+    wildcard verbs or resources, or to reading secrets cluster-wide."""
+    bindings = [b for b in manifests if b.kind in ("RoleBinding", "ClusterRoleBinding")]
+    if not bindings:
+        return
+    for m in manifests:
+        if not ctx.in_scope(m):
+            continue
+        pod = m.pod_spec()
+        if pod is None:
+            continue
+        sa_name, key = _service_account(pod)
+        sa_name = sa_name or "default"
+        for binding in bindings:
+            if not _binding_names(binding, sa_name, m.namespace):
+                continue
+            reason = _binding_grants(binding, ctx)
+            if reason is None:
+                continue
+            yield Hit(
+                f"{m.label} runs as ServiceAccount '{sa_name}', and {binding.label} {reason}: "
+                f"{_phase_words(m)} runs on every sync, so whoever controls its image or command "
+                "controls the cluster. Grant only the verbs and resources the hook needs.",
+                pod.spec.value_span(key) if key else pod.parent.key_span(pod.key),
+                f"{pod.path}.serviceAccountName",
+                manifest=m,
+            )
+
+
+def _binding_names(binding: Manifest, sa_name: str, namespace: str | None) -> bool:
+    subjects = binding.body.get("subjects")
+    if not isinstance(subjects, list):
+        return False
+    for subject in subjects:
+        if not isinstance(subject, Map) or subject.get("kind") != "ServiceAccount":
+            continue
+        subject_ns = subject.get("namespace") if isinstance(subject.get("namespace"), str) else binding.namespace
+        if subject.get("name") == sa_name and (subject_ns or "") == (namespace or ""):
+            return True
+    return False

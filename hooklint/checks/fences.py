@@ -1,0 +1,62 @@
+"""HL401-HL402: the AppProject fences around hooks (§9 of argocd-semantics.md)."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from hooklint.checks import Context, Hit, check
+from hooklint.model import Manifest, get_map
+from hooklint.yamlio import Map
+
+
+def _argo(m: Manifest, kind: str) -> bool:
+    return m.kind == kind and m.group == "argoproj.io"
+
+
+@check("HL401")
+def application_in_default_project(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    if not _argo(m, "Application"):
+        return
+    spec = get_map(m.body, "spec")
+    project = spec.get("project") if spec is not None else None
+    if isinstance(project, str) and project not in ("", "default"):
+        return
+    span = spec.value_span("project") if spec is not None and "project" in spec else (
+        m.body.key_span("spec") if "spec" in m.body else m.anchor)  # fmt: skip
+    yield Hit(
+        f"{m.label} uses the 'default' AppProject, which allows every source repository, every "
+        "destination and every cluster-scoped kind: its hooks can create anything anywhere. Put it "
+        "in a project that limits destinations and kinds.",
+        span,
+        "spec.project",
+    )
+
+
+@check("HL402")
+def appproject_allows_everything(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    if not _argo(m, "AppProject"):
+        return
+    spec = get_map(m.body, "spec")
+    if spec is None:
+        return
+    tail = "so the applications' hooks are fenced by nothing. Name the repositories, destinations and kinds."
+    repos = spec.get("sourceRepos")
+    if isinstance(repos, list):
+        for i, repo in enumerate(repos):
+            if repo == "*":
+                yield Hit(f"{m.label} allows every source repository (sourceRepos '*'), {tail}",
+                          repos.item_spans[i], f"spec.sourceRepos[{i}]")  # fmt: skip
+    destinations = spec.get("destinations")
+    if isinstance(destinations, list):
+        for i, dest in enumerate(destinations):
+            if not isinstance(dest, Map):
+                continue
+            if (dest.get("server") == "*" or dest.get("name") == "*") and dest.get("namespace") == "*":
+                yield Hit(f"{m.label} allows every cluster and namespace as a destination, {tail}",
+                          destinations.item_spans[i], f"spec.destinations[{i}]")  # fmt: skip
+    whitelist = spec.get("clusterResourceWhitelist")
+    if isinstance(whitelist, list):
+        for i, entry in enumerate(whitelist):
+            if isinstance(entry, Map) and entry.get("group") == "*" and entry.get("kind") == "*":
+                yield Hit(f"{m.label} allows every cluster-scoped kind (clusterResourceWhitelist '*'/'*'), {tail}",
+                          whitelist.item_spans[i], f"spec.clusterResourceWhitelist[{i}]")  # fmt: skip
