@@ -59,9 +59,10 @@ def hook_fixed_name_collision(m: Manifest, ctx: Context) -> Iterator[Hit]:
     policies = ", ".join(m.hook.delete_policies)
     yield Hit(
         f"Hook {m.label} has a fixed name and its delete policies ({policies}) lack "
-        "BeforeHookCreation: when the old object is still there, Argo CD re-applies it, which fails "
-        "with \"field is immutable\" if the template changed, or succeeds at once without running. "
-        "Add BeforeHookCreation to argocd.argoproj.io/hook-delete-policy, or use "
+        "BeforeHookCreation: whenever the previous run is still there (a failed hook or sync, or a "
+        "policy that never deletes it), Argo CD re-applies it instead of creating it, which fails "
+        "with \"field is immutable\" if the template changed, or reuses the old result without "
+        "running. Add BeforeHookCreation to argocd.argoproj.io/hook-delete-policy, or use "
         "metadata.generateName.",
         m.metadata.value_span("name") if m.metadata is not None else m.anchor,
         "metadata.name",
