@@ -33,6 +33,14 @@ spec:
         - name: migrate
           image: ghcr.io/acme/migrate:latest
 """
+CONFIGMAP = """\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+data:
+  LOG_LEVEL: info
+"""
 HL102_MESSAGE = (
     "Image 'ghcr.io/acme/migrate:latest' of container 'migrate' of Job/db-migrate uses the mutable "
     "tag ':latest': each sync may run different code than was reviewed. Pin a version tag or, "
@@ -49,6 +57,7 @@ def tree(tmp_path, monkeypatch):
     app_dir = tmp_path / "app"
     app_dir.mkdir()
     (app_dir / "job.yaml").write_text(LATEST_JOB)
+    (app_dir / "config.yaml").write_text(CONFIGMAP)  # a plain resource, so HL305 stays quiet
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
@@ -65,8 +74,11 @@ def test_version():
 def test_text_output_and_exit_1(tree):
     result = invoke("lint", "app")
     assert result.exit_code == 1
-    assert result.output.splitlines()[0] == f"app/job.yaml:17:18: warning HL102 hook-image-mutable-tag: {HL102_MESSAGE}"
-    assert result.output.splitlines()[-1] == "0 errors, 1 warning, 0 notes in 1 file"
+    assert result.output.splitlines() == [
+        f"app/job.yaml:17:18: warning HL102 hook-image-mutable-tag: {HL102_MESSAGE}",
+        "",
+        "0 errors, 1 warning, 0 notes in 2 files",
+    ]
 
 
 def test_fail_on_error_ignores_warnings(tree):
@@ -79,7 +91,7 @@ def test_json_output_shape(tree):
     result = invoke("lint", "--format", "json", "app")
     doc = json.loads(result.output)
     assert doc["version"] == __version__
-    assert doc["summary"] == {"error": 0, "warning": 1, "note": 0, "files": 1}
+    assert doc["summary"] == {"error": 0, "warning": 1, "note": 0, "files": 2}
     assert doc["errors"] == []
     assert doc["findings"] == [
         {
@@ -118,7 +130,7 @@ def test_unknown_format_is_a_usage_error(tree):
 
 
 def test_stdin_names_helm_templates(tree):
-    stream = "---\n# Source: shop/templates/migrate.yaml\n" + LATEST_JOB
+    stream = "---\n# Source: shop/templates/migrate.yaml\n" + LATEST_JOB + "---\n" + CONFIGMAP
     result = invoke("lint", "-", input=stream)
     assert result.exit_code == 1
     assert result.output.startswith("shop/templates/migrate.yaml:19:18: warning HL102 ")

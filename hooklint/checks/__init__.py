@@ -74,6 +74,10 @@ class Check:
 REGISTRY: dict[str, Check] = {}
 #: Rules reported by the loader while parsing, not by a check.
 LOADER_RULES = frozenset({"HL001", "HL002", "HL005"})
+#: Rules the engine reports itself (suppression bookkeeping).
+ENGINE_RULES = frozenset({"HL901"})
+#: The check modules, one per band.
+CHECK_MODULES = ("annotations", "fences", "hooks", "lifecycle", "ordering", "security", "shape")
 
 
 def check(rule_id: str, scope: str = "object") -> Callable:
@@ -89,7 +93,12 @@ def check(rule_id: str, scope: str = "object") -> Callable:
 
 
 def load_all() -> dict[str, Check]:
-    """Import every check module (which registers its checks) and return the registry."""
-    from hooklint.checks import annotations, fences, lifecycle, security, shape  # noqa: F401
+    """Import every check module (which registers its checks) and return the registry.
 
+    ``importlib`` rather than ``from hooklint.checks import annotations``: this module's own
+    ``from __future__ import annotations`` would shadow the ``annotations`` check module."""
+    import importlib
+
+    for module in CHECK_MODULES:
+        importlib.import_module(f"hooklint.checks.{module}")
     return REGISTRY

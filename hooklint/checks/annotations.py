@@ -48,11 +48,16 @@ def annotation_value_not_string(m: Manifest, ctx: Context) -> Iterator[Hit]:
     for key, value in raw.items():
         if isinstance(value, str):
             continue
-        shown = "null" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+        if value is None:
+            read_as = "empty (null)"
+        elif isinstance(value, (bool, int, float)):
+            read_as = f"read as {type_name(value)} ({str(value).lower() if isinstance(value, bool) else value})"
+        else:
+            read_as = type_name(value)
         yield Hit(
-            f"Annotation '{key}' on {m.label} is {type_name(value)} ({shown}), not a string: Argo CD "
-            "then ignores every annotation of the object (hook, sync-wave, delete policy) and the "
-            f"API server rejects it. Quote the value: {key}: \"{shown if value is not None else ''}\".",
+            f"Annotation '{key}' on {m.label} is {read_as}, not a string: Argo CD then ignores every "
+            "annotation of the object (hook, sync-wave, delete policy) and the API server rejects "
+            "it. Quote the value as you mean it, e.g. \"5\" or \"true\".",
             raw.value_span(key),
             f"metadata.annotations.{key}",
         )
@@ -77,17 +82,31 @@ def unknown_hook_type(m: Manifest, ctx: Context) -> Iterator[Hit]:
             field,
         )
         return
+    valid_argo = argocd.argo_hook_types(m.annotations)
     for item in items:
         if item in known:
             continue
-        consequence = (
-            f"Argo CD treats {m.label} as a hook with no valid type and silently never applies it"
-            if dropped
-            else f"Argo CD ignores '{item}' and keeps the other types"
-        )
+        if dropped:
+            consequence = f"Argo CD treats {m.label} as a hook with no valid type and silently never applies it"
+        elif not valid_argo and m.hook.from_helm:
+            consequence = (
+                f"with no valid Argo CD type left, Argo CD falls back to helm.sh/hook and runs "
+                f"{m.label} as a {'/'.join(m.hook.phases or m.hook.delete_types)} hook"
+            )
+        elif not valid_argo:
+            consequence = f"Argo CD runs {m.label} only at Application deletion ({', '.join(m.hook.delete_types)})"
+        else:
+            consequence = f"Argo CD ignores '{item}' and keeps {', '.join(valid_argo)}"
+        if item in argocd.HELM_SYNC_HOOKS or item in argocd.HELM_DELETE_HOOKS:
+            hint = (
+                f" '{item}' is a Helm hook: write it in helm.sh/hook, or use "
+                f"'{(argocd.HELM_SYNC_HOOKS | argocd.HELM_DELETE_HOOKS)[item]}' here."
+            )
+        else:
+            hint = _suggest(item, known)
         yield Hit(
             f"Unknown hook type '{item}' on {m.label}: hook types are case-sensitive, and {consequence}."
-            f"{_suggest(item, known)}",
+            f"{hint}",
             span,
             field,
         )
@@ -121,14 +140,17 @@ def invalid_sync_wave(m: Manifest, ctx: Context) -> Iterator[Hit]:
         if value is None or argocd.atoi(value) is not None:
             continue
         wave = m.hook.wave
-        fallback = "the helm.sh/hook-weight value" if wave.source == "helm" else "wave 0"
         if key == argocd.HELM_HOOK_WEIGHT and wave.source == "argocd":
-            fallback = "nothing (the valid sync-wave wins)"
-        fix = f"'{value.strip()}'" if value.strip() != value and argocd.atoi(value.strip()) is not None else "a whole number such as \"1\" or \"-2\""
+            effect = f"it is ignored (the valid {argocd.SYNC_WAVE} sets wave {wave.value})"
+        elif wave.source == "helm":
+            effect = f"Argo CD silently uses {argocd.HELM_HOOK_WEIGHT} instead: wave {wave.value}"
+        else:
+            effect = "Argo CD silently uses wave 0"
+        stripped = value.strip()
+        fix = f'"{stripped}"' if stripped != value and argocd.atoi(stripped) is not None else 'a whole number such as "1" or "-2"'
         yield Hit(
             f"{key} '{value}' on {m.label} is not an integer Argo CD can read (Go strconv.Atoi: "
-            f"optional sign and digits, no spaces): it silently falls back to {fallback} "
-            f"(wave {wave.value}). Use {fix}.",
+            f"optional sign and digits, no spaces): {effect}. Use {fix}.",
             m.annotation_value_span(key),
             f"metadata.annotations.{key}",
         )
@@ -140,8 +162,15 @@ def generate_name_without_hook(m: Manifest, ctx: Context) -> Iterator[Hit]:
         return
     if m.hook.is_hook or m.hook.skip:
         return
+    raw = _raw_annotations(m)
+    hidden = raw is not None and not m.annotations and (argocd.HOOK in raw or argocd.HELM_HOOK in raw)
+    what = (
+        "is not a hook to Argo CD (a non-string annotation value hides all its annotations, see HL004)"
+        if hidden
+        else "is not a hook"
+    )
     yield Hit(
-        f"{m.label} uses metadata.generateName but is not a hook: Argo CD applies it with kubectl "
+        f"{m.label} uses metadata.generateName but {what}: Argo CD applies it with kubectl "
         "apply, which fails with \"cannot use generate name with apply\" and fails the whole sync "
         "at dry-run. Give it a fixed metadata.name, or make it a hook (argocd.argoproj.io/hook).",
         m.metadata.value_span("generateName"),

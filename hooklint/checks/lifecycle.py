@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.model import JOB_LIKE, LONG_RUNNING_KINDS, POD_TEMPLATE_KINDS, Manifest, get_map
 
@@ -62,11 +63,16 @@ def hook_fixed_name_collision(m: Manifest, ctx: Context) -> Iterator[Hit]:
         "BeforeHookCreation: whenever the previous run is still there (a failed hook or sync, or a "
         "policy that never deletes it), Argo CD re-applies it instead of creating it, which fails "
         "with \"field is immutable\" if the template changed, or reuses the old result without "
-        "running. Add BeforeHookCreation to argocd.argoproj.io/hook-delete-policy, or use "
-        "metadata.generateName.",
+        f"running. {_before_hook_creation_fix(m)}",
         m.metadata.value_span("name") if m.metadata is not None else m.anchor,
         "metadata.name",
     )
+
+
+def _before_hook_creation_fix(m: Manifest) -> str:
+    if m.hook.from_helm:
+        return "Add before-hook-creation to helm.sh/hook-delete-policy, or use metadata.generateName."
+    return "Add BeforeHookCreation to argocd.argoproj.io/hook-delete-policy, or use metadata.generateName."
 
 
 @check("HL205")
@@ -168,6 +174,9 @@ def hook_never_completes(m: Manifest, ctx: Context) -> Iterator[Hit]:
 def plain_job_fixed_name(m: Manifest, ctx: Context) -> Iterator[Hit]:
     if m.kind != "Job" or m.hook.is_hook or m.hook.skip or not m.name:
         return
+    options = argocd.annotation_csv(m.annotations.get(argocd.SYNC_OPTIONS))
+    if "Replace=true" in options and "Force=true" in options:
+        return  # deleted and re-created on change (§6 "Ways out")
     yield Hit(
         f"{m.label} is a plain resource (not a hook) with a fixed name: any change to its pod "
         "template fails the sync with \"field is immutable\", and a finished Job is never run again. "

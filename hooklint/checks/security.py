@@ -51,11 +51,17 @@ def hook_image_registry_not_allowed(m: Manifest, ctx: Context) -> Iterator[Hit]:
             continue
         if allowed(ref, entries):
             continue
+        host_allowed = any(e.path and e.admits(type(ref)(ref.host, e.path, None, None)) for e in entries)
+        where = (
+            f"repository '{ref.host}/{ref.path}', outside the allowed paths of registry '{ref.host}'"
+            if host_allowed
+            else f"registry '{ref.host}', which is not in allowed-registries"
+        )
         yield Hit(
-            f"Image '{image}' of {_where(m, container)} comes from registry '{ref.host}', which is "
-            f"not in allowed-registries: {_phase_words(m)} runs in the cluster on every sync with "
-            "the controller's reach, before review of the running version. Pull the image from "
-            "an allowed registry, or add the registry to allowed-registries.",
+            f"Image '{image}' of {_where(m, container)} comes from {where}: {_phase_words(m)} runs "
+            "in the cluster on every sync, with its ServiceAccount's permissions, before anyone "
+            "reviews the running version. Pull the image from an allowed registry, or add it to "
+            "allowed-registries.",
             container.body.value_span("image"),
             f"{container.path}.image",
         )

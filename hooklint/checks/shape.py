@@ -33,6 +33,10 @@ def not_a_kubernetes_object(m: Manifest, ctx: Context) -> Iterator[Hit]:
             m.body.span if not m.body else m.body.key_span(next(iter(m.body))),
         )
         return
+    if m.metadata is not None and ("name" in m.metadata or "generateName" in m.metadata) and not (
+        isinstance(m.metadata.get("name"), str) or isinstance(m.metadata.get("generateName"), str)
+    ):
+        return  # present but not a string: HL006 reports the type
     if not m.name and not m.generate_name:
         span = m.body.key_span("metadata") if m.metadata is not None else m.body.value_span("kind")
         yield Hit(
@@ -89,7 +93,8 @@ def wrong_field_type(m: Manifest, ctx: Context) -> Iterator[Hit]:
                 if not isinstance(item, Map):
                     yield Hit(
                         f"'{pod_path}.{list_name}[{i}]' is {type_name(item)}, not a mapping: the "
-                        "API server rejects the object. Write each container as a mapping.",
+                        "API server rejects the object and the sync fails. Write each container as "
+                        "a mapping.",
                         items.item_spans[i],
                         f"{pod_path}.{list_name}[{i}]",
                     )
