@@ -136,15 +136,27 @@ class Engine:
     def check_application(self, loaded: LoadedApplication) -> Iterator[Finding]:
         """Findings for the reported files of one loaded application, after suppressions."""
         reported = set(loaded.app.reported)
-        for file in loaded.files:
-            if file.path in reported and file.error is None:
-                yield from self._load_findings(file)
         ctx = Context.build(self.config, loaded.manifests)
         by_manifest: dict[int, list[Finding]] = {}
+        by_document: dict[tuple[str, int], Manifest] = {}
+        for m in loaded.manifests:
+            if m.path in reported:
+                by_manifest[id(m)] = []
+                key = (m.path, m.doc_index)
+                # a kind: List document has several objects: its load findings stay unsuppressible
+                by_document[key] = m if key not in by_document else None
+        for file in loaded.files:
+            if file.path in reported and file.error is None:
+                for finding in self._load_findings(file):
+                    owner = by_document.get((file.path, finding.doc_index))
+                    if owner is None:
+                        yield finding
+                    else:
+                        by_manifest[id(owner)].append(finding)
         for m in loaded.manifests:
             if m.path not in reported:
                 continue
-            found = by_manifest.setdefault(id(m), [])
+            found = by_manifest[id(m)]
             for c in self.object_checks:
                 rule = self.catalog.rules[c.rule_id]
                 found.extend(self._finding(rule, hit, m) for hit in c.fn(m, ctx))
@@ -153,21 +165,23 @@ class Engine:
             for hit in c.fn(loaded.manifests, ctx):
                 m = hit.manifest
                 if m is not None and m.path in reported:
-                    by_manifest.setdefault(id(m), []).append(self._finding(rule, hit, m))
+                    by_manifest[id(m)].append(self._finding(rule, hit, m))
         for m in loaded.manifests:
             if m.path in reported:
-                yield from self._suppress(m, by_manifest.get(id(m), []))
+                yield from self._suppress(m, by_manifest[id(m)])
 
     def _suppress(self, m: Manifest, findings: list[Finding]) -> Iterator[Finding]:
-        """Drop findings an object's ``hooklint.io/ignore`` annotation names; report entries that
-        suppressed nothing or name no rule (HL901)."""
+        """Drop the findings an object's ``hooklint.io/ignore`` annotation names (by rule id or
+        slug); report entries that suppressed nothing, name no rule, or name a disabled rule
+        (HL901)."""
         entries = parse_suppressions(m, self.catalog)
         if not entries:
             yield from findings
             return
+        wanted = set(entries.values())
         used: set[str] = set()
         for finding in findings:
-            if finding.rule_id in entries:
+            if finding.rule_id in wanted:
                 used.add(finding.rule_id)
             else:
                 yield finding
@@ -178,11 +192,17 @@ class Engine:
         for name, rule_id in entries.items():
             if rule_id in used:
                 continue
-            known = self.catalog.resolve(name)
-            what = "suppressed nothing" if known else "names no hooklint rule"
+            if self.catalog.resolve(name) is None:
+                problem = (
+                    "names no hooklint rule: write rule ids or slugs, separated by commas, with an "
+                    "optional ': reason', and entries separated by ';'"
+                )
+            elif rule_id not in self.enabled:
+                problem = f"names {rule_id}, which the configuration disables: remove the entry"
+            else:
+                problem = "suppressed nothing: a stale suppression hides the next real finding. Remove the entry"
             yield self._finding(rule, Hit(
-                f"{SUPPRESS_ANNOTATION} entry '{name}' on {m.label} {what}: stale suppressions hide "
-                "the next real finding. Remove the entry.",
+                f"{SUPPRESS_ANNOTATION} entry '{name}' on {m.label} {problem}.",
                 span, f"metadata.annotations.{SUPPRESS_ANNOTATION}"), m)  # fmt: skip
 
     def lint_applications(self, apps: Iterable[Application]) -> RunResult:

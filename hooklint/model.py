@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from hooklint.argocd import HookInfo, hook_info, visible_annotations
+from hooklint.argocd import HELM_HOOK, HOOK, HookInfo, hook_info, visible_annotations
 from hooklint.findings import HookRef, ObjectRef, Span
 from hooklint.yamlio import Map, Seq
 
@@ -153,6 +153,12 @@ class Manifest:
         if "kind" in self.body:
             return self.body.value_span("kind")
         return self.body.span
+
+    @property
+    def hook_annotation(self) -> str:
+        """The annotation Argo CD takes the hook types from: ``argocd.argoproj.io/hook`` when it has
+        a valid type (or no Helm hook exists), else ``helm.sh/hook`` (§2b, §3 precedence)."""
+        return HELM_HOOK if self.hook.from_helm else HOOK
 
     def annotation_value_span(self, key: str) -> Span:
         raw = self.metadata.get("annotations") if self.metadata is not None else None

@@ -21,6 +21,18 @@ def application_in_default_project(m: Manifest, ctx: Context) -> Iterator[Hit]:
     project = spec.get("project") if spec is not None else None
     if isinstance(project, str) and project not in ("", "default"):
         return
+    if project is None:
+        if spec is not None and "project" in spec:
+            where = spec.value_span("project")
+        else:
+            where = m.body.key_span("spec") if "spec" in m.body else m.anchor
+        yield Hit(
+            f"{m.label} has no spec.project: the field is required, so the API server rejects the "
+            "Application. Set spec.project to a project that limits destinations and kinds.",
+            where,
+            "spec.project",
+        )
+        return
     span = spec.value_span("project") if spec is not None and "project" in spec else (
         m.body.key_span("spec") if "spec" in m.body else m.anchor)  # fmt: skip
     yield Hit(

@@ -154,9 +154,10 @@ def hook_never_completes(m: Manifest, ctx: Context) -> Iterator[Hit]:
         where = spec.value_span("restartPolicy") if "restartPolicy" in spec else m.body.key_span("spec")
         shown = "Always" if policy is None else str(policy)
         yield Hit(
-            f"Hook {m.label} has restartPolicy {shown}{' (the default)' if policy is None else ''}: its "
-            "container is restarted each time the work finishes, so the Pod never succeeds; Argo CD "
-            "waits on it or sees it crash-loop and fails the sync. Set restartPolicy: Never.",
+            f"Hook {m.label} has restartPolicy {shown}{' (the default)' if policy is None else ''}: the "
+            "Pod never reaches Succeeded. Argo CD counts it done as soon as it is Running and Ready, "
+            "before its work has finished, then the container is restarted each time it exits, and "
+            "a crash loop fails the sync. Set restartPolicy: Never.",
             where,
             "spec.restartPolicy",
         )
@@ -165,8 +166,8 @@ def hook_never_completes(m: Manifest, ctx: Context) -> Iterator[Hit]:
             f"{m.label} is a {'/'.join(m.hook.phases)} hook, but a {m.kind} never completes: it keeps "
             "running after the hook step and is deleted and re-created on every sync. Use a Job for "
             "hook work, or make it a normal resource with a sync wave.",
-            m.annotation_value_span("argocd.argoproj.io/hook" if "argocd.argoproj.io/hook" in m.annotations else "helm.sh/hook"),
-            "metadata.annotations",
+            m.annotation_value_span(m.hook_annotation),
+            f"metadata.annotations.{m.hook_annotation}",
         )
 
 
@@ -207,13 +208,31 @@ def stateful_object_as_hook(m: Manifest, ctx: Context) -> Iterator[Hit]:
     is_application = m.kind == "Application" and m.group == "argoproj.io"
     if m.kind not in STATEFUL_KINDS and not is_application and not _generated_secret(m):
         return
-    what = {
-        True: "its finalizer deletes every resource of the child application with it",
-    }.get(is_application, "its data is lost")
-    policies = ", ".join(m.hook.delete_policies)
+    if is_application:
+        finalizers = m.metadata.get("finalizers") if m.metadata is not None else None
+        cascades = isinstance(finalizers, list) and any(
+            isinstance(f, str) and f.startswith("resources-finalizer.argocd.argoproj.io") for f in finalizers
+        )
+        lost = (
+            "its resources finalizer deletes every resource of the child application with it"
+            if cascades
+            else "the child application and its sync history go with it"
+        )
+    else:
+        lost = "its data goes with it"
     yield Hit(
-        f"{m.label} is a hook: hooks are deleted and re-created around every sync (delete policies "
-        f"{policies}), and when it is deleted {what}. Make it a normal resource with a sync wave.",
-        m.annotation_value_span("argocd.argoproj.io/hook" if "argocd.argoproj.io/hook" in m.annotations else "helm.sh/hook"),
-        "metadata.annotations",
+        f"{m.label} is a hook, so Argo CD {_deletion_words(m)}, and {lost}. Make it a normal "
+        "resource with a sync wave.",
+        m.annotation_value_span(m.hook_annotation),
+        f"metadata.annotations.{m.hook_annotation}",
     )
+
+
+def _deletion_words(m: Manifest) -> str:
+    """When Argo CD deletes a hook, from its delete policies (§6)."""
+    policies = m.hook.delete_policies
+    if "BeforeHookCreation" in policies:
+        return "deletes and re-creates it at every sync (BeforeHookCreation)"
+    if "HookSucceeded" in policies:
+        return "deletes it after every successful sync (HookSucceeded)"
+    return "deletes it whenever a sync fails (HookFailed)"

@@ -25,10 +25,24 @@ def _where(m: Manifest, container: Container) -> str:
 
 
 def _phase_words(m: Manifest) -> str:
+    """``a PreSync hook``, ``a PostDelete hook``, or ``this workload`` for a non-hook."""
     phases = m.hook.phases or m.hook.delete_types
-    if not phases:
-        return "a workload"
+    if not m.hook.is_hook or not phases:
+        return "this workload"
     return f"a {'/'.join(phases)} hook"
+
+
+def _runs(m: Manifest) -> str:
+    """When the object's pods run, as Argo CD drives them: ``a PreSync hook runs on every sync``;
+    SyncFail hooks run when a sync fails; PreDelete/PostDelete at Application deletion (§4d)."""
+    subject = _phase_words(m)
+    if not m.hook.is_hook:
+        return f"{subject} runs in the cluster continuously"
+    if set(m.hook.phases) - {"SyncFail"}:
+        return f"{subject} runs on every sync"
+    if m.hook.phases:
+        return f"{subject} runs whenever a sync fails"
+    return f"{subject} runs when the Application is deleted"
 
 
 @check("HL101")
@@ -58,10 +72,9 @@ def hook_image_registry_not_allowed(m: Manifest, ctx: Context) -> Iterator[Hit]:
             else f"registry '{ref.host}', which is not in allowed-registries"
         )
         yield Hit(
-            f"Image '{image}' of {_where(m, container)} comes from {where}: {_phase_words(m)} runs "
-            "in the cluster on every sync, with its ServiceAccount's permissions, before anyone "
-            "reviews the running version. Pull the image from an allowed registry, or add it to "
-            "allowed-registries.",
+            f"Image '{image}' of {_where(m, container)} comes from {where}: {_runs(m)}, with its "
+            "ServiceAccount's permissions, and nobody reviews what that image contains. Pull the "
+            "image from an allowed registry, or add it to allowed-registries.",
             container.body.value_span("image"),
             f"{container.path}.image",
         )
@@ -202,8 +215,8 @@ def hook_privileged_pod(m: Manifest, ctx: Context) -> Iterator[Hit]:
     if pod is None:
         return
     tail = (
-        f"{_phase_words(m)} that runs on every sync then controls the node, not just its pod. Remove "
-        "it, or run this work outside Argo CD hooks."
+        f"{_runs(m)} and then controls the node, not just its pod. Remove it, or do this work "
+        "outside the cluster's workloads."
     )
     for key in ("hostNetwork", "hostPID", "hostIPC"):
         if pod.spec.get(key) is True:
@@ -248,18 +261,24 @@ def hook_privileged_pod(m: Manifest, ctx: Context) -> Iterator[Hit]:
                     )
 
 
-_CREDENTIAL_WORDS = ("PASSWORD", "PASSWD", "PASSPHRASE", "TOKEN", "SECRET", "APIKEY", "API_KEY",
-                     "ACCESS_KEY", "PRIVATE_KEY", "CREDENTIAL", "AUTH_KEY")  # fmt: skip
-_NOT_CREDENTIAL_SUFFIXES = ("_FILE", "_PATH", "_NAME", "_ID", "_REF", "_URL_PATH", "_DIR", "_KEY_NAME")
+_CREDENTIAL_WORDS = frozenset({"PASSWORD", "PASSWD", "PASSPHRASE", "PWD", "TOKEN", "SECRET", "APIKEY",
+                               "CREDENTIAL", "CREDENTIALS"})  # fmt: skip
+_CREDENTIAL_PAIRS = frozenset({("API", "KEY"), ("ACCESS", "KEY"), ("PRIVATE", "KEY"), ("AUTH", "KEY"), ("SECRET", "KEY")})
+#: A last word that makes the variable *about* a credential, not the credential itself.
+_NOT_CREDENTIAL_TAILS = frozenset({"FILE", "PATH", "NAME", "ID", "REF", "DIR", "URL", "URI", "EXPIRY",
+                                   "SECONDS", "TTL", "TYPE", "HEADER", "ENDPOINT", "LENGTH", "LIMIT",
+                                   "COUNT", "SIZE", "KEYS", "FIELD", "MOUNT", "VERSION"})  # fmt: skip
 
 
 def looks_like_credential(name: str) -> bool:
-    """True for env var names such as DB_PASSWORD or GITHUB_TOKEN, but not TOKEN_FILE or
-    SECRET_NAME (which name where a credential is, not the credential)."""
-    upper = name.upper().replace("-", "_")
-    if upper.endswith(_NOT_CREDENTIAL_SUFFIXES):
+    """True for env var names such as DB_PASSWORD, GITHUB_TOKEN or AWS_SECRET_ACCESS_KEY, by whole
+    words: not MAX_TOKENS, TOKENIZER_MODEL, TOKEN_FILE, SECRET_NAME or OAUTH_TOKEN_URL."""
+    words = [w for w in name.upper().replace("-", "_").replace(".", "_").split("_") if w]
+    if not words or words[-1] in _NOT_CREDENTIAL_TAILS:
         return False
-    return any(word in upper for word in _CREDENTIAL_WORDS)
+    if _CREDENTIAL_WORDS.intersection(words):
+        return True
+    return any(pair in _CREDENTIAL_PAIRS for pair in zip(words, words[1:]))
 
 
 @check("HL107")
@@ -280,8 +299,9 @@ def hook_literal_secret_env(m: Manifest, ctx: Context) -> Iterator[Hit]:
                 continue
             yield Hit(
                 f"Env var {name} of {_where(m, container)} carries a literal value: the credential "
-                "is in the Git repository, in every rendered manifest and in the Job's spec, readable "
-                "by anyone who can read the repository or the Job. Use valueFrom.secretKeyRef.",
+                f"is in the Git repository, in every rendered manifest and in the {m.kind}'s spec, "
+                f"readable by anyone who can read the repository or the {m.kind}. Use "
+                "valueFrom.secretKeyRef.",
                 var.value_span("value"),
                 f"{container.path}.env[{i}].value",
             )
@@ -308,9 +328,11 @@ def _binding_grants(binding: Manifest, ctx: Context) -> str | None:
             continue
         verbs = rule.get("verbs") if isinstance(rule.get("verbs"), list) else []
         resources = rule.get("resources") if isinstance(rule.get("resources"), list) else []
+        groups = rule.get("apiGroups") if isinstance(rule.get("apiGroups"), list) else [""]
         if "*" in verbs or "*" in resources:
             return f"grants wildcard {'verbs' if '*' in verbs else 'resources'} through {role_kind} '{role_name}'"
-        if cluster_wide and "secrets" in resources and {"get", "list", "watch"} & set(verbs):
+        core = "" in groups or "*" in groups
+        if cluster_wide and core and "secrets" in resources and {"get", "list", "watch"} & set(verbs):
             return f"grants reading secrets cluster-wide through {role_kind} '{role_name}'"
     return None
 
@@ -336,10 +358,15 @@ def hook_overprivileged_rbac(manifests: list[Manifest], ctx: Context) -> Iterato
             reason = _binding_grants(binding, ctx)
             if reason is None:
                 continue
+            reach = (
+                "controls the cluster"
+                if binding.kind == "ClusterRoleBinding"
+                else f"controls namespace '{binding.namespace}'" if binding.namespace else "controls its namespace"
+            )
             yield Hit(
                 f"{m.label} runs as ServiceAccount '{sa_name}', and {binding.label} {reason}: "
-                f"{_phase_words(m)} runs on every sync, so whoever controls its image or command "
-                "controls the cluster. Grant only the verbs and resources the hook needs.",
+                f"{_runs(m)}, so whoever controls its image or command {reach}. Grant only the "
+                "verbs and resources it needs.",
                 pod.spec.value_span(key) if key else pod.parent.key_span(pod.key),
                 f"{pod.path}.serviceAccountName",
                 manifest=m,
@@ -354,6 +381,8 @@ def _binding_names(binding: Manifest, sa_name: str, namespace: str | None) -> bo
         if not isinstance(subject, Map) or subject.get("kind") != "ServiceAccount":
             continue
         subject_ns = subject.get("namespace") if isinstance(subject.get("namespace"), str) else binding.namespace
-        if subject.get("name") == sa_name and (subject_ns or "") == (namespace or ""):
+        # A pod without metadata.namespace lands in the destination namespace, which may be the
+        # subject's: match it rather than miss an over-privileged hook.
+        if subject.get("name") == sa_name and (namespace is None or (subject_ns or "") == namespace):
             return True
     return False
