@@ -1,9 +1,5 @@
 """Edge cases of HL105-HL107, HL204, HL206, HL208, HL209, HL401, HL402 and HL901 that the rule files'
-examples do not cover, with exact positions (1-based line, column) and exact messages.
-
-Tests marked ``xfail(strict=True)`` pin known bugs in the checks: they state the correct behaviour
-and start failing (XPASS) once the check is fixed; then drop the marker.
-"""
+examples do not cover, with exact positions (1-based line, column) and exact messages."""
 
 from __future__ import annotations
 
@@ -29,8 +25,8 @@ def positions(rule_id: str, text: str, config: dict[str, Any] | None = None, con
 # HL105 hook-privileged-pod
 
 HL105_TAIL = (
-    "a {phase} hook that runs on every sync then controls the node, not just its pod. Remove it, "
-    "or run this work outside Argo CD hooks."
+    "{runs} and then controls the node, not just its pod. Remove it, or do this work outside the "
+    "cluster's workloads."
 )
 
 
@@ -55,7 +51,7 @@ spec:
   volumes:
     - hostPath: {path: /}
 """
-    tail = HL105_TAIL.format(phase="PostSync")
+    tail = HL105_TAIL.format(runs="a PostSync hook runs on every sync")
     assert hits("HL105", text) == [
         (9, 12, f"Pod/debug sets hostIPC: true: {tail}"),
         (16, 28, f"The container 'tool' of Pod/debug adds capability sys_admin, beyond the baseline set: {tail}"),
@@ -85,7 +81,7 @@ spec:
               image: ghcr.io/acme/rotate:1.0.0
 """
     assert hits("HL105", text) == [
-        (13, 20, f"CronJob/rotate sets hostPID: true: {HL105_TAIL.format(phase='Sync')}"),
+        (13, 20, f"CronJob/rotate sets hostPID: true: {HL105_TAIL.format(runs='a Sync hook runs on every sync')}"),
     ]
 
 
@@ -108,7 +104,8 @@ spec:
       securityContext: {privileged: true}
 """
     assert hits("HL105", text) == [
-        (15, 37, f"The ephemeral container 'shell' of Pod/debug is privileged: {HL105_TAIL.format(phase='PostSync')}"),
+        (15, 37, "The ephemeral container 'shell' of Pod/debug is privileged: "
+                 + HL105_TAIL.format(runs="a PostSync hook runs on every sync")),
     ]
 
 
@@ -137,7 +134,6 @@ spec:
     assert hits("HL105", text) == []
 
 
-@pytest.mark.xfail(strict=True, reason="bug: _phase_words/tail say 'runs on every sync' for PreDelete/PostDelete hooks")
 def test_hl105_predelete_hook_message_does_not_claim_every_sync() -> None:
     text = """\
 apiVersion: batch/v1
@@ -153,12 +149,13 @@ spec:
       restartPolicy: Never
       containers: [{name: a, image: "ghcr.io/acme/a:1.0.0"}]
 """
-    [(line, column, message)] = hits("HL105", text)
-    assert (line, column) == (10, 20)
-    assert "every sync" not in message
+    # Argo CD's controller runs PreDelete hooks when the Application is deleted, never during a sync (§4d).
+    assert hits("HL105", text) == [
+        (10, 20, "Job/drain sets hostNetwork: true: "
+                 f"{HL105_TAIL.format(runs='a PreDelete hook runs when the Application is deleted')}"),
+    ]
 
 
-@pytest.mark.xfail(strict=True, reason="bug: with check-all-workloads, a plain DaemonSet is called 'a Sync hook'")
 def test_hl105_non_hook_workload_is_not_called_a_hook() -> None:
     text = """\
 apiVersion: apps/v1
@@ -171,9 +168,48 @@ spec:
       hostPID: true
       containers: [{name: a, image: "ghcr.io/acme/a:1.0.0"}]
 """
+    assert hits("HL105", text, {"check-all-workloads": True}) == [
+        (8, 16, "DaemonSet/node-agent sets hostPID: true: "
+                f"{HL105_TAIL.format(runs='this DaemonSet runs in the cluster continuously')}"),
+    ]
+
+
+@pytest.mark.parametrize("annotation", ["argocd.argoproj.io/hook: Presync", "helm.sh/hook: test"])
+def test_hl105_ignored_hook_under_check_all_workloads_is_not_said_to_run_at_deletion(annotation: str) -> None:
+    text = f"""\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: tune
+  annotations:
+    {annotation}
+spec:
+  template:
+    spec:
+      hostPID: true
+      restartPolicy: Never
+      containers: [{{name: a, image: "ghcr.io/acme/a:1.0.0"}}]
+"""
+    for _, _, message in hits("HL105", text, {"check-all-workloads": True}):
+        assert "when the Application is deleted" not in message
+
+
+def test_hl105_plain_job_is_not_said_to_run_continuously() -> None:
+    text = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: tune
+spec:
+  template:
+    spec:
+      hostPID: true
+      restartPolicy: Never
+      containers: [{name: a, image: "ghcr.io/acme/a:1.0.0"}]
+"""
     [(line, column, message)] = hits("HL105", text, {"check-all-workloads": True})
     assert (line, column) == (8, 16)
-    assert "Sync hook" not in message
+    assert "continuously" not in message
 
 
 # --------------------------------------------------------------------------------------------
@@ -196,8 +232,8 @@ spec:
 """
 
 HL106_TAIL = (
-    "a PreSync hook runs on every sync, so whoever controls its image or command controls the "
-    "cluster. Grant only the verbs and resources the hook needs."
+    "a PreSync hook runs on every sync, so whoever controls its image or command controls {reach}. "
+    "Grant only the verbs and resources it needs."
 )
 
 
@@ -229,11 +265,12 @@ roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: defined-
 subjects: [{kind: ServiceAccount, name: legacy, namespace: payments}]
 """
     text = HL106_JOB.format(sa_line="serviceAccount: legacy")
+    # A RoleBinding grants its role (even cluster-admin) inside its own namespace only.
     assert hits("HL106", text, context=context) == [
         (11, 23, "Job/migrate runs as ServiceAccount 'legacy', and ClusterRoleBinding/legacy-wide grants "
-                 f"wildcard verbs through ClusterRole 'wide': {HL106_TAIL}"),
+                 "wildcard verbs through ClusterRole 'wide': " + HL106_TAIL.format(reach="the cluster")),
         (11, 23, "Job/migrate runs as ServiceAccount 'legacy', and RoleBinding/legacy-admin binds it to "
-                 f"cluster-admin: {HL106_TAIL}"),
+                 "cluster-admin: " + HL106_TAIL.format(reach="namespace 'payments'")),
     ]
 
 
@@ -300,12 +337,13 @@ def test_hl107_positions_and_what_is_not_a_literal_credential() -> None:
     assert positions("HL107", text) == [(14, 41), (15, 38)]
 
 
-@pytest.mark.xfail(strict=True, reason="bug: the message says 'the Job's spec' / 'read the Job' for Pods and other kinds")
 def test_hl107_message_names_the_right_kind() -> None:
     text = HL107_POD.format(env="        - {name: DB_PASSWORD, value: hunter2}")
-    [(line, column, message)] = hits("HL107", text)
-    assert (line, column) == (13, 38)
-    assert "Job" not in message
+    assert hits("HL107", text) == [
+        (13, 38, "Env var DB_PASSWORD of container 'smoke' of Pod/smoke carries a literal value: the "
+                 "credential is in the Git repository, in every rendered manifest and in the Pod's spec, "
+                 "readable by anyone who can read the repository or the Pod. Use valueFrom.secretKeyRef."),
+    ]
 
 
 # --------------------------------------------------------------------------------------------
@@ -398,11 +436,34 @@ spec:
 """
     found = hits("HL206", text)
     assert [(line, column) for line, column, _ in found] == [(8, 12), (20, 1)]
-    assert found[0][2] == (
-        "Hook Job/cleanup-* sets spec.suspend: true: the Job's health stays Suspended, so Argo CD "
-        "waits for completion of the hook forever and the sync never finishes. Remove suspend."
+    # found[0]'s wording for a delete hook: test_hl206_suspended_delete_hook_message below.
+    assert found[1][2] == (
+        "Hook Pod/probe has restartPolicy Always (the default): the Pod never reaches Succeeded. Argo CD "
+        "counts it done as soon as it is Running and Ready, before its work has finished, then the "
+        "container is restarted each time it exits, and a crash loop fails the sync. Set "
+        "restartPolicy: Never."
     )
-    assert found[1][2].startswith("Hook Pod/probe has restartPolicy Always (the default): ")
+
+
+def test_hl206_suspended_delete_hook_message() -> None:
+    text = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  generateName: cleanup-
+  annotations:
+    argocd.argoproj.io/hook: PreDelete
+spec:
+  suspend: yes
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: a, image: "ghcr.io/acme/a:1.0.0"}]
+"""
+    [(line, column, message)] = hits("HL206", text)
+    assert (line, column) == (8, 12)
+    assert "sync never finishes" not in message
+    assert "waits for completion of the hook forever" not in message
 
 
 def test_hl206_long_running_kinds_only_as_presync_or_postsync_hooks() -> None:
@@ -435,8 +496,6 @@ metadata:
     ]
 
 
-@pytest.mark.xfail(strict=True, reason="bug: a misspelt Argo CD hook type sends the finding to that annotation, "
-                                       "though Argo CD takes the phase from helm.sh/hook")
 def test_hl206_points_at_the_annotation_argo_cd_takes_the_phase_from() -> None:
     text = """\
 apiVersion: apps/v1
@@ -447,11 +506,14 @@ metadata:
     argocd.argoproj.io/hook: Presync
     helm.sh/hook: pre-install
 """
-    assert positions("HL206", text) == [(7, 19)]
+    # 'Presync' is no valid type, so Argo CD falls back to helm.sh/hook: pre-install -> PreSync (§2b, §3).
+    assert hits("HL206", text) == [
+        (7, 19, "DaemonSet/agent is a PreSync hook, but a DaemonSet never completes: it keeps running "
+                "after the hook step and is deleted and re-created on every sync. Use a Job for hook "
+                "work, or make it a normal resource with a sync wave."),
+    ]
 
 
-@pytest.mark.xfail(strict=True, reason="bug: Argo CD calls a Running+Ready restartPolicy Always Pod Healthy "
-                                       "(hook done early); the message says Argo CD waits on it")
 def test_hl206_pod_message_matches_pod_health() -> None:
     text = """\
 apiVersion: v1
@@ -464,9 +526,13 @@ spec:
   restartPolicy: Always
   containers: [{name: a, image: "ghcr.io/acme/a:1.0.0"}]
 """
-    [(line, column, message)] = hits("HL206", text)
-    assert (line, column) == (8, 18)
-    assert "waits on it" not in message
+    # Pod health (§5a): Running+Ready with restartPolicy Always is Healthy, so the hook counts as done.
+    assert hits("HL206", text) == [
+        (8, 18, "Hook Pod/seed has restartPolicy Always: the Pod never reaches Succeeded. Argo CD counts "
+                "it done as soon as it is Running and Ready, before its work has finished, then the "
+                "container is restarted each time it exits, and a crash loop fails the sync. Set "
+                "restartPolicy: Never."),
+    ]
 
 
 # --------------------------------------------------------------------------------------------
@@ -555,12 +621,12 @@ metadata:
 stringData: {a: b}
 """
     assert hits("HL209", text) == [
-        (6, 30, "Secret/sa-token is a hook: hooks are deleted and re-created around every sync (delete "
-                "policies BeforeHookCreation), and when it is deleted its data is lost. Make it a normal "
-                "resource with a sync wave."),
-        (15, 19, "CustomResourceDefinition/widgets.acme.io is a hook: hooks are deleted and re-created "
-                 "around every sync (delete policies BeforeHookCreation), and when it is deleted its data "
-                 "is lost. Make it a normal resource with a sync wave."),
+        (6, 30, "Secret/sa-token is a hook, so Argo CD deletes and re-creates it at every sync "
+                "(BeforeHookCreation), and its data goes with it. Make it a normal resource with a sync "
+                "wave."),
+        (15, 19, "CustomResourceDefinition/widgets.acme.io is a hook, so Argo CD deletes and re-creates it "
+                 "at every sync (BeforeHookCreation), and its data goes with it. Make it a normal resource "
+                 "with a sync wave."),
     ]
 
 
@@ -576,7 +642,6 @@ metadata:
     assert hits("HL209", text) == []
 
 
-@pytest.mark.xfail(strict=True, reason="bug: the message claims a finalizer the Application does not have")
 def test_hl209_application_without_resources_finalizer_message() -> None:
     text = """\
 apiVersion: argoproj.io/v1alpha1
@@ -588,12 +653,14 @@ metadata:
 spec:
   project: apps
 """
-    for _, _, message in hits("HL209", text):
-        assert "finalizer deletes" not in message
+    # Without resources-finalizer.argocd.argoproj.io, deleting the Application leaves its resources.
+    assert hits("HL209", text) == [
+        (6, 30, "Application/child is a hook, so Argo CD deletes and re-creates it at every sync "
+                "(BeforeHookCreation), and the child application and its sync history go with it. Make it "
+                "a normal resource with a sync wave."),
+    ]
 
 
-@pytest.mark.xfail(strict=True, reason="bug: with only HookFailed, a fixed-name hook is not deleted on success; "
-                                       "the message says it is deleted around every sync")
 def test_hl209_hook_failed_only_message() -> None:
     text = """\
 apiVersion: v1
@@ -604,9 +671,11 @@ metadata:
     argocd.argoproj.io/hook: PreSync
     argocd.argoproj.io/hook-delete-policy: HookFailed
 """
-    [(line, column, message)] = hits("HL209", text)
-    assert (line, column) == (6, 30)
-    assert "around every sync" not in message
+    # HookFailed only: deleted when the operation fails, kept (and re-applied) after a success (§6).
+    assert hits("HL209", text) == [
+        (6, 30, "PersistentVolumeClaim/cache is a hook, so Argo CD deletes it whenever a sync fails "
+                "(HookFailed), and its data goes with it. Make it a normal resource with a sync wave."),
+    ]
 
 
 # --------------------------------------------------------------------------------------------
@@ -642,7 +711,19 @@ spec:
   project: Default
 """
     # Project names are case-sensitive: 'Default' is another project, not the default one.
-    assert positions("HL401", text) == [(4, 9), (10, 1), (18, 11)]
+    # A null project is reported at the `project:` value, a missing one at the `spec:` key (at
+    # metadata.name when there is no spec). spec.project has no omitempty, so the CRD requires it.
+    def missing(name: str) -> str:
+        return (
+            f"Application/{name} has no spec.project: the field is required, so the API server rejects "
+            "the Application. Set spec.project to a project that limits destinations and kinds."
+        )
+
+    assert hits("HL401", text) == [
+        (4, 9, missing("no-spec")),
+        (10, 1, missing("no-project")),
+        (18, 11, missing("null-project")),
+    ]
 
 
 # --------------------------------------------------------------------------------------------
@@ -704,10 +785,17 @@ spec:
 """
 
 
-def _unused(name: str, what: str = "suppressed nothing") -> str:
+def _unused(name: str) -> str:
     return (
-        f"hooklint.io/ignore entry '{name}' on Job/tune {what}: stale suppressions hide the next real "
-        "finding. Remove the entry."
+        f"hooklint.io/ignore entry '{name}' on Job/tune suppressed nothing: a stale suppression hides "
+        "the next real finding. Remove the entry."
+    )
+
+
+def _unknown(name: str) -> str:
+    return (
+        f"hooklint.io/ignore entry '{name}' on Job/tune names no hooklint rule: write rule ids or slugs, "
+        "separated by commas, with an optional ': reason', and entries separated by ';'."
     )
 
 
@@ -720,7 +808,7 @@ def test_hl901_names_separated_by_spaces_and_commas() -> None:
 def test_hl901_reason_without_colon_reads_as_names() -> None:
     text = HL901_JOB.format(ignore="HL105 tuning")
     assert hits("HL105", text) == []
-    assert hits("HL901", text) == [(7, 25, _unused("tuning", "names no hooklint rule"))]
+    assert hits("HL901", text) == [(7, 25, _unknown("tuning"))]
 
 
 def test_hl901_entry_with_only_a_reason_and_empty_entries_are_silent() -> None:
@@ -745,17 +833,15 @@ metadata:
     assert hits("HL901", text, context=HL901_JOB.format(ignore="HL204: stale")) == []
 
 
-@pytest.mark.xfail(strict=True, reason="bug: Engine._suppress matches finding.rule_id against the written "
-                                       "names, so a slug or a lower-case id suppresses nothing")
 @pytest.mark.parametrize("name", ["hook-privileged-pod", "hl105"])
 def test_hl901_slug_and_lower_case_id_suppress(name: str) -> None:
     text = HL901_JOB.format(ignore=f"{name}: tuning job")
     assert hits("HL105", text) == []
     assert hits("HL901", text) == []
+    # only HL105 is suppressed
+    assert positions("HL103", text) == [(10, 5)]
 
 
-@pytest.mark.xfail(strict=True, reason="bug: loader findings (HL002) bypass suppression, yet HL901 says the "
-                                       "entry suppressed nothing while the HL002 finding is still reported")
 def test_hl901_loader_finding_on_the_object() -> None:
     text = """\
 apiVersion: batch/v1
@@ -769,8 +855,11 @@ spec:
   backoffLimit: 1
   backoffLimit: 2
 """
-    # Either the entry suppresses the duplicate-key finding, or HL901 must not call it unused
-    # while that finding is still reported.
-    still_reported = hits("HL002", text) != []
-    called_unused = any("suppressed nothing" in message for _, _, message in hits("HL901", text))
-    assert not (still_reported and called_unused)
+    # The object's entry suppresses the loader's duplicate-key finding, and so is not unused.
+    assert hits("HL002", text) == []
+    assert hits("HL901", text) == []
+    unsuppressed = text.replace('    hooklint.io/ignore: "HL002: generated by a tool we do not control"\n', "")
+    assert hits("HL002", unsuppressed) == [
+        (9, 3, "Key 'backoffLimit' is repeated (first at line 8): the API server keeps only the last value, "
+               "while a reviewer may read the first. Remove one of them."),
+    ]

@@ -140,10 +140,17 @@ def hook_never_completes(m: Manifest, ctx: Context) -> Iterator[Hit]:
     if not m.hook.is_hook or not (m.hook.phases or m.hook.delete_types):
         return
     spec = get_map(m.body, "spec")
+    deletion_only = not m.hook.phases
     if m.kind == "Job" and spec is not None and spec.get("suspend") is True:
+        effect = (
+            "Argo CD does not wait on a Suspended delete hook, so the Application is deleted without "
+            "the hook's work ever running"
+            if deletion_only
+            else "Argo CD waits for completion of the hook forever and the sync never finishes"
+        )
         yield Hit(
-            f"Hook {m.label} sets spec.suspend: true: the Job's health stays Suspended, so Argo CD "
-            "waits for completion of the hook forever and the sync never finishes. Remove suspend.",
+            f"Hook {m.label} sets spec.suspend: true: the Job's health stays Suspended, so {effect}. "
+            "Remove suspend.",
             spec.value_span("suspend"),
             "spec.suspend",
         )
@@ -157,7 +164,8 @@ def hook_never_completes(m: Manifest, ctx: Context) -> Iterator[Hit]:
             f"Hook {m.label} has restartPolicy {shown}{' (the default)' if policy is None else ''}: the "
             "Pod never reaches Succeeded. Argo CD counts it done as soon as it is Running and Ready, "
             "before its work has finished, then the container is restarted each time it exits, and "
-            "a crash loop fails the sync. Set restartPolicy: Never.",
+            f"a crash loop {'blocks the deletion' if deletion_only else 'fails the sync'}. Set "
+            "restartPolicy: Never.",
             where,
             "spec.restartPolicy",
         )

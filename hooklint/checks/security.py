@@ -36,13 +36,22 @@ def _runs(m: Manifest) -> str:
     """When the object's pods run, as Argo CD drives them: ``a PreSync hook runs on every sync``;
     SyncFail hooks run when a sync fails; PreDelete/PostDelete at Application deletion (§4d)."""
     subject = _phase_words(m)
-    if not m.hook.is_hook:
-        return f"{subject} runs in the cluster continuously"
-    if set(m.hook.phases) - {"SyncFail"}:
+    if m.hook.is_hook and set(m.hook.phases) - {"SyncFail"}:
         return f"{subject} runs on every sync"
-    if m.hook.phases:
-        return f"{subject} runs whenever a sync fails"
-    return f"{subject} runs when the Application is deleted"
+    when = []
+    if "SyncFail" in m.hook.phases:
+        when.append("whenever a sync fails")
+    if m.hook.is_hook and m.hook.delete_types:
+        when.append("when the Application is deleted")
+    if when:
+        return f"{subject} runs {' and '.join(when)}"
+    if m.hook.is_hook:  # ignored hook, only reached with check-all-workloads
+        return "this workload, which Argo CD never applies as it stands, would run in the cluster"
+    if m.kind in ("Job", "Pod"):
+        return f"this {m.kind} runs in the cluster whenever it is created"
+    if m.kind == "CronJob":
+        return "this CronJob runs in the cluster on its schedule"
+    return f"this {m.kind} runs in the cluster continuously"
 
 
 @check("HL101")
