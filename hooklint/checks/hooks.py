@@ -1,0 +1,299 @@
+"""HL013, HL015-HL017: hook and sync-option annotations Argo CD reads differently than written.
+
+Each check restates a piece of ``shared/docs/argocd-semantics.md``: sync options §7, the Helm hook
+mapping §3, hook type precedence and Skip §2b, delete hooks §4d.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from hooklint import argocd
+from hooklint.checks import Context, Hit, check
+from hooklint.checks.annotations import near_miss
+from hooklint.model import Manifest, get_map
+from hooklint.plan import POST_DELETE_SINCE, PRE_DELETE_SINCE, supported_delete_types, version_text
+from hooklint.yamlio import Seq
+
+RESOURCE, APP = "resource", "application"
+BOTH = (RESOURCE, APP)
+
+#: §7: option key -> (values Argo CD acts on, values that restate the default, where it is read).
+#: Matching is exact and case-sensitive (``HasAnnotationOption``); ``Prune=``/``Delete=`` are read
+#: by ``GetAnnotationOptionValue`` (the first item with the prefix wins).
+SYNC_OPTION_TABLE: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {
+    "Prune": (("false", "confirm"), ("true",), BOTH),
+    "Delete": (("false", "confirm"), ("true",), BOTH),
+    "Validate": (("false",), ("true",), BOTH),
+    "SkipDryRunOnMissingResource": (("true",), ("false",), BOTH),
+    "PruneLast": (("true",), ("false",), BOTH),
+    "Replace": (("true",), ("false",), BOTH),
+    "Force": (("true",), ("false",), (RESOURCE,)),
+    "ServerSideApply": (("true", "false"), (), BOTH),
+    "CreateNamespace": (("true",), ("false",), (APP,)),
+    "ApplyOutOfSyncOnly": (("true",), ("false",), (APP,)),
+    "PrunePropagationPolicy": (("foreground", "background", "orphan"), (), (APP,)),
+    "FailOnSharedResource": (("true",), ("false",), (APP,)),
+    "RespectIgnoreDifferences": (("true",), ("false",), (APP,)),
+    "ClientSideApplyMigration": (("false",), ("true",), (APP,)),
+    # gitops-engine constant (``GE/sync/common/types.go``), not in Argo CD's documentation.
+    "ControllerReferencesOnly": (("true",), ("false",), BOTH),
+}
+#: App-level ``SkipDryRunOnMissingResource=true`` is read since v3.1.0 (PR #22679; §7).
+APP_SKIP_DRY_RUN_SINCE = (3, 1)
+FIRST_WINS = ("Prune", "Delete")
+ALL_OPTIONS = tuple(f"{k}={v}" for k, (eff, _noop, _w) in SYNC_OPTION_TABLE.items() for v in eff)
+_KEYS_LOWER = {k.lower(): k for k in SYNC_OPTION_TABLE}
+
+
+def _canonical_value(key: str, value: str) -> str | None:
+    eff, noop, _ = SYNC_OPTION_TABLE[key]
+    for v in eff + noop:
+        if v.lower() == value.lower():
+            return v
+    return None
+
+
+def sync_option_problem(item: str, scope: str, version: tuple[int, int]) -> str | None:
+    """What is wrong with one sync option ``item`` (already trimmed) where ``scope`` reads it
+    (``"resource"``: the ``argocd.argoproj.io/sync-options`` annotation; ``"application"``: an
+    Application's ``spec.syncPolicy.syncOptions``), as a sentence fragment; None when Argo CD
+    ``version`` reads it as written (or it restates the default)."""
+    key, sep, value = item.partition("=")
+    if key in SYNC_OPTION_TABLE and sep:
+        eff, noop, where = SYNC_OPTION_TABLE[key]
+        if value in eff or value in noop:
+            if scope not in where and value in eff:
+                if scope == RESOURCE:
+                    return (
+                        f"'{item}' is an application-level option: Argo CD reads it only from the "
+                        "Application's spec.syncPolicy.syncOptions and ignores it on a resource"
+                    )
+                return (
+                    f"'{item}' is a per-resource option: Argo CD ignores it in "
+                    "spec.syncPolicy.syncOptions; set it in the argocd.argoproj.io/sync-options "
+                    "annotation of the resources that need it"
+                )
+            if (scope == APP and key == "SkipDryRunOnMissingResource" and value in eff
+                    and version < APP_SKIP_DRY_RUN_SINCE):  # fmt: skip
+                return (
+                    f"'{item}' is read only since Argo CD "
+                    f"{version_text(APP_SKIP_DRY_RUN_SINCE)} (configured: {version_text(version)}): "
+                    "set it in the argocd.argoproj.io/sync-options annotation of the custom "
+                    "resources instead"
+                )
+            return None
+        canon = _canonical_value(key, value.strip())
+        if canon is not None:
+            return f"'{item}' is misspelt and silently ignored. Did you mean '{key}={canon}'?"
+        choices = " and ".join(f"{key}={v}" for v in eff)
+        return f"'{item}' is not a value Argo CD knows and is silently ignored; it acts only on {choices}"
+    squashed = item.replace(" ", "")
+    if squashed != item and squashed in ALL_OPTIONS:
+        return f"'{item}' is misspelt (spaces around '=') and silently ignored. Did you mean '{squashed}'?"
+    known_key = _KEYS_LOWER.get(key.strip().lower())
+    if known_key is not None:
+        if not sep:
+            eff = SYNC_OPTION_TABLE[known_key][0]
+            return f"'{item}' has no value and is silently ignored. Did you mean '{known_key}={eff[0]}'?"
+        canon = _canonical_value(known_key, value.strip()) or value.strip()
+        return (
+            f"'{item}' is misspelt (options are case-sensitive) and silently ignored. "
+            f"Did you mean '{known_key}={canon}'?"
+        )
+    guess = near_miss(item, ALL_OPTIONS)
+    hint = f" Did you mean '{guess}'?" if guess else ""
+    return f"'{item}' is not a sync option Argo CD knows and is silently ignored.{hint}"
+
+
+def _first_wins_problems(items: list[str]) -> dict[int, str]:
+    """Later ``Prune=``/``Delete=`` items that the first one shadows (``GetAnnotationOptionValue``)."""
+    out: dict[int, str] = {}
+    first: dict[str, str] = {}
+    for i, item in enumerate(items):
+        key, sep, _ = item.partition("=")
+        if key not in FIRST_WINS or not sep:
+            continue
+        if key in first and first[key] != item:
+            out[i] = f"'{item}' is ignored: Argo CD reads only the first '{key}=' item ('{first[key]}')"
+        first.setdefault(key, item)
+    return out
+
+
+def _sentence(where: str, problem: str) -> str:
+    return f"{where}: {problem}{'' if problem.endswith(('?', '.')) else '.'}"
+
+
+@check("HL013")
+def unknown_sync_option(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """Each item of ``argocd.argoproj.io/sync-options`` and of an Application's
+    ``spec.syncPolicy.syncOptions`` that Argo CD ignores (§7)."""
+    version = ctx.config.argocd_version
+    value = m.annotations.get(argocd.SYNC_OPTIONS)
+    if value is not None:
+        items = [item.strip() for item in value.split(",") if item.strip()]
+        shadowed = _first_wins_problems(items)
+        span = m.annotation_value_span(argocd.SYNC_OPTIONS)
+        for i, item in enumerate(items):
+            problem = sync_option_problem(item, RESOURCE, version) or shadowed.get(i)
+            if problem:
+                yield Hit(
+                    _sentence(f"argocd.argoproj.io/sync-options on {m.label}", problem),
+                    span,
+                    f"metadata.annotations.{argocd.SYNC_OPTIONS}",
+                )
+    yield from _application_sync_options(m, version)
+
+
+def _application_sync_options(m: Manifest, version: tuple[int, int]) -> Iterator[Hit]:
+    """``spec.syncPolicy.syncOptions`` of an Application (or an ApplicationSet's template)."""
+    if m.group != "argoproj.io" or m.kind not in ("Application", "ApplicationSet"):
+        return
+    spec = get_map(m.body, "spec")
+    path = "spec"
+    if m.kind == "ApplicationSet":
+        spec = get_map(get_map(spec, "template"), "spec")
+        path = "spec.template.spec"
+    policy = get_map(spec, "syncPolicy")
+    options = policy.get("syncOptions") if policy is not None else None
+    if not isinstance(options, Seq):
+        return
+    items = [o.strip() if isinstance(o, str) else None for o in options]
+    shadowed = _first_wins_problems([i or "" for i in items])
+    for i, item in enumerate(items):
+        if not item or "{{" in item:
+            continue
+        problem = sync_option_problem(item, APP, version) or shadowed.get(i)
+        if problem:
+            yield Hit(
+                _sentence(f"{path}.syncPolicy.syncOptions of {m.label}", problem),
+                options.item_spans[i],
+                f"{path}.syncPolicy.syncOptions[{i}]",
+            )
+
+
+# --- HL015 -------------------------------------------------------------------------------------
+
+HELM_KNOWN = tuple(argocd.HELM_SYNC_HOOKS) + tuple(argocd.HELM_DELETE_HOOKS) + argocd.HELM_NEVER_RUN + ("crd-install",)
+
+
+def _helm_item_ignored(item: str, version: tuple[int, int]) -> bool:
+    if item in argocd.HELM_SYNC_HOOKS:
+        return False
+    if item == "pre-delete":
+        return version < PRE_DELETE_SINCE
+    if item == "post-delete":
+        return version < POST_DELETE_SINCE
+    return True
+
+
+def _phase_list(phases: tuple[str, ...] | list[str]) -> str:
+    return " and ".join(phases)
+
+
+@check("HL015")
+def helm_hook_ignored_by_argocd(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """``helm.sh/hook`` events Argo CD never runs, or ``crd-install`` alone, which is no hook
+    (``GE/sync/hook/helm/type.go``, ``helm/hook.go``; §3, §4d for the delete events' versions)."""
+    value = m.annotations.get(argocd.HELM_HOOK)
+    if value is None or argocd.argo_hook_types(m.annotations):
+        return  # no Helm hook, or Argo CD's own hook types win (HL016)
+    version = ctx.config.argocd_version
+    span = m.annotation_value_span(argocd.HELM_HOOK)
+    field = f"metadata.annotations.{argocd.HELM_HOOK}"
+    if value == "crd-install" and not m.hook.is_hook:
+        yield Hit(
+            f"helm.sh/hook 'crd-install' on {m.label} is not a hook for Argo CD: it applies the object "
+            f"as a plain resource in Sync wave {m.hook.wave.value}, like any other. Remove the "
+            "annotation (Argo CD already applies CRDs before their custom resources).",
+            span,
+            field,
+        )
+        return
+    items = argocd.annotation_csv(value)
+    ignored = [i for i in items if _helm_item_ignored(i, version)]
+    if not items:
+        ignored = [value]
+    if not ignored:
+        return
+    words = []
+    for item in ignored:
+        if item in ("pre-delete", "post-delete"):
+            since = PRE_DELETE_SINCE if item == "pre-delete" else POST_DELETE_SINCE
+            words.append(f"'{item}' (needs Argo CD {version_text(since)}; configured: {version_text(version)})")
+        elif item in HELM_KNOWN:
+            words.append(f"'{item}'")
+        else:
+            guess = near_miss(item, HELM_KNOWN)
+            words.append(f"'{item}' (unknown{'; did you mean ' + repr(guess) + '?' if guess else ''})")
+    delete_types = supported_delete_types(m, version)
+    if m.hook.phases:
+        outcome = f"it runs the object as a {_phase_list(m.hook.phases)} hook only"
+    elif delete_types:
+        outcome = f"the object runs only as a {_phase_list(delete_types)} hook when the Application is deleted"
+    else:
+        outcome = "the object is a hook with no type Argo CD knows, so it is never applied"
+    yield Hit(
+        f"helm.sh/hook on {m.label}: Argo CD never runs {', '.join(words)} (it maps only "
+        f"pre/post-install and -upgrade to PreSync/PostSync, and pre/post-delete to deletion hooks); "
+        f"{outcome}. Use a hook event Argo CD runs, or an argocd.argoproj.io/hook annotation.",
+        span,
+        field,
+    )
+
+
+# --- HL016 -------------------------------------------------------------------------------------
+
+
+@check("HL016")
+def argocd_helm_hook_conflict(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """Valid Argo CD hook types and Helm hook phases that disagree: ``hook.go`` ``Types()`` uses
+    the Helm types only when no Argo type is valid (§2b, §3 "Precedence")."""
+    if argocd.HOOK not in m.annotations or argocd.HELM_HOOK not in m.annotations:
+        return
+    argo = argocd.argo_hook_types(m.annotations)
+    helm = argocd.helm_hook_types(m.annotations)
+    if not argo or not helm:
+        return  # Argo CD falls back to the Helm types (HL010 reports the Argo typo)
+    argo_phases = [t for t in argo if t != "Skip"] if argo != ["Skip"] else ["Skip"]
+    if set(argo_phases) == set(helm):
+        return
+    runs = "skips the object (it is never applied)" if argo == ["Skip"] else f"runs it in {_phase_list(m.hook.phases)}"
+    yield Hit(
+        f"{m.label} has argocd.argoproj.io/hook '{m.annotations[argocd.HOOK]}' and helm.sh/hook "
+        f"'{m.annotations[argocd.HELM_HOOK]}' ({_phase_list(helm)}): Argo CD uses its own annotation, "
+        f"ignores the Helm hook types and {runs}. Make the two agree, or drop the one that is wrong.",
+        m.annotation_value_span(argocd.HOOK),
+        f"metadata.annotations.{argocd.HOOK}",
+    )
+
+
+# --- HL017 -------------------------------------------------------------------------------------
+
+
+@check("HL017")
+def skip_with_other_hook_types(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """``Skip`` next to another valid type: ``hook.go`` ``Skip()`` is true only for exactly
+    ``[Skip]`` (``TestSkipAndHook``; §2b); delete types count from the version that runs them (§4d)."""
+    value = m.annotations.get(argocd.HOOK)
+    if value is None:
+        return
+    items = argocd.annotation_csv(value)
+    if "Skip" not in items:
+        return
+    version = ctx.config.argocd_version
+    others = [t for t in items if t in argocd.ARGO_HOOK_TYPES and t != "Skip"]
+    for t in items:
+        since = PRE_DELETE_SINCE if t == "PreDelete" else POST_DELETE_SINCE
+        if t in argocd.DELETE_HOOK_TYPES and version >= since:
+            others.append(t)
+    if not others:
+        return
+    yield Hit(
+        f"argocd.argoproj.io/hook '{value}' on {m.label} combines Skip with {_phase_list(others)}: "
+        "Skip counts only when it is the only hook type, so Argo CD runs the object as a "
+        f"{_phase_list(others)} hook after all. Use Skip alone to keep Argo CD from applying it, or "
+        "drop Skip.",
+        m.annotation_value_span(argocd.HOOK),
+        f"metadata.annotations.{argocd.HOOK}",
+    )

@@ -1,0 +1,448 @@
+"""HL301-HL305 and HL207: faults in the order Argo CD applies an application's objects.
+
+Every check here reads the application's sync plan (:func:`hooklint.plan.build_plan`, built once per
+application and shared by the checks) rather than re-deriving phases and waves
+(``shared/docs/argocd-semantics.md`` §4, §5 and the addenda).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from hooklint import argocd
+from hooklint.checks import Context, Hit, check
+from hooklint.findings import Span
+from hooklint.model import Manifest
+from hooklint.plan import (
+    SyncPlan,
+    Task,
+    build_plan,
+    is_kustomize_config,
+    PULL_FORWARD_SINCE,
+    step_text,
+)
+from hooklint.yamlio import Map, Seq
+
+#: Kubernetes' limit for names used as label values and DNS labels (a Job's name is copied into
+#: its pods' ``job-name`` label, so it must fit; ``hook_generated_name_length``).
+NAME_LIMIT = 63
+
+_cache: list[Any] = [None, None, None]
+
+
+def plan_of(manifests: list[Manifest], ctx: Context) -> SyncPlan:
+    """The sync plan of one application, built once and shared by the checks of this module.
+
+    The cache holds the last application's manifest list (so its ``id`` cannot be reused) and the
+    Argo CD version the plan was built for."""
+    version = ctx.config.argocd_version
+    if _cache[0] is manifests and _cache[1] == version:
+        return _cache[2]
+    plan = build_plan(manifests, version)
+    _cache[0], _cache[1], _cache[2] = manifests, version, plan
+    return plan
+
+
+def _annotation_span(m: Manifest, *keys: str) -> Span:
+    """The value of the first of ``keys`` the object carries, else the object's anchor."""
+    raw = m.metadata.get("annotations") if m.metadata is not None else None
+    if isinstance(raw, Map):
+        for key in keys:
+            if key in raw:
+                return raw.value_span(key)
+    return m.anchor
+
+
+# --- HL301 -------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Reference:
+    """A pod spec's reference to another object by name: ``kind``/``name`` in the referrer's
+    namespace, the exact node (``span``, ``field_path``) and how it is used (``via``)."""
+
+    kind: str
+    name: str
+    span: Span
+    field_path: str
+    via: str
+
+
+def _is_optional(ref: Any) -> bool:
+    return isinstance(ref, Map) and ref.get("optional") is True
+
+
+def _named(parent: Any, key: str, kind: str, path: str, via: str) -> Iterator[Reference]:
+    """A reference held in ``parent[key]`` (a string), unless the referring mapping is optional."""
+    if not isinstance(parent, Map) or _is_optional(parent):
+        return
+    value = parent.get(key)
+    if isinstance(value, str) and value:
+        yield Reference(kind, value, parent.value_span(key), f"{path}.{key}", via)
+
+
+def pod_references(m: Manifest) -> Iterator[Reference]:
+    """Every object a pod spec of ``m`` names: its ServiceAccount (``serviceAccountName``, else the
+    deprecated ``serviceAccount``), ConfigMaps and Secrets of ``env[].valueFrom``, ``envFrom``,
+    ``configMap``/``secret``/``projected`` volumes and ``imagePullSecrets``, and PVC volumes.
+    References marked ``optional: true`` are left out: the pod starts without them."""
+    pod = m.pod_spec()
+    if pod is None:
+        return
+    spec, path = pod.spec, pod.path
+    for key in ("serviceAccountName", "serviceAccount"):
+        if isinstance(spec.get(key), str) and spec[key]:
+            yield from _named(spec, key, "ServiceAccount", path, key)
+            break
+    pull = spec.get("imagePullSecrets")
+    if isinstance(pull, Seq):
+        for i, item in enumerate(pull):
+            yield from _named(item, "name", "Secret", f"{path}.imagePullSecrets[{i}]", "imagePullSecrets")
+    volumes = spec.get("volumes")
+    if isinstance(volumes, Seq):
+        for i, volume in enumerate(volumes):
+            if not isinstance(volume, Map):
+                continue
+            vpath = f"{path}.volumes[{i}]"
+            vname = volume.get("name") if isinstance(volume.get("name"), str) else str(i)
+            via = f"volume '{vname}'"
+            yield from _named(volume.get("configMap"), "name", "ConfigMap", f"{vpath}.configMap", via)
+            yield from _named(volume.get("secret"), "secretName", "Secret", f"{vpath}.secret", via)
+            yield from _named(volume.get("persistentVolumeClaim"), "claimName", "PersistentVolumeClaim",
+                              f"{vpath}.persistentVolumeClaim", via)  # fmt: skip
+            projected = volume.get("projected")
+            sources = projected.get("sources") if isinstance(projected, Map) else None
+            if isinstance(sources, Seq):
+                for j, source in enumerate(sources):
+                    if not isinstance(source, Map):
+                        continue
+                    spath = f"{vpath}.projected.sources[{j}]"
+                    yield from _named(source.get("configMap"), "name", "ConfigMap", f"{spath}.configMap", via)
+                    yield from _named(source.get("secret"), "name", "Secret", f"{spath}.secret", via)
+    for container in m.containers(pod):
+        env = container.body.get("env")
+        if isinstance(env, Seq):
+            for i, var in enumerate(env):
+                value_from = var.get("valueFrom") if isinstance(var, Map) else None
+                if not isinstance(value_from, Map):
+                    continue
+                epath = f"{container.path}.env[{i}].valueFrom"
+                var_name = var.get("name") if isinstance(var.get("name"), str) else str(i)
+                via = f"env {var_name} of container '{container.name}'"
+                for key, kind in (("configMapKeyRef", "ConfigMap"), ("secretKeyRef", "Secret")):
+                    yield from _named(value_from.get(key), "name", kind, f"{epath}.{key}", via)
+        env_from = container.body.get("envFrom")
+        if isinstance(env_from, Seq):
+            for i, source in enumerate(env_from):
+                if not isinstance(source, Map):
+                    continue
+                epath = f"{container.path}.envFrom[{i}]"
+                via = f"envFrom of container '{container.name}'"
+                yield from _named(source.get("configMapRef"), "name", "ConfigMap", f"{epath}.configMapRef", via)
+                yield from _named(source.get("secretRef"), "name", "Secret", f"{epath}.secretRef", via)
+
+
+def _binding_index(manifests: list[Manifest]) -> dict[tuple[str, str], list[Manifest]]:
+    """RoleBindings and ClusterRoleBindings by the ServiceAccounts they grant: ``(namespace or "",
+    name)``. A RoleBinding subject without a namespace means the binding's own namespace."""
+    index: dict[tuple[str, str], list[Manifest]] = {}
+    for m in manifests:
+        if m.kind not in ("RoleBinding", "ClusterRoleBinding") or m.group != "rbac.authorization.k8s.io":
+            continue
+        subjects = m.body.get("subjects")
+        if not isinstance(subjects, Seq):
+            continue
+        for subject in subjects:
+            if not isinstance(subject, Map) or subject.get("kind") != "ServiceAccount":
+                continue
+            name = subject.get("name")
+            ns = subject.get("namespace")
+            if not isinstance(name, str) or not name:
+                continue
+            if not isinstance(ns, str) or not ns:
+                if m.kind != "RoleBinding":
+                    continue
+                ns = m.namespace or ""
+            bucket = index.setdefault((ns, name), [])
+            if m not in bucket:
+                bucket.append(m)
+    return index
+
+
+_CONSEQUENCE = {
+    "ServiceAccount": "its pods are rejected (serviceaccount \"{name}\" not found), so the step never completes",
+    "RoleBinding": "its pods run before ServiceAccount {name} holds that binding's permissions, so their API calls fail with Forbidden",
+    "ConfigMap": "its pods cannot start without it (CreateContainerConfigError or a failed volume mount), so the step never completes",
+    "Secret": "its pods cannot start without it (CreateContainerConfigError or a failed volume mount), so the step never completes",
+    "PullSecret": "its images are pulled without these credentials, which fails for a private registry",
+    "PersistentVolumeClaim": "its pods stay Pending until the claim exists, so the step never completes",
+}
+
+
+def _consequence(target: Manifest, ref: Reference) -> str:
+    if target.kind in ("RoleBinding", "ClusterRoleBinding"):
+        key = "RoleBinding"
+    elif ref.via == "imagePullSecrets":
+        key = "PullSecret"
+    else:
+        key = target.kind or "ConfigMap"
+    return _CONSEQUENCE[key].format(name=ref.name)
+
+
+def _what(target: Manifest, ref: Reference) -> str:
+    if target.kind in ("RoleBinding", "ClusterRoleBinding"):
+        return f"{target.label} (the binding of its ServiceAccount {ref.name})"
+    return f"{target.label} ({ref.via})"
+
+
+@check("HL301", scope="application")
+def reference_to_later_step(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
+    """A pod spec names an object of the same application that Argo CD applies in a later (phase,
+    wave) step than the referrer's first task, or never during a sync (§4a-§4c, §5a; pitfall P1)."""
+    plan = plan_of(manifests, ctx)
+    bindings: dict[tuple[str, str], list[Manifest]] | None = None
+    for m in manifests:
+        first = plan.first_task(m)
+        if first is None:
+            continue
+        seen: set[int] = set()
+        for ref in pod_references(m):
+            targets: list[Manifest] = []
+            found = ctx.find(ref.kind, m.namespace, ref.name)
+            if found is not None and found is not m:
+                targets.append(found)
+            if ref.kind == "ServiceAccount":
+                if bindings is None:
+                    bindings = _binding_index(manifests)
+                targets.extend(bindings.get((m.namespace or "", ref.name), ()))
+            for target in targets:
+                if id(target) in seen:
+                    continue
+                seen.add(id(target))
+                hit = _later_step_hit(m, first, target, ref, plan)
+                if hit is not None:
+                    yield hit
+
+
+def _later_step_hit(m: Manifest, first: Task, target: Manifest, ref: Reference, plan: SyncPlan) -> Hit | None:
+    target_task = plan.first_task(target)
+    if target_task is None:
+        reason = plan.not_applied_reason(target)
+        if reason is None:
+            return None
+        return Hit(
+            f"{m.label} ({first.step_text()}) uses {_what(target, ref)}, which Argo CD never applies "
+            f"during a sync ({reason}): {_consequence(target, ref)}. Make {target.label} a plain "
+            f"resource or a hook that runs in {first.step_text()} or earlier.",
+            ref.span,
+            ref.field_path,
+            m,
+        )
+    if target_task.step_key <= first.step_key:
+        return None
+    if m.kind == "CronJob":
+        return None  # its pods run on schedule, not during the sync
+    if first.phase == "Sync" and target_task.phase == "Sync":
+        fix = f"Give {target.label} a lower sync-wave than {first.wave}"
+    else:
+        fix = (
+            f"Apply {target.label} in {first.step_text()} or earlier (for a {first.phase} hook: make it a "
+            f"{first.phase} hook with a sync-wave of {first.wave} or lower)"
+        )
+    return Hit(
+        f"{m.label} ({first.step_text()}) uses {_what(target, ref)}, which Argo CD applies only in a "
+        f"later step ({target_task.step_text()}): {_consequence(target, ref)}. {fix}, or move "
+        f"{m.label} to a later step.",
+        ref.span,
+        ref.field_path,
+        m,
+    )
+
+
+# --- HL302 -------------------------------------------------------------------------------------
+
+
+#: Annotations that give an object its own phase or wave.
+_STEP_KEYS = (argocd.SYNC_WAVE, argocd.HELM_HOOK_WEIGHT, argocd.HOOK, argocd.HELM_HOOK)
+
+
+@check("HL302", scope="application")
+def wave_overridden_by_argocd(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
+    """A Namespace or CRD whose written phase or wave (a sync-wave, hook-weight or hook annotation)
+    adjustDeps overrides by moving it to another (phase, wave) step (§4b, addendum 1)."""
+    if ctx.config.argocd_version < PULL_FORWARD_SINCE:
+        return
+    plan = plan_of(manifests, ctx)
+    reported: set[int] = set()
+    for t in plan.tasks:
+        anchor = t.pulled_before
+        if anchor is None or (t.phase, t.wave) == (t.own_phase, t.own_wave) or id(t.manifest) in reported:
+            continue
+        m = t.manifest
+        if not any(key in m.annotations for key in _STEP_KEYS):
+            continue  # nothing written to override: pulling a plain Namespace forward is expected
+        reported.add(id(m))
+        dependant = "its first custom resource" if m.kind == "CustomResourceDefinition" else "the first object in it"
+        yield Hit(
+            f"{m.label} is in {step_text(t.own_phase, t.own_wave)} by its annotations, but Argo CD "
+            f"applies it in {t.step_text()}, just before {anchor.label}, {dependant} "
+            "(adjustDeps pulls Namespaces and CRDs forward): its own phase and sync-wave have no "
+            f"effect. Drop them, or give {m.label} the step it really runs in.",
+            _annotation_span(m, *_STEP_KEYS),
+            "metadata.annotations",
+            m,
+        )
+
+
+# --- HL303 -------------------------------------------------------------------------------------
+# HL303 is an object check: it needs no plan, only the Helm hook values.
+
+#: Workload kinds: running them twice, or on a first install, does real work.
+WORKLOAD_KINDS = frozenset(
+    {"Job", "Pod", "CronJob", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ReplicationController",
+     "Workflow"}
+)
+
+
+@check("HL303")
+def helm_hook_runs_in_both_phases(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """A Helm hook workload that Argo CD runs in PreSync *and* PostSync, or on every sync although
+    Helm would run it on upgrades only (§3 "Install vs upgrade")."""
+    if not m.hook.from_helm or m.kind not in WORKLOAD_KINDS or not m.hook.phases:
+        return
+    value = m.annotations.get(argocd.HELM_HOOK, "")
+    items = argocd.annotation_csv(value)
+    span = m.annotation_value_span(argocd.HELM_HOOK)
+    field = f"metadata.annotations.{argocd.HELM_HOOK}"
+    if "PreSync" in m.hook.phases and "PostSync" in m.hook.phases:
+        yield Hit(
+            f"helm.sh/hook '{value}' on {m.label} mixes pre-* and post-* events: Argo CD maps them to "
+            "PreSync and PostSync and runs the hook twice on every sync, before and after the "
+            "rollout. Keep the events of one side (pre-install,pre-upgrade or "
+            "post-install,post-upgrade), or split it into two hooks.",
+            span,
+            field,
+        )
+        return
+    for upgrade, install in (("pre-upgrade", "pre-install"), ("post-upgrade", "post-install")):
+        if upgrade in items and install not in items:
+            phase = argocd.HELM_SYNC_HOOKS[upgrade]
+            yield Hit(
+                f"helm.sh/hook '{value}' on {m.label} asks for {upgrade} only, but Argo CD cannot tell "
+                f"an install from an upgrade: it runs the hook as {phase} on every sync, the first "
+                "one included. Make the hook safe to run on a fresh install, or add "
+                f"{install} to say so.",
+                span,
+                field,
+            )
+            return
+
+
+# --- HL304 -------------------------------------------------------------------------------------
+
+
+@check("HL304", scope="application")
+def too_many_waves(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
+    """More health-gated (phase, wave) steps than ``max-waves``: each step waits for health and
+    ``ARGOCD_SYNC_WAVE_DELAY`` (§4c, §5a, §5b); SyncFail steps are not counted (§5c)."""
+    limit = ctx.config.max_waves
+    plan = plan_of(manifests, ctx)
+    gated = plan.gated_steps
+    if len(gated) <= limit:
+        return
+    step = gated[limit]
+    first = step.tasks[0]
+    m = first.manifest
+    yield Hit(
+        f"The sync plan has {len(gated)} (phase, wave) steps, more than max-waves ({limit}); step "
+        f"{limit + 1} ({step_text(step.phase, step.wave)}) starts with {m.label}. Each step waits "
+        "for every object of the previous one to be healthy plus ARGOCD_SYNC_WAVE_DELAY (2 s by "
+        "default), so every sync pays for each one. Merge waves that do not depend on each other.",
+        _annotation_span(m, argocd.SYNC_WAVE, argocd.HELM_HOOK_WEIGHT, argocd.HOOK, argocd.HELM_HOOK),
+        f"metadata.annotations.{argocd.SYNC_WAVE}",
+        m,
+    )
+
+
+# --- HL305 -------------------------------------------------------------------------------------
+
+
+@check("HL305", scope="application")
+def hooks_only_application(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
+    """Every object of the application is a hook (or Skip, or ignored): nothing counts toward the
+    application's sync status (``AC controller/state.go``, pitfall P12)."""
+    first_hook: Manifest | None = None
+    hooks = 0
+    for m in manifests:
+        if not m.kind:
+            continue
+        if is_kustomize_config(m):
+            return  # the folder is built with kustomize: its resources may live elsewhere
+        if not m.hook.is_hook and not m.hook.skip:
+            return
+        if m.hook.phases:
+            hooks += 1
+            if first_hook is None:
+                first_hook = m
+    if first_hook is None:
+        return
+    yield Hit(
+        f"Every object of this application is a hook ({hooks} hook{'s' if hooks != 1 else ''} run "
+        "during a sync, no plain resource): hooks do not count toward sync status, so Argo CD "
+        "shows the application Synced and auto-sync has no reason to start a sync. Add at least "
+        "one plain resource (a ConfigMap is enough), or run the hooks from an application that "
+        "has resources.",
+        _annotation_span(first_hook, argocd.HOOK, argocd.HELM_HOOK),
+        f"metadata.annotations.{argocd.HOOK}",
+        first_hook,
+    )
+
+
+# --- HL207 -------------------------------------------------------------------------------------
+
+
+@check("HL207", scope="application")
+def generate_name_collision(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
+    """``generateName`` hooks that Argo CD gives the same name in one phase, or a name over 63
+    characters (``getSyncTasks``: prefix + 7 revision characters + ``-<phase>-<unix time>``; §4c
+    "generateName", addendum 3). The same name matters only for the same group, kind and namespace."""
+    first_seen: dict[tuple, Manifest] = {}
+    for m in manifests:
+        if not m.hook.is_hook or not m.hook.phases or m.name or not m.generate_name or m.metadata is None:
+            continue
+        span = m.metadata.value_span("generateName")
+        clashes: list[str] = []
+        other: Manifest | None = None
+        for phase in m.hook.phases:
+            key = (phase, m.group, m.kind, m.namespace or "", m.generate_name)
+            seen = first_seen.get(key)
+            if seen is None:
+                first_seen[key] = m
+            else:
+                clashes.append(phase)
+                other = other or seen
+        if other is not None:
+            where = f"{other.display_path}:{other.anchor.line}" if other.path != m.path else f"line {other.anchor.line}"
+            yield Hit(
+                f"{m.label} shares generateName '{m.generate_name}' with the {other.kind} at {where} in "
+                f"{' and '.join(clashes)}: Argo CD names both "
+                f"'{m.generate_name}<revision>-{clashes[0].lower()}-<start time>', so the second create "
+                "fails with AlreadyExists and the sync fails. Give each hook its own generateName.",
+                span,
+                "metadata.generateName",
+                m,
+            )
+        longest = max(m.hook.phases, key=lambda p: argocd.hook_generated_name_length(m.generate_name or "", p))
+        length = argocd.hook_generated_name_length(m.generate_name, longest)
+        if length > NAME_LIMIT:
+            room = NAME_LIMIT - (length - len(m.generate_name))
+            yield Hit(
+                f"generateName '{m.generate_name}' of {m.label} is {len(m.generate_name)} characters: Argo CD "
+                f"adds 7 revision characters, '-{longest.lower()}-' and a 10-digit start time, giving "
+                f"a {length}-character name, over Kubernetes' {NAME_LIMIT}-character limit, so the "
+                f"create fails and the sync with it. Shorten generateName to at most {room} characters.",
+                span,
+                "metadata.generateName",
+                m,
+            )

@@ -1,0 +1,526 @@
+"""The sync plan: the ordered (phase, wave) steps gitops-engine would execute for one application.
+
+:func:`build_plan` restates how gitops-engine turns an application's target objects into sync tasks
+and orders them (``shared/docs/argocd-semantics.md`` §2, §4, §4d and the addenda; ``GE/`` is
+``argoproj/argo-cd`` ``gitops-engine/pkg/``):
+
+1. ``getSyncTasks`` (``GE/sync/sync_context.go``): one task per (object, sync phase); a hook with
+   several types gives one task per phase, a plain resource one Sync task, a ``Skip`` object and an
+   ignored hook none (``GE/sync/sync_phase.go`` ``syncPhases()``, ``GE/sync/reconcile.go``
+   ``splitHooks()``). PreDelete/PostDelete hooks are removed from the sync by the controller
+   (``AC controller/state.go`` ``partitionTargetObjsForSync()``, §4d). A ``generateName`` hook is
+   named before the sort (addendum 3), and every object without ``metadata.namespace`` gets the
+   application's destination namespace (addendum 2).
+2. ``syncTasks.Less`` (``GE/sync/sync_tasks.go``): phase order, wave, kind order (unknown kinds 0,
+   after every listed kind), then the name compared byte-wise (§4a).
+3. ``syncTasks.Sort`` -> ``adjustDeps`` (Argo CD >= 2.0, gitops-engine PR #225): a core-group
+   Namespace, then a CRD, that sorts after its first dependant is inserted immediately before that
+   dependant and takes its phase and wave (§4b, addendum 1).
+
+A *step* is a run of consecutive tasks with the same (phase, wave): ``Sync()`` applies one step per
+iteration and waits for its health before the next (§4c, §5a).
+
+The plan costs one sort plus linear passes: ``adjustDeps`` is restated without the element shifts
+of the Go code (which are quadratic in the worst case) but yields the same order.
+
+:func:`plan_report` renders the plans of command-line paths as text or JSON (``hooklint plan``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from hooklint import argocd
+from hooklint.config import Config
+from hooklint.findings import InputError
+from hooklint.model import Manifest
+from hooklint.yamlio import Map
+
+#: The group of kustomize's own configuration kinds (``Kustomization``, ``Component``): these
+#: files tell Argo CD how to build the application and are never applied as objects.
+KUSTOMIZE_GROUP = "kustomize.config.k8s.io"
+CRD_GROUP = "apiextensions.k8s.io"
+
+#: Argo CD versions (major, minor) where behaviour the plan models changed (§4b, §4d).
+PULL_FORWARD_SINCE = (2, 0)
+POST_DELETE_SINCE = (2, 10)
+PRE_DELETE_SINCE = (3, 3)
+
+#: How the plan writes the revision and start time of a generated hook name (addendum 3). The
+#: sort uses :data:`GENERATED_SORT_SUFFIX` in their place: a ``generateName`` hook sorts by its
+#: prefix; against another name that extends the same prefix, the real revision decides.
+GENERATED_NAME_HINT = "<rev7>-{phase}-<unix-time>"
+GENERATED_SORT_SUFFIX = "0000000-{phase}-0000000000"
+
+
+def is_kustomize_config(m: Manifest) -> bool:
+    """kustomize's own files (``Kustomization``, ``Component``, ``builtin`` transformer configs):
+    they tell Argo CD how to build the folder and are never applied as objects."""
+    return m.group == KUSTOMIZE_GROUP or m.api_version == "builtin"
+
+
+def version_text(version: tuple[int, int]) -> str:
+    return f"{version[0]}.{version[1]}"
+
+
+def supported_delete_types(m: Manifest, version: tuple[int, int]) -> tuple[str, ...]:
+    """The PreDelete/PostDelete types of ``m`` the configured Argo CD version runs: PostDelete since
+    v2.10.0, PreDelete since v3.3.0 (§4d). Before that, such a value is just an invalid hook type.
+    The controller's ``isHookOfType`` reads the annotations directly, so a ``Skip,PostDelete``
+    object is a PostDelete hook too."""
+    out = []
+    types = argocd.delete_hook_types(m.annotations) if m.hook.skip else m.hook.delete_types
+    for t in types:
+        since = PRE_DELETE_SINCE if t == "PreDelete" else POST_DELETE_SINCE
+        if version >= since:
+            out.append(t)
+    return tuple(out)
+
+
+@dataclass(slots=True)
+class Task:
+    """One sync task: ``manifest`` applied in ``phase`` at ``wave``.
+
+    ``wave`` is the effective wave (a pulled-forward dependency's ``waveOverride``); ``own_phase``
+    and ``own_wave`` are what the object's annotations say. ``sort_name`` is the name
+    ``syncTasks.Less`` compares (the generated name for a ``generateName`` hook). ``namespace`` is
+    ``metadata.namespace``, or None for the application's destination namespace. ``pulled_before``
+    is the dependant a Namespace/CRD was moved in front of (adjustDeps), if any."""
+
+    manifest: Manifest
+    phase: str
+    wave: int
+    own_phase: str
+    own_wave: int
+    kind_order: int
+    sort_name: str
+    seq: int
+    notes: list[str] = field(default_factory=list)
+    pulled_before: "Task | None" = None
+
+    @property
+    def step_key(self) -> tuple[int, int]:
+        """(phase order, wave): what ``Sync()`` groups a step by; comparable across steps."""
+        return argocd.PHASE_ORDER[self.phase], self.wave
+
+    def sort_key(self) -> tuple:
+        return (argocd.PHASE_ORDER[self.phase], self.wave, self.kind_order, self.sort_name, self.seq)
+
+    @property
+    def label(self) -> str:
+        return self.manifest.label
+
+    def step_text(self) -> str:
+        return step_text(self.phase, self.wave)
+
+
+def step_text(phase: str, wave: int) -> str:
+    """``PreSync wave -1``: how messages name a step."""
+    return f"{phase} wave {wave}"
+
+
+@dataclass(slots=True)
+class Step:
+    """Consecutive tasks with the same (phase, wave); ``index`` is 1-based."""
+
+    index: int
+    phase: str
+    wave: int
+    tasks: list[Task]
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return argocd.PHASE_ORDER[self.phase], self.wave
+
+
+@dataclass(slots=True)
+class NotApplied:
+    """An object of the application that no sync ever applies, and why."""
+
+    manifest: Manifest
+    reason: str
+
+
+@dataclass(slots=True)
+class SyncPlan:
+    """The plan of one application: ``tasks`` in execution order, grouped into ``steps``, and the
+    objects no sync applies. ``version`` is the Argo CD version the plan models."""
+
+    tasks: list[Task]
+    steps: list[Step]
+    not_applied: list[NotApplied]
+    version: tuple[int, int]
+    _by_manifest: dict[int, list[Task]] = field(default_factory=dict, repr=False)
+    _not_applied: dict[int, NotApplied] = field(default_factory=dict, repr=False)
+
+    def tasks_of(self, m: Manifest) -> list[Task]:
+        """The tasks of ``m`` in execution order (empty when no sync applies it)."""
+        return self._by_manifest.get(id(m), [])
+
+    def first_task(self, m: Manifest) -> Task | None:
+        tasks = self._by_manifest.get(id(m))
+        return tasks[0] if tasks else None
+
+    def not_applied_reason(self, m: Manifest) -> str | None:
+        entry = self._not_applied.get(id(m))
+        return entry.reason if entry is not None else None
+
+    @property
+    def gated_steps(self) -> list[Step]:
+        """The steps that wait for health one after another: every step but SyncFail's, which all
+        start together when the sync fails (``executeSyncFailPhase``, §5c)."""
+        return [s for s in self.steps if s.phase != "SyncFail"]
+
+
+def _not_applied_reason(m: Manifest, version: tuple[int, int]) -> str:
+    """Why gitops-engine creates no task for ``m`` (a Skip object or an ignored hook; §2b, §3, §4d)."""
+    delete_types = supported_delete_types(m, version)
+    if m.hook.skip and not delete_types:
+        return "hook type Skip: Argo CD never applies it"
+    if delete_types:
+        since = " and ".join(
+            f"{t} (Argo CD >= {version_text(PRE_DELETE_SINCE if t == 'PreDelete' else POST_DELETE_SINCE)})"
+            for t in delete_types
+        )
+        return f"{since} hook: runs only when the Application is deleted"
+    if m.hook.delete_types:
+        t = m.hook.delete_types[0]
+        since = PRE_DELETE_SINCE if t == "PreDelete" else POST_DELETE_SINCE
+        return (
+            f"{t} hooks need Argo CD {version_text(since)} (configured: {version_text(version)}): "
+            "ignored hook, never applied"
+        )
+    argo_value = m.annotations.get(argocd.HOOK)
+    helm_items = argocd.annotation_csv(m.annotations.get(argocd.HELM_HOOK))
+    if argo_value is None or not argocd.annotation_csv(argo_value):
+        never = [i for i in helm_items if i in argocd.HELM_NEVER_RUN]
+        if never:
+            return f"Helm hook '{', '.join(never)}': Argo CD never runs Helm test or rollback hooks"
+    if argo_value is not None and not argocd.annotation_csv(argo_value):
+        return f"empty {argocd.HOOK}: ignored hook, never applied"
+    shown = argo_value if argo_value is not None else m.annotations.get(argocd.HELM_HOOK, "")
+    key = argocd.HOOK if argo_value is not None else argocd.HELM_HOOK
+    return f"{key} '{shown}' has no valid hook type: ignored hook, never applied"
+
+
+def _wave_notes(m: Manifest) -> list[str]:
+    """Notes on where a task's wave came from (``syncwaves.Wave()``, ``helm.Weight()``; §1)."""
+    notes = []
+    wave = m.hook.wave
+    argo_value = m.annotations.get(argocd.SYNC_WAVE)
+    helm_value = m.annotations.get(argocd.HELM_HOOK_WEIGHT)
+    if argo_value is not None and wave.source != "argocd":
+        fallback = f"helm.sh/hook-weight {wave.value}" if wave.source == "helm" else "default wave 0"
+        notes.append(f"sync-wave {argo_value!r} is not an integer: falls back to {fallback}")
+    elif wave.source == "helm":
+        notes.append(f"wave {wave.value} from helm.sh/hook-weight")
+    elif helm_value is not None and wave.source == "default":
+        notes.append(f"helm.sh/hook-weight {helm_value!r} is not an integer: default wave 0")
+    return notes
+
+
+def _object_notes(m: Manifest, version: tuple[int, int]) -> list[str]:
+    notes = []
+    raw = m.metadata.get("annotations") if m.metadata is not None else None
+    if isinstance(raw, Map) and raw and not m.annotations:
+        notes.append("annotations ignored: a value is not a string (HL004)")
+    if m.hook.is_hook and m.hook.from_helm:
+        notes.append(f"Helm hook '{m.annotations.get(argocd.HELM_HOOK, '')}'")
+    if len(m.hook.phases) > 1:
+        notes.append(f"hook runs in {' and '.join(m.hook.phases)}: one task per phase")
+    for t in supported_delete_types(m, version):
+        notes.append(f"also a {t} hook: runs again when the Application is deleted")
+    if not m.hook.is_hook and not m.name and m.generate_name:
+        notes.append("generateName on a non-hook: kubectl apply fails the whole sync (HL014)")
+    notes.extend(_wave_notes(m))
+    return notes
+
+
+def build_plan(
+    manifests: Iterable[Manifest],
+    version: tuple[int, int] = (3, 3),
+    destination_namespace: str | None = None,
+) -> SyncPlan:
+    """The sync plan of one application's ``manifests`` under Argo CD ``version`` (major, minor).
+
+    ``destination_namespace`` is the Application's ``spec.destination.namespace`` when known; objects
+    without ``metadata.namespace`` live there (addendum 2). When None, they share one unnamed
+    destination namespace, which no Namespace object of the application can match.
+
+    Returns a :class:`SyncPlan`. Ties in the sort key (same phase, wave, kind and name) keep file
+    order; Go's ``sort.Sort`` is not stable, so their real order is unspecified."""
+    tasks: list[Task] = []
+    not_applied: list[NotApplied] = []
+    seq = 0
+    for m in manifests:
+        if not m.kind:
+            not_applied.append(NotApplied(m, "not a Kubernetes object (no kind): Argo CD fails the sync (HL003)"))
+            continue
+        if is_kustomize_config(m):
+            not_applied.append(
+                NotApplied(m, f"kustomize configuration ({m.kind}): Argo CD builds the folder with it; "
+                              "this plan lists the folder's files as written")
+            )
+            continue
+        phases = m.hook.phases
+        if not phases:
+            not_applied.append(NotApplied(m, _not_applied_reason(m, version)))
+            continue
+        notes = _object_notes(m, version)
+        for phase in phases:
+            if m.hook.is_hook and not m.name and m.generate_name:
+                sort_name = m.generate_name + GENERATED_SORT_SUFFIX.format(phase=phase.lower())
+                hint = GENERATED_NAME_HINT.format(phase=phase.lower())
+                task_notes = [f"named {m.generate_name}{hint} at sync"] + notes
+            else:
+                sort_name = m.name or ""
+                task_notes = list(notes)
+            if phase == "SyncFail":
+                task_notes.append("runs only when the sync fails; SyncFail hooks start together, waves ignored")
+            tasks.append(Task(m, phase, m.hook.wave.value, phase, m.hook.wave.value,
+                              argocd.kind_order(m.kind), sort_name, seq, task_notes))  # fmt: skip
+            seq += 1
+    tasks.sort(key=Task.sort_key)
+    if version >= PULL_FORWARD_SINCE:
+        tasks = _adjust_deps(tasks, _namespace_dep, lambda t: _namespace_ref(t, destination_namespace))
+        tasks = _adjust_deps(tasks, _crd_dep, _crd_ref)
+    for t in tasks:
+        if t.pulled_before is not None and (t.phase, t.wave) != (t.own_phase, t.own_wave):
+            t.notes.insert(
+                0,
+                f"pulled forward before {t.pulled_before.label} (adjustDeps): own step "
+                f"{step_text(t.own_phase, t.own_wave)} ignored",
+            )
+        elif t.pulled_before is not None:
+            t.notes.insert(0, f"pulled forward before {t.pulled_before.label} (adjustDeps)")
+    steps: list[Step] = []
+    for t in tasks:
+        if not steps or (steps[-1].phase, steps[-1].wave) != (t.phase, t.wave):
+            steps.append(Step(len(steps) + 1, t.phase, t.wave, []))
+        steps[-1].tasks.append(t)
+    if len(steps) > 1:
+        for t in tasks:
+            if t.manifest.kind == "Application" and t.manifest.group == "argoproj.io":
+                t.notes.append(
+                    "child Application: no built-in health check, so the next step does not wait "
+                    "for it unless the argoproj.io_Application health override is configured"
+                )
+    plan = SyncPlan(tasks, steps, not_applied, version)
+    for t in tasks:
+        plan._by_manifest.setdefault(id(t.manifest), []).append(t)
+    for entry in not_applied:
+        plan._not_applied[id(entry.manifest)] = entry
+    return plan
+
+
+def _namespace_dep(t: Task) -> str | None:
+    """``isDep`` of the Namespace pass: a core-group Namespace, keyed by its name (§4b)."""
+    m = t.manifest
+    if m.kind == "Namespace" and m.group == "" and m.name:
+        return m.name
+    return None
+
+
+_DESTINATION = "\0destination"
+
+
+def _namespace_ref(t: Task, destination: str | None) -> str | None:
+    """``doesRefDep`` of the Namespace pass: the object's namespace; an object without one is in
+    the destination namespace (addendum 2)."""
+    ns = t.manifest.namespace
+    if ns:
+        return ns
+    return destination or _DESTINATION
+
+
+def _crd_dep(t: Task) -> str | None:
+    """``isDep`` of the CRD pass: ``spec.group/spec.names.kind`` of a CRD (``kube.IsCRD``; §4b)."""
+    m = t.manifest
+    if m.kind != "CustomResourceDefinition" or m.group != CRD_GROUP:
+        return None
+    spec = m.body.get("spec")
+    if not isinstance(spec, Map):
+        return None
+    group = spec.get("group")
+    names = spec.get("names")
+    kind = names.get("kind") if isinstance(names, Map) else None
+    if isinstance(group, str) and isinstance(kind, str):
+        return f"{group}/{kind}"
+    return None
+
+
+def _crd_ref(t: Task) -> str | None:
+    """``doesRefDep`` of the CRD pass: every object's ``group/kind``."""
+    return f"{t.manifest.group}/{t.manifest.kind}"
+
+
+def _adjust_deps(tasks: list[Task], is_dep, ref_dep) -> list[Task]:
+    """``syncTasks.adjustDeps`` (``GE/sync/sync_tasks.go``) in linear time.
+
+    Walks the sorted tasks once. The first task referring to a key becomes that key's anchor; a
+    dependency met after its anchor takes the anchor's phase and wave and is placed immediately
+    before it (several such dependencies keep the order they were met in, as the Go insertions
+    do). A dependency that already sorts before its dependants stays where it is."""
+    anchors: dict[str, Task] = {}
+    before: dict[int, list[Task]] = {}
+    moved: set[int] = set()
+    for t in tasks:
+        key = is_dep(t)
+        if key is not None:
+            anchor = anchors.get(key)
+            if anchor is not None:
+                t.phase, t.wave = anchor.phase, anchor.wave
+                t.pulled_before = anchor
+                before.setdefault(id(anchor), []).append(t)
+                moved.add(id(t))
+            continue
+        key = ref_dep(t)
+        if key is not None and key not in anchors:
+            anchors[key] = t
+    if not moved:
+        return tasks
+    out: list[Task] = []
+    for t in tasks:
+        if id(t) in moved:
+            continue
+        out.extend(before.get(id(t), ()))
+        out.append(t)
+    return out
+
+
+# --- reports ------------------------------------------------------------------------------------
+
+
+def _hook_types(m: Manifest, version: tuple[int, int]) -> list[str]:
+    if not m.hook.is_hook and not m.hook.skip:
+        return []
+    out = list(m.hook.types)
+    out += [t for t in supported_delete_types(m, version) if t not in out]
+    return out
+
+
+def _object_dict(m: Manifest, version: tuple[int, int], **extra: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "api_version": m.api_version,
+        "kind": m.kind,
+        "namespace": m.namespace,
+        "name": m.name,
+        "generate_name": m.generate_name,
+        "hook_types": _hook_types(m, version),
+    }
+    if "delete_policies" in extra:
+        out["delete_policies"] = extra.pop("delete_policies")
+    out["path"] = m.display_path
+    out["line"] = m.body.span.line
+    out.update(extra)
+    return out
+
+
+def plan_dict(key: str, plan: SyncPlan) -> dict[str, Any]:
+    """The documented JSON shape of one application's plan."""
+    steps = []
+    for step in plan.steps:
+        tasks = []
+        for t in step.tasks:
+            m = t.manifest
+            policies = list(m.hook.delete_policies) if m.hook.is_hook else []
+            tasks.append(_object_dict(m, plan.version, delete_policies=policies, notes=list(t.notes)))
+        steps.append({"phase": step.phase, "wave": step.wave, "tasks": tasks})
+    not_applied = []
+    for entry in plan.not_applied:
+        not_applied.append(_object_dict(entry.manifest, plan.version, reason=entry.reason))
+    return {"application": key, "steps": steps, "not_applied": not_applied}
+
+
+def _display_name(m: Manifest) -> str:
+    name = m.name or (f"{m.generate_name}*" if m.generate_name else "?")
+    return f"{m.namespace}/{name}" if m.namespace else name
+
+
+def _table(rows: list[list[str]], indent: str = "") -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    out = []
+    for r in rows:
+        cells = [c.ljust(widths[i]) for i, c in enumerate(r[:-1])] + [r[-1]]
+        out.append((indent + "  ".join(cells)).rstrip())
+    return out
+
+
+def render_text(key: str, plan: SyncPlan, unparsed: int = 0) -> list[str]:
+    """One application's plan as lines of text, in the spirit of ``argocd app sync`` output: a
+    header, then one row per task, step by step, then the objects no sync applies."""
+    objects = len({id(t.manifest) for t in plan.tasks}) + len(plan.not_applied)
+    lines = [
+        f"Application {key}: {objects} object{'s' if objects != 1 else ''}, "
+        f"{len(plan.steps)} step{'s' if len(plan.steps) != 1 else ''} (Argo CD {version_text(plan.version)})"
+    ]
+    if unparsed:
+        docs = (
+            "1 document could not be parsed and is"
+            if unparsed == 1
+            else f"{unparsed} documents could not be parsed and are"
+        )
+        lines.append(f"  warning: {docs} missing from this plan (run hooklint lint)")
+    if plan.steps:
+        rows = [["STEP", "PHASE", "WAVE", "KIND", "NAMESPACE/NAME", "HOOK", "DELETE POLICY", "NOTES"]]
+        for step in plan.steps:
+            for i, t in enumerate(step.tasks):
+                m = t.manifest
+                hook = ",".join(_hook_types(m, plan.version)) if m.hook.is_hook else "-"
+                policies = ",".join(m.hook.delete_policies) if m.hook.is_hook else "-"
+                first = i == 0
+                rows.append([
+                    str(step.index) if first else "",
+                    step.phase if first else "",
+                    str(step.wave) if first else "",
+                    m.kind or "?",
+                    _display_name(m),
+                    hook or "-",
+                    policies,
+                    "; ".join(t.notes),
+                ])  # fmt: skip
+        lines.extend(_table(rows, "  "))
+    else:
+        lines.append("  no object is applied during a sync")
+    if plan.not_applied:
+        lines.append("  Not applied during a sync:")
+        rows = [["KIND", "NAMESPACE/NAME", "FILE", "REASON"]]
+        for entry in plan.not_applied:
+            m = entry.manifest
+            where = f"{m.display_path}:{m.body.span.line}"
+            rows.append([m.kind or "?", _display_name(m), where, entry.reason])
+        lines.extend(_table(rows, "    "))
+    return lines
+
+
+def plan_report(paths: list[str], config: Config, format: str = "text") -> tuple[str, list[InputError]]:
+    """The sync plans of ``paths`` (files, folders, ``-``), one per application (a folder's
+    manifest files, or stdin; :func:`hooklint.loader.group_applications`), as ``format`` ``"text"``
+    or ``"json"``. Returns ``(report, input errors)``; the plan covers every manifest of the
+    application, context files included. Never raises for bad input."""
+    from hooklint.engine import load_application
+    from hooklint.loader import group_applications
+
+    errors: list[InputError] = []
+    apps = group_applications(paths, errors)
+    out_json: list[dict[str, Any]] = []
+    out_text: list[str] = []
+    for app in apps:
+        loaded = load_application(app, config)
+        reported = set(app.reported)
+        for file in loaded.files:
+            if file.error is not None and file.path in reported:
+                errors.append(file.error)
+        unparsed = sum(1 for f in loaded.files for issue, _ in f.issues if issue.rule_id == "HL001")
+        plan = build_plan(loaded.manifests, config.argocd_version)
+        if format == "json":
+            out_json.append(plan_dict(app.key, plan))
+        else:
+            if out_text:
+                out_text.append("")
+            out_text.extend(render_text(app.key, plan, unparsed))
+    if format == "json":
+        return json.dumps({"applications": out_json}, indent=2) + "\n", errors
+    return ("\n".join(out_text) + "\n") if out_text else "", errors

@@ -1,0 +1,515 @@
+"""HL301-HL305, HL207, HL013, HL015-HL017: edge cases the rule files' examples do not show, with
+exact positions and messages, and the behaviour that depends on ``argocd-version``."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from hooklint.config import parse_config
+from hooklint.engine import lint_text
+
+
+def hits(rule: str, text: str, context: str | None = None, **config) -> list[tuple[int, int, str]]:
+    cfg = parse_config({k.replace("_", "-"): v for k, v in config.items()}, "test")
+    findings = lint_text(textwrap.dedent(text), config=cfg, context=context and textwrap.dedent(context))
+    return [(f.span.line, f.span.column, f.message) for f in findings if f.rule_id == rule]
+
+
+def where(rule: str, text: str, **config) -> list[tuple[int, int]]:
+    return [(line, col) for line, col, _ in hits(rule, text, **config)]
+
+
+# --- HL301 -------------------------------------------------------------------------------------
+
+PRESYNC_JOB = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: migrate
+  namespace: shop
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+{pod}
+"""
+
+
+def presync_job(pod: str) -> str:
+    return PRESYNC_JOB.format(pod=textwrap.indent(textwrap.dedent(pod), "      "))
+
+
+PLAIN = """\
+---
+apiVersion: v1
+kind: {kind}
+metadata:
+  name: {name}
+  namespace: shop
+"""
+
+
+def test_hl301_follows_every_reference_kind_to_the_exact_node():
+    text = presync_job("""\
+        imagePullSecrets:
+          - name: pull
+        volumes:
+          - name: proj
+            projected:
+              sources:
+                - secret:
+                    name: proj-secret
+                - configMap:
+                    name: proj-cm
+          - name: data
+            persistentVolumeClaim:
+              claimName: data
+        initContainers:
+          - name: init
+            image: busybox:1.36
+            envFrom:
+              - configMapRef:
+                  name: init-cm
+        containers:
+          - name: main
+            image: busybox:1.36
+            env:
+              - name: TOKEN
+                valueFrom:
+                  configMapKeyRef:
+                    name: main-cm
+                    key: token
+        """)
+    for kind, name in (("Secret", "pull"), ("Secret", "proj-secret"), ("ConfigMap", "proj-cm"),
+                       ("PersistentVolumeClaim", "data"), ("ConfigMap", "init-cm"), ("ConfigMap", "main-cm")):
+        text += PLAIN.format(kind=kind, name=name)  # fmt: skip
+    got = hits("HL301", text)
+    assert [(line, col) for line, col, _ in got] == [(13, 17), (19, 25), (21, 25), (24, 24), (30, 23), (38, 25)]
+    assert got[0][2] == (
+        "Job/migrate (PreSync wave 0) uses Secret/pull (imagePullSecrets), which Argo CD applies only in a "
+        "later step (Sync wave 0): its images are pulled without these credentials, which fails for a "
+        "private registry. Apply Secret/pull in PreSync wave 0 or earlier (for a PreSync hook: make it a "
+        "PreSync hook with a sync-wave of 0 or lower), or move Job/migrate to a later step."
+    )
+    assert "uses PersistentVolumeClaim/data (volume 'data')" in got[3][2]
+    assert "its pods stay Pending until the claim exists" in got[3][2]
+    assert "uses ConfigMap/init-cm (envFrom of container 'init')" in got[4][2]
+
+
+def test_hl301_reports_each_target_once():
+    text = presync_job("""\
+        containers:
+          - name: main
+            image: busybox:1.36
+            env:
+              - name: A
+                valueFrom: {secretKeyRef: {name: creds, key: a}}
+              - name: B
+                valueFrom: {secretKeyRef: {name: creds, key: b}}
+        """) + PLAIN.format(kind="Secret", name="creds")  # fmt: skip
+    assert where("HL301", text) == [(17, 48)]
+
+
+def test_hl301_same_step_and_earlier_steps_are_fine():
+    text = presync_job("serviceAccountName: sa\n") + """\
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: sa
+  namespace: shop
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+"""
+    assert hits("HL301", text) == []
+
+
+def test_hl301_namespaces_are_compared():
+    pod = "serviceAccountName: sa\n"
+    other_ns = PLAIN.format(kind="ServiceAccount", name="sa").replace("namespace: shop", "namespace: other")
+    no_ns = PLAIN.format(kind="ServiceAccount", name="sa").replace("  namespace: shop\n", "")
+    assert hits("HL301", presync_job(pod) + other_ns) == []
+    assert hits("HL301", presync_job(pod) + no_ns) == []
+    assert where("HL301", presync_job(pod) + PLAIN.format(kind="ServiceAccount", name="sa")) == [(12, 27)]
+
+
+BINDING = """\
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: {kind}
+metadata:
+  name: grant
+{meta}roleRef: {{apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: view}}
+subjects:
+  - kind: ServiceAccount
+    name: sa
+{subject_ns}"""
+
+
+@pytest.mark.parametrize(
+    ("kind", "meta", "subject_ns", "fires"),
+    [
+        ("RoleBinding", "  namespace: shop\n", "", True),  # subject namespace = the binding's
+        ("RoleBinding", "  namespace: other\n", "", False),
+        ("RoleBinding", "  namespace: other\n", "    namespace: shop\n", True),
+        ("ClusterRoleBinding", "", "    namespace: shop\n", True),
+        ("ClusterRoleBinding", "", "    namespace: other\n", False),
+        ("ClusterRoleBinding", "", "", False),  # invalid without a namespace: not matched
+    ],
+)
+def test_hl301_bindings_of_the_service_account(kind, meta, subject_ns, fires):
+    text = presync_job("serviceAccountName: sa\n") + BINDING.format(kind=kind, meta=meta, subject_ns=subject_ns)
+    got = hits("HL301", text)
+    assert [(line, col) for line, col, _ in got] == ([(12, 27)] if fires else [])
+    if fires:
+        assert got[0][2].startswith(
+            f"Job/migrate (PreSync wave 0) uses {kind}/grant (the binding of its ServiceAccount sa), which "
+            "Argo CD applies only in a later step (Sync wave 0): its pods run before ServiceAccount sa "
+            "holds that binding's permissions"
+        )
+
+
+def test_hl301_deprecated_service_account_field():
+    assert where("HL301", presync_job("serviceAccount: sa\n") + PLAIN.format(kind="ServiceAccount", name="sa")) == [
+        (12, 23)]  # fmt: skip
+
+
+def test_hl301_multi_phase_referrer_uses_its_first_step():
+    text = presync_job("serviceAccountName: sa\n").replace("hook: PreSync", "hook: PreSync,PostSync")
+    got = hits("HL301", text + PLAIN.format(kind="ServiceAccount", name="sa"))
+    assert got[0][2].startswith("Job/migrate (PreSync wave 0) uses ServiceAccount/sa")
+
+
+def test_hl301_skipped_referrer_and_namespace_target_are_not_reported():
+    skipped = presync_job("serviceAccountName: sa\n").replace("hook: PreSync", "hook: Skip")
+    assert hits("HL301", skipped + PLAIN.format(kind="ServiceAccount", name="sa")) == []
+    ns = presync_job("serviceAccountName: sa\n") + "---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n"
+    assert hits("HL301", ns) == []
+
+
+CRONJOB = """\
+apiVersion: batch/v1
+kind: CronJob
+metadata:
+  name: report
+  namespace: shop
+spec:
+  schedule: "0 3 * * *"
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: Never
+          serviceAccountName: sa
+          containers:
+            - name: report
+              image: busybox:1.36
+"""
+
+
+def test_hl301_cronjob_only_for_objects_never_applied():
+    later = PLAIN.format(kind="ServiceAccount", name="sa") + "  annotations:\n    argocd.argoproj.io/sync-wave: '3'\n"
+    assert hits("HL301", CRONJOB + later) == []
+    skipped = PLAIN.format(kind="ServiceAccount", name="sa") + "  annotations:\n    argocd.argoproj.io/hook: Skip\n"
+    assert hits("HL301", CRONJOB + skipped) == [(
+        13, 31,
+        "CronJob/report (Sync wave 0) uses ServiceAccount/sa (serviceAccountName), which Argo CD never applies "
+        "during a sync (hook type Skip: Argo CD never applies it): its pods are rejected (serviceaccount \"sa\" "
+        "not found), so the step never completes. Make ServiceAccount/sa a plain resource or a hook that runs "
+        "in Sync wave 0 or earlier.",
+    )]  # fmt: skip
+
+
+def test_hl301_delete_hook_target_depends_on_version():
+    target = PLAIN.format(kind="ConfigMap", name="cm") + "  annotations:\n    argocd.argoproj.io/hook: PreDelete\n"
+    text = presync_job("""\
+        containers:
+          - name: main
+            image: busybox:1.36
+            envFrom:
+              - configMapRef: {name: cm}
+        """) + target  # fmt: skip
+    (new,) = hits("HL301", text)
+    assert "never applies during a sync (PreDelete (Argo CD >= 3.3) hook: runs only when the Application is deleted)" in new[2]
+    (old,) = hits("HL301", text, argocd_version="3.2")
+    assert "never applies during a sync (PreDelete hooks need Argo CD 3.3 (configured: 3.2): ignored hook, never applied)" in old[2]
+
+
+def test_hl301_target_in_context_file_is_found():
+    got = hits("HL301", presync_job("serviceAccountName: sa\n"),
+               context=PLAIN.format(kind="ServiceAccount", name="sa"))  # fmt: skip
+    assert [(line, col) for line, col, _ in got] == [(12, 27)]
+
+
+# --- HL302 -------------------------------------------------------------------------------------
+
+NS_AND_HOOK = """\
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: shop
+  annotations:
+    argocd.argoproj.io/hook: PostSync
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+  namespace: shop
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+    argocd.argoproj.io/sync-wave: "-3"
+"""
+
+
+def test_hl302_points_at_the_hook_annotation_without_a_wave():
+    assert hits("HL302", NS_AND_HOOK) == [(
+        6, 30,
+        "Namespace/shop is in PostSync wave 0 by its annotations, but Argo CD applies it in PreSync wave -3, just "
+        "before ConfigMap/settings, the first object in it (adjustDeps pulls Namespaces and CRDs forward): its "
+        "own phase and sync-wave have no effect. Drop them, or give Namespace/shop the step it really runs in.",
+    )]  # fmt: skip
+
+
+def test_hl302_follows_the_version():
+    assert where("HL302", NS_AND_HOOK, argocd_version="1.9") == []
+    assert where("HL302", NS_AND_HOOK, argocd_version="2.0") == [(6, 30)]
+
+
+def test_hl302_namespace_less_objects_do_not_match_a_namespace():
+    text = NS_AND_HOOK.replace("  namespace: shop\n", "")
+    assert hits("HL302", text) == []
+
+
+# --- HL303 -------------------------------------------------------------------------------------
+
+
+def hook_job(annotations: str, kind: str = "Job") -> str:
+    return f"""\
+apiVersion: batch/v1
+kind: {kind}
+metadata:
+  name: task
+  annotations:
+{textwrap.indent(annotations, '    ')}spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: task
+          image: busybox:1.36
+"""
+
+
+def test_hl303_post_upgrade_only():
+    assert hits("HL303", hook_job("helm.sh/hook: post-upgrade\n")) == [(
+        6, 19,
+        "helm.sh/hook 'post-upgrade' on Job/task asks for post-upgrade only, but Argo CD cannot tell an install "
+        "from an upgrade: it runs the hook as PostSync on every sync, the first one included. Make the hook safe "
+        "to run on a fresh install, or add post-install to say so.",
+    )]  # fmt: skip
+
+
+def test_hl303_quiet_cases():
+    assert hits("HL303", hook_job("helm.sh/hook: pre-upgrade,pre-install\n")) == []
+    assert hits("HL303", hook_job("helm.sh/hook: post-install,post-upgrade\n")) == []
+    # argocd.argoproj.io/hook wins, so the Helm events do not matter
+    assert hits("HL303", hook_job("argocd.argoproj.io/hook: PostSync\nhelm.sh/hook: pre-install,post-install\n")) == []
+    # a typo in the Argo annotation falls back to Helm: reported
+    assert where("HL303", hook_job("argocd.argoproj.io/hook: Postsync\nhelm.sh/hook: pre-install,post-install\n")) == [(7, 19)]
+
+
+# --- HL304 -------------------------------------------------------------------------------------
+
+
+def waves(n: int, extra: str = "") -> str:
+    docs = [f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm{i}\n  annotations:\n"
+            f"    argocd.argoproj.io/sync-wave: \"{i}\"\n" for i in range(n)]  # fmt: skip
+    return "---\n".join(docs) + extra
+
+
+def test_hl304_default_limit_is_ten():
+    assert hits("HL304", waves(10)) == []
+    got = hits("HL304", waves(11))
+    assert [(line, col) for line, col, _ in got] == [(76, 35)]
+    assert got[0][2].startswith("The sync plan has 11 (phase, wave) steps, more than max-waves (10); step 11 "
+                                "(Sync wave 10) starts with ConfigMap/cm10.")  # fmt: skip
+
+
+def test_hl304_points_at_the_object_when_it_has_no_wave():
+    text = waves(1) + "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: post\n  annotations:\n" \
+        "    argocd.argoproj.io/hook: PostSync\n"
+    assert where("HL304", text, max_waves=1) == [(13, 30)]
+
+
+# --- HL305 -------------------------------------------------------------------------------------
+
+
+def test_hl305_quiet_when_nothing_runs_or_something_is_plain():
+    skip_only = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n    argocd.argoproj.io/hook: Skip\n"
+    assert hits("HL305", skip_only) == []
+    app = ("apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: child\n---\n"
+           + hook_job("argocd.argoproj.io/hook: PreSync\n"))  # fmt: skip
+    assert hits("HL305", app) == []
+    builtin = "apiVersion: builtin\nkind: NamespaceTransformer\nmetadata:\n  name: ns\n---\n"
+    assert hits("HL305", builtin + hook_job("argocd.argoproj.io/hook: PreSync\n")) == []
+
+
+def test_hl305_counts_ignored_hooks_as_hooks():
+    text = ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n    argocd.argoproj.io/hook: Presync\n"
+            "---\n" + hook_job("argocd.argoproj.io/hook: PostSync\n"))  # fmt: skip
+    assert where("HL305", text) == [(13, 30)]
+
+
+# --- HL207 -------------------------------------------------------------------------------------
+
+
+def gen_job(prefix: str, hook: str, kind: str = "Job", ns: str | None = None) -> str:
+    namespace = f"  namespace: {ns}\n" if ns else ""
+    return (f"apiVersion: batch/v1\nkind: {kind}\nmetadata:\n  generateName: {prefix}\n{namespace}"
+            f"  annotations:\n    argocd.argoproj.io/hook: {hook}\n")  # fmt: skip
+
+
+def test_hl207_collision_in_two_phases_and_third_hook():
+    text = "---\n".join([gen_job("x-", "PreSync,PostSync"), gen_job("x-", "PostSync,PreSync"), gen_job("x-", "PostSync")])
+    got = hits("HL207", text)
+    assert [(line, col) for line, col, _ in got] == [(11, 17), (18, 17)]
+    assert got[0][2].startswith("Job/x-* shares generateName 'x-' with the Job at line 4 in PreSync and PostSync: "
+                                "Argo CD names both 'x-<revision>-presync-<start time>'")  # fmt: skip
+
+
+def test_hl207_other_kinds_and_named_hooks_do_not_collide():
+    named = gen_job("x-", "PreSync").replace("metadata:\n", "metadata:\n  name: fixed\n")
+    text = "---\n".join([gen_job("x-", "PreSync"), gen_job("x-", "PreSync", kind="Pod"), named])
+    assert hits("HL207", text) == []
+
+
+@pytest.mark.parametrize(
+    ("length", "hook", "fires"),
+    [(36, "PostSync", False), (37, "PostSync", True), (36, "SyncFail", False), (37, "SyncFail", True),
+     (40, "Sync", False), (41, "Sync", True), (37, "PreSync", False), (38, "PreSync", True)],
+)  # fmt: skip
+def test_hl207_length_limit_per_phase(length, hook, fires):
+    prefix = "a" * (length - 1) + "-"
+    got = hits("HL207", gen_job(prefix, hook))
+    assert [(line, col) for line, col, _ in got] == ([(4, 17)] if fires else [])
+
+
+# --- HL013 -------------------------------------------------------------------------------------
+
+
+def annotated(options: str, kind: str = "ConfigMap") -> str:
+    return f"apiVersion: v1\nkind: {kind}\nmetadata:\n  name: cm\n  annotations:\n" \
+           f"    argocd.argoproj.io/sync-options: {options}\n"
+
+
+@pytest.mark.parametrize(
+    ("options", "messages"),
+    [
+        ("Prune=true,Prune=false", ["'Prune=false' is ignored: Argo CD reads only the first 'Prune=' item ('Prune=true')."]),
+        ("CreateNamespace", ["'CreateNamespace' has no value and is silently ignored. Did you mean 'CreateNamespace=true'?"]),
+        ("PruneLst=true", ["'PruneLst=true' is not a sync option Argo CD knows and is silently ignored. Did you mean 'PruneLast=true'?"]),
+        ("Prune=no", ["'Prune=no' is not a value Argo CD knows and is silently ignored; it acts only on Prune=false and Prune=confirm."]),
+        ("ServerSideApply=True", ["'ServerSideApply=True' is misspelt and silently ignored. Did you mean 'ServerSideApply=true'?"]),
+        ("Validate=true,Replace=false,PruneLast=false", []),
+        ("ApplyOutOfSyncOnly=true", ["'ApplyOutOfSyncOnly=true' is an application-level option: Argo CD reads it only from the Application's spec.syncPolicy.syncOptions and ignores it on a resource."]),
+    ],
+)  # fmt: skip
+def test_hl013_items(options, messages):
+    got = hits("HL013", annotated(options))
+    assert [m for _, _, m in got] == [f"argocd.argoproj.io/sync-options on ConfigMap/cm: {m}" for m in messages]
+    assert all((line, col) == (6, 38) for line, col, _ in got)
+
+
+APPSET = """\
+apiVersion: argoproj.io/v1alpha1
+kind: ApplicationSet
+metadata:
+  name: tenants
+spec:
+  generators:
+    - list: {elements: [{name: a}]}
+  template:
+    metadata:
+      name: '{{name}}'
+    spec:
+      project: tenants
+      source: {repoURL: https://github.com/acme/deploy.git, path: tenants, targetRevision: main}
+      destination: {server: https://kubernetes.default.svc, namespace: '{{name}}'}
+      syncPolicy:
+        syncOptions:
+          - CreateNamespace=true
+          - SkipDryRunOnMissingResource=true
+          - '{{extraOption}}'
+          - Replace=ture
+"""
+
+
+def test_hl013_applicationset_template_and_version():
+    got = hits("HL013", APPSET, argocd_version="3.0")
+    assert [(line, col) for line, col, _ in got] == [(18, 13), (20, 13)]
+    assert got[0][2] == (
+        "spec.template.spec.syncPolicy.syncOptions of ApplicationSet/tenants: 'SkipDryRunOnMissingResource=true' "
+        "is read only since Argo CD 3.1 (configured: 3.0): set it in the argocd.argoproj.io/sync-options "
+        "annotation of the custom resources instead."
+    )
+    assert got[1][2] == (
+        "spec.template.spec.syncPolicy.syncOptions of ApplicationSet/tenants: 'Replace=ture' is not a value Argo "
+        "CD knows and is silently ignored; it acts only on Replace=true."
+    )
+    assert where("HL013", APPSET, argocd_version="3.1") == [(20, 13)]
+
+
+# --- HL015 / HL016 / HL017 ---------------------------------------------------------------------
+
+
+def test_hl015_unknown_event_gets_a_suggestion():
+    got = hits("HL015", hook_job("helm.sh/hook: pre-instal\n"))
+    assert got == [(
+        6, 19,
+        "helm.sh/hook on Job/task: Argo CD never runs 'pre-instal' (unknown; did you mean 'pre-install'?) (it maps "
+        "only pre/post-install and -upgrade to PreSync/PostSync, and pre/post-delete to deletion hooks); the "
+        "object is a hook with no type Argo CD knows, so it is never applied. Use a hook event Argo CD runs, or "
+        "an argocd.argoproj.io/hook annotation.",
+    )]  # fmt: skip
+
+
+def test_hl015_pre_delete_follows_the_version():
+    text = hook_job("helm.sh/hook: pre-delete\n")
+    assert hits("HL015", text) == []
+    (got,) = hits("HL015", text, argocd_version="3.2")
+    assert "never runs 'pre-delete' (needs Argo CD 3.3; configured: 3.2)" in got[2]
+
+
+def test_hl015_crd_install_with_an_invalid_argo_hook_is_dropped():
+    got = hits("HL015", hook_job("argocd.argoproj.io/hook: presync\nhelm.sh/hook: crd-install\n"))
+    assert [(line, col) for line, col, _ in got] == [(7, 19)]
+    assert "the object is a hook with no type Argo CD knows, so it is never applied" in got[0][2]
+
+
+def test_hl015_mixed_values_name_the_phase_that_runs():
+    (got,) = hits("HL015", hook_job("helm.sh/hook: pre-install,test-success,test-failure\n"))
+    assert "Argo CD never runs 'test-success', 'test-failure'" in got[2]
+    assert "it runs the object as a PreSync hook only" in got[2]
+
+
+def test_hl016_only_sync_phases_are_compared():
+    assert hits("HL016", hook_job("argocd.argoproj.io/hook: PreSync\nhelm.sh/hook: test\n")) == []
+    assert hits("HL016", hook_job("argocd.argoproj.io/hook: PreSync,PostSync\nhelm.sh/hook: pre-install,post-install\n")) == []
+    assert where("HL016", hook_job("argocd.argoproj.io/hook: PreSync,PostSync\nhelm.sh/hook: pre-install\n")) == [(6, 30)]
+
+
+def test_hl017_delete_types_follow_the_version():
+    text = hook_job("argocd.argoproj.io/hook: Skip,PreDelete\n")
+    assert hits("HL017", text) == [(
+        6, 30,
+        "argocd.argoproj.io/hook 'Skip,PreDelete' on Job/task combines Skip with PreDelete: Skip counts only when "
+        "it is the only hook type, so Argo CD runs the object as a PreDelete hook after all. Use Skip alone to "
+        "keep Argo CD from applying it, or drop Skip.",
+    )]  # fmt: skip
+    assert hits("HL017", text, argocd_version="3.2") == []
+    assert hits("HL017", hook_job("argocd.argoproj.io/hook: Skip,Garbage\n")) == []
