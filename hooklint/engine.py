@@ -8,6 +8,7 @@ anchor when a check gives no span.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
@@ -32,13 +33,53 @@ class LoadedApplication:
 def load_application(app: Application, config: Config) -> LoadedApplication:
     """Read every file of ``app`` (reported and context) and build its manifests."""
     files = [read_file(path, config.max_file_size) for path in app.reported + app.context]
+    mark_kustomize_inputs(files)
     return LoadedApplication(app, files, manifests_of(files))
 
 
+KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
+
+
+def mark_kustomize_inputs(files: list[LoadedFile]) -> None:
+    """In a folder with a kustomization file, Argo CD runs kustomize, which renders only the files
+    listed under ``resources``: mark every other file of the folder (patches, generator inputs) as
+    not rendered (``skipped``). The kustomization stays, so that rules know the folder is a
+    kustomize build (HL003 leaves it alone; the plan lists it as not applied)."""
+    by_path = {os.path.normpath(f.path): f for f in files}
+    for loaded in files:
+        if os.path.basename(loaded.path) not in KUSTOMIZATION_NAMES or not loaded.documents:
+            continue
+        config = loaded.documents[0].value
+        resources = config.get("resources") if isinstance(config, dict) else None
+        folder = os.path.dirname(loaded.path)
+        listed = {
+            os.path.normpath(os.path.join(folder, r))
+            for r in (resources if isinstance(resources, list) else [])
+            if isinstance(r, str)
+        }
+        for path, other in by_path.items():
+            if other is not loaded and os.path.dirname(path) == os.path.normpath(folder) and path not in listed:
+                other.skipped = True
+
+
+def ignored_by_argocd(loaded: LoadedFile) -> bool:
+    """True when Argo CD's directory source never renders the file: it carries the
+    ``+argocd:skip-file-rendering`` marker, or none of its documents is an object with a kind and
+    its text lacks any of ``apiVersion:``, ``kind:``, ``metadata:`` ("it might be an unrelated YAML
+    file which we will ignore", ``reposerver/repository/repository.go`` ``findManifests``)."""
+    if loaded.skipped:
+        return True
+    if loaded.looks_like_manifest:
+        return False
+    return not any(isinstance(d.value, dict) and isinstance(d.value.get("kind"), str) for d in loaded.documents)
+
+
 def manifests_of(files: list[LoadedFile]) -> list[Manifest]:
-    """Every manifest of the loaded files, in file and document order."""
+    """Every manifest of the loaded files Argo CD renders, in file and document order."""
     manifests: list[Manifest] = []
     for loaded in files:
+        if ignored_by_argocd(loaded):
+            continue
         for doc in loaded.documents:
             manifests.extend(manifests_from_document(loaded.path, doc.index, doc.value, doc.source))
     return manifests
@@ -146,7 +187,7 @@ class Engine:
                 # a kind: List document has several objects: its load findings stay unsuppressible
                 by_document[key] = m if key not in by_document else None
         for file in loaded.files:
-            if file.path in reported and file.error is None:
+            if file.path in reported and file.error is None and not ignored_by_argocd(file):
                 for finding in self._load_findings(file):
                     owner = by_document.get((file.path, finding.doc_index))
                     if owner is None:

@@ -22,7 +22,12 @@ DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
 STDIN = "-"
 
 _DOC_MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.MULTILINE)
-_HELM_SOURCE = re.compile(r"^#\s*Source:\s*(\S.*?)\s*$", re.MULTILINE)
+# helm template's "# Source: chart/templates/x.yaml": a relative path, never a URL.
+_HELM_SOURCE = re.compile(r"^#\s*Source:\s*([^\s:]+\.(?:ya?ml|json|tpl))\s*$", re.MULTILINE)
+#: Argo CD's repo server skips every file whose bytes contain this marker
+#: (``reposerver/repository/repository.go`` ``skipFileRenderingMarker``).
+SKIP_FILE_RENDERING_MARKER = "+argocd:skip-file-rendering"
+_MANIFEST_MARKERS = ("apiVersion:", "kind:", "metadata:")
 
 
 @dataclass(slots=True)
@@ -48,6 +53,12 @@ class LoadedFile:
     documents: list[Document] = field(default_factory=list)
     issues: list[tuple[Issue, int]] = field(default_factory=list)  # (issue, doc index)
     error: InputError | None = None
+    #: The text has ``apiVersion:``, ``kind:`` and ``metadata:``. Argo CD's directory source
+    #: ignores a file none of whose documents is an object unless it looks like a manifest this
+    #: way (``repository.go`` ``findManifests``: "it might be an unrelated YAML file").
+    looks_like_manifest: bool = True
+    #: The file carries ``+argocd:skip-file-rendering``: Argo CD never renders it.
+    skipped: bool = False
 
 
 class FileRejected(Exception):
@@ -132,8 +143,13 @@ def _only_directives(chunk: str) -> bool:
 
 
 def parse_text(path: str, text: str) -> LoadedFile:
-    """Parse a whole file's text into documents, collecting HL001/HL002/HL005 issues per document."""
+    """Parse a whole file's text into documents, collecting HL001/HL002/HL005 issues per document.
+    A file with Argo CD's skip-file-rendering marker comes back empty with ``skipped`` set."""
     loaded = LoadedFile(path)
+    if SKIP_FILE_RENDERING_MARKER in text:
+        loaded.skipped = True
+        return loaded
+    loaded.looks_like_manifest = all(marker in text for marker in _MANIFEST_MARKERS)
     index = 0
     for offset, chunk in split_documents(text):
         source_match = _HELM_SOURCE.search(chunk, 0, _first_content(chunk))

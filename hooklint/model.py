@@ -30,6 +30,14 @@ JOB_LIKE = frozenset({"Job", "CronJob"})
 #: Workloads that never complete: as PreSync/PostSync hooks they never become "done".
 LONG_RUNNING_KINDS = frozenset({"Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ReplicationController"})
 CONTAINER_LISTS = ("initContainers", "containers", "ephemeralContainers")
+#: Built-in kinds without a namespace: the API server ignores ``metadata.namespace`` on them.
+CLUSTER_SCOPED_KINDS = frozenset({
+    "Namespace", "Node", "PersistentVolume", "StorageClass", "CustomResourceDefinition", "ClusterRole",
+    "ClusterRoleBinding", "PriorityClass", "IngressClass", "RuntimeClass", "APIService",
+    "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration", "ValidatingAdmissionPolicy",
+    "ValidatingAdmissionPolicyBinding", "CSIDriver", "VolumeAttachment", "PodSecurityPolicy",
+    "CertificateSigningRequest",
+})  # fmt: skip
 
 
 def _str(value: Any) -> str | None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterator
 
 from hooklint.findings import Span
+from hooklint.model import CLUSTER_SCOPED_KINDS
 
 if TYPE_CHECKING:  # pragma: no cover
     from hooklint.config import Config
@@ -46,12 +47,16 @@ class Context:
         index: dict[tuple[str, str, str], Manifest] = {}
         for m in manifests:
             if m.kind and m.name:
-                index.setdefault((m.kind, m.namespace or "", m.name), m)
+                namespace = "" if m.kind in CLUSTER_SCOPED_KINDS else m.namespace or ""
+                index.setdefault((m.kind, namespace, m.name), m)
         return cls(config, manifests, index)
 
     def find(self, kind: str, namespace: str | None, name: str) -> "Manifest | None":
         """The object of ``kind``/``name`` in ``namespace`` (None: the application's destination
-        namespace, shared by every object without ``metadata.namespace``)."""
+        namespace, shared by every object without ``metadata.namespace``). Cluster-scoped kinds
+        are found whatever namespace they, or the caller, name."""
+        if kind in CLUSTER_SCOPED_KINDS:
+            namespace = None
         return self.index.get((kind, namespace or "", name))
 
     def in_scope(self, m: "Manifest") -> bool:

@@ -23,7 +23,10 @@ def type_name(value: object) -> str:
 
 @check("HL003")
 def not_a_kubernetes_object(m: Manifest, ctx: Context) -> Iterator[Hit]:
-    """apiVersion and kind are strings, and metadata has a name or a generateName."""
+    """apiVersion and kind are strings, and metadata has a name or a generateName. Kustomize's own
+    files (Kustomization, Component) are build configuration, not objects, and are left alone."""
+    if m.kind in ("Kustomization", "Component") or (m.api_version or "").startswith("kustomize.config.k8s.io/"):
+        return
     missing = [key for key in ("apiVersion", "kind") if not isinstance(m.body.get(key), str) or not m.body.get(key)]
     if missing:
         yield Hit(

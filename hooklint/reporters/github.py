@@ -1,0 +1,84 @@
+"""GitHub Actions workflow commands: one annotation per finding, for a plain workflow step.
+
+Each finding becomes one line that the Actions runner turns into an annotation on the pull
+request's diff and in the run's summary::
+
+    ::warning file=deploy/hooks/job.yaml,line=12,col=18,endLine=12,endColumn=46,title=HL102 hook-image-mutable-tag::Image ...
+
+- The command is ``error``, ``warning`` or ``notice`` for hooklint's ``error``, ``warning`` and
+  ``note``.
+- ``file`` is the path relative to the repository root (see
+  :func:`hooklint.reporters.sarif.repository_root`), with forward slashes; the runner resolves it
+  against ``GITHUB_WORKSPACE``. A file outside the repository keeps the path as given.
+- ``col`` and ``endColumn`` are given only when the finding starts and ends on the same line:
+  GitHub accepts columns only for single-line annotations.
+- Values are escaped as ``@actions/core`` does (``toCommandValue``/``escapeData``/
+  ``escapeProperty`` in ``packages/core/src/command.ts``): ``%``, CR and LF everywhere, and ``:``
+  and ``,`` inside properties as well.
+- Input errors (a missing or unreadable path) become ``::error`` annotations on the file, without a
+  line. Then come plain lines (shown as log text, not annotations): the engine's notices and the
+  summary line of the text report.
+
+Exit codes are the CLI's, so the step fails on findings at or above ``--fail-on``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from hooklint.findings import Finding, RunResult
+from hooklint.reporters.sarif import artifact_path, repository_root
+from hooklint.reporters.text import summary_line
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pathlib import Path
+
+    from hooklint.catalog import Catalog
+
+COMMANDS = {"error": "error", "warning": "warning", "note": "notice"}
+
+
+def escape_data(text: str) -> str:
+    """A command's message: ``%`` -> ``%25``, CR -> ``%0D``, LF -> ``%0A``."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """A command property's value: :func:`escape_data`, and ``:`` -> ``%3A``, ``,`` -> ``%2C``."""
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def command(name: str, properties: list[tuple[str, object]], message: str) -> str:
+    """``::name key=value,...::message`` with every value escaped."""
+    props = ",".join(f"{key}={escape_property(str(value))}" for key, value in properties)
+    return f"::{name} {props}::{escape_data(message)}" if props else f"::{name}::{escape_data(message)}"
+
+
+def _file(path: str, root: "Path") -> str:
+    relative = artifact_path(path, root)
+    return relative if relative is not None else path.replace("\\", "/")
+
+
+def annotation(finding: Finding, root: "Path") -> str:
+    span = finding.span
+    props: list[tuple[str, object]] = [("file", _file(finding.path, root)), ("line", span.line)]
+    if span.end_line == span.line:
+        props += [("col", span.column), ("endLine", span.end_line), ("endColumn", span.end_column)]
+    else:
+        props += [("endLine", span.end_line)]
+    props.append(("title", f"{finding.rule_id} {finding.slug}"))
+    return command(COMMANDS.get(finding.severity, "warning"), props, finding.message)
+
+
+def render(result: RunResult, catalog: "Catalog | None" = None, category: str = "hooklint",
+           root: "Path | None" = None) -> str:  # fmt: skip
+    """Workflow commands for ``result``; ``catalog`` and ``category`` are accepted for the common
+    reporter signature and not used."""
+    root = root or repository_root()
+    lines = [annotation(f, root) for f in sorted(result.findings, key=Finding.sort_key)]
+    for error in result.errors:
+        props: list[tuple[str, object]] = [("file", _file(error.path, root)), ("title", "hooklint")]
+        lines.append(command("error", props, f"{error.path}: {error.message}"))
+    lines.extend(f"note: {notice}" for notice in result.notices)
+    lines.append(summary_line(result))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,365 @@
+"""SARIF 2.1.0 for GitHub code scanning (and any other SARIF consumer), built with ``sarif-om``.
+
+One run, whose ``tool.driver`` is hooklint with every rule of the catalog, and one result per
+finding. What GitHub needs, and why each value is what it is, is in ``shared/docs/sarif-github.md``;
+the short version:
+
+- ``artifactLocation.uri`` is the file's path relative to the repository root (the nearest folder
+  above the current directory that holds ``.git``, else the current directory), with forward
+  slashes and ``uriBaseId: "%SRCROOT%"``; ``run.originalUriBaseIds`` says where that root is. A file
+  outside the root gets an absolute ``file://`` URI; stdin is the relative reference ``-``.
+- ``region`` is the finding's exact span. Columns count Unicode code points, which the run says
+  with ``columnKind: "unicodeCodePoints"``.
+- ``partialFingerprints["hooklint/v1"]`` (see :func:`fingerprints`) hashes the rule, the path, the
+  object's identity and the offending field, never the line, so a result keeps its identity when
+  lines are inserted above it. ``primaryLocationLineHash`` is left to GitHub's upload action,
+  which computes it from the checkout; a made-up value there would break GitHub's matching.
+- ``automationDetails.id`` is ``<category>/`` (GitHub reads everything before the last ``/`` as
+  the category).
+- Input errors are ``toolExecutionNotifications`` of ``invocations[0]``, whose
+  ``executionSuccessful`` is false when there are any; they are never results, which would open
+  alerts. A clean run has ``"results": []``, which is how GitHub closes fixed alerts.
+
+``sarif_om`` is dormant, has no serializer, and costs ~90 ms to import, so it is imported inside
+:func:`render` only: the ``github`` and ``gitlab`` reporters import this module for
+:func:`repository_root`, :func:`artifact_path` and :func:`fingerprints` without paying for it.
+The serializer is :func:`to_sarif`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable
+from urllib.parse import quote
+
+from hooklint import __version__
+from hooklint.findings import Finding, InputError, ObjectRef, RunResult
+
+if TYPE_CHECKING:  # pragma: no cover
+    from hooklint.catalog import Catalog, Rule
+
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+INFORMATION_URI = "https://github.com/hooklint/hooklint"
+SRCROOT = "%SRCROOT%"
+FINGERPRINT_KEY = "hooklint/v1"
+STDIN = "-"
+MAX_DESCRIPTION = 1024  # GitHub's limit for shortDescription.text and fullDescription.text
+
+# GitHub's "problem.severity" for rules without a security-severity.
+_PROBLEM_SEVERITY = {"error": "error", "warning": "warning", "note": "recommendation"}
+
+
+# --- paths -------------------------------------------------------------------------------------
+
+
+def repository_root(start: str | os.PathLike[str] | None = None) -> Path:
+    """The nearest folder at or above ``start`` (the current directory) that holds ``.git`` (a
+    folder, or a file in a worktree or submodule); ``start`` itself when there is none. Returned
+    with symbolic links resolved."""
+    here = Path(os.path.realpath(start if start is not None else os.getcwd()))
+    for folder in (here, *here.parents):
+        if (folder / ".git").exists():
+            return folder
+    return here
+
+
+def artifact_path(path: str, root: Path) -> str | None:
+    """``path`` (as the user named it, relative to the current directory) relative to ``root``,
+    with forward slashes and symbolic links resolved (GitHub does not show results in symlinked
+    files). None for stdin and for a file outside ``root``."""
+    if path == STDIN:
+        return None
+    absolute = Path(os.path.realpath(path))
+    try:
+        return absolute.relative_to(root).as_posix()
+    except ValueError:
+        return None
+
+
+def artifact_uri(path: str, root: Path) -> tuple[str, str | None]:
+    """``(uri, uriBaseId)`` for a finding's path: a percent-encoded relative reference based on
+    ``%SRCROOT%`` inside ``root``, an absolute ``file://`` URI outside it, ``-`` for stdin."""
+    if path == STDIN:
+        return STDIN, None
+    relative = artifact_path(path, root)
+    if relative is None:
+        return Path(os.path.realpath(path)).as_uri(), None
+    return quote(relative, safe="/"), SRCROOT
+
+
+# --- fingerprints ------------------------------------------------------------------------------
+
+
+def identity(finding: Finding, uri: str) -> tuple[str, ...]:
+    """What a finding is about, without where in the file it is: rule id, artifact URI, the
+    object's kind, namespace and name (``generateName`` marked with a trailing ``*``), and the
+    dotted path of the offending field."""
+    obj = finding.obj or ObjectRef()
+    if obj.name:
+        name = obj.name
+    elif obj.generate_name:
+        name = obj.generate_name + "*"
+    else:
+        name = ""
+    return (finding.rule_id, uri, obj.kind or "", obj.namespace or "", name, finding.field_path)
+
+
+def fingerprints(findings: Iterable[Finding], uris: Iterable[str]) -> list[str]:
+    """The ``hooklint/v1`` fingerprint of each finding: the SHA-256 (hex) of
+    ``"\\x1f".join(identity + (occurrence,))``, where ``occurrence`` counts, from 1, the findings
+    before it (in the given order, which is file order) with the same identity, so two findings
+    that share an identity still differ. No line or column goes in: inserting lines above an
+    object leaves its fingerprints unchanged."""
+    seen: dict[tuple[str, ...], int] = {}
+    out = []
+    for finding, uri in zip(findings, uris):
+        key = identity(finding, uri)
+        seen[key] = seen.get(key, 0) + 1
+        text = "\x1f".join((*key, str(seen[key])))
+        out.append(hashlib.sha256(text.encode("utf-8")).hexdigest())
+    return out
+
+
+# --- the serializer ----------------------------------------------------------------------------
+
+_EXPLICIT = "_hooklint_explicit"
+
+
+def _new(cls: type, **kwargs: Any) -> Any:
+    """``cls(**kwargs)``, remembering which fields were given, so that :func:`to_sarif` keeps a
+    value that happens to equal the attrs default (``level="warning"``) when it was set on
+    purpose."""
+    obj = cls(**kwargs)
+    setattr(obj, _EXPLICIT, frozenset(kwargs))
+    return obj
+
+
+def _renamed(obj: Any) -> dict[str, str]:
+    """Fields whose sarif-om name is not the final 2.1.0 name. sarif-om was generated from the
+    2.1.0-rtm.4 draft, where ``suppression.status`` was still called ``state``; the final schema
+    (and GitHub's upload validator) reject ``state``."""
+    import sarif_om
+
+    if isinstance(obj, sarif_om.Suppression):
+        return {"state": "status"}
+    return {}
+
+
+def to_sarif(value: Any) -> Any:
+    """A sarif-om object tree as plain JSON values.
+
+    Each attrs field is written under its ``metadata["schema_property_name"]``; a field is left out
+    when it is None, or when it equals its attrs default and was not given explicitly (sarif-om's
+    defaults are ``kind: "fail"``, ``rank: -1.0``, ``ruleIndex: -1``, ``language: "en-US"`` and
+    the like). Nothing is dropped for being falsy: ``ruleIndex: 0``, ``results: []`` and
+    ``executionSuccessful: false`` survive. Plain dicts (``properties``, ``partialFingerprints``,
+    ``originalUriBaseIds``) are written with sorted keys; lists keep their order."""
+    import attr
+
+    if attr.has(type(value)):
+        explicit = getattr(value, _EXPLICIT, frozenset())
+        renamed = _renamed(value)
+        out: dict[str, Any] = {}
+        for field in attr.fields(type(value)):
+            item = getattr(value, field.name)
+            if item is None:
+                continue
+            if field.name not in explicit and _is_default(field, item):
+                continue
+            name = field.metadata.get("schema_property_name", field.name)
+            out[renamed.get(name, name)] = to_sarif(item)
+        return out
+    if isinstance(value, dict):
+        return {str(k): to_sarif(value[k]) for k in sorted(value, key=str)}
+    if isinstance(value, (list, tuple)):
+        return [to_sarif(v) for v in value]
+    return value
+
+
+def _is_default(field: Any, value: Any) -> bool:
+    import attr
+
+    default = field.default
+    if default is attr.NOTHING:
+        return False
+    if isinstance(default, attr.Factory):  # type: ignore[arg-type]
+        if default.takes_self:
+            return False
+        default = default.factory()
+    return type(value) is type(default) and value == default
+
+
+# --- the report --------------------------------------------------------------------------------
+
+
+def _clip(text: str, limit: int = MAX_DESCRIPTION) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+def _sentence(text: str) -> str:
+    """``text`` ending with a period (SARIF messages are shown by their first sentence)."""
+    text = text.strip()
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _examples(rule: "Rule") -> tuple[dict | None, dict | None]:
+    """The first bad and the first good example of ``rule`` (None where there is none, or when the
+    rule file cannot be read)."""
+    from hooklint.catalog import load_examples
+
+    try:
+        examples = load_examples(rule)
+    except (OSError, ValueError, AttributeError):
+        return None, None
+    bad = examples.get("bad") or [None]
+    good = examples.get("good") or [None]
+    return bad[0], good[0]
+
+
+def rule_help(rule: "Rule") -> tuple[str, str]:
+    """``(text, markdown)`` help for a rule: what it does, why it matters, how to fix it, then one
+    example that is reported and one to use instead."""
+    bad, good = _examples(rule)
+    text = [f"{rule.id} {rule.slug}: {rule.summary}", "", "What it does:", rule.what, "",
+            "Why it matters:", rule.why, "", "How to fix:", rule.fix]  # fmt: skip
+    markdown = [f"**{rule.id} {rule.slug}**: {rule.summary}", "", "### What it does", "", rule.what,
+                "", "### Why it matters", "", rule.why, "", "### How to fix", "", rule.fix]  # fmt: skip
+    for example, title in ((bad, "Example that is reported"), (good, "Use instead")):
+        if not example or not example.get("manifest"):
+            continue
+        manifest = str(example["manifest"]).rstrip("\n")
+        label = f"{title} ({example.get('name', '')})" if example.get("name") else title
+        text += ["", f"{label}:", *("    " + line if line else "" for line in manifest.splitlines())]
+        markdown += ["", f"### {label}", "", "```yaml", manifest, "```"]
+    return "\n".join(text), "\n".join(markdown)
+
+
+def rule_help_uri(rule: "Rule") -> str:
+    """The rule's own file in the repository: its metadata, its documentation and its examples."""
+    name = os.path.basename(rule.file) or f"{rule.id}-{rule.slug}.yaml"
+    return f"{INFORMATION_URI}/blob/main/rules/{name}"
+
+
+def rule_properties(rule: "Rule") -> dict[str, Any]:
+    """``tags``, ``precision``, and ``security-severity`` as a string holding a number (GitHub
+    rejects a JSON number there); ``problem.severity`` for rules without a security-severity."""
+    props: dict[str, Any] = {"tags": list(rule.tags), "precision": rule.precision}
+    if rule.security_severity is not None:
+        props["security-severity"] = str(float(rule.security_severity))
+    else:
+        props["problem.severity"] = _PROBLEM_SEVERITY.get(rule.severity, "warning")
+    return props
+
+
+def _rule_descriptor(om: Any, rule: "Rule") -> Any:
+    text, markdown = rule_help(rule)
+    return _new(
+        om.ReportingDescriptor,
+        id=rule.id,
+        name=rule.name,
+        short_description=_new(om.MultiformatMessageString, text=_clip(rule.summary)),
+        full_description=_new(om.MultiformatMessageString, text=_clip(rule.what)),
+        help=_new(om.MultiformatMessageString, text=text, markdown=markdown),
+        help_uri=rule_help_uri(rule),
+        default_configuration=_new(om.ReportingConfiguration, level=rule.severity),
+        properties=rule_properties(rule),
+    )
+
+
+def _folder_uri(folder: Path) -> str:
+    """``file:///abs/folder/``: a base URI must end with ``/`` (SARIF multitool rule SARIF1004)."""
+    uri = folder.as_uri()
+    return uri if uri.endswith("/") else uri + "/"
+
+
+def _artifact(om: Any, uri: str, base: str | None) -> Any:
+    if base is None:
+        return _new(om.ArtifactLocation, uri=uri)
+    return _new(om.ArtifactLocation, uri=uri, uri_base_id=base)
+
+
+def _result(om: Any, finding: Finding, uri: str, base: str | None, index: int | None, fp: str) -> Any:
+    span = finding.span
+    region = _new(om.Region, start_line=span.line, start_column=span.column,
+                  end_line=span.end_line, end_column=span.end_column)  # fmt: skip
+    location = _new(om.Location, physical_location=_new(
+        om.PhysicalLocation, artifact_location=_artifact(om, uri, base), region=region))  # fmt: skip
+    kwargs: dict[str, Any] = dict(
+        rule_id=finding.rule_id,
+        level=finding.severity,
+        message=_new(om.Message, text=_sentence(finding.message)),
+        locations=[location],
+        partial_fingerprints={FINGERPRINT_KEY: fp},
+    )
+    if index is not None:
+        kwargs["rule_index"] = index
+    return _new(om.Result, **kwargs)
+
+
+def _error_notification(om: Any, error: InputError, root: Path) -> Any:
+    uri, base = artifact_uri(error.path, root)
+    location = _new(om.Location, physical_location=_new(
+        om.PhysicalLocation, artifact_location=_artifact(om, uri, base)))  # fmt: skip
+    return _new(om.Notification, level="error", locations=[location],
+                message=_new(om.Message, text=_sentence(f"{error.path}: {error.message}")))  # fmt: skip
+
+
+def build_log(result: RunResult, catalog: "Catalog", category: str = "hooklint",
+              root: Path | None = None) -> Any:  # fmt: skip
+    """The :class:`sarif_om.SarifLog` for one lint run. ``root`` defaults to
+    :func:`repository_root`."""
+    import sarif_om as om
+
+    root = root or repository_root()
+    rules = catalog.sorted()
+    rule_index = {rule.id: i for i, rule in enumerate(rules)}
+    findings = sorted(result.findings, key=lambda f: (f.sort_key(), f.field_path))
+    locations = [artifact_uri(f.path, root) for f in findings]
+    fps = fingerprints(findings, (uri for uri, _ in locations))
+    results = [
+        _result(om, f, uri, base, rule_index.get(f.rule_id), fp)
+        for f, (uri, base), fp in zip(findings, locations, fps)
+    ]
+    invocation: dict[str, Any] = {"execution_successful": not result.errors}
+    if result.errors:
+        invocation["tool_execution_notifications"] = [
+            _error_notification(om, e, root) for e in result.errors
+        ]
+    if result.notices:
+        invocation["tool_configuration_notifications"] = [
+            _new(om.Notification, level="note", message=_new(om.Message, text=_sentence(n)))
+            for n in result.notices
+        ]
+    driver = _new(
+        om.ToolComponent,
+        name="hooklint",
+        version=__version__,
+        semantic_version=__version__,
+        information_uri=INFORMATION_URI,
+        rules=[_rule_descriptor(om, rule) for rule in rules],
+    )
+    run: dict[str, Any] = dict(
+        tool=_new(om.Tool, driver=driver),
+        column_kind="unicodeCodePoints",
+        original_uri_base_ids={SRCROOT: _new(om.ArtifactLocation, uri=_folder_uri(root))},
+        invocations=[_new(om.Invocation, **invocation)],
+        results=results,
+    )
+    category = category.strip()
+    if category:
+        automation_id = category if category.endswith("/") else category + "/"
+        run["automation_details"] = _new(om.RunAutomationDetails, id=automation_id)
+    return _new(om.SarifLog, schema_uri=SCHEMA_URI, version="2.1.0", runs=[_new(om.Run, **run)])
+
+
+def render(result: RunResult, catalog: "Catalog", category: str = "hooklint", root: Path | None = None) -> str:
+    """The SARIF log as JSON text: ``$schema``, ``version`` and ``runs`` first, then every object's
+    keys in sarif-om's field order (required fields, then alphabetical), so that the same input
+    always gives the same bytes."""
+    doc = to_sarif(build_log(result, catalog, category=category, root=root))
+    ordered = {key: doc[key] for key in ("$schema", "version", "runs") if key in doc}
+    ordered.update((k, v) for k, v in doc.items() if k not in ordered)
+    return json.dumps(ordered, indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,196 @@
+"""The pre-commit hook, for real: ``pre-commit try-repo`` against a copy of this working tree, and
+the ``.pre-commit-config.yaml`` of docs/ci.md, in a temporary git repository.
+
+pre-commit builds the hook's virtualenv with pip (hooklint and its dependencies from the package
+index), so the first test takes a while; the environment is shared by the tests of this module.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from hooklint import __version__
+
+REPO = Path(__file__).resolve().parents[1]
+
+HL102_BAD = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: db-migrate
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  template:
+    spec:
+      containers:
+        - name: migrate
+          image: ghcr.io/acme/migrate:latest
+"""
+HL102_LINE = (
+    "deploy/bad/bad.yaml:12:18: warning HL102 hook-image-mutable-tag: Image 'ghcr.io/acme/migrate:latest' "
+    "of container 'migrate' of Job/db-migrate uses the mutable tag ':latest': each sync may run "
+    "different code than was reviewed. Pin a version tag or, better, an @sha256 digest."
+)
+
+
+def git(*args: str, cwd: Path) -> str:
+    return subprocess.run(
+        ["git", "-c", "user.name=hooklint tests", "-c", "user.email=tests@hooklint.invalid",
+         "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main", *args],
+        cwd=cwd, env=clean_env(), check=True, capture_output=True, text=True,
+    ).stdout  # fmt: skip
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """The environment without git's per-repository variables (set when pytest runs inside a git
+    hook) and without a user pre-commit config."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_") and k != "PRE_COMMIT_HOME"}
+    env.update(extra)
+    return env
+
+
+def doc_blocks() -> dict[str, str]:
+    """The fenced YAML blocks of docs/ci.md, by the file their first line names (``# path``)."""
+    text = (REPO / "docs" / "ci.md").read_text(encoding="utf-8")
+    blocks = {}
+    for body in re.findall(r"^```yaml\n(.*?)^```$", text, re.MULTILINE | re.DOTALL):
+        first = body.splitlines()[0]
+        assert first.startswith("# "), f"a docs/ci.md block does not start with '# <file>': {first!r}"
+        blocks[first[2:].strip()] = body
+    return blocks
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory) -> dict[str, str]:
+    """One pre-commit cache for the module, so the hook environment is built once."""
+    return clean_env(PRE_COMMIT_HOME=str(tmp_path_factory.mktemp("pre-commit-home")), PRE_COMMIT_COLOR="never")
+
+
+@pytest.fixture(scope="module")
+def hook_repo(tmp_path_factory) -> tuple[Path, str]:
+    """This checkout's working tree (tracked files and new, not ignored ones, as they are now)
+    committed to a fresh git repository, so that uncommitted work is what pre-commit installs.
+    Returns the repository and its commit."""
+    dest = tmp_path_factory.mktemp("hook-repo")
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=REPO, env=clean_env(), check=True, capture_output=True,
+    ).stdout.decode().split("\0")  # fmt: skip
+    for name in filter(None, listed):
+        source = REPO / name
+        if source.is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, dest / name)
+    git("init", "-q", cwd=dest)
+    git("add", "-A", cwd=dest)
+    git("commit", "-q", "-m", "hooklint working tree", cwd=dest)
+    return dest, git("rev-parse", "HEAD", cwd=dest).strip()
+
+
+@pytest.fixture(scope="module")
+def target(tmp_path_factory, hook_repo) -> Path:
+    """A user's repository: a clean application in deploy/good, a bad one in deploy/bad, the
+    examples' .hooklint.yaml, and the docs' .pre-commit-config.yaml pointing at the hook repo."""
+    root = tmp_path_factory.mktemp("target")
+    git("init", "-q", cwd=root)
+    good = [p.read_text(encoding="utf-8") for p in sorted((REPO / "examples/good").glob("*.yaml"))]
+    assert good, "examples/good holds the clean application"
+    (root / "deploy/good").mkdir(parents=True)
+    (root / "deploy/good/good.yaml").write_text("---\n".join(good), encoding="utf-8")
+    (root / "deploy/bad").mkdir(parents=True)
+    (root / "deploy/bad/bad.yaml").write_text(HL102_BAD, encoding="utf-8")
+    shutil.copy(REPO / "examples/.hooklint.yaml", root / ".hooklint.yaml")
+    config = yaml.safe_load(doc_blocks()[".pre-commit-config.yaml"])
+    config["repos"][0]["repo"], config["repos"][0]["rev"] = str(hook_repo[0]), hook_repo[1]
+    (root / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+    (root / "notes.yaml").write_text("title: not a manifest\n", encoding="utf-8")
+    git("add", "-A", cwd=root)
+    return root
+
+
+def pre_commit(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pre_commit", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=900)  # fmt: skip
+
+
+def test_manifest_is_valid_and_as_documented(env):
+    proc = pre_commit("validate-manifest", str(REPO / ".pre-commit-hooks.yaml"), cwd=REPO, env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert hooks == [{
+        "id": "hooklint",
+        "name": "hooklint",
+        "description": "Security policy linter for Argo CD resource hooks and sync waves.",
+        "entry": "hooklint lint",
+        "language": "python",
+        "types_or": ["yaml", "json"],
+        "require_serial": True,
+        "minimum_pre_commit_version": "2.9.0",
+    }]  # fmt: skip
+
+
+def test_docs_config_is_valid_and_pins_this_version(env, tmp_path):
+    text = doc_blocks()[".pre-commit-config.yaml"]
+    config = yaml.safe_load(text)
+    assert config == {"repos": [{
+        "repo": "https://github.com/hooklint/hooklint",
+        "rev": f"v{__version__}",
+        "hooks": [{"id": "hooklint", "files": "^deploy/"}],
+    }]}  # fmt: skip
+    (tmp_path / ".pre-commit-config.yaml").write_text(text, encoding="utf-8")
+    proc = pre_commit("validate-config", str(tmp_path / ".pre-commit-config.yaml"), cwd=tmp_path, env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_try_repo_passes_a_clean_file(hook_repo, target, env):
+    proc = pre_commit("try-repo", str(hook_repo[0]), "hooklint", "--files", "deploy/good/good.yaml", cwd=target, env=env)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out
+    assert re.search(r"^hooklint\.+Passed$", out, re.MULTILINE), out
+
+
+def test_try_repo_fails_a_bad_file_with_the_finding(hook_repo, target, env):
+    proc = pre_commit("try-repo", str(hook_repo[0]), "hooklint", "--files", "deploy/bad/bad.yaml", cwd=target, env=env)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 1, out
+    assert re.search(r"^hooklint\.+Failed$", out, re.MULTILINE), out
+    assert "- hook id: hooklint\n- exit code: 1\n" in out
+    assert HL102_LINE + "\n" in out
+
+
+def test_try_repo_reports_an_input_error_as_exit_2(hook_repo, target, env):
+    # A staged file that is not valid UTF-8 cannot be linted: exit 2, not "findings".
+    (target / "deploy/bad/latin1.yaml").write_bytes(b"name: caf\xe9\n")
+    git("add", "deploy/bad/latin1.yaml", cwd=target)
+    try:
+        proc = pre_commit("try-repo", str(hook_repo[0]), "hooklint", "--files", "deploy/bad/latin1.yaml", cwd=target, env=env)
+    finally:
+        git("rm", "-q", "-f", "deploy/bad/latin1.yaml", cwd=target)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 1, out  # pre-commit's own code for a failed hook
+    assert "- exit code: 2\n" in out
+    assert "hooklint: error: deploy/bad/latin1.yaml: not valid UTF-8" in out
+
+
+def test_docs_config_runs_on_the_manifest_folders_only(target, env):
+    proc = pre_commit("run", "--all-files", cwd=target, env=env)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 1, out
+    assert HL102_LINE + "\n" in out
+    assert "deploy/good/" not in out and "notes.yaml" not in out
+    proc = pre_commit("run", "--files", "deploy/good/good.yaml", "notes.yaml", cwd=target, env=env)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out
+    assert re.search(r"^hooklint\.+Passed$", out, re.MULTILINE), out
+    proc = pre_commit("run", "--files", "notes.yaml", cwd=target, env=env)
+    assert proc.returncode == 0
+    assert re.search(r"^hooklint\.+\(no files to check\)Skipped$", proc.stdout, re.MULTILINE), proc.stdout
