@@ -19,28 +19,10 @@ from hooklint.config import Config
 from hooklint.engine import lint_paths
 from hooklint.findings import Finding, InputError, ObjectRef, RunResult, Span
 from hooklint.reporters import github, gitlab, sarif
+from tests.manifests import HL102_BAD, HL102_MESSAGE
 
 REPO = Path(__file__).resolve().parents[1]
 
-HL102_BAD = """\
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: db-migrate
-  annotations:
-    argocd.argoproj.io/hook: PreSync
-spec:
-  template:
-    spec:
-      containers:
-        - name: migrate
-          image: ghcr.io/acme/migrate:latest
-"""
-HL102_MESSAGE = (
-    "Image 'ghcr.io/acme/migrate:latest' of container 'migrate' of Job/db-migrate uses the mutable "
-    "tag ':latest': each sync may run different code than was reviewed. Pin a version tag or, "
-    "better, an @sha256 digest."
-)
 # sha256 of "HL102 \x1f deploy/hooks/presync-job.yaml \x1f Job \x1f \x1f db-migrate \x1f
 # spec.template.spec.containers[0].image \x1f 1" (see tests/test_sarif.py).
 HL102_FINGERPRINT = "c0fbbb532fd000b9a1b7185a57a3e5e6a63867f6c88d064439b95cc69ed30897"

@@ -18,23 +18,10 @@ import pytest
 import yaml
 
 from hooklint import __version__
+from tests.manifests import HL102_BAD
 
 REPO = Path(__file__).resolve().parents[1]
 
-HL102_BAD = """\
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: db-migrate
-  annotations:
-    argocd.argoproj.io/hook: PreSync
-spec:
-  template:
-    spec:
-      containers:
-        - name: migrate
-          image: ghcr.io/acme/migrate:latest
-"""
 HL102_LINE = (
     "deploy/bad/bad.yaml:12:18: warning HL102 hook-image-mutable-tag: Image 'ghcr.io/acme/migrate:latest' "
     "of container 'migrate' of Job/db-migrate uses the mutable tag ':latest': each sync may run "

@@ -22,31 +22,13 @@ from hooklint.config import Config, load_config, parse_config
 from hooklint.engine import lint_paths, lint_text
 from hooklint.findings import Finding, ObjectRef, RunResult, Span
 from hooklint.reporters import sarif
+from tests.manifests import HL102_BAD, HL102_MESSAGE
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 SCHEMAS = SHARED / "schemas"
 CORPUS = SHARED / "corpus" / "public"
 
-HL102_BAD = """\
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: db-migrate
-  annotations:
-    argocd.argoproj.io/hook: PreSync
-spec:
-  template:
-    spec:
-      containers:
-        - name: migrate
-          image: ghcr.io/acme/migrate:latest
-"""
-HL102_MESSAGE = (
-    "Image 'ghcr.io/acme/migrate:latest' of container 'migrate' of Job/db-migrate uses the mutable "
-    "tag ':latest': each sync may run different code than was reviewed. Pin a version tag or, "
-    "better, an @sha256 digest."
-)
 CONFIGMAP = """\
 apiVersion: v1
 kind: ConfigMap
