@@ -24,6 +24,9 @@ HELM_HOOK_WEIGHT = "helm.sh/hook-weight"
 ARGO_HOOK_TYPES = ("PreSync", "Sync", "PostSync", "SyncFail", "Skip")
 #: Controller-run hook types (``AC controller/hook.go`` ``isHookOfType``), not gitops-engine's.
 DELETE_HOOK_TYPES = ("PreDelete", "PostDelete")
+#: The Argo CD release (major, minor) that introduced each delete hook type: PostDelete in
+#: v2.10.0 (PR #16595), PreDelete in v3.3.0 (PR #22288) (§4d).
+DELETE_HOOK_SINCE = {"PostDelete": (2, 10), "PreDelete": (3, 3)}
 #: Sync phases in ``syncPhaseOrder`` order (``GE/sync/sync_tasks.go``): PreSync -1 ... SyncFail 2.
 SYNC_PHASES = ("PreSync", "Sync", "PostSync", "SyncFail")
 PHASE_ORDER = {"PreSync": -1, "Sync": 0, "PostSync": 1, "SyncFail": 2}

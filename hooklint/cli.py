@@ -72,7 +72,7 @@ def _load_config(config_path: Optional[str]):
 
 
 def _write(text: str, output: Optional[str]) -> None:
-    if output is None:
+    if output is None or output == "-":
         sys.stdout.write(text)
         return
     try:
@@ -86,7 +86,7 @@ def _write(text: str, output: Optional[str]) -> None:
 def lint(
     paths: Annotated[list[str], typer.Argument(help="Files, folders, or - for stdin.", show_default=False)],
     format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.text,
-    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write the report to this file.")] = None,
+    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write the report to this file (- for stdout).")] = None,
     config: Annotated[Optional[str], typer.Option("--config", "-c", help="Configuration file (default: nearest .hooklint.yaml).")] = None,
     fail_on: Annotated[FailOn, typer.Option("--fail-on", help="Lowest severity that makes the exit code 1.")] = FailOn.warning,
     category: Annotated[str, typer.Option("--category", help="SARIF automationDetails.id category.")] = "hooklint",

@@ -53,6 +53,9 @@ class Config:
 
 
 def _version(value: Any, where: str) -> tuple[int, int]:
+    if isinstance(value, float):
+        # YAML reads an unquoted 2.10 as the number 2.1: refuse to guess which was meant
+        raise ConfigError(f"{where}: argocd-version must be quoted (\"{value}\" is read as a number; write e.g. \"2.10\")")
     text = str(value)
     match = re.fullmatch(r"v?(\d+)\.(\d+)(?:\.\d+)?", text.strip())
     if not match:

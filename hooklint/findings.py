@@ -54,13 +54,14 @@ class ObjectRef:
     namespace: str | None = None
 
     def label(self) -> str:
-        """``Kind/name``, ``Kind/prefix-*`` for a ``generateName`` object, ``Kind/?`` without either."""
-        kind = self.kind or "?"
+        """``Kind/name``, ``Kind/prefix-*`` for a ``generateName`` object, ``Kind (unnamed)``
+        without either."""
+        kind = self.kind or "object"
         if self.name:
             return f"{kind}/{self.name}"
         if self.generate_name:
             return f"{kind}/{self.generate_name}*"
-        return f"{kind}/?"
+        return f"{kind} (unnamed)"
 
     def as_dict(self) -> dict[str, str | None]:
         return {

@@ -45,8 +45,8 @@ CRD_GROUP = "apiextensions.k8s.io"
 
 #: Argo CD versions (major, minor) where behaviour the plan models changed (§4b, §4d).
 PULL_FORWARD_SINCE = (2, 0)
-POST_DELETE_SINCE = (2, 10)
-PRE_DELETE_SINCE = (3, 3)
+POST_DELETE_SINCE = argocd.DELETE_HOOK_SINCE["PostDelete"]
+PRE_DELETE_SINCE = argocd.DELETE_HOOK_SINCE["PreDelete"]
 
 #: How the plan writes the revision and start time of a generated hook name (addendum 3). The
 #: sort uses :data:`GENERATED_SORT_SUFFIX` in their place: a ``generateName`` hook sorts by its

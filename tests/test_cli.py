@@ -166,3 +166,18 @@ def test_real_subprocess(tree):
     assert proc.returncode == 1, proc.stderr
     assert proc.stdout.startswith("app/job.yaml:17:18: warning HL102 hook-image-mutable-tag: ")
     assert proc.stderr == ""
+
+
+def test_text_output_keeps_each_finding_on_one_line(tree):
+    (tree / "app" / "job.yaml").write_text(LATEST_JOB.replace(
+        "    argocd.argoproj.io/hook: PreSync\n",
+        "    argocd.argoproj.io/hook: PreSync\n    argocd.argoproj.io/sync-wave: |\n      5\n"))
+    result = invoke("lint", "app")
+    line = next(l for l in result.output.splitlines() if " HL012 " in l)
+    assert line.startswith("app/job.yaml:7:35: error HL012 invalid-sync-wave: argocd.argoproj.io/sync-wave '5\\n' on Job/db-migrate")
+
+
+def test_output_dash_means_stdout(tree):
+    result = invoke("lint", "--format", "json", "--output", "-", "app")
+    assert json.loads(result.output)["summary"]["warning"] == 1
+    assert not (tree / "-").exists()

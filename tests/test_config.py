@@ -52,3 +52,10 @@ def test_invalid_yaml_names_the_position(tmp_path):
     with pytest.raises(ConfigError) as info:
         load_config(str(path))
     assert str(info.value).startswith(f"{path}:2:1: invalid YAML in configuration:")
+
+
+def test_unquoted_version_is_refused_not_misread():
+    """YAML reads 2.10 as the float 2.1; guessing would silently switch PostDelete support off."""
+    with pytest.raises(ConfigError) as info:
+        parse_config({"argocd-version": 2.10}, "x")
+    assert str(info.value) == 'x: argocd-version must be quoted ("2.1" is read as a number; write e.g. "2.10")'

@@ -513,3 +513,25 @@ def test_hl017_delete_types_follow_the_version():
     )]  # fmt: skip
     assert hits("HL017", text, argocd_version="3.2") == []
     assert hits("HL017", hook_job("argocd.argoproj.io/hook: Skip,Garbage\n")) == []
+
+
+def test_hl010_delete_hook_types_follow_argocd_version():
+    """PostDelete exists since 2.10 and PreDelete since 3.3 (§4d): older versions ignore them."""
+    from hooklint.config import parse_config
+    from hooklint.engine import lint_text
+
+    text = (
+        "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: cleanup\n  annotations:\n"
+        "    argocd.argoproj.io/hook: PostDelete\n"
+    )
+    old = [f for f in lint_text(text, parse_config({"argocd-version": "2.9"}, "x")) if f.rule_id == "HL010"]
+    assert [(f.span.line, f.span.column, f.message) for f in old] == [(
+        6, 30,
+        "Hook type 'PostDelete' on Job/cleanup needs Argo CD 2.10 or later, and argocd-version is 2.9: "
+        "that Argo CD treats it as an unknown type, so the hook never runs. Upgrade Argo CD, or set "
+        "argocd-version to the version you run.",
+    )]  # fmt: skip
+    assert [f for f in lint_text(text, parse_config({"argocd-version": "2.10"}, "x")) if f.rule_id == "HL010"] == []
+    pre = text.replace("PostDelete", "PreDelete")
+    assert [f.span.line for f in lint_text(pre, parse_config({"argocd-version": "3.2"}, "x")) if f.rule_id == "HL010"] == [6]
+    assert [f for f in lint_text(pre, parse_config({"argocd-version": "3.3"}, "x")) if f.rule_id == "HL010"] == []

@@ -390,7 +390,7 @@ def test_cli_plan_stdin():
 
 
 def test_plan_of_corpus_sample_has_no_traceback():
-    corpus = Path("/work/shared/corpus/public")
+    corpus = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "public"
     if not corpus.is_dir():
         pytest.skip("corpus not available")
     text, errors = plan_report([str(corpus)], Config(), "json")

@@ -232,7 +232,7 @@ spec:
 """
 
 HL106_TAIL = (
-    "a PreSync hook runs on every sync, so whoever controls its image or command controls {reach}. "
+    "a PreSync hook runs on every sync, so whoever controls its image or command holds those rights over {reach}. "
     "Grant only the verbs and resources it needs."
 )
 
@@ -268,7 +268,7 @@ subjects: [{kind: ServiceAccount, name: legacy, namespace: payments}]
     # A RoleBinding grants its role (even cluster-admin) inside its own namespace only.
     assert hits("HL106", text, context=context) == [
         (11, 23, "Job/migrate runs as ServiceAccount 'legacy', and ClusterRoleBinding/legacy-wide grants "
-                 "wildcard verbs through ClusterRole 'wide': " + HL106_TAIL.format(reach="the cluster")),
+                 "every verb on pods through ClusterRole 'wide': " + HL106_TAIL.format(reach="the cluster")),
         (11, 23, "Job/migrate runs as ServiceAccount 'legacy', and RoleBinding/legacy-admin binds it to "
                  "cluster-admin: " + HL106_TAIL.format(reach="namespace 'payments'")),
     ]

@@ -71,7 +71,9 @@ def unknown_hook_type(m: Manifest, ctx: Context) -> Iterator[Hit]:
     span = m.annotation_value_span(argocd.HOOK)
     field = f"metadata.annotations.{argocd.HOOK}"
     items = argocd.annotation_csv(value)
-    known = argocd.ARGO_HOOK_TYPES + argocd.DELETE_HOOK_TYPES
+    version = ctx.config.argocd_version
+    supported = tuple(t for t in argocd.DELETE_HOOK_TYPES if version >= argocd.DELETE_HOOK_SINCE[t])
+    known = argocd.ARGO_HOOK_TYPES + supported
     dropped = m.hook.ignored and not m.hook.delete_types
     if not items:
         yield Hit(
@@ -85,6 +87,16 @@ def unknown_hook_type(m: Manifest, ctx: Context) -> Iterator[Hit]:
     valid_argo = argocd.argo_hook_types(m.annotations)
     for item in items:
         if item in known:
+            continue
+        if item in argocd.DELETE_HOOK_TYPES:
+            since = ".".join(map(str, argocd.DELETE_HOOK_SINCE[item]))
+            yield Hit(
+                f"Hook type '{item}' on {m.label} needs Argo CD {since} or later, and argocd-version "
+                f"is {version[0]}.{version[1]}: that Argo CD treats it as an unknown type, so the hook "
+                "never runs. Upgrade Argo CD, or set argocd-version to the version you run.",
+                span,
+                field,
+            )
             continue
         if dropped:
             consequence = f"Argo CD treats {m.label} as a hook with no valid type and silently never applies it"

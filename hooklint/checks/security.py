@@ -338,8 +338,14 @@ def _binding_grants(binding: Manifest, ctx: Context) -> str | None:
         verbs = rule.get("verbs") if isinstance(rule.get("verbs"), list) else []
         resources = rule.get("resources") if isinstance(rule.get("resources"), list) else []
         groups = rule.get("apiGroups") if isinstance(rule.get("apiGroups"), list) else [""]
-        if "*" in verbs or "*" in resources:
-            return f"grants wildcard {'verbs' if '*' in verbs else 'resources'} through {role_kind} '{role_name}'"
+        if rule.get("resourceNames"):
+            continue  # limited to named objects: not a wildcard over a kind
+        via = f"through {role_kind} '{role_name}'"
+        if "*" in resources:
+            return f"grants every resource{' with every verb' if '*' in verbs else ''} {via}"
+        if "*" in verbs:
+            named = ", ".join(str(r) for r in resources) or "its resources"
+            return f"grants every verb on {named} {via}"
         core = "" in groups or "*" in groups
         if cluster_wide and core and "secrets" in resources and {"get", "list", "watch"} & set(verbs):
             return f"grants reading secrets cluster-wide through {role_kind} '{role_name}'"
@@ -367,11 +373,12 @@ def hook_overprivileged_rbac(manifests: list[Manifest], ctx: Context) -> Iterato
             reason = _binding_grants(binding, ctx)
             if reason is None:
                 continue
-            reach = (
-                "controls the cluster"
+            where = (
+                "the cluster"
                 if binding.kind == "ClusterRoleBinding"
-                else f"controls namespace '{binding.namespace}'" if binding.namespace else "controls its namespace"
+                else f"namespace '{binding.namespace}'" if binding.namespace else "its namespace"
             )
+            reach = f"holds those rights over {where}"
             yield Hit(
                 f"{m.label} runs as ServiceAccount '{sa_name}', and {binding.label} {reason}: "
                 f"{_runs(m)}, so whoever controls its image or command {reach}. Grant only the "
