@@ -17,7 +17,7 @@ from hooklint.checks import REGISTRY, Context, Hit, load_all
 from hooklint.checks.shape import type_name
 from hooklint.config import Config
 from hooklint.findings import Finding, InputError, RunResult
-from hooklint.loader import Application, LoadedFile, group_applications, read_file
+from hooklint.loader import STDIN, Application, LoadedFile, group_applications, read_file
 from hooklint.model import Manifest, manifests_from_document
 
 
@@ -247,26 +247,116 @@ class Engine:
                 span, f"metadata.annotations.{SUPPRESS_ANNOTATION}"), m)  # fmt: skip
 
     def lint_applications(self, apps: Iterable[Application]) -> RunResult:
+        """Lint applications one after the other, in this process (see :func:`lint_paths` for the
+        parallel form). Findings are in application order, unsorted."""
         result = RunResult()
         for app in apps:
-            loaded = load_application(app, self.config)
-            reported = set(app.reported)
-            for file in loaded.files:
-                if file.error is not None and file.path in reported:
-                    result.errors.append(file.error)
-            result.files += len(app.reported)
-            result.findings.extend(self.check_application(loaded))
+            findings, errors, files = self._lint_one(app)
+            result.errors.extend(errors)
+            result.files += files
+            result.findings.extend(findings)
         return result
+
+    def _lint_one(self, app: Application) -> tuple[list[Finding], list[InputError], int]:
+        """Load, check and release one application: (findings, input errors, files reported)."""
+        loaded = load_application(app, self.config)
+        reported = set(app.reported)
+        errors = [f.error for f in loaded.files if f.error is not None and f.path in reported]
+        return list(self.check_application(loaded)), errors, len(app.reported)
+
+
+#: Below this many files a run stays in one process: starting workers costs more than it saves.
+PARALLEL_MIN_FILES = 64
+
+_worker_engine: Engine | None = None
+
+
+def _worker_init(config: Config, catalog: Catalog) -> None:
+    global _worker_engine
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops the pool
+    _worker_engine = Engine(config, catalog)
+
+
+def _worker_lint(apps: list[Application]) -> list[tuple[list[Finding], list[InputError], int]]:
+    assert _worker_engine is not None
+    return [_worker_engine._lint_one(app) for app in apps]
+
+
+def _batches(apps: list[Application], jobs: int) -> list[list[Application]]:
+    """Consecutive runs of applications of about equal file counts, several per worker so that a
+    large application does not leave the other workers idle at the end."""
+    total = sum(len(a.reported) + len(a.context) for a in apps)
+    target = max(1, total // (jobs * 8))
+    batches: list[list[Application]] = []
+    current: list[Application] = []
+    size = 0
+    for app in apps:
+        current.append(app)
+        size += len(app.reported) + len(app.context)
+        if size >= target:
+            batches.append(current)
+            current, size = [], 0
+    if current:
+        batches.append(current)
+    return batches
+
+
+def resolve_jobs(jobs: int) -> int:
+    """``--jobs``: 0 means one worker per CPU this process may use."""
+    if jobs > 0:
+        return jobs
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def _lint_parallel(engine: Engine, apps: list[Application], jobs: int) -> RunResult:
+    """Lint ``apps`` in ``jobs`` worker processes, one application at a time per worker. Results
+    are merged in application order, so the output is the same as with one process."""
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    on_stdin = [a for a in apps if a.key == STDIN]  # stdin belongs to this process
+    batches = _batches([a for a in apps if a.key != STDIN], jobs)
+    results: dict[str, tuple[list[Finding], list[InputError], int]] = {}
+    for app in on_stdin:
+        results[app.key] = engine._lint_one(app)
+    if batches:
+        with context.Pool(min(jobs, len(batches)), _worker_init, (engine.config, engine.catalog)) as pool:
+            for batch, outcome in zip(batches, pool.imap(_worker_lint, batches)):
+                for app, one in zip(batch, outcome):
+                    results[app.key] = one
+    result = RunResult()
+    for app in apps:
+        findings, errors, files = results[app.key]
+        result.findings.extend(findings)
+        result.errors.extend(errors)
+        result.files += files
+    return result
 
 
 def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1) -> RunResult:
     """Lint files, folders and ``-`` (stdin). Findings come back sorted by path, line, column, rule;
-    unreadable inputs are in ``errors``."""
+    unreadable inputs are in ``errors``.
+
+    ``jobs`` worker processes (0: one per CPU) lint applications in parallel when there are enough
+    files; the result is identical, byte for byte once rendered, to a run with ``jobs=1``."""
     engine = Engine(config, catalog)
     errors: list[InputError] = []
     apps = group_applications(paths, errors)
-    result = engine.lint_applications(apps)
-    result.errors = errors + result.errors
+    jobs = resolve_jobs(jobs)
+    files = sum(len(a.reported) + len(a.context) for a in apps)
+    if jobs > 1 and len(apps) > 1 and files >= PARALLEL_MIN_FILES:
+        result = _lint_parallel(engine, apps, jobs)
+    else:
+        result = engine.lint_applications(apps)
+    # input errors in path order, each once, whatever the order of the arguments
+    unique = {(e.path, e.message): e for e in errors + result.errors}
+    result.errors = [unique[key] for key in sorted(unique)]
     result.findings.sort(key=Finding.sort_key)
     result.notices = engine.notices()
     return result

@@ -1,48 +1,93 @@
 """Paths, directories and stdin -> documents with positions; read and parse errors become findings.
 
-Files are split into documents at ``---`` / ``...`` lines before parsing, so a syntax error in one
-document (HL001) does not hide the others: a document marker at column 0 always ends the previous
-document in YAML, so the split never cuts through a value.
+A file is read by one libyaml parser. A syntax error in one document (HL001) does not hide the
+others: parsing resumes at the next ``---`` / ``...`` line, because a document marker at column 0
+always ends the previous document in YAML. Input that is not a manifest (binary, badly encoded,
+too large, not a regular file, unreadable) is an :class:`~hooklint.findings.InputError`, never an
+exception; hostile YAML (alias bombs, deep nesting) is bounded by :mod:`hooklint.yamlio`.
 """
 
 from __future__ import annotations
 
 import codecs
+import gc
 import os
 import re
+import stat
 import sys
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from hooklint.findings import InputError, Span
-from hooklint.yamlio import DocumentTooComplex, Issue, YamlSyntaxError, parse_documents
+from hooklint.yamlio import (
+    MAX_NODES,
+    DocumentTooComplex,
+    FileTooComplex,
+    Issue,
+    ParsedDocument,
+    Positions,
+    YamlSyntaxError,
+    iter_documents,
+    new_parser,
+)
 
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
 STDIN = "-"
 
 _DOC_MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.MULTILINE)
-# helm template's "# Source: chart/templates/x.yaml": a relative path, never a URL.
-_HELM_SOURCE = re.compile(r"^#\s*Source:\s*([^\s:]+\.(?:ya?ml|json|tpl))\s*$", re.MULTILINE)
+# helm template's "# Source: chart/templates/x.yaml": a relative path, never a URL (one line).
+_HELM_SOURCE = re.compile(r"^#[ \t]*Source:[ \t]*([^\s:]+\.(?:ya?ml|json|tpl))[ \t]*\r?$", re.MULTILINE)
 #: Argo CD's repo server skips every file whose bytes contain this marker
 #: (``reposerver/repository/repository.go`` ``skipFileRenderingMarker``).
 SKIP_FILE_RENDERING_MARKER = "+argocd:skip-file-rendering"
 _MANIFEST_MARKERS = ("apiVersion:", "kind:", "metadata:")
+_DIRECTIVE_LINE = re.compile(r"^[ \t]*%", re.MULTILINE)
+#: Characters libyaml and go-yaml refuse anywhere in a stream ("control characters are not
+#: allowed"): C0 controls but tab/LF/CR, DEL, C1 controls but NEL, surrogates, U+FFFE and U+FFFF.
+#: The full class takes milliseconds to compile, so ASCII text (nearly every file) uses the short one.
+_NOT_YAML_ASCII = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_NOT_YAML_PATTERN = "[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
 
 
-@dataclass(slots=True)
+def _not_yaml(text: str) -> "re.Pattern[str]":
+    return _NOT_YAML_ASCII if text.isascii() else re.compile(_NOT_YAML_PATTERN)
+#: Documents of one file reported as unreadable (HL001) before the rest of the file is skipped.
+MAX_SYNTAX_ERRORS = 1000
+
+
 class Document:
     """One YAML document of a file.
 
     ``index`` is 0-based within the file; ``value`` is the converted root (a
-    :class:`~hooklint.yamlio.Map` for an object); ``source`` names the Helm template from a
-    ``# Source:`` comment, when the document carries one."""
+    :class:`~hooklint.yamlio.Map` for an object); ``span`` is where the root is (made on first
+    use); ``source`` names the Helm template from a ``# Source:`` comment, when the document
+    carries one."""
 
-    path: str
-    index: int
-    value: Any
-    span: Span
-    source: str | None = None
+    __slots__ = ("path", "index", "value", "source", "_span", "_parsed")
+
+    def __init__(self, path: str, index: int, value: Any, span: Span | None = None,
+                 source: str | None = None, parsed: ParsedDocument | None = None):  # fmt: skip
+        self.path = path
+        self.index = index
+        self.value = value
+        self.source = source
+        self._span = span
+        self._parsed = parsed
+
+    @property
+    def span(self) -> Span:
+        if self._span is None and self._parsed is not None:
+            self._span = self._parsed.span
+        return self._span
+
+    @span.setter
+    def span(self, value: Span) -> None:
+        self._span = value
+
+    def __repr__(self) -> str:
+        return f"Document(path={self.path!r}, index={self.index}, source={self.source!r}, value={self.value!r})"
 
 
 @dataclass(slots=True)
@@ -67,7 +112,7 @@ class FileRejected(Exception):
 
 def decode_manifest(data: bytes) -> str:
     """Decode a manifest's bytes as Kubernetes' YAML reader would: UTF-8 (with or without BOM) or
-    UTF-16/UTF-32 *with* a BOM (go-yaml's ``yaml_parser_determine_encoding``).
+    UTF-16/UTF-32 *with* a BOM (go-yaml's ``yaml_parser_determine_encoding``). The BOM is removed.
 
     Raises :class:`FileRejected` for NUL bytes in UTF-8 text (a binary file) or invalid UTF-8."""
     for bom, codec in (
@@ -99,10 +144,9 @@ def decode_manifest(data: bytes) -> str:
     return text
 
 
-def split_documents(text: str) -> list[tuple[int, str]]:
-    """Split ``text`` at document markers. Returns ``(line_offset, chunk)`` pairs, where
-    ``line_offset`` is the 0-based line at which the chunk starts. A ``...`` end marker stays with
-    the document it ends; chunks holding only directives are joined to the document they precede."""
+def _chunk_starts(text: str) -> list[int]:
+    """Offsets at which the documents of ``text`` may start: 0, each ``---`` line, and the line after
+    each ``...`` line. A chunk holding only directives (``%YAML``) is joined to the next one."""
     starts = [0]
     for match in _DOC_MARKER.finditer(text):
         pos = match.start()
@@ -111,23 +155,27 @@ def split_documents(text: str) -> list[tuple[int, str]]:
             pos = len(text) if end < 0 else end + 1
         if pos != starts[-1]:
             starts.append(pos)
+    if _DIRECTIVE_LINE.search(text) is None:
+        return starts
+    kept = [0]
+    for i in range(1, len(starts)):
+        if not _only_directives(text[kept[-1] : starts[i]]):
+            kept.append(starts[i])
+    return kept
+
+
+def split_documents(text: str) -> list[tuple[int, str]]:
+    """Split ``text`` at document markers. Returns ``(line_offset, chunk)`` pairs, where
+    ``line_offset`` is the 0-based line at which the chunk starts. A ``...`` end marker stays with
+    the document it ends; chunks holding only directives are joined to the document they precede."""
+    starts = _chunk_starts(text)
     chunks: list[tuple[int, str]] = []
     line = 0
-    carry: tuple[int, str] | None = None
     for i, start in enumerate(starts):
         end = starts[i + 1] if i + 1 < len(starts) else len(text)
         chunk = text[start:end]
-        offset = line
+        chunks.append((line, chunk))
         line += chunk.count("\n")
-        if carry is not None:
-            offset, chunk = carry[0], carry[1] + chunk
-            carry = None
-        if _only_directives(chunk):
-            carry = (offset, chunk)
-            continue
-        chunks.append((offset, chunk))
-    if carry is not None:
-        chunks.append(carry)
     return chunks
 
 
@@ -142,33 +190,154 @@ def _only_directives(chunk: str) -> bool:
     return has_directive
 
 
+class _Window:
+    """``read()`` over ``data[start:end]`` for libyaml, so that parsing can resume in the middle of
+    a file without copying the rest of it."""
+
+    __slots__ = ("data", "at", "end")
+
+    def __init__(self, data: bytes, start: int, end: int):
+        self.data, self.at, self.end = data, start, end
+
+    def read(self, size: int = -1) -> bytes:
+        at = self.at
+        stop = self.end if size < 0 else min(at + size, self.end)
+        self.at = stop
+        return self.data[at:stop]
+
+
+class _FileParser:
+    """One file's text -> documents and load issues (see :func:`parse_text`)."""
+
+    def __init__(self, path: str, text: str):
+        self.path = path
+        self.text = text
+        self.positions = Positions(text)
+        self.loaded = LoadedFile(path)
+        self.index = 0  # next document index
+        self.failures = 0
+        self._starts: list[int] | None = None
+        self._sources: dict[int, str | None] = {}
+        self._has_sources = "Source:" in text
+        self._data: bytes | None = None
+        self._byte_cursors = {"start": (0, 0), "end": (0, 0)}
+        self._ascii: bool | None = None
+        self.budget = [MAX_NODES]  # YAML nodes the rest of the file may hold
+
+    @property
+    def starts(self) -> list[int]:
+        if self._starts is None:
+            self._starts = _chunk_starts(self.text)
+        return self._starts
+
+    def chunk_of(self, index: int) -> int:
+        return bisect_right(self.starts, index) - 1
+
+    def chunk_end(self, chunk: int) -> int:
+        starts = self.starts
+        return starts[chunk + 1] if chunk + 1 < len(starts) else len(self.text)
+
+    def source_of(self, start: int) -> str | None:
+        if not self._has_sources:
+            return None
+        chunk = self.chunk_of(start)
+        if chunk not in self._sources:
+            begin = self.starts[chunk]
+            match = _HELM_SOURCE.search(self.text, begin, _first_content(self.text, begin, self.chunk_end(chunk)))
+            self._sources[chunk] = match.group(1) if match else None
+        return self._sources[chunk]
+
+    def byte_offset(self, index: int, cursor: str) -> int:
+        """UTF-8 offset of character ``index``; each cursor is asked for growing offsets only."""
+        if self._ascii is None:
+            self._ascii = self.text.isascii()
+        if self._ascii:
+            return index
+        char, byte = self._byte_cursors[cursor]
+        if index < char:
+            char = byte = 0
+        byte += len(self.text[char:index].encode("utf-8", "surrogatepass"))
+        self._byte_cursors[cursor] = (index, byte)
+        return byte
+
+    def fail(self, span: Span, message: str) -> bool:
+        """Record an unreadable document (HL001). False once the file has too many of them."""
+        self.loaded.issues.append((Issue("HL001", span, message), self.index))
+        self.index += 1
+        self.failures += 1
+        if self.failures < MAX_SYNTAX_ERRORS:
+            return True
+        self.loaded.issues.append((Issue(
+            "HL001", span, f"More than {MAX_SYNTAX_ERRORS} documents of this file cannot be read; "
+            "the rest of the file is not checked. Fix the YAML."), self.index))  # fmt: skip
+        return False
+
+    def run(self) -> LoadedFile:
+        text = self.text
+        if SKIP_FILE_RENDERING_MARKER in text:
+            self.loaded.skipped = True
+            return self.loaded
+        self.loaded.looks_like_manifest = all(marker in text for marker in _MANIFEST_MARKERS)
+        begin = 1 if text.startswith("\ufeff") else 0  # a BOM left in the text is not content
+        end = len(text)
+        not_yaml = _not_yaml(text)
+        bad = not_yaml.search(text, begin)
+        while bad is not None:
+            chunk = self.chunk_of(bad.start())
+            if not self.parse(begin, self.starts[chunk]):
+                return self.loaded
+            char = text[bad.start()]
+            if not self.fail(self.positions.point(bad.start()), _syntax_message(YamlSyntaxError(
+                    f"character U+{ord(char):04X} is not allowed in YAML (control characters and "
+                    "unpaired surrogates are refused by Kubernetes' YAML reader too)", Span.point(1, 1)))):  # fmt: skip
+                return self.loaded
+            begin = self.chunk_end(chunk)
+            bad = not_yaml.search(text, begin)
+        self.parse(begin, end)
+        return self.loaded
+
+    def parse(self, begin: int, end: int) -> bool:
+        """Parse ``text[begin:end]`` (whole chunks), resuming after each unreadable document.
+        False when the file has too many unreadable documents."""
+        while begin < end:
+            if begin == 0 and end == len(self.text):
+                parser = new_parser(self.text)
+            else:
+                if self._data is None:
+                    self._data = self.text.encode("utf-8", "surrogatepass")
+                parser = new_parser(_Window(self._data, self.byte_offset(begin, "start"), self.byte_offset(end, "end")))
+            try:
+                for doc in iter_documents(parser, self.positions, begin, self.budget):
+                    for issue in doc.issues:
+                        self.loaded.issues.append((issue, self.index))
+                    if doc.value is not None:
+                        self.loaded.documents.append(
+                            Document(self.path, self.index, doc.value, None, self.source_of(doc.start), doc)
+                        )
+                    self.index += 1
+                return True
+            except (YamlSyntaxError, DocumentTooComplex) as exc:
+                if not self.fail(exc.span, _syntax_message(exc)) or isinstance(exc, FileTooComplex):
+                    return False
+                where = exc.doc_start if exc.doc_start is not None else exc.index
+                begin = self.chunk_end(self.chunk_of(max(where, begin)))
+        return True
+
+
 def parse_text(path: str, text: str) -> LoadedFile:
     """Parse a whole file's text into documents, collecting HL001/HL002/HL005 issues per document.
-    A file with Argo CD's skip-file-rendering marker comes back empty with ``skipped`` set."""
-    loaded = LoadedFile(path)
-    if SKIP_FILE_RENDERING_MARKER in text:
-        loaded.skipped = True
-        return loaded
-    loaded.looks_like_manifest = all(marker in text for marker in _MANIFEST_MARKERS)
-    index = 0
-    for offset, chunk in split_documents(text):
-        source_match = _HELM_SOURCE.search(chunk, 0, _first_content(chunk))
-        source = source_match.group(1) if source_match else None
-        try:
-            parsed = parse_documents(chunk, offset)
-        except (YamlSyntaxError, DocumentTooComplex) as exc:
-            loaded.issues.append(
-                (Issue("HL001", exc.span, _syntax_message(exc)), index)
-            )
-            index += 1
-            continue
-        for doc in parsed:
-            for issue in doc.issues:
-                loaded.issues.append((issue, index))
-            if doc.value is not None:
-                loaded.documents.append(Document(path, index, doc.value, doc.span, source))
-            index += 1
-    return loaded
+
+    The text is read by one parser. A document that cannot be read (HL001) does not hide the
+    others: parsing resumes at the next ``---``/``...`` line, since a document marker at column 0
+    always ends the previous document in YAML. Never raises for bad input. A file with Argo CD's
+    skip-file-rendering marker comes back empty with ``skipped`` set."""
+    enabled = gc.isenabled()
+    gc.disable()  # values are built without reference cycles: collecting while they pile up only
+    try:  # rescans the growing heap again and again (quadratic for files of many documents)
+        return _FileParser(path, text).run()
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _syntax_message(exc: Exception) -> str:
@@ -180,42 +349,102 @@ def _syntax_message(exc: Exception) -> str:
     )
 
 
-def _first_content(chunk: str) -> int:
-    """Offset of the first line that is neither blank, a comment nor a document marker."""
-    pos = 0
-    for raw in chunk.splitlines(keepends=True):
-        stripped = raw.strip()
+def _first_content(text: str, begin: int = 0, end: int | None = None) -> int:
+    """Offset of the first line of ``text[begin:end]`` that is neither blank, a comment nor a
+    document marker."""
+    end = len(text) if end is None else end
+    pos = begin
+    while pos < end:
+        newline = text.find("\n", pos, end)
+        line_end = end if newline < 0 else newline + 1
+        stripped = text[pos:line_end].strip()
         if stripped and not stripped.startswith("#") and stripped != "---":
             return pos
-        pos += len(raw)
-    return len(chunk)
+        pos = line_end
+    return end
 
 
 def read_file(path: str, max_size: int = DEFAULT_MAX_FILE_SIZE) -> LoadedFile:
     """Read and parse one file (``-`` for stdin). Never raises for bad input: a file that cannot be
-    read or decoded comes back with ``error`` set and no documents."""
+    read or decoded comes back with ``error`` set and no documents.
+
+    Only regular files are read, with one exception: a pipe or device named through ``/dev/`` or
+    ``/proc/`` (``/dev/stdin``, process substitution: ``hooklint lint <(helm template .)``) is read
+    to its end. Any other FIFO, socket or device named ``*.yaml`` is refused without a blocking
+    read (a FIFO without a writer would wait forever)."""
     try:
         if path == STDIN:
             data = sys.stdin.buffer.read(max_size + 1)
         else:
-            if os.path.isdir(path):
-                return LoadedFile(path, error=InputError(path, "is a directory"))
-            with open(path, "rb") as handle:
-                data = handle.read(max_size + 1)
+            data = _read_regular(path, max_size)
+    except _NotRegular as exc:
+        return LoadedFile(path, error=InputError(path, str(exc)))
+    except _TooLarge:
+        return _too_large(path, max_size)
     except OSError as exc:
         return LoadedFile(path, error=InputError(path, _os_error_text(path, exc)))
+    except (ValueError, AttributeError) as exc:  # a closed or missing stdin
+        return LoadedFile(path, error=InputError(path, f"cannot read: {exc}"))
     if len(data) > max_size:
-        return LoadedFile(
-            path,
-            error=InputError(
-                path, f"larger than max-file-size ({max_size:,} bytes); not linted"
-            ),
-        )
+        return _too_large(path, max_size)
     try:
         text = decode_manifest(data)
     except FileRejected as exc:
         return LoadedFile(path, error=InputError(path, str(exc)))
     return parse_text(path, text)
+
+
+class _NotRegular(Exception):
+    pass
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def _too_large(path: str, max_size: int) -> LoadedFile:
+    return LoadedFile(
+        path, error=InputError(path, f"larger than max-file-size ({max_size:,} bytes); not linted")
+    )
+
+
+#: Where a named pipe or device is one the user handed over on purpose.
+_STREAM_PREFIXES = ("/dev/", "/proc/")
+
+
+def _read_regular(path: str, max_size: int) -> bytes:
+    stream = path.startswith(_STREAM_PREFIXES)
+    flags = os.O_RDONLY | getattr(os, "O_BINARY", 0) | (0 if stream else getattr(os, "O_NONBLOCK", 0))
+    fd = os.open(path, flags)
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise _NotRegular("is a directory")
+        if not stat.S_ISREG(info.st_mode) and not stream:
+            raise _NotRegular(f"not a regular file ({_file_kind(info.st_mode)}); not read")
+        if info.st_size > max_size:
+            raise _TooLarge()  # refused without reading it
+        chunks = []
+        left = max_size + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _file_kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a file"
 
 
 def _os_error_text(path: str, exc: OSError) -> str:
@@ -227,8 +456,10 @@ def _os_error_text(path: str, exc: OSError) -> str:
         return "no such file or directory"
     if exc.errno == errno.ELOOP:
         return "symbolic link loop"
-    if exc.errno == errno.EACCES:
+    if exc.errno in (errno.EACCES, errno.EPERM):
         return "permission denied"
+    if exc.errno == errno.EISDIR:
+        return "is a directory"
     return exc.strerror or str(exc)
 
 
@@ -273,20 +504,28 @@ def group_applications(paths: Iterable[str], errors: list[InputError]) -> list[A
 
     A directory contributes every manifest below it, one application per folder. A file named on
     its own belongs to its folder's application; the folder's other manifests become context. Paths
-    that do not exist are added to ``errors``."""
+    that do not exist are added to ``errors``.
+
+    Paths are normalised (``./app//x.yaml`` is ``app/x.yaml``), so a file named twice, or named and
+    inside a named folder, is linted once, and the order and spelling of the arguments do not change
+    the result."""
     reported: dict[str, set[str]] = {}
     named_files: set[str] = set()
+    missing: set[str] = set()
     for path in paths:
         if path == STDIN:
             reported.setdefault(STDIN, set()).add(STDIN)
             continue
+        path = os.path.normpath(path)
         if os.path.isdir(path):
             for file in walk(path, errors):
-                reported.setdefault(os.path.dirname(file), set()).add(file)
+                file = os.path.normpath(file)
+                reported.setdefault(os.path.dirname(file) or ".", set()).add(file)
         elif os.path.lexists(path):
             reported.setdefault(os.path.dirname(path) or ".", set()).add(path)
             named_files.add(path)
-        else:
+        elif path not in missing:
+            missing.add(path)
             errors.append(InputError(path, "no such file or directory"))
     apps: list[Application] = []
     for key in sorted(reported):

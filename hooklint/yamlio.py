@@ -4,26 +4,54 @@ Kubernetes and Argo CD read manifests through sigs.k8s.io/yaml, which decodes wi
 (``gopkg.in/yaml.v2`` ``resolve.go``) and then converts to JSON. That decides what a plain scalar
 *is*: ``yes``/``no``/``on``/``off``/``y``/``n`` are booleans, ``5`` and ``0x10`` are integers,
 ``1e3`` is a float, and timestamps stay strings. PyYAML's own resolver (YAML 1.1) disagrees on
-several of these (``y``, ``1e3``, ``0o17``, ``1_000``), so :class:`_KubeResolverMixin` replaces it
-for plain scalars. Parsing itself is libyaml's (``yaml.CSafeLoader``) when available: it only
-*composes* nodes, so no tag ever constructs a Python object.
+several of these (``y``, ``1e3``, ``0o17``, ``1_000``), so :func:`go_resolve_plain` types plain
+scalars instead.
 
-The result of :func:`parse_document` is built from :class:`Map`, :class:`Seq` and plain ``str``,
-``int``, ``float``, ``bool`` and ``None``. Containers carry 1-based :class:`~hooklint.findings.Span`
-values for themselves, their keys and their values, so a check can point at the exact node.
+Parsing is libyaml's (``yaml._yaml.CParser``; PyYAML's pure-Python parser when libyaml is missing),
+read as a stream of *events*: values are built here, iteratively, straight from the events. Nothing
+is ever constructed from a tag, no node tree is built first, and there is no recursion, so hostile
+input is bounded as it is read:
+
+- nesting deeper than :data:`MAX_DEPTH` stops the document (real manifests stay under 30);
+- more than :data:`MAX_EXPANDED_NODES` nodes reached through aliases (an alias bomb, merge keys
+  included) stops it, as go-yaml v2.4 refuses "excessive aliasing";
+- more than :data:`MAX_NODES` nodes in one file stops the file (memory stays bounded).
+
+The result is built from :class:`Map`, :class:`Seq` and plain ``str``, ``int``, ``float``, ``bool``
+and ``None``. Containers know where they, their keys and their items are; 1-based
+:class:`~hooklint.findings.Span` values are made on first use from character offsets (lines end at
+``\\n``, ``\\r\\n`` or ``\\r``; columns count code points), so a check can point at the exact node
+while the common case (no finding) pays for no span at all.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
-from typing import Any
+from array import array
+from bisect import bisect_right
+from typing import Any, Iterator
 
 import yaml
-from yaml.nodes import MappingNode, ScalarNode, SequenceNode
+from yaml.events import (
+    AliasEvent,
+    DocumentEndEvent,
+    DocumentStartEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+    StreamEndEvent,
+)
+from yaml.nodes import ScalarNode
 
 from hooklint.findings import Span
+
+try:  # libyaml: the parser Kubernetes' go-yaml was ported from, and 20x faster than pure Python
+    from yaml._yaml import CParser as _CParser
+except ImportError:  # pragma: no cover - PyYAML built without libyaml
+    _CParser = None
 
 _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -39,12 +67,18 @@ MAP = "tag:yaml.org,2002:map"
 SEQ = "tag:yaml.org,2002:seq"
 # Tags go-yaml v2 decodes into plain values; any other explicit tag is reported (HL005).
 STANDARD_TAGS = frozenset({STR, INT, FLOAT, BOOL, NULL, MERGE, TIMESTAMP, BINARY, MAP, SEQ})
+_STRING_TAGS = frozenset({STR, TIMESTAMP, BINARY})
+_TYPED_TAGS = frozenset({INT, FLOAT, BOOL, NULL, MERGE})
 
 #: Nesting deeper than this is reported instead of converted (real manifests stay under 30).
 MAX_DEPTH = 100
-#: Nodes a document may expand to through aliases before it counts as an alias bomb. go-yaml v2.4
-#: refuses such documents too ("document contains excessive aliasing", ``decode.go``).
+#: Nodes a document may reach through aliases (merge keys included) before it counts as an alias
+#: bomb. go-yaml v2.4 refuses such documents too ("document contains excessive aliasing").
 MAX_EXPANDED_NODES = 200_000
+#: Nodes one file may hold (about 150 MB of values). Real files stay far below: the API server
+#: refuses objects over 1.5 MB (etcd's limit), and a 10 MB file of CRDs has some 400,000 nodes. The
+#: bound keeps a hostile file of millions of tiny documents or list items in check.
+MAX_NODES = 1_000_000
 
 # go-yaml v2 resolve.go resolveMapList (exact strings, case as listed).
 _GO_SPECIAL: dict[str, tuple[str, Any]] = {}
@@ -63,6 +97,8 @@ for _value, _tag, _words in (
 _GO_FLOAT = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
 _GO_TIMESTAMP = re.compile(r"^\d{4}-\d\d?-\d\d?([Tt ]|$)")
 _INT64_MIN, _INT64_MAX, _UINT64_MAX = -(2**63), 2**63 - 1, 2**64 - 1
+#: Characters a plain scalar must start with to be anything but a string (or a _GO_SPECIAL word).
+_NUMERIC_START = frozenset("+-.0123456789")
 
 
 _DIGITS = {2: frozenset("01"), 8: frozenset("01234567"), 10: frozenset("0123456789"),
@@ -86,7 +122,10 @@ def go_parse_int(text: str) -> int | None:
         base, digits = 10, body
     if not digits or not _DIGITS[base].issuperset(digits):
         return None
-    value = int(digits, base)
+    significant = digits.lstrip("0")
+    if len(significant) > 64:  # beyond 64 bits in any base; int() would also refuse > 4300 digits
+        return None
+    value = int(significant or "0", base)
     if sign == "-":
         value = -value
     if _INT64_MIN <= value <= _INT64_MAX or (not sign and value <= _UINT64_MAX):
@@ -119,14 +158,17 @@ def go_resolve_plain(text: str) -> tuple[str, Any]:
         if value is not None:
             return INT, value
         if _GO_FLOAT.match(plain):
-            return FLOAT, float(plain)
+            value = float(plain)
+            if not math.isinf(value):  # Go's ParseFloat fails with ErrRange: go-yaml keeps the text
+                return FLOAT, value
         if plain.startswith("0b") or plain.startswith("-0b"):
             return STR, text  # binary with a sign ParseInt rejected; go-yaml gives up too
     return STR, text
 
 
 class _KubeResolverMixin:
-    """Resolve plain scalars with go-yaml v2's rules; quoted scalars are strings."""
+    """Resolve plain scalars with go-yaml v2's rules; quoted scalars are strings (for callers that
+    compose nodes with :class:`KubeLoader`; hooklint itself reads events)."""
 
     def resolve(self, kind, value, implicit):  # noqa: D401 - PyYAML hook
         if kind is ScalarNode:
@@ -140,12 +182,166 @@ class KubeLoader(_KubeResolverMixin, _BaseLoader):  # type: ignore[misc, valid-t
     """libyaml composer (pure-Python fallback) with Kubernetes scalar typing."""
 
 
+# --------------------------------------------------------------------------------------------
+# Positions
+
+
+#: Characters per block of the line table: a position is found by counting inside one block.
+_BLOCK = 4096
+
+
+class Positions:
+    """Character offsets of one text -> 1-based :class:`Span` values.
+
+    Lines end at ``\\n``, ``\\r\\n`` or ``\\r`` (what editors and code-scanning tools count);
+    columns count code points. The first few requests count line breaks directly; after that, a
+    table holds, for every 4,096 characters, the lines before them and where their line starts, so
+    any request counts within one block (in C: ``str.count``/``str.rfind``), whatever the lengths of
+    the lines. A file without findings pays for nothing. ``line_offset`` is added to every line
+    (for a text that is one part of a file)."""
+
+    __slots__ = ("text", "line_offset", "_lines", "_starts", "_direct", "_cr")
+
+    def __init__(self, text: str, line_offset: int = 0):
+        self.text = text
+        self.line_offset = line_offset
+        self._lines: array | None = None  # line breaks before each block
+        self._starts: array | None = None  # where the line holding each block's first character starts
+        self._direct = 16  # direct lookups left before the table is built
+        self._cr = "\r" in text
+
+    def _breaks(self, begin: int, end: int) -> tuple[int, int]:
+        """(line breaks that end inside text[begin:end], offset just after the last of them, or -1
+        when there is none). A ``\\r\\n`` cut by ``end`` is not a break yet."""
+        text = self.text
+        if self._cr and begin < end < len(text) and text[end - 1] == "\r" and text[end] == "\n":
+            end -= 1
+        count = text.count("\n", begin, end)
+        last = text.rfind("\n", begin, end)
+        if self._cr:
+            count += text.count("\r", begin, end) - text.count("\r\n", begin, end)
+            last = max(last, text.rfind("\r", begin, end))
+        return count, last + 1 if last >= 0 else -1
+
+    def _table(self) -> None:
+        size = len(self.text)
+        lines, starts = array("q"), array("q")
+        total, line_start = 0, 0
+        for begin in range(0, size + 1, _BLOCK):
+            lines.append(total)
+            starts.append(line_start)
+            count, last = self._breaks(begin, min(begin + _BLOCK, size))
+            total += count
+            if last >= 0:
+                line_start = last
+        self._lines, self._starts = lines, starts
+
+    def line_col(self, index: int) -> tuple[int, int]:
+        """1-based (line, column) of character ``index``."""
+        if self._lines is None:
+            if self._direct > 0:
+                self._direct -= 1
+                count, line_start = self._breaks(0, index)
+                return count + 1 + self.line_offset, index - max(line_start, 0) + 1
+            self._table()
+        block = min(index // _BLOCK, len(self._lines) - 1)
+        count, line_start = self._breaks(block * _BLOCK, index)
+        if line_start < 0:
+            line_start = self._starts[block]
+        return self._lines[block] + count + 1 + self.line_offset, index - line_start + 1
+
+    def span(self, start: int, end: int) -> Span:
+        line, column = self.line_col(start)
+        end_line, end_column = self.line_col(end) if end != start else (line, column)
+        return Span(line, column, end_line, end_column)
+
+    def point(self, index: int) -> Span:
+        """The character at ``index``; an empty span at the end of a line or of the text."""
+        line, column = self.line_col(index)
+        width = 0 if index >= len(self.text) or self.text[index] in "\r\n" else 1
+        return Span(line, column, line, column + width)
+
+
+# --------------------------------------------------------------------------------------------
+# Values
+
+
 class Map(dict):
     """A YAML mapping: a ``dict`` whose keys are strings, plus where each key and value is.
 
-    ``span`` covers the whole mapping; ``key_spans[k]`` the key ``k``; ``value_spans[k]`` its value."""
+    ``span`` covers the whole mapping; ``key_spans[k]`` the key ``k``; ``value_spans[k]`` its value
+    (where it is written: the alias, for an aliased value). Keys brought in by a ``<<`` merge key
+    point into the merged mapping. The span attributes are computed on first use and may be
+    assigned."""
 
-    __slots__ = ("span", "key_spans", "value_spans")
+    __slots__ = ("_span", "_key_spans", "_value_spans", "_entries", "_merged", "_pos", "_start", "_end")
+
+    def _init(self, pos: Positions | None, start: int, end: int) -> "Map":
+        self._pos = pos
+        self._start = start
+        self._end = end
+        self._span = self._key_spans = self._value_spans = self._merged = None
+        self._entries = []
+        return self
+
+    # A Map() made by hand (tests, fixtures) has no positions until its spans are assigned.
+    def _positions(self) -> Positions:
+        try:
+            pos = self._pos
+        except AttributeError:
+            pos = None
+        if pos is None:
+            raise AttributeError("this Map has no positions; assign span/key_spans/value_spans")
+        return pos
+
+    @property
+    def span(self) -> Span:
+        try:
+            span = self._span
+        except AttributeError:
+            span = None
+        if span is None:
+            span = self._span = self._positions().span(self._start, self._end)
+        return span
+
+    @span.setter
+    def span(self, value: Span) -> None:
+        self._span = value
+
+    def _build_spans(self) -> None:
+        pos = self._positions()
+        key_spans: dict[str, Span] = {}
+        value_spans: dict[str, Span] = {}
+        span = pos.span
+        for key, ks, ke, vs, ve in self._entries:
+            key_spans[key] = span(ks, ke)
+            value_spans[key] = span(vs, ve)
+        for source in self._merged or ():
+            for key in source:
+                if key not in key_spans:
+                    key_spans[key] = source.key_spans[key]
+                    value_spans[key] = source.value_spans[key]
+        self._key_spans, self._value_spans = key_spans, value_spans
+
+    @property
+    def key_spans(self) -> dict[str, Span]:
+        if getattr(self, "_key_spans", None) is None:
+            self._build_spans()
+        return self._key_spans
+
+    @key_spans.setter
+    def key_spans(self, value: dict[str, Span]) -> None:
+        self._key_spans = value
+
+    @property
+    def value_spans(self) -> dict[str, Span]:
+        if getattr(self, "_value_spans", None) is None:
+            self._build_spans()
+        return self._value_spans
+
+    @value_spans.setter
+    def value_spans(self, value: dict[str, Span]) -> None:
+        self._value_spans = value
 
     def key_span(self, key: str) -> Span:
         return self.key_spans.get(key, self.span)
@@ -153,30 +349,125 @@ class Map(dict):
     def value_span(self, key: str) -> Span:
         return self.value_spans.get(key, self.span)
 
+    def __reduce__(self):  # pickle as a plain mapping with its spans materialised
+        return (_rebuild_map, (dict(self), self.span, self.key_spans, self.value_spans))
+
 
 class Seq(list):
-    """A YAML sequence: a ``list`` plus the span of the sequence and of each item."""
+    """A YAML sequence: a ``list`` plus the span of the sequence and of each item (computed on first
+    use; may be assigned)."""
 
-    __slots__ = ("span", "item_spans")
+    __slots__ = ("_span", "_item_spans", "_offsets", "_pos", "_start", "_end")
+
+    def _init(self, pos: Positions | None, start: int, end: int) -> "Seq":
+        self._pos = pos
+        self._start = start
+        self._end = end
+        self._span = self._item_spans = None
+        self._offsets = []  # start, end, start, end, ... of each item
+        return self
+
+    def _positions(self) -> Positions:
+        try:
+            pos = self._pos
+        except AttributeError:
+            pos = None
+        if pos is None:
+            raise AttributeError("this Seq has no positions; assign span/item_spans")
+        return pos
+
+    @property
+    def span(self) -> Span:
+        try:
+            span = self._span
+        except AttributeError:
+            span = None
+        if span is None:
+            span = self._span = self._positions().span(self._start, self._end)
+        return span
+
+    @span.setter
+    def span(self, value: Span) -> None:
+        self._span = value
+
+    @property
+    def item_spans(self) -> list[Span]:
+        spans = getattr(self, "_item_spans", None)
+        if spans is None:
+            span = self._positions().span
+            offsets = self._offsets
+            spans = self._item_spans = [span(offsets[i], offsets[i + 1]) for i in range(0, len(offsets), 2)]
+        return spans
+
+    @item_spans.setter
+    def item_spans(self, value: list[Span]) -> None:
+        self._item_spans = value
+
+    def __reduce__(self):
+        return (_rebuild_seq, (list(self), self.span, self.item_spans))
 
 
-@dataclass(slots=True)
+def _rebuild_map(items: dict, span: Span, key_spans: dict, value_spans: dict) -> Map:
+    out = Map(items)._init(None, 0, 0)
+    out._span, out._key_spans, out._value_spans = span, key_spans, value_spans
+    return out
+
+
+def _rebuild_seq(items: list, span: Span, item_spans: list) -> Seq:
+    out = Seq(items)._init(None, 0, 0)
+    out._span, out._item_spans = span, item_spans
+    return out
+
+
 class Issue:
     """A problem found while converting a document: ``rule_id`` is HL002 (duplicate key) or HL005
     (unsupported tag); ``field_path`` is the dotted path where it occurred."""
 
-    rule_id: str
-    span: Span
-    message: str
-    field_path: str = ""
+    __slots__ = ("rule_id", "span", "message", "field_path")
+
+    def __init__(self, rule_id: str, span: Span, message: str, field_path: str = ""):
+        self.rule_id = rule_id
+        self.span = span
+        self.message = message
+        self.field_path = field_path
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Issue):
+            return NotImplemented
+        return (self.rule_id, self.span, self.message, self.field_path) == (
+            other.rule_id, other.span, other.message, other.field_path)  # fmt: skip
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Issue({self.rule_id!r}, {self.span!r}, {self.message!r}, {self.field_path!r})"
 
 
 class DocumentTooComplex(Exception):
-    """Raised for nesting deeper than :data:`MAX_DEPTH` or an alias bomb; carries a span."""
+    """Raised for nesting deeper than :data:`MAX_DEPTH`, an alias bomb or more than
+    :data:`MAX_NODES` nodes; carries a span, the character ``index`` of the problem and the index
+    at which the document being read started (``doc_start``)."""
 
-    def __init__(self, message: str, span: Span):
+    def __init__(self, message: str, span: Span, index: int = 0, doc_start: int | None = None):
         super().__init__(message)
         self.span = span
+        self.index = index
+        self.doc_start = doc_start
+
+
+class FileTooComplex(DocumentTooComplex):
+    """Raised when a file holds more than :data:`MAX_NODES` nodes: the rest of it is not read."""
+
+
+class YamlSyntaxError(Exception):
+    """A document libyaml could not parse; ``span`` is the parser's (1-based) problem position,
+    ``index`` its character offset and ``doc_start`` where the document being read started."""
+
+    def __init__(self, message: str, span: Span, index: int = 0, doc_start: int | None = None):
+        super().__init__(message)
+        self.span = span
+        self.index = index
+        self.doc_start = doc_start
 
 
 def _key_text(value: Any) -> str:
@@ -192,176 +483,344 @@ def _key_text(value: Any) -> str:
     return str(value)
 
 
-class _Converter:
-    """Node tree -> :class:`Map`/:class:`Seq`/scalars, with aliases shared and counted."""
-
-    def __init__(self, line_offset: int):
-        self.line_offset = line_offset
-        self.issues: list[Issue] = []
-        self.memo: dict[int, tuple[Any, int]] = {}
-        self.expanded = 0
-
-    def span(self, node) -> Span:
-        return Span.from_marks(node.start_mark, node.end_mark, self.line_offset)
-
-    def convert(self, node, depth: int = 0, path: str = "") -> Any:
-        key = id(node)
-        hit = self.memo.get(key)
-        if hit is not None:  # an alias (or a merge source) seen before: count its expansion
-            self.expanded += hit[1]
-            if self.expanded > MAX_EXPANDED_NODES:
-                raise DocumentTooComplex(
-                    f"document contains excessive aliasing (more than {MAX_EXPANDED_NODES:,} nodes "
-                    "after alias expansion); Kubernetes rejects it too",
-                    self.span(node),
-                )
-            return hit[0]
-        if depth > MAX_DEPTH:
-            raise DocumentTooComplex(
-                f"document is nested more than {MAX_DEPTH} levels deep", self.span(node)
-            )
-        before = self.expanded
-        value = self._convert_new(node, depth, path)
-        size = self.expanded - before + 1
-        self.expanded += 1
-        self.memo[key] = (value, size)
-        return value
-
-    def _check_tag(self, node, path: str) -> None:
-        tag = node.tag
-        if tag not in STANDARD_TAGS:
-            self.issues.append(
-                Issue(
-                    "HL005",
-                    self.span(node),
-                    f"YAML tag '{tag}' is not a standard Kubernetes type; hooklint never constructs "
-                    "tagged objects and Kubernetes rejects or mis-decodes them. Remove the tag.",
-                    path,
-                )
-            )
-
-    def _convert_new(self, node, depth: int, path: str) -> Any:
-        if isinstance(node, ScalarNode):
-            return self._scalar(node, path)
-        if isinstance(node, SequenceNode):
-            self._check_tag(node, path)
-            seq = Seq()
-            seq.span = self.span(node)
-            seq.item_spans = []
-            for i, item in enumerate(node.value):
-                seq.append(self.convert(item, depth + 1, f"{path}[{i}]"))
-                seq.item_spans.append(self.span(item))
-            return seq
-        self._check_tag(node, path)
-        return self._mapping(node, depth, path)
-
-    def _scalar(self, node, path: str) -> Any:
-        tag, text = node.tag, node.value
-        if tag == STR or tag == TIMESTAMP or tag == BINARY:
-            return text
-        if tag in (INT, FLOAT, BOOL, NULL, MERGE):
-            if node.style is None:
-                return go_resolve_plain(text)[1]
-            # explicitly tagged quoted scalar (!!int "5"): decode the text the same way
-            resolved_tag, value = go_resolve_plain(text)
-            return value if resolved_tag == tag else text
-        self._check_tag(node, path)
-        return text
-
-    def _mapping(self, node, depth: int, path: str) -> Map:
-        out = Map()
-        out.span = self.span(node)
-        out.key_spans = {}
-        out.value_spans = {}
-        merged: list[Map] = []
-        for key_node, value_node in node.value:
-            if isinstance(key_node, ScalarNode) and key_node.tag == MERGE:
-                merged.extend(self._merge_sources(value_node, depth, path))
-                continue
-            if isinstance(key_node, ScalarNode):
-                key = _key_text(self._scalar(key_node, path))
-            else:
-                key = _key_text(self.convert(key_node, depth + 1, path))
-                key = key if isinstance(key, str) else str(key)
-            child_path = f"{path}.{key}" if path else key
-            key_span = self.span(key_node)
-            if key in out:
-                first = out.key_spans[key]
-                self.issues.append(
-                    Issue(
-                        "HL002",
-                        key_span,
-                        f"Key '{key}' is repeated (first at line {first.line}): the API server keeps "
-                        "only the last value, while a reviewer may read the first. Remove one of them.",
-                        child_path,
-                    )
-                )
-            out[key] = self.convert(value_node, depth + 1, child_path)
-            out.key_spans[key] = key_span
-            out.value_spans[key] = self.span(value_node)
-        for source in merged:  # explicit keys win over merged ones (YAML merge key spec)
-            for key, value in source.items():
-                if key not in out:
-                    out[key] = value
-                    out.key_spans[key] = source.key_spans[key]
-                    out.value_spans[key] = source.value_spans[key]
-        return out
-
-    def _merge_sources(self, value_node, depth: int, path: str) -> list[Map]:
-        value = self.convert(value_node, depth + 1, path)
-        if isinstance(value, Map):
-            return [value]
-        if isinstance(value, Seq):
-            return [v for v in value if isinstance(v, Map)]
-        return []
-
-
-@dataclass(slots=True)
 class ParsedDocument:
     """One YAML document: its converted value (``None`` for an empty document), the span of its root
-    node, and the issues (HL002, HL005) found while converting it."""
+    node (made on first use), the issues (HL002, HL005) found while converting it, and the
+    character offset at which the document starts (its ``---``, or its first token)."""
 
-    value: Any
-    span: Span | None
-    issues: list[Issue]
+    __slots__ = ("value", "issues", "start", "_span", "_root", "_positions")
+
+    def __init__(self, value: Any, span: Span | None, issues: list[Issue], start: int = 0,
+                 root: tuple[int, int] | None = None, positions: Positions | None = None):  # fmt: skip
+        self.value = value
+        self.issues = issues
+        self.start = start
+        self._span = span
+        self._root = root
+        self._positions = positions
+
+    @property
+    def span(self) -> Span | None:
+        if self._span is None and self._positions is not None and self._root is not None:
+            self._span = self._positions.span(*self._root)
+        return self._span
+
+    def __repr__(self) -> str:
+        return f"ParsedDocument(value={self.value!r}, issues={self.issues!r}, start={self.start})"
 
 
-class YamlSyntaxError(Exception):
-    """A document libyaml could not parse; ``span`` is the parser's (1-based) problem position."""
+# --------------------------------------------------------------------------------------------
+# Events -> values
 
-    def __init__(self, message: str, span: Span):
-        super().__init__(message)
-        self.span = span
+
+def new_parser(source: Any):
+    """A libyaml event parser over ``source`` (``str``, ``bytes`` or an object with ``read``)."""
+    if _CParser is not None:
+        return _CParser(source)
+    return yaml.SafeLoader(source)  # pragma: no cover - pure-Python parser (also event based)
+
+
+_NOKEY = object()  # a mapping frame waiting for its next key
+_MERGE = object()  # ... whose pending key is a << merge key
+
+# An open container is a list (the fastest thing to index); the hot loop below uses the literal
+# indexes: 0 the Map/Seq, 1 is-a-mapping, 2 the pending key (_NOKEY, _MERGE or the key),
+# 3/4 the key's start/end, 5/6 the node and alias counts when it opened, 7 its anchor,
+# 8 its _entries (Map) or _offsets (Seq), 9 the merge sources (Map).
+
+
+def _field_path(stack: list) -> str:
+    """The dotted path of the node about to be delivered into the innermost open container."""
+    parts: list[str] = []
+    for frame in stack:
+        if frame[1]:
+            key = frame[2]
+            if key is _NOKEY or key is _MERGE:
+                break  # the node is a key (or a merge source): report it at its mapping
+            parts.append(f".{key}" if parts else key)
+        else:
+            parts.append(f"[{len(frame[0])}]")
+    return "".join(parts)
+
+
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def shown(text: str, limit: int | None = 80) -> str:
+    """``text`` for a one-line message: control and line-break characters (``\\n``, ``\\r``,
+    NEL, U+2028/U+2029) escaped, and cut to ``limit`` characters (None: never cut)."""
+    text = _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+    return text if limit is None or len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _tag_issue(tag: str, span: Span, path: str) -> Issue:
+    return Issue(
+        "HL005",
+        span,
+        f"YAML tag '{shown(tag)}' is not a standard Kubernetes type; hooklint never constructs tagged "
+        "objects and Kubernetes rejects or mis-decodes them. Remove the tag.",
+        path,
+    )
+
+
+#: Issues (HL002, HL005) kept per document; a flood of them is summarised in one more issue.
+MAX_ISSUES = 100
+
+
+def _add_issue(issues: list[Issue], issue: Issue) -> None:
+    if len(issues) < MAX_ISSUES:
+        issues.append(issue)
+    elif len(issues) == MAX_ISSUES:
+        issues.append(Issue(issue.rule_id, issue.span, f"More than {MAX_ISSUES} problems like the ones "
+                            "above in this document; the others are not reported. Fix these first.",
+                            issue.field_path))  # fmt: skip
+
+
+def _syntax_error(exc: yaml.YAMLError, pos: Positions, base: int, doc_start: int | None) -> YamlSyntaxError:
+    if isinstance(exc, yaml.MarkedYAMLError):
+        mark = exc.problem_mark or exc.context_mark
+        if exc.context_mark is not None and "end of stream" in (exc.problem or ""):
+            # an unclosed quote or bracket is only noticed at the end of the input, a line that
+            # may not even exist: point at what was left open instead
+            mark = exc.context_mark
+        index = base + (mark.index if mark is not None else 0)
+        problem = shown(exc.problem or "invalid YAML", 200)
+        if exc.context:
+            problem = f"{problem} ({shown(exc.context, 200)})"
+    else:  # reader errors (the loader removes their causes before parsing) and the like
+        index = doc_start if doc_start is not None else base
+        problem = shown(str(exc).splitlines()[0], 200) if str(exc) else type(exc).__name__
+    index = min(max(index, 0), len(pos.text))
+    return YamlSyntaxError(problem, pos.point(index), index, doc_start)
+
+
+def iter_documents(parser: Any, pos: Positions, base: int = 0, budget: list[int] | None = None) -> Iterator[ParsedDocument]:
+    """The documents of ``parser``'s stream, one at a time, as they are read.
+
+    ``pos`` maps character offsets of the whole text to spans; ``base`` is the offset of the
+    parser's first character in that text; ``budget`` is ``[nodes left]`` for the whole file
+    (shared between parsers of one file; :data:`MAX_NODES` when not given). Raises
+    :class:`YamlSyntaxError` or :class:`DocumentTooComplex` at the first document that cannot be
+    read (the documents before it have been yielded); the parser cannot continue after that.
+    :class:`FileTooComplex` means the file's node budget is spent."""
+    if budget is None:
+        budget = [MAX_NODES]
+    get_event = parser.get_event
+    while True:
+        try:
+            event = get_event()
+        except yaml.YAMLError as exc:
+            raise _syntax_error(exc, pos, base, None) from None
+        cls = event.__class__
+        if cls is DocumentStartEvent:
+            yield _read_document(get_event, pos, base, base + event.start_mark.index, budget)
+        elif cls is StreamEndEvent or event is None:
+            return
+
+
+def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, budget: list[int]) -> ParsedDocument:  # noqa: C901
+    """Build one document from its events (after DocumentStart, through DocumentEnd).
+
+    This loop runs once per YAML node of every file: it is written for speed (local names,
+    literal frame indexes, the innermost frame cached in ``frame``)."""
+    issues: list[Issue] = []
+    anchors: dict[str, tuple[Any, int]] = {}
+    open_anchors: set[str] = set()
+    stack: list[list] = []
+    frame: list | None = None
+    count = 0  # nodes read
+    aliased = 0  # nodes reached through aliases
+    root: Any = None
+    root_start = root_end = doc_start
+    special = _GO_SPECIAL
+    numeric_start = _NUMERIC_START
+    resolve = go_resolve_plain
+    Scalar, MappingStart, SequenceStart = ScalarEvent, MappingStartEvent, SequenceStartEvent
+    MappingEnd, SequenceEnd, Alias, DocumentEnd = MappingEndEvent, SequenceEndEvent, AliasEvent, DocumentEndEvent
+    MapType, SeqType, nokey, merge = Map, Seq, _NOKEY, _MERGE
+    max_nodes, max_depth = budget[0], MAX_DEPTH
+    while True:
+        try:
+            event = get_event()
+        except yaml.YAMLError as exc:
+            raise _syntax_error(exc, pos, base, doc_start) from None
+        cls = event.__class__
+        if cls is Scalar:
+            text = event.value
+            tag = event.tag
+            is_merge_key = False
+            if tag is None:
+                if event.implicit[0]:  # plain: typed like go-yaml v2
+                    hit = special.get(text)
+                    if hit is None:
+                        value = resolve(text)[1] if text[0] in numeric_start else text
+                    else:
+                        value = hit[1]
+                        is_merge_key = text == "<<"
+                else:
+                    value = text
+            elif tag in _STRING_TAGS or tag == "!":
+                value = text
+            elif tag in _TYPED_TAGS:
+                resolved, typed = resolve(text)
+                value = typed if resolved == tag else text
+                is_merge_key = tag == MERGE
+            else:
+                value = text
+                _add_issue(issues, _tag_issue(tag, pos.span(base + event.start_mark.index,
+                                                            base + event.end_mark.index), _field_path(stack)))
+            start = base + event.start_mark.index
+            end = base + event.end_mark.index
+            count += 1
+            if count > max_nodes:
+                raise _too_many_nodes(pos, start, doc_start)
+            if event.anchor is not None:
+                anchors[event.anchor] = (value, 1)
+        elif cls is MappingStart or cls is SequenceStart:
+            start = base + event.start_mark.index
+            if len(stack) >= max_depth:
+                raise DocumentTooComplex(
+                    f"document is nested more than {max_depth} levels deep", pos.point(start), start, doc_start
+                )
+            count += 1
+            if count > max_nodes:
+                raise _too_many_nodes(pos, start, doc_start)
+            tag = event.tag
+            if tag is not None and tag != "!" and tag not in STANDARD_TAGS:
+                _add_issue(issues, _tag_issue(tag, pos.span(start, base + event.end_mark.index), _field_path(stack)))
+            anchor = event.anchor
+            if anchor is not None:
+                open_anchors.add(anchor)
+            if cls is MappingStart:
+                container = MapType()
+                container._pos, container._start, container._end = pos, start, start
+                container._span = container._key_spans = container._value_spans = container._merged = None
+                places = container._entries = []
+                frame = [container, True, nokey, 0, 0, count, aliased, anchor, places, None]
+            else:
+                container = SeqType()
+                container._pos, container._start, container._end = pos, start, start
+                container._span = container._item_spans = None
+                places = container._offsets = []
+                frame = [container, False, None, 0, 0, count, aliased, anchor, places, None]
+            stack.append(frame)
+            continue
+        elif cls is MappingEnd or cls is SequenceEnd:
+            closed = stack.pop()
+            frame = stack[-1] if stack else None
+            value = closed[0]
+            end = value._end = base + event.end_mark.index
+            start = value._start
+            merges = closed[9]
+            if merges:
+                value._merged = merges
+                for source in merges:  # explicit keys win over merged ones (YAML merge key spec)
+                    for key, item in source.items():
+                        if key not in value:
+                            value[key] = item
+            anchor = closed[7]
+            if anchor is not None:
+                open_anchors.discard(anchor)
+                anchors[anchor] = (value, count - closed[5] + aliased - closed[6] + 1)
+            is_merge_key = False
+        elif cls is Alias:
+            start = base + event.start_mark.index
+            end = base + event.end_mark.index
+            name = event.anchor
+            if name in open_anchors:
+                raise YamlSyntaxError(f"anchor '{shown(name)}' value contains itself", pos.point(start), start, doc_start)
+            hit = anchors.get(name)
+            if hit is None:
+                raise YamlSyntaxError(f"unknown anchor '{shown(name)}' referenced", pos.point(start), start, doc_start)
+            value, size = hit
+            aliased += size
+            if aliased > MAX_EXPANDED_NODES:
+                raise DocumentTooComplex(
+                    f"document contains excessive aliasing (more than {MAX_EXPANDED_NODES:,} nodes "
+                    "reached through aliases); Kubernetes rejects it too",
+                    pos.point(start), start, doc_start,
+                )  # fmt: skip
+            is_merge_key = False
+        elif cls is DocumentEnd:
+            budget[0] = max_nodes - max(count, 1)  # an empty document counts as one node
+            return ParsedDocument(root, None, issues, doc_start, (root_start, root_end), pos)
+        else:  # pragma: no cover - libyaml emits nothing else inside a document
+            continue
+
+        # deliver `value` (at start..end) into the innermost open container
+        if frame is None:
+            root, root_start, root_end = value, start, end
+            continue
+        if not frame[1]:
+            frame[0].append(value)
+            places = frame[8]
+            places.append(start)
+            places.append(end)
+            continue
+        key = frame[2]
+        if key is nokey:
+            if value.__class__ is MapType or value.__class__ is SeqType:
+                # go-yaml v2 decode.go: "invalid map key"; typically an unquoted {{ .Values.x }}
+                what = "a mapping" if value.__class__ is MapType else "a list"
+                raise YamlSyntaxError(
+                    f"invalid map key: {what} is used as a key (an unquoted Helm expression such as "
+                    "{{ .Values.x }} reads as one), which Kubernetes' YAML reader refuses",
+                    pos.point(start), start, doc_start,
+                )  # fmt: skip
+            if is_merge_key:
+                frame[2] = merge
+            else:
+                frame[2] = value if value.__class__ is str else _key_text(value)
+                frame[3] = start
+                frame[4] = end
+            continue
+        frame[2] = nokey
+        mapping = frame[0]
+        if key is merge:
+            if isinstance(value, MapType):
+                sources = [value]
+            elif isinstance(value, SeqType):
+                sources = [v for v in value if isinstance(v, MapType)]
+            else:
+                sources = []
+            if frame[9] is None:
+                frame[9] = sources
+            else:
+                frame[9].extend(sources)
+            continue
+        size = len(mapping)
+        mapping[key] = value
+        if len(mapping) == size:  # the key was there already
+            first = next(e for e in frame[8] if e[0] == key)
+            parent = _field_path(stack[:-1])
+            _add_issue(issues, Issue(
+                "HL002",
+                pos.span(frame[3], frame[4]),
+                f"Key '{shown(key)}' is repeated (first at line {pos.line_col(first[1])[0]}): the API "
+                "server keeps only the last value, while a reviewer may read the first. Remove "
+                "one of them.",
+                f"{parent}.{key}" if parent else key,
+            ))  # fmt: skip
+        frame[8].append((key, frame[3], frame[4], start, end))
+
+
+def _too_many_nodes(pos: Positions, index: int, doc_start: int) -> FileTooComplex:
+    return FileTooComplex(
+        f"the file has more than {MAX_NODES:,} YAML nodes, far more than any Kubernetes object; the "
+        "rest of the file is not read", pos.point(index), index, doc_start,
+    )  # fmt: skip
 
 
 def parse_documents(text: str, line_offset: int = 0) -> list[ParsedDocument]:
-    """Parse ``text`` (one chunk of a file, normally a single document) into positioned values.
+    """Parse ``text`` into positioned values, document by document.
 
-    ``line_offset`` is the 0-based line of the chunk in its file. Raises :class:`YamlSyntaxError` on
-    a syntax error and :class:`DocumentTooComplex` on nesting or alias bombs."""
-    loader = KubeLoader(text)
-    out: list[ParsedDocument] = []
+    ``line_offset`` is added to every line (the 0-based line of ``text`` in its file). Raises
+    :class:`YamlSyntaxError` on a syntax error and :class:`DocumentTooComplex` on nesting or alias
+    bombs. :func:`hooklint.loader.parse_text` is the forgiving, file-level entry point."""
+    pos = Positions(text, line_offset)
     try:
-        while True:
-            try:
-                if not loader.check_node():
-                    break
-                node = loader.get_node()
-            except yaml.MarkedYAMLError as exc:
-                mark = exc.problem_mark or exc.context_mark
-                line = (mark.line if mark else 0) + line_offset + 1
-                column = (mark.column if mark else 0) + 1
-                problem = exc.problem or "invalid YAML"
-                if exc.context:
-                    problem = f"{problem} ({exc.context})"
-                raise YamlSyntaxError(problem, Span.point(line, column)) from None
-            except yaml.YAMLError as exc:  # reader errors: control characters and the like
-                raise YamlSyntaxError(str(exc).splitlines()[0], Span.point(line_offset + 1, 1)) from None
-            if node is None:
-                continue
-            converter = _Converter(line_offset)
-            value = converter.convert(node)
-            out.append(ParsedDocument(value, converter.span(node), converter.issues))
-    finally:
-        loader.dispose()
-    return out
+        parser = new_parser(text)
+    except UnicodeEncodeError as exc:  # a lone surrogate in a str that did not come from a file
+        raise YamlSyntaxError("text is not valid Unicode (unpaired surrogate)", pos.point(exc.start), exc.start) from None
+    return list(iter_documents(parser, pos))
+
