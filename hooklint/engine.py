@@ -19,6 +19,7 @@ from hooklint.config import Config
 from hooklint.findings import Finding, InputError, RunResult
 from hooklint.loader import STDIN, Application, LoadedFile, group_applications, read_file
 from hooklint.model import Manifest, manifests_from_document
+from hooklint.yamlio import shown
 
 
 @dataclass(slots=True)
@@ -139,7 +140,7 @@ class Engine:
             rule_id=rule.id,
             slug=rule.slug,
             severity=rule.severity,
-            message=hit.message,
+            message=shown(hit.message, None),
             path=m.display_path,
             span=hit.span or m.anchor,
             obj=m.ref,
@@ -160,11 +161,12 @@ class Engine:
             if doc is not None:
                 ms = manifests_from_document(loaded.path, index, doc.value, doc.source)
                 obj = ms[0].ref if len(ms) == 1 else None
-            yield Finding(rule.id, rule.slug, rule.severity, issue.message, path, issue.span, obj,
+            yield Finding(rule.id, rule.slug, rule.severity, shown(issue.message, None), path, issue.span, obj,
                           None, issue.field_path, index)
         if "HL003" in self.enabled:
             rule = self.catalog.rules["HL003"]
             for doc in loaded.documents:
+                yield from self._list_item_findings(rule, loaded, doc)
                 if not isinstance(doc.value, dict):
                     yield Finding(
                         rule.id, rule.slug, rule.severity,
@@ -173,6 +175,24 @@ class Engine:
                         "with apiVersion, kind and metadata, or move it out of the application's path.",
                         doc.source or loaded.path, doc.span, None, None, "", doc.index,
                     )  # fmt: skip
+
+    def _list_item_findings(self, rule: Rule, loaded: LoadedFile, doc) -> Iterator[Finding]:
+        """HL003 for items of a ``kind: List`` that are not objects (the model drops them)."""
+        value = doc.value
+        if not isinstance(value, dict) or not str(value.get("kind", "")).endswith("List"):
+            return
+        items = value.get("items")
+        if not isinstance(items, list):
+            return
+        for i, item in enumerate(items):
+            if not isinstance(item, dict):
+                yield Finding(
+                    rule.id, rule.slug, rule.severity,
+                    f"Item {i} of this {value['kind']} is {type_name(item)}, not a Kubernetes object: "
+                    "Argo CD fails to sync an application with a manifest it cannot decode. Make it "
+                    "an object with apiVersion, kind and metadata.",
+                    doc.source or loaded.path, items.item_spans[i], None, None, f"items[{i}]", doc.index,
+                )  # fmt: skip
 
     def check_application(self, loaded: LoadedApplication) -> Iterator[Finding]:
         """Findings for the reported files of one loaded application, after suppressions."""

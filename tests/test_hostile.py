@@ -483,9 +483,8 @@ WRONG_SHAPES = {
     "cronjob-template-integer": ("apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: c\nspec:\n  jobTemplate: 5\n", "HL006"),
     "restart-policy-integer": (_replace("restartPolicy: Never", "restartPolicy: 5"), "HL205"),
 }
-#: Wrong shapes no rule reports yet: the fix belongs to the HL006 check (hooklint/checks/shape.py)
-#: and to manifests_from_document (hooklint/model.py); strict, so the marker goes when they land.
-UNREPORTED_SHAPES = {
+#: Wrong shapes inside pod specs and lists (HL006 container/pod fields, HL003 List items).
+NESTED_SHAPES = {
     "image-integer": (_replace("image: ghcr.io/acme/migrate:latest", "image: 5"), "HL006"),
     "env-string": (_replace("image: ghcr.io/acme/migrate:latest", 'image: ghcr.io/acme/migrate:latest\n          env: "x"'), "HL006"),
     "env-items-integers": (_replace("image: ghcr.io/acme/migrate:latest", "image: ghcr.io/acme/migrate:latest\n          env: [5]"), "HL006"),
@@ -510,28 +509,18 @@ def test_wrong_shapes_are_findings_never_exceptions(name):
         assert rule in {f.rule_id for f in found}, where(found)
 
 
-@pytest.mark.parametrize("name", sorted(UNREPORTED_SHAPES))
-def test_wrong_shapes_not_reported_yet_raise_nothing(name):
-    text, _ = UNREPORTED_SHAPES[name]
+@pytest.mark.parametrize("name", sorted(NESTED_SHAPES))
+def test_nested_wrong_shapes_are_findings_never_exceptions(name):
+    text, rule = NESTED_SHAPES[name]
     for config in CONFIGS:
-        _no_exception(text, config)
+        assert rule in {f.rule_id for f in _no_exception(text, config)}
 
 
-@pytest.mark.xfail(strict=True, reason="HL006 does not check container fields, pod volumes or List items yet (checks/shape.py, model.py)")
-@pytest.mark.parametrize("name", sorted(UNREPORTED_SHAPES))
-def test_wrong_shapes_not_reported_yet(name):
-    text, rule = UNREPORTED_SHAPES[name]
-    assert rule in {f.rule_id for f in _no_exception(text, CONFIGS[0])}
-
-
-@pytest.mark.xfail(strict=True, raises=ValueError,
-                   reason="argocd.atoi calls int() on any digit string: ValueError past 4,300 digits (hooklint/argocd.py)")
 def test_very_long_sync_wave_is_a_finding_not_an_exception():
     text = _replace("argocd.argoproj.io/hook: PreSync", f'argocd.argoproj.io/hook: PreSync\n    argocd.argoproj.io/sync-wave: "{"1" * 5000}"')
     assert "HL012" in {f.rule_id for f in lint_text(text, catalog=CATALOG)}
 
 
-@pytest.mark.xfail(strict=True, reason="object names and annotation values go into messages unescaped (findings.ObjectRef.label, checks)")
 def test_messages_stay_on_one_line_whatever_the_names():
     text = _replace("  name: db-migrate", '  name: "db\\nmigrate"').replace("PreSync", '"PreSync,\\nPostSyncc"')
     found = lint_text(text, config=CONFIGS[1], catalog=CATALOG)

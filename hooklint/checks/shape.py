@@ -88,16 +88,39 @@ def wrong_field_type(m: Manifest, ctx: Context) -> Iterator[Hit]:
             return
         parent = value
     pod_path = ".".join(keys)
+    for key, expected in POD_FIELDS:
+        yield from _expect(parent, key, expected, f"{pod_path}.{key}")
     for list_name in CONTAINER_LISTS:
         yield from _expect(parent, list_name, Seq, f"{pod_path}.{list_name}")
         items = parent.get(list_name)
-        if isinstance(items, Seq):
-            for i, item in enumerate(items):
-                if not isinstance(item, Map):
-                    yield Hit(
-                        f"'{pod_path}.{list_name}[{i}]' is {type_name(item)}, not a mapping: the "
-                        "API server rejects the object and the sync fails. Write each container as "
-                        "a mapping.",
-                        items.item_spans[i],
-                        f"{pod_path}.{list_name}[{i}]",
-                    )
+        if not isinstance(items, Seq):
+            continue
+        for i, item in enumerate(items):
+            path = f"{pod_path}.{list_name}[{i}]"
+            if not isinstance(item, Map):
+                yield _not_a_mapping(path, item, items.item_spans[i], "container")
+                continue
+            for key, expected in CONTAINER_FIELDS:
+                yield from _expect(item, key, expected, f"{path}.{key}")
+            env = item.get("env")
+            if isinstance(env, Seq):
+                for j, var in enumerate(env):
+                    if not isinstance(var, Map):
+                        yield _not_a_mapping(f"{path}.env[{j}]", var, env.item_spans[j], "env var")
+
+
+#: Pod spec and container fields the checks read, with the type Kubernetes requires.
+POD_FIELDS = (("volumes", Seq), ("imagePullSecrets", Seq), ("securityContext", Map))
+CONTAINER_FIELDS = (
+    ("image", str), ("command", Seq), ("args", Seq), ("env", Seq), ("envFrom", Seq), ("ports", Seq),
+    ("volumeMounts", Seq), ("securityContext", Map), ("resources", Map),
+)  # fmt: skip
+
+
+def _not_a_mapping(path: str, value: object, span, what: str) -> Hit:
+    return Hit(
+        f"'{path}' is {type_name(value)}, not a mapping: the API server rejects the object and the "
+        f"sync fails. Write each {what} as a mapping.",
+        span,
+        path,
+    )

@@ -5,11 +5,6 @@ from __future__ import annotations
 from hooklint.findings import RunResult
 
 
-def one_line(text: str) -> str:
-    """Keep a finding on one line: values quoted in messages may hold line breaks."""
-    return text.replace("\r", "\\r").replace("\n", "\\n")
-
-
 def summary_line(result: RunResult) -> str:
     counts = {"error": 0, "warning": 0, "note": 0}
     for f in result.findings:
@@ -22,7 +17,7 @@ def summary_line(result: RunResult) -> str:
 def render(result: RunResult) -> str:
     """One line per finding, in sorted order, then the summary and any notices."""
     lines = [
-        f"{f.path}:{f.span.line}:{f.span.column}: {f.severity} {f.rule_id} {f.slug}: {one_line(f.message)}"
+        f"{f.path}:{f.span.line}:{f.span.column}: {f.severity} {f.rule_id} {f.slug}: {f.message}"
         for f in result.findings
     ]
     if lines:
