@@ -367,7 +367,8 @@ def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1
     files; the result is identical, byte for byte once rendered, to a run with ``jobs=1``."""
     engine = Engine(config, catalog)
     errors: list[InputError] = []
-    apps = group_applications(paths, errors)
+    walk_notices: list[str] = []
+    apps = group_applications(paths, errors, walk_notices)
     jobs = resolve_jobs(jobs)
     files = sum(len(a.reported) + len(a.context) for a in apps)
     if jobs > 1 and len(apps) > 1 and files >= PARALLEL_MIN_FILES:
@@ -378,7 +379,7 @@ def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1
     unique = {(e.path, e.message): e for e in errors + result.errors}
     result.errors = [unique[key] for key in sorted(unique)]
     result.findings.sort(key=Finding.sort_key)
-    result.notices = engine.notices()
+    result.notices = walk_notices + engine.notices()
     return result
 
 

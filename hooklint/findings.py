@@ -43,6 +43,16 @@ class Span:
         return Span(line, column, line, column + 1)
 
 
+def printable_path(path: str) -> str:
+    """A file name as text every report can carry: bytes that are not UTF-8 (kept by Python as
+    lone surrogates) become U+FFFD, so JSON, SARIF and GitLab output stay valid UTF-8."""
+    try:
+        path.encode("utf-8")
+        return path
+    except UnicodeEncodeError:
+        return path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
 @dataclass(frozen=True, slots=True)
 class ObjectRef:
     """The Kubernetes object a finding is about, as written in its manifest."""
@@ -101,6 +111,9 @@ class Finding:
     field_path: str = ""
     doc_index: int = 0
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "path", printable_path(self.path))
+
     def sort_key(self) -> tuple:
         return (self.path, self.span.line, self.span.column, self.rule_id, self.message)
 
@@ -128,6 +141,9 @@ class InputError:
 
     path: str
     message: str
+
+    def __post_init__(self) -> None:
+        self.path = printable_path(self.path)
 
 
 @dataclass(slots=True)

@@ -277,7 +277,11 @@ class _FileParser:
         if SKIP_FILE_RENDERING_MARKER in text:
             self.loaded.skipped = True
             return self.loaded
-        self.loaded.looks_like_manifest = all(marker in text for marker in _MANIFEST_MARKERS)
+        # A .json file is decoded with json.Unmarshal, whose errors always fail the application;
+        # only YAML gets the "unrelated file" pass (repository.go findManifests).
+        self.loaded.looks_like_manifest = self.path.lower().endswith(".json") or all(
+            marker in text for marker in _MANIFEST_MARKERS
+        )
         begin = 1 if text.startswith("\ufeff") else 0  # a BOM left in the text is not content
         end = len(text)
         not_yaml = _not_yaml(text)
@@ -467,10 +471,14 @@ def is_manifest_name(name: str) -> bool:
     return name.lower().endswith(MANIFEST_SUFFIXES)
 
 
-def walk(root: str, errors: list[InputError]) -> list[str]:
+HELM_CHART_FILE = "Chart.yaml"
+
+
+def walk(root: str, errors: list[InputError], notices: list[str] | None = None) -> list[str]:
     """Manifest files below ``root`` (``*.yaml``, ``*.yml``, ``*.json``), sorted; hidden files and
     folders are skipped and symbolic links to folders are not followed. Unreadable folders are
-    added to ``errors``."""
+    added to ``errors``. A folder with a ``Chart.yaml`` is a Helm chart, which Argo CD renders with
+    Helm: its raw templates are not manifests, so it is skipped with a line in ``notices``."""
 
     def onerror(exc: OSError) -> None:
         where = exc.filename or root
@@ -478,6 +486,14 @@ def walk(root: str, errors: list[InputError]) -> list[str]:
 
     found: list[str] = []
     for folder, dirs, files in os.walk(root, onerror=onerror):
+        if HELM_CHART_FILE in files:
+            dirs[:] = []
+            if notices is not None:
+                notices.append(
+                    f"{folder}: a Helm chart, not linted as manifests; lint its output instead: "
+                    f"helm template {folder} | hooklint lint -"
+                )
+            continue
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in files:
             if not name.startswith(".") and is_manifest_name(name):
@@ -499,7 +515,9 @@ class Application:
     context: list[str] = field(default_factory=list)
 
 
-def group_applications(paths: Iterable[str], errors: list[InputError]) -> list[Application]:
+def group_applications(
+    paths: Iterable[str], errors: list[InputError], notices: list[str] | None = None
+) -> list[Application]:
     """Expand command-line paths into applications, in a deterministic order.
 
     A directory contributes every manifest below it, one application per folder. A file named on
@@ -518,7 +536,7 @@ def group_applications(paths: Iterable[str], errors: list[InputError]) -> list[A
             continue
         path = os.path.normpath(path)
         if os.path.isdir(path):
-            for file in walk(path, errors):
+            for file in walk(path, errors, notices):
                 file = os.path.normpath(file)
                 reported.setdefault(os.path.dirname(file) or ".", set()).add(file)
         elif os.path.lexists(path):

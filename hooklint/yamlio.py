@@ -579,11 +579,13 @@ def _add_issue(issues: list[Issue], issue: Issue) -> None:
 def _syntax_error(exc: yaml.YAMLError, pos: Positions, base: int, doc_start: int | None) -> YamlSyntaxError:
     if isinstance(exc, yaml.MarkedYAMLError):
         mark = exc.problem_mark or exc.context_mark
-        if exc.context_mark is not None and "end of stream" in (exc.problem or ""):
+        index = base + (mark.index if mark is not None else 0)
+        if exc.context_mark is not None and ("end of stream" in (exc.problem or "") or not pos.text[index:].strip()):
             # an unclosed quote or bracket is only noticed at the end of the input, a line that
             # may not even exist: point at what was left open instead
-            mark = exc.context_mark
-        index = base + (mark.index if mark is not None else 0)
+            index = base + exc.context_mark.index
+        if not pos.text[index:].strip():  # still past the content: its last character
+            index = max(len(pos.text.rstrip()) - 1, 0)
         problem = shown(exc.problem or "invalid YAML", 200)
         if exc.context:
             problem = f"{problem} ({shown(exc.context, 200)})"

@@ -1,0 +1,56 @@
+"""Inputs a new user's trial run showed mishandled: each case pins the fix."""
+
+import json
+import os
+
+from typer.testing import CliRunner
+
+from hooklint.cli import app
+from hooklint.loader import parse_text
+
+runner = CliRunner()
+
+
+def test_broken_json_is_a_syntax_error_not_an_unrelated_file(tmp_path, monkeypatch):
+    """Argo CD decodes .json files with json.Unmarshal and fails on any error: no "unrelated file"
+    pass as for YAML."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "job.json").write_text('{"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "x"}, "spec": {')
+    result = runner.invoke(app, ["lint", "job.json"])
+    assert result.exit_code == 1
+    assert result.output.startswith("job.json:1:78: error HL001 yaml-syntax-error: ")
+
+
+def test_helm_chart_folders_are_skipped_with_a_note(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    chart = tmp_path / "deploy" / "chart"
+    (chart / "templates").mkdir(parents=True)
+    (chart / "Chart.yaml").write_text("apiVersion: v2\nname: shop\nversion: 1.0.0\n")
+    (chart / "templates" / "cm.yaml").write_text("{{- if .Values.x }}\napiVersion: v1\nkind: ConfigMap\n{{- end }}\n")
+    result = runner.invoke(app, ["lint", "deploy"])
+    assert result.exit_code == 0
+    assert result.output.splitlines()[:2] == [
+        "0 errors, 0 warnings, 0 notes in 0 files",
+        "note: deploy/chart: a Helm chart, not linted as manifests; lint its output instead: "
+        "helm template deploy/chart | hooklint lint -",
+    ]
+
+
+def test_unclosed_bracket_at_the_end_points_inside_the_file():
+    text = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\nkind: [\n"
+    [(issue, index)] = parse_text("x.yaml", text).issues
+    assert (issue.rule_id, index, issue.span.line, issue.span.column) == ("HL001", 1, 5, 7)
+
+
+def test_file_names_that_are_not_utf8_keep_reports_valid(tmp_path):
+    os.chdir(tmp_path)
+    name = os.fsdecode(b"bad\xffname.yaml")
+    with open(name, "w") as handle:
+        handle.write("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n    x: 5\n")
+    result = runner.invoke(app, ["lint", "--format", "json", "."])
+    doc = json.loads(result.output)
+    assert [f["path"] for f in doc["findings"]] == ["bad\ufffdname.yaml"]
+    sarif = runner.invoke(app, ["lint", "--format", "sarif", "."])
+    [run] = json.loads(sarif.output)["runs"]
+    [location] = run["results"][0]["locations"]
+    assert location["physicalLocation"]["artifactLocation"]["uri"] == "bad%EF%BF%BDname.yaml"
