@@ -863,3 +863,26 @@ spec:
         (9, 3, "Key 'backoffLimit' is repeated (first at line 8): the API server keeps only the last value, "
                "while a reviewer may read the first. Remove one of them."),
     ]
+
+
+def test_hl209_namespace_holding_only_hooks_is_fine() -> None:
+    """A PreSync namespace created for hook Jobs only loses nothing when it is deleted."""
+    text = """\
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: prereq-check
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: check
+  namespace: prereq-check
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+"""
+    assert hits("HL209", text) == []
+    with_resource = text + "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: keep\n  namespace: prereq-check\n"
+    assert positions("HL209", with_resource) == [(6, 30)]

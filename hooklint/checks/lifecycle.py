@@ -216,6 +216,12 @@ def stateful_object_as_hook(m: Manifest, ctx: Context) -> Iterator[Hit]:
     is_application = m.kind == "Application" and m.group == "argoproj.io"
     if m.kind not in STATEFUL_KINDS and not is_application and not _generated_secret(m):
         return
+    if m.kind == "Namespace" and all(
+        o.hook.is_hook and o.kind not in STATEFUL_KINDS and not _generated_secret(o)
+        for o in ctx.manifests
+        if o.namespace == m.name
+    ):
+        return  # a throwaway namespace for run-once hooks: nothing lasting goes with it
     if is_application:
         finalizers = m.metadata.get("finalizers") if m.metadata is not None else None
         cascades = isinstance(finalizers, list) and any(
