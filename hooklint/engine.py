@@ -82,7 +82,7 @@ def manifests_of(files: list[LoadedFile]) -> list[Manifest]:
         if ignored_by_argocd(loaded):
             continue
         for doc in loaded.documents:
-            manifests.extend(manifests_from_document(loaded.path, doc.index, doc.value, doc.source))
+            manifests.extend(manifests_from_document(loaded.path, doc.index, doc.value, doc.source, doc.source_line))
     return manifests
 
 
@@ -142,7 +142,7 @@ class Engine:
             severity=rule.severity,
             message=shown(hit.message, None),
             path=m.display_path,
-            span=hit.span or m.anchor,
+            span=(hit.span or m.anchor).in_template(m.source_line),
             obj=m.ref,
             hook=m.hook_ref,
             field_path=hit.field_path,
@@ -159,9 +159,9 @@ class Engine:
             path = doc.source if doc is not None and doc.source else loaded.path
             obj = None
             if doc is not None:
-                ms = manifests_from_document(loaded.path, index, doc.value, doc.source)
+                ms = manifests_from_document(loaded.path, index, doc.value, doc.source, doc.source_line)
                 obj = ms[0].ref if len(ms) == 1 else None
-            yield Finding(rule.id, rule.slug, rule.severity, shown(issue.message, None), path, issue.span, obj,
+            yield Finding(rule.id, rule.slug, rule.severity, shown(issue.message, None), path, issue.span.in_template(doc.source_line if doc is not None else 0), obj,
                           None, issue.field_path, index)
         if "HL003" in self.enabled:
             rule = self.catalog.rules["HL003"]
@@ -173,7 +173,7 @@ class Engine:
                         f"Document is {type_name(doc.value)}, not a Kubernetes object: Argo CD fails "
                         "to sync an application with a manifest it cannot decode. Make it an object "
                         "with apiVersion, kind and metadata, or move it out of the application's path.",
-                        doc.source or loaded.path, doc.span, None, None, "", doc.index,
+                        doc.source or loaded.path, doc.span.in_template(doc.source_line), None, None, "", doc.index,
                     )  # fmt: skip
 
     def _list_item_findings(self, rule: Rule, loaded: LoadedFile, doc) -> Iterator[Finding]:
@@ -191,7 +191,7 @@ class Engine:
                     f"Item {i} of this {value['kind']} is {type_name(item)}, not a Kubernetes object: "
                     "Argo CD fails to sync an application with a manifest it cannot decode. Make it "
                     "an object with apiVersion, kind and metadata.",
-                    doc.source or loaded.path, items.item_spans[i], None, None, f"items[{i}]", doc.index,
+                    doc.source or loaded.path, items.item_spans[i].in_template(doc.source_line), None, None, f"items[{i}]", doc.index,
                 )  # fmt: skip
 
     def check_application(self, loaded: LoadedApplication) -> Iterator[Finding]:

@@ -37,6 +37,13 @@ class Span:
             end.column + 1,
         )
 
+    def in_template(self, source_line: int) -> "Span":
+        """This span with lines counted from a Helm ``# Source:`` comment at ``source_line``
+        (so line 1 is the template's first line); unchanged for 0."""
+        if not source_line:
+            return self
+        return Span(self.line - source_line, self.column, self.end_line - source_line, self.end_column)
+
     @staticmethod
     def point(line: int, column: int) -> "Span":
         """A one-character span at 1-based ``line``/``column``."""

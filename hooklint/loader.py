@@ -63,9 +63,10 @@ class Document:
     ``index`` is 0-based within the file; ``value`` is the converted root (a
     :class:`~hooklint.yamlio.Map` for an object); ``span`` is where the root is (made on first
     use); ``source`` names the Helm template from a ``# Source:`` comment, when the document
-    carries one."""
+    carries one, and ``source_line`` is that comment's 1-based line (the template's line N is
+    the file's line ``source_line + N``)."""
 
-    __slots__ = ("path", "index", "value", "source", "_span", "_parsed")
+    __slots__ = ("path", "index", "value", "source", "source_line", "_span", "_parsed")
 
     def __init__(self, path: str, index: int, value: Any, span: Span | None = None,
                  source: str | None = None, parsed: ParsedDocument | None = None):  # fmt: skip
@@ -73,6 +74,7 @@ class Document:
         self.index = index
         self.value = value
         self.source = source
+        self.source_line = 0
         self._span = span
         self._parsed = parsed
 
@@ -237,14 +239,15 @@ class _FileParser:
         starts = self.starts
         return starts[chunk + 1] if chunk + 1 < len(starts) else len(self.text)
 
-    def source_of(self, start: int) -> str | None:
+    def source_of(self, start: int) -> tuple[str, int] | None:
+        """(template name, line of its ``# Source:`` comment) for the document at ``start``."""
         if not self._has_sources:
             return None
         chunk = self.chunk_of(start)
         if chunk not in self._sources:
             begin = self.starts[chunk]
             match = _HELM_SOURCE.search(self.text, begin, _first_content(self.text, begin, self.chunk_end(chunk)))
-            self._sources[chunk] = match.group(1) if match else None
+            self._sources[chunk] = (match.group(1), self.positions.line_col(match.start())[0]) if match else None
         return self._sources[chunk]
 
     def byte_offset(self, index: int, cursor: str) -> int:
@@ -315,9 +318,10 @@ class _FileParser:
                     for issue in doc.issues:
                         self.loaded.issues.append((issue, self.index))
                     if doc.value is not None:
-                        self.loaded.documents.append(
-                            Document(self.path, self.index, doc.value, None, self.source_of(doc.start), doc)
-                        )
+                        source = self.source_of(doc.start)
+                        document = Document(self.path, self.index, doc.value, None, source and source[0], doc)
+                        document.source_line = source[1] if source else 0
+                        self.loaded.documents.append(document)
                     self.index += 1
                 return True
             except (YamlSyntaxError, DocumentTooComplex) as exc:

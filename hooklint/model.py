@@ -98,10 +98,13 @@ class Manifest:
     metadata: Map | None
     annotations: dict[str, str]
     hook: HookInfo
+    #: Line of the ``# Source:`` comment when ``source`` is set: spans are reported relative to it.
+    source_line: int = 0
 
     @classmethod
     def from_body(
-        cls, path: str, doc_index: int, body: Map, source: str | None = None, list_index: int | None = None
+        cls, path: str, doc_index: int, body: Map, source: str | None = None, list_index: int | None = None,
+        source_line: int = 0,
     ) -> "Manifest":
         metadata = get_map(body, "metadata")
         raw_annotations = metadata.get("annotations") if metadata is not None else None
@@ -120,6 +123,7 @@ class Manifest:
             metadata=metadata,
             annotations=annotations,
             hook=hook_info(annotations),
+            source_line=source_line if source else 0,
         )
 
     @property
@@ -203,7 +207,9 @@ class Manifest:
                     yield Container(item, list_name, i, f"{pod.path}.{list_name}[{i}]")
 
 
-def manifests_from_document(path: str, doc_index: int, value: Any, source: str | None) -> list[Manifest]:
+def manifests_from_document(
+    path: str, doc_index: int, value: Any, source: str | None, source_line: int = 0
+) -> list[Manifest]:
     """The objects in one document: the document itself, or each item of a ``kind: List`` (and of
     any ``*List`` kind with an ``items`` sequence). Non-mapping documents give no manifests (HL003
     reports them)."""
@@ -213,8 +219,8 @@ def manifests_from_document(path: str, doc_index: int, value: Any, source: str |
     kind = value.get("kind")
     if isinstance(kind, str) and kind.endswith("List") and isinstance(items, Seq):
         return [
-            Manifest.from_body(path, doc_index, item, source, i)
+            Manifest.from_body(path, doc_index, item, source, i, source_line)
             for i, item in enumerate(items)
             if isinstance(item, Map)
         ]
-    return [Manifest.from_body(path, doc_index, value, source)]
+    return [Manifest.from_body(path, doc_index, value, source, None, source_line)]
