@@ -271,18 +271,21 @@ class Engine:
         parallel form). Findings are in application order, unsorted."""
         result = RunResult()
         for app in apps:
-            findings, errors, files = self._lint_one(app)
+            findings, errors, files, skipped = self._lint_one(app)
             result.errors.extend(errors)
             result.files += files
+            result.skipped += skipped
             result.findings.extend(findings)
         return result
 
-    def _lint_one(self, app: Application) -> tuple[list[Finding], list[InputError], int]:
-        """Load, check and release one application: (findings, input errors, files reported)."""
+    def _lint_one(self, app: Application) -> tuple[list[Finding], list[InputError], int, int]:
+        """Load, check and release one application: (findings, input errors, files linted, files
+        skipped because Argo CD does not render them)."""
         loaded = load_application(app, self.config)
         reported = set(app.reported)
         errors = [f.error for f in loaded.files if f.error is not None and f.path in reported]
-        return list(self.check_application(loaded)), errors, len(app.reported)
+        skipped = sum(1 for f in loaded.files if f.path in reported and f.error is None and ignored_by_argocd(f))
+        return list(self.check_application(loaded)), errors, len(app.reported) - skipped, skipped
 
 
 #: Below this many files a run stays in one process: starting workers costs more than it saves.
@@ -299,7 +302,7 @@ def _worker_init(config: Config, catalog: Catalog) -> None:
     _worker_engine = Engine(config, catalog)
 
 
-def _worker_lint(apps: list[Application]) -> list[tuple[list[Finding], list[InputError], int]]:
+def _worker_lint(apps: list[Application]) -> list[tuple[list[Finding], list[InputError], int, int]]:
     assert _worker_engine is not None
     return [_worker_engine._lint_one(app) for app in apps]
 
@@ -342,7 +345,7 @@ def _lint_parallel(engine: Engine, apps: list[Application], jobs: int) -> RunRes
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     on_stdin = [a for a in apps if a.key == STDIN]  # stdin belongs to this process
     batches = _batches([a for a in apps if a.key != STDIN], jobs)
-    results: dict[str, tuple[list[Finding], list[InputError], int]] = {}
+    results: dict[str, tuple[list[Finding], list[InputError], int, int]] = {}
     for app in on_stdin:
         results[app.key] = engine._lint_one(app)
     if batches:
@@ -352,10 +355,11 @@ def _lint_parallel(engine: Engine, apps: list[Application], jobs: int) -> RunRes
                     results[app.key] = one
     result = RunResult()
     for app in apps:
-        findings, errors, files = results[app.key]
+        findings, errors, files, skipped = results[app.key]
         result.findings.extend(findings)
         result.errors.extend(errors)
         result.files += files
+        result.skipped += skipped
     return result
 
 
@@ -379,7 +383,15 @@ def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1
     unique = {(e.path, e.message): e for e in errors + result.errors}
     result.errors = [unique[key] for key in sorted(unique)]
     result.findings.sort(key=Finding.sort_key)
-    result.notices = walk_notices + engine.notices()
+    skipped = []
+    if result.skipped:
+        s = "s" if result.skipped != 1 else ""
+        skipped.append(
+            f"{result.skipped} file{s} not linted: Argo CD does not render {'them' if s else 'it'} "
+            "(+argocd:skip-file-rendering, not listed in the folder's kustomization resources, or YAML "
+            "with no Kubernetes object)."
+        )
+    result.notices = walk_notices + skipped + engine.notices()
     return result
 
 

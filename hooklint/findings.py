@@ -160,4 +160,5 @@ class RunResult:
     findings: list[Finding] = field(default_factory=list)
     errors: list[InputError] = field(default_factory=list)
     files: int = 0
+    skipped: int = 0
     notices: list[str] = field(default_factory=list)

@@ -54,3 +54,15 @@ def test_file_names_that_are_not_utf8_keep_reports_valid(tmp_path):
     [run] = json.loads(sarif.output)["runs"]
     [location] = run["results"][0]["locations"]
     assert location["physicalLocation"]["artifactLocation"]["uri"] == "bad%EF%BF%BDname.yaml"
+
+
+def test_a_named_file_argo_cd_never_renders_is_said_not_linted(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "values.yaml").write_text("image:\n  tag: 1.0.0\n")
+    result = runner.invoke(app, ["lint", "values.yaml"])
+    assert result.exit_code == 0
+    assert result.output.splitlines()[:2] == [
+        "0 errors, 0 warnings, 0 notes in 0 files",
+        "note: 1 file not linted: Argo CD does not render it (+argocd:skip-file-rendering, not listed "
+        "in the folder's kustomization resources, or YAML with no Kubernetes object).",
+    ]
