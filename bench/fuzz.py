@@ -31,7 +31,7 @@ import traceback
 from typing import Any, Callable
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEFAULT_CORPUS = "/work/shared/corpus/public"
+DEFAULT_CORPUS = os.path.join(ROOT, os.pardir, "shared", "corpus", "public")
 
 #: Strings that have broken YAML tools and linters: typing traps (yes, 0x1F, 1e400), YAML syntax
 #: (---, *a, !!tags, {{ }}), Unicode line and format characters, very long and empty values.

@@ -32,7 +32,7 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEFAULT_CORPUS = "/work/shared/corpus/public"
+DEFAULT_CORPUS = os.path.join(ROOT, os.pardir, "shared", "corpus", "public")
 SUFFIXES = (".yaml", ".yml", ".json")
 
 

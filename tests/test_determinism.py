@@ -20,7 +20,7 @@ from hooklint.reporters.json import render as render_json
 from hooklint.reporters.text import render as render_text
 
 ROOT = Path(__file__).resolve().parents[1]
-CORPUS = Path("/work/shared/corpus/public")
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "public"
 
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="the public corpus is not here")
 

@@ -20,7 +20,7 @@ from hooklint.loader import parse_text
 from hooklint.yamlio import Positions, go_resolve_plain
 
 ROOT = Path(__file__).resolve().parents[1]
-CORPUS = Path("/work/shared/corpus/public")
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "public"
 
 _spec = importlib.util.spec_from_file_location("hooklint_bench_fuzz", ROOT / "bench" / "fuzz.py")
 fuzz = importlib.util.module_from_spec(_spec)

@@ -1,7 +1,7 @@
 """hooklint against the peer conformance suites (Kyverno, Polaris, Gatekeeper library).
 
 The suites live outside the repository (``$HOOKLINT_PEER_SUITES``, default
-``/work/shared/peer-suites``; see its README.md). Each ``<peer>/<policy>/expected.yaml`` lists, per
+``../shared/peer-suites`` beside the clone; see its README.md). Each ``<peer>/<policy>/expected.yaml`` lists, per
 object (YAML document) of a fixture file, whether the peer rejects it (``fail``), accepts it
 (``pass``) or does not judge it (``skip``). For every folder that overlaps a hooklint rule, this
 module lints the *whole* fixture file (so context objects such as ServiceAccounts, Roles and
@@ -48,7 +48,7 @@ from hooklint.findings import Finding
 from hooklint.loader import parse_text
 from hooklint.model import manifests_from_document
 
-PEER_ROOT = Path(os.environ.get("HOOKLINT_PEER_SUITES", "/work/shared/peer-suites"))
+PEER_ROOT = Path(os.environ.get("HOOKLINT_PEER_SUITES", Path(__file__).resolve().parents[2] / "shared" / "peer-suites"))
 OVERRIDES_FILE = Path(__file__).with_name("peer_overrides.yaml")
 PEERS = ("kyverno", "polaris", "gatekeeper")
 
