@@ -17,6 +17,12 @@ def _images(m: Manifest, pod: PodSpec) -> Iterator[tuple[Container, str]]:
             yield container, image
 
 
+def _pod_in_scope(m: Manifest, ctx: Context) -> PodSpec | None:
+    """The pod spec of an object the security rules look at: a hook Argo CD runs, or any workload
+    with ``check-all-workloads``."""
+    return m.pod_spec() if ctx.in_scope(m) else None
+
+
 def _where(m: Manifest, container: Container) -> str:
     role = {"initContainers": "init container", "ephemeralContainers": "ephemeral container"}.get(
         container.list_name, "container"
@@ -57,9 +63,7 @@ def _runs(m: Manifest) -> str:
 @check("HL101")
 def hook_image_registry_not_allowed(m: Manifest, ctx: Context) -> Iterator[Hit]:
     entries = ctx.config.registry_entries
-    if not entries or not ctx.in_scope(m):
-        return
-    pod = m.pod_spec()
+    pod = _pod_in_scope(m, ctx) if entries else None
     if pod is None:
         return
     for container, image in _images(m, pod):
@@ -91,9 +95,7 @@ def hook_image_registry_not_allowed(m: Manifest, ctx: Context) -> Iterator[Hit]:
 
 @check("HL102")
 def hook_image_mutable_tag(m: Manifest, ctx: Context) -> Iterator[Hit]:
-    if not ctx.in_scope(m):
-        return
-    pod = m.pod_spec()
+    pod = _pod_in_scope(m, ctx)
     if pod is None:
         return
     for container, image in _images(m, pod):
@@ -132,9 +134,7 @@ def _service_account(pod: PodSpec) -> tuple[str | None, str]:
 
 @check("HL103")
 def hook_default_service_account(m: Manifest, ctx: Context) -> Iterator[Hit]:
-    if not ctx.in_scope(m):
-        return
-    pod = m.pod_spec()
+    pod = _pod_in_scope(m, ctx)
     if pod is None:
         return
     name, key = _service_account(pod)
@@ -160,9 +160,7 @@ def hook_default_service_account(m: Manifest, ctx: Context) -> Iterator[Hit]:
 def hook_automounts_token(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """Kubernetes' rule: the pod spec's automountServiceAccountToken wins; when unset, the named
     ServiceAccount's; when both are unset, the token is mounted."""
-    if not ctx.in_scope(m):
-        return
-    pod = m.pod_spec()
+    pod = _pod_in_scope(m, ctx)
     if pod is None:
         return
     field = f"{pod.path}.automountServiceAccountToken"
@@ -218,9 +216,7 @@ BASELINE_CAPABILITIES = frozenset({
 def hook_privileged_pod(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """Host namespaces, hostPath volumes, privileged containers, privilege escalation and added
     capabilities beyond the baseline profile."""
-    if not ctx.in_scope(m):
-        return
-    pod = m.pod_spec()
+    pod = _pod_in_scope(m, ctx)
     if pod is None:
         return
     tail = (
