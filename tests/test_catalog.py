@@ -31,3 +31,11 @@ def test_readme_rule_table_is_generated_from_the_rule_files():
 
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     assert markdown_table(load_catalog()) in readme
+
+
+def test_id_slug_and_severity_open_every_rule_file():
+    from hooklint.catalog import HEADER_BYTES
+
+    for file in rule_files():
+        head = open(file, encoding="utf-8").read(HEADER_BYTES)
+        assert set(read_header(head)) == {"id", "slug", "severity"}, file
