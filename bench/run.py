@@ -21,7 +21,6 @@ hooklint would: compiling every module on each start would otherwise add ~70 ms 
 from __future__ import annotations
 
 import argparse
-import glob
 import importlib.util
 import os
 import shutil

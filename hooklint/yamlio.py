@@ -29,7 +29,6 @@ from __future__ import annotations
 import math
 import re
 from array import array
-from bisect import bisect_right
 from typing import Any, Iterator
 
 import yaml

@@ -1,5 +1,6 @@
-"""Manifests and paths shared by several test modules."""
+"""Manifests, paths and helpers shared by several test modules."""
 
+import re
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -34,3 +35,14 @@ metadata:
 data:
   LOG_LEVEL: info
 """
+
+
+def doc_blocks() -> dict[str, str]:
+    """The fenced YAML blocks of docs/ci.md, by the file their first line names (``# path``)."""
+    text = (REPO / "docs" / "ci.md").read_text(encoding="utf-8")
+    blocks = {}
+    for body in re.findall(r"^```yaml\n(.*?)^```$", text, re.MULTILINE | re.DOTALL):
+        first = body.splitlines()[0]
+        assert first.startswith("# "), f"a docs/ci.md block does not start with '# <file>': {first!r}"
+        blocks[first[2:].strip()] = body
+    return blocks

@@ -19,7 +19,7 @@ from hooklint.config import Config
 from hooklint.engine import lint_paths
 from hooklint.findings import Finding, InputError, ObjectRef, RunResult, Span
 from hooklint.reporters import github, gitlab, sarif
-from tests.manifests import HL102_BAD, HL102_MESSAGE
+from tests.manifests import HL102_BAD, HL102_MESSAGE, doc_blocks
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -143,17 +143,6 @@ def test_gitlab_fingerprint_ignores_lines_inserted_above(repo):
 
 
 # --- the docs/ci.md snippets, run as written ---------------------------------------------------
-
-
-def doc_blocks() -> dict[str, str]:
-    """The fenced YAML blocks of docs/ci.md, by the file their first line names (``# path``)."""
-    text = (REPO / "docs" / "ci.md").read_text(encoding="utf-8")
-    blocks = {}
-    for body in re.findall(r"^```yaml\n(.*?)^```$", text, re.MULTILINE | re.DOTALL):
-        first = body.splitlines()[0]
-        assert first.startswith("# "), f"a docs/ci.md block does not start with '# <file>': {first!r}"
-        blocks[first[2:].strip()] = body
-    return blocks
 
 
 def run_commands(commands: list[str], cwd: Path) -> list[subprocess.CompletedProcess]:

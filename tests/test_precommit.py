@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 from hooklint import __version__
-from tests.manifests import HL102_BAD
+from tests.manifests import HL102_BAD, doc_blocks
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -43,17 +43,6 @@ def clean_env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_") and k != "PRE_COMMIT_HOME"}
     env.update(extra)
     return env
-
-
-def doc_blocks() -> dict[str, str]:
-    """The fenced YAML blocks of docs/ci.md, by the file their first line names (``# path``)."""
-    text = (REPO / "docs" / "ci.md").read_text(encoding="utf-8")
-    blocks = {}
-    for body in re.findall(r"^```yaml\n(.*?)^```$", text, re.MULTILINE | re.DOTALL):
-        first = body.splitlines()[0]
-        assert first.startswith("# "), f"a docs/ci.md block does not start with '# <file>': {first!r}"
-        blocks[first[2:].strip()] = body
-    return blocks
 
 
 @pytest.fixture(scope="module")

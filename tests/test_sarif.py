@@ -22,7 +22,7 @@ from hooklint.config import Config, load_config, parse_config
 from hooklint.engine import lint_paths, lint_text
 from hooklint.findings import Finding, ObjectRef, RunResult, Span
 from hooklint.reporters import sarif
-from tests.manifests import HL102_BAD, HL102_MESSAGE
+from tests.manifests import HL102_BAD, HL102_MESSAGE, doc_blocks
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
@@ -464,17 +464,6 @@ def test_sarif_om_is_imported_only_for_the_sarif_format():
 
 
 # --- the composite action and the code scanning workflow of docs/ci.md -------------------------
-
-
-def doc_blocks() -> dict[str, str]:
-    """The fenced YAML blocks of docs/ci.md, by the file their first line names (``# path``)."""
-    text = (REPO / "docs" / "ci.md").read_text(encoding="utf-8")
-    blocks = {}
-    for body in re.findall(r"^```yaml\n(.*?)^```$", text, re.MULTILINE | re.DOTALL):
-        first = body.splitlines()[0]
-        assert first.startswith("# "), f"a docs/ci.md block does not start with '# <file>': {first!r}"
-        blocks[first[2:].strip()] = body
-    return blocks
 
 
 def action() -> dict:
