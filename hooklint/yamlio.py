@@ -265,7 +265,32 @@ class Positions:
 # Values
 
 
-class Map(dict):
+class _Positioned:
+    """The span of a :class:`Map` or :class:`Seq`, computed on first use from the file's
+    :class:`Positions`. A container made by hand (tests, fixtures) has no positions until its
+    spans are assigned."""
+
+    __slots__ = ()
+
+    def _positions(self) -> Positions:
+        pos = getattr(self, "_pos", None)
+        if pos is None:
+            raise AttributeError(f"this {type(self).__name__} has no positions; assign its spans")
+        return pos
+
+    @property
+    def span(self) -> Span:
+        span = getattr(self, "_span", None)
+        if span is None:
+            span = self._span = self._positions().span(self._start, self._end)
+        return span
+
+    @span.setter
+    def span(self, value: Span) -> None:
+        self._span = value
+
+
+class Map(_Positioned, dict):
     """A YAML mapping: a ``dict`` whose keys are strings, plus where each key and value is.
 
     ``span`` covers the whole mapping; ``key_spans[k]`` the key ``k``; ``value_spans[k]`` its value
@@ -282,30 +307,6 @@ class Map(dict):
         self._span = self._key_spans = self._value_spans = self._merged = None
         self._entries = []
         return self
-
-    # A Map() made by hand (tests, fixtures) has no positions until its spans are assigned.
-    def _positions(self) -> Positions:
-        try:
-            pos = self._pos
-        except AttributeError:
-            pos = None
-        if pos is None:
-            raise AttributeError("this Map has no positions; assign span/key_spans/value_spans")
-        return pos
-
-    @property
-    def span(self) -> Span:
-        try:
-            span = self._span
-        except AttributeError:
-            span = None
-        if span is None:
-            span = self._span = self._positions().span(self._start, self._end)
-        return span
-
-    @span.setter
-    def span(self, value: Span) -> None:
-        self._span = value
 
     def _build_spans(self) -> None:
         pos = self._positions()
@@ -352,7 +353,7 @@ class Map(dict):
         return (_rebuild_map, (dict(self), self.span, self.key_spans, self.value_spans))
 
 
-class Seq(list):
+class Seq(_Positioned, list):
     """A YAML sequence: a ``list`` plus the span of the sequence and of each item (computed on first
     use; may be assigned)."""
 
@@ -365,29 +366,6 @@ class Seq(list):
         self._span = self._item_spans = None
         self._offsets = []  # start, end, start, end, ... of each item
         return self
-
-    def _positions(self) -> Positions:
-        try:
-            pos = self._pos
-        except AttributeError:
-            pos = None
-        if pos is None:
-            raise AttributeError("this Seq has no positions; assign span/item_spans")
-        return pos
-
-    @property
-    def span(self) -> Span:
-        try:
-            span = self._span
-        except AttributeError:
-            span = None
-        if span is None:
-            span = self._span = self._positions().span(self._start, self._end)
-        return span
-
-    @span.setter
-    def span(self, value: Span) -> None:
-        self._span = value
 
     @property
     def item_spans(self) -> list[Span]:
