@@ -26,6 +26,26 @@ HL102_MESSAGE = (
     "tag ':latest': each sync may run different code than was reviewed. Pin a version tag or, "
     "better, an @sha256 digest."
 )
+#: A well-kept PreSync hook Job whose one finding is HL102 on the image (line 17, column 18).
+LATEST_TAG_HOOK = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: db-migrate
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  backoffLimit: 1
+  activeDeadlineSeconds: 60
+  template:
+    spec:
+      serviceAccountName: migrate
+      automountServiceAccountToken: false
+      restartPolicy: Never
+      containers:
+        - name: migrate
+          image: ghcr.io/acme/migrate:latest
+"""
 #: A plain resource, so that an application is not hooks-only (HL305).
 CONFIGMAP = """\
 apiVersion: v1

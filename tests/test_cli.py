@@ -11,36 +11,10 @@ from typer.testing import CliRunner
 
 from hooklint import __version__
 from hooklint.cli import app
+from tests.manifests import CONFIGMAP, LATEST_TAG_HOOK
 
 ROOT = Path(__file__).resolve().parents[1]
 
-LATEST_JOB = """\
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: db-migrate
-  annotations:
-    argocd.argoproj.io/hook: PreSync
-spec:
-  backoffLimit: 1
-  activeDeadlineSeconds: 60
-  template:
-    spec:
-      serviceAccountName: migrate
-      automountServiceAccountToken: false
-      restartPolicy: Never
-      containers:
-        - name: migrate
-          image: ghcr.io/acme/migrate:latest
-"""
-CONFIGMAP = """\
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: settings
-data:
-  LOG_LEVEL: info
-"""
 HL102_MESSAGE = (
     "Image 'ghcr.io/acme/migrate:latest' of container 'migrate' of Job/db-migrate uses the mutable "
     "tag ':latest': each sync may run different code than was reviewed. Pin a version tag or, "
@@ -56,7 +30,7 @@ def tree(tmp_path, monkeypatch):
     (tmp_path / ".hooklint.yaml").write_text("allowed-registries: [ghcr.io/acme]\n")
     app_dir = tmp_path / "app"
     app_dir.mkdir()
-    (app_dir / "job.yaml").write_text(LATEST_JOB)
+    (app_dir / "job.yaml").write_text(LATEST_TAG_HOOK)
     (app_dir / "config.yaml").write_text(CONFIGMAP)  # a plain resource, so HL305 stays quiet
     monkeypatch.chdir(tmp_path)
     return tmp_path
@@ -130,7 +104,7 @@ def test_unknown_format_is_a_usage_error(tree):
 
 
 def test_stdin_names_helm_templates(tree):
-    stream = "---\n# Source: shop/templates/migrate.yaml\n" + LATEST_JOB + "---\n" + CONFIGMAP
+    stream = "---\n# Source: shop/templates/migrate.yaml\n" + LATEST_TAG_HOOK + "---\n" + CONFIGMAP
     result = invoke("lint", "-", input=stream)
     assert result.exit_code == 1
     # lines count from the "# Source:" comment: line 1 is the template's first line
@@ -170,7 +144,7 @@ def test_real_subprocess(tree):
 
 
 def test_text_output_keeps_each_finding_on_one_line(tree):
-    (tree / "app" / "job.yaml").write_text(LATEST_JOB.replace(
+    (tree / "app" / "job.yaml").write_text(LATEST_TAG_HOOK.replace(
         "    argocd.argoproj.io/hook: PreSync\n",
         "    argocd.argoproj.io/hook: PreSync\n    argocd.argoproj.io/sync-wave: |\n      5\n"))
     result = invoke("lint", "app")

@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from hooklint.catalog import Catalog, Rule, load_catalog
-from hooklint.checks import LOADER_RULES, REGISTRY, load_all
+from hooklint.catalog import load_catalog
 from hooklint.config import Config
 from hooklint.engine import PARALLEL_MIN_FILES, lint_paths
 from hooklint.reporters.json import render as render_json
@@ -36,13 +35,6 @@ BROKEN = {
 }
 
 
-def full_catalog() -> Catalog:
-    load_all()
-    real = load_catalog().rules
-    catalog = Catalog()
-    for rule_id in sorted(set(REGISTRY) | set(LOADER_RULES) | set(real)):
-        catalog.rules[rule_id] = real.get(rule_id) or Rule(rule_id, f"rule-{rule_id.lower()}", "warning", "-", "-", "-", "-")
-    return catalog
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +61,7 @@ def reports(root: Path, paths: list[str], jobs: int) -> tuple[str, str]:
     old = os.getcwd()
     os.chdir(root)
     try:
-        result = lint_paths(paths, Config(), full_catalog(), jobs=jobs)
+        result = lint_paths(paths, Config(), load_catalog(), jobs=jobs)
     finally:
         os.chdir(old)
     return render_json(result), render_text(result)

@@ -16,6 +16,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from hooklint.catalog import load_catalog
+from hooklint.checks import LOADER_RULES
 from hooklint.loader import parse_text
 from hooklint.yamlio import Positions, go_resolve_plain
 
@@ -31,15 +33,13 @@ pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="the public corpus i
 #: Derandomized: the same examples on every run, so the suite is reproducible; bench/fuzz.py explores.
 SETTINGS = settings(max_examples=150, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])  # fmt: skip
-#: Loader messages must be one line (checks' messages are reported by bench/fuzz.py).
-LOADER_RULES = frozenset({"HL001", "HL002", "HL005"})
 
 
 @pytest.fixture(scope="module")
 def corpus():
     docs = fuzz.corpus_documents(str(CORPUS))
     texts = [p.read_text(encoding="utf-8") for p in sorted(CORPUS.rglob("*.y*ml"))[:400]]
-    return {"docs": docs, "texts": texts, "catalog": fuzz.full_catalog(), "configs": fuzz.fuzz_configs()}
+    return {"docs": docs, "texts": texts, "catalog": load_catalog(), "configs": fuzz.fuzz_configs()}
 
 
 @SETTINGS

@@ -20,53 +20,24 @@ from pathlib import Path
 import pytest
 
 import hooklint.loader as loader
-from hooklint.catalog import Catalog, Rule, load_catalog
-from hooklint.checks import LOADER_RULES, REGISTRY, load_all
+from hooklint.catalog import load_catalog
 from hooklint.config import Config
 from hooklint.engine import lint_paths, lint_text
 from hooklint.findings import RunResult
 from hooklint.loader import parse_text, read_file
 from hooklint.yamlio import MAX_DEPTH, go_resolve_plain
+from tests.manifests import CONFIGMAP, LATEST_TAG_HOOK
 
 ROOT = Path(__file__).resolve().parents[1]
 
-GOOD_HOOK = """\
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: db-migrate
-  annotations:
-    argocd.argoproj.io/hook: PreSync
-spec:
-  backoffLimit: 1
-  activeDeadlineSeconds: 60
-  template:
-    spec:
-      serviceAccountName: migrate
-      automountServiceAccountToken: false
-      restartPolicy: Never
-      containers:
-        - name: migrate
-          image: ghcr.io/acme/migrate:latest
-"""
-#: GOOD_HOOK's one finding: HL102 on the image (line 17, column 18).
+#: LATEST_TAG_HOOK's one finding: HL102 on the image (line 17, column 18).
 WITNESS = ("HL102", 17, 18)
-#: A plain resource beside the hook, so that HL305 (hooks-only application) stays quiet.
-CONFIGMAP = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  LOG_LEVEL: info\n"
 MANIFEST_HEAD = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: hostile\ndata:\n"
 
 
-def full_catalog() -> Catalog:
-    """Every rule hooklint has a check for (placeholder metadata for rules still being written)."""
-    load_all()
-    real = load_catalog().rules
-    catalog = Catalog()
-    for rule_id in sorted(set(REGISTRY) | set(LOADER_RULES) | set(real)):
-        catalog.rules[rule_id] = real.get(rule_id) or Rule(rule_id, f"rule-{rule_id.lower()}", "warning", "-", "-", "-", "-")
-    return catalog
 
 
-CATALOG = full_catalog()
+CATALOG = load_catalog()
 
 
 def lint(*paths, config: Config | None = None) -> RunResult:
@@ -87,7 +58,7 @@ def app(tmp_path):
     """An application folder with one good hook (the witness that the run goes on)."""
     folder = tmp_path / "app"
     folder.mkdir()
-    (folder / "hook.yaml").write_text(GOOD_HOOK)
+    (folder / "hook.yaml").write_text(LATEST_TAG_HOOK)
     (folder / "settings.yaml").write_text(CONFIGMAP)
     return folder
 
@@ -129,7 +100,7 @@ def merge_bomb(levels: int = 12) -> str:
 
 @pytest.mark.parametrize("text, line", [(billion_laughs(), 12), (merge_bomb(), 20)], ids=["billion-laughs", "merge-keys"])
 def test_alias_bombs_are_bounded_and_reported(app, text, line):
-    (app / "bomb.yaml").write_text(text + "---\n" + GOOD_HOOK)
+    (app / "bomb.yaml").write_text(text + "---\n" + LATEST_TAG_HOOK)
     result = bounded(lambda: lint(app), seconds=10, megabytes=64)
     hl001 = [f for f in result.findings if f.rule_id == "HL001"]
     assert len(hl001) == 1 and hl001[0].path.endswith("bomb.yaml")
@@ -170,7 +141,7 @@ DEEP = 100_000
     ids=["flow-seq", "flow-map", "block-map", "block-seq", "compact-seq"],
 )
 def test_deep_nesting_is_bounded_and_reported(app, body):
-    (app / "deep.yaml").write_text(MANIFEST_HEAD + body + "---\n" + GOOD_HOOK)
+    (app / "deep.yaml").write_text(MANIFEST_HEAD + body + "---\n" + LATEST_TAG_HOOK)
     result = bounded(lambda: lint(app), seconds=10, megabytes=64)
     hl001 = [f for f in result.findings if f.rule_id == "HL001"]
     assert len(hl001) == 1, where(result)
@@ -219,8 +190,8 @@ def test_default_max_file_size_through_the_cli(app):
     "data, message",
     [
         (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)), "binary content (NUL byte at offset 8); not a manifest"),
-        (GOOD_HOOK.encode().replace(b"PreSync", b"Pre\x00Sync"),
-         f"binary content (NUL byte at offset {GOOD_HOOK.index('PreSync') + 3}); not a manifest"),
+        (LATEST_TAG_HOOK.encode().replace(b"PreSync", b"Pre\x00Sync"),
+         f"binary content (NUL byte at offset {LATEST_TAG_HOOK.index('PreSync') + 3}); not a manifest"),
         (b"apiVersion: v1\nkind: \xff\xfeConfigMap\n", "not valid UTF-8 (byte 0xff at offset 21); save the file as UTF-8"),
         (b"apiVersion: v1\nkind: Caf\xc3", "not valid UTF-8 (byte 0xc3 at offset 24); save the file as UTF-8"),
         (codecs.BOM_UTF16_LE + "apiVersion: v1\n".encode("utf-16-le")[:-1], "invalid UTF-16 at byte 30"),
@@ -246,7 +217,7 @@ def test_binary_and_badly_encoded_files_are_input_errors(app, data, message):
     ids=["utf8-bom", "utf16-le", "utf16-be", "utf32-le", "crlf"],
 )
 def test_other_encodings_are_decoded_and_positions_match_utf8(tmp_path, encode):
-    text = GOOD_HOOK.replace("name: db-migrate", "name: db-migrate-é") + "---\n" + MANIFEST_HEAD + "  a: 1\n  a: 2\n"
+    text = LATEST_TAG_HOOK.replace("name: db-migrate", "name: db-migrate-é") + "---\n" + MANIFEST_HEAD + "  a: 1\n  a: 2\n"
     (tmp_path / "plain").mkdir()
     (tmp_path / "other").mkdir()
     (tmp_path / "plain" / "m.yaml").write_bytes(text.encode("utf-8"))
@@ -258,7 +229,7 @@ def test_other_encodings_are_decoded_and_positions_match_utf8(tmp_path, encode):
 
 
 def test_control_characters_fail_only_their_document(app):
-    text = MANIFEST_HEAD + "  bell: \"\x07\"\n---\n" + GOOD_HOOK
+    text = MANIFEST_HEAD + "  bell: \"\x07\"\n---\n" + LATEST_TAG_HOOK
     (app / "bell.yaml").write_text(text)
     result = lint(app)
     hl001 = [f for f in result.findings if f.rule_id == "HL001"]
@@ -301,7 +272,7 @@ def test_python_tags_are_never_executed_and_are_reported(tmp_path, app):
 
 
 def test_file_whose_reading_fails_is_an_input_error(app, monkeypatch):
-    (app / "locked.yaml").write_text(GOOD_HOOK)
+    (app / "locked.yaml").write_text(LATEST_TAG_HOOK)
     real_open = os.open
 
     def guarded(path, flags, *args, **kwargs):
@@ -316,7 +287,7 @@ def test_file_whose_reading_fails_is_an_input_error(app, monkeypatch):
 
 
 def test_read_error_in_the_middle_of_a_file_is_an_input_error(app, monkeypatch):
-    (app / "flaky.yaml").write_text(GOOD_HOOK)
+    (app / "flaky.yaml").write_text(LATEST_TAG_HOOK)
     real_read = os.read
     state = {"fd": None}
     real_open = os.open
@@ -341,7 +312,7 @@ def test_read_error_in_the_middle_of_a_file_is_an_input_error(app, monkeypatch):
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root reads files whatever their mode")
 def test_file_without_read_permission(app):
     locked = app / "locked.yaml"
-    locked.write_text(GOOD_HOOK)
+    locked.write_text(LATEST_TAG_HOOK)
     locked.chmod(0)
     try:
         assert errors_of(lint(app)) == {"locked.yaml": "permission denied"}
@@ -352,7 +323,7 @@ def test_file_without_read_permission(app):
 def test_unreadable_folder_is_an_input_error_and_the_rest_is_linted(tmp_path, app, monkeypatch):
     hidden = tmp_path / "app" / "sub"
     hidden.mkdir()
-    (hidden / "x.yaml").write_text(GOOD_HOOK)
+    (hidden / "x.yaml").write_text(LATEST_TAG_HOOK)
     real_scandir = os.scandir
 
     def scandir(path="."):
@@ -382,7 +353,7 @@ def test_fifo_is_refused_without_blocking(tmp_path, app):
 def test_pipe_named_through_dev_fd_is_read(tmp_path):
     """Process substitution (``hooklint lint <(helm template .)``) hands over /dev/fd/N: a pipe."""
     read, write = os.pipe()
-    os.write(write, (GOOD_HOOK + "---\n" + CONFIGMAP).encode())
+    os.write(write, (LATEST_TAG_HOOK + "---\n" + CONFIGMAP).encode())
     os.close(write)
     try:
         env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -417,10 +388,10 @@ def test_broken_and_looping_symbolic_links(app):
 
 
 def test_file_that_disappears_mid_run(tmp_path, app, monkeypatch):
-    (app / "gone.yaml").write_text(GOOD_HOOK)
+    (app / "gone.yaml").write_text(LATEST_TAG_HOOK)
     other = tmp_path / "other"
     other.mkdir()
-    (other / "gone-too.yaml").write_text(GOOD_HOOK)
+    (other / "gone-too.yaml").write_text(LATEST_TAG_HOOK)
     real_walk = loader.walk
 
     def walk_then_delete(root, errors, notices=None):
@@ -447,7 +418,7 @@ def test_named_path_that_does_not_exist(app):
 
 
 def test_documents_that_are_not_objects(app):
-    text = GOOD_HOOK + "---\n- a\n- b\n---\njust a string\n---\n42\n---\nnull\n---\n~\n---\n# only a comment\n---\n"
+    text = LATEST_TAG_HOOK + "---\n- a\n- b\n---\njust a string\n---\n42\n---\nnull\n---\n~\n---\n# only a comment\n---\n"
     (app / "hook.yaml").write_text(text)
     result = lint(app)
     hl003 = [(f.span.line, f.message.split(",")[0]) for f in result.findings if f.rule_id == "HL003"]
@@ -462,21 +433,21 @@ def test_documents_that_are_not_objects(app):
 
 
 def _replace(old: str, new: str) -> str:
-    assert old in GOOD_HOOK, old
-    return GOOD_HOOK.replace(old, new)
+    assert old in LATEST_TAG_HOOK, old
+    return LATEST_TAG_HOOK.replace(old, new)
 
 
 CONTAINERS = "      containers:\n        - name: migrate\n          image: ghcr.io/acme/migrate:latest\n"
 WRONG_SHAPES = {
     "containers-string": (_replace(CONTAINERS, '      containers: "oops"\n'), "HL006"),
     "annotations-list": (_replace("  annotations:\n    argocd.argoproj.io/hook: PreSync\n", "  annotations: []\n"), "HL006"),
-    "spec-integer": (GOOD_HOOK.split("spec:\n  backoffLimit")[0] + "spec: 5\n", "HL006"),
+    "spec-integer": (LATEST_TAG_HOOK.split("spec:\n  backoffLimit")[0] + "spec: 5\n", "HL006"),
     "metadata-integer": ("apiVersion: batch/v1\nkind: Job\nmetadata: 5\nspec: {}\n", "HL006"),
     "kind-integer": (_replace("kind: Job", "kind: 5"), "HL003"),
     "apiVersion-integer": (_replace("apiVersion: batch/v1", "apiVersion: 5"), "HL003"),
     "containers-of-strings": (_replace(CONTAINERS, "      containers:\n        - migrate\n        - seed\n"), "HL006"),
-    "template-list": (GOOD_HOOK.split("  template:")[0] + "  template: []\n", "HL006"),
-    "pod-spec-string": (GOOD_HOOK.split("    spec:\n      serviceAccountName")[0] + "    spec: x\n", "HL006"),
+    "template-list": (LATEST_TAG_HOOK.split("  template:")[0] + "  template: []\n", "HL006"),
+    "pod-spec-string": (LATEST_TAG_HOOK.split("    spec:\n      serviceAccountName")[0] + "    spec: x\n", "HL006"),
     "name-integer": (_replace("  name: db-migrate", "  name: 5"), "HL006"),
     "hook-annotation-list": (_replace("argocd.argoproj.io/hook: PreSync", "argocd.argoproj.io/hook: [PreSync]"), "HL004"),
     "list-items-integer": ("apiVersion: v1\nkind: List\nmetadata: {}\nitems: 5\n", "HL003"),
@@ -540,7 +511,7 @@ def test_huge_numbers_are_typed_like_go_yaml():
 
 
 def test_mapping_as_key_is_a_syntax_error_and_other_documents_go_on():
-    text = MANIFEST_HEAD + "  image: {{ .Values.image }}\n---\n" + GOOD_HOOK
+    text = MANIFEST_HEAD + "  image: {{ .Values.image }}\n---\n" + LATEST_TAG_HOOK
     found = lint_text(text, catalog=CATALOG)
     assert where(found, "HL001") == [("HL001", 6, 11)]
     assert "invalid map key" in [f for f in found if f.rule_id == "HL001"][0].message
@@ -587,7 +558,7 @@ def test_large_hostile_files_are_bounded(name):
 
 
 def test_document_cut_by_an_error_does_not_hide_the_next_ones():
-    text = GOOD_HOOK + "---\n" + MANIFEST_HEAD + "  a: [1, 2\n---\n" + GOOD_HOOK + "---\n" + MANIFEST_HEAD + "  b: 'open\n"
+    text = LATEST_TAG_HOOK + "---\n" + MANIFEST_HEAD + "  a: [1, 2\n---\n" + LATEST_TAG_HOOK + "---\n" + MANIFEST_HEAD + "  b: 'open\n"
     found = lint_text(text, catalog=CATALOG)
     assert where(found, "HL001") == [("HL001", 25, 1), ("HL001", 49, 6)]
     assert where(found, "HL102") == [("HL102", 17, 18), ("HL102", 42, 18)]
