@@ -233,7 +233,7 @@ def check(text: str, catalog: Any, configs: list[Any], one_line: frozenset[str] 
     """Lint ``text`` under each config and check the properties: raises whatever ``lint_text``
     raises, or :class:`PropertyFailure`. Messages must fit on one line for the rules in
     ``one_line`` (every rule when None)."""
-    from hooklint.engine import lint_text
+    from hooklint.pipeline import lint_text
     from hooklint.findings import RunResult
     from hooklint.reporters.json import render
 

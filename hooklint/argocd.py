@@ -24,9 +24,7 @@ HELM_HOOK_WEIGHT = "helm.sh/hook-weight"
 ARGO_HOOK_TYPES = ("PreSync", "Sync", "PostSync", "SyncFail", "Skip")
 #: Controller-run hook types (``AC controller/hook.go`` ``isHookOfType``), not gitops-engine's.
 DELETE_HOOK_TYPES = ("PreDelete", "PostDelete")
-#: The Argo CD release (major, minor) that introduced each delete hook type: PostDelete in
-#: v2.10.0 (PR #16595), PreDelete in v3.3.0 (PR #22288) (§4d).
-DELETE_HOOK_SINCE = {"PostDelete": (2, 10), "PreDelete": (3, 3)}
+
 #: Sync phases in ``syncPhaseOrder`` order (``GE/sync/sync_tasks.go``): PreSync -1 ... SyncFail 2.
 SYNC_PHASES = ("PreSync", "Sync", "PostSync", "SyncFail")
 PHASE_ORDER = {"PreSync": -1, "Sync": 0, "PostSync": 1, "SyncFail": 2}
@@ -269,3 +267,80 @@ def hook_generated_name_length(generate_name: str, phase: str) -> int:
     ``-`` + phase in lower case + ``-`` + Unix seconds (10 digits) (§4c "generateName",
     ``sync_context.go`` ``getSyncTasks``)."""
     return len(generate_name) + 7 + 1 + len(phase) + 1 + 10
+
+
+# --- Sync options ------------------------------------------------------------------------------
+
+RESOURCE, APP = "resource", "application"
+BOTH = (RESOURCE, APP)
+
+#: §7: option key -> (values Argo CD acts on, values that restate the default, where it is read).
+#: Matching is exact and case-sensitive (``HasAnnotationOption``); ``Prune=``/``Delete=`` are read
+#: by ``GetAnnotationOptionValue`` (the first item with the prefix wins).
+SYNC_OPTION_TABLE: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {
+    "Prune": (("false", "confirm"), ("true",), BOTH),
+    "Delete": (("false", "confirm"), ("true",), BOTH),
+    "Validate": (("false",), ("true",), BOTH),
+    "SkipDryRunOnMissingResource": (("true",), ("false",), BOTH),
+    "PruneLast": (("true",), ("false",), BOTH),
+    "Replace": (("true",), ("false",), BOTH),
+    "Force": (("true",), ("false",), (RESOURCE,)),
+    "ServerSideApply": (("true", "false"), (), BOTH),
+    "CreateNamespace": (("true",), ("false",), (APP,)),
+    "ApplyOutOfSyncOnly": (("true",), ("false",), (APP,)),
+    "PrunePropagationPolicy": (("foreground", "background", "orphan"), (), (APP,)),
+    "FailOnSharedResource": (("true",), ("false",), (APP,)),
+    "RespectIgnoreDifferences": (("true",), ("false",), (APP,)),
+    "ClientSideApplyMigration": (("false",), ("true",), (APP,)),
+    # gitops-engine constant (``GE/sync/common/types.go``), not in Argo CD's documentation.
+    "ControllerReferencesOnly": (("true",), ("false",), BOTH),
+}
+
+
+# --- Argo CD versions ---------------------------------------------------------------------------
+
+#: An Argo CD release as (major, minor, patch).
+Version = tuple[int, int, int]
+
+#: The Argo CD version rules follow when the configuration names none (``argocd-version``).
+DEFAULT_VERSION: Version = (3, 3, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Behaviour:
+    """Argo CD behaviour that hooklint models and that some release introduced: ``since`` is the
+    first release with it, ``what`` says what changed and where upstream."""
+
+    since: Version
+    what: str
+
+
+#: Every version-gated behaviour, in one table read by the model, the plan and the rules.
+BEHAVIOURS: dict[str, Behaviour] = {
+    "pull-forward": Behaviour((2, 0, 0), "Namespace/CRD dependencies pulled forward before their first "
+                              "dependant (GE/sync/sync_tasks.go adjustDeps, gitops-engine PR #225; §4b)"),
+    "PostDelete": Behaviour((2, 10, 0), "PostDelete hooks run after the Application's resources are "
+                            "deleted (AC controller/hook.go, PR #16595; §4d)"),
+    "hook-finalizer": Behaviour((3, 0, 0), "hooks carry a finalizer until Argo CD has seen them finish, "
+                                "so a Job's ttlSecondsAfterFinished cannot hide its completion (§6)"),
+    "app-skip-dry-run": Behaviour((3, 1, 0), "SkipDryRunOnMissingResource=true is read from an "
+                                  "Application's spec.syncPolicy.syncOptions (PR #22679; §7)"),
+    "PreDelete": Behaviour((3, 3, 0), "PreDelete hooks run before the Application's resources are "
+                           "deleted (AC controller/hook.go, PR #22288; §4d)"),
+}
+
+
+def supports(version: Version, behaviour: str) -> bool:
+    """True when Argo CD ``version`` has ``behaviour`` (a key of :data:`BEHAVIOURS`)."""
+    return version >= BEHAVIOURS[behaviour].since
+
+
+def since(behaviour: str) -> Version:
+    """The first release with ``behaviour`` (a key of :data:`BEHAVIOURS`)."""
+    return BEHAVIOURS[behaviour].since
+
+
+def version_text(version: Version) -> str:
+    """``3.3`` for a ``.0`` release of the table or configuration, ``2.10.4`` otherwise."""
+    major, minor, patch = version
+    return f"{major}.{minor}" if patch == 0 else f"{major}.{minor}.{patch}"

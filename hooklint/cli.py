@@ -95,7 +95,7 @@ def lint(
     """Lint manifests and report findings."""
     from hooklint.catalog import load_catalog
     from hooklint.config import ConfigError
-    from hooklint.engine import lint_paths
+    from hooklint.pipeline import lint_paths
     from hooklint.findings import SEVERITY_RANK
 
     cfg = _load_config(config)
@@ -139,10 +139,12 @@ def plan(
     config: Annotated[Optional[str], typer.Option("--config", "-c", help="Configuration file (default: nearest .hooklint.yaml).")] = None,
 ) -> None:
     """Print the sync plan Argo CD would execute, one application at a time."""
-    from hooklint.plan import plan_report
+    from hooklint.pipeline import plan_paths
+    from hooklint.reporters.plan import render
 
     cfg = _load_config(config)
-    text, errors = plan_report(paths, cfg, format.value)
+    plans, errors = plan_paths(paths, cfg)
+    text = render(plans, format.value)
     for error in errors:
         typer.echo(f"hooklint: error: {error.path}: {error.message}", err=True)
     _write(text, output)

@@ -25,11 +25,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from hooklint import argocd
 from hooklint.images import RegistryEntry
 from hooklint.loader import DEFAULT_MAX_FILE_SIZE
 
 CONFIG_NAMES = (".hooklint.yaml", ".hooklint.yml")
-DEFAULT_ARGOCD_VERSION = "3.3"
 
 
 class ConfigError(Exception):
@@ -42,7 +42,7 @@ class Config:
     require_digest: bool = False
     disable: list[str] = field(default_factory=list)
     check_all_workloads: bool = False
-    argocd_version: tuple[int, int] = (3, 3)
+    argocd_version: argocd.Version = argocd.DEFAULT_VERSION
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     max_waves: int = 10
     path: str | None = None
@@ -52,15 +52,15 @@ class Config:
         self.registry_entries = [RegistryEntry.parse(e) for e in self.allowed_registries]
 
 
-def _version(value: Any, where: str) -> tuple[int, int]:
+def _version(value: Any, where: str) -> argocd.Version:
     if isinstance(value, float):
         # YAML reads an unquoted 2.10 as the number 2.1: refuse to guess which was meant
         raise ConfigError(f"{where}: argocd-version must be quoted (\"{value}\" is read as a number; write e.g. \"2.10\")")
     text = str(value)
-    match = re.fullmatch(r"v?(\d+)\.(\d+)(?:\.\d+)?", text.strip())
+    match = re.fullmatch(r"v?(\d+)\.(\d+)(?:\.(\d+))?", text.strip())
     if not match:
         raise ConfigError(f"{where}: argocd-version must look like \"3.3\" or \"2.14.1\", not {text!r}")
-    return int(match.group(1)), int(match.group(2))
+    return int(match.group(1)), int(match.group(2)), int(match.group(3) or 0)
 
 
 def parse_config(data: Any, where: str) -> Config:
@@ -109,7 +109,7 @@ def parse_config(data: Any, where: str) -> Config:
         require_digest=boolean("require-digest"),
         disable=string_list("disable"),
         check_all_workloads=boolean("check-all-workloads"),
-        argocd_version=_version(data.get("argocd-version", DEFAULT_ARGOCD_VERSION), where),
+        argocd_version=_version(data["argocd-version"], where) if "argocd-version" in data else argocd.DEFAULT_VERSION,
         max_file_size=positive_int("max-file-size", DEFAULT_MAX_FILE_SIZE),
         max_waves=positive_int("max-waves", 10),
         path=where,

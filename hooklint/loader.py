@@ -10,21 +10,23 @@ exception; hostile YAML (alias bombs, deep nesting) is bounded by :mod:`hooklint
 from __future__ import annotations
 
 import codecs
-import gc
 import os
 import re
 import stat
 import sys
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from hooklint.findings import InputError, Span
 from hooklint.yamlio import (
-    MAX_NODES,
+    SYNTAX_ERROR,
+    TOO_COMPLEX,
+    TOO_MANY_ERRORS,
     DocumentTooComplex,
     FileTooComplex,
-    Issue,
+    LoadIssue,
+    NodeBudget,
     ParsedDocument,
     Positions,
     YamlSyntaxError,
@@ -32,7 +34,6 @@ from hooklint.yamlio import (
     new_parser,
 )
 
-MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
 STDIN = "-"
 
@@ -94,18 +95,20 @@ class Document:
 
 @dataclass(slots=True)
 class LoadedFile:
-    """A file read and parsed: its documents and the load-time issues (HL001, HL002, HL005)."""
+    """A file read and parsed: its documents and the issues met reading them, as ``(issue,
+    document index)`` (the checks of :mod:`hooklint.checks.loading` report them)."""
 
     path: str
     documents: list[Document] = field(default_factory=list)
-    issues: list[tuple[Issue, int]] = field(default_factory=list)  # (issue, doc index)
+    issues: list[tuple[LoadIssue, int]] = field(default_factory=list)  # (issue, doc index)
     error: InputError | None = None
-    #: The text has ``apiVersion:``, ``kind:`` and ``metadata:``. Argo CD's directory source
-    #: ignores a file none of whose documents is an object unless it looks like a manifest this
-    #: way (``repository.go`` ``findManifests``: "it might be an unrelated YAML file").
+    #: The text has ``apiVersion:``, ``kind:`` and ``metadata:`` (or the file is JSON): what
+    #: :mod:`hooklint.sources.directory` needs to tell a manifest from unrelated YAML.
     looks_like_manifest: bool = True
-    #: The file carries ``+argocd:skip-file-rendering``: Argo CD never renders it.
-    skipped: bool = False
+    #: The file carries ``+argocd:skip-file-rendering`` (its documents are not parsed).
+    has_skip_marker: bool = False
+    #: Why Argo CD does not render the file, when it does not (set by :mod:`hooklint.sources`).
+    skip_reason: str | None = None
 
 
 class FileRejected(Exception):
@@ -224,7 +227,7 @@ class _FileParser:
         self._data: bytes | None = None
         self._byte_cursors = {"start": (0, 0), "end": (0, 0)}
         self._ascii: bool | None = None
-        self.budget = [MAX_NODES]  # YAML nodes the rest of the file may hold
+        self.budget = NodeBudget()  # YAML nodes the rest of the file may hold
 
     @property
     def starts(self) -> list[int]:
@@ -263,22 +266,21 @@ class _FileParser:
         self._byte_cursors[cursor] = (index, byte)
         return byte
 
-    def fail(self, span: Span, message: str) -> bool:
-        """Record an unreadable document (HL001). False once the file has too many of them."""
-        self.loaded.issues.append((Issue("HL001", span, message), self.index))
+    def fail(self, exc: YamlSyntaxError | DocumentTooComplex) -> bool:
+        """Record an unreadable document. False once the file has too many of them."""
+        kind = TOO_COMPLEX if isinstance(exc, DocumentTooComplex) else SYNTAX_ERROR
+        self.loaded.issues.append((LoadIssue(kind, exc.span, str(exc)), self.index))
         self.index += 1
         self.failures += 1
         if self.failures < MAX_SYNTAX_ERRORS:
             return True
-        self.loaded.issues.append((Issue(
-            "HL001", span, f"More than {MAX_SYNTAX_ERRORS} documents of this file cannot be read; "
-            "the rest of the file is not checked. Fix the YAML."), self.index))  # fmt: skip
+        self.loaded.issues.append((LoadIssue(TOO_MANY_ERRORS, exc.span, str(MAX_SYNTAX_ERRORS)), self.index))
         return False
 
     def run(self) -> LoadedFile:
         text = self.text
         if SKIP_FILE_RENDERING_MARKER in text:
-            self.loaded.skipped = True
+            self.loaded.has_skip_marker = True
             return self.loaded
         # A .json file is decoded with json.Unmarshal, whose errors always fail the application;
         # only YAML gets the "unrelated file" pass (repository.go findManifests).
@@ -294,9 +296,10 @@ class _FileParser:
             if not self.parse(begin, self.starts[chunk]):
                 return self.loaded
             char = text[bad.start()]
-            if not self.fail(self.positions.point(bad.start()), _syntax_message(YamlSyntaxError(
+            if not self.fail(YamlSyntaxError(
                     f"character U+{ord(char):04X} is not allowed in YAML (control characters and "
-                    "unpaired surrogates are refused by Kubernetes' YAML reader too)", Span.point(1, 1)))):  # fmt: skip
+                    "unpaired surrogates are refused by Kubernetes' YAML reader too)",
+                    self.positions.point(bad.start()))):  # fmt: skip
                 return self.loaded
             begin = self.chunk_end(chunk)
             bad = not_yaml.search(text, begin)
@@ -325,7 +328,7 @@ class _FileParser:
                     self.index += 1
                 return True
             except (YamlSyntaxError, DocumentTooComplex) as exc:
-                if not self.fail(exc.span, _syntax_message(exc)) or isinstance(exc, FileTooComplex):
+                if not self.fail(exc) or isinstance(exc, FileTooComplex):
                     return False
                 where = exc.doc_start if exc.doc_start is not None else exc.index
                 begin = self.chunk_end(self.chunk_of(max(where, begin)))
@@ -333,28 +336,13 @@ class _FileParser:
 
 
 def parse_text(path: str, text: str) -> LoadedFile:
-    """Parse a whole file's text into documents, collecting HL001/HL002/HL005 issues per document.
+    """Parse a whole file's text into documents, collecting the load issues of each document.
 
     The text is read by one parser. A document that cannot be read (HL001) does not hide the
     others: parsing resumes at the next ``---``/``...`` line, since a document marker at column 0
     always ends the previous document in YAML. Never raises for bad input. A file with Argo CD's
-    skip-file-rendering marker comes back empty with ``skipped`` set."""
-    enabled = gc.isenabled()
-    gc.disable()  # values are built without reference cycles: collecting while they pile up only
-    try:  # rescans the growing heap again and again (quadratic for files of many documents)
-        return _FileParser(path, text).run()
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def _syntax_message(exc: Exception) -> str:
-    if isinstance(exc, DocumentTooComplex):
-        return f"Document cannot be read safely: {exc}. Simplify the document."
-    return (
-        f"YAML syntax error: {exc}. Argo CD cannot render this document, so the whole "
-        "application fails to sync; fix the YAML."
-    )
+    skip-file-rendering marker comes back empty with ``has_skip_marker`` set."""
+    return _FileParser(path, text).run()
 
 
 def _first_content(text: str, begin: int = 0, end: int | None = None) -> int:
@@ -390,7 +378,7 @@ def read_file(path: str, max_size: int = DEFAULT_MAX_FILE_SIZE) -> LoadedFile:
     except _TooLarge:
         return _too_large(path, max_size)
     except OSError as exc:
-        return LoadedFile(path, error=InputError(path, _os_error_text(path, exc)))
+        return LoadedFile(path, error=InputError(path, os_error_text(path, exc)))
     except (ValueError, AttributeError) as exc:  # a closed or missing stdin
         return LoadedFile(path, error=InputError(path, f"cannot read: {exc}"))
     if len(data) > max_size:
@@ -455,7 +443,7 @@ def _file_kind(mode: int) -> str:
     return "not a file"
 
 
-def _os_error_text(path: str, exc: OSError) -> str:
+def os_error_text(path: str, exc: OSError) -> str:
     import errno
 
     if exc.errno == errno.ENOENT:
@@ -469,110 +457,3 @@ def _os_error_text(path: str, exc: OSError) -> str:
     if exc.errno == errno.EISDIR:
         return "is a directory"
     return exc.strerror or str(exc)
-
-
-def is_manifest_name(name: str) -> bool:
-    return name.lower().endswith(MANIFEST_SUFFIXES)
-
-
-HELM_CHART_FILE = "Chart.yaml"
-
-
-def walk(root: str, errors: list[InputError], notices: list[str] | None = None) -> list[str]:
-    """Manifest files below ``root`` (``*.yaml``, ``*.yml``, ``*.json``), sorted; hidden files and
-    folders are skipped and symbolic links to folders are not followed. Unreadable folders are
-    added to ``errors``. A folder with a ``Chart.yaml`` is a Helm chart, which Argo CD renders with
-    Helm: its raw templates are not manifests, so it is skipped with a line in ``notices``."""
-
-    def onerror(exc: OSError) -> None:
-        where = exc.filename or root
-        errors.append(InputError(where, _os_error_text(where, exc)))
-
-    found: list[str] = []
-    for folder, dirs, files in os.walk(root, onerror=onerror):
-        if HELM_CHART_FILE in files:
-            dirs[:] = []
-            if notices is not None:
-                notices.append(
-                    f"{folder}: a Helm chart, not linted as manifests; lint its output instead: "
-                    f"helm template {folder} | hooklint lint -"
-                )
-            continue
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in files:
-            if not name.startswith(".") and is_manifest_name(name):
-                found.append(os.path.join(folder, name))
-    found.sort()
-    return found
-
-
-@dataclass(slots=True)
-class Application:
-    """What Argo CD syncs as one application: the manifest files of one directory (not its
-    subdirectories, like Argo CD's directory source without ``recurse``), or stdin.
-
-    ``reported`` are the files whose findings are shown; ``context`` files are loaded only so that
-    cross-object rules see the whole application (pre-commit passes files one by one)."""
-
-    key: str
-    reported: list[str]
-    context: list[str] = field(default_factory=list)
-
-
-def group_applications(
-    paths: Iterable[str], errors: list[InputError], notices: list[str] | None = None
-) -> list[Application]:
-    """Expand command-line paths into applications, in a deterministic order.
-
-    A directory contributes every manifest below it, one application per folder. A file named on
-    its own belongs to its folder's application; the folder's other manifests become context. Paths
-    that do not exist are added to ``errors``.
-
-    Paths are normalised (``./app//x.yaml`` is ``app/x.yaml``), so a file named twice, or named and
-    inside a named folder, is linted once, and the order and spelling of the arguments do not change
-    the result."""
-    reported: dict[str, set[str]] = {}
-    named_files: set[str] = set()
-    missing: set[str] = set()
-    for path in paths:
-        if path == STDIN:
-            reported.setdefault(STDIN, set()).add(STDIN)
-            continue
-        path = os.path.normpath(path)
-        if os.path.isdir(path):
-            for file in walk(path, errors, notices):
-                file = os.path.normpath(file)
-                reported.setdefault(os.path.dirname(file) or ".", set()).add(file)
-        elif os.path.lexists(path):
-            reported.setdefault(os.path.dirname(path) or ".", set()).add(path)
-            named_files.add(path)
-        elif path not in missing:
-            missing.add(path)
-            errors.append(InputError(path, "no such file or directory"))
-    apps: list[Application] = []
-    for key in sorted(reported):
-        files = sorted(reported[key])
-        context: list[str] = []
-        if key != STDIN and any(f in named_files for f in files):
-            context = _siblings(key, set(files))
-        apps.append(Application(key, files, context))
-    return apps
-
-
-def _siblings(folder: str, exclude: set[str]) -> list[str]:
-    try:
-        names = sorted(os.listdir(folder))
-    except OSError:
-        return []
-    norm_exclude = {os.path.normpath(p) for p in exclude}
-    out = []
-    for name in names:
-        full = os.path.join(folder, name)
-        if (
-            not name.startswith(".")
-            and is_manifest_name(name)
-            and os.path.normpath(full) not in norm_exclude
-            and os.path.isfile(full)
-        ):
-            out.append(full)
-    return out

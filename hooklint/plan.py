@@ -23,18 +23,16 @@ iteration and waits for its health before the next (§4c, §5a).
 The plan costs one sort plus linear passes: ``adjustDeps`` is restated without the element shifts
 of the Go code (which are quadratic in the worst case) but yields the same order.
 
-:func:`plan_report` renders the plans of command-line paths as text or JSON (``hooklint plan``).
+Printing a plan is a reporter's job (:mod:`hooklint.reporters.plan`).
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from hooklint import argocd
-from hooklint.config import Config
-from hooklint.findings import InputError
+from hooklint.argocd import version_text
 from hooklint.model import Manifest
 from hooklint.yamlio import Map
 
@@ -42,11 +40,6 @@ from hooklint.yamlio import Map
 #: files tell Argo CD how to build the application and are never applied as objects.
 KUSTOMIZE_GROUP = "kustomize.config.k8s.io"
 CRD_GROUP = "apiextensions.k8s.io"
-
-#: Argo CD versions (major, minor) where behaviour the plan models changed (§4b, §4d).
-PULL_FORWARD_SINCE = (2, 0)
-POST_DELETE_SINCE = argocd.DELETE_HOOK_SINCE["PostDelete"]
-PRE_DELETE_SINCE = argocd.DELETE_HOOK_SINCE["PreDelete"]
 
 #: How the plan writes the revision and start time of a generated hook name (addendum 3). The
 #: sort uses :data:`GENERATED_SORT_SUFFIX` in their place: a ``generateName`` hook sorts by its
@@ -61,11 +54,7 @@ def is_kustomize_config(m: Manifest) -> bool:
     return m.group == KUSTOMIZE_GROUP or m.api_version == "builtin"
 
 
-def version_text(version: tuple[int, int]) -> str:
-    return f"{version[0]}.{version[1]}"
-
-
-def supported_delete_types(m: Manifest, version: tuple[int, int]) -> tuple[str, ...]:
+def supported_delete_types(m: Manifest, version: argocd.Version) -> tuple[str, ...]:
     """The PreDelete/PostDelete types of ``m`` the configured Argo CD version runs: PostDelete since
     v2.10.0, PreDelete since v3.3.0 (§4d). Before that, such a value is just an invalid hook type.
     The controller's ``isHookOfType`` reads the annotations directly, so a ``Skip,PostDelete``
@@ -73,8 +62,7 @@ def supported_delete_types(m: Manifest, version: tuple[int, int]) -> tuple[str, 
     out = []
     types = argocd.delete_hook_types(m.annotations) if m.hook.skip else m.hook.delete_types
     for t in types:
-        since = PRE_DELETE_SINCE if t == "PreDelete" else POST_DELETE_SINCE
-        if version >= since:
+        if argocd.supports(version, t):
             out.append(t)
     return tuple(out)
 
@@ -101,7 +89,7 @@ class Task:
     pulled_before: "Task | None" = None
 
     @property
-    def step_key(self) -> tuple[int, int]:
+    def step_key(self) -> argocd.Version:
         """(phase order, wave): what ``Sync()`` groups a step by; comparable across steps."""
         return argocd.PHASE_ORDER[self.phase], self.wave
 
@@ -131,7 +119,7 @@ class Step:
     tasks: list[Task]
 
     @property
-    def key(self) -> tuple[int, int]:
+    def key(self) -> argocd.Version:
         return argocd.PHASE_ORDER[self.phase], self.wave
 
 
@@ -151,7 +139,7 @@ class SyncPlan:
     tasks: list[Task]
     steps: list[Step]
     not_applied: list[NotApplied]
-    version: tuple[int, int]
+    version: argocd.Version
     _by_manifest: dict[int, list[Task]] = field(default_factory=dict, repr=False)
     _not_applied: dict[int, NotApplied] = field(default_factory=dict, repr=False)
 
@@ -174,22 +162,18 @@ class SyncPlan:
         return [s for s in self.steps if s.phase != "SyncFail"]
 
 
-def _not_applied_reason(m: Manifest, version: tuple[int, int]) -> str:
+def _not_applied_reason(m: Manifest, version: argocd.Version) -> str:
     """Why gitops-engine creates no task for ``m`` (a Skip object or an ignored hook; §2b, §3, §4d)."""
     delete_types = supported_delete_types(m, version)
     if m.hook.skip and not delete_types:
         return "hook type Skip: Argo CD never applies it"
     if delete_types:
-        since = " and ".join(
-            f"{t} (Argo CD >= {version_text(PRE_DELETE_SINCE if t == 'PreDelete' else POST_DELETE_SINCE)})"
-            for t in delete_types
-        )
+        since = " and ".join(f"{t} (Argo CD >= {version_text(argocd.since(t))})" for t in delete_types)
         return f"{since} hook: runs only when the Application is deleted"
     if m.hook.delete_types:
         t = m.hook.delete_types[0]
-        since = PRE_DELETE_SINCE if t == "PreDelete" else POST_DELETE_SINCE
         return (
-            f"{t} hooks need Argo CD {version_text(since)} (configured: {version_text(version)}): "
+            f"{t} hooks need Argo CD {version_text(argocd.since(t))} (configured: {version_text(version)}): "
             "ignored hook, never applied"
         )
     argo_value = m.annotations.get(argocd.HOOK)
@@ -221,7 +205,7 @@ def _wave_notes(m: Manifest) -> list[str]:
     return notes
 
 
-def _object_notes(m: Manifest, version: tuple[int, int]) -> list[str]:
+def _object_notes(m: Manifest, version: argocd.Version) -> list[str]:
     notes = []
     raw = m.metadata.get("annotations") if m.metadata is not None else None
     if isinstance(raw, Map) and raw and not m.annotations:
@@ -240,7 +224,7 @@ def _object_notes(m: Manifest, version: tuple[int, int]) -> list[str]:
 
 def build_plan(
     manifests: Iterable[Manifest],
-    version: tuple[int, int] = (3, 3),
+    version: argocd.Version = argocd.DEFAULT_VERSION,
     destination_namespace: str | None = None,
 ) -> SyncPlan:
     """The sync plan of one application's ``manifests`` under Argo CD ``version`` (major, minor).
@@ -283,7 +267,7 @@ def build_plan(
                               argocd.kind_order(m.kind), sort_name, seq, task_notes))  # fmt: skip
             seq += 1
     tasks.sort(key=Task.sort_key)
-    if version >= PULL_FORWARD_SINCE:
+    if argocd.supports(version, "pull-forward"):
         tasks = _adjust_deps(tasks, _namespace_dep, lambda t: _namespace_ref(t, destination_namespace))
         tasks = _adjust_deps(tasks, _crd_dep, _crd_ref)
     for t in tasks:
@@ -388,139 +372,3 @@ def _adjust_deps(tasks: list[Task], is_dep, ref_dep) -> list[Task]:
         out.extend(before.get(id(t), ()))
         out.append(t)
     return out
-
-
-# --- reports ------------------------------------------------------------------------------------
-
-
-def _hook_types(m: Manifest, version: tuple[int, int]) -> list[str]:
-    if not m.hook.is_hook and not m.hook.skip:
-        return []
-    out = list(m.hook.types)
-    out += [t for t in supported_delete_types(m, version) if t not in out]
-    return out
-
-
-def _object_dict(m: Manifest, version: tuple[int, int], **extra: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "api_version": m.api_version,
-        "kind": m.kind,
-        "namespace": m.namespace,
-        "name": m.name,
-        "generate_name": m.generate_name,
-        "hook_types": _hook_types(m, version),
-    }
-    if "delete_policies" in extra:
-        out["delete_policies"] = extra.pop("delete_policies")
-    out["path"] = m.display_path
-    out["line"] = m.body.span.line
-    out.update(extra)
-    return out
-
-
-def plan_dict(key: str, plan: SyncPlan) -> dict[str, Any]:
-    """The documented JSON shape of one application's plan."""
-    steps = []
-    for step in plan.steps:
-        tasks = []
-        for t in step.tasks:
-            m = t.manifest
-            policies = list(m.hook.delete_policies) if m.hook.is_hook else []
-            tasks.append(_object_dict(m, plan.version, delete_policies=policies, notes=list(t.notes)))
-        steps.append({"phase": step.phase, "wave": step.wave, "tasks": tasks})
-    not_applied = []
-    for entry in plan.not_applied:
-        not_applied.append(_object_dict(entry.manifest, plan.version, reason=entry.reason))
-    return {"application": key, "steps": steps, "not_applied": not_applied}
-
-
-def _display_name(m: Manifest) -> str:
-    name = m.name or (f"{m.generate_name}*" if m.generate_name else "?")
-    return f"{m.namespace}/{name}" if m.namespace else name
-
-
-def _table(rows: list[list[str]], indent: str = "") -> list[str]:
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    out = []
-    for r in rows:
-        cells = [c.ljust(widths[i]) for i, c in enumerate(r[:-1])] + [r[-1]]
-        out.append((indent + "  ".join(cells)).rstrip())
-    return out
-
-
-def render_text(key: str, plan: SyncPlan, unparsed: int = 0) -> list[str]:
-    """One application's plan as lines of text, in the spirit of ``argocd app sync`` output: a
-    header, then one row per task, step by step, then the objects no sync applies."""
-    objects = len({id(t.manifest) for t in plan.tasks}) + len(plan.not_applied)
-    lines = [
-        f"Application {key}: {objects} object{'s' if objects != 1 else ''}, "
-        f"{len(plan.steps)} step{'s' if len(plan.steps) != 1 else ''} (Argo CD {version_text(plan.version)})"
-    ]
-    if unparsed:
-        docs = (
-            "1 document could not be parsed and is"
-            if unparsed == 1
-            else f"{unparsed} documents could not be parsed and are"
-        )
-        lines.append(f"  warning: {docs} missing from this plan (run hooklint lint)")
-    if plan.steps:
-        rows = [["STEP", "PHASE", "WAVE", "KIND", "NAMESPACE/NAME", "HOOK", "DELETE POLICY", "NOTES"]]
-        for step in plan.steps:
-            for i, t in enumerate(step.tasks):
-                m = t.manifest
-                hook = ",".join(_hook_types(m, plan.version)) if m.hook.is_hook else "-"
-                policies = ",".join(m.hook.delete_policies) if m.hook.is_hook else "-"
-                first = i == 0
-                rows.append([
-                    str(step.index) if first else "",
-                    step.phase if first else "",
-                    str(step.wave) if first else "",
-                    m.kind or "?",
-                    _display_name(m),
-                    hook or "-",
-                    policies,
-                    "; ".join(t.notes),
-                ])  # fmt: skip
-        lines.extend(_table(rows, "  "))
-    else:
-        lines.append("  no object is applied during a sync")
-    if plan.not_applied:
-        lines.append("  Not applied during a sync:")
-        rows = [["KIND", "NAMESPACE/NAME", "FILE", "REASON"]]
-        for entry in plan.not_applied:
-            m = entry.manifest
-            where = f"{m.display_path}:{m.body.span.line}"
-            rows.append([m.kind or "?", _display_name(m), where, entry.reason])
-        lines.extend(_table(rows, "    "))
-    return lines
-
-
-def plan_report(paths: list[str], config: Config, format: str = "text") -> tuple[str, list[InputError]]:
-    """The sync plans of ``paths`` (files, folders, ``-``), one per application (a folder's
-    manifest files, or stdin; :func:`hooklint.loader.group_applications`), as ``format`` ``"text"``
-    or ``"json"``. Returns ``(report, input errors)``; the plan covers every manifest of the
-    application, context files included. Never raises for bad input."""
-    from hooklint.engine import load_application
-    from hooklint.loader import group_applications
-
-    errors: list[InputError] = []
-    apps = group_applications(paths, errors)
-    out_json: list[dict[str, Any]] = []
-    out_text: list[str] = []
-    for app in apps:
-        loaded = load_application(app, config)
-        reported = set(app.reported)
-        for file in loaded.files:
-            if file.error is not None and file.path in reported:
-                errors.append(file.error)
-        unparsed = sum(1 for f in loaded.files for issue, _ in f.issues if issue.rule_id == "HL001")
-        plan = build_plan(loaded.manifests, config.argocd_version)
-        if format == "json":
-            out_json.append(plan_dict(app.key, plan))
-        else:
-            if out_text:
-                out_text.append("")
-            out_text.extend(render_text(app.key, plan, unparsed))
-    if format == "json":
-        return json.dumps({"applications": out_json}, indent=2) + "\n", errors
-    return ("\n".join(out_text) + "\n") if out_text else "", errors

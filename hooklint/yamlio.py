@@ -43,7 +43,6 @@ from yaml.events import (
     SequenceStartEvent,
     StreamEndEvent,
 )
-from yaml.nodes import ScalarNode
 
 from hooklint.findings import Span
 
@@ -51,8 +50,6 @@ try:  # libyaml: the parser Kubernetes' go-yaml was ported from, and 20x faster 
     from yaml._yaml import CParser as _CParser
 except ImportError:  # pragma: no cover - PyYAML built without libyaml
     _CParser = None
-
-_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 STR = "tag:yaml.org,2002:str"
 INT = "tag:yaml.org,2002:int"
@@ -163,22 +160,6 @@ def go_resolve_plain(text: str) -> tuple[str, Any]:
         if plain.startswith("0b") or plain.startswith("-0b"):
             return STR, text  # binary with a sign ParseInt rejected; go-yaml gives up too
     return STR, text
-
-
-class _KubeResolverMixin:
-    """Resolve plain scalars with go-yaml v2's rules; quoted scalars are strings (for callers that
-    compose nodes with :class:`KubeLoader`; hooklint itself reads events)."""
-
-    def resolve(self, kind, value, implicit):  # noqa: D401 - PyYAML hook
-        if kind is ScalarNode:
-            if implicit[0]:
-                return go_resolve_plain(value)[0]
-            return STR
-        return super().resolve(kind, value, implicit)
-
-
-class KubeLoader(_KubeResolverMixin, _BaseLoader):  # type: ignore[misc, valid-type]
-    """libyaml composer (pure-Python fallback) with Kubernetes scalar typing."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -293,10 +274,10 @@ class _Positioned:
 class Map(_Positioned, dict):
     """A YAML mapping: a ``dict`` whose keys are strings, plus where each key and value is.
 
-    ``span`` covers the whole mapping; ``key_spans[k]`` the key ``k``; ``value_spans[k]`` its value
-    (where it is written: the alias, for an aliased value). Keys brought in by a ``<<`` merge key
-    point into the merged mapping. The span attributes are computed on first use and may be
-    assigned."""
+    ``span`` covers the whole mapping; :meth:`key_span` and :meth:`value_span` give where one key
+    and its value are written (the alias, for an aliased value), computed only when asked for.
+    Keys brought in by a ``<<`` merge key point into the merged mapping. ``key_spans`` and
+    ``value_spans`` are every key's spans at once (computed on first use; may be assigned)."""
 
     __slots__ = ("_span", "_key_spans", "_value_spans", "_entries", "_merged", "_pos", "_start", "_end")
 
@@ -305,22 +286,44 @@ class Map(_Positioned, dict):
         self._start = start
         self._end = end
         self._span = self._key_spans = self._value_spans = self._merged = None
-        self._entries = []
+        self._entries = []  # flat: key, key start, key end, value start, value end, key, ...
         return self
 
+    def _offsets(self, key: str) -> tuple[int, int, int, int] | None:
+        entries = getattr(self, "_entries", None) or ()
+        for i in range(len(entries) - 5, -1, -5):  # the last occurrence of a repeated key wins
+            if entries[i] == key:
+                return entries[i + 1], entries[i + 2], entries[i + 3], entries[i + 4]
+        return None
+
+    def _spans_of(self, key: str) -> tuple[Span, Span] | None:
+        """(key span, value span) of ``key``, or None when the mapping does not hold it."""
+        if getattr(self, "_key_spans", None) is not None:
+            if key in self._key_spans:
+                return self._key_spans[key], self._value_spans[key]
+            return None
+        offsets = self._offsets(key)
+        if offsets is not None:
+            span = self._positions().span
+            return span(offsets[0], offsets[1]), span(offsets[2], offsets[3])
+        for source in getattr(self, "_merged", None) or ():
+            if key in source:
+                return source._spans_of(key)
+        return None
+
     def _build_spans(self) -> None:
-        pos = self._positions()
         key_spans: dict[str, Span] = {}
         value_spans: dict[str, Span] = {}
-        span = pos.span
-        for key, ks, ke, vs, ve in self._entries:
-            key_spans[key] = span(ks, ke)
-            value_spans[key] = span(vs, ve)
+        entries = self._entries
+        if entries:
+            span = self._positions().span
+            for i in range(0, len(entries), 5):
+                key_spans[entries[i]] = span(entries[i + 1], entries[i + 2])
+                value_spans[entries[i]] = span(entries[i + 3], entries[i + 4])
         for source in self._merged or ():
             for key in source:
                 if key not in key_spans:
-                    key_spans[key] = source.key_spans[key]
-                    value_spans[key] = source.value_spans[key]
+                    key_spans[key], value_spans[key] = source._spans_of(key)
         self._key_spans, self._value_spans = key_spans, value_spans
 
     @property
@@ -344,18 +347,22 @@ class Map(_Positioned, dict):
         self._value_spans = value
 
     def key_span(self, key: str) -> Span:
-        return self.key_spans.get(key, self.span)
+        """Where ``key`` is written; the mapping's span when it does not hold ``key``."""
+        spans = self._spans_of(key)
+        return spans[0] if spans is not None else self.span
 
     def value_span(self, key: str) -> Span:
-        return self.value_spans.get(key, self.span)
+        """Where the value of ``key`` is written; the mapping's span when it does not hold ``key``."""
+        spans = self._spans_of(key)
+        return spans[1] if spans is not None else self.span
 
     def __reduce__(self):  # pickle as a plain mapping with its spans materialised
         return (_rebuild_map, (dict(self), self.span, self.key_spans, self.value_spans))
 
 
 class Seq(_Positioned, list):
-    """A YAML sequence: a ``list`` plus the span of the sequence and of each item (computed on first
-    use; may be assigned)."""
+    """A YAML sequence: a ``list`` plus the span of the sequence and of each item (computed on
+    first use; may be assigned)."""
 
     __slots__ = ("_span", "_item_spans", "_offsets", "_pos", "_start", "_end")
 
@@ -396,28 +403,58 @@ def _rebuild_seq(items: list, span: Span, item_spans: list) -> Seq:
     return out
 
 
-class Issue:
-    """A problem found while converting a document: ``rule_id`` is HL002 (duplicate key) or HL005
-    (unsupported tag); ``field_path`` is the dotted path where it occurred."""
+#: Kinds of :class:`LoadIssue`. The checks of :mod:`hooklint.checks.loading` turn them into
+#: findings: SYNTAX_ERROR, TOO_COMPLEX and TOO_MANY_ERRORS are HL001, DUPLICATE_KEY HL002,
+#: UNSAFE_TAG HL005.
+SYNTAX_ERROR = "syntax-error"
+TOO_COMPLEX = "too-complex"
+TOO_MANY_ERRORS = "too-many-errors"
+DUPLICATE_KEY = "duplicate-key"
+UNSAFE_TAG = "unsafe-tag"
 
-    __slots__ = ("rule_id", "span", "message", "field_path")
 
-    def __init__(self, rule_id: str, span: Span, message: str, field_path: str = ""):
-        self.rule_id = rule_id
+class LoadIssue:
+    """A problem met while reading a document, as data (the checks word the findings).
+
+    ``kind`` is one of the kinds above; ``span`` where it is; ``field_path`` the dotted path of
+    the node; ``detail`` what the parser said (SYNTAX_ERROR, TOO_COMPLEX), the repeated key
+    (DUPLICATE_KEY) or the tag (UNSAFE_TAG); ``first_line`` the 1-based line of a repeated key's
+    first occurrence; ``more`` is True for the one issue that stands for the ones of its kind not
+    kept (see :data:`MAX_ISSUES`) or, with TOO_MANY_ERRORS, the count of unreadable documents."""
+
+    __slots__ = ("kind", "span", "detail", "field_path", "first_line", "more")
+
+    def __init__(self, kind: str, span: Span, detail: str = "", field_path: str = "",
+                 first_line: int = 0, more: bool = False):  # fmt: skip
+        self.kind = kind
         self.span = span
-        self.message = message
+        self.detail = detail
         self.field_path = field_path
+        self.first_line = first_line
+        self.more = more
+
+    def _key(self) -> tuple:
+        return (self.kind, self.span, self.detail, self.field_path, self.first_line, self.more)
 
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Issue):
+        if not isinstance(other, LoadIssue):
             return NotImplemented
-        return (self.rule_id, self.span, self.message, self.field_path) == (
-            other.rule_id, other.span, other.message, other.field_path)  # fmt: skip
+        return self._key() == other._key()
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return f"Issue({self.rule_id!r}, {self.span!r}, {self.message!r}, {self.field_path!r})"
+        return f"LoadIssue{self._key()!r}"
+
+
+class NodeBudget:
+    """How many more YAML nodes a file may hold (:data:`MAX_NODES` to start with), shared by the
+    parsers that read one file's parts."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, left: int = 0):
+        self.left = left or MAX_NODES
 
 
 class DocumentTooComplex(Exception):
@@ -467,7 +504,7 @@ class ParsedDocument:
 
     __slots__ = ("value", "issues", "start", "_span", "_root", "_positions")
 
-    def __init__(self, value: Any, span: Span | None, issues: list[Issue], start: int = 0,
+    def __init__(self, value: Any, span: Span | None, issues: list[LoadIssue], start: int = 0,
                  root: tuple[int, int] | None = None, positions: Positions | None = None):  # fmt: skip
         self.value = value
         self.issues = issues
@@ -500,23 +537,38 @@ def new_parser(source: Any):
 _NOKEY = object()  # a mapping frame waiting for its next key
 _MERGE = object()  # ... whose pending key is a << merge key
 
-# An open container is a list (the fastest thing to index); the hot loop below uses the literal
-# indexes: 0 the Map/Seq, 1 is-a-mapping, 2 the pending key (_NOKEY, _MERGE or the key),
-# 3/4 the key's start/end, 5/6 the node and alias counts when it opened, 7 its anchor,
-# 8 its _entries (Map) or _offsets (Seq), 9 the merge sources (Map).
+
+class _Frame:
+    """An open mapping or sequence while its events are read: the ``container`` being filled,
+    ``places`` (its ``_entries`` or ``_offsets``), for a mapping the pending ``key`` (``_NOKEY``,
+    ``_MERGE`` or the key text) with its offsets, the node and alias counts when it opened (for
+    its anchor's size), its ``anchor`` and the ``merges`` of ``<<`` keys."""
+
+    __slots__ = ("container", "is_map", "places", "key", "key_start", "key_end", "count", "aliased", "anchor", "merges")
+
+    def __init__(self, container: Any, is_map: bool, count: int, aliased: int, anchor: str | None):
+        self.container = container
+        self.is_map = is_map
+        self.places = container._entries if is_map else container._offsets
+        self.key: Any = _NOKEY
+        self.key_start = self.key_end = 0
+        self.count = count
+        self.aliased = aliased
+        self.anchor = anchor
+        self.merges: list | None = None
 
 
-def _field_path(stack: list) -> str:
+def _field_path(stack: list[_Frame]) -> str:
     """The dotted path of the node about to be delivered into the innermost open container."""
     parts: list[str] = []
     for frame in stack:
-        if frame[1]:
-            key = frame[2]
+        if frame.is_map:
+            key = frame.key
             if key is _NOKEY or key is _MERGE:
                 break  # the node is a key (or a merge source): report it at its mapping
             parts.append(f".{key}" if parts else key)
         else:
-            parts.append(f"[{len(frame[0])}]")
+            parts.append(f"[{len(frame.container)}]")
     return "".join(parts)
 
 
@@ -530,27 +582,19 @@ def shown(text: str, limit: int | None = 80) -> str:
     return text if limit is None or len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _tag_issue(tag: str, span: Span, path: str) -> Issue:
-    return Issue(
-        "HL005",
-        span,
-        f"YAML tag '{shown(tag)}' is not a standard Kubernetes type; hooklint never constructs tagged "
-        "objects and Kubernetes rejects or mis-decodes them. Remove the tag.",
-        path,
-    )
+def _tag_issue(tag: str, span: Span, path: str) -> LoadIssue:
+    return LoadIssue(UNSAFE_TAG, span, tag, path)
 
 
 #: Issues (HL002, HL005) kept per document; a flood of them is summarised in one more issue.
 MAX_ISSUES = 100
 
 
-def _add_issue(issues: list[Issue], issue: Issue) -> None:
+def _add_issue(issues: list[LoadIssue], issue: LoadIssue) -> None:
     if len(issues) < MAX_ISSUES:
         issues.append(issue)
     elif len(issues) == MAX_ISSUES:
-        issues.append(Issue(issue.rule_id, issue.span, f"More than {MAX_ISSUES} problems like the ones "
-                            "above in this document; the others are not reported. Fix these first.",
-                            issue.field_path))  # fmt: skip
+        issues.append(LoadIssue(issue.kind, issue.span, field_path=issue.field_path, more=True))
 
 
 def _syntax_error(exc: yaml.YAMLError, pos: Positions, base: int, doc_start: int | None) -> YamlSyntaxError:
@@ -573,17 +617,17 @@ def _syntax_error(exc: yaml.YAMLError, pos: Positions, base: int, doc_start: int
     return YamlSyntaxError(problem, pos.point(index), index, doc_start)
 
 
-def iter_documents(parser: Any, pos: Positions, base: int = 0, budget: list[int] | None = None) -> Iterator[ParsedDocument]:
+def iter_documents(parser: Any, pos: Positions, base: int = 0, budget: NodeBudget | None = None) -> Iterator[ParsedDocument]:
     """The documents of ``parser``'s stream, one at a time, as they are read.
 
     ``pos`` maps character offsets of the whole text to spans; ``base`` is the offset of the
-    parser's first character in that text; ``budget`` is ``[nodes left]`` for the whole file
-    (shared between parsers of one file; :data:`MAX_NODES` when not given). Raises
+    parser's first character in that text; ``budget`` is shared by the parsers of one file (a
+    fresh :class:`NodeBudget` when not given). Raises
     :class:`YamlSyntaxError` or :class:`DocumentTooComplex` at the first document that cannot be
     read (the documents before it have been yielded); the parser cannot continue after that.
     :class:`FileTooComplex` means the file's node budget is spent."""
     if budget is None:
-        budget = [MAX_NODES]
+        budget = NodeBudget()
     get_event = parser.get_event
     while True:
         try:
@@ -597,16 +641,16 @@ def iter_documents(parser: Any, pos: Positions, base: int = 0, budget: list[int]
             return
 
 
-def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, budget: list[int]) -> ParsedDocument:  # noqa: C901
+def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, budget: NodeBudget) -> ParsedDocument:  # noqa: C901
     """Build one document from its events (after DocumentStart, through DocumentEnd).
 
-    This loop runs once per YAML node of every file: it is written for speed (local names,
-    literal frame indexes, the innermost frame cached in ``frame``)."""
-    issues: list[Issue] = []
+    This loop runs once per YAML node of every file: it is written for speed (local names, the
+    innermost frame cached in ``frame``)."""
+    issues: list[LoadIssue] = []
     anchors: dict[str, tuple[Any, int]] = {}
     open_anchors: set[str] = set()
-    stack: list[list] = []
-    frame: list | None = None
+    stack: list[_Frame] = []
+    frame: _Frame | None = None
     count = 0  # nodes read
     aliased = 0  # nodes reached through aliases
     root: Any = None
@@ -616,8 +660,8 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
     resolve = go_resolve_plain
     Scalar, MappingStart, SequenceStart = ScalarEvent, MappingStartEvent, SequenceStartEvent
     MappingEnd, SequenceEnd, Alias, DocumentEnd = MappingEndEvent, SequenceEndEvent, AliasEvent, DocumentEndEvent
-    MapType, SeqType, nokey, merge = Map, Seq, _NOKEY, _MERGE
-    max_nodes, max_depth = budget[0], MAX_DEPTH
+    MapType, SeqType, Frame, nokey, merge = Map, Seq, _Frame, _NOKEY, _MERGE
+    max_nodes, max_depth = budget.left, MAX_DEPTH
     while True:
         try:
             event = get_event()
@@ -628,6 +672,8 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
             text = event.value
             tag = event.tag
             is_merge_key = False
+            start = base + event.start_mark.index
+            end = base + event.end_mark.index
             if tag is None:
                 if event.implicit[0]:  # plain: typed like go-yaml v2
                     hit = special.get(text)
@@ -646,10 +692,7 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
                 is_merge_key = tag == MERGE
             else:
                 value = text
-                _add_issue(issues, _tag_issue(tag, pos.span(base + event.start_mark.index,
-                                                            base + event.end_mark.index), _field_path(stack)))
-            start = base + event.start_mark.index
-            end = base + event.end_mark.index
+                _add_issue(issues, _tag_issue(tag, pos.span(start, end), _field_path(stack)))
             count += 1
             if count > max_nodes:
                 raise _too_many_nodes(pos, start, doc_start)
@@ -672,35 +715,34 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
                 open_anchors.add(anchor)
             if cls is MappingStart:
                 container = MapType()
-                container._pos, container._start, container._end = pos, start, start
-                container._span = container._key_spans = container._value_spans = container._merged = None
-                places = container._entries = []
-                frame = [container, True, nokey, 0, 0, count, aliased, anchor, places, None]
+                container._key_spans = container._value_spans = container._merged = None
+                container._entries = []
+                frame = Frame(container, True, count, aliased, anchor)
             else:
                 container = SeqType()
-                container._pos, container._start, container._end = pos, start, start
-                container._span = container._item_spans = None
-                places = container._offsets = []
-                frame = [container, False, None, 0, 0, count, aliased, anchor, places, None]
+                container._item_spans = None
+                container._offsets = []
+                frame = Frame(container, False, count, aliased, anchor)
+            container._pos, container._start, container._end, container._span = pos, start, start, None
             stack.append(frame)
             continue
         elif cls is MappingEnd or cls is SequenceEnd:
             closed = stack.pop()
             frame = stack[-1] if stack else None
-            value = closed[0]
+            value = closed.container
             end = value._end = base + event.end_mark.index
             start = value._start
-            merges = closed[9]
+            merges = closed.merges
             if merges:
                 value._merged = merges
                 for source in merges:  # explicit keys win over merged ones (YAML merge key spec)
                     for key, item in source.items():
                         if key not in value:
                             value[key] = item
-            anchor = closed[7]
+            anchor = closed.anchor
             if anchor is not None:
                 open_anchors.discard(anchor)
-                anchors[anchor] = (value, count - closed[5] + aliased - closed[6] + 1)
+                anchors[anchor] = (value, count - closed.count + aliased - closed.aliased + 1)
             is_merge_key = False
         elif cls is Alias:
             start = base + event.start_mark.index
@@ -721,7 +763,7 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
                 )  # fmt: skip
             is_merge_key = False
         elif cls is DocumentEnd:
-            budget[0] = max_nodes - max(count, 1)  # an empty document counts as one node
+            budget.left = max_nodes - max(count, 1)  # an empty document counts as one node
             return ParsedDocument(root, None, issues, doc_start, (root_start, root_end), pos)
         else:  # pragma: no cover - libyaml emits nothing else inside a document
             continue
@@ -730,13 +772,13 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
         if frame is None:
             root, root_start, root_end = value, start, end
             continue
-        if not frame[1]:
-            frame[0].append(value)
-            places = frame[8]
+        if not frame.is_map:
+            frame.container.append(value)
+            places = frame.places
             places.append(start)
             places.append(end)
             continue
-        key = frame[2]
+        key = frame.key
         if key is nokey:
             if value.__class__ is MapType or value.__class__ is SeqType:
                 # go-yaml v2 decode.go: "invalid map key"; typically an unquoted {{ .Values.x }}
@@ -747,14 +789,14 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
                     pos.point(start), start, doc_start,
                 )  # fmt: skip
             if is_merge_key:
-                frame[2] = merge
+                frame.key = merge
             else:
-                frame[2] = value if value.__class__ is str else _key_text(value)
-                frame[3] = start
-                frame[4] = end
+                frame.key = value if value.__class__ is str else _key_text(value)
+                frame.key_start = start
+                frame.key_end = end
             continue
-        frame[2] = nokey
-        mapping = frame[0]
+        frame.key = nokey
+        mapping = frame.container
         if key is merge:
             if isinstance(value, MapType):
                 sources = [value]
@@ -762,25 +804,22 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
                 sources = [v for v in value if isinstance(v, MapType)]
             else:
                 sources = []
-            if frame[9] is None:
-                frame[9] = sources
+            if frame.merges is None:
+                frame.merges = sources
             else:
-                frame[9].extend(sources)
+                frame.merges.extend(sources)
             continue
         size = len(mapping)
         mapping[key] = value
+        places = frame.places
         if len(mapping) == size:  # the key was there already
-            first = next(e for e in frame[8] if e[0] == key)
+            first = next(places[i + 1] for i in range(0, len(places), 5) if places[i] == key)
             parent = _field_path(stack[:-1])
-            _add_issue(issues, Issue(
-                "HL002",
-                pos.span(frame[3], frame[4]),
-                f"Key '{shown(key)}' is repeated (first at line {pos.line_col(first[1])[0]}): the API "
-                "server keeps only the last value, while a reviewer may read the first. Remove "
-                "one of them.",
-                f"{parent}.{key}" if parent else key,
+            _add_issue(issues, LoadIssue(
+                DUPLICATE_KEY, pos.span(frame.key_start, frame.key_end), key,
+                f"{parent}.{key}" if parent else key, pos.line_col(first)[0],
             ))  # fmt: skip
-        frame[8].append((key, frame[3], frame[4], start, end))
+        places += (key, frame.key_start, frame.key_end, start, end)
 
 
 def _too_many_nodes(pos: Positions, index: int, doc_start: int) -> FileTooComplex:

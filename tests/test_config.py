@@ -7,7 +7,7 @@ from hooklint.config import ConfigError, find_config, load_config, parse_config
 
 def test_defaults():
     cfg = parse_config({}, "x")
-    assert (cfg.allowed_registries, cfg.require_digest, cfg.argocd_version, cfg.max_waves) == ([], False, (3, 3), 10)
+    assert (cfg.allowed_registries, cfg.require_digest, cfg.argocd_version, cfg.max_waves) == ([], False, (3, 3, 0), 10)
 
 
 def test_values():
@@ -15,7 +15,7 @@ def test_values():
         {"allowed-registries": ["ghcr.io/acme"], "require-digest": True, "disable": ["HL103"],
          "argocd-version": "2.14.1", "check-all-workloads": True}, "x")  # fmt: skip
     assert cfg.registry_entries[0].host == "ghcr.io" and cfg.registry_entries[0].path == "acme"
-    assert cfg.argocd_version == (2, 14)
+    assert cfg.argocd_version == (2, 14, 1)
     assert cfg.require_digest and cfg.check_all_workloads and cfg.disable == ["HL103"]
 
 

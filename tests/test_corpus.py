@@ -13,7 +13,7 @@ import pytest
 
 from hooklint.catalog import load_catalog
 from hooklint.config import Config
-from hooklint.engine import lint_paths
+from hooklint.pipeline import lint_paths
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus" / "public"

@@ -14,7 +14,7 @@ import pytest
 
 from hooklint.catalog import load_catalog
 from hooklint.config import Config
-from hooklint.engine import PARALLEL_MIN_FILES, lint_paths
+from hooklint.pipeline import PARALLEL_MIN_FILES, lint_paths
 from hooklint.reporters.json import render as render_json
 from hooklint.reporters.text import render as render_text
 
@@ -79,7 +79,7 @@ def test_same_output_across_runs(tree):
 
 @pytest.mark.parametrize("jobs", [2, 3, 0])
 def test_same_output_across_jobs(tree, jobs, monkeypatch):
-    import hooklint.engine as engine
+    import hooklint.pipeline as engine
 
     calls = []
     real = engine._lint_parallel

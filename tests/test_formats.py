@@ -16,7 +16,7 @@ import yaml
 from hooklint import __version__
 from hooklint.catalog import load_catalog
 from hooklint.config import Config
-from hooklint.engine import lint_paths
+from hooklint.pipeline import lint_paths
 from hooklint.findings import Finding, InputError, ObjectRef, RunResult, Span
 from hooklint.reporters import github, gitlab, sarif
 from tests.manifests import HL102_BAD, HL102_MESSAGE, doc_blocks

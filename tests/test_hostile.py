@@ -20,9 +20,10 @@ from pathlib import Path
 import pytest
 
 import hooklint.loader as loader
+import hooklint.sources.discovery as discovery
 from hooklint.catalog import load_catalog
 from hooklint.config import Config
-from hooklint.engine import lint_paths, lint_text
+from hooklint.pipeline import lint_paths, lint_text
 from hooklint.findings import RunResult
 from hooklint.loader import parse_text, read_file
 from hooklint.yamlio import MAX_DEPTH, go_resolve_plain
@@ -392,7 +393,7 @@ def test_file_that_disappears_mid_run(tmp_path, app, monkeypatch):
     other = tmp_path / "other"
     other.mkdir()
     (other / "gone-too.yaml").write_text(LATEST_TAG_HOOK)
-    real_walk = loader.walk
+    real_walk = discovery.walk
 
     def walk_then_delete(root, errors, notices=None):
         found = real_walk(root, errors, notices)
@@ -402,7 +403,7 @@ def test_file_that_disappears_mid_run(tmp_path, app, monkeypatch):
             other.rmdir()  # its whole folder too
         return found
 
-    monkeypatch.setattr(loader, "walk", walk_then_delete)
+    monkeypatch.setattr(discovery, "walk", walk_then_delete)
     result = lint(tmp_path)
     assert errors_of(result) == {"gone.yaml": "no such file or directory", "gone-too.yaml": "no such file or directory"}
     assert where(result) == [WITNESS]
@@ -548,7 +549,7 @@ def test_large_hostile_files_are_bounded(name):
         "loaded = parse_text('big.yaml', text)\n"
         "print(json.dumps({'seconds': time.perf_counter() - start,\n"
         "    'mb': (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024,\n"
-        "    'messages': [issue.message for issue, _ in loaded.issues]}))\n"
+        "    'messages': [issue.detail for issue, _ in loaded.issues]}))\n"
     )
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr[-2000:]

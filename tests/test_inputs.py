@@ -39,7 +39,7 @@ def test_helm_chart_folders_are_skipped_with_a_note(tmp_path, monkeypatch):
 def test_unclosed_bracket_at_the_end_points_inside_the_file():
     text = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\nkind: [\n"
     [(issue, index)] = parse_text("x.yaml", text).issues
-    assert (issue.rule_id, index, issue.span.line, issue.span.column) == ("HL001", 1, 5, 7)
+    assert (issue.kind, index, issue.span.line, issue.span.column) == ("syntax-error", 1, 5, 7)
 
 
 def test_file_names_that_are_not_utf8_keep_reports_valid(tmp_path):

@@ -8,7 +8,7 @@ import textwrap
 import pytest
 
 from hooklint.config import parse_config
-from hooklint.engine import lint_text
+from hooklint.pipeline import lint_text
 
 
 def hits(rule: str, text: str, context: str | None = None, **config) -> list[tuple[int, int, str]]:
@@ -518,7 +518,7 @@ def test_hl017_delete_types_follow_the_version():
 def test_hl010_delete_hook_types_follow_argocd_version():
     """PostDelete exists since 2.10 and PreDelete since 3.3 (§4d): older versions ignore them."""
     from hooklint.config import parse_config
-    from hooklint.engine import lint_text
+    from hooklint.pipeline import lint_text
 
     text = (
         "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: cleanup\n  annotations:\n"

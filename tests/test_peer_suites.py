@@ -43,7 +43,7 @@ import pytest
 import yaml
 
 from hooklint.config import parse_config
-from hooklint.engine import lint_text
+from hooklint.pipeline import lint_text
 from hooklint.findings import Finding
 from hooklint.loader import parse_text
 from hooklint.model import manifests_from_document

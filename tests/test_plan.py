@@ -15,9 +15,16 @@ from typer.testing import CliRunner
 
 from hooklint.cli import app
 from hooklint.config import Config
-from hooklint.engine import manifests_of
+from hooklint.sources import manifests_of
 from hooklint.loader import parse_text
-from hooklint.plan import build_plan, plan_report
+from hooklint.pipeline import plan_paths
+from hooklint.plan import build_plan
+from hooklint.reporters.plan import render
+
+
+def plan_report(paths, config, format="text"):
+    plans, errors = plan_paths(paths, config)
+    return render(plans, format), errors
 
 
 def obj(kind: str, name: str | None = None, api: str = "v1", ns: str | None = None, gen: str | None = None,
@@ -46,7 +53,7 @@ def crd(group: str, kind: str, **annotations: str) -> str:
                **annotations)  # fmt: skip
 
 
-def plan_of(*docs: str, version: tuple[int, int] = (3, 3), destination: str | None = None):
+def plan_of(*docs: str, version: tuple[int, int, int] = (3, 3, 0), destination: str | None = None):
     files = [parse_text("app.yaml", "---\n".join(docs))]
     return build_plan(manifests_of(files), version, destination)
 
@@ -213,8 +220,8 @@ def test_pulled_forward_namespace_takes_phase_and_wave_and_is_noted():
 
 def test_no_pull_forward_before_argocd_2_0():
     docs = (obj("Job", "hook1", api="batch/v1", ns="ns1", hook="PreSync"), obj("Namespace", "ns1", wave="1"))
-    assert order(*docs, version=(1, 8)) == ["PreSync/0/Job/hook1", "Sync/1/Namespace/ns1"]
-    assert order(*docs, version=(2, 0)) == ["PreSync/0/Namespace/ns1", "PreSync/0/Job/hook1"]
+    assert order(*docs, version=(1, 8, 0)) == ["PreSync/0/Job/hook1", "Sync/1/Namespace/ns1"]
+    assert order(*docs, version=(2, 0, 0)) == ["PreSync/0/Namespace/ns1", "PreSync/0/Job/hook1"]
 
 
 def test_objects_without_namespace_live_in_the_destination_namespace():
@@ -232,9 +239,9 @@ def test_delete_hooks_follow_the_argocd_version():
         "pre": "PreDelete (Argo CD >= 3.3) hook: runs only when the Application is deleted",
         "post": "PostDelete (Argo CD >= 2.10) hook: runs only when the Application is deleted",
     }
-    reasons = {e.manifest.name: e.reason for e in plan_of(*docs, version=(3, 2)).not_applied}
+    reasons = {e.manifest.name: e.reason for e in plan_of(*docs, version=(3, 2, 0)).not_applied}
     assert reasons["pre"] == "PreDelete hooks need Argo CD 3.3 (configured: 3.2): ignored hook, never applied"
-    reasons = {e.manifest.name: e.reason for e in plan_of(*docs, version=(2, 9)).not_applied}
+    reasons = {e.manifest.name: e.reason for e in plan_of(*docs, version=(2, 9, 0)).not_applied}
     assert reasons["post"] == "PostDelete hooks need Argo CD 2.10 (configured: 2.9): ignored hook, never applied"
 
 
@@ -242,7 +249,7 @@ def test_skip_with_post_delete_is_a_delete_hook_since_2_10():
     doc = obj("ConfigMap", "x", hook="Skip,PostDelete")
     assert [e.reason for e in plan_of(doc).not_applied] == [
         "PostDelete (Argo CD >= 2.10) hook: runs only when the Application is deleted"]
-    assert [e.reason for e in plan_of(doc, version=(2, 9)).not_applied] == ["hook type Skip: Argo CD never applies it"]
+    assert [e.reason for e in plan_of(doc, version=(2, 9, 0)).not_applied] == ["hook type Skip: Argo CD never applies it"]
 
 
 def test_not_applied_reasons():

@@ -19,17 +19,14 @@ import pytest
 import yaml
 
 from hooklint.catalog import rules_dir
-from hooklint.checks import LOADER_RULES
+from hooklint.checks import ENGINE_RULES
 from hooklint.config import parse_config
-from hooklint.engine import lint_text
+from hooklint.pipeline import lint_text
 
 RULES_DIR = Path(rules_dir())
 SCHEMA = json.loads((RULES_DIR / "rule.schema.json").read_text(encoding="utf-8"))
 RULE_FILES = sorted(RULES_DIR.glob("HL*.yaml"))
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-#: Rules the engine reports itself, with neither a check nor the loader behind them (HL901: a
-#: hooklint.io/ignore entry that suppressed nothing).
-ENGINE_RULES = frozenset({"HL901"})
 
 
 def _documents(path: Path) -> list[Any]:
@@ -99,12 +96,12 @@ def test_rule_example(rule_id: str, kind: str, example: dict[str, Any]) -> None:
 
 
 def test_every_rule_file_has_a_check_and_every_check_a_rule_file() -> None:
-    """Parity, flake8-style: rule files == checks | loader rules | engine rules. ``load_all()`` runs in a fresh interpreter: in this process another
+    """Parity, flake8-style: rule files == checks | engine rules. ``load_all()`` runs in a fresh interpreter: in this process another
     test may already have imported a check module, which would hide one that ``load_all()`` itself
     fails to import (and that a real ``hooklint lint`` run would therefore never run)."""
     code = "import json; from hooklint.checks import load_all; print(json.dumps(sorted(load_all())))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    registered = set(json.loads(done.stdout)) | set(LOADER_RULES) | ENGINE_RULES
+    registered = set(json.loads(done.stdout)) | ENGINE_RULES
     with_files = {path.name.split("-", 1)[0] for path in RULE_FILES}
     assert sorted(with_files - registered) == [], "rule files without a check"
     assert sorted(registered - with_files) == [], "checks without a rule file"

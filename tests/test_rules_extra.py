@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from hooklint.config import parse_config
-from hooklint.engine import lint_text
+from hooklint.pipeline import lint_text
 
 
 def hits(rule_id: str, text: str, config: dict[str, Any] | None = None, context: str | None = None) -> list[tuple[int, int, str]]:
@@ -384,7 +384,7 @@ def test_hl204_versions_and_hook_types(version: str, hook: str, expected: list[t
 def test_hl204_message_names_the_configured_version() -> None:
     [(_, _, message)] = hits("HL204", HL204_JOB.format(hook="PreSync"), {"argocd-version": "2.8.4"})
     assert message.startswith(
-        "Hook Job/migrate sets spec.ttlSecondsAfterFinished: on Argo CD 2.8 (before 3.0) the Job"
+        "Hook Job/migrate sets spec.ttlSecondsAfterFinished: on Argo CD 2.8.4 (before 3.0) the Job"
     )
 
 

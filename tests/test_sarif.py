@@ -19,7 +19,7 @@ import yaml
 from hooklint import __version__
 from hooklint.catalog import load_catalog, load_examples
 from hooklint.config import Config, load_config, parse_config
-from hooklint.engine import lint_paths, lint_text
+from hooklint.pipeline import lint_paths, lint_text
 from hooklint.findings import Finding, ObjectRef, RunResult, Span
 from hooklint.reporters import sarif
 from tests.manifests import HL102_BAD, HL102_MESSAGE, doc_blocks

@@ -38,7 +38,7 @@ def test_non_string_keys_become_their_json_text():
     (doc,) = parse_documents("5: a\ntrue: b\nyes: c\n")
     assert list(doc.value) == ["5", "true"]
     assert doc.value["true"] == "c"  # `yes` is true as well: a duplicate key
-    assert [i.rule_id for i in doc.issues] == ["HL002"]
+    assert [i.kind for i in doc.issues] == ["duplicate-key"]
 
 
 def test_spans_are_one_based_and_end_exclusive():

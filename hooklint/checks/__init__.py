@@ -1,55 +1,67 @@
 """The check registry. A check is a small generator that yields :class:`Hit` values; the engine
 stamps the rule id, slug, severity, path and object on each (a check never does).
 
-Two scopes:
+Three scopes, one per stage the check looks at:
 
-- ``object`` checks get one :class:`~hooklint.model.Manifest` and the :class:`Context`;
-- ``application`` checks get every manifest of one application (cross-object rules).
+- ``file`` checks get one :class:`~hooklint.loader.LoadedFile` (its documents and load issues)
+  and the :class:`Context` (:mod:`hooklint.checks.loading`, part of :mod:`hooklint.checks.shape`);
+- ``object`` checks get one :class:`~hooklint.model.Manifest` and the :class:`Context`; a check
+  registered with ``kinds`` runs only on those kinds, one registered with ``annotated`` only on
+  objects whose metadata has annotations (the engine picks the checks once per kind);
+- ``application`` checks get every manifest of one application (cross-object rules), and the
+  application's sync plan as ``ctx.plan``.
 
-Rules HL001, HL002 and HL005 have no check: the loader reports them while parsing.
+Every rule but HL901 (reported by the engine's suppression step) has its checks here: ``grep -rn
+'"HL001"' hooklint/checks`` finds where a rule is reported.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from hooklint.findings import Span
 from hooklint.model import CLUSTER_SCOPED_KINDS
 
 if TYPE_CHECKING:  # pragma: no cover
     from hooklint.config import Config
+    from hooklint.loader import LoadedFile
     from hooklint.model import Manifest
+    from hooklint.plan import SyncPlan
 
 
 @dataclass(slots=True)
 class Hit:
     """What a check found: a message, where (``span``; the object's anchor when None), the dotted
-    ``field_path`` of the offending field, and the manifest it is about (application checks)."""
+    ``field_path`` of the offending field, the manifest it is about (application checks) or the
+    index of the document it is about (file checks)."""
 
     message: str
     span: Span | None = None
     field_path: str = ""
     manifest: "Manifest | None" = None
+    doc_index: int | None = None
 
 
 @dataclass(slots=True)
 class Context:
-    """What checks may consult besides the object: the configuration and the application's
-    manifests, indexed by ``(kind, namespace or "", name)``."""
+    """What checks may consult besides the object: the configuration, the application's
+    manifests (indexed by ``(kind, namespace or "", name)``) and its sync ``plan``, built once per
+    application by the pipeline."""
 
     config: "Config"
+    plan: "SyncPlan"
     manifests: list["Manifest"] = field(default_factory=list)
     index: dict[tuple[str, str, str], "Manifest"] = field(default_factory=dict)
 
     @classmethod
-    def build(cls, config: "Config", manifests: list["Manifest"]) -> "Context":
+    def build(cls, config: "Config", manifests: list["Manifest"], plan: "SyncPlan") -> "Context":
         index: dict[tuple[str, str, str], Manifest] = {}
         for m in manifests:
             if m.kind and m.name:
                 namespace = "" if m.kind in CLUSTER_SCOPED_KINDS else m.namespace or ""
                 index.setdefault((m.kind, namespace, m.name), m)
-        return cls(config, manifests, index)
+        return cls(config, plan, manifests, index)
 
     def find(self, kind: str, namespace: str | None, name: str) -> "Manifest | None":
         """The object of ``kind``/``name`` in ``namespace`` (None: the application's destination
@@ -65,39 +77,52 @@ class Context:
         return m.hook.runs_as_hook or self.config.check_all_workloads
 
 
+FileCheck = Callable[["LoadedFile", Context], Iterator[Hit]]
 ObjectCheck = Callable[["Manifest", Context], Iterator[Hit]]
 AppCheck = Callable[[list["Manifest"], Context], Iterator[Hit]]
+SCOPES = ("file", "object", "application")
 
 
 @dataclass(frozen=True, slots=True)
 class Check:
+    """One registered check: its rule, function and scope; for object checks, the ``kinds`` it
+    can report on (None: every kind) and whether it only looks at ``annotated`` objects."""
+
     rule_id: str
     fn: Callable
-    scope: str  # "object" | "application"
+    scope: str
+    kinds: frozenset[str] | None = None
+    annotated: bool = False
+
+    def applies_to(self, kind: str | None, has_annotations: bool) -> bool:
+        """Whether this object check can report on an object of ``kind``."""
+        return (self.kinds is None or kind in self.kinds) and (has_annotations or not self.annotated)
 
 
-REGISTRY: dict[str, Check] = {}
-#: Rules reported by the loader while parsing, not by a check.
-LOADER_RULES = frozenset({"HL001", "HL002", "HL005"})
+#: rule id -> its checks (a rule whose story has two parts, such as HL003 for documents and for
+#: objects, has two checks side by side in one module).
+REGISTRY: dict[str, list[Check]] = {}
 #: Rules the engine reports itself (suppression bookkeeping).
 ENGINE_RULES = frozenset({"HL901"})
 #: The check modules, one per band.
-CHECK_MODULES = ("annotations", "fences", "hooks", "lifecycle", "ordering", "security", "shape")
+CHECK_MODULES = ("loading", "shape", "annotations", "hooks", "lifecycle", "security", "fences", "ordering")
 
 
-def check(rule_id: str, scope: str = "object") -> Callable:
-    """Register a check for ``rule_id`` (one check per rule)."""
+def check(rule_id: str, scope: str = "object", kinds: Iterable[str] | None = None, annotated: bool = False) -> Callable:
+    """Register ``fn`` as a check of ``rule_id`` in ``scope`` (see the module docstring)."""
+    if scope not in SCOPES:
+        raise ValueError(f"unknown check scope {scope!r}")
 
     def register(fn: Callable) -> Callable:
-        if rule_id in REGISTRY:
-            raise ValueError(f"two checks for {rule_id}")
-        REGISTRY[rule_id] = Check(rule_id, fn, scope)
+        REGISTRY.setdefault(rule_id, []).append(
+            Check(rule_id, fn, scope, frozenset(kinds) if kinds is not None else None, annotated)
+        )
         return fn
 
     return register
 
 
-def load_all() -> dict[str, Check]:
+def load_all() -> dict[str, list[Check]]:
     """Import every check module (which registers its checks) and return the registry.
 
     ``importlib`` rather than ``from hooklint.checks import annotations``: this module's own

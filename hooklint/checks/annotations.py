@@ -40,7 +40,7 @@ def _raw_annotations(m: Manifest) -> Map | None:
     return raw if isinstance(raw, Map) else None
 
 
-@check("HL004")
+@check("HL004", annotated=True)
 def annotation_value_not_string(m: Manifest, ctx: Context) -> Iterator[Hit]:
     raw = _raw_annotations(m)
     if raw is None:
@@ -63,7 +63,7 @@ def annotation_value_not_string(m: Manifest, ctx: Context) -> Iterator[Hit]:
         )
 
 
-@check("HL010")
+@check("HL010", annotated=True)
 def unknown_hook_type(m: Manifest, ctx: Context) -> Iterator[Hit]:
     value = m.annotations.get(argocd.HOOK)
     if value is None:
@@ -72,7 +72,7 @@ def unknown_hook_type(m: Manifest, ctx: Context) -> Iterator[Hit]:
     field = f"metadata.annotations.{argocd.HOOK}"
     items = argocd.annotation_csv(value)
     version = ctx.config.argocd_version
-    supported = tuple(t for t in argocd.DELETE_HOOK_TYPES if version >= argocd.DELETE_HOOK_SINCE[t])
+    supported = tuple(t for t in argocd.DELETE_HOOK_TYPES if argocd.supports(version, t))
     known = argocd.ARGO_HOOK_TYPES + supported
     dropped = m.hook.ignored and not m.hook.delete_types
     if not items:
@@ -89,10 +89,10 @@ def unknown_hook_type(m: Manifest, ctx: Context) -> Iterator[Hit]:
         if item in known:
             continue
         if item in argocd.DELETE_HOOK_TYPES:
-            since = ".".join(map(str, argocd.DELETE_HOOK_SINCE[item]))
+            since = argocd.version_text(argocd.since(item))
             yield Hit(
                 f"Hook type '{item}' on {m.label} needs Argo CD {since} or later, and argocd-version "
-                f"is {version[0]}.{version[1]}: that Argo CD treats it as an unknown type, so the hook "
+                f"is {argocd.version_text(version)}: that Argo CD treats it as an unknown type, so the hook "
                 "never runs. Upgrade Argo CD, or set argocd-version to the version you run.",
                 span,
                 field,
@@ -124,7 +124,7 @@ def unknown_hook_type(m: Manifest, ctx: Context) -> Iterator[Hit]:
         )
 
 
-@check("HL011")
+@check("HL011", annotated=True)
 def unknown_hook_delete_policy(m: Manifest, ctx: Context) -> Iterator[Hit]:
     for key, valid in (
         (argocd.HOOK_DELETE_POLICY, argocd.DELETE_POLICIES),
@@ -145,7 +145,7 @@ def unknown_hook_delete_policy(m: Manifest, ctx: Context) -> Iterator[Hit]:
             )
 
 
-@check("HL012")
+@check("HL012", annotated=True)
 def invalid_sync_wave(m: Manifest, ctx: Context) -> Iterator[Hit]:
     for key in (argocd.SYNC_WAVE, argocd.HELM_HOOK_WEIGHT):
         value = m.annotations.get(key)

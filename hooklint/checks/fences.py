@@ -13,7 +13,7 @@ def _argo(m: Manifest, kind: str) -> bool:
     return m.kind == kind and m.group == "argoproj.io"
 
 
-@check("HL401")
+@check("HL401", kinds={"Application"})
 def application_in_default_project(m: Manifest, ctx: Context) -> Iterator[Hit]:
     if not _argo(m, "Application"):
         return
@@ -44,7 +44,7 @@ def application_in_default_project(m: Manifest, ctx: Context) -> Iterator[Hit]:
     )
 
 
-@check("HL402")
+@check("HL402", kinds={"AppProject"})
 def appproject_allows_everything(m: Manifest, ctx: Context) -> Iterator[Hit]:
     if not _argo(m, "AppProject"):
         return

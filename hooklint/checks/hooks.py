@@ -12,35 +12,10 @@ from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.checks.annotations import near_miss
 from hooklint.model import Manifest, get_map
-from hooklint.plan import POST_DELETE_SINCE, PRE_DELETE_SINCE, supported_delete_types, version_text
+from hooklint.argocd import APP, RESOURCE, SYNC_OPTION_TABLE, version_text
+from hooklint.plan import supported_delete_types
 from hooklint.yamlio import Seq
 
-RESOURCE, APP = "resource", "application"
-BOTH = (RESOURCE, APP)
-
-#: §7: option key -> (values Argo CD acts on, values that restate the default, where it is read).
-#: Matching is exact and case-sensitive (``HasAnnotationOption``); ``Prune=``/``Delete=`` are read
-#: by ``GetAnnotationOptionValue`` (the first item with the prefix wins).
-SYNC_OPTION_TABLE: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {
-    "Prune": (("false", "confirm"), ("true",), BOTH),
-    "Delete": (("false", "confirm"), ("true",), BOTH),
-    "Validate": (("false",), ("true",), BOTH),
-    "SkipDryRunOnMissingResource": (("true",), ("false",), BOTH),
-    "PruneLast": (("true",), ("false",), BOTH),
-    "Replace": (("true",), ("false",), BOTH),
-    "Force": (("true",), ("false",), (RESOURCE,)),
-    "ServerSideApply": (("true", "false"), (), BOTH),
-    "CreateNamespace": (("true",), ("false",), (APP,)),
-    "ApplyOutOfSyncOnly": (("true",), ("false",), (APP,)),
-    "PrunePropagationPolicy": (("foreground", "background", "orphan"), (), (APP,)),
-    "FailOnSharedResource": (("true",), ("false",), (APP,)),
-    "RespectIgnoreDifferences": (("true",), ("false",), (APP,)),
-    "ClientSideApplyMigration": (("false",), ("true",), (APP,)),
-    # gitops-engine constant (``GE/sync/common/types.go``), not in Argo CD's documentation.
-    "ControllerReferencesOnly": (("true",), ("false",), BOTH),
-}
-#: App-level ``SkipDryRunOnMissingResource=true`` is read since v3.1.0 (PR #22679; §7).
-APP_SKIP_DRY_RUN_SINCE = (3, 1)
 FIRST_WINS = ("Prune", "Delete")
 ALL_OPTIONS = tuple(f"{k}={v}" for k, (eff, _noop, _w) in SYNC_OPTION_TABLE.items() for v in eff)
 _KEYS_LOWER = {k.lower(): k for k in SYNC_OPTION_TABLE}
@@ -54,7 +29,7 @@ def _canonical_value(key: str, value: str) -> str | None:
     return None
 
 
-def sync_option_problem(item: str, scope: str, version: tuple[int, int]) -> str | None:
+def sync_option_problem(item: str, scope: str, version: argocd.Version) -> str | None:
     """What is wrong with one sync option ``item`` (already trimmed) where ``scope`` reads it
     (``"resource"``: the ``argocd.argoproj.io/sync-options`` annotation; ``"application"``: an
     Application's ``spec.syncPolicy.syncOptions``), as a sentence fragment; None when Argo CD
@@ -75,10 +50,10 @@ def sync_option_problem(item: str, scope: str, version: tuple[int, int]) -> str 
                     "annotation of the resources that need it"
                 )
             if (scope == APP and key == "SkipDryRunOnMissingResource" and value in eff
-                    and version < APP_SKIP_DRY_RUN_SINCE):  # fmt: skip
+                    and not argocd.supports(version, "app-skip-dry-run")):  # fmt: skip
                 return (
                     f"'{item}' is read only since Argo CD "
-                    f"{version_text(APP_SKIP_DRY_RUN_SINCE)} (configured: {version_text(version)}): "
+                    f"{version_text(argocd.since('app-skip-dry-run'))} (configured: {version_text(version)}): "
                     "set it in the argocd.argoproj.io/sync-options annotation of the custom "
                     "resources instead"
                 )
@@ -145,7 +120,7 @@ def unknown_sync_option(m: Manifest, ctx: Context) -> Iterator[Hit]:
     yield from _application_sync_options(m, version)
 
 
-def _application_sync_options(m: Manifest, version: tuple[int, int]) -> Iterator[Hit]:
+def _application_sync_options(m: Manifest, version: argocd.Version) -> Iterator[Hit]:
     """``spec.syncPolicy.syncOptions`` of an Application (or an ApplicationSet's template)."""
     if m.group != "argoproj.io" or m.kind not in ("Application", "ApplicationSet"):
         return
@@ -177,13 +152,13 @@ def _application_sync_options(m: Manifest, version: tuple[int, int]) -> Iterator
 HELM_KNOWN = tuple(argocd.HELM_SYNC_HOOKS) + tuple(argocd.HELM_DELETE_HOOKS) + argocd.HELM_NEVER_RUN + ("crd-install",)
 
 
-def _helm_item_ignored(item: str, version: tuple[int, int]) -> bool:
+def _helm_item_ignored(item: str, version: argocd.Version) -> bool:
     if item in argocd.HELM_SYNC_HOOKS:
         return False
     if item == "pre-delete":
-        return version < PRE_DELETE_SINCE
+        return not argocd.supports(version, "PreDelete")
     if item == "post-delete":
-        return version < POST_DELETE_SINCE
+        return not argocd.supports(version, "PostDelete")
     return True
 
 
@@ -191,7 +166,7 @@ def _phase_list(phases: tuple[str, ...] | list[str]) -> str:
     return " and ".join(phases)
 
 
-@check("HL015")
+@check("HL015", annotated=True)
 def helm_hook_ignored_by_argocd(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """``helm.sh/hook`` events Argo CD never runs, or ``crd-install`` alone, which is no hook
     (``GE/sync/hook/helm/type.go``, ``helm/hook.go``; §3, §4d for the delete events' versions)."""
@@ -219,7 +194,7 @@ def helm_hook_ignored_by_argocd(m: Manifest, ctx: Context) -> Iterator[Hit]:
     words = []
     for item in ignored:
         if item in ("pre-delete", "post-delete"):
-            since = PRE_DELETE_SINCE if item == "pre-delete" else POST_DELETE_SINCE
+            since = argocd.since(argocd.HELM_DELETE_HOOKS[item])
             words.append(f"'{item}' (needs Argo CD {version_text(since)}; configured: {version_text(version)})")
         elif item in HELM_KNOWN:
             words.append(f"'{item}'")
@@ -245,7 +220,7 @@ def helm_hook_ignored_by_argocd(m: Manifest, ctx: Context) -> Iterator[Hit]:
 # --- HL016 -------------------------------------------------------------------------------------
 
 
-@check("HL016")
+@check("HL016", annotated=True)
 def argocd_helm_hook_conflict(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """Valid Argo CD hook types and Helm hook phases that disagree: ``hook.go`` ``Types()`` uses
     the Helm types only when no Argo type is valid (§2b, §3 "Precedence")."""
@@ -271,7 +246,7 @@ def argocd_helm_hook_conflict(m: Manifest, ctx: Context) -> Iterator[Hit]:
 # --- HL017 -------------------------------------------------------------------------------------
 
 
-@check("HL017")
+@check("HL017", annotated=True)
 def skip_with_other_hook_types(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """``Skip`` next to another valid type: ``hook.go`` ``Skip()`` is true only for exactly
     ``[Skip]`` (``TestSkipAndHook``; §2b); delete types count from the version that runs them (§4d)."""
@@ -284,8 +259,7 @@ def skip_with_other_hook_types(m: Manifest, ctx: Context) -> Iterator[Hit]:
     version = ctx.config.argocd_version
     others = [t for t in items if t in argocd.ARGO_HOOK_TYPES and t != "Skip"]
     for t in items:
-        since = PRE_DELETE_SINCE if t == "PreDelete" else POST_DELETE_SINCE
-        if t in argocd.DELETE_HOOK_TYPES and version >= since:
+        if t in argocd.DELETE_HOOK_TYPES and argocd.supports(version, t):
             others.append(t)
     if not others:
         return

@@ -16,7 +16,7 @@ def _spec_key_span(m: Manifest):
     return m.body.key_span("spec") if "spec" in m.body else m.anchor
 
 
-@check("HL201")
+@check("HL201", kinds={"Job"})
 def hook_missing_backoff_limit(m: Manifest, ctx: Context) -> Iterator[Hit]:
     if m.kind != "Job" or not ctx.in_scope(m):
         return
@@ -32,7 +32,7 @@ def hook_missing_backoff_limit(m: Manifest, ctx: Context) -> Iterator[Hit]:
     )
 
 
-@check("HL202")
+@check("HL202", kinds={"Job", "Pod"})
 def hook_missing_active_deadline(m: Manifest, ctx: Context) -> Iterator[Hit]:
     if m.kind not in ("Job", "Pod") or not ctx.in_scope(m):
         return
@@ -51,7 +51,7 @@ def hook_missing_active_deadline(m: Manifest, ctx: Context) -> Iterator[Hit]:
     )
 
 
-@check("HL203")
+@check("HL203", kinds=RUN_ONCE_KINDS)
 def hook_fixed_name_collision(m: Manifest, ctx: Context) -> Iterator[Hit]:
     if not m.hook.is_hook or not m.hook.phases or not m.name or m.kind not in RUN_ONCE_KINDS:
         return
@@ -75,7 +75,7 @@ def _before_hook_creation_fix(m: Manifest) -> str:
     return "Add BeforeHookCreation to argocd.argoproj.io/hook-delete-policy, or use metadata.generateName."
 
 
-@check("HL205")
+@check("HL205", kinds=JOB_LIKE)
 def job_invalid_restart_policy(m: Manifest, ctx: Context) -> Iterator[Hit]:
     if m.kind not in JOB_LIKE:
         return
@@ -102,7 +102,7 @@ def job_invalid_restart_policy(m: Manifest, ctx: Context) -> Iterator[Hit]:
         )
 
 
-@check("HL204")
+@check("HL204", kinds={"Job"})
 def hook_ttl_after_finished(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """ttlSecondsAfterFinished on a hook Job before Argo CD 3.0 (the Job can vanish before Argo CD
     sees it finish: the sync hangs; fixed by the hook finalizer, §6), or on a non-hook Job (the
@@ -114,11 +114,10 @@ def hook_ttl_after_finished(m: Manifest, ctx: Context) -> Iterator[Hit]:
         return
     span, field = spec.key_span("ttlSecondsAfterFinished"), "spec.ttlSecondsAfterFinished"
     if m.hook.is_hook:
-        if not m.hook.phases or ctx.config.argocd_version >= (3, 0):
+        if not m.hook.phases or argocd.supports(ctx.config.argocd_version, "hook-finalizer"):
             return
-        major, minor = ctx.config.argocd_version
         yield Hit(
-            f"Hook {m.label} sets spec.ttlSecondsAfterFinished: on Argo CD {major}.{minor} (before "
+            f"Hook {m.label} sets spec.ttlSecondsAfterFinished: on Argo CD {argocd.version_text(ctx.config.argocd_version)} (before "
             "3.0) the Job can be deleted before Argo CD observes its completion, and the sync hangs "
             "on \"waiting for completion of hook\". Use a hook delete policy (HookSucceeded) instead.",
             span,
@@ -179,7 +178,7 @@ def hook_never_completes(m: Manifest, ctx: Context) -> Iterator[Hit]:
         )
 
 
-@check("HL208")
+@check("HL208", kinds={"Job"})
 def plain_job_fixed_name(m: Manifest, ctx: Context) -> Iterator[Hit]:
     if m.kind != "Job" or m.hook.is_hook or m.hook.skip or not m.name:
         return

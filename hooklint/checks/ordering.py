@@ -1,7 +1,7 @@
 """HL301-HL305 and HL207: faults in the order Argo CD applies an application's objects.
 
-Every check here reads the application's sync plan (:func:`hooklint.plan.build_plan`, built once per
-application and shared by the checks) rather than re-deriving phases and waves
+Every check here reads the application's sync plan (``ctx.plan``, built once per application by the
+pipeline) rather than re-deriving phases and waves
 (``shared/docs/argocd-semantics.md`` §4, §5 and the addenda).
 """
 
@@ -14,35 +14,12 @@ from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.findings import Span
 from hooklint.model import Manifest
-from hooklint.plan import (
-    SyncPlan,
-    Task,
-    build_plan,
-    is_kustomize_config,
-    PULL_FORWARD_SINCE,
-    step_text,
-)
+from hooklint.plan import SyncPlan, Task, is_kustomize_config, step_text
 from hooklint.yamlio import Map, Seq
 
 #: Kubernetes' limit for names used as label values and DNS labels (a Job's name is copied into
 #: its pods' ``job-name`` label, so it must fit; ``hook_generated_name_length``).
 NAME_LIMIT = 63
-
-_cache: list[Any] = [None, None, None]
-
-
-def plan_of(manifests: list[Manifest], ctx: Context) -> SyncPlan:
-    """The sync plan of one application, built once and shared by the checks of this module.
-
-    The cache holds the last application's manifest list (so its ``id`` cannot be reused) and the
-    Argo CD version the plan was built for."""
-    version = ctx.config.argocd_version
-    if _cache[0] is manifests and _cache[1] == version:
-        return _cache[2]
-    plan = build_plan(manifests, version)
-    _cache[0], _cache[1], _cache[2] = manifests, version, plan
-    return plan
-
 
 def _annotation_span(m: Manifest, *keys: str) -> Span:
     """The value of the first of ``keys`` the object carries, else the object's anchor."""
@@ -200,7 +177,7 @@ def _what(target: Manifest, ref: Reference) -> str:
 def reference_to_later_step(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
     """A pod spec names an object of the same application that Argo CD applies in a later (phase,
     wave) step than the referrer's first task, or never during a sync (§4a-§4c, §5a; pitfall P1)."""
-    plan = plan_of(manifests, ctx)
+    plan = ctx.plan
     bindings: dict[tuple[str, str], list[Manifest]] | None = None
     for m in manifests:
         first = plan.first_task(m)
@@ -271,9 +248,9 @@ _STEP_KEYS = (argocd.SYNC_WAVE, argocd.HELM_HOOK_WEIGHT, argocd.HOOK, argocd.HEL
 def wave_overridden_by_argocd(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
     """A Namespace or CRD whose written phase or wave (a sync-wave, hook-weight or hook annotation)
     adjustDeps overrides by moving it to another (phase, wave) step (§4b, addendum 1)."""
-    if ctx.config.argocd_version < PULL_FORWARD_SINCE:
+    if not argocd.supports(ctx.config.argocd_version, "pull-forward"):
         return
-    plan = plan_of(manifests, ctx)
+    plan = ctx.plan
     reported: set[int] = set()
     for t in plan.tasks:
         anchor = t.pulled_before
@@ -305,7 +282,7 @@ WORKLOAD_KINDS = frozenset(
 )
 
 
-@check("HL303")
+@check("HL303", kinds=WORKLOAD_KINDS)
 def helm_hook_runs_in_both_phases(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """A Helm hook workload that Argo CD runs in PreSync *and* PostSync, or on every sync although
     Helm would run it on upgrades only (§3 "Install vs upgrade")."""
@@ -347,7 +324,7 @@ def too_many_waves(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
     """More health-gated (phase, wave) steps than ``max-waves``: each step waits for health and
     ``ARGOCD_SYNC_WAVE_DELAY`` (§4c, §5a, §5b); SyncFail steps are not counted (§5c)."""
     limit = ctx.config.max_waves
-    plan = plan_of(manifests, ctx)
+    plan = ctx.plan
     gated = plan.gated_steps
     if len(gated) <= limit:
         return

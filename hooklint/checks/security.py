@@ -6,7 +6,7 @@ from typing import Iterator
 
 from hooklint.checks import Context, Hit, check
 from hooklint.images import allowed, is_templated, parse_image
-from hooklint.model import Container, Manifest, PodSpec
+from hooklint.model import POD_TEMPLATE_KINDS, Container, Manifest, PodSpec
 from hooklint.yamlio import Map
 
 
@@ -60,7 +60,7 @@ def _runs(m: Manifest) -> str:
     return f"this {m.kind} runs in the cluster continuously"
 
 
-@check("HL101")
+@check("HL101", kinds=POD_TEMPLATE_KINDS)
 def hook_image_registry_not_allowed(m: Manifest, ctx: Context) -> Iterator[Hit]:
     entries = ctx.config.registry_entries
     pod = _pod_in_scope(m, ctx) if entries else None
@@ -93,7 +93,7 @@ def hook_image_registry_not_allowed(m: Manifest, ctx: Context) -> Iterator[Hit]:
         )
 
 
-@check("HL102")
+@check("HL102", kinds=POD_TEMPLATE_KINDS)
 def hook_image_mutable_tag(m: Manifest, ctx: Context) -> Iterator[Hit]:
     pod = _pod_in_scope(m, ctx)
     if pod is None:
@@ -132,7 +132,7 @@ def _service_account(pod: PodSpec) -> tuple[str | None, str]:
     return None, ""
 
 
-@check("HL103")
+@check("HL103", kinds=POD_TEMPLATE_KINDS)
 def hook_default_service_account(m: Manifest, ctx: Context) -> Iterator[Hit]:
     pod = _pod_in_scope(m, ctx)
     if pod is None:
@@ -156,7 +156,7 @@ def hook_default_service_account(m: Manifest, ctx: Context) -> Iterator[Hit]:
         )
 
 
-@check("HL104")
+@check("HL104", kinds=POD_TEMPLATE_KINDS)
 def hook_automounts_token(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """Kubernetes' rule: the pod spec's automountServiceAccountToken wins; when unset, the named
     ServiceAccount's; when both are unset, the token is mounted."""
@@ -212,7 +212,7 @@ BASELINE_CAPABILITIES = frozenset({
 })  # fmt: skip
 
 
-@check("HL105")
+@check("HL105", kinds=POD_TEMPLATE_KINDS)
 def hook_privileged_pod(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """Host namespaces, hostPath volumes, privileged containers, privilege escalation and added
     capabilities beyond the baseline profile."""
@@ -286,7 +286,7 @@ def looks_like_credential(name: str) -> bool:
     return any(pair in _CREDENTIAL_PAIRS for pair in zip(words, words[1:]))
 
 
-@check("HL107")
+@check("HL107", kinds=POD_TEMPLATE_KINDS)
 def hook_literal_secret_env(m: Manifest, ctx: Context) -> Iterator[Hit]:
     if not ctx.in_scope(m):
         return

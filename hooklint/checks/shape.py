@@ -1,10 +1,15 @@
-"""HL003 and HL006: documents that are not Kubernetes objects, and fields of the wrong type."""
+"""HL003 and HL006: documents that are not Kubernetes objects, and fields of the wrong type.
+
+HL003 has two checks side by side: documents (and ``kind: List`` items) that are not mappings,
+which give no manifest, and mappings that lack what makes an object.
+"""
 
 from __future__ import annotations
 
 from typing import Iterator
 
 from hooklint.checks import Context, Hit, check
+from hooklint.loader import LoadedFile
 from hooklint.model import CONTAINER_LISTS, POD_SPEC_PATHS, Manifest
 from hooklint.yamlio import Map, Seq
 
@@ -19,6 +24,33 @@ def type_name(value: object) -> str:
         if isinstance(value, cls) and not (cls is int and isinstance(value, bool)):
             return name
     return type(value).__name__
+
+
+_UNDECODABLE = "Argo CD fails to sync an application with a manifest it cannot decode"
+
+
+@check("HL003", scope="file")
+def document_not_an_object(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
+    """A document that is not a mapping, or an item of a ``kind: List`` that is not one."""
+    for doc in file.documents:
+        value = doc.value
+        if not isinstance(value, Map):
+            yield Hit(
+                f"Document is {type_name(value)}, not a Kubernetes object: {_UNDECODABLE}. Make it "
+                "an object with apiVersion, kind and metadata, or move it out of the application's path.",
+                doc.span, "", doc_index=doc.index,
+            )  # fmt: skip
+            continue
+        items = value.get("items")
+        if not str(value.get("kind", "")).endswith("List") or not isinstance(items, Seq):
+            continue
+        for i, item in enumerate(items):
+            if not isinstance(item, Map):
+                yield Hit(
+                    f"Item {i} of this {value['kind']} is {type_name(item)}, not a Kubernetes object: "
+                    f"{_UNDECODABLE}. Make it an object with apiVersion, kind and metadata.",
+                    items.item_spans[i], f"items[{i}]", doc_index=doc.index,
+                )  # fmt: skip
 
 
 @check("HL003")

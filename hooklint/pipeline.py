@@ -1,0 +1,206 @@
+"""The pipeline: one stage after another, data flowing one way.
+
+    paths -> sources (which files each application has, what Argo CD renders: hooklint.sources)
+          -> manifests (the Argo CD model of the configured version: hooklint.model)
+          -> the sync plan (hooklint.plan, built once per application)
+          -> checks -> findings (hooklint.engine)
+          -> reporters (hooklint.reporters)
+
+:func:`lint_paths` and :func:`plan_paths` run it for command-line paths; :func:`lint_text` for a
+text (rule examples, tests). One application is loaded, planned, checked and released at a time,
+so memory follows the largest application, not the tree; with ``jobs`` > 1, worker processes take
+whole applications, and the result is the same, byte for byte once rendered.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+from typing import Iterable
+
+from hooklint.catalog import Catalog
+from hooklint.config import Config
+from hooklint.engine import Engine
+from hooklint.findings import Finding, InputError, RunResult
+from hooklint.loader import parse_text
+from hooklint.plan import SyncPlan, build_plan
+from hooklint.sources import STDIN, Application, LoadedApplication, group_applications, load_application, loaded_application
+
+#: What one application's lint gives back: (findings, input errors, files linted, files skipped).
+Outcome = tuple[list[Finding], list[InputError], int, int]
+
+
+def plan_of(loaded: LoadedApplication, config: Config) -> SyncPlan:
+    """The sync plan of one loaded application under the configured Argo CD version."""
+    return build_plan(loaded.manifests, config.argocd_version)
+
+
+def lint_application(engine: Engine, app: Application) -> Outcome:
+    """Load, plan, check and release one application.
+
+    Its values hold no reference cycles, so they are freed by reference counting as soon as the
+    application is done; ``gc.freeze()`` after loading keeps the cyclic collector from scanning
+    them again and again while the checks allocate (it changes nothing else)."""
+    loaded = load_application(app, engine.config)
+    gc.freeze()
+    reported = loaded.reported_files
+    errors = [f.error for f in reported if f.error is not None]
+    skipped = sum(1 for f in reported if f.error is None and f.skip_reason is not None)
+    findings = list(engine.check_application(loaded, plan_of(loaded, engine.config)))
+    return findings, errors, len(app.reported) - skipped, skipped
+
+
+def lint_applications(engine: Engine, apps: Iterable[Application]) -> RunResult:
+    """Lint applications one after the other in this process. Findings are in application
+    order, unsorted."""
+    result = RunResult()
+    for app in apps:
+        _merge(result, lint_application(engine, app))
+    return result
+
+
+def _merge(result: RunResult, outcome: Outcome) -> None:
+    findings, errors, files, skipped = outcome
+    result.findings.extend(findings)
+    result.errors.extend(errors)
+    result.files += files
+    result.skipped += skipped
+
+
+#: Below this many files a run stays in one process: starting workers costs more than it saves.
+PARALLEL_MIN_FILES = 64
+
+_worker_engine: Engine | None = None
+
+
+def _worker_init(config: Config, catalog: Catalog) -> None:
+    global _worker_engine
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops the pool
+    _worker_engine = Engine(config, catalog)
+
+
+def _worker_lint(apps: list[Application]) -> list[Outcome]:
+    assert _worker_engine is not None
+    return [lint_application(_worker_engine, app) for app in apps]
+
+
+def _batches(apps: list[Application], jobs: int) -> list[list[Application]]:
+    """Consecutive runs of applications of about equal file counts, several per worker so that a
+    large application does not leave the other workers idle at the end."""
+    total = sum(len(a.reported) + len(a.context) for a in apps)
+    target = max(1, total // (jobs * 8))
+    batches: list[list[Application]] = []
+    current: list[Application] = []
+    size = 0
+    for app in apps:
+        current.append(app)
+        size += len(app.reported) + len(app.context)
+        if size >= target:
+            batches.append(current)
+            current, size = [], 0
+    if current:
+        batches.append(current)
+    return batches
+
+
+def resolve_jobs(jobs: int) -> int:
+    """``--jobs``: 0 means one worker per CPU this process may use."""
+    if jobs > 0:
+        return jobs
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def _lint_parallel(engine: Engine, apps: list[Application], jobs: int) -> RunResult:
+    """Lint ``apps`` in ``jobs`` worker processes, whole applications at a time. Results are
+    merged in application order, so the output is the same as with one process."""
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    batches = _batches([a for a in apps if a.key != STDIN], jobs)  # stdin belongs to this process
+    results: dict[str, Outcome] = {a.key: lint_application(engine, a) for a in apps if a.key == STDIN}
+    if batches:
+        with context.Pool(min(jobs, len(batches)), _worker_init, (engine.config, engine.catalog)) as pool:
+            for batch, outcome in zip(batches, pool.imap(_worker_lint, batches)):
+                for app, one in zip(batch, outcome):
+                    results[app.key] = one
+    result = RunResult()
+    for app in apps:
+        _merge(result, results[app.key])
+    return result
+
+
+def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1) -> RunResult:
+    """Lint files, folders and ``-`` (stdin). Findings come back sorted by path, line, column, rule;
+    unreadable inputs are in ``errors``. Raises :class:`~hooklint.config.ConfigError` for a
+    configuration the engine cannot run.
+
+    ``jobs`` worker processes (0: one per CPU) lint applications in parallel when there are enough
+    files; the result is identical, byte for byte once rendered, to a run with ``jobs=1``."""
+    engine = Engine(config, catalog)
+    errors: list[InputError] = []
+    walk_notices: list[str] = []
+    apps = group_applications(paths, errors, walk_notices)
+    jobs = resolve_jobs(jobs)
+    files = sum(len(a.reported) + len(a.context) for a in apps)
+    if jobs > 1 and len(apps) > 1 and files >= PARALLEL_MIN_FILES:
+        result = _lint_parallel(engine, apps, jobs)
+    else:
+        result = lint_applications(engine, apps)
+    # input errors in path order, each once, whatever the order of the arguments
+    unique = {(e.path, e.message): e for e in errors + result.errors}
+    result.errors = [unique[key] for key in sorted(unique)]
+    result.findings.sort(key=Finding.sort_key)
+    skipped = []
+    if result.skipped:
+        s = "s" if result.skipped != 1 else ""
+        skipped.append(
+            f"{result.skipped} file{s} not linted: Argo CD does not render {'them' if s else 'it'} "
+            "(+argocd:skip-file-rendering, not listed in the folder's kustomization resources, or YAML "
+            "with no Kubernetes object)."
+        )
+    result.notices = walk_notices + skipped + engine.notices()
+    return result
+
+
+def plan_paths(paths: list[str], config: Config) -> tuple[list[tuple[str, SyncPlan, int]], list[InputError]]:
+    """The sync plans of ``paths`` (files, folders, ``-``), one per application, as ``(application
+    key, plan, documents that could not be parsed)``, and the input errors. A plan covers every
+    manifest of its application, context files included. Never raises for bad input."""
+    errors: list[InputError] = []
+    plans: list[tuple[str, SyncPlan, int]] = []
+    for app in group_applications(paths, errors):
+        loaded = load_application(app, config)
+        errors.extend(f.error for f in loaded.reported_files if f.error is not None)
+        unparsed = sum(1 for f in loaded.files for issue, _ in f.issues if issue.kind in ("syntax-error", "too-complex"))
+        plans.append((app.key, plan_of(loaded, config), unparsed))
+    return plans, errors
+
+
+def lint_text(
+    text: str,
+    config: Config | None = None,
+    catalog: Catalog | None = None,
+    path: str = "manifest.yaml",
+    context: str | None = None,
+) -> list[Finding]:
+    """Lint manifest ``text`` as one application, without touching the file system (used by the
+    rule examples and tests). ``context`` is more manifests of the same application, loaded for
+    cross-object rules but not reported on. Returns sorted findings."""
+    from hooklint.catalog import load_catalog
+
+    config = config or Config()
+    engine = Engine(config, catalog or load_catalog())
+    files = [parse_text(path, text)]
+    if context is not None:
+        files.append(parse_text("context.yaml", context))
+    app = Application(path, [path], ["context.yaml"] if context is not None else [])
+    loaded = loaded_application(app, files, config)
+    findings = list(engine.check_application(loaded, plan_of(loaded, config)))
+    findings.sort(key=Finding.sort_key)
+    return findings

@@ -1,0 +1,133 @@
+"""The sync plan of each application as text (``hooklint plan``) or JSON (``hooklint plan -f json``).
+
+The text is one table per application in the spirit of ``argocd app sync`` output: a header, one
+row per task, step by step, then the objects no sync applies. The JSON shape is
+``{"applications": [{"application", "steps": [{"phase", "wave", "tasks": [object]}], "not_applied":
+[object]}]}``, an object being ``{"api_version", "kind", "namespace", "name", "generate_name",
+"hook_types", ["delete_policies"], "path", "line", ["notes" | "reason"]}``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hooklint import argocd
+from hooklint.argocd import version_text
+from hooklint.model import Manifest
+from hooklint.plan import SyncPlan, supported_delete_types
+
+
+def _hook_types(m: Manifest, version: argocd.Version) -> list[str]:
+    if not m.hook.is_hook and not m.hook.skip:
+        return []
+    out = list(m.hook.types)
+    out += [t for t in supported_delete_types(m, version) if t not in out]
+    return out
+
+
+def _object_dict(m: Manifest, version: argocd.Version, **extra: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "api_version": m.api_version,
+        "kind": m.kind,
+        "namespace": m.namespace,
+        "name": m.name,
+        "generate_name": m.generate_name,
+        "hook_types": _hook_types(m, version),
+    }
+    if "delete_policies" in extra:
+        out["delete_policies"] = extra.pop("delete_policies")
+    out["path"] = m.display_path
+    out["line"] = m.body.span.line
+    out.update(extra)
+    return out
+
+
+def plan_dict(key: str, plan: SyncPlan) -> dict[str, Any]:
+    """The documented JSON shape of one application's plan."""
+    steps = []
+    for step in plan.steps:
+        tasks = []
+        for t in step.tasks:
+            m = t.manifest
+            policies = list(m.hook.delete_policies) if m.hook.is_hook else []
+            tasks.append(_object_dict(m, plan.version, delete_policies=policies, notes=list(t.notes)))
+        steps.append({"phase": step.phase, "wave": step.wave, "tasks": tasks})
+    not_applied = []
+    for entry in plan.not_applied:
+        not_applied.append(_object_dict(entry.manifest, plan.version, reason=entry.reason))
+    return {"application": key, "steps": steps, "not_applied": not_applied}
+
+
+def _display_name(m: Manifest) -> str:
+    name = m.name or (f"{m.generate_name}*" if m.generate_name else "?")
+    return f"{m.namespace}/{name}" if m.namespace else name
+
+
+def _table(rows: list[list[str]], indent: str = "") -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    out = []
+    for r in rows:
+        cells = [c.ljust(widths[i]) for i, c in enumerate(r[:-1])] + [r[-1]]
+        out.append((indent + "  ".join(cells)).rstrip())
+    return out
+
+
+def render_text(key: str, plan: SyncPlan, unparsed: int = 0) -> list[str]:
+    """One application's plan as lines of text, in the spirit of ``argocd app sync`` output: a
+    header, then one row per task, step by step, then the objects no sync applies."""
+    objects = len({id(t.manifest) for t in plan.tasks}) + len(plan.not_applied)
+    lines = [
+        f"Application {key}: {objects} object{'s' if objects != 1 else ''}, "
+        f"{len(plan.steps)} step{'s' if len(plan.steps) != 1 else ''} (Argo CD {version_text(plan.version)})"
+    ]
+    if unparsed:
+        docs = (
+            "1 document could not be parsed and is"
+            if unparsed == 1
+            else f"{unparsed} documents could not be parsed and are"
+        )
+        lines.append(f"  warning: {docs} missing from this plan (run hooklint lint)")
+    if plan.steps:
+        rows = [["STEP", "PHASE", "WAVE", "KIND", "NAMESPACE/NAME", "HOOK", "DELETE POLICY", "NOTES"]]
+        for step in plan.steps:
+            for i, t in enumerate(step.tasks):
+                m = t.manifest
+                hook = ",".join(_hook_types(m, plan.version)) if m.hook.is_hook else "-"
+                policies = ",".join(m.hook.delete_policies) if m.hook.is_hook else "-"
+                first = i == 0
+                rows.append([
+                    str(step.index) if first else "",
+                    step.phase if first else "",
+                    str(step.wave) if first else "",
+                    m.kind or "?",
+                    _display_name(m),
+                    hook or "-",
+                    policies,
+                    "; ".join(t.notes),
+                ])  # fmt: skip
+        lines.extend(_table(rows, "  "))
+    else:
+        lines.append("  no object is applied during a sync")
+    if plan.not_applied:
+        lines.append("  Not applied during a sync:")
+        rows = [["KIND", "NAMESPACE/NAME", "FILE", "REASON"]]
+        for entry in plan.not_applied:
+            m = entry.manifest
+            where = f"{m.display_path}:{m.body.span.line}"
+            rows.append([m.kind or "?", _display_name(m), where, entry.reason])
+        lines.extend(_table(rows, "    "))
+    return lines
+
+
+def render(plans: list[tuple[str, SyncPlan, int]], format: str = "text") -> str:
+    """``plans`` as ``(application key, plan, documents that could not be parsed)`` in
+    application order, rendered as ``format`` ``"text"`` or ``"json"``."""
+    if format == "json":
+        return json.dumps({"applications": [plan_dict(key, plan) for key, plan, _ in plans]}, indent=2) + "\n"
+    lines: list[str] = []
+    for key, plan, unparsed in plans:
+        if lines:
+            lines.append("")
+        lines.extend(render_text(key, plan, unparsed))
+    return ("\n".join(lines) + "\n") if lines else ""
