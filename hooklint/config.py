@@ -27,9 +27,10 @@ from typing import Any
 
 from hooklint import argocd
 from hooklint.images import RegistryEntry
-from hooklint.loader import DEFAULT_MAX_FILE_SIZE
 
 CONFIG_NAMES = (".hooklint.yaml", ".hooklint.yml")
+#: Files larger than this (bytes) are not linted (``max-file-size``).
+DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
 
 
 class ConfigError(Exception):

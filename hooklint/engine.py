@@ -119,14 +119,15 @@ class Engine:
                     hit.doc_index if hit.doc_index is not None else 0,
                 ), owner  # fmt: skip
 
-    def check_application(self, loaded: LoadedApplication, plan: SyncPlan) -> Iterator[Finding]:
-        """Findings for the reported files of one application, after suppressions, in file,
-        document and check order (the pipeline sorts them)."""
+    def check_application(self, loaded: LoadedApplication, manifests: list[Manifest], plan: SyncPlan) -> Iterator[Finding]:
+        """Findings for the reported files of one application (its ``manifests`` and sync ``plan``
+        built by the earlier stages), after suppressions, in file, document and check order (the
+        pipeline sorts them)."""
         reported = set(loaded.app.reported)
-        ctx = Context.build(self.config, loaded.manifests, plan)
+        ctx = Context.build(self.config, manifests, plan)
         by_manifest: dict[int, list[Finding]] = {}
         owners: dict[tuple[str, int], Manifest | None] = {}
-        for m in loaded.manifests:
+        for m in manifests:
             if m.path in reported:
                 by_manifest[id(m)] = []
                 key = (m.path, m.doc_index)
@@ -139,7 +140,7 @@ class Engine:
                         yield finding
                     else:
                         by_manifest[id(owner)].append(finding)
-        for m in loaded.manifests:
+        for m in manifests:
             if m.path not in reported:
                 continue
             found = by_manifest[id(m)]
@@ -148,11 +149,11 @@ class Engine:
                     found.append(self._finding(rule, hit, m))
         for c in self.app_checks:
             rule = self.catalog.rules[c.rule_id]
-            for hit in c.fn(loaded.manifests, ctx):
+            for hit in c.fn(manifests, ctx):
                 m = hit.manifest
                 if m is not None and m.path in reported:
                     by_manifest[id(m)].append(self._finding(rule, hit, m))
-        for m in loaded.manifests:
+        for m in manifests:
             if m.path in reported:
                 yield from self._suppress(m, by_manifest[id(m)])
 

@@ -18,6 +18,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any
 
+from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint.findings import InputError, Span
 from hooklint.yamlio import (
     SYNTAX_ERROR,
@@ -34,7 +35,6 @@ from hooklint.yamlio import (
     new_parser,
 )
 
-DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
 STDIN = "-"
 
 _DOC_MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.MULTILINE)

@@ -8,11 +8,14 @@ here, and HL003/HL004 report the shape problem; checks never see an exception fr
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from hooklint.argocd import HELM_HOOK, HOOK, HookInfo, hook_info, visible_annotations
 from hooklint.findings import HookRef, ObjectRef, Span
 from hooklint.yamlio import Map, Seq
+
+if TYPE_CHECKING:  # pragma: no cover
+    from hooklint.loader import LoadedFile
 
 #: Kinds whose pod spec a check can reach, with the path to it.
 POD_SPEC_PATHS: dict[str, tuple[str, ...]] = {
@@ -224,3 +227,15 @@ def manifests_from_document(
             if isinstance(item, Map)
         ]
     return [Manifest.from_body(path, doc_index, value, source, None, source_line)]
+
+
+def manifests_of(files: "list[LoadedFile]") -> list[Manifest]:
+    """Every manifest of the files Argo CD renders (those without ``skip_reason``), in file and
+    document order: the third stage of the pipeline."""
+    manifests: list[Manifest] = []
+    for loaded in files:
+        if loaded.skip_reason is not None:
+            continue
+        for doc in loaded.documents:
+            manifests.extend(manifests_from_document(loaded.path, doc.index, doc.value, doc.source, doc.source_line))
+    return manifests

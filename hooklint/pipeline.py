@@ -23,6 +23,7 @@ from hooklint.config import Config
 from hooklint.engine import Engine
 from hooklint.findings import Finding, InputError, RunResult
 from hooklint.loader import parse_text
+from hooklint.model import Manifest, manifests_of
 from hooklint.plan import SyncPlan, build_plan
 from hooklint.sources import STDIN, Application, LoadedApplication, group_applications, load_application, loaded_application
 
@@ -30,9 +31,11 @@ from hooklint.sources import STDIN, Application, LoadedApplication, group_applic
 Outcome = tuple[list[Finding], list[InputError], int, int]
 
 
-def plan_of(loaded: LoadedApplication, config: Config) -> SyncPlan:
-    """The sync plan of one loaded application under the configured Argo CD version."""
-    return build_plan(loaded.manifests, config.argocd_version)
+def build(loaded: LoadedApplication, config: Config) -> tuple[list[Manifest], SyncPlan]:
+    """The manifests of one loaded application and its sync plan under the configured Argo CD
+    version (the manifests and plan stages)."""
+    manifests = manifests_of(loaded.files)
+    return manifests, build_plan(manifests, config.argocd_version)
 
 
 def lint_application(engine: Engine, app: Application) -> Outcome:
@@ -46,7 +49,7 @@ def lint_application(engine: Engine, app: Application) -> Outcome:
     reported = loaded.reported_files
     errors = [f.error for f in reported if f.error is not None]
     skipped = sum(1 for f in reported if f.error is None and f.skip_reason is not None)
-    findings = list(engine.check_application(loaded, plan_of(loaded, engine.config)))
+    findings = list(engine.check_application(loaded, *build(loaded, engine.config)))
     return findings, errors, len(app.reported) - skipped, skipped
 
 
@@ -178,7 +181,7 @@ def plan_paths(paths: list[str], config: Config) -> tuple[list[tuple[str, SyncPl
         loaded = load_application(app, config)
         errors.extend(f.error for f in loaded.reported_files if f.error is not None)
         unparsed = sum(1 for f in loaded.files for issue, _ in f.issues if issue.kind in ("syntax-error", "too-complex"))
-        plans.append((app.key, plan_of(loaded, config), unparsed))
+        plans.append((app.key, build(loaded, config)[1], unparsed))
     return plans, errors
 
 
@@ -201,6 +204,6 @@ def lint_text(
         files.append(parse_text("context.yaml", context))
     app = Application(path, [path], ["context.yaml"] if context is not None else [])
     loaded = loaded_application(app, files, config)
-    findings = list(engine.check_application(loaded, plan_of(loaded, config)))
+    findings = list(engine.check_application(loaded, *build(loaded, config)))
     findings.sort(key=Finding.sort_key)
     return findings

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from hooklint.cli import app
 from hooklint.config import Config
-from hooklint.sources import manifests_of
+from hooklint.model import manifests_of
 from hooklint.loader import parse_text
 from hooklint.pipeline import plan_paths
 from hooklint.plan import build_plan
