@@ -103,6 +103,8 @@ class Manifest:
     hook: HookInfo
     #: Line of the ``# Source:`` comment when ``source`` is set: spans are reported relative to it.
     source_line: int = 0
+    #: The pod spec, found on first use (``False``: not looked up yet).
+    _pod: "PodSpec | None | bool" = False
 
     @classmethod
     def from_body(
@@ -182,7 +184,13 @@ class Manifest:
         return self.anchor
 
     def pod_spec(self) -> PodSpec | None:
-        """The pod spec of a Pod, Job, CronJob or pod-template workload, if it is a mapping."""
+        """The pod spec of a Pod, Job, CronJob or pod-template workload, if it is a mapping
+        (looked up once)."""
+        if self._pod is False:
+            self._pod = self._find_pod_spec()
+        return self._pod
+
+    def _find_pod_spec(self) -> PodSpec | None:
         keys = POD_SPEC_PATHS.get(self.kind or "")
         if keys is None:
             return None
