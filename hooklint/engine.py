@@ -88,13 +88,14 @@ class Engine:
         return found
 
     def _finding(self, rule: Rule, hit: Hit, m: Manifest) -> Finding:
+        path, span = m.locate(hit.field_path, hit.span or m.anchor)
         return Finding(
             rule_id=rule.id,
             slug=rule.slug,
             severity=rule.severity,
             message=shown(hit.message, None),
-            path=m.display_path,
-            span=(hit.span or m.anchor).in_template(m.source_line),
+            path=path,
+            span=span,
             obj=m.ref,
             hook=m.hook_ref,
             field_path=hit.field_path,

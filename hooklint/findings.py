@@ -162,3 +162,6 @@ class RunResult:
     files: int = 0
     skipped: int = 0
     notices: list[str] = field(default_factory=list)
+    #: The renderers that made this run's kustomize and Helm manifests, as ``"name version"``
+    #: (``kubectl kustomize v5.7.1``), sorted, each once; empty when every source was a directory.
+    renderers: list[str] = field(default_factory=list)

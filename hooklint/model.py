@@ -16,6 +16,7 @@ from hooklint.yamlio import Map, Seq
 
 if TYPE_CHECKING:  # pragma: no cover
     from hooklint.loader import LoadedFile
+    from hooklint.sources.render import RenderedFile
 
 #: Kinds whose pod spec a check can reach, with the path to it.
 POD_SPEC_PATHS: dict[str, tuple[str, ...]] = {
@@ -105,6 +106,9 @@ class Manifest:
     source_line: int = 0
     #: The pod spec, found on first use (``False``: not looked up yet).
     _pod: "PodSpec | None | bool" = False
+    #: For a rendered object, where its findings go in the user's files
+    #: (:class:`hooklint.sources.placement.Placement`); None for an object as written.
+    placement: Any = None
 
     @classmethod
     def from_body(
@@ -133,7 +137,25 @@ class Manifest:
 
     @property
     def display_path(self) -> str:
+        """The file findings name: the user's source file of a rendered object, else the Helm
+        template of a ``# Source:`` comment, else the file."""
+        if self.placement is not None:
+            return self.placement.path
         return self.source or self.path
+
+    def locate(self, field_path: str, span: Span) -> tuple[str, Span]:
+        """``(path, span)`` where a finding at ``span`` about ``field_path`` is reported: in the
+        user's files for a rendered object, else in the file (or Helm template) as written."""
+        if self.placement is not None:
+            return self.placement.locate(field_path, span)
+        return self.display_path, span.in_template(self.source_line)
+
+    @property
+    def line(self) -> int:
+        """The object's first line where it is reported (see :meth:`locate`)."""
+        if self.placement is not None:
+            return self.placement.first.line
+        return self.body.span.in_template(self.source_line).line
 
     @property
     def ref(self) -> ObjectRef:
@@ -237,10 +259,18 @@ def manifests_from_document(
     return [Manifest.from_body(path, doc_index, value, source, None, source_line)]
 
 
-def manifests_of(files: "list[LoadedFile]") -> list[Manifest]:
+def manifests_of(files: "list[LoadedFile]", rendered: "list[RenderedFile] | None" = None) -> list[Manifest]:
     """Every manifest of the files Argo CD renders (those without ``skip_reason``), in file and
-    document order: the third stage of the pipeline."""
+    document order, or of the ``rendered`` documents of a kustomize or Helm application, each with
+    its placement in the user's files: the third stage of the pipeline."""
     manifests: list[Manifest] = []
+    if rendered is not None:
+        for item in rendered:
+            for doc in item.loaded.documents:
+                for m in manifests_from_document(item.loaded.path, doc.index, doc.value, None):
+                    m.placement = item.placement
+                    manifests.append(m)
+        return manifests
     for loaded in files:
         if loaded.skip_reason is not None:
             continue

@@ -14,8 +14,10 @@ whole applications, and the result is the same, byte for byte once rendered.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import os
+import tempfile
 from typing import Iterable
 
 from hooklint.catalog import Catalog
@@ -25,16 +27,18 @@ from hooklint.findings import Finding, InputError, RunResult
 from hooklint.loader import parse_text
 from hooklint.model import Manifest, manifests_of
 from hooklint.plan import SyncPlan, build_plan
+from hooklint.sources.rendered import Renderer
 from hooklint.sources import STDIN, Application, LoadedApplication, group_applications, load_application, loaded_application
 
-#: What one application's lint gives back: (findings, input errors, files linted, files skipped).
-Outcome = tuple[list[Finding], list[InputError], int, int]
+#: What one application's lint gives back: (findings, input errors, files linted, files skipped,
+#: the renderer's label or None).
+Outcome = tuple[list[Finding], list[InputError], int, int, str | None]
 
 
 def build(loaded: LoadedApplication, config: Config) -> tuple[list[Manifest], SyncPlan]:
     """The manifests of one loaded application and its sync plan under the configured Argo CD
     version (the manifests and plan stages)."""
-    manifests = manifests_of(loaded.files)
+    manifests = manifests_of(loaded.files, loaded.rendered)
     return manifests, build_plan(manifests, config.argocd_version)
 
 
@@ -50,7 +54,8 @@ def lint_application(engine: Engine, app: Application) -> Outcome:
     errors = [f.error for f in reported if f.error is not None]
     skipped = sum(1 for f in reported if f.error is None and f.skip_reason is not None)
     findings = list(engine.check_application(loaded, *build(loaded, engine.config)))
-    return findings, errors, len(app.reported) - skipped, skipped
+    renderer = loaded.renderer.label() if loaded.renderer is not None else None
+    return findings, errors, len(app.reported) - skipped, skipped, renderer
 
 
 def lint_applications(engine: Engine, apps: Iterable[Application]) -> RunResult:
@@ -63,11 +68,13 @@ def lint_applications(engine: Engine, apps: Iterable[Application]) -> RunResult:
 
 
 def _merge(result: RunResult, outcome: Outcome) -> None:
-    findings, errors, files, skipped = outcome
+    findings, errors, files, skipped, renderer = outcome
     result.findings.extend(findings)
     result.errors.extend(errors)
     result.files += files
     result.skipped += skipped
+    if renderer is not None and renderer not in result.renderers:
+        result.renderers.append(renderer)
 
 
 #: Below this many files a run stays in one process: starting workers costs more than it saves.
@@ -158,30 +165,64 @@ def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1
     # input errors in path order, each once, whatever the order of the arguments
     unique = {(e.path, e.message): e for e in errors + result.errors}
     result.errors = [unique[key] for key in sorted(unique)]
-    result.findings.sort(key=Finding.sort_key)
+    result.findings = _unique(result.findings)
+    result.renderers.sort()
     skipped = []
     if result.skipped:
         s = "s" if result.skipped != 1 else ""
         skipped.append(
             f"{result.skipped} file{s} not linted: Argo CD does not render {'them' if s else 'it'} "
-            "(+argocd:skip-file-rendering, not listed in the folder's kustomization resources, or YAML "
+            "(+argocd:skip-file-rendering, or YAML "
             "with no Kubernetes object)."
         )
     result.notices = walk_notices + skipped + engine.notices()
     return result
 
 
-def plan_paths(paths: list[str], config: Config) -> tuple[list[tuple[str, SyncPlan, int]], list[InputError]]:
-    """The sync plans of ``paths`` (files, folders, ``-``), one per application, as ``(application
-    key, plan, documents that could not be parsed)``, and the input errors. A plan covers every
-    manifest of its application, context files included. Never raises for bad input."""
+def _unique(findings: list[Finding]) -> list[Finding]:
+    """``findings`` sorted, each said once: a kustomize base linted as its own application and again
+    through an overlay that renders it unchanged gives the same finding at the same place twice."""
+    findings.sort(key=Finding.sort_key)
+    out: list[Finding] = []
+    seen: set[tuple] = set()
+    for f in findings:
+        key = (f.path, f.span, f.rule_id, f.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(f)
+    return out
+
+
+@dataclasses.dataclass(slots=True)
+class PlannedApplication:
+    """One application's sync plan for ``hooklint plan``: its ``key`` (folder, or ``-``), the
+    ``plan``, how many documents could not be parsed (``unparsed``: missing from the plan), and how
+    Argo CD turns its source into manifests: ``source_type`` (``directory``, ``kustomize``,
+    ``helm``) and the ``renderer`` that did it here (None for a directory source, or when
+    rendering failed)."""
+
+    key: str
+    plan: SyncPlan
+    unparsed: int = 0
+    source_type: str = "directory"
+    renderer: Renderer | None = None
+
+
+def plan_paths(paths: list[str], config: Config) -> tuple[list[PlannedApplication], list[InputError]]:
+    """The sync plans of ``paths`` (files, folders, ``-``), one per application, and the input
+    errors. A plan covers every manifest of its application, context files included. A source that
+    fails to render has an empty plan (``hooklint lint`` says why). Never raises for bad input."""
     errors: list[InputError] = []
-    plans: list[tuple[str, SyncPlan, int]] = []
+    plans: list[PlannedApplication] = []
     for app in group_applications(paths, errors):
         loaded = load_application(app, config)
         errors.extend(f.error for f in loaded.reported_files if f.error is not None)
         unparsed = sum(1 for f in loaded.files for issue, _ in f.issues if issue.kind in ("syntax-error", "too-complex"))
-        plans.append((app.key, build(loaded, config)[1], unparsed))
+        if loaded.rendered is not None:
+            unparsed += sum(1 for r in loaded.rendered for issue, _ in r.loaded.issues
+                            if issue.kind in ("syntax-error", "too-complex"))  # fmt: skip
+        plan = build(loaded, config)[1]
+        plans.append(PlannedApplication(app.key, plan, unparsed, app.source_type, loaded.renderer))
     return plans, errors
 
 
@@ -207,3 +248,38 @@ def lint_text(
     findings = list(engine.check_application(loaded, *build(loaded, config)))
     findings.sort(key=Finding.sort_key)
     return findings
+
+
+def lint_example(example: dict, config: Config | None = None, catalog: Catalog | None = None) -> list[Finding]:
+    """Lint one example of a rule file (``rules/*.yaml``; the shape is ``rules/rule.schema.json``'s
+    ``example``). A plain example is linted as text (:func:`lint_text`, with its ``context``). One
+    with ``path`` or ``files`` is written to a folder ``app/`` of a temporary directory (its
+    ``manifest`` as ``app/<path>``, default ``manifest.yaml``) and linted as that folder, rendered as
+    Argo CD renders it, with no render cache; the findings of ``app/<path>`` come back, their paths
+    (and paths in their messages) relative to the temporary directory. ``renderers-installed: false`` is the caller's to arrange."""
+    from hooklint.catalog import load_catalog
+
+    config = config or Config()
+    if "path" not in example and "files" not in example:
+        return lint_text(example["manifest"], config, catalog, context=example.get("context"))
+    name = example.get("path", "manifest.yaml")
+    with tempfile.TemporaryDirectory(prefix="hooklint-example-") as root:
+        for relative, text in {**example.get("files", {}), name: example["manifest"]}.items():
+            target = os.path.join(root, "app", relative)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(target, "w", encoding="utf-8") as handle:
+                handle.write(text)
+        saved = os.environ.get("HOOKLINT_CACHE_DIR")
+        os.environ["HOOKLINT_CACHE_DIR"] = "off"
+        try:
+            result = lint_paths([os.path.join(root, "app")], config, catalog or load_catalog())
+        finally:
+            if saved is None:
+                del os.environ["HOOKLINT_CACHE_DIR"]
+            else:
+                os.environ["HOOKLINT_CACHE_DIR"] = saved
+        if result.errors:
+            raise ValueError(f"example {example.get('name')}: {result.errors[0].message}")
+        mine = os.path.join(root, "app", name)
+        return [dataclasses.replace(f, path=os.path.relpath(f.path, root), message=f.message.replace(root + os.sep, ""))
+                for f in result.findings if f.path == mine]  # fmt: skip

@@ -405,12 +405,15 @@ def _rebuild_seq(items: list, span: Span, item_spans: list) -> Seq:
 
 #: Kinds of :class:`LoadIssue`. The checks of :mod:`hooklint.checks.loading` turn them into
 #: findings: SYNTAX_ERROR, TOO_COMPLEX and TOO_MANY_ERRORS are HL001, DUPLICATE_KEY HL002,
-#: UNSAFE_TAG HL005.
+#: UNSAFE_TAG HL005, RENDER_FAILED HL007 and RENDERER_UNAVAILABLE HL008 (the rendering stage,
+#: :mod:`hooklint.sources.render`, records the last two on a kustomization or ``Chart.yaml``).
 SYNTAX_ERROR = "syntax-error"
 TOO_COMPLEX = "too-complex"
 TOO_MANY_ERRORS = "too-many-errors"
 DUPLICATE_KEY = "duplicate-key"
 UNSAFE_TAG = "unsafe-tag"
+RENDER_FAILED = "render-failed"
+RENDERER_UNAVAILABLE = "renderer-unavailable"
 
 
 class LoadIssue:

@@ -3,8 +3,24 @@
 import re
 from pathlib import Path
 
+import pytest
+
+from hooklint.config import Config
+from hooklint.findings import Finding
+from hooklint.pipeline import lint_example
+from hooklint.sources import helm, kustomize
+
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
+
+def lint_example_as_written(example: dict, config: Config, monkeypatch: pytest.MonkeyPatch) -> list[Finding]:
+    """:func:`hooklint.pipeline.lint_example`, on a machine without kustomize, kubectl or Helm when
+    the example says ``renderers-installed: false``."""
+    if example.get("renderers-installed") is False:
+        monkeypatch.setattr(kustomize, "find_kustomize", lambda: None)
+        monkeypatch.setattr(helm, "find_helm", lambda: None)
+    return lint_example(example, config)
+
 
 #: A PreSync hook Job whose only problem (besides hook hygiene) is the mutable tag.
 HL102_BAD = """\

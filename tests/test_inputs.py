@@ -3,10 +3,13 @@
 import json
 import os
 
+import pytest
+
 from typer.testing import CliRunner
 
 from hooklint.cli import app
 from hooklint.loader import parse_text
+from hooklint.sources.helm import find_helm
 
 runner = CliRunner()
 
@@ -21,19 +24,33 @@ def test_broken_json_is_a_syntax_error_not_an_unrelated_file(tmp_path, monkeypat
     assert result.output.startswith("job.json:1:78: error HL001 yaml-syntax-error: ")
 
 
-def test_helm_chart_folders_are_skipped_with_a_note(tmp_path, monkeypatch):
+def test_a_helm_chart_folder_is_rendered_and_reported_at_template_lines(tmp_path, monkeypatch):
+    if find_helm() is None:
+        pytest.skip("no Helm: neither a helm binary nor helm-python-sdk")
     monkeypatch.chdir(tmp_path)
     chart = tmp_path / "deploy" / "chart"
     (chart / "templates").mkdir(parents=True)
     (chart / "Chart.yaml").write_text("apiVersion: v2\nname: shop\nversion: 1.0.0\n")
+    # a template is not YAML until rendered: linted as written, this would be a syntax error
     (chart / "templates" / "cm.yaml").write_text("{{- if .Values.x }}\napiVersion: v1\nkind: ConfigMap\n{{- end }}\n")
-    result = runner.invoke(app, ["lint", "deploy"])
-    assert result.exit_code == 0
-    assert result.output.splitlines()[:2] == [
-        "0 errors, 0 warnings, 0 notes in 0 files",
-        "note: deploy/chart: a Helm chart, not linted as manifests; lint its output instead: "
-        "helm template deploy/chart | hooklint lint -",
-    ]
+    (chart / "templates" / "job.yaml").write_text(
+        "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: {{ .Release.Name }}-migrate\n  annotations:\n"
+        "    argocd.argoproj.io/hook: PreSync\nspec:\n  backoffLimit: 1\n  activeDeadlineSeconds: 60\n"
+        "  template:\n    spec:\n      serviceAccountName: migrate\n      automountServiceAccountToken: false\n"
+        "      restartPolicy: Never\n      containers:\n        - name: m\n"
+        '          image: "busybox:{{ .Values.tag | default "latest" }}"\n'
+        "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n"
+    )
+    for named in (["deploy"], ["deploy/chart/templates/cm.yaml"]):
+        result = runner.invoke(app, ["lint", *named])
+        assert result.exit_code == 1, named
+        assert result.output.splitlines()[:3] == [
+            "deploy/chart/templates/job.yaml:17:11: warning HL102 hook-image-mutable-tag: Image 'busybox:latest' of "
+            "container 'm' of Job/chart-migrate uses the mutable tag ':latest': each sync may run different code "
+            "than was reviewed. Pin a version tag or, better, an @sha256 digest.",
+            "",
+            "0 errors, 1 warning, 0 notes in 1 file",
+        ], named
 
 
 def test_unclosed_bracket_at_the_end_points_inside_the_file():
@@ -63,6 +80,6 @@ def test_a_named_file_argo_cd_never_renders_is_said_not_linted(tmp_path, monkeyp
     assert result.exit_code == 0
     assert result.output.splitlines()[:2] == [
         "0 errors, 0 warnings, 0 notes in 0 files",
-        "note: 1 file not linted: Argo CD does not render it (+argocd:skip-file-rendering, not listed "
-        "in the folder's kustomization resources, or YAML with no Kubernetes object).",
+        "note: 1 file not linted: Argo CD does not render it (+argocd:skip-file-rendering, or YAML with "
+        "no Kubernetes object).",
     ]

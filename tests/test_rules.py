@@ -21,7 +21,7 @@ import yaml
 from hooklint.catalog import rules_dir
 from hooklint.checks import ENGINE_RULES
 from hooklint.config import parse_config
-from hooklint.pipeline import lint_text
+from tests.manifests import lint_example_as_written
 
 RULES_DIR = Path(rules_dir())
 SCHEMA = json.loads((RULES_DIR / "rule.schema.json").read_text(encoding="utf-8"))
@@ -78,9 +78,9 @@ def test_rule_file_matches_schema(path: Path) -> None:
 
 
 @pytest.mark.parametrize(("rule_id", "kind", "example"), _example_params())
-def test_rule_example(rule_id: str, kind: str, example: dict[str, Any]) -> None:
+def test_rule_example(rule_id: str, kind: str, example: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
     config = parse_config(example.get("config") or {}, "example")
-    findings = lint_text(example["manifest"], config=config, context=example.get("context"))
+    findings = lint_example_as_written(example, config, monkeypatch)
     mine = [f for f in findings if f.rule_id == rule_id]
     got = [(f.span.line, f.span.column) for f in mine]
     shown = "\n".join(f"  {f.span.line}:{f.span.column} {f.message}" for f in mine)

@@ -22,7 +22,7 @@ from hooklint.config import Config, load_config, parse_config
 from hooklint.pipeline import lint_paths, lint_text
 from hooklint.findings import Finding, ObjectRef, RunResult, Span
 from hooklint.reporters import sarif
-from tests.manifests import HL102_BAD, HL102_MESSAGE, doc_blocks
+from tests.manifests import HL102_BAD, HL102_MESSAGE, doc_blocks, lint_example_as_written
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
@@ -120,10 +120,14 @@ def _bad_examples():
 
 
 @pytest.mark.parametrize(("rule_id", "example"), list(_bad_examples()))
-def test_every_bad_example_gives_valid_sarif(rule_id, example, repo, validators):
+def test_every_bad_example_gives_valid_sarif(rule_id, example, repo, validators, monkeypatch):
     config = parse_config(example.get("config"), "example") if example.get("config") else Config()
-    path = f"examples/{rule_id}/{example['name']}.yaml"
-    findings = lint_text(example["manifest"], config, path=path, context=example.get("context"))
+    if "path" in example or "files" in example:
+        findings = lint_example_as_written(example, config, monkeypatch)
+        path = findings[0].path if findings else ""
+    else:
+        path = f"examples/{rule_id}/{example['name']}.yaml"
+        findings = lint_text(example["manifest"], config, path=path, context=example.get("context"))
     doc = render_doc(RunResult(findings=findings, files=1))
     assert_valid(doc, validators)
     run = doc["runs"][0]

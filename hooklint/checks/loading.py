@@ -1,10 +1,12 @@
-"""HL001, HL002, HL005: what the loader met while reading a file, worded as findings.
+"""HL001, HL002, HL005, HL007, HL008: what reading or rendering a file met, worded as findings.
 
-The loader (:mod:`hooklint.loader`, :mod:`hooklint.yamlio`) records problems as typed
-:class:`~hooklint.yamlio.LoadIssue` values; these file checks turn them into hits. Kubernetes reads
-manifests with go-yaml v2 (sigs.k8s.io/yaml): an unreadable document fails the application's
-manifest generation in Argo CD's repo server, a repeated key keeps only its last value, and tags
-other than YAML's standard ones are not decoded as written.
+The loader (:mod:`hooklint.loader`, :mod:`hooklint.yamlio`) and the rendering stage
+(:mod:`hooklint.sources.render`) record problems as typed :class:`~hooklint.yamlio.LoadIssue`
+values; these file checks turn them into hits. Kubernetes reads manifests with go-yaml v2
+(sigs.k8s.io/yaml): an unreadable document fails the application's manifest generation in Argo CD's
+repo server, a repeated key keeps only its last value, and tags other than YAML's standard ones are
+not decoded as written. A kustomize or Helm source that does not render fails manifest generation
+the same way (``reposerver/repository/repository.go`` ``GenerateManifests``).
 """
 
 from __future__ import annotations
@@ -13,7 +15,17 @@ from typing import Iterator
 
 from hooklint.checks import Context, Hit, check
 from hooklint.loader import LoadedFile
-from hooklint.yamlio import DUPLICATE_KEY, MAX_ISSUES, SYNTAX_ERROR, TOO_COMPLEX, TOO_MANY_ERRORS, UNSAFE_TAG, shown
+from hooklint.yamlio import (
+    DUPLICATE_KEY,
+    MAX_ISSUES,
+    RENDER_FAILED,
+    RENDERER_UNAVAILABLE,
+    SYNTAX_ERROR,
+    TOO_COMPLEX,
+    TOO_MANY_ERRORS,
+    UNSAFE_TAG,
+    shown,
+)
 
 _MORE = (
     f"More than {MAX_ISSUES} problems like the ones above in this document; the others are not "
@@ -66,3 +78,29 @@ def unsafe_yaml_tag(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
             "constructs tagged objects and Kubernetes rejects or mis-decodes them. Remove the tag."
         )
         yield Hit(message, issue.span, issue.field_path, doc_index=index)
+
+
+@check("HL007", scope="file")
+def render_failed(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
+    """kustomize or Helm failed on the application's source (the tool's own message); a source
+    that Argo CD renders but hooklint will not (a remote base, a chart repository, an OCI chart:
+    the network; kustomize's helmCharts: ``--enable-helm``) is said so."""
+    for issue, index in file.issues:
+        if issue.kind != RENDER_FAILED:
+            continue
+        if issue.first_line:  # Argo CD renders it; hooklint does not (the network, a build option)
+            message = f"{issue.detail}; nothing of this application is checked."
+        else:
+            message = (
+                f"Rendering failed: {issue.detail}. Argo CD's repo server fails the same way, so the "
+                "application cannot sync; nothing of it is checked until it renders."
+            )
+        yield Hit(message, issue.span, issue.field_path, doc_index=index)
+
+
+@check("HL008", scope="file")
+def renderer_unavailable(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
+    """A kustomize or Helm source, and no renderer installed to render it."""
+    for issue, index in file.issues:
+        if issue.kind == RENDERER_UNAVAILABLE:
+            yield Hit(f"{issue.detail}; nothing of this application is checked.", issue.span, issue.field_path, doc_index=index)

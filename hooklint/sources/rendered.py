@@ -1,0 +1,123 @@
+"""What a renderer (kustomize, Helm) hands to the rest of the pipeline: rendered documents, each
+with where it came from in the user's files, and the two ways rendering fails.
+
+The renderers (:mod:`hooklint.sources.kustomize`, :mod:`hooklint.sources.helm`) run Argo CD's
+tools on temporary copies (``shared/docs/argocd-rendering.md`` §3, §4) and return a
+:class:`Rendering`; :mod:`hooklint.sources` parses each document and places findings in the
+user's files with the origins recorded here. A :class:`Rendering` round-trips through JSON, which
+is how :mod:`hooklint.sources.cache` stores it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Renderer:
+    """The tool that rendered a source: ``name`` as a user would install it (``kustomize``,
+    ``kubectl kustomize``, ``helm``, ``helm-python-sdk``) and its ``version`` string."""
+
+    name: str
+    version: str
+
+    def label(self) -> str:
+        return f"{self.name} {self.version}"
+
+
+@dataclass(frozen=True, slots=True)
+class Transformation:
+    """One kustomization entry that changed a rendered object (kustomize's
+    ``alpha.config.kubernetes.io/transformations``): ``path`` is the file that holds the entry (a
+    kustomization, as a path the user can open), ``kind`` the transformer kustomize names
+    (``ImageTagTransformer``, ``PatchTransformer``, ``AnnotationsTransformer``, ...)."""
+
+    path: str
+    kind: str
+
+
+@dataclass(slots=True)
+class RenderedDocument:
+    """One rendered object as the renderer printed it (one YAML document, origin annotations
+    already removed).
+
+    ``origin`` is the user's file the object was written in (a path the user can open, spelled
+    relative to the folder the user named, like every path hooklint reports), None when the
+    renderer generated it (a ConfigMap generator). ``origin_line`` is the 1-based line of the
+    object's first line in ``origin`` when known (0: unknown). ``configured_in`` is the file that
+    generated or configured it (the kustomization of a generator; ``Chart.yaml`` for Helm).
+    ``transformations`` are the kustomization entries that changed it, in the order applied."""
+
+    text: str
+    origin: str | None = None
+    origin_line: int = 0
+    configured_in: str | None = None
+    transformations: list[Transformation] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Rendering:
+    """The result of rendering one source: the tool that did it and the documents in output order."""
+
+    renderer: Renderer
+    documents: list[RenderedDocument]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "renderer": {"name": self.renderer.name, "version": self.renderer.version},
+            "documents": [
+                {
+                    "text": d.text,
+                    "origin": d.origin,
+                    "origin_line": d.origin_line,
+                    "configured_in": d.configured_in,
+                    "transformations": [{"path": t.path, "kind": t.kind} for t in d.transformations],
+                }
+                for d in self.documents
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Rendering":
+        return cls(
+            Renderer(data["renderer"]["name"], data["renderer"]["version"]),
+            [
+                RenderedDocument(
+                    d["text"], d.get("origin"), d.get("origin_line", 0), d.get("configured_in"),
+                    [Transformation(t["path"], t["kind"]) for t in d.get("transformations", [])],
+                )
+                for d in data["documents"]
+            ],
+        )  # fmt: skip
+
+
+class RenderError(Exception):
+    """Rendering failed (HL007 ``render-failed``): ``message`` is one line saying what the tool
+    said; ``path`` is the file to report it at (the kustomization or ``Chart.yaml``), ``line`` its
+    1-based line and column when known (else 1). ``argocd_renders`` is set when Argo CD can render the source
+    but hooklint will not: it says how Argo CD does (the source needs the network, which hooklint
+    never uses, or a build option hooklint never passes); ``needs_network=True`` is the network
+    case's sentence."""
+
+    def __init__(self, message: str, path: str, line: int = 1, column: int = 1, *, needs_network: bool = False,
+                 argocd_renders: str | None = None):  # fmt: skip
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.line = line
+        self.column = column
+        self.needs_network = needs_network
+        self.argocd_renders = argocd_renders or (
+            "Argo CD fetches it when it renders the application" if needs_network else None
+        )
+
+
+class RendererUnavailable(Exception):
+    """No renderer is installed for a source (HL008 ``renderer-unavailable``): ``message`` says
+    which tool is missing and how to get it; ``path`` is the kustomization or ``Chart.yaml``."""
+
+    def __init__(self, message: str, path: str):
+        super().__init__(message)
+        self.message = message
+        self.path = path

