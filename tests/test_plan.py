@@ -334,7 +334,8 @@ def test_json_shape(app_dir):
     data = json.loads(text)
     assert list(data) == ["applications"]
     (application,) = data["applications"]
-    assert list(application) == ["application", "steps", "not_applied"]
+    assert list(application) == ["application", "source", "steps", "not_applied"]
+    assert application["source"] == {"type": "directory", "renderer": None}
     assert application["application"] == str(app_dir)
     assert [(s["phase"], s["wave"]) for s in application["steps"]] == [("PreSync", 0), ("Sync", 0)]
     job = application["steps"][0]["tasks"][0]
@@ -355,7 +356,7 @@ def test_text_report(app_dir):
     text, errors = plan_report([str(app_dir)], Config(), "text")
     assert errors == []
     lines = text.splitlines()
-    assert lines[0] == f"Application {app_dir}: 3 objects, 2 steps (Argo CD 3.3)"
+    assert lines[0] == f"Application {app_dir}: 3 objects, 2 steps (Argo CD 3.3, directory source)"
     assert lines[1].split() == ["STEP", "PHASE", "WAVE", "KIND", "NAMESPACE/NAME", "HOOK", "DELETE", "POLICY", "NOTES"]
     assert lines[2].split() == ["1", "PreSync", "0", "Job", "db-migrate", "PreSync", "HookSucceeded"]
     assert lines[3].split() == ["2", "Sync", "0", "ServiceAccount", "migrator", "-", "-"]
@@ -369,7 +370,7 @@ runner = CliRunner()
 def test_cli_plan_text_and_json(app_dir):
     result = runner.invoke(app, ["plan", str(app_dir)])
     assert result.exit_code == 0, result.output
-    assert result.output.startswith(f"Application {app_dir}: 3 objects, 2 steps (Argo CD 3.3)\n")
+    assert result.output.startswith(f"Application {app_dir}: 3 objects, 2 steps (Argo CD 3.3, directory source)\n")
     result = runner.invoke(app, ["plan", "--format", "json", str(app_dir)])
     assert result.exit_code == 0
     assert json.loads(result.output)["applications"][0]["steps"][0]["tasks"][0]["name"] == "db-migrate"
@@ -393,7 +394,7 @@ def test_cli_plan_missing_path_exits_2(app_dir):
 def test_cli_plan_stdin():
     result = runner.invoke(app, ["plan", "-"], input=APP)
     assert result.exit_code == 0
-    assert result.output.splitlines()[0] == "Application -: 3 objects, 2 steps (Argo CD 3.3)"
+    assert result.output.splitlines()[0] == "Application -: 3 objects, 2 steps (Argo CD 3.3, directory source)"
 
 
 def test_plan_of_corpus_sample_has_no_traceback():

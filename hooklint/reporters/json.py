@@ -20,5 +20,6 @@ def render(result: RunResult) -> str:
         "findings": [f.as_dict() for f in result.findings],
         "errors": [{"path": e.path, "message": e.message} for e in result.errors],
         "summary": {**counts, "files": result.files},
+        "renderers": result.renderers,
     }
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"

@@ -2,8 +2,8 @@
 
 The text is one table per application in the spirit of ``argocd app sync`` output: a header, one
 row per task, step by step, then the objects no sync applies. The JSON shape is
-``{"applications": [{"application", "steps": [{"phase", "wave", "tasks": [object]}], "not_applied":
-[object]}]}``, an object being ``{"api_version", "kind", "namespace", "name", "generate_name",
+``{"applications": [{"application", "source": {"type", "renderer": {"name", "version"} | null},
+"steps": [{"phase", "wave", "tasks": [object]}], "not_applied": [object]}]}``, an object being ``{"api_version", "kind", "namespace", "name", "generate_name",
 "hook_types", ["delete_policies"], "path", "line", ["notes" | "reason"]}``.
 """
 
@@ -15,7 +15,8 @@ from typing import Any
 from hooklint import argocd
 from hooklint.argocd import version_text
 from hooklint.model import Manifest
-from hooklint.plan import SyncPlan, supported_delete_types
+from hooklint.pipeline import PlannedApplication
+from hooklint.plan import supported_delete_types
 
 
 def _hook_types(m: Manifest, version: argocd.Version) -> list[str]:
@@ -38,13 +39,14 @@ def _object_dict(m: Manifest, version: argocd.Version, **extra: Any) -> dict[str
     if "delete_policies" in extra:
         out["delete_policies"] = extra.pop("delete_policies")
     out["path"] = m.display_path
-    out["line"] = m.body.span.line
+    out["line"] = m.line
     out.update(extra)
     return out
 
 
-def plan_dict(key: str, plan: SyncPlan) -> dict[str, Any]:
-    """The documented JSON shape of one application's plan."""
+def plan_dict(planned: PlannedApplication) -> dict[str, Any]:
+    """The documented JSON shape of one application's plan (see the module docstring)."""
+    key, plan = planned.key, planned.plan
     steps = []
     for step in plan.steps:
         tasks = []
@@ -56,7 +58,22 @@ def plan_dict(key: str, plan: SyncPlan) -> dict[str, Any]:
     not_applied = []
     for entry in plan.not_applied:
         not_applied.append(_object_dict(entry.manifest, plan.version, reason=entry.reason))
-    return {"application": key, "steps": steps, "not_applied": not_applied}
+    renderer = planned.renderer
+    source = {
+        "type": planned.source_type,
+        "renderer": {"name": renderer.name, "version": renderer.version} if renderer is not None else None,
+    }
+    return {"application": key, "source": source, "steps": steps, "not_applied": not_applied}
+
+
+def source_text(planned: PlannedApplication) -> str:
+    """How the application's manifests were made, for the plan's header: ``directory source``,
+    ``kustomize source rendered by kubectl kustomize v5.7.1``, ``helm source, not rendered``."""
+    if planned.source_type == "directory":
+        return "directory source"
+    if planned.renderer is None:
+        return f"{planned.source_type} source, not rendered (run hooklint lint to see why)"
+    return f"{planned.source_type} source rendered by {planned.renderer.label()}"
 
 
 def _display_name(m: Manifest) -> str:
@@ -73,13 +90,15 @@ def _table(rows: list[list[str]], indent: str = "") -> list[str]:
     return out
 
 
-def render_text(key: str, plan: SyncPlan, unparsed: int = 0) -> list[str]:
+def render_text(planned: PlannedApplication) -> list[str]:
     """One application's plan as lines of text, in the spirit of ``argocd app sync`` output: a
     header, then one row per task, step by step, then the objects no sync applies."""
+    key, plan, unparsed = planned.key, planned.plan, planned.unparsed
     objects = len({id(t.manifest) for t in plan.tasks}) + len(plan.not_applied)
     lines = [
         f"Application {key}: {objects} object{'s' if objects != 1 else ''}, "
-        f"{len(plan.steps)} step{'s' if len(plan.steps) != 1 else ''} (Argo CD {version_text(plan.version)})"
+        f"{len(plan.steps)} step{'s' if len(plan.steps) != 1 else ''} (Argo CD {version_text(plan.version)}, "
+        f"{source_text(planned)})"
     ]
     if unparsed:
         docs = (
@@ -114,20 +133,19 @@ def render_text(key: str, plan: SyncPlan, unparsed: int = 0) -> list[str]:
         rows = [["KIND", "NAMESPACE/NAME", "FILE", "REASON"]]
         for entry in plan.not_applied:
             m = entry.manifest
-            where = f"{m.display_path}:{m.body.span.line}"
+            where = f"{m.display_path}:{m.line}"
             rows.append([m.kind or "?", _display_name(m), where, entry.reason])
         lines.extend(_table(rows, "    "))
     return lines
 
 
-def render(plans: list[tuple[str, SyncPlan, int]], format: str = "text") -> str:
-    """``plans`` as ``(application key, plan, documents that could not be parsed)`` in
-    application order, rendered as ``format`` ``"text"`` or ``"json"``."""
+def render(plans: list[PlannedApplication], format: str = "text") -> str:
+    """``plans`` in application order, rendered as ``format`` ``"text"`` or ``"json"``."""
     if format == "json":
-        return json.dumps({"applications": [plan_dict(key, plan) for key, plan, _ in plans]}, indent=2) + "\n"
+        return json.dumps({"applications": [plan_dict(planned) for planned in plans]}, indent=2) + "\n"
     lines: list[str] = []
-    for key, plan, unparsed in plans:
+    for planned in plans:
         if lines:
             lines.append("")
-        lines.extend(render_text(key, plan, unparsed))
+        lines.extend(render_text(planned))
     return ("\n".join(lines) + "\n") if lines else ""

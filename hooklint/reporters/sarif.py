@@ -348,6 +348,8 @@ def build_log(result: RunResult, catalog: "Catalog", category: str = "hooklint",
         invocations=[_new(om.Invocation, **invocation)],
         results=results,
     )
+    if result.renderers:  # what made the kustomize and Helm manifests the results are about
+        run["properties"] = {"renderers": list(result.renderers)}
     category = category.strip()
     if category:
         automation_id = category if category.endswith("/") else category + "/"

@@ -1,0 +1,241 @@
+"""Rendering end to end: ``hooklint lint`` and ``hooklint plan`` on kustomize sources, as a user runs them.
+
+What kustomize renders is pinned in tests/test_kustomize.py and what Helm renders in tests/test_helm.py;
+these tests pin what the user sees: paths and lines in their own files, exit codes, the corpus folders the
+rendering issue names. Each skips when neither ``kustomize`` nor ``kubectl`` is installed."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from hooklint.cli import app
+from hooklint.sources import kustomize
+from hooklint.sources.kustomize import find_kustomize
+
+needs_kustomize = pytest.mark.skipif(find_kustomize() is None, reason="neither kustomize nor kubectl is installed")
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "public"
+needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not beside the clone")
+runner = CliRunner()
+
+JOB = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: migrate
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  backoffLimit: 1
+  activeDeadlineSeconds: 300
+  template:
+    spec:
+      serviceAccountName: migrate
+      automountServiceAccountToken: false
+      restartPolicy: Never
+      containers:
+      - name: migrate
+        image: ghcr.io/acme/migrate:1.4.2
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+"""
+
+
+@pytest.fixture(autouse=True)
+def repo(tmp_path, monkeypatch):
+    """The current directory is a git repository (the renderers' boundary) with its own cache."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", str(tmp_path / ".cache"))
+    (tmp_path / ".git").mkdir()
+    return tmp_path
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+@needs_kustomize
+def test_an_image_changed_by_an_overlay_is_reported_at_the_overlays_images_entry(repo):
+    write(repo, {
+        "base/kustomization.yaml": "resources:\n- job.yaml\n",
+        "base/job.yaml": JOB,
+        "overlays/prod/kustomization.yaml": "resources:\n- ../../base\nimages:\n- name: ghcr.io/acme/migrate\n"
+                                            "  newTag: latest\n",
+    })  # fmt: skip
+    result = runner.invoke(app, ["lint", "--format", "json", "overlays/prod"])
+    assert result.exit_code == 1
+    [finding] = json.loads(result.output)["findings"]
+    assert (finding["path"], finding["line"], finding["column"], finding["rule_id"]) == (
+        "overlays/prod/kustomization.yaml", 4, 3, "HL102")
+    assert finding["message"].startswith(
+        "Image 'ghcr.io/acme/migrate:latest' of container 'migrate' of Job/migrate uses the mutable tag ':latest'")
+    # the base alone is clean: the finding is the overlay's
+    assert runner.invoke(app, ["lint", "base"]).exit_code == 0
+    # the report says what rendered it
+    _, renderer = find_kustomize()
+    assert json.loads(result.output)["renderers"] == [renderer.label()]
+    sarif = json.loads(runner.invoke(app, ["lint", "--format", "sarif", "overlays/prod"]).output)
+    assert sarif["runs"][0]["properties"] == {"renderers": [renderer.label()]}
+
+
+@needs_kustomize
+def test_a_hook_only_the_overlay_makes_is_planned_as_a_hook(repo):
+    write(repo, {
+        "base/kustomization.yaml": "resources:\n- job.yaml\n",
+        "base/job.yaml": JOB.replace("  annotations:\n    argocd.argoproj.io/hook: PreSync\n", ""),
+        "overlays/prod/kustomization.yaml": "resources:\n- ../../base\nnamePrefix: prod-\nnamespace: shop\n"
+                                            "commonAnnotations:\n  argocd.argoproj.io/hook: PreSync\n"
+                                            "  argocd.argoproj.io/sync-wave: '-1'\n",
+    })  # fmt: skip
+    result = runner.invoke(app, ["plan", "--format", "json", "overlays/prod"])
+    assert result.exit_code == 0, result.output
+    [application] = json.loads(result.output)["applications"]
+    assert application["source"] == {"type": "kustomize", "renderer": application["source"]["renderer"]}
+    assert application["source"]["renderer"]["name"] in ("kustomize", "kubectl kustomize")
+    objects = [(s["phase"], s["wave"], o["kind"], o["namespace"], o["name"]) for s in application["steps"] for o in s["tasks"]]
+    assert objects == [("PreSync", -1, "ConfigMap", "shop", "prod-settings"), ("PreSync", -1, "Job", "shop", "prod-migrate")]
+
+
+@needs_kustomize
+def test_an_exec_plugin_is_refused_not_run(repo):
+    write(repo, {
+        "app/kustomization.yaml": "resources:\n- job.yaml\ntransformers:\n- plugin.yaml\n",
+        "app/job.yaml": JOB,
+        "app/plugin.yaml": "apiVersion: acme/v1\nkind: Stamp\nmetadata:\n  name: stamp\n  annotations:\n"
+                           "    config.kubernetes.io/function: |\n      exec:\n        path: ./stamp.sh\n",
+        "app/stamp.sh": "#!/bin/sh\ntouch ran\n",
+    })  # fmt: skip
+    (repo / "app/stamp.sh").chmod(0o755)
+    result = runner.invoke(app, ["lint", "app"])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0] == (
+        "app/kustomization.yaml:4:3: error HL007 render-failed: Rendering failed: transformers entry 'plugin.yaml' "
+        "is a exec KRM function (Stamp): hooklint never runs plugins from the repository. Argo CD's repo "
+        "server fails the same way, so the application cannot sync; nothing of it is checked until it renders."
+    )
+    assert not (repo / "app/ran").exists() and not (repo / "ran").exists()
+
+
+def test_no_renderer_is_an_error_finding_and_the_other_applications_go_on(repo, monkeypatch):
+    monkeypatch.setattr(kustomize, "find_kustomize", lambda: None)
+    write(repo, {"app/kustomization.yaml": "resources:\n- job.yaml\n", "app/job.yaml": JOB,
+                 "plain/job.yaml": JOB.replace("1.4.2", "latest")})  # fmt: skip
+    result = runner.invoke(app, ["lint", "app", "plain"])
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert lines[0].startswith(
+        "app/kustomization.yaml:1:1: error HL008 renderer-unavailable: kustomize is needed to render this "
+        "kustomization: install kustomize")
+    assert lines[1].startswith("plain/job.yaml:17:16: warning HL102 hook-image-mutable-tag:")
+
+
+@needs_kustomize
+def test_the_cache_makes_a_second_run_render_nothing(repo, monkeypatch):
+    write(repo, {"app/kustomization.yaml": "resources:\n- job.yaml\n", "app/job.yaml": JOB})
+    calls = []
+    real = subprocess.run
+
+    def counting(*args, **kwargs):
+        calls.append(args[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(kustomize.subprocess, "run", counting)
+    assert runner.invoke(app, ["lint", "app"]).exit_code == 0
+    builds = len(calls)
+    assert builds >= 1
+    assert runner.invoke(app, ["lint", "app"]).exit_code == 0
+    assert len(calls) == builds
+    (repo / "app/job.yaml").write_text(JOB.replace("1.4.2", "1.4.3"))
+    assert runner.invoke(app, ["lint", "app"]).exit_code == 0
+    assert len(calls) > builds
+
+
+# --- the corpus folders the rendering issue names ----------------------------------------------
+# The corpus keeps manifests, not the scripts their configMapGenerators read: each test copies the
+# folder into a scratch repository and adds a stand-in script (its text is ConfigMap data, which no
+# rule reads).
+
+
+@needs_kustomize
+@needs_corpus
+def test_corpus_2_datasources_objects_are_at_wave_405(repo):
+    shutil.copytree(CORPUS / "cloud-native-toolkit__multi-tenancy-gitops-services/instances/"
+                    "cp4d-pattern-healthcare/2-datasources", repo / "ds")  # fmt: skip
+    (repo / "ds/create_schema.sh").write_text("echo schema\n")
+    result = runner.invoke(app, ["plan", "--format", "json", "ds"])
+    assert result.exit_code == 0, result.output
+    [application] = json.loads(result.output)["applications"]
+    objects = [(s["phase"], s["wave"], o["kind"], o["name"]) for s in application["steps"] for o in s["tasks"]]
+    assert objects == [
+        ("Sync", 405, "ServiceAccount", "db2-service-account"),
+        ("Sync", 405, "ConfigMap", "create-schema"),
+        ("Sync", 405, "PersistentVolumeClaim", "db2-pvc"),
+        ("Sync", 405, "Service", "db2"),
+        ("Sync", 405, "StatefulSet", "db2"),
+        ("Sync", 405, "SecurityContextConstraints", "db2-uid"),
+    ]
+
+
+@needs_kustomize
+@needs_corpus
+def test_corpus_approve_after_servicemesh_job_needs_the_generated_config_map(repo):
+    shutil.copytree(CORPUS / "redhat-na-ssa__demo-ai-gitops-catalog/demos/components/rhoai-servicemesh/"
+                    "approve-after-servicemesh", repo / "aas")  # fmt: skip
+    (repo / "aas/job.sh").write_text("echo approve\n")
+    result = runner.invoke(app, ["lint", "--format", "json", "aas"])
+    assert result.exit_code == 1
+    [hl301] = [f for f in json.loads(result.output)["findings"] if f["rule_id"] == "HL301"]
+    assert (hl301["path"], hl301["line"], hl301["column"]) == ("aas/job.yaml", 83, 19)
+    assert hl301["message"].startswith(
+        "Job/approve-after-servicemesh (PreSync wave 0) uses ConfigMap/approve-after-servicemesh (volume "
+        "'scripts'), which Argo CD applies only in a later step (Sync wave 0)")
+
+
+def test_without_git_the_current_directory_or_the_named_folder_stands_for_the_repository(tmp_path, monkeypatch):
+    from hooklint.sources.render import repository_root
+
+    (tmp_path / ".git").rmdir()
+    (tmp_path / "work").mkdir()
+    (tmp_path / "repos/shop/overlays/prod").mkdir(parents=True)
+    prod = str(tmp_path / "repos/shop/overlays/prod")
+    monkeypatch.chdir(tmp_path / "work")
+    assert repository_root(prod) == prod
+    assert repository_root(prod, named=str(tmp_path / "repos/shop")) == str(tmp_path / "repos/shop")
+    monkeypatch.chdir(tmp_path / "repos")
+    assert repository_root(prod, named=str(tmp_path / "repos/shop")) == str(tmp_path / "repos")
+    (tmp_path / "repos/shop/.git").mkdir()
+    assert repository_root(prod) == str(tmp_path / "repos/shop")
+
+
+@needs_kustomize
+def test_a_base_outside_the_repository_is_refused_and_a_base_error_is_placed_on_the_entry_leading_to_it(repo, monkeypatch):
+    write(repo.parent, {"outside/kustomization.yaml": "resources:\n- job.yaml\n", "outside/job.yaml": JOB})
+    write(repo, {
+        "app/kustomization.yaml": "resources:\n- ../../outside\n",
+        "prod/kustomization.yaml": "namespace: shop\nresources:\n- ../base\n",
+        "base/kustomization.yaml": "resources:\n- job.yaml\n- missing.yaml\n",
+        "base/job.yaml": JOB,
+    })  # fmt: skip
+    result = runner.invoke(app, ["lint", "app", "prod"])
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert lines[:3] == [
+        "app/kustomization.yaml:2:3: error HL007 render-failed: Rendering failed: resources entry '../../outside' is "
+        "outside the repository (the current folder): Argo CD's repo server has only the repository. Argo CD's repo server fails "
+        "the same way, so the application cannot sync; nothing of it is checked until it renders.",
+        "prod/kustomization.yaml:3:3: error HL007 render-failed: Rendering failed: base/kustomization.yaml:3:3: "
+        "resources entry 'missing.yaml' names nothing: base/missing.yaml does not exist. Argo CD's repo server "
+        "fails the same way, so the application cannot sync; nothing of it is checked until it renders.",
+        "",
+    ]
