@@ -1,27 +1,60 @@
 """Speed and memory figures for hooklint (a script that prints figures, not a timed test).
 
-    python bench/run.py [--corpus DIR] [--files 5000] [--runs 3] [--single-runs 20] [--jobs N]
+    python bench/run.py [--quick] [--corpus DIR] [--files 5000] [--runs 3] [--single-runs 20] [--jobs N]
+                        [--app-objects 5000] [--big-file-docs 40000] [--overlays 50] [--profile]
+
+The machine running this is assumed noisy, so every speed figure is a ratio to a "parse floor"
+measured in the same run, interleaved with the hooklint runs it is compared with: PyYAML's C loader
+(``yaml.compose_all``, CSafeLoader) composing the same files, reading included, timed inside one
+Python process ("in process", the reference floor) and as the wall time of that whole subprocess
+("as a subprocess", interpreter and ``import yaml`` included). Every targeted figure is printed with
+its target and ``ok`` / ``MISSED`` (``ERROR`` when hooklint failed), and repeated in a summary table
+at the end.
 
 Cases, on copies of the public corpus (the application folders kept: ``r0000/<corpus>``,
-``r0001/<corpus>``, ...):
+``r0001/<corpus>``, ...) and on generated trees:
 
-(a) throughput of ``hooklint lint -f json`` (a subprocess, output to /dev/null) on >= 5,000 files,
-    against the parse floor: PyYAML's C loader (``yaml.compose_all``, CSafeLoader) composing the same
-    files, reading included; also the files/second of a 1,000-file tree;
-(b) ``hooklint lint one-file.yaml`` wall time (median of ``--single-runs``) and the slowest imports
-    (``python -X importtime``);
-(c) ``--jobs N`` (default: the CPUs) against ``--jobs 1`` on the 5,000-file tree, outputs compared;
-(d) peak memory (max RSS) of the 5,000-file run;
-(e) ``hooklint plan`` on one directory of 5,000 objects (skipped while hooklint.plan is missing).
+(a) throughput of ``hooklint lint -f json`` (a subprocess, output to /dev/null) on >= 5,000 files
+    (``--files``), ``--jobs 1`` (target <= 1.6x the in-process floor) and ``--jobs 0`` or
+    ``--jobs N`` (default: 0, one worker per CPU; target <= 1.2x); also the files/second of the
+    1,000-file tree (``--files`` / 5);
+(b) ``hooklint lint one-file.yaml`` wall time (median of ``--single-runs``; target <= 0.07 s) and
+    the slowest imports (``python -X importtime``);
+(c) ``--jobs N`` against ``--jobs 1`` on the 5,000-file tree: speed-up (target >= 1.6x on 2
+    cores) and byte-identical outputs;
+(d) peak memory (max RSS) of the 5,000-file run (target <= 250 MB);
+(e) one application: one folder of 5,000 objects (``--app-objects``) in 100 files of 100
+    documents: ``hooklint lint -f json --jobs 1`` against the floor of those files (target <= 2x),
+    and ``hooklint plan`` of the folder (no target; skipped while hooklint.plan is missing);
+(f) one generated ~10 MB file of 40,000 small documents (``--big-file-docs``; ConfigMaps,
+    ServiceAccounts and hook Jobs, ~250 bytes each, kept under the default 10 MiB max-file-size
+    and linted with a ``--config`` raising it anyway): ``hooklint lint -f json --jobs 1`` against
+    the floor of that file (target <= 2x) and its peak RSS (target <= 120 MB);
+(g) linearity: the cost per file (``lint --jobs 1`` minus the start-up, an empty folder, divided by
+    the files) on the 1,000- and 5,000-file trees, and the cost per object of one application of
+    2,500 and 5,000 objects; target: large / small <= 1.25 for both;
+(h) kustomize overlays (informative, no target): 50 generated applications (``--overlays``; a
+    ``base/`` with a hook Job and a ConfigMap, an ``overlays/prod/`` using ``resources``,
+    ``images``, ``namePrefix``, ``commonAnnotations`` and a ``configMapGenerator``) linted with
+    ``hooklint lint -f json --jobs 1`` and a fresh ``HOOKLINT_CACHE_DIR`` (cold) then the same
+    folder again (warm); skipped when neither ``kustomize`` nor ``kubectl`` is on PATH.
+
+``--quick`` is a smoke run: 1 run per measurement and smaller sizes (1,000 files, an application
+of 1,000 objects, a file of 8,000 documents, 10 overlays); its figures do not meet the sizes the
+targets are stated for.
 
 Subprocesses run with a private ``PYTHONPYCACHEPREFIX`` (and bytecode writing on), as an installed
-hooklint would: compiling every module on each start would otherwise add ~70 ms per run.
+hooklint would: compiling every module on each start would otherwise add ~70 ms per run. They also
+run with a private ``HOOKLINT_CACHE_DIR`` in the bench's temporary folder (every measurement is
+preceded by an untimed run of each command, which fills it), so no figure depends on the state of
+the user's render cache; case (h) uses fresh folders of its own.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import os
 import shutil
 import statistics
@@ -29,10 +62,16 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
+from typing import Optional
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_CORPUS = os.path.join(ROOT, os.pardir, "shared", "corpus", "public")
 SUFFIXES = (".yaml", ".yml", ".json")
+DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024  # hooklint's default max-file-size (hooklint.loader)
+
+#: Set by main(): the bench's private render cache (see the module docstring).
+CACHE_DIR: Optional[str] = None
 
 
 def manifest_files(root: str) -> list[str]:
@@ -94,11 +133,86 @@ def plan_tree(dest: str, objects: int) -> None:
             handle.write("---\n".join(docs[n : n + 100]))
 
 
-def env() -> dict[str, str]:
+def big_file(path: str, documents: int) -> int:
+    """One file of ``documents`` small documents (~250 bytes each, ``---`` included): ConfigMaps,
+    ServiceAccounts and hook Jobs in turn. Returns its size in bytes."""
+    phases = ["PreSync", "Sync", "PostSync"]
+    docs: list[str] = []
+    for i in range(documents):
+        kind = i % 3
+        if kind == 0:
+            docs.append(
+                f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings-{i:05d}\n  labels:\n"
+                f"    app.kubernetes.io/name: app-{i % 97:02d}\n    app.kubernetes.io/part-of: bench\n"
+                f"data:\n  LOG_LEVEL: info\n  ENDPOINT: https://api.example.com/v{i % 3}\n"
+            )
+        elif kind == 1:
+            docs.append(
+                f"apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: runner-{i:05d}\n  labels:\n"
+                f"    app.kubernetes.io/name: app-{i % 97:02d}\n    app.kubernetes.io/part-of: bench\n"
+                f"  annotations:\n    argocd.argoproj.io/sync-wave: \"{i % 5 - 2}\"\nautomountServiceAccountToken: false\n"
+            )
+        else:
+            docs.append(
+                f"apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: hook-{i:05d}\n  annotations:\n"
+                f"    argocd.argoproj.io/hook: {phases[i % 3]}\n    argocd.argoproj.io/hook-delete-policy: HookSucceeded\n"
+                f"spec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n"
+                f"        - name: main\n          image: ghcr.io/acme/tool:1.{i % 50}\n"
+            )
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write("---\n".join(docs))
+    return os.path.getsize(path)
+
+
+def kustomize_tree(dest: str, apps: int) -> list[str]:
+    """``apps`` kustomize applications ``app-NNN/{base,overlays/prod}``; returns the overlays."""
+    overlays = []
+    for n in range(apps):
+        base = os.path.join(dest, f"app-{n:03d}", "base")
+        prod = os.path.join(dest, f"app-{n:03d}", "overlays", "prod")
+        os.makedirs(base)
+        os.makedirs(prod)
+        files = {
+            os.path.join(base, "kustomization.yaml"): (
+                "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
+                "resources:\n  - migrate-job.yaml\n  - settings.yaml\n"
+            ),
+            os.path.join(base, "migrate-job.yaml"): (
+                f"apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate-{n:03d}\n  annotations:\n"
+                "    argocd.argoproj.io/hook: PreSync\n    argocd.argoproj.io/hook-delete-policy: BeforeHookCreation\n"
+                "    argocd.argoproj.io/sync-wave: \"-1\"\nspec:\n  backoffLimit: 1\n  activeDeadlineSeconds: 300\n"
+                "  template:\n    spec:\n      restartPolicy: Never\n      automountServiceAccountToken: false\n"
+                "      containers:\n        - name: migrate\n          image: ghcr.io/acme/migrate:1.0.0\n"
+                "          envFrom:\n            - configMapRef:\n                name: settings\n"
+                "          securityContext:\n            runAsNonRoot: true\n            allowPrivilegeEscalation: false\n"
+            ),
+            os.path.join(base, "settings.yaml"): (
+                f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  APP: app-{n:03d}\n  LOG_LEVEL: debug\n"
+            ),
+            os.path.join(prod, "kustomization.yaml"): (
+                "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
+                "resources:\n  - ../../base\n"
+                "namePrefix: prod-\n"
+                f"images:\n  - name: ghcr.io/acme/migrate\n    newTag: \"2.{n}.0\"\n"
+                f"commonAnnotations:\n  acme.example.com/team: team-{n % 7}\n  acme.example.com/env: prod\n"
+                f"configMapGenerator:\n  - name: release\n    literals:\n      - RELEASE=2.{n}.0\n      - REGION=eu-west-1\n"
+            ),
+        }
+        for path, text in files.items():
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(text)
+        overlays.append(prod)
+    return overlays
+
+
+def env(**extra: str) -> dict[str, str]:
     out = dict(os.environ)
     out.pop("PYTHONDONTWRITEBYTECODE", None)
     out["PYTHONPYCACHEPREFIX"] = os.path.join(tempfile.gettempdir(), "hooklint-bench-pycache")
     out["PYTHONPATH"] = ROOT + os.pathsep + out.get("PYTHONPATH", "")  # this checkout's hooklint
+    if CACHE_DIR is not None:
+        out["HOOKLINT_CACHE_DIR"] = CACHE_DIR
+    out.update(extra)
     return out
 
 
@@ -106,18 +220,94 @@ def hooklint_cmd(*args: str) -> list[str]:
     return [sys.executable, "-m", "hooklint", *args]
 
 
-def run(cmd: list[str], output: str = os.devnull) -> tuple[float, int]:
+def run(cmd: list[str], output: str = os.devnull, extra_env: Optional[dict[str, str]] = None) -> tuple[float, int]:
+    """Wall time and exit code of ``cmd``; a failure (an exit code other than 0 or 1: hooklint
+    crashed or refused its arguments) prints the end of its stderr."""
     with open(output, "w") as sink:
         start = time.perf_counter()
-        proc = subprocess.run(cmd, stdout=sink, stderr=subprocess.PIPE, env=env())
+        proc = subprocess.run(cmd, stdout=sink, stderr=subprocess.PIPE, env=env(**(extra_env or {})))
         elapsed = time.perf_counter() - start
     if proc.returncode not in (0, 1):
-        sys.stderr.write(proc.stderr.decode(errors="replace")[-2000:])
+        shown = " ".join(os.path.basename(part) if os.sep in part else part for part in cmd[2:])
+        sys.stdout.flush()
+        sys.stderr.write(f"  !! `{shown}` exited {proc.returncode}:\n")
+        sys.stderr.write("     " + proc.stderr.decode(errors="replace")[-1500:].strip().replace("\n", "\n     ") + "\n")
+        sys.stderr.flush()
     return elapsed, proc.returncode
 
 
-def timed(cmd: list[str], runs: int) -> float:
-    return statistics.median(run(cmd)[0] for _ in range(runs))
+@dataclass
+class Timing:
+    """Median wall time of a command over the runs; ``error`` says why it cannot be trusted."""
+
+    seconds: float
+    error: Optional[str] = None
+
+    def __truediv__(self, other: "Timing | float") -> float:
+        return self.seconds / (other.seconds if isinstance(other, Timing) else other)
+
+
+FLOOR = (
+    "import sys, time, yaml\n"
+    "files = open(sys.argv[1], encoding='utf-8').read().split(chr(10))\n"
+    "start = time.perf_counter()\n"
+    "for path in files:\n"
+    "    with open(path, 'rb') as handle:\n"
+    "        data = handle.read()\n"
+    "    try:\n"
+    "        for node in yaml.compose_all(data, Loader=yaml.CSafeLoader):\n"
+    "            pass\n"
+    "    except yaml.YAMLError:\n"
+    "        pass\n"
+    "print(time.perf_counter() - start)\n"
+)
+
+
+def floor_once(listing: str) -> tuple[float, float]:
+    """(in-process compose time, wall time of the subprocess) of one floor run."""
+    start = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", FLOOR, listing], capture_output=True, text=True, env=env())
+    outer = time.perf_counter() - start
+    if out.returncode != 0:
+        raise RuntimeError(f"the parse floor failed: {out.stderr[-1500:]}")
+    return float(out.stdout), outer
+
+
+def measure(cmds: dict[str, list[str]], runs: int, floor_files: Optional[list[str]] = None,
+            warmup: bool = True) -> dict[str, Timing]:  # fmt: skip
+    """Median wall time of each command over ``runs`` rounds, the commands (and the parse floor of
+    ``floor_files``: keys ``floor`` in process, ``floor_subprocess`` its wall time) taking turns
+    within each round, so that the machine's noise falls on all of them alike. ``warmup``: one
+    untimed round first (bytecode, page cache, the private render cache)."""
+    listing = None
+    if floor_files is not None:
+        fd, listing = tempfile.mkstemp(prefix="floor-", suffix=".txt", dir=WORK)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write("\n".join(floor_files))
+    samples: dict[str, list[float]] = {name: [] for name in cmds}
+    errors: dict[str, str] = {}
+    inner: list[float] = []
+    outer: list[float] = []
+    if warmup:
+        for name, cmd in cmds.items():
+            if run(cmd)[1] not in (0, 1):
+                errors[name] = "hooklint failed"
+    for _ in range(max(1, runs)):
+        if listing is not None:
+            i, o = floor_once(listing)
+            inner.append(i)
+            outer.append(o)
+        for name, cmd in cmds.items():
+            elapsed, code = run(cmd)
+            samples[name].append(elapsed)
+            if code not in (0, 1):
+                errors[name] = f"hooklint exited {code}"
+    out = {name: Timing(statistics.median(values), errors.get(name)) for name, values in samples.items()}
+    if listing is not None:
+        out["floor"] = Timing(statistics.median(inner))
+        out["floor_subprocess"] = Timing(statistics.median(outer))
+        os.unlink(listing)
+    return out
 
 
 def peak_rss_mb(cmd: list[str]) -> float:
@@ -132,35 +322,87 @@ def peak_rss_mb(cmd: list[str]) -> float:
     return int(out.stdout.strip() or 0) / 1024  # Linux reports KB
 
 
-FLOOR = (
-    "import sys, time, yaml\n"
-    "files = sys.argv[1:]\n"
-    "start = time.perf_counter()\n"
-    "for path in files:\n"
-    "    with open(path, 'rb') as handle:\n"
-    "        data = handle.read()\n"
-    "    try:\n"
-    "        for node in yaml.compose_all(data, Loader=yaml.CSafeLoader):\n"
-    "            pass\n"
-    "    except yaml.YAMLError:\n"
-    "        pass\n"
-    "print(time.perf_counter() - start)\n"
-)
+def json_report(cmd: list[str], output: str) -> tuple[Optional[dict], str]:
+    """Run a ``-f json`` command once into ``output``: (the report or None, a one-line description)."""
+    _, code = run(cmd, output)
+    try:
+        with open(output, encoding="utf-8") as handle:
+            report = json.load(handle)
+    except (OSError, ValueError):
+        return None, f"no JSON report (exit code {code})"
+    summary = report.get("summary") or {}
+    errors = report.get("errors") or []
+    text = f"{summary.get('files', '?')} files, {len(report.get('findings') or [])} findings, {len(errors)} input errors"
+    if errors:
+        first = errors[0]
+        text += f" (first: {first.get('message', first) if isinstance(first, dict) else first})"
+    return report, text
 
 
-def floor(files: list[str], runs: int) -> tuple[float, float]:
-    """(in-process compose time, wall time of a subprocess doing the same, interpreter included)."""
-    inner, outer = [], []
-    listing = os.path.join(tempfile.gettempdir(), "hooklint-bench-files.txt")
-    with open(listing, "w", encoding="utf-8") as handle:
-        handle.write("\n".join(files))
-    script = FLOOR.replace("files = sys.argv[1:]", f"files = open({listing!r}).read().split(chr(10))")
-    for _ in range(runs):
-        start = time.perf_counter()
-        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env())
-        outer.append(time.perf_counter() - start)
-        inner.append(float(out.stdout))
-    return statistics.median(inner), statistics.median(outer)
+# ---------------------------------------------------------------------------------------------
+# Targets: every targeted figure is printed with its target and status, and kept for the summary.
+
+
+@dataclass
+class Figure:
+    case: str
+    label: str
+    value: float
+    unit: str  # "x", "s", "MB", "bool"
+    op: str  # "<=" or ">="
+    limit: float
+    status: str
+
+
+FIGURES: list[Figure] = []
+
+
+def show(value: float, unit: str) -> str:
+    if unit == "x":
+        return f"{value:.2f}x"
+    if unit == "s":
+        return f"{value:.3f} s"
+    if unit == "MB":
+        return f"{value:.0f} MB"
+    if unit == "bool":
+        return "yes" if value else "no"
+    return f"{value:g}"
+
+
+def target(case: str, label: str, value: float, op: str, limit: float, unit: str,
+           error: Optional[str] = None) -> str:  # fmt: skip
+    """Record a targeted figure; returns ``(target <= 1.6x: ok)`` for the line that prints it."""
+    if error:
+        status = "ERROR"
+    elif op == "<=":
+        status = "ok" if value <= limit else "MISSED"
+    elif op == ">=":
+        status = "ok" if value >= limit else "MISSED"
+    else:
+        status = "ok" if value == limit else "MISSED"
+    FIGURES.append(Figure(case, label, value, unit, op, limit, status))
+    limit_text = show(limit, unit) if unit != "bool" else ("yes" if limit else "no")
+    return f"(target {op} {limit_text}: {status}{'; ' + error if error else ''})"
+
+
+def first_error(*timings: Timing) -> Optional[str]:
+    return next((t.error for t in timings if t.error), None)
+
+
+def summary(quick: bool) -> None:
+    print("\nsummary: targeted figures (time ratios are to the in-process parse floor of the same files, same run)")
+    if quick:
+        print("  (--quick: smaller sizes and 1 run; the targets are stated for the full sizes)")
+    width = max(len(f.label) for f in FIGURES) if FIGURES else 10
+    print(f"  {'case':<5} {'figure':<{width}}  {'value':>9}  {'target':>10}  status")
+    for f in FIGURES:
+        limit = show(f.limit, f.unit) if f.unit != "bool" else ("yes" if f.limit else "no")
+        print(f"  {f.case:<5} {f.label:<{width}}  {show(f.value, f.unit):>9}  {f.op + ' ' + limit:>10}  {f.status}")
+    counts = {s: sum(f.status == s for f in FIGURES) for s in ("ok", "MISSED", "ERROR")}
+    print(f"  {counts['ok']} ok, {counts['MISSED']} MISSED, {counts['ERROR']} ERROR of {len(FIGURES)}")
+
+
+# ---------------------------------------------------------------------------------------------
 
 
 def importtime(one: str, top: int = 12) -> list[str]:
@@ -183,7 +425,7 @@ def profile_by_module(root: str, top: int = 14) -> list[str]:
 
     from hooklint.catalog import load_catalog
     from hooklint.config import Config
-    from hooklint.engine import lint_paths
+    from hooklint.pipeline import lint_paths
 
     catalog = load_catalog()
     profiler = cProfile.Profile()
@@ -203,87 +445,239 @@ def profile_by_module(root: str, top: int = 14) -> list[str]:
     return [f"{seconds:6.3f} s {100 * seconds / total:5.1f} %  {module}" for module, seconds in rows]
 
 
+def usable_cpus(jobs: int) -> int:
+    """``--jobs`` as hooklint resolves it (0: the CPUs this process may use)."""
+    if jobs > 0:
+        return jobs
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+WORK = tempfile.gettempdir()  # replaced by main() with the bench's own temporary folder
+
+
 def main() -> int:
+    global CACHE_DIR, WORK
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default=DEFAULT_CORPUS)
-    parser.add_argument("--files", type=int, default=5000, help="files of the large case (default 5000)")
-    parser.add_argument("--runs", type=int, default=3, help="runs per large measurement (median)")
-    parser.add_argument("--single-runs", type=int, default=20)
-    parser.add_argument("--jobs", type=int, default=0, help="workers for case (c); 0: the CPUs")
+    parser.add_argument("--quick", action="store_true", help="smoke run: 1 run, smaller sizes (explicit options win)")
+    parser.add_argument("--files", type=int, help="files of the large tree (default 5000; --quick 1000); the small tree has a fifth")
+    parser.add_argument("--runs", type=int, help="runs per measurement, median (default 3; --quick 1)")
+    parser.add_argument("--single-runs", type=int, help="runs of case (b), median (default 20; --quick 5)")
+    parser.add_argument("--jobs", type=int, default=0, help="workers of the parallel runs; 0 (default): one per CPU")
+    parser.add_argument("--app-objects", type=int, help="objects of the one-application cases (default 5000; --quick 1000)")
+    parser.add_argument("--big-file-docs", type=int, help="documents of the one-file case (default 40000; --quick 8000)")
+    parser.add_argument("--overlays", type=int, help="kustomize applications of case (h) (default 50; --quick 10)")
     parser.add_argument("--profile", action="store_true", help="also print where an in-process run spends its time")
     args = parser.parse_args()
+    defaults = {"files": (5000, 1000), "runs": (3, 1), "single_runs": (20, 5), "app_objects": (5000, 1000),
+                "big_file_docs": (40000, 8000), "overlays": (50, 10)}  # fmt: skip
+    for name, (full, quick) in defaults.items():
+        if getattr(args, name) is None:
+            setattr(args, name, quick if args.quick else full)
+    runs = args.runs
 
     sys.path.insert(0, ROOT)
-    from hooklint.engine import resolve_jobs
-
-    jobs = resolve_jobs(args.jobs)
-    work = tempfile.mkdtemp(prefix="hooklint-bench-")
+    jobs = usable_cpus(args.jobs)
+    jobs_arg = str(args.jobs)  # "0" by default: hooklint's own default, one worker per CPU
+    jobs_label = f"--jobs {args.jobs}" + (f" (= {jobs} CPUs)" if args.jobs == 0 else "")
+    started = time.perf_counter()
+    WORK = tempfile.mkdtemp(prefix="hooklint-bench-")
+    CACHE_DIR = os.path.join(WORK, "render-cache")
+    work = WORK
     try:
-        big, small, plan_dir = (os.path.join(work, n) for n in ("big", "small", "plan"))
+        big, small, plan_dir, empty, one_dir = (os.path.join(work, n) for n in ("big", "small", "plan", "empty", "one"))
         n_big = replicate(args.corpus, big, args.files)
-        n_small = replicate(args.corpus, small, 1000)
+        n_small = replicate(args.corpus, small, max(1, args.files // 5))
+        os.makedirs(empty)
         big_files = manifest_files(big)
         size_mb = sum(os.path.getsize(f) for f in big_files) / 1e6
         print(f"hooklint bench: python {sys.version.split()[0]}, {os.cpu_count()} CPUs ({jobs} usable), "
-              f"corpus {args.corpus}")  # fmt: skip
+              f"corpus {os.path.normpath(args.corpus)}; {runs} run(s) per measurement (median)"
+              + ("; --quick" if args.quick else ""))  # fmt: skip
         print(f"trees: {n_big} files ({size_mb:.1f} MB) in {big}; {n_small} files in {small}")
-        run(hooklint_cmd("lint", "-f", "json", small))  # warm the bytecode cache and the page cache
 
-        print("\n(a) throughput vs the parse floor (yaml.compose_all, CSafeLoader, reading included)")
-        inner, outer = floor(big_files, args.runs)
-        lint1 = timed(hooklint_cmd("lint", "-f", "json", "--jobs", "1", big), args.runs)
-        lintn = timed(hooklint_cmd("lint", "-f", "json", "--jobs", str(jobs), big), args.runs)
-        os.makedirs(os.path.join(work, "empty"))
-        startup = timed(hooklint_cmd("lint", "-f", "json", os.path.join(work, "empty")), 5)
-        print(f"  parse floor, in process            {inner:7.3f} s  ({n_big / inner:8.0f} files/s)")
-        print(f"  parse floor, as a subprocess       {outer:7.3f} s  (interpreter and import yaml included)")
-        print(f"  hooklint lint --jobs 1             {lint1:7.3f} s  ({n_big / lint1:8.0f} files/s)"
-              f"  ratio {lint1 / inner:4.2f}x in-process floor, {lint1 / outer:4.2f}x subprocess floor")  # fmt: skip
-        print(f"  hooklint lint --jobs {jobs:<2d}            {lintn:7.3f} s  ({n_big / lintn:8.0f} files/s)"
-              f"  ratio {lintn / inner:4.2f}x in-process floor, {lintn / outer:4.2f}x subprocess floor  (target <= 2x)")  # fmt: skip
-        print(f"  hooklint start-up (empty folder)   {startup:7.3f} s")
-        small_time = timed(hooklint_cmd("lint", "-f", "json", small), args.runs)
-        small1 = timed(hooklint_cmd("lint", "-f", "json", "--jobs", "1", small), args.runs)
-        print(f"  {n_small} files: {small_time:.3f} s = {n_small / small_time:.0f} files/s "
-              f"(--jobs 1: {small1:.3f} s = {n_small / small1:.0f} files/s)")  # fmt: skip
+        print(f"\n(a) throughput on {n_big} files vs the parse floor (yaml.compose_all, CSafeLoader, reading included)")
+        t = measure({"lint1": hooklint_cmd("lint", "-f", "json", "--jobs", "1", big),
+                     "lintn": hooklint_cmd("lint", "-f", "json", "--jobs", jobs_arg, big),
+                     "startup": hooklint_cmd("lint", "-f", "json", empty),
+                     "small": hooklint_cmd("lint", "-f", "json", "--jobs", jobs_arg, small),
+                     "small1": hooklint_cmd("lint", "-f", "json", "--jobs", "1", small)},
+                    runs, floor_files=big_files)  # fmt: skip
+        inner, outer, lint1, lintn = t["floor"], t["floor_subprocess"], t["lint1"], t["lintn"]
+        print(f"  parse floor, in process            {inner.seconds:7.3f} s  ({n_big / inner.seconds:8.0f} files/s)  <- reference")
+        print(f"  parse floor, as a subprocess       {outer.seconds:7.3f} s  (interpreter and import yaml included)")
+        print(f"  hooklint lint --jobs 1             {lint1.seconds:7.3f} s  ({n_big / lint1.seconds:8.0f} files/s)"
+              f"  {lint1 / inner:4.2f}x in-process floor, {lint1 / outer:4.2f}x subprocess floor  "
+              + target("(a)", f"{n_big} files, lint --jobs 1 / floor", lint1 / inner, "<=", 1.6, "x", lint1.error))  # fmt: skip
+        print(f"  hooklint lint {jobs_label:<20} {lintn.seconds:7.3f} s  ({n_big / lintn.seconds:8.0f} files/s)"
+              f"  {lintn / inner:4.2f}x in-process floor, {lintn / outer:4.2f}x subprocess floor  "
+              + target("(a)", f"{n_big} files, lint --jobs {args.jobs} / floor", lintn / inner, "<=", 1.2, "x", lintn.error))  # fmt: skip
+        print(f"  hooklint start-up (empty folder)   {t['startup'].seconds:7.3f} s")
+        print(f"  {n_small} files: {t['small'].seconds:.3f} s = {n_small / t['small'].seconds:.0f} files/s with {jobs_label} "
+              f"(--jobs 1: {t['small1'].seconds:.3f} s = {n_small / t['small1'].seconds:.0f} files/s)")  # fmt: skip
 
         print("\n(b) one file")
-        one = os.path.join(small, "one.yaml")
-        source = next(f for f in big_files if "job" in os.path.basename(f).lower())
+        os.makedirs(one_dir)
+        one = os.path.join(one_dir, "one.yaml")
+        source = next((f for f in big_files if "job" in os.path.basename(f).lower()), big_files[0])
         shutil.copyfile(source, one)
-        single = [run(hooklint_cmd("lint", one))[0] for _ in range(args.single_runs)]
+        run(hooklint_cmd("lint", one))
+        single_runs = [run(hooklint_cmd("lint", one)) for _ in range(args.single_runs)]
+        single = [elapsed for elapsed, _ in single_runs]
+        single_error = next((f"hooklint exited {code}" for _, code in single_runs if code not in (0, 1)), None)
         print(f"  hooklint lint {os.path.basename(source)}: median {statistics.median(single):.3f} s, "
-              f"min {min(single):.3f} s over {len(single)} runs (target <= 0.15 s)")  # fmt: skip
+              f"min {min(single):.3f} s over {len(single)} runs "
+              + target("(b)", "lint one file, median wall time", statistics.median(single), "<=", 0.07, "s", single_error))  # fmt: skip
         print("  slowest imports (python -X importtime):")
         for line in importtime(one):
             print(f"    {line}")
 
-        print(f"\n(c) --jobs {jobs} vs --jobs 1 on {n_big} files")
+        print(f"\n(c) {jobs_label} vs --jobs 1 on {n_big} files")
         out1, outn = os.path.join(work, "jobs1.json"), os.path.join(work, "jobsn.json")
-        run(hooklint_cmd("lint", "-f", "json", "--jobs", "1", big), out1)
-        run(hooklint_cmd("lint", "-f", "json", "--jobs", str(jobs), big), outn)
-        same = open(out1, "rb").read() == open(outn, "rb").read()
-        print(f"  --jobs 1 {lint1:.3f} s, --jobs {jobs} {lintn:.3f} s: speed-up {lint1 / lintn:.2f}x "
-              f"(target >= 1.6x on 2 cores); outputs byte-identical: {same}")  # fmt: skip
+        code1 = run(hooklint_cmd("lint", "-f", "json", "--jobs", "1", big), out1)[1]
+        coden = run(hooklint_cmd("lint", "-f", "json", "--jobs", jobs_arg, big), outn)[1]
+        same = open(out1, "rb").read() == open(outn, "rb").read() and os.path.getsize(out1) > 0
+        compare_error = None if code1 in (0, 1) and coden in (0, 1) else "hooklint failed"
+        print(f"  --jobs 1 {lint1.seconds:.3f} s, --jobs {args.jobs} {lintn.seconds:.3f} s: speed-up {lint1 / lintn:.2f}x "
+              + target("(c)", f"speed-up {jobs_label} vs --jobs 1", lint1 / lintn, ">=", 1.6, "x", first_error(lint1, lintn)))  # fmt: skip
+        print(f"  outputs byte-identical: {same} "
+              + target("(c)", f"outputs of {jobs_label} and --jobs 1 identical", float(same), "==", 1.0, "bool", compare_error))  # fmt: skip
 
         print(f"\n(d) peak memory (max RSS) on {n_big} files")
         rss1 = peak_rss_mb(hooklint_cmd("lint", "-f", "json", "--jobs", "1", big))
-        rssn = peak_rss_mb(hooklint_cmd("lint", "-f", "json", "--jobs", str(jobs), big))
-        print(f"  --jobs 1: {rss1:.0f} MB; --jobs {jobs}: {rssn:.0f} MB per process at most (target <= 250 MB)")
+        rssn = peak_rss_mb(hooklint_cmd("lint", "-f", "json", "--jobs", jobs_arg, big))
+        print(f"  --jobs 1: {rss1:.0f} MB "
+              + target("(d)", f"{n_big} files, peak RSS --jobs 1", rss1, "<=", 250, "MB", lint1.error))  # fmt: skip
+        print(f"  {jobs_label}: {rssn:.0f} MB per process at most "
+              + target("(d)", f"{n_big} files, peak RSS {jobs_label}", rssn, "<=", 250, "MB", lintn.error))  # fmt: skip
 
         if args.profile:
             print(f"\n(profile) own time per module, cProfile of lint_paths(jobs=1) on {n_small} files")
             for line in profile_by_module(small):
                 print(f"    {line}")
 
-        print("\n(e) hooklint plan, one directory of 5,000 objects")
-        if importlib.util.find_spec("hooklint.plan") is None:
-            print("  skipped: hooklint.plan is not written yet")
+        objects = args.app_objects
+        plan_tree(plan_dir, objects)
+        app_files = manifest_files(plan_dir)
+        print(f"\n(e) one application: {objects} objects in {len(app_files)} files, one folder")
+        has_plan = importlib.util.find_spec("hooklint.plan") is not None
+        cmds = {"lint": hooklint_cmd("lint", "-f", "json", "--jobs", "1", plan_dir)}
+        if has_plan:
+            cmds["plan"] = hooklint_cmd("plan", plan_dir)
+        t = measure(cmds, runs, floor_files=app_files)
+        app_floor, app_lint = t["floor"], t["lint"]
+        print(f"  parse floor, in process            {app_floor.seconds:7.3f} s  (its {len(app_files)} files; "
+              f"as a subprocess {t['floor_subprocess'].seconds:.3f} s)")  # fmt: skip
+        print(f"  hooklint lint -f json --jobs 1     {app_lint.seconds:7.3f} s  {app_lint / app_floor:4.2f}x in-process floor, "
+              f"{app_lint / t['floor_subprocess']:4.2f}x subprocess floor  "
+              + target("(e)", f"application of {objects} objects, lint --jobs 1 / floor", app_lint / app_floor, "<=", 2.0, "x", app_lint.error))  # fmt: skip
+        if has_plan:
+            plan = t["plan"]
+            print(f"  hooklint plan                      {plan.seconds:7.3f} s  {plan / app_floor:4.2f}x in-process floor (no target)"
+                  + (f"  [{plan.error}]" if plan.error else ""))  # fmt: skip
         else:
-            plan_tree(plan_dir, 5000)
-            elapsed = [run(hooklint_cmd("plan", plan_dir))[0] for _ in range(args.runs)]
-            lint_dir = timed(hooklint_cmd("lint", "-f", "json", plan_dir), args.runs)
-            print(f"  hooklint plan: {statistics.median(elapsed):.3f} s; hooklint lint of the same folder: {lint_dir:.3f} s")
+            print("  hooklint plan: skipped, hooklint.plan is not written yet")
+
+        docs = args.big_file_docs
+        big_one = os.path.join(work, "one-big-file", "documents.yaml")
+        os.makedirs(os.path.dirname(big_one))
+        size = big_file(big_one, docs)
+        config = os.path.join(work, "max-file-size.hooklint.yaml")
+        with open(config, "w", encoding="utf-8") as handle:
+            handle.write("max-file-size: 20000000\n")
+        print(f"\n(f) one file of {docs} small documents, {size / 1e6:.1f} MB ({size:,} bytes; default max-file-size "
+              f"{DEFAULT_MAX_FILE_SIZE:,}; linted with --config {os.path.basename(config)}: max-file-size 20000000)")  # fmt: skip
+        big_cmd = hooklint_cmd("lint", "-f", "json", "--jobs", "1", "--config", config, big_one)
+        report, described = json_report(big_cmd, os.path.join(work, "one-big-file.json"))
+        print(f"  report: {described}")
+        rejected = None
+        if report is None:
+            rejected = "no JSON report"
+        elif (report.get("summary") or {}).get("files", 1) == 0 or any(
+            "max-file-size" in str(e) for e in report.get("errors") or []
+        ):
+            rejected = "the file was not linted"
+        t = measure({"lint": big_cmd}, runs, floor_files=[big_one], warmup=False)  # the report run warmed up
+        f_floor, f_lint = t["floor"], t["lint"]
+        f_error = f_lint.error or rejected
+        print(f"  parse floor, in process            {f_floor.seconds:7.3f} s  (as a subprocess {t['floor_subprocess'].seconds:.3f} s)")
+        print(f"  hooklint lint -f json --jobs 1     {f_lint.seconds:7.3f} s  {f_lint / f_floor:4.2f}x in-process floor, "
+              f"{f_lint / t['floor_subprocess']:4.2f}x subprocess floor  "
+              + target("(f)", f"one file of {docs} documents, lint --jobs 1 / floor", f_lint / f_floor, "<=", 2.0, "x", f_error))  # fmt: skip
+        rss_file = peak_rss_mb(big_cmd)
+        print(f"  peak RSS --jobs 1                  {rss_file:7.0f} MB "
+              + target("(f)", f"one file of {docs} documents, peak RSS", rss_file, "<=", 120, "MB", f_error))  # fmt: skip
+
+        half = max(100, objects // 2 // 100 * 100)
+        half_dir = os.path.join(work, "plan-half")
+        plan_tree(half_dir, half)
+        print(f"\n(g) linearity: cost per file ({n_small} and {n_big} files) and per object of one application "
+              f"({half} and {objects} objects); lint -f json --jobs 1 minus the start-up (empty folder)")  # fmt: skip
+        t = measure({"startup": hooklint_cmd("lint", "-f", "json", "--jobs", "1", empty),
+                     "files_small": hooklint_cmd("lint", "-f", "json", "--jobs", "1", small),
+                     "files_big": hooklint_cmd("lint", "-f", "json", "--jobs", "1", big),
+                     "app_small": hooklint_cmd("lint", "-f", "json", "--jobs", "1", half_dir),
+                     "app_big": hooklint_cmd("lint", "-f", "json", "--jobs", "1", plan_dir)}, runs)  # fmt: skip
+        startup = t["startup"].seconds
+        print(f"  start-up --jobs 1 (empty folder)   {startup:7.3f} s")
+        for kind, unit, small_key, big_key, n_lo, n_hi in (
+            ("file", "files", "files_small", "files_big", n_small, n_big),
+            ("object", "objects", "app_small", "app_big", half, objects),
+        ):
+            lo, hi = t[small_key], t[big_key]
+            cost_lo, cost_hi = (lo.seconds - startup) / n_lo, (hi.seconds - startup) / n_hi
+            error = first_error(t["startup"], lo, hi) or (None if cost_lo > 0 else "small run not slower than start-up")
+            cost_lo = cost_lo if cost_lo > 0 else float("nan")
+            print(f"  per {kind:<6}  {n_lo:>5} {unit}: {lo.seconds:6.3f} s, {1e6 * cost_lo:7.1f} us/{kind};  "
+                  f"{n_hi:>5} {unit}: {hi.seconds:6.3f} s, {1e6 * cost_hi:7.1f} us/{kind};  ratio {cost_hi / cost_lo:4.2f} "
+                  + target("(g)", f"cost per {kind}, {n_hi} / {n_lo} {unit}", cost_hi / cost_lo, "<=", 1.25, "x", error))  # fmt: skip
+
+        overlays = args.overlays
+        print(f"\n(h) kustomize overlays: {overlays} applications (base + overlays/prod), lint -f json --jobs 1, "
+              "cold then warm render cache (informative, no target)")  # fmt: skip
+        tool = shutil.which("kustomize")
+        render = [tool, "build"] if tool else ([shutil.which("kubectl"), "kustomize"] if shutil.which("kubectl") else None)
+        if render is None:
+            print("  skipped: neither kustomize nor kubectl is on PATH")
+        else:
+            tree = os.path.join(work, "kustomize")
+            prods = kustomize_tree(tree, overlays)
+            start = time.perf_counter()
+            rendered = subprocess.run([*render, prods[0]], capture_output=True, text=True)
+            took = time.perf_counter() - start
+            if rendered.returncode == 0:
+                kinds = [line.split(":", 1)[1].strip() for line in rendered.stdout.splitlines() if line.startswith("kind:")]
+                print(f"  {' '.join(os.path.basename(p) for p in render)} {os.path.relpath(prods[0], tree)}: "
+                      f"{len(kinds)} objects ({', '.join(kinds)}) in {took:.3f} s")  # fmt: skip
+            else:
+                print(f"  {' '.join(os.path.basename(p) for p in render)} {os.path.relpath(prods[0], tree)} failed: "
+                      f"{rendered.stderr.strip()[-300:]}")  # fmt: skip
+            cmd = hooklint_cmd("lint", "-f", "json", "--jobs", "1", tree)
+            cold, warm, entries, same_out = [], [], 0, True
+            failed = None
+            for n in range(max(1, runs)):
+                cache = os.path.join(work, f"kustomize-cache-{n}")  # fresh: does not exist yet
+                out_cold, out_warm = os.path.join(work, "k-cold.json"), os.path.join(work, "k-warm.json")
+                elapsed, code = run(cmd, out_cold, {"HOOKLINT_CACHE_DIR": cache})
+                cold.append(elapsed)
+                entries = sum(len(files) for _, _, files in os.walk(cache))
+                elapsed, code2 = run(cmd, out_warm, {"HOOKLINT_CACHE_DIR": cache})
+                warm.append(elapsed)
+                same_out = same_out and open(out_cold, "rb").read() == open(out_warm, "rb").read()
+                if code not in (0, 1) or code2 not in (0, 1):
+                    failed = f"hooklint exited {code if code not in (0, 1) else code2}"
+            c, w = statistics.median(cold), statistics.median(warm)
+            print(f"  cold cache {c:7.3f} s ({1000 * c / overlays:6.1f} ms per overlay); "
+                  f"warm cache {w:7.3f} s ({1000 * w / overlays:6.1f} ms per overlay); warm / cold {w / c:4.2f}")  # fmt: skip
+            print(f"  render-cache entries after a cold run: {entries}"
+                  + (" (none: hooklint does not render kustomizations yet)" if entries == 0 else "")
+                  + f"; cold and warm outputs identical: {same_out}" + (f"  [{failed}]" if failed else ""))  # fmt: skip
+
+        summary(args.quick)
+        print(f"\nbench took {time.perf_counter() - started:.0f} s")
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0
