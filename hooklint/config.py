@@ -12,6 +12,7 @@ key                           meaning                                           
 ``argocd-version``            the Argo CD version whose behaviour rules follow            ``3.3``
 ``max-file-size``             bytes; larger files are not linted                          10 MB
 ``max-waves``                 HL304's limit of (phase, wave) steps                        10
+``repo-urls``                 more URLs of this repository (Applications pointing here)   ``[]``
 ============================  ==========================================================  =======
 
 The schema is small and fixed, so it is checked here by hand (importing jsonschema would cost a
@@ -46,6 +47,7 @@ class Config:
     argocd_version: argocd.Version = argocd.DEFAULT_VERSION
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     max_waves: int = 10
+    repo_urls: list[str] = field(default_factory=list)
     path: str | None = None
     registry_entries: list[RegistryEntry] = field(default_factory=list)
 
@@ -72,7 +74,7 @@ def parse_config(data: Any, where: str) -> Config:
         raise ConfigError(f"{where}: the configuration must be a mapping of keys to values")
     known = {
         "allowed-registries", "require-digest", "disable", "check-all-workloads",
-        "argocd-version", "max-file-size", "max-waves",
+        "argocd-version", "max-file-size", "max-waves", "repo-urls",
     }  # fmt: skip
     for key in data:
         if key not in known:
@@ -113,6 +115,7 @@ def parse_config(data: Any, where: str) -> Config:
         argocd_version=_version(data["argocd-version"], where) if "argocd-version" in data else argocd.DEFAULT_VERSION,
         max_file_size=positive_int("max-file-size", DEFAULT_MAX_FILE_SIZE),
         max_waves=positive_int("max-waves", 10),
+        repo_urls=string_list("repo-urls"),
         path=where,
     )
 

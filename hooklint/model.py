@@ -259,10 +259,13 @@ def manifests_from_document(
     return [Manifest.from_body(path, doc_index, value, source, None, source_line)]
 
 
-def manifests_of(files: "list[LoadedFile]", rendered: "list[RenderedFile] | None" = None) -> list[Manifest]:
+def manifests_of(files: "list[LoadedFile]", rendered: "list[RenderedFile] | None" = None,
+                 namespace: str | None = None) -> list[Manifest]:  # fmt: skip
     """Every manifest of the files Argo CD renders (those without ``skip_reason``), in file and
     document order, or of the ``rendered`` documents of a kustomize or Helm application, each with
-    its placement in the user's files: the third stage of the pipeline."""
+    its placement in the user's files: the third stage of the pipeline. ``namespace`` (an Argo CD
+    Application's destination namespace) is given to every object of a namespaced kind that sets
+    none, as Argo CD applies it there (``shared/docs/argocd-rendering.md`` §5)."""
     manifests: list[Manifest] = []
     if rendered is not None:
         for item in rendered:
@@ -270,10 +273,14 @@ def manifests_of(files: "list[LoadedFile]", rendered: "list[RenderedFile] | None
                 for m in manifests_from_document(item.loaded.path, doc.index, doc.value, None):
                     m.placement = item.placement
                     manifests.append(m)
-        return manifests
-    for loaded in files:
-        if loaded.skip_reason is not None:
-            continue
-        for doc in loaded.documents:
-            manifests.extend(manifests_from_document(loaded.path, doc.index, doc.value, doc.source, doc.source_line))
+    else:
+        for loaded in files:
+            if loaded.skip_reason is not None:
+                continue
+            for doc in loaded.documents:
+                manifests.extend(manifests_from_document(loaded.path, doc.index, doc.value, doc.source, doc.source_line))
+    if namespace:
+        for m in manifests:
+            if m.namespace is None and m.kind not in CLUSTER_SCOPED_KINDS:
+                m.namespace = namespace
     return manifests

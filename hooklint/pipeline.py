@@ -38,7 +38,7 @@ Outcome = tuple[list[Finding], list[InputError], int, int, str | None]
 def build(loaded: LoadedApplication, config: Config) -> tuple[list[Manifest], SyncPlan]:
     """The manifests of one loaded application and its sync plan under the configured Argo CD
     version (the manifests and plan stages)."""
-    manifests = manifests_of(loaded.files, loaded.rendered)
+    manifests = manifests_of(loaded.files, loaded.rendered, loaded.namespace)
     return manifests, build_plan(manifests, config.argocd_version)
 
 
@@ -155,7 +155,7 @@ def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1
     engine = Engine(config, catalog)
     errors: list[InputError] = []
     walk_notices: list[str] = []
-    apps = group_applications(paths, errors, walk_notices)
+    apps = group_applications(paths, errors, walk_notices, config.repo_urls)
     jobs = resolve_jobs(jobs)
     files = sum(len(a.reported) + len(a.context) for a in apps)
     if jobs > 1 and len(apps) > 1 and files >= PARALLEL_MIN_FILES:
@@ -172,8 +172,8 @@ def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1
         s = "s" if result.skipped != 1 else ""
         skipped.append(
             f"{result.skipped} file{s} not linted: Argo CD does not render {'them' if s else 'it'} "
-            "(+argocd:skip-file-rendering, or YAML "
-            "with no Kubernetes object)."
+            "(+argocd:skip-file-rendering, YAML with no Kubernetes object, or left out by an Application's "
+            "directory.include/exclude)."
         )
     result.notices = walk_notices + skipped + engine.notices()
     return result
@@ -198,14 +198,16 @@ class PlannedApplication:
     """One application's sync plan for ``hooklint plan``: its ``key`` (folder, or ``-``), the
     ``plan``, how many documents could not be parsed (``unparsed``: missing from the plan), and how
     Argo CD turns its source into manifests: ``source_type`` (``directory``, ``kustomize``,
-    ``helm``) and the ``renderer`` that did it here (None for a directory source, or when
-    rendering failed)."""
+    ``helm``), the ``renderer`` that did it here (None for a directory source, or when rendering
+    failed) and the Argo CD ``application`` whose options it was rendered with."""
 
     key: str
     plan: SyncPlan
     unparsed: int = 0
     source_type: str = "directory"
     renderer: Renderer | None = None
+    #: ``Application NAME (FILE:LINE)`` when an Argo CD Application renders it.
+    application: str | None = None
 
 
 def plan_paths(paths: list[str], config: Config) -> tuple[list[PlannedApplication], list[InputError]]:
@@ -214,7 +216,7 @@ def plan_paths(paths: list[str], config: Config) -> tuple[list[PlannedApplicatio
     fails to render has an empty plan (``hooklint lint`` says why). Never raises for bad input."""
     errors: list[InputError] = []
     plans: list[PlannedApplication] = []
-    for app in group_applications(paths, errors):
+    for app in group_applications(paths, errors, None, config.repo_urls):
         loaded = load_application(app, config)
         errors.extend(f.error for f in loaded.reported_files if f.error is not None)
         unparsed = sum(1 for f in loaded.files for issue, _ in f.issues if issue.kind in ("syntax-error", "too-complex"))
@@ -222,7 +224,8 @@ def plan_paths(paths: list[str], config: Config) -> tuple[list[PlannedApplicatio
             unparsed += sum(1 for r in loaded.rendered for issue, _ in r.loaded.issues
                             if issue.kind in ("syntax-error", "too-complex"))  # fmt: skip
         plan = build(loaded, config)[1]
-        plans.append(PlannedApplication(app.key, plan, unparsed, app.source_type, loaded.renderer))
+        label = app.argocd.label() if app.argocd is not None else None
+        plans.append(PlannedApplication(app.key, plan, unparsed, app.source_type, loaded.renderer, label))
     return plans, errors
 
 

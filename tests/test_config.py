@@ -22,7 +22,7 @@ def test_values():
 @pytest.mark.parametrize(
     "data, message",
     [
-        ({"allowed-registry": []}, "x: unknown key 'allowed-registry' (known: allowed-registries, argocd-version, check-all-workloads, disable, max-file-size, max-waves, require-digest)"),
+        ({"allowed-registry": []}, "x: unknown key 'allowed-registry' (known: allowed-registries, argocd-version, check-all-workloads, disable, max-file-size, max-waves, repo-urls, require-digest)"),
         ({"allowed-registries": "ghcr.io"}, "x: 'allowed-registries' must be a list of non-empty strings"),
         ({"allowed-registries": ["https://ghcr.io"]}, "x: 'allowed-registries' entry 'https://ghcr.io' must be a host or host/path (no scheme, no wildcard)"),
         ({"require-digest": "yes"}, "x: 'require-digest' must be true or false, not 'yes'"),

@@ -2,7 +2,8 @@
 
 The text is one table per application in the spirit of ``argocd app sync`` output: a header, one
 row per task, step by step, then the objects no sync applies. The JSON shape is
-``{"applications": [{"application", "source": {"type", "renderer": {"name", "version"} | null},
+``{"applications": [{"application", "source": {"type", "renderer": {"name", "version"} | null,
+"application": "Application NAME (FILE:LINE)" | null},
 "steps": [{"phase", "wave", "tasks": [object]}], "not_applied": [object]}]}``, an object being ``{"api_version", "kind", "namespace", "name", "generate_name",
 "hook_types", ["delete_policies"], "path", "line", ["notes" | "reason"]}``.
 """
@@ -62,6 +63,7 @@ def plan_dict(planned: PlannedApplication) -> dict[str, Any]:
     source = {
         "type": planned.source_type,
         "renderer": {"name": renderer.name, "version": renderer.version} if renderer is not None else None,
+        "application": planned.application,
     }
     return {"application": key, "source": source, "steps": steps, "not_applied": not_applied}
 
@@ -69,11 +71,12 @@ def plan_dict(planned: PlannedApplication) -> dict[str, Any]:
 def source_text(planned: PlannedApplication) -> str:
     """How the application's manifests were made, for the plan's header: ``directory source``,
     ``kustomize source rendered by kubectl kustomize v5.7.1``, ``helm source, not rendered``."""
+    by = f" of {planned.application}" if planned.application else ""
     if planned.source_type == "directory":
-        return "directory source"
+        return f"directory source{by}"
     if planned.renderer is None:
-        return f"{planned.source_type} source, not rendered (run hooklint lint to see why)"
-    return f"{planned.source_type} source rendered by {planned.renderer.label()}"
+        return f"{planned.source_type} source{by}, not rendered (run hooklint lint to see why)"
+    return f"{planned.source_type} source{by} rendered by {planned.renderer.label()}"
 
 
 def _display_name(m: Manifest) -> str:

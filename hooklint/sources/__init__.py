@@ -34,6 +34,12 @@ class LoadedApplication:
     renderer: Renderer | None = None
 
     @property
+    def namespace(self) -> str | None:
+        """The namespace of objects that set none: the Argo CD Application's destination namespace
+        (Argo CD applies namespaced objects without one there), else None."""
+        return self.app.argocd.namespace if self.app.argocd is not None else None
+
+    @property
     def reported_files(self) -> list[LoadedFile]:
         """The files whose findings are shown (not the context files)."""
         reported = set(self.app.reported)
@@ -44,7 +50,8 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
     """Read every file of ``app`` (reported and context; unreadable ones come back with
     ``error`` set) and mark those Argo CD does not render."""
     if app.source_type != DIRECTORY and app.manifest_file is not None:
-        loaded, rendered, renderer = render(app.source_type, app.key, app.manifest_file, config, app.named)
+        folder = app.folder or app.key
+        loaded, rendered, renderer = render(app.source_type, folder, app.manifest_file, config, app.named, app.argocd)
         loaded.skip_reason = None
         return LoadedApplication(app, [loaded], rendered, renderer)
     files = [read_file(path, config.max_file_size) for path in app.reported + app.context]
@@ -53,5 +60,8 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
 
 def loaded_application(app: Application, files: list[LoadedFile], config: Config) -> LoadedApplication:
     """:func:`load_application` for files already read (stdin, tests, text)."""
+    for loaded in files:
+        if loaded.path in app.left_out and loaded.error is None:
+            loaded.skip_reason = app.left_out[loaded.path]
     mark_unrendered(files)
     return LoadedApplication(app, files)

@@ -15,6 +15,7 @@ from typing import Iterable
 
 from hooklint.findings import InputError
 from hooklint.loader import STDIN, os_error_text
+from hooklint.sources.applications import ApplicationSource, DirectoryOptions, find_application_sources
 
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -97,16 +98,24 @@ class Application:
     #: The topmost path named on the command line that brought this application in (a folder, or
     #: the folder of a file named on its own): it stands for the repository when there is no ``.git``.
     named: str | None = None
+    #: The folder Argo CD renders (``key`` unless several Applications render the same folder).
+    folder: str | None = None
+    #: The Argo CD Application source this application is linted as (None: a folder of the run).
+    argocd: ApplicationSource | None = None
+    #: Files of ``reported`` that the Application leaves out (``directory.include/exclude``): why.
+    left_out: dict[str, str] = field(default_factory=dict)
 
 
 def group_applications(
-    paths: Iterable[str], errors: list[InputError], notices: list[str] | None = None
+    paths: Iterable[str], errors: list[InputError], notices: list[str] | None = None, repo_urls: Iterable[str] = ()
 ) -> list[Application]:
     """Expand command-line paths into applications, in a deterministic order.
 
     A directory contributes every manifest below it, one application per folder. A file named on
     its own belongs to its folder's application; the folder's other manifests become context. Paths
-    that do not exist are added to ``errors``.
+    that do not exist are added to ``errors``. Argo CD Applications among the files that point into
+    this repository (:mod:`hooklint.sources.applications`; ``repo_urls`` from the configuration)
+    replace the folders they cover by applications linted as those Applications render them.
 
     Paths are normalised (``./app//x.yaml`` is ``app/x.yaml``), so a file named twice, or named and
     inside a named folder, is linted once, and the order and spelling of the arguments do not change
@@ -138,7 +147,16 @@ def group_applications(
             missing.add(path)
             errors.append(InputError(path, "no such file or directory"))
     apps: list[Application] = []
+    if notices is None:
+        notices = []
+    run_files = sorted(f for files in reported.values() for f in files if f != STDIN)
+    sources = find_application_sources(run_files, repo_urls)
+    covered: set[str] = set()
+    if sources:
+        apps, covered = _mapped_applications(sources, reported, named_by, notices)
     for key in sorted(reported):
+        if key in covered:
+            continue
         files = sorted(reported[key])
         kind, manifest_file = source_type(key) if key != STDIN else (DIRECTORY, None)
         if manifest_file is not None:  # rendered as a whole: findings land in the user's files
@@ -149,7 +167,62 @@ def group_applications(
         if key != STDIN and any(f in named_files for f in files):
             context = _siblings(key, set(files))
         apps.append(Application(key, files, context))
+    apps.sort(key=lambda a: a.key)
     return apps
+
+
+def _mapped_applications(
+    sources: list[ApplicationSource], reported: dict[str, set[str]], named_by: dict[str, str], notices: list[str]
+) -> tuple[list[Application], set[str]]:
+    """The applications of the Application ``sources`` whose folders hold files of the run, and the
+    run's folders they cover (not linted again on their own): the source folder, and every folder
+    under it when it is rendered (kustomize, Helm) or read recursively (``directory.recurse``)."""
+    apps: list[Application] = []
+    covered: set[str] = set()
+    per_folder: dict[str, int] = {}
+    for source in sources:
+        per_folder[source.folder] = per_folder.get(source.folder, 0) + 1
+    for source in sources:
+        folder = source.folder
+        inside = [k for k in reported if k != STDIN and (k == folder or k.startswith(folder.rstrip(os.sep) + os.sep)
+                                                          or folder == ".")]  # fmt: skip
+        if not inside:
+            continue
+        detected, manifest_file = source_type(folder)
+        kind = source.source_type or detected
+        key = folder if per_folder[folder] == 1 else f"{folder} ({source.name})"
+        if kind == "plugin":
+            covered.update(inside)
+            notices.append(f"{folder}: {source.label()} renders it with a config management plugin, which hooklint "
+                           "never runs: not linted.")  # fmt: skip
+            continue
+        if kind in (KUSTOMIZE, HELM):
+            if manifest_file is None or (kind == HELM) != manifest_file.endswith(HELM_CHART_FILE):
+                manifest_file = os.path.join(folder, HELM_CHART_FILE if kind == HELM else KUSTOMIZATION_NAMES[0])
+            manifest_file = os.path.normpath(manifest_file)
+            covered.update(inside)
+            files = sorted({f for k in inside for f in reported[k]} | {manifest_file})
+            apps.append(Application(key, files, [], kind, manifest_file, named_by.get(inside[0]), folder, source))
+            continue
+        options = DirectoryOptions.from_application(source.options)
+        for problem in options.problems:
+            notices.append(f"{source.label()}: {problem}; ignored.")
+        if options.recurse:
+            mine = inside
+        else:
+            mine = [k for k in inside if k == folder]
+        if not mine:
+            continue
+        covered.update(mine)
+        files = sorted(f for k in mine for f in reported[k])
+        left_out = {}
+        for f in files:
+            relative = os.path.relpath(f, folder).replace(os.sep, "/")
+            why = options.excludes(relative)
+            if why is not None:
+                left_out[f] = f"{source.label()} leaves it out: it {why}"
+        apps.append(Application(key, files, [], DIRECTORY, None, named_by.get(mine[0]), folder, source, left_out))
+    return apps, covered
 
 
 def _name(named_by: dict[str, str], key: str, path: str) -> None:

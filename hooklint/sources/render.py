@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from hooklint.config import Config
 from hooklint.findings import Span
 from hooklint.loader import LoadedFile, parse_text, read_file
+from hooklint.sources.applications import ApplicationSource
 from hooklint.sources.placement import Placement
 from hooklint.sources.discovery import KUSTOMIZE
 from hooklint.sources.rendered import RenderedDocument, Renderer, RendererUnavailable, RenderError
@@ -57,24 +58,34 @@ def repository_root(folder: str, named: str | None = None) -> str:
     return here
 
 
-def render(source_type: str, folder: str, manifest_file: str, config: Config,
-           named: str | None = None) -> tuple[LoadedFile, list[RenderedFile], Renderer | None]:  # fmt: skip
+def render(source_type: str, folder: str, manifest_file: str, config: Config, named: str | None = None,
+           application: ApplicationSource | None = None) -> tuple[LoadedFile, list[RenderedFile], Renderer | None]:  # fmt: skip
     """Render the application in ``folder`` (``manifest_file`` is its kustomization or
     ``Chart.yaml``, as the user spells it; ``named`` the path on the command line that brought it
-    in, see :func:`repository_root`). Returns that file (read as written, with an HL007/HL008
+    in, see :func:`repository_root`), with the options of the Argo CD ``application`` source that
+    renders it when there is one: ``spec.source.kustomize``; ``spec.source.helm``, the release name
+    (``helm.releaseName``, else the Application's name; without an Application, the folder's name)
+    and the destination namespace (``util/helm/cmd.go`` ``template``). Returns that file (read as written, with an HL007/HL008
     load issue when rendering failed), the rendered documents and the renderer used."""
     loaded = read_file(manifest_file, config.max_file_size)
     root = repository_root(folder, named)
     try:
         if source_type == KUSTOMIZE:
-            from hooklint.sources.kustomize import render_kustomize
+            from hooklint.sources.kustomize import KustomizeOptions, render_kustomize
 
-            rendering = render_kustomize(folder, root)
+            options = None
+            if application is not None and application.options is not None:
+                options = _options(KustomizeOptions.from_application, application, manifest_file, application.options)
+            rendering = render_kustomize(folder, root, options)
         else:
             from hooklint.sources.helm import HelmOptions, render_helm
 
-            release = os.path.basename(os.path.abspath(folder))
-            rendering = render_helm(folder, root, HelmOptions.from_application(None, release, None))
+            if application is None:
+                helm = HelmOptions.from_application(None, os.path.basename(os.path.abspath(folder)), None)
+            else:
+                helm = _options(HelmOptions.from_application, application, manifest_file, application.options,
+                                application.name, application.namespace)  # fmt: skip
+            rendering = render_helm(folder, root, helm)
     except RenderError as exc:
         # first_line=1: Argo CD renders it, hooklint does not (said in the detail)
         detail = exc.message if exc.argocd_renders is None else f"{exc.message}. {exc.argocd_renders}"
@@ -105,6 +116,15 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config,
                          else sources.helm_placement(body, doc, manifest_file, template_index[i]))  # fmt: skip
         rendered.append(RenderedFile(parsed, placement))
     return loaded, rendered, rendering.renderer
+
+
+def _options(read, application: ApplicationSource, manifest_file: str, *args):
+    """``read(*args)`` (an options reader of the renderer), its ValueError a render error naming
+    the Application."""
+    try:
+        return read(*args)
+    except ValueError as exc:
+        raise RenderError(f"{application.label()}: {exc}", manifest_file) from None
 
 
 def _entry_leading_to(manifest_file: str, path: str) -> tuple[int, int]:

@@ -1,0 +1,304 @@
+"""Argo CD ``Application`` manifests as the map of the repository (``shared/docs/argocd-rendering.md`` §1, §2, §5).
+
+When the files of a lint run hold ``argoproj.io`` ``Application`` manifests whose ``spec.source.repoURL``
+(or an entry of ``spec.sources``) is this repository, each such source's ``path`` is linted as Argo CD
+renders it for that Application: its explicit source type (``spec.source.helm``, ``.kustomize``,
+``.directory``, ``.plugin``; else the folder decides, as ``GetAppSourceType`` does), its options
+(``directory.recurse/include/exclude``, ``kustomize.*``, ``helm.*``) and its ``destination.namespace``
+for objects without one. This module finds those sources; :mod:`hooklint.sources.discovery` turns them
+into applications.
+
+"This repository" is the ``url`` of every remote in the git configuration of the repository holding the
+Application manifest, and the ``repo-urls`` configuration list, compared after :func:`normalize_repo_url`.
+Applications of other repositories are left alone.
+"""
+
+from __future__ import annotations
+
+import configparser
+import os
+import re
+import stat
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from hooklint.loader import DEFAULT_MAX_FILE_SIZE, read_file
+from hooklint.yamlio import Map, Seq
+
+#: A file that may hold an Application: cheap text test before parsing.
+_MAYBE_APPLICATION = re.compile(r"^\s*kind:\s*[\"']?Application[\"']?\s*$", re.MULTILINE)
+
+
+@dataclass(frozen=True, slots=True)
+class ApplicationSource:
+    """One source of one Argo CD Application that points into this repository.
+
+    ``name`` is the Application's ``metadata.name``; ``manifest`` and ``line`` where its source is
+    written; ``folder`` the source's ``path`` as a path the user can open (joined to the repository
+    root, relative to the current directory when it is inside it); ``source_type`` the explicit type
+    (``helm``, ``kustomize``, ``directory``, ``plugin``) or None (the folder decides); ``options`` the
+    ``helm`` / ``kustomize`` / ``directory`` mapping (plain Python values) or None; ``namespace`` the
+    destination namespace."""
+
+    name: str
+    manifest: str
+    line: int
+    folder: str
+    source_type: str | None
+    options: Any = None
+    namespace: str | None = None
+
+    def label(self) -> str:
+        """``Application NAME (FILE:LINE)`` for messages."""
+        return f"Application {self.name} ({self.manifest}:{self.line})"
+
+
+def normalize_repo_url(url: str) -> str:
+    """``url`` as a comparable ``host/path``: lower case, no scheme, user or port, an scp-like
+    ``git@host:org/repo`` read as ``host/org/repo``, no trailing ``/`` or ``.git``. So
+    ``https://github.com/Acme/Deploy.git``, ``git@github.com:acme/deploy`` and
+    ``ssh://git@github.com:22/acme/deploy/`` are all ``github.com/acme/deploy`` (argo-cd
+    ``util/git`` ``NormalizeGitURL`` lower-cases and drops ``.git``; hooklint also equates the
+    https and ssh forms of one repository, since a clone's remote and an Application may differ)."""
+    text = url.strip().lower()
+    scheme = re.match(r"^[a-z][a-z0-9+.-]*://", text)
+    if scheme:
+        text = text[scheme.end():]
+        host, _, rest = text.partition("/")
+        host = host.rpartition("@")[2].partition(":")[0]
+    else:  # scp-like: [user@]host:path
+        host, _, rest = text.partition(":")
+        host = host.rpartition("@")[2]
+    rest = rest.strip("/")
+    rest = rest[:-4] if rest.endswith(".git") else rest
+    return f"{host}/{rest.strip('/')}"
+
+
+def git_remote_urls(folder: str) -> tuple[str | None, list[str]]:
+    """``(repository root, remote urls)`` of the git repository holding ``folder``: the nearest
+    folder above it with ``.git`` (a folder, or a file ``gitdir: ...`` as in worktrees and
+    submodules) and the ``url`` of each ``[remote ...]`` of its configuration. ``(None, [])``
+    outside a repository; unreadable configuration gives no urls. Git itself is not run."""
+    probe = os.path.abspath(folder)
+    while True:
+        dot_git = os.path.join(probe, ".git")
+        if os.path.exists(dot_git):
+            return probe, _remote_urls(dot_git)
+        parent = os.path.dirname(probe)
+        if parent == probe:
+            return None, []
+        probe = parent
+
+
+def _remote_urls(dot_git: str) -> list[str]:
+    git_dir = dot_git
+    try:
+        if os.path.isfile(dot_git):
+            with open(dot_git, encoding="utf-8") as handle:
+                pointer = handle.read().strip()
+            if not pointer.startswith("gitdir:"):
+                return []
+            git_dir = os.path.join(os.path.dirname(dot_git), pointer[len("gitdir:"):].strip())
+            common = os.path.join(git_dir, "commondir")
+            if os.path.isfile(common):
+                with open(common, encoding="utf-8") as handle:
+                    git_dir = os.path.join(git_dir, handle.read().strip())
+        parser = configparser.ConfigParser(strict=False, interpolation=None)
+        parser.read(os.path.join(git_dir, "config"), encoding="utf-8")
+    except (OSError, UnicodeDecodeError, configparser.Error):
+        return []
+    return [parser[s]["url"] for s in parser.sections() if s.startswith("remote ") and "url" in parser[s]]
+
+
+def find_application_sources(files: Iterable[str], repo_urls: Iterable[str] = (),
+                             max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> list[ApplicationSource]:  # fmt: skip
+    """The sources, pointing into their own repository, of the Applications in ``files``, in file
+    and document order. Only regular files up to ``max_file_size`` bytes are read; a file that
+    cannot be read or parsed holds none (it is reported where it is linted). ``repo_urls``
+    (configuration) count as this repository besides the git remotes."""
+    configured = {normalize_repo_url(u) for u in repo_urls}
+    found: list[ApplicationSource] = []
+    remotes: dict[str, tuple[str | None, set[str]]] = {}
+    for path in files:
+        try:  # regular files only: a FIFO or /dev/fd pipe would block, or be consumed before linting
+            if not stat.S_ISREG(os.stat(path).st_mode) or os.path.getsize(path) > max_file_size:
+                continue
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+        except (OSError, UnicodeDecodeError):
+            continue
+        if "Application" not in text or not _MAYBE_APPLICATION.search(text):
+            continue
+        folder = os.path.dirname(os.path.abspath(path))
+        if folder not in remotes:
+            root, urls = git_remote_urls(folder)
+            remotes[folder] = (root, {normalize_repo_url(u) for u in urls})
+        root, own = remotes[folder]
+        if root is None:
+            root = os.getcwd()
+        for doc in read_file(path).documents:
+            found.extend(_sources_of(doc.value, path, root, own | configured))
+    return found
+
+
+def _sources_of(body: Any, path: str, root: str, ours: set[str]) -> list[ApplicationSource]:
+    if not isinstance(body, Map) or body.get("kind") != "Application":
+        return []
+    api = body.get("apiVersion")
+    if not isinstance(api, str) or not api.startswith("argoproj.io/"):
+        return []
+    metadata, spec = body.get("metadata"), body.get("spec")
+    name = metadata.get("name") if isinstance(metadata, Map) else None
+    if not isinstance(spec, Map) or not isinstance(name, str):
+        return []
+    destination = spec.get("destination")
+    namespace = destination.get("namespace") if isinstance(destination, Map) else None
+    entries: list[Map] = []
+    if isinstance(spec.get("source"), Map):
+        entries.append(spec["source"])
+    if isinstance(spec.get("sources"), Seq):
+        entries.extend(s for s in spec["sources"] if isinstance(s, Map))
+    out = []
+    for source in entries:
+        url, folder = source.get("repoURL"), source.get("path")
+        if not isinstance(url, str) or not isinstance(folder, str) or normalize_repo_url(url) not in ours:
+            continue
+        if "chart" in source:  # a chart from a Helm repository, not a folder of this one
+            continue
+        target = os.path.normpath(os.path.join(root, folder.strip().lstrip("/")))
+        if not (target == root or target.startswith(root.rstrip(os.sep) + os.sep)):
+            continue  # Argo CD refuses a path outside the repository
+        kinds = [k for k in ("helm", "kustomize", "directory", "plugin") if source.get(k) is not None]
+        kind = kinds[0] if len(kinds) == 1 else None
+        options = _plain(source.get(kind)) if kind in ("helm", "kustomize", "directory") else None
+        out.append(ApplicationSource(
+            name=name,
+            manifest=path,
+            line=source.span.line,
+            folder=_user_path(target),
+            source_type=kind,
+            options=options,
+            namespace=namespace if isinstance(namespace, str) and namespace else None,
+        ))  # fmt: skip
+    return out
+
+
+def _user_path(path: str) -> str:
+    """``path`` relative to the current directory when inside it (as a user would type it)."""
+    cwd = os.getcwd()
+    if path == cwd:
+        return "."
+    if path.startswith(cwd + os.sep):
+        return os.path.relpath(path, cwd)
+    return path
+
+
+def _plain(value: Any) -> Any:
+    """A parsed value as plain dicts and lists (the renderers' option readers take plain values)."""
+    if isinstance(value, Map):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, Seq):
+        return [_plain(v) for v in value]
+    return value
+
+
+# --- directory.include / directory.exclude -----------------------------------------------------
+
+
+def glob_match(pattern: str, text: str) -> bool:
+    """Argo CD's ``util/glob`` ``Match`` (gobwas/glob compiled with no separators), which
+    ``getPotentiallyValidManifestFile`` applies to a file's path relative to the application
+    folder: ``*`` (and ``**``) match any run of characters, ``/`` included; ``?`` one character;
+    ``[abc]``, ``[a-z]``, ``[!abc]`` a class; ``{a,b}`` alternatives (nested allowed); ``\\`` escapes.
+    A pattern that does not compile matches nothing (Argo CD logs a warning and returns false)."""
+    regex = _glob_regex(pattern)
+    return regex is not None and regex.fullmatch(text) is not None
+
+
+def _glob_regex(pattern: str) -> "re.Pattern[str] | None":
+    out: list[str] = []
+    depth = 0
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            if i + 1 >= len(pattern):
+                return None
+            out.append(re.escape(pattern[i + 1]))
+            i += 2
+            continue
+        if c == "*":
+            while i + 1 < len(pattern) and pattern[i + 1] == "*":
+                i += 1
+            out.append(".*")
+        elif c == "?":
+            out.append(".")
+        elif c == "[":
+            end = pattern.find("]", i + 2)
+            if end < 0:
+                return None
+            body = pattern[i + 1:end]
+            negate = body.startswith("!")
+            body = body[1:] if negate else body
+            out.append("[" + ("^" if negate else "") + body.replace("\\", "\\\\") + "]")
+            i = end
+        elif c == "{":
+            depth += 1
+            out.append("(?:")
+        elif c == "}" and depth:
+            depth -= 1
+            out.append(")")
+        elif c == "," and depth:
+            out.append("|")
+        else:
+            out.append(re.escape(c))
+        i += 1
+    if depth:
+        return None
+    try:
+        return re.compile("".join(out), re.DOTALL)
+    except re.error:
+        return None
+
+
+@dataclass(slots=True)
+class DirectoryOptions:
+    """``spec.source.directory``: ``recurse`` into subfolders; ``include`` / ``exclude`` globs (see
+    :func:`glob_match`), empty when unset. ``problems`` lists options that are not of the right type
+    (ignored, as the Application's API validation would refuse them)."""
+
+    recurse: bool = False
+    include: str = ""
+    exclude: str = ""
+    problems: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_application(cls, spec: Any) -> "DirectoryOptions":
+        options = cls()
+        if spec is None:
+            return options
+        if not isinstance(spec, dict):
+            options.problems.append("spec.source.directory must be a mapping")
+            return options
+        recurse = spec.get("recurse", False)
+        if isinstance(recurse, bool):
+            options.recurse = recurse
+        else:
+            options.problems.append("spec.source.directory.recurse must be true or false")
+        for key in ("include", "exclude"):
+            value = spec.get(key) or ""
+            if isinstance(value, str):
+                setattr(options, key, value)
+            else:
+                options.problems.append(f"spec.source.directory.{key} must be a string")
+        return options
+
+    def excludes(self, relative: str) -> str | None:
+        """Why a manifest file at ``relative`` (to the application folder, ``/``-separated) is left
+        out, or None when it is read (``getPotentiallyValidManifestFile``: exclude first, then
+        include)."""
+        if self.exclude and glob_match(self.exclude, relative):
+            return f"matches directory.exclude {self.exclude!r}"
+        if self.include and not glob_match(self.include, relative):
+            return f"does not match directory.include {self.include!r}"
+        return None

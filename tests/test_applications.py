@@ -1,0 +1,270 @@
+"""Argo CD Applications as the map of the repository (hooklint.sources.applications, issue 9 item 4)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from hooklint.cli import app
+from hooklint.sources.applications import git_remote_urls, glob_match, normalize_repo_url
+from hooklint.sources.helm import find_helm
+from hooklint.sources.kustomize import find_kustomize
+
+runner = CliRunner()
+needs_kustomize = pytest.mark.skipif(find_kustomize() is None, reason="neither kustomize nor kubectl is installed")
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://github.com/acme/shop.git",
+        "https://github.com/Acme/Shop",
+        "https://user:token@github.com/acme/shop/",
+        "git@github.com:acme/shop.git",
+        "ssh://git@github.com/acme/shop",
+        "ssh://git@github.com:22/acme/shop.git",
+        "  GitHub.com:acme/shop  ",
+    ],
+)
+def test_the_forms_of_one_repository_url_are_equal(url):
+    assert normalize_repo_url(url) == "github.com/acme/shop"
+
+
+def test_other_repositories_stay_other():
+    assert normalize_repo_url("https://github.com/acme/shop-config") != normalize_repo_url("https://github.com/acme/shop")
+    assert normalize_repo_url("https://gitlab.com/acme/shop") != normalize_repo_url("https://github.com/acme/shop")
+
+
+@pytest.mark.parametrize(
+    "pattern, text, matched",
+    [
+        ("*.yaml", "a.yaml", True),
+        ("*.yaml", "sub/a.yaml", True),  # no separators: * crosses /
+        ("**/README.md", "docs/README.md", True),
+        ("{a.yaml,b.yaml}", "b.yaml", True),
+        ("{a.yaml,b.yaml}", "c.yaml", False),
+        ("sub/{x,y{1,2}}.yaml", "sub/y2.yaml", True),
+        ("?.yaml", "ab.yaml", False),
+        ("[ab].yaml", "b.yaml", True),
+        ("[!ab].yaml", "b.yaml", False),
+        ("[a-c].yaml", "c.yaml", True),
+        ("\\*.yaml", "*.yaml", True),
+        ("\\*.yaml", "a.yaml", False),
+        ("{a,b", "a", False),  # does not compile: matches nothing
+        ("[ab", "a", False),
+    ],
+)
+def test_directory_globs_follow_argo_cds_glob_match(pattern, text, matched):
+    assert glob_match(pattern, text) is matched
+
+
+def test_remotes_are_read_from_the_git_configuration(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "config").write_text(
+        '[core]\n\tbare = false\n[remote "origin"]\n\turl = git@github.com:acme/shop.git\n'
+        '[remote "mirror"]\n\turl = https://gitlab.example.com/acme/shop\n[branch "main"]\n\tremote = origin\n'
+    )
+    (tmp_path / "deploy" / "app").mkdir(parents=True)
+    assert git_remote_urls(str(tmp_path / "deploy" / "app")) == (
+        str(tmp_path), ["git@github.com:acme/shop.git", "https://gitlab.example.com/acme/shop"])
+    # a worktree: .git is a file pointing at the git folder, whose commondir holds the configuration
+    worktree = tmp_path / "wt"
+    (tmp_path / ".git" / "worktrees" / "wt").mkdir(parents=True)
+    (tmp_path / ".git" / "worktrees" / "wt" / "commondir").write_text("../..\n")
+    worktree.mkdir()
+    (worktree / ".git").write_text(f"gitdir: {tmp_path / '.git' / 'worktrees' / 'wt'}\n")
+    assert git_remote_urls(str(worktree))[1] == ["git@github.com:acme/shop.git", "https://gitlab.example.com/acme/shop"]
+    assert git_remote_urls("/")[0] is None
+
+
+JOB = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: migrate
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  backoffLimit: 1
+  activeDeadlineSeconds: 300
+  template:
+    spec:
+      serviceAccountName: migrate
+      automountServiceAccountToken: false
+      restartPolicy: Never
+      containers:
+      - name: migrate
+        image: ghcr.io/acme/migrate:1.4.2
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+"""
+
+APPS = """\
+apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata:
+  name: shop-prod
+spec:
+  project: shop
+  destination:
+    namespace: shop
+  source:
+    repoURL: https://github.com/acme/shop.git
+    path: deploy/prod
+    kustomize:
+      namePrefix: prod-
+      images:
+        - ghcr.io/acme/migrate:latest
+---
+apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata:
+  name: raw
+spec:
+  project: shop
+  destination:
+    namespace: raw-ns
+  source:
+    repoURL: git@github.com:acme/shop
+    path: raw
+    directory:
+      recurse: true
+      exclude: '{notes.yaml,sub/skip-*}'
+---
+apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata:
+  name: vendor
+spec:
+  project: shop
+  destination:
+    namespace: vendor
+  source:
+    repoURL: https://github.com/someone/else
+    path: other
+"""
+
+BAD_ANNOTATION = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n  annotations:\n    x: 5\n"
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    files = {
+        ".git/config": '[remote "origin"]\n\turl = git@github.com:Acme/Shop.git\n',
+        "apps/shop.yaml": APPS,
+        "deploy/base/kustomization.yaml": "resources:\n- job.yaml\n",
+        "deploy/base/job.yaml": JOB,
+        "deploy/prod/kustomization.yaml": "resources:\n- ../base\n",
+        "raw/a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n",
+        "raw/notes.yaml": BAD_ANNOTATION.format(name="notes"),
+        "raw/sub/b.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n",
+        "raw/sub/skip-me.yaml": BAD_ANNOTATION.format(name="skip"),
+        "other/c.yaml": BAD_ANNOTATION.format(name="c"),
+    }
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return tmp_path
+
+
+def plan_of(*paths: str) -> dict[str, dict]:
+    result = runner.invoke(app, ["plan", "--format", "json", *paths])
+    assert result.exit_code == 0, result.output
+    return {a["application"]: a for a in json.loads(result.output)["applications"]}
+
+
+@needs_kustomize
+def test_an_applications_kustomize_options_and_namespace_apply_to_its_path(repo):
+    plans = plan_of(".")
+    prod = plans["deploy/prod"]
+    assert prod["source"]["application"] == "Application shop-prod (apps/shop.yaml:10)"
+    tasks = [(t["kind"], t["namespace"], t["name"]) for s in prod["steps"] for t in s["tasks"]]
+    assert tasks == [("Job", "shop", "prod-migrate"), ("ConfigMap", "shop", "prod-settings")]
+    result = runner.invoke(app, ["lint", "--format", "json", "deploy", "apps"])
+    rules = [(f["path"], f["rule_id"], f["object"]["name"]) for f in json.loads(result.output)["findings"]]
+    assert ("deploy/base/job.yaml", "HL102", "prod-migrate") in rules
+
+
+def test_an_applications_directory_options_and_namespace_apply_to_its_path(repo):
+    plans = plan_of("raw", "apps", "other")
+    raw = plans["raw"]
+    assert raw["source"] == {"type": "directory", "renderer": None, "application": "Application raw (apps/shop.yaml:26)"}
+    tasks = [(t["kind"], t["namespace"], t["name"]) for s in raw["steps"] for t in s["tasks"]]
+    assert tasks == [("ConfigMap", "raw-ns", "a"), ("ConfigMap", "raw-ns", "b")]  # recurse; notes and skip-me excluded
+    assert "raw/sub" not in plans  # covered by the recursive Application, not linted again
+    assert plans["other"]["source"]["application"] is None  # another repository's Application: a plain folder
+    result = runner.invoke(app, ["lint", "--format", "json", "raw", "other", "apps"])
+    findings = json.loads(result.output)["findings"]
+    assert [(f["path"], f["rule_id"]) for f in findings] == [("other/c.yaml", "HL004")]
+
+
+def test_files_an_application_leaves_out_are_said_not_linted(repo):
+    result = runner.invoke(app, ["lint", "raw", "apps"])
+    assert result.exit_code == 0
+    assert result.output.splitlines()[:2] == [
+        "0 errors, 0 warnings, 0 notes in 3 files",
+        "note: 2 files not linted: Argo CD does not render them (+argocd:skip-file-rendering, YAML with no "
+        "Kubernetes object, or left out by an Application's directory.include/exclude).",
+    ]
+
+
+def test_without_the_application_in_the_run_folders_are_linted_as_folders(repo):
+    plans = plan_of("raw")  # apps/ is not part of the run
+    assert set(plans) == {"raw", "raw/sub"}
+    assert plans["raw"]["source"]["application"] is None
+
+
+def test_repo_urls_from_the_configuration_count_as_this_repository(repo):
+    (repo / ".git" / "config").write_text("")
+    assert plan_of("raw", "apps")["raw"]["source"]["application"] is None
+    (repo / ".hooklint.yaml").write_text("repo-urls: [https://github.com/acme/shop]\n")
+    assert plan_of("raw", "apps")["raw"]["source"]["application"] == "Application raw (apps/shop.yaml:26)"
+
+
+@needs_kustomize
+def test_a_wrong_option_is_a_render_error_naming_the_application(repo):
+    (repo / "apps" / "shop.yaml").write_text(APPS.replace("      images:\n        - ghcr.io/acme/migrate:latest\n",
+                                                          "      images: ghcr.io/acme/migrate:latest\n"))  # fmt: skip
+    result = runner.invoke(app, ["lint", "deploy/prod", "apps"])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0] == (
+        "deploy/prod/kustomization.yaml:1:1: error HL007 render-failed: Rendering failed: Application shop-prod "
+        "(apps/shop.yaml:10): kustomize.images must be a list of strings. Argo CD's repo server fails the same "
+        "way, so the application cannot sync; nothing of it is checked until it renders."
+    )
+
+
+def test_a_plugin_source_is_not_linted_and_said_so(repo):
+    (repo / "apps" / "shop.yaml").write_text(APPS.replace("    directory:\n      recurse: true\n      exclude: '{notes.yaml,sub/skip-*}'\n",
+                                                          "    plugin:\n      name: sops\n"))  # fmt: skip
+    result = runner.invoke(app, ["lint", "raw", "apps"])
+    assert "note: raw: Application raw (apps/shop.yaml:26) renders it with a config management plugin, which " \
+           "hooklint never runs: not linted." in result.output.splitlines()  # fmt: skip
+
+
+@pytest.mark.skipif(find_helm() is None, reason="no Helm: neither a helm binary nor helm-python-sdk")
+def test_an_applications_helm_options_apply_to_its_chart(repo):
+    (repo / "charts/shop/templates").mkdir(parents=True)
+    (repo / "charts/shop/Chart.yaml").write_text("apiVersion: v2\nname: shop\nversion: 1.0.0\n")
+    (repo / "charts/shop/values.yaml").write_text("tag: 1.0.0\n")
+    (repo / "charts/shop/templates/cm.yaml").write_text(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-settings\n"
+        "  namespace: {{ .Release.Namespace }}\ndata:\n  tag: {{ .Values.tag | quote }}\n")
+    (repo / "apps" / "chart.yaml").write_text(
+        "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: shop-chart\nspec:\n"
+        "  project: shop\n  destination:\n    namespace: store\n  source:\n    repoURL: https://github.com/acme/shop\n"
+        "    path: charts/shop\n    helm:\n      releaseName: web\n      valuesObject:\n        tag: 2.0.0\n")
+    plans = plan_of("charts", "apps")
+    chart = plans["charts/shop"]
+    assert chart["source"]["application"] == "Application shop-chart (apps/chart.yaml:10)"
+    tasks = [(t["kind"], t["namespace"], t["name"]) for s in chart["steps"] for t in s["tasks"]]
+    assert tasks == [("ConfigMap", "store", "web-settings")]
