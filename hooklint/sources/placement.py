@@ -186,14 +186,18 @@ def _sets(kind: str, field_path: str) -> bool:
 
 
 def _entry_span(kustomization: Map, name: str, field_path: str, value: Any) -> Span:
-    """The most precise span of the entry: the ``images`` item whose name or newName matches the
-    image, the annotation's key under ``commonAnnotations``, else the field's key."""
+    """The most precise span of the entry: the ``images`` item (a kustomization's mapping or an
+    Application's string) whose name or new name matches the image, the annotation's key under ``commonAnnotations``, else the field's key."""
     entries = kustomization[name]
     if name == "images" and isinstance(entries, Seq) and isinstance(value, str):
         for i, item in enumerate(entries):
             if isinstance(item, Map) and any(isinstance(item.get(k), str) and item.get(k) and item.get(k) in value
                                              for k in ("newName", "name")):  # fmt: skip
                 return entries.item_spans[i]
+            if isinstance(item, str):  # an Argo CD Application's form: [old=]new[:tag|@digest]
+                names = [re.split(r"[:@]", part, maxsplit=1)[0] for part in item.split("=", 1)]
+                if any(n and n in value for n in names):
+                    return entries.item_spans[i]
     if name == "commonAnnotations" and isinstance(entries, Map):
         key = field_path.split("annotations.", 1)[-1]
         if key in entries:

@@ -99,7 +99,7 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     except RendererUnavailable as exc:
         loaded.issues.append((LoadIssue(RENDERER_UNAVAILABLE, Span.point(1, 1), exc.message), 0))
         return loaded, [], None
-    sources = _Sources(config)
+    sources = _Sources(config, application)
     rendered = []
     template_index = [0] * len(rendering.documents)
     if source_type != KUSTOMIZE:
@@ -152,10 +152,25 @@ def _entry_leading_to(manifest_file: str, path: str) -> tuple[int, int]:
 class _Sources:
     """The user's files behind one application's rendered objects, each read once."""
 
-    def __init__(self, config: Config):
+    def __init__(self, config: Config, application: ApplicationSource | None = None):
         self.config = config
         self.files: dict[str, LoadedFile] = {}
         self.texts: dict[str, str | None] = {}
+        self.application = application
+        self._options: Map | None | bool = False  # not looked up yet
+
+    def application_options(self) -> Map | None:
+        """The Argo CD Application's ``kustomize`` mapping as written (with positions), or None."""
+        if self._options is False:
+            self._options = None
+            app = self.application
+            if app is not None and app.options is not None:
+                for doc in self.file(app.manifest).documents:
+                    found = _source_at(doc.value, app.line)
+                    if found is not None and isinstance(found.get("kustomize"), Map):
+                        self._options = found["kustomize"]
+                        break
+        return self._options  # type: ignore[return-value]
 
     def file(self, path: str) -> LoadedFile:
         if path not in self.files:
@@ -193,10 +208,14 @@ class _Sources:
 
     def kustomize_placement(self, body: Map, doc: RenderedDocument, fallback: str) -> Placement:
         entries = []
+        options = self.application_options()
         for step in doc.transformations:
             parsed = self.file(step.path).documents
             if parsed and isinstance(parsed[0].value, Map):
                 entries.append((step.kind, step.path, parsed[0].value))
+            if options is not None and os.path.normpath(step.path) == os.path.normpath(fallback):
+                # Argo CD writes the Application's kustomize options into this kustomization
+                entries.append((step.kind, self.application.manifest, options))
         if doc.origin is not None:
             source = self.source_object(doc.origin, body)
             first = _first_line(source) if source is not None else Span.point(1, 1)
@@ -226,6 +245,19 @@ class _Sources:
             return Span.point(*found) if found is not None else None
 
         return Placement(body, path, first, template=template)
+
+
+def _source_at(body: object, line: int) -> Map | None:
+    """The ``spec.source`` or ``spec.sources[]`` mapping of the Application ``body`` that starts at
+    ``line``, or None."""
+    spec = body.get("spec") if isinstance(body, Map) else None
+    if not isinstance(spec, Map):
+        return None
+    candidates = [spec.get("source")] + list(spec.get("sources") or [])
+    for candidate in candidates:
+        if isinstance(candidate, Map) and candidate.span.line == line:
+            return candidate
+    return None
 
 
 def _first_line(source: Map) -> Span:
