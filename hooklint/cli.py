@@ -32,6 +32,7 @@ class Format(str, Enum):
     sarif = "sarif"
     github = "github"
     gitlab = "gitlab"
+    markdown = "markdown"
 
 
 class FailOn(str, Enum):
@@ -91,6 +92,7 @@ def lint(
     fail_on: Annotated[FailOn, typer.Option("--fail-on", help="Lowest severity that makes the exit code 1.")] = FailOn.warning,
     category: Annotated[str, typer.Option("--category", help="SARIF automationDetails.id category.")] = "hooklint",
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (0: one per CPU).", min=0)] = 0,
+    link_base: Annotated[Optional[str], typer.Option("--link-base", help="markdown: URL prefix of file links, e.g. https://github.com/ORG/REPO/blob/SHA.")] = None,
 ) -> None:
     """Lint manifests and report findings."""
     from hooklint.catalog import load_catalog
@@ -113,6 +115,11 @@ def lint(
         from hooklint.reporters.json import render
 
         text = render(result)
+    elif format is Format.markdown:
+        from hooklint.pipeline import plan_paths
+        from hooklint.review.markdown import render_tree
+
+        text = render_tree(result, plan_paths(paths, cfg)[0], link_base)
     else:
         from importlib import import_module
 
@@ -123,6 +130,58 @@ def lint(
         raise typer.Exit(EXIT_ERROR)
     threshold = None if fail_on is FailOn.never else SEVERITY_RANK[fail_on.value]
     failing = threshold is not None and any(SEVERITY_RANK[f.severity] >= threshold for f in result.findings)
+    raise typer.Exit(EXIT_FINDINGS if failing else EXIT_CLEAN)
+
+
+class DiffFormat(str, Enum):
+    text = "text"
+    json = "json"
+    sarif = "sarif"
+    markdown = "markdown"
+
+
+@app.command()
+def diff(
+    base: Annotated[str, typer.Argument(help="The git revision to compare with (a commit, branch or tag).", show_default=False)],
+    paths: Annotated[Optional[list[str]], typer.Argument(help="Files or folders (default: the whole repository).", show_default=False)] = None,
+    head: Annotated[Optional[str], typer.Option("--head", help="Compare with this revision instead of the working tree.")] = None,
+    format: Annotated[DiffFormat, typer.Option("--format", "-f", help="Output format.")] = DiffFormat.text,
+    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write the report to this file (- for stdout).")] = None,
+    config: Annotated[Optional[str], typer.Option("--config", "-c", help="Configuration file (default: nearest .hooklint.yaml).")] = None,
+    fail_on: Annotated[FailOn, typer.Option("--fail-on", help="Lowest severity of a NEW finding that makes the exit code 1.")] = FailOn.warning,
+    category: Annotated[str, typer.Option("--category", help="SARIF automationDetails.id category.")] = "hooklint",
+    link_base: Annotated[Optional[str], typer.Option("--link-base", help="markdown: URL prefix of file links, e.g. https://github.com/ORG/REPO/blob/SHA.")] = None,
+) -> None:
+    """Review a change: findings it adds and fixes, and how it changes each sync plan."""
+    from hooklint.catalog import load_catalog
+    from hooklint.config import ConfigError
+    from hooklint.findings import SEVERITY_RANK
+    from hooklint.review import ReviewError, review
+    from hooklint.review import report
+
+    cfg = _load_config(config)
+    catalog = load_catalog()
+    try:
+        change = review(base, paths or [], cfg, catalog, head=head)
+    except (ReviewError, ConfigError) as exc:
+        _fail(str(exc))
+    for error in change.errors:
+        typer.echo(f"hooklint: error: {error.path}: {error.message}", err=True)
+    if format is DiffFormat.json:
+        text = report.render_json(change)
+    elif format is DiffFormat.sarif:
+        text = report.render_sarif(change, catalog, category)
+    elif format is DiffFormat.markdown:
+        from hooklint.review.markdown import render_review
+
+        text = render_review(change, link_base)
+    else:
+        text = report.render_text(change)
+    _write(text, output)
+    if change.errors:
+        raise typer.Exit(EXIT_ERROR)
+    threshold = None if fail_on is FailOn.never else SEVERITY_RANK[fail_on.value]
+    failing = threshold is not None and any(SEVERITY_RANK[f.severity] >= threshold for f in change.new)
     raise typer.Exit(EXIT_FINDINGS if failing else EXIT_CLEAN)
 
 

@@ -1,7 +1,7 @@
 """The package's layout follows the pipeline: no module imports a stage after its own.
 
     files (loader) -> sources -> manifests (model) -> plan -> checks -> findings (engine)
-    -> pipeline (runs the stages) -> reporters -> cli
+    -> pipeline (runs the stages) -> reporters -> review (runs the pipeline on two revisions) -> cli
 
 The foundations (positions and findings, the YAML reader, Argo CD's rules, image references, the
 configuration, the rule catalog) are shared by every stage and import no stage.
@@ -25,6 +25,7 @@ STAGES: list[tuple[str, ...]] = [
     ("engine",),
     ("pipeline",),
     ("reporters",),
+    ("review",),
     ("cli", "__main__"),
 ]
 RANK = {name: i for i, names in enumerate(STAGES) for name in names}

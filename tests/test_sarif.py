@@ -488,7 +488,7 @@ def test_code_scanning_workflow_uses_the_action_with_inputs_it_has():
 def test_action_shape():
     act = action()
     assert act["runs"]["using"] == "composite"
-    assert set(act["inputs"]) == {"paths", "args", "sarif-file", "category", "upload", "python-version"}
+    assert set(act["inputs"]) == {"paths", "args", "sarif-file", "category", "upload", "python-version", "mode", "base", "token"}
     steps = act["runs"]["steps"]
     install = next(s for s in steps if s.get("name") == "Install hooklint")
     assert install["env"]["HOOKLINT_SOURCE"] == "${{ github.action_path }}"
@@ -506,9 +506,16 @@ def _run_action_step(step: dict, inputs: dict, cwd: Path, outputs: dict | None =
     """Run one ``run:`` step of action.yml the way the runner does (bash, env from ``env:`` with
     ``${{ inputs.X }}`` and ``${{ steps.lint.outputs.X }}`` filled in). Returns the process and
     what it wrote to GITHUB_OUTPUT."""
-    def fill(value: str) -> str:
-        value = re.sub(r"\$\{\{\s*inputs\.([a-z-]+)\s*\}\}", lambda m: inputs[m.group(1)], value)
-        return re.sub(r"\$\{\{\s*steps\.lint\.outputs\.([a-z-]+)\s*\}\}", lambda m: (outputs or {}).get(m.group(1), ""), value)
+    def one(expression: str) -> str:
+        if match := re.fullmatch(r"inputs\.([a-z-]+)", expression):
+            return inputs[match.group(1)]
+        if match := re.fullmatch(r"steps\.lint\.outputs\.([a-z-]+)", expression):
+            return (outputs or {}).get(match.group(1), "")
+        return ""  # another step's output, or a context these tests do not give
+
+    def fill(value: str) -> str:  # ${{ a || b }}: the first non-empty
+        return re.sub(r"\$\{\{\s*(.*?)\s*\}\}",
+                      lambda m: next((v for v in (one(p.strip()) for p in m.group(1).split("||")) if v), ""), value)
 
     assert "${{" not in step["run"], "inputs must reach scripts through env, not be pasted into them"
     output_file = cwd / ".github_output"

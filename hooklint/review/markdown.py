@@ -1,0 +1,145 @@
+"""Markdown for a pull-request comment or a GitHub job summary: ``hooklint diff -f markdown`` and
+``hooklint lint -f markdown``.
+
+A headline, the new findings with links to their lines (``--link-base``: a URL prefix such as
+``https://github.com/acme/deploy/blob/<sha>``; without it, ``path:line``), the fixed ones, the plan
+changes as a table, and a Mermaid diagram of the head's sync steps for each application whose plan
+changed, the steps holding added or moved tasks marked. GitHub refuses comments over 65,536
+characters: the text stays under :data:`LIMIT`; long lists are folded into ``<details>`` and cut
+after :data:`MAX_ITEMS` entries with a line saying how many more there are, and diagrams are left
+out, then the text cut, when it would still be too long.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from hooklint.findings import Finding, RunResult
+from hooklint.pipeline import PlannedApplication
+from hooklint.reporters.plan import plan_dict
+from hooklint.review import Review
+from hooklint.review.report import headline, step_text, task_text
+
+#: The most characters hooklint writes (GitHub's limit for a comment is 65,536).
+LIMIT = 60_000
+#: Entries shown per list before "... and N more".
+MAX_ITEMS = 50
+#: The hidden marker the CI finds its own comment by.
+MARKER = "<!-- hooklint-diff -->"
+_ICON = {"error": "🛑", "warning": "⚠️", "note": "ℹ️"}
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _finding_rows(findings: list[Finding], link_base: str | None) -> list[str]:
+    rows = ["| | rule | where | message |", "|---|---|---|---|"]
+    for f in findings[:MAX_ITEMS]:
+        where = f"{f.path}:{f.span.line}"
+        if link_base:
+            where = f"[{where}]({link_base.rstrip('/')}/{f.path}#L{f.span.line})"
+        rows.append(f"| {_ICON[f.severity]} | `{f.rule_id}` {f.slug} | {_cell(where)} | {_cell(f.message)} |")
+    if len(findings) > MAX_ITEMS:
+        rows.append(f"\n… and {len(findings) - MAX_ITEMS} more (see the full report: `hooklint diff -f json`).")
+    return rows
+
+
+def _details(summary: str, body: list[str], open_: bool) -> list[str]:
+    return [f"<details{' open' if open_ else ''}><summary>{summary}</summary>", "", *body, "", "</details>", ""]
+
+
+def _plan_rows(change: dict[str, Any]) -> list[str]:
+    rows = ["| change | object | from | to |", "|---|---|---|---|"]
+    entries = (
+        [("➕ added", t, "", "") for t in change["added"]]
+        + [("➖ removed", t, "", "") for t in change["removed"]]
+        + [("↪️ moved", m["task"], step_text(m["from"]), step_text(m["to"])) for m in change["moved"]]
+        + [(f"✏️ {c['field']}", c["task"], ",".join(c["from"]) or "-", ",".join(c["to"]) or "-") for c in change["changed"]]
+    )
+    for kind, task, before, after in entries[:MAX_ITEMS]:
+        rows.append(f"| {kind} | `{_cell(task_text(task))}` | {_cell(before)} | {_cell(after)} |")
+    if len(entries) > MAX_ITEMS:
+        rows.append(f"\n… and {len(entries) - MAX_ITEMS} more.")
+    return rows
+
+
+def _label(text: str) -> str:
+    """Text safe inside a Mermaid ``["..."]`` label."""
+    return text.replace("&", "#amp;").replace('"', "#quot;").replace("<", "#lt;").replace(">", "#gt;")
+
+
+def mermaid(planned: PlannedApplication, change: dict[str, Any] | None = None, max_tasks: int = 8) -> str:
+    """A Mermaid flowchart of ``planned``'s sync steps, one node per step listing its objects
+    (``max_tasks`` at most); with ``change`` (a :func:`hooklint.review.plan_changes` entry), the
+    objects added or moved are marked and their steps styled ``changed``."""
+    added = {task_text(t) for t in (change or {}).get("added", [])}
+    moved = {task_text(m["task"]): step_text(m["from"]) for m in (change or {}).get("moved", [])}
+    lines = ["flowchart LR", "  classDef changed fill:#fff3cd,stroke:#d39e00"]
+    ids = []
+    for index, step in enumerate(plan_dict(planned)["steps"]):
+        node = f"s{index}"
+        names, marked = [], False
+        for task in step["tasks"][:max_tasks]:
+            text = task_text(task)
+            if text in added:
+                text, marked = f"+ {text} (added)", True
+            elif text in moved:
+                text, marked = f"{text} (moved from {moved[text]})", True
+            names.append(_label(text))
+        if len(step["tasks"]) > max_tasks:
+            names.append(f"… {len(step['tasks']) - max_tasks} more")
+        title = _label(f"{step['phase']} · wave {step['wave']}")
+        lines.append(f'  {node}["<b>{title}</b><br/>{"<br/>".join(names)}"]')
+        if marked:
+            lines.append(f"  class {node} changed")
+        ids.append(node)
+    if len(ids) > 1:
+        lines.append("  " + " --> ".join(ids))
+    elif not ids:
+        lines.append('  empty["no object is applied during a sync"]')
+    return "\n".join(lines)
+
+
+def render_review(review: Review, link_base: str | None = None) -> str:
+    """The Markdown of a change (see the module docstring)."""
+    head = review.head.revision or "the working tree"
+    top = [MARKER, f"### hooklint: {headline(review)}", "", f"Compared `{review.base.revision}` with {head if review.head.revision is None else f'`{head}`'}.", ""]
+    body: list[str] = []
+    if review.new:
+        body += _details(f"New findings ({len(review.new)})", _finding_rows(review.new, link_base), True)
+    if review.fixed:
+        body += _details(f"Fixed findings ({len(review.fixed)})", _finding_rows(review.fixed, None), False)
+    heads = {p.key: p for p in review.head.plans}
+    diagrams: list[str] = []
+    for change in review.plan_changes:
+        body += _details(f"Plan of <code>{change['application']}</code>", _plan_rows(change), True)
+        if change["application"] in heads:
+            diagrams += _details(f"Sync steps of <code>{change['application']}</code> after the change",
+                                 ["```mermaid", mermaid(heads[change["application"]], change), "```"], False)  # fmt: skip
+    return _fit(top, body, diagrams)
+
+
+def render_tree(result: RunResult, plans: Iterable[PlannedApplication] = (), link_base: str | None = None) -> str:
+    """``hooklint lint -f markdown``: the same kind of summary for a whole tree."""
+    counts = {s: sum(1 for f in result.findings if f.severity == s) for s in ("error", "warning", "note")}
+    title = ", ".join(f"{n} {s}{'s' if n != 1 else ''}" for s, n in counts.items())
+    title += f" in {result.files} file{'s' if result.files != 1 else ''}"
+    top = [MARKER, f"### hooklint: {title}", ""]
+    body = _details(f"Findings ({len(result.findings)})", _finding_rows(result.findings, link_base), True) if result.findings else []
+    body += [f"- hooklint: error: {e.path}: {e.message}" for e in result.errors]
+    diagrams: list[str] = []
+    for planned in plans:
+        diagrams += _details(f"Sync steps of <code>{planned.key}</code>", ["```mermaid", mermaid(planned), "```"], False)
+    return _fit(top, body, diagrams)
+
+
+def _fit(top: list[str], body: list[str], diagrams: list[str]) -> str:
+    text = "\n".join(top + body + diagrams) + "\n"
+    if len(text) <= LIMIT:
+        return text
+    text = "\n".join(top + body) + "\n\n_Sync diagrams left out: the comment would be longer than GitHub allows._\n"
+    if len(text) <= LIMIT:
+        return text
+    cut = text[: LIMIT - 200].rsplit("\n", 1)[0]
+    return cut + f"\n\n… cut here: {len(text) - len(cut):,} more characters (GitHub's comment limit); see `hooklint diff -f json`.\n"

@@ -1,0 +1,70 @@
+"""``hooklint diff`` as text, JSON and SARIF.
+
+JSON: ``{"base", "head", "new": [finding], "fixed": [finding], "unchanged": N, "plan_changes":
+[{"application", "added": [task], "removed": [task], "moved": [{"task", "from": {"phase", "wave"},
+"to": {"phase", "wave"}}], "changed": [{"task", "field", "from", "to"}]}]}``, findings shaped as in
+``hooklint lint -f json`` and tasks as in ``hooklint plan -f json``; ``head`` is null for the working
+tree. SARIF holds only the new findings.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hooklint.catalog import Catalog
+from hooklint.findings import RunResult
+from hooklint.reporters import sarif
+from hooklint.review import Review
+
+
+def task_text(task: dict[str, Any]) -> str:
+    """``Kind/namespace/name`` (``generateName`` with a trailing ``*``)."""
+    name = task["name"] or f"{task['generate_name'] or ''}*"
+    return f"{task['kind']}/{task['namespace'] + '/' if task['namespace'] else ''}{name}"
+
+
+def step_text(step: dict[str, Any]) -> str:
+    return f"{step['phase']} wave {step['wave']}"
+
+
+def render_json(review: Review) -> str:
+    doc = {
+        "base": review.base.revision,
+        "head": review.head.revision,
+        "new": [f.as_dict() for f in review.new],
+        "fixed": [f.as_dict() for f in review.fixed],
+        "unchanged": review.unchanged,
+        "plan_changes": review.plan_changes,
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def render_sarif(review: Review, catalog: Catalog, category: str = "hooklint") -> str:
+    return sarif.render(RunResult(findings=list(review.new), files=review.head.result.files), catalog, category=category)
+
+
+def headline(review: Review) -> str:
+    """``2 new findings, 1 fixed, 14 unchanged; plan changes in 1 application``."""
+    changed = len(review.plan_changes)
+    plan = f"plan changes in {changed} application{'s' if changed != 1 else ''}" if changed else "no plan change"
+    new = len(review.new)
+    return f"{new} new finding{'s' if new != 1 else ''}, {len(review.fixed)} fixed, {review.unchanged} unchanged; {plan}"
+
+
+def render_text(review: Review) -> str:
+    head = review.head.revision or "the working tree"
+    lines = [f"hooklint diff {review.base.revision} -> {head}: {headline(review)}"]
+    for title, findings in (("New findings", review.new), ("Fixed findings", review.fixed)):
+        if findings:
+            lines += ["", f"{title}:"]
+            lines += [f"  {f.path}:{f.span.line}:{f.span.column}: {f.severity} {f.rule_id} {f.slug}: {f.message}"
+                      for f in findings]  # fmt: skip
+    for change in review.plan_changes:
+        lines += ["", f"Plan of {change['application']}:"]
+        lines += [f"  added    {task_text(t)}" for t in change["added"]]
+        lines += [f"  removed  {task_text(t)}" for t in change["removed"]]
+        lines += [f"  moved    {task_text(m['task'])}: {step_text(m['from'])} -> {step_text(m['to'])}" for m in change["moved"]]
+        lines += [f"  changed  {task_text(c['task'])}: {c['field']} {','.join(c['from']) or '-'} -> "
+                  f"{','.join(c['to']) or '-'}" for c in change["changed"]]  # fmt: skip
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,328 @@
+"""hooklint diff: reviewing a change between git revisions (issue 12)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from hooklint.cli import app
+from hooklint.review import markdown
+
+runner = CliRunner()
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+JOB = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: migrate
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  backoffLimit: 1
+  activeDeadlineSeconds: 300
+  template:
+    spec:
+      serviceAccountName: migrate
+      automountServiceAccountToken: false
+      restartPolicy: Never
+      containers:
+      - name: migrate
+        image: ghcr.io/acme/migrate:1.4.2
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+"""
+
+BAD_HOOK = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: seed
+  annotations:
+    argocd.argoproj.io/hook: PostSync
+spec:
+  backoffLimit: 1
+  activeDeadlineSeconds: 300
+  template:
+    spec:
+      serviceAccountName: seed
+      automountServiceAccountToken: false
+      restartPolicy: Never
+      containers:
+      - name: seed
+        image: ghcr.io/acme/seed:latest
+"""
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True).stdout.strip()
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    """Three commits: ``one`` (a clean app), ``two`` (adds a bad PostSync hook and moves the Job to
+    wave 2), ``three`` (changes nothing hooklint reads: a README)."""
+    repo = tmp_path / "repo"
+    (repo / "deploy" / "app").mkdir(parents=True)
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "config", "user.email", "ci@example.com")
+    git(repo, "config", "user.name", "ci")
+    (repo / "deploy/app/job.yaml").write_text(JOB)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "one")
+    git(repo, "tag", "one")
+    (repo / "deploy/app/job.yaml").write_text(JOB.replace("hook: PreSync\n", "hook: PreSync\n    argocd.argoproj.io/sync-wave: \"2\"\n"))
+    (repo / "deploy/app/seed.yaml").write_text(BAD_HOOK)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "two")
+    git(repo, "tag", "two")
+    (repo / "README.md").write_text("docs\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "three")
+    git(repo, "tag", "three")
+    return repo
+
+
+def diff_json(*args: str) -> tuple[int, dict]:
+    result = runner.invoke(app, ["diff", "--format", "json", *args])
+    return result.exit_code, json.loads(result.output)
+
+
+def test_a_change_that_adds_a_bad_hook_and_moves_a_job(repo):
+    code, doc = diff_json("one", "--head", "two")
+    assert code == 1
+    assert (doc["base"], doc["head"], doc["unchanged"], doc["fixed"]) == ("one", "two", 0, [])
+    assert [(f["path"], f["line"], f["column"], f["rule_id"], f["object"]["name"]) for f in doc["new"]] == [
+        ("deploy/app/seed.yaml", 17, 16, "HL102", "seed")]
+    [change] = doc["plan_changes"]
+    assert change["application"] == "deploy/app"
+    assert [(t["kind"], t["name"], t["hook_types"]) for t in change["added"]] == [("Job", "seed", ["PostSync"])]
+    assert change["removed"] == [] and change["changed"] == []
+    assert [(m["task"]["name"], m["from"], m["to"]) for m in change["moved"]] == [
+        ("migrate", {"phase": "PreSync", "wave": 0}, {"phase": "PreSync", "wave": 2})]
+
+
+def test_the_reverse_change_fixes_what_the_first_added(repo):
+    code, doc = diff_json("two", "--head", "one")
+    assert code == 0
+    assert doc["new"] == []
+    assert [(f["path"], f["rule_id"]) for f in doc["fixed"]] == [("deploy/app/seed.yaml", "HL102")]
+    [change] = doc["plan_changes"]
+    assert [t["name"] for t in change["removed"]] == ["seed"]
+    assert [(m["from"]["wave"], m["to"]["wave"]) for m in change["moved"]] == [(2, 0)]
+
+
+def test_a_change_that_touches_no_manifest_changes_nothing(repo):
+    code, doc = diff_json("two", "--head", "three")
+    assert code == 0
+    assert (doc["new"], doc["fixed"], doc["unchanged"], doc["plan_changes"]) == ([], [], 1, [])
+
+
+def test_the_working_tree_is_the_default_head_and_is_never_touched(repo):
+    (repo / "deploy/app/seed.yaml").write_text(BAD_HOOK.replace("latest", "1.0.0"))
+    before = {p: p.read_bytes() for p in repo.rglob("*") if p.is_file() and ".git" not in p.parts}
+    status = git(repo, "status", "--porcelain")
+    code, doc = diff_json("two", "deploy")
+    assert code == 0
+    assert doc["head"] is None
+    assert [(f["path"], f["rule_id"]) for f in doc["fixed"]] == [("deploy/app/seed.yaml", "HL102")]
+    assert {p: p.read_bytes() for p in repo.rglob("*") if p.is_file() and ".git" not in p.parts} == before
+    assert git(repo, "status", "--porcelain") == status
+
+
+def test_paths_are_relative_to_the_current_folder(repo, monkeypatch):
+    monkeypatch.chdir(repo / "deploy")
+    code, doc = diff_json("one", "app", "--head", "two")
+    assert code == 1
+    assert [f["path"] for f in doc["new"]] == ["deploy/app/seed.yaml"]
+
+
+def test_fail_on_applies_to_new_findings_only(repo):
+    assert runner.invoke(app, ["diff", "one", "--head", "two", "--fail-on", "error"]).exit_code == 0
+    assert runner.invoke(app, ["diff", "two", "--head", "three", "--fail-on", "note"]).exit_code == 0
+
+
+def test_git_problems_are_one_line_and_exit_2(repo, tmp_path, monkeypatch):
+    result = runner.invoke(app, ["diff", "no-such-branch"])
+    assert result.exit_code == 2
+    assert result.output == (
+        "hooklint: error: unknown revision 'no-such-branch': give a commit, branch or tag of this repository\n")
+    outside = tmp_path / "plain"
+    outside.mkdir()
+    monkeypatch.chdir(outside)
+    result = runner.invoke(app, ["diff", "main"])
+    assert result.exit_code == 2
+    assert result.output == f"hooklint: error: {outside} is not in a git repository: hooklint diff compares git revisions\n"
+
+
+def test_text_and_sarif(repo):
+    result = runner.invoke(app, ["diff", "one", "--head", "two"])
+    assert result.output.splitlines()[:4] == [
+        "hooklint diff one -> two: 1 new finding, 0 fixed, 0 unchanged; plan changes in 1 application",
+        "",
+        "New findings:",
+        "  deploy/app/seed.yaml:17:16: warning HL102 hook-image-mutable-tag: Image 'ghcr.io/acme/seed:latest' of "
+        "container 'seed' of Job/seed uses the mutable tag ':latest': each sync may run different code than was "
+        "reviewed. Pin a version tag or, better, an @sha256 digest.",
+    ]
+    assert result.output.splitlines()[-3:] == [
+        "Plan of deploy/app:", "  added    Job/seed", "  moved    Job/migrate: PreSync wave 0 -> PreSync wave 2"]
+    sarif = json.loads(runner.invoke(app, ["diff", "one", "--head", "two", "-f", "sarif"]).output)
+    assert [r["ruleId"] for r in sarif["runs"][0]["results"]] == ["HL102"]
+
+
+def test_markdown_headline_links_table_and_diagram(repo):
+    result = runner.invoke(app, ["diff", "one", "--head", "two", "-f", "markdown",
+                                 "--link-base", "https://github.com/acme/deploy/blob/abc123"])  # fmt: skip
+    text = result.output
+    assert text.startswith("<!-- hooklint-diff -->\n### hooklint: 1 new finding, 0 fixed, 0 unchanged; plan changes in 1 application\n")
+    assert "[deploy/app/seed.yaml:17](https://github.com/acme/deploy/blob/abc123/deploy/app/seed.yaml#L17)" in text
+    assert "| ↪️ moved | `Job/migrate` | PreSync wave 0 | PreSync wave 2 |" in text
+    [diagram] = re.findall(r"```mermaid\n(.*?)```", text, re.S)
+    assert diagram.splitlines() == [
+        "flowchart LR",
+        "  classDef changed fill:#fff3cd,stroke:#d39e00",
+        '  s0["<b>PreSync · wave 2</b><br/>Job/migrate (moved from PreSync wave 0)"]',
+        "  class s0 changed",
+        '  s1["<b>Sync · wave 0</b><br/>ConfigMap/settings"]',
+        '  s2["<b>PostSync · wave 0</b><br/>+ Job/seed (added)"]',
+        "  class s2 changed",
+        "  s0 --> s1 --> s2",
+    ]
+
+
+def test_a_change_with_many_findings_stays_under_githubs_limit_and_says_what_was_cut(repo):
+    many = "---\n".join(BAD_HOOK.replace("name: seed", f"name: seed-{i}") for i in range(400))
+    (repo / "deploy/app/seed.yaml").write_text(many)
+    result = runner.invoke(app, ["diff", "one", "-f", "markdown"])
+    text = result.output
+    assert len(text) <= markdown.LIMIT
+    assert "… and 350 more (see the full report: `hooklint diff -f json`)." in text
+    assert text.count("| ⚠️ |") == markdown.MAX_ITEMS
+
+
+def test_lint_markdown_summarises_a_tree(repo):
+    result = runner.invoke(app, ["lint", "-f", "markdown", "deploy"])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[1] == "### hooklint: 0 errors, 1 warning, 0 notes in 2 files"
+    assert "```mermaid" in result.output
+
+
+def test_readme_shows_real_diff_markdown(repo):
+    text = README.read_text(encoding="utf-8")
+    shown = re.search(r"<!-- diff-example -->\n````markdown\n(.*?)````\n", text, re.S)
+    assert shown is not None, "README lost its hooklint diff example"
+    result = runner.invoke(app, ["diff", "one", "--head", "two", "-f", "markdown"])
+    assert shown.group(1) == result.output
+
+
+# --- the action's pull-request mode and the GitLab merge-request job of docs/ci.md ---------------
+
+import sys  # noqa: E402
+
+import yaml  # noqa: E402
+
+from manifests import doc_blocks  # noqa: E402
+
+ACTION = Path(__file__).resolve().parents[1] / "action.yml"
+
+
+def _expression(text: str, context: dict[str, str]) -> str:
+    """``${{ a || b }}`` with the contexts the tests give (missing values are empty)."""
+    def value(match: re.Match) -> str:
+        for part in match.group(1).split("||"):
+            found = context.get(part.strip(), "")
+            if found:
+                return found
+        return ""
+
+    return re.sub(r"\$\{\{\s*(.*?)\s*\}\}", value, text)
+
+
+def run_step(step: dict, context: dict[str, str], cwd: Path, path_first: Path | None = None) -> tuple[subprocess.CompletedProcess, dict]:
+    assert "${{" not in step["run"], "inputs must reach scripts through env, not be pasted into them"
+    output = cwd.parent / "github_output"
+    output.write_text("")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GITHUB_")}
+    env.update({k: _expression(str(v), context) for k, v in step.get("env", {}).items()})
+    env["GITHUB_OUTPUT"] = str(output)
+    env["GITHUB_STEP_SUMMARY"] = str(cwd.parent / "summary.md")
+    env["RUNNER_TEMP"] = str(cwd.parent)
+    env["PATH"] = os.pathsep.join([*([str(path_first)] if path_first else []), str(Path(sys.executable).parent), env["PATH"]])
+    proc = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=cwd, env=env, capture_output=True, text=True)
+    return proc, dict(line.split("=", 1) for line in output.read_text().splitlines() if "=" in line)
+
+
+def test_action_pull_request_mode_writes_the_summary_and_keeps_one_comment(repo, tmp_path):
+    act = yaml.safe_load(ACTION.read_text(encoding="utf-8"))
+    steps = {s.get("name"): s for s in act["runs"]["steps"]}
+    review, comment = steps["Review the pull request with hooklint diff"], steps["Comment on the pull request"]
+    workflow = yaml.safe_load(doc_blocks()[".github/workflows/hooklint-review.yml"])
+    assert workflow["permissions"] == {"contents": "read", "pull-requests": "write"}
+    checkout, use = workflow["jobs"]["review"]["steps"]
+    assert checkout == {"uses": "actions/checkout@v4", "with": {"fetch-depth": 0}}
+    assert set(use["with"]) <= set(act["inputs"])
+    context = {f"inputs.{k}": str(v.get("default", "")) for k, v in act["inputs"].items()}
+    context.update({f"inputs.{k}": str(v) for k, v in use["with"].items()})
+    context.update({
+        "inputs.token": "secret",
+        "github.event.pull_request.base.sha": git(repo, "rev-parse", "one"),
+        "github.event.pull_request.head.sha": "abc123",
+        "github.server_url": "https://github.com",
+        "github.repository": "acme/deploy",
+        "github.event.pull_request.number": "7",
+    })  # fmt: skip
+    git(repo, "checkout", "-q", "two")
+    proc, outputs = run_step(review, context, repo)
+    assert proc.returncode == 0, proc.stderr
+    assert outputs["exit-code"] == "1"
+    summary = (tmp_path / "summary.md").read_text()
+    assert summary.startswith("<!-- hooklint-diff -->\n### hooklint: 1 new finding, 0 fixed, 0 unchanged;")
+    assert "(https://github.com/acme/deploy/blob/abc123/deploy/app/seed.yaml#L17)" in summary
+    # a fake gh that logs its calls and knows one earlier comment when asked to
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "gh").write_text('#!/bin/bash\necho "$@" >> "$GH_LOG"\nif [ "$2" != "--method" ]; then echo "$GH_EXISTING"; fi\n')
+    (fake / "gh").chmod(0o755)
+    context["steps.review.outputs.report"] = outputs["report"]
+    for existing, expected in (("", "--method POST repos/acme/deploy/issues/7/comments"),
+                               ("42", "--method PATCH repos/acme/deploy/issues/comments/42")):  # fmt: skip
+        log = tmp_path / f"gh-{existing or 'none'}.log"
+        comment = dict(comment, env={**comment["env"], "GH_LOG": str(log), "GH_EXISTING": existing})
+        proc, _ = run_step(comment, context, repo, fake)
+        assert proc.returncode == 0, proc.stderr
+        calls = log.read_text().splitlines()
+        assert calls[0].startswith("api repos/acme/deploy/issues/7/comments --paginate --jq")
+        assert calls[1] == f"api {expected} -F body=@{outputs['report']}"
+
+
+def test_docs_gitlab_merge_request_job_runs_offline(repo, tmp_path):
+    job = yaml.safe_load(doc_blocks()[".gitlab-ci.yml (merge requests)"])["hooklint-review"]
+    assert job["artifacts"]["paths"] == ["hooklint-review.md"]
+    git(repo, "checkout", "-q", "two")
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "curl").write_text('#!/bin/bash\necho "$@" > "$CURL_LOG"\n')
+    (fake / "curl").chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CI_")}
+    env.update({"CI_MERGE_REQUEST_DIFF_BASE_SHA": git(repo, "rev-parse", "one"), "HOOKLINT_GITLAB_TOKEN": "t",
+                "CI_API_V4_URL": "https://gitlab.example.com/api/v4", "CI_PROJECT_ID": "5",
+                "CI_MERGE_REQUEST_IID": "9", "CURL_LOG": str(tmp_path / "curl.log"),
+                "PATH": os.pathsep.join([str(fake), str(Path(sys.executable).parent), os.environ["PATH"]])})  # fmt: skip
+    script = [line for line in job["script"] if "pip install" not in line]
+    assert len(script) == len(job["script"]) - 1
+    proc = subprocess.run(["bash", "-e", "-c", "\n".join(script)], cwd=repo, env=env, capture_output=True, text=True)
+    assert proc.returncode == 1, proc.stderr  # a new finding
+    assert (repo / "hooklint-review.md").read_text().startswith("<!-- hooklint-diff -->\n### hooklint: 1 new finding")
+    assert (tmp_path / "curl.log").read_text().split()[-1] == "https://gitlab.example.com/api/v4/projects/5/merge_requests/9/notes"
