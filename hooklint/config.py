@@ -13,6 +13,8 @@ key                           meaning                                           
 ``max-file-size``             bytes; larger files are not linted                          10 MB
 ``max-waves``                 HL304's limit of (phase, wave) steps                        10
 ``repo-urls``                 more URLs of this repository (Applications pointing here)   ``[]``
+``kube-version``              Helm's ``--kube-version`` (``.Capabilities.KubeVersion``)   Helm's
+``api-versions``              Helm's ``--api-versions`` (``.Capabilities.APIVersions``)   ``[]``
 ============================  ==========================================================  =======
 
 The schema is small and fixed, so it is checked here by hand (importing jsonschema would cost a
@@ -48,6 +50,8 @@ class Config:
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     max_waves: int = 10
     repo_urls: list[str] = field(default_factory=list)
+    kube_version: str | None = None
+    api_versions: list[str] = field(default_factory=list)
     path: str | None = None
     registry_entries: list[RegistryEntry] = field(default_factory=list)
 
@@ -66,6 +70,17 @@ def _version(value: Any, where: str) -> argocd.Version:
     return int(match.group(1)), int(match.group(2)), int(match.group(3) or 0)
 
 
+def _kube_version(value: Any, where: str) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, float):
+        raise ConfigError(f"{where}: kube-version must be quoted (\"{value}\" is read as a number; write e.g. \"1.30\")")
+    text = str(value).strip()
+    if not re.fullmatch(r"v?\d+\.\d+(\.\d+)?", text):
+        raise ConfigError(f"{where}: kube-version must look like \"1.30\" or \"v1.30.2\", not {text!r}")
+    return text
+
+
 def parse_config(data: Any, where: str) -> Config:
     """Validate a loaded configuration mapping. Raises :class:`ConfigError`."""
     if data is None:
@@ -74,7 +89,7 @@ def parse_config(data: Any, where: str) -> Config:
         raise ConfigError(f"{where}: the configuration must be a mapping of keys to values")
     known = {
         "allowed-registries", "require-digest", "disable", "check-all-workloads",
-        "argocd-version", "max-file-size", "max-waves", "repo-urls",
+        "argocd-version", "max-file-size", "max-waves", "repo-urls", "kube-version", "api-versions",
     }  # fmt: skip
     for key in data:
         if key not in known:
@@ -116,6 +131,8 @@ def parse_config(data: Any, where: str) -> Config:
         max_file_size=positive_int("max-file-size", DEFAULT_MAX_FILE_SIZE),
         max_waves=positive_int("max-waves", 10),
         repo_urls=string_list("repo-urls"),
+        kube_version=_kube_version(data.get("kube-version"), where),
+        api_versions=string_list("api-versions"),
         path=where,
     )
 

@@ -22,12 +22,16 @@ def test_values():
 @pytest.mark.parametrize(
     "data, message",
     [
-        ({"allowed-registry": []}, "x: unknown key 'allowed-registry' (known: allowed-registries, argocd-version, check-all-workloads, disable, max-file-size, max-waves, repo-urls, require-digest)"),
+        ({"allowed-registry": []}, "x: unknown key 'allowed-registry' (known: allowed-registries, api-versions, argocd-version, check-all-workloads, disable, kube-version, max-file-size, max-waves, repo-urls, require-digest)"),
         ({"allowed-registries": "ghcr.io"}, "x: 'allowed-registries' must be a list of non-empty strings"),
         ({"allowed-registries": ["https://ghcr.io"]}, "x: 'allowed-registries' entry 'https://ghcr.io' must be a host or host/path (no scheme, no wildcard)"),
         ({"require-digest": "yes"}, "x: 'require-digest' must be true or false, not 'yes'"),
         ({"argocd-version": "latest"}, "x: argocd-version must look like \"3.3\" or \"2.14.1\", not 'latest'"),
         ({"max-waves": 0}, "x: 'max-waves' must be a positive whole number, not 0"),
+        ({"kube-version": 1.3}, "x: kube-version must be quoted (\"1.3\" is read as a number; write e.g. \"1.30\")"),
+        ({"kube-version": "latest"}, "x: kube-version must look like \"1.30\" or \"v1.30.2\", not 'latest'"),
+        ({"api-versions": "batch/v1"}, "x: 'api-versions' must be a list of non-empty strings"),
+        ({"repo-urls": [""]}, "x: 'repo-urls' must be a list of non-empty strings"),
         (["a"], "x: the configuration must be a mapping of keys to values"),
     ],
 )  # fmt: skip

@@ -820,3 +820,25 @@ def test_render_a_complete_corpus_chart(tmp_path, monkeypatch):
     monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
     rendering = render_helm(str(charts[0]), str(SHARED), HelmOptions("corpus"))
     assert rendering.documents
+
+
+@needs_helm
+def test_kube_version_and_api_versions_come_from_the_configuration(tmp_path, monkeypatch):
+    """Argo CD passes the destination cluster's version and API groups to helm template; hooklint
+    takes them from its configuration (an Application's own kubeVersion/apiVersions win)."""
+    from hooklint.config import parse_config
+    from hooklint.sources.render import render
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    chart = tmp_path / "chart"
+    (chart / "templates").mkdir(parents=True)
+    (chart / "Chart.yaml").write_text("apiVersion: v2\nname: c\nversion: 1.0.0\n")
+    (chart / "templates" / "cm.yaml").write_text(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: caps\ndata:\n"
+        "  kube: {{ .Capabilities.KubeVersion.Version | quote }}\n"
+        "  monitoring: {{ .Capabilities.APIVersions.Has \"monitoring.coreos.com/v1\" | quote }}\n")
+    config = parse_config({"kube-version": "1.29.3", "api-versions": ["monitoring.coreos.com/v1"]}, "x")
+    _, [document], _ = render("helm", "chart", "chart/Chart.yaml", config)
+    data = document.loaded.documents[0].value["data"]
+    assert (data["kube"], data["monitoring"]) == ("v1.29.3", "true")

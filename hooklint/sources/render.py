@@ -13,6 +13,7 @@ nothing else in hooklint runs a renderer.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass
 
@@ -65,7 +66,9 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     in, see :func:`repository_root`), with the options of the Argo CD ``application`` source that
     renders it when there is one: ``spec.source.kustomize``; ``spec.source.helm``, the release name
     (``helm.releaseName``, else the Application's name; without an Application, the folder's name)
-    and the destination namespace (``util/helm/cmd.go`` ``template``). Returns that file (read as written, with an HL007/HL008
+    and the destination namespace (``util/helm/cmd.go`` ``template``). Argo CD passes the destination
+    cluster's ``--kube-version`` and ``--api-versions``; hooklint has no cluster, so they come from
+    the ``kube-version`` and ``api-versions`` settings unless the Application sets them. Returns that file (read as written, with an HL007/HL008
     load issue when rendering failed), the rendered documents and the renderer used."""
     loaded = read_file(manifest_file, config.max_file_size)
     root = repository_root(folder, named)
@@ -85,6 +88,10 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
             else:
                 helm = _options(HelmOptions.from_application, application, manifest_file, application.options,
                                 application.name, application.namespace)  # fmt: skip
+            if config.kube_version and not helm.kube_version:  # the cluster's, as Argo CD passes it
+                helm = dataclasses.replace(helm, kube_version=config.kube_version)
+            if config.api_versions and not helm.api_versions:
+                helm = dataclasses.replace(helm, api_versions=tuple(config.api_versions))
             rendering = render_helm(folder, root, helm)
     except RenderError as exc:
         # first_line=1: Argo CD renders it, hooklint does not (said in the detail)
