@@ -74,20 +74,31 @@ def normalize_repo_url(url: str) -> str:
     return f"{host}/{rest.strip('/')}"
 
 
-def git_remote_urls(folder: str) -> tuple[str | None, list[str]]:
+def git_remote_urls(folder: str, _roots: dict[str, str | None] | None = None) -> tuple[str | None, list[str]]:
     """``(repository root, remote urls)`` of the git repository holding ``folder``: the nearest
     folder above it with ``.git`` (a folder, or a file ``gitdir: ...`` as in worktrees and
     submodules) and the ``url`` of each ``[remote ...]`` of its configuration. ``(None, [])``
-    outside a repository; unreadable configuration gives no urls. Git itself is not run."""
+    outside a repository; unreadable configuration gives no urls. Git itself is not run.
+    ``_roots`` memoises the root of every folder visited (for many folders of one tree)."""
+    roots = _roots if _roots is not None else {}
     probe = os.path.abspath(folder)
+    visited = []
+    root: str | None = None
     while True:
-        dot_git = os.path.join(probe, ".git")
-        if os.path.exists(dot_git):
-            return probe, _remote_urls(dot_git)
+        if probe in roots:
+            root = roots[probe]
+            break
+        visited.append(probe)
+        if os.path.exists(os.path.join(probe, ".git")):
+            root = probe
+            break
         parent = os.path.dirname(probe)
         if parent == probe:
-            return None, []
+            break
         probe = parent
+    for seen in visited:
+        roots[seen] = root
+    return (root, _remote_urls(os.path.join(root, ".git"))) if root is not None else (None, [])
 
 
 def _remote_urls(dot_git: str) -> list[str]:
@@ -118,26 +129,39 @@ def find_application_sources(files: Iterable[str], repo_urls: Iterable[str] = ()
     (configuration) count as this repository besides the git remotes."""
     configured = {normalize_repo_url(u) for u in repo_urls}
     found: list[ApplicationSource] = []
-    remotes: dict[str, tuple[str | None, set[str]]] = {}
+    remotes: dict[str | None, set[str]] = {None: set()}
+    roots: dict[str, str | None] = {}
     for path in files:
-        try:  # regular files only: a FIFO or /dev/fd pipe would block, or be consumed before linting
-            if not stat.S_ISREG(os.stat(path).st_mode) or os.path.getsize(path) > max_file_size:
-                continue
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-        except (OSError, UnicodeDecodeError):
-            continue
-        if "Application" not in text or not _MAYBE_APPLICATION.search(text):
-            continue
         folder = os.path.dirname(os.path.abspath(path))
-        if folder not in remotes:
-            root, urls = git_remote_urls(folder)
-            remotes[folder] = (root, {normalize_repo_url(u) for u in urls})
-        root, own = remotes[folder]
+        root = roots[folder] if folder in roots else git_remote_urls(folder, roots)[0]
+        if root not in remotes:
+            remotes[root] = {normalize_repo_url(u) for u in git_remote_urls(root, roots)[1]}
+        own = remotes[root]
+        if not own and not configured:
+            continue  # no URL of this repository is known: no Application can point into it
+        try:  # regular files only: a FIFO or /dev/fd pipe would block, or be consumed before linting
+            info = os.stat(path)
+            if not stat.S_ISREG(info.st_mode) or info.st_size > max_file_size:
+                continue
+            with open(path, "rb") as handle:
+                data = handle.read()
+        except OSError:
+            continue
+        if b"Application" not in data:
+            continue
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        ours = own | configured
+        lowered = text.lower()
+        # the repository's path (acme/shop) is in every spelling of its URL: parse only then
+        if not _MAYBE_APPLICATION.search(text) or not any(u.partition("/")[2] in lowered for u in ours):
+            continue
         if root is None:
             root = os.getcwd()
         for doc in read_file(path).documents:
-            found.extend(_sources_of(doc.value, path, root, own | configured))
+            found.extend(_sources_of(doc.value, path, root, ours))
     return found
 
 
