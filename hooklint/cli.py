@@ -163,14 +163,14 @@ def plan(
 def rules(
     markdown: Annotated[bool, typer.Option("--markdown", help="A Markdown table (the README's).")] = False,
 ) -> None:
-    """List every rule: id, severity, fix (safe, unsafe or -), slug and summary."""
+    """List every rule: id, severity, slug, fix (safe, unsafe or -) and summary."""
     from hooklint.catalog import load_catalog, markdown_table
 
     if markdown:
         typer.echo(markdown_table(load_catalog()), nl=False)
         return
     for rule in load_catalog().sorted():
-        typer.echo(f"{rule.id}  {rule.severity:<7}  {rule.autofix or '-':<6}  {rule.slug:<36}  {rule.summary}")
+        typer.echo(f"{rule.id}  {rule.severity:<7}  {rule.slug:<36}  {rule.autofix or '-':<6}  {rule.summary}")
 
 
 def _run_fix(paths: list[str], cfg, unsafe: bool, diff: bool, backoff_limit: int = 1,
@@ -229,7 +229,10 @@ def fix_command(
         from hooklint.fix import FixOptions, fix_stdin, unified_diff
         from hooklint.pipeline import lint_text
 
-        text = sys.stdin.read()
+        try:  # bytes, so that \r\n line endings come back as they went in
+            text = sys.stdin.buffer.read().decode("utf-8")
+        except UnicodeDecodeError as exc:
+            _fail(f"-: not valid UTF-8 (byte {exc.start}); nothing fixed")
         catalog = load_catalog()
         outcome = fix_stdin(text, cfg, catalog, FixOptions(unsafe_fixes, backoff_limit, active_deadline_seconds))
         sys.stdout.write(unified_diff(outcome, ".") if diff else outcome.fixed)

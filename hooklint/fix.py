@@ -2,12 +2,14 @@
 
 How a file is changed, and why not with ruamel.yaml
 ---------------------------------------------------
-Issue 11 names ruamel.yaml's round-trip mode. Measured here, a ruamel.yaml load-and-dump does not
-keep a file byte for byte: it re-indents block sequences to one house style, re-wraps long plain
-and folded scalars at its line width, normalises ``---``/``...`` markers, spaces inside flow
-collections and blank lines around comments. Fighting that per file (guessing the indent, setting
-``width`` to infinity, preserving quotes) still leaves differences outside the changed node, which
-is exactly what the issue forbids. So this module does not dump YAML at all. It *splices small text
+Issue 11 names ruamel.yaml's round-trip mode. Measured on the 800 YAML files of
+``../shared/corpus/public`` with ruamel.yaml 0.19.1 (``typ="rt"``, ``preserve_quotes=True``,
+``width=4096``), a load and dump with *no change at all* gave back the same text for 168 files;
+628 came back different (block sequences re-indented to one style, long plain scalars re-wrapped
+or joined, and the like) and 4 did not load; it took 32.6 s, against about 2 s for a whole
+``hooklint lint`` of the corpus. Guessing each file's indentation settings would still leave
+differences outside the changed node, which is exactly what the issue forbids. So this module does
+not dump YAML at all. It *splices small text
 edits* into the original text at the character offsets that :mod:`hooklint.yamlio` (hooklint's own
 parser, the one every finding comes from) records for every key and value:
 
