@@ -162,7 +162,8 @@ def _parent_and_key(root: Map, field_path: str) -> tuple[Map, str]:
         parts = field_path.split(".")
         parent, key = _walk(root, parts[:-1]), parts[-1]
     if not isinstance(parent, Map):
-        raise LeftForAPerson(f"{field_path.rsplit('.', 1)[0] or 'the object'} is not a mapping written in this file")
+        where = "metadata.annotations" if field_path.startswith(prefix) else ".".join(field_path.split(".")[:-1])
+        raise LeftForAPerson(f"{where or 'the object'} is not a mapping written in this file")
     return parent, key
 
 
@@ -494,6 +495,11 @@ def fix_text(path: str, text: str, findings: list[Finding], config: Config, cata
             try:
                 if root is None:
                     raise LeftForAPerson("the object is not in this file as written")
+                if f.obj is not None and f.obj.kind and root.get("kind") != f.obj.kind:
+                    raise LeftForAPerson(
+                        f"the finding points into {root.get('kind') or 'a document'} that is not the "
+                        f"{f.obj.kind} itself (a kustomization field applies to every object it renders)"
+                    )
                 start, end, new = FIXERS[f.rule_id](out.fixed, root, f, options, config)
             except LeftForAPerson as why:
                 left[_key(f)] = (orig, str(why))

@@ -306,3 +306,21 @@ def test_fix_as_a_subprocess(app_dir):
                           cwd=app_dir.parent)  # fmt: skip
     assert proc.returncode == 1, proc.stderr
     assert "hooklint: fixed 2 findings in 1 file\n" in proc.stderr
+
+
+@pytest.mark.skipif(shutil.which("kustomize") is None and shutil.which("kubectl") is None,
+                    reason="neither kustomize nor kubectl is installed")  # fmt: skip
+def test_kustomize_fixes_the_resource_file_and_leaves_the_kustomization(app_dir, monkeypatch):
+    """A kustomize object whose resource file holds the field is fixed there; a value that comes
+    from the kustomization (commonAnnotations, for every object) is left for a person."""
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    kustomization = ("resources:\n  - job.yaml\nnamePrefix: dev-\ncommonAnnotations:\n"
+                     "  argocd.argoproj.io/hook-delete-policy: HookSucceed\n")  # fmt: skip
+    (app_dir / "kustomization.yaml").write_text(kustomization)
+    (app_dir / "job.yaml").write_text(JOB)
+    result = runner.invoke(app, ["fix", "app"])
+    assert (app_dir / "kustomization.yaml").read_text() == kustomization
+    text = (app_dir / "job.yaml").read_text()
+    assert "argocd.argoproj.io/hook: PreSync  # a typo\n" in text and "restartPolicy: Never\n" in text
+    assert ("app/kustomization.yaml:5:3: HL011 left for a person: the finding points into a document that is "
+            "not the Job itself") in result.output  # fmt: skip
