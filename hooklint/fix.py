@@ -516,7 +516,10 @@ def fix_text(path: str, text: str, findings: list[Finding], config: Config, cata
             out.fixed, current = candidate, after
             delta = len(new) - (end - start)
             for key, (a, b) in places.items():
-                places[key] = (a + delta if a >= end else a, b + delta if b >= end else b)
+                # a span ending where a line is inserted stays before it; one ending at the end of a
+                # replaced scalar holds that scalar and moves with it
+                moves_end = b > end or (b == end and start < end)
+                places[key] = (a + delta if a >= end else a, b + delta if moves_end else b)
             out.fixed_findings.append(orig)
             left.pop(_key(f), None)
             done_any = True

@@ -149,7 +149,7 @@ def _texts(root: Path) -> dict[str, bytes]:
 def test_corpus_fixed_in_a_git_repository(tmp_path, monkeypatch):
     root = _git_repo(tmp_path)
     monkeypatch.chdir(root)
-    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", str(tmp_path / "cache"))  # renders keyed by content
     catalog, config = load_catalog(), Config()
     fixable = set(FIXERS)
     original = _texts(root)
@@ -324,3 +324,26 @@ def test_kustomize_fixes_the_resource_file_and_leaves_the_kustomization(app_dir,
     assert "argocd.argoproj.io/hook: PreSync  # a typo\n" in text and "restartPolicy: Never\n" in text
     assert ("app/kustomization.yaml:5:3: HL011 left for a person: the finding points into a document that is "
             "not the Job itself") in result.output  # fmt: skip
+
+
+def _all_examples():
+    catalog = load_catalog()
+    for rule in catalog.sorted():
+        for example in load_examples(rule)["bad"]:
+            if "path" not in example and "files" not in example:
+                yield pytest.param(example, id=f"{rule.id}-{example['name']}")
+
+
+@pytest.mark.parametrize("example", list(_all_examples()))
+@pytest.mark.parametrize("variant", ["lf", "crlf", "no-final-newline"])
+def test_every_bad_example_fixes_once_and_keeps_line_endings(example, variant):
+    """Every rule's bad examples, all fixes on: line endings and the final newline kept, and a second
+    fix a no-op (a regression: a line inserted right after a value once moved that value's span)."""
+    text = {"lf": example["manifest"], "crlf": example["manifest"].replace("\n", "\r\n"),
+            "no-final-newline": example["manifest"].rstrip("\n")}[variant]  # fmt: skip
+    config, catalog, context, options = Config(), load_catalog(), example.get("context"), FixOptions(unsafe=True)
+    out = fix_text("manifest.yaml", text, lint_text(text, config, catalog, context=context), config, catalog, options)
+    assert out.fixed.endswith("\n") == text.endswith("\n")
+    assert out.fixed.count("\r\n") == (out.fixed.count("\n") if variant == "crlf" else 0)
+    again = lint_text(out.fixed, config, catalog, context=context)
+    assert fix_text("manifest.yaml", out.fixed, again, config, catalog, options).fixed == out.fixed
