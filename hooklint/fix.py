@@ -34,8 +34,9 @@ change what the cluster runs beyond the finding) or ``unsafe`` (a person must ju
 ``--unsafe-fixes``). A finding is fixed only where its position is in the user's file that holds the
 field as written: the edit's anchor in that file (the value, key or mapping the finding points at)
 must be exactly the finding's span. That holds for directory sources and for kustomize objects
-whose resource file holds the field; objects that kustomize patched, prefixed or generated, and
-every Helm template (a finding under a chart), are left for a person, and the report says so.
+whose resource file holds the field; a value that a kustomize patch or transformer set (the finding
+then points into the kustomization) and every Helm template (a finding under a chart) are left for
+a person, and the report says so.
 
 The first round fixes the findings of a normal ``lint`` run (so configuration, suppressions and
 the whole application are taken into account). A fix can reveal findings that were hidden (a quoted
@@ -497,8 +498,9 @@ def fix_text(path: str, text: str, findings: list[Finding], config: Config, cata
                     raise LeftForAPerson("the object is not in this file as written")
                 if f.obj is not None and f.obj.kind and root.get("kind") != f.obj.kind:
                     raise LeftForAPerson(
-                        f"the finding points into {root.get('kind') or 'a document'} that is not the "
-                        f"{f.obj.kind} itself (a kustomization field applies to every object it renders)"
+                        f"the finding points into {root.get('kind') or 'a kustomization'}, not at the "
+                        f"{f.obj.kind}'s field as written: kustomize set the value (a patch, or a field "
+                        "such as commonAnnotations)"
                     )
                 start, end, new = FIXERS[f.rule_id](out.fixed, root, f, options, config)
             except LeftForAPerson as why:

@@ -322,8 +322,26 @@ def test_kustomize_fixes_the_resource_file_and_leaves_the_kustomization(app_dir,
     assert (app_dir / "kustomization.yaml").read_text() == kustomization
     text = (app_dir / "job.yaml").read_text()
     assert "argocd.argoproj.io/hook: PreSync  # a typo\n" in text and "restartPolicy: Never\n" in text
-    assert ("app/kustomization.yaml:5:3: HL011 left for a person: the finding points into a document that is "
-            "not the Job itself") in result.output  # fmt: skip
+    assert ("app/kustomization.yaml:5:3: HL011 left for a person: the finding points into a kustomization, not "
+            "at the Job's field as written: kustomize set the value") in result.output  # fmt: skip
+
+
+@pytest.mark.skipif(shutil.which("kustomize") is None and shutil.which("kubectl") is None,
+                    reason="neither kustomize nor kubectl is installed")  # fmt: skip
+def test_kustomize_patched_values_are_left_for_a_person(app_dir, monkeypatch):
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    files = {
+        "kustomization.yaml": "resources:\n  - job.yaml\npatches:\n  - path: patch.yaml\n",
+        "patch.yaml": ("apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: db-migrate\n  annotations:\n"
+                       "    argocd.argoproj.io/hook: Presync\nspec:\n  template:\n    spec:\n      restartPolicy: Always\n"),
+        "job.yaml": JOB.replace("  annotations:\n    argocd.argoproj.io/hook: Presync  # a typo\n", ""),
+    }  # fmt: skip
+    for name, text in files.items():
+        (app_dir / name).write_text(text)
+    result = runner.invoke(app, ["fix", "app"])
+    assert {name: (app_dir / name).read_text() for name in files} == files
+    assert "app/kustomization.yaml:3:1: HL010 left for a person" in result.output
+    assert "app/kustomization.yaml:3:1: HL205 left for a person" in result.output
 
 
 def _all_examples():
