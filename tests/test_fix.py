@@ -365,3 +365,15 @@ def test_every_bad_example_fixes_once_and_keeps_line_endings(example, variant):
     assert out.fixed.count("\r\n") == (out.fixed.count("\n") if variant == "crlf" else 0)
     again = lint_text(out.fixed, config, catalog, context=context)
     assert fix_text("manifest.yaml", out.fixed, again, config, catalog, options).fixed == out.fixed
+
+
+def test_helm_chart_templates_are_never_edited(app_dir, monkeypatch):
+    """A chart's template is never edited, even when it is plain YAML the fix could splice into."""
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    (app_dir / "Chart.yaml").write_text("apiVersion: v2\nname: db\nversion: 0.1.0\n")
+    (app_dir / "templates").mkdir()
+    (app_dir / "templates" / "job.yaml").write_text(JOB)
+    result = runner.invoke(app, ["fix", "--unsafe-fixes", "app"])
+    assert (app_dir / "templates" / "job.yaml").read_text() == JOB
+    if "HL008" not in result.output:  # a Helm renderer is installed: the findings are in the template
+        assert "app/templates/job.yaml:6:5: HL010 left for a person: a Helm template" in result.output
