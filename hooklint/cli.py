@@ -247,7 +247,7 @@ def fix_command(
             typer.echo(f"hooklint: error: {error.path}: {error.message}", err=True)
         raise typer.Exit(EXIT_ERROR)
     if diff:
-        raise typer.Exit(EXIT_FINDINGS if any(f.changed for f in run.files) or run.left else EXIT_CLEAN)
+        raise typer.Exit(EXIT_FINDINGS if any(f.changed for f in run.files) or failing(run.unfixed()) else EXIT_CLEAN)
     from hooklint.pipeline import lint_paths
 
     result = lint_paths(paths, cfg, load_catalog(), jobs=1)

@@ -630,6 +630,13 @@ class FixRun:
     left: list[tuple[Finding, str]] = field(default_factory=list)
     errors: list = field(default_factory=list)
     written: list[str] = field(default_factory=list)
+    #: The findings of the lint the run started from (before any fix).
+    findings: list[Finding] = field(default_factory=list)
+
+    def unfixed(self) -> list[Finding]:
+        """The starting findings no edit of this run fixed (what ``--diff`` would leave)."""
+        done = {(f.path, f.span, f.rule_id, f.message) for one in self.files for f in one.fixed_findings}
+        return [f for f in self.findings if (f.path, f.span, f.rule_id, f.message) not in done]
 
     @property
     def fixed_count(self) -> int:
@@ -655,7 +662,7 @@ def fix_paths(paths: list[str], config: Config, catalog: Catalog, options: FixOp
 
     run = FixRun()
     result = lint_paths(paths, config, catalog, jobs=1)
-    run.errors = result.errors
+    run.errors, run.findings = result.errors, result.findings
     charts = [os.path.dirname(os.path.abspath(a.manifest_file))
               for a in group_applications(paths, []) if a.source_type == HELM and a.manifest_file]  # fmt: skip
     roots = _named_roots(paths)

@@ -377,3 +377,15 @@ def test_helm_chart_templates_are_never_edited(app_dir, monkeypatch):
     assert (app_dir / "templates" / "job.yaml").read_text() == JOB
     if "HL008" not in result.output:  # a Helm renderer is installed: the findings are in the template
         assert "app/templates/job.yaml:6:5: HL010 left for a person: a Helm template" in result.output
+
+
+def test_diff_exit_codes(app_dir):
+    clean = JOB.replace("Presync  # a typo", "PreSync").replace(
+        "    spec:\n      containers:", "    spec:\n      restartPolicy: Never\n      containers:"
+    )
+    (app_dir / "job.yaml").write_text(clean)
+    # nothing safe to change, but HL201/HL202 (unsafe fixes, not asked for) remain
+    assert runner.invoke(app, ["fix", "--diff", "app"]).exit_code == 1
+    assert runner.invoke(app, ["fix", "--diff", "--fail-on", "error", "app"]).exit_code == 0
+    assert runner.invoke(app, ["fix", "--diff", "--fail-on", "error", "--unsafe-fixes", "app"]).exit_code == 1
+    assert runner.invoke(app, ["fix", "--diff", "missing"]).exit_code == 2
