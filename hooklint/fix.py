@@ -468,6 +468,9 @@ def fix_text(path: str, text: str, findings: list[Finding], config: Config, cata
     if not _readable(text, path):
         out.left = [(f, "the file has a syntax error, a duplicate key or an unsafe tag") for f in findings]
         return out
+    if text.count("\r") != text.count("\r\n"):
+        out.left = [(f, "the file has lines ending in a bare carriage return") for f in findings]
+        return out
     before = lint_text(text, config, catalog, path=path)
     known = {_key(f) for f in before}
     loading = sum(1 for f in before if f.rule_id in LOADING_RULES)

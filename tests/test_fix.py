@@ -389,3 +389,11 @@ def test_diff_exit_codes(app_dir):
     assert runner.invoke(app, ["fix", "--diff", "--fail-on", "error", "app"]).exit_code == 0
     assert runner.invoke(app, ["fix", "--diff", "--fail-on", "error", "--unsafe-fixes", "app"]).exit_code == 1
     assert runner.invoke(app, ["fix", "--diff", "missing"]).exit_code == 2
+
+
+def test_bare_carriage_returns_are_left_alone():
+    text = JOB.replace("\n", "\r")
+    config, catalog = Config(), load_catalog()
+    out = fix_text("manifest.yaml", text, lint_text(text, config, catalog), config, catalog, FixOptions(unsafe=True))
+    assert out.fixed == text
+    assert {reason for _, reason in out.left} == {"the file has lines ending in a bare carriage return"}
