@@ -61,7 +61,17 @@ from hooklint.catalog import Catalog
 from hooklint.config import Config
 from hooklint.findings import Finding, Span
 from hooklint.loader import LoadedFile, parse_text
-from hooklint.yamlio import DUPLICATE_KEY, SYNTAX_ERROR, TOO_COMPLEX, UNSAFE_TAG, Map, Positions, go_resolve_plain
+from hooklint.yamlio import (
+    DUPLICATE_KEY,
+    STR,
+    SYNTAX_ERROR,
+    TIMESTAMP,
+    TOO_COMPLEX,
+    UNSAFE_TAG,
+    Map,
+    Positions,
+    go_resolve_plain,
+)
 
 SAFE, UNSAFE = "safe", "unsafe"
 #: Rounds of fix-then-relint per file (a fix may reveal a finding that another fix repairs).
@@ -306,7 +316,7 @@ def _fix_annotation_value(text: str, root: Map, f: Finding, options: FixOptions,
         return start, start, '""' if text[start - 1:start] in (" ", "\t") else ' ""'
     if value is None and raw in _NULL_WORDS:
         return start, end, '""'
-    if raw and "\n" not in raw and raw[0] not in "!&*\"'" and go_resolve_plain(raw)[1] == value:
+    if raw and "\n" not in raw and raw[0] not in "!&*\"'" and go_resolve_plain(raw)[0] not in (STR, TIMESTAMP):
         return start, end, f'"{raw}"'
     raise LeftForAPerson("the value is not a plain one-line scalar")
 
