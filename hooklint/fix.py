@@ -598,16 +598,23 @@ def unified_diff(fix: FileFix, root: str) -> str:
 
 def write_atomically(path: str, text: str, bom: bool = False) -> None:
     """Write ``text`` (UTF-8, byte for byte: no newline translation) to ``path`` through a temporary
-    file in the same folder and a rename, keeping the file's permission bits. Raises ``OSError``."""
+    file in the same folder and a rename, keeping the file's permission bits (and its owner and group
+    where this process may set them). A reader sees the old file or the new one, never a part.
+    Raises ``OSError``."""
     folder = os.path.dirname(os.path.abspath(path))
-    mode = stat.S_IMODE(os.stat(path).st_mode)
+    info = os.stat(path)
     handle, temp = tempfile.mkstemp(prefix=".hooklint-fix-", dir=folder)
     try:
         with os.fdopen(handle, "wb") as out:
             out.write((b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8", "surrogateescape"))
             out.flush()
             os.fsync(out.fileno())
-        os.chmod(temp, mode)
+        os.chmod(temp, stat.S_IMODE(info.st_mode))
+        if hasattr(os, "chown"):
+            try:
+                os.chown(temp, info.st_uid, info.st_gid)
+            except OSError:
+                pass  # not permitted: the new file keeps this process's owner
         os.replace(temp, path)
     except BaseException:
         if os.path.exists(temp):
@@ -707,9 +714,18 @@ def fix_paths(paths: list[str], config: Config, catalog: Catalog, options: FixOp
         run.left.extend(outcome.left)
     if write:
         for outcome in run.files:
-            if outcome.changed:
-                write_atomically(os.path.realpath(outcome.path), outcome.fixed, outcome.bom)
-                run.written.append(outcome.path)
+            if not outcome.changed:
+                continue
+            try:
+                unchanged = read_for_fix(outcome.path) == (outcome.original, outcome.bom)
+            except (OSError, UnicodeDecodeError):
+                unchanged = False
+            if not unchanged:  # someone else wrote it meanwhile: theirs wins
+                run.left.extend((f, "the file changed while it was being fixed") for f in outcome.fixed_findings)
+                outcome.fixed, outcome.fixed_findings = outcome.original, []
+                continue
+            write_atomically(os.path.realpath(outcome.path), outcome.fixed, outcome.bom)
+            run.written.append(outcome.path)
     run.left.sort(key=lambda item: item[0].sort_key())
     return run
 
