@@ -64,6 +64,9 @@ class Rule:
     precision = property(lambda self: self.meta.get("precision", "high"))
     security_severity = property(lambda self: self.meta.get("security-severity"))
     parameters = property(lambda self: tuple(self.meta.get("parameters", ())))
+    #: ``"safe"``, ``"unsafe"`` or None: whether ``hooklint fix`` can repair the rule's findings,
+    #: and whether that needs ``--unsafe-fixes`` (see :mod:`hooklint.fix`).
+    autofix = property(lambda self: self.meta.get("autofix"))
 
     @property
     def name(self) -> str:

@@ -93,6 +93,8 @@ def lint(
     category: Annotated[str, typer.Option("--category", help="SARIF automationDetails.id category.")] = "hooklint",
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (0: one per CPU).", min=0)] = 0,
     link_base: Annotated[Optional[str], typer.Option("--link-base", help="markdown: URL prefix of file links, e.g. https://github.com/ORG/REPO/blob/SHA.")] = None,
+    fix: Annotated[bool, typer.Option("--fix", help="Apply safe fixes in place first (as 'hooklint fix').")] = False,
+    unsafe_fixes: Annotated[bool, typer.Option("--unsafe-fixes", help="With --fix: apply unsafe fixes too.")] = False,
 ) -> None:
     """Lint manifests and report findings."""
     from hooklint.catalog import load_catalog
@@ -101,6 +103,12 @@ def lint(
     from hooklint.findings import SEVERITY_RANK
 
     cfg = _load_config(config)
+    if unsafe_fixes and not fix:
+        _fail("--unsafe-fixes needs --fix")
+    if fix:
+        if "-" in paths:
+            _fail("lint --fix cannot rewrite stdin; use 'hooklint fix -', which writes the fixed stream to stdout")
+        _run_fix(paths, cfg, unsafe_fixes, diff=False)
     try:
         result = lint_paths(paths, cfg, load_catalog(), jobs=jobs)
     except ConfigError as exc:
@@ -214,14 +222,96 @@ def plan(
 def rules(
     markdown: Annotated[bool, typer.Option("--markdown", help="A Markdown table (the README's).")] = False,
 ) -> None:
-    """List every rule: id, severity, slug and summary."""
+    """List every rule: id, severity, slug, fix (safe, unsafe or -) and summary."""
     from hooklint.catalog import load_catalog, markdown_table
 
     if markdown:
         typer.echo(markdown_table(load_catalog()), nl=False)
         return
     for rule in load_catalog().sorted():
-        typer.echo(f"{rule.id}  {rule.severity:<7}  {rule.slug:<36}  {rule.summary}")
+        typer.echo(f"{rule.id}  {rule.severity:<7}  {rule.slug:<36}  {rule.autofix or '-':<6}  {rule.summary}")
+
+
+def _run_fix(paths: list[str], cfg, unsafe: bool, diff: bool, backoff_limit: int = 1,
+             active_deadline_seconds: int = 900):  # fmt: skip
+    """Run :func:`hooklint.fix.fix_paths` and say on stderr what was fixed and what was left for a
+    person. Returns the :class:`~hooklint.fix.FixRun`."""
+    from hooklint.catalog import load_catalog
+    from hooklint.config import ConfigError
+    from hooklint.fix import FixOptions, fix_paths, unified_diff
+
+    options = FixOptions(unsafe, backoff_limit, active_deadline_seconds)
+    try:
+        run = fix_paths(paths, cfg, load_catalog(), options, write=not diff)
+    except ConfigError as exc:
+        _fail(str(exc))
+    except OSError as exc:
+        _fail(f"{getattr(exc, 'filename', '') or ''}: cannot write: {exc.strerror or exc}")
+    if diff:
+        sys.stdout.write("".join(unified_diff(f, ".") for f in run.files if f.changed))
+    for finding, reason in run.left:
+        typer.echo(f"{finding.path}:{finding.span.line}:{finding.span.column}: {finding.rule_id} left for a person: {reason}", err=True)
+    changed = sum(1 for f in run.files if f.changed)
+    verb = "would fix" if diff else "fixed"
+    typer.echo(f"hooklint: {verb} {run.fixed_count} finding{'s' if run.fixed_count != 1 else ''} in {changed} "
+               f"file{'s' if changed != 1 else ''}", err=True)  # fmt: skip
+    return run
+
+
+@app.command("fix")
+def fix_command(
+    paths: Annotated[list[str], typer.Argument(help="Files, folders, or - for stdin (fixed stream on stdout).", show_default=False)],
+    diff: Annotated[bool, typer.Option("--diff", help="Print a unified diff (patch -p1 from here) and change nothing.")] = False,
+    unsafe_fixes: Annotated[bool, typer.Option("--unsafe-fixes", help="Also apply fixes that change behaviour a person must judge.")] = False,
+    backoff_limit: Annotated[int, typer.Option("--backoff-limit", help="spec.backoffLimit the HL201 fix adds.", min=0)] = 1,
+    active_deadline_seconds: Annotated[int, typer.Option("--active-deadline-seconds", help="spec.activeDeadlineSeconds the HL202 fix adds.", min=1)] = 900,
+    config: Annotated[Optional[str], typer.Option("--config", "-c", help="Configuration file (default: nearest .hooklint.yaml).")] = None,
+    fail_on: Annotated[FailOn, typer.Option("--fail-on", help="Lowest severity that makes the exit code 1.")] = FailOn.warning,
+) -> None:
+    """Fix findings in place, keeping every other byte of each file; then report what remains.
+
+    Exit codes: 0 nothing left at or above --fail-on (with --diff: and nothing to change), 1 findings
+    remain (or, with --diff, changes to make), 2 usage or input errors."""
+    from hooklint.catalog import load_catalog
+    from hooklint.findings import SEVERITY_RANK, RunResult
+    from hooklint.reporters.text import render
+
+    cfg = _load_config(config)
+    threshold = None if fail_on is FailOn.never else SEVERITY_RANK[fail_on.value]
+
+    def failing(findings) -> bool:
+        return threshold is not None and any(SEVERITY_RANK[f.severity] >= threshold for f in findings)
+
+    if "-" in paths:
+        if len(paths) != 1:
+            _fail("'-' (stdin) cannot be fixed together with other paths")
+        from hooklint.fix import FixOptions, fix_stdin, unified_diff
+        from hooklint.pipeline import lint_text
+
+        try:  # bytes, so that \r\n line endings come back as they went in
+            text = sys.stdin.buffer.read().decode("utf-8")
+        except UnicodeDecodeError as exc:
+            _fail(f"-: not valid UTF-8 (byte {exc.start}); nothing fixed")
+        catalog = load_catalog()
+        outcome = fix_stdin(text, cfg, catalog, FixOptions(unsafe_fixes, backoff_limit, active_deadline_seconds))
+        sys.stdout.write(unified_diff(outcome, ".") if diff else outcome.fixed)
+        for finding, reason in outcome.left:
+            typer.echo(f"-:{finding.span.line}:{finding.span.column}: {finding.rule_id} left for a person: {reason}", err=True)
+        remaining = lint_text(outcome.fixed, cfg, catalog, path="-")
+        typer.echo(render(RunResult(findings=remaining, files=1)), err=True, nl=False)
+        raise typer.Exit(EXIT_FINDINGS if failing(remaining) or (diff and outcome.changed) else EXIT_CLEAN)
+    run = _run_fix(paths, cfg, unsafe_fixes, diff, backoff_limit, active_deadline_seconds)
+    if run.errors:
+        for error in run.errors:
+            typer.echo(f"hooklint: error: {error.path}: {error.message}", err=True)
+        raise typer.Exit(EXIT_ERROR)
+    if diff:
+        raise typer.Exit(EXIT_FINDINGS if any(f.changed for f in run.files) or failing(run.unfixed()) else EXIT_CLEAN)
+    from hooklint.pipeline import lint_paths
+
+    result = lint_paths(paths, cfg, load_catalog(), jobs=1)
+    sys.stdout.write(render(result))
+    raise typer.Exit(EXIT_ERROR if result.errors else EXIT_FINDINGS if failing(result.findings) else EXIT_CLEAN)
 
 
 @app.command()

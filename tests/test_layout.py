@@ -1,7 +1,8 @@
 """The package's layout follows the pipeline: no module imports a stage after its own.
 
     files (loader) -> sources -> manifests (model) -> plan -> checks -> findings (engine)
-    -> pipeline (runs the stages) -> reporters -> review (runs the pipeline on two revisions) -> cli
+    -> pipeline (runs the stages) -> fix (edits files, lints through the pipeline) -> reporters
+    -> review (runs the pipeline on two revisions) -> cli
 
 The foundations (positions and findings, the YAML reader, Argo CD's rules, image references, the
 configuration, the rule catalog) are shared by every stage and import no stage.
@@ -24,6 +25,7 @@ STAGES: list[tuple[str, ...]] = [
     ("checks",),
     ("engine",),
     ("pipeline",),
+    ("fix",),
     ("reporters",),
     ("review",),
     ("cli", "__main__"),
