@@ -71,6 +71,30 @@ def _load_config(config_path: Optional[str]):
         _fail(str(exc))
 
 
+def _names(values: Optional[list[str]]) -> Optional[list[str]]:
+    """Repeated and comma-separated option values, as one list."""
+    if values is None:
+        return None
+    return [name.strip() for value in values for name in value.split(",") if name.strip()]
+
+
+def _override(cfg, select, ignore, exclude, fail_on):
+    """The configuration with the command line's ``--select``, ``--ignore``, ``--exclude`` and
+    ``--fail-on`` in place of the file's values (``--exclude`` globs are relative to the current
+    folder)."""
+    from hooklint.config import PathFilter
+
+    if select is not None:
+        cfg.select, cfg.overridden["select"] = _names(select), "--select"
+    if ignore is not None:
+        cfg.ignore, cfg.disable, cfg.overridden["ignore"] = _names(ignore), [], "--ignore"
+    if exclude is not None:
+        cfg.exclude = PathFilter(".", [e for e in exclude if e.strip()])
+    if fail_on is not None:
+        cfg.fail_on = fail_on.value
+    return cfg
+
+
 def _write(text: str, output: Optional[str]) -> None:
     if output is None or output == "-":
         sys.stdout.write(text)
@@ -88,7 +112,10 @@ def lint(
     format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.text,
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write the report to this file (- for stdout).")] = None,
     config: Annotated[Optional[str], typer.Option("--config", "-c", help="Configuration file (default: nearest .hooklint.yaml).")] = None,
-    fail_on: Annotated[FailOn, typer.Option("--fail-on", help="Lowest severity that makes the exit code 1.")] = FailOn.warning,
+    fail_on: Annotated[Optional[FailOn], typer.Option("--fail-on", help="Lowest severity that makes the exit code 1 (default: the configuration's fail-on, else warning).", show_default=False)] = None,
+    select: Annotated[Optional[list[str]], typer.Option("--select", help="Rules to run (ids, slugs, prefixes such as HL1; comma-separated or repeated); replaces the configuration's select.", show_default=False)] = None,
+    ignore: Annotated[Optional[list[str]], typer.Option("--ignore", help="Rules not to run; replaces the configuration's ignore.", show_default=False)] = None,
+    exclude: Annotated[Optional[list[str]], typer.Option("--exclude", help="gitignore-style glob, relative to the current folder, of files not to report (repeatable); replaces the configuration's exclude.", show_default=False)] = None,
     category: Annotated[str, typer.Option("--category", help="SARIF automationDetails.id category.")] = "hooklint",
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (0: one per CPU).", min=0)] = 0,
 ) -> None:
@@ -98,7 +125,7 @@ def lint(
     from hooklint.pipeline import lint_paths
     from hooklint.findings import SEVERITY_RANK
 
-    cfg = _load_config(config)
+    cfg = _override(_load_config(config), select, ignore, exclude, fail_on)
     try:
         result = lint_paths(paths, cfg, load_catalog(), jobs=jobs)
     except ConfigError as exc:
@@ -121,9 +148,54 @@ def lint(
     _write(text, output)
     if result.errors:
         raise typer.Exit(EXIT_ERROR)
-    threshold = None if fail_on is FailOn.never else SEVERITY_RANK[fail_on.value]
+    threshold = None if cfg.fail_on == "never" else SEVERITY_RANK[cfg.fail_on]
     failing = threshold is not None and any(SEVERITY_RANK[f.severity] >= threshold for f in result.findings)
     raise typer.Exit(EXIT_FINDINGS if failing else EXIT_CLEAN)
+
+
+STARTER = """\
+# yaml-language-server: $schema={schema}
+# hooklint configuration: https://github.com/hooklint/hooklint#configuration
+# Globs in exclude and per-path-ignores are gitignore-style, relative to this file's folder.
+
+# Rules: ids (HL101), slugs (hook-image-mutable-tag) or id prefixes (HL1, HL20).
+# select: [HL1, HL2]             # run only these (default: every rule)
+ignore: []                       # never run these (wins over select)
+# severity:                      # override a rule's severity: error, warning or note
+#   HL208: note
+fail-on: warning                 # lowest severity that fails the run: error, warning, note, never
+
+exclude: []                      # files never reported, e.g. ["legacy/", "**/*-generated.yaml"]
+# per-path-ignores:              # rules not reported on some paths
+#   "legacy/**": [HL103]
+
+workload-scope: hooks            # hooks, or all: security and lifecycle rules on every workload
+allowed-registries: []           # HL101: registry hosts or host/path prefixes, e.g. [ghcr.io/acme]
+require-digest: false            # HL102: require an @sha256 digest on every hook image
+argocd-version: "3.3"            # rules follow this Argo CD version's behaviour (quoted)
+max-file-size: 10485760          # bytes; larger files are reported and not linted
+max-waves: 10                    # HL304: most (phase, wave) steps in one sync
+"""
+
+
+@app.command()
+def init(
+    path: Annotated[str, typer.Argument(help="The file to write.")] = ".hooklint.yaml",
+) -> None:
+    """Write a commented starter .hooklint.yaml (never over an existing file)."""
+    import os
+
+    from hooklint.config import SCHEMA_URL
+
+    if os.path.lexists(path):
+        typer.echo(f"hooklint: {path} already exists; not overwriting it", err=True)
+        raise typer.Exit(EXIT_FINDINGS)
+    try:
+        with open(path, "x", encoding="utf-8") as handle:
+            handle.write(STARTER.format(schema=SCHEMA_URL))
+    except OSError as exc:
+        _fail(f"{path}: cannot write configuration: {exc.strerror or exc}")
+    typer.echo(f"wrote {path}")
 
 
 class PlanFormat(str, Enum):

@@ -11,6 +11,7 @@ reports the entries that suppressed nothing (HL901).
 
 from __future__ import annotations
 
+import re
 from typing import Iterator
 
 from hooklint.catalog import Catalog, Rule
@@ -46,25 +47,58 @@ def parse_suppressions(m: Manifest, catalog: Catalog) -> dict[str, str]:
 
 
 class Engine:
-    """Runs the enabled checks of a :class:`Catalog` under a :class:`Config`. Raises
-    :class:`ConfigError` when ``disable`` names an unknown rule."""
+    """Runs the enabled checks of a :class:`Catalog` under a :class:`Config`: ``select`` minus
+    ``ignore`` (and ``disable``), with ``severity`` overrides. Raises :class:`ConfigError` when one
+    of them names no rule."""
 
     def __init__(self, config: Config, catalog: Catalog):
         self.config = config
         self.catalog = catalog
         load_all()
-        disabled = set()
-        for name in config.disable:
-            rule = catalog.resolve(name)
-            if rule is None:
-                raise ConfigError(f"{config.path or 'configuration'}: 'disable' names unknown rule {name!r}")
-            disabled.add(rule.id)
-        self.enabled = {rid for rid in catalog.rules if rid not in disabled}
+        if config.select is not None:
+            chosen = set().union(*(self._rules("select", i, n) for i, n in enumerate(config.select)))
+        else:
+            chosen = set(catalog.rules)
+        for key, names in (("ignore", config.ignore), ("disable", config.disable)):
+            for i, name in enumerate(names):
+                chosen -= self._rules(key, i, name)
+        self.enabled = chosen
+        #: rule id -> severity, from the ``severity`` overrides (a later, more specific name wins)
+        self.severity: dict[str, str] = {}
+        for name, level in sorted(config.severity.items(), key=lambda kv: len(kv[0])):
+            for rule_id in self._rules("severity", name, name):
+                self.severity[rule_id] = level
+        self.path_ignores = [
+            (matcher, set().union(*(self._rules("per-path-ignores", matcher.patterns[0], n) for n in names)))
+            for matcher, names in config.per_path_ignores
+        ]
         checks = [c for rid, cs in sorted(REGISTRY.items()) if rid in self.enabled for c in cs]
         self.file_checks = [c for c in checks if c.scope == "file"]
         self.object_checks = [c for c in checks if c.scope == "object"]
         self.app_checks = [c for c in checks if c.scope == "application"]
         self._by_kind: dict[tuple[str | None, bool], list[tuple[Check, Rule]]] = {}
+
+    def _rules(self, key: str, sub: object, name: str) -> set[str]:
+        """The rule ids ``name`` stands for: an id (any case), a slug, or an id prefix (``HL1``,
+        ``HL20``). Raises :class:`ConfigError` naming ``key`` and its line for anything else."""
+        rule = self.catalog.resolve(name)
+        if rule is not None:
+            return {rule.id}
+        upper = name.upper()
+        if re.fullmatch(r"HL\d{0,2}", upper):
+            found = {rid for rid in self.catalog.rules if rid.startswith(upper)}
+            if found:
+                return found
+        where = self.config.at(key, sub)
+        label = where if where.startswith("--") else f"{where}: '{key}'"
+        raise ConfigError(f"{label} names unknown rule {name!r} (a rule id, slug or id prefix such as HL1)")
+
+    def reports(self, finding: Finding) -> bool:
+        """Whether ``finding`` is on a path the configuration reports it on (``exclude`` and
+        ``per-path-ignores``)."""
+        if self.config.exclude(finding.path):
+            return False
+        return not any(finding.rule_id in ids and matcher(finding.path) for matcher, ids in self.path_ignores)
 
     def notices(self) -> list[str]:
         """One-line notes the text report prints once (rules that cannot run as configured)."""
@@ -92,7 +126,7 @@ class Engine:
         return Finding(
             rule_id=rule.id,
             slug=rule.slug,
-            severity=rule.severity,
+            severity=self.severity.get(rule.id, rule.severity),
             message=shown(hit.message, None),
             path=path,
             span=span,
@@ -113,7 +147,7 @@ class Engine:
                 owner = owners.get((file.path, hit.doc_index)) if hit.doc_index is not None else None
                 span = hit.span if hit.span is not None else (doc.span if doc is not None else None)
                 yield Finding(
-                    rule.id, rule.slug, rule.severity, shown(hit.message, None),
+                    rule.id, rule.slug, self.severity.get(rule.id, rule.severity), shown(hit.message, None),
                     doc.source or file.path if doc is not None else file.path,
                     span.in_template(doc.source_line if doc is not None else 0),
                     owner.ref if owner is not None else None, None, hit.field_path,

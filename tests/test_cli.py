@@ -96,7 +96,7 @@ def test_bad_config_is_one_line_and_exit_2(tree):
     (tree / ".hooklint.yaml").write_text("require-digest: maybe\n")
     result = invoke("lint", "app")
     assert result.exit_code == 2
-    assert result.output == f"hooklint: error: {tree / '.hooklint.yaml'}: 'require-digest' must be true or false, not 'maybe'\n"
+    assert result.output == f"hooklint: error: {tree / '.hooklint.yaml'}:1: 'require-digest' must be true or false, not 'maybe'\n"
 
 
 def test_unknown_format_is_a_usage_error(tree):
