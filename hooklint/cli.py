@@ -118,6 +118,7 @@ def lint(
     exclude: Annotated[Optional[list[str]], typer.Option("--exclude", help="gitignore-style glob, relative to the current folder, of files not to report (repeatable); replaces the configuration's exclude.", show_default=False)] = None,
     category: Annotated[str, typer.Option("--category", help="SARIF automationDetails.id category.")] = "hooklint",
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (0: one per CPU).", min=0)] = 0,
+    show_suppressed: Annotated[bool, typer.Option("--show-suppressed", help="Text format: list suppressed findings too, each marked with its suppression.")] = False,
 ) -> None:
     """Lint manifests and report findings."""
     from hooklint.catalog import load_catalog
@@ -135,7 +136,7 @@ def lint(
     if format is Format.text:
         from hooklint.reporters.text import render
 
-        text = render(result)
+        text = render(result, show_suppressed=show_suppressed)
     elif format is Format.json:
         from hooklint.reporters.json import render
 

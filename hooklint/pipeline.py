@@ -166,7 +166,9 @@ def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1
     # input errors in path order, each once, whatever the order of the arguments
     unique = {(e.path, e.message): e for e in errors + result.errors}
     result.errors = [unique[key] for key in sorted(unique)]
-    result.findings = [f for f in _unique(result.findings) if engine.reports(f)]
+    reported = [f for f in _unique(result.findings) if engine.reports(f)]
+    result.findings = [f for f in reported if f.suppression is None]
+    result.suppressed = [f for f in reported if f.suppression is not None]
     result.renderers.sort()
     skipped = []
     if result.skipped:
@@ -246,7 +248,7 @@ def lint_text(
         files.append(parse_text("context.yaml", context))
     app = Application(path, [path], ["context.yaml"] if context is not None else [])
     loaded = loaded_application(app, files, config)
-    findings = list(engine.check_application(loaded, *build(loaded, config)))
+    findings = [f for f in engine.check_application(loaded, *build(loaded, config)) if f.suppression is None]
     findings.sort(key=Finding.sort_key)
     return findings
 

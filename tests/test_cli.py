@@ -65,7 +65,7 @@ def test_json_output_shape(tree):
     result = invoke("lint", "--format", "json", "app")
     doc = json.loads(result.output)
     assert doc["version"] == __version__
-    assert doc["summary"] == {"error": 0, "warning": 1, "note": 0, "files": 2}
+    assert doc["summary"] == {"error": 0, "warning": 1, "note": 0, "files": 2, "suppressed": 0}
     assert doc["errors"] == []
     assert doc["findings"] == [
         {
@@ -75,6 +75,7 @@ def test_json_output_shape(tree):
             "object": {"api_version": "batch/v1", "kind": "Job", "name": "db-migrate",
                        "generate_name": None, "namespace": None},
             "hook": {"phases": ["PreSync"], "wave": 0},
+            "suppression": None,
         }
     ]  # fmt: skip
 

@@ -1,8 +1,10 @@
-"""Text for people: ``path:line:col: severity HLxxx slug: message``, then a summary."""
+"""Text for people: ``path:line:col: severity HLxxx slug: message``, then a summary (which counts
+the suppressed findings it leaves out)."""
 
 from __future__ import annotations
 
-from hooklint.findings import RunResult
+from hooklint.findings import Finding, RunResult
+from hooklint.yamlio import shown
 
 
 def summary_line(result: RunResult) -> str:
@@ -11,15 +13,26 @@ def summary_line(result: RunResult) -> str:
         counts[f.severity] += 1
     parts = [f"{n} {sev}{'s' if n != 1 else ''}" for sev, n in counts.items()]
     files = f"{result.files} file{'s' if result.files != 1 else ''}"
-    return f"{', '.join(parts)} in {files}"
+    line = f"{', '.join(parts)} in {files}"
+    if result.suppressed:
+        line += f", {len(result.suppressed)} suppressed"
+    return line
 
 
-def render(result: RunResult) -> str:
-    """One line per finding, in sorted order, then the summary and any notices."""
-    lines = [
-        f"{f.path}:{f.span.line}:{f.span.column}: {f.severity} {f.rule_id} {f.slug}: {f.message}"
-        for f in result.findings
-    ]
+def _line(f: Finding) -> str:
+    text = f"{f.path}:{f.span.line}:{f.span.column}: {f.severity} {f.rule_id} {f.slug}: {f.message}"
+    if f.suppression is not None:
+        text += f" [suppressed by {f.suppression.kind}" + (f": {shown(f.suppression.reason, None)}]" if f.suppression.reason else "]")
+    return text
+
+
+def render(result: RunResult, show_suppressed: bool = False) -> str:
+    """One line per finding, in sorted order (with ``show_suppressed``, the suppressed ones too,
+    each marked with its suppression), then the summary and any notices."""
+    findings = result.findings
+    if show_suppressed and result.suppressed:
+        findings = sorted(findings + result.suppressed, key=Finding.sort_key)
+    lines = [_line(f) for f in findings]
     if lines:
         lines.append("")
     lines.append(summary_line(result))
