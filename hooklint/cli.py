@@ -118,6 +118,8 @@ def lint(
     exclude: Annotated[Optional[list[str]], typer.Option("--exclude", help="gitignore-style glob, relative to the current folder, of files not to report (repeatable); replaces the configuration's exclude.", show_default=False)] = None,
     category: Annotated[str, typer.Option("--category", help="SARIF automationDetails.id category.")] = "hooklint",
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (0: one per CPU).", min=0)] = 0,
+    baseline: Annotated[Optional[str], typer.Option("--baseline", help="Suppress the findings this baseline records (default: the configuration's baseline).", show_default=False)] = None,
+    write_baseline: Annotated[Optional[str], typer.Option("--write-baseline", help="Record today's findings in this file (exit 0 unless an input error).", show_default=False)] = None,
     show_suppressed: Annotated[bool, typer.Option("--show-suppressed", help="Text format: list suppressed findings too, each marked with its suppression.")] = False,
 ) -> None:
     """Lint manifests and report findings."""
@@ -127,9 +129,20 @@ def lint(
     from hooklint.findings import SEVERITY_RANK
 
     cfg = _override(_load_config(config), select, ignore, exclude, fail_on)
+    baseline = baseline if baseline is not None else cfg.baseline
+    own = [p for p in (baseline, write_baseline) if p is not None]
+    if own:  # hooklint's own baseline is JSON in the repository, not a manifest
+        cfg.exclude = cfg.exclude.with_files(own)
     try:
         result = lint_paths(paths, cfg, load_catalog(), jobs=jobs)
     except ConfigError as exc:
+        _fail(str(exc))
+    from hooklint.reporters.baseline import BaselineError, apply_baseline, load_baseline
+
+    try:
+        if baseline is not None and write_baseline is None:
+            result.stale_baseline = apply_baseline(result, load_baseline(baseline))
+    except BaselineError as exc:
         _fail(str(exc))
     for error in result.errors:
         typer.echo(f"hooklint: error: {error.path}: {error.message}", err=True)
@@ -149,6 +162,15 @@ def lint(
     _write(text, output)
     if result.errors:
         raise typer.Exit(EXIT_ERROR)
+    if write_baseline is not None:
+        from hooklint.reporters.baseline import write_baseline as write
+
+        try:
+            count = write(write_baseline, result)
+        except BaselineError as exc:
+            _fail(str(exc))
+        typer.echo(f"hooklint: wrote {count} finding{'s' if count != 1 else ''} to the baseline {write_baseline}", err=True)
+        raise typer.Exit(EXIT_CLEAN)
     threshold = None if cfg.fail_on == "never" else SEVERITY_RANK[cfg.fail_on]
     failing = threshold is not None and any(SEVERITY_RANK[f.severity] >= threshold for f in result.findings)
     raise typer.Exit(EXIT_FINDINGS if failing else EXIT_CLEAN)
@@ -167,6 +189,7 @@ ignore: []                       # never run these (wins over select)
 fail-on: warning                 # lowest severity that fails the run: error, warning, note, never
 
 exclude: []                      # files never reported, e.g. ["legacy/", "**/*-generated.yaml"]
+# baseline: .hooklint-baseline.json  # findings recorded by hooklint lint --write-baseline
 # per-path-ignores:              # rules not reported on some paths
 #   "legacy/**": [HL103]
 

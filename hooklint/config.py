@@ -14,6 +14,7 @@ key                           meaning                                           
 ``fail-on``                   lowest severity that makes the exit code 1                  warning
 ``exclude``                   gitignore-style globs (relative to the file) not reported   ``[]``
 ``per-path-ignores``          ``{"legacy/**": [HL103]}``: rules not reported on paths     ``{}``
+``baseline``                  a ``--write-baseline`` file (relative to the config file)   none
 ``workload-scope``            ``hooks`` or ``all`` (``check-all-workloads``: deprecated)  hooks
 ``allowed-registries``        registry hosts or host/path prefixes hook images may use    ``[]``
 ``require-digest``            HL102 wants an ``@sha256`` digest on every image            false
@@ -58,12 +59,18 @@ class PathFilter:
     name at any depth, a trailing ``/`` matches folders only, a leading ``!`` re-includes, and the
     last matching pattern wins. A folder that matches takes everything below it along."""
 
-    __slots__ = ("base", "patterns", "_compiled")
+    __slots__ = ("base", "patterns", "_compiled", "files")
 
-    def __init__(self, base: str, patterns: list[str]):
+    def __init__(self, base: str, patterns: list[str], files: frozenset[str] = frozenset()):
         self.base = os.path.abspath(base)
         self.patterns = list(patterns)
         self._compiled = [self._compile(p) for p in self.patterns]
+        #: files matched whatever the patterns say (absolute paths: hooklint's own baseline)
+        self.files = files
+
+    def with_files(self, paths: list[str]) -> "PathFilter":
+        """This filter, also matching the files ``paths``."""
+        return PathFilter(self.base, self.patterns, self.files | {os.path.abspath(p) for p in paths})
 
     @staticmethod
     def _compile(pattern: str) -> tuple[bool, bool, re.Pattern[str]]:
@@ -102,12 +109,14 @@ class PathFilter:
         return negate, dir_only, re.compile(regex)
 
     def __bool__(self) -> bool:
-        return bool(self.patterns)
+        return bool(self.patterns or self.files)
 
     def __call__(self, path: str) -> bool:
         """Whether ``path`` (a file, as named on the command line) is matched."""
-        if not self.patterns or path == "-":
+        if not (self.patterns or self.files) or path == "-":
             return False
+        if self.files and os.path.abspath(path) in self.files:
+            return True
         rel = os.path.relpath(os.path.abspath(path), self.base).replace(os.sep, "/")
         if rel == ".." or rel.startswith("../"):
             return False
@@ -141,6 +150,8 @@ class Config:
     exclude: PathFilter = field(default_factory=lambda: PathFilter(".", []))
     #: (glob filter, rule names) pairs
     per_path_ignores: list[tuple[PathFilter, list[str]]] = field(default_factory=list)
+    #: the baseline file (``baseline``), relative to the configuration file's folder made absolute
+    baseline: str | None = None
     #: key path (``("select", 2)``) -> 1-based line in ``path``
     lines: dict[tuple, int] = field(default_factory=dict)
     #: keys set on the command line, with the option that set them
@@ -334,6 +345,7 @@ def parse_config(data: Any, where: str, lines: dict[tuple, int] | None = None) -
         exclude=PathFilter(base, strings("exclude")),
         per_path_ignores=[(PathFilter(base, [glob]), [r.strip() for r in rules or []])
                           for glob, rules in get("per-path-ignores", {}).items()],  # fmt: skip
+        baseline=os.path.join(base, data["baseline"].strip()) if data.get("baseline") else None,
         lines=lines,
     )
 

@@ -176,6 +176,8 @@ class RunResult:
     findings: list[Finding] = field(default_factory=list)
     #: Findings a suppression hides (each with ``suppression`` set), sorted like ``findings``.
     suppressed: list[Finding] = field(default_factory=list)
+    #: Entries of the baseline in use that matched no finding of this run (fixed debt).
+    stale_baseline: int = 0
     errors: list[InputError] = field(default_factory=list)
     files: int = 0
     skipped: int = 0

@@ -65,7 +65,7 @@ def test_json_output_shape(tree):
     result = invoke("lint", "--format", "json", "app")
     doc = json.loads(result.output)
     assert doc["version"] == __version__
-    assert doc["summary"] == {"error": 0, "warning": 1, "note": 0, "files": 2, "suppressed": 0}
+    assert doc["summary"] == {"error": 0, "warning": 1, "note": 0, "files": 2, "suppressed": 0, "stale_baseline": 0}
     assert doc["errors"] == []
     assert doc["findings"] == [
         {

@@ -23,7 +23,7 @@ def test_values():
 @pytest.mark.parametrize(
     "data, message",
     [
-        ({"allowed-registry": []}, "x: unknown key 'allowed-registry' (known: allowed-registries, argocd-version, check-all-workloads, disable, exclude, fail-on, ignore, max-file-size, max-waves, per-path-ignores, require-digest, select, severity, workload-scope)"),
+        ({"allowed-registry": []}, "x: unknown key 'allowed-registry' (known: allowed-registries, argocd-version, baseline, check-all-workloads, disable, exclude, fail-on, ignore, max-file-size, max-waves, per-path-ignores, require-digest, select, severity, workload-scope)"),
         ({"allowed-registries": "ghcr.io"}, "x: 'allowed-registries' must be a list of non-empty strings, not 'ghcr.io'"),
         ({"allowed-registries": ["https://ghcr.io"]}, "x: 'allowed-registries' entry 'https://ghcr.io' must be a host or host/path (no scheme, no wildcard)"),
         ({"require-digest": "yes"}, "x: 'require-digest' must be true or false, not 'yes'"),
@@ -186,6 +186,13 @@ def test_workload_scope(tree, config, scope):
     assert ("app/web.yaml:10:18: warning HL102" in result.output) is scope
 
 
+def test_baseline_is_relative_to_the_config_file(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub/.hooklint.yaml").write_text("baseline: .hooklint-baseline.json\n")
+    assert load_config(str(tmp_path / "sub/.hooklint.yaml")).baseline == str(tmp_path / "sub/.hooklint-baseline.json")
+    assert parse_config({}, "x").baseline is None
+
+
 def test_rule_parameters_are_read():
     cfg = parse_config({"allowed-registries": ["ghcr.io/acme"], "require-digest": True, "argocd-version": "v2.14",
                         "max-file-size": 2048, "max-waves": 3}, "x")  # fmt: skip
@@ -195,7 +202,7 @@ def test_rule_parameters_are_read():
 
 
 YAML_ERRORS = [
-    ("require-digest: true\nselct: [HL1]\n", "{f}:2: unknown key 'selct' (known: allowed-registries, argocd-version, check-all-workloads, disable, exclude, fail-on, ignore, max-file-size, max-waves, per-path-ignores, require-digest, select, severity, workload-scope)"),
+    ("require-digest: true\nselct: [HL1]\n", "{f}:2: unknown key 'selct' (known: allowed-registries, argocd-version, baseline, check-all-workloads, disable, exclude, fail-on, ignore, max-file-size, max-waves, per-path-ignores, require-digest, select, severity, workload-scope)"),
     ("select: HL1\n", "{f}:1: 'select' must be a list of non-empty strings, not 'HL1'"),
     ("select:\n  - HL1\n  - ''\n", "{f}:3: 'select' must be a list of non-empty strings, not ['HL1', '']"),
     ("ignore: [HL1, 5]\n", "{f}:1: 'ignore' must be a list of non-empty strings, not ['HL1', 5]"),
@@ -206,6 +213,8 @@ YAML_ERRORS = [
     ("exclude: legacy/\n", "{f}:1: 'exclude' must be a list of non-empty strings, not 'legacy/'"),
     ("per-path-ignores: [legacy]\n", "{f}:1: 'per-path-ignores' must be a mapping of globs to lists of rules, not ['legacy']"),
     ("per-path-ignores:\n  'legacy/**': HL103\n", "{f}:2: 'per-path-ignores' entry 'legacy/**' must be a list of non-empty strings, not 'HL103'"),
+    ("baseline: ''\n", "{f}:1: 'baseline' must be a non-empty string, not ''"),
+    ("baseline: [a.json]\n", "{f}:1: 'baseline' must be a non-empty string, not ['a.json']"),
     ("\nworkload-scope: everything\n", "{f}:2: 'workload-scope' must be one of hooks, all, not 'everything'"),
     ("check-all-workloads: yes please\n", "{f}:1: 'check-all-workloads' must be true or false, not 'yes please'"),
     ("workload-scope: all\ncheck-all-workloads: true\n", "{f}:2: 'check-all-workloads' is the deprecated spelling of 'workload-scope': keep only 'workload-scope'"),
@@ -234,7 +243,7 @@ def test_yaml_errors_name_file_line_and_key(tree, text, message):
 
 TOML_ERRORS = [
     ('[tool.hooklint]\nselect = ["HL1"]\nfail-on = "critical"\n', "{f}:3: 'fail-on' must be one of error, warning, note, never, not 'critical'"),
-    ('[tool.hooklint]\nselct = ["HL1"]\n', "{f}:2: unknown key 'selct' (known: allowed-registries, argocd-version, check-all-workloads, disable, exclude, fail-on, ignore, max-file-size, max-waves, per-path-ignores, require-digest, select, severity, workload-scope)"),
+    ('[tool.hooklint]\nselct = ["HL1"]\n', "{f}:2: unknown key 'selct' (known: allowed-registries, argocd-version, baseline, check-all-workloads, disable, exclude, fail-on, ignore, max-file-size, max-waves, per-path-ignores, require-digest, select, severity, workload-scope)"),
     ('[tool.hooklint]\nmax-waves = 3\n\n[tool.hooklint.severity]\nHL101 = "error"\nHL208 = "info"\n', "{f}:6: 'severity' entry 'HL208' must be one of error, warning, note, not 'info'"),
     ('[tool.hooklint]\nper-path-ignores = {"legacy/**" = ["HL1033"]}\n', "{f}:2: 'per-path-ignores' names unknown rule 'HL1033' (a rule id, slug or id prefix such as HL1)"),
     ('[tool.hooklint]\nargocd-version = 2.10\n', "{f}:2: argocd-version must be quoted (\"2.1\" is read as a number; write e.g. \"2.10\")"),

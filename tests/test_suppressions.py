@@ -89,7 +89,7 @@ def test_suppressed_findings_are_counted_not_shown(tree, text, kind, reason):
     assert shown[0].endswith(f" [suppressed by {kind}: {reason}]")
     doc = json.loads(lint(tree, text, "--select", "HL105", "--format", "json").output)
     assert [(f["rule_id"], f["suppression"]) for f in doc["findings"]] == [("HL105", {"kind": kind, "reason": reason})]
-    assert doc["summary"] == {"error": 0, "warning": 0, "note": 0, "files": 2, "suppressed": 1}
+    assert doc["summary"] == {"error": 0, "warning": 0, "note": 0, "files": 2, "suppressed": 1, "stale_baseline": 0}
     for fmt in ("github", "gitlab"):
         out = lint(tree, text, "--select", "HL105", "--format", fmt).output
         assert "HL105" not in out, fmt

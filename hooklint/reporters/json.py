@@ -2,7 +2,8 @@
 
 Each finding is :meth:`hooklint.findings.Finding.as_dict`, suppressed ones included (their
 ``suppression`` is ``{"kind", "reason"}``, ``null`` for live findings); ``summary`` counts live
-findings by severity, the files linted and the suppressed findings. Keys are written in a fixed order so output is byte-stable."""
+findings by severity, the files linted, the suppressed findings and the baseline entries that
+matched nothing. Keys are written in a fixed order so output is byte-stable."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ def render(result: RunResult) -> str:
         "version": __version__,
         "findings": [f.as_dict() for f in findings],
         "errors": [{"path": e.path, "message": e.message} for e in result.errors],
-        "summary": {**counts, "files": result.files, "suppressed": len(result.suppressed)},
+        "summary": {**counts, "files": result.files, "suppressed": len(result.suppressed),
+                    "stale_baseline": result.stale_baseline},
         "renderers": result.renderers,
     }
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"

@@ -16,6 +16,9 @@ def summary_line(result: RunResult) -> str:
     line = f"{', '.join(parts)} in {files}"
     if result.suppressed:
         line += f", {len(result.suppressed)} suppressed"
+    if result.stale_baseline:
+        n = result.stale_baseline
+        line += f", {n} baseline {'entry no longer matches' if n == 1 else 'entries no longer match'}"
     return line
 
 
