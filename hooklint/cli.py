@@ -247,34 +247,76 @@ def plan(
     raise typer.Exit(EXIT_ERROR if errors else EXIT_CLEAN)
 
 
+class RulesFormat(str, Enum):
+    text = "text"
+    json = "json"
+
+
 @app.command()
 def rules(
     markdown: Annotated[bool, typer.Option("--markdown", help="A Markdown table (the README's).")] = False,
+    format: Annotated[RulesFormat, typer.Option("--format", "-f", help="Output format.")] = RulesFormat.text,
+    config: Annotated[Optional[str], typer.Option("--config", "-c", help="Configuration file (default: the nearest one); decides which rules are enabled.")] = None,
+    docs: Annotated[Optional[str], typer.Option("--docs", help="Write one Markdown page per rule into this folder (docs/rules in the repository) and exit.", show_default=False)] = None,
 ) -> None:
-    """List every rule: id, severity, slug and summary."""
-    from hooklint.catalog import load_catalog, markdown_table
+    """List every rule: id, severity, slug, whether the configuration enables it, whether
+    'hooklint fix' can fix it, and its summary."""
+    import json
 
+    from hooklint.catalog import FIXABLE, load_catalog, markdown_table, write_rule_pages
+    from hooklint.config import ConfigError
+    from hooklint.engine import Engine
+
+    catalog = load_catalog()
     if markdown:
-        typer.echo(markdown_table(load_catalog()), nl=False)
+        typer.echo(markdown_table(catalog), nl=False)
         return
-    for rule in load_catalog().sorted():
-        typer.echo(f"{rule.id}  {rule.severity:<7}  {rule.slug:<36}  {rule.summary}")
+    if docs is not None:
+        try:
+            written = write_rule_pages(docs, catalog)
+        except OSError as exc:
+            _fail(f"{docs}: cannot write rule pages: {exc.strerror or exc}")
+        typer.echo(f"wrote {len(written)} rule pages to {docs}")
+        return
+    try:
+        enabled = Engine(_load_config(config), catalog).enabled
+    except ConfigError as exc:
+        _fail(str(exc))
+    if format is RulesFormat.json:
+        rows = [{"id": r.id, "slug": r.slug, "severity": r.severity, "enabled": r.id in enabled,
+                 "fix": r.id in FIXABLE, "summary": r.summary} for r in catalog.sorted()]  # fmt: skip
+        typer.echo(json.dumps({"rules": rows}, indent=2, ensure_ascii=False))
+        return
+    for rule in catalog.sorted():
+        state = "on " if rule.id in enabled else "off"
+        fix = "fix" if rule.id in FIXABLE else "   "
+        typer.echo(f"{rule.id}  {rule.severity:<7}  {rule.slug:<36}  {state}  {fix}  {rule.summary}")
 
 
 @app.command()
 def explain(rule_id: Annotated[str, typer.Argument(help="Rule id (HL101) or slug.")]) -> None:
-    """Show a rule's documentation and its examples."""
+    """Show a rule's documentation and its examples, with the positions each bad one is reported at."""
+    import difflib
+
     from hooklint.catalog import load_catalog, load_examples
 
-    rule = load_catalog().resolve(rule_id)
+    catalog = load_catalog()
+    rule = catalog.resolve(rule_id.strip())
     if rule is None:
-        _fail(f"unknown rule {rule_id!r}; 'hooklint rules' lists them")
+        names = [r.id for r in catalog.sorted()] + [r.slug for r in catalog.sorted()]
+        close = difflib.get_close_matches(rule_id.strip(), names, n=1, cutoff=0.6) or difflib.get_close_matches(
+            rule_id.strip().upper(), names, n=1, cutoff=0.6)  # fmt: skip
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        _fail(f"unknown rule {rule_id!r}{hint} ('hooklint rules' lists them)")
     examples = load_examples(rule)
     out = [f"{rule.id} {rule.slug} ({rule.severity})", "", rule.summary, "",
            "What it does", rule.what, "", "Why it matters", rule.why, "", "How to fix", rule.fix]  # fmt: skip
     for kind, title in (("bad", "Example that is reported"), ("good", "Use instead")):
         for example in examples[kind][:1]:
             out += ["", f"{title} ({example['name']}):", example["manifest"].rstrip()]
+            for expect in example.get("expect") or []:
+                message = f": {expect['message']}" if expect.get("message") else ""
+                out.append(f"-> reported at line {expect['line']}, column {expect['column']}{message}")
     typer.echo("\n".join(out))
 
 

@@ -242,7 +242,7 @@ def test_rule_descriptor_hl102():
     assert descriptor["fullDescription"] == {"text": rule.what}
     assert descriptor["defaultConfiguration"] == {"level": "warning"}
     assert descriptor["helpUri"] == (
-        "https://github.com/hooklint/hooklint/blob/main/rules/HL102-hook-image-mutable-tag.yaml"
+        "https://github.com/hooklint/hooklint/blob/main/docs/rules/HL102-hook-image-mutable-tag.md"
     )
     assert descriptor["properties"] == {
         "precision": "very-high",

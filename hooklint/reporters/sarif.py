@@ -238,9 +238,11 @@ def rule_help(rule: "Rule") -> tuple[str, str]:
 
 
 def rule_help_uri(rule: "Rule") -> str:
-    """The rule's own file in the repository: its metadata, its documentation and its examples."""
-    name = os.path.basename(rule.file) or f"{rule.id}-{rule.slug}.yaml"
-    return f"{INFORMATION_URI}/blob/main/rules/{name}"
+    """The rule's documentation page in the repository (``docs/rules/<ID>-<slug>.md``, generated
+    from its rule file)."""
+    from hooklint.catalog import DOCS_DIR, page_name
+
+    return f"{INFORMATION_URI}/blob/main/{DOCS_DIR}/{page_name(rule)}"
 
 
 def rule_properties(rule: "Rule") -> dict[str, Any]:
