@@ -71,6 +71,22 @@ def _load_config(config_path: Optional[str]):
         _fail(str(exc))
 
 
+def _colour(stream) -> bool:
+    """Whether to colour text written to ``stream``: never with ``NO_COLOR`` set (non-empty),
+    always with ``FORCE_COLOR`` set (non-empty, not ``0``), else when ``stream`` is a terminal."""
+    import os
+
+    if os.environ.get("NO_COLOR"):
+        return False
+    force = os.environ.get("FORCE_COLOR")
+    if force and force != "0":
+        return True
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 def _names(values: Optional[list[str]]) -> Optional[list[str]]:
     """Repeated and comma-separated option values, as one list."""
     if values is None:
@@ -120,6 +136,7 @@ def lint(
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (0: one per CPU).", min=0)] = 0,
     baseline: Annotated[Optional[str], typer.Option("--baseline", help="Suppress the findings this baseline records (default: the configuration's baseline).", show_default=False)] = None,
     write_baseline: Annotated[Optional[str], typer.Option("--write-baseline", help="Record today's findings in this file (exit 0 unless an input error).", show_default=False)] = None,
+    stats: Annotated[bool, typer.Option("--statistics", help="Text format: add the number of findings of each rule.")] = False,
     show_suppressed: Annotated[bool, typer.Option("--show-suppressed", help="Text format: list suppressed findings too, each marked with its suppression.")] = False,
 ) -> None:
     """Lint manifests and report findings."""
@@ -149,7 +166,8 @@ def lint(
     if format is Format.text:
         from hooklint.reporters.text import render
 
-        text = render(result, show_suppressed=show_suppressed)
+        text = render(result, show_suppressed=show_suppressed, stats=stats,
+                      colour=(output is None or output == "-") and _colour(sys.stdout))
     elif format is Format.json:
         from hooklint.reporters.json import render
 
@@ -160,6 +178,10 @@ def lint(
         module = import_module(f"hooklint.reporters.{format.value}")
         text = module.render(result, load_catalog(), category=category)
     _write(text, output)
+    if output is not None and output != "-":  # a CI log still shows what was found
+        from hooklint.reporters.text import summary_line
+
+        typer.echo(f"hooklint: {summary_line(result)} (report in {output})", err=True)
     if result.errors:
         raise typer.Exit(EXIT_ERROR)
     if write_baseline is not None:

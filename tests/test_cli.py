@@ -82,7 +82,8 @@ def test_json_output_shape(tree):
 
 def test_output_file(tree):
     result = invoke("lint", "--format", "json", "--output", "report.json", "app")
-    assert result.exit_code == 1 and result.output == ""
+    # the report goes to the file; stderr gets the one-line summary for the CI log
+    assert result.exit_code == 1 and result.output == "hooklint: 0 errors, 1 warning, 0 notes in 2 files (report in report.json)\n"
     assert json.loads((tree / "report.json").read_text())["summary"]["warning"] == 1
 
 
@@ -157,3 +158,29 @@ def test_output_dash_means_stdout(tree):
     result = invoke("lint", "--format", "json", "--output", "-", "app")
     assert json.loads(result.output)["summary"]["warning"] == 1
     assert not (tree / "-").exists()
+
+
+# --- issue 10, part 5: colour, --statistics --------------------------------------------------------
+
+
+def test_colour_follows_no_color_and_force_color(tree, monkeypatch):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    plain = invoke("lint", "app").output  # not a terminal: no colour
+    assert "\x1b[" not in plain
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    coloured = invoke("lint", "app").output
+    assert coloured.startswith("\x1b[1mapp/job.yaml:17:18:\x1b[0m \x1b[33mwarning\x1b[0m HL102 hook-image-mutable-tag: ")
+    assert "\x1b[" not in invoke("lint", "--format", "json", "app").output
+    monkeypatch.setenv("NO_COLOR", "1")  # NO_COLOR wins
+    assert invoke("lint", "app").output == plain
+    monkeypatch.setenv("NO_COLOR", "")  # empty: not set
+    assert invoke("lint", "app").output == coloured
+
+
+def test_statistics_count_each_rule(tree):
+    (tree / "app" / "other.yaml").write_text(LATEST_TAG_HOOK.replace("db-migrate", "db-seed"))
+    result = invoke("lint", "--statistics", "app")
+    lines = result.output.splitlines()
+    assert lines[2:5] == ["", "2  HL102  warning  hook-image-mutable-tag", ""]
+    assert lines[5] == "0 errors, 2 warnings, 0 notes in 3 files"

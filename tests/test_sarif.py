@@ -348,7 +348,10 @@ def test_cli_writes_sarif_for_a_missing_file_and_exits_2(repo):
         capture_output=True, text=True,
     )  # fmt: skip
     assert proc.returncode == 2
-    assert proc.stderr == "hooklint: error: missing.yaml: no such file or directory\n"
+    assert proc.stderr == (
+        "hooklint: error: missing.yaml: no such file or directory\n"
+        "hooklint: 0 errors, 0 warnings, 0 notes in 0 files (report in out.sarif)\n"
+    )
     doc = json.loads((repo / "out.sarif").read_text(encoding="utf-8"))
     invocation = doc["runs"][0]["invocations"][0]
     assert invocation["executionSuccessful"] is False
