@@ -327,7 +327,7 @@ def parse_config(data: Any, where: str, lines: dict[tuple, int] | None = None) -
                 f"{_where(where, lines, ('allowed-registries', i))}: 'allowed-registries' entry {entry!r} must "
                 "be a host or host/path (no scheme, no wildcard)"
             )
-    base = os.path.dirname(os.path.abspath(where)) if where and os.path.sep in os.path.abspath(where) else os.getcwd()
+    base = os.path.dirname(os.path.abspath(where))  # globs and the baseline are relative to the file
     scope = get("workload-scope", "all" if get("check-all-workloads", False) else "hooks")
     return Config(
         allowed_registries=registries,
