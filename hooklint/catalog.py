@@ -139,3 +139,67 @@ def markdown_table(catalog: Catalog) -> str:
         summary = rule.summary.replace("|", "\\|")
         lines.append(f"| {rule.id} | `{rule.slug}` | {rule.severity} | {summary} |")
     return "\n".join(lines) + "\n"
+
+
+#: Where the generated rule pages live in the repository.
+DOCS_DIR = "docs/rules"
+
+
+def page_name(rule: Rule) -> str:
+    """The file name of a rule's documentation page: ``HL102-hook-image-mutable-tag.md``."""
+    return f"{rule.id}-{rule.slug}.md"
+
+
+def rule_page(rule: Rule) -> str:
+    """A rule's documentation page (Markdown), generated from its rule file: what it does, why it
+    matters, how to fix it, its parameters, and every example, bad ones with the positions (and
+    messages) they are reported at."""
+    out = [f"# {rule.id} {rule.slug}", "", f"**Severity:** {rule.severity} · **Tags:** {', '.join(rule.tags)}"
+           f" · **Precision:** {rule.precision}", "", rule.summary, "", "## What it does", "", rule.what, "",
+           "## Why it matters", "", rule.why, "", "## How to fix", "", rule.fix]  # fmt: skip
+    if rule.autofix == "safe":
+        out += ["", "`hooklint fix` repairs it (a safe fix)."]
+    elif rule.autofix == "unsafe":
+        out += ["", "`hooklint fix --unsafe-fixes` repairs it (an unsafe fix: it changes behaviour a person must judge)."]
+    if rule.parameters:
+        out += ["", "## Parameters", "", "| key | type | default | meaning |", "|---|---|---|---|"]
+        for p in rule.parameters:
+            out.append(f"| `{p['name']}` | {p['type']} | `{p['default']}` | {p['description'].strip()} |")
+    examples = load_examples(rule)
+    for kind, title in (("bad", "Examples that are reported"), ("good", "Examples that are not reported")):
+        if not examples[kind]:
+            continue
+        out += ["", f"## {title}"]
+        for example in examples[kind]:
+            out += ["", f"### {example['name']}"]
+            if example.get("description"):
+                out += ["", str(example["description"]).strip()]
+            if example.get("config"):
+                out += ["", "With the configuration `" + ", ".join(f"{k}: {v}" for k, v in example["config"].items()) + "`:"]
+            for name, text in (example.get("files") or {}).items():
+                out += ["", f"`{name}`:", "", "```yaml", str(text).rstrip("\n"), "```"]
+            if example.get("context"):
+                out += ["", "Elsewhere in the application:", "", "```yaml", str(example["context"]).rstrip("\n"), "```"]
+            label = f"`{example['path']}`:" if example.get("path") else None
+            out += ([""] + [label] if label else []) + ["", "```yaml", str(example["manifest"]).rstrip("\n"), "```"]
+            for expect in example.get("expect") or []:
+                message = f": {expect['message']}" if expect.get("message") else ""
+                out += ["", f"Reported at line {expect['line']}, column {expect['column']}{message}"]
+    return "\n".join(out) + "\n"
+
+
+def write_rule_pages(folder: str, catalog: Catalog) -> list[str]:
+    """Write every rule's page into ``folder`` (created if needed) and remove pages of rules that
+    no longer exist; returns the paths written."""
+    os.makedirs(folder, exist_ok=True)
+    wanted = {page_name(rule): rule for rule in catalog.sorted()}
+    for name in os.listdir(folder):
+        if name.startswith("HL") and name.endswith(".md") and name not in wanted:
+            os.remove(os.path.join(folder, name))
+    written = []
+    for name, rule in wanted.items():
+        path = os.path.join(folder, name)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(rule_page(rule))
+        written.append(path)
+    return written

@@ -72,6 +72,46 @@ def _load_config(config_path: Optional[str]):
         _fail(str(exc))
 
 
+def _colour(stream) -> bool:
+    """Whether to colour text written to ``stream``: never with ``NO_COLOR`` set (non-empty),
+    always with ``FORCE_COLOR`` set (non-empty, not ``0``), else when ``stream`` is a terminal."""
+    import os
+
+    if os.environ.get("NO_COLOR"):
+        return False
+    force = os.environ.get("FORCE_COLOR")
+    if force and force != "0":
+        return True
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _names(values: Optional[list[str]]) -> Optional[list[str]]:
+    """Repeated and comma-separated option values, as one list."""
+    if values is None:
+        return None
+    return [name.strip() for value in values for name in value.split(",") if name.strip()]
+
+
+def _override(cfg, select, ignore, exclude, fail_on):
+    """The configuration with the command line's ``--select``, ``--ignore``, ``--exclude`` and
+    ``--fail-on`` in place of the file's values (``--exclude`` globs are relative to the current
+    folder)."""
+    from hooklint.config import PathFilter
+
+    if select is not None:
+        cfg.select, cfg.overridden["select"] = _names(select), "--select"
+    if ignore is not None:
+        cfg.ignore, cfg.disable, cfg.overridden["ignore"] = _names(ignore), [], "--ignore"
+    if exclude is not None:
+        cfg.exclude = PathFilter(".", [e for e in exclude if e.strip()])
+    if fail_on is not None:
+        cfg.fail_on = fail_on.value
+    return cfg
+
+
 def _write(text: str, output: Optional[str]) -> None:
     if output is None or output == "-":
         sys.stdout.write(text)
@@ -89,12 +129,19 @@ def lint(
     format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.text,
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write the report to this file (- for stdout).")] = None,
     config: Annotated[Optional[str], typer.Option("--config", "-c", help="Configuration file (default: nearest .hooklint.yaml).")] = None,
-    fail_on: Annotated[FailOn, typer.Option("--fail-on", help="Lowest severity that makes the exit code 1.")] = FailOn.warning,
+    fail_on: Annotated[Optional[FailOn], typer.Option("--fail-on", help="Lowest severity that makes the exit code 1 (default: the configuration's fail-on, else warning).", show_default=False)] = None,
+    select: Annotated[Optional[list[str]], typer.Option("--select", help="Rules to run (ids, slugs, prefixes such as HL1; comma-separated or repeated); replaces the configuration's select.", show_default=False)] = None,
+    ignore: Annotated[Optional[list[str]], typer.Option("--ignore", help="Rules not to run; replaces the configuration's ignore.", show_default=False)] = None,
+    exclude: Annotated[Optional[list[str]], typer.Option("--exclude", help="gitignore-style glob, relative to the current folder, of files not to report (repeatable); replaces the configuration's exclude.", show_default=False)] = None,
     category: Annotated[str, typer.Option("--category", help="SARIF automationDetails.id category.")] = "hooklint",
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (0: one per CPU).", min=0)] = 0,
     link_base: Annotated[Optional[str], typer.Option("--link-base", help="markdown: URL prefix of file links, e.g. https://github.com/ORG/REPO/blob/SHA.")] = None,
     fix: Annotated[bool, typer.Option("--fix", help="Apply safe fixes in place first (as 'hooklint fix').")] = False,
     unsafe_fixes: Annotated[bool, typer.Option("--unsafe-fixes", help="With --fix: apply unsafe fixes too.")] = False,
+    baseline: Annotated[Optional[str], typer.Option("--baseline", help="Suppress the findings this baseline records (default: the configuration's baseline).", show_default=False)] = None,
+    write_baseline: Annotated[Optional[str], typer.Option("--write-baseline", help="Record today's findings in this file (exit 0 unless an input error).", show_default=False)] = None,
+    stats: Annotated[bool, typer.Option("--statistics", help="Text format: add the number of findings of each rule.")] = False,
+    show_suppressed: Annotated[bool, typer.Option("--show-suppressed", help="Text format: list suppressed findings too, each marked with its suppression.")] = False,
 ) -> None:
     """Lint manifests and report findings."""
     from hooklint.catalog import load_catalog
@@ -102,7 +149,11 @@ def lint(
     from hooklint.pipeline import lint_paths
     from hooklint.findings import SEVERITY_RANK
 
-    cfg = _load_config(config)
+    cfg = _override(_load_config(config), select, ignore, exclude, fail_on)
+    baseline = baseline if baseline is not None else cfg.baseline
+    own = [p for p in (baseline, write_baseline) if p is not None]
+    if own:  # hooklint's own baseline is JSON in the repository, not a manifest
+        cfg.exclude = cfg.exclude.with_files(own)
     if unsafe_fixes and not fix:
         _fail("--unsafe-fixes needs --fix")
     if fix:
@@ -113,12 +164,20 @@ def lint(
         result = lint_paths(paths, cfg, load_catalog(), jobs=jobs)
     except ConfigError as exc:
         _fail(str(exc))
+    from hooklint.reporters.baseline import BaselineError, apply_baseline, load_baseline
+
+    try:
+        if baseline is not None and write_baseline is None:
+            result.stale_baseline = apply_baseline(result, load_baseline(baseline))
+    except BaselineError as exc:
+        _fail(str(exc))
     for error in result.errors:
         typer.echo(f"hooklint: error: {error.path}: {error.message}", err=True)
     if format is Format.text:
         from hooklint.reporters.text import render
 
-        text = render(result)
+        text = render(result, show_suppressed=show_suppressed, stats=stats,
+                      colour=(output is None or output == "-") and _colour(sys.stdout))
     elif format is Format.json:
         from hooklint.reporters.json import render
 
@@ -134,9 +193,22 @@ def lint(
         module = import_module(f"hooklint.reporters.{format.value}")
         text = module.render(result, load_catalog(), category=category)
     _write(text, output)
+    if output is not None and output != "-":  # a CI log still shows what was found
+        from hooklint.reporters.text import summary_line
+
+        typer.echo(f"hooklint: {summary_line(result)} (report in {output})", err=True)
     if result.errors:
         raise typer.Exit(EXIT_ERROR)
-    threshold = None if fail_on is FailOn.never else SEVERITY_RANK[fail_on.value]
+    if write_baseline is not None:
+        from hooklint.reporters.baseline import write_baseline as write
+
+        try:
+            count = write(write_baseline, result)
+        except BaselineError as exc:
+            _fail(str(exc))
+        typer.echo(f"hooklint: wrote {count} finding{'s' if count != 1 else ''} to the baseline {write_baseline}", err=True)
+        raise typer.Exit(EXIT_CLEAN)
+    threshold = None if cfg.fail_on == "never" else SEVERITY_RANK[cfg.fail_on]
     failing = threshold is not None and any(SEVERITY_RANK[f.severity] >= threshold for f in result.findings)
     raise typer.Exit(EXIT_FINDINGS if failing else EXIT_CLEAN)
 
@@ -192,6 +264,51 @@ def diff(
     failing = threshold is not None and any(SEVERITY_RANK[f.severity] >= threshold for f in change.new)
     raise typer.Exit(EXIT_FINDINGS if failing else EXIT_CLEAN)
 
+STARTER = """\
+# yaml-language-server: $schema={schema}
+# hooklint configuration: https://github.com/hooklint/hooklint#configuration
+# Globs in exclude and per-path-ignores are gitignore-style, relative to this file's folder.
+
+# Rules: ids (HL101), slugs (hook-image-mutable-tag) or id prefixes (HL1, HL20).
+# select: [HL1, HL2]             # run only these (default: every rule)
+ignore: []                       # never run these (wins over select)
+# severity:                      # override a rule's severity: error, warning or note
+#   HL208: note
+fail-on: warning                 # lowest severity that fails the run: error, warning, note, never
+
+exclude: []                      # files never reported, e.g. ["legacy/", "**/*-generated.yaml"]
+# baseline: .hooklint-baseline.json  # findings recorded by hooklint lint --write-baseline
+# per-path-ignores:              # rules not reported on some paths
+#   "legacy/**": [HL103]
+
+workload-scope: hooks            # hooks, or all: security and lifecycle rules on every workload
+allowed-registries: []           # HL101: registry hosts or host/path prefixes, e.g. [ghcr.io/acme]
+require-digest: false            # HL102: require an @sha256 digest on every hook image
+argocd-version: "3.3"            # rules follow this Argo CD version's behaviour (quoted)
+max-file-size: 10485760          # bytes; larger files are reported and not linted
+max-waves: 10                    # HL304: most (phase, wave) steps in one sync
+"""
+
+
+@app.command()
+def init(
+    path: Annotated[str, typer.Argument(help="The file to write.")] = ".hooklint.yaml",
+) -> None:
+    """Write a commented starter .hooklint.yaml (never over an existing file)."""
+    import os
+
+    from hooklint.config import SCHEMA_URL
+
+    if os.path.lexists(path):
+        typer.echo(f"hooklint: {path} already exists; not overwriting it", err=True)
+        raise typer.Exit(EXIT_FINDINGS)
+    try:
+        with open(path, "x", encoding="utf-8") as handle:
+            handle.write(STARTER.format(schema=SCHEMA_URL))
+    except OSError as exc:
+        _fail(f"{path}: cannot write configuration: {exc.strerror or exc}")
+    typer.echo(f"wrote {path}")
+
 
 class PlanFormat(str, Enum):
     text = "text"
@@ -218,18 +335,49 @@ def plan(
     raise typer.Exit(EXIT_ERROR if errors else EXIT_CLEAN)
 
 
+class RulesFormat(str, Enum):
+    text = "text"
+    json = "json"
+
+
 @app.command()
 def rules(
     markdown: Annotated[bool, typer.Option("--markdown", help="A Markdown table (the README's).")] = False,
+    format: Annotated[RulesFormat, typer.Option("--format", "-f", help="Output format.")] = RulesFormat.text,
+    config: Annotated[Optional[str], typer.Option("--config", "-c", help="Configuration file (default: the nearest one); decides which rules are enabled.")] = None,
+    docs: Annotated[Optional[str], typer.Option("--docs", help="Write one Markdown page per rule into this folder (docs/rules in the repository) and exit.", show_default=False)] = None,
 ) -> None:
-    """List every rule: id, severity, slug, fix (safe, unsafe or -) and summary."""
-    from hooklint.catalog import load_catalog, markdown_table
+    """List every rule: id, severity, slug, whether the configuration enables it, whether
+    'hooklint fix' can fix it (safe, unsafe or -), and its summary."""
+    import json
 
+    from hooklint.catalog import load_catalog, markdown_table, write_rule_pages
+    from hooklint.config import ConfigError
+    from hooklint.engine import Engine
+
+    catalog = load_catalog()
     if markdown:
-        typer.echo(markdown_table(load_catalog()), nl=False)
+        typer.echo(markdown_table(catalog), nl=False)
         return
-    for rule in load_catalog().sorted():
-        typer.echo(f"{rule.id}  {rule.severity:<7}  {rule.slug:<36}  {rule.autofix or '-':<6}  {rule.summary}")
+    if docs is not None:
+        try:
+            written = write_rule_pages(docs, catalog)
+        except OSError as exc:
+            _fail(f"{docs}: cannot write rule pages: {exc.strerror or exc}")
+        typer.echo(f"wrote {len(written)} rule pages to {docs}")
+        return
+    try:
+        enabled = Engine(_load_config(config), catalog).enabled
+    except ConfigError as exc:
+        _fail(str(exc))
+    if format is RulesFormat.json:
+        rows = [{"id": r.id, "slug": r.slug, "severity": r.severity, "enabled": r.id in enabled,
+                 "fix": r.autofix, "summary": r.summary} for r in catalog.sorted()]  # fmt: skip
+        typer.echo(json.dumps({"rules": rows}, indent=2, ensure_ascii=False))
+        return
+    for rule in catalog.sorted():
+        state = "on " if rule.id in enabled else "off"
+        typer.echo(f"{rule.id}  {rule.severity:<7}  {rule.slug:<36}  {state}  {rule.autofix or '-':<6}  {rule.summary}")
 
 
 def _run_fix(paths: list[str], cfg, unsafe: bool, diff: bool, backoff_limit: int = 1,
@@ -316,18 +464,28 @@ def fix_command(
 
 @app.command()
 def explain(rule_id: Annotated[str, typer.Argument(help="Rule id (HL101) or slug.")]) -> None:
-    """Show a rule's documentation and its examples."""
+    """Show a rule's documentation and its examples, with the positions each bad one is reported at."""
+    import difflib
+
     from hooklint.catalog import load_catalog, load_examples
 
-    rule = load_catalog().resolve(rule_id)
+    catalog = load_catalog()
+    rule = catalog.resolve(rule_id.strip())
     if rule is None:
-        _fail(f"unknown rule {rule_id!r}; 'hooklint rules' lists them")
+        names = [r.id for r in catalog.sorted()] + [r.slug for r in catalog.sorted()]
+        close = difflib.get_close_matches(rule_id.strip(), names, n=1, cutoff=0.6) or difflib.get_close_matches(
+            rule_id.strip().upper(), names, n=1, cutoff=0.6)  # fmt: skip
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        _fail(f"unknown rule {rule_id!r}{hint} ('hooklint rules' lists them)")
     examples = load_examples(rule)
     out = [f"{rule.id} {rule.slug} ({rule.severity})", "", rule.summary, "",
            "What it does", rule.what, "", "Why it matters", rule.why, "", "How to fix", rule.fix]  # fmt: skip
     for kind, title in (("bad", "Example that is reported"), ("good", "Use instead")):
         for example in examples[kind][:1]:
             out += ["", f"{title} ({example['name']}):", example["manifest"].rstrip()]
+            for expect in example.get("expect") or []:
+                message = f": {expect['message']}" if expect.get("message") else ""
+                out.append(f"-> reported at line {expect['line']}, column {expect['column']}{message}")
     typer.echo("\n".join(out))
 
 

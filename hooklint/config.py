@@ -1,14 +1,23 @@
-"""``.hooklint.yaml`` -> :class:`Config`.
+"""``.hooklint.yaml`` or ``[tool.hooklint]`` of ``pyproject.toml`` -> :class:`Config`.
 
-The file is found by walking up from the current directory, or named with ``--config``. Keys:
+The file is the nearest one walking up from the current directory (a folder holding both is an
+error), or the one named with ``--config``. Keys (``hooklint/config.schema.json`` describes them and
+is published for editors):
 
 ============================  ==========================================================  =======
 key                           meaning                                                     default
 ============================  ==========================================================  =======
+``select``                    rule ids, slugs or id prefixes (``HL1``, ``HL20``) to run     all
+``ignore``                    rule ids, slugs or id prefixes not to run (wins)            ``[]``
+``disable``                   deprecated alias of ``ignore``                              ``[]``
+``severity``                  ``{HL208: note}``: severity overrides                       ``{}``
+``fail-on``                   lowest severity that makes the exit code 1                  warning
+``exclude``                   gitignore-style globs (relative to the file) not reported   ``[]``
+``per-path-ignores``          ``{"legacy/**": [HL103]}``: rules not reported on paths     ``{}``
+``baseline``                  a ``--write-baseline`` file (relative to the config file)   none
+``workload-scope``            ``hooks`` or ``all`` (``check-all-workloads``: deprecated)  hooks
 ``allowed-registries``        registry hosts or host/path prefixes hook images may use    ``[]``
 ``require-digest``            HL102 wants an ``@sha256`` digest on every image            false
-``disable``                   rule ids or slugs not to run                                ``[]``
-``check-all-workloads``       security/lifecycle rules look at every workload, not hooks  false
 ``argocd-version``            the Argo CD version whose behaviour rules follow            ``3.3``
 ``max-file-size``             bytes; larger files are not linted                          10 MB
 ``max-waves``                 HL304's limit of (phase, wave) steps                        10
@@ -17,27 +26,111 @@ key                           meaning                                           
 ``api-versions``              Helm's ``--api-versions`` (``.Capabilities.APIVersions``)   ``[]``
 ============================  ==========================================================  =======
 
-The schema is small and fixed, so it is checked here by hand (importing jsonschema would cost a
-tenth of a second on every pre-commit run); every error names the key.
+The schema is validated here by a small walker that understands the keywords the schema uses
+(importing jsonschema would cost a tenth of a second on every pre-commit run; the test suite checks
+the schema itself with jsonschema). Every error is one line naming the file, the line and the key.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from hooklint import argocd
 from hooklint.images import RegistryEntry
 
-CONFIG_NAMES = (".hooklint.yaml", ".hooklint.yml")
+YAML_NAMES = (".hooklint.yaml", ".hooklint.yml")
+CONFIG_NAMES = YAML_NAMES  # kept for callers of the YAML-only days
+PYPROJECT = "pyproject.toml"
 #: Files larger than this (bytes) are not linted (``max-file-size``).
 DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
+SCHEMA_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "config.schema.json")
+SCHEMA_URL = "https://raw.githubusercontent.com/hooklint/hooklint/main/hooklint/config.schema.json"
+FAIL_ON = ("error", "warning", "note", "never")
 
 
 class ConfigError(Exception):
-    """A configuration problem; the message is one line naming the file and the key."""
+    """A configuration problem; the message is one line naming the file, the line and the key."""
+
+
+class PathFilter:
+    """gitignore-style globs relative to ``base`` (a folder): ``*`` and ``?`` stay inside one path
+    component, ``**`` crosses folders, a pattern without ``/`` (other than a trailing one) matches a
+    name at any depth, a trailing ``/`` matches folders only, a leading ``!`` re-includes, and the
+    last matching pattern wins. A folder that matches takes everything below it along."""
+
+    __slots__ = ("base", "patterns", "_compiled", "files")
+
+    def __init__(self, base: str, patterns: list[str], files: frozenset[str] = frozenset()):
+        self.base = os.path.abspath(base)
+        self.patterns = list(patterns)
+        self._compiled = [self._compile(p) for p in self.patterns]
+        #: files matched whatever the patterns say (absolute paths: hooklint's own baseline)
+        self.files = files
+
+    def with_files(self, paths: list[str]) -> "PathFilter":
+        """This filter, also matching the files ``paths``."""
+        return PathFilter(self.base, self.patterns, self.files | {os.path.abspath(p) for p in paths})
+
+    @staticmethod
+    def _compile(pattern: str) -> tuple[bool, bool, re.Pattern[str]]:
+        negate = pattern.startswith("!")
+        if negate:
+            pattern = pattern[1:]
+        dir_only = pattern.endswith("/")
+        pattern = pattern.strip("/") if dir_only else pattern
+        anchored = "/" in pattern
+        pattern = pattern.lstrip("/")
+        out, i = [], 0
+        while i < len(pattern):
+            if pattern.startswith("**/", i):
+                out.append("(?:.*/)?")
+                i += 3
+            elif pattern.startswith("**", i):
+                out.append(".*")
+                i += 2
+            elif pattern[i] == "*":
+                out.append("[^/]*")
+                i += 1
+            elif pattern[i] == "?":
+                out.append("[^/]")
+                i += 1
+            elif pattern[i] == "[" and "]" in pattern[i + 2 :]:
+                close = pattern.index("]", i + 2)
+                body = pattern[i + 1 : close].replace("\\", "\\\\")
+                out.append("[" + ("^" + body[1:] if body.startswith("!") else body) + "]")
+                i = close + 1
+            else:
+                out.append(re.escape(pattern[i]))
+                i += 1
+        regex = "".join(out)
+        if not anchored:
+            regex = "(?:.*/)?" + regex
+        return negate, dir_only, re.compile(regex)
+
+    def __bool__(self) -> bool:
+        return bool(self.patterns or self.files)
+
+    def __call__(self, path: str) -> bool:
+        """Whether ``path`` (a file, as named on the command line) is matched."""
+        if not (self.patterns or self.files) or path == "-":
+            return False
+        if self.files and os.path.abspath(path) in self.files:
+            return True
+        rel = os.path.relpath(os.path.abspath(path), self.base).replace(os.sep, "/")
+        if rel == ".." or rel.startswith("../"):
+            return False
+        parts = rel.split("/")
+        folders = ["/".join(parts[:n]) for n in range(1, len(parts))]
+        matched = False
+        for negate, dir_only, regex in self._compiled:
+            hit = any(regex.fullmatch(f) for f in folders) or (not dir_only and regex.fullmatch(rel) is not None)
+            if hit:
+                matched = not negate
+        return matched
 
 
 @dataclass(slots=True)
@@ -54,9 +147,45 @@ class Config:
     api_versions: list[str] = field(default_factory=list)
     path: str | None = None
     registry_entries: list[RegistryEntry] = field(default_factory=list)
+    #: rule names, slugs or id prefixes to run (None: every rule) and not to run
+    select: list[str] | None = None
+    ignore: list[str] = field(default_factory=list)
+    #: rule name -> severity
+    severity: dict[str, str] = field(default_factory=dict)
+    fail_on: str = "warning"
+    exclude: PathFilter = field(default_factory=lambda: PathFilter(".", []))
+    #: (glob filter, rule names) pairs
+    per_path_ignores: list[tuple[PathFilter, list[str]]] = field(default_factory=list)
+    #: the baseline file (``baseline``), relative to the configuration file's folder made absolute
+    baseline: str | None = None
+    #: key path (``("select", 2)``) -> 1-based line in ``path``
+    lines: dict[tuple, int] = field(default_factory=dict)
+    #: keys set on the command line, with the option that set them
+    overridden: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.registry_entries = [RegistryEntry.parse(e) for e in self.allowed_registries]
+
+    @property
+    def workload_scope(self) -> str:
+        return "all" if self.check_all_workloads else "hooks"
+
+    def at(self, *key: Any) -> str:
+        """Where ``key`` was set, for an error message: ``--select``, ``file:line``, or the file."""
+        if key and key[0] in self.overridden:
+            return self.overridden[key[0]]
+        return _where(self.path or "configuration", self.lines, key)
+
+    def excluded(self, path: str) -> bool:
+        return self.exclude(path)
+
+
+def _where(path: str, lines: dict[tuple, int], key: tuple) -> str:
+    for n in range(len(key), 0, -1):
+        line = lines.get(tuple(key[:n]))
+        if line is not None:
+            return f"{path}:{line}"
+    return path
 
 
 def _version(value: Any, where: str) -> argocd.Version:
@@ -81,87 +210,294 @@ def _kube_version(value: Any, where: str) -> str | None:
     return text
 
 
-def parse_config(data: Any, where: str) -> Config:
-    """Validate a loaded configuration mapping. Raises :class:`ConfigError`."""
-    if data is None:
-        return Config(path=where)
+_SCHEMA: dict[str, Any] | None = None
+
+
+def schema() -> dict[str, Any]:
+    """The configuration's JSON Schema (``hooklint/config.schema.json``)."""
+    global _SCHEMA
+    if _SCHEMA is None:
+        with open(SCHEMA_FILE, encoding="utf-8") as handle:
+            _SCHEMA = json.load(handle)
+    return _SCHEMA
+
+
+_TYPES: dict[str, Callable[[Any], bool]] = {
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+    "string": lambda v: isinstance(v, str),
+    "boolean": lambda v: isinstance(v, bool),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+}
+
+
+def _expected(s: dict[str, Any]) -> str:
+    """What a value of schema ``s`` must be, in words."""
+    kind = s.get("type")
+    if "enum" in s:
+        return "one of " + ", ".join(s["enum"])
+    if kind == "boolean":
+        return "true or false"
+    if kind == "integer":
+        return "a positive whole number" if s.get("minimum") == 1 else "a whole number"
+    if kind == "array":
+        return "a list of non-empty strings"
+    if kind == "object":
+        inner = s.get("additionalProperties")
+        if isinstance(inner, dict) and inner.get("type") == "array":
+            return "a mapping of globs to lists of rules"
+        if isinstance(inner, dict) and "enum" in inner:
+            return "a mapping of rules to " + ", ".join(inner["enum"])
+        return "a mapping"
+    if kind == "string" and "pattern" in s:
+        return f"a string matching {s['pattern']}"
+    if kind == "string":
+        return "a non-empty string" if s.get("minLength") else "a string"
+    return "valid"
+
+
+def _name(key: tuple) -> str:
+    head = f"'{key[0]}'"
+    rest = [k for k in key[1:] if isinstance(k, str)]
+    return f"{head} entry '{rest[0]}'" if rest else head
+
+
+def validate(data: Any, where: str, lines: dict[tuple, int] | None = None) -> None:
+    """Check ``data`` against the configuration schema (the keywords ``type``, ``properties``,
+    ``additionalProperties``, ``items``, ``enum``, ``minLength``, ``minimum``, ``pattern``).
+    Raises :class:`ConfigError` for the first problem, naming ``where`` (the file), the line and
+    the key."""
+    lines = lines or {}
+    root = schema()
     if not isinstance(data, dict):
         raise ConfigError(f"{where}: the configuration must be a mapping of keys to values")
-    known = {
-        "allowed-registries", "require-digest", "disable", "check-all-workloads",
-        "argocd-version", "max-file-size", "max-waves", "repo-urls", "kube-version", "api-versions",
-    }  # fmt: skip
+    known = root["properties"]
     for key in data:
         if key not in known:
-            raise ConfigError(f"{where}: unknown key '{key}' (known: {', '.join(sorted(known))})")
+            at = _where(where, lines, (key,))
+            raise ConfigError(f"{at}: unknown key '{key}' (known: {', '.join(sorted(known))})")
 
-    def string_list(key: str) -> list[str]:
-        value = data.get(key, [])
+    def fail(value: Any, key: tuple, s: dict[str, Any]) -> None:
+        raise ConfigError(f"{_where(where, lines, key)}: {_name(key)} must be {_expected(s)}, not {value!r}")
+
+    def walk(value: Any, s: dict[str, Any], key: tuple) -> None:
+        kind = s.get("type")
+        if kind and not _TYPES[kind](value):
+            fail(value, key, s)
+        if "enum" in s and value not in s["enum"]:
+            fail(value, key, s)
+        if kind == "string" and len(value.strip()) < s.get("minLength", 0):
+            fail(value, key, s)
+        if kind == "string" and "pattern" in s and re.search(s["pattern"], value) is None:
+            fail(value, key, s)
+        if kind == "integer" and "minimum" in s and value < s["minimum"]:
+            fail(value, key, s)
+        if kind == "array":
+            item_schema = s.get("items", {})
+            for i, item in enumerate(value):
+                item_kind = item_schema.get("type", "string")
+                if not _TYPES[item_kind](item) or (
+                    item_kind == "string" and len(item.strip()) < item_schema.get("minLength", 0)
+                ):
+                    fail(value, key + (i,), s)
+        if kind == "object":
+            inner = s.get("additionalProperties")
+            if isinstance(inner, dict):
+                for sub, sub_value in value.items():
+                    walk(sub_value, inner, key + (str(sub),))
+
+    for key, value in data.items():
         if value is None:
-            return []
-        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-            raise ConfigError(f"{where}: '{key}' must be a list of non-empty strings")
-        return [v.strip() for v in value]
+            continue
+        walk(value, known[key], (key,))
 
-    def boolean(key: str) -> bool:
-        value = data.get(key, False)
-        if not isinstance(value, bool):
-            raise ConfigError(f"{where}: '{key}' must be true or false, not {value!r}")
-        return value
 
-    def positive_int(key: str, default: int) -> int:
-        value = data.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-            raise ConfigError(f"{where}: '{key}' must be a positive whole number, not {value!r}")
-        return value
+def parse_config(data: Any, where: str, lines: dict[tuple, int] | None = None) -> Config:
+    """Validate a loaded configuration mapping (``lines``: key path -> line, for messages) and
+    build the :class:`Config`. Globs are relative to the folder of ``where``. Raises
+    :class:`ConfigError`."""
+    lines = lines or {}
+    if data is None:
+        return Config(path=where)
+    if isinstance(data, dict) and "argocd-version" in data:
+        version = _version(data["argocd-version"], _where(where, lines, ("argocd-version",)))
+    else:
+        version = argocd.DEFAULT_VERSION
+    kube_version = None
+    if isinstance(data, dict) and data.get("kube-version") is not None:
+        kube_version = _kube_version(data["kube-version"], _where(where, lines, ("kube-version",)))
+    validate(data, where, lines)
+    if "workload-scope" in data and "check-all-workloads" in data:
+        raise ConfigError(
+            f"{_where(where, lines, ('check-all-workloads',))}: 'check-all-workloads' is the deprecated "
+            "spelling of 'workload-scope': keep only 'workload-scope'"
+        )
 
-    registries = string_list("allowed-registries")
-    for entry in registries:
+    def get(key: str, default: Any) -> Any:
+        value = data.get(key)
+        return default if value is None else value
+
+    def strings(key: str) -> list[str]:
+        return [v.strip() for v in get(key, [])]
+
+    registries = strings("allowed-registries")
+    for i, entry in enumerate(registries):
         if "://" in entry or "*" in entry or " " in entry:
             raise ConfigError(
-                f"{where}: 'allowed-registries' entry {entry!r} must be a host or host/path "
-                "(no scheme, no wildcard)"
+                f"{_where(where, lines, ('allowed-registries', i))}: 'allowed-registries' entry {entry!r} must "
+                "be a host or host/path (no scheme, no wildcard)"
             )
+    base = os.path.dirname(os.path.abspath(where))  # globs and the baseline are relative to the file
+    scope = get("workload-scope", "all" if get("check-all-workloads", False) else "hooks")
     return Config(
         allowed_registries=registries,
-        require_digest=boolean("require-digest"),
-        disable=string_list("disable"),
-        check_all_workloads=boolean("check-all-workloads"),
-        argocd_version=_version(data["argocd-version"], where) if "argocd-version" in data else argocd.DEFAULT_VERSION,
-        max_file_size=positive_int("max-file-size", DEFAULT_MAX_FILE_SIZE),
-        max_waves=positive_int("max-waves", 10),
-        repo_urls=string_list("repo-urls"),
-        kube_version=_kube_version(data.get("kube-version"), where),
-        api_versions=string_list("api-versions"),
+        require_digest=get("require-digest", False),
+        disable=strings("disable"),
+        check_all_workloads=scope == "all",
+        argocd_version=version,
+        max_file_size=get("max-file-size", DEFAULT_MAX_FILE_SIZE),
+        max_waves=get("max-waves", 10),
+        repo_urls=strings("repo-urls"),
+        kube_version=kube_version,
+        api_versions=strings("api-versions"),
         path=where,
+        select=strings("select") if data.get("select") is not None else None,
+        ignore=strings("ignore"),
+        severity={str(k): v for k, v in get("severity", {}).items()},
+        fail_on=get("fail-on", "warning"),
+        exclude=PathFilter(base, strings("exclude")),
+        per_path_ignores=[(PathFilter(base, [glob]), [r.strip() for r in rules or []])
+                          for glob, rules in get("per-path-ignores", {}).items()],  # fmt: skip
+        baseline=os.path.join(base, data["baseline"].strip()) if data.get("baseline") else None,
+        lines=lines,
     )
 
 
+def _has_tool_table(path: str) -> bool:
+    """Whether the ``pyproject.toml`` at ``path`` has a ``[tool.hooklint]`` table (a cheap look at
+    the text: the file is parsed only when it is the one used)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError):
+        return False
+    return re.search(r"^\s*\[\s*tool\s*\.\s*hooklint\s*[\].]", text, re.MULTILINE) is not None or re.search(
+        r"^\s*tool\s*\.\s*hooklint\s*[=.]", text, re.MULTILINE) is not None  # fmt: skip
+
+
 def find_config(start: str | None = None) -> str | None:
-    """The nearest ``.hooklint.yaml`` from ``start`` (the current directory) up to the root."""
+    """The nearest ``.hooklint.yaml`` (or ``.hooklint.yml``), or ``pyproject.toml`` with a
+    ``[tool.hooklint]`` table, from ``start`` (the current directory) up to the root. Raises
+    :class:`ConfigError` when one folder holds two of them."""
     folder = os.path.abspath(start or os.getcwd())
     while True:
-        for name in CONFIG_NAMES:
-            candidate = os.path.join(folder, name)
-            if os.path.isfile(candidate):
-                return candidate
+        found = [os.path.join(folder, n) for n in YAML_NAMES if os.path.isfile(os.path.join(folder, n))]
+        pyproject = os.path.join(folder, PYPROJECT)
+        if os.path.isfile(pyproject) and _has_tool_table(pyproject):
+            found.append(pyproject)
+        if len(found) > 1:
+            names = " and ".join(os.path.basename(f) for f in found)
+            raise ConfigError(f"{folder}: {names} both configure hooklint: keep one (or name it with --config)")
+        if found:
+            return found[0]
         parent = os.path.dirname(folder)
         if parent == folder:
             return None
         folder = parent
 
 
+def _yaml_lines(node: Any) -> dict[tuple, int]:
+    """Key path -> 1-based line of a composed YAML mapping (top keys, their entries and items)."""
+    import yaml
+
+    lines: dict[tuple, int] = {}
+    if not isinstance(node, yaml.MappingNode):
+        return lines
+    for key_node, value_node in node.value:
+        key = (str(key_node.value),)
+        lines[key] = key_node.start_mark.line + 1
+        if isinstance(value_node, yaml.MappingNode):
+            for sub_key, sub_value in value_node.value:
+                lines[key + (str(sub_key.value),)] = sub_key.start_mark.line + 1
+                if isinstance(sub_value, yaml.SequenceNode):
+                    for i, item in enumerate(sub_value.value):
+                        lines[key + (str(sub_key.value), i)] = item.start_mark.line + 1
+        elif isinstance(value_node, yaml.SequenceNode):
+            for i, item in enumerate(value_node.value):
+                lines[key + (i,)] = item.start_mark.line + 1
+    return lines
+
+
+_TOML_HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(?:#.*)?$")
+_TOML_KEY = re.compile(r"""^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_.-]+)\s*=""")
+
+
+def _toml_lines(text: str) -> dict[tuple, int]:
+    """Key path -> 1-based line of the keys of ``[tool.hooklint]`` and its sub-tables (read from
+    the text: ``tomllib`` keeps no positions)."""
+    lines: dict[tuple, int] = {}
+    table: tuple | None = None
+    for number, line in enumerate(text.splitlines(), 1):
+        header = _TOML_HEADER.match(line)
+        if header:
+            parts = tuple(p.strip().strip("\"'") for p in header.group(1).split("."))
+            table = parts[2:] if parts[:2] == ("tool", "hooklint") else None
+            if table:
+                lines.setdefault(table[:1], number)
+            continue
+        key = _TOML_KEY.match(line)
+        if key and table is not None:
+            name = key.group(1).strip("\"'")
+            path = table + ((name,) if key.group(1)[0] in "\"'" else tuple(name.split(".")))
+            lines.setdefault(path, number)
+    return lines
+
+
+def _load_toml(where: str) -> tuple[Any, dict[tuple, int]]:
+    try:
+        import tomllib  # type: ignore[import-not-found]
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib  # type: ignore[no-redef]
+    try:
+        with open(where, "rb") as handle:
+            raw = handle.read()
+        text = raw.decode("utf-8")
+        data = tomllib.loads(text)
+    except OSError as exc:
+        raise ConfigError(f"{where}: cannot read configuration: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{where}: cannot read configuration: not valid UTF-8") from None
+    except tomllib.TOMLDecodeError as exc:
+        found = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+        at = f":{found.group(1)}:{found.group(2)}" if found else ""
+        problem = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", str(exc))
+        raise ConfigError(f"{where}{at}: invalid TOML in configuration: {problem}") from None
+    tool = data.get("tool", {}).get("hooklint") if isinstance(data.get("tool"), dict) else None
+    if tool is None:
+        raise ConfigError(f"{where}: no [tool.hooklint] table")
+    return tool, _toml_lines(text)
+
+
 def load_config(path: str | None = None) -> Config:
-    """Load ``path``, or the file :func:`find_config` finds, or the defaults. Raises
-    :class:`ConfigError` for a missing, unreadable or invalid file."""
+    """Load ``path``, or the file :func:`find_config` finds, or the defaults. A ``.toml`` file is
+    read as ``pyproject.toml`` (its ``[tool.hooklint]`` table). Raises :class:`ConfigError` for a
+    missing, unreadable or invalid file."""
     import yaml
 
     where = path or find_config()
     if where is None:
         return Config()
+    if where.endswith(".toml"):
+        data, lines = _load_toml(where)
+        return parse_config(data, where, lines)
     try:
         with open(where, "rb") as handle:
-            data = yaml.load(handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+            loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(handle)
+            try:
+                node = loader.get_single_node()
+                data = loader.construct_document(node) if node is not None else None
+            finally:
+                loader.dispose()
     except OSError as exc:
         raise ConfigError(f"{where}: cannot read configuration: {exc.strerror or exc}") from None
     except yaml.YAMLError as exc:
@@ -169,4 +505,4 @@ def load_config(path: str | None = None) -> Config:
         at = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise ConfigError(f"{where}{at}: invalid YAML in configuration: {problem}") from None
-    return parse_config(data, where)
+    return parse_config(data, where, _yaml_lines(node))

@@ -11,12 +11,14 @@ reports the entries that suppressed nothing (HL901).
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from typing import Iterator
 
 from hooklint.catalog import Catalog, Rule
 from hooklint.checks import REGISTRY, Check, Context, Hit, load_all
 from hooklint.config import Config, ConfigError
-from hooklint.findings import Finding
+from hooklint.findings import Finding, Span, Suppression
 from hooklint.loader import LoadedFile
 from hooklint.model import Manifest
 from hooklint.plan import SyncPlan
@@ -26,45 +28,87 @@ from hooklint.yamlio import shown
 SUPPRESS_ANNOTATION = "hooklint.io/ignore"
 #: The rule of a suppression entry that suppressed nothing; the engine reports it itself.
 UNUSED_SUPPRESSION = "HL901"
+#: The rule of a suppression entry without a reason (it still applies).
+MISSING_REASON = "HL902"
 
 
-def parse_suppressions(m: Manifest, catalog: Catalog) -> dict[str, str]:
+def suppression_entries(m: Manifest, catalog: Catalog) -> list[tuple[str, str, str | None]]:
     """``hooklint.io/ignore: "HL103, hook-automounts-token: reason; HL201: other reason"``: rule ids
-    or slugs, with an optional reason after ``:``, entries separated by ``;``. Returns
-    ``{written name: rule id}`` (the rule id is the upper-cased name when no rule matches)."""
+    or slugs, with an optional reason after ``:``, entries separated by ``;``. Returns ``(written
+    name, rule id, reason or None)`` in the order written (the rule id is the upper-cased name
+    when no rule matches)."""
     raw = m.metadata.get("annotations") if m.metadata is not None else None
     value = raw.get(SUPPRESS_ANNOTATION) if isinstance(raw, dict) else None
     if not isinstance(value, str):
-        return {}
-    out: dict[str, str] = {}
+        return []
+    out = []
     for entry in value.split(";"):
-        names = entry.split(":", 1)[0]
+        names, _, reason = entry.partition(":")
         for name in names.replace(",", " ").split():
             rule = catalog.resolve(name)
-            out[name] = rule.id if rule else name.upper()
+            out.append((name, rule.id if rule else name.upper(), reason.strip() or None))
     return out
 
 
+def parse_suppressions(m: Manifest, catalog: Catalog) -> dict[str, str]:
+    """``{written name: rule id}`` of an object's ``hooklint.io/ignore`` annotation (see
+    :func:`suppression_entries`)."""
+    return {name: rule_id for name, rule_id, _ in suppression_entries(m, catalog)}
+
+
 class Engine:
-    """Runs the enabled checks of a :class:`Catalog` under a :class:`Config`. Raises
-    :class:`ConfigError` when ``disable`` names an unknown rule."""
+    """Runs the enabled checks of a :class:`Catalog` under a :class:`Config`: ``select`` minus
+    ``ignore`` (and ``disable``), with ``severity`` overrides. Raises :class:`ConfigError` when one
+    of them names no rule."""
 
     def __init__(self, config: Config, catalog: Catalog):
         self.config = config
         self.catalog = catalog
         load_all()
-        disabled = set()
-        for name in config.disable:
-            rule = catalog.resolve(name)
-            if rule is None:
-                raise ConfigError(f"{config.path or 'configuration'}: 'disable' names unknown rule {name!r}")
-            disabled.add(rule.id)
-        self.enabled = {rid for rid in catalog.rules if rid not in disabled}
+        if config.select is not None:
+            chosen = set().union(*(self._rules("select", i, n) for i, n in enumerate(config.select)))
+        else:
+            chosen = set(catalog.rules)
+        for key, names in (("ignore", config.ignore), ("disable", config.disable)):
+            for i, name in enumerate(names):
+                chosen -= self._rules(key, i, name)
+        self.enabled = chosen
+        #: rule id -> severity, from the ``severity`` overrides (a later, more specific name wins)
+        self.severity: dict[str, str] = {}
+        for name, level in sorted(config.severity.items(), key=lambda kv: len(kv[0])):
+            for rule_id in self._rules("severity", name, name):
+                self.severity[rule_id] = level
+        self.path_ignores = [
+            (matcher, set().union(*(self._rules("per-path-ignores", matcher.patterns[0], n) for n in names)))
+            for matcher, names in config.per_path_ignores
+        ]
         checks = [c for rid, cs in sorted(REGISTRY.items()) if rid in self.enabled for c in cs]
         self.file_checks = [c for c in checks if c.scope == "file"]
         self.object_checks = [c for c in checks if c.scope == "object"]
         self.app_checks = [c for c in checks if c.scope == "application"]
         self._by_kind: dict[tuple[str | None, bool], list[tuple[Check, Rule]]] = {}
+
+    def _rules(self, key: str, sub: object, name: str) -> set[str]:
+        """The rule ids ``name`` stands for: an id (any case), a slug, or an id prefix (``HL1``,
+        ``HL20``). Raises :class:`ConfigError` naming ``key`` and its line for anything else."""
+        rule = self.catalog.resolve(name)
+        if rule is not None:
+            return {rule.id}
+        upper = name.upper()
+        if re.fullmatch(r"HL\d{0,2}", upper):
+            found = {rid for rid in self.catalog.rules if rid.startswith(upper)}
+            if found:
+                return found
+        where = self.config.at(key, sub)
+        label = where if where.startswith("--") else f"{where}: '{key}'"
+        raise ConfigError(f"{label} names unknown rule {name!r} (a rule id, slug or id prefix such as HL1)")
+
+    def reports(self, finding: Finding) -> bool:
+        """Whether ``finding`` is on a path the configuration reports it on (``exclude`` and
+        ``per-path-ignores``)."""
+        if self.config.exclude(finding.path):
+            return False
+        return not any(finding.rule_id in ids and matcher(finding.path) for matcher, ids in self.path_ignores)
 
     def notices(self) -> list[str]:
         """One-line notes the text report prints once (rules that cannot run as configured)."""
@@ -92,7 +136,7 @@ class Engine:
         return Finding(
             rule_id=rule.id,
             slug=rule.slug,
-            severity=rule.severity,
+            severity=self.severity.get(rule.id, rule.severity),
             message=shown(hit.message, None),
             path=path,
             span=span,
@@ -113,7 +157,7 @@ class Engine:
                 owner = owners.get((file.path, hit.doc_index)) if hit.doc_index is not None else None
                 span = hit.span if hit.span is not None else (doc.span if doc is not None else None)
                 yield Finding(
-                    rule.id, rule.slug, rule.severity, shown(hit.message, None),
+                    rule.id, rule.slug, self.severity.get(rule.id, rule.severity), shown(hit.message, None),
                     doc.source or file.path if doc is not None else file.path,
                     span.in_template(doc.source_line if doc is not None else 0),
                     owner.ref if owner is not None else None, None, hit.field_path,
@@ -134,11 +178,12 @@ class Engine:
                 key = (m.path, m.doc_index)
                 # a kind: List document has several objects: its file findings stay unsuppressible
                 owners[key] = m if key not in owners else None
+        unowned: list[Finding] = []
         for file in loaded.files:
             if file.path in reported and file.error is None and file.skip_reason is None:
                 for finding, owner in self._file_findings(file, owners, ctx):
                     if owner is None:
-                        yield finding
+                        unowned.append(finding)
                     else:
                         by_manifest[id(owner)].append(finding)
         for m in manifests:
@@ -154,41 +199,92 @@ class Engine:
                 m = hit.manifest
                 if m is not None and m.path in reported:
                     by_manifest[id(m)].append(self._finding(rule, hit, m))
+        out: list[Finding] = list(unowned)
         for m in manifests:
             if m.path in reported:
-                yield from self._suppress(m, by_manifest[id(m)])
+                out.extend(self._suppress(m, by_manifest[id(m)]))
+        comments = {f.path: f.ignore_comments for f in loaded.files if f.path in reported and f.ignore_comments}
+        yield from self._suppress_by_comment(out, comments) if comments else out
+
+    def _suppress_by_comment(self, findings: list[Finding], comments: dict[str, list]) -> Iterator[Finding]:
+        """Mark the findings a ``# hooklint: ignore[...]`` comment names, on their line or alone on
+        the line above; then report comment names that suppressed nothing or name no rule
+        (HL901) and comments without a reason (HL902)."""
+        used: set[tuple[str, int, str]] = set()
+        for finding in findings:
+            if finding.suppression is None:
+                for line, _, names, reason, alone in comments.get(finding.path, ()):
+                    if line == finding.span.line or (alone and line == finding.span.line - 1):
+                        hit = next((n for n in names if self._rule_id(n) == finding.rule_id), None)
+                        if hit is not None:
+                            used.add((finding.path, line, hit))
+                            finding = dataclasses.replace(finding, suppression=Suppression("comment", reason))
+                            break
+            yield finding
+        for path, entries in sorted(comments.items()):
+            for line, column, names, reason, _ in entries:
+                span = Span.point(line, column)
+                written = f"hooklint: ignore[{', '.join(names)}]"
+                for name in dict.fromkeys(names):
+                    problem = self._stale(name, self._rule_id(name), (path, line, name) in used)
+                    if problem is not None and UNUSED_SUPPRESSION in self.enabled:
+                        yield self._engine_finding(UNUSED_SUPPRESSION, f"Comment '{written}' entry '{name}' {problem}.", path, span)
+                if reason is None and MISSING_REASON in self.enabled and any(self.catalog.resolve(n) for n in names):
+                    yield self._engine_finding(MISSING_REASON, (
+                        f"Comment '{written}' gives no reason: write why the finding is accepted after the ']' "
+                        f"(\"# {written} reason\"). The suppression still applies."), path, span)  # fmt: skip
+
+    def _rule_id(self, name: str) -> str:
+        rule = self.catalog.resolve(name)
+        return rule.id if rule else name.upper()
+
+    def _stale(self, name: str, rule_id: str, used: bool) -> str | None:
+        """Why a suppression entry is reported (HL901), or None when it did its job."""
+        if used:
+            return None
+        if self.catalog.resolve(name) is None:
+            return (
+                "names no hooklint rule: write rule ids or slugs, separated by commas, with an "
+                "optional ': reason', and entries separated by ';'"
+            )
+        if rule_id not in self.enabled:
+            return f"names {rule_id}, which the configuration disables: remove the entry"
+        return "suppressed nothing: a stale suppression hides the next real finding. Remove the entry"
+
+    def _engine_finding(self, rule_id: str, message: str, path: str, span: Span) -> Finding:
+        rule = self.catalog.rules[rule_id]
+        return Finding(rule.id, rule.slug, self.severity.get(rule.id, rule.severity), shown(message, None), path, span)
 
     def _suppress(self, m: Manifest, findings: list[Finding]) -> Iterator[Finding]:
-        """Drop the findings an object's ``hooklint.io/ignore`` annotation names (by rule id or
-        slug); report entries that suppressed nothing, name no rule, or name a disabled rule
-        (HL901)."""
-        entries = parse_suppressions(m, self.catalog)
+        """Mark the findings an object's ``hooklint.io/ignore`` annotation names (by rule id or
+        slug) as suppressed; report entries that suppressed nothing, name no rule, or name a
+        disabled rule (HL901), and entries without a reason (HL902)."""
+        entries = suppression_entries(m, self.catalog)
         if not entries:
             yield from findings
             return
-        wanted = set(entries.values())
+        reasons: dict[str, str | None] = {}
+        for _, rule_id, reason in entries:
+            if reasons.get(rule_id) is None:
+                reasons[rule_id] = reason
         used: set[str] = set()
         for finding in findings:
-            if finding.rule_id in wanted:
+            if finding.rule_id in reasons:
                 used.add(finding.rule_id)
+                yield dataclasses.replace(finding, suppression=Suppression("annotation", reasons[finding.rule_id]))
             else:
                 yield finding
-        if UNUSED_SUPPRESSION not in self.enabled:
-            return
-        rule = self.catalog.rules[UNUSED_SUPPRESSION]
         span = m.annotation_value_span(SUPPRESS_ANNOTATION)
-        for name, rule_id in entries.items():
-            if rule_id in used:
-                continue
-            if self.catalog.resolve(name) is None:
-                problem = (
-                    "names no hooklint rule: write rule ids or slugs, separated by commas, with an "
-                    "optional ': reason', and entries separated by ';'"
-                )
-            elif rule_id not in self.enabled:
-                problem = f"names {rule_id}, which the configuration disables: remove the entry"
-            else:
-                problem = "suppressed nothing: a stale suppression hides the next real finding. Remove the entry"
-            yield self._finding(rule, Hit(
-                f"{SUPPRESS_ANNOTATION} entry '{name}' on {m.label} {problem}.",
-                span, f"metadata.annotations.{SUPPRESS_ANNOTATION}"), m)  # fmt: skip
+        field = f"metadata.annotations.{SUPPRESS_ANNOTATION}"
+        if UNUSED_SUPPRESSION in self.enabled:
+            rule = self.catalog.rules[UNUSED_SUPPRESSION]
+            for name, rule_id in {name: rule_id for name, rule_id, _ in entries}.items():
+                problem = self._stale(name, rule_id, rule_id in used)
+                if problem is not None:
+                    yield self._finding(rule, Hit(f"{SUPPRESS_ANNOTATION} entry '{name}' on {m.label} {problem}.", span, field), m)
+        if MISSING_REASON in self.enabled:
+            rule = self.catalog.rules[MISSING_REASON]
+            for name in dict.fromkeys(name for name, _, reason in entries if reason is None and self.catalog.resolve(name)):
+                yield self._finding(rule, Hit(
+                    f"{SUPPRESS_ANNOTATION} entry '{name}' on {m.label} gives no reason: write why the finding is "
+                    f"accepted after a ':' (\"{name}: reason\"). The suppression still applies.", span, field), m)  # fmt: skip

@@ -102,6 +102,18 @@ class HookRef:
 
 
 @dataclass(frozen=True, slots=True)
+class Suppression:
+    """Why a finding is not shown: ``kind`` is ``annotation`` (``hooklint.io/ignore``), ``comment``
+    (``# hooklint: ignore[...]``) or ``baseline``; ``reason`` is the text the user wrote, or None."""
+
+    kind: str
+    reason: str | None = None
+
+    def as_dict(self) -> dict[str, str | None]:
+        return {"kind": self.kind, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
 class Finding:
     """One reported problem. ``path`` is the file as the user named it (``-`` or a Helm ``# Source:``
     template for stdin); ``field_path`` is the dotted path of the offending field inside the object
@@ -117,6 +129,9 @@ class Finding:
     hook: HookRef | None = None
     field_path: str = ""
     doc_index: int = 0
+    #: Set when a suppression hides this finding (it is then reported only where a report keeps
+    #: suppressed findings: JSON, SARIF, ``--show-suppressed``).
+    suppression: Suppression | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "path", printable_path(self.path))
@@ -138,6 +153,7 @@ class Finding:
             "end_column": self.span.end_column,
             "object": self.obj.as_dict() if self.obj else None,
             "hook": self.hook.as_dict() if self.hook else None,
+            "suppression": self.suppression.as_dict() if self.suppression else None,
         }
 
 
@@ -158,6 +174,10 @@ class RunResult:
     """Everything one ``lint`` run produced, sorted and ready for a reporter."""
 
     findings: list[Finding] = field(default_factory=list)
+    #: Findings a suppression hides (each with ``suppression`` set), sorted like ``findings``.
+    suppressed: list[Finding] = field(default_factory=list)
+    #: Entries of the baseline in use that matched no finding of this run (fixed debt).
+    stale_baseline: int = 0
     errors: list[InputError] = field(default_factory=list)
     files: int = 0
     skipped: int = 0

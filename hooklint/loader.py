@@ -109,6 +109,10 @@ class LoadedFile:
     has_skip_marker: bool = False
     #: Why Argo CD does not render the file, when it does not (set by :mod:`hooklint.sources`).
     skip_reason: str | None = None
+    #: ``# hooklint: ignore[HL203, HL204] reason`` comments: (1-based line, 1-based column of the
+    #: ``#``, the names between the brackets, the reason or None, whether the comment is alone on
+    #: its line).
+    ignore_comments: list[tuple[int, int, tuple[str, ...], str | None, bool]] = field(default_factory=list)
 
 
 class FileRejected(Exception):
@@ -335,14 +339,36 @@ class _FileParser:
         return True
 
 
+IGNORE_COMMENT = re.compile(r"(?:^|(?<=\s))#[ \t]*hooklint:[ \t]*ignore\[([^\]\n]*)\][ \t]*([^\n]*)")
+
+
+def ignore_comments(text: str) -> list[tuple[int, int, tuple[str, ...], str | None, bool]]:
+    """The ``# hooklint: ignore[HL203] reason`` comments of ``text``: (line, column, names, reason,
+    alone on its line), 1-based. Names are separated by commas or spaces."""
+    if "hooklint:" not in text:
+        return []
+    out = []
+    for match in IGNORE_COMMENT.finditer(text):
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        line = text.count("\n", 0, match.start()) + 1
+        names = tuple(match.group(1).replace(",", " ").split())
+        reason = match.group(2).strip() or None
+        alone = not text[line_start : match.start()].strip()
+        out.append((line, match.start() - line_start + 1, names, reason, alone))
+    return out
+
+
 def parse_text(path: str, text: str) -> LoadedFile:
     """Parse a whole file's text into documents, collecting the load issues of each document.
 
     The text is read by one parser. A document that cannot be read (HL001) does not hide the
     others: parsing resumes at the next ``---``/``...`` line, since a document marker at column 0
     always ends the previous document in YAML. Never raises for bad input. A file with Argo CD's
-    skip-file-rendering marker comes back empty with ``has_skip_marker`` set."""
-    return _FileParser(path, text).run()
+    skip-file-rendering marker comes back empty with ``has_skip_marker`` set. Its
+    ``# hooklint: ignore[...]`` comments are in ``ignore_comments``."""
+    loaded = _FileParser(path, text).run()
+    loaded.ignore_comments = ignore_comments(text)
+    return loaded
 
 
 def _first_content(text: str, begin: int = 0, end: int | None = None) -> int:

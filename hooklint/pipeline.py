@@ -147,7 +147,8 @@ def _lint_parallel(engine: Engine, apps: list[Application], jobs: int) -> RunRes
 
 def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1) -> RunResult:
     """Lint files, folders and ``-`` (stdin). Findings come back sorted by path, line, column, rule;
-    unreadable inputs are in ``errors``. Raises :class:`~hooklint.config.ConfigError` for a
+    unreadable inputs are in ``errors``. Files the configuration excludes are not reported (they
+    are loaded as context of their folder), nor are findings ``per-path-ignores`` drops. Raises :class:`~hooklint.config.ConfigError` for a
     configuration the engine cannot run.
 
     ``jobs`` worker processes (0: one per CPU) lint applications in parallel when there are enough
@@ -155,7 +156,7 @@ def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1
     engine = Engine(config, catalog)
     errors: list[InputError] = []
     walk_notices: list[str] = []
-    apps = group_applications(paths, errors, walk_notices, config.repo_urls)
+    apps = group_applications(paths, errors, walk_notices, config.repo_urls, excluded=config.exclude or None)
     jobs = resolve_jobs(jobs)
     files = sum(len(a.reported) + len(a.context) for a in apps)
     if jobs > 1 and len(apps) > 1 and files >= PARALLEL_MIN_FILES:
@@ -165,7 +166,9 @@ def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1
     # input errors in path order, each once, whatever the order of the arguments
     unique = {(e.path, e.message): e for e in errors + result.errors}
     result.errors = [unique[key] for key in sorted(unique)]
-    result.findings = _unique(result.findings)
+    reported = [f for f in _unique(result.findings) if engine.reports(f)]
+    result.findings = [f for f in reported if f.suppression is None]
+    result.suppressed = [f for f in reported if f.suppression is not None]
     result.renderers.sort()
     skipped = []
     if result.skipped:
@@ -248,7 +251,7 @@ def lint_text(
         files.append(parse_text("context.yaml", context))
     app = Application(path, [path], ["context.yaml"] if context is not None else [])
     loaded = loaded_application(app, files, config)
-    findings = list(engine.check_application(loaded, *build(loaded, config)))
+    findings = [f for f in engine.check_application(loaded, *build(loaded, config)) if f.suppression is None]
     findings.sort(key=Finding.sort_key)
     return findings
 

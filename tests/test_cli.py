@@ -65,7 +65,7 @@ def test_json_output_shape(tree):
     result = invoke("lint", "--format", "json", "app")
     doc = json.loads(result.output)
     assert doc["version"] == __version__
-    assert doc["summary"] == {"error": 0, "warning": 1, "note": 0, "files": 2}
+    assert doc["summary"] == {"error": 0, "warning": 1, "note": 0, "files": 2, "suppressed": 0, "stale_baseline": 0}
     assert doc["errors"] == []
     assert doc["findings"] == [
         {
@@ -75,13 +75,15 @@ def test_json_output_shape(tree):
             "object": {"api_version": "batch/v1", "kind": "Job", "name": "db-migrate",
                        "generate_name": None, "namespace": None},
             "hook": {"phases": ["PreSync"], "wave": 0},
+            "suppression": None,
         }
     ]  # fmt: skip
 
 
 def test_output_file(tree):
     result = invoke("lint", "--format", "json", "--output", "report.json", "app")
-    assert result.exit_code == 1 and result.output == ""
+    # the report goes to the file; stderr gets the one-line summary for the CI log
+    assert result.exit_code == 1 and result.output == "hooklint: 0 errors, 1 warning, 0 notes in 2 files (report in report.json)\n"
     assert json.loads((tree / "report.json").read_text())["summary"]["warning"] == 1
 
 
@@ -96,7 +98,7 @@ def test_bad_config_is_one_line_and_exit_2(tree):
     (tree / ".hooklint.yaml").write_text("require-digest: maybe\n")
     result = invoke("lint", "app")
     assert result.exit_code == 2
-    assert result.output == f"hooklint: error: {tree / '.hooklint.yaml'}: 'require-digest' must be true or false, not 'maybe'\n"
+    assert result.output == f"hooklint: error: {tree / '.hooklint.yaml'}:1: 'require-digest' must be true or false, not 'maybe'\n"
 
 
 def test_unknown_format_is_a_usage_error(tree):
@@ -156,3 +158,29 @@ def test_output_dash_means_stdout(tree):
     result = invoke("lint", "--format", "json", "--output", "-", "app")
     assert json.loads(result.output)["summary"]["warning"] == 1
     assert not (tree / "-").exists()
+
+
+# --- issue 10, part 5: colour, --statistics --------------------------------------------------------
+
+
+def test_colour_follows_no_color_and_force_color(tree, monkeypatch):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    plain = invoke("lint", "app").output  # not a terminal: no colour
+    assert "\x1b[" not in plain
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    coloured = invoke("lint", "app").output
+    assert coloured.startswith("\x1b[1mapp/job.yaml:17:18:\x1b[0m \x1b[33mwarning\x1b[0m HL102 hook-image-mutable-tag: ")
+    assert "\x1b[" not in invoke("lint", "--format", "json", "app").output
+    monkeypatch.setenv("NO_COLOR", "1")  # NO_COLOR wins
+    assert invoke("lint", "app").output == plain
+    monkeypatch.setenv("NO_COLOR", "")  # empty: not set
+    assert invoke("lint", "app").output == coloured
+
+
+def test_statistics_count_each_rule(tree):
+    (tree / "app" / "other.yaml").write_text(LATEST_TAG_HOOK.replace("db-migrate", "db-seed"))
+    result = invoke("lint", "--statistics", "app")
+    lines = result.output.splitlines()
+    assert lines[2:5] == ["", "2  HL102  warning  hook-image-mutable-tag", ""]
+    assert lines[5] == "0 errors, 2 warnings, 0 notes in 3 files"

@@ -1,6 +1,7 @@
 """Configuration: found by walking up, validated with one clear line naming the key."""
 
 import pytest
+import yaml
 
 from hooklint.config import ConfigError, find_config, load_config, parse_config
 
@@ -22,16 +23,16 @@ def test_values():
 @pytest.mark.parametrize(
     "data, message",
     [
-        ({"allowed-registry": []}, "x: unknown key 'allowed-registry' (known: allowed-registries, api-versions, argocd-version, check-all-workloads, disable, kube-version, max-file-size, max-waves, repo-urls, require-digest)"),
-        ({"allowed-registries": "ghcr.io"}, "x: 'allowed-registries' must be a list of non-empty strings"),
+        ({"allowed-registry": []}, "x: unknown key 'allowed-registry' (known: allowed-registries, api-versions, argocd-version, baseline, check-all-workloads, disable, exclude, fail-on, ignore, kube-version, max-file-size, max-waves, per-path-ignores, repo-urls, require-digest, select, severity, workload-scope)"),
+        ({"allowed-registries": "ghcr.io"}, "x: 'allowed-registries' must be a list of non-empty strings, not 'ghcr.io'"),
         ({"allowed-registries": ["https://ghcr.io"]}, "x: 'allowed-registries' entry 'https://ghcr.io' must be a host or host/path (no scheme, no wildcard)"),
         ({"require-digest": "yes"}, "x: 'require-digest' must be true or false, not 'yes'"),
         ({"argocd-version": "latest"}, "x: argocd-version must look like \"3.3\" or \"2.14.1\", not 'latest'"),
         ({"max-waves": 0}, "x: 'max-waves' must be a positive whole number, not 0"),
         ({"kube-version": 1.3}, "x: kube-version must be quoted (\"1.3\" is read as a number; write e.g. \"1.30\")"),
         ({"kube-version": "latest"}, "x: kube-version must look like \"1.30\" or \"v1.30.2\", not 'latest'"),
-        ({"api-versions": "batch/v1"}, "x: 'api-versions' must be a list of non-empty strings"),
-        ({"repo-urls": [""]}, "x: 'repo-urls' must be a list of non-empty strings"),
+        ({"api-versions": "batch/v1"}, "x: 'api-versions' must be a list of non-empty strings, not 'batch/v1'"),
+        ({"repo-urls": [""]}, "x: 'repo-urls' must be a list of non-empty strings, not ['']"),
         (["a"], "x: the configuration must be a mapping of keys to values"),
     ],
 )  # fmt: skip
@@ -63,3 +64,305 @@ def test_unquoted_version_is_refused_not_misread():
     with pytest.raises(ConfigError) as info:
         parse_config({"argocd-version": 2.10}, "x")
     assert str(info.value) == 'x: argocd-version must be quoted ("2.1" is read as a number; write e.g. "2.10")'
+
+
+# --- issue 10: every key, every error with its line, pyproject.toml, init, the schema -------------
+
+import json  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import jsonschema  # noqa: E402
+from typer.testing import CliRunner  # noqa: E402
+
+from hooklint.cli import STARTER, app  # noqa: E402
+from hooklint.config import SCHEMA_FILE, SCHEMA_URL, PathFilter, schema  # noqa: E402
+from tests.manifests import CONFIGMAP, LATEST_TAG_HOOK  # noqa: E402
+
+runner = CliRunner()
+
+#: A hook that uses ServiceAccount 'migrate' without saying whether its token is mounted: HL104
+#: fires unless the ServiceAccount (in sa.yaml) turns the token off.
+TOKEN_HOOK = LATEST_TAG_HOOK.replace("      automountServiceAccountToken: false\n", "")
+SERVICE_ACCOUNT = """\
+apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: migrate
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+    argocd.argoproj.io/sync-wave: "-1"
+automountServiceAccountToken: false
+"""
+LATEST_DEPLOYMENT = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  template:
+    spec:
+      containers:
+        - name: web
+          image: ghcr.io/acme/web:latest
+"""
+HL102_TEXT = "app/job.yaml:17:18: warning HL102 hook-image-mutable-tag: "
+
+
+@pytest.fixture
+def tree(tmp_path, monkeypatch):
+    """app/ holds a hook with one finding (HL102 at 17:18) and a ConfigMap; the configuration is
+    written by each test."""
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app/job.yaml").write_text(LATEST_TAG_HOOK)
+    (tmp_path / "app/config.yaml").write_text(CONFIGMAP)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def run(tree: Path, config: str | None, *args: str):
+    if config is not None:
+        (tree / ".hooklint.yaml").write_text("allowed-registries: [ghcr.io/acme]\n" + config)
+    return runner.invoke(app, ["lint", *args])
+
+
+def codes(output: str) -> list[str]:
+    return [line.split(" ")[1] + " " + line.split(" ")[2] for line in output.splitlines() if ": " in line and " HL" in line.split(": ")[1][:12]]
+
+
+@pytest.mark.parametrize(
+    "config, args, shown, exit_code",
+    [
+        ("", ["app"], ["warning HL102"], 1),
+        ("select: [HL2]\n", ["app"], [], 0),
+        ("select: [HL10]\n", ["app"], ["warning HL102"], 1),  # an id prefix
+        ("select: [hook-image-mutable-tag]\n", ["app"], ["warning HL102"], 1),
+        ("ignore: [hook-image-mutable-tag]\n", ["app"], [], 0),
+        ("ignore: [HL1]\n", ["app"], [], 0),
+        ("select: [HL1]\nignore: [HL102]\n", ["app"], [], 0),  # ignore wins
+        ("disable: [HL102]\n", ["app"], [], 0),  # the old spelling of ignore
+        ("severity: {HL102: error}\n", ["app"], ["error HL102"], 1),
+        ("severity: {HL1: error, HL102: note}\n", ["app"], ["note HL102"], 0),  # the more specific name wins
+        ("fail-on: never\n", ["app"], ["warning HL102"], 0),
+        ("fail-on: error\n", ["app"], ["warning HL102"], 0),
+        ("fail-on: note\nseverity: {HL102: note}\n", ["app"], ["note HL102"], 1),
+        ("exclude: [job.yaml]\n", ["app"], [], 0),  # a name matches at any depth
+        ("exclude: [app/]\n", ["app/job.yaml"], [], 0),  # named one by one, as pre-commit does
+        ("exclude: [/job.yaml]\n", ["app"], ["warning HL102"], 1),  # anchored to the config's folder
+        ("exclude: ['**/*.yaml', '!app/job.yaml']\n", ["app"], ["warning HL102"], 1),  # last match wins
+        ("per-path-ignores: {'app/**': [HL102]}\n", ["app"], [], 0),
+        ("per-path-ignores: {'other/**': [HL102]}\n", ["app"], ["warning HL102"], 1),
+        ("per-path-ignores: {'*.yaml': [HL201, HL1]}\n", ["app"], [], 0),
+        # command-line options replace the file's values
+        ("select: [HL2]\n", ["--select", "HL102", "app"], ["warning HL102"], 1),
+        ("ignore: [HL102]\n", ["--ignore", "HL2,HL3", "app"], ["warning HL102"], 1),
+        ("", ["--ignore", "HL2", "--ignore", "HL102", "app"], [], 0),
+        ("exclude: [app/]\n", ["--exclude", "nothing", "app"], ["warning HL102"], 1),
+        ("", ["--exclude", "app/job.yaml", "app"], [], 0),
+        ("fail-on: never\n", ["--fail-on", "warning", "app"], ["warning HL102"], 1),
+    ],
+)  # fmt: skip
+def test_every_key_and_option(tree, config, args, shown, exit_code):
+    result = run(tree, config, *args)
+    assert result.exit_code == exit_code, result.output
+    assert codes(result.output) == shown
+
+
+def test_excluded_files_are_not_counted_but_are_context(tree):
+    (tree / "app/job.yaml").write_text(TOKEN_HOOK)
+    (tree / "app/sa.yaml").write_text(SERVICE_ACCOUNT)
+    result = run(tree, "", "app")
+    assert (result.exit_code, codes(result.output)) == (1, ["warning HL102"])
+    assert "in 3 files" in result.output
+    result = run(tree, "exclude: [sa.yaml]\n", "app")
+    # still no HL104: the excluded ServiceAccount is read as context and turns the token off
+    assert (result.exit_code, codes(result.output)) == (1, ["warning HL102"])
+    assert "0 errors, 1 warning, 0 notes in 2 files" in result.output
+    result = run(tree, "exclude: [sa.yaml]\n", "app/job.yaml", "app/sa.yaml")
+    assert (result.exit_code, codes(result.output)) == (1, ["warning HL102"])
+    assert "in 1 file\n" in result.output
+
+
+@pytest.mark.parametrize("config, scope", [("", False), ("workload-scope: hooks\n", False),
+                                           ("workload-scope: all\n", True), ("check-all-workloads: true\n", True)])  # fmt: skip
+def test_workload_scope(tree, config, scope):
+    (tree / "app/web.yaml").write_text(LATEST_DEPLOYMENT)
+    result = run(tree, config, "app")
+    assert ("app/web.yaml:10:18: warning HL102" in result.output) is scope
+
+
+def test_baseline_is_relative_to_the_config_file(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub/.hooklint.yaml").write_text("baseline: .hooklint-baseline.json\n")
+    assert load_config(str(tmp_path / "sub/.hooklint.yaml")).baseline == str(tmp_path / "sub/.hooklint-baseline.json")
+    assert parse_config({}, "x").baseline is None
+
+
+def test_rule_parameters_are_read():
+    cfg = parse_config({"allowed-registries": ["ghcr.io/acme"], "require-digest": True, "argocd-version": "v2.14",
+                        "max-file-size": 2048, "max-waves": 3}, "x")  # fmt: skip
+    assert (cfg.allowed_registries, cfg.require_digest, cfg.argocd_version, cfg.max_file_size, cfg.max_waves) == (
+        ["ghcr.io/acme"], True, (2, 14, 0), 2048, 3)
+    assert parse_config({}, "x").fail_on == "warning" and parse_config({}, "x").select is None
+
+
+YAML_ERRORS = [
+    ("require-digest: true\nselct: [HL1]\n", "{f}:2: unknown key 'selct' (known: allowed-registries, api-versions, argocd-version, baseline, check-all-workloads, disable, exclude, fail-on, ignore, kube-version, max-file-size, max-waves, per-path-ignores, repo-urls, require-digest, select, severity, workload-scope)"),
+    ("select: HL1\n", "{f}:1: 'select' must be a list of non-empty strings, not 'HL1'"),
+    ("select:\n  - HL1\n  - ''\n", "{f}:3: 'select' must be a list of non-empty strings, not ['HL1', '']"),
+    ("ignore: [HL1, 5]\n", "{f}:1: 'ignore' must be a list of non-empty strings, not ['HL1', 5]"),
+    ("disable: HL1\n", "{f}:1: 'disable' must be a list of non-empty strings, not 'HL1'"),
+    ("severity: [HL208]\n", "{f}:1: 'severity' must be a mapping of rules to error, warning, note, not ['HL208']"),
+    ("severity:\n  HL101: error\n  HL208: info\n", "{f}:3: 'severity' entry 'HL208' must be one of error, warning, note, not 'info'"),
+    ("fail-on: critical\n", "{f}:1: 'fail-on' must be one of error, warning, note, never, not 'critical'"),
+    ("exclude: legacy/\n", "{f}:1: 'exclude' must be a list of non-empty strings, not 'legacy/'"),
+    ("per-path-ignores: [legacy]\n", "{f}:1: 'per-path-ignores' must be a mapping of globs to lists of rules, not ['legacy']"),
+    ("per-path-ignores:\n  'legacy/**': HL103\n", "{f}:2: 'per-path-ignores' entry 'legacy/**' must be a list of non-empty strings, not 'HL103'"),
+    ("baseline: ''\n", "{f}:1: 'baseline' must be a non-empty string, not ''"),
+    ("baseline: [a.json]\n", "{f}:1: 'baseline' must be a non-empty string, not ['a.json']"),
+    ("\nworkload-scope: everything\n", "{f}:2: 'workload-scope' must be one of hooks, all, not 'everything'"),
+    ("check-all-workloads: yes please\n", "{f}:1: 'check-all-workloads' must be true or false, not 'yes please'"),
+    ("workload-scope: all\ncheck-all-workloads: true\n", "{f}:2: 'check-all-workloads' is the deprecated spelling of 'workload-scope': keep only 'workload-scope'"),
+    ("allowed-registries:\n  - ghcr.io\n  - https://quay.io\n", "{f}:3: 'allowed-registries' entry 'https://quay.io' must be a host or host/path (no scheme, no wildcard)"),
+    ("require-digest: maybe\n", "{f}:1: 'require-digest' must be true or false, not 'maybe'"),
+    ("argocd-version: latest\n", "{f}:1: argocd-version must look like \"3.3\" or \"2.14.1\", not 'latest'"),
+    ("argocd-version: 2.10\n", "{f}:1: argocd-version must be quoted (\"2.1\" is read as a number; write e.g. \"2.10\")"),
+    ("max-file-size: -1\n", "{f}:1: 'max-file-size' must be a positive whole number, not -1"),
+    ("max-waves: ten\n", "{f}:1: 'max-waves' must be a positive whole number, not 'ten'"),
+    # rule names are checked against the catalog when the run starts
+    ("select: [HL1, HL77]\n", "{f}:1: 'select' names unknown rule 'HL77' (a rule id, slug or id prefix such as HL1)"),
+    ("ignore:\n  - hook-image-mutable-tags\n", "{f}:2: 'ignore' names unknown rule 'hook-image-mutable-tags' (a rule id, slug or id prefix such as HL1)"),
+    ("disable: [HL999]\n", "{f}:1: 'disable' names unknown rule 'HL999' (a rule id, slug or id prefix such as HL1)"),
+    ("severity:\n  HL2O8: note\n", "{f}:2: 'severity' names unknown rule 'HL2O8' (a rule id, slug or id prefix such as HL1)"),
+    ("per-path-ignores:\n  legacy/: [HL1033]\n", "{f}:2: 'per-path-ignores' names unknown rule 'HL1033' (a rule id, slug or id prefix such as HL1)"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("text, message", YAML_ERRORS)
+def test_yaml_errors_name_file_line_and_key(tree, text, message):
+    path = tree / ".hooklint.yaml"
+    path.write_text(text)
+    result = runner.invoke(app, ["lint", "app"])
+    assert (result.exit_code, result.output) == (2, "hooklint: error: " + message.format(f=path) + "\n")
+
+
+TOML_ERRORS = [
+    ('[tool.hooklint]\nselect = ["HL1"]\nfail-on = "critical"\n', "{f}:3: 'fail-on' must be one of error, warning, note, never, not 'critical'"),
+    ('[tool.hooklint]\nselct = ["HL1"]\n', "{f}:2: unknown key 'selct' (known: allowed-registries, api-versions, argocd-version, baseline, check-all-workloads, disable, exclude, fail-on, ignore, kube-version, max-file-size, max-waves, per-path-ignores, repo-urls, require-digest, select, severity, workload-scope)"),
+    ('[tool.hooklint]\nmax-waves = 3\n\n[tool.hooklint.severity]\nHL101 = "error"\nHL208 = "info"\n', "{f}:6: 'severity' entry 'HL208' must be one of error, warning, note, not 'info'"),
+    ('[tool.hooklint]\nper-path-ignores = {"legacy/**" = ["HL1033"]}\n', "{f}:2: 'per-path-ignores' names unknown rule 'HL1033' (a rule id, slug or id prefix such as HL1)"),
+    ('[tool.hooklint]\nargocd-version = 2.10\n', "{f}:2: argocd-version must be quoted (\"2.1\" is read as a number; write e.g. \"2.10\")"),
+    ('[tool.hooklint]\nselect = [HL1]\n', "{f}:2:11: invalid TOML in configuration: Invalid value"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("text, message", TOML_ERRORS)
+def test_pyproject_errors_name_file_line_and_key(tree, text, message):
+    path = tree / "pyproject.toml"
+    path.write_text('[project]\nname = "x"\n\n' + text)
+    result = runner.invoke(app, ["lint", "app"])
+    line = int(message.split(":")[1].split(":")[0].strip("}")) if message.startswith("{f}:") else 0
+    message = message.replace(f"{{f}}:{line}", f"{{f}}:{line + 3}", 1)
+    assert (result.exit_code, result.output) == (2, "hooklint: error: " + message.format(f=path) + "\n")
+
+
+def test_pyproject_table_is_found_by_walking_up(tree, monkeypatch):
+    (tree / "pyproject.toml").write_text('[project]\nname = "x"\n\n[tool.hooklint]\nignore = ["HL102"]\n')
+    (tree / "app/pyproject.toml").write_text('[project]\nname = "no hooklint table here"\n')
+    monkeypatch.chdir(tree / "app")
+    assert find_config() == str(tree / "pyproject.toml")
+    assert load_config().ignore == ["HL102"]
+    result = runner.invoke(app, ["lint", "."])
+    assert (result.exit_code, codes(result.output)) == (0, [])
+    result = runner.invoke(app, ["lint", "--config", str(tree / "app/pyproject.toml"), "."])
+    assert (result.exit_code, result.output) == (2, f"hooklint: error: {tree / 'app/pyproject.toml'}: no [tool.hooklint] table\n")
+
+
+def test_both_files_in_one_folder_is_an_error(tree):
+    (tree / ".hooklint.yaml").write_text("{}\n")
+    (tree / "pyproject.toml").write_text("[tool.hooklint]\nmax-waves = 3\n")
+    result = runner.invoke(app, ["lint", "app"])
+    assert (result.exit_code, result.output) == (
+        2, f"hooklint: error: {tree}: .hooklint.yaml and pyproject.toml both configure hooklint: keep one (or name it with --config)\n")
+    result = runner.invoke(app, ["lint", "--config", "pyproject.toml", "app"])
+    assert result.exit_code == 1, result.output
+
+
+def test_exclude_is_relative_to_the_config_file(tree, monkeypatch):
+    (tree / "deploy").mkdir()
+    (tree / "app").rename(tree / "deploy/app")
+    (tree / ".hooklint.yaml").write_text("exclude: [deploy/app/job.yaml]\n")
+    monkeypatch.chdir(tree / "deploy")
+    assert codes(runner.invoke(app, ["lint", "app"]).output) == []
+    assert codes(runner.invoke(app, ["lint", "--config", str(tree / ".hooklint.yaml"), "app/job.yaml"]).output) == []
+
+
+@pytest.mark.parametrize(
+    "patterns, path, matched",
+    [
+        (["legacy/"], "legacy/a/b.yaml", True),
+        (["legacy/"], "legacy", False),  # a folder pattern, and legacy here is a file
+        (["legacy"], "apps/legacy/x.yaml", True),  # no slash: any depth
+        (["/legacy"], "apps/legacy/x.yaml", False),
+        (["apps/*.yaml"], "apps/x.yaml", True),
+        (["apps/*.yaml"], "apps/sub/x.yaml", False),  # * stays in one folder
+        (["apps/**/x.yaml"], "apps/x.yaml", True),
+        (["apps/**/x.yaml"], "apps/a/b/x.yaml", True),
+        (["apps/**"], "apps/a/b/x.yaml", True),
+        (["x?.yaml"], "x1.yaml", True),
+        (["x[0-9].yaml"], "xa.yaml", False),
+        (["*.yaml", "!keep.yaml"], "keep.yaml", False),
+        (["*.yaml"], "../outside.yaml", False),
+    ],
+)  # fmt: skip
+def test_path_filter_is_gitignore_style(tmp_path, patterns, path, matched):
+    assert PathFilter(str(tmp_path / "root"), patterns)(str(tmp_path / "root" / path)) is matched
+
+
+def test_schema_is_valid_and_agrees_with_the_hand_validator():
+    jsonschema.Draft202012Validator.check_schema(schema())
+    assert schema()["$id"] == SCHEMA_URL
+    checker = jsonschema.Draft202012Validator(schema())
+    samples = [data for data, _ in [
+        ({"select": ["HL1"], "severity": {"HL208": "note"}, "per-path-ignores": {"a/**": ["HL103"]},
+          "workload-scope": "all", "fail-on": "never", "exclude": ["x/"], "max-waves": 3}, None),
+    ]] + [yaml.safe_load(text.replace("{f}", "")) for text, _ in YAML_ERRORS[:20]]  # fmt: skip
+    for data in samples:
+        schema_ok = checker.is_valid(data)
+        try:
+            from hooklint.config import validate
+
+            validate(data, "x")
+            mine = True
+        except ConfigError:
+            mine = False
+        assert mine == schema_ok, data
+
+
+def test_init_writes_a_starter_file_and_refuses_to_overwrite(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["init"])
+    assert (result.exit_code, result.output) == (0, "wrote .hooklint.yaml\n")
+    text = (tmp_path / ".hooklint.yaml").read_text()
+    assert text == STARTER.format(schema=SCHEMA_URL)
+    assert text.splitlines()[0] == f"# yaml-language-server: $schema={SCHEMA_URL}"
+    jsonschema.validate(yaml.safe_load(text), schema())
+    cfg = load_config()
+    assert (cfg.select, cfg.ignore, cfg.fail_on, cfg.workload_scope, cfg.max_waves) == (None, [], "warning", "hooks", 10)
+    (tmp_path / ".hooklint.yaml").write_text("max-waves: 3\n")
+    result = runner.invoke(app, ["init"])
+    assert (result.exit_code, result.output) == (1, "hooklint: .hooklint.yaml already exists; not overwriting it\n")
+    assert (tmp_path / ".hooklint.yaml").read_text() == "max-waves: 3\n"
+
+
+def test_schema_ships_in_the_package():
+    assert Path(SCHEMA_FILE).name == "config.schema.json" and Path(SCHEMA_FILE).parent.name == "hooklint"
+    assert json.loads(Path(SCHEMA_FILE).read_text())["additionalProperties"] is False
+
+
+def test_readme_documents_every_key_and_option():
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Configuration\n"):readme.index("## Rules\n")]
+    for key in schema()["properties"]:
+        assert f"{key}:" in section or f"`{key}" in section, key
+    for option in ("--select", "--ignore", "--exclude", "--fail-on", "--config", "hooklint init"):
+        assert option in readme, option

@@ -326,3 +326,9 @@ def test_docs_gitlab_merge_request_job_runs_offline(repo, tmp_path):
     assert proc.returncode == 1, proc.stderr  # a new finding
     assert (repo / "hooklint-review.md").read_text().startswith("<!-- hooklint-diff -->\n### hooklint: 1 new finding")
     assert (tmp_path / "curl.log").read_text().split()[-1] == "https://gitlab.example.com/api/v4/projects/5/merge_requests/9/notes"
+
+
+def test_the_configurations_exclude_applies_to_both_sides(repo):
+    (repo / ".hooklint.yaml").write_text("exclude: [deploy/app/seed.yaml]\n")
+    code, doc = diff_json("one", "--head", "two")
+    assert (code, doc["new"]) == (0, [])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import json
 import re
 import shutil
 import subprocess
@@ -295,9 +296,11 @@ def test_helm_output_is_never_edited():
 
 def test_rules_shows_the_fix_column():
     listing = runner.invoke(app, ["rules"]).stdout
-    assert re.search(r"^HL004  error    annotation-value-not-string +safe +A metadata", listing, re.M)
-    assert re.search(r"^HL201  warning  hook-missing-backoff-limit +unsafe ", listing, re.M)
-    assert re.search(r"^HL101  \w+ +hook-image-registry-not-allowed +- +", listing, re.M)
+    assert re.search(r"^HL004  error    annotation-value-not-string +on +safe +A metadata", listing, re.M)
+    assert re.search(r"^HL201  warning  hook-missing-backoff-limit +on +unsafe ", listing, re.M)
+    assert re.search(r"^HL101  \w+ +hook-image-registry-not-allowed +on +- +", listing, re.M)
+    rows = {r["id"]: r["fix"] for r in json.loads(runner.invoke(app, ["rules", "--format", "json"]).stdout)["rules"]}
+    assert (rows["HL004"], rows["HL201"], rows["HL101"]) == ("safe", "unsafe", None)
 
 
 def test_fix_as_a_subprocess(app_dir):

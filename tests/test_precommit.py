@@ -170,3 +170,22 @@ def test_docs_config_runs_on_the_manifest_folders_only(target, env):
     proc = pre_commit("run", "--files", "notes.yaml", cwd=target, env=env)
     assert proc.returncode == 0
     assert re.search(r"^hooklint\.+\(no files to check\)Skipped$", proc.stdout, re.MULTILINE), proc.stdout
+
+
+def test_try_repo_leaves_excluded_files_unreported(hook_repo, target, env):
+    """pre-commit names the staged files one by one; a file the configuration's exclude matches is
+    still not reported (issue 10)."""
+    config = target / ".hooklint.yaml"
+    saved = config.read_text(encoding="utf-8")
+    config.write_text(saved + "exclude: [deploy/bad/]\n", encoding="utf-8")
+    git("add", ".hooklint.yaml", cwd=target)
+    try:
+        proc = pre_commit("try-repo", str(hook_repo[0]), "hooklint", "--files", "deploy/bad/bad.yaml",
+                          "deploy/good/good.yaml", cwd=target, env=env)  # fmt: skip
+    finally:
+        config.write_text(saved, encoding="utf-8")
+        git("add", ".hooklint.yaml", cwd=target)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out
+    assert re.search(r"^hooklint\.+Passed$", out, re.MULTILINE), out
+    assert "HL102" not in out

@@ -242,7 +242,7 @@ def test_rule_descriptor_hl102():
     assert descriptor["fullDescription"] == {"text": rule.what}
     assert descriptor["defaultConfiguration"] == {"level": "warning"}
     assert descriptor["helpUri"] == (
-        "https://github.com/hooklint/hooklint/blob/main/rules/HL102-hook-image-mutable-tag.yaml"
+        "https://github.com/hooklint/hooklint/blob/main/docs/rules/HL102-hook-image-mutable-tag.md"
     )
     assert descriptor["properties"] == {
         "precision": "very-high",
@@ -348,7 +348,10 @@ def test_cli_writes_sarif_for_a_missing_file_and_exits_2(repo):
         capture_output=True, text=True,
     )  # fmt: skip
     assert proc.returncode == 2
-    assert proc.stderr == "hooklint: error: missing.yaml: no such file or directory\n"
+    assert proc.stderr == (
+        "hooklint: error: missing.yaml: no such file or directory\n"
+        "hooklint: 0 errors, 0 warnings, 0 notes in 0 files (report in out.sarif)\n"
+    )
     doc = json.loads((repo / "out.sarif").read_text(encoding="utf-8"))
     invocation = doc["runs"][0]["invocations"][0]
     assert invocation["executionSuccessful"] is False

@@ -103,7 +103,7 @@ class Check:
 #: objects, has two checks side by side in one module).
 REGISTRY: dict[str, list[Check]] = {}
 #: Rules the engine reports itself (suppression bookkeeping).
-ENGINE_RULES = frozenset({"HL901"})
+ENGINE_RULES = frozenset({"HL901", "HL902"})
 #: The check modules, one per band.
 CHECK_MODULES = ("loading", "shape", "annotations", "hooks", "lifecycle", "security", "fences", "ordering")
 

@@ -238,9 +238,11 @@ def rule_help(rule: "Rule") -> tuple[str, str]:
 
 
 def rule_help_uri(rule: "Rule") -> str:
-    """The rule's own file in the repository: its metadata, its documentation and its examples."""
-    name = os.path.basename(rule.file) or f"{rule.id}-{rule.slug}.yaml"
-    return f"{INFORMATION_URI}/blob/main/rules/{name}"
+    """The rule's documentation page in the repository (``docs/rules/<ID>-<slug>.md``, generated
+    from its rule file)."""
+    from hooklint.catalog import DOCS_DIR, page_name
+
+    return f"{INFORMATION_URI}/blob/main/{DOCS_DIR}/{page_name(rule)}"
 
 
 def rule_properties(rule: "Rule") -> dict[str, Any]:
@@ -296,6 +298,13 @@ def _result(om: Any, finding: Finding, uri: str, base: str | None, index: int | 
     )
     if index is not None:
         kwargs["rule_index"] = index
+    if finding.suppression is not None:
+        # inSource: the annotation or comment is in the analysed file; external: the baseline
+        sup: dict[str, Any] = dict(kind="external" if finding.suppression.kind == "baseline" else "inSource",
+                                   state="accepted")  # sarif-om calls status "state"; fmt: skip
+        if finding.suppression.reason:
+            sup["justification"] = finding.suppression.reason
+        kwargs["suppressions"] = [_new(om.Suppression, **sup)]
     return _new(om.Result, **kwargs)
 
 
@@ -316,7 +325,7 @@ def build_log(result: RunResult, catalog: "Catalog", category: str = "hooklint",
     root = root or repository_root()
     rules = catalog.sorted()
     rule_index = {rule.id: i for i, rule in enumerate(rules)}
-    findings = sorted(result.findings, key=lambda f: (f.sort_key(), f.field_path))
+    findings = sorted(result.findings + result.suppressed, key=lambda f: (f.sort_key(), f.field_path))
     locations = [artifact_uri(f.path, root) for f in findings]
     fps = fingerprints(findings, (uri for uri, _ in locations))
     results = [

@@ -1,8 +1,10 @@
-"""Text for people: ``path:line:col: severity HLxxx slug: message``, then a summary."""
+"""Text for people: ``path:line:col: severity HLxxx slug: message``, then a summary (which counts
+the suppressed findings it leaves out)."""
 
 from __future__ import annotations
 
-from hooklint.findings import RunResult
+from hooklint.findings import Finding, RunResult
+from hooklint.yamlio import shown
 
 
 def summary_line(result: RunResult) -> str:
@@ -11,15 +13,54 @@ def summary_line(result: RunResult) -> str:
         counts[f.severity] += 1
     parts = [f"{n} {sev}{'s' if n != 1 else ''}" for sev, n in counts.items()]
     files = f"{result.files} file{'s' if result.files != 1 else ''}"
-    return f"{', '.join(parts)} in {files}"
+    line = f"{', '.join(parts)} in {files}"
+    if result.suppressed:
+        line += f", {len(result.suppressed)} suppressed"
+    if result.stale_baseline:
+        n = result.stale_baseline
+        line += f", {n} baseline {'entry no longer matches' if n == 1 else 'entries no longer match'}"
+    return line
 
 
-def render(result: RunResult) -> str:
-    """One line per finding, in sorted order, then the summary and any notices."""
-    lines = [
-        f"{f.path}:{f.span.line}:{f.span.column}: {f.severity} {f.rule_id} {f.slug}: {f.message}"
-        for f in result.findings
-    ]
+#: ANSI colours of the severities, and the reset code.
+COLOURS = {"error": "\x1b[31m", "warning": "\x1b[33m", "note": "\x1b[36m"}
+BOLD, RESET = "\x1b[1m", "\x1b[0m"
+
+
+def _line(f: Finding, colour: bool = False) -> str:
+    severity = f"{COLOURS[f.severity]}{f.severity}{RESET}" if colour else f.severity
+    where = f"{f.path}:{f.span.line}:{f.span.column}:"
+    if colour:
+        where = f"{BOLD}{where}{RESET}"
+    text = f"{where} {severity} {f.rule_id} {f.slug}: {f.message}"
+    if f.suppression is not None:
+        text += f" [suppressed by {f.suppression.kind}" + (f": {shown(f.suppression.reason, None)}]" if f.suppression.reason else "]")
+    return text
+
+
+def statistics(result: RunResult) -> list[str]:
+    """``--statistics``: one line per rule with live findings, most frequent first:
+    ``   12  HL102  warning  hook-image-mutable-tag``."""
+    counts: dict[tuple[str, str, str], int] = {}
+    for f in result.findings:
+        key = (f.rule_id, f.severity, f.slug)
+        counts[key] = counts.get(key, 0) + 1
+    ordered = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    width = len(str(ordered[0][1])) if ordered else 1
+    return [f"{n:>{width}}  {rid}  {sev:<7}  {slug}" for (rid, sev, slug), n in ordered]
+
+
+def render(result: RunResult, show_suppressed: bool = False, colour: bool = False, stats: bool = False) -> str:
+    """One line per finding, in sorted order (with ``show_suppressed``, the suppressed ones too,
+    each marked with its suppression), then with ``stats`` the count of each rule, then the
+    summary and any notices. ``colour`` adds ANSI colours (the CLI decides: a terminal,
+    ``NO_COLOR``, ``FORCE_COLOR``)."""
+    findings = result.findings
+    if show_suppressed and result.suppressed:
+        findings = sorted(findings + result.suppressed, key=Finding.sort_key)
+    lines = [_line(f, colour) for f in findings]
+    if stats and result.findings:
+        lines += ["", *statistics(result)]
     if lines:
         lines.append("")
     lines.append(summary_line(result))

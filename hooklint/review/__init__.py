@@ -15,6 +15,7 @@ the reporters' fingerprints and plan shapes; :mod:`hooklint.review.markdown` and
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import os
 import subprocess
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from hooklint.catalog import Catalog
-from hooklint.config import Config
+from hooklint.config import Config, PathFilter
 from hooklint.findings import Finding, InputError, RunResult
 from hooklint.pipeline import PlannedApplication, lint_paths, plan_paths
 from hooklint.reporters.plan import plan_dict
@@ -132,9 +133,27 @@ def _inside(folder: str) -> Iterator[None]:
         os.chdir(old)
 
 
-def _side(folder: str, revision: str | None, paths: list[str], config: Config, catalog: Catalog) -> Side:
+def _rebased(config: Config, top: str, folder: str) -> Config:
+    """``config`` with its ``exclude`` and ``per-path-ignores`` globs, relative to the
+    configuration file's folder in the repository at ``top``, made relative to the same folder of
+    the copy at ``folder``."""
+    if os.path.abspath(folder) == os.path.abspath(top):
+        return config
+
+    def move(path_filter: PathFilter) -> PathFilter:
+        relative = os.path.relpath(path_filter.base, top)
+        if relative == ".." or relative.startswith(".." + os.sep):
+            return path_filter
+        return PathFilter(os.path.join(folder, relative), path_filter.patterns)
+
+    return dataclasses.replace(config, exclude=move(config.exclude),
+                               per_path_ignores=[(move(f), rules) for f, rules in config.per_path_ignores])  # fmt: skip
+
+
+def _side(folder: str, revision: str | None, paths: list[str], config: Config, catalog: Catalog, top: str) -> Side:
     """Lint and plan ``paths`` (relative to the repository's top) inside ``folder``. A path that
     does not exist on this side (a folder added or removed by the change) is left out."""
+    config = _rebased(config, top, folder)
     with _inside(folder):
         present = [p for p in paths if os.path.lexists(p)] if paths != ["."] else ["."]
         if not present:
@@ -162,12 +181,12 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
     _, urls = git_remote_urls(top)
     config.repo_urls = list(dict.fromkeys([*config.repo_urls, *urls]))
     with checkout(top, base_commit) as base_folder:
-        base_side = _side(base_folder, base, relative, config, catalog)
+        base_side = _side(base_folder, base, relative, config, catalog, top)
     if head_commit is None:
-        head_side = _side(top, None, relative, config, catalog)
+        head_side = _side(top, None, relative, config, catalog, top)
     else:
         with checkout(top, head_commit) as head_folder:
-            head_side = _side(head_folder, head, relative, config, catalog)
+            head_side = _side(head_folder, head, relative, config, catalog, top)
     out = Review(base_side, head_side)
     base_fps = dict(zip(fingerprints(base_side.result.findings, (f.path for f in base_side.result.findings)),
                         base_side.result.findings))  # fmt: skip

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Callable, Iterable
 
 from hooklint.findings import InputError
 from hooklint.loader import STDIN, os_error_text
@@ -107,7 +107,11 @@ class Application:
 
 
 def group_applications(
-    paths: Iterable[str], errors: list[InputError], notices: list[str] | None = None, repo_urls: Iterable[str] = ()
+    paths: Iterable[str],
+    errors: list[InputError],
+    notices: list[str] | None = None,
+    repo_urls: Iterable[str] = (),
+    excluded: Callable[[str], bool] | None = None,
 ) -> list[Application]:
     """Expand command-line paths into applications, in a deterministic order.
 
@@ -119,11 +123,15 @@ def group_applications(
 
     Paths are normalised (``./app//x.yaml`` is ``app/x.yaml``), so a file named twice, or named and
     inside a named folder, is linted once, and the order and spelling of the arguments do not change
-    the result."""
+    the result.
+
+    A file ``excluded`` matches (the configuration's ``exclude``) is never reported, even when named
+    on its own: it is loaded as context of its folder's application, if that folder has one."""
     reported: dict[str, set[str]] = {}
     named_by: dict[str, str] = {}
     named_files: set[str] = set()
     missing: set[str] = set()
+    left_out: dict[str, set[str]] = {}
     for path in paths:
         if path == STDIN:
             reported.setdefault(STDIN, set()).add(STDIN)
@@ -133,6 +141,9 @@ def group_applications(
             for file in walk(path, errors, notices):
                 file = os.path.normpath(file)
                 key = os.path.dirname(file) or "."
+                if excluded is not None and excluded(file):
+                    left_out.setdefault(key, set()).add(file)
+                    continue
                 reported.setdefault(key, set()).add(file)
                 _name(named_by, key, path)
         elif os.path.lexists(path):
@@ -140,6 +151,9 @@ def group_applications(
             if chart is not None:  # a template named on its own is linted as part of its chart
                 path = os.path.join(chart, HELM_CHART_FILE)
             key = os.path.dirname(path) or "."
+            if excluded is not None and excluded(path):
+                left_out.setdefault(key, set()).add(path)
+                continue
             reported.setdefault(key, set()).add(path)
             _name(named_by, key, key)
             named_files.add(path)
@@ -163,7 +177,7 @@ def group_applications(
             manifest_file = os.path.normpath(manifest_file)
             apps.append(Application(key, sorted(set(files) | {manifest_file}), [], kind, manifest_file, named_by.get(key)))
             continue
-        context: list[str] = []
+        context: list[str] = sorted(left_out.get(key, ()))
         if key != STDIN and any(f in named_files for f in files):
             context = _siblings(key, set(files))
         apps.append(Application(key, files, context))

@@ -1,0 +1,93 @@
+"""The baseline: today's findings, recorded so that a run reports only new ones.
+
+``hooklint lint --write-baseline FILE`` writes every live finding's fingerprint (the SARIF report's
+``partialFingerprints["hooklint/v1"]``, :func:`hooklint.reporters.sarif.fingerprints`: rule, file
+relative to the repository root, object and field, never a line, so a baseline survives lines
+moving, files being reordered and unrelated edits). ``--baseline FILE`` (or ``baseline:`` in the
+configuration) marks the findings whose fingerprint it holds as suppressed (kind ``baseline``) and
+counts the entries that matched nothing (fixed debt, to be removed by writing the baseline again).
+
+It sits beside the reporters because it is keyed by the SARIF reporter's fingerprints; the CLI
+applies it between the pipeline and the report.
+
+The file is JSON: ``{"version": 1, "findings": [{"fingerprint", "rule_id", "path", "object"}]}``
+(only ``fingerprint`` is read back; the rest is there for people reviewing the file).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+from hooklint.findings import Finding, RunResult, Suppression
+from hooklint.reporters.sarif import artifact_uri, fingerprints, repository_root
+
+FORMAT_VERSION = 1
+
+
+class BaselineError(Exception):
+    """A baseline that cannot be read or written; the message is one line naming the file."""
+
+
+def _fingerprinted(result: RunResult, root: Path) -> list[tuple[Finding, str, str]]:
+    """Every finding of ``result`` (live and suppressed), in the SARIF report's order, with its
+    artifact URI and fingerprint (the same values the SARIF report carries)."""
+    findings = sorted(result.findings + result.suppressed, key=lambda f: (f.sort_key(), f.field_path))
+    uris = [artifact_uri(f.path, root)[0] for f in findings]
+    return list(zip(findings, uris, fingerprints(findings, uris)))
+
+
+def write_baseline(path: str, result: RunResult, root: Path | None = None) -> int:
+    """Write the live findings of ``result`` to ``path``; returns how many. Raises
+    :class:`BaselineError`."""
+    root = root or repository_root()
+    entries = [
+        {"fingerprint": fp, "rule_id": f.rule_id, "path": uri, "object": f.obj.label() if f.obj else None}
+        for f, uri, fp in _fingerprinted(result, root)
+        if f.suppression is None
+    ]
+    entries.sort(key=lambda e: (e["path"], e["rule_id"], e["fingerprint"]))
+    text = json.dumps({"version": FORMAT_VERSION, "findings": entries}, indent=2, ensure_ascii=False) + "\n"
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as exc:
+        raise BaselineError(f"{path}: cannot write baseline: {exc.strerror or exc}") from None
+    return len(entries)
+
+
+def load_baseline(path: str) -> set[str]:
+    """The fingerprints of the baseline at ``path``. Raises :class:`BaselineError`."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            doc = json.load(handle)
+    except OSError as exc:
+        raise BaselineError(f"{path}: cannot read baseline: {exc.strerror or exc}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise BaselineError(f"{path}: not a hooklint baseline (invalid JSON: {exc})") from None
+    entries = doc.get("findings") if isinstance(doc, dict) else None
+    if doc.get("version") != FORMAT_VERSION if isinstance(doc, dict) else True:
+        raise BaselineError(f"{path}: not a hooklint baseline (no \"version\": {FORMAT_VERSION}); write one with --write-baseline")
+    if not isinstance(entries, list) or not all(isinstance(e, dict) and isinstance(e.get("fingerprint"), str) for e in entries):
+        raise BaselineError(f"{path}: not a hooklint baseline (\"findings\" must be a list of objects with a \"fingerprint\")")
+    return {e["fingerprint"] for e in entries}
+
+
+def apply_baseline(result: RunResult, known: set[str], root: Path | None = None) -> int:
+    """Move the live findings of ``result`` whose fingerprint is in ``known`` to
+    ``result.suppressed`` (kind ``baseline``). Returns how many baseline entries matched no
+    finding of this run."""
+    root = root or repository_root()
+    matched: set[str] = set()
+    baselined: set[int] = set()
+    for f, _, fp in _fingerprinted(result, root):
+        if fp in known:
+            matched.add(fp)
+            if f.suppression is None:
+                baselined.add(id(f))
+    if baselined:
+        moved = [dataclasses.replace(f, suppression=Suppression("baseline")) for f in result.findings if id(f) in baselined]
+        result.findings = [f for f in result.findings if id(f) not in baselined]
+        result.suppressed = sorted(result.suppressed + moved, key=Finding.sort_key)
+    return len(known - matched)
