@@ -402,7 +402,7 @@ def test_exec_plugin_is_refused_and_never_run(repo, runs):
     with pytest.raises(RenderError) as error:
         render_kustomize("repo/app", "repo")
     assert error.value.message == (
-        "transformers entry 'fn.yaml' is a exec KRM function (Evil): hooklint never runs plugins from the repository"
+        "transformers entry 'fn.yaml' is an exec KRM function (Evil): hooklint never runs plugins from the repository"
     )
     assert (error.value.path, error.value.line) == (os.path.join("repo", "app", "kustomization.yaml"), 4)
     assert runs == []

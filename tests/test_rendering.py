@@ -121,7 +121,7 @@ def test_an_exec_plugin_is_refused_not_run(repo):
     assert result.exit_code == 1
     assert result.output.splitlines()[0] == (
         "app/kustomization.yaml:4:3: error HL007 render-failed: Rendering failed: transformers entry 'plugin.yaml' "
-        "is a exec KRM function (Stamp): hooklint never runs plugins from the repository. Argo CD's repo "
+        "is an exec KRM function (Stamp): hooklint never runs plugins from the repository. Argo CD's repo "
         "server fails the same way, so the application cannot sync; nothing of it is checked until it renders."
     )
     assert not (repo / "app/ran").exists() and not (repo / "ran").exists()
@@ -239,3 +239,19 @@ def test_a_base_outside_the_repository_is_refused_and_a_base_error_is_placed_on_
         "fails the same way, so the application cannot sync; nothing of it is checked until it renders.",
         "",
     ]
+
+
+@needs_kustomize
+def test_a_missing_field_stays_in_the_source_file_whatever_patches_the_overlay_has(repo):
+    """kustomize records a patch in the transformations of every object it visits; a field the
+    object lacks was set by nothing, so its finding is in the base, not on the overlay's patches."""
+    write(repo, {
+        "base/kustomization.yaml": "resources:\n- job.yaml\n",
+        "base/job.yaml": JOB.replace("  activeDeadlineSeconds: 300\n", ""),
+        "overlay/kustomization.yaml": "resources:\n- ../base\ncommonLabels:\n  env: dev\npatches:\n"
+                                      "- target:\n    kind: ConfigMap\n    name: settings\n"
+                                      "  patch: |\n    - op: add\n      path: /data\n      value: {a: b}\n",
+    })  # fmt: skip
+    result = runner.invoke(app, ["lint", "--format", "json", "overlay"])
+    [hl202] = [f for f in json.loads(result.output)["findings"] if f["rule_id"] == "HL202"]
+    assert (hl202["path"], hl202["line"], hl202["column"]) == ("base/job.yaml", 7, 1)

@@ -114,9 +114,11 @@ def hook_image_mutable_tag(m: Manifest, ctx: Context) -> Iterator[Hit]:
             problem = "uses the mutable tag ':latest'"
         else:
             continue
+        advice = ("Pin it by digest: image@sha256:..." if ctx.config.require_digest
+                  else "Pin a version tag or, better, an @sha256 digest.")  # fmt: skip
         yield Hit(
             f"Image '{image}' of {_where(m, container)} {problem}: each sync may run different "
-            "code than was reviewed. Pin a version tag or, better, an @sha256 digest.",
+            f"code than was reviewed. {advice}",
             container.body.value_span("image"),
             f"{container.path}.image",
         )

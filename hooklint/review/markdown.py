@@ -24,8 +24,10 @@ from hooklint.review.report import headline, step_text, task_text
 LIMIT = 60_000
 #: Entries shown per list before "... and N more".
 MAX_ITEMS = 50
-#: The hidden marker the CI finds its own comment by.
+#: The hidden marker the CI finds its own comment by (``hooklint diff``), and the one of
+#: ``hooklint lint -f markdown``.
 MARKER = "<!-- hooklint-diff -->"
+TREE_MARKER = "<!-- hooklint-lint -->"
 _ICON = {"error": "🛑", "warning": "⚠️", "note": "ℹ️"}
 
 
@@ -33,7 +35,7 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def _finding_rows(findings: list[Finding], link_base: str | None) -> list[str]:
+def _finding_rows(findings: list[Finding], link_base: str | None, command: str = "hooklint diff -f json") -> list[str]:
     rows = ["| | rule | where | message |", "|---|---|---|---|"]
     for f in findings[:MAX_ITEMS]:
         where = f"{f.path}:{f.span.line}"
@@ -41,7 +43,7 @@ def _finding_rows(findings: list[Finding], link_base: str | None) -> list[str]:
             where = f"[{where}]({link_base.rstrip('/')}/{f.path}#L{f.span.line})"
         rows.append(f"| {_ICON[f.severity]} | `{f.rule_id}` {f.slug} | {_cell(where)} | {_cell(f.message)} |")
     if len(findings) > MAX_ITEMS:
-        rows.append(f"\n… and {len(findings) - MAX_ITEMS} more (see the full report: `hooklint diff -f json`).")
+        rows.append(f"\n… and {len(findings) - MAX_ITEMS} more (see the full report: `{command}`).")
     return rows
 
 
@@ -125,8 +127,9 @@ def render_tree(result: RunResult, plans: Iterable[PlannedApplication] = (), lin
     counts = {s: sum(1 for f in result.findings if f.severity == s) for s in ("error", "warning", "note")}
     title = ", ".join(f"{n} {s}{'s' if n != 1 else ''}" for s, n in counts.items())
     title += f" in {result.files} file{'s' if result.files != 1 else ''}"
-    top = [MARKER, f"### hooklint: {title}", ""]
-    body = _details(f"Findings ({len(result.findings)})", _finding_rows(result.findings, link_base), True) if result.findings else []
+    top = [TREE_MARKER, f"### hooklint: {title}", ""]
+    rows = _finding_rows(result.findings, link_base, "hooklint lint -f json")
+    body = _details(f"Findings ({len(result.findings)})", rows, True) if result.findings else []
     body += [f"- hooklint: error: {e.path}: {e.message}" for e in result.errors]
     diagrams: list[str] = []
     for planned in plans:
@@ -142,4 +145,4 @@ def _fit(top: list[str], body: list[str], diagrams: list[str]) -> str:
     if len(text) <= LIMIT:
         return text
     cut = text[: LIMIT - 200].rsplit("\n", 1)[0]
-    return cut + f"\n\n… cut here: {len(text) - len(cut):,} more characters (GitHub's comment limit); see `hooklint diff -f json`.\n"
+    return cut + f"\n\n… cut here: {len(text) - len(cut):,} more characters (GitHub's comment limit); see the JSON report.\n"

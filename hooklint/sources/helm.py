@@ -316,6 +316,9 @@ def _check_dependencies(chart: _Chart) -> None:
         chart.configured_in, missing[0][2],
         needs_network=any(_REMOTE.match(repo) or repo.startswith("@") or repo.startswith("alias:")
                           for _, repo, _ in missing),
+        # Argo CD's repo server runs `helm dependency build` when charts/ lacks a dependency
+        # (reposerver/repository/repository.go runHelmBuild): it renders what hooklint cannot
+        argocd_renders="Argo CD runs helm dependency build before it renders the chart",
     )  # fmt: skip
 
 
@@ -336,7 +339,8 @@ def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], ch
                               "into the repository", chart_yaml, needs_network=True)  # fmt: skip
         if name.startswith("$"):
             raise RenderError(f"value file {name} refers to another source of a multi-source Application; "
-                              "hooklint does not resolve `$ref` value files", chart_yaml)  # fmt: skip
+                              "hooklint does not resolve `$ref` value files yet", chart_yaml,
+                              argocd_renders="Argo CD reads it from the source named by the ref")  # fmt: skip
         joined = os.path.join(root, name.lstrip("/")) if name.startswith("/") else os.path.join(chart, name)
         real = os.path.realpath(joined)
         if real == real_root or not real.startswith(real_root.rstrip(os.sep) + os.sep):

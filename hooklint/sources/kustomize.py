@@ -494,7 +494,7 @@ class _Inputs:
                 function = _function_of(obj)
                 if function:
                     raise RenderError(
-                        f"{field} entry {entry!r} is a {function} KRM function ({obj.get('kind')}): {PLUGIN_HINT}",
+                        f"{field} entry {entry!r} is {'an' if function[0] in 'aeiou' else 'a'} {function} KRM function ({obj.get('kind')}): {PLUGIN_HINT}",
                         self.to_user(kustomization), *_position_of(text, entry))  # fmt: skip
 
 

@@ -133,8 +133,9 @@ class Placement:
         # the span's own field when it is more precise: a key inside field_path (one annotation of
         # metadata.annotations), the parent of a missing field, or the only clue (no field path)
         at = path_at(self.rendered, span)
-        if at is not None and (not field_path or at.startswith((field_path + ".", field_path + "["))
-                               or not resolve(self.rendered, field_path)):  # fmt: skip
+        # a field the object lacks was set by no transformer: its finding stays in the source
+        missing = bool(field_path) and not resolve(self.rendered, field_path)
+        if at is not None and (not field_path or missing or at.startswith((field_path + ".", field_path + "["))):
             field_path = at
         rendered_steps = resolve(self.rendered, field_path)
         if not rendered_steps:
@@ -148,7 +149,7 @@ class Placement:
         if steps and _value(steps) == _value(rendered_steps):
             k, v = _spans(*steps[-1])
             return self.path, k if on_key else v
-        entry = self._entry(field_path, _value(rendered_steps))
+        entry = None if missing else self._entry(field_path, _value(rendered_steps))
         if entry is not None:
             return entry
         if steps:  # the field is in the user's file; something changed inside it (labels, a patch)
