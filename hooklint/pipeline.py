@@ -175,8 +175,8 @@ def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1
         s = "s" if result.skipped != 1 else ""
         skipped.append(
             f"{result.skipped} file{s} not linted: Argo CD does not render {'them' if s else 'it'} "
-            "(+argocd:skip-file-rendering, YAML with no Kubernetes object, or left out by an Application's "
-            "directory.include/exclude)."
+            "(+argocd:skip-file-rendering, YAML with no Kubernetes object, a kustomization's patch or "
+            "generator input, or left out by an Application's directory.include/exclude)."
         )
     result.notices = walk_notices + skipped + engine.notices()
     return result

@@ -215,7 +215,8 @@ def test_files_an_application_leaves_out_are_said_not_linted(repo):
     assert result.output.splitlines()[:2] == [
         "0 errors, 0 warnings, 0 notes in 3 files",
         "note: 2 files not linted: Argo CD does not render them (+argocd:skip-file-rendering, YAML with no "
-        "Kubernetes object, or left out by an Application's directory.include/exclude).",
+        "Kubernetes object, a kustomization's patch or generator input, or left out by an Application's "
+        "directory.include/exclude).",
     ]
 
 

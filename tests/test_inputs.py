@@ -81,5 +81,6 @@ def test_a_named_file_argo_cd_never_renders_is_said_not_linted(tmp_path, monkeyp
     assert result.output.splitlines()[:2] == [
         "0 errors, 0 warnings, 0 notes in 0 files",
         "note: 1 file not linted: Argo CD does not render it (+argocd:skip-file-rendering, YAML with no "
-        "Kubernetes object, or left out by an Application's directory.include/exclude).",
+        "Kubernetes object, a kustomization's patch or generator input, or left out by an Application's "
+        "directory.include/exclude).",
     ]

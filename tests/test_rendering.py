@@ -255,3 +255,26 @@ def test_a_missing_field_stays_in_the_source_file_whatever_patches_the_overlay_h
     result = runner.invoke(app, ["lint", "--format", "json", "overlay"])
     [hl202] = [f for f in json.loads(result.output)["findings"] if f["rule_id"] == "HL202"]
     assert (hl202["path"], hl202["line"], hl202["column"]) == ("base/job.yaml", 7, 1)
+
+
+@needs_kustomize
+@pytest.mark.parametrize("named", [["."], ["overlay/patches/job.yaml"]])
+def test_a_patch_in_a_folder_of_its_own_is_linted_through_its_kustomization(repo, named):
+    """A partial Job in overlay/patches/ is no manifest: linted alone it would lack restartPolicy
+    (HL205) and its hook annotation. It is read by the overlay's kustomization, and pre-commit
+    naming it alone renders that overlay."""
+    write(repo, {
+        "base/kustomization.yaml": "resources:\n- job.yaml\n",
+        "base/job.yaml": JOB,
+        "overlay/kustomization.yaml": "resources:\n- ../base\npatches:\n- path: patches/job.yaml\n",
+        "overlay/patches/job.yaml": "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\nspec:\n"
+                                    "  template:\n    spec:\n      serviceAccountName: migrator\n",
+    })  # fmt: skip
+    result = runner.invoke(app, ["lint", "--format", "json", *named])
+    doc = json.loads(result.output)
+    assert doc["findings"] == [], doc["findings"]
+    assert result.exit_code == 0
+    plan = json.loads(runner.invoke(app, ["plan", "--format", "json", *named]).output)
+    plans = {a["application"]: a for a in plan["applications"]}
+    assert [t["name"] for s in plans["overlay"]["steps"] for t in s["tasks"]] == ["migrate", "settings"]
+    assert plans.get("overlay/patches", {"steps": []})["steps"] == []  # the patch is not applied on its own

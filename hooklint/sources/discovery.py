@@ -181,8 +181,89 @@ def group_applications(
         if key != STDIN and any(f in named_files for f in files):
             context = _siblings(key, set(files))
         apps.append(Application(key, files, context))
+    _leave_out_kustomize_inputs(apps, named_files)
     apps.sort(key=lambda a: a.key)
     return apps
+
+
+#: Kustomization fields whose files are patches, generator inputs or configuration, never
+#: manifests applied as written (``resources``, ``bases`` and ``components`` are left out: their
+#: files are manifests or kustomizations).
+_INPUT_FIELDS = ("patches", "patchesStrategicMerge", "patchesJson6902", "replacements", "configMapGenerator",
+                 "secretGenerator", "crds", "configurations", "openapi", "transformers", "generators", "validators")
+
+
+def kustomization_inputs(kustomization: str) -> dict[str, str]:
+    """The files ``kustomization`` reads other than as resources, as ``{absolute path: field}``
+    (a patch file, a generator's ``files``/``envs``, a transformer configuration). A kustomization
+    that cannot be read or parsed reads none."""
+    import yaml  # noqa: PLC0415 - only when a run has kustomizations
+
+    try:
+        with open(kustomization, encoding="utf-8") as handle:
+            config = yaml.load(handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return {}
+    if not isinstance(config, dict):
+        return {}
+    folder = os.path.dirname(os.path.abspath(kustomization))
+    found: dict[str, str] = {}
+
+    def add(entry: object, field_name: str) -> None:
+        if isinstance(entry, str) and entry and "\n" not in entry and "://" not in entry:
+            found.setdefault(os.path.normpath(os.path.join(folder, entry.partition("=")[2] or entry)), field_name)
+
+    for field_name in _INPUT_FIELDS:
+        value = config.get(field_name)
+        items = value if isinstance(value, list) else [value] if isinstance(value, dict) else []
+        for item in items:
+            if isinstance(item, str):
+                add(item, field_name)
+            elif isinstance(item, dict):
+                add(item.get("path"), field_name)
+                for key in ("files", "envs"):
+                    for source in item.get(key) or []:
+                        add(source, field_name)
+                add(item.get("env"), field_name)
+    return found
+
+
+def _leave_out_kustomize_inputs(apps: list[Application], named_files: set[str]) -> None:
+    """Mark the files of directory applications that a kustomization reads as a patch, a generator
+    input or a configuration: kustomize reads them, Argo CD never applies them as written, so they
+    are linted through that kustomization's rendering, not on their own. A file named on its own
+    (pre-commit) whose kustomization, in a folder above, is not in the run brings it in."""
+    kustomizations = {a.manifest_file for a in apps if a.source_type == KUSTOMIZE and a.manifest_file}
+    for app in [a for a in apps if a.source_type == DIRECTORY and a.key != STDIN]:
+        for name in app.reported:
+            if name not in named_files:
+                continue
+            folder = os.path.dirname(os.path.abspath(name))
+            for _ in range(4):  # patches live next to or a few folders below their kustomization
+                parent = os.path.dirname(folder)
+                if parent == folder:
+                    break
+                folder = parent
+                kind, found = source_type(folder)
+                if kind == KUSTOMIZE and found is not None:
+                    user = os.path.normpath(os.path.relpath(found)) if not os.path.isabs(name) else found
+                    if user not in kustomizations and os.path.abspath(name) in kustomization_inputs(found):
+                        kustomizations.add(user)
+                        apps.append(Application(os.path.dirname(user) or ".", [user], [], KUSTOMIZE, user))
+                    break
+    inputs: dict[str, tuple[str, str]] = {}
+    for kustomization in sorted(kustomizations):
+        for path, field_name in kustomization_inputs(kustomization).items():
+            inputs.setdefault(path, (kustomization, field_name))
+    if not inputs:
+        return
+    for app in apps:
+        if app.source_type != DIRECTORY:
+            continue
+        for name in app.reported:
+            hit = inputs.get(os.path.abspath(name))
+            if hit is not None and name not in app.left_out:
+                app.left_out[name] = f"{hit[0]} reads it ({hit[1]}): linted through that kustomization's rendering"
 
 
 def _mapped_applications(
