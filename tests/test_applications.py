@@ -271,3 +271,18 @@ def test_an_applications_helm_options_apply_to_its_chart(repo):
     assert chart["source"]["application"] == "Application shop-chart (apps/chart.yaml:10)"
     tasks = [(t["kind"], t["namespace"], t["name"]) for s in chart["steps"] for t in s["tasks"]]
     assert tasks == [("ConfigMap", "store", "web-settings")]
+
+
+@pytest.mark.parametrize(
+    "path, problem",
+    [("deploy/typo", "spec.source.path 'deploy/typo' is not a folder of this repository"),
+     ("../../../etc", "spec.source.path '../../../etc' leaves the repository")],
+)  # fmt: skip
+def test_an_application_whose_path_cannot_render_is_an_error_at_its_source(repo, path, problem):
+    (repo / "apps" / "shop.yaml").write_text(APPS.replace("    path: raw\n", f"    path: {path}\n"))
+    result = runner.invoke(app, ["lint", "apps"])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0] == (
+        f"apps/shop.yaml:26:1: error HL007 render-failed: Rendering failed: Application raw (apps/shop.yaml:26): "
+        f"{problem}. Argo CD's repo server fails the same way, so the application cannot sync; nothing of it is "
+        "checked until it renders.")

@@ -12,9 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hooklint.config import Config
+from hooklint.findings import Span
 from hooklint.loader import LoadedFile, read_file
 from hooklint.sources.directory import mark_unrendered
-from hooklint.sources.discovery import DIRECTORY, STDIN, Application, group_applications
+from hooklint.sources.discovery import DIRECTORY, STDIN, UNRENDERABLE, Application, group_applications
+from hooklint.yamlio import RENDER_FAILED, LoadIssue
 from hooklint.sources.render import RenderedFile, render
 from hooklint.sources.rendered import Renderer
 
@@ -49,6 +51,11 @@ class LoadedApplication:
 def load_application(app: Application, config: Config) -> LoadedApplication:
     """Read every file of ``app`` (reported and context; unreadable ones come back with
     ``error`` set) and mark those Argo CD does not render."""
+    if app.source_type == UNRENDERABLE and app.argocd is not None:
+        loaded = read_file(app.manifest_file, config.max_file_size)
+        loaded.issues.append((LoadIssue(RENDER_FAILED, Span.point(app.argocd.line, 1),
+                                        f"{app.argocd.label()}: {app.argocd.problem}"), 0))  # fmt: skip
+        return LoadedApplication(app, [loaded], [], None)
     if app.source_type != DIRECTORY and app.manifest_file is not None:
         folder = app.folder or app.key
         loaded, rendered, renderer = render(app.source_type, folder, app.manifest_file, config, app.named, app.argocd)

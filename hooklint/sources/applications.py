@@ -38,7 +38,7 @@ class ApplicationSource:
     root, relative to the current directory when it is inside it); ``source_type`` the explicit type
     (``helm``, ``kustomize``, ``directory``, ``plugin``) or None (the folder decides); ``options`` the
     ``helm`` / ``kustomize`` / ``directory`` mapping (plain Python values) or None; ``namespace`` the
-    destination namespace."""
+    destination namespace; ``problem`` why it cannot be rendered at all, if so."""
 
     name: str
     manifest: str
@@ -47,6 +47,8 @@ class ApplicationSource:
     source_type: str | None
     options: Any = None
     namespace: str | None = None
+    #: Why Argo CD cannot render this source at all (its path is missing or leaves the repository).
+    problem: str | None = None
 
     def label(self) -> str:
         """``Application NAME (FILE:LINE)`` for messages."""
@@ -190,8 +192,11 @@ def _sources_of(body: Any, path: str, root: str, ours: set[str]) -> list[Applica
         if "chart" in source:  # a chart from a Helm repository, not a folder of this one
             continue
         target = os.path.normpath(os.path.join(root, folder.strip().lstrip("/")))
+        problem = None
         if not (target == root or target.startswith(root.rstrip(os.sep) + os.sep)):
-            continue  # Argo CD refuses a path outside the repository
+            problem = f"spec.source.path {folder!r} leaves the repository"
+        elif not os.path.isdir(target):
+            problem = f"spec.source.path {folder!r} is not a folder of this repository"
         kinds = [k for k in ("helm", "kustomize", "directory", "plugin") if source.get(k) is not None]
         kind = kinds[0] if len(kinds) == 1 else None
         options = _plain(source.get(kind)) if kind in ("helm", "kustomize", "directory") else None
@@ -203,6 +208,7 @@ def _sources_of(body: Any, path: str, root: str, ours: set[str]) -> list[Applica
             source_type=kind,
             options=options,
             namespace=namespace if isinstance(namespace, str) and namespace else None,
+            problem=problem,
         ))  # fmt: skip
     return out
 

@@ -27,6 +27,8 @@ def is_manifest_name(name: str) -> bool:
 HELM_CHART_FILE = "Chart.yaml"
 KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 DIRECTORY, KUSTOMIZE, HELM = "directory", "kustomize", "helm"
+#: An Argo CD Application source that cannot be rendered at all (its path is missing).
+UNRENDERABLE = "unrenderable"
 
 
 def source_type(folder: str) -> tuple[str, str | None]:
@@ -279,6 +281,10 @@ def _mapped_applications(
         per_folder[source.folder] = per_folder.get(source.folder, 0) + 1
     for source in sources:
         folder = source.folder
+        if source.problem is not None:  # reported on the Application's source (HL007)
+            apps.append(Application(f"{source.manifest} ({source.name})", [source.manifest], [], UNRENDERABLE,
+                                    source.manifest, None, folder, source))  # fmt: skip
+            continue
         inside = [k for k in reported if k != STDIN and (k == folder or k.startswith(folder.rstrip(os.sep) + os.sep)
                                                           or folder == ".")]  # fmt: skip
         if not inside:
