@@ -332,3 +332,23 @@ def test_the_configurations_exclude_applies_to_both_sides(repo):
     (repo / ".hooklint.yaml").write_text("exclude: [deploy/app/seed.yaml]\n")
     code, doc = diff_json("one", "--head", "two")
     assert (code, doc["new"]) == (0, [])
+
+
+def test_a_renamed_file_keeps_its_findings(repo):
+    git(repo, "checkout", "-q", "two")
+    git(repo, "mv", "deploy/app/seed.yaml", "deploy/app/seeds.yaml")
+    code, doc = diff_json("two")
+    assert (code, doc["new"], doc["fixed"], doc["unchanged"]) == (0, [], [], 1)
+
+
+@pytest.mark.skipif(__import__("shutil").which("kubectl") is None and __import__("shutil").which("kustomize") is None,
+                    reason="neither kustomize nor kubectl is installed")  # fmt: skip
+def test_an_application_that_stops_rendering_is_not_compared(repo):
+    (repo / "deploy/app/kustomization.yaml").write_text("resources:\n- job.yaml\n- seed.yaml\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "kustomize")
+    (repo / "deploy/app/kustomization.yaml").write_text("resources:\n- job.yaml\n- seed.yaml\n- missing.yaml\n")
+    code, doc = diff_json("HEAD")
+    assert code == 1  # the new HL007 error
+    assert [f["rule_id"] for f in doc["new"]] == ["HL007"]
+    assert (doc["fixed"], doc["plan_changes"], doc["not_compared"]) == ([], [], ["deploy/app"])

@@ -23,14 +23,16 @@ import tarfile
 import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from hooklint.catalog import Catalog
 from hooklint.config import Config, PathFilter
 from hooklint.findings import Finding, InputError, RunResult
-from hooklint.pipeline import PlannedApplication, lint_paths, plan_paths
+from hooklint.engine import Engine
+from hooklint.pipeline import PlannedApplication, lint_application, lint_paths, plan_paths
 from hooklint.reporters.plan import plan_dict
-from hooklint.reporters.sarif import fingerprints
+from hooklint.reporters.sarif import fingerprints, identity
+from hooklint.sources import group_applications
 from hooklint.sources.applications import git_remote_urls
 
 
@@ -51,7 +53,8 @@ class Side:
 class Review:
     """What a change does: ``new`` and ``fixed`` findings (head and base findings, in report
     order), how many are ``unchanged``, the ``plan_changes`` per application (see
-    :func:`plan_changes`), both sides, and the input errors of either side."""
+    :func:`plan_changes`), both sides, the input errors of the head, and the applications not
+    compared because they did not render on one side."""
 
     base: Side
     head: Side
@@ -60,6 +63,8 @@ class Review:
     unchanged: int = 0
     plan_changes: list[dict[str, Any]] = field(default_factory=list)
     errors: list[InputError] = field(default_factory=list)
+    #: Applications that did not render on one side: neither their findings nor plans are compared.
+    not_compared: list[str] = field(default_factory=list)
 
 
 def _git(args: list[str], cwd: str, binary: bool = False) -> Any:
@@ -182,22 +187,77 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
     config.repo_urls = list(dict.fromkeys([*config.repo_urls, *urls]))
     with checkout(top, base_commit) as base_folder:
         base_side = _side(base_folder, base, relative, config, catalog, top)
-    if head_commit is None:
-        head_side = _side(top, None, relative, config, catalog, top)
-    else:
+        if head_commit is None:
+            head_side = _side(top, None, relative, config, catalog, top)
+            return compare(base_side, head_side, lambda side, key: _findings_of(
+                base_folder if side is base_side else top, key, relative, config, catalog, top))
         with checkout(top, head_commit) as head_folder:
             head_side = _side(head_folder, head, relative, config, catalog, top)
-    out = Review(base_side, head_side)
-    base_fps = dict(zip(fingerprints(base_side.result.findings, (f.path for f in base_side.result.findings)),
-                        base_side.result.findings))  # fmt: skip
-    head_fps = dict(zip(fingerprints(head_side.result.findings, (f.path for f in head_side.result.findings)),
-                        head_side.result.findings))  # fmt: skip
-    out.new = [f for fp, f in head_fps.items() if fp not in base_fps]
-    out.fixed = [f for fp, f in base_fps.items() if fp not in head_fps]
+            return compare(base_side, head_side, lambda side, key: _findings_of(
+                base_folder if side is base_side else head_folder, key, relative, config, catalog, top))
+
+
+def _findings_of(folder: str, key: str, paths: list[str], config: Config, catalog: Catalog, top: str) -> list[Finding]:
+    """The findings of application ``key`` alone, on the side checked out at ``folder``."""
+    config = _rebased(config, top, folder)
+    with _inside(folder):
+        present = [p for p in paths if os.path.lexists(p)] if paths != ["."] else ["."]
+        engine = Engine(config, catalog)
+        for app in group_applications(present, [], [], config.repo_urls, excluded=config.exclude or None):
+            if app.key == key:
+                return [f for f in lint_application(engine, app)[0] if f.suppression is None]
+    return []
+
+
+def _unrendered(side: Side) -> set[str]:
+    """The kustomize and Helm applications of ``side`` that did not render (HL007, HL008)."""
+    return {p.key for p in side.plans if p.source_type not in ("directory",) and p.renderer is None}
+
+
+def _loose_identity(f: Finding) -> tuple[str, ...]:
+    """A finding's identity without its file: what a rename keeps."""
+    return identity(f, "")
+
+
+def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Finding]]) -> Review:
+    """The :class:`Review` of two linted sides. Findings match by fingerprint, then, for what is
+    left, by identity without the file (a renamed or moved file keeps its findings). An
+    application that did not render on one side (HL007/HL008) is not compared: its findings on the
+    other side (``findings_of(side, key)``) are neither new nor fixed, and its plan is not
+    diffed; ``not_compared`` names it."""
+    out = Review(base, head)
+    out.not_compared = sorted(_unrendered(base) ^ _unrendered(head))
+    skip_base = {fingerprint for key in sorted(_unrendered(head) - _unrendered(base))
+                 for fingerprint in _prints(findings_of(base, key))}  # fmt: skip
+    skip_head = {fingerprint for key in sorted(_unrendered(base) - _unrendered(head))
+                 for fingerprint in _prints(findings_of(head, key))}  # fmt: skip
+    base_fps = dict(zip(_prints(base.result.findings), base.result.findings))
+    head_fps = dict(zip(_prints(head.result.findings), head.result.findings))
+    new = [f for fp, f in head_fps.items() if fp not in base_fps and fp not in skip_head]
+    fixed = [f for fp, f in base_fps.items() if fp not in head_fps and fp not in skip_base]
     out.unchanged = sum(1 for fp in head_fps if fp in base_fps)
-    out.plan_changes = plan_changes(base_side.plans, head_side.plans)
-    out.errors = head_side.result.errors
+    # a renamed file: the same finding on the same object and field, elsewhere
+    waiting: dict[tuple[str, ...], list[Finding]] = {}
+    for f in fixed:
+        waiting.setdefault(_loose_identity(f), []).append(f)
+    out.new = []
+    for f in new:
+        twins = waiting.get(_loose_identity(f))
+        if twins:
+            twins.pop(0)
+            out.unchanged += 1
+        else:
+            out.new.append(f)
+    left = {id(f) for twins in waiting.values() for f in twins}
+    out.fixed = [f for f in fixed if id(f) in left]
+    keep = set(out.not_compared)
+    out.plan_changes = plan_changes([p for p in base.plans if p.key not in keep], [p for p in head.plans if p.key not in keep])
+    out.errors = head.result.errors
     return out
+
+
+def _prints(findings: list[Finding]) -> list[str]:
+    return fingerprints(findings, (f.path for f in findings))
 
 
 def _task_key(task: dict[str, Any]) -> tuple[str, str, str, str]:

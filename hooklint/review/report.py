@@ -2,7 +2,8 @@
 
 JSON: ``{"base", "head", "new": [finding], "fixed": [finding], "unchanged": N, "plan_changes":
 [{"application", "added": [task], "removed": [task], "moved": [{"task", "from": {"phase", "wave"},
-"to": {"phase", "wave"}}], "changed": [{"task", "field", "from", "to"}]}]}``, findings shaped as in
+"to": {"phase", "wave"}}], "changed": [{"task", "field", "from", "to"}]}], "not_compared":
+[application]}``, findings shaped as in
 ``hooklint lint -f json`` and tasks as in ``hooklint plan -f json``; ``head`` is null for the working
 tree. SARIF holds only the new findings.
 """
@@ -36,6 +37,7 @@ def render_json(review: Review) -> str:
         "fixed": [f.as_dict() for f in review.fixed],
         "unchanged": review.unchanged,
         "plan_changes": review.plan_changes,
+        "not_compared": review.not_compared,
     }
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
@@ -49,7 +51,11 @@ def headline(review: Review) -> str:
     changed = len(review.plan_changes)
     plan = f"plan changes in {changed} application{'s' if changed != 1 else ''}" if changed else "no plan change"
     new = len(review.new)
-    return f"{new} new finding{'s' if new != 1 else ''}, {len(review.fixed)} fixed, {review.unchanged} unchanged; {plan}"
+    text = f"{new} new finding{'s' if new != 1 else ''}, {len(review.fixed)} fixed, {review.unchanged} unchanged; {plan}"
+    if review.not_compared:
+        n = len(review.not_compared)
+        text += f"; {n} application{'s' if n != 1 else ''} not compared (not rendered on one side)"
+    return text
 
 
 def render_text(review: Review) -> str:
