@@ -278,3 +278,18 @@ def test_a_patch_in_a_folder_of_its_own_is_linted_through_its_kustomization(repo
     plans = {a["application"]: a for a in plan["applications"]}
     assert [t["name"] for s in plans["overlay"]["steps"] for t in s["tasks"]] == ["migrate", "settings"]
     assert plans.get("overlay/patches", {"steps": []})["steps"] == []  # the patch is not applied on its own
+
+
+def test_a_symlink_out_of_the_repository_in_a_directory_source_is_an_error_and_never_read(repo, tmp_path):
+    outside = tmp_path.parent / f"{tmp_path.name}-outside.yaml"
+    outside.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: secret-stuff\n  annotations:\n    x: 5\n")
+    (repo / "dirapp").mkdir()
+    (repo / "dirapp" / "cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n")
+    (repo / "dirapp" / "link.yaml").symlink_to(outside)
+    result = runner.invoke(app, ["lint", "dirapp"])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0] == (
+        f"dirapp/link.yaml:1:1: error HL007 render-failed: Rendering failed: dirapp/link.yaml is a symbolic link to "
+        f"{outside}, outside the repository (illegal filepath in symlink). Argo CD's repo server fails the same way, "
+        "so the application cannot sync; nothing of it is checked until it renders.")
+    assert "HL004" not in result.output

@@ -9,15 +9,16 @@ source does not render (:mod:`hooklint.sources.directory`). The next stage,
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from hooklint.config import Config
 from hooklint.findings import Span
-from hooklint.loader import LoadedFile, read_file
+from hooklint.loader import LoadedFile, parse_text, read_file
 from hooklint.sources.directory import mark_unrendered
 from hooklint.sources.discovery import DIRECTORY, STDIN, UNRENDERABLE, Application, group_applications
 from hooklint.yamlio import RENDER_FAILED, LoadIssue
-from hooklint.sources.render import RenderedFile, render
+from hooklint.sources.render import RenderedFile, render, repository_root
 from hooklint.sources.rendered import Renderer
 
 __all__ = ["STDIN", "Application", "LoadedApplication", "group_applications", "load_application", "loaded_application"]
@@ -61,8 +62,34 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
         loaded, rendered, renderer = render(app.source_type, folder, app.manifest_file, config, app.named, app.argocd)
         loaded.skip_reason = None
         return LoadedApplication(app, [loaded], rendered, renderer)
-    files = [read_file(path, config.max_file_size) for path in app.reported + app.context]
-    return loaded_application(app, files, config)
+    root = repository_root(app.folder or app.key, app.named) if app.key != STDIN else None
+    files, escaped = [], []
+    for path in app.reported + app.context:
+        target = _escaping_symlink(path, root) if root is not None else None
+        if target is None:
+            files.append(read_file(path, config.max_file_size))
+            continue
+        # reposerver/repository/repository.go: "illegal filepath in symlink"; the target is never read
+        loaded = parse_text(path, "")
+        loaded.issues.append((LoadIssue(RENDER_FAILED, Span.point(1, 1), f"{path} is a symbolic link to {target}, "
+                                        "outside the repository (illegal filepath in symlink)"), 0))  # fmt: skip
+        files.append(loaded)
+        escaped.append(loaded)
+    application = loaded_application(app, files, config)
+    for loaded in escaped:
+        loaded.skip_reason = None
+    return application
+
+
+def _escaping_symlink(path: str, root: str) -> str | None:
+    """Where ``path`` leads when it is, or passes through, a symbolic link out of ``root``; else None."""
+    if not os.path.exists(path):  # dangling: the loader says so
+        return None
+    real = os.path.realpath(path)
+    real_root = os.path.realpath(root)
+    if real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep):
+        return None
+    return real
 
 
 def loaded_application(app: Application, files: list[LoadedFile], config: Config) -> LoadedApplication:
