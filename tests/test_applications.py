@@ -220,8 +220,20 @@ def test_files_an_application_leaves_out_are_said_not_linted(repo):
     ]
 
 
-def test_without_the_application_in_the_run_folders_are_linted_as_folders(repo):
+def test_the_repositorys_applications_apply_when_the_run_names_only_some_files(repo):
+    """pre-commit names the changed files: the Applications elsewhere in the repository still
+    decide how their folders render."""
     plans = plan_of("raw")  # apps/ is not part of the run
+    assert set(plans) == {"raw"}
+    assert plans["raw"]["source"]["application"] == "Application raw (apps/shop.yaml:26)"
+    result = runner.invoke(app, ["lint", "raw/notes.yaml"])  # excluded by the Application
+    assert result.exit_code == 0
+    assert "HL004" not in result.output
+
+
+def test_without_a_known_repository_url_folders_are_linted_as_folders(repo):
+    (repo / ".git" / "config").write_text("")
+    plans = plan_of("raw")
     assert set(plans) == {"raw", "raw/sub"}
     assert plans["raw"]["source"]["application"] is None
 

@@ -275,16 +275,24 @@ def test_never_writes_a_file_with_a_duplicate_key(app_dir):
 
 
 def test_never_writes_through_a_symlink_out_of_the_tree(tmp_path, monkeypatch):
-    outside = tmp_path / "outside"
-    outside.mkdir()
-    (outside / "job.yaml").write_text(JOB)
+    # out of the named tree (app/), inside the repository: linted, never written through
     tree = tmp_path / "tree"
+    outside = tree / "outside"
+    outside.mkdir(parents=True)
+    (outside / "job.yaml").write_text(JOB)
     (tree / "app").mkdir(parents=True)
     (tree / "app" / "job.yaml").symlink_to(outside / "job.yaml")
     monkeypatch.chdir(tree)
     result = runner.invoke(app, ["fix", "app"])
     assert (outside / "job.yaml").read_text() == JOB
     assert "a symbolic link out of the named tree" in result.output
+    # out of the repository: Argo CD refuses it (HL007), and nothing is read or written
+    (tree / "app" / "job.yaml").unlink()
+    (tmp_path / "far.yaml").write_text(JOB)
+    (tree / "app" / "job.yaml").symlink_to(tmp_path / "far.yaml")
+    result = runner.invoke(app, ["fix", "app"])
+    assert (tmp_path / "far.yaml").read_text() == JOB
+    assert "illegal filepath in symlink" in result.output
 
 
 def test_helm_output_is_never_edited():

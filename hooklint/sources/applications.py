@@ -123,6 +123,38 @@ def _remote_urls(dot_git: str) -> list[str]:
     return [parser[s]["url"] for s in parser.sections() if s.startswith("remote ") and "url" in parser[s]]
 
 
+#: The most files of a repository searched for Application manifests besides the run's own.
+MAX_REPOSITORY_FILES = 20_000
+
+
+def repository_manifests(files: Iterable[str], repo_urls: Iterable[str] = ()) -> list[str]:
+    """The other manifest files (``*.yaml``, ``*.yml``) of the git repositories holding ``files``,
+    where Applications pointing into them may be written even when the run names only some files
+    (pre-commit): hidden folders and ``.git`` are skipped, at most :data:`MAX_REPOSITORY_FILES`.
+    Only repositories whose URL is known (a git remote, or ``repo_urls``) are searched; paths are
+    spelled like ``files`` (relative to the current folder when inside it)."""
+    configured = bool(list(repo_urls))
+    roots: dict[str, str | None] = {}
+    seen = {os.path.abspath(f) for f in files}
+    found: list[str] = []
+    searched: set[str] = set()
+    for path in sorted(seen):
+        root, urls = git_remote_urls(os.path.dirname(path), roots)
+        if root is None or root in searched or not (urls or configured):
+            continue
+        searched.add(root)
+        for folder, dirs, names in os.walk(root):
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "node_modules")
+            for name in sorted(names):
+                if name.lower().endswith((".yaml", ".yml")) and not name.startswith("."):
+                    full = os.path.join(folder, name)
+                    if full not in seen:
+                        found.append(_user_path(full))
+                        if len(found) >= MAX_REPOSITORY_FILES:
+                            return found
+    return found
+
+
 def find_application_sources(files: Iterable[str], repo_urls: Iterable[str] = (),
                              max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> list[ApplicationSource]:  # fmt: skip
     """The sources, pointing into their own repository, of the Applications in ``files``, in file

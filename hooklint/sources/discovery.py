@@ -15,7 +15,12 @@ from typing import Callable, Iterable
 
 from hooklint.findings import InputError
 from hooklint.loader import STDIN, os_error_text
-from hooklint.sources.applications import ApplicationSource, DirectoryOptions, find_application_sources
+from hooklint.sources.applications import (
+    ApplicationSource,
+    DirectoryOptions,
+    find_application_sources,
+    repository_manifests,
+)
 
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -166,7 +171,7 @@ def group_applications(
     if notices is None:
         notices = []
     run_files = sorted(f for files in reported.values() for f in files if f != STDIN)
-    sources = find_application_sources(run_files, repo_urls)
+    sources = find_application_sources(run_files + repository_manifests(run_files, repo_urls), repo_urls)
     covered: set[str] = set()
     if sources:
         apps, covered = _mapped_applications(sources, reported, named_by, notices)
