@@ -352,3 +352,18 @@ def test_an_application_that_stops_rendering_is_not_compared(repo):
     assert code == 1  # the new HL007 error
     assert [f["rule_id"] for f in doc["new"]] == ["HL007"]
     assert (doc["fixed"], doc["plan_changes"], doc["not_compared"]) == ([], [], ["deploy/app"])
+
+
+def test_applications_elsewhere_in_the_repository_apply_to_both_sides(repo):
+    """diff deploy/app: the Application in apps/ (not a named path) renders the folder on both sides."""
+    git(repo, "remote", "add", "origin", "git@github.com:acme/deploy.git")
+    (repo / "apps").mkdir()
+    (repo / "apps/app.yaml").write_text(
+        "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: app\nspec:\n  project: p\n"
+        "  destination:\n    namespace: shop\n  source:\n    repoURL: https://github.com/acme/deploy\n"
+        "    path: deploy/app\n    directory:\n      exclude: seed.yaml\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "app")
+    (repo / "deploy/app/seed.yaml").write_text(BAD_HOOK.replace("seed:latest", "seed:2.0.0").replace("name: seed", "name: seed2"))
+    code, doc = diff_json("HEAD", "deploy")
+    assert (code, doc["new"], doc["fixed"], doc["plan_changes"]) == (0, [], [], [])  # seed.yaml is excluded on both sides

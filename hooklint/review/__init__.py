@@ -5,7 +5,8 @@ configuration apply to both): the base revision is read from git into a temporar
 archive``), the head is the working tree as it is, or another revision read the same way
 (``--head``). Nothing in the working tree is touched. Findings are matched by their ``hooklint/v1``
 fingerprint (:func:`hooklint.reporters.sarif.fingerprints`: rule, path, object and field, never the
-line), so a finding that only moved is unchanged. Plans are compared object by object: tasks added,
+line), then by object and field alone, so a finding that only moved, or whose file was renamed, is
+unchanged; an application that renders on one side only is not compared. Plans are compared object by object: tasks added,
 removed, moved to another step (phase and wave), and changed hook types or delete policies.
 
 This module sits after the reporters in the pipeline's layout: it runs the pipeline twice and reuses
@@ -111,6 +112,9 @@ def checkout(top: str, commit: str) -> Iterator[str]:
                 archive.extractall(folder, filter="data")
             else:
                 archive.extractall(folder, members=_safe_members(archive))
+        # an empty .git marks the copy as the repository's top, as in the working tree (renderers'
+        # boundary, the search for Application manifests); the remotes come from the configuration
+        os.makedirs(os.path.join(folder, ".git"), exist_ok=True)
         yield folder
 
 
