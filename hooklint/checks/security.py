@@ -332,8 +332,21 @@ def hook_literal_secret_env(m: Manifest, ctx: Context) -> Iterator[Hit]:
             )
 
 
+#: Kubernetes' built-in user-facing ClusterRoles that write Secrets and workloads (kube-apiserver's
+#: bootstrap policy, plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go), with what they
+#: allow; ``view`` reads neither Secrets nor anything it could escalate with, so it is not here.
+BUILT_IN_WRITER_ROLES = {
+    "admin": "which reads and writes Secrets and workloads (Pods, Deployments, Jobs), runs commands in "
+    "pods, and manages Roles and RoleBindings",
+    "edit": "which reads and writes Secrets and workloads (Pods, Deployments, Jobs) and runs commands in pods",
+}
+
+
 def _binding_grants(binding: Manifest, ctx: Context) -> str | None:
-    """Why a (Cluster)RoleBinding is over-privileged, or None."""
+    """Why a (Cluster)RoleBinding is over-privileged, or None: cluster-admin; the built-in
+    ``admin`` or ``edit`` ClusterRole (when the application does not define a ClusterRole of that
+    name itself); a Role or ClusterRole of the application with a wildcard rule, or reading
+    secrets through a ClusterRoleBinding."""
     ref = binding.body.get("roleRef")
     if not isinstance(ref, Map) or not isinstance(ref.get("name"), str):
         return None
@@ -343,6 +356,8 @@ def _binding_grants(binding: Manifest, ctx: Context) -> str | None:
     role_ns = None if role_kind == "ClusterRole" else binding.namespace
     role = ctx.find(role_kind, role_ns, role_name) if isinstance(role_kind, str) else None
     if role is None:
+        if role_kind == "ClusterRole" and role_name in BUILT_IN_WRITER_ROLES:
+            return f"binds it to the built-in ClusterRole '{role_name}', {BUILT_IN_WRITER_ROLES[role_name]}"
         return None
     rules = role.body.get("rules")
     if not isinstance(rules, list):
