@@ -12,6 +12,15 @@ from hooklint.model import JOB_LIKE, LONG_RUNNING_KINDS, POD_TEMPLATE_KINDS, Man
 RUN_ONCE_KINDS = POD_TEMPLATE_KINDS | {"Workflow"}
 
 
+def _waiting(m: Manifest) -> str:
+    """What a running hook holds up: ``the sync`` for a sync-phase hook; ``deleting the
+    Application`` for a PreDelete/PostDelete hook, which the controller runs at Application
+    deletion and waits for while it is Progressing (``controller/hook.go`` ``executeHooks``, §4d)."""
+    if m.hook.phases and m.hook.delete_types:
+        return "the sync (or the Application's deletion)"
+    return "the sync" if m.hook.phases or not m.hook.delete_types else "the Application's deletion"
+
+
 def _spec_key_span(m: Manifest):
     return m.body.key_span("spec") if "spec" in m.body else m.anchor
 
@@ -25,8 +34,8 @@ def hook_missing_backoff_limit(m: Manifest, ctx: Context) -> Iterator[Hit]:
         return
     yield Hit(
         f"{m.label} has no spec.backoffLimit, so a failing hook is retried 6 times (the Kubernetes "
-        "default) with growing back-off while the sync waits. Set spec.backoffLimit (0-2 is typical "
-        "for a hook).",
+        f"default) with growing back-off while {_waiting(m)} waits. Set spec.backoffLimit (0-2 is "
+        "typical for a hook).",
         _spec_key_span(m),
         "spec.backoffLimit",
     )
@@ -42,10 +51,18 @@ def hook_missing_active_deadline(m: Manifest, ctx: Context) -> Iterator[Hit]:
     pod = m.pod_spec()
     if m.kind == "Job" and pod is not None and "activeDeadlineSeconds" in pod.spec:
         return
+    if m.hook.phases:
+        stuck = "keeps Argo CD \"waiting for completion of hook\" and wedges every sync until someone terminates it"
+        if m.hook.delete_types:
+            stuck += ", and blocks deleting the Application until someone deletes the hook"
+    else:
+        stuck = (
+            "blocks deleting the Application (Argo CD waits for every delete hook before it goes on) "
+            "until someone deletes the hook"
+        )
     yield Hit(
-        f"{m.label} has no spec.activeDeadlineSeconds: a hook that hangs keeps Argo CD "
-        "\"waiting for completion of hook\" and wedges every sync until someone terminates it. "
-        "Set spec.activeDeadlineSeconds.",
+        f"{m.label} has no spec.activeDeadlineSeconds: a hook that hangs {stuck}. Set "
+        "spec.activeDeadlineSeconds.",
         _spec_key_span(m),
         "spec.activeDeadlineSeconds",
     )
@@ -62,11 +79,19 @@ def hook_fixed_name_collision(m: Manifest, ctx: Context) -> Iterator[Hit]:
         f"Hook {m.label} has a fixed name and its delete policies ({policies}) lack "
         "BeforeHookCreation: whenever the previous run is still there (a failed hook or sync, or a "
         "policy that never deletes it), Argo CD re-applies it instead of creating it, which fails "
-        "with \"field is immutable\" if the template changed, or reuses the old result without "
-        f"running. {_before_hook_creation_fix(m)}",
+        f"with {_immutable(m)}, or reuses the old result without running. {_before_hook_creation_fix(m)}",
         m.metadata.value_span("name") if m.metadata is not None else m.anchor,
         "metadata.name",
     )
+
+
+def _immutable(m: Manifest) -> str:
+    """The API server's refusal to update the kept object in place: a Pod has no template, and its
+    update validation allows only images, activeDeadlineSeconds, tolerations additions and a few
+    more (Kubernetes ``ValidatePodUpdate``, pkg/apis/core/validation/validation.go)."""
+    if m.kind == "Pod":
+        return "\"pod updates may not change fields other than ...\" if its spec changed"
+    return "\"field is immutable\" if the template changed"
 
 
 def _before_hook_creation_fix(m: Manifest) -> str:
