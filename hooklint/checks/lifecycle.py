@@ -274,3 +274,34 @@ def _deletion_words(m: Manifest) -> str:
     if "HookSucceeded" in policies:
         return "deletes it after every successful sync (HookSucceeded)"
     return "deletes it whenever a sync fails (HookFailed)"
+
+
+@check("HL210")
+def delete_hook_left_behind(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """A PreDelete/PostDelete hook (of a type the configured Argo CD runs) whose effective delete
+    policies have neither HookSucceeded nor HookFailed: ``controller/hook.go`` ``cleanupHooks()``
+    deletes a delete hook only when a policy matches the aggregated health (HookSucceeded when
+    Healthy, HookFailed when Degraded); BeforeHookCreation, the default, never matches (§4d)."""
+    if not m.hook.is_hook:
+        return
+    version = ctx.config.argocd_version
+    types = [t for t in m.hook.delete_types if argocd.supports(version, t)]
+    if not types or {"HookSucceeded", "HookFailed"} & set(m.hook.delete_policies):
+        return
+    annotations = m.annotations
+    # The family that made it a delete hook (``from_helm`` speaks of sync types only).
+    argo = any(t in argocd.DELETE_HOOK_TYPES for t in argocd.annotation_csv(annotations.get(argocd.HOOK)))
+    if argocd.HOOK_DELETE_POLICY in annotations or (argo and argocd.HELM_HOOK_DELETE_POLICY not in annotations):
+        key, value = argocd.HOOK_DELETE_POLICY, "HookSucceeded"
+    else:
+        key, value = argocd.HELM_HOOK_DELETE_POLICY, "hook-succeeded"
+    where = key if key in annotations else argocd.HOOK if argo else argocd.HELM_HOOK
+    yield Hit(
+        f"{'/'.join(types)} hook {m.label} has neither HookSucceeded nor HookFailed among its delete "
+        f"policies ({', '.join(m.hook.delete_policies)}): after a delete hook runs, Argo CD deletes "
+        "it only when one of those matches its outcome, so it stays in the cluster after the "
+        "Application is deleted, with nothing left that manages or prunes it. Add "
+        f"{value} to {key}.",
+        m.annotation_value_span(where),
+        f"metadata.annotations.{where}",
+    )
