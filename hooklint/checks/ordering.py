@@ -13,7 +13,7 @@ from typing import Any, Iterator
 from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.findings import Span
-from hooklint.model import Manifest
+from hooklint.model import Manifest, deduplicated, repeated_objects
 from hooklint.plan import SyncPlan, Task, is_kustomize_config, step_text
 from hooklint.yamlio import Map, Seq
 
@@ -351,7 +351,7 @@ def hooks_only_application(manifests: list[Manifest], ctx: Context) -> Iterator[
     application's sync status (``AC controller/state.go``, pitfall P12)."""
     first_hook: Manifest | None = None
     hooks = 0
-    for m in manifests:
+    for m in deduplicated(manifests):
         if not m.kind:
             continue
         if is_kustomize_config(m):
@@ -423,3 +423,47 @@ def generate_name_collision(manifests: list[Manifest], ctx: Context) -> Iterator
                 "metadata.generateName",
                 m,
             )
+
+
+# --- HL019 -------------------------------------------------------------------------------------
+
+
+@check("HL019", scope="application")
+def repeated_object(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
+    """The same group, kind, namespace and name more than once in one application: Argo CD keeps
+    the last copy and sets a RepeatedResourceWarning condition ("Resource ... appeared N times
+    among application resources", ``AC controller/state.go`` ``DeduplicateTargetObjects``).
+    Reported at every copy but the first, naming the first. Objects without ``metadata.namespace``
+    are compared with each other only (their destination namespace is not known here)."""
+    repeated = repeated_objects(manifests)
+    if not repeated:
+        return
+    counts: dict[int, int] = {}
+    entries = dict(repeated)
+    for first, kept in repeated.values():
+        counts[id(first)] = counts.get(id(first), 1) + 1
+        entries[id(kept)] = (first, kept)
+    for m in manifests:
+        entry = entries.get(id(m))
+        if entry is None:
+            continue
+        first, kept = entry
+        if m is first:
+            continue
+        first_path, first_span = first.locate("metadata.name", first.anchor)
+        here_path = m.locate("metadata.name", m.anchor)[0]
+        where = f"line {first_span.line}" if first_path == here_path else f"{first_path}:{first_span.line}"
+        if m is kept:
+            fate = "this copy is the one it applies; the earlier copies are never applied, so edits to them have no effect"
+        else:
+            kept_path, kept_span = kept.locate("metadata.name", kept.anchor)
+            kept_at = f"line {kept_span.line}" if kept_path == here_path else f"{kept_path}:{kept_span.line}"
+            fate = f"it applies the copy at {kept_at}, and this one is never applied"
+        yield Hit(
+            f"{m.label} is defined again here (first at {where}; {counts[id(first)]} copies in this "
+            "application): Argo CD keeps only the last copy of an object and warns \"appeared "
+            f"{counts[id(first)]} times among application resources\"; {fate}. Keep one copy.",
+            m.anchor,
+            "metadata.name",
+            m,
+        )
