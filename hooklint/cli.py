@@ -91,6 +91,7 @@ def lint(
     fail_on: Annotated[FailOn, typer.Option("--fail-on", help="Lowest severity that makes the exit code 1.")] = FailOn.warning,
     category: Annotated[str, typer.Option("--category", help="SARIF automationDetails.id category.")] = "hooklint",
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (0: one per CPU).", min=0)] = 0,
+    show_skipped: Annotated[bool, typer.Option("--show-skipped", help="List the files not linted, with the reason (text).")] = False,
 ) -> None:
     """Lint manifests and report findings."""
     from hooklint.catalog import load_catalog
@@ -108,7 +109,7 @@ def lint(
     if format is Format.text:
         from hooklint.reporters.text import render
 
-        text = render(result)
+        text = render(result, show_skipped=show_skipped)
     elif format is Format.json:
         from hooklint.reporters.json import render
 

@@ -399,8 +399,11 @@ class _TooLarge(Exception):
 
 
 def _too_large(path: str, max_size: int) -> LoadedFile:
+    """An input error, and a file not linted (``skip_reason``): reports count and list it as skipped."""
     return LoadedFile(
-        path, error=InputError(path, f"larger than max-file-size ({max_size:,} bytes); not linted")
+        path,
+        error=InputError(path, f"larger than max-file-size ({max_size:,} bytes); not linted"),
+        skip_reason=f"larger than max-file-size ({max_size:,} bytes)",
     )
 
 

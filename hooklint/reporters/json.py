@@ -1,7 +1,7 @@
-"""JSON for scripts: ``{"version", "findings": [...], "errors": [...], "summary": {...}}``.
+"""JSON for scripts: ``{"version", "findings": [...], "errors": [...], "skipped": [...], "summary": {...}}``.
 
 Each finding is :meth:`hooklint.findings.Finding.as_dict`; ``summary`` counts findings by severity
-and the files linted. Keys are written in a fixed order so output is byte-stable."""
+and the files linted; ``skipped`` lists the files not linted as ``{"path", "reason"}``. Keys are written in a fixed order so output is byte-stable."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ def render(result: RunResult) -> str:
         "version": __version__,
         "findings": [f.as_dict() for f in result.findings],
         "errors": [{"path": e.path, "message": e.message} for e in result.errors],
+        "skipped": [{"path": path, "reason": reason} for path, reason in result.skipped_files],
         "summary": {**counts, "files": result.files},
         "renderers": result.renderers,
     }

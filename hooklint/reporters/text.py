@@ -14,8 +14,10 @@ def summary_line(result: RunResult) -> str:
     return f"{', '.join(parts)} in {files}"
 
 
-def render(result: RunResult) -> str:
-    """One line per finding, in sorted order, then the summary and any notices."""
+def render(result: RunResult, show_skipped: bool = False) -> str:
+    """One line per finding, in sorted order, then the summary and any notices (among them the
+    count of files not linted); with ``show_skipped``, one ``note: not linted: path: reason`` line
+    per file not linted."""
     lines = [
         f"{f.path}:{f.span.line}:{f.span.column}: {f.severity} {f.rule_id} {f.slug}: {f.message}"
         for f in result.findings
@@ -24,4 +26,6 @@ def render(result: RunResult) -> str:
         lines.append("")
     lines.append(summary_line(result))
     lines.extend(f"note: {n}" for n in result.notices)
+    if show_skipped:
+        lines.extend(f"note: not linted: {path}: {reason}" for path, reason in result.skipped_files)
     return "\n".join(lines) + "\n"

@@ -99,6 +99,11 @@ class Application:
     named: str | None = None
 
 
+#: The input error of a folder argument that holds nothing to lint (an empty folder, a wrong path
+#: in CI): never a silent pass.
+NO_MANIFEST_FILES = "no YAML or JSON file (*.yaml, *.yml, *.json) in this folder or below it; nothing to lint"
+
+
 def group_applications(
     paths: Iterable[str], errors: list[InputError], notices: list[str] | None = None
 ) -> list[Application]:
@@ -106,7 +111,7 @@ def group_applications(
 
     A directory contributes every manifest below it, one application per folder. A file named on
     its own belongs to its folder's application; the folder's other manifests become context. Paths
-    that do not exist are added to ``errors``.
+    that do not exist, and folders with no manifest file at all, are added to ``errors``.
 
     Paths are normalised (``./app//x.yaml`` is ``app/x.yaml``), so a file named twice, or named and
     inside a named folder, is linted once, and the order and spelling of the arguments do not change
@@ -121,11 +126,16 @@ def group_applications(
             continue
         path = os.path.normpath(path)
         if os.path.isdir(path):
+            found = False
             for file in walk(path, errors, notices):
+                found = True
                 file = os.path.normpath(file)
                 key = os.path.dirname(file) or "."
                 reported.setdefault(key, set()).add(file)
                 _name(named_by, key, path)
+            if not found and path not in missing:
+                missing.add(path)
+                errors.append(InputError(path, NO_MANIFEST_FILES))
         elif os.path.lexists(path):
             chart = chart_of(path)
             if chart is not None:  # a template named on its own is linted as part of its chart
