@@ -214,7 +214,7 @@ class _Window:
 class _FileParser:
     """One file's text -> documents and load issues (see :func:`parse_text`)."""
 
-    def __init__(self, path: str, text: str):
+    def __init__(self, path: str, text: str, sources: bool = False):
         self.path = path
         self.text = text
         self.positions = Positions(text)
@@ -223,7 +223,7 @@ class _FileParser:
         self.failures = 0
         self._starts: list[int] | None = None
         self._sources: dict[int, str | None] = {}
-        self._has_sources = "Source:" in text
+        self._has_sources = sources and "Source:" in text
         self._data: bytes | None = None
         self._byte_cursors = {"start": (0, 0), "end": (0, 0)}
         self._ascii: bool | None = None
@@ -335,14 +335,19 @@ class _FileParser:
         return True
 
 
-def parse_text(path: str, text: str) -> LoadedFile:
+def parse_text(path: str, text: str, sources: bool | None = None) -> LoadedFile:
     """Parse a whole file's text into documents, collecting the load issues of each document.
 
     The text is read by one parser. A document that cannot be read (HL001) does not hide the
     others: parsing resumes at the next ``---``/``...`` line, since a document marker at column 0
     always ends the previous document in YAML. Never raises for bad input. A file with Argo CD's
-    skip-file-rendering marker comes back empty with ``has_skip_marker`` set."""
-    return _FileParser(path, text).run()
+    skip-file-rendering marker comes back empty with ``has_skip_marker`` set.
+
+    ``sources``: map each document after a ``# Source: chart/templates/x.yaml`` comment to that
+    template (``Document.source``, lines counted from the comment). None means only for stdin
+    (``-``), which carries piped ``helm template`` output: a file on disk is reported under its own
+    path and line numbers, whatever comments it holds."""
+    return _FileParser(path, text, path == STDIN if sources is None else sources).run()
 
 
 def _first_content(text: str, begin: int = 0, end: int | None = None) -> int:

@@ -150,3 +150,63 @@ def test_an_over_size_file_is_counted_as_not_linted(tmp_path, monkeypatch):
     assert doc["summary"]["files"] == 1
     text = runner.invoke(app, ["lint", "app"]).stdout.splitlines()
     assert text[:2] == ["0 errors, 0 warnings, 0 notes in 1 file", "note: 1 file not linted: over max-file-size."]
+
+
+# --- issue 13 item 1: a file on disk keeps its own path and lines ----------------------------------
+
+COMMITTED_HELM_OUTPUT = """\
+---
+# Source: shop/templates/configmap.yaml
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: shop-config
+---
+# Source: shop/templates/migrate.yaml
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: shop-migrate
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+    argocd.argoproj.io/hook-delete-policy: BeforeHookCreation
+spec:
+  backoffLimit: 0
+  activeDeadlineSeconds: 600
+  template:
+    spec:
+      serviceAccountName: shop-migrate
+      automountServiceAccountToken: false
+      restartPolicy: Never
+      containers:
+        - name: migrate
+          image: ghcr.io/acme/migrate:latest
+"""
+
+
+def test_committed_helm_template_output_keeps_the_files_own_paths_and_lines(tmp_path, monkeypatch):
+    """The ``# Source:`` mapping is for piped output only: a folder holding committed ``helm
+    template`` output is reported under the file's path and line numbers in every format and in
+    the plan (whose rows give each object's first line, in the same file)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "rendered.yaml").write_text(COMMITTED_HELM_OUTPUT)
+    text = runner.invoke(app, ["lint", "app"]).stdout
+    assert text.startswith("app/rendered.yaml:26:18: warning HL102 hook-image-mutable-tag: ")
+    [finding] = json.loads(runner.invoke(app, ["lint", "-f", "json", "app"]).stdout)["findings"]
+    assert (finding["path"], finding["line"], finding["column"]) == ("app/rendered.yaml", 26, 18)
+    [run] = json.loads(runner.invoke(app, ["lint", "-f", "sarif", "app"]).stdout)["runs"]
+    [location] = run["results"][0]["locations"]
+    assert location["physicalLocation"]["artifactLocation"]["uri"] == "app/rendered.yaml"
+    assert location["physicalLocation"]["region"]["startLine"] == 26
+    github = runner.invoke(app, ["lint", "-f", "github", "app"]).stdout
+    assert github.startswith("::warning file=app/rendered.yaml,line=26,col=18,endLine=26,endColumn=45,title=HL102 ")
+    [application] = json.loads(runner.invoke(app, ["plan", "-f", "json", "app"]).stdout)["applications"]
+    rows = [(t["kind"], t["path"], t["line"]) for step in application["steps"] for t in step["tasks"]]
+    assert rows == [("Job", "app/rendered.yaml", 9), ("ConfigMap", "app/rendered.yaml", 3)]
+    # piped in, the same text is rendered output: the template names and its own lines
+    piped = runner.invoke(app, ["lint", "-"], input=COMMITTED_HELM_OUTPUT).stdout
+    assert piped.startswith("shop/templates/migrate.yaml:18:18: warning HL102 ")
+    [application] = json.loads(runner.invoke(app, ["plan", "-f", "json", "-"], input=COMMITTED_HELM_OUTPUT).stdout)["applications"]
+    rows = [(t["kind"], t["path"], t["line"]) for step in application["steps"] for t in step["tasks"]]
+    assert rows == [("Job", "shop/templates/migrate.yaml", 1), ("ConfigMap", "shop/templates/configmap.yaml", 1)]
