@@ -1,4 +1,4 @@
-"""HL201-HL205: hook lifecycle: retries, deadlines, name collisions, restart policy."""
+"""HL201-HL210: hook lifecycle: retries, deadlines, name collisions, restart policy, hooks that never complete or stay behind."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Iterator
 from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.model import JOB_LIKE, LONG_RUNNING_KINDS, POD_TEMPLATE_KINDS, Manifest, get_map
+from hooklint.yamlio import Map
 
 #: Kinds whose re-apply over a finished object neither re-runs nor may change its template.
 RUN_ONCE_KINDS = POD_TEMPLATE_KINDS | {"Workflow"}
@@ -160,9 +161,11 @@ def hook_ttl_after_finished(m: Manifest, ctx: Context) -> Iterator[Hit]:
 
 @check("HL206")
 def hook_never_completes(m: Manifest, ctx: Context) -> Iterator[Hit]:
-    """Hooks whose health never reaches a terminal success (§5a health table; pitfall P10)."""
+    """Hooks whose health never reaches a terminal success (§5a health table; pitfall P10), and
+    hook Jobs and Pods that get a service-mesh sidecar which never exits."""
     if not m.hook.is_hook or not (m.hook.phases or m.hook.delete_types):
         return
+    yield from _sidecar_never_exits(m, ctx)
     spec = get_map(m.body, "spec")
     deletion_only = not m.hook.phases
     if m.kind == "Job" and spec is not None and spec.get("suspend") is True:
@@ -304,4 +307,71 @@ def delete_hook_left_behind(m: Manifest, ctx: Context) -> Iterator[Hit]:
         f"{value} to {key}.",
         m.annotation_value_span(where),
         f"metadata.annotations.{where}",
+    )
+
+
+def _mesh_injection(namespace: Manifest) -> str | None:
+    """Which service mesh injects sidecars into pods of ``namespace`` (a Namespace object), as
+    its label or annotation says: Istio's ``istio-injection: enabled`` or an ``istio.io/rev``
+    revision label (``istio-injection: disabled`` wins), Linkerd's ``linkerd.io/inject: enabled``."""
+    md = namespace.metadata
+    labels = md.get("labels") if md is not None else None
+    labels = labels if isinstance(labels, Map) else {}
+    annotations = namespace.annotations
+    istio = labels.get("istio-injection")
+    if istio == "enabled":
+        return "Istio (label istio-injection: enabled)"
+    if istio != "disabled" and isinstance(labels.get("istio.io/rev"), str):
+        return f"Istio (label istio.io/rev: {labels.get('istio.io/rev')})"
+    if annotations.get("linkerd.io/inject") == "enabled" or labels.get("linkerd.io/inject") == "enabled":
+        return "Linkerd (linkerd.io/inject: enabled)"
+    return None
+
+
+def _sidecar_never_exits(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """A hook Job or Pod in a Namespace of the run with sidecar injection on, whose pod template
+    does not opt out (``sidecar.istio.io/inject: "false"``, label or annotation;
+    ``linkerd.io/inject: disabled``): the injected proxy keeps running after the hook's container
+    exits, so the pod never completes."""
+    if m.kind not in ("Job", "Pod") or not m.namespace:
+        return
+    namespace = ctx.find("Namespace", None, m.namespace)
+    mesh = _mesh_injection(namespace) if namespace is not None else None
+    if mesh is None:
+        return
+    meta_owner = m.body if m.kind == "Pod" else get_map(get_map(m.body, "spec"), "template")
+    if meta_owner is None:
+        return
+    meta = get_map(meta_owner, "metadata")
+    opt_out: dict[str, object] = {}
+    for key in ("labels", "annotations"):
+        values = get_map(meta, key)
+        if values is not None:
+            opt_out.update({k: v for k, v in values.items() if isinstance(k, str)})
+    if mesh.startswith("Istio") and opt_out.get("sidecar.istio.io/inject") == "false":
+        return
+    if mesh.startswith("Linkerd") and opt_out.get("linkerd.io/inject") == "disabled":
+        return
+    where = "metadata" if m.kind == "Pod" else "spec.template.metadata"
+    if meta is not None:
+        span = meta_owner.key_span("metadata")  # where the opt-out goes
+    else:  # a Job's template without metadata: at its template key
+        span = get_map(m.body, "spec").key_span("template")  # type: ignore[union-attr]
+    fix = (
+        f'the label sidecar.istio.io/inject: "false" to {where}.labels'
+        if mesh.startswith("Istio")
+        else f"the annotation linkerd.io/inject: disabled to {where}.annotations"
+    )
+    waits = (
+        "blocks deleting the Application"
+        if not m.hook.phases
+        else "keeps Argo CD \"waiting for completion of hook\" and wedges the sync"
+    )
+    yield Hit(
+        f"Hook {m.label} runs in namespace '{m.namespace}', where {mesh} injects a sidecar proxy, "
+        f"and its pod template does not opt out: the proxy keeps running after the hook's container "
+        f"exits, so the {m.kind} never completes and {waits}. Add {fix}, or stop the proxy when "
+        "the work is done.",
+        span,
+        where,
     )
