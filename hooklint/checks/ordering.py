@@ -467,3 +467,71 @@ def repeated_object(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
             "metadata.name",
             m,
         )
+
+
+# --- HL306 -------------------------------------------------------------------------------------
+
+_DEFAULT_CLASS = "storageclass.kubernetes.io/is-default-class"
+
+
+def _wait_for_first_consumer_classes(manifests: list[Manifest]) -> tuple[set[str], str | None]:
+    """Names of the run's StorageClasses with ``volumeBindingMode: WaitForFirstConsumer``, and the
+    name of the default class among them (annotation ``storageclass.kubernetes.io/is-default-class:
+    "true"``), if any."""
+    names: set[str] = set()
+    default = None
+    for m in manifests:
+        if m.kind == "StorageClass" and m.name and m.body.get("volumeBindingMode") == "WaitForFirstConsumer":
+            names.add(m.name)
+            if m.annotations.get(_DEFAULT_CLASS) == "true":
+                default = m.name
+    return names, default
+
+
+@check("HL306", scope="application")
+def wait_for_first_consumer_pvc(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
+    """A PersistentVolumeClaim whose StorageClass (in the run) binds ``WaitForFirstConsumer``,
+    applied in an earlier step than every pod template of the run that mounts it: the claim stays
+    Pending (health Progressing, ``GE/health/health_pvc.go``: Healthy only when Bound) until a pod
+    using it is scheduled, so its step never completes (§5a)."""
+    classes, default = _wait_for_first_consumer_classes(manifests)
+    if not classes:
+        return
+    consumers: dict[int, list[Task]] = {}
+    for m in manifests:
+        first = ctx.plan.first_task(m)
+        if first is None or m.kind == "CronJob":
+            continue
+        for ref in pod_references(m):
+            if ref.kind != "PersistentVolumeClaim":
+                continue
+            claim = ctx.find("PersistentVolumeClaim", m.namespace, ref.name)
+            if claim is not None:
+                consumers.setdefault(id(claim), []).append(first)
+    for m in manifests:
+        if m.kind != "PersistentVolumeClaim" or id(m) not in consumers:
+            continue
+        spec = m.body.get("spec")
+        spec = spec if isinstance(spec, Map) else None
+        named = spec.get("storageClassName") if spec is not None else None
+        storage_class = named if isinstance(named, str) else default if named is None else None
+        if storage_class not in classes:
+            continue
+        own = ctx.plan.first_task(m)
+        if own is None:
+            continue
+        first_use = min(consumers[id(m)], key=lambda t: t.step_key)
+        if own.step_key >= first_use.step_key:
+            continue
+        how = f"StorageClass '{storage_class}'" + ("" if named is not None else " (the default class)")
+        yield Hit(
+            f"{m.label} ({own.step_text()}) uses {how}, which binds WaitForFirstConsumer, and every "
+            f"pod that mounts it comes in a later step (first {first_use.manifest.label} in "
+            f"{first_use.step_text()}): the claim stays Pending until a pod using it is scheduled, "
+            "so its step never becomes healthy and the sync waits forever. Apply the claim in "
+            f"{first_use.step_text()} (the step of its first consumer), or move a consumer to "
+            f"{own.step_text()}.",
+            spec.value_span("storageClassName") if spec is not None and named is not None else m.anchor,
+            "spec.storageClassName",
+            m,
+        )
