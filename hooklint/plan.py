@@ -298,6 +298,8 @@ def build_plan(
         steps[-1].tasks.append(t)
     if len(steps) > 1:
         for t in tasks:
+            if (t.phase, t.wave) == (steps[-1].phase, steps[-1].wave):
+                break  # the last step has no next step to not wait (HL307)
             if t.manifest.kind == "Application" and t.manifest.group == "argoproj.io":
                 t.notes.append(
                     "child Application: no built-in health check, so the next step does not wait "

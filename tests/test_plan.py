@@ -420,3 +420,16 @@ def test_repeated_objects_are_planned_once_as_the_last_copy():
                               "PostSync/0/Pod/smoke-*", "PostSync/0/Pod/smoke-*"]  # fmt: skip
     assert [(e.manifest.line, e.reason) for e in plan.not_applied] == [
         (1, "repeated object: Argo CD keeps only the last copy, at app.yaml:36 (HL019)")]
+
+
+def test_child_application_note_is_not_put_on_the_last_step():
+    """§5a: no built-in Application health, so the step after a child Application does not wait
+    for it; the last step has no step after it (HL307)."""
+    plan = plan_of(obj("Application", "platform", api="argoproj.io/v1alpha1", wave="-1"),
+                   obj("Application", "shop", api="argoproj.io/v1alpha1", wave="1"))  # fmt: skip
+    notes = {t.manifest.name: t.notes for t in plan.tasks}
+    assert notes == {
+        "platform": ["child Application: no built-in health check, so the next step does not wait for it unless "
+                     "the argoproj.io_Application health override is configured"],
+        "shop": [],
+    }  # fmt: skip

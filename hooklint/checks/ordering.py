@@ -535,3 +535,64 @@ def wait_for_first_consumer_pvc(manifests: list[Manifest], ctx: Context) -> Iter
             "spec.storageClassName",
             m,
         )
+
+
+# --- HL307 -------------------------------------------------------------------------------------
+
+APPLICATION_HEALTH_KEY = "resource.customizations.health.argoproj.io_Application"
+
+
+def _configures_application_health(manifests: list[Manifest]) -> bool:
+    """Whether the run configures a health check for ``argoproj.io/Application``: the
+    ``argocd-cm`` key ``resource.customizations.health.argoproj.io_Application``, the older
+    ``resource.customizations`` block naming ``argoproj.io/Application`` with a ``health.lua``, or
+    an Argo CD operator ``ArgoCD`` resource with a ``resourceHealthChecks`` entry for it
+    (``docs/operator-manual/health.md``, §5a)."""
+    for m in manifests:
+        if m.kind == "ConfigMap" and m.name == "argocd-cm":
+            data = m.body.get("data")
+            if isinstance(data, Map):
+                if isinstance(data.get(APPLICATION_HEALTH_KEY), str):
+                    return True
+                block = data.get("resource.customizations")
+                if isinstance(block, str) and "argoproj.io/Application" in block and "health.lua" in block:
+                    return True
+        elif m.kind == "ArgoCD" and m.group == "argoproj.io":
+            spec = m.body.get("spec")
+            checks = spec.get("resourceHealthChecks") if isinstance(spec, Map) else None
+            if isinstance(checks, list) and any(
+                isinstance(c, Map) and c.get("group") == "argoproj.io" and c.get("kind") == "Application" for c in checks
+            ):
+                return True
+    return False
+
+
+@check("HL307", scope="application")
+def application_wave_without_health(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
+    """Child Applications in more than one step while the run configures no health check for
+    ``argoproj.io/Application``: Argo CD has none built in since 1.8 (#3781), so a child
+    Application counts as healthy once applied and the next step starts at once (§5a)."""
+    steps: dict[tuple[int, int], Task] = {}
+    for m in manifests:
+        if m.kind != "Application" or m.group != "argoproj.io":
+            continue
+        task = ctx.plan.first_task(m)
+        if task is not None and task.phase != "SyncFail":
+            steps.setdefault(task.step_key, task)
+    if len(steps) < 2 or _configures_application_health(manifests):
+        return
+    ordered = [steps[key] for key in sorted(steps)]
+    second = ordered[1]
+    m = second.manifest
+    yield Hit(
+        f"Child Applications are applied in {len(ordered)} steps "
+        f"({', '.join(t.step_text() for t in ordered)}), but nothing in this application configures "
+        f"the argoproj.io_Application health check: Argo CD has no built-in health for Applications "
+        f"(removed in 1.8), so each counts as healthy as soon as it is applied, and {m.label} "
+        f"({second.step_text()}) starts before the Applications of {ordered[0].step_text()} have "
+        "synced or become healthy. Configure resource.customizations.health.argoproj.io_Application "
+        "in argocd-cm, or do not rely on waves to order child Applications.",
+        _annotation_span(m, argocd.SYNC_WAVE, argocd.HOOK),
+        f"metadata.annotations.{argocd.SYNC_WAVE}",
+        m,
+    )
