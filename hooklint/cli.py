@@ -142,6 +142,7 @@ def lint(
     write_baseline: Annotated[Optional[str], typer.Option("--write-baseline", help="Record today's findings in this file (exit 0 unless an input error).", show_default=False)] = None,
     stats: Annotated[bool, typer.Option("--statistics", help="Text format: add the number of findings of each rule.")] = False,
     show_suppressed: Annotated[bool, typer.Option("--show-suppressed", help="Text format: list suppressed findings too, each marked with its suppression.")] = False,
+    show_skipped: Annotated[bool, typer.Option("--show-skipped", help="List the files not linted, with the reason (text).")] = False,
 ) -> None:
     """Lint manifests and report findings."""
     from hooklint.catalog import load_catalog
@@ -176,7 +177,7 @@ def lint(
     if format is Format.text:
         from hooklint.reporters.text import render
 
-        text = render(result, show_suppressed=show_suppressed, stats=stats,
+        text = render(result, show_suppressed=show_suppressed, stats=stats, show_skipped=show_skipped,
                       colour=(output is None or output == "-") and _colour(sys.stdout))
     elif format is Format.json:
         from hooklint.reporters.json import render

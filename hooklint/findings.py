@@ -181,6 +181,9 @@ class RunResult:
     errors: list[InputError] = field(default_factory=list)
     files: int = 0
     skipped: int = 0
+    #: The files not linted, as ``(path, reason)``, in path order: Argo CD does not render them, or
+    #: they are over max-file-size; ``skipped`` is their number.
+    skipped_files: list[tuple[str, str]] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
     #: The renderers that made this run's kustomize and Helm manifests, as ``"name version"``
     #: (``kubectl kustomize v5.7.1``), sorted, each once; empty when every source was a directory.

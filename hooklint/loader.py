@@ -218,7 +218,7 @@ class _Window:
 class _FileParser:
     """One file's text -> documents and load issues (see :func:`parse_text`)."""
 
-    def __init__(self, path: str, text: str):
+    def __init__(self, path: str, text: str, sources: bool = False):
         self.path = path
         self.text = text
         self.positions = Positions(text)
@@ -227,7 +227,7 @@ class _FileParser:
         self.failures = 0
         self._starts: list[int] | None = None
         self._sources: dict[int, str | None] = {}
-        self._has_sources = "Source:" in text
+        self._has_sources = sources and "Source:" in text
         self._data: bytes | None = None
         self._byte_cursors = {"start": (0, 0), "end": (0, 0)}
         self._ascii: bool | None = None
@@ -358,15 +358,20 @@ def ignore_comments(text: str) -> list[tuple[int, int, tuple[str, ...], str | No
     return out
 
 
-def parse_text(path: str, text: str) -> LoadedFile:
+def parse_text(path: str, text: str, sources: bool | None = None) -> LoadedFile:
     """Parse a whole file's text into documents, collecting the load issues of each document.
 
     The text is read by one parser. A document that cannot be read (HL001) does not hide the
     others: parsing resumes at the next ``---``/``...`` line, since a document marker at column 0
     always ends the previous document in YAML. Never raises for bad input. A file with Argo CD's
     skip-file-rendering marker comes back empty with ``has_skip_marker`` set. Its
-    ``# hooklint: ignore[...]`` comments are in ``ignore_comments``."""
-    loaded = _FileParser(path, text).run()
+    ``# hooklint: ignore[...]`` comments are in ``ignore_comments``.
+
+    ``sources``: map each document after a ``# Source: chart/templates/x.yaml`` comment to that
+    template (``Document.source``, lines counted from the comment). None means only for stdin
+    (``-``), which carries piped ``helm template`` output: a file on disk is reported under its own
+    path and line numbers, whatever comments it holds."""
+    loaded = _FileParser(path, text, path == STDIN if sources is None else sources).run()
     loaded.ignore_comments = ignore_comments(text)
     return loaded
 
@@ -425,8 +430,11 @@ class _TooLarge(Exception):
 
 
 def _too_large(path: str, max_size: int) -> LoadedFile:
+    """An input error, and a file not linted (``skip_reason``): reports count and list it as skipped."""
     return LoadedFile(
-        path, error=InputError(path, f"larger than max-file-size ({max_size:,} bytes); not linted")
+        path,
+        error=InputError(path, f"larger than max-file-size ({max_size:,} bytes); not linted"),
+        skip_reason=f"larger than max-file-size ({max_size:,} bytes)",
     )
 
 

@@ -240,6 +240,41 @@ class Manifest:
                     yield Container(item, list_name, i, f"{pod.path}.{list_name}[{i}]")
 
 
+def object_key(m: Manifest) -> tuple[str, str, str, str] | None:
+    """``(group, kind, namespace, name)`` as Argo CD keys an application's objects
+    (``AC controller/state.go`` ``DeduplicateTargetObjects``: ``kube.GetResourceKey`` after the
+    namespace of a cluster-scoped kind is cleared); ``""`` namespace stands for the destination
+    namespace. None for an object without kind or name (generateName objects are never repeats:
+    Argo CD keys them by generateName and position)."""
+    if not m.kind or not m.name:
+        return None
+    namespace = "" if m.kind in CLUSTER_SCOPED_KINDS else m.namespace or ""
+    return (m.group, m.kind, namespace, m.name)
+
+
+def repeated_objects(manifests: "list[Manifest]") -> dict[int, tuple["Manifest", "Manifest"]]:
+    """Copies Argo CD drops: ``id(copy) -> (first copy, kept copy)`` for every object whose key
+    (:func:`object_key`) appears more than once, except the copy Argo CD keeps, the last one
+    (``DeduplicateTargetObjects`` appends ``targets[len(targets)-1]`` and records a
+    RepeatedResourceWarning condition)."""
+    groups: dict[tuple[str, str, str, str], list[Manifest]] = {}
+    for m in manifests:
+        key = object_key(m)
+        if key is not None:
+            groups.setdefault(key, []).append(m)
+    dropped: dict[int, tuple[Manifest, Manifest]] = {}
+    for copies in groups.values():
+        for m in copies[:-1]:
+            dropped[id(m)] = (copies[0], copies[-1])
+    return dropped
+
+
+def deduplicated(manifests: "list[Manifest]") -> "list[Manifest]":
+    """``manifests`` without the copies Argo CD drops (:func:`repeated_objects`), in order."""
+    dropped = repeated_objects(manifests)
+    return [m for m in manifests if id(m) not in dropped] if dropped else list(manifests)
+
+
 def manifests_from_document(
     path: str, doc_index: int, value: Any, source: str | None, source_line: int = 0
 ) -> list[Manifest]:

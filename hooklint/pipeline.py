@@ -30,9 +30,9 @@ from hooklint.plan import SyncPlan, build_plan
 from hooklint.sources.rendered import Renderer
 from hooklint.sources import STDIN, Application, LoadedApplication, group_applications, load_application, loaded_application
 
-#: What one application's lint gives back: (findings, input errors, files linted, files skipped,
-#: the renderer's label or None).
-Outcome = tuple[list[Finding], list[InputError], int, int, str | None]
+#: What one application's lint gives back: (findings, input errors, files linted, files not linted
+#: as (path, reason), the renderer's label or None).
+Outcome = tuple[list[Finding], list[InputError], int, list[tuple[str, str]], str | None]
 
 
 def build(loaded: LoadedApplication, config: Config) -> tuple[list[Manifest], SyncPlan]:
@@ -52,10 +52,10 @@ def lint_application(engine: Engine, app: Application) -> Outcome:
     gc.freeze()
     reported = loaded.reported_files
     errors = [f.error for f in reported if f.error is not None]
-    skipped = sum(1 for f in reported if f.error is None and f.skip_reason is not None)
+    skipped = [(f.path, f.skip_reason) for f in reported if f.skip_reason is not None]
     findings = list(engine.check_application(loaded, *build(loaded, engine.config)))
     renderer = loaded.renderer.label() if loaded.renderer is not None else None
-    return findings, errors, len(app.reported) - skipped, skipped, renderer
+    return findings, errors, len(app.reported) - len(skipped), skipped, renderer
 
 
 def lint_applications(engine: Engine, apps: Iterable[Application]) -> RunResult:
@@ -72,7 +72,8 @@ def _merge(result: RunResult, outcome: Outcome) -> None:
     result.findings.extend(findings)
     result.errors.extend(errors)
     result.files += files
-    result.skipped += skipped
+    result.skipped += len(skipped)
+    result.skipped_files.extend(skipped)
     if renderer is not None and renderer not in result.renderers:
         result.renderers.append(renderer)
 
@@ -170,16 +171,29 @@ def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1
     result.findings = [f for f in reported if f.suppression is None]
     result.suppressed = [f for f in reported if f.suppression is not None]
     result.renderers.sort()
-    skipped = []
-    if result.skipped:
-        s = "s" if result.skipped != 1 else ""
-        skipped.append(
-            f"{result.skipped} file{s} not linted: Argo CD does not render {'them' if s else 'it'} "
-            "(+argocd:skip-file-rendering, YAML with no Kubernetes object, a kustomization's patch or "
-            "generator input, or left out by an Application's directory.include/exclude)."
-        )
-    result.notices = walk_notices + skipped + engine.notices()
+    result.skipped_files.sort()
+    result.notices = walk_notices + skipped_notice(result.skipped_files) + engine.notices()
     return result
+
+
+def skipped_notice(skipped: list[tuple[str, str]]) -> list[str]:
+    """The one notice that counts the files not linted (none when there are none): those Argo CD
+    does not render, and those over max-file-size (also input errors)."""
+    if not skipped:
+        return []
+    too_large = sum(1 for _, reason in skipped if reason.startswith("larger than max-file-size"))
+    unrendered = len(skipped) - too_large
+    s = "s" if len(skipped) != 1 else ""
+    parts = []
+    if unrendered:
+        them = "them" if unrendered != 1 else "it"
+        which = f"{unrendered} " if too_large else ""
+        parts.append(f"{which}Argo CD does not render {them} (+argocd:skip-file-rendering, YAML with no Kubernetes "
+                     "object, a kustomization's patch or generator input, or left out by an Application's "
+                     "directory.include/exclude)")
+    if too_large:
+        parts.append(f"{too_large if unrendered else ''}{' ' if unrendered else ''}over max-file-size".lstrip())
+    return [f"{len(skipped)} file{s} not linted: {'; '.join(parts)}."]
 
 
 def _unique(findings: list[Finding]) -> list[Finding]:

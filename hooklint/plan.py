@@ -33,7 +33,7 @@ from typing import Any, Iterable
 
 from hooklint import argocd
 from hooklint.argocd import version_text
-from hooklint.model import Manifest
+from hooklint.model import Manifest, repeated_objects
 from hooklint.yamlio import Map
 
 #: The group of kustomize's own configuration kinds (``Kustomization``, ``Component``): these
@@ -233,12 +233,24 @@ def build_plan(
     without ``metadata.namespace`` live there (addendum 2). When None, they share one unnamed
     destination namespace, which no Namespace object of the application can match.
 
+    Of an object that appears more than once (same group, kind, namespace and name), only the last
+    copy is planned, as ``DeduplicateTargetObjects`` keeps it; the others are listed as not applied.
+
     Returns a :class:`SyncPlan`. Ties in the sort key (same phase, wave, kind and name) keep file
     order; Go's ``sort.Sort`` is not stable, so their real order is unspecified."""
     tasks: list[Task] = []
     not_applied: list[NotApplied] = []
     seq = 0
+    manifests = list(manifests)
+    repeated = repeated_objects(manifests)
     for m in manifests:
+        if id(m) in repeated:
+            kept = repeated[id(m)][1]
+            path, span = kept.locate("metadata.name", kept.anchor)
+            not_applied.append(
+                NotApplied(m, f"repeated object: Argo CD keeps only the last copy, at {path}:{span.line} (HL019)")
+            )
+            continue
         if not m.kind:
             not_applied.append(NotApplied(m, "not a Kubernetes object (no kind): Argo CD fails the sync (HL003)"))
             continue
@@ -286,6 +298,8 @@ def build_plan(
         steps[-1].tasks.append(t)
     if len(steps) > 1:
         for t in tasks:
+            if (t.phase, t.wave) == (steps[-1].phase, steps[-1].wave):
+                break  # the last step has no next step to not wait (HL307)
             if t.manifest.kind == "Application" and t.manifest.group == "argoproj.io":
                 t.notes.append(
                     "child Application: no built-in health check, so the next step does not wait "

@@ -368,7 +368,9 @@ def test_pipe_named_through_dev_fd_is_read(tmp_path):
 
 def test_directory_named_like_a_manifest(app):
     (app / "dir.yaml").mkdir()
-    assert lint(app / "dir.yaml").errors == []  # a folder: linted as one (empty here)
+    # a folder: walked as one; empty, so nothing to lint, which is an input error (issue 13 item 6)
+    assert [e.message for e in lint(app / "dir.yaml").errors] == [
+        "no YAML or JSON file (*.yaml, *.yml, *.json) in this folder or below it; nothing to lint"]
     assert read_file(str(app / "dir.yaml")).error.message == "is a directory"
 
 

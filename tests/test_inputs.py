@@ -84,3 +84,131 @@ def test_a_named_file_argo_cd_never_renders_is_said_not_linted(tmp_path, monkeyp
         "Kubernetes object, a kustomization's patch or generator input, or left out by an Application's "
         "directory.include/exclude).",
     ]
+
+
+# --- issue 13 item 6: never pass silently on nothing ---------------------------------------------
+
+NO_FILES = "no YAML or JSON file (*.yaml, *.yml, *.json) in this folder or below it; nothing to lint"
+
+
+@pytest.mark.parametrize("content", [{}, {"README.md": "# app\n", ".hidden.yaml": "kind: ConfigMap\n"}],
+                         ids=["empty-folder", "only-other-and-hidden-files"])  # fmt: skip
+def test_a_folder_with_no_manifest_file_is_an_input_error(tmp_path, monkeypatch, content):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "deploy").mkdir()
+    for name, text in content.items():
+        (tmp_path / "deploy" / name).write_text(text)
+    result = runner.invoke(app, ["lint", "--format", "json", "deploy"])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [f"hooklint: error: deploy: {NO_FILES}"]
+    assert json.loads(result.stdout)["errors"] == [{"path": "deploy", "message": NO_FILES}]
+
+
+def test_a_folder_with_manifests_below_it_is_not_empty(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "apps" / "web").mkdir(parents=True)
+    (tmp_path / "apps" / "web" / "cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n")
+    result = runner.invoke(app, ["lint", "apps"])
+    assert (result.exit_code, result.stderr) == (0, "")
+
+
+def test_files_not_linted_are_listed_in_json_and_with_show_skipped(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n")
+    (tmp_path / "app" / "values.yaml").write_text("image:\n  tag: 1.0.0\n")
+    (tmp_path / "app" / "draft.yaml").write_text("# +argocd:skip-file-rendering\napiVersion: v1\nkind: ConfigMap\n")
+    doc = json.loads(runner.invoke(app, ["lint", "--format", "json", "app"]).stdout)
+    assert doc["skipped"] == [
+        {"path": "app/draft.yaml", "reason": "+argocd:skip-file-rendering marker: Argo CD never renders it"},
+        {"path": "app/values.yaml", "reason": "no Kubernetes object and none of apiVersion:, kind:, metadata: (unrelated YAML)"},
+    ]  # fmt: skip
+    assert doc["summary"]["files"] == 1
+    plain = runner.invoke(app, ["lint", "app"]).stdout.splitlines()
+    assert plain[:2] == [
+        "0 errors, 0 warnings, 0 notes in 1 file",
+        "note: 2 files not linted: Argo CD does not render them (+argocd:skip-file-rendering, YAML with no "
+        "Kubernetes object, a kustomization's patch or generator input, or left out by an Application's "
+        "directory.include/exclude).",
+    ]  # fmt: skip
+    assert not any(line.startswith("note: not linted:") for line in plain)
+    listed = runner.invoke(app, ["lint", "--show-skipped", "app"]).stdout.splitlines()
+    assert [line for line in listed if line.startswith("note: not linted:")] == [
+        "note: not linted: app/draft.yaml: +argocd:skip-file-rendering marker: Argo CD never renders it",
+        "note: not linted: app/values.yaml: no Kubernetes object and none of apiVersion:, kind:, metadata: (unrelated YAML)",
+    ]  # fmt: skip
+
+
+def test_an_over_size_file_is_counted_as_not_linted(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n")
+    (tmp_path / "app" / "big.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\n" + "#" * 5000 + "\n")
+    (tmp_path / ".hooklint.yaml").write_text("max-file-size: 4096\n")
+    result = runner.invoke(app, ["lint", "--format", "json", "app"])
+    assert result.exit_code == 2  # still an input error, named on stderr
+    doc = json.loads(result.stdout)
+    assert doc["skipped"] == [{"path": "app/big.yaml", "reason": "larger than max-file-size (4,096 bytes)"}]
+    assert doc["summary"]["files"] == 1
+    text = runner.invoke(app, ["lint", "app"]).stdout.splitlines()
+    assert text[:2] == ["0 errors, 0 warnings, 0 notes in 1 file", "note: 1 file not linted: over max-file-size."]
+
+
+# --- issue 13 item 1: a file on disk keeps its own path and lines ----------------------------------
+
+COMMITTED_HELM_OUTPUT = """\
+---
+# Source: shop/templates/configmap.yaml
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: shop-config
+---
+# Source: shop/templates/migrate.yaml
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: shop-migrate
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+    argocd.argoproj.io/hook-delete-policy: BeforeHookCreation
+spec:
+  backoffLimit: 0
+  activeDeadlineSeconds: 600
+  template:
+    spec:
+      serviceAccountName: shop-migrate
+      automountServiceAccountToken: false
+      restartPolicy: Never
+      containers:
+        - name: migrate
+          image: ghcr.io/acme/migrate:latest
+"""
+
+
+def test_committed_helm_template_output_keeps_the_files_own_paths_and_lines(tmp_path, monkeypatch):
+    """The ``# Source:`` mapping is for piped output only: a folder holding committed ``helm
+    template`` output is reported under the file's path and line numbers in every format and in
+    the plan (whose rows give each object's first line, in the same file)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "rendered.yaml").write_text(COMMITTED_HELM_OUTPUT)
+    text = runner.invoke(app, ["lint", "app"]).stdout
+    assert text.startswith("app/rendered.yaml:26:18: warning HL102 hook-image-mutable-tag: ")
+    [finding] = json.loads(runner.invoke(app, ["lint", "-f", "json", "app"]).stdout)["findings"]
+    assert (finding["path"], finding["line"], finding["column"]) == ("app/rendered.yaml", 26, 18)
+    [run] = json.loads(runner.invoke(app, ["lint", "-f", "sarif", "app"]).stdout)["runs"]
+    [location] = run["results"][0]["locations"]
+    assert location["physicalLocation"]["artifactLocation"]["uri"] == "app/rendered.yaml"
+    assert location["physicalLocation"]["region"]["startLine"] == 26
+    github = runner.invoke(app, ["lint", "-f", "github", "app"]).stdout
+    assert github.startswith("::warning file=app/rendered.yaml,line=26,col=18,endLine=26,endColumn=45,title=HL102 ")
+    [application] = json.loads(runner.invoke(app, ["plan", "-f", "json", "app"]).stdout)["applications"]
+    rows = [(t["kind"], t["path"], t["line"]) for step in application["steps"] for t in step["tasks"]]
+    assert rows == [("Job", "app/rendered.yaml", 9), ("ConfigMap", "app/rendered.yaml", 3)]
+    # piped in, the same text is rendered output: the template names and its own lines
+    piped = runner.invoke(app, ["lint", "-"], input=COMMITTED_HELM_OUTPUT).stdout
+    assert piped.startswith("shop/templates/migrate.yaml:18:18: warning HL102 ")
+    [application] = json.loads(runner.invoke(app, ["plan", "-f", "json", "-"], input=COMMITTED_HELM_OUTPUT).stdout)["applications"]
+    rows = [(t["kind"], t["path"], t["line"]) for step in application["steps"] for t in step["tasks"]]
+    assert rows == [("Job", "shop/templates/migrate.yaml", 1), ("ConfigMap", "shop/templates/configmap.yaml", 1)]

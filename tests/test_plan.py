@@ -59,8 +59,12 @@ def plan_of(*docs: str, version: tuple[int, int, int] = (3, 3, 0), destination: 
 
 
 def order(*docs: str, **kw) -> list[str]:
+    return order_of(plan_of(*docs, **kw))
+
+
+def order_of(plan) -> list[str]:
     out = []
-    for t in plan_of(*docs, **kw).tasks:
+    for t in plan.tasks:
         m = t.manifest
         name = m.name or (f"{m.generate_name}*" if m.generate_name else "")
         out.append(f"{t.phase}/{t.wave}/{m.kind}/{name}")
@@ -403,3 +407,29 @@ def test_plan_of_corpus_sample_has_no_traceback():
         pytest.skip("corpus not available")
     text, errors = plan_report([str(corpus)], Config(), "json")
     assert json.loads(text)["applications"]
+
+
+def test_repeated_objects_are_planned_once_as_the_last_copy():
+    """``AC controller/state.go`` ``DeduplicateTargetObjects`` keeps the last copy of a repeated
+    (group, kind, namespace, name) object; the plan lists the others as not applied (HL019).
+    Different groups, namespaces or generateName objects are not repeats."""
+    plan = plan_of(obj("ConfigMap", "cfg", wave="1"), obj("ConfigMap", "cfg", ns="web"),
+                   obj("Pod", gen="smoke-", hook="PostSync"), obj("Pod", gen="smoke-", hook="PostSync"),
+                   obj("Deployment", "cfg", api="apps/v1"), obj("ConfigMap", "cfg", wave="2"))  # fmt: skip
+    assert order_of(plan) == ["Sync/0/ConfigMap/cfg", "Sync/0/Deployment/cfg", "Sync/2/ConfigMap/cfg",
+                              "PostSync/0/Pod/smoke-*", "PostSync/0/Pod/smoke-*"]  # fmt: skip
+    assert [(e.manifest.line, e.reason) for e in plan.not_applied] == [
+        (1, "repeated object: Argo CD keeps only the last copy, at app.yaml:36 (HL019)")]
+
+
+def test_child_application_note_is_not_put_on_the_last_step():
+    """§5a: no built-in Application health, so the step after a child Application does not wait
+    for it; the last step has no step after it (HL307)."""
+    plan = plan_of(obj("Application", "platform", api="argoproj.io/v1alpha1", wave="-1"),
+                   obj("Application", "shop", api="argoproj.io/v1alpha1", wave="1"))  # fmt: skip
+    notes = {t.manifest.name: t.notes for t in plan.tasks}
+    assert notes == {
+        "platform": ["child Application: no built-in health check, so the next step does not wait for it unless "
+                     "the argoproj.io_Application health override is configured"],
+        "shop": [],
+    }  # fmt: skip

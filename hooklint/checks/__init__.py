@@ -60,7 +60,7 @@ class Context:
         for m in manifests:
             if m.kind and m.name:
                 namespace = "" if m.kind in CLUSTER_SCOPED_KINDS else m.namespace or ""
-                index.setdefault((m.kind, namespace, m.name), m)
+                index[(m.kind, namespace, m.name)] = m  # the last copy, as Argo CD keeps it (HL019)
         return cls(config, plan, manifests, index)
 
     def find(self, kind: str, namespace: str | None, name: str) -> "Manifest | None":

@@ -1,4 +1,4 @@
-"""HL004, HL010-HL014: Argo CD annotation syntax that Argo CD silently misreads."""
+"""HL004, HL010-HL014, HL018: Argo CD annotation syntax and placement that Argo CD silently misreads."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Iterable, Iterator
 from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.checks.shape import type_name
-from hooklint.model import Manifest
+from hooklint.model import POD_SPEC_PATHS, POD_TEMPLATE_KINDS, Manifest, get_map
 from hooklint.yamlio import Map
 
 
@@ -188,3 +188,67 @@ def generate_name_without_hook(m: Manifest, ctx: Context) -> Iterator[Hit]:
         m.metadata.value_span("generateName"),
         "metadata.generateName",
     )
+
+
+#: Annotations Argo CD (or, through its Helm mapping, Helm's) reads from an object's own metadata
+#: to decide hooks, delete policies, waves and sync options (§1-§3, §7).
+_SYNC_ANNOTATIONS = (argocd.HOOK, argocd.HOOK_DELETE_POLICY, argocd.SYNC_WAVE, argocd.SYNC_OPTIONS)
+
+
+def _read_by_argocd(key: str) -> bool:
+    return key in _SYNC_ANNOTATIONS or key.startswith("helm.sh/hook")
+
+
+def _what_it_is(m: Manifest) -> str:
+    """How Argo CD runs the object, from its own annotations."""
+    if m.hook.skip:
+        return "is skipped"
+    if m.hook.is_hook and m.hook.phases:
+        return f"runs as a {'/'.join(m.hook.phases)} hook in wave {m.hook.wave.value}"
+    if m.hook.is_hook and m.hook.delete_types:
+        return f"runs as a {'/'.join(m.hook.delete_types)} hook"
+    if m.hook.is_hook:
+        return "is an ignored hook"
+    return f"is applied as a plain resource in Sync wave {m.hook.wave.value}"
+
+
+@check("HL018", kinds=POD_TEMPLATE_KINDS - {"Pod"})
+def hook_annotation_on_pod_template(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """Hook, delete-policy, wave and sync-option annotations (Argo CD's or Helm's) on a pod
+    template's metadata: Argo CD reads them from the object's own ``metadata.annotations`` only
+    (``GE/sync/hook``, ``syncwaves/waves.go``, ``common/types.go`` all take the object's
+    annotations). Not reported when the object's own metadata has the same key with the same value
+    (kustomize's ``commonAnnotations`` writes both places)."""
+    keys = POD_SPEC_PATHS.get(m.kind or "")
+    if keys is None or len(keys) < 2:
+        return
+    template = m.body
+    for key in keys[:-1]:
+        template = get_map(template, key)
+        if template is None:
+            return
+    annotations = get_map(get_map(template, "metadata"), "annotations")
+    if annotations is None:
+        return
+    own = _raw_annotations(m)
+    path = ".".join(keys[:-1]) + ".metadata.annotations"
+    for key in annotations:
+        if not isinstance(key, str) or not _read_by_argocd(key):
+            continue
+        value = annotations.get(key)
+        if own is not None and key in own and own.get(key) == value:
+            continue
+        shown = f"'{value}'" if isinstance(value, str) else repr(value)
+        differs = (
+            f" (the object's own metadata says '{own.get(key)}')"
+            if own is not None and key in own and isinstance(own.get(key), str)
+            else ""
+        )
+        yield Hit(
+            f"{key} {shown} is on the pod template of {m.label} ({path}), where Argo CD never reads "
+            f"it{differs}: it reads hook, delete-policy, wave and sync-option annotations from the "
+            f"object's own metadata only, so {m.label} {_what_it_is(m)}. Move it to "
+            "metadata.annotations.",
+            annotations.key_span(key),
+            f"{path}.{key}",
+        )

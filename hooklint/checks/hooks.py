@@ -223,7 +223,36 @@ def helm_hook_ignored_by_argocd(m: Manifest, ctx: Context) -> Iterator[Hit]:
 @check("HL016", annotated=True)
 def argocd_helm_hook_conflict(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """Valid Argo CD hook types and Helm hook phases that disagree: ``hook.go`` ``Types()`` uses
-    the Helm types only when no Argo type is valid (§2b, §3 "Precedence")."""
+    the Helm types only when no Argo type is valid (§2b, §3 "Precedence"). And delete policies of
+    both families where Helm's add one: ``GE/sync/hook/delete_policy.go`` ``DeletePolicies()``
+    merges them (Argo CD's valid items, then Helm's mapped ones), unlike hook types."""
+    yield from _hook_type_conflict(m)
+    yield from _delete_policy_merge(m)
+
+
+def _delete_policy_merge(m: Manifest) -> Iterator[Hit]:
+    if not m.hook.is_hook or argocd.HELM_HOOK_DELETE_POLICY not in m.annotations:
+        return
+    argo = [p for p in argocd.annotation_csv(m.annotations.get(argocd.HOOK_DELETE_POLICY)) if p in argocd.DELETE_POLICIES]
+    if not argo:
+        return  # no Argo CD policy to override (HL011 reports a misspelt one)
+    helm = [argocd.HELM_DELETE_POLICIES[p] for p in argocd.annotation_csv(m.annotations[argocd.HELM_HOOK_DELETE_POLICY])
+            if p in argocd.HELM_DELETE_POLICIES]  # fmt: skip
+    added = [p for p in dict.fromkeys(helm) if p not in argo]
+    if not added:
+        return
+    yield Hit(
+        f"{m.label} has argocd.argoproj.io/hook-delete-policy '{m.annotations[argocd.HOOK_DELETE_POLICY]}' and "
+        f"helm.sh/hook-delete-policy '{m.annotations[argocd.HELM_HOOK_DELETE_POLICY]}': Argo CD does not let its "
+        "own annotation replace Helm's, it merges the two, so the effective delete policies are "
+        f"{', '.join(m.hook.delete_policies)} (Helm's adds {', '.join(added)}). Make the two agree, or "
+        "drop the one that is wrong.",
+        m.annotation_value_span(argocd.HELM_HOOK_DELETE_POLICY),
+        f"metadata.annotations.{argocd.HELM_HOOK_DELETE_POLICY}",
+    )
+
+
+def _hook_type_conflict(m: Manifest) -> Iterator[Hit]:
     if argocd.HOOK not in m.annotations or argocd.HELM_HOOK not in m.annotations:
         return
     argo = argocd.argo_hook_types(m.annotations)

@@ -1,4 +1,4 @@
-"""HL201-HL205: hook lifecycle: retries, deadlines, name collisions, restart policy."""
+"""HL201-HL210: hook lifecycle: retries, deadlines, name collisions, restart policy, hooks that never complete or stay behind."""
 
 from __future__ import annotations
 
@@ -7,9 +7,19 @@ from typing import Iterator
 from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.model import JOB_LIKE, LONG_RUNNING_KINDS, POD_TEMPLATE_KINDS, Manifest, get_map
+from hooklint.yamlio import Map
 
 #: Kinds whose re-apply over a finished object neither re-runs nor may change its template.
 RUN_ONCE_KINDS = POD_TEMPLATE_KINDS | {"Workflow"}
+
+
+def _waiting(m: Manifest) -> str:
+    """What a running hook holds up: ``the sync`` for a sync-phase hook; ``deleting the
+    Application`` for a PreDelete/PostDelete hook, which the controller runs at Application
+    deletion and waits for while it is Progressing (``controller/hook.go`` ``executeHooks``, §4d)."""
+    if m.hook.phases and m.hook.delete_types:
+        return "the sync (or the Application's deletion)"
+    return "the sync" if m.hook.phases or not m.hook.delete_types else "the Application's deletion"
 
 
 def _spec_key_span(m: Manifest):
@@ -25,8 +35,8 @@ def hook_missing_backoff_limit(m: Manifest, ctx: Context) -> Iterator[Hit]:
         return
     yield Hit(
         f"{m.label} has no spec.backoffLimit, so a failing hook is retried 6 times (the Kubernetes "
-        "default) with growing back-off while the sync waits. Set spec.backoffLimit (0-2 is typical "
-        "for a hook).",
+        f"default) with growing back-off while {_waiting(m)} waits. Set spec.backoffLimit (0-2 is "
+        "typical for a hook).",
         _spec_key_span(m),
         "spec.backoffLimit",
     )
@@ -42,10 +52,18 @@ def hook_missing_active_deadline(m: Manifest, ctx: Context) -> Iterator[Hit]:
     pod = m.pod_spec()
     if m.kind == "Job" and pod is not None and "activeDeadlineSeconds" in pod.spec:
         return
+    if m.hook.phases:
+        stuck = "keeps Argo CD \"waiting for completion of hook\" and wedges every sync until someone terminates it"
+        if m.hook.delete_types:
+            stuck += ", and blocks deleting the Application until someone deletes the hook"
+    else:
+        stuck = (
+            "blocks deleting the Application (Argo CD waits for every delete hook before it goes on) "
+            "until someone deletes the hook"
+        )
     yield Hit(
-        f"{m.label} has no spec.activeDeadlineSeconds: a hook that hangs keeps Argo CD "
-        "\"waiting for completion of hook\" and wedges every sync until someone terminates it. "
-        "Set spec.activeDeadlineSeconds.",
+        f"{m.label} has no spec.activeDeadlineSeconds: a hook that hangs {stuck}. Set "
+        "spec.activeDeadlineSeconds.",
         _spec_key_span(m),
         "spec.activeDeadlineSeconds",
     )
@@ -62,11 +80,19 @@ def hook_fixed_name_collision(m: Manifest, ctx: Context) -> Iterator[Hit]:
         f"Hook {m.label} has a fixed name and its delete policies ({policies}) lack "
         "BeforeHookCreation: whenever the previous run is still there (a failed hook or sync, or a "
         "policy that never deletes it), Argo CD re-applies it instead of creating it, which fails "
-        "with \"field is immutable\" if the template changed, or reuses the old result without "
-        f"running. {_before_hook_creation_fix(m)}",
+        f"with {_immutable(m)}, or reuses the old result without running. {_before_hook_creation_fix(m)}",
         m.metadata.value_span("name") if m.metadata is not None else m.anchor,
         "metadata.name",
     )
+
+
+def _immutable(m: Manifest) -> str:
+    """The API server's refusal to update the kept object in place: a Pod has no template, and its
+    update validation allows only images, activeDeadlineSeconds, tolerations additions and a few
+    more (Kubernetes ``ValidatePodUpdate``, pkg/apis/core/validation/validation.go)."""
+    if m.kind == "Pod":
+        return "\"pod updates may not change fields other than ...\" if its spec changed"
+    return "\"field is immutable\" if the template changed"
 
 
 def _before_hook_creation_fix(m: Manifest) -> str:
@@ -135,9 +161,11 @@ def hook_ttl_after_finished(m: Manifest, ctx: Context) -> Iterator[Hit]:
 
 @check("HL206")
 def hook_never_completes(m: Manifest, ctx: Context) -> Iterator[Hit]:
-    """Hooks whose health never reaches a terminal success (§5a health table; pitfall P10)."""
+    """Hooks whose health never reaches a terminal success (§5a health table; pitfall P10), and
+    hook Jobs and Pods that get a service-mesh sidecar which never exits."""
     if not m.hook.is_hook or not (m.hook.phases or m.hook.delete_types):
         return
+    yield from _sidecar_never_exits(m, ctx)
     spec = get_map(m.body, "spec")
     deletion_only = not m.hook.phases
     if m.kind == "Job" and spec is not None and spec.get("suspend") is True:
@@ -249,3 +277,101 @@ def _deletion_words(m: Manifest) -> str:
     if "HookSucceeded" in policies:
         return "deletes it after every successful sync (HookSucceeded)"
     return "deletes it whenever a sync fails (HookFailed)"
+
+
+@check("HL210")
+def delete_hook_left_behind(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """A PreDelete/PostDelete hook (of a type the configured Argo CD runs) whose effective delete
+    policies have neither HookSucceeded nor HookFailed: ``controller/hook.go`` ``cleanupHooks()``
+    deletes a delete hook only when a policy matches the aggregated health (HookSucceeded when
+    Healthy, HookFailed when Degraded); BeforeHookCreation, the default, never matches (§4d)."""
+    if not m.hook.is_hook:
+        return
+    version = ctx.config.argocd_version
+    types = [t for t in m.hook.delete_types if argocd.supports(version, t)]
+    if not types or {"HookSucceeded", "HookFailed"} & set(m.hook.delete_policies):
+        return
+    annotations = m.annotations
+    # The family that made it a delete hook (``from_helm`` speaks of sync types only).
+    argo = any(t in argocd.DELETE_HOOK_TYPES for t in argocd.annotation_csv(annotations.get(argocd.HOOK)))
+    if argocd.HOOK_DELETE_POLICY in annotations or (argo and argocd.HELM_HOOK_DELETE_POLICY not in annotations):
+        key, value = argocd.HOOK_DELETE_POLICY, "HookSucceeded"
+    else:
+        key, value = argocd.HELM_HOOK_DELETE_POLICY, "hook-succeeded"
+    where = key if key in annotations else argocd.HOOK if argo else argocd.HELM_HOOK
+    yield Hit(
+        f"{'/'.join(types)} hook {m.label} has neither HookSucceeded nor HookFailed among its delete "
+        f"policies ({', '.join(m.hook.delete_policies)}): after a delete hook runs, Argo CD deletes "
+        "it only when one of those matches its outcome, so it stays in the cluster after the "
+        "Application is deleted, with nothing left that manages or prunes it. Add "
+        f"{value} to {key}.",
+        m.annotation_value_span(where),
+        f"metadata.annotations.{where}",
+    )
+
+
+def _mesh_injection(namespace: Manifest) -> str | None:
+    """Which service mesh injects sidecars into pods of ``namespace`` (a Namespace object), as
+    its label or annotation says: Istio's ``istio-injection: enabled`` or an ``istio.io/rev``
+    revision label (``istio-injection: disabled`` wins), Linkerd's ``linkerd.io/inject: enabled``."""
+    md = namespace.metadata
+    labels = md.get("labels") if md is not None else None
+    labels = labels if isinstance(labels, Map) else {}
+    annotations = namespace.annotations
+    istio = labels.get("istio-injection")
+    if istio == "enabled":
+        return "Istio (label istio-injection: enabled)"
+    if istio != "disabled" and isinstance(labels.get("istio.io/rev"), str):
+        return f"Istio (label istio.io/rev: {labels.get('istio.io/rev')})"
+    if annotations.get("linkerd.io/inject") == "enabled" or labels.get("linkerd.io/inject") == "enabled":
+        return "Linkerd (linkerd.io/inject: enabled)"
+    return None
+
+
+def _sidecar_never_exits(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """A hook Job or Pod in a Namespace of the run with sidecar injection on, whose pod template
+    does not opt out (``sidecar.istio.io/inject: "false"``, label or annotation;
+    ``linkerd.io/inject: disabled``): the injected proxy keeps running after the hook's container
+    exits, so the pod never completes."""
+    if m.kind not in ("Job", "Pod") or not m.namespace:
+        return
+    namespace = ctx.find("Namespace", None, m.namespace)
+    mesh = _mesh_injection(namespace) if namespace is not None else None
+    if mesh is None:
+        return
+    meta_owner = m.body if m.kind == "Pod" else get_map(get_map(m.body, "spec"), "template")
+    if meta_owner is None:
+        return
+    meta = get_map(meta_owner, "metadata")
+    opt_out: dict[str, object] = {}
+    for key in ("labels", "annotations"):
+        values = get_map(meta, key)
+        if values is not None:
+            opt_out.update({k: v for k, v in values.items() if isinstance(k, str)})
+    if mesh.startswith("Istio") and opt_out.get("sidecar.istio.io/inject") == "false":
+        return
+    if mesh.startswith("Linkerd") and opt_out.get("linkerd.io/inject") == "disabled":
+        return
+    where = "metadata" if m.kind == "Pod" else "spec.template.metadata"
+    if meta is not None:
+        span = meta_owner.key_span("metadata")  # where the opt-out goes
+    else:  # a Job's template without metadata: at its template key
+        span = get_map(m.body, "spec").key_span("template")  # type: ignore[union-attr]
+    fix = (
+        f'the label sidecar.istio.io/inject: "false" to {where}.labels'
+        if mesh.startswith("Istio")
+        else f"the annotation linkerd.io/inject: disabled to {where}.annotations"
+    )
+    waits = (
+        "blocks deleting the Application"
+        if not m.hook.phases
+        else "keeps Argo CD \"waiting for completion of hook\" and wedges the sync"
+    )
+    yield Hit(
+        f"Hook {m.label} runs in namespace '{m.namespace}', where {mesh} injects a sidecar proxy, "
+        f"and its pod template does not opt out: the proxy keeps running after the hook's container "
+        f"exits, so the {m.kind} never completes and {waits}. Add {fix}, or stop the proxy when "
+        "the work is done.",
+        span,
+        where,
+    )

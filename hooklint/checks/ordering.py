@@ -13,7 +13,7 @@ from typing import Any, Iterator
 from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.findings import Span
-from hooklint.model import Manifest
+from hooklint.model import Manifest, deduplicated, repeated_objects
 from hooklint.plan import SyncPlan, Task, is_kustomize_config, step_text
 from hooklint.yamlio import Map, Seq
 
@@ -351,7 +351,7 @@ def hooks_only_application(manifests: list[Manifest], ctx: Context) -> Iterator[
     application's sync status (``AC controller/state.go``, pitfall P12)."""
     first_hook: Manifest | None = None
     hooks = 0
-    for m in manifests:
+    for m in deduplicated(manifests):
         if not m.kind:
             continue
         if is_kustomize_config(m):
@@ -423,3 +423,176 @@ def generate_name_collision(manifests: list[Manifest], ctx: Context) -> Iterator
                 "metadata.generateName",
                 m,
             )
+
+
+# --- HL019 -------------------------------------------------------------------------------------
+
+
+@check("HL019", scope="application")
+def repeated_object(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
+    """The same group, kind, namespace and name more than once in one application: Argo CD keeps
+    the last copy and sets a RepeatedResourceWarning condition ("Resource ... appeared N times
+    among application resources", ``AC controller/state.go`` ``DeduplicateTargetObjects``).
+    Reported at every copy but the first, naming the first. Objects without ``metadata.namespace``
+    are compared with each other only (their destination namespace is not known here)."""
+    repeated = repeated_objects(manifests)
+    if not repeated:
+        return
+    counts: dict[int, int] = {}
+    entries = dict(repeated)
+    for first, kept in repeated.values():
+        counts[id(first)] = counts.get(id(first), 1) + 1
+        entries[id(kept)] = (first, kept)
+    for m in manifests:
+        entry = entries.get(id(m))
+        if entry is None:
+            continue
+        first, kept = entry
+        if m is first:
+            continue
+        first_path, first_span = first.locate("metadata.name", first.anchor)
+        here_path = m.locate("metadata.name", m.anchor)[0]
+        where = f"line {first_span.line}" if first_path == here_path else f"{first_path}:{first_span.line}"
+        if m is kept:
+            fate = "this copy is the one it applies; the earlier copies are never applied, so edits to them have no effect"
+        else:
+            kept_path, kept_span = kept.locate("metadata.name", kept.anchor)
+            kept_at = f"line {kept_span.line}" if kept_path == here_path else f"{kept_path}:{kept_span.line}"
+            fate = f"it applies the copy at {kept_at}, and this one is never applied"
+        yield Hit(
+            f"{m.label} is defined again here (first at {where}; {counts[id(first)]} copies in this "
+            "application): Argo CD keeps only the last copy of an object and warns \"appeared "
+            f"{counts[id(first)]} times among application resources\"; {fate}. Keep one copy.",
+            m.anchor,
+            "metadata.name",
+            m,
+        )
+
+
+# --- HL306 -------------------------------------------------------------------------------------
+
+_DEFAULT_CLASS = "storageclass.kubernetes.io/is-default-class"
+
+
+def _wait_for_first_consumer_classes(manifests: list[Manifest]) -> tuple[set[str], str | None]:
+    """Names of the run's StorageClasses with ``volumeBindingMode: WaitForFirstConsumer``, and the
+    name of the default class among them (annotation ``storageclass.kubernetes.io/is-default-class:
+    "true"``), if any."""
+    names: set[str] = set()
+    default = None
+    for m in manifests:
+        if m.kind == "StorageClass" and m.name and m.body.get("volumeBindingMode") == "WaitForFirstConsumer":
+            names.add(m.name)
+            if m.annotations.get(_DEFAULT_CLASS) == "true":
+                default = m.name
+    return names, default
+
+
+@check("HL306", scope="application")
+def wait_for_first_consumer_pvc(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
+    """A PersistentVolumeClaim whose StorageClass (in the run) binds ``WaitForFirstConsumer``,
+    applied in an earlier step than every pod template of the run that mounts it: the claim stays
+    Pending (health Progressing, ``GE/health/health_pvc.go``: Healthy only when Bound) until a pod
+    using it is scheduled, so its step never completes (§5a)."""
+    classes, default = _wait_for_first_consumer_classes(manifests)
+    if not classes:
+        return
+    consumers: dict[int, list[Task]] = {}
+    for m in manifests:
+        first = ctx.plan.first_task(m)
+        if first is None or m.kind == "CronJob":
+            continue
+        for ref in pod_references(m):
+            if ref.kind != "PersistentVolumeClaim":
+                continue
+            claim = ctx.find("PersistentVolumeClaim", m.namespace, ref.name)
+            if claim is not None:
+                consumers.setdefault(id(claim), []).append(first)
+    for m in manifests:
+        if m.kind != "PersistentVolumeClaim" or id(m) not in consumers:
+            continue
+        spec = m.body.get("spec")
+        spec = spec if isinstance(spec, Map) else None
+        named = spec.get("storageClassName") if spec is not None else None
+        storage_class = named if isinstance(named, str) else default if named is None else None
+        if storage_class not in classes:
+            continue
+        own = ctx.plan.first_task(m)
+        if own is None:
+            continue
+        first_use = min(consumers[id(m)], key=lambda t: t.step_key)
+        if own.step_key >= first_use.step_key:
+            continue
+        how = f"StorageClass '{storage_class}'" + ("" if named is not None else " (the default class)")
+        yield Hit(
+            f"{m.label} ({own.step_text()}) uses {how}, which binds WaitForFirstConsumer, and every "
+            f"pod that mounts it comes in a later step (first {first_use.manifest.label} in "
+            f"{first_use.step_text()}): the claim stays Pending until a pod using it is scheduled, "
+            "so its step never becomes healthy and the sync waits forever. Apply the claim in "
+            f"{first_use.step_text()} (the step of its first consumer), or move a consumer to "
+            f"{own.step_text()}.",
+            spec.value_span("storageClassName") if spec is not None and named is not None else m.anchor,
+            "spec.storageClassName",
+            m,
+        )
+
+
+# --- HL307 -------------------------------------------------------------------------------------
+
+APPLICATION_HEALTH_KEY = "resource.customizations.health.argoproj.io_Application"
+
+
+def _configures_application_health(manifests: list[Manifest]) -> bool:
+    """Whether the run configures a health check for ``argoproj.io/Application``: the
+    ``argocd-cm`` key ``resource.customizations.health.argoproj.io_Application``, the older
+    ``resource.customizations`` block naming ``argoproj.io/Application`` with a ``health.lua``, or
+    an Argo CD operator ``ArgoCD`` resource with a ``resourceHealthChecks`` entry for it
+    (``docs/operator-manual/health.md``, §5a)."""
+    for m in manifests:
+        if m.kind == "ConfigMap" and m.name == "argocd-cm":
+            data = m.body.get("data")
+            if isinstance(data, Map):
+                if isinstance(data.get(APPLICATION_HEALTH_KEY), str):
+                    return True
+                block = data.get("resource.customizations")
+                if isinstance(block, str) and "argoproj.io/Application" in block and "health.lua" in block:
+                    return True
+        elif m.kind == "ArgoCD" and m.group == "argoproj.io":
+            spec = m.body.get("spec")
+            checks = spec.get("resourceHealthChecks") if isinstance(spec, Map) else None
+            if isinstance(checks, list) and any(
+                isinstance(c, Map) and c.get("group") == "argoproj.io" and c.get("kind") == "Application" for c in checks
+            ):
+                return True
+    return False
+
+
+@check("HL307", scope="application")
+def application_wave_without_health(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
+    """Child Applications in more than one step while the run configures no health check for
+    ``argoproj.io/Application``: Argo CD has none built in since 1.8 (#3781), so a child
+    Application counts as healthy once applied and the next step starts at once (§5a)."""
+    steps: dict[tuple[int, int], Task] = {}
+    for m in manifests:
+        if m.kind != "Application" or m.group != "argoproj.io":
+            continue
+        task = ctx.plan.first_task(m)
+        if task is not None and task.phase != "SyncFail":
+            steps.setdefault(task.step_key, task)
+    if len(steps) < 2 or _configures_application_health(manifests):
+        return
+    ordered = [steps[key] for key in sorted(steps)]
+    second = ordered[1]
+    m = second.manifest
+    yield Hit(
+        f"Child Applications are applied in {len(ordered)} steps "
+        f"({', '.join(t.step_text() for t in ordered)}), but nothing in this application configures "
+        f"the argoproj.io_Application health check: Argo CD has no built-in health for Applications "
+        f"(removed in 1.8), so each counts as healthy as soon as it is applied, and {m.label} "
+        f"({second.step_text()}) starts before the Applications of {ordered[0].step_text()} have "
+        "synced or become healthy. Configure resource.customizations.health.argoproj.io_Application "
+        "in argocd-cm, or do not rely on waves to order child Applications.",
+        _annotation_span(m, argocd.SYNC_WAVE, argocd.HOOK),
+        f"metadata.annotations.{argocd.SYNC_WAVE}",
+        m,
+    )

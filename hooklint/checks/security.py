@@ -161,7 +161,10 @@ def hook_default_service_account(m: Manifest, ctx: Context) -> Iterator[Hit]:
 @check("HL104", kinds=POD_TEMPLATE_KINDS)
 def hook_automounts_token(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """Kubernetes' rule: the pod spec's automountServiceAccountToken wins; when unset, the named
-    ServiceAccount's; when both are unset, the token is mounted."""
+    ServiceAccount's; when both are unset, the token is mounted. Not reported when a RoleBinding or
+    ClusterRoleBinding of the application grants the pod's ServiceAccount (same namespace, see
+    :func:`_binding_names`) a Role or ClusterRole: the hook uses its token, and HL106 judges the
+    grant."""
     pod = _pod_in_scope(m, ctx)
     if pod is None:
         return
@@ -169,27 +172,32 @@ def hook_automounts_token(m: Manifest, ctx: Context) -> Iterator[Hit]:
     value = pod.spec.get("automountServiceAccountToken")
     if value is False:
         return
-    why = (
-        f"{_phase_words(m)} gets a Kubernetes API token it rarely needs, which anyone who controls "
-        "its image or command can use"
+    sa_name = _service_account(pod)[0] or "default"
+    if value is not None and value is not True:
+        yield Hit(
+            f"{m.label} sets automountServiceAccountToken to a non-boolean value, which the API "
+            f"server rejects, so {_phase_words(m)} is never created. Write false, or true if it "
+            "calls the Kubernetes API.",
+            pod.spec.value_span("automountServiceAccountToken"),
+            field,
+        )
+        return
+    if _granted_role(ctx.manifests, sa_name, m.namespace):
+        return
+    tail = (
+        f"no binding in this application grants ServiceAccount '{sa_name}' a Role or ClusterRole, so "
+        "the token carries whatever the cluster grants that ServiceAccount elsewhere, and anyone who "
+        f"controls the image or command of {_phase_words(m)} can use it. If it does not call the "
+        f"Kubernetes API, set {field} to false; if it does, bind ServiceAccount '{sa_name}' to a Role "
+        "granting only the verbs and resources it uses, in this application."
     )
     if value is True:
         yield Hit(
-            f"{m.label} sets automountServiceAccountToken: true: {why}. Set it to false unless the "
-            "hook calls the Kubernetes API.",
+            f"{m.label} sets automountServiceAccountToken: true, but {tail}",
             pod.spec.value_span("automountServiceAccountToken"),
             field,
         )
         return
-    if value is not None:
-        yield Hit(
-            f"{m.label} sets automountServiceAccountToken to a non-boolean value, which the API "
-            f"server rejects; the token is otherwise mounted: {why}. Write false.",
-            pod.spec.value_span("automountServiceAccountToken"),
-            field,
-        )
-        return
-    sa_name = _service_account(pod)[0] or "default"
     sa = ctx.find("ServiceAccount", m.namespace, sa_name)
     if sa is not None and sa.body.get("automountServiceAccountToken") is False:
         return
@@ -200,11 +208,23 @@ def hook_automounts_token(m: Manifest, ctx: Context) -> Iterator[Hit]:
     )
     yield Hit(
         f"{m.label} mounts its ServiceAccount token: the pod spec leaves "
-        f"automountServiceAccountToken unset and {where}, so Kubernetes mounts it: {why}. "
-        f"Set {field} to false.",
+        f"automountServiceAccountToken unset and {where}, so Kubernetes mounts it; {tail}",
         pod.parent.key_span(pod.key),
         field,
     )
+
+
+def _granted_role(manifests: list[Manifest], sa_name: str, namespace: str | None) -> bool:
+    """True when a RoleBinding or ClusterRoleBinding among ``manifests`` names ServiceAccount
+    ``sa_name`` of ``namespace`` as a subject and refers to a Role or ClusterRole (built-in roles
+    such as ``view`` count: they need not be in the application)."""
+    for b in manifests:
+        if b.kind not in ("RoleBinding", "ClusterRoleBinding") or not _binding_names(b, sa_name, namespace):
+            continue
+        ref = b.body.get("roleRef")
+        if isinstance(ref, Map) and ref.get("kind") in ("Role", "ClusterRole") and isinstance(ref.get("name"), str):
+            return True
+    return False
 
 
 #: Capabilities the Pod Security Standards "baseline" profile allows a container to add.
@@ -314,8 +334,21 @@ def hook_literal_secret_env(m: Manifest, ctx: Context) -> Iterator[Hit]:
             )
 
 
+#: Kubernetes' built-in user-facing ClusterRoles that write Secrets and workloads (kube-apiserver's
+#: bootstrap policy, plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go), with what they
+#: allow; ``view`` reads neither Secrets nor anything it could escalate with, so it is not here.
+BUILT_IN_WRITER_ROLES = {
+    "admin": "which reads and writes Secrets and workloads (Pods, Deployments, Jobs), runs commands in "
+    "pods, and manages Roles and RoleBindings",
+    "edit": "which reads and writes Secrets and workloads (Pods, Deployments, Jobs) and runs commands in pods",
+}
+
+
 def _binding_grants(binding: Manifest, ctx: Context) -> str | None:
-    """Why a (Cluster)RoleBinding is over-privileged, or None."""
+    """Why a (Cluster)RoleBinding is over-privileged, or None: cluster-admin; the built-in
+    ``admin`` or ``edit`` ClusterRole (when the application does not define a ClusterRole of that
+    name itself); a Role or ClusterRole of the application with a wildcard rule, or reading
+    secrets through a ClusterRoleBinding."""
     ref = binding.body.get("roleRef")
     if not isinstance(ref, Map) or not isinstance(ref.get("name"), str):
         return None
@@ -325,6 +358,8 @@ def _binding_grants(binding: Manifest, ctx: Context) -> str | None:
     role_ns = None if role_kind == "ClusterRole" else binding.namespace
     role = ctx.find(role_kind, role_ns, role_name) if isinstance(role_kind, str) else None
     if role is None:
+        if role_kind == "ClusterRole" and role_name in BUILT_IN_WRITER_ROLES:
+            return f"binds it to the built-in ClusterRole '{role_name}', {BUILT_IN_WRITER_ROLES[role_name]}"
         return None
     rules = role.body.get("rules")
     if not isinstance(rules, list):

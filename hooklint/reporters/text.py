@@ -50,11 +50,13 @@ def statistics(result: RunResult) -> list[str]:
     return [f"{n:>{width}}  {rid}  {sev:<7}  {slug}" for (rid, sev, slug), n in ordered]
 
 
-def render(result: RunResult, show_suppressed: bool = False, colour: bool = False, stats: bool = False) -> str:
+def render(result: RunResult, show_suppressed: bool = False, colour: bool = False, stats: bool = False,
+           show_skipped: bool = False) -> str:  # fmt: skip
     """One line per finding, in sorted order (with ``show_suppressed``, the suppressed ones too,
     each marked with its suppression), then with ``stats`` the count of each rule, then the
-    summary and any notices. ``colour`` adds ANSI colours (the CLI decides: a terminal,
-    ``NO_COLOR``, ``FORCE_COLOR``)."""
+    summary and any notices (among them the count of files not linted); with ``show_skipped``,
+    one ``note: not linted: path: reason`` line per file not linted. ``colour`` adds ANSI colours
+    (the CLI decides: a terminal, ``NO_COLOR``, ``FORCE_COLOR``)."""
     findings = result.findings
     if show_suppressed and result.suppressed:
         findings = sorted(findings + result.suppressed, key=Finding.sort_key)
@@ -65,4 +67,6 @@ def render(result: RunResult, show_suppressed: bool = False, colour: bool = Fals
         lines.append("")
     lines.append(summary_line(result))
     lines.extend(f"note: {n}" for n in result.notices)
+    if show_skipped:
+        lines.extend(f"note: not linted: {path}: {reason}" for path, reason in result.skipped_files)
     return "\n".join(lines) + "\n"

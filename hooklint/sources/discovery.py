@@ -113,6 +113,11 @@ class Application:
     left_out: dict[str, str] = field(default_factory=dict)
 
 
+#: The input error of a folder argument that holds nothing to lint (an empty folder, a wrong path
+#: in CI): never a silent pass.
+NO_MANIFEST_FILES = "no YAML or JSON file (*.yaml, *.yml, *.json) in this folder or below it; nothing to lint"
+
+
 def group_applications(
     paths: Iterable[str],
     errors: list[InputError],
@@ -124,9 +129,9 @@ def group_applications(
 
     A directory contributes every manifest below it, one application per folder. A file named on
     its own belongs to its folder's application; the folder's other manifests become context. Paths
-    that do not exist are added to ``errors``. Argo CD Applications among the files that point into
-    this repository (:mod:`hooklint.sources.applications`; ``repo_urls`` from the configuration)
-    replace the folders they cover by applications linted as those Applications render them.
+    that do not exist, and folders with no manifest file at all, are added to ``errors``. Argo CD
+    Applications of this repository (:mod:`hooklint.sources.applications`; ``repo_urls`` from the
+    configuration) replace the folders they cover by applications linted as they render them.
 
     Paths are normalised (``./app//x.yaml`` is ``app/x.yaml``), so a file named twice, or named and
     inside a named folder, is linted once, and the order and spelling of the arguments do not change
@@ -145,7 +150,9 @@ def group_applications(
             continue
         path = os.path.normpath(path)
         if os.path.isdir(path):
+            found = False
             for file in walk(path, errors, notices):
+                found = True
                 file = os.path.normpath(file)
                 key = os.path.dirname(file) or "."
                 if excluded is not None and excluded(file):
@@ -153,6 +160,9 @@ def group_applications(
                     continue
                 reported.setdefault(key, set()).add(file)
                 _name(named_by, key, path)
+            if not found and path not in missing:
+                missing.add(path)
+                errors.append(InputError(path, NO_MANIFEST_FILES))
         elif os.path.lexists(path):
             chart = chart_of(path)
             if chart is not None:  # a template named on its own is linted as part of its chart
