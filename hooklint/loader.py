@@ -393,7 +393,8 @@ def _first_content(text: str, begin: int = 0, end: int | None = None) -> int:
 
 def read_file(path: str, max_size: int = DEFAULT_MAX_FILE_SIZE) -> LoadedFile:
     """Read and parse one file (``-`` for stdin). Never raises for bad input: a file that cannot be
-    read or decoded comes back with ``error`` set and no documents.
+    read or decoded comes back with ``error`` set and no documents, and so does an empty stdin
+    (never a silent pass when the command feeding the pipe failed).
 
     Only regular files are read, with one exception: a pipe or device named through ``/dev/`` or
     ``/proc/`` (``/dev/stdin``, process substitution: ``hooklint lint <(helm template .)``) is read
@@ -414,6 +415,9 @@ def read_file(path: str, max_size: int = DEFAULT_MAX_FILE_SIZE) -> LoadedFile:
         return LoadedFile(path, error=InputError(path, f"cannot read: {exc}"))
     if len(data) > max_size:
         return _too_large(path, max_size)
+    if path == STDIN and not data.strip():  # `helm template ... | hooklint lint -` whose first command failed
+        return LoadedFile(path, error=InputError(path, "standard input is empty: nothing to lint (did the command "
+                                                       "writing to the pipe fail?)"))  # fmt: skip
     try:
         text = decode_manifest(data)
     except FileRejected as exc:

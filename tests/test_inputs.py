@@ -212,3 +212,12 @@ def test_committed_helm_template_output_keeps_the_files_own_paths_and_lines(tmp_
     [application] = json.loads(runner.invoke(app, ["plan", "-f", "json", "-"], input=COMMITTED_HELM_OUTPUT).stdout)["applications"]
     rows = [(t["kind"], t["path"], t["line"]) for step in application["steps"] for t in step["tasks"]]
     assert rows == [("Job", "shop/templates/migrate.yaml", 1), ("ConfigMap", "shop/templates/configmap.yaml", 1)]
+
+
+def test_empty_stdin_is_an_input_error_not_a_pass():
+    """`helm template ... | hooklint lint -` whose helm failed gives hooklint nothing: exit 2."""
+    for text in ("", "\n  \n"):
+        result = runner.invoke(app, ["lint", "-"], input=text)
+        assert result.exit_code == 2
+        assert result.stderr.splitlines()[0] == (
+            "hooklint: error: -: standard input is empty: nothing to lint (did the command writing to the pipe fail?)")
