@@ -53,15 +53,20 @@ class Context:
     plan: "SyncPlan"
     manifests: list["Manifest"] = field(default_factory=list)
     index: dict[tuple[str, str, str], "Manifest"] = field(default_factory=dict)
+    #: The objects of each kind, in application order (``by_kind["RoleBinding"]``): rules that
+    #: look for every object of a kind read this, not every manifest for every object.
+    by_kind: dict[str, list["Manifest"]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, config: "Config", manifests: list["Manifest"], plan: "SyncPlan") -> "Context":
         index: dict[tuple[str, str, str], Manifest] = {}
+        by_kind: dict[str, list[Manifest]] = {}
         for m in manifests:
+            by_kind.setdefault(m.kind or "", []).append(m)
             if m.kind and m.name:
                 namespace = "" if m.kind in CLUSTER_SCOPED_KINDS else m.namespace or ""
                 index[(m.kind, namespace, m.name)] = m  # the last copy, as Argo CD keeps it (HL019)
-        return cls(config, plan, manifests, index)
+        return cls(config, plan, manifests, index, by_kind)
 
     def find(self, kind: str, namespace: str | None, name: str) -> "Manifest | None":
         """The object of ``kind``/``name`` in ``namespace`` (None: the application's destination

@@ -182,7 +182,7 @@ def hook_automounts_token(m: Manifest, ctx: Context) -> Iterator[Hit]:
             field,
         )
         return
-    if _granted_role(ctx.manifests, sa_name, m.namespace):
+    if _granted_role(ctx.by_kind.get("RoleBinding", []) + ctx.by_kind.get("ClusterRoleBinding", []), sa_name, m.namespace):
         return
     tail = (
         f"no binding in this application grants ServiceAccount '{sa_name}' a Role or ClusterRole, so "
