@@ -188,9 +188,9 @@ def skipped_notice(skipped: list[tuple[str, str]]) -> list[str]:
     if unrendered:
         them = "them" if unrendered != 1 else "it"
         which = f"{unrendered} " if too_large else ""
-        parts.append(f"{which}Argo CD does not render {them} (+argocd:skip-file-rendering, YAML with no Kubernetes "
-                     "object, a kustomization's patch or generator input, or left out by an Application's "
-                     "directory.include/exclude)")
+        parts.append(f"{which}Argo CD does not render {them} as written (+argocd:skip-file-rendering, YAML with no "
+                     "Kubernetes object, a kustomization's patch or generator input, left out by an Application's "
+                     "directory.include/exclude, or jsonnet; --show-skipped lists why)")
     if too_large:
         parts.append(f"{too_large if unrendered else ''}{' ' if unrendered else ''}over max-file-size".lstrip())
     return [f"{len(skipped)} file{s} not linted: {'; '.join(parts)}."]

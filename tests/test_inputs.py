@@ -80,9 +80,9 @@ def test_a_named_file_argo_cd_never_renders_is_said_not_linted(tmp_path, monkeyp
     assert result.exit_code == 0
     assert result.output.splitlines()[:2] == [
         "0 errors, 0 warnings, 0 notes in 0 files",
-        "note: 1 file not linted: Argo CD does not render it (+argocd:skip-file-rendering, YAML with no "
-        "Kubernetes object, a kustomization's patch or generator input, or left out by an Application's "
-        "directory.include/exclude).",
+        "note: 1 file not linted: Argo CD does not render it as written (+argocd:skip-file-rendering, YAML "
+        "with no Kubernetes object, a kustomization's patch or generator input, left out by an "
+        "Application's directory.include/exclude, or jsonnet; --show-skipped lists why).",
     ]
 
 
@@ -127,9 +127,9 @@ def test_files_not_linted_are_listed_in_json_and_with_show_skipped(tmp_path, mon
     plain = runner.invoke(app, ["lint", "app"]).stdout.splitlines()
     assert plain[:2] == [
         "0 errors, 0 warnings, 0 notes in 1 file",
-        "note: 2 files not linted: Argo CD does not render them (+argocd:skip-file-rendering, YAML with no "
-        "Kubernetes object, a kustomization's patch or generator input, or left out by an Application's "
-        "directory.include/exclude).",
+        "note: 2 files not linted: Argo CD does not render them as written (+argocd:skip-file-rendering, YAML "
+        "with no Kubernetes object, a kustomization's patch or generator input, left out by an "
+        "Application's directory.include/exclude, or jsonnet; --show-skipped lists why).",
     ]  # fmt: skip
     assert not any(line.startswith("note: not linted:") for line in plain)
     listed = runner.invoke(app, ["lint", "--show-skipped", "app"]).stdout.splitlines()
@@ -221,3 +221,15 @@ def test_empty_stdin_is_an_input_error_not_a_pass():
         assert result.exit_code == 2
         assert result.stderr.splitlines()[0] == (
             "hooklint: error: -: standard input is empty: nothing to lint (did the command writing to the pipe fail?)")
+
+
+def test_jsonnet_files_are_listed_as_not_linted(tmp_path, monkeypatch):
+    """Argo CD evaluates *.jsonnet in a directory source; hooklint does not run jsonnet."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "guestbook.jsonnet").write_text("{ kind: 'ConfigMap' }\n")
+    result = runner.invoke(app, ["lint", "--show-skipped", "app"])
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[-1] == (
+        "note: not linted: app/guestbook.jsonnet: jsonnet: Argo CD evaluates it, hooklint does not (lint its "
+        "output with `jsonnet FILE | hooklint lint -`)")

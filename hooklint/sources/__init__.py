@@ -16,7 +16,7 @@ from hooklint.config import Config
 from hooklint.findings import Span
 from hooklint.loader import LoadedFile, parse_text, read_file
 from hooklint.sources.directory import mark_unrendered
-from hooklint.sources.discovery import DIRECTORY, STDIN, UNRENDERABLE, Application, group_applications
+from hooklint.sources.discovery import DIRECTORY, JSONNET_REASON, STDIN, UNRENDERABLE, Application, group_applications
 from hooklint.yamlio import RENDER_FAILED, LoadIssue
 from hooklint.sources.render import RenderedFile, render, repository_root
 from hooklint.sources.rendered import Renderer
@@ -65,6 +65,9 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
     root = repository_root(app.folder or app.key, app.named) if app.key != STDIN else None
     files, escaped = [], []
     for path in app.reported + app.context:
+        if path.lower().endswith(".jsonnet"):
+            files.append(LoadedFile(path, skip_reason=JSONNET_REASON))
+            continue
         target = _escaping_symlink(path, root) if root is not None else None
         if target is None:
             files.append(read_file(path, config.max_file_size))

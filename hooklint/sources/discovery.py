@@ -22,7 +22,10 @@ from hooklint.sources.applications import (
     repository_manifests,
 )
 
-MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
+MANIFEST_SUFFIXES = (".yaml", ".yml", ".json", ".jsonnet")
+#: Argo CD evaluates ``*.jsonnet`` files of a directory source (``findManifests``); hooklint does
+#: not run jsonnet, so it lists them as not linted, with this reason.
+JSONNET_REASON = "jsonnet: Argo CD evaluates it, hooklint does not (lint its output with `jsonnet FILE | hooklint lint -`)"
 
 
 def is_manifest_name(name: str) -> bool:
