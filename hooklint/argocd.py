@@ -9,6 +9,7 @@ Functions take the annotations *as Argo CD sees them* (see :func:`visible_annota
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -302,8 +303,42 @@ SYNC_OPTION_TABLE: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, 
 #: An Argo CD release as (major, minor, patch).
 Version = tuple[int, int, int]
 
-#: The Argo CD version rules follow when the configuration names none (``argocd-version``).
-DEFAULT_VERSION: Version = (3, 3, 0)
+#: Every Argo CD release hooklint knows: (major, minor) -> its newest patch, from the upstream
+#: ``vX.Y.Z`` release tags (``git tag`` of argoproj/argo-cd, newest tag v3.5.1).
+RELEASES: dict[tuple[int, int], int] = {
+    (1, 0): 2, (1, 1): 2, (1, 2): 5, (1, 3): 6, (1, 4): 3, (1, 5): 8, (1, 6): 2, (1, 7): 14, (1, 8): 7,
+    (2, 0): 5, (2, 1): 16, (2, 2): 16, (2, 3): 17, (2, 4): 28, (2, 5): 22, (2, 6): 15, (2, 7): 18,
+    (2, 8): 21, (2, 9): 22, (2, 10): 20, (2, 11): 14, (2, 12): 13, (2, 13): 9, (2, 14): 21,
+    (3, 0): 23, (3, 1): 16, (3, 2): 12, (3, 3): 14, (3, 4): 7, (3, 5): 1,
+}  # fmt: skip
+#: The oldest and newest releases hooklint knows.
+OLDEST_RELEASE: Version = (1, 0, 0)
+NEWEST_RELEASE: Version = (3, 5, 1)
+
+#: The Argo CD version rules follow when the configuration names none (``argocd-version``): the
+#: newest release, whose code ``shared/docs/argocd-semantics.md`` restates.
+DEFAULT_VERSION: Version = NEWEST_RELEASE
+
+
+def resolve_version(text: str) -> Version:
+    """``argocd-version`` as a release: ``MAJOR.MINOR`` means that minor's newest patch (``3.3`` is
+    3.3.14), ``MAJOR.MINOR.PATCH`` must be a release (a leading ``v`` is allowed). Raises
+    ValueError, naming the known range, for anything else."""
+    match = re.fullmatch(r"v?(\d+)\.(\d+)(?:\.(\d+))?", text.strip())
+    known = f"hooklint knows Argo CD {version_text(OLDEST_RELEASE)} to {version_text(NEWEST_RELEASE)}"
+    if not match:
+        raise ValueError(f"argocd-version must look like \"3.3\" or \"2.14.1\", not {text!r}")
+    major, minor = int(match.group(1)), int(match.group(2))
+    newest = RELEASES.get((major, minor))
+    if newest is None:
+        raise ValueError(f"argocd-version {text.strip()!r} is not an Argo CD release: {known}")
+    if match.group(3) is None:
+        return major, minor, newest
+    patch = int(match.group(3))
+    if patch > newest:
+        raise ValueError(f"argocd-version {text.strip()!r} is not an Argo CD release (the newest {major}.{minor} "
+                         f"is {major}.{minor}.{newest}): {known}")  # fmt: skip
+    return major, minor, patch
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,6 +362,9 @@ BEHAVIOURS: dict[str, Behaviour] = {
                                   "Application's spec.syncPolicy.syncOptions (PR #22679; §7)"),
     "PreDelete": Behaviour((3, 3, 0), "PreDelete hooks run before the Application's resources are "
                            "deleted (AC controller/hook.go, PR #22288; §4d)"),
+    "delete-hook-lists": Behaviour((3, 3, 3), "a PreDelete/PostDelete hook annotation is read as a list "
+                                   "(AC controller/hook.go isHookOfType splits on ','; up to v3.3.2 and "
+                                   "on the 3.2 and older lines the whole value must be the one type)"),
 }
 
 
@@ -341,6 +379,6 @@ def since(behaviour: str) -> Version:
 
 
 def version_text(version: Version) -> str:
-    """``3.3`` for a ``.0`` release of the table or configuration, ``2.10.4`` otherwise."""
+    """``2.10.4``; ``3.3`` for a ``.0`` release (how the table's first releases are written)."""
     major, minor, patch = version
     return f"{major}.{minor}" if patch == 0 else f"{major}.{minor}.{patch}"

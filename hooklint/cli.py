@@ -285,7 +285,7 @@ exclude: []                      # files never reported, e.g. ["legacy/", "**/*-
 workload-scope: hooks            # hooks, or all: security and lifecycle rules on every workload
 allowed-registries: []           # HL101: registry hosts or host/path prefixes, e.g. [ghcr.io/acme]
 require-digest: false            # HL102: require an @sha256 digest on every hook image
-argocd-version: "3.3"            # rules follow this Argo CD version's behaviour (quoted)
+argocd-version: "3.5"            # the Argo CD you run (quoted): "3.3" means 3.3's newest patch, "3.3.2" exactly
 max-file-size: 10485760          # bytes; larger files are reported and not linted
 max-waves: 10                    # HL304: most (phase, wave) steps in one sync
 """

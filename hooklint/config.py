@@ -192,11 +192,10 @@ def _version(value: Any, where: str) -> argocd.Version:
     if isinstance(value, float):
         # YAML reads an unquoted 2.10 as the number 2.1: refuse to guess which was meant
         raise ConfigError(f"{where}: argocd-version must be quoted (\"{value}\" is read as a number; write e.g. \"2.10\")")
-    text = str(value)
-    match = re.fullmatch(r"v?(\d+)\.(\d+)(?:\.(\d+))?", text.strip())
-    if not match:
-        raise ConfigError(f"{where}: argocd-version must look like \"3.3\" or \"2.14.1\", not {text!r}")
-    return int(match.group(1)), int(match.group(2)), int(match.group(3) or 0)
+    try:
+        return argocd.resolve_version(str(value))
+    except ValueError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
 
 
 def _kube_version(value: Any, where: str) -> str | None:

@@ -56,15 +56,24 @@ def is_kustomize_config(m: Manifest) -> bool:
 
 def supported_delete_types(m: Manifest, version: argocd.Version) -> tuple[str, ...]:
     """The PreDelete/PostDelete types of ``m`` the configured Argo CD version runs: PostDelete since
-    v2.10.0, PreDelete since v3.3.0 (§4d). Before that, such a value is just an invalid hook type.
+    v2.10.0, PreDelete since v3.3.0 (§4d), and from a list of types only since v3.3.3 (before, the
+    annotation must hold the one type). Before that, such a value is just an invalid hook type.
     The controller's ``isHookOfType`` reads the annotations directly, so a ``Skip,PostDelete``
     object is a PostDelete hook too."""
     out = []
     types = argocd.delete_hook_types(m.annotations) if m.hook.skip else m.hook.delete_types
+    lists = argocd.supports(version, "delete-hook-lists")
     for t in types:
-        if argocd.supports(version, t):
+        if argocd.supports(version, t) and (lists or _whole_value(m, t)):
             out.append(t)
     return tuple(out)
+
+
+def _whole_value(m: Manifest, hook_type: str) -> bool:
+    """Before v3.3.3, ``isHookOfType`` compares the whole annotation value with the type: a list
+    such as ``pre-install,pre-delete`` is no delete hook there."""
+    helm = {v: k for k, v in argocd.HELM_DELETE_HOOKS.items()}[hook_type]
+    return m.annotations.get(argocd.HOOK) == hook_type or m.annotations.get(argocd.HELM_HOOK) == helm
 
 
 @dataclass(slots=True)

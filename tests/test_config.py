@@ -8,7 +8,7 @@ from hooklint.config import ConfigError, find_config, load_config, parse_config
 
 def test_defaults():
     cfg = parse_config({}, "x")
-    assert (cfg.allowed_registries, cfg.require_digest, cfg.argocd_version, cfg.max_waves) == ([], False, (3, 3, 0), 10)
+    assert (cfg.allowed_registries, cfg.require_digest, cfg.argocd_version, cfg.max_waves) == ([], False, (3, 5, 1), 10)
 
 
 def test_values():
@@ -197,11 +197,28 @@ def test_baseline_is_relative_to_the_config_file(tmp_path):
     assert parse_config({}, "x").baseline is None
 
 
+@pytest.mark.parametrize(
+    "version, message",
+    [
+        ("9.9", "x: argocd-version '9.9' is not an Argo CD release: hooklint knows Argo CD 1.0 to 3.5.1"),
+        ("3.3.99", "x: argocd-version '3.3.99' is not an Argo CD release (the newest 3.3 is 3.3.14): hooklint knows "
+                   "Argo CD 1.0 to 3.5.1"),
+        ("latest", "x: argocd-version must look like \"3.3\" or \"2.14.1\", not 'latest'"),
+    ],
+)  # fmt: skip
+def test_argocd_version_must_be_a_release(version, message):
+    with pytest.raises(ConfigError) as info:
+        parse_config({"argocd-version": version}, "x")
+    assert str(info.value) == message
+    assert parse_config({"argocd-version": "3.3.2"}, "x").argocd_version == (3, 3, 2)
+    assert parse_config({"argocd-version": "3.3"}, "x").argocd_version == (3, 3, 14)
+
+
 def test_rule_parameters_are_read():
     cfg = parse_config({"allowed-registries": ["ghcr.io/acme"], "require-digest": True, "argocd-version": "v2.14",
                         "max-file-size": 2048, "max-waves": 3}, "x")  # fmt: skip
     assert (cfg.allowed_registries, cfg.require_digest, cfg.argocd_version, cfg.max_file_size, cfg.max_waves) == (
-        ["ghcr.io/acme"], True, (2, 14, 0), 2048, 3)
+        ["ghcr.io/acme"], True, (2, 14, 21), 2048, 3)  # v2.14: its newest patch
     assert parse_config({}, "x").fail_on == "warning" and parse_config({}, "x").select is None
 
 

@@ -236,7 +236,7 @@ def test_hl301_delete_hook_target_depends_on_version():
     (new,) = hits("HL301", text)
     assert "never applies during a sync (PreDelete (Argo CD >= 3.3) hook: runs only when the Application is deleted)" in new[2]
     (old,) = hits("HL301", text, argocd_version="3.2")
-    assert "never applies during a sync (PreDelete hooks need Argo CD 3.3 (configured: 3.2): ignored hook, never applied)" in old[2]
+    assert "never applies during a sync (PreDelete hooks need Argo CD 3.3 (configured: 3.2.12): ignored hook, never applied)" in old[2]
 
 
 def test_hl301_target_in_context_file_is_found():
@@ -276,7 +276,7 @@ def test_hl302_points_at_the_hook_annotation_without_a_wave():
 
 
 def test_hl302_follows_the_version():
-    assert where("HL302", NS_AND_HOOK, argocd_version="1.9") == []
+    assert where("HL302", NS_AND_HOOK, argocd_version="1.8") == []
     assert where("HL302", NS_AND_HOOK, argocd_version="2.0") == [(6, 30)]
 
 
@@ -454,7 +454,7 @@ def test_hl013_applicationset_template_and_version():
     assert [(line, col) for line, col, _ in got] == [(18, 13), (20, 13)]
     assert got[0][2] == (
         "spec.template.spec.syncPolicy.syncOptions of ApplicationSet/tenants: 'SkipDryRunOnMissingResource=true' "
-        "is read only since Argo CD 3.1 (configured: 3.0): set it in the argocd.argoproj.io/sync-options "
+        "is read only since Argo CD 3.1 (configured: 3.0.23): set it in the argocd.argoproj.io/sync-options "
         "annotation of the custom resources instead."
     )
     assert got[1][2] == (
@@ -482,7 +482,7 @@ def test_hl015_pre_delete_follows_the_version():
     text = hook_job("helm.sh/hook: pre-delete\n")
     assert hits("HL015", text) == []
     (got,) = hits("HL015", text, argocd_version="3.2")
-    assert "never runs 'pre-delete' (needs Argo CD 3.3; configured: 3.2)" in got[2]
+    assert "never runs 'pre-delete' (needs Argo CD 3.3; configured: 3.2.12)" in got[2]
 
 
 def test_hl015_crd_install_with_an_invalid_argo_hook_is_dropped():
@@ -527,7 +527,7 @@ def test_hl010_delete_hook_types_follow_argocd_version():
     old = [f for f in lint_text(text, parse_config({"argocd-version": "2.9"}, "x")) if f.rule_id == "HL010"]
     assert [(f.span.line, f.span.column, f.message) for f in old] == [(
         6, 30,
-        "Hook type 'PostDelete' on Job/cleanup needs Argo CD 2.10 or later, and argocd-version is 2.9: "
+        "Hook type 'PostDelete' on Job/cleanup needs Argo CD 2.10 or later, and argocd-version is 2.9.22: "
         "that Argo CD treats it as an unknown type, so the hook never runs. Upgrade Argo CD, or set "
         "argocd-version to the version you run.",
     )]  # fmt: skip

@@ -249,11 +249,17 @@ def test_delete_hooks_follow_the_argocd_version():
     assert reasons["post"] == "PostDelete hooks need Argo CD 2.10 (configured: 2.9): ignored hook, never applied"
 
 
-def test_skip_with_post_delete_is_a_delete_hook_since_2_10():
+def test_a_list_with_post_delete_is_a_delete_hook_since_3_3_3():
+    """controller/hook.go isHookOfType compares the whole annotation value up to v3.3.2 (and on the
+    3.2 and older lines); v3.3.3 splits it on ','. A single PostDelete is one since v2.10.0."""
     doc = obj("ConfigMap", "x", hook="Skip,PostDelete")
-    assert [e.reason for e in plan_of(doc).not_applied] == [
-        "PostDelete (Argo CD >= 2.10) hook: runs only when the Application is deleted"]
-    assert [e.reason for e in plan_of(doc, version=(2, 9, 0)).not_applied] == ["hook type Skip: Argo CD never applies it"]
+    post_delete = ["PostDelete (Argo CD >= 2.10) hook: runs only when the Application is deleted"]
+    assert [e.reason for e in plan_of(doc, version=(3, 5, 1)).not_applied] == post_delete
+    assert [e.reason for e in plan_of(doc, version=(3, 3, 3)).not_applied] == post_delete
+    for version in ((3, 3, 2), (3, 2, 12), (2, 9, 0)):
+        assert [e.reason for e in plan_of(doc, version=version).not_applied] == ["hook type Skip: Argo CD never applies it"]
+    single = obj("ConfigMap", "y", hook="PostDelete")
+    assert [e.reason for e in plan_of(single, version=(2, 10, 0)).not_applied] == post_delete
 
 
 def test_not_applied_reasons():
@@ -360,7 +366,7 @@ def test_text_report(app_dir):
     text, errors = plan_report([str(app_dir)], Config(), "text")
     assert errors == []
     lines = text.splitlines()
-    assert lines[0] == f"Application {app_dir}: 3 objects, 2 steps (Argo CD 3.3, directory source)"
+    assert lines[0] == f"Application {app_dir}: 3 objects, 2 steps (Argo CD 3.5.1, directory source)"
     assert lines[1].split() == ["STEP", "PHASE", "WAVE", "KIND", "NAMESPACE/NAME", "HOOK", "DELETE", "POLICY", "NOTES"]
     assert lines[2].split() == ["1", "PreSync", "0", "Job", "db-migrate", "PreSync", "HookSucceeded"]
     assert lines[3].split() == ["2", "Sync", "0", "ServiceAccount", "migrator", "-", "-"]
@@ -374,7 +380,7 @@ runner = CliRunner()
 def test_cli_plan_text_and_json(app_dir):
     result = runner.invoke(app, ["plan", str(app_dir)])
     assert result.exit_code == 0, result.output
-    assert result.output.startswith(f"Application {app_dir}: 3 objects, 2 steps (Argo CD 3.3, directory source)\n")
+    assert result.output.startswith(f"Application {app_dir}: 3 objects, 2 steps (Argo CD 3.3.14, directory source)\n")
     result = runner.invoke(app, ["plan", "--format", "json", str(app_dir)])
     assert result.exit_code == 0
     assert json.loads(result.output)["applications"][0]["steps"][0]["tasks"][0]["name"] == "db-migrate"
@@ -385,7 +391,7 @@ def test_cli_plan_follows_configured_version(app_dir, tmp_path):
     (tmp_path / ".hooklint.yaml").write_text("argocd-version: '3.2'\n")
     result = runner.invoke(app, ["plan", "-f", "json", str(app_dir)])
     reasons = [e["reason"] for e in json.loads(result.output)["applications"][0]["not_applied"]]
-    assert "PreDelete hooks need Argo CD 3.3 (configured: 3.2): ignored hook, never applied" in reasons
+    assert "PreDelete hooks need Argo CD 3.3 (configured: 3.2.12): ignored hook, never applied" in reasons
 
 
 def test_cli_plan_missing_path_exits_2(app_dir):
@@ -398,7 +404,7 @@ def test_cli_plan_missing_path_exits_2(app_dir):
 def test_cli_plan_stdin():
     result = runner.invoke(app, ["plan", "-"], input=APP)
     assert result.exit_code == 0
-    assert result.output.splitlines()[0] == "Application -: 3 objects, 2 steps (Argo CD 3.3, directory source)"
+    assert result.output.splitlines()[0] == "Application -: 3 objects, 2 steps (Argo CD 3.5.1, directory source)"
 
 
 def test_plan_of_corpus_sample_has_no_traceback():
