@@ -229,7 +229,7 @@ def diff(
     format: Annotated[DiffFormat, typer.Option("--format", "-f", help="Output format.")] = DiffFormat.text,
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write the report to this file (- for stdout).")] = None,
     config: Annotated[Optional[str], typer.Option("--config", "-c", help="Configuration file (default: nearest .hooklint.yaml).")] = None,
-    fail_on: Annotated[FailOn, typer.Option("--fail-on", help="Lowest severity of a NEW finding that makes the exit code 1.")] = FailOn.warning,
+    fail_on: Annotated[Optional[FailOn], typer.Option("--fail-on", help="Lowest severity of a NEW finding that makes the exit code 1 (default: the configuration's fail-on, else warning).", show_default=False)] = None,
     category: Annotated[str, typer.Option("--category", help="SARIF automationDetails.id category.")] = "hooklint",
     link_base: Annotated[Optional[str], typer.Option("--link-base", help="markdown: URL prefix of file links, e.g. https://github.com/ORG/REPO/blob/SHA.")] = None,
 ) -> None:
@@ -240,7 +240,7 @@ def diff(
     from hooklint.review import ReviewError, review
     from hooklint.review import report
 
-    cfg = _load_config(config)
+    cfg = _override(_load_config(config), None, None, None, fail_on)
     catalog = load_catalog()
     try:
         change = review(base, paths or [], cfg, catalog, head=head)
@@ -261,7 +261,7 @@ def diff(
     _write(text, output)
     if change.errors:
         raise typer.Exit(EXIT_ERROR)
-    threshold = None if fail_on is FailOn.never else SEVERITY_RANK[fail_on.value]
+    threshold = None if cfg.fail_on == "never" else SEVERITY_RANK[cfg.fail_on]
     failing = threshold is not None and any(SEVERITY_RANK[f.severity] >= threshold for f in change.new)
     raise typer.Exit(EXIT_FINDINGS if failing else EXIT_CLEAN)
 
@@ -415,7 +415,7 @@ def fix_command(
     backoff_limit: Annotated[int, typer.Option("--backoff-limit", help="spec.backoffLimit the HL201 fix adds.", min=0)] = 1,
     active_deadline_seconds: Annotated[int, typer.Option("--active-deadline-seconds", help="spec.activeDeadlineSeconds the HL202 fix adds.", min=1)] = 900,
     config: Annotated[Optional[str], typer.Option("--config", "-c", help="Configuration file (default: nearest .hooklint.yaml).")] = None,
-    fail_on: Annotated[FailOn, typer.Option("--fail-on", help="Lowest severity that makes the exit code 1.")] = FailOn.warning,
+    fail_on: Annotated[Optional[FailOn], typer.Option("--fail-on", help="Lowest severity that makes the exit code 1 (default: the configuration's fail-on, else warning).", show_default=False)] = None,
 ) -> None:
     """Fix findings in place, keeping every other byte of each file; then report what remains.
 
@@ -425,8 +425,8 @@ def fix_command(
     from hooklint.findings import SEVERITY_RANK, RunResult
     from hooklint.reporters.text import render
 
-    cfg = _load_config(config)
-    threshold = None if fail_on is FailOn.never else SEVERITY_RANK[fail_on.value]
+    cfg = _override(_load_config(config), None, None, None, fail_on)
+    threshold = None if cfg.fail_on == "never" else SEVERITY_RANK[cfg.fail_on]
 
     def failing(findings) -> bool:
         return threshold is not None and any(SEVERITY_RANK[f.severity] >= threshold for f in findings)

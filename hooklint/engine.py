@@ -19,7 +19,7 @@ from hooklint.catalog import Catalog, Rule
 from hooklint.checks import REGISTRY, Check, Context, Hit, load_all
 from hooklint.config import Config, ConfigError
 from hooklint.findings import Finding, Span, Suppression
-from hooklint.loader import LoadedFile
+from hooklint.loader import LoadedFile, ignore_comments
 from hooklint.model import Manifest
 from hooklint.plan import SyncPlan
 from hooklint.sources import LoadedApplication
@@ -203,13 +203,24 @@ class Engine:
         for m in manifests:
             if m.path in reported:
                 out.extend(self._suppress(m, by_manifest[id(m)]))
-        comments = {f.path: f.ignore_comments for f in loaded.files if f.path in reported and f.ignore_comments}
-        yield from self._suppress_by_comment(out, comments) if comments else out
+        if loaded.rendered is None:
+            comments = {f.path: f.ignore_comments for f in loaded.files if f.path in reported and f.ignore_comments}
+            yield from self._suppress_by_comment(out, comments) if comments else out
+            return
+        # a rendered source: its findings lie in the user's files (bases, templates), whose comments
+        # apply; whether one suppressed nothing is not said, since another overlay may need it
+        comments = {}
+        for path in sorted({f.path for f in out}):
+            found = _comments_of(path)
+            if found:
+                comments[path] = found
+        yield from self._suppress_by_comment(out, comments, report_unused=False) if comments else out
 
-    def _suppress_by_comment(self, findings: list[Finding], comments: dict[str, list]) -> Iterator[Finding]:
+    def _suppress_by_comment(self, findings: list[Finding], comments: dict[str, list],
+                             report_unused: bool = True) -> Iterator[Finding]:  # fmt: skip
         """Mark the findings a ``# hooklint: ignore[...]`` comment names, on their line or alone on
-        the line above; then report comment names that suppressed nothing or name no rule
-        (HL901) and comments without a reason (HL902)."""
+        the line above; then report comment names that suppressed nothing or name no rule (HL901;
+        with ``report_unused`` only) and comments without a reason (HL902)."""
         used: set[tuple[str, int, str]] = set()
         for finding in findings:
             if finding.suppression is None:
@@ -225,7 +236,7 @@ class Engine:
             for line, column, names, reason, _ in entries:
                 span = Span.point(line, column)
                 written = f"hooklint: ignore[{', '.join(names)}]"
-                for name in dict.fromkeys(names):
+                for name in dict.fromkeys(names) if report_unused else ():
                     problem = self._stale(name, self._rule_id(name), (path, line, name) in used)
                     if problem is not None and UNUSED_SUPPRESSION in self.enabled:
                         yield self._engine_finding(UNUSED_SUPPRESSION, f"Comment '{written}' entry '{name}' {problem}.", path, span)
@@ -288,3 +299,12 @@ class Engine:
                 yield self._finding(rule, Hit(
                     f"{SUPPRESS_ANNOTATION} entry '{name}' on {m.label} gives no reason: write why the finding is "
                     f"accepted after a ':' (\"{name}: reason\"). The suppression still applies.", span, field), m)  # fmt: skip
+
+
+def _comments_of(path: str) -> list:
+    """The ``# hooklint: ignore[...]`` comments of the user's file ``path`` (none when unreadable)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return ignore_comments(handle.read())
+    except (OSError, UnicodeDecodeError):
+        return []

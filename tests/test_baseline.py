@@ -117,3 +117,18 @@ def test_bad_baseline_is_one_line_and_exit_2(tmp_path, content, message):
         (tmp_path / "b.json").write_text(content)
     result = hooklint("--baseline", "b.json", "a.yaml", cwd=tmp_path)
     assert (result.returncode, result.stderr) == (2, message)
+
+
+def test_an_application_that_does_not_render_is_never_baselined(tmp_path):
+    """HL007/HL008 name no object: baselining one would hide everything later added to that
+    application, so a baseline neither records nor suppresses them."""
+    root = tmp_path / "repo"
+    (root / "app").mkdir(parents=True)
+    (root / ".git").mkdir()
+    (root / "app" / "kustomization.yaml").write_text("resources:\n- https://github.com/acme/base//deploy?ref=v1\n")
+    written = hooklint("--write-baseline", "baseline.json", "app", cwd=root)
+    assert written.returncode == 0, written.stderr
+    assert json.loads((root / "baseline.json").read_text())["findings"] == []
+    checked = hooklint("--baseline", "baseline.json", "app", cwd=root)
+    assert checked.returncode == 1
+    assert [line.split()[2] for line in finding_lines(checked.stdout)] == ["HL007"]

@@ -367,3 +367,15 @@ def test_applications_elsewhere_in_the_repository_apply_to_both_sides(repo):
     (repo / "deploy/app/seed.yaml").write_text(BAD_HOOK.replace("seed:latest", "seed:2.0.0").replace("name: seed", "name: seed2"))
     code, doc = diff_json("HEAD", "deploy")
     assert (code, doc["new"], doc["fixed"], doc["plan_changes"]) == (0, [], [], [])  # seed.yaml is excluded on both sides
+
+
+def test_markdown_never_passes_html_from_manifests(repo):
+    """A hook type's value reaches HL010's message: as HTML it could close the comment's
+    <details> and forge its headline."""
+    git(repo, "checkout", "-q", "two")
+    (repo / "deploy/app/seed.yaml").write_text(BAD_HOOK.replace(
+        "hook: PostSync", 'hook: "X</details><details><summary>all good"'))
+    text = runner.invoke(app, ["diff", "one", "-f", "markdown"]).output
+    assert "X&lt;/details&gt;&lt;details&gt;&lt;summary&gt;all good" in text
+    assert "</details><details><summary>all good" not in text
+    assert text.count("<details") == text.count("</details>")

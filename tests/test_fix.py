@@ -408,3 +408,12 @@ def test_bare_carriage_returns_are_left_alone():
     out = fix_text("manifest.yaml", text, lint_text(text, config, catalog), config, catalog, FixOptions(unsafe=True))
     assert out.fixed == text
     assert {reason for _, reason in out.left} == {"the file has lines ending in a bare carriage return"}
+
+
+def test_fix_and_diff_follow_the_configurations_fail_on(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".hooklint.yaml").write_text("fail-on: never\n")
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "job.yaml").write_text(JOB)
+    assert runner.invoke(app, ["fix", "app"]).exit_code == 0
+    assert runner.invoke(app, ["fix", "--fail-on", "warning", "app"]).exit_code == 1

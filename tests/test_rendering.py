@@ -293,3 +293,17 @@ def test_a_symlink_out_of_the_repository_in_a_directory_source_is_an_error_and_n
         f"{outside}, outside the repository (illegal filepath in symlink). Argo CD's repo server fails the same way, "
         "so the application cannot sync; nothing of it is checked until it renders.")
     assert "HL004" not in result.output
+
+
+@needs_kustomize
+def test_ignore_comments_apply_in_the_files_of_a_kustomize_application(repo):
+    write(repo, {
+        "app/kustomization.yaml": "resources:\n- job.yaml\n",
+        "app/job.yaml": JOB.replace("image: ghcr.io/acme/migrate:1.4.2",
+                                    "image: ghcr.io/acme/migrate:latest  # hooklint: ignore[HL102] pinned by CI"),
+    })  # fmt: skip
+    result = runner.invoke(app, ["lint", "--format", "json", "app"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert doc["findings"][0]["suppression"] == {"kind": "comment", "reason": "pinned by CI"}
+    assert [f["rule_id"] for f in doc["findings"] if f["suppression"] is None] == []

@@ -38,14 +38,20 @@ def _fingerprinted(result: RunResult, root: Path) -> list[tuple[Finding, str, st
     return list(zip(findings, uris, fingerprints(findings, uris)))
 
 
+#: Rules a baseline never records nor suppresses: an application that does not render (HL007) or
+#: has no renderer (HL008) is checked not at all, and its finding names no object, so accepting it
+#: as debt would hide everything later added to that application.
+NEVER_BASELINED = frozenset({"HL007", "HL008"})
+
+
 def write_baseline(path: str, result: RunResult, root: Path | None = None) -> int:
-    """Write the live findings of ``result`` to ``path``; returns how many. Raises
-    :class:`BaselineError`."""
+    """Write the live findings of ``result`` (but those of :data:`NEVER_BASELINED`) to ``path``;
+    returns how many. Raises :class:`BaselineError`."""
     root = root or repository_root()
     entries = [
         {"fingerprint": fp, "rule_id": f.rule_id, "path": uri, "object": f.obj.label() if f.obj else None}
         for f, uri, fp in _fingerprinted(result, root)
-        if f.suppression is None
+        if f.suppression is None and f.rule_id not in NEVER_BASELINED
     ]
     entries.sort(key=lambda e: (e["path"], e["rule_id"], e["fingerprint"]))
     text = json.dumps({"version": FORMAT_VERSION, "findings": entries}, indent=2, ensure_ascii=False) + "\n"
@@ -76,13 +82,13 @@ def load_baseline(path: str) -> set[str]:
 
 def apply_baseline(result: RunResult, known: set[str], root: Path | None = None) -> int:
     """Move the live findings of ``result`` whose fingerprint is in ``known`` to
-    ``result.suppressed`` (kind ``baseline``). Returns how many baseline entries matched no
-    finding of this run."""
+    ``result.suppressed`` (kind ``baseline``), never those of :data:`NEVER_BASELINED`. Returns how
+    many baseline entries matched no finding of this run."""
     root = root or repository_root()
     matched: set[str] = set()
     baselined: set[int] = set()
     for f, _, fp in _fingerprinted(result, root):
-        if fp in known:
+        if fp in known and f.rule_id not in NEVER_BASELINED:
             matched.add(fp)
             if f.suppression is None:
                 baselined.add(id(f))

@@ -32,7 +32,10 @@ _ICON = {"error": "🛑", "warning": "⚠️", "note": "ℹ️"}
 
 
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    """``text`` safe in a Markdown table cell: no HTML (a manifest's value could close the
+    ``<details>`` and forge the comment), no ``|``, no line break."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text.replace("|", "\\|").replace("\r", " ").replace("\n", " ")
 
 
 def _finding_rows(findings: list[Finding], link_base: str | None, command: str = "hooklint diff -f json") -> list[str]:
@@ -115,9 +118,9 @@ def render_review(review: Review, link_base: str | None = None) -> str:
     heads = {p.key: p for p in review.head.plans}
     diagrams: list[str] = []
     for change in review.plan_changes:
-        body += _details(f"Plan of <code>{change['application']}</code>", _plan_rows(change), True)
+        body += _details(f"Plan of <code>{_cell(change['application'])}</code>", _plan_rows(change), True)
         if change["application"] in heads:
-            diagrams += _details(f"Sync steps of <code>{change['application']}</code> after the change",
+            diagrams += _details(f"Sync steps of <code>{_cell(change['application'])}</code> after the change",
                                  ["```mermaid", mermaid(heads[change["application"]], change), "```"], False)  # fmt: skip
     return _fit(top, body, diagrams)
 
@@ -133,7 +136,7 @@ def render_tree(result: RunResult, plans: Iterable[PlannedApplication] = (), lin
     body += [f"- hooklint: error: {e.path}: {e.message}" for e in result.errors]
     diagrams: list[str] = []
     for planned in plans:
-        diagrams += _details(f"Sync steps of <code>{planned.key}</code>", ["```mermaid", mermaid(planned), "```"], False)
+        diagrams += _details(f"Sync steps of <code>{_cell(planned.key)}</code>", ["```mermaid", mermaid(planned), "```"], False)
     return _fit(top, body, diagrams)
 
 
