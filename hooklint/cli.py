@@ -368,17 +368,22 @@ def rules(
         typer.echo(f"wrote {len(written)} rule pages to {docs}")
         return
     try:
-        enabled = Engine(_load_config(config), catalog).enabled
+        engine = Engine(_load_config(config), catalog)
     except ConfigError as exc:
         _fail(str(exc))
+    enabled = engine.enabled
+
+    def severity(rule) -> str:  # the configuration's severity override, as lint reports it
+        return engine.severity.get(rule.id, rule.severity)
+
     if format is RulesFormat.json:
-        rows = [{"id": r.id, "slug": r.slug, "severity": r.severity, "enabled": r.id in enabled,
+        rows = [{"id": r.id, "slug": r.slug, "severity": severity(r), "enabled": r.id in enabled,
                  "fix": r.autofix, "summary": r.summary} for r in catalog.sorted()]  # fmt: skip
         typer.echo(json.dumps({"rules": rows}, indent=2, ensure_ascii=False))
         return
     for rule in catalog.sorted():
         state = "on " if rule.id in enabled else "off"
-        typer.echo(f"{rule.id}  {rule.severity:<7}  {rule.slug:<36}  {state}  {rule.autofix or '-':<6}  {rule.summary}")
+        typer.echo(f"{rule.id}  {severity(rule):<7}  {rule.slug:<36}  {state}  {rule.autofix or '-':<6}  {rule.summary}")
 
 
 def _run_fix(paths: list[str], cfg, unsafe: bool, diff: bool, backoff_limit: int = 1,

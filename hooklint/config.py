@@ -405,19 +405,27 @@ def find_config(start: str | None = None) -> str | None:
         folder = parent
 
 
-def _yaml_lines(node: Any) -> dict[tuple, int]:
-    """Key path -> 1-based line of a composed YAML mapping (top keys, their entries and items)."""
+def _yaml_lines(node: Any, where: str = "configuration") -> dict[tuple, int]:
+    """Key path -> 1-based line of a composed YAML mapping (top keys, their entries and items).
+    Raises :class:`ConfigError` for a repeated key (YAML would silently keep the last value)."""
     import yaml
 
     lines: dict[tuple, int] = {}
     if not isinstance(node, yaml.MappingNode):
         return lines
+
+    def first(path: tuple, line: int) -> None:
+        if path in lines:
+            raise ConfigError(f"{where}:{line}: key '{path[-1]}' is repeated (first at line {lines[path]}): "
+                              "only the last value would count; keep one")  # fmt: skip
+        lines[path] = line
+
     for key_node, value_node in node.value:
         key = (str(key_node.value),)
-        lines[key] = key_node.start_mark.line + 1
+        first(key, key_node.start_mark.line + 1)
         if isinstance(value_node, yaml.MappingNode):
             for sub_key, sub_value in value_node.value:
-                lines[key + (str(sub_key.value),)] = sub_key.start_mark.line + 1
+                first(key + (str(sub_key.value),), sub_key.start_mark.line + 1)
                 if isinstance(sub_value, yaml.SequenceNode):
                     for i, item in enumerate(sub_value.value):
                         lines[key + (str(sub_key.value), i)] = item.start_mark.line + 1
@@ -504,4 +512,4 @@ def load_config(path: str | None = None) -> Config:
         at = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise ConfigError(f"{where}{at}: invalid YAML in configuration: {problem}") from None
-    return parse_config(data, where, _yaml_lines(node))
+    return parse_config(data, where, _yaml_lines(node, where))

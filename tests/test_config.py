@@ -223,6 +223,8 @@ def test_rule_parameters_are_read():
 
 
 YAML_ERRORS = [
+    ("fail-on: never\nfail-on: error\n", "{f}:2: key 'fail-on' is repeated (first at line 1): only the last value would count; keep one"),
+    ("severity:\n  HL203: note\n  HL203: error\n", "{f}:3: key 'HL203' is repeated (first at line 2): only the last value would count; keep one"),
     ("require-digest: true\nselct: [HL1]\n", "{f}:2: unknown key 'selct' (known: allowed-registries, api-versions, argocd-version, baseline, check-all-workloads, disable, exclude, fail-on, ignore, kube-version, max-file-size, max-waves, per-path-ignores, repo-urls, require-digest, select, severity, workload-scope)"),
     ("select: HL1\n", "{f}:1: 'select' must be a list of non-empty strings, not 'HL1'"),
     ("select:\n  - HL1\n  - ''\n", "{f}:3: 'select' must be a list of non-empty strings, not ['HL1', '']"),

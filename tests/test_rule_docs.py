@@ -68,3 +68,12 @@ def test_explain_suggests_the_nearest_id_or_slug():
     ):  # fmt: skip
         result = runner.invoke(app, ["explain", typo])
         assert (result.exit_code, result.output) == (2, message)
+
+
+def test_rules_show_the_configurations_severity(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".hooklint.yaml").write_text("severity: {HL203: note}\n")
+    text = runner.invoke(app, ["rules"]).output.splitlines()
+    assert next(l for l in text if l.startswith("HL203")).startswith("HL203  note     hook-fixed-name-collision")
+    rows = {r["id"]: r for r in json.loads(runner.invoke(app, ["rules", "--format", "json"]).output)["rules"]}
+    assert (rows["HL203"]["severity"], rows["HL102"]["severity"]) == ("note", "warning")
