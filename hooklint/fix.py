@@ -690,10 +690,19 @@ def fix_paths(paths: list[str], config: Config, catalog: Catalog, options: FixOp
     for f in result.findings:
         if fixable(f.rule_id, catalog, options):
             by_path.setdefault(f.path, []).append(f)
+    linted_real = {os.path.abspath(p) for p in by_path if os.path.realpath(p) == os.path.abspath(p)}
+    fixed_real: set[str] = set()
     for path in sorted(by_path):
         findings = by_path[path]
         reason = None
         absolute = os.path.abspath(path)
+        real = os.path.realpath(path)
+        if real != absolute and inside(path, roots):  # a link in the tree: fix the file it names, once
+            target = os.path.relpath(real) if real.startswith(os.getcwd() + os.sep) else real
+            if real in linted_real or real in fixed_real:
+                continue  # the same findings, fixed through the file itself
+            fixed_real.add(real)
+            path = target
         if any(absolute.startswith(chart + os.sep) for chart in charts):
             reason = "a Helm template: hooklint never edits templates; fix the chart by hand"
         elif not os.path.isfile(path):

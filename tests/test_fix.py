@@ -417,3 +417,18 @@ def test_fix_and_diff_follow_the_configurations_fail_on(tmp_path, monkeypatch):
     (tmp_path / "app" / "job.yaml").write_text(JOB)
     assert runner.invoke(app, ["fix", "app"]).exit_code == 0
     assert runner.invoke(app, ["fix", "--fail-on", "warning", "app"]).exit_code == 1
+
+
+def test_a_symlink_in_the_tree_is_fixed_once_through_its_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "app" / "sub").mkdir(parents=True)
+    (tmp_path / "app" / "job.yaml").write_text(JOB)
+    (tmp_path / "app" / "link.yaml").symlink_to("job.yaml")
+    (tmp_path / "app" / "sub" / "l.yaml").symlink_to("../job.yaml")
+    result = runner.invoke(app, ["fix", "--diff", "app"])
+    diff = result.stdout
+    assert diff.count("\n+++ ") + diff.startswith("+++ ") == 1 and "b/app/job.yaml" in diff
+    assert "hooklint: would fix 2 findings in 1 file" in result.stderr
+    patched = subprocess.run(["patch", "-p1"], input=diff, text=True, capture_output=True, cwd=tmp_path)
+    assert patched.returncode == 0, patched.stdout + patched.stderr
+    assert (tmp_path / "app" / "link.yaml").is_symlink()
