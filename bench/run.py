@@ -446,16 +446,6 @@ def profile_by_module(root: str, top: int = 14) -> list[str]:
     return [f"{seconds:6.3f} s {100 * seconds / total:5.1f} %  {module}" for module, seconds in rows]
 
 
-def usable_cpus(jobs: int) -> int:
-    """``--jobs`` as hooklint resolves it (0: the CPUs this process may use)."""
-    if jobs > 0:
-        return jobs
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
-
-
 WORK = tempfile.gettempdir()  # replaced by main() with the bench's own temporary folder
 
 
@@ -481,7 +471,9 @@ def main() -> int:
     runs = args.runs
 
     sys.path.insert(0, ROOT)
-    jobs = usable_cpus(args.jobs)
+    from hooklint.pipeline import resolve_jobs  # --jobs as hooklint resolves it (0: one per usable CPU)
+
+    jobs = resolve_jobs(args.jobs)
     jobs_arg = str(args.jobs)  # "0" by default: hooklint's own default, one worker per CPU
     jobs_label = f"--jobs {args.jobs}" + (f" (= {jobs} CPUs)" if args.jobs == 0 else "")
     started = time.perf_counter()

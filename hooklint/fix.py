@@ -60,7 +60,7 @@ from hooklint import argocd
 from hooklint.catalog import Catalog
 from hooklint.config import Config
 from hooklint.findings import Finding, Span
-from hooklint.loader import LoadedFile, parse_text
+from hooklint.loader import LoadedFile, parse_text, user_path, within
 from hooklint.yamlio import (
     DUPLICATE_KEY,
     STR,
@@ -625,11 +625,7 @@ def write_atomically(path: str, text: str, bom: bool = False) -> None:
 def inside(path: str, roots: list[str]) -> bool:
     """Whether ``path``, symbolic links resolved, is inside one of ``roots`` (resolved too)."""
     real = os.path.realpath(path)
-    for root in roots:
-        base = os.path.realpath(root)
-        if real == base or real.startswith(base.rstrip(os.sep) + os.sep):
-            return True
-    return False
+    return any(within(real, os.path.realpath(root)) for root in roots)
 
 
 def read_for_fix(path: str) -> tuple[str, bool]:
@@ -698,7 +694,7 @@ def fix_paths(paths: list[str], config: Config, catalog: Catalog, options: FixOp
         absolute = os.path.abspath(path)
         real = os.path.realpath(path)
         if real != absolute and inside(path, roots):  # a link in the tree: fix the file it names, once
-            target = os.path.relpath(real) if real.startswith(os.getcwd() + os.sep) else real
+            target = user_path(real)
             if real in linted_real or real in fixed_real:
                 continue  # the same findings, fixed through the file itself
             fixed_real.add(real)

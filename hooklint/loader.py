@@ -481,6 +481,19 @@ def _file_kind(mode: int) -> str:
     return "not a file"
 
 
+def within(path: str, folder: str) -> bool:
+    """Whether ``path`` is ``folder`` or lies below it, both spelled alike (normalised, or both
+    resolved with ``os.path.realpath``): the one containment test of renderers, sources and fix."""
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def user_path(path: str) -> str:
+    """``path`` (absolute) relative to the current directory when it lies inside it, as a user
+    would type it (``.`` for the current directory itself); else unchanged."""
+    cwd = os.getcwd()
+    return os.path.relpath(path, cwd) if within(path, cwd) else path
+
+
 def os_error_text(path: str, exc: OSError) -> str:
     import errno
 

@@ -22,6 +22,34 @@ def lint_example_as_written(example: dict, config: Config, monkeypatch: pytest.M
     return lint_example(example, config)
 
 
+#: A PreSync hook Job and a ConfigMap that no rule reports (the base of the rendering, Application
+#: and diff tests, which then change one thing).
+CLEAN_HOOK_JOB = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: migrate
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  backoffLimit: 1
+  activeDeadlineSeconds: 300
+  template:
+    spec:
+      serviceAccountName: migrate
+      automountServiceAccountToken: false
+      restartPolicy: Never
+      containers:
+      - name: migrate
+        image: ghcr.io/acme/migrate:1.4.2
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+"""
+
+
 #: A PreSync hook Job whose only problem (besides hook hygiene) is the mutable tag.
 HL102_BAD = """\
 apiVersion: batch/v1

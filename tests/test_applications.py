@@ -12,6 +12,7 @@ from hooklint.cli import app
 from hooklint.sources.applications import git_remote_urls, glob_match, normalize_repo_url
 from hooklint.sources.helm import find_helm
 from hooklint.sources.kustomize import find_kustomize
+from tests.manifests import CLEAN_HOOK_JOB as JOB
 
 runner = CliRunner()
 needs_kustomize = pytest.mark.skipif(find_kustomize() is None, reason="neither kustomize nor kubectl is installed")
@@ -79,31 +80,6 @@ def test_remotes_are_read_from_the_git_configuration(tmp_path):
     assert git_remote_urls(str(worktree))[1] == ["git@github.com:acme/shop.git", "https://gitlab.example.com/acme/shop"]
     assert git_remote_urls("/")[0] is None
 
-
-JOB = """\
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: migrate
-  annotations:
-    argocd.argoproj.io/hook: PreSync
-spec:
-  backoffLimit: 1
-  activeDeadlineSeconds: 300
-  template:
-    spec:
-      serviceAccountName: migrate
-      automountServiceAccountToken: false
-      restartPolicy: Never
-      containers:
-      - name: migrate
-        image: ghcr.io/acme/migrate:1.4.2
----
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: settings
-"""
 
 APPS = """\
 apiVersion: argoproj.io/v1alpha1

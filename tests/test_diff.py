@@ -13,34 +13,11 @@ from typer.testing import CliRunner
 
 from hooklint.cli import app
 from hooklint.review import markdown
+from tests.manifests import CLEAN_HOOK_JOB as JOB
 
 runner = CliRunner()
 README = Path(__file__).resolve().parents[1] / "README.md"
 
-JOB = """\
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: migrate
-  annotations:
-    argocd.argoproj.io/hook: PreSync
-spec:
-  backoffLimit: 1
-  activeDeadlineSeconds: 300
-  template:
-    spec:
-      serviceAccountName: migrate
-      automountServiceAccountToken: false
-      restartPolicy: Never
-      containers:
-      - name: migrate
-        image: ghcr.io/acme/migrate:1.4.2
----
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: settings
-"""
 
 BAD_HOOK = """\
 apiVersion: batch/v1
@@ -233,7 +210,7 @@ import sys  # noqa: E402
 
 import yaml  # noqa: E402
 
-from manifests import doc_blocks  # noqa: E402
+from tests.manifests import doc_blocks  # noqa: E402
 
 ACTION = Path(__file__).resolve().parents[1] / "action.yml"
 

@@ -17,36 +17,12 @@ from typer.testing import CliRunner
 from hooklint.cli import app
 from hooklint.sources import kustomize
 from hooklint.sources.kustomize import find_kustomize
+from tests.manifests import CLEAN_HOOK_JOB as JOB
 
 needs_kustomize = pytest.mark.skipif(find_kustomize() is None, reason="neither kustomize nor kubectl is installed")
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "public"
 needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not beside the clone")
 runner = CliRunner()
-
-JOB = """\
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: migrate
-  annotations:
-    argocd.argoproj.io/hook: PreSync
-spec:
-  backoffLimit: 1
-  activeDeadlineSeconds: 300
-  template:
-    spec:
-      serviceAccountName: migrate
-      automountServiceAccountToken: false
-      restartPolicy: Never
-      containers:
-      - name: migrate
-        image: ghcr.io/acme/migrate:1.4.2
----
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: settings
-"""
 
 
 @pytest.fixture(autouse=True)

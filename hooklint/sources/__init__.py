@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from hooklint.config import Config
 from hooklint.findings import Span
-from hooklint.loader import LoadedFile, parse_text, read_file
+from hooklint.loader import LoadedFile, parse_text, read_file, within
 from hooklint.sources.directory import mark_unrendered
 from hooklint.sources.discovery import DIRECTORY, JSONNET_REASON, STDIN, UNRENDERABLE, Application, group_applications
 from hooklint.yamlio import RENDER_FAILED, LoadIssue
@@ -89,10 +89,7 @@ def _escaping_symlink(path: str, root: str) -> str | None:
     if not os.path.exists(path):  # dangling: the loader says so
         return None
     real = os.path.realpath(path)
-    real_root = os.path.realpath(root)
-    if real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep):
-        return None
-    return real
+    return None if within(real, os.path.realpath(root)) else real
 
 
 def loaded_application(app: Application, files: list[LoadedFile], config: Config) -> LoadedApplication:

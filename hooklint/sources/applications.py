@@ -22,7 +22,7 @@ import stat
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from hooklint.loader import DEFAULT_MAX_FILE_SIZE, read_file
+from hooklint.loader import DEFAULT_MAX_FILE_SIZE, read_file, user_path, within
 from hooklint.yamlio import Map, Seq
 
 #: A file that may hold an Application: cheap text test before parsing.
@@ -76,12 +76,11 @@ def normalize_repo_url(url: str) -> str:
     return f"{host}/{rest.strip('/')}"
 
 
-def git_remote_urls(folder: str, _roots: dict[str, str | None] | None = None) -> tuple[str | None, list[str]]:
-    """``(repository root, remote urls)`` of the git repository holding ``folder``: the nearest
-    folder above it with ``.git`` (a folder, or a file ``gitdir: ...`` as in worktrees and
-    submodules) and the ``url`` of each ``[remote ...]`` of its configuration. ``(None, [])``
-    outside a repository; unreadable configuration gives no urls. Git itself is not run.
-    ``_roots`` memoises the root of every folder visited (for many folders of one tree)."""
+def git_root(folder: str, _roots: dict[str, str | None] | None = None) -> str | None:
+    """The git repository holding ``folder``: the nearest folder above it (itself included) with
+    ``.git`` (a folder, or a file ``gitdir: ...`` as in worktrees and submodules), absolute; None
+    outside one. ``_roots`` memoises the answer for every folder visited (many folders of one
+    tree)."""
     roots = _roots if _roots is not None else {}
     probe = os.path.abspath(folder)
     visited = []
@@ -100,6 +99,14 @@ def git_remote_urls(folder: str, _roots: dict[str, str | None] | None = None) ->
         probe = parent
     for seen in visited:
         roots[seen] = root
+    return root
+
+
+def git_remote_urls(folder: str, _roots: dict[str, str | None] | None = None) -> tuple[str | None, list[str]]:
+    """``(repository root, remote urls)`` of the git repository holding ``folder``
+    (:func:`git_root`) and the ``url`` of each ``[remote ...]`` of its configuration. ``(None, [])``
+    outside a repository; unreadable configuration gives no urls. Git itself is not run."""
+    root = git_root(folder, _roots)
     return (root, _remote_urls(os.path.join(root, ".git"))) if root is not None else (None, [])
 
 
@@ -149,7 +156,7 @@ def repository_manifests(files: Iterable[str], repo_urls: Iterable[str] = ()) ->
                 if name.lower().endswith((".yaml", ".yml")) and not name.startswith("."):
                     full = os.path.join(folder, name)
                     if full not in seen:
-                        found.append(_user_path(full))
+                        found.append(user_path(full))
                         if len(found) >= MAX_REPOSITORY_FILES:
                             return found
     return found
@@ -167,9 +174,9 @@ def find_application_sources(files: Iterable[str], repo_urls: Iterable[str] = ()
     roots: dict[str, str | None] = {}
     for path in files:
         folder = os.path.dirname(os.path.abspath(path))
-        root = roots[folder] if folder in roots else git_remote_urls(folder, roots)[0]
+        root = git_root(folder, roots)
         if root not in remotes:
-            remotes[root] = {normalize_repo_url(u) for u in git_remote_urls(root, roots)[1]}
+            remotes[root] = {normalize_repo_url(u) for u in _remote_urls(os.path.join(root, ".git"))}
         own = remotes[root]
         if not own and not configured:
             continue  # no URL of this repository is known: no Application can point into it
@@ -225,7 +232,7 @@ def _sources_of(body: Any, path: str, root: str, ours: set[str]) -> list[Applica
             continue
         target = os.path.normpath(os.path.join(root, folder.strip().lstrip("/")))
         problem = None
-        if not (target == root or target.startswith(root.rstrip(os.sep) + os.sep)):
+        if not within(target, root):
             problem = f"spec.source.path {folder!r} leaves the repository"
         elif not os.path.isdir(target):
             problem = f"spec.source.path {folder!r} is not a folder of this repository"
@@ -236,23 +243,13 @@ def _sources_of(body: Any, path: str, root: str, ours: set[str]) -> list[Applica
             name=name,
             manifest=path,
             line=source.span.line,
-            folder=_user_path(target),
+            folder=user_path(target),
             source_type=kind,
             options=options,
             namespace=namespace if isinstance(namespace, str) and namespace else None,
             problem=problem,
         ))  # fmt: skip
     return out
-
-
-def _user_path(path: str) -> str:
-    """``path`` relative to the current directory when inside it (as a user would type it)."""
-    cwd = os.getcwd()
-    if path == cwd:
-        return "."
-    if path.startswith(cwd + os.sep):
-        return os.path.relpath(path, cwd)
-    return path
 
 
 def _plain(value: Any) -> Any:

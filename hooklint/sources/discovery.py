@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from hooklint.findings import InputError
-from hooklint.loader import STDIN, os_error_text
+from hooklint.loader import STDIN, os_error_text, within
 from hooklint.sources.applications import (
     ApplicationSource,
     DirectoryOptions,
@@ -303,8 +303,7 @@ def _mapped_applications(
             apps.append(Application(f"{source.manifest} ({source.name})", [source.manifest], [], UNRENDERABLE,
                                     source.manifest, None, folder, source))  # fmt: skip
             continue
-        inside = [k for k in reported if k != STDIN and (k == folder or k.startswith(folder.rstrip(os.sep) + os.sep)
-                                                          or folder == ".")]  # fmt: skip
+        inside = [k for k in reported if k != STDIN and (folder == "." or within(k, folder))]
         if not inside:
             continue
         detected, manifest_file = source_type(folder)

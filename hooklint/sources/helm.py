@@ -50,6 +50,7 @@ from typing import Any, Mapping
 
 import yaml
 
+from hooklint.loader import within
 from hooklint.sources.cache import cached, input_key
 from hooklint.sources.rendered import RenderedDocument, Renderer, RenderError, RendererUnavailable, Rendering
 
@@ -343,7 +344,7 @@ def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], ch
                               argocd_renders="Argo CD reads it from the source named by the ref")  # fmt: skip
         joined = os.path.join(root, name.lstrip("/")) if name.startswith("/") else os.path.join(chart, name)
         real = os.path.realpath(joined)
-        if real == real_root or not real.startswith(real_root.rstrip(os.sep) + os.sep):
+        if real == real_root or not within(real, real_root):
             raise RenderError(f"file '{name}' resolved to outside repository root", chart_yaml)
         if not os.path.isfile(real):
             raise RenderError(f"value file {os.path.normpath(joined)} not found", chart_yaml)

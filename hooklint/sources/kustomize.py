@@ -56,6 +56,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 import yaml
 
+from hooklint.loader import within
 from hooklint.sources.cache import cached, input_key
 from hooklint.sources.discovery import KUSTOMIZATION_NAMES
 from hooklint.sources.rendered import (
@@ -455,7 +456,7 @@ class _Inputs:
                     f"{field} entry {entry!r} names nothing: {self.to_user(target)} does not exist",
                     self.to_user(kustomization), *_position_of(text, entry))  # fmt: skip
             return None
-        if not _inside(self.root, target):
+        if not within(target, self.root):
             shown = self.to_user(self.root)
             shown = "the current folder" if shown == "." else shown
             where = (f"the repository ({shown})" if os.path.exists(os.path.join(self.root, ".git"))
@@ -544,15 +545,12 @@ def _check_symlinks(root: str, files: Iterable[str], to_user: Callable[[str], st
         current, escapes = os.path.dirname(path), os.path.isabs(target)
         for part in [] if escapes else target.split(os.sep):
             current = os.path.normpath(os.path.join(current, part))
-            escapes = escapes or not _inside(root, current)
+            escapes = escapes or not within(current, root)
         if escapes:
             raise RenderError(
                 f"illegal filepath in symlink: {to_user(path)} -> {target} leaves the repository "
                 "(Argo CD refuses repositories with out-of-bounds symlinks)", to_user(path))  # fmt: skip
 
-
-def _inside(root: str, path: str) -> bool:
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def _kustomization_name(folder: str) -> str | None:

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 from hooklint.config import Config
 from hooklint.findings import Span
-from hooklint.loader import LoadedFile, parse_text, read_file
-from hooklint.sources.applications import ApplicationSource
+from hooklint.loader import LoadedFile, parse_text, read_file, within
+from hooklint.sources.applications import ApplicationSource, git_root
 from hooklint.sources.placement import Placement
 from hooklint.sources.discovery import KUSTOMIZE
 from hooklint.sources.rendered import RenderedDocument, Renderer, RendererUnavailable, RenderError
@@ -43,18 +43,13 @@ def repository_root(folder: str, named: str | None = None) -> str:
     Every file a renderer may read must be inside it (Argo CD renders inside its checkout of the
     repository)."""
     here = os.path.abspath(folder)
-    probe = here
-    while True:
-        if os.path.exists(os.path.join(probe, ".git")):
-            return probe
-        parent = os.path.dirname(probe)
-        if parent == probe:
-            break
-        probe = parent
+    root = git_root(here)
+    if root is not None:
+        return root
     for candidate in (os.getcwd(), named):
         if candidate is not None:
             top = os.path.abspath(candidate)
-            if here == top or here.startswith(top.rstrip(os.sep) + os.sep):
+            if within(here, top):
                 return top
     return here
 
@@ -151,7 +146,7 @@ def _entry_leading_to(manifest_file: str, path: str) -> tuple[int, int]:
         if not entry or entry.startswith("#"):
             continue
         named = os.path.normpath(os.path.join(folder, entry))
-        if named != folder and (target == named or target.startswith(named + os.sep)):
+        if named != folder and within(target, named):
             return number, text.index(entry) + 1
     return 1, 1
 
