@@ -2,6 +2,7 @@
 real subprocess)."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -184,3 +185,14 @@ def test_statistics_count_each_rule(tree):
     lines = result.output.splitlines()
     assert lines[2:5] == ["", "2  HL102  warning  hook-image-mutable-tag", ""]
     assert lines[5] == "0 errors, 2 warnings, 0 notes in 3 files"
+
+
+def test_python_m_hooklint_without_its_dependencies_says_so_in_one_line(tmp_path):
+    """``python -S`` leaves out site-packages, where typer lives: one line and exit 2, no traceback."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    proc = subprocess.run([sys.executable, "-S", "-m", "hooklint", "lint", "."], cwd=tmp_path, env=env,
+                          capture_output=True, text=True)  # fmt: skip
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines() == [
+        f"hooklint: error: typer is not installed for {sys.executable}: install hooklint first (pip install -e . "
+        "from the repository, as its README says)"]
