@@ -180,6 +180,11 @@ class Manifest:
         return self.api_version.split("/", 1)[0]
 
     @property
+    def is_application(self) -> bool:
+        """Whether this is an Argo CD ``Application`` (``argoproj.io``): a child of an app of apps."""
+        return self.kind == "Application" and self.group == "argoproj.io"
+
+    @property
     def anchor(self) -> Span:
         """Where to report a finding about the object as a whole: ``metadata.name`` (or
         ``generateName``), else the ``metadata:`` key, else the ``kind`` value, else the object."""

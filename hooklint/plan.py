@@ -309,7 +309,7 @@ def build_plan(
         for t in tasks:
             if (t.phase, t.wave) == (steps[-1].phase, steps[-1].wave):
                 break  # the last step has no next step to not wait (HL307)
-            if t.manifest.kind == "Application" and t.manifest.group == "argoproj.io":
+            if t.manifest.is_application:
                 t.notes.append(
                     "child Application: no built-in health check, so the next step does not wait "
                     "for it unless the argoproj.io_Application health override is configured"

@@ -336,8 +336,48 @@ def test_hl304_default_limit_is_ten():
     assert hits("HL304", waves(10)) == []
     got = hits("HL304", waves(11))
     assert [(line, col) for line, col, _ in got] == [(76, 35)]
-    assert got[0][2].startswith("The sync plan has 11 (phase, wave) steps, more than max-waves (10); step 11 "
-                                "(Sync wave 10) starts with ConfigMap/cm10.")  # fmt: skip
+    assert got[0][2] == (
+        "The sync plan has 11 health-gated (phase, wave) steps, more than max-waves (10); step 11 (Sync wave 10) "
+        "starts with ConfigMap/cm10. Each step waits for every object of the previous one to be healthy plus "
+        "ARGOCD_SYNC_WAVE_DELAY (2 s by default), so every sync pays for each one. Merge waves that do not "
+        "depend on each other."
+    )
+
+
+def child_apps(waves_: list[int]) -> str:
+    return "---\n".join(
+        f"apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: app{w}\n  annotations:\n"
+        f"    argocd.argoproj.io/sync-wave: \"{w}\"\n"
+        for w in waves_
+    )
+
+
+def test_hl304_steps_of_only_child_applications_are_not_health_gated():
+    # cm0 (wave 0), app1 and app2 (waves 1, 2), cm3 (wave 3): two steps wait, two do not
+    text = waves(1) + "---\n" + child_apps([1, 2]) + "---\n" + (
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm3\n  annotations:\n"
+        "    argocd.argoproj.io/sync-wave: \"3\"\n"
+    )
+    assert hits("HL304", text, max_waves=2) == []
+    got = hits("HL304", text, max_waves=1)
+    assert [(line, col) for line, col, _ in got] == [(27, 35)]
+    assert got[0][2].startswith(
+        "The sync plan has 2 health-gated (phase, wave) steps (2 more steps holding only child Applications are "
+        "not counted: without an argoproj.io_Application health check nothing waits for them), more than "
+        "max-waves (1); step 4 (Sync wave 3) starts with ConfigMap/cm3. Each step waits"
+    )
+
+
+def test_hl304_counts_child_application_steps_when_their_health_is_configured():
+    health = (
+        "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: argocd-cm\ndata:\n"
+        "  resource.customizations.health.argoproj.io_Application: |\n    hs = {}\n    return hs\n"
+    )
+    text = waves(1) + "---\n" + child_apps([1, 2]) + health
+    got = hits("HL304", text, max_waves=2)
+    assert [(line, col) for line, col, _ in got] == [(20, 35)]
+    assert got[0][2].startswith("The sync plan has 3 health-gated (phase, wave) steps, more than max-waves (2); "
+                                "step 3 (Sync wave 2) starts with Application/app2.")  # fmt: skip
 
 
 def test_hl304_points_at_the_object_when_it_has_no_wave():

@@ -240,8 +240,7 @@ def _generated_secret(m: Manifest) -> bool:
 def stateful_object_as_hook(m: Manifest, ctx: Context) -> Iterator[Hit]:
     if not m.hook.is_hook or not m.hook.phases:
         return
-    is_application = m.kind == "Application" and m.group == "argoproj.io"
-    if m.kind not in STATEFUL_KINDS and not is_application and not _generated_secret(m):
+    if m.kind not in STATEFUL_KINDS and not m.is_application and not _generated_secret(m):
         return
     if m.kind == "Namespace" and all(
         o.hook.is_hook and o.kind not in STATEFUL_KINDS and not _generated_secret(o)
@@ -249,7 +248,7 @@ def stateful_object_as_hook(m: Manifest, ctx: Context) -> Iterator[Hit]:
         if o.namespace == m.name
     ):
         return  # a throwaway namespace for run-once hooks: nothing lasting goes with it
-    if is_application:
+    if m.is_application:
         finalizers = m.metadata.get("finalizers") if m.metadata is not None else None
         cascades = isinstance(finalizers, list) and any(
             isinstance(f, str) and f.startswith("resources-finalizer.argocd.argoproj.io") for f in finalizers

@@ -322,20 +322,34 @@ def helm_hook_runs_in_both_phases(m: Manifest, ctx: Context) -> Iterator[Hit]:
 @check("HL304", scope="application")
 def too_many_waves(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
     """More health-gated (phase, wave) steps than ``max-waves``: each step waits for health and
-    ``ARGOCD_SYNC_WAVE_DELAY`` (§4c, §5a, §5b); SyncFail steps are not counted (§5c)."""
+    ``ARGOCD_SYNC_WAVE_DELAY`` (§4c, §5a, §5b); SyncFail steps are not counted (§5c), nor, while the
+    run configures no ``argoproj.io_Application`` health check, steps that hold only child
+    Applications: such an Application is healthy once applied, so nothing waits for it (HL307)."""
     limit = ctx.config.max_waves
-    plan = ctx.plan
-    gated = plan.gated_steps
+    gated = ctx.plan.gated_steps
     if len(gated) <= limit:
         return
+    unwaited = 0
+    if not _configures_application_health(manifests):
+        waited = [s for s in gated if not all(t.manifest.is_application for t in s.tasks)]
+        unwaited = len(gated) - len(waited)
+        gated = waited
+        if len(gated) <= limit:
+            return
     step = gated[limit]
-    first = step.tasks[0]
-    m = first.manifest
+    m = step.tasks[0].manifest
+    left_out = (
+        f" ({unwaited} more step{'s' if unwaited > 1 else ''} holding only child Applications "
+        f"{'are' if unwaited > 1 else 'is'} not counted: without an argoproj.io_Application health check "
+        "nothing waits for them)"
+        if unwaited
+        else ""
+    )
     yield Hit(
-        f"The sync plan has {len(gated)} (phase, wave) steps, more than max-waves ({limit}); step "
-        f"{limit + 1} ({step_text(step.phase, step.wave)}) starts with {m.label}. Each step waits "
-        "for every object of the previous one to be healthy plus ARGOCD_SYNC_WAVE_DELAY (2 s by "
-        "default), so every sync pays for each one. Merge waves that do not depend on each other.",
+        f"The sync plan has {len(gated)} health-gated (phase, wave) steps{left_out}, more than max-waves "
+        f"({limit}); step {step.index} ({step_text(step.phase, step.wave)}) starts with {m.label}. Each "
+        "step waits for every object of the previous one to be healthy plus ARGOCD_SYNC_WAVE_DELAY (2 s "
+        "by default), so every sync pays for each one. Merge waves that do not depend on each other.",
         _annotation_span(m, argocd.SYNC_WAVE, argocd.HELM_HOOK_WEIGHT, argocd.HOOK, argocd.HELM_HOOK),
         f"metadata.annotations.{argocd.SYNC_WAVE}",
         m,
@@ -574,7 +588,7 @@ def application_wave_without_health(manifests: list[Manifest], ctx: Context) -> 
     Application counts as healthy once applied and the next step starts at once (§5a)."""
     steps: dict[tuple[int, int], Task] = {}
     for m in manifests:
-        if m.kind != "Application" or m.group != "argoproj.io":
+        if not m.is_application:
             continue
         task = ctx.plan.first_task(m)
         if task is not None and task.phase != "SyncFail":
