@@ -174,6 +174,8 @@ def lint(
         _fail(str(exc))
     for error in result.errors:
         typer.echo(f"hooklint: error: {error.path}: {error.message}", err=True)
+    if result.errors and not result.files and format is Format.text:
+        raise typer.Exit(EXIT_ERROR)  # nothing was linted: the errors above are the whole report
     if format is Format.text:
         from hooklint.reporters.text import render
 

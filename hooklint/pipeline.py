@@ -55,7 +55,8 @@ def lint_application(engine: Engine, app: Application) -> Outcome:
     skipped = [(f.path, f.skip_reason) for f in reported if f.skip_reason is not None]
     findings = list(engine.check_application(loaded, *build(loaded, engine.config)))
     renderer = loaded.renderer.label() if loaded.renderer is not None else None
-    return findings, errors, len(app.reported) - len(skipped), skipped, renderer
+    not_linted = sum(1 for f in reported if f.error is not None or f.skip_reason is not None)
+    return findings, errors, len(app.reported) - not_linted, skipped, renderer
 
 
 def lint_applications(engine: Engine, apps: Iterable[Application]) -> RunResult:

@@ -219,8 +219,31 @@ def test_empty_stdin_is_an_input_error_not_a_pass():
     for text in ("", "\n  \n"):
         result = runner.invoke(app, ["lint", "-"], input=text)
         assert result.exit_code == 2
-        assert result.stderr.splitlines()[0] == (
-            "hooklint: error: -: standard input is empty: nothing to lint (did the command writing to the pipe fail?)")
+        assert result.stderr == (
+            "hooklint: error: -: standard input is empty: nothing to lint (did the command writing to the pipe fail?)\n")
+        assert result.stdout == ""  # no "0 errors ... in 1 file": nothing was linted
+
+
+def test_only_bad_paths_print_the_errors_alone(tmp_path, monkeypatch):
+    """A wrong path in CI: one line per error and exit 2, with no summary claiming a clean run."""
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["lint", "nope.yaml", "gone/"])
+    assert result.exit_code == 2
+    assert result.stderr == ("hooklint: error: gone: no such file or directory\n"
+                             "hooklint: error: nope.yaml: no such file or directory\n")  # fmt: skip
+    assert result.stdout == ""
+    # machine formats still carry the errors (a GitHub annotation, a JSON "errors" list)
+    github = runner.invoke(app, ["lint", "-f", "github", "nope.yaml"])
+    assert github.exit_code == 2
+    assert github.stdout.splitlines()[0] == "::error file=nope.yaml,title=hooklint::nope.yaml: no such file or directory"
+
+
+def test_an_unreadable_input_is_not_counted_as_a_linted_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n")
+    result = runner.invoke(app, ["lint", "cm.yaml", "nope.yaml"])
+    assert result.exit_code == 2
+    assert result.stdout.splitlines()[0] == "0 errors, 0 warnings, 0 notes in 1 file"
 
 
 def test_jsonnet_files_are_listed_as_not_linted(tmp_path, monkeypatch):
