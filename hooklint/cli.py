@@ -290,6 +290,7 @@ require-digest: false            # HL102: require an @sha256 digest on every hoo
 argocd-version: "3.5"            # the Argo CD you run (quoted): "3.3" means 3.3's newest patch, "3.3.2" exactly
 max-file-size: 10485760          # bytes; larger files are reported and not linted
 max-waves: 10                    # HL304: most (phase, wave) steps in one sync
+wait-for-first-consumer-classes: []  # HL306: the cluster's WaitForFirstConsumer StorageClasses
 """
 
 

@@ -18,9 +18,11 @@ key                           meaning                                           
 ``workload-scope``            ``hooks`` or ``all`` (``check-all-workloads``: deprecated)  hooks
 ``allowed-registries``        registry hosts or host/path prefixes hook images may use    ``[]``
 ``require-digest``            HL102 wants an ``@sha256`` digest on every image            false
-``argocd-version``            the Argo CD version whose behaviour rules follow            ``3.3``
+``argocd-version``            the Argo CD version whose behaviour rules follow            3.5.1
 ``max-file-size``             bytes; larger files are not linted                          10 MB
 ``max-waves``                 HL304's limit of (phase, wave) steps                        10
+``wait-for-first-consumer-classes``  the cluster's StorageClasses binding WaitForFirstConsumer  ``[]``
+                              (HL306; a StorageClass in the run wins over this list)
 ``repo-urls``                 more URLs of this repository (Applications pointing here)   ``[]``
 ``kube-version``              Helm's ``--kube-version`` (``.Capabilities.KubeVersion``)   Helm's
 ``api-versions``              Helm's ``--api-versions`` (``.Capabilities.APIVersions``)   ``[]``
@@ -142,6 +144,8 @@ class Config:
     argocd_version: argocd.Version = argocd.DEFAULT_VERSION
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     max_waves: int = 10
+    #: names of the cluster's StorageClasses with volumeBindingMode WaitForFirstConsumer (HL306)
+    wait_for_first_consumer_classes: list[str] = field(default_factory=list)
     repo_urls: list[str] = field(default_factory=list)
     kube_version: str | None = None
     api_versions: list[str] = field(default_factory=list)
@@ -356,6 +360,7 @@ def parse_config(data: Any, where: str, lines: dict[tuple, int] | None = None) -
         argocd_version=version,
         max_file_size=get("max-file-size", DEFAULT_MAX_FILE_SIZE),
         max_waves=get("max-waves", 10),
+        wait_for_first_consumer_classes=strings("wait-for-first-consumer-classes"),
         repo_urls=strings("repo-urls"),
         kube_version=kube_version,
         api_versions=strings("api-versions"),

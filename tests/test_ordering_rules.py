@@ -575,3 +575,40 @@ def test_hl010_delete_hook_types_follow_argocd_version():
     pre = text.replace("PostDelete", "PreDelete")
     assert [f.span.line for f in lint_text(pre, parse_config({"argocd-version": "3.2"}, "x")) if f.rule_id == "HL010"] == [6]
     assert [f for f in lint_text(pre, parse_config({"argocd-version": "3.3"}, "x")) if f.rule_id == "HL010"] == []
+
+
+# --- HL306 -------------------------------------------------------------------------------------
+
+CLAIM_BEFORE_ITS_POD = """\
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata:
+  name: cache
+spec:
+  storageClassName: local-path
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 1Gi}}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: warm
+  annotations:
+    argocd.argoproj.io/sync-wave: "1"
+spec:
+  containers:
+    - name: warm
+      image: busybox:1.36
+  volumes:
+    - name: data
+      persistentVolumeClaim: {claimName: cache}
+"""
+
+
+def test_hl306_cluster_classes_come_from_the_configuration_and_the_run_wins():
+    assert where("HL306", CLAIM_BEFORE_ITS_POD) == []  # the cluster's classes are unknown
+    assert where("HL306", CLAIM_BEFORE_ITS_POD, wait_for_first_consumer_classes=["local-path"]) == [(6, 21)]
+    immediate = "---\napiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata:\n  name: local-path\n" \
+        "provisioner: rancher.io/local-path\nvolumeBindingMode: Immediate\n"
+    # the run applies a StorageClass of that name that binds at once: it is what the cluster will hold
+    assert where("HL306", CLAIM_BEFORE_ITS_POD + immediate, wait_for_first_consumer_classes=["local-path"]) == []

@@ -488,27 +488,34 @@ def repeated_object(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
 _DEFAULT_CLASS = "storageclass.kubernetes.io/is-default-class"
 
 
-def _wait_for_first_consumer_classes(manifests: list[Manifest]) -> tuple[set[str], str | None]:
-    """Names of the run's StorageClasses with ``volumeBindingMode: WaitForFirstConsumer``, and the
-    name of the default class among them (annotation ``storageclass.kubernetes.io/is-default-class:
+def _wait_for_first_consumer_classes(manifests: list[Manifest], cluster: list[str]) -> tuple[set[str], str | None]:
+    """Names of the StorageClasses with ``volumeBindingMode: WaitForFirstConsumer``: the run's, and
+    the cluster's named by ``wait-for-first-consumer-classes`` (``cluster``) that the run does not
+    define otherwise (a StorageClass in the run is what the cluster will hold); and the name of the
+    run's default class among them (annotation ``storageclass.kubernetes.io/is-default-class:
     "true"``), if any."""
-    names: set[str] = set()
+    names = set(cluster)
     default = None
     for m in manifests:
-        if m.kind == "StorageClass" and m.name and m.body.get("volumeBindingMode") == "WaitForFirstConsumer":
+        if m.kind != "StorageClass" or not m.name:
+            continue
+        if m.body.get("volumeBindingMode") == "WaitForFirstConsumer":
             names.add(m.name)
             if m.annotations.get(_DEFAULT_CLASS) == "true":
                 default = m.name
+        else:
+            names.discard(m.name)
     return names, default
 
 
 @check("HL306", scope="application")
 def wait_for_first_consumer_pvc(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
-    """A PersistentVolumeClaim whose StorageClass (in the run) binds ``WaitForFirstConsumer``,
+    """A PersistentVolumeClaim whose StorageClass (in the run, or listed in
+    ``wait-for-first-consumer-classes``) binds ``WaitForFirstConsumer``,
     applied in an earlier step than every pod template of the run that mounts it: the claim stays
     Pending (health Progressing, ``GE/health/health_pvc.go``: Healthy only when Bound) until a pod
     using it is scheduled, so its step never completes (§5a)."""
-    classes, default = _wait_for_first_consumer_classes(manifests)
+    classes, default = _wait_for_first_consumer_classes(manifests, ctx.config.wait_for_first_consumer_classes)
     if not classes:
         return
     consumers: dict[int, list[Task]] = {}
