@@ -208,7 +208,10 @@ class HookInfo:
       order; ``("Sync",)`` for a plain resource, ``()`` for Skip and ignored hooks;
     - ``delete_types``: PreDelete/PostDelete, run by the controller at Application deletion;
     - ``delete_policies``: effective policies (meaningful for hooks only);
-    - ``wave``: the sync wave and its source."""
+    - ``wave``: the sync wave and its source;
+    - ``from_helm``: the hook types come from ``helm.sh/hook``, because the Argo annotation holds
+      no valid sync type (``Types()``; a hook with only an Argo PreDelete/PostDelete type, or an
+      invalid Argo type and no Helm hook, is not ``from_helm``)."""
 
     is_hook: bool
     types: tuple[str, ...]
@@ -253,7 +256,7 @@ def hook_info(annotations: Mapping[str, str]) -> HookInfo:
         delete_policies=tuple(delete_policies(annotations)),
         wave=sync_wave(annotations),
         skip=skip,
-        from_helm=hook and not argo_hook_types(annotations),
+        from_helm=hook and not argo_hook_types(annotations) and is_helm_hook(annotations),
     )
 
 
@@ -350,6 +353,37 @@ class Behaviour:
     what: str
 
 
+#: (group, kind) pairs with a built-in health check (``GE pkg/health/health.go``
+#: ``GetHealthCheckFunc``); every other kind of Kubernetes' own API groups has none, while a custom
+#: resource may have one from Argo CD's bundled Lua scripts (``resource_customizations/``) (§5a).
+BUILTIN_HEALTH_CHECKS = frozenset({
+    ("apps", "Deployment"), ("apps", "StatefulSet"), ("apps", "ReplicaSet"), ("apps", "DaemonSet"),
+    ("extensions", "Deployment"), ("extensions", "Ingress"), ("extensions", "ReplicaSet"),
+    ("extensions", "DaemonSet"), ("argoproj.io", "Workflow"), ("apiregistration.k8s.io", "APIService"),
+    ("networking.k8s.io", "Ingress"), ("", "Service"), ("", "PersistentVolumeClaim"), ("", "Pod"),
+    ("batch", "Job"), ("autoscaling", "HorizontalPodAutoscaler"),
+})  # fmt: skip
+
+#: Kubernetes' own API groups. Argo CD bundles no Lua health script for their kinds (only actions
+#: for apps and batch), so a kind of these groups outside :data:`BUILTIN_HEALTH_CHECKS` has no
+#: health check unless argocd-cm configures one.
+KUBERNETES_GROUPS = frozenset({
+    "", "apps", "batch", "autoscaling", "policy", "extensions", "rbac.authorization.k8s.io",
+    "networking.k8s.io", "storage.k8s.io", "scheduling.k8s.io", "coordination.k8s.io",
+    "discovery.k8s.io", "node.k8s.io", "admissionregistration.k8s.io", "apiextensions.k8s.io",
+    "apiregistration.k8s.io", "certificates.k8s.io", "flowcontrol.apiserver.k8s.io", "events.k8s.io",
+    "resource.k8s.io",
+})  # fmt: skip
+
+
+def lacks_health_check(group: str, kind: str | None) -> bool:
+    """True when Argo CD surely has no built-in health check for ``group``/``kind``: a kind of
+    Kubernetes' own groups outside :data:`BUILTIN_HEALTH_CHECKS` (a ConfigMap, a Secret, a
+    ServiceAccount). False for those with one, and for custom resources, which a bundled Lua
+    script may cover."""
+    return group in KUBERNETES_GROUPS and (group, kind) not in BUILTIN_HEALTH_CHECKS
+
+
 #: Every version-gated behaviour, in one table read by the model, the plan and the rules.
 BEHAVIOURS: dict[str, Behaviour] = {
     "pull-forward": Behaviour((2, 0, 0), "Namespace/CRD dependencies pulled forward before their first "
@@ -362,6 +396,11 @@ BEHAVIOURS: dict[str, Behaviour] = {
                                   "Application's spec.syncPolicy.syncOptions (PR #22679; §7)"),
     "PreDelete": Behaviour((3, 3, 0), "PreDelete hooks run before the Application's resources are "
                            "deleted (AC controller/hook.go, PR #22288; §4d)"),
+    "post-delete-without-health": Behaviour((2, 12, 0), "a PostDelete hook of a kind with no health "
+                                            "check counts as Healthy; from 2.10.0 to 2.11.14 "
+                                            "executePostDeleteHooks read the missing health and the "
+                                            "controller panicked (AC controller/hook.go, fix #18270 / "
+                                            "PR #18828 in v2.12.0; §4d)"),
     "delete-hook-lists": Behaviour((3, 3, 3), "a PreDelete/PostDelete hook annotation is read as a list "
                                    "(AC controller/hook.go isHookOfType splits on ','; up to v3.3.2 and "
                                    "on the 3.2 and older lines the whole value must be the one type)"),

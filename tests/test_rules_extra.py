@@ -886,3 +886,39 @@ metadata:
     assert hits("HL209", text) == []
     with_resource = text + "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: keep\n  namespace: prereq-check\n"
     assert positions("HL209", with_resource) == [(6, 30)]
+
+
+# --- HL206: the PostDelete panic of Argo CD 2.10.0 to 2.11.14 ------------------------------------
+
+POST_DELETE_SECRET = """\
+apiVersion: v1
+kind: Secret
+metadata:
+  name: farewell
+  annotations:
+    helm.sh/hook: post-delete
+    helm.sh/hook-delete-policy: hook-succeeded
+stringData:
+  note: gone
+"""
+
+
+@pytest.mark.parametrize(("version", "expected"), [
+    ("2.9", []),            # no PostDelete hooks yet: HL010 says so
+    ("2.10.0", [(6, 19)]),  # the first release with PostDelete panics on a kind without health
+    ("2.11.14", [(6, 19)]),  # the last release that does
+    ("2.12.0", []),         # fixed by argo-cd #18828
+    ("3.5", []),
+])  # fmt: skip
+def test_hl206_post_delete_hook_without_health_check_by_version(version: str, expected: list) -> None:
+    cfg = parse_config({"argocd-version": version}, "test")
+    found = [(f.span.line, f.span.column) for f in lint_text(POST_DELETE_SECRET, config=cfg) if f.rule_id == "HL206"]
+    assert found == expected
+
+
+def test_hl206_post_delete_hook_with_a_health_check_or_a_custom_kind_is_not_the_panic() -> None:
+    cfg = parse_config({"argocd-version": "2.11"}, "test")
+    job = POST_DELETE_SECRET.replace("kind: Secret", "apiVersion: batch/v1\nkind: Job", 1).replace("apiVersion: v1\n", "", 1)
+    custom = POST_DELETE_SECRET.replace("apiVersion: v1\nkind: Secret", "apiVersion: example.com/v1\nkind: Farewell")
+    for text in (job, custom):  # a Job has a health check; a custom kind may have a bundled Lua one
+        assert [f for f in lint_text(text, config=cfg) if f.rule_id == "HL206" and "panics" in f.message] == []

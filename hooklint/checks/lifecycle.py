@@ -7,6 +7,7 @@ from typing import Iterator
 from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.model import JOB_LIKE, LONG_RUNNING_KINDS, POD_TEMPLATE_KINDS, Manifest, get_map
+from hooklint.plan import supported_delete_types
 from hooklint.yamlio import Map
 
 #: Kinds whose re-apply over a finished object neither re-runs nor may change its template.
@@ -166,6 +167,7 @@ def hook_never_completes(m: Manifest, ctx: Context) -> Iterator[Hit]:
     if not m.hook.is_hook or not (m.hook.phases or m.hook.delete_types):
         return
     yield from _sidecar_never_exits(m, ctx)
+    yield from _post_delete_without_health(m, ctx)
     spec = get_map(m.body, "spec")
     deletion_only = not m.hook.phases
     if m.kind == "Job" and spec is not None and spec.get("suspend") is True:
@@ -204,6 +206,25 @@ def hook_never_completes(m: Manifest, ctx: Context) -> Iterator[Hit]:
             m.annotation_value_span(m.hook_annotation),
             f"metadata.annotations.{m.hook_annotation}",
         )
+
+
+def _post_delete_without_health(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """On Argo CD 2.10.0 to 2.11.14, a PostDelete hook of a kind with no health check makes the
+    controller panic in ``executePostDeleteHooks`` (``hookHealth.Status`` on a nil health; fixed in
+    2.12.0 by #18828), so the Application's deletion never finishes (§4d, §5a)."""
+    version = ctx.config.argocd_version
+    if argocd.supports(version, "post-delete-without-health") or "PostDelete" not in supported_delete_types(m, version):
+        return
+    if not argocd.lacks_health_check(m.group, m.kind):
+        return
+    yield Hit(
+        f"{m.label} is a PostDelete hook, and Argo CD has no health check for a {m.kind}: on Argo CD "
+        f"{argocd.version_text(version)} (2.10.0 to 2.11.14) the application controller reads its missing "
+        "health and panics, so the Application's deletion never finishes (argo-cd #18270, fixed in 2.12.0). "
+        "Upgrade Argo CD to 2.12 or later, or create the object from a PostDelete Job.",
+        m.annotation_value_span(m.hook_annotation),
+        f"metadata.annotations.{m.hook_annotation}",
+    )
 
 
 @check("HL208", kinds={"Job"})
