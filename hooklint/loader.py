@@ -105,7 +105,7 @@ class LoadedFile:
     #: The text has ``apiVersion:``, ``kind:`` and ``metadata:`` (or the file is JSON): what
     #: :mod:`hooklint.sources.directory` needs to tell a manifest from unrelated YAML.
     looks_like_manifest: bool = True
-    #: The file carries ``+argocd:skip-file-rendering`` (its documents are not parsed).
+    #: The file carries ``+argocd:skip-file-rendering`` (a directory source skips it).
     has_skip_marker: bool = False
     #: Why Argo CD does not render the file, when it does not (set by :mod:`hooklint.sources`).
     skip_reason: str | None = None
@@ -283,9 +283,9 @@ class _FileParser:
 
     def run(self) -> LoadedFile:
         text = self.text
-        if SKIP_FILE_RENDERING_MARKER in text:
-            self.loaded.has_skip_marker = True
-            return self.loaded
+        # Parsed all the same: a kustomization may list the file, and kustomize renders it (the
+        # marker only counts in a directory source), so its findings need their positions.
+        self.loaded.has_skip_marker = SKIP_FILE_RENDERING_MARKER in text
         # A .json file is decoded with json.Unmarshal, whose errors always fail the application;
         # only YAML gets the "unrelated file" pass (repository.go findManifests).
         self.loaded.looks_like_manifest = self.path.lower().endswith(".json") or all(
@@ -364,7 +364,7 @@ def parse_text(path: str, text: str, sources: bool | None = None) -> LoadedFile:
     The text is read by one parser. A document that cannot be read (HL001) does not hide the
     others: parsing resumes at the next ``---``/``...`` line, since a document marker at column 0
     always ends the previous document in YAML. Never raises for bad input. A file with Argo CD's
-    skip-file-rendering marker comes back empty with ``has_skip_marker`` set. Its
+    skip-file-rendering marker is parsed too, with ``has_skip_marker`` set. Its
     ``# hooklint: ignore[...]`` comments are in ``ignore_comments``.
 
     ``sources``: map each document after a ``# Source: chart/templates/x.yaml`` comment to that

@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 from hooklint.cli import app
 from hooklint.loader import parse_text
 from hooklint.sources.helm import find_helm
+from hooklint.sources.kustomize import find_kustomize
 
 runner = CliRunner()
 
@@ -80,8 +81,8 @@ def test_a_named_file_argo_cd_never_renders_is_said_not_linted(tmp_path, monkeyp
     assert result.exit_code == 0
     assert result.output.splitlines()[:2] == [
         "0 errors, 0 warnings, 0 notes in 0 files",
-        "note: 1 file not linted: Argo CD does not render it as written (+argocd:skip-file-rendering, YAML "
-        "with no Kubernetes object, a kustomization's patch or generator input, left out by an "
+        "note: 1 file not linted: Argo CD does not render it as written (+argocd:skip-file-rendering, unrelated "
+        "YAML, a kustomization's patch or generator input, left out by an "
         "Application's directory.include/exclude, or jsonnet; --show-skipped lists why).",
     ]
 
@@ -91,12 +92,13 @@ def test_a_named_file_argo_cd_never_renders_is_said_not_linted(tmp_path, monkeyp
 NO_FILES = "no YAML or JSON file (*.yaml, *.yml, *.json) in this folder or below it; nothing to lint"
 
 
-@pytest.mark.parametrize("content", [{}, {"README.md": "# app\n", ".hidden.yaml": "kind: ConfigMap\n"}],
-                         ids=["empty-folder", "only-other-and-hidden-files"])  # fmt: skip
+@pytest.mark.parametrize("content", [{}, {"README.md": "# app\n", ".github/ci.yaml": "kind: ConfigMap\n"}],
+                         ids=["empty-folder", "only-other-files-and-hidden-folders"])  # fmt: skip
 def test_a_folder_with_no_manifest_file_is_an_input_error(tmp_path, monkeypatch, content):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "deploy").mkdir()
     for name, text in content.items():
+        (tmp_path / "deploy" / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / "deploy" / name).write_text(text)
     result = runner.invoke(app, ["lint", "--format", "json", "deploy"])
     assert result.exit_code == 2
@@ -121,21 +123,21 @@ def test_files_not_linted_are_listed_in_json_and_with_show_skipped(tmp_path, mon
     doc = json.loads(runner.invoke(app, ["lint", "--format", "json", "app"]).stdout)
     assert doc["skipped"] == [
         {"path": "app/draft.yaml", "reason": "+argocd:skip-file-rendering marker: Argo CD never renders it"},
-        {"path": "app/values.yaml", "reason": "no Kubernetes object and none of apiVersion:, kind:, metadata: (unrelated YAML)"},
+        {"path": "app/values.yaml", "reason": "unrelated YAML: its first document is no Kubernetes object and the file lacks apiVersion:, kind: or metadata:"},
     ]  # fmt: skip
     assert doc["summary"]["files"] == 1
     plain = runner.invoke(app, ["lint", "app"]).stdout.splitlines()
     assert plain[:2] == [
         "0 errors, 0 warnings, 0 notes in 1 file",
-        "note: 2 files not linted: Argo CD does not render them as written (+argocd:skip-file-rendering, YAML "
-        "with no Kubernetes object, a kustomization's patch or generator input, left out by an "
+        "note: 2 files not linted: Argo CD does not render them as written (+argocd:skip-file-rendering, unrelated "
+        "YAML, a kustomization's patch or generator input, left out by an "
         "Application's directory.include/exclude, or jsonnet; --show-skipped lists why).",
     ]  # fmt: skip
     assert not any(line.startswith("note: not linted:") for line in plain)
     listed = runner.invoke(app, ["lint", "--show-skipped", "app"]).stdout.splitlines()
     assert [line for line in listed if line.startswith("note: not linted:")] == [
         "note: not linted: app/draft.yaml: +argocd:skip-file-rendering marker: Argo CD never renders it",
-        "note: not linted: app/values.yaml: no Kubernetes object and none of apiVersion:, kind:, metadata: (unrelated YAML)",
+        "note: not linted: app/values.yaml: unrelated YAML: its first document is no Kubernetes object and the file lacks apiVersion:, kind: or metadata:",
     ]  # fmt: skip
 
 
@@ -256,3 +258,58 @@ def test_jsonnet_files_are_listed_as_not_linted(tmp_path, monkeypatch):
     assert result.stdout.splitlines()[-1] == (
         "note: not linted: app/guestbook.jsonnet: jsonnet: Argo CD evaluates it, hooklint does not (lint its "
         "output with `jsonnet FILE | hooklint lint -`)")
+
+
+# Argo CD's getObjsFromYAMLOrJSON (reposerver/repository/repository.go, v3.5.1): decoding stops at the
+# first document it cannot decode; with no object decoded before it, a file lacking any of
+# apiVersion:, kind:, metadata: is ignored whole, later documents included.
+@pytest.mark.parametrize(("text", "skipped", "rules"), [
+    # the first document has no kind and the file has no "metadata:": the ConfigMap is never applied
+    ("settings: {a: 1}\n---\napiVersion: v1\nkind: ConfigMap\ndata: {}\n", True, []),
+    # the same with a syntax error first
+    ("settings: [a\n---\napiVersion: v1\nkind: ConfigMap\ndata: {}\n", True, []),
+    # all three markers: the decoding failure fails the application (HL003 says so)
+    ("settings: {a: 1}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n", False, ["HL003"]),
+    # an object decoded first: the later failure fails the application, markers or not
+    ("kind: ConfigMap\napiVersion: v1\n---\nsettings: {a: 1}\n", False, ["HL003", "HL003"]),
+    # nothing fails: an empty or comment-only file is read and holds nothing
+    ("# nothing yet\n", False, []),
+])  # fmt: skip
+def test_unrelated_yaml_is_decided_by_the_first_document_argo_cd_cannot_decode(tmp_path, monkeypatch, text, skipped, rules):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "x.yaml").write_text(text)
+    doc = json.loads(runner.invoke(app, ["lint", "--format", "json", "app"]).stdout)
+    assert [s["path"] for s in doc["skipped"]] == (["app/x.yaml"] if skipped else [])
+    assert [f["rule_id"] for f in doc["findings"]] == rules
+
+
+@pytest.mark.skipif(find_kustomize() is None, reason="neither kustomize nor kubectl is installed")
+def test_a_marked_file_a_kustomization_lists_is_rendered_and_placed_at_its_own_lines(tmp_path, monkeypatch):
+    """The skip marker counts in a directory source only: kustomize renders every file it lists."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "kustomization.yaml").write_text("resources: [cm.yaml]\n")
+    (tmp_path / "app" / "cm.yaml").write_text(
+        "# +argocd:skip-file-rendering\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n"
+        "  annotations:\n    argocd.argoproj.io/sync-wave: \"soon\"\n"
+    )
+    doc = json.loads(runner.invoke(app, ["lint", "--format", "json", "app"]).stdout)
+    assert doc["skipped"] == []
+    assert [(f["rule_id"], f["path"], f["line"], f["column"]) for f in doc["findings"]] == [("HL012", "app/cm.yaml", 7, 35)]
+
+
+def test_hidden_files_are_read_as_argo_cd_reads_them(tmp_path, monkeypatch):
+    """findManifests walks with filepath.Walk, which does not pass over names starting with a dot."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "app" / ".drafts").mkdir(parents=True)
+    (tmp_path / "app" / ".job.yaml").write_text(
+        "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j\n  annotations:\n"
+        "    argocd.argoproj.io/hook: Presync\n"
+    )
+    (tmp_path / "app" / ".drafts" / "cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n")
+    doc = json.loads(runner.invoke(app, ["lint", "--format", "json", "--select", "HL010", "app"]).stdout)
+    assert [(f["rule_id"], f["path"], f["line"], f["column"]) for f in doc["findings"]] == [("HL010", "app/.job.yaml", 6, 30)]
+    assert doc["summary"]["files"] == 1  # a hidden folder is walked only when named
+    named = json.loads(runner.invoke(app, ["lint", "--format", "json", "app/.drafts"]).stdout)
+    assert named["summary"]["files"] == 1

@@ -1,18 +1,31 @@
 """Argo CD's directory source: which of an application folder's files the repo server renders.
 
-``reposerver/repository/repository.go`` ``findManifests`` (``shared/docs/argocd-rendering.md`` §2)
-skips a file carrying ``+argocd:skip-file-rendering`` and a YAML file with no object that lacks
-any of ``apiVersion:``, ``kind:``, ``metadata:`` ("an unrelated YAML file which we will ignore").
-A folder holding a kustomization or a ``Chart.yaml`` is not a directory source: it is rendered
-(:mod:`hooklint.sources.render`).
+``reposerver/repository/repository.go`` (``shared/docs/argocd-rendering.md`` §2, read at v3.5.1):
+
+- ``getPotentiallyValidManifestFile`` skips a file carrying ``+argocd:skip-file-rendering``;
+- ``getObjsFromYAMLOrJSON`` decodes a YAML file document by document (``splitYAMLOrJSON``) and
+  stops at the first document it cannot decode: a syntax error, or a document that is not an
+  object with a non-empty string ``kind`` (``Unstructured.UnmarshalJSON``: "Object 'Kind' is
+  missing"); empty and ``null`` documents are passed over. When that happens before any object was
+  decoded and the file lacks any of ``apiVersion:``, ``kind:``, ``metadata:``, the file is "an
+  unrelated YAML file which we will ignore": skipped whole, later documents included. Otherwise the
+  failure fails the application (HL001, HL003 report it). A ``.json`` file gets no such pass.
+
+Only a directory source reads files this way: kustomize renders every file its kustomization
+lists, marker or not. A folder holding a kustomization or a ``Chart.yaml`` is not a directory
+source: it is rendered (:mod:`hooklint.sources.render`).
 """
 
 from __future__ import annotations
 
 from hooklint.loader import LoadedFile
+from hooklint.yamlio import SYNTAX_ERROR, TOO_COMPLEX, TOO_MANY_ERRORS, Map
 
 SKIP_MARKER_REASON = "+argocd:skip-file-rendering marker: Argo CD never renders it"
-UNRELATED_YAML_REASON = "no Kubernetes object and none of apiVersion:, kind:, metadata: (unrelated YAML)"
+UNRELATED_YAML_REASON = (
+    "unrelated YAML: its first document is no Kubernetes object and the file lacks apiVersion:, kind: or metadata:"
+)
+_UNREADABLE = (SYNTAX_ERROR, TOO_COMPLEX, TOO_MANY_ERRORS)
 
 
 def mark_unrendered(files: list[LoadedFile]) -> None:
@@ -23,8 +36,26 @@ def mark_unrendered(files: list[LoadedFile]) -> None:
             continue
         if loaded.has_skip_marker:
             loaded.skip_reason = SKIP_MARKER_REASON
-        elif not loaded.looks_like_manifest and not any(
-            isinstance(d.value, dict) and isinstance(d.value.get("kind"), str) for d in loaded.documents
-        ):
+        elif not loaded.looks_like_manifest and fails_before_any_object(loaded):
             loaded.skip_reason = UNRELATED_YAML_REASON
+
+
+def fails_before_any_object(loaded: LoadedFile) -> bool:
+    """Whether Argo CD's ``splitYAMLOrJSON`` meets a document it cannot decode (unreadable YAML, or
+    no object with a non-empty string ``kind``) before it has decoded any object of ``loaded``."""
+    failures = [index for issue, index in loaded.issues if issue.kind in _UNREADABLE]
+    failures.extend(d.index for d in loaded.documents if not _decodes(d.value))
+    if not failures:
+        return False
+    first = min(failures)
+    return not any(d.index < first and _decodes(d.value) for d in loaded.documents)
+
+
+def _decodes(value: object) -> bool:
+    """``Unstructured.UnmarshalJSON`` accepts the document: an object whose ``kind`` is a non-empty
+    string (``apiVersion`` may be missing: that fails later, at the API server)."""
+    if not isinstance(value, Map):
+        return False
+    kind = value.get("kind")
+    return isinstance(kind, str) and kind != ""
 

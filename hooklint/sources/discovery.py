@@ -67,8 +67,11 @@ def chart_of(path: str) -> str | None:
 
 
 def walk(root: str, errors: list[InputError], notices: list[str] | None = None) -> list[str]:
-    """Manifest files below ``root`` (``*.yaml``, ``*.yml``, ``*.json``), sorted; hidden files and
-    folders are skipped and symbolic links to folders are not followed. Unreadable folders are
+    """Manifest files below ``root`` (``*.yaml``, ``*.yml``, ``*.json``), sorted. Hidden files are
+    included: Argo CD's ``filepath.Walk`` in ``findManifests`` reads them. Hidden folders below
+    ``root`` (``.git``, ``.github``, ``.venv``) are not walked: no application path points into
+    them in practice, and tool folders hold YAML that no sync applies; name one to lint it.
+    Symbolic links to folders are not followed. Unreadable folders are
     added to ``errors``. A folder with a ``Chart.yaml`` is a Helm chart, which Argo CD renders with
     Helm: its ``Chart.yaml`` stands for it, and its subfolders (templates) are not walked."""
 
@@ -84,7 +87,7 @@ def walk(root: str, errors: list[InputError], notices: list[str] | None = None) 
             continue
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in files:
-            if not name.startswith(".") and is_manifest_name(name):
+            if is_manifest_name(name):
                 found.append(os.path.join(folder, name))
     found.sort()
     return found
@@ -360,8 +363,7 @@ def _siblings(folder: str, exclude: set[str]) -> list[str]:
     for name in names:
         full = os.path.join(folder, name)
         if (
-            not name.startswith(".")
-            and is_manifest_name(name)
+            is_manifest_name(name)
             and os.path.normpath(full) not in norm_exclude
             and os.path.isfile(full)
         ):
