@@ -172,7 +172,7 @@ def produced_secrets(m: Manifest) -> list[str]:
         target = get_map(spec, "target")
         if target is not None and target.get("creationPolicy") in ("Merge", "None"):
             return []
-        names = [target.get("name") if target is not None and "name" in target else m.name]
+        names = [(target.get("name") if target is not None else None) or m.name]
     elif m.kind == "SealedSecret":
         names = [m.name]
     else:
@@ -243,7 +243,7 @@ def _what(target: Manifest, ref: Reference) -> str:
     if target.kind in ("RoleBinding", "ClusterRoleBinding"):
         return f"{target.label} (the binding of its ServiceAccount {ref.name})"
     if _is_producer(target, ref):
-        writer = SECRET_PRODUCERS.get((target.group, target.kind), "a controller")
+        writer = SECRET_PRODUCERS[(target.group, target.kind)]
         return f"Secret {ref.name} ({ref.via}), written by {writer} {target.kind} {target.name or target.label}"
     return f"{target.label} ({ref.via})"
 
@@ -258,7 +258,8 @@ def reference_to_later_step(manifests: list[Manifest], ctx: Context) -> Iterator
     plan = ctx.plan
     bindings: dict[tuple[str, str], list[Manifest]] | None = None
     producers: dict[tuple[str, str], list[Manifest]] | None = None
-    for m in deduplicated(manifests):
+    kept = deduplicated(manifests)
+    for m in kept:
         first = plan.first_task(m)
         deletes = supported_delete_types(m, plan.version) if m.kind != "CronJob" else ()
         if first is None and not deletes:
@@ -275,7 +276,7 @@ def reference_to_later_step(manifests: list[Manifest], ctx: Context) -> Iterator
                 targets.extend(bindings.get((m.namespace or "", ref.name), ()))
             elif ref.kind == "Secret" and found is None:
                 if producers is None:
-                    producers = _producer_index(deduplicated(manifests))
+                    producers = _producer_index(kept)
                 targets.extend(producers.get((m.namespace or "", ref.name), ()))
             for target in targets:
                 if id(target) in seen:
