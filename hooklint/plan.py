@@ -40,6 +40,8 @@ from hooklint.yamlio import Map
 #: files tell Argo CD how to build the application and are never applied as objects.
 KUSTOMIZE_GROUP = "kustomize.config.k8s.io"
 CRD_GROUP = "apiextensions.k8s.io"
+#: ``helm.sh/resource-policy: keep`` keeps an object on Application deletion (§3).
+HELM_RESOURCE_POLICY = "helm.sh/resource-policy"
 
 #: How the plan writes the revision and start time of a generated hook name (addendum 3). The
 #: sort uses :data:`GENERATED_SORT_SUFFIX` in their place: a ``generateName`` hook sorts by its
@@ -74,6 +76,63 @@ def _whole_value(m: Manifest, hook_type: str) -> bool:
     such as ``pre-install,pre-delete`` is no delete hook there."""
     helm = {v: k for k, v in argocd.HELM_DELETE_HOOKS.items()}[hook_type]
     return m.annotations.get(argocd.HOOK) == hook_type or m.annotations.get(argocd.HELM_HOOK) == helm
+
+
+# --- Application deletion ----------------------------------------------------------------------
+
+
+def kept_on_deletion(m: Manifest) -> bool:
+    """True when a cascaded Application deletion leaves ``m`` in the cluster: ``shouldBeDeleted``
+    (``AC controller/appcontroller.go``, v3.5.1) keeps an object whose first ``Delete=`` sync
+    option is ``Delete=false`` or whose ``helm.sh/resource-policy`` lists ``keep`` (§3, §7). The
+    Application's own ``spec.syncPolicy.syncOptions`` are not known here."""
+    options = argocd.annotation_csv(m.annotations.get(argocd.SYNC_OPTIONS))
+    delete = next((item for item in options if item.startswith("Delete=")), None)
+    return delete == "Delete=false" or "keep" in argocd.annotation_csv(m.annotations.get(HELM_RESOURCE_POLICY))
+
+
+def absent_during_deletion(plan: "SyncPlan", m: Manifest, phase: str) -> str | None:
+    """Why ``m`` is not in the cluster while the Application's ``phase`` (``PreDelete`` or
+    ``PostDelete``) hooks run, or None when it is there. ``plan`` gives the Argo CD version and
+    why an object is never applied.
+
+    The delete flow, confirmed in ``AC controller/appcontroller.go`` ``finalizeApplicationDeletion``
+    and ``AC controller/hook.go`` ``executeHooks``/``cleanupHooks`` at v3.5.1 (§4d; PostDelete
+    runs in the same place since v2.10.0):
+
+    1. PreDelete (finalizer ``pre-delete-finalizer.argocd.argoproj.io``): ``executeHooks`` creates
+       every missing hook of the type in one pass over a map (no wave order), then waits for them;
+       nothing else is touched, so plain resources and the hooks earlier syncs left exist.
+    2. Cascaded deletion: every live object tracked as the Application's is deleted, hooks included
+       (``NormalizeTargetObjects`` sets the tracking on every target, hooks too), highest wave
+       first, and the controller waits until they are gone; only :func:`kept_on_deletion` objects
+       stay.
+    3. PostDelete: ``executeHooks`` as in 1.
+    4. ``cleanupHooks``: PreDelete, then PostDelete hooks whose policy matches the aggregated health.
+
+    Hooks a sync left: a PreSync/Sync/PostSync hook stays after a successful sync unless its delete
+    policies hold HookSucceeded (§6); a SyncFail hook exists only after a failed sync. A hook of
+    the same delete type is created with the referrer, whatever its wave."""
+    delete_types = supported_delete_types(m, plan.version)
+    if phase in delete_types:
+        return None
+    synced = plan.first_task(m) is not None
+    if not synced and "PreDelete" not in delete_types:
+        if "PostDelete" in delete_types:
+            return "a PostDelete hook: Argo CD creates it only after the Application's resources are deleted"
+        return plan.not_applied_reason(m)  # Skip, an ignored hook: never in the cluster
+    if synced and m.hook.is_hook:
+        phases = [p for p in m.hook.phases if p != "SyncFail"]
+        if not phases:
+            return "a SyncFail hook: Argo CD creates it only when a sync fails"
+        if "HookSucceeded" in m.hook.delete_policies:
+            return (f"a {'/'.join(phases)} hook with delete policy HookSucceeded: Argo CD deletes it "
+                    "once the sync succeeds")  # fmt: skip
+    if phase == "PreDelete" or kept_on_deletion(m):
+        return None
+    hook_types = (m.hook.phases if m.hook.is_hook else ()) or delete_types
+    what = f"a {'/'.join(hook_types)} hook" if hook_types else "a plain resource"
+    return f"{what}: Argo CD deletes the Application's resources before it runs PostDelete hooks"
 
 
 @dataclass(slots=True)

@@ -245,6 +245,283 @@ def test_hl301_target_in_context_file_is_found():
     assert [(line, col) for line, col, _ in got] == [(12, 27)]
 
 
+
+# --- HL301: delete hooks (§4d; AC controller/appcontroller.go finalizeApplicationDeletion) -------
+
+DELETE_JOB = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: teardown
+  namespace: shop
+  annotations:
+    argocd.argoproj.io/hook: {hook}
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      serviceAccountName: sa
+      containers:
+        - name: main
+          image: busybox:1.36
+          envFrom:
+            - configMapRef: {{name: cm}}
+"""
+
+
+def delete_job(hook: str) -> str:
+    return DELETE_JOB.format(hook=hook)
+
+
+def in_shop(kind: str, name: str, **annotations: str) -> str:
+    """A ServiceAccount/ConfigMap/... in namespace shop with the given annotations."""
+    text = PLAIN.format(kind=kind, name=name)
+    if annotations:
+        text += "  annotations:\n" + "".join(f"    {k}: '{v}'\n" for k, v in annotations.items())
+    return text
+
+
+HOOK, POLICY = "argocd.argoproj.io/hook", "argocd.argoproj.io/hook-delete-policy"
+SA_AT, CM_AT = (12, 27), (17, 36)
+
+
+def test_hl301_post_delete_hook_using_plain_config_map():
+    text = delete_job("PostDelete") + in_shop("ServiceAccount", "sa", **{HOOK: "PostDelete"}) + in_shop("ConfigMap", "cm")
+    assert hits("HL301", text) == [(
+        *CM_AT,
+        "Job/teardown (PostDelete hook) uses ConfigMap/cm (envFrom of container 'main'), which is not in the cluster "
+        "when PostDelete hooks run (a plain resource: Argo CD deletes the Application's resources before it runs "
+        "PostDelete hooks): its pods cannot start without it (CreateContainerConfigError or a failed volume mount), "
+        "so the hook never completes and the Application's deletion hangs. Give Job/teardown a ConfigMap of its "
+        "own, under another name, that is a PostDelete hook (argocd.argoproj.io/hook: PostDelete).",
+    )]  # fmt: skip
+
+
+def test_hl301_post_delete_hook_may_use_objects_kept_on_deletion():
+    sa = in_shop("ServiceAccount", "sa", **{HOOK: "PostDelete"})
+    for keep in ({"argocd.argoproj.io/sync-options": "Prune=false,Delete=false"}, {"helm.sh/resource-policy": "keep"}):
+        assert hits("HL301", delete_job("PostDelete") + sa + in_shop("ConfigMap", "cm", **keep)) == []
+    first_wins = {"argocd.argoproj.io/sync-options": "Delete=true,Delete=false"}  # GetAnnotationOptionValue
+    assert where("HL301", delete_job("PostDelete") + sa + in_shop("ConfigMap", "cm", **first_wins)) == [CM_AT]
+
+
+def test_hl301_pre_delete_hook_may_use_plain_resources_and_kept_sync_hooks():
+    cm = in_shop("ConfigMap", "cm")
+    for policy in ("BeforeHookCreation", "HookFailed", "BeforeHookCreation,HookFailed"):
+        sa = in_shop("ServiceAccount", "sa", **{HOOK: "PreSync", POLICY: policy})
+        assert hits("HL301", delete_job("PreDelete") + sa + cm) == [], policy
+    assert hits("HL301", delete_job("PreDelete") + in_shop("ServiceAccount", "sa", **{HOOK: "PreSync"}) + cm) == []
+
+
+def test_hl301_pre_delete_job_with_service_account_deleted_on_success():
+    sa = in_shop("ServiceAccount", "sa", **{HOOK: "PreSync", POLICY: "HookSucceeded"})
+    text = delete_job("PreDelete") + sa + in_shop("ConfigMap", "cm")
+    assert hits("HL301", text) == [(
+        *SA_AT,
+        "Job/teardown (PreDelete hook) uses ServiceAccount/sa (serviceAccountName), which is not in the cluster "
+        "when PreDelete hooks run (a PreSync hook with delete policy HookSucceeded: Argo CD deletes it once the "
+        "sync succeeds): its pods are rejected (serviceaccount \"sa\" not found), so the hook never completes and "
+        "the Application's deletion hangs. Drop HookSucceeded from the delete policies of ServiceAccount/sa so "
+        "that it stays after the sync, or add PreDelete to its hook types.",
+    )]  # fmt: skip
+
+
+def test_hl301_pre_delete_hook_follows_the_version():
+    """PreDelete hooks run since Argo CD 3.3.0: before, the Job is an ignored hook that never runs."""
+    sa = in_shop("ServiceAccount", "sa", **{HOOK: "PreSync", POLICY: "HookSucceeded"})
+    text = delete_job("PreDelete") + sa + in_shop("ConfigMap", "cm")
+    assert where("HL301", text, argocd_version="3.3.0") == [SA_AT]
+    assert where("HL301", text, argocd_version="3.2") == []
+
+
+def test_hl301_post_delete_hook_follows_the_version():
+    """PostDelete hooks run since Argo CD 2.10.0."""
+    text = delete_job("PostDelete") + in_shop("ServiceAccount", "sa", **{HOOK: "PostDelete"}) + in_shop("ConfigMap", "cm")
+    assert where("HL301", text, argocd_version="2.10.0") == [CM_AT]
+    assert where("HL301", text, argocd_version="2.9") == []
+
+
+def test_hl301_delete_type_in_a_list_follows_the_version():
+    """From 2.10.0 to 3.3.2 ``isHookOfType`` compares the whole annotation value; lists since 3.3.3.
+    Referrer side: a ``PostSync,PostDelete`` Job is a PostDelete hook only from 3.3.3."""
+    text = delete_job("PostSync,PostDelete") + in_shop("ServiceAccount", "sa", **{HOOK: "PostSync,PostDelete"})
+    text += in_shop("ConfigMap", "cm")
+    assert where("HL301", text, argocd_version="3.3.3") == [CM_AT]
+    assert where("HL301", text, argocd_version="3.3.2") == []
+
+
+def test_hl301_delete_type_in_a_list_on_the_target_follows_the_version():
+    """Target side: a ``PreSync,PreDelete`` ServiceAccount deleted on success is created again for
+    the PreDelete hooks only from 3.3.3; before, it is just a PreSync hook, gone after the sync."""
+    sa = in_shop("ServiceAccount", "sa", **{HOOK: "PreSync,PreDelete", POLICY: "HookSucceeded"})
+    text = delete_job("PreDelete") + sa + in_shop("ConfigMap", "cm")
+    assert hits("HL301", text, argocd_version="3.3.3") == []
+    (got,) = hits("HL301", text, argocd_version="3.3.2")
+    assert got[:2] == SA_AT
+    assert got[2].endswith(  # no list of hook types before 3.3.3: the fix does not suggest one
+        "Drop HookSucceeded from the delete policies of ServiceAccount/sa so that it stays after the sync.")
+
+
+def test_hl301_same_delete_type_counts_whatever_the_wave():
+    """``executeHooks`` creates every missing hook of one type in a single pass over a map: waves
+    are not used, so a same-type ServiceAccount in a later wave is created with the Job."""
+    sa = in_shop("ServiceAccount", "sa", **{HOOK: "PreDelete", "argocd.argoproj.io/sync-wave": "5"})
+    assert hits("HL301", delete_job("PreDelete") + sa + in_shop("ConfigMap", "cm")) == []
+
+
+@pytest.mark.parametrize(
+    ("hook", "target", "reason"),
+    [
+        ("PostDelete", {HOOK: "PreDelete", POLICY: "HookSucceeded"},
+         "a PreDelete hook: Argo CD deletes the Application's resources before it runs PostDelete hooks"),
+        ("PostDelete", {HOOK: "PreSync"},
+         "a PreSync hook: Argo CD deletes the Application's resources before it runs PostDelete hooks"),
+        ("PreDelete", {HOOK: "PostDelete"},
+         "a PostDelete hook: Argo CD creates it only after the Application's resources are deleted"),
+        ("PreDelete", {HOOK: "SyncFail"}, "a SyncFail hook: Argo CD creates it only when a sync fails"),
+        ("PreDelete", {HOOK: "Skip"}, "hook type Skip: Argo CD never applies it"),
+    ],
+)
+def test_hl301_what_a_delete_hook_finds_gone(hook, target, reason):
+    text = delete_job(hook) + in_shop("ServiceAccount", "sa", **target) + in_shop("ConfigMap", "cm", **{HOOK: hook})
+    (got,) = hits("HL301", text)
+    assert got[:2] == SA_AT
+    assert f"which is not in the cluster when {hook} hooks run ({reason}): its pods are rejected" in got[2]
+
+
+def test_hl301_delete_hook_fix_names_the_hook_types_of_a_hook_target():
+    text = delete_job("PostDelete") + in_shop("ServiceAccount", "sa", **{HOOK: "PreSync"})
+    text += in_shop("ConfigMap", "cm", **{HOOK: "PostDelete"})
+    (got,) = hits("HL301", text)
+    assert got[2].endswith(
+        "Add PostDelete to the hook types of ServiceAccount/sa, or give Job/teardown a ServiceAccount of its own, "
+        "under another name, that is a PostDelete hook (argocd.argoproj.io/hook: PostDelete).")
+
+
+def test_hl301_post_delete_hook_and_the_binding_of_its_service_account():
+    text = delete_job("PostDelete") + in_shop("ServiceAccount", "sa", **{HOOK: "PostDelete"})
+    text += in_shop("ConfigMap", "cm", **{HOOK: "PostDelete"})
+    text += BINDING.format(kind="RoleBinding", meta="  namespace: shop\n", subject_ns="")
+    assert hits("HL301", text) == [(
+        *SA_AT,
+        "Job/teardown (PostDelete hook) uses RoleBinding/grant (the binding of its ServiceAccount sa), which is "
+        "not in the cluster when PostDelete hooks run (a plain resource: Argo CD deletes the Application's "
+        "resources before it runs PostDelete hooks): its pods run without that binding's permissions, so their "
+        "API calls fail with Forbidden, the hook fails and the Application's deletion hangs. Give Job/teardown a "
+        "RoleBinding of its own, under another name, that is a PostDelete hook (argocd.argoproj.io/hook: "
+        "PostDelete).",
+    )]  # fmt: skip
+
+
+def test_hl301_sync_and_delete_hook_is_checked_for_both():
+    """A ``PreSync,PreDelete`` Job: in PreSync its ServiceAccount (PreSync, same step) is there; at
+    deletion, HookSucceeded has removed it."""
+    sa = in_shop("ServiceAccount", "sa", **{HOOK: "PreSync", POLICY: "HookSucceeded"})
+    cm = in_shop("ConfigMap", "cm", **{HOOK: "PreSync,PreDelete"})
+    (got,) = hits("HL301", delete_job("PreSync,PreDelete") + sa + cm)
+    assert got[:2] == SA_AT
+    assert got[2].startswith("Job/teardown (PreDelete hook) uses ServiceAccount/sa (serviceAccountName)")
+
+
+# --- HL301: Secrets written by a controller ------------------------------------------------------
+
+TLS_DEPLOYMENT = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: shop
+spec:
+  template:
+    spec:
+      containers:
+        - name: web
+          image: busybox:1.36
+          env:
+            - name: CERT
+              valueFrom:
+                secretKeyRef: {name: web-tls, key: tls.crt}
+"""
+SECRET_AT = (15, 38)
+
+
+def producer(api_version: str, kind: str, name: str, spec: str = "", wave: str = "1", namespace: str = "shop") -> str:
+    text = f"---\napiVersion: {api_version}\nkind: {kind}\nmetadata:\n  name: {name}\n  namespace: {namespace}\n"
+    text += f"  annotations:\n    argocd.argoproj.io/sync-wave: '{wave}'\n"
+    return text + (f"spec:\n{textwrap.indent(textwrap.dedent(spec), '  ')}" if spec else "")
+
+
+@pytest.mark.parametrize(
+    ("obj", "written_by"),
+    [
+        (producer("cert-manager.io/v1", "Certificate", "web-cert", "secretName: web-tls\n"),
+         "cert-manager Certificate web-cert"),
+        (producer("external-secrets.io/v1", "ExternalSecret", "web-tls"), "external-secrets ExternalSecret web-tls"),
+        (producer("external-secrets.io/v1beta1", "ExternalSecret", "tls", "target: {name: web-tls}\n"),
+         "external-secrets ExternalSecret tls"),
+        (producer("external-secrets.io/v1", "ExternalSecret", "tls", "target: {name: web-tls, creationPolicy: Orphan}\n"),
+         "external-secrets ExternalSecret tls"),
+        (producer("bitnami.com/v1alpha1", "SealedSecret", "web-tls"), "sealed-secrets SealedSecret web-tls"),
+        (producer("secrets-store.csi.x-k8s.io/v1", "SecretProviderClass", "vault",
+                  "secretObjects:\n  - secretName: other\n  - secretName: web-tls\n"),
+         "Secrets Store CSI SecretProviderClass vault"),
+    ],
+)
+def test_hl301_secret_written_by_a_producer_in_a_later_wave(obj, written_by):
+    producer_label = obj.split("kind: ")[1].split("\n")[0] + "/" + obj.split("name: ")[1].split("\n")[0]
+    assert hits("HL301", TLS_DEPLOYMENT + obj) == [(
+        *SECRET_AT,
+        f"Deployment/web (Sync wave 0) uses Secret web-tls (env CERT of container 'web'), written by {written_by}, "
+        "which Argo CD applies only in a later step (Sync wave 1): its pods cannot start without it "
+        "(CreateContainerConfigError or a failed volume mount), so the step never completes. Give "
+        f"{producer_label} a lower sync-wave than 0, or move Deployment/web to a later step.",
+    )]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "obj",
+    [
+        producer("cert-manager.io/v1", "Certificate", "web-cert", "secretName: web-tls\n", wave="0"),
+        producer("cert-manager.io/v1", "Certificate", "web-cert", "secretName: web-tls\n", namespace="other"),
+        producer("example.com/v1", "Certificate", "web-cert", "secretName: web-tls\n"),  # not cert-manager's
+        producer("external-secrets.io/v1", "ExternalSecret", "web-tls", "target: {creationPolicy: Merge}\n"),
+        producer("external-secrets.io/v1", "ExternalSecret", "web-tls", "target: {name: other}\n"),
+        # a Secret object of that name: the Secret is what counts, the producer is not looked at
+        producer("cert-manager.io/v1", "Certificate", "web-cert", "secretName: web-tls\n") + PLAIN.format(
+            kind="Secret", name="web-tls"),
+    ],
+)
+def test_hl301_secret_producers_that_do_not_count(obj):
+    assert hits("HL301", TLS_DEPLOYMENT + obj) == []
+
+
+def test_hl301_producer_never_applied():
+    obj = producer("bitnami.com/v1alpha1", "SealedSecret", "web-tls") + "    argocd.argoproj.io/hook: Skip\n"
+    (got,) = hits("HL301", TLS_DEPLOYMENT + obj)
+    assert got[2].startswith(
+        "Deployment/web (Sync wave 0) uses Secret web-tls (env CERT of container 'web'), written by sealed-secrets "
+        "SealedSecret web-tls, which Argo CD never applies during a sync (hook type Skip: Argo CD never applies it)")
+
+
+def test_hl301_delete_hook_and_a_producer_written_secret():
+    """An ExternalSecret's Secret is owned by it and goes with it before PostDelete hooks run; a
+    Certificate's Secret stays (cert-manager sets no owner reference by default)."""
+    job = delete_job("PostDelete").replace("configMapRef: {name: cm}", "secretRef: {name: web-tls}")
+    sa = in_shop("ServiceAccount", "sa", **{HOOK: "PostDelete"})
+    external = producer("external-secrets.io/v1", "ExternalSecret", "web-tls", wave="0")
+    (got,) = hits("HL301", job + sa + external)
+    assert got[:2] == (17, 33)
+    assert got[2].startswith(
+        "Job/teardown (PostDelete hook) uses Secret web-tls (envFrom of container 'main'), written by "
+        "external-secrets ExternalSecret web-tls, which is not in the cluster when PostDelete hooks run (a plain "
+        "resource: Argo CD deletes the Application's resources before it runs PostDelete hooks)")
+    assert got[2].endswith("Give Job/teardown a Secret of its own, under another name, that is a PostDelete hook "
+                           "(argocd.argoproj.io/hook: PostDelete).")
+    certificate = producer("cert-manager.io/v1", "Certificate", "web-cert", "secretName: web-tls\n", wave="0")
+    assert hits("HL301", job + sa + certificate) == []
+    assert hits("HL301", job.replace("PostDelete", "PreDelete") + sa.replace("PostDelete", "PreDelete") + external) == []
+
+
 # --- HL302 -------------------------------------------------------------------------------------
 
 NS_AND_HOOK = """\

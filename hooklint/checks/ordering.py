@@ -13,8 +13,8 @@ from typing import Any, Iterator
 from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.findings import Span
-from hooklint.model import Manifest, deduplicated, repeated_objects
-from hooklint.plan import SyncPlan, Task, is_kustomize_config, step_text
+from hooklint.model import Manifest, deduplicated, get_map, repeated_objects
+from hooklint.plan import SyncPlan, Task, absent_during_deletion, is_kustomize_config, step_text, supported_delete_types
 from hooklint.yamlio import Map, Seq
 
 #: Kubernetes' limit for names used as label values and DNS labels (a Job's name is copied into
@@ -147,6 +147,62 @@ def _binding_index(manifests: list[Manifest]) -> dict[tuple[str, str], list[Mani
     return index
 
 
+#: Controllers that write a Secret no Secret object of the application defines: (group, kind)
+#: of the object that asks for it -> who writes it.
+SECRET_PRODUCERS = {
+    ("cert-manager.io", "Certificate"): "cert-manager",
+    ("external-secrets.io", "ExternalSecret"): "external-secrets",
+    ("bitnami.com", "SealedSecret"): "sealed-secrets",
+    ("secrets-store.csi.x-k8s.io", "SecretProviderClass"): "Secrets Store CSI",
+}
+
+
+def produced_secrets(m: Manifest) -> list[str]:
+    """The names of the Secrets a controller writes for ``m``, in ``m``'s namespace: cert-manager
+    ``Certificate.spec.secretName``; external-secrets ``ExternalSecret.spec.target.name``, by
+    default the ExternalSecret's own name, none when ``creationPolicy`` is ``Merge`` or ``None``
+    (the Secret must exist already); a ``SealedSecret``'s own name; and every
+    ``SecretProviderClass.spec.secretObjects[].secretName``. Empty for any other object."""
+    if (m.group, m.kind) not in SECRET_PRODUCERS:
+        return []
+    spec = get_map(m.body, "spec")
+    if m.kind == "Certificate":
+        names = [spec.get("secretName") if spec is not None else None]
+    elif m.kind == "ExternalSecret":
+        target = get_map(spec, "target")
+        if target is not None and target.get("creationPolicy") in ("Merge", "None"):
+            return []
+        names = [(target.get("name") if target is not None else None) or m.name]
+    elif m.kind == "SealedSecret":
+        names = [m.name]
+    else:
+        objects = spec.get("secretObjects") if spec is not None else None
+        names = [o.get("secretName") for o in objects if isinstance(o, Map)] if isinstance(objects, Seq) else []
+    return [n for n in names if isinstance(n, str) and n]
+
+
+def secret_outlives_producer(m: Manifest) -> bool:
+    """True when the Secret a producer wrote stays after the producer is deleted: cert-manager sets
+    no owner reference on a Certificate's Secret (unless run with
+    ``--enable-certificate-owner-ref``), nor does external-secrets with ``creationPolicy: Orphan``.
+    Other producers' Secrets are owned by them and garbage-collected with them."""
+    if m.kind == "Certificate":
+        return True
+    target = get_map(get_map(m.body, "spec"), "target")
+    return m.kind == "ExternalSecret" and target is not None and target.get("creationPolicy") == "Orphan"
+
+
+def _producer_index(manifests: list[Manifest]) -> dict[tuple[str, str], list[Manifest]]:
+    """The run's Secret producers by the Secret they write: ``(namespace or "", name)``."""
+    index: dict[tuple[str, str], list[Manifest]] = {}
+    for m in manifests:
+        for name in produced_secrets(m):
+            bucket = index.setdefault((m.namespace or "", name), [])
+            if m not in bucket:
+                bucket.append(m)
+    return index
+
+
 _CONSEQUENCE = {
     "ServiceAccount": "its pods are rejected (serviceaccount \"{name}\" not found), so the step never completes",
     "RoleBinding": "its pods run before ServiceAccount {name} holds that binding's permissions, so their API calls fail with Forbidden",
@@ -156,32 +212,57 @@ _CONSEQUENCE = {
     "PersistentVolumeClaim": "its pods stay Pending until the claim exists, so the step never completes",
 }
 
+#: The same for a PreDelete/PostDelete hook: the Application's deletion waits for the hook
+#: (``executeHooks`` returns not done while a hook is Progressing, and deletes and retries a
+#: Degraded one), so it hangs.
+_DELETE_CONSEQUENCE = {
+    "ServiceAccount": "its pods are rejected (serviceaccount \"{name}\" not found), so the hook never completes and the Application's deletion hangs",
+    "RoleBinding": "its pods run without that binding's permissions, so their API calls fail with Forbidden, the hook fails and the Application's deletion hangs",
+    "ConfigMap": "its pods cannot start without it (CreateContainerConfigError or a failed volume mount), so the hook never completes and the Application's deletion hangs",
+    "Secret": "its pods cannot start without it (CreateContainerConfigError or a failed volume mount), so the hook never completes and the Application's deletion hangs",
+    "PullSecret": "its images are pulled without these credentials, which fails for a private registry and hangs the Application's deletion",
+    "PersistentVolumeClaim": "its pods stay Pending, so the hook never completes and the Application's deletion hangs",
+}
 
-def _consequence(target: Manifest, ref: Reference) -> str:
+
+def _consequence(target: Manifest, ref: Reference, table: dict[str, str] = _CONSEQUENCE) -> str:
     if target.kind in ("RoleBinding", "ClusterRoleBinding"):
         key = "RoleBinding"
     elif ref.via == "imagePullSecrets":
         key = "PullSecret"
     else:
-        key = target.kind or "ConfigMap"
-    return _CONSEQUENCE[key].format(name=ref.name)
+        key = ref.kind
+    return table[key].format(name=ref.name)
+
+
+def _is_producer(target: Manifest, ref: Reference) -> bool:
+    return ref.kind == "Secret" and target.kind != "Secret"
 
 
 def _what(target: Manifest, ref: Reference) -> str:
     if target.kind in ("RoleBinding", "ClusterRoleBinding"):
         return f"{target.label} (the binding of its ServiceAccount {ref.name})"
+    if _is_producer(target, ref):
+        writer = SECRET_PRODUCERS[(target.group, target.kind)]
+        return f"Secret {ref.name} ({ref.via}), written by {writer} {target.kind} {target.name or target.label}"
     return f"{target.label} ({ref.via})"
 
 
 @check("HL301", scope="application")
 def reference_to_later_step(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
     """A pod spec names an object of the same application that Argo CD applies in a later (phase,
-    wave) step than the referrer's first task, or never during a sync (§4a-§4c, §5a; pitfall P1)."""
+    wave) step than the referrer's first task, or never during a sync (§4a-§4c, §5a; pitfall P1);
+    or, for a PreDelete/PostDelete hook, that is not in the cluster when the hook runs
+    (:func:`hooklint.plan.absent_during_deletion`; §4d, pitfall P2). A Secret that no Secret
+    object defines stands for the objects that write it (:func:`produced_secrets`)."""
     plan = ctx.plan
     bindings: dict[tuple[str, str], list[Manifest]] | None = None
-    for m in manifests:
+    producers: dict[tuple[str, str], list[Manifest]] | None = None
+    kept = deduplicated(manifests)
+    for m in kept:
         first = plan.first_task(m)
-        if first is None:
+        deletes = supported_delete_types(m, plan.version) if m.kind != "CronJob" else ()
+        if first is None and not deletes:
             continue
         seen: set[int] = set()
         for ref in pod_references(m):
@@ -193,13 +274,21 @@ def reference_to_later_step(manifests: list[Manifest], ctx: Context) -> Iterator
                 if bindings is None:
                     bindings = _binding_index(manifests)
                 targets.extend(bindings.get((m.namespace or "", ref.name), ()))
+            elif ref.kind == "Secret" and found is None:
+                if producers is None:
+                    producers = _producer_index(kept)
+                targets.extend(producers.get((m.namespace or "", ref.name), ()))
             for target in targets:
                 if id(target) in seen:
                     continue
                 seen.add(id(target))
-                hit = _later_step_hit(m, first, target, ref, plan)
+                hit = _later_step_hit(m, first, target, ref, plan) if first is not None else None
                 if hit is not None:
                     yield hit
+                for phase in deletes:
+                    hit = _deletion_hit(m, phase, target, ref, plan)
+                    if hit is not None:
+                        yield hit
 
 
 def _later_step_hit(m: Manifest, first: Task, target: Manifest, ref: Reference, plan: SyncPlan) -> Hit | None:
@@ -231,6 +320,35 @@ def _later_step_hit(m: Manifest, first: Task, target: Manifest, ref: Reference, 
         f"{m.label} ({first.step_text()}) uses {_what(target, ref)}, which Argo CD applies only in a "
         f"later step ({target_task.step_text()}): {_consequence(target, ref)}. {fix}, or move "
         f"{m.label} to a later step.",
+        ref.span,
+        ref.field_path,
+        m,
+    )
+
+
+def _deletion_hit(m: Manifest, phase: str, target: Manifest, ref: Reference, plan: SyncPlan) -> Hit | None:
+    """``m`` runs as a ``phase`` (PreDelete/PostDelete) hook and ``target`` is not in the cluster
+    then (:func:`hooklint.plan.absent_during_deletion`). A producer stands for its Secret, except
+    that a Secret which outlives its producer (:func:`secret_outlives_producer`) is there once a
+    sync has applied the producer. The fix keeps the object through the sync (drop HookSucceeded)
+    where that is the cause, else makes it a hook of the same type (adding a type to a hook needs
+    a list: Argo CD 3.3.3)."""
+    reason = absent_during_deletion(plan, target, phase)
+    if reason is None:
+        return None
+    if _is_producer(target, ref) and secret_outlives_producer(target) and plan.first_task(target) is not None:
+        return None  # a sync applied the producer, and its Secret stays without it
+    add = (target.hook.is_hook or target.hook.skip) and argocd.supports(plan.version, "delete-hook-lists")
+    if phase == "PreDelete" and target.hook.phases and "HookSucceeded" in target.hook.delete_policies:
+        fix = f"Drop HookSucceeded from the delete policies of {target.label} so that it stays after the sync"
+        fix += f", or add {phase} to its hook types" if add else ""
+    else:
+        own = "Secret" if _is_producer(target, ref) else target.kind
+        fix = f"Add {phase} to the hook types of {target.label}, or give" if add else "Give"
+        fix += f" {m.label} a {own} of its own, under another name, that is a {phase} hook ({argocd.HOOK}: {phase})"
+    return Hit(
+        f"{m.label} ({phase} hook) uses {_what(target, ref)}, which is not in the cluster when {phase} "
+        f"hooks run ({reason}): {_consequence(target, ref, _DELETE_CONSEQUENCE)}. {fix}.",
         ref.span,
         ref.field_path,
         m,
