@@ -185,6 +185,9 @@ def rule_page(rule: Rule) -> str:
             for expect in example.get("expect") or []:
                 message = f": {expect['message']}" if expect.get("message") else ""
                 out += ["", f"Reported at line {expect['line']}, column {expect['column']}{message}"]
+            for other in example.get("reported-instead") or []:
+                out += ["", f"{other['rule']} reports line {other['line']}, column {other['column']} instead: "
+                            f"{other['why'].strip()}"]
     return "\n".join(out) + "\n"
 
 

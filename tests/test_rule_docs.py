@@ -38,6 +38,12 @@ def test_page_shows_examples_with_their_positions():
     assert "\nReported at line 12, column 18" in text
 
 
+def test_page_says_which_rule_reports_a_good_example_instead():
+    text = rule_page(load_catalog().rules["HL010"])
+    assert ("\nHL015 reports line 6, column 19 instead: an unknown helm.sh/hook value is HL015's finding, not an "
+            "unknown Argo CD hook type\n") in text  # fmt: skip
+
+
 def test_rules_json_says_what_the_configuration_enables(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / ".hooklint.yaml").write_text("ignore: [HL1]\n")

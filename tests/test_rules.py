@@ -96,68 +96,25 @@ def test_rule_example(rule_id: str, kind: str, example: dict[str, Any], monkeypa
             assert e["message"] in at, f"message at {e['line']}:{e['column']}"
 
 
-#: Findings of other rules that a good example cannot avoid, by example id and then
-#: ``(rule id, line, column)``, each with the reason. Every entry is an example whose point is that
-#: its own rule leaves a problem to another rule; anything not listed here, or listed and no longer
-#: reported, fails :func:`test_good_example_is_clean_of_every_rule`.
-OTHER_RULES_IN_GOOD_EXAMPLES: dict[str, dict[tuple[str, int, int], str]] = {
-    "HL002-dont-fire-on-same-object-in-two-documents": {
-        ("HL019", 11, 9): "an object repeated in two documents is HL019's finding, not a duplicate key",
-    },
-    "HL003-dont-fire-on-name-of-the-wrong-type": {
-        ("HL006", 4, 9): "a name of the wrong type is still a name: HL006 reports its type",
-    },
-    "HL010-dont-fire-on-helm-hook-only": {
-        ("HL015", 6, 19): "an unknown helm.sh/hook value is HL015's finding, not an unknown Argo CD hook type",
-    },
-    "HL012-dont-fire-on-unquoted-number": {
-        ("HL004", 6, 35): "an unquoted wave is an integer annotation: HL004 reports it",
-    },
-    "HL016-dont-fire-on-invalid-argocd-type": {
-        ("HL010", 6, 30): "a misspelt Argo CD hook type leaves the Helm type in force: HL010 reports the typo",
-    },
-    "HL017-dont-fire-on-skip-and-post-delete-before-2-10": {
-        ("HL010", 6, 30): "PostDelete is unknown to the configured Argo CD 2.9: HL010 reports it",
-    },
-    "HL103-dont-fire-on-ignored-hook": {
-        ("HL010", 6, 30): "a hook with no valid type never runs: HL010 reports the typo",
-    },
-    "HL105-dont-fire-on-misspelt-hook-argo-cd-never-runs": {
-        ("HL010", 6, 30): "a hook with no valid type never runs: HL010 reports the typo",
-    },
-    "HL203-dont-fire-on-union-with-helm-before-hook-creation": {
-        ("HL016", 8, 33): "the example is the merge of both families' delete policies, which HL016 spells out",
-    },
-    "HL203-dont-fire-on-misspelt-policy-that-falls-back": {
-        ("HL011", 7, 44): "a misspelt delete policy falls back to the default: HL011 reports the typo",
-    },
-    "HL210-dont-fire-on-pre-delete-before-3-3": {
-        ("HL010", 6, 30): "PreDelete is unknown to the configured Argo CD 3.2: HL010 reports it",
-    },
-}
-
-
 @pytest.mark.parametrize(("rule_id", "kind", "example"), [p for p in _example_params() if p.values[1] == "good"])
 def test_good_example_is_clean_of_every_rule(
     rule_id: str, kind: str, example: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A good example is a manifest to copy: with every rule enabled (and the example's own
     configuration, which sets any parameter it needs: HL101 stays inactive unless it sets
-    allowed-registries) it is reported by no rule at all, not only by its own."""
+    allowed-registries) it is reported by no rule at all, not only by its own. An example whose point
+    is that its rule leaves a problem to another rule lists that finding, with why, under
+    ``reported-instead`` in its rule file (the docs show it); a listed finding that is no longer
+    reported fails too."""
     config = parse_config(example.get("config") or {}, "example")
     assert config.select is None and not config.ignore and not config.disable, "a good example runs every rule"
     findings = lint_example_as_written(example, config, monkeypatch)
-    allowed = OTHER_RULES_IN_GOOD_EXAMPLES.get(f"{rule_id}-{example['name']}", {})
+    allowed = [(o["rule"], o["line"], o["column"]) for o in example.get("reported-instead") or []]
     got = [(f.rule_id, f.span.line, f.span.column) for f in findings]
     shown = "\n".join(f"  {f.rule_id} {f.span.line}:{f.span.column} {f.message}" for f in findings)
     assert sorted(got) == sorted(allowed), (
-        f"this good example must lint clean of every rule (but what OTHER_RULES_IN_GOOD_EXAMPLES lists), yet:\n{shown}"
+        f"this good example must lint clean of every rule (but what its reported-instead lists), yet:\n{shown}"
     )
-
-
-def test_other_rules_in_good_examples_names_good_examples() -> None:
-    good = {p.id for p in _example_params() if p.values[1] == "good"}
-    assert sorted(set(OTHER_RULES_IN_GOOD_EXAMPLES) - good) == [], "entries for good examples that do not exist"
 
 
 def test_every_rule_file_has_a_check_and_every_check_a_rule_file() -> None:
