@@ -158,7 +158,7 @@ class Engine:
                 span = hit.span if hit.span is not None else (doc.span if doc is not None else None)
                 yield Finding(
                     rule.id, rule.slug, self.severity.get(rule.id, rule.severity), shown(hit.message, None),
-                    doc.source or file.path if doc is not None else file.path,
+                    hit.path or (doc.source or file.path if doc is not None else file.path),
                     span.in_template(doc.source_line if doc is not None else 0),
                     owner.ref if owner is not None else None, None, hit.field_path,
                     hit.doc_index if hit.doc_index is not None else 0,

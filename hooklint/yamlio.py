@@ -423,21 +423,24 @@ class LoadIssue:
     the node; ``detail`` what the parser said (SYNTAX_ERROR, TOO_COMPLEX), the repeated key
     (DUPLICATE_KEY) or the tag (UNSAFE_TAG); ``first_line`` the 1-based line of a repeated key's
     first occurrence; ``more`` is True for the one issue that stands for the ones of its kind not
-    kept (see :data:`MAX_ISSUES`) or, with TOO_MANY_ERRORS, the count of unreadable documents."""
+    kept (see :data:`MAX_ISSUES`) or, with TOO_MANY_ERRORS, the count of unreadable documents;
+    ``path`` the file ``span`` is in when it is not the file read (RENDER_FAILED in a chart's
+    template), else None."""
 
-    __slots__ = ("kind", "span", "detail", "field_path", "first_line", "more")
+    __slots__ = ("kind", "span", "detail", "field_path", "first_line", "more", "path")
 
     def __init__(self, kind: str, span: Span, detail: str = "", field_path: str = "",
-                 first_line: int = 0, more: bool = False):  # fmt: skip
+                 first_line: int = 0, more: bool = False, path: str | None = None):  # fmt: skip
         self.kind = kind
         self.span = span
         self.detail = detail
         self.field_path = field_path
         self.first_line = first_line
         self.more = more
+        self.path = path
 
     def _key(self) -> tuple:
-        return (self.kind, self.span, self.detail, self.field_path, self.first_line, self.more)
+        return (self.kind, self.span, self.detail, self.field_path, self.first_line, self.more, self.path)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, LoadIssue):

@@ -525,7 +525,9 @@ def test_template_error_is_helms_message_on_one_line(repo):
     with pytest.raises(RenderError) as caught:
         render(HelmOptions("shop", parameters=(("fail", "true", False),)))
     assert caught.value.message == "execution error at (shop/templates/guard.yaml:1:25): migrate.image is required"
-    assert (caught.value.path, caught.value.line, caught.value.needs_network) == ("deploy/shop/Chart.yaml", 1, False)
+    # placed in the template Helm names, at its line and column
+    assert (caught.value.path, caught.value.line, caught.value.column, caught.value.needs_network) == (
+        "deploy/shop/templates/guard.yaml", 1, 25, False)
     with pytest.raises(RenderError) as caught:
         render(HelmOptions("shop", parameters=(("deref", "true", False),)))
     assert "\n" not in caught.value.message
@@ -842,3 +844,41 @@ def test_kube_version_and_api_versions_come_from_the_configuration(tmp_path, mon
     _, [document], _ = render("helm", "chart", "chart/Chart.yaml", config)
     data = document.loaded.documents[0].value["data"]
     assert (data["kube"], data["monitoring"]) == ("v1.29.3", "true")
+
+
+# --- a template error is placed in the template ------------------------------------------------
+
+
+@needs_helm
+def test_a_template_error_is_reported_at_the_templates_line(repo):
+    """Go's text/template names the failing template by chart name (``shop/templates/x.yaml:6:15``);
+    the finding goes to that file and position, which the user can open."""
+    from typer.testing import CliRunner
+
+    from hooklint.cli import app
+
+    write(repo / "deploy" / "shop" / "templates" / "broken.yaml",
+          "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: broken\ndata:\n  a: {{ .Values.missing.deep }}\n")  # fmt: skip
+    result = CliRunner().invoke(app, ["lint", "-f", "json", "deploy/shop"])
+    [finding] = [f for f in json.loads(result.stdout)["findings"] if f["rule_id"] == "HL007"]
+    assert (finding["path"], finding["line"], finding["column"]) == ("deploy/shop/templates/broken.yaml", 6, 15)
+    assert finding["message"].startswith(
+        "Rendering failed: shop/templates/broken.yaml:6:15 executing \"shop/templates/broken.yaml\" at "
+        "<.Values.missing.deep>: nil pointer evaluating interface {}.deep."
+    )
+
+
+def test_template_location_follows_subcharts_by_name_and_gives_up_on_archives(tmp_path):
+    write(tmp_path / "shop" / "Chart.yaml", CHART_YAML)
+    write(tmp_path / "shop" / "templates" / "cm.yaml", "x\n")
+    write(tmp_path / "shop" / "charts" / "db-folder" / "Chart.yaml", "apiVersion: v2\nname: db\nversion: 1.0.0\n")
+    write(tmp_path / "shop" / "charts" / "db-folder" / "templates" / "job.yaml", "x\n")
+    tree = helm._read_chart(str(tmp_path / "shop"))
+    sub = str(tmp_path / "shop" / "charts" / "db-folder" / "templates" / "job.yaml")
+    assert helm.template_location("template: shop/charts/db/templates/job.yaml:3:9: executing ...", tree) == (sub, 3, 9)
+    assert helm.template_location("parse error at (shop/templates/cm.yaml:7): function \"x\" not defined", tree) == (
+        str(tmp_path / "shop" / "templates" / "cm.yaml"), 7, 1)
+    # another chart's name, a template that is not there, no position at all
+    assert helm.template_location("template: other/templates/cm.yaml:1:1: boom", tree) is None
+    assert helm.template_location("template: shop/templates/gone.yaml:1:1: boom", tree) is None
+    assert helm.template_location("Chart.yaml file is missing", tree) is None

@@ -41,6 +41,8 @@ class Hit:
     field_path: str = ""
     manifest: "Manifest | None" = None
     doc_index: int | None = None
+    #: File checks only: the file ``span`` is in, when not the checked file (HL007 in a template).
+    path: str | None = None
 
 
 @dataclass(slots=True)

@@ -95,7 +95,7 @@ def render_failed(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
                 f"Rendering failed: {issue.detail}. Argo CD's repo server fails the same way, so the "
                 "application cannot sync; nothing of it is checked until it renders."
             )
-        yield Hit(message, issue.span, issue.field_path, doc_index=index)
+        yield Hit(message, issue.span, issue.field_path, doc_index=index, path=issue.path)
 
 
 @check("HL008", scope="file")

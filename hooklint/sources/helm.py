@@ -450,10 +450,39 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
             message = str(exc)
             for temp, user in replacements:
                 message = message.replace(temp, user)
-            raise RenderError(_one_line(message.replace(work, "<tmp>")), tree.configured_in) from None
+            message = _one_line(message.replace(work, "<tmp>"))
+            where = template_location(message, tree)
+            if where is not None:
+                raise RenderError(message, *where) from None
+            raise RenderError(message, tree.configured_in) from None
         return Rendering(renderer, _place(docs, tree, copy))
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+#: Where Go's text/template says an error is: ``shop/templates/job.yaml:12:7`` (executing) or
+#: ``(shop/templates/job.yaml:12)`` (parsing), named by chart name, ``charts/<name>/`` per subchart.
+_TEMPLATE_AT = re.compile(r"(?<![\w./-])([\w.-]+(?:/[\w.-]+)*/templates/[^\s:()\"]+):(\d+)(?::(\d+))?")
+
+
+def template_location(message: str, tree: _Chart) -> tuple[str, int, int] | None:
+    """``(file, line, column)`` of the first template position in Helm's error ``message`` that
+    names a template file of ``tree`` (the chart rendered, or one of its unpacked subcharts);
+    column 1 when Helm gives a line only. None when the message names none, or a template of a
+    packaged subchart, which the user cannot open at a line."""
+    for match in _TEMPLATE_AT.finditer(message):
+        parts = match.group(1).split("/")
+        if parts[0] != tree.name:
+            continue
+        node, i = tree, 1
+        while node is not None and i + 1 < len(parts) and parts[i] == "charts":
+            node, i = node.children.get(parts[i + 1]), i + 2
+        if node is None or node.folder is None or parts[i] != "templates":
+            continue
+        path = os.path.normpath(os.path.join(node.folder, *parts[i:]))
+        if os.path.isfile(path):
+            return path, int(match.group(2)), int(match.group(3) or 1)
+    return None
 
 
 class _HelmFailed(Exception):

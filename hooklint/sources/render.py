@@ -91,12 +91,16 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     except RenderError as exc:
         # first_line=1: Argo CD renders it, hooklint does not (said in the detail)
         detail = exc.message if exc.argocd_renders is None else f"{exc.message}. {exc.argocd_renders}"
-        line, column = exc.line, exc.column
-        if os.path.normpath(exc.path) != os.path.normpath(manifest_file):  # in a base or component
+        line, column, where = exc.line, exc.column, None
+        if os.path.normpath(exc.path) == os.path.normpath(manifest_file):
+            pass
+        elif source_type == KUSTOMIZE:  # in a base or component: on the entry that leads there
             detail = f"{exc.path}:{exc.line}:{exc.column}: {detail}"
             line, column = _entry_leading_to(manifest_file, exc.path)
+        else:  # in one of the chart's templates, which the user can open
+            where = exc.path
         loaded.issues.append((LoadIssue(RENDER_FAILED, Span.point(line, column), detail,
-                                        first_line=int(exc.argocd_renders is not None)), 0))  # fmt: skip
+                                        first_line=int(exc.argocd_renders is not None), path=where), 0))  # fmt: skip
         return loaded, [], None
     except RendererUnavailable as exc:
         loaded.issues.append((LoadIssue(RENDERER_UNAVAILABLE, Span.point(1, 1), exc.message), 0))
