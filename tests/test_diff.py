@@ -143,6 +143,19 @@ def test_git_problems_are_one_line_and_exit_2(repo, tmp_path, monkeypatch):
     assert result.output == f"hooklint: error: {outside} is not in a git repository: hooklint diff compares git revisions\n"
 
 
+def test_a_path_on_neither_side_is_an_input_error_not_a_pass(repo):
+    """A typo in CI (`hooklint diff main deplyo`) must not compare nothing with nothing."""
+    result = runner.invoke(app, ["diff", "one", "deplyo"])
+    assert (result.exit_code, result.output) == (
+        2, "hooklint: error: deplyo: no such file or directory in one nor in the working tree\n")
+    result = runner.invoke(app, ["diff", "one", "deploy/gone", "--head", "two"])
+    assert (result.exit_code, result.output) == (
+        2, "hooklint: error: deploy/gone: no such file or directory in one nor in two\n")
+    # a file that exists on one side only is a change, not an error: seed.yaml comes with two
+    code, doc = diff_json("one", "deploy/app/seed.yaml", "--head", "two")
+    assert code == 1 and {f["path"] for f in doc["new"]} == {"deploy/app/seed.yaml"}
+
+
 def test_text_and_sarif(repo):
     result = runner.invoke(app, ["diff", "one", "--head", "two"])
     assert result.output.splitlines()[:4] == [

@@ -190,15 +190,30 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
     _, urls = git_remote_urls(top)
     config.repo_urls = list(dict.fromkeys([*config.repo_urls, *urls]))
     with checkout(top, base_commit) as base_folder:
+        if head_commit is None:
+            _exists_on_a_side(relative, base_folder, base, top, None)
         base_side = _side(base_folder, base, relative, config, catalog, top)
         if head_commit is None:
             head_side = _side(top, None, relative, config, catalog, top)
             return compare(base_side, head_side, lambda side, key: _findings_of(
                 base_folder if side is base_side else top, key, relative, config, catalog, top))
         with checkout(top, head_commit) as head_folder:
+            _exists_on_a_side(relative, base_folder, base, head_folder, head)
             head_side = _side(head_folder, head, relative, config, catalog, top)
             return compare(base_side, head_side, lambda side, key: _findings_of(
                 base_folder if side is base_side else head_folder, key, relative, config, catalog, top))
+
+
+def _exists_on_a_side(paths: list[str], base_folder: str, base: str, head_folder: str, head: str | None) -> None:
+    """Raise :class:`ReviewError` for a path (relative to the repository's top) that exists on
+    neither side (``head`` None: the working tree): a typo would otherwise compare nothing with
+    nothing and pass."""
+    for p in paths:
+        if p == "." or os.path.lexists(os.path.join(base_folder, p)):
+            continue
+        if not os.path.lexists(os.path.join(head_folder, p)):
+            where = f"{base} nor in {head}" if head is not None else f"{base} nor in the working tree"
+            raise ReviewError(f"{p}: no such file or directory in {where}")
 
 
 def _findings_of(folder: str, key: str, paths: list[str], config: Config, catalog: Catalog, top: str) -> list[Finding]:
