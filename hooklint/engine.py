@@ -67,11 +67,17 @@ class Engine:
         load_all()
         if config.select is not None:
             chosen = set().union(*(self._rules("select", i, n) for i, n in enumerate(config.select)))
+            if not chosen:
+                raise ConfigError(f"{self._label('select')} names no rule, so nothing would be checked: "
+                                  "leave it out to run every rule")  # fmt: skip
         else:
             chosen = set(catalog.rules)
         for key, names in (("ignore", config.ignore), ("disable", config.disable)):
             for i, name in enumerate(names):
                 chosen -= self._rules(key, i, name)
+        if not chosen:
+            key = "ignore" if config.ignore or not config.disable else "disable"
+            raise ConfigError(f"{self._label(key)} leaves no rule to run, so nothing would be checked")
         self.enabled = chosen
         #: rule id -> severity, from the ``severity`` overrides (a later, more specific name wins)
         self.severity: dict[str, str] = {}
@@ -88,6 +94,11 @@ class Engine:
         self.app_checks = [c for c in checks if c.scope == "application"]
         self._by_kind: dict[tuple[str | None, bool], list[tuple[Check, Rule]]] = {}
 
+    def _label(self, key: str, *sub: object) -> str:
+        """``--select``, or ``file:line: 'select'``: where ``key`` was set, for a message."""
+        where = self.config.at(key, *sub)
+        return where if where.startswith("--") else f"{where}: '{key}'"
+
     def _rules(self, key: str, sub: object, name: str) -> set[str]:
         """The rule ids ``name`` stands for: an id (any case), a slug, or an id prefix (``HL1``,
         ``HL20``). Raises :class:`ConfigError` naming ``key`` and its line for anything else."""
@@ -99,9 +110,7 @@ class Engine:
             found = {rid for rid in self.catalog.rules if rid.startswith(upper)}
             if found:
                 return found
-        where = self.config.at(key, sub)
-        label = where if where.startswith("--") else f"{where}: '{key}'"
-        raise ConfigError(f"{label} names unknown rule {name!r} (a rule id, slug or id prefix such as HL1)")
+        raise ConfigError(f"{self._label(key, sub)} names unknown rule {name!r} (a rule id, slug or id prefix such as HL1)")
 
     def reports(self, finding: Finding) -> bool:
         """Whether ``finding`` is on a path the configuration reports it on (``exclude`` and

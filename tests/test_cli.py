@@ -196,3 +196,12 @@ def test_python_m_hooklint_without_its_dependencies_says_so_in_one_line(tmp_path
     assert proc.stderr.splitlines() == [
         f"hooklint: error: typer is not installed for {sys.executable}: install hooklint first (pip install -e . "
         "from the repository, as its README says)"]
+
+
+def test_an_empty_select_on_the_command_line_is_exit_2_not_a_silent_pass(tree):
+    """`--select "$RULES"` with RULES unset must not turn the gate off."""
+    result = invoke("lint", "--select", "", "app")
+    assert (result.exit_code, result.output) == (
+        2, "hooklint: error: --select names no rule, so nothing would be checked: leave it out to run every rule\n")
+    result = invoke("lint", "--ignore", "HL", "app")
+    assert (result.exit_code, result.output) == (2, "hooklint: error: --ignore leaves no rule to run, so nothing would be checked\n")

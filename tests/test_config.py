@@ -260,6 +260,10 @@ YAML_ERRORS = [
     ("select: [HL1, HL77]\n", "{f}:1: 'select' names unknown rule 'HL77' (a rule id, slug or id prefix such as HL1)"),
     ("ignore:\n  - hook-image-mutable-tags\n", "{f}:2: 'ignore' names unknown rule 'hook-image-mutable-tags' (a rule id, slug or id prefix such as HL1)"),
     ("disable: [HL999]\n", "{f}:1: 'disable' names unknown rule 'HL999' (a rule id, slug or id prefix such as HL1)"),
+    # a selection that leaves nothing to check is an error, never a silent pass
+    ("select: []\n", "{f}:1: 'select' names no rule, so nothing would be checked: leave it out to run every rule"),
+    ("select: [HL1]\nignore: [HL10, HL1]\n", "{f}:2: 'ignore' leaves no rule to run, so nothing would be checked"),
+    ("disable: [HL]\n", "{f}:1: 'disable' leaves no rule to run, so nothing would be checked"),
     ("severity:\n  HL2O8: note\n", "{f}:2: 'severity' names unknown rule 'HL2O8' (a rule id, slug or id prefix such as HL1)"),
     ("per-path-ignores:\n  legacy/: [HL1033]\n", "{f}:2: 'per-path-ignores' names unknown rule 'HL1033' (a rule id, slug or id prefix such as HL1)"),
 ]  # fmt: skip
