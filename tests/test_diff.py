@@ -342,6 +342,24 @@ def test_an_application_that_stops_rendering_is_not_compared(repo):
     assert code == 1  # the new HL007 error
     assert [f["rule_id"] for f in doc["new"]] == ["HL007"]
     assert (doc["fixed"], doc["plan_changes"], doc["not_compared"]) == ([], [], ["deploy/app"])
+    text = runner.invoke(app, ["diff", "HEAD"]).stdout
+    assert text.endswith("\n\nNot compared (rendered on one side only; lint each side to see why):\n  deploy/app\n")
+
+
+def test_a_new_api_version_of_the_same_object_is_no_plan_change(repo):
+    """Argo CD keys objects by group, kind, namespace and name: apps/v1beta2 -> apps/v1 is one Deployment."""
+    deployment = "apiVersion: apps/{v}\nkind: Deployment\nmetadata:\n  name: web\nspec: {{}}\n"
+    (repo / "deploy/app/web.yaml").write_text(deployment.format(v="v1beta2"))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "web")
+    (repo / "deploy/app/web.yaml").write_text(deployment.format(v="v1"))
+    code, doc = diff_json("HEAD")
+    assert doc["plan_changes"] == []
+    (repo / "deploy/app/web.yaml").write_text(deployment.format(v="v1").replace("apps/v1", "example.com/v1"))
+    code, doc = diff_json("HEAD")
+    [change] = doc["plan_changes"]
+    assert ([t["api_version"] for t in change["added"]], [t["api_version"] for t in change["removed"]]) == (
+        ["example.com/v1"], ["apps/v1beta2"])
 
 
 def test_applications_elsewhere_in_the_repository_apply_to_both_sides(repo):

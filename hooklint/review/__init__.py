@@ -280,12 +280,16 @@ def _prints(findings: list[Finding]) -> list[str]:
 
 
 def _task_key(task: dict[str, Any]) -> tuple[str, str, str, str]:
+    """An object's identity as Argo CD keys it (``kube.ResourceKey``: group, kind, namespace,
+    name): ``apps/v1beta2`` -> ``apps/v1`` is the same Deployment."""
     name = task["name"] or (f"{task['generate_name']}*" if task["generate_name"] else "")
-    return (task["api_version"] or "", task["kind"] or "", task["namespace"] or "", name)
+    api_version = task["api_version"] or ""
+    group = api_version.split("/", 1)[0] if "/" in api_version else ""
+    return (group, task["kind"] or "", task["namespace"] or "", name)
 
 
 def _tasks(planned: PlannedApplication) -> dict[tuple, list[tuple[dict[str, Any], str, int]]]:
-    """Each object of a plan (key: api version, kind, namespace, name) with its steps, in order."""
+    """Each object of a plan (key: group, kind, namespace, name) with its steps, in order."""
     out: dict[tuple, list[tuple[dict[str, Any], str, int]]] = {}
     for step in plan_dict(planned)["steps"]:
         for task in step["tasks"]:

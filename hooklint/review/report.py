@@ -73,4 +73,7 @@ def render_text(review: Review) -> str:
         lines += [f"  moved    {task_text(m['task'])}: {step_text(m['from'])} -> {step_text(m['to'])}" for m in change["moved"]]
         lines += [f"  changed  {task_text(c['task'])}: {c['field']} {','.join(c['from']) or '-'} -> "
                   f"{','.join(c['to']) or '-'}" for c in change["changed"]]  # fmt: skip
+    if review.not_compared:
+        lines += ["", "Not compared (rendered on one side only; lint each side to see why):"]
+        lines += [f"  {key}" for key in review.not_compared]
     return "\n".join(lines) + "\n"
