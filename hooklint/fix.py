@@ -363,10 +363,12 @@ def _fix_before_hook_creation(text: str, root: Map, f: Finding, options: FixOpti
     metadata = root.get("metadata")
     if not isinstance(metadata, Map) or "name" not in metadata:
         raise LeftForAPerson("metadata.name is not written in this file")
-    _expect_span(metadata.value_span("name"), f)
     annotations = metadata.get("annotations")
     if not isinstance(annotations, Map):
         raise LeftForAPerson("metadata.annotations is not a mapping written in this file")
+    # the finding points at the delete-policy annotation it names, else at metadata.name
+    written = next((k for k in (argocd.HOOK_DELETE_POLICY, argocd.HELM_HOOK_DELETE_POLICY) if k in annotations), None)
+    _expect_span(annotations.value_span(written) if written else metadata.value_span("name"), f)
     for key, policy in ((argocd.HOOK_DELETE_POLICY, "BeforeHookCreation"),
                         (argocd.HELM_HOOK_DELETE_POLICY, "before-hook-creation")):  # fmt: skip
         where = _entry(annotations, key)

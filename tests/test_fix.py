@@ -432,3 +432,22 @@ def test_a_symlink_in_the_tree_is_fixed_once_through_its_file(tmp_path, monkeypa
     patched = subprocess.run(["patch", "-p1"], input=diff, text=True, capture_output=True, cwd=tmp_path)
     assert patched.returncode == 0, patched.stdout + patched.stderr
     assert (tmp_path / "app" / "link.yaml").is_symlink()
+
+
+@pytest.mark.skipif(shutil.which("kustomize") is None and shutil.which("kubectl") is None,
+                    reason="neither kustomize nor kubectl is installed")  # fmt: skip
+def test_hl203_under_a_name_prefix_is_placed_and_fixed_in_the_hooks_own_file(tmp_path, monkeypatch):
+    """argocd-example-apps pre-post-sync: kustomize's namePrefix changes the name, not the delete
+    policy, so the finding lies on the policy as written and the safe fix edits it there."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "kustomization.yaml").write_text("namePrefix: shop-\nresources:\n- job.yaml\n")
+    job = ("apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: before\n  annotations:\n"
+           "    argocd.argoproj.io/hook: PreSync\n    argocd.argoproj.io/hook-delete-policy: HookSucceeded\n")  # fmt: skip
+    (tmp_path / "app" / "job.yaml").write_text(job)
+    doc = json.loads(runner.invoke(app, ["lint", "-f", "json", "--select", "HL203", "app"]).stdout)
+    assert [(f["path"], f["line"], f["column"]) for f in doc["findings"]] == [("app/job.yaml", 7, 44)]
+    result = runner.invoke(app, ["fix", "--fail-on", "never", "app"])
+    assert result.exit_code == 0
+    assert (tmp_path / "app" / "job.yaml").read_text() == job.replace("HookSucceeded", "HookSucceeded,BeforeHookCreation")

@@ -77,14 +77,24 @@ def hook_fixed_name_collision(m: Manifest, ctx: Context) -> Iterator[Hit]:
     if "BeforeHookCreation" in m.hook.delete_policies:
         return
     policies = ", ".join(m.hook.delete_policies)
+    written = delete_policy_annotation(m)
     yield Hit(
         f"Hook {m.label} has a fixed name and its delete policies ({policies}) lack "
         "BeforeHookCreation: whenever the previous run is still there (a failed hook or sync, or a "
         "policy that never deletes it), Argo CD re-applies it instead of creating it, which fails "
         f"with {_immutable(m)}, or reuses the old result without running. {_before_hook_creation_fix(m)}",
-        m.metadata.value_span("name") if m.metadata is not None else m.anchor,
-        "metadata.name",
+        m.annotation_value_span(written) if written else m.metadata.value_span("name") if m.metadata is not None else m.anchor,
+        f"metadata.annotations.{written}" if written else "metadata.name",
     )
+
+
+def delete_policy_annotation(m: Manifest) -> str | None:
+    """The delete-policy annotation HL203 points at and its fix appends to: Argo CD's when written,
+    else Helm's, else None (the finding then points at ``metadata.name``)."""
+    for key in (argocd.HOOK_DELETE_POLICY, argocd.HELM_HOOK_DELETE_POLICY):
+        if key in m.annotations:
+            return key
+    return None
 
 
 def _immutable(m: Manifest) -> str:
