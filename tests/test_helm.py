@@ -882,3 +882,13 @@ def test_template_location_follows_subcharts_by_name_and_gives_up_on_archives(tm
     assert helm.template_location("template: other/templates/cm.yaml:1:1: boom", tree) is None
     assert helm.template_location("template: shop/templates/gone.yaml:1:1: boom", tree) is None
     assert helm.template_location("Chart.yaml file is missing", tree) is None
+
+
+@pytest.mark.skipif((find_helm() or ("",))[0] != "sdk", reason="the in-process Helm SDK is not the renderer here")
+def test_helms_go_log_lines_stay_off_stderr(repo, capfd):
+    """A v2 chart with a requirements.yaml makes Helm's Go code log a warning straight to file
+    descriptor 2; hooklint's stderr keeps its own one-line messages only."""
+    write(repo / "deploy" / "shop" / "requirements.yaml", "dependencies: []\n")
+    capfd.readouterr()
+    render(HelmOptions("shop"))
+    assert capfd.readouterr().err == ""

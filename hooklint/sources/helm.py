@@ -37,16 +37,18 @@ a template inside a packaged subchart (``charts/*.tgz``, then ``configured_in`` 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
 import re
 import shutil
 import subprocess
+import sys
 import tarfile
 import tempfile
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 import yaml
 
@@ -509,7 +511,30 @@ def _clean_set(value: str) -> str:
     return "".join(out)
 
 
+@contextlib.contextmanager
+def _go_log_kept_off_stderr() -> Iterator[None]:
+    """Helm's Go code, loaded in this process, logs warnings straight to file descriptor 2
+    (``2026/12/02 00:59:40 Warning: Dependencies are handled in Chart.yaml ...``); they go to a
+    temporary file and are dropped, so hooklint's stderr keeps its one-line messages."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with tempfile.TemporaryFile() as sink:
+            os.dup2(sink.fileno(), 2)
+            try:
+                yield
+            finally:
+                os.dup2(saved, 2)
+    finally:
+        os.close(saved)
+
+
 def _render_sdk(chart_dir: str, value_paths: list[str], options: HelmOptions) -> list[_Doc]:
+    with _go_log_kept_off_stderr():
+        return _render_sdk_quietly(chart_dir, value_paths, options)
+
+
+def _render_sdk_quietly(chart_dir: str, value_paths: list[str], options: HelmOptions) -> list[_Doc]:
     import helm_python as helm  # noqa: PLC0415 - lazily: see find_helm
     from helm_python import _native  # noqa: PLC0415
 
