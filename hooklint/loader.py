@@ -273,7 +273,12 @@ class _FileParser:
     def fail(self, exc: YamlSyntaxError | DocumentTooComplex) -> bool:
         """Record an unreadable document. False once the file has too many of them."""
         kind = TOO_COMPLEX if isinstance(exc, DocumentTooComplex) else SYNTAX_ERROR
-        self.loaded.issues.append((LoadIssue(kind, exc.span, str(exc)), self.index))
+        detail = str(exc)
+        if self.index > 0 and "expected <document start>" in detail and self.path.lower().endswith(".json"):
+            # repository.go getObjsFromYAMLOrJSON: decoder.More() after the first JSON value
+            detail = ("a second JSON value after the first object: Argo CD reads one object per .json file "
+                      "(\"Found multiple objects ... Only single objects are allowed in JSON files\")")  # fmt: skip
+        self.loaded.issues.append((LoadIssue(kind, exc.span, detail), self.index))
         self.index += 1
         self.failures += 1
         if self.failures < MAX_SYNTAX_ERRORS:

@@ -283,19 +283,22 @@ def deduplicated(manifests: "list[Manifest]") -> "list[Manifest]":
 def manifests_from_document(
     path: str, doc_index: int, value: Any, source: str | None, source_line: int = 0
 ) -> list[Manifest]:
-    """The objects in one document: the document itself, or each item of a ``kind: List`` (and of
-    any ``*List`` kind with an ``items`` sequence). Non-mapping documents give no manifests (HL003
-    reports them)."""
+    """The objects Argo CD takes from one document (``reposerver/repository/repository.go``
+    ``GenerateManifests``, v3.5.1): each item when ``items`` is a sequence, whatever the kind
+    (``Unstructured.IsList``; items that are not mappings give none, HL003 reports them); nothing for
+    a "null list", ``items: null`` with no ``spec`` and no ``status`` (``isNullList``); else the
+    document itself. Non-mapping documents give no manifests (HL003 reports them)."""
     if not isinstance(value, Map):
         return []
     items = value.get("items")
-    kind = value.get("kind")
-    if isinstance(kind, str) and kind.endswith("List") and isinstance(items, Seq):
+    if isinstance(items, Seq):
         return [
             Manifest.from_body(path, doc_index, item, source, i, source_line)
             for i, item in enumerate(items)
             if isinstance(item, Map)
         ]
+    if items is None and "items" in value and "spec" not in value and "status" not in value:
+        return []
     return [Manifest.from_body(path, doc_index, value, source, None, source_line)]
 
 

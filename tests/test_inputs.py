@@ -22,7 +22,39 @@ def test_broken_json_is_a_syntax_error_not_an_unrelated_file(tmp_path, monkeypat
     (tmp_path / "job.json").write_text('{"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "x"}, "spec": {')
     result = runner.invoke(app, ["lint", "job.json"])
     assert result.exit_code == 1
-    assert result.output.startswith("job.json:1:78: error HL001 yaml-syntax-error: ")
+    assert result.output.startswith("job.json:1:78: error HL001 yaml-syntax-error: JSON syntax error: ")
+
+
+def test_a_json_file_with_two_objects_says_so(tmp_path, monkeypatch):
+    """repository.go getObjsFromYAMLOrJSON: "Found multiple objects in %q. Only single objects are
+    allowed in JSON files." (argo-cd's own testdata/json-list/list.json)."""
+    monkeypatch.chdir(tmp_path)
+    one = '{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "%s"}}\n'
+    (tmp_path / "two.json").write_text(one % "a" + one % "b")
+    result = runner.invoke(app, ["lint", "two.json"])
+    assert result.output.splitlines()[0] == (
+        "two.json:2:1: error HL001 yaml-syntax-error: JSON syntax error: a second JSON value after the first "
+        "object: Argo CD reads one object per .json file (\"Found multiple objects ... Only single objects are "
+        "allowed in JSON files\"). Argo CD cannot render this document, so the whole application fails to "
+        "sync; fix the JSON.")  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # items not a list: one object of kind List, with no name
+    ("apiVersion: v1\nkind: List\nitems: 5\n", [("HL003", 3, 8, "List's items is an integer, not a list")]),
+    # isNullList: items null, no spec, no status: Argo CD takes nothing from it
+    ("apiVersion: v1\nkind: ConfigMapList\nitems: null\n", []),
+    # IsList does not look at the kind: any document whose items is a sequence is a list
+    ("apiVersion: example.com/v1\nkind: Bundle\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n"
+     "    name: a\n    annotations:\n      argocd.argoproj.io/sync-wave: 1\n", [("HL004", 9, 37, "Annotation")]),
+])  # fmt: skip
+def test_lists_are_read_as_argo_cd_reads_them(tmp_path, monkeypatch, text, expected):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "list.yaml").write_text(text)
+    doc = json.loads(runner.invoke(app, ["lint", "-f", "json", "list.yaml"]).stdout)
+    got = [(f["rule_id"], f["line"], f["column"], f["message"]) for f in doc["findings"]]
+    assert [(r, line, col) for r, line, col, _ in got] == [(r, line, col) for r, line, col, _ in expected]
+    assert all(message.startswith(start) for (*_, message), (*_, start) in zip(got, expected))
 
 
 def test_a_helm_chart_folder_is_rendered_and_reported_at_template_lines(tmp_path, monkeypatch):

@@ -36,11 +36,12 @@ _MORE = (
 @check("HL001", scope="file")
 def yaml_syntax_error(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
     """Documents libyaml cannot read, or that are too deep or alias-heavy to read safely."""
+    language = "JSON" if file.path.lower().endswith(".json") else "YAML"
     for issue, index in file.issues:
         if issue.kind == SYNTAX_ERROR:
             message = (
-                f"YAML syntax error: {issue.detail}. Argo CD cannot render this document, so the "
-                "whole application fails to sync; fix the YAML."
+                f"{language} syntax error: {issue.detail}. Argo CD cannot render this document, so the "
+                f"whole application fails to sync; fix the {language}."
             )
         elif issue.kind == TOO_COMPLEX:
             message = f"Document cannot be read safely: {issue.detail}. Simplify the document."

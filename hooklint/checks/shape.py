@@ -31,7 +31,9 @@ _UNDECODABLE = "Argo CD fails to sync an application with a manifest it cannot d
 
 @check("HL003", scope="file")
 def document_not_an_object(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
-    """A document that is not a mapping, or an item of a ``kind: List`` that is not one."""
+    """A document that is not a mapping, or an item of a list that is not one (any document whose
+    ``items`` is a sequence is a list to Argo CD: ``Unstructured.IsList``, and ``EachListItem``
+    fails on an item that is not an object)."""
     for doc in file.documents:
         value = doc.value
         if not isinstance(value, Map):
@@ -42,12 +44,12 @@ def document_not_an_object(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
             )  # fmt: skip
             continue
         items = value.get("items")
-        if not str(value.get("kind", "")).endswith("List") or not isinstance(items, Seq):
+        if not isinstance(items, Seq):
             continue
         for i, item in enumerate(items):
             if not isinstance(item, Map):
                 yield Hit(
-                    f"Item {i} of this {value['kind']} is {type_name(item)}, not a Kubernetes object: "
+                    f"Item {i} of this {value.get('kind') or 'list'} is {type_name(item)}, not a Kubernetes object: "
                     f"{_UNDECODABLE}. Make it an object with apiVersion, kind and metadata.",
                     items.item_spans[i], f"items[{i}]", doc_index=doc.index,
                 )  # fmt: skip
@@ -66,6 +68,16 @@ def not_a_kubernetes_object(m: Manifest, ctx: Context) -> Iterator[Hit]:
             "fails to sync the application when it cannot decode a manifest. Add "
             f"{' and '.join(missing)}, or move the file out of the application's path.",
             m.body.span if not m.body else m.body.key_span(next(iter(m.body))),
+        )
+        return
+    items = m.body.get("items")
+    if m.kind.endswith("List") and items is not None:  # not a sequence: then m would be its items
+        yield Hit(
+            f"{m.kind}'s items is {type_name(items)}, not a list: Argo CD reads the document as one "
+            f"object of kind {m.kind} (unstructured IsList is false), not as the objects it lists, and "
+            "the API server rejects it, so the sync fails. Make items a list of objects.",
+            m.body.value_span("items"),
+            "items",
         )
         return
     if m.metadata is not None and ("name" in m.metadata or "generateName" in m.metadata) and not (
