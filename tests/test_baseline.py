@@ -125,7 +125,7 @@ def test_an_application_that_does_not_render_is_never_baselined(tmp_path):
     root = tmp_path / "repo"
     (root / "app").mkdir(parents=True)
     (root / ".git").mkdir()
-    (root / "app" / "kustomization.yaml").write_text("resources:\n- https://github.com/acme/base//deploy?ref=v1\n")
+    (root / "app" / "kustomization.yaml").write_text("resources:\n- missing.yaml\n")
     written = hooklint("--write-baseline", "baseline.json", "app", cwd=root)
     assert written.returncode == 0, written.stderr
     assert json.loads((root / "baseline.json").read_text())["findings"] == []
