@@ -208,8 +208,8 @@ def test_a_base_outside_the_repository_is_refused_and_a_base_error_is_placed_on_
     lines = result.output.splitlines()
     assert lines[:3] == [
         "app/kustomization.yaml:2:3: error HL007 render-failed: Rendering failed: resources entry '../../outside' is "
-        "outside the repository (the current folder): Argo CD's repo server has only the repository. Argo CD's repo server fails "
-        "the same way, so the application cannot sync; nothing of it is checked until it renders.",
+        "outside the repository (the current folder), and a render sees only the repository. Argo CD's repo server "
+        "fails the same way, so the application cannot sync; nothing of it is checked until it renders.",
         "prod/kustomization.yaml:3:3: error HL007 render-failed: Rendering failed: base/kustomization.yaml:3:3: "
         "resources entry 'missing.yaml' names nothing: base/missing.yaml does not exist. Argo CD's repo server "
         "fails the same way, so the application cannot sync; nothing of it is checked until it renders.",
@@ -268,6 +268,23 @@ def test_hl009_is_accepted_for_a_path_with_ignore_or_per_path_ignores(repo, how)
     if how == "severity":
         expected.append(("HL009", "note", "apps/remote/kustomization.yaml"))
     assert (result.exit_code, found) == (1, expected)  # HL007 is still reported: only HL009 is accepted
+
+
+@needs_kustomize
+def test_a_kustomization_that_is_not_yaml_is_one_hl001_at_the_parsers_position(repo):
+    """Not also HL007 with kustomize's vaguer "yaml: line 5" at column 1: one problem, one finding.
+    An overlay of it fails to render on its own (HL007 there: another application)."""
+    write(repo, {
+        "app/kustomization.yaml": "resources:\n- job.yaml\n- [oops\n",
+        "app/job.yaml": JOB,
+        "chart/Chart.yaml": "apiVersion: v2\nname: shop\nversion: 1.0.0\ndependencies: [a\n",
+    })  # fmt: skip
+    result = runner.invoke(app, ["lint", "--format", "json", "app", "chart"])
+    found = [(f["path"], f["line"], f["column"], f["rule_id"]) for f in json.loads(result.output)["findings"]]
+    assert (result.exit_code, found) == (1, [
+        ("app/kustomization.yaml", 3, 3, "HL001"),
+        ("chart/Chart.yaml", 4, 15, "HL001"),
+    ])
 
 
 @needs_kustomize

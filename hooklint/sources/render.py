@@ -25,7 +25,7 @@ from hooklint.sources.applications import ApplicationSource, git_root
 from hooklint.sources.placement import Placement
 from hooklint.sources.discovery import KUSTOMIZE
 from hooklint.sources.rendered import RenderedDocument, Renderer, RendererUnavailable, RenderError
-from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, LoadIssue, Map
+from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, SYNTAX_ERROR, LoadIssue, Map
 
 
 @dataclass(slots=True)
@@ -65,7 +65,8 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     and the destination namespace (``util/helm/cmd.go`` ``template``). Argo CD passes the destination
     cluster's ``--kube-version`` and ``--api-versions``; hooklint has no cluster, so they come from
     the ``kube-version`` and ``api-versions`` settings unless the Application sets them. Returns that file (read as written, with an HL007, HL008
-    or HL009 load issue when it did not render), the rendered documents and the renderer used."""
+    or HL009 load issue when it did not render; none when it is itself not valid YAML, which its HL001
+    issue says), the rendered documents and the renderer used."""
     loaded = read_file(manifest_file, config.max_file_size)
     root = repository_root(folder, named)
     try:
@@ -96,7 +97,9 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
         detail = exc.message if exc.argocd_renders is None else f"{exc.message}. {exc.argocd_renders}"
         line, column, where = exc.line, exc.column, None
         if os.path.normpath(exc.path) == os.path.normpath(manifest_file):
-            pass
+            if kind == RENDER_FAILED and any(issue.kind == SYNTAX_ERROR for issue, _ in loaded.issues):
+                # the kustomization or Chart.yaml is not YAML: HL001 says so, at the parser's position
+                return loaded, [], None
         elif source_type == KUSTOMIZE:  # in a base or component: on the entry that leads there
             detail = f"{exc.path}:{exc.line}:{exc.column}: {detail}"
             line, column = _entry_leading_to(manifest_file, exc.path)
