@@ -291,6 +291,7 @@ exclude: []                      # files never reported, e.g. ["legacy/", "**/*-
 # baseline: .hooklint-baseline.json  # findings recorded by hooklint lint --write-baseline
 # per-path-ignores:              # rules not reported on some paths
 #   "legacy/**": [HL103]
+#   "charts/shop/**": [HL009]    # Argo CD fetches its dependencies; hooklint does not check it
 
 workload-scope: hooks            # hooks, or all: security and lifecycle rules on every workload
 allowed-registries: []           # HL101: registry hosts or host/path prefixes, e.g. [ghcr.io/acme]
