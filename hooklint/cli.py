@@ -139,7 +139,7 @@ def lint(
     fix: Annotated[bool, typer.Option("--fix", help="Apply safe fixes in place first (as 'hooklint fix').")] = False,
     unsafe_fixes: Annotated[bool, typer.Option("--unsafe-fixes", help="With --fix: apply unsafe fixes too.")] = False,
     baseline: Annotated[Optional[str], typer.Option("--baseline", help="Suppress the findings this baseline records (default: the configuration's baseline).", show_default=False)] = None,
-    write_baseline: Annotated[Optional[str], typer.Option("--write-baseline", help="Record today's findings in this file (exit 0 unless an input error).", show_default=False)] = None,
+    write_baseline: Annotated[Optional[str], typer.Option("--write-baseline", help="Record today's findings in this file, but HL007 and HL008, which it says it left out (exit 0 unless an input error).", show_default=False)] = None,
     stats: Annotated[bool, typer.Option("--statistics", help="Text format: add the number of findings of each rule.")] = False,
     show_suppressed: Annotated[bool, typer.Option("--show-suppressed", help="Text format: list suppressed findings too, each marked with its suppression.")] = False,
     show_skipped: Annotated[bool, typer.Option("--show-skipped", help="List the files not linted, with the reason (text).")] = False,
@@ -206,10 +206,18 @@ def lint(
         from hooklint.reporters.baseline import write_baseline as write
 
         try:
-            count = write(write_baseline, result)
+            written = write(write_baseline, result)
         except BaselineError as exc:
             _fail(str(exc))
-        typer.echo(f"hooklint: wrote {count} finding{'s' if count != 1 else ''} to the baseline {write_baseline}", err=True)
+        count, left = written.count, written.left_out
+        line = f"hooklint: wrote {count} finding{'s' if count != 1 else ''} to the baseline {write_baseline}"
+        if left:  # they still fail a run with --baseline: say so now, not then
+            rules = ", ".join(sorted(set(left)))
+            remedy = "fix the source" if "HL008" not in left else "fix the source or install its renderer"
+            line += (f"; {len(left)} finding{'s' if len(left) != 1 else ''} ({rules}) "
+                     f"{'is' if len(left) == 1 else 'are'} never baselined: {remedy}, or ignore the rule for "
+                     "that path")  # fmt: skip
+        typer.echo(line, err=True)
         raise typer.Exit(EXIT_CLEAN)
     threshold = None if cfg.fail_on == "never" else SEVERITY_RANK[cfg.fail_on]
     failing = threshold is not None and any(SEVERITY_RANK[f.severity] >= threshold for f in result.findings)
@@ -283,6 +291,7 @@ exclude: []                      # files never reported, e.g. ["legacy/", "**/*-
 # baseline: .hooklint-baseline.json  # findings recorded by hooklint lint --write-baseline
 # per-path-ignores:              # rules not reported on some paths
 #   "legacy/**": [HL103]
+#   "charts/shop/**": [HL009]    # Argo CD fetches its dependencies; hooklint does not check it
 
 workload-scope: hooks            # hooks, or all: security and lifecycle rules on every workload
 allowed-registries: []           # HL101: registry hosts or host/path prefixes, e.g. [ghcr.io/acme]

@@ -405,8 +405,10 @@ def _rebuild_seq(items: list, span: Span, item_spans: list) -> Seq:
 
 #: Kinds of :class:`LoadIssue`. The checks of :mod:`hooklint.checks.loading` turn them into
 #: findings: SYNTAX_ERROR, TOO_COMPLEX and TOO_MANY_ERRORS are HL001, DUPLICATE_KEY HL002,
-#: UNSAFE_TAG HL005, RENDER_FAILED HL007 and RENDERER_UNAVAILABLE HL008 (the rendering stage,
-#: :mod:`hooklint.sources.render`, records the last two on a kustomization or ``Chart.yaml``).
+#: UNSAFE_TAG HL005, RENDER_FAILED HL007, RENDERER_UNAVAILABLE HL008 and NOT_RENDERED HL009 (the
+#: rendering stage, :mod:`hooklint.sources.render`, records the last three on a kustomization or
+#: ``Chart.yaml``: NOT_RENDERED is a source Argo CD renders and hooklint will not, its detail saying
+#: how Argo CD does).
 SYNTAX_ERROR = "syntax-error"
 TOO_COMPLEX = "too-complex"
 TOO_MANY_ERRORS = "too-many-errors"
@@ -414,6 +416,7 @@ DUPLICATE_KEY = "duplicate-key"
 UNSAFE_TAG = "unsafe-tag"
 RENDER_FAILED = "render-failed"
 RENDERER_UNAVAILABLE = "renderer-unavailable"
+NOT_RENDERED = "not-rendered"
 
 
 class LoadIssue:
@@ -425,7 +428,8 @@ class LoadIssue:
     first occurrence; ``more`` is True for the one issue that stands for the ones of its kind not
     kept (see :data:`MAX_ISSUES`) or, with TOO_MANY_ERRORS, the count of unreadable documents;
     ``path`` the file ``span`` is in when it is not the file read (RENDER_FAILED in a chart's
-    template), else None."""
+    template), else None; ``detail`` of RENDER_FAILED, RENDERER_UNAVAILABLE and NOT_RENDERED is
+    what the rendering stage says."""
 
     __slots__ = ("kind", "span", "detail", "field_path", "first_line", "more", "path")
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.manifests import HL102_BAD
+from tests.manifests import HL102_BAD, LATEST_TAG_HOOK
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "public" / "redhat-scholars__argocd-tutorial"
 PARTS = ("apps/todo/src/main/kubernetes", "documentation/modules/ROOT/examples/syncwaves-hooks",
@@ -119,16 +119,43 @@ def test_bad_baseline_is_one_line_and_exit_2(tmp_path, content, message):
     assert (result.returncode, result.stderr) == (2, message)
 
 
-def test_an_application_that_does_not_render_is_never_baselined(tmp_path):
-    """HL007/HL008 name no object: baselining one would hide everything later added to that
-    application, so a baseline neither records nor suppresses them."""
+def test_an_application_argo_cd_cannot_render_is_never_baselined_and_the_write_step_says_so(tmp_path):
+    """HL007 is a broken application (Argo CD fails on it too), not debt, and names no object:
+    baselining it would hide everything later added to that application, so a baseline neither
+    records nor suppresses it; writing the baseline says what it left out, which still fails the run."""
+    root = tmp_path / "repo"
+    (root / "app").mkdir(parents=True)
+    (root / ".git").mkdir()
+    (root / "app" / "kustomization.yaml").write_text("resources:\n- missing.yaml\n")
+    (root / "hooks.yaml").write_text(LATEST_TAG_HOOK)
+    written = hooklint("--write-baseline", "baseline.json", "app", "hooks.yaml", cwd=root)
+    assert written.returncode == 0, written.stderr
+    assert written.stderr == (
+        "hooklint: wrote 2 findings to the baseline baseline.json; 1 finding (HL007) is never baselined: fix the "
+        "source, or ignore the rule for that path\n"
+    )
+    assert [e["rule_id"] for e in json.loads((root / "baseline.json").read_text())["findings"]] == ["HL102", "HL305"]
+    checked = hooklint("--baseline", "baseline.json", "app", "hooks.yaml", cwd=root)
+    assert checked.returncode == 1
+    assert [line.split()[2] for line in finding_lines(checked.stdout)] == ["HL007"]
+
+
+def test_a_source_only_argo_cd_renders_is_baselined(tmp_path):
+    """HL009: the application syncs; not checking it is stable debt a team may accept. The entry
+    stops matching once the base is vendored (fixed debt), and the application's findings come in new."""
     root = tmp_path / "repo"
     (root / "app").mkdir(parents=True)
     (root / ".git").mkdir()
     (root / "app" / "kustomization.yaml").write_text("resources:\n- https://github.com/acme/base//deploy?ref=v1\n")
     written = hooklint("--write-baseline", "baseline.json", "app", cwd=root)
-    assert written.returncode == 0, written.stderr
-    assert json.loads((root / "baseline.json").read_text())["findings"] == []
+    assert (written.returncode, written.stderr) == (0, "hooklint: wrote 1 finding to the baseline baseline.json\n")
+    assert [(e["rule_id"], e["path"]) for e in json.loads((root / "baseline.json").read_text())["findings"]] == [
+        ("HL009", "app/kustomization.yaml")]
     checked = hooklint("--baseline", "baseline.json", "app", cwd=root)
-    assert checked.returncode == 1
-    assert [line.split()[2] for line in finding_lines(checked.stdout)] == ["HL007"]
+    assert (checked.returncode, finding_lines(checked.stdout)) == (0, [])
+    (root / "app" / "kustomization.yaml").write_text("resources:\n- job.yaml\n")  # vendored
+    (root / "app" / "job.yaml").write_text(LATEST_TAG_HOOK)
+    vendored = hooklint("--baseline", "baseline.json", "app", cwd=root)
+    assert vendored.returncode == 1
+    assert [line.split()[2] for line in finding_lines(vendored.stdout)] == ["HL305", "HL102"]
+    assert "1 baseline entry no longer matches" in vendored.stdout

@@ -208,13 +208,83 @@ def test_a_base_outside_the_repository_is_refused_and_a_base_error_is_placed_on_
     lines = result.output.splitlines()
     assert lines[:3] == [
         "app/kustomization.yaml:2:3: error HL007 render-failed: Rendering failed: resources entry '../../outside' is "
-        "outside the repository (the current folder): Argo CD's repo server has only the repository. Argo CD's repo server fails "
-        "the same way, so the application cannot sync; nothing of it is checked until it renders.",
+        "outside the repository (the current folder), and a render sees only the repository. Argo CD's repo server "
+        "fails the same way, so the application cannot sync; nothing of it is checked until it renders.",
         "prod/kustomization.yaml:3:3: error HL007 render-failed: Rendering failed: base/kustomization.yaml:3:3: "
         "resources entry 'missing.yaml' names nothing: base/missing.yaml does not exist. Argo CD's repo server "
         "fails the same way, so the application cannot sync; nothing of it is checked until it renders.",
         "",
     ]
+
+
+REMOTE_BASE_HL009 = (
+    "remote/kustomization.yaml:2:3: warning HL009 source-not-rendered: resources entry "
+    "'https://github.com/acme/platform//deploy?ref=v1' is remote and needs the network; hooklint never uses the "
+    "network: vendor the base into the repository. Argo CD fetches it when it renders the application; nothing of "
+    "this application is checked."
+)
+
+
+@needs_kustomize
+def test_a_source_argo_cd_renders_and_hooklint_will_not_is_a_warning_of_its_own(repo):
+    """HL009, not HL007: the application syncs (Argo CD fetches the base), hooklint checks none of
+    it; the other applications of the run are checked, and a real render failure stays HL007."""
+    write(repo, {
+        "remote/kustomization.yaml": "resources:\n- https://github.com/acme/platform//deploy?ref=v1\n",
+        "broken/kustomization.yaml": "resources:\n- missing.yaml\n",
+        "fine/kustomization.yaml": "resources:\n- job.yaml\n",
+        "fine/job.yaml": JOB,
+    })  # fmt: skip
+    result = runner.invoke(app, ["lint", "remote", "broken", "fine"])
+    assert result.exit_code == 1
+    assert [line for line in result.output.splitlines() if " HL0" in line] == [
+        "broken/kustomization.yaml:2:3: error HL007 render-failed: Rendering failed: resources entry 'missing.yaml' "
+        "names nothing: broken/missing.yaml does not exist. Argo CD's repo server fails the same way, so the "
+        "application cannot sync; nothing of it is checked until it renders.",
+        REMOTE_BASE_HL009,
+    ]
+    alone = runner.invoke(app, ["lint", "remote"])
+    assert (alone.exit_code, alone.output.splitlines()[0]) == (1, REMOTE_BASE_HL009)  # fail-on: warning
+    assert runner.invoke(app, ["lint", "--fail-on", "error", "remote"]).exit_code == 0
+
+
+@needs_kustomize
+@pytest.mark.parametrize("how", ["--ignore", "per-path-ignores", "severity"])
+def test_hl009_is_accepted_for_a_path_with_ignore_or_per_path_ignores(repo, how):
+    write(repo, {
+        "apps/remote/kustomization.yaml": "resources:\n- https://github.com/acme/platform//deploy?ref=v1\n",
+        "apps/broken/kustomization.yaml": "resources:\n- missing.yaml\n",
+    })  # fmt: skip
+    args = ["lint", "--format", "json", "apps"]
+    if how == "--ignore":
+        args[1:1] = ["--ignore", "HL009"]
+    elif how == "per-path-ignores":
+        (repo / ".hooklint.yaml").write_text('per-path-ignores:\n  "apps/remote/**": [source-not-rendered]\n')
+    else:
+        (repo / ".hooklint.yaml").write_text("severity: {HL009: note}\nfail-on: warning\n")
+    result = runner.invoke(app, args)
+    found = [(f["rule_id"], f["severity"], f["path"]) for f in json.loads(result.output)["findings"]]
+    expected = [("HL007", "error", "apps/broken/kustomization.yaml")]
+    if how == "severity":
+        expected.append(("HL009", "note", "apps/remote/kustomization.yaml"))
+    assert (result.exit_code, found) == (1, expected)  # HL007 is still reported: only HL009 is accepted
+
+
+@needs_kustomize
+def test_a_kustomization_that_is_not_yaml_is_one_hl001_at_the_parsers_position(repo):
+    """Not also HL007 with kustomize's vaguer "yaml: line 5" at column 1: one problem, one finding.
+    An overlay of it fails to render on its own (HL007 there: another application)."""
+    write(repo, {
+        "app/kustomization.yaml": "resources:\n- job.yaml\n- [oops\n",
+        "app/job.yaml": JOB,
+        "chart/Chart.yaml": "apiVersion: v2\nname: shop\nversion: 1.0.0\ndependencies: [a\n",
+    })  # fmt: skip
+    result = runner.invoke(app, ["lint", "--format", "json", "app", "chart"])
+    found = [(f["path"], f["line"], f["column"], f["rule_id"]) for f in json.loads(result.output)["findings"]]
+    assert (result.exit_code, found) == (1, [
+        ("app/kustomization.yaml", 3, 3, "HL001"),
+        ("chart/Chart.yaml", 4, 15, "HL001"),
+    ])
 
 
 @needs_kustomize

@@ -1,4 +1,4 @@
-"""HL001, HL002, HL005, HL007, HL008: what reading or rendering a file met, worded as findings.
+"""HL001, HL002, HL005, HL007, HL008, HL009: what reading or rendering a file met, worded as findings.
 
 The loader (:mod:`hooklint.loader`, :mod:`hooklint.yamlio`) and the rendering stage
 (:mod:`hooklint.sources.render`) record problems as typed :class:`~hooklint.yamlio.LoadIssue`
@@ -6,7 +6,9 @@ values; these file checks turn them into hits. Kubernetes reads manifests with g
 (sigs.k8s.io/yaml): an unreadable document fails the application's manifest generation in Argo CD's
 repo server, a repeated key keeps only its last value, and tags other than YAML's standard ones are
 not decoded as written. A kustomize or Helm source that does not render fails manifest generation
-the same way (``reposerver/repository/repository.go`` ``GenerateManifests``).
+the same way (``reposerver/repository/repository.go`` ``GenerateManifests``), unless hooklint is
+what does not render it (HL009: the network, which hooklint never uses, or a build option it never
+passes), while Argo CD does.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from hooklint.loader import LoadedFile
 from hooklint.yamlio import (
     DUPLICATE_KEY,
     MAX_ISSUES,
+    NOT_RENDERED,
     RENDER_FAILED,
     RENDERER_UNAVAILABLE,
     SYNTAX_ERROR,
@@ -83,19 +86,15 @@ def unsafe_yaml_tag(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
 
 @check("HL007", scope="file")
 def render_failed(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
-    """kustomize or Helm failed on the application's source (the tool's own message); a source
-    that Argo CD renders but hooklint will not (a remote base, a chart repository, an OCI chart:
-    the network; kustomize's helmCharts: ``--enable-helm``) is said so."""
+    """kustomize or Helm failed on the application's source (the tool's own message), as Argo CD's
+    repo server would."""
     for issue, index in file.issues:
         if issue.kind != RENDER_FAILED:
             continue
-        if issue.first_line:  # Argo CD renders it; hooklint does not (the network, a build option)
-            message = f"{issue.detail}; nothing of this application is checked."
-        else:
-            message = (
-                f"Rendering failed: {issue.detail}. Argo CD's repo server fails the same way, so the "
-                "application cannot sync; nothing of it is checked until it renders."
-            )
+        message = (
+            f"Rendering failed: {issue.detail}. Argo CD's repo server fails the same way, so the "
+            "application cannot sync; nothing of it is checked until it renders."
+        )
         yield Hit(message, issue.span, issue.field_path, doc_index=index, path=issue.path)
 
 
@@ -105,3 +104,15 @@ def renderer_unavailable(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
     for issue, index in file.issues:
         if issue.kind == RENDERER_UNAVAILABLE:
             yield Hit(f"{issue.detail}; nothing of this application is checked.", issue.span, issue.field_path, doc_index=index)
+
+
+@check("HL009", scope="file")
+def source_not_rendered(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
+    """A source that Argo CD renders but hooklint will not (a remote base, a chart repository, an
+    OCI chart, a value file given as a URL: the network; chart dependencies missing from
+    ``charts/``: ``helm dependency build``; kustomize's helmCharts: ``--enable-helm``); the detail
+    says how Argo CD renders it."""
+    for issue, index in file.issues:
+        if issue.kind == NOT_RENDERED:
+            yield Hit(f"{issue.detail}; nothing of this application is checked.", issue.span, issue.field_path,
+                      doc_index=index, path=issue.path)  # fmt: skip

@@ -3,7 +3,8 @@
 ``hooklint lint --write-baseline FILE`` writes every live finding's fingerprint (the SARIF report's
 ``partialFingerprints["hooklint/v1"]``, :func:`hooklint.reporters.sarif.fingerprints`: rule, file
 relative to the repository root, object and field, never a line, so a baseline survives lines
-moving, files being reordered and unrelated edits). ``--baseline FILE`` (or ``baseline:`` in the
+moving, files being reordered and unrelated edits), but those of :data:`NEVER_BASELINED`, which the
+command says it left out. ``--baseline FILE`` (or ``baseline:`` in the
 configuration) marks the findings whose fingerprint it holds as suppressed (kind ``baseline``) and
 counts the entries that matched nothing (fixed debt, to be removed by writing the baseline again).
 
@@ -38,20 +39,35 @@ def _fingerprinted(result: RunResult, root: Path) -> list[tuple[Finding, str, st
     return list(zip(findings, uris, fingerprints(findings, uris)))
 
 
-#: Rules a baseline never records nor suppresses: an application that does not render (HL007) or
-#: has no renderer (HL008) is checked not at all, and its finding names no object, so accepting it
-#: as debt would hide everything later added to that application.
+#: Rules a baseline never records nor suppresses: an application that Argo CD cannot render either
+#: (HL007) is broken, not debt: it does not sync, so accepting it would hide a failing application
+#: and everything later added to it (its finding names no object); a missing renderer (HL008) is a
+#: fact about the machine hooklint runs on, not about the repository. HL009 (Argo CD renders the
+#: source, hooklint will not: a dependency not in ``charts/``, a remote base, ``helmCharts``) is
+#: recorded: the application syncs, the state is stable until the team vendors what Argo CD
+#: fetches, and it is the debt a team adopting hooklint may accept; when the source is vendored
+#: the entry stops matching (reported as fixed debt) and the application's findings come in new.
 NEVER_BASELINED = frozenset({"HL007", "HL008"})
 
 
-def write_baseline(path: str, result: RunResult, root: Path | None = None) -> int:
+@dataclasses.dataclass(frozen=True, slots=True)
+class Written:
+    """What :func:`write_baseline` wrote: ``count`` entries, and the rule ids of the live findings
+    it left out (:data:`NEVER_BASELINED`), one per finding, sorted."""
+
+    count: int
+    left_out: tuple[str, ...] = ()
+
+
+def write_baseline(path: str, result: RunResult, root: Path | None = None) -> Written:
     """Write the live findings of ``result`` (but those of :data:`NEVER_BASELINED`) to ``path``;
-    returns how many. Raises :class:`BaselineError`."""
+    returns how many, and which were left out. Raises :class:`BaselineError`."""
     root = root or repository_root()
+    live = [(f, uri, fp) for f, uri, fp in _fingerprinted(result, root) if f.suppression is None]
     entries = [
         {"fingerprint": fp, "rule_id": f.rule_id, "path": uri, "object": f.obj.label() if f.obj else None}
-        for f, uri, fp in _fingerprinted(result, root)
-        if f.suppression is None and f.rule_id not in NEVER_BASELINED
+        for f, uri, fp in live
+        if f.rule_id not in NEVER_BASELINED
     ]
     entries.sort(key=lambda e: (e["path"], e["rule_id"], e["fingerprint"]))
     text = json.dumps({"version": FORMAT_VERSION, "findings": entries}, indent=2, ensure_ascii=False) + "\n"
@@ -60,7 +76,7 @@ def write_baseline(path: str, result: RunResult, root: Path | None = None) -> in
             handle.write(text)
     except OSError as exc:
         raise BaselineError(f"{path}: cannot write baseline: {exc.strerror or exc}") from None
-    return len(entries)
+    return Written(len(entries), tuple(sorted(f.rule_id for f, _, _ in live if f.rule_id in NEVER_BASELINED)))
 
 
 def load_baseline(path: str) -> set[str]:

@@ -229,7 +229,7 @@ def _findings_of(folder: str, key: str, paths: list[str], config: Config, catalo
 
 
 def _unrendered(side: Side) -> set[str]:
-    """The kustomize and Helm applications of ``side`` that did not render (HL007, HL008)."""
+    """The kustomize and Helm applications of ``side`` that did not render (HL007, HL008, HL009)."""
     return {p.key for p in side.plans if p.source_type not in ("directory",) and p.renderer is None}
 
 
@@ -241,7 +241,7 @@ def _loose_identity(f: Finding) -> tuple[str, ...]:
 def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Finding]]) -> Review:
     """The :class:`Review` of two linted sides. Findings match by fingerprint, then, for what is
     left, by identity without the file (a renamed or moved file keeps its findings). An
-    application that did not render on one side (HL007/HL008) is not compared: its findings on the
+    application that did not render on one side (HL007, HL008, HL009) is not compared: its findings on the
     other side (``findings_of(side, key)``) are neither new nor fixed, and its plan is not
     diffed; ``not_compared`` names it."""
     out = Review(base, head)

@@ -28,7 +28,7 @@ __all__ = ["STDIN", "Application", "LoadedApplication", "group_applications", "l
 class LoadedApplication:
     """One application's ``files`` (reported and context), each with ``skip_reason`` set when
     Argo CD does not render it. A kustomize or Helm application has one file, its kustomization or
-    ``Chart.yaml`` (carrying HL007/HL008 when rendering failed), and its ``rendered`` documents,
+    ``Chart.yaml`` (carrying HL007, HL008 or HL009 when it did not render), and its ``rendered`` documents,
     made by ``renderer``."""
 
     app: Application

@@ -463,7 +463,7 @@ class _Inputs:
                      else f"{shown}, which stands for the repository (no .git above it: run hooklint from the "
                           "repository's top folder, or name that folder)")  # fmt: skip
             raise RenderError(
-                f"{field} entry {entry!r} is outside {where}: Argo CD's repo server has only the repository",
+                f"{field} entry {entry!r} is outside {where}, and a render sees only the repository",
                 self.to_user(kustomization), *_position_of(text, entry))  # fmt: skip
         if os.path.isdir(target) and directory_ok:
             self.directory(target)

@@ -7,8 +7,9 @@ source (``reposerver/repository/repository.go`` ``GetAppSourceType``, ``util/app
 runs the renderer of a kustomize or Helm application (:mod:`hooklint.sources.kustomize`,
 :mod:`hooklint.sources.helm`), parses each rendered document, and gives every object a
 :class:`~hooklint.sources.placement.Placement` in the user's files. A render that fails, or a
-missing renderer, becomes a load issue on the kustomization or ``Chart.yaml`` (HL007, HL008);
-nothing else in hooklint runs a renderer.
+missing renderer, becomes a load issue on the kustomization or ``Chart.yaml`` (HL007, HL008; HL009
+when Argo CD renders the source and hooklint will not: the network, a build option); nothing else in
+hooklint runs a renderer.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from hooklint.sources.applications import ApplicationSource, git_root
 from hooklint.sources.placement import Placement
 from hooklint.sources.discovery import KUSTOMIZE
 from hooklint.sources.rendered import RenderedDocument, Renderer, RendererUnavailable, RenderError
-from hooklint.yamlio import RENDER_FAILED, RENDERER_UNAVAILABLE, LoadIssue, Map
+from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, SYNTAX_ERROR, LoadIssue, Map
 
 
 @dataclass(slots=True)
@@ -63,8 +64,9 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     (``helm.releaseName``, else the Application's name; without an Application, the folder's name)
     and the destination namespace (``util/helm/cmd.go`` ``template``). Argo CD passes the destination
     cluster's ``--kube-version`` and ``--api-versions``; hooklint has no cluster, so they come from
-    the ``kube-version`` and ``api-versions`` settings unless the Application sets them. Returns that file (read as written, with an HL007/HL008
-    load issue when rendering failed), the rendered documents and the renderer used."""
+    the ``kube-version`` and ``api-versions`` settings unless the Application sets them. Returns that file (read as written, with an HL007, HL008
+    or HL009 load issue when it did not render; none when it is itself not valid YAML, which its HL001
+    issue says), the rendered documents and the renderer used."""
     loaded = read_file(manifest_file, config.max_file_size)
     root = repository_root(folder, named)
     try:
@@ -89,18 +91,21 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
                 helm = dataclasses.replace(helm, api_versions=tuple(config.api_versions))
             rendering = render_helm(folder, root, helm)
     except RenderError as exc:
-        # first_line=1: Argo CD renders it, hooklint does not (said in the detail)
+        # Argo CD renders it, hooklint does not (HL009, the detail says how Argo CD does); else
+        # Argo CD fails the same way (HL007)
+        kind = RENDER_FAILED if exc.argocd_renders is None else NOT_RENDERED
         detail = exc.message if exc.argocd_renders is None else f"{exc.message}. {exc.argocd_renders}"
         line, column, where = exc.line, exc.column, None
         if os.path.normpath(exc.path) == os.path.normpath(manifest_file):
-            pass
+            if kind == RENDER_FAILED and any(issue.kind == SYNTAX_ERROR for issue, _ in loaded.issues):
+                # the kustomization or Chart.yaml is not YAML: HL001 says so, at the parser's position
+                return loaded, [], None
         elif source_type == KUSTOMIZE:  # in a base or component: on the entry that leads there
             detail = f"{exc.path}:{exc.line}:{exc.column}: {detail}"
             line, column = _entry_leading_to(manifest_file, exc.path)
         else:  # in one of the chart's templates, which the user can open
             where = exc.path
-        loaded.issues.append((LoadIssue(RENDER_FAILED, Span.point(line, column), detail,
-                                        first_line=int(exc.argocd_renders is not None), path=where), 0))  # fmt: skip
+        loaded.issues.append((LoadIssue(kind, Span.point(line, column), detail, path=where), 0))
         return loaded, [], None
     except RendererUnavailable as exc:
         loaded.issues.append((LoadIssue(RENDERER_UNAVAILABLE, Span.point(1, 1), exc.message), 0))

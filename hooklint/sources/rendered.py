@@ -96,9 +96,9 @@ class RenderError(Exception):
     """Rendering failed (HL007 ``render-failed``): ``message`` is one line saying what the tool
     said; ``path`` is the file to report it at (the kustomization or ``Chart.yaml``), ``line`` its
     1-based line and column when known (else 1). ``argocd_renders`` is set when Argo CD can render the source
-    but hooklint will not: it says how Argo CD does (the source needs the network, which hooklint
-    never uses, or a build option hooklint never passes); ``needs_network=True`` is the network
-    case's sentence."""
+    but hooklint will not (HL009 ``source-not-rendered`` then): it says how Argo CD does (the source
+    needs the network, which hooklint never uses, or a build option hooklint never passes);
+    ``needs_network=True`` is the network case's sentence."""
 
     def __init__(self, message: str, path: str, line: int = 1, column: int = 1, *, needs_network: bool = False,
                  argocd_renders: str | None = None):  # fmt: skip
