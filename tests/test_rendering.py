@@ -190,8 +190,33 @@ def test_without_git_the_current_directory_or_the_named_folder_stands_for_the_re
     assert repository_root(prod, named=str(tmp_path / "repos/shop")) == str(tmp_path / "repos/shop")
     monkeypatch.chdir(tmp_path / "repos")
     assert repository_root(prod, named=str(tmp_path / "repos/shop")) == str(tmp_path / "repos")
+    monkeypatch.chdir(tmp_path / "repos/shop/overlays")  # the named folder is above the current one
+    for spelled in ("../", "..", "../overlays/..", str(tmp_path / "repos/shop") + "/"):
+        assert repository_root("prod", named=spelled) == str(tmp_path / "repos/shop"), spelled
+    assert repository_root("prod", named=".") == str(tmp_path / "repos/shop/overlays")
     (tmp_path / "repos/shop/.git").mkdir()
     assert repository_root(prod) == str(tmp_path / "repos/shop")
+
+
+@needs_kustomize
+@pytest.mark.parametrize("named", ["..", "../", "../envs/..", "{top}", "{top}/"])
+def test_without_git_a_folder_named_from_below_it_stands_for_the_repository(repo, named, monkeypatch):
+    """Reported: ``cd envs && hooklint lint ..`` outside git refused every overlay's ``../../base``
+    as outside ``../envs`` (the current folder won over the folder named)."""
+    (repo / ".git").rmdir()
+    write(repo, {
+        "base/kustomization.yaml": "resources:\n- job.yaml\n",
+        "base/job.yaml": JOB.replace("migrate:1.4.2", "migrate:latest"),
+        "envs/prod/kustomization.yaml": "namespace: prod\nresources:\n- ../../base\n",
+    })  # fmt: skip
+    monkeypatch.chdir(repo / "envs")
+    named = named.format(top=repo)
+    result = runner.invoke(app, ["lint", "--format", "json", "--select", "HL007,HL102", named])
+    doc = json.loads(result.output)
+    base = "../base/job.yaml" if not named.startswith("/") else f"{repo}/base/job.yaml"
+    assert [(f["rule_id"], f["path"], f["line"], f["column"]) for f in doc["findings"]] == [
+        ("HL102", base, 17, 16)]  # found alone and through envs/prod, said once
+    assert result.exit_code == 1
 
 
 @needs_kustomize
@@ -269,6 +294,27 @@ def test_a_symlink_out_of_the_repository_in_a_directory_source_is_an_error_and_n
         f"{outside}, outside the repository (illegal filepath in symlink). Argo CD's repo server fails the same way, "
         "so the application cannot sync; nothing of it is checked until it renders.")
     assert "HL004" not in result.output
+
+
+def test_without_git_a_symlink_inside_the_folder_named_from_below_it_stays_in_the_repository(repo, tmp_path, monkeypatch):
+    """The folder named (``..``) stands for the repository in a directory source too: a symlink to a
+    sibling folder inside it is read, one leaving it is still refused."""
+    (repo / ".git").rmdir()
+    outside = tmp_path.parent / f"{tmp_path.name}-outside.yaml"
+    outside.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: outside\n")
+    write(repo, {"shared/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n", "envs/notes.md": ""})
+    (repo / "apps/a").mkdir(parents=True)
+    (repo / "apps/a/inside.yaml").symlink_to("../../shared/cm.yaml")
+    (repo / "apps/b").mkdir()
+    (repo / "apps/b/out.yaml").symlink_to(outside)
+    monkeypatch.chdir(repo / "envs")
+    result = runner.invoke(app, ["lint", "--format", "json", ".."])
+    doc = json.loads(result.output)
+    assert [(f["rule_id"], f["path"], f["line"], f["column"], f["message"]) for f in doc["findings"]] == [
+        ("HL007", "../apps/b/out.yaml", 1, 1, f"Rendering failed: ../apps/b/out.yaml is a symbolic link to {outside}, "
+         "outside the repository (illegal filepath in symlink). Argo CD's repo server fails the same way, so the "
+         "application cannot sync; nothing of it is checked until it renders.")]  # fmt: skip
+    assert result.exit_code == 1
 
 
 @needs_kustomize

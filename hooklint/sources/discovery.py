@@ -203,7 +203,7 @@ def group_applications(
         context: list[str] = sorted(left_out.get(key, ()))
         if key != STDIN and any(f in named_files for f in files):
             context = _siblings(key, set(files))
-        apps.append(Application(key, files, context))
+        apps.append(Application(key, files, context, named=named_by.get(key)))
     _leave_out_kustomize_inputs(apps, named_files)
     apps.sort(key=lambda a: a.key)
     return apps
