@@ -32,6 +32,29 @@ def is_manifest_name(name: str) -> bool:
     return name.lower().endswith(MANIFEST_SUFFIXES)
 
 
+def dangling_link(path: str) -> str | None:
+    """Where ``path`` points (as written in the link) when it is a symbolic link whose destination
+    is missing, else None. Argo CD's directory source skips such a file with a warning
+    ("destination of symlink %q is missing": ``reposerver/repository/repository.go``
+    ``getPotentiallyValidManifestFile``; its test "symlink to nowhere should be ignored"). A link
+    loop is not dangling: ``filepath.EvalSymlinks`` fails with another error, which fails the sync."""
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        try:
+            return os.readlink(path)
+        except OSError:
+            return None
+    except (OSError, ValueError):
+        return None
+    return None
+
+
+def dangling_reason(target: str) -> str:
+    """Why a dangling symbolic link to ``target`` found in a folder walk is not linted."""
+    return f"a symbolic link to {target}, which does not exist: Argo CD skips it (destination of symlink is missing)"
+
+
 HELM_CHART_FILE = "Chart.yaml"
 KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 DIRECTORY, KUSTOMIZE, HELM = "directory", "kustomize", "helm"
@@ -71,8 +94,8 @@ def walk(root: str, errors: list[InputError], notices: list[str] | None = None) 
     included: Argo CD's ``filepath.Walk`` in ``findManifests`` reads them. Hidden folders below
     ``root`` (``.git``, ``.github``, ``.venv``) are not walked: no application path points into
     them in practice, and tool folders hold YAML that no sync applies; name one to lint it.
-    Symbolic links to folders are not followed. Unreadable folders are
-    added to ``errors``. A folder with a ``Chart.yaml`` is a Helm chart, which Argo CD renders with
+    Symbolic links to folders are not followed; dangling links to files are listed like any file
+    (:func:`group_applications` leaves them out). Unreadable folders are added to ``errors``. A folder with a ``Chart.yaml`` is a Helm chart, which Argo CD renders with
     Helm: its ``Chart.yaml`` stands for it, and its subfolders (templates) are not walked."""
 
     def onerror(exc: OSError) -> None:
@@ -115,7 +138,8 @@ class Application:
     folder: str | None = None
     #: The Argo CD Application source this application is linted as (None: a folder of the run).
     argocd: ApplicationSource | None = None
-    #: Files of ``reported`` that the Application leaves out (``directory.include/exclude``): why.
+    #: Files of ``reported`` not linted on their own, and why: left out by the Application
+    #: (``directory.include/exclude``), read by a kustomization, or dangling symbolic links.
     left_out: dict[str, str] = field(default_factory=dict)
 
 
@@ -135,7 +159,10 @@ def group_applications(
 
     A directory contributes every manifest below it, one application per folder. A file named on
     its own belongs to its folder's application; the folder's other manifests become context. Paths
-    that do not exist, and folders with no manifest file at all, are added to ``errors``. Argo CD
+    that do not exist, and folders with no manifest file at all, are added to ``errors``. A dangling
+    symbolic link found in a folder is left out with a reason (Argo CD skips it, see
+    :func:`dangling_link`); one named on its own is an input error when it is read (the user asked for
+    that file; pre-commit's ``types_or: [yaml, json]`` never passes a symbolic link). Argo CD
     Applications of this repository (:mod:`hooklint.sources.applications`; ``repo_urls`` from the
     configuration) replace the folders they cover by applications linted as they render them.
 
@@ -150,6 +177,7 @@ def group_applications(
     named_files: set[str] = set()
     missing: set[str] = set()
     left_out: dict[str, set[str]] = {}
+    dangling: dict[str, str] = {}
     for path in paths:
         if path == STDIN:
             reported.setdefault(STDIN, set()).add(STDIN)
@@ -166,6 +194,9 @@ def group_applications(
                     continue
                 reported.setdefault(key, set()).add(file)
                 _name(named_by, key, path)
+                target = dangling_link(file)
+                if target is not None:
+                    dangling[file] = dangling_reason(target)
             if not found and path not in missing:
                 missing.add(path)
                 errors.append(InputError(path, NO_MANIFEST_FILES))
@@ -204,6 +235,11 @@ def group_applications(
         if key != STDIN and any(f in named_files for f in files):
             context = _siblings(key, set(files))
         apps.append(Application(key, files, context, named=named_by.get(key)))
+    for app in apps:
+        if app.source_type == DIRECTORY:
+            for name in app.reported:
+                if name in dangling and name not in named_files:
+                    app.left_out.setdefault(name, dangling[name])
     _leave_out_kustomize_inputs(apps, named_files)
     apps.sort(key=lambda a: a.key)
     return apps
