@@ -98,7 +98,7 @@ def _names(values: Optional[list[str]]) -> Optional[list[str]]:
 def _override(cfg, select, ignore, exclude, fail_on):
     """The configuration with the command line's ``--select``, ``--ignore``, ``--exclude`` and
     ``--fail-on`` in place of the file's values (``--exclude`` globs are relative to the current
-    folder)."""
+    folder; leading ``../`` steps go up from it)."""
     from hooklint.config import PathFilter
 
     if select is not None:
@@ -106,7 +106,10 @@ def _override(cfg, select, ignore, exclude, fail_on):
     if ignore is not None:
         cfg.ignore, cfg.disable, cfg.overridden["ignore"] = _names(ignore), [], "--ignore"
     if exclude is not None:
-        cfg.exclude = PathFilter(".", [e for e in exclude if e.strip()])
+        try:
+            cfg.exclude = PathFilter(".", [e for e in exclude if e.strip()])
+        except ValueError as exc:
+            _fail(f"--exclude: {exc}")
     if fail_on is not None:
         cfg.fail_on = fail_on.value
     return cfg

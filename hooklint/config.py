@@ -58,11 +58,27 @@ class ConfigError(Exception):
     """A configuration problem; the message is one line naming the file, the line and the key."""
 
 
+def glob_problem(pattern: str) -> str | None:
+    """Why :class:`PathFilter` cannot use ``pattern``, or None. ``..`` may only lead a glob
+    (``../legacy/``): gitignore has no ``..``, and one inside a glob would silently match nothing."""
+    parts = pattern.removeprefix("!").lstrip("/").split("/")
+    while parts and parts[0] in (".", ".."):
+        parts.pop(0)
+    if ".." in parts:
+        return f"glob {pattern!r} has '..' after its start: only leading '../' steps up from the folder it is relative to"
+    return None
+
+
 class PathFilter:
     """gitignore-style globs relative to ``base`` (a folder): ``*`` and ``?`` stay inside one path
     component, ``**`` crosses folders, a pattern without ``/`` (other than a trailing one) matches a
     name at any depth, a trailing ``/`` matches folders only, a leading ``!`` re-includes, and the
-    last matching pattern wins. A folder that matches takes everything below it along."""
+    last matching pattern wins. A folder that matches takes everything below it along.
+
+    Leading ``./`` and ``../`` steps (not gitignore's: there the base is always the top) move the
+    glob's own base, so ``--exclude ../variants/`` run from ``envs/`` means the ``variants`` folder
+    beside it, and ``--exclude ..`` everything in the folder above; the rest of the glob is then
+    anchored there. A ``..`` after the start is refused (:func:`glob_problem`, ValueError)."""
 
     __slots__ = ("base", "patterns", "_compiled", "files")
 
@@ -78,13 +94,24 @@ class PathFilter:
         return PathFilter(self.base, self.patterns, self.files | {os.path.abspath(p) for p in paths})
 
     @staticmethod
-    def _compile(pattern: str) -> tuple[bool, bool, re.Pattern[str]]:
+    def _compile(pattern: str) -> tuple[bool, bool, re.Pattern[str], int]:
+        """(re-include, folders only, the regex, how many folders above ``base`` it is relative to)."""
+        problem = glob_problem(pattern)
+        if problem is not None:
+            raise ValueError(problem)
         negate = pattern.startswith("!")
         if negate:
             pattern = pattern[1:]
+        up = 0
+        parts = pattern.split("/")
+        if parts[0] in (".", "..") or (parts[0] == "" and len(parts) > 1 and parts[1] in (".", "..")):
+            parts = [p for p in parts if p]  # ./x, ../x, /../x: steps, then a glob anchored there
+            while parts and parts[0] in (".", ".."):
+                up += parts.pop(0) == ".."
+            pattern = "/" + "/".join(parts) + "/" * pattern.endswith("/") if parts else "**"
         dir_only = pattern.endswith("/")
-        pattern = pattern.strip("/") if dir_only else pattern
-        anchored = "/" in pattern
+        pattern = pattern.rstrip("/") if dir_only else pattern
+        anchored = "/" in pattern  # a leading one too: /legacy/ is the top folder's only
         pattern = pattern.lstrip("/")
         out, i = [], 0
         while i < len(pattern):
@@ -111,7 +138,7 @@ class PathFilter:
         regex = "".join(out)
         if not anchored:
             regex = "(?:.*/)?" + regex
-        return negate, dir_only, re.compile(regex)
+        return negate, dir_only, re.compile(regex), up
 
     def __bool__(self) -> bool:
         return bool(self.patterns or self.files)
@@ -120,15 +147,23 @@ class PathFilter:
         """Whether ``path`` (a file, as named on the command line) is matched."""
         if not (self.patterns or self.files) or path == "-":
             return False
-        if self.files and os.path.abspath(path) in self.files:
+        full = os.path.abspath(path)
+        if self.files and full in self.files:
             return True
-        rel = os.path.relpath(os.path.abspath(path), self.base).replace(os.sep, "/")
-        if rel == ".." or rel.startswith("../"):
-            return False
-        parts = rel.split("/")
-        folders = ["/".join(parts[:n]) for n in range(1, len(parts))]
+        relatives: dict[int, tuple[str, list[str]] | None] = {}
         matched = False
-        for negate, dir_only, regex in self._compiled:
+        for negate, dir_only, regex, up in self._compiled:
+            if up not in relatives:
+                base = self.base
+                for _ in range(up):
+                    base = os.path.dirname(base)
+                rel = os.path.relpath(full, base).replace(os.sep, "/")
+                parts = rel.split("/")
+                relatives[up] = None if parts[0] == ".." else (rel, ["/".join(parts[:n]) for n in range(1, len(parts))])
+            seen = relatives[up]
+            if seen is None:  # outside the glob's folder
+                continue
+            rel, folders = seen
             hit = any(regex.fullmatch(f) for f in folders) or (not dir_only and regex.fullmatch(rel) is not None)
             if hit:
                 matched = not negate
@@ -350,6 +385,13 @@ def parse_config(data: Any, where: str, lines: dict[tuple, int] | None = None) -
                 f"{_where(where, lines, ('allowed-registries', i))}: 'allowed-registries' entry {entry!r} must "
                 "be a host or host/path (no scheme, no wildcard)"
             )
+    for i, glob in enumerate(strings("exclude")):
+        if glob_problem(glob) is not None:
+            raise ConfigError(f"{_where(where, lines, ('exclude', i))}: 'exclude': {glob_problem(glob)}")
+    for glob in get("per-path-ignores", {}):
+        if glob_problem(str(glob)) is not None:
+            raise ConfigError(f"{_where(where, lines, ('per-path-ignores', str(glob)))}: 'per-path-ignores': "
+                              f"{glob_problem(str(glob))}")  # fmt: skip
     base = os.path.dirname(os.path.abspath(where))  # globs and the baseline are relative to the file
     scope = get("workload-scope", "all" if get("check-all-workloads", False) else "hooks")
     return Config(

@@ -190,8 +190,8 @@ def skipped_notice(skipped: list[tuple[str, str]]) -> list[str]:
         them = "them" if unrendered != 1 else "it"
         which = f"{unrendered} " if too_large else ""
         parts.append(f"{which}Argo CD does not render {them} as written (+argocd:skip-file-rendering, unrelated "
-                     "YAML, a kustomization's patch or generator input, left out by an Application's "
-                     "directory.include/exclude, or jsonnet; --show-skipped lists why)")
+                     "YAML, a kustomization's patch, generator input or Component, left out by an Application's "
+                     "directory.include/exclude, a dangling symbolic link, or jsonnet; --show-skipped lists why)")
     if too_large:
         parts.append(f"{too_large if unrendered else ''}{' ' if unrendered else ''}over max-file-size".lstrip())
     return [f"{len(skipped)} file{s} not linted: {'; '.join(parts)}."]

@@ -191,8 +191,8 @@ def test_files_an_application_leaves_out_are_said_not_linted(repo):
     assert result.output.splitlines()[:2] == [
         "0 errors, 0 warnings, 0 notes in 3 files",
         "note: 2 files not linted: Argo CD does not render them as written (+argocd:skip-file-rendering, unrelated "
-        "YAML, a kustomization's patch or generator input, left out by an "
-        "Application's directory.include/exclude, or jsonnet; --show-skipped lists why).",
+        "YAML, a kustomization's patch, generator input or Component, left out by an "
+        "Application's directory.include/exclude, a dangling symbolic link, or jsonnet; --show-skipped lists why).",
     ]
 
 

@@ -76,7 +76,7 @@ from typer.testing import CliRunner  # noqa: E402
 
 from hooklint.cli import STARTER, app  # noqa: E402
 from hooklint.config import SCHEMA_FILE, SCHEMA_URL, PathFilter, schema  # noqa: E402
-from tests.manifests import CONFIGMAP, LATEST_TAG_HOOK  # noqa: E402
+from tests.manifests import CONFIGMAP, HL102_MESSAGE, LATEST_TAG_HOOK  # noqa: E402
 
 runner = CliRunner()
 
@@ -266,6 +266,8 @@ YAML_ERRORS = [
     ("disable: [HL]\n", "{f}:1: 'disable' leaves no rule to run, so nothing would be checked"),
     ("severity:\n  HL2O8: note\n", "{f}:2: 'severity' names unknown rule 'HL2O8' (a rule id, slug or id prefix such as HL1)"),
     ("per-path-ignores:\n  legacy/: [HL1033]\n", "{f}:2: 'per-path-ignores' names unknown rule 'HL1033' (a rule id, slug or id prefix such as HL1)"),
+    ("exclude:\n  - ../vendor/\n  - legacy/../x.yaml\n", "{f}:3: 'exclude': glob 'legacy/../x.yaml' has '..' after its start: only leading '../' steps up from the folder it is relative to"),
+    ("per-path-ignores:\n  'a/**/../b': [HL102]\n", "{f}:2: 'per-path-ignores': glob 'a/**/../b' has '..' after its start: only leading '../' steps up from the folder it is relative to"),
 ]  # fmt: skip
 
 
@@ -344,10 +346,41 @@ def test_exclude_is_relative_to_the_config_file(tree, monkeypatch):
         (["x[0-9].yaml"], "xa.yaml", False),
         (["*.yaml", "!keep.yaml"], "keep.yaml", False),
         (["*.yaml"], "../outside.yaml", False),
+        # leading ./ and ../ steps move the glob's base (run from envs/: --exclude ../variants/)
+        (["../variants/"], "../variants/prod/x.yaml", True),
+        (["../variants/"], "../variants.yaml", False),
+        (["../variants/"], "variants/x.yaml", False),
+        (["../*.yaml"], "../x.yaml", True),
+        (["../*.yaml"], "../sub/x.yaml", False),
+        (["..", "!../root/keep.yaml"], "keep.yaml", False),
+        (["../"], "../other/x.yaml", True),
+        (["../../"], "x.yaml", True),
+        (["./x.yaml"], "x.yaml", True),
+        (["./x.yaml"], "sub/x.yaml", False),
+        (["/../x.yaml"], "../x.yaml", True),
+        (["/legacy/"], "legacy/x.yaml", True),
+        (["/legacy/"], "apps/legacy/x.yaml", False),  # a leading / anchors a folder pattern too
     ],
 )  # fmt: skip
 def test_path_filter_is_gitignore_style(tmp_path, patterns, path, matched):
     assert PathFilter(str(tmp_path / "root"), patterns)(str(tmp_path / "root" / path)) is matched
+
+
+def test_exclude_steps_up_from_the_current_folder_and_refuses_dot_dot_inside(tree, monkeypatch):
+    """Reported: from ``envs/``, ``hooklint lint .. --exclude '../variants/'`` had no effect."""
+    (tree / "variants").mkdir()
+    (tree / "variants/job.yaml").write_text(LATEST_TAG_HOOK)
+    (tree / "envs").mkdir()
+    monkeypatch.chdir(tree / "envs")
+    assert codes(runner.invoke(app, ["lint", ".."]).output) == ["warning HL102", "note HL305", "warning HL102"]
+    result = runner.invoke(app, ["lint", "--exclude", "../variants/", ".."])
+    assert (result.exit_code, result.output.splitlines()[0]) == (1, "../app/job.yaml:17:18: warning HL102 "
+                                                                    "hook-image-mutable-tag: " + HL102_MESSAGE)
+    assert codes(result.output) == ["warning HL102"]
+    result = runner.invoke(app, ["lint", "--exclude", "../variants/../app/", ".."])
+    assert (result.exit_code, result.output) == (2, "hooklint: error: --exclude: glob '../variants/../app/' has '..' "
+                                                    "after its start: only leading '../' steps up from the folder it "
+                                                    "is relative to\n")
 
 
 def test_schema_is_valid_and_agrees_with_the_hand_validator():

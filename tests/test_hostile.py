@@ -375,19 +375,46 @@ def test_directory_named_like_a_manifest(app):
 
 
 def test_broken_and_looping_symbolic_links(app):
+    """A dangling link in a folder is skipped, as Argo CD skips it ("destination of symlink is
+    missing"); a loop fails Argo CD's EvalSymlinks otherwise, so it stays an input error; a dangling
+    link named on its own is one too (the user asked for that very file)."""
     (app / "broken.yaml").symlink_to(app / "missing.yaml")
     (app / "loop1.yaml").symlink_to(app / "loop2.yaml")
     (app / "loop2.yaml").symlink_to(app / "loop1.yaml")
     (app / "up").symlink_to(app, target_is_directory=True)  # a folder cycle: never followed
     result = bounded(lambda: lint(app), seconds=10)
     assert errors_of(result) == {
-        "broken.yaml": "broken symbolic link",
         "loop1.yaml": "symbolic link loop",
         "loop2.yaml": "symbolic link loop",
     }
+    assert result.skipped_files == [(str(app / "broken.yaml"), f"a symbolic link to {app / 'missing.yaml'}, which "
+                                     "does not exist: Argo CD skips it (destination of symlink is missing)")]  # fmt: skip
     assert where(result) == [WITNESS]
     named = lint(app / "broken.yaml", app / "hook.yaml")  # the loops are context here, not reported
     assert errors_of(named) == {"broken.yaml": "broken symbolic link"} and where(named) == [WITNESS]
+    assert named.skipped_files == []
+    both = lint(app, app / "broken.yaml")  # named and found in a folder: named wins
+    assert errors_of(both) == {"broken.yaml": "broken symbolic link", "loop1.yaml": "symbolic link loop",
+                               "loop2.yaml": "symbolic link loop"}  # fmt: skip
+
+
+def test_cli_a_dangling_link_in_a_folder_is_skipped_and_named_alone_is_an_input_error(tmp_path):
+    """Reported: ``ln -s nowhere link.json`` beside a ConfigMap failed the whole run with exit 2."""
+    (tmp_path / "cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n")
+    (tmp_path / "link.json").symlink_to("nowhere")
+    (tmp_path / "escape.yaml").symlink_to("../../../../../../../../../../nowhere/x.yaml")  # dangling wins
+    proc = run_cli("lint", "-f", "json", ".", cwd=tmp_path)
+    assert (proc.returncode, proc.stderr) == (0, "")
+    doc = json.loads(proc.stdout)
+    assert (doc["findings"], doc["errors"]) == ([], [])
+    assert doc["skipped"] == [
+        {"path": "escape.yaml", "reason": "a symbolic link to ../../../../../../../../../../nowhere/x.yaml, which does "
+                                          "not exist: Argo CD skips it (destination of symlink is missing)"},
+        {"path": "link.json", "reason": "a symbolic link to nowhere, which does not exist: Argo CD skips it "
+                                        "(destination of symlink is missing)"},
+    ]  # fmt: skip
+    named = run_cli("lint", "link.json", cwd=tmp_path)
+    assert (named.returncode, named.stdout, named.stderr) == (2, "", "hooklint: error: link.json: broken symbolic link\n")
 
 
 def test_file_that_disappears_mid_run(tmp_path, app, monkeypatch):
@@ -577,11 +604,11 @@ def test_error_at_end_of_line_stays_inside_the_line():
 # --- the whole run through the command line ---------------------------------------------------
 
 
-def run_cli(*args: str, timeout: float = 120, stdin: bytes | None = None) -> subprocess.CompletedProcess:
+def run_cli(*args: str, timeout: float = 120, stdin: bytes | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     proc = subprocess.run([sys.executable, "-m", "hooklint", *args], capture_output=True, timeout=timeout,
-                          input=stdin, env=env)  # fmt: skip
+                          input=stdin, env=env, cwd=cwd)  # fmt: skip
     proc.stdout = proc.stdout.decode("utf-8")
     proc.stderr = proc.stderr.decode("utf-8")
     return proc
@@ -601,10 +628,11 @@ def test_cli_keeps_going_through_a_folder_of_hostile_files(tmp_path, app):
     errors = proc.stderr.splitlines()
     assert errors == [
         f"hooklint: error: {app / 'binary.yaml'}: binary content (NUL byte at offset 0); not a manifest",
-        f"hooklint: error: {app / 'broken.yaml'}: broken symbolic link",
         f"hooklint: error: {app / 'latin1.yaml'}: not valid UTF-8 (byte 0xe9 at offset 9); save the file as UTF-8",
     ]
     report = json.loads(proc.stdout)
+    assert report["skipped"] == [{"path": str(app / "broken.yaml"), "reason": f"a symbolic link to {tmp_path / 'missing'}, "
+                                  "which does not exist: Argo CD skips it (destination of symlink is missing)"}]  # fmt: skip
     got = sorted((os.path.basename(f["path"]), f["rule_id"], f["line"]) for f in report["findings"])
     assert ("hook.yaml", "HL102", 17) in got
     assert ("bomb.yaml", "HL001", 12) in got and ("deep.yaml", "HL001", 6) in got and ("evil.yaml", "HL005", 6) in got

@@ -114,8 +114,8 @@ def test_a_named_file_argo_cd_never_renders_is_said_not_linted(tmp_path, monkeyp
     assert result.output.splitlines()[:2] == [
         "0 errors, 0 warnings, 0 notes in 0 files",
         "note: 1 file not linted: Argo CD does not render it as written (+argocd:skip-file-rendering, unrelated "
-        "YAML, a kustomization's patch or generator input, left out by an "
-        "Application's directory.include/exclude, or jsonnet; --show-skipped lists why).",
+        "YAML, a kustomization's patch, generator input or Component, left out by an "
+        "Application's directory.include/exclude, a dangling symbolic link, or jsonnet; --show-skipped lists why).",
     ]
 
 
@@ -162,8 +162,8 @@ def test_files_not_linted_are_listed_in_json_and_with_show_skipped(tmp_path, mon
     assert plain[:2] == [
         "0 errors, 0 warnings, 0 notes in 1 file",
         "note: 2 files not linted: Argo CD does not render them as written (+argocd:skip-file-rendering, unrelated "
-        "YAML, a kustomization's patch or generator input, left out by an "
-        "Application's directory.include/exclude, or jsonnet; --show-skipped lists why).",
+        "YAML, a kustomization's patch, generator input or Component, left out by an "
+        "Application's directory.include/exclude, a dangling symbolic link, or jsonnet; --show-skipped lists why).",
     ]  # fmt: skip
     assert not any(line.startswith("note: not linted:") for line in plain)
     listed = runner.invoke(app, ["lint", "--show-skipped", "app"]).stdout.splitlines()

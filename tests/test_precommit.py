@@ -114,6 +114,20 @@ def test_manifest_is_valid_and_as_documented(env):
     }]  # fmt: skip
 
 
+def test_the_hook_never_receives_a_symbolic_link(tmp_path):
+    """pre-commit tags a symbolic link ``symlink`` only (identify's ``tags_from_path``), so
+    ``types_or: [yaml, json]`` never names one: a dangling link named on the command line comes from
+    a user, who asked for that very file, and is an input error (tests/test_hostile.py)."""
+    from identify.identify import tags_from_path
+
+    (tmp_path / "link.yaml").symlink_to("nowhere")
+    (tmp_path / "real.yaml").write_text("kind: ConfigMap\n")
+    (tmp_path / "good.yaml").symlink_to("real.yaml")
+    assert tags_from_path(str(tmp_path / "link.yaml")) == {"symlink"}
+    assert tags_from_path(str(tmp_path / "good.yaml")) == {"symlink"}
+    assert "yaml" in tags_from_path(str(tmp_path / "real.yaml"))
+
+
 def test_docs_config_is_valid_and_pins_this_version(env, tmp_path):
     text = doc_blocks()[".pre-commit-config.yaml"]
     config = yaml.safe_load(text)

@@ -166,10 +166,14 @@ def test_corpus_2_datasources_objects_are_at_wave_405(repo):
 @needs_kustomize
 @needs_corpus
 def test_corpus_approve_after_servicemesh_job_needs_the_generated_config_map(repo):
+    """approve-after-servicemesh is a kustomize Component: linted through a kustomization using it."""
     shutil.copytree(CORPUS / "redhat-na-ssa__demo-ai-gitops-catalog/demos/components/rhoai-servicemesh/"
                     "approve-after-servicemesh", repo / "aas")  # fmt: skip
     (repo / "aas/job.sh").write_text("echo approve\n")
-    result = runner.invoke(app, ["lint", "--format", "json", "aas"])
+    write(repo, {"servicemesh/kustomization.yaml": "components:\n- ../aas\n"})
+    alone = json.loads(runner.invoke(app, ["lint", "--format", "json", "aas"]).output)
+    assert (alone["findings"], [s["path"] for s in alone["skipped"]]) == ([], ["aas/job.yaml", "aas/kustomization.yaml"])
+    result = runner.invoke(app, ["lint", "--format", "json", "aas", "servicemesh"])
     assert result.exit_code == 1
     [hl301] = [f for f in json.loads(result.output)["findings"] if f["rule_id"] == "HL301"]
     assert (hl301["path"], hl301["line"], hl301["column"]) == ("aas/job.yaml", 83, 19)
@@ -190,8 +194,33 @@ def test_without_git_the_current_directory_or_the_named_folder_stands_for_the_re
     assert repository_root(prod, named=str(tmp_path / "repos/shop")) == str(tmp_path / "repos/shop")
     monkeypatch.chdir(tmp_path / "repos")
     assert repository_root(prod, named=str(tmp_path / "repos/shop")) == str(tmp_path / "repos")
+    monkeypatch.chdir(tmp_path / "repos/shop/overlays")  # the named folder is above the current one
+    for spelled in ("../", "..", "../overlays/..", str(tmp_path / "repos/shop") + "/"):
+        assert repository_root("prod", named=spelled) == str(tmp_path / "repos/shop"), spelled
+    assert repository_root("prod", named=".") == str(tmp_path / "repos/shop/overlays")
     (tmp_path / "repos/shop/.git").mkdir()
     assert repository_root(prod) == str(tmp_path / "repos/shop")
+
+
+@needs_kustomize
+@pytest.mark.parametrize("named", ["..", "../", "../envs/..", "{top}", "{top}/"])
+def test_without_git_a_folder_named_from_below_it_stands_for_the_repository(repo, named, monkeypatch):
+    """Reported: ``cd envs && hooklint lint ..`` outside git refused every overlay's ``../../base``
+    as outside ``../envs`` (the current folder won over the folder named)."""
+    (repo / ".git").rmdir()
+    write(repo, {
+        "base/kustomization.yaml": "resources:\n- job.yaml\n",
+        "base/job.yaml": JOB.replace("migrate:1.4.2", "migrate:latest"),
+        "envs/prod/kustomization.yaml": "namespace: prod\nresources:\n- ../../base\n",
+    })  # fmt: skip
+    monkeypatch.chdir(repo / "envs")
+    named = named.format(top=repo)
+    result = runner.invoke(app, ["lint", "--format", "json", "--select", "HL007,HL102", named])
+    doc = json.loads(result.output)
+    base = "../base/job.yaml" if not named.startswith("/") else f"{repo}/base/job.yaml"
+    assert [(f["rule_id"], f["path"], f["line"], f["column"]) for f in doc["findings"]] == [
+        ("HL102", base, 17, 16)]  # found alone and through envs/prod, said once
+    assert result.exit_code == 1
 
 
 @needs_kustomize
@@ -326,6 +355,126 @@ def test_a_patch_in_a_folder_of_its_own_is_linted_through_its_kustomization(repo
     assert plans.get("overlay/patches", {"steps": []})["steps"] == []  # the patch is not applied on its own
 
 
+DEPLOYMENT = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: simple-deployment
+spec:
+  template:
+    spec:
+      containers:
+      - name: web
+        image: ghcr.io/acme/web:1.0
+"""
+#: The shape of /tmp/r/gitops-environment-promotion: envs/* overlays pulling in variants/* Components.
+COMPONENTS = {
+    "base/kustomization.yaml": "resources:\n- deployment.yaml\n",
+    "base/deployment.yaml": DEPLOYMENT,
+    "variants/prod/kustomization.yml": "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n\n"
+                                       "patchesStrategicMerge:\n- prod.yml\n",
+    "variants/prod/prod.yml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: simple-deployment\n"
+                              "spec:\n  replicas: 3\n",
+    "variants/hooks/kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n"
+                                         "resources:\n- job.yaml\n",
+    "variants/hooks/job.yaml": JOB.split("---")[0].replace("migrate:1.4.2", "migrate:latest"),
+    "variants/unused/kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n"
+                                          "patches:\n- path: patches/replicas.yaml\n",
+    "variants/unused/patches/replicas.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n"
+                                             "  name: simple-deployment\nspec:\n  replicas: 1\n",
+    "envs/prod/kustomization.yml": "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
+                                   "namespace: prod\nresources:\n- ../../base\ncomponents:\n- ../../variants/prod\n"
+                                   "- ../../variants/hooks\n",
+}  # fmt: skip
+USED = "a kustomize Component that envs/prod/kustomization.yml renders: linted through that kustomization's rendering"
+UNUSED = ("a kustomize Component (variants/unused/kustomization.yaml is kind: Component), applied only inside a "
+          "kustomization that lists it under components, and no kustomization of this run does: lint one that does")
+HL102_AT_HOOKS = ("HL102", "variants/hooks/job.yaml", 17, 16)
+
+
+@needs_kustomize
+def test_a_component_is_linted_through_the_kustomizations_that_use_it_never_on_its_own(repo):
+    """Reported: each variants/* Component was rendered on its own, 5 false HL007 'no matches for Id
+    Deployment.v1.apps/simple-deployment' at variants/*/kustomization.yml:1:1."""
+    write(repo, COMPONENTS)
+    result = runner.invoke(app, ["lint", "--format", "json", "."])
+    doc = json.loads(result.output)
+    assert [(f["rule_id"], f["path"], f["line"], f["column"]) for f in doc["findings"]] == [HL102_AT_HOOKS]
+    assert result.exit_code == 1
+    assert doc["errors"] == []
+    assert doc["skipped"] == [
+        {"path": "variants/hooks/job.yaml", "reason": USED},
+        {"path": "variants/hooks/kustomization.yaml", "reason": USED},
+        {"path": "variants/prod/kustomization.yml", "reason": USED},
+        {"path": "variants/prod/prod.yml", "reason": USED},
+        {"path": "variants/unused/kustomization.yaml", "reason": UNUSED},
+        {"path": "variants/unused/patches/replicas.yaml", "reason": "variants/unused/kustomization.yaml reads it "
+         "(patches), a kustomize Component that no kustomization of this run lists under components: lint one that does"},
+    ]  # fmt: skip
+    plan = json.loads(runner.invoke(app, ["plan", "--format", "json", "."]).output)
+    steps = {a["application"]: [t["name"] for s in a["steps"] for t in s["tasks"]] for a in plan["applications"]}
+    assert steps["envs/prod"] == ["migrate", "simple-deployment"]
+    assert steps["variants/prod"] == steps["variants/hooks"] == steps["variants/unused"] == []
+    text = runner.invoke(app, ["lint", "--show-skipped", "variants/unused"])  # alone: said not linted, no error
+    assert text.exit_code == 0
+    assert text.output.splitlines()[-2] == f"note: not linted: variants/unused/kustomization.yaml: {UNUSED}"
+
+
+@needs_kustomize
+def test_a_component_used_through_a_base_or_a_named_file_is_linted_through_its_user(repo):
+    """A Component listed by a base is rendered by the overlays of that base; pre-commit naming a
+    Component's file and its user's file lints it through the user."""
+    files = dict(COMPONENTS)
+    files["base/kustomization.yaml"] = "resources:\n- deployment.yaml\ncomponents:\n- ../variants/hooks\n"
+    files["envs/prod/kustomization.yml"] = "resources:\n- ../../base\n"
+    write(repo, files)
+    result = runner.invoke(app, ["lint", "--format", "json", "envs", "variants/hooks"])
+    doc = json.loads(result.output)
+    assert [(f["rule_id"], f["path"], f["line"], f["column"]) for f in doc["findings"]] == [HL102_AT_HOOKS]
+    assert doc["skipped"][0] == {"path": "variants/hooks/job.yaml", "reason": USED}
+    named = runner.invoke(app, ["lint", "--format", "json", "variants/hooks/job.yaml", "base/deployment.yaml"])
+    doc = json.loads(named.output)
+    assert [(f["rule_id"], f["path"], f["line"], f["column"]) for f in doc["findings"]] == [HL102_AT_HOOKS]
+    via_base = USED.replace("envs/prod/kustomization.yml", "base/kustomization.yaml")
+    assert doc["skipped"] == [{"path": "variants/hooks/job.yaml", "reason": via_base},
+                              {"path": "variants/hooks/kustomization.yaml", "reason": via_base}]  # fmt: skip
+
+
+@needs_kustomize
+def test_an_application_pointing_at_a_component_renders_it_as_argo_cd_does(repo):
+    """Argo CD runs ``kustomize build`` on an Application's path whatever its kustomization's kind:
+    a Component whose patches miss their targets fails (HL007), one with resources only renders, and
+    one an Application adds (``kustomize.components``) is linted through that Application."""
+    write(repo, COMPONENTS)
+    (repo / ".git/config").write_text('[remote "origin"]\n\turl = git@github.com:acme/shop.git\n')
+    application = ("apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: {name}\nspec:\n"
+                   "  project: shop\n  destination:\n    namespace: {name}\n  source:\n"
+                   "    repoURL: https://github.com/acme/shop.git\n    path: {path}\n")  # fmt: skip
+    write(repo, {"apps/apps.yaml": "---\n".join([
+        application.format(name="prod-variant", path="variants/prod"),
+        application.format(name="hooks-variant", path="variants/hooks"),
+        application.format(name="staging", path="base") + "    kustomize:\n      components:\n      - ../variants/unused\n",
+    ])})  # fmt: skip
+    result = runner.invoke(app, ["lint", "--format", "json", "--select", "HL007,HL102", "."])
+    doc = json.loads(result.output)
+    assert [(f["rule_id"], f["path"], f["line"], f["column"], f["message"]) for f in doc["findings"]] == [
+        (*HL102_AT_HOOKS, "Image 'ghcr.io/acme/migrate:latest' of container 'migrate' of Job/migrate uses the mutable "
+         "tag ':latest': each sync may run different code than was reviewed. Pin a version tag or, better, an "
+         "@sha256 digest."),
+        ("HL007", "variants/prod/kustomization.yml", 1, 1, "Rendering failed: variants/prod/kustomization.yml: no "
+         "matches for Id Deployment.v1.apps/simple-deployment.[noNs]; failed to find unique target for patch "
+         "Deployment.v1.apps/simple-deployment.[noNs]. Argo CD's repo server fails the same way, so the application "
+         "cannot sync; nothing of it is checked until it renders."),
+    ]  # fmt: skip
+    assert result.exit_code == 1
+    assert doc["skipped"] == [
+        {"path": "variants/unused/kustomization.yaml", "reason": "a kustomize Component that Application staging "
+         "(apps/apps.yaml:34) adds (spec.source.kustomize.components): linted through that Application's rendering"},
+        {"path": "variants/unused/patches/replicas.yaml", "reason": "variants/unused/kustomization.yaml reads it "
+         "(patches): linted through that kustomization's rendering"},
+    ]  # fmt: skip
+
+
 def test_a_symlink_out_of_the_repository_in_a_directory_source_is_an_error_and_never_read(repo, tmp_path):
     outside = tmp_path.parent / f"{tmp_path.name}-outside.yaml"
     outside.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: secret-stuff\n  annotations:\n    x: 5\n")
@@ -339,6 +488,27 @@ def test_a_symlink_out_of_the_repository_in_a_directory_source_is_an_error_and_n
         f"{outside}, outside the repository (illegal filepath in symlink). Argo CD's repo server fails the same way, "
         "so the application cannot sync; nothing of it is checked until it renders.")
     assert "HL004" not in result.output
+
+
+def test_without_git_a_symlink_inside_the_folder_named_from_below_it_stays_in_the_repository(repo, tmp_path, monkeypatch):
+    """The folder named (``..``) stands for the repository in a directory source too: a symlink to a
+    sibling folder inside it is read, one leaving it is still refused."""
+    (repo / ".git").rmdir()
+    outside = tmp_path.parent / f"{tmp_path.name}-outside.yaml"
+    outside.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: outside\n")
+    write(repo, {"shared/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n", "envs/notes.md": ""})
+    (repo / "apps/a").mkdir(parents=True)
+    (repo / "apps/a/inside.yaml").symlink_to("../../shared/cm.yaml")
+    (repo / "apps/b").mkdir()
+    (repo / "apps/b/out.yaml").symlink_to(outside)
+    monkeypatch.chdir(repo / "envs")
+    result = runner.invoke(app, ["lint", "--format", "json", ".."])
+    doc = json.loads(result.output)
+    assert [(f["rule_id"], f["path"], f["line"], f["column"], f["message"]) for f in doc["findings"]] == [
+        ("HL007", "../apps/b/out.yaml", 1, 1, f"Rendering failed: ../apps/b/out.yaml is a symbolic link to {outside}, "
+         "outside the repository (illegal filepath in symlink). Argo CD's repo server fails the same way, so the "
+         "application cannot sync; nothing of it is checked until it renders.")]  # fmt: skip
+    assert result.exit_code == 1
 
 
 @needs_kustomize

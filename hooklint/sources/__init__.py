@@ -16,7 +16,15 @@ from hooklint.config import Config
 from hooklint.findings import Span
 from hooklint.loader import LoadedFile, parse_text, read_file, within
 from hooklint.sources.directory import mark_unrendered
-from hooklint.sources.discovery import DIRECTORY, JSONNET_REASON, STDIN, UNRENDERABLE, Application, group_applications
+from hooklint.sources.discovery import (
+    DIRECTORY,
+    JSONNET_REASON,
+    STDIN,
+    UNRENDERABLE,
+    Application,
+    dangling_link,
+    group_applications,
+)
 from hooklint.yamlio import RENDER_FAILED, LoadIssue
 from hooklint.sources.render import RenderedFile, render, repository_root
 from hooklint.sources.rendered import Renderer
@@ -67,6 +75,9 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
     for path in app.reported + app.context:
         if path.lower().endswith(".jsonnet"):
             files.append(LoadedFile(path, skip_reason=JSONNET_REASON))
+            continue
+        if path in app.left_out and dangling_link(path) is not None:  # skipped, never read
+            files.append(LoadedFile(path, skip_reason=app.left_out[path]))
             continue
         target = _escaping_symlink(path, root) if root is not None else None
         if target is None:

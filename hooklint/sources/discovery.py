@@ -5,10 +5,17 @@ Without an ``Application`` manifest to say otherwise, hooklint treats each folde
 (its manifest files, not its subfolders, as Argo CD's directory source does without ``recurse``),
 and stdin as one application. Files named one by one (as pre-commit names them) bring the other
 manifests of their folder along as context.
+
+Some files are no application's own, and are listed as not linted, with the reason, instead of
+being linted on their own: a kustomization's patches and generator inputs, and the folders of
+kustomize Components (``kind: Component``), all linted through the rendering of the kustomizations
+(or Argo CD Applications) that use them; and dangling symbolic links, which Argo CD skips
+(``reposerver/repository/repository.go`` ``getPotentiallyValidManifestFile``).
 """
 
 from __future__ import annotations
 
+import glob
 import os
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
@@ -30,6 +37,29 @@ JSONNET_REASON = "jsonnet: Argo CD evaluates it, hooklint does not (lint its out
 
 def is_manifest_name(name: str) -> bool:
     return name.lower().endswith(MANIFEST_SUFFIXES)
+
+
+def dangling_link(path: str) -> str | None:
+    """Where ``path`` points (as written in the link) when it is a symbolic link whose destination
+    is missing, else None. Argo CD's directory source skips such a file with a warning
+    ("destination of symlink %q is missing": ``reposerver/repository/repository.go``
+    ``getPotentiallyValidManifestFile``; its test "symlink to nowhere should be ignored"). A link
+    loop is not dangling: ``filepath.EvalSymlinks`` fails with another error, which fails the sync."""
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        try:
+            return os.readlink(path)
+        except OSError:
+            return None
+    except (OSError, ValueError):
+        return None
+    return None
+
+
+def dangling_reason(target: str) -> str:
+    """Why a dangling symbolic link to ``target`` found in a folder walk is not linted."""
+    return f"a symbolic link to {target}, which does not exist: Argo CD skips it (destination of symlink is missing)"
 
 
 HELM_CHART_FILE = "Chart.yaml"
@@ -71,8 +101,8 @@ def walk(root: str, errors: list[InputError], notices: list[str] | None = None) 
     included: Argo CD's ``filepath.Walk`` in ``findManifests`` reads them. Hidden folders below
     ``root`` (``.git``, ``.github``, ``.venv``) are not walked: no application path points into
     them in practice, and tool folders hold YAML that no sync applies; name one to lint it.
-    Symbolic links to folders are not followed. Unreadable folders are
-    added to ``errors``. A folder with a ``Chart.yaml`` is a Helm chart, which Argo CD renders with
+    Symbolic links to folders are not followed; dangling links to files are listed like any file
+    (:func:`group_applications` leaves them out). Unreadable folders are added to ``errors``. A folder with a ``Chart.yaml`` is a Helm chart, which Argo CD renders with
     Helm: its ``Chart.yaml`` stands for it, and its subfolders (templates) are not walked."""
 
     def onerror(exc: OSError) -> None:
@@ -115,7 +145,8 @@ class Application:
     folder: str | None = None
     #: The Argo CD Application source this application is linted as (None: a folder of the run).
     argocd: ApplicationSource | None = None
-    #: Files of ``reported`` that the Application leaves out (``directory.include/exclude``): why.
+    #: Files of ``reported`` not linted on their own, and why: left out by the Application
+    #: (``directory.include/exclude``), read by a kustomization, or dangling symbolic links.
     left_out: dict[str, str] = field(default_factory=dict)
 
 
@@ -135,7 +166,10 @@ def group_applications(
 
     A directory contributes every manifest below it, one application per folder. A file named on
     its own belongs to its folder's application; the folder's other manifests become context. Paths
-    that do not exist, and folders with no manifest file at all, are added to ``errors``. Argo CD
+    that do not exist, and folders with no manifest file at all, are added to ``errors``. A dangling
+    symbolic link found in a folder is left out with a reason (Argo CD skips it, see
+    :func:`dangling_link`); one named on its own is an input error when it is read (the user asked for
+    that file; pre-commit's ``types_or: [yaml, json]`` never passes a symbolic link). Argo CD
     Applications of this repository (:mod:`hooklint.sources.applications`; ``repo_urls`` from the
     configuration) replace the folders they cover by applications linted as they render them.
 
@@ -150,6 +184,7 @@ def group_applications(
     named_files: set[str] = set()
     missing: set[str] = set()
     left_out: dict[str, set[str]] = {}
+    dangling: dict[str, str] = {}
     for path in paths:
         if path == STDIN:
             reported.setdefault(STDIN, set()).add(STDIN)
@@ -166,6 +201,9 @@ def group_applications(
                     continue
                 reported.setdefault(key, set()).add(file)
                 _name(named_by, key, path)
+                target = dangling_link(file)
+                if target is not None:
+                    dangling[file] = dangling_reason(target)
             if not found and path not in missing:
                 missing.add(path)
                 errors.append(InputError(path, NO_MANIFEST_FILES))
@@ -189,6 +227,8 @@ def group_applications(
     run_files = sorted(f for files in reported.values() for f in files if f != STDIN)
     sources = find_application_sources(run_files + repository_manifests(run_files, repo_urls), repo_urls)
     covered: set[str] = set()
+    #: kustomize Components of the run, by their kustomization (as the user spells it)
+    components: dict[str, Application] = {}
     if sources:
         apps, covered = _mapped_applications(sources, reported, named_by, notices)
     for key in sorted(reported):
@@ -198,13 +238,24 @@ def group_applications(
         kind, manifest_file = source_type(key) if key != STDIN else (DIRECTORY, None)
         if manifest_file is not None:  # rendered as a whole: findings land in the user's files
             manifest_file = os.path.normpath(manifest_file)
-            apps.append(Application(key, sorted(set(files) | {manifest_file}), [], kind, manifest_file, named_by.get(key)))
+            files = sorted(set(files) | {manifest_file})
+            if kind == KUSTOMIZE and is_component(manifest_file):  # linted through its users
+                components[manifest_file] = Application(key, files, [], DIRECTORY, None, named_by.get(key))
+                apps.append(components[manifest_file])
+                continue
+            apps.append(Application(key, files, [], kind, manifest_file, named_by.get(key)))
             continue
         context: list[str] = sorted(left_out.get(key, ()))
         if key != STDIN and any(f in named_files for f in files):
             context = _siblings(key, set(files))
-        apps.append(Application(key, files, context))
-    _leave_out_kustomize_inputs(apps, named_files)
+        apps.append(Application(key, files, context, named=named_by.get(key)))
+    for app in apps:
+        if app.source_type == DIRECTORY:
+            for name in app.reported:
+                if name in dangling and name not in named_files:
+                    app.left_out.setdefault(name, dangling[name])
+    used = _leave_out_components(apps, components)
+    _leave_out_kustomize_inputs(apps, named_files, used)
     apps.sort(key=lambda a: a.key)
     return apps
 
@@ -216,10 +267,8 @@ _INPUT_FIELDS = ("patches", "patchesStrategicMerge", "patchesJson6902", "replace
                  "secretGenerator", "crds", "configurations", "openapi", "transformers", "generators", "validators")
 
 
-def kustomization_inputs(kustomization: str) -> dict[str, str]:
-    """The files ``kustomization`` reads other than as resources, as ``{absolute path: field}``
-    (a patch file, a generator's ``files``/``envs``, a transformer configuration). A kustomization
-    that cannot be read or parsed reads none."""
+def _read_kustomization(kustomization: str) -> dict:
+    """The mapping ``kustomization`` holds; empty when it cannot be read or parsed, or is no mapping."""
     import yaml  # noqa: PLC0415 - only when a run has kustomizations
 
     try:
@@ -227,8 +276,41 @@ def kustomization_inputs(kustomization: str) -> dict[str, str]:
             config = yaml.load(handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return {}
-    if not isinstance(config, dict):
-        return {}
+    return config if isinstance(config, dict) else {}
+
+
+def is_component(kustomization: str) -> bool:
+    """Whether ``kustomization`` is a kustomize Component (``kind: Component``, apiVersion
+    ``kustomize.config.k8s.io/v1alpha1``): a set of resources and patches that kustomize applies
+    only inside a kustomization that lists its folder under ``components`` (or an Argo CD
+    Application under ``spec.source.kustomize.components``). Its patches usually target objects of
+    that kustomization, so it rarely builds on its own, and Argo CD's directory walk never takes it
+    for an application by itself."""
+    return _read_kustomization(kustomization).get("kind") == "Component"
+
+
+def kustomization_references(kustomization: str) -> list[tuple[str, str]]:
+    """The local folders ``kustomization`` builds on, as ``(field, absolute folder)`` for each
+    ``resources``, ``bases`` and ``components`` entry that names an existing folder, in order.
+    Remote entries, files and missing paths are left out (the render reports them)."""
+    config = _read_kustomization(kustomization)
+    folder = os.path.dirname(os.path.abspath(kustomization))
+    found = []
+    for field_name in ("resources", "bases", "components"):
+        entries = config.get(field_name)
+        for entry in entries if isinstance(entries, list) else []:
+            if isinstance(entry, str) and entry and "\n" not in entry and "://" not in entry:
+                target = os.path.normpath(os.path.join(folder, entry))
+                if os.path.isdir(target):
+                    found.append((field_name, target))
+    return found
+
+
+def kustomization_inputs(kustomization: str) -> dict[str, str]:
+    """The files ``kustomization`` reads other than as resources, as ``{absolute path: field}``
+    (a patch file, a generator's ``files``/``envs``, a transformer configuration). A kustomization
+    that cannot be read or parsed reads none."""
+    config = _read_kustomization(kustomization)
     folder = os.path.dirname(os.path.abspath(kustomization))
     found: dict[str, str] = {}
 
@@ -251,12 +333,76 @@ def kustomization_inputs(kustomization: str) -> dict[str, str]:
     return found
 
 
-def _leave_out_kustomize_inputs(apps: list[Application], named_files: set[str]) -> None:
+#: At most this many kustomizations are read following one application's bases and components.
+MAX_KUSTOMIZATIONS_FOLLOWED = 1000
+
+
+def _leave_out_components(apps: list[Application], components: dict[str, Application]) -> dict[str, str | None]:
+    """Mark every file of the kustomize Component folders ``components`` (their kustomization ->
+    their application) as not linted on its own, and return, for each Component, why: the first
+    kustomization of the run (sorted) that renders it, or None when nothing of the run does.
+
+    A Component is rendered by the kustomizations that list it under ``components``, directly or
+    through their bases and other Components, and by Argo CD Applications that add it
+    (``spec.source.kustomize.components``): its files are linted through those renderings. One that
+    nothing of the run uses is listed as not linted, with the reason: never rendered on its own
+    (its patches would miss their targets, a false HL007), never a silent pass."""
+    if not components:
+        return {}
+    by_folder = {os.path.dirname(os.path.abspath(k)): k for k in components}
+    users: dict[str, str] = {}
+    references: dict[str, list[tuple[str, str]]] = {}  # each kustomization read once
+    for app in sorted((a for a in apps if a.source_type == KUSTOMIZE and a.manifest_file), key=lambda a: a.manifest_file):
+        user = app.manifest_file
+        added = app.argocd.options.get("components") if app.argocd is not None and isinstance(app.argocd.options, dict) else None
+        folder = os.path.abspath(app.folder or app.key)
+        for pattern in added if isinstance(added, list) else []:
+            if isinstance(pattern, str):
+                for match in sorted(glob.glob(pattern, root_dir=folder)) or [pattern]:
+                    found = by_folder.get(os.path.normpath(os.path.join(folder, match)))
+                    if found is not None:
+                        users.setdefault(found, f"a kustomize Component that {app.argocd.label()} adds "
+                                                "(spec.source.kustomize.components): linted through that "
+                                                "Application's rendering")  # fmt: skip
+        seen: set[str] = set()
+        stack = [os.path.abspath(user)]
+        while stack and len(seen) < MAX_KUSTOMIZATIONS_FOLLOWED:
+            kustomization = stack.pop()
+            if kustomization in seen:
+                continue
+            seen.add(kustomization)
+            if kustomization not in references:
+                references[kustomization] = kustomization_references(kustomization)
+            for field_name, target in references[kustomization]:
+                if field_name == "components" and target in by_folder:
+                    users.setdefault(by_folder[target], f"a kustomize Component that {user} renders: linted through "
+                                                        "that kustomization's rendering")  # fmt: skip
+                kind, found_file = source_type(target)
+                if kind == KUSTOMIZE and found_file is not None:
+                    stack.append(os.path.abspath(found_file))
+    result: dict[str, str | None] = {}
+    for kustomization, app in components.items():
+        why = users.get(kustomization)
+        result[kustomization] = why
+        if why is None:
+            why = (f"a kustomize Component ({kustomization} is kind: Component), applied only inside a kustomization "
+                   "that lists it under components, and no kustomization of this run does: lint one that does")
+        for name in app.reported:
+            app.left_out.setdefault(name, why)
+    return result
+
+
+def _leave_out_kustomize_inputs(apps: list[Application], named_files: set[str],
+                                components: dict[str, str | None] | None = None) -> None:  # fmt: skip
     """Mark the files of directory applications that a kustomization reads as a patch, a generator
     input or a configuration: kustomize reads them, Argo CD never applies them as written, so they
     are linted through that kustomization's rendering, not on their own. A file named on its own
-    (pre-commit) whose kustomization, in a folder above, is not in the run brings it in."""
+    (pre-commit) whose kustomization, in a folder above, is not in the run brings it in, unless it
+    is a Component. ``components`` (a Component's kustomization -> why it is not linted on its own
+    when something of the run renders it, else None) read inputs too."""
+    components = dict(components or {})
     kustomizations = {a.manifest_file for a in apps if a.source_type == KUSTOMIZE and a.manifest_file}
+    kustomizations |= set(components)
     for app in [a for a in apps if a.source_type == DIRECTORY and a.key != STDIN]:
         for name in app.reported:
             if name not in named_files:
@@ -272,7 +418,10 @@ def _leave_out_kustomize_inputs(apps: list[Application], named_files: set[str]) 
                     user = os.path.normpath(os.path.relpath(found)) if not os.path.isabs(name) else found
                     if user not in kustomizations and os.path.abspath(name) in kustomization_inputs(found):
                         kustomizations.add(user)
-                        apps.append(Application(os.path.dirname(user) or ".", [user], [], KUSTOMIZE, user))
+                        if is_component(found):
+                            components[user] = None
+                        else:
+                            apps.append(Application(os.path.dirname(user) or ".", [user], [], KUSTOMIZE, user))
                     break
     inputs: dict[str, tuple[str, str]] = {}
     for kustomization in sorted(kustomizations):
@@ -285,7 +434,12 @@ def _leave_out_kustomize_inputs(apps: list[Application], named_files: set[str]) 
             continue
         for name in app.reported:
             hit = inputs.get(os.path.abspath(name))
-            if hit is not None and name not in app.left_out:
+            if hit is None or name in app.left_out:
+                continue
+            if hit[0] in components and components[hit[0]] is None:
+                app.left_out[name] = (f"{hit[0]} reads it ({hit[1]}), a kustomize Component that no kustomization of "
+                                      "this run lists under components: lint one that does")  # fmt: skip
+            else:
                 app.left_out[name] = f"{hit[0]} reads it ({hit[1]}): linted through that kustomization's rendering"
 
 

@@ -38,21 +38,20 @@ class RenderedFile:
 
 
 def repository_root(folder: str, named: str | None = None) -> str:
-    """The repository ``folder`` belongs to: the nearest folder above it holding ``.git``; without
-    one, the current directory when ``folder`` is inside it, else ``named`` (the path named on the
-    command line that brought ``folder`` in) when ``folder`` is inside that, else ``folder`` itself.
-    Every file a renderer may read must be inside it (Argo CD renders inside its checkout of the
-    repository)."""
+    """The repository ``folder`` belongs to, absolute: the nearest folder above it holding ``.git``;
+    without one, the outermost of the current directory and ``named`` (the path named on the
+    command line that brought ``folder`` in, however spelled: ``..``, ``.``, absolute, with a
+    trailing slash) that ``folder`` is inside, else ``folder`` itself. So ``hooklint lint ..`` run
+    from a subfolder renders the bases of the folder it names, and ``hooklint lint shop`` run above
+    ``shop`` keeps the current directory. Every file a renderer may read must be inside it (Argo CD
+    renders inside its checkout of the repository)."""
     here = os.path.abspath(folder)
     root = git_root(here)
     if root is not None:
         return root
-    for candidate in (os.getcwd(), named):
-        if candidate is not None:
-            top = os.path.abspath(candidate)
-            if within(here, top):
-                return top
-    return here
+    tops = [os.path.abspath(c) for c in (os.getcwd(), named) if c is not None]
+    inside = [top for top in tops if within(here, top)]
+    return min(inside, key=len) if inside else here
 
 
 def render(source_type: str, folder: str, manifest_file: str, config: Config, named: str | None = None,
