@@ -177,24 +177,33 @@ def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1
     return result
 
 
+#: What a skip reason says, in the words of the notice that counts them (first match wins).
+_SKIP_KINDS = (
+    ("linted through that kustomization's rendering", "read through a kustomization's rendering"),
+    ("a kustomize Component that no kustomization", "in a kustomize Component nothing in this run uses"),
+    ("+argocd:skip-file-rendering", "marked +argocd:skip-file-rendering"),
+    ("unrelated YAML", "unrelated YAML"),
+    ("jsonnet", "jsonnet, which hooklint does not evaluate"),
+    ("leaves it out", "left out by an Application's directory.include/exclude"),
+    ("symbolic link", "dangling symbolic links"),
+    ("larger than max-file-size", "over max-file-size"),
+)
+
+
 def skipped_notice(skipped: list[tuple[str, str]]) -> list[str]:
-    """The one notice that counts the files not linted (none when there are none): those Argo CD
-    does not render, and those over max-file-size (also input errors)."""
+    """The one notice that counts the files not linted on their own (none when there are none),
+    by why: ``4 files not linted on their own (3 jsonnet, which hooklint does not evaluate; 1 read
+    through a kustomization's rendering); --show-skipped lists them.``"""
     if not skipped:
         return []
-    too_large = sum(1 for _, reason in skipped if reason.startswith("larger than max-file-size"))
-    unrendered = len(skipped) - too_large
+    counts: dict[str, int] = {}
+    for _, reason in skipped:
+        kind = next((label for key, label in _SKIP_KINDS if key in reason), "not rendered by Argo CD as written")
+        counts[kind] = counts.get(kind, 0) + 1
+    parts = "; ".join(f"{n} {kind}" for kind, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
     s = "s" if len(skipped) != 1 else ""
-    parts = []
-    if unrendered:
-        them = "them" if unrendered != 1 else "it"
-        which = f"{unrendered} " if too_large else ""
-        parts.append(f"{which}Argo CD does not render {them} as written (+argocd:skip-file-rendering, unrelated "
-                     "YAML, a kustomization's patch, generator input or Component, left out by an Application's "
-                     "directory.include/exclude, a dangling symbolic link, or jsonnet; --show-skipped lists why)")
-    if too_large:
-        parts.append(f"{too_large if unrendered else ''}{' ' if unrendered else ''}over max-file-size".lstrip())
-    return [f"{len(skipped)} file{s} not linted: {'; '.join(parts)}."]
+    own = "their own" if len(skipped) != 1 else "its own"
+    return [f"{len(skipped)} file{s} not linted on {own} ({parts}); --show-skipped lists {'them' if s else 'it'}."]
 
 
 def _unique(findings: list[Finding]) -> list[Finding]:
