@@ -169,13 +169,13 @@ def lint(
         result = lint_paths(paths, cfg, load_catalog(), jobs=jobs)
     except ConfigError as exc:
         _fail(str(exc))
-    from hooklint.reporters.baseline import BaselineError, apply_baseline, load_baseline
+    if baseline is not None and write_baseline is None:
+        from hooklint.reporters.baseline import BaselineError, apply_baseline, load_baseline
 
-    try:
-        if baseline is not None and write_baseline is None:
+        try:
             result.stale_baseline = apply_baseline(result, load_baseline(baseline))
-    except BaselineError as exc:
-        _fail(str(exc))
+        except BaselineError as exc:
+            _fail(str(exc))
     for error in result.errors:
         typer.echo(f"hooklint: error: {error.path}: {error.message}", err=True)
     if format is Format.text:
