@@ -130,7 +130,7 @@ class LeftForAPerson(Exception):
 def _entry(m: Map, key: str) -> tuple[int, int, int, int] | None:
     """(key start, key end, value start, value end) of ``key`` written in ``m`` itself (not
     brought in by a ``<<`` merge), as character offsets of the file's text."""
-    return m._offsets(key)
+    return m._offsets(key) if getattr(m, "_entries", None) is not None else None
 
 
 def _document_at(loaded: LoadedFile, span: Span) -> tuple[int, Map | None]:
@@ -214,11 +214,12 @@ def insert_key(text: str, m: Map, key: str, value: str, after: str | None = None
 
     Returns ``(start, end, new)``; raises :class:`LeftForAPerson` for a flow mapping (``{...}``) or
     a layout where no such line exists. ``key`` and ``value`` must be plain YAML scalars."""
-    keys = m._written_keys()
-    if not keys or text[m._start] == "{":
+    entries = getattr(m, "_entries", None) or []
+    if not entries or text[m._start] == "{":
         raise LeftForAPerson("the mapping is written in flow style or is empty")
-    first = m._places[0]  # where the first key starts
+    first = entries[1]
     indent = first - _line_start(text, first)
+    keys = [entries[i] for i in range(0, len(entries), 5)]
     order = ([after] if after in keys else []) + keys
     for name in order:
         k_start, _, v_start, v_end = m._offsets(name)

@@ -292,44 +292,24 @@ class Map(_Positioned, dict):
     ``span`` covers the whole mapping; :meth:`key_span` and :meth:`value_span` give where one key
     and its value are written (the alias, for an aliased value), computed only when asked for.
     Keys brought in by a ``<<`` merge key point into the merged mapping. ``key_spans`` and
-    ``value_spans`` are every key's spans at once (computed on first use; may be assigned).
+    ``value_spans`` are every key's spans at once (computed on first use; may be assigned)."""
 
-    Where keys are written is kept compact, as character offsets: ``_keys`` lists the keys in the
-    order written (a repeated key twice) and the ``array`` ``_places`` holds four offsets per
-    entry (key start, key end, value start, value end). Plain lists of ``int`` objects took
-    ~60 MB more for one file of 40,000 documents."""
-
-    __slots__ = ("_span", "_key_spans", "_value_spans", "_keys", "_places", "_merged", "_pos", "_start", "_end")
+    __slots__ = ("_span", "_key_spans", "_value_spans", "_entries", "_merged", "_pos", "_start", "_end")
 
     def _init(self, pos: Positions | None, start: int, end: int) -> "Map":
         self._pos = pos
         self._start = start
         self._end = end
         self._span = self._key_spans = self._value_spans = self._merged = None
-        self._keys = []
-        self._places = array("q")
+        self._entries = []  # flat: key, key start, key end, value start, value end, key, ...
         return self
 
-    def _set_entries(self, entries: list) -> None:
-        """Keep ``entries`` (flat: key, key start, key end, value start, value end, key, ...) in
-        the compact form; ``entries`` is emptied of its keys on the way."""
-        self._keys = entries[0::5]
-        del entries[0::5]
-        self._places = array("q", entries)
-
     def _offsets(self, key: str) -> tuple[int, int, int, int] | None:
-        """(key start, key end, value start, value end) of ``key`` as written in this mapping (the
-        last occurrence of a repeated key), or None."""
-        keys = getattr(self, "_keys", None) or ()
-        for i in range(len(keys) - 1, -1, -1):  # the last occurrence of a repeated key wins
-            if keys[i] == key:
-                places = self._places
-                return places[4 * i], places[4 * i + 1], places[4 * i + 2], places[4 * i + 3]
+        entries = getattr(self, "_entries", None) or ()
+        for i in range(len(entries) - 5, -1, -5):  # the last occurrence of a repeated key wins
+            if entries[i] == key:
+                return entries[i + 1], entries[i + 2], entries[i + 3], entries[i + 4]
         return None
-
-    def _written_keys(self) -> list[str]:
-        """The keys as written in this mapping, in order (a repeated key as often as written)."""
-        return getattr(self, "_keys", None) or []
 
     def _spans_of(self, key: str) -> tuple[Span, Span] | None:
         """(key span, value span) of ``key``, or None when the mapping does not hold it."""
@@ -349,14 +329,13 @@ class Map(_Positioned, dict):
     def _build_spans(self) -> None:
         key_spans: dict[str, Span] = {}
         value_spans: dict[str, Span] = {}
-        keys = self._written_keys()
-        if keys:
+        entries = self._entries
+        if entries:
             span = self._positions().span
-            places = self._places
-            for i, key in enumerate(keys):
-                key_spans[key] = span(places[4 * i], places[4 * i + 1])
-                value_spans[key] = span(places[4 * i + 2], places[4 * i + 3])
-        for source in getattr(self, "_merged", None) or ():
+            for i in range(0, len(entries), 5):
+                key_spans[entries[i]] = span(entries[i + 1], entries[i + 2])
+                value_spans[entries[i]] = span(entries[i + 3], entries[i + 4])
+        for source in self._merged or ():
             for key in source:
                 if key not in key_spans:
                     key_spans[key], value_spans[key] = source._spans_of(key)
@@ -398,7 +377,7 @@ class Map(_Positioned, dict):
 
 class Seq(_Positioned, list):
     """A YAML sequence: a ``list`` plus the span of the sequence and of each item (computed on
-    first use; may be assigned). ``_offsets`` is an ``array`` of each item's start and end."""
+    first use; may be assigned)."""
 
     __slots__ = ("_span", "_item_spans", "_offsets", "_pos", "_start", "_end")
 
@@ -407,7 +386,7 @@ class Seq(_Positioned, list):
         self._start = start
         self._end = end
         self._span = self._item_spans = None
-        self._offsets = array("q")  # start, end, start, end, ... of each item
+        self._offsets = []  # start, end, start, end, ... of each item
         return self
 
     @property
@@ -579,8 +558,7 @@ _MERGE = object()  # ... whose pending key is a << merge key
 
 class _Frame:
     """An open mapping or sequence while its events are read: the ``container`` being filled,
-    ``places`` (a list of key, key start, key end, value start, value end per entry of a mapping,
-    start and end per item of a sequence, kept compact once it closes), for a mapping the pending ``key`` (``_NOKEY``,
+    ``places`` (its ``_entries`` or ``_offsets``), for a mapping the pending ``key`` (``_NOKEY``,
     ``_MERGE`` or the key text) with its offsets, the node and alias counts when it opened (for
     its anchor's size), its ``anchor`` and the ``merges`` of ``<<`` keys."""
 
@@ -589,7 +567,7 @@ class _Frame:
     def __init__(self, container: Any, is_map: bool, count: int, aliased: int, anchor: str | None):
         self.container = container
         self.is_map = is_map
-        self.places: list = []  # flat offsets (and keys) while open; compacted when it closes
+        self.places = container._entries if is_map else container._offsets
         self.key: Any = _NOKEY
         self.key_start = self.key_end = 0
         self.count = count
@@ -756,10 +734,12 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
             if cls is MappingStart:
                 container = MapType()
                 container._key_spans = container._value_spans = container._merged = None
+                container._entries = []
                 frame = Frame(container, True, count, aliased, anchor)
             else:
                 container = SeqType()
                 container._item_spans = None
+                container._offsets = []
                 frame = Frame(container, False, count, aliased, anchor)
             container._pos, container._start, container._end, container._span = pos, start, start, None
             stack.append(frame)
@@ -770,10 +750,6 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
             value = closed.container
             end = value._end = base + event.end_mark.index
             start = value._start
-            if closed.is_map:
-                value._set_entries(closed.places)
-            else:
-                value._offsets = array("q", closed.places)
             merges = closed.merges
             if merges:
                 value._merged = merges
