@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from enum import Enum
-from typing import Annotated, Optional
+from typing import Annotated, Iterable, Optional
 
 import typer
 
@@ -115,13 +115,17 @@ def _override(cfg, select, ignore, exclude, fail_on):
     return cfg
 
 
-def _write(text: str, output: Optional[str]) -> None:
+def _write(text: "str | Iterable[str]", output: Optional[str]) -> None:
+    """Write a report (its text, or its text in pieces) to stdout or to ``output``."""
+    chunks = (text,) if isinstance(text, str) else text
     if output is None or output == "-":
-        sys.stdout.write(text)
+        for chunk in chunks:
+            sys.stdout.write(chunk)
         return
     try:
         with open(output, "w", encoding="utf-8") as handle:
-            handle.write(text)
+            for chunk in chunks:
+                handle.write(chunk)
     except OSError as exc:
         _fail(f"{output}: cannot write output: {exc.strerror or exc}")
 
@@ -168,13 +172,13 @@ def lint(
         result = lint_paths(paths, cfg, load_catalog(), jobs=jobs)
     except ConfigError as exc:
         _fail(str(exc))
-    from hooklint.reporters.baseline import BaselineError, apply_baseline, load_baseline
+    if baseline is not None and write_baseline is None:
+        from hooklint.reporters.baseline import BaselineError, apply_baseline, load_baseline
 
-    try:
-        if baseline is not None and write_baseline is None:
+        try:
             result.stale_baseline = apply_baseline(result, load_baseline(baseline))
-    except BaselineError as exc:
-        _fail(str(exc))
+        except BaselineError as exc:
+            _fail(str(exc))
     for error in result.errors:
         typer.echo(f"hooklint: error: {error.path}: {error.message}", err=True)
     if result.errors and not result.files and format is Format.text:
@@ -185,9 +189,9 @@ def lint(
         text = render(result, show_suppressed=show_suppressed, stats=stats, show_skipped=show_skipped,
                       colour=(output is None or output == "-") and _colour(sys.stdout))
     elif format is Format.json:
-        from hooklint.reporters.json import render
+        from hooklint.reporters.json import render_chunks
 
-        text = render(result)
+        text = render_chunks(result)  # written piece by piece: a large report is never held whole
     elif format is Format.markdown:
         from hooklint.pipeline import plan_paths
         from hooklint.review.markdown import render_tree

@@ -53,6 +53,8 @@ class Span:
 def printable_path(path: str) -> str:
     """A file name as text every report can carry: bytes that are not UTF-8 (kept by Python as
     lone surrogates) become U+FFFD, so JSON, SARIF and GitLab output stay valid UTF-8."""
+    if path.isascii():  # nearly every path: no encoding needed (every finding passes here)
+        return path
     try:
         path.encode("utf-8")
         return path

@@ -14,11 +14,12 @@ whole applications, and the result is the same, byte for byte once rendered.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import gc
 import os
 import tempfile
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from hooklint.catalog import Catalog
 from hooklint.config import Config
@@ -42,13 +43,35 @@ def build(loaded: LoadedApplication, config: Config) -> tuple[list[Manifest], Sy
     return manifests, build_plan(manifests, config.argocd_version)
 
 
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector (reference counting still frees everything) while one
+    application loads, and restore it after.
+
+    Loading makes millions of long-lived objects (the parsed values) and no reference cycles, so
+    every collection in the meantime scans a growing heap and frees nothing: a quarter of the time
+    of parsing one file of 40,000 documents (bench case (f): 5.0 s with the collector, 3.8 s
+    paused, CPU time of parse_text). Cycles made meanwhile (by a renderer, say) are collected by
+    one young-generation collection when it resumes (one pass over what loading made: 0.3 s of the
+    1.2 s saved there). The collector is never switched off for the run: only around loading."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+            gc.collect(0)  # now, so that gc.freeze() after loading never keeps a garbage cycle
+
+
 def lint_application(engine: Engine, app: Application) -> Outcome:
     """Load, plan, check and release one application.
 
     Its values hold no reference cycles, so they are freed by reference counting as soon as the
     application is done; ``gc.freeze()`` after loading keeps the cyclic collector from scanning
     them again and again while the checks allocate (it changes nothing else)."""
-    loaded = load_application(app, engine.config)
+    with collector_paused():
+        loaded = load_application(app, engine.config)
     gc.freeze()
     reported = loaded.reported_files
     errors = [f.error for f in reported if f.error is not None]
@@ -244,7 +267,8 @@ def plan_paths(paths: list[str], config: Config) -> tuple[list[PlannedApplicatio
     errors: list[InputError] = []
     plans: list[PlannedApplication] = []
     for app in group_applications(paths, errors, None, config.repo_urls):
-        loaded = load_application(app, config)
+        with collector_paused():
+            loaded = load_application(app, config)
         errors.extend(f.error for f in loaded.reported_files if f.error is not None)
         unparsed = sum(1 for f in loaded.files for issue, _ in f.issues if issue.kind in ("syntax-error", "too-complex"))
         if loaded.rendered is not None:

@@ -94,14 +94,18 @@ def not_a_kubernetes_object(m: Manifest, ctx: Context) -> Iterator[Hit]:
         )
 
 
-def _expect(parent: Map, key: str, expected: type, path: str) -> Iterator[Hit]:
-    if key not in parent:
-        return
-    value = parent[key]
+def _wrong_type(parent: Map, key: str, expected: type, prefix: str) -> Hit | None:
+    """The hit for ``parent[key]`` (at ``prefix.key``) when it is set and not of type ``expected``.
+
+    A function returning None rather than a generator, and the path made only for a hit: HL006 asks
+    this some 20 times per pod workload (cProfile of bench case (f): 440,000 generators, 17 us per
+    object before)."""
+    value = parent.get(key)
     if value is None or isinstance(value, expected):
-        return
+        return None
+    path = f"{prefix}.{key}" if prefix else key
     want = _TYPE_NAMES[expected]
-    yield Hit(
+    return Hit(
         f"'{path}' is {type_name(value)}, not {want}: the API server rejects the object and the "
         f"sync fails. Make it {want}.",
         parent.value_span(key),
@@ -112,47 +116,58 @@ def _expect(parent: Map, key: str, expected: type, path: str) -> Iterator[Hit]:
 @check("HL006")
 def wrong_field_type(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """The fields hooklint reads have the types Kubernetes requires."""
-    yield from _expect(m.body, "metadata", Map, "metadata")
+    hit = _wrong_type(m.body, "metadata", Map, "")
+    if hit is not None:
+        yield hit
     if m.metadata is not None:
-        for key in ("annotations", "labels"):
-            yield from _expect(m.metadata, key, Map, f"metadata.{key}")
-        for key in ("name", "generateName", "namespace"):
-            yield from _expect(m.metadata, key, str, f"metadata.{key}")
+        for key, expected in METADATA_FIELDS:
+            hit = _wrong_type(m.metadata, key, expected, "metadata")
+            if hit is not None:
+                yield hit
     keys = POD_SPEC_PATHS.get(m.kind or "")
     if not keys:
         return
     parent = m.body
     for depth, key in enumerate(keys):
-        path = ".".join(keys[: depth + 1])
         value = parent.get(key)
         if value is None:
             return
         if not isinstance(value, Map):
-            yield from _expect(parent, key, Map, path)
+            hit = _wrong_type(parent, key, Map, ".".join(keys[:depth]))
+            if hit is not None:
+                yield hit
             return
         parent = value
     pod_path = ".".join(keys)
     for key, expected in POD_FIELDS:
-        yield from _expect(parent, key, expected, f"{pod_path}.{key}")
+        hit = _wrong_type(parent, key, expected, pod_path)
+        if hit is not None:
+            yield hit
     for list_name in CONTAINER_LISTS:
-        yield from _expect(parent, list_name, Seq, f"{pod_path}.{list_name}")
         items = parent.get(list_name)
         if not isinstance(items, Seq):
+            hit = _wrong_type(parent, list_name, Seq, pod_path)
+            if hit is not None:
+                yield hit
             continue
         for i, item in enumerate(items):
-            path = f"{pod_path}.{list_name}[{i}]"
             if not isinstance(item, Map):
-                yield _not_a_mapping(path, item, items.item_spans[i], "container")
+                yield _not_a_mapping(f"{pod_path}.{list_name}[{i}]", item, items.item_spans[i], "container")
                 continue
             for key, expected in CONTAINER_FIELDS:
-                yield from _expect(item, key, expected, f"{path}.{key}")
+                if item.get(key) is not None:  # the common case, a field absent, decided here
+                    hit = _wrong_type(item, key, expected, f"{pod_path}.{list_name}[{i}]")
+                    if hit is not None:
+                        yield hit
             env = item.get("env")
             if isinstance(env, Seq):
                 for j, var in enumerate(env):
                     if not isinstance(var, Map):
-                        yield _not_a_mapping(f"{path}.env[{j}]", var, env.item_spans[j], "env var")
+                        yield _not_a_mapping(f"{pod_path}.{list_name}[{i}].env[{j}]", var, env.item_spans[j], "env var")
 
 
+#: Metadata fields the checks read, with the type Kubernetes requires.
+METADATA_FIELDS = (("annotations", Map), ("labels", Map), ("name", str), ("generateName", str), ("namespace", str))
 #: Pod spec and container fields the checks read, with the type Kubernetes requires.
 POD_FIELDS = (("volumes", Seq), ("imagePullSecrets", Seq), ("securityContext", Map))
 CONTAINER_FIELDS = (

@@ -29,7 +29,6 @@ The serializer is :func:`to_sarif`.
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import os
 from pathlib import Path
@@ -114,6 +113,8 @@ def fingerprints(findings: Iterable[Finding], uris: Iterable[str]) -> list[str]:
     before it (in the given order, which is file order) with the same identity, so two findings
     that share an identity still differ. No line or column goes in: inserting lines above an
     object leaves its fingerprints unchanged."""
+    import hashlib  # here: OpenSSL's module is 4 ms of every run's start-up, and only SARIF and baselines hash
+
     seen: dict[tuple[str, ...], int] = {}
     out = []
     for finding, uri in zip(findings, uris):

@@ -70,7 +70,7 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
         loaded, rendered, renderer = render(app.source_type, folder, app.manifest_file, config, app.named, app.argocd)
         loaded.skip_reason = None
         return LoadedApplication(app, [loaded], rendered, renderer)
-    root = repository_root(app.folder or app.key, app.named) if app.key != STDIN else None
+    root = _Containment(repository_root(app.folder or app.key, app.named)) if app.key != STDIN else None
     files, escaped = [], []
     for path in app.reported + app.context:
         if path.lower().endswith(".jsonnet"):
@@ -79,7 +79,7 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
         if path in app.left_out and dangling_link(path) is not None:  # skipped, never read
             files.append(LoadedFile(path, skip_reason=app.left_out[path]))
             continue
-        target = _escaping_symlink(path, root) if root is not None else None
+        target = root.escaping(path) if root is not None else None
         if target is None:
             files.append(read_file(path, config.max_file_size))
             continue
@@ -95,12 +95,28 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
     return application
 
 
-def _escaping_symlink(path: str, root: str) -> str | None:
-    """Where ``path`` leads when it is, or passes through, a symbolic link out of ``root``; else None."""
-    if not os.path.exists(path):  # dangling: the loader says so
-        return None
-    real = os.path.realpath(path)
-    return None if within(real, os.path.realpath(root)) else real
+class _Containment:
+    """Whether the files of one application lead out of its repository ``root`` through a symbolic
+    link. Each folder's real path is found once: ``os.path.realpath`` checks every component of a
+    path (the bench's 5,000 files in 1,070 folders made 8,500 calls, ~0.1 s)."""
+
+    def __init__(self, root: str):
+        self.root = os.path.realpath(root)
+        self._folders: dict[str, str] = {}
+
+    def escaping(self, path: str) -> str | None:
+        """Where ``path`` leads when it is, or passes through, a symbolic link out of the root; else None."""
+        if not os.path.exists(path):  # dangling: the loader says so
+            return None
+        if os.path.islink(path):
+            real = os.path.realpath(path)
+        else:  # the real path of its folder, then its own name
+            folder, name = os.path.split(path)
+            real_folder = self._folders.get(folder)
+            if real_folder is None:
+                real_folder = self._folders[folder] = os.path.realpath(folder)
+            real = os.path.join(real_folder, name)
+        return None if within(real, self.root) else real
 
 
 def loaded_application(app: Application, files: list[LoadedFile], config: Config) -> LoadedApplication:
