@@ -183,26 +183,29 @@ def lint(
         typer.echo(f"hooklint: error: {error.path}: {error.message}", err=True)
     if result.errors and not result.files and format is Format.text:
         raise typer.Exit(EXIT_ERROR)  # nothing was linted: the errors above are the whole report
-    if format is Format.text:
-        from hooklint.reporters.text import render
+    from hooklint.pipeline import collector_paused
 
-        text = render(result, show_suppressed=show_suppressed, stats=stats, show_skipped=show_skipped,
-                      colour=(output is None or output == "-") and _colour(sys.stdout))
-    elif format is Format.json:
-        from hooklint.reporters.json import render_chunks
+    with collector_paused():  # a report of many findings makes many objects and no cycles
+        if format is Format.text:
+            from hooklint.reporters.text import render
 
-        text = render_chunks(result)  # written piece by piece: a large report is never held whole
-    elif format is Format.markdown:
-        from hooklint.pipeline import plan_paths
-        from hooklint.review.markdown import render_tree
+            text = render(result, show_suppressed=show_suppressed, stats=stats, show_skipped=show_skipped,
+                          colour=(output is None or output == "-") and _colour(sys.stdout))
+        elif format is Format.json:
+            from hooklint.reporters.json import render_chunks
 
-        text = render_tree(result, plan_paths(paths, cfg)[0], link_base)
-    else:
-        from importlib import import_module
+            text = render_chunks(result)  # written piece by piece: a large report is never held whole
+        elif format is Format.markdown:
+            from hooklint.pipeline import plan_paths
+            from hooklint.review.markdown import render_tree
 
-        module = import_module(f"hooklint.reporters.{format.value}")
-        text = module.render(result, load_catalog(), category=category)
-    _write(text, output)
+            text = render_tree(result, plan_paths(paths, cfg)[0], link_base)
+        else:
+            from importlib import import_module
+
+            module = import_module(f"hooklint.reporters.{format.value}")
+            text = module.render(result, load_catalog(), category=category)
+        _write(text, output)
     if output is not None and output != "-":  # a CI log still shows what was found
         from hooklint.reporters.text import summary_line
 
