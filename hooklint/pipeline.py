@@ -206,6 +206,7 @@ def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1
 _SKIP_KINDS = (
     ("linted through that kustomization's rendering", "read through a kustomization's rendering"),
     ("a kustomize Component that no kustomization", "in a kustomize Component nothing in this run uses"),
+    ("does not list it", "not listed by their kustomization"),
     ("+argocd:skip-file-rendering", "marked +argocd:skip-file-rendering"),
     ("unrelated YAML", "unrelated YAML"),
     ("jsonnet", "jsonnet, which hooklint does not evaluate"),

@@ -272,3 +272,20 @@ def test_an_application_whose_path_cannot_render_is_an_error_at_its_source(repo,
         f"apps/shop.yaml:26:1: error HL007 render-failed: Rendering failed: Application raw (apps/shop.yaml:26): "
         f"{problem}. Argo CD's repo server fails the same way, so the application cannot sync; nothing of it is "
         "checked until it renders.")
+
+
+@pytest.mark.skipif(find_kustomize() is None, reason="neither kustomize nor kubectl is installed")
+def test_a_kustomize_application_covers_only_what_its_build_reads(repo):
+    """A kustomization renders what it lists: a folder under an Application's kustomize path that
+    the build never reads is linted on its own, not hidden; a file beside the kustomization that it
+    does not list is said not linted (kustomize never renders it, so Argo CD never applies it)."""
+    (repo / "deploy/prod/extra").mkdir()
+    (repo / "deploy/prod/extra/cm.yaml").write_text(BAD_ANNOTATION.format(name="extra"))
+    (repo / "deploy/prod/stray.yaml").write_text(BAD_ANNOTATION.format(name="stray"))
+    assert set(plan_of("deploy", "apps")) == {"apps", "deploy/base", "deploy/prod", "deploy/prod/extra"}
+    doc = json.loads(runner.invoke(app, ["lint", "-f", "json", "deploy", "apps"]).stdout)
+    assert [(f["rule_id"], f["path"], f["line"]) for f in doc["findings"] if f["rule_id"] == "HL004"] == [
+        ("HL004", "deploy/prod/extra/cm.yaml", 6)]
+    assert doc["skipped"] == [{"path": "deploy/prod/stray.yaml", "reason": (
+        "deploy/prod/kustomization.yaml does not list it (resources, patches, generators): kustomize never "
+        "renders it, so Argo CD never applies it")}]

@@ -41,8 +41,10 @@ def test_no_input_errors(result):
     # are the files of the 19 kustomize Components (kind: Component) that no kustomization of the
     # corpus lists under components (their users were not copied), so nothing renders them; an
     # empty file (cert-manager/wait-todo.yaml) is read and holds nothing, as Argo CD reads it; the
-    # files of a kustomization's folder are linted through its rendering
-    assert (result.files, result.skipped) == (747, 53)
+    # files of a kustomization's folder are linted through its rendering, but for 29 that no
+    # kustomization lists (commented-out resources, such as minio/base/link-minio.yaml), which
+    # kustomize never renders
+    assert (result.files, result.skipped) == (718, 82)
     assert result.renderers == [] or all(r.startswith(("kustomize ", "kubectl kustomize ")) for r in result.renderers)
 
 

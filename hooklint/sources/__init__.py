@@ -69,7 +69,8 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
         folder = app.folder or app.key
         loaded, rendered, renderer = render(app.source_type, folder, app.manifest_file, config, app.named, app.argocd)
         loaded.skip_reason = None
-        return LoadedApplication(app, [loaded], rendered, renderer)
+        unread = [LoadedFile(p, skip_reason=app.left_out[p]) for p in app.reported if p in app.left_out]
+        return LoadedApplication(app, [loaded, *unread], rendered, renderer)
     root = _Containment(repository_root(app.folder or app.key, app.named)) if app.key != STDIN else None
     files, escaped = [], []
     for path in app.reported + app.context:

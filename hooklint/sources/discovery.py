@@ -243,7 +243,10 @@ def group_applications(
                 components[manifest_file] = Application(key, files, [], DIRECTORY, None, named_by.get(key))
                 apps.append(components[manifest_file])
                 continue
-            apps.append(Application(key, files, [], kind, manifest_file, named_by.get(key)))
+            app = Application(key, files, [], kind, manifest_file, named_by.get(key))
+            if kind == KUSTOMIZE:
+                _leave_out_unread(app, kustomization_reads(manifest_file) if os.path.isfile(manifest_file) else None)
+            apps.append(app)
             continue
         context: list[str] = sorted(left_out.get(key, ()))
         if key != STDIN and any(f in named_files for f in files):
@@ -335,6 +338,58 @@ def kustomization_inputs(kustomization: str) -> dict[str, str]:
 
 #: At most this many kustomizations are read following one application's bases and components.
 MAX_KUSTOMIZATIONS_FOLLOWED = 1000
+
+
+def kustomization_reads(kustomization: str) -> set[str] | None:
+    """The absolute paths a build of ``kustomization`` reads from the repository: itself, the files
+    and folders its ``resources``, ``bases`` and ``components`` name (folders followed through
+    their kustomizations), and its patches, generator inputs and configurations. kustomize renders
+    nothing else, so Argo CD applies nothing else from there. None when that cannot be told: a
+    kustomization on the way that cannot be read or parsed (then any file may be read)."""
+    reads: set[str] = set()
+    stack = [os.path.abspath(kustomization)]
+    seen: set[str] = set()
+    while stack and len(seen) < MAX_KUSTOMIZATIONS_FOLLOWED:
+        current = stack.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        reads.add(current)
+        config = _read_kustomization(current)
+        if not config and os.path.getsize(current) > 0:
+            return None
+        folder = os.path.dirname(current)
+        for field_name in ("resources", "bases", "components"):
+            entries = config.get(field_name)
+            for entry in entries if isinstance(entries, list) else []:
+                if not isinstance(entry, str) or not entry or "\n" in entry or "://" in entry:
+                    continue
+                target = os.path.normpath(os.path.join(folder, entry))
+                reads.add(target)
+                kind, found = source_type(target) if os.path.isdir(target) else (None, None)
+                if kind == KUSTOMIZE and found is not None:
+                    stack.append(os.path.abspath(found))
+        reads.update(kustomization_inputs(current))
+    return reads
+
+
+def unread_reason(kustomization: str) -> str:
+    """Why a file beside (or under) ``kustomization`` that its build never reads is not linted."""
+    return (f"{kustomization} does not list it (resources, patches, generators): kustomize never renders it, "
+            "so Argo CD never applies it")
+
+
+def _leave_out_unread(app: "Application", reads: set[str] | None) -> None:
+    """Mark the files of the kustomize application ``app`` that its build never reads (``reads``,
+    from :func:`kustomization_reads`; None: unknown, nothing is marked)."""
+    if reads is None or app.manifest_file is None:
+        return
+    read_folders = {p for p in reads if os.path.isdir(p)}
+    for name in app.reported:
+        absolute = os.path.abspath(name)
+        if name == app.manifest_file or absolute in reads or os.path.dirname(absolute) in read_folders:
+            continue
+        app.left_out.setdefault(name, unread_reason(app.manifest_file))
 
 
 def _leave_out_components(apps: list[Application], components: dict[str, Application]) -> dict[str, str | None]:
@@ -475,9 +530,17 @@ def _mapped_applications(
             if manifest_file is None or (kind == HELM) != manifest_file.endswith(HELM_CHART_FILE):
                 manifest_file = os.path.join(folder, HELM_CHART_FILE if kind == HELM else KUSTOMIZATION_NAMES[0])
             manifest_file = os.path.normpath(manifest_file)
+            reads = kustomization_reads(manifest_file) if kind == KUSTOMIZE and os.path.isfile(manifest_file) else None
+            if reads is not None:  # a kustomization renders what it lists, not every folder under it
+                read_folders = {p if os.path.isdir(p) else os.path.dirname(p) for p in reads}
+                inside = [k for k in inside if k == folder or os.path.abspath(k) in read_folders]
+                if not inside:
+                    continue  # the run's files are in folders this kustomization does not read
             covered.update(inside)
             files = sorted({f for k in inside for f in reported[k]} | {manifest_file})
-            apps.append(Application(key, files, [], kind, manifest_file, named_by.get(inside[0]), folder, source))
+            app = Application(key, files, [], kind, manifest_file, named_by.get(inside[0]), folder, source)
+            _leave_out_unread(app, reads)
+            apps.append(app)
             continue
         options = DirectoryOptions.from_application(source.options)
         for problem in options.problems:
