@@ -341,3 +341,16 @@ def test_hidden_files_are_read_as_argo_cd_reads_them(tmp_path, monkeypatch):
     assert doc["summary"]["files"] == 1  # a hidden folder is walked only when named
     named = json.loads(runner.invoke(app, ["lint", "--format", "json", "app/.drafts"]).stdout)
     assert named["summary"]["files"] == 1
+
+
+def test_a_folder_whose_every_file_is_excluded_is_an_input_error(tmp_path, monkeypatch):
+    """An over-broad exclude must not make a required check pass with nothing checked; a file
+    named on its own and excluded (as pre-commit names them) is just not reported."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n")
+    result = runner.invoke(app, ["lint", "--exclude", "*.yaml", "app"])
+    assert (result.exit_code, result.stderr) == (2, (
+        "hooklint: error: app: every YAML or JSON file in this folder or below it is excluded (exclude, --exclude); "
+        "nothing to lint\n"))
+    assert runner.invoke(app, ["lint", "--exclude", "*.yaml", "app/cm.yaml"]).exit_code == 0

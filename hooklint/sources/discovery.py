@@ -153,6 +153,7 @@ class Application:
 #: The input error of a folder argument that holds nothing to lint (an empty folder, a wrong path
 #: in CI): never a silent pass.
 NO_MANIFEST_FILES = "no YAML or JSON file (*.yaml, *.yml, *.json) in this folder or below it; nothing to lint"
+ALL_EXCLUDED = "every YAML or JSON file in this folder or below it is excluded (exclude, --exclude); nothing to lint"
 
 
 def group_applications(
@@ -191,7 +192,7 @@ def group_applications(
             continue
         path = os.path.normpath(path)
         if os.path.isdir(path):
-            found = False
+            found = kept = False
             for file in walk(path, errors, notices):
                 found = True
                 file = os.path.normpath(file)
@@ -199,6 +200,7 @@ def group_applications(
                 if excluded is not None and excluded(file):
                     left_out.setdefault(key, set()).add(file)
                     continue
+                kept = True
                 reported.setdefault(key, set()).add(file)
                 _name(named_by, key, path)
                 target = dangling_link(file)
@@ -207,6 +209,8 @@ def group_applications(
             if not found and path not in missing:
                 missing.add(path)
                 errors.append(InputError(path, NO_MANIFEST_FILES))
+            elif found and not kept:  # an over-broad exclude must not turn the check into a pass
+                errors.append(InputError(path, ALL_EXCLUDED))
         elif os.path.lexists(path):
             chart = chart_of(path)
             if chart is not None:  # a template named on its own is linted as part of its chart
