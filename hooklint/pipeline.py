@@ -29,7 +29,7 @@ from hooklint.loader import parse_text
 from hooklint.model import Manifest, manifests_of
 from hooklint.plan import SyncPlan, build_plan
 from hooklint.sources.rendered import Renderer
-from hooklint.sources import STDIN, Application, LoadedApplication, group_applications, load_application, loaded_application
+from hooklint.sources import DIRECTORY, STDIN, Application, LoadedApplication, group_applications, load_application, loaded_application
 
 #: What one application's lint gives back: (findings, input errors, files linted, files not linted
 #: as (path, reason), the renderer's label or None).
@@ -266,10 +266,16 @@ class PlannedApplication:
 def plan_paths(paths: list[str], config: Config) -> tuple[list[PlannedApplication], list[InputError]]:
     """The sync plans of ``paths`` (files, folders, ``-``), one per application, and the input
     errors. A plan covers every manifest of its application, context files included. A source that
-    fails to render has an empty plan (``hooklint lint`` says why). Never raises for bad input."""
+    fails to render has an empty plan (``hooklint lint`` says why). A folder whose every file is
+    applied only through another application (a kustomize base or Component, patches) has none:
+    its objects are in that application's plan. Never raises for bad input."""
     errors: list[InputError] = []
     plans: list[PlannedApplication] = []
     for app in group_applications(paths, errors, None, config.repo_urls):
+        if app.source_type == DIRECTORY and app.reported and all(
+            f in app.left_out and "linted through" in app.left_out[f] for f in app.reported
+        ):
+            continue
         with collector_paused():
             loaded = load_application(app, config)
         errors.extend(f.error for f in loaded.reported_files if f.error is not None)

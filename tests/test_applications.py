@@ -282,10 +282,26 @@ def test_a_kustomize_application_covers_only_what_its_build_reads(repo):
     (repo / "deploy/prod/extra").mkdir()
     (repo / "deploy/prod/extra/cm.yaml").write_text(BAD_ANNOTATION.format(name="extra"))
     (repo / "deploy/prod/stray.yaml").write_text(BAD_ANNOTATION.format(name="stray"))
-    assert set(plan_of("deploy", "apps")) == {"apps", "deploy/base", "deploy/prod", "deploy/prod/extra"}
+    # deploy/base is a base (deploy/prod builds on it and no Application points at it): no plan of its own
+    assert set(plan_of("deploy", "apps")) == {"apps", "deploy/prod", "deploy/prod/extra"}
     doc = json.loads(runner.invoke(app, ["lint", "-f", "json", "deploy", "apps"]).stdout)
     assert [(f["rule_id"], f["path"], f["line"]) for f in doc["findings"] if f["rule_id"] == "HL004"] == [
         ("HL004", "deploy/prod/extra/cm.yaml", 6)]
-    assert doc["skipped"] == [{"path": "deploy/prod/stray.yaml", "reason": (
+    assert [s for s in doc["skipped"] if s["path"].startswith("deploy/prod")] == [{"path": "deploy/prod/stray.yaml", "reason": (
         "deploy/prod/kustomization.yaml does not list it (resources, patches, generators): kustomize never "
         "renders it, so Argo CD never applies it")}]
+
+
+@pytest.mark.skipif(find_kustomize() is None, reason="neither kustomize nor kubectl is installed")
+def test_with_the_applications_known_a_base_is_linted_through_its_overlay_only(repo):
+    """deploy/prod (Application shop-prod) builds on deploy/base: the base's files are linted where
+    the overlay renders them, and listed as such, never as an application of their own."""
+    doc = json.loads(runner.invoke(app, ["lint", "-f", "json", "deploy", "apps"]).stdout)
+    assert {s["path"]: s["reason"] for s in doc["skipped"]} == {
+        "deploy/base/job.yaml": "a kustomize base that deploy/prod/kustomization.yaml builds on: linted through that "
+                                "kustomization's rendering",
+        "deploy/base/kustomization.yaml": "a kustomize base that deploy/prod/kustomization.yaml builds on: linted "
+                                          "through that kustomization's rendering",
+    }
+    (repo / ".git" / "config").write_text("")  # no map: every kustomization may be an application
+    assert set(plan_of("deploy")) == {"deploy/base", "deploy/prod"}

@@ -261,10 +261,50 @@ def group_applications(
             for name in app.reported:
                 if name in dangling and name not in named_files:
                     app.left_out.setdefault(name, dangling[name])
+    if sources:  # the repository's Applications say which folders Argo CD syncs: the others are bases
+        apps = _leave_out_bases(apps)
     used = _leave_out_components(apps, components)
     _leave_out_kustomize_inputs(apps, named_files, used)
     apps.sort(key=lambda a: a.key)
     return apps
+
+
+def _leave_out_bases(apps: list[Application]) -> list[Application]:
+    """``apps`` with every kustomization of the run that another kustomization of the run builds
+    on (``resources``, ``bases``) turned into a folder whose files are not linted on their own.
+    Used when the repository's Argo CD Applications are known (the map): a kustomization no
+    Application points at, that an overlay builds on, is a base, which Argo CD applies only
+    through the overlays that use it; so its files are linted through their renderings, where
+    the overlay's images, patches and name prefixes apply: linted alone, a base of hooks would be
+    "hooks only" (HL305) and an image the overlay pins "without a tag" (HL102). A kustomization
+    whose users are all bases themselves in a cycle is kept (kustomize reports the cycle)."""
+    kustomizations = [a for a in apps if a.source_type == KUSTOMIZE and a.manifest_file]
+    by_folder = {os.path.dirname(os.path.abspath(a.manifest_file)): a for a in kustomizations if a.argocd is None}
+    if not by_folder or len(kustomizations) < 2:
+        return apps
+    user_of: dict[str, Application] = {}
+    for app in sorted(kustomizations, key=lambda a: a.key):
+        for field_name, target in kustomization_references(app.manifest_file):
+            base = by_folder.get(target)
+            if field_name in ("resources", "bases") and base is not None and base is not app:
+                user_of.setdefault(base.manifest_file, app)
+    out = []
+    for app in apps:
+        user = user_of.get(app.manifest_file) if app.source_type == KUSTOMIZE else None
+        seen = set()
+        root = user
+        while root is not None and root.manifest_file in user_of and root.manifest_file not in seen:
+            seen.add(root.manifest_file)
+            root = user_of[root.manifest_file]
+        if user is None or (root is not None and root.manifest_file in seen):
+            out.append(app)
+            continue
+        why = f"a kustomize base that {user.manifest_file} builds on: linted through that kustomization's rendering"
+        base = Application(app.key, [f for f in app.reported], [], DIRECTORY, None, app.named)
+        for name in base.reported:
+            base.left_out[name] = why
+        out.append(base)
+    return out
 
 
 #: Kustomization fields whose files are patches, generator inputs or configuration, never
