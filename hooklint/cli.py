@@ -6,6 +6,7 @@ or input errors (a missing path, an unreadable file), and any internal error.
 
 from __future__ import annotations
 
+import re
 import sys
 from enum import Enum
 from typing import Annotated, Iterable, Optional
@@ -499,6 +500,11 @@ def explain(rule_id: Annotated[str, typer.Argument(help="Rule id (HL101) or slug
 
     catalog = load_catalog()
     rule = catalog.resolve(rule_id.strip())
+    prefix = rule_id.strip().upper()
+    if rule is None and re.fullmatch(r"HL\d{0,2}", prefix):
+        matching = [f"{r.id} {r.slug}" for r in catalog.sorted() if r.id.startswith(prefix)]
+        if matching:  # an id prefix, as --select takes: one rule at a time here
+            _fail(f"{rule_id.strip()!r} is a prefix of {len(matching)} rules ({', '.join(matching)}): explain one of them")
     if rule is None:
         names = [r.id for r in catalog.sorted()] + [r.slug for r in catalog.sorted()]
         close = difflib.get_close_matches(rule_id.strip(), names, n=1, cutoff=0.6) or difflib.get_close_matches(

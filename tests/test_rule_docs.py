@@ -71,6 +71,11 @@ def test_explain_suggests_the_nearest_id_or_slug():
         ("hook-image-mutabel-tag", "hooklint: error: unknown rule 'hook-image-mutabel-tag'; did you mean 'hook-image-mutable-tag'? ('hooklint rules' lists them)\n"),
         ("hl1022", "hooklint: error: unknown rule 'hl1022'; did you mean 'HL102'? ('hooklint rules' lists them)\n"),
         ("zzz", "hooklint: error: unknown rule 'zzz' ('hooklint rules' lists them)\n"),
+        # an id prefix (as --select takes) lists the rules it stands for
+        ("HL00", "hooklint: error: 'HL00' is a prefix of 9 rules (HL001 yaml-syntax-error, HL002 duplicate-key, "
+                 "HL003 not-a-kubernetes-object, HL004 annotation-value-not-string, HL005 unsafe-yaml-tag, "
+                 "HL006 wrong-field-type, HL007 render-failed, HL008 renderer-unavailable, HL009 "
+                 "source-not-rendered): explain one of them\n"),
     ):  # fmt: skip
         result = runner.invoke(app, ["explain", typo])
         assert (result.exit_code, result.output) == (2, message)
