@@ -892,3 +892,25 @@ def test_helms_go_log_lines_stay_off_stderr(repo, capfd):
     capfd.readouterr()
     render(HelmOptions("shop"))
     assert capfd.readouterr().err == ""
+
+
+@needs_helm
+def test_a_finding_in_a_template_spans_the_templates_entry(tmp_path, monkeypatch):
+    """SARIF and GitHub underline a region: a finding in a template covers its entry to the end of
+    the line, not one character."""
+    from typer.testing import CliRunner
+
+    from hooklint.cli import app
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    write(tmp_path / "chart" / "Chart.yaml", CHART_YAML)
+    write(tmp_path / "chart" / "values.yaml", "tag: latest\n")
+    write(tmp_path / "chart" / "templates" / "job.yaml", (
+        "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n  annotations:\n"
+        "    argocd.argoproj.io/hook: PreSync\nspec:\n  backoffLimit: 1\n  template:\n    spec:\n"
+        "      restartPolicy: Never\n      containers:\n        - name: m\n"
+        '          image: "ghcr.io/acme/m:{{ .Values.tag }}"\n'))  # fmt: skip
+    doc = json.loads(CliRunner().invoke(app, ["lint", "-f", "json", "--select", "HL102", "chart"]).stdout)
+    [f] = doc["findings"]
+    assert (f["path"], f["line"], f["column"], f["end_line"], f["end_column"]) == ("chart/templates/job.yaml", 14, 11, 14, 52)

@@ -250,9 +250,17 @@ class _Sources:
             return Placement(body, path, Span.point(1, 1))
         first = Span.point(object_line(text, index), 1)
 
+        lines = text.splitlines()
+
         def template(field_path: str) -> Span | None:
+            """The template's text from the field's position to the end of its line (a value
+            written with template actions has no extent of its own in the output)."""
             found = locate_in_template(text, field_path, index)
-            return Span.point(*found) if found is not None else None
+            if found is None:
+                return None
+            line, column = found
+            end = len(lines[line - 1].rstrip()) + 1 if line <= len(lines) else column + 1
+            return Span(line, column, line, max(end, column + 1))
 
         return Placement(body, path, first, template=template)
 
