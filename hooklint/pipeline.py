@@ -29,7 +29,7 @@ from hooklint.loader import parse_text
 from hooklint.model import Manifest, manifests_of
 from hooklint.plan import SyncPlan, build_plan
 from hooklint.sources.rendered import Renderer
-from hooklint.sources import DIRECTORY, STDIN, Application, LoadedApplication, group_applications, load_application, loaded_application
+from hooklint.sources import STDIN, Application, LoadedApplication, group_applications, load_application, loaded_application
 
 #: What one application's lint gives back: (findings, input errors, files linted, files not linted
 #: as (path, reason), the renderer's label or None).
@@ -272,9 +272,7 @@ def plan_paths(paths: list[str], config: Config) -> tuple[list[PlannedApplicatio
     errors: list[InputError] = []
     plans: list[PlannedApplication] = []
     for app in group_applications(paths, errors, None, config.repo_urls):
-        if app.source_type == DIRECTORY and app.reported and all(
-            f in app.left_out and "linted through" in app.left_out[f] for f in app.reported
-        ):
+        if app.applied_elsewhere:
             continue
         with collector_paused():
             loaded = load_application(app, config)

@@ -15,6 +15,7 @@ kustomize Components (``kind: Component``), all linted through the rendering of 
 
 from __future__ import annotations
 
+import functools
 import glob
 import os
 from dataclasses import dataclass, field
@@ -149,6 +150,17 @@ class Application:
     #: (``directory.include/exclude``), read by a kustomization, or dangling symbolic links.
     left_out: dict[str, str] = field(default_factory=dict)
 
+    @property
+    def applied_elsewhere(self) -> bool:
+        """Every file is applied only through another application's rendering (a kustomize base or
+        Component, patches and generator inputs): this folder has no sync of its own."""
+        return self.source_type == DIRECTORY and bool(self.reported) and all(
+            LINTED_THROUGH in self.left_out.get(f, "") for f in self.reported
+        )
+
+
+#: The words of every ``left_out`` reason of a file applied through another application's rendering.
+LINTED_THROUGH = "linted through"
 
 #: The input error of a folder argument that holds nothing to lint (an empty folder, a wrong path
 #: in CI): never a silent pass.
@@ -316,14 +328,34 @@ _INPUT_FIELDS = ("patches", "patchesStrategicMerge", "patchesJson6902", "replace
 
 def _read_kustomization(kustomization: str) -> dict:
     """The mapping ``kustomization`` holds; empty when it cannot be read or parsed, or is no mapping."""
+    return _load_kustomization(kustomization) or {}
+
+
+def _load_kustomization(kustomization: str) -> dict | None:
+    """The mapping ``kustomization`` holds (empty for an empty file), or None when it cannot be read
+    or parsed, or holds something else. Parsed once per version of the file: discovery asks of
+    each kustomization whether it is a Component, what it builds on and what it reads."""
+    try:
+        info = os.stat(kustomization)
+    except OSError:
+        return None
+    return _parse_kustomization(os.path.abspath(kustomization), info.st_mtime_ns, info.st_size)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_kustomization(path: str, mtime_ns: int, size: int) -> dict | None:
+    """:func:`_load_kustomization` for the file at ``path`` as of ``mtime_ns`` and ``size`` (the
+    cache key: a file changed since is parsed again). The mapping is shared: callers only read it."""
     import yaml  # noqa: PLC0415 - only when a run has kustomizations
 
     try:
-        with open(kustomization, encoding="utf-8") as handle:
+        with open(path, encoding="utf-8") as handle:
             config = yaml.load(handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return None
+    if config is None:
         return {}
-    return config if isinstance(config, dict) else {}
+    return config if isinstance(config, dict) else None
 
 
 def is_component(kustomization: str) -> bool:
@@ -399,8 +431,8 @@ def kustomization_reads(kustomization: str) -> set[str] | None:
             continue
         seen.add(current)
         reads.add(current)
-        config = _read_kustomization(current)
-        if not config and os.path.getsize(current) > 0:
+        config = _load_kustomization(current)
+        if config is None:
             return None
         folder = os.path.dirname(current)
         for field_name in ("resources", "bases", "components"):
