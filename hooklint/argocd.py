@@ -384,6 +384,73 @@ def lacks_health_check(group: str, kind: str | None) -> bool:
     return group in KUBERNETES_GROUPS and (group, kind) not in BUILTIN_HEALTH_CHECKS
 
 
+#: The bundled Lua health checks, read once from ``argocd_health.txt`` (see :func:`has_health_check`).
+_LUA_HEALTH: tuple[frozenset[tuple[str, str]], tuple[tuple[str, str], ...]] | None = None
+
+
+def _lua_health() -> tuple[frozenset[tuple[str, str]], tuple[tuple[str, str], ...]]:
+    """(exact (group, kind) pairs, glob patterns) of ``argocd_health.txt``; a ``_`` of a folder
+    name stands for ``*`` (``util/lua/lua.go`` ``getGlobHealthScriptPaths``)."""
+    global _LUA_HEALTH
+    if _LUA_HEALTH is None:
+        from importlib.resources import files
+
+        exact: set[tuple[str, str]] = set()
+        globs: list[tuple[str, str]] = []
+        text = files("hooklint").joinpath("argocd_health.txt").read_text(encoding="utf-8")
+        for line in text.splitlines():
+            line = line.strip()
+            if not line or line.startswith("#") or "/" not in line:
+                continue
+            group, kind = line.rsplit("/", 1)
+            if "_" in group or kind == "_":
+                globs.append((group.replace("_", "*"), kind.replace("_", "*")))
+            else:
+                exact.add((group, kind))
+        _LUA_HEALTH = frozenset(exact), tuple(globs)
+    return _LUA_HEALTH
+
+
+def has_health_check(group: str, kind: str | None) -> bool:
+    """True when Argo CD has a health check for ``group``/``kind`` without any argocd-cm
+    configuration: a built-in Go check (:data:`BUILTIN_HEALTH_CHECKS`, ``GE pkg/health/health.go``
+    ``GetHealthCheckFunc``) or a Lua script bundled in ``resource_customizations/<group>/<kind>/
+    health.lua`` (``util/lua/lua.go`` ``GetHealthScript``), exact or by a glob folder such as
+    ``_.crossplane.io/_`` (``*.crossplane.io/*``, matched as ``doublestar`` matches it: ``*``
+    never spans a ``/``). The Lua list is the one of Argo CD v3.5.1 for every configured
+    version (``argocd_health.txt``): a kind that gained its script later counts as checked,
+    which keeps the rules that need "no health check" silent rather than wrong."""
+    if not kind:
+        return False
+    if (group, kind) in BUILTIN_HEALTH_CHECKS:
+        return True
+    exact, globs = _lua_health()
+    if (group, kind) in exact:
+        return True
+    from fnmatch import fnmatchcase
+
+    return any(fnmatchcase(group, g) and fnmatchcase(kind, k) for g, k in globs)
+
+
+#: The Argo CD releases whose sync dry-run really applies an object synced with server-side apply
+#: (``[first, end)`` ranges): ``applyObject`` (``GE pkg/sync/sync_context.go``) runs the dry-run
+#: that starts every sync with ``cmdutil.DryRunClient`` and still passes ``serverSideApply``, and
+#: kubectl's apply sends a server-side apply patch without dry-run unless the strategy is
+#: ``DryRunServer``. Confirmed at the gitops-engine commits each release pins in its go.mod:
+#: v2.5.0 (98ccd3d, the first with application-level ``ServerSideApply=true``) to v2.9.22
+#: (c68bce0) pass it; v2.10.0 (792124280, gitops-engine PR #564) sets ``serverSideApply :=
+#: !dryRun && ...``; v2.14.0 (c19f8cf, PR #634 ``shouldUseServerSideApply``) tests only
+#: ``sc.dryRun`` (the whole operation's) again, up to v2.14.6 (43fce7c); v2.14.7 (0fa7514) and
+#: v3.0.0 (7258614) pass the dry-run flag (gitops-engine PR #699, argo-cd #21858).
+SSA_DRY_RUN_APPLIES: tuple[tuple[Version, Version], ...] = (((2, 5, 0), (2, 10, 0)), ((2, 14, 0), (2, 14, 7)))
+
+
+def ssa_dry_run_applies(version: Version) -> bool:
+    """True when Argo CD ``version`` applies server-side-applied objects for real during the
+    sync's dry-run (:data:`SSA_DRY_RUN_APPLIES`)."""
+    return any(first <= version < end for first, end in SSA_DRY_RUN_APPLIES)
+
+
 #: Every version-gated behaviour, in one table read by the model, the plan and the rules.
 BEHAVIOURS: dict[str, Behaviour] = {
     "pull-forward": Behaviour((2, 0, 0), "Namespace/CRD dependencies pulled forward before their first "

@@ -1,8 +1,9 @@
-"""HL004, HL010-HL014, HL018: Argo CD annotation syntax and placement that Argo CD silently misreads."""
+"""HL004, HL010-HL014, HL018, HL021: Argo CD annotation syntax and placement that Argo CD silently misreads."""
 
 from __future__ import annotations
 
 import difflib
+import re
 from typing import Iterable, Iterator
 
 from hooklint import argocd
@@ -252,3 +253,79 @@ def hook_annotation_on_pod_template(m: Manifest, ctx: Context) -> Iterator[Hit]:
             annotations.key_span(key),
             f"{path}.{key}",
         )
+
+
+# --- HL021 -------------------------------------------------------------------------------------
+
+#: ``argocd.argoproj.io/`` labels Argo CD (or its operator) really reads, confirmed at v3.5.1:
+#: ``instance``, the tracking label its documentation recommends for
+#: ``application.instanceLabelKey`` (``docs/user-guide/annotations-and-labels.md``,
+#: ``resource_tracking.md``; the built-in default is ``app.kubernetes.io/instance``,
+#: ``common/common.go`` ``LabelKeyAppInstance``); ``secret-type`` on its repository, cluster and
+#: credential Secrets (``LabelKeySecretType``); ``auto-label-cluster-info`` and
+#: ``kubernetes-version`` on cluster Secrets (``LabelKeyAutoLabelClusterInfo``,
+#: ``LabelKeyClusterKubernetesVersion``); ``managed-by``, the argocd-operator's Namespace label.
+ARGOCD_LABELS = frozenset({
+    "argocd.argoproj.io/instance", "argocd.argoproj.io/secret-type", "argocd.argoproj.io/managed-by",
+    "argocd.argoproj.io/auto-label-cluster-info", "argocd.argoproj.io/kubernetes-version",
+})  # fmt: skip
+
+#: Annotation keys Argo CD reads from a resource's ``metadata.annotations`` (the table of
+#: ``docs/user-guide/annotations-and-labels.md`` at v3.5.1 and ``common/common.go``).
+ARGOCD_ANNOTATIONS = frozenset({
+    argocd.HOOK, argocd.HOOK_DELETE_POLICY, argocd.SYNC_WAVE, argocd.SYNC_OPTIONS,
+    "argocd.argoproj.io/compare-options", "argocd.argoproj.io/tracking-id",
+    "argocd.argoproj.io/ignore-healthcheck", "argocd.argoproj.io/ignore-resource-updates",
+    "argocd.argoproj.io/ignore-default-links", "argocd.argoproj.io/manifest-generate-paths",
+    "argocd.argoproj.io/refresh", "argocd.argoproj.io/skip-reconcile", "argocd.argoproj.io/managed-by-url",
+    "argocd.argoproj.io/application-set-refresh",
+})  # fmt: skip
+
+
+#: A valid label value (``k8s.io/apimachinery`` ``validation.IsValidLabelValue``).
+LABEL_VALUE = re.compile(r"(?:[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?")
+
+
+@check("HL021")
+def argocd_key_in_labels(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """An ``argocd.argoproj.io/*`` or ``helm.sh/hook*`` key in the object's ``metadata.labels``:
+    Argo CD takes hook types, delete policies, waves and sync options from
+    ``GetAnnotations()`` only (``GE pkg/sync/hook/hook.go``, ``pkg/sync/syncwaves/waves.go``,
+    ``pkg/sync/resource/annotations.go``; Helm's keys through ``pkg/sync/hook/helm``), so the
+    object stays what its annotations make it. The labels Argo CD really reads
+    (:data:`ARGOCD_LABELS`) are not reported, nor a key the annotations carry too (the label is
+    then only a copy)."""
+    labels = get_map(m.metadata, "labels")
+    if labels is None:
+        return
+    own = _raw_annotations(m)
+    for key in labels:
+        if not isinstance(key, str) or key in ARGOCD_LABELS:
+            continue
+        if not (key.startswith("argocd.argoproj.io/") or key.startswith("helm.sh/hook")):
+            continue
+        if own is not None and key in own:
+            continue
+        value = labels.get(key)
+        if isinstance(value, str) and not LABEL_VALUE.fullmatch(value):
+            message = (f"{key} is a label of {m.label}, but Argo CD reads it only from metadata.annotations, "
+                       f"and '{value}' is no valid label value (at most 63 letters, digits, '-', '_' or '.', "
+                       f"starting and ending with a letter or digit), so the API server rejects {m.label} and "
+                       "the sync fails. Move it to metadata.annotations.")  # fmt: skip
+        elif key in ARGOCD_ANNOTATIONS or key.startswith("helm.sh/hook"):
+            effect = f"so {m.label} {_what_it_is(m)}"
+            if key == argocd.SYNC_OPTIONS:
+                effect = "so none of these sync options applies"
+            elif key not in _SYNC_ANNOTATIONS and not key.startswith("helm.sh/hook"):
+                effect = "so it has no effect"
+            message = (f"{key} is a label of {m.label}, but Argo CD reads it only from "
+                       f"metadata.annotations, {effect}. Move it to metadata.annotations.")  # fmt: skip
+        else:
+            message = (
+                f"{key} is a label of {m.label}, but Argo CD reads no label of that name (of its "
+                "namespace it reads only argocd.argoproj.io/instance as a tracking label and "
+                "argocd.argoproj.io/secret-type on its own Secrets), so it has no effect on the sync. "
+                "If it is meant as an Argo CD setting, move it to metadata.annotations; else use a "
+                "key of your own domain."
+            )
+        yield Hit(message, labels.key_span(key), f"metadata.labels.{key}")

@@ -1,4 +1,4 @@
-"""HL013, HL015-HL017: hook and sync-option annotations Argo CD reads differently than written.
+"""HL013, HL015-HL017, HL020: hook and sync-option annotations Argo CD reads differently than written.
 
 Each check restates a piece of ``shared/docs/argocd-semantics.md``: sync options §7, the Helm hook
 mapping §3, hook type precedence and Skip §2b, delete hooks §4d.
@@ -299,4 +299,87 @@ def skip_with_other_hook_types(m: Manifest, ctx: Context) -> Iterator[Hit]:
         "drop Skip.",
         m.annotation_value_span(argocd.HOOK),
         f"metadata.annotations.{argocd.HOOK}",
+    )
+
+
+# --- HL020 -------------------------------------------------------------------------------------
+
+
+def _ssa_upgrade(version: argocd.Version) -> str:
+    """The release that fixes HL020 for ``version``'s line."""
+    return "2.14.7 or later" if version[:2] == (2, 14) else "2.10.0 or later (2.14.7 or later on 2.14)"
+
+
+@check("HL020")
+def server_side_apply_dry_run(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """``ServerSideApply=true`` on a resource (``argocd.argoproj.io/sync-options``) or in an
+    Application's (ApplicationSet template's) ``spec.syncPolicy.syncOptions`` on an Argo CD whose
+    sync dry-run really applies server-side-applied objects (:func:`argocd.ssa_dry_run_applies`:
+    2.5.0-2.9.x and 2.14.0-2.14.6; ``GE pkg/sync/sync_context.go`` ``applyObject`` /
+    ``shouldUseServerSideApply`` at the gitops-engine commits those releases pin, argo-cd #21858,
+    fixed by gitops-engine PR #699 in v2.14.7 and v3.0.0).
+
+    ``Sync()`` dry-runs every task, hooks of every phase included (SyncFail hooks are split off
+    only after it), before the first step; an object with ``Replace=true`` is replaced or created
+    instead (``kubectl replace``/``create`` honour the client dry-run) and is left out. A plain
+    resource is reported only when something should come before it (its step is not the plan's
+    first); a hook always, as the dry-run creates it and the pod starts before its phase."""
+    version = ctx.config.argocd_version
+    if not argocd.ssa_dry_run_applies(version):
+        return
+    items = argocd.annotation_csv(m.annotations.get(argocd.SYNC_OPTIONS))
+    if "ServerSideApply=true" in items and "Replace=true" not in items:
+        yield from _ssa_resource_hit(m, ctx, version)
+    yield from _ssa_application_hit(m, version)
+
+
+def _ssa_resource_hit(m: Manifest, ctx: Context, version: argocd.Version) -> Iterator[Hit]:
+    first = ctx.plan.first_task(m)
+    if first is None:
+        return
+    runs = f"Argo CD {version_text(version)} (as every 2.5.0-2.9.x and 2.14.0-2.14.6 release)"
+    if m.hook.is_hook:
+        what = (f"so this {first.phase} hook is created, and its pods start, at the start of every sync, "
+                f"before its own step ({first.step_text()}) and before PreSync hooks")  # fmt: skip
+    else:
+        if ctx.plan.steps and ctx.plan.steps[0].key == first.step_key:
+            return
+        what = (f"so {m.label} is applied at the start of every sync, before PreSync hooks and the "
+                f"earlier steps its own step ({first.step_text()}) should wait for")  # fmt: skip
+    yield Hit(
+        f"ServerSideApply=true on {m.label}: {runs} runs the dry-run that starts each sync as "
+        "kubectl apply --server-side with --dry-run=client, which is no dry run, "
+        f"{what}, even when the sync then fails. Upgrade Argo CD to {_ssa_upgrade(version)}, or drop "
+        "ServerSideApply=true from this object.",
+        m.annotation_value_span(argocd.SYNC_OPTIONS),
+        f"metadata.annotations.{argocd.SYNC_OPTIONS}",
+    )
+
+
+def _ssa_application_hit(m: Manifest, version: argocd.Version) -> Iterator[Hit]:
+    if m.group != "argoproj.io" or m.kind not in ("Application", "ApplicationSet"):
+        return
+    spec = get_map(m.body, "spec")
+    path = "spec"
+    if m.kind == "ApplicationSet":
+        spec = get_map(get_map(spec, "template"), "spec")
+        path = "spec.template.spec"
+    policy = get_map(spec, "syncPolicy")
+    options = policy.get("syncOptions") if policy is not None else None
+    if not isinstance(options, Seq):
+        return
+    items = [o.strip() if isinstance(o, str) else "" for o in options]
+    if "ServerSideApply=true" not in items or "Replace=true" in items:
+        return
+    exempt = "Replace=true" + (" or ServerSideApply=false" if version >= (2, 14, 0) else "")
+    i = items.index("ServerSideApply=true")
+    yield Hit(
+        f"ServerSideApply=true in {path}.syncPolicy.syncOptions of {m.label}: Argo CD "
+        f"{version_text(version)} (as every 2.5.0-2.9.x and 2.14.0-2.14.6 release) runs the dry-run "
+        "that starts each sync as kubectl apply --server-side with --dry-run=client, which is no dry "
+        f"run, so every object of the application without {exempt} is applied at once at the start of "
+        "every sync, hooks included, even when the sync then fails: PreSync hooks and sync waves "
+        f"order nothing. Upgrade Argo CD to {_ssa_upgrade(version)}, or drop ServerSideApply=true.",
+        options.item_spans[i],
+        f"{path}.syncPolicy.syncOptions[{i}]",
     )
