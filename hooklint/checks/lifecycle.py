@@ -1,4 +1,4 @@
-"""HL201-HL210: hook lifecycle: retries, deadlines, name collisions, restart policy, hooks that never complete or stay behind."""
+"""HL201-HL211: hook lifecycle: retries, deadlines, name collisions, restart policy, hooks that never complete or stay behind."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.model import JOB_LIKE, LONG_RUNNING_KINDS, POD_TEMPLATE_KINDS, Manifest, get_map
 from hooklint.plan import supported_delete_types
-from hooklint.yamlio import Map
+from hooklint.yamlio import Map, Seq
 
 #: Kinds whose re-apply over a finished object neither re-runs nor may change its template.
 RUN_ONCE_KINDS = POD_TEMPLATE_KINDS | {"Workflow"}
@@ -404,4 +404,73 @@ def _sidecar_never_exits(m: Manifest, ctx: Context) -> Iterator[Hit]:
         "the work is done.",
         span,
         where,
+    )
+
+
+# --- HL211 -------------------------------------------------------------------------------------
+
+
+def foreign_finalizer(name: str) -> bool:
+    """True for a finalizer that neither Argo CD nor Kubernetes itself removes: not Argo CD's own
+    (``argocd.argoproj.io/hook-finalizer``, ``GE pkg/sync/hook/hook.go`` ``HookFinalizer`` from
+    v3.0.0; ``resources-finalizer.argocd.argoproj.io`` and the other ``*.argocd.argoproj.io``
+    ones), not the garbage collector's (``foregroundDeletion``, ``orphan``), and not one of
+    Kubernetes' controllers (``kubernetes.io/pvc-protection`` and every ``kubernetes.io/`` or
+    ``*.kubernetes.io/`` key)."""
+    if name in ("foregroundDeletion", "orphan") or name.startswith("argocd.argoproj.io/"):
+        return False
+    domain = name.split("/", 1)[0]
+    return not any(domain == d or domain.endswith("." + d) for d in ("argocd.argoproj.io", "kubernetes.io", "k8s.io"))
+
+
+@check("HL211")
+def hook_foreign_finalizer(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """A sync hook with a fixed name whose ``metadata.finalizers`` hold another controller's
+    finalizer (:func:`foreign_finalizer`). Argo CD deletes a hook by its delete policies and only
+    ever removes its own finalizer (``GE pkg/sync/sync_context.go`` ``removeHookFinalizer``,
+    v3.5.1), so the deleted hook stays Terminating until that controller removes its finalizer;
+    the next sync's hook of the same name then meets it (argo-cd #26180):
+
+    - BeforeHookCreation (the default): ``runTasks`` deletes the live hook and returns pending
+      until it is gone, on every pass: the sync hangs;
+    - HookSucceeded/HookFailed alone, from v3.0.0: the new hook is applied over the Terminating
+      object with Argo CD's hook finalizer added (``getSyncTasks``), which the API server refuses
+      for an object being deleted: the sync fails;
+    - the same before 3.0: the hook is applied over the Terminating object, so no new one runs.
+
+    A ``generateName`` hook gets a new name every sync and is not reported, nor are
+    PreDelete/PostDelete-only hooks (no next sync)."""
+    if not m.hook.is_hook or not m.hook.phases or not m.name:
+        return
+    finalizers = m.metadata.get("finalizers") if m.metadata is not None else None
+    if not isinstance(finalizers, Seq):
+        return
+    foreign = [(i, f) for i, f in enumerate(finalizers) if isinstance(f, str) and foreign_finalizer(f)]
+    if not foreign:
+        return
+    i, name = foreign[0]
+    shown = ", ".join(f"'{f}'" for _, f in foreign)
+    policies = m.hook.delete_policies
+    if "BeforeHookCreation" in policies:
+        written = ("BeforeHookCreation" in argocd.annotation_csv(m.annotations.get(argocd.HOOK_DELETE_POLICY))
+                   or "before-hook-creation" in argocd.annotation_csv(m.annotations.get(argocd.HELM_HOOK_DELETE_POLICY)))  # fmt: skip
+        default = "" if written else " (the default)"
+        effect = (f"when BeforeHookCreation{default} deletes it at the start of the next sync, it stays "
+                  "Terminating until the controller that owns the finalizer removes it, and that sync waits "
+                  f"for it to be gone before it creates {m.label} again, so the sync hangs")  # fmt: skip
+    else:
+        when = " and ".join(p for p in ("HookSucceeded", "HookFailed") if p in policies)
+        effect = (f"once {when} deletes it, it stays Terminating until the controller that owns the "
+                  "finalizer removes it, and the next sync ")  # fmt: skip
+        if argocd.supports(ctx.config.argocd_version, "hook-finalizer"):
+            effect += (f"applies {m.label} over the Terminating object with Argo CD's hook finalizer added, "
+                       "which the API server refuses for an object being deleted, so the sync fails")  # fmt: skip
+        else:
+            effect += f"applies {m.label} over the Terminating object instead of creating a new one, so the hook does not run again"
+    yield Hit(
+        f"Hook {m.label} carries the finalizer{'s' if len(foreign) > 1 else ''} {shown}, which Argo CD "
+        f"does not remove: {effect} (argo-cd #26180). Remove the finalizer from the hook, or give "
+        "the hook a generateName so that each sync creates a new object.",
+        finalizers.item_spans[i],
+        f"metadata.finalizers[{i}]",
     )
