@@ -1,4 +1,4 @@
-"""HL301-HL305 and HL207: faults in the order Argo CD applies an application's objects.
+"""HL301-HL310 and HL207: faults in the order Argo CD applies an application's objects.
 
 Every check here reads the application's sync plan (``ctx.plan``, built once per application by the
 pipeline) rather than re-deriving phases and waves
@@ -13,7 +13,7 @@ from typing import Any, Iterator
 from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.findings import Span
-from hooklint.model import Manifest, deduplicated, get_map, repeated_objects
+from hooklint.model import POD_TEMPLATE_KINDS, Manifest, deduplicated, get_map, repeated_objects
 from hooklint.plan import SyncPlan, Task, absent_during_deletion, is_kustomize_config, step_text, supported_delete_types
 from hooklint.yamlio import Map, Seq
 
@@ -735,3 +735,258 @@ def application_wave_without_health(manifests: list[Manifest], ctx: Context) -> 
         f"metadata.annotations.{argocd.SYNC_WAVE}",
         m,
     )
+
+
+# --- HL308 -------------------------------------------------------------------------------------
+
+
+def _configures_health(manifests: list[Manifest], group: str, kind: str) -> bool:
+    """Whether the run configures a health check for ``group``/``kind`` as HL307 looks for the
+    Application's: ``argocd-cm`` ``resource.customizations.health.<group>_<kind>``, the older
+    ``resource.customizations`` block naming ``<group>/<kind>`` with a ``health.lua``, or an Argo
+    CD operator ``ArgoCD`` resource's ``resourceHealthChecks`` entry (``docs/operator-manual/
+    health.md``, §5a). A wildcard key (``*.example.com_*``) counts when it matches."""
+    from fnmatch import fnmatchcase
+
+    wanted = f"{group}_{kind}"
+    for m in manifests:
+        if m.kind == "ConfigMap" and m.name == "argocd-cm":
+            data = m.body.get("data")
+            if not isinstance(data, Map):
+                continue
+            prefix = "resource.customizations.health."
+            for key in data:
+                if isinstance(key, str) and key.startswith(prefix) and fnmatchcase(wanted, key[len(prefix):]):
+                    return True
+            block = data.get("resource.customizations")
+            if isinstance(block, str) and f"{group}/{kind}" in block and "health.lua" in block:
+                return True
+        elif m.kind == "ArgoCD" and m.group == "argoproj.io":
+            spec = m.body.get("spec")
+            checks = spec.get("resourceHealthChecks") if isinstance(spec, Map) else None
+            if isinstance(checks, Seq) and any(
+                isinstance(c, Map) and c.get("group") == group and c.get("kind") == kind for c in checks
+            ):
+                return True
+    return False
+
+
+def _names_in_spec(node: Any, name: str, path: str, inside: bool = False) -> str | None:
+    """The dotted path of the first string equal to ``name`` under ``node`` that sits below a key
+    mentioning a Secret or ConfigMap (``writeConnectionSecretToRef.name``, ``secretName``,
+    ``credentials.secretRef.name``, ``configMapName``), else None."""
+    if isinstance(node, Map):
+        for key in node:
+            if not isinstance(key, str):
+                continue
+            lowered = key.lower()
+            below = inside or "secret" in lowered or "configmap" in lowered
+            found = _names_in_spec(node.get(key), name, f"{path}.{key}", below)
+            if found:
+                return found
+    elif isinstance(node, Seq):
+        for i, item in enumerate(node):
+            found = _names_in_spec(item, name, f"{path}[{i}]", inside)
+            if found:
+                return found
+    elif inside and node == name:
+        return path
+    return None
+
+
+@check("HL308", scope="application")
+def hook_after_kind_without_health(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
+    """A later step depends on an earlier custom resource of a kind Argo CD has no health check
+    for: ``Sync()`` (``GE pkg/sync/sync_context.go``, v3.5.1) counts a task done when
+    ``health.GetResourceHealth`` returns nil ("some objects (e.g. secret) do not have health, and
+    they automatically success"), so the next step starts as soon as the object is created.
+
+    "Depends on", precisely: a pod spec of a hook or resource (not a CronJob, not a SyncFail hook)
+    reads a Secret or ConfigMap (``env``, ``envFrom``, volumes, projected sources, pull secrets;
+    not ``optional``) that no Secret or ConfigMap of the application defines, and a custom
+    resource in the same namespace, first applied in an earlier (phase, wave) step, names it as a
+    string below a key of its ``spec`` that mentions a Secret or ConfigMap
+    (``writeConnectionSecretToRef.name``, ``secretName``): the controller of that resource writes
+    what the later step reads. The kind has no health check when it has no built-in Go check
+    (``GE pkg/health/health.go`` ``GetHealthCheckFunc``), no bundled Lua script
+    (``resource_customizations/``, :func:`hooklint.argocd.has_health_check`) and none configured
+    in the run (:func:`_configures_health`). Kubernetes' own kinds and Applications (HL307's) are
+    left out."""
+    plan = ctx.plan
+    defined = {(m.kind, m.namespace or "", m.name) for m in manifests if m.kind in ("Secret", "ConfigMap") and m.name}
+    writers: list[tuple[Manifest, Task]] = []
+    for m in deduplicated(manifests):
+        if not m.kind or m.group in argocd.KUBERNETES_GROUPS or m.is_application or is_kustomize_config(m):
+            continue
+        task = plan.first_task(m)
+        if task is None or task.phase == "SyncFail" or argocd.has_health_check(m.group, m.kind):
+            continue
+        if isinstance(m.body.get("spec"), Map):
+            writers.append((m, task))
+    if not writers:
+        return
+    configured: dict[tuple[str, str], bool] = {}
+    for m in deduplicated(manifests):
+        first = plan.first_task(m)
+        if first is None or first.phase == "SyncFail" or m.kind == "CronJob":
+            continue
+        for ref in pod_references(m):
+            if ref.kind not in ("Secret", "ConfigMap") or (ref.kind, m.namespace or "", ref.name) in defined:
+                continue
+            for writer, task in writers:
+                if task.step_key >= first.step_key or (writer.namespace or "") != (m.namespace or ""):
+                    continue
+                where = _names_in_spec(writer.body.get("spec"), ref.name, "spec")
+                if where is None:
+                    continue
+                gk = (writer.group, writer.kind or "")
+                if gk not in configured:
+                    configured[gk] = _configures_health(manifests, *gk)
+                if configured[gk]:
+                    continue
+                what = f"a {first.phase} hook" if m.hook.is_hook else "a resource"
+                yield Hit(
+                    f"{m.label} ({what}, {first.step_text()}) uses {ref.kind} {ref.name} ({ref.via}), which "
+                    f"{writer.label} ({task.step_text()}) names in {where}: Argo CD has no health check for "
+                    f"{writer.group}/{writer.kind}, so it counts {writer.label} done as soon as it is created "
+                    f"and starts {first.step_text()} at once, before its controller has written {ref.kind} "
+                    f"{ref.name} or made what it stands for ready: the pods wait for it, then may run "
+                    f"against something not ready yet. Configure a health check for {writer.group}_{writer.kind} "
+                    f"(resource.customizations.health in argocd-cm), or make {m.label} wait for it itself.",
+                    ref.span,
+                    ref.field_path,
+                    m,
+                )
+                break
+
+
+# --- HL309 -------------------------------------------------------------------------------------
+
+
+@check("HL309", scope="application")
+def plain_resource_reads_recreated_hook(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
+    """A plain workload (a pod template kind that is no hook) reads a Secret or ConfigMap that is
+    a sync hook (``env``, ``envFrom``, volumes, projected sources, pull secrets; not
+    ``optional``). Argo CD deletes a hook by its delete policies (``GE pkg/sync/sync_context.go``
+    ``runTasks``, v3.5.1): with HookSucceeded once its phase succeeds, so it is missing between
+    syncs; with BeforeHookCreation (the default when no policy is valid, ``hook/delete_policy.go``)
+    before it creates the hook again at each sync. A pod of the workload that starts while it is
+    missing cannot start. A hook with HookFailed alone stays unless its phase fails and is not
+    reported. When the hook also comes in a later step than the workload, HL301 reports that
+    too, and this message says so."""
+    plan = ctx.plan
+    for m in deduplicated(manifests):
+        if m.kind not in POD_TEMPLATE_KINDS or m.hook.is_hook or m.hook.skip:
+            continue
+        first = plan.first_task(m)
+        if first is None:
+            continue
+        seen: set[int] = set()
+        for ref in pod_references(m):
+            if ref.kind not in ("Secret", "ConfigMap"):
+                continue
+            target = ctx.find(ref.kind, m.namespace, ref.name)
+            if target is None or id(target) in seen or not target.hook.is_hook or not target.hook.phases:
+                continue
+            seen.add(id(target))
+            policies = target.hook.delete_policies
+            phases = "/".join(target.hook.phases)
+            if "HookSucceeded" in policies:
+                fate = f"deletes it as soon as its {phases} phase succeeds (HookSucceeded), so it is missing between syncs"
+            elif "BeforeHookCreation" in policies:
+                written = any("BeforeHookCreation" == p for p in argocd.annotation_csv(target.annotations.get(argocd.HOOK_DELETE_POLICY))) or (
+                    "before-hook-creation" in argocd.annotation_csv(target.annotations.get(argocd.HELM_HOOK_DELETE_POLICY)))  # fmt: skip
+                fate = ("deletes it and creates it again in its step of every sync (BeforeHookCreation"
+                        f"{'' if written else ', the default'}), so it is missing for a moment each time")  # fmt: skip
+            else:
+                continue
+            if ref.via == "imagePullSecrets":
+                effect = "pulls its images without these credentials, which fails for a private registry"
+            elif ref.via.startswith("volume"):
+                effect = f"stays in ContainerCreating, unable to mount {ref.via}"
+            else:
+                effect = "fails to start with CreateContainerConfigError"
+            if target.hook.from_helm:
+                phases += f" hook (Helm '{target.annotations.get(argocd.HELM_HOOK, '')}')"
+            else:
+                phases += " hook"
+            target_task = plan.first_task(target)
+            later = (
+                f" HL301 reports too that {target.label} comes in a later step ({target_task.step_text()})."
+                if target_task is not None and target_task.step_key > first.step_key
+                else ""
+            )
+            yield Hit(
+                f"{m.label} uses {target.label} ({ref.via}), which is a {phases}: Argo CD {fate}, and "
+                f"a pod of {m.label} that starts then (a restart, a rollout, a rescheduling) {effect}. "
+                f"Make {target.label} a plain resource (with a lower sync-wave than {m.label} if it must "
+                f"come first).{later}",
+                ref.span,
+                ref.field_path,
+                m,
+            )
+
+
+# --- HL310 -------------------------------------------------------------------------------------
+
+_RBAC_KINDS = ("Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding")
+
+
+@check("HL310", scope="application")
+def hook_same_step_as_its_rbac(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
+    """A hook Job or Pod whose ServiceAccount's RoleBindings/ClusterRoleBindings
+    (:func:`_binding_index`), or the Roles/ClusterRoles they bind, are applied in the same (phase,
+    wave) step as the hook. Within a step gitops-engine creates by kind order (``GE
+    pkg/sync/sync_tasks.go`` ``kindOrder``: ServiceAccount, ClusterRole, ClusterRoleBinding, Role,
+    RoleBinding, then Pod and Job) and ``runTasks`` waits for each kind's creates before the next
+    kind's (``processCreateTasks``, v3.5.1): the objects exist before the hook. What lags is the
+    API server's RBAC authorizer, which answers from informer caches of Roles and bindings: a
+    binding created a moment ago may not grant anything yet to the hook's first API calls (with
+    several API servers, each has its own cache). The ServiceAccount alone is not reported:
+    it exists before the hook is created. An RBAC object that is itself a hook is re-created
+    with the hook on every sync (BeforeHookCreation), a plain one only on the first sync."""
+    plan = ctx.plan
+    bindings: dict[tuple[str, str], list[Manifest]] | None = None
+    for m in deduplicated(manifests):
+        if m.kind not in ("Job", "Pod") or not m.hook.is_hook or not m.hook.phases:
+            continue
+        pod = m.pod_spec()
+        if pod is None:
+            continue
+        key = "serviceAccountName" if isinstance(pod.spec.get("serviceAccountName"), str) else "serviceAccount"
+        sa = pod.spec.get(key)
+        if not isinstance(sa, str) or not sa:
+            continue
+        if bindings is None:
+            bindings = _binding_index(manifests)
+        rbac: list[Manifest] = []
+        for binding in bindings.get((m.namespace or "", sa), ()):
+            rbac.append(binding)
+            ref = get_map(binding.body, "roleRef")
+            kind, name = (ref.get("kind"), ref.get("name")) if ref is not None else (None, None)
+            if kind in ("Role", "ClusterRole") and isinstance(name, str):
+                role = ctx.find(kind, binding.namespace, name)
+                if role is not None and role not in rbac:
+                    rbac.append(role)
+        for task in plan.tasks_of(m):
+            if task.phase == "SyncFail":
+                continue
+            same = [r for r in rbac if any(t.step_key == task.step_key for t in plan.tasks_of(r))]
+            if not same:
+                continue
+            names = ", ".join(r.label for r in same)
+            hooks = [r for r in same if r.hook.is_hook]
+            when = ("on every sync, as they are hooks re-created with it" if len(hooks) == len(same)
+                    else "on the first sync" if not hooks else "on every sync for the hooks among them")  # fmt: skip
+            yield Hit(
+                f"{m.label} runs as ServiceAccount {sa}, and {names} {'is' if len(same) == 1 else 'are'} "
+                f"applied in the same step ({task.step_text()}): Argo CD creates {'it' if len(same) == 1 else 'them'} "
+                f"just before the hook (kind order), but the API server's RBAC authorizer sees a new "
+                f"binding only once its cache has it, so the hook's first API calls can fail with "
+                f"Forbidden {when}. Apply the RBAC in an earlier step (a lower sync-wave, or PreSync "
+                f"for a later phase).",
+                pod.spec.value_span(key),
+                f"{pod.path}.{key}",
+                m,
+            )
+            break
