@@ -807,7 +807,7 @@ def hook_after_kind_without_health(manifests: list[Manifest], ctx: Context) -> I
     resource in the same namespace, first applied in an earlier (phase, wave) step, names it as a
     string below a key of its ``spec`` that mentions a Secret or ConfigMap
     (``writeConnectionSecretToRef.name``, ``secretName``): the controller of that resource writes
-    what the later step reads. The kind has no health check when it has no built-in Go check
+    what the later step reads, or both use the credentials of what the resource stands for. The kind has no health check when it has no built-in Go check
     (``GE pkg/health/health.go`` ``GetHealthCheckFunc``), no bundled Lua script
     (``resource_customizations/``, :func:`hooklint.argocd.has_health_check`) and none configured
     in the run (:func:`_configures_health`). Kubernetes' own kinds and Applications (HL307's) are
@@ -844,14 +844,15 @@ def hook_after_kind_without_health(manifests: list[Manifest], ctx: Context) -> I
                     configured[gk] = _configures_health(manifests, *gk)
                 if configured[gk]:
                     continue
-                what = f"a {first.phase} hook" if m.hook.is_hook else "a resource"
+                what = f"a {first.phase} hook" if m.hook.is_hook else "a plain resource"
                 yield Hit(
                     f"{m.label} ({what}, {first.step_text()}) uses {ref.kind} {ref.name} ({ref.via}), which "
-                    f"{writer.label} ({task.step_text()}) names in {where}: Argo CD has no health check for "
-                    f"{writer.group}/{writer.kind}, so it counts {writer.label} done as soon as it is created "
-                    f"and starts {first.step_text()} at once, before its controller has written {ref.kind} "
-                    f"{ref.name} or made what it stands for ready: the pods wait for it, then may run "
-                    f"against something not ready yet. Configure a health check for {writer.group}_{writer.kind} "
+                    f"{writer.label} ({task.step_text()}) names in {where}, so it works with what "
+                    f"{writer.label} provides: Argo CD has no health check for {writer.group}/{writer.kind}, so it "
+                    f"counts {writer.label} done as soon as it is created and starts {first.step_text()} at once, "
+                    f"before the controller behind it has made it ready; {m.label} may run against something "
+                    "not ready yet (its pods wait while the "
+                    f"{ref.kind} does not exist). Configure a health check for {writer.group}_{writer.kind} "
                     f"(resource.customizations.health in argocd-cm), or make {m.label} wait for it itself.",
                     ref.span,
                     ref.field_path,
@@ -974,17 +975,19 @@ def hook_same_step_as_its_rbac(manifests: list[Manifest], ctx: Context) -> Itera
             same = [r for r in rbac if any(t.step_key == task.step_key for t in plan.tasks_of(r))]
             if not same:
                 continue
-            names = ", ".join(r.label for r in same)
+            labels = [r.label for r in same]
+            names = labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
+            one = len(same) == 1
             hooks = [r for r in same if r.hook.is_hook]
-            when = ("on every sync, as they are hooks re-created with it" if len(hooks) == len(same)
+            when = (("on every sync, as " + ("it is a hook" if one else "they are hooks") + " created again with it") if len(hooks) == len(same)
                     else "on the first sync" if not hooks else "on every sync for the hooks among them")  # fmt: skip
+            earlier = f"a sync-wave lower than {task.wave}" + ("" if task.phase == "PreSync" else f", or before the {task.phase} phase")
             yield Hit(
-                f"{m.label} runs as ServiceAccount {sa}, and {names} {'is' if len(same) == 1 else 'are'} "
-                f"applied in the same step ({task.step_text()}): Argo CD creates {'it' if len(same) == 1 else 'them'} "
-                f"just before the hook (kind order), but the API server's RBAC authorizer sees a new "
-                f"binding only once its cache has it, so the hook's first API calls can fail with "
-                f"Forbidden {when}. Apply the RBAC in an earlier step (a lower sync-wave, or PreSync "
-                f"for a later phase).",
+                f"{m.label} runs as ServiceAccount {sa}, and {names} {'is' if one else 'are'} applied in the "
+                f"same step ({task.step_text()}): Argo CD creates {'it' if one else 'them'} just before the hook "
+                "(kind order), but the API server's RBAC authorizer sees a new Role or binding only once its "
+                f"cache has it, so the hook's first API calls can fail with Forbidden {when}. Apply "
+                f"{'it' if one else 'them'} in an earlier step ({earlier}).",
                 pod.spec.value_span(key),
                 f"{pod.path}.{key}",
                 m,
