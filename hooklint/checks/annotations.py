@@ -322,9 +322,9 @@ def argocd_key_in_labels(m: Manifest, ctx: Context) -> Iterator[Hit]:
                        f"metadata.annotations, {effect}. Move it to metadata.annotations.")  # fmt: skip
         else:
             message = (
-                f"{key} is a label of {m.label}, but Argo CD reads no label of that name (of its "
-                "namespace it reads only argocd.argoproj.io/instance as a tracking label and "
-                "argocd.argoproj.io/secret-type on its own Secrets), so it has no effect on the sync. "
+                f"{key} is a label of {m.label}, but Argo CD reads no label of that name (the "
+                "argocd.argoproj.io/ labels it reads are argocd.argoproj.io/instance, as a tracking label, "
+                "and argocd.argoproj.io/secret-type on its own Secrets), so it has no effect on the sync. "
                 "If it is meant as an Argo CD setting, move it to metadata.annotations; else use a "
                 "key of your own domain."
             )
