@@ -361,6 +361,11 @@ def test_hl309_and_hl301_name_each_other_at_the_same_reference() -> None:
     assert message.endswith(
         "HL301 reports too that Secret/registry-credentials comes in a later step (PostSync wave 0)."
     )
+    [message] = [f.message for f in findings if f.rule_id == "HL301"]
+    assert message.endswith(
+        "or move StatefulSet/cache to a later step. HL309 reports too that Secret/registry-credentials is a "
+        "hook Argo CD deletes (BeforeHookCreation)."
+    )
 
 
 # --------------------------------------------------------------------------------------------

@@ -319,7 +319,7 @@ def _later_step_hit(m: Manifest, first: Task, target: Manifest, ref: Reference, 
     return Hit(
         f"{m.label} ({first.step_text()}) uses {_what(target, ref)}, which Argo CD applies only in a "
         f"later step ({target_task.step_text()}): {_consequence(target, ref)}. {fix}, or move "
-        f"{m.label} to a later step.",
+        f"{m.label} to a later step.{_recreated_hook_note(m, target, ref)}",
         ref.span,
         ref.field_path,
         m,
@@ -864,6 +864,31 @@ def hook_after_kind_without_health(manifests: list[Manifest], ctx: Context) -> I
 # --- HL309 -------------------------------------------------------------------------------------
 
 
+def _recreated_hook_policy(target: Manifest) -> str | None:
+    """The delete policy that makes a sync hook ``target`` vanish between or during syncs
+    (HookSucceeded, else BeforeHookCreation), or None (not a sync hook, or HookFailed alone)."""
+    if not target.hook.is_hook or not target.hook.phases:
+        return None
+    for policy in ("HookSucceeded", "BeforeHookCreation"):
+        if policy in target.hook.delete_policies:
+            return policy
+    return None
+
+
+def _reads_recreated_hook(m: Manifest, target: Manifest, ref: Reference) -> bool:
+    """Whether HL309 reports plain workload ``m`` reading ``target`` through ``ref``."""
+    return (m.kind in POD_TEMPLATE_KINDS and not m.hook.is_hook and not m.hook.skip
+            and ref.kind in ("Secret", "ConfigMap") and target.kind == ref.kind
+            and _recreated_hook_policy(target) is not None)  # fmt: skip
+
+
+def _recreated_hook_note(m: Manifest, target: Manifest, ref: Reference) -> str:
+    """HL301's pointer to HL309 when both report the same reference."""
+    if not _reads_recreated_hook(m, target, ref):
+        return ""
+    return f" HL309 reports too that {target.label} is a hook Argo CD deletes ({_recreated_hook_policy(target)})."
+
+
 @check("HL309", scope="application")
 def plain_resource_reads_recreated_hook(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
     """A plain workload (a pod template kind that is no hook) reads a Secret or ConfigMap that is
@@ -887,20 +912,18 @@ def plain_resource_reads_recreated_hook(manifests: list[Manifest], ctx: Context)
             if ref.kind not in ("Secret", "ConfigMap"):
                 continue
             target = ctx.find(ref.kind, m.namespace, ref.name)
-            if target is None or id(target) in seen or not target.hook.is_hook or not target.hook.phases:
+            if target is None or id(target) in seen or not _reads_recreated_hook(m, target, ref):
                 continue
             seen.add(id(target))
-            policies = target.hook.delete_policies
+            policy = _recreated_hook_policy(target)
             phases = "/".join(target.hook.phases)
-            if "HookSucceeded" in policies:
+            if policy == "HookSucceeded":
                 fate = f"deletes it as soon as its {phases} phase succeeds (HookSucceeded), so it is missing between syncs"
-            elif "BeforeHookCreation" in policies:
-                written = any("BeforeHookCreation" == p for p in argocd.annotation_csv(target.annotations.get(argocd.HOOK_DELETE_POLICY))) or (
-                    "before-hook-creation" in argocd.annotation_csv(target.annotations.get(argocd.HELM_HOOK_DELETE_POLICY)))  # fmt: skip
+            else:
+                written = ("BeforeHookCreation" in argocd.annotation_csv(target.annotations.get(argocd.HOOK_DELETE_POLICY))
+                           or "before-hook-creation" in argocd.annotation_csv(target.annotations.get(argocd.HELM_HOOK_DELETE_POLICY)))  # fmt: skip
                 fate = ("deletes it and creates it again in its step of every sync (BeforeHookCreation"
                         f"{'' if written else ', the default'}), so it is missing for a moment each time")  # fmt: skip
-            else:
-                continue
             if ref.via == "imagePullSecrets":
                 effect = "pulls its images without these credentials, which fails for a private registry"
             elif ref.via.startswith("volume"):
