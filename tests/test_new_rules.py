@@ -201,8 +201,17 @@ def test_hl211_names_every_foreign_finalizer_at_the_first() -> None:
 
 
 def test_hl211_written_before_hook_creation_is_not_called_the_default() -> None:
+    [(_, _, message)] = hits("HL211", FINALIZED.format(hook="PreSync", policy="BeforeHookCreation"))
+    assert "when BeforeHookCreation deletes it at the start of the next sync, it stays" in message
+
+
+def test_hl211_hook_succeeded_with_before_hook_creation_hangs_the_next_sync() -> None:
     [(_, _, message)] = hits("HL211", FINALIZED.format(hook="PreSync", policy="BeforeHookCreation,HookSucceeded"))
-    assert "when BeforeHookCreation deletes it at the start of the next sync" in message
+    assert (
+        "does not remove: once HookSucceeded deletes it, it stays Terminating until the controller that owns the "
+        "finalizer removes it, and the next sync (BeforeHookCreation) waits for it to be gone before it creates "
+        "ConfigMap/marker again, so the sync hangs (argo-cd #26180)."
+    ) in message
 
 
 def test_hl211_delete_only_hooks_are_not_reported() -> None:

@@ -451,22 +451,23 @@ def hook_foreign_finalizer(m: Manifest, ctx: Context) -> Iterator[Hit]:
     i, name = foreign[0]
     shown = ", ".join(f"'{f}'" for _, f in foreign)
     policies = m.hook.delete_policies
-    if "BeforeHookCreation" in policies:
+    deleter = next((p for p in ("HookSucceeded", "HookFailed") if p in policies), None)
+    if deleter is None:
         written = ("BeforeHookCreation" in argocd.annotation_csv(m.annotations.get(argocd.HOOK_DELETE_POLICY))
                    or "before-hook-creation" in argocd.annotation_csv(m.annotations.get(argocd.HELM_HOOK_DELETE_POLICY)))  # fmt: skip
-        default = "" if written else " (the default)"
-        effect = (f"when BeforeHookCreation{default} deletes it at the start of the next sync, it stays "
-                  "Terminating until the controller that owns the finalizer removes it, and that sync waits "
-                  f"for it to be gone before it creates {m.label} again, so the sync hangs")  # fmt: skip
+        effect = f"when BeforeHookCreation{'' if written else ' (the default)'} deletes it at the start of the next sync"
     else:
-        when = " and ".join(p for p in ("HookSucceeded", "HookFailed") if p in policies)
-        effect = (f"once {when} deletes it, it stays Terminating until the controller that owns the "
-                  "finalizer removes it, and the next sync ")  # fmt: skip
-        if argocd.supports(ctx.config.argocd_version, "hook-finalizer"):
-            effect += (f"applies {m.label} over the Terminating object with Argo CD's hook finalizer added, "
-                       "which the API server refuses for an object being deleted, so the sync fails")  # fmt: skip
-        else:
-            effect += f"applies {m.label} over the Terminating object instead of creating a new one, so the hook does not run again"
+        effect = f"once {deleter} deletes it"
+    effect += ", it stays Terminating until the controller that owns the finalizer removes it, and "
+    if "BeforeHookCreation" in policies:
+        effect += ("that sync" if deleter is None else "the next sync (BeforeHookCreation)") + (
+            f" waits for it to be gone before it creates {m.label} again, so the sync hangs")
+    elif argocd.supports(ctx.config.argocd_version, "hook-finalizer"):
+        effect += (f"the next sync applies {m.label} over the Terminating object with Argo CD's hook finalizer "
+                   "added, which the API server refuses for an object being deleted, so the sync fails")  # fmt: skip
+    else:
+        effect += (f"the next sync applies {m.label} over the Terminating object instead of creating a new one, "
+                   "so the hook does not run again")  # fmt: skip
     yield Hit(
         f"Hook {m.label} carries the finalizer{'s' if len(foreign) > 1 else ''} {shown}, which Argo CD "
         f"does not remove: {effect} (argo-cd #26180). Remove the finalizer from the hook, or give "
