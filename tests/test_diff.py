@@ -198,7 +198,7 @@ def test_a_change_with_many_findings_stays_under_githubs_limit_and_says_what_was
     result = runner.invoke(app, ["diff", "one", "-f", "markdown"])
     text = result.output
     assert len(text) <= markdown.LIMIT
-    assert "… and 350 more (see the full report: `hooklint diff -f json`)." in text
+    assert "… and 350 more: 0 errors, 350 warnings, 0 notes (see the full report: `hooklint diff -f json`)." in text
     assert text.count("| ⚠️ |") == markdown.MAX_ITEMS
 
 
@@ -387,3 +387,39 @@ def test_markdown_never_passes_html_from_manifests(repo):
     assert "X&lt;/details&gt;&lt;details&gt;&lt;summary&gt;all good" in text
     assert "</details><details><summary>all good" not in text
     assert text.count("<details") == text.count("</details>")
+
+
+def test_lint_markdown_never_drops_an_error_to_make_room(tmp_path, monkeypatch):
+    """60 warnings in a.yaml, then 3 errors in z.yaml: the errors come first, every one of them,
+    and what is cut is counted by severity."""
+    monkeypatch.chdir(tmp_path)
+    warnings = "---\n".join(BAD_HOOK.replace("name: seed\n", f"name: seed-{i:02}\n", 1) for i in range(60))
+    (tmp_path / "a.yaml").write_text(warnings)
+    no_restart = BAD_HOOK.replace("      restartPolicy: Never\n", "").replace(":latest", ":1.0")
+    (tmp_path / "z.yaml").write_text("---\n".join(no_restart.replace("name: seed\n", f"name: broken-{i}\n", 1) for i in range(3)))
+    text = runner.invoke(app, ["lint", "-f", "markdown", "."]).output
+    rows = [line for line in text.splitlines() if line.startswith("| ") and "| rule |" not in line]
+    assert len(rows) == markdown.MAX_ITEMS
+    assert [row.split(" | ")[2] for row in rows[:3]] == ["z.yaml:11", "z.yaml:28", "z.yaml:45"]
+    assert all(row.startswith("| 🛑 | `HL205`") for row in rows[:3])
+    assert all(row.startswith("| ⚠️ | `HL102`") for row in rows[3:])
+    assert [row.split(" | ")[2] for row in rows[3:5]] == ["a.yaml:17", "a.yaml:35"]
+    # the 14 cut: 13 warnings and the application's HL305 note
+    assert "… and 14 more: 0 errors, 13 warnings, 1 note (see the full report: `hooklint lint -f json`)." in text
+
+
+def test_markdown_shows_every_error_past_max_items_and_counts_errors_only_the_size_limit_cuts():
+    from hooklint.findings import Finding, Span
+
+    def finding(severity, i, message="m"):
+        return Finding("HL205", "job-invalid-restart-policy", severity, message, f"f{i:03}.yaml", Span.point(1, 1))
+
+    many = [finding("warning", i) for i in range(5)] + [finding("error", i) for i in range(60)]
+    rows = markdown._finding_rows(many, None, "hooklint lint -f json")
+    assert sum(row.startswith("| 🛑 |") for row in rows) == 60
+    assert not any(row.startswith("| ⚠️ |") for row in rows)
+    assert rows[-1] == "\n… and 5 more: 0 errors, 5 warnings, 0 notes (see the full report: `hooklint lint -f json`)."
+    long = [finding("error", i, "x" * 1000) for i in range(100)]
+    rows = markdown._finding_rows(long, None, "hooklint lint -f json", budget=20_000)
+    assert sum(row.startswith("| 🛑 |") for row in rows) == 18  # rows of 1,056 characters
+    assert rows[-1] == "\n… and 82 more: 82 errors, 0 warnings, 0 notes (see the full report: `hooklint lint -f json`)."
