@@ -167,7 +167,7 @@ def test_text_and_sarif(repo):
         "reviewed. Pin a version tag or, better, an @sha256 digest.",
     ]
     assert result.output.splitlines()[-3:] == [
-        "Plan of deploy/app:", "  added    Job/seed", "  moved    Job/migrate: PreSync wave 0 -> PreSync wave 2"]
+        "Plan of deploy/app:", "  added    Job/seed: PostSync wave 0", "  moved    Job/migrate: PreSync wave 0 -> PreSync wave 2"]
     sarif = json.loads(runner.invoke(app, ["diff", "one", "--head", "two", "-f", "sarif"]).output)
     assert [r["ruleId"] for r in sarif["runs"][0]["results"]] == ["HL102"]
 
@@ -423,3 +423,65 @@ def test_markdown_shows_every_error_past_max_items_and_counts_errors_only_the_si
     rows = markdown._finding_rows(long, None, "hooklint lint -f json", budget=20_000)
     assert sum(row.startswith("| 🛑 |") for row in rows) == 18  # rows of 1,056 characters
     assert rows[-1] == "\n… and 82 more: 82 errors, 0 warnings, 0 notes (see the full report: `hooklint lint -f json`)."
+
+
+@pytest.fixture
+def typo(repo):
+    """Commit ``four``: the PostSync hook seed's type misspelled (PostSnyc): Argo CD ignores it."""
+    (repo / "deploy/app/seed.yaml").write_text(BAD_HOOK.replace("hook: PostSync", "hook: PostSnyc"))
+    git(repo, "commit", "-qam", "four")
+    git(repo, "tag", "four")
+    return repo
+
+
+def test_a_hook_that_stops_being_a_hook_is_no_longer_checked_not_fixed(typo):
+    code, doc = diff_json("three", "--head", "four")
+    assert code == 1  # HL010 is new
+    assert [(f["rule_id"], f["object"]["name"]) for f in doc["new"]] == [("HL010", "seed")]
+    assert doc["fixed"] == []
+    why = ("Job/seed no longer runs as a hook: argocd.argoproj.io/hook 'PostSnyc' has no valid hook type: ignored "
+           "hook, never applied")
+    assert [(f["path"], f["line"], f["rule_id"], f["reason"]) for f in doc["no_longer_checked"]] == [
+        ("deploy/app/seed.yaml", 17, "HL102", why)]
+    [change] = doc["plan_changes"]
+    assert (change["added"], change["removed"], change["moved"], change["changed"]) == ([], [], [], [])
+    assert [(m["task"]["name"], m["task"]["hook_types"], m["from"], m["reason"]) for m in change["left"]] == [
+        ("seed", [], {"phase": "PostSync", "wave": 0},
+         "argocd.argoproj.io/hook 'PostSnyc' has no valid hook type: ignored hook, never applied")]
+
+    text = runner.invoke(app, ["diff", "three", "--head", "four"]).output.splitlines()
+    assert text[0] == ("hooklint diff three -> four: 1 new finding, 0 fixed, 1 no longer checked, 0 unchanged; "
+                       "plan changes in 1 application")
+    start = text.index("No longer checked (not fixed: their object left the rule's scope):")
+    assert text[start + 1].startswith("  deploy/app/seed.yaml:17:16: warning HL102 hook-image-mutable-tag: ")
+    assert text[start + 2] == f"    {why}"
+    assert text[-2:] == ["Plan of deploy/app:", "  left     Job/seed: PostSync wave 0 -> not applied (argocd.argoproj.io/hook "
+                         "'PostSnyc' has no valid hook type: ignored hook, never applied)"]  # fmt: skip
+
+    md = runner.invoke(app, ["diff", "three", "--head", "four", "-f", "markdown"]).output
+    assert "<details open><summary>No longer checked (1)</summary>" in md
+    assert f"| ⚠️ | `HL102` hook-image-mutable-tag | deploy/app/seed.yaml:17 | Not fixed, no longer checked: {why}. It said: " in md
+    assert ("| ⏏️ left | `Job/seed` | PostSync wave 0 | not applied: argocd.argoproj.io/hook 'PostSnyc' has no valid "
+            "hook type: ignored hook, never applied |") in md
+
+
+def test_the_fix_of_the_typo_shows_the_step_the_hook_is_added_to(typo):
+    code, doc = diff_json("four", "--head", "three")
+    assert [f["rule_id"] for f in doc["new"]] == ["HL102"] and [f["rule_id"] for f in doc["fixed"]] == ["HL010"]
+    [change] = doc["plan_changes"]
+    assert [(t["name"], t["hook_types"], t["step"]) for t in change["added"]] == [
+        ("seed", ["PostSync"], {"phase": "PostSync", "wave": 0})]
+    assert runner.invoke(app, ["diff", "four", "--head", "three"]).output.splitlines()[-1] == (
+        "  added    Job/seed: PostSync wave 0")
+    md = runner.invoke(app, ["diff", "four", "--head", "three", "-f", "markdown"]).output
+    assert "| ➕ added | `Job/seed` |  | PostSync wave 0 |" in md
+
+
+def test_a_hook_annotation_lost_makes_a_plain_resource_no_longer_checked(repo):
+    (repo / "deploy/app/seed.yaml").write_text(BAD_HOOK.replace("argocd.argoproj.io/hook:", "argocd.argoproj.io/hok:"))
+    code, doc = diff_json("two")
+    assert [(f["rule_id"], f["reason"]) for f in doc["no_longer_checked"]] == [
+        ("HL102", "Job/seed no longer runs as a hook: it is now a plain resource (Sync wave 0)")]
+    [change] = doc["plan_changes"]
+    assert [(m["task"]["name"], m["from"], m["to"]) for m in change["moved"]] == [
+        ("seed", {"phase": "PostSync", "wave": 0}, {"phase": "Sync", "wave": 0})]

@@ -13,6 +13,7 @@ then the text cut, when it would still be too long.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Iterable
 
 from hooklint.findings import Finding, RunResult
@@ -83,9 +84,10 @@ def _details(summary: str, body: list[str], open_: bool) -> list[str]:
 def _plan_rows(change: dict[str, Any]) -> list[str]:
     rows = ["| change | object | from | to |", "|---|---|---|---|"]
     entries = (
-        [("➕ added", t, "", "") for t in change["added"]]
+        [("➕ added", t, "", step_text(t["step"])) for t in change["added"]]
         + [("➖ removed", t, "", "") for t in change["removed"]]
         + [("↪️ moved", m["task"], step_text(m["from"]), step_text(m["to"])) for m in change["moved"]]
+        + [("⏏️ left", m["task"], step_text(m["from"]), f"not applied: {m['reason']}") for m in change["left"]]
         + [(f"✏️ {c['field']}", c["task"], ",".join(c["from"]) or "-", ",".join(c["to"]) or "-") for c in change["changed"]]
     )
     for kind, task, before, after in entries[:MAX_ITEMS]:
@@ -141,6 +143,10 @@ def render_review(review: Review, link_base: str | None = None) -> str:
         body += _details(f"New findings ({len(review.new)})", _finding_rows(review.new, link_base), True)
     if review.fixed:
         body += _details(f"Fixed findings ({len(review.fixed)})", _finding_rows(review.fixed, None, budget=LIMIT // 6), False)
+    if review.no_longer_checked:
+        unchecked = [dataclasses.replace(f, message=f"Not fixed, no longer checked: {why}. It said: {f.message}")
+                     for f, why in review.no_longer_checked]  # fmt: skip
+        body += _details(f"No longer checked ({len(unchecked)})", _finding_rows(unchecked, None, budget=LIMIT // 6), True)
     heads = {p.key: p for p in review.head.plans}
     diagrams: list[str] = []
     for change in review.plan_changes:
