@@ -196,10 +196,10 @@ def lint(
     except ConfigError as exc:
         _fail(str(exc))
     if baseline is not None and write_baseline is None:
-        from hooklint.reporters.baseline import BaselineError, apply_baseline, load_baseline
+        from hooklint.reporters.baseline import BaselineError, apply_baseline, load_baseline, run_scope
 
         try:
-            result.stale_baseline = apply_baseline(result, load_baseline(baseline))
+            result.stale_baseline = apply_baseline(result, load_baseline(baseline), scope=run_scope(paths, cfg.excluded))
         except BaselineError as exc:
             _fail(str(exc))
     for error in result.errors:
