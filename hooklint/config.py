@@ -446,14 +446,22 @@ def _is_repository_top(folder: str) -> bool:
     return os.path.exists(os.path.join(folder, ".git"))
 
 
-def find_config(start: str | None = None) -> str | None:
+def find_config(start: str | None = None, memo: dict[str, str | None] | None = None) -> str | None:
     """The nearest ``.hooklint.yaml`` (or ``.hooklint.yml``), or ``pyproject.toml`` with a
     ``[tool.hooklint]`` table, from folder ``start`` (the current directory) up to the repository's
     top folder (the first one holding ``.git``; a file above it configures another project), or
-    the file system's root outside a repository. Raises :class:`ConfigError` when one folder holds
-    two of them."""
+    the file system's root outside a repository. ``memo`` (folder -> answer) is filled for every
+    folder passed, so that many paths of one tree walk it once. Raises :class:`ConfigError` when
+    one folder holds two of them."""
+    memo = {} if memo is None else memo
     folder = os.path.abspath(start or os.getcwd())
+    passed: list[str] = []
+    answer: str | None = None
     while True:
+        if folder in memo:
+            answer = memo[folder]
+            break
+        passed.append(folder)
         found = [os.path.join(folder, n) for n in YAML_NAMES if os.path.isfile(os.path.join(folder, n))]
         pyproject = os.path.join(folder, PYPROJECT)
         if os.path.isfile(pyproject) and _has_tool_table(pyproject):
@@ -462,11 +470,15 @@ def find_config(start: str | None = None) -> str | None:
             names = " and ".join(os.path.basename(f) for f in found)
             raise ConfigError(f"{folder}: {names} both configure hooklint: keep one (or name it with --config)")
         if found:
-            return found[0]
+            answer = found[0]
+            break
         parent = os.path.dirname(folder)
         if parent == folder or _is_repository_top(folder):
-            return None
+            break
         folder = parent
+    for folder in passed:
+        memo[folder] = answer
+    return answer
 
 
 def find_config_for(paths: list[str]) -> str | None:
@@ -480,7 +492,7 @@ def find_config_for(paths: list[str]) -> str | None:
     with ``--config``), and when one folder holds two of them."""
     found: dict[str, str] = {}  # configuration file (resolved) -> the first path that found it
     chosen: str | None = None
-    by_folder: dict[str, str | None] = {}
+    memo: dict[str, str | None] = {}
     for path in paths or ["."]:
         if path == "-":
             folder = os.getcwd()
@@ -488,9 +500,7 @@ def find_config_for(paths: list[str]) -> str | None:
             folder = os.path.abspath(path)
             if not os.path.isdir(folder):
                 folder = os.path.dirname(folder)
-        if folder not in by_folder:
-            by_folder[folder] = find_config(folder)
-        config = by_folder[folder]
+        config = find_config(folder, memo)
         if config is not None:
             chosen = chosen or config
             found.setdefault(os.path.realpath(config), path)
