@@ -307,7 +307,13 @@ SYNC_OPTION_TABLE: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, 
 Version = tuple[int, int, int]
 
 #: Every Argo CD release hooklint knows: (major, minor) -> its newest patch, from the upstream
-#: ``vX.Y.Z`` release tags (``git tag`` of argoproj/argo-cd, newest tag v3.5.1).
+#: ``vX.Y.Z`` release tags (``git tag`` of argoproj/argo-cd; the snapshot's newest tag is v3.5.1,
+#: of 2026-08-12). Its master (``VERSION`` 3.6.0, 2026-08-22) is the 3.6 line before its release:
+#: read from the v3.5.0-rc1 branch point on, it changes nothing hooklint models (the
+#: ``argocd.argoproj.io/ignore-restart-policy`` Pod annotation, #28249, is not honoured on hooks;
+#: a suspended Job's health keeps status Suspended, only its message changed, #28738; #27136 and
+#: #28440 change how Replace=true and client-side apply write fields, not when or in which order),
+#: so a newer ``argocd-version`` is read as v3.5.1 (:func:`read_version`).
 RELEASES: dict[tuple[int, int], int] = {
     (1, 0): 2, (1, 1): 2, (1, 2): 5, (1, 3): 6, (1, 4): 3, (1, 5): 8, (1, 6): 2, (1, 7): 14, (1, 8): 7,
     (2, 0): 5, (2, 1): 16, (2, 2): 16, (2, 3): 17, (2, 4): 28, (2, 5): 22, (2, 6): 15, (2, 7): 18,
@@ -317,31 +323,58 @@ RELEASES: dict[tuple[int, int], int] = {
 #: The oldest and newest releases hooklint knows.
 OLDEST_RELEASE: Version = (1, 0, 0)
 NEWEST_RELEASE: Version = (3, 5, 1)
+#: How many of the newest minor lines still get patch releases (upstream
+#: ``docs/developer-guide/release-process-and-cadence.md`` "Patch Releases": "Only the three most
+#: recent minor versions are eligible for patch releases"): a patch newer than hooklint knows on
+#: one of them is read as that line's newest known patch; on an older line it is refused.
+PATCHED_LINES = 3
 
 #: The Argo CD version rules follow when the configuration names none (``argocd-version``): the
 #: newest release, whose code ``shared/docs/argocd-semantics.md`` restates.
 DEFAULT_VERSION: Version = NEWEST_RELEASE
 
+_VERSION_FORM = re.compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?")
 
-def resolve_version(text: str) -> Version:
-    """``argocd-version`` as a release: ``MAJOR.MINOR`` means that minor's newest patch (``3.3`` is
-    3.3.14), ``MAJOR.MINOR.PATCH`` must be a release (a leading ``v`` is allowed). Raises
-    ValueError, naming the known range, for anything else."""
-    match = re.fullmatch(r"v?(\d+)\.(\d+)(?:\.(\d+))?", text.strip())
+
+def read_version(text: str) -> tuple[Version, str | None]:
+    """``argocd-version`` as a release, and a note when hooklint reads it as another one.
+
+    ``MAJOR.MINOR`` means that minor's newest patch (``3.3`` is 3.3.14), ``MAJOR.MINOR.PATCH`` a
+    release (a leading ``v`` is allowed). A version newer than every release hooklint knows
+    (``3.6``, ``4.0``) is read as :data:`NEWEST_RELEASE`, and a patch newer than hooklint knows on
+    one of the :data:`PATCHED_LINES` newest lines (``3.5.8``) as that line's newest known patch;
+    the note says so in one sentence (``argocd-version '3.6' is newer than ...``), None otherwise.
+    Raises ValueError, naming the known range, for a malformed version, an unknown line older than
+    the newest (``2.15``, ``0.9``) and a patch an ended line never had (``3.2.99``)."""
+    stripped = text.strip()
+    match = _VERSION_FORM.fullmatch(stripped)
     known = f"hooklint knows Argo CD {version_text(OLDEST_RELEASE)} to {version_text(NEWEST_RELEASE)}"
     if not match:
         raise ValueError(f"argocd-version must look like \"3.3\" or \"2.14.1\", not {text!r}")
     major, minor = int(match.group(1)), int(match.group(2))
     newest = RELEASES.get((major, minor))
     if newest is None:
-        raise ValueError(f"argocd-version {text.strip()!r} is not an Argo CD release: {known}")
+        if (major, minor) > NEWEST_RELEASE[:2]:
+            newest_text = version_text(NEWEST_RELEASE)
+            return NEWEST_RELEASE, (f"argocd-version {stripped!r} is newer than the newest Argo CD release "
+                                    f"hooklint knows ({newest_text}): rules follow {newest_text}")  # fmt: skip
+        raise ValueError(f"argocd-version {stripped!r} is not an Argo CD release: {known}")
     if match.group(3) is None:
-        return major, minor, newest
+        return (major, minor, newest), None
     patch = int(match.group(3))
-    if patch > newest:
-        raise ValueError(f"argocd-version {text.strip()!r} is not an Argo CD release (the newest {major}.{minor} "
-                         f"is {major}.{minor}.{newest}): {known}")  # fmt: skip
-    return major, minor, patch
+    if patch <= newest:
+        return (major, minor, patch), None
+    line_newest = (major, minor, newest)
+    if (major, minor) in sorted(RELEASES)[-PATCHED_LINES:]:
+        return line_newest, (f"argocd-version {stripped!r} is newer than the newest {major}.{minor} release "
+                             f"hooklint knows ({version_text(line_newest)}): rules follow {version_text(line_newest)}")  # fmt: skip
+    raise ValueError(f"argocd-version {stripped!r} is not an Argo CD release (the newest {major}.{minor} "
+                     f"is {major}.{minor}.{newest}): {known}")  # fmt: skip
+
+
+def resolve_version(text: str) -> Version:
+    """The release :func:`read_version` reads ``text`` as (its note dropped). Raises ValueError."""
+    return read_version(text)[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -468,6 +501,10 @@ BEHAVIOURS: dict[str, Behaviour] = {
                                             "executePostDeleteHooks read the missing health and the "
                                             "controller panicked (AC controller/hook.go, fix #18270 / "
                                             "PR #18828 in v2.12.0; §4d)"),
+    "helm4": Behaviour((3, 5, 0), "Helm charts are rendered with Helm 4, before with Helm 3 (AC "
+                       "hack/tool-versions.sh: helm3_version=3.19.4 at v3.4.7, helm4_version=4.2.1 at "
+                       "v3.5.0, PR #28076 'Migrate from Helm 3 to Helm 4'; util/helm/cmd.go NewCmd at "
+                       "v3.5.0: 'We now support v4 only'; go.mod links no Helm: Argo CD runs the binary)"),
     "delete-hook-lists": Behaviour((3, 3, 3), "a PreDelete/PostDelete hook annotation is read as a list "
                                    "(AC controller/hook.go isHookOfType splits on ','; up to v3.3.2 and "
                                    "on the 3.2 and older lines the whole value must be the one type)"),
@@ -477,6 +514,12 @@ BEHAVIOURS: dict[str, Behaviour] = {
 def supports(version: Version, behaviour: str) -> bool:
     """True when Argo CD ``version`` has ``behaviour`` (a key of :data:`BEHAVIOURS`)."""
     return version >= BEHAVIOURS[behaviour].since
+
+
+def helm_major(version: Version) -> int:
+    """The Helm major Argo CD ``version`` renders charts with: 4 from 3.5.0, else 3 (see
+    :data:`BEHAVIOURS` ``helm4``; hooklint renders no Helm 2)."""
+    return 4 if supports(version, "helm4") else 3
 
 
 def since(behaviour: str) -> Version:

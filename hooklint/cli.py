@@ -59,18 +59,39 @@ def _root(
     """Security policy linter for Argo CD resource hooks and sync waves."""
 
 
+class _Command(typer.core.TyperCommand):
+    """A command whose usage line names its arguments as people write them (``BASE [PATH]...``),
+    not as typer does without rich (``{base} [paths]...``)."""
+
+    def collect_usage_pieces(self, ctx):  # noqa: ANN001, ANN201 - click's signature
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if param.param_type_name != "argument":
+                pieces.extend(param.get_usage_pieces(ctx))
+                continue
+            name = param.metavar or (param.name or "").upper()
+            more = "..." if param.nargs != 1 else ""
+            pieces.append(f"{name}{more}" if param.required else f"[{name}]{more}")
+        return pieces
+
+
 def _fail(message: str) -> None:
     typer.echo(f"hooklint: error: {message}", err=True)
     raise typer.Exit(EXIT_ERROR)
 
 
-def _load_config(config_path: Optional[str]):
+def _load_config(config_path: Optional[str], paths: Optional[list[str]] = None):
+    """``--config``, else the configuration found from the linted ``paths`` upward (None: from the
+    current folder); says once, on stderr, when ``argocd-version`` is read as another release."""
     from hooklint.config import ConfigError, load_config
 
     try:
-        return load_config(config_path)
+        cfg = load_config(config_path, paths)
     except ConfigError as exc:
         _fail(str(exc))
+    if cfg.version_note:
+        typer.echo(f"hooklint: note: {cfg.version_note}", err=True)
+    return cfg
 
 
 def _colour(stream) -> bool:
@@ -131,12 +152,12 @@ def _write(text: "str | Iterable[str]", output: Optional[str]) -> None:
         _fail(f"{output}: cannot write output: {exc.strerror or exc}")
 
 
-@app.command()
+@app.command(cls=_Command)
 def lint(
-    paths: Annotated[list[str], typer.Argument(help="Files, folders, or - for stdin.", show_default=False)],
+    paths: Annotated[Optional[list[str]], typer.Argument(metavar="PATH", help="Files, folders, or - for stdin (default: the current folder).", show_default=False)] = None,
     format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.text,
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write the report to this file (- for stdout).")] = None,
-    config: Annotated[Optional[str], typer.Option("--config", "-c", help="Configuration file (default: nearest .hooklint.yaml).")] = None,
+    config: Annotated[Optional[str], typer.Option("--config", "-c", help="Configuration file (default: the nearest .hooklint.yaml from the first path up to the repository top).")] = None,
     fail_on: Annotated[Optional[FailOn], typer.Option("--fail-on", help="Lowest severity that makes the exit code 1 (default: the configuration's fail-on, else warning).", show_default=False)] = None,
     select: Annotated[Optional[list[str]], typer.Option("--select", help="Rules to run (ids, slugs, prefixes such as HL1; comma-separated or repeated); replaces the configuration's select.", show_default=False)] = None,
     ignore: Annotated[Optional[list[str]], typer.Option("--ignore", help="Rules not to run; replaces the configuration's ignore.", show_default=False)] = None,
@@ -158,7 +179,8 @@ def lint(
     from hooklint.pipeline import lint_paths
     from hooklint.findings import SEVERITY_RANK
 
-    cfg = _override(_load_config(config), select, ignore, exclude, fail_on)
+    paths = paths or ["."]
+    cfg = _override(_load_config(config, paths), select, ignore, exclude, fail_on)
     baseline = baseline if baseline is not None else cfg.baseline
     own = [p for p in (baseline, write_baseline) if p is not None]
     if own:  # hooklint's own baseline is JSON in the repository, not a manifest
@@ -174,10 +196,10 @@ def lint(
     except ConfigError as exc:
         _fail(str(exc))
     if baseline is not None and write_baseline is None:
-        from hooklint.reporters.baseline import BaselineError, apply_baseline, load_baseline
+        from hooklint.reporters.baseline import BaselineError, apply_baseline, load_baseline, run_scope
 
         try:
-            result.stale_baseline = apply_baseline(result, load_baseline(baseline))
+            result.stale_baseline = apply_baseline(result, load_baseline(baseline), scope=run_scope(paths, cfg.excluded))
         except BaselineError as exc:
             _fail(str(exc))
     for error in result.errors:
@@ -242,14 +264,14 @@ class DiffFormat(str, Enum):
     markdown = "markdown"
 
 
-@app.command()
+@app.command(cls=_Command)
 def diff(
-    base: Annotated[str, typer.Argument(help="The git revision to compare with (a commit, branch or tag).", show_default=False)],
-    paths: Annotated[Optional[list[str]], typer.Argument(help="Files or folders (default: the whole repository).", show_default=False)] = None,
+    base: Annotated[str, typer.Argument(metavar="BASE", help="The git revision to compare with (a commit, branch or tag).", show_default=False)],
+    paths: Annotated[Optional[list[str]], typer.Argument(metavar="PATH", help="Files or folders (default: the whole repository).", show_default=False)] = None,
     head: Annotated[Optional[str], typer.Option("--head", help="Compare with this revision instead of the working tree.")] = None,
     format: Annotated[DiffFormat, typer.Option("--format", "-f", help="Output format.")] = DiffFormat.text,
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write the report to this file (- for stdout).")] = None,
-    config: Annotated[Optional[str], typer.Option("--config", "-c", help="Configuration file (default: nearest .hooklint.yaml).")] = None,
+    config: Annotated[Optional[str], typer.Option("--config", "-c", help="Configuration file (default: the nearest .hooklint.yaml from the first path up to the repository top).")] = None,
     fail_on: Annotated[Optional[FailOn], typer.Option("--fail-on", help="Lowest severity of a NEW finding that makes the exit code 1 (default: the configuration's fail-on, else warning).", show_default=False)] = None,
     category: Annotated[str, typer.Option("--category", help="SARIF automationDetails.id category.")] = "hooklint",
     link_base: Annotated[Optional[str], typer.Option("--link-base", help="markdown: URL prefix of file links, e.g. https://github.com/ORG/REPO/blob/SHA.")] = None,
@@ -261,7 +283,7 @@ def diff(
     from hooklint.review import ReviewError, review
     from hooklint.review import report
 
-    cfg = _override(_load_config(config), None, None, None, fail_on)
+    cfg = _override(_load_config(config, paths or ["."]), None, None, None, fail_on)
     catalog = load_catalog()
     try:
         change = review(base, paths or [], cfg, catalog, head=head)
@@ -314,9 +336,9 @@ wait-for-first-consumer-classes: []  # HL306: the cluster's WaitForFirstConsumer
 """
 
 
-@app.command()
+@app.command(cls=_Command)
 def init(
-    path: Annotated[str, typer.Argument(help="The file to write.")] = ".hooklint.yaml",
+    path: Annotated[str, typer.Argument(metavar="PATH", help="The file to write.")] = ".hooklint.yaml",
 ) -> None:
     """Write a commented starter .hooklint.yaml (never over an existing file)."""
     import os
@@ -339,18 +361,19 @@ class PlanFormat(str, Enum):
     json = "json"
 
 
-@app.command()
+@app.command(cls=_Command)
 def plan(
-    paths: Annotated[list[str], typer.Argument(help="Files, folders, or - for stdin.", show_default=False)],
+    paths: Annotated[Optional[list[str]], typer.Argument(metavar="PATH", help="Files, folders, or - for stdin (default: the current folder).", show_default=False)] = None,
     format: Annotated[PlanFormat, typer.Option("--format", "-f", help="Output format.")] = PlanFormat.text,
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write the plan to this file.")] = None,
-    config: Annotated[Optional[str], typer.Option("--config", "-c", help="Configuration file (default: nearest .hooklint.yaml).")] = None,
+    config: Annotated[Optional[str], typer.Option("--config", "-c", help="Configuration file (default: the nearest .hooklint.yaml from the first path up to the repository top).")] = None,
 ) -> None:
     """Print the sync plan Argo CD would execute, one application at a time."""
     from hooklint.pipeline import plan_paths
     from hooklint.reporters.plan import render
 
-    cfg = _load_config(config)
+    paths = paths or ["."]
+    cfg = _load_config(config, paths)
     plans, errors = plan_paths(paths, cfg)
     text = render(plans, format.value)
     for error in errors:
@@ -364,7 +387,7 @@ class RulesFormat(str, Enum):
     json = "json"
 
 
-@app.command()
+@app.command(cls=_Command)
 def rules(
     markdown: Annotated[bool, typer.Option("--markdown", help="A Markdown table (the README's).")] = False,
     format: Annotated[RulesFormat, typer.Option("--format", "-f", help="Output format.")] = RulesFormat.text,
@@ -435,14 +458,14 @@ def _run_fix(paths: list[str], cfg, unsafe: bool, diff: bool, backoff_limit: int
     return run
 
 
-@app.command("fix")
+@app.command("fix", cls=_Command)
 def fix_command(
-    paths: Annotated[list[str], typer.Argument(help="Files, folders, or - for stdin (fixed stream on stdout).", show_default=False)],
+    paths: Annotated[Optional[list[str]], typer.Argument(metavar="PATH", help="Files, folders, or - for stdin (fixed stream on stdout; default: the current folder).", show_default=False)] = None,
     diff: Annotated[bool, typer.Option("--diff", help="Print a unified diff (patch -p1 from here) and change nothing.")] = False,
     unsafe_fixes: Annotated[bool, typer.Option("--unsafe-fixes", help="Also apply fixes that change behaviour a person must judge.")] = False,
     backoff_limit: Annotated[int, typer.Option("--backoff-limit", help="spec.backoffLimit the HL201 fix adds.", min=0)] = 1,
     active_deadline_seconds: Annotated[int, typer.Option("--active-deadline-seconds", help="spec.activeDeadlineSeconds the HL202 fix adds.", min=1)] = 900,
-    config: Annotated[Optional[str], typer.Option("--config", "-c", help="Configuration file (default: nearest .hooklint.yaml).")] = None,
+    config: Annotated[Optional[str], typer.Option("--config", "-c", help="Configuration file (default: the nearest .hooklint.yaml from the first path up to the repository top).")] = None,
     fail_on: Annotated[Optional[FailOn], typer.Option("--fail-on", help="Lowest severity that makes the exit code 1 (default: the configuration's fail-on, else warning).", show_default=False)] = None,
 ) -> None:
     """Fix findings in place, keeping every other byte of each file; then report what remains.
@@ -453,7 +476,8 @@ def fix_command(
     from hooklint.findings import SEVERITY_RANK, RunResult
     from hooklint.reporters.text import render
 
-    cfg = _override(_load_config(config), None, None, None, fail_on)
+    paths = paths or ["."]
+    cfg = _override(_load_config(config, paths), None, None, None, fail_on)
     threshold = None if cfg.fail_on == "never" else SEVERITY_RANK[cfg.fail_on]
 
     def failing(findings) -> bool:
@@ -491,8 +515,8 @@ def fix_command(
     raise typer.Exit(EXIT_ERROR if result.errors else EXIT_FINDINGS if failing(result.findings) else EXIT_CLEAN)
 
 
-@app.command()
-def explain(rule_id: Annotated[str, typer.Argument(help="Rule id (HL101) or slug.")]) -> None:
+@app.command(cls=_Command)
+def explain(rule_id: Annotated[str, typer.Argument(metavar="RULE", help="Rule id (HL101) or slug.")]) -> None:
     """Show a rule's documentation and its examples, with the positions each bad one is reported at."""
     import difflib
 

@@ -1,7 +1,9 @@
 """``.hooklint.yaml`` or ``[tool.hooklint]`` of ``pyproject.toml`` -> :class:`Config`.
 
-The file is the nearest one walking up from the current directory (a folder holding both is an
-error), or the one named with ``--config``. Keys (``hooklint/config.schema.json`` describes them and
+The file is the one named with ``--config``, else the nearest one walking up from the linted path
+(:func:`find_config_for`: from each path's folder up to the repository's top folder; with no path,
+or for ``-``, from the current directory; a folder holding two is an error, and so are two paths
+that find different files). Keys (``hooklint/config.schema.json`` describes them and
 is published for editors):
 
 ============================  ==========================================================  =======
@@ -177,6 +179,10 @@ class Config:
     disable: list[str] = field(default_factory=list)
     check_all_workloads: bool = False
     argocd_version: argocd.Version = argocd.DEFAULT_VERSION
+    #: ``where: argocd-version '3.6' is newer than ...`` when ``argocd-version`` is newer than
+    #: every release hooklint knows and was read as the newest known (:func:`argocd.read_version`);
+    #: the command line prints it once, on stderr
+    version_note: str | None = None
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     max_waves: int = 10
     #: names of the cluster's StorageClasses with volumeBindingMode WaitForFirstConsumer (HL306)
@@ -227,14 +233,17 @@ def _where(path: str, lines: dict[tuple, int], key: tuple) -> str:
     return path
 
 
-def _version(value: Any, where: str) -> argocd.Version:
+def _version(value: Any, where: str) -> tuple[argocd.Version, str | None]:
+    """``argocd-version`` read by :func:`argocd.read_version`, its note prefixed with ``where``.
+    Raises :class:`ConfigError` for a number or a malformed or unknown version."""
     if isinstance(value, float):
         # YAML reads an unquoted 2.10 as the number 2.1: refuse to guess which was meant
         raise ConfigError(f"{where}: argocd-version must be quoted (\"{value}\" is read as a number; write e.g. \"2.10\")")
     try:
-        return argocd.resolve_version(str(value))
+        version, note = argocd.read_version(str(value))
     except ValueError as exc:
         raise ConfigError(f"{where}: {exc}") from None
+    return version, f"{where}: {note}" if note else None
 
 
 def _kube_version(value: Any, where: str) -> str | None:
@@ -358,9 +367,9 @@ def parse_config(data: Any, where: str, lines: dict[tuple, int] | None = None) -
     if data is None:
         return Config(path=where)
     if isinstance(data, dict) and "argocd-version" in data:
-        version = _version(data["argocd-version"], _where(where, lines, ("argocd-version",)))
+        version, version_note = _version(data["argocd-version"], _where(where, lines, ("argocd-version",)))
     else:
-        version = argocd.DEFAULT_VERSION
+        version, version_note = argocd.DEFAULT_VERSION, None
     kube_version = None
     if isinstance(data, dict) and data.get("kube-version") is not None:
         kube_version = _kube_version(data["kube-version"], _where(where, lines, ("kube-version",)))
@@ -400,6 +409,7 @@ def parse_config(data: Any, where: str, lines: dict[tuple, int] | None = None) -
         disable=strings("disable"),
         check_all_workloads=scope == "all",
         argocd_version=version,
+        version_note=version_note,
         max_file_size=get("max-file-size", DEFAULT_MAX_FILE_SIZE),
         max_waves=get("max-waves", 10),
         wait_for_first_consumer_classes=strings("wait-for-first-consumer-classes"),
@@ -431,12 +441,27 @@ def _has_tool_table(path: str) -> bool:
         r"^\s*tool\s*\.\s*hooklint\s*[=.]", text, re.MULTILINE) is not None  # fmt: skip
 
 
-def find_config(start: str | None = None) -> str | None:
+def _is_repository_top(folder: str) -> bool:
+    """Whether ``folder`` holds ``.git`` (a folder, or the file of a worktree or submodule)."""
+    return os.path.exists(os.path.join(folder, ".git"))
+
+
+def find_config(start: str | None = None, memo: dict[str, str | None] | None = None) -> str | None:
     """The nearest ``.hooklint.yaml`` (or ``.hooklint.yml``), or ``pyproject.toml`` with a
-    ``[tool.hooklint]`` table, from ``start`` (the current directory) up to the root. Raises
-    :class:`ConfigError` when one folder holds two of them."""
+    ``[tool.hooklint]`` table, from folder ``start`` (the current directory) up to the repository's
+    top folder (the first one holding ``.git``; a file above it configures another project), or
+    the file system's root outside a repository. ``memo`` (folder -> answer) is filled for every
+    folder passed, so that many paths of one tree walk it once. Raises :class:`ConfigError` when
+    one folder holds two of them."""
+    memo = {} if memo is None else memo
     folder = os.path.abspath(start or os.getcwd())
+    passed: list[str] = []
+    answer: str | None = None
     while True:
+        if folder in memo:
+            answer = memo[folder]
+            break
+        passed.append(folder)
         found = [os.path.join(folder, n) for n in YAML_NAMES if os.path.isfile(os.path.join(folder, n))]
         pyproject = os.path.join(folder, PYPROJECT)
         if os.path.isfile(pyproject) and _has_tool_table(pyproject):
@@ -445,11 +470,48 @@ def find_config(start: str | None = None) -> str | None:
             names = " and ".join(os.path.basename(f) for f in found)
             raise ConfigError(f"{folder}: {names} both configure hooklint: keep one (or name it with --config)")
         if found:
-            return found[0]
+            answer = found[0]
+            break
         parent = os.path.dirname(folder)
-        if parent == folder:
-            return None
+        if parent == folder or _is_repository_top(folder):
+            break
         folder = parent
+    for folder in passed:
+        memo[folder] = answer
+    return answer
+
+
+def find_config_for(paths: list[str]) -> str | None:
+    """The configuration of a run over ``paths`` (files, folders, ``-``; as the user named them):
+    :func:`find_config` from each path's folder (a folder itself; a file's folder; the current
+    directory for ``-`` and for no path), as ruff finds its ``pyproject.toml`` from the files it
+    checks.
+    Paths that find no file take the one the others find. Raises :class:`ConfigError` when two
+    paths find different files: one run has one configuration, and linting a tree with another
+    tree's rules would pass what its own file forbids (lint them in separate runs, or name the file
+    with ``--config``), and when one folder holds two of them."""
+    found: dict[str, str] = {}  # configuration file (resolved) -> the first path that found it
+    chosen: str | None = None
+    memo: dict[str, str | None] = {}
+    for path in paths or ["."]:
+        if path == "-":
+            folder = os.getcwd()
+        else:
+            folder = os.path.abspath(path)
+            if not os.path.isdir(folder):
+                folder = os.path.dirname(folder)
+        config = find_config(folder, memo)
+        if config is not None:
+            chosen = chosen or config
+            found.setdefault(os.path.realpath(config), path)
+            if len(found) > 1:
+                (first, first_path), (second, second_path) = found.items()
+                raise ConfigError(
+                    f"{first_path} and {second_path} are configured by different files "
+                    f"({os.path.relpath(first)}, {os.path.relpath(second)}): lint them in separate runs, "
+                    "or name one file with --config"
+                )
+    return chosen
 
 
 def _yaml_lines(node: Any, where: str = "configuration") -> dict[tuple, int]:
@@ -532,13 +594,14 @@ def _load_toml(where: str) -> tuple[Any, dict[tuple, int]]:
     return tool, _toml_lines(text)
 
 
-def load_config(path: str | None = None) -> Config:
-    """Load ``path``, or the file :func:`find_config` finds, or the defaults. A ``.toml`` file is
-    read as ``pyproject.toml`` (its ``[tool.hooklint]`` table). Raises :class:`ConfigError` for a
+def load_config(path: str | None = None, paths: list[str] | None = None) -> Config:
+    """Load ``path``, or the file :func:`find_config_for` finds for the linted ``paths`` (None: the
+    current directory's, :func:`find_config`), or the defaults. A ``.toml`` file is read as
+    ``pyproject.toml`` (its ``[tool.hooklint]`` table). Raises :class:`ConfigError` for a
     missing, unreadable or invalid file."""
     import yaml
 
-    where = path or find_config()
+    where = path or (find_config_for(paths) if paths is not None else find_config())
     if where is None:
         return Config()
     if where.endswith(".toml"):

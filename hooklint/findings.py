@@ -190,3 +190,6 @@ class RunResult:
     #: The renderers that made this run's kustomize and Helm manifests, as ``"name version"``
     #: (``kubectl kustomize v5.7.1``), sorted, each once; empty when every source was a directory.
     renderers: list[str] = field(default_factory=list)
+    #: When a Helm chart was rendered: ``{"rendered": 4, "argocd": 3, "argocd_version": "3.4.7",
+    #: "differs": true}``, the Helm major that rendered and the one the configured Argo CD runs.
+    helm: dict[str, Any] | None = None

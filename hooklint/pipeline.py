@@ -198,8 +198,23 @@ def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1
     result.suppressed = [f for f in reported if f.suppression is not None]
     result.renderers.sort()
     result.skipped_files.sort()
-    result.notices = walk_notices + skipped_notice(result.skipped_files) + engine.notices()
+    result.notices = walk_notices + skipped_notice(result.skipped_files) + engine.notices() + _helm_notice(result, config)
     return result
+
+
+def _helm_notice(result: RunResult, config: Config) -> list[str]:
+    """Set ``result.helm`` from the Helm renderer of the run (one major per run: the one
+    :func:`hooklint.sources.helm.find_helm` picked for the configured Argo CD), and return the
+    notice that says it is not the Helm major Argo CD runs, if it is not."""
+    from hooklint.sources.helm import helm_use, helm_use_note
+
+    for label in result.renderers:
+        use = helm_use(label, config.argocd_version)
+        if use is not None:
+            result.helm = use
+            note = helm_use_note(label, config.argocd_version)
+            return [note + "."] if note else []
+    return []
 
 
 #: What a skip reason says, in the words of the notice that counts them (first match wins).

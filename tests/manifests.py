@@ -18,7 +18,7 @@ def lint_example_as_written(example: dict, config: Config, monkeypatch: pytest.M
     the example says ``renderers-installed: false``."""
     if example.get("renderers-installed") is False:
         monkeypatch.setattr(kustomize, "find_kustomize", lambda: None)
-        monkeypatch.setattr(helm, "find_helm", lambda: None)
+        monkeypatch.setattr(helm, "find_helm", lambda *_: None)
     return lint_example(example, config)
 
 

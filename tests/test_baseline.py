@@ -159,3 +159,28 @@ def test_a_source_only_argo_cd_renders_is_baselined(tmp_path):
     assert vendored.returncode == 1
     assert [line.split()[2] for line in finding_lines(vendored.stdout)] == ["HL305", "HL102"]
     assert "1 baseline entry no longer matches" in vendored.stdout
+
+
+def test_a_baseline_used_on_part_of_the_tree_calls_no_entry_of_another_part_stale(repo):
+    assert hooklint("--write-baseline", "b.json", ".", cwd=repo).returncode == 0
+    entries = json.loads((repo / "b.json").read_text())["findings"]
+    outside = [e for e in entries if not e["path"].startswith("apps/")]
+    assert outside and len(outside) < len(entries)
+    part = json.loads(hooklint("--baseline", "b.json", "--format", "json", "apps", cwd=repo).stdout)
+    assert part["summary"]["stale_baseline"] == 0
+    assert part["summary"]["suppressed"] == len(entries) - len(outside)
+    one = sorted({e["path"] for e in outside})[0]
+    alone = json.loads(hooklint("--baseline", "b.json", "--format", "json", one, cwd=repo).stdout)
+    assert alone["summary"]["stale_baseline"] == 0
+    # run from a subfolder, the same
+    sub = json.loads(hooklint("--baseline", "../b.json", "--format", "json", ".", cwd=repo / "apps").stdout)
+    assert sub["summary"]["stale_baseline"] == 0
+    # an excluded file is not in the run either; a file of the run that lost its findings is
+    excluded = json.loads(hooklint("--baseline", "b.json", "--format", "json", "--exclude", "documentation/", ".",
+                                   cwd=repo).stdout)  # fmt: skip
+    assert excluded["summary"]["stale_baseline"] == 0
+    victim = repo / sorted({e["path"] for e in entries if e["path"].startswith("apps/")})[0]
+    fixed = sum(1 for e in entries if repo / e["path"] == victim)
+    victim.unlink()
+    assert json.loads(hooklint("--baseline", "b.json", "--format", "json", "apps", cwd=repo).stdout)[
+        "summary"]["stale_baseline"] == fixed

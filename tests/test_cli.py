@@ -205,3 +205,66 @@ def test_an_empty_select_on_the_command_line_is_exit_2_not_a_silent_pass(tree):
         2, "hooklint: error: --select names no rule, so nothing would be checked: leave it out to run every rule\n")
     result = invoke("lint", "--ignore", "HL", "app")
     assert (result.exit_code, result.output) == (2, "hooklint: error: --ignore leaves no rule to run, so nothing would be checked\n")
+
+
+# --- paths, usage lines, configuration from the linted path (issue 23) ----------------------------
+
+
+@pytest.mark.parametrize(
+    "command, usage",
+    [
+        ("lint", "Usage: hooklint lint [OPTIONS] [PATH]..."),
+        ("plan", "Usage: hooklint plan [OPTIONS] [PATH]..."),
+        ("fix", "Usage: hooklint fix [OPTIONS] [PATH]..."),
+        ("diff", "Usage: hooklint diff [OPTIONS] BASE [PATH]..."),
+        ("explain", "Usage: hooklint explain [OPTIONS] RULE"),
+    ],
+)
+def test_usage_lines_name_the_arguments(command, usage):
+    result = runner.invoke(app, [command, "--help"], prog_name="hooklint")
+    assert result.output.splitlines()[0] == usage
+
+
+def test_lint_plan_and_fix_without_a_path_take_the_current_folder(tree, monkeypatch):
+    monkeypatch.chdir(tree / "app")
+    result = invoke("lint")
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        f"job.yaml:17:18: warning HL102 hook-image-mutable-tag: {HL102_MESSAGE}",
+        "",
+        "0 errors, 1 warning, 0 notes in 2 files",
+    ]
+    assert invoke("plan").output.splitlines()[0] == "Application .: 2 objects, 2 steps (Argo CD 3.5.1, directory source)"
+    fixed = invoke("fix", "--diff")
+    assert (fixed.exit_code, fixed.output.splitlines()[-1]) == (1, "hooklint: would fix 0 findings in 0 files")
+
+
+def test_the_configuration_is_the_linted_trees_not_the_current_folders(tree, tmp_path_factory, monkeypatch):
+    """``hooklint lint ../deploy`` from another folder reads deploy's configuration, as
+    ``hooklint lint .`` inside it does."""
+    (tree / ".hooklint.yaml").write_text("allowed-registries: [ghcr.io/acme]\nignore: [HL102]\n")
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    (elsewhere / ".hooklint.yaml").write_text("select: [HL999]\n")  # would be a configuration error
+    monkeypatch.chdir(elsewhere)
+    for command in ("lint", "plan", "fix"):
+        result = invoke(command, str(tree / "app"), *(["--diff"] if command == "fix" else []))
+        assert result.exit_code == 0, (command, result.output)
+    assert invoke("lint", str(tree / "app")).output == "0 errors, 0 warnings, 0 notes in 2 files\n"
+    assert invoke("lint", "-").exit_code == 2  # stdin: the current folder's, which names no rule HL999
+
+
+def test_a_newer_argocd_version_is_read_as_the_newest_known_with_one_note(tree):
+    (tree / ".hooklint.yaml").write_text('allowed-registries: [ghcr.io/acme]\nargocd-version: "3.6"\n')
+    note = (f"hooklint: note: {tree / '.hooklint.yaml'}:2: argocd-version '3.6' is newer than the newest Argo CD "
+            "release hooklint knows (3.5.1): rules follow 3.5.1")
+    for args in (["lint", "app"], ["lint", "-f", "json", "app"], ["lint", "-f", "sarif", "app"], ["plan", "app"],
+                 ["rules"]):  # fmt: skip
+        result = runner.invoke(app, args)
+        assert result.exit_code in (0, 1), (args, result.output)
+        assert result.stderr.splitlines() == [note], args
+        assert note not in result.stdout
+    assert invoke("plan", "app").stdout.splitlines()[0] == "Application app: 2 objects, 2 steps (Argo CD 3.5.1, directory source)"
+    (tree / ".hooklint.yaml").write_text('argocd-version: "3.6.x"\n')  # malformed: still refused
+    result = invoke("lint", "app")
+    assert (result.exit_code, result.output) == (
+        2, f"hooklint: error: {tree / '.hooklint.yaml'}:1: argocd-version must look like \"3.3\" or \"2.14.1\", not '3.6.x'\n")

@@ -3,7 +3,7 @@
 import pytest
 import yaml
 
-from hooklint.config import ConfigError, find_config, load_config, parse_config
+from hooklint.config import ConfigError, find_config, find_config_for, load_config, parse_config
 
 
 def test_defaults():
@@ -200,9 +200,11 @@ def test_baseline_is_relative_to_the_config_file(tmp_path):
 @pytest.mark.parametrize(
     "version, message",
     [
-        ("9.9", "x: argocd-version '9.9' is not an Argo CD release: hooklint knows Argo CD 1.0 to 3.5.1"),
-        ("3.3.99", "x: argocd-version '3.3.99' is not an Argo CD release (the newest 3.3 is 3.3.14): hooklint knows "
+        ("2.15", "x: argocd-version '2.15' is not an Argo CD release: hooklint knows Argo CD 1.0 to 3.5.1"),
+        ("0.9", "x: argocd-version '0.9' is not an Argo CD release: hooklint knows Argo CD 1.0 to 3.5.1"),
+        ("3.2.99", "x: argocd-version '3.2.99' is not an Argo CD release (the newest 3.2 is 3.2.12): hooklint knows "
                    "Argo CD 1.0 to 3.5.1"),
+        ("3.6.x", "x: argocd-version must look like \"3.3\" or \"2.14.1\", not '3.6.x'"),
         ("latest", "x: argocd-version must look like \"3.3\" or \"2.14.1\", not 'latest'"),
     ],
 )  # fmt: skip
@@ -212,6 +214,30 @@ def test_argocd_version_must_be_a_release(version, message):
     assert str(info.value) == message
     assert parse_config({"argocd-version": "3.3.2"}, "x").argocd_version == (3, 3, 2)
     assert parse_config({"argocd-version": "3.3"}, "x").argocd_version == (3, 3, 14)
+
+
+@pytest.mark.parametrize(
+    "version, read_as, note",
+    [
+        ("3.6", (3, 5, 1), "x: argocd-version '3.6' is newer than the newest Argo CD release hooklint knows (3.5.1): "
+                           "rules follow 3.5.1"),
+        ("v3.6.2", (3, 5, 1), "x: argocd-version 'v3.6.2' is newer than the newest Argo CD release hooklint knows "
+                              "(3.5.1): rules follow 3.5.1"),
+        ("4.0", (3, 5, 1), "x: argocd-version '4.0' is newer than the newest Argo CD release hooklint knows (3.5.1): "
+                           "rules follow 3.5.1"),
+        ("3.5.8", (3, 5, 1), "x: argocd-version '3.5.8' is newer than the newest 3.5 release hooklint knows (3.5.1): "
+                             "rules follow 3.5.1"),
+        ("3.3.15", (3, 3, 14), "x: argocd-version '3.3.15' is newer than the newest 3.3 release hooklint knows "
+                               "(3.3.14): rules follow 3.3.14"),
+        ("3.5.1", (3, 5, 1), None),
+        ("3.5", (3, 5, 1), None),
+    ],
+)  # fmt: skip
+def test_a_version_newer_than_hooklint_knows_is_read_as_the_newest_known_with_a_note(version, read_as, note):
+    """Argo CD 3.6 and the 3.5 patches after v3.5.1 are newer than the upstream snapshot's tags:
+    accepted as the newest release hooklint knows, never refused, with one note."""
+    cfg = parse_config({"argocd-version": version}, "x")
+    assert (cfg.argocd_version, cfg.version_note) == (read_as, note)
 
 
 def test_rule_parameters_are_read():
@@ -431,3 +457,54 @@ def test_readme_documents_every_key_and_option():
         assert f"{key}:" in section or f"`{key}" in section, key
     for option in ("--select", "--ignore", "--exclude", "--fail-on", "--config", "hooklint init"):
         assert option in readme, option
+
+
+# --- found from the linted path upward (issue 23) -------------------------------------------------
+
+
+@pytest.fixture
+def two_trees(tmp_path, monkeypatch):
+    """A repository whose ``deploy/`` has its own configuration and whose ``other/`` has none;
+    the current folder is a plain folder beside it, with a configuration of its own."""
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "deploy" / "app").mkdir(parents=True)
+    (repo / "other").mkdir()
+    (repo / "deploy/.hooklint.yaml").write_text("require-digest: true\n")
+    (repo / "deploy/app/job.yaml").write_text("kind: ConfigMap\n")
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere/.hooklint.yaml").write_text("max-waves: 3\n")
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    return repo
+
+
+def test_the_configuration_is_found_from_the_linted_path_not_the_current_folder(two_trees):
+    repo = two_trees
+    found = str(repo / "deploy/.hooklint.yaml")
+    assert find_config_for([str(repo / "deploy/app")]) == found
+    assert find_config_for([str(repo / "deploy/app/job.yaml")]) == found  # a file: from its folder
+    assert find_config_for([str(repo / "deploy/app/gone.yaml")]) == found  # not there (yet): the same
+    cfg = load_config(None, [str(repo / "deploy/app")])
+    assert (cfg.require_digest, cfg.max_waves, cfg.path) == (True, 10, found)
+    # the current folder's file configures no path, but stdin and a run without paths
+    assert find_config_for(["-"]) == find_config_for([]) == str(two_trees.parent / "elsewhere/.hooklint.yaml")
+
+
+def test_the_search_stops_at_the_repository_top(two_trees, tmp_path):
+    (tmp_path / ".hooklint.yaml").write_text("max-waves: 2\n")  # above the repository: another project's
+    assert find_config_for([str(two_trees / "other")]) is None
+    assert find_config(str(two_trees / "other")) is None
+    (two_trees / ".hooklint.yaml").write_text("max-waves: 4\n")
+    assert find_config_for([str(two_trees / "other")]) == str(two_trees / ".hooklint.yaml")
+
+
+def test_paths_in_trees_configured_by_different_files_are_a_configuration_error(two_trees, monkeypatch):
+    monkeypatch.chdir(two_trees)
+    (two_trees / "other/.hooklint.yaml").write_text("max-waves: 4\n")
+    with pytest.raises(ConfigError) as info:
+        find_config_for(["deploy/app", "deploy", "other"])
+    assert str(info.value) == ("deploy/app and other are configured by different files (deploy/.hooklint.yaml, "
+                               "other/.hooklint.yaml): lint them in separate runs, or name one file with --config")
+    # a path that finds none takes the file the others find
+    (two_trees / "other/.hooklint.yaml").unlink()
+    assert find_config_for(["other", "deploy/app"]) == str(two_trees / "deploy/.hooklint.yaml")

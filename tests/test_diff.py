@@ -167,7 +167,7 @@ def test_text_and_sarif(repo):
         "reviewed. Pin a version tag or, better, an @sha256 digest.",
     ]
     assert result.output.splitlines()[-3:] == [
-        "Plan of deploy/app:", "  added    Job/seed", "  moved    Job/migrate: PreSync wave 0 -> PreSync wave 2"]
+        "Plan of deploy/app:", "  added    Job/seed: PostSync wave 0", "  moved    Job/migrate: PreSync wave 0 -> PreSync wave 2"]
     sarif = json.loads(runner.invoke(app, ["diff", "one", "--head", "two", "-f", "sarif"]).output)
     assert [r["ruleId"] for r in sarif["runs"][0]["results"]] == ["HL102"]
 
@@ -198,7 +198,7 @@ def test_a_change_with_many_findings_stays_under_githubs_limit_and_says_what_was
     result = runner.invoke(app, ["diff", "one", "-f", "markdown"])
     text = result.output
     assert len(text) <= markdown.LIMIT
-    assert "… and 350 more (see the full report: `hooklint diff -f json`)." in text
+    assert "… and 350 more: 0 errors, 350 warnings, 0 notes (see the full report: `hooklint diff -f json`)." in text
     assert text.count("| ⚠️ |") == markdown.MAX_ITEMS
 
 
@@ -387,3 +387,101 @@ def test_markdown_never_passes_html_from_manifests(repo):
     assert "X&lt;/details&gt;&lt;details&gt;&lt;summary&gt;all good" in text
     assert "</details><details><summary>all good" not in text
     assert text.count("<details") == text.count("</details>")
+
+
+def test_lint_markdown_never_drops_an_error_to_make_room(tmp_path, monkeypatch):
+    """60 warnings in a.yaml, then 3 errors in z.yaml: the errors come first, every one of them,
+    and what is cut is counted by severity."""
+    monkeypatch.chdir(tmp_path)
+    warnings = "---\n".join(BAD_HOOK.replace("name: seed\n", f"name: seed-{i:02}\n", 1) for i in range(60))
+    (tmp_path / "a.yaml").write_text(warnings)
+    no_restart = BAD_HOOK.replace("      restartPolicy: Never\n", "").replace(":latest", ":1.0")
+    (tmp_path / "z.yaml").write_text("---\n".join(no_restart.replace("name: seed\n", f"name: broken-{i}\n", 1) for i in range(3)))
+    text = runner.invoke(app, ["lint", "-f", "markdown", "."]).output
+    rows = [line for line in text.splitlines() if line.startswith("| ") and "| rule |" not in line]
+    assert len(rows) == markdown.MAX_ITEMS
+    assert [row.split(" | ")[2] for row in rows[:3]] == ["z.yaml:11", "z.yaml:28", "z.yaml:45"]
+    assert all(row.startswith("| 🛑 | `HL205`") for row in rows[:3])
+    assert all(row.startswith("| ⚠️ | `HL102`") for row in rows[3:])
+    assert [row.split(" | ")[2] for row in rows[3:5]] == ["a.yaml:17", "a.yaml:35"]
+    # the 14 cut: 13 warnings and the application's HL305 note
+    assert "… and 14 more: 0 errors, 13 warnings, 1 note (see the full report: `hooklint lint -f json`)." in text
+
+
+def test_markdown_shows_every_error_past_max_items_and_counts_errors_only_the_size_limit_cuts():
+    from hooklint.findings import Finding, Span
+
+    def finding(severity, i, message="m"):
+        return Finding("HL205", "job-invalid-restart-policy", severity, message, f"f{i:03}.yaml", Span.point(1, 1))
+
+    many = [finding("warning", i) for i in range(5)] + [finding("error", i) for i in range(60)]
+    rows = markdown._finding_rows(many, None, "hooklint lint -f json")
+    assert sum(row.startswith("| 🛑 |") for row in rows) == 60
+    assert not any(row.startswith("| ⚠️ |") for row in rows)
+    assert rows[-1] == "\n… and 5 more: 0 errors, 5 warnings, 0 notes (see the full report: `hooklint lint -f json`)."
+    long = [finding("error", i, "x" * 1000) for i in range(100)]
+    rows = markdown._finding_rows(long, None, "hooklint lint -f json", budget=20_000)
+    assert sum(row.startswith("| 🛑 |") for row in rows) == 18  # rows of 1,056 characters
+    assert rows[-1] == "\n… and 82 more: 82 errors, 0 warnings, 0 notes (see the full report: `hooklint lint -f json`)."
+
+
+@pytest.fixture
+def typo(repo):
+    """Commit ``four``: the PostSync hook seed's type misspelled (PostSnyc): Argo CD ignores it."""
+    (repo / "deploy/app/seed.yaml").write_text(BAD_HOOK.replace("hook: PostSync", "hook: PostSnyc"))
+    git(repo, "commit", "-qam", "four")
+    git(repo, "tag", "four")
+    return repo
+
+
+def test_a_hook_that_stops_being_a_hook_is_no_longer_checked_not_fixed(typo):
+    code, doc = diff_json("three", "--head", "four")
+    assert code == 1  # HL010 is new
+    assert [(f["rule_id"], f["object"]["name"]) for f in doc["new"]] == [("HL010", "seed")]
+    assert doc["fixed"] == []
+    why = ("Job/seed no longer runs as a hook: argocd.argoproj.io/hook 'PostSnyc' has no valid hook type: ignored "
+           "hook, never applied")
+    assert [(f["path"], f["line"], f["rule_id"], f["reason"]) for f in doc["no_longer_checked"]] == [
+        ("deploy/app/seed.yaml", 17, "HL102", why)]
+    [change] = doc["plan_changes"]
+    assert (change["added"], change["removed"], change["moved"], change["changed"]) == ([], [], [], [])
+    assert [(m["task"]["name"], m["task"]["hook_types"], m["from"], m["reason"]) for m in change["left"]] == [
+        ("seed", [], {"phase": "PostSync", "wave": 0},
+         "argocd.argoproj.io/hook 'PostSnyc' has no valid hook type: ignored hook, never applied")]
+
+    text = runner.invoke(app, ["diff", "three", "--head", "four"]).output.splitlines()
+    assert text[0] == ("hooklint diff three -> four: 1 new finding, 0 fixed, 1 no longer checked, 0 unchanged; "
+                       "plan changes in 1 application")
+    start = text.index("No longer checked (not fixed: their object left the rule's scope):")
+    assert text[start + 1].startswith("  deploy/app/seed.yaml:17:16: warning HL102 hook-image-mutable-tag: ")
+    assert text[start + 2] == f"    {why}"
+    assert text[-2:] == ["Plan of deploy/app:", "  left     Job/seed: PostSync wave 0 -> not applied (argocd.argoproj.io/hook "
+                         "'PostSnyc' has no valid hook type: ignored hook, never applied)"]  # fmt: skip
+
+    md = runner.invoke(app, ["diff", "three", "--head", "four", "-f", "markdown"]).output
+    assert "<details open><summary>No longer checked (1)</summary>" in md
+    assert f"| ⚠️ | `HL102` hook-image-mutable-tag | deploy/app/seed.yaml:17 | Not fixed, no longer checked: {why}. It said: " in md
+    assert ("| ⏏️ left | `Job/seed` | PostSync wave 0 | not applied: argocd.argoproj.io/hook 'PostSnyc' has no valid "
+            "hook type: ignored hook, never applied |") in md
+
+
+def test_the_fix_of_the_typo_shows_the_step_the_hook_is_added_to(typo):
+    code, doc = diff_json("four", "--head", "three")
+    assert [f["rule_id"] for f in doc["new"]] == ["HL102"] and [f["rule_id"] for f in doc["fixed"]] == ["HL010"]
+    [change] = doc["plan_changes"]
+    assert [(t["name"], t["hook_types"], t["step"]) for t in change["added"]] == [
+        ("seed", ["PostSync"], {"phase": "PostSync", "wave": 0})]
+    assert runner.invoke(app, ["diff", "four", "--head", "three"]).output.splitlines()[-1] == (
+        "  added    Job/seed: PostSync wave 0")
+    md = runner.invoke(app, ["diff", "four", "--head", "three", "-f", "markdown"]).output
+    assert "| ➕ added | `Job/seed` |  | PostSync wave 0 |" in md
+
+
+def test_a_hook_annotation_lost_makes_a_plain_resource_no_longer_checked(repo):
+    (repo / "deploy/app/seed.yaml").write_text(BAD_HOOK.replace("argocd.argoproj.io/hook:", "argocd.argoproj.io/hok:"))
+    code, doc = diff_json("two")
+    assert [(f["rule_id"], f["reason"]) for f in doc["no_longer_checked"]] == [
+        ("HL102", "Job/seed no longer runs as a hook: it is now a plain resource (Sync wave 0)")]
+    [change] = doc["plan_changes"]
+    assert [(m["task"]["name"], m["from"], m["to"]) for m in change["moved"]] == [
+        ("seed", {"phase": "PostSync", "wave": 0}, {"phase": "Sync", "wave": 0})]

@@ -4,6 +4,7 @@ placed in their templates, and positions found in raw Go-template text."""
 import io
 import json
 import os
+import shutil
 import stat
 import sys
 import tarfile
@@ -140,7 +141,8 @@ def repo(tmp_path, monkeypatch):
 
 
 def render(options: HelmOptions, chart: str = "deploy/shop"):
-    return render_helm(chart, ".", options)
+    """Render as Argo CD before 3.5 (Helm 3): a helm v3 binary when there is one, else the SDK."""
+    return render_helm(chart, ".", options, helm_major=3)
 
 
 def by_kind(rendering, kind):
@@ -475,7 +477,7 @@ def test_dependency_present_as_a_versioned_archive_or_alias_folder_is_enough(rep
     (repo / "deploy/shop/charts").mkdir()
     (repo / "deploy/shop/charts/redis-19.0.0.tgz").write_bytes(b"not read: the name is enough")
     write(repo / "deploy/shop/charts/db/Chart.yaml", "apiVersion: v2\nname: db\nversion: 15.5.0\n")
-    monkeypatch.setattr(helm, "find_helm", lambda: None)
+    monkeypatch.setattr(helm, "find_helm", lambda *_: None)
     with pytest.raises(RendererUnavailable):  # past the dependency check
         render(HelmOptions("shop"))
 
@@ -509,7 +511,7 @@ def test_value_files_must_be_files_inside_the_repository(repo, value_file, messa
 
 
 def test_no_renderer(repo, monkeypatch):
-    monkeypatch.setattr(helm, "find_helm", lambda: None)
+    monkeypatch.setattr(helm, "find_helm", lambda *_: None)
     with pytest.raises(RendererUnavailable) as caught:
         render(HelmOptions("shop"))
     assert caught.value.message == (
@@ -632,7 +634,7 @@ def fake_helm(tmp_path, monkeypatch):
 
 
 def test_helm_binary_is_run_as_argo_cd_runs_it(repo, fake_helm):
-    assert find_helm() == ("binary", helm.Renderer("helm", "v3.15.2"))
+    assert find_helm(3) == ("binary", helm.Renderer("helm", "v3.15.2"))
     options = HelmOptions(
         "shop-prod", "payments", value_files=("/envs/prod.yaml",), values="level: x\n",
         parameters=(("image.tag", "2.0", False), ("port", "1,2", True)), kube_version="1.29.3",
@@ -914,3 +916,129 @@ def test_a_finding_in_a_template_spans_the_templates_entry(tmp_path, monkeypatch
     doc = json.loads(CliRunner().invoke(app, ["lint", "-f", "json", "--select", "HL102", "chart"]).stdout)
     [f] = doc["findings"]
     assert (f["path"], f["line"], f["column"], f["end_line"], f["end_column"]) == ("chart/templates/job.yaml", 14, 11, 14, 52)
+
+
+# --- the Helm major follows argocd-version (issue 23) ---------------------------------------------
+
+sdk_installed = pytest.mark.skipif(
+    (find_helm() or ("",))[0] != "sdk" or shutil.which("helm") is not None,
+    reason="needs helm-python-sdk and no helm binary of its own on PATH")
+
+FAKE_OUTPUT = (
+    "---\n# Source: shop/templates/settings.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shop-settings\n"
+)
+
+
+@pytest.fixture
+def helm3_on_path(tmp_path_factory, monkeypatch):
+    """A `helm` that says it is v3.15.2 and prints one ConfigMap for `template`, in a folder outside
+    every repository of the test, found on PATH by its absolute path."""
+    bin_dir = tmp_path_factory.mktemp("helm3-bin")
+    script = bin_dir / "helm"
+    script.write_text(textwrap.dedent(f"""\
+        #!{sys.executable}
+        import sys
+        if sys.argv[1] == "version":
+            print("v3.15.2")
+            sys.exit(0)
+        sys.stdout.write({FAKE_OUTPUT!r})
+        """))
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    find_helm.cache_clear()
+    yield script
+    find_helm.cache_clear()
+
+
+@sdk_installed
+def test_a_helm_v3_binary_renders_for_argo_cd_before_3_5_and_the_sdk_from_3_5(helm3_on_path):
+    """Argo CD runs Helm 3 up to 3.4.x and Helm 4 from 3.5.0 (AC hack/tool-versions.sh,
+    PR #28076): the renderer of that major wins over the other one."""
+    assert find_helm(3) == ("binary", helm.Renderer("helm", "v3.15.2"))
+    mode, renderer = find_helm(4)
+    assert mode == "sdk" and helm.renderer_helm_major(renderer.label()) == 4
+
+
+def test_without_the_sdk_a_helm_v3_binary_still_renders_for_3_5_and_says_it_is_helm_3(helm3_on_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "helm_python", None)  # `import helm_python` fails
+    assert find_helm(4) == ("binary", helm.Renderer("helm", "v3.15.2"))
+    assert helm.helm_use("helm v3.15.2", (3, 5, 1)) == {
+        "rendered": 3, "argocd": 4, "argocd_version": "3.5.1", "differs": True}
+    assert helm.helm_use_note("helm v3.15.2", (3, 5, 1)) == (
+        "Helm charts were rendered with Helm 3 (helm v3.15.2), but Argo CD 3.5.1 renders them with Helm 4: "
+        "install helm v4 or helm-python-sdk to render as it does")
+
+
+@pytest.mark.parametrize("label, major", [
+    ("helm v3.15.2", 3), ("helm v4.2.1", 4), ("helm-python-sdk 0.2.2 (Helm v4.2.3)", 4),
+    ("kubectl kustomize v5.5.0", None), ("helm unknown", None),
+])  # fmt: skip
+def test_the_helm_major_of_a_renderer(label, major):
+    assert helm.renderer_helm_major(label) == major
+
+
+@pytest.fixture
+def chart_app(tmp_path, monkeypatch):
+    """A git repository holding the chart deploy/shop and a configuration without argocd-version."""
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    write(repo / "deploy/shop/Chart.yaml", CHART_YAML)
+    write(repo / "deploy/shop/templates/settings.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shop-settings\n")
+    return repo
+
+
+def _cli(*args):
+    from typer.testing import CliRunner
+
+    from hooklint.cli import app
+
+    return CliRunner().invoke(app, list(args))
+
+
+@sdk_installed
+def test_reports_say_the_sdk_rendered_with_helm_4_where_argo_cd_3_4_runs_helm_3(chart_app):
+    (chart_app / ".hooklint.yaml").write_text('argocd-version: "3.4"\n')
+    label = find_helm()[1].label()
+    use = {"rendered": 4, "argocd": 3, "argocd_version": "3.4.7", "differs": True}
+    note = (f"Helm charts were rendered with Helm 4 ({label}), but Argo CD 3.4.7 renders them with Helm 3: "
+            "install a helm v3 binary to render as it does")
+    plan = _cli("plan", "deploy/shop").stdout.splitlines()
+    assert plan[:2] == [f"Application deploy/shop: 1 object, 1 step (Argo CD 3.4.7, helm source rendered by {label})",
+                        f"  note: {note}"]  # fmt: skip
+    [application] = json.loads(_cli("plan", "-f", "json", "deploy/shop").stdout)["applications"]
+    assert application["source"]["helm"] == use
+    doc = json.loads(_cli("lint", "-f", "json", "deploy/shop").stdout)
+    assert (doc["renderers"], doc["helm"]) == ([label], use)
+    sarif = json.loads(_cli("lint", "-f", "sarif", "deploy/shop").stdout)
+    assert sarif["runs"][0]["properties"] == {"renderers": [label], "helm": use}
+    assert f"note: {note}." in _cli("lint", "deploy/shop").stdout.splitlines()
+
+
+@sdk_installed
+def test_reports_say_helm_4_is_what_argo_cd_3_5_runs(chart_app, helm3_on_path):
+    """From Argo CD 3.5 the SDK is the faithful renderer: a helm v3 binary on PATH is passed over."""
+    label = find_helm()[1].label()
+    [application] = json.loads(_cli("plan", "-f", "json", "deploy/shop").stdout)["applications"]
+    assert application["source"]["renderer"]["name"] == "helm-python-sdk"
+    assert application["source"]["helm"] == {"rendered": 4, "argocd": 4, "argocd_version": "3.5.1", "differs": False}
+    doc = json.loads(_cli("lint", "-f", "json", "deploy/shop").stdout)
+    assert doc["helm"] == {"rendered": 4, "argocd": 4, "argocd_version": "3.5.1", "differs": False}
+    assert not any(line.startswith("  note:") for line in _cli("plan", "deploy/shop").stdout.splitlines())
+    assert _cli("lint", "deploy/shop").stdout.splitlines() == [
+        "0 errors, 0 warnings, 0 notes in 1 file",
+        "note: HL101 (hook-image-registry-not-allowed) is inactive: set allowed-registries in .hooklint.yaml to "
+        "check where hook images come from.",
+    ]  # no Helm note
+    assert doc["renderers"] == [label]
+
+
+@sdk_installed
+def test_a_helm_v3_binary_renders_for_argo_cd_3_4_and_reports_no_difference(chart_app, helm3_on_path):
+    (chart_app / ".hooklint.yaml").write_text('argocd-version: "3.4.7"\n')
+    [application] = json.loads(_cli("plan", "-f", "json", "deploy/shop").stdout)["applications"]
+    assert application["source"]["renderer"] == {"name": "helm", "version": "v3.15.2"}
+    assert application["source"]["helm"] == {"rendered": 3, "argocd": 3, "argocd_version": "3.4.7", "differs": False}
+    sarif = json.loads(_cli("lint", "-f", "sarif", "deploy/shop").stdout)
+    assert sarif["runs"][0]["properties"]["helm"] == application["source"]["helm"]

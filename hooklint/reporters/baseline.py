@@ -6,23 +6,29 @@ relative to the repository root, object and field, never a line, so a baseline s
 moving, files being reordered and unrelated edits), but those of :data:`NEVER_BASELINED`, which the
 command says it left out. ``--baseline FILE`` (or ``baseline:`` in the
 configuration) marks the findings whose fingerprint it holds as suppressed (kind ``baseline``) and
-counts the entries that matched nothing (fixed debt, to be removed by writing the baseline again).
+counts the entries that matched nothing (fixed debt, to be removed by writing the baseline again);
+an entry of a file the run did not look at (a run on part of the tree, an excluded file) is not
+counted: nothing says it was fixed.
 
 It sits beside the reporters because it is keyed by the SARIF reporter's fingerprints; the CLI
 applies it between the pipeline and the report.
 
 The file is JSON: ``{"version": 1, "findings": [{"fingerprint", "rule_id", "path", "object"}]}``
-(only ``fingerprint`` is read back; the rest is there for people reviewing the file).
+(``fingerprint`` is read back, and ``path`` to tell whether the entry's file was in the run; the
+rest is there for people reviewing the file).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import os
 from pathlib import Path
+from typing import Callable
+from urllib.parse import quote, unquote
 
 from hooklint.findings import Finding, RunResult, Suppression
-from hooklint.reporters.sarif import artifact_uri, fingerprints, repository_root
+from hooklint.reporters.sarif import artifact_path, artifact_uri, fingerprints, repository_root
 
 FORMAT_VERSION = 1
 
@@ -79,8 +85,10 @@ def write_baseline(path: str, result: RunResult, root: Path | None = None) -> Wr
     return Written(len(entries), tuple(sorted(f.rule_id for f, _, _ in live if f.rule_id in NEVER_BASELINED)))
 
 
-def load_baseline(path: str) -> set[str]:
-    """The fingerprints of the baseline at ``path``. Raises :class:`BaselineError`."""
+def load_baseline(path: str) -> dict[str, str | None]:
+    """The entries of the baseline at ``path``: fingerprint -> the entry's ``path`` (the file's
+    URI relative to the repository root, as written; None when the entry has none). Raises
+    :class:`BaselineError`."""
     try:
         with open(path, encoding="utf-8") as handle:
             doc = json.load(handle)
@@ -93,17 +101,46 @@ def load_baseline(path: str) -> set[str]:
         raise BaselineError(f"{path}: not a hooklint baseline (no \"version\": {FORMAT_VERSION}); write one with --write-baseline")
     if not isinstance(entries, list) or not all(isinstance(e, dict) and isinstance(e.get("fingerprint"), str) for e in entries):
         raise BaselineError(f"{path}: not a hooklint baseline (\"findings\" must be a list of objects with a \"fingerprint\")")
-    return {e["fingerprint"] for e in entries}
+    return {e["fingerprint"]: e["path"] if isinstance(e.get("path"), str) else None for e in entries}
 
 
-def apply_baseline(result: RunResult, known: set[str], root: Path | None = None) -> int:
-    """Move the live findings of ``result`` whose fingerprint is in ``known`` to
-    ``result.suppressed`` (kind ``baseline``), never those of :data:`NEVER_BASELINED`. Returns how
-    many baseline entries matched no finding of this run."""
+def run_scope(paths: list[str], excluded: Callable[[str], bool] | None = None,
+              root: Path | None = None) -> Callable[[str], bool]:  # fmt: skip
+    """Whether a baseline entry's file (its URI relative to ``root``, the repository root) was in
+    a run over ``paths`` (files and folders as the user named them, ``-`` for stdin): at or under
+    one of them, and not ``excluded`` (the configuration's ``exclude``, called with the path
+    relative to the current directory)."""
+    root = root or repository_root()
+    prefixes = []
+    for path in paths:
+        if path == "-":
+            continue
+        relative = artifact_path(path, root)
+        if relative is None:
+            continue
+        prefixes.append("" if relative == "." else quote(relative, safe="/"))
+
+    def inside(uri: str) -> bool:
+        if not any(p == "" or uri == p or uri.startswith(p + "/") for p in prefixes):
+            return False
+        return excluded is None or not excluded(os.path.relpath(os.path.join(root, unquote(uri))))
+
+    return inside
+
+
+def apply_baseline(result: RunResult, known: "dict[str, str | None] | set[str]", root: Path | None = None,
+                   scope: Callable[[str], bool] | None = None) -> int:  # fmt: skip
+    """Move the live findings of ``result`` whose fingerprint is in ``known`` (fingerprint -> the
+    entry's path, :func:`load_baseline`) to ``result.suppressed`` (kind ``baseline``), never those
+    of :data:`NEVER_BASELINED`. Returns how many baseline entries matched no finding of this run,
+    counting only the entries of files in the run: ``scope(path)`` (:func:`run_scope`; None: every
+    file), or a file with a finding in this run; an entry without a path always counts."""
     root = root or repository_root()
     matched: set[str] = set()
     baselined: set[int] = set()
-    for f, _, fp in _fingerprinted(result, root):
+    seen_files: set[str] = set()
+    for f, uri, fp in _fingerprinted(result, root):
+        seen_files.add(uri)
         if fp in known and f.rule_id not in NEVER_BASELINED:
             matched.add(fp)
             if f.suppression is None:
@@ -112,4 +149,6 @@ def apply_baseline(result: RunResult, known: set[str], root: Path | None = None)
         moved = [dataclasses.replace(f, suppression=Suppression("baseline")) for f in result.findings if id(f) in baselined]
         result.findings = [f for f in result.findings if id(f) not in baselined]
         result.suppressed = sorted(result.suppressed + moved, key=Finding.sort_key)
-    return len(known - matched)
+    paths = known if isinstance(known, dict) else dict.fromkeys(known)
+    return sum(1 for fp, path in paths.items()
+               if fp not in matched and (path is None or scope is None or path in seen_files or scope(path)))  # fmt: skip

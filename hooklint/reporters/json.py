@@ -1,9 +1,12 @@
-"""JSON for scripts: ``{"version", "findings": [...], "errors": [...], "skipped": [...], "summary": {...}}``.
+"""JSON for scripts: ``{"version", "findings": [...], "errors": [...], "skipped": [...], "summary": {...},
+"renderers": [...], ["helm": {"rendered", "argocd", "argocd_version", "differs"}]}``.
 
 Each finding is :meth:`hooklint.findings.Finding.as_dict`, suppressed ones included (their
 ``suppression`` is ``{"kind", "reason"}``, ``null`` for live findings); ``skipped`` lists the files
 not linted as ``{"path", "reason"}``; ``summary`` counts live findings by severity, the files
-linted, the suppressed findings and the baseline entries that matched nothing. Keys are written in
+linted, the suppressed findings and the baseline entries that matched nothing; ``renderers`` names
+the tools that rendered kustomize and Helm sources; ``helm``, present when a chart was rendered,
+the Helm major that rendered it and the one the configured Argo CD renders with. Keys are written in
 a fixed order so output is byte-stable.
 
 The text is exactly ``json.dumps(doc, indent=2, ensure_ascii=False)`` of that document, but the
@@ -118,7 +121,9 @@ def render_chunks(result: RunResult) -> Iterator[str]:
                "stale_baseline": result.stale_baseline}  # fmt: skip
     yield (
         f',\n  "errors": {_nested(errors, 1)},\n  "skipped": {_nested(skipped, 1)},\n'
-        f'  "summary": {_nested(summary, 1)},\n  "renderers": {_nested(result.renderers, 1)}\n}}\n'
+        f'  "summary": {_nested(summary, 1)},\n  "renderers": {_nested(result.renderers, 1)}'
+        + (f',\n  "helm": {_nested(result.helm, 1)}' if result.helm is not None else "")
+        + "\n}\n"
     )
 
 

@@ -3,7 +3,8 @@
 The text is one table per application in the spirit of ``argocd app sync`` output: a header, one
 row per task, step by step, then the objects no sync applies. The JSON shape is
 ``{"applications": [{"application", "source": {"type", "renderer": {"name", "version"} | null,
-"application": "Application NAME (FILE:LINE)" | null},
+"application": "Application NAME (FILE:LINE)" | null, ["helm": {"rendered", "argocd", "argocd_version",
+"differs"}]},
 "steps": [{"phase", "wave", "tasks": [object]}], "not_applied": [object]}]}``, an object being ``{"api_version", "kind", "namespace", "name", "generate_name",
 "hook_types", ["delete_policies"], "path", "line", ["notes" | "reason"]}``.
 """
@@ -65,7 +66,20 @@ def plan_dict(planned: PlannedApplication) -> dict[str, Any]:
         "renderer": {"name": renderer.name, "version": renderer.version} if renderer is not None else None,
         "application": planned.application,
     }
+    use = _helm_use(planned)
+    if use is not None:
+        source["helm"] = use
     return {"application": key, "source": source, "steps": steps, "not_applied": not_applied}
+
+
+def _helm_use(planned: PlannedApplication) -> dict[str, Any] | None:
+    """For a rendered Helm source, the Helm major that rendered it and the one Argo CD runs
+    (:func:`hooklint.sources.helm.helm_use`); None otherwise."""
+    if planned.source_type != "helm" or planned.renderer is None:
+        return None
+    from hooklint.sources.helm import helm_use
+
+    return helm_use(planned.renderer.label(), planned.plan.version)
 
 
 def source_text(planned: PlannedApplication) -> str:
@@ -103,6 +117,12 @@ def render_text(planned: PlannedApplication) -> list[str]:
         f"{len(plan.steps)} step{'s' if len(plan.steps) != 1 else ''} (Argo CD {version_text(plan.version)}, "
         f"{source_text(planned)})"
     ]
+    if planned.source_type == "helm" and planned.renderer is not None:
+        from hooklint.sources.helm import helm_use_note
+
+        note = helm_use_note(planned.renderer.label(), plan.version)
+        if note:
+            lines.append(f"  note: {note}")
     if unparsed:
         docs = (
             "1 document could not be parsed and is"

@@ -376,6 +376,8 @@ def build_log(result: RunResult, catalog: "Catalog", category: str = "hooklint",
     )
     if result.renderers:  # what made the kustomize and Helm manifests the results are about
         run["properties"] = {"renderers": list(result.renderers)}
+        if result.helm is not None:  # the Helm major that rendered, and Argo CD's
+            run["properties"]["helm"] = dict(result.helm)
     category = category.strip()
     if category:
         automation_id = category if category.endswith("/") else category + "/"

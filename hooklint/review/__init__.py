@@ -6,8 +6,12 @@ archive``), the head is the working tree as it is, or another revision read the 
 (``--head``). Nothing in the working tree is touched. Findings are matched by their ``hooklint/v1``
 fingerprint (:func:`hooklint.reporters.sarif.fingerprints`: rule, path, object and field, never the
 line), then by object and field alone, so a finding that only moved, or whose file was renamed, is
-unchanged; an application that renders on one side only is not compared. Plans are compared object by object: tasks added,
-removed, moved to another step (phase and wave), and changed hook types or delete policies.
+unchanged; an application that renders on one side only is not compared. A base finding whose
+object is still there but no longer runs as a hook (a typo in its hook type, ``Skip``) is not fixed:
+hook rules no longer look at the object, so it is reported as "no longer checked", with why. Plans
+are compared object by object: tasks added (with their step), removed, moved to another step
+(phase and wave), leaving every step while staying in the application (an ignored hook: with the
+reason), and changed hook types or delete policies.
 
 This module sits after the reporters in the pipeline's layout: it runs the pipeline twice and reuses
 the reporters' fingerprints and plan shapes; :mod:`hooklint.review.markdown` and
@@ -53,7 +57,8 @@ class Side:
 @dataclass(slots=True)
 class Review:
     """What a change does: ``new`` and ``fixed`` findings (head and base findings, in report
-    order), how many are ``unchanged``, the ``plan_changes`` per application (see
+    order), the base findings ``no_longer_checked`` (each with why: its object left the scope of
+    hook rules), how many are ``unchanged``, the ``plan_changes`` per application (see
     :func:`plan_changes`), both sides, the input errors of the head, and the applications not
     compared because they did not render on one side."""
 
@@ -61,6 +66,7 @@ class Review:
     head: Side
     new: list[Finding] = field(default_factory=list)
     fixed: list[Finding] = field(default_factory=list)
+    no_longer_checked: list[tuple[Finding, str]] = field(default_factory=list)
     unchanged: int = 0
     plan_changes: list[dict[str, Any]] = field(default_factory=list)
     errors: list[InputError] = field(default_factory=list)
@@ -268,11 +274,60 @@ def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Find
         else:
             out.new.append(f)
     left = {id(f) for twins in waiting.values() for f in twins}
-    out.fixed = [f for f in fixed if id(f) in left]
+    gone = _left_hook_scope(base, head)
+    for f in fixed:
+        if id(f) not in left:
+            continue
+        why = gone.get(_object_key(f.obj)) if f.obj is not None and f.hook is not None and f.hook.phases else None
+        if why is None:
+            out.fixed.append(f)
+        else:
+            out.no_longer_checked.append((f, why))
     keep = set(out.not_compared)
     out.plan_changes = plan_changes([p for p in base.plans if p.key not in keep], [p for p in head.plans if p.key not in keep])
     out.errors = head.result.errors
     return out
+
+
+def _object_key(obj: Any) -> tuple[str, str, str, str]:
+    """An :class:`~hooklint.findings.ObjectRef` (or a Manifest's ``ref``) keyed as :func:`_task_key`
+    keys a task."""
+    return _task_key({"name": obj.name, "generate_name": obj.generate_name, "api_version": obj.api_version,
+                      "kind": obj.kind, "namespace": obj.namespace})  # fmt: skip
+
+
+def _left_hook_scope(base: Side, head: Side) -> dict[tuple[str, str, str, str], str]:
+    """The objects Argo CD runs as hooks on the base side that are still in the head but that it no
+    longer runs as hooks, keyed as :func:`_task_key`, with why (the head plan's reason, or what
+    the object became): ``Job/seed no longer runs as a hook: argocd.argoproj.io/hook 'PostSnyc'
+    has no valid hook type: ignored hook, never applied``. Hook rules (security, lifecycle and
+    ordering of hooks) stop looking at such an object, so their findings on it vanish unfixed."""
+    hooks = {_object_key(m.ref) for planned in base.plans for m in _manifests(planned) if m.hook.runs_as_hook}
+    out: dict[tuple[str, str, str, str], str] = {}
+    for planned in head.plans:
+        reasons = {id(entry.manifest): entry.reason for entry in planned.plan.not_applied}
+        for m in _manifests(planned):
+            key = _object_key(m.ref)
+            if key not in hooks or m.hook.runs_as_hook or key in out:
+                continue
+            if id(m) in reasons:
+                why = reasons[id(m)]
+            else:
+                step = next(t for t in planned.plan.tasks if t.manifest is m)
+                why = f"it is now a plain resource ({step.phase} wave {step.wave})"
+            out[key] = f"{m.label} no longer runs as a hook: {why}"
+    return out
+
+
+def _manifests(planned: PlannedApplication) -> Iterator[Any]:
+    """Every object of a plan: those applied (once each) and those no sync applies."""
+    seen: set[int] = set()
+    for t in planned.plan.tasks:
+        if id(t.manifest) not in seen:
+            seen.add(id(t.manifest))
+            yield t.manifest
+    for entry in planned.plan.not_applied:
+        yield entry.manifest
 
 
 def _prints(findings: list[Finding]) -> list[str]:
@@ -297,24 +352,41 @@ def _tasks(planned: PlannedApplication) -> dict[tuple, list[tuple[dict[str, Any]
     return out
 
 
+def _not_applied(planned: PlannedApplication) -> dict[tuple, dict[str, Any]]:
+    """The objects of a plan that no sync applies (key as :func:`_tasks`), shaped as in ``hooklint
+    plan -f json`` (with their ``reason``)."""
+    return {_task_key(entry): entry for entry in plan_dict(planned)["not_applied"]}
+
+
 def plan_changes(base: list[PlannedApplication], head: list[PlannedApplication]) -> list[dict[str, Any]]:
-    """Per application (in key order; only those that changed): ``added`` and ``removed`` tasks,
-    ``moved`` tasks (``{"task", "from": {"phase", "wave"}, "to": {"phase", "wave"}}``; an object
-    that runs in several steps, a hook of several types, moves when its first step moves) and
-    ``changed`` tasks (``{"task", "field", "from", "to"}`` for ``hook_types`` and
-    ``delete_policies``). Tasks are shaped as in ``hooklint plan -f json``."""
+    """Per application (in key order; only those that changed): ``added`` tasks (each with the
+    ``step`` ``{"phase", "wave"}`` it is added to, its first), ``removed`` tasks, ``moved`` tasks
+    (``{"task", "from": {"phase", "wave"}, "to": {"phase", "wave"}}``; an object that runs in
+    several steps, a hook of several types, moves when its first step moves), ``left`` tasks (``{"task",
+    "from": {"phase", "wave"}, "reason"}``: the object is still in the application, but no sync
+    applies it any more: a hook whose type became invalid, Skip) and ``changed`` tasks (``{"task",
+    "field", "from", "to"}`` for ``hook_types`` and ``delete_policies``). Tasks are shaped as in
+    ``hooklint plan -f json``."""
     before = {p.key: _tasks(p) for p in base}
     after = {p.key: _tasks(p) for p in head}
+    unapplied = {p.key: _not_applied(p) for p in head}
     changes = []
     for key in sorted(set(before) | set(after)):
         old, new = before.get(key, {}), after.get(key, {})
-        entry: dict[str, Any] = {"application": key, "added": [], "removed": [], "moved": [], "changed": []}
+        entry: dict[str, Any] = {"application": key, "added": [], "removed": [], "moved": [], "left": [], "changed": []}
         for obj in new:
             if obj not in old:
-                entry["added"].extend(task for task, _, _ in new[obj][:1])
+                task, phase, wave = new[obj][0]
+                entry["added"].append({**task, "step": {"phase": phase, "wave": wave}})
         for obj in old:
-            if obj not in new:
-                entry["removed"].extend(task for task, _, _ in old[obj][:1])
+            if obj in new:
+                continue
+            task, phase, wave = old[obj][0]
+            now = unapplied.get(key, {}).get(obj)
+            if now is None:
+                entry["removed"].append(task)
+            else:
+                entry["left"].append({"task": now, "from": {"phase": phase, "wave": wave}, "reason": now["reason"]})
         for obj in new:
             if obj not in old:
                 continue
@@ -326,6 +398,6 @@ def plan_changes(base: list[PlannedApplication], head: list[PlannedApplication])
                 if was.get(name, []) != task.get(name, []):
                     entry["changed"].append({"task": task, "field": name, "from": was.get(name, []),
                                              "to": task.get(name, [])})  # fmt: skip
-        if any(entry[k] for k in ("added", "removed", "moved", "changed")):
+        if any(entry[k] for k in ("added", "removed", "moved", "left", "changed")):
             changes.append(entry)
     return changes

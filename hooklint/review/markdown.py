@@ -6,12 +6,14 @@ A headline, the new findings with links to their lines (``--link-base``: a URL p
 changes as a table, and a Mermaid diagram of the head's sync steps for each application whose plan
 changed, the steps holding added or moved tasks marked. GitHub refuses comments over 65,536
 characters: the text stays under :data:`LIMIT`; long lists are folded into ``<details>`` and cut
-after :data:`MAX_ITEMS` entries with a line saying how many more there are, and diagrams are left
-out, then the text cut, when it would still be too long.
+after :data:`MAX_ITEMS` entries with a line saying how many more there are (findings: errors first
+and never cut for a warning or a note, what is cut counted by severity), and diagrams are left out,
+then the text cut, when it would still be too long.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Iterable
 
 from hooklint.findings import Finding, RunResult
@@ -38,15 +40,40 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\r", " ").replace("\n", " ")
 
 
-def _finding_rows(findings: list[Finding], link_base: str | None, command: str = "hooklint diff -f json") -> list[str]:
+_RANK = {"error": 0, "warning": 1, "note": 2}
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def _finding_rows(findings: list[Finding], link_base: str | None, command: str = "hooklint diff -f json",
+                  budget: int = LIMIT // 2) -> list[str]:  # fmt: skip
+    """The table of ``findings``, errors first, then warnings, then notes, each by path and line.
+    Every error is shown (as long as the rows fit in ``budget`` characters); warnings and notes
+    fill the table up to :data:`MAX_ITEMS` rows. What is cut is counted by severity on the last
+    line (``… and 12 more: 0 errors, 9 warnings, 3 notes``), so an error is never dropped to make
+    room, and never dropped unsaid."""
+    order = sorted(findings, key=lambda f: (_RANK[f.severity], f.path, f.span.line, f.span.column, f.rule_id, f.message))
     rows = ["| | rule | where | message |", "|---|---|---|---|"]
-    for f in findings[:MAX_ITEMS]:
+    size = shown = 0
+    for f in order:
+        if f.severity != "error" and shown >= MAX_ITEMS:
+            break
         where = f"{f.path}:{f.span.line}"
         if link_base:
             where = f"[{where}]({link_base.rstrip('/')}/{f.path}#L{f.span.line})"
-        rows.append(f"| {_ICON[f.severity]} | `{f.rule_id}` {f.slug} | {_cell(where)} | {_cell(f.message)} |")
-    if len(findings) > MAX_ITEMS:
-        rows.append(f"\n… and {len(findings) - MAX_ITEMS} more (see the full report: `{command}`).")
+        row = f"| {_ICON[f.severity]} | `{f.rule_id}` {f.slug} | {_cell(where)} | {_cell(f.message)} |"
+        if size + len(row) + 1 > budget:
+            break
+        rows.append(row)
+        size += len(row) + 1
+        shown += 1
+    left = order[shown:]
+    if left:
+        counts = {s: sum(1 for f in left if f.severity == s) for s in _RANK}
+        by_severity = ", ".join(_count(n, s) for s, n in counts.items())
+        rows.append(f"\n… and {len(left)} more: {by_severity} (see the full report: `{command}`).")
     return rows
 
 
@@ -57,9 +84,10 @@ def _details(summary: str, body: list[str], open_: bool) -> list[str]:
 def _plan_rows(change: dict[str, Any]) -> list[str]:
     rows = ["| change | object | from | to |", "|---|---|---|---|"]
     entries = (
-        [("➕ added", t, "", "") for t in change["added"]]
+        [("➕ added", t, "", step_text(t["step"])) for t in change["added"]]
         + [("➖ removed", t, "", "") for t in change["removed"]]
         + [("↪️ moved", m["task"], step_text(m["from"]), step_text(m["to"])) for m in change["moved"]]
+        + [("⏏️ left", m["task"], step_text(m["from"]), f"not applied: {m['reason']}") for m in change["left"]]
         + [(f"✏️ {c['field']}", c["task"], ",".join(c["from"]) or "-", ",".join(c["to"]) or "-") for c in change["changed"]]
     )
     for kind, task, before, after in entries[:MAX_ITEMS]:
@@ -114,7 +142,11 @@ def render_review(review: Review, link_base: str | None = None) -> str:
     if review.new:
         body += _details(f"New findings ({len(review.new)})", _finding_rows(review.new, link_base), True)
     if review.fixed:
-        body += _details(f"Fixed findings ({len(review.fixed)})", _finding_rows(review.fixed, None), False)
+        body += _details(f"Fixed findings ({len(review.fixed)})", _finding_rows(review.fixed, None, budget=LIMIT // 6), False)
+    if review.no_longer_checked:
+        unchecked = [dataclasses.replace(f, message=f"Not fixed, no longer checked: {why}. It said: {f.message}")
+                     for f, why in review.no_longer_checked]  # fmt: skip
+        body += _details(f"No longer checked ({len(unchecked)})", _finding_rows(unchecked, None, budget=LIMIT // 6), True)
     heads = {p.key: p for p in review.head.plans}
     diagrams: list[str] = []
     for change in review.plan_changes:
@@ -131,7 +163,7 @@ def render_tree(result: RunResult, plans: Iterable[PlannedApplication] = (), lin
     title = ", ".join(f"{n} {s}{'s' if n != 1 else ''}" for s, n in counts.items())
     title += f" in {result.files} file{'s' if result.files != 1 else ''}"
     top = [TREE_MARKER, f"### hooklint: {title}", ""]
-    rows = _finding_rows(result.findings, link_base, "hooklint lint -f json")
+    rows = _finding_rows(result.findings, link_base, "hooklint lint -f json", budget=LIMIT * 3 // 4)
     body = _details(f"Findings ({len(result.findings)})", rows, True) if result.findings else []
     body += [f"- hooklint: error: {e.path}: {e.message}" for e in result.errors]
     diagrams: list[str] = []

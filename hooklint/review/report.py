@@ -1,9 +1,10 @@
 """``hooklint diff`` as text, JSON and SARIF.
 
-JSON: ``{"base", "head", "new": [finding], "fixed": [finding], "unchanged": N, "plan_changes":
-[{"application", "added": [task], "removed": [task], "moved": [{"task", "from": {"phase", "wave"},
-"to": {"phase", "wave"}}], "changed": [{"task", "field", "from", "to"}]}], "not_compared":
-[application]}``, findings shaped as in
+JSON: ``{"base", "head", "new": [finding], "fixed": [finding], "no_longer_checked": [finding +
+"reason"], "unchanged": N, "plan_changes": [{"application", "added": [task + "step": {"phase",
+"wave"}], "removed": [task], "moved": [{"task", "from": {"phase", "wave"}, "to": {"phase",
+"wave"}}], "left": [{"task", "from": {"phase", "wave"}, "reason"}], "changed": [{"task", "field",
+"from", "to"}]}], "not_compared": [application]}``, findings shaped as in
 ``hooklint lint -f json`` and tasks as in ``hooklint plan -f json``; ``head`` is null for the working
 tree. SARIF holds only the new findings.
 """
@@ -35,6 +36,7 @@ def render_json(review: Review) -> str:
         "head": review.head.revision,
         "new": [f.as_dict() for f in review.new],
         "fixed": [f.as_dict() for f in review.fixed],
+        "no_longer_checked": [{**f.as_dict(), "reason": why} for f, why in review.no_longer_checked],
         "unchanged": review.unchanged,
         "plan_changes": review.plan_changes,
         "not_compared": review.not_compared,
@@ -47,11 +49,14 @@ def render_sarif(review: Review, catalog: Catalog, category: str = "hooklint") -
 
 
 def headline(review: Review) -> str:
-    """``2 new findings, 1 fixed, 14 unchanged; plan changes in 1 application``."""
+    """``2 new findings, 1 fixed, 14 unchanged; plan changes in 1 application`` (with ``, 1 no
+    longer checked`` after the fixed ones when there are such)."""
     changed = len(review.plan_changes)
     plan = f"plan changes in {changed} application{'s' if changed != 1 else ''}" if changed else "no plan change"
     new = len(review.new)
-    text = f"{new} new finding{'s' if new != 1 else ''}, {len(review.fixed)} fixed, {review.unchanged} unchanged; {plan}"
+    unchecked = f", {len(review.no_longer_checked)} no longer checked" if review.no_longer_checked else ""
+    text = (f"{new} new finding{'s' if new != 1 else ''}, {len(review.fixed)} fixed{unchecked}, "
+            f"{review.unchanged} unchanged; {plan}")  # fmt: skip
     if review.not_compared:
         n = len(review.not_compared)
         text += f"; {n} application{'s' if n != 1 else ''} not compared (not rendered on one side)"
@@ -66,11 +71,18 @@ def render_text(review: Review) -> str:
             lines += ["", f"{title}:"]
             lines += [f"  {f.path}:{f.span.line}:{f.span.column}: {f.severity} {f.rule_id} {f.slug}: {f.message}"
                       for f in findings]  # fmt: skip
+    if review.no_longer_checked:
+        lines += ["", "No longer checked (not fixed: their object left the rule's scope):"]
+        for f, why in review.no_longer_checked:
+            lines += [f"  {f.path}:{f.span.line}:{f.span.column}: {f.severity} {f.rule_id} {f.slug}: {f.message}",
+                      f"    {why}"]  # fmt: skip
     for change in review.plan_changes:
         lines += ["", f"Plan of {change['application']}:"]
-        lines += [f"  added    {task_text(t)}" for t in change["added"]]
+        lines += [f"  added    {task_text(t)}: {step_text(t['step'])}" for t in change["added"]]
         lines += [f"  removed  {task_text(t)}" for t in change["removed"]]
         lines += [f"  moved    {task_text(m['task'])}: {step_text(m['from'])} -> {step_text(m['to'])}" for m in change["moved"]]
+        lines += [f"  left     {task_text(m['task'])}: {step_text(m['from'])} -> not applied ({m['reason']})"
+                  for m in change["left"]]  # fmt: skip
         lines += [f"  changed  {task_text(c['task'])}: {c['field']} {','.join(c['from']) or '-'} -> "
                   f"{','.join(c['to']) or '-'}" for c in change["changed"]]  # fmt: skip
     if review.not_compared:

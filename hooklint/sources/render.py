@@ -18,6 +18,7 @@ import dataclasses
 import os
 from dataclasses import dataclass
 
+from hooklint import argocd
 from hooklint.config import Config
 from hooklint.findings import Span
 from hooklint.loader import LoadedFile, parse_text, read_file, within
@@ -88,7 +89,7 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
                 helm = dataclasses.replace(helm, kube_version=config.kube_version)
             if config.api_versions and not helm.api_versions:
                 helm = dataclasses.replace(helm, api_versions=tuple(config.api_versions))
-            rendering = render_helm(folder, root, helm)
+            rendering = render_helm(folder, root, helm, argocd.helm_major(config.argocd_version))
     except RenderError as exc:
         # Argo CD renders it, hooklint does not (HL009, the detail says how Argo CD does); else
         # Argo CD fails the same way (HL007)
