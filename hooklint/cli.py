@@ -267,6 +267,8 @@ def diff(
         change = review(base, paths or [], cfg, catalog, head=head)
     except (ReviewError, ConfigError) as exc:
         _fail(str(exc))
+    for note in change.notes:
+        typer.echo(f"hooklint: note: {note}", err=True)
     for error in change.errors:
         typer.echo(f"hooklint: error: {error.path}: {error.message}", err=True)
     if format is DiffFormat.json:
