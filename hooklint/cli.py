@@ -165,10 +165,11 @@ def lint(
         cfg.exclude = cfg.exclude.with_files(own)
     if unsafe_fixes and not fix:
         _fail("--unsafe-fixes needs --fix")
+    not_written = False  # lint --fix: a file the fixes could not be written to makes the exit code 1
     if fix:
         if "-" in paths:
             _fail("lint --fix cannot rewrite stdin; use 'hooklint fix -', which writes the fixed stream to stdout")
-        _run_fix(paths, cfg, unsafe_fixes, diff=False)
+        not_written = bool(_run_fix(paths, cfg, unsafe_fixes, diff=False).not_written)
     try:
         result = lint_paths(paths, cfg, load_catalog(), jobs=jobs)
     except ConfigError as exc:
@@ -232,7 +233,7 @@ def lint(
         raise typer.Exit(EXIT_CLEAN)
     threshold = None if cfg.fail_on == "never" else SEVERITY_RANK[cfg.fail_on]
     failing = threshold is not None and any(SEVERITY_RANK[f.severity] >= threshold for f in result.findings)
-    raise typer.Exit(EXIT_FINDINGS if failing else EXIT_CLEAN)
+    raise typer.Exit(EXIT_FINDINGS if failing or not_written else EXIT_CLEAN)
 
 
 class DiffFormat(str, Enum):
@@ -430,6 +431,8 @@ def _run_fix(paths: list[str], cfg, unsafe: bool, diff: bool, backoff_limit: int
         sys.stdout.write("".join(unified_diff(f, ".") for f in run.files if f.changed))
     for finding, reason in run.left:
         typer.echo(f"{finding.path}:{finding.span.line}:{finding.span.column}: {finding.rule_id} left for a person: {reason}", err=True)
+    for path, why, count in run.not_written:
+        typer.echo(f"hooklint: {path}: {why}: not written ({count} fix{'es' if count != 1 else ''} not applied)", err=True)
     changed = sum(1 for f in run.files if f.changed)
     verb = "would fix" if diff else "fixed"
     typer.echo(f"hooklint: {verb} {run.fixed_count} finding{'s' if run.fixed_count != 1 else ''} in {changed} "
@@ -448,9 +451,12 @@ def fix_command(
     fail_on: Annotated[Optional[FailOn], typer.Option("--fail-on", help="Lowest severity that makes the exit code 1 (default: the configuration's fail-on, else warning).", show_default=False)] = None,
 ) -> None:
     """Fix findings in place, keeping every other byte of each file; then report what remains.
+    Read-only files, and files changed since hooklint read them, are left as they are (one line
+    on stderr each).
 
     Exit codes: 0 nothing left at or above --fail-on (with --diff: and nothing to change), 1 findings
-    remain (or, with --diff, changes to make), 2 usage or input errors."""
+    remain (or, with --diff, changes to make; or a file was left as it is, read-only or changed
+    meanwhile, whatever --fail-on says), 2 usage or input errors."""
     from hooklint.catalog import load_catalog
     from hooklint.findings import SEVERITY_RANK, RunResult
     from hooklint.reporters.text import render
@@ -490,7 +496,8 @@ def fix_command(
 
     result = lint_paths(paths, cfg, load_catalog(), jobs=1)
     sys.stdout.write(render(result))
-    raise typer.Exit(EXIT_ERROR if result.errors else EXIT_FINDINGS if failing(result.findings) else EXIT_CLEAN)
+    raise typer.Exit(EXIT_ERROR if result.errors else EXIT_FINDINGS if failing(result.findings) or run.not_written
+                     else EXIT_CLEAN)  # fmt: skip
 
 
 @app.command()
