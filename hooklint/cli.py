@@ -534,14 +534,23 @@ def explain(rule_id: Annotated[str, typer.Argument(help="Rule id (HL101) or slug
 
 def main() -> None:
     """Console-script entry point: runs the app and turns any unexpected exception into one line
-    on stderr and exit code 2 (never a traceback, never exit 1, which means findings)."""
+    on stderr and exit code 2 (never a traceback, never exit 1, which means findings).
+
+    SIGINT and SIGTERM end the run with one line (``hooklint: interrupted (SIGTERM)``) and exit
+    130 or 143, every temporary file and folder removed and child processes killed
+    (:mod:`hooklint.interrupt`)."""
+    from hooklint.interrupt import Interrupted, guarded, report
+
     try:
-        app(standalone_mode=True)
+        with guarded():
+            try:
+                app(standalone_mode=True)
+            except KeyboardInterrupt:  # a SIGINT before the handler was installed
+                raise Interrupted(2) from None
     except SystemExit:
         raise
-    except KeyboardInterrupt:
-        sys.stderr.write("hooklint: interrupted\n")
-        sys.exit(EXIT_ERROR)
+    except Interrupted as exc:
+        report(exc)
     except Exception as exc:  # pragma: no cover - last resort
         sys.stderr.write(f"hooklint: internal error: {type(exc).__name__}: {exc}\n")
         sys.exit(EXIT_ERROR)

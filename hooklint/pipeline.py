@@ -112,15 +112,18 @@ _worker_engine: Engine | None = None
 
 def _worker_init(config: Config, catalog: Catalog) -> None:
     global _worker_engine
-    import signal
+    from hooklint.interrupt import worker_signals
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops the pool
+    worker_signals()  # Ctrl-C is the parent's: it stops the pool; its SIGTERM cleans up and ends us
     _worker_engine = Engine(config, catalog)
 
 
 def _worker_lint(apps: list[Application]) -> list[Outcome]:
+    from hooklint.interrupt import busy
+
     assert _worker_engine is not None
-    return [lint_application(_worker_engine, app) for app in apps]
+    with busy():
+        return [lint_application(_worker_engine, app) for app in apps]
 
 
 def _batches(apps: list[Application], jobs: int) -> list[list[Application]]:
