@@ -187,10 +187,11 @@ def lint(
         cfg.exclude = cfg.exclude.with_files(own)
     if unsafe_fixes and not fix:
         _fail("--unsafe-fixes needs --fix")
+    not_written = False  # lint --fix: a file the fixes could not be written to makes the exit code 1
     if fix:
         if "-" in paths:
             _fail("lint --fix cannot rewrite stdin; use 'hooklint fix -', which writes the fixed stream to stdout")
-        _run_fix(paths, cfg, unsafe_fixes, diff=False)
+        not_written = bool(_run_fix(paths, cfg, unsafe_fixes, diff=False).not_written)
     try:
         result = lint_paths(paths, cfg, load_catalog(), jobs=jobs)
     except ConfigError as exc:
@@ -254,7 +255,7 @@ def lint(
         raise typer.Exit(EXIT_CLEAN)
     threshold = None if cfg.fail_on == "never" else SEVERITY_RANK[cfg.fail_on]
     failing = threshold is not None and any(SEVERITY_RANK[f.severity] >= threshold for f in result.findings)
-    raise typer.Exit(EXIT_FINDINGS if failing else EXIT_CLEAN)
+    raise typer.Exit(EXIT_FINDINGS if failing or not_written else EXIT_CLEAN)
 
 
 class DiffFormat(str, Enum):
@@ -289,6 +290,8 @@ def diff(
         change = review(base, paths or [], cfg, catalog, head=head)
     except (ReviewError, ConfigError) as exc:
         _fail(str(exc))
+    for note in change.notes:
+        typer.echo(f"hooklint: note: {note}", err=True)
     for error in change.errors:
         typer.echo(f"hooklint: error: {error.path}: {error.message}", err=True)
     if format is DiffFormat.json:
@@ -451,6 +454,8 @@ def _run_fix(paths: list[str], cfg, unsafe: bool, diff: bool, backoff_limit: int
         sys.stdout.write("".join(unified_diff(f, ".") for f in run.files if f.changed))
     for finding, reason in run.left:
         typer.echo(f"{finding.path}:{finding.span.line}:{finding.span.column}: {finding.rule_id} left for a person: {reason}", err=True)
+    for path, why, count in run.not_written:
+        typer.echo(f"hooklint: {path}: {why}: not written ({count} fix{'es' if count != 1 else ''} not applied)", err=True)
     changed = sum(1 for f in run.files if f.changed)
     verb = "would fix" if diff else "fixed"
     typer.echo(f"hooklint: {verb} {run.fixed_count} finding{'s' if run.fixed_count != 1 else ''} in {changed} "
@@ -469,9 +474,12 @@ def fix_command(
     fail_on: Annotated[Optional[FailOn], typer.Option("--fail-on", help="Lowest severity that makes the exit code 1 (default: the configuration's fail-on, else warning).", show_default=False)] = None,
 ) -> None:
     """Fix findings in place, keeping every other byte of each file; then report what remains.
+    Read-only files, and files changed since hooklint read them, are left as they are (one line
+    on stderr each).
 
     Exit codes: 0 nothing left at or above --fail-on (with --diff: and nothing to change), 1 findings
-    remain (or, with --diff, changes to make), 2 usage or input errors."""
+    remain (or, with --diff, changes to make; or a file was left as it is, read-only or changed
+    meanwhile, whatever --fail-on says), 2 usage or input errors."""
     from hooklint.catalog import load_catalog
     from hooklint.findings import SEVERITY_RANK, RunResult
     from hooklint.reporters.text import render
@@ -512,7 +520,8 @@ def fix_command(
 
     result = lint_paths(paths, cfg, load_catalog(), jobs=1)
     sys.stdout.write(render(result))
-    raise typer.Exit(EXIT_ERROR if result.errors else EXIT_FINDINGS if failing(result.findings) else EXIT_CLEAN)
+    raise typer.Exit(EXIT_ERROR if result.errors else EXIT_FINDINGS if failing(result.findings) or run.not_written
+                     else EXIT_CLEAN)  # fmt: skip
 
 
 @app.command(cls=_Command)
@@ -549,14 +558,23 @@ def explain(rule_id: Annotated[str, typer.Argument(metavar="RULE", help="Rule id
 
 def main() -> None:
     """Console-script entry point: runs the app and turns any unexpected exception into one line
-    on stderr and exit code 2 (never a traceback, never exit 1, which means findings)."""
+    on stderr and exit code 2 (never a traceback, never exit 1, which means findings).
+
+    SIGINT and SIGTERM end the run with one line (``hooklint: interrupted (SIGTERM)``) and exit
+    130 or 143, every temporary file and folder removed and child processes killed
+    (:mod:`hooklint.interrupt`)."""
+    from hooklint.interrupt import Interrupted, guarded, report
+
     try:
-        app(standalone_mode=True)
+        with guarded():
+            try:
+                app(standalone_mode=True)
+            except KeyboardInterrupt:  # a SIGINT before the handler was installed
+                raise Interrupted(2) from None
     except SystemExit:
         raise
-    except KeyboardInterrupt:
-        sys.stderr.write("hooklint: interrupted\n")
-        sys.exit(EXIT_ERROR)
+    except Interrupted as exc:
+        report(exc)
     except Exception as exc:  # pragma: no cover - last resort
         sys.stderr.write(f"hooklint: internal error: {type(exc).__name__}: {exc}\n")
         sys.exit(EXIT_ERROR)

@@ -113,6 +113,9 @@ class FileFix:
     fixed_findings: list[Finding] = field(default_factory=list)
     left: list[tuple[Finding, str]] = field(default_factory=list)
     bom: bool = False
+    #: What the file was when it was read (:func:`read_for_fix`): the write happens only while it
+    #: still is (:func:`write_atomically`). None for stdin.
+    stamp: Stamp | None = None
 
     @property
     def changed(self) -> bool:
@@ -598,13 +601,53 @@ def unified_diff(fix: FileFix, root: str) -> str:
     return "".join(out)
 
 
-def write_atomically(path: str, text: str, bom: bool = False) -> None:
+@dataclass(frozen=True, slots=True)
+class Stamp:
+    """What a file was when ``fix`` read it: its bytes and its ``os.stat`` identity (device,
+    inode, size, modification time in nanoseconds)."""
+
+    data: bytes
+    dev: int
+    ino: int
+    size: int
+    mtime_ns: int
+
+    @staticmethod
+    def of(info: os.stat_result, data: bytes) -> "Stamp":
+        return Stamp(data, info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+
+    def same_file(self, info: os.stat_result) -> bool:
+        return (self.dev, self.ino, self.size, self.mtime_ns) == (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+class FileChanged(OSError):
+    """The file is no longer what ``fix`` read: someone wrote, replaced or removed it meanwhile."""
+
+
+def read_only(path: str) -> bool:
+    """Whether ``path`` is read-only: no write permission bit set for anyone (``chmod a-w``), or
+    this process may not write it (``os.access``). The bits are looked at, not only ``os.access``:
+    root may write any file, but a file its owner made read-only is still one ``fix`` leaves alone.
+    (``fix`` writes by renaming a new file over the old one, which the file's own mode would not
+    stop: the mode is the owner's word, and it is kept.)"""
+    info = os.stat(path)
+    return not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(path, os.W_OK)
+
+
+def write_atomically(path: str, text: str, bom: bool = False, unchanged_since: Stamp | None = None) -> None:
     """Write ``text`` (UTF-8, byte for byte: no newline translation) to ``path`` through a temporary
     file in the same folder and a rename, keeping the file's permission bits (and its owner and group
     where this process may set them). A reader sees the old file or the new one, never a part.
-    Raises ``OSError``."""
+
+    With ``unchanged_since`` (what :func:`read_for_fix` saw), the file is compared with it just
+    before the rename, by ``os.stat`` identity (device, inode, size, mtime) and by content: when
+    it changed, the temporary file is removed, ``path`` is left as it is and :class:`FileChanged`
+    is raised. (A write in the microseconds between that check and the rename is not seen: no
+    lock is shared with other writers.) Raises ``OSError``."""
     folder = os.path.dirname(os.path.abspath(path))
     info = os.stat(path)
+    if unchanged_since is not None and not unchanged_since.same_file(info):
+        raise FileChanged(f"{path}: changed since it was read")
     handle, temp = tempfile.mkstemp(prefix=".hooklint-fix-", dir=folder)
     try:
         with os.fdopen(handle, "wb") as out:
@@ -617,9 +660,18 @@ def write_atomically(path: str, text: str, bom: bool = False) -> None:
                 os.chown(temp, info.st_uid, info.st_gid)
             except OSError:
                 pass  # not permitted: the new file keeps this process's owner
+        if unchanged_since is not None:
+            try:
+                with open(path, "rb") as current:
+                    now = current.read()
+                    same = unchanged_since.same_file(os.fstat(current.fileno())) and now == unchanged_since.data
+            except OSError:
+                same = False
+            if not same:
+                raise FileChanged(f"{path}: changed since it was read")
         os.replace(temp, path)
     except BaseException:
-        if os.path.exists(temp):
+        if os.path.lexists(temp):
             os.unlink(temp)
         raise
 
@@ -633,10 +685,18 @@ def inside(path: str, roots: list[str]) -> bool:
 def read_for_fix(path: str) -> tuple[str, bool]:
     """The text of ``path`` exactly as stored (no newline translation) and whether it starts with
     a UTF-8 byte order mark. Raises ``OSError`` or ``UnicodeDecodeError``."""
+    text, bom, _ = read_stamped(path)
+    return text, bom
+
+
+def read_stamped(path: str) -> tuple[str, bool, Stamp]:
+    """:func:`read_for_fix`, with the :class:`Stamp` of what was read (taken from the open file,
+    so the stamp and the bytes are of the same file)."""
     with open(path, "rb") as handle:
         data = handle.read()
+        info = os.fstat(handle.fileno())
     bom = data.startswith(b"\xef\xbb\xbf")
-    return data[3 if bom else 0:].decode("utf-8"), bom
+    return data[3 if bom else 0:].decode("utf-8"), bom, Stamp.of(info, data)
 
 
 @dataclass(slots=True)
@@ -648,6 +708,9 @@ class FixRun:
     left: list[tuple[Finding, str]] = field(default_factory=list)
     errors: list = field(default_factory=list)
     written: list[str] = field(default_factory=list)
+    #: Files with fixes that were not written, as ``(path, why, findings not fixed)``: read-only
+    #: files, files changed since they were read. ``fix`` says each in one line and exits 1.
+    not_written: list[tuple[str, str, int]] = field(default_factory=list)
     #: The findings of the lint the run started from (before any fix).
     findings: list[Finding] = field(default_factory=list)
 
@@ -671,7 +734,9 @@ def fix_paths(paths: list[str], config: Config, catalog: Catalog, options: FixOp
     does, fix the findings of fixable rules (:func:`fix_text`) in each file that holds them, and,
     when ``write``, write the changed files atomically (:func:`write_atomically`).
 
-    Never edited, and reported in ``left``: Helm templates (a finding's file under a folder with a
+    Never written, and reported in ``not_written``: read-only files (:func:`read_only`) and files
+    that changed after they were read (compared just before the write). Never edited, and
+    reported in ``left``: Helm templates (a finding's file under a folder with a
     ``Chart.yaml`` rendered as a Helm source), files outside the named trees once symbolic links
     are resolved, files that are not regular UTF-8 files. Raises :class:`~hooklint.config.ConfigError`
     as ``lint_paths`` does, and ``OSError`` when a write fails."""
@@ -709,29 +774,35 @@ def fix_paths(paths: list[str], config: Config, catalog: Catalog, options: FixOp
             reason = "a symbolic link out of the named tree: not written through"
         if reason is None:
             try:
-                text, bom = read_for_fix(path)
+                text, bom, stamp = read_stamped(path)
             except (OSError, UnicodeDecodeError) as exc:
                 reason = f"cannot be read as UTF-8 text ({exc})"
         if reason is not None:
             run.left.extend((f, reason) for f in findings)
             continue
         outcome = fix_text(path, text, findings, config, catalog, options)
-        outcome.bom = bom
+        outcome.bom, outcome.stamp = bom, stamp
         run.files.append(outcome)
         run.left.extend(outcome.left)
     if write:
         for outcome in run.files:
             if not outcome.changed:
                 continue
+            real = os.path.realpath(outcome.path)
+            why = None
             try:
-                unchanged = read_for_fix(outcome.path) == (outcome.original, outcome.bom)
-            except (OSError, UnicodeDecodeError):
-                unchanged = False
-            if not unchanged:  # someone else wrote it meanwhile: theirs wins
-                run.left.extend((f, "the file changed while it was being fixed") for f in outcome.fixed_findings)
+                if read_only(real):
+                    why = "a read-only file"
+                else:
+                    write_atomically(real, outcome.fixed, outcome.bom, unchanged_since=outcome.stamp)
+            except FileChanged:
+                why = "changed since hooklint read it"  # someone else wrote it meanwhile: theirs wins
+            except FileNotFoundError:
+                why = "removed since hooklint read it"
+            if why is not None:
+                run.not_written.append((outcome.path, why, len(outcome.fixed_findings)))
                 outcome.fixed, outcome.fixed_findings = outcome.original, []
                 continue
-            write_atomically(os.path.realpath(outcome.path), outcome.fixed, outcome.bom)
             run.written.append(outcome.path)
     run.left.sort(key=lambda item: item[0].sort_key())
     return run

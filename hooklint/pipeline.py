@@ -112,15 +112,18 @@ _worker_engine: Engine | None = None
 
 def _worker_init(config: Config, catalog: Catalog) -> None:
     global _worker_engine
-    import signal
+    from hooklint.interrupt import worker_signals
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops the pool
+    worker_signals()  # Ctrl-C is the parent's: it stops the pool; its SIGTERM cleans up and ends us
     _worker_engine = Engine(config, catalog)
 
 
 def _worker_lint(apps: list[Application]) -> list[Outcome]:
+    from hooklint.interrupt import busy
+
     assert _worker_engine is not None
-    return [lint_application(_worker_engine, app) for app in apps]
+    with busy():
+        return [lint_application(_worker_engine, app) for app in apps]
 
 
 def _batches(apps: list[Application], jobs: int) -> list[list[Application]]:
@@ -154,21 +157,32 @@ def resolve_jobs(jobs: int) -> int:
 
 def _lint_parallel(engine: Engine, apps: list[Application], jobs: int) -> RunResult:
     """Lint ``apps`` in ``jobs`` worker processes, whole applications at a time. Results are
-    merged in application order, so the output is the same as with one process."""
+    merged in application order, so the output is the same as with one process.
+
+    Results are kept by the application's index in ``apps``, never by its ``key``: two
+    applications may share a key (two sources of one Application manifest that both fail, two
+    Applications of one name rendering one folder), and a dict by key kept only the last outcome,
+    merged twice (issue 19: ``--jobs 1`` reported 2 HL007 where ``--jobs 4`` reported 1)."""
     import multiprocessing
 
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    batches = _batches([a for a in apps if a.key != STDIN], jobs)  # stdin belongs to this process
-    results: dict[str, Outcome] = {a.key: lint_application(engine, a) for a in apps if a.key == STDIN}
+    numbered = list(enumerate(apps))
+    # stdin belongs to this process
+    batches = _batches([a for _, a in numbered if a.key != STDIN], jobs)
+    indexes = [i for i, a in numbered if a.key != STDIN]
+    results: dict[int, Outcome] = {i: lint_application(engine, a) for i, a in numbered if a.key == STDIN}
     if batches:
         with context.Pool(min(jobs, len(batches)), _worker_init, (engine.config, engine.catalog)) as pool:
+            position = iter(indexes)
             for batch, outcome in zip(batches, pool.imap(_worker_lint, batches)):
-                for app, one in zip(batch, outcome):
-                    results[app.key] = one
+                assert len(outcome) == len(batch)
+                for one in outcome:
+                    results[next(position)] = one
+    assert len(results) == len(apps)
     result = RunResult()
-    for app in apps:
-        _merge(result, results[app.key])
+    for i in range(len(apps)):
+        _merge(result, results[i])
     return result
 
 

@@ -21,7 +21,7 @@ from hooklint.reporters.text import render as render_text
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "public"
 
-pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="the public corpus is not here")
+needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason="the public corpus is not here")
 
 BROKEN = {
     "broken/syntax.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata: {a: [1, 2\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n",
@@ -40,6 +40,8 @@ BROKEN = {
 @pytest.fixture(scope="module")
 def tree(tmp_path_factory) -> Path:
     """The public corpus plus a few broken files: enough files for the parallel path."""
+    if not CORPUS.is_dir():
+        pytest.skip("the public corpus is not here")
     root = tmp_path_factory.mktemp("determinism")
     shutil.copytree(CORPUS, root / "corpus")
     for name, content in BROKEN.items():
@@ -135,3 +137,123 @@ def test_cli_other_formats_are_byte_identical_across_jobs(tree, fmt):
     two = run_cli(tree, "lint", "-f", fmt, "--jobs", "2", "other", "corpus")
     assert one.returncode in (0, 1), one.stderr.decode()[-2000:]
     assert one.stdout == two.stdout and one.stdout
+
+
+# --- applications that share a key (issue 19, class 10) -----------------------------------------
+
+REPO = "https://git.example.com/team/deploy.git"
+
+#: One Application manifest whose two sources both leave the repository: two applications, both
+#: keyed ``argocd/shop.yaml (shop)``, each an HL007 at its own source.
+SHARED_KEY_APP = f"""\
+apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata:
+  name: shop
+  namespace: argocd
+spec:
+  project: default
+  destination:
+    namespace: shop
+  sources:
+    - repoURL: {REPO}
+      path: ../outside-one
+    - repoURL: {REPO}
+      path: ../outside-two
+"""
+
+#: Two Applications of one name rendering one kustomize folder with different options: both keyed
+#: ``apps/web (web)``.
+TWIN_APPS = "".join(f"""\
+---
+apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata:
+  name: web
+  namespace: argocd
+spec:
+  project: default
+  destination:
+    namespace: {namespace}
+  source:
+    repoURL: {REPO}
+    path: apps/web
+    kustomize:
+      namePrefix: {prefix}
+""" for namespace, prefix in (("web-a", "a-"), ("web-b", "b-")))
+
+HOOK = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: {name}
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: c
+          image: busybox
+"""
+
+
+def multi_application_tree(root: Path, filler: int = 70) -> Path:
+    """A repository of several Argo CD Applications, two pairs of them sharing a key, and enough
+    plain files (``filler``) for the parallel path."""
+    root.mkdir(parents=True, exist_ok=True)
+    (root / ".hooklint.yaml").write_text(f"repo-urls: [{REPO}]\n")
+    (root / "argocd").mkdir(parents=True)
+    (root / "argocd" / "shop.yaml").write_text(SHARED_KEY_APP)
+    (root / "argocd" / "web.yaml").write_text(TWIN_APPS)
+    (root / "apps" / "web").mkdir(parents=True)
+    (root / "apps" / "web" / "kustomization.yaml").write_text("resources:\n  - job.yaml\n")
+    (root / "apps" / "web" / "job.yaml").write_text(HOOK.format(name="migrate"))
+    for i in range(filler):
+        folder = root / "plain" / f"f{i % 7}"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"c{i}.yaml").write_text(HOOK.format(name=f"job-{i}") if i % 10 == 0 else
+                                           f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c{i}\n")  # fmt: skip
+    return root
+
+
+def test_applications_sharing_a_key_each_keep_their_findings_in_parallel(tmp_path, monkeypatch):
+    """Before: ``results[app.key]`` kept the last of two applications of one key, merged twice, so
+    the workers' run said one HL007 of the two (and one application's findings twice)."""
+    root = multi_application_tree(tmp_path)
+    monkeypatch.chdir(root)
+    from hooklint.config import load_config
+
+    config = load_config(None)
+    one = lint_paths(["."], config, load_catalog(), jobs=1)
+    four = lint_paths(["."], config, load_catalog(), jobs=4)
+    shop = [(f.path, f.span.line, f.message.split("): ", 1)[1]) for f in one.findings if f.rule_id == "HL007"]
+    assert shop == [("argocd/shop.yaml", 11, "spec.source.path '../outside-one' leaves the repository. Argo CD's repo server fails the same way, so the application cannot sync; nothing of it is checked until it renders."),
+                    ("argocd/shop.yaml", 13, "spec.source.path '../outside-two' leaves the repository. Argo CD's repo server fails the same way, so the application cannot sync; nothing of it is checked until it renders.")]  # fmt: skip
+    assert render_json(four) == render_json(one)
+    # the twin Applications each render the hook with their own name prefix
+    names = sorted({f.obj.name for f in one.findings if f.path == "apps/web/job.yaml" and f.obj is not None})
+    assert names == ["a-migrate", "b-migrate"]
+
+
+@pytest.mark.parametrize("fmt", ["json", "sarif"])
+def test_multi_application_fixtures_are_byte_identical_with_one_and_four_jobs(tmp_path, fmt):
+    root = multi_application_tree(tmp_path)
+    one = run_cli(root, "lint", "-f", fmt, "--jobs", "1", ".")
+    four = run_cli(root, "lint", "-f", fmt, "--jobs", "4", ".")
+    assert one.returncode == 1, one.stderr.decode()[-2000:]
+    assert (four.returncode, four.stdout, four.stderr) == (one.returncode, one.stdout, one.stderr)
+    assert one.stdout.count(b"HL007") >= 2
+
+
+@needs_corpus
+@pytest.mark.parametrize("fmt", ["json", "sarif"])
+def test_the_corpus_and_multi_application_fixtures_are_byte_identical_with_one_and_four_jobs(tmp_path, fmt):
+    shutil.copytree(CORPUS, tmp_path / "corpus")
+    multi_application_tree(tmp_path / "multi", filler=0)
+    for paths in (["corpus"], ["corpus", "multi"]):
+        one = run_cli(tmp_path, "lint", "-c", "multi/.hooklint.yaml", "-f", fmt, "--jobs", "1", *paths)
+        four = run_cli(tmp_path, "lint", "-c", "multi/.hooklint.yaml", "-f", fmt, "--jobs", "4", *paths)
+        assert one.returncode in (0, 1), one.stderr.decode()[-2000:]
+        assert (four.returncode, four.stdout, four.stderr) == (one.returncode, one.stdout, one.stderr)

@@ -485,3 +485,175 @@ def test_a_hook_annotation_lost_makes_a_plain_resource_no_longer_checked(repo):
     [change] = doc["plan_changes"]
     assert [(m["task"]["name"], m["from"], m["to"]) for m in change["moved"]] == [
         ("seed", {"phase": "PostSync", "wave": 0}, {"phase": "Sync", "wave": 0})]
+# --- reading a revision: no attributes, no filters, links as links (issue 19, classes 6 and 8) ----
+
+
+def commit_all(repo: Path, message: str) -> None:
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", message)
+    git(repo, "tag", message)
+
+
+def new_findings(*args: str) -> tuple[int, list[tuple[str, str]], str]:
+    result = runner.invoke(app, ["diff", "--format", "json", *args])
+    assert "internal error" not in result.output and result.exception is None or isinstance(result.exception, SystemExit), result.output
+    doc = json.loads(result.stdout)
+    return result.exit_code, sorted((f["path"], f["rule_id"]) for f in doc["new"]), result.stderr
+
+
+def test_an_absolute_symbolic_link_in_the_base_revision_is_no_crash(repo):
+    """Before: ``git archive`` and tarfile's data filter: ``internal error: AbsoluteLinkError``
+    for any absolute link in the base revision."""
+    (repo / "deploy/app/hosts.yaml").symlink_to("/etc/hosts")
+    (repo / "deploy/app/settings.yaml").symlink_to("job.yaml")
+    commit_all(repo, "links")
+    (repo / "deploy/app/extra.yaml").write_text(BAD_HOOK.replace("  name: seed\n  annotations", "  name: extra\n  annotations"))
+    commit_all(repo, "after-links")
+    expected = new_findings("one", "--head", "two")[1]
+    code, new, _ = new_findings("links", "--head", "after-links")
+    assert code == 1
+    assert new == [(p.replace("seed.yaml", "extra.yaml"), rule) for p, rule in expected]
+    code, new, _ = new_findings("links")  # the working tree as head
+    assert (code, [p for p, _ in new]) == (1, ["deploy/app/extra.yaml"] * len(expected))
+
+
+def test_links_of_a_revision_are_written_as_links(repo):
+    from hooklint.review import checkout
+
+    (repo / "deploy/app/hosts.yaml").symlink_to("/etc/hosts")
+    (repo / "deploy/app/again.yaml").symlink_to("job.yaml")
+    (repo / "deploy/base").symlink_to("app", target_is_directory=True)
+    (repo / "deploy/app/gone.yaml").symlink_to("../nowhere.yaml")
+    commit_all(repo, "links")
+    with checkout(str(repo), git(repo, "rev-parse", "links")) as copy:
+        folder = Path(copy.folder)
+        assert os.readlink(folder / "deploy/app/hosts.yaml") == "/etc/hosts"
+        assert os.readlink(folder / "deploy/app/again.yaml") == "job.yaml"
+        assert os.readlink(folder / "deploy/base") == "app"
+        assert os.readlink(folder / "deploy/app/gone.yaml") == "../nowhere.yaml"
+        assert (folder / "deploy/app/job.yaml").read_text() == JOB.replace(
+            "hook: PreSync\n", "hook: PreSync\n    argocd.argoproj.io/sync-wave: \"2\"\n")
+        assert copy.notes == []
+    assert not folder.exists()
+
+
+def test_export_ignore_in_the_change_cannot_hide_its_own_new_files(repo):
+    """Before: ``git archive`` honoured the head's ``* export-ignore``: the head was empty, every
+    application "did not render on one side" or had nothing: 0 new findings."""
+    expected = new_findings("one", "--head", "two")[1]
+    git(repo, "checkout", "-q", "one")
+    (repo / ".gitattributes").write_text("* export-ignore\n")
+    (repo / "deploy/app/seed.yaml").write_text(BAD_HOOK)
+    commit_all(repo, "hidden")
+    git(repo, "checkout", "-q", "main")
+    code, new, _ = new_findings("one", "--head", "hidden")
+    assert (code, new) == (1, expected)
+    assert expected  # the bad hook has findings to hide
+    # the same attributes on the base side hide nothing either
+    code, new, _ = new_findings("hidden", "--head", "two")
+    assert code == 0 and new == []
+
+
+def test_filters_and_textconv_of_the_repository_never_run(repo, tmp_path):
+    """A change adds ``.gitattributes`` naming a filter that the repository configuration (or a
+    git-lfs install) defines as a command: reading a revision runs none of it."""
+    proof = tmp_path / f"PWNED-{os.getpid()}-{id(repo)}"
+    (repo / ".gitattributes").write_text("*.yaml filter=evil diff=evil\n")
+    (repo / "deploy/app/more.yaml").write_text(BAD_HOOK.replace("  name: seed\n  annotations", "  name: more\n  annotations"))
+    commit_all(repo, "evil")
+    git(repo, "config", "filter.evil.smudge", f"touch {proof}; cat")
+    git(repo, "config", "filter.evil.clean", f"touch {proof}; cat")
+    git(repo, "config", "filter.evil.required", "true")
+    git(repo, "config", "diff.evil.textconv", f"touch {proof}; cat")
+    git(repo, "config", "core.fsmonitor", f"touch {proof}; true")
+    git(repo, "archive", "--format=tar", "-o", str(tmp_path / "proof.tar"), "evil")
+    assert proof.exists()  # what git archive did
+    proof.unlink()
+    code, new, _ = new_findings("two", "--head", "evil")
+    assert (code, [p for p, _ in new]) == (1, ["deploy/app/more.yaml"] * len(new))
+    assert new
+    new_findings("evil")
+    new_findings("evil", "--head", "one")
+    assert not proof.exists()
+
+
+def test_a_submodule_is_skipped_and_said(repo):
+    commit = git(repo, "rev-parse", "one")
+    git(repo, "update-index", "--add", "--cacheinfo", f"160000,{commit},deploy/vendored")
+    git(repo, "commit", "-qm", "submodule")
+    git(repo, "tag", "submodule")
+    code, new, stderr = new_findings("one", "--head", "submodule")
+    assert code == 1 and new
+    assert stderr == ("hooklint: note: submodule: deploy/vendored: a git submodule (commit "
+                      f"{commit[:12]}); hooklint does not read submodules: not compared\n")
+
+
+def test_a_blob_missing_from_the_clone_is_one_line_and_nothing_is_fetched(repo, tmp_path, monkeypatch):
+    """A partial clone lacks the blobs of old revisions; git would fetch them from the promisor
+    remote. hooklint runs git with every transport refused: one line, exit 2."""
+    from hooklint.review import ReviewError, checkout
+
+    blob = git(repo, "rev-parse", "two:deploy/app/seed.yaml")
+    objects = repo / ".git" / "objects"
+    loose = objects / blob[:2] / blob[2:]
+    assert loose.is_file()
+    loose.rename(tmp_path / "saved-blob")
+    with pytest.raises(ReviewError) as caught:
+        with checkout(str(repo), git(repo, "rev-parse", "two")):
+            pass
+    assert str(caught.value) == (f"object {blob} is not in this clone (a partial or shallow clone?): hooklint diff "
+                                 "fetches nothing; fetch the revisions it compares first")
+    result = runner.invoke(app, ["diff", "one", "--head", "two"])
+    assert (result.exit_code, result.stderr) == (2, f"hooklint: error: {caught.value}\n")
+
+
+def _layouts():
+    from hypothesis import strategies as st
+
+    names = st.sampled_from(["a", "b", "c.yaml", "d.yml", "é.yaml", "x y.yaml", ".hidden.yaml", "-n.yaml"])
+    paths = st.lists(names, min_size=1, max_size=3).map("/".join)
+    targets = st.one_of(st.sampled_from(["/etc/hosts", "/", "..", "../..", ".", "a", "a/b", "../../../../etc/passwd",
+                                         "missing.yaml", "c.yaml", "/nonexistent/x"]), paths)  # fmt: skip
+    entry = st.one_of(st.tuples(st.just("file"), st.binary(max_size=64)), st.tuples(st.just("link"), targets))
+    return st.dictionaries(paths, entry, min_size=1, max_size=8)
+
+
+def test_any_layout_of_files_and_links_is_written_exactly(tmp_path_factory):
+    """Property: whatever files and symbolic links (absolute, dangling, up and out of the tree,
+    through each other) a revision holds, its copy holds the same entries, byte for byte and
+    target for target, and nothing is ever written outside the copy."""
+    from hypothesis import HealthCheck, given, settings
+
+    from hooklint.review import checkout
+
+    @settings(max_examples=25, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(_layouts())
+    def check(layout):
+        repo = tmp_path_factory.mktemp("layout")
+        # a path that is a folder of another is left out: a working tree cannot hold both
+        kept = {p: e for p, e in layout.items() if not any(q.startswith(p + "/") for q in layout)}
+        for path, (kind, value) in kept.items():
+            target = repo / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if kind == "file":
+                target.write_bytes(value)
+            else:
+                target.symlink_to(value)
+        git(repo, "init", "-q")
+        git(repo, "add", "-A")
+        git(repo, "-c", "user.email=ci@example.com", "-c", "user.name=ci", "commit", "-qm", "layout")
+        outside = {p.name for p in (repo.parent).iterdir()}
+        with checkout(str(repo), git(repo, "rev-parse", "HEAD")) as copy:
+            folder = Path(copy.folder)
+            assert copy.notes == []
+            written = {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_symlink() or p.is_file()}
+            assert written == set(kept)
+            for path, (kind, value) in kept.items():
+                if kind == "file":
+                    assert not (folder / path).is_symlink() and (folder / path).read_bytes() == value
+                else:
+                    assert os.readlink(folder / path) == value
+        assert not folder.exists()
+        assert {p.name for p in (repo.parent).iterdir()} == outside
+
+    check()

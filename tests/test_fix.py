@@ -133,6 +133,9 @@ def _check_changed_lines(path: str, old: str, new: str, fixed_lines: set[int]) -
 def _git_repo(tmp_path: Path) -> Path:
     root = tmp_path / "repo"
     shutil.copytree(CORPUS, root / "corpus", symlinks=True)
+    for path in (root / "corpus").rglob("*"):  # the shared corpus is read-only; a checkout is not
+        if not path.is_symlink():
+            path.chmod(0o755 if path.is_dir() else 0o644)
     env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@e", "GIT_COMMITTER_NAME": "t",
            "GIT_COMMITTER_EMAIL": "t@e"}  # fmt: skip
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "corpus"]):
@@ -451,3 +454,114 @@ def test_hl203_under_a_name_prefix_is_placed_and_fixed_in_the_hooks_own_file(tmp
     result = runner.invoke(app, ["fix", "--fail-on", "never", "app"])
     assert result.exit_code == 0
     assert (tmp_path / "app" / "job.yaml").read_text() == job.replace("HookSucceeded", "HookSucceeded,BeforeHookCreation")
+
+
+# --- read-only files and files changed meanwhile (issue 19, class 9) ----------------------------
+
+
+def test_a_read_only_file_is_left_alone_and_said_in_one_line(app_dir):
+    """Before: the temporary file and rename replaced a ``chmod 0444`` file (root or not: a rename
+    needs only the folder's permission). The tests run as root, for whom ``os.access`` says every
+    file is writable: the mode bits decide."""
+    job, other = app_dir / "job.yaml", app_dir / "other.yaml"
+    job.write_text(JOB)
+    other.write_text(JOB.replace("db-migrate", "db-seed"))
+    job.chmod(0o444)
+    inode = job.stat().st_ino
+    result = runner.invoke(app, ["fix", "app"])
+    assert job.read_text() == JOB and oct(job.stat().st_mode & 0o777) == oct(0o444) and job.stat().st_ino == inode
+    assert "hook: PreSync  # a typo" in other.read_text()  # the writable file is fixed
+    assert [line for line in result.stderr.splitlines() if "read-only" in line] == [
+        "hooklint: app/job.yaml: a read-only file: not written (2 fixes not applied)"]
+    assert "hooklint: fixed 2 findings in 1 file" in result.stderr
+    assert result.exit_code == 1
+    assert sorted(p.name for p in app_dir.iterdir()) == ["job.yaml", "other.yaml"]  # no temporary file left
+
+
+def test_a_read_only_file_makes_the_exit_code_1_whatever_fail_on_says(app_dir):
+    (app_dir / "job.yaml").write_text(JOB)
+    (app_dir / "job.yaml").chmod(0o444)
+    result = runner.invoke(app, ["fix", "--fail-on", "never", "app"])
+    assert (result.exit_code, (app_dir / "job.yaml").read_text()) == (1, JOB)
+    result = runner.invoke(app, ["lint", "--fix", "--fail-on", "never", "app"])
+    assert (result.exit_code, (app_dir / "job.yaml").read_text()) == (1, JOB)
+    assert "hooklint: app/job.yaml: a read-only file: not written (2 fixes not applied)" in result.stderr
+    # --diff writes nothing, so a read-only file is shown like any other
+    result = runner.invoke(app, ["fix", "--diff", "app"])
+    assert "+    argocd.argoproj.io/hook: PreSync  # a typo\n" in result.stdout and "read-only" not in result.stderr
+    (app_dir / "job.yaml").chmod(0o644)
+    assert runner.invoke(app, ["fix", "--fail-on", "never", "app"]).exit_code == 0
+
+
+def test_read_only_looks_at_the_mode_bits_and_at_access(tmp_path, monkeypatch):
+    from hooklint.fix import read_only
+
+    path = tmp_path / "f.yaml"
+    path.write_text("a: 1\n")
+    for mode, expected in ((0o644, False), (0o444, True), (0o400, True), (0o200, False), (0o020, False), (0o000, True)):
+        path.chmod(mode)
+        assert read_only(str(path)) is expected, oct(mode)
+    path.chmod(0o644)
+    monkeypatch.setattr(os, "access", lambda p, mode: mode != os.W_OK)  # another user's file
+    assert read_only(str(path)) is True
+
+
+@pytest.mark.parametrize("edit", ["new content", "same size", "same bytes, new mtime", "replaced", "removed"])
+def test_a_file_changed_since_it_was_read_is_never_overwritten(app_dir, monkeypatch, edit):
+    """Someone (an editor, a formatter, a second hooklint) writes the file between hooklint's read
+    and its write: theirs wins, whatever changed (content, or only its stat identity)."""
+    import hooklint.fix as fix
+
+    job = app_dir / "job.yaml"
+    job.write_text(JOB)
+    theirs = {"new content": JOB + "# theirs\n", "same size": JOB.replace("db-migrate", "db-migrat3"),
+              "same bytes, new mtime": JOB, "replaced": JOB, "removed": None}[edit]  # fmt: skip
+    real_fix_text = fix.fix_text
+
+    def meanwhile(*args, **kwargs):
+        out = real_fix_text(*args, **kwargs)
+        info = job.stat()
+        if edit == "replaced":
+            (app_dir / "new.tmp").write_text(theirs)
+            os.replace(app_dir / "new.tmp", job)
+        elif edit == "removed":
+            job.unlink()
+        else:
+            job.write_text(theirs)
+        if edit == "same size":  # the stat identity kept: only the content tells
+            os.utime(job, ns=(info.st_atime_ns, info.st_mtime_ns))
+        elif edit == "same bytes, new mtime":
+            os.utime(job, ns=(info.st_atime_ns, info.st_mtime_ns + 1_000_000))
+        return out
+
+    monkeypatch.setattr(fix, "fix_text", meanwhile)
+    run = fix_paths(["app"], Config(), load_catalog(), FixOptions(), write=True)
+    why = "removed since hooklint read it" if edit == "removed" else "changed since hooklint read it"
+    assert run.not_written == [("app/job.yaml", why, 2)]
+    assert run.written == [] and run.fixed_count == 0
+    assert (job.read_text() if job.exists() else None) == theirs
+    assert [p.name for p in app_dir.iterdir()] == ([] if edit == "removed" else ["job.yaml"])
+
+
+def test_write_atomically_checks_the_file_just_before_the_rename(tmp_path, monkeypatch):
+    """The check is after the new file is written (the slow part), just before ``os.replace``."""
+    from hooklint.fix import FileChanged, read_stamped, write_atomically
+
+    path = tmp_path / "f.yaml"
+    path.write_text("a: 1\n")
+    path.chmod(0o640)
+    _, _, stamp = read_stamped(str(path))
+    real_fsync = os.fsync
+
+    def slow_fsync(fd):  # another writer, while the temporary file is being written
+        real_fsync(fd)
+        path.write_text("a: 2\n")
+
+    monkeypatch.setattr(os, "fsync", slow_fsync)
+    with pytest.raises(FileChanged):
+        write_atomically(str(path), "a: 3\n", unchanged_since=stamp)
+    assert path.read_text() == "a: 2\n" and [p.name for p in tmp_path.iterdir()] == ["f.yaml"]
+    monkeypatch.setattr(os, "fsync", real_fsync)
+    _, _, stamp = read_stamped(str(path))
+    write_atomically(str(path), "a: 3\n", unchanged_since=stamp)
+    assert path.read_text() == "a: 3\n" and oct(path.stat().st_mode & 0o777) == oct(0o640)

@@ -2,7 +2,7 @@
 
 Both sides of a change are linted and planned as a lint run would (the rendering stage and the
 configuration apply to both): the base revision is read from git into a temporary folder (``git
-archive``), the head is the working tree as it is, or another revision read the same way
+ls-tree`` and ``git cat-file --batch``: no attributes, filters or network; :func:`checkout`), the head is the working tree as it is, or another revision read the same way
 (``--head``). Nothing in the working tree is touched. Findings are matched by their ``hooklint/v1``
 fingerprint (:func:`hooklint.reporters.sarif.fingerprints`: rule, path, object and field, never the
 line), then by object and field alone, so a finding that only moved, or whose file was renamed, is
@@ -24,7 +24,6 @@ import dataclasses
 import io
 import os
 import subprocess
-import tarfile
 import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -72,15 +71,62 @@ class Review:
     errors: list[InputError] = field(default_factory=list)
     #: Applications that did not render on one side: neither their findings nor plans are compared.
     not_compared: list[str] = field(default_factory=list)
+    #: What a revision holds that was not compared, one line each (submodules; see :func:`checkout`).
+    notes: list[str] = field(default_factory=list)
+
+
+#: Seconds any one git command may take.
+GIT_TIMEOUT = 120
+
+
+def _safe_directories() -> list[str]:
+    """The ``safe.directory`` values of the user's own (system and global) git configuration:
+    :func:`_git` runs git without that configuration, but a checkout owned by another user (a CI
+    container) must still be readable where the user said it may be. Read outside any repository,
+    so no repository configuration is involved; nothing is run but ``git config``."""
+    try:
+        done = subprocess.run(["git", "config", "--get-all", "safe.directory"], cwd=os.path.sep, capture_output=True,
+                              timeout=GIT_TIMEOUT, stdin=subprocess.DEVNULL)  # fmt: skip
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    return [v for v in done.stdout.decode("utf-8", "replace").splitlines() if v and "\n" not in v]
+
+
+@contextmanager
+def _git_command(args: list[str]) -> Iterator[tuple[list[str], dict[str, str]]]:
+    """The command line and environment that run ``git ARGS`` so that nothing of the repository,
+    of the user's configuration or of the network can take part: no system or global
+    configuration (``GIT_CONFIG_NOSYSTEM``, ``GIT_CONFIG_GLOBAL=/dev/null``, ``HOME`` and
+    ``XDG_CONFIG_HOME`` an empty temporary folder, removed afterwards), no attributes file
+    (``GIT_ATTR_NOSYSTEM``, ``core.attributesFile=/dev/null``), no transport at all
+    (``GIT_ALLOW_PROTOCOL`` empty, ``protocol.allow=never``: a partial clone cannot fetch a missing
+    object; ``GIT_NO_LAZY_FETCH`` says so to git 2.44 and later), no prompt, no fsmonitor, no pager.
+    The repository's own configuration is still read by git, which is why only commands that run
+    neither filters, textconv, hooks nor transports are used (``rev-parse``, ``ls-tree``,
+    ``cat-file --batch``)."""
+    with tempfile.TemporaryDirectory(prefix="hooklint-git-home-") as home:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_") or k in ("GIT_DIR", "GIT_WORK_TREE")}
+        env.update(HOME=home, XDG_CONFIG_HOME=home, GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull,
+                   GIT_ATTR_NOSYSTEM="1", GIT_ALLOW_PROTOCOL="", GIT_NO_LAZY_FETCH="1", GIT_TERMINAL_PROMPT="0",
+                   GIT_NO_REPLACE_OBJECTS="1", GIT_OPTIONAL_LOCKS="0", GIT_PAGER="cat", LC_ALL="C")  # fmt: skip
+        options = ["-c", f"core.attributesFile={os.devnull}", "-c", "protocol.allow=never", "-c", "core.fsmonitor=false",
+                   "-c", "core.hooksPath=" + os.devnull]  # fmt: skip
+        for directory in _safe_directories():
+            options += ["-c", f"safe.directory={directory}"]
+        yield ["git", *options, *args], env
 
 
 def _git(args: list[str], cwd: str, binary: bool = False) -> Any:
-    try:
-        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
-    except FileNotFoundError:
-        raise ReviewError("git is not installed") from None
-    except subprocess.TimeoutExpired:
-        raise ReviewError(f"git {args[0]} took longer than 120 s") from None
+    """Run ``git ARGS`` in ``cwd`` (:func:`_git_command`) and return its output (text, stripped,
+    or bytes). Raises :class:`ReviewError` with git's first line of error."""
+    with _git_command(args) as (command, env):
+        try:
+            done = subprocess.run(command, cwd=cwd, capture_output=True, timeout=GIT_TIMEOUT, stdin=subprocess.DEVNULL,
+                                  env=env)  # fmt: skip
+        except FileNotFoundError:
+            raise ReviewError("git is not installed") from None
+        except subprocess.TimeoutExpired:
+            raise ReviewError(f"git {args[0]} took longer than {GIT_TIMEOUT} s") from None
     if done.returncode != 0:
         message = done.stderr.decode("utf-8", "replace").strip().splitlines()
         raise ReviewError(message[0] if message else f"git {args[0]} failed")
@@ -107,35 +153,206 @@ def resolve_revision(top: str, revision: str) -> str:
         raise ReviewError(f"unknown revision {revision!r}: give a commit, branch or tag of this repository") from None
 
 
+#: ``git ls-tree`` modes: regular files (``100664`` is an old spelling of ``100644``), symbolic
+#: links, submodules (gitlinks).
+_FILE_MODES = {b"100644": 0o644, b"100664": 0o644, b"100755": 0o755}
+_LINK_MODE, _SUBMODULE_MODE = b"120000", b"160000"
+
+
+@dataclass(slots=True)
+class Checkout:
+    """A revision's tree written to ``folder``, and what was not written, one line each
+    (``notes``: submodules, entries git should never hold)."""
+
+    folder: str
+    notes: list[str] = field(default_factory=list)
+
+
 @contextmanager
-def checkout(top: str, commit: str) -> Iterator[str]:
-    """A temporary folder holding the tree of ``commit`` (``git archive``; no ``.git``, nothing
-    of the working tree), removed afterwards. Members that would land outside it are refused."""
-    data = _git(["archive", "--format=tar", commit], top, binary=True)
+def checkout(top: str, commit: str) -> Iterator[Checkout]:
+    """A temporary folder holding the tree of ``commit`` (no ``.git``, nothing of the working
+    tree), removed afterwards, whatever ends the run.
+
+    The tree is read with ``git ls-tree -r -z --full-tree`` and its blobs with ``git cat-file
+    --batch``, both run by :func:`_git_command`: no ``.gitattributes`` applies (``git archive``
+    ran smudge filters, which git-lfs turns into network fetches, and honoured ``export-ignore``,
+    with which a change could hide its own new files from the comparison), no filter, no textconv,
+    no transport. Regular files are written byte for byte as stored; symbolic links (mode
+    ``120000``) are written as symbolic links with the target stored in the revision, whatever it
+    is (absolute, dangling, out of the folder: hooklint's containment judges them as in a working
+    tree), after every file, so that no file is ever written through one; submodules (``160000``)
+    are not written and are named in ``notes``, as are entries with a ``.``, ``..``, empty or
+    ``.git`` path component and entries that clash with another (a crafted tree). Raises
+    :class:`ReviewError`: a missing object (a partial clone: nothing is fetched), git failing."""
+    listing = _git(["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", commit], top, binary=True)
     with tempfile.TemporaryDirectory(prefix="hooklint-diff-") as folder:
-        with tarfile.open(fileobj=io.BytesIO(data)) as archive:
-            if hasattr(tarfile, "data_filter"):  # Python 3.12, and 3.10.12 / 3.11.4 onwards
-                archive.extractall(folder, filter="data")
+        out = Checkout(folder)
+        files: list[tuple[bytes, bytes, int]] = []
+        links: list[tuple[bytes, bytes]] = []
+        for entry in listing.split(b"\0"):
+            if not entry:
+                continue
+            meta, _, path = entry.partition(b"\t")
+            mode, kind, oid = (meta.split(b" ") + [b"", b""])[:3]
+            shown = path.decode("utf-8", "backslashreplace")
+            parts = path.split(b"/")
+            if any(p in (b"", b".", b"..") or p.lower() == b".git" for p in parts):
+                out.notes.append(f"{shown}: not a path a checkout can hold; not compared")
+            elif mode == _SUBMODULE_MODE:
+                out.notes.append(f"{shown}: a git submodule (commit {oid.decode('ascii', 'replace')[:12]}); hooklint "
+                                 "does not read submodules: not compared")  # fmt: skip
+            elif mode == _LINK_MODE and kind == b"blob":
+                links.append((path, oid))
+            elif mode in _FILE_MODES and kind == b"blob":
+                files.append((path, oid, _FILE_MODES[mode]))
             else:
-                archive.extractall(folder, members=_safe_members(archive))
+                out.notes.append(f"{shown}: git mode {mode.decode('ascii', 'replace')} {kind.decode('ascii', 'replace')}"
+                                 "; not compared")  # fmt: skip
+        targets: dict[bytes, bytes] = {}
+        with _Blobs(top) as blobs:
+            for path, oid, mode in files:
+                problem = _write_file(folder, path, mode, lambda handle, oid=oid: blobs.copy(oid, handle))
+                if problem:
+                    out.notes.append(f"{path.decode('utf-8', 'backslashreplace')}: {problem}; not compared")
+            for path, oid in links:
+                targets[path] = blobs.read(oid, limit=4096)
+        for path, target in targets.items():
+            problem = _write_link(folder, path, target)
+            if problem:
+                out.notes.append(f"{path.decode('utf-8', 'backslashreplace')}: {problem}; not compared")
         # an empty .git marks the copy as the repository's top, as in the working tree (renderers'
         # boundary, the search for Application manifests); the remotes come from the configuration
         os.makedirs(os.path.join(folder, ".git"), exist_ok=True)
-        yield folder
+        yield out
 
 
-def _safe_members(archive: tarfile.TarFile) -> Iterator[tarfile.TarInfo]:
-    """Regular files, folders and symlinks that stay inside the extraction folder (what the
-    ``data`` filter keeps), for Pythons without it."""
-    for member in archive.getmembers():
-        name = os.path.normpath(member.name)
-        if name.startswith(("..", "/")) or not (member.isfile() or member.isdir() or member.issym()):
-            continue
-        if member.issym():
-            target = os.path.normpath(os.path.join(os.path.dirname(name), member.linkname))
-            if os.path.isabs(member.linkname) or target.startswith(".."):
-                continue
-        yield member
+def _parent(folder: str, path: bytes) -> "bytes | None":
+    """The folder ``path`` (relative, ``/``-separated) goes into under ``folder``, made as real
+    folders; None when a component of it is already something else (a crafted tree's clash)."""
+    parent = os.fsencode(folder)
+    for part in path.split(b"/")[:-1]:
+        parent = os.path.join(parent, part)
+        try:
+            os.mkdir(parent, 0o755)
+        except FileExistsError:
+            if os.path.islink(parent) or not os.path.isdir(parent):
+                return None
+    return os.path.join(parent, path.split(b"/")[-1])
+
+
+def _write_file(folder: str, path: bytes, mode: int, fill: Callable[[Any], None]) -> str | None:
+    """Create the regular file ``path`` under ``folder`` (never through a link, never over an
+    existing entry) and let ``fill(handle)`` write it. Returns a problem or None."""
+    target = _parent(folder, path)
+    if target is None:
+        return "its folder clashes with a file of the same name"
+    try:
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), mode)
+    except OSError as exc:
+        return f"cannot be written ({exc.strerror})"
+    with os.fdopen(fd, "wb") as handle:
+        fill(handle)
+    return None
+
+
+def _write_link(folder: str, path: bytes, target: bytes) -> str | None:
+    """Create the symbolic link ``path`` -> ``target`` under ``folder``. Returns a problem or None."""
+    if not target or b"\0" in target:
+        return "a symbolic link with no usable target"
+    where = _parent(folder, path)
+    if where is None:
+        return "its folder clashes with a file of the same name"
+    try:
+        os.symlink(target, where)
+    except OSError as exc:
+        return f"a symbolic link that cannot be made ({exc.strerror})"
+    return None
+
+
+class _Blobs:
+    """``git cat-file --batch`` as a context manager: one child process for every blob of a
+    revision, asked one object at a time (so neither pipe can fill while the other waits), killed
+    on leaving, however the block ends (an error, Ctrl-C, SIGTERM). Each object's answer must come
+    within :data:`GIT_TIMEOUT` seconds."""
+
+    CHUNK = 1 << 20
+
+    def __init__(self, top: str) -> None:
+        self.top = top
+        self.process: subprocess.Popen | None = None
+
+    def __enter__(self) -> "_Blobs":
+        self._command = _git_command(["cat-file", "--batch"])
+        command, env = self._command.__enter__()
+        try:
+            self.process = subprocess.Popen(command, cwd=self.top, env=env, stdin=subprocess.PIPE,
+                                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)  # fmt: skip
+        except FileNotFoundError:
+            self._command.__exit__(None, None, None)
+            raise ReviewError("git is not installed") from None
+        self._timer: Any = None
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        assert self.process is not None
+        try:
+            self.process.kill()
+            self.process.wait()
+            for pipe in (self.process.stdin, self.process.stdout):
+                if pipe is not None:
+                    try:
+                        pipe.close()
+                    except OSError:
+                        pass
+        finally:
+            self._command.__exit__(None, None, None)
+
+    def _ask(self, oid: bytes) -> int:
+        """Ask for ``oid``; returns its size, the content waiting on stdout."""
+        assert self.process is not None and self.process.stdin is not None and self.process.stdout is not None
+        try:
+            self.process.stdin.write(oid + b"\n")
+            self.process.stdin.flush()
+        except OSError:
+            raise ReviewError("git cat-file ended early") from None
+        fields = self.process.stdout.readline().split()
+        if len(fields) == 2 and fields[1] == b"missing":
+            raise ReviewError(f"object {oid.decode('ascii', 'replace')} is not in this clone (a partial or shallow "
+                              "clone?): hooklint diff fetches nothing; fetch the revisions it compares first")  # fmt: skip
+        if len(fields) != 3 or fields[1] != b"blob" or not fields[2].isdigit():
+            raise ReviewError(f"git cat-file: unexpected answer for {oid.decode('ascii', 'replace')}")
+        return int(fields[2])
+
+    def copy(self, oid: bytes, handle: Any, limit: int | None = None) -> None:
+        """Write blob ``oid`` to ``handle``, a megabyte at a time (only its first ``limit`` bytes,
+        when given; the rest is read and dropped). Raises :class:`ReviewError`; git is killed when
+        one object takes longer than :data:`GIT_TIMEOUT` seconds."""
+        import threading
+
+        assert self.process is not None and self.process.stdout is not None
+        timer = threading.Timer(GIT_TIMEOUT, self.process.kill)
+        timer.daemon = True
+        timer.start()
+        try:
+            left = self._ask(oid)
+            kept = 0
+            while left:
+                data = self.process.stdout.read(min(left, self.CHUNK))
+                if not data:
+                    raise ReviewError("git cat-file ended early")
+                if limit is None or kept < limit:
+                    handle.write(data if limit is None else data[: limit - kept])
+                    kept += len(data)
+                left -= len(data)
+            self.process.stdout.read(1)  # the newline after each object
+        finally:
+            timer.cancel()
+
+    def read(self, oid: bytes, limit: int) -> bytes:
+        """The first ``limit`` bytes of blob ``oid`` (a link's target)."""
+        buffer = io.BytesIO()
+        self.copy(oid, buffer, limit)
+        return buffer.getvalue()
 
 
 @contextmanager
@@ -195,19 +412,27 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
     # both sides know this repository's URLs (the temporary folders have no .git)
     _, urls = git_remote_urls(top)
     config.repo_urls = list(dict.fromkeys([*config.repo_urls, *urls]))
-    with checkout(top, base_commit) as base_folder:
+    with checkout(top, base_commit) as base_copy:
+        base_folder = base_copy.folder
+        notes = [f"{base}: {note}" for note in base_copy.notes]
         if head_commit is None:
             _exists_on_a_side(relative, base_folder, base, top, None)
         base_side = _side(base_folder, base, relative, config, catalog, top)
         if head_commit is None:
             head_side = _side(top, None, relative, config, catalog, top)
-            return compare(base_side, head_side, lambda side, key: _findings_of(
+            out = compare(base_side, head_side, lambda side, key: _findings_of(
                 base_folder if side is base_side else top, key, relative, config, catalog, top))
-        with checkout(top, head_commit) as head_folder:
+            out.notes = notes
+            return out
+        with checkout(top, head_commit) as head_copy:
+            head_folder = head_copy.folder
+            notes += [f"{head}: {note}" for note in head_copy.notes]
             _exists_on_a_side(relative, base_folder, base, head_folder, head)
             head_side = _side(head_folder, head, relative, config, catalog, top)
-            return compare(base_side, head_side, lambda side, key: _findings_of(
+            out = compare(base_side, head_side, lambda side, key: _findings_of(
                 base_folder if side is base_side else head_folder, key, relative, config, catalog, top))
+            out.notes = notes
+            return out
 
 
 def _exists_on_a_side(paths: list[str], base_folder: str, base: str, head_folder: str, head: str | None) -> None:

@@ -70,11 +70,21 @@ def cached(kind: str, key: str, render: Callable[[], Rendering]) -> Rendering:
 
 
 def _store(entry: str, rendering: Rendering) -> None:
+    """Write ``entry`` through a temporary file beside it and a rename; the temporary file is
+    removed however the write ends (a full disk, Ctrl-C, SIGTERM)."""
+    tmp = None
     try:
         os.makedirs(os.path.dirname(entry), exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(entry), suffix=".tmp")
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(entry), prefix="hooklint-", suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             json.dump(rendering.to_json(), handle)
         os.replace(tmp, entry)
+        tmp = None
     except OSError:
         pass
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
