@@ -20,6 +20,8 @@ key                           meaning                                           
 ``require-digest``            HL102 wants an ``@sha256`` digest on every image            false
 ``argocd-version``            the Argo CD version whose behaviour rules follow            3.5.1
 ``max-file-size``             bytes; larger files are not linted                          10 MB
+``render-timeout``            seconds one kustomize build or Helm rendering may take      60
+``render-memory``             MiB of memory one rendering may use                         2048
 ``max-waves``                 HL304's limit of (phase, wave) steps                        10
 ``wait-for-first-consumer-classes``  the cluster's StorageClasses binding WaitForFirstConsumer  ``[]``
                               (HL306; a StorageClass in the run wins over this list)
@@ -49,6 +51,10 @@ CONFIG_NAMES = YAML_NAMES  # kept for callers of the YAML-only days
 PYPROJECT = "pyproject.toml"
 #: Files larger than this (bytes) are not linted (``max-file-size``).
 DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
+#: Seconds one rendering may take, MiB it may use (``render-timeout``, ``render-memory``; see
+#: :mod:`hooklint.sources.bounded`).
+DEFAULT_RENDER_TIMEOUT = 60
+DEFAULT_RENDER_MEMORY = 2048
 SCHEMA_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "config.schema.json")
 SCHEMA_URL = "https://raw.githubusercontent.com/hooklint/hooklint/main/hooklint/config.schema.json"
 FAIL_ON = ("error", "warning", "note", "never")
@@ -179,6 +185,8 @@ class Config:
     argocd_version: argocd.Version = argocd.DEFAULT_VERSION
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     max_waves: int = 10
+    render_timeout: int = DEFAULT_RENDER_TIMEOUT
+    render_memory: int = DEFAULT_RENDER_MEMORY
     #: names of the cluster's StorageClasses with volumeBindingMode WaitForFirstConsumer (HL306)
     wait_for_first_consumer_classes: list[str] = field(default_factory=list)
     repo_urls: list[str] = field(default_factory=list)
@@ -402,6 +410,8 @@ def parse_config(data: Any, where: str, lines: dict[tuple, int] | None = None) -
         argocd_version=version,
         max_file_size=get("max-file-size", DEFAULT_MAX_FILE_SIZE),
         max_waves=get("max-waves", 10),
+        render_timeout=get("render-timeout", DEFAULT_RENDER_TIMEOUT),
+        render_memory=get("render-memory", DEFAULT_RENDER_MEMORY),
         wait_for_first_consumer_classes=strings("wait-for-first-consumer-classes"),
         repo_urls=strings("repo-urls"),
         kube_version=kube_version,

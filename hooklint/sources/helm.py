@@ -37,8 +37,8 @@ a template inside a packaged subchart (``charts/*.tgz``, then ``configured_in`` 
 
 from __future__ import annotations
 
-import contextlib
 import functools
+import importlib.util
 import json
 import os
 import re
@@ -48,11 +48,12 @@ import sys
 import tarfile
 import tempfile
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping
+from typing import Any, Mapping
 
 import yaml
 
 from hooklint.loader import within
+from hooklint.sources import bounded
 from hooklint.sources.cache import cached, input_key
 from hooklint.sources.rendered import RenderedDocument, Renderer, RenderError, RendererUnavailable, Rendering
 
@@ -180,18 +181,37 @@ def _plain(value: Any) -> Any:
 def find_helm() -> tuple[str, Renderer] | None:
     """``("binary", Renderer("helm", "v3.x.y"))`` when a Helm 3 or later ``helm`` is on ``PATH``,
     else ``("sdk", Renderer("helm-python-sdk", "<sdk version> (Helm <helm version>)"))`` when
-    ``helm_python`` imports (its native library loads), else None. Memoised
+    ``helm_python`` is installed and its native library loads (asked of a child process:
+    :mod:`hooklint.sources._helm_child`; hooklint never loads Go itself), else None. Memoised
     (``find_helm.cache_clear()`` forgets)."""
     binary = shutil.which("helm")
     if binary:
         version = _binary_version(binary)
         if version and not version.startswith("v2."):
             return "binary", Renderer("helm", version)
-    try:
-        import helm_python  # noqa: PLC0415 - ~35 ms and an 85 MB native library: only when needed
-    except Exception:  # noqa: BLE001 - ImportError, or HelmLibraryError when no library fits
+    if _sdk_path() is None:
         return None
-    return "sdk", Renderer(SDK_NAME, f"{helm_python.__version__} (Helm {helm_python.helm_sdk_version()})")
+    work = tempfile.mkdtemp(prefix="hooklint-helm-")
+    try:
+        answer = _ask_sdk({"op": "version"}, work, bounded.Limits(timeout=30))
+    except (_HelmFailed, bounded.Stopped, OSError):
+        return None
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    if "sdk" not in answer:
+        return None
+    return "sdk", Renderer(SDK_NAME, f"{answer['sdk']} (Helm {answer['helm']})")
+
+
+def _sdk_path() -> str | None:
+    """The folder ``helm_python`` would be imported from (found without importing it), or None."""
+    try:
+        spec = importlib.util.find_spec("helm_python")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return os.path.dirname(os.path.abspath(list(spec.submodule_search_locations)[0]))
 
 
 def _binary_version(binary: str) -> str | None:
@@ -383,15 +403,18 @@ def _chart_files(chart: str, root: str) -> list[tuple[str, str]]:
 # --- rendering -----------------------------------------------------------------------------------
 
 
-def render_helm(chart: str, root: str, options: HelmOptions) -> Rendering:
+def render_helm(chart: str, root: str, options: HelmOptions, limits: bounded.Limits | None = None) -> Rendering:
     """Render the chart in folder ``chart`` (a path as the user spelled it; ``root`` is the
     repository root, which value files must resolve inside) as Argo CD runs ``helm template``
     (module docstring), through the render cache (key: renderer and version, ``options``, the
-    chart path as spelled, and the bytes of every chart file and value file).
+    chart path as spelled, and the bytes of every chart file and value file), in a child process
+    bounded by ``limits`` (:mod:`hooklint.sources.bounded`; default 60 s and 2 GiB).
 
     Raises RenderError (dependencies missing from ``charts/``, a remote chart or value file, a
-    template or values error: Helm's message on one line, at the chart's ``Chart.yaml``) and
-    RendererUnavailable (neither the ``helm`` binary nor ``helm-python-sdk``)."""
+    template or values error: Helm's message on one line, at the chart's ``Chart.yaml``; a
+    rendering stopped by a limit or ended by a signal: "Helm rendering of chart deploy/shop
+    stopped after 60 s (limit: render-timeout)") and RendererUnavailable (neither the ``helm``
+    binary nor ``helm-python-sdk``)."""
     if _REMOTE.match(chart):
         raise RenderError(f"{chart} is a remote chart: {NEVER_FETCHES}; vendor the chart into the repository",
                           chart, needs_network=True)  # fmt: skip
@@ -410,7 +433,8 @@ def render_helm(chart: str, root: str, options: HelmOptions) -> Rendering:
         [mode, renderer.version, repr(options), os.path.normpath(chart)],
         [path for path, _ in files] + [v.real for v in value_files], root,
     )  # fmt: skip
-    return cached("helm", key, lambda: _render(mode, renderer, chart, tree, files, value_files, options))
+    limits = limits or bounded.Limits()
+    return cached("helm", key, lambda: _render(mode, renderer, chart, tree, files, value_files, options, limits))
 
 
 @dataclass(slots=True)
@@ -421,7 +445,7 @@ class _Doc:
 
 
 def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list[tuple[str, str]],
-            value_files: list[_ValueFile], options: HelmOptions) -> Rendering:  # fmt: skip
+            value_files: list[_ValueFile], options: HelmOptions, limits: bounded.Limits) -> Rendering:  # fmt: skip
     work = tempfile.mkdtemp(prefix="hooklint-helm-")
     try:
         copy = os.path.join(work, "chart", os.path.basename(os.path.abspath(chart)) or "chart")
@@ -445,9 +469,12 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
             replacements.append((target, "spec.source.helm.values"))
         try:
             if mode == "binary":
-                docs = _render_binary(copy, value_paths, options, work)
+                docs = _render_binary(copy, value_paths, options, work, limits)
             else:
-                docs = _render_sdk(copy, value_paths, options)
+                docs = _render_sdk(copy, value_paths, options, work, limits)
+        except bounded.Stopped as exc:
+            raise RenderError(f"Helm rendering of chart {os.path.normpath(chart)} {exc.reason}",
+                              tree.configured_in) from None  # fmt: skip
         except _HelmFailed as exc:
             message = str(exc)
             for temp, user in replacements:
@@ -511,65 +538,27 @@ def _clean_set(value: str) -> str:
     return "".join(out)
 
 
-@contextlib.contextmanager
-def _go_log_kept_off_stderr() -> Iterator[None]:
-    """Helm's Go code, loaded in this process, logs warnings straight to file descriptor 2
-    (``2026/12/02 00:59:40 Warning: Dependencies are handled in Chart.yaml ...``); they go to a
-    temporary file and are dropped, so hooklint's stderr keeps its one-line messages."""
-    sys.stderr.flush()
-    saved = os.dup(2)
-    try:
-        with tempfile.TemporaryFile() as sink:
-            os.dup2(sink.fileno(), 2)
-            try:
-                yield
-            finally:
-                os.dup2(saved, 2)
-    finally:
-        os.close(saved)
-
-
-def _render_sdk(chart_dir: str, value_paths: list[str], options: HelmOptions) -> list[_Doc]:
-    with _go_log_kept_off_stderr():
-        return _render_sdk_quietly(chart_dir, value_paths, options)
-
-
-def _render_sdk_quietly(chart_dir: str, value_paths: list[str], options: HelmOptions) -> list[_Doc]:
-    import helm_python as helm  # noqa: PLC0415 - lazily: see find_helm
-    from helm_python import _native  # noqa: PLC0415
-
-    try:
-        helm.validate_release_name(options.release_name)
-        values: dict[str, Any] = {}
-        for path in value_paths:  # Helm's ReadValuesFile, then mergeMaps
-            with open(path, encoding="utf-8", errors="surrogateescape") as handle:
-                text = handle.read()
-            try:
-                values = _merge_maps(values, helm.values_from_yaml(text))
-            except helm.HelmError as exc:
-                raise _HelmFailed(f"failed to parse {path}: {exc}") from None
-        plain, forced = _set_parameters(options)
-        for name, value in plain.items():
-            values = _merge_maps(values, helm.parse_set_string(f"{name}={value}"))
-        for name, value in forced.items():
-            values = _merge_maps(values, helm.parse_set_string_values(f"{name}={value}"))
-        render_options: dict[str, Any] = {"name": options.release_name}
-        if options.namespace:
-            render_options["namespace"] = options.namespace
-        if options.kube_version:
-            render_options["kube_version"] = options.kube_version
-        if options.api_versions:
-            render_options["api_versions"] = list(options.api_versions)
-        with helm.Chart.load(chart_dir) as loaded:
-            # helm_render takes kube_version and api_versions (helm-c-sdk 0.2.2 RenderOptions), which
-            # Chart.render does not pass on. Rendering processes dependencies (conditions, tags,
-            # aliases) in place, so the CRDs read next are those of the enabled charts, as in Helm.
-            manifests = json.loads(_native.call_string(
-                "helm_render", loaded._raw(), json.dumps(values), json.dumps(render_options)
-            ))  # fmt: skip
-            crds = [] if options.skip_crds else loaded.crds
-    except helm.HelmError as exc:
-        raise _HelmFailed(str(exc)) from None
+def _render_sdk(chart_dir: str, value_paths: list[str], options: HelmOptions, work: str,
+                limits: bounded.Limits) -> list[_Doc]:  # fmt: skip
+    """The chart rendered by the Helm SDK in a child process (:mod:`hooklint.sources._helm_child`),
+    then split and sorted as ``helm template`` does."""
+    plain, forced = _set_parameters(options)
+    render_options: dict[str, Any] = {"name": options.release_name}
+    if options.namespace:
+        render_options["namespace"] = options.namespace
+    if options.kube_version:
+        render_options["kube_version"] = options.kube_version
+    if options.api_versions:
+        render_options["api_versions"] = list(options.api_versions)
+    answer = _ask_sdk({
+        "op": "render", "chart": chart_dir, "release": options.release_name, "values": value_paths,
+        "set": plain, "set_string": forced, "options": render_options, "crds": not options.skip_crds,
+    }, work, limits)  # fmt: skip
+    if "error" in answer:
+        raise _HelmFailed(str(answer["error"]))
+    manifests, crds = answer.get("manifests"), answer.get("crds")
+    if not isinstance(manifests, dict) or not isinstance(crds, list):
+        raise _HelmFailed("the Helm SDK gave an answer of the wrong shape")
     docs = []
     for crd in crds:
         docs.extend(_Doc(crd["filename"], text, _kind(text)) for text in _split(crd["data"]))
@@ -577,15 +566,30 @@ def _render_sdk_quietly(chart_dir: str, value_paths: list[str], options: HelmOpt
     return docs + generic + hooks
 
 
-def _merge_maps(base: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
-    """``pkg/cli/values/options.go`` ``mergeMaps``: maps merge recursively, anything else replaces."""
-    out = dict(base)
-    for key, value in update.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = _merge_maps(out[key], value)
-        else:
-            out[key] = value
-    return out
+#: The child that runs the Helm SDK; a file of this package run by path, importing nothing of hooklint.
+_CHILD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_helm_child.py")
+
+
+def _ask_sdk(request: dict[str, Any], work: str, limits: bounded.Limits) -> dict[str, Any]:
+    """One request answered by :mod:`hooklint.sources._helm_child`, run in ``work`` within
+    ``limits``. Raises bounded.Stopped (a limit, a signal) and _HelmFailed (the child failed
+    without an answer; an SDK that cannot load)."""
+    request = {**request, "path": _sdk_path()}
+    env = _quiet_env(work)
+    if os.environ.get("HELM_C_LIB"):  # helm-python-sdk's own override of its native library
+        env["HELM_C_LIB"] = os.environ["HELM_C_LIB"]
+    done = bounded.run([sys.executable, "-I", _CHILD], cwd=work, env=env, timeout=limits.timeout,
+                       memory=limits.memory, input=json.dumps(request))  # fmt: skip
+    try:
+        answer = json.loads(done.stdout) if done.returncode == 0 else None
+    except ValueError:
+        answer = None
+    if not isinstance(answer, dict):
+        last = [line for line in done.stderr.splitlines() if line.strip()][-1:] or [f"exit status {done.returncode}"]
+        raise _HelmFailed(f"the Helm SDK failed: {last[0].strip()}")
+    if "unavailable" in answer:
+        raise _HelmFailed(f"the Helm SDK cannot load: {answer['unavailable']}")
+    return answer
 
 
 def _split(text: str) -> list[str]:
@@ -679,7 +683,8 @@ def _quiet_env(work: str) -> dict[str, str]:
     return env
 
 
-def _render_binary(chart_dir: str, value_paths: list[str], options: HelmOptions, work: str) -> list[_Doc]:
+def _render_binary(chart_dir: str, value_paths: list[str], options: HelmOptions, work: str,
+                   limits: bounded.Limits) -> list[_Doc]:  # fmt: skip
     binary = shutil.which("helm")
     if binary is None:
         raise _HelmFailed("the helm binary is no longer on PATH")
@@ -700,9 +705,8 @@ def _render_binary(chart_dir: str, value_paths: list[str], options: HelmOptions,
     if not options.skip_crds:
         args.append("--include-crds")
     try:
-        done = subprocess.run(args, capture_output=True, text=True, timeout=300, cwd=work,
-                              env=_quiet_env(work), stdin=subprocess.DEVNULL)  # fmt: skip
-    except (OSError, subprocess.SubprocessError) as exc:
+        done = bounded.run(args, cwd=work, env=_quiet_env(work), timeout=limits.timeout, memory=limits.memory)
+    except OSError as exc:
         raise _HelmFailed(f"helm template could not run: {exc}") from None
     if done.returncode != 0:
         message = done.stderr.strip() or f"helm template exited with {done.returncode}"

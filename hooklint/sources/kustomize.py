@@ -38,7 +38,8 @@ is byte for byte what ``kustomize build`` prints without them (an annotation the
 Safety: never ``--enable-exec``, ``--enable-alpha-plugins``, ``--enable-helm`` or ``--enable-star``;
 remote bases, plugins (KRM functions) and ``helmCharts`` are refused before kustomize runs; kustomize
 runs with a minimal environment whose proxies point at a closed port and whose git may use no
-protocol, so nothing can reach the network, and with a timeout.
+protocol, so nothing can reach the network, in a bounded child process (time, memory, its own
+process group: :mod:`hooklint.sources.bounded`).
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ from typing import Any, Callable, Iterable, Mapping
 import yaml
 
 from hooklint.loader import within
+from hooklint.sources import bounded
 from hooklint.sources.cache import cached, input_key
 from hooklint.sources.discovery import KUSTOMIZATION_NAMES
 from hooklint.sources.rendered import (
@@ -72,8 +74,6 @@ from hooklint.yamlio import go_resolve_plain
 ORIGIN_ANNOTATION = "config.kubernetes.io/origin"
 TRANSFORMATIONS_ANNOTATION = "alpha.config.kubernetes.io/transformations"
 BUILD_METADATA = ("originAnnotations", "transformerAnnotations")
-#: Seconds a ``kustomize build`` may take before it is stopped (HL007).
-BUILD_TIMEOUT = 120
 INSTALL_HINT = "install kustomize (https://kubectl.docs.kubernetes.io/installation/kustomize/) or kubectl"
 NETWORK_HINT = "hooklint never uses the network: vendor the base into the repository"
 PLUGIN_HINT = "hooklint never runs plugins from the repository"
@@ -177,7 +177,8 @@ def find_kustomize() -> tuple[list[str], Renderer] | None:
     return None
 
 
-def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = None) -> Rendering:
+def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = None,
+                     limits: bounded.Limits | None = None) -> Rendering:  # fmt: skip
     """Render the kustomization in ``folder`` as Argo CD's repo server does, with the
     Application's ``options`` applied (see the module docstring).
 
@@ -185,7 +186,9 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
     is joined to it and normalised (``os.path.normpath``). ``root`` is the repository root: every
     file kustomize may read must be under it, and ``folder`` is inside it (else ValueError).
     Renderings are cached (:mod:`hooklint.sources.cache`) under the renderer, the options and the
-    bytes of every input file. Raises :class:`RenderError` (kustomize failed or timed out; a remote
+    bytes of every input file. kustomize runs in a child process bounded by ``limits``
+    (:mod:`hooklint.sources.bounded`; default 60 s and 2 GiB). Raises :class:`RenderError`
+    (kustomize failed, or was stopped by a limit or a signal; a remote
     base, ``needs_network``; a plugin; ``helmCharts``; an out-of-bounds symlink) and
     :class:`RendererUnavailable` (neither kustomize nor kubectl is installed)."""
     options = options or KustomizeOptions()
@@ -207,7 +210,8 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
     _check_symlinks(root_abs, files, to_user)
     key = input_key([renderer.name, renderer.version, repr(options), rel_app], files, root_abs)
     rendering = cached(
-        "kustomize", key, lambda: _build(argv, renderer, root_abs, files, rel_app, options, folder, user_file)
+        "kustomize", key,
+        lambda: _build(argv, renderer, root_abs, files, rel_app, options, folder, user_file, limits or bounded.Limits()),
     )
     return _in_user_terms(rendering, folder)
 
@@ -571,7 +575,7 @@ def _position_of(text: str, needle: str) -> tuple[int, int]:
 
 
 def _build(argv: list[str], renderer: Renderer, root: str, files: list[str], rel_app: str,
-           options: KustomizeOptions, folder: str, user_file: str) -> Rendering:  # fmt: skip
+           options: KustomizeOptions, folder: str, user_file: str, limits: bounded.Limits) -> Rendering:  # fmt: skip
     """Copy ``files`` (absolute, under ``root``) to a temporary folder, apply ``options``, run
     kustomize there and return the rendering with paths relative to the application folder."""
     work = tempfile.mkdtemp(prefix="hooklint-kustomize-")
@@ -587,11 +591,10 @@ def _build(argv: list[str], renderer: Renderer, root: str, files: list[str], rel
 
         requested, same_lines = _prepare(app, options, user_file)
         try:
-            done = subprocess.run(
-                [*argv, app], cwd=src, env=_environment(home), capture_output=True, text=True,
-                timeout=BUILD_TIMEOUT, check=False)  # fmt: skip
-        except subprocess.TimeoutExpired:
-            raise RenderError(f"kustomize build {folder} took longer than {BUILD_TIMEOUT} s", user_file) from None
+            done = bounded.run([*argv, app], cwd=src, env=_environment(home), timeout=limits.timeout,
+                               memory=limits.memory)  # fmt: skip
+        except bounded.Stopped as stopped:
+            raise RenderError(f"kustomize build of {os.path.normpath(folder)} {stopped.reason}", user_file) from None
         except OSError as error:
             raise RenderError(f"could not run {argv[0]}: {error.strerror}", user_file) from None
         if done.returncode != 0:

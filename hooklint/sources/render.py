@@ -22,6 +22,7 @@ from hooklint.config import Config
 from hooklint.findings import Span
 from hooklint.loader import LoadedFile, parse_text, read_file, within
 from hooklint.sources.applications import ApplicationSource, git_root
+from hooklint.sources.bounded import Limits
 from hooklint.sources.placement import Placement
 from hooklint.sources.discovery import KUSTOMIZE
 from hooklint.sources.rendered import RenderedDocument, Renderer, RendererUnavailable, RenderError
@@ -75,7 +76,7 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
             options = None
             if application is not None and application.options is not None:
                 options = _options(KustomizeOptions.from_application, application, manifest_file, application.options)
-            rendering = render_kustomize(folder, root, options)
+            rendering = render_kustomize(folder, root, options, Limits.of(config))
         else:
             from hooklint.sources.helm import HelmOptions, render_helm
 
@@ -88,7 +89,7 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
                 helm = dataclasses.replace(helm, kube_version=config.kube_version)
             if config.api_versions and not helm.api_versions:
                 helm = dataclasses.replace(helm, api_versions=tuple(config.api_versions))
-            rendering = render_helm(folder, root, helm)
+            rendering = render_helm(folder, root, helm, Limits.of(config))
     except RenderError as exc:
         # Argo CD renders it, hooklint does not (HL009, the detail says how Argo CD does); else
         # Argo CD fails the same way (HL007)

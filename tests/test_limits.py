@@ -1,0 +1,244 @@
+"""Renderers in bounded child processes (hooklint.sources.bounded): a template that loops or eats
+memory, a kustomize that hangs, ends in HL007 naming the limit, in bounded time, with the rest of
+the run reported; Ctrl-C and SIGTERM leave no child behind."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from hooklint.catalog import load_catalog
+from hooklint.config import Config
+from hooklint.findings import RunResult
+from hooklint.pipeline import lint_paths
+from hooklint.sources import bounded, kustomize
+from hooklint.sources.helm import find_helm
+from tests.manifests import CONFIGMAP, LATEST_TAG_HOOK
+
+ROOT = Path(__file__).resolve().parents[1]
+CATALOG = load_catalog()
+sdk_only = pytest.mark.skipif((find_helm() or ("",))[0] != "sdk", reason="helm-python-sdk is not installed")
+
+CHART = "apiVersion: v2\nname: {name}\nversion: 0.1.0\n"
+#: Two nested loops of 100,000 iterations each: 10^10 steps, hours of Go template execution.
+RANGE_BOMB = (
+    "{{- range $i := until 100000 }}{{- range $j := until 100000 }}{{- end }}{{- end }}\n"
+    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n"
+)
+#: A string doubled forty times: 2 TiB.
+DOUBLING_BOMB = (
+    '{{- $s := "ab" }}' + "".join("{{- $s = print $s $s }}" for _ in range(40)) + "\n"
+    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  size: {{ len $s | quote }}\n"
+)
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    """A repository (``.git``) holding a plain application ``good`` with one finding (HL102 at
+    17:18), the witness that the run goes on."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, {"good/hook.yaml": LATEST_TAG_HOOK, "good/settings.yaml": CONFIGMAP})
+    return tmp_path
+
+
+def lint(*paths: str, **settings) -> RunResult:
+    return lint_paths(list(paths), Config(**settings), CATALOG, jobs=1)
+
+
+def findings(result: RunResult) -> list[tuple[str, str, int, int, str]]:
+    return [(f.path, f.rule_id, f.span.line, f.span.column, f.message) for f in result.findings
+            if f.rule_id in ("HL007", "HL102")]  # fmt: skip
+
+
+def hl007(detail: str) -> str:
+    return (f"Rendering failed: {detail}. Argo CD's repo server fails the same way, so the application cannot "
+            "sync; nothing of it is checked until it renders.")  # fmt: skip
+
+
+WITNESS = ("good/hook.yaml", "HL102", 17, 18)
+
+
+@sdk_only
+def test_a_template_that_loops_for_hours_stops_at_the_time_limit(repo):
+    write(repo, {"loop/Chart.yaml": CHART.format(name="loop"), "loop/templates/cm.yaml": RANGE_BOMB})
+    start = time.perf_counter()
+    result = lint("loop", "good", render_timeout=2)
+    assert time.perf_counter() - start < 15
+    got = findings(result)
+    assert got[0] == ("good/hook.yaml", "HL102", 17, 18, got[0][4])
+    assert got[1:] == [("loop/Chart.yaml", "HL007", 1, 1, hl007(
+        "Helm rendering of chart loop stopped after 2 s (limit: render-timeout)"))]  # fmt: skip
+
+
+@sdk_only
+def test_a_template_that_eats_memory_stops_at_the_memory_limit(repo):
+    write(repo, {"grow/Chart.yaml": CHART.format(name="grow"), "grow/templates/cm.yaml": DOUBLING_BOMB})
+    start = time.perf_counter()
+    result = lint("grow", "good", render_memory=256, render_timeout=60)
+    assert time.perf_counter() - start < 30
+    got = findings(result)
+    assert [g[:4] for g in got] == [WITNESS, ("grow/Chart.yaml", "HL007", 1, 1)]
+    assert got[1][4] == hl007("Helm rendering of chart grow used more than 256 MiB of memory (limit: render-memory)")
+
+
+@sdk_only
+def test_a_chart_renders_within_the_default_limits(repo):
+    write(repo, {"shop/Chart.yaml": CHART.format(name="shop"), "shop/templates/job.yaml": LATEST_TAG_HOOK})
+    assert [g[:4] for g in findings(lint("shop"))] == [("shop/templates/job.yaml", "HL102", 17, 11)]
+
+
+# --- kustomize ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def hanging_kustomize(tmp_path, monkeypatch):
+    """A ``kustomize`` on PATH whose build starts a grandchild and then hangs; the grandchild's pid
+    is written to ``grandchild.pid``."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    script = bin_dir / "kustomize"
+    script.write_text(textwrap.dedent(f"""\
+        #!{sys.executable}
+        import subprocess, sys, time
+        if sys.argv[1] == "version":
+            print("v5.5.0")
+            sys.exit(0)
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
+        open({str(tmp_path / "grandchild.pid")!r}, "w").write(str(child.pid))
+        time.sleep(300)
+        """))
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    kustomize.find_kustomize.cache_clear()
+    yield tmp_path / "grandchild.pid"
+    kustomize.find_kustomize.cache_clear()
+
+
+def gone(pid: int, within: float = 5.0) -> bool:
+    """Whether process ``pid`` has ended (or is a zombie) within ``within`` seconds."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat") as handle:
+                if handle.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    return True
+        except FileNotFoundError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_a_hanging_kustomize_is_stopped_with_its_process_group(repo, hanging_kustomize):
+    write(repo, {"app/kustomization.yaml": "resources:\n- cm.yaml\n", "app/cm.yaml": CONFIGMAP})
+    start = time.perf_counter()
+    result = lint("app", "good", render_timeout=1)
+    assert time.perf_counter() - start < 10
+    assert findings(result) == [
+        ("app/kustomization.yaml", "HL007", 1, 1, hl007("kustomize build of app stopped after 1 s (limit: render-timeout)")),
+        (*WITNESS, findings(result)[1][4]),
+    ]  # fmt: skip
+    assert gone(int(hanging_kustomize.read_text()))
+
+
+# --- the child process itself ---------------------------------------------------------------
+
+
+def run(code: str, **limits) -> subprocess.CompletedProcess:
+    limits = {"timeout": 10, "memory": 256 << 20, **limits}
+    return bounded.run([sys.executable, "-c", code], cwd=None, env=dict(os.environ), **limits)
+
+
+def test_a_child_ended_by_a_signal_is_said_so():
+    with pytest.raises(bounded.Stopped) as stopped:
+        run("import os, signal; os.kill(os.getpid(), signal.SIGSEGV)")
+    assert (stopped.value.reason, stopped.value.limit) == ("was ended by signal SIGSEGV", None)
+
+
+def test_a_child_that_allocates_too_much_is_stopped_by_the_memory_limit():
+    with pytest.raises(bounded.Stopped) as stopped:
+        run("x = bytearray(512 << 20)", memory=128 << 20)
+    assert (stopped.value.reason, stopped.value.limit) == (
+        "used more than 128 MiB of memory (limit: render-memory)", "render-memory")
+
+
+def test_a_child_gets_its_input_and_runs_in_its_own_session():
+    done = run("import os, sys; print(sys.stdin.read(), os.getsid(0) == os.getpid(), os.environ['GOMEMLIMIT'])",
+               input="hello")  # fmt: skip
+    assert done.stdout == f"hello True {(256 << 20) - (32 << 20)}\n"
+
+
+def test_any_exception_while_waiting_kills_the_childs_process_group(tmp_path):
+    """Ctrl-C's KeyboardInterrupt (or the exception a SIGTERM handler raises) while a child runs:
+    the child and its own children are killed before the exception goes on."""
+    pid_file = tmp_path / "grandchild.pid"
+    code = ("import subprocess, sys, time; child = subprocess.Popen([sys.executable, '-c', 'import time; "
+            f"time.sleep(300)']); open({str(pid_file)!r}, 'w').write(str(child.pid)); time.sleep(300)")  # fmt: skip
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 1.5)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run(code, timeout=60)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert gone(int(pid_file.read_text()))
+
+
+def test_size_text():
+    assert [bounded.size_text(n << 20) for n in (256, 1024, 2048, 1536)] == ["256 MiB", "1 GiB", "2 GiB", "1.5 GiB"]
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    if int(handle.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        found.append(int(entry))
+            except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
+                pass
+    return found
+
+
+@sdk_only
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_ctrl_c_and_sigterm_stop_a_helm_rendering_and_its_child(repo, signum):
+    write(repo, {"loop/Chart.yaml": CHART.format(name="loop"), "loop/templates/cm.yaml": RANGE_BOMB})
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "hooklint", "lint", "loop"], cwd=repo, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip
+    try:
+        deadline, kids = time.monotonic() + 30, []
+        while not kids and time.monotonic() < deadline:  # a child alive for a second: the rendering
+            before = set(children_of(proc.pid))
+            time.sleep(1)
+            kids = sorted(before & set(children_of(proc.pid)))
+        assert kids, "no Helm child started"
+        proc.send_signal(signum)
+        proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+    assert proc.returncode != 0
+    assert all(gone(kid) for kid in kids)
