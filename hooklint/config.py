@@ -548,6 +548,8 @@ def load_config(path: str | None = None) -> Config:
     missing, unreadable or invalid file."""
     import yaml
 
+    from hooklint.yamlio import BoundedLoader
+
     where = path or find_config()
     if where is None:
         return Config()
@@ -556,7 +558,7 @@ def load_config(path: str | None = None) -> Config:
         return parse_config(data, where, lines)
     try:
         with open(where, "rb") as handle:
-            loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(handle)
+            loader = BoundedLoader(handle)
             try:
                 node = loader.get_single_node()
                 data = loader.construct_document(node) if node is not None else None

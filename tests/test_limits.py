@@ -242,3 +242,130 @@ def test_ctrl_c_and_sigterm_stop_a_helm_rendering_and_its_child(repo, signum):
         proc.kill()
     assert proc.returncode != 0
     assert all(gone(kid) for kid in kids)
+
+
+# --- YAML hooklint reads with PyYAML: aliases and depth bounded --------------------------------
+
+
+def alias_bomb(levels: int = 9, width: int = 10, indent: str = "") -> str:
+    lines = [f'{indent}a0: &a0 ["lol"]']
+    for i in range(1, levels + 1):
+        lines.append(f"{indent}a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * width) + "]")
+    return "\n".join(lines) + "\n"
+
+
+def merge_bomb(levels: int = 12, width: int = 10, indent: str = "") -> str:
+    lines = [f"{indent}m0: &m0 {{k0: 0, k1: 1, k2: 2, k3: 3}}"]
+    for i in range(1, levels + 1):
+        lines.append(f"{indent}m{i}: &m{i}\n{indent}  <<: [" + ", ".join([f"*m{i - 1}"] * width) + f"]\n{indent}  own{i}: {i}")
+    return "\n".join(lines) + "\n"
+
+
+def test_an_alias_bomb_in_a_kustomization_is_refused_before_anything_walks_it(repo):
+    bomb = "resources:\n- cm.yaml\n" + alias_bomb()
+    write(repo, {"app/kustomization.yaml": bomb, "app/cm.yaml": CONFIGMAP,
+                 "overlay/kustomization.yaml": "resources:\n- ../app\n"})  # fmt: skip
+    start = time.perf_counter()
+    result = lint("app", "overlay", "good")
+    assert time.perf_counter() - start < 20
+    aliasing = "document contains excessive aliasing (more than 200,000 nodes reached through aliases)"
+    assert findings(result)[:1] == [(*WITNESS, findings(result)[0][4])]
+    assert [(f.path, f.rule_id, f.span.line, f.span.column, f.message) for f in result.findings if f.rule_id != "HL102"] == [
+        # the kustomization itself, read as YAML: at the alias that crosses the limit
+        ("app/kustomization.yaml", "HL001", 8, 50, f"Document cannot be read safely: {aliasing}; Kubernetes "
+         "rejects it too. Simplify the document."),
+        # the overlay that builds on it: at its entry, naming the anchor whose aliases are too many
+        ("overlay/kustomization.yaml", "HL007", 2, 3, hl007(f"app/kustomization.yaml:7:5: {aliasing}")),
+    ]  # fmt: skip
+
+
+def test_an_alias_bomb_in_the_configuration_is_a_configuration_error(tmp_path):
+    from hooklint.config import ConfigError, load_config
+
+    (tmp_path / ".hooklint.yaml").write_text(alias_bomb())
+    with pytest.raises(ConfigError) as error:
+        load_config(str(tmp_path / ".hooklint.yaml"))
+    assert str(error.value) == (f"{tmp_path / '.hooklint.yaml'}:5:5: invalid YAML in configuration: document "
+                                "contains excessive aliasing (more than 200,000 nodes reached through aliases)")  # fmt: skip
+
+
+def test_an_alias_bomb_in_chart_yaml_is_hl001_and_nothing_else(repo):
+    write(repo, {"bomb/Chart.yaml": CHART.format(name="bomb") + alias_bomb(), "bomb/templates/cm.yaml": CONFIGMAP})
+    result = bounded_call(lambda: lint("bomb"))
+    assert [(f.path, f.rule_id, f.span.line) for f in result.findings] == [("bomb/Chart.yaml", "HL001", 9)]
+
+
+@sdk_only
+@pytest.mark.parametrize("body, problem", [
+    (merge_bomb(indent="  "), "document contains excessive aliasing (more than 200,000 nodes reached through aliases); "
+     "Kubernetes rejects it too"),
+    ("  d: " + "[" * 150 + "]" * 150 + "\n", "document is nested more than 100 levels deep"),
+], ids=["merge-keys", "deep"])  # fmt: skip
+def test_a_rendered_object_hooklint_cannot_read_is_hl001_never_a_silent_pass(repo, body, problem):
+    """Helm prints these; hooklint's reading of the rendered object (a merge bomb would expand while
+    Helm's document head is read) stops at its limits and says so on Chart.yaml."""
+    write(repo, {"hc/Chart.yaml": CHART.format(name="hc"),
+                 "hc/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n" + body})  # fmt: skip
+    result = bounded_call(lambda: lint("hc"))
+    assert [(f.path, f.rule_id, f.span.line, f.message) for f in result.findings] == [
+        ("hc/Chart.yaml", "HL001", 1, f"Document cannot be read safely: an object rendered from "
+         f"hc/templates/cm.yaml: {problem}. Simplify the document.")]  # fmt: skip
+
+
+def bounded_call(fn, seconds: float = 20.0, megabytes: float = 64.0):
+    """``fn()``, checked to take less than ``seconds`` and to allocate less than ``megabytes`` of
+    Python memory (tracemalloc)."""
+    import tracemalloc
+
+    tracemalloc.start()
+    start = time.perf_counter()
+    try:
+        out = fn()
+        elapsed, peak = time.perf_counter() - start, tracemalloc.get_traced_memory()[1] / 1e6
+    finally:
+        tracemalloc.stop()
+    assert elapsed < seconds, f"took {elapsed:.1f} s"
+    assert peak < megabytes, f"allocated {peak:.0f} MB"
+    return out
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(shape=st.sampled_from(["aliases", "merge", "mapping", "chain"]), levels=st.integers(1, 40),
+       width=st.integers(1, 40))  # fmt: skip
+def test_billion_laughs_of_any_shape_are_loaded_or_refused_in_bounded_time_and_memory(shape, levels, width):
+    """Whatever the depth and width of an alias bomb, the bounded PyYAML loader and a full walk of
+    what it returns (``json.dumps``, as kustomize option editing does) take bounded time and
+    memory, or the loader refuses the document; a small expansion always loads."""
+    import json
+
+    import yaml
+
+    from hooklint.yamlio import MAX_EXPANDED_NODES, BoundedLoader
+
+    if shape == "aliases":
+        text, expanded = alias_bomb(levels, width), width**levels
+    elif shape == "merge":
+        text, expanded = merge_bomb(levels, width), width**levels
+    elif shape == "mapping":
+        text = 'a0: &a0 {x: "lol"}\n' + "".join(
+            f"a{i}: &a{i} {{" + ", ".join(f"k{j}: *a{i - 1}" for j in range(width)) + "}\n" for i in range(1, levels + 1))
+        expanded = width**levels
+    else:  # each anchor one level deeper than the last: deep once expanded, small as text
+        text = 'a0: &a0 ["lol"]\n' + "".join(f"a{i}: &a{i} [*a{i - 1}, *a{i - 1}]\n" if width == 2 and i < 12 else
+                                             f"a{i}: &a{i} [*a{i - 1}]\n" for i in range(1, levels * 10))  # fmt: skip
+        expanded = levels * 10
+
+    def load_and_walk():
+        try:
+            return len(json.dumps(yaml.load(text, Loader=BoundedLoader)))
+        except yaml.YAMLError:
+            return None
+
+    size = bounded_call(load_and_walk, seconds=5, megabytes=64)
+    if expanded * levels * 10 < MAX_EXPANDED_NODES and shape != "chain":
+        assert size is not None

@@ -348,9 +348,11 @@ def _parse_kustomization(path: str, mtime_ns: int, size: int) -> dict | None:
     cache key: a file changed since is parsed again). The mapping is shared: callers only read it."""
     import yaml  # noqa: PLC0415 - only when a run has kustomizations
 
+    from hooklint.yamlio import BoundedLoader  # noqa: PLC0415
+
     try:
         with open(path, encoding="utf-8") as handle:
-            config = yaml.load(handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+            config = yaml.load(handle, Loader=BoundedLoader)
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return None
     if config is None:

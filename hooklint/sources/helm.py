@@ -53,6 +53,7 @@ from typing import Any, Mapping
 import yaml
 
 from hooklint.loader import within
+from hooklint.yamlio import BoundedLoader, YamlTooComplex
 from hooklint.sources import bounded
 from hooklint.sources.cache import cached, input_key
 from hooklint.sources.rendered import RenderedDocument, Renderer, RenderError, RendererUnavailable, Rendering
@@ -252,8 +253,8 @@ def _read_chart(folder: str, depth: int = 0) -> _Chart:
     try:
         with open(chart_yaml, encoding="utf-8") as handle:
             text = handle.read()
-        node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-        meta = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        node = yaml.compose(text, Loader=BoundedLoader)
+        meta = yaml.load(text, Loader=BoundedLoader)
     except OSError as exc:
         raise RenderError(f"cannot read {chart_yaml}: {exc.strerror or exc}", chart_yaml) from None
     except yaml.YAMLError as exc:
@@ -293,7 +294,7 @@ def _read_chart(folder: str, depth: int = 0) -> _Chart:
 def _requirements(folder: str) -> list[Any]:
     try:
         with open(os.path.join(folder, "requirements.yaml"), encoding="utf-8") as handle:
-            data = yaml.load(handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+            data = yaml.load(handle, Loader=BoundedLoader)
     except (OSError, yaml.YAMLError):
         return []
     deps = data.get("dependencies") if isinstance(data, dict) else None
@@ -308,7 +309,7 @@ def _archive_chart_name(path: str) -> str | None:
                 parts = member.name.strip("/").split("/")
                 if len(parts) == 2 and parts[1] == "Chart.yaml" and member.isfile() and member.size < 1 << 20:
                     handle = archive.extractfile(member)
-                    meta = yaml.safe_load(handle.read()) if handle else None
+                    meta = yaml.load(handle.read(), Loader=BoundedLoader) if handle else None
                     name = meta.get("name") if isinstance(meta, dict) else None
                     return name if isinstance(name, str) else None
     except (OSError, tarfile.TarError, yaml.YAMLError, EOFError):
@@ -603,8 +604,8 @@ def _split(text: str) -> list[str]:
     return docs
 
 
-class _HeadLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """Timestamps stay strings, as in sigs.k8s.io/yaml."""
+class _HeadLoader(BoundedLoader):  # type: ignore[misc]
+    """Timestamps stay strings, as in sigs.k8s.io/yaml; alias bombs are refused."""
 
 
 _HeadLoader.yaml_implicit_resolvers = {
@@ -618,6 +619,8 @@ def _head(text: str, source: str) -> dict[str, Any] | None:
     ("YAML parse error on <template>"), None for an empty document."""
     try:
         value = yaml.load(text, Loader=_HeadLoader)
+    except YamlTooComplex:  # Helm reads it; hooklint's parse of the document says what is too much (HL001)
+        return {}
     except yaml.YAMLError as exc:
         raise _HelmFailed(f"YAML parse error on {source}: {_one_line(str(exc))}") from None
     if value is None:

@@ -69,7 +69,7 @@ from hooklint.sources.rendered import (
     Rendering,
     Transformation,
 )
-from hooklint.yamlio import go_resolve_plain
+from hooklint.yamlio import BoundedLoader, YamlTooComplex, go_resolve_plain
 
 ORIGIN_ANNOTATION = "config.kubernetes.io/origin"
 TRANSFORMATIONS_ANNOTATION = "alpha.config.kubernetes.io/transformations"
@@ -84,7 +84,7 @@ _REMOTE = re.compile(
     r"^(?:[A-Za-z][A-Za-z0-9+.-]*://|git@|git::|gh:|(?:github\.com|gitlab\.com|bitbucket\.org)[/:])"
     r"|\?(?:ref|version|submodules|timeout)="
 )
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_Loader = BoundedLoader  # alias bombs and deep nesting refused (hooklint.yamlio)
 
 
 class _GoDumper(yaml.SafeDumper):
@@ -391,6 +391,9 @@ class _Inputs:
             with open(path, encoding="utf-8") as handle:
                 text = handle.read()
             config = yaml.load(text, Loader=_Loader)
+        except YamlTooComplex as error:  # an alias bomb: refused here, before anything walks it
+            mark = error.problem_mark
+            raise RenderError(str(error.problem), self.to_user(path), *((mark.line + 1, mark.column + 1) if mark else (1, 1)))
         except (OSError, UnicodeDecodeError, yaml.YAMLError):
             self.exact = False  # kustomize says what is wrong
             return
@@ -735,7 +738,10 @@ def _documents(output: str, requested: set[str]) -> list[RenderedDocument]:
     ]  # fmt: skip
     documents = []
     for text in _split(output):
-        obj = yaml.load(text, Loader=_Loader)
+        try:
+            obj = yaml.load(text, Loader=_Loader)
+        except yaml.YAMLError:  # nested too deep for hooklint: parsing the document says so (HL001)
+            obj = None
         metadata = obj.get("metadata") if isinstance(obj, dict) else None
         annotations = (metadata.get("annotations") if isinstance(metadata, dict) else None) or {}
         origin = _yaml_value(annotations.get(ORIGIN_ANNOTATION))

@@ -26,7 +26,7 @@ from hooklint.sources.bounded import Limits
 from hooklint.sources.placement import Placement
 from hooklint.sources.discovery import KUSTOMIZE
 from hooklint.sources.rendered import RenderedDocument, Renderer, RendererUnavailable, RenderError
-from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, SYNTAX_ERROR, LoadIssue, Map
+from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, SYNTAX_ERROR, TOO_COMPLEX, LoadIssue, Map
 
 
 @dataclass(slots=True)
@@ -97,8 +97,9 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
         detail = exc.message if exc.argocd_renders is None else f"{exc.message}. {exc.argocd_renders}"
         line, column, where = exc.line, exc.column, None
         if os.path.normpath(exc.path) == os.path.normpath(manifest_file):
-            if kind == RENDER_FAILED and any(issue.kind == SYNTAX_ERROR for issue, _ in loaded.issues):
-                # the kustomization or Chart.yaml is not YAML: HL001 says so, at the parser's position
+            if kind == RENDER_FAILED and any(issue.kind in (SYNTAX_ERROR, TOO_COMPLEX) for issue, _ in loaded.issues):
+                # the kustomization or Chart.yaml is not YAML (or an alias bomb): HL001 says so, at
+                # the parser's position
                 return loaded, [], None
         elif source_type == KUSTOMIZE:  # in a base or component: on the entry that leads there
             detail = f"{exc.path}:{exc.line}:{exc.column}: {detail}"
@@ -120,6 +121,11 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     for i, doc in enumerate(rendering.documents):
         parsed = parse_text(manifest_file, doc.text)
         parsed.skip_reason = None
+        for issue, _ in parsed.issues:
+            if issue.kind in (SYNTAX_ERROR, TOO_COMPLEX):  # an object hooklint cannot read: HL001, never a silent pass
+                source = doc.origin or doc.configured_in or "the rendering"
+                loaded.issues.append((LoadIssue(issue.kind, Span.point(1, 1),
+                                                f"an object rendered from {source}: {issue.detail}"), 0))  # fmt: skip
         body = parsed.documents[0].value if parsed.documents else None
         placement = None
         if isinstance(body, Map):
