@@ -177,7 +177,7 @@ def lint(
         from hooklint.reporters.baseline import BaselineError, apply_baseline, load_baseline
 
         try:
-            result.stale_baseline = apply_baseline(result, load_baseline(baseline))
+            result.stale_baseline = apply_baseline(result, load_baseline(baseline, cfg.max_file_size))
         except BaselineError as exc:
             _fail(str(exc))
     for error in result.errors:

@@ -432,9 +432,10 @@ def parse_config(data: Any, where: str, lines: dict[tuple, int] | None = None) -
 def _has_tool_table(path: str) -> bool:
     """Whether the ``pyproject.toml`` at ``path`` has a ``[tool.hooklint]`` table (a cheap look at
     the text: the file is parsed only when it is the one used)."""
+    from hooklint.files import read_bytes  # noqa: PLC0415
+
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
+        text = read_bytes(path, DEFAULT_MAX_FILE_SIZE).decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return False
     return re.search(r"^\s*\[\s*tool\s*\.\s*hooklint\s*[\].]", text, re.MULTILINE) is not None or re.search(
@@ -447,6 +448,10 @@ def find_config(start: str | None = None) -> str | None:
     :class:`ConfigError` when one folder holds two of them."""
     folder = os.path.abspath(start or os.getcwd())
     while True:
+        for name in YAML_NAMES:  # a FIFO or device named .hooklint.yaml: refused, never read nor skipped
+            candidate = os.path.join(folder, name)
+            if os.path.exists(candidate) and not os.path.isfile(candidate) and not os.path.isdir(candidate):
+                raise ConfigError(f"{candidate}: cannot read configuration: not a regular file")
         found = [os.path.join(folder, n) for n in YAML_NAMES if os.path.isfile(os.path.join(folder, n))]
         pyproject = os.path.join(folder, PYPROJECT)
         if os.path.isfile(pyproject) and _has_tool_table(pyproject):
@@ -522,13 +527,16 @@ def _load_toml(where: str) -> tuple[Any, dict[tuple, int]]:
         import tomllib  # type: ignore[import-not-found]
     except ModuleNotFoundError:  # Python 3.10
         import tomli as tomllib  # type: ignore[no-redef]
+    from hooklint.files import read_bytes  # noqa: PLC0415
+
     try:
-        with open(where, "rb") as handle:
-            raw = handle.read()
+        raw = read_bytes(where, DEFAULT_MAX_FILE_SIZE)
         text = raw.decode("utf-8")
         data = tomllib.loads(text)
     except OSError as exc:
         raise ConfigError(f"{where}: cannot read configuration: {exc.strerror or exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{where}: invalid TOML in configuration: nested too deeply") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{where}: cannot read configuration: not valid UTF-8") from None
     except tomllib.TOMLDecodeError as exc:
@@ -548,6 +556,7 @@ def load_config(path: str | None = None) -> Config:
     missing, unreadable or invalid file."""
     import yaml
 
+    from hooklint.files import read_bytes
     from hooklint.yamlio import BoundedLoader
 
     where = path or find_config()
@@ -557,13 +566,12 @@ def load_config(path: str | None = None) -> Config:
         data, lines = _load_toml(where)
         return parse_config(data, where, lines)
     try:
-        with open(where, "rb") as handle:
-            loader = BoundedLoader(handle)
-            try:
-                node = loader.get_single_node()
-                data = loader.construct_document(node) if node is not None else None
-            finally:
-                loader.dispose()
+        loader = BoundedLoader(read_bytes(where, DEFAULT_MAX_FILE_SIZE))
+        try:
+            node = loader.get_single_node()
+            data = loader.construct_document(node) if node is not None else None
+        finally:
+            loader.dispose()
     except OSError as exc:
         raise ConfigError(f"{where}: cannot read configuration: {exc.strerror or exc}") from None
     except yaml.YAMLError as exc:

@@ -17,8 +17,9 @@ from typing import Iterator
 
 from hooklint.catalog import Catalog, Rule
 from hooklint.checks import REGISTRY, Check, Context, Hit, load_all
-from hooklint.config import Config, ConfigError
+from hooklint.config import DEFAULT_MAX_FILE_SIZE, Config, ConfigError
 from hooklint.findings import Finding, Span, Suppression
+from hooklint.files import read_bytes
 from hooklint.loader import LoadedFile, ignore_comments
 from hooklint.model import Manifest
 from hooklint.plan import SyncPlan
@@ -313,7 +314,6 @@ class Engine:
 def _comments_of(path: str) -> list:
     """The ``# hooklint: ignore[...]`` comments of the user's file ``path`` (none when unreadable)."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            return ignore_comments(handle.read())
+        return ignore_comments(read_bytes(path, DEFAULT_MAX_FILE_SIZE).decode("utf-8"))
     except (OSError, UnicodeDecodeError):
         return []

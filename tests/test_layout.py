@@ -4,7 +4,7 @@
     -> pipeline (runs the stages) -> fix (edits files, lints through the pipeline) -> reporters
     -> review (runs the pipeline on two revisions) -> cli
 
-The foundations (positions and findings, the YAML reader, Argo CD's rules, image references, the
+The foundations (positions and findings, reading files, the YAML reader, Argo CD's rules, image references, the
 configuration, the rule catalog) are shared by every stage and import no stage.
 """
 
@@ -17,7 +17,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "hooklint"
 STAGES: list[tuple[str, ...]] = [
-    ("findings", "yamlio", "argocd", "images", "config", "catalog", "rules"),
+    ("findings", "files", "yamlio", "argocd", "images", "config", "catalog", "rules"),
     ("loader",),
     ("sources",),
     ("model",),

@@ -369,3 +369,100 @@ def test_billion_laughs_of_any_shape_are_loaded_or_refused_in_bounded_time_and_m
     size = bounded_call(load_and_walk, seconds=5, megabytes=64)
     if expanded * levels * 10 < MAX_EXPANDED_NODES and shape != "chain":
         assert size is not None
+
+
+# --- files of the wrong kind and size --------------------------------------------------------
+
+
+def run_cli(*args: str, cwd: Path, timeout: float = 60) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "HOOKLINT_CACHE_DIR": "off"}
+    return subprocess.run([sys.executable, "-m", "hooklint", *args], capture_output=True, text=True, timeout=timeout,
+                          cwd=cwd, env=env)  # fmt: skip
+
+
+@pytest.mark.parametrize("name, kustomization, line, column, what", [
+    ("pipe.yaml", "resources:\n- cm.yaml\n- pipe.yaml\n", 3, 3, "resources entry 'pipe.yaml' names app/pipe.yaml, "
+     "which is a FIFO, not a regular file: not read"),
+    ("patch.yaml", "resources:\n- cm.yaml\npatches:\n- path: patch.yaml\n", 4, 9, "patches entry 'patch.yaml' names "
+     "app/patch.yaml, which is a FIFO, not a regular file: not read"),
+    ("env", "resources:\n- cm.yaml\nconfigMapGenerator:\n- name: c\n  envs: [env]\n", 5, 3, "configMapGenerator entry "
+     "'env' names app/env, which is a FIFO, not a regular file: not read"),
+], ids=["resource", "patch", "generator"])  # fmt: skip
+def test_a_fifo_named_by_a_kustomization_is_hl007_without_blocking(repo, name, kustomization, line, column, what):
+    write(repo, {"app/kustomization.yaml": kustomization, "app/cm.yaml": CONFIGMAP})
+    os.mkfifo(repo / "app" / name)
+    result = bounded_call(lambda: lint("app", "good"))
+    assert findings(result) == [("app/kustomization.yaml", "HL007", line, column, hl007(what)),
+                                (*WITNESS, findings(result)[1][4])]  # fmt: skip
+
+
+def test_a_kustomization_that_is_a_fifo_in_a_base_is_hl007(repo):
+    write(repo, {"overlay/kustomization.yaml": "resources:\n- ../base\n", "base/cm.yaml": CONFIGMAP})
+    os.mkfifo(repo / "base" / "kustomization.yaml")
+    result = bounded_call(lambda: lint("overlay"))
+    assert findings(result) == [("overlay/kustomization.yaml", "HL007", 2, 3, hl007(
+        "base/kustomization.yaml:1:1: the kustomization is a FIFO, not a regular file: not read"))]  # fmt: skip
+
+
+def test_a_resource_over_max_file_size_is_hl007_and_other_big_files_are_not_copied(repo):
+    write(repo, {"app/kustomization.yaml": "resources:\n- cm.yaml\n- big.yaml\n", "app/cm.yaml": CONFIGMAP,
+                 "app/big.yaml": CONFIGMAP + "  pad: '" + "x" * 5000 + "'\n", "other/kustomization.yaml":
+                 "resources:\n- cm.yaml\n", "other/cm.yaml": CONFIGMAP, "other/unused.bin": "x" * 5000})  # fmt: skip
+    result = lint("app", "other", max_file_size=4096)
+    assert findings(result) == [("app/kustomization.yaml", "HL007", 3, 3, hl007(
+        "resources entry 'big.yaml' names app/big.yaml, which is larger than max-file-size (4,096 bytes): not read"))]
+    files = kustomize._Inputs(str(repo), lambda p: p, 4096).collect(str(repo / "other"), kustomize.KustomizeOptions())
+    assert [os.path.relpath(f, repo) for f in files] == ["other/cm.yaml", "other/kustomization.yaml"]
+
+
+@pytest.mark.parametrize("name", ["templates/pipe.yaml", "values.yaml", "charts/sub/Chart.yaml"])
+def test_a_fifo_in_a_chart_is_hl007_without_blocking(repo, name):
+    write(repo, {"shop/Chart.yaml": CHART.format(name="shop"), "shop/templates/cm.yaml": CONFIGMAP})
+    (repo / "shop" / name).parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(repo / "shop" / name)
+    result = bounded_call(lambda: lint("shop"))
+    where = os.path.join("shop", name)
+    if name.startswith("charts"):  # reported at the subchart's Chart.yaml, as a subchart's YAML error is
+        assert findings(result) == [(where, "HL007", 1, 1, hl007(f"{where} is a FIFO, not a regular file: not read"))]
+    else:
+        assert findings(result) == [("shop/Chart.yaml", "HL007", 1, 1, hl007(
+            f"chart file {where} is a FIFO, not a regular file: not read"))]
+
+
+def test_a_value_file_that_is_a_fifo_is_hl007(repo):
+    from hooklint.sources.helm import HelmOptions, render_helm
+    from hooklint.sources.rendered import RenderError
+
+    write(repo, {"shop/Chart.yaml": CHART.format(name="shop")})
+    os.mkfifo(repo / "prod.yaml")
+    with pytest.raises(RenderError) as error:
+        render_helm("shop", str(repo), HelmOptions("shop", value_files=("/prod.yaml",)))
+    assert error.value.message == f"value file {repo / 'prod.yaml'} is a FIFO, not a regular file: not read"
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda p: os.mkfifo(p), "cannot read baseline: not a regular file (a FIFO); not read"),
+    (lambda p: p.write_text(" " * (10 << 20) + "{}"), "cannot read baseline: larger than max-file-size (10,485,760 bytes)"),
+    (lambda p: p.write_text("[" * 100_000), "not a hooklint baseline (invalid JSON: nested too deeply)"),
+], ids=["fifo", "huge", "deep"])  # fmt: skip
+def test_a_baseline_that_cannot_be_read_is_one_line_and_exit_2(repo, make, message):
+    make(repo / "baseline.json")
+    (repo / ".hooklint.yaml").write_text("baseline: baseline.json\n")
+    proc = run_cli("lint", "good", cwd=repo)
+    assert (proc.returncode, proc.stderr) == (2, f"hooklint: error: {repo / 'baseline.json'}: {message}\n")
+
+
+def test_dev_zero_as_baseline_or_configuration_is_one_line_and_exit_2(repo):
+    proc = run_cli("lint", "--baseline", "/dev/zero", "good", cwd=repo)
+    assert (proc.returncode, proc.stderr) == (
+        2, "hooklint: error: /dev/zero: cannot read baseline: not a regular file (a device); not read\n")
+    proc = run_cli("lint", "--config", "/dev/zero", "good", cwd=repo)
+    assert (proc.returncode, proc.stderr) == (
+        2, "hooklint: error: /dev/zero: cannot read configuration: not a regular file (a device); not read\n")
+
+
+def test_a_configuration_file_that_is_a_fifo_is_refused_not_skipped(repo):
+    os.mkfifo(repo / ".hooklint.yaml")
+    proc = run_cli("lint", "good", cwd=repo)
+    assert (proc.returncode, proc.stderr) == (
+        2, f"hooklint: error: {repo / '.hooklint.yaml'}: cannot read configuration: not a regular file\n")

@@ -34,7 +34,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from hooklint.config import DEFAULT_RENDER_MEMORY, DEFAULT_RENDER_TIMEOUT
+from hooklint.config import DEFAULT_MAX_FILE_SIZE, DEFAULT_RENDER_MEMORY, DEFAULT_RENDER_TIMEOUT
 
 MIB = 1 << 20
 #: Address space allowed beyond the memory limit (``RLIMIT_AS`` backstop): what the Go runtime
@@ -51,16 +51,19 @@ _OUT_OF_MEMORY = re.compile(
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """The limits of one rendering: ``timeout`` in seconds of wall-clock time, ``memory`` in bytes."""
+    """The limits of one rendering: ``timeout`` in seconds of wall-clock time, ``memory`` in bytes,
+    and ``max_file_size``, the bytes of the largest input file a renderer is handed (kustomization,
+    resource, chart file, value file)."""
 
     timeout: float = DEFAULT_RENDER_TIMEOUT
     memory: int = DEFAULT_RENDER_MEMORY * MIB
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE
 
     @classmethod
     def of(cls, config: Any) -> "Limits":
         """The limits a :class:`~hooklint.config.Config` sets (``render_timeout`` seconds,
-        ``render_memory`` MiB)."""
-        return cls(float(config.render_timeout), int(config.render_memory) * MIB)
+        ``render_memory`` MiB, ``max_file_size`` bytes)."""
+        return cls(config.render_timeout, int(config.render_memory) * MIB, config.max_file_size)
 
 
 class Stopped(Exception):

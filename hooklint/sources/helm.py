@@ -52,6 +52,8 @@ from typing import Any, Mapping
 
 import yaml
 
+from hooklint.config import DEFAULT_MAX_FILE_SIZE
+from hooklint.files import FileTooLarge, NotRegularFile, file_problem, problem_of, read_bytes, walk_tree
 from hooklint.loader import within
 from hooklint.yamlio import BoundedLoader, YamlTooComplex
 from hooklint.sources import bounded
@@ -246,17 +248,27 @@ class _Chart:
         return self.archive or os.path.normpath(os.path.join(self.folder or ".", "Chart.yaml"))
 
 
-def _read_chart(folder: str, depth: int = 0) -> _Chart:
-    """The chart in ``folder`` with its ``charts/`` subcharts (folders read recursively, archives
-    by the name in their ``Chart.yaml``) keyed by chart name and by dependency alias."""
+#: Subcharts nested deeper than this (``charts/a/charts/b/...``) are refused (HL007).
+MAX_SUBCHART_DEPTH = 20
+
+
+def _read_chart(folder: str, depth: int = 0, max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> _Chart:
+    """The chart in ``folder`` with its ``charts/`` subcharts (folders read recursively, at most
+    :data:`MAX_SUBCHART_DEPTH` deep, archives by the name in their ``Chart.yaml``) keyed by chart
+    name and by dependency alias. Raises RenderError for a ``Chart.yaml`` that is not a regular
+    file of at most ``max_file_size`` bytes, not UTF-8 or not YAML, and for subcharts nested too
+    deep."""
     chart_yaml = os.path.normpath(os.path.join(folder, "Chart.yaml"))
     try:
-        with open(chart_yaml, encoding="utf-8") as handle:
-            text = handle.read()
+        text = read_bytes(chart_yaml, max_file_size).decode("utf-8-sig")
         node = yaml.compose(text, Loader=BoundedLoader)
         meta = yaml.load(text, Loader=BoundedLoader)
+    except (NotRegularFile, FileTooLarge) as exc:
+        raise RenderError(f"{chart_yaml} is {problem_of(exc)}: not read", chart_yaml) from None
     except OSError as exc:
         raise RenderError(f"cannot read {chart_yaml}: {exc.strerror or exc}", chart_yaml) from None
+    except UnicodeDecodeError:
+        raise RenderError(f"{chart_yaml} is not valid UTF-8", chart_yaml) from None
     except yaml.YAMLError as exc:
         raise RenderError(f"{chart_yaml} is not valid YAML: {_one_line(str(exc))}", chart_yaml) from None
     if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) or not meta["name"]:
@@ -264,7 +276,7 @@ def _read_chart(folder: str, depth: int = 0) -> _Chart:
     chart = _Chart(name=meta["name"], folder=folder)
     dependencies, lines = meta.get("dependencies"), []
     if dependencies is None and meta.get("apiVersion") == "v1":  # Helm 2 charts: requirements.yaml
-        dependencies = _requirements(folder)
+        dependencies = _requirements(folder, max_file_size)
         lines = [1] * len(dependencies)
     elif isinstance(dependencies, list) and isinstance(node, yaml.MappingNode):
         for key, value in node.value:
@@ -276,8 +288,11 @@ def _read_chart(folder: str, depth: int = 0) -> _Chart:
     entries = sorted(os.listdir(charts_dir)) if os.path.isdir(charts_dir) else []
     for entry in entries:
         path = os.path.normpath(os.path.join(charts_dir, entry))
-        if os.path.isdir(path) and os.path.isfile(os.path.join(path, "Chart.yaml")) and depth < 20:
-            sub = _read_chart(path, depth + 1)
+        if os.path.isdir(path) and os.path.exists(os.path.join(path, "Chart.yaml")):
+            if depth + 1 > MAX_SUBCHART_DEPTH:
+                raise RenderError(f"subcharts are nested more than {MAX_SUBCHART_DEPTH} levels deep ({path}): "
+                                  "hooklint reads no deeper", chart_yaml)  # fmt: skip
+            sub = _read_chart(path, depth + 1, max_file_size)
         elif entry.endswith(".tgz") and os.path.isfile(path):
             sub = _Chart(name=_archive_chart_name(path) or entry[: -len(".tgz")], archive=path)
         else:
@@ -291,10 +306,9 @@ def _read_chart(folder: str, depth: int = 0) -> _Chart:
     return chart
 
 
-def _requirements(folder: str) -> list[Any]:
+def _requirements(folder: str, max_file_size: int) -> list[Any]:
     try:
-        with open(os.path.join(folder, "requirements.yaml"), encoding="utf-8") as handle:
-            data = yaml.load(handle, Loader=BoundedLoader)
+        data = yaml.load(read_bytes(os.path.join(folder, "requirements.yaml"), max_file_size), Loader=BoundedLoader)
     except (OSError, yaml.YAMLError):
         return []
     deps = data.get("dependencies") if isinstance(data, dict) else None
@@ -352,9 +366,11 @@ class _ValueFile:
     real: str  # resolved, inside the repository
 
 
-def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], chart_yaml: str) -> list[_ValueFile]:
+def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], chart_yaml: str,
+                         max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> list[_ValueFile]:  # fmt: skip
     """argo-cd ``util/io/path`` ``ResolveValueFilePathOrUrl``: relative to the chart folder, or to
-    the repository root with a leading ``/``; must resolve (symlinks followed) inside the root."""
+    the repository root with a leading ``/``; must resolve (symlinks followed) inside the root, and
+    be a regular file of at most ``max_file_size`` bytes."""
     real_root = os.path.realpath(root)
     resolved = []
     for name in value_files:
@@ -369,19 +385,23 @@ def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], ch
         real = os.path.realpath(joined)
         if real == real_root or not within(real, real_root):
             raise RenderError(f"file '{name}' resolved to outside repository root", chart_yaml)
+        problem = file_problem(real, max_file_size)
+        if problem is not None:
+            raise RenderError(f"value file {os.path.normpath(joined)} is {problem}: not read", chart_yaml)
         if not os.path.isfile(real):
             raise RenderError(f"value file {os.path.normpath(joined)} not found", chart_yaml)
         resolved.append(_ValueFile(os.path.normpath(joined), real))
     return resolved
 
 
-def _chart_files(chart: str, root: str) -> list[tuple[str, str]]:
+def _chart_files(chart: str, root: str, max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> list[tuple[str, str]]:
     """Every regular file under the chart folder as ``(path to read, path inside the chart)``,
     symlinks followed as Helm's loader follows them; one that leaves the repository is an error
-    (Argo CD: "illegal filepath in symlink"), a dangling one is skipped."""
+    (Argo CD: "illegal filepath in symlink"), a dangling one is skipped. A FIFO, device or socket
+    (which Helm would read forever) or a file over ``max_file_size`` bytes is a RenderError."""
     real_root = os.path.realpath(root).rstrip(os.sep) + os.sep
     files, seen = [], set()
-    for folder, dirs, names in os.walk(chart, followlinks=True):
+    for folder, dirs, names in walk_tree(chart, followlinks=True):
         real_folder = os.path.realpath(folder)
         if real_folder in seen:
             dirs[:] = []
@@ -395,6 +415,10 @@ def _chart_files(chart: str, root: str) -> list[tuple[str, str]]:
                 continue
             if not (real + os.sep).startswith(real_root):
                 raise RenderError(f"illegal filepath in symlink {os.path.normpath(path)}: it leaves the repository",
+                                  os.path.normpath(os.path.join(chart, "Chart.yaml")))  # fmt: skip
+            problem = file_problem(real, max_file_size)
+            if problem is not None:
+                raise RenderError(f"chart file {os.path.normpath(path)} is {problem}: not read",
                                   os.path.normpath(os.path.join(chart, "Chart.yaml")))  # fmt: skip
             if os.path.isfile(real):
                 files.append((path, os.path.relpath(path, chart)))
@@ -420,10 +444,11 @@ def render_helm(chart: str, root: str, options: HelmOptions, limits: bounded.Lim
         raise RenderError(f"{chart} is a remote chart: {NEVER_FETCHES}; vendor the chart into the repository",
                           chart, needs_network=True)  # fmt: skip
     chart_yaml = os.path.normpath(os.path.join(chart, "Chart.yaml"))
-    tree = _read_chart(chart)
+    limits = limits or bounded.Limits()
+    tree = _read_chart(chart, max_file_size=limits.max_file_size)
     _check_dependencies(tree)
-    value_files = _resolve_value_files(chart, root, options.value_files, chart_yaml)
-    files = _chart_files(chart, root)
+    value_files = _resolve_value_files(chart, root, options.value_files, chart_yaml, limits.max_file_size)
+    files = _chart_files(chart, root, limits.max_file_size)
     found = find_helm()
     if found is None:
         raise RendererUnavailable(
@@ -434,7 +459,6 @@ def render_helm(chart: str, root: str, options: HelmOptions, limits: bounded.Lim
         [mode, renderer.version, repr(options), os.path.normpath(chart)],
         [path for path, _ in files] + [v.real for v in value_files], root,
     )  # fmt: skip
-    limits = limits or bounded.Limits()
     return cached("helm", key, lambda: _render(mode, renderer, chart, tree, files, value_files, options, limits))
 
 
@@ -769,9 +793,9 @@ def _owner(source: str, tree: _Chart) -> tuple[_Chart, str | None]:
 
 
 def _read_text(path: str) -> str | None:
+    """The text of a template (regular files only; one over the default max-file-size is not read)."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return handle.read()
+        return read_bytes(path, DEFAULT_MAX_FILE_SIZE).decode("utf-8", "replace")
     except OSError:
         return None
 

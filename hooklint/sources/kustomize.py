@@ -57,6 +57,8 @@ from typing import Any, Callable, Iterable, Mapping
 
 import yaml
 
+from hooklint.config import DEFAULT_MAX_FILE_SIZE
+from hooklint.files import FileTooLarge, NotRegularFile, file_problem, problem_of, read_bytes, walk_tree
 from hooklint.loader import within
 from hooklint.sources import bounded
 from hooklint.sources.cache import cached, input_key
@@ -206,12 +208,13 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
     def to_user(path: str, app_dir: str = app_abs) -> str:
         return os.path.normpath(os.path.join(folder, os.path.relpath(path, app_dir)))
 
-    files = _Inputs(root_abs, to_user).collect(app_abs, options)
+    limits = limits or bounded.Limits()
+    files = _Inputs(root_abs, to_user, limits.max_file_size).collect(app_abs, options)
     _check_symlinks(root_abs, files, to_user)
     key = input_key([renderer.name, renderer.version, repr(options), rel_app], files, root_abs)
     rendering = cached(
         "kustomize", key,
-        lambda: _build(argv, renderer, root_abs, files, rel_app, options, folder, user_file, limits or bounded.Limits()),
+        lambda: _build(argv, renderer, root_abs, files, rel_app, options, folder, user_file, limits),
     )
     return _in_user_terms(rendering, folder)
 
@@ -353,15 +356,21 @@ class _Inputs:
     """Works out every file a build of one folder may read (the folder, and every local folder or
     file referenced, recursively, by kustomization fields), refusing remote references, plugins
     and ``helmCharts`` on the way. When references cannot be worked out (a kustomization that
-    does not parse, an entry of an unknown shape, a symlink on the way), all files under root."""
+    does not parse, an entry of an unknown shape, a symlink on the way), all files under root.
+
+    Only regular files of at most ``max_file_size`` bytes are handed to kustomize: a kustomization
+    or an entry naming a FIFO, a device or a socket (which would block or never end), or a file
+    over the size, is a RenderError at the entry; other files over the size under a folder that
+    is built are left out of the copy (kustomize reads only what is named)."""
 
     _DIRS_OR_FILES = ("resources", "bases", "components")
     _PLUGINS = ("transformers", "generators", "validators")
     _FILES = ("crds", "configurations")
 
-    def __init__(self, root: str, to_user: Callable[[str], str]):
+    def __init__(self, root: str, to_user: Callable[[str], str], max_file_size: int = DEFAULT_MAX_FILE_SIZE):
         self.root = root
         self.to_user = to_user
+        self.max_file_size = max_file_size
         self.files: set[str] = set()
         self.seen: set[str] = set()
         self.exact = True
@@ -376,21 +385,26 @@ class _Inputs:
             path = json.loads(patch).get("path")
             if isinstance(path, str):
                 self.reference(here, "patches", path)
-        return sorted(self.files) if self.exact else _tree(self.root)
+        return sorted(self.files) if self.exact else self.fitting(_tree(self.root))
+
+    def fitting(self, paths: list[str]) -> list[str]:
+        """``paths`` without the regular files over the size limit (symlinks stay: they are copied as links)."""
+        return [p for p in paths if os.path.islink(p) or file_problem(p, self.max_file_size) is None]
 
     def directory(self, directory: str) -> None:
         if directory in self.seen:
             return
         self.seen.add(directory)
-        self.files.update(_tree(directory, self))
+        self.files.update(self.fitting(_tree(directory, self)))
         name = _kustomization_name(directory)
         if name is None:
             return
         path = os.path.join(directory, name)
         try:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
+            text = read_bytes(path, self.max_file_size).decode("utf-8")
             config = yaml.load(text, Loader=_Loader)
+        except (NotRegularFile, FileTooLarge) as error:
+            raise RenderError(f"the kustomization is {problem_of(error)}: not read", self.to_user(path)) from None
         except YamlTooComplex as error:  # an alias bomb: refused here, before anything walks it
             mark = error.problem_mark
             raise RenderError(str(error.problem), self.to_user(path), *((mark.line + 1, mark.column + 1) if mark else (1, 1)))
@@ -475,6 +489,10 @@ class _Inputs:
         if os.path.isdir(target) and directory_ok:
             self.directory(target)
         else:
+            problem = file_problem(target, self.max_file_size)
+            if problem is not None:
+                raise RenderError(f"{field} entry {entry!r} names {self.to_user(target)}, which is {problem}: not read",
+                                  self.to_user(kustomization), *_position_of(text, entry))  # fmt: skip
             self.files.add(target)
         if os.path.realpath(target) != os.path.join(os.path.realpath(self.root), os.path.relpath(target, self.root)):
             self.exact = False  # a symlink on the way: copy the whole repository
@@ -493,8 +511,7 @@ class _Inputs:
         for source, inline in sources:
             try:
                 if inline is None:
-                    with open(source, encoding="utf-8") as handle:
-                        inline = handle.read()
+                    inline = read_bytes(source, self.max_file_size).decode("utf-8")
                 objects = list(yaml.load_all(inline, Loader=_Loader))
             except (OSError, UnicodeDecodeError, yaml.YAMLError):
                 continue
@@ -527,7 +544,7 @@ def _tree(folder: str, inputs: _Inputs | None = None) -> list[str]:
     """Every regular file and symlink under ``folder`` (``.git`` skipped), absolute. A symlink
     makes ``inputs`` inexact (its target must be copied too)."""
     found = []
-    for directory, dirs, names in os.walk(folder):
+    for directory, dirs, names in walk_tree(folder):
         dirs[:] = sorted(d for d in dirs if d != ".git")
         for name in [d for d in dirs if os.path.islink(os.path.join(directory, d))] + names:
             path = os.path.join(directory, name)

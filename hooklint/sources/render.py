@@ -20,6 +20,8 @@ from dataclasses import dataclass
 
 from hooklint.config import Config
 from hooklint.findings import Span
+from hooklint.config import DEFAULT_MAX_FILE_SIZE
+from hooklint.files import read_bytes
 from hooklint.loader import LoadedFile, parse_text, read_file, within
 from hooklint.sources.applications import ApplicationSource, git_root
 from hooklint.sources.bounded import Limits
@@ -149,8 +151,7 @@ def _entry_leading_to(manifest_file: str, path: str) -> tuple[int, int]:
     ``path`` or a folder above it (the base or component a render error comes from); (1, 1) when
     none does."""
     try:
-        with open(manifest_file, encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
+        lines = read_bytes(manifest_file, DEFAULT_MAX_FILE_SIZE).decode("utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
         return 1, 1
     folder = os.path.dirname(os.path.abspath(manifest_file))
@@ -197,8 +198,7 @@ class _Sources:
     def text(self, path: str) -> str | None:
         if path not in self.texts:
             try:
-                with open(path, encoding="utf-8") as handle:
-                    self.texts[path] = handle.read()
+                self.texts[path] = read_bytes(path, self.config.max_file_size).decode("utf-8")
             except (OSError, UnicodeDecodeError):
                 self.texts[path] = None
         return self.texts[path]
