@@ -272,6 +272,11 @@ class Engine:
             return f"names {rule_id}, which the configuration disables: remove the entry"
         return "suppressed nothing: a stale suppression hides the next real finding. Remove the entry"
 
+    def engine_finding(self, rule_id: str, message: str, path: str, span: Span) -> Finding:
+        """A finding of rule ``rule_id`` that no check made (the engine's own, or the pipeline's
+        for an application it failed on), with the configured severity."""
+        return self._engine_finding(rule_id, message, path, span)
+
     def _engine_finding(self, rule_id: str, message: str, path: str, span: Span) -> Finding:
         rule = self.catalog.rules[rule_id]
         return Finding(rule.id, rule.slug, self.severity.get(rule.id, rule.severity), shown(message, None), path, span)

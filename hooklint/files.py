@@ -143,3 +143,40 @@ def walk_tree(top: str, onerror: Any = None, followlinks: bool = False):
             path = os.path.join(folder, name)
             if followlinks or not os.path.islink(path):
                 stack.append(path)
+
+
+def remove_tree(top: str) -> None:
+    """``shutil.rmtree(top, ignore_errors=True)`` without recursion (Python 3.10 and 3.11's recurses
+    once per level: a temporary copy of folders nested deeper than the recursion limit could not
+    be removed). Symbolic links are removed, never followed."""
+    folders = []
+    for folder, dirs, names in walk_tree(top):
+        folders.append(folder)
+        for name in names + [d for d in dirs if os.path.islink(os.path.join(folder, d))]:
+            try:
+                os.unlink(os.path.join(folder, name))
+            except OSError:
+                pass
+    for folder in reversed(folders):
+        try:
+            os.rmdir(folder)
+        except OSError:
+            pass
+
+
+def make_dirs(path: str) -> None:
+    """``os.makedirs(path, exist_ok=True)`` without recursion (Python's recurses once per missing
+    level)."""
+    missing = []
+    while path and not os.path.isdir(path):
+        missing.append(path)
+        parent = os.path.dirname(path)
+        if parent == path:
+            break
+        path = parent
+    for folder in reversed(missing):
+        try:
+            os.mkdir(folder)
+        except FileExistsError:
+            if not os.path.isdir(folder):
+                raise

@@ -466,3 +466,112 @@ def test_a_configuration_file_that_is_a_fifo_is_refused_not_skipped(repo):
     proc = run_cli("lint", "good", cwd=repo)
     assert (proc.returncode, proc.stderr) == (
         2, f"hooklint: error: {repo / '.hooklint.yaml'}: cannot read configuration: not a regular file\n")
+
+
+# --- depth ------------------------------------------------------------------------------------
+
+
+def test_four_hundred_nested_bases_render_and_the_deepest_hook_is_reported(repo):
+    """kustomize has no nesting limit; hooklint walks the bases with a stack (400 levels ended in
+    `internal error: RecursionError` and no report)."""
+    depth = 400
+    for i in range(depth):
+        kustomization = f"resources:\n- ../b{i + 1}\n" if i < depth - 1 else "resources:\n- hook.yaml\n- settings.yaml\n"
+        write(repo, {f"b{i}/kustomization.yaml": kustomization})
+    write(repo, {f"b{depth - 1}/hook.yaml": LATEST_TAG_HOOK, f"b{depth - 1}/settings.yaml": CONFIGMAP})
+    result = lint("b0", "good")
+    assert [g[:4] for g in findings(result)] == [(f"b{depth - 1}/hook.yaml", "HL102", 17, 18), WITNESS]
+
+
+def test_subcharts_nested_too_deep_are_hl007_at_the_stated_limit(repo):
+    from hooklint.sources.helm import MAX_SUBCHART_DEPTH
+
+    folder = "top"
+    write(repo, {"top/Chart.yaml": CHART.format(name="top")})
+    for i in range(MAX_SUBCHART_DEPTH + 1):
+        folder += f"/charts/c{i}"
+        write(repo, {f"{folder}/Chart.yaml": CHART.format(name=f"c{i}")})
+    result = lint("top", "good")
+    deepest = os.path.join(*folder.split("/")[:-2])  # the chart whose subchart is one level too deep
+    assert findings(result)[0][:4] == WITNESS
+    assert findings(result)[1:] == [(os.path.join(deepest, "Chart.yaml"), "HL007", 1, 1, hl007(
+        f"subcharts are nested more than {MAX_SUBCHART_DEPTH} levels deep ({folder}): hooklint reads no deeper"))]
+
+
+@pytest.mark.parametrize("kind", ["directory", "helm"])
+def test_folders_nested_deeper_than_pythons_recursion_limit_are_walked_and_removed(repo, kind):
+    """Walked (discovery, a chart's files) and, copied for a renderer, removed again without
+    recursion (Python 3.11's os.walk and shutil.rmtree recurse once per level)."""
+    import tempfile
+
+    from hooklint.files import remove_tree
+
+    folder = repo / "deep"
+    folder.mkdir()
+    if kind == "helm":
+        write(folder, {"Chart.yaml": CHART.format(name="deep")})
+        (folder / "templates").mkdir()
+        os.chdir(folder / "templates")
+    else:
+        os.chdir(folder)
+    for _ in range(sys.getrecursionlimit() + 100):
+        os.mkdir("d")
+        os.chdir("d")
+    Path("hook.yaml").write_text(LATEST_TAG_HOOK)
+    Path("settings.yaml").write_text(CONFIGMAP)
+    os.chdir(repo)
+    before = set(os.listdir(tempfile.gettempdir()))
+    try:
+        result = lint("deep")
+    finally:
+        left = set(os.listdir(tempfile.gettempdir())) - before
+        remove_tree(str(folder))  # else pytest's own clean-up recurses
+    assert not folder.exists()
+    assert not [name for name in left if name.startswith("hooklint-")]
+    if kind == "directory" or find_helm() is not None:
+        assert [(f.rule_id, f.span.line, os.path.basename(f.path)) for f in result.findings] == [("HL102", 17, "hook.yaml")]
+
+
+@pytest.mark.parametrize("name, text, message", [
+    ("kustomization.yaml", "resources: " + "[" * 100_000 + "\n", "HL001"),
+    ("Chart.yaml", CHART.format(name="x") + "deep: " + "[" * 100_000 + "\n", "HL001"),
+], ids=["kustomization", "chart"])  # fmt: skip
+def test_a_hundred_thousand_nested_brackets_in_a_renderer_input_are_hl001(repo, name, text, message):
+    write(repo, {f"app/{name}": text})
+    result = bounded_call(lambda: lint("app", "good"))
+    assert [(f.path, f.rule_id) for f in result.findings] == [(f"app/{name}", message), WITNESS[:2]]
+
+
+def test_deeply_nested_toml_configuration_is_a_configuration_error(tmp_path):
+    from hooklint.config import ConfigError, load_config
+
+    (tmp_path / "pyproject.toml").write_text("[tool.hooklint]\nselect = " + "[" * 100_000 + "\n")
+    with pytest.raises(ConfigError) as error:
+        load_config(str(tmp_path / "pyproject.toml"))
+    assert str(error.value).endswith(": invalid TOML in configuration: nested too deeply")
+
+
+def test_an_application_hooklint_fails_on_is_one_hl007_and_the_others_are_reported(repo, monkeypatch):
+    """Isolation: an internal error (here a RecursionError raised while loading one application)
+    becomes that application's finding; the run and its report go on."""
+    import hooklint.pipeline as pipeline
+
+    write(repo, {"bad/hook.yaml": LATEST_TAG_HOOK})
+    real = pipeline.load_application
+
+    def load(app, config):
+        if app.key == "bad":
+            raise RecursionError("maximum recursion depth exceeded")
+        return real(app, config)
+
+    monkeypatch.setattr(pipeline, "load_application", load)
+    result = lint("bad", "good")
+    assert findings(result) == [
+        ("bad/hook.yaml", "HL007", 1, 1, "hooklint failed on this application (internal error: RecursionError: maximum "
+         "recursion depth exceeded); nothing of it is checked. Please report it with the files that cause it."),
+        (*WITNESS, findings(result)[1][4]),
+    ]  # fmt: skip
+    plans, errors = pipeline.plan_paths(["bad", "good"], Config())
+    assert [p.key for p in plans] == ["good"]
+    assert [(e.path, e.message) for e in errors] == [("bad/hook.yaml", "hooklint failed on this application (internal "
+                                                      "error: RecursionError: maximum recursion depth exceeded); no plan")]

@@ -53,7 +53,7 @@ from typing import Any, Mapping
 import yaml
 
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
-from hooklint.files import FileTooLarge, NotRegularFile, file_problem, problem_of, read_bytes, walk_tree
+from hooklint.files import FileTooLarge, NotRegularFile, file_problem, make_dirs, problem_of, read_bytes, remove_tree, walk_tree
 from hooklint.loader import within
 from hooklint.yamlio import BoundedLoader, YamlTooComplex
 from hooklint.sources import bounded
@@ -200,7 +200,7 @@ def find_helm() -> tuple[str, Renderer] | None:
     except (_HelmFailed, bounded.Stopped, OSError):
         return None
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        remove_tree(work)
     if "sdk" not in answer:
         return None
     return "sdk", Renderer(SDK_NAME, f"{answer['sdk']} (Helm {answer['helm']})")
@@ -476,7 +476,7 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
         copy = os.path.join(work, "chart", os.path.basename(os.path.abspath(chart)) or "chart")
         for path, inside in files:
             target = os.path.join(copy, inside)
-            os.makedirs(os.path.dirname(target), exist_ok=True)
+            make_dirs(os.path.dirname(target))
             shutil.copyfile(path, target)
         values_dir = os.path.join(work, "values")
         os.makedirs(values_dir)
@@ -511,7 +511,7 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
             raise RenderError(message, tree.configured_in) from None
         return Rendering(renderer, _place(docs, tree, copy))
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        remove_tree(work)
 
 
 #: Where Go's text/template says an error is: ``shop/templates/job.yaml:12:7`` (executing) or

@@ -58,7 +58,7 @@ from typing import Any, Callable, Iterable, Mapping
 import yaml
 
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
-from hooklint.files import FileTooLarge, NotRegularFile, file_problem, problem_of, read_bytes, walk_tree
+from hooklint.files import FileTooLarge, NotRegularFile, file_problem, make_dirs, problem_of, read_bytes, remove_tree, walk_tree
 from hooklint.loader import within
 from hooklint.sources import bounded
 from hooklint.sources.cache import cached, input_key
@@ -374,6 +374,8 @@ class _Inputs:
         self.files: set[str] = set()
         self.seen: set[str] = set()
         self.exact = True
+        self.pending: list[str] = []  # folders still to walk (a stack: no recursion, however deep the bases)
+        self.walking = False
 
     def collect(self, app_dir: str, options: KustomizeOptions) -> list[str]:
         self.directory(app_dir)
@@ -392,6 +394,22 @@ class _Inputs:
         return [p for p in paths if os.path.islink(p) or file_problem(p, self.max_file_size) is None]
 
     def directory(self, directory: str) -> None:
+        """Walk ``directory`` and the folders its kustomization names, theirs in turn, depth first
+        in entry order, with a stack rather than recursion: 400 nested bases ended in a
+        RecursionError that lost the whole run's report."""
+        self.pending.append(directory)
+        if self.walking:
+            return  # the walk below takes it
+        self.walking = True
+        try:
+            while self.pending:
+                start = len(self.pending) - 1
+                self.walk_one(self.pending.pop())
+                self.pending[start:] = reversed(self.pending[start:])  # its own folders, first entry on top
+        finally:
+            self.walking = False
+
+    def walk_one(self, directory: str) -> None:
         if directory in self.seen:
             return
         self.seen.add(directory)
@@ -604,7 +622,7 @@ def _build(argv: list[str], renderer: Renderer, root: str, files: list[str], rel
         os.makedirs(home)
         _copy(root, files, src)
         app = os.path.normpath(os.path.join(src, rel_app))
-        os.makedirs(app, exist_ok=True)
+        make_dirs(app)
 
         def to_user(path: str) -> str:
             return os.path.normpath(os.path.join(folder, os.path.relpath(path, app)))
@@ -625,7 +643,7 @@ def _build(argv: list[str], renderer: Renderer, root: str, files: list[str], rel
                 int(line.group(1)) if line and same_lines else 1)  # fmt: skip
         return Rendering(renderer, _documents(done.stdout, requested))
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        remove_tree(work)
 
 
 def _copy(root: str, files: Iterable[str], dest: str) -> None:
@@ -635,7 +653,7 @@ def _copy(root: str, files: Iterable[str], dest: str) -> None:
         if not os.path.lexists(path):
             continue
         target = os.path.join(dest, os.path.relpath(path, root))
-        os.makedirs(os.path.dirname(target), exist_ok=True)
+        make_dirs(os.path.dirname(target))
         if os.path.islink(path):
             os.symlink(os.readlink(path), target)
         else:
