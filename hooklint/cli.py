@@ -200,7 +200,8 @@ def lint(
         from hooklint.reporters.baseline import BaselineError, apply_baseline, load_baseline, run_scope
 
         try:
-            result.stale_baseline = apply_baseline(result, load_baseline(baseline), scope=run_scope(paths, cfg.excluded))
+            result.stale_baseline = apply_baseline(
+                result, load_baseline(baseline, cfg.max_file_size), scope=run_scope(paths, cfg.excluded))
         except BaselineError as exc:
             _fail(str(exc))
     for error in result.errors:
@@ -334,6 +335,8 @@ allowed-registries: []           # HL101: registry hosts or host/path prefixes, 
 require-digest: false            # HL102: require an @sha256 digest on every hook image
 argocd-version: "3.5"            # the Argo CD you run (quoted): "3.3" means 3.3's newest patch, "3.3.2" exactly
 max-file-size: 10485760          # bytes; larger files are reported and not linted
+render-timeout: 60               # seconds one kustomize build or Helm rendering may take (else HL007)
+render-memory: 2048              # MiB of memory one kustomize build or Helm rendering may use (else HL007)
 max-waves: 10                    # HL304: most (phase, wave) steps in one sync
 wait-for-first-consumer-classes: []  # HL306: the cluster's WaitForFirstConsumer StorageClasses
 """

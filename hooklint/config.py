@@ -22,6 +22,8 @@ key                           meaning                                           
 ``require-digest``            HL102 wants an ``@sha256`` digest on every image            false
 ``argocd-version``            the Argo CD version whose behaviour rules follow            3.5.1
 ``max-file-size``             bytes; larger files are not linted                          10 MB
+``render-timeout``            seconds one kustomize build or Helm rendering may take      60
+``render-memory``             MiB of memory one rendering may use                         2048
 ``max-waves``                 HL304's limit of (phase, wave) steps                        10
 ``wait-for-first-consumer-classes``  the cluster's StorageClasses binding WaitForFirstConsumer  ``[]``
                               (HL306; a StorageClass in the run wins over this list)
@@ -51,6 +53,10 @@ CONFIG_NAMES = YAML_NAMES  # kept for callers of the YAML-only days
 PYPROJECT = "pyproject.toml"
 #: Files larger than this (bytes) are not linted (``max-file-size``).
 DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
+#: Seconds one rendering may take, MiB it may use (``render-timeout``, ``render-memory``; see
+#: :mod:`hooklint.sources.bounded`).
+DEFAULT_RENDER_TIMEOUT = 60
+DEFAULT_RENDER_MEMORY = 2048
 SCHEMA_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "config.schema.json")
 SCHEMA_URL = "https://raw.githubusercontent.com/hooklint/hooklint/main/hooklint/config.schema.json"
 FAIL_ON = ("error", "warning", "note", "never")
@@ -185,6 +191,8 @@ class Config:
     version_note: str | None = None
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     max_waves: int = 10
+    render_timeout: int = DEFAULT_RENDER_TIMEOUT
+    render_memory: int = DEFAULT_RENDER_MEMORY
     #: names of the cluster's StorageClasses with volumeBindingMode WaitForFirstConsumer (HL306)
     wait_for_first_consumer_classes: list[str] = field(default_factory=list)
     repo_urls: list[str] = field(default_factory=list)
@@ -412,6 +420,8 @@ def parse_config(data: Any, where: str, lines: dict[tuple, int] | None = None) -
         version_note=version_note,
         max_file_size=get("max-file-size", DEFAULT_MAX_FILE_SIZE),
         max_waves=get("max-waves", 10),
+        render_timeout=get("render-timeout", DEFAULT_RENDER_TIMEOUT),
+        render_memory=get("render-memory", DEFAULT_RENDER_MEMORY),
         wait_for_first_consumer_classes=strings("wait-for-first-consumer-classes"),
         repo_urls=strings("repo-urls"),
         kube_version=kube_version,
@@ -432,9 +442,10 @@ def parse_config(data: Any, where: str, lines: dict[tuple, int] | None = None) -
 def _has_tool_table(path: str) -> bool:
     """Whether the ``pyproject.toml`` at ``path`` has a ``[tool.hooklint]`` table (a cheap look at
     the text: the file is parsed only when it is the one used)."""
+    from hooklint.files import read_bytes  # noqa: PLC0415
+
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
+        text = read_bytes(path, DEFAULT_MAX_FILE_SIZE).decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return False
     return re.search(r"^\s*\[\s*tool\s*\.\s*hooklint\s*[\].]", text, re.MULTILINE) is not None or re.search(
@@ -462,6 +473,10 @@ def find_config(start: str | None = None, memo: dict[str, str | None] | None = N
             answer = memo[folder]
             break
         passed.append(folder)
+        for name in YAML_NAMES:  # a FIFO or device named .hooklint.yaml: refused, never read nor skipped
+            candidate = os.path.join(folder, name)
+            if os.path.exists(candidate) and not os.path.isfile(candidate) and not os.path.isdir(candidate):
+                raise ConfigError(f"{candidate}: cannot read configuration: not a regular file")
         found = [os.path.join(folder, n) for n in YAML_NAMES if os.path.isfile(os.path.join(folder, n))]
         pyproject = os.path.join(folder, PYPROJECT)
         if os.path.isfile(pyproject) and _has_tool_table(pyproject):
@@ -574,13 +589,16 @@ def _load_toml(where: str) -> tuple[Any, dict[tuple, int]]:
         import tomllib  # type: ignore[import-not-found]
     except ModuleNotFoundError:  # Python 3.10
         import tomli as tomllib  # type: ignore[no-redef]
+    from hooklint.files import read_bytes  # noqa: PLC0415
+
     try:
-        with open(where, "rb") as handle:
-            raw = handle.read()
+        raw = read_bytes(where, DEFAULT_MAX_FILE_SIZE)
         text = raw.decode("utf-8")
         data = tomllib.loads(text)
     except OSError as exc:
         raise ConfigError(f"{where}: cannot read configuration: {exc.strerror or exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{where}: invalid TOML in configuration: nested too deeply") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{where}: cannot read configuration: not valid UTF-8") from None
     except tomllib.TOMLDecodeError as exc:
@@ -601,6 +619,9 @@ def load_config(path: str | None = None, paths: list[str] | None = None) -> Conf
     missing, unreadable or invalid file."""
     import yaml
 
+    from hooklint.files import read_bytes
+    from hooklint.yamlio import BoundedLoader
+
     where = path or (find_config_for(paths) if paths is not None else find_config())
     if where is None:
         return Config()
@@ -608,13 +629,12 @@ def load_config(path: str | None = None, paths: list[str] | None = None) -> Conf
         data, lines = _load_toml(where)
         return parse_config(data, where, lines)
     try:
-        with open(where, "rb") as handle:
-            loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(handle)
-            try:
-                node = loader.get_single_node()
-                data = loader.construct_document(node) if node is not None else None
-            finally:
-                loader.dispose()
+        loader = BoundedLoader(read_bytes(where, DEFAULT_MAX_FILE_SIZE))
+        try:
+            node = loader.get_single_node()
+            data = loader.construct_document(node) if node is not None else None
+        finally:
+            loader.dispose()
     except OSError as exc:
         raise ConfigError(f"{where}: cannot read configuration: {exc.strerror or exc}") from None
     except yaml.YAMLError as exc:

@@ -17,8 +17,9 @@ from typing import Iterator
 
 from hooklint.catalog import Catalog, Rule
 from hooklint.checks import REGISTRY, Check, Context, Hit, load_all
-from hooklint.config import Config, ConfigError
+from hooklint.config import DEFAULT_MAX_FILE_SIZE, Config, ConfigError
 from hooklint.findings import Finding, Span, Suppression
+from hooklint.files import read_bytes
 from hooklint.loader import LoadedFile, ignore_comments
 from hooklint.model import Manifest
 from hooklint.plan import SyncPlan
@@ -271,6 +272,11 @@ class Engine:
             return f"names {rule_id}, which the configuration disables: remove the entry"
         return "suppressed nothing: a stale suppression hides the next real finding. Remove the entry"
 
+    def engine_finding(self, rule_id: str, message: str, path: str, span: Span) -> Finding:
+        """A finding of rule ``rule_id`` that no check made (the engine's own, or the pipeline's
+        for an application it failed on), with the configured severity."""
+        return self._engine_finding(rule_id, message, path, span)
+
     def _engine_finding(self, rule_id: str, message: str, path: str, span: Span) -> Finding:
         rule = self.catalog.rules[rule_id]
         return Finding(rule.id, rule.slug, self.severity.get(rule.id, rule.severity), shown(message, None), path, span)
@@ -313,7 +319,6 @@ class Engine:
 def _comments_of(path: str) -> list:
     """The ``# hooklint: ignore[...]`` comments of the user's file ``path`` (none when unreadable)."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            return ignore_comments(handle.read())
+        return ignore_comments(read_bytes(path, DEFAULT_MAX_FILE_SIZE).decode("utf-8"))
     except (OSError, UnicodeDecodeError):
         return []

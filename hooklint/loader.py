@@ -12,13 +12,13 @@ from __future__ import annotations
 import codecs
 import os
 import re
-import stat
 import sys
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any
 
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
+from hooklint.files import FileTooLarge, NotRegularFile, file_problem, read_bytes, read_text, walk_tree  # noqa: F401 - re-exported
 from hooklint.findings import InputError, Span
 from hooklint.yamlio import (
     SYNTAX_ERROR,
@@ -409,10 +409,10 @@ def read_file(path: str, max_size: int = DEFAULT_MAX_FILE_SIZE) -> LoadedFile:
         if path == STDIN:
             data = sys.stdin.buffer.read(max_size + 1)
         else:
-            data = _read_regular(path, max_size)
-    except _NotRegular as exc:
+            data = read_bytes(path, max_size, streams=path.startswith(_STREAM_PREFIXES))
+    except NotRegularFile as exc:
         return LoadedFile(path, error=InputError(path, str(exc)))
-    except _TooLarge:
+    except FileTooLarge:
         return _too_large(path, max_size)
     except OSError as exc:
         return LoadedFile(path, error=InputError(path, os_error_text(path, exc)))
@@ -430,14 +430,6 @@ def read_file(path: str, max_size: int = DEFAULT_MAX_FILE_SIZE) -> LoadedFile:
     return parse_text(path, text)
 
 
-class _NotRegular(Exception):
-    pass
-
-
-class _TooLarge(Exception):
-    pass
-
-
 def _too_large(path: str, max_size: int) -> LoadedFile:
     """An input error, and a file not linted (``skip_reason``): reports count and list it as skipped."""
     return LoadedFile(
@@ -449,41 +441,6 @@ def _too_large(path: str, max_size: int) -> LoadedFile:
 
 #: Where a named pipe or device is one the user handed over on purpose.
 _STREAM_PREFIXES = ("/dev/", "/proc/")
-
-
-def _read_regular(path: str, max_size: int) -> bytes:
-    stream = path.startswith(_STREAM_PREFIXES)
-    flags = os.O_RDONLY | getattr(os, "O_BINARY", 0) | (0 if stream else getattr(os, "O_NONBLOCK", 0))
-    fd = os.open(path, flags)
-    try:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise _NotRegular("is a directory")
-        if not stat.S_ISREG(info.st_mode) and not stream:
-            raise _NotRegular(f"not a regular file ({_file_kind(info.st_mode)}); not read")
-        if info.st_size > max_size:
-            raise _TooLarge()  # refused without reading it
-        chunks = []
-        left = max_size + 1
-        while left > 0:
-            chunk = os.read(fd, min(left, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
-
-
-def _file_kind(mode: int) -> str:
-    if stat.S_ISFIFO(mode):
-        return "a FIFO"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "not a file"
 
 
 def within(path: str, folder: str) -> bool:

@@ -22,9 +22,9 @@ import tempfile
 from typing import Iterable, Iterator
 
 from hooklint.catalog import Catalog
-from hooklint.config import Config
+from hooklint.config import Config, ConfigError
 from hooklint.engine import Engine
-from hooklint.findings import Finding, InputError, RunResult
+from hooklint.findings import Finding, InputError, RunResult, Span
 from hooklint.loader import parse_text
 from hooklint.model import Manifest, manifests_of
 from hooklint.plan import SyncPlan, build_plan
@@ -71,7 +71,30 @@ def lint_application(engine: Engine, app: Application) -> Outcome:
 
     Its values hold no reference cycles, so they are freed by reference counting as soon as the
     application is done; ``gc.freeze()`` after loading keeps the cyclic collector from scanning
-    them again and again while the checks allocate (it changes nothing else)."""
+    them again and again while the checks allocate (it changes nothing else).
+
+    An application hooklint itself fails on (an internal error: a RecursionError, a bug) is one
+    HL007 finding on its kustomization, ``Chart.yaml`` or first file, and the run goes on: one
+    hostile application never loses the report of the others. A configuration error still ends
+    the run (:class:`~hooklint.config.ConfigError`), and so do KeyboardInterrupt and SystemExit."""
+    try:
+        return _lint_application(engine, app)
+    except ConfigError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - isolation: this application's report only
+        return [internal_error_finding(engine, app, exc)], [], 0, [], None
+
+
+def internal_error_finding(engine: Engine, app: Application, exc: BaseException) -> Finding:
+    """The HL007 finding that stands for an application hooklint failed on with ``exc``."""
+    path = app.manifest_file or (app.reported[0] if app.reported else app.key)
+    detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    message = (f"hooklint failed on this application (internal error: {' '.join(detail.split())}); nothing "
+               "of it is checked. Please report it with the files that cause it.")  # fmt: skip
+    return engine.engine_finding("HL007", message, path, Span.point(1, 1))
+
+
+def _lint_application(engine: Engine, app: Application) -> Outcome:
     with collector_paused():
         loaded = load_application(app, engine.config)
     gc.freeze()
@@ -303,17 +326,27 @@ def plan_paths(paths: list[str], config: Config) -> tuple[list[PlannedApplicatio
     for app in group_applications(paths, errors, None, config.repo_urls):
         if app.applied_elsewhere:
             continue
-        with collector_paused():
-            loaded = load_application(app, config)
-        errors.extend(f.error for f in loaded.reported_files if f.error is not None)
-        unparsed = sum(1 for f in loaded.files for issue, _ in f.issues if issue.kind in ("syntax-error", "too-complex"))
-        if loaded.rendered is not None:
-            unparsed += sum(1 for r in loaded.rendered for issue, _ in r.loaded.issues
-                            if issue.kind in ("syntax-error", "too-complex"))  # fmt: skip
-        plan = build(loaded, config)[1]
-        label = app.argocd.label() if app.argocd is not None else None
-        plans.append(PlannedApplication(app.key, plan, unparsed, app.source_type, loaded.renderer, label))
+        try:
+            planned = _plan_application(app, config, errors)
+        except Exception as exc:  # noqa: BLE001 - isolation, as in lint_application
+            path = app.manifest_file or (app.reported[0] if app.reported else app.key)
+            errors.append(InputError(path, f"hooklint failed on this application (internal error: "
+                                           f"{type(exc).__name__}: {' '.join(str(exc).split())}); no plan"))  # fmt: skip
+            continue
+        plans.append(planned)
     return plans, errors
+
+
+def _plan_application(app: Application, config: Config, errors: list[InputError]) -> PlannedApplication:
+    """Load and plan one application for :func:`plan_paths` (its input errors added to ``errors``)."""
+    with collector_paused():
+        loaded = load_application(app, config)
+    errors.extend(f.error for f in loaded.reported_files if f.error is not None)
+    # a rendered object that cannot be read is an issue of the kustomization or Chart.yaml too (render)
+    unparsed = sum(1 for f in loaded.files for issue, _ in f.issues if issue.kind in ("syntax-error", "too-complex"))
+    plan = build(loaded, config)[1]
+    label = app.argocd.label() if app.argocd is not None else None
+    return PlannedApplication(app.key, plan, unparsed, app.source_type, loaded.renderer, label)
 
 
 def lint_text(

@@ -17,6 +17,9 @@ input is bounded as it is read:
   included) stops it, as go-yaml v2.4 refuses "excessive aliasing";
 - more than :data:`MAX_NODES` nodes in one file stops the file (memory stays bounded).
 
+The YAML hooklint reads with PyYAML instead (kustomizations, ``Chart.yaml``, the configuration) is
+loaded with :class:`BoundedLoader`, which holds the same limits.
+
 The result is built from :class:`Map`, :class:`Seq` and plain ``str``, ``int``, ``float``, ``bool``
 and ``None``. Containers know where they, their keys and their items are; 1-based
 :class:`~hooklint.findings.Span` values are made on first use from character offsets (lines end at
@@ -868,3 +871,122 @@ def parse_documents(text: str, line_offset: int = 0) -> list[ParsedDocument]:
         raise YamlSyntaxError("text is not valid Unicode (unpaired surrogate)", pos.point(exc.start), exc.start) from None
     return list(iter_documents(parser, pos))
 
+
+
+# --- PyYAML, bounded ------------------------------------------------------------------------
+
+
+class YamlTooComplex(yaml.MarkedYAMLError):
+    """A document :class:`BoundedLoader` refuses: an alias bomb, nesting too deep, an anchor whose
+    value contains itself. A :class:`yaml.YAMLError` (``problem`` says why, ``problem_mark``
+    where), so a caller's ``except yaml.YAMLError`` handles it as it handles a syntax error."""
+
+
+class BoundedLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """PyYAML's safe loader (libyaml's when present), for the YAML hooklint reads with PyYAML rather
+    than with :func:`iter_documents`: kustomizations, ``Chart.yaml``, Helm's rendered documents,
+    the configuration. Use it as ``yaml.load(text, Loader=BoundedLoader)`` (also ``compose``,
+    ``load_all``).
+
+    PyYAML composes an alias as a second reference to the same node: loading an alias bomb is
+    quick, but whatever walks the result afterwards (``json.dumps``, a copy, a merge key, which
+    PyYAML expands while constructing) walks the whole expansion: ten levels of ten aliases are
+    10^10 nodes. Each composed document is therefore measured first, in one pass over its distinct
+    nodes, with the limits of :func:`iter_documents`: more than :data:`MAX_EXPANDED_NODES` nodes
+    reached through aliases (merge keys included), or nesting deeper than :data:`MAX_DEPTH` once
+    aliases are expanded, raises :class:`YamlTooComplex` before anything is constructed; so does
+    an anchor whose value contains itself (go-yaml: "anchor 'a' value contains itself"), which
+    PyYAML would build into a self-referencing value. Deeper syntactic nesting libyaml refuses
+    itself (1,000 levels); PyYAML's pure-Python composer, which recurses, is stopped by the same
+    error rather than a RecursionError."""
+
+    def get_single_node(self):  # type: ignore[no-untyped-def]
+        return _measured(self, super().get_single_node)
+
+    def get_node(self):  # type: ignore[no-untyped-def]
+        return _measured(self, super().get_node)
+
+
+def _measured(loader: Any, compose: Any) -> Any:
+    try:
+        node = compose()
+    except RecursionError:
+        raise YamlTooComplex(problem=f"document is nested more than {MAX_DEPTH} levels deep") from None
+    if node is not None:
+        check_node_graph(node)
+    return node
+
+
+def check_node_graph(root: yaml.Node) -> None:
+    """Raise :class:`YamlTooComplex` when the composed document ``root`` reaches more than
+    :data:`MAX_EXPANDED_NODES` nodes through aliases, nests mappings and sequences deeper than
+    :data:`MAX_DEPTH` with its aliases expanded, or holds an anchor whose value contains itself.
+    Iterative. A first pass measures the depth of a document without aliases (nearly all: every
+    node is met once); one with aliases is measured again with each distinct node visited once (a
+    node met again is an alias of it, counted with its expanded size)."""
+    mapping, scalar = yaml.MappingNode, yaml.ScalarNode
+    seen: set[int] = set()
+    stack: list[tuple[yaml.Node, int]] = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if node.__class__ is scalar:
+            continue
+        key = id(node)
+        if key in seen:
+            _check_aliases(root)
+            return
+        seen.add(key)
+        if depth > MAX_DEPTH:
+            raise YamlTooComplex(problem=f"document is nested more than {MAX_DEPTH} levels deep",
+                                 problem_mark=node.start_mark)  # fmt: skip
+        depth += 1
+        if node.__class__ is mapping:
+            for pair in node.value:
+                stack.append((pair[0], depth))
+                stack.append((pair[1], depth))
+        else:
+            stack.extend((child, depth) for child in node.value)
+
+
+def _check_aliases(root: yaml.Node) -> None:
+    """:func:`check_node_graph` for a document with aliases (or a self-referencing anchor)."""
+    sizes: dict[int, tuple[int, int]] = {}  # id(node) -> (expanded node count, expanded height)
+    started: set[int] = set()
+    aliased = 0
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, finished = stack.pop()
+        key = id(node)
+        if finished:
+            size, height = 1, 0
+            for child in _children(node):
+                child_size, child_height = sizes[id(child)]
+                size += child_size
+                height = max(height, child_height)
+            if not isinstance(node, yaml.ScalarNode):
+                height += 1
+            if height > MAX_DEPTH:
+                raise YamlTooComplex(problem=f"document is nested more than {MAX_DEPTH} levels deep once its "
+                                     "aliases are expanded", problem_mark=node.start_mark)  # fmt: skip
+            sizes[key] = (size, height)
+            continue
+        if key in started:
+            if key not in sizes:  # met again inside its own value
+                raise YamlTooComplex(problem="an anchor's value contains itself", problem_mark=node.start_mark)
+            aliased += sizes[key][0]
+            if aliased > MAX_EXPANDED_NODES:
+                raise YamlTooComplex(
+                    problem=f"document contains excessive aliasing (more than {MAX_EXPANDED_NODES:,} nodes "
+                    "reached through aliases)", problem_mark=node.start_mark)  # fmt: skip
+            continue
+        started.add(key)
+        stack.append((node, True))
+        stack.extend((child, False) for child in reversed(_children(node)))
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return node.value
+    return []

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from hooklint.sources import bounded
 from hooklint.sources import kustomize as kz
 from hooklint.sources.kustomize import KustomizeOptions, find_kustomize, render_kustomize
 from hooklint.sources.rendered import RenderError, RendererUnavailable, Transformation
@@ -60,15 +61,15 @@ def repo(tmp_path, monkeypatch):
 
 @pytest.fixture
 def runs(monkeypatch):
-    """The argv of every subprocess.run call made while rendering."""
+    """The argv and keyword arguments of every renderer run (:func:`hooklint.sources.bounded.run`)."""
     calls: list[list[str]] = []
-    real = subprocess.run
+    real = bounded.run
 
     def run(argv, *args, **kwargs):
         calls.append({"argv": list(argv), **kwargs})
         return real(argv, *args, **kwargs)
 
-    monkeypatch.setattr(subprocess, "run", run)
+    monkeypatch.setattr(bounded, "run", run)
     return calls
 
 
@@ -486,7 +487,7 @@ def test_subprocess_is_sandboxed(repo, runs):
     render_kustomize("repo/overlay", "repo")
     [call] = runs
     assert not {"--enable-exec", "--enable-alpha-plugins", "--enable-helm", "--enable-star"} & set(call["argv"])
-    assert call["timeout"] == 120
+    assert (call["timeout"], call["memory"]) == (60, 2 << 30)
     env = call["env"]
     assert "KUBECONFIG" not in env and env["GIT_ALLOW_PROTOCOL"] == "" and env["GIT_TERMINAL_PROMPT"] == "0"
     assert env["NO_PROXY"] == ""
@@ -500,12 +501,12 @@ def test_timeout_is_a_render_error(repo, monkeypatch):
     write(repo, OVERLAY)
 
     def slow(argv, *args, **kwargs):
-        raise subprocess.TimeoutExpired(argv, kwargs["timeout"])
+        raise bounded.Stopped(f"stopped after {kwargs['timeout']} s (limit: render-timeout)", "render-timeout")
 
-    monkeypatch.setattr(subprocess, "run", slow)
+    monkeypatch.setattr(bounded, "run", slow)
     with pytest.raises(RenderError) as error:
         render_kustomize("repo/overlay", "repo")
-    assert error.value.message == "kustomize build repo/overlay took longer than 120 s"
+    assert error.value.message == "kustomize build of repo/overlay stopped after 60 s (limit: render-timeout)"
 
 
 def test_no_renderer_is_renderer_unavailable(repo, monkeypatch):

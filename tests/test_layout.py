@@ -4,8 +4,9 @@
     -> pipeline (runs the stages) -> fix (edits files, lints through the pipeline) -> reporters
     -> review (runs the pipeline on two revisions) -> cli
 
-The foundations (positions and findings, the YAML reader, Argo CD's rules, image references, the
-configuration, the rule catalog, signal handling) are shared by every stage and import no stage.
+The foundations (positions and findings, reading files, the YAML reader, Argo CD's rules, image
+references, the configuration, the rule catalog, signal handling) are shared by every stage and
+import no stage.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "hooklint"
 STAGES: list[tuple[str, ...]] = [
-    ("findings", "yamlio", "argocd", "images", "config", "catalog", "rules", "interrupt"),
+    ("findings", "files", "yamlio", "argocd", "images", "config", "catalog", "rules", "interrupt"),
     ("loader",),
     ("sources",),
     ("model",),

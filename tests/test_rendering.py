@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from hooklint.cli import app
-from hooklint.sources import kustomize
+from hooklint.sources import bounded, kustomize
 from hooklint.sources.kustomize import find_kustomize
 from tests.manifests import CLEAN_HOOK_JOB as JOB
 
@@ -120,13 +120,13 @@ def test_no_renderer_is_an_error_finding_and_the_other_applications_go_on(repo, 
 def test_the_cache_makes_a_second_run_render_nothing(repo, monkeypatch):
     write(repo, {"app/kustomization.yaml": "resources:\n- job.yaml\n", "app/job.yaml": JOB})
     calls = []
-    real = subprocess.run
+    real = bounded.run
 
     def counting(*args, **kwargs):
         calls.append(args[0])
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(kustomize.subprocess, "run", counting)
+    monkeypatch.setattr(bounded, "run", counting)
     assert runner.invoke(app, ["lint", "app"]).exit_code == 0
     builds = len(calls)
     assert builds >= 1

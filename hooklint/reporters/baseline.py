@@ -27,7 +27,9 @@ from pathlib import Path
 from typing import Callable
 from urllib.parse import quote, unquote
 
+from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint.findings import Finding, RunResult, Suppression
+from hooklint.files import read_bytes
 from hooklint.reporters.sarif import artifact_path, artifact_uri, fingerprints, repository_root
 
 FORMAT_VERSION = 1
@@ -85,16 +87,19 @@ def write_baseline(path: str, result: RunResult, root: Path | None = None) -> Wr
     return Written(len(entries), tuple(sorted(f.rule_id for f, _, _ in live if f.rule_id in NEVER_BASELINED)))
 
 
-def load_baseline(path: str) -> dict[str, str | None]:
-    """The entries of the baseline at ``path``: fingerprint -> the entry's ``path`` (the file's
-    URI relative to the repository root, as written; None when the entry has none). Raises
-    :class:`BaselineError`."""
+def load_baseline(path: str, max_size: int = DEFAULT_MAX_FILE_SIZE) -> dict[str, str | None]:
+    """The entries of the baseline at ``path``, a regular file of at most ``max_size`` bytes
+    (``max-file-size``): fingerprint -> the entry's ``path`` (the file's URI relative to the
+    repository root, as written; None when the entry has none). Raises :class:`BaselineError`
+    (also for a FIFO or device such as ``/dev/zero``, which is never read, and for JSON nested too
+    deeply to read)."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            doc = json.load(handle)
+        doc = json.loads(read_bytes(path, max_size).decode("utf-8"))
     except OSError as exc:
         raise BaselineError(f"{path}: cannot read baseline: {exc.strerror or exc}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except RecursionError:
+        raise BaselineError(f"{path}: not a hooklint baseline (invalid JSON: nested too deeply)") from None
+    except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError, or an integer of too many digits
         raise BaselineError(f"{path}: not a hooklint baseline (invalid JSON: {exc})") from None
     entries = doc.get("findings") if isinstance(doc, dict) else None
     if doc.get("version") != FORMAT_VERSION if isinstance(doc, dict) else True:

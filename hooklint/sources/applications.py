@@ -21,6 +21,7 @@ import stat
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from hooklint.files import read_bytes, walk_tree
 from hooklint.loader import DEFAULT_MAX_FILE_SIZE, read_file, user_path, within
 from hooklint.yamlio import Map, Seq
 
@@ -113,19 +114,22 @@ def _remote_urls(dot_git: str) -> list[str]:
     git_dir = dot_git
     import configparser  # only for a run inside a git checkout (2.6 ms of start-up otherwise)
 
+    def text(path: str) -> str:  # regular files only, never a blocking read
+        return read_bytes(path, DEFAULT_MAX_FILE_SIZE).decode("utf-8")
+
     try:
         if os.path.isfile(dot_git):
-            with open(dot_git, encoding="utf-8") as handle:
-                pointer = handle.read().strip()
+            pointer = text(dot_git).strip()
             if not pointer.startswith("gitdir:"):
                 return []
             git_dir = os.path.join(os.path.dirname(dot_git), pointer[len("gitdir:"):].strip())
             common = os.path.join(git_dir, "commondir")
             if os.path.isfile(common):
-                with open(common, encoding="utf-8") as handle:
-                    git_dir = os.path.join(git_dir, handle.read().strip())
+                git_dir = os.path.join(git_dir, text(common).strip())
         parser = configparser.ConfigParser(strict=False, interpolation=None)
-        parser.read(os.path.join(git_dir, "config"), encoding="utf-8")
+        config = os.path.join(git_dir, "config")
+        if os.path.exists(config):
+            parser.read_string(text(config), source=config)
     except (OSError, UnicodeDecodeError, configparser.Error):
         return []
     return [parser[s]["url"] for s in parser.sections() if s.startswith("remote ") and "url" in parser[s]]
@@ -151,7 +155,7 @@ def repository_manifests(files: Iterable[str], repo_urls: Iterable[str] = ()) ->
         if root is None or root in searched or not (urls or configured):
             continue
         searched.add(root)
-        for folder, dirs, names in os.walk(root):
+        for folder, dirs, names in walk_tree(root):
             dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "node_modules")
             for name in sorted(names):
                 if name.lower().endswith((".yaml", ".yml")) and not name.startswith("."):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import tempfile
 from typing import Callable, Iterable
 
@@ -43,11 +44,25 @@ def input_key(parts: Iterable[str], files: Iterable[str], root: str) -> str:
         digest.update(b"\0f")
         digest.update(os.path.relpath(path, root).encode("utf-8", "surrogateescape"))
         try:
-            with open(path, "rb") as handle:
-                digest.update(hashlib.sha256(handle.read()).digest())
+            digest.update(_file_digest(path))
         except OSError:
             digest.update(b"\0missing")
     return digest.hexdigest()
+
+
+def _file_digest(path: str) -> bytes:
+    """SHA-256 of the regular file ``path``, read in chunks; opened without blocking (a FIFO never
+    stalls a run) and refused (OSError) when it is not a regular file."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path}: not a regular file")
+        digest = hashlib.sha256()
+        while chunk := os.read(fd, 1 << 20):
+            digest.update(chunk)
+        return digest.digest()
+    finally:
+        os.close(fd)
 
 
 def cached(kind: str, key: str, render: Callable[[], Rendering]) -> Rendering:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from hooklint.findings import InputError
+from hooklint.files import walk_tree
 from hooklint.loader import STDIN, os_error_text, within
 from hooklint.sources.applications import (
     ApplicationSource,
@@ -111,7 +112,7 @@ def walk(root: str, errors: list[InputError], notices: list[str] | None = None) 
         errors.append(InputError(where, os_error_text(where, exc)))
 
     found: list[str] = []
-    for folder, dirs, files in os.walk(root, onerror=onerror):
+    for folder, dirs, files in walk_tree(root, onerror=onerror):
         if HELM_CHART_FILE in files and not any(n in files for n in KUSTOMIZATION_NAMES):
             dirs[:] = []
             found.append(os.path.join(folder, HELM_CHART_FILE))
@@ -348,9 +349,11 @@ def _parse_kustomization(path: str, mtime_ns: int, size: int) -> dict | None:
     cache key: a file changed since is parsed again). The mapping is shared: callers only read it."""
     import yaml  # noqa: PLC0415 - only when a run has kustomizations
 
+    from hooklint.yamlio import BoundedLoader  # noqa: PLC0415
+
     try:
         with open(path, encoding="utf-8") as handle:
-            config = yaml.load(handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+            config = yaml.load(handle, Loader=BoundedLoader)
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return None
     if config is None:

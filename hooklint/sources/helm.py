@@ -38,8 +38,8 @@ a template inside a packaged subchart (``charts/*.tgz``, then ``configured_in`` 
 
 from __future__ import annotations
 
-import contextlib
 import functools
+import importlib.util
 import json
 import os
 import re
@@ -49,11 +49,15 @@ import sys
 import tarfile
 import tempfile
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping
+from typing import Any, Mapping
 
 import yaml
 
+from hooklint.config import DEFAULT_MAX_FILE_SIZE
+from hooklint.files import FileTooLarge, NotRegularFile, file_problem, make_dirs, problem_of, read_bytes, remove_tree, walk_tree
 from hooklint.loader import within
+from hooklint.yamlio import BoundedLoader, YamlTooComplex
+from hooklint.sources import bounded
 from hooklint.sources.cache import cached, input_key
 from hooklint.sources.rendered import RenderedDocument, Renderer, RenderError, RendererUnavailable, Rendering
 
@@ -192,7 +196,8 @@ def find_helm(major: int = DEFAULT_HELM_MAJOR) -> tuple[str, Renderer] | None:
     The one of Helm ``major`` wins: for 3, a helm v3 binary (the SDK is Helm 4); for 4, a helm v4
     binary, else the SDK (a helm v3 binary is not what Argo CD 3.5 runs). When neither is of that
     major, the binary, else the SDK (reports then say that the majors differ:
-    :func:`renderer_helm_major`). None when there is neither. Memoised per ``major``
+    :func:`renderer_helm_major`). None when there is neither. The SDK is asked of a child process
+    (:mod:`hooklint.sources._helm_child`; hooklint never loads Go itself). Memoised per ``major``
     (``find_helm.cache_clear()`` forgets)."""
     found: list[tuple[str, Renderer]] = []
     binary = shutil.which("helm")
@@ -202,12 +207,9 @@ def find_helm(major: int = DEFAULT_HELM_MAJOR) -> tuple[str, Renderer] | None:
             found.append(("binary", Renderer("helm", version)))
             if renderer_helm_major(found[0][1].label()) == major:
                 return found[0]  # the SDK is not even imported
-    try:
-        import helm_python  # noqa: PLC0415 - ~35 ms and an 85 MB native library: only when needed
-    except Exception:  # noqa: BLE001 - ImportError, or HelmLibraryError when no library fits
-        pass
-    else:
-        found.append(("sdk", Renderer(SDK_NAME, f"{helm_python.__version__} (Helm {helm_python.helm_sdk_version()})")))
+    sdk = _find_sdk()
+    if sdk is not None:
+        found.append(sdk)
     for mode, renderer in found:
         if renderer_helm_major(renderer.label()) == major:
             return mode, renderer
@@ -252,6 +254,34 @@ def helm_use_note(label: str, version: tuple[int, int, int]) -> str | None:
             f"them with Helm {wanted}: {remedy} to render as it does")  # fmt: skip
 
 
+def _find_sdk() -> tuple[str, Renderer] | None:
+    """``("sdk", Renderer(...))`` when ``helm_python`` is installed and its native library loads in
+    a child process, else None."""
+    if _sdk_path() is None:
+        return None
+    work = tempfile.mkdtemp(prefix="hooklint-helm-")
+    try:
+        answer = _ask_sdk({"op": "version"}, work, bounded.Limits(timeout=30))
+    except (_HelmFailed, bounded.Stopped, OSError):
+        return None
+    finally:
+        remove_tree(work)
+    if "sdk" not in answer:
+        return None
+    return "sdk", Renderer(SDK_NAME, f"{answer['sdk']} (Helm {answer['helm']})")
+
+
+def _sdk_path() -> str | None:
+    """The folder ``helm_python`` would be imported from (found without importing it), or None."""
+    try:
+        spec = importlib.util.find_spec("helm_python")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return os.path.dirname(os.path.abspath(list(spec.submodule_search_locations)[0]))
+
+
 def _binary_version(binary: str) -> str | None:
     try:
         done = subprocess.run(
@@ -283,17 +313,27 @@ class _Chart:
         return self.archive or os.path.normpath(os.path.join(self.folder or ".", "Chart.yaml"))
 
 
-def _read_chart(folder: str, depth: int = 0) -> _Chart:
-    """The chart in ``folder`` with its ``charts/`` subcharts (folders read recursively, archives
-    by the name in their ``Chart.yaml``) keyed by chart name and by dependency alias."""
+#: Subcharts nested deeper than this (``charts/a/charts/b/...``) are refused (HL007).
+MAX_SUBCHART_DEPTH = 20
+
+
+def _read_chart(folder: str, depth: int = 0, max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> _Chart:
+    """The chart in ``folder`` with its ``charts/`` subcharts (folders read recursively, at most
+    :data:`MAX_SUBCHART_DEPTH` deep, archives by the name in their ``Chart.yaml``) keyed by chart
+    name and by dependency alias. Raises RenderError for a ``Chart.yaml`` that is not a regular
+    file of at most ``max_file_size`` bytes, not UTF-8 or not YAML, and for subcharts nested too
+    deep."""
     chart_yaml = os.path.normpath(os.path.join(folder, "Chart.yaml"))
     try:
-        with open(chart_yaml, encoding="utf-8") as handle:
-            text = handle.read()
-        node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-        meta = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        text = read_bytes(chart_yaml, max_file_size).decode("utf-8-sig")
+        node = yaml.compose(text, Loader=BoundedLoader)
+        meta = yaml.load(text, Loader=BoundedLoader)
+    except (NotRegularFile, FileTooLarge) as exc:
+        raise RenderError(f"{chart_yaml} is {problem_of(exc)}: not read", chart_yaml) from None
     except OSError as exc:
         raise RenderError(f"cannot read {chart_yaml}: {exc.strerror or exc}", chart_yaml) from None
+    except UnicodeDecodeError:
+        raise RenderError(f"{chart_yaml} is not valid UTF-8", chart_yaml) from None
     except yaml.YAMLError as exc:
         raise RenderError(f"{chart_yaml} is not valid YAML: {_one_line(str(exc))}", chart_yaml) from None
     if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) or not meta["name"]:
@@ -301,7 +341,7 @@ def _read_chart(folder: str, depth: int = 0) -> _Chart:
     chart = _Chart(name=meta["name"], folder=folder)
     dependencies, lines = meta.get("dependencies"), []
     if dependencies is None and meta.get("apiVersion") == "v1":  # Helm 2 charts: requirements.yaml
-        dependencies = _requirements(folder)
+        dependencies = _requirements(folder, max_file_size)
         lines = [1] * len(dependencies)
     elif isinstance(dependencies, list) and isinstance(node, yaml.MappingNode):
         for key, value in node.value:
@@ -313,8 +353,11 @@ def _read_chart(folder: str, depth: int = 0) -> _Chart:
     entries = sorted(os.listdir(charts_dir)) if os.path.isdir(charts_dir) else []
     for entry in entries:
         path = os.path.normpath(os.path.join(charts_dir, entry))
-        if os.path.isdir(path) and os.path.isfile(os.path.join(path, "Chart.yaml")) and depth < 20:
-            sub = _read_chart(path, depth + 1)
+        if os.path.isdir(path) and os.path.exists(os.path.join(path, "Chart.yaml")):
+            if depth + 1 > MAX_SUBCHART_DEPTH:
+                raise RenderError(f"subcharts are nested more than {MAX_SUBCHART_DEPTH} levels deep ({path}): "
+                                  "hooklint reads no deeper", chart_yaml)  # fmt: skip
+            sub = _read_chart(path, depth + 1, max_file_size)
         elif entry.endswith(".tgz") and os.path.isfile(path):
             sub = _Chart(name=_archive_chart_name(path) or entry[: -len(".tgz")], archive=path)
         else:
@@ -328,10 +371,9 @@ def _read_chart(folder: str, depth: int = 0) -> _Chart:
     return chart
 
 
-def _requirements(folder: str) -> list[Any]:
+def _requirements(folder: str, max_file_size: int) -> list[Any]:
     try:
-        with open(os.path.join(folder, "requirements.yaml"), encoding="utf-8") as handle:
-            data = yaml.load(handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        data = yaml.load(read_bytes(os.path.join(folder, "requirements.yaml"), max_file_size), Loader=BoundedLoader)
     except (OSError, yaml.YAMLError):
         return []
     deps = data.get("dependencies") if isinstance(data, dict) else None
@@ -346,7 +388,7 @@ def _archive_chart_name(path: str) -> str | None:
                 parts = member.name.strip("/").split("/")
                 if len(parts) == 2 and parts[1] == "Chart.yaml" and member.isfile() and member.size < 1 << 20:
                     handle = archive.extractfile(member)
-                    meta = yaml.safe_load(handle.read()) if handle else None
+                    meta = yaml.load(handle.read(), Loader=BoundedLoader) if handle else None
                     name = meta.get("name") if isinstance(meta, dict) else None
                     return name if isinstance(name, str) else None
     except (OSError, tarfile.TarError, yaml.YAMLError, EOFError):
@@ -389,9 +431,11 @@ class _ValueFile:
     real: str  # resolved, inside the repository
 
 
-def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], chart_yaml: str) -> list[_ValueFile]:
+def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], chart_yaml: str,
+                         max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> list[_ValueFile]:  # fmt: skip
     """argo-cd ``util/io/path`` ``ResolveValueFilePathOrUrl``: relative to the chart folder, or to
-    the repository root with a leading ``/``; must resolve (symlinks followed) inside the root."""
+    the repository root with a leading ``/``; must resolve (symlinks followed) inside the root, and
+    be a regular file of at most ``max_file_size`` bytes."""
     real_root = os.path.realpath(root)
     resolved = []
     for name in value_files:
@@ -406,19 +450,23 @@ def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], ch
         real = os.path.realpath(joined)
         if real == real_root or not within(real, real_root):
             raise RenderError(f"file '{name}' resolved to outside repository root", chart_yaml)
+        problem = file_problem(real, max_file_size)
+        if problem is not None:
+            raise RenderError(f"value file {os.path.normpath(joined)} is {problem}: not read", chart_yaml)
         if not os.path.isfile(real):
             raise RenderError(f"value file {os.path.normpath(joined)} not found", chart_yaml)
         resolved.append(_ValueFile(os.path.normpath(joined), real))
     return resolved
 
 
-def _chart_files(chart: str, root: str) -> list[tuple[str, str]]:
+def _chart_files(chart: str, root: str, max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> list[tuple[str, str]]:
     """Every regular file under the chart folder as ``(path to read, path inside the chart)``,
     symlinks followed as Helm's loader follows them; one that leaves the repository is an error
-    (Argo CD: "illegal filepath in symlink"), a dangling one is skipped."""
+    (Argo CD: "illegal filepath in symlink"), a dangling one is skipped. A FIFO, device or socket
+    (which Helm would read forever) or a file over ``max_file_size`` bytes is a RenderError."""
     real_root = os.path.realpath(root).rstrip(os.sep) + os.sep
     files, seen = [], set()
-    for folder, dirs, names in os.walk(chart, followlinks=True):
+    for folder, dirs, names in walk_tree(chart, followlinks=True):
         real_folder = os.path.realpath(folder)
         if real_folder in seen:
             dirs[:] = []
@@ -433,6 +481,10 @@ def _chart_files(chart: str, root: str) -> list[tuple[str, str]]:
             if not (real + os.sep).startswith(real_root):
                 raise RenderError(f"illegal filepath in symlink {os.path.normpath(path)}: it leaves the repository",
                                   os.path.normpath(os.path.join(chart, "Chart.yaml")))  # fmt: skip
+            problem = file_problem(real, max_file_size)
+            if problem is not None:
+                raise RenderError(f"chart file {os.path.normpath(path)} is {problem}: not read",
+                                  os.path.normpath(os.path.join(chart, "Chart.yaml")))  # fmt: skip
             if os.path.isfile(real):
                 files.append((path, os.path.relpath(path, chart)))
     return files
@@ -441,24 +493,29 @@ def _chart_files(chart: str, root: str) -> list[tuple[str, str]]:
 # --- rendering -----------------------------------------------------------------------------------
 
 
-def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = DEFAULT_HELM_MAJOR) -> Rendering:
+def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = DEFAULT_HELM_MAJOR,
+                limits: bounded.Limits | None = None) -> Rendering:
     """Render the chart in folder ``chart`` (a path as the user spelled it; ``root`` is the
     repository root, which value files must resolve inside) as Argo CD runs ``helm template``
     (module docstring), with the renderer :func:`find_helm` picks for Helm ``helm_major`` (the
-    one the configured Argo CD runs), through the render cache (key: renderer and version, ``options``, the
-    chart path as spelled, and the bytes of every chart file and value file).
+    one the configured Argo CD runs), through the render cache (key: renderer and version,
+    ``options``, the chart path as spelled, and the bytes of every chart file and value file), in a
+    child process bounded by ``limits`` (:mod:`hooklint.sources.bounded`; default 60 s and 2 GiB).
 
     Raises RenderError (dependencies missing from ``charts/``, a remote chart or value file, a
-    template or values error: Helm's message on one line, at the chart's ``Chart.yaml``) and
-    RendererUnavailable (neither the ``helm`` binary nor ``helm-python-sdk``)."""
+    template or values error: Helm's message on one line, at the chart's ``Chart.yaml``; a
+    rendering stopped by a limit or ended by a signal: "Helm rendering of chart deploy/shop
+    stopped after 60 s (limit: render-timeout)") and RendererUnavailable (neither the ``helm``
+    binary nor ``helm-python-sdk``)."""
     if _REMOTE.match(chart):
         raise RenderError(f"{chart} is a remote chart: {NEVER_FETCHES}; vendor the chart into the repository",
                           chart, needs_network=True)  # fmt: skip
     chart_yaml = os.path.normpath(os.path.join(chart, "Chart.yaml"))
-    tree = _read_chart(chart)
+    limits = limits or bounded.Limits()
+    tree = _read_chart(chart, max_file_size=limits.max_file_size)
     _check_dependencies(tree)
-    value_files = _resolve_value_files(chart, root, options.value_files, chart_yaml)
-    files = _chart_files(chart, root)
+    value_files = _resolve_value_files(chart, root, options.value_files, chart_yaml, limits.max_file_size)
+    files = _chart_files(chart, root, limits.max_file_size)
     found = find_helm(helm_major)
     if found is None:
         raise RendererUnavailable(
@@ -469,7 +526,7 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
         [mode, renderer.version, repr(options), os.path.normpath(chart)],
         [path for path, _ in files] + [v.real for v in value_files], root,
     )  # fmt: skip
-    return cached("helm", key, lambda: _render(mode, renderer, chart, tree, files, value_files, options))
+    return cached("helm", key, lambda: _render(mode, renderer, chart, tree, files, value_files, options, limits))
 
 
 @dataclass(slots=True)
@@ -480,13 +537,13 @@ class _Doc:
 
 
 def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list[tuple[str, str]],
-            value_files: list[_ValueFile], options: HelmOptions) -> Rendering:  # fmt: skip
+            value_files: list[_ValueFile], options: HelmOptions, limits: bounded.Limits) -> Rendering:  # fmt: skip
     work = tempfile.mkdtemp(prefix="hooklint-helm-")
     try:
         copy = os.path.join(work, "chart", os.path.basename(os.path.abspath(chart)) or "chart")
         for path, inside in files:
             target = os.path.join(copy, inside)
-            os.makedirs(os.path.dirname(target), exist_ok=True)
+            make_dirs(os.path.dirname(target))
             shutil.copyfile(path, target)
         values_dir = os.path.join(work, "values")
         os.makedirs(values_dir)
@@ -504,9 +561,12 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
             replacements.append((target, "spec.source.helm.values"))
         try:
             if mode == "binary":
-                docs = _render_binary(copy, value_paths, options, work)
+                docs = _render_binary(copy, value_paths, options, work, limits)
             else:
-                docs = _render_sdk(copy, value_paths, options)
+                docs = _render_sdk(copy, value_paths, options, work, limits)
+        except bounded.Stopped as exc:
+            raise RenderError(f"Helm rendering of chart {os.path.normpath(chart)} {exc.reason}",
+                              tree.configured_in) from None  # fmt: skip
         except _HelmFailed as exc:
             message = str(exc)
             for temp, user in replacements:
@@ -518,7 +578,7 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
             raise RenderError(message, tree.configured_in) from None
         return Rendering(renderer, _place(docs, tree, copy))
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        remove_tree(work)
 
 
 #: Where Go's text/template says an error is: ``shop/templates/job.yaml:12:7`` (executing) or
@@ -570,65 +630,27 @@ def _clean_set(value: str) -> str:
     return "".join(out)
 
 
-@contextlib.contextmanager
-def _go_log_kept_off_stderr() -> Iterator[None]:
-    """Helm's Go code, loaded in this process, logs warnings straight to file descriptor 2
-    (``2026/12/02 00:59:40 Warning: Dependencies are handled in Chart.yaml ...``); they go to a
-    temporary file and are dropped, so hooklint's stderr keeps its one-line messages."""
-    sys.stderr.flush()
-    saved = os.dup(2)
-    try:
-        with tempfile.TemporaryFile() as sink:
-            os.dup2(sink.fileno(), 2)
-            try:
-                yield
-            finally:
-                os.dup2(saved, 2)
-    finally:
-        os.close(saved)
-
-
-def _render_sdk(chart_dir: str, value_paths: list[str], options: HelmOptions) -> list[_Doc]:
-    with _go_log_kept_off_stderr():
-        return _render_sdk_quietly(chart_dir, value_paths, options)
-
-
-def _render_sdk_quietly(chart_dir: str, value_paths: list[str], options: HelmOptions) -> list[_Doc]:
-    import helm_python as helm  # noqa: PLC0415 - lazily: see find_helm
-    from helm_python import _native  # noqa: PLC0415
-
-    try:
-        helm.validate_release_name(options.release_name)
-        values: dict[str, Any] = {}
-        for path in value_paths:  # Helm's ReadValuesFile, then mergeMaps
-            with open(path, encoding="utf-8", errors="surrogateescape") as handle:
-                text = handle.read()
-            try:
-                values = _merge_maps(values, helm.values_from_yaml(text))
-            except helm.HelmError as exc:
-                raise _HelmFailed(f"failed to parse {path}: {exc}") from None
-        plain, forced = _set_parameters(options)
-        for name, value in plain.items():
-            values = _merge_maps(values, helm.parse_set_string(f"{name}={value}"))
-        for name, value in forced.items():
-            values = _merge_maps(values, helm.parse_set_string_values(f"{name}={value}"))
-        render_options: dict[str, Any] = {"name": options.release_name}
-        if options.namespace:
-            render_options["namespace"] = options.namespace
-        if options.kube_version:
-            render_options["kube_version"] = options.kube_version
-        if options.api_versions:
-            render_options["api_versions"] = list(options.api_versions)
-        with helm.Chart.load(chart_dir) as loaded:
-            # helm_render takes kube_version and api_versions (helm-c-sdk 0.2.2 RenderOptions), which
-            # Chart.render does not pass on. Rendering processes dependencies (conditions, tags,
-            # aliases) in place, so the CRDs read next are those of the enabled charts, as in Helm.
-            manifests = json.loads(_native.call_string(
-                "helm_render", loaded._raw(), json.dumps(values), json.dumps(render_options)
-            ))  # fmt: skip
-            crds = [] if options.skip_crds else loaded.crds
-    except helm.HelmError as exc:
-        raise _HelmFailed(str(exc)) from None
+def _render_sdk(chart_dir: str, value_paths: list[str], options: HelmOptions, work: str,
+                limits: bounded.Limits) -> list[_Doc]:  # fmt: skip
+    """The chart rendered by the Helm SDK in a child process (:mod:`hooklint.sources._helm_child`),
+    then split and sorted as ``helm template`` does."""
+    plain, forced = _set_parameters(options)
+    render_options: dict[str, Any] = {"name": options.release_name}
+    if options.namespace:
+        render_options["namespace"] = options.namespace
+    if options.kube_version:
+        render_options["kube_version"] = options.kube_version
+    if options.api_versions:
+        render_options["api_versions"] = list(options.api_versions)
+    answer = _ask_sdk({
+        "op": "render", "chart": chart_dir, "release": options.release_name, "values": value_paths,
+        "set": plain, "set_string": forced, "options": render_options, "crds": not options.skip_crds,
+    }, work, limits)  # fmt: skip
+    if "error" in answer:
+        raise _HelmFailed(str(answer["error"]))
+    manifests, crds = answer.get("manifests"), answer.get("crds")
+    if not isinstance(manifests, dict) or not isinstance(crds, list):
+        raise _HelmFailed("the Helm SDK gave an answer of the wrong shape")
     docs = []
     for crd in crds:
         docs.extend(_Doc(crd["filename"], text, _kind(text)) for text in _split(crd["data"]))
@@ -636,15 +658,30 @@ def _render_sdk_quietly(chart_dir: str, value_paths: list[str], options: HelmOpt
     return docs + generic + hooks
 
 
-def _merge_maps(base: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
-    """``pkg/cli/values/options.go`` ``mergeMaps``: maps merge recursively, anything else replaces."""
-    out = dict(base)
-    for key, value in update.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = _merge_maps(out[key], value)
-        else:
-            out[key] = value
-    return out
+#: The child that runs the Helm SDK; a file of this package run by path, importing nothing of hooklint.
+_CHILD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_helm_child.py")
+
+
+def _ask_sdk(request: dict[str, Any], work: str, limits: bounded.Limits) -> dict[str, Any]:
+    """One request answered by :mod:`hooklint.sources._helm_child`, run in ``work`` within
+    ``limits``. Raises bounded.Stopped (a limit, a signal) and _HelmFailed (the child failed
+    without an answer; an SDK that cannot load)."""
+    request = {**request, "path": _sdk_path()}
+    env = _quiet_env(work)
+    if os.environ.get("HELM_C_LIB"):  # helm-python-sdk's own override of its native library
+        env["HELM_C_LIB"] = os.environ["HELM_C_LIB"]
+    done = bounded.run([sys.executable, "-I", _CHILD], cwd=work, env=env, timeout=limits.timeout,
+                       memory=limits.memory, input=json.dumps(request))  # fmt: skip
+    try:
+        answer = json.loads(done.stdout) if done.returncode == 0 else None
+    except ValueError:
+        answer = None
+    if not isinstance(answer, dict):
+        last = [line for line in done.stderr.splitlines() if line.strip()][-1:] or [f"exit status {done.returncode}"]
+        raise _HelmFailed(f"the Helm SDK failed: {last[0].strip()}")
+    if "unavailable" in answer:
+        raise _HelmFailed(f"the Helm SDK cannot load: {answer['unavailable']}")
+    return answer
 
 
 def _split(text: str) -> list[str]:
@@ -658,8 +695,8 @@ def _split(text: str) -> list[str]:
     return docs
 
 
-class _HeadLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """Timestamps stay strings, as in sigs.k8s.io/yaml."""
+class _HeadLoader(BoundedLoader):  # type: ignore[misc]
+    """Timestamps stay strings, as in sigs.k8s.io/yaml; alias bombs are refused."""
 
 
 _HeadLoader.yaml_implicit_resolvers = {
@@ -673,6 +710,8 @@ def _head(text: str, source: str) -> dict[str, Any] | None:
     ("YAML parse error on <template>"), None for an empty document."""
     try:
         value = yaml.load(text, Loader=_HeadLoader)
+    except YamlTooComplex:  # Helm reads it; hooklint's parse of the document says what is too much (HL001)
+        return {}
     except yaml.YAMLError as exc:
         raise _HelmFailed(f"YAML parse error on {source}: {_one_line(str(exc))}") from None
     if value is None:
@@ -738,7 +777,8 @@ def _quiet_env(work: str) -> dict[str, str]:
     return env
 
 
-def _render_binary(chart_dir: str, value_paths: list[str], options: HelmOptions, work: str) -> list[_Doc]:
+def _render_binary(chart_dir: str, value_paths: list[str], options: HelmOptions, work: str,
+                   limits: bounded.Limits) -> list[_Doc]:  # fmt: skip
     binary = shutil.which("helm")
     if binary is None:
         raise _HelmFailed("the helm binary is no longer on PATH")
@@ -759,9 +799,8 @@ def _render_binary(chart_dir: str, value_paths: list[str], options: HelmOptions,
     if not options.skip_crds:
         args.append("--include-crds")
     try:
-        done = subprocess.run(args, capture_output=True, text=True, timeout=300, cwd=work,
-                              env=_quiet_env(work), stdin=subprocess.DEVNULL)  # fmt: skip
-    except (OSError, subprocess.SubprocessError) as exc:
+        done = bounded.run(args, cwd=work, env=_quiet_env(work), timeout=limits.timeout, memory=limits.memory)
+    except OSError as exc:
         raise _HelmFailed(f"helm template could not run: {exc}") from None
     if done.returncode != 0:
         message = done.stderr.strip() or f"helm template exited with {done.returncode}"
@@ -821,9 +860,9 @@ def _owner(source: str, tree: _Chart) -> tuple[_Chart, str | None]:
 
 
 def _read_text(path: str) -> str | None:
+    """The text of a template (regular files only; one over the default max-file-size is not read)."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return handle.read()
+        return read_bytes(path, DEFAULT_MAX_FILE_SIZE).decode("utf-8", "replace")
     except OSError:
         return None
 

@@ -38,7 +38,8 @@ is byte for byte what ``kustomize build`` prints without them (an annotation the
 Safety: never ``--enable-exec``, ``--enable-alpha-plugins``, ``--enable-helm`` or ``--enable-star``;
 remote bases, plugins (KRM functions) and ``helmCharts`` are refused before kustomize runs; kustomize
 runs with a minimal environment whose proxies point at a closed port and whose git may use no
-protocol, so nothing can reach the network, and with a timeout.
+protocol, so nothing can reach the network, in a bounded child process (time, memory, its own
+process group: :mod:`hooklint.sources.bounded`).
 """
 
 from __future__ import annotations
@@ -56,7 +57,10 @@ from typing import Any, Callable, Iterable, Mapping
 
 import yaml
 
+from hooklint.config import DEFAULT_MAX_FILE_SIZE
+from hooklint.files import FileTooLarge, NotRegularFile, file_problem, make_dirs, problem_of, read_bytes, remove_tree, walk_tree
 from hooklint.loader import within
+from hooklint.sources import bounded
 from hooklint.sources.cache import cached, input_key
 from hooklint.sources.discovery import KUSTOMIZATION_NAMES
 from hooklint.sources.rendered import (
@@ -67,13 +71,11 @@ from hooklint.sources.rendered import (
     Rendering,
     Transformation,
 )
-from hooklint.yamlio import go_resolve_plain
+from hooklint.yamlio import BoundedLoader, YamlTooComplex, go_resolve_plain
 
 ORIGIN_ANNOTATION = "config.kubernetes.io/origin"
 TRANSFORMATIONS_ANNOTATION = "alpha.config.kubernetes.io/transformations"
 BUILD_METADATA = ("originAnnotations", "transformerAnnotations")
-#: Seconds a ``kustomize build`` may take before it is stopped (HL007).
-BUILD_TIMEOUT = 120
 INSTALL_HINT = "install kustomize (https://kubectl.docs.kubernetes.io/installation/kustomize/) or kubectl"
 NETWORK_HINT = "hooklint never uses the network: vendor the base into the repository"
 PLUGIN_HINT = "hooklint never runs plugins from the repository"
@@ -84,7 +86,7 @@ _REMOTE = re.compile(
     r"^(?:[A-Za-z][A-Za-z0-9+.-]*://|git@|git::|gh:|(?:github\.com|gitlab\.com|bitbucket\.org)[/:])"
     r"|\?(?:ref|version|submodules|timeout)="
 )
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_Loader = BoundedLoader  # alias bombs and deep nesting refused (hooklint.yamlio)
 
 
 class _GoDumper(yaml.SafeDumper):
@@ -177,7 +179,8 @@ def find_kustomize() -> tuple[list[str], Renderer] | None:
     return None
 
 
-def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = None) -> Rendering:
+def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = None,
+                     limits: bounded.Limits | None = None) -> Rendering:  # fmt: skip
     """Render the kustomization in ``folder`` as Argo CD's repo server does, with the
     Application's ``options`` applied (see the module docstring).
 
@@ -185,7 +188,9 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
     is joined to it and normalised (``os.path.normpath``). ``root`` is the repository root: every
     file kustomize may read must be under it, and ``folder`` is inside it (else ValueError).
     Renderings are cached (:mod:`hooklint.sources.cache`) under the renderer, the options and the
-    bytes of every input file. Raises :class:`RenderError` (kustomize failed or timed out; a remote
+    bytes of every input file. kustomize runs in a child process bounded by ``limits``
+    (:mod:`hooklint.sources.bounded`; default 60 s and 2 GiB). Raises :class:`RenderError`
+    (kustomize failed, or was stopped by a limit or a signal; a remote
     base, ``needs_network``; a plugin; ``helmCharts``; an out-of-bounds symlink) and
     :class:`RendererUnavailable` (neither kustomize nor kubectl is installed)."""
     options = options or KustomizeOptions()
@@ -203,11 +208,13 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
     def to_user(path: str, app_dir: str = app_abs) -> str:
         return os.path.normpath(os.path.join(folder, os.path.relpath(path, app_dir)))
 
-    files = _Inputs(root_abs, to_user).collect(app_abs, options)
+    limits = limits or bounded.Limits()
+    files = _Inputs(root_abs, to_user, limits.max_file_size).collect(app_abs, options)
     _check_symlinks(root_abs, files, to_user)
     key = input_key([renderer.name, renderer.version, repr(options), rel_app], files, root_abs)
     rendering = cached(
-        "kustomize", key, lambda: _build(argv, renderer, root_abs, files, rel_app, options, folder, user_file)
+        "kustomize", key,
+        lambda: _build(argv, renderer, root_abs, files, rel_app, options, folder, user_file, limits),
     )
     return _in_user_terms(rendering, folder)
 
@@ -349,18 +356,26 @@ class _Inputs:
     """Works out every file a build of one folder may read (the folder, and every local folder or
     file referenced, recursively, by kustomization fields), refusing remote references, plugins
     and ``helmCharts`` on the way. When references cannot be worked out (a kustomization that
-    does not parse, an entry of an unknown shape, a symlink on the way), all files under root."""
+    does not parse, an entry of an unknown shape, a symlink on the way), all files under root.
+
+    Only regular files of at most ``max_file_size`` bytes are handed to kustomize: a kustomization
+    or an entry naming a FIFO, a device or a socket (which would block or never end), or a file
+    over the size, is a RenderError at the entry; other files over the size under a folder that
+    is built are left out of the copy (kustomize reads only what is named)."""
 
     _DIRS_OR_FILES = ("resources", "bases", "components")
     _PLUGINS = ("transformers", "generators", "validators")
     _FILES = ("crds", "configurations")
 
-    def __init__(self, root: str, to_user: Callable[[str], str]):
+    def __init__(self, root: str, to_user: Callable[[str], str], max_file_size: int = DEFAULT_MAX_FILE_SIZE):
         self.root = root
         self.to_user = to_user
+        self.max_file_size = max_file_size
         self.files: set[str] = set()
         self.seen: set[str] = set()
         self.exact = True
+        self.pending: list[str] = []  # folders still to walk (a stack: no recursion, however deep the bases)
+        self.walking = False
 
     def collect(self, app_dir: str, options: KustomizeOptions) -> list[str]:
         self.directory(app_dir)
@@ -372,21 +387,45 @@ class _Inputs:
             path = json.loads(patch).get("path")
             if isinstance(path, str):
                 self.reference(here, "patches", path)
-        return sorted(self.files) if self.exact else _tree(self.root)
+        return sorted(self.files) if self.exact else self.fitting(_tree(self.root))
+
+    def fitting(self, paths: list[str]) -> list[str]:
+        """``paths`` without the regular files over the size limit (symlinks stay: they are copied as links)."""
+        return [p for p in paths if os.path.islink(p) or file_problem(p, self.max_file_size) is None]
 
     def directory(self, directory: str) -> None:
+        """Walk ``directory`` and the folders its kustomization names, theirs in turn, depth first
+        in entry order, with a stack rather than recursion: 400 nested bases ended in a
+        RecursionError that lost the whole run's report."""
+        self.pending.append(directory)
+        if self.walking:
+            return  # the walk below takes it
+        self.walking = True
+        try:
+            while self.pending:
+                start = len(self.pending) - 1
+                self.walk_one(self.pending.pop())
+                self.pending[start:] = reversed(self.pending[start:])  # its own folders, first entry on top
+        finally:
+            self.walking = False
+
+    def walk_one(self, directory: str) -> None:
         if directory in self.seen:
             return
         self.seen.add(directory)
-        self.files.update(_tree(directory, self))
+        self.files.update(self.fitting(_tree(directory, self)))
         name = _kustomization_name(directory)
         if name is None:
             return
         path = os.path.join(directory, name)
         try:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
+            text = read_bytes(path, self.max_file_size).decode("utf-8")
             config = yaml.load(text, Loader=_Loader)
+        except (NotRegularFile, FileTooLarge) as error:
+            raise RenderError(f"the kustomization is {problem_of(error)}: not read", self.to_user(path)) from None
+        except YamlTooComplex as error:  # an alias bomb: refused here, before anything walks it
+            mark = error.problem_mark
+            raise RenderError(str(error.problem), self.to_user(path), *((mark.line + 1, mark.column + 1) if mark else (1, 1)))
         except (OSError, UnicodeDecodeError, yaml.YAMLError):
             self.exact = False  # kustomize says what is wrong
             return
@@ -468,6 +507,10 @@ class _Inputs:
         if os.path.isdir(target) and directory_ok:
             self.directory(target)
         else:
+            problem = file_problem(target, self.max_file_size)
+            if problem is not None:
+                raise RenderError(f"{field} entry {entry!r} names {self.to_user(target)}, which is {problem}: not read",
+                                  self.to_user(kustomization), *_position_of(text, entry))  # fmt: skip
             self.files.add(target)
         if os.path.realpath(target) != os.path.join(os.path.realpath(self.root), os.path.relpath(target, self.root)):
             self.exact = False  # a symlink on the way: copy the whole repository
@@ -486,8 +529,7 @@ class _Inputs:
         for source, inline in sources:
             try:
                 if inline is None:
-                    with open(source, encoding="utf-8") as handle:
-                        inline = handle.read()
+                    inline = read_bytes(source, self.max_file_size).decode("utf-8")
                 objects = list(yaml.load_all(inline, Loader=_Loader))
             except (OSError, UnicodeDecodeError, yaml.YAMLError):
                 continue
@@ -520,7 +562,7 @@ def _tree(folder: str, inputs: _Inputs | None = None) -> list[str]:
     """Every regular file and symlink under ``folder`` (``.git`` skipped), absolute. A symlink
     makes ``inputs`` inexact (its target must be copied too)."""
     found = []
-    for directory, dirs, names in os.walk(folder):
+    for directory, dirs, names in walk_tree(folder):
         dirs[:] = sorted(d for d in dirs if d != ".git")
         for name in [d for d in dirs if os.path.islink(os.path.join(directory, d))] + names:
             path = os.path.join(directory, name)
@@ -571,7 +613,7 @@ def _position_of(text: str, needle: str) -> tuple[int, int]:
 
 
 def _build(argv: list[str], renderer: Renderer, root: str, files: list[str], rel_app: str,
-           options: KustomizeOptions, folder: str, user_file: str) -> Rendering:  # fmt: skip
+           options: KustomizeOptions, folder: str, user_file: str, limits: bounded.Limits) -> Rendering:  # fmt: skip
     """Copy ``files`` (absolute, under ``root``) to a temporary folder, apply ``options``, run
     kustomize there and return the rendering with paths relative to the application folder."""
     work = tempfile.mkdtemp(prefix="hooklint-kustomize-")
@@ -580,18 +622,17 @@ def _build(argv: list[str], renderer: Renderer, root: str, files: list[str], rel
         os.makedirs(home)
         _copy(root, files, src)
         app = os.path.normpath(os.path.join(src, rel_app))
-        os.makedirs(app, exist_ok=True)
+        make_dirs(app)
 
         def to_user(path: str) -> str:
             return os.path.normpath(os.path.join(folder, os.path.relpath(path, app)))
 
         requested, same_lines = _prepare(app, options, user_file)
         try:
-            done = subprocess.run(
-                [*argv, app], cwd=src, env=_environment(home), capture_output=True, text=True,
-                timeout=BUILD_TIMEOUT, check=False)  # fmt: skip
-        except subprocess.TimeoutExpired:
-            raise RenderError(f"kustomize build {folder} took longer than {BUILD_TIMEOUT} s", user_file) from None
+            done = bounded.run([*argv, app], cwd=src, env=_environment(home), timeout=limits.timeout,
+                               memory=limits.memory)  # fmt: skip
+        except bounded.Stopped as stopped:
+            raise RenderError(f"kustomize build of {os.path.normpath(folder)} {stopped.reason}", user_file) from None
         except OSError as error:
             raise RenderError(f"could not run {argv[0]}: {error.strerror}", user_file) from None
         if done.returncode != 0:
@@ -602,7 +643,7 @@ def _build(argv: list[str], renderer: Renderer, root: str, files: list[str], rel
                 int(line.group(1)) if line and same_lines else 1)  # fmt: skip
         return Rendering(renderer, _documents(done.stdout, requested))
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        remove_tree(work)
 
 
 def _copy(root: str, files: Iterable[str], dest: str) -> None:
@@ -612,7 +653,7 @@ def _copy(root: str, files: Iterable[str], dest: str) -> None:
         if not os.path.lexists(path):
             continue
         target = os.path.join(dest, os.path.relpath(path, root))
-        os.makedirs(os.path.dirname(target), exist_ok=True)
+        make_dirs(os.path.dirname(target))
         if os.path.islink(path):
             os.symlink(os.readlink(path), target)
         else:
@@ -732,7 +773,10 @@ def _documents(output: str, requested: set[str]) -> list[RenderedDocument]:
     ]  # fmt: skip
     documents = []
     for text in _split(output):
-        obj = yaml.load(text, Loader=_Loader)
+        try:
+            obj = yaml.load(text, Loader=_Loader)
+        except yaml.YAMLError:  # nested too deep for hooklint: parsing the document says so (HL001)
+            obj = None
         metadata = obj.get("metadata") if isinstance(obj, dict) else None
         annotations = (metadata.get("annotations") if isinstance(metadata, dict) else None) or {}
         origin = _yaml_value(annotations.get(ORIGIN_ANNOTATION))

@@ -21,12 +21,15 @@ from dataclasses import dataclass
 from hooklint import argocd
 from hooklint.config import Config
 from hooklint.findings import Span
+from hooklint.config import DEFAULT_MAX_FILE_SIZE
+from hooklint.files import read_bytes
 from hooklint.loader import LoadedFile, parse_text, read_file, within
 from hooklint.sources.applications import ApplicationSource, git_root
+from hooklint.sources.bounded import Limits
 from hooklint.sources.placement import Placement
 from hooklint.sources.discovery import KUSTOMIZE
 from hooklint.sources.rendered import RenderedDocument, Renderer, RendererUnavailable, RenderError
-from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, SYNTAX_ERROR, LoadIssue, Map
+from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, SYNTAX_ERROR, TOO_COMPLEX, LoadIssue, Map
 
 
 @dataclass(slots=True)
@@ -76,7 +79,7 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
             options = None
             if application is not None and application.options is not None:
                 options = _options(KustomizeOptions.from_application, application, manifest_file, application.options)
-            rendering = render_kustomize(folder, root, options)
+            rendering = render_kustomize(folder, root, options, Limits.of(config))
         else:
             from hooklint.sources.helm import HelmOptions, render_helm
 
@@ -89,7 +92,7 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
                 helm = dataclasses.replace(helm, kube_version=config.kube_version)
             if config.api_versions and not helm.api_versions:
                 helm = dataclasses.replace(helm, api_versions=tuple(config.api_versions))
-            rendering = render_helm(folder, root, helm, argocd.helm_major(config.argocd_version))
+            rendering = render_helm(folder, root, helm, argocd.helm_major(config.argocd_version), Limits.of(config))
     except RenderError as exc:
         # Argo CD renders it, hooklint does not (HL009, the detail says how Argo CD does); else
         # Argo CD fails the same way (HL007)
@@ -97,8 +100,9 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
         detail = exc.message if exc.argocd_renders is None else f"{exc.message}. {exc.argocd_renders}"
         line, column, where = exc.line, exc.column, None
         if os.path.normpath(exc.path) == os.path.normpath(manifest_file):
-            if kind == RENDER_FAILED and any(issue.kind == SYNTAX_ERROR for issue, _ in loaded.issues):
-                # the kustomization or Chart.yaml is not YAML: HL001 says so, at the parser's position
+            if kind == RENDER_FAILED and any(issue.kind in (SYNTAX_ERROR, TOO_COMPLEX) for issue, _ in loaded.issues):
+                # the kustomization or Chart.yaml is not YAML (or an alias bomb): HL001 says so, at
+                # the parser's position
                 return loaded, [], None
         elif source_type == KUSTOMIZE:  # in a base or component: on the entry that leads there
             detail = f"{exc.path}:{exc.line}:{exc.column}: {detail}"
@@ -120,6 +124,11 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     for i, doc in enumerate(rendering.documents):
         parsed = parse_text(manifest_file, doc.text)
         parsed.skip_reason = None
+        for issue, _ in parsed.issues:
+            if issue.kind in (SYNTAX_ERROR, TOO_COMPLEX):  # an object hooklint cannot read: HL001, never a silent pass
+                source = doc.origin or doc.configured_in or "the rendering"
+                loaded.issues.append((LoadIssue(issue.kind, Span.point(1, 1),
+                                                f"an object rendered from {source}: {issue.detail}"), 0))  # fmt: skip
         body = parsed.documents[0].value if parsed.documents else None
         placement = None
         if isinstance(body, Map):
@@ -143,8 +152,7 @@ def _entry_leading_to(manifest_file: str, path: str) -> tuple[int, int]:
     ``path`` or a folder above it (the base or component a render error comes from); (1, 1) when
     none does."""
     try:
-        with open(manifest_file, encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
+        lines = read_bytes(manifest_file, DEFAULT_MAX_FILE_SIZE).decode("utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
         return 1, 1
     folder = os.path.dirname(os.path.abspath(manifest_file))
@@ -191,8 +199,7 @@ class _Sources:
     def text(self, path: str) -> str | None:
         if path not in self.texts:
             try:
-                with open(path, encoding="utf-8") as handle:
-                    self.texts[path] = handle.read()
+                self.texts[path] = read_bytes(path, self.config.max_file_size).decode("utf-8")
             except (OSError, UnicodeDecodeError):
                 self.texts[path] = None
         return self.texts[path]

@@ -1,0 +1,182 @@
+"""Files as hooklint reads them: regular files only, never a blocking read, never more than a size;
+folders walked without recursion.
+
+Every file hooklint reads from a repository (manifests, kustomizations, chart files, value files,
+the configuration, the baseline) goes through :func:`read_bytes`, and every file it hands a
+renderer is checked with :func:`file_problem`: a FIFO (which blocks a reader while no one writes
+to it), a device (``/dev/zero`` never ends), a socket, or a file over the size limit
+(``max-file-size``) is refused with a one-line reason, never read.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from typing import Any
+
+
+class NotRegularFile(OSError):
+    """A path that is not a regular file (a FIFO, a socket, a device, a directory): never read.
+    ``str()`` is the reason: ``not a regular file (a FIFO); not read``; ``kind`` is ``a FIFO``,
+    ``a socket``, ``a device`` or ``a directory``."""
+
+    def __init__(self, kind: str):
+        super().__init__("is a directory" if kind == "a directory" else f"not a regular file ({kind}); not read")
+        self.kind = kind
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def problem_of(error: OSError) -> str:
+    """What :func:`read_bytes` refused, as :func:`file_problem` says it (``a FIFO, not a regular
+    file``, ``larger than max-file-size (N bytes)``); other errors' text."""
+    if isinstance(error, NotRegularFile):
+        return f"{error.kind}, not a regular file"
+    return str(error) if isinstance(error, FileTooLarge) else (error.strerror or str(error))
+
+
+class FileTooLarge(OSError):
+    """A regular file larger than the size allowed (``max-file-size``): never read."""
+
+    def __init__(self, size: int, max_size: int):
+        super().__init__(f"larger than max-file-size ({max_size:,} bytes)")
+        self.size = size
+        self.max_size = max_size
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def read_bytes(path: str, max_size: int, streams: bool = False) -> bytes:
+    """The bytes of the regular file ``path`` (symbolic links followed), at most ``max_size`` of
+    them: the one way hooklint reads a file. The file is opened without blocking (``O_NONBLOCK``:
+    a FIFO without a writer would wait forever) and checked with ``fstat`` on the open descriptor
+    before a byte is read. With ``streams``, a pipe or device is read too (to at most
+    ``max_size + 1`` bytes: the caller tells a stream that was too long from one that was not).
+
+    Raises :class:`NotRegularFile` (a FIFO, socket, device or directory), :class:`FileTooLarge`
+    (a regular file over ``max_size``, or one that grew past it while read) and OSError."""
+    flags = os.O_RDONLY | getattr(os, "O_BINARY", 0) | (0 if streams else getattr(os, "O_NONBLOCK", 0))
+    fd = os.open(path, flags)
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise NotRegularFile("a directory")
+        if not stat.S_ISREG(info.st_mode) and not streams:
+            raise NotRegularFile(_file_kind(info.st_mode))
+        if info.st_size > max_size:
+            raise FileTooLarge(info.st_size, max_size)  # refused without reading it
+        chunks = []
+        left = max_size + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        data = b"".join(chunks)
+        if len(data) > max_size and stat.S_ISREG(info.st_mode):
+            raise FileTooLarge(len(data), max_size)
+        return data
+    finally:
+        os.close(fd)
+
+
+def read_text(path: str, max_size: int) -> str:
+    """:func:`read_bytes` of ``path`` decoded as UTF-8 (a BOM removed). Raises what
+    :func:`read_bytes` raises and UnicodeDecodeError."""
+    return read_bytes(path, max_size).decode("utf-8-sig")
+
+
+def file_problem(path: str, max_size: int) -> str | None:
+    """Why a renderer may not read ``path`` (symbolic links followed), or None for a regular file of
+    at most ``max_size`` bytes (or one that does not exist: the renderer says so): ``a FIFO, not a
+    regular file``, ``larger than max-file-size (10,485,760 bytes)``. Nothing is opened."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    if stat.S_ISDIR(info.st_mode):
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        return f"{_file_kind(info.st_mode)}, not a regular file"
+    if info.st_size > max_size:
+        return f"larger than max-file-size ({max_size:,} bytes)"
+    return None
+
+
+def _file_kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a file"
+
+
+def walk_tree(top: str, onerror: Any = None, followlinks: bool = False):
+    """:func:`os.walk` (top-down; ``dirnames`` may be pruned in place; symbolic links to folders
+    listed among them, followed only with ``followlinks``; ``onerror`` gets each OSError of
+    listing a folder), without recursion: Python 3.10 and 3.11's ``os.walk`` recurses once per
+    level, and a repository of folders nested 1,100 deep ended in a RecursionError."""
+    stack = [top]
+    while stack:
+        folder = stack.pop()
+        try:
+            with os.scandir(folder) as listing:
+                entries = list(listing)
+        except OSError as error:
+            if onerror is not None:
+                onerror(error)
+            continue
+        dirs, names = [], []
+        for entry in entries:
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            (dirs if is_dir else names).append(entry.name)
+        yield folder, dirs, names
+        for name in reversed(dirs):
+            path = os.path.join(folder, name)
+            if followlinks or not os.path.islink(path):
+                stack.append(path)
+
+
+def remove_tree(top: str) -> None:
+    """``shutil.rmtree(top, ignore_errors=True)`` without recursion (Python 3.10 and 3.11's recurses
+    once per level: a temporary copy of folders nested deeper than the recursion limit could not
+    be removed). Symbolic links are removed, never followed."""
+    folders = []
+    for folder, dirs, names in walk_tree(top):
+        folders.append(folder)
+        for name in names + [d for d in dirs if os.path.islink(os.path.join(folder, d))]:
+            try:
+                os.unlink(os.path.join(folder, name))
+            except OSError:
+                pass
+    for folder in reversed(folders):
+        try:
+            os.rmdir(folder)
+        except OSError:
+            pass
+
+
+def make_dirs(path: str) -> None:
+    """``os.makedirs(path, exist_ok=True)`` without recursion (Python's recurses once per missing
+    level)."""
+    missing = []
+    while path and not os.path.isdir(path):
+        missing.append(path)
+        parent = os.path.dirname(path)
+        if parent == path:
+            break
+        path = parent
+    for folder in reversed(missing):
+        try:
+            os.mkdir(folder)
+        except FileExistsError:
+            if not os.path.isdir(folder):
+                raise

@@ -1,0 +1,89 @@
+"""The Helm SDK (``helm-python-sdk``: Helm's Go code behind ctypes) run in a child process, so that a
+template that loops for hours, eats all memory or crashes the Go runtime ends one bounded child,
+never hooklint (:mod:`hooklint.sources.bounded` runs it; :mod:`hooklint.sources.helm` says what is
+rendered and how).
+
+Started as ``python -I <this file>``: it imports nothing from hooklint (the package's imports would
+cost more than the render of a small chart) and reads one JSON request on stdin:
+
+- ``{"op": "version", "path": <folder holding helm_python>}`` answers ``{"sdk": "0.2.2", "helm":
+  "v4.0.0"}``;
+- ``{"op": "render", "path": ..., "chart": <folder>, "release": <name>, "values": [<files>],
+  "set": {...}, "set_string": {...}, "options": {<helm_render options>}, "crds": <bool>}`` answers
+  ``{"manifests": {<template name>: <text>}, "crds": [{"filename": ..., "data": ...}]}``: Helm's
+  ``ReadValuesFile`` and ``mergeMaps`` over the value files, then ``--set``, then
+  ``--set-string``; ``engine.Render`` after ``ProcessDependencies`` (``helm_render``); the CRDs of
+  the enabled charts.
+
+Any failure answers ``{"error": <Helm's message>}``; a missing or unloadable SDK ``{"unavailable":
+<why>}``. The answer is one JSON document on stdout; Go's log lines go to stderr, which hooklint
+drops.
+"""
+
+import json
+import sys
+
+
+def _merge_maps(base, update):
+    """``pkg/cli/values/options.go`` ``mergeMaps``: maps merge recursively, anything else replaces."""
+    out = dict(base)
+    for key, value in update.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge_maps(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _render(helm, native, request):
+    helm.validate_release_name(request["release"])
+    values = {}
+    for path in request["values"]:
+        with open(path, encoding="utf-8", errors="surrogateescape") as handle:
+            text = handle.read()
+        try:
+            values = _merge_maps(values, helm.values_from_yaml(text))
+        except helm.HelmError as exc:
+            raise helm.HelmError(f"failed to parse {path}: {exc}") from None
+    for name, value in request["set"].items():
+        values = _merge_maps(values, helm.parse_set_string(f"{name}={value}"))
+    for name, value in request["set_string"].items():
+        values = _merge_maps(values, helm.parse_set_string_values(f"{name}={value}"))
+    with helm.Chart.load(request["chart"]) as loaded:
+        # helm_render takes kube_version and api_versions (helm-c-sdk 0.2.2 RenderOptions), which
+        # Chart.render does not pass on. Rendering processes dependencies (conditions, tags,
+        # aliases) in place, so the CRDs read next are those of the enabled charts, as in Helm.
+        manifests = json.loads(native.call_string(
+            "helm_render", loaded._raw(), json.dumps(values), json.dumps(request["options"])
+        ))  # fmt: skip
+        crds = [{"filename": c["filename"], "data": c["data"]} for c in loaded.crds] if request["crds"] else []
+    return {"manifests": manifests, "crds": crds}
+
+
+def main():
+    request = json.load(sys.stdin)
+    if request.get("path"):
+        sys.path.insert(0, request["path"])
+    try:
+        import helm_python as helm
+        from helm_python import _native
+    except Exception as exc:  # noqa: BLE001 - ImportError, or HelmLibraryError when no library fits
+        answer = {"unavailable": f"{type(exc).__name__}: {exc}"}
+    else:
+        if request["op"] == "version":
+            answer = {"sdk": helm.__version__, "helm": helm.helm_sdk_version()}
+        else:
+            try:
+                answer = _render(helm, _native, request)
+            except helm.HelmError as exc:
+                answer = {"error": str(exc)}
+    json.dump(answer, sys.stdout)
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except MemoryError:
+        sys.stderr.write("MemoryError\n")
+        sys.exit(3)
