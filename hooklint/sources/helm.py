@@ -54,6 +54,7 @@ import yaml
 
 from hooklint.loader import within
 from hooklint.sources.cache import cached, input_key
+from hooklint.sources.redact import tagging_inputs
 from hooklint.sources.rendered import RenderedDocument, Renderer, RenderError, RendererUnavailable, Rendering
 
 SDK_NAME = "helm-python-sdk"
@@ -410,7 +411,8 @@ def render_helm(chart: str, root: str, options: HelmOptions) -> Rendering:
         [mode, renderer.version, repr(options), os.path.normpath(chart)],
         [path for path, _ in files] + [v.real for v in value_files], root,
     )  # fmt: skip
-    return cached("helm", key, lambda: _render(mode, renderer, chart, tree, files, value_files, options))
+    inputs = [path for path, _ in files] + [v.real for v in value_files]
+    return cached("helm", key, tagging_inputs(inputs, lambda: _render(mode, renderer, chart, tree, files, value_files, options)))
 
 
 @dataclass(slots=True)

@@ -59,6 +59,7 @@ import yaml
 from hooklint.loader import within
 from hooklint.sources.cache import cached, input_key
 from hooklint.sources.discovery import KUSTOMIZATION_NAMES
+from hooklint.sources.redact import tagging_inputs
 from hooklint.sources.rendered import (
     RenderedDocument,
     Renderer,
@@ -207,7 +208,7 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
     _check_symlinks(root_abs, files, to_user)
     key = input_key([renderer.name, renderer.version, repr(options), rel_app], files, root_abs)
     rendering = cached(
-        "kustomize", key, lambda: _build(argv, renderer, root_abs, files, rel_app, options, folder, user_file)
+        "kustomize", key, tagging_inputs(files, lambda: _build(argv, renderer, root_abs, files, rel_app, options, folder, user_file))
     )
     return _in_user_terms(rendering, folder)
 

@@ -23,6 +23,7 @@ from hooklint.findings import Span
 from hooklint.loader import LoadedFile, parse_text, read_file, within
 from hooklint.sources.applications import ApplicationSource, git_root
 from hooklint.sources.placement import Placement
+from hooklint.sources.redact import redact_render_error
 from hooklint.sources.discovery import KUSTOMIZE
 from hooklint.sources.rendered import RenderedDocument, Renderer, RendererUnavailable, RenderError
 from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, SYNTAX_ERROR, LoadIssue, Map
@@ -104,6 +105,8 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
             line, column = _entry_leading_to(manifest_file, exc.path)
         else:  # in one of the chart's templates, which the user can open
             where = exc.path
+        detail = redact_render_error(detail, exc, folder, root, helm=source_type != KUSTOMIZE,
+                                     extra_values=[helm.values] if source_type != KUSTOMIZE else ())  # fmt: skip
         loaded.issues.append((LoadIssue(kind, Span.point(line, column), detail, path=where), 0))
         return loaded, [], None
     except RendererUnavailable as exc:
