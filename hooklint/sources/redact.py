@@ -21,8 +21,8 @@ through :func:`redact_message`:
   values files and of the Application's inline values (a ``fail`` message can quote any of them),
   of 6 characters or more, as a whole word. Each value is also searched for in the forms messages
   write it in: Go-quoted, base64 and Go's byte-slice (``[112 97 115 115]``).
-- then the quoted literals after the message prefixes that quote input values are replaced
-  whatever they hold (:data:`_SCRUBS`).
+- and, first, the quoted literals after the message prefixes that quote input values are
+  replaced whatever they hold (:data:`_SCRUBS`).
 
 The message keeps what is wrong and where (files, lines, keys, the schema's pattern), never the
 value. Values of 1 or 2 characters are not searched for (they would eat the message); the
@@ -130,11 +130,13 @@ class SecretValues:
 
 
 def redact(message: str, values: SecretValues) -> str:
-    """``message`` with every one of ``values`` replaced by ``[redacted]`` (longest first, in one
-    pass), then the known quoting prefixes scrubbed (:data:`_SCRUBS`)."""
+    """``message`` with the quoted literals after known prefixes scrubbed (:data:`_SCRUBS`), then
+    every one of ``values`` replaced by ``[redacted]`` (longest first, in one pass)."""
     anywhere = sorted((v for v in values.anywhere - values.keys if len(v) >= WORD_AT), key=len, reverse=True)
     words = {v for v in values.anywhere if len(v) < WORD_AT} | values.words
     words = sorted(words - values.keys, key=len, reverse=True)
+    for pattern, replacement in _SCRUBS:
+        message = pattern.sub(replacement, message)
     parts = []
     if anywhere:
         parts.append("(?:" + "|".join(map(re.escape, anywhere)) + ")")
@@ -142,8 +144,6 @@ def redact(message: str, values: SecretValues) -> str:
         parts.append(r"(?<![\w])(?:" + "|".join(map(re.escape, words)) + r")(?![\w])")
     if parts:
         message = re.sub("|".join(parts), REDACTED, message)
-    for pattern, replacement in _SCRUBS:
-        message = pattern.sub(replacement, message)
     return message
 
 
@@ -169,6 +169,8 @@ def secret_values(inputs: Iterable[str], root: str, *, helm: bool = False,
         base = os.path.basename(path)
         if not base.lower().endswith(_YAML) and base.lower() not in _KUSTOMIZATIONS:
             continue
+        if base.lower().endswith(".schema.json"):
+            continue  # a JSON Schema holds no values: its patterns are what a message must keep
         text = _read(path)
         if text is None:
             continue
