@@ -7,12 +7,15 @@ from __future__ import annotations
 import base64
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
 
 import pytest
 import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from hooklint.cli import app
@@ -340,3 +343,115 @@ def test_a_real_subprocess_prints_no_secret_on_stdout_or_stderr(repo):
                           env={**os.environ, "HOOKLINT_CACHE_DIR": "off"})  # fmt: skip
     assert done.returncode == 1 and "[redacted]" in done.stdout
     assert "hunter2" not in done.stdout + done.stderr and "admin-of-shop" not in done.stdout + done.stderr
+
+
+# --- hooklint fix --diff ----------------------------------------------------------------------
+
+SECRET_BESIDE_FIXES = """\
+apiVersion: v1
+kind: Secret
+metadata:
+  name: db
+  annotations:
+    argocd.argoproj.io/sync-wave: -1
+stringData:
+  password: diff-ctx-secret
+  user: admin
+type: Opaque
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: one-line, annotations: {argocd.argoproj.io/sync-wave: 2}}
+data: {token: b25lLWxpbmUtc2VjcmV0}
+"""
+
+
+def test_fix_diff_never_shows_secret_data_as_context_and_still_applies(repo):
+    write(repo, {"app/secret.yaml": SECRET_BESIDE_FIXES})
+    result = runner.invoke(app, ["fix", "--diff", "app"])
+    diff = result.stdout
+    # before: three lines of context each side, the Secret's stringData and data among them
+    assert diff == (
+        "--- a/app/secret.yaml\n"
+        "+++ b/app/secret.yaml\n"
+        "@@ -5,3 +5,3 @@\n"
+        "   annotations:\n"
+        "-    argocd.argoproj.io/sync-wave: -1\n"
+        '+    argocd.argoproj.io/sync-wave: "-1"\n'
+        " stringData:\n"
+        "@@ -14 +14 @@\n"
+        "-metadata: {name: one-line, annotations: {argocd.argoproj.io/sync-wave: 2}}\n"
+        '+metadata: {name: one-line, annotations: {argocd.argoproj.io/sync-wave: "2"}}\n'
+    )
+    assert (repo / "app/secret.yaml").read_text() == SECRET_BESIDE_FIXES  # --diff changes nothing
+    patched = subprocess.run(["patch", "-p1", "-s"], cwd=repo, input=diff, text=True, capture_output=True, check=False)
+    assert patched.returncode == 0, patched.stdout + patched.stderr
+    assert runner.invoke(app, ["fix", "--diff", "app"]).stdout == ""  # the patched file needs no fix
+
+
+def test_fix_diff_redacts_a_changed_line_that_holds_a_secret(repo):
+    # a Secret written on one line: the changed line itself holds the value
+    write(repo, {"app/s.yaml": "{apiVersion: v1, kind: Secret, metadata: {name: s, annotations: "
+                               "{argocd.argoproj.io/sync-wave: 1}}, stringData: {pw: flow-secret}}\n"})  # fmt: skip
+    result = runner.invoke(app, ["fix", "--diff", "app"])
+    assert result.stdout == (
+        "--- a/app/s.yaml\n+++ b/app/s.yaml\n@@ -1 +1 @@\n-[redacted]\n+[redacted]\n"
+    )
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("  password: s3cret\n", "  password: [redacted]\n"),
+    ("  'pass word': \"s3cret\"\r\n", "  'pass word': [redacted]\r\n"),
+    ("  key: |\n", "  key: |\n"),
+    ("    block line two\n", "    [redacted]\n"),
+    ("  - item-secret", "  - [redacted]"),
+    ("stringData: {a: b}\n", "stringData: [redacted]\n"),
+])  # fmt: skip
+def test_redact_line_keeps_the_line_structure(line, expected):
+    assert redact.redact_line(line) == expected
+
+
+def test_secret_lines():
+    text = (
+        "kind: Secret\nmetadata:\n  name: s\n  annotations:\n"
+        "    kubectl.kubernetes.io/last-applied-configuration: '{\"data\": {\"a\": \"eA==\"}}'\n"
+        "data:\n  a: eA==\n  b: |\n    one\n    two\nstringData: {x: y}\ntype: Opaque\n---\n"
+        "kind: Job\nspec:\n  apiToken: t\n  env: [{name: A, valueFrom: {secretKeyRef: {name: s, key: a}}}]\n"
+    )
+    assert sorted(redact.secret_lines(text)) == [4, 6, 7, 8, 9, 10, 15]
+    # a text that does not parse: data blocks by indentation
+    assert sorted(redact.secret_lines("kind: Secret\ndata:\n  a: [\n  b: x\nkind2: y\n")) == [2, 3]
+
+
+@pytest.mark.skipif(shutil.which("patch") is None, reason="needs patch")
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(["plain", "secret", "change", "insert"]), st.integers(0, 9)), max_size=30))
+def test_fix_diff_of_any_layout_applies_and_shows_no_secret(tmp_path_factory, layout):
+    # Secrets (data in block and flow style) and plain lines (comments) in any order; the fixes
+    # change or add plain lines only, as hooklint's fixes never touch data
+    folder = tmp_path_factory.mktemp("diff")
+    original: list[str] = []
+    fixed: list[str] = []
+    for number, (what, value) in enumerate(layout):
+        if what == "secret":
+            lines = ["---\n", "kind: Secret\n", "data:\n", f"  s{number}: secret-{value}-value\n"]
+            if value % 3 == 0:
+                lines[2:] = [f"data: {{s{number}: secret-{value}-value}}\n"]
+            elif value % 3 == 1:
+                lines[3:] = ["  s: |\n", f"    secret-{value}-value\n", "    more-value\n"]
+            original += lines
+            fixed += lines
+        else:
+            original.append(f"# plain {number} {value}\n")
+            fixed.append(original[-1] if what != "change" else f"# fixed {number}\n")
+            if what == "insert":
+                fixed.append(f"# added {number}\n")
+    from hooklint.fix import FileFix, unified_diff
+
+    (folder / "f.yaml").write_text("".join(original))
+    diff = unified_diff(FileFix(str(folder / "f.yaml"), "".join(original), "".join(fixed)), str(folder))
+    assert "-value\n" not in diff
+    if diff:
+        done = subprocess.run(["patch", "-p1", "-s", "-F0"], cwd=folder, input=diff, text=True, capture_output=True, check=False)
+        assert done.returncode == 0, diff + done.stdout
+    assert (folder / "f.yaml").read_text() == "".join(fixed)

@@ -53,7 +53,9 @@ REDACTED = "[redacted]"
 SECRET_KEY = re.compile(r"pass(?:word|wd|phrase)?|pwd|secret|token|credential|private|auth|api[-_.]?key|"
                         r"access[-_.]?key|cert|dsn|connection[-_]?string", re.IGNORECASE)  # fmt: skip
 #: Keys that name a secret without holding one (``secretKeyRef``, ``secretName``, ``existingSecret``).
-_REFERENCE_KEY = re.compile(r"(?:refs?|names?|existing\w*)$|^existing", re.IGNORECASE)
+_REFERENCE_KEY = re.compile(r"(?:refs?|names?|existing\w*)$|^existing|^automount", re.IGNORECASE)
+#: Scalars that are no secret wherever they are (go-yaml v2's booleans and null).
+_NOT_SECRET = frozenset("y Y yes Yes YES n N no No NO true True TRUE false False FALSE on On ON off Off OFF null Null NULL ~".split())
 
 
 def secret_key(key: str) -> bool:
@@ -110,7 +112,7 @@ class SecretValues:
         write it in."""
         if isinstance(value, bytes):
             value = value.decode("utf-8", "replace")
-        if not isinstance(value, str) or len(self.anywhere) + len(self.words) > MAX_VALUES:
+        if not isinstance(value, str) or value.strip() in _NOT_SECRET or len(self.anywhere) + len(self.words) > MAX_VALUES:
             return
         target = self.words if word else self.anywhere
         text = value.strip()
@@ -407,3 +409,104 @@ def _files_under(folder: str) -> list[str]:
         if len(found) >= MAX_FILES:
             break
     return found[:MAX_FILES]
+
+
+# --- lines of a manifest that hold secret values (``hooklint fix --diff``) ----------------------
+
+LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
+
+
+def secret_lines(text: str) -> set[int]:
+    """The 0-based numbers of the lines of ``text`` (a YAML or JSON manifest file) that hold a
+    secret value: the values of a Secret's ``data`` and ``stringData`` (and its
+    ``last-applied-configuration`` annotation, which repeats them), and values under keys that name a
+    secret (:func:`secret_key`) in any object, each from its first line to its last. A text that does
+    not parse is read line by line (``data:`` blocks by indentation, ``key: value`` lines)."""
+    try:
+        nodes = [node for node in yaml.compose_all(text, Loader=_Loader) if node is not None]
+    except (yaml.YAMLError, RecursionError, ValueError):
+        return _secret_lines_by_indent(text)
+    found: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(node, False) for node in nodes]
+    while stack:
+        node, in_secret = stack.pop()
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend((item, in_secret) for item in node.value)
+        if not isinstance(node, yaml.MappingNode):
+            continue
+        pairs = [(k.value if isinstance(k, yaml.ScalarNode) else "", k, v) for k, v in node.value]
+        kind = next((v.value for k, _, v in pairs if k == "kind" and isinstance(v, yaml.ScalarNode)), None)
+        secret = in_secret or kind == "Secret"
+        for key, key_node, value in pairs:
+            named = secret_key(key) and not (isinstance(value, yaml.ScalarNode) and value.value in _NOT_SECRET)
+            if (kind == "Secret" and key in ("data", "stringData")) or named or (secret and key == LAST_APPLIED):
+                last = _last_line(value)
+                first = value.start_mark.line
+                if isinstance(value, yaml.MappingNode | yaml.SequenceNode) and value.flow_style is False:
+                    first = max(first, key_node.end_mark.line + 1)  # the key's own line names no value
+                found.update(range(first, last + 1))
+            else:
+                stack.append((value, secret and key in ("metadata", "annotations")))
+    return found
+
+
+def _last_line(node: yaml.Node) -> int:
+    """The 0-based last line holding part of ``node``'s value: a block collection ends on its
+    last scalar's line (not on the comments or blank lines PyYAML counts into it), a flow one on its
+    closing bracket, a scalar where its text ends."""
+    last = node.start_mark.line
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, yaml.ScalarNode) or getattr(item, "flow_style", False):
+            end = item.end_mark
+            last = max(last, end.line - (1 if end.column == 0 and end.line > item.start_mark.line else 0))
+        elif isinstance(item, yaml.SequenceNode):
+            stack.extend(item.value)
+        elif isinstance(item, yaml.MappingNode):
+            stack.extend(part for pair in item.value for part in pair)
+    return last
+
+
+def _secret_lines_by_indent(text: str) -> set[int]:
+    found: set[int] = set()
+    inside: int | None = None
+    for number, line in enumerate(text.splitlines()):
+        if not line.strip():
+            continue
+        indent = len(line) - len(line.lstrip())
+        if inside is not None and indent <= inside:
+            inside = None
+        block = _BLOCK.match(line)
+        if block is not None:
+            inside = len(block.group(1))
+            if block.group(3) and not block.group(3).startswith("#"):
+                found.add(number)
+        elif inside is not None:
+            found.add(number)
+        else:
+            entry = _ENTRY.match(line)
+            if entry is not None and entry.group(2) and secret_key(line.split(":", 1)[0].strip(" -\"'")):
+                if entry.group(2).split("#")[0].strip() not in _NOT_SECRET:
+                    found.add(number)
+    return found
+
+
+_VALUE_AT = re.compile(r"^(\s*(?:-\s+)?(?:\"(?:[^\"\\]|\\.)*\"|'[^']*'|[^\s:#'\"{\[][^:#]*?)\s*:)(\s+)(\S.*?)(\r?\n?)$")
+_ITEM_AT = re.compile(r"^(\s*-\s+)(\S.*?)(\r?\n?)$")
+_INDENT_AT = re.compile(r"^(\s*)(\S.*?)(\r?\n?)$")
+
+
+def redact_line(line: str) -> str:
+    """``line`` (with its line ending, if any) with its value part replaced by ``[redacted]``: the
+    key, the ``- `` of a sequence item, the indentation, a block scalar's ``|``/``>`` header and
+    the line ending are kept."""
+    match = _VALUE_AT.match(line)
+    if match is not None:
+        key, space, value, end = match.groups()
+        return line if re.fullmatch(r"[|>][-+0-9]*", value) else f"{key}{space}{REDACTED}{end}"
+    match = _ITEM_AT.match(line) or _INDENT_AT.match(line)
+    if match is not None:
+        lead, value, end = match.groups()
+        return f"{lead}{REDACTED}{end}"
+    return line
