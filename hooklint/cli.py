@@ -14,6 +14,7 @@ from typing import Annotated, Iterable, Optional
 import typer
 
 from hooklint import __version__
+from hooklint.text import escape_controls
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -181,7 +182,7 @@ def lint(
         except BaselineError as exc:
             _fail(str(exc))
     for error in result.errors:
-        typer.echo(f"hooklint: error: {error.path}: {error.message}", err=True)
+        typer.echo(escape_controls(f"hooklint: error: {error.path}: {error.message}"), err=True)
     if result.errors and not result.files and format is Format.text:
         raise typer.Exit(EXIT_ERROR)  # nothing was linted: the errors above are the whole report
     from hooklint.pipeline import collector_paused

@@ -6,6 +6,10 @@ row per task, step by step, then the objects no sync applies. The JSON shape is
 "application": "Application NAME (FILE:LINE)" | null},
 "steps": [{"phase", "wave", "tasks": [object]}], "not_applied": [object]}]}``, an object being ``{"api_version", "kind", "namespace", "name", "generate_name",
 "hook_types", ["delete_policies"], "path", "line", ["notes" | "reason"]}``.
+
+Text from manifests is escaped in the text (:func:`hooklint.text.escape_controls`: an object's
+name cannot rewrite the terminal line) and kept as it is in the JSON, where ``json.dumps``
+escapes every character outside ASCII.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from hooklint.argocd import version_text
 from hooklint.model import Manifest
 from hooklint.pipeline import PlannedApplication
 from hooklint.plan import supported_delete_types
+from hooklint.text import escape_controls
 
 
 def _hook_types(m: Manifest, version: argocd.Version) -> list[str]:
@@ -85,6 +90,7 @@ def _display_name(m: Manifest) -> str:
 
 
 def _table(rows: list[list[str]], indent: str = "") -> list[str]:
+    rows = [[escape_controls(cell) for cell in row] for row in rows]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     out = []
     for r in rows:
@@ -99,9 +105,9 @@ def render_text(planned: PlannedApplication) -> list[str]:
     key, plan, unparsed = planned.key, planned.plan, planned.unparsed
     objects = len({id(t.manifest) for t in plan.tasks}) + len(plan.not_applied)
     lines = [
-        f"Application {key}: {objects} object{'s' if objects != 1 else ''}, "
+        f"Application {escape_controls(key)}: {objects} object{'s' if objects != 1 else ''}, "
         f"{len(plan.steps)} step{'s' if len(plan.steps) != 1 else ''} (Argo CD {version_text(plan.version)}, "
-        f"{source_text(planned)})"
+        f"{escape_controls(source_text(planned))})"
     ]
     if unparsed:
         docs = (
