@@ -17,7 +17,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "hooklint"
 STAGES: list[tuple[str, ...]] = [
-    ("findings", "yamlio", "argocd", "images", "config", "catalog", "rules"),
+    ("findings", "text", "yamlio", "argocd", "images", "config", "catalog", "rules"),
     ("loader",),
     ("sources",),
     ("model",),

@@ -181,6 +181,45 @@ def test_inline_values_of_the_application_are_redacted(repo):
     ], lines
 
 
+@needs_helm
+def test_parameters_of_the_application_are_redacted(repo):
+    write(repo, {
+        "chart/Chart.yaml": CHART_YAML,
+        "chart/templates/check.yaml": '{{ fail (printf "pw %s, host %s" .Values.db.password .Values.db.host) }}\n',
+        "apps/shop.yaml": """\
+            apiVersion: argoproj.io/v1alpha1
+            kind: Application
+            metadata: {name: shop, namespace: argocd}
+            spec:
+              source:
+                repoURL: https://example.com/acme/deploy.git
+                path: chart
+                helm:
+                  parameters:
+                  - {name: db.password, value: pw9}
+                  - {name: db.host, value: param-host-name}
+              destination: {namespace: shop, server: https://kubernetes.default.svc}
+            """,
+        ".hooklint.yaml": "allowed-registries: [ghcr.io/acme]\nrepo-urls: [https://example.com/acme/deploy.git]\n",
+    })  # fmt: skip
+    assert hl007("chart") == [
+        "chart/templates/check.yaml:1:3: error HL007 render-failed: Rendering failed: execution error at "
+        "(shop/templates/check.yaml:1:3): pw [redacted], host [redacted]" + TAIL
+    ]
+
+
+def test_an_error_raised_before_the_inputs_are_known_is_redacted_with_the_folder(tmp_path):
+    from hooklint.sources.rendered import RenderError
+
+    write(tmp_path, {"app/secret.yaml": "kind: Secret\nstringData: {pw: folder-secret}\n",
+                     "app/link.yaml": ""})  # fmt: skip
+    (tmp_path / "outside.yaml").write_text("kind: Secret\nstringData: {pw: outside-value}\n")
+    error = RenderError("cannot use folder-secret or outside-value", str(tmp_path / "app/kustomization.yaml"))
+    assert redact.redact_render_error(error.message, error, str(tmp_path / "app"), str(tmp_path / "app")) == (
+        "cannot use [redacted] or outside-value"
+    )
+
+
 @needs_kustomize
 def test_values_are_removed_by_what_the_inputs_hold_not_only_by_the_prefix_scrubs(repo, monkeypatch):
     # the same kustomize error with the prefix scrubs turned off: the literals read from the

@@ -392,13 +392,19 @@ def tagging_inputs(inputs: Iterable[str], render: Callable[[], T]) -> Callable[[
 
 
 def redact_render_error(message: str, error: RenderError, folder: str, root: str, *, helm: bool = False,
-                        extra_values: Iterable[str | None] = ()) -> str:  # fmt: skip
+                        extra_values: Iterable[str | None] = (),
+                        parameters: Iterable[tuple[str, str]] = ()) -> str:  # fmt: skip
     """``message`` (what ``error`` of the application in ``folder`` will report) redacted with the
     error's ``inputs``; when the renderer failed before it knew them, with the regular files of
-    ``folder`` and its subfolders (symbolic links not followed, at most :data:`MAX_FILES`)."""
+    ``folder`` and its subfolders (symbolic links not followed, at most :data:`MAX_FILES`).
+    ``extra_values`` are YAML texts of values (an Application's ``helm.values``), ``parameters``
+    ``(name, value)`` pairs (its ``helm.parameters``: a value under a secret name is a secret, any
+    other one searched for as a word, as a values-file scalar)."""
     inputs: Iterable[str] = error.inputs or _files_under(folder)
-    texts = [text for text in extra_values if text]
-    return redact_message(message, inputs, root, helm=helm, extra_values=texts)
+    found = secret_values(inputs, root, helm=helm, extra_values=[text for text in extra_values if text])
+    for name, value in parameters:
+        found.add(value, word=not secret_key(name))
+    return redact(message, found)
 
 
 def _files_under(folder: str) -> list[str]:
