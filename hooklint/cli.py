@@ -14,6 +14,7 @@ from typing import Annotated, Iterable, Optional
 import typer
 
 from hooklint import __version__
+from hooklint.text import escape_controls
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -76,7 +77,7 @@ class _Command(typer.core.TyperCommand):
 
 
 def _fail(message: str) -> None:
-    typer.echo(f"hooklint: error: {message}", err=True)
+    typer.echo(escape_controls(f"hooklint: error: {message}"), err=True)
     raise typer.Exit(EXIT_ERROR)
 
 
@@ -205,7 +206,7 @@ def lint(
         except BaselineError as exc:
             _fail(str(exc))
     for error in result.errors:
-        typer.echo(f"hooklint: error: {error.path}: {error.message}", err=True)
+        typer.echo(escape_controls(f"hooklint: error: {error.path}: {error.message}"), err=True)
     if result.errors and not result.files and format is Format.text:
         raise typer.Exit(EXIT_ERROR)  # nothing was linted: the errors above are the whole report
     from hooklint.pipeline import collector_paused
@@ -234,7 +235,7 @@ def lint(
     if output is not None and output != "-":  # a CI log still shows what was found
         from hooklint.reporters.text import summary_line
 
-        typer.echo(f"hooklint: {summary_line(result)} (report in {output})", err=True)
+        typer.echo(escape_controls(f"hooklint: {summary_line(result)} (report in {output})"), err=True)
     if result.errors:
         raise typer.Exit(EXIT_ERROR)
     if write_baseline is not None:
@@ -294,7 +295,7 @@ def diff(
     for note in change.notes:
         typer.echo(f"hooklint: note: {note}", err=True)
     for error in change.errors:
-        typer.echo(f"hooklint: error: {error.path}: {error.message}", err=True)
+        typer.echo(escape_controls(f"hooklint: error: {error.path}: {error.message}"), err=True)
     if format is DiffFormat.json:
         text = report.render_json(change)
     elif format is DiffFormat.sarif:
@@ -352,7 +353,7 @@ def init(
     from hooklint.config import SCHEMA_URL
 
     if os.path.lexists(path):
-        typer.echo(f"hooklint: {path} already exists; not overwriting it", err=True)
+        typer.echo(escape_controls(f"hooklint: {path} already exists; not overwriting it"), err=True)
         raise typer.Exit(EXIT_FINDINGS)
     try:
         with open(path, "x", encoding="utf-8") as handle:
@@ -383,7 +384,7 @@ def plan(
     plans, errors = plan_paths(paths, cfg)
     text = render(plans, format.value)
     for error in errors:
-        typer.echo(f"hooklint: error: {error.path}: {error.message}", err=True)
+        typer.echo(escape_controls(f"hooklint: error: {error.path}: {error.message}"), err=True)
     _write(text, output)
     raise typer.Exit(EXIT_ERROR if errors else EXIT_CLEAN)
 
@@ -456,9 +457,9 @@ def _run_fix(paths: list[str], cfg, unsafe: bool, diff: bool, backoff_limit: int
     if diff:
         sys.stdout.write("".join(unified_diff(f, ".") for f in run.files if f.changed))
     for finding, reason in run.left:
-        typer.echo(f"{finding.path}:{finding.span.line}:{finding.span.column}: {finding.rule_id} left for a person: {reason}", err=True)
+        typer.echo(escape_controls(f"{finding.path}:{finding.span.line}:{finding.span.column}: {finding.rule_id} left for a person: {reason}"), err=True)
     for path, why, count in run.not_written:
-        typer.echo(f"hooklint: {path}: {why}: not written ({count} fix{'es' if count != 1 else ''} not applied)", err=True)
+        typer.echo(escape_controls(f"hooklint: {path}: {why}: not written ({count} fix{'es' if count != 1 else ''} not applied)"), err=True)
     changed = sum(1 for f in run.files if f.changed)
     verb = "would fix" if diff else "fixed"
     typer.echo(f"hooklint: {verb} {run.fixed_count} finding{'s' if run.fixed_count != 1 else ''} in {changed} "
@@ -508,14 +509,14 @@ def fix_command(
         outcome = fix_stdin(text, cfg, catalog, FixOptions(unsafe_fixes, backoff_limit, active_deadline_seconds))
         sys.stdout.write(unified_diff(outcome, ".") if diff else outcome.fixed)
         for finding, reason in outcome.left:
-            typer.echo(f"-:{finding.span.line}:{finding.span.column}: {finding.rule_id} left for a person: {reason}", err=True)
+            typer.echo(escape_controls(f"-:{finding.span.line}:{finding.span.column}: {finding.rule_id} left for a person: {reason}"), err=True)
         remaining = lint_text(outcome.fixed, cfg, catalog, path="-")
         typer.echo(render(RunResult(findings=remaining, files=1)), err=True, nl=False)
         raise typer.Exit(EXIT_FINDINGS if failing(remaining) or (diff and outcome.changed) else EXIT_CLEAN)
     run = _run_fix(paths, cfg, unsafe_fixes, diff, backoff_limit, active_deadline_seconds)
     if run.errors:
         for error in run.errors:
-            typer.echo(f"hooklint: error: {error.path}: {error.message}", err=True)
+            typer.echo(escape_controls(f"hooklint: error: {error.path}: {error.message}"), err=True)
         raise typer.Exit(EXIT_ERROR)
     if diff:
         raise typer.Exit(EXIT_FINDINGS if any(f.changed for f in run.files) or failing(run.unfixed()) else EXIT_CLEAN)

@@ -61,6 +61,7 @@ from hooklint.catalog import Catalog
 from hooklint.config import Config
 from hooklint.findings import Finding, Span
 from hooklint.loader import LoadedFile, parse_text, user_path, within
+from hooklint.sources.redact import redact_line, secret_lines
 from hooklint.yamlio import (
     DUPLICATE_KEY,
     STR,
@@ -587,18 +588,91 @@ def _same_target(f: Finding, g: Finding, index: int) -> bool:
 
 def unified_diff(fix: FileFix, root: str) -> str:
     """A unified diff of one file, with ``a/`` and ``b/`` prefixes on its path relative to ``root``
-    (``patch -p1`` from ``root`` applies it). Line endings are kept in the hunks; a missing final
-    newline is marked as diff(1) does."""
+    (``patch -p1`` from ``root`` applies it, as the README says: the diff is both for reading and
+    for applying). Line endings are kept in the hunks; a missing final newline is marked as diff(1)
+    does.
+
+    No secret value is printed (:func:`hooklint.sources.redact.secret_lines`: a Secret's ``data``
+    and ``stringData``, values under keys that name a secret). A line holding one is never used as
+    context: a hunk's context stops before it (up to 3 lines each side, as ``diff -u``), hunks are
+    split at it, and the context of a hunk is kept as long on both sides unless a side reaches the
+    start or end of the file, so that ``patch`` (whose fuzz allows 2 lines of difference) and
+    ``git apply`` still place it. A changed line holding one (a fix on a flow-style Secret written
+    on one line) is printed with its value part as ``[redacted]``, keeping the key and the line's
+    structure: that hunk is for reading only and does not apply."""
     rel = os.path.relpath(fix.path, root).replace(os.sep, "/")
-    lines = difflib.unified_diff(
-        fix.original.splitlines(keepends=True), fix.fixed.splitlines(keepends=True), f"a/{rel}", f"b/{rel}"
-    )
+    a, b = fix.original.splitlines(keepends=True), fix.fixed.splitlines(keepends=True)
+    hidden_a, hidden_b = secret_lines(fix.original), secret_lines(fix.fixed)
     out: list[str] = []
-    for line in lines:
-        if not line.endswith("\n"):
-            line += "\n\\ No newline at end of file\n"
-        out.append(line)
-    return "".join(out)
+    for (i1, i2, j1, j2), ops in _hunks(a, b, hidden_a):
+        if not out:
+            out += [f"--- a/{rel}\n", f"+++ b/{rel}\n"]
+        out.append(f"@@ -{_range(i1, i2)} +{_range(j1, j2)} @@\n")
+        for tag, k1, k2, l1, l2 in ops:
+            if tag == "equal":
+                out += [" " + line for line in a[k1:k2]]
+                continue
+            out += ["-" + (redact_line(a[k]) if k in hidden_a else a[k]) for k in range(k1, k2)]
+            out += ["+" + (redact_line(b[k]) if k in hidden_b else b[k]) for k in range(l1, l2)]
+    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in out)
+
+
+#: Context lines each side of a change, as ``diff -u``.
+_CONTEXT = 3
+
+
+def _range(start: int, stop: int) -> str:
+    """A hunk header's range, as difflib and diff(1) write it (1-based; ``n,0`` before line n+1)."""
+    length = stop - start
+    if length == 1:
+        return str(start + 1)
+    return f"{start if not length else start + 1},{length}"
+
+
+def _hunks(a: list[str], b: list[str], hidden: set[int]):
+    """The hunks of the diff of ``a`` and ``b``: ((i1, i2, j1, j2), opcodes), with no line of
+    ``hidden`` (0-based lines of ``a``) as context (see :func:`unified_diff`)."""
+    opcodes = difflib.SequenceMatcher(None, a, b).get_opcodes()
+    # clusters of changes joined by short equal runs free of hidden lines
+    clusters: list[list[tuple[str, int, int, int, int]]] = []
+    current: list[tuple[str, int, int, int, int]] = []
+    for index, op in enumerate(opcodes):
+        tag, i1, i2, _, _ = op
+        if tag != "equal":
+            current.append(op)
+            continue
+        inner = 0 < index < len(opcodes) - 1
+        if current and inner and i2 - i1 <= 2 * _CONTEXT and not hidden.intersection(range(i1, i2)):
+            current.append(op)
+        elif current:
+            clusters.append(current)
+            current = []
+    if current:
+        clusters.append(current)
+    hunks = []
+    for cluster in clusters:
+        first, last = cluster[0], cluster[-1]
+        lead, lead_edge = 0, first[1] <= _CONTEXT  # context lines free before the first change
+        while lead < _CONTEXT and first[1] - lead - 1 >= 0 and first[1] - lead - 1 not in hidden:
+            lead += 1
+        lead_edge = lead_edge and lead == first[1]
+        trail = 0
+        while trail < _CONTEXT and last[2] + trail < len(a) and last[2] + trail not in hidden:
+            trail += 1
+        trail_edge = last[2] + trail == len(a)
+        if not trail_edge:
+            lead = min(lead, trail)
+        if not lead_edge:
+            trail = min(trail, lead)
+        offset = first[3] - first[1]  # b's line = a's line + offset, before the first change
+        after = last[4] - last[2]
+        ops = list(cluster)
+        if lead:
+            ops.insert(0, ("equal", first[1] - lead, first[1], first[1] - lead + offset, first[1] + offset))
+        if trail:
+            ops.append(("equal", last[2], last[2] + trail, last[2] + after, last[2] + trail + after))
+        hunks.append(((ops[0][1], ops[-1][2], ops[0][3], ops[-1][4]), ops))
+    return hunks
 
 
 @dataclass(frozen=True, slots=True)

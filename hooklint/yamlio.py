@@ -49,6 +49,7 @@ from yaml.events import (
 )
 
 from hooklint.findings import Span
+from hooklint.text import escape_controls
 
 try:  # libyaml: the parser Kubernetes' go-yaml was ported from, and 20x faster than pure Python
     from yaml._yaml import CParser as _CParser
@@ -600,13 +601,11 @@ def _field_path(stack: list[_Frame]) -> str:
     return "".join(parts)
 
 
-_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-
-
 def shown(text: str, limit: int | None = 80) -> str:
     """``text`` for a one-line message: control and line-break characters (``\\n``, ``\\r``,
-    NEL, U+2028/U+2029) escaped, and cut to ``limit`` characters (None: never cut)."""
-    text = _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+    NEL, U+2028/U+2029) and bidirectional controls escaped (:func:`hooklint.text.escape_controls`),
+    and cut to ``limit`` characters (None: never cut)."""
+    text = escape_controls(text)
     return text if limit is None or len(text) <= limit else text[: limit - 3] + "..."
 
 

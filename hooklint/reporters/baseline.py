@@ -31,6 +31,7 @@ from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint.findings import Finding, RunResult, Suppression
 from hooklint.files import read_bytes
 from hooklint.reporters.sarif import artifact_path, artifact_uri, fingerprints, repository_root
+from hooklint.text import json_safe
 
 FORMAT_VERSION = 1
 
@@ -78,7 +79,7 @@ def write_baseline(path: str, result: RunResult, root: Path | None = None) -> Wr
         if f.rule_id not in NEVER_BASELINED
     ]
     entries.sort(key=lambda e: (e["path"], e["rule_id"], e["fingerprint"]))
-    text = json.dumps({"version": FORMAT_VERSION, "findings": entries}, indent=2, ensure_ascii=False) + "\n"
+    text = json_safe(json.dumps({"version": FORMAT_VERSION, "findings": entries}, indent=2, ensure_ascii=False)) + "\n"
     try:
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(text)

@@ -14,7 +14,14 @@ request's diff and in the run's summary::
   GitHub accepts columns only for single-line annotations.
 - Values are escaped as ``@actions/core`` does (``toCommandValue``/``escapeData``/
   ``escapeProperty`` in ``packages/core/src/command.ts``): ``%``, CR and LF everywhere, and ``:``
-  and ``,`` inside properties as well.
+  and ``,`` inside properties as well (so no ``::`` of a value ends a property list). Before that,
+  control and bidirectional characters from the repository are escaped as on a terminal
+  (:func:`hooklint.text.escape_controls`: ``\x1b``, ``\u202e``; in a message CR and LF are left
+  to ``escapeData``, which the runner decodes into the annotation's line breaks): the runner's
+  log would interpret an escape sequence, and a line break in a value never becomes a line of its
+  own, so nothing from a manifest can start a workflow command (``::add-mask::``,
+  ``::stop-commands::``), neither in an annotation nor in the plain lines after them (where a line
+  break is escaped as ``\n``).
 - Input errors (a missing or unreadable path) become ``::error`` annotations on the file, without a
   line. Then come plain lines (shown as log text, not annotations): the engine's notices and the
   summary line of the text report.
@@ -29,6 +36,7 @@ from typing import TYPE_CHECKING
 from hooklint.findings import Finding, RunResult
 from hooklint.reporters.sarif import artifact_path, repository_root
 from hooklint.reporters.text import summary_line
+from hooklint.text import escape_controls
 
 if TYPE_CHECKING:  # pragma: no cover
     from pathlib import Path
@@ -50,8 +58,9 @@ def escape_property(text: str) -> str:
 
 def command(name: str, properties: list[tuple[str, object]], message: str) -> str:
     """``::name key=value,...::message`` with every value escaped."""
-    props = ",".join(f"{key}={escape_property(str(value))}" for key, value in properties)
-    return f"::{name} {props}::{escape_data(message)}" if props else f"::{name}::{escape_data(message)}"
+    props = ",".join(f"{key}={escape_property(escape_controls(str(value)))}" for key, value in properties)
+    message = escape_data(escape_controls(message, keep="\r\n"))
+    return f"::{name} {props}::{message}" if props else f"::{name}::{message}"
 
 
 def _file(path: str, root: "Path") -> str:
@@ -79,6 +88,6 @@ def render(result: RunResult, catalog: "Catalog | None" = None, category: str = 
     for error in result.errors:
         props: list[tuple[str, object]] = [("file", _file(error.path, root)), ("title", "hooklint")]
         lines.append(command("error", props, f"{error.path}: {error.message}"))
-    lines.extend(f"note: {notice}" for notice in result.notices)
+    lines.extend(f"note: {escape_controls(notice)}" for notice in result.notices)
     lines.append(summary_line(result))
     return "\n".join(lines) + "\n"

@@ -18,6 +18,9 @@ Code Climate issue format), one item per finding::
   repository keeps the path as given).
 - Input errors have no line and are not items: the CLI prints them and exits 2. A clean run is
   ``[]``.
+- ``description`` is shown to people in the merge request: control and bidirectional characters
+  from the repository are escaped in it (:func:`hooklint.text.escape_controls`); the rest stays
+  as it is, and the JSON text holds no raw control character (:func:`hooklint.text.json_safe`).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from hooklint.findings import RunResult
 from hooklint.reporters.sarif import artifact_path, artifact_uri, fingerprints, repository_root
+from hooklint.text import escape_controls, json_safe
 
 if TYPE_CHECKING:  # pragma: no cover
     from pathlib import Path
@@ -45,7 +49,7 @@ def issues(result: RunResult, root: "Path | None" = None) -> list[dict]:
     for finding, fp in zip(findings, fps):
         relative = artifact_path(finding.path, root)
         out.append({
-            "description": f"{finding.rule_id} {finding.slug}: {finding.message}",
+            "description": escape_controls(f"{finding.rule_id} {finding.slug}: {finding.message}"),
             "check_name": f"hooklint/{finding.rule_id}",
             "fingerprint": fp,
             "severity": SEVERITY.get(finding.severity, "major"),
@@ -61,4 +65,4 @@ def render(result: RunResult, catalog: "Catalog | None" = None, category: str = 
            root: "Path | None" = None) -> str:  # fmt: skip
     """The report as JSON text; ``catalog`` and ``category`` are accepted for the common reporter
     signature and not used."""
-    return json.dumps(issues(result, root), indent=2, ensure_ascii=False) + "\n"
+    return json_safe(json.dumps(issues(result, root), indent=2, ensure_ascii=False)) + "\n"

@@ -7,6 +7,10 @@ row per task, step by step, then the objects no sync applies. The JSON shape is
 "differs"}]},
 "steps": [{"phase", "wave", "tasks": [object]}], "not_applied": [object]}]}``, an object being ``{"api_version", "kind", "namespace", "name", "generate_name",
 "hook_types", ["delete_policies"], "path", "line", ["notes" | "reason"]}``.
+
+Text from manifests is escaped in the text (:func:`hooklint.text.escape_controls`: an object's
+name cannot rewrite the terminal line) and kept as it is in the JSON, where ``json.dumps``
+escapes every character outside ASCII.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from hooklint.argocd import version_text
 from hooklint.model import Manifest
 from hooklint.pipeline import PlannedApplication
 from hooklint.plan import supported_delete_types
+from hooklint.text import escape_controls
 
 
 def _hook_types(m: Manifest, version: argocd.Version) -> list[str]:
@@ -99,6 +104,7 @@ def _display_name(m: Manifest) -> str:
 
 
 def _table(rows: list[list[str]], indent: str = "") -> list[str]:
+    rows = [[escape_controls(cell) for cell in row] for row in rows]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     out = []
     for r in rows:
@@ -113,9 +119,9 @@ def render_text(planned: PlannedApplication) -> list[str]:
     key, plan, unparsed = planned.key, planned.plan, planned.unparsed
     objects = len({id(t.manifest) for t in plan.tasks}) + len(plan.not_applied)
     lines = [
-        f"Application {key}: {objects} object{'s' if objects != 1 else ''}, "
+        f"Application {escape_controls(key)}: {objects} object{'s' if objects != 1 else ''}, "
         f"{len(plan.steps)} step{'s' if len(plan.steps) != 1 else ''} (Argo CD {version_text(plan.version)}, "
-        f"{source_text(planned)})"
+        f"{escape_controls(source_text(planned))})"
     ]
     if planned.source_type == "helm" and planned.renderer is not None:
         from hooklint.sources.helm import helm_use_note

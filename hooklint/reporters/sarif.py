@@ -37,6 +37,7 @@ from urllib.parse import quote
 
 from hooklint import __version__
 from hooklint.findings import Finding, InputError, ObjectRef, RunResult
+from hooklint.text import escape_controls, json_safe
 
 if TYPE_CHECKING:  # pragma: no cover
     from hooklint.catalog import Catalog, Rule
@@ -308,7 +309,7 @@ def _result(om: Any, finding: Finding, uri: str, base: str | None, index: int | 
     kwargs: dict[str, Any] = dict(
         rule_id=finding.rule_id,
         level=finding.severity,
-        message=_new(om.Message, text=_sentence(finding.message)),
+        message=_new(om.Message, text=_sentence(escape_controls(finding.message))),
         locations=[location],
         partial_fingerprints={FINGERPRINT_KEY: fp},
     )
@@ -329,7 +330,7 @@ def _error_notification(om: Any, error: InputError, root: Path) -> Any:
     location = _new(om.Location, physical_location=_new(
         om.PhysicalLocation, artifact_location=_artifact(om, uri, base)))  # fmt: skip
     return _new(om.Notification, level="error", locations=[location],
-                message=_new(om.Message, text=_sentence(f"{error.path}: {error.message}")))  # fmt: skip
+                message=_new(om.Message, text=_sentence(escape_controls(f"{error.path}: {error.message}"))))  # fmt: skip
 
 
 def build_log(result: RunResult, catalog: "Catalog", category: str = "hooklint",
@@ -356,7 +357,7 @@ def build_log(result: RunResult, catalog: "Catalog", category: str = "hooklint",
         ]
     if result.notices:
         invocation["tool_configuration_notifications"] = [
-            _new(om.Notification, level="note", message=_new(om.Message, text=_sentence(n)))
+            _new(om.Notification, level="note", message=_new(om.Message, text=_sentence(escape_controls(n))))
             for n in result.notices
         ]
     driver = _new(
@@ -392,4 +393,4 @@ def render(result: RunResult, catalog: "Catalog", category: str = "hooklint", ro
     doc = to_sarif(build_log(result, catalog, category=category, root=root))
     ordered = {key: doc[key] for key in ("$schema", "version", "runs") if key in doc}
     ordered.update((k, v) for k, v in doc.items() if k not in ordered)
-    return json.dumps(ordered, indent=2, ensure_ascii=False) + "\n"
+    return json_safe(json.dumps(ordered, indent=2, ensure_ascii=False)) + "\n"

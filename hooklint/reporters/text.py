@@ -1,9 +1,12 @@
 """Text for people: ``path:line:col: severity HLxxx slug: message``, then a summary (which counts
-the suppressed findings it leaves out)."""
+the suppressed findings it leaves out). Text from the repository (paths, messages, reasons) is
+escaped (:func:`hooklint.text.escape_controls`): no control character reaches the terminal but
+hooklint's own colours and line breaks."""
 
 from __future__ import annotations
 
 from hooklint.findings import Finding, RunResult
+from hooklint.text import escape_controls
 from hooklint.yamlio import shown
 
 
@@ -29,10 +32,10 @@ BOLD, RESET = "\x1b[1m", "\x1b[0m"
 
 def _line(f: Finding, colour: bool = False) -> str:
     severity = f"{COLOURS[f.severity]}{f.severity}{RESET}" if colour else f.severity
-    where = f"{f.path}:{f.span.line}:{f.span.column}:"
+    where = f"{escape_controls(f.path)}:{f.span.line}:{f.span.column}:"
     if colour:
         where = f"{BOLD}{where}{RESET}"
-    text = f"{where} {severity} {f.rule_id} {f.slug}: {f.message}"
+    text = f"{where} {severity} {f.rule_id} {f.slug}: {escape_controls(f.message)}"
     if f.suppression is not None:
         text += f" [suppressed by {f.suppression.kind}" + (f": {shown(f.suppression.reason, None)}]" if f.suppression.reason else "]")
     return text
@@ -66,7 +69,8 @@ def render(result: RunResult, show_suppressed: bool = False, colour: bool = Fals
     if lines:
         lines.append("")
     lines.append(summary_line(result))
-    lines.extend(f"note: {n}" for n in result.notices)
+    lines.extend(f"note: {escape_controls(n)}" for n in result.notices)
     if show_skipped:
-        lines.extend(f"note: not linted: {path}: {reason}" for path, reason in result.skipped_files)
+        lines.extend(f"note: not linted: {escape_controls(path)}: {escape_controls(reason)}"
+                     for path, reason in result.skipped_files)  # fmt: skip
     return "\n".join(lines) + "\n"

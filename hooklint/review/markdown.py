@@ -9,18 +9,28 @@ characters: the text stays under :data:`LIMIT`; long lists are folded into ``<de
 after :data:`MAX_ITEMS` entries with a line saying how many more there are (findings: errors first
 and never cut for a warning or a note, what is cut counted by severity), and diagrams are left out,
 then the text cut, when it would still be too long.
+
+Everything from the repository (names, paths, messages quoting annotation values and images) is
+escaped where it lands: control and bidirectional characters as on a terminal
+(:func:`hooklint.text.escape_controls`), then for the place: a table cell (:func:`_cell`: no HTML,
+no ``|``, no link, image or code span of its own), a code span (:func:`_code`) or a Mermaid label
+(:func:`_label`), so a value can neither close the ``<details>`` or the Mermaid block nor forge
+a row, a link or an image in the comment.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any, Iterable
+from urllib.parse import quote
 
 from hooklint.findings import Finding, RunResult
 from hooklint.pipeline import PlannedApplication
 from hooklint.reporters.plan import plan_dict
 from hooklint.review import Review
 from hooklint.review.report import headline, step_text, task_text
+from hooklint.text import escape_controls
 
 #: The most characters hooklint writes (GitHub's limit for a comment is 65,536).
 LIMIT = 60_000
@@ -34,10 +44,22 @@ _ICON = {"error": "🛑", "warning": "⚠️", "note": "ℹ️"}
 
 
 def _cell(text: str) -> str:
-    """``text`` safe in a Markdown table cell: no HTML (a manifest's value could close the
-    ``<details>`` and forge the comment), no ``|``, no line break."""
+    """``text`` safe in a Markdown table cell: no control character, no HTML (a manifest's value
+    could close the ``<details>`` and forge the comment), no ``|``, and no link, image or code span
+    (``[``, ``]``, backticks and backslashes escaped)."""
+    text = escape_controls(text).replace("\\", "\\\\").replace("`", "\\`").replace("[", "\\[").replace("]", "\\]")
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return text.replace("|", "\\|").replace("\r", " ").replace("\n", " ")
+    return text.replace("|", "\\|")
+
+
+def _code(text: str) -> str:
+    """``text`` as a code span in a table cell: delimited by one backtick more than its longest
+    run of them (CommonMark), padded when it starts or ends with one; control characters
+    escaped, ``|`` escaped (GFM tables split on it even in code spans)."""
+    text = escape_controls(text).replace("|", "\\|")
+    ticks = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
 
 
 _RANK = {"error": 0, "warning": 1, "note": 2}
@@ -60,10 +82,11 @@ def _finding_rows(findings: list[Finding], link_base: str | None, command: str =
     for f in order:
         if f.severity != "error" and shown >= MAX_ITEMS:
             break
-        where = f"{f.path}:{f.span.line}"
+        where = _cell(f"{f.path}:{f.span.line}")
         if link_base:
-            where = f"[{where}]({link_base.rstrip('/')}/{f.path}#L{f.span.line})"
-        row = f"| {_ICON[f.severity]} | `{f.rule_id}` {f.slug} | {_cell(where)} | {_cell(f.message)} |"
+            target = quote(f"{link_base.rstrip('/')}/{f.path}", safe=":/@!$&'*+,;=~-._%")
+            where = f"[{where}]({_cell(target)}#L{f.span.line})"
+        row = f"| {_ICON[f.severity]} | `{f.rule_id}` {f.slug} | {where} | {_cell(f.message)} |"
         if size + len(row) + 1 > budget:
             break
         rows.append(row)
@@ -91,15 +114,18 @@ def _plan_rows(change: dict[str, Any]) -> list[str]:
         + [(f"✏️ {c['field']}", c["task"], ",".join(c["from"]) or "-", ",".join(c["to"]) or "-") for c in change["changed"]]
     )
     for kind, task, before, after in entries[:MAX_ITEMS]:
-        rows.append(f"| {kind} | `{_cell(task_text(task))}` | {_cell(before)} | {_cell(after)} |")
+        rows.append(f"| {kind} | {_code(task_text(task))} | {_cell(before)} | {_cell(after)} |")
     if len(entries) > MAX_ITEMS:
         rows.append(f"\n… and {len(entries) - MAX_ITEMS} more.")
     return rows
 
 
 def _label(text: str) -> str:
-    """Text safe inside a Mermaid ``["..."]`` label."""
-    return text.replace("&", "#amp;").replace('"', "#quot;").replace("<", "#lt;").replace(">", "#gt;")
+    """Text safe inside a Mermaid ``["..."]`` label: control characters escaped, and ``#``,
+    ``&``, ``"``, ``<``, ``>`` and backticks as Mermaid's entity codes (``#35;``...), so a value
+    can neither end the label, write HTML, nor close the Markdown code block (three backticks)."""
+    text = escape_controls(text).replace("#", "#35;").replace("&", "#amp;").replace('"', "#quot;")
+    return text.replace("<", "#lt;").replace(">", "#gt;").replace("`", "#96;")
 
 
 def mermaid(planned: PlannedApplication, change: dict[str, Any] | None = None, max_tasks: int = 8) -> str:
@@ -165,7 +191,7 @@ def render_tree(result: RunResult, plans: Iterable[PlannedApplication] = (), lin
     top = [TREE_MARKER, f"### hooklint: {title}", ""]
     rows = _finding_rows(result.findings, link_base, "hooklint lint -f json", budget=LIMIT * 3 // 4)
     body = _details(f"Findings ({len(result.findings)})", rows, True) if result.findings else []
-    body += [f"- hooklint: error: {e.path}: {e.message}" for e in result.errors]
+    body += [f"- hooklint: error: {_cell(e.path)}: {_cell(e.message)}" for e in result.errors]
     diagrams: list[str] = []
     for planned in plans:
         diagrams += _details(f"Sync steps of <code>{_cell(planned.key)}</code>", ["```mermaid", mermaid(planned), "```"], False)

@@ -6,7 +6,9 @@ JSON: ``{"base", "head", "new": [finding], "fixed": [finding], "no_longer_checke
 "wave"}}], "left": [{"task", "from": {"phase", "wave"}, "reason"}], "changed": [{"task", "field",
 "from", "to"}]}], "not_compared": [application]}``, findings shaped as in
 ``hooklint lint -f json`` and tasks as in ``hooklint plan -f json``; ``head`` is null for the working
-tree. SARIF holds only the new findings.
+tree. SARIF holds only the new findings. The text escapes control and bidirectional characters
+from the repository (:func:`hooklint.text.escape_controls`); the JSON keeps values as they are,
+its text free of raw control characters (:func:`hooklint.text.json_safe`).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from hooklint.catalog import Catalog
 from hooklint.findings import RunResult
 from hooklint.reporters import sarif
 from hooklint.review import Review
+from hooklint.text import escape_controls, json_safe
 
 
 def task_text(task: dict[str, Any]) -> str:
@@ -41,7 +44,7 @@ def render_json(review: Review) -> str:
         "plan_changes": review.plan_changes,
         "not_compared": review.not_compared,
     }
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return json_safe(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n"
 
 
 def render_sarif(review: Review, catalog: Catalog, category: str = "hooklint") -> str:
@@ -88,4 +91,4 @@ def render_text(review: Review) -> str:
     if review.not_compared:
         lines += ["", "Not compared (rendered on one side only; lint each side to see why):"]
         lines += [f"  {key}" for key in review.not_compared]
-    return "\n".join(lines) + "\n"
+    return "\n".join(escape_controls(line) for line in lines) + "\n"

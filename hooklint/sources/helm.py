@@ -59,6 +59,7 @@ from hooklint.loader import within
 from hooklint.yamlio import BoundedLoader, YamlTooComplex
 from hooklint.sources import bounded
 from hooklint.sources.cache import cached, input_key
+from hooklint.sources.redact import tagging_inputs
 from hooklint.sources.rendered import RenderedDocument, Renderer, RenderError, RendererUnavailable, Rendering
 
 SDK_NAME = "helm-python-sdk"
@@ -526,7 +527,8 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
         [mode, renderer.version, repr(options), os.path.normpath(chart)],
         [path for path, _ in files] + [v.real for v in value_files], root,
     )  # fmt: skip
-    return cached("helm", key, lambda: _render(mode, renderer, chart, tree, files, value_files, options, limits))
+    inputs = [path for path, _ in files] + [v.real for v in value_files]
+    return cached("helm", key, tagging_inputs(inputs, lambda: _render(mode, renderer, chart, tree, files, value_files, options, limits)))
 
 
 @dataclass(slots=True)

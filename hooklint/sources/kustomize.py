@@ -63,6 +63,7 @@ from hooklint.loader import within
 from hooklint.sources import bounded
 from hooklint.sources.cache import cached, input_key
 from hooklint.sources.discovery import KUSTOMIZATION_NAMES
+from hooklint.sources.redact import tagging_inputs
 from hooklint.sources.rendered import (
     RenderedDocument,
     Renderer,
@@ -214,7 +215,7 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
     key = input_key([renderer.name, renderer.version, repr(options), rel_app], files, root_abs)
     rendering = cached(
         "kustomize", key,
-        lambda: _build(argv, renderer, root_abs, files, rel_app, options, folder, user_file, limits),
+        tagging_inputs(files, lambda: _build(argv, renderer, root_abs, files, rel_app, options, folder, user_file, limits)),
     )
     return _in_user_terms(rendering, folder)
 

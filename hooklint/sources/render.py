@@ -27,6 +27,7 @@ from hooklint.loader import LoadedFile, parse_text, read_file, within
 from hooklint.sources.applications import ApplicationSource, git_root
 from hooklint.sources.bounded import Limits
 from hooklint.sources.placement import Placement
+from hooklint.sources.redact import redact_render_error
 from hooklint.sources.discovery import KUSTOMIZE
 from hooklint.sources.rendered import RenderedDocument, Renderer, RendererUnavailable, RenderError
 from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, SYNTAX_ERROR, TOO_COMPLEX, LoadIssue, Map
@@ -72,6 +73,7 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     issue says), the rendered documents and the renderer used."""
     loaded = read_file(manifest_file, config.max_file_size)
     root = repository_root(folder, named)
+    helm = None
     try:
         if source_type == KUSTOMIZE:
             from hooklint.sources.kustomize import KustomizeOptions, render_kustomize
@@ -109,6 +111,10 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
             line, column = _entry_leading_to(manifest_file, exc.path)
         else:  # in one of the chart's templates, which the user can open
             where = exc.path
+        # secret values out (hooklint.sources.redact): the inputs', a chart's values, the Application's
+        detail = redact_render_error(detail, exc, folder, root, helm=source_type != KUSTOMIZE,
+                                     extra_values=[helm.values] if helm is not None else (),
+                                     parameters=[(n, v) for n, v, _ in helm.parameters] if helm is not None else ())  # fmt: skip
         loaded.issues.append((LoadIssue(kind, Span.point(line, column), detail, path=where), 0))
         return loaded, [], None
     except RendererUnavailable as exc:

@@ -98,7 +98,9 @@ class RenderError(Exception):
     1-based line and column when known (else 1). ``argocd_renders`` is set when Argo CD can render the source
     but hooklint will not (HL009 ``source-not-rendered`` then): it says how Argo CD does (the source
     needs the network, which hooklint never uses, or a build option hooklint never passes);
-    ``needs_network=True`` is the network case's sentence."""
+    ``needs_network=True`` is the network case's sentence. ``inputs`` are the files the failed
+    rendering read, when known (set by :func:`hooklint.sources.redact.tagging_inputs`): their
+    secret values are removed from ``message`` before it is reported."""
 
     def __init__(self, message: str, path: str, line: int = 1, column: int = 1, *, needs_network: bool = False,
                  argocd_renders: str | None = None):  # fmt: skip
@@ -111,6 +113,7 @@ class RenderError(Exception):
         self.argocd_renders = argocd_renders or (
             "Argo CD fetches it when it renders the application" if needs_network else None
         )
+        self.inputs: tuple[str, ...] = ()
 
 
 class RendererUnavailable(Exception):

@@ -1,0 +1,57 @@
+"""Text taken from manifests, made safe to print: the one escaping every reporter uses.
+
+A manifest is written by whoever opened the pull request, and its names, namespaces, annotation
+values, images and file names reach terminals, CI logs, workflow commands, pull-request comments
+and code-scanning alerts. A carriage return or an escape sequence in a name can rewrite the
+terminal line a reviewer reads (``plan`` showed ``Job/x\\r<ESC>[2K...``), a bidirectional override
+can make text read differently from what it is (Trojan Source, CVE-2021-42574), a line break can
+forge a GitHub workflow command or a row of a Markdown table.
+
+:func:`escape_controls` writes such characters as the backslash escapes Python and Go use
+(``\\x1b``, ``\\r``, ``\\n``, ``\\t``, ``\\u202e``), so nothing is hidden or lost. It escapes C0
+controls (U+0000–U+001F: the line breaks and tabs of a value too; a reporter's own line breaks are
+added around the escaped text, never inside it), DEL (U+007F), C1 controls (U+0080–U+009F, NEL
+among them), the line and paragraph separators U+2028/U+2029, and the bidirectional controls
+U+061C, U+200E, U+200F, U+202A–U+202E and U+2066–U+2069. A backslash already in the text is kept
+as it is: the escaped text is for reading, not for decoding.
+
+JSON outputs (``json``, ``sarif``, ``gitlab``, ``plan -f json``, the baseline) keep values as the
+manifest holds them, as data must, and :func:`json_safe` writes those characters in the JSON text
+as ``\\uXXXX`` escapes (JSON itself escapes only C0): a reader decodes the same value, and no raw
+control character is in the file. The strings a service shows to people (SARIF ``message.text``,
+GitLab's ``description``) are escaped with :func:`escape_controls` too, as on a terminal.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Every character :func:`escape_controls` escapes.
+CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+#: The same but C0 (which JSON escapes itself).
+_JSON_RAW = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    named = _NAMED.get(char)
+    if named is not None:
+        return named
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def escape_controls(text: str, keep: str = "") -> str:
+    """``text`` with every control, line-break, separator and bidirectional-control character
+    written as a backslash escape (module docstring), but the characters of ``keep`` (for a format
+    that encodes them its own way: GitHub's ``%0A``); any other character unchanged."""
+    if not CONTROLS.search(text):
+        return text
+    return CONTROLS.sub(lambda m: m.group() if m.group() in keep else _escape(m), text)
+
+
+def json_safe(text: str) -> str:
+    """JSON text with DEL, C1, U+2028/U+2029 and the bidirectional controls written as ``\\uXXXX``
+    escapes (the text decodes to the same values; JSON's own escaping covers C0)."""
+    return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text) if _JSON_RAW.search(text) else text

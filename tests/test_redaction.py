@@ -1,0 +1,496 @@
+"""Secret values never reach a report (hooklint.sources.redact): renderer messages quoting
+kustomize's and Helm's inputs, reproduced with the real renderers, in every output format; and
+``hooklint fix --diff`` context lines inside a Secret's data."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from hooklint.cli import app
+from hooklint.sources import redact
+from hooklint.sources.helm import find_helm
+from hooklint.sources.kustomize import find_kustomize
+from hooklint.sources.redact import SecretValues, redact_message, secret_values
+
+needs_kustomize = pytest.mark.skipif(find_kustomize() is None, reason="neither kustomize nor kubectl is installed")
+needs_helm = pytest.mark.skipif(find_helm() is None, reason="no Helm: neither a helm binary nor helm-python-sdk")
+
+runner = CliRunner()
+
+TAIL = (". Argo CD's repo server fails the same way, so the application cannot sync; nothing of it is "
+        "checked until it renders.")  # fmt: skip
+CHART_YAML = "apiVersion: v2\nname: shop\nversion: 0.1.0\n"
+
+
+@pytest.fixture(autouse=True)
+def cache_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    """An empty repository (a folder with .git) as the current directory."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".hooklint.yaml").write_text("allowed-registries: [ghcr.io/acme]\n")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def write(root, files: dict[str, str | bytes]) -> None:
+    for name, content in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(textwrap.dedent(content), encoding="utf-8")
+
+
+def hl007(*args: str) -> list[str]:
+    """The HL007 lines of ``hooklint lint`` (text) on ``args``."""
+    result = runner.invoke(app, ["lint", *args])
+    return [line for line in result.output.splitlines() if "HL007" in line]
+
+
+# --- each kind of message, from the real renderer -------------------------------------------
+
+LITERAL_APP = {
+    "app/kustomization.yaml": """\
+        secretGenerator:
+        - name: db
+          literals:
+          - user=admin-of-shop
+          - password:hunter2-literal
+        """,
+}
+
+ENV_BOM_APP = {
+    "app/kustomization.yaml": "secretGenerator:\n- name: db\n  envs: [db.env]\n",
+    # a byte-order mark, then a byte that is not UTF-8: kustomize prints the line as text and as bytes
+    "app/db.env": b"\xef\xbb\xbfPASSWORD=bom-env-secret\xff\n",
+}
+
+SCHEMA_CHART = {
+    "chart/Chart.yaml": CHART_YAML,
+    "chart/values.yaml": "db:\n  password: schema-pw-secret\n",
+    "chart/values.schema.json": json.dumps({
+        "type": "object",
+        "properties": {"db": {"type": "object", "properties": {"password": {"type": "string", "pattern": "^[0-9]+$"}}}},
+    }),  # fmt: skip
+    "chart/templates/secret.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: db}\nstringData:\n  password: {{ .Values.db.password }}\n",
+}
+
+FAIL_CHART = {
+    "chart/Chart.yaml": CHART_YAML,
+    # a values scalar under no secret-looking key: a fail message can quote any value
+    "chart/values.yaml": "upstream: fail-msg-secret\n",
+    "chart/templates/check.yaml": '{{ fail (printf "cannot reach %s" .Values.upstream) }}\n',
+}
+
+REQUIRED_CHART = {
+    "chart/Chart.yaml": CHART_YAML,
+    "chart/values.yaml": "apiToken: tok\n",  # short, but under a secret key
+    "chart/templates/check.yaml": '{{ required (printf "token %s needs a user" .Values.apiToken) .Values.user }}\n',
+}
+
+
+@needs_kustomize
+def test_secret_generator_literal_written_with_a_colon(repo):
+    # kubectl kustomize: literal sources [user=admin-of-shop password:hunter2-literal]: invalid
+    # literal source password:hunter2-literal, expected key=value (every literal echoed)
+    write(repo, LITERAL_APP)
+    assert hl007("app") == [
+        "app/kustomization.yaml:1:1: error HL007 render-failed: Rendering failed: app/kustomization.yaml: loading "
+        "KV pairs: literal sources [redacted]: invalid literal source [redacted], expected key=value" + TAIL
+    ]  # fmt: skip
+
+
+@needs_kustomize
+def test_env_file_line_with_a_byte_order_mark(repo):
+    write(repo, ENV_BOM_APP)
+    assert hl007("app") == [
+        "app/kustomization.yaml:1:1: error HL007 render-failed: Rendering failed: app/kustomization.yaml: loading "
+        "KV pairs: env source files: [db.env]: line [redacted] has invalid utf8 bytes : [redacted]" + TAIL
+    ]  # fmt: skip
+
+
+@needs_helm
+def test_helm_schema_pattern_error_on_a_password(repo):
+    write(repo, SCHEMA_CHART)
+    assert hl007("chart") == [
+        "chart/Chart.yaml:1:1: error HL007 render-failed: Rendering failed: values don't meet the specifications of "
+        "the schema(s) in the following chart(s): shop: - at '/db/password': '[redacted]' does not match pattern "
+        "'^[0-9]+$'" + TAIL
+    ]  # fmt: skip
+
+
+@needs_helm
+def test_helm_fail_message_built_from_values(repo):
+    write(repo, FAIL_CHART)
+    assert hl007("chart") == [
+        "chart/templates/check.yaml:1:3: error HL007 render-failed: Rendering failed: execution error at "
+        "(shop/templates/check.yaml:1:3): cannot reach [redacted]" + TAIL
+    ]  # fmt: skip
+
+
+@needs_helm
+def test_helm_required_message_built_from_a_secret_value(repo):
+    write(repo, REQUIRED_CHART)
+    assert hl007("chart") == [
+        "chart/templates/check.yaml:1:3: error HL007 render-failed: Rendering failed: execution error at "
+        "(shop/templates/check.yaml:1:3): token [redacted] needs a user" + TAIL
+    ]  # fmt: skip
+
+
+@needs_helm
+def test_inline_values_of_the_application_are_redacted(repo):
+    write(repo, {
+        "chart/Chart.yaml": CHART_YAML,
+        "chart/templates/check.yaml": '{{ fail (printf "bad upstream %s" .Values.upstream) }}\n',
+        "apps/shop.yaml": """\
+            apiVersion: argoproj.io/v1alpha1
+            kind: Application
+            metadata: {name: shop, namespace: argocd}
+            spec:
+              source:
+                repoURL: https://example.com/acme/deploy.git
+                path: chart
+                helm:
+                  values: |
+                    upstream: postgres://u:inline-secret@db
+              destination: {namespace: shop, server: https://kubernetes.default.svc}
+            """,
+        ".hooklint.yaml": "allowed-registries: [ghcr.io/acme]\nrepo-urls: [https://example.com/acme/deploy.git]\n",
+    })  # fmt: skip
+    lines = hl007("chart")
+    assert lines == [
+        "chart/templates/check.yaml:1:3: error HL007 render-failed: Rendering failed: execution error at "
+        "(shop/templates/check.yaml:1:3): bad upstream [redacted]" + TAIL
+    ], lines
+
+
+@needs_helm
+def test_parameters_of_the_application_are_redacted(repo):
+    write(repo, {
+        "chart/Chart.yaml": CHART_YAML,
+        "chart/templates/check.yaml": '{{ fail (printf "pw %s, host %s" .Values.db.password .Values.db.host) }}\n',
+        "apps/shop.yaml": """\
+            apiVersion: argoproj.io/v1alpha1
+            kind: Application
+            metadata: {name: shop, namespace: argocd}
+            spec:
+              source:
+                repoURL: https://example.com/acme/deploy.git
+                path: chart
+                helm:
+                  parameters:
+                  - {name: db.password, value: pw9}
+                  - {name: db.host, value: param-host-name}
+              destination: {namespace: shop, server: https://kubernetes.default.svc}
+            """,
+        ".hooklint.yaml": "allowed-registries: [ghcr.io/acme]\nrepo-urls: [https://example.com/acme/deploy.git]\n",
+    })  # fmt: skip
+    assert hl007("chart") == [
+        "chart/templates/check.yaml:1:3: error HL007 render-failed: Rendering failed: execution error at "
+        "(shop/templates/check.yaml:1:3): pw [redacted], host [redacted]" + TAIL
+    ]
+
+
+def test_an_error_raised_before_the_inputs_are_known_is_redacted_with_the_folder(tmp_path):
+    from hooklint.sources.rendered import RenderError
+
+    write(tmp_path, {"app/secret.yaml": "kind: Secret\nstringData: {pw: folder-secret}\n",
+                     "app/link.yaml": ""})  # fmt: skip
+    (tmp_path / "outside.yaml").write_text("kind: Secret\nstringData: {pw: outside-value}\n")
+    error = RenderError("cannot use folder-secret or outside-value", str(tmp_path / "app/kustomization.yaml"))
+    assert redact.redact_render_error(error.message, error, str(tmp_path / "app"), str(tmp_path / "app")) == (
+        "cannot use [redacted] or outside-value"
+    )
+
+
+@needs_kustomize
+def test_values_are_removed_by_what_the_inputs_hold_not_only_by_the_prefix_scrubs(repo, monkeypatch):
+    # the same kustomize error with the prefix scrubs turned off: the literals read from the
+    # kustomization are still gone
+    monkeypatch.setattr(redact, "_SCRUBS", ())
+    write(repo, LITERAL_APP)
+    assert hl007("app") == [
+        "app/kustomization.yaml:1:1: error HL007 render-failed: Rendering failed: app/kustomization.yaml: loading "
+        "KV pairs: literal sources [[redacted] [redacted]]: invalid literal source [redacted], expected "
+        "key=value" + TAIL
+    ]  # fmt: skip
+    write(repo, ENV_BOM_APP)
+    (repo / "app/kustomization.yaml").write_text(ENV_BOM_APP["app/kustomization.yaml"])
+    [line] = hl007("app")
+    assert "bom-env-secret" not in line and "98 111 109 45" not in line  # the text and kustomize's byte list
+    assert "line [[redacted]] has invalid utf8 bytes : \\ufeff[redacted]\\xff" in line
+
+
+@needs_kustomize
+def test_a_secret_in_a_base_is_redacted_in_the_overlays_message(repo):
+    # the overlay's build reads the base's Secret and generator: the failure there is reported on
+    # the overlay's entry, its values gone
+    write(repo, {
+        "base/kustomization.yaml": "resources: [secret.yaml]\nsecretGenerator:\n- name: x\n  literals: [token:base-lit-secret]\n",
+        "base/secret.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {a: b}\n",
+        "overlay/kustomization.yaml": "resources: [../base]\n",
+    })  # fmt: skip
+    [line] = hl007("overlay")
+    assert "base-lit-secret" not in line and "invalid literal source [redacted], expected key=value" in line
+
+
+def test_a_pyyaml_error_quoting_a_line_of_stringdata(tmp_path):
+    # PyYAML's pure-Python parser quotes the line it stopped on (the C parser does not): a Secret
+    # rendered from a template with a bad line
+    text = "apiVersion: v1\nkind: Secret\nmetadata: {name: db}\nstringData:\n  password: yaml-line-secret: x\n"
+    (tmp_path / "secret.yaml").write_text(text)
+    with pytest.raises(yaml.YAMLError) as caught:
+        yaml.load(text, Loader=yaml.SafeLoader)
+    message = " ".join(part.strip() for part in str(caught.value).splitlines())
+    assert "yaml-line-secret" in message  # the input quotes it
+    assert redact_message(message, [str(tmp_path / "secret.yaml")], str(tmp_path)) == (
+        'mapping values are not allowed here in "<unicode string>", line 5, column 29'
+    )
+
+
+# --- what counts as a secret value ------------------------------------------------------------
+
+
+def values_of(tmp_path, files: dict[str, str | bytes], *, helm: bool = False) -> SecretValues:
+    write(tmp_path, files)
+    return secret_values([str(tmp_path / name) for name in files], str(tmp_path), helm=helm)
+
+
+def test_secret_data_string_data_and_base64_decoded_data(tmp_path):
+    encoded = base64.b64encode(b"decoded-secret").decode()
+    found = values_of(tmp_path, {"s.yaml": f"""\
+        apiVersion: v1
+        kind: Secret
+        metadata: {{name: s, labels: {{app: shop-frontend}}}}
+        data: {{tls.key: {encoded}}}
+        stringData:
+          config: |
+            user=admin
+            pass=block-secret
+        """})  # fmt: skip
+    message = f"x {encoded} decoded-secret pass=block-secret shop-frontend s.yaml"
+    assert redact.redact(message, found) == "x [redacted] [redacted] [redacted] shop-frontend s.yaml"
+
+
+def test_values_under_secret_keys_in_any_object_but_not_references(tmp_path):
+    found = values_of(tmp_path, {"job.yaml": """\
+        kind: Job
+        spec:
+          env:
+          - {name: DB_PASSWORD, value: env-pw}
+          dbPassword: dbpw-123
+          secretKeyRef: {name: db-creds, key: password}
+        """})  # fmt: skip
+    # a name that refers to a secret is not one; the value under dbPassword is
+    assert redact.redact("dbpw-123 db-creds password", found) == "[redacted] db-creds password"
+
+
+def test_short_values_only_as_whole_words_and_keys_and_paths_kept(tmp_path):
+    found = values_of(tmp_path, {"chart/values.yaml": "token: abc\nrepository: shop-api\nname: chart\n"}, helm=True)
+    # 'abc' under a secret key: a whole word only; 'shop-api' (a values scalar): a whole word;
+    # 'chart' is a folder of the inputs: what the message names is kept
+    assert redact.redact("abc abcdef shop-api shop-apis chart/values.yaml", found) == (
+        "[redacted] abcdef [redacted] shop-apis chart/values.yaml"
+    )
+
+
+def test_generator_files_and_envs_are_read_inside_the_repository_only(tmp_path):
+    outside = tmp_path / "outside.txt"
+    outside.write_text("outside-secret\n")
+    (tmp_path / "repo").mkdir()
+    found = values_of(tmp_path / "repo", {
+        "kustomization.yaml": "secretGenerator:\n- name: a\n  files: [key=pw.txt, ../outside.txt]\n  envs: [a.env]\n",
+        "pw.txt": "file-secret\n",
+        "a.env": "# comment\nA=env-secret\n",
+    })  # fmt: skip
+    assert redact.redact("file-secret env-secret A=env-secret outside-secret", found) == (
+        "[redacted] [redacted] [redacted] outside-secret"
+    )
+
+
+def test_a_fifo_among_the_inputs_is_not_opened(tmp_path):
+    os.mkfifo(tmp_path / "pipe.yaml")
+    assert secret_values([str(tmp_path / "pipe.yaml")], str(tmp_path)).anywhere == set()
+
+
+@pytest.mark.parametrize(("message", "expected"), [
+    ("literal sources [a=1 b:2]: invalid literal source b:2, expected key=value",
+     "literal sources [redacted]: invalid literal source [redacted], expected key=value"),
+    ("line [80 65 61 255] has invalid utf8 bytes : PA=\\xff", "line [redacted] has invalid utf8 bytes : [redacted]"),
+    ("yaml: unmarshal errors: line 3: cannot unmarshal !!str `hunter2...` into []string",
+     "yaml: unmarshal errors: line 3: cannot unmarshal !!str `[redacted]` into []string"),
+    ("- at '/db/password': 'it\\'s' does not match pattern '^x$'", "- at '/db/password': '[redacted]' does not match pattern '^x$'"),
+    ('strconv.Atoi: parsing "pw12": invalid syntax', 'strconv.Atoi: parsing "[redacted]": invalid syntax'),
+    ('"PASS x" is not a valid key name: a valid environment variable name', '"[redacted]" is not a valid key name: a valid environment variable name'),
+    ('found x in "<unicode string>", line 5, column 28: password: s3: x ^ next', 'found x in "<unicode string>", line 5, column 28 next'),
+])  # fmt: skip
+def test_prefix_scrubs(message, expected):
+    assert redact.redact(message, SecretValues()) == expected
+
+
+# --- every output format ----------------------------------------------------------------------
+
+SECRETS = ("hunter2-literal", "admin-of-shop", "bom-env-secret", "schema-pw-secret", "fail-msg-secret")
+FORMATS = [
+    ("lint", "text"), ("lint", "json"), ("lint", "sarif"), ("lint", "github"), ("lint", "gitlab"),
+    ("lint", "markdown"), ("plan", "text"), ("plan", "json"),
+]  # fmt: skip
+
+
+@needs_kustomize
+@needs_helm
+@pytest.mark.parametrize(("command", "fmt"), FORMATS)
+@pytest.mark.parametrize("to_file", [False, True], ids=["stdout", "file"])
+def test_no_format_prints_a_secret(repo, command, fmt, to_file):
+    write(repo, {**LITERAL_APP, **{k.replace("app/", "env/"): v for k, v in ENV_BOM_APP.items()},
+                 **SCHEMA_CHART, **{k.replace("chart/", "failing/"): v for k, v in FAIL_CHART.items()}})  # fmt: skip
+    args = [command, "--format", fmt, "app", "env", "chart", "failing"]
+    if to_file:
+        args += ["--output", "report.out"]
+    result = runner.invoke(app, args)
+    written = (repo / "report.out").read_text(encoding="utf-8") if to_file else ""
+    everything = result.output + written
+    assert result.exit_code == (1 if command == "lint" else 0), everything
+    for secret in SECRETS:
+        assert secret not in everything, (secret, everything)
+    if command == "lint":
+        # the findings are there, their values replaced (a Markdown cell escapes the brackets)
+        assert everything.replace("\\[redacted\\]", "[redacted]").count("[redacted]") >= 4 and "HL007" in everything
+
+
+@needs_kustomize
+def test_a_real_subprocess_prints_no_secret_on_stdout_or_stderr(repo):
+    write(repo, LITERAL_APP)
+    done = subprocess.run([sys.executable, "-m", "hooklint", "lint", "app"], capture_output=True, text=True, check=False,
+                          env={**os.environ, "HOOKLINT_CACHE_DIR": "off"})  # fmt: skip
+    assert done.returncode == 1 and "[redacted]" in done.stdout
+    assert "hunter2" not in done.stdout + done.stderr and "admin-of-shop" not in done.stdout + done.stderr
+
+
+# --- hooklint fix --diff ----------------------------------------------------------------------
+
+SECRET_BESIDE_FIXES = """\
+apiVersion: v1
+kind: Secret
+metadata:
+  name: db
+  annotations:
+    argocd.argoproj.io/sync-wave: -1
+stringData:
+  password: diff-ctx-secret
+  user: admin
+type: Opaque
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: one-line, annotations: {argocd.argoproj.io/sync-wave: 2}}
+data: {token: b25lLWxpbmUtc2VjcmV0}
+"""
+
+
+def test_fix_diff_never_shows_secret_data_as_context_and_still_applies(repo):
+    write(repo, {"app/secret.yaml": SECRET_BESIDE_FIXES})
+    result = runner.invoke(app, ["fix", "--diff", "app"])
+    diff = result.stdout
+    # before: three lines of context each side, the Secret's stringData and data among them
+    assert diff == (
+        "--- a/app/secret.yaml\n"
+        "+++ b/app/secret.yaml\n"
+        "@@ -5,3 +5,3 @@\n"
+        "   annotations:\n"
+        "-    argocd.argoproj.io/sync-wave: -1\n"
+        '+    argocd.argoproj.io/sync-wave: "-1"\n'
+        " stringData:\n"
+        "@@ -14 +14 @@\n"
+        "-metadata: {name: one-line, annotations: {argocd.argoproj.io/sync-wave: 2}}\n"
+        '+metadata: {name: one-line, annotations: {argocd.argoproj.io/sync-wave: "2"}}\n'
+    )
+    assert (repo / "app/secret.yaml").read_text() == SECRET_BESIDE_FIXES  # --diff changes nothing
+    patched = subprocess.run(["patch", "-p1", "-s"], cwd=repo, input=diff, text=True, capture_output=True, check=False)
+    assert patched.returncode == 0, patched.stdout + patched.stderr
+    assert runner.invoke(app, ["fix", "--diff", "app"]).stdout == ""  # the patched file needs no fix
+
+
+def test_fix_diff_redacts_a_changed_line_that_holds_a_secret(repo):
+    # a Secret written on one line: the changed line itself holds the value
+    write(repo, {"app/s.yaml": "{apiVersion: v1, kind: Secret, metadata: {name: s, annotations: "
+                               "{argocd.argoproj.io/sync-wave: 1}}, stringData: {pw: flow-secret}}\n"})  # fmt: skip
+    result = runner.invoke(app, ["fix", "--diff", "app"])
+    assert result.stdout == (
+        "--- a/app/s.yaml\n+++ b/app/s.yaml\n@@ -1 +1 @@\n-[redacted]\n+[redacted]\n"
+    )
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("  password: s3cret\n", "  password: [redacted]\n"),
+    ("  'pass word': \"s3cret\"\r\n", "  'pass word': [redacted]\r\n"),
+    ("  key: |\n", "  key: |\n"),
+    ("    block line two\n", "    [redacted]\n"),
+    ("  - item-secret", "  - [redacted]"),
+    ("stringData: {a: b}\n", "stringData: [redacted]\n"),
+])  # fmt: skip
+def test_redact_line_keeps_the_line_structure(line, expected):
+    assert redact.redact_line(line) == expected
+
+
+def test_secret_lines():
+    text = (
+        "kind: Secret\nmetadata:\n  name: s\n  annotations:\n"
+        "    kubectl.kubernetes.io/last-applied-configuration: '{\"data\": {\"a\": \"eA==\"}}'\n"
+        "data:\n  a: eA==\n  b: |\n    one\n    two\nstringData: {x: y}\ntype: Opaque\n---\n"
+        "kind: Job\nspec:\n  apiToken: t\n  env: [{name: A, valueFrom: {secretKeyRef: {name: s, key: a}}}]\n"
+    )
+    assert sorted(redact.secret_lines(text)) == [4, 6, 7, 8, 9, 10, 15]
+    # a text that does not parse: data blocks by indentation
+    assert sorted(redact.secret_lines("kind: Secret\ndata:\n  a: [\n  b: x\nkind2: y\n")) == [2, 3]
+
+
+@pytest.mark.skipif(shutil.which("patch") is None, reason="needs patch")
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(["plain", "secret", "change", "insert"]), st.integers(0, 9)), max_size=30))
+def test_fix_diff_of_any_layout_applies_and_shows_no_secret(tmp_path_factory, layout):
+    # Secrets (data in block and flow style) and plain lines (comments) in any order; the fixes
+    # change or add plain lines only, as hooklint's fixes never touch data
+    folder = tmp_path_factory.mktemp("diff")
+    original: list[str] = []
+    fixed: list[str] = []
+    for number, (what, value) in enumerate(layout):
+        if what == "secret":
+            lines = ["---\n", "kind: Secret\n", "data:\n", f"  s{number}: secret-{value}-value\n"]
+            if value % 3 == 0:
+                lines[2:] = [f"data: {{s{number}: secret-{value}-value}}\n"]
+            elif value % 3 == 1:
+                lines[3:] = ["  s: |\n", f"    secret-{value}-value\n", "    more-value\n"]
+            original += lines
+            fixed += lines
+        else:
+            original.append(f"# plain {number} {value}\n")
+            fixed.append(original[-1] if what != "change" else f"# fixed {number}\n")
+            if what == "insert":
+                fixed.append(f"# added {number}\n")
+    from hooklint.fix import FileFix, unified_diff
+
+    (folder / "f.yaml").write_text("".join(original))
+    diff = unified_diff(FileFix(str(folder / "f.yaml"), "".join(original), "".join(fixed)), str(folder))
+    assert "-value\n" not in diff
+    if diff:
+        done = subprocess.run(["patch", "-p1", "-s", "-F0"], cwd=folder, input=diff, text=True, capture_output=True, check=False)
+        assert done.returncode == 0, diff + done.stdout
+    assert (folder / "f.yaml").read_text() == "".join(fixed)
