@@ -239,13 +239,24 @@ def _post_delete_without_health(m: Manifest, ctx: Context) -> Iterator[Hit]:
 
 @check("HL208", kinds={"Job"})
 def plain_job_fixed_name(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """A plain Job with a fixed name. ``Replace=true,Force=true`` exempts it only where Argo CD
+    reads ``Force=true`` from the annotation (``GE/sync/sync_context.go`` ``applyObject``: from
+    argo-cd v2.11.1 and v2.10.10, gitops-engine fbecbb8 #560); before, ``Replace=true`` runs
+    ``ReplaceResource`` without force, an update that hits the immutable template (§6)."""
     if m.kind != "Job" or m.hook.is_hook or m.hook.skip or not m.name:
         return
     options = argocd.annotation_csv(m.annotations.get(argocd.SYNC_OPTIONS))
+    version = ctx.config.argocd_version
+    ignored_force = ""
     if "Replace=true" in options and "Force=true" in options:
-        return  # deleted and re-created on change (§6 "Ways out")
+        if argocd.supports(version, "resource-force"):
+            return  # deleted and re-created on change (§6 "Ways out")
+        ignored_force = (
+            f", and Argo CD {argocd.version_text(version)} ignores its Force=true (read from 2.11.1 and "
+            "2.10.10), so Replace=true updates it in place"
+        )
     yield Hit(
-        f"{m.label} is a plain resource (not a hook) with a fixed name: any change to its pod "
+        f"{m.label} is a plain resource (not a hook) with a fixed name{ignored_force}: any change to its pod "
         "template fails the sync with \"field is immutable\", and a finished Job is never run again. "
         "Make it a hook (with BeforeHookCreation or generateName) or a CronJob.",
         m.metadata.value_span("name") if m.metadata is not None else m.anchor,

@@ -403,7 +403,9 @@ WORKLOAD_KINDS = frozenset(
 @check("HL303", kinds=WORKLOAD_KINDS)
 def helm_hook_runs_in_both_phases(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """A Helm hook workload that Argo CD runs in PreSync *and* PostSync, or on every sync although
-    Helm would run it on upgrades only (§3 "Install vs upgrade")."""
+    Helm would run it on upgrades only, or once, on install only (§3 "Install vs upgrade"):
+    ``GE/sync/hook/helm/type.go`` ``hookTypes`` maps pre-install and pre-upgrade to PreSync,
+    post-install and post-upgrade to PostSync, and nothing tells an install from an upgrade."""
     if not m.hook.from_helm or m.kind not in WORKLOAD_KINDS or not m.hook.phases:
         return
     value = m.annotations.get(argocd.HELM_HOOK, "")
@@ -428,6 +430,18 @@ def helm_hook_runs_in_both_phases(m: Manifest, ctx: Context) -> Iterator[Hit]:
                 f"an install from an upgrade: it runs the hook as {phase} on every sync, the first "
                 "one included. Make the hook safe to run on a fresh install, or add "
                 f"{install} to say so.",
+                span,
+                field,
+            )
+            return
+    for install, upgrade in (("pre-install", "pre-upgrade"), ("post-install", "post-upgrade")):
+        if install in items and upgrade not in items:
+            phase = argocd.HELM_SYNC_HOOKS[install]
+            yield Hit(
+                f"helm.sh/hook '{value}' on {m.label} asks for {install} only, which Helm runs once, when "
+                f"the release is first installed; Argo CD cannot tell an install from an upgrade and runs "
+                f"it as {phase} on every sync. Make the hook safe to run again on every sync, or add "
+                f"{upgrade} to say so.",
                 span,
                 field,
             )
