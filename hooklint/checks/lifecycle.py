@@ -280,9 +280,32 @@ def _generated_secret(m: Manifest) -> bool:
 
 @check("HL209")
 def stateful_object_as_hook(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """A hook whose kind holds state (PVC, PV, StatefulSet, Namespace, CRD, generated Secret,
+    Application), or any hook that asks to be kept (``helm.sh/resource-policy: keep``, a
+    ``Delete=false`` or ``Prune=false`` sync option) while a HookSucceeded or HookFailed policy
+    deletes it after the sync. Those protections never stop a hook's delete policies: gitops-engine
+    deletes hooks in ``deleteHooks``/``deleteResource`` and before re-creating them
+    (``deleteBeforeCreation``) without reading any annotation (argo-cd v3.5.1
+    ``gitops-engine/pkg/sync/sync_context.go``, ``sync_task.go``); only the controller's
+    ``shouldBeDeleted`` (Application deletion, ``controller/appcontroller.go``) and pruning read
+    them (§6)."""
     if not m.hook.is_hook or not m.hook.phases:
         return
-    if m.kind not in STATEFUL_KINDS and not m.is_application and not _generated_secret(m):
+    protections = _keep_protections(m)
+    stateful = m.kind in STATEFUL_KINDS or m.is_application or _generated_secret(m)
+    after_sync = [p for p in ("HookSucceeded", "HookFailed") if p in m.hook.delete_policies]
+    if not stateful:
+        if not protections or not after_sync:
+            return
+        words = {"HookSucceeded": "after every successful sync (HookSucceeded)",
+                 "HookFailed": "whenever a sync fails (HookFailed)"}  # fmt: skip
+        yield Hit(
+            f"{m.label} is a hook with {' and '.join(protections)}, but Argo CD deletes it "
+            f"{' and '.join(words[p] for p in after_sync)}: {_protections_ignored(protections)}. Drop "
+            f"{' and '.join(after_sync)} from its delete policies, or make it a normal resource with a sync wave.",
+            m.annotation_value_span(m.hook_annotation),
+            f"metadata.annotations.{m.hook_annotation}",
+        )
         return
     if m.kind == "Namespace" and all(
         o.hook.is_hook and o.kind not in STATEFUL_KINDS and not _generated_secret(o)
@@ -302,11 +325,35 @@ def stateful_object_as_hook(m: Manifest, ctx: Context) -> Iterator[Hit]:
         )
     else:
         lost = "its data goes with it"
+    kept = f" Its {_protections_ignored(protections)}." if protections else ""
     yield Hit(
-        f"{m.label} is a hook, so Argo CD {_deletion_words(m)}, and {lost}. Make it a normal "
+        f"{m.label} is a hook, so Argo CD {_deletion_words(m)}, and {lost}.{kept} Make it a normal "
         "resource with a sync wave.",
         m.annotation_value_span(m.hook_annotation),
         f"metadata.annotations.{m.hook_annotation}",
+    )
+
+
+def _keep_protections(m: Manifest) -> list[str]:
+    """What on ``m`` asks Argo CD to keep it: ``helm.sh/resource-policy: keep`` (a CSV item, as
+    ``HasAnnotationOption`` reads it), and the first ``Delete=``/``Prune=`` sync option when it is
+    ``false`` (``GetAnnotationOptionValue``: the first item with the prefix wins)."""
+    out = []
+    if "keep" in argocd.annotation_csv(m.annotations.get("helm.sh/resource-policy")):
+        out.append("helm.sh/resource-policy: keep")
+    options = argocd.annotation_csv(m.annotations.get(argocd.SYNC_OPTIONS))
+    for key in ("Delete", "Prune"):
+        first = next((o for o in options if o.startswith(f"{key}=")), None)
+        if first == f"{key}=false":
+            out.append(f"sync option {first}")
+    return out
+
+
+def _protections_ignored(protections: list[str]) -> str:
+    verb, them = ("does", "it") if len(protections) == 1 else ("do", "them")
+    return (
+        f"{' and '.join(protections)} {verb} not stop that: Argo CD reads {them} only when it prunes "
+        "resources or deletes the Application, never for a hook's delete policies"
     )
 
 
