@@ -399,6 +399,10 @@ BEHAVIOURS: dict[str, Behaviour] = {
                                 "gitops-engine fbecbb8, #560, pinned by argo-cd v2.11.1 and v2.10.10; "
                                 "before, only the sync operation's force flag counted; §7)",
                                 backports=((2, 10, 10),)),
+    "appset-rollout-health": Behaviour((3, 2, 0), "an ApplicationSet is Progressing while its "
+                                       "RolloutProgressing condition is True (a RollingSync rollout): "
+                                       "resource_customizations/argoproj.io/ApplicationSet/health.lua, "
+                                       "PR #23506; before, Healthy once ResourcesUpToDate; §5a"),
     "app-skip-dry-run": Behaviour((3, 1, 0), "SkipDryRunOnMissingResource=true is read from an "
                                   "Application's spec.syncPolicy.syncOptions (PR #22679; §7)"),
     "PreDelete": Behaviour((3, 3, 0), "PreDelete hooks run before the Application's resources are "

@@ -695,56 +695,103 @@ def wait_for_first_consumer_pvc(manifests: list[Manifest], ctx: Context) -> Iter
 APPLICATION_HEALTH_KEY = "resource.customizations.health.argoproj.io_Application"
 
 
-def _configures_application_health(manifests: list[Manifest]) -> bool:
-    """Whether the run configures a health check for ``argoproj.io/Application``: the
-    ``argocd-cm`` key ``resource.customizations.health.argoproj.io_Application``, the older
-    ``resource.customizations`` block naming ``argoproj.io/Application`` with a ``health.lua``, or
-    an Argo CD operator ``ArgoCD`` resource with a ``resourceHealthChecks`` entry for it
-    (``docs/operator-manual/health.md``, §5a)."""
+def _configures_application_health(manifests: list[Manifest], kind: str = "Application") -> bool:
+    """Whether the run configures a health check for ``argoproj.io/<kind>`` (Application or
+    ApplicationSet): the ``argocd-cm`` key ``resource.customizations.health.argoproj.io_<kind>``,
+    the older ``resource.customizations`` block naming ``argoproj.io/<kind>`` with a
+    ``health.lua``, or an Argo CD operator ``ArgoCD`` resource with a ``resourceHealthChecks``
+    entry for it (``docs/operator-manual/health.md``, §5a)."""
+    key = f"resource.customizations.health.argoproj.io_{kind}"
     for m in manifests:
         if m.kind == "ConfigMap" and m.name == "argocd-cm":
             data = m.body.get("data")
             if isinstance(data, Map):
-                if isinstance(data.get(APPLICATION_HEALTH_KEY), str):
+                if isinstance(data.get(key), str):
                     return True
                 block = data.get("resource.customizations")
-                if isinstance(block, str) and "argoproj.io/Application" in block and "health.lua" in block:
+                if isinstance(block, str) and "health.lua" in block and any(
+                    line.strip().rstrip(":").strip("'\"") == f"argoproj.io/{kind}" for line in block.splitlines()
+                ):
                     return True
         elif m.kind == "ArgoCD" and m.group == "argoproj.io":
             spec = m.body.get("spec")
             checks = spec.get("resourceHealthChecks") if isinstance(spec, Map) else None
             if isinstance(checks, list) and any(
-                isinstance(c, Map) and c.get("group") == "argoproj.io" and c.get("kind") == "Application" for c in checks
+                isinstance(c, Map) and c.get("group") == "argoproj.io" and c.get("kind") == kind for c in checks
             ):
                 return True
     return False
 
 
+def _rolling_sync(m: Manifest) -> bool:
+    """An ApplicationSet with ``spec.strategy.type: RollingSync`` (progressive sync)."""
+    strategy = get_map(get_map(m.body, "spec"), "strategy")
+    return strategy is not None and strategy.get("type") == "RollingSync"
+
+
 @check("HL307", scope="application")
 def application_wave_without_health(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
-    """Child Applications in more than one step while the run configures no health check for
-    ``argoproj.io/Application``: Argo CD has none built in since 1.8 (#3781), so a child
-    Application counts as healthy once applied and the next step starts at once (§5a)."""
-    steps: dict[tuple[int, int], Task] = {}
+    """Child Applications or ApplicationSets in more than one step, where a child of an earlier
+    step does not wait for what it deploys. An Application has no built-in health since 1.8
+    (#3781) unless the run configures one, so it counts as healthy once applied. An ApplicationSet
+    is Healthy as soon as its ResourcesUpToDate condition is True, that is once it has generated
+    its Applications, not once they synced (argo-cd ``resource_customizations/argoproj.io/
+    ApplicationSet/health.lua``, v2.3.0 to v3.5.1); from 3.2.0 a RollingSync rollout keeps it
+    Progressing (``RolloutProgressing``, #23506), so a RollingSync ApplicationSet is taken to wait
+    there, as is one whose health the run configures (§5a)."""
+    version = ctx.config.argocd_version
+    apps_wait = None
+    appsets_wait = None
+    steps: dict[tuple[int, int], list[tuple[Task, bool]]] = {}
     for m in manifests:
-        if not m.is_application:
+        appset = m.kind == "ApplicationSet" and m.group == "argoproj.io"
+        if not m.is_application and not appset:
             continue
         task = ctx.plan.first_task(m)
-        if task is not None and task.phase != "SyncFail":
-            steps.setdefault(task.step_key, task)
-    if len(steps) < 2 or _configures_application_health(manifests):
+        if task is None or task.phase == "SyncFail":
+            continue
+        if appset:
+            if appsets_wait is None:
+                appsets_wait = _configures_application_health(manifests, "ApplicationSet")
+            waits = appsets_wait or (_rolling_sync(m) and argocd.supports(version, "appset-rollout-health"))
+        else:
+            if apps_wait is None:
+                apps_wait = _configures_application_health(manifests)
+            waits = apps_wait
+        steps.setdefault(task.step_key, []).append((task, waits))
+    if len(steps) < 2:
         return
-    ordered = [steps[key] for key in sorted(steps)]
-    second = ordered[1]
+    keys = sorted(steps)
+    early = next((k for k in keys[:-1] if any(not waits for _, waits in steps[k])), None)
+    if early is None:
+        return
+    first = next(t for t, waits in steps[early] if not waits)
+    later = [steps[k][0][0] for k in keys if k > early]
+    second = later[0]
     m = second.manifest
+    shown = [steps[k][0][0] for k in keys]  # the first child of each step, in plan order
+    if first.manifest.is_application:
+        cause = (
+            "nothing in this application configures the argoproj.io_Application health check: Argo CD "
+            "has no built-in health for Applications (removed in 1.8), so each counts as healthy as soon "
+            "as it is applied"
+        )
+        waited = f"the Applications of {first.step_text()} have synced or become healthy"
+        fix = ("Configure resource.customizations.health.argoproj.io_Application in argocd-cm, or do not rely "
+               "on waves to order child Applications.")  # fmt: skip
+    else:
+        cause = (
+            f"{first.manifest.label} counts as healthy as soon as it has generated its Applications (its "
+            "health check reads only the ResourcesUpToDate condition), not once they have synced"
+        )
+        waited = f"the Applications of {first.manifest.label} have synced or become healthy"
+        fix = ("Order what depends on them by other means (a RollingSync strategy on Argo CD 3.2 or later, "
+               "sync retries), or do not rely on waves to order ApplicationSets.")  # fmt: skip
+    children = "Child Applications" if all(t.manifest.is_application for k in keys for t, _ in steps[k]) else "Child Applications and ApplicationSets"
     yield Hit(
-        f"Child Applications are applied in {len(ordered)} steps "
-        f"({', '.join(t.step_text() for t in ordered)}), but nothing in this application configures "
-        f"the argoproj.io_Application health check: Argo CD has no built-in health for Applications "
-        f"(removed in 1.8), so each counts as healthy as soon as it is applied, and {m.label} "
-        f"({second.step_text()}) starts before the Applications of {ordered[0].step_text()} have "
-        "synced or become healthy. Configure resource.customizations.health.argoproj.io_Application "
-        "in argocd-cm, or do not rely on waves to order child Applications.",
+        f"{children} are applied in {len(shown)} steps "
+        f"({', '.join(t.step_text() for t in shown)}), but {cause}, and {m.label} "
+        f"({second.step_text()}) starts before {waited}. {fix}",
         _annotation_span(m, argocd.SYNC_WAVE, argocd.HOOK),
         f"metadata.annotations.{argocd.SYNC_WAVE}",
         m,
