@@ -206,6 +206,7 @@ def _producer_index(manifests: list[Manifest]) -> dict[tuple[str, str], list[Man
 _CONSEQUENCE = {
     "ServiceAccount": "its pods are rejected (serviceaccount \"{name}\" not found), so the step never completes",
     "RoleBinding": "its pods run before ServiceAccount {name} holds that binding's permissions, so their API calls fail with Forbidden",
+    "SCCBinding": "its pods are never admitted while ServiceAccount {name} may not use the SecurityContextConstraints that binding grants (\"unable to validate against any security context constraint\"), so the step never completes",
     "ConfigMap": "its pods cannot start without it (CreateContainerConfigError or a failed volume mount), so the step never completes",
     "Secret": "its pods cannot start without it (CreateContainerConfigError or a failed volume mount), so the step never completes",
     "PullSecret": "its images are pulled without these credentials, which fails for a private registry",
@@ -218,6 +219,7 @@ _CONSEQUENCE = {
 _DELETE_CONSEQUENCE = {
     "ServiceAccount": "its pods are rejected (serviceaccount \"{name}\" not found), so the hook never completes and the Application's deletion hangs",
     "RoleBinding": "its pods run without that binding's permissions, so their API calls fail with Forbidden, the hook fails and the Application's deletion hangs",
+    "SCCBinding": "its pods are never admitted without the SecurityContextConstraints that binding lets ServiceAccount {name} use (\"unable to validate against any security context constraint\"), so the hook never completes and the Application's deletion hangs",
     "ConfigMap": "its pods cannot start without it (CreateContainerConfigError or a failed volume mount), so the hook never completes and the Application's deletion hangs",
     "Secret": "its pods cannot start without it (CreateContainerConfigError or a failed volume mount), so the hook never completes and the Application's deletion hangs",
     "PullSecret": "its images are pulled without these credentials, which fails for a private registry and hangs the Application's deletion",
@@ -225,9 +227,36 @@ _DELETE_CONSEQUENCE = {
 }
 
 
-def _consequence(target: Manifest, ref: Reference, table: dict[str, str] = _CONSEQUENCE) -> str:
+def grants_scc_use(binding: Manifest, ctx: Context) -> bool:
+    """Whether a (Cluster)RoleBinding lets its subjects use an OpenShift SecurityContextConstraints:
+    its role is one of OpenShift's ``system:openshift:scc:<name>`` ClusterRoles, or a Role or
+    ClusterRole of the run with a rule granting ``use`` (or ``*``) on ``securitycontextconstraints``
+    of ``security.openshift.io``. The SCC admission plugin admits a pod only under an SCC its
+    ServiceAccount (or the creating user) may use, else rejects it: "unable to validate against any
+    security context constraint"."""
+    ref = binding.body.get("roleRef")
+    if not isinstance(ref, Map) or not isinstance(ref.get("name"), str):
+        return False
+    name, kind = ref["name"], ref.get("kind")
+    if kind == "ClusterRole" and name.startswith("system:openshift:scc:"):
+        return True
+    role = ctx.find(kind, None if kind == "ClusterRole" else binding.namespace, name) if isinstance(kind, str) else None
+    rules = role.body.get("rules") if role is not None else None
+    if not isinstance(rules, Seq):
+        return False
+    for rule in rules:
+        if not isinstance(rule, Map):
+            continue
+        groups, resources, verbs = (rule.get(k) if isinstance(rule.get(k), Seq) else [] for k in ("apiGroups", "resources", "verbs"))
+        if ({"security.openshift.io", "*"} & set(groups) and {"securitycontextconstraints", "*"} & set(resources)
+                and {"use", "*"} & set(verbs)):  # fmt: skip
+            return True
+    return False
+
+
+def _consequence(target: Manifest, ref: Reference, table: dict[str, str] = _CONSEQUENCE, scc: bool = False) -> str:
     if target.kind in ("RoleBinding", "ClusterRoleBinding"):
-        key = "RoleBinding"
+        key = "SCCBinding" if scc else "RoleBinding"
     elif ref.via == "imagePullSecrets":
         key = "PullSecret"
     else:
@@ -282,16 +311,18 @@ def reference_to_later_step(manifests: list[Manifest], ctx: Context) -> Iterator
                 if id(target) in seen:
                     continue
                 seen.add(id(target))
-                hit = _later_step_hit(m, first, target, ref, plan) if first is not None else None
+                scc = target.kind in ("RoleBinding", "ClusterRoleBinding") and grants_scc_use(target, ctx)
+                hit = _later_step_hit(m, first, target, ref, plan, scc) if first is not None else None
                 if hit is not None:
                     yield hit
                 for phase in deletes:
-                    hit = _deletion_hit(m, phase, target, ref, plan)
+                    hit = _deletion_hit(m, phase, target, ref, plan, scc)
                     if hit is not None:
                         yield hit
 
 
-def _later_step_hit(m: Manifest, first: Task, target: Manifest, ref: Reference, plan: SyncPlan) -> Hit | None:
+def _later_step_hit(m: Manifest, first: Task, target: Manifest, ref: Reference, plan: SyncPlan,
+                    scc: bool = False) -> Hit | None:  # fmt: skip
     target_task = plan.first_task(target)
     if target_task is None:
         reason = plan.not_applied_reason(target)
@@ -299,7 +330,7 @@ def _later_step_hit(m: Manifest, first: Task, target: Manifest, ref: Reference, 
             return None
         return Hit(
             f"{m.label} ({first.step_text()}) uses {_what(target, ref)}, which Argo CD never applies "
-            f"during a sync ({reason}): {_consequence(target, ref)}. Make {target.label} a plain "
+            f"during a sync ({reason}): {_consequence(target, ref, scc=scc)}. Make {target.label} a plain "
             f"resource or a hook that runs in {first.step_text()} or earlier.",
             ref.span,
             ref.field_path,
@@ -318,7 +349,7 @@ def _later_step_hit(m: Manifest, first: Task, target: Manifest, ref: Reference, 
         )
     return Hit(
         f"{m.label} ({first.step_text()}) uses {_what(target, ref)}, which Argo CD applies only in a "
-        f"later step ({target_task.step_text()}): {_consequence(target, ref)}. {fix}, or move "
+        f"later step ({target_task.step_text()}): {_consequence(target, ref, scc=scc)}. {fix}, or move "
         f"{m.label} to a later step.",
         ref.span,
         ref.field_path,
@@ -326,7 +357,8 @@ def _later_step_hit(m: Manifest, first: Task, target: Manifest, ref: Reference, 
     )
 
 
-def _deletion_hit(m: Manifest, phase: str, target: Manifest, ref: Reference, plan: SyncPlan) -> Hit | None:
+def _deletion_hit(m: Manifest, phase: str, target: Manifest, ref: Reference, plan: SyncPlan,
+                  scc: bool = False) -> Hit | None:  # fmt: skip
     """``m`` runs as a ``phase`` (PreDelete/PostDelete) hook and ``target`` is not in the cluster
     then (:func:`hooklint.plan.absent_during_deletion`). A producer stands for its Secret, except
     that a Secret which outlives its producer (:func:`secret_outlives_producer`) is there once a
@@ -348,7 +380,7 @@ def _deletion_hit(m: Manifest, phase: str, target: Manifest, ref: Reference, pla
         fix += f" {m.label} a {own} of its own, under another name, that is a {phase} hook ({argocd.HOOK}: {phase})"
     return Hit(
         f"{m.label} ({phase} hook) uses {_what(target, ref)}, which is not in the cluster when {phase} "
-        f"hooks run ({reason}): {_consequence(target, ref, _DELETE_CONSEQUENCE)}. {fix}.",
+        f"hooks run ({reason}): {_consequence(target, ref, _DELETE_CONSEQUENCE, scc)}. {fix}.",
         ref.span,
         ref.field_path,
         m,
