@@ -344,11 +344,62 @@ BUILT_IN_WRITER_ROLES = {
 }
 
 
+#: Verbs that let a subject raise its own rights, with what each allows (Kubernetes RBAC
+#: "Privilege escalation prevention": escalate on roles, bind on roles, impersonate on users,
+#: groups and ServiceAccounts).
+ESCALATION_VERBS = {
+    "escalate": "it can write roles with rights it does not hold",
+    "bind": "it can bind itself to any role, cluster-admin included",
+    "impersonate": "it can act as any user, group or ServiceAccount it names",
+}
+#: Admission webhook configurations (cluster-scoped, ``admissionregistration.k8s.io``).
+WEBHOOK_RESOURCES = ("mutatingwebhookconfigurations", "validatingwebhookconfigurations")
+
+
+def _rule_grants(rule: Map, cluster_wide: bool) -> list[tuple[int, str]]:
+    """What one RBAC rule grants that HL106 reports, as (rank, phrase), most dangerous first:
+    0 every resource; 1 escalate/bind/impersonate; 2 every verb; 3 reading secrets cluster-wide
+    (get, list or watch: a watch without a resourceVersion starts with an ADDED event carrying
+    every existing Secret, data included, so watch alone reads them all); 4 update or patch on
+    admission webhook configurations cluster-wide. A rule limited by ``resourceNames`` grants no
+    wildcard over a kind and is not reported."""
+    verbs = [str(v) for v in rule.get("verbs")] if isinstance(rule.get("verbs"), list) else []
+    resources = [str(r) for r in rule.get("resources")] if isinstance(rule.get("resources"), list) else []
+    groups = rule.get("apiGroups") if isinstance(rule.get("apiGroups"), list) else [""]
+    if rule.get("resourceNames"):
+        return []
+    out: list[tuple[int, str]] = []
+    if "*" in resources:
+        out.append((0, f"every resource{' with every verb' if '*' in verbs else ''}"))
+        return out
+    escalation = [v for v in ESCALATION_VERBS if v in verbs]
+    if escalation:
+        why = "; ".join(ESCALATION_VERBS[v] for v in escalation)
+        out.append((1, f"{', '.join(escalation)} on {', '.join(resources) or 'its resources'} ({why})"))
+    if "*" in verbs:
+        out.append((2, f"every verb on {', '.join(resources) or 'its resources'}"))
+        return out
+    core = "" in groups or "*" in groups
+    read = [v for v in ("get", "list", "watch") if v in verbs]
+    if cluster_wide and core and "secrets" in resources and read:
+        if read == ["watch"]:
+            out.append((3, "watching secrets cluster-wide (a watch streams every Secret with its data)"))
+        else:
+            out.append((3, "reading secrets cluster-wide"))
+    hooks = [r for r in WEBHOOK_RESOURCES if r in resources]
+    writes = [v for v in ("update", "patch") if v in verbs]
+    admission = "admissionregistration.k8s.io" in groups or "*" in groups
+    if cluster_wide and admission and hooks and writes:
+        out.append((4, f"{' and '.join(writes)} on {', '.join(hooks)} without resourceNames (it can rewrite "
+                       "every admission webhook of the cluster)"))  # fmt: skip
+    return out
+
+
 def _binding_grants(binding: Manifest, ctx: Context) -> str | None:
     """Why a (Cluster)RoleBinding is over-privileged, or None: cluster-admin; the built-in
     ``admin`` or ``edit`` ClusterRole (when the application does not define a ClusterRole of that
-    name itself); a Role or ClusterRole of the application with a wildcard rule, or reading
-    secrets through a ClusterRoleBinding."""
+    name itself); a Role or ClusterRole of the application whose rules grant what
+    :func:`_rule_grants` reports, every such grant named, the most dangerous first."""
     ref = binding.body.get("roleRef")
     if not isinstance(ref, Map) or not isinstance(ref.get("name"), str):
         return None
@@ -365,30 +416,23 @@ def _binding_grants(binding: Manifest, ctx: Context) -> str | None:
     if not isinstance(rules, list):
         return None
     cluster_wide = binding.kind == "ClusterRoleBinding"
+    grants: list[tuple[int, str]] = []
     for rule in rules:
-        if not isinstance(rule, Map):
-            continue
-        verbs = rule.get("verbs") if isinstance(rule.get("verbs"), list) else []
-        resources = rule.get("resources") if isinstance(rule.get("resources"), list) else []
-        groups = rule.get("apiGroups") if isinstance(rule.get("apiGroups"), list) else [""]
-        if rule.get("resourceNames"):
-            continue  # limited to named objects: not a wildcard over a kind
-        via = f"through {role_kind} '{role_name}'"
-        if "*" in resources:
-            return f"grants every resource{' with every verb' if '*' in verbs else ''} {via}"
-        if "*" in verbs:
-            named = ", ".join(str(r) for r in resources) or "its resources"
-            return f"grants every verb on {named} {via}"
-        core = "" in groups or "*" in groups
-        if cluster_wide and core and "secrets" in resources and {"get", "list", "watch"} & set(verbs):
-            return f"grants reading secrets cluster-wide through {role_kind} '{role_name}'"
-    return None
+        if isinstance(rule, Map):
+            grants.extend(g for g in _rule_grants(rule, cluster_wide) if g not in grants)
+    if not grants:
+        return None
+    grants.sort(key=lambda g: g[0])  # stable: rule order within a rank
+    return f"grants {', and '.join(phrase for _, phrase in grants)} through {role_kind} '{role_name}'"
 
 
 @check("HL106", scope="application")
 def hook_overprivileged_rbac(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
-    """A hook's ServiceAccount bound (in the same application) to cluster-admin, to a role with
-    wildcard verbs or resources, or to reading secrets cluster-wide."""
+    """A hook's ServiceAccount bound (in the same application) to cluster-admin or the built-in
+    admin or edit ClusterRole, or to a role with wildcard verbs or resources, escalate, bind or
+    impersonate, reading secrets cluster-wide, or rewriting admission webhooks (Kubernetes RBAC
+    good practices, "Privilege escalation risks"); the message names every grant, the most
+    dangerous first."""
     bindings = [b for b in manifests if b.kind in ("RoleBinding", "ClusterRoleBinding")]
     if not bindings:
         return
