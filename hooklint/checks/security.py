@@ -136,44 +136,68 @@ def _service_account(pod: PodSpec) -> tuple[str | None, str]:
 
 @check("HL103", kinds=POD_TEMPLATE_KINDS)
 def hook_default_service_account(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """A hook running as the namespace's ``default`` ServiceAccount. When that ServiceAccount's
+    token is mounted too (HL104 reports it on the same hook, see :func:`_mounted_token`), the
+    message says so and names HL104, as HL104's names HL103."""
     pod = _pod_in_scope(m, ctx)
     if pod is None:
         return
     name, key = _service_account(pod)
+    mounted = " Its token is mounted too, with no role bound to it in this application (HL104)." if _mounted_token(m, pod, ctx) else ""
     if name is None:
         yield Hit(
             f"{m.label} sets no serviceAccountName, so its pods run as the namespace's 'default' "
             f"ServiceAccount: {_phase_words(m)} then shares identity and permissions with every "
             "other unconfigured pod. Create a dedicated ServiceAccount and set "
-            f"{pod.path}.serviceAccountName.",
+            f"{pod.path}.serviceAccountName.{mounted}",
             pod.parent.key_span(pod.key),
             f"{pod.path}.serviceAccountName",
         )
     elif name == "default":
         yield Hit(
             f"{m.label} runs as the 'default' ServiceAccount: {_phase_words(m)} then shares identity "
-            "and permissions with every other unconfigured pod. Use a dedicated ServiceAccount.",
+            f"and permissions with every other unconfigured pod. Use a dedicated ServiceAccount.{mounted}",
             pod.spec.value_span(key),
             f"{pod.path}.{key}",
         )
 
 
+def _mounted_token(m: Manifest, pod: PodSpec, ctx: Context) -> str | None:
+    """Why HL104 reports the pod's ServiceAccount token as mounted, or None: ``"true"`` (the pod
+    spec says so), ``"unset"`` (unset, and the ServiceAccount of this application does not set it
+    to false), ``"absent"`` (unset, and the ServiceAccount is not in this application). None when
+    the token is not mounted, the value is not a boolean (reported on its own), or a binding of the
+    application grants the ServiceAccount a role. Kubernetes' rule: the pod spec's
+    ``automountServiceAccountToken`` wins; when unset, the ServiceAccount's; when both are unset,
+    the token is mounted (``plugin/pkg/admission/serviceaccount``)."""
+    value = pod.spec.get("automountServiceAccountToken")
+    if value is False or (value is not None and value is not True):
+        return None
+    sa_name = _service_account(pod)[0] or "default"
+    if _granted_role(ctx.by_kind.get("RoleBinding", []) + ctx.by_kind.get("ClusterRoleBinding", []), sa_name, m.namespace):
+        return None
+    if value is True:
+        return "true"
+    sa = ctx.find("ServiceAccount", m.namespace, sa_name)
+    if sa is None:
+        return "absent"
+    return None if sa.body.get("automountServiceAccountToken") is False else "unset"
+
+
 @check("HL104", kinds=POD_TEMPLATE_KINDS)
 def hook_automounts_token(m: Manifest, ctx: Context) -> Iterator[Hit]:
-    """Kubernetes' rule: the pod spec's automountServiceAccountToken wins; when unset, the named
-    ServiceAccount's; when both are unset, the token is mounted. Not reported when a RoleBinding or
+    """A hook whose ServiceAccount token is mounted (:func:`_mounted_token`) while no RoleBinding or
     ClusterRoleBinding of the application grants the pod's ServiceAccount (same namespace, see
-    :func:`_binding_names`) a Role or ClusterRole: the hook uses its token, and HL106 judges the
-    grant."""
+    :func:`_binding_names`) a Role or ClusterRole (with one, the hook uses its token, and HL106
+    judges the grant). The message stays short (under 300 characters); the rule file's what/why,
+    shown by ``hooklint explain HL104``, holds the detail. On the 'default' ServiceAccount it names
+    HL103, which reports the same hook."""
     pod = _pod_in_scope(m, ctx)
     if pod is None:
         return
     field = f"{pod.path}.automountServiceAccountToken"
     value = pod.spec.get("automountServiceAccountToken")
-    if value is False:
-        return
-    sa_name = _service_account(pod)[0] or "default"
-    if value is not None and value is not True:
+    if value is not None and value is not True and value is not False:
         yield Hit(
             f"{m.label} sets automountServiceAccountToken to a non-boolean value, which the API "
             f"server rejects, so {_phase_words(m)} is never created. Write false, or true if it "
@@ -182,34 +206,23 @@ def hook_automounts_token(m: Manifest, ctx: Context) -> Iterator[Hit]:
             field,
         )
         return
-    if _granted_role(ctx.by_kind.get("RoleBinding", []) + ctx.by_kind.get("ClusterRoleBinding", []), sa_name, m.namespace):
+    why = _mounted_token(m, pod, ctx)
+    if why is None:
         return
-    tail = (
-        f"no binding in this application grants ServiceAccount '{sa_name}' a Role or ClusterRole, so "
-        "the token carries whatever the cluster grants that ServiceAccount elsewhere, and anyone who "
-        f"controls the image or command of {_phase_words(m)} can use it. If it does not call the "
-        f"Kubernetes API, set {field} to false; if it does, bind ServiceAccount '{sa_name}' to a Role "
-        "granting only the verbs and resources it uses, in this application."
-    )
-    if value is True:
-        yield Hit(
-            f"{m.label} sets automountServiceAccountToken: true, but {tail}",
-            pod.spec.value_span("automountServiceAccountToken"),
-            field,
-        )
-        return
-    sa = ctx.find("ServiceAccount", m.namespace, sa_name)
-    if sa is not None and sa.body.get("automountServiceAccountToken") is False:
-        return
-    where = (
-        f"ServiceAccount '{sa_name}' in this application does not set it to false either"
-        if sa is not None
-        else f"ServiceAccount '{sa_name}' is not in this application to say otherwise"
-    )
+    sa_name = _service_account(pod)[0] or "default"
+    reason = {
+        "true": "automountServiceAccountToken: true",
+        "unset": "automountServiceAccountToken unset here and on the ServiceAccount",
+        "absent": "automountServiceAccountToken unset, ServiceAccount not in this application",
+    }[why]
+    if sa_name == "default":
+        who, fix = "'default' (HL103; ", "use its own ServiceAccount with a least-privilege Role"
+    else:
+        who, fix = f"'{sa_name}' (", "bind it to a least-privilege Role"
     yield Hit(
-        f"{m.label} mounts its ServiceAccount token: the pod spec leaves "
-        f"automountServiceAccountToken unset and {where}, so Kubernetes mounts it; {tail}",
-        pod.parent.key_span(pod.key),
+        f"{m.label} mounts the token of ServiceAccount {who}{reason}) while no binding here grants it a "
+        f"role. Set automountServiceAccountToken: false, or {fix}.",
+        pod.spec.value_span("automountServiceAccountToken") if why == "true" else pod.parent.key_span(pod.key),
         field,
     )
 
