@@ -64,3 +64,53 @@ def test_hl103_does_not_name_hl104_when_the_token_is_off() -> None:
                                                "      restartPolicy: Never\n      automountServiceAccountToken: false\n")
     findings = [f for f in lint_text(text, parse_config({}, "t")) if f.rule_id in ("HL103", "HL104")]
     assert [f.rule_id for f in findings] == ["HL103"] and "HL104" not in findings[0].message
+
+
+# --- HL009 says what was and was not checked ------------------------------------------------------
+
+CHART_APPLICATION = """\
+apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata:
+  name: shop
+spec:
+  project: shop
+  destination:
+    namespace: shop
+  source:
+    repoURL: git@github.com:acme/shop
+    path: chart
+    helm:
+      valueFiles:
+        - {value_file}
+"""
+
+
+@pytest.mark.parametrize(
+    "value_file",
+    ["https://example.com/values.yaml", "$values/shop/values.yaml"],
+    ids=["url", "ref"],
+)
+def test_hl009_for_a_value_file_says_no_template_was_checked(tmp_path, monkeypatch, value_file):
+    """Every place that raises HL009 ends its message with what went unchecked; a chart not rendered
+    for want of a value file leaves all of its templates' objects unchecked, not only some."""
+    from typer.testing import CliRunner
+
+    from hooklint.cli import app
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    files = {
+        ".git/config": '[remote "origin"]\n\turl = git@github.com:acme/shop.git\n',
+        "apps/shop.yaml": CHART_APPLICATION.format(value_file=value_file),
+        "chart/Chart.yaml": "apiVersion: v2\nname: shop\nversion: 1.0.0\n",
+        "chart/templates/settings.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    result = CliRunner().invoke(app, ["lint", "--format", "json", "."])
+    [hl009] = [f for f in __import__("json").loads(result.output)["findings"] if f["rule_id"] == "HL009"]
+    assert hl009["path"] == "chart/Chart.yaml"
+    assert hl009["message"].endswith(
+        ". hooklint did not render chart/, so none of the objects of its templates were checked, hooks included.")

@@ -98,11 +98,14 @@ class RenderError(Exception):
     1-based line and column when known (else 1). ``argocd_renders`` is set when Argo CD can render the source
     but hooklint will not (HL009 ``source-not-rendered`` then): it says how Argo CD does (the source
     needs the network, which hooklint never uses, or a build option hooklint never passes);
-    ``needs_network=True`` is the network case's sentence."""
+    ``needs_network=True`` is the network case's sentence. ``unchecked`` says, for HL009, which of
+    the application's objects went unchecked because of it (a clause after "so"; by default
+    "none of its objects were checked, hooks included")."""
 
     def __init__(self, message: str, path: str, line: int = 1, column: int = 1, *, needs_network: bool = False,
-                 argocd_renders: str | None = None):  # fmt: skip
+                 argocd_renders: str | None = None, unchecked: str | None = None):  # fmt: skip
         super().__init__(message)
+        self.unchecked = unchecked or "none of its objects were checked, hooks included"
         self.message = message
         self.path = path
         self.line = line
