@@ -8,7 +8,7 @@ from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.model import JOB_LIKE, LONG_RUNNING_KINDS, POD_TEMPLATE_KINDS, Manifest, get_map
 from hooklint.plan import supported_delete_types
-from hooklint.yamlio import Map
+from hooklint.yamlio import Map, Seq
 
 #: Kinds whose re-apply over a finished object neither re-runs nor may change its template.
 RUN_ONCE_KINDS = POD_TEMPLATE_KINDS | {"Workflow"}
@@ -172,11 +172,13 @@ def hook_ttl_after_finished(m: Manifest, ctx: Context) -> Iterator[Hit]:
 
 @check("HL206")
 def hook_never_completes(m: Manifest, ctx: Context) -> Iterator[Hit]:
-    """Hooks whose health never reaches a terminal success (§5a health table; pitfall P10), and
-    hook Jobs and Pods that get a service-mesh sidecar which never exits."""
+    """Hooks whose health never reaches a terminal success (§5a health table; pitfall P10), hook
+    Jobs and Pods that get a service-mesh sidecar which never exits, and hook Jobs and Pods whose
+    pods the Pod Security level of their Namespace rejects."""
     if not m.hook.is_hook or not (m.hook.phases or m.hook.delete_types):
         return
     yield from _sidecar_never_exits(m, ctx)
+    yield from _pod_security_rejects(m, ctx)
     yield from _post_delete_without_health(m, ctx)
     spec = get_map(m.body, "spec")
     deletion_only = not m.hook.phases
@@ -216,6 +218,235 @@ def hook_never_completes(m: Manifest, ctx: Context) -> Iterator[Hit]:
             m.annotation_value_span(m.hook_annotation),
             f"metadata.annotations.{m.hook_annotation}",
         )
+
+
+# --- HL206: Pod Security admission ---------------------------------------------------------------
+# The Pod Security Standards as the pod-security-admission library checks them at its newest
+# policy version ("latest"; k8s.io/pod-security-admission policy/check_*.go, kubernetes master of
+# the mirror, 8f84a87). A Namespace's pod-security.kubernetes.io/enforce-version is not read: a
+# pinned older version is checked as latest (the controls named here have not changed for years,
+# but for the user-namespace relaxation of runAsNonRoot, runAsUser and procMount, from 1.35).
+
+PSS_ENFORCE = "pod-security.kubernetes.io/enforce"
+#: check_capabilities_baseline.go ``capabilities_allowed_1_0`` (exact strings, no CAP_ prefix).
+PSS_BASELINE_CAPABILITIES = frozenset({
+    "AUDIT_WRITE", "CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "KILL", "MKNOD", "NET_BIND_SERVICE",
+    "SETFCAP", "SETGID", "SETPCAP", "SETUID", "SYS_CHROOT",
+})  # fmt: skip
+#: check_restrictedVolumes.go: the inline volume sources the restricted level forbids.
+PSS_RESTRICTED_VOLUMES = (
+    "hostPath", "gcePersistentDisk", "awsElasticBlockStore", "gitRepo", "nfs", "iscsi", "glusterfs", "rbd",
+    "flexVolume", "cinder", "cephfs", "flocker", "fc", "azureFile", "vsphereVolume", "quobyte", "azureDisk",
+    "portworxVolume", "photonPersistentDisk", "scaleIO", "storageos",
+)  # fmt: skip
+#: check_seLinuxOptions.go: the SELinux types the baseline level allows (container_engine_t from 1.31).
+PSS_SELINUX_TYPES = ("", "container_t", "container_init_t", "container_kvm_t", "container_engine_t")
+
+
+def _pss_violations(pod, meta: Map | None, m: Manifest, level: str) -> list[tuple[str, str, object, str]]:
+    """The Pod Security controls the pod spec violates at ``level`` (baseline, or restricted, which
+    includes baseline): (control, detail, span, field path) in the order of the standard's tables.
+    Restates pod-security-admission ``policy/check_*.go``: hostNamespaces, privileged,
+    capabilities_baseline, hostPathVolumes, hostPorts, appArmorProfile, seLinuxOptions,
+    procMount, seccompProfile_baseline, windowsHostProcess (baseline); restrictedVolumes,
+    allowPrivilegeEscalation, runAsNonRoot, runAsUser, seccompProfile_restricted,
+    capabilities_restricted (restricted). Sysctls and probe hosts are not checked."""
+    spec: Map = pod.spec
+    out: list[tuple[str, str, object, str]] = []
+    anchor = pod.parent.key_span(pod.key)
+    containers = list(m.containers(pod))
+    psc = spec.get("securityContext") if isinstance(spec.get("securityContext"), Map) else None
+    os_spec = spec.get("os")
+    windows = isinstance(os_spec, Map) and os_spec.get("name") == "windows"
+    user_ns = spec.get("hostUsers") is False
+
+    def sc(c) -> Map | None:
+        value = c.body.get("securityContext")
+        return value if isinstance(value, Map) else None
+
+    def add(control: str, detail: str, span, path: str) -> None:
+        out.append((control, detail, span, path))
+
+    for key in ("hostNetwork", "hostPID", "hostIPC"):
+        if spec.get(key) is True:
+            add("Host Namespaces", f"{key}=true", spec.value_span(key), f"{pod.path}.{key}")
+    for c in containers:
+        csc = sc(c)
+        if csc is not None and csc.get("privileged") is True:
+            add("Privileged Containers", f"container '{c.name}' must not set securityContext.privileged=true",
+                csc.value_span("privileged"), f"{c.path}.securityContext.privileged")
+    for c in containers:
+        caps = sc(c).get("capabilities") if sc(c) is not None else None
+        added = caps.get("add") if isinstance(caps, Map) else None
+        if isinstance(added, Seq):
+            for i, cap in enumerate(added):
+                if level == "baseline" and str(cap) not in PSS_BASELINE_CAPABILITIES:
+                    add("Capabilities", f"container '{c.name}' must not add {cap}",
+                        added.item_spans[i], f"{c.path}.securityContext.capabilities.add[{i}]")
+    volumes = spec.get("volumes")
+    volumes = volumes if isinstance(volumes, Seq) else []
+    for i, volume in enumerate(volumes):
+        if not isinstance(volume, Map):
+            continue
+        name = volume.get("name") if isinstance(volume.get("name"), str) else f"volumes[{i}]"
+        kinds = [k for k in PSS_RESTRICTED_VOLUMES if k in volume and (level == "restricted" or k == "hostPath")]
+        for kind in kinds:
+            control = "HostPath Volumes" if kind == "hostPath" and level == "baseline" else "Volume Types"
+            add(control, f"volume '{name}' uses {kind}", volume.key_span(kind), f"{pod.path}.volumes[{i}].{kind}")
+    for c in containers:
+        ports = c.body.get("ports")
+        for i, port in enumerate(ports if isinstance(ports, Seq) else []):
+            if isinstance(port, Map) and port.get("hostPort") not in (None, 0):
+                add("Host Ports", f"container '{c.name}' must not set hostPort={port.get('hostPort')}",
+                    port.value_span("hostPort"), f"{c.path}.ports[{i}].hostPort")
+    annotations = get_map(meta, "annotations") if meta is not None else None
+    for key, value in (annotations.items() if annotations is not None else []):
+        if (isinstance(key, str) and key.startswith("container.apparmor.security.beta.kubernetes.io/")
+                and value not in ("", "runtime/default") and not str(value).startswith("localhost/")):  # fmt: skip
+            add("AppArmor", f"annotation {key}={value}", annotations.value_span(key), f"metadata.annotations.{key}")
+    for owner, where, path in [(psc, "pod", f"{pod.path}.securityContext")] + [
+        (sc(c), f"container '{c.name}'", f"{c.path}.securityContext") for c in containers
+    ]:
+        if owner is None:
+            continue
+        profile = owner.get("appArmorProfile")
+        if isinstance(profile, Map) and profile.get("type") not in (None, "RuntimeDefault", "Localhost"):
+            add("AppArmor", f"{where} must not set appArmorProfile.type={profile.get('type')}",
+                profile.value_span("type"), f"{path}.appArmorProfile.type")
+        selinux = owner.get("seLinuxOptions")
+        if isinstance(selinux, Map):
+            if selinux.get("type", "") not in PSS_SELINUX_TYPES:
+                add("SELinux", f"{where} must not set seLinuxOptions.type={selinux.get('type')}",
+                    selinux.value_span("type"), f"{path}.seLinuxOptions.type")
+            for key in ("user", "role"):
+                if selinux.get(key) not in (None, ""):
+                    add("SELinux", f"{where} must not set seLinuxOptions.{key}", selinux.value_span(key),
+                        f"{path}.seLinuxOptions.{key}")
+        seccomp = owner.get("seccompProfile")
+        if isinstance(seccomp, Map) and seccomp.get("type") not in ("RuntimeDefault", "Localhost"):
+            shown = seccomp.get("type") if "type" in seccomp else '""'
+            add("Seccomp", f"{where} must not set seccompProfile.type={shown}",
+                seccomp.value_span("type") if "type" in seccomp else owner.key_span("seccompProfile"),
+                f"{path}.seccompProfile.type")
+        windows_options = owner.get("windowsOptions")
+        if isinstance(windows_options, Map) and windows_options.get("hostProcess") is True:
+            add("HostProcess", f"{where} must not set windowsOptions.hostProcess=true",
+                windows_options.value_span("hostProcess"), f"{path}.windowsOptions.hostProcess")
+    if not user_ns:
+        for c in containers:
+            csc = sc(c)
+            if csc is not None and csc.get("procMount") not in (None, "Default"):
+                add("/proc Mount Type", f"container '{c.name}' must not set securityContext.procMount={csc.get('procMount')}",
+                    csc.value_span("procMount"), f"{c.path}.securityContext.procMount")
+    if level != "restricted":
+        return out
+    # restricted only
+    if not windows:
+        bad = [c for c in containers if sc(c) is None or sc(c).get("allowPrivilegeEscalation") is not False]
+        for c in bad[:1]:
+            add("Privilege Escalation",
+                f"{_names('container', bad)} must set securityContext.allowPrivilegeEscalation=false",
+                sc(c).value_span("allowPrivilegeEscalation") if sc(c) is not None and "allowPrivilegeEscalation" in sc(c)
+                else c.body.value_span("name") if "name" in c.body else anchor,
+                f"{c.path}.securityContext.allowPrivilegeEscalation")
+    if not user_ns:
+        pod_non_root = psc.get("runAsNonRoot") if psc is not None else None
+        if pod_non_root is False:
+            add("Running as Non-root", "pod must not set securityContext.runAsNonRoot=false",
+                psc.value_span("runAsNonRoot"), f"{pod.path}.securityContext.runAsNonRoot")
+        explicit = [c for c in containers if sc(c) is not None and sc(c).get("runAsNonRoot") is False]
+        implicit = [c for c in containers if (sc(c) is None or sc(c).get("runAsNonRoot") is None) and pod_non_root is not True]
+        if explicit:
+            c = explicit[0]
+            add("Running as Non-root", f"{_names('container', explicit)} must not set securityContext.runAsNonRoot=false",
+                sc(c).value_span("runAsNonRoot"), f"{c.path}.securityContext.runAsNonRoot")
+        elif implicit and pod_non_root is not False:
+            add("Running as Non-root", f"pod or {_names('container', implicit)} must set securityContext.runAsNonRoot=true",
+                anchor, f"{pod.path}.securityContext.runAsNonRoot")
+        for owner, where, path in [(psc, "pod", f"{pod.path}.securityContext")] + [
+            (sc(c), f"container '{c.name}'", f"{c.path}.securityContext") for c in containers
+        ]:
+            if owner is not None and type(owner.get("runAsUser")) is int and owner.get("runAsUser") == 0:
+                add("Running as Non-root user", f"{where} must not set runAsUser=0", owner.value_span("runAsUser"),
+                    f"{path}.runAsUser")
+    if not windows:
+        def valid(owner: Map | None) -> bool | None:
+            profile = owner.get("seccompProfile") if owner is not None else None
+            if not isinstance(profile, Map):
+                return None
+            return profile.get("type") in ("RuntimeDefault", "Localhost")
+        pod_ok = valid(psc)
+        implicit = [c for c in containers if valid(sc(c)) is None and pod_ok is not True]
+        if implicit and pod_ok is None:
+            add("Seccomp", f"pod or {_names('container', implicit)} must set securityContext.seccompProfile.type "
+                "to RuntimeDefault or Localhost", anchor, f"{pod.path}.securityContext.seccompProfile.type")
+        for c in containers:
+            caps = sc(c).get("capabilities") if sc(c) is not None else None
+            drop = caps.get("drop") if isinstance(caps, Map) else None
+            if not isinstance(drop, Seq) or "ALL" not in drop:
+                add("Capabilities", f"container '{c.name}' must set securityContext.capabilities.drop=[\"ALL\"]",
+                    caps.key_span("drop") if isinstance(caps, Map) and "drop" in caps
+                    else c.body.value_span("name") if "name" in c.body else anchor,
+                    f"{c.path}.securityContext.capabilities.drop")
+            added = caps.get("add") if isinstance(caps, Map) else None
+            for i, cap in enumerate(added if isinstance(added, Seq) else []):
+                if cap != "NET_BIND_SERVICE":
+                    add("Capabilities", f"container '{c.name}' must not add {cap}", added.item_spans[i],
+                        f"{c.path}.securityContext.capabilities.add[{i}]")
+    return out
+
+
+def _names(word: str, containers: list) -> str:
+    """``container 'a'`` or ``containers 'a', 'b'`` (pod-security-admission's ``pluralize``)."""
+    names = ", ".join(f"'{c.name}'" for c in containers)
+    return f"{word}{'s' if len(containers) > 1 else ''} {names}"
+
+
+def _pod_security_rejects(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """A hook Job or Pod in a Namespace of the run that enforces a Pod Security level
+    (``pod-security.kubernetes.io/enforce: baseline`` or ``restricted``) which its pod template
+    violates (:func:`_pss_violations`): the API server's PodSecurity admission rejects every pod,
+    so a Job never starts one and never completes (Argo CD waits on its health), and a Pod hook is
+    refused when Argo CD creates it. One finding per hook, naming every violated control, at the
+    first violation."""
+    if m.kind not in ("Job", "Pod") or not m.namespace:
+        return
+    namespace = ctx.find("Namespace", None, m.namespace)
+    labels = get_map(namespace.metadata, "labels") if namespace is not None and namespace.metadata is not None else None
+    level = labels.get(PSS_ENFORCE) if labels is not None else None
+    if level not in ("baseline", "restricted"):
+        return
+    pod = m.pod_spec()
+    if pod is None:
+        return
+    meta_owner = m.body if m.kind == "Pod" else get_map(get_map(m.body, "spec"), "template")
+    violations = _pss_violations(pod, get_map(meta_owner, "metadata"), m, level)
+    if not violations:
+        return
+    controls: dict[str, list[str]] = {}
+    for control, detail, _span, _path in violations:
+        controls.setdefault(control, []).append(detail)
+    shown = "; ".join(f"{control} ({', '.join(details)})" for control, details in controls.items())
+    if m.kind == "Pod":
+        effect = (
+            "the API server rejects the Pod when Argo CD creates it, so the "
+            f"{'Application deletion' if not m.hook.phases else 'sync'} fails"
+        )
+    else:
+        until = ("until spec.activeDeadlineSeconds fails the Job" if "activeDeadlineSeconds" in (get_map(m.body, "spec") or {})
+                 else "forever")  # fmt: skip
+        effect = (
+            f"every pod the Job creates is rejected, so it never runs one and never completes, and {_waiting(m)} "
+            f"waits {until}"
+        )
+    _control, _detail, span, path = violations[0]
+    yield Hit(
+        f"Hook {m.label} runs in namespace '{m.namespace}', whose Namespace enforces the Pod Security level "
+        f"'{level}' ({PSS_ENFORCE}), and its pod template violates {shown}: {effect}. Make the pod template "
+        f"meet the '{level}' level, or run the hook in a namespace that allows it.",
+        span,
+        path,
+    )
 
 
 def _post_delete_without_health(m: Manifest, ctx: Context) -> Iterator[Hit]:
