@@ -212,15 +212,15 @@ def hook_automounts_token(m: Manifest, ctx: Context) -> Iterator[Hit]:
     sa_name = _service_account(pod)[0] or "default"
     reason = {
         "true": "automountServiceAccountToken: true",
-        "unset": "automountServiceAccountToken unset here and on the ServiceAccount",
-        "absent": "automountServiceAccountToken unset, ServiceAccount not in this application",
+        "unset": "not turned off here or on the ServiceAccount",
+        "absent": "not turned off here; the ServiceAccount is not in this application",
     }[why]
     if sa_name == "default":
-        who, fix = "'default' (HL103; ", "use its own ServiceAccount with a least-privilege Role"
+        who, fix = "'default' (HL103; ", "give the hook its own, least-privileged ServiceAccount"
     else:
         who, fix = f"'{sa_name}' (", "bind it to a least-privilege Role"
     yield Hit(
-        f"{m.label} mounts the token of ServiceAccount {who}{reason}) while no binding here grants it a "
+        f"{m.label} mounts the token of ServiceAccount {who}{reason}), and no binding here grants it a "
         f"role. Set automountServiceAccountToken: false, or {fix}.",
         pod.spec.value_span("automountServiceAccountToken") if why == "true" else pod.parent.key_span(pod.key),
         field,
@@ -435,6 +435,9 @@ def _binding_grants(binding: Manifest, ctx: Context) -> str | None:
             grants.extend(g for g in _rule_grants(rule, cluster_wide) if g not in grants)
     if not grants:
         return None
+    every_verb = [phrase.removeprefix("every verb on ") for rank, phrase in grants if rank == 2]
+    if len(every_verb) > 1:  # one phrase for the wildcard verbs of several rules
+        grants = [g for g in grants if g[0] != 2] + [(2, f"every verb on {', '.join(every_verb)}")]
     grants.sort(key=lambda g: g[0])  # stable: rule order within a rank
     return f"grants {', and '.join(phrase for _, phrase in grants)} through {role_kind} '{role_name}'"
 
