@@ -93,6 +93,9 @@ def test_annotation_app_armor_profile_is_baseline() -> None:
                                                   seccompProfile={"type": "Localhost", "localhostProfile": "p.json"})]}),
         # a Windows pod skips the Linux-only controls (allowPrivilegeEscalation, capabilities, seccomp)
         ("restricted", {"os": {"name": "windows"}, "securityContext": {"runAsNonRoot": True}, "containers": [_container()]}),
+        ("restricted", {"os": {"name": "windows"}, "securityContext": {"runAsNonRoot": True,
+                                                                      "seccompProfile": {"type": "Unconfined"}},
+                        "containers": [_container()]}),
         # a pod in a user namespace may run as root (runAsNonRoot, runAsUser: 1.35 policy)
         ("restricted", {"hostUsers": False, "securityContext": {"seccompProfile": {"type": "RuntimeDefault"}, "runAsUser": 0},
                         "containers": [_container(**RESTRICTED_OK_CONTAINER)]}),
