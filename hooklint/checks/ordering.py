@@ -232,8 +232,10 @@ def grants_scc_use(binding: Manifest, ctx: Context) -> bool:
     its role is one of OpenShift's ``system:openshift:scc:<name>`` ClusterRoles, or a Role or
     ClusterRole of the run with a rule granting ``use`` (or ``*``) on ``securitycontextconstraints``
     of ``security.openshift.io``. The SCC admission plugin admits a pod only under an SCC its
-    ServiceAccount (or the creating user) may use, else rejects it: "unable to validate against any
-    security context constraint"."""
+    ServiceAccount (or the creating user) may ``use`` in the pod's namespace, so a RoleBinding
+    grants it too (openshift/apiserver-library-go ``pkg/securitycontextconstraints/sccmatching/
+    matcher.go`` ``authorizedForSCC``), else rejects it: "unable to validate against any security
+    context constraint" (``sccadmission/admission.go``)."""
     ref = binding.body.get("roleRef")
     if not isinstance(ref, Map) or not isinstance(ref.get("name"), str):
         return False
