@@ -380,10 +380,12 @@ def resolve_version(text: str) -> Version:
 @dataclass(frozen=True, slots=True)
 class Behaviour:
     """Argo CD behaviour that hooklint models and that some release introduced: ``since`` is the
-    first release with it, ``what`` says what changed and where upstream."""
+    first release with it, ``what`` says what changed and where upstream; ``backports`` are the
+    first releases of older minor lines that got it too (a (major, minor, patch) per line)."""
 
     since: Version
     what: str
+    backports: tuple[Version, ...] = ()
 
 
 #: (group, kind) pairs with a built-in health check (``GE pkg/health/health.go``
@@ -492,6 +494,15 @@ BEHAVIOURS: dict[str, Behaviour] = {
                             "deleted (AC controller/hook.go, PR #16595; §4d)"),
     "hook-finalizer": Behaviour((3, 0, 0), "hooks carry a finalizer until Argo CD has seen them finish, "
                                 "so a Job's ttlSecondsAfterFinished cannot hide its completion (§6)"),
+    "resource-force": Behaviour((2, 11, 1), "Force=true is read from a resource's sync-options "
+                                "annotation (GE/sync/sync_context.go applyObject, SyncOptionForce; "
+                                "gitops-engine fbecbb8, #560, pinned by argo-cd v2.11.1 and v2.10.10; "
+                                "before, only the sync operation's force flag counted; §7)",
+                                backports=((2, 10, 10),)),
+    "appset-rollout-health": Behaviour((3, 2, 0), "an ApplicationSet is Progressing while its "
+                                       "RolloutProgressing condition is True (a RollingSync rollout): "
+                                       "resource_customizations/argoproj.io/ApplicationSet/health.lua, "
+                                       "PR #23506; before, Healthy once ResourcesUpToDate; §5a"),
     "app-skip-dry-run": Behaviour((3, 1, 0), "SkipDryRunOnMissingResource=true is read from an "
                                   "Application's spec.syncPolicy.syncOptions (PR #22679; §7)"),
     "PreDelete": Behaviour((3, 3, 0), "PreDelete hooks run before the Application's resources are "
@@ -512,8 +523,10 @@ BEHAVIOURS: dict[str, Behaviour] = {
 
 
 def supports(version: Version, behaviour: str) -> bool:
-    """True when Argo CD ``version`` has ``behaviour`` (a key of :data:`BEHAVIOURS`)."""
-    return version >= BEHAVIOURS[behaviour].since
+    """True when Argo CD ``version`` has ``behaviour`` (a key of :data:`BEHAVIOURS`): from its
+    ``since`` release on, or from a backport's release on within that backport's minor line."""
+    entry = BEHAVIOURS[behaviour]
+    return version >= entry.since or any(version[:2] == b[:2] and version >= b for b in entry.backports)
 
 
 def helm_major(version: Version) -> int:

@@ -249,8 +249,9 @@ def test_a_base_outside_the_repository_is_refused_and_a_base_error_is_placed_on_
 REMOTE_BASE_HL009 = (
     "remote/kustomization.yaml:2:3: warning HL009 source-not-rendered: resources entry "
     "'https://github.com/acme/platform//deploy?ref=v1' is remote and needs the network; hooklint never uses the "
-    "network: vendor the base into the repository. Argo CD fetches it when it renders the application; nothing of "
-    "this application is checked."
+    "network: vendor the base into the repository. Argo CD fetches it when it renders the application. hooklint "
+    "did not render remote/, so none of its objects were checked: neither those the entry adds (possibly hooks) "
+    "nor those of its local files."
 )
 
 

@@ -49,6 +49,14 @@ def sync_option_problem(item: str, scope: str, version: argocd.Version) -> str |
                     "spec.syncPolicy.syncOptions; set it in the argocd.argoproj.io/sync-options "
                     "annotation of the resources that need it"
                 )
+            if (scope == RESOURCE and key == "Force" and value in eff
+                    and not argocd.supports(version, "resource-force")):  # fmt: skip
+                return (
+                    f"'{item}' is read from the sync-options annotation only since Argo CD "
+                    f"{version_text(argocd.since('resource-force'))} (and 2.10.10 on the 2.10 line; configured: "
+                    f"{version_text(version)}): that Argo CD ignores it, so the object is applied, or with "
+                    "Replace=true replaced, without force"
+                )
             if (scope == APP and key == "SkipDryRunOnMissingResource" and value in eff
                     and not argocd.supports(version, "app-skip-dry-run")):  # fmt: skip
                 return (
@@ -102,7 +110,10 @@ def _sentence(where: str, problem: str) -> str:
 @check("HL013")
 def unknown_sync_option(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """Each item of ``argocd.argoproj.io/sync-options`` and of an Application's
-    ``spec.syncPolicy.syncOptions`` that Argo CD ignores (§7)."""
+    ``spec.syncPolicy.syncOptions`` that Argo CD ignores (§7); a resource's ``Force=true`` below
+    the release that reads it (``GE/sync/sync_context.go`` ``applyObject``: ``force := sc.force ||
+    HasAnnotationOption(..., SyncOptionForce)``, gitops-engine fbecbb8 #560, in argo-cd v2.11.1 and
+    v2.10.10; before, ``applyObject`` got only the operation's ``sc.force``)."""
     version = ctx.config.argocd_version
     value = m.annotations.get(argocd.SYNC_OPTIONS)
     if value is not None:

@@ -172,11 +172,13 @@ def hook_ttl_after_finished(m: Manifest, ctx: Context) -> Iterator[Hit]:
 
 @check("HL206")
 def hook_never_completes(m: Manifest, ctx: Context) -> Iterator[Hit]:
-    """Hooks whose health never reaches a terminal success (§5a health table; pitfall P10), and
-    hook Jobs and Pods that get a service-mesh sidecar which never exits."""
+    """Hooks whose health never reaches a terminal success (§5a health table; pitfall P10), hook
+    Jobs and Pods that get a service-mesh sidecar which never exits, and hook Jobs and Pods whose
+    pods the Pod Security level of their Namespace rejects."""
     if not m.hook.is_hook or not (m.hook.phases or m.hook.delete_types):
         return
     yield from _sidecar_never_exits(m, ctx)
+    yield from _pod_security_rejects(m, ctx)
     yield from _post_delete_without_health(m, ctx)
     spec = get_map(m.body, "spec")
     deletion_only = not m.hook.phases
@@ -218,6 +220,238 @@ def hook_never_completes(m: Manifest, ctx: Context) -> Iterator[Hit]:
         )
 
 
+# --- HL206: Pod Security admission ---------------------------------------------------------------
+# The Pod Security Standards as the pod-security-admission library checks them at its newest
+# policy version ("latest"; k8s.io/pod-security-admission policy/check_*.go, kubernetes master of
+# the mirror, 8f84a87). A Namespace's pod-security.kubernetes.io/enforce-version is not read: a
+# pinned older version is checked as latest (the controls named here have not changed for years,
+# but for the user-namespace relaxation of runAsNonRoot, runAsUser and procMount, from 1.35).
+
+PSS_ENFORCE = "pod-security.kubernetes.io/enforce"
+#: check_capabilities_baseline.go ``capabilities_allowed_1_0`` (exact strings, no CAP_ prefix).
+PSS_BASELINE_CAPABILITIES = frozenset({
+    "AUDIT_WRITE", "CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "KILL", "MKNOD", "NET_BIND_SERVICE",
+    "SETFCAP", "SETGID", "SETPCAP", "SETUID", "SYS_CHROOT",
+})  # fmt: skip
+#: check_restrictedVolumes.go: the inline volume sources the restricted level forbids.
+PSS_RESTRICTED_VOLUMES = (
+    "hostPath", "gcePersistentDisk", "awsElasticBlockStore", "gitRepo", "nfs", "iscsi", "glusterfs", "rbd",
+    "flexVolume", "cinder", "cephfs", "flocker", "fc", "azureFile", "vsphereVolume", "quobyte", "azureDisk",
+    "portworxVolume", "photonPersistentDisk", "scaleIO", "storageos",
+)  # fmt: skip
+#: check_seLinuxOptions.go: the SELinux types the baseline level allows (container_engine_t from 1.31).
+PSS_SELINUX_TYPES = ("", "container_t", "container_init_t", "container_kvm_t", "container_engine_t")
+
+
+def _pss_violations(pod, meta: Map | None, m: Manifest, level: str) -> list[tuple[str, str, object, str]]:
+    """The Pod Security controls the pod spec violates at ``level`` (baseline, or restricted, which
+    includes baseline): (control, detail, span, field path) in the order of the standard's tables.
+    Restates pod-security-admission ``policy/check_*.go``: hostNamespaces, privileged,
+    capabilities_baseline, hostPathVolumes, hostPorts, appArmorProfile, seLinuxOptions,
+    procMount, seccompProfile_baseline, windowsHostProcess (baseline); restrictedVolumes,
+    allowPrivilegeEscalation, runAsNonRoot, runAsUser, seccompProfile_restricted,
+    capabilities_restricted (restricted). Sysctls and probe hosts are not checked."""
+    spec: Map = pod.spec
+    out: list[tuple[str, str, object, str]] = []
+    anchor = pod.parent.key_span(pod.key)
+    containers = list(m.containers(pod))
+    psc = spec.get("securityContext") if isinstance(spec.get("securityContext"), Map) else None
+    os_spec = spec.get("os")
+    windows = isinstance(os_spec, Map) and os_spec.get("name") == "windows"
+    user_ns = spec.get("hostUsers") is False
+
+    def sc(c) -> Map | None:
+        value = c.body.get("securityContext")
+        return value if isinstance(value, Map) else None
+
+    def add(control: str, detail: str, span, path: str) -> None:
+        out.append((control, detail, span, path))
+
+    for key in ("hostNetwork", "hostPID", "hostIPC"):
+        if spec.get(key) is True:
+            add("Host Namespaces", f"{key}=true", spec.value_span(key), f"{pod.path}.{key}")
+    for c in containers:
+        csc = sc(c)
+        if csc is not None and csc.get("privileged") is True:
+            add("Privileged Containers", f"container '{c.name}' must not set securityContext.privileged=true",
+                csc.value_span("privileged"), f"{c.path}.securityContext.privileged")
+    for c in containers:
+        caps = sc(c).get("capabilities") if sc(c) is not None else None
+        added = caps.get("add") if isinstance(caps, Map) else None
+        if isinstance(added, Seq):
+            for i, cap in enumerate(added):
+                if level == "baseline" and str(cap) not in PSS_BASELINE_CAPABILITIES:
+                    add("Capabilities", f"container '{c.name}' must not add {cap}",
+                        added.item_spans[i], f"{c.path}.securityContext.capabilities.add[{i}]")
+    volumes = spec.get("volumes")
+    volumes = volumes if isinstance(volumes, Seq) else []
+    for i, volume in enumerate(volumes):
+        if not isinstance(volume, Map):
+            continue
+        name = volume.get("name") if isinstance(volume.get("name"), str) else f"volumes[{i}]"
+        kinds = [k for k in PSS_RESTRICTED_VOLUMES if k in volume and (level == "restricted" or k == "hostPath")]
+        for kind in kinds:
+            control = "HostPath Volumes" if kind == "hostPath" and level == "baseline" else "Volume Types"
+            add(control, f"volume '{name}' uses {kind}", volume.key_span(kind), f"{pod.path}.volumes[{i}].{kind}")
+    for c in containers:
+        ports = c.body.get("ports")
+        for i, port in enumerate(ports if isinstance(ports, Seq) else []):
+            if isinstance(port, Map) and port.get("hostPort") not in (None, 0):
+                add("Host Ports", f"container '{c.name}' must not set hostPort={port.get('hostPort')}",
+                    port.value_span("hostPort"), f"{c.path}.ports[{i}].hostPort")
+    annotations = get_map(meta, "annotations") if meta is not None else None
+    for key, value in (annotations.items() if annotations is not None else []):
+        if (isinstance(key, str) and key.startswith("container.apparmor.security.beta.kubernetes.io/")
+                and value not in ("", "runtime/default") and not str(value).startswith("localhost/")):  # fmt: skip
+            add("AppArmor", f"annotation {key}={value}", annotations.value_span(key), f"metadata.annotations.{key}")
+    for owner, where, path in [(psc, "pod", f"{pod.path}.securityContext")] + [
+        (sc(c), f"container '{c.name}'", f"{c.path}.securityContext") for c in containers
+    ]:
+        if owner is None:
+            continue
+        profile = owner.get("appArmorProfile")
+        if isinstance(profile, Map) and profile.get("type") not in (None, "RuntimeDefault", "Localhost"):
+            add("AppArmor", f"{where} must not set appArmorProfile.type={profile.get('type')}",
+                profile.value_span("type"), f"{path}.appArmorProfile.type")
+        selinux = owner.get("seLinuxOptions")
+        if isinstance(selinux, Map):
+            if selinux.get("type", "") not in PSS_SELINUX_TYPES:
+                add("SELinux", f"{where} must not set seLinuxOptions.type={selinux.get('type')}",
+                    selinux.value_span("type"), f"{path}.seLinuxOptions.type")
+            for key in ("user", "role"):
+                if selinux.get(key) not in (None, ""):
+                    add("SELinux", f"{where} must not set seLinuxOptions.{key}", selinux.value_span(key),
+                        f"{path}.seLinuxOptions.{key}")
+        seccomp = owner.get("seccompProfile")
+        # restricted's seccomp check replaces baseline's and passes any Windows pod (1.25 policy)
+        if isinstance(seccomp, Map) and seccomp.get("type") not in ("RuntimeDefault", "Localhost") and not (
+            windows and level == "restricted"
+        ):
+            shown = seccomp.get("type") if "type" in seccomp else '""'
+            add("Seccomp", f"{where} must not set seccompProfile.type={shown}",
+                seccomp.value_span("type") if "type" in seccomp else owner.key_span("seccompProfile"),
+                f"{path}.seccompProfile.type")
+        windows_options = owner.get("windowsOptions")
+        if isinstance(windows_options, Map) and windows_options.get("hostProcess") is True:
+            add("HostProcess", f"{where} must not set windowsOptions.hostProcess=true",
+                windows_options.value_span("hostProcess"), f"{path}.windowsOptions.hostProcess")
+    if not user_ns:
+        for c in containers:
+            csc = sc(c)
+            if csc is not None and csc.get("procMount") not in (None, "Default"):
+                add("/proc Mount Type", f"container '{c.name}' must not set securityContext.procMount={csc.get('procMount')}",
+                    csc.value_span("procMount"), f"{c.path}.securityContext.procMount")
+    if level != "restricted":
+        return out
+    # restricted only
+    if not windows:
+        bad = [c for c in containers if sc(c) is None or sc(c).get("allowPrivilegeEscalation") is not False]
+        for c in bad[:1]:
+            add("Privilege Escalation",
+                f"{_names('container', bad)} must set securityContext.allowPrivilegeEscalation=false",
+                sc(c).value_span("allowPrivilegeEscalation") if sc(c) is not None and "allowPrivilegeEscalation" in sc(c)
+                else c.body.value_span("name") if "name" in c.body else anchor,
+                f"{c.path}.securityContext.allowPrivilegeEscalation")
+    if not user_ns:
+        pod_non_root = psc.get("runAsNonRoot") if psc is not None else None
+        if pod_non_root is False:
+            add("Running as Non-root", "pod must not set securityContext.runAsNonRoot=false",
+                psc.value_span("runAsNonRoot"), f"{pod.path}.securityContext.runAsNonRoot")
+        explicit = [c for c in containers if sc(c) is not None and sc(c).get("runAsNonRoot") is False]
+        implicit = [c for c in containers if (sc(c) is None or sc(c).get("runAsNonRoot") is None) and pod_non_root is not True]
+        if explicit:
+            c = explicit[0]
+            add("Running as Non-root", f"{_names('container', explicit)} must not set securityContext.runAsNonRoot=false",
+                sc(c).value_span("runAsNonRoot"), f"{c.path}.securityContext.runAsNonRoot")
+        elif implicit and pod_non_root is not False:
+            add("Running as Non-root", f"pod or {_names('container', implicit)} must set securityContext.runAsNonRoot=true",
+                anchor, f"{pod.path}.securityContext.runAsNonRoot")
+        for owner, where, path in [(psc, "pod", f"{pod.path}.securityContext")] + [
+            (sc(c), f"container '{c.name}'", f"{c.path}.securityContext") for c in containers
+        ]:
+            if owner is not None and type(owner.get("runAsUser")) is int and owner.get("runAsUser") == 0:
+                add("Running as Non-root user", f"{where} must not set runAsUser=0", owner.value_span("runAsUser"),
+                    f"{path}.runAsUser")
+    if not windows:
+        def valid(owner: Map | None) -> bool | None:
+            profile = owner.get("seccompProfile") if owner is not None else None
+            if not isinstance(profile, Map):
+                return None
+            return profile.get("type") in ("RuntimeDefault", "Localhost")
+        pod_ok = valid(psc)
+        implicit = [c for c in containers if valid(sc(c)) is None and pod_ok is not True]
+        if implicit and pod_ok is None:
+            add("Seccomp", f"pod or {_names('container', implicit)} must set securityContext.seccompProfile.type "
+                "to RuntimeDefault or Localhost", anchor, f"{pod.path}.securityContext.seccompProfile.type")
+        for c in containers:
+            caps = sc(c).get("capabilities") if sc(c) is not None else None
+            drop = caps.get("drop") if isinstance(caps, Map) else None
+            if not isinstance(drop, Seq) or "ALL" not in drop:
+                add("Capabilities", f"container '{c.name}' must set securityContext.capabilities.drop=[\"ALL\"]",
+                    caps.key_span("drop") if isinstance(caps, Map) and "drop" in caps
+                    else c.body.value_span("name") if "name" in c.body else anchor,
+                    f"{c.path}.securityContext.capabilities.drop")
+            added = caps.get("add") if isinstance(caps, Map) else None
+            for i, cap in enumerate(added if isinstance(added, Seq) else []):
+                if cap != "NET_BIND_SERVICE":
+                    add("Capabilities", f"container '{c.name}' must not add {cap}", added.item_spans[i],
+                        f"{c.path}.securityContext.capabilities.add[{i}]")
+    return out
+
+
+def _names(word: str, containers: list) -> str:
+    """``container 'a'`` or ``containers 'a', 'b'`` (pod-security-admission's ``pluralize``)."""
+    names = ", ".join(f"'{c.name}'" for c in containers)
+    return f"{word}{'s' if len(containers) > 1 else ''} {names}"
+
+
+def _pod_security_rejects(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """A hook Job or Pod in a Namespace of the run that enforces a Pod Security level
+    (``pod-security.kubernetes.io/enforce: baseline`` or ``restricted``) which its pod template
+    violates (:func:`_pss_violations`): the API server's PodSecurity admission rejects every pod,
+    so a Job never starts one and never completes (Argo CD waits on its health), and a Pod hook is
+    refused when Argo CD creates it. One finding per hook, naming every violated control, at the
+    first violation."""
+    if m.kind not in ("Job", "Pod") or not m.namespace:
+        return
+    namespace = ctx.find("Namespace", None, m.namespace)
+    labels = get_map(namespace.metadata, "labels") if namespace is not None and namespace.metadata is not None else None
+    level = labels.get(PSS_ENFORCE) if labels is not None else None
+    if level not in ("baseline", "restricted"):
+        return
+    pod = m.pod_spec()
+    if pod is None:
+        return
+    meta_owner = m.body if m.kind == "Pod" else get_map(get_map(m.body, "spec"), "template")
+    violations = _pss_violations(pod, get_map(meta_owner, "metadata"), m, level)
+    if not violations:
+        return
+    controls: dict[str, list[str]] = {}
+    for control, detail, _span, _path in violations:
+        controls.setdefault(control, []).append(detail)
+    shown = "; ".join(f"{control} ({', '.join(details)})" for control, details in controls.items())
+    if m.kind == "Pod":
+        effect = (
+            "the API server rejects the Pod when Argo CD creates it, so the "
+            f"{'Application deletion' if not m.hook.phases else 'sync'} fails"
+        )
+    else:
+        until = ("until spec.activeDeadlineSeconds fails the Job" if "activeDeadlineSeconds" in (get_map(m.body, "spec") or {})
+                 else "forever")  # fmt: skip
+        effect = (
+            f"every pod the Job creates is rejected, so it never runs one and never completes, and {_waiting(m)} "
+            f"waits {until}"
+        )
+    _control, _detail, span, path = violations[0]
+    yield Hit(
+        f"Hook {m.label} runs in namespace '{m.namespace}', whose Namespace enforces the Pod Security level "
+        f"'{level}' ({PSS_ENFORCE}), and its pod template violates {shown}: {effect}. Make the pod template "
+        f"meet the '{level}' level, or run the hook in a namespace that allows it.",
+        span,
+        path,
+    )
+
+
 def _post_delete_without_health(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """On Argo CD 2.10.0 to 2.11.14, a PostDelete hook of a kind with no health check makes the
     controller panic in ``executePostDeleteHooks`` (``hookHealth.Status`` on a nil health; fixed in
@@ -239,13 +473,24 @@ def _post_delete_without_health(m: Manifest, ctx: Context) -> Iterator[Hit]:
 
 @check("HL208", kinds={"Job"})
 def plain_job_fixed_name(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """A plain Job with a fixed name. ``Replace=true,Force=true`` exempts it only where Argo CD
+    reads ``Force=true`` from the annotation (``GE/sync/sync_context.go`` ``applyObject``: from
+    argo-cd v2.11.1 and v2.10.10, gitops-engine fbecbb8 #560); before, ``Replace=true`` runs
+    ``ReplaceResource`` without force, an update that hits the immutable template (§6)."""
     if m.kind != "Job" or m.hook.is_hook or m.hook.skip or not m.name:
         return
     options = argocd.annotation_csv(m.annotations.get(argocd.SYNC_OPTIONS))
+    version = ctx.config.argocd_version
+    ignored_force = ""
     if "Replace=true" in options and "Force=true" in options:
-        return  # deleted and re-created on change (§6 "Ways out")
+        if argocd.supports(version, "resource-force"):
+            return  # deleted and re-created on change (§6 "Ways out")
+        ignored_force = (
+            f", and Argo CD {argocd.version_text(version)} ignores its Force=true (read from 2.11.1 and "
+            "2.10.10), so Replace=true updates it in place"
+        )
     yield Hit(
-        f"{m.label} is a plain resource (not a hook) with a fixed name: any change to its pod "
+        f"{m.label} is a plain resource (not a hook) with a fixed name{ignored_force}: any change to its pod "
         "template fails the sync with \"field is immutable\", and a finished Job is never run again. "
         "Make it a hook (with BeforeHookCreation or generateName) or a CronJob.",
         m.metadata.value_span("name") if m.metadata is not None else m.anchor,
@@ -269,9 +514,32 @@ def _generated_secret(m: Manifest) -> bool:
 
 @check("HL209")
 def stateful_object_as_hook(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """A hook whose kind holds state (PVC, PV, StatefulSet, Namespace, CRD, generated Secret,
+    Application), or any hook that asks to be kept (``helm.sh/resource-policy: keep``, a
+    ``Delete=false`` or ``Prune=false`` sync option) while a HookSucceeded or HookFailed policy
+    deletes it after the sync. Those protections never stop a hook's delete policies: gitops-engine
+    deletes hooks in ``deleteHooks``/``deleteResource`` and before re-creating them
+    (``deleteBeforeCreation``) without reading any annotation (argo-cd v3.5.1
+    ``gitops-engine/pkg/sync/sync_context.go``, ``sync_task.go``); only the controller's
+    ``shouldBeDeleted`` (Application deletion, ``controller/appcontroller.go``) and pruning read
+    them (§6)."""
     if not m.hook.is_hook or not m.hook.phases:
         return
-    if m.kind not in STATEFUL_KINDS and not m.is_application and not _generated_secret(m):
+    protections = _keep_protections(m)
+    stateful = m.kind in STATEFUL_KINDS or m.is_application or _generated_secret(m)
+    after_sync = [p for p in ("HookSucceeded", "HookFailed") if p in m.hook.delete_policies]
+    if not stateful:
+        if not protections or not after_sync:
+            return
+        words = {"HookSucceeded": "after every successful sync (HookSucceeded)",
+                 "HookFailed": "whenever a sync fails (HookFailed)"}  # fmt: skip
+        yield Hit(
+            f"{m.label} is a hook with {' and '.join(protections)}, but Argo CD deletes it "
+            f"{' and '.join(words[p] for p in after_sync)}: {_protections_ignored(protections)}. Drop "
+            f"{' and '.join(after_sync)} from its delete policies, or make it a normal resource with a sync wave.",
+            m.annotation_value_span(m.hook_annotation),
+            f"metadata.annotations.{m.hook_annotation}",
+        )
         return
     if m.kind == "Namespace" and all(
         o.hook.is_hook and o.kind not in STATEFUL_KINDS and not _generated_secret(o)
@@ -291,11 +559,35 @@ def stateful_object_as_hook(m: Manifest, ctx: Context) -> Iterator[Hit]:
         )
     else:
         lost = "its data goes with it"
+    kept = f" Its {_protections_ignored(protections)}." if protections else ""
     yield Hit(
-        f"{m.label} is a hook, so Argo CD {_deletion_words(m)}, and {lost}. Make it a normal "
+        f"{m.label} is a hook, so Argo CD {_deletion_words(m)}, and {lost}.{kept} Make it a normal "
         "resource with a sync wave.",
         m.annotation_value_span(m.hook_annotation),
         f"metadata.annotations.{m.hook_annotation}",
+    )
+
+
+def _keep_protections(m: Manifest) -> list[str]:
+    """What on ``m`` asks Argo CD to keep it: ``helm.sh/resource-policy: keep`` (a CSV item, as
+    ``HasAnnotationOption`` reads it), and the first ``Delete=``/``Prune=`` sync option when it is
+    ``false`` (``GetAnnotationOptionValue``: the first item with the prefix wins)."""
+    out = []
+    if "keep" in argocd.annotation_csv(m.annotations.get("helm.sh/resource-policy")):
+        out.append("helm.sh/resource-policy: keep")
+    options = argocd.annotation_csv(m.annotations.get(argocd.SYNC_OPTIONS))
+    for key in ("Delete", "Prune"):
+        first = next((o for o in options if o.startswith(f"{key}=")), None)
+        if first == f"{key}=false":
+            out.append(f"sync option {first}")
+    return out
+
+
+def _protections_ignored(protections: list[str]) -> str:
+    verb, them = ("does", "it") if len(protections) == 1 else ("do", "them")
+    return (
+        f"{' and '.join(protections)} {verb} not stop that: Argo CD reads {them} only when it prunes "
+        "resources or deletes the Application, never for a hook's delete policies"
     )
 
 

@@ -111,8 +111,10 @@ def source_not_rendered(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
     """A source that Argo CD renders but hooklint will not (a remote base, a chart repository, an
     OCI chart, a value file given as a URL: the network; chart dependencies missing from
     ``charts/``: ``helm dependency build``; kustomize's helmCharts: ``--enable-helm``); the detail
-    says how Argo CD renders it."""
+    says how Argo CD renders it and which objects went unchecked (``RenderError.unchecked``: hooklint
+    renders an application whole or not at all, so none of its objects are, not only those the
+    source would add)."""
     for issue, index in file.issues:
         if issue.kind == NOT_RENDERED:
-            yield Hit(f"{issue.detail}; nothing of this application is checked.", issue.span, issue.field_path,
+            yield Hit(f"{issue.detail}.", issue.span, issue.field_path,
                       doc_index=index, path=issue.path)  # fmt: skip

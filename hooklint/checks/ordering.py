@@ -206,6 +206,7 @@ def _producer_index(manifests: list[Manifest]) -> dict[tuple[str, str], list[Man
 _CONSEQUENCE = {
     "ServiceAccount": "its pods are rejected (serviceaccount \"{name}\" not found), so the step never completes",
     "RoleBinding": "its pods run before ServiceAccount {name} holds that binding's permissions, so their API calls fail with Forbidden",
+    "SCCBinding": "its pods are never admitted while ServiceAccount {name} may not use the SecurityContextConstraints that binding grants (\"unable to validate against any security context constraint\"), so the step never completes",
     "ConfigMap": "its pods cannot start without it (CreateContainerConfigError or a failed volume mount), so the step never completes",
     "Secret": "its pods cannot start without it (CreateContainerConfigError or a failed volume mount), so the step never completes",
     "PullSecret": "its images are pulled without these credentials, which fails for a private registry",
@@ -218,6 +219,7 @@ _CONSEQUENCE = {
 _DELETE_CONSEQUENCE = {
     "ServiceAccount": "its pods are rejected (serviceaccount \"{name}\" not found), so the hook never completes and the Application's deletion hangs",
     "RoleBinding": "its pods run without that binding's permissions, so their API calls fail with Forbidden, the hook fails and the Application's deletion hangs",
+    "SCCBinding": "its pods are never admitted without the SecurityContextConstraints that binding lets ServiceAccount {name} use (\"unable to validate against any security context constraint\"), so the hook never completes and the Application's deletion hangs",
     "ConfigMap": "its pods cannot start without it (CreateContainerConfigError or a failed volume mount), so the hook never completes and the Application's deletion hangs",
     "Secret": "its pods cannot start without it (CreateContainerConfigError or a failed volume mount), so the hook never completes and the Application's deletion hangs",
     "PullSecret": "its images are pulled without these credentials, which fails for a private registry and hangs the Application's deletion",
@@ -225,9 +227,38 @@ _DELETE_CONSEQUENCE = {
 }
 
 
-def _consequence(target: Manifest, ref: Reference, table: dict[str, str] = _CONSEQUENCE) -> str:
+def grants_scc_use(binding: Manifest, ctx: Context) -> bool:
+    """Whether a (Cluster)RoleBinding lets its subjects use an OpenShift SecurityContextConstraints:
+    its role is one of OpenShift's ``system:openshift:scc:<name>`` ClusterRoles, or a Role or
+    ClusterRole of the run with a rule granting ``use`` (or ``*``) on ``securitycontextconstraints``
+    of ``security.openshift.io``. The SCC admission plugin admits a pod only under an SCC its
+    ServiceAccount (or the creating user) may ``use`` in the pod's namespace, so a RoleBinding
+    grants it too (openshift/apiserver-library-go ``pkg/securitycontextconstraints/sccmatching/
+    matcher.go`` ``authorizedForSCC``), else rejects it: "unable to validate against any security
+    context constraint" (``sccadmission/admission.go``)."""
+    ref = binding.body.get("roleRef")
+    if not isinstance(ref, Map) or not isinstance(ref.get("name"), str):
+        return False
+    name, kind = ref["name"], ref.get("kind")
+    if kind == "ClusterRole" and name.startswith("system:openshift:scc:"):
+        return True
+    role = ctx.find(kind, None if kind == "ClusterRole" else binding.namespace, name) if isinstance(kind, str) else None
+    rules = role.body.get("rules") if role is not None else None
+    if not isinstance(rules, Seq):
+        return False
+    for rule in rules:
+        if not isinstance(rule, Map):
+            continue
+        groups, resources, verbs = (rule.get(k) if isinstance(rule.get(k), Seq) else [] for k in ("apiGroups", "resources", "verbs"))
+        if ({"security.openshift.io", "*"} & set(groups) and {"securitycontextconstraints", "*"} & set(resources)
+                and {"use", "*"} & set(verbs)):  # fmt: skip
+            return True
+    return False
+
+
+def _consequence(target: Manifest, ref: Reference, table: dict[str, str] = _CONSEQUENCE, scc: bool = False) -> str:
     if target.kind in ("RoleBinding", "ClusterRoleBinding"):
-        key = "RoleBinding"
+        key = "SCCBinding" if scc else "RoleBinding"
     elif ref.via == "imagePullSecrets":
         key = "PullSecret"
     else:
@@ -282,16 +313,18 @@ def reference_to_later_step(manifests: list[Manifest], ctx: Context) -> Iterator
                 if id(target) in seen:
                     continue
                 seen.add(id(target))
-                hit = _later_step_hit(m, first, target, ref, plan) if first is not None else None
+                scc = target.kind in ("RoleBinding", "ClusterRoleBinding") and grants_scc_use(target, ctx)
+                hit = _later_step_hit(m, first, target, ref, plan, scc) if first is not None else None
                 if hit is not None:
                     yield hit
                 for phase in deletes:
-                    hit = _deletion_hit(m, phase, target, ref, plan)
+                    hit = _deletion_hit(m, phase, target, ref, plan, scc)
                     if hit is not None:
                         yield hit
 
 
-def _later_step_hit(m: Manifest, first: Task, target: Manifest, ref: Reference, plan: SyncPlan) -> Hit | None:
+def _later_step_hit(m: Manifest, first: Task, target: Manifest, ref: Reference, plan: SyncPlan,
+                    scc: bool = False) -> Hit | None:  # fmt: skip
     target_task = plan.first_task(target)
     if target_task is None:
         reason = plan.not_applied_reason(target)
@@ -299,7 +332,7 @@ def _later_step_hit(m: Manifest, first: Task, target: Manifest, ref: Reference, 
             return None
         return Hit(
             f"{m.label} ({first.step_text()}) uses {_what(target, ref)}, which Argo CD never applies "
-            f"during a sync ({reason}): {_consequence(target, ref)}. Make {target.label} a plain "
+            f"during a sync ({reason}): {_consequence(target, ref, scc=scc)}. Make {target.label} a plain "
             f"resource or a hook that runs in {first.step_text()} or earlier.",
             ref.span,
             ref.field_path,
@@ -318,7 +351,7 @@ def _later_step_hit(m: Manifest, first: Task, target: Manifest, ref: Reference, 
         )
     return Hit(
         f"{m.label} ({first.step_text()}) uses {_what(target, ref)}, which Argo CD applies only in a "
-        f"later step ({target_task.step_text()}): {_consequence(target, ref)}. {fix}, or move "
+        f"later step ({target_task.step_text()}): {_consequence(target, ref, scc=scc)}. {fix}, or move "
         f"{m.label} to a later step.{_recreated_hook_note(m, target, ref)}",
         ref.span,
         ref.field_path,
@@ -326,7 +359,8 @@ def _later_step_hit(m: Manifest, first: Task, target: Manifest, ref: Reference, 
     )
 
 
-def _deletion_hit(m: Manifest, phase: str, target: Manifest, ref: Reference, plan: SyncPlan) -> Hit | None:
+def _deletion_hit(m: Manifest, phase: str, target: Manifest, ref: Reference, plan: SyncPlan,
+                  scc: bool = False) -> Hit | None:  # fmt: skip
     """``m`` runs as a ``phase`` (PreDelete/PostDelete) hook and ``target`` is not in the cluster
     then (:func:`hooklint.plan.absent_during_deletion`). A producer stands for its Secret, except
     that a Secret which outlives its producer (:func:`secret_outlives_producer`) is there once a
@@ -348,7 +382,7 @@ def _deletion_hit(m: Manifest, phase: str, target: Manifest, ref: Reference, pla
         fix += f" {m.label} a {own} of its own, under another name, that is a {phase} hook ({argocd.HOOK}: {phase})"
     return Hit(
         f"{m.label} ({phase} hook) uses {_what(target, ref)}, which is not in the cluster when {phase} "
-        f"hooks run ({reason}): {_consequence(target, ref, _DELETE_CONSEQUENCE)}. {fix}.",
+        f"hooks run ({reason}): {_consequence(target, ref, _DELETE_CONSEQUENCE, scc)}. {fix}.",
         ref.span,
         ref.field_path,
         m,
@@ -403,7 +437,9 @@ WORKLOAD_KINDS = frozenset(
 @check("HL303", kinds=WORKLOAD_KINDS)
 def helm_hook_runs_in_both_phases(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """A Helm hook workload that Argo CD runs in PreSync *and* PostSync, or on every sync although
-    Helm would run it on upgrades only (§3 "Install vs upgrade")."""
+    Helm would run it on upgrades only, or once, on install only (§3 "Install vs upgrade"):
+    ``GE/sync/hook/helm/type.go`` ``hookTypes`` maps pre-install and pre-upgrade to PreSync,
+    post-install and post-upgrade to PostSync, and nothing tells an install from an upgrade."""
     if not m.hook.from_helm or m.kind not in WORKLOAD_KINDS or not m.hook.phases:
         return
     value = m.annotations.get(argocd.HELM_HOOK, "")
@@ -428,6 +464,18 @@ def helm_hook_runs_in_both_phases(m: Manifest, ctx: Context) -> Iterator[Hit]:
                 f"an install from an upgrade: it runs the hook as {phase} on every sync, the first "
                 "one included. Make the hook safe to run on a fresh install, or add "
                 f"{install} to say so.",
+                span,
+                field,
+            )
+            return
+    for install, upgrade in (("pre-install", "pre-upgrade"), ("post-install", "post-upgrade")):
+        if install in items and upgrade not in items:
+            phase = argocd.HELM_SYNC_HOOKS[install]
+            yield Hit(
+                f"helm.sh/hook '{value}' on {m.label} asks for {install} only, which Helm runs once, when "
+                f"the release is first installed; Argo CD cannot tell an install from an upgrade and runs "
+                f"it as {phase} on every sync. Make the hook safe to run again on every sync, or add "
+                f"{upgrade} to say so.",
                 span,
                 field,
             )
@@ -681,56 +729,103 @@ def wait_for_first_consumer_pvc(manifests: list[Manifest], ctx: Context) -> Iter
 APPLICATION_HEALTH_KEY = "resource.customizations.health.argoproj.io_Application"
 
 
-def _configures_application_health(manifests: list[Manifest]) -> bool:
-    """Whether the run configures a health check for ``argoproj.io/Application``: the
-    ``argocd-cm`` key ``resource.customizations.health.argoproj.io_Application``, the older
-    ``resource.customizations`` block naming ``argoproj.io/Application`` with a ``health.lua``, or
-    an Argo CD operator ``ArgoCD`` resource with a ``resourceHealthChecks`` entry for it
-    (``docs/operator-manual/health.md``, §5a)."""
+def _configures_application_health(manifests: list[Manifest], kind: str = "Application") -> bool:
+    """Whether the run configures a health check for ``argoproj.io/<kind>`` (Application or
+    ApplicationSet): the ``argocd-cm`` key ``resource.customizations.health.argoproj.io_<kind>``,
+    the older ``resource.customizations`` block naming ``argoproj.io/<kind>`` with a
+    ``health.lua``, or an Argo CD operator ``ArgoCD`` resource with a ``resourceHealthChecks``
+    entry for it (``docs/operator-manual/health.md``, §5a)."""
+    key = f"resource.customizations.health.argoproj.io_{kind}"
     for m in manifests:
         if m.kind == "ConfigMap" and m.name == "argocd-cm":
             data = m.body.get("data")
             if isinstance(data, Map):
-                if isinstance(data.get(APPLICATION_HEALTH_KEY), str):
+                if isinstance(data.get(key), str):
                     return True
                 block = data.get("resource.customizations")
-                if isinstance(block, str) and "argoproj.io/Application" in block and "health.lua" in block:
+                if isinstance(block, str) and "health.lua" in block and any(
+                    line.strip().rstrip(":").strip("'\"") == f"argoproj.io/{kind}" for line in block.splitlines()
+                ):
                     return True
         elif m.kind == "ArgoCD" and m.group == "argoproj.io":
             spec = m.body.get("spec")
             checks = spec.get("resourceHealthChecks") if isinstance(spec, Map) else None
             if isinstance(checks, list) and any(
-                isinstance(c, Map) and c.get("group") == "argoproj.io" and c.get("kind") == "Application" for c in checks
+                isinstance(c, Map) and c.get("group") == "argoproj.io" and c.get("kind") == kind for c in checks
             ):
                 return True
     return False
 
 
+def _rolling_sync(m: Manifest) -> bool:
+    """An ApplicationSet with ``spec.strategy.type: RollingSync`` (progressive sync)."""
+    strategy = get_map(get_map(m.body, "spec"), "strategy")
+    return strategy is not None and strategy.get("type") == "RollingSync"
+
+
 @check("HL307", scope="application")
 def application_wave_without_health(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
-    """Child Applications in more than one step while the run configures no health check for
-    ``argoproj.io/Application``: Argo CD has none built in since 1.8 (#3781), so a child
-    Application counts as healthy once applied and the next step starts at once (§5a)."""
-    steps: dict[tuple[int, int], Task] = {}
+    """Child Applications or ApplicationSets in more than one step, where a child of an earlier
+    step does not wait for what it deploys. An Application has no built-in health since 1.8
+    (#3781) unless the run configures one, so it counts as healthy once applied. An ApplicationSet
+    is Healthy as soon as its ResourcesUpToDate condition is True, that is once it has generated
+    its Applications, not once they synced (argo-cd ``resource_customizations/argoproj.io/
+    ApplicationSet/health.lua``, v2.3.0 to v3.5.1); from 3.2.0 a RollingSync rollout keeps it
+    Progressing (``RolloutProgressing``, #23506), so a RollingSync ApplicationSet is taken to wait
+    there, as is one whose health the run configures (§5a)."""
+    version = ctx.config.argocd_version
+    apps_wait = None
+    appsets_wait = None
+    steps: dict[tuple[int, int], list[tuple[Task, bool]]] = {}
     for m in manifests:
-        if not m.is_application:
+        appset = m.kind == "ApplicationSet" and m.group == "argoproj.io"
+        if not m.is_application and not appset:
             continue
         task = ctx.plan.first_task(m)
-        if task is not None and task.phase != "SyncFail":
-            steps.setdefault(task.step_key, task)
-    if len(steps) < 2 or _configures_application_health(manifests):
+        if task is None or task.phase == "SyncFail":
+            continue
+        if appset:
+            if appsets_wait is None:
+                appsets_wait = _configures_application_health(manifests, "ApplicationSet")
+            waits = appsets_wait or (_rolling_sync(m) and argocd.supports(version, "appset-rollout-health"))
+        else:
+            if apps_wait is None:
+                apps_wait = _configures_application_health(manifests)
+            waits = apps_wait
+        steps.setdefault(task.step_key, []).append((task, waits))
+    if len(steps) < 2:
         return
-    ordered = [steps[key] for key in sorted(steps)]
-    second = ordered[1]
+    keys = sorted(steps)
+    early = next((k for k in keys[:-1] if any(not waits for _, waits in steps[k])), None)
+    if early is None:
+        return
+    first = next(t for t, waits in steps[early] if not waits)
+    later = [steps[k][0][0] for k in keys if k > early]
+    second = later[0]
     m = second.manifest
+    shown = [steps[k][0][0] for k in keys]  # the first child of each step, in plan order
+    if first.manifest.is_application:
+        cause = (
+            "nothing in this application configures the argoproj.io_Application health check: Argo CD "
+            "has no built-in health for Applications (removed in 1.8), so each counts as healthy as soon "
+            "as it is applied"
+        )
+        waited = f"the Applications of {first.step_text()} have synced or become healthy"
+        fix = ("Configure resource.customizations.health.argoproj.io_Application in argocd-cm, or do not rely "
+               "on waves to order child Applications.")  # fmt: skip
+    else:
+        cause = (
+            f"{first.manifest.label} counts as healthy as soon as it has generated its Applications (its "
+            "health check reads only the ResourcesUpToDate condition), not once they have synced"
+        )
+        waited = f"the Applications of {first.manifest.label} have synced or become healthy"
+        fix = ("Order what depends on them by other means (a RollingSync strategy on Argo CD 3.2 or later, "
+               "sync retries), or do not rely on waves to order ApplicationSets.")  # fmt: skip
+    children = "Child Applications" if all(t.manifest.is_application for k in keys for t, _ in steps[k]) else "Child Applications and ApplicationSets"
     yield Hit(
-        f"Child Applications are applied in {len(ordered)} steps "
-        f"({', '.join(t.step_text() for t in ordered)}), but nothing in this application configures "
-        f"the argoproj.io_Application health check: Argo CD has no built-in health for Applications "
-        f"(removed in 1.8), so each counts as healthy as soon as it is applied, and {m.label} "
-        f"({second.step_text()}) starts before the Applications of {ordered[0].step_text()} have "
-        "synced or become healthy. Configure resource.customizations.health.argoproj.io_Application "
-        "in argocd-cm, or do not rely on waves to order child Applications.",
+        f"{children} are applied in {len(shown)} steps "
+        f"({', '.join(t.step_text() for t in shown)}), but {cause}, and {m.label} "
+        f"({second.step_text()}) starts before {waited}. {fix}",
         _annotation_span(m, argocd.SYNC_WAVE, argocd.HOOK),
         f"metadata.annotations.{argocd.SYNC_WAVE}",
         m,

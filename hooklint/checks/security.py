@@ -136,44 +136,68 @@ def _service_account(pod: PodSpec) -> tuple[str | None, str]:
 
 @check("HL103", kinds=POD_TEMPLATE_KINDS)
 def hook_default_service_account(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """A hook running as the namespace's ``default`` ServiceAccount. When that ServiceAccount's
+    token is mounted too (HL104 reports it on the same hook, see :func:`_mounted_token`), the
+    message says so and names HL104, as HL104's names HL103."""
     pod = _pod_in_scope(m, ctx)
     if pod is None:
         return
     name, key = _service_account(pod)
+    mounted = " Its token is mounted too, with no role bound to it in this application (HL104)." if _mounted_token(m, pod, ctx) else ""
     if name is None:
         yield Hit(
             f"{m.label} sets no serviceAccountName, so its pods run as the namespace's 'default' "
             f"ServiceAccount: {_phase_words(m)} then shares identity and permissions with every "
             "other unconfigured pod. Create a dedicated ServiceAccount and set "
-            f"{pod.path}.serviceAccountName.",
+            f"{pod.path}.serviceAccountName.{mounted}",
             pod.parent.key_span(pod.key),
             f"{pod.path}.serviceAccountName",
         )
     elif name == "default":
         yield Hit(
             f"{m.label} runs as the 'default' ServiceAccount: {_phase_words(m)} then shares identity "
-            "and permissions with every other unconfigured pod. Use a dedicated ServiceAccount.",
+            f"and permissions with every other unconfigured pod. Use a dedicated ServiceAccount.{mounted}",
             pod.spec.value_span(key),
             f"{pod.path}.{key}",
         )
 
 
+def _mounted_token(m: Manifest, pod: PodSpec, ctx: Context) -> str | None:
+    """Why HL104 reports the pod's ServiceAccount token as mounted, or None: ``"true"`` (the pod
+    spec says so), ``"unset"`` (unset, and the ServiceAccount of this application does not set it
+    to false), ``"absent"`` (unset, and the ServiceAccount is not in this application). None when
+    the token is not mounted, the value is not a boolean (reported on its own), or a binding of the
+    application grants the ServiceAccount a role. Kubernetes' rule: the pod spec's
+    ``automountServiceAccountToken`` wins; when unset, the ServiceAccount's; when both are unset,
+    the token is mounted (``plugin/pkg/admission/serviceaccount``)."""
+    value = pod.spec.get("automountServiceAccountToken")
+    if value is False or (value is not None and value is not True):
+        return None
+    sa_name = _service_account(pod)[0] or "default"
+    if _granted_role(ctx.by_kind.get("RoleBinding", []) + ctx.by_kind.get("ClusterRoleBinding", []), sa_name, m.namespace):
+        return None
+    if value is True:
+        return "true"
+    sa = ctx.find("ServiceAccount", m.namespace, sa_name)
+    if sa is None:
+        return "absent"
+    return None if sa.body.get("automountServiceAccountToken") is False else "unset"
+
+
 @check("HL104", kinds=POD_TEMPLATE_KINDS)
 def hook_automounts_token(m: Manifest, ctx: Context) -> Iterator[Hit]:
-    """Kubernetes' rule: the pod spec's automountServiceAccountToken wins; when unset, the named
-    ServiceAccount's; when both are unset, the token is mounted. Not reported when a RoleBinding or
+    """A hook whose ServiceAccount token is mounted (:func:`_mounted_token`) while no RoleBinding or
     ClusterRoleBinding of the application grants the pod's ServiceAccount (same namespace, see
-    :func:`_binding_names`) a Role or ClusterRole: the hook uses its token, and HL106 judges the
-    grant."""
+    :func:`_binding_names`) a Role or ClusterRole (with one, the hook uses its token, and HL106
+    judges the grant). The message stays short (under 300 characters); the rule file's what/why,
+    shown by ``hooklint explain HL104``, holds the detail. On the 'default' ServiceAccount it names
+    HL103, which reports the same hook."""
     pod = _pod_in_scope(m, ctx)
     if pod is None:
         return
     field = f"{pod.path}.automountServiceAccountToken"
     value = pod.spec.get("automountServiceAccountToken")
-    if value is False:
-        return
-    sa_name = _service_account(pod)[0] or "default"
-    if value is not None and value is not True:
+    if value is not None and value is not True and value is not False:
         yield Hit(
             f"{m.label} sets automountServiceAccountToken to a non-boolean value, which the API "
             f"server rejects, so {_phase_words(m)} is never created. Write false, or true if it "
@@ -182,34 +206,23 @@ def hook_automounts_token(m: Manifest, ctx: Context) -> Iterator[Hit]:
             field,
         )
         return
-    if _granted_role(ctx.by_kind.get("RoleBinding", []) + ctx.by_kind.get("ClusterRoleBinding", []), sa_name, m.namespace):
+    why = _mounted_token(m, pod, ctx)
+    if why is None:
         return
-    tail = (
-        f"no binding in this application grants ServiceAccount '{sa_name}' a Role or ClusterRole, so "
-        "the token carries whatever the cluster grants that ServiceAccount elsewhere, and anyone who "
-        f"controls the image or command of {_phase_words(m)} can use it. If it does not call the "
-        f"Kubernetes API, set {field} to false; if it does, bind ServiceAccount '{sa_name}' to a Role "
-        "granting only the verbs and resources it uses, in this application."
-    )
-    if value is True:
-        yield Hit(
-            f"{m.label} sets automountServiceAccountToken: true, but {tail}",
-            pod.spec.value_span("automountServiceAccountToken"),
-            field,
-        )
-        return
-    sa = ctx.find("ServiceAccount", m.namespace, sa_name)
-    if sa is not None and sa.body.get("automountServiceAccountToken") is False:
-        return
-    where = (
-        f"ServiceAccount '{sa_name}' in this application does not set it to false either"
-        if sa is not None
-        else f"ServiceAccount '{sa_name}' is not in this application to say otherwise"
-    )
+    sa_name = _service_account(pod)[0] or "default"
+    reason = {
+        "true": "automountServiceAccountToken: true",
+        "unset": "not turned off here or on the ServiceAccount",
+        "absent": "not turned off here; the ServiceAccount is not in this application",
+    }[why]
+    if sa_name == "default":
+        who, fix = "'default' (HL103; ", "give the hook its own, least-privileged ServiceAccount"
+    else:
+        who, fix = f"'{sa_name}' (", "bind it to a least-privilege Role"
     yield Hit(
-        f"{m.label} mounts its ServiceAccount token: the pod spec leaves "
-        f"automountServiceAccountToken unset and {where}, so Kubernetes mounts it; {tail}",
-        pod.parent.key_span(pod.key),
+        f"{m.label} mounts the token of ServiceAccount {who}{reason}), and no binding here grants it a "
+        f"role. Set automountServiceAccountToken: false, or {fix}.",
+        pod.spec.value_span("automountServiceAccountToken") if why == "true" else pod.parent.key_span(pod.key),
         field,
     )
 
@@ -344,11 +357,62 @@ BUILT_IN_WRITER_ROLES = {
 }
 
 
+#: Verbs that let a subject raise its own rights, with what each allows (Kubernetes RBAC
+#: "Privilege escalation prevention": escalate on roles, bind on roles, impersonate on users,
+#: groups and ServiceAccounts).
+ESCALATION_VERBS = {
+    "escalate": "it can write roles with rights it does not hold",
+    "bind": "it can bind itself to any role, cluster-admin included",
+    "impersonate": "it can act as any user, group or ServiceAccount it names",
+}
+#: Admission webhook configurations (cluster-scoped, ``admissionregistration.k8s.io``).
+WEBHOOK_RESOURCES = ("mutatingwebhookconfigurations", "validatingwebhookconfigurations")
+
+
+def _rule_grants(rule: Map, cluster_wide: bool) -> list[tuple[int, str]]:
+    """What one RBAC rule grants that HL106 reports, as (rank, phrase), most dangerous first:
+    0 every resource; 1 escalate/bind/impersonate; 2 every verb; 3 reading secrets cluster-wide
+    (get, list or watch: a watch without a resourceVersion starts with an ADDED event carrying
+    every existing Secret, data included, so watch alone reads them all); 4 update or patch on
+    admission webhook configurations cluster-wide. A rule limited by ``resourceNames`` grants no
+    wildcard over a kind and is not reported."""
+    verbs = [str(v) for v in rule.get("verbs")] if isinstance(rule.get("verbs"), list) else []
+    resources = [str(r) for r in rule.get("resources")] if isinstance(rule.get("resources"), list) else []
+    groups = rule.get("apiGroups") if isinstance(rule.get("apiGroups"), list) else [""]
+    if rule.get("resourceNames"):
+        return []
+    out: list[tuple[int, str]] = []
+    if "*" in resources:
+        out.append((0, f"every resource{' with every verb' if '*' in verbs else ''}"))
+        return out
+    escalation = [v for v in ESCALATION_VERBS if v in verbs]
+    if escalation:
+        why = "; ".join(ESCALATION_VERBS[v] for v in escalation)
+        out.append((1, f"{', '.join(escalation)} on {', '.join(resources) or 'its resources'} ({why})"))
+    if "*" in verbs:
+        out.append((2, f"every verb on {', '.join(resources) or 'its resources'}"))
+        return out
+    core = "" in groups or "*" in groups
+    read = [v for v in ("get", "list", "watch") if v in verbs]
+    if cluster_wide and core and "secrets" in resources and read:
+        if read == ["watch"]:
+            out.append((3, "watching secrets cluster-wide (a watch streams every Secret with its data)"))
+        else:
+            out.append((3, "reading secrets cluster-wide"))
+    hooks = [r for r in WEBHOOK_RESOURCES if r in resources]
+    writes = [v for v in ("update", "patch") if v in verbs]
+    admission = "admissionregistration.k8s.io" in groups or "*" in groups
+    if cluster_wide and admission and hooks and writes:
+        out.append((4, f"{' and '.join(writes)} on {', '.join(hooks)} without resourceNames (it can rewrite "
+                       "every admission webhook of the cluster)"))  # fmt: skip
+    return out
+
+
 def _binding_grants(binding: Manifest, ctx: Context) -> str | None:
     """Why a (Cluster)RoleBinding is over-privileged, or None: cluster-admin; the built-in
     ``admin`` or ``edit`` ClusterRole (when the application does not define a ClusterRole of that
-    name itself); a Role or ClusterRole of the application with a wildcard rule, or reading
-    secrets through a ClusterRoleBinding."""
+    name itself); a Role or ClusterRole of the application whose rules grant what
+    :func:`_rule_grants` reports, every such grant named, the most dangerous first."""
     ref = binding.body.get("roleRef")
     if not isinstance(ref, Map) or not isinstance(ref.get("name"), str):
         return None
@@ -365,30 +429,26 @@ def _binding_grants(binding: Manifest, ctx: Context) -> str | None:
     if not isinstance(rules, list):
         return None
     cluster_wide = binding.kind == "ClusterRoleBinding"
+    grants: list[tuple[int, str]] = []
     for rule in rules:
-        if not isinstance(rule, Map):
-            continue
-        verbs = rule.get("verbs") if isinstance(rule.get("verbs"), list) else []
-        resources = rule.get("resources") if isinstance(rule.get("resources"), list) else []
-        groups = rule.get("apiGroups") if isinstance(rule.get("apiGroups"), list) else [""]
-        if rule.get("resourceNames"):
-            continue  # limited to named objects: not a wildcard over a kind
-        via = f"through {role_kind} '{role_name}'"
-        if "*" in resources:
-            return f"grants every resource{' with every verb' if '*' in verbs else ''} {via}"
-        if "*" in verbs:
-            named = ", ".join(str(r) for r in resources) or "its resources"
-            return f"grants every verb on {named} {via}"
-        core = "" in groups or "*" in groups
-        if cluster_wide and core and "secrets" in resources and {"get", "list", "watch"} & set(verbs):
-            return f"grants reading secrets cluster-wide through {role_kind} '{role_name}'"
-    return None
+        if isinstance(rule, Map):
+            grants.extend(g for g in _rule_grants(rule, cluster_wide) if g not in grants)
+    if not grants:
+        return None
+    every_verb = [phrase.removeprefix("every verb on ") for rank, phrase in grants if rank == 2]
+    if len(every_verb) > 1:  # one phrase for the wildcard verbs of several rules
+        grants = [g for g in grants if g[0] != 2] + [(2, f"every verb on {', '.join(every_verb)}")]
+    grants.sort(key=lambda g: g[0])  # stable: rule order within a rank
+    return f"grants {', and '.join(phrase for _, phrase in grants)} through {role_kind} '{role_name}'"
 
 
 @check("HL106", scope="application")
 def hook_overprivileged_rbac(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
-    """A hook's ServiceAccount bound (in the same application) to cluster-admin, to a role with
-    wildcard verbs or resources, or to reading secrets cluster-wide."""
+    """A hook's ServiceAccount bound (in the same application) to cluster-admin or the built-in
+    admin or edit ClusterRole, or to a role with wildcard verbs or resources, escalate, bind or
+    impersonate, reading secrets cluster-wide, or rewriting admission webhooks (Kubernetes RBAC
+    good practices, "Privilege escalation risks"); the message names every grant, the most
+    dangerous first."""
     bindings = [b for b in manifests if b.kind in ("RoleBinding", "ClusterRoleBinding")]
     if not bindings:
         return

@@ -423,7 +423,13 @@ def _check_dependencies(chart: _Chart) -> None:
         # Argo CD's repo server runs `helm dependency build` when charts/ lacks a dependency
         # (reposerver/repository/repository.go runHelmBuild): it renders what hooklint cannot
         argocd_renders="Argo CD runs helm dependency build before it renders the chart",
+        unchecked="none of its objects were checked: neither the dependencies' (possibly hooks) nor those of "
+        "its own templates",
     )  # fmt: skip
+
+
+#: HL009: what a chart that is not rendered for want of a value file leaves unchecked.
+_NO_TEMPLATE_CHECKED = "none of the objects of its templates were checked, hooks included"
 
 
 @dataclass(slots=True)
@@ -442,11 +448,13 @@ def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], ch
     for name in value_files:
         if _URL_SCHEME.match(name):
             raise RenderError(f"value file {name} is a URL: {NEVER_FETCHES} or values; commit the file "
-                              "into the repository", chart_yaml, needs_network=True)  # fmt: skip
+                              "into the repository", chart_yaml, needs_network=True,
+                              unchecked=_NO_TEMPLATE_CHECKED)  # fmt: skip
         if name.startswith("$"):
             raise RenderError(f"value file {name} refers to another source of a multi-source Application; "
                               "hooklint does not resolve `$ref` value files yet", chart_yaml,
-                              argocd_renders="Argo CD reads it from the source named by the ref")  # fmt: skip
+                              argocd_renders="Argo CD reads it from the source named by the ref",
+                              unchecked=_NO_TEMPLATE_CHECKED)  # fmt: skip
         joined = os.path.join(root, name.lstrip("/")) if name.startswith("/") else os.path.join(chart, name)
         real = os.path.realpath(joined)
         if real == real_root or not within(real, real_root):
@@ -510,7 +518,8 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     binary nor ``helm-python-sdk``)."""
     if _REMOTE.match(chart):
         raise RenderError(f"{chart} is a remote chart: {NEVER_FETCHES}; vendor the chart into the repository",
-                          chart, needs_network=True)  # fmt: skip
+                          chart, needs_network=True, unchecked="none of the chart's objects were checked, "
+                          "hooks included")  # fmt: skip
     chart_yaml = os.path.normpath(os.path.join(chart, "Chart.yaml"))
     limits = limits or bounded.Limits()
     tree = _read_chart(chart, max_file_size=limits.max_file_size)

@@ -443,7 +443,8 @@ class _Inputs:
                     "and usually fetches the chart); hooklint never passes it: make the chart a Helm source "
                     "of its own", self.to_user(path), *_position_of(text, field),
                     argocd_renders="Argo CD renders it when argocd-cm's kustomize.buildOptions has "
-                    "--enable-helm")  # fmt: skip
+                    "--enable-helm", unchecked="none of its objects were checked: neither the chart's "
+                    "(possibly hooks) nor those of its other entries")  # fmt: skip
         for field in self._DIRS_OR_FILES:
             for entry in self.entries(config, field):
                 self.reference(path, field, entry, directory_ok=True, text=text)
@@ -490,7 +491,9 @@ class _Inputs:
             if _REMOTE.search(entry):
                 raise RenderError(
                     f"{field} entry {entry!r} is remote and needs the network; {NETWORK_HINT}",
-                    self.to_user(kustomization), *_position_of(text, entry), needs_network=True)  # fmt: skip
+                    self.to_user(kustomization), *_position_of(text, entry), needs_network=True,
+                    unchecked="none of its objects were checked: neither those the entry adds (possibly "
+                    "hooks) nor those of its local files")  # fmt: skip
             if not optional:  # kustomize fails on it: say so at the entry's line, in the user's words
                 raise RenderError(
                     f"{field} entry {entry!r} names nothing: {self.to_user(target)} does not exist",

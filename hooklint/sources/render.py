@@ -99,7 +99,11 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
         # Argo CD renders it, hooklint does not (HL009, the detail says how Argo CD does); else
         # Argo CD fails the same way (HL007)
         kind = RENDER_FAILED if exc.argocd_renders is None else NOT_RENDERED
-        detail = exc.message if exc.argocd_renders is None else f"{exc.message}. {exc.argocd_renders}"
+        detail = exc.message
+        if exc.argocd_renders is not None:  # HL009: what was not checked, for that reason
+            shown = os.path.normpath(folder)
+            detail = (f"{exc.message}. {exc.argocd_renders}. hooklint did not render "
+                      f"{'./' if shown == '.' else shown + '/'}, so {exc.unchecked}")  # fmt: skip
         line, column, where = exc.line, exc.column, None
         if os.path.normpath(exc.path) == os.path.normpath(manifest_file):
             if kind == RENDER_FAILED and any(issue.kind in (SYNTAX_ERROR, TOO_COMPLEX) for issue, _ in loaded.issues):

@@ -100,11 +100,14 @@ class RenderError(Exception):
     needs the network, which hooklint never uses, or a build option hooklint never passes);
     ``needs_network=True`` is the network case's sentence. ``inputs`` are the files the failed
     rendering read, when known (set by :func:`hooklint.sources.redact.tagging_inputs`): their
-    secret values are removed from ``message`` before it is reported."""
+    secret values are removed from ``message`` before it is reported. ``unchecked`` says, for
+    HL009, which of the application's objects went unchecked because of it (a clause after "so";
+    by default "none of its objects were checked, hooks included")."""
 
     def __init__(self, message: str, path: str, line: int = 1, column: int = 1, *, needs_network: bool = False,
-                 argocd_renders: str | None = None):  # fmt: skip
+                 argocd_renders: str | None = None, unchecked: str | None = None):  # fmt: skip
         super().__init__(message)
+        self.unchecked = unchecked or "none of its objects were checked, hooks included"
         self.message = message
         self.path = path
         self.line = line
