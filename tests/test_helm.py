@@ -475,7 +475,7 @@ def test_dependency_present_as_a_versioned_archive_or_alias_folder_is_enough(rep
     (repo / "deploy/shop/charts").mkdir()
     (repo / "deploy/shop/charts/redis-19.0.0.tgz").write_bytes(b"not read: the name is enough")
     write(repo / "deploy/shop/charts/db/Chart.yaml", "apiVersion: v2\nname: db\nversion: 15.5.0\n")
-    monkeypatch.setattr(helm, "find_helm", lambda: None)
+    monkeypatch.setattr(helm, "find_helm", lambda *_: None)
     with pytest.raises(RendererUnavailable):  # past the dependency check
         render(HelmOptions("shop"))
 
@@ -509,7 +509,7 @@ def test_value_files_must_be_files_inside_the_repository(repo, value_file, messa
 
 
 def test_no_renderer(repo, monkeypatch):
-    monkeypatch.setattr(helm, "find_helm", lambda: None)
+    monkeypatch.setattr(helm, "find_helm", lambda *_: None)
     with pytest.raises(RendererUnavailable) as caught:
         render(HelmOptions("shop"))
     assert caught.value.message == (
@@ -597,10 +597,10 @@ def test_second_render_comes_from_the_cache_and_a_template_change_renders_again(
 
 
 @pytest.fixture
-def fake_helm(tmp_path, monkeypatch):
-    """A `helm` on PATH that records its arguments and environment and prints canned output."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
+def fake_helm(tmp_path, tmp_path_factory, monkeypatch):
+    """A `helm` on PATH (outside the repository: hooklint never runs a program from there) that
+    records its arguments and environment and prints canned output."""
+    bin_dir = tmp_path_factory.mktemp("helm-bin")
     script = bin_dir / "helm"
     script.write_text(textwrap.dedent(f"""\
         #!{sys.executable}

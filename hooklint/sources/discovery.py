@@ -355,7 +355,11 @@ def _parse_kustomization(path: str, mtime_ns: int, size: int) -> dict | None:
         return None
     if config is None:
         return {}
-    return config if isinstance(config, dict) else None
+    if not isinstance(config, dict):
+        return None
+    from hooklint.sources.kustomize_spec import canonical  # noqa: PLC0415 - with yaml, only when needed
+
+    return canonical(config)  # the keys kustomize reads, in any case (Resources: is resources:)
 
 
 def is_component(kustomization: str) -> bool:

