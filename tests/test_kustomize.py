@@ -493,7 +493,8 @@ def test_subprocess_is_sandboxed(repo, runs):
     # adds a connection of its own; the kubeconfig names a cluster at port 0, which nothing can serve
     assert not {name for name in env if "proxy" in name.lower()}
     assert env["KUBECONFIG"] == os.path.join(env["HOME"], "kubeconfig")
-    assert os.path.isabs(call["argv"][call["argv"].index("kustomize") - 1] if "kustomize" in call["argv"] else call["argv"][0])
+    argv = call["argv"]  # [unshare --net --map-root-user --] /abs/kubectl kustomize <copy>, or /abs/kustomize build
+    assert os.path.isabs(argv[0]) and os.path.isabs(argv[argv.index("--") + 1] if "--" in argv else argv[0])
     assert all(os.path.isabs(p) for p in env["PATH"].split(os.pathsep))
     assert env["HOME"].startswith(tempfile.gettempdir()) and not os.path.exists(env["HOME"])
 

@@ -361,6 +361,9 @@ def _chart_files(chart: str, root: str) -> list[tuple[str, str]]:
     symlinks followed as Helm's loader follows them; one that leaves the repository is an error
     (Argo CD: "illegal filepath in symlink"), a dangling one is skipped."""
     real_root = os.path.realpath(root).rstrip(os.sep) + os.sep
+    if not (os.path.realpath(chart) + os.sep).startswith(real_root):
+        raise RenderError(f"illegal filepath in symlink {os.path.normpath(chart)}: it leaves the repository",
+                          os.path.normpath(os.path.join(chart, "Chart.yaml")))  # fmt: skip
     files, seen = [], set()
     for folder, dirs, names in os.walk(chart, followlinks=True):
         real_folder = os.path.realpath(folder)
@@ -398,10 +401,10 @@ def render_helm(chart: str, root: str, options: HelmOptions) -> Rendering:
         raise RenderError(f"{chart} is a remote chart: {NEVER_FETCHES}; vendor the chart into the repository",
                           chart, needs_network=True)  # fmt: skip
     chart_yaml = os.path.normpath(os.path.join(chart, "Chart.yaml"))
+    files = _chart_files(chart, root)  # first: a symlink leaving the repository is refused before any read
     tree = _read_chart(chart)
     _check_dependencies(tree)
     value_files = _resolve_value_files(chart, root, options.value_files, chart_yaml)
-    files = _chart_files(chart, root)
     found = find_helm(os.path.abspath(root))
     if found is None:
         raise RendererUnavailable(

@@ -229,9 +229,11 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
 
     files = _Inputs(root_abs, to_user).collect(app_abs, options)
     plan = _plan_copy(root_abs, files, to_user)
+    real_root = os.path.realpath(root_abs)
+    app_inside = os.path.relpath(_resolve(root_abs, real_root, app_abs, to_user) or app_abs, real_root)
     key = input_key([renderer.name, renderer.version, argv[0], repr(options), rel_app], files, root_abs)
     rendering = cached(
-        "kustomize", key, lambda: _build(argv, renderer, root_abs, plan, rel_app, options, folder, user_file)
+        "kustomize", key, lambda: _build(argv, renderer, root_abs, plan, app_inside, options, folder, user_file)
     )
     return _in_user_terms(rendering, folder)
 
@@ -687,18 +689,17 @@ def _position_of(text: str, needle: str) -> tuple[int, int]:
 # --- the build ----------------------------------------------------------------------------------
 
 
-def _build(argv: list[str], renderer: Renderer, root: str, plan: _CopyPlan, rel_app: str,
+def _build(argv: list[str], renderer: Renderer, root: str, plan: _CopyPlan, app_inside: str,
            options: KustomizeOptions, folder: str, user_file: str) -> Rendering:  # fmt: skip
     """Make the copy ``plan`` describes in a temporary folder, apply ``options``, run kustomize
-    there and return the rendering with paths relative to the application folder."""
+    there (in ``app_inside``, the application folder resolved, relative to the resolved root) and
+    return the rendering with paths relative to the application folder."""
     work = tempfile.mkdtemp(prefix="hooklint-kustomize-")
     try:
         src, home = os.path.join(work, "src"), os.path.join(work, "home")
         os.makedirs(home)
         _copy(plan, src)
-        real_app = os.path.relpath(_resolve(root, os.path.realpath(root), os.path.join(root, rel_app), str)
-                                   or os.path.join(os.path.realpath(root), rel_app), os.path.realpath(root))  # fmt: skip
-        app = os.path.normpath(os.path.join(src, real_app))
+        app = os.path.normpath(os.path.join(src, app_inside))
         os.makedirs(app, exist_ok=True)
         _check_copy(src)
 
@@ -708,7 +709,7 @@ def _build(argv: list[str], renderer: Renderer, root: str, plan: _CopyPlan, rel_
         requested, same_lines = _prepare(app, options, user_file)
         try:
             done = subprocess.run(
-                [*sandbox.network_isolation(), *argv, app], cwd=src, env=_environment(home, root),
+                [*sandbox.network_isolation(root), *argv, app], cwd=src, env=_environment(home, root),
                 capture_output=True, text=True, timeout=BUILD_TIMEOUT, stdin=subprocess.DEVNULL,
                 check=False)  # fmt: skip
         except subprocess.TimeoutExpired:
@@ -804,10 +805,13 @@ def _environment(home: str, repository: str | None = None) -> dict[str, str]:
     return sandbox.child_environment(home, repository)
 
 
-def _version_output(argv: list[str], repository: str | None = None) -> str:
+def _version_output(argv: list[str]) -> str:
+    """What ``argv`` (a renderer's version command, by absolute path) prints, run as a build is run
+    (``PATH`` without the current folder's programs)."""
     home = tempfile.mkdtemp(prefix="hooklint-kustomize-")
+    here = os.getcwd()
     try:
-        done = subprocess.run([*sandbox.network_isolation(), *argv], env=_environment(home, repository),
+        done = subprocess.run([*sandbox.network_isolation(here), *argv], env=_environment(home, here),
                               capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL,
                               check=False)  # fmt: skip
         return done.stdout + done.stderr

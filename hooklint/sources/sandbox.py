@@ -131,20 +131,24 @@ def without_proxies(env: dict[str, str]) -> dict[str, str]:
     return {k: v for k, v in env.items() if k.lower() not in PROXY_VARIABLES}
 
 
-@functools.lru_cache(maxsize=1)
-def network_isolation() -> tuple[str, ...]:
+def network_isolation(repository: str | None = None) -> tuple[str, ...]:
     """The argv prefix that runs a program in a network namespace of its own
-    (``(<unshare>, "--net", "--map-root-user", "--")``), or ``()`` when ``unshare`` is missing or
-    the kernel refuses unprivileged user namespaces (checked once per process by running it)."""
-    if os.environ.get("HOOKLINT_NO_NETNS"):  # for tests of the environment-only path
+    (``(<unshare>, "--net", "--map-root-user", "--")``, ``unshare`` found as any renderer is, never
+    in ``repository``), or ``()`` when ``unshare`` is missing or the kernel refuses unprivileged
+    user namespaces (checked once per process by running it).
+    ``HOOKLINT_NO_NETNS=1`` turns it off (the tests of the environment alone)."""
+    if os.environ.get("HOOKLINT_NO_NETNS"):
         return ()
-    unshare = find_program("unshare")
-    if unshare is None:
-        return ()
+    unshare = find_program("unshare", repository)
+    return () if unshare is None else _isolation(unshare)
+
+
+@functools.lru_cache(maxsize=4)
+def _isolation(unshare: str) -> tuple[str, ...]:
     prefix = (unshare, "--net", "--map-root-user", "--")
     try:
         done = subprocess.run([*prefix, unshare, "--version"], capture_output=True, timeout=10,
-                              env={"PATH": program_path()}, stdin=subprocess.DEVNULL, check=False)  # fmt: skip
+                              env={"PATH": ""}, stdin=subprocess.DEVNULL, check=False)  # fmt: skip
     except (OSError, subprocess.SubprocessError):
         return ()
     return prefix if done.returncode == 0 else ()
