@@ -528,6 +528,10 @@ def hostile_kustomizations(port: int) -> dict[str, str]:
         "crds": f"resources:\n- cm.yaml\ncrds:\n- {url}/crd.yaml\n",
         "configurations": f"resources:\n- cm.yaml\nconfigurations:\n- {url}/c.yaml\n",
         "transformers": f"resources:\n- cm.yaml\ntransformers:\n- {url}/t.yaml\n",
+        "a builtin transformer's own path": f"resources:\n- cm.yaml\ntransformers:\n- |\n  apiVersion: builtin\n"
+        f"  kind: PatchTransformer\n  metadata:\n    name: p\n  path: {url}/p.yaml\n  target:\n    kind: ConfigMap\n",
+        "a builtin generator's own file": f"resources:\n- cm.yaml\ngenerators:\n- |\n  apiVersion: builtin\n"
+        f"  kind: ConfigMapGenerator\n  metadata:\n    name: g\n  files:\n  - k={url}/f\n",
     }
 
 
@@ -729,3 +733,31 @@ def test_a_helm_subchart_linked_from_outside_is_refused_before_its_chart_yaml_is
 
     assert opened_inside(tmp_path / "outside", run) == []
     assert caught["error"].message == "illegal filepath in symlink chart/charts/sub: it leaves the repository"
+
+
+@pytest.mark.parametrize("pattern, message", [
+    ("../../../*", "kustomize.components entry '../../../*' is outside the repository, and a render sees only the "
+                   "repository"),
+    ("*/../../../x", "kustomize.components entry '*/../../../x' has '..' after a wildcard: name the folder it means"),
+    ("../out/*", "illegal filepath in symlink: out -> ../outside leaves the repository (Argo CD refuses "
+                 "repositories with out-of-bounds symlinks)"),
+])  # fmt: skip
+def test_an_applications_component_glob_lists_nothing_outside_the_repository(tmp_path, monkeypatch, pattern, message):
+    """``kustomize edit add component`` globs the Application's ``kustomize.components``: hooklint
+    checks the folder the glob lists before listing it."""
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    plant_sentinel(tmp_path / "outside")
+    write(repo, {"app/kustomization.yaml": "resources:\n- cm.yaml\n", "app/cm.yaml": CM})
+    (repo / "out").symlink_to("../outside")
+    monkeypatch.chdir(repo)
+    caught: dict = {}
+
+    def run():
+        try:
+            render_kustomize("app", ".", KustomizeOptions(components=(pattern,)))
+        except RenderError as error:
+            caught["error"] = error
+
+    assert opened_inside(tmp_path / "outside", run) == []
+    assert caught["error"].message == message

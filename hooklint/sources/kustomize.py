@@ -65,7 +65,7 @@ import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 import yaml
 
@@ -73,7 +73,7 @@ from hooklint.loader import within
 from hooklint.sources import sandbox
 from hooklint.sources.cache import cached, input_key
 from hooklint.sources.discovery import KUSTOMIZATION_NAMES
-from hooklint.sources.kustomize_spec import ambiguous_key, canonical, fetched_by_kustomize, go_fold
+from hooklint.sources.kustomize_spec import ambiguous_key, canonical, fetched_by_kustomize, go_fold, is_remote_file
 from hooklint.sources.rendered import (
     RenderedDocument,
     Renderer,
@@ -393,6 +393,7 @@ class _Inputs:
         self.directory(app_dir)
         here = os.path.join(app_dir, _kustomization_name(app_dir) or KUSTOMIZATION_NAMES[0])
         for pattern in options.components:
+            self.glob_base(here, app_dir, pattern)
             for component in sorted(glob.glob(pattern, root_dir=app_dir)) or [pattern]:
                 self.reference(here, "components", component, directory_ok=True)
         for patch in options.patches:
@@ -426,10 +427,12 @@ class _Inputs:
         twice = ambiguous_key(node)
         if twice is not None:
             field, first, second = twice
+            why = ("kustomize keeps the last one" if first.value == second.value else
+                   "kustomize matches kustomization keys in any case and keeps one of them by sorting, so hooklint "
+                   "cannot tell which it reads")  # fmt: skip
             raise RenderError(
                 f"keys {first.value!r} (line {first.start_mark.line + 1}) and {second.value!r} both set "
-                f"{field}: kustomize matches kustomization keys in any case and keeps one of them by "
-                "sorting, so hooklint cannot tell which it reads; keep one key",
+                f"{field}: {why}; keep one key",
                 self.to_user(path), second.start_mark.line + 1, second.start_mark.column + 1)  # fmt: skip
         self.kustomization(path, text, canonical(config))
 
@@ -516,6 +519,23 @@ class _Inputs:
             self.exact = False  # a symlink on the way: copy the whole repository
         return target
 
+    def glob_base(self, kustomization: str, app_dir: str, pattern: str) -> None:
+        """Check, before ``kustomize edit add component`` globs ``pattern`` (an Application's
+        ``kustomize.components`` entry) in ``app_dir``, that the folder it lists stays in the
+        repository: its part before the first wildcard is an entry like any other, and a ``..``
+        after a wildcard (``*/../../x``) is refused, since no check could follow it."""
+        parts = pattern.split("/")
+        magic = next((i for i, part in enumerate(parts) if glob.has_magic(part)), len(parts))
+        if ".." in parts[magic:]:
+            raise RenderError(f"kustomize.components entry {pattern!r} has '..' after a wildcard: name the folder "
+                              "it means", self.to_user(kustomization))  # fmt: skip
+        base = "/".join(parts[:magic]) or "."
+        target = os.path.normpath(os.path.join(app_dir, base))
+        if not within(target, self.root):
+            raise RenderError(f"kustomize.components entry {pattern!r} is outside the repository, and a render sees "
+                              "only the repository", self.to_user(kustomization))  # fmt: skip
+        self.contained(target, kustomization)
+
     def contained(self, path: str, kustomization: str) -> None:
         """Raise the symlink error (HL007, naming the link) when ``path`` (under root as spelled)
         resolves outside the repository, before hooklint reads it (:func:`_resolve`)."""
@@ -547,6 +567,29 @@ class _Inputs:
                     raise RenderError(
                         f"{field} entry {entry!r} is {'an' if function[0] in 'aeiou' else 'a'} {function} KRM function ({obj.get('kind')}): {PLUGIN_HINT}",
                         self.to_user(kustomization), *_position_of(text, entry))  # fmt: skip
+                remote = next(_remote_strings(obj), None)
+                if remote is not None:  # a builtin's own file (PatchTransformer path, generator files)
+                    raise RenderError(
+                        f"{field} entry {entry!r} configures {obj.get('kind') if isinstance(obj, dict) else 'a plugin'}"
+                        f" with {remote!r}, which kustomize fetches: it needs the network; {NETWORK_HINT}",
+                        self.to_user(kustomization), *_position_of(text, entry), needs_network=True)  # fmt: skip
+
+
+def _remote_strings(value: Any, depth: int = 0) -> Iterator[str]:
+    """Every string in ``value`` (a builtin plugin's configuration) that kustomize would fetch if
+    loaded as a file (:func:`~hooklint.sources.kustomize_spec.is_remote_file`; also the part after
+    ``key=`` of a generator's file source). Deliberately wider than the fields each builtin reads."""
+    if depth > 50:
+        return
+    if isinstance(value, str):
+        if is_remote_file(value.strip()) or is_remote_file(value.partition("=")[2].strip()):
+            yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _remote_strings(item, depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _remote_strings(item, depth + 1)
 
 
 def _function_of(obj: Any) -> str | None:
