@@ -761,3 +761,20 @@ def test_an_applications_component_glob_lists_nothing_outside_the_repository(tmp
 
     assert opened_inside(tmp_path / "outside", run) == []
     assert caught["error"].message == message
+
+
+@pytest.mark.parametrize("kustomization", [
+    "resources:\n- cm.yaml\ntransformers:\n- fifo.yaml\n",
+    "resources:\n- cm.yaml\n- fifo.yaml\n",
+    "resources:\n- cm.yaml\npatches:\n- path: fifo.yaml\n",
+])  # fmt: skip
+def test_a_fifo_among_a_kustomizations_inputs_is_refused_without_blocking(tmp_path, kustomization):
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    write(repo, {"app/kustomization.yaml": kustomization, "app/cm.yaml": CM})
+    os.mkfifo(repo / "app/fifo.yaml")
+    done = subprocess.run([sys.executable, "-m", "hooklint", "lint", "app"], cwd=repo, capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "HOOKLINT_CACHE_DIR": "off",
+                                            "PYTHONPATH": str(Path(hooklint.__file__).parents[1])})  # fmt: skip
+    assert done.returncode == 1
+    assert "app/fifo.yaml is a FIFO, not a regular file: hooklint renders regular files only" in done.stdout

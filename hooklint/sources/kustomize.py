@@ -412,7 +412,7 @@ class _Inputs:
         if name is None:
             return
         path = os.path.join(directory, name)
-        self.contained(path, path)
+        self.contained(path, path, regular=True)
         try:
             with open(path, encoding="utf-8") as handle:
                 text = handle.read()
@@ -536,11 +536,15 @@ class _Inputs:
                               "only the repository", self.to_user(kustomization))  # fmt: skip
         self.contained(target, kustomization)
 
-    def contained(self, path: str, kustomization: str) -> None:
+    def contained(self, path: str, kustomization: str, regular: bool = False) -> None:
         """Raise the symlink error (HL007, naming the link) when ``path`` (under root as spelled)
-        resolves outside the repository, before hooklint reads it (:func:`_resolve`)."""
-        if os.path.lexists(path):
-            _resolve(self.root, os.path.realpath(self.root), path, self.to_user)
+        resolves outside the repository, before hooklint reads it (:func:`_resolve`); with
+        ``regular``, also when it is a FIFO, socket or device (reading one could block forever)."""
+        if not os.path.lexists(path):
+            return
+        resolved = _resolve(self.root, os.path.realpath(self.root), path, self.to_user)
+        if regular and resolved is not None:
+            _refuse_special(resolved, path, self.to_user)
 
     def plugin(self, kustomization: str, field: str, entry: str, text: str) -> None:
         """Refuse a ``transformers`` / ``generators`` / ``validators`` entry that is a KRM function
@@ -555,7 +559,7 @@ class _Inputs:
         for source, inline in sources:
             try:
                 if inline is None:
-                    self.contained(source, kustomization)
+                    self.contained(source, kustomization, regular=True)
                     with open(source, encoding="utf-8") as handle:
                         inline = handle.read()
                 objects = list(yaml.load_all(inline, Loader=_Loader))
@@ -687,6 +691,15 @@ def _resolve(root: str, real_root: str, path: str, to_user: Callable[[str], str]
     return current
 
 
+def _refuse_special(resolved: str, path: str, to_user: Callable[[str], str]) -> None:
+    """Raise RenderError when ``resolved`` (``path`` as reached) is not a regular file or folder."""
+    mode = os.stat(resolved).st_mode
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        kind = "FIFO" if stat.S_ISFIFO(mode) else "socket" if stat.S_ISSOCK(mode) else "device"
+        raise RenderError(f"{to_user(path)} is a {kind}, not a regular file: hooklint renders regular files only",
+                          to_user(path))  # fmt: skip
+
+
 def _plan_copy(root: str, files: Iterable[str], to_user: Callable[[str], str]) -> _CopyPlan:
     """The copy kustomize builds in, for ``files`` (absolute, under ``root`` as spelled): each
     resolved by :func:`_resolve` (an escaping link is a RenderError naming it; a dangling one is
@@ -699,16 +712,12 @@ def _plan_copy(root: str, files: Iterable[str], to_user: Callable[[str], str]) -
         resolved = _resolve(root, real_root, path, to_user, plan.links)
         if resolved is None:
             continue
-        info = os.stat(resolved)
         inside = os.path.relpath(resolved, real_root)
-        if stat.S_ISDIR(info.st_mode):
+        if os.path.isdir(resolved):
             plan.folders.add(inside)
-        elif stat.S_ISREG(info.st_mode):
-            plan.files[inside] = resolved
         else:
-            kind = "FIFO" if stat.S_ISFIFO(info.st_mode) else "socket" if stat.S_ISSOCK(info.st_mode) else "device"
-            raise RenderError(f"{to_user(path)} is a {kind}, not a regular file: hooklint renders regular files only",
-                              to_user(path))  # fmt: skip
+            _refuse_special(resolved, path, to_user)
+            plan.files[inside] = resolved
     for target in plan.links.values():
         if os.path.isdir(os.path.join(real_root, target)):
             plan.folders.add(target)
