@@ -452,6 +452,20 @@ def _contained(base: str, value: str, key: str, at: str) -> str:
     return path
 
 
+def _check_found(where: str) -> None:
+    """Refuse a configuration file found in a git repository (not named with ``--config``) that
+    is a symbolic link resolving outside it: hooklint reads no file outside the repository on the
+    repository's say-so. Raises :class:`ConfigError`."""
+    folder = os.path.dirname(os.path.abspath(where))
+    repository = _repository_of(folder)
+    if repository is None:
+        return
+    real, top = os.path.realpath(where), os.path.realpath(repository)
+    if not real.startswith(top.rstrip(os.sep) + os.sep):
+        raise ConfigError(f"{where}: the configuration is a symbolic link to {real}, outside its repository: "
+                          "hooklint reads no file outside the repository (name a configuration with --config)")  # fmt: skip
+
+
 def _has_tool_table(path: str) -> bool:
     """Whether the ``pyproject.toml`` at ``path`` has a ``[tool.hooklint]`` table (a cheap look at
     the text: the file is parsed only when it is the one used)."""
@@ -472,6 +486,8 @@ def find_config(start: str | None = None) -> str | None:
     while True:
         found = [os.path.join(folder, n) for n in YAML_NAMES if os.path.isfile(os.path.join(folder, n))]
         pyproject = os.path.join(folder, PYPROJECT)
+        if os.path.isfile(pyproject) and os.path.islink(pyproject):
+            _check_found(pyproject)  # before reading it
         if os.path.isfile(pyproject) and _has_tool_table(pyproject):
             found.append(pyproject)
         if len(found) > 1:
@@ -574,6 +590,8 @@ def load_config(path: str | None = None) -> Config:
     where = path or find_config()
     if where is None:
         return Config()
+    if path is None:
+        _check_found(where)
     if where.endswith(".toml"):
         data, lines = _load_toml(where)
         return parse_config(data, where, lines)

@@ -778,3 +778,19 @@ def test_a_fifo_among_a_kustomizations_inputs_is_refused_without_blocking(tmp_pa
                                             "PYTHONPATH": str(Path(hooklint.__file__).parents[1])})  # fmt: skip
     assert done.returncode == 1
     assert "app/fifo.yaml is a FIFO, not a regular file: hooklint renders regular files only" in done.stdout
+
+
+@pytest.mark.parametrize("name", [".hooklint.yaml", "pyproject.toml"])
+def test_a_configuration_found_in_the_repository_that_links_outside_it_is_refused_unread(tmp_path, monkeypatch, name):
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (tmp_path / "elsewhere.txt").write_text(f"[tool.hooklint]\nselect = ['{SECRET}']\n")
+    (repo / name).symlink_to(tmp_path / "elsewhere.txt")
+    write(repo, {"cm.yaml": CM})
+    monkeypatch.chdir(repo)
+    holder: dict = {}
+    read = opened_inside(tmp_path / "elsewhere.txt", lambda: holder.update(result=runner.invoke(app, ["lint", "cm.yaml"])))
+    assert read == []
+    assert (holder["result"].exit_code, holder["result"].output) == (2, (
+        f"hooklint: error: {repo}/{name}: the configuration is a symbolic link to {tmp_path}/elsewhere.txt, outside "
+        "its repository: hooklint reads no file outside the repository (name a configuration with --config)\n"))
