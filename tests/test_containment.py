@@ -794,3 +794,30 @@ def test_a_configuration_found_in_the_repository_that_links_outside_it_is_refuse
     assert (holder["result"].exit_code, holder["result"].output) == (2, (
         f"hooklint: error: {repo}/{name}: the configuration is a symbolic link to {tmp_path}/elsewhere.txt, outside "
         "its repository: hooklint reads no file outside the repository (name a configuration with --config)\n"))
+
+
+HOOK_JOB = ("apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n  annotations:\n"
+            "    argocd.argoproj.io/hook: PreSync\nspec:\n  template:\n    spec:\n      containers:\n"
+            "      - name: m\n        image: nginx\n")  # fmt: skip
+
+
+@needs_kustomize
+@pytest.mark.skipif(subprocess.run(["git", "--version"], capture_output=True).returncode != 0, reason="needs git")
+def test_diff_of_a_change_that_only_re_points_a_folder_link_is_not_a_silent_pass(tmp_path, monkeypatch):
+    """The issue's case: with the cache warm from the base revision, ``hooklint diff`` said "0 new
+    findings, no plan change"; with the cache off it showed 7."""
+    repo = tmp_path / "repo"
+    write(repo, {"v1/kustomization.yaml": "resources:\n- job.yaml\n", "v1/job.yaml": CM,
+                 "v2/kustomization.yaml": "resources:\n- job.yaml\n", "v2/job.yaml": HOOK_JOB,
+                 "app/kustomization.yaml": "resources:\n- base\n"})  # fmt: skip
+    (repo / "app/base").symlink_to("../v1")
+    git = ["git", "-c", "user.email=a@b", "-c", "user.name=a"]
+    for step in (["init", "-q", "."], ["add", "-A"], ["commit", "-qm", "v1"]):
+        subprocess.run([*git, *step], cwd=repo, check=True, capture_output=True)
+    monkeypatch.chdir(repo)
+    assert runner.invoke(app, ["lint", "app"]).exit_code == 0  # warms the cache with v1's rendering
+    (repo / "app/base").unlink()
+    (repo / "app/base").symlink_to("../v2")
+    result = runner.invoke(app, ["diff", "HEAD", "app"])
+    assert result.output.splitlines()[0] == (
+        "hooklint diff HEAD -> the working tree: 7 new findings, 0 fixed, 0 unchanged; plan changes in 1 application")
