@@ -579,21 +579,20 @@ class _Inputs:
                         self.to_user(kustomization), *_position_of(text, entry), needs_network=True)  # fmt: skip
 
 
-def _remote_strings(value: Any, depth: int = 0) -> Iterator[str]:
+def _remote_strings(value: Any) -> Iterator[str]:
     """Every string in ``value`` (a builtin plugin's configuration) that kustomize would fetch if
     loaded as a file (:func:`~hooklint.sources.kustomize_spec.is_remote_file`; also the part after
-    ``key=`` of a generator's file source). Deliberately wider than the fields each builtin reads."""
-    if depth > 50:
-        return
-    if isinstance(value, str):
-        if is_remote_file(value.strip()) or is_remote_file(value.partition("=")[2].strip()):
-            yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _remote_strings(item, depth + 1)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _remote_strings(item, depth + 1)
+    ``key=`` of a generator's file source). Deliberately wider than the fields each builtin reads.
+    Each mapping or list is visited once, however often YAML aliases repeat it."""
+    stack, seen = [value], set()
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if is_remote_file(item.strip()) or is_remote_file(item.partition("=")[2].strip()):
+                yield item
+        elif isinstance(item, (dict, list)) and id(item) not in seen:
+            seen.add(id(item))
+            stack.extend(item.values() if isinstance(item, dict) else item)
 
 
 def _function_of(obj: Any) -> str | None:
