@@ -821,3 +821,20 @@ def test_diff_of_a_change_that_only_re_points_a_folder_link_is_not_a_silent_pass
     result = runner.invoke(app, ["diff", "HEAD", "app"])
     assert result.output.splitlines()[0] == (
         "hooklint diff HEAD -> the working tree: 7 new findings, 0 fixed, 0 unchanged; plan changes in 1 application")
+
+
+def test_without_a_renderer_outside_the_repository_hl008_names_the_ones_it_will_not_run(tmp_path, monkeypatch):
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    _marker_scripts(repo / "bin", tmp_path / "MARKER")
+    write(repo, {"app/kustomization.yaml": "resources:\n- cm.yaml\n", "app/cm.yaml": CM})
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("PATH", os.pathsep.join(["bin", str(repo / "bin")]))
+    with pytest.raises(kz.RendererUnavailable) as error:
+        render_kustomize("app", ".")
+    assert error.value.message == (
+        f"kustomize is needed to render this kustomization (bin/kustomize, {repo}/bin/kustomize, bin/kubectl, "
+        f"{repo}/bin/kubectl on PATH: in the repository or a relative PATH element, never run): install kustomize "
+        "(https://kubectl.docs.kubernetes.io/installation/kustomize/) or kubectl"
+    )
+    assert not (tmp_path / "MARKER").exists()

@@ -221,7 +221,10 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
     user_file = os.path.normpath(os.path.join(folder, name))
     found = find_kustomize(root_abs)
     if found is None:
-        raise RendererUnavailable(f"kustomize is needed to render this kustomization: {INSTALL_HINT}", user_file)
+        refused = [p for n in ("kustomize", "kubectl") for p in sandbox.refused_programs(n, root_abs)]
+        why = (f" ({', '.join(refused)} on PATH: in the repository or a relative PATH element, never run)"
+               if refused else "")  # fmt: skip
+        raise RendererUnavailable(f"kustomize is needed to render this kustomization{why}: {INSTALL_HINT}", user_file)
     argv, renderer = found
 
     def to_user(path: str, app_dir: str = app_abs) -> str:

@@ -92,6 +92,23 @@ def find_program(name: str, repository: str | None = None) -> str | None:
     return None
 
 
+def refused_programs(name: str, repository: str | None) -> list[str]:
+    """The ``name`` programs ``PATH`` would have given the shell that hooklint will not run (in an
+    empty, ``.`` or relative element, or resolving inside ``repository``), as spelled in ``PATH``:
+    for the message saying why no renderer was found."""
+    kept = set(program_dirs(repository))
+    real_repository = os.path.realpath(repository) if repository else None
+    found: list[str] = []
+    for element in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        candidate = os.path.join(element or ".", name)
+        if candidate in found or not (os.path.isfile(candidate) and os.access(candidate, os.X_OK)):
+            continue
+        inside = real_repository is not None and within(os.path.realpath(candidate), real_repository)
+        if element not in kept or inside:
+            found.append(candidate)
+    return found
+
+
 def child_environment(home: str, repository: str | None = None) -> dict[str, str]:
     """The whole environment of a renderer run with the temporary folder ``home`` (created if
     missing; the kubeconfig is written there): see the module docstring. No variable of hooklint's
