@@ -434,9 +434,56 @@ def parse_config(data: Any, where: str, lines: dict[tuple, int] | None = None) -
         exclude=PathFilter(base, strings("exclude")),
         per_path_ignores=[(PathFilter(base, [glob]), [r.strip() for r in rules or []])
                           for glob, rules in get("per-path-ignores", {}).items()],  # fmt: skip
-        baseline=os.path.join(base, data["baseline"].strip()) if data.get("baseline") else None,
+        baseline=_contained(base, data["baseline"].strip(), "baseline", _where(where, lines, ("baseline",)))
+        if data.get("baseline") else None,
         lines=lines,
     )
+
+
+def _repository_of(folder: str) -> str | None:
+    """The nearest folder at or above ``folder`` holding ``.git``, or None."""
+    probe = folder
+    while True:
+        if os.path.exists(os.path.join(probe, ".git")):
+            return probe
+        parent = os.path.dirname(probe)
+        if parent == probe:
+            return None
+        probe = parent
+
+
+def _contained(base: str, value: str, key: str, at: str) -> str:
+    """The path ``value`` of the configuration key ``key`` (relative to ``base``, the folder of the
+    configuration file), absolute. A configuration file usually comes with the repository being
+    linted, which may be a stranger's pull request: a path it names must resolve
+    (``os.path.realpath``, links followed) inside ``base`` or the git repository holding it, so
+    that it cannot make hooklint read ``/etc`` or another checkout. Paths given on the command
+    line (``--baseline``) are the user's own and are not checked. Raises :class:`ConfigError`."""
+    path = os.path.join(base, value)
+    real = os.path.realpath(path)
+    tops = [os.path.realpath(base)]
+    repository = _repository_of(base)
+    if repository is not None:
+        tops.append(os.path.realpath(repository))
+    if not any(real == top or real.startswith(top.rstrip(os.sep) + os.sep) for top in tops):
+        inside = "the configuration file's folder or its repository" if repository else "the configuration file's folder"
+        raise ConfigError(f"{at}: '{key}' {value!r} resolves to {real}, outside {inside}: a configuration may "
+                          f"name files inside them only (name another file on the command line, --{key})")  # fmt: skip
+    return path
+
+
+def _check_found(where: str) -> None:
+    """Refuse a configuration file found in a git repository (not named with ``--config``) that
+    is a symbolic link resolving outside it: hooklint reads no file outside the repository on the
+    repository's say-so. Raises :class:`ConfigError`."""
+    folder = os.path.dirname(os.path.abspath(where))
+    repository = _repository_of(folder)
+    if repository is None:
+        return
+    real, top = os.path.realpath(where), os.path.realpath(repository)
+    if not real.startswith(top.rstrip(os.sep) + os.sep):
+        raise ConfigError(f"{where}: the configuration is a symbolic link to {real}, outside its repository: "
+                          "hooklint reads no file outside the repository (name a configuration with --config)")  # fmt: skip
 
 
 def _has_tool_table(path: str) -> bool:
@@ -479,6 +526,8 @@ def find_config(start: str | None = None, memo: dict[str, str | None] | None = N
                 raise ConfigError(f"{candidate}: cannot read configuration: not a regular file")
         found = [os.path.join(folder, n) for n in YAML_NAMES if os.path.isfile(os.path.join(folder, n))]
         pyproject = os.path.join(folder, PYPROJECT)
+        if os.path.isfile(pyproject) and os.path.islink(pyproject):
+            _check_found(pyproject)  # before reading it
         if os.path.isfile(pyproject) and _has_tool_table(pyproject):
             found.append(pyproject)
         if len(found) > 1:
@@ -625,6 +674,8 @@ def load_config(path: str | None = None, paths: list[str] | None = None) -> Conf
     where = path or (find_config_for(paths) if paths is not None else find_config())
     if where is None:
         return Config()
+    if path is None:
+        _check_found(where)
     if where.endswith(".toml"):
         data, lines = _load_toml(where)
         return parse_config(data, where, lines)

@@ -17,7 +17,7 @@ def lint_example_as_written(example: dict, config: Config, monkeypatch: pytest.M
     """:func:`hooklint.pipeline.lint_example`, on a machine without kustomize, kubectl or Helm when
     the example says ``renderers-installed: false``."""
     if example.get("renderers-installed") is False:
-        monkeypatch.setattr(kustomize, "find_kustomize", lambda: None)
+        monkeypatch.setattr(kustomize, "find_kustomize", lambda *_: None)
         monkeypatch.setattr(helm, "find_helm", lambda *_: None)
     return lint_example(example, config)
 

@@ -599,10 +599,10 @@ def test_second_render_comes_from_the_cache_and_a_template_change_renders_again(
 
 
 @pytest.fixture
-def fake_helm(tmp_path, monkeypatch):
-    """A `helm` on PATH that records its arguments and environment and prints canned output."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
+def fake_helm(tmp_path, tmp_path_factory, monkeypatch):
+    """A `helm` on PATH (outside the repository: hooklint never runs a program from there) that
+    records its arguments and environment and prints canned output."""
+    bin_dir = tmp_path_factory.mktemp("helm-bin")
     script = bin_dir / "helm"
     script.write_text(textwrap.dedent(f"""\
         #!{sys.executable}

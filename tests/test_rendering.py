@@ -104,7 +104,7 @@ def test_an_exec_plugin_is_refused_not_run(repo):
 
 
 def test_no_renderer_is_an_error_finding_and_the_other_applications_go_on(repo, monkeypatch):
-    monkeypatch.setattr(kustomize, "find_kustomize", lambda: None)
+    monkeypatch.setattr(kustomize, "find_kustomize", lambda *_: None)
     write(repo, {"app/kustomization.yaml": "resources:\n- job.yaml\n", "app/job.yaml": JOB,
                  "plain/job.yaml": JOB.replace("1.4.2", "latest")})  # fmt: skip
     result = runner.invoke(app, ["lint", "app", "plain"])

@@ -1,5 +1,6 @@
-"""The render cache: a rendering is stored under a hash of everything that can change it (the
-renderer and its version, the options, and the bytes of every input file), in the user's cache
+"""The render cache: a rendering is stored under a hash of everything that can change it
+(hooklint's version, the renderer, its path and version, the options, and for every input file
+its path as reached, the symbolic links on the way, its resolved path and its bytes), in the user's cache
 folder, so that re-running hooklint on an unchanged overlay or chart renders nothing.
 
 Where: ``$HOOKLINT_CACHE_DIR``, else ``$XDG_CACHE_HOME/hooklint``, else ``~/.cache/hooklint``.
@@ -17,10 +18,11 @@ import stat
 import tempfile
 from typing import Callable, Iterable
 
+from hooklint import __version__
 from hooklint.sources.rendered import Rendering
 
 #: Bumped when what is stored changes shape or meaning: old entries then miss.
-CACHE_FORMAT = "1"
+CACHE_FORMAT = "2"
 
 
 def cache_dir() -> str | None:
@@ -33,18 +35,31 @@ def cache_dir() -> str | None:
 
 
 def input_key(parts: Iterable[str], files: Iterable[str], root: str) -> str:
-    """A hex SHA-256 over ``parts`` (renderer, version, options as text) and, for every path of
-    ``files`` (sorted), its path relative to ``root`` and its bytes (a file that cannot be read
-    counts as missing)."""
+    """A hex SHA-256 over hooklint's version, ``parts`` (renderer, its path and version, options
+    as text) and, for every path of ``files`` (sorted): its path relative to ``root`` as reached,
+    the target of every symbolic link on the way (so re-pointing ``base -> ../v1`` to ``../v2``
+    changes the key even when the files behind both read alike), its resolved path relative to
+    the resolved ``root``, and its bytes (a folder counts as a folder; a file that cannot be read
+    counts as missing). A renderer reads only what these describe (its copy is made from them),
+    so two renderings with one key are the same."""
     digest = hashlib.sha256(CACHE_FORMAT.encode())
+    digest.update(b"\0v" + __version__.encode())
     for part in parts:
         digest.update(b"\0p")
         digest.update(part.encode("utf-8", "surrogatepass"))
+    real_root = os.path.realpath(root)
     for path in sorted(set(files)):
         digest.update(b"\0f")
         digest.update(os.path.relpath(path, root).encode("utf-8", "surrogateescape"))
+        for link, target in _links_on_the_way(root, path):
+            digest.update(b"\0l" + link.encode("utf-8", "surrogateescape") + b"\0" + target.encode("utf-8", "surrogateescape"))
+        real = os.path.realpath(path)
+        digest.update(b"\0r" + os.path.relpath(real, real_root).encode("utf-8", "surrogateescape"))
+        if os.path.isdir(real):
+            digest.update(b"\0dir")
+            continue
         try:
-            digest.update(_file_digest(path))
+            digest.update(_file_digest(real))
         except OSError:
             digest.update(b"\0missing")
     return digest.hexdigest()
@@ -63,6 +78,26 @@ def _file_digest(path: str) -> bytes:
         return digest.digest()
     finally:
         os.close(fd)
+
+
+def _links_on_the_way(root: str, path: str) -> list[tuple[str, str]]:
+    """``(link relative to the resolved root, its target as written)`` for every symbolic link met reaching ``path`` from
+    ``root`` part by part (links inside link targets included, as the file system follows them)."""
+    found: list[tuple[str, str]] = []
+    real_root = current = os.path.realpath(root)
+    for part in os.path.relpath(path, root).split(os.sep):
+        if part in ("", "."):
+            continue
+        candidate = os.path.join(current, part)
+        if os.path.islink(candidate):
+            try:
+                found.append((os.path.relpath(candidate, real_root), os.readlink(candidate)))
+            except OSError:
+                pass
+            current = os.path.realpath(candidate)
+        else:
+            current = os.path.normpath(candidate)
+    return found
 
 
 def cached(kind: str, key: str, render: Callable[[], Rendering]) -> Rendering:

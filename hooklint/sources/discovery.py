@@ -358,7 +358,35 @@ def _parse_kustomization(path: str, mtime_ns: int, size: int) -> dict | None:
         return None
     if config is None:
         return {}
-    return config if isinstance(config, dict) else None
+    if not isinstance(config, dict):
+        return None
+    from hooklint.sources.kustomize_spec import canonical  # noqa: PLC0415 - with yaml, only when needed
+
+    return canonical(config)  # the keys kustomize reads, in any case (Resources: is resources:)
+
+
+@functools.lru_cache(maxsize=1024)
+def _boundary_of(folder: str, cwd: str) -> str:
+    """The resolved folder discovery may read in, for files of ``folder`` (absolute): the git
+    repository holding it, else the current folder ``cwd`` when it holds ``folder``, else
+    ``folder`` itself. A render reads nothing outside its repository either."""
+    probe = folder
+    while True:
+        if os.path.exists(os.path.join(probe, ".git")):
+            return os.path.realpath(probe)
+        parent = os.path.dirname(probe)
+        if parent == probe:
+            break
+        probe = parent
+    return os.path.realpath(cwd if within(folder, cwd) else folder)
+
+
+def inside_repository(path: str, of: str) -> bool:
+    """Whether ``path`` resolves (``os.path.realpath``, links followed) inside the repository of the
+    file ``of`` (:func:`_boundary_of`): discovery follows and reads nothing else, so a link
+    pointing out of the repository never makes hooklint open a file there."""
+    boundary = _boundary_of(os.path.dirname(os.path.abspath(of)), os.getcwd())
+    return within(os.path.realpath(path), boundary)
 
 
 def is_component(kustomization: str) -> bool:
@@ -383,7 +411,7 @@ def kustomization_references(kustomization: str) -> list[tuple[str, str]]:
         for entry in entries if isinstance(entries, list) else []:
             if isinstance(entry, str) and entry and "\n" not in entry and "://" not in entry:
                 target = os.path.normpath(os.path.join(folder, entry))
-                if os.path.isdir(target):
+                if inside_repository(target, kustomization) and os.path.isdir(target):
                     found.append((field_name, target))
     return found
 
@@ -445,6 +473,8 @@ def kustomization_reads(kustomization: str) -> set[str] | None:
                     continue
                 target = os.path.normpath(os.path.join(folder, entry))
                 reads.add(target)
+                if not inside_repository(target, kustomization):
+                    continue  # the render refuses it; never read outside the repository
                 kind, found = source_type(target) if os.path.isdir(target) else (None, None)
                 if kind == KUSTOMIZE and found is not None:
                     stack.append(os.path.abspath(found))
@@ -547,6 +577,8 @@ def _leave_out_kustomize_inputs(apps: list[Application], named_files: set[str],
                 if parent == folder:
                     break
                 folder = parent
+                if not inside_repository(folder, name):
+                    break
                 kind, found = source_type(folder)
                 if kind == KUSTOMIZE and found is not None:
                     user = os.path.normpath(os.path.relpath(found)) if not os.path.isabs(name) else found

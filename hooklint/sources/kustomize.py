@@ -36,10 +36,21 @@ is byte for byte what ``kustomize build`` prints without them (an annotation the
 ``buildMetadata`` asked for stays, as Argo CD would apply it).
 
 Safety: never ``--enable-exec``, ``--enable-alpha-plugins``, ``--enable-helm`` or ``--enable-star``;
-remote bases, plugins (KRM functions) and ``helmCharts`` are refused before kustomize runs; kustomize
-runs with a minimal environment whose proxies point at a closed port and whose git may use no
-protocol, so nothing can reach the network, in a bounded child process (time, memory, its own
-process group: :mod:`hooklint.sources.bounded`).
+remote entries (recognised as kustomize recognises them, :mod:`hooklint.sources.kustomize_spec`,
+whatever exists on disk), plugins (KRM functions) and ``helmCharts`` are refused before kustomize
+runs, and so is a kustomization with two keys for one field (kustomize reads keys in any case).
+kustomize is found and run by absolute path, never from the repository, with an environment that
+reaches no cluster, proxy or network (:mod:`hooklint.sources.sandbox`), in a bounded child process
+(time, memory, its own process group: :mod:`hooklint.sources.bounded`).
+
+Containment. Every file hooklint or kustomize may read is checked by its resolved path
+(``os.path.realpath``) against the resolved repository root before it is read, and kustomize
+reads only a temporary copy (:func:`_plan_copy`) that holds regular files and folders of the
+repository and symbolic links recreated to point straight at their resolved target inside the
+copy; the copy itself is checked the same way before kustomize runs. A symlink on the way that
+resolves outside the repository, even through another in-repository link, is an error naming it.
+The cache key (:func:`hooklint.sources.cache.input_key`) covers the same: every path as reached,
+its resolved path, every link's target and every file's bytes.
 """
 
 from __future__ import annotations
@@ -49,20 +60,23 @@ import json
 import os
 import re
 import shutil
+import stat
 import subprocess
 import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 import yaml
 
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint.files import FileTooLarge, NotRegularFile, file_problem, make_dirs, problem_of, read_bytes, remove_tree, walk_tree
 from hooklint.loader import within
-from hooklint.sources import bounded
+from hooklint.sources import bounded, sandbox
 from hooklint.sources.cache import cached, input_key
 from hooklint.sources.discovery import KUSTOMIZATION_NAMES
+from hooklint.sources.kustomize_spec import ambiguous_key, canonical, fetched_by_kustomize, go_fold, is_remote_file
 from hooklint.sources.redact import tagging_inputs
 from hooklint.sources.rendered import (
     RenderedDocument,
@@ -80,8 +94,6 @@ BUILD_METADATA = ("originAnnotations", "transformerAnnotations")
 INSTALL_HINT = "install kustomize (https://kubectl.docs.kubernetes.io/installation/kustomize/) or kubectl"
 NETWORK_HINT = "hooklint never uses the network: vendor the base into the repository"
 PLUGIN_HINT = "hooklint never runs plugins from the repository"
-#: Where the proxies point: a closed local port, so that nothing leaves the machine.
-_NO_PROXY_URL = "http://127.0.0.1:9"
 _FUNCTION_ANNOTATIONS = ("config.kubernetes.io/function", "config.k8s.io/function")
 _REMOTE = re.compile(
     r"^(?:[A-Za-z][A-Za-z0-9+.-]*://|git@|git::|gh:|(?:github\.com|gitlab\.com|bitbucket\.org)[/:])"
@@ -163,21 +175,32 @@ class KustomizeOptions:
         )
 
 
-@lru_cache(maxsize=1)
-def find_kustomize() -> tuple[list[str], Renderer] | None:
+@lru_cache(maxsize=16)
+def find_kustomize(repository: str | None = None) -> tuple[list[str], Renderer] | None:
     """The argv prefix that builds a folder (the folder is appended) and the :class:`Renderer`:
-    ``[kustomize, "build"]`` when ``kustomize`` is on PATH, else ``[kubectl, "kustomize"]``
-    (``Renderer("kubectl kustomize", <the kustomize version kubectl reports, e.g. "v5.5.0">)``);
-    None when neither is installed. Memoised per process (``find_kustomize.cache_clear()``)."""
-    kustomize = shutil.which("kustomize")
+    ``[/abs/kustomize, "build"]`` when ``kustomize`` is on PATH, else ``[/abs/kubectl,
+    "kustomize"]`` (``Renderer("kubectl kustomize", <the kustomize version kubectl reports, e.g.
+    "v5.5.0">)``); None when neither is installed. Programs are looked up by
+    :func:`hooklint.sources.sandbox.find_program`: absolute ``PATH`` folders only, none inside
+    ``repository`` (the repository being linted). Memoised per process and repository
+    (``find_kustomize.cache_clear()``)."""
+    kustomize = sandbox.find_program("kustomize", repository)
     if kustomize:
-        found = re.search(r"v?\d+\.\d+\.\d+[^\s,}]*", _version_output([kustomize, "version"]))
-        return [kustomize, "build"], Renderer("kustomize", found.group(0) if found else "unknown")
-    kubectl = shutil.which("kubectl")
+        return [kustomize, "build"], Renderer("kustomize", _version_of(kustomize, False))
+    kubectl = sandbox.find_program("kubectl", repository)
     if kubectl:
-        found = re.search(r"Kustomize Version:\s*(\S+)", _version_output([kubectl, "version", "--client"]))
-        return [kubectl, "kustomize"], Renderer("kubectl kustomize", found.group(1) if found else "unknown")
+        return [kubectl, "kustomize"], Renderer("kubectl kustomize", _version_of(kubectl, True))
     return None
+
+
+@lru_cache(maxsize=8)
+def _version_of(binary: str, kubectl: bool) -> str:
+    """The kustomize version ``binary`` (absolute) reports, ``"unknown"`` when it says none."""
+    if kubectl:
+        found = re.search(r"Kustomize Version:\s*(\S+)", _version_output([binary, "version", "--client"]))
+        return found.group(1) if found else "unknown"
+    found = re.search(r"v?\d+\.\d+\.\d+[^\s,}]*", _version_output([binary, "version"]))
+    return found.group(0) if found else "unknown"
 
 
 def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = None,
@@ -201,9 +224,12 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
         raise ValueError(f"{folder} is not inside {root}")
     name = _kustomization_name(app_abs) or KUSTOMIZATION_NAMES[0]
     user_file = os.path.normpath(os.path.join(folder, name))
-    found = find_kustomize()
+    found = find_kustomize(root_abs)
     if found is None:
-        raise RendererUnavailable(f"kustomize is needed to render this kustomization: {INSTALL_HINT}", user_file)
+        refused = [p for n in ("kustomize", "kubectl") for p in sandbox.refused_programs(n, root_abs)]
+        why = (f" ({', '.join(refused)} on PATH: in the repository or a relative PATH element, never run)"
+               if refused else "")  # fmt: skip
+        raise RendererUnavailable(f"kustomize is needed to render this kustomization{why}: {INSTALL_HINT}", user_file)
     argv, renderer = found
 
     def to_user(path: str, app_dir: str = app_abs) -> str:
@@ -211,11 +237,13 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
 
     limits = limits or bounded.Limits()
     files = _Inputs(root_abs, to_user, limits.max_file_size).collect(app_abs, options)
-    _check_symlinks(root_abs, files, to_user)
-    key = input_key([renderer.name, renderer.version, repr(options), rel_app], files, root_abs)
+    plan = _plan_copy(root_abs, files, to_user)
+    real_root = os.path.realpath(root_abs)
+    app_inside = os.path.relpath(_resolve(root_abs, real_root, app_abs, to_user) or app_abs, real_root)
+    key = input_key([renderer.name, renderer.version, argv[0], repr(options), rel_app], files, root_abs)
     rendering = cached(
         "kustomize", key,
-        tagging_inputs(files, lambda: _build(argv, renderer, root_abs, files, rel_app, options, folder, user_file, limits)),
+        tagging_inputs(files, lambda: _build(argv, renderer, root_abs, plan, app_inside, options, folder, user_file, limits)),
     )
     return _in_user_terms(rendering, folder)
 
@@ -335,14 +363,15 @@ def _add_metadata(kustomization: dict[str, Any], field: str, kind: str, pairs: I
 
 
 def _get(kustomization: Mapping[str, Any], field: str) -> Any:
-    """A field as kustomize reads it: Go's JSON decoding also matches keys in another case."""
+    """A field as kustomize reads it: Go's JSON decoding also matches keys in another case
+    (:func:`~hooklint.sources.kustomize_spec.go_fold`; two such keys are refused before this)."""
     if field in kustomization:
         return kustomization[field]
-    return next((v for k, v in kustomization.items() if str(k).lower() == field.lower()), None)
+    return next((v for k, v in kustomization.items() if go_fold(str(k)) == go_fold(field)), None)
 
 
 def _set(kustomization: dict[str, Any], field: str, value: Any) -> None:
-    for key in [k for k in kustomization if str(k).lower() == field.lower() and k != field]:
+    for key in [k for k in kustomization if go_fold(str(k)) == go_fold(field) and k != field]:
         del kustomization[key]
     if value is None:
         kustomization.pop(field, None)
@@ -351,6 +380,11 @@ def _set(kustomization: dict[str, Any], field: str, value: Any) -> None:
 
 
 # --- what kustomize reads: the cache key, the copy, the refusals -------------------------------
+
+
+#: HL009: what a kustomization left unrendered for want of a remote entry leaves unchecked.
+REMOTE_ENTRY_UNCHECKED = (
+    "none of its objects were checked: neither those the entry adds (possibly hooks) nor those of its local files")
 
 
 class _Inputs:
@@ -382,6 +416,7 @@ class _Inputs:
         self.directory(app_dir)
         here = os.path.join(app_dir, _kustomization_name(app_dir) or KUSTOMIZATION_NAMES[0])
         for pattern in options.components:
+            self.glob_base(here, app_dir, pattern)
             for component in sorted(glob.glob(pattern, root_dir=app_dir)) or [pattern]:
                 self.reference(here, "components", component, directory_ok=True)
         for patch in options.patches:
@@ -414,14 +449,17 @@ class _Inputs:
         if directory in self.seen:
             return
         self.seen.add(directory)
+        self.contained(directory, directory)
         self.files.update(self.fitting(_tree(directory, self)))
         name = _kustomization_name(directory)
         if name is None:
             return
         path = os.path.join(directory, name)
+        self.contained(path, path, regular=True)
         try:
             text = read_bytes(path, self.max_file_size).decode("utf-8")
             config = yaml.load(text, Loader=_Loader)
+            node = yaml.compose(text, Loader=_Loader)
         except (NotRegularFile, FileTooLarge) as error:
             raise RenderError(f"the kustomization is {problem_of(error)}: not read", self.to_user(path)) from None
         except YamlTooComplex as error:  # an alias bomb: refused here, before anything walks it
@@ -433,7 +471,17 @@ class _Inputs:
         if not isinstance(config, dict):
             self.exact = False
             return
-        self.kustomization(path, text, config)
+        twice = ambiguous_key(node)
+        if twice is not None:
+            field, first, second = twice
+            why = ("kustomize keeps the last one" if first.value == second.value else
+                   "kustomize matches kustomization keys in any case and keeps one of them by sorting, so hooklint "
+                   "cannot tell which it reads")  # fmt: skip
+            raise RenderError(
+                f"keys {first.value!r} (line {first.start_mark.line + 1}) and {second.value!r} both set "
+                f"{field}: {why}; keep one key",
+                self.to_user(path), second.start_mark.line + 1, second.start_mark.column + 1)  # fmt: skip
+        self.kustomization(path, text, canonical(config))
 
     def kustomization(self, path: str, text: str, config: dict[str, Any]) -> None:
         for field in ("helmCharts", "helmChartInflationGenerator", "helmGlobals"):
@@ -487,13 +535,13 @@ class _Inputs:
         """Add what ``entry`` of ``field`` (in the file ``kustomization``) names; returns its
         absolute path (None when it names nothing on disk)."""
         target = os.path.normpath(os.path.join(os.path.dirname(kustomization), entry))
+        if fetched_by_kustomize(entry, field) or (not os.path.lexists(target) and _REMOTE.search(entry)):
+            # kustomize fetches it whatever exists on disk
+            raise RenderError(
+                f"{field} entry {entry!r} is remote and needs the network; {NETWORK_HINT}",
+                self.to_user(kustomization), *_position_of(text, entry), needs_network=True,
+                unchecked=REMOTE_ENTRY_UNCHECKED)  # fmt: skip
         if not os.path.lexists(target):
-            if _REMOTE.search(entry):
-                raise RenderError(
-                    f"{field} entry {entry!r} is remote and needs the network; {NETWORK_HINT}",
-                    self.to_user(kustomization), *_position_of(text, entry), needs_network=True,
-                    unchecked="none of its objects were checked: neither those the entry adds (possibly "
-                    "hooks) nor those of its local files")  # fmt: skip
             if not optional:  # kustomize fails on it: say so at the entry's line, in the user's words
                 raise RenderError(
                     f"{field} entry {entry!r} names nothing: {self.to_user(target)} does not exist",
@@ -508,6 +556,7 @@ class _Inputs:
             raise RenderError(
                 f"{field} entry {entry!r} is outside {where}, and a render sees only the repository",
                 self.to_user(kustomization), *_position_of(text, entry))  # fmt: skip
+        self.contained(target, kustomization)
         if os.path.isdir(target) and directory_ok:
             self.directory(target)
         else:
@@ -519,6 +568,33 @@ class _Inputs:
         if os.path.realpath(target) != os.path.join(os.path.realpath(self.root), os.path.relpath(target, self.root)):
             self.exact = False  # a symlink on the way: copy the whole repository
         return target
+
+    def glob_base(self, kustomization: str, app_dir: str, pattern: str) -> None:
+        """Check, before ``kustomize edit add component`` globs ``pattern`` (an Application's
+        ``kustomize.components`` entry) in ``app_dir``, that the folder it lists stays in the
+        repository: its part before the first wildcard is an entry like any other, and a ``..``
+        after a wildcard (``*/../../x``) is refused, since no check could follow it."""
+        parts = pattern.split("/")
+        magic = next((i for i, part in enumerate(parts) if glob.has_magic(part)), len(parts))
+        if ".." in parts[magic:]:
+            raise RenderError(f"kustomize.components entry {pattern!r} has '..' after a wildcard: name the folder "
+                              "it means", self.to_user(kustomization))  # fmt: skip
+        base = "/".join(parts[:magic]) or "."
+        target = os.path.normpath(os.path.join(app_dir, base))
+        if not within(target, self.root):
+            raise RenderError(f"kustomize.components entry {pattern!r} is outside the repository, and a render sees "
+                              "only the repository", self.to_user(kustomization))  # fmt: skip
+        self.contained(target, kustomization)
+
+    def contained(self, path: str, kustomization: str, regular: bool = False) -> None:
+        """Raise the symlink error (HL007, naming the link) when ``path`` (under root as spelled)
+        resolves outside the repository, before hooklint reads it (:func:`_resolve`); with
+        ``regular``, also when it is a FIFO, socket or device (reading one could block forever)."""
+        if not os.path.lexists(path):
+            return
+        resolved = _resolve(self.root, os.path.realpath(self.root), path, self.to_user)
+        if regular and resolved is not None:
+            _refuse_special(resolved, path, self.to_user)
 
     def plugin(self, kustomization: str, field: str, entry: str, text: str) -> None:
         """Refuse a ``transformers`` / ``generators`` / ``validators`` entry that is a KRM function
@@ -533,6 +609,7 @@ class _Inputs:
         for source, inline in sources:
             try:
                 if inline is None:
+                    self.contained(source, kustomization, regular=True)
                     inline = read_bytes(source, self.max_file_size).decode("utf-8")
                 objects = list(yaml.load_all(inline, Loader=_Loader))
             except (OSError, UnicodeDecodeError, yaml.YAMLError):
@@ -543,6 +620,29 @@ class _Inputs:
                     raise RenderError(
                         f"{field} entry {entry!r} is {'an' if function[0] in 'aeiou' else 'a'} {function} KRM function ({obj.get('kind')}): {PLUGIN_HINT}",
                         self.to_user(kustomization), *_position_of(text, entry))  # fmt: skip
+                remote = next(_remote_strings(obj), None)
+                if remote is not None:  # a builtin's own file (PatchTransformer path, generator files)
+                    raise RenderError(
+                        f"{field} entry {entry!r} configures {obj.get('kind') if isinstance(obj, dict) else 'a plugin'}"
+                        f" with {remote!r}, which kustomize fetches: it needs the network; {NETWORK_HINT}",
+                        self.to_user(kustomization), *_position_of(text, entry), needs_network=True,
+                        unchecked=REMOTE_ENTRY_UNCHECKED)  # fmt: skip
+
+
+def _remote_strings(value: Any) -> Iterator[str]:
+    """Every string in ``value`` (a builtin plugin's configuration) that kustomize would fetch if
+    loaded as a file (:func:`~hooklint.sources.kustomize_spec.is_remote_file`; also the part after
+    ``key=`` of a generator's file source). Deliberately wider than the fields each builtin reads.
+    Each mapping or list is visited once, however often YAML aliases repeat it."""
+    stack, seen = [value], set()
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if is_remote_file(item.strip()) or is_remote_file(item.partition("=")[2].strip()):
+                yield item
+        elif isinstance(item, (dict, list)) and id(item) not in seen:
+            seen.add(id(item))
+            stack.extend(item.values() if isinstance(item, dict) else item)
 
 
 def _function_of(obj: Any) -> str | None:
@@ -580,23 +680,97 @@ def _tree(folder: str, inputs: _Inputs | None = None) -> list[str]:
     return found
 
 
-def _check_symlinks(root: str, files: Iterable[str], to_user: Callable[[str], str]) -> None:
-    """Refuse a symlink that is absolute or whose target, followed part by part, leaves ``root``,
-    as Argo CD refuses such a repository (argo-cd ``util/app/path/path.go``
-    ``CheckOutOfBoundsSymlinks``). hooklint checks the files a build reads (``files``)."""
-    for path in files:
-        if not os.path.islink(path):
+@dataclass(slots=True)
+class _CopyPlan:
+    """What the temporary copy holds, every path relative to the resolved repository root:
+    ``files`` (copy path -> the resolved regular file to copy), ``folders`` (created, so that a
+    link to an empty one resolves) and ``links`` (link path -> the resolved path it points at;
+    recreated as a relative link inside the copy). No path of ``files`` or ``folders`` passes
+    through a link."""
+
+    files: dict[str, str]
+    folders: set[str]
+    links: dict[str, str]
+
+
+def _resolve(root: str, real_root: str, path: str, to_user: Callable[[str], str],
+             links: dict[str, str] | None = None) -> str | None:  # fmt: skip
+    """``path`` (under ``root`` as spelled, the way a reader reaches it) resolved part by part,
+    relative to ``real_root`` (``os.path.realpath(root)``), or None when it does not exist (a
+    dangling link on the way, a loop). Every symlink on the way is checked as Argo CD checks one
+    (``util/app/path/path.go`` ``CheckOutOfBoundsSymlinks``: absolute, or its target followed part by
+    part as text leaves the repository) and by its resolved path (``Path.resolve(strict=True)``,
+    which sees a link through another link); a link failing either is a RenderError naming it.
+    Each link is recorded in ``links`` (its path with its folder resolved -> its resolved target)."""
+    current = real_root
+    reached = root
+    for part in os.path.relpath(path, root).split(os.sep):
+        if part in ("", "."):
             continue
-        target = os.readlink(path)
-        current, escapes = os.path.dirname(path), os.path.isabs(target)
-        for part in [] if escapes else target.split(os.sep):
-            current = os.path.normpath(os.path.join(current, part))
-            escapes = escapes or not within(current, root)
+        reached = os.path.join(reached, part)
+        candidate = os.path.join(current, part)
+        try:
+            info = os.lstat(candidate)
+        except OSError:
+            return None
+        if not stat.S_ISLNK(info.st_mode):
+            current = os.path.normpath(candidate)
+            continue
+        target = os.readlink(candidate)
+        textual, escapes = current, os.path.isabs(target)
+        for step in [] if escapes else target.split(os.sep):
+            textual = os.path.normpath(os.path.join(textual, step))
+            escapes = escapes or not within(textual, real_root)
         if escapes:
             raise RenderError(
-                f"illegal filepath in symlink: {to_user(path)} -> {target} leaves the repository "
-                "(Argo CD refuses repositories with out-of-bounds symlinks)", to_user(path))  # fmt: skip
+                f"illegal filepath in symlink: {to_user(reached)} -> {target} leaves the repository "
+                "(Argo CD refuses repositories with out-of-bounds symlinks)", to_user(reached))  # fmt: skip
+        try:
+            resolved = str(Path(candidate).resolve(strict=True))
+        except (OSError, RuntimeError):
+            return None  # dangling, or a loop: kustomize finds nothing there
+        if not within(resolved, real_root):
+            raise RenderError(
+                f"illegal filepath in symlink: {to_user(reached)} -> {target} leaves the repository once the "
+                "links it passes through are followed; hooklint reads nothing outside the repository",
+                to_user(reached))  # fmt: skip
+        if links is not None:
+            links[os.path.relpath(candidate, real_root)] = os.path.relpath(resolved, real_root)
+        current = resolved
+    return current
 
+
+def _refuse_special(resolved: str, path: str, to_user: Callable[[str], str]) -> None:
+    """Raise RenderError when ``resolved`` (``path`` as reached) is not a regular file or folder."""
+    mode = os.stat(resolved).st_mode
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        kind = "FIFO" if stat.S_ISFIFO(mode) else "socket" if stat.S_ISSOCK(mode) else "device"
+        raise RenderError(f"{to_user(path)} is a {kind}, not a regular file: hooklint renders regular files only",
+                          to_user(path))  # fmt: skip
+
+
+def _plan_copy(root: str, files: Iterable[str], to_user: Callable[[str], str]) -> _CopyPlan:
+    """The copy kustomize builds in, for ``files`` (absolute, under ``root`` as spelled): each
+    resolved by :func:`_resolve` (an escaping link is a RenderError naming it; a dangling one is
+    left out), regular files copied from their resolved path, folders reached (a link to a folder)
+    created, links recreated. A FIFO, socket or device is a RenderError: reading one could block
+    forever, and no renderer needs one."""
+    real_root = os.path.realpath(root)
+    plan = _CopyPlan({}, set(), {})
+    for path in files:
+        resolved = _resolve(root, real_root, path, to_user, plan.links)
+        if resolved is None:
+            continue
+        inside = os.path.relpath(resolved, real_root)
+        if os.path.isdir(resolved):
+            plan.folders.add(inside)
+        else:
+            _refuse_special(resolved, path, to_user)
+            plan.files[inside] = resolved
+    for target in plan.links.values():
+        if os.path.isdir(os.path.join(real_root, target)):
+            plan.folders.add(target)
+    return plan
 
 
 def _kustomization_name(folder: str) -> str | None:
@@ -616,25 +790,27 @@ def _position_of(text: str, needle: str) -> tuple[int, int]:
 # --- the build ----------------------------------------------------------------------------------
 
 
-def _build(argv: list[str], renderer: Renderer, root: str, files: list[str], rel_app: str,
+def _build(argv: list[str], renderer: Renderer, root: str, plan: _CopyPlan, app_inside: str,
            options: KustomizeOptions, folder: str, user_file: str, limits: bounded.Limits) -> Rendering:  # fmt: skip
-    """Copy ``files`` (absolute, under ``root``) to a temporary folder, apply ``options``, run
-    kustomize there and return the rendering with paths relative to the application folder."""
+    """Make the copy ``plan`` describes in a temporary folder, apply ``options``, run kustomize
+    there (in ``app_inside``, the application folder resolved, relative to the resolved root) and
+    return the rendering with paths relative to the application folder."""
     work = tempfile.mkdtemp(prefix="hooklint-kustomize-")
     try:
         src, home = os.path.join(work, "src"), os.path.join(work, "home")
         os.makedirs(home)
-        _copy(root, files, src)
-        app = os.path.normpath(os.path.join(src, rel_app))
+        _copy(plan, src)
+        app = os.path.normpath(os.path.join(src, app_inside))
         make_dirs(app)
+        _check_copy(src)
 
         def to_user(path: str) -> str:
             return os.path.normpath(os.path.join(folder, os.path.relpath(path, app)))
 
         requested, same_lines = _prepare(app, options, user_file)
         try:
-            done = bounded.run([*argv, app], cwd=src, env=_environment(home), timeout=limits.timeout,
-                               memory=limits.memory)  # fmt: skip
+            done = bounded.run([*sandbox.network_isolation(root), *argv, app], cwd=src, env=_environment(home, root),
+                               timeout=limits.timeout, memory=limits.memory)  # fmt: skip
         except bounded.Stopped as stopped:
             raise RenderError(f"kustomize build of {os.path.normpath(folder)} {stopped.reason}", user_file) from None
         except OSError as error:
@@ -650,18 +826,39 @@ def _build(argv: list[str], renderer: Renderer, root: str, files: list[str], rel
         remove_tree(work)
 
 
-def _copy(root: str, files: Iterable[str], dest: str) -> None:
-    """Copy ``files`` to the same places under ``dest``; symlinks stay symlinks."""
+def _copy(plan: _CopyPlan, dest: str) -> None:
+    """Make under ``dest`` the folders, files and links of ``plan``; every link points, relatively,
+    straight at its resolved target inside ``dest``."""
     os.makedirs(dest, exist_ok=True)
-    for path in files:
-        if not os.path.lexists(path):
-            continue
-        target = os.path.join(dest, os.path.relpath(path, root))
+    for inside in sorted(plan.folders):
+        make_dirs(os.path.join(dest, inside))
+    for inside, source in sorted(plan.files.items()):
+        target = os.path.join(dest, inside)
         make_dirs(os.path.dirname(target))
-        if os.path.islink(path):
-            os.symlink(os.readlink(path), target)
-        else:
-            shutil.copyfile(path, target)
+        shutil.copyfile(source, target, follow_symlinks=True)
+    for inside, resolved in sorted(plan.links.items()):
+        link = os.path.join(dest, inside)
+        make_dirs(os.path.dirname(link))
+        os.symlink(os.path.relpath(os.path.join(dest, resolved), os.path.dirname(link)), link)
+
+
+def _check_copy(dest: str) -> None:
+    """Check the copy kustomize is given: only folders, regular files and links that resolve
+    inside it. Raises RenderError otherwise (a fault of hooklint's, never the user's input)."""
+    real = os.path.realpath(dest)
+    for folder, dirs, names in walk_tree(dest):
+        for name in dirs + names:
+            path = os.path.join(folder, name)
+            info = os.lstat(path)
+            if stat.S_ISLNK(info.st_mode):
+                try:
+                    resolved = str(Path(path).resolve(strict=True))
+                except (OSError, RuntimeError):
+                    resolved = ""
+                if not resolved or not within(resolved, real):
+                    raise RenderError(f"internal error: the copy's link {os.path.relpath(path, dest)} leaves it", "")
+            elif not (stat.S_ISDIR(info.st_mode) or stat.S_ISREG(info.st_mode)):
+                raise RenderError(f"internal error: the copy holds {os.path.relpath(path, dest)}, not a file", "")
 
 
 def _prepare(app: str, options: KustomizeOptions, user_file: str) -> tuple[set[str], bool]:
@@ -701,26 +898,21 @@ def _prepare(app: str, options: KustomizeOptions, user_file: str) -> tuple[set[s
     return requested, same_lines
 
 
-def _environment(home: str) -> dict[str, str]:
-    """A minimal environment in which neither kustomize nor git can reach the network."""
-    env = {
-        "PATH": os.environ.get("PATH", os.defpath),
-        "HOME": home,
-        "XDG_CONFIG_HOME": home,
-        "NO_PROXY": "",
-        "no_proxy": "",
-        "GIT_ALLOW_PROTOCOL": "",
-        "GIT_TERMINAL_PROMPT": "0",
-    }
-    for name in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy"):
-        env[name] = _NO_PROXY_URL
-    return env
+def _environment(home: str, repository: str | None = None) -> dict[str, str]:
+    """The whole environment kustomize runs with (:func:`hooklint.sources.sandbox.child_environment`):
+    no cluster, no proxy, git allowed no protocol, ``PATH`` without the repository."""
+    return sandbox.child_environment(home, repository)
 
 
 def _version_output(argv: list[str]) -> str:
+    """What ``argv`` (a renderer's version command, by absolute path) prints, run as a build is run
+    (``PATH`` without the current folder's programs)."""
     home = tempfile.mkdtemp(prefix="hooklint-kustomize-")
+    here = os.getcwd()
     try:
-        done = subprocess.run(argv, env=_environment(home), capture_output=True, text=True, timeout=30, check=False)
+        done = subprocess.run([*sandbox.network_isolation(here), *argv], env=_environment(home, here),
+                              capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL,
+                              check=False)  # fmt: skip
         return done.stdout + done.stderr
     except (OSError, subprocess.TimeoutExpired):
         return ""

@@ -95,6 +95,7 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
             if config.api_versions and not helm.api_versions:
                 helm = dataclasses.replace(helm, api_versions=tuple(config.api_versions))
             rendering = render_helm(folder, root, helm, argocd.helm_major(config.argocd_version), Limits.of(config))
+        _check_named_paths(rendering, root, manifest_file)
     except RenderError as exc:
         # Argo CD renders it, hooklint does not (HL009, the detail says how Argo CD does); else
         # Argo CD fails the same way (HL007)
@@ -146,6 +147,23 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
                          else sources.helm_placement(body, doc, manifest_file, template_index[i]))  # fmt: skip
         rendered.append(RenderedFile(parsed, placement))
     return loaded, rendered, rendering.renderer
+
+
+def _check_named_paths(rendering, root: str, manifest_file: str) -> None:
+    """Refuse a rendering that names, as where an object came from or what changed it (origin,
+    ``configuredIn``, the transformations annotation), a file outside the repository ``root``
+    by its resolved path (``os.path.realpath``): hooklint opens those files to place findings, and
+    renderer output is the repository's text (an object can carry the annotations itself).
+    Raises RenderError (HL007) naming the first such path."""
+    real_root = os.path.realpath(root)
+    for doc in rendering.documents:
+        named = [doc.origin, doc.configured_in, *(t.path for t in doc.transformations)]
+        for path in named:
+            if path and not within(os.path.realpath(path), real_root):
+                raise RenderError(
+                    f"the rendering names {path} as the source of an object, which is outside the repository "
+                    "(an origin or transformations annotation in the repository's files?); hooklint reads "
+                    "nothing outside the repository", manifest_file)  # fmt: skip
 
 
 def _options(read, application: ApplicationSource, manifest_file: str, *args):

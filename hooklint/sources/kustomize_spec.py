@@ -1,0 +1,241 @@
+"""How kustomize itself reads a kustomization's keys and tells a remote entry from a local one,
+so that hooklint reads the same fields and refuses every entry kustomize would fetch before
+anything is handed to it.
+
+Keys. kustomize v5 (``api/types/kustomization.go`` ``Kustomization.Unmarshal``) turns the YAML into
+JSON with ``sigs.k8s.io/yaml`` (go-yaml v2 into a Go map, then ``json.Marshal``: object keys come out
+sorted) and decodes it with ``encoding/json`` into the ``Kustomization`` struct. Go's JSON decoder
+matches an object key to a struct field by exact name or, failing that, case-insensitively with
+Unicode simple folding (``Resources``, ``RESOURCES``, ``reſources`` with U+017F and ``K`` U+212A
+all name ``resources``), at every struct level (``patches[].Path``), but not inside Go maps
+(``openapi``, ``commonLabels``). Two keys folding to one field are both decoded, in sorted order:
+the last one's list replaces the other's, a map is merged. :func:`canonical` gives the mapping
+kustomize decodes, keys renamed to the field names; :func:`ambiguous_key` finds a mapping with
+two keys for one field, which hooklint refuses (HL007) rather than depend on that order.
+
+Remote entries. kustomize's loader (``api/internal/loader/fileloader.go``) fetches a file entry
+over HTTP when ``url.Parse`` gives it the scheme ``http`` or ``https`` (``IsRemoteFile``, any
+case, whatever exists on disk: a local folder named ``http:`` does not make
+``http://127.0.0.1/x.yaml`` local), and clones a ``resources``/``components`` entry that
+``git.NewRepoSpecFromURL`` parses (``api/internal/git/repospec.go``: ``git::`` prefixes, ``ssh://``,
+``https://``, ``http://``, ``file://``, ``user@host:path``, ``github.com/org/repo``) before it looks
+at the local file system. :func:`is_remote_file` and :func:`is_repo_spec` port both.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from typing import Any
+
+import yaml
+
+# --- keys -----------------------------------------------------------------------------------------
+
+#: A struct level: field name -> its shape (None: a scalar, list of scalars, or a Go map whose keys
+#: are matched exactly; ("struct", fields); ("list", fields): a list of structs).
+_Fields = dict[str, Any]
+
+_PATCH: _Fields = {"path": None, "patch": None, "target": None, "options": None}
+_GENERATOR: _Fields = {"namespace": None, "name": None, "behavior": None, "literals": None, "files": None,
+                       "envs": None, "env": None, "options": None, "type": None}  # fmt: skip
+_REPLACEMENT: _Fields = {"path": None, "source": None, "targets": None}
+_HELM_CHART: _Fields = {n: None for n in (
+    "name", "version", "repo", "releaseName", "namespace", "additionalValuesFiles", "valuesFile", "valuesInline",
+    "valuesMerge", "includeCRDs", "skipHooks", "apiVersions", "kubeVersion", "nameTemplate", "skipTests", "debug")}  # fmt: skip
+_HELM_ARGS: _Fields = {n: None for n in (
+    "chartName", "chartVersion", "chartRepoUrl", "chartHome", "chartRepoName", "helmBin", "helmHome", "values",
+    "valuesLocal", "valuesMerge", "releaseName", "releaseNamespace", "extraArgs")}  # fmt: skip
+
+#: The fields of kustomize v5.5.0's ``Kustomization`` (``api/types/kustomization.go``, with the
+#: inlined ``TypeMeta``), the struct levels below them that name files spelled out.
+KUSTOMIZATION_FIELDS: _Fields = {
+    "apiVersion": None, "kind": None,
+    "metadata": ("struct", {"name": None, "namespace": None, "labels": None, "annotations": None}),
+    "openapi": None, "namePrefix": None, "nameSuffix": None, "namespace": None, "commonLabels": None,
+    "labels": None, "commonAnnotations": None, "patchesStrategicMerge": None,
+    "patchesJson6902": ("list", _PATCH), "patches": ("list", _PATCH), "images": None, "imageTags": None,
+    "replacements": ("list", _REPLACEMENT), "replicas": None, "vars": None, "sortOptions": None,
+    "resources": None, "components": None, "crds": None, "bases": None,
+    "configMapGenerator": ("list", _GENERATOR), "secretGenerator": ("list", _GENERATOR),
+    "helmGlobals": ("struct", {"chartHome": None, "configHome": None}),
+    "helmCharts": ("list", _HELM_CHART), "helmChartInflationGenerator": ("list", _HELM_ARGS),
+    "generatorOptions": None, "configurations": None, "generators": None, "transformers": None,
+    "validators": None, "buildMetadata": None,
+}  # fmt: skip
+
+#: The runes outside ASCII that Go's simple case folding maps onto an ASCII letter.
+_FOLD_EXTRA = {"\u017f": "s", "\u212a": "k"}
+
+
+def go_fold(name: str) -> str:
+    """``name`` folded as Go's ``encoding/json`` compares a key with a field name (Unicode simple
+    folding; ASCII letters and the two runes that fold onto them, U+017F and U+212A, to lower
+    case)."""
+    return "".join(_FOLD_EXTRA.get(c, c.lower()) for c in name)
+
+
+def _field_of(key: Any, fields: _Fields) -> str | None:
+    if not isinstance(key, str):
+        return None
+    if key in fields:
+        return key
+    folded = go_fold(key)
+    return next((f for f in fields if go_fold(f) == folded), None)
+
+
+def canonical(config: dict[str, Any], fields: _Fields = KUSTOMIZATION_FIELDS) -> dict[str, Any]:
+    """The mapping kustomize decodes from ``config`` (a parsed kustomization): every key naming a
+    field (in any case, :func:`go_fold`) renamed to the field, keys of one field taken in sorted
+    order (later lists and scalars win, maps are merged), struct levels below done alike; other
+    keys are kept as written (kustomize refuses unknown fields itself)."""
+    out: dict[str, Any] = {}
+    for key in sorted(config, key=lambda k: (str(k).encode("utf-8", "surrogatepass"), str(type(k)))):
+        field = _field_of(key, fields)
+        value = config[key]
+        if field is None:
+            out[key] = value
+            continue
+        shape = fields[field]
+        if shape is not None and shape[0] == "struct" and isinstance(value, dict):
+            value = canonical(value, shape[1])
+        elif shape is not None and shape[0] == "list" and isinstance(value, list):
+            value = [canonical(v, shape[1]) if isinstance(v, dict) else v for v in value]
+        if isinstance(value, dict) and isinstance(out.get(field), dict):
+            value = {**out[field], **value}
+        out[field] = value
+    return out
+
+
+def ambiguous_key(node: yaml.Node | None, fields: _Fields = KUSTOMIZATION_FIELDS,
+                  where: str = "") -> tuple[str, yaml.Node, yaml.Node] | None:  # fmt: skip
+    """The first key of the composed kustomization ``node`` (document order, struct levels of
+    ``fields`` included) that names the same field as an earlier key of its mapping, as
+    ``(field path, earlier key node, this key node)``; None when there is none."""
+    if not isinstance(node, yaml.MappingNode):
+        return None
+    seen: dict[str, yaml.Node] = {}
+    for key_node, value_node in node.value:
+        field = _field_of(key_node.value if isinstance(key_node, yaml.ScalarNode) else None, fields)
+        if field is None:
+            continue
+        path = f"{where}.{field}" if where else field
+        if field in seen:
+            return path, seen[field], key_node
+        seen[field] = key_node
+        shape = fields[field]
+        if shape is None:
+            continue
+        items = value_node.value if shape[0] == "list" and isinstance(value_node, yaml.SequenceNode) else [value_node]
+        for i, item in enumerate(items):
+            found = ambiguous_key(item, shape[1], f"{path}[{i}]" if shape[0] == "list" else path)
+            if found is not None:
+                return found
+    return None
+
+
+# --- remote entries -------------------------------------------------------------------------------
+
+_SCHEME_CHARS = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*")
+
+
+def url_scheme(entry: str) -> str | None:
+    """The scheme Go's ``url.Parse`` gives ``entry``, lower-cased (``getScheme``: a letter, then
+    letters, digits, ``+``, ``-``, ``.``, up to the first ``:``), or None."""
+    found = _SCHEME_CHARS.match(entry)
+    if found is None or entry[found.end():found.end() + 1] != ":":
+        return None
+    return found.group(0).lower()
+
+
+def is_remote_file(entry: str) -> bool:
+    """Whether kustomize fetches ``entry`` over HTTP when it loads it as a file (``IsRemoteFile``:
+    the scheme is ``http`` or ``https``, any case). hooklint does not ask whether the rest of the
+    URL parses (Go refuses a few, then reads the entry as a local path): such an entry is taken for
+    remote too, so nothing kustomize would fetch is missed."""
+    return url_scheme(entry) in ("http", "https")
+
+
+_USERNAME = re.compile(r"^([a-zA-Z][a-zA-Z0-9-]*)@")
+_GIT_SCHEMES = ("ssh://", "https://", "http://", "file://")
+
+
+def _trim_prefix_fold(s: str, prefix: str) -> tuple[str, bool]:
+    if len(prefix) <= len(s) and s[: len(prefix)].lower() == prefix:
+        return s[len(prefix):], True
+    return s, False
+
+
+def is_repo_spec(entry: str) -> bool:
+    """Whether kustomize clones ``entry`` as a git repository when it is a ``resources``,
+    ``components`` (or generator, transformer, validator) entry: a port of
+    ``git.NewRepoSpecFromURL`` (kustomize v5.5.0, ``api/internal/git/repospec.go``), which succeeds
+    for ``github.com/org/repo``, ``git@host:org/repo``, ``https://host/org/repo``,
+    ``git::https://...``, ``ssh://...``, ``file:///srv/repo`` and the like."""
+    if entry.startswith("/"):  # filepath.IsAbs
+        return False
+    n = entry.partition("?")[0]
+    n, _ = _trim_prefix_fold(n, "git::")
+    scheme = ""
+    for prefix in _GIT_SCHEMES:
+        n, found = _trim_prefix_fold(n, prefix)
+        if found:
+            scheme = prefix
+            break
+    user = _USERNAME.match(n)
+    username = user.group(0) if user else ""
+    n = n[len(username):]
+    github = n.lower().startswith(("github.com/", "github.com:"))
+    scp = scheme == "" and (username != "" or github)
+    if scheme == "" and not scp:
+        return False
+    if scheme == "file://":
+        host, rest = scheme, username + n
+    else:
+        sep = n.find("/")
+        if scp:
+            colon = n.find(":")
+            if sep == -1 or 0 < colon < sep:
+                sep = colon
+        host, rest = (n[: sep + 1], n[sep + 1:]) if sep >= 0 else (n, "")
+        if github:
+            host = "github.com:" if scheme.startswith("ssh://") or username else "github.com/"
+        if host == "":
+            return False
+    return _repo_path_parts(rest, all_segments=host.startswith("file://"))
+
+
+def _repo_path_parts(n: str, all_segments: bool) -> bool:
+    """``parsePathParts``: whether ``n`` splits into a non-empty repository path and a
+    kustomization path that stays in the repository."""
+    if "_git/" in n:
+        at = n.index("_git/") + len("_git/")
+        segments = n[at:].split("/")
+        repo, root = n[:at] + segments[0], "/".join(segments[1:])
+    elif "//" in n:
+        at = n.index("//")
+        repo, root = n[:at], n[at + 2:]
+    elif ".git" in n:
+        at = n.index(".git") + len(".git")
+        repo, root = n[:at], n[at:]
+    elif all_segments:
+        repo, root = n, ""
+    else:
+        segments = n.split("/")
+        if len(segments) < 2:
+            return False
+        repo, root = "/".join(segments[:2]), "/".join(segments[2:])
+    if not repo:
+        return False
+    cleaned = posixpath.normpath(root.lstrip("/") or ".")
+    return cleaned.split("/")[0] != ".."
+
+
+#: Fields whose entries kustomize may load as a kustomization root (``ldr.New``): a git URL there
+#: is cloned. Every other path entry is only loaded as a file.
+ROOT_FIELDS = ("resources", "bases", "components", "generators", "transformers", "validators")
+
+
+def fetched_by_kustomize(entry: str, field: str) -> bool:
+    """Whether kustomize would reach the network for ``entry`` of ``field``."""
+    return is_remote_file(entry) or (field in ROOT_FIELDS and is_repo_spec(entry))
