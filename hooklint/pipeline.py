@@ -29,6 +29,7 @@ from hooklint.loader import parse_text
 from hooklint.model import Manifest, manifests_of
 from hooklint.plan import SyncPlan, build_plan
 from hooklint.sources.rendered import Renderer
+from hooklint.sources.discovery import PLUGIN
 from hooklint.sources import STDIN, Application, LoadedApplication, group_applications, load_application, loaded_application
 
 #: What one application's lint gives back: (findings, input errors, files linted, files not linted
@@ -183,7 +184,8 @@ def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1
     engine = Engine(config, catalog)
     errors: list[InputError] = []
     walk_notices: list[str] = []
-    apps = group_applications(paths, errors, walk_notices, config.repo_urls, excluded=config.exclude or None)
+    apps = group_applications(paths, errors, walk_notices, config.repo_urls, excluded=config.exclude or None,
+                              config=config)  # fmt: skip
     jobs = resolve_jobs(jobs)
     files = sum(len(a.reported) + len(a.context) for a in apps)
     if jobs > 1 and len(apps) > 1 and files >= PARALLEL_MIN_FILES:
@@ -210,6 +212,7 @@ _SKIP_KINDS = (
     ("+argocd:skip-file-rendering", "marked +argocd:skip-file-rendering"),
     ("unrelated YAML", "unrelated YAML"),
     ("jsonnet", "jsonnet, which hooklint does not evaluate"),
+    ("config management plugin", "rendered by a config management plugin, which hooklint never runs"),
     ("leaves it out", "left out by an Application's directory.include/exclude"),
     ("symbolic link", "dangling symbolic links"),
     ("larger than max-file-size", "over max-file-size"),
@@ -261,6 +264,11 @@ class PlannedApplication:
     renderer: Renderer | None = None
     #: ``Application NAME (FILE:LINE)`` when an Argo CD Application renders it.
     application: str | None = None
+    #: What made that Application when it is not written as YAML: the parent Application whose
+    #: chart or kustomization renders it, or the chart or kustomization no Application here deploys.
+    generated_by: str | None = None
+    #: Whether the repository's Applications are known and none of them deploys this folder.
+    undeployed: bool = False
 
 
 def plan_paths(paths: list[str], config: Config) -> tuple[list[PlannedApplication], list[InputError]]:
@@ -271,8 +279,14 @@ def plan_paths(paths: list[str], config: Config) -> tuple[list[PlannedApplicatio
     its objects are in that application's plan. Never raises for bad input."""
     errors: list[InputError] = []
     plans: list[PlannedApplication] = []
-    for app in group_applications(paths, errors, None, config.repo_urls):
+    apps = group_applications(paths, errors, None, config.repo_urls, config=config)
+    mapped = any(a.argocd is not None for a in apps)
+    for app in apps:
         if app.applied_elsewhere:
+            continue
+        if app.source_type == PLUGIN:
+            plans.append(PlannedApplication(app.key, build(load_application(app, config), config)[1], 0, PLUGIN, None,
+                                            app.argocd.label(), app.argocd.generated_by))  # fmt: skip
             continue
         with collector_paused():
             loaded = load_application(app, config)
@@ -283,7 +297,9 @@ def plan_paths(paths: list[str], config: Config) -> tuple[list[PlannedApplicatio
                             if issue.kind in ("syntax-error", "too-complex"))  # fmt: skip
         plan = build(loaded, config)[1]
         label = app.argocd.label() if app.argocd is not None else None
-        plans.append(PlannedApplication(app.key, plan, unparsed, app.source_type, loaded.renderer, label))
+        generated_by = app.argocd.generated_by if app.argocd is not None else None
+        plans.append(PlannedApplication(app.key, plan, unparsed, app.source_type, loaded.renderer, label, generated_by,
+                                        mapped and app.argocd is None and app.key != STDIN))  # fmt: skip
     return plans, errors
 
 

@@ -19,6 +19,7 @@ from hooklint.sources.directory import mark_unrendered
 from hooklint.sources.discovery import (
     DIRECTORY,
     JSONNET_REASON,
+    PLUGIN,
     STDIN,
     UNRENDERABLE,
     Application,
@@ -60,8 +61,13 @@ class LoadedApplication:
 def load_application(app: Application, config: Config) -> LoadedApplication:
     """Read every file of ``app`` (reported and context; unreadable ones come back with
     ``error`` set) and mark those Argo CD does not render."""
+    if app.source_type == PLUGIN:  # a config management plugin renders it: never run, never read
+        return LoadedApplication(app, [LoadedFile(p, skip_reason=app.left_out.get(p)) for p in app.reported], [], None)
     if app.source_type == UNRENDERABLE and app.argocd is not None:
-        loaded = read_file(app.manifest_file, config.max_file_size)
+        if app.argocd.generated_by is not None:  # a template or resource of its parent: linted there
+            loaded = parse_text(app.manifest_file, "")
+        else:
+            loaded = read_file(app.manifest_file, config.max_file_size)
         loaded.issues.append((LoadIssue(RENDER_FAILED, Span.point(app.argocd.line, 1),
                                         f"{app.argocd.label()}: {app.argocd.problem}"), 0))  # fmt: skip
         return LoadedApplication(app, [loaded], [], None)

@@ -19,16 +19,20 @@ import functools
 import glob
 import os
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from hooklint.findings import InputError
 from hooklint.loader import STDIN, os_error_text, within
+from hooklint.yamlio import Map, Seq
 from hooklint.sources.applications import (
     ApplicationSource,
     DirectoryOptions,
     find_application_sources,
     repository_manifests,
 )
+
+if TYPE_CHECKING:
+    from hooklint.config import Config
 
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json", ".jsonnet")
 #: Argo CD evaluates ``*.jsonnet`` files of a directory source (``findManifests``); hooklint does
@@ -68,6 +72,9 @@ KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization
 DIRECTORY, KUSTOMIZE, HELM = "directory", "kustomize", "helm"
 #: An Argo CD Application source that cannot be rendered at all (its path is missing).
 UNRENDERABLE = "unrenderable"
+#: A folder an Argo CD Application renders with a config management plugin (``spec.source.plugin``),
+#: which hooklint never runs: its files are listed as not linted.
+PLUGIN = "plugin"
 
 
 def source_type(folder: str) -> tuple[str, str | None]:
@@ -174,6 +181,7 @@ def group_applications(
     notices: list[str] | None = None,
     repo_urls: Iterable[str] = (),
     excluded: Callable[[str], bool] | None = None,
+    config: "Config | None" = None,
 ) -> list[Application]:
     """Expand command-line paths into applications, in a deterministic order.
 
@@ -191,7 +199,11 @@ def group_applications(
     the result.
 
     A file ``excluded`` matches (the configuration's ``exclude``) is never reported, even when named
-    on its own: it is loaded as context of its folder's application, if that folder has one."""
+    on its own: it is loaded as context of its folder's application, if that folder has one.
+
+    With ``config``, the map also holds the Applications that the repository's Helm charts and
+    kustomizations render (app of apps, :func:`application_map`); without it, only those written
+    as YAML."""
     reported: dict[str, set[str]] = {}
     named_by: dict[str, str] = {}
     named_files: set[str] = set()
@@ -241,7 +253,10 @@ def group_applications(
     if notices is None:
         notices = []
     run_files = sorted(f for files in reported.values() for f in files if f != STDIN)
-    sources = find_application_sources(run_files + repository_manifests(run_files, repo_urls), repo_urls)
+    repository_files = repository_manifests(run_files, repo_urls)
+    sources = find_application_sources(run_files + repository_files, repo_urls)
+    if config is not None and (sources or repository_files):
+        sources = application_map(sources, run_files + repository_files, run_files, config, notices)
     covered: set[str] = set()
     #: kustomize Components of the run, by their kustomization (as the user spells it)
     components: dict[str, Application] = {}
@@ -585,9 +600,12 @@ def _mapped_applications(
     per_folder: dict[str, int] = {}
     for source in sources:
         per_folder[source.folder] = per_folder.get(source.folder, 0) + 1
+    run = {os.path.abspath(f) for files in reported.values() for f in files if f != STDIN}
     for source in sources:
         folder = source.folder
         if source.problem is not None:  # reported on the Application's source (HL007)
+            if not any(os.path.abspath(f) in run for f in (source.manifest, *source.scope)):
+                continue  # an Application this run does not name: not its business (pre-commit)
             apps.append(Application(f"{source.manifest} ({source.name})", [source.manifest], [], UNRENDERABLE,
                                     source.manifest, None, folder, source))  # fmt: skip
             continue
@@ -597,10 +615,15 @@ def _mapped_applications(
         detected, manifest_file = source_type(folder)
         kind = source.source_type or detected
         key = folder if per_folder[folder] == 1 else f"{folder} ({source.name})"
-        if kind == "plugin":
+        if kind == PLUGIN:
             covered.update(inside)
             notices.append(f"{folder}: {source.label()} renders it with a config management plugin, which hooklint "
                            "never runs: not linted.")  # fmt: skip
+            files = sorted({f for k in inside for f in reported[k]})
+            why = f"{source.label()} renders it with a config management plugin ({source.field}.plugin), which " \
+                  "hooklint never runs"  # fmt: skip
+            apps.append(Application(key, files, [], PLUGIN, None, named_by.get(inside[0]), folder, source,
+                                    {f: why for f in files}))  # fmt: skip
             continue
         if kind in (KUSTOMIZE, HELM):
             if manifest_file is None or (kind == HELM) != manifest_file.endswith(HELM_CHART_FILE):
@@ -662,3 +685,214 @@ def _siblings(folder: str, exclude: set[str]) -> list[str]:
         ):
             out.append(full)
     return out
+
+
+# --- the map: Applications rendered by other Applications (app of apps) ----------------------
+
+#: The most levels of app of apps followed: an Application whose chart or kustomization renders
+#: Applications whose charts render Applications... (a notice says where it stopped).
+MAX_APP_OF_APPS_DEPTH = 8
+#: The most Helm charts and kustomizations rendered to find the Applications they make.
+MAX_PARENTS_RENDERED = 200
+
+
+def application_map(sources: list[ApplicationSource], files: list[str], run_files: list[str], config: "Config",
+                    notices: list[str]) -> list[ApplicationSource]:  # fmt: skip
+    """Every Application source of the repository: ``sources`` (the Applications written as YAML
+    in ``files``, the run's and the repository's manifest files) and those that the repository's
+    Helm charts and kustomizations render (an app of apps: Argo CD applies the rendered
+    Application, and the application controller then syncs it as its own application, with its
+    own source type, options, release name and destination).
+
+    A chart or kustomization is rendered here when one of its templates or resources says
+    ``kind: Application``: with the options of each Application of the map that points at it,
+    or, when none does, as a folder is (someone outside this repository deploys it; a
+    kustomization that another one builds on is a base, rendered only through its overlays).
+    Children are followed recursively, at most :data:`MAX_APP_OF_APPS_DEPTH` levels; a child
+    pointing back at a folder of its own chain is a cycle. Both are notices, as is a parent that
+    does not render (its children are then unknown) when the run holds its files. A rendered
+    Application that the same kustomization's resource file also writes as YAML is the rendered
+    one (what Argo CD applies). Rendering uses :func:`hooklint.sources.render.render`, in its
+    temporary copy and child process, through the render cache."""
+    from hooklint.sources.applications import RepositoryUrls
+
+    candidates = _parent_candidates(files)
+    if not candidates:
+        return sources
+    urls = RepositoryUrls(config.repo_urls)
+    run = {os.path.abspath(f) for f in run_files}
+    # a written Application that a kustomization of the map renders comes back from its rendering
+    held_by: dict[str, str] = {}
+    for folder, (kind, _, _, reads) in sorted(candidates.items()):
+        for path in reads:
+            held_by.setdefault(path, folder)
+    withheld = [s for s in sources if os.path.abspath(s.manifest) in held_by]
+    sources = [s for s in sources if os.path.abspath(s.manifest) not in held_by]
+    out = list(sources)
+    queue: list[tuple[str, ApplicationSource | None, tuple[str, ...]]] = []
+    pointed: set[str] = set()
+    done: set[tuple] = set()
+    for source in sources:
+        folder = os.path.abspath(source.folder)
+        if source.problem is None and folder in candidates:
+            queue.append((folder, source, (folder,)))
+            pointed.add(folder)
+    rendered_count = 0
+    # nobody's charts and kustomizations, those that written Applications of others point at last
+    targeted = {os.path.abspath(w.folder) for w in withheld}
+    orphans = sorted((f for f in candidates if f not in pointed and not candidates[f][2]),
+                     key=lambda f: (f in targeted, f))  # fmt: skip
+    dropped: set[str] = set()
+    while queue or orphans:
+        if not queue:
+            folder = orphans.pop(0)
+            if folder in pointed:
+                continue
+            queue.append((folder, None, (folder,)))
+        folder, parent, chain = queue.pop(0)
+        if rendered_count >= MAX_PARENTS_RENDERED:
+            notices.append(f"more than {MAX_PARENTS_RENDERED} Helm charts and kustomizations render Applications: "
+                           "the Applications of the others are not known.")  # fmt: skip
+            break
+        rendered_count += 1
+        kind, manifest_file, _, _ = candidates[folder]
+        identity = (folder, parent.label() if parent else None, parent.generated_by if parent else None,
+                    parent.namespace if parent else None, repr(parent.options) if parent else None)
+        if identity in done:
+            continue  # the same rendering, reached twice
+        done.add(identity)
+        if parent is not None and parent.source_type in (HELM, KUSTOMIZE) and parent.source_type != kind:
+            kind = parent.source_type
+            manifest_file = os.path.normpath(os.path.join(parent.folder, HELM_CHART_FILE if kind == HELM
+                                                          else KUSTOMIZATION_NAMES[0]))  # fmt: skip
+        elif parent is not None and parent.source_type in (DIRECTORY, "plugin"):
+            continue  # written Applications of a directory source are found as YAML; plugins never run
+        in_run = any(within(f, folder) for f in run)
+        children = _rendered_sources(kind, manifest_file, parent, config, urls, notices if in_run else None)
+        if children is None:  # not rendered: its written Applications are what is known
+            children = [w for w in withheld if held_by[os.path.abspath(w.manifest)] == folder]
+        for child in children:
+            out.append(child)
+            target = os.path.abspath(child.folder)
+            if child.problem is not None or target not in candidates:
+                continue
+            if target in chain:
+                names = " -> ".join(s for s in [*(_short(c) for c in chain), _short(target)])
+                notices.append(f"{child.origin()} points at {child.folder}, which renders it again (a cycle of app "
+                               f"of apps: {names}): not followed further.")  # fmt: skip
+                continue
+            if len(chain) >= MAX_APP_OF_APPS_DEPTH:
+                notices.append(f"{child.origin()}: app of apps deeper than {MAX_APP_OF_APPS_DEPTH} levels; the "
+                               f"Applications that {child.folder} renders are not known.")  # fmt: skip
+                continue
+            if target not in pointed and any(c.generated_by == _orphan_label(candidates[target]) for c in out):
+                dropped.add(_orphan_label(candidates[target]))  # rendered as nobody's first: now a child's
+            pointed.add(target)
+            queue.append((target, child, (*chain, target)))
+    # a folder first rendered as nobody's, then found to be a child's, keeps only the child's
+    # rendering; the same Application reached twice is one
+    keep = []
+    while True:
+        more = {s.label() for s in out if s.generated_by in dropped} - dropped
+        if not more:
+            break
+        dropped |= more
+    seen: set[tuple] = set()
+    for source in out:
+        key = (source.name, source.manifest, source.line, source.folder, source.field)
+        if source.generated_by in dropped or key in seen:
+            continue
+        seen.add(key)
+        keep.append(source)
+    return keep
+
+
+def _short(folder: str) -> str:
+    from hooklint.loader import user_path
+
+    return user_path(folder)
+
+
+def _orphan_label(candidate: tuple) -> str:
+    kind, manifest_file = candidate[:2]
+    return f"the {'Helm chart' if kind == HELM else 'kustomization'} {manifest_file}"
+
+
+def _rendered_sources(kind: str, manifest_file: str, parent: ApplicationSource | None, config: "Config",
+                      urls, notices: list[str] | None) -> list[ApplicationSource] | None:  # fmt: skip
+    """The Application sources in the rendering of the chart or kustomization ``manifest_file``
+    (with the options of ``parent``, the Application that deploys it, if any), each placed at the
+    template or resource line it comes from; None when it did not render (a notice then, when
+    ``notices`` is given)."""
+    from hooklint.sources.applications import sources_of
+    from hooklint.sources.render import render
+
+    folder = os.path.dirname(manifest_file) or "."
+    try:
+        loaded, rendered, renderer = render(kind, folder, manifest_file, config, None, parent)
+    except Exception as exc:  # noqa: BLE001 - the parent's own lint reports it; the map must go on
+        if notices is not None:
+            notices.append(f"{manifest_file}: did not render ({exc}): the Applications it makes are not known.")
+        return None
+    if renderer is None:
+        if notices is not None:
+            notices.append(f"{manifest_file}: did not render, so the Applications it makes are not known "
+                           "(hooklint lint says why).")  # fmt: skip
+        return None
+    generated_by = parent.label() if parent is not None else _orphan_label((kind, manifest_file))
+    scope = (manifest_file, *(parent.scope if parent is not None else ()))
+    found: list[ApplicationSource] = []
+    for item in rendered:
+        body = item.loaded.documents[0].value if item.loaded.documents else None
+        if not isinstance(body, Map) or body.get("kind") != "Application":
+            continue
+        placement = item.placement
+        where, line = manifest_file, 1
+        if placement is not None:
+            where, line = placement.path, placement.first.line
+            if placement.template is not None:
+                span = placement.template("spec.source") or placement.template("spec.sources")
+                line = span.line if span is not None else line
+            elif placement.source is not None:
+                spec = placement.source.get("spec")
+                written = spec.get("source") or spec.get("sources") if isinstance(spec, Map) else None
+                line = written.span.line if isinstance(written, (Map, Seq)) else line
+        root, ours = urls.of(where)
+        found.extend(sources_of(body, where, root or os.getcwd(), ours, line, generated_by, scope,
+                                config.max_file_size))  # fmt: skip
+    return found
+
+
+def _parent_candidates(files: list[str]) -> dict[str, tuple[str, str, bool, frozenset[str]]]:
+    """The folders (absolute) of the Helm charts and kustomizations among ``files`` whose
+    templates or resources say ``kind: Application``: ``{folder: (HELM or KUSTOMIZE, its
+    Chart.yaml or kustomization as spelled in files, whether another such kustomization builds
+    on it, the absolute paths of a kustomization's files that do)}``."""
+    from hooklint.sources.applications import mentions_application
+
+    found: dict[str, tuple[str, str, bool, frozenset[str]]] = {}
+    for path in files:
+        name = os.path.basename(path)
+        folder = os.path.dirname(os.path.abspath(path))
+        if name == HELM_CHART_FILE:
+            if source_type(folder)[0] != HELM:
+                continue
+            for below, dirs, names in os.walk(folder):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                if any(mentions_application(os.path.join(below, n)) for n in sorted(names)
+                       if n.endswith((".yaml", ".yml", ".tpl"))):  # fmt: skip
+                    found[folder] = (HELM, os.path.normpath(path), False, frozenset())
+                    break
+        elif name in KUSTOMIZATION_NAMES and not is_component(path):
+            reads = kustomization_reads(path) or set()
+            holding = frozenset(p for p in reads if p != os.path.abspath(path) and os.path.isfile(p)
+                                and mentions_application(p))  # fmt: skip
+            if holding:
+                found[folder] = (KUSTOMIZE, os.path.normpath(path), False, holding)
+    for folder, (kind, manifest_file, _, _) in list(found.items()):
+        if kind != KUSTOMIZE:
+            continue
+        for _field, target in kustomization_references(manifest_file):
+            if target in found and found[target][0] == KUSTOMIZE and target != folder:
+                found[target] = (*found[target][:2], True, found[target][3])
+    return found

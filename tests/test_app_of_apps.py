@@ -1,0 +1,275 @@
+"""The map of every Application Argo CD would create from the repository (issue 21): Applications
+rendered by another Application's Helm chart or kustomization (app of apps), scope of a run,
+paths through symbolic links, ``.argocd-source*.yaml`` overrides.
+
+The fixture is written from scratch in the shape of argoproj/argocd-example-apps: ``apps/`` is a
+Helm chart (that no Application of the repository deploys) whose template makes one child
+Application per entry of its values."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from hooklint.cli import app
+from hooklint.sources.helm import find_helm
+from hooklint.sources.kustomize import find_kustomize
+
+runner = CliRunner()
+needs_helm = pytest.mark.skipif(find_helm() is None, reason="no Helm: neither a helm binary nor helm-python-sdk")
+needs_kustomize = pytest.mark.skipif(find_kustomize() is None, reason="neither kustomize nor kubectl is installed")
+
+URL = "https://github.com/acme/gitops"
+
+CHILDREN = """\
+{{- range .Values.applications }}
+apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata:
+  name: {{ .name | quote }}
+  namespace: argocd
+spec:
+  project: {{ .project | default "shop" }}
+  destination:
+    namespace: {{ .namespace | default .name | quote }}
+    server: https://kubernetes.default.svc
+  source:
+    path: {{ .path | default .name | quote }}
+    repoURL: {{ $.Values.repoURL }}
+    targetRevision: main
+    {{- with .tool }}
+    {{- . | toYaml | nindent 4 }}
+    {{- end }}
+---
+{{ end -}}
+"""
+
+VALUES = f"""\
+repoURL: {URL}
+applications:
+  - name: helm-web
+    path: charts/web
+  - name: kustomize-web
+    path: kustomize-web
+    tool:
+      kustomize:
+        namePrefix: app-
+  - name: plugin-thing
+    path: plugins/thing
+    tool:
+      plugin:
+        name: thing
+  - name: shop
+    path: shop
+"""
+
+WEB_JOB = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: {{ .Release.Name }}-migrate
+  namespace: {{ .Release.Namespace }}
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+    argocd.argoproj.io/hook-delete-policy: BeforeHookCreation
+spec:
+  backoffLimit: 1
+  activeDeadlineSeconds: 600
+  template:
+    spec:
+      serviceAccountName: migrate
+      automountServiceAccountToken: false
+      restartPolicy: Never
+      containers:
+        - name: migrate
+          image: ghcr.io/acme/migrate:1.0.0
+"""
+
+
+def cm(name: str) -> str:
+    return f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n"
+
+
+def application(name: str, path: str, extra: str = "", namespace: str | None = None) -> str:
+    return (f"apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: {name}\nspec:\n  project: shop\n"
+            f"  destination:\n    namespace: {namespace or name}\n  source:\n    repoURL: {URL}\n    path: {path}\n"
+            f"{extra}")  # fmt: skip
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    write(tmp_path, {
+        ".git/config": f'[remote "origin"]\n\turl = {URL}.git\n',
+        "apps/Chart.yaml": "apiVersion: v2\nname: apps\nversion: 1.0.0\n",
+        "apps/values.yaml": VALUES,
+        "apps/templates/applications.yaml": CHILDREN,
+        "charts/web/Chart.yaml": "apiVersion: v2\nname: web\nversion: 1.0.0\n",
+        "charts/web/templates/job.yaml": WEB_JOB,
+        "kustomize-web/kustomization.yaml": "resources:\n- cm.yaml\n",
+        "kustomize-web/cm.yaml": cm("settings"),
+        # a config management plugin renders it; kustomize would fail on the missing file (HL007)
+        "plugins/thing/kustomization.yaml": "resources:\n- ./all.yaml\n",
+        "plugins/thing/values.yaml": "x: 1\n",
+        "shop/kustomization.yaml": "resources:\n- base\n",
+        "shop/base/kustomization.yaml": "resources:\n- cm.yaml\n",
+        "shop/base/cm.yaml": cm("shop"),
+        "loose/cm.yaml": cm("loose"),
+    })  # fmt: skip
+    return tmp_path
+
+
+def plans(*paths: str) -> dict[str, dict]:
+    result = runner.invoke(app, ["plan", "--format", "json", *paths])
+    assert result.exit_code == 0, result.output
+    return {a["application"]: a for a in json.loads(result.output)["applications"]}
+
+
+def tasks(plan: dict) -> list[tuple]:
+    return [(t["kind"], t["namespace"], t["name"]) for s in plan["steps"] for t in s["tasks"]]
+
+
+@needs_helm
+@needs_kustomize
+def test_the_children_an_app_of_apps_chart_renders_are_the_map(repo):
+    found = plans(".")
+    assert set(found) == {"apps", "charts/web", "kustomize-web", "plugins/thing", "shop", "loose"}
+    made_by = "the Helm chart apps/Chart.yaml"
+    # a Helm release named after its Application, in its destination namespace
+    assert found["charts/web"]["source"] == {
+        "type": "helm", "renderer": found["charts/web"]["source"]["renderer"],
+        "application": "Application helm-web (apps/templates/applications.yaml:12)", "generated_by": made_by}
+    assert tasks(found["charts/web"]) == [("Job", "helm-web", "helm-web-migrate")]
+    # kustomize with the Application's options
+    assert tasks(found["kustomize-web"]) == [("ConfigMap", "kustomize-web", "app-settings")]
+    assert found["kustomize-web"]["source"]["generated_by"] == made_by
+    # a plugin renders it: listed, not linted
+    assert found["plugins/thing"]["source"]["type"] == "plugin"
+    assert found["plugins/thing"]["steps"] == []
+    # shop/base is a base of shop, not an application of its own
+    assert tasks(found["shop"]) == [("ConfigMap", "shop", "shop")]
+    assert found["loose"]["source"]["application"] is None
+
+
+@needs_helm
+@needs_kustomize
+def test_a_plugin_folder_of_a_child_is_listed_never_hl007(repo):
+    result = runner.invoke(app, ["lint", "--format", "json", "."])
+    doc = json.loads(result.output)
+    assert [f for f in doc["findings"] if f["rule_id"] == "HL007"] == []
+    why = ("Application plugin-thing (apps/templates/applications.yaml:12) renders it with a config management "
+           "plugin (spec.source.plugin), which hooklint never runs")  # fmt: skip
+    assert {s["path"]: s["reason"] for s in doc["skipped"] if s["path"].startswith("plugins/")} == {
+        "plugins/thing/kustomization.yaml": why, "plugins/thing/values.yaml": why}
+
+
+@needs_helm
+def test_plan_text_names_the_application_and_what_made_it(repo):
+    result = runner.invoke(app, ["plan", "charts", "apps", "loose"])
+    heads = [line for line in result.output.splitlines() if line.startswith("Application ")]
+    assert heads[1] == ("Application charts/web: 1 object, 1 step (Argo CD 3.5.1, helm source of Application helm-web "
+                        "(apps/templates/applications.yaml:12) (made by the Helm chart apps/Chart.yaml), rendered by "
+                        f"{heads[1].split('rendered by ', 1)[1]}")  # fmt: skip
+    assert heads[2] == ("Application loose: 1 object, 1 step (Argo CD 3.5.1, directory source, which no Application of "
+                        "this repository deploys)")  # fmt: skip
+
+
+LEVEL_CHART = """\
+apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata:
+  name: {{ .Values.child }}
+spec:
+  project: shop
+  destination:
+    namespace: {{ .Release.Namespace }}
+  source:
+    repoURL: %s
+    path: {{ .Values.path }}
+""" % URL
+
+
+@needs_helm
+def test_an_app_of_apps_of_apps_by_helm_three_levels_deep(repo):
+    for level, child, path in ((1, "level2", "nested/l2"), (2, "level3", "nested/l3")):
+        write(repo, {f"nested/l{level}/Chart.yaml": f"apiVersion: v2\nname: l{level}\nversion: 1.0.0\n",
+                     f"nested/l{level}/values.yaml": f"child: {child}\npath: {path}\n",
+                     f"nested/l{level}/templates/app.yaml": LEVEL_CHART})  # fmt: skip
+    write(repo, {"nested/l3/cm.yaml": cm("deep"), "nested/root.yaml": application("level1", "nested/l1", namespace="one")})
+    found = plans("nested")
+    assert found["nested/l2"]["source"]["application"] == "Application level2 (nested/l1/templates/app.yaml:9)"
+    assert found["nested/l2"]["source"]["generated_by"] == "Application level1 (nested/root.yaml:10)"
+    assert found["nested/l3"]["source"]["generated_by"] == "Application level2 (nested/l1/templates/app.yaml:9)"
+    # each level's release namespace is its Application's destination namespace
+    assert tasks(found["nested/l3"]) == [("ConfigMap", "one", "deep")]
+
+
+@needs_kustomize
+def test_an_app_of_apps_of_apps_by_kustomize_three_levels_deep(repo):
+    write(repo, {
+        "kapps/root/kustomization.yaml": "namespace: argocd\nresources:\n- app.yaml\n",
+        "kapps/root/app.yaml": application("k1", "kapps/k1", namespace="first"),
+        "kapps/k1/kustomization.yaml": "resources:\n- app.yaml\n",
+        "kapps/k1/app.yaml": application("k2", "kapps/k2", namespace="second"),
+        "kapps/k2/kustomization.yaml": "resources:\n- app.yaml\n",
+        "kapps/k2/app.yaml": application("k3", "kapps/k3", namespace="third"),
+        "kapps/k3/cm.yaml": cm("bottom"),
+    })  # fmt: skip
+    found = plans("kapps")
+    assert found["kapps/k3"]["source"]["application"] == "Application k3 (kapps/k2/app.yaml:10)"
+    assert found["kapps/k3"]["source"]["generated_by"] == "Application k2 (kapps/k1/app.yaml:10)"
+    assert found["kapps/k2"]["source"]["generated_by"] == "Application k1 (kapps/root/app.yaml:10)"
+    assert found["kapps/k1"]["source"]["generated_by"] == "the kustomization kapps/root/kustomization.yaml"
+    assert tasks(found["kapps/k3"]) == [("ConfigMap", "third", "bottom")]
+
+
+@needs_kustomize
+def test_a_cycle_of_app_of_apps_is_said(repo):
+    write(repo, {
+        "loop/a/kustomization.yaml": "resources:\n- app.yaml\n",
+        "loop/a/app.yaml": application("to-b", "loop/b"),
+        "loop/b/kustomization.yaml": "resources:\n- app.yaml\n",
+        "loop/b/app.yaml": application("to-a", "loop/a"),
+    })  # fmt: skip
+    result = runner.invoke(app, ["lint", "loop"])
+    assert ("note: Application to-a (loop/b/app.yaml:10), rendered by Application to-b (loop/a/app.yaml:10) points at "
+            "loop/a, which renders it again (a cycle of app of apps: loop/a -> loop/b -> loop/a): not followed "
+            "further.") in result.output.splitlines()  # fmt: skip
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True).stdout.strip()
+
+
+@needs_helm
+def test_diff_sees_a_child_application_pointed_at_another_folder(repo):
+    os.remove(repo / ".git" / "config")
+    os.rmdir(repo / ".git")
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "config", "user.email", "ci@example.com")
+    git(repo, "config", "user.name", "ci")
+    git(repo, "remote", "add", "origin", URL)
+    write(repo, {"charts/api/Chart.yaml": "apiVersion: v2\nname: api\nversion: 1.0.0\n",
+                 "charts/api/templates/job.yaml": WEB_JOB.replace("-migrate", "-api")})  # fmt: skip
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "one")
+    (repo / "apps/values.yaml").write_text(VALUES.replace("path: charts/web", "path: charts/api"))
+    result = runner.invoke(app, ["diff", "HEAD", "--format", "json"])
+    doc = json.loads(result.output)
+    changed = {c["application"]: ([t["name"] for t in c["added"]], [t["name"] for t in c["removed"]])
+               for c in doc["plan_changes"]}  # fmt: skip
+    assert changed["charts/api"] == (["helm-web-api"], ["api-api"])
+    assert changed["charts/web"] == (["web-migrate"], ["helm-web-migrate"])
