@@ -273,3 +273,50 @@ def test_diff_sees_a_child_application_pointed_at_another_folder(repo):
                for c in doc["plan_changes"]}  # fmt: skip
     assert changed["charts/api"] == (["helm-web-api"], ["api-api"])
     assert changed["charts/web"] == (["web-migrate"], ["helm-web-migrate"])
+
+
+# --- scope and blast radius --------------------------------------------------------------------
+
+
+def test_a_run_naming_one_file_ignores_a_broken_application_elsewhere(repo):
+    """pre-commit names the changed file: a broken Application elsewhere neither fails the run
+    nor shows up in it."""
+    write(repo, {"argocd/broken.yaml": application("broken", "does/not/exist"),
+                 "argocd/loose.yaml": application("loose", "loose")})  # fmt: skip
+    result = runner.invoke(app, ["lint", "loose/cm.yaml"])
+    assert (result.exit_code, result.output.splitlines()[0]) == (0, "0 errors, 0 warnings, 0 notes in 1 file")
+    assert "broken" not in result.output
+    named = runner.invoke(app, ["lint", "argocd/broken.yaml"])  # named: its problem is reported
+    assert named.exit_code == 1
+    assert named.output.splitlines()[0] == (
+        "argocd/broken.yaml:10:1: error HL007 render-failed: Rendering failed: Application broken "
+        "(argocd/broken.yaml:10): spec.source.path 'does/not/exist' is not a folder of this repository. Argo CD's "
+        "repo server fails the same way, so the application cannot sync; nothing of it is checked until it renders.")
+
+
+@pytest.mark.parametrize("tool, problem", [
+    ("helm", "spec.source.helm is set, but 'loose' has no Chart.yaml (helm: Chart.yaml file is missing)"),
+    ("kustomize", "spec.source.kustomize is set, but 'loose' has no kustomization (kustomize: unable to find one of "
+                  "'kustomization.yaml', 'kustomization.yml' or 'Kustomization')"),
+])  # fmt: skip
+def test_an_explicit_tool_on_a_folder_without_its_file_is_hl007_at_the_application(repo, tool, problem):
+    write(repo, {"argocd/loose.yaml": application("loose", "loose", f"    {tool}:\n      releaseName: x\n"
+                                                  if tool == "helm" else f"    {tool}:\n      namePrefix: x-\n")})  # fmt: skip
+    result = runner.invoke(app, ["lint", "loose", "argocd"])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0] == (
+        f"argocd/loose.yaml:10:1: error HL007 render-failed: Rendering failed: Application loose (argocd/loose.yaml:10): "
+        f"{problem}. Argo CD's repo server fails the same way, so the application cannot sync; nothing of it is "
+        "checked until it renders.")
+
+
+def test_hl007_names_the_source_of_a_multi_source_application(repo):
+    write(repo, {"argocd/multi.yaml": (
+        "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: multi\nspec:\n  project: shop\n"
+        f"  destination:\n    namespace: multi\n  sources:\n  - repoURL: {URL}\n    path: loose\n"
+        f"  - repoURL: {URL}\n    ref: values\n  - repoURL: {URL}\n    path: typo\n")})  # fmt: skip
+    result = runner.invoke(app, ["lint", "argocd"])
+    assert result.output.splitlines()[0] == (
+        "argocd/multi.yaml:14:1: error HL007 render-failed: Rendering failed: Application multi (argocd/multi.yaml:14): "
+        "spec.sources[2].path 'typo' is not a folder of this repository. Argo CD's repo server fails the same way, "
+        "so the application cannot sync; nothing of it is checked until it renders.")
