@@ -320,3 +320,61 @@ def test_hl007_names_the_source_of_a_multi_source_application(repo):
         "argocd/multi.yaml:14:1: error HL007 render-failed: Rendering failed: Application multi (argocd/multi.yaml:14): "
         "spec.sources[2].path 'typo' is not a folder of this repository. Argo CD's repo server fails the same way, "
         "so the application cannot sync; nothing of it is checked until it renders.")
+
+
+# --- paths as Argo CD resolves them; .argocd-source*.yaml ---------------------------------------
+
+EVIL = "      images:\n      - ghcr.io/acme/migrate=docker.io/evil/miner:latest\n"
+
+
+def hook_kustomization(repo: Path) -> None:
+    write(repo, {
+        ".hooklint.yaml": "allowed-registries: [ghcr.io]\n",
+        "hooks/kustomization.yaml": "resources:\n- job.yaml\n",
+        "hooks/job.yaml": WEB_JOB.replace("{{ .Release.Name }}", "db").replace("  namespace: {{ .Release.Namespace }}\n", ""),
+    })  # fmt: skip
+
+
+def hl101(result) -> list[tuple]:
+    doc = json.loads(result.output)
+    return [(f["path"], f["line"], f["column"]) for f in doc["findings"] if f["rule_id"] == "HL101"]
+
+
+@needs_kustomize
+@pytest.mark.parametrize("path", ["hooks", "linked"])
+def test_an_application_path_through_a_symbolic_link_keeps_its_options(repo, path):
+    hook_kustomization(repo)
+    os.symlink("hooks", repo / "linked")
+    write(repo, {"argocd/hooks.yaml": application("hooks", path, "    kustomize:\n" + EVIL)})
+    result = runner.invoke(app, ["lint", "--format", "json", "."])
+    assert hl101(result) == [("argocd/hooks.yaml", 14, 9)]
+
+
+def test_an_application_path_through_a_link_out_of_the_repository_stays_hl007(repo, tmp_path_factory):
+    outside = tmp_path_factory.mktemp("outside")
+    os.symlink(outside, repo / "away")
+    write(repo, {"argocd/away.yaml": application("away", "away")})
+    result = runner.invoke(app, ["lint", "argocd"])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0] == (
+        f"argocd/away.yaml:10:1: error HL007 render-failed: Rendering failed: Application away (argocd/away.yaml:10): "
+        f"spec.source.path 'away' is a symbolic link to {os.path.realpath(outside)}, outside the repository (app path "
+        "outside root). Argo CD's repo server fails the same way, so the application cannot sync; nothing of it is "
+        "checked until it renders.")
+
+
+@needs_kustomize
+def test_an_argocd_source_file_of_the_application_overrides_its_images(repo):
+    """argocd-image-updater writes .argocd-source-NAME.yaml: the repo server merges it into the
+    source (mergeSourceParameters), so its images are what runs, and the finding is placed there."""
+    hook_kustomization(repo)
+    write(repo, {
+        "argocd/hooks.yaml": application("hooks", "hooks", "    kustomize:\n      images:\n      - ghcr.io/acme/migrate:2.0.0\n"),
+        "hooks/.argocd-source.yaml": "kustomize:\n  namePrefix: all-\n",
+        "hooks/.argocd-source-hooks.yaml": "kustomize:\n" + EVIL.replace("      ", "  ", 1).replace("      -", "  -"),
+        "hooks/.argocd-source-other.yaml": "kustomize:\n  namePrefix: never-\n",
+    })  # fmt: skip
+    result = runner.invoke(app, ["lint", "--format", "json", "."])
+    assert hl101(result) == [("hooks/.argocd-source-hooks.yaml", 3, 5)]
+    [task] = [t for s in plans(".")["hooks"]["steps"] for t in s["tasks"]]
+    assert task["name"] == "all-db-migrate"  # .argocd-source.yaml merged too; another Application's file not
