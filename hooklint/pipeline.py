@@ -212,6 +212,7 @@ _SKIP_KINDS = (
     ("+argocd:skip-file-rendering", "marked +argocd:skip-file-rendering"),
     ("unrelated YAML", "unrelated YAML"),
     ("jsonnet", "jsonnet, which hooklint does not evaluate"),
+    ("git files generator", "inputs of an ApplicationSet's git files generator"),
     ("config management plugin", "rendered by a config management plugin, which hooklint never runs"),
     ("leaves it out", "left out by an Application's directory.include/exclude"),
     ("symbolic link", "dangling symbolic links"),

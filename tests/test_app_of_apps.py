@@ -378,3 +378,50 @@ def test_an_argocd_source_file_of_the_application_overrides_its_images(repo):
     assert hl101(result) == [("hooks/.argocd-source-hooks.yaml", 3, 5)]
     [task] = [t for s in plans(".")["hooks"]["steps"] for t in s["tasks"]]
     assert task["name"] == "all-db-migrate"  # .argocd-source.yaml merged too; another Application's file not
+
+
+# --- ApplicationSets -----------------------------------------------------------------------------
+
+APPSET = f"""\
+apiVersion: argoproj.io/v1alpha1
+kind: ApplicationSet
+metadata:
+  name: clusters
+spec:
+  generators:
+  - matrix:
+      generators:
+      - git:
+          repoURL: {URL}
+          revision: HEAD
+          files:
+          - path: "cluster-config/**/config.json"
+      - list:
+          elements:
+          - env: prod
+  template:
+    metadata:
+      name: '{{{{cluster.name}}}}-{{{{env}}}}'
+    spec:
+      project: default
+      source:
+        repoURL: {URL}
+        path: loose
+      destination:
+        server: '{{{{cluster.address}}}}'
+"""
+
+
+def test_an_applicationset_is_said_not_expanded_and_its_git_files_are_generator_inputs(repo):
+    write(repo, {"argocd/appset.yaml": APPSET,
+                 "cluster-config/eu/one/config.json": '{"cluster": {"name": "one", "address": "https://one"}}\n'})  # fmt: skip
+    result = runner.invoke(app, ["lint", "--format", "json", "."])
+    doc = json.loads(result.output)
+    assert [f["rule_id"] for f in doc["findings"] if f["path"].startswith("cluster-config")] == []
+    assert {s["path"]: s["reason"] for s in doc["skipped"] if s["path"].startswith("cluster-config")} == {
+        "cluster-config/eu/one/config.json": "an input of the git files generator of the ApplicationSet at "
+                                             "argocd/appset.yaml:1: read as parameters, never applied"}
+    text = runner.invoke(app, ["lint", "argocd"])
+    assert ("note: argocd/appset.yaml:1: ApplicationSet clusters (generators: matrix, git, list) is not expanded: "
+            "hooklint does not generate its Applications, so what they deploy is not linted as they would render "
+            "it.") in text.output.splitlines()  # fmt: skip

@@ -292,6 +292,7 @@ def group_applications(
         apps = _leave_out_bases(apps)
     used = _leave_out_components(apps, components)
     _leave_out_kustomize_inputs(apps, named_files, used)
+    _mark_applicationsets(apps, run_files + repository_files, notices)
     apps.sort(key=lambda a: a.key)
     return apps
 
@@ -896,3 +897,114 @@ def _parent_candidates(files: list[str]) -> dict[str, tuple[str, str, bool, froz
             if target in found and found[target][0] == KUSTOMIZE and target != folder:
                 found[target] = (*found[target][:2], True, found[target][3])
     return found
+
+
+# --- ApplicationSets: not expanded yet, never silent ----------------------------------------
+
+_MAYBE_APPLICATIONSET = "kind: ApplicationSet"
+
+
+def applicationsets(files: Iterable[str]) -> list[tuple[str, int, str, list[str], list[str]]]:
+    """The ApplicationSets written in ``files``: ``(file, line, name, generator kinds, git files
+    generator path patterns)`` per ApplicationSet, in file order. Generators nested in ``matrix``
+    and ``merge`` are included (``applicationset/generators/matrix.go``, ``merge.go``); a pattern
+    is the ``path`` of an entry of ``git.files`` (``applicationset/generators/git.go``
+    ``generateParamsForGitFiles``), relative to the repository, without ``exclude`` entries."""
+    from hooklint.loader import read_file
+
+    found = []
+    for path in files:
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read(4_000_000)
+        except OSError:
+            continue
+        if b"ApplicationSet" not in data or _MAYBE_APPLICATIONSET.encode() not in data.replace(b'"', b""):
+            continue
+        for doc in read_file(path).documents:
+            body = doc.value
+            if not isinstance(body, Map) or body.get("kind") != "ApplicationSet":
+                continue
+            metadata, spec = body.get("metadata"), body.get("spec")
+            name = metadata.get("name") if isinstance(metadata, Map) else None
+            kinds: list[str] = []
+            patterns: list[str] = []
+            stack = list(spec.get("generators") or []) if isinstance(spec, Map) and isinstance(spec.get("generators"), Seq) else []
+            while stack:
+                generator = stack.pop(0)
+                if not isinstance(generator, Map):
+                    continue
+                for kind, value in generator.items():
+                    if kind in ("selector", "values"):
+                        continue
+                    kinds.append(kind)
+                    if kind in ("matrix", "merge") and isinstance(value, Map) and isinstance(value.get("generators"), Seq):
+                        stack.extend(value["generators"])
+                    if kind == "git" and isinstance(value, Map) and isinstance(value.get("files"), Seq):
+                        for entry in value["files"]:
+                            if isinstance(entry, Map) and isinstance(entry.get("path"), str) and not entry.get("exclude"):
+                                patterns.append(entry["path"])
+            found.append((path, body.span.line, name if isinstance(name, str) else "?", kinds, patterns))
+    return found
+
+
+def _git_files_regex(pattern: str) -> "re.Pattern[str]":
+    """A git files generator ``path`` pattern as a regular expression over ``/``-separated paths
+    relative to the repository: ``**`` crosses folders, ``*`` and ``?`` do not."""
+    import re
+
+    out, i = [], 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out))
+
+
+def _mark_applicationsets(apps: list[Application], files: list[str], notices: list[str]) -> None:
+    """Say, for each ApplicationSet among ``files`` (the run's and the repository's manifest
+    files), that its Applications are not generated (a note naming its generators: never silence),
+    and list the files its git files generators read as generator inputs, not linted as manifests
+    (the ApplicationSet controller reads them as parameters; Argo CD never applies them)."""
+    from hooklint.loader import user_path
+
+    sets = applicationsets(files)
+    if not sets:
+        return
+    run = {f for a in apps for f in a.reported}
+    inputs: list[tuple["re.Pattern[str]", str]] = []
+    for path, line, name, kinds, patterns in sets:
+        if path in run:
+            notices.append(f"{path}:{line}: ApplicationSet {name} (generators: {', '.join(kinds) or 'none'}) is not "
+                           "expanded: hooklint does not generate its Applications, so what they deploy is not linted "
+                           "as they would render it.")  # fmt: skip
+        for pattern in patterns:
+            inputs.append((_git_files_regex(pattern.strip().lstrip("/")), f"{path}:{line}"))
+    if not inputs:
+        return
+    from hooklint.sources.render import repository_root
+
+    for app in apps:
+        if app.key == STDIN:
+            continue
+        for name in app.reported:
+            root = repository_root(os.path.dirname(os.path.abspath(name)) or ".")
+            relative = os.path.relpath(os.path.abspath(name), root).replace(os.sep, "/")
+            for regex, where in inputs:
+                if regex.fullmatch(relative):
+                    app.left_out.setdefault(name, f"an input of the git files generator of the ApplicationSet at "
+                                                  f"{user_path(os.path.abspath(where.rpartition(':')[0]))}:"
+                                                  f"{where.rpartition(':')[2]}: read as parameters, never applied")  # fmt: skip
+                    break
