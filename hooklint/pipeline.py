@@ -40,7 +40,10 @@ Outcome = tuple[list[Finding], list[InputError], int, list[tuple[str, str]], str
 def build(loaded: LoadedApplication, config: Config) -> tuple[list[Manifest], SyncPlan]:
     """The manifests of one loaded application and its sync plan under the configured Argo CD
     version (the manifests and plan stages)."""
-    manifests = manifests_of(loaded.files, loaded.rendered, loaded.namespace)
+    if loaded.parts is not None:  # a multi-source Application: every source's manifests, one plan
+        manifests = [m for part in loaded.parts for m in manifests_of(part.files, part.rendered, loaded.namespace)]
+    else:
+        manifests = manifests_of(loaded.files, loaded.rendered, loaded.namespace)
     return manifests, build_plan(manifests, config.argocd_version)
 
 

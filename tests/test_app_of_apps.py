@@ -425,3 +425,77 @@ def test_an_applicationset_is_said_not_expanded_and_its_git_files_are_generator_
     assert ("note: argocd/appset.yaml:1: ApplicationSet clusters (generators: matrix, git, list) is not expanded: "
             "hooklint does not generate its Applications, so what they deploy is not linted as they would render "
             "it.") in text.output.splitlines()  # fmt: skip
+
+
+# --- multi-source Applications ------------------------------------------------------------------
+
+PRESYNC_WITH_SA = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  generateName: migrate-
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+    argocd.argoproj.io/hook-delete-policy: BeforeHookCreation
+spec:
+  backoffLimit: 1
+  activeDeadlineSeconds: 600
+  template:
+    spec:
+      serviceAccountName: migrator
+      automountServiceAccountToken: false
+      restartPolicy: Never
+      containers:
+        - name: migrate
+          image: ghcr.io/acme/migrate:1.0.0
+"""
+
+
+def multi_source(*sources: str) -> str:
+    return ("apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: multi\nspec:\n  project: shop\n"
+            "  destination:\n    namespace: multi\n  sources:\n" + "".join(sources))  # fmt: skip
+
+
+def test_the_sources_of_a_multi_source_application_are_one_sync(repo):
+    """A PreSync Job of source 0 uses a ServiceAccount that source 1 applies in Sync: one plan,
+    so HL301 sees the ServiceAccount come after the hook."""
+    write(repo, {
+        "ms/jobs/job.yaml": PRESYNC_WITH_SA,
+        "ms/rbac/sa.yaml": "apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: migrator\n",
+        "argocd/multi.yaml": multi_source(f"  - repoURL: {URL}\n    path: ms/jobs\n",
+                                          f"  - repoURL: {URL}\n    path: ms/rbac\n"),
+    })  # fmt: skip
+    found = plans("ms/jobs/job.yaml")  # a file of one source: the whole Application is planned
+    assert list(found) == ["argocd/multi.yaml (multi)"]
+    steps = [(s["phase"], [(t["kind"], t["namespace"], t["name"] or t["generate_name"]) for t in s["tasks"]])
+             for s in found["argocd/multi.yaml (multi)"]["steps"]]  # fmt: skip
+    assert steps == [("PreSync", [("Job", "multi", "migrate-")]), ("Sync", [("ServiceAccount", "multi", "migrator")])]
+    doc = json.loads(runner.invoke(app, ["lint", "--format", "json", "ms"]).output)
+    assert [(f["rule_id"], f["path"], f["line"]) for f in doc["findings"] if f["rule_id"] == "HL301"] == [
+        ("HL301", "ms/jobs/job.yaml", 13)]
+
+
+@needs_helm
+@pytest.mark.parametrize("url, name", [(URL, "prod-migrate"), ("https://github.com/acme/values", None)])
+def test_ref_value_files_are_read_from_this_repository(repo, url, name):
+    write(repo, {
+        "envs/prod.yaml": "suffix: prod\n",
+        "charts/refd/Chart.yaml": "apiVersion: v2\nname: refd\nversion: 1.0.0\n",
+        "charts/refd/templates/job.yaml": WEB_JOB.replace("{{ .Release.Name }}-migrate",
+                                                          "{{ .Values.suffix | default \"none\" }}-migrate"),
+        "argocd/multi.yaml": multi_source(
+            f"  - repoURL: {URL}\n    path: charts/refd\n    helm:\n      valueFiles:\n      - $values/envs/prod.yaml\n",
+            f"  - repoURL: {url}\n    ref: values\n"),
+    })  # fmt: skip
+    found = plans("charts/refd", "argocd")
+    web = found["charts/refd"]
+    if name is not None:
+        assert tasks(web) == [("Job", "multi", name)]
+        return
+    assert web["steps"] == []
+    result = runner.invoke(app, ["lint", "charts/refd", "argocd"])
+    assert [line for line in result.output.splitlines() if "HL009" in line] == [
+        "charts/refd/Chart.yaml:1:1: warning HL009 source-not-rendered: value file $values/envs/prod.yaml refers to "
+        "a source of a multi-source Application in another repository; hooklint reads `$ref` value files only from "
+        "this one (it never fetches another repository). Argo CD reads it from the source named by the ref; nothing "
+        "of this application is checked."]

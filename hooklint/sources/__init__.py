@@ -19,6 +19,7 @@ from hooklint.sources.directory import mark_unrendered
 from hooklint.sources.discovery import (
     DIRECTORY,
     JSONNET_REASON,
+    MULTI,
     PLUGIN,
     STDIN,
     UNRENDERABLE,
@@ -44,6 +45,8 @@ class LoadedApplication:
     files: list[LoadedFile]
     rendered: list[RenderedFile] | None = None
     renderer: Renderer | None = None
+    #: The loaded sources of a multi-source Application, each with its own files and rendering.
+    parts: list["LoadedApplication"] | None = None
 
     @property
     def namespace(self) -> str | None:
@@ -61,6 +64,13 @@ class LoadedApplication:
 def load_application(app: Application, config: Config) -> LoadedApplication:
     """Read every file of ``app`` (reported and context; unreadable ones come back with
     ``error`` set) and mark those Argo CD does not render."""
+    if app.source_type == MULTI:  # every source rendered, all of them one sync
+        parts = [load_application(part, config) for part in app.parts]
+        rendered = [r for p in parts if p.rendered is not None for r in p.rendered]
+        renderer = next((p.renderer for p in parts if p.renderer is not None), None)
+        files = [f for p in parts for f in p.files]
+        return LoadedApplication(app, files, rendered if any(p.rendered is not None for p in parts) else None,
+                                 renderer, parts)  # fmt: skip
     if app.source_type == PLUGIN:  # a config management plugin renders it: never run, never read
         return LoadedApplication(app, [LoadedFile(p, skip_reason=app.left_out.get(p)) for p in app.reported], [], None)
     if app.source_type == UNRENDERABLE and app.argocd is not None:

@@ -292,6 +292,7 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
         entries.extend((f"spec.sources[{i}]", s) for i, s in enumerate(spec["sources"]) if isinstance(s, Map))
     out = []
     real_root = os.path.realpath(root)
+    refs = {f"${s['ref']}": s for _, s in entries if isinstance(s.get("ref"), str) and s["ref"]}
     for field_name, source in entries:
         url, folder = source.get("repoURL"), source.get("path")
         if not isinstance(url, str) or not isinstance(folder, str) or normalize_repo_url(url) not in ours:
@@ -323,6 +324,10 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
         if problem is None:
             problem = _type_problem(kind, field_name, folder, target)
         options = plain.get(kind) if kind in ("helm", "kustomize", "directory") else None
+        if kind == "helm" and isinstance(options, dict) and isinstance(options.get("valueFiles"), list):
+            files, why = _resolve_refs(options["valueFiles"], refs, ours)
+            options = {**options, "valueFiles": files}
+            problem = problem or why
         out.append(ApplicationSource(
             name=name,
             manifest=path,
@@ -340,6 +345,34 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
             overrides=tuple(user_path(os.path.abspath(o)) for o in overrides),
         ))  # fmt: skip
     return out
+
+
+def _resolve_refs(value_files: list, refs: dict[str, Map], ours: set[str]) -> tuple[list, str | None]:
+    """``helm.valueFiles`` with each ``$ref/...`` entry read from the ``ref`` source it names
+    (``refs``: ``$name`` -> that source), when that source is this repository (``ours``): then
+    ``$ref/path`` is ``/path``, relative to the repository root, as the repo server reads it from
+    its checkout of the referenced repository (``reposerver/repository/repository.go``
+    ``getResolvedValueFiles``). An entry of another repository stays as written (the renderer
+    says it is not read: HL009). A reference to no source is the repo server's error, returned
+    as the second value ("source referenced "$x", which is not one of the available sources")."""
+    out = []
+    for entry in value_files:
+        if not isinstance(entry, str) or not entry.startswith("$"):
+            out.append(entry)
+            continue
+        name, _, rest = entry.partition("/")
+        target = refs.get(name)
+        if target is None:
+            if not refs:
+                return value_files, f"source referenced {name!r}, but no source has a 'ref' field defined"
+            return value_files, (f"source referenced {name!r}, which is not one of the available sources "
+                                 f"({', '.join(sorted(refs))})")  # fmt: skip
+        url = target.get("repoURL")
+        if isinstance(url, str) and normalize_repo_url(url) in ours and "chart" not in target:
+            out.append("/" + rest.lstrip("/"))
+        else:
+            out.append(entry)
+    return out, None
 
 
 def _type_problem(kind: str | None, field_name: str, folder: str, target: str) -> str | None:

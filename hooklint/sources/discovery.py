@@ -75,6 +75,8 @@ UNRENDERABLE = "unrenderable"
 #: A folder an Argo CD Application renders with a config management plugin (``spec.source.plugin``),
 #: which hooklint never runs: its files are listed as not linted.
 PLUGIN = "plugin"
+#: An Argo CD Application of several sources (``spec.sources``), linted as one application.
+MULTI = "multi-source"
 
 
 def source_type(folder: str) -> tuple[str, str | None]:
@@ -156,6 +158,9 @@ class Application:
     #: Files of ``reported`` not linted on their own, and why: left out by the Application
     #: (``directory.include/exclude``), read by a kustomization, or dangling symbolic links.
     left_out: dict[str, str] = field(default_factory=dict)
+    #: The applications of each source of a multi-source Application (source type MULTI): Argo
+    #: CD renders every source and syncs them all as one application, in one sync plan.
+    parts: list["Application"] = field(default_factory=list)
 
     @property
     def applied_elsewhere(self) -> bool:
@@ -601,6 +606,15 @@ def _mapped_applications(
     per_folder: dict[str, int] = {}
     for source in sources:
         per_folder[source.folder] = per_folder.get(source.folder, 0) + 1
+    multi = _multi_source_groups(sources)
+    for parts in multi.values():  # one of its sources is in the run: all of them are (one sync)
+        if any(k != STDIN and within(k, p.folder) for p in parts for k in list(reported)):
+            for p in parts:
+                if p.folder in (".", "") or not os.path.isdir(p.folder):
+                    continue
+                for file in walk(p.folder, []):
+                    file = os.path.normpath(file)
+                    reported.setdefault(os.path.dirname(file) or ".", set()).add(file)
     run = {os.path.abspath(f) for files in reported.values() for f in files if f != STDIN}
     for source in sources:
         folder = source.folder
@@ -660,7 +674,50 @@ def _mapped_applications(
             if why is not None:
                 left_out[f] = f"{source.label()} leaves it out: it {why}"
         apps.append(Application(key, files, [], DIRECTORY, None, named_by.get(mine[0]), folder, source, left_out))
-    return apps, covered
+    return _join_multi_source(apps, multi), covered
+
+
+def _multi_source_groups(sources: list[ApplicationSource]) -> dict[tuple, list[ApplicationSource]]:
+    """The renderable sources of each Application with more than one of them in this repository
+    (``spec.sources``), by Application (name, file, what made it)."""
+    groups: dict[tuple, list[ApplicationSource]] = {}
+    for source in sources:
+        if source.field.startswith("spec.sources[") and source.problem is None:
+            groups.setdefault((source.name, source.manifest, source.generated_by), []).append(source)
+    return {k: v for k, v in groups.items() if len(v) > 1}
+
+
+def _join_multi_source(apps: list[Application], multi: dict[tuple, list[ApplicationSource]]) -> list[Application]:
+    """``apps`` with the applications of the sources of one multi-source Application joined into
+    one (source type MULTI, its ``parts`` in source order): Argo CD renders every source of
+    ``spec.sources`` and applies them in one sync (``controller/state.go`` ``GetRepoObjs``
+    appends the manifests of each source), so a PreSync hook of one source may use a
+    ServiceAccount another source applies."""
+    if not multi:
+        return apps
+    groups: dict[tuple, list[Application]] = {}
+    for app in apps:
+        source = app.argocd
+        if source is not None and app.source_type != UNRENDERABLE:
+            key = (source.name, source.manifest, source.generated_by)
+            if key in multi:
+                groups.setdefault(key, []).append(app)
+    out = []
+    for app in apps:
+        source = app.argocd
+        key = (source.name, source.manifest, source.generated_by) if source is not None else None
+        parts = groups.get(key) if app.source_type != UNRENDERABLE else None
+        if not parts or len(parts) < 2:
+            out.append(app)
+            continue
+        if app is not parts[0]:
+            continue
+        parts.sort(key=lambda a: int(a.argocd.field[len("spec.sources["):-1]))
+        reported = sorted({f for p in parts for f in p.reported})
+        left_out = {f: why for p in parts for f, why in p.left_out.items()}
+        out.append(Application(f"{source.manifest} ({source.name})", reported, [], MULTI, None, parts[0].named,
+                               None, parts[0].argocd, left_out, parts))  # fmt: skip
+    return out
 
 
 def _name(named_by: dict[str, str], key: str, path: str) -> None:
@@ -910,13 +967,18 @@ def applicationsets(files: Iterable[str]) -> list[tuple[str, int, str, list[str]
     and ``merge`` are included (``applicationset/generators/matrix.go``, ``merge.go``); a pattern
     is the ``path`` of an entry of ``git.files`` (``applicationset/generators/git.go``
     ``generateParamsForGitFiles``), relative to the repository, without ``exclude`` entries."""
-    from hooklint.loader import read_file
+    import stat
+
+    from hooklint.loader import DEFAULT_MAX_FILE_SIZE, read_file
 
     found = []
     for path in files:
-        try:
+        try:  # regular files only: a FIFO would block, a /dev/fd pipe be consumed before linting
+            info = os.stat(path)
+            if not stat.S_ISREG(info.st_mode) or info.st_size > DEFAULT_MAX_FILE_SIZE:
+                continue
             with open(path, "rb") as handle:
-                data = handle.read(4_000_000)
+                data = handle.read()
         except OSError:
             continue
         if b"ApplicationSet" not in data or _MAYBE_APPLICATIONSET.encode() not in data.replace(b'"', b""):

@@ -341,8 +341,9 @@ def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], ch
             raise RenderError(f"value file {name} is a URL: {NEVER_FETCHES} or values; commit the file "
                               "into the repository", chart_yaml, needs_network=True)  # fmt: skip
         if name.startswith("$"):
-            raise RenderError(f"value file {name} refers to another source of a multi-source Application; "
-                              "hooklint does not resolve `$ref` value files yet", chart_yaml,
+            raise RenderError(f"value file {name} refers to a source of a multi-source Application in another "
+                              f"repository; hooklint reads `$ref` value files only from this one (it never "
+                              "fetches another repository)", chart_yaml,
                               argocd_renders="Argo CD reads it from the source named by the ref")  # fmt: skip
         joined = os.path.join(root, name.lstrip("/")) if name.startswith("/") else os.path.join(chart, name)
         real = os.path.realpath(joined)
