@@ -24,6 +24,8 @@ key                           meaning                                           
 ``wait-for-first-consumer-classes``  the cluster's StorageClasses binding WaitForFirstConsumer  ``[]``
                               (HL306; a StorageClass in the run wins over this list)
 ``repo-urls``                 more URLs of this repository (Applications pointing here)   ``[]``
+``clusters``                  clusters for ApplicationSet clusters generators: ``name``,  ``[]``
+                              ``server``, ``labels``, ``annotations``, ``project``
 ``kube-version``              Helm's ``--kube-version`` (``.Capabilities.KubeVersion``)   Helm's
 ``api-versions``              Helm's ``--api-versions`` (``.Capabilities.APIVersions``)   ``[]``
 ============================  ==========================================================  =======
@@ -182,6 +184,9 @@ class Config:
     #: names of the cluster's StorageClasses with volumeBindingMode WaitForFirstConsumer (HL306)
     wait_for_first_consumer_classes: list[str] = field(default_factory=list)
     repo_urls: list[str] = field(default_factory=list)
+    #: clusters an ApplicationSet clusters generator sees besides the cluster Secrets of the
+    #: repository: ``{"name", "server", "labels", "annotations", "project"}`` each
+    clusters: list[dict] = field(default_factory=list)
     kube_version: str | None = None
     api_versions: list[str] = field(default_factory=list)
     path: str | None = None
@@ -404,6 +409,7 @@ def parse_config(data: Any, where: str, lines: dict[tuple, int] | None = None) -
         max_waves=get("max-waves", 10),
         wait_for_first_consumer_classes=strings("wait-for-first-consumer-classes"),
         repo_urls=strings("repo-urls"),
+        clusters=[dict(c) for c in get("clusters", [])],
         kube_version=kube_version,
         api_versions=strings("api-versions"),
         path=where,

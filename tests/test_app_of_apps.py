@@ -382,49 +382,173 @@ def test_an_argocd_source_file_of_the_application_overrides_its_images(repo):
 
 # --- ApplicationSets -----------------------------------------------------------------------------
 
-APPSET = f"""\
-apiVersion: argoproj.io/v1alpha1
-kind: ApplicationSet
-metadata:
-  name: clusters
-spec:
-  generators:
-  - matrix:
-      generators:
-      - git:
-          repoURL: {URL}
-          revision: HEAD
-          files:
-          - path: "cluster-config/**/config.json"
-      - list:
-          elements:
-          - env: prod
-  template:
-    metadata:
-      name: '{{{{cluster.name}}}}-{{{{env}}}}'
-    spec:
-      project: default
-      source:
-        repoURL: {URL}
-        path: loose
-      destination:
-        server: '{{{{cluster.address}}}}'
-"""
+
+def appset(name: str, generators: str, template: str, extra: str = "") -> str:
+    return (f"apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata:\n  name: {name}\nspec:\n{extra}"
+            f"  generators:\n{generators}  template:\n{template}")  # fmt: skip
 
 
-def test_an_applicationset_is_said_not_expanded_and_its_git_files_are_generator_inputs(repo):
-    write(repo, {"argocd/appset.yaml": APPSET,
-                 "cluster-config/eu/one/config.json": '{"cluster": {"name": "one", "address": "https://one"}}\n'})  # fmt: skip
-    result = runner.invoke(app, ["lint", "--format", "json", "."])
-    doc = json.loads(result.output)
+def fast_template(name: str, path: str, namespace: str, project: str = "shop") -> str:
+    return (f"    metadata:\n      name: '{name}'\n    spec:\n      project: {project}\n      source:\n"
+            f"        repoURL: {URL}\n        path: '{path}'\n      destination:\n"
+            f"        server: https://kubernetes.default.svc\n        namespace: '{namespace}'\n")  # fmt: skip
+
+
+def generated(found: dict) -> dict[str, tuple]:
+    """folder -> (Application label, what made it, the namespaces of its tasks)."""
+    return {key: (p["source"]["application"], p["source"]["generated_by"],
+                  sorted({t["namespace"] for s in p["steps"] for t in s["tasks"]}))
+            for key, p in found.items() if (p["source"]["generated_by"] or "").startswith("ApplicationSet")}  # fmt: skip
+
+
+@pytest.fixture
+def envs(repo):
+    write(repo, {f"envs/{e}/cm.yaml": cm(f"settings-{e}") for e in ("eu", "us", "skip")})
+    return repo
+
+
+def test_a_list_generator_with_elements_and_elements_yaml(envs):
+    write(envs, {"argocd/appset.yaml": appset("shops", (
+        "  - list:\n      elements:\n      - env: eu\n        values:\n          ns: europe\n"
+        "      elementsYaml: |\n        - env: us\n"), fast_template("shop-{{env}}", "envs/{{env}}", "shop-{{env}}"))})
+    found = generated(plans("envs", "argocd"))
+    made = "ApplicationSet shops (argocd/appset.yaml:1)"
+    assert found == {"envs/eu": ("Application shop-eu (argocd/appset.yaml:20)", made, ["shop-eu"]),
+                     "envs/us": ("Application shop-us (argocd/appset.yaml:20)", made, ["shop-us"])}  # fmt: skip
+
+
+def test_git_directories_with_exclude_and_path_parameters(envs):
+    write(envs, {"argocd/appset.yaml": appset("dirs", (
+        "  - git:\n      repoURL: " + URL + ".git\n      revision: HEAD\n      directories:\n"
+        "      - path: envs/*\n      - path: envs/skip\n        exclude: true\n"),
+        fast_template("{{path.basename}}-{{path[0]}}", "{{path}}", "{{path.basenameNormalized}}"))})  # fmt: skip
+    found = generated(plans("envs", "argocd"))
+    assert sorted(found) == ["envs/eu", "envs/us"]
+    assert found["envs/eu"][0] == "Application eu-envs (argocd/appset.yaml:20)"
+    assert found["envs/eu"][2] == ["eu"]
+
+
+def test_a_matrix_of_git_files_and_a_list_with_flattened_keys(envs):
+    """A matrix of a git files generator (JSON and YAML files, flattened keys, path parameters)
+    and a list; the files it reads are generator inputs, never linted as manifests (no HL003)."""
+    write(envs, {
+        "cluster-config/eu/config.json": '{"cluster": {"name": "eu", "ns": "shop-eu"}}\n',
+        "cluster-config/us/config.yaml": "cluster:\n  name: us\n  ns: shop-us\n",
+        "argocd/appset.yaml": appset("matrix", (
+            "  - matrix:\n      generators:\n      - git:\n          repoURL: " + URL + "\n          revision: HEAD\n"
+            "          files:\n          - path: cluster-config/**/config.*\n"
+            "      - list:\n          elements:\n          - tier: web\n"),
+            fast_template("{{cluster.name}}-{{tier}}-{{path.basename}}", "envs/{{cluster.name}}", "{{cluster.ns}}")),
+    })  # fmt: skip
+    found = generated(plans("envs", "argocd", "cluster-config"))
+    assert {k: (v[0], v[2]) for k, v in found.items()} == {
+        "envs/eu": ("Application eu-web-eu (argocd/appset.yaml:23)", ["shop-eu"]),
+        "envs/us": ("Application us-web-us (argocd/appset.yaml:23)", ["shop-us"])}
+    doc = json.loads(runner.invoke(app, ["lint", "--format", "json", "."]).output)
     assert [f["rule_id"] for f in doc["findings"] if f["path"].startswith("cluster-config")] == []
+    why = "an input of the git files generator of ApplicationSet matrix (argocd/appset.yaml:1): read as parameters, never applied"
     assert {s["path"]: s["reason"] for s in doc["skipped"] if s["path"].startswith("cluster-config")} == {
-        "cluster-config/eu/one/config.json": "an input of the git files generator of the ApplicationSet at "
-                                             "argocd/appset.yaml:1: read as parameters, never applied"}
-    text = runner.invoke(app, ["lint", "argocd"])
-    assert ("note: argocd/appset.yaml:1: ApplicationSet clusters (generators: matrix, git, list) is not expanded: "
-            "hooklint does not generate its Applications, so what they deploy is not linted as they would render "
-            "it.") in text.output.splitlines()  # fmt: skip
+        "cluster-config/eu/config.json": why, "cluster-config/us/config.yaml": why}
+
+
+def test_a_merge_generator_by_merge_keys(envs):
+    write(envs, {"argocd/appset.yaml": appset("merged", (
+        "  - merge:\n      mergeKeys: [env]\n      generators:\n"
+        "      - list:\n          elements:\n          - {env: eu, ns: base-eu}\n          - {env: us, ns: base-us}\n"
+        "      - list:\n          elements:\n          - {env: us, ns: override-us}\n"),
+        fast_template("m-{{env}}", "envs/{{env}}", "{{ns}}"))})  # fmt: skip
+    found = generated(plans("envs", "argocd"))
+    assert {k: v[2] for k, v in found.items()} == {"envs/eu": ["base-eu"], "envs/us": ["override-us"]}
+
+
+def test_a_clusters_generator_sees_in_cluster_secrets_and_configured_clusters(envs):
+    write(envs, {
+        "clusters/prod.yaml": ("apiVersion: v1\nkind: Secret\nmetadata:\n  name: prod\n  labels:\n"
+                               "    argocd.argoproj.io/secret-type: cluster\n    env: prod\ntype: Opaque\n"
+                               "stringData:\n  name: prod-eu\n  server: https://prod.example.com\n"),
+        ".hooklint.yaml": "clusters:\n- name: us\n  server: https://us.example.com\n  labels: {env: staging}\n",
+        "argocd/all.yaml": appset("all", "  - clusters: {}\n",
+                                  fast_template("all-{{name}}", "envs/eu", "{{nameNormalized}}")),
+        "argocd/prod.yaml": appset("prod", "  - clusters:\n      selector:\n        matchLabels: {env: prod}\n",
+                                   fast_template("prod-{{name}}", "envs/us", "{{metadata.labels.env}}")),
+    })  # fmt: skip
+    found = plans("envs", "argocd")
+    assert sorted(k for k in found if k.startswith("envs/eu")) == [
+        "envs/eu (all-in-cluster)", "envs/eu (all-prod-eu)", "envs/eu (all-us)"]
+    assert generated(found)["envs/us"] == ("Application prod-prod-eu (argocd/prod.yaml:16)",
+                                           "ApplicationSet prod (argocd/prod.yaml:1)", ["prod"])  # fmt: skip
+
+
+GO_TEMPLATE = """\
+    metadata:
+      name: '{{ .path.basename | upper | lower }}-{{ normalize .team }}'
+    spec:
+      project: shop
+      source:
+        repoURL: %s
+        path: '{{ .path.path }}'
+      destination:
+        server: https://kubernetes.default.svc
+        namespace: '{{ .values.ns }}-{{ default "x" .missing }}'
+""" % URL
+
+GO_GENERATORS = (
+    "  - matrix:\n      generators:\n"
+    f"      - git:\n          repoURL: {URL}\n          revision: HEAD\n"
+    "          directories:\n          - path: envs/*\n          - path: envs/skip\n            exclude: true\n"
+    "          values:\n            ns: 'shop-{{ .path.basename }}'\n"
+    "      - list:\n          elements:\n          - {team: Team_A}\n"
+)
+
+
+@needs_helm
+def test_a_go_template_with_sprig_functions_values_and_a_template_patch(envs):
+    """goTemplate: Helm's Go template engine with Sprig (upper, lower, default), Argo CD's
+    normalize, git generator values rendered with its parameters, a matrix of git directories and
+    a list, and a templatePatch rendered per parameter set."""
+    write(envs, {"argocd/appset.yaml": appset("go", GO_GENERATORS, GO_TEMPLATE, (
+        "  goTemplate: true\n  goTemplateOptions: [\"missingkey=default\"]\n"
+        "  templatePatch: |\n    {{- if eq .path.basename \"us\" }}\n    spec:\n      destination:\n"
+        "        namespace: patched\n    {{- end }}\n"))})  # fmt: skip
+    found = generated(plans("envs", "argocd"))
+    assert found == {
+        "envs/eu": ("Application eu-team-a (argocd/appset.yaml:35)", "ApplicationSet go (argocd/appset.yaml:1)",
+                    ["shop-eu-x"]),
+        "envs/us": ("Application us-team-a (argocd/appset.yaml:35)", "ApplicationSet go (argocd/appset.yaml:1)",
+                    ["patched"])}  # fmt: skip
+
+
+@needs_helm
+def test_a_go_template_calling_a_function_argo_cd_lacks_is_hl007(envs):
+    write(envs, {"argocd/appset.yaml": appset("go", GO_GENERATORS, GO_TEMPLATE.replace("upper | lower", 'include "x"'),
+                                              "  goTemplate: true\n")})  # fmt: skip
+    result = runner.invoke(app, ["lint", "argocd"])
+    assert result.output.splitlines()[0] == (
+        'argocd/appset.yaml:8:5: error HL007 render-failed: Rendering failed: ApplicationSet go (argocd/appset.yaml:1): '
+        'template: function "include" not defined (Argo CD\'s ApplicationSet templates have Sprig without env, '
+        "expandenv and getHostByName, plus normalize, slugify, toYaml, fromYaml and fromYamlArray). Argo CD's repo "
+        "server fails the same way, so the application cannot sync; nothing of it is checked until it renders.")
+
+
+def test_an_scm_provider_generator_is_hl020_and_the_list_beside_it_still_expands(envs):
+    write(envs, {"argocd/appset.yaml": appset("scm", (
+        "  - scmProvider:\n      github:\n        organization: acme\n"
+        "  - list:\n      elements:\n      - env: eu\n"), fast_template("s-{{env}}", "envs/{{env}}", "scm"))})
+    result = runner.invoke(app, ["lint", "argocd"])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0] == (
+        "argocd/appset.yaml:7:5: warning HL020 applicationset-not-expanded: ApplicationSet scm (argocd/appset.yaml:1): "
+        "the scmProvider generator needs a cluster or the network, which hooklint never uses: the Applications it "
+        "generates are not linted.")
+    assert generated(plans("envs", "argocd"))["envs/eu"][2] == ["scm"]
+
+
+def test_an_applicationset_template_in_the_default_project_is_hl401_at_the_template(envs):
+    write(envs, {"argocd/appset.yaml": appset("shops", "  - list:\n      elements:\n      - env: eu\n",
+                                              fast_template("shop-{{env}}", "envs/{{env}}", "x", project="default"))})
+    doc = json.loads(runner.invoke(app, ["lint", "--format", "json", "argocd"]).output)
+    assert [(f["rule_id"], f["path"], f["line"], f["column"]) for f in doc["findings"]] == [
+        ("HL401", "argocd/appset.yaml", 14, 16)]
 
 
 # --- multi-source Applications ------------------------------------------------------------------
@@ -499,3 +623,16 @@ def test_ref_value_files_are_read_from_this_repository(repo, url, name):
         "a source of a multi-source Application in another repository; hooklint reads `$ref` value files only from "
         "this one (it never fetches another repository). Argo CD reads it from the source named by the ref; nothing "
         "of this application is checked."]
+
+
+def test_a_go_template_applicationset_without_helm_is_hl008_saying_what_to_install(envs, monkeypatch):
+    import hooklint.sources.helm as helm
+
+    monkeypatch.setattr(helm, "find_helm", lambda: None)
+    write(envs, {"argocd/appset.yaml": appset("go", GO_GENERATORS, GO_TEMPLATE, "  goTemplate: true\n")})
+    result = runner.invoke(app, ["lint", "argocd"])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0] == (
+        "argocd/appset.yaml:8:5: error HL008 renderer-unavailable: ApplicationSet go (argocd/appset.yaml:1): "
+        "goTemplate: true needs a Go template engine to expand this ApplicationSet: install the helm binary or "
+        "`pip install 'hooklint[helm]'`; nothing of this application is checked.")

@@ -1,4 +1,4 @@
-"""HL001, HL002, HL005, HL007, HL008, HL009: what reading or rendering a file met, worded as findings.
+"""HL001, HL002, HL005, HL007, HL008, HL009, HL020: what reading or rendering a file met, worded as findings.
 
 The loader (:mod:`hooklint.loader`, :mod:`hooklint.yamlio`) and the rendering stage
 (:mod:`hooklint.sources.render`) record problems as typed :class:`~hooklint.yamlio.LoadIssue`
@@ -20,6 +20,7 @@ from hooklint.loader import LoadedFile
 from hooklint.yamlio import (
     DUPLICATE_KEY,
     MAX_ISSUES,
+    NOT_EXPANDED,
     NOT_RENDERED,
     RENDER_FAILED,
     RENDERER_UNAVAILABLE,
@@ -116,3 +117,14 @@ def source_not_rendered(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
         if issue.kind == NOT_RENDERED:
             yield Hit(f"{issue.detail}; nothing of this application is checked.", issue.span, issue.field_path,
                       doc_index=index, path=issue.path)  # fmt: skip
+
+
+@check("HL020", scope="file")
+def applicationset_not_expanded(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
+    """An ApplicationSet generator that needs a cluster or the network (``scmProvider``,
+    ``pullRequest``, ``clusterDecisionResource``, ``plugin``, a ``git`` generator of another
+    repository): the Applications it generates are not known, so not linted
+    (:mod:`hooklint.sources.applicationsets`)."""
+    for issue, index in file.issues:
+        if issue.kind == NOT_EXPANDED:
+            yield Hit(f"{issue.detail}.", issue.span, issue.field_path, doc_index=index)

@@ -106,6 +106,9 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
                                         "outside the repository (illegal filepath in symlink)"), 0))  # fmt: skip
         files.append(loaded)
         escaped.append(loaded)
+    for loaded in files:  # what expanding the ApplicationSets of this file met (HL020, HL007, HL008)
+        for kind, line, column, detail in app.issues.get(loaded.path, ()):
+            loaded.issues.append((LoadIssue(kind, Span.point(line, column), detail), 0))
     application = loaded_application(app, files, config)
     for loaded in escaped:
         loaded.skip_reason = None

@@ -161,6 +161,9 @@ class Application:
     #: The applications of each source of a multi-source Application (source type MULTI): Argo
     #: CD renders every source and syncs them all as one application, in one sync plan.
     parts: list["Application"] = field(default_factory=list)
+    #: Issues to add to files of ``reported`` when they are read, as ``{file: [(issue kind, line,
+    #: column, detail)]}``: what expanding the ApplicationSets written there met.
+    issues: dict[str, list[tuple[str, int, int, str]]] = field(default_factory=dict)
 
     @property
     def applied_elsewhere(self) -> bool:
@@ -260,6 +263,8 @@ def group_applications(
     run_files = sorted(f for files in reported.values() for f in files if f != STDIN)
     repository_files = repository_manifests(run_files, repo_urls)
     sources = find_application_sources(run_files + repository_files, repo_urls)
+    appsets = applicationset_map(run_files + repository_files, config) if config is not None else ApplicationSetMap()
+    sources += appsets.sources
     if config is not None and (sources or repository_files):
         sources = application_map(sources, run_files + repository_files, run_files, config, notices)
     covered: set[str] = set()
@@ -297,7 +302,12 @@ def group_applications(
         apps = _leave_out_bases(apps)
     used = _leave_out_components(apps, components)
     _leave_out_kustomize_inputs(apps, named_files, used)
-    _mark_applicationsets(apps, run_files + repository_files, notices)
+    _mark_applicationset_inputs(apps, appsets.inputs)
+    for app in apps:  # what expanding an ApplicationSet met is reported in its file
+        if app.source_type == DIRECTORY:
+            for name in app.reported:
+                if name in appsets.issues:
+                    app.issues[name] = appsets.issues[name]
     apps.sort(key=lambda a: a.key)
     return apps
 
@@ -956,22 +966,44 @@ def _parent_candidates(files: list[str]) -> dict[str, tuple[str, str, bool, froz
     return found
 
 
-# --- ApplicationSets: not expanded yet, never silent ----------------------------------------
+# --- ApplicationSets: expanded offline ---------------------------------------------------------
 
-_MAYBE_APPLICATIONSET = "kind: ApplicationSet"
+#: How an ApplicationSet problem is reported: NOT_EXPANDED HL020 (a generator that needs a cluster
+#: or the network), RENDER_FAILED HL007 (Argo CD's controller fails the same way),
+#: RENDERER_UNAVAILABLE HL008 (no Go template engine).
+from hooklint.yamlio import NOT_EXPANDED  # noqa: E402
 
 
-def applicationsets(files: Iterable[str]) -> list[tuple[str, int, str, list[str], list[str]]]:
-    """The ApplicationSets written in ``files``: ``(file, line, name, generator kinds, git files
-    generator path patterns)`` per ApplicationSet, in file order. Generators nested in ``matrix``
-    and ``merge`` are included (``applicationset/generators/matrix.go``, ``merge.go``); a pattern
-    is the ``path`` of an entry of ``git.files`` (``applicationset/generators/git.go``
-    ``generateParamsForGitFiles``), relative to the repository, without ``exclude`` entries."""
+@dataclass(slots=True)
+class ApplicationSetMap:
+    """What the ApplicationSets among the run's and the repository's files make: the Application
+    ``sources`` they generate (into this repository), the ``issues`` to report in each
+    ApplicationSet's file (``{file: [(kind, line, column, detail)]}``, kind NOT_EXPANDED,
+    RENDER_FAILED or RENDERER_UNAVAILABLE) and the files their git files generators read
+    (``inputs``: absolute path -> why it is not a manifest)."""
+
+    sources: list[ApplicationSource] = field(default_factory=list)
+    issues: dict[str, list[tuple[str, int, int, str]]] = field(default_factory=dict)
+    inputs: dict[str, str] = field(default_factory=dict)
+
+
+def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
+    """Expand every ApplicationSet written in ``files`` (:mod:`hooklint.sources.applicationsets`)
+    with the clusters of the repository's cluster Secrets and the ``clusters`` configuration, and
+    read the Applications it generates as the map reads a written one (:func:`sources_of`), each
+    placed at the template's ``spec.source`` line and made by ``ApplicationSet NAME (FILE:LINE)``."""
     import stat
 
-    from hooklint.loader import DEFAULT_MAX_FILE_SIZE, read_file
+    import yaml
 
-    found = []
+    from hooklint.loader import DEFAULT_MAX_FILE_SIZE, parse_text, read_file, user_path
+    from hooklint.sources.applications import RepositoryUrls, sources_of
+    from hooklint.sources.applicationsets import cluster_secrets, expand, plain
+    from hooklint.yamlio import RENDER_FAILED, RENDERER_UNAVAILABLE
+
+    out = ApplicationSetMap()
+    sets: list[tuple[str, Map]] = []
+    secrets: list[dict] = []
     for path in files:
         try:  # regular files only: a FIFO would block, a /dev/fd pipe be consumed before linting
             info = os.stat(path)
@@ -981,92 +1013,65 @@ def applicationsets(files: Iterable[str]) -> list[tuple[str, int, str, list[str]
                 data = handle.read()
         except OSError:
             continue
-        if b"ApplicationSet" not in data or _MAYBE_APPLICATIONSET.encode() not in data.replace(b'"', b""):
+        appset = b"ApplicationSet" in data
+        secret = b"argocd.argoproj.io/secret-type" in data
+        if not appset and not secret:
             continue
         for doc in read_file(path).documents:
             body = doc.value
-            if not isinstance(body, Map) or body.get("kind") != "ApplicationSet":
-                continue
-            metadata, spec = body.get("metadata"), body.get("spec")
-            name = metadata.get("name") if isinstance(metadata, Map) else None
-            kinds: list[str] = []
-            patterns: list[str] = []
-            stack = list(spec.get("generators") or []) if isinstance(spec, Map) and isinstance(spec.get("generators"), Seq) else []
-            while stack:
-                generator = stack.pop(0)
-                if not isinstance(generator, Map):
-                    continue
-                for kind, value in generator.items():
-                    if kind in ("selector", "values"):
-                        continue
-                    kinds.append(kind)
-                    if kind in ("matrix", "merge") and isinstance(value, Map) and isinstance(value.get("generators"), Seq):
-                        stack.extend(value["generators"])
-                    if kind == "git" and isinstance(value, Map) and isinstance(value.get("files"), Seq):
-                        for entry in value["files"]:
-                            if isinstance(entry, Map) and isinstance(entry.get("path"), str) and not entry.get("exclude"):
-                                patterns.append(entry["path"])
-            found.append((path, body.span.line, name if isinstance(name, str) else "?", kinds, patterns))
-    return found
-
-
-def _git_files_regex(pattern: str) -> "re.Pattern[str]":
-    """A git files generator ``path`` pattern as a regular expression over ``/``-separated paths
-    relative to the repository: ``**`` crosses folders, ``*`` and ``?`` do not."""
-    import re
-
-    out, i = [], 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("".join(out))
-
-
-def _mark_applicationsets(apps: list[Application], files: list[str], notices: list[str]) -> None:
-    """Say, for each ApplicationSet among ``files`` (the run's and the repository's manifest
-    files), that its Applications are not generated (a note naming its generators: never silence),
-    and list the files its git files generators read as generator inputs, not linted as manifests
-    (the ApplicationSet controller reads them as parameters; Argo CD never applies them)."""
-    from hooklint.loader import user_path
-
-    sets = applicationsets(files)
+            if isinstance(body, Map) and body.get("kind") == "ApplicationSet" and \
+                    str(body.get("apiVersion", "")).startswith("argoproj.io/"):  # fmt: skip
+                sets.append((path, body))
+            elif secret and isinstance(body, Map) and body.get("kind") == "Secret":
+                secrets.extend(cluster_secrets([plain(body)]))
     if not sets:
-        return
-    run = {f for a in apps for f in a.reported}
-    inputs: list[tuple["re.Pattern[str]", str]] = []
-    for path, line, name, kinds, patterns in sets:
-        if path in run:
-            notices.append(f"{path}:{line}: ApplicationSet {name} (generators: {', '.join(kinds) or 'none'}) is not "
-                           "expanded: hooklint does not generate its Applications, so what they deploy is not linted "
-                           "as they would render it.")  # fmt: skip
-        for pattern in patterns:
-            inputs.append((_git_files_regex(pattern.strip().lstrip("/")), f"{path}:{line}"))
+        return out
+    clusters = secrets + [c for c in config.clusters if isinstance(c, dict)]
+    urls = RepositoryUrls(config.repo_urls)
+    kinds = {"network": NOT_EXPANDED, "failed": RENDER_FAILED, "renderer": RENDERER_UNAVAILABLE}
+    for path, body in sets:
+        root, ours = urls.of(path)
+        root = root or os.getcwd()
+        name = body.get("metadata", {}).get("name") if isinstance(body.get("metadata"), Map) else None
+        label = f"ApplicationSet {name} ({path}:{body.span.line})"
+        expansion = expand(body, root, ours, clusters, config)
+        for problem in expansion.problems:
+            where = problem.where if isinstance(problem.where, Map) else body
+            span = where.key_span(problem.key) if problem.key and problem.key in where else where.span
+            out.issues.setdefault(path, []).append((kinds[problem.kind], span.line, span.column,
+                                                    f"{label}: {problem.message}"))  # fmt: skip
+        if expansion.truncated:
+            out.issues.setdefault(path, []).append((NOT_EXPANDED, body.span.line, body.span.column, (
+                f"{label}: generates more than {MAX_GENERATED_SHOWN} Applications; the others are not linted")))
+        for full, relative in expansion.inputs.items():
+            out.inputs.setdefault(full, f"an input of the git files generator of {label}: read as parameters, "
+                                        "never applied")  # fmt: skip
+        spec = body.get("spec")
+        template = spec.get("template") if isinstance(spec, Map) else None
+        tspec = template.get("spec") if isinstance(template, Map) else None
+        written = tspec.get("source") or tspec.get("sources") if isinstance(tspec, Map) else None
+        line = written.span.line if isinstance(written, (Map, Seq)) else body.span.line
+        for app in expansion.applications:
+            parsed = parse_text(path, yaml.safe_dump(app, sort_keys=False))
+            for doc in parsed.documents:
+                out.sources.extend(sources_of(doc.value, path, root, ours, line, label, (path,),
+                                              config.max_file_size))  # fmt: skip
+    return out
+
+
+#: :data:`hooklint.sources.applicationsets.MAX_GENERATED`, as said in a finding.
+MAX_GENERATED_SHOWN = 500
+
+
+def _mark_applicationset_inputs(apps: list[Application], inputs: dict[str, str]) -> None:
+    """List the files ApplicationSets' git files generators read as generator inputs, not linted
+    as manifests (the controller reads them as parameters; Argo CD never applies them)."""
     if not inputs:
         return
-    from hooklint.sources.render import repository_root
-
     for app in apps:
         if app.key == STDIN:
             continue
         for name in app.reported:
-            root = repository_root(os.path.dirname(os.path.abspath(name)) or ".")
-            relative = os.path.relpath(os.path.abspath(name), root).replace(os.sep, "/")
-            for regex, where in inputs:
-                if regex.fullmatch(relative):
-                    app.left_out.setdefault(name, f"an input of the git files generator of the ApplicationSet at "
-                                                  f"{user_path(os.path.abspath(where.rpartition(':')[0]))}:"
-                                                  f"{where.rpartition(':')[2]}: read as parameters, never applied")  # fmt: skip
-                    break
+            why = inputs.get(os.path.abspath(name))
+            if why is not None:
+                app.left_out.setdefault(name, why)
