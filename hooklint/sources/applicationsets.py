@@ -440,8 +440,8 @@ def _repository_folders(root: str) -> list[str]:
     """Every folder of the repository, relative, ``/``-separated, without hidden ones
     (``GetGitDirectories``: ``filepath.WalkDir``, hidden folders skipped, ``.`` left out)."""
     out = []
-    for folder, dirs, _ in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+    for folder, dirs, _ in os.walk(root):  # symbolic links to folders are no folders (fs.DirEntry.IsDir)
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not os.path.islink(os.path.join(folder, d)))
         relative = os.path.relpath(folder, root)
         if relative != ".":
             out.append(relative.replace(os.sep, "/"))
@@ -491,7 +491,7 @@ def _git(spec: dict, ctx: _Context) -> list[dict]:
         for relative in sorted(chosen_files):
             full = os.path.join(ctx.root, relative)
             ctx.expansion.inputs[os.path.normpath(full)] = relative
-            for found in _parameter_file(full, relative):
+            for found in _parameter_file(full, relative, ctx.root):
                 directory = os.path.dirname(relative) or "."
                 if ctx.go:
                     p = dict(found)
@@ -504,15 +504,19 @@ def _git(spec: dict, ctx: _Context) -> list[dict]:
     raise Unexpanded("failed", "the git generator has neither directories nor files")
 
 
-def _parameter_file(full: str, relative: str) -> list[dict]:
+def _parameter_file(full: str, relative: str, root: str) -> list[dict]:
     """The objects of one git files generator file: one object, or a list of them
-    (``generateParamsFromGitFile``: YAML, of which JSON is a subset)."""
+    (``generateParamsFromGitFile``: YAML, of which JSON is a subset). Only a regular file inside
+    the repository (symbolic links resolved) of at most ``max-file-size``'s default is read."""
     import yaml
 
-    from hooklint.loader import DEFAULT_MAX_FILE_SIZE
+    from hooklint.loader import DEFAULT_MAX_FILE_SIZE, within
 
+    if not within(os.path.realpath(full), os.path.realpath(root)):
+        raise Unexpanded("failed", f"unable to process file '{relative}': a symbolic link out of the repository, "
+                                   "which hooklint never reads")  # fmt: skip
     try:
-        if os.path.getsize(full) > DEFAULT_MAX_FILE_SIZE or not os.path.isfile(full):
+        if not os.path.isfile(full) or os.path.getsize(full) > DEFAULT_MAX_FILE_SIZE:
             raise Unexpanded("failed", f"unable to process file '{relative}': not a regular file of at most "
                                        f"{DEFAULT_MAX_FILE_SIZE} bytes")  # fmt: skip
         with open(full, encoding="utf-8") as handle:
@@ -630,9 +634,11 @@ def _matrix(spec: dict, ctx: _Context) -> list[dict]:
         raise Unexpanded("failed", "found less than two generators, Matrix generator must have two" if len(children) < 2
                          else "found more than two generators, Matrix generator must have two")  # fmt: skip
     out = []
-    for a in generate(children[0], ctx):
-        for b in generate(children[1], ctx, a):
+    for a in generate(children[0], ctx)[: MAX_GENERATED + 1]:
+        for b in generate(children[1], ctx, a)[: MAX_GENERATED + 1]:
             out.append(_deep_merge(b, a) if ctx.go else {**a, **b})
+            if len(out) > MAX_GENERATED:  # bounded: the rest is said not linted
+                return out
     return out
 
 
