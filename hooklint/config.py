@@ -397,6 +397,20 @@ def parse_config(data: Any, where: str, lines: dict[tuple, int] | None = None) -
         if glob_problem(str(glob)) is not None:
             raise ConfigError(f"{_where(where, lines, ('per-path-ignores', str(glob)))}: 'per-path-ignores': "
                               f"{glob_problem(str(glob))}")  # fmt: skip
+    for i, cluster in enumerate(get("clusters", [])):  # the schema walker does not read nested objects
+        for name in ("name", "server"):
+            if not isinstance(cluster.get(name), str) or not cluster[name].strip():
+                raise ConfigError(f"{_where(where, lines, ('clusters', i))}: 'clusters' entry {i} needs a non-empty "
+                                  f"string '{name}'")  # fmt: skip
+        for name in cluster:
+            if name not in ("name", "server", "project", "labels", "annotations"):
+                raise ConfigError(f"{_where(where, lines, ('clusters', i))}: 'clusters' entry {i}: unknown key "
+                                  f"'{name}' (known: annotations, labels, name, project, server)")  # fmt: skip
+        for name in ("labels", "annotations"):
+            value = cluster.get(name, {})
+            if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+                raise ConfigError(f"{_where(where, lines, ('clusters', i))}: 'clusters' entry {i}: '{name}' must "
+                                  "be a mapping of strings")  # fmt: skip
     base = os.path.dirname(os.path.abspath(where))  # globs and the baseline are relative to the file
     scope = get("workload-scope", "all" if get("check-all-workloads", False) else "hooks")
     return Config(
