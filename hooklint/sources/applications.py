@@ -11,6 +11,13 @@ into applications.
 "This repository" is the ``url`` of every remote in the git configuration of the repository holding the
 Application manifest, and the ``repo-urls`` configuration list, compared after :func:`normalize_repo_url`.
 Applications of other repositories are left alone.
+
+Each source is read as the repo server reads it: its ``path`` resolved through symbolic links inside the
+repository (``util/app/path`` ``Path``), ``.argocd-source.yaml`` and ``.argocd-source-NAME.yaml`` merged
+into its options (``reposerver/repository/repository.go`` ``mergeSourceParameters``), and, in a
+multi-source Application, ``$ref/...`` value files of a ``ref`` source of this repository read from it
+(``getResolvedValueFiles``). The Applications an app of apps renders (:func:`hooklint.sources.discovery.application_map`)
+and an ApplicationSet generates (:mod:`hooklint.sources.applicationsets`) are read by :func:`sources_of` too.
 """
 
 from __future__ import annotations

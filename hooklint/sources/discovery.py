@@ -6,6 +6,11 @@ Without an ``Application`` manifest to say otherwise, hooklint treats each folde
 and stdin as one application. Files named one by one (as pre-commit names them) bring the other
 manifests of their folder along as context.
 
+With Argo CD Applications of this repository known, the map (:func:`application_map`) decides which
+folder is which application: Applications written as YAML, those an app of apps renders with Helm or
+kustomize (recursively), and those ApplicationSets generate (:func:`applicationset_map`); a
+multi-source Application is one application of several parts, a plugin source is listed as not linted.
+
 Some files are no application's own, and are listed as not linted, with the reason, instead of
 being linted on their own: a kustomization's patches and generator inputs, and the folders of
 kustomize Components (``kind: Component``), all linted through the rendering of the kustomizations
