@@ -665,3 +665,16 @@ def test_lint_markdown_names_the_application_and_what_made_it(repo):
         "(apps/templates/applications.yaml:12), made by the Helm chart apps/Chart.yaml)</summary>",
         "<details><summary>Sync steps of <code>loose</code> (no Application of this repository deploys it)</summary>",
     ]
+
+
+def test_matrix_nested_too_deep_is_hl007_not_a_crash(envs):
+    inner = "  - list:\n      elements:\n      - env: eu\n"
+    nested = inner
+    for _ in range(3):
+        body = "".join("    " + line + "\n" for line in nested.splitlines())
+        nested = "  - matrix:\n      generators:\n" + body + body
+    write(envs, {"argocd/appset.yaml": appset("deep", nested, fast_template("d-{{env}}", "envs/eu", "x"))})
+    result = runner.invoke(app, ["lint", "argocd"])
+    assert result.exit_code == 1
+    assert ("a matrix generator nested in two matrix or merge generators: Argo CD allows one level of nesting"
+            in result.output.splitlines()[0])

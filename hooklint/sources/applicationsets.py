@@ -271,13 +271,21 @@ def _kind(generator: dict) -> tuple[str, Any]:
     return kinds[0], generator[kinds[0]]
 
 
-def generate(generator: dict, ctx: _Context, interpolate: dict | None = None) -> list[dict]:
+#: A matrix or merge generator holds generators that may be a matrix or merge once more
+#: (``ApplicationSetNestedGenerator``), whose children cannot (``ApplicationSetTerminalGenerator``).
+MAX_NESTING = 2
+
+
+def generate(generator: dict, ctx: _Context, interpolate: dict | None = None, depth: int = 0) -> list[dict]:
     """``generators.Transform`` for one generator: its parameter sets (after interpolating the
     generator with ``interpolate``, the matrix's first generator's parameters), filtered by its
-    ``selector``."""
+    ``selector``. ``depth`` is how many matrix or merge generators hold it."""
     if interpolate:
         generator = ctx.templates.render_value(generator, [interpolate])[0]
     kind, spec = _kind(generator)
+    if kind in ("matrix", "merge") and depth >= MAX_NESTING:
+        raise Unexpanded("failed", f"a {kind} generator nested in two matrix or merge generators: Argo CD "
+                                   "allows one level of nesting")  # fmt: skip
     if kind in NETWORK_GENERATORS:
         raise Unexpanded("network", f"the {kind} generator needs a cluster or the network, which hooklint never "
                                     "uses: the Applications it generates are not linted", key=kind)  # fmt: skip
@@ -289,9 +297,9 @@ def generate(generator: dict, ctx: _Context, interpolate: dict | None = None) ->
     elif kind == "clusters":
         params = _clusters(spec, ctx)
     elif kind == "matrix":
-        params = _matrix(spec, ctx)
+        params = _matrix(spec, ctx, depth + 1)
     elif kind == "merge":
-        params = _merge(spec, ctx)
+        params = _merge(spec, ctx, depth + 1)
     else:
         raise Unexpanded("network", f"the {kind} generator is not one hooklint knows: the Applications it "
                                     "generates are not linted", key=kind)  # fmt: skip
@@ -628,14 +636,14 @@ def _children(spec: dict, what: str) -> list[dict]:
     return children
 
 
-def _matrix(spec: dict, ctx: _Context) -> list[dict]:
+def _matrix(spec: dict, ctx: _Context, depth: int) -> list[dict]:
     children = _children(spec, "matrix")
     if len(children) != 2:
         raise Unexpanded("failed", "found less than two generators, Matrix generator must have two" if len(children) < 2
                          else "found more than two generators, Matrix generator must have two")  # fmt: skip
     out = []
-    for a in generate(children[0], ctx)[: MAX_GENERATED + 1]:
-        for b in generate(children[1], ctx, a)[: MAX_GENERATED + 1]:
+    for a in generate(children[0], ctx, None, depth)[: MAX_GENERATED + 1]:
+        for b in generate(children[1], ctx, a, depth)[: MAX_GENERATED + 1]:
             out.append(_deep_merge(b, a) if ctx.go else {**a, **b})
             if len(out) > MAX_GENERATED:  # bounded: the rest is said not linted
                 return out
@@ -653,14 +661,14 @@ def _deep_merge(base: dict, override: dict) -> dict:
     return out
 
 
-def _merge(spec: dict, ctx: _Context) -> list[dict]:
+def _merge(spec: dict, ctx: _Context, depth: int) -> list[dict]:
     children = _children(spec, "merge")
     if len(children) < 2:
         raise Unexpanded("failed", "found less than two generators, Merge requires two or more")
     keys = spec.get("mergeKeys")
     if not isinstance(keys, list) or not keys:
         raise Unexpanded("failed", "no merge keys were specified, Merge requires at least one")
-    sets = [generate(child, ctx) for child in children]
+    sets = [generate(child, ctx, None, depth) for child in children]
 
     def by_key(param_sets: list[dict]) -> dict[str, dict]:
         out: dict[str, dict] = {}

@@ -1039,7 +1039,13 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
         root = root or os.getcwd()
         name = body.get("metadata", {}).get("name") if isinstance(body.get("metadata"), Map) else None
         label = f"ApplicationSet {name} ({path}:{body.span.line})"
-        expansion = expand(body, root, ours, clusters, config)
+        try:
+            expansion = expand(body, root, ours, clusters, config)
+        except (RecursionError, MemoryError, ValueError, TypeError, KeyError, AttributeError) as exc:
+            # hostile input must never stop the run: said at the ApplicationSet, nothing generated
+            out.issues.setdefault(path, []).append((RENDER_FAILED, body.span.line, body.span.column, (
+                f"{label}: hooklint could not expand it ({type(exc).__name__})")))
+            continue
         for problem in expansion.problems:
             where = problem.where if isinstance(problem.where, Map) else body
             span = where.key_span(problem.key) if problem.key and problem.key in where else where.span
