@@ -678,3 +678,15 @@ def test_matrix_nested_too_deep_is_hl007_not_a_crash(envs):
     assert result.exit_code == 1
     assert ("a matrix generator nested in two matrix or merge generators: Argo CD allows one level of nesting"
             in result.output.splitlines()[0])
+
+
+@needs_kustomize
+def test_an_applicationset_among_a_kustomizations_resources_still_reports_hl020(envs):
+    write(envs, {"platform/kustomization.yaml": "resources:\n- appset.yaml\n",
+                 "platform/appset.yaml": appset("scm", "  - scmProvider:\n      github:\n        organization: acme\n",
+                                                fast_template("s-{{repository}}", "envs/eu", "scm"))})  # fmt: skip
+    result = runner.invoke(app, ["lint", "platform"])
+    assert result.output.splitlines()[0] == (
+        "platform/appset.yaml:7:5: warning HL020 applicationset-not-expanded: ApplicationSet scm "
+        "(platform/appset.yaml:1): the scmProvider generator needs a cluster or the network, which hooklint never "
+        "uses: the Applications it generates are not linted.")

@@ -104,7 +104,8 @@ def renderer_unavailable(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
     """A kustomize or Helm source, and no renderer installed to render it."""
     for issue, index in file.issues:
         if issue.kind == RENDERER_UNAVAILABLE:
-            yield Hit(f"{issue.detail}; nothing of this application is checked.", issue.span, issue.field_path, doc_index=index)
+            yield Hit(f"{issue.detail}; nothing of this application is checked.", issue.span, issue.field_path,
+                      doc_index=index, path=issue.path)  # fmt: skip
 
 
 @check("HL009", scope="file")
@@ -127,4 +128,4 @@ def applicationset_not_expanded(file: LoadedFile, ctx: Context) -> Iterator[Hit]
     (:mod:`hooklint.sources.applicationsets`)."""
     for issue, index in file.issues:
         if issue.kind == NOT_EXPANDED:
-            yield Hit(f"{issue.detail}.", issue.span, issue.field_path, doc_index=index)
+            yield Hit(f"{issue.detail}.", issue.span, issue.field_path, doc_index=index, path=issue.path)

@@ -85,6 +85,9 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
         folder = app.folder or app.key
         loaded, rendered, renderer = render(app.source_type, folder, app.manifest_file, config, app.named, app.argocd)
         loaded.skip_reason = None
+        for path, issues in sorted(app.issues.items()):  # an ApplicationSet among the rendered files
+            for kind, line, column, detail in issues:
+                loaded.issues.append((LoadIssue(kind, Span.point(line, column), detail, path=path), 0))
         unread = [LoadedFile(p, skip_reason=app.left_out[p]) for p in app.reported if p in app.left_out]
         return LoadedApplication(app, [loaded, *unread], rendered, renderer)
     root = _Containment(repository_root(app.folder or app.key, app.named)) if app.key != STDIN else None

@@ -309,10 +309,10 @@ def group_applications(
     _leave_out_kustomize_inputs(apps, named_files, used)
     _mark_applicationset_inputs(apps, appsets.inputs)
     for app in apps:  # what expanding an ApplicationSet met is reported in its file
-        if app.source_type == DIRECTORY:
-            for name in app.reported:
-                if name in appsets.issues:
-                    app.issues[name] = appsets.issues[name]
+        for part in app.parts or [app]:
+            for name in part.reported:
+                if name in appsets.issues and part.source_type in (DIRECTORY, KUSTOMIZE, HELM):
+                    part.issues[name] = appsets.issues[name]
     apps.sort(key=lambda a: a.key)
     return apps
 
