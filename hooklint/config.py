@@ -28,6 +28,8 @@ key                           meaning                                           
 ``wait-for-first-consumer-classes``  the cluster's StorageClasses binding WaitForFirstConsumer  ``[]``
                               (HL306; a StorageClass in the run wins over this list)
 ``repo-urls``                 more URLs of this repository (Applications pointing here)   ``[]``
+``clusters``                  clusters for ApplicationSet clusters generators: ``name``,  ``[]``
+                              ``server``, ``labels``, ``annotations``, ``project``
 ``kube-version``              Helm's ``--kube-version`` (``.Capabilities.KubeVersion``)   Helm's
 ``api-versions``              Helm's ``--api-versions`` (``.Capabilities.APIVersions``)   ``[]``
 ============================  ==========================================================  =======
@@ -196,6 +198,9 @@ class Config:
     #: names of the cluster's StorageClasses with volumeBindingMode WaitForFirstConsumer (HL306)
     wait_for_first_consumer_classes: list[str] = field(default_factory=list)
     repo_urls: list[str] = field(default_factory=list)
+    #: clusters an ApplicationSet clusters generator sees besides the cluster Secrets of the
+    #: repository: ``{"name", "server", "labels", "annotations", "project"}`` each
+    clusters: list[dict] = field(default_factory=list)
     kube_version: str | None = None
     api_versions: list[str] = field(default_factory=list)
     path: str | None = None
@@ -409,6 +414,20 @@ def parse_config(data: Any, where: str, lines: dict[tuple, int] | None = None) -
         if glob_problem(str(glob)) is not None:
             raise ConfigError(f"{_where(where, lines, ('per-path-ignores', str(glob)))}: 'per-path-ignores': "
                               f"{glob_problem(str(glob))}")  # fmt: skip
+    for i, cluster in enumerate(get("clusters", [])):  # the schema walker does not read nested objects
+        for name in ("name", "server"):
+            if not isinstance(cluster.get(name), str) or not cluster[name].strip():
+                raise ConfigError(f"{_where(where, lines, ('clusters', i))}: 'clusters' entry {i} needs a non-empty "
+                                  f"string '{name}'")  # fmt: skip
+        for name in cluster:
+            if name not in ("name", "server", "project", "labels", "annotations"):
+                raise ConfigError(f"{_where(where, lines, ('clusters', i))}: 'clusters' entry {i}: unknown key "
+                                  f"'{name}' (known: annotations, labels, name, project, server)")  # fmt: skip
+        for name in ("labels", "annotations"):
+            value = cluster.get(name, {})
+            if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+                raise ConfigError(f"{_where(where, lines, ('clusters', i))}: 'clusters' entry {i}: '{name}' must "
+                                  "be a mapping of strings")  # fmt: skip
     base = os.path.dirname(os.path.abspath(where))  # globs and the baseline are relative to the file
     scope = get("workload-scope", "all" if get("check-all-workloads", False) else "hooks")
     return Config(
@@ -424,6 +443,7 @@ def parse_config(data: Any, where: str, lines: dict[tuple, int] | None = None) -
         render_memory=get("render-memory", DEFAULT_RENDER_MEMORY),
         wait_for_first_consumer_classes=strings("wait-for-first-consumer-classes"),
         repo_urls=strings("repo-urls"),
+        clusters=[dict(c) for c in get("clusters", [])],
         kube_version=kube_version,
         api_versions=strings("api-versions"),
         path=where,

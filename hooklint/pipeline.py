@@ -29,6 +29,7 @@ from hooklint.loader import parse_text
 from hooklint.model import Manifest, manifests_of
 from hooklint.plan import SyncPlan, build_plan
 from hooklint.sources.rendered import Renderer
+from hooklint.sources.discovery import PLUGIN
 from hooklint.sources import STDIN, Application, LoadedApplication, group_applications, load_application, loaded_application
 
 #: What one application's lint gives back: (findings, input errors, files linted, files not linted
@@ -39,7 +40,10 @@ Outcome = tuple[list[Finding], list[InputError], int, list[tuple[str, str]], str
 def build(loaded: LoadedApplication, config: Config) -> tuple[list[Manifest], SyncPlan]:
     """The manifests of one loaded application and its sync plan under the configured Argo CD
     version (the manifests and plan stages)."""
-    manifests = manifests_of(loaded.files, loaded.rendered, loaded.namespace)
+    if loaded.parts is not None:  # a multi-source Application: every source's manifests, one plan
+        manifests = [m for part in loaded.parts for m in manifests_of(part.files, part.rendered, loaded.namespace)]
+    else:
+        manifests = manifests_of(loaded.files, loaded.rendered, loaded.namespace)
     return manifests, build_plan(manifests, config.argocd_version)
 
 
@@ -220,7 +224,8 @@ def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1
     engine = Engine(config, catalog)
     errors: list[InputError] = []
     walk_notices: list[str] = []
-    apps = group_applications(paths, errors, walk_notices, config.repo_urls, excluded=config.exclude or None)
+    apps = group_applications(paths, errors, walk_notices, config.repo_urls, excluded=config.exclude or None,
+                              config=config)  # fmt: skip
     jobs = resolve_jobs(jobs)
     files = sum(len(a.reported) + len(a.context) for a in apps)
     if jobs > 1 and len(apps) > 1 and files >= PARALLEL_MIN_FILES:
@@ -262,6 +267,8 @@ _SKIP_KINDS = (
     ("+argocd:skip-file-rendering", "marked +argocd:skip-file-rendering"),
     ("unrelated YAML", "unrelated YAML"),
     ("jsonnet", "jsonnet, which hooklint does not evaluate"),
+    ("git files generator", "inputs of an ApplicationSet's git files generator"),
+    ("config management plugin", "rendered by a config management plugin, which hooklint never runs"),
     ("leaves it out", "left out by an Application's directory.include/exclude"),
     ("symbolic link", "dangling symbolic links"),
     ("larger than max-file-size", "over max-file-size"),
@@ -313,6 +320,11 @@ class PlannedApplication:
     renderer: Renderer | None = None
     #: ``Application NAME (FILE:LINE)`` when an Argo CD Application renders it.
     application: str | None = None
+    #: What made that Application when it is not written as YAML: the parent Application whose
+    #: chart or kustomization renders it, or the chart or kustomization no Application here deploys.
+    generated_by: str | None = None
+    #: Whether the repository's Applications are known and none of them deploys this folder.
+    undeployed: bool = False
 
 
 def plan_paths(paths: list[str], config: Config) -> tuple[list[PlannedApplication], list[InputError]]:
@@ -323,11 +335,13 @@ def plan_paths(paths: list[str], config: Config) -> tuple[list[PlannedApplicatio
     its objects are in that application's plan. Never raises for bad input."""
     errors: list[InputError] = []
     plans: list[PlannedApplication] = []
-    for app in group_applications(paths, errors, None, config.repo_urls):
+    apps = group_applications(paths, errors, None, config.repo_urls, config=config)
+    mapped = any(a.argocd is not None for a in apps)
+    for app in apps:
         if app.applied_elsewhere:
             continue
         try:
-            planned = _plan_application(app, config, errors)
+            planned = _plan_application(app, config, errors, mapped)
         except Exception as exc:  # noqa: BLE001 - isolation, as in lint_application
             path = app.manifest_file or (app.reported[0] if app.reported else app.key)
             errors.append(InputError(path, f"hooklint failed on this application (internal error: "
@@ -337,8 +351,12 @@ def plan_paths(paths: list[str], config: Config) -> tuple[list[PlannedApplicatio
     return plans, errors
 
 
-def _plan_application(app: Application, config: Config, errors: list[InputError]) -> PlannedApplication:
-    """Load and plan one application for :func:`plan_paths` (its input errors added to ``errors``)."""
+def _plan_application(app: Application, config: Config, errors: list[InputError], mapped: bool) -> PlannedApplication:
+    """Load and plan one application for :func:`plan_paths` (its input errors added to ``errors``;
+    ``mapped``: whether the repository's Applications are known)."""
+    if app.source_type == PLUGIN:
+        return PlannedApplication(app.key, build(load_application(app, config), config)[1], 0, PLUGIN, None,
+                                  app.argocd.label(), app.argocd.generated_by)  # fmt: skip
     with collector_paused():
         loaded = load_application(app, config)
     errors.extend(f.error for f in loaded.reported_files if f.error is not None)
@@ -346,7 +364,9 @@ def _plan_application(app: Application, config: Config, errors: list[InputError]
     unparsed = sum(1 for f in loaded.files for issue, _ in f.issues if issue.kind in ("syntax-error", "too-complex"))
     plan = build(loaded, config)[1]
     label = app.argocd.label() if app.argocd is not None else None
-    return PlannedApplication(app.key, plan, unparsed, app.source_type, loaded.renderer, label)
+    generated_by = app.argocd.generated_by if app.argocd is not None else None
+    return PlannedApplication(app.key, plan, unparsed, app.source_type, loaded.renderer, label, generated_by,
+                              mapped and app.argocd is None and app.key != STDIN)  # fmt: skip
 
 
 def lint_text(

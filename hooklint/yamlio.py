@@ -436,6 +436,9 @@ UNSAFE_TAG = "unsafe-tag"
 RENDER_FAILED = "render-failed"
 RENDERER_UNAVAILABLE = "renderer-unavailable"
 NOT_RENDERED = "not-rendered"
+#: An ApplicationSet generator that needs a cluster or the network (HL022; recorded by
+#: :mod:`hooklint.sources.discovery` on the ApplicationSet's file).
+NOT_EXPANDED = "not-expanded"
 
 
 class LoadIssue:

@@ -175,7 +175,8 @@ def test_an_applications_kustomize_options_and_namespace_apply_to_its_path(repo)
 def test_an_applications_directory_options_and_namespace_apply_to_its_path(repo):
     plans = plan_of("raw", "apps", "other")
     raw = plans["raw"]
-    assert raw["source"] == {"type": "directory", "renderer": None, "application": "Application raw (apps/shop.yaml:26)"}
+    assert raw["source"] == {"type": "directory", "renderer": None, "application": "Application raw (apps/shop.yaml:26)",
+                             "generated_by": None}
     tasks = [(t["kind"], t["namespace"], t["name"]) for s in raw["steps"] for t in s["tasks"]]
     assert tasks == [("ConfigMap", "raw-ns", "a"), ("ConfigMap", "raw-ns", "b")]  # recurse; notes and skip-me excluded
     assert "raw/sub" not in plans  # covered by the recursive Application, not linted again

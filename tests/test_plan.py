@@ -345,7 +345,7 @@ def test_json_shape(app_dir):
     assert list(data) == ["applications"]
     (application,) = data["applications"]
     assert list(application) == ["application", "source", "steps", "not_applied"]
-    assert application["source"] == {"type": "directory", "renderer": None, "application": None}
+    assert application["source"] == {"type": "directory", "renderer": None, "application": None, "generated_by": None}
     assert application["application"] == str(app_dir)
     assert [(s["phase"], s["wave"]) for s in application["steps"]] == [("PreSync", 0), ("Sync", 0)]
     job = application["steps"][0]["tasks"][0]

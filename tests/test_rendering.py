@@ -77,7 +77,8 @@ def test_a_hook_only_the_overlay_makes_is_planned_as_a_hook(repo):
     result = runner.invoke(app, ["plan", "--format", "json", "overlays/prod"])
     assert result.exit_code == 0, result.output
     [application] = json.loads(result.output)["applications"]
-    assert application["source"] == {"type": "kustomize", "renderer": application["source"]["renderer"], "application": None}
+    assert application["source"] == {"type": "kustomize", "renderer": application["source"]["renderer"], "application": None,
+                                     "generated_by": None}
     assert application["source"]["renderer"]["name"] in ("kustomize", "kubectl kustomize")
     objects = [(s["phase"], s["wave"], o["kind"], o["namespace"], o["name"]) for s in application["steps"] for o in s["tasks"]]
     assert objects == [("PreSync", -1, "ConfigMap", "shop", "prod-settings"), ("PreSync", -1, "Job", "shop", "prod-migrate")]

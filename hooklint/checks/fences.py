@@ -44,6 +44,31 @@ def application_in_default_project(m: Manifest, ctx: Context) -> Iterator[Hit]:
     )
 
 
+@check("HL401", kinds={"ApplicationSet"})
+def applicationset_in_default_project(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """The Applications an ApplicationSet generates take ``spec.template.spec.project``: written
+    as ``default`` or empty (not templated, and no ``templatePatch`` that may set it), every one of
+    them is in the ``default`` AppProject; reported at the template's line
+    (``applicationset/controllers/template/template.go`` renders the template per parameter set)."""
+    if not _argo(m, "ApplicationSet"):
+        return
+    spec = get_map(m.body, "spec")
+    template = get_map(spec, "template") if spec is not None else None
+    tspec = get_map(template, "spec") if template is not None else None
+    if tspec is None or (spec is not None and spec.get("templatePatch")):
+        return
+    project = tspec.get("project")
+    if not isinstance(project, str) or project not in ("", "default"):
+        return
+    yield Hit(
+        f"{m.label} generates its Applications in the 'default' AppProject (spec.template.spec.project), which "
+        "allows every source repository, every destination and every cluster-scoped kind: their hooks can "
+        "create anything anywhere. Put them in a project that limits destinations and kinds.",
+        tspec.value_span("project"),
+        "spec.template.spec.project",
+    )
+
+
 @check("HL402", kinds={"AppProject"})
 def appproject_allows_everything(m: Manifest, ctx: Context) -> Iterator[Hit]:
     if not _argo(m, "AppProject"):

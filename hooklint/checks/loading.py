@@ -1,4 +1,4 @@
-"""HL001, HL002, HL005, HL007, HL008, HL009: what reading or rendering a file met, worded as findings.
+"""HL001, HL002, HL005, HL007, HL008, HL009, HL022: what reading or rendering a file met, worded as findings.
 
 The loader (:mod:`hooklint.loader`, :mod:`hooklint.yamlio`) and the rendering stage
 (:mod:`hooklint.sources.render`) record problems as typed :class:`~hooklint.yamlio.LoadIssue`
@@ -20,6 +20,7 @@ from hooklint.loader import LoadedFile
 from hooklint.yamlio import (
     DUPLICATE_KEY,
     MAX_ISSUES,
+    NOT_EXPANDED,
     NOT_RENDERED,
     RENDER_FAILED,
     RENDERER_UNAVAILABLE,
@@ -103,7 +104,8 @@ def renderer_unavailable(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
     """A kustomize or Helm source, and no renderer installed to render it."""
     for issue, index in file.issues:
         if issue.kind == RENDERER_UNAVAILABLE:
-            yield Hit(f"{issue.detail}; nothing of this application is checked.", issue.span, issue.field_path, doc_index=index)
+            yield Hit(f"{issue.detail}; nothing of this application is checked.", issue.span, issue.field_path,
+                      doc_index=index, path=issue.path)  # fmt: skip
 
 
 @check("HL009", scope="file")
@@ -118,3 +120,14 @@ def source_not_rendered(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
         if issue.kind == NOT_RENDERED:
             yield Hit(f"{issue.detail}.", issue.span, issue.field_path,
                       doc_index=index, path=issue.path)  # fmt: skip
+
+
+@check("HL022", scope="file")
+def applicationset_not_expanded(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
+    """An ApplicationSet generator that needs a cluster or the network (``scmProvider``,
+    ``pullRequest``, ``clusterDecisionResource``, ``plugin``, a ``git`` generator of another
+    repository): the Applications it generates are not known, so not linted
+    (:mod:`hooklint.sources.applicationsets`)."""
+    for issue, index in file.issues:
+        if issue.kind == NOT_EXPANDED:
+            yield Hit(f"{issue.detail}.", issue.span, issue.field_path, doc_index=index, path=issue.path)

@@ -3,8 +3,8 @@
 The text is one table per application in the spirit of ``argocd app sync`` output: a header, one
 row per task, step by step, then the objects no sync applies. The JSON shape is
 ``{"applications": [{"application", "source": {"type", "renderer": {"name", "version"} | null,
-"application": "Application NAME (FILE:LINE)" | null, ["helm": {"rendered", "argocd", "argocd_version",
-"differs"}]},
+"application": "Application NAME (FILE:LINE)" | null, "generated_by": str | null, ["helm": {"rendered",
+"argocd", "argocd_version", "differs"}]},
 "steps": [{"phase", "wave", "tasks": [object]}], "not_applied": [object]}]}``, an object being ``{"api_version", "kind", "namespace", "name", "generate_name",
 "hook_types", ["delete_policies"], "path", "line", ["notes" | "reason"]}``.
 
@@ -70,6 +70,7 @@ def plan_dict(planned: PlannedApplication) -> dict[str, Any]:
         "type": planned.source_type,
         "renderer": {"name": renderer.name, "version": renderer.version} if renderer is not None else None,
         "application": planned.application,
+        "generated_by": planned.generated_by,
     }
     use = _helm_use(planned)
     if use is not None:
@@ -91,11 +92,16 @@ def source_text(planned: PlannedApplication) -> str:
     """How the application's manifests were made, for the plan's header: ``directory source``,
     ``kustomize source rendered by kubectl kustomize v5.7.1``, ``helm source, not rendered``."""
     by = f" of {planned.application}" if planned.application else ""
+    if planned.generated_by:
+        by += f" (made by {planned.generated_by})"
+    if planned.source_type == "plugin":
+        return f"plugin source{by}: a config management plugin renders it, which hooklint never runs; not linted"
     if planned.source_type == "directory":
-        return f"directory source{by}"
+        return f"directory source{by}" + (", which no Application of this repository deploys" if planned.undeployed else "")
     if planned.renderer is None:
         return f"{planned.source_type} source{by}, not rendered (run hooklint lint to see why)"
-    return f"{planned.source_type} source{by} rendered by {planned.renderer.label()}"
+    undeployed = "; no Application of this repository deploys it" if planned.undeployed else ""
+    return f"{planned.source_type} source{by}{',' if planned.generated_by else ''} rendered by {planned.renderer.label()}{undeployed}"
 
 
 def _display_name(m: Manifest) -> str:

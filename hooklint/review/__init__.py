@@ -453,7 +453,7 @@ def _findings_of(folder: str, key: str, paths: list[str], config: Config, catalo
     with _inside(folder):
         present = [p for p in paths if os.path.lexists(p)] if paths != ["."] else ["."]
         engine = Engine(config, catalog)
-        for app in group_applications(present, [], [], config.repo_urls, excluded=config.exclude or None):
+        for app in group_applications(present, [], [], config.repo_urls, excluded=config.exclude or None, config=config):
             if app.key == key:
                 return [f for f in lint_application(engine, app)[0] if f.suppression is None]
     return []

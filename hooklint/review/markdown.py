@@ -194,8 +194,20 @@ def render_tree(result: RunResult, plans: Iterable[PlannedApplication] = (), lin
     body += [f"- hooklint: error: {_cell(e.path)}: {_cell(e.message)}" for e in result.errors]
     diagrams: list[str] = []
     for planned in plans:
-        diagrams += _details(f"Sync steps of <code>{_cell(planned.key)}</code>", ["```mermaid", mermaid(planned), "```"], False)
+        made = _made_by(planned)
+        diagrams += _details(f"Sync steps of <code>{_cell(planned.key)}</code>{made}", ["```mermaid", mermaid(planned),
+                                                                                   "```"], False)  # fmt: skip
     return _fit(top, body, diagrams)
+
+
+def _made_by(planned: PlannedApplication) -> str:
+    """`` (Application NAME (FILE:LINE), made by ...)``: the Argo CD Application an application is
+    linted as, and what made it (a parent Application, an ApplicationSet, a chart or kustomization
+    no Application here deploys); `` (no Application of this repository deploys it)``; or nothing."""
+    if planned.application:
+        made = f", made by {planned.generated_by}" if planned.generated_by else ""
+        return f" ({_cell(planned.application + made)})"
+    return " (no Application of this repository deploys it)" if planned.undeployed else ""
 
 
 def _fit(top: list[str], body: list[str], diagrams: list[str]) -> str:

@@ -19,6 +19,8 @@ from hooklint.sources.directory import mark_unrendered
 from hooklint.sources.discovery import (
     DIRECTORY,
     JSONNET_REASON,
+    MULTI,
+    PLUGIN,
     STDIN,
     UNRENDERABLE,
     Application,
@@ -43,6 +45,8 @@ class LoadedApplication:
     files: list[LoadedFile]
     rendered: list[RenderedFile] | None = None
     renderer: Renderer | None = None
+    #: The loaded sources of a multi-source Application, each with its own files and rendering.
+    parts: list["LoadedApplication"] | None = None
 
     @property
     def namespace(self) -> str | None:
@@ -60,8 +64,20 @@ class LoadedApplication:
 def load_application(app: Application, config: Config) -> LoadedApplication:
     """Read every file of ``app`` (reported and context; unreadable ones come back with
     ``error`` set) and mark those Argo CD does not render."""
+    if app.source_type == MULTI:  # every source rendered, all of them one sync
+        parts = [load_application(part, config) for part in app.parts]
+        rendered = [r for p in parts if p.rendered is not None for r in p.rendered]
+        renderer = next((p.renderer for p in parts if p.renderer is not None), None)
+        files = [f for p in parts for f in p.files]
+        return LoadedApplication(app, files, rendered if any(p.rendered is not None for p in parts) else None,
+                                 renderer, parts)  # fmt: skip
+    if app.source_type == PLUGIN:  # a config management plugin renders it: never run, never read
+        return LoadedApplication(app, [LoadedFile(p, skip_reason=app.left_out.get(p)) for p in app.reported], [], None)
     if app.source_type == UNRENDERABLE and app.argocd is not None:
-        loaded = read_file(app.manifest_file, config.max_file_size)
+        if app.argocd.generated_by is not None:  # a template or resource of its parent: linted there
+            loaded = parse_text(app.manifest_file, "")
+        else:
+            loaded = read_file(app.manifest_file, config.max_file_size)
         loaded.issues.append((LoadIssue(RENDER_FAILED, Span.point(app.argocd.line, 1),
                                         f"{app.argocd.label()}: {app.argocd.problem}"), 0))  # fmt: skip
         return LoadedApplication(app, [loaded], [], None)
@@ -69,6 +85,9 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
         folder = app.folder or app.key
         loaded, rendered, renderer = render(app.source_type, folder, app.manifest_file, config, app.named, app.argocd)
         loaded.skip_reason = None
+        for path, issues in sorted(app.issues.items()):  # an ApplicationSet among the rendered files
+            for kind, line, column, detail in issues:
+                loaded.issues.append((LoadIssue(kind, Span.point(line, column), detail, path=path), 0))
         unread = [LoadedFile(p, skip_reason=app.left_out[p]) for p in app.reported if p in app.left_out]
         return LoadedApplication(app, [loaded, *unread], rendered, renderer)
     root = _Containment(repository_root(app.folder or app.key, app.named)) if app.key != STDIN else None
@@ -90,6 +109,9 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
                                         "outside the repository (illegal filepath in symlink)"), 0))  # fmt: skip
         files.append(loaded)
         escaped.append(loaded)
+    for loaded in files:  # what expanding the ApplicationSets of this file met (HL022, HL007, HL008)
+        for kind, line, column, detail in app.issues.get(loaded.path, ()):
+            loaded.issues.append((LoadIssue(kind, Span.point(line, column), detail), 0))
     application = loaded_application(app, files, config)
     for loaded in escaped:
         loaded.skip_reason = None

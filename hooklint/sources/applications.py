@@ -11,6 +11,13 @@ into applications.
 "This repository" is the ``url`` of every remote in the git configuration of the repository holding the
 Application manifest, and the ``repo-urls`` configuration list, compared after :func:`normalize_repo_url`.
 Applications of other repositories are left alone.
+
+Each source is read as the repo server reads it: its ``path`` resolved through symbolic links inside the
+repository (``util/app/path`` ``Path``), ``.argocd-source.yaml`` and ``.argocd-source-NAME.yaml`` merged
+into its options (``reposerver/repository/repository.go`` ``mergeSourceParameters``), and, in a
+multi-source Application, ``$ref/...`` value files of a ``ref`` source of this repository read from it
+(``getResolvedValueFiles``). The Applications an app of apps renders (:func:`hooklint.sources.discovery.application_map`)
+and an ApplicationSet generates (:mod:`hooklint.sources.applicationsets`) are read by :func:`sources_of` too.
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ from typing import Any, Iterable
 
 from hooklint.files import read_bytes, walk_tree
 from hooklint.loader import DEFAULT_MAX_FILE_SIZE, read_file, user_path, within
-from hooklint.yamlio import Map, Seq
+from hooklint.yamlio import SYNTAX_ERROR, TOO_COMPLEX, Map, Seq
 
 #: A file that may hold an Application: cheap text test before parsing.
 _MAYBE_APPLICATION = re.compile(r"^\s*kind:\s*[\"']?Application[\"']?\s*$", re.MULTILINE)
@@ -34,11 +41,14 @@ class ApplicationSource:
     """One source of one Argo CD Application that points into this repository.
 
     ``name`` is the Application's ``metadata.name``; ``manifest`` and ``line`` where its source is
-    written; ``folder`` the source's ``path`` as a path the user can open (joined to the repository
-    root, relative to the current directory when it is inside it); ``source_type`` the explicit type
-    (``helm``, ``kustomize``, ``directory``, ``plugin``) or None (the folder decides); ``options`` the
-    ``helm`` / ``kustomize`` / ``directory`` mapping (plain Python values) or None; ``namespace`` the
-    destination namespace; ``problem`` why it cannot be rendered at all, if so."""
+    written (for an Application rendered by another one's Helm chart or kustomization, the
+    template or resource file and line it comes from); ``folder`` the source's ``path`` as a path
+    the user can open (joined to the repository root, a symbolic link inside the repository
+    resolved as ``util/app/path`` ``Path`` does, relative to the current directory when it is
+    inside it); ``source_type`` the explicit type (``helm``, ``kustomize``, ``directory``,
+    ``plugin``) or None (the folder decides); ``options`` the ``helm`` / ``kustomize`` /
+    ``directory`` mapping (plain Python values, ``.argocd-source*.yaml`` merged in) or None;
+    ``namespace`` the destination namespace; ``problem`` why it cannot be rendered at all, if so."""
 
     name: str
     manifest: str
@@ -49,10 +59,28 @@ class ApplicationSource:
     namespace: str | None = None
     #: Why Argo CD cannot render this source at all (its path is missing or leaves the repository).
     problem: str | None = None
+    #: ``spec.project`` and the destination cluster (``server``, else ``name``).
+    project: str | None = None
+    server: str | None = None
+    #: Where the source is written in the Application: ``spec.source`` or ``spec.sources[N]``.
+    field: str = "spec.source"
+    #: What made this Application when it is not written as YAML: ``Application NAME (FILE:LINE)``
+    #: of the parent whose rendering holds it, or ``the Helm chart FILE`` / ``the kustomization
+    #: FILE`` that no Application of this repository deploys.
+    generated_by: str | None = None
+    #: The files whose naming brings this Application into a run besides ``manifest`` (the parent's
+    #: ``Chart.yaml`` or kustomization for a rendered one).
+    scope: tuple[str, ...] = ()
+    #: The ``.argocd-source.yaml`` / ``.argocd-source-NAME.yaml`` files merged into ``options``.
+    overrides: tuple[str, ...] = ()
 
     def label(self) -> str:
         """``Application NAME (FILE:LINE)`` for messages."""
         return f"Application {self.name} ({self.manifest}:{self.line})"
+
+    def origin(self) -> str:
+        """:meth:`label`, with what made it when it is not written as YAML."""
+        return self.label() + (f", rendered by {self.generated_by}" if self.generated_by else "")
 
 
 def normalize_repo_url(url: str) -> str:
@@ -167,23 +195,53 @@ def repository_manifests(files: Iterable[str], repo_urls: Iterable[str] = ()) ->
     return found
 
 
+def mentions_application(path: str, max_size: int = DEFAULT_MAX_FILE_SIZE) -> bool:
+    """Whether the file ``path`` (a regular file up to ``max_size`` bytes) has a ``kind:
+    Application`` line: a cheap text test before rendering what holds it."""
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > max_size:
+            return False
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return False
+    return b"Application" in data and _MAYBE_APPLICATION.search(data.decode("utf-8", "replace")) is not None
+
+
+class RepositoryUrls:
+    """What "this repository" is for a file: the git repository holding it (:func:`git_root`) and
+    the normalised ``url`` of each of its remotes, plus the configured ``repo-urls``; each git
+    configuration read once."""
+
+    def __init__(self, repo_urls: Iterable[str] = ()):
+        self.configured = {normalize_repo_url(u) for u in repo_urls}
+        self._remotes: dict[str | None, set[str]] = {None: set()}
+        self._roots: dict[str, str | None] = {}
+
+    def of(self, path: str) -> tuple[str | None, set[str]]:
+        """``(git root or None, the URLs of this repository)`` for the file ``path``."""
+        root = git_root(os.path.dirname(os.path.abspath(path)), self._roots)
+        if root not in self._remotes:
+            self._remotes[root] = {normalize_repo_url(u) for u in _remote_urls(os.path.join(root, ".git"))}
+        return root, self._remotes[root] | self.configured
+
+
 def find_application_sources(files: Iterable[str], repo_urls: Iterable[str] = (),
                              max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> list[ApplicationSource]:  # fmt: skip
     """The sources, pointing into their own repository, of the Applications in ``files``, in file
     and document order. Only regular files up to ``max_file_size`` bytes are read; a file that
-    cannot be read or parsed holds none (it is reported where it is linted). ``repo_urls``
-    (configuration) count as this repository besides the git remotes."""
-    configured = {normalize_repo_url(u) for u in repo_urls}
+    cannot be read or parsed holds none (it is reported where it is linted), nor does a Helm
+    chart's template (Argo CD never applies it as written: its rendering is what
+    :func:`sources_in_rendering` reads). ``repo_urls`` (configuration) count as this repository
+    besides the git remotes."""
+    from hooklint.sources.discovery import chart_of  # noqa: PLC0415 - discovery imports this module
+
+    urls = RepositoryUrls(repo_urls)
     found: list[ApplicationSource] = []
-    remotes: dict[str | None, set[str]] = {None: set()}
-    roots: dict[str, str | None] = {}
     for path in files:
-        folder = os.path.dirname(os.path.abspath(path))
-        root = git_root(folder, roots)
-        if root not in remotes:
-            remotes[root] = {normalize_repo_url(u) for u in _remote_urls(os.path.join(root, ".git"))}
-        own = remotes[root]
-        if not own and not configured:
+        root, ours = urls.of(path)
+        if not ours:
             continue  # no URL of this repository is known: no Application can point into it
         try:  # regular files only: a FIFO or /dev/fd pipe would block, or be consumed before linting
             info = os.stat(path)
@@ -199,19 +257,32 @@ def find_application_sources(files: Iterable[str], repo_urls: Iterable[str] = ()
             text = data.decode("utf-8")
         except UnicodeDecodeError:
             continue
-        ours = own | configured
         lowered = text.lower()
         # the repository's path (acme/shop) is in every spelling of its URL: parse only then
         if not _MAYBE_APPLICATION.search(text) or not any(u.partition("/")[2] in lowered for u in ours):
             continue
+        if os.path.basename(path) != "Chart.yaml" and chart_of(path) is not None:
+            continue
         if root is None:
             root = os.getcwd()
         for doc in read_file(path).documents:
-            found.extend(_sources_of(doc.value, path, root, ours))
+            found.extend(sources_of(doc.value, path, root, ours))
     return found
 
 
-def _sources_of(body: Any, path: str, root: str, ours: set[str]) -> list[ApplicationSource]:
+def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None = None,
+               generated_by: str | None = None, scope: tuple[str, ...] = (),
+               max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> list[ApplicationSource]:  # fmt: skip
+    """The sources pointing into this repository (``ours``: normalised URLs; ``root`` its folder)
+    of the Application ``body`` (a parsed document; anything else has none), written in ``path``.
+    ``line`` overrides where each source is said to be (a rendered Application: the template or
+    resource line it comes from); ``generated_by`` and ``scope`` are copied onto each source.
+
+    Each source's ``path`` is resolved as the repo server does (``util/app/path`` ``Path``: joined
+    to the repository, symbolic links followed, then it must be a folder inside the repository),
+    and its options merged with ``.argocd-source.yaml`` and ``.argocd-source-NAME.yaml`` of that
+    folder (:func:`merge_source_parameters`) before the source type is decided, as
+    ``GetAppSourceType`` does. A source that cannot be rendered carries its ``problem``."""
     if not isinstance(body, Map) or body.get("kind") != "Application":
         return []
     api = body.get("apiVersion")
@@ -222,14 +293,18 @@ def _sources_of(body: Any, path: str, root: str, ours: set[str]) -> list[Applica
     if not isinstance(spec, Map) or not isinstance(name, str):
         return []
     destination = spec.get("destination")
-    namespace = destination.get("namespace") if isinstance(destination, Map) else None
-    entries: list[Map] = []
+    destination = destination if isinstance(destination, Map) else Map()
+    namespace, server = destination.get("namespace"), destination.get("server") or destination.get("name")
+    project = spec.get("project")
+    entries: list[tuple[str, Map]] = []
     if isinstance(spec.get("source"), Map):
-        entries.append(spec["source"])
+        entries.append(("spec.source", spec["source"]))
     if isinstance(spec.get("sources"), Seq):
-        entries.extend(s for s in spec["sources"] if isinstance(s, Map))
+        entries.extend((f"spec.sources[{i}]", s) for i, s in enumerate(spec["sources"]) if isinstance(s, Map))
     out = []
-    for source in entries:
+    real_root = os.path.realpath(root)
+    refs = {f"${s['ref']}": s for _, s in entries if isinstance(s.get("ref"), str) and s["ref"]}
+    for field_name, source in entries:
         url, folder = source.get("repoURL"), source.get("path")
         if not isinstance(url, str) or not isinstance(folder, str) or normalize_repo_url(url) not in ours:
             continue
@@ -237,23 +312,151 @@ def _sources_of(body: Any, path: str, root: str, ours: set[str]) -> list[Applica
             continue
         target = os.path.normpath(os.path.join(root, folder.strip().lstrip("/")))
         problem = None
+        plain = _plain(source)
+        overrides: tuple[str, ...] = ()
         if not within(target, root):
-            problem = f"spec.source.path {folder!r} leaves the repository"
-        elif not os.path.isdir(target):
-            problem = f"spec.source.path {folder!r} is not a folder of this repository"
-        kinds = [k for k in ("helm", "kustomize", "directory", "plugin") if source.get(k) is not None]
+            problem = f"{field_name}.path {folder!r} leaves the repository"
+        else:
+            real = os.path.realpath(target)
+            if not within(real, real_root):
+                problem = (f"{field_name}.path {folder!r} is a symbolic link to {real}, outside the repository "
+                           "(app path outside root)")  # fmt: skip
+            elif not os.path.isdir(real):
+                problem = f"{field_name}.path {folder!r} is not a folder of this repository"
+            else:
+                target = os.path.join(root, os.path.relpath(real, real_root)) if real != real_root else root
+                target = os.path.normpath(target)
+                try:
+                    plain, overrides = merge_source_parameters(plain, target, name, max_file_size)
+                except ValueError as exc:
+                    problem = f"error while parsing source parameters: {exc}"
+        kinds = [k for k in ("helm", "kustomize", "directory", "plugin") if plain.get(k) is not None]
         kind = kinds[0] if len(kinds) == 1 else None
-        options = _plain(source.get(kind)) if kind in ("helm", "kustomize", "directory") else None
+        if problem is None:
+            problem = _type_problem(kind, field_name, folder, target)
+        options = plain.get(kind) if kind in ("helm", "kustomize", "directory") else None
+        if kind == "helm" and isinstance(options, dict) and isinstance(options.get("valueFiles"), list):
+            files, why = _resolve_refs(options["valueFiles"], refs, ours)
+            options = {**options, "valueFiles": files}
+            problem = problem or why
         out.append(ApplicationSource(
             name=name,
             manifest=path,
-            line=source.span.line,
+            line=line if line is not None else source.span.line,
             folder=user_path(target),
             source_type=kind,
             options=options,
             namespace=namespace if isinstance(namespace, str) and namespace else None,
             problem=problem,
+            project=project if isinstance(project, str) else None,
+            server=server if isinstance(server, str) else None,
+            field=field_name,
+            generated_by=generated_by,
+            scope=scope,
+            overrides=tuple(user_path(os.path.abspath(o)) for o in overrides),
         ))  # fmt: skip
+    return out
+
+
+def _resolve_refs(value_files: list, refs: dict[str, Map], ours: set[str]) -> tuple[list, str | None]:
+    """``helm.valueFiles`` with each ``$ref/...`` entry read from the ``ref`` source it names
+    (``refs``: ``$name`` -> that source), when that source is this repository (``ours``): then
+    ``$ref/path`` is ``/path``, relative to the repository root, as the repo server reads it from
+    its checkout of the referenced repository (``reposerver/repository/repository.go``
+    ``getResolvedValueFiles``). An entry of another repository stays as written (the renderer
+    says it is not read: HL009). A reference to no source is the repo server's error, returned
+    as the second value ("source referenced "$x", which is not one of the available sources")."""
+    out = []
+    for entry in value_files:
+        if not isinstance(entry, str) or not entry.startswith("$"):
+            out.append(entry)
+            continue
+        name, _, rest = entry.partition("/")
+        target = refs.get(name)
+        if target is None:
+            if not refs:
+                return value_files, f"source referenced {name!r}, but no source has a 'ref' field defined"
+            return value_files, (f"source referenced {name!r}, which is not one of the available sources "
+                                 f"({', '.join(sorted(refs))})")  # fmt: skip
+        url = target.get("repoURL")
+        if isinstance(url, str) and normalize_repo_url(url) in ours and "chart" not in target:
+            out.append("/" + rest.lstrip("/"))
+        else:
+            out.append(entry)
+    return out, None
+
+
+def _type_problem(kind: str | None, field_name: str, folder: str, target: str) -> str | None:
+    """Why an explicit ``helm`` or ``kustomize`` source cannot render ``target``: ``helm
+    template`` needs a ``Chart.yaml`` ("Chart.yaml file is missing"), ``kustomize build`` a
+    kustomization ("unable to find one of 'kustomization.yaml', 'kustomization.yml' or
+    'Kustomization'"). None otherwise (a folder that does not exist has its own problem)."""
+    if not os.path.isdir(target):
+        return None
+    if kind == "helm" and not os.path.isfile(os.path.join(target, "Chart.yaml")):
+        return f"{field_name}.helm is set, but {folder!r} has no Chart.yaml (helm: Chart.yaml file is missing)"
+    if kind == "kustomize" and not any(
+        os.path.isfile(os.path.join(target, n)) for n in ("kustomization.yaml", "kustomization.yml", "Kustomization")
+    ):
+        return (f"{field_name}.kustomize is set, but {folder!r} has no kustomization (kustomize: unable to find one "
+                "of 'kustomization.yaml', 'kustomization.yml' or 'Kustomization')")  # fmt: skip
+    return None
+
+
+#: ``reposerver/repository/repository.go`` ``repoSourceFile`` and ``appSourceFile``.
+REPO_SOURCE_FILE = ".argocd-source.yaml"
+APP_SOURCE_FILE = ".argocd-source-{}.yaml"
+#: The fields ``mergeSourceParameters`` keeps from the Application whatever the files say.
+_KEPT_FIELDS = ("chart", "path", "repoURL", "targetRevision")
+
+
+def merge_source_parameters(source: dict, folder: str, app_name: str,
+                            max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> tuple[dict, list[str]]:  # fmt: skip
+    """``source`` (an Application source as plain values) with the parameter override files of
+    the app folder ``folder`` merged in, and the files merged, in order: ``.argocd-source.yaml``,
+    then ``.argocd-source-APP_NAME.yaml`` (argocd-image-updater writes the latter). Each is a JSON
+    merge patch (RFC 7386: mappings merged key by key, ``null`` removes, anything else, lists
+    included, replaces), and ``chart``, ``path``, ``repoURL`` and ``targetRevision`` stay the
+    Application's (``reposerver/repository/repository.go`` ``mergeSourceParameters``). A folder of
+    that name is skipped. Raises ValueError ``FILE: why`` for a file that cannot be read or parsed
+    (Argo CD: "error while parsing source parameters")."""
+    merged = dict(source)
+    used = []
+    for name in (REPO_SOURCE_FILE, APP_SOURCE_FILE.format(app_name) if app_name else None):
+        if name is None:
+            continue
+        path = os.path.join(folder, name)
+        if not os.path.lexists(path) or os.path.isdir(path):
+            continue
+        shown = user_path(os.path.abspath(path))
+        loaded = read_file(shown, max_file_size)
+        if loaded.error is not None:
+            raise ValueError(f"{shown}: {loaded.error.message}")
+        fatal = [issue for issue, _ in loaded.issues if issue.kind in (SYNTAX_ERROR, TOO_COMPLEX)]
+        if fatal:
+            raise ValueError(f"{shown}:{fatal[0].span.line}: {fatal[0].detail or 'not YAML'}")
+        patch = _plain(loaded.documents[0].value) if loaded.documents else None
+        merged = _merge_patch(merged, patch)
+        if not isinstance(merged, dict):
+            raise ValueError(f"{shown}: json: cannot unmarshal into an ApplicationSource")
+        used.append(path)
+    for key in _KEPT_FIELDS:
+        merged.pop(key, None)
+        if key in source:
+            merged[key] = source[key]
+    return merged, used
+
+
+def _merge_patch(target: Any, patch: Any) -> Any:
+    """RFC 7386 JSON merge patch of ``target`` with ``patch`` (``jsonpatch.MergePatch``)."""
+    if not isinstance(patch, dict):
+        return patch
+    out = dict(target) if isinstance(target, dict) else {}
+    for key, value in patch.items():
+        if value is None:
+            out.pop(key, None)
+        else:
+            out[key] = _merge_patch(out.get(key), value)
     return out
 
 

@@ -6,6 +6,11 @@ Without an ``Application`` manifest to say otherwise, hooklint treats each folde
 and stdin as one application. Files named one by one (as pre-commit names them) bring the other
 manifests of their folder along as context.
 
+With Argo CD Applications of this repository known, the map (:func:`application_map`) decides which
+folder is which application: Applications written as YAML, those an app of apps renders with Helm or
+kustomize (recursively), and those ApplicationSets generate (:func:`applicationset_map`); a
+multi-source Application is one application of several parts, a plugin source is listed as not linted.
+
 Some files are no application's own, and are listed as not linted, with the reason, instead of
 being linted on their own: a kustomization's patches and generator inputs, and the folders of
 kustomize Components (``kind: Component``), all linted through the rendering of the kustomizations
@@ -19,17 +24,21 @@ import functools
 import glob
 import os
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from hooklint.findings import InputError
 from hooklint.files import walk_tree
 from hooklint.loader import STDIN, os_error_text, within
+from hooklint.yamlio import Map, Seq
 from hooklint.sources.applications import (
     ApplicationSource,
     DirectoryOptions,
     find_application_sources,
     repository_manifests,
 )
+
+if TYPE_CHECKING:
+    from hooklint.config import Config
 
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json", ".jsonnet")
 #: Argo CD evaluates ``*.jsonnet`` files of a directory source (``findManifests``); hooklint does
@@ -69,6 +78,11 @@ KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization
 DIRECTORY, KUSTOMIZE, HELM = "directory", "kustomize", "helm"
 #: An Argo CD Application source that cannot be rendered at all (its path is missing).
 UNRENDERABLE = "unrenderable"
+#: A folder an Argo CD Application renders with a config management plugin (``spec.source.plugin``),
+#: which hooklint never runs: its files are listed as not linted.
+PLUGIN = "plugin"
+#: An Argo CD Application of several sources (``spec.sources``), linted as one application.
+MULTI = "multi-source"
 
 
 def source_type(folder: str) -> tuple[str, str | None]:
@@ -150,6 +164,12 @@ class Application:
     #: Files of ``reported`` not linted on their own, and why: left out by the Application
     #: (``directory.include/exclude``), read by a kustomization, or dangling symbolic links.
     left_out: dict[str, str] = field(default_factory=dict)
+    #: The applications of each source of a multi-source Application (source type MULTI): Argo
+    #: CD renders every source and syncs them all as one application, in one sync plan.
+    parts: list["Application"] = field(default_factory=list)
+    #: Issues to add to files of ``reported`` when they are read, as ``{file: [(issue kind, line,
+    #: column, detail)]}``: what expanding the ApplicationSets written there met.
+    issues: dict[str, list[tuple[str, int, int, str]]] = field(default_factory=dict)
 
     @property
     def applied_elsewhere(self) -> bool:
@@ -175,6 +195,7 @@ def group_applications(
     notices: list[str] | None = None,
     repo_urls: Iterable[str] = (),
     excluded: Callable[[str], bool] | None = None,
+    config: "Config | None" = None,
 ) -> list[Application]:
     """Expand command-line paths into applications, in a deterministic order.
 
@@ -192,7 +213,11 @@ def group_applications(
     the result.
 
     A file ``excluded`` matches (the configuration's ``exclude``) is never reported, even when named
-    on its own: it is loaded as context of its folder's application, if that folder has one."""
+    on its own: it is loaded as context of its folder's application, if that folder has one.
+
+    With ``config``, the map also holds the Applications that the repository's Helm charts and
+    kustomizations render (app of apps, :func:`application_map`); without it, only those written
+    as YAML."""
     reported: dict[str, set[str]] = {}
     named_by: dict[str, str] = {}
     named_files: set[str] = set()
@@ -242,7 +267,12 @@ def group_applications(
     if notices is None:
         notices = []
     run_files = sorted(f for files in reported.values() for f in files if f != STDIN)
-    sources = find_application_sources(run_files + repository_manifests(run_files, repo_urls), repo_urls)
+    repository_files = repository_manifests(run_files, repo_urls)
+    sources = find_application_sources(run_files + repository_files, repo_urls)
+    appsets = applicationset_map(run_files + repository_files, config) if config is not None else ApplicationSetMap()
+    sources += appsets.sources
+    if config is not None and (sources or repository_files):
+        sources = application_map(sources, run_files + repository_files, run_files, config, notices)
     covered: set[str] = set()
     #: kustomize Components of the run, by their kustomization (as the user spells it)
     components: dict[str, Application] = {}
@@ -278,6 +308,12 @@ def group_applications(
         apps = _leave_out_bases(apps)
     used = _leave_out_components(apps, components)
     _leave_out_kustomize_inputs(apps, named_files, used)
+    _mark_applicationset_inputs(apps, appsets.inputs)
+    for app in apps:  # what expanding an ApplicationSet met is reported in its file
+        for part in app.parts or [app]:
+            for name in part.reported:
+                if name in appsets.issues and part.source_type in (DIRECTORY, KUSTOMIZE, HELM):
+                    part.issues[name] = appsets.issues[name]
     apps.sort(key=lambda a: a.key)
     return apps
 
@@ -620,9 +656,21 @@ def _mapped_applications(
     per_folder: dict[str, int] = {}
     for source in sources:
         per_folder[source.folder] = per_folder.get(source.folder, 0) + 1
+    multi = _multi_source_groups(sources)
+    for parts in multi.values():  # one of its sources is in the run: all of them are (one sync)
+        if any(k != STDIN and within(k, p.folder) for p in parts for k in list(reported)):
+            for p in parts:
+                if p.folder in (".", "") or not os.path.isdir(p.folder):
+                    continue
+                for file in walk(p.folder, []):
+                    file = os.path.normpath(file)
+                    reported.setdefault(os.path.dirname(file) or ".", set()).add(file)
+    run = {os.path.abspath(f) for files in reported.values() for f in files if f != STDIN}
     for source in sources:
         folder = source.folder
         if source.problem is not None:  # reported on the Application's source (HL007)
+            if not any(os.path.abspath(f) in run for f in (source.manifest, *source.scope)):
+                continue  # an Application this run does not name: not its business (pre-commit)
             apps.append(Application(f"{source.manifest} ({source.name})", [source.manifest], [], UNRENDERABLE,
                                     source.manifest, None, folder, source))  # fmt: skip
             continue
@@ -632,10 +680,15 @@ def _mapped_applications(
         detected, manifest_file = source_type(folder)
         kind = source.source_type or detected
         key = folder if per_folder[folder] == 1 else f"{folder} ({source.name})"
-        if kind == "plugin":
+        if kind == PLUGIN:
             covered.update(inside)
             notices.append(f"{folder}: {source.label()} renders it with a config management plugin, which hooklint "
                            "never runs: not linted.")  # fmt: skip
+            files = sorted({f for k in inside for f in reported[k]})
+            why = f"{source.label()} renders it with a config management plugin ({source.field}.plugin), which " \
+                  "hooklint never runs"  # fmt: skip
+            apps.append(Application(key, files, [], PLUGIN, None, named_by.get(inside[0]), folder, source,
+                                    {f: why for f in files}))  # fmt: skip
             continue
         if kind in (KUSTOMIZE, HELM):
             if manifest_file is None or (kind == HELM) != manifest_file.endswith(HELM_CHART_FILE):
@@ -671,7 +724,50 @@ def _mapped_applications(
             if why is not None:
                 left_out[f] = f"{source.label()} leaves it out: it {why}"
         apps.append(Application(key, files, [], DIRECTORY, None, named_by.get(mine[0]), folder, source, left_out))
-    return apps, covered
+    return _join_multi_source(apps, multi), covered
+
+
+def _multi_source_groups(sources: list[ApplicationSource]) -> dict[tuple, list[ApplicationSource]]:
+    """The renderable sources of each Application with more than one of them in this repository
+    (``spec.sources``), by Application (name, file, what made it)."""
+    groups: dict[tuple, list[ApplicationSource]] = {}
+    for source in sources:
+        if source.field.startswith("spec.sources[") and source.problem is None:
+            groups.setdefault((source.name, source.manifest, source.generated_by), []).append(source)
+    return {k: v for k, v in groups.items() if len(v) > 1}
+
+
+def _join_multi_source(apps: list[Application], multi: dict[tuple, list[ApplicationSource]]) -> list[Application]:
+    """``apps`` with the applications of the sources of one multi-source Application joined into
+    one (source type MULTI, its ``parts`` in source order): Argo CD renders every source of
+    ``spec.sources`` and applies them in one sync (``controller/state.go`` ``GetRepoObjs``
+    appends the manifests of each source), so a PreSync hook of one source may use a
+    ServiceAccount another source applies."""
+    if not multi:
+        return apps
+    groups: dict[tuple, list[Application]] = {}
+    for app in apps:
+        source = app.argocd
+        if source is not None and app.source_type != UNRENDERABLE:
+            key = (source.name, source.manifest, source.generated_by)
+            if key in multi:
+                groups.setdefault(key, []).append(app)
+    out = []
+    for app in apps:
+        source = app.argocd
+        key = (source.name, source.manifest, source.generated_by) if source is not None else None
+        parts = groups.get(key) if app.source_type != UNRENDERABLE else None
+        if not parts or len(parts) < 2:
+            out.append(app)
+            continue
+        if app is not parts[0]:
+            continue
+        parts.sort(key=lambda a: int(a.argocd.field[len("spec.sources["):-1]))
+        reported = sorted({f for p in parts for f in p.reported})
+        left_out = {f: why for p in parts for f, why in p.left_out.items()}
+        out.append(Application(f"{source.manifest} ({source.name})", reported, [], MULTI, None, parts[0].named,
+                               None, parts[0].argocd, left_out, parts))  # fmt: skip
+    return out
 
 
 def _name(named_by: dict[str, str], key: str, path: str) -> None:
@@ -697,3 +793,331 @@ def _siblings(folder: str, exclude: set[str]) -> list[str]:
         ):
             out.append(full)
     return out
+
+
+# --- the map: Applications rendered by other Applications (app of apps) ----------------------
+
+#: The most levels of app of apps followed: an Application whose chart or kustomization renders
+#: Applications whose charts render Applications... (a notice says where it stopped).
+MAX_APP_OF_APPS_DEPTH = 8
+#: The most Helm charts and kustomizations rendered to find the Applications they make.
+MAX_PARENTS_RENDERED = 200
+
+
+def application_map(sources: list[ApplicationSource], files: list[str], run_files: list[str], config: "Config",
+                    notices: list[str]) -> list[ApplicationSource]:  # fmt: skip
+    """Every Application source of the repository: ``sources`` (the Applications written as YAML
+    in ``files``, the run's and the repository's manifest files) and those that the repository's
+    Helm charts and kustomizations render (an app of apps: Argo CD applies the rendered
+    Application, and the application controller then syncs it as its own application, with its
+    own source type, options, release name and destination).
+
+    A chart or kustomization is rendered here when one of its templates or resources says
+    ``kind: Application``: with the options of each Application of the map that points at it,
+    or, when none does, as a folder is (someone outside this repository deploys it; a
+    kustomization that another one builds on is a base, rendered only through its overlays).
+    Children are followed recursively, at most :data:`MAX_APP_OF_APPS_DEPTH` levels; a child
+    pointing back at a folder of its own chain is a cycle. Both are notices, as is a parent that
+    does not render (its children are then unknown) when the run holds its files. A rendered
+    Application that the same kustomization's resource file also writes as YAML is the rendered
+    one (what Argo CD applies). Rendering uses :func:`hooklint.sources.render.render`, in its
+    temporary copy and child process, through the render cache."""
+    from hooklint.sources.applications import RepositoryUrls
+
+    candidates = _parent_candidates(files)
+    if not candidates:
+        return sources
+    urls = RepositoryUrls(config.repo_urls)
+    run = {os.path.abspath(f) for f in run_files}
+    # a written Application that a kustomization of the map renders comes back from its rendering
+    held_by: dict[str, str] = {}
+    for folder, (kind, _, _, reads) in sorted(candidates.items()):
+        for path in reads:
+            held_by.setdefault(path, folder)
+    withheld = [s for s in sources if os.path.abspath(s.manifest) in held_by]
+    sources = [s for s in sources if os.path.abspath(s.manifest) not in held_by]
+    out = list(sources)
+    queue: list[tuple[str, ApplicationSource | None, tuple[str, ...]]] = []
+    pointed: set[str] = set()
+    done: set[tuple] = set()
+    for source in sources:
+        folder = os.path.abspath(source.folder)
+        if source.problem is None and folder in candidates:
+            queue.append((folder, source, (folder,)))
+            pointed.add(folder)
+    rendered_count = 0
+    # nobody's charts and kustomizations, those that written Applications of others point at last
+    targeted = {os.path.abspath(w.folder) for w in withheld}
+    orphans = sorted((f for f in candidates if f not in pointed and not candidates[f][2]),
+                     key=lambda f: (f in targeted, f))  # fmt: skip
+    dropped: set[str] = set()
+    while queue or orphans:
+        if not queue:
+            folder = orphans.pop(0)
+            if folder in pointed:
+                continue
+            queue.append((folder, None, (folder,)))
+        folder, parent, chain = queue.pop(0)
+        if rendered_count >= MAX_PARENTS_RENDERED:
+            notices.append(f"more than {MAX_PARENTS_RENDERED} Helm charts and kustomizations render Applications: "
+                           "the Applications of the others are not known.")  # fmt: skip
+            break
+        rendered_count += 1
+        kind, manifest_file, _, _ = candidates[folder]
+        identity = (folder, parent.label() if parent else None, parent.generated_by if parent else None,
+                    parent.namespace if parent else None, repr(parent.options) if parent else None)
+        if identity in done:
+            continue  # the same rendering, reached twice
+        done.add(identity)
+        if parent is not None and parent.source_type in (HELM, KUSTOMIZE) and parent.source_type != kind:
+            kind = parent.source_type
+            manifest_file = os.path.normpath(os.path.join(parent.folder, HELM_CHART_FILE if kind == HELM
+                                                          else KUSTOMIZATION_NAMES[0]))  # fmt: skip
+        elif parent is not None and parent.source_type in (DIRECTORY, "plugin"):
+            continue  # written Applications of a directory source are found as YAML; plugins never run
+        in_run = any(within(f, folder) for f in run)
+        children = _rendered_sources(kind, manifest_file, parent, config, urls, notices if in_run else None)
+        if children is None:  # not rendered: its written Applications are what is known
+            children = [w for w in withheld if held_by[os.path.abspath(w.manifest)] == folder]
+        for child in children:
+            out.append(child)
+            target = os.path.abspath(child.folder)
+            if child.problem is not None or target not in candidates:
+                continue
+            if target in chain:
+                names = " -> ".join(s for s in [*(_short(c) for c in chain), _short(target)])
+                notices.append(f"{child.origin()} points at {child.folder}, which renders it again (a cycle of app "
+                               f"of apps: {names}): not followed further.")  # fmt: skip
+                continue
+            if len(chain) >= MAX_APP_OF_APPS_DEPTH:
+                notices.append(f"{child.origin()}: app of apps deeper than {MAX_APP_OF_APPS_DEPTH} levels; the "
+                               f"Applications that {child.folder} renders are not known.")  # fmt: skip
+                continue
+            if target not in pointed and any(c.generated_by == _orphan_label(candidates[target]) for c in out):
+                dropped.add(_orphan_label(candidates[target]))  # rendered as nobody's first: now a child's
+            pointed.add(target)
+            queue.append((target, child, (*chain, target)))
+    # a folder first rendered as nobody's, then found to be a child's, keeps only the child's
+    # rendering; the same Application reached twice is one
+    keep = []
+    while True:
+        more = {s.label() for s in out if s.generated_by in dropped} - dropped
+        if not more:
+            break
+        dropped |= more
+    seen: set[tuple] = set()
+    for source in out:
+        key = (source.name, source.manifest, source.line, source.folder, source.field)
+        if source.generated_by in dropped or key in seen:
+            continue
+        seen.add(key)
+        keep.append(source)
+    return keep
+
+
+def _short(folder: str) -> str:
+    from hooklint.loader import user_path
+
+    return user_path(folder)
+
+
+def _orphan_label(candidate: tuple) -> str:
+    kind, manifest_file = candidate[:2]
+    return f"the {'Helm chart' if kind == HELM else 'kustomization'} {manifest_file}"
+
+
+def _rendered_sources(kind: str, manifest_file: str, parent: ApplicationSource | None, config: "Config",
+                      urls, notices: list[str] | None) -> list[ApplicationSource] | None:  # fmt: skip
+    """The Application sources in the rendering of the chart or kustomization ``manifest_file``
+    (with the options of ``parent``, the Application that deploys it, if any), each placed at the
+    template or resource line it comes from; None when it did not render (a notice then, when
+    ``notices`` is given)."""
+    from hooklint.sources.applications import sources_of
+    from hooklint.sources.render import render
+
+    folder = os.path.dirname(manifest_file) or "."
+    try:
+        loaded, rendered, renderer = render(kind, folder, manifest_file, config, None, parent)
+    except Exception as exc:  # noqa: BLE001 - the parent's own lint reports it; the map must go on
+        if notices is not None:
+            notices.append(f"{manifest_file}: did not render ({exc}): the Applications it makes are not known.")
+        return None
+    if renderer is None:
+        if notices is not None:
+            notices.append(f"{manifest_file}: did not render, so the Applications it makes are not known "
+                           "(hooklint lint says why).")  # fmt: skip
+        return None
+    generated_by = parent.label() if parent is not None else _orphan_label((kind, manifest_file))
+    scope = (manifest_file, *(parent.scope if parent is not None else ()))
+    found: list[ApplicationSource] = []
+    for item in rendered:
+        body = item.loaded.documents[0].value if item.loaded.documents else None
+        if not isinstance(body, Map) or body.get("kind") != "Application":
+            continue
+        placement = item.placement
+        where, line = manifest_file, 1
+        if placement is not None:
+            where, line = placement.path, placement.first.line
+            if placement.template is not None:
+                span = placement.template("spec.source") or placement.template("spec.sources")
+                line = span.line if span is not None else line
+            elif placement.source is not None:
+                spec = placement.source.get("spec")
+                written = spec.get("source") or spec.get("sources") if isinstance(spec, Map) else None
+                line = written.span.line if isinstance(written, (Map, Seq)) else line
+        root, ours = urls.of(where)
+        found.extend(sources_of(body, where, root or os.getcwd(), ours, line, generated_by, scope,
+                                config.max_file_size))  # fmt: skip
+    return found
+
+
+def _parent_candidates(files: list[str]) -> dict[str, tuple[str, str, bool, frozenset[str]]]:
+    """The folders (absolute) of the Helm charts and kustomizations among ``files`` whose
+    templates or resources say ``kind: Application``: ``{folder: (HELM or KUSTOMIZE, its
+    Chart.yaml or kustomization as spelled in files, whether another such kustomization builds
+    on it, the absolute paths of a kustomization's files that do)}``."""
+    from hooklint.sources.applications import mentions_application
+
+    found: dict[str, tuple[str, str, bool, frozenset[str]]] = {}
+    for path in files:
+        name = os.path.basename(path)
+        folder = os.path.dirname(os.path.abspath(path))
+        if name == HELM_CHART_FILE:
+            if source_type(folder)[0] != HELM:
+                continue
+            for below, dirs, names in os.walk(folder):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                if any(mentions_application(os.path.join(below, n)) for n in sorted(names)
+                       if n.endswith((".yaml", ".yml", ".tpl"))):  # fmt: skip
+                    found[folder] = (HELM, os.path.normpath(path), False, frozenset())
+                    break
+        elif name in KUSTOMIZATION_NAMES and not is_component(path):
+            reads = kustomization_reads(path) or set()
+            holding = frozenset(p for p in reads if p != os.path.abspath(path) and os.path.isfile(p)
+                                and mentions_application(p))  # fmt: skip
+            if holding:
+                found[folder] = (KUSTOMIZE, os.path.normpath(path), False, holding)
+    for folder, (kind, manifest_file, _, _) in list(found.items()):
+        if kind != KUSTOMIZE:
+            continue
+        for _field, target in kustomization_references(manifest_file):
+            if target in found and found[target][0] == KUSTOMIZE and target != folder:
+                found[target] = (*found[target][:2], True, found[target][3])
+    return found
+
+
+# --- ApplicationSets: expanded offline ---------------------------------------------------------
+
+#: How an ApplicationSet problem is reported: NOT_EXPANDED HL022 (a generator that needs a cluster
+#: or the network), RENDER_FAILED HL007 (Argo CD's controller fails the same way),
+#: RENDERER_UNAVAILABLE HL008 (no Go template engine).
+from hooklint.yamlio import NOT_EXPANDED  # noqa: E402
+
+
+@dataclass(slots=True)
+class ApplicationSetMap:
+    """What the ApplicationSets among the run's and the repository's files make: the Application
+    ``sources`` they generate (into this repository), the ``issues`` to report in each
+    ApplicationSet's file (``{file: [(kind, line, column, detail)]}``, kind NOT_EXPANDED,
+    RENDER_FAILED or RENDERER_UNAVAILABLE) and the files their git files generators read
+    (``inputs``: absolute path -> why it is not a manifest)."""
+
+    sources: list[ApplicationSource] = field(default_factory=list)
+    issues: dict[str, list[tuple[str, int, int, str]]] = field(default_factory=dict)
+    inputs: dict[str, str] = field(default_factory=dict)
+
+
+def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
+    """Expand every ApplicationSet written in ``files`` (:mod:`hooklint.sources.applicationsets`)
+    with the clusters of the repository's cluster Secrets and the ``clusters`` configuration, and
+    read the Applications it generates as the map reads a written one (:func:`sources_of`), each
+    placed at the template's ``spec.source`` line and made by ``ApplicationSet NAME (FILE:LINE)``."""
+    import stat
+
+    import yaml
+
+    from hooklint.loader import DEFAULT_MAX_FILE_SIZE, parse_text, read_file, user_path
+    from hooklint.sources.applications import RepositoryUrls, sources_of
+    from hooklint.sources.applicationsets import cluster_secrets, expand, plain
+    from hooklint.yamlio import RENDER_FAILED, RENDERER_UNAVAILABLE
+
+    out = ApplicationSetMap()
+    sets: list[tuple[str, Map]] = []
+    secrets: list[dict] = []
+    for path in files:
+        try:  # regular files only: a FIFO would block, a /dev/fd pipe be consumed before linting
+            info = os.stat(path)
+            if not stat.S_ISREG(info.st_mode) or info.st_size > DEFAULT_MAX_FILE_SIZE:
+                continue
+            with open(path, "rb") as handle:
+                data = handle.read()
+        except OSError:
+            continue
+        appset = b"ApplicationSet" in data
+        secret = b"argocd.argoproj.io/secret-type" in data
+        if not appset and not secret:
+            continue
+        for doc in read_file(path).documents:
+            body = doc.value
+            if isinstance(body, Map) and body.get("kind") == "ApplicationSet" and \
+                    str(body.get("apiVersion", "")).startswith("argoproj.io/"):  # fmt: skip
+                sets.append((path, body))
+            elif secret and isinstance(body, Map) and body.get("kind") == "Secret":
+                secrets.extend(cluster_secrets([plain(body)]))
+    if not sets:
+        return out
+    clusters = secrets + [c for c in config.clusters if isinstance(c, dict)]
+    urls = RepositoryUrls(config.repo_urls)
+    kinds = {"network": NOT_EXPANDED, "failed": RENDER_FAILED, "renderer": RENDERER_UNAVAILABLE}
+    for path, body in sets:
+        root, ours = urls.of(path)
+        root = root or os.getcwd()
+        name = body.get("metadata", {}).get("name") if isinstance(body.get("metadata"), Map) else None
+        label = f"ApplicationSet {name} ({path}:{body.span.line})"
+        try:
+            expansion = expand(body, root, ours, clusters, config)
+        except (RecursionError, MemoryError, ValueError, TypeError, KeyError, AttributeError) as exc:
+            # hostile input must never stop the run: said at the ApplicationSet, nothing generated
+            out.issues.setdefault(path, []).append((RENDER_FAILED, body.span.line, body.span.column, (
+                f"{label}: hooklint could not expand it ({type(exc).__name__})")))
+            continue
+        for problem in expansion.problems:
+            where = problem.where if isinstance(problem.where, Map) else body
+            span = where.key_span(problem.key) if problem.key and problem.key in where else where.span
+            out.issues.setdefault(path, []).append((kinds[problem.kind], span.line, span.column,
+                                                    f"{label}: {problem.message}"))  # fmt: skip
+        if expansion.truncated:
+            out.issues.setdefault(path, []).append((NOT_EXPANDED, body.span.line, body.span.column, (
+                f"{label}: generates more than {MAX_GENERATED_SHOWN} Applications; the others are not linted")))
+        for full, relative in expansion.inputs.items():
+            out.inputs.setdefault(full, f"an input of the git files generator of {label}: read as parameters, "
+                                        "never applied")  # fmt: skip
+        spec = body.get("spec")
+        template = spec.get("template") if isinstance(spec, Map) else None
+        tspec = template.get("spec") if isinstance(template, Map) else None
+        written = tspec.get("source") or tspec.get("sources") if isinstance(tspec, Map) else None
+        line = written.span.line if isinstance(written, (Map, Seq)) else body.span.line
+        for app in expansion.applications:
+            parsed = parse_text(path, yaml.safe_dump(app, sort_keys=False))
+            for doc in parsed.documents:
+                out.sources.extend(sources_of(doc.value, path, root, ours, line, label, (path,),
+                                              config.max_file_size))  # fmt: skip
+    return out
+
+
+#: :data:`hooklint.sources.applicationsets.MAX_GENERATED`, as said in a finding.
+MAX_GENERATED_SHOWN = 500
+
+
+def _mark_applicationset_inputs(apps: list[Application], inputs: dict[str, str]) -> None:
+    """List the files ApplicationSets' git files generators read as generator inputs, not linted
+    as manifests (the controller reads them as parameters; Argo CD never applies them)."""
+    if not inputs:
+        return
+    for app in apps:
+        if app.key == STDIN:
+            continue
+        for name in app.reported:
+            why = inputs.get(os.path.abspath(name))
+            if why is not None:
+                app.left_out.setdefault(name, why)

@@ -452,8 +452,9 @@ def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], ch
                               "into the repository", chart_yaml, needs_network=True,
                               unchecked=_NO_TEMPLATE_CHECKED)  # fmt: skip
         if name.startswith("$"):
-            raise RenderError(f"value file {name} refers to another source of a multi-source Application; "
-                              "hooklint does not resolve `$ref` value files yet", chart_yaml,
+            raise RenderError(f"value file {name} refers to a source of a multi-source Application in another "
+                              f"repository; hooklint reads `$ref` value files only from this one (it never "
+                              "fetches another repository)", chart_yaml,
                               argocd_renders="Argo CD reads it from the source named by the ref",
                               unchecked=_NO_TEMPLATE_CHECKED)  # fmt: skip
         joined = os.path.join(root, name.lstrip("/")) if name.startswith("/") else os.path.join(chart, name)

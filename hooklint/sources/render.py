@@ -219,6 +219,16 @@ class _Sources:
                         break
         return self._options  # type: ignore[return-value]
 
+    def override_options(self) -> list[tuple[str, Map]]:
+        """The ``kustomize`` mappings (with positions) of the ``.argocd-source*.yaml`` files merged
+        into the Application's source, in merge order, as ``(file, mapping)``."""
+        found = []
+        for path in self.application.overrides if self.application is not None else ():
+            for doc in self.file(path).documents[:1]:
+                if isinstance(doc.value, Map) and isinstance(doc.value.get("kustomize"), Map):
+                    found.append((path, doc.value["kustomize"]))
+        return found
+
     def file(self, path: str) -> LoadedFile:
         if path not in self.files:
             self.files[path] = read_file(path, self.config.max_file_size)
@@ -259,9 +269,12 @@ class _Sources:
             parsed = self.file(step.path).documents
             if parsed and isinstance(parsed[0].value, Map):
                 entries.append((step.kind, step.path, parsed[0].value))
-            if options is not None and os.path.normpath(step.path) == os.path.normpath(fallback):
-                # Argo CD writes the Application's kustomize options into this kustomization
-                entries.append((step.kind, self.application.manifest, options))
+            if os.path.normpath(step.path) == os.path.normpath(fallback):
+                # Argo CD writes the Application's kustomize options into this kustomization, the
+                # .argocd-source*.yaml files merged over them (the last file's entries win)
+                if options is not None:
+                    entries.append((step.kind, self.application.manifest, options))
+                entries.extend((step.kind, path, found) for path, found in self.override_options())
         if doc.origin is not None:
             source = self.source_object(doc.origin, body)
             first = _first_line(source) if source is not None else Span.point(1, 1)

