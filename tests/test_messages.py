@@ -77,19 +77,22 @@ spec:
   project: shop
   destination:
     namespace: shop
-  source:
-    repoURL: git@github.com:acme/shop
+  sources:
+  - repoURL: git@github.com:acme/shop
     path: chart
+    targetRevision: main
     helm:
       valueFiles:
         - {value_file}
+  - repoURL: https://github.com/acme/shop-values
+    ref: values
 """
 
 
 @pytest.mark.parametrize(
     "value_file",
-    ["https://example.com/values.yaml", "$values/shop/values.yaml"],
-    ids=["url", "ref"],
+    ["https://example.com/values.yaml", "$values/shop/values.yaml", "values-$ARGOCD_APP_REVISION_SHORT.yaml"],
+    ids=["url", "ref", "revision"],
 )
 def test_hl009_for_a_value_file_says_no_template_was_checked(tmp_path, monkeypatch, value_file):
     """Every place that raises HL009 ends its message with what went unchecked; a chart not rendered
@@ -114,3 +117,89 @@ def test_hl009_for_a_value_file_says_no_template_was_checked(tmp_path, monkeypat
     assert hl009["path"] == "chart/Chart.yaml"
     assert hl009["message"].endswith(
         ". hooklint did not render chart/, so none of the objects of its templates were checked, hooks included.")
+
+
+# --- value file names as the repo server reads them (Env.Envsubst; $ref only with several sources) --
+
+SINGLE_SOURCE_CHART = """\
+apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata:
+  name: shop
+spec:
+  project: retail
+  destination:
+    namespace: shop-prod
+  source:
+    repoURL: git@github.com:acme/shop
+    path: chart
+    helm:
+      valueFiles:
+        - {value_file}
+"""
+
+
+@pytest.mark.parametrize(
+    ("value_file", "expected"),
+    [
+        ("values-$ARGOCD_APP_NAME.yaml", "HL101"),  # values-shop.yaml: its hook image is checked
+        ("values-${ARGOCD_APP_NAMESPACE}.yaml", "HL101"),  # values-shop-prod.yaml
+        ("$values/shop/values.yaml", "HL007"),  # no reference in a single-source app: /shop/values.yaml, missing
+    ],
+    ids=["name", "braced-namespace", "dollar-values"],
+)
+def test_single_source_value_files_are_envsubst_as_argo_cd_reads_them(tmp_path, monkeypatch, value_file, expected):
+    """A single-source Application's ``$values/...`` is no reference (``resolveReferencedSources``
+    returns at once without several sources): Env.Envsubst makes it ``/shop/values.yaml``, which
+    is missing, so the repo server fails (HL007). ``$ARGOCD_APP_NAME`` and friends are replaced."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from hooklint.cli import app
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    hook = ("apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n  annotations:\n"
+            "    argocd.argoproj.io/hook: PreSync\nspec:\n  template:\n    spec:\n      containers:\n"
+            "      - name: m\n        image: '{{ .Values.image }}'\n")  # fmt: skip
+    files = {
+        ".git/config": '[remote "origin"]\n\turl = git@github.com:acme/shop.git\n',
+        ".hooklint.yaml": "allowed-registries: [registry.acme.example]\n",
+        "apps/shop.yaml": SINGLE_SOURCE_CHART.format(value_file=value_file),
+        "chart/Chart.yaml": "apiVersion: v2\nname: shop\nversion: 1.0.0\n",
+        "chart/values.yaml": "image: registry.acme.example/migrate:1.0@sha256:" + "a" * 64 + "\n",
+        "chart/values-shop.yaml": "image: docker.io/evil/migrate:1.0\n",
+        "chart/values-shop-prod.yaml": "image: docker.io/evil/migrate:1.0\n",
+        "chart/templates/job.yaml": hook,
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    result = CliRunner().invoke(app, ["lint", "--format", "json", "."])
+    ids = {f["rule_id"] for f in json.loads(result.output)["findings"]}
+    assert expected in ids, result.output
+    if expected == "HL007":
+        [hl007] = [f for f in json.loads(result.output)["findings"] if f["rule_id"] == "HL007"]
+        assert "value file /shop/values.yaml not found" in hl007["message"] or "shop/values.yaml" in hl007["message"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expanded"),
+    [
+        ("values-$ARGOCD_APP_NAME.yaml", "values-shop.yaml"),
+        ("${ARGOCD_APP_NAMESPACE}/v.yaml", "prod/v.yaml"),
+        ("$UNKNOWN/v.yaml", "/v.yaml"),
+        ("cost$$.yaml", "cost$.yaml"),
+        ("a${}b", "ab"),
+        ("a${b", "ab"),
+        ("tail$", "tail$"),
+        ("$1x", "x"),
+        ("v-$ARGOCD_APP_REVISION_SHORT.yaml", "v-$ARGOCD_APP_REVISION_SHORT.yaml"),
+        ("v-${ARGOCD_APP_REVISION}.yaml", "v-${ARGOCD_APP_REVISION}.yaml"),
+    ],
+)
+def test_envsubst_follows_go_os_expand(text, expanded):
+    from hooklint.sources.applications import envsubst
+
+    assert envsubst(text, {"ARGOCD_APP_NAME": "shop", "ARGOCD_APP_NAMESPACE": "prod"}) == expanded

@@ -21,17 +21,29 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOURCES = ("pyproject.toml", "setup.py", "README.md", "hooklint", "rules")
 
 
+def _package_data(root: str) -> set[str]:
+    """The data file names pyproject.toml ships with the ``hooklint`` package, each of which must
+    exist in the tree (a name listed there but missing fails here, not in a user's install)."""
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+
+    with open(os.path.join(root, "pyproject.toml"), "rb") as handle:
+        names = set(tomllib.load(handle)["tool"]["setuptools"]["package-data"]["hooklint"])
+    assert all(os.path.isfile(os.path.join(root, "hooklint", name)) for name in names), names
+    return names
+
+
 def _expected(root: str) -> set[str]:
     """The wheel members the source tree at ``root`` calls for: every module and data file of
     every package under ``hooklint/`` (a folder with ``__init__.py``), and ``rules/`` as
     ``hooklint/rules/`` (its ``__init__.py``, rule files and schema)."""
     out: set[str] = set()
+    data = _package_data(root)
     for folder, names, files in os.walk(os.path.join(root, "hooklint")):
         names[:] = [n for n in names if n != "__pycache__"]
         if "__init__.py" not in files:
             continue
         rel = os.path.relpath(folder, root).replace(os.sep, "/")
-        out.update(f"{rel}/{name}" for name in files if name.endswith(".py") or name in ("py.typed", "config.schema.json"))
+        out.update(f"{rel}/{name}" for name in files if name.endswith(".py") or (rel == "hooklint" and name in data))
     for name in os.listdir(os.path.join(root, "rules")):
         if name.endswith((".yaml", ".json")) or name == "__init__.py":
             out.add(f"hooklint/rules/{name}")
@@ -89,7 +101,10 @@ def test_expected_members_follow_the_tree(tmp_path) -> None:
     (tmp_path / "hooklint" / "new" / "mod.py").write_text("")
     (tmp_path / "hooklint" / "notes").mkdir()
     (tmp_path / "hooklint" / "notes" / "x.py").write_text("")
+    (tmp_path / "hooklint" / "data.txt").write_text("")
+    (tmp_path / "hooklint" / "new" / "data.txt").write_text("")  # the data list is the top package's
+    (tmp_path / "pyproject.toml").write_text('[tool.setuptools.package-data]\nhooklint = ["data.txt"]\n')
     (tmp_path / "rules").mkdir()
     (tmp_path / "rules" / "HL001-x.yaml").write_text("")
-    assert _expected(str(tmp_path)) == {"hooklint/__init__.py", "hooklint/new/__init__.py", "hooklint/new/mod.py",
-                                        "hooklint/rules/HL001-x.yaml"}  # fmt: skip
+    assert _expected(str(tmp_path)) == {"hooklint/__init__.py", "hooklint/data.txt", "hooklint/new/__init__.py",
+                                        "hooklint/new/mod.py", "hooklint/rules/HL001-x.yaml"}  # fmt: skip

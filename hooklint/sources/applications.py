@@ -304,6 +304,7 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
     out = []
     real_root = os.path.realpath(root)
     refs = {f"${s['ref']}": s for _, s in entries if isinstance(s.get("ref"), str) and s["ref"]}
+    multiple = isinstance(spec.get("sources"), Seq) and len(spec["sources"]) > 0  # HasMultipleSources
     for field_name, source in entries:
         url, folder = source.get("repoURL"), source.get("path")
         if not isinstance(url, str) or not isinstance(folder, str) or normalize_repo_url(url) not in ours:
@@ -336,7 +337,8 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
             problem = _type_problem(kind, field_name, folder, target)
         options = plain.get(kind) if kind in ("helm", "kustomize", "directory") else None
         if kind == "helm" and isinstance(options, dict) and isinstance(options.get("valueFiles"), list):
-            files, why = _resolve_refs(options["valueFiles"], refs, ours)
+            env = build_env(name, namespace, project, source)
+            files, why = _resolve_refs(options["valueFiles"], refs if multiple else None, ours, env)
             options = {**options, "valueFiles": files}
             problem = problem or why
         out.append(ApplicationSource(
@@ -358,18 +360,91 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
     return out
 
 
-def _resolve_refs(value_files: list, refs: dict[str, Map], ours: set[str]) -> tuple[list, str | None]:
-    """``helm.valueFiles`` with each ``$ref/...`` entry read from the ``ref`` source it names
-    (``refs``: ``$name`` -> that source), when that source is this repository (``ours``): then
-    ``$ref/path`` is ``/path``, relative to the repository root, as the repo server reads it from
-    its checkout of the referenced repository (``reposerver/repository/repository.go``
-    ``getResolvedValueFiles``). An entry of another repository stays as written (the renderer
-    says it is not read: HL009). A reference to no source is the repo server's error, returned
-    as the second value ("source referenced "$x", which is not one of the available sources")."""
+#: The build environment variables whose value hooklint cannot know offline (the commit Argo CD
+#: syncs); a value file naming one stays as written and is reported as not read (HL009).
+REVISION_VARIABLES = frozenset({"ARGOCD_APP_REVISION", "ARGOCD_APP_REVISION_SHORT", "ARGOCD_APP_REVISION_SHORT_8"})
+
+
+def build_env(name: str, namespace: object, project: object, source: Map) -> dict[str, str]:
+    """The build environment Argo CD's repo server gives a source's value files
+    (``reposerver/repository/repository.go`` ``newEnv``): ``ARGOCD_APP_NAME``,
+    ``ARGOCD_APP_NAMESPACE`` (the destination namespace), ``ARGOCD_APP_PROJECT_NAME``,
+    ``ARGOCD_APP_SOURCE_REPO_URL``, ``ARGOCD_APP_SOURCE_PATH`` and
+    ``ARGOCD_APP_SOURCE_TARGET_REVISION``, as written in the Application. The revision variables
+    (``REVISION_VARIABLES``) are left out: hooklint does not know the commit."""
+    def text(value: object) -> str:
+        return value if isinstance(value, str) else ""
+
+    return {
+        "ARGOCD_APP_NAME": name,
+        "ARGOCD_APP_NAMESPACE": text(namespace),
+        "ARGOCD_APP_PROJECT_NAME": text(project),
+        "ARGOCD_APP_SOURCE_REPO_URL": text(source.get("repoURL")),
+        "ARGOCD_APP_SOURCE_PATH": text(source.get("path")),
+        "ARGOCD_APP_SOURCE_TARGET_REVISION": text(source.get("targetRevision")),
+    }
+
+
+_SHELL_SPECIAL = frozenset("*#$@!?-0123456789")
+
+
+def envsubst(text: str, env: dict[str, str]) -> str:
+    """``text`` with ``$NAME`` and ``${NAME}`` replaced as Argo CD's ``Env.Envsubst``
+    (``pkg/apis/application/v1alpha1/types.go``) replaces them with Go's ``os.Expand``: a name not
+    in ``env`` becomes empty, ``$$`` is ``$``, ``${}`` is dropped, and a ``$`` followed by no name
+    stays. A name in ``REVISION_VARIABLES`` is kept as written (hooklint cannot know it)."""
+    out: list[str] = []
+    i = j = 0
+    while j < len(text):
+        if text[j] != "$" or j + 1 >= len(text):
+            j += 1
+            continue
+        out.append(text[i:j])
+        rest = text[j + 1:]
+        if rest[0] == "{":
+            if len(rest) > 2 and rest[1] in _SHELL_SPECIAL and rest[2] == "}":
+                name, width = rest[1], 3
+            else:
+                close = rest.find("}", 1)
+                name, width = ("", 1) if close < 0 else ("", 2) if close == 1 else (rest[1:close], close + 1)
+        elif rest[0] in _SHELL_SPECIAL:
+            name, width = rest[0], 1
+        else:
+            width = 0
+            while width < len(rest) and (rest[width] == "_" or rest[width].isascii() and rest[width].isalnum()):
+                width += 1
+            name = rest[:width]
+        if name == "" and width == 0:
+            out.append("$")
+        elif name == "$":
+            out.append("$")
+        elif name in REVISION_VARIABLES:
+            out.append(text[j:j + 1 + width])
+        elif name:
+            out.append(env.get(name, ""))
+        j += width + 1
+        i = j
+    out.append(text[i:])
+    return "".join(out)
+
+
+def _resolve_refs(value_files: list, refs: dict[str, Map] | None, ours: set[str],
+                  env: dict[str, str]) -> tuple[list, str | None]:  # fmt: skip
+    """``helm.valueFiles`` as the repo server reads them (``reposerver/repository/repository.go``
+    ``getResolvedValueFiles``). In a multi-source Application (``refs``: ``$name`` -> the ``ref``
+    source it names), a ``$ref/...`` entry is read from that source when it is this repository
+    (``ours``): then ``$ref/path`` is ``/path``, relative to the repository root; an entry of
+    another repository stays as written (the renderer says it is not read: HL009), and a
+    reference to no source is the repo server's error (``resolveReferencedSources``), returned as
+    the second value. Every other entry, and every entry of a single-source Application
+    (``refs`` None: ``$values/x`` is no reference there), is ``envsubst``-ed with ``env``."""
     out = []
     for entry in value_files:
-        if not isinstance(entry, str) or not entry.startswith("$"):
+        if not isinstance(entry, str):
             out.append(entry)
+            continue
+        if refs is None or not entry.startswith("$"):
+            out.append(envsubst(entry, env))
             continue
         name, _, rest = entry.partition("/")
         target = refs.get(name)
@@ -380,7 +455,7 @@ def _resolve_refs(value_files: list, refs: dict[str, Map], ours: set[str]) -> tu
                                  f"({', '.join(sorted(refs))})")  # fmt: skip
         url = target.get("repoURL")
         if isinstance(url, str) and normalize_repo_url(url) in ours and "chart" not in target:
-            out.append("/" + rest.lstrip("/"))
+            out.append("/" + envsubst(rest, env).lstrip("/"))
         else:
             out.append(entry)
     return out, None

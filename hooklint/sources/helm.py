@@ -433,6 +433,10 @@ def _check_dependencies(chart: _Chart) -> None:
 _NO_TEMPLATE_CHECKED = "none of the objects of its templates were checked, hooks included"
 
 
+#: A build variable left in a value file name by ``applications.envsubst`` (the revision).
+_REVISION_VARIABLE = re.compile(r"\$\{?ARGOCD_APP_REVISION")
+
+
 @dataclass(slots=True)
 class _ValueFile:
     user: str  # as reported: the path the user can open
@@ -450,6 +454,11 @@ def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], ch
         if _URL_SCHEME.match(name):
             raise RenderError(f"value file {name} is a URL: {NEVER_FETCHES} or values; commit the file "
                               "into the repository", chart_yaml, needs_network=True,
+                              unchecked=_NO_TEMPLATE_CHECKED)  # fmt: skip
+        if _REVISION_VARIABLE.search(name):
+            raise RenderError(f"value file {name} names the commit Argo CD syncs, which hooklint does not know "
+                              "offline", chart_yaml,
+                              argocd_renders="Argo CD substitutes the revision it syncs and reads that file",
                               unchecked=_NO_TEMPLATE_CHECKED)  # fmt: skip
         if name.startswith("$"):
             raise RenderError(f"value file {name} refers to a source of a multi-source Application in another "
