@@ -125,6 +125,13 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     except RendererUnavailable as exc:
         loaded.issues.append((LoadIssue(RENDERER_UNAVAILABLE, Span.point(1, 1), exc.message), 0))
         return loaded, [], None
+    for omission in rendering.omitted:  # a partial rendering: HL009 where each left-out entry is written
+        detail = f"{omission.message}. {omission.argocd_renders}. hooklint left it out, so {omission.unchecked}"
+        detail = redact_render_error(detail, RenderError(detail, omission.path), folder, root,
+                                     helm=source_type != KUSTOMIZE)  # fmt: skip
+        where = None if os.path.normpath(omission.path) == os.path.normpath(manifest_file) else omission.path
+        loaded.issues.append((LoadIssue(NOT_RENDERED, Span.point(omission.line, omission.column), detail,
+                                        path=where), 0))  # fmt: skip
     sources = _Sources(config, application)
     rendered = []
     template_index = [0] * len(rendering.documents)

@@ -56,12 +56,43 @@ class RenderedDocument:
     transformations: list[Transformation] = field(default_factory=list)
 
 
+@dataclass(frozen=True, slots=True)
+class Omission:
+    """One entry a renderer left out of a rendering it could still make (issue 22: never blind):
+    a kustomization's remote resource or ``helmCharts`` entry, a chart dependency that needs a
+    chart repository, a values file hooklint cannot read. The rest of the source was rendered and
+    checked; the objects this entry adds (possibly hooks) were not (HL009 at ``path:line:column``,
+    the file where the entry is written, as a path the user can open).
+
+    ``message`` says what the entry is and why it was left out; ``argocd_renders`` how Argo CD
+    renders it (a sentence, like :class:`RenderError`'s); ``unchecked`` which objects went
+    unchecked (a clause after "so")."""
+
+    message: str
+    path: str
+    line: int = 1
+    column: int = 1
+    argocd_renders: str = "Argo CD fetches it when it renders the application"
+    unchecked: str = "the objects it adds, possibly hooks, were not checked; the rest of the application was"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"message": self.message, "path": self.path, "line": self.line, "column": self.column,
+                "argocd_renders": self.argocd_renders, "unchecked": self.unchecked}  # fmt: skip
+
+
 @dataclass(slots=True)
 class Rendering:
-    """The result of rendering one source: the tool that did it and the documents in output order."""
+    """The result of rendering one source: the tool that did it, the documents in output order,
+    and the entries it left out (``omitted``: a partial rendering when there are any)."""
 
     renderer: Renderer
     documents: list[RenderedDocument]
+    omitted: list[Omission] = field(default_factory=list)
+
+    @property
+    def partial(self) -> bool:
+        """True when entries were left out (``omitted``): the plan of the source is partial."""
+        return bool(self.omitted)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -76,6 +107,7 @@ class Rendering:
                 }
                 for d in self.documents
             ],
+            "omitted": [o.to_json() for o in self.omitted],
         }
 
     @classmethod
@@ -89,6 +121,7 @@ class Rendering:
                 )
                 for d in data["documents"]
             ],
+            [Omission(**o) for o in data.get("omitted", [])],
         )  # fmt: skip
 
 
