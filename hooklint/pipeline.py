@@ -200,12 +200,24 @@ def _lint_parallel(engine: Engine, apps: list[Application], jobs: int) -> RunRes
     indexes = [i for i, a in numbered if a.key != STDIN]
     results: dict[int, Outcome] = {i: lint_application(engine, a) for i, a in numbered if a.key == STDIN}
     if batches:
-        with context.Pool(min(jobs, len(batches)), _worker_init, (engine.config, engine.catalog)) as pool:
+        # Not ``with Pool() as pool``: its exit is ``terminate()``, which SIGTERMs idle workers
+        # and joins them, and hung one run in about ten (a worker left waiting forever on the
+        # task queue's lock, the parent in join). A run that ends normally closes the pool, so
+        # each worker reads its sentinel and exits; only an exception (Ctrl-C, SIGTERM: the
+        # workers must stop now) terminates it.
+        pool = context.Pool(min(jobs, len(batches)), _worker_init, (engine.config, engine.catalog))
+        try:
             position = iter(indexes)
             for batch, outcome in zip(batches, pool.imap(_worker_lint, batches)):
                 assert len(outcome) == len(batch)
                 for one in outcome:
                     results[next(position)] = one
+            pool.close()
+        except BaseException:
+            pool.terminate()
+            raise
+        finally:
+            pool.join()
     assert len(results) == len(apps)
     result = RunResult()
     for i in range(len(apps)):

@@ -689,6 +689,31 @@ def test_no_program_of_the_repository_is_run_whatever_path_holds(tmp_path, path)
     assert done.returncode in (0, 1), done.stderr
 
 
+@pytest.mark.skipif(subprocess.run(["git", "--version"], capture_output=True).returncode != 0, reason="needs git")
+@pytest.mark.parametrize("path", ["bin:{PATH}", "{REPO}/bin:{PATH}", "{LINK}:{PATH}", ":{PATH}"])
+def test_diff_never_runs_a_git_of_the_repository(tmp_path, path):
+    """The attacker's case: ``PATH=bin:$PATH hooklint diff HEAD .`` ran the pull request's
+    ``bin/git`` (renderers were looked up outside the repository, git was not). Through a folder
+    outside that links into the repository too."""
+    repo = tmp_path / "repo"
+    marker = tmp_path / "MARKER"
+    write(repo, {"app/kustomization.yaml": "resources:\n- cm.yaml\n", "app/cm.yaml": CM})
+    git = ["git", "-c", "user.email=a@b", "-c", "user.name=a"]
+    for step in (["init", "-q", "."], ["add", "-A"], ["commit", "-qm", "v1"]):
+        subprocess.run([*git, *step], cwd=repo, check=True, capture_output=True)
+    _marker_scripts(repo, marker)
+    _marker_scripts(repo / "bin", marker)
+    (tmp_path / "link").symlink_to(repo / "bin")
+    clean = os.pathsep.join(p for p in os.environ["PATH"].split(os.pathsep) if p and os.path.isabs(p))
+    env = {**os.environ, "HOOKLINT_CACHE_DIR": "off", "PYTHONPATH": str(Path(hooklint.__file__).parents[1]),
+           "PATH": path.replace("{PATH}", clean).replace("{REPO}", str(repo)).replace("{LINK}", str(tmp_path / "link"))}
+    done = subprocess.run([sys.executable, "-m", "hooklint", "diff", "HEAD", "app"], cwd=repo, env=env,
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert not marker.exists(), marker.read_text()
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0].startswith("hooklint diff HEAD -> the working tree: 0 new findings")
+
+
 def test_program_lookup_skips_empty_relative_and_repository_elements(tmp_path, monkeypatch):
     repo = tmp_path / "repo"
     _marker_scripts(repo / "bin", tmp_path / "MARKER")

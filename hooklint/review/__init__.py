@@ -37,7 +37,8 @@ from hooklint.pipeline import PlannedApplication, lint_application, lint_paths, 
 from hooklint.reporters.plan import plan_dict
 from hooklint.reporters.sarif import fingerprints, identity
 from hooklint.sources import group_applications
-from hooklint.sources.applications import git_remote_urls
+from hooklint.sources.applications import git_remote_urls, git_root
+from hooklint.sources.sandbox import distrust, find_program, program_path
 
 
 class ReviewError(Exception):
@@ -79,21 +80,42 @@ class Review:
 GIT_TIMEOUT = 120
 
 
-def _safe_directories() -> list[str]:
+def _git_program(repository: str) -> str | None:
+    """The absolute path of the ``git`` hooklint runs: the first in ``PATH`` whose resolved file
+    is outside ``repository`` (the work tree's root, or the folder git is run in), skipping empty,
+    relative and in-repository elements (:func:`hooklint.sources.sandbox.find_program`): a
+    pull request's ``bin/git`` is never run, whatever ``PATH`` says. None when there is none."""
+    return find_program("git", repository)
+
+
+def _repository_of(cwd: str) -> str:
+    """The work tree ``cwd`` is in (the nearest folder above it holding ``.git``), else ``cwd``;
+    no program is taken from inside it for the rest of the run (renderers included, which run on
+    checkouts elsewhere: :func:`hooklint.sources.sandbox.distrust`)."""
+    top = git_root(os.path.abspath(cwd)) or os.path.abspath(cwd)
+    distrust(top)
+    return top
+
+
+def _safe_directories(repository: str) -> list[str]:
     """The ``safe.directory`` values of the user's own (system and global) git configuration:
     :func:`_git` runs git without that configuration, but a checkout owned by another user (a CI
     container) must still be readable where the user said it may be. Read outside any repository,
     so no repository configuration is involved; nothing is run but ``git config``."""
+    git = _git_program(repository)
+    if git is None:
+        return []
     try:
-        done = subprocess.run(["git", "config", "--get-all", "safe.directory"], cwd=os.path.sep, capture_output=True,
-                              timeout=GIT_TIMEOUT, stdin=subprocess.DEVNULL)  # fmt: skip
+        done = subprocess.run([git, "config", "--get-all", "safe.directory"], cwd=os.path.sep, capture_output=True,
+                              timeout=GIT_TIMEOUT, stdin=subprocess.DEVNULL,
+                              env={**os.environ, "PATH": program_path(repository)})  # fmt: skip
     except (OSError, subprocess.TimeoutExpired):
         return []
     return [v for v in done.stdout.decode("utf-8", "replace").splitlines() if v and "\n" not in v]
 
 
 @contextmanager
-def _git_command(args: list[str]) -> Iterator[tuple[list[str], dict[str, str]]]:
+def _git_command(args: list[str], repository: str) -> Iterator[tuple[list[str], dict[str, str]]]:
     """The command line and environment that run ``git ARGS`` so that nothing of the repository,
     of the user's configuration or of the network can take part: no system or global
     configuration (``GIT_CONFIG_NOSYSTEM``, ``GIT_CONFIG_GLOBAL=/dev/null``, ``HOME`` and
@@ -111,15 +133,19 @@ def _git_command(args: list[str]) -> Iterator[tuple[list[str], dict[str, str]]]:
                    GIT_NO_REPLACE_OBJECTS="1", GIT_OPTIONAL_LOCKS="0", GIT_PAGER="cat", LC_ALL="C")  # fmt: skip
         options = ["-c", f"core.attributesFile={os.devnull}", "-c", "protocol.allow=never", "-c", "core.fsmonitor=false",
                    "-c", "core.hooksPath=" + os.devnull]  # fmt: skip
-        for directory in _safe_directories():
+        for directory in _safe_directories(repository):
             options += ["-c", f"safe.directory={directory}"]
-        yield ["git", *options, *args], env
+        env["PATH"] = program_path(repository)  # nothing git starts is looked up in the repository
+        git = _git_program(repository)
+        if git is None:
+            raise ReviewError("git is not installed (none in PATH outside the repository)")
+        yield [git, *options, *args], env
 
 
 def _git(args: list[str], cwd: str, binary: bool = False) -> Any:
     """Run ``git ARGS`` in ``cwd`` (:func:`_git_command`) and return its output (text, stripped,
     or bytes). Raises :class:`ReviewError` with git's first line of error."""
-    with _git_command(args) as (command, env):
+    with _git_command(args, _repository_of(cwd)) as (command, env):
         try:
             done = subprocess.run(command, cwd=cwd, capture_output=True, timeout=GIT_TIMEOUT, stdin=subprocess.DEVNULL,
                                   env=env)  # fmt: skip
@@ -282,7 +308,7 @@ class _Blobs:
         self.process: subprocess.Popen | None = None
 
     def __enter__(self) -> "_Blobs":
-        self._command = _git_command(["cat-file", "--batch"])
+        self._command = _git_command(["cat-file", "--batch"], _repository_of(self.top))
         command, env = self._command.__enter__()
         try:
             self.process = subprocess.Popen(command, cwd=self.top, env=env, stdin=subprocess.PIPE,

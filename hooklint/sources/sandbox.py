@@ -50,17 +50,34 @@ users: []
 """
 
 
+#: Folders of untrusted content besides the one being rendered, as resolved paths: the work tree
+#: of ``hooklint diff``, whose revisions are rendered from temporary checkouts elsewhere (a
+#: ``PATH`` element inside the work tree must not be taken because the checkout is not there).
+_UNTRUSTED: set[str] = set()
+
+
+def distrust(folder: str) -> None:
+    """Never take a program from inside ``folder`` (by resolved path) for the rest of the run."""
+    _UNTRUSTED.add(os.path.realpath(folder))
+
+
+def _untrusted(real: str, real_repository: str | None) -> bool:
+    roots = [*_UNTRUSTED, *([real_repository] if real_repository else [])]
+    return any(within(real, root) for root in roots)
+
+
 def program_dirs(repository: str | None = None) -> list[str]:
     """The folders of ``PATH`` a program may be taken from, in order, without repeats: absolute
     ones that exist, none of which resolves (``os.path.realpath``) inside ``repository`` (a folder;
-    None: no repository to avoid). Empty, ``.`` and relative elements are skipped."""
+    None: no repository to avoid) or a folder :func:`distrust` named. Empty, ``.`` and relative
+    elements are skipped."""
     real_repository = os.path.realpath(repository) if repository else None
     found: list[str] = []
     for element in os.environ.get("PATH", os.defpath).split(os.pathsep):
         if not element or not os.path.isabs(element) or element in found:
             continue
         real = os.path.realpath(element)
-        if not os.path.isdir(real) or (real_repository is not None and within(real, real_repository)):
+        if not os.path.isdir(real) or _untrusted(real, real_repository):
             continue
         found.append(element)
     return found
@@ -81,7 +98,7 @@ def find_program(name: str, repository: str | None = None) -> str | None:
     for folder in program_dirs(repository):
         candidate = os.path.join(folder, name)
         real = os.path.realpath(candidate)
-        if real_repository is not None and within(real, real_repository):
+        if _untrusted(real, real_repository):
             continue
         try:
             info = os.stat(real)
