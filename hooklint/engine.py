@@ -220,8 +220,9 @@ class Engine:
         # a rendered source: its findings lie in the user's files (bases, templates), whose comments
         # apply; whether one suppressed nothing is not said, since another overlay may need it
         comments = {}
+        read = {f.path: f.ignore_comments for f in loaded.files}  # a file out of the repository has none
         for path in sorted({f.path for f in out}):
-            found = _comments_of(path)
+            found = read[path] if path in read else _comments_of(path)
             if found:
                 comments[path] = found
         yield from self._suppress_by_comment(out, comments, report_unused=False) if comments else out
@@ -317,7 +318,8 @@ class Engine:
 
 
 def _comments_of(path: str) -> list:
-    """The ``# hooklint: ignore[...]`` comments of the user's file ``path`` (none when unreadable)."""
+    """The ``# hooklint: ignore[...]`` comments of the user's file ``path`` (none when unreadable):
+    a file a rendered object was placed in, which the sources stage checked lies in the repository."""
     try:
         return ignore_comments(read_bytes(path, DEFAULT_MAX_FILE_SIZE).decode("utf-8"))
     except (OSError, UnicodeDecodeError):

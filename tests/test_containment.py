@@ -129,6 +129,43 @@ def test_a_link_through_an_in_repository_link_is_hl007_naming_it_and_nothing_out
     )
 
 
+ESCAPING_FILES = {  # the repository's file -> the file outside it that it links to
+    "k/kustomization.yaml": "resources: [" + SECRET + "-1]\nresources: [" + SECRET + "-2]\n",
+    "h/Chart.yaml": "apiVersion: v2\nname: " + SECRET + "\nname: twice\nversion: 1.0.0\n",
+    "apps/app.yaml": ("apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: " + SECRET +
+                      "\nspec:\n  source: {repoURL: https://example.com/acme/shop.git, path: k}\n"),
+    "d/job.yaml": SENTINEL_SECRET + "metadata:\n  name: twice\n",
+}
+
+
+@needs_kustomize
+def test_a_kustomization_chart_or_application_linked_out_is_hl007_and_never_opened(aligned, tmp_path):
+    """A kustomization, ``Chart.yaml``, Application file or plain manifest that is a symbolic link
+    to a file outside the repository: HL007 at 1:1 naming the target, and no stage opens it.
+    Before, the render read the kustomization and ``Chart.yaml`` it was handed (HL002 quoted their
+    repeated keys), discovery parsed the kustomization and looked for Applications in every file,
+    and suppression re-read the linked file for comments."""
+    (aligned / "h/templates").mkdir(parents=True)
+    for name, text in ESCAPING_FILES.items():
+        target = tmp_path / "outside" / name.replace("/", "-")
+        target.write_text(text)
+        (aligned / name).parent.mkdir(parents=True, exist_ok=True)
+        (aligned / name).symlink_to(target)
+    results = {}
+    outside = opened_inside(tmp_path / "outside", lambda: results.update(
+        {" ".join(args): runner.invoke(app, args) for args in (["lint", "."], ["lint", "-f", "markdown", "."],
+                                                            ["plan", "."], ["lint", "apps/app.yaml"])}))  # fmt: skip
+    assert outside == []
+    for command, result in results.items():
+        assert SECRET not in result.output, command
+        assert "HL002" not in result.output, command
+    assert results["lint ."].exit_code == 1
+    assert [line.split(" outside the")[0] for line in results["lint ."].output.splitlines()[:4]] == [
+        f"{name}:1:1: error HL007 render-failed: Rendering failed: {name} is a symbolic link to "
+        f"{tmp_path / 'outside' / name.replace('/', '-')}," for name in sorted(ESCAPING_FILES)
+    ]
+
+
 @needs_kustomize
 def test_every_other_file_field_is_contained_by_resolved_path(aligned, tmp_path):
     """A patch, generator file, configuration or CRD file reached through the same links: refused

@@ -28,7 +28,7 @@ from hooklint.sources.discovery import (
     group_applications,
 )
 from hooklint.yamlio import RENDER_FAILED, LoadIssue
-from hooklint.sources.render import RenderedFile, render, repository_root
+from hooklint.sources.render import RenderedFile, outside_repository, read_in_repository, render, repository_root
 from hooklint.sources.rendered import Renderer
 
 __all__ = ["STDIN", "Application", "LoadedApplication", "group_applications", "load_application", "loaded_application"]
@@ -77,7 +77,8 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
         if app.argocd.generated_by is not None:  # a template or resource of its parent: linted there
             loaded = parse_text(app.manifest_file, "")
         else:
-            loaded = read_file(app.manifest_file, config.max_file_size)
+            loaded = read_in_repository(app.manifest_file, repository_root(app.folder or app.key, app.named),
+                                        config.max_file_size)  # fmt: skip
         loaded.issues.append((LoadIssue(RENDER_FAILED, Span.point(app.argocd.line, 1),
                                         f"{app.argocd.label()}: {app.argocd.problem}"), 0))  # fmt: skip
         return LoadedApplication(app, [loaded], [], None)
@@ -103,10 +104,7 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
         if target is None:
             files.append(read_file(path, config.max_file_size))
             continue
-        # reposerver/repository/repository.go: "illegal filepath in symlink"; the target is never read
-        loaded = parse_text(path, "")
-        loaded.issues.append((LoadIssue(RENDER_FAILED, Span.point(1, 1), f"{path} is a symbolic link to {target}, "
-                                        "outside the repository (illegal filepath in symlink)"), 0))  # fmt: skip
+        loaded = outside_repository(path, target)  # the target is never read
         files.append(loaded)
         escaped.append(loaded)
     for loaded in files:  # what expanding the ApplicationSets of this file met (HL022, HL007, HL008)

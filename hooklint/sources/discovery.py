@@ -268,11 +268,13 @@ def group_applications(
         notices = []
     run_files = sorted(f for files in reported.values() for f in files if f != STDIN)
     repository_files = repository_manifests(run_files, repo_urls)
-    sources = find_application_sources(run_files + repository_files, repo_urls)
-    appsets = applicationset_map(run_files + repository_files, config) if config is not None else ApplicationSetMap()
+    # a file leading out of its repository is HL007 where it is loaded, its target never read here
+    readable = _inside_repository(run_files + repository_files)
+    sources = find_application_sources(readable, repo_urls)
+    appsets = applicationset_map(readable, config) if config is not None else ApplicationSetMap()
     sources += appsets.sources
     if config is not None and (sources or repository_files):
-        sources = application_map(sources, run_files + repository_files, run_files, config, notices)
+        sources = application_map(sources, readable, [f for f in run_files if f in set(readable)], config, notices)
     covered: set[str] = set()
     #: kustomize Components of the run, by their kustomization (as the user spells it)
     components: dict[str, Application] = {}
@@ -376,6 +378,8 @@ def _load_kustomization(kustomization: str) -> dict | None:
         info = os.stat(kustomization)
     except OSError:
         return None
+    if not inside_repository(kustomization, kustomization):  # its render is HL007; never read it here
+        return None
     return _parse_kustomization(os.path.abspath(kustomization), info.st_mtime_ns, info.st_size)
 
 
@@ -423,6 +427,23 @@ def inside_repository(path: str, of: str) -> bool:
     pointing out of the repository never makes hooklint open a file there."""
     boundary = _boundary_of(os.path.dirname(os.path.abspath(of)), os.getcwd())
     return within(os.path.realpath(path), boundary)
+
+
+def _inside_repository(files: list[str]) -> list[str]:
+    """The files of ``files`` that resolve inside their repository (:func:`inside_repository`), in
+    order: the only ones discovery opens. Each folder's real path is found once."""
+    cwd = os.getcwd()
+    real_folders: dict[str, str] = {}
+    kept = []
+    for path in files:
+        folder, name = os.path.split(os.path.abspath(path))
+        real_folder = real_folders.get(folder)
+        if real_folder is None:
+            real_folder = real_folders[folder] = os.path.realpath(folder)
+        real = os.path.realpath(path) if os.path.islink(path) else os.path.join(real_folder, name)
+        if within(real, _boundary_of(folder, cwd)):
+            kept.append(path)
+    return kept
 
 
 def is_component(kustomization: str) -> bool:

@@ -59,6 +59,36 @@ def repository_root(folder: str, named: str | None = None) -> str:
     return min(inside, key=len) if inside else here
 
 
+def read_in_repository(path: str, root: str, max_size: int) -> LoadedFile:
+    """Read and parse ``path`` (:func:`hooklint.loader.read_file`) when it resolves
+    (``os.path.realpath``, every link followed) inside the repository ``root``; else an empty file
+    with one HL007 at 1:1 naming where it leads, its target never opened (Argo CD's repo server
+    refuses the repository: ``reposerver/repository/repository.go``, "illegal filepath in symlink").
+    The one way a kustomization, ``Chart.yaml`` or Application file is read before it renders."""
+    target = escaping_target(path, root)
+    if target is None:
+        return read_file(path, max_size)
+    return outside_repository(path, target)
+
+
+def escaping_target(path: str, root: str) -> str | None:
+    """Where ``path`` leads (its real path) when that is outside the repository ``root``; None when
+    it stays inside or does not exist (a dangling link: the loader says so)."""
+    if not os.path.lexists(path):
+        return None
+    real = os.path.realpath(path)
+    return None if within(real, os.path.realpath(root)) else real
+
+
+def outside_repository(path: str, target: str) -> LoadedFile:
+    """The stand-in for a file of the repository that is a symbolic link (or lies below one) to
+    ``target`` outside it: no content, one HL007 at 1:1; ``target`` is never read."""
+    loaded = parse_text(path, "")
+    loaded.issues.append((LoadIssue(RENDER_FAILED, Span.point(1, 1), f"{path} is a symbolic link to {target}, "
+                                    "outside the repository (illegal filepath in symlink)"), 0))  # fmt: skip
+    return loaded
+
+
 def render(source_type: str, folder: str, manifest_file: str, config: Config, named: str | None = None,
            application: ApplicationSource | None = None) -> tuple[LoadedFile, list[RenderedFile], Renderer | None]:  # fmt: skip
     """Render the application in ``folder`` (``manifest_file`` is its kustomization or
@@ -71,8 +101,11 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     the ``kube-version`` and ``api-versions`` settings unless the Application sets them. Returns that file (read as written, with an HL007, HL008
     or HL009 load issue when it did not render; none when it is itself not valid YAML, which its HL001
     issue says), the rendered documents and the renderer used."""
-    loaded = read_file(manifest_file, config.max_file_size)
     root = repository_root(folder, named)
+    target = escaping_target(manifest_file, root)
+    if target is not None:  # HL007, its content never read: a message of a parse would quote it
+        return outside_repository(manifest_file, target), [], None
+    loaded = read_file(manifest_file, config.max_file_size)
     helm = None
     try:
         if source_type == KUSTOMIZE:
