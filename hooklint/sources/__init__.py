@@ -77,7 +77,7 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
         if app.argocd.generated_by is not None:  # a template or resource of its parent: linted there
             loaded = parse_text(app.manifest_file, "")
         else:
-            loaded = read_in_repository(app.manifest_file, repository_root(app.folder or app.key, app.named),
+            loaded = read_in_repository(app.manifest_file, repository_root(os.path.dirname(app.manifest_file) or ".", app.named),
                                         config.max_file_size)  # fmt: skip
         loaded.issues.append((LoadIssue(RENDER_FAILED, Span.point(app.argocd.line, 1),
                                         f"{app.argocd.label()}: {app.argocd.problem}"), 0))  # fmt: skip

@@ -33,7 +33,9 @@ from hooklint.loader import DEFAULT_MAX_FILE_SIZE, read_file, user_path, within
 from hooklint.yamlio import SYNTAX_ERROR, TOO_COMPLEX, Map, Seq
 
 #: A file that may hold an Application: cheap text test before parsing.
-_MAYBE_APPLICATION = re.compile(r"^\s*kind:\s*[\"']?Application[\"']?\s*$", re.MULTILINE)
+#: A cheap test before parsing: a ``kind`` key with the value ``Application`` in block YAML, flow
+#: YAML or JSON (``"kind": "Application"``: Argo CD applies JSON manifests as it applies YAML).
+_MAYBE_APPLICATION = re.compile(r"""\bkind["']?\s*:\s*["']?Application\b""")
 
 
 @dataclass(frozen=True, slots=True)

@@ -494,7 +494,8 @@ def kustomization_inputs(kustomization: str) -> dict[str, str]:
             elif isinstance(item, dict):
                 add(item.get("path"), field_name)
                 for key in ("files", "envs"):
-                    for source in item.get(key) or []:
+                    sources = item.get(key)
+                    for source in sources if isinstance(sources, list) else []:  # kustomize refuses others
                         add(source, field_name)
                 add(item.get("env"), field_name)
     return found

@@ -280,7 +280,7 @@ def apply_options(kustomization: dict[str, Any], options: KustomizeOptions, app_
             raise RenderError("expected 'patches' field in kustomization.yaml to be a list", "")
         _set(kustomization, "patches", list(patches or []) + [json.loads(p) for p in options.patches])
     if options.components:
-        components = list(_get(kustomization, "components") or [])
+        components = list(_list(_get(kustomization, "components")))
         for pattern in options.components:
             matches = sorted(glob.glob(pattern, root_dir=app_dir))
             if not matches:
@@ -330,7 +330,7 @@ def _set_images(kustomization: dict[str, Any], args: Iterable[str]) -> None:
     for arg in args:
         entry = parse_image(arg)
         wanted[entry["name"]] = entry
-    existing = list(_get(kustomization, "images") or []) + list(_get(kustomization, "imageTags") or [])
+    existing = _list(_get(kustomization, "images")) + _list(_get(kustomization, "imageTags"))
     for old in existing:
         name = old.get("name") if isinstance(old, dict) else None
         if name in wanted:
@@ -348,7 +348,11 @@ def _set_images(kustomization: dict[str, Any], args: Iterable[str]) -> None:
 
 
 def _add_metadata(kustomization: dict[str, Any], field: str, kind: str, pairs: Iterable[tuple[str, str]]) -> None:
-    current = dict(_get(kustomization, field) or {})
+    current = _get(kustomization, field) or {}
+    if not isinstance(current, dict):  # kustomize edit cannot decode the file either
+        raise RenderError(f"{field} in the kustomization is not a mapping: Argo CD's kustomize edit add {kind} "
+                          "fails on it", "")  # fmt: skip
+    current = dict(current)
     for key, value in pairs:
         # Argo CD passes "key:value"; kustomize splits at the first colon and unquotes the value.
         key, _, value = f"{key}:{value}".partition(":")
@@ -360,6 +364,12 @@ def _add_metadata(kustomization: dict[str, Any], field: str, kind: str, pairs: I
             raise RenderError(f"{kind} {key} already in kustomization file", "")
         current[key] = value
     _set(kustomization, field, current)
+
+
+def _list(value: Any) -> list[Any]:
+    """``value`` when it is a list, else empty: a hostile kustomization may write any YAML value
+    where kustomize expects a list, and decoding it is kustomize's to refuse."""
+    return value if isinstance(value, list) else []
 
 
 def _get(kustomization: Mapping[str, Any], field: str) -> Any:
@@ -506,29 +516,37 @@ class _Inputs:
             if "\n" not in entry and not entry.lstrip().startswith("{"):
                 self.reference(path, "patchesStrategicMerge", entry, text=text, optional=True)
         for field in ("patches", "patchesJson6902", "replacements"):
-            for entry in _get(config, field) or []:
+            for entry in self.items(config, field):
                 if isinstance(entry, dict) and isinstance(entry.get("path"), str):
                     self.reference(path, field, entry["path"], text=text)
         openapi = _get(config, "openapi")
         if isinstance(openapi, dict) and isinstance(openapi.get("path"), str):
             self.reference(path, "openapi", openapi["path"], text=text)
         for field in ("configMapGenerator", "secretGenerator"):
-            for generator in _get(config, field) or []:
+            for generator in self.items(config, field):
                 if not isinstance(generator, dict):
                     self.exact = False
                     continue
-                sources = list(generator.get("files") or []) + list(generator.get("envs") or [])
-                sources += [generator["env"]] if generator.get("env") else []
+                sources = [*_list(generator.get("files")), *_list(generator.get("envs")), generator.get("env")]
                 for source in sources:
-                    if isinstance(source, str):
+                    if isinstance(source, str) and source:
                         self.reference(path, field, source.partition("=")[2] or source, text=text)
 
     def entries(self, config: dict[str, Any], field: str) -> list[str]:
-        value = _get(config, field) or []
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        """The strings of the list ``field``; none when it is something else (kustomize says what)."""
+        value = self.items(config, field)
+        if not all(isinstance(v, str) for v in value):
             self.exact = False
             return []
         return value
+
+    def items(self, config: dict[str, Any], field: str) -> list[Any]:
+        """The list ``field`` holds; empty, and the copy made whole, when it holds anything else (a
+        number, a mapping): kustomize then fails with its own "cannot unmarshal" message."""
+        value = _get(config, field)
+        if value is not None and not isinstance(value, list):
+            self.exact = False
+        return _list(value)
 
     def reference(self, kustomization: str, field: str, entry: str, directory_ok: bool = False,
                   text: str = "", optional: bool = False) -> str | None:  # fmt: skip
@@ -883,7 +901,7 @@ def _prepare(app: str, options: KustomizeOptions, user_file: str) -> tuple[set[s
     except RenderError as error:
         raise RenderError(error.message, user_file) from None
     existing = _get(config, "buildMetadata")
-    requested = set(existing) if isinstance(existing, list) else set()
+    requested = {m for m in _list(existing) if isinstance(m, str)}
     if not changed and existing is None and not node.flow_style and not text.rstrip().endswith("..."):
         text += ("" if text.endswith("\n") or not text else "\n") + "buildMetadata:\n"
         text += "".join(f"- {m}\n" for m in BUILD_METADATA)
