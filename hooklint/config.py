@@ -299,6 +299,8 @@ def _expected(s: dict[str, Any]) -> str:
     if kind == "boolean":
         return "true or false"
     if kind == "integer":
+        if "maximum" in s:
+            return f"a whole number from {s.get('minimum', 0):,} to {s['maximum']:,}"
         return "a positive whole number" if s.get("minimum") == 1 else "a whole number"
     if kind == "array":
         return "a list of non-empty strings"
@@ -324,7 +326,7 @@ def _name(key: tuple) -> str:
 
 def validate(data: Any, where: str, lines: dict[tuple, int] | None = None) -> None:
     """Check ``data`` against the configuration schema (the keywords ``type``, ``properties``,
-    ``additionalProperties``, ``items``, ``enum``, ``minLength``, ``minimum``, ``pattern``).
+    ``additionalProperties``, ``items``, ``enum``, ``minLength``, ``minimum``, ``maximum``, ``pattern``).
     Raises :class:`ConfigError` for the first problem, naming ``where`` (the file), the line and
     the key."""
     lines = lines or {}
@@ -351,6 +353,8 @@ def validate(data: Any, where: str, lines: dict[tuple, int] | None = None) -> No
         if kind == "string" and "pattern" in s and re.search(s["pattern"], value) is None:
             fail(value, key, s)
         if kind == "integer" and "minimum" in s and value < s["minimum"]:
+            fail(value, key, s)
+        if kind == "integer" and "maximum" in s and value > s["maximum"]:  # a limit the OS can set
             fail(value, key, s)
         if kind == "array":
             item_schema = s.get("items", {})

@@ -103,6 +103,19 @@ def test_a_chart_renders_within_the_default_limits(repo):
     assert [g[:4] for g in findings(lint("shop"))] == [("shop/templates/job.yaml", "HL102", 17, 11)]
 
 
+@pytest.mark.skipif(kustomize.find_kustomize() is None, reason="neither kustomize nor kubectl is installed")
+@pytest.mark.parametrize("source", ["kustomize", pytest.param("helm", marks=sdk_only)])
+def test_the_largest_limits_the_configuration_allows_still_render(repo, source):
+    """render-timeout 86,400 s and render-memory 1,048,576 MiB (the schema's maximums) are limits
+    the operating system can set; above them, a timeout overflowed Python's clock and a memory
+    limit failed the child's setrlimit: an internal error of every render."""
+    files = ({"app/kustomization.yaml": "resources: [job.yaml]\n", "app/job.yaml": LATEST_TAG_HOOK}
+             if source == "kustomize" else {"app/Chart.yaml": CHART.format(name="app"), "app/templates/job.yaml": LATEST_TAG_HOOK})  # fmt: skip
+    write(repo, files)
+    got = findings(lint("app", render_timeout=86400, render_memory=1048576))
+    assert [g[:2] for g in got] == [("app/job.yaml" if source == "kustomize" else "app/templates/job.yaml", "HL102")]
+
+
 # --- kustomize ------------------------------------------------------------------------------
 
 
