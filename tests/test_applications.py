@@ -306,3 +306,21 @@ def test_with_the_applications_known_a_base_is_linted_through_its_overlay_only(r
     }
     (repo / ".git" / "config").write_text("")  # no map: every kustomization may be an application
     assert set(plan_of("deploy")) == {"deploy/base", "deploy/prod"}
+
+
+def test_an_application_whose_path_is_a_hidden_folder_is_linted_when_the_run_holds_it(repo):
+    """``spec.source.path: .deploy/raw``: Argo CD renders the folder the path names, hidden or not,
+    while hooklint's walk skips hidden folders. Before, ``lint .`` was a silent pass for it (exit 0,
+    no plan); its hook's findings are now in ``.deploy/raw/hook.yaml`` and the plan names it."""
+    from tests.manifests import LATEST_TAG_HOOK
+
+    (repo / "apps" / "shop.yaml").write_text(APPS.replace("    path: raw\n", "    path: .deploy/raw\n"))
+    (repo / ".deploy/raw").mkdir(parents=True)
+    (repo / ".deploy/raw/hook.yaml").write_text(LATEST_TAG_HOOK)
+    result = runner.invoke(app, ["lint", "-f", "json", "--select", "HL102", "."])
+    assert result.exit_code == 1, result.output
+    assert [(f["path"], f["rule_id"], f["line"], f["column"]) for f in json.loads(result.output)["findings"]] == [
+        (".deploy/raw/hook.yaml", "HL102", 17, 18), ("apps/shop.yaml", "HL102", 15, 11)]
+    plan = plan_of(".")[".deploy/raw"]
+    assert plan["source"]["application"] == "Application raw (apps/shop.yaml:26)"
+    assert [(t["kind"], t["namespace"]) for s in plan["steps"] for t in s["tasks"]] == [("Job", "raw-ns")]

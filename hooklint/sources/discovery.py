@@ -275,6 +275,8 @@ def group_applications(
     sources += appsets.sources
     if config is not None and (sources or repository_files):
         sources = application_map(sources, readable, [f for f in run_files if f in set(readable)], config, notices)
+    _add_hidden_sources(sources, [os.path.normpath(p) for p in paths if p != STDIN and os.path.isdir(p)],
+                        reported, named_by, errors)  # fmt: skip
     covered: set[str] = set()
     #: kustomize Components of the run, by their kustomization (as the user spells it)
     components: dict[str, Application] = {}
@@ -318,6 +320,31 @@ def group_applications(
                     part.issues[name] = appsets.issues[name]
     apps.sort(key=lambda a: a.key)
     return apps
+
+
+def _add_hidden_sources(sources: list[ApplicationSource], named_dirs: list[str], reported: dict[str, set[str]],
+                        named_by: dict[str, str], errors: list[InputError]) -> None:  # fmt: skip
+    """Add to ``reported`` the files of each Application source folder that is hidden (``.deploy``,
+    or below one) and lies in a folder the run names: :func:`walk` skips hidden folders, but Argo
+    CD renders whatever folder ``spec.source.path`` names. Before, such an application was a
+    silent pass (0 files, exit 0)."""
+    for source in sources:
+        folder = os.path.normpath(source.folder)
+        if source.problem is not None or not _is_hidden(folder) or not os.path.isdir(folder):
+            continue
+        named = next((d for d in named_dirs if within(os.path.abspath(folder), os.path.abspath(d))), None)
+        if named is None:
+            continue
+        for file in walk(folder, errors):
+            file = os.path.normpath(file)
+            key = os.path.dirname(file) or "."
+            reported.setdefault(key, set()).add(file)
+            _name(named_by, key, named)
+
+
+def _is_hidden(folder: str) -> bool:
+    """Whether ``folder`` (normalised) is or lies below a hidden folder."""
+    return any(part.startswith(".") and part not in (".", "..") for part in folder.split(os.sep))
 
 
 def _leave_out_bases(apps: list[Application]) -> list[Application]:
