@@ -438,6 +438,36 @@ def test_fix_diff_redacts_a_changed_line_that_holds_a_secret(repo):
     )
 
 
+ENV_BESIDE_A_FIX = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: j
+  annotations:
+    argocd.argoproj.io/sync-wave: ~
+spec:
+  template: {spec: {restartPolicy: Never, containers: [{name: x, env: [{name: DB_PASSWORD, value: env-flow-secret}]}]}}
+"""
+
+
+def test_fix_diff_never_shows_an_env_value_named_as_a_secret_as_context(repo):
+    """``env: [{name: DB_PASSWORD, value: ...}]``: the value's key is ``value``, its name says it is
+    a secret. Before, the line was a context line of the sync-wave fix three lines above it."""
+    write(repo, {"app/job.yaml": ENV_BESIDE_A_FIX})
+    result = runner.invoke(app, ["fix", "--diff", "app"])
+    assert result.stdout == (
+        "--- a/app/job.yaml\n"
+        "+++ b/app/job.yaml\n"
+        "@@ -5,3 +5,3 @@\n"  # the context stops before the env line, as long on both sides
+        "   annotations:\n"
+        "-    argocd.argoproj.io/sync-wave: ~\n"
+        '+    argocd.argoproj.io/sync-wave: ""\n'
+        " spec:\n"
+    )
+    assert sorted(redact.secret_lines(ENV_BESIDE_A_FIX)) == [7]
+    assert sorted(redact.secret_lines("env:\n- name: API_TOKEN\n  value: block-secret\n- name: LEVEL\n  value: info\n")) == [2]
+
+
 @pytest.mark.parametrize(("line", "expected"), [
     ("  password: s3cret\n", "  password: [redacted]\n"),
     ("  'pass word': \"s3cret\"\r\n", "  'pass word': [redacted]\r\n"),

@@ -63,6 +63,17 @@ def secret_key(key: str) -> bool:
     return bool(SECRET_KEY.search(key)) and not _REFERENCE_KEY.search(key)
 
 
+def named_secret(pairs: Iterable[tuple[str, object]]) -> bool:
+    """Whether the mapping of ``pairs`` (key, value node or value) is a named value whose name is
+    a secret's: ``{name: DB_PASSWORD, value: ...}`` (a container's ``env`` entry, an Application's
+    Helm parameter), whose ``value`` then holds the secret whatever it is called."""
+    for key, value in pairs:
+        if key == "name":
+            name = value.value if isinstance(value, yaml.ScalarNode) else value
+            return isinstance(name, str) and secret_key(name)
+    return False
+
+
 #: Bounds on what is read to find secret values (the files are the rendering's own inputs).
 MAX_FILE_BYTES = 1 << 20
 MAX_FILES = 5000
@@ -278,9 +289,10 @@ def _node(root: yaml.Node, found: SecretValues, *, all_scalars: bool) -> None:
             continue
         pairs = [(k.value if isinstance(k, yaml.ScalarNode) else "", v) for k, v in node.value]
         kind = next((v.value for k, v in pairs if k == "kind" and isinstance(v, yaml.ScalarNode)), None)
+        named = named_secret(pairs)
         for key, value in pairs:
             found.keys.add(key)
-            if (kind == "Secret" and key in ("data", "stringData")) or secret_key(key):
+            if (kind == "Secret" and key in ("data", "stringData")) or secret_key(key) or (named and key == "value"):
                 _scalars(value, found)
             elif key.lower() in ("patch", "patches", "patchesstrategicmerge") and isinstance(value, yaml.ScalarNode):
                 _yaml_text(value.value, found)
@@ -443,8 +455,10 @@ def secret_lines(text: str) -> set[int]:
         pairs = [(k.value if isinstance(k, yaml.ScalarNode) else "", k, v) for k, v in node.value]
         kind = next((v.value for k, _, v in pairs if k == "kind" and isinstance(v, yaml.ScalarNode)), None)
         secret = in_secret or kind == "Secret"
+        env_secret = named_secret([(k, v) for k, _, v in pairs])
         for key, key_node, value in pairs:
-            named = secret_key(key) and not (isinstance(value, yaml.ScalarNode) and value.value in _NOT_SECRET)
+            named = (secret_key(key) or (env_secret and key == "value")) and not (
+                isinstance(value, yaml.ScalarNode) and value.value in _NOT_SECRET)
             if (kind == "Secret" and key in ("data", "stringData")) or named or (secret and key == LAST_APPLIED):
                 last = _last_line(value)
                 first = value.start_mark.line
