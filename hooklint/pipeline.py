@@ -19,7 +19,7 @@ import dataclasses
 import gc
 import os
 import tempfile
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from hooklint.catalog import Catalog
 from hooklint.config import Config, ConfigError
@@ -28,6 +28,7 @@ from hooklint.findings import Finding, InputError, RunResult, Span
 from hooklint.loader import parse_text
 from hooklint.model import Manifest, manifests_of
 from hooklint.plan import SyncPlan, build_plan
+from hooklint.sources.redact import object_secrets, redactor
 from hooklint.sources.rendered import Renderer
 from hooklint.sources.discovery import PLUGIN
 from hooklint.sources import STDIN, Application, LoadedApplication, group_applications, load_application, loaded_application
@@ -105,10 +106,30 @@ def _lint_application(engine: Engine, app: Application) -> Outcome:
     reported = loaded.reported_files
     errors = [f.error for f in reported if f.error is not None]
     skipped = [(f.path, f.skip_reason) for f in reported if f.skip_reason is not None]
-    findings = list(engine.check_application(loaded, *build(loaded, engine.config)))
+    manifests, plan = build(loaded, engine.config)
+    findings = list(engine.check_application(loaded, manifests, plan))
+    hide = secrets_of(manifests)
+    if hide is not None:  # a Secret's value copied into a name or annotation is quoted [redacted]
+        findings = [_redacted(f, hide) for f in findings]
     renderer = loaded.renderer.label() if loaded.renderer is not None else None
     not_linted = sum(1 for f in reported if f.error is not None or f.skip_reason is not None)
     return findings, errors, len(app.reported) - not_linted, skipped, renderer
+
+
+def secrets_of(manifests: list[Manifest]) -> Callable[[str], str] | None:
+    """The :func:`~hooklint.sources.redact.redactor` of the values of the application's Secrets
+    (:func:`~hooklint.sources.redact.object_secrets`), or None when it has none: what findings and
+    the plan say of the application never quotes one."""
+    values = object_secrets(m.body for m in manifests if m.kind == "Secret")
+    return redactor(values) if values.anywhere or values.words else None
+
+
+def _redacted(finding: Finding, hide: Callable[[str], str]) -> Finding:
+    obj = finding.obj
+    if obj is not None and (obj.name or obj.generate_name):
+        obj = dataclasses.replace(obj, name=hide(obj.name) if obj.name else obj.name,
+                                  generate_name=hide(obj.generate_name) if obj.generate_name else obj.generate_name)  # fmt: skip
+    return dataclasses.replace(finding, message=hide(finding.message), obj=obj)
 
 
 def lint_applications(engine: Engine, apps: Iterable[Application]) -> RunResult:
@@ -337,6 +358,8 @@ class PlannedApplication:
     generated_by: str | None = None
     #: Whether the repository's Applications are known and none of them deploys this folder.
     undeployed: bool = False
+    #: Replaces the values of the application's Secrets in a text (:func:`secrets_of`); None: none.
+    hide: Callable[[str], str] | None = None
 
 
 def plan_paths(paths: list[str], config: Config) -> tuple[list[PlannedApplication], list[InputError]]:
@@ -374,11 +397,12 @@ def _plan_application(app: Application, config: Config, errors: list[InputError]
     errors.extend(f.error for f in loaded.reported_files if f.error is not None)
     # a rendered object that cannot be read is an issue of the kustomization or Chart.yaml too (render)
     unparsed = sum(1 for f in loaded.files for issue, _ in f.issues if issue.kind in ("syntax-error", "too-complex"))
-    plan = build(loaded, config)[1]
+    manifests, plan = build(loaded, config)
     label = app.argocd.label() if app.argocd is not None else None
     generated_by = app.argocd.generated_by if app.argocd is not None else None
     return PlannedApplication(app.key, plan, unparsed, app.source_type, loaded.renderer, label, generated_by,
-                              mapped and app.argocd is None and app.key != STDIN)  # fmt: skip
+                              mapped and app.argocd is None and app.key != STDIN,
+                              secrets_of(manifests))  # fmt: skip
 
 
 def lint_text(

@@ -524,3 +524,52 @@ def test_fix_diff_of_any_layout_applies_and_shows_no_secret(tmp_path_factory, la
         done = subprocess.run(["patch", "-p1", "-s", "-F0"], cwd=folder, input=diff, text=True, capture_output=True, check=False)
         assert done.returncode == 0, diff + done.stdout
     assert (folder / "f.yaml").read_text() == "".join(fixed)
+
+
+ROUTED = {
+    "app/kustomization.yaml": (
+        "resources: [secret.yaml, job.yaml]\nreplacements:\n"
+        "- source: {kind: Secret, name: db, fieldPath: stringData.password}\n"
+        "  targets:\n  - select: {kind: Job}\n"
+        "    fieldPaths: [metadata.annotations.argocd\\.argoproj\\.io/sync-wave, metadata.name]\n"),
+    "app/secret.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: db}\nstringData: {password: Routed-Secret-42}\n",
+    "app/job.yaml": (
+        "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n"
+        "  annotations: {argocd.argoproj.io/hook: PreSync, argocd.argoproj.io/sync-wave: \"1\"}\n"
+        "spec: {backoffLimit: 1, activeDeadlineSeconds: 60, template: {spec: {restartPolicy: Never, "
+        "containers: [{name: x, image: \"ghcr.io/acme/x:1.25\"}]}}}\n"),
+}
+
+
+@needs_kustomize
+@pytest.mark.parametrize("args", [["lint", "-f", "json"], ["lint", "-f", "sarif"], ["lint", "-f", "markdown"],
+                                  ["lint"], ["plan"], ["plan", "-f", "json"]])  # fmt: skip
+def test_a_secret_value_copied_into_a_name_or_annotation_is_never_quoted(repo, args):
+    """kustomize ``replacements`` copy a Secret's password into a Job's name and sync-wave
+    annotation: HL012 and the plan quoted the rendered values. They are ``[redacted]`` now, in
+    every format; what is wrong is still said."""
+    write(repo, ROUTED)
+    result = runner.invoke(app, [*args, "app"])
+    assert "Routed-Secret-42" not in result.output
+    assert "routed-secret-42" not in result.output.lower()
+    assert "[redacted]" in result.output
+
+
+@needs_kustomize
+def test_the_redacted_finding_says_what_is_wrong(repo):
+    write(repo, ROUTED)
+    result = runner.invoke(app, ["lint", "--select", "HL012", "app"])
+    assert result.output.splitlines()[0] == (
+        "app/kustomization.yaml:2:1: error HL012 invalid-sync-wave: argocd.argoproj.io/sync-wave '[redacted]' on "
+        "Job/[redacted] is not an integer Argo CD can read (Go strconv.Atoi: optional sign and digits, no spaces): "
+        "Argo CD silently uses wave 0. Use a whole number such as \"1\" or \"-2\".")
+
+
+def test_a_secret_value_is_found_in_any_case_and_with_its_separators_changed():
+    """A chart's ``fail`` message may print ``upper``, ``lower`` or ``join`` of a value."""
+    values = redact.SecretValues()
+    values.add("hunter2-Secret-value")
+    hide = redact.redactor(values)
+    assert [hide(m) for m in ("x HUNTER2-SECRET-VALUE y", "hunter2,secret,value", "hunter2Secretvalue!",
+                              "a hunter2 secret  value")] == [
+        "x [redacted] y", "[redacted]", "[redacted]!", "a [redacted]"]  # fmt: skip

@@ -52,7 +52,23 @@ def _object_dict(m: Manifest, version: argocd.Version, **extra: Any) -> dict[str
 
 
 def plan_dict(planned: PlannedApplication) -> dict[str, Any]:
-    """The documented JSON shape of one application's plan (see the module docstring)."""
+    """The documented JSON shape of one application's plan (see the module docstring); no string
+    of it holds a value of the application's Secrets (``planned.hide``)."""
+    shape = _plan_dict(planned)
+    return shape if planned.hide is None else _hidden(shape, planned.hide)
+
+
+def _hidden(value: Any, hide: Any) -> Any:
+    if isinstance(value, str):
+        return hide(value)
+    if isinstance(value, dict):
+        return {k: _hidden(v, hide) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_hidden(v, hide) for v in value]
+    return value
+
+
+def _plan_dict(planned: PlannedApplication) -> dict[str, Any]:
     key, plan = planned.key, planned.plan
     steps = []
     for step in plan.steps:
@@ -121,7 +137,13 @@ def _table(rows: list[list[str]], indent: str = "") -> list[str]:
 
 def render_text(planned: PlannedApplication) -> list[str]:
     """One application's plan as lines of text, in the spirit of ``argocd app sync`` output: a
-    header, then one row per task, step by step, then the objects no sync applies."""
+    header, then one row per task, step by step, then the objects no sync applies; no line holds a
+    value of the application's Secrets (``planned.hide``)."""
+    lines = _text_lines(planned)
+    return lines if planned.hide is None else [planned.hide(line) for line in lines]
+
+
+def _text_lines(planned: PlannedApplication) -> list[str]:
     key, plan, unparsed = planned.key, planned.plan, planned.unparsed
     objects = len({id(t.manifest) for t in plan.tasks}) + len(plan.not_applied)
     lines = [

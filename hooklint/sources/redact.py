@@ -144,20 +144,64 @@ class SecretValues:
 
 def redact(message: str, values: SecretValues) -> str:
     """``message`` with the quoted literals after known prefixes scrubbed (:data:`_SCRUBS`), then
-    every one of ``values`` replaced by ``[redacted]`` (longest first, in one pass)."""
+    every one of ``values`` replaced by ``[redacted]`` (:func:`redactor`)."""
+    for pattern, replacement in _SCRUBS:
+        message = pattern.sub(replacement, message)
+    return redactor(values)(message)
+
+
+def _loose(value: str) -> str:
+    """A pattern for ``value`` as a template may have transformed it: any case (``upper``,
+    ``lower``, ``title``) and any run of up to 3 separators between its letters and digits where
+    it has separators, or none (``splitList``/``join``, ``replace``, ``nospace``)."""
+    return r"[\W_]{0,3}".join(re.escape(piece) for piece in re.split(r"[\W_]+", value) if piece)
+
+
+def redactor(values: SecretValues) -> Callable[[str], str]:
+    """A function replacing every one of ``values`` in a text by ``[redacted]``, longest first, in
+    one pass (the pattern compiled once): ``anywhere`` values of :data:`WORD_AT` characters or more
+    as substrings, in any case and with their separators changed or dropped (:func:`_loose`: a
+    chart's ``fail`` may print ``upper``/``join`` of a value); shorter ones and ``words`` as whole
+    words. Keys the inputs name are never removed."""
     anywhere = sorted((v for v in values.anywhere - values.keys if len(v) >= WORD_AT), key=len, reverse=True)
     words = {v for v in values.anywhere if len(v) < WORD_AT} | values.words
     words = sorted(words - values.keys, key=len, reverse=True)
-    for pattern, replacement in _SCRUBS:
-        message = pattern.sub(replacement, message)
     parts = []
     if anywhere:
-        parts.append("(?:" + "|".join(map(re.escape, anywhere)) + ")")
+        loose = [_loose(v) for v in anywhere if len(re.sub(r"[\W_]", "", v)) >= WORD_AT]
+        parts.append("(?:" + "|".join([*map(re.escape, anywhere), *loose]) + ")")
     if words:
         parts.append(r"(?<![\w])(?:" + "|".join(map(re.escape, words)) + r")(?![\w])")
-    if parts:
-        message = re.sub("|".join(parts), REDACTED, message)
-    return message
+    if not parts:
+        return lambda text: text
+    pattern = re.compile("|".join(parts), re.IGNORECASE)
+    return lambda text: pattern.sub(REDACTED, text)
+
+
+def object_secrets(bodies: Iterable[object]) -> SecretValues:
+    """The values of the Secrets among ``bodies`` (parsed objects): ``stringData`` values, and
+    ``data`` values with what they decode to. A kustomize ``replacements`` entry or a chart can
+    copy one into a name, a label or an annotation, which findings and the plan quote; those
+    quote them ``[redacted]`` (:func:`redactor`). Values shorter than :data:`WORD_AT` characters
+    are left out: ``admin`` or ``true`` would eat the words of every message."""
+    found = SecretValues()
+    for body in bodies:
+        if not isinstance(body, dict) or body.get("kind") != "Secret":
+            continue
+        for field_name in ("stringData", "data"):
+            values = body.get(field_name)
+            for value in values.values() if isinstance(values, dict) else ():
+                if not isinstance(value, str):
+                    continue
+                plain = value
+                if field_name == "data":
+                    try:
+                        plain = base64.b64decode(value, validate=True).decode("utf-8")
+                    except (binascii.Error, ValueError):
+                        continue
+                if len(plain.strip()) >= WORD_AT:
+                    found.add(plain)
+    return found
 
 
 def redact_message(message: str, inputs: Iterable[str], root: str, *, helm: bool = False,
