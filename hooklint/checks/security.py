@@ -489,12 +489,3 @@ def _binding_names(binding: Manifest, sa_name: str, namespace: str | None) -> bo
     rather than miss an over-privileged hook."""
     return any(name == sa_name and (namespace is None or subject_ns == namespace)
                for subject_ns, name in binding_service_accounts(binding))  # fmt: skip
-    for subject in subjects:
-        if not isinstance(subject, Map) or subject.get("kind") != "ServiceAccount":
-            continue
-        subject_ns = subject.get("namespace") if isinstance(subject.get("namespace"), str) else binding.namespace
-        # A pod without metadata.namespace lands in the destination namespace, which may be the
-        # subject's: match it rather than miss an over-privileged hook.
-        if subject.get("name") == sa_name and (namespace is None or (subject_ns or "") == namespace):
-            return True
-    return False
