@@ -63,6 +63,9 @@ KIND_ORDER_LIST = (
 )  # fmt: skip
 KIND_ORDER = {kind: i - len(KIND_ORDER_LIST) for i, kind in enumerate(KIND_ORDER_LIST)}
 
+#: An Argo CD release as (major, minor, patch).
+Version = tuple[int, int, int]
+
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 
@@ -200,18 +203,25 @@ def sync_wave(annotations: Mapping[str, str]) -> Wave:
 
 @dataclass(frozen=True, slots=True)
 class HookInfo:
-    """What Argo CD does with one object, from its visible annotations.
+    """What Argo CD of one version does with one object, from its visible annotations: the one
+    answer every rule, the plan, the fixer and the reporters read (built by :func:`hook_info`).
 
     - ``is_hook``: gitops-engine's ``IsHook`` (true for ignored hooks too);
     - ``types``: ``Types()`` (Argo's, else Helm's), in annotation order;
     - ``phases``: the sync phases it is applied in (``sync_phase.go`` ``syncPhases()``), in phase
       order; ``("Sync",)`` for a plain resource, ``()`` for Skip and ignored hooks;
-    - ``delete_types``: PreDelete/PostDelete, run by the controller at Application deletion;
+    - ``delete_types``: the PreDelete/PostDelete types ``version`` runs it as, at Application
+      deletion (:func:`run_delete_hook_types`); a ``Skip,PostDelete`` object has them too, as the
+      controller reads the annotations itself;
+    - ``later_delete_types``: the delete types its annotations name that ``version`` does not run,
+      each with the first release that runs them as written (``(("PreDelete", (3, 3, 3)),)`` for
+      ``PreSync,PreDelete`` at 3.3.2);
     - ``delete_policies``: effective policies (meaningful for hooks only);
     - ``wave``: the sync wave and its source;
     - ``from_helm``: the hook types come from ``helm.sh/hook``, because the Argo annotation holds
       no valid sync type (``Types()``; a hook with only an Argo PreDelete/PostDelete type, or an
-      invalid Argo type and no Helm hook, is not ``from_helm``)."""
+      invalid Argo type and no Helm hook, is not ``from_helm``);
+    - ``version``: the Argo CD release this answer is for."""
 
     is_hook: bool
     types: tuple[str, ...]
@@ -221,6 +231,8 @@ class HookInfo:
     wave: Wave
     skip: bool
     from_helm: bool
+    later_delete_types: tuple[tuple[str, Version], ...]
+    version: Version
 
     @property
     def ignored(self) -> bool:
@@ -231,14 +243,52 @@ class HookInfo:
     @property
     def runs_as_hook(self) -> bool:
         """True when Argo CD runs this object as a hook at some point: in a sync phase or, for
-        PreDelete/PostDelete, when the Application is deleted."""
-        return self.is_hook and bool(self.phases or self.delete_types)
+        PreDelete/PostDelete, when the Application is deleted (``AC controller/hook.go``
+        ``isHook``: gitops-engine's hooks, and objects of a delete type, ``Skip,PostDelete`` too)."""
+        return (self.is_hook and bool(self.phases)) or bool(self.delete_types)
 
 
-def hook_info(annotations: Mapping[str, str]) -> HookInfo:
-    """Combine the functions above into a :class:`HookInfo` (``GE/sync/sync_phase.go``
-    ``syncPhases()``: Skip -> no phase; hook -> its PreSync/Sync/PostSync/SyncFail types; anything
-    else -> Sync)."""
+def _whole_delete_value(annotations: Mapping[str, str], hook_type: str) -> bool:
+    """Whether ``argocd.argoproj.io/hook`` is exactly ``hook_type`` or ``helm.sh/hook`` exactly its
+    Helm event: how ``isHookOfType`` matched before v3.3.3 (``val == v``, no split, no trim)."""
+    helm = {v: k for k, v in HELM_DELETE_HOOKS.items()}[hook_type]
+    return annotations.get(HOOK) == hook_type or annotations.get(HELM_HOOK) == helm
+
+
+def delete_type_needs(annotations: Mapping[str, str], hook_type: str) -> Version:
+    """The first Argo CD release that runs an object with ``annotations`` as a ``hook_type``
+    (PreDelete/PostDelete) hook: the type's own release (PostDelete v2.10.0, PreDelete v3.3.0;
+    §4d) when an annotation holds exactly the one type, else v3.3.3 or the type's release if later
+    (``AC controller/hook.go`` ``isHookOfType`` splits the value on ``,`` only since v3.3.3; up to
+    v3.3.2, and on the 3.2 and older lines, it compares the whole value: :data:`BEHAVIOURS`
+    ``delete-hook-lists``)."""
+    first = since(hook_type)
+    return first if _whole_delete_value(annotations, hook_type) else max(first, since("delete-hook-lists"))
+
+
+def run_delete_hook_types(annotations: Mapping[str, str], version: Version) -> tuple[str, ...]:
+    """The PreDelete/PostDelete types Argo CD ``version`` runs an object with ``annotations`` as:
+    those of :func:`delete_hook_types` that ``version`` has (:func:`supports`), written as it reads
+    them (:func:`delete_type_needs`). The controller reads the annotations directly, whatever
+    gitops-engine makes of them, so a ``Skip,PostDelete`` object is a PostDelete hook too."""
+    lists = supports(version, "delete-hook-lists")
+    return tuple(t for t in delete_hook_types(annotations)
+                 if supports(version, t) and (lists or _whole_delete_value(annotations, t)))  # fmt: skip
+
+
+def known_hook_types(version: Version) -> tuple[str, ...]:
+    """The words ``argocd.argoproj.io/hook`` may hold for Argo CD ``version``: gitops-engine's types
+    (:data:`ARGO_HOOK_TYPES`), then the delete types the controller of ``version`` has (§2b, §4d).
+    Whether a delete type in a list runs is :attr:`HookInfo.delete_types`' to say."""
+    return ARGO_HOOK_TYPES + tuple(t for t in DELETE_HOOK_TYPES if supports(version, t))
+
+
+def hook_info(annotations: Mapping[str, str], version: "Version | None" = None) -> HookInfo:
+    """What Argo CD ``version`` (default :data:`DEFAULT_VERSION`) does with an object of
+    ``annotations``: a :class:`HookInfo` (``GE/sync/sync_phase.go`` ``syncPhases()``: Skip -> no
+    phase; hook -> its PreSync/Sync/PostSync/SyncFail types; anything else -> Sync; the delete
+    types as :func:`run_delete_hook_types` gates them)."""
+    version = DEFAULT_VERSION if version is None else version
     hook = is_hook(annotations)
     types = tuple(hook_types(annotations))
     skip = is_skip(annotations)
@@ -248,15 +298,19 @@ def hook_info(annotations: Mapping[str, str]) -> HookInfo:
         phases = tuple(p for p in SYNC_PHASES if p in types)
     else:
         phases = ("Sync",)
+    written = delete_hook_types(annotations)
+    runs = run_delete_hook_types(annotations, version) if written else ()
     return HookInfo(
         is_hook=hook,
         types=types,
         phases=phases,
-        delete_types=tuple(delete_hook_types(annotations)) if hook else (),
+        delete_types=runs,
         delete_policies=tuple(delete_policies(annotations)),
         wave=sync_wave(annotations),
         skip=skip,
         from_helm=hook and not argo_hook_types(annotations) and is_helm_hook(annotations),
+        later_delete_types=tuple((t, delete_type_needs(annotations, t)) for t in written if t not in runs),
+        version=version,
     )
 
 
@@ -302,9 +356,6 @@ SYNC_OPTION_TABLE: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, 
 
 
 # --- Argo CD versions ---------------------------------------------------------------------------
-
-#: An Argo CD release as (major, minor, patch).
-Version = tuple[int, int, int]
 
 #: Every Argo CD release hooklint knows: (major, minor) -> its newest patch, from the upstream
 #: ``vX.Y.Z`` release tags (``git tag`` of argoproj/argo-cd; the snapshot's newest tag is v3.5.1,

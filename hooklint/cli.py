@@ -138,6 +138,17 @@ def _override(cfg, select, ignore, exclude, fail_on):
     return cfg
 
 
+def _failing(cfg, findings: Iterable) -> bool:
+    """Whether ``findings`` fail the run: one at or above the configuration's ``fail-on``
+    severity (``--fail-on``; ``never``: none does). The one place lint, diff and fix ask it."""
+    from hooklint.findings import SEVERITY_RANK
+
+    if cfg.fail_on == "never":
+        return False
+    threshold = SEVERITY_RANK[cfg.fail_on]
+    return any(SEVERITY_RANK[f.severity] >= threshold for f in findings)
+
+
 def _write(text: "str | Iterable[str]", output: Optional[str]) -> None:
     """Write a report (its text, or its text in pieces) to stdout or to ``output``."""
     chunks = (text,) if isinstance(text, str) else text
@@ -178,7 +189,7 @@ def lint(
     from hooklint.catalog import load_catalog
     from hooklint.config import ConfigError
     from hooklint.pipeline import lint_paths
-    from hooklint.findings import SEVERITY_RANK
+    from hooklint.reporters.baseline import BaselineError
 
     paths = paths or ["."]
     cfg = _override(_load_config(config, paths), select, ignore, exclude, fail_on)
@@ -198,7 +209,7 @@ def lint(
     except ConfigError as exc:
         _fail(str(exc))
     if baseline is not None and write_baseline is None:
-        from hooklint.reporters.baseline import BaselineError, apply_baseline, load_baseline, run_scope
+        from hooklint.reporters.baseline import apply_baseline, load_baseline, run_scope
 
         try:
             result.stale_baseline = apply_baseline(
@@ -255,9 +266,7 @@ def lint(
                      "that path")  # fmt: skip
         typer.echo(line, err=True)
         raise typer.Exit(EXIT_CLEAN)
-    threshold = None if cfg.fail_on == "never" else SEVERITY_RANK[cfg.fail_on]
-    failing = threshold is not None and any(SEVERITY_RANK[f.severity] >= threshold for f in result.findings)
-    raise typer.Exit(EXIT_FINDINGS if failing or not_written else EXIT_CLEAN)
+    raise typer.Exit(EXIT_FINDINGS if _failing(cfg, result.findings) or not_written else EXIT_CLEAN)
 
 
 class DiffFormat(str, Enum):
@@ -282,7 +291,6 @@ def diff(
     """Review a change: findings it adds and fixes, and how it changes each sync plan."""
     from hooklint.catalog import load_catalog
     from hooklint.config import ConfigError
-    from hooklint.findings import SEVERITY_RANK
     from hooklint.review import ReviewError, review
     from hooklint.review import report
 
@@ -309,9 +317,7 @@ def diff(
     _write(text, output)
     if change.errors:
         raise typer.Exit(EXIT_ERROR)
-    threshold = None if cfg.fail_on == "never" else SEVERITY_RANK[cfg.fail_on]
-    failing = threshold is not None and any(SEVERITY_RANK[f.severity] >= threshold for f in change.new)
-    raise typer.Exit(EXIT_FINDINGS if failing else EXIT_CLEAN)
+    raise typer.Exit(EXIT_FINDINGS if _failing(cfg, change.new) else EXIT_CLEAN)
 
 STARTER = """\
 # yaml-language-server: $schema={schema}
@@ -485,15 +491,14 @@ def fix_command(
     remain (or, with --diff, changes to make; or a file was left as it is, read-only or changed
     meanwhile, whatever --fail-on says), 2 usage or input errors."""
     from hooklint.catalog import load_catalog
-    from hooklint.findings import SEVERITY_RANK, RunResult
+    from hooklint.findings import RunResult
     from hooklint.reporters.text import render
 
     paths = paths or ["."]
     cfg = _override(_load_config(config, paths), None, None, None, fail_on)
-    threshold = None if cfg.fail_on == "never" else SEVERITY_RANK[cfg.fail_on]
 
     def failing(findings) -> bool:
-        return threshold is not None and any(SEVERITY_RANK[f.severity] >= threshold for f in findings)
+        return _failing(cfg, findings)
 
     if "-" in paths:
         if len(paths) != 1:

@@ -336,7 +336,7 @@ def _fix_csv_typo(text: str, root: Map, f: Finding, options: FixOptions, config:
     _expect_span(parent.value_span(key), f)
     if key == argocd.HOOK:
         version = config.argocd_version
-        choices = argocd.ARGO_HOOK_TYPES + tuple(t for t in argocd.DELETE_HOOK_TYPES if argocd.supports(version, t))
+        choices = argocd.known_hook_types(version)
         not_typos = set(argocd.DELETE_HOOK_TYPES) | set(argocd.HELM_SYNC_HOOKS) | set(argocd.HELM_DELETE_HOOKS)
     elif key == argocd.HOOK_DELETE_POLICY:
         choices, not_typos = argocd.DELETE_POLICIES, set()

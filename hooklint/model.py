@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterator
 
-from hooklint.argocd import HELM_HOOK, HOOK, HookInfo, hook_info, visible_annotations
+from hooklint.argocd import DEFAULT_VERSION, HELM_HOOK, HOOK, HookInfo, Version, hook_info, visible_annotations
 from hooklint.findings import HookRef, ObjectRef, Span
 from hooklint.yamlio import Map, Seq
 
@@ -87,7 +87,8 @@ class Manifest:
     """One Kubernetes object as linted: where it is, what it is, and what Argo CD does with it.
 
     ``path`` is the file (``-`` for stdin); ``display_path`` prefers the Helm template named by a
-    ``# Source:`` comment. ``list_index`` is set for items of a ``kind: List``."""
+    ``# Source:`` comment. ``list_index`` is set for items of a ``kind: List``. ``hook`` is what the
+    configured Argo CD version does with it (:func:`hooklint.argocd.hook_info`), read once here."""
 
     path: str
     doc_index: int
@@ -113,7 +114,7 @@ class Manifest:
     @classmethod
     def from_body(
         cls, path: str, doc_index: int, body: Map, source: str | None = None, list_index: int | None = None,
-        source_line: int = 0,
+        source_line: int = 0, version: Version = DEFAULT_VERSION,
     ) -> "Manifest":
         metadata = get_map(body, "metadata")
         raw_annotations = metadata.get("annotations") if metadata is not None else None
@@ -131,7 +132,7 @@ class Manifest:
             namespace=_str(metadata.get("namespace")) if metadata is not None else None,
             metadata=metadata,
             annotations=annotations,
-            hook=hook_info(annotations),
+            hook=hook_info(annotations, version),
             source_line=source_line if source else 0,
         )
 
@@ -168,7 +169,9 @@ class Manifest:
 
     @property
     def hook_ref(self) -> HookRef | None:
-        if not self.hook.is_hook:
+        """The hook a finding is about: its sync phases, else the delete types it runs as (a
+        ``Skip,PostDelete`` object too); None for a plain resource."""
+        if not (self.hook.is_hook or self.hook.delete_types):
             return None
         return HookRef(self.hook.phases or self.hook.delete_types, self.hook.wave.value)
 
@@ -245,6 +248,40 @@ class Manifest:
                     yield Container(item, list_name, i, f"{pod.path}.{list_name}[{i}]")
 
 
+RBAC_GROUP = "rbac.authorization.k8s.io"
+
+
+def binding_service_accounts(binding: Manifest) -> list[tuple[str, str]]:
+    """The ServiceAccounts a RoleBinding or ClusterRoleBinding of the RBAC group grants, as
+    ``(namespace, name)`` in subject order, each once; ``""`` namespace stands for the
+    application's destination namespace (a RoleBinding without ``metadata.namespace``). Empty for
+    any other object, a ``RoleBinding`` kind of another group included.
+
+    As Kubernetes reads a subject (``k8s.io/kubernetes pkg/registry/rbac/validation/rule.go``
+    ``appliesToUser``): ``kind: ServiceAccount`` with a name; its ``namespace``, else the
+    RoleBinding's own namespace; a ClusterRoleBinding subject without a namespace grants nobody
+    (the API server rejects it: ``pkg/apis/rbac/validation`` ``ValidateRoleBindingSubject``)."""
+    if binding.kind not in ("RoleBinding", "ClusterRoleBinding") or binding.group != RBAC_GROUP:
+        return []
+    subjects = binding.body.get("subjects")
+    if not isinstance(subjects, Seq):
+        return []
+    out: list[tuple[str, str]] = []
+    for subject in subjects:
+        if not isinstance(subject, Map) or subject.get("kind") != "ServiceAccount":
+            continue
+        name, namespace = subject.get("name"), subject.get("namespace")
+        if not isinstance(name, str) or not name:
+            continue
+        if not isinstance(namespace, str) or not namespace:
+            if binding.kind != "RoleBinding":
+                continue
+            namespace = binding.namespace or ""
+        if (namespace, name) not in out:
+            out.append((namespace, name))
+    return out
+
+
 def object_key(m: Manifest) -> tuple[str, str, str, str] | None:
     """``(group, kind, namespace, name)`` as Argo CD keys an application's objects
     (``AC controller/state.go`` ``DeduplicateTargetObjects``: ``kube.GetResourceKey`` after the
@@ -281,39 +318,42 @@ def deduplicated(manifests: "list[Manifest]") -> "list[Manifest]":
 
 
 def manifests_from_document(
-    path: str, doc_index: int, value: Any, source: str | None, source_line: int = 0
+    path: str, doc_index: int, value: Any, source: str | None, source_line: int = 0,
+    version: Version = DEFAULT_VERSION,
 ) -> list[Manifest]:
     """The objects Argo CD takes from one document (``reposerver/repository/repository.go``
     ``GenerateManifests``, v3.5.1): each item when ``items`` is a sequence, whatever the kind
     (``Unstructured.IsList``; items that are not mappings give none, HL003 reports them); nothing for
     a "null list", ``items: null`` with no ``spec`` and no ``status`` (``isNullList``); else the
-    document itself. Non-mapping documents give no manifests (HL003 reports them)."""
+    document itself. Non-mapping documents give no manifests (HL003 reports them). ``version`` is the
+    configured Argo CD release their hook information is read for."""
     if not isinstance(value, Map):
         return []
     items = value.get("items")
     if isinstance(items, Seq):
         return [
-            Manifest.from_body(path, doc_index, item, source, i, source_line)
+            Manifest.from_body(path, doc_index, item, source, i, source_line, version)
             for i, item in enumerate(items)
             if isinstance(item, Map)
         ]
     if items is None and "items" in value and "spec" not in value and "status" not in value:
         return []
-    return [Manifest.from_body(path, doc_index, value, source, None, source_line)]
+    return [Manifest.from_body(path, doc_index, value, source, None, source_line, version)]
 
 
 def manifests_of(files: "list[LoadedFile]", rendered: "list[RenderedFile] | None" = None,
-                 namespace: str | None = None) -> list[Manifest]:  # fmt: skip
+                 namespace: str | None = None, version: Version = DEFAULT_VERSION) -> list[Manifest]:  # fmt: skip
     """Every manifest of the files Argo CD renders (those without ``skip_reason``), in file and
     document order, or of the ``rendered`` documents of a kustomize or Helm application, each with
     its placement in the user's files: the third stage of the pipeline. ``namespace`` (an Argo CD
     Application's destination namespace) is given to every object of a namespaced kind that sets
-    none, as Argo CD applies it there (``shared/docs/argocd-rendering.md`` §5)."""
+    none, as Argo CD applies it there (``shared/docs/argocd-rendering.md`` §5). ``version`` is the
+    configured Argo CD release (``argocd-version``): each manifest's ``hook`` is read for it."""
     manifests: list[Manifest] = []
     if rendered is not None:
         for item in rendered:
             for doc in item.loaded.documents:
-                for m in manifests_from_document(item.loaded.path, doc.index, doc.value, None):
+                for m in manifests_from_document(item.loaded.path, doc.index, doc.value, None, 0, version):
                     m.placement = item.placement
                     manifests.append(m)
     else:
@@ -321,7 +361,8 @@ def manifests_of(files: "list[LoadedFile]", rendered: "list[RenderedFile] | None
             if loaded.skip_reason is not None:
                 continue
             for doc in loaded.documents:
-                manifests.extend(manifests_from_document(loaded.path, doc.index, doc.value, doc.source, doc.source_line))
+                manifests.extend(manifests_from_document(loaded.path, doc.index, doc.value, doc.source,
+                                                         doc.source_line, version))  # fmt: skip
     if namespace:
         for m in manifests:
             if m.namespace is None and m.kind not in CLUSTER_SCOPED_KINDS:

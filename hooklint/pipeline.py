@@ -42,9 +42,10 @@ def build(loaded: LoadedApplication, config: Config) -> tuple[list[Manifest], Sy
     """The manifests of one loaded application and its sync plan under the configured Argo CD
     version (the manifests and plan stages)."""
     if loaded.parts is not None:  # a multi-source Application: every source's manifests, one plan
-        manifests = [m for part in loaded.parts for m in manifests_of(part.files, part.rendered, loaded.namespace)]
+        manifests = [m for part in loaded.parts
+                     for m in manifests_of(part.files, part.rendered, loaded.namespace, config.argocd_version)]  # fmt: skip
     else:
-        manifests = manifests_of(loaded.files, loaded.rendered, loaded.namespace)
+        manifests = manifests_of(loaded.files, loaded.rendered, loaded.namespace, config.argocd_version)
     return manifests, build_plan(manifests, config.argocd_version)
 
 

@@ -56,28 +56,6 @@ def is_kustomize_config(m: Manifest) -> bool:
     return m.group == KUSTOMIZE_GROUP or m.api_version == "builtin"
 
 
-def supported_delete_types(m: Manifest, version: argocd.Version) -> tuple[str, ...]:
-    """The PreDelete/PostDelete types of ``m`` the configured Argo CD version runs: PostDelete since
-    v2.10.0, PreDelete since v3.3.0 (§4d), and from a list of types only since v3.3.3 (before, the
-    annotation must hold the one type). Before that, such a value is just an invalid hook type.
-    The controller's ``isHookOfType`` reads the annotations directly, so a ``Skip,PostDelete``
-    object is a PostDelete hook too."""
-    out = []
-    types = argocd.delete_hook_types(m.annotations) if m.hook.skip else m.hook.delete_types
-    lists = argocd.supports(version, "delete-hook-lists")
-    for t in types:
-        if argocd.supports(version, t) and (lists or _whole_value(m, t)):
-            out.append(t)
-    return tuple(out)
-
-
-def _whole_value(m: Manifest, hook_type: str) -> bool:
-    """Before v3.3.3, ``isHookOfType`` compares the whole annotation value with the type: a list
-    such as ``pre-install,pre-delete`` is no delete hook there."""
-    helm = {v: k for k, v in argocd.HELM_DELETE_HOOKS.items()}[hook_type]
-    return m.annotations.get(argocd.HOOK) == hook_type or m.annotations.get(argocd.HELM_HOOK) == helm
-
-
 # --- Application deletion ----------------------------------------------------------------------
 
 
@@ -113,7 +91,7 @@ def absent_during_deletion(plan: "SyncPlan", m: Manifest, phase: str) -> str | N
     Hooks a sync left: a PreSync/Sync/PostSync hook stays after a successful sync unless its delete
     policies hold HookSucceeded (§6); a SyncFail hook exists only after a failed sync. A hook of
     the same delete type is created with the referrer, whatever its wave."""
-    delete_types = supported_delete_types(m, plan.version)
+    delete_types = m.hook.delete_types
     if phase in delete_types:
         return None
     synced = plan.first_task(m) is not None
@@ -232,14 +210,17 @@ class SyncPlan:
 
 def _not_applied_reason(m: Manifest, version: argocd.Version) -> str:
     """Why gitops-engine creates no task for ``m`` (a Skip object or an ignored hook; §2b, §3, §4d)."""
-    delete_types = supported_delete_types(m, version)
+    delete_types = m.hook.delete_types
     if m.hook.skip and not delete_types:
         return "hook type Skip: Argo CD never applies it"
     if delete_types:
         since = " and ".join(f"{t} (Argo CD >= {version_text(argocd.since(t))})" for t in delete_types)
         return f"{since} hook: runs only when the Application is deleted"
-    if m.hook.delete_types:
-        t = m.hook.delete_types[0]
+    if m.hook.later_delete_types:
+        t, needs = m.hook.later_delete_types[0]
+        if argocd.supports(version, t):  # the type alone would run: written in a list too early
+            return (f"{t} in a list of hook types needs Argo CD {version_text(needs)} (configured: "
+                    f"{version_text(version)}): ignored hook, never applied")  # fmt: skip
         return (
             f"{t} hooks need Argo CD {version_text(argocd.since(t))} (configured: {version_text(version)}): "
             "ignored hook, never applied"
@@ -282,7 +263,7 @@ def _object_notes(m: Manifest, version: argocd.Version) -> list[str]:
         notes.append(f"Helm hook '{m.annotations.get(argocd.HELM_HOOK, '')}'")
     if len(m.hook.phases) > 1:
         notes.append(f"hook runs in {' and '.join(m.hook.phases)}: one task per phase")
-    for t in supported_delete_types(m, version):
+    for t in m.hook.delete_types:
         notes.append(f"also a {t} hook: runs again when the Application is deleted")
     if not m.hook.is_hook and not m.name and m.generate_name:
         notes.append("generateName on a non-hook: kubectl apply fails the whole sync (HL014)")
@@ -305,11 +286,17 @@ def build_plan(
     copy is planned, as ``DeduplicateTargetObjects`` keeps it; the others are listed as not applied.
 
     Returns a :class:`SyncPlan`. Ties in the sort key (same phase, wave, kind and name) keep file
-    order; Go's ``sort.Sort`` is not stable, so their real order is unspecified."""
+    order; Go's ``sort.Sort`` is not stable, so their real order is unspecified. Raises ValueError
+    when a manifest's hook information was read for another version (``Manifest.hook.version``):
+    the plan and the rules read one answer."""
     tasks: list[Task] = []
     not_applied: list[NotApplied] = []
     seq = 0
     manifests = list(manifests)
+    other = next((m for m in manifests if m.hook.version != version), None)
+    if other is not None:
+        raise ValueError(f"{other.label}: hook information read for Argo CD {version_text(other.hook.version)}, "
+                         f"planned for {version_text(version)}")  # fmt: skip
     repeated = repeated_objects(manifests)
     for m in manifests:
         if id(m) in repeated:

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+from conftest import git
 from hooklint.cli import app
 from hooklint.sources.helm import find_helm
 from hooklint.sources.kustomize import find_kustomize
@@ -249,10 +249,6 @@ def test_a_cycle_of_app_of_apps_is_said(repo):
     assert ("note: Application to-a (loop/b/app.yaml:10), rendered by Application to-b (loop/a/app.yaml:10) points at "
             "loop/a, which renders it again (a cycle of app of apps: loop/a -> loop/b -> loop/a): not followed "
             "further.") in result.output.splitlines()  # fmt: skip
-
-
-def git(repo: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True).stdout.strip()
 
 
 @needs_helm

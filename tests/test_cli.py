@@ -58,6 +58,24 @@ def test_text_output_and_exit_1(tree):
 
 def test_fail_on_error_ignores_warnings(tree):
     assert invoke("lint", "--fail-on", "error", "app").exit_code == 0
+
+
+def test_write_baseline_to_a_path_that_cannot_be_written_is_one_error_line(tree):
+    """Before: ``internal error: UnboundLocalError`` (BaselineError was imported only for --baseline)."""
+    target = tree / "missing" / "baseline.json"
+    result = invoke("lint", "--write-baseline", str(target), "app")
+    assert (result.exit_code, result.stderr) == (
+        2, f"hooklint: error: {target}: cannot write baseline: No such file or directory\n")
+    assert result.stdout.splitlines()[-1] == "0 errors, 1 warning, 0 notes in 2 files"
+    assert not target.parent.exists()
+
+
+@pytest.mark.parametrize(
+    "fail_on, expected", [("error", 0), ("warning", 1), ("note", 1), ("never", 0)])
+def test_one_fail_threshold_for_lint_fix_and_diff(tree, fail_on, expected):
+    """cli._failing decides it for every command: the one warning fails at warning and note only."""
+    assert invoke("lint", "--fail-on", fail_on, "app").exit_code == expected
+    assert invoke("fix", "--diff", "--fail-on", fail_on, "app").exit_code == expected
     assert invoke("lint", "--fail-on", "never", "app").exit_code == 0
     assert invoke("lint", "--fail-on", "note", "app").exit_code == 1
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from conftest import git
 from hooklint.cli import app
 from hooklint.review import markdown
 from tests.manifests import CLEAN_HOOK_JOB as JOB
@@ -38,10 +39,6 @@ spec:
       - name: seed
         image: ghcr.io/acme/seed:latest
 """
-
-
-def git(repo: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True).stdout.strip()
 
 
 @pytest.fixture

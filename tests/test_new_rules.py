@@ -4,23 +4,12 @@ with exact positions (1-based line, column) and messages."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
+from conftest import hits, positions
 from hooklint import argocd
 from hooklint.config import parse_config
 from hooklint.pipeline import lint_text
-
-
-def hits(rule_id: str, text: str, config: dict[str, Any] | None = None) -> list[tuple[int, int, str]]:
-    """``(line, column, message)`` of every ``rule_id`` finding for ``text``, in report order."""
-    findings = lint_text(text, config=parse_config(config or {}, "test"))
-    return [(f.span.line, f.span.column, f.message) for f in findings if f.rule_id == rule_id]
-
-
-def positions(rule_id: str, text: str, config: dict[str, Any] | None = None) -> list[tuple[int, int]]:
-    return [(line, column) for line, column, _ in hits(rule_id, text, config)]
 
 
 # --------------------------------------------------------------------------------------------

@@ -55,7 +55,7 @@ def crd(group: str, kind: str, **annotations: str) -> str:
 
 def plan_of(*docs: str, version: tuple[int, int, int] = (3, 3, 0), destination: str | None = None):
     files = [parse_text("app.yaml", "---\n".join(docs))]
-    return build_plan(manifests_of(files), version, destination)
+    return build_plan(manifests_of(files, version=version), version, destination)
 
 
 def order(*docs: str, **kw) -> list[str]:

@@ -72,9 +72,9 @@ def unknown_hook_type(m: Manifest, ctx: Context) -> Iterator[Hit]:
     span = m.annotation_value_span(argocd.HOOK)
     field = f"metadata.annotations.{argocd.HOOK}"
     items = argocd.annotation_csv(value)
-    version = ctx.config.argocd_version
-    supported = tuple(t for t in argocd.DELETE_HOOK_TYPES if argocd.supports(version, t))
-    known = argocd.ARGO_HOOK_TYPES + supported
+    version = m.hook.version
+    known = argocd.known_hook_types(version)
+    later = dict(m.hook.later_delete_types)
     dropped = m.hook.ignored and not m.hook.delete_types
     if not items:
         yield Hit(
@@ -87,10 +87,21 @@ def unknown_hook_type(m: Manifest, ctx: Context) -> Iterator[Hit]:
         return
     valid_argo = argocd.argo_hook_types(m.annotations)
     for item in items:
+        if item in later and item in known:  # a delete type this version runs only alone
+            yield Hit(
+                f"Hook type '{item}' on {m.label} is one of a list ('{value}'): Argo CD before "
+                f"{argocd.version_text(later[item])} runs an object as a {item} hook only when the annotation "
+                f"holds that one type, and argocd-version is {argocd.version_text(version)}, so the {item} "
+                f"hook never runs. Upgrade Argo CD to {argocd.version_text(later[item])} or later, give the "
+                f"{item} hook an object of its own, or set argocd-version to the version you run.",
+                span,
+                field,
+            )
+            continue
         if item in known:
             continue
         if item in argocd.DELETE_HOOK_TYPES:
-            since = argocd.version_text(argocd.since(item))
+            since = argocd.version_text(later.get(item, argocd.since(item)))
             yield Hit(
                 f"Hook type '{item}' on {m.label} needs Argo CD {since} or later, and argocd-version "
                 f"is {argocd.version_text(version)}: that Argo CD treats it as an unknown type, so the hook "

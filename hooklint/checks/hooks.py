@@ -13,7 +13,6 @@ from hooklint.checks import Context, Hit, check
 from hooklint.checks.annotations import near_miss
 from hooklint.model import Manifest, get_map
 from hooklint.argocd import APP, RESOURCE, SYNC_OPTION_TABLE, version_text
-from hooklint.plan import supported_delete_types
 from hooklint.yamlio import Seq
 
 FIRST_WINS = ("Prune", "Delete")
@@ -163,14 +162,13 @@ def _application_sync_options(m: Manifest, version: argocd.Version) -> Iterator[
 HELM_KNOWN = tuple(argocd.HELM_SYNC_HOOKS) + tuple(argocd.HELM_DELETE_HOOKS) + argocd.HELM_NEVER_RUN + ("crd-install",)
 
 
-def _helm_item_ignored(item: str, version: argocd.Version) -> bool:
+def _helm_item_ignored(item: str, m: Manifest) -> bool:
+    """Whether Argo CD (of ``m.hook.version``) ignores the ``helm.sh/hook`` event ``item`` of ``m``:
+    every event but the mapped sync ones and the delete events ``m.hook`` runs."""
     if item in argocd.HELM_SYNC_HOOKS:
         return False
-    if item == "pre-delete":
-        return not argocd.supports(version, "PreDelete")
-    if item == "post-delete":
-        return not argocd.supports(version, "PostDelete")
-    return True
+    delete_type = argocd.HELM_DELETE_HOOKS.get(item)
+    return delete_type is None or delete_type not in m.hook.delete_types
 
 
 def _phase_list(phases: tuple[str, ...] | list[str]) -> str:
@@ -197,7 +195,7 @@ def helm_hook_ignored_by_argocd(m: Manifest, ctx: Context) -> Iterator[Hit]:
         )
         return
     items = argocd.annotation_csv(value)
-    ignored = [i for i in items if _helm_item_ignored(i, version)]
+    ignored = [i for i in items if _helm_item_ignored(i, m)]
     if not items:
         ignored = [value]
     if not ignored:
@@ -205,14 +203,16 @@ def helm_hook_ignored_by_argocd(m: Manifest, ctx: Context) -> Iterator[Hit]:
     words = []
     for item in ignored:
         if item in ("pre-delete", "post-delete"):
-            since = argocd.since(argocd.HELM_DELETE_HOOKS[item])
-            words.append(f"'{item}' (needs Argo CD {version_text(since)}; configured: {version_text(version)})")
+            delete_type = argocd.HELM_DELETE_HOOKS[item]
+            needs = dict(m.hook.later_delete_types).get(delete_type, argocd.since(delete_type))
+            alone = "" if needs == argocd.since(delete_type) else " in a list of hook events"
+            words.append(f"'{item}' (needs Argo CD {version_text(needs)}{alone}; configured: {version_text(version)})")
         elif item in HELM_KNOWN:
             words.append(f"'{item}'")
         else:
             guess = near_miss(item, HELM_KNOWN)
             words.append(f"'{item}' (unknown{'; did you mean ' + repr(guess) + '?' if guess else ''})")
-    delete_types = supported_delete_types(m, version)
+    delete_types = m.hook.delete_types
     if m.hook.phases:
         outcome = f"it runs the object as a {_phase_list(m.hook.phases)} hook only"
     elif delete_types:
@@ -289,18 +289,16 @@ def _hook_type_conflict(m: Manifest) -> Iterator[Hit]:
 @check("HL017", annotated=True)
 def skip_with_other_hook_types(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """``Skip`` next to another valid type: ``hook.go`` ``Skip()`` is true only for exactly
-    ``[Skip]`` (``TestSkipAndHook``; §2b); delete types count from the version that runs them (§4d)."""
+    ``[Skip]`` (``TestSkipAndHook``; §2b); a delete type counts when the configured version runs
+    it (``Manifest.hook.delete_types``: in a list only from 3.3.3; §4d)."""
     value = m.annotations.get(argocd.HOOK)
     if value is None:
         return
     items = argocd.annotation_csv(value)
     if "Skip" not in items:
         return
-    version = ctx.config.argocd_version
     others = [t for t in items if t in argocd.ARGO_HOOK_TYPES and t != "Skip"]
-    for t in items:
-        if t in argocd.DELETE_HOOK_TYPES and argocd.supports(version, t):
-            others.append(t)
+    others += [t for t in items if t in m.hook.delete_types]
     if not others:
         return
     yield Hit(

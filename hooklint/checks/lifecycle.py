@@ -7,7 +7,6 @@ from typing import Iterator
 from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.model import JOB_LIKE, LONG_RUNNING_KINDS, POD_TEMPLATE_KINDS, Manifest, get_map
-from hooklint.plan import supported_delete_types
 from hooklint.yamlio import Map, Seq
 
 #: Kinds whose re-apply over a finished object neither re-runs nor may change its template.
@@ -175,7 +174,7 @@ def hook_never_completes(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """Hooks whose health never reaches a terminal success (§5a health table; pitfall P10), hook
     Jobs and Pods that get a service-mesh sidecar which never exits, and hook Jobs and Pods whose
     pods the Pod Security level of their Namespace rejects."""
-    if not m.hook.is_hook or not (m.hook.phases or m.hook.delete_types):
+    if not m.hook.runs_as_hook:
         return
     yield from _sidecar_never_exits(m, ctx)
     yield from _pod_security_rejects(m, ctx)
@@ -457,7 +456,7 @@ def _post_delete_without_health(m: Manifest, ctx: Context) -> Iterator[Hit]:
     controller panic in ``executePostDeleteHooks`` (``hookHealth.Status`` on a nil health; fixed in
     2.12.0 by #18828), so the Application's deletion never finishes (§4d, §5a)."""
     version = ctx.config.argocd_version
-    if argocd.supports(version, "post-delete-without-health") or "PostDelete" not in supported_delete_types(m, version):
+    if argocd.supports(version, "post-delete-without-health") or "PostDelete" not in m.hook.delete_types:
         return
     if not argocd.lacks_health_check(m.group, m.kind):
         return
@@ -607,10 +606,7 @@ def delete_hook_left_behind(m: Manifest, ctx: Context) -> Iterator[Hit]:
     policies have neither HookSucceeded nor HookFailed: ``controller/hook.go`` ``cleanupHooks()``
     deletes a delete hook only when a policy matches the aggregated health (HookSucceeded when
     Healthy, HookFailed when Degraded); BeforeHookCreation, the default, never matches (§4d)."""
-    if not m.hook.is_hook:
-        return
-    version = ctx.config.argocd_version
-    types = [t for t in m.hook.delete_types if argocd.supports(version, t)]
+    types = m.hook.delete_types
     if not types or {"HookSucceeded", "HookFailed"} & set(m.hook.delete_policies):
         return
     annotations = m.annotations

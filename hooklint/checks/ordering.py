@@ -13,8 +13,8 @@ from typing import Any, Iterator
 from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.findings import Span
-from hooklint.model import POD_TEMPLATE_KINDS, Manifest, deduplicated, get_map, repeated_objects
-from hooklint.plan import SyncPlan, Task, absent_during_deletion, is_kustomize_config, step_text, supported_delete_types
+from hooklint.model import POD_TEMPLATE_KINDS, Manifest, binding_service_accounts, deduplicated, get_map, repeated_objects
+from hooklint.plan import SyncPlan, Task, absent_during_deletion, is_kustomize_config, step_text
 from hooklint.yamlio import Map, Seq
 
 #: Kubernetes' limit for names used as label values and DNS labels (a Job's name is copied into
@@ -122,26 +122,11 @@ def pod_references(m: Manifest) -> Iterator[Reference]:
 
 def _binding_index(manifests: list[Manifest]) -> dict[tuple[str, str], list[Manifest]]:
     """RoleBindings and ClusterRoleBindings by the ServiceAccounts they grant: ``(namespace or "",
-    name)``. A RoleBinding subject without a namespace means the binding's own namespace."""
+    name)``, read by :func:`hooklint.model.binding_service_accounts`."""
     index: dict[tuple[str, str], list[Manifest]] = {}
     for m in manifests:
-        if m.kind not in ("RoleBinding", "ClusterRoleBinding") or m.group != "rbac.authorization.k8s.io":
-            continue
-        subjects = m.body.get("subjects")
-        if not isinstance(subjects, Seq):
-            continue
-        for subject in subjects:
-            if not isinstance(subject, Map) or subject.get("kind") != "ServiceAccount":
-                continue
-            name = subject.get("name")
-            ns = subject.get("namespace")
-            if not isinstance(name, str) or not name:
-                continue
-            if not isinstance(ns, str) or not ns:
-                if m.kind != "RoleBinding":
-                    continue
-                ns = m.namespace or ""
-            bucket = index.setdefault((ns, name), [])
+        for key in binding_service_accounts(m):
+            bucket = index.setdefault(key, [])
             if m not in bucket:
                 bucket.append(m)
     return index
@@ -292,7 +277,7 @@ def reference_to_later_step(manifests: list[Manifest], ctx: Context) -> Iterator
     kept = deduplicated(manifests)
     for m in kept:
         first = plan.first_task(m)
-        deletes = supported_delete_types(m, plan.version) if m.kind != "CronJob" else ()
+        deletes = m.hook.delete_types if m.kind != "CronJob" else ()
         if first is None and not deletes:
             continue
         seen: set[int] = set()

@@ -6,7 +6,7 @@ from typing import Iterator
 
 from hooklint.checks import Context, Hit, check
 from hooklint.images import allowed, is_templated, parse_image
-from hooklint.model import POD_TEMPLATE_KINDS, Container, Manifest, PodSpec
+from hooklint.model import POD_TEMPLATE_KINDS, Container, Manifest, PodSpec, binding_service_accounts
 from hooklint.yamlio import Map
 
 
@@ -32,8 +32,8 @@ def _where(m: Manifest, container: Container) -> str:
 
 def _phase_words(m: Manifest) -> str:
     """``a PreSync hook``, ``a PostDelete hook``, or ``this workload`` for a non-hook."""
-    phases = m.hook.phases or m.hook.delete_types
-    if not m.hook.is_hook or not phases:
+    phases = (m.hook.phases if m.hook.is_hook else ()) or m.hook.delete_types
+    if not phases:
         return "this workload"
     return f"a {'/'.join(phases)} hook"
 
@@ -47,7 +47,7 @@ def _runs(m: Manifest) -> str:
     when = []
     if "SyncFail" in m.hook.phases:
         when.append("whenever a sync fails")
-    if m.hook.is_hook and m.hook.delete_types:
+    if m.hook.delete_types:
         when.append("when the Application is deleted")
     if when:
         return f"{subject} runs {' and '.join(when)}"
@@ -483,15 +483,9 @@ def hook_overprivileged_rbac(manifests: list[Manifest], ctx: Context) -> Iterato
 
 
 def _binding_names(binding: Manifest, sa_name: str, namespace: str | None) -> bool:
-    subjects = binding.body.get("subjects")
-    if not isinstance(subjects, list):
-        return False
-    for subject in subjects:
-        if not isinstance(subject, Map) or subject.get("kind") != "ServiceAccount":
-            continue
-        subject_ns = subject.get("namespace") if isinstance(subject.get("namespace"), str) else binding.namespace
-        # A pod without metadata.namespace lands in the destination namespace, which may be the
-        # subject's: match it rather than miss an over-privileged hook.
-        if subject.get("name") == sa_name and (namespace is None or (subject_ns or "") == namespace):
-            return True
-    return False
+    """Whether ``binding`` grants ServiceAccount ``sa_name`` of ``namespace``
+    (:func:`hooklint.model.binding_service_accounts`). A pod without metadata.namespace lands in
+    the destination namespace, which may be the subject's: it matches a subject of any namespace,
+    rather than miss an over-privileged hook."""
+    return any(name == sa_name and (namespace is None or subject_ns == namespace)
+               for subject_ns, name in binding_service_accounts(binding))  # fmt: skip

@@ -22,7 +22,6 @@ from hooklint import argocd
 from hooklint.argocd import version_text
 from hooklint.model import Manifest
 from hooklint.pipeline import PlannedApplication
-from hooklint.plan import supported_delete_types
 from hooklint.text import escape_controls
 
 
@@ -30,7 +29,7 @@ def _hook_types(m: Manifest, version: argocd.Version) -> list[str]:
     if not m.hook.is_hook and not m.hook.skip:
         return []
     out = list(m.hook.types)
-    out += [t for t in supported_delete_types(m, version) if t not in out]
+    out += [t for t in m.hook.delete_types if t not in out]  # read for the plan's version
     return out
 
 

@@ -1,0 +1,179 @@
+"""Tests for the one-line mutants issue 20's probe left alive in the annotation, hook, security and
+fix modules and in the directory source (each asserts exact values, so the mutant it names fails):
+
+- ``near_miss`` cutoffs (``PreSyncc``; the case-sensitive and the lower-case pass, at 0.6);
+- HL106 on a role that only ``watch``es secrets (``read == ["watch"]``);
+- a repeated identical ``Prune=false`` stays silent (``first[key] != item``);
+- the HL004 fix of ``sync-wave: ~`` (``_NULL_WORDS``: ``""``, not ``"~"``);
+- ``kind: ""`` in unrelated YAML (``kind != ""`` in ``directory._decodes``);
+and that every test's cache folder is its own (``conftest.isolated_cache``).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from conftest import hits
+from hooklint import argocd
+from hooklint.catalog import load_catalog
+from hooklint.checks.annotations import near_miss
+from hooklint.config import Config
+from hooklint.fix import FixOptions, fix_text
+from hooklint.pipeline import lint_paths, lint_text
+from hooklint.sources import cache
+from hooklint.sources.directory import UNRELATED_YAML_REASON
+
+HOOK_TYPES = argocd.known_hook_types(argocd.DEFAULT_VERSION)
+
+
+def test_every_test_has_a_cache_folder_of_its_own(isolated_cache):
+    assert cache.cache_dir() == os.environ["HOOKLINT_CACHE_DIR"] == str(isolated_cache)
+    assert list(isolated_cache.iterdir()) == []
+    assert not str(isolated_cache).startswith(os.path.expanduser("~/.cache"))
+
+
+# --- near_miss ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        ("PreSyncc", "PreSync"),  # one letter too many: ratio 0.93
+        ("Pre", "PreSync"),  # ratio exactly 0.6: the cutoff is inclusive
+        ("PreXyzw", None),  # best ratio 0.57: below the cutoff
+        ("Pos", None),  # 0.55
+        ("PREsy", "PreSync"),  # case-sensitive best is PostSync at 0.46 (< 0.6): the lower-case pass finds it
+        ("PRE", "PreSync"),  # case-sensitive 0.2; lower-case 'pre' vs 'presync' exactly 0.6
+        ("SnFCi", "SyncFail"),  # case-sensitive SyncFail at 0.615 wins; the lower-case pass alone says Sync
+        ("presync", "PreSync"),  # case-insensitive equality first
+        ("Pre_Sync", "PreSync"),  # '-' and '_' squashed
+    ],
+)
+def test_near_miss_cutoffs(value, expected):
+    assert near_miss(value, HOOK_TYPES) == expected
+
+
+def test_hl010_suggests_the_near_miss_of_presyncc():
+    text = "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: task\n  annotations:\n    argocd.argoproj.io/hook: PreSyncc\n"
+    assert hits("HL010", text) == [(
+        6, 30,
+        "Unknown hook type 'PreSyncc' on Job/task: hook types are case-sensitive, and Argo CD treats Job/task as "
+        "a hook with no valid type and silently never applies it. Did you mean 'PreSync'?",
+    )]  # fmt: skip
+    assert hits("HL010", text.replace("PreSyncc", "PreXyzw"))[0][2].endswith("silently never applies it.")
+
+
+# --- HL106: a role that only watches secrets ---------------------------------------------------
+
+WATCHER = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: task
+  namespace: shop
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  template:
+    spec:
+      serviceAccountName: runner
+      containers:
+        - name: main
+          image: ghcr.io/acme/task:1
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: secret-watcher
+rules:
+  - apiGroups: [""]
+    resources: [secrets]
+    verbs: [{verbs}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: runner-secrets
+roleRef: {{apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: secret-watcher}}
+subjects:
+  - {{kind: ServiceAccount, name: runner, namespace: shop}}
+"""
+
+
+@pytest.mark.parametrize(
+    "verbs, grant",
+    [
+        ("watch", "watching secrets cluster-wide (a watch streams every Secret with its data)"),
+        ("list, watch", "reading secrets cluster-wide"),
+        ("get", "reading secrets cluster-wide"),
+    ],
+)
+def test_hl106_names_a_watch_of_secrets(verbs, grant):
+    assert hits("HL106", WATCHER.format(verbs=verbs)) == [(
+        11, 27,
+        f"Job/task runs as ServiceAccount 'runner', and ClusterRoleBinding/runner-secrets grants {grant} through "
+        "ClusterRole 'secret-watcher': a PreSync hook runs on every sync, so whoever controls its image or command "
+        "holds those rights over the cluster. Grant only the verbs and resources it needs.",
+    )]  # fmt: skip
+
+
+def test_hl106_is_silent_on_a_role_that_only_creates_secrets():
+    assert hits("HL106", WATCHER.format(verbs="create")) == []
+
+
+# --- HL013: Prune=/Delete= repeated ------------------------------------------------------------
+
+SYNC_OPTIONS = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  annotations:\n    argocd.argoproj.io/sync-options: {}\n"
+
+
+@pytest.mark.parametrize("value", ["Prune=false,Prune=false", "Prune=false, Prune=false", "Delete=false,Delete=false"])
+def test_a_repeated_identical_prune_or_delete_stays_silent(value):
+    assert hits("HL013", SYNC_OPTIONS.format(value)) == []
+
+
+def test_a_shadowed_prune_is_reported():
+    assert hits("HL013", SYNC_OPTIONS.format("Prune=false,Prune=true")) == [(
+        6, 38,
+        "argocd.argoproj.io/sync-options on ConfigMap/settings: 'Prune=true' is ignored: Argo CD reads only the "
+        "first 'Prune=' item ('Prune=false').",
+    )]  # fmt: skip
+
+
+# --- HL004 fix of a null annotation value ------------------------------------------------------
+
+
+@pytest.mark.parametrize("written", ["~", "null", "NULL", ""])
+def test_hl004_fix_of_a_null_sync_wave_is_an_empty_string(written):
+    text = ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  annotations:\n"
+            f"    argocd.argoproj.io/sync-wave: {written}\n").replace(": \n", ":\n")  # fmt: skip
+    config, catalog = Config(), load_catalog()
+    findings = [f for f in lint_text(text, config, catalog, path="settings.yaml") if f.rule_id == "HL004"]
+    assert [(f.span.line, f.span.column) for f in findings] == [(6, 35 if written else 34)]
+    fixed = fix_text("settings.yaml", text, findings, config, catalog, FixOptions()).fixed
+    assert fixed == ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  annotations:\n"
+                     '    argocd.argoproj.io/sync-wave: ""\n')  # fmt: skip
+
+
+# --- kind: "" in unrelated YAML ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, skipped, rules",
+    [
+        ('kind: ""\nname: tool settings\n', True, []),  # kind empty: no object decoded, and no apiVersion:/metadata:
+        ("kind: Tool\nname: tool settings\n", False, ["HL003"]),  # a non-empty kind decodes: linted, and wrong
+        ('kind: ""\nmetadata: {name: x}\napiVersion: v1\n', False, ["HL003"]),  # looks like a manifest: fails
+    ],
+)  # fmt: skip
+def test_kind_empty_string_is_unrelated_yaml(tmp_path, monkeypatch, text, skipped, rules):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "app").mkdir()
+    Path(tmp_path / "app" / "tool.yaml").write_text(text)
+    (tmp_path / "app" / "settings.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n")
+    result = lint_paths(["app"], Config(), load_catalog())
+    assert result.skipped_files == ([("app/tool.yaml", UNRELATED_YAML_REASON)] if skipped else [])
+    assert sorted({f.rule_id for f in result.findings}) == rules
