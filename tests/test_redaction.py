@@ -568,8 +568,22 @@ def test_the_redacted_finding_says_what_is_wrong(repo):
 def test_a_secret_value_is_found_in_any_case_and_with_its_separators_changed():
     """A chart's ``fail`` message may print ``upper``, ``lower`` or ``join`` of a value."""
     values = redact.SecretValues()
-    values.add("hunter2-Secret-value")
+    values.add("hunter2-Secret-value", loose=True)
+    values.add("{{ .Values.missing.deep }}")  # a template line's value: only as written
     hide = redact.redactor(values)
     assert [hide(m) for m in ("x HUNTER2-SECRET-VALUE y", "hunter2,secret,value", "hunter2Secretvalue!",
-                              "a hunter2 secret  value")] == [
-        "x [redacted] y", "[redacted]", "[redacted]!", "a [redacted]"]  # fmt: skip
+                              "a hunter2 secret  value", "at <.Values.missing.deep>")] == [
+        "x [redacted] y", "[redacted]", "[redacted]!", "a [redacted]", "at <.Values.missing.deep>"]  # fmt: skip
+
+
+@needs_helm
+@pytest.mark.parametrize("expression", ["upper .Values.db.password", "lower .Values.db.password",
+                                        '.Values.db.password | splitList "-" | join ","',
+                                        '.Values.db.password | replace "-" " "'])  # fmt: skip
+def test_a_fail_message_of_a_transformed_secret_is_redacted(repo, expression):
+    write(repo, {"chart/Chart.yaml": CHART_YAML, "chart/values.yaml": "db:\n  password: Hunter2-Secret-Value\n",
+                 "chart/templates/check.yaml": f'{{{{ fail (printf "pw %s!" ({expression})) }}}}\n'})  # fmt: skip
+    assert hl007("chart") == [
+        "chart/templates/check.yaml:1:3: error HL007 render-failed: Rendering failed: execution error at "
+        "(shop/templates/check.yaml:1:3): pw [redacted]!" + TAIL
+    ]  # fmt: skip

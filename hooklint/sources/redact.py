@@ -117,16 +117,21 @@ class SecretValues:
     words: set[str] = field(default_factory=set)
     #: mapping keys and path components of the inputs: what a message names, never removed
     keys: set[str] = field(default_factory=set)
+    #: values known to be secrets (a Secret's data, a secret key's value): also found transformed
+    loose: set[str] = field(default_factory=set)
 
-    def add(self, value: object, *, word: bool = False) -> None:
+    def add(self, value: object, *, word: bool = False, loose: bool = False) -> None:
         """Add ``value`` (a scalar as written; other types are ignored) with the forms messages
-        write it in."""
+        write it in; ``loose``: a known secret, found in any case and with its separators changed
+        too (:func:`redactor`)."""
         if isinstance(value, bytes):
             value = value.decode("utf-8", "replace")
         if not isinstance(value, str) or value.strip() in _NOT_SECRET or len(self.anywhere) + len(self.words) > MAX_VALUES:
             return
         target = self.words if word else self.anywhere
         text = value.strip()
+        if loose and not word:
+            self.loose.add(text)
         forms = {text, text.removeprefix("\ufeff")}
         forms.update(piece.strip() for piece in text.split("\ufffd"))  # around bytes that were not UTF-8
         if not word:
@@ -160,21 +165,22 @@ def _loose(value: str) -> str:
 def redactor(values: SecretValues) -> Callable[[str], str]:
     """A function replacing every one of ``values`` in a text by ``[redacted]``, longest first, in
     one pass (the pattern compiled once): ``anywhere`` values of :data:`WORD_AT` characters or more
-    as substrings, in any case and with their separators changed or dropped (:func:`_loose`: a
-    chart's ``fail`` may print ``upper``/``join`` of a value); shorter ones and ``words`` as whole
-    words. Keys the inputs name are never removed."""
+    as substrings, and the known secrets among them (``loose``) also in any case and with their
+    separators changed or dropped (:func:`_loose`: a chart's ``fail`` may print ``upper``/``join``
+    of a value); shorter ones and ``words`` as whole words. Keys the inputs name are never removed."""
     anywhere = sorted((v for v in values.anywhere - values.keys if len(v) >= WORD_AT), key=len, reverse=True)
     words = {v for v in values.anywhere if len(v) < WORD_AT} | values.words
     words = sorted(words - values.keys, key=len, reverse=True)
-    parts = []
+    parts: list[str] = []
     if anywhere:
-        loose = [_loose(v) for v in anywhere if len(re.sub(r"[\W_]", "", v)) >= WORD_AT]
-        parts.append("(?:" + "|".join([*map(re.escape, anywhere), *loose]) + ")")
+        loose = [_loose(v) for v in sorted(values.loose - values.keys, key=len, reverse=True)
+                 if len(re.sub(r"[\W_]", "", v)) >= WORD_AT]  # fmt: skip
+        parts.append("(?:" + "|".join([*map(re.escape, anywhere), *(f"(?i:{p})" for p in loose)]) + ")")
     if words:
         parts.append(r"(?<![\w])(?:" + "|".join(map(re.escape, words)) + r")(?![\w])")
     if not parts:
         return lambda text: text
-    pattern = re.compile("|".join(parts), re.IGNORECASE)
+    pattern = re.compile("|".join(parts))
     return lambda text: pattern.sub(REDACTED, text)
 
 
@@ -200,7 +206,7 @@ def object_secrets(bodies: Iterable[object]) -> SecretValues:
                     except (binascii.Error, ValueError):
                         continue
                 if len(plain.strip()) >= WORD_AT:
-                    found.add(plain)
+                    found.add(plain, loose=True)
     return found
 
 
@@ -293,7 +299,7 @@ def _scalars(node: yaml.Node, found: SecretValues) -> None:
         seen += 1
         item = stack.pop()
         if isinstance(item, yaml.ScalarNode):
-            found.add(item.value)
+            found.add(item.value, loose=True)
             _decoded(item.value, found)
         elif isinstance(item, yaml.SequenceNode):
             stack.extend(item.value)
