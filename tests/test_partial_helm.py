@@ -377,3 +377,18 @@ def test_a_chart_that_needs_the_value_file_left_out_is_hl009_at_its_entry(repo):
     assert hl009["message"].startswith(
         "chart deploy/shop does not render without value file secrets://secrets.yaml, which hooklint left out")
     assert "image is required" in hl009["message"]
+
+
+def test_a_failure_of_the_charts_own_template_beside_a_left_out_dependency_is_hl007(repo):
+    """A `required` of the chart's own values, unrelated to the dependency left out (neither its
+    named templates, its values nor its name): Argo CD fails the same way, so HL007 where Helm
+    says (found on a real repository: opencadc/deployments' skaha chart beside oci redis)."""
+    write(repo, {
+        "deploy/shop/Chart.yaml": REMOTE_DEPENDENCY,
+        "deploy/shop/templates/cm.yaml": 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n'
+                                         'data:\n  uri: {{ required "set serviceURI" .Values.serviceURI }}\n',
+    })  # fmt: skip
+    code, found, findings = lint("deploy/shop")
+    assert [f for f in found if f[0] in ("HL007", "HL009")] == [("HL007", "deploy/shop/templates/cm.yaml", 6, 10)]
+    assert findings[0]["message"].startswith(
+        "Rendering failed: execution error at (shop/templates/cm.yaml:6:10): set serviceURI. ")

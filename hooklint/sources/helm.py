@@ -821,7 +821,7 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
             for temp, user in replacements:
                 message = message.replace(temp, user)
             message = _one_line(message.replace(work, "<tmp>"))
-            if build.stubs or left_out:
+            if left_out or any(_may_need(message, stub) for stub in build.stubs):
                 raise _without(message, tree, build.stubs, left_out or []) from None
             where = template_location(message, tree)
             if where is not None:
@@ -847,6 +847,16 @@ def _dependency_omission(stub: _Stub, tree: _Chart) -> Omission:
                     tree.configured_in, stub.line, stub.column,
                     argocd_renders="Argo CD runs helm dependency build, which fetches it, before it renders the chart",
                     unchecked="the objects it adds, possibly hooks, were not checked; the chart's own were")  # fmt: skip
+
+
+def _may_need(message: str, stub: _Stub) -> bool:
+    """Whether Helm's error ``message`` may come from the dependency ``stub`` left out: a named
+    template it would define (``no template "common.names.fullname"``), a value its own
+    ``values.yaml`` would default (``nil pointer evaluating interface {}.password``), or its name
+    quoted. Any other failure of a chart whose value files were all read is the chart's own
+    (a ``required``/``fail`` of its templates): HL007 where Helm says, as Argo CD fails."""
+    return ('no template "' in message or "nil pointer evaluating" in message
+            or re.search(rf"(?<![\w-]){re.escape(stub.name)}(?![\w-])", message) is not None)  # fmt: skip
 
 
 def _without(message: str, tree: _Chart, stubs: list[_Stub], left_out: list[tuple[str, Omission]]) -> RenderError:
