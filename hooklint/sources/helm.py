@@ -5,10 +5,12 @@ Argo CD runs ``helm template`` (``util/helm/cmd.go`` ``template``; ``shared/docs
 §4) with ``--name-template <release> [--namespace] [--kube-version] [--set]... [--set-string]...
 [--values <file>]... [--values <values/valuesObject>] [--api-versions]... [--include-crds]``.
 hooklint does the same on a temporary copy of the chart, never in the user's tree, and never
-reaches the network or a cluster: no repository or OCI pulls (missing ``charts/`` dependencies and
-remote charts or value files are :class:`~hooklint.sources.rendered.RenderError` with
-``needs_network``), no ``lookup`` against a cluster (it returns nothing, as in ``helm template``),
-no post-renderers, no plugins.
+reaches the network or a cluster: no repository or OCI pulls (a remote chart is a
+:class:`~hooklint.sources.rendered.RenderError` with ``needs_network``; dependencies are built as
+``helm dependency build`` builds them offline, ``file://`` ones from the repository and those that
+need a chart repository left out; value files hooklint cannot read, encrypted or remote, left out:
+each an :class:`~hooklint.sources.rendered.Omission`, issue 22), no ``lookup`` against a cluster (it
+returns nothing, as in ``helm template``), no post-renderers, no plugins.
 
 Two renderers, chosen by :func:`find_helm` for the Helm major the configured Argo CD runs (Helm 3
 before Argo CD 3.5, Helm 4 from it: ``hack/tool-versions.sh``, PR #28076):
