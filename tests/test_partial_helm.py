@@ -392,3 +392,42 @@ def test_a_failure_of_the_charts_own_template_beside_a_left_out_dependency_is_hl
     assert [f for f in found if f[0] in ("HL007", "HL009")] == [("HL007", "deploy/shop/templates/cm.yaml", 6, 10)]
     assert findings[0]["message"].startswith(
         "Rendering failed: execution error at (shop/templates/cm.yaml:6:10): set serviceURI. ")
+
+
+def test_left_out_entries_survive_the_render_cache_and_value_file_places_follow_the_application(
+        tmp_path, monkeypatch):  # fmt: skip
+    """The dependency left out is stored with the rendering (Chart.yaml's bytes are in the key);
+    where a value file is written is not in the key, so a cached rendering reports it where the
+    Application now writes it."""
+    from hooklint.sources import helm
+    from hooklint.sources.helm import HelmOptions, render_helm
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", str(tmp_path / ".cache"))
+    write(tmp_path, {"deploy/shop/Chart.yaml": REMOTE_DEPENDENCY, "deploy/shop/templates/migrate.yaml": MIGRATE_HOOK})
+    calls = []
+    real = helm._render
+    monkeypatch.setattr(helm, "_render", lambda *a, **k: calls.append(1) or real(*a, **k))
+    first = render_helm("deploy/shop", ".", HelmOptions("shop", value_files=("secrets://s.yaml",),
+                                                        value_file_places=(("apps/a.yaml", 14, 11),)))  # fmt: skip
+    second = render_helm("deploy/shop", ".", HelmOptions("shop", value_files=("secrets://s.yaml",),
+                                                         value_file_places=(("apps/a.yaml", 20, 9),)))  # fmt: skip
+    assert len(calls) == 1
+    assert [(o.path, o.line, o.column) for o in first.omitted] == [
+        ("deploy/shop/Chart.yaml", 5, 5), ("deploy/shop/Chart.yaml", 9, 5), ("apps/a.yaml", 14, 11)]
+    assert [(o.path, o.line, o.column) for o in second.omitted] == [
+        ("deploy/shop/Chart.yaml", 5, 5), ("deploy/shop/Chart.yaml", 9, 5), ("apps/a.yaml", 20, 9)]
+    assert second.documents == first.documents
+
+
+def test_a_value_file_from_an_argocd_source_file_is_reported_where_that_file_writes_it(repo):
+    """`.argocd-source.yaml` replaces the Application's valueFiles list (a merge patch replaces a
+    list whole), so the entry left out is written there."""
+    write(repo, {
+        "deploy/shop/Chart.yaml": PARENT_CHART,
+        "deploy/shop/templates/migrate.yaml": MIGRATE_HOOK,
+        "deploy/shop/.argocd-source.yaml": "helm:\n  valueFiles:\n    - https://config.example.invalid/v.yaml\n",
+        "apps/shop.yaml": APPLICATION.format(helm="      valueFiles:\n        - prod.yaml"),
+    })  # fmt: skip
+    code, found, _ = lint(".")
+    assert [f for f in found if f[0] in ("HL007", "HL009")] == [("HL009", "deploy/shop/.argocd-source.yaml", 3, 7)]
