@@ -613,13 +613,16 @@ def test_ref_value_files_are_read_from_this_repository(repo, url, name):
     if name is not None:
         assert tasks(web) == [("Job", "multi", name)]
         return
-    assert web["steps"] == []
+    # issue 22: the chart is rendered without the other repository's file (its default suffix) and
+    # checked; HL009 on the valueFiles entry (it was the whole chart, at Chart.yaml:1:1)
+    assert tasks(web) == [("Job", "multi", "none-migrate")]
     result = runner.invoke(app, ["lint", "charts/refd", "argocd"])
     assert [line for line in result.output.splitlines() if "HL009" in line] == [
-        "charts/refd/Chart.yaml:1:1: warning HL009 source-not-rendered: value file $values/envs/prod.yaml refers to "
+        "argocd/multi.yaml:14:9: warning HL009 source-not-rendered: value file $values/envs/prod.yaml refers to "
         "a source of a multi-source Application in another repository; hooklint reads `$ref` value files only from "
         "this one (it never fetches another repository). Argo CD reads it from the source named by the ref. hooklint "
-        "did not render charts/refd/, so none of the objects of its templates were checked, hooks included."]
+        "left it out, so the chart was rendered and checked with its other values: objects and hooks that this "
+        "file's values would add or change were not checked."]
 
 
 def test_a_go_template_applicationset_without_helm_is_hl008_saying_what_to_install(envs, monkeypatch):

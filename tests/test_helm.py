@@ -437,30 +437,44 @@ def test_subcharts_folder_alias_and_packaged(repo):
 # --- failures -------------------------------------------------------------------------------------
 
 
+DEPENDENCIES = """\
+dependencies:
+  - name: redis
+    version: 19.0.0
+    repository: https://charts.bitnami.com/bitnami
+  - name: postgresql
+    version: 15.5.0
+    repository: {repository}
+"""
+
+
+@needs_helm
 @pytest.mark.parametrize(
-    "repository, needs_network",
-    [("https://charts.bitnami.com/bitnami", True), ("oci://registry-1.docker.io/bitnamicharts", True),
-     ("file://../postgresql", False)],
+    "repository, needs",
+    [("https://charts.bitnami.com/bitnami", "a chart repository"), ("oci://registry-1.docker.io/bitnamicharts",
+                                                                     "an OCI registry")],
 )  # fmt: skip
-def test_missing_dependency_is_a_render_error(repo, repository, needs_network):
-    write(repo / "deploy/shop/Chart.yaml", CHART_YAML + textwrap.dedent(f"""\
-        dependencies:
-          - name: redis
-            version: 19.0.0
-            repository: https://charts.bitnami.com/bitnami
-          - name: postgresql
-            version: 15.5.0
-            repository: {repository}
-        """))
+def test_missing_dependency_that_needs_the_network_is_left_out(repo, repository, needs):
+    """Issue 22: was a RenderError (the whole chart HL009 at the entry); now the chart is rendered
+    without it and the dependency alone is left out, at its `- name:` item."""
+    write(repo / "deploy/shop/Chart.yaml", CHART_YAML + DEPENDENCIES.format(repository=repository))
+    write(repo / "deploy/shop/charts/redis/Chart.yaml", "apiVersion: v2\nname: redis\nversion: 19.0.0\n")
+    rendering = render(HelmOptions("shop"))
+    assert by_kind(rendering, "Job").origin == "deploy/shop/templates/migrate-job.yaml"
+    [omission] = rendering.omitted
+    assert (omission.message, omission.path, omission.line, omission.column) == (
+        f"chart dependency postgresql ({repository}) needs {needs}: hooklint never fetches charts",
+        "deploy/shop/Chart.yaml", 8, 5)
+
+
+def test_missing_file_dependency_is_a_render_error(repo):
+    write(repo / "deploy/shop/Chart.yaml", CHART_YAML + DEPENDENCIES.format(repository="file://../postgresql"))
     write(repo / "deploy/shop/charts/redis/Chart.yaml", "apiVersion: v2\nname: redis\nversion: 19.0.0\n")
     with pytest.raises(RenderError) as caught:
         render(HelmOptions("shop"))
     error = caught.value
-    assert error.message == (
-        "chart dependencies not in deploy/shop/charts/: postgresql; hooklint never fetches charts: run "
-        "`helm dependency build deploy/shop` and commit deploy/shop/charts/, or vendor the charts"
-    )
-    assert (error.path, error.line, error.needs_network) == ("deploy/shop/Chart.yaml", 8, needs_network)
+    assert error.message == "chart dependency postgresql: directory deploy/postgresql not found (file://../postgresql)"
+    assert (error.path, error.line, error.column, error.argocd_renders) == ("deploy/shop/Chart.yaml", 8, 5, None)
 
 
 def test_dependency_present_as_a_versioned_archive_or_alias_folder_is_enough(repo, monkeypatch):
@@ -498,9 +512,7 @@ def test_remote_chart_needs_the_network():
         ("../../../outside.yaml", "file '../../../outside.yaml' resolved to outside repository root", False),
         ("/../outside.yaml", "file '/../outside.yaml' resolved to outside repository root", False),
         ("values-missing.yaml", "value file deploy/shop/values-missing.yaml not found", False),
-        ("https://example.com/values.yaml", "value file https://example.com/values.yaml is a URL: hooklint never "
-         "fetches charts or values; commit the file into the repository", True),
-    ],
+    ],  # a URL is left out of the rendering (tests/test_partial_helm.py), no longer a RenderError
 )  # fmt: skip
 def test_value_files_must_be_files_inside_the_repository(repo, value_file, message, needs_network):
     write(repo.parent / "outside.yaml", "level: outside\n")

@@ -89,14 +89,17 @@ spec:
 """
 
 
+@pytest.mark.skipif(__import__("hooklint.sources.helm").sources.helm.find_helm() is None, reason="no Helm")
 @pytest.mark.parametrize(
     "value_file",
     ["https://example.com/values.yaml", "$values/shop/values.yaml", "values-$ARGOCD_APP_REVISION_SHORT.yaml"],
     ids=["url", "ref", "revision"],
 )
-def test_hl009_for_a_value_file_says_no_template_was_checked(tmp_path, monkeypatch, value_file):
-    """Every place that raises HL009 ends its message with what went unchecked; a chart not rendered
-    for want of a value file leaves all of its templates' objects unchecked, not only some."""
+def test_hl009_for_a_value_file_says_the_chart_was_checked_with_its_other_values(tmp_path, monkeypatch, value_file):
+    """Every place that raises HL009 ends its message with what went unchecked. Issue 22: a value
+    file hooklint cannot read is left out, the chart rendered and checked with its other values
+    (the ConfigMap is checked), and HL009 is on the Application's valueFiles entry (it was the
+    whole chart, at Chart.yaml:1:1)."""
     from typer.testing import CliRunner
 
     from hooklint.cli import app
@@ -114,9 +117,11 @@ def test_hl009_for_a_value_file_says_no_template_was_checked(tmp_path, monkeypat
         (tmp_path / name).write_text(text)
     result = CliRunner().invoke(app, ["lint", "--format", "json", "."])
     [hl009] = [f for f in __import__("json").loads(result.output)["findings"] if f["rule_id"] == "HL009"]
-    assert hl009["path"] == "chart/Chart.yaml"
+    assert (hl009["path"], hl009["line"], hl009["column"]) == ("apps/shop.yaml", 15, 11)
+    assert hl009["message"].startswith(f"value file {value_file} ")
     assert hl009["message"].endswith(
-        ". hooklint did not render chart/, so none of the objects of its templates were checked, hooks included.")
+        ". hooklint left it out, so the chart was rendered and checked with its other values: objects and hooks "
+        "that this file's values would add or change were not checked.")
 
 
 # --- value file names as the repo server reads them (Env.Envsubst; $ref only with several sources) --

@@ -75,6 +75,10 @@ class ApplicationSource:
     scope: tuple[str, ...] = ()
     #: The ``.argocd-source.yaml`` / ``.argocd-source-NAME.yaml`` files merged into ``options``.
     overrides: tuple[str, ...] = ()
+    #: Where each entry of ``options["valueFiles"]`` is written, ``(file, line, column)`` (1-based):
+    #: its item in the Application's ``helm.valueFiles`` (or in the ``.argocd-source*.yaml`` file
+    #: whose list replaced it); the source's own line for an Application rendered by another one.
+    value_file_places: tuple[tuple[str, int, int], ...] = ()
 
     def label(self) -> str:
         """``Application NAME (FILE:LINE)`` for messages."""
@@ -338,11 +342,13 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
         if problem is None:
             problem = _type_problem(kind, field_name, folder, target)
         options = plain.get(kind) if kind in ("helm", "kustomize", "directory") else None
+        places: tuple[tuple[str, int, int], ...] = ()
         if kind == "helm" and isinstance(options, dict) and isinstance(options.get("valueFiles"), list):
             env = build_env(name, namespace, project, source)
             files, why = _resolve_refs(options["valueFiles"], refs if multiple else None, ours, env)
             options = {**options, "valueFiles": files}
             problem = problem or why
+            places = _value_file_places(source, path, line, overrides, len(files), max_file_size)
         out.append(ApplicationSource(
             name=name,
             manifest=path,
@@ -358,8 +364,36 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
             generated_by=generated_by,
             scope=scope,
             overrides=tuple(user_path(os.path.abspath(o)) for o in overrides),
+            value_file_places=places,
         ))  # fmt: skip
     return out
+
+
+def _value_file_places(source: Map, path: str, line: int | None, overrides: Iterable[str], count: int,
+                       max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> tuple[tuple[str, int, int], ...]:  # fmt: skip
+    """Where each of the ``count`` merged ``helm.valueFiles`` entries of ``source`` (written in
+    ``path``) is written: the items of the last ``.argocd-source*.yaml`` file (``overrides``, in
+    merge order) that sets ``helm.valueFiles`` (a merge patch replaces a list whole), else of the
+    Application's own list; ``(path, line, 1)`` each for an Application rendered by another one
+    (``line`` given: its positions are in a rendering, not in a file the user can open)."""
+    if line is not None:
+        return ((path, line, 1),) * count
+    for override in reversed(list(overrides)):
+        shown = user_path(os.path.abspath(override))
+        loaded = read_file(shown, max_file_size)
+        body = loaded.documents[0].value if loaded.documents else None
+        helm = body.get("helm") if isinstance(body, Map) else None
+        items = helm.get("valueFiles") if isinstance(helm, Map) else None
+        if isinstance(items, Seq):
+            return _item_places(shown, items, count)
+    helm = source.get("helm")
+    items = helm.get("valueFiles") if isinstance(helm, Map) else None
+    return _item_places(path, items, count) if isinstance(items, Seq) else ()
+
+
+def _item_places(path: str, items: Seq, count: int) -> tuple[tuple[str, int, int], ...]:
+    places = tuple((path, span.line, span.column) for span in items.item_spans)
+    return places if len(places) == count else ()
 
 
 #: The build environment variables whose value hooklint cannot know offline (the commit Argo CD

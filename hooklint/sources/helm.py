@@ -5,10 +5,12 @@ Argo CD runs ``helm template`` (``util/helm/cmd.go`` ``template``; ``shared/docs
 §4) with ``--name-template <release> [--namespace] [--kube-version] [--set]... [--set-string]...
 [--values <file>]... [--values <values/valuesObject>] [--api-versions]... [--include-crds]``.
 hooklint does the same on a temporary copy of the chart, never in the user's tree, and never
-reaches the network or a cluster: no repository or OCI pulls (missing ``charts/`` dependencies and
-remote charts or value files are :class:`~hooklint.sources.rendered.RenderError` with
-``needs_network``), no ``lookup`` against a cluster (it returns nothing, as in ``helm template``),
-no post-renderers, no plugins.
+reaches the network or a cluster: no repository or OCI pulls (a remote chart is a
+:class:`~hooklint.sources.rendered.RenderError` with ``needs_network``; dependencies are built as
+``helm dependency build`` builds them offline, ``file://`` ones from the repository and those that
+need a chart repository left out; value files hooklint cannot read, encrypted or remote, left out:
+each an :class:`~hooklint.sources.rendered.Omission`, issue 22), no ``lookup`` against a cluster (it
+returns nothing, as in ``helm template``), no post-renderers, no plugins.
 
 Two renderers, chosen by :func:`find_helm` for the Helm major the configured Argo CD runs (Helm 3
 before Argo CD 3.5, Helm 4 from it: ``hack/tool-versions.sh``, PR #28076):
@@ -43,6 +45,7 @@ import importlib.util
 import json
 import os
 import re
+import secrets
 import shutil
 import subprocess
 import sys
@@ -60,7 +63,7 @@ from hooklint.yamlio import BoundedLoader, YamlTooComplex
 from hooklint.sources import bounded, sandbox
 from hooklint.sources.cache import cached, input_key
 from hooklint.sources.redact import tagging_inputs
-from hooklint.sources.rendered import RenderedDocument, Renderer, RenderError, RendererUnavailable, Rendering
+from hooklint.sources.rendered import Omission, RenderedDocument, Renderer, RenderError, RendererUnavailable, Rendering
 
 SDK_NAME = "helm-python-sdk"
 NEVER_FETCHES = "hooklint never fetches charts"
@@ -109,6 +112,10 @@ class HelmOptions:
     kube_version: str | None = None
     api_versions: tuple[str, ...] = ()
     skip_crds: bool = False
+    #: Where each of ``value_files`` is written, ``(file, line, column)`` (1-based): the
+    #: Application's ``valueFiles`` entry, where a file hooklint leaves out is reported. Not part
+    #: of the options' identity (nor of the render cache key).
+    value_file_places: tuple[tuple[str, int, int], ...] = field(default=(), compare=False, repr=False)
 
     @classmethod
     def from_application(cls, spec_helm: Mapping | None, app_name: str, namespace: str | None) -> "HelmOptions":
@@ -308,7 +315,13 @@ class _Chart:
     archive: str | None = None
     dependencies: list[dict[str, Any]] = field(default_factory=list)
     dependency_lines: list[int] = field(default_factory=list)
+    #: ``(line, column)`` (1-based) of each dependency's item in ``Chart.yaml`` (its first key).
+    dependency_places: list[tuple[int, int]] = field(default_factory=list)
     children: dict[str, "_Chart"] = field(default_factory=dict)
+    #: The ``charts/`` entries (file or folder names) and the chart each holds.
+    entries: dict[str, "_Chart"] = field(default_factory=dict)
+    #: Where this chart's folder is inside the temporary copy of the chart rendered ("" for it).
+    copied: str = ""
 
     @property
     def configured_in(self) -> str:
@@ -319,10 +332,10 @@ class _Chart:
 MAX_SUBCHART_DEPTH = 20
 
 
-def _read_chart(folder: str, depth: int = 0, max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> _Chart:
+def _read_chart(folder: str, depth: int = 0, max_file_size: int = DEFAULT_MAX_FILE_SIZE, copied: str = "") -> _Chart:
     """The chart in ``folder`` with its ``charts/`` subcharts (folders read recursively, at most
     :data:`MAX_SUBCHART_DEPTH` deep, archives by the name in their ``Chart.yaml``) keyed by chart
-    name and by dependency alias. Raises RenderError for a ``Chart.yaml`` that is not a regular
+    name and by dependency alias; ``copied`` is where the folder is in the temporary copy. Raises RenderError for a ``Chart.yaml`` that is not a regular
     file of at most ``max_file_size`` bytes, not UTF-8 or not YAML, and for subcharts nested too
     deep."""
     chart_yaml = os.path.normpath(os.path.join(folder, "Chart.yaml"))
@@ -340,17 +353,20 @@ def _read_chart(folder: str, depth: int = 0, max_file_size: int = DEFAULT_MAX_FI
         raise RenderError(f"{chart_yaml} is not valid YAML: {_one_line(str(exc))}", chart_yaml) from None
     if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) or not meta["name"]:
         raise RenderError(f"{chart_yaml} has no chart name", chart_yaml)
-    chart = _Chart(name=meta["name"], folder=folder)
-    dependencies, lines = meta.get("dependencies"), []
+    chart = _Chart(name=meta["name"], folder=folder, copied=copied)
+    dependencies, places = meta.get("dependencies"), []
     if dependencies is None and meta.get("apiVersion") == "v1":  # Helm 2 charts: requirements.yaml
         dependencies = _requirements(folder, max_file_size)
-        lines = [1] * len(dependencies)
     elif isinstance(dependencies, list) and isinstance(node, yaml.MappingNode):
         for key, value in node.value:
             if key.value == "dependencies" and isinstance(value, yaml.SequenceNode):
-                lines = [item.start_mark.line + 1 for item in value.value]
+                places = [(item.start_mark.line + 1, item.start_mark.column + 1) for item in value.value
+                          if isinstance(item, yaml.MappingNode)]  # fmt: skip
     chart.dependencies = [d for d in (dependencies or []) if isinstance(d, dict)]
-    chart.dependency_lines = lines if len(lines) == len(chart.dependencies) else [1] * len(chart.dependencies)
+    if len(places) != len(chart.dependencies):
+        places = [(1, 1)] * len(chart.dependencies)
+    chart.dependency_places = places
+    chart.dependency_lines = [line for line, _ in places]
     charts_dir = os.path.join(folder, "charts")
     entries = sorted(os.listdir(charts_dir)) if os.path.isdir(charts_dir) else []
     for entry in entries:
@@ -359,11 +375,12 @@ def _read_chart(folder: str, depth: int = 0, max_file_size: int = DEFAULT_MAX_FI
             if depth + 1 > MAX_SUBCHART_DEPTH:
                 raise RenderError(f"subcharts are nested more than {MAX_SUBCHART_DEPTH} levels deep ({path}): "
                                   "hooklint reads no deeper", chart_yaml)  # fmt: skip
-            sub = _read_chart(path, depth + 1, max_file_size)
+            sub = _read_chart(path, depth + 1, max_file_size, os.path.join(copied, "charts", entry))
         elif entry.endswith(".tgz") and os.path.isfile(path):
             sub = _Chart(name=_archive_chart_name(path) or entry[: -len(".tgz")], archive=path)
         else:
             continue
+        chart.entries[entry] = sub
         chart.children.setdefault(sub.name, sub)
         chart.children.setdefault(entry, sub)  # a folder or archive named after the dependency
     for dep in chart.dependencies:
@@ -398,43 +415,175 @@ def _archive_chart_name(path: str) -> str | None:
     return None
 
 
-def _check_dependencies(chart: _Chart) -> None:
-    """Helm's ``CheckDependencies`` before ``helm template``: every ``Chart.yaml`` dependency must
-    be under ``charts/`` (a folder or archive of that chart, a folder named after its alias, or
-    ``<name>-<version>.tgz``). Raises RenderError at the first missing one's line."""
-    missing: list[tuple[str, str, int]] = []
-    for dep, line in zip(chart.dependencies, chart.dependency_lines):
-        name, alias, version = dep.get("name"), dep.get("alias"), dep.get("version")
-        if not isinstance(name, str):
-            continue
-        present = name in chart.children or (isinstance(alias, str) and alias in chart.children)
-        present = present or f"{name}-{version}.tgz" in chart.children
-        if not present:
-            missing.append((name, str(dep.get("repository") or ""), line))
-    if not missing:
-        return
+@dataclass(slots=True)
+class _Stub:
+    """A dependency that needs a chart repository or an OCI registry (``helm dependency build``
+    fetches it; hooklint never does). The temporary copy holds in its place an empty chart of that
+    name and a version within the dependency's constraint, with one marker template: Helm itself
+    then applies ``condition``, ``tags`` and ``alias`` to it as to the real chart (pkg/chartutil
+    ``ProcessDependencies``), and the marker is rendered only when the dependency is enabled. The
+    marker is dropped from the rendering; an enabled stub is an
+    :class:`~hooklint.sources.rendered.Omission` on its ``Chart.yaml`` entry."""
+
+    name: str
+    repository: str
+    version: str
+    line: int
+    column: int
+    folder: str = ""  # its folder inside the copy: charts/<...>
+
+
+@dataclass(slots=True)
+class _LocalDependency:
+    """A ``file://`` dependency inside the repository, as ``helm dependency build`` packages it into
+    ``charts/`` (pkg/downloader ``tarFromLocalDir``): its chart (``tree``, read from ``folder``, the
+    path the user can open) and files, copied into the copy's ``charts/`` (``tree.copied``)."""
+
+    tree: _Chart
+    files: list[tuple[str, str]]
+
+
+@dataclass(slots=True)
+class _Build:
+    """What ``helm dependency build`` changes in ``charts/`` before the chart is rendered offline:
+    nothing when every dependency is there (Argo CD then does not run it), else the ``file://``
+    dependencies copied in (``local``; ``dropped``: the ``charts/`` entries they replace) and the
+    dependencies that need the network rendered as :class:`_Stub`."""
+
+    local: list[_LocalDependency] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)
+    stubs: list[_Stub] = field(default_factory=list)
+
+    def files(self) -> list[tuple[str, str]]:
+        """``(path to read, path inside the copy)`` of every file the build copies in."""
+        return [(path, os.path.join(dep.tree.copied, inside)) for dep in self.local for path, inside in dep.files]
+
+
+def _present(chart: _Chart, dep: dict[str, Any]) -> bool:
+    """Helm's ``CheckDependencies``: the dependency is under ``charts/`` (a folder or archive of
+    that chart, a folder named after its alias, or ``<name>-<version>.tgz``)."""
+    name, alias, version = dep.get("name"), dep.get("alias"), dep.get("version")
+    return (name in chart.children or (isinstance(alias, str) and alias in chart.children)
+            or f"{name}-{version}.tgz" in chart.children)  # fmt: skip
+
+
+def _needs_network(repository: str) -> bool:
+    """A chart repository (``https://``, ``@name``, ``alias:name``), an OCI registry or any other
+    URL but ``file://``: ``helm dependency build`` downloads it."""
+    return bool(_URL_SCHEME.match(repository)) and not repository.startswith("file://") or (
+        repository.startswith("@") or repository.startswith("alias:"))
+
+
+def _dependency_build(chart: _Chart, root: str, max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> _Build:
+    """``helm dependency build`` as Argo CD runs it, offline (``reposerver/repository/repository.go``
+    ``helmTemplate``: ``helm template`` first, and ``runHelmBuild`` only when it fails for a
+    dependency missing from ``charts/``). When every dependency of ``chart`` is under ``charts/``
+    nothing changes. Otherwise each ``file://`` dependency is taken from its folder (relative to
+    the chart, as pkg/downloader/resolver ``GetLocalPath``), replacing its ``charts/`` entry; one
+    needing a chart repository or registry and not under ``charts/`` becomes a :class:`_Stub`; one
+    with no repository that is missing fails as Helm does. ``chart.children`` is updated to the
+    charts rendered.
+
+    Raises RenderError (HL007) at the dependency's ``Chart.yaml`` entry for a ``file://`` folder
+    that resolves outside the repository (hooklint reads nothing there; Argo CD's checkout does
+    not hold it), is missing, holds no ``Chart.yaml`` or a chart of another name, and for a
+    missing dependency without a repository."""
+    deps = [(dep, place) for dep, place in zip(chart.dependencies, chart.dependency_places)
+            if isinstance(dep.get("name"), str) and dep["name"]]  # fmt: skip
+    if all(_present(chart, dep) for dep, _ in deps):
+        return _Build()
+    build = _Build()
+    real_root = os.path.realpath(root)
     charts_dir = os.path.normpath(os.path.join(chart.folder or ".", "charts"))
-    names = ", ".join(name for name, _, _ in missing)
-    raise RenderError(
-        f"chart dependencies not in {charts_dir}/: {names}; {NEVER_FETCHES}: run `helm dependency build "
-        f"{chart.folder}` and commit {charts_dir}/, or vendor the charts",
-        chart.configured_in, missing[0][2],
-        needs_network=any(_REMOTE.match(repo) or repo.startswith("@") or repo.startswith("alias:")
-                          for _, repo, _ in missing),
-        # Argo CD's repo server runs `helm dependency build` when charts/ lacks a dependency
-        # (reposerver/repository/repository.go runHelmBuild): it renders what hooklint cannot
-        argocd_renders="Argo CD runs helm dependency build before it renders the chart",
-        unchecked="none of its objects were checked: neither the dependencies' (possibly hooks) nor those of "
-        "its own templates",
-    )  # fmt: skip
+    taken = set(chart.entries)
+    for dep, (line, column) in deps:
+        name, repository = dep["name"], str(dep.get("repository") or "")
+        version = str(dep.get("version") or "")
+        where = (chart.configured_in, line, column)
+        if repository.startswith("file://"):
+            spelled = repository[len("file://"):]
+            folder = os.path.normpath(spelled if spelled.startswith("/") else os.path.join(chart.folder or ".", spelled))
+            real = os.path.realpath(folder)
+            if not within(real, real_root):
+                raise RenderError(f"chart dependency {name}: {repository} resolves outside the repository; hooklint "
+                                  "reads nothing outside it (and Argo CD's checkout of the repository does not hold "
+                                  "it)", *where)  # fmt: skip
+            if not os.path.isdir(real):
+                raise RenderError(f"chart dependency {name}: directory {folder} not found ({repository})", *where)
+            if not os.path.isfile(os.path.join(real, "Chart.yaml")):
+                raise RenderError(f"chart dependency {name}: {folder} holds no chart (Chart.yaml file is missing)",
+                                  *where)  # fmt: skip
+            inside = _free_name(f"hooklint-dependency-{len(build.local)}", taken)
+            tree = _read_chart(folder, 1, max_file_size, os.path.join(chart.copied, "charts", inside))
+            if tree.name != name:
+                raise RenderError(f"chart dependency {name}: the chart in {folder} is named {tree.name} (helm template: "
+                                  f"found in Chart.yaml, but missing in charts/ directory: {name})", *where)  # fmt: skip
+            files = _chart_files(folder, root, max_file_size)
+            for entry, sub in chart.entries.items():
+                if sub.name == name or entry == f"{name}-{version}.tgz":
+                    build.dropped.append(entry)
+            build.local.append(_LocalDependency(tree, files))
+            continue
+        if _present(chart, dep):
+            continue
+        if not _needs_network(repository):
+            raise RenderError(f"chart dependency {name} is not in {charts_dir}/ and names no repository (helm "
+                              f"dependency build: directory {charts_dir}/{name} not found)", *where)  # fmt: skip
+        folder = _free_name(f"hooklint-omitted-{len(build.stubs)}", taken)
+        build.stubs.append(_Stub(name, repository, _version_within(version), line, column,
+                                 os.path.join("charts", folder)))  # fmt: skip
+    dropped = {id(chart.entries[entry]) for entry in build.dropped}
+    for key in [key for key, sub in chart.children.items() if id(sub) in dropped]:
+        del chart.children[key]
+    for dep in build.local:
+        chart.children.setdefault(dep.tree.name, dep.tree)
+    for dep, _ in deps:
+        alias = dep.get("alias")
+        if isinstance(alias, str) and alias and dep["name"] in chart.children:
+            chart.children.setdefault(alias, chart.children[dep["name"]])
+    return build
 
 
-#: HL009: what a chart that is not rendered for want of a value file leaves unchecked.
-_NO_TEMPLATE_CHECKED = "none of the objects of its templates were checked, hooks included"
+def _free_name(name: str, taken: set[str]) -> str:
+    """``name``, or ``name-2``, ``name-3``... : the first not in ``taken`` (then added to it)."""
+    candidate, count = name, 1
+    while candidate in taken:
+        count += 1
+        candidate = f"{name}-{count}"
+    taken.add(candidate)
+    return candidate
+
+
+_VERSION_IN = re.compile(r"v?(\d+)(?:\.(\d+|[xX*]))?(?:\.(\d+|[xX*]))?(-[0-9A-Za-z.-]+)?")
+
+
+def _version_within(constraint: str) -> str:
+    """A semantic version that the dependency ``version`` constraint admits, for its stub: the
+    first version written in it (``~1.2`` -> ``1.2.0``, ``^19.0.x`` -> ``19.0.0``, ``>=1.2.3 <2``
+    -> ``1.2.3``, ``>1.2.3`` -> ``1.2.4``), ``0.0.0`` when it names none (``*``, ``x``, empty).
+    A constraint this cannot satisfy (``<1.0.0``, ``!=1.2.3``) leaves the stub outside the
+    dependency in Helm's eyes, so Helm renders it whatever its ``condition``: the dependency is
+    then reported as left out even when disabled (never the reverse)."""
+    match = _VERSION_IN.search(constraint)
+    if match is None:
+        return "0.0.0"
+    parts = [int(p) if p and p.isdigit() else 0 for p in match.group(1, 2, 3)]
+    if constraint.lstrip().startswith(">") and not constraint.lstrip().startswith(">="):
+        parts[2] += 1
+    return ".".join(map(str, parts)) + (match.group(4) or "")
+
+
+#: HL009: what a value file hooklint left out of a rendering leaves unchecked.
+_OTHER_VALUES = ("the chart was rendered and checked with its other values: objects and hooks that this file's "
+                 "values would add or change were not checked")  # fmt: skip
 
 
 #: A build variable left in a value file name by ``applications.envsubst`` (the revision).
 _REVISION_VARIABLE = re.compile(r"\$\{?ARGOCD_APP_REVISION")
+#: helm-secrets' value file schemes (``secrets://``, ``secrets+age-import://KEY?FILE``,
+#: ``secrets+gpg-import-kubernetes://...``, ``secrets+literal://``): Argo CD's repo server
+#: decrypts them through the plugin when ``helm.valuesFileSchemes`` allows the scheme.
+_HELM_SECRETS = re.compile(r"^secrets(?:\+[a-z-]+)?://", re.IGNORECASE)
 
 
 @dataclass(slots=True)
@@ -443,29 +592,66 @@ class _ValueFile:
     real: str  # resolved, inside the repository
 
 
+@dataclass(frozen=True, slots=True)
+class _Skipped:
+    """A value file hooklint cannot read (encrypted, remote, of another repository, naming the
+    revision): ``index`` in ``valueFiles``, what it is and why it is left out, how Argo CD reads it."""
+
+    index: int
+    message: str
+    argocd_renders: str
+
+
+def _sops_encrypted(path: str, max_file_size: int) -> bool:
+    """Whether the file ``path`` is SOPS-encrypted YAML or JSON: a top-level ``sops`` mapping
+    holding ``mac`` or ``lastmodified`` (the metadata ``sops`` writes into every file it encrypts)."""
+    try:
+        data = read_bytes(path, max_file_size)
+    except OSError:
+        return False
+    if b"sops" not in data:
+        return False
+    try:
+        value = yaml.load(data, Loader=BoundedLoader)
+    except (yaml.YAMLError, YamlTooComplex, ValueError):
+        return False
+    sops = value.get("sops") if isinstance(value, dict) else None
+    return isinstance(sops, dict) and ("mac" in sops or "lastmodified" in sops)
+
+
 def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], chart_yaml: str,
-                         max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> list[_ValueFile]:  # fmt: skip
+                         max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> tuple[list[_ValueFile], list[_Skipped]]:  # fmt: skip
     """argo-cd ``util/io/path`` ``ResolveValueFilePathOrUrl``: relative to the chart folder, or to
     the repository root with a leading ``/``; must resolve (symlinks followed) inside the root, and
-    be a regular file of at most ``max_file_size`` bytes."""
+    be a regular file of at most ``max_file_size`` bytes (else RenderError, HL007, as Argo CD fails).
+
+    Returns the files read and the ones left out (issue 22: the chart is rendered without them and
+    checked; each is HL009 on its ``valueFiles`` entry): helm-secrets files (``secrets://...``)
+    and SOPS-encrypted ones (:func:`_sops_encrypted`), which hooklint never decrypts; URLs, which
+    it never fetches; ``$ref`` files of another repository; names holding the revision variables."""
     real_root = os.path.realpath(root)
-    resolved = []
-    for name in value_files:
+    resolved, skipped = [], []
+    for index, name in enumerate(value_files):
+        if _HELM_SECRETS.match(name):
+            skipped.append(_Skipped(index, f"value file {name} is encrypted (helm-secrets): hooklint never decrypts",
+                                    "Argo CD's repo server decrypts it with the helm-secrets plugin when it renders "
+                                    "the chart"))  # fmt: skip
+            continue
         if _URL_SCHEME.match(name):
-            raise RenderError(f"value file {name} is a URL: {NEVER_FETCHES} or values; commit the file "
-                              "into the repository", chart_yaml, needs_network=True,
-                              unchecked=_NO_TEMPLATE_CHECKED)  # fmt: skip
+            skipped.append(_Skipped(index, f"value file {name} is a URL: {NEVER_FETCHES} or values",
+                                    "Argo CD fetches it when it renders the chart"))  # fmt: skip
+            continue
         if _REVISION_VARIABLE.search(name):
-            raise RenderError(f"value file {name} names the commit Argo CD syncs, which hooklint does not know "
-                              "offline", chart_yaml,
-                              argocd_renders="Argo CD substitutes the revision it syncs and reads that file",
-                              unchecked=_NO_TEMPLATE_CHECKED)  # fmt: skip
+            skipped.append(_Skipped(index, f"value file {name} names the commit Argo CD syncs, which hooklint does "
+                                    "not know offline", "Argo CD substitutes the revision it syncs and reads that "
+                                    "file"))  # fmt: skip
+            continue
         if name.startswith("$"):
-            raise RenderError(f"value file {name} refers to a source of a multi-source Application in another "
-                              f"repository; hooklint reads `$ref` value files only from this one (it never "
-                              "fetches another repository)", chart_yaml,
-                              argocd_renders="Argo CD reads it from the source named by the ref",
-                              unchecked=_NO_TEMPLATE_CHECKED)  # fmt: skip
+            skipped.append(_Skipped(index, f"value file {name} refers to a source of a multi-source Application in "
+                                    "another repository; hooklint reads `$ref` value files only from this one (it "
+                                    "never fetches another repository)",
+                                    "Argo CD reads it from the source named by the ref"))  # fmt: skip
+            continue
         joined = os.path.join(root, name.lstrip("/")) if name.startswith("/") else os.path.join(chart, name)
         real = os.path.realpath(joined)
         if real == real_root or not within(real, real_root):
@@ -475,8 +661,12 @@ def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], ch
             raise RenderError(f"value file {os.path.normpath(joined)} is {problem}: not read", chart_yaml)
         if not os.path.isfile(real):
             raise RenderError(f"value file {os.path.normpath(joined)} not found", chart_yaml)
+        if _sops_encrypted(real, max_file_size):
+            skipped.append(_Skipped(index, f"value file {os.path.normpath(joined)} is SOPS-encrypted: hooklint never "
+                                    "decrypts", "Argo CD's repo server decrypts it when helm-secrets wraps its helm"))  # fmt: skip
+            continue
         resolved.append(_ValueFile(os.path.normpath(joined), real))
-    return resolved
+    return resolved, skipped
 
 
 def _chart_files(chart: str, root: str, max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> list[tuple[str, str]]:
@@ -522,14 +712,25 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     repository root, which value files must resolve inside) as Argo CD runs ``helm template``
     (module docstring), with the renderer :func:`find_helm` picks for Helm ``helm_major`` (the
     one the configured Argo CD runs), through the render cache (key: renderer and version,
-    ``options``, the chart path as spelled, and the bytes of every chart file and value file), in a
-    child process bounded by ``limits`` (:mod:`hooklint.sources.bounded`; default 60 s and 2 GiB).
+    ``options``, the chart path as spelled, and the bytes of every chart file, ``file://``
+    dependency file and value file), in a child process bounded by ``limits``
+    (:mod:`hooklint.sources.bounded`; default 60 s and 2 GiB).
 
-    Raises RenderError (dependencies missing from ``charts/``, a remote chart or value file, a
-    template or values error: Helm's message on one line, at the chart's ``Chart.yaml``; a
+    Never blind (issue 22): dependencies are built as ``helm dependency build`` builds them offline
+    (:func:`_dependency_build`: ``file://`` ones rendered with the chart); one that needs a chart
+    repository or registry is left out, and when Helm's ``condition``/``tags`` enable it, it is an
+    :class:`~hooklint.sources.rendered.Omission` at its ``Chart.yaml`` entry. A value file hooklint
+    cannot read (:func:`_resolve_value_files`) is left out, an Omission at its ``valueFiles`` entry
+    (``options.value_file_places``; ``Chart.yaml`` 1:1 when unknown). ``Rendering.omitted`` lists
+    them: the rest of the chart is rendered and checked.
+
+    Raises RenderError (a ``file://`` dependency outside the repository or missing, a missing
+    dependency without a repository, a value file missing or outside the repository, a template or
+    values error: Helm's message on one line, at the chart's ``Chart.yaml`` or the template; a
     rendering stopped by a limit or ended by a signal: "Helm rendering of chart deploy/shop
-    stopped after 60 s (limit: render-timeout)") and RendererUnavailable (neither the ``helm``
-    binary nor ``helm-python-sdk``)."""
+    stopped after 60 s (limit: render-timeout)"; a remote chart, and a chart that does not render
+    without what was left out, with ``argocd_renders``: HL009) and RendererUnavailable (neither the
+    ``helm`` binary nor ``helm-python-sdk``)."""
     if _REMOTE.match(chart):
         raise RenderError(f"{chart} is a remote chart: {NEVER_FETCHES}; vendor the chart into the repository",
                           chart, needs_network=True, unchecked="none of the chart's objects were checked, "
@@ -538,21 +739,25 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     limits = limits or bounded.Limits()
     files = _chart_files(chart, root, limits.max_file_size)  # first: a symlink leaving the repository is refused before any read
     tree = _read_chart(chart, max_file_size=limits.max_file_size)
-    _check_dependencies(tree)
-    value_files = _resolve_value_files(chart, root, options.value_files, chart_yaml, limits.max_file_size)
+    build = _dependency_build(tree, root, limits.max_file_size)
+    value_files, skipped = _resolve_value_files(chart, root, options.value_files, chart_yaml, limits.max_file_size)
+    places = options.value_file_places
+    left_out = [Omission(s.message, *(places[s.index] if s.index < len(places) else (chart_yaml, 1, 1)),
+                         argocd_renders=s.argocd_renders, unchecked=_OTHER_VALUES) for s in skipped]  # fmt: skip
     found = find_helm(helm_major, os.path.abspath(root))
     if found is None:
         raise RendererUnavailable(
             f"Helm is needed to render this chart: install the helm binary or `pip install 'hooklint[helm]'`", chart_yaml
         )
     mode, renderer = found
-    key = input_key(
-        [mode, renderer.version, repr(options), os.path.normpath(chart)],
-        [path for path, _ in files] + [v.real for v in value_files], root,
-    )  # fmt: skip
-    inputs = [path for path, _ in files] + [v.real for v in value_files]
-    return cached("helm", key, tagging_inputs(
-        inputs, lambda: _render(mode, renderer, chart, tree, files, value_files, options, limits, root)))
+    inputs = [path for path, _ in files] + [path for path, _ in build.files()] + [v.real for v in value_files]
+    key = input_key([mode, renderer.version, repr(options), os.path.normpath(chart)], inputs, root)
+    rendering = cached("helm", key, tagging_inputs(
+        inputs, lambda: _render(mode, renderer, chart, tree, files, value_files, options, limits, root, build,
+                                [(options.value_files[s.index], o) for s, o in zip(skipped, left_out)])))  # fmt: skip
+    if left_out:  # where they are written is not in the key: added after the cache
+        rendering = Rendering(rendering.renderer, rendering.documents, rendering.omitted + left_out)
+    return rendering
 
 
 @dataclass(slots=True)
@@ -562,16 +767,35 @@ class _Doc:
     kind: str | None
 
 
+#: The marker template of a :class:`_Stub` (its name holds a token drawn for each rendering).
+_MARKER = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: hooklint-omitted-dependency\n"
+
+
 def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list[tuple[str, str]],
             value_files: list[_ValueFile], options: HelmOptions, limits: bounded.Limits,
-            root: str | None = None) -> Rendering:  # fmt: skip
+            root: str | None = None, build: _Build | None = None,
+            left_out: list[tuple[str, Omission]] | None = None) -> Rendering:  # fmt: skip
+    build = build or _Build()
     work = tempfile.mkdtemp(prefix="hooklint-helm-")
     try:
         copy = os.path.join(work, "chart", os.path.basename(os.path.abspath(chart)) or "chart")
-        for path, inside in files:
+        dropped = tuple(os.path.join("charts", entry) for entry in build.dropped)
+        for path, inside in files + build.files():
+            if any(inside == d or inside.startswith(d + os.sep) for d in dropped):
+                continue  # a charts/ entry helm dependency build replaces with a file:// dependency
             target = os.path.join(copy, inside)
             make_dirs(os.path.dirname(target))
             shutil.copyfile(path, target)
+        token = secrets.token_hex(8)
+        marker = re.compile(rf"/templates/hooklint-omitted-{token}-(\d+)\.yaml$")
+        for index, stub in enumerate(build.stubs):
+            stub_dir = os.path.join(copy, stub.folder)
+            make_dirs(os.path.join(stub_dir, "templates"))
+            with open(os.path.join(stub_dir, "Chart.yaml"), "w", encoding="utf-8") as handle:
+                yaml.safe_dump({"apiVersion": "v2", "name": stub.name, "version": stub.version}, handle)
+            with open(os.path.join(stub_dir, "templates", f"hooklint-omitted-{token}-{index}.yaml"), "w",
+                      encoding="utf-8") as handle:  # fmt: skip
+                handle.write(_MARKER)
         values_dir = os.path.join(work, "values")
         os.makedirs(values_dir)
         value_paths, replacements = [], [(copy, os.path.normpath(chart))]
@@ -599,13 +823,57 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
             for temp, user in replacements:
                 message = message.replace(temp, user)
             message = _one_line(message.replace(work, "<tmp>"))
+            if left_out or any(_may_need(message, stub) for stub in build.stubs):
+                raise _without(message, tree, build.stubs, left_out or []) from None
             where = template_location(message, tree)
             if where is not None:
                 raise RenderError(message, *where) from None
             raise RenderError(message, tree.configured_in) from None
-        return Rendering(renderer, _place(docs, tree, copy))
+        enabled, kept = set(), []
+        for doc in docs:
+            found = marker.search(doc.source)
+            if found is not None:
+                enabled.add(int(found.group(1)))
+            else:
+                kept.append(doc)
+        omitted = [_dependency_omission(stub, tree) for index, stub in enumerate(build.stubs) if index in enabled]
+        return Rendering(renderer, _place(kept, tree, copy), omitted)
     finally:
         remove_tree(work)
+
+
+def _dependency_omission(stub: _Stub, tree: _Chart) -> Omission:
+    """HL009 on the ``Chart.yaml`` entry of an enabled dependency that needs the network."""
+    where = "an OCI registry" if stub.repository.lower().startswith("oci://") else "a chart repository"
+    return Omission(f"chart dependency {stub.name} ({stub.repository}) needs {where}: {NEVER_FETCHES}",
+                    tree.configured_in, stub.line, stub.column,
+                    argocd_renders="Argo CD runs helm dependency build, which fetches it, before it renders the chart",
+                    unchecked="the objects it adds, possibly hooks, were not checked; the chart's own were")  # fmt: skip
+
+
+def _may_need(message: str, stub: _Stub) -> bool:
+    """Whether Helm's error ``message`` may come from the dependency ``stub`` left out: a named
+    template it would define (``no template "common.names.fullname"``), a value its own
+    ``values.yaml`` would default (``nil pointer evaluating interface {}.password``), or its name
+    quoted. Any other failure of a chart whose value files were all read is the chart's own
+    (a ``required``/``fail`` of its templates): HL007 where Helm says, as Argo CD fails."""
+    return ('no template "' in message or "nil pointer evaluating" in message
+            or re.search(rf"(?<![\w-]){re.escape(stub.name)}(?![\w-])", message) is not None)  # fmt: skip
+
+
+def _without(message: str, tree: _Chart, stubs: list[_Stub], left_out: list[tuple[str, Omission]]) -> RenderError:
+    """The chart does not render without what hooklint left out (a dependency's named templates, a
+    value the schema or a ``required`` needs): HL009 where the first of them is written, Helm's
+    ``message`` quoted, as Argo CD renders the chart with them."""
+    names = [f"dependency {s.name} ({s.repository})" for s in stubs]
+    names += [f"value file {name}" for name, _ in left_out]
+    if stubs:
+        path, line, column = tree.configured_in, stubs[0].line, stubs[0].column
+    else:
+        path, line, column = left_out[0][1].path, left_out[0][1].line, left_out[0][1].column
+    return RenderError(f"chart {os.path.normpath(tree.folder or '.')} does not render without {', '.join(names)}, "
+                       f"which hooklint left out (it never fetches charts or values, never decrypts): {message}",
+                       path, line, column, argocd_renders="Argo CD renders the chart with them")  # fmt: skip
 
 
 #: Where Go's text/template says an error is: ``shop/templates/job.yaml:12:7`` (executing) or
@@ -866,7 +1134,7 @@ def _place(docs: list[_Doc], tree: _Chart, copy: str) -> list[RenderedDocument]:
             continue
         origin = os.path.normpath(os.path.join(owner.folder, inside))
         if origin not in texts:
-            texts[origin] = _read_text(os.path.join(copy, os.path.relpath(origin, tree.folder or ".")))
+            texts[origin] = _read_text(os.path.join(copy, owner.copied, inside))
         template = texts[origin]
         line = 0
         if template is not None:

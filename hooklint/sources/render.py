@@ -123,6 +123,8 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
             else:
                 helm = _options(HelmOptions.from_application, application, manifest_file, application.options,
                                 application.name, application.namespace)  # fmt: skip
+                # where each value file is written: one hooklint cannot read is HL009 there (issue 22)
+                helm = dataclasses.replace(helm, value_file_places=application.value_file_places)
             if config.kube_version and not helm.kube_version:  # the cluster's, as Argo CD passes it
                 helm = dataclasses.replace(helm, kube_version=config.kube_version)
             if config.api_versions and not helm.api_versions:
