@@ -257,7 +257,13 @@ def lint(
         raise typer.Exit(EXIT_CLEAN)
     threshold = None if cfg.fail_on == "never" else SEVERITY_RANK[cfg.fail_on]
     failing = threshold is not None and any(SEVERITY_RANK[f.severity] >= threshold for f in result.findings)
+    failing = failing or _unrendered_fails(cfg, result.findings)
     raise typer.Exit(EXIT_FINDINGS if failing or not_written else EXIT_CLEAN)
+
+
+def _unrendered_fails(cfg, findings) -> bool:
+    """``fail-on-unrendered: true`` and an HL009 among ``findings``: it fails the run as an error would."""
+    return cfg.fail_on_unrendered and any(f.rule_id == "HL009" for f in findings)
 
 
 class DiffFormat(str, Enum):
@@ -311,7 +317,7 @@ def diff(
         raise typer.Exit(EXIT_ERROR)
     threshold = None if cfg.fail_on == "never" else SEVERITY_RANK[cfg.fail_on]
     failing = threshold is not None and any(SEVERITY_RANK[f.severity] >= threshold for f in change.new)
-    raise typer.Exit(EXIT_FINDINGS if failing else EXIT_CLEAN)
+    raise typer.Exit(EXIT_FINDINGS if failing or _unrendered_fails(cfg, change.new) else EXIT_CLEAN)
 
 STARTER = """\
 # yaml-language-server: $schema={schema}
@@ -324,6 +330,7 @@ ignore: []                       # never run these (wins over select)
 # severity:                      # override a rule's severity: error, warning or note
 #   HL208: note
 fail-on: warning                 # lowest severity that fails the run: error, warning, note, never
+fail-on-unrendered: false        # true: HL009 (a remote base, a helmCharts entry hooklint left out) fails the run
 
 exclude: []                      # files never reported, e.g. ["legacy/", "**/*-generated.yaml"]
 # baseline: .hooklint-baseline.json  # findings recorded by hooklint lint --write-baseline

@@ -30,7 +30,8 @@ from hooklint.model import Manifest, manifests_of
 from hooklint.plan import SyncPlan, build_plan
 from hooklint.sources.rendered import Renderer
 from hooklint.sources.discovery import PLUGIN
-from hooklint.sources import STDIN, Application, LoadedApplication, group_applications, load_application, loaded_application
+from hooklint.sources import (STDIN, Application, Coverage, LoadedApplication, group_applications, load_application,
+                              loaded_application)  # fmt: skip
 
 #: What one application's lint gives back: (findings, input errors, files linted, files not linted
 #: as (path, reason), the renderer's label or None).
@@ -337,6 +338,9 @@ class PlannedApplication:
     generated_by: str | None = None
     #: Whether the repository's Applications are known and none of them deploys this folder.
     undeployed: bool = False
+    #: How much of it was rendered, and why not all (issue 22): a plan of a partial rendering
+    #: lacks what the left-out entries add, one of ``none`` is not Argo CD's plan at all.
+    coverage: Coverage = dataclasses.field(default_factory=Coverage)
 
 
 def plan_paths(paths: list[str], config: Config) -> tuple[list[PlannedApplication], list[InputError]]:
@@ -367,8 +371,9 @@ def _plan_application(app: Application, config: Config, errors: list[InputError]
     """Load and plan one application for :func:`plan_paths` (its input errors added to ``errors``;
     ``mapped``: whether the repository's Applications are known)."""
     if app.source_type == PLUGIN:
-        return PlannedApplication(app.key, build(load_application(app, config), config)[1], 0, PLUGIN, None,
-                                  app.argocd.label(), app.argocd.generated_by)  # fmt: skip
+        loaded = load_application(app, config)
+        return PlannedApplication(app.key, build(loaded, config)[1], 0, PLUGIN, None, app.argocd.label(),
+                                  app.argocd.generated_by, coverage=loaded.coverage)  # fmt: skip
     with collector_paused():
         loaded = load_application(app, config)
     errors.extend(f.error for f in loaded.reported_files if f.error is not None)
@@ -378,7 +383,7 @@ def _plan_application(app: Application, config: Config, errors: list[InputError]
     label = app.argocd.label() if app.argocd is not None else None
     generated_by = app.argocd.generated_by if app.argocd is not None else None
     return PlannedApplication(app.key, plan, unparsed, app.source_type, loaded.renderer, label, generated_by,
-                              mapped and app.argocd is None and app.key != STDIN)  # fmt: skip
+                              mapped and app.argocd is None and app.key != STDIN, loaded.coverage)  # fmt: skip
 
 
 def lint_text(

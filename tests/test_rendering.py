@@ -251,15 +251,14 @@ REMOTE_BASE_HL009 = (
     "remote/kustomization.yaml:2:3: warning HL009 source-not-rendered: resources entry "
     "'https://github.com/acme/platform//deploy?ref=v1' is remote and needs the network; hooklint never uses the "
     "network: vendor the base into the repository. Argo CD fetches it when it renders the application. hooklint "
-    "did not render remote/, so none of its objects were checked: neither those the entry adds (possibly hooks) "
-    "nor those of its local files."
+    "left it out, so the objects it adds, possibly hooks, were not checked; the rest of the application was."
 )
 
 
 @needs_kustomize
 def test_a_source_argo_cd_renders_and_hooklint_will_not_is_a_warning_of_its_own(repo):
-    """HL009, not HL007: the application syncs (Argo CD fetches the base), hooklint checks none of
-    it; the other applications of the run are checked, and a real render failure stays HL007."""
+    """HL009, not HL007: the application syncs (Argo CD fetches the base), hooklint renders the rest
+    without it (issue 22: here nothing is left); the other applications of the run are checked, and a real render failure stays HL007."""
     write(repo, {
         "remote/kustomization.yaml": "resources:\n- https://github.com/acme/platform//deploy?ref=v1\n",
         "broken/kustomization.yaml": "resources:\n- missing.yaml\n",
