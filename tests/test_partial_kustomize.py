@@ -62,12 +62,13 @@ def repo(tmp_path, monkeypatch):
 
 @pytest.fixture
 def handed(monkeypatch):
-    """The text of every file in the copy kustomize builds, each time it runs."""
+    """The text of every file hooklint's temporary folder holds (the copy, a Component's wrapper)
+    each time kustomize runs."""
     texts: list[str] = []
     real = bounded.run
 
     def run(argv, *args, **kwargs):
-        for folder, _, names in os.walk(kwargs["cwd"]):
+        for folder, _, names in os.walk(os.path.dirname(kwargs["cwd"])):
             texts.extend(Path(folder, n).read_text() for n in names if os.path.isfile(Path(folder, n)))
         return real(argv, *args, **kwargs)
 
@@ -129,7 +130,7 @@ def test_three_levels_down_the_hl009_is_on_the_entry_where_it_is_written(repo, h
     assert handed and not any(entry in text for text in handed)
     text = runner.invoke(app, ["plan", "overlays/prod"]).output.splitlines()
     assert text[1:3] == [
-        "  rendered: partial: the objects of these entries are missing from this plan:",
+        "  rendered: partial: hooklint left these entries out, so what they add or change is missing:",
         f"    hooks/kustomization.yaml:4:5: resources entry '{entry}' is remote and needs the network",
     ]
 
@@ -224,3 +225,40 @@ def test_plan_json_says_full_partial_or_none(repo):
         "    none/kustomization.yaml:2:3: resources entry 'missing.yaml' names nothing: none/missing.yaml does not exist",
         "  hooklint rendered nothing of it, so it cannot say what a sync applies (run hooklint lint)",
     ]
+
+
+COMPONENT = (
+    "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources:\n- job.yaml\npatches:\n"
+    "- patch: |\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata:\n      name: web\n    spec:\n"
+    "      replicas: 2\n"
+)
+
+
+@needs_kustomize
+@pytest.mark.parametrize("named", [["comp/"], ["comp/kustomization.yaml"], ["comp/job.yaml"]])
+def test_a_component_nothing_uses_is_rendered_on_its_own(repo, named, handed):
+    """Not "0 files, exit 0": the Component is built through a wrapper kustomization on the copy;
+    its patch of what only its users add is left out of that rendering (HL009 on it, not HL007)."""
+    write(repo, {"comp/kustomization.yaml": COMPONENT, "comp/job.yaml": HOOK})
+    result = runner.invoke(app, ["lint", *named])
+    assert result.exit_code == 1, result.output
+    assert lines(result) == ordered(["comp/kustomization.yaml:6:3: HL009", *hook_findings("comp/job.yaml")])
+    assert ("comp/kustomization.yaml:6:3: warning HL009 source-not-rendered: patches entry needs Deployment web, which "
+            "this Component does not add. Argo CD applies a Component inside the kustomizations that list it under "
+            "components, where its patches find their targets; hooklint rendered the Component on its own. hooklint "
+            "left it out, so what it changes was not checked; the rest of the Component was.") in result.output
+    assert any(text.startswith("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\ncomponents:\n- ")
+               for text in handed)  # fmt: skip
+    assert (repo / "comp/kustomization.yaml").read_text() == COMPONENT
+
+
+@needs_kustomize
+def test_a_component_a_kustomization_of_the_run_uses_is_linted_through_it(repo):
+    write(repo, {
+        "comp/kustomization.yaml": COMPONENT, "comp/job.yaml": HOOK,
+        "app/kustomization.yaml": "resources:\n- web.yaml\ncomponents:\n- ../comp\n",
+        "app/web.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n",
+    })  # fmt: skip
+    result = runner.invoke(app, ["lint", "--format", "json", "app", "comp"])
+    found = sorted({(f["path"], f["rule_id"]) for f in json.loads(result.output)["findings"]})
+    assert ("comp/job.yaml", "HL102") in found and not any(rule == "HL009" for _, rule in found)

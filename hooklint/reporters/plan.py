@@ -139,7 +139,7 @@ def render_text(planned: PlannedApplication) -> list[str]:
             lines.append(f"  note: {note}")
     coverage = planned.coverage
     if coverage.rendered != "full":  # issue 22: say what the plan lacks
-        lines.append("  rendered: partial: the objects of these entries are missing from this plan:" if
+        lines.append("  rendered: partial: hooklint left these entries out, so what they add or change is missing:" if
                      coverage.rendered == "partial" else "  rendered: none: this is not the plan Argo CD syncs:")
         lines.extend(f"    {escape_controls(reason)}" for reason in coverage.reasons)
     if unparsed:

@@ -75,7 +75,7 @@ from hooklint.files import FileTooLarge, NotRegularFile, file_problem, make_dirs
 from hooklint.loader import within
 from hooklint.sources import bounded, partial, sandbox
 from hooklint.sources.cache import cached, input_key
-from hooklint.sources.discovery import KUSTOMIZATION_NAMES
+from hooklint.sources.discovery import KUSTOMIZATION_NAMES, is_component
 from hooklint.sources.kustomize_spec import ambiguous_key, canonical, fetched_by_kustomize, go_fold, is_remote_file
 from hooklint.sources.redact import tagging_inputs
 from hooklint.sources.rendered import (
@@ -242,7 +242,7 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
     plan = _plan_copy(root_abs, files, to_user)
     real_root = os.path.realpath(root_abs)
     app_inside = os.path.relpath(_resolve(root_abs, real_root, app_abs, to_user) or app_abs, real_root)
-    leaving = _Leaving(inputs, {}, app_abs)
+    leaving = _Leaving(inputs, {}, app_abs, is_component(os.path.join(app_abs, name)))
     for kustomization in {*inputs.removals, *(p.kustomization for p in inputs.patches)}:
         resolved = _resolve(root_abs, real_root, kustomization, to_user)
         if resolved is not None:
@@ -261,11 +261,13 @@ class _Leaving:
     """What a partial rendering leaves out of the copy (:mod:`hooklint.sources.partial`):
     ``inputs`` (the walk that found the entries, the patch-like entries and which kustomization
     builds on which), ``inside`` (each kustomization to edit, as reached -> its path in the copy,
-    relative to the resolved root) and ``app`` (the application folder, absolute, as reached)."""
+    relative to the resolved root) and ``app`` (the application folder, absolute, as reached).
+    ``component``: the folder is a kustomize Component, built through a wrapper kustomization."""
 
     inputs: _Inputs
     inside: dict[str, str]
     app: str
+    component: bool = False
 
     def below(self, kustomization: str) -> set[str]:
         """``kustomization`` and every kustomization it builds on, at any depth."""
@@ -277,7 +279,8 @@ class _Leaving:
                 stack.extend(self.inputs.children.get(one, ()))
         return seen
 
-    def omissions(self, notes: dict[int, list[str]]) -> list[Omission]:
+    def omissions(self, notes: dict[int, list[str]], alone: Iterable[tuple[partial.PatchEntry, tuple[str, str]]] = ()
+                  ) -> list[Omission]:  # fmt: skip
         """One omission per entry left out (paths relative to the application folder; the
         patches dropped with each, ``notes``, said in it), kustomization by kustomization in walk
         order, each one's by line and column."""
@@ -294,6 +297,14 @@ class _Leaving:
             out.append(((first[left.kustomization], left.line, left.column), Omission(
                 left.message, os.path.relpath(left.kustomization, self.app), left.line, left.column,
                 left.argocd_renders, what + "; the rest of the application was")))  # fmt: skip
+        for patch, (kind, name) in alone:  # a Component's patch of what only its users add
+            first.setdefault(patch.kustomization, len(first) + len(out))
+            out.append(((first[patch.kustomization], patch.line, patch.column), Omission(
+                f"{patch.field} entry needs {kind} {name}, which this Component does not add",
+                os.path.relpath(patch.kustomization, self.app), patch.line, patch.column,
+                "Argo CD applies a Component inside the kustomizations that list it under components, where its "
+                "patches find their targets; hooklint rendered the Component on its own",
+                "what it changes was not checked; the rest of the Component was")))  # fmt: skip
         return [omission for _, omission in sorted(out, key=lambda pair: pair[0])]  # as written, per kustomization
 
 
@@ -940,11 +951,21 @@ def _build(argv: list[str], renderer: Renderer, root: str, plan: _CopyPlan, app_
 
         edits = _CopyEdits(src, app, leaving)
         notes: dict[int, list[str]] = {}
+        # a Component is built as a kustomization listing it (kustomize builds one only that way
+        # inside Argo CD's renderings): a wrapper beside the copy, never in the user's tree
+        component = leaving is not None and leaving.component
+        target = os.path.join(work, "component") if component else app
         for round_ in range(partial.MAX_ROUNDS + 1):
             app_edited = edits.write()
-            requested, same_lines = _prepare(app, options, user_file)
+            if component:
+                make_dirs(target)
+                with open(os.path.join(target, KUSTOMIZATION_NAMES[0]), "w", encoding="utf-8") as handle:
+                    handle.write("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\ncomponents:\n"
+                                 f"- {json.dumps(os.path.relpath(app, target))}\n")  # fmt: skip
+            requested, same_lines = _prepare(target, options, user_file)
+            same_lines = same_lines and not component
             try:
-                done = bounded.run([*sandbox.network_isolation(root), *argv, app], cwd=src,
+                done = bounded.run([*sandbox.network_isolation(root), *argv, target], cwd=src,
                                    env=_environment(home, root), timeout=limits.timeout, memory=limits.memory)  # fmt: skip
             except bounded.Stopped as stopped:
                 raise RenderError(f"kustomize build of {os.path.normpath(folder)} {stopped.reason}", user_file) from None
@@ -962,8 +983,18 @@ def _build(argv: list[str], renderer: Renderer, root: str, plan: _CopyPlan, app_
                 message += (f" (hooklint rendered it without the {count} entr{'y' if count == 1 else 'ies'} that "
                             "need the network or --enable-helm, which it leaves out)")  # fmt: skip
             raise RenderError(message, user_file, int(line.group(1)) if line and same_lines and not app_edited else 1)
-        omitted = leaving.omissions(notes) if leaving is not None else []
-        return Rendering(renderer, _documents(done.stdout, requested), omitted)
+        omitted = leaving.omissions(notes, edits.alone) if leaving is not None else []
+        documents = _documents(done.stdout, requested)
+        if component:  # paths relative to the wrapper: to the Component's folder
+
+            def rebase(path: str) -> str:
+                return os.path.relpath(os.path.normpath(os.path.join(target, path)), app)
+
+            for doc in documents:
+                doc.origin = rebase(doc.origin) if doc.origin else None
+                doc.configured_in = rebase(doc.configured_in) if doc.configured_in else None
+                doc.transformations = [Transformation(rebase(t.path), t.kind) for t in doc.transformations]
+        return Rendering(renderer, documents, omitted)
     finally:
         remove_tree(work)
 
@@ -978,6 +1009,8 @@ class _CopyEdits:
         self.leaving = leaving
         self.removals: dict[str, list[tuple[str, int | None]]] = {}
         self.dropped: set[tuple[str, str, int]] = set()
+        #: patches of a Component built on its own dropped for a target none of its entries adds
+        self.alone: list[tuple[partial.PatchEntry, tuple[str, str]]] = []
         self.originals: dict[str, str] = {}
         name = _kustomization_name(app)
         self.app_file = os.path.join(app, name) if name is not None else None
@@ -1004,7 +1037,7 @@ class _CopyEdits:
         that build on a left-out entry, and add a note to each omission below them (``notes``: index
         in ``left_out`` -> notes). False when there is nothing to drop (the failure stands)."""
         leaving = self.leaving
-        if missing is None or leaving is None or not leaving.inputs.left_out:
+        if missing is None or leaving is None or not (leaving.inputs.left_out or leaving.component):
             return False
         left = {entry.kustomization for entry in leaving.inputs.left_out}
         dropped = False
@@ -1012,7 +1045,7 @@ class _CopyEdits:
             key = (patch.kustomization, patch.field, patch.index)
             below = leaving.below(patch.kustomization)
             if missing not in patch.targets or key in self.dropped or patch.kustomization not in leaving.inside \
-                    or not below & left:  # fmt: skip
+                    or not (below & left or leaving.component):  # fmt: skip
                 continue
             self.dropped.add(key)
             path = os.path.join(self.src, leaving.inside[patch.kustomization])
@@ -1022,9 +1055,11 @@ class _CopyEdits:
             self.removals.setdefault(path, []).append((patch.field, patch.index))
             where = partial.mark_path(os.path.relpath(patch.kustomization, leaving.app))
             note = f"the {patch.field} entry at {where}:{patch.line}:{patch.column} (it needs {missing[0]} {missing[1]})"
-            for i, entry in enumerate(leaving.inputs.left_out):
-                if entry.kustomization in below:
-                    notes.setdefault(i, []).append(note)
+            below_left = [i for i, entry in enumerate(leaving.inputs.left_out) if entry.kustomization in below]
+            for i in below_left:
+                notes.setdefault(i, []).append(note)
+            if not below_left:
+                self.alone.append((patch, missing))
             dropped = True
         return dropped
 
