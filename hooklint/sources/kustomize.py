@@ -205,7 +205,7 @@ def _version_of(binary: str, kubectl: bool) -> str:
 
 
 def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = None,
-                     limits: bounded.Limits | None = None) -> Rendering:  # fmt: skip
+                     limits: bounded.Limits | None = None, wrap_component: bool = False) -> Rendering:  # fmt: skip
     """Render the kustomization in ``folder`` as Argo CD's repo server does, with the
     Application's ``options`` applied (see the module docstring).
 
@@ -214,7 +214,10 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
     file kustomize may read must be under it, and ``folder`` is inside it (else ValueError).
     Renderings are cached (:mod:`hooklint.sources.cache`) under the renderer, the options and the
     bytes of every input file. kustomize runs in a child process bounded by ``limits``
-    (:mod:`hooklint.sources.bounded`; default 60 s and 2 GiB). Raises :class:`RenderError`
+    (:mod:`hooklint.sources.bounded`; default 60 s and 2 GiB). With ``wrap_component``, a folder
+    whose kustomization is a Component is built through a wrapper kustomization listing it (as the
+    kustomizations that use it build it; issue 22), its patches of objects it does not add left
+    out (HL009); without, it is built directly, as Argo CD builds an Application's path. Raises :class:`RenderError`
     (kustomize failed, or was stopped by a limit or a signal; a remote
     base, ``needs_network``; a plugin; ``helmCharts``; an out-of-bounds symlink) and
     :class:`RendererUnavailable` (neither kustomize nor kubectl is installed)."""
@@ -242,12 +245,13 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
     plan = _plan_copy(root_abs, files, to_user)
     real_root = os.path.realpath(root_abs)
     app_inside = os.path.relpath(_resolve(root_abs, real_root, app_abs, to_user) or app_abs, real_root)
-    leaving = _Leaving(inputs, {}, app_abs, is_component(os.path.join(app_abs, name)))
+    leaving = _Leaving(inputs, {}, app_abs, wrap_component and is_component(os.path.join(app_abs, name)))
     for kustomization in {*inputs.removals, *(p.kustomization for p in inputs.patches)}:
         resolved = _resolve(root_abs, real_root, kustomization, to_user)
         if resolved is not None:
             leaving.inside[kustomization] = os.path.relpath(resolved, real_root)
-    key = input_key([renderer.name, renderer.version, argv[0], repr(options), rel_app], files, root_abs)
+    wrapped = ["wrapped"] if leaving.component else []
+    key = input_key([renderer.name, renderer.version, argv[0], repr(options), rel_app, *wrapped], files, root_abs)
     rendering = cached(
         "kustomize", key,
         tagging_inputs(files, lambda: _build(argv, renderer, root_abs, plan, app_inside, options, folder, user_file,

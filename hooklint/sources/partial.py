@@ -24,6 +24,7 @@ Everything here reads text and YAML; nothing runs, nothing is fetched.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -117,15 +118,15 @@ def without_entries(text: str, removals: list[tuple[str, int | None]], dump: Cal
     except yaml.YAMLError:
         node = None
     lines = text.splitlines(keepends=True)
-    whole = []  # a field that loses every item goes (an empty list left as null is the same to kustomize)
+    emptied = set()  # a field that loses every item is written "field: []" (kustomize refuses an empty file)
     for name in dict.fromkeys(n for n, _ in removals):
         found = field_nodes(node, name)
         items = found[1].value if found is not None and isinstance(found[1], yaml.SequenceNode) else None
         if items is not None and {i for n, i in removals if n == name} >= set(range(len(items))):
-            whole.append((name, None))
-    gone = {n for n, _ in whole}
-    removals = whole + [(n, i) for n, i in removals if n not in gone]
+            emptied.add(name)
+    removals = [(n, None) for n in sorted(emptied)] + [(n, i) for n, i in removals if n not in emptied]
     cut: set[int] = set()
+    put: dict[int, str] = {}
     exact = isinstance(node, yaml.MappingNode) and not node.flow_style and not _shared(node)
     for name, index in removals if exact else ():
         found = field_nodes(node, name)
@@ -144,15 +145,19 @@ def without_entries(text: str, removals: list[tuple[str, int | None]], dump: Cal
             exact = False
             break
         cut.update(range(*span))
+        if name in emptied:
+            put[span[0]] = f"{json.dumps(str(key.value))}: []\n"
     if exact:
-        return "".join(line for i, line in enumerate(lines) if i not in cut)
+        return "".join(put.get(i, "") if i in cut else line for i, line in enumerate(lines))
     config = yaml.load(text, Loader=BoundedLoader)
     if not isinstance(config, dict):
         return text
     for name in {n for n, _ in removals}:
         indexes = {i for n, i in removals if n == name}
         for key in [k for k in config if go_fold(str(k)) == go_fold(name)]:
-            if None in indexes or not isinstance(config[key], list):
+            if name in emptied:
+                config[key] = []
+            elif None in indexes or not isinstance(config[key], list):
                 del config[key]
             else:
                 config[key] = [v for i, v in enumerate(config[key]) if i not in indexes]
