@@ -34,8 +34,9 @@ from hooklint.sources import (STDIN, Application, Coverage, LoadedApplication, g
                               loaded_application)  # fmt: skip
 
 #: What one application's lint gives back: (findings, input errors, files linted, files not linted
-#: as (path, reason), the renderer's label or None).
-Outcome = tuple[list[Finding], list[InputError], int, list[tuple[str, str]], str | None]
+#: as (path, reason), the renderer's label or None, the kustomization or ``Chart.yaml`` it has when
+#: that did not render, else None).
+Outcome = tuple[list[Finding], list[InputError], int, list[tuple[str, str]], str | None, str | None]
 
 
 def build(loaded: LoadedApplication, config: Config) -> tuple[list[Manifest], SyncPlan]:
@@ -87,7 +88,7 @@ def lint_application(engine: Engine, app: Application) -> Outcome:
     except ConfigError:
         raise
     except Exception as exc:  # noqa: BLE001 - isolation: this application's report only
-        return [internal_error_finding(engine, app, exc)], [], 0, [], None
+        return [internal_error_finding(engine, app, exc)], [], 0, [], None, app.manifest_file
 
 
 def internal_error_finding(engine: Engine, app: Application, exc: BaseException) -> Finding:
@@ -109,20 +110,43 @@ def _lint_application(engine: Engine, app: Application) -> Outcome:
     findings = list(engine.check_application(loaded, *build(loaded, engine.config)))
     renderer = loaded.renderer.label() if loaded.renderer is not None else None
     not_linted = sum(1 for f in reported if f.error is not None or f.skip_reason is not None)
-    return findings, errors, len(app.reported) - not_linted, skipped, renderer
+    unrendered = app.manifest_file if loaded.coverage.rendered == "none" else None
+    return findings, errors, len(app.reported) - not_linted, skipped, renderer, unrendered
 
 
 def lint_applications(engine: Engine, apps: Iterable[Application]) -> RunResult:
     """Lint applications one after the other in this process. Findings are in application
     order, unsorted."""
     result = RunResult()
+    unrendered: set[str] = set()
     for app in apps:
-        _merge(result, lint_application(engine, app))
+        _merge(result, lint_application(engine, app), unrendered)
+    result.skipped_files = honest_reasons(result.skipped_files, unrendered)
     return result
 
 
-def _merge(result: RunResult, outcome: Outcome) -> None:
-    findings, errors, files, skipped, renderer = outcome
+#: What a reason says of a file linted through a kustomization's rendering, and what it says
+#: instead when that kustomization did not render (issue 22: never listed as covered).
+THROUGH = "linted through that kustomization's rendering"
+NOT_THROUGH = "that kustomization did not render (its HL007, HL008 or HL009 says why), so it is checked nowhere"
+
+
+def honest_reasons(skipped: list[tuple[str, str]], unrendered: set[str]) -> list[tuple[str, str]]:
+    """``skipped`` (files not linted on their own, as (path, reason)) with every "linted through
+    that kustomization's rendering" of a kustomization in ``unrendered`` (those that did not
+    render, as the run spells them) said as not linted: its files are checked nowhere."""
+    out = []
+    for path, reason in skipped:
+        if THROUGH in reason and any(f" {k} " in f" {reason} " for k in unrendered):
+            reason = reason.replace(THROUGH, NOT_THROUGH)
+        out.append((path, reason))
+    return out
+
+
+def _merge(result: RunResult, outcome: Outcome, unrendered: set[str] | None = None) -> None:
+    findings, errors, files, skipped, renderer, failed = outcome
+    if failed is not None and unrendered is not None:
+        unrendered.add(failed)
     result.findings.extend(findings)
     result.errors.extend(errors)
     result.files += files
@@ -221,8 +245,10 @@ def _lint_parallel(engine: Engine, apps: list[Application], jobs: int) -> RunRes
             pool.join()
     assert len(results) == len(apps)
     result = RunResult()
+    unrendered: set[str] = set()
     for i in range(len(apps)):
-        _merge(result, results[i])
+        _merge(result, results[i], unrendered)
+    result.skipped_files = honest_reasons(result.skipped_files, unrendered)
     return result
 
 
@@ -275,6 +301,7 @@ def _helm_notice(result: RunResult, config: Config) -> list[str]:
 #: What a skip reason says, in the words of the notice that counts them (first match wins).
 _SKIP_KINDS = (
     ("linted through that kustomization's rendering", "read through a kustomization's rendering"),
+    ("that kustomization did not render", "read by a kustomization that did not render"),
     ("a kustomize Component that no kustomization", "in a kustomize Component nothing in this run uses"),
     ("does not list it", "not listed by their kustomization"),
     ("+argocd:skip-file-rendering", "marked +argocd:skip-file-rendering"),

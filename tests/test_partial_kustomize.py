@@ -262,3 +262,17 @@ def test_a_component_a_kustomization_of_the_run_uses_is_linted_through_it(repo):
     result = runner.invoke(app, ["lint", "--format", "json", "app", "comp"])
     found = sorted({(f["path"], f["rule_id"]) for f in json.loads(result.output)["findings"]})
     assert ("comp/job.yaml", "HL102") in found and not any(rule == "HL009" for _, rule in found)
+
+
+@needs_kustomize
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_files_of_a_kustomization_that_did_not_render_are_not_listed_as_linted_through_it(repo, jobs):
+    write(repo, {"comp/kustomization.yaml": COMPONENT, "comp/job.yaml": HOOK,
+                 "app/kustomization.yaml": "resources:\n- missing.yaml\ncomponents:\n- ../comp\n"})  # fmt: skip
+    result = runner.invoke(app, ["lint", "--format", "json", "--jobs", jobs, "."])
+    why = ("a kustomize Component that app/kustomization.yaml renders: that kustomization did not render (its HL007, "
+           "HL008 or HL009 says why), so it is checked nowhere")  # fmt: skip
+    assert json.loads(result.output)["skipped"] == [{"path": "comp/job.yaml", "reason": why},
+                                                    {"path": "comp/kustomization.yaml", "reason": why}]  # fmt: skip
+    text = runner.invoke(app, ["lint", "--jobs", jobs, "."]).output
+    assert "note: 2 files not linted on their own (2 read by a kustomization that did not render)" in text
