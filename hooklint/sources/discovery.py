@@ -13,7 +13,7 @@ multi-source Application is one application of several parts, a plugin source is
 
 Some files are no application's own, and are listed as not linted, with the reason, instead of
 being linted on their own: a kustomization's patches and generator inputs, and the folders of
-kustomize Components (``kind: Component``), all linted through the rendering of the kustomizations
+kustomize Components (``kind: Component``; one nothing of the run uses is rendered on its own), all linted through the rendering of the kustomizations
 (or Argo CD Applications) that use them; and dangling symbolic links, which Argo CD skips
 (``reposerver/repository/repository.go`` ``getPotentiallyValidManifestFile``).
 """

@@ -36,9 +36,12 @@ is byte for byte what ``kustomize build`` prints without them (an annotation the
 ``buildMetadata`` asked for stays, as Argo CD would apply it).
 
 Safety: never ``--enable-exec``, ``--enable-alpha-plugins``, ``--enable-helm`` or ``--enable-star``;
-remote entries (recognised as kustomize recognises them, :mod:`hooklint.sources.kustomize_spec`,
-whatever exists on disk), plugins (KRM functions) and ``helmCharts`` are refused before kustomize
-runs, and so is a kustomization with two keys for one field (kustomize reads keys in any case).
+remote ``resources``, ``bases`` and ``components`` entries (recognised as kustomize recognises them,
+:mod:`hooklint.sources.kustomize_spec`, whatever exists on disk) and ``helmCharts`` entries are left
+out of the copy kustomize builds, the rest rendered (:mod:`hooklint.sources.partial`; issue 22), so
+kustomize is never handed a URL; other remote entries (a patch, a generator file) and plugins (KRM
+functions) are refused before kustomize runs, and so is a kustomization with two keys for one field
+(kustomize reads keys in any case).
 kustomize is found and run by absolute path, never from the repository, with an environment that
 reaches no cluster, proxy or network (:mod:`hooklint.sources.sandbox`), in a bounded child process
 (time, memory, its own process group: :mod:`hooklint.sources.bounded`).
@@ -218,8 +221,8 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
     whose kustomization is a Component is built through a wrapper kustomization listing it (as the
     kustomizations that use it build it; issue 22), its patches of objects it does not add left
     out (HL009); without, it is built directly, as Argo CD builds an Application's path. Raises :class:`RenderError`
-    (kustomize failed, or was stopped by a limit or a signal; a remote
-    base, ``needs_network``; a plugin; ``helmCharts``; an out-of-bounds symlink) and
+    (kustomize failed, or was stopped by a limit or a signal; a remote patch or generator file,
+    ``needs_network``; a plugin; an out-of-bounds symlink) and
     :class:`RendererUnavailable` (neither kustomize nor kubectl is installed)."""
     options = options or KustomizeOptions()
     root_abs, app_abs = os.path.abspath(root), os.path.abspath(folder)
