@@ -276,3 +276,14 @@ def test_files_of_a_kustomization_that_did_not_render_are_not_listed_as_linted_t
                                                     {"path": "comp/kustomization.yaml", "reason": why}]  # fmt: skip
     text = runner.invoke(app, ["lint", "--jobs", jobs, "."]).output
     assert "note: 2 files not linted on their own (2 read by a kustomization that did not render)" in text
+
+
+@needs_kustomize
+def test_plan_of_a_partial_rendering_with_no_local_object_never_says_nothing_is_applied(repo):
+    write(repo, {"remote/kustomization.yaml": f"resources:\n- {REMOTE}\n"})
+    text = runner.invoke(app, ["plan", "remote"]).output.splitlines()
+    assert text[-1] == "  no object of the part hooklint rendered is applied during a sync"
+    markdown = runner.invoke(app, ["lint", "-f", "markdown", "remote"]).output
+    assert '  empty["no object of the part hooklint rendered is applied during a sync"]' in markdown
+    assert f"| `remote` | partial | remote/kustomization.yaml:2:3: resources entry '{REMOTE}' is remote and needs the " \
+           "network |" in markdown  # fmt: skip

@@ -170,6 +170,8 @@ def render_text(planned: PlannedApplication) -> list[str]:
         lines.extend(_table(rows, "  "))
     elif coverage.rendered == "none":
         lines.append("  hooklint rendered nothing of it, so it cannot say what a sync applies (run hooklint lint)")
+    elif coverage.rendered == "partial":
+        lines.append("  no object of the part hooklint rendered is applied during a sync")
     else:
         lines.append("  no object is applied during a sync")
     if plan.not_applied:

@@ -156,8 +156,9 @@ def mermaid(planned: PlannedApplication, change: dict[str, Any] | None = None, m
     if len(ids) > 1:
         lines.append("  " + " --> ".join(ids))
     elif not ids:
-        empty = ("not rendered: hooklint cannot say what a sync applies" if planned.coverage.rendered == "none"
-                 else "no object is applied during a sync")  # fmt: skip
+        empty = {"none": "not rendered: hooklint cannot say what a sync applies",
+                 "partial": "no object of the part hooklint rendered is applied during a sync"}.get(
+            planned.coverage.rendered, "no object is applied during a sync")  # fmt: skip
         lines.append(f'  empty["{empty}"]')
     return "\n".join(lines)
 
