@@ -140,9 +140,13 @@ def _override(cfg, select, ignore, exclude, fail_on):
 
 def _failing(cfg, findings: Iterable) -> bool:
     """Whether ``findings`` fail the run: one at or above the configuration's ``fail-on``
-    severity (``--fail-on``; ``never``: none does). The one place lint, diff and fix ask it."""
+    severity (``--fail-on``; ``never``: none does), or an HL009 with ``fail-on-unrendered: true``.
+    The one place lint, diff and fix ask it."""
     from hooklint.findings import SEVERITY_RANK
 
+    findings = list(findings)
+    if getattr(cfg, "fail_on_unrendered", False) and any(f.rule_id == "HL009" for f in findings):
+        return True  # fail-on-unrendered: an HL009 fails the run as an error would
     if cfg.fail_on == "never":
         return False
     threshold = SEVERITY_RANK[cfg.fail_on]
@@ -330,6 +334,7 @@ ignore: []                       # never run these (wins over select)
 # severity:                      # override a rule's severity: error, warning or note
 #   HL208: note
 fail-on: warning                 # lowest severity that fails the run: error, warning, note, never
+fail-on-unrendered: false        # true: HL009 (a remote base, a helmCharts entry hooklint left out) fails the run
 
 exclude: []                      # files never reported, e.g. ["legacy/", "**/*-generated.yaml"]
 # baseline: .hooklint-baseline.json  # findings recorded by hooklint lint --write-baseline

@@ -14,6 +14,7 @@ key                           meaning                                           
 ``disable``                   deprecated alias of ``ignore``                              ``[]``
 ``severity``                  ``{HL208: note}``: severity overrides                       ``{}``
 ``fail-on``                   lowest severity that makes the exit code 1                  warning
+``fail-on-unrendered``        HL009 (something hooklint did not render) fails the run    false
 ``exclude``                   gitignore-style globs (relative to the file) not reported   ``[]``
 ``per-path-ignores``          ``{"legacy/**": [HL103]}``: rules not reported on paths     ``{}``
 ``baseline``                  a ``--write-baseline`` file (relative to the config file)   none
@@ -211,6 +212,9 @@ class Config:
     #: rule name -> severity
     severity: dict[str, str] = field(default_factory=dict)
     fail_on: str = "warning"
+    #: HL009 (a source or entry Argo CD renders and hooklint did not) makes the exit code 1 as an
+    #: error would, whatever ``fail-on`` says (issue 22: for teams that want every hook proven)
+    fail_on_unrendered: bool = False
     exclude: PathFilter = field(default_factory=lambda: PathFilter(".", []))
     #: (glob filter, rule names) pairs
     per_path_ignores: list[tuple[PathFilter, list[str]]] = field(default_factory=list)
@@ -455,6 +459,7 @@ def parse_config(data: Any, where: str, lines: dict[tuple, int] | None = None) -
         ignore=strings("ignore"),
         severity={str(k): v for k, v in get("severity", {}).items()},
         fail_on=get("fail-on", "warning"),
+        fail_on_unrendered=get("fail-on-unrendered", False),
         exclude=PathFilter(base, strings("exclude")),
         per_path_ignores=[(PathFilter(base, [glob]), [r.strip() for r in rules or []])
                           for glob, rules in get("per-path-ignores", {}).items()],  # fmt: skip

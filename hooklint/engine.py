@@ -179,7 +179,7 @@ class Engine:
         built by the earlier stages), after suppressions, in file, document and check order (the
         pipeline sorts them)."""
         reported = set(loaded.app.reported)
-        ctx = Context.build(self.config, manifests, plan)
+        ctx = Context.build(self.config, manifests, plan, partial=loaded.coverage.rendered == "partial")
         by_manifest: dict[int, list[Finding]] = {}
         owners: dict[tuple[str, int], Manifest | None] = {}
         for m in manifests:

@@ -31,11 +31,13 @@ from hooklint.plan import SyncPlan, build_plan
 from hooklint.sources.redact import object_secrets, redactor
 from hooklint.sources.rendered import Renderer
 from hooklint.sources.discovery import PLUGIN
-from hooklint.sources import STDIN, Application, LoadedApplication, group_applications, load_application, loaded_application
+from hooklint.sources import (STDIN, Application, Coverage, LoadedApplication, group_applications, load_application,
+                              loaded_application)  # fmt: skip
 
 #: What one application's lint gives back: (findings, input errors, files linted, files not linted
-#: as (path, reason), the renderer's label or None).
-Outcome = tuple[list[Finding], list[InputError], int, list[tuple[str, str]], str | None]
+#: as (path, reason), the renderer's label or None, the kustomization or ``Chart.yaml`` it has when
+#: that did not render, else None).
+Outcome = tuple[list[Finding], list[InputError], int, list[tuple[str, str]], str | None, str | None]
 
 
 def build(loaded: LoadedApplication, config: Config) -> tuple[list[Manifest], SyncPlan]:
@@ -88,7 +90,7 @@ def lint_application(engine: Engine, app: Application) -> Outcome:
     except ConfigError:
         raise
     except Exception as exc:  # noqa: BLE001 - isolation: this application's report only
-        return [internal_error_finding(engine, app, exc)], [], 0, [], None
+        return [internal_error_finding(engine, app, exc)], [], 0, [], None, app.manifest_file
 
 
 def internal_error_finding(engine: Engine, app: Application, exc: BaseException) -> Finding:
@@ -114,7 +116,8 @@ def _lint_application(engine: Engine, app: Application) -> Outcome:
         findings = [_redacted(f, hide) for f in findings]
     renderer = loaded.renderer.label() if loaded.renderer is not None else None
     not_linted = sum(1 for f in reported if f.error is not None or f.skip_reason is not None)
-    return findings, errors, len(app.reported) - not_linted, skipped, renderer
+    unrendered = app.manifest_file if loaded.coverage.rendered == "none" else None
+    return findings, errors, len(app.reported) - not_linted, skipped, renderer, unrendered
 
 
 def secrets_of(manifests: list[Manifest]) -> Callable[[str], str] | None:
@@ -137,13 +140,35 @@ def lint_applications(engine: Engine, apps: Iterable[Application]) -> RunResult:
     """Lint applications one after the other in this process. Findings are in application
     order, unsorted."""
     result = RunResult()
+    unrendered: set[str] = set()
     for app in apps:
-        _merge(result, lint_application(engine, app))
+        _merge(result, lint_application(engine, app), unrendered)
+    result.skipped_files = honest_reasons(result.skipped_files, unrendered)
     return result
 
 
-def _merge(result: RunResult, outcome: Outcome) -> None:
-    findings, errors, files, skipped, renderer = outcome
+#: What a reason says of a file linted through a kustomization's rendering, and what it says
+#: instead when that kustomization did not render (issue 22: never listed as covered).
+THROUGH = "linted through that kustomization's rendering"
+NOT_THROUGH = "that kustomization did not render (its HL007, HL008 or HL009 says why), so it is checked nowhere"
+
+
+def honest_reasons(skipped: list[tuple[str, str]], unrendered: set[str]) -> list[tuple[str, str]]:
+    """``skipped`` (files not linted on their own, as (path, reason)) with every "linted through
+    that kustomization's rendering" of a kustomization in ``unrendered`` (those that did not
+    render, as the run spells them) said as not linted: its files are checked nowhere."""
+    out = []
+    for path, reason in skipped:
+        if THROUGH in reason and any(f" {k} " in f" {reason} " for k in unrendered):
+            reason = reason.replace(THROUGH, NOT_THROUGH)
+        out.append((path, reason))
+    return out
+
+
+def _merge(result: RunResult, outcome: Outcome, unrendered: set[str] | None = None) -> None:
+    findings, errors, files, skipped, renderer, failed = outcome
+    if failed is not None and unrendered is not None:
+        unrendered.add(failed)
     result.findings.extend(findings)
     result.errors.extend(errors)
     result.files += files
@@ -242,8 +267,10 @@ def _lint_parallel(engine: Engine, apps: list[Application], jobs: int) -> RunRes
             pool.join()
     assert len(results) == len(apps)
     result = RunResult()
+    unrendered: set[str] = set()
     for i in range(len(apps)):
-        _merge(result, results[i])
+        _merge(result, results[i], unrendered)
+    result.skipped_files = honest_reasons(result.skipped_files, unrendered)
     return result
 
 
@@ -296,6 +323,7 @@ def _helm_notice(result: RunResult, config: Config) -> list[str]:
 #: What a skip reason says, in the words of the notice that counts them (first match wins).
 _SKIP_KINDS = (
     ("linted through that kustomization's rendering", "read through a kustomization's rendering"),
+    ("that kustomization did not render", "read by a kustomization that did not render"),
     ("a kustomize Component that no kustomization", "in a kustomize Component nothing in this run uses"),
     ("does not list it", "not listed by their kustomization"),
     ("+argocd:skip-file-rendering", "marked +argocd:skip-file-rendering"),
@@ -359,6 +387,9 @@ class PlannedApplication:
     generated_by: str | None = None
     #: Whether the repository's Applications are known and none of them deploys this folder.
     undeployed: bool = False
+    #: How much of it was rendered, and why not all (issue 22): a plan of a partial rendering
+    #: lacks what the left-out entries add, one of ``none`` is not Argo CD's plan at all.
+    coverage: Coverage = dataclasses.field(default_factory=Coverage)
     #: Replaces the values of the application's Secrets in a text (:func:`secrets_of`); None: none.
     hide: Callable[[str], str] | None = None
 
@@ -391,8 +422,9 @@ def _plan_application(app: Application, config: Config, errors: list[InputError]
     """Load and plan one application for :func:`plan_paths` (its input errors added to ``errors``;
     ``mapped``: whether the repository's Applications are known)."""
     if app.source_type == PLUGIN:
-        return PlannedApplication(app.key, build(load_application(app, config), config)[1], 0, PLUGIN, None,
-                                  app.argocd.label(), app.argocd.generated_by)  # fmt: skip
+        loaded = load_application(app, config)
+        return PlannedApplication(app.key, build(loaded, config)[1], 0, PLUGIN, None, app.argocd.label(),
+                                  app.argocd.generated_by, coverage=loaded.coverage)  # fmt: skip
     with collector_paused():
         loaded = load_application(app, config)
     errors.extend(f.error for f in loaded.reported_files if f.error is not None)
@@ -402,7 +434,7 @@ def _plan_application(app: Application, config: Config, errors: list[InputError]
     label = app.argocd.label() if app.argocd is not None else None
     generated_by = app.argocd.generated_by if app.argocd is not None else None
     return PlannedApplication(app.key, plan, unparsed, app.source_type, loaded.renderer, label, generated_by,
-                              mapped and app.argocd is None and app.key != STDIN,
+                              mapped and app.argocd is None and app.key != STDIN, loaded.coverage,
                               secrets_of(manifests))  # fmt: skip
 
 

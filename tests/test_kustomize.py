@@ -368,7 +368,9 @@ def test_symlinks_stay_symlinks_and_one_leaving_the_repository_is_refused(repo, 
         "https://raw.githubusercontent.com/acme/deploy/main/job.yaml",
     ],
 )
-def test_remote_base_needs_network_and_runs_nothing(repo, runs, reference):
+def test_remote_base_is_left_out_and_never_handed_to_kustomize(repo, runs, reference):
+    """Issue 22: the remote entry is left out of the copy (an omission where it is written), the
+    rest is rendered; kustomize is never handed the URL (no file of the copy it builds holds it)."""
     write(repo, {
         "app/kustomization.yaml": "resources:\n- ../base\n",
         "base/kustomization.yaml": f"resources:\n- job.yaml\n- {reference}\n",
@@ -376,16 +378,27 @@ def test_remote_base_needs_network_and_runs_nothing(repo, runs, reference):
     })  # fmt: skip
     if find_kustomize() is None:
         pytest.skip("neither kustomize nor kubectl is installed")
+    handed = []
+    real = bounded.run
+
+    def run(argv, *args, **kwargs):
+        for folder, _, names in os.walk(kwargs["cwd"]):
+            handed.extend(Path(folder, n).read_text() for n in names if not os.path.islink(Path(folder, n)))
+        return real(argv, *args, **kwargs)
+
     runs.clear()
-    with pytest.raises(RenderError) as error:
-        render_kustomize("repo/app", "repo")
-    assert (error.value.needs_network, error.value.argocd_renders) == (True, "Argo CD fetches it when it renders the application")
-    assert error.value.message == (
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(bounded, "run", run)
+        rendering = render_kustomize("repo/app", "repo")
+    assert [d.origin for d in rendering.documents] == [os.path.join("repo", "base", "job.yaml")]
+    [omission] = rendering.omitted
+    assert (omission.message, omission.argocd_renders) == (
         f"resources entry {reference!r} is remote and needs the network; "
-        "hooklint never uses the network: vendor the base into the repository"
-    )
-    assert (error.value.path, error.value.line) == (os.path.join("repo", "base", "kustomization.yaml"), 3)
-    assert runs == []
+        "hooklint never uses the network: vendor the base into the repository",
+        "Argo CD fetches it when it renders the application")  # fmt: skip
+    assert (omission.path, omission.line, omission.column) == (os.path.join("repo", "base", "kustomization.yaml"), 3, 3)
+    assert handed and not any(reference in text for text in handed)
+    assert "resources:\n- job.yaml\n" in handed
 
 
 @needs_kustomize
@@ -422,18 +435,17 @@ def test_inline_container_function_generator_is_refused(repo):
 
 
 @needs_kustomize
-def test_helm_charts_are_refused(repo, runs):
-    write(repo, {"app/kustomization.yaml": "helmCharts:\n- name: redis\n  repo: https://charts.example.com\n"})
+def test_helm_charts_are_left_out_and_never_inflated(repo, runs):
+    write(repo, {"app/kustomization.yaml": "resources:\n- job.yaml\nhelmGlobals:\n  chartHome: charts\nhelmCharts:\n"
+                 "- name: redis\n  repo: https://charts.example.com\n", "app/job.yaml": BASE_JOB})  # fmt: skip
     runs.clear()
-    with pytest.raises(RenderError) as error:
-        render_kustomize("repo/app", "repo")
-    assert (error.value.message, error.value.line, error.value.argocd_renders) == (
-        "helmCharts inflates a Helm chart, which needs kustomize build --enable-helm (it runs helm and usually "
-        "fetches the chart); hooklint never passes it: make the chart a Helm source of its own",
-        1,
-        "Argo CD renders it when argocd-cm's kustomize.buildOptions has --enable-helm",
-    )
-    assert runs == []
+    rendering = render_kustomize("repo/app", "repo")
+    assert [d.origin for d in rendering.documents] == [os.path.join("repo", "app", "job.yaml")]
+    assert [(o.message, o.line, o.column, o.argocd_renders) for o in rendering.omitted] == [(
+        "helmCharts entry 'redis' inflates a Helm chart, which needs kustomize build --enable-helm (it runs helm "
+        "and usually fetches the chart); hooklint never passes it: make the chart a Helm source of its own",
+        6, 3, "Argo CD renders it when argocd-cm's kustomize.buildOptions has --enable-helm")]  # fmt: skip
+    assert len(runs) == 1 and "--enable-helm" not in runs[0]["argv"]
 
 
 @needs_kustomize

@@ -344,7 +344,8 @@ def test_json_shape(app_dir):
     data = json.loads(text)
     assert list(data) == ["applications"]
     (application,) = data["applications"]
-    assert list(application) == ["application", "source", "steps", "not_applied"]
+    assert list(application) == ["application", "source", "rendered", "rendered_reasons", "steps", "not_applied"]
+    assert (application["rendered"], application["rendered_reasons"]) == ("full", [])
     assert application["source"] == {"type": "directory", "renderer": None, "application": None, "generated_by": None}
     assert application["application"] == str(app_dir)
     assert [(s["phase"], s["wave"]) for s in application["steps"]] == [("PreSync", 0), ("Sync", 0)]

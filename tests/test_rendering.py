@@ -167,13 +167,15 @@ def test_corpus_2_datasources_objects_are_at_wave_405(repo):
 @needs_kustomize
 @needs_corpus
 def test_corpus_approve_after_servicemesh_job_needs_the_generated_config_map(repo):
-    """approve-after-servicemesh is a kustomize Component: linted through a kustomization using it."""
+    """approve-after-servicemesh is a kustomize Component: linted through a kustomization using it;
+    alone, rendered on its own through a wrapper (issue 22), the rule that needs the generated
+    ConfigMap fires there too."""
     shutil.copytree(CORPUS / "redhat-na-ssa__demo-ai-gitops-catalog/demos/components/rhoai-servicemesh/"
                     "approve-after-servicemesh", repo / "aas")  # fmt: skip
     (repo / "aas/job.sh").write_text("echo approve\n")
     write(repo, {"servicemesh/kustomization.yaml": "components:\n- ../aas\n"})
     alone = json.loads(runner.invoke(app, ["lint", "--format", "json", "aas"]).output)
-    assert (alone["findings"], [s["path"] for s in alone["skipped"]]) == ([], ["aas/job.yaml", "aas/kustomization.yaml"])
+    assert alone["skipped"] == [] and "HL301" in {f["rule_id"] for f in alone["findings"]}
     result = runner.invoke(app, ["lint", "--format", "json", "aas", "servicemesh"])
     assert result.exit_code == 1
     [hl301] = [f for f in json.loads(result.output)["findings"] if f["rule_id"] == "HL301"]
@@ -251,15 +253,14 @@ REMOTE_BASE_HL009 = (
     "remote/kustomization.yaml:2:3: warning HL009 source-not-rendered: resources entry "
     "'https://github.com/acme/platform//deploy?ref=v1' is remote and needs the network; hooklint never uses the "
     "network: vendor the base into the repository. Argo CD fetches it when it renders the application. hooklint "
-    "did not render remote/, so none of its objects were checked: neither those the entry adds (possibly hooks) "
-    "nor those of its local files."
+    "left it out, so the objects it adds, possibly hooks, were not checked; the rest of the application was."
 )
 
 
 @needs_kustomize
 def test_a_source_argo_cd_renders_and_hooklint_will_not_is_a_warning_of_its_own(repo):
-    """HL009, not HL007: the application syncs (Argo CD fetches the base), hooklint checks none of
-    it; the other applications of the run are checked, and a real render failure stays HL007."""
+    """HL009, not HL007: the application syncs (Argo CD fetches the base), hooklint renders the rest
+    without it (issue 22: here nothing is left); the other applications of the run are checked, and a real render failure stays HL007."""
     write(repo, {
         "remote/kustomization.yaml": "resources:\n- https://github.com/acme/platform//deploy?ref=v1\n",
         "broken/kustomization.yaml": "resources:\n- missing.yaml\n",
@@ -389,19 +390,20 @@ COMPONENTS = {
                                    "- ../../variants/hooks\n",
 }  # fmt: skip
 USED = "a kustomize Component that envs/prod/kustomization.yml renders: linted through that kustomization's rendering"
-UNUSED = ("a kustomize Component (variants/unused/kustomization.yaml is kind: Component), applied only inside a "
-          "kustomization that lists it under components, and no kustomization of this run does: lint one that does")
 HL102_AT_HOOKS = ("HL102", "variants/hooks/job.yaml", 17, 16)
 
 
 @needs_kustomize
 def test_a_component_is_linted_through_the_kustomizations_that_use_it_never_on_its_own(repo):
     """Reported: each variants/* Component was rendered on its own, 5 false HL007 'no matches for Id
-    Deployment.v1.apps/simple-deployment' at variants/*/kustomization.yml:1:1."""
+    Deployment.v1.apps/simple-deployment' at variants/*/kustomization.yml:1:1. One nothing uses is
+    rendered on its own through a wrapper (issue 22), its patch of what only users add left out
+    (HL009 on it, never HL007)."""
     write(repo, COMPONENTS)
     result = runner.invoke(app, ["lint", "--format", "json", "."])
     doc = json.loads(result.output)
-    assert [(f["rule_id"], f["path"], f["line"], f["column"]) for f in doc["findings"]] == [HL102_AT_HOOKS]
+    assert [(f["rule_id"], f["path"], f["line"], f["column"]) for f in doc["findings"]] == [
+        HL102_AT_HOOKS, ("HL009", "variants/unused/kustomization.yaml", 4, 3)]
     assert result.exit_code == 1
     assert doc["errors"] == []
     assert doc["skipped"] == [
@@ -409,9 +411,8 @@ def test_a_component_is_linted_through_the_kustomizations_that_use_it_never_on_i
         {"path": "variants/hooks/kustomization.yaml", "reason": USED},
         {"path": "variants/prod/kustomization.yml", "reason": USED},
         {"path": "variants/prod/prod.yml", "reason": USED},
-        {"path": "variants/unused/kustomization.yaml", "reason": UNUSED},
         {"path": "variants/unused/patches/replicas.yaml", "reason": "variants/unused/kustomization.yaml reads it "
-         "(patches), a kustomize Component that no kustomization of this run lists under components: lint one that does"},
+         "(patches): linted through that kustomization's rendering"},
     ]  # fmt: skip
     plan = json.loads(runner.invoke(app, ["plan", "--format", "json", "."]).output)
     steps = {a["application"]: [t["name"] for s in a["steps"] for t in s["tasks"]] for a in plan["applications"]}
@@ -419,9 +420,11 @@ def test_a_component_is_linted_through_the_kustomizations_that_use_it_never_on_i
     # a Component used by a kustomization has no plan of its own (its objects are in envs/prod's)
     assert "variants/prod" not in steps and "variants/hooks" not in steps
     assert steps["variants/unused"] == []
-    text = runner.invoke(app, ["lint", "--show-skipped", "variants/unused"])  # alone: said not linted, no error
-    assert text.exit_code == 0
-    assert text.output.splitlines()[-2] == f"note: not linted: variants/unused/kustomization.yaml: {UNUSED}"
+    text = runner.invoke(app, ["lint", "variants/unused"])  # alone: rendered on its own, the patch left out
+    assert text.exit_code == 1
+    assert text.output.splitlines()[0].startswith(
+        "variants/unused/kustomization.yaml:4:3: warning HL009 source-not-rendered: patches entry needs Deployment "
+        "simple-deployment, which this Component does not add.")
 
 
 @needs_kustomize

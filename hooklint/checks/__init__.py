@@ -58,9 +58,12 @@ class Context:
     #: The objects of each kind, in application order (``by_kind["RoleBinding"]``): rules that
     #: look for every object of a kind read this, not every manifest for every object.
     by_kind: dict[str, list["Manifest"]] = field(default_factory=dict)
+    #: The application was rendered partly (issue 22): entries that need the network were left
+    #: out, so its objects are not all here (a rule about the whole application holds back).
+    partial: bool = False
 
     @classmethod
-    def build(cls, config: "Config", manifests: list["Manifest"], plan: "SyncPlan") -> "Context":
+    def build(cls, config: "Config", manifests: list["Manifest"], plan: "SyncPlan", partial: bool = False) -> "Context":
         index: dict[tuple[str, str, str], Manifest] = {}
         by_kind: dict[str, list[Manifest]] = {}
         for m in manifests:
@@ -68,7 +71,7 @@ class Context:
             if m.kind and m.name:
                 namespace = "" if m.kind in CLUSTER_SCOPED_KINDS else m.namespace or ""
                 index[(m.kind, namespace, m.name)] = m  # the last copy, as Argo CD keeps it (HL019)
-        return cls(config, plan, manifests, index, by_kind)
+        return cls(config, plan, manifests, index, by_kind, partial)
 
     def find(self, kind: str, namespace: str | None, name: str) -> "Manifest | None":
         """The object of ``kind``/``name`` in ``namespace`` (None: the application's destination

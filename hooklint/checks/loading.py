@@ -113,8 +113,9 @@ def source_not_rendered(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
     """A source that Argo CD renders but hooklint will not (a remote base, a chart repository, an
     OCI chart, a value file given as a URL: the network; chart dependencies missing from
     ``charts/``: ``helm dependency build``; kustomize's helmCharts: ``--enable-helm``); the detail
-    says how Argo CD renders it and which objects went unchecked (``RenderError.unchecked``: hooklint
-    renders an application whole or not at all, so none of its objects are, not only those the
+    says how Argo CD renders it and which objects went unchecked (``RenderError.unchecked``, or an
+    entry a partial rendering left out, :class:`~hooklint.sources.rendered.Omission`: then only
+    what that entry adds; otherwise none of the application's objects are, not only those the
     source would add)."""
     for issue, index in file.issues:
         if issue.kind == NOT_RENDERED:

@@ -513,7 +513,10 @@ def too_many_waves(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
 @check("HL305", scope="application")
 def hooks_only_application(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
     """Every object of the application is a hook (or Skip, or ignored): nothing counts toward the
-    application's sync status (``AC controller/state.go``, pitfall P12)."""
+    application's sync status (``AC controller/state.go``, pitfall P12). Not said of a partial
+    rendering: the entries left out may add plain resources."""
+    if ctx.partial:
+        return
     first_hook: Manifest | None = None
     hooks = 0
     for m in deduplicated(manifests):

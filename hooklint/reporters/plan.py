@@ -4,7 +4,7 @@ The text is one table per application in the spirit of ``argocd app sync`` outpu
 row per task, step by step, then the objects no sync applies. The JSON shape is
 ``{"applications": [{"application", "source": {"type", "renderer": {"name", "version"} | null,
 "application": "Application NAME (FILE:LINE)" | null, "generated_by": str | null, ["helm": {"rendered",
-"argocd", "argocd_version", "differs"}]},
+"argocd", "argocd_version", "differs"}]}, "rendered": "full" | "partial" | "none", "rendered_reasons": [str],
 "steps": [{"phase", "wave", "tasks": [object]}], "not_applied": [object]}]}``, an object being ``{"api_version", "kind", "namespace", "name", "generate_name",
 "hook_types", ["delete_policies"], "path", "line", ["notes" | "reason"]}``.
 
@@ -90,7 +90,9 @@ def _plan_dict(planned: PlannedApplication) -> dict[str, Any]:
     use = _helm_use(planned)
     if use is not None:
         source["helm"] = use
-    return {"application": key, "source": source, "steps": steps, "not_applied": not_applied}
+    coverage = planned.coverage
+    return {"application": key, "source": source, "rendered": coverage.rendered,
+            "rendered_reasons": list(coverage.reasons), "steps": steps, "not_applied": not_applied}  # fmt: skip
 
 
 def _helm_use(planned: PlannedApplication) -> dict[str, Any] | None:
@@ -156,6 +158,11 @@ def _text_lines(planned: PlannedApplication) -> list[str]:
         note = helm_use_note(planned.renderer.label(), plan.version)
         if note:
             lines.append(f"  note: {note}")
+    coverage = planned.coverage
+    if coverage.rendered != "full":  # issue 22: say what the plan lacks
+        lines.append("  rendered: partial: hooklint left these entries out, so what they add or change is missing:" if
+                     coverage.rendered == "partial" else "  rendered: none: this is not the plan Argo CD syncs:")
+        lines.extend(f"    {escape_controls(reason)}" for reason in coverage.reasons)
     if unparsed:
         docs = (
             "1 document could not be parsed and is"
@@ -182,6 +189,10 @@ def _text_lines(planned: PlannedApplication) -> list[str]:
                     "; ".join(t.notes),
                 ])  # fmt: skip
         lines.extend(_table(rows, "  "))
+    elif coverage.rendered == "none":
+        lines.append("  hooklint rendered nothing of it, so it cannot say what a sync applies (run hooklint lint)")
+    elif coverage.rendered == "partial":
+        lines.append("  no object of the part hooklint rendered is applied during a sync")
     else:
         lines.append("  no object is applied during a sync")
     if plan.not_applied:

@@ -156,7 +156,10 @@ def mermaid(planned: PlannedApplication, change: dict[str, Any] | None = None, m
     if len(ids) > 1:
         lines.append("  " + " --> ".join(ids))
     elif not ids:
-        lines.append('  empty["no object is applied during a sync"]')
+        empty = {"none": "not rendered: hooklint cannot say what a sync applies",
+                 "partial": "no object of the part hooklint rendered is applied during a sync"}.get(
+            planned.coverage.rendered, "no object is applied during a sync")  # fmt: skip
+        lines.append(f'  empty["{empty}"]')
     return "\n".join(lines)
 
 
@@ -193,6 +196,16 @@ def render_tree(result: RunResult, plans: Iterable[PlannedApplication] = (), lin
     body = _details(f"Findings ({len(result.findings)})", rows, True) if result.findings else []
     body += [f"- hooklint: error: {_cell(e.path)}: {_cell(e.message)}" for e in result.errors]
     diagrams: list[str] = []
+    plans = list(plans)
+    unrendered = [p for p in plans if p.coverage.rendered != "full"]
+    if unrendered:  # issue 22: honest coverage, what was rendered only partly or not at all
+        rows = ["| application | rendered | why |", "|---|---|---|"]
+        for planned in unrendered[:MAX_ITEMS]:
+            why = "; ".join(planned.coverage.reasons)
+            rows.append(f"| {_code(planned.key)} | {planned.coverage.rendered} | {_cell(why)} |")
+        if len(unrendered) > MAX_ITEMS:
+            rows.append(f"\n… and {len(unrendered) - MAX_ITEMS} more.")
+        body += _details(f"Not fully rendered ({len(unrendered)})", rows, True)
     for planned in plans:
         made = _made_by(planned)
         diagrams += _details(f"Sync steps of <code>{_cell(planned.key)}</code>{made}", ["```mermaid", mermaid(planned),

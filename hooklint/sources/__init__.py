@@ -27,11 +27,34 @@ from hooklint.sources.discovery import (
     dangling_link,
     group_applications,
 )
-from hooklint.yamlio import RENDER_FAILED, LoadIssue
+from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, LoadIssue
 from hooklint.sources.render import RenderedFile, outside_repository, read_in_repository, render, repository_root
 from hooklint.sources.rendered import Renderer
 
-__all__ = ["STDIN", "Application", "LoadedApplication", "group_applications", "load_application", "loaded_application"]
+__all__ = ["STDIN", "Application", "Coverage", "LoadedApplication", "group_applications", "load_application",
+           "loaded_application"]  # fmt: skip
+
+#: How much of an application hooklint rendered (issue 22: honest coverage): every object Argo CD
+#: applies (``full``), the rest of it with entries left out (``partial``: a remote base, a
+#: ``helmCharts`` entry, an unreadable values file), or nothing (``none``: the render failed, no
+#: renderer, a config management plugin).
+FULL, PARTIAL, NONE = "full", "partial", "none"
+
+
+@dataclass(frozen=True, slots=True)
+class Coverage:
+    """``rendered`` (:data:`FULL`, :data:`PARTIAL` or :data:`NONE`) and why not full, one reason
+    per entry left out or failure, each ``path:line:column: what`` (the HL007, HL008 or HL009
+    issue's file and position, its detail up to the first sentence or clause)."""
+
+    rendered: str = FULL
+    reasons: tuple[str, ...] = ()
+
+
+def _short(detail: str) -> str:
+    """The first clause of an issue's detail: up to the first ``; `` or ``. ``."""
+    cut = [i for i in (detail.find("; "), detail.find(". ")) if i > 0]
+    return detail[: min(cut)] if cut else detail.rstrip(".")
 
 
 @dataclass(slots=True)
@@ -53,6 +76,35 @@ class LoadedApplication:
         """The namespace of objects that set none: the Argo CD Application's destination namespace
         (Argo CD applies namespaced objects without one there), else None."""
         return self.app.argocd.namespace if self.app.argocd is not None else None
+
+    @property
+    def coverage(self) -> Coverage:
+        """How much of the application was rendered (:class:`Coverage`): a kustomize or Helm source
+        is ``none`` when it did not render (an HL007, HL008 or HL009 issue and no rendering),
+        ``partial`` when its rendering left entries out (HL009 issues beside a rendering), else
+        ``full``; a multi-source Application combines its sources; a plugin source and an
+        Application hooklint cannot render are ``none``; a directory source is ``full``."""
+        if self.parts is not None:
+            parts = [p.coverage for p in self.parts]
+            kinds = {c.rendered for c in parts}
+            rendered = kinds.pop() if len(kinds) == 1 else PARTIAL
+            return Coverage(rendered, tuple(r for c in parts for r in c.reasons))
+        app = self.app
+        if app.source_type == PLUGIN:
+            return Coverage(NONE, ("a config management plugin renders it, which hooklint never runs",))
+        if app.source_type == DIRECTORY or app.manifest_file is None:
+            return Coverage()
+        rendered = app.source_type != UNRENDERABLE and self.renderer is not None
+        kinds = (NOT_RENDERED,) if rendered else (RENDER_FAILED, RENDERER_UNAVAILABLE, NOT_RENDERED)
+        reasons = []
+        for loaded in self.files[:1]:  # the kustomization, Chart.yaml or Application: its load issues
+            for issue, _ in loaded.issues:
+                if issue.kind in kinds:
+                    where = f"{issue.path or loaded.path}:{issue.span.line}:{issue.span.column}"
+                    reasons.append(f"{where}: {_short(issue.detail)}")
+        if not rendered:
+            return Coverage(NONE, tuple(reasons) or ("not rendered",))
+        return Coverage(PARTIAL, tuple(reasons)) if reasons else Coverage()
 
     @property
     def reported_files(self) -> list[LoadedFile]:

@@ -13,7 +13,7 @@ multi-source Application is one application of several parts, a plugin source is
 
 Some files are no application's own, and are listed as not linted, with the reason, instead of
 being linted on their own: a kustomization's patches and generator inputs, and the folders of
-kustomize Components (``kind: Component``), all linted through the rendering of the kustomizations
+kustomize Components (``kind: Component``; one nothing of the run uses is rendered on its own), all linted through the rendering of the kustomizations
 (or Argo CD Applications) that use them; and dangling symbolic links, which Argo CD skips
 (``reposerver/repository/repository.go`` ``getPotentiallyValidManifestFile``).
 """
@@ -594,8 +594,11 @@ def _leave_out_components(apps: list[Application], components: dict[str, Applica
     A Component is rendered by the kustomizations that list it under ``components``, directly or
     through their bases and other Components, and by Argo CD Applications that add it
     (``spec.source.kustomize.components``): its files are linted through those renderings. One that
-    nothing of the run uses is listed as not linted, with the reason: never rendered on its own
-    (its patches would miss their targets, a false HL007), never a silent pass."""
+    nothing of the run uses is rendered on its own, through a wrapper kustomization listing it
+    (issue 22: ``hooklint lint comp/``, pre-commit naming one of its files): its patches of objects
+    only its users add are left out of that rendering, each HL009 (never a false HL007); it becomes
+    a kustomize application of the run and is not in the result's "not rendered" sense (its value
+    says "rendered on its own")."""
     if not components:
         return {}
     by_folder = {os.path.dirname(os.path.abspath(k)): k for k in components}
@@ -632,6 +635,13 @@ def _leave_out_components(apps: list[Application], components: dict[str, Applica
     result: dict[str, str | None] = {}
     for kustomization, app in components.items():
         why = users.get(kustomization)
+        if why is None and os.path.isfile(kustomization):
+            # issue 22: nothing of the run renders it, so it is rendered on its own, through a
+            # wrapper kustomization listing it (hooklint.sources.kustomize), as its users would
+            app.source_type, app.manifest_file = KUSTOMIZE, kustomization
+            _leave_out_unread(app, kustomization_reads(kustomization))
+            result[kustomization] = "rendered on its own"
+            continue
         result[kustomization] = why
         if why is None:
             why = (f"a kustomize Component ({kustomization} is kind: Component), applied only inside a kustomization "

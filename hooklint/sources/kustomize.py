@@ -36,9 +36,12 @@ is byte for byte what ``kustomize build`` prints without them (an annotation the
 ``buildMetadata`` asked for stays, as Argo CD would apply it).
 
 Safety: never ``--enable-exec``, ``--enable-alpha-plugins``, ``--enable-helm`` or ``--enable-star``;
-remote entries (recognised as kustomize recognises them, :mod:`hooklint.sources.kustomize_spec`,
-whatever exists on disk), plugins (KRM functions) and ``helmCharts`` are refused before kustomize
-runs, and so is a kustomization with two keys for one field (kustomize reads keys in any case).
+remote ``resources``, ``bases`` and ``components`` entries (recognised as kustomize recognises them,
+:mod:`hooklint.sources.kustomize_spec`, whatever exists on disk) and ``helmCharts`` entries are left
+out of the copy kustomize builds, the rest rendered (:mod:`hooklint.sources.partial`; issue 22), so
+kustomize is never handed a URL; other remote entries (a patch, a generator file) and plugins (KRM
+functions) are refused before kustomize runs, and so is a kustomization with two keys for one field
+(kustomize reads keys in any case).
 kustomize is found and run by absolute path, never from the repository, with an environment that
 reaches no cluster, proxy or network (:mod:`hooklint.sources.sandbox`), in a bounded child process
 (time, memory, its own process group: :mod:`hooklint.sources.bounded`).
@@ -73,12 +76,13 @@ import yaml
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint.files import FileTooLarge, NotRegularFile, file_problem, make_dirs, problem_of, read_bytes, remove_tree, walk_tree
 from hooklint.loader import within
-from hooklint.sources import bounded, sandbox
+from hooklint.sources import bounded, partial, sandbox
 from hooklint.sources.cache import cached, input_key
-from hooklint.sources.discovery import KUSTOMIZATION_NAMES
+from hooklint.sources.discovery import KUSTOMIZATION_NAMES, is_component
 from hooklint.sources.kustomize_spec import ambiguous_key, canonical, fetched_by_kustomize, go_fold, is_remote_file
 from hooklint.sources.redact import tagging_inputs
 from hooklint.sources.rendered import (
+    Omission,
     RenderedDocument,
     Renderer,
     RendererUnavailable,
@@ -204,7 +208,7 @@ def _version_of(binary: str, kubectl: bool) -> str:
 
 
 def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = None,
-                     limits: bounded.Limits | None = None) -> Rendering:  # fmt: skip
+                     limits: bounded.Limits | None = None, wrap_component: bool = False) -> Rendering:  # fmt: skip
     """Render the kustomization in ``folder`` as Argo CD's repo server does, with the
     Application's ``options`` applied (see the module docstring).
 
@@ -213,9 +217,12 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
     file kustomize may read must be under it, and ``folder`` is inside it (else ValueError).
     Renderings are cached (:mod:`hooklint.sources.cache`) under the renderer, the options and the
     bytes of every input file. kustomize runs in a child process bounded by ``limits``
-    (:mod:`hooklint.sources.bounded`; default 60 s and 2 GiB). Raises :class:`RenderError`
-    (kustomize failed, or was stopped by a limit or a signal; a remote
-    base, ``needs_network``; a plugin; ``helmCharts``; an out-of-bounds symlink) and
+    (:mod:`hooklint.sources.bounded`; default 60 s and 2 GiB). With ``wrap_component``, a folder
+    whose kustomization is a Component is built through a wrapper kustomization listing it (as the
+    kustomizations that use it build it; issue 22), its patches of objects it does not add left
+    out (HL009); without, it is built directly, as Argo CD builds an Application's path. Raises :class:`RenderError`
+    (kustomize failed, or was stopped by a limit or a signal; a remote patch or generator file,
+    ``needs_network``; a plugin; an out-of-bounds symlink) and
     :class:`RendererUnavailable` (neither kustomize nor kubectl is installed)."""
     options = options or KustomizeOptions()
     root_abs, app_abs = os.path.abspath(root), os.path.abspath(folder)
@@ -236,16 +243,76 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
         return os.path.normpath(os.path.join(folder, os.path.relpath(path, app_dir)))
 
     limits = limits or bounded.Limits()
-    files = _Inputs(root_abs, to_user, limits.max_file_size).collect(app_abs, options)
+    inputs = _Inputs(root_abs, to_user, limits.max_file_size)
+    files = inputs.collect(app_abs, options)
     plan = _plan_copy(root_abs, files, to_user)
     real_root = os.path.realpath(root_abs)
     app_inside = os.path.relpath(_resolve(root_abs, real_root, app_abs, to_user) or app_abs, real_root)
-    key = input_key([renderer.name, renderer.version, argv[0], repr(options), rel_app], files, root_abs)
+    leaving = _Leaving(inputs, {}, app_abs, wrap_component and is_component(os.path.join(app_abs, name)))
+    for kustomization in {*inputs.removals, *(p.kustomization for p in inputs.patches)}:
+        resolved = _resolve(root_abs, real_root, kustomization, to_user)
+        if resolved is not None:
+            leaving.inside[kustomization] = os.path.relpath(resolved, real_root)
+    wrapped = ["wrapped"] if leaving.component else []
+    key = input_key([renderer.name, renderer.version, argv[0], repr(options), rel_app, *wrapped], files, root_abs)
     rendering = cached(
         "kustomize", key,
-        tagging_inputs(files, lambda: _build(argv, renderer, root_abs, plan, app_inside, options, folder, user_file, limits)),
+        tagging_inputs(files, lambda: _build(argv, renderer, root_abs, plan, app_inside, options, folder, user_file,
+                                             limits, leaving)),  # fmt: skip
     )
     return _in_user_terms(rendering, folder)
+
+
+@dataclass(slots=True)
+class _Leaving:
+    """What a partial rendering leaves out of the copy (:mod:`hooklint.sources.partial`):
+    ``inputs`` (the walk that found the entries, the patch-like entries and which kustomization
+    builds on which), ``inside`` (each kustomization to edit, as reached -> its path in the copy,
+    relative to the resolved root) and ``app`` (the application folder, absolute, as reached).
+    ``component``: the folder is a kustomize Component, built through a wrapper kustomization."""
+
+    inputs: _Inputs
+    inside: dict[str, str]
+    app: str
+    component: bool = False
+
+    def below(self, kustomization: str) -> set[str]:
+        """``kustomization`` and every kustomization it builds on, at any depth."""
+        seen, stack = set(), [kustomization]
+        while stack:
+            one = stack.pop()
+            if one not in seen:
+                seen.add(one)
+                stack.extend(self.inputs.children.get(one, ()))
+        return seen
+
+    def omissions(self, notes: dict[int, list[str]], alone: Iterable[tuple[partial.PatchEntry, tuple[str, str]]] = ()
+                  ) -> list[Omission]:  # fmt: skip
+        """One omission per entry left out (paths relative to the application folder; the
+        patches dropped with each, ``notes``, said in it), kustomization by kustomization in walk
+        order, each one's by line and column."""
+        out = []
+        first: dict[str, int] = {}
+        for i, left in enumerate(self.inputs.left_out):
+            first.setdefault(left.kustomization, i)
+            what = ("the chart's objects, possibly hooks, were not checked" if left.field in partial.HELM_FIELDS
+                    else "the objects it adds, possibly hooks, were not checked")  # fmt: skip
+            dropped = notes.get(i, [])
+            if dropped:
+                what += (f", and {' and '.join(dropped)} {'was' if len(dropped) == 1 else 'were'} dropped with it "
+                         "(no local entry adds what it needs)")  # fmt: skip
+            out.append(((first[left.kustomization], left.line, left.column), Omission(
+                left.message, os.path.relpath(left.kustomization, self.app), left.line, left.column,
+                left.argocd_renders, what + "; the rest of the application was")))  # fmt: skip
+        for patch, (kind, name) in alone:  # a Component's patch of what only its users add
+            first.setdefault(patch.kustomization, len(first) + len(out))
+            out.append(((first[patch.kustomization], patch.line, patch.column), Omission(
+                f"{patch.field} entry needs {kind} {name}, which this Component does not add",
+                os.path.relpath(patch.kustomization, self.app), patch.line, patch.column,
+                "Argo CD applies a Component inside the kustomizations that list it under components, where its "
+                "patches find their targets; hooklint rendered the Component on its own",
+                "what it changes was not checked; the rest of the Component was")))  # fmt: skip
+        return [omission for _, omission in sorted(out, key=lambda pair: pair[0])]  # as written, per kustomization
 
 
 # --- applying the Application's options (kustomize edit) --------------------------------------
@@ -421,6 +488,13 @@ class _Inputs:
         self.exact = True
         self.pending: list[str] = []  # folders still to walk (a stack: no recursion, however deep the bases)
         self.walking = False
+        #: the entries left out of the copy, in walk order (:mod:`hooklint.sources.partial`)
+        self.left_out: list[partial.LeftOut] = []
+        #: every removal from a kustomization of the copy: its path -> [(field, index or None)]
+        self.removals: dict[str, list[tuple[str, int | None]]] = {}
+        #: the patch-like entries of every kustomization walked, and kustomization -> those it builds on
+        self.patches: list[partial.PatchEntry] = []
+        self.children: dict[str, set[str]] = {}
 
     def collect(self, app_dir: str, options: KustomizeOptions) -> list[str]:
         self.directory(app_dir)
@@ -491,21 +565,51 @@ class _Inputs:
                 f"keys {first.value!r} (line {first.start_mark.line + 1}) and {second.value!r} both set "
                 f"{field}: {why}; keep one key",
                 self.to_user(path), second.start_mark.line + 1, second.start_mark.column + 1)  # fmt: skip
-        self.kustomization(path, text, canonical(config))
+        self.kustomization(path, text, canonical(config), node)
 
-    def kustomization(self, path: str, text: str, config: dict[str, Any]) -> None:
-        for field in ("helmCharts", "helmChartInflationGenerator", "helmGlobals"):
-            if _get(config, field):
-                raise RenderError(
-                    f"{field} inflates a Helm chart, which needs kustomize build --enable-helm (it runs helm "
-                    "and usually fetches the chart); hooklint never passes it: make the chart a Helm source "
-                    "of its own", self.to_user(path), *_position_of(text, field),
-                    argocd_renders="Argo CD renders it when argocd-cm's kustomize.buildOptions has "
-                    "--enable-helm", unchecked="none of its objects were checked: neither the chart's "
-                    "(possibly hooks) nor those of its other entries")  # fmt: skip
+    def leave_out(self, path: str, field: str, index: int | None, position: tuple[int, int], message: str,
+                  argocd_renders: str = "Argo CD fetches it when it renders the application") -> None:  # fmt: skip
+        """Leave entry ``index`` of ``field`` (None: the whole field) of the kustomization ``path``
+        out of the copy; an omission says so at ``position`` unless ``message`` is empty."""
+        self.removals.setdefault(path, []).append((field, index))
+        if message:
+            self.left_out.append(partial.LeftOut(path, field, index, *position, message, argocd_renders))
+
+    def kustomization(self, path: str, text: str, config: dict[str, Any], node: yaml.Node | None = None) -> None:
+        helm = False
+        for field in partial.HELM_FIELDS:  # left out, each entry an omission (issue 22)
+            value = _get(config, field)
+            if not value:
+                continue
+            helm = True
+            positions = partial.entry_positions(node, field)
+            items = value if isinstance(value, list) and len(positions) == len(value) else [value]
+            for index, item in enumerate(items):
+                name = item.get("name") if isinstance(item, dict) else None
+                name = name if isinstance(name, str) else item.get("chartName") if isinstance(item, dict) else None
+                self.leave_out(
+                    path, field, index if items is value else None,
+                    positions[index] if items is value else _position_of(text, field),
+                    (f"{field} entry {name!r}" if isinstance(name, str) else field) + " inflates a Helm chart, which "
+                    "needs kustomize build --enable-helm (it runs helm and usually fetches the chart); hooklint never "
+                    "passes it: make the chart a Helm source of its own",
+                    "Argo CD renders it when argocd-cm's kustomize.buildOptions has --enable-helm")  # fmt: skip
+        for field in partial.HELM_ONLY:
+            if helm and _get(config, field) is not None:
+                self.leave_out(path, field, None, (1, 1), "")
         for field in self._DIRS_OR_FILES:
-            for entry in self.entries(config, field):
-                self.reference(path, field, entry, directory_ok=True, text=text)
+            entries = self.entries(config, field)
+            positions = partial.entry_positions(node, field)
+            for index, entry in enumerate(entries):
+                if _needs_network(path, field, entry):  # left out: an omission where it is written
+                    self.leave_out(path, field, index,
+                                   positions[index] if len(positions) == len(entries) else _position_of(text, entry),
+                                   f"{field} entry {entry!r} is remote and needs the network; {NETWORK_HINT}")  # fmt: skip
+                    continue
+                target = self.reference(path, field, entry, directory_ok=True, text=text)
+                child = _kustomization_name(target) if target is not None and os.path.isdir(target) else None
+                if child is not None:
+                    self.children.setdefault(path, set()).add(os.path.join(target, child))
         for field in self._PLUGINS:
             for entry in self.entries(config, field):
                 self.plugin(path, field, entry, text)
@@ -531,6 +635,35 @@ class _Inputs:
                 for source in sources:
                     if isinstance(source, str) and source:
                         self.reference(path, field, source.partition("=")[2] or source, text=text)
+        self.patch_entries(path, config, node)  # after every file it names was checked as a reference
+
+    def patch_entries(self, path: str, config: dict[str, Any], node: yaml.Node | None) -> None:
+        """Record the patch-like entries of the kustomization ``path`` and the objects each needs
+        (:func:`hooklint.sources.partial.target_names`), in case a partial rendering fails on them."""
+        folder = os.path.dirname(path)
+
+        def read(entry: str) -> str | None:
+            target = os.path.normpath(os.path.join(folder, entry))
+            if is_remote_file(entry) or not within(target, self.root):
+                return None
+            try:  # by its resolved path, checked inside the repository (an escaping link raises)
+                resolved = _resolve(self.root, os.path.realpath(self.root), target, self.to_user)
+                if resolved is None or file_problem(resolved, self.max_file_size) is not None:
+                    return None
+                return read_bytes(resolved, self.max_file_size).decode("utf-8")
+            except (OSError, UnicodeDecodeError, RenderError):
+                return None
+
+        for field in partial.PATCH_FIELDS:
+            value = _get(config, field)
+            if not isinstance(value, list):
+                continue
+            positions = partial.entry_positions(node, field)
+            for index, entry in enumerate(value):
+                targets = partial.target_names(entry, read, field)
+                if targets:
+                    line, column = positions[index] if len(positions) == len(value) else (1, 1)
+                    self.patches.append(partial.PatchEntry(path, field, index, line, column, targets))
 
     def entries(self, config: dict[str, Any], field: str) -> list[str]:
         """The strings of the list ``field``; none when it is something else (kustomize says what)."""
@@ -553,7 +686,7 @@ class _Inputs:
         """Add what ``entry`` of ``field`` (in the file ``kustomization``) names; returns its
         absolute path (None when it names nothing on disk)."""
         target = os.path.normpath(os.path.join(os.path.dirname(kustomization), entry))
-        if fetched_by_kustomize(entry, field) or (not os.path.lexists(target) and _REMOTE.search(entry)):
+        if _needs_network(kustomization, field, entry):
             # kustomize fetches it whatever exists on disk
             raise RenderError(
                 f"{field} entry {entry!r} is remote and needs the network; {NETWORK_HINT}",
@@ -645,6 +778,15 @@ class _Inputs:
                         f" with {remote!r}, which kustomize fetches: it needs the network; {NETWORK_HINT}",
                         self.to_user(kustomization), *_position_of(text, entry), needs_network=True,
                         unchecked=REMOTE_ENTRY_UNCHECKED)  # fmt: skip
+
+
+def _needs_network(kustomization: str, field: str, entry: str) -> bool:
+    """Whether kustomize fetches ``entry`` of ``field`` in the file ``kustomization``: whatever
+    exists on disk when kustomize recognises it as remote
+    (:func:`~hooklint.sources.kustomize_spec.fetched_by_kustomize`), and a remote-looking entry
+    that names nothing on disk."""
+    target = os.path.normpath(os.path.join(os.path.dirname(kustomization), entry))
+    return fetched_by_kustomize(entry, field) or (not os.path.lexists(target) and bool(_REMOTE.search(entry)))
 
 
 def _remote_strings(value: Any) -> Iterator[str]:
@@ -809,10 +951,17 @@ def _position_of(text: str, needle: str) -> tuple[int, int]:
 
 
 def _build(argv: list[str], renderer: Renderer, root: str, plan: _CopyPlan, app_inside: str,
-           options: KustomizeOptions, folder: str, user_file: str, limits: bounded.Limits) -> Rendering:  # fmt: skip
-    """Make the copy ``plan`` describes in a temporary folder, apply ``options``, run kustomize
-    there (in ``app_inside``, the application folder resolved, relative to the resolved root) and
-    return the rendering with paths relative to the application folder."""
+           options: KustomizeOptions, folder: str, user_file: str, limits: bounded.Limits,
+           leaving: _Leaving | None = None) -> Rendering:  # fmt: skip
+    """Make the copy ``plan`` describes in a temporary folder, leave out of its kustomizations the
+    entries ``leaving`` names, apply ``options``, run kustomize there (in ``app_inside``, the
+    application folder resolved, relative to the resolved root) and return the rendering with
+    paths relative to the application folder.
+
+    A partial rendering (entries left out) that fails because a patch or replacement found no
+    target (:func:`hooklint.sources.partial.missing_target`) is retried with the patch-like entries
+    that need that object dropped too, in the kustomizations that build on a left-out entry (at most
+    :data:`~hooklint.sources.partial.MAX_ROUNDS` retries); each drop is said in the omissions."""
     work = tempfile.mkdtemp(prefix="hooklint-kustomize-")
     try:
         src, home = os.path.join(work, "src"), os.path.join(work, "home")
@@ -825,23 +974,124 @@ def _build(argv: list[str], renderer: Renderer, root: str, plan: _CopyPlan, app_
         def to_user(path: str) -> str:
             return os.path.normpath(os.path.join(folder, os.path.relpath(path, app)))
 
-        requested, same_lines = _prepare(app, options, user_file)
-        try:
-            done = bounded.run([*sandbox.network_isolation(root), *argv, app], cwd=src, env=_environment(home, root),
-                               timeout=limits.timeout, memory=limits.memory)  # fmt: skip
-        except bounded.Stopped as stopped:
-            raise RenderError(f"kustomize build of {os.path.normpath(folder)} {stopped.reason}", user_file) from None
-        except OSError as error:
-            raise RenderError(f"could not run {argv[0]}: {error.strerror}", user_file) from None
-        if done.returncode != 0:
+        edits = _CopyEdits(src, app, leaving)
+        notes: dict[int, list[str]] = {}
+        # a Component is built as a kustomization listing it (kustomize builds one only that way
+        # inside Argo CD's renderings): a wrapper beside the copy, never in the user's tree
+        component = leaving is not None and leaving.component
+        target = os.path.join(work, "component") if component else app
+        for round_ in range(partial.MAX_ROUNDS + 1):
+            app_edited = edits.write()
+            if component:
+                make_dirs(target)
+                with open(os.path.join(target, KUSTOMIZATION_NAMES[0]), "w", encoding="utf-8") as handle:
+                    handle.write("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\ncomponents:\n"
+                                 f"- {json.dumps(os.path.relpath(app, target))}\n")  # fmt: skip
+            requested, same_lines = _prepare(target, options, user_file)
+            same_lines = same_lines and not component
+            try:
+                done = bounded.run([*sandbox.network_isolation(root), *argv, target], cwd=src,
+                                   env=_environment(home, root), timeout=limits.timeout, memory=limits.memory)  # fmt: skip
+            except bounded.Stopped as stopped:
+                raise RenderError(f"kustomize build of {os.path.normpath(folder)} {stopped.reason}", user_file) from None
+            except OSError as error:
+                raise RenderError(f"could not run {argv[0]}: {error.strerror}", user_file) from None
+            if done.returncode == 0:
+                break
             message, named = _map_paths(_one_line(_error_of(done.stderr, done.returncode)), work, to_user)
+            if round_ < partial.MAX_ROUNDS and edits.drop_for(partial.missing_target(message), notes):
+                continue
             line = re.match(r"invalid Kustomization: yaml: line (\d+):", message)
-            raise RenderError(
-                message if named else f"{user_file}: {message}", user_file,
-                int(line.group(1)) if line and same_lines else 1)  # fmt: skip
-        return Rendering(renderer, _documents(done.stdout, requested))
+            message = message if named else f"{user_file}: {message}"
+            if leaving is not None and leaving.inputs.left_out:
+                count = len(leaving.inputs.left_out)
+                message += (f" (hooklint rendered it without the {count} entr{'y' if count == 1 else 'ies'} that "
+                            "need the network or --enable-helm, which it leaves out)")  # fmt: skip
+            raise RenderError(message, user_file, int(line.group(1)) if line and same_lines and not app_edited else 1)
+        omitted = leaving.omissions(notes, edits.alone) if leaving is not None else []
+        documents = _documents(done.stdout, requested)
+        if component:  # paths relative to the wrapper: to the Component's folder
+
+            def rebase(path: str) -> str:
+                return os.path.relpath(os.path.normpath(os.path.join(target, path)), app)
+
+            for doc in documents:
+                doc.origin = rebase(doc.origin) if doc.origin else None
+                doc.configured_in = rebase(doc.configured_in) if doc.configured_in else None
+                doc.transformations = [Transformation(rebase(t.path), t.kind) for t in doc.transformations]
+        return Rendering(renderer, documents, omitted)
     finally:
         remove_tree(work)
+
+
+class _CopyEdits:
+    """The kustomizations of the copy under ``src`` that a partial rendering edits (``leaving``),
+    each rewritten from its original text with all its removals so far on every round
+    (:func:`hooklint.sources.partial.without_entries`); ``app`` is the application folder in the copy."""
+
+    def __init__(self, src: str, app: str, leaving: _Leaving | None):
+        self.src = src
+        self.leaving = leaving
+        self.removals: dict[str, list[tuple[str, int | None]]] = {}
+        self.dropped: set[tuple[str, str, int]] = set()
+        #: patches of a Component built on its own dropped for a target none of its entries adds
+        self.alone: list[tuple[partial.PatchEntry, tuple[str, str]]] = []
+        self.originals: dict[str, str] = {}
+        name = _kustomization_name(app)
+        self.app_file = os.path.join(app, name) if name is not None else None
+        if leaving is not None:
+            for kustomization, removals in leaving.inputs.removals.items():
+                if kustomization in leaving.inside:
+                    self.removals[os.path.join(src, leaving.inside[kustomization])] = list(removals)
+        for path in [*self.removals, *([self.app_file] if self.app_file else [])]:
+            if path not in self.originals and os.path.isfile(path):
+                with open(path, encoding="utf-8") as handle:
+                    self.originals[path] = handle.read()
+
+    def write(self) -> bool:
+        """Write every edited kustomization (and the application's, as copied, for ``_prepare``);
+        True when the application's own kustomization lost entries."""
+        for path, text in self.originals.items():
+            removals = self.removals.get(path, [])
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(partial.without_entries(text, removals, _dump) if removals else text)
+        return bool(self.app_file and self.removals.get(self.app_file))
+
+    def drop_for(self, missing: tuple[str, str] | None, notes: dict[int, list[str]]) -> bool:
+        """Drop the patch-like entries that need ``missing`` (kind, name), in kustomizations
+        that build on a left-out entry, and add a note to each omission below them (``notes``: index
+        in ``left_out`` -> notes). False when there is nothing to drop (the failure stands)."""
+        leaving = self.leaving
+        if missing is None or leaving is None or not (leaving.inputs.left_out or leaving.component):
+            return False
+        left = {entry.kustomization for entry in leaving.inputs.left_out}
+        dropped = False
+        for patch in leaving.inputs.patches:
+            key = (patch.kustomization, patch.field, patch.index)
+            below = leaving.below(patch.kustomization)
+            if missing not in patch.targets or key in self.dropped or patch.kustomization not in leaving.inside \
+                    or not (below & left or leaving.component):  # fmt: skip
+                continue
+            self.dropped.add(key)
+            path = os.path.join(self.src, leaving.inside[patch.kustomization])
+            if path not in self.originals:
+                with open(path, encoding="utf-8") as handle:
+                    self.originals[path] = handle.read()
+            self.removals.setdefault(path, []).append((patch.field, patch.index))
+            where = partial.mark_path(os.path.relpath(patch.kustomization, leaving.app))
+            note = f"the {patch.field} entry at {where}:{patch.line}:{patch.column} (it needs {missing[0]} {missing[1]})"
+            below_left = [i for i, entry in enumerate(leaving.inputs.left_out) if entry.kustomization in below]
+            for i in below_left:
+                notes.setdefault(i, []).append(note)
+            if not below_left:
+                self.alone.append((patch, missing))
+            dropped = True
+        return dropped
+
+
+def _dump(config: Any) -> str:
+    """A kustomization written again, in the form go-yaml v2 reads back as it was meant."""
+    return yaml.dump(config, Dumper=_GoDumper, sort_keys=False, allow_unicode=True, width=1 << 30)
 
 
 def _copy(plan: _CopyPlan, dest: str) -> None:
@@ -1092,11 +1342,19 @@ def _in_user_terms(rendering: Rendering, folder: str) -> Rendering:
     def user(path: str | None) -> str | None:
         return None if path is None else os.path.normpath(os.path.join(folder, path))
 
+    def join(path: str) -> str:
+        return os.path.normpath(os.path.join(folder, path))
+
     return Rendering(
         rendering.renderer,
         [
             RenderedDocument(d.text, user(d.origin), d.origin_line, user(d.configured_in),
                              [Transformation(user(t.path) or "", t.kind) for t in d.transformations])  # fmt: skip
             for d in rendering.documents
+        ],
+        [
+            Omission(partial.user_paths(o.message, join), join(o.path), o.line, o.column, o.argocd_renders,
+                     partial.user_paths(o.unchecked, join))  # fmt: skip
+            for o in rendering.omitted
         ],
     )

@@ -114,7 +114,8 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
             options = None
             if application is not None and application.options is not None:
                 options = _options(KustomizeOptions.from_application, application, manifest_file, application.options)
-            rendering = render_kustomize(folder, root, options, Limits.of(config))
+            # a Component linted on its own (no Application renders it) is built through a wrapper
+            rendering = render_kustomize(folder, root, options, Limits.of(config), wrap_component=application is None)
         else:
             from hooklint.sources.helm import HelmOptions, render_helm
 
