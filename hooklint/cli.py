@@ -145,7 +145,7 @@ def _failing(cfg, findings: Iterable) -> bool:
     from hooklint.findings import SEVERITY_RANK
 
     findings = list(findings)
-    if getattr(cfg, "fail_on_unrendered", False) and any(f.rule_id == "HL009" for f in findings):
+    if cfg.fail_on_unrendered and any(f.rule_id == "HL009" for f in findings):
         return True  # fail-on-unrendered: an HL009 fails the run as an error would
     if cfg.fail_on == "never":
         return False

@@ -456,19 +456,42 @@ def inside_repository(path: str, of: str) -> bool:
     return within(os.path.realpath(path), boundary)
 
 
+class Containment:
+    """Whether the files of one application lead out of its repository ``root`` through a symbolic
+    link. Each folder's real path is found once: ``os.path.realpath`` checks every component of a
+    path (the bench's 5,000 files in 1,070 folders made 8,500 calls, ~0.1 s)."""
+
+    def __init__(self, root: str):
+        self.root = os.path.realpath(root)
+        self._folders: dict[str, str] = {}
+
+    def escaping(self, path: str) -> str | None:
+        """Where ``path`` leads when it is, or passes through, a symbolic link out of the root; else None."""
+        if not os.path.exists(path):  # dangling: the loader says so
+            return None
+        if os.path.islink(path):
+            real = os.path.realpath(path)
+        else:  # the real path of its folder, then its own name
+            folder, name = os.path.split(path)
+            real_folder = self._folders.get(folder)
+            if real_folder is None:
+                real_folder = self._folders[folder] = os.path.realpath(folder)
+            real = os.path.join(real_folder, name)
+        return None if within(real, self.root) else real
+
+
 def _inside_repository(files: list[str]) -> list[str]:
-    """The files of ``files`` that resolve inside their repository (:func:`inside_repository`), in
-    order: the only ones discovery opens. Each folder's real path is found once."""
+    """The files of ``files`` that resolve inside their repository (:func:`_boundary_of`), in
+    order: the only ones discovery opens."""
     cwd = os.getcwd()
-    real_folders: dict[str, str] = {}
+    by_boundary: dict[str, Containment] = {}
     kept = []
     for path in files:
-        folder, name = os.path.split(os.path.abspath(path))
-        real_folder = real_folders.get(folder)
-        if real_folder is None:
-            real_folder = real_folders[folder] = os.path.realpath(folder)
-        real = os.path.realpath(path) if os.path.islink(path) else os.path.join(real_folder, name)
-        if within(real, _boundary_of(folder, cwd)):
+        boundary = _boundary_of(os.path.dirname(os.path.abspath(path)), cwd)
+        containment = by_boundary.get(boundary)
+        if containment is None:
+            containment = by_boundary[boundary] = Containment(boundary)
+        if containment.escaping(path) is None:
             kept.append(path)
     return kept
 
