@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from hooklint.config import Config
 from hooklint.findings import Span
-from hooklint.loader import LoadedFile, parse_text, read_file, within
+from hooklint.loader import LoadedFile, parse_text, read_file
 from hooklint.sources.directory import mark_unrendered
 from hooklint.sources.discovery import (
     DIRECTORY,
