@@ -6,6 +6,11 @@ Positions are converted from PyYAML's 0-based marks to 1-based lines and columns
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from hooklint.reasons import Skip
+
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -183,9 +188,9 @@ class RunResult:
     errors: list[InputError] = field(default_factory=list)
     files: int = 0
     skipped: int = 0
-    #: The files not linted, as ``(path, reason)``, in path order: Argo CD does not render them, or
+    #: The files not linted, as ``(path, reason)`` (:class:`~hooklint.reasons.Skip`), in path order: Argo CD does not render them, or
     #: they are over max-file-size; ``skipped`` is their number.
-    skipped_files: list[tuple[str, str]] = field(default_factory=list)
+    skipped_files: list[tuple[str, Skip]] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
     #: The renderers that made this run's kustomize and Helm manifests, as ``"name version"``
     #: (``kubectl kustomize v5.7.1``), sorted, each once; empty when every source was a directory.

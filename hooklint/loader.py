@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
+from hooklint.reasons import Skip, SkipKind
 from hooklint.files import FileTooLarge, NotRegularFile, file_problem, read_bytes, read_text, walk_tree  # noqa: F401 - re-exported
 from hooklint.findings import InputError, Span
 from hooklint.yamlio import (
@@ -108,7 +109,7 @@ class LoadedFile:
     #: The file carries ``+argocd:skip-file-rendering`` (a directory source skips it).
     has_skip_marker: bool = False
     #: Why Argo CD does not render the file, when it does not (set by :mod:`hooklint.sources`).
-    skip_reason: str | None = None
+    skip_reason: Skip | None = None
     #: ``# hooklint: ignore[HL203, HL204] reason`` comments: (1-based line, 1-based column of the
     #: ``#``, the names between the brackets, the reason or None, whether the comment is alone on
     #: its line).
@@ -435,7 +436,7 @@ def _too_large(path: str, max_size: int) -> LoadedFile:
     return LoadedFile(
         path,
         error=InputError(path, f"larger than max-file-size ({max_size:,} bytes); not linted"),
-        skip_reason=f"larger than max-file-size ({max_size:,} bytes)",
+        skip_reason=Skip(f"larger than max-file-size ({max_size:,} bytes)", SkipKind.TOO_LARGE),
     )
 
 

@@ -26,6 +26,7 @@ from hooklint.config import Config, ConfigError
 from hooklint.engine import Engine
 from hooklint.findings import Finding, InputError, RunResult, Span
 from hooklint.loader import parse_text
+from hooklint.reasons import Skip, SkipKind
 from hooklint.model import Manifest, manifests_of
 from hooklint.plan import SyncPlan, build_plan
 from hooklint.sources.redact import object_secrets, redactor
@@ -37,7 +38,7 @@ from hooklint.sources import (STDIN, Application, Coverage, LoadedApplication, g
 #: What one application's lint gives back: (findings, input errors, files linted, files not linted
 #: as (path, reason), the renderer's label or None, the kustomization or ``Chart.yaml`` it has when
 #: that did not render, else None).
-Outcome = tuple[list[Finding], list[InputError], int, list[tuple[str, str]], str | None, str | None]
+Outcome = tuple[list[Finding], list[InputError], int, list[tuple[str, Skip]], str | None, str | None]
 
 
 def build(loaded: LoadedApplication, config: Config) -> tuple[list[Manifest], SyncPlan]:
@@ -153,14 +154,15 @@ THROUGH = "linted through that kustomization's rendering"
 NOT_THROUGH = "that kustomization did not render (its HL007, HL008 or HL009 says why), so it is checked nowhere"
 
 
-def honest_reasons(skipped: list[tuple[str, str]], unrendered: set[str]) -> list[tuple[str, str]]:
+def honest_reasons(skipped: list[tuple[str, Skip]], unrendered: set[str]) -> list[tuple[str, Skip]]:
     """``skipped`` (files not linted on their own, as (path, reason)) with every "linted through
     that kustomization's rendering" of a kustomization in ``unrendered`` (those that did not
     render, as the run spells them) said as not linted: its files are checked nowhere."""
     out = []
     for path, reason in skipped:
-        if THROUGH in reason and any(f" {k} " in f" {reason} " for k in unrendered):
-            reason = reason.replace(THROUGH, NOT_THROUGH)
+        if (reason.kind is SkipKind.THROUGH_RENDERING and THROUGH in reason.detail
+                and any(f" {k} " in f" {reason.detail} " for k in unrendered)):
+            reason = Skip(reason.detail.replace(THROUGH, NOT_THROUGH), SkipKind.RENDER_FAILED)
         out.append((path, reason))
     return out
 
@@ -320,32 +322,15 @@ def _helm_notice(result: RunResult, config: Config) -> list[str]:
     return []
 
 
-#: What a skip reason says, in the words of the notice that counts them (first match wins).
-_SKIP_KINDS = (
-    ("linted through that kustomization's rendering", "read through a kustomization's rendering"),
-    ("that kustomization did not render", "read by a kustomization that did not render"),
-    ("a kustomize Component that no kustomization", "in a kustomize Component nothing in this run uses"),
-    ("does not list it", "not listed by their kustomization"),
-    ("+argocd:skip-file-rendering", "marked +argocd:skip-file-rendering"),
-    ("unrelated YAML", "unrelated YAML"),
-    ("jsonnet", "jsonnet, which hooklint does not evaluate"),
-    ("git files generator", "inputs of an ApplicationSet's git files generator"),
-    ("config management plugin", "rendered by a config management plugin, which hooklint never runs"),
-    ("leaves it out", "left out by an Application's directory.include/exclude"),
-    ("symbolic link", "dangling symbolic links"),
-    ("larger than max-file-size", "over max-file-size"),
-)
-
-
-def skipped_notice(skipped: list[tuple[str, str]]) -> list[str]:
+def skipped_notice(skipped: list[tuple[str, Skip]]) -> list[str]:
     """The one notice that counts the files not linted on their own (none when there are none),
-    by why: ``4 files not linted on their own (3 jsonnet, which hooklint does not evaluate; 1 read
+    by the kind of why (:attr:`~hooklint.reasons.SkipKind.label`): ``4 files not linted on their own (3 jsonnet, which hooklint does not evaluate; 1 read
     through a kustomization's rendering); --show-skipped lists them.``"""
     if not skipped:
         return []
     counts: dict[str, int] = {}
     for _, reason in skipped:
-        kind = next((label for key, label in _SKIP_KINDS if key in reason), "not rendered by Argo CD as written")
+        kind = reason.kind.label
         counts[kind] = counts.get(kind, 0) + 1
     parts = "; ".join(f"{n} {kind}" for kind, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
     s = "s" if len(skipped) != 1 else ""

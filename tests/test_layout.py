@@ -18,7 +18,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "hooklint"
 STAGES: list[tuple[str, ...]] = [
-    ("findings", "text", "files", "yamlio", "argocd", "images", "config", "catalog", "rules", "interrupt"),
+    ("findings", "text", "files", "yamlio", "argocd", "images", "config", "catalog", "rules", "interrupt", "reasons"),
     ("loader",),
     ("sources",),
     ("model",),

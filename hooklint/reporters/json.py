@@ -123,7 +123,7 @@ def _chunks(result: RunResult) -> Iterator[str]:
     else:
         yield "[]"
     errors = [{"path": e.path, "message": e.message} for e in result.errors]
-    skipped = [{"path": path, "reason": reason} for path, reason in result.skipped_files]
+    skipped = [{"path": path, "reason": str(reason)} for path, reason in result.skipped_files]
     summary = {**counts, "files": result.files, "suppressed": len(result.suppressed),
                "stale_baseline": result.stale_baseline}  # fmt: skip
     yield (

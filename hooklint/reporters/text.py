@@ -71,6 +71,6 @@ def render(result: RunResult, show_suppressed: bool = False, colour: bool = Fals
     lines.append(summary_line(result))
     lines.extend(f"note: {escape_controls(n)}" for n in result.notices)
     if show_skipped:
-        lines.extend(f"note: not linted: {escape_controls(path)}: {escape_controls(reason)}"
+        lines.extend(f"note: not linted: {escape_controls(path)}: {escape_controls(str(reason))}"
                      for path, reason in result.skipped_files)  # fmt: skip
     return "\n".join(lines) + "\n"

@@ -19,11 +19,13 @@ source: it is rendered (:mod:`hooklint.sources.render`).
 from __future__ import annotations
 
 from hooklint.loader import LoadedFile
+from hooklint.reasons import Skip, SkipKind
 from hooklint.yamlio import SYNTAX_ERROR, TOO_COMPLEX, TOO_MANY_ERRORS, Map
 
-SKIP_MARKER_REASON = "+argocd:skip-file-rendering marker: Argo CD never renders it"
-UNRELATED_YAML_REASON = (
-    "unrelated YAML: its first document is no Kubernetes object and the file lacks apiVersion:, kind: or metadata:"
+SKIP_MARKER_REASON = Skip("+argocd:skip-file-rendering marker: Argo CD never renders it", SkipKind.SKIP_MARKER)
+UNRELATED_YAML_REASON = Skip(
+    "unrelated YAML: its first document is no Kubernetes object and the file lacks apiVersion:, kind: or metadata:",
+    SkipKind.UNRELATED_YAML,
 )
 _UNREADABLE = (SYNTAX_ERROR, TOO_COMPLEX, TOO_MANY_ERRORS)
 

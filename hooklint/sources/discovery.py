@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Callable, Iterable
 from hooklint.findings import InputError
 from hooklint.files import walk_tree
 from hooklint.loader import STDIN, os_error_text, within
+from hooklint.reasons import Skip, SkipKind
 from hooklint.yamlio import Map, Seq
 from hooklint.sources.applications import (
     ApplicationSource,
@@ -43,7 +44,8 @@ if TYPE_CHECKING:
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json", ".jsonnet")
 #: Argo CD evaluates ``*.jsonnet`` files of a directory source (``findManifests``); hooklint does
 #: not run jsonnet, so it lists them as not linted, with this reason.
-JSONNET_REASON = "jsonnet: Argo CD evaluates it, hooklint does not (lint its output with `jsonnet FILE | hooklint lint -`)"
+JSONNET_REASON = Skip("jsonnet: Argo CD evaluates it, hooklint does not (lint its output with `jsonnet FILE | hooklint lint -`)",
+                      SkipKind.JSONNET)
 
 
 def is_manifest_name(name: str) -> bool:
@@ -68,9 +70,10 @@ def dangling_link(path: str) -> str | None:
     return None
 
 
-def dangling_reason(target: str) -> str:
+def dangling_reason(target: str) -> Skip:
     """Why a dangling symbolic link to ``target`` found in a folder walk is not linted."""
-    return f"a symbolic link to {target}, which does not exist: Argo CD skips it (destination of symlink is missing)"
+    return Skip(f"a symbolic link to {target}, which does not exist: Argo CD skips it (destination of symlink is missing)",
+                SkipKind.DANGLING_LINK)
 
 
 HELM_CHART_FILE = "Chart.yaml"
@@ -163,7 +166,7 @@ class Application:
     argocd: ApplicationSource | None = None
     #: Files of ``reported`` not linted on their own, and why: left out by the Application
     #: (``directory.include/exclude``), read by a kustomization, or dangling symbolic links.
-    left_out: dict[str, str] = field(default_factory=dict)
+    left_out: dict[str, Skip] = field(default_factory=dict)
     #: The applications of each source of a multi-source Application (source type MULTI): Argo
     #: CD renders every source and syncs them all as one application, in one sync plan.
     parts: list["Application"] = field(default_factory=list)
@@ -176,12 +179,8 @@ class Application:
         """Every file is applied only through another application's rendering (a kustomize base or
         Component, patches and generator inputs): this folder has no sync of its own."""
         return self.source_type == DIRECTORY and bool(self.reported) and all(
-            LINTED_THROUGH in self.left_out.get(f, "") for f in self.reported
+            f in self.left_out and self.left_out[f].kind is SkipKind.THROUGH_RENDERING for f in self.reported
         )
-
-
-#: The words of every ``left_out`` reason of a file applied through another application's rendering.
-LINTED_THROUGH = "linted through"
 
 #: The input error of a folder argument that holds nothing to lint (an empty folder, a wrong path
 #: in CI): never a silent pass.
@@ -223,7 +222,7 @@ def group_applications(
     named_files: set[str] = set()
     missing: set[str] = set()
     left_out: dict[str, set[str]] = {}
-    dangling: dict[str, str] = {}
+    dangling: dict[str, Skip] = {}
     for path in paths:
         if path == STDIN:
             reported.setdefault(STDIN, set()).add(STDIN)
@@ -377,7 +376,8 @@ def _leave_out_bases(apps: list[Application]) -> list[Application]:
         if user is None or (root is not None and root.manifest_file in seen):
             out.append(app)
             continue
-        why = f"a kustomize base that {user.manifest_file} builds on: linted through that kustomization's rendering"
+        why = Skip(f"a kustomize base that {user.manifest_file} builds on: linted through that kustomization's rendering",
+                   SkipKind.THROUGH_RENDERING)
         base = Application(app.key, [f for f in app.reported], [], DIRECTORY, None, app.named)
         for name in base.reported:
             base.left_out[name] = why
@@ -590,10 +590,10 @@ def kustomization_reads(kustomization: str) -> set[str] | None:
     return reads
 
 
-def unread_reason(kustomization: str) -> str:
+def unread_reason(kustomization: str) -> Skip:
     """Why a file beside (or under) ``kustomization`` that its build never reads is not linted."""
-    return (f"{kustomization} does not list it (resources, patches, generators): kustomize never renders it, "
-            "so Argo CD never applies it")
+    return Skip(f"{kustomization} does not list it (resources, patches, generators): kustomize never renders it, "
+                "so Argo CD never applies it", SkipKind.UNLISTED)
 
 
 def _leave_out_unread(app: "Application", reads: set[str] | None) -> None:
@@ -625,7 +625,7 @@ def _leave_out_components(apps: list[Application], components: dict[str, Applica
     if not components:
         return {}
     by_folder = {os.path.dirname(os.path.abspath(k)): k for k in components}
-    users: dict[str, str] = {}
+    users: dict[str, Skip] = {}
     references: dict[str, list[tuple[str, str]]] = {}  # each kustomization read once
     for app in sorted((a for a in apps if a.source_type == KUSTOMIZE and a.manifest_file), key=lambda a: a.manifest_file):
         user = app.manifest_file
@@ -636,9 +636,9 @@ def _leave_out_components(apps: list[Application], components: dict[str, Applica
                 for match in sorted(glob.glob(pattern, root_dir=folder)) or [pattern]:
                     found = by_folder.get(os.path.normpath(os.path.join(folder, match)))
                     if found is not None:
-                        users.setdefault(found, f"a kustomize Component that {app.argocd.label()} adds "
-                                                "(spec.source.kustomize.components): linted through that "
-                                                "Application's rendering")  # fmt: skip
+                        users.setdefault(found, Skip(f"a kustomize Component that {app.argocd.label()} adds "
+                                                     "(spec.source.kustomize.components): linted through that "
+                                                     "Application's rendering", SkipKind.THROUGH_RENDERING))  # fmt: skip
         seen: set[str] = set()
         stack = [os.path.abspath(user)]
         while stack and len(seen) < MAX_KUSTOMIZATIONS_FOLLOWED:
@@ -650,12 +650,13 @@ def _leave_out_components(apps: list[Application], components: dict[str, Applica
                 references[kustomization] = kustomization_references(kustomization)
             for field_name, target in references[kustomization]:
                 if field_name == "components" and target in by_folder:
-                    users.setdefault(by_folder[target], f"a kustomize Component that {user} renders: linted through "
-                                                        "that kustomization's rendering")  # fmt: skip
+                    users.setdefault(by_folder[target], Skip(f"a kustomize Component that {user} renders: linted "
+                                                             "through that kustomization's rendering",
+                                                             SkipKind.THROUGH_RENDERING))  # fmt: skip
                 kind, found_file = source_type(target)
                 if kind == KUSTOMIZE and found_file is not None:
                     stack.append(os.path.abspath(found_file))
-    result: dict[str, str | None] = {}
+    result: dict[str, Skip | str | None] = {}
     for kustomization, app in components.items():
         why = users.get(kustomization)
         if why is None and os.path.isfile(kustomization):
@@ -667,15 +668,16 @@ def _leave_out_components(apps: list[Application], components: dict[str, Applica
             continue
         result[kustomization] = why
         if why is None:
-            why = (f"a kustomize Component ({kustomization} is kind: Component), applied only inside a kustomization "
-                   "that lists it under components, and no kustomization of this run does: lint one that does")
+            why = Skip(f"a kustomize Component ({kustomization} is kind: Component), applied only inside a "
+                       "kustomization that lists it under components, and no kustomization of this run does: lint "
+                       "one that does", SkipKind.UNUSED_COMPONENT)
         for name in app.reported:
             app.left_out.setdefault(name, why)
     return result
 
 
 def _leave_out_kustomize_inputs(apps: list[Application], named_files: set[str],
-                                components: dict[str, str | None] | None = None) -> None:  # fmt: skip
+                                components: dict[str, Skip | str | None] | None = None) -> None:  # fmt: skip
     """Mark the files of directory applications that a kustomization reads as a patch, a generator
     input or a configuration: kustomize reads them, Argo CD never applies them as written, so they
     are linted through that kustomization's rendering, not on their own. A file named on its own
@@ -721,10 +723,12 @@ def _leave_out_kustomize_inputs(apps: list[Application], named_files: set[str],
             if hit is None or name in app.left_out:
                 continue
             if hit[0] in components and components[hit[0]] is None:
-                app.left_out[name] = (f"{hit[0]} reads it ({hit[1]}), a kustomize Component that no kustomization of "
-                                      "this run lists under components: lint one that does")  # fmt: skip
+                app.left_out[name] = Skip(f"{hit[0]} reads it ({hit[1]}), a kustomize Component that no kustomization "
+                                          "of this run lists under components: lint one that does",
+                                          SkipKind.UNUSED_COMPONENT)  # fmt: skip
             else:
-                app.left_out[name] = f"{hit[0]} reads it ({hit[1]}): linted through that kustomization's rendering"
+                app.left_out[name] = Skip(f"{hit[0]} reads it ({hit[1]}): linted through that kustomization's "
+                                          "rendering", SkipKind.THROUGH_RENDERING)
 
 
 def _mapped_applications(
@@ -767,8 +771,8 @@ def _mapped_applications(
             notices.append(f"{folder}: {source.label()} renders it with a config management plugin, which hooklint "
                            "never runs: not linted.")  # fmt: skip
             files = sorted({f for k in inside for f in reported[k]})
-            why = f"{source.label()} renders it with a config management plugin ({source.field}.plugin), which " \
-                  "hooklint never runs"  # fmt: skip
+            why = Skip(f"{source.label()} renders it with a config management plugin ({source.field}.plugin), "
+                       "which hooklint never runs", SkipKind.PLUGIN)  # fmt: skip
             apps.append(Application(key, files, [], PLUGIN, None, named_by.get(inside[0]), folder, source,
                                     {f: why for f in files}))  # fmt: skip
             continue
@@ -804,7 +808,7 @@ def _mapped_applications(
             relative = os.path.relpath(f, folder).replace(os.sep, "/")
             why = options.excludes(relative)
             if why is not None:
-                left_out[f] = f"{source.label()} leaves it out: it {why}"
+                left_out[f] = Skip(f"{source.label()} leaves it out: it {why}", SkipKind.EXCLUDED)
         apps.append(Application(key, files, [], DIRECTORY, None, named_by.get(mine[0]), folder, source, left_out))
     return _join_multi_source(apps, multi), covered
 
@@ -1106,7 +1110,7 @@ class ApplicationSetMap:
 
     sources: list[ApplicationSource] = field(default_factory=list)
     issues: dict[str, list[tuple[str, int, int, str]]] = field(default_factory=dict)
-    inputs: dict[str, str] = field(default_factory=dict)
+    inputs: dict[str, Skip] = field(default_factory=dict)
 
 
 def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
@@ -1172,8 +1176,8 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
             out.issues.setdefault(path, []).append((NOT_EXPANDED, body.span.line, body.span.column, (
                 f"{label}: generates more than {MAX_GENERATED_SHOWN} Applications; the others are not linted")))
         for full, relative in expansion.inputs.items():
-            out.inputs.setdefault(full, f"an input of the git files generator of {label}: read as parameters, "
-                                        "never applied")  # fmt: skip
+            out.inputs.setdefault(full, Skip(f"an input of the git files generator of {label}: read as "
+                                             "parameters, never applied", SkipKind.GENERATOR_INPUT))  # fmt: skip
         spec = body.get("spec")
         template = spec.get("template") if isinstance(spec, Map) else None
         tspec = template.get("spec") if isinstance(template, Map) else None
@@ -1191,7 +1195,7 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
 MAX_GENERATED_SHOWN = 500
 
 
-def _mark_applicationset_inputs(apps: list[Application], inputs: dict[str, str]) -> None:
+def _mark_applicationset_inputs(apps: list[Application], inputs: dict[str, Skip]) -> None:
     """List the files ApplicationSets' git files generators read as generator inputs, not linted
     as manifests (the controller reads them as parameters; Argo CD never applies them)."""
     if not inputs:

@@ -1,0 +1,62 @@
+"""Why a file of the run is not linted on its own, as a kind and a detail (issue 20).
+
+Where the decision is made (discovery, the directory source, the loader), a :class:`Skip` is
+set: its :class:`SkipKind` says which of a fixed set of reasons it is, its ``detail`` says it in
+full for that file (``--show-skipped``, the JSON report). Other code reads the kind, never the
+words: the not-linted notice counts files by kind (:attr:`SkipKind.label`), a folder whose every
+file is applied through another application's rendering is told by kind. Before, the notice
+matched substrings of the detail, and a wording that drifted was counted under the wrong reason.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class SkipKind(enum.Enum):
+    """Why a file is not linted on its own; the value is the notice's words for the kind."""
+
+    #: A kustomize base, patch, generator input or Component a kustomization (or an Application's
+    #: ``spec.source.kustomize.components``) renders: linted through that rendering.
+    THROUGH_RENDERING = "read through a kustomization's rendering"
+    #: As above, but that kustomization did not render (HL007, HL008, HL009): checked nowhere.
+    RENDER_FAILED = "read by a kustomization that did not render"
+    #: A file of (or read by) a kustomize Component that nothing of the run renders.
+    UNUSED_COMPONENT = "in a kustomize Component nothing in this run uses"
+    #: Beside a kustomization that does not list it: kustomize never renders it.
+    UNLISTED = "not listed by their kustomization"
+    #: Carries ``+argocd:skip-file-rendering``: a directory source skips it.
+    SKIP_MARKER = "marked +argocd:skip-file-rendering"
+    #: YAML that is no Kubernetes object: a directory source skips it.
+    UNRELATED_YAML = "unrelated YAML"
+    #: ``*.jsonnet``: Argo CD evaluates it, hooklint does not.
+    JSONNET = "jsonnet, which hooklint does not evaluate"
+    #: Read by an ApplicationSet's git files generator as parameters.
+    GENERATOR_INPUT = "inputs of an ApplicationSet's git files generator"
+    #: In a folder an Application renders with a config management plugin.
+    PLUGIN = "rendered by a config management plugin, which hooklint never runs"
+    #: Left out by an Application's ``directory.include/exclude``.
+    EXCLUDED = "left out by an Application's directory.include/exclude"
+    #: A symbolic link whose destination does not exist: Argo CD skips it.
+    DANGLING_LINK = "dangling symbolic links"
+    #: Larger than ``max-file-size``: never read.
+    TOO_LARGE = "over max-file-size"
+
+    @property
+    def label(self) -> str:
+        """The kind in the words of the notice that counts files not linted."""
+        return self.value
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Skip:
+    """Why one file is not linted on its own: its ``kind`` and the ``detail`` that says it in full
+    for that file (what ``--show-skipped`` and the JSON report print; ``str()`` gives it). Ordered
+    by the detail, as the reports list them."""
+
+    detail: str
+    kind: SkipKind = field(compare=False)
+
+    def __str__(self) -> str:
+        return self.detail
