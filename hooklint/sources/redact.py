@@ -170,14 +170,14 @@ def redactor(values: SecretValues) -> Callable[[str], str]:
     of a value); shorter ones and ``words`` as whole words. Keys the inputs name are never removed."""
     anywhere = sorted((v for v in values.anywhere - values.keys if len(v) >= WORD_AT), key=len, reverse=True)
     words = {v for v in values.anywhere if len(v) < WORD_AT} | values.words
-    words = sorted(words - values.keys, key=len, reverse=True)
+    ordered = sorted(words - values.keys, key=len, reverse=True)
     parts: list[str] = []
     if anywhere:
         loose = [_loose(v) for v in sorted(values.loose - values.keys, key=len, reverse=True)
                  if len(re.sub(r"[\W_]", "", v)) >= WORD_AT]  # fmt: skip
         parts.append("(?:" + "|".join([*map(re.escape, anywhere), *(f"(?i:{p})" for p in loose)]) + ")")
-    if words:
-        parts.append(r"(?<![\w])(?:" + "|".join(map(re.escape, words)) + r")(?![\w])")
+    if ordered:
+        parts.append(r"(?<![\w])(?:" + "|".join(map(re.escape, ordered)) + r")(?![\w])")
     if not parts:
         return lambda text: text
     pattern = re.compile("|".join(parts))
