@@ -24,7 +24,7 @@ _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 def rules_dir() -> str:
     """The folder holding the rule files (``rules/`` in the source tree, ``hooklint/rules`` when
     installed)."""
-    from hooklint import rules
+    from hooklint import rules  # type: ignore[attr-defined]  # rules/ is installed as hooklint.rules
 
     return os.path.dirname(os.path.abspath(rules.__file__))
 

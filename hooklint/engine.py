@@ -24,6 +24,7 @@ from hooklint.loader import LoadedFile, ignore_comments
 from hooklint.model import Manifest
 from hooklint.plan import SyncPlan
 from hooklint.sources import LoadedApplication
+from hooklint.sources.discovery import inside_repository
 from hooklint.yamlio import shown
 
 SUPPRESS_ANNOTATION = "hooklint.io/ignore"
@@ -318,8 +319,11 @@ class Engine:
 
 
 def _comments_of(path: str) -> list:
-    """The ``# hooklint: ignore[...]`` comments of the user's file ``path`` (none when unreadable):
-    a file a rendered object was placed in, which the sources stage checked lies in the repository."""
+    """The ``# hooklint: ignore[...]`` comments of the user's file ``path`` (none when unreadable,
+    and none, never opened, when it resolves outside its repository: a finding may sit at a link
+    out, such as HL007 at a chart file that is one)."""
+    if not inside_repository(path, path):
+        return []
     try:
         return ignore_comments(read_bytes(path, DEFAULT_MAX_FILE_SIZE).decode("utf-8"))
     except (OSError, UnicodeDecodeError):

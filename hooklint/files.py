@@ -131,7 +131,8 @@ def walk_tree(top: str, onerror: Any = None, followlinks: bool = False):
             if onerror is not None:
                 onerror(error)
             continue
-        dirs, names = [], []
+        dirs: list[str] = []
+        names: list[str] = []
         for entry in entries:
             try:
                 is_dir = entry.is_dir()

@@ -112,29 +112,33 @@ def _lint_application(engine: Engine, app: Application) -> Outcome:
     skipped = [(f.path, f.skip_reason) for f in reported if f.skip_reason is not None]
     manifests, plan = build(loaded, engine.config)
     findings = list(engine.check_application(loaded, manifests, plan))
-    hide = secrets_of(manifests)
-    if hide is not None:  # a Secret's value copied into a name or annotation is quoted [redacted]
-        findings = [_redacted(f, hide) for f in findings]
+    hide = secrets_of(manifests)  # a Secret's value copied into a name or annotation is quoted [redacted]
+    findings = [_redacted(f, hide) for f in findings]
     renderer = loaded.renderer.label() if loaded.renderer is not None else None
     not_linted = sum(1 for f in reported if f.error is not None or f.skip_reason is not None)
     unrendered = app.manifest_file if loaded.coverage.rendered == "none" else None
     return findings, errors, len(app.reported) - not_linted, skipped, renderer, unrendered
 
 
-def secrets_of(manifests: list[Manifest]) -> Callable[[str], str] | None:
+def secrets_of(manifests: list[Manifest]) -> Callable[[str], str]:
     """The :func:`~hooklint.sources.redact.redactor` of the values of the application's Secrets
-    (:func:`~hooklint.sources.redact.object_secrets`), or None when it has none: what findings and
-    the plan say of the application never quotes one."""
-    values = object_secrets(m.body for m in manifests if m.kind == "Secret")
-    return redactor(values) if values.anywhere or values.words else None
+    (:func:`~hooklint.sources.redact.object_secrets`) and of credentials in URLs: what findings
+    and the plan say of the application never quotes one."""
+    return redactor(object_secrets(m.body for m in manifests if m.kind == "Secret"))
 
 
 def _redacted(finding: Finding, hide: Callable[[str], str]) -> Finding:
+    """``finding`` with ``hide`` applied to its message and object names (itself when nothing changes)."""
     obj = finding.obj
     if obj is not None and (obj.name or obj.generate_name):
-        obj = dataclasses.replace(obj, name=hide(obj.name) if obj.name else obj.name,
-                                  generate_name=hide(obj.generate_name) if obj.generate_name else obj.generate_name)  # fmt: skip
-    return dataclasses.replace(finding, message=hide(finding.message), obj=obj)
+        name = hide(obj.name) if obj.name else obj.name
+        generate_name = hide(obj.generate_name) if obj.generate_name else obj.generate_name
+        if name != obj.name or generate_name != obj.generate_name:
+            obj = dataclasses.replace(obj, name=name, generate_name=generate_name)
+    message = hide(finding.message)
+    if message == finding.message and obj is finding.obj:
+        return finding
+    return dataclasses.replace(finding, message=message, obj=obj)
 
 
 def lint_applications(engine: Engine, apps: Iterable[Application]) -> RunResult:

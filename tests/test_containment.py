@@ -28,6 +28,7 @@ import hooklint
 from hooklint.cli import app
 from hooklint.sources import cache, sandbox
 from hooklint.sources import kustomize as kz
+from hooklint.sources.helm import find_helm
 from hooklint.sources.kustomize import KustomizeOptions, find_kustomize, render_kustomize
 from hooklint.sources.kustomize_spec import canonical, go_fold, is_remote_file, is_repo_spec
 from hooklint.sources.rendered import RenderError, Renderer
@@ -164,6 +165,50 @@ def test_a_kustomization_chart_or_application_linked_out_is_hl007_and_never_open
         f"{name}:1:1: error HL007 render-failed: Rendering failed: {name} is a symbolic link to "
         f"{tmp_path / 'outside' / name.replace('/', '-')}," for name in sorted(ESCAPING_FILES)
     ]
+
+
+@pytest.mark.skipif(find_helm() is None, reason="no Helm: neither a helm binary nor helm-python-sdk")
+@pytest.mark.parametrize("link, target", [
+    ("dep/Chart.yaml", "outside-chart/Chart.yaml"),
+    ("dep/charts/sub", "outside-chart"),
+    ("dep/charts/sub-1.0.0.tgz", "outside-chart.tgz"),
+    ("dep/requirements.yaml", "outside-chart/Chart.yaml"),
+], ids=["dependency-chart-yaml", "subchart-folder", "subchart-archive", "requirements"])
+def test_a_file_dependency_linking_out_is_refused_before_anything_outside_is_read(aligned, tmp_path, link, target):
+    """A ``file://`` dependency inside the repository whose ``Chart.yaml``, a subchart folder or
+    archive under its ``charts/``, or (Helm 2) ``requirements.yaml`` is a link out: HL007 "illegal
+    filepath in symlink" at the parent's dependency entry, and nothing outside is opened. Before,
+    the dependency's chart was read first and the outside chart's name quoted in the message
+    ("the chart in dep is named <outside name>")."""
+    import tarfile
+
+    outside = tmp_path / "outside-chart"
+    write(outside, {"Chart.yaml": f"apiVersion: v2\nname: {SECRET}\nversion: 1.0.0\n"})
+    with tarfile.open(tmp_path / "outside-chart.tgz", "w:gz") as archive:
+        archive.add(outside / "Chart.yaml", arcname="sub/Chart.yaml")
+    api = "v1" if link.endswith("requirements.yaml") else "v2"
+    write(aligned, {
+        "chart/Chart.yaml": "apiVersion: v2\nname: chart\nversion: 1.0.0\n"
+                            "dependencies:\n  - name: dep\n    version: 1.0.0\n    repository: file://../dep\n",
+        "chart/templates/cm.yaml": CM,
+        "dep/templates/cm.yaml": CM.replace("settings", "dep-settings"),
+    })  # fmt: skip
+    if link != "dep/Chart.yaml":
+        write(aligned, {"dep/Chart.yaml": f"apiVersion: {api}\nname: dep\nversion: 1.0.0\n"})
+    (aligned / link).parent.mkdir(parents=True, exist_ok=True)
+    (aligned / link).symlink_to(tmp_path / target)
+    results = {}
+    read = opened_inside(tmp_path / "outside-chart", lambda: results.update(
+        {" ".join(args): runner.invoke(app, args) for args in (["lint", "chart"], ["plan", "chart"])}))
+    read += opened_inside(tmp_path / "outside-chart.tgz", lambda: runner.invoke(app, ["lint", "chart"]))
+    assert read == []
+    for command, result in results.items():
+        assert SECRET not in result.output, command
+    assert results["lint chart"].exit_code == 1
+    assert results["lint chart"].output.splitlines()[0] == (
+        f"chart/Chart.yaml:5:5: error HL007 render-failed: Rendering failed: illegal filepath in symlink {link}: it "
+        "leaves the repository. Argo CD's repo server fails the same way, so the application cannot sync; nothing "
+        "of it is checked until it renders.")
 
 
 @needs_kustomize

@@ -887,7 +887,7 @@ def test_template_location_follows_subcharts_by_name_and_gives_up_on_archives(tm
     write(tmp_path / "shop" / "templates" / "cm.yaml", "x\n")
     write(tmp_path / "shop" / "charts" / "db-folder" / "Chart.yaml", "apiVersion: v2\nname: db\nversion: 1.0.0\n")
     write(tmp_path / "shop" / "charts" / "db-folder" / "templates" / "job.yaml", "x\n")
-    tree = helm._read_chart(str(tmp_path / "shop"))
+    tree = helm._read_chart(str(tmp_path / "shop"), str(tmp_path))
     sub = str(tmp_path / "shop" / "charts" / "db-folder" / "templates" / "job.yaml")
     assert helm.template_location("template: shop/charts/db/templates/job.yaml:3:9: executing ...", tree) == (sub, 3, 9)
     assert helm.template_location("parse error at (shop/templates/cm.yaml:7): function \"x\" not defined", tree) == (

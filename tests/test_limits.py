@@ -510,12 +510,18 @@ def test_subcharts_nested_too_deep_are_hl007_at_the_stated_limit(repo):
 
 
 @pytest.mark.parametrize("kind", ["directory", "helm"])
-def test_folders_nested_deeper_than_pythons_recursion_limit_are_walked_and_removed(repo, kind):
+def test_folders_nested_deeper_than_pythons_recursion_limit_are_walked_and_removed(repo, kind, tmp_path_factory,
+                                                                                   monkeypatch):
     """Walked (discovery, a chart's files) and, copied for a renderer, removed again without
-    recursion (Python 3.11's os.walk and shutil.rmtree recurse once per level)."""
+    recursion (Python 3.11's os.walk and shutil.rmtree recurse once per level). The temporary
+    folder is this test's own, so other hooklint runs on the machine cannot leave folders in it."""
     import tempfile
 
     from hooklint.files import remove_tree
+
+    private = str(tmp_path_factory.mktemp("tmp"))
+    monkeypatch.setenv("TMPDIR", private)
+    monkeypatch.setattr(tempfile, "tempdir", private)
 
     folder = repo / "deep"
     folder.mkdir()

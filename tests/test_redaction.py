@@ -556,6 +556,37 @@ def test_a_secret_value_copied_into_a_name_or_annotation_is_never_quoted(repo, a
 
 
 @needs_kustomize
+@pytest.mark.parametrize("control", ["\\u001b", "\\u202e", "\\u0007"], ids=["escape", "bidi", "bell"])
+@pytest.mark.parametrize("args", [["lint"], ["lint", "-f", "json"], ["lint", "-f", "sarif"], ["lint", "-f", "gitlab"],
+                                  ["lint", "-f", "markdown"], ["plan"], ["plan", "-f", "json"]])  # fmt: skip
+def test_a_secret_value_holding_a_control_character_is_redacted_as_messages_escape_it(repo, args, control):
+    """Messages write control and bidirectional characters as escapes (``\\x1b``), so the
+    password as written no longer matched what HL012 and the plan printed: it was quoted whole."""
+    write(repo, {**ROUTED, "app/secret.yaml": ROUTED["app/secret.yaml"].replace(
+        "{password: Routed-Secret-42}", f'{{password: "Routed{control}Secret-42"}}')})
+    result = runner.invoke(app, [*args, "app"])
+    assert "Secret-42" not in result.output
+    assert "[redacted]" in result.output
+
+
+@pytest.mark.parametrize("entry, shown", [
+    ("https://oauth2:ghpS3CRETurlTOKEN@github.com/org/repo//base?ref=v1",
+     "https://oauth2:[redacted]@github.com/org/repo//base?ref=v1"),
+    ("https://ghpS3CRETurlTOKEN@github.com/org/repo//base", "https://[redacted]@github.com/org/repo//base"),
+    ("https://example.com/x.yaml?ref=v1&access_token=S3CRETquerytoken", "https://example.com/x.yaml?ref=v1&access_token=[redacted]"),
+    ("ssh://git@github.com/org/repo//base", "ssh://git@github.com/org/repo//base"),
+    ("git@github.com:org/repo//base", "git@github.com:org/repo//base"),
+])  # fmt: skip
+def test_credentials_in_a_remote_entry_are_never_quoted(repo, entry, shown):
+    """HL009 quotes a remote entry as written; the token a URL embeds is ``[redacted]``, the rest kept."""
+    write(repo, {"app/kustomization.yaml": f"resources:\n- cm.yaml\n- {entry}\n",
+                 "app/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"})  # fmt: skip
+    result = runner.invoke(app, ["lint", "--select", "HL009", "app"])
+    assert "S3CRET" not in result.output
+    assert f"resources entry '{shown}' is remote" in result.output.splitlines()[0]
+
+
+@needs_kustomize
 def test_the_redacted_finding_says_what_is_wrong(repo):
     write(repo, ROUTED)
     result = runner.invoke(app, ["lint", "--select", "HL012", "app"])

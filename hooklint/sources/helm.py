@@ -332,13 +332,17 @@ class _Chart:
 MAX_SUBCHART_DEPTH = 20
 
 
-def _read_chart(folder: str, depth: int = 0, max_file_size: int = DEFAULT_MAX_FILE_SIZE, copied: str = "") -> _Chart:
+def _read_chart(folder: str, root: str, depth: int = 0, max_file_size: int = DEFAULT_MAX_FILE_SIZE,
+                copied: str = "") -> _Chart:
     """The chart in ``folder`` with its ``charts/`` subcharts (folders read recursively, at most
     :data:`MAX_SUBCHART_DEPTH` deep, archives by the name in their ``Chart.yaml``) keyed by chart
-    name and by dependency alias; ``copied`` is where the folder is in the temporary copy. Raises RenderError for a ``Chart.yaml`` that is not a regular
-    file of at most ``max_file_size`` bytes, not UTF-8 or not YAML, and for subcharts nested too
-    deep."""
+    name and by dependency alias; ``copied`` is where the folder is in the temporary copy. Raises
+    RenderError for a ``Chart.yaml`` that is not a regular file of at most ``max_file_size``
+    bytes, not UTF-8 or not YAML, for subcharts nested too deep, and ("illegal filepath in
+    symlink", as Argo CD) for a file it would read that resolves outside the repository ``root``:
+    nothing outside is opened, whoever calls it."""
     chart_yaml = os.path.normpath(os.path.join(folder, "Chart.yaml"))
+    _refuse_outside(chart_yaml, root, chart_yaml)
     try:
         text = read_bytes(chart_yaml, max_file_size).decode("utf-8-sig")
         node = yaml.compose(text, Loader=BoundedLoader)
@@ -356,6 +360,7 @@ def _read_chart(folder: str, depth: int = 0, max_file_size: int = DEFAULT_MAX_FI
     chart = _Chart(name=meta["name"], folder=folder, copied=copied)
     dependencies, places = meta.get("dependencies"), []
     if dependencies is None and meta.get("apiVersion") == "v1":  # Helm 2 charts: requirements.yaml
+        _refuse_outside(os.path.join(folder, "requirements.yaml"), root, chart_yaml)
         dependencies = _requirements(folder, max_file_size)
     elif isinstance(dependencies, list) and isinstance(node, yaml.MappingNode):
         for key, value in node.value:
@@ -371,11 +376,12 @@ def _read_chart(folder: str, depth: int = 0, max_file_size: int = DEFAULT_MAX_FI
     entries = sorted(os.listdir(charts_dir)) if os.path.isdir(charts_dir) else []
     for entry in entries:
         path = os.path.normpath(os.path.join(charts_dir, entry))
+        _refuse_outside(path, root, chart_yaml)
         if os.path.isdir(path) and os.path.exists(os.path.join(path, "Chart.yaml")):
             if depth + 1 > MAX_SUBCHART_DEPTH:
                 raise RenderError(f"subcharts are nested more than {MAX_SUBCHART_DEPTH} levels deep ({path}): "
                                   "hooklint reads no deeper", chart_yaml)  # fmt: skip
-            sub = _read_chart(path, depth + 1, max_file_size, os.path.join(copied, "charts", entry))
+            sub = _read_chart(path, root, depth + 1, max_file_size, os.path.join(copied, "charts", entry))
         elif entry.endswith(".tgz") and os.path.isfile(path):
             sub = _Chart(name=_archive_chart_name(path) or entry[: -len(".tgz")], archive=path)
         else:
@@ -388,6 +394,16 @@ def _read_chart(folder: str, depth: int = 0, max_file_size: int = DEFAULT_MAX_FI
         if isinstance(alias, str) and alias and name in chart.children:
             chart.children.setdefault(alias, chart.children[name])
     return chart
+
+
+def _refuse_outside(path: str, root: str, chart_yaml: str) -> None:
+    """Raise RenderError (HL007 at the chart's ``chart_yaml``, as :func:`_chart_files`; Argo CD's
+    "illegal filepath in symlink") when ``path``, as the file system resolves it, is outside the
+    repository ``root``; a path that does not exist resolves to itself and passes (the caller
+    finds it missing)."""
+    if not within(os.path.realpath(path), os.path.realpath(root)):
+        raise RenderError(f"illegal filepath in symlink {os.path.normpath(path)}: it leaves the repository",
+                          chart_yaml)
 
 
 def _requirements(folder: str, max_file_size: int) -> list[Any]:
@@ -514,11 +530,11 @@ def _dependency_build(chart: _Chart, root: str, max_file_size: int = DEFAULT_MAX
                 raise RenderError(f"chart dependency {name}: {folder} holds no chart (Chart.yaml file is missing)",
                                   *where)  # fmt: skip
             inside = _free_name(f"hooklint-dependency-{len(build.local)}", taken)
-            tree = _read_chart(folder, 1, max_file_size, os.path.join(chart.copied, "charts", inside))
+            files = _chart_files(folder, root, max_file_size, where)  # first: a link out is refused before any read
+            tree = _read_chart(folder, root, 1, max_file_size, os.path.join(chart.copied, "charts", inside))
             if tree.name != name:
                 raise RenderError(f"chart dependency {name}: the chart in {folder} is named {tree.name} (helm template: "
                                   f"found in Chart.yaml, but missing in charts/ directory: {name})", *where)  # fmt: skip
-            files = _chart_files(folder, root, max_file_size)
             for entry, sub in chart.entries.items():
                 if sub.name == name or entry == f"{name}-{version}.tgz":
                     build.dropped.append(entry)
@@ -669,15 +685,20 @@ def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], ch
     return resolved, skipped
 
 
-def _chart_files(chart: str, root: str, max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> list[tuple[str, str]]:
+def _chart_files(chart: str, root: str, max_file_size: int = DEFAULT_MAX_FILE_SIZE,
+                 at: tuple[str, int, int] | None = None) -> list[tuple[str, str]]:
     """Every regular file under the chart folder as ``(path to read, path inside the chart)``,
     symlinks followed as Helm's loader follows them; one that leaves the repository is an error
     (Argo CD: "illegal filepath in symlink"), a dangling one is skipped. A FIFO, device or socket
-    (which Helm would read forever) or a file over ``max_file_size`` bytes is a RenderError."""
+    (which Helm would read forever) or a file over ``max_file_size`` bytes is a RenderError, at
+    ``at`` (file, line, column: a dependency's entry in its parent's ``Chart.yaml``) or else at the
+    chart's ``Chart.yaml`` (which may itself be the link out only for a dependency: the chart
+    rendered is refused before when its ``Chart.yaml`` is one)."""
+    where = at or (os.path.normpath(os.path.join(chart, "Chart.yaml")),)
     real_root = os.path.realpath(root).rstrip(os.sep) + os.sep
     if not (os.path.realpath(chart) + os.sep).startswith(real_root):
         raise RenderError(f"illegal filepath in symlink {os.path.normpath(chart)}: it leaves the repository",
-                          os.path.normpath(os.path.join(chart, "Chart.yaml")))  # fmt: skip
+                          *where)  # fmt: skip
     files, seen = [], set()
     for folder, dirs, names in walk_tree(chart, followlinks=True):
         real_folder = os.path.realpath(folder)
@@ -693,11 +714,10 @@ def _chart_files(chart: str, root: str, max_file_size: int = DEFAULT_MAX_FILE_SI
                 continue
             if not (real + os.sep).startswith(real_root):
                 raise RenderError(f"illegal filepath in symlink {os.path.normpath(path)}: it leaves the repository",
-                                  os.path.normpath(os.path.join(chart, "Chart.yaml")))  # fmt: skip
+                                  *where)  # fmt: skip
             problem = file_problem(real, max_file_size)
             if problem is not None:
-                raise RenderError(f"chart file {os.path.normpath(path)} is {problem}: not read",
-                                  os.path.normpath(os.path.join(chart, "Chart.yaml")))  # fmt: skip
+                raise RenderError(f"chart file {os.path.normpath(path)} is {problem}: not read", *where)
             if os.path.isfile(real):
                 files.append((path, os.path.relpath(path, chart)))
     return files
@@ -738,7 +758,7 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     chart_yaml = os.path.normpath(os.path.join(chart, "Chart.yaml"))
     limits = limits or bounded.Limits()
     files = _chart_files(chart, root, limits.max_file_size)  # first: a symlink leaving the repository is refused before any read
-    tree = _read_chart(chart, max_file_size=limits.max_file_size)
+    tree = _read_chart(chart, root, max_file_size=limits.max_file_size)
     build = _dependency_build(tree, root, limits.max_file_size)
     value_files, skipped = _resolve_value_files(chart, root, options.value_files, chart_yaml, limits.max_file_size)
     places = options.value_file_places

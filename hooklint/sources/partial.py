@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+import dataclasses
+from dataclasses import dataclass
 from typing import Any, Callable
 
 import yaml
@@ -68,7 +69,7 @@ class LeftOut:
     message: str = ""
     argocd_renders: str = "Argo CD fetches it when it renders the application"
     #: Notes of the patches dropped with it (filled by the renderer's retries).
-    dropped: list[str] = field(default_factory=list)
+    dropped: list[str] = dataclasses.field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)

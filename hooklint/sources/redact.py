@@ -44,6 +44,7 @@ from typing import TypeVar
 import yaml
 
 from hooklint.sources.rendered import RenderError
+from hooklint.text import escape_controls
 
 T = TypeVar("T")
 
@@ -141,10 +142,31 @@ class SecretValues:
         for form in list(forms):
             quoted = json.dumps(form, ensure_ascii=False)[1:-1]
             forms.add(quoted)
+            forms.add(escape_controls(form))  # as one-line messages write it (yamlio.shown): ESC as \x1b
             if not word and len(form) >= MIN_LENGTH:
                 forms.add(base64.b64encode(form.encode("utf-8")).decode("ascii"))
                 forms.add(" ".join(str(b) for b in form.encode("utf-8")))
         target.update(f for f in forms if len(f) >= (MIN_VALUES_SCALAR if word else MIN_LENGTH))
+
+
+#: The credentials a URL can carry: ``scheme://user:password@`` (the password), ``scheme://token@``
+#: (the whole user part, but ``git``), and the values of query parameters named like secrets
+#: (``?access_token=``, ``&sig=``, ``X-Amz-Signature=``).
+_URL_USER = re.compile(r"(\b[A-Za-z][\w+.-]*://)([^/\s@'\"?#]+)@")
+_URL_QUERY = re.compile(r"([?&][\w.-]*(?:token|key|secret|passw(?:or)?d|pwd|sig|signature|auth|credential)[\w.-]*=)"
+                        r"[^&\s'\"#]+", re.IGNORECASE)  # fmt: skip
+
+
+def url_credentials(text: str) -> str:
+    """``text`` with the credentials of every URL in it replaced by ``[redacted]``
+    (:data:`_URL_USER`, :data:`_URL_QUERY`): a remote kustomize entry or repoURL may embed a token,
+    and findings quote entries as written."""
+    if "@" in text:
+        text = _URL_USER.sub(lambda m: m.group(0) if m.group(2) == "git" else m.group(1) + (
+            m.group(2).split(":", 1)[0] + ":" + REDACTED if ":" in m.group(2) else REDACTED) + "@", text)
+    if "=" in text:
+        text = _URL_QUERY.sub(rf"\1{REDACTED}", text)
+    return text
 
 
 def redact(message: str, values: SecretValues) -> str:
@@ -167,21 +189,22 @@ def redactor(values: SecretValues) -> Callable[[str], str]:
     one pass (the pattern compiled once): ``anywhere`` values of :data:`WORD_AT` characters or more
     as substrings, and the known secrets among them (``loose``) also in any case and with their
     separators changed or dropped (:func:`_loose`: a chart's ``fail`` may print ``upper``/``join``
-    of a value); shorter ones and ``words`` as whole words. Keys the inputs name are never removed."""
+    of a value); shorter ones and ``words`` as whole words. Keys the inputs name are never removed.
+    Credentials in URLs are always removed (:func:`url_credentials`)."""
     anywhere = sorted((v for v in values.anywhere - values.keys if len(v) >= WORD_AT), key=len, reverse=True)
     words = {v for v in values.anywhere if len(v) < WORD_AT} | values.words
-    words = sorted(words - values.keys, key=len, reverse=True)
+    ordered = sorted(words - values.keys, key=len, reverse=True)
     parts: list[str] = []
     if anywhere:
         loose = [_loose(v) for v in sorted(values.loose - values.keys, key=len, reverse=True)
                  if len(re.sub(r"[\W_]", "", v)) >= WORD_AT]  # fmt: skip
         parts.append("(?:" + "|".join([*map(re.escape, anywhere), *(f"(?i:{p})" for p in loose)]) + ")")
-    if words:
-        parts.append(r"(?<![\w])(?:" + "|".join(map(re.escape, words)) + r")(?![\w])")
+    if ordered:
+        parts.append(r"(?<![\w])(?:" + "|".join(map(re.escape, ordered)) + r")(?![\w])")
     if not parts:
-        return lambda text: text
+        return url_credentials
     pattern = re.compile("|".join(parts))
-    return lambda text: pattern.sub(REDACTED, text)
+    return lambda text: url_credentials(pattern.sub(REDACTED, text))
 
 
 def object_secrets(bodies: Iterable[object]) -> SecretValues:
