@@ -51,3 +51,24 @@ def test_discovery_calls_git_root_once_per_folder_and_stat_at_most_three_times_p
     folders = FOLDERS + 3 + 1  # the application folders, team-N and the top
     assert counts["git_root"] <= folders, counts
     assert counts["stat"] + counts["lstat"] <= 3 * files, counts
+
+
+def test_facts_realpath_is_os_path_realpath(tmp_path, monkeypatch):
+    """The memoised real path (one lstat per new path) answers what os.path.realpath answers:
+    links to folders, links through ``..``, dangling links, loops, missing names, relative paths."""
+    from hooklint.sources import facts
+
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "l").symlink_to(tmp_path / "a" / "b")
+    (tmp_path / "a" / "b" / "up").symlink_to("../../a")
+    (tmp_path / "dangling").symlink_to("nowhere")
+    (tmp_path / "loop").symlink_to("loop")
+    facts.reset()
+    for path in ("a/b", "l", "l/up", "l/up/b/up/x", "dangling", "dangling/x", "loop", "loop/x", "l/../a",
+                 "a/./b", "a//b", "missing/x", "l/up/..", "/"):  # fmt: skip
+        full = path if path.startswith("/") else os.path.join(tmp_path, path)
+        assert facts.realpath(full) == os.path.realpath(full), path
+        assert facts.realpath(full) == os.path.realpath(full), path  # memoised
+    monkeypatch.chdir(tmp_path)
+    assert facts.realpath("l/up") == os.path.realpath("l/up") == str(tmp_path / "a")
+    facts.reset()

@@ -1125,7 +1125,6 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
 
     from hooklint.loader import DEFAULT_MAX_FILE_SIZE, parse_text, read_file, user_path
     from hooklint.sources.applications import RepositoryUrls, sources_of
-    from hooklint.sources.applicationsets import cluster_secrets, expand, plain
     from hooklint.yamlio import RENDER_FAILED, RENDERER_UNAVAILABLE
 
     out = ApplicationSetMap()
@@ -1144,6 +1143,8 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
         secret = b"argocd.argoproj.io/secret-type" in data
         if not appset and not secret:
             continue
+        from hooklint.sources.applicationsets import cluster_secrets, plain  # noqa: PLC0415 - only when a file may hold one
+
         for doc in read_file(path).documents:
             body = doc.value
             if isinstance(body, Map) and body.get("kind") == "ApplicationSet" and \
@@ -1153,6 +1154,8 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
                 secrets.extend(cluster_secrets([plain(body)]))
     if not sets:
         return out
+    from hooklint.sources.applicationsets import expand  # noqa: PLC0415 - only with an ApplicationSet
+
     clusters = secrets + [c for c in config.clusters if isinstance(c, dict)]
     urls = RepositoryUrls(config.repo_urls)
     kinds = {"network": NOT_EXPANDED, "failed": RENDER_FAILED, "renderer": RENDERER_UNAVAILABLE}

@@ -86,16 +86,26 @@ def realpath(path: str) -> str:
         return found
     if os.path.normpath(key) != key:
         found = os.path.realpath(key)
-    else:
-        parent, name = os.path.split(key)
-        if not name or parent == key:
-            found = os.path.realpath(key)
-        else:
-            joined = os.path.join(realpath(parent), name)
+    else:  # up to the nearest folder already resolved, then down one lstat per name (no recursion)
+        names = []
+        probe = key
+        while probe not in _reals:
+            parent, name = os.path.split(probe)
+            if not name or parent == probe:  # "/"
+                _reals[probe] = os.path.realpath(probe)
+                break
+            names.append(name)
+            probe = parent
+        found = _reals[probe]
+        for name in reversed(names):
+            joined = os.path.join(found, name)
             try:
                 is_link = S_ISLNK(os.lstat(joined).st_mode)
             except OSError:  # missing: os.path.realpath keeps the name as written
                 is_link = False
             found = os.path.realpath(joined) if is_link else joined
+            probe = os.path.join(probe, name)
+            _reals[probe] = found
+        return found
     _reals[key] = found
     return found
