@@ -63,6 +63,14 @@ def stat(path: str) -> os.stat_result:
     return found
 
 
+def known_root(folder: str) -> tuple[bool, str | None]:
+    """``(True, root)`` when this run's discovery already found the git root of ``folder``, else
+    ``(False, None)``: for callers that may run outside a discovery run (they ask git_root then,
+    and keep nothing)."""
+    key = os.path.abspath(folder)
+    return (True, _roots[key]) if key in _roots else (False, None)
+
+
 def git_root_of(folder: str) -> str | None:
     """:func:`hooklint.sources.applications.git_root` of ``folder``, called once per folder of the
     run (its answers for the folders above are kept as well)."""

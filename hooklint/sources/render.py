@@ -25,7 +25,7 @@ from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint.files import read_bytes
 from hooklint.loader import LoadedFile, parse_text, read_file, within
 from hooklint.sources import facts
-from hooklint.sources.applications import ApplicationSource
+from hooklint.sources.applications import ApplicationSource, git_root
 from hooklint.sources.bounded import Limits
 from hooklint.sources.placement import Placement
 from hooklint.sources.redact import redact_render_error
@@ -52,7 +52,9 @@ def repository_root(folder: str, named: str | None = None) -> str:
     ``shop`` keeps the current directory. Every file a renderer may read must be inside it (Argo CD
     renders inside its checkout of the repository)."""
     here = os.path.abspath(folder)
-    root = facts.git_root_of(here)
+    known, root = facts.known_root(here)  # found by this run's discovery, else asked now
+    if not known:
+        root = git_root(here)
     if root is not None:
         return root
     tops = [os.path.abspath(c) for c in (os.getcwd(), named) if c is not None]
@@ -77,8 +79,8 @@ def escaping_target(path: str, root: str) -> str | None:
     it stays inside or does not exist (a dangling link: the loader says so)."""
     if not os.path.lexists(path):
         return None
-    real = facts.realpath(path)
-    return None if within(real, facts.realpath(root)) else real
+    real = os.path.realpath(path)
+    return None if within(real, os.path.realpath(root)) else real
 
 
 def outside_repository(path: str, target: str) -> LoadedFile:
@@ -199,11 +201,11 @@ def _check_named_paths(rendering, root: str, manifest_file: str) -> None:
     by its resolved path (``os.path.realpath``): hooklint opens those files to place findings, and
     renderer output is the repository's text (an object can carry the annotations itself).
     Raises RenderError (HL007) naming the first such path."""
-    real_root = facts.realpath(root)
+    real_root = os.path.realpath(root)
     for doc in rendering.documents:
         named = [doc.origin, doc.configured_in, *(t.path for t in doc.transformations)]
         for path in named:
-            if path and not within(facts.realpath(path), real_root):
+            if path and not within(os.path.realpath(path), real_root):
                 raise RenderError(
                     f"the rendering names {path} as the source of an object, which is outside the repository "
                     "(an origin or transformations annotation in the repository's files?); hooklint reads "
