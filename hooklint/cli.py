@@ -193,7 +193,6 @@ def lint(
     from hooklint.catalog import load_catalog
     from hooklint.config import ConfigError
     from hooklint.pipeline import lint_paths
-    from hooklint.reporters.baseline import BaselineError
 
     paths = paths or ["."]
     cfg = _override(_load_config(config, paths), select, ignore, exclude, fail_on)
@@ -213,7 +212,7 @@ def lint(
     except ConfigError as exc:
         _fail(str(exc))
     if baseline is not None and write_baseline is None:
-        from hooklint.reporters.baseline import apply_baseline, load_baseline, run_scope
+        from hooklint.reporters.baseline import BaselineError, apply_baseline, load_baseline, run_scope
 
         try:
             result.stale_baseline = apply_baseline(
@@ -254,7 +253,7 @@ def lint(
     if result.errors:
         raise typer.Exit(EXIT_ERROR)
     if write_baseline is not None:
-        from hooklint.reporters.baseline import write_baseline as write
+        from hooklint.reporters.baseline import BaselineError, write_baseline as write
 
         try:
             written = write(write_baseline, result)

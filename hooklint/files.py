@@ -116,11 +116,13 @@ def _file_kind(mode: int) -> str:
     return "not a file"
 
 
-def walk_tree(top: str, onerror: Any = None, followlinks: bool = False):
+def walk_tree(top: str, onerror: Any = None, followlinks: bool = False, links: dict[str, bool] | None = None):
     """:func:`os.walk` (top-down; ``dirnames`` may be pruned in place; symbolic links to folders
     listed among them, followed only with ``followlinks``; ``onerror`` gets each OSError of
     listing a folder), without recursion: Python 3.10 and 3.11's ``os.walk`` recurses once per
-    level, and a repository of folders nested 1,100 deep ended in a RecursionError."""
+    level, and a repository of folders nested 1,100 deep ended in a RecursionError. Whether an
+    entry is a link comes from the listing (``DirEntry.is_symlink``, no ``lstat``); ``links``, when
+    given, receives it for each file entry (``folder/name`` -> bool)."""
     stack = [top]
     while stack:
         folder = stack.pop()
@@ -133,17 +135,28 @@ def walk_tree(top: str, onerror: Any = None, followlinks: bool = False):
             continue
         dirs: list[str] = []
         names: list[str] = []
+        linked: set[str] = set()
         for entry in entries:
             try:
                 is_dir = entry.is_dir()
             except OSError:
                 is_dir = False
-            (dirs if is_dir else names).append(entry.name)
+            try:
+                is_link: bool | None = entry.is_symlink()
+            except OSError:  # unknown: followed as os.path.islink's False would, not recorded
+                is_link = None
+            if is_dir:
+                dirs.append(entry.name)
+                if is_link:
+                    linked.add(entry.name)
+            else:
+                names.append(entry.name)
+                if links is not None and is_link is not None:
+                    links[os.path.join(folder, entry.name)] = is_link
         yield folder, dirs, names
         for name in reversed(dirs):
-            path = os.path.join(folder, name)
-            if followlinks or not os.path.islink(path):
-                stack.append(path)
+            if followlinks or name not in linked:
+                stack.append(os.path.join(folder, name))
 
 
 def remove_tree(top: str) -> None:

@@ -315,6 +315,8 @@ def _helm_notice(result: RunResult, config: Config) -> list[str]:
     """Set ``result.helm`` from the Helm renderer of the run (one major per run: the one
     :func:`hooklint.sources.helm.find_helm` picked for the configured Argo CD), and return the
     notice that says it is not the Helm major Argo CD runs, if it is not."""
+    if not result.renderers:  # nothing rendered: the Helm renderer is not even imported
+        return []
     from hooklint.sources.helm import helm_use, helm_use_note
 
     for label in result.renderers:

@@ -28,6 +28,8 @@ import stat
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from hooklint.sources import facts
+
 from hooklint.files import read_bytes, walk_tree
 from hooklint.loader import DEFAULT_MAX_FILE_SIZE, read_file, user_path, within
 from hooklint.yamlio import SYNTAX_ERROR, TOO_COMPLEX, Map, Seq
@@ -180,13 +182,21 @@ def repository_manifests(files: Iterable[str], repo_urls: Iterable[str] = ()) ->
     Only repositories whose URL is known (a git remote, or ``repo_urls``) are searched; paths are
     spelled like ``files`` (relative to the current folder when inside it)."""
     configured = bool(list(repo_urls))
-    roots: dict[str, str | None] = {}
     seen = {os.path.abspath(f) for f in files}
     found: list[str] = []
     searched: set[str] = set()
+    asked: set[str] = set()
     for path in sorted(seen):
-        root, urls = git_remote_urls(os.path.dirname(path), roots)
-        if root is None or root in searched or not (urls or configured):
+        folder = os.path.dirname(path)
+        if folder in asked:  # each folder's repository once
+            continue
+        asked.add(folder)
+        root = facts.git_root_of(folder)
+        if root is None or root in searched:
+            continue
+        urls = _remote_urls(os.path.join(root, ".git"))
+        if not (urls or configured):
+            searched.add(root)  # its remotes read once: they do not change within the run
             continue
         searched.add(root)
         for folder, dirs, names in walk_tree(root):
@@ -227,7 +237,7 @@ class RepositoryUrls:
 
     def of(self, path: str) -> tuple[str | None, set[str]]:
         """``(git root or None, the URLs of this repository)`` for the file ``path``."""
-        root = git_root(os.path.dirname(os.path.abspath(path)), self._roots)
+        root = facts.git_root_of(os.path.dirname(os.path.abspath(path)))
         if root not in self._remotes:
             self._remotes[root] = {normalize_repo_url(u) for u in _remote_urls(os.path.join(root, ".git"))}
         return root, self._remotes[root] | self.configured
@@ -250,7 +260,7 @@ def find_application_sources(files: Iterable[str], repo_urls: Iterable[str] = ()
         if not ours:
             continue  # no URL of this repository is known: no Application can point into it
         try:  # regular files only: a FIFO or /dev/fd pipe would block, or be consumed before linting
-            info = os.stat(path)
+            info = facts.stat(path)
             if not stat.S_ISREG(info.st_mode) or info.st_size > max_file_size:
                 continue
             with open(path, "rb") as handle:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Callable, Iterable
 
 from hooklint.findings import InputError
 from hooklint.files import walk_tree
+from hooklint.sources import facts
 from hooklint.loader import STDIN, os_error_text, within
 from hooklint.reasons import Skip, SkipKind
 from hooklint.yamlio import Map, Seq
@@ -129,7 +130,8 @@ def walk(root: str, errors: list[InputError], notices: list[str] | None = None) 
         errors.append(InputError(where, os_error_text(where, exc)))
 
     found: list[str] = []
-    for folder, dirs, files in walk_tree(root, onerror=onerror):
+    links: dict[str, bool] = {}
+    for folder, dirs, files in walk_tree(root, onerror=onerror, links=links):
         if HELM_CHART_FILE in files and not any(n in files for n in KUSTOMIZATION_NAMES):
             dirs[:] = []
             found.append(os.path.join(folder, HELM_CHART_FILE))
@@ -137,7 +139,10 @@ def walk(root: str, errors: list[InputError], notices: list[str] | None = None) 
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in files:
             if is_manifest_name(name):
-                found.append(os.path.join(folder, name))
+                path = os.path.join(folder, name)
+                found.append(path)
+                if path in links:
+                    facts.note_walked(path, links[path])
     found.sort()
     return found
 
@@ -216,7 +221,11 @@ def group_applications(
 
     With ``config``, the map also holds the Applications that the repository's Helm charts and
     kustomizations render (app of apps, :func:`application_map`); without it, only those written
-    as YAML."""
+    as YAML.
+
+    Each path is asked of the file system once (:mod:`hooklint.sources.facts`, reset here): the
+    walk says which files are links, each folder's git root is found once."""
+    facts.reset()
     reported: dict[str, set[str]] = {}
     named_by: dict[str, str] = {}
     named_files: set[str] = set()
@@ -240,7 +249,7 @@ def group_applications(
                 kept = True
                 reported.setdefault(key, set()).add(file)
                 _name(named_by, key, path)
-                target = dangling_link(file)
+                target = dangling_link(file) if facts.walked_link(file) is not False else None
                 if target is not None:
                     dangling[file] = dangling_reason(target)
             if not found and path not in missing:
@@ -437,15 +446,10 @@ def _boundary_of(folder: str, cwd: str) -> str:
     """The resolved folder discovery may read in, for files of ``folder`` (absolute): the git
     repository holding it, else the current folder ``cwd`` when it holds ``folder``, else
     ``folder`` itself. A render reads nothing outside its repository either."""
-    probe = folder
-    while True:
-        if os.path.exists(os.path.join(probe, ".git")):
-            return os.path.realpath(probe)
-        parent = os.path.dirname(probe)
-        if parent == probe:
-            break
-        probe = parent
-    return os.path.realpath(cwd if within(folder, cwd) else folder)
+    root = facts.git_root_of(folder)  # the folders above are asked once per run
+    if root is not None:
+        return facts.realpath(root)
+    return facts.realpath(cwd if within(folder, cwd) else folder)
 
 
 def inside_repository(path: str, of: str) -> bool:
@@ -453,7 +457,7 @@ def inside_repository(path: str, of: str) -> bool:
     file ``of`` (:func:`_boundary_of`): discovery follows and reads nothing else, so a link
     pointing out of the repository never makes hooklint open a file there."""
     boundary = _boundary_of(os.path.dirname(os.path.abspath(of)), os.getcwd())
-    return within(os.path.realpath(path), boundary)
+    return within(facts.realpath(path), boundary)
 
 
 class Containment:
@@ -462,20 +466,21 @@ class Containment:
     path (the bench's 5,000 files in 1,070 folders made 8,500 calls, ~0.1 s)."""
 
     def __init__(self, root: str):
-        self.root = os.path.realpath(root)
+        self.root = facts.realpath(root)
         self._folders: dict[str, str] = {}
 
     def escaping(self, path: str) -> str | None:
         """Where ``path`` leads when it is, or passes through, a symbolic link out of the root; else None."""
-        if not os.path.exists(path):  # dangling: the loader says so
+        walked = facts.walked_regular(path)  # listed by this run's walk, not a link: it exists
+        if not walked and not os.path.exists(path):  # dangling: the loader says so
             return None
-        if os.path.islink(path):
-            real = os.path.realpath(path)
+        if not walked and os.path.islink(path):
+            real = facts.realpath(path)
         else:  # the real path of its folder, then its own name
             folder, name = os.path.split(path)
             real_folder = self._folders.get(folder)
             if real_folder is None:
-                real_folder = self._folders[folder] = os.path.realpath(folder)
+                real_folder = self._folders[folder] = facts.realpath(folder)
             real = os.path.join(real_folder, name)
         return None if within(real, self.root) else real
 
@@ -1124,7 +1129,6 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
 
     from hooklint.loader import DEFAULT_MAX_FILE_SIZE, parse_text, read_file, user_path
     from hooklint.sources.applications import RepositoryUrls, sources_of
-    from hooklint.sources.applicationsets import cluster_secrets, expand, plain
     from hooklint.yamlio import RENDER_FAILED, RENDERER_UNAVAILABLE
 
     out = ApplicationSetMap()
@@ -1132,7 +1136,7 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
     secrets: list[dict] = []
     for path in files:
         try:  # regular files only: a FIFO would block, a /dev/fd pipe be consumed before linting
-            info = os.stat(path)
+            info = facts.stat(path)
             if not stat.S_ISREG(info.st_mode) or info.st_size > DEFAULT_MAX_FILE_SIZE:
                 continue
             with open(path, "rb") as handle:
@@ -1143,6 +1147,8 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
         secret = b"argocd.argoproj.io/secret-type" in data
         if not appset and not secret:
             continue
+        from hooklint.sources.applicationsets import cluster_secrets, plain  # noqa: PLC0415 - only when a file may hold one
+
         for doc in read_file(path).documents:
             body = doc.value
             if isinstance(body, Map) and body.get("kind") == "ApplicationSet" and \
@@ -1152,6 +1158,8 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
                 secrets.extend(cluster_secrets([plain(body)]))
     if not sets:
         return out
+    from hooklint.sources.applicationsets import expand  # noqa: PLC0415 - only with an ApplicationSet
+
     clusters = secrets + [c for c in config.clusters if isinstance(c, dict)]
     urls = RepositoryUrls(config.repo_urls)
     kinds = {"network": NOT_EXPANDED, "failed": RENDER_FAILED, "renderer": RENDERER_UNAVAILABLE}

@@ -24,6 +24,7 @@ from hooklint.findings import Span
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint.files import read_bytes
 from hooklint.loader import LoadedFile, parse_text, read_file, within
+from hooklint.sources import facts
 from hooklint.sources.applications import ApplicationSource, git_root
 from hooklint.sources.bounded import Limits
 from hooklint.sources.placement import Placement
@@ -51,7 +52,9 @@ def repository_root(folder: str, named: str | None = None) -> str:
     ``shop`` keeps the current directory. Every file a renderer may read must be inside it (Argo CD
     renders inside its checkout of the repository)."""
     here = os.path.abspath(folder)
-    root = git_root(here)
+    known, root = facts.known_root(here)  # found by this run's discovery, else asked now
+    if not known:
+        root = git_root(here)
     if root is not None:
         return root
     tops = [os.path.abspath(c) for c in (os.getcwd(), named) if c is not None]

@@ -1,0 +1,119 @@
+"""File-system facts of one run, each found once: whether a walked path is a symbolic link, the
+``os.stat`` of a file discovery reads, the git repository holding a folder.
+
+Discovery asked the same questions of every file several times (the bench's 5,000-file tree made
+11,110 ``git_root`` calls and ~86,000 ``stat``/``lstat`` calls, issue 24); these memos answer each
+one once per path. :func:`reset` starts a run (:func:`hooklint.sources.discovery.group_applications`
+calls it), so no answer outlives the run that found it: a later run in the same process (tests, the
+pre-commit hook) sees the tree as it is then. Nothing here changes what is read or refused; a path
+the memos do not know is asked of the file system as before.
+"""
+
+from __future__ import annotations
+
+import os
+from stat import S_ISLNK
+
+#: path (as walked, normalised) -> whether it is a symbolic link, from the folder listing (d_type:
+#: no system call); only the files of the walk.
+_links: dict[str, bool] = {}
+#: path -> its os.stat result, or the OSError that stat raised
+_stats: dict[str, "os.stat_result | OSError"] = {}
+#: absolute folder -> its git root (None outside one), shared by every caller of the run
+_roots: dict[str, "str | None"] = {}
+#: absolute path (as given, joined to the current folder) -> its os.path.realpath
+_reals: dict[str, str] = {}
+
+
+def reset() -> None:
+    """Forget every fact: the start of a run."""
+    _links.clear()
+    _stats.clear()
+    _roots.clear()
+    _reals.clear()
+
+
+def note_walked(path: str, is_link: bool) -> None:
+    """Record that the walk listed ``path`` (a file entry) and whether it is a symbolic link."""
+    _links[os.path.normpath(path)] = is_link
+
+
+def walked_regular(path: str) -> bool:
+    """Whether the walk of this run listed ``path`` as an entry that is not a symbolic link (so it
+    exists, and its real path is its folder's real path joined with its name)."""
+    return _links.get(os.path.normpath(path)) is False
+
+
+def walked_link(path: str) -> bool | None:
+    """True/False when the walk listed ``path`` (a link or not), None when it did not."""
+    return _links.get(os.path.normpath(path))
+
+
+def stat(path: str) -> os.stat_result:
+    """``os.stat(path)`` (links followed), asked once per run; raises the OSError it raised."""
+    found = _stats.get(path)
+    if found is None:
+        try:
+            found = os.stat(path)
+        except OSError as error:
+            found = error
+        _stats[path] = found
+    if isinstance(found, OSError):
+        raise found
+    return found
+
+
+def known_root(folder: str) -> tuple[bool, str | None]:
+    """``(True, root)`` when this run's discovery already found the git root of ``folder``, else
+    ``(False, None)``: for callers that may run outside a discovery run (they ask git_root then,
+    and keep nothing)."""
+    key = os.path.abspath(folder)
+    return (True, _roots[key]) if key in _roots else (False, None)
+
+
+def git_root_of(folder: str) -> str | None:
+    """:func:`hooklint.sources.applications.git_root` of ``folder``, called once per folder of the
+    run (its answers for the folders above are kept as well)."""
+    from hooklint.sources import applications  # noqa: PLC0415 - applications imports this module
+
+    key = os.path.abspath(folder)
+    if key in _roots:
+        return _roots[key]
+    return applications.git_root(key, _roots)
+
+
+def realpath(path: str) -> str:
+    """``os.path.realpath(path)`` (non-strict, every link followed), with one ``lstat`` per path
+    not seen before in the run: a normalised absolute path is its folder's real path (memoised)
+    joined with its name, unless that name is a link, which ``os.path.realpath`` resolves. Paths
+    with ``..``, ``.`` or doubled separators are resolved by ``os.path.realpath`` itself (``..``
+    after a link is physical, not lexical)."""
+    key = path if os.path.isabs(path) else os.path.join(os.getcwd(), path)
+    found = _reals.get(key)
+    if found is not None:
+        return found
+    if os.path.normpath(key) != key:
+        found = os.path.realpath(key)
+    else:  # up to the nearest folder already resolved, then down one lstat per name (no recursion)
+        names = []
+        probe = key
+        while probe not in _reals:
+            parent, name = os.path.split(probe)
+            if not name or parent == probe:  # "/"
+                _reals[probe] = os.path.realpath(probe)
+                break
+            names.append(name)
+            probe = parent
+        found = _reals[probe]
+        for name in reversed(names):
+            joined = os.path.join(found, name)
+            try:
+                is_link = S_ISLNK(os.lstat(joined).st_mode)
+            except OSError:  # missing: os.path.realpath keeps the name as written
+                is_link = False
+            found = os.path.realpath(joined) if is_link else joined
+            probe = os.path.join(probe, name)
+            _reals[probe] = found
+        return found
+    _reals[key] = found
+    return found

@@ -1,0 +1,74 @@
+"""File-system calls of discovery, counted (issue 24): proportional to folders, not files.
+
+Counts, not timings: a lint run in process with ``os.stat``, ``os.lstat`` (``Path.stat``, the
+``os.path`` predicates and ``realpath`` go through them) and ``git_root`` wrapped."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from hooklint.cli import app
+from hooklint.sources import applications
+
+FOLDERS, PER_FOLDER = 12, 6
+
+
+def _tree(top, remote: bool) -> int:
+    """A git repository of FOLDERS folders (nested two deep) of PER_FOLDER ConfigMaps; returns the files."""
+    (top / ".git").mkdir()
+    if remote:
+        (top / ".git" / "config").write_text('[remote "origin"]\n\turl = https://example.com/acme/deploy.git\n')
+    for n in range(FOLDERS):
+        folder = top / f"team-{n % 3}" / f"app-{n}"
+        folder.mkdir(parents=True)
+        for i in range(PER_FOLDER):
+            (folder / f"cm-{i}.yaml").write_text(f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-{n}-{i}\n")
+    return FOLDERS * PER_FOLDER
+
+
+@pytest.mark.parametrize("remote", [False, True], ids=["no-remote", "remote"])
+def test_discovery_calls_git_root_once_per_folder_and_stat_at_most_three_times_per_file(tmp_path, monkeypatch, remote):
+    files = _tree(tmp_path, remote)
+    counts = {"stat": 0, "lstat": 0, "git_root": 0}
+
+    def counted(name, real):
+        def wrapper(*args, **kwargs):
+            counts[name] += 1
+            return real(*args, **kwargs)
+
+        return wrapper
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(applications, "git_root", counted("git_root", applications.git_root))
+    monkeypatch.setattr(os, "stat", counted("stat", os.stat))
+    monkeypatch.setattr(os, "lstat", counted("lstat", os.lstat))
+    with pytest.raises(SystemExit) as exited:
+        app(args=["lint", "-f", "json", "--jobs", "1", "-o", os.devnull, "."], prog_name="hooklint")
+    monkeypatch.undo()
+    assert exited.value.code == 0
+    folders = FOLDERS + 3 + 1  # the application folders, team-N and the top
+    assert counts["git_root"] <= folders, counts
+    assert counts["stat"] + counts["lstat"] <= 3 * files, counts
+
+
+def test_facts_realpath_is_os_path_realpath(tmp_path, monkeypatch):
+    """The memoised real path (one lstat per new path) answers what os.path.realpath answers:
+    links to folders, links through ``..``, dangling links, loops, missing names, relative paths."""
+    from hooklint.sources import facts
+
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "l").symlink_to(tmp_path / "a" / "b")
+    (tmp_path / "a" / "b" / "up").symlink_to("../../a")
+    (tmp_path / "dangling").symlink_to("nowhere")
+    (tmp_path / "loop").symlink_to("loop")
+    facts.reset()
+    for path in ("a/b", "l", "l/up", "l/up/b/up/x", "dangling", "dangling/x", "loop", "loop/x", "l/../a",
+                 "a/./b", "a//b", "missing/x", "l/up/..", "/"):  # fmt: skip
+        full = path if path.startswith("/") else os.path.join(tmp_path, path)
+        assert facts.realpath(full) == os.path.realpath(full), path
+        assert facts.realpath(full) == os.path.realpath(full), path  # memoised
+    monkeypatch.chdir(tmp_path)
+    assert facts.realpath("l/up") == os.path.realpath("l/up") == str(tmp_path / "a")
+    facts.reset()

@@ -1,0 +1,34 @@
+"""Start-up (issue 24): a one-file lint run imports nothing it does not use."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+#: Imported only when asked: renderers (and their sandbox and cache), SARIF and the baseline,
+#: review, fix, ApplicationSet expansion, the configuration schema.
+NOT_FOR_ONE_FILE = ("hooklint.sources.helm", "hooklint.sources.kustomize", "hooklint.sources.sandbox",
+                    "hooklint.sources.cache", "hooklint.reporters.sarif", "hooklint.reporters.baseline",
+                    "hooklint.review", "hooklint.fix", "hooklint.sources.applicationsets", "jsonschema")  # fmt: skip
+
+PROBE = (
+    "import json, sys\n"
+    "from hooklint.cli import app\n"
+    "try:\n"
+    "    app(args=['lint', *sys.argv[1:]], standalone_mode=False)\n"
+    "except SystemExit:\n"
+    "    pass\n"
+    "print(json.dumps(sorted(m for m in sys.modules if m in " + repr(NOT_FOR_ONE_FILE) + ")))\n"
+)
+
+
+def test_one_file_run_imports_no_renderer_sarif_review_fix_or_schema(tmp_path):
+    one = tmp_path / "job.yaml"
+    one.write_text("apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n  annotations:\n"
+                   "    argocd.argoproj.io/hook: PreSync\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n"
+                   "      containers:\n        - name: main\n          image: ghcr.io/acme/tool:1.0\n")  # fmt: skip
+    for args in ([str(one)], ["-f", "json", str(one)]):
+        proc = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True,
+                              cwd=tmp_path, env={**os.environ, "HOOKLINT_CACHE_DIR": str(tmp_path / "cache")})  # fmt: skip
+        assert proc.stdout.strip().splitlines()[-1] == "[]", (args, proc.stdout, proc.stderr)
