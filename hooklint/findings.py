@@ -6,13 +6,11 @@ Positions are converted from PyYAML's 0-based marks to 1-based lines and columns
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from hooklint.reasons import Skip
-
-from dataclasses import dataclass, field
-from typing import Any
 
 SEVERITIES = ("error", "warning", "note")
 SEVERITY_RANK = {"note": 0, "warning": 1, "error": 2}

@@ -28,10 +28,9 @@ import stat
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from hooklint.sources import facts
-
 from hooklint.files import read_bytes, walk_tree
 from hooklint.loader import DEFAULT_MAX_FILE_SIZE, read_file, user_path, within
+from hooklint.sources import facts
 from hooklint.yamlio import SYNTAX_ERROR, TOO_COMPLEX, Map, Seq
 
 #: A file that may hold an Application: cheap text test before parsing.
@@ -194,11 +193,9 @@ def repository_manifests(files: Iterable[str], repo_urls: Iterable[str] = ()) ->
         root = facts.git_root_of(folder)
         if root is None or root in searched:
             continue
-        urls = _remote_urls(os.path.join(root, ".git"))
-        if not (urls or configured):
-            searched.add(root)  # its remotes read once: they do not change within the run
+        searched.add(root)  # its remotes read once: they do not change within the run
+        if not (_remote_urls(os.path.join(root, ".git")) or configured):
             continue
-        searched.add(root)
         for folder, dirs, names in walk_tree(root):
             dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "node_modules")
             for name in sorted(names):

@@ -342,7 +342,8 @@ def _read_chart(folder: str, root: str, depth: int = 0, max_file_size: int = DEF
     symlink", as Argo CD) for a file it would read that resolves outside the repository ``root``:
     nothing outside is opened, whoever calls it."""
     chart_yaml = os.path.normpath(os.path.join(folder, "Chart.yaml"))
-    _refuse_outside(chart_yaml, root, chart_yaml)
+    real_root = os.path.realpath(root)
+    _refuse_outside(chart_yaml, real_root, chart_yaml)
     try:
         text = read_bytes(chart_yaml, max_file_size).decode("utf-8-sig")
         node = yaml.compose(text, Loader=BoundedLoader)
@@ -360,7 +361,7 @@ def _read_chart(folder: str, root: str, depth: int = 0, max_file_size: int = DEF
     chart = _Chart(name=meta["name"], folder=folder, copied=copied)
     dependencies, places = meta.get("dependencies"), []
     if dependencies is None and meta.get("apiVersion") == "v1":  # Helm 2 charts: requirements.yaml
-        _refuse_outside(os.path.join(folder, "requirements.yaml"), root, chart_yaml)
+        _refuse_outside(os.path.join(folder, "requirements.yaml"), real_root, chart_yaml)
         dependencies = _requirements(folder, max_file_size)
     elif isinstance(dependencies, list) and isinstance(node, yaml.MappingNode):
         for key, value in node.value:
@@ -376,7 +377,7 @@ def _read_chart(folder: str, root: str, depth: int = 0, max_file_size: int = DEF
     entries = sorted(os.listdir(charts_dir)) if os.path.isdir(charts_dir) else []
     for entry in entries:
         path = os.path.normpath(os.path.join(charts_dir, entry))
-        _refuse_outside(path, root, chart_yaml)
+        _refuse_outside(path, real_root, chart_yaml)
         if os.path.isdir(path) and os.path.exists(os.path.join(path, "Chart.yaml")):
             if depth + 1 > MAX_SUBCHART_DEPTH:
                 raise RenderError(f"subcharts are nested more than {MAX_SUBCHART_DEPTH} levels deep ({path}): "
@@ -396,14 +397,14 @@ def _read_chart(folder: str, root: str, depth: int = 0, max_file_size: int = DEF
     return chart
 
 
-def _refuse_outside(path: str, root: str, chart_yaml: str) -> None:
-    """Raise RenderError (HL007 at the chart's ``chart_yaml``, as :func:`_chart_files`; Argo CD's
-    "illegal filepath in symlink") when ``path``, as the file system resolves it, is outside the
-    repository ``root``; a path that does not exist resolves to itself and passes (the caller
-    finds it missing)."""
-    if not within(os.path.realpath(path), os.path.realpath(root)):
-        raise RenderError(f"illegal filepath in symlink {os.path.normpath(path)}: it leaves the repository",
-                          chart_yaml)
+def _refuse_outside(path: str, real_root: str, *where: Any, real: str | None = None) -> None:
+    """Raise RenderError (HL007 at ``where``: file[, line, column]; Argo CD's "illegal filepath
+    in symlink") when ``path``, as the file system resolves it (``real``, when the caller has it),
+    is outside the repository whose real path is ``real_root``; a path that does not exist
+    resolves to itself and passes (the caller finds it missing). The one containment test of a
+    chart's files."""
+    if not within(real or os.path.realpath(path), real_root):
+        raise RenderError(f"illegal filepath in symlink {os.path.normpath(path)}: it leaves the repository", *where)
 
 
 def _requirements(folder: str, max_file_size: int) -> list[Any]:
@@ -695,10 +696,8 @@ def _chart_files(chart: str, root: str, max_file_size: int = DEFAULT_MAX_FILE_SI
     chart's ``Chart.yaml`` (which may itself be the link out only for a dependency: the chart
     rendered is refused before when its ``Chart.yaml`` is one)."""
     where = at or (os.path.normpath(os.path.join(chart, "Chart.yaml")),)
-    real_root = os.path.realpath(root).rstrip(os.sep) + os.sep
-    if not (os.path.realpath(chart) + os.sep).startswith(real_root):
-        raise RenderError(f"illegal filepath in symlink {os.path.normpath(chart)}: it leaves the repository",
-                          *where)  # fmt: skip
+    real_root = os.path.realpath(root)
+    _refuse_outside(chart, real_root, *where)
     files, seen = [], set()
     for folder, dirs, names in walk_tree(chart, followlinks=True):
         real_folder = os.path.realpath(folder)
@@ -712,9 +711,7 @@ def _chart_files(chart: str, root: str, max_file_size: int = DEFAULT_MAX_FILE_SI
             real = os.path.realpath(path)
             if not os.path.exists(real):
                 continue
-            if not (real + os.sep).startswith(real_root):
-                raise RenderError(f"illegal filepath in symlink {os.path.normpath(path)}: it leaves the repository",
-                                  *where)  # fmt: skip
+            _refuse_outside(path, real_root, *where, real=real)
             problem = file_problem(real, max_file_size)
             if problem is not None:
                 raise RenderError(f"chart file {os.path.normpath(path)} is {problem}: not read", *where)
