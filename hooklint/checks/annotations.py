@@ -1,4 +1,4 @@
-"""HL004, HL010-HL014, HL018, HL021: Argo CD annotation syntax and placement that Argo CD silently misreads."""
+"""HL004, HL010-HL012, HL014, HL018, HL021: Argo CD annotation syntax and placement that Argo CD silently misreads."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""HL201-HL211: hook lifecycle: retries, deadlines, name collisions, restart policy, hooks that never complete or stay behind."""
+"""HL201-HL206, HL208-HL211: hook lifecycle: retries, deadlines, name collisions, restart policy, hooks that never complete or stay behind."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""HL301-HL310 and HL207: faults in the order Argo CD applies an application's objects.
+"""HL301-HL310, HL207 and HL019: faults in the order Argo CD applies an application's objects, and objects it holds twice.
 
 Every check here reads the application's sync plan (``ctx.plan``, built once per application by the
 pipeline) rather than re-deriving phases and waves

@@ -1,4 +1,4 @@
-"""HL101-HL104: the security of hook workloads (images, ServiceAccount, token)."""
+"""HL101-HL107: the security of hook workloads (images, ServiceAccount, token, privileges, RBAC reach, literal secrets)."""
 
 from __future__ import annotations
 
