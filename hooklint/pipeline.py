@@ -152,23 +152,25 @@ def lint_applications(engine: Engine, apps: Iterable[Application]) -> RunResult:
     return result
 
 
-#: What a reason says of a file linted through a kustomization's rendering, and what it says
-#: instead when that kustomization did not render (issue 22: never listed as covered).
-THROUGH = "linted through that kustomization's rendering"
-NOT_THROUGH = "that kustomization did not render (its HL007, HL008 or HL009 says why), so it is checked nowhere"
-
-
 def honest_reasons(skipped: list[tuple[str, Skip]], unrendered: set[str]) -> list[tuple[str, Skip]]:
-    """``skipped`` (files not linted on their own, as (path, reason)) with every "linted through
-    that kustomization's rendering" of a kustomization in ``unrendered`` (those that did not
-    render, as the run spells them) said as not linted: its files are checked nowhere."""
-    out = []
-    for path, reason in skipped:
-        if (reason.kind is SkipKind.THROUGH_RENDERING and THROUGH in reason.detail
-                and any(f" {k} " in f" {reason.detail} " for k in unrendered)):
-            reason = Skip(reason.detail.replace(THROUGH, NOT_THROUGH), SkipKind.RENDER_FAILED)
-        out.append((path, reason))
-    return out
+    """``skipped`` (files not linted on their own, as (path, reason)) with every reason "linted
+    through" a kustomization in ``unrendered`` (those that did not render, as the run spells their
+    ``manifest_file``) said as not linted (:meth:`~hooklint.reasons.Skip.not_rendered`): its files
+    are checked nowhere. A kustomize Component's kustomization is itself read through the rendering
+    of the one that uses it, so the files it reads follow that chain to the kustomization that runs."""
+    rendered_by = {path: reason.through for path, reason in skipped if reason.kind is SkipKind.THROUGH_RENDERING}
+
+    def failed(kustomization: str | None) -> bool:
+        seen: set[str] = set()
+        while kustomization is not None and kustomization not in seen:
+            if kustomization in unrendered:
+                return True
+            seen.add(kustomization)
+            kustomization = rendered_by.get(kustomization)
+        return False
+
+    return [(path, reason.not_rendered() if reason.kind is SkipKind.THROUGH_RENDERING and failed(reason.through) else reason)
+            for path, reason in skipped]  # fmt: skip
 
 
 def _merge(result: RunResult, outcome: Outcome, unrendered: set[str] | None = None) -> None:

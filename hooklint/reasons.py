@@ -49,14 +49,39 @@ class SkipKind(enum.Enum):
         return self.value
 
 
+#: What a file's reason says instead of "linted through ..." when the kustomization whose rendering
+#: reads it did not render (issue 22: such a file is never listed as covered).
+NOT_THROUGH = "that kustomization did not render (its HL007, HL008 or HL009 says why), so it is checked nowhere"
+
+
 @dataclass(frozen=True, order=True, slots=True)
 class Skip:
     """Why one file is not linted on its own: its ``kind`` and the ``detail`` that says it in full
     for that file (what ``--show-skipped`` and the JSON report print; ``str()`` gives it). Ordered
-    by the detail, as the reports list them."""
+    by the detail, as the reports list them.
+
+    A :attr:`SkipKind.THROUGH_RENDERING` reason (made by :func:`through_rendering`) also carries
+    ``through``, the kustomization whose rendering reads the file, spelt as the run spells that
+    application's ``manifest_file``, and ``subject``, how that rendering reads it: the pipeline
+    tells by these, never by the words, that the rendering failed (:meth:`not_rendered`)."""
 
     detail: str
     kind: SkipKind = field(compare=False)
+    through: str | None = field(default=None, compare=False)
+    subject: str = field(default="", compare=False)
 
     def __str__(self) -> str:
         return self.detail
+
+    def not_rendered(self) -> Skip:
+        """This reason once its kustomization (``through``) is known not to have rendered: a
+        :attr:`SkipKind.RENDER_FAILED` reason that says the file is checked nowhere."""
+        return Skip(f"{self.subject}: {NOT_THROUGH}", SkipKind.RENDER_FAILED, self.through, self.subject)
+
+
+def through_rendering(subject: str, kustomization: str, rendering: str = "that kustomization's") -> Skip:
+    """Why a file is not linted on its own: ``kustomization`` (a kustomization file, as the run
+    spells its application's ``manifest_file``) reads it, as ``subject`` says ("a kustomize base
+    that app/kustomization.yaml builds on"), and the file is linted through ``rendering``
+    rendering ("that kustomization's", or "that Application's" for a Component an Application adds)."""
+    return Skip(f"{subject}: linted through {rendering} rendering", SkipKind.THROUGH_RENDERING, kustomization, subject)

@@ -279,6 +279,35 @@ def test_files_of_a_kustomization_that_did_not_render_are_not_listed_as_linted_t
 
 
 @needs_kustomize
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_files_of_a_component_an_application_adds_to_a_kustomization_that_did_not_render_are_checked_nowhere(repo, jobs):
+    """Before: told by searching each reason's words for the kustomization's path, a Component an
+    Application adds (``kustomize.components``, whose reason names the Application) and a patch in
+    a subfolder of a Component (whose reason names the Component) were both listed as "linted
+    through" a rendering that failed. Now each reason carries the kustomization as data, and a
+    Component's own kustomization leads to the one that renders it."""
+    application = ("apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: staging\nspec:\n"
+                   "  project: shop\n  destination:\n    namespace: staging\n  source:\n"
+                   "    repoURL: https://github.com/acme/shop.git\n    path: app\n    kustomize:\n"
+                   "      components:\n      - ../comp\n")  # fmt: skip
+    (repo / ".git/config").write_text('[remote "origin"]\n\turl = git@github.com:acme/shop.git\n')
+    component = "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources:\n- job.yaml\npatches:\n- path: sub/web.yaml\n"
+    web = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n"
+    write(repo, {"comp/kustomization.yaml": component, "comp/job.yaml": HOOK, "comp/sub/web.yaml": web,
+                 "app/kustomization.yaml": "resources:\n- missing.yaml\n", "apps/apps.yaml": application})  # fmt: skip
+    result = runner.invoke(app, ["lint", "--format", "json", "--jobs", jobs, "."])
+    nowhere = "that kustomization did not render (its HL007, HL008 or HL009 says why), so it is checked nowhere"
+    added = f"a kustomize Component that Application staging (apps/apps.yaml:10) adds (spec.source.kustomize.components): {nowhere}"
+    assert json.loads(result.output)["skipped"] == [
+        {"path": "comp/job.yaml", "reason": added},
+        {"path": "comp/kustomization.yaml", "reason": added},
+        {"path": "comp/sub/web.yaml", "reason": f"comp/kustomization.yaml reads it (patches): {nowhere}"},
+    ]  # fmt: skip
+    text = runner.invoke(app, ["lint", "--jobs", jobs, "."]).output
+    assert "note: 3 files not linted on their own (3 read by a kustomization that did not render)" in text
+
+
+@needs_kustomize
 def test_plan_of_a_partial_rendering_with_no_local_object_never_says_nothing_is_applied(repo):
     write(repo, {"remote/kustomization.yaml": f"resources:\n- {REMOTE}\n"})
     text = runner.invoke(app, ["plan", "remote"]).output.splitlines()

@@ -30,7 +30,7 @@ from hooklint.findings import InputError
 from hooklint.files import walk_tree
 from hooklint.sources import facts
 from hooklint.loader import STDIN, os_error_text, within
-from hooklint.reasons import Skip, SkipKind
+from hooklint.reasons import Skip, SkipKind, through_rendering
 from hooklint.yamlio import Map, Seq
 from hooklint.sources.applications import (
     ApplicationSource,
@@ -385,8 +385,7 @@ def _leave_out_bases(apps: list[Application]) -> list[Application]:
         if user is None or (root is not None and root.manifest_file in seen):
             out.append(app)
             continue
-        why = Skip(f"a kustomize base that {user.manifest_file} builds on: linted through that kustomization's rendering",
-                   SkipKind.THROUGH_RENDERING)
+        why = through_rendering(f"a kustomize base that {user.manifest_file} builds on", user.manifest_file)
         base = Application(app.key, [f for f in app.reported], [], DIRECTORY, None, app.named)
         for name in base.reported:
             base.left_out[name] = why
@@ -641,9 +640,9 @@ def _leave_out_components(apps: list[Application], components: dict[str, Applica
                 for match in sorted(glob.glob(pattern, root_dir=folder)) or [pattern]:
                     found = by_folder.get(os.path.normpath(os.path.join(folder, match)))
                     if found is not None:
-                        users.setdefault(found, Skip(f"a kustomize Component that {app.argocd.label()} adds "
-                                                     "(spec.source.kustomize.components): linted through that "
-                                                     "Application's rendering", SkipKind.THROUGH_RENDERING))  # fmt: skip
+                        users.setdefault(found, through_rendering(f"a kustomize Component that {app.argocd.label()} adds "
+                                                                  "(spec.source.kustomize.components)", user,
+                                                                  "that Application's"))  # fmt: skip
         seen: set[str] = set()
         stack = [os.path.abspath(user)]
         while stack and len(seen) < MAX_KUSTOMIZATIONS_FOLLOWED:
@@ -655,9 +654,8 @@ def _leave_out_components(apps: list[Application], components: dict[str, Applica
                 references[kustomization] = kustomization_references(kustomization)
             for field_name, target in references[kustomization]:
                 if field_name == "components" and target in by_folder:
-                    users.setdefault(by_folder[target], Skip(f"a kustomize Component that {user} renders: linted "
-                                                             "through that kustomization's rendering",
-                                                             SkipKind.THROUGH_RENDERING))  # fmt: skip
+                    users.setdefault(by_folder[target], through_rendering(f"a kustomize Component that {user} renders",
+                                                                          user))
                 kind, found_file = source_type(target)
                 if kind == KUSTOMIZE and found_file is not None:
                     stack.append(os.path.abspath(found_file))
@@ -732,8 +730,7 @@ def _leave_out_kustomize_inputs(apps: list[Application], named_files: set[str],
                                           "of this run lists under components: lint one that does",
                                           SkipKind.UNUSED_COMPONENT)  # fmt: skip
             else:
-                app.left_out[name] = Skip(f"{hit[0]} reads it ({hit[1]}): linted through that kustomization's "
-                                          "rendering", SkipKind.THROUGH_RENDERING)
+                app.left_out[name] = through_rendering(f"{hit[0]} reads it ({hit[1]})", hit[0])
 
 
 def _mapped_applications(
