@@ -67,6 +67,11 @@ class Rule:
     #: ``"safe"``, ``"unsafe"`` or None: whether ``hooklint fix`` can repair the rule's findings,
     #: and whether that needs ``--unsafe-fixes`` (see :mod:`hooklint.fix`).
     autofix = property(lambda self: self.meta.get("autofix"))
+    #: Where the rule lives in the source tree: ``checks`` (``path::function`` of each check, or of
+    #: the engine step reporting it), ``fix`` (the fixer, with ``autofix``) and ``tests`` (test files;
+    #: the first, ``tests/test_rules.py``, runs the rule file's examples). tests/test_rule_code.py
+    #: holds each to the code.
+    code = property(lambda self: self.meta.get("code") or {})
 
     @property
     def name(self) -> str:
@@ -152,7 +157,7 @@ def page_name(rule: Rule) -> str:
 
 def rule_page(rule: Rule) -> str:
     """A rule's documentation page (Markdown), generated from its rule file: what it does, why it
-    matters, how to fix it, its parameters, and every example, bad ones with the positions (and
+    matters, how to fix it, where its check, fix and tests live, its parameters, and every example, bad ones with the positions (and
     messages) they are reported at."""
     out = [f"# {rule.id} {rule.slug}", "", f"**Severity:** {rule.severity} · **Tags:** {', '.join(rule.tags)}"
            f" · **Precision:** {rule.precision}", "", rule.summary, "", "## What it does", "", rule.what, "",
@@ -161,6 +166,13 @@ def rule_page(rule: Rule) -> str:
         out += ["", "`hooklint fix` repairs it (a safe fix)."]
     elif rule.autofix == "unsafe":
         out += ["", "`hooklint fix --unsafe-fixes` repairs it (an unsafe fix: it changes behaviour a person must judge)."]
+    if rule.code:
+        out += ["", "## Where it lives", ""]
+        for label, key in (("Check", "checks"), ("Fix", "fix"), ("Tests", "tests")):
+            entries = rule.code.get(key) or []
+            links = [f"[`{entry}`](../../{entry.partition('::')[0]})" for entry in ([entries] if isinstance(entries, str) else entries)]
+            if links:
+                out.append(f"- {label}: {', '.join(links)}")
     if rule.parameters:
         out += ["", "## Parameters", "", "| key | type | default | meaning |", "|---|---|---|---|"]
         for p in rule.parameters:
