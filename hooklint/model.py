@@ -67,6 +67,18 @@ class PodSpec:
     parent: Map
     key: str
 
+    def service_account(self) -> tuple[str | None, str]:
+        """(name, key) of the pod's ServiceAccount: ``serviceAccountName``, else the deprecated
+        ``serviceAccount``, as Kubernetes reads them (``pkg/apis/core/v1/conversion.go``
+        ``Convert_v1_PodSpec_To_core_PodSpec``: an empty ``serviceAccountName`` takes
+        ``serviceAccount``); (None, "") when neither is a non-empty string (the pod runs as the
+        namespace's ``default``)."""
+        for key in ("serviceAccountName", "serviceAccount"):
+            value = self.spec.get(key)
+            if isinstance(value, str) and value:
+                return value, key
+        return None, ""
+
 
 @dataclass(slots=True)
 class Container:

@@ -416,5 +416,12 @@ def test_hl310_pod_hook_with_deprecated_service_account_field() -> None:
     )
 
 
+def test_hl310_an_empty_service_account_name_falls_back_to_the_deprecated_field_as_kubernetes_does() -> None:
+    """Kubernetes reads ``serviceAccount`` when ``serviceAccountName`` is empty (``Convert_v1_PodSpec_To_core_PodSpec``,
+    ``pkg/apis/core/v1/conversion.go``), as HL103 did; HL310 read the empty name and stayed silent."""
+    manifest = HL310_BASE.format(wave=0).replace("  serviceAccount: runner\n", "  serviceAccountName: \"\"\n  serviceAccount: runner\n")
+    assert positions("HL310", manifest) == [(28, 19)]
+
+
 def test_hl310_an_earlier_binding_and_the_service_account_alone_are_silent() -> None:
     assert positions("HL310", HL310_BASE.format(wave=-1)) == []

@@ -68,10 +68,9 @@ def pod_references(m: Manifest) -> Iterator[Reference]:
     if pod is None:
         return
     spec, path = pod.spec, pod.path
-    for key in ("serviceAccountName", "serviceAccount"):
-        if isinstance(spec.get(key), str) and spec[key]:
-            yield from _named(spec, key, "ServiceAccount", path, key)
-            break
+    account, key = pod.service_account()
+    if account is not None:
+        yield from _named(spec, key, "ServiceAccount", path, key)
     pull = spec.get("imagePullSecrets")
     if isinstance(pull, Seq):
         for i, item in enumerate(pull):
@@ -1060,9 +1059,8 @@ def hook_same_step_as_its_rbac(manifests: list[Manifest], ctx: Context) -> Itera
         pod = m.pod_spec()
         if pod is None:
             continue
-        key = "serviceAccountName" if isinstance(pod.spec.get("serviceAccountName"), str) else "serviceAccount"
-        sa = pod.spec.get(key)
-        if not isinstance(sa, str) or not sa:
+        sa, key = pod.service_account()
+        if sa is None:
             continue
         if bindings is None:
             bindings = _binding_index(manifests)

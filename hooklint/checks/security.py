@@ -124,16 +124,6 @@ def hook_image_mutable_tag(m: Manifest, ctx: Context) -> Iterator[Hit]:
         )
 
 
-def _service_account(pod: PodSpec) -> tuple[str | None, str]:
-    """(name, key) of the pod's ServiceAccount: serviceAccountName, else the deprecated
-    serviceAccount; (None, "") when neither is a non-empty string."""
-    for key in ("serviceAccountName", "serviceAccount"):
-        value = pod.spec.get(key)
-        if isinstance(value, str) and value:
-            return value, key
-    return None, ""
-
-
 @check("HL103", kinds=POD_TEMPLATE_KINDS)
 def hook_default_service_account(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """A hook running as the namespace's ``default`` ServiceAccount. When that ServiceAccount's
@@ -142,7 +132,7 @@ def hook_default_service_account(m: Manifest, ctx: Context) -> Iterator[Hit]:
     pod = _pod_in_scope(m, ctx)
     if pod is None:
         return
-    name, key = _service_account(pod)
+    name, key = pod.service_account()
     mounted = " Its token is mounted too, with no role bound to it in this application (HL104)." if _mounted_token(m, pod, ctx) else ""
     if name is None:
         yield Hit(
@@ -173,7 +163,7 @@ def _mounted_token(m: Manifest, pod: PodSpec, ctx: Context) -> str | None:
     value = pod.spec.get("automountServiceAccountToken")
     if value is False or (value is not None and value is not True):
         return None
-    sa_name = _service_account(pod)[0] or "default"
+    sa_name = pod.service_account()[0] or "default"
     if _granted_role(ctx.by_kind.get("RoleBinding", []) + ctx.by_kind.get("ClusterRoleBinding", []), sa_name, m.namespace):
         return None
     if value is True:
@@ -209,7 +199,7 @@ def hook_automounts_token(m: Manifest, ctx: Context) -> Iterator[Hit]:
     why = _mounted_token(m, pod, ctx)
     if why is None:
         return
-    sa_name = _service_account(pod)[0] or "default"
+    sa_name = pod.service_account()[0] or "default"
     reason = {
         "true": "automountServiceAccountToken: true",
         "unset": "not turned off here or on the ServiceAccount",
@@ -458,7 +448,7 @@ def hook_overprivileged_rbac(manifests: list[Manifest], ctx: Context) -> Iterato
         pod = m.pod_spec()
         if pod is None:
             continue
-        sa_name, key = _service_account(pod)
+        sa_name, key = pod.service_account()
         sa_name = sa_name or "default"
         for binding in bindings:
             if not _binding_names(binding, sa_name, m.namespace):
