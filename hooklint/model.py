@@ -219,10 +219,21 @@ class Manifest:
         a valid type (or no Helm hook exists), else ``helm.sh/hook`` (§2b, §3 precedence)."""
         return HELM_HOOK if self.hook.from_helm else HOOK
 
-    def annotation_value_span(self, key: str) -> Span:
+    @property
+    def raw_annotations(self) -> Map | None:
+        """``metadata.annotations`` as written, when a mapping: every entry, non-string values too
+        (``annotations`` holds what Argo CD reads: nothing when a value is not a string, HL004)."""
         raw = self.metadata.get("annotations") if self.metadata is not None else None
-        if isinstance(raw, Map) and key in raw:
-            return raw.value_span(key)
+        return raw if isinstance(raw, Map) else None
+
+    def annotation_value_span(self, *keys: str) -> Span:
+        """Where a finding about an annotation points: the value of the first of ``keys`` the
+        object's ``metadata.annotations`` holds, else the object's anchor (its ``kind:`` line)."""
+        raw = self.raw_annotations
+        if raw is not None:
+            for key in keys:
+                if key in raw:
+                    return raw.value_span(key)
         return self.anchor
 
     def pod_spec(self) -> PodSpec | None:

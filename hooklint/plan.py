@@ -256,8 +256,8 @@ def _wave_notes(m: Manifest) -> list[str]:
 
 def _object_notes(m: Manifest, version: argocd.Version) -> list[str]:
     notes = []
-    raw = m.metadata.get("annotations") if m.metadata is not None else None
-    if isinstance(raw, Map) and raw and not m.annotations:
+    raw = m.raw_annotations
+    if raw and not m.annotations:
         notes.append("annotations ignored: a value is not a string (HL004)")
     if m.hook.is_hook and m.hook.from_helm:
         notes.append(f"Helm hook '{m.annotations.get(argocd.HELM_HOOK, '')}'")

@@ -10,7 +10,6 @@ from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.checks.shape import type_name
 from hooklint.model import POD_SPEC_PATHS, POD_TEMPLATE_KINDS, Manifest, get_map
-from hooklint.yamlio import Map
 
 
 def near_miss(value: str, choices: Iterable[str]) -> str | None:
@@ -36,14 +35,9 @@ def _suggest(value: str, choices: Iterable[str]) -> str:
     return f" Did you mean '{guess}'?" if guess else ""
 
 
-def _raw_annotations(m: Manifest) -> Map | None:
-    raw = m.metadata.get("annotations") if m.metadata is not None else None
-    return raw if isinstance(raw, Map) else None
-
-
 @check("HL004", annotated=True)
 def annotation_value_not_string(m: Manifest, ctx: Context) -> Iterator[Hit]:
-    raw = _raw_annotations(m)
+    raw = m.raw_annotations
     if raw is None:
         return
     for key, value in raw.items():
@@ -186,7 +180,7 @@ def generate_name_without_hook(m: Manifest, ctx: Context) -> Iterator[Hit]:
         return
     if m.hook.is_hook or m.hook.skip:
         return
-    raw = _raw_annotations(m)
+    raw = m.raw_annotations
     hidden = raw is not None and not m.annotations and (argocd.HOOK in raw or argocd.HELM_HOOK in raw)
     what = (
         "is not a hook to Argo CD (a non-string annotation value hides all its annotations, see HL004)"
@@ -242,7 +236,7 @@ def hook_annotation_on_pod_template(m: Manifest, ctx: Context) -> Iterator[Hit]:
     annotations = get_map(get_map(template, "metadata"), "annotations")
     if annotations is None:
         return
-    own = _raw_annotations(m)
+    own = m.raw_annotations
     path = ".".join(keys[:-1]) + ".metadata.annotations"
     for key in annotations:
         if not isinstance(key, str) or not _read_by_argocd(key):
@@ -309,7 +303,7 @@ def argocd_key_in_labels(m: Manifest, ctx: Context) -> Iterator[Hit]:
     labels = get_map(m.metadata, "labels")
     if labels is None:
         return
-    own = _raw_annotations(m)
+    own = m.raw_annotations
     for key in labels:
         if not isinstance(key, str) or key in ARGOCD_LABELS:
             continue

@@ -21,16 +21,6 @@ from hooklint.yamlio import Map, Seq
 #: its pods' ``job-name`` label, so it must fit; ``hook_generated_name_length``).
 NAME_LIMIT = 63
 
-def _annotation_span(m: Manifest, *keys: str) -> Span:
-    """The value of the first of ``keys`` the object carries, else the object's anchor."""
-    raw = m.metadata.get("annotations") if m.metadata is not None else None
-    if isinstance(raw, Map):
-        for key in keys:
-            if key in raw:
-                return raw.value_span(key)
-    return m.anchor
-
-
 # --- HL301 -------------------------------------------------------------------------------------
 
 
@@ -402,7 +392,7 @@ def wave_overridden_by_argocd(manifests: list[Manifest], ctx: Context) -> Iterat
             f"applies it in {t.step_text()}, just before {anchor.label}, {dependant} "
             "(adjustDeps pulls Namespaces and CRDs forward): its own phase and sync-wave have no "
             f"effect. Drop them, or give {m.label} the step it really runs in.",
-            _annotation_span(m, *_STEP_KEYS),
+            m.annotation_value_span(*_STEP_KEYS),
             "metadata.annotations",
             m,
         )
@@ -500,7 +490,7 @@ def too_many_waves(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
         f"({limit}); step {step.index} ({step_text(step.phase, step.wave)}) starts with {m.label}. Each "
         "step waits for every object of the previous one to be healthy plus ARGOCD_SYNC_WAVE_DELAY (2 s "
         "by default), so every sync pays for each one. Merge waves that do not depend on each other.",
-        _annotation_span(m, argocd.SYNC_WAVE, argocd.HELM_HOOK_WEIGHT, argocd.HOOK, argocd.HELM_HOOK),
+        m.annotation_value_span(argocd.SYNC_WAVE, argocd.HELM_HOOK_WEIGHT, argocd.HOOK, argocd.HELM_HOOK),
         f"metadata.annotations.{argocd.SYNC_WAVE}",
         m,
     )
@@ -537,7 +527,7 @@ def hooks_only_application(manifests: list[Manifest], ctx: Context) -> Iterator[
         "shows the application Synced and auto-sync has no reason to start a sync. Add at least "
         "one plain resource (a ConfigMap is enough), or run the hooks from an application that "
         "has resources.",
-        _annotation_span(first_hook, argocd.HOOK, argocd.HELM_HOOK),
+        first_hook.annotation_value_span(argocd.HOOK, argocd.HELM_HOOK),
         f"metadata.annotations.{argocd.HOOK}",
         first_hook,
     )
@@ -813,7 +803,7 @@ def application_wave_without_health(manifests: list[Manifest], ctx: Context) -> 
         f"{children} are applied in {len(shown)} steps "
         f"({', '.join(t.step_text() for t in shown)}), but {cause}, and {m.label} "
         f"({second.step_text()}) starts before {waited}. {fix}",
-        _annotation_span(m, argocd.SYNC_WAVE, argocd.HOOK),
+        m.annotation_value_span(argocd.SYNC_WAVE, argocd.HOOK),
         f"metadata.annotations.{argocd.SYNC_WAVE}",
         m,
     )
