@@ -450,6 +450,21 @@ BUILTIN_HEALTH_CHECKS = frozenset({
     ("batch", "Job"), ("autoscaling", "HorizontalPodAutoscaler"),
 })  # fmt: skip
 
+#: The API group of Argo CD's own kinds (Application, ApplicationSet, AppProject) and of the
+#: Argo CD operator's ``ArgoCD``.
+ARGO_GROUP = "argoproj.io"
+
+
+def is_argo_kind(api_version: object, kind: object, *kinds: str) -> bool:
+    """Whether an object with ``apiVersion`` and ``kind`` as written (any types) is one of Argo
+    CD's ``kinds``: ``kind`` among them and the group of ``apiVersion`` (before its ``/``; any
+    version) ``argoproj.io``, as the controller tells a child Application of an app of apps
+    (``res.Kind == application.ApplicationKind && res.Group == application.Group``,
+    ``controller/health.go``, v3.5.1)."""
+    return (kind in kinds and isinstance(api_version, str) and "/" in api_version
+            and api_version.split("/", 1)[0] == ARGO_GROUP)  # fmt: skip
+
+
 #: Kubernetes' own API groups. Argo CD bundles no Lua health script for their kinds (only actions
 #: for apps and batch), so a kind of these groups outside :data:`BUILTIN_HEALTH_CHECKS` has no
 #: health check unless argocd-cm configures one.

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterator
 
-from hooklint.argocd import DEFAULT_VERSION, HELM_HOOK, HOOK, HookInfo, Version, hook_info, visible_annotations
+from hooklint.argocd import DEFAULT_VERSION, HELM_HOOK, HOOK, HookInfo, Version, hook_info, is_argo_kind, visible_annotations
 from hooklint.findings import HookRef, ObjectRef, Span
 from hooklint.yamlio import Map, Seq
 
@@ -194,10 +194,14 @@ class Manifest:
             return ""
         return self.api_version.split("/", 1)[0]
 
+    def is_argo(self, *kinds: str) -> bool:
+        """Whether this is one of Argo CD's ``kinds`` (:func:`hooklint.argocd.is_argo_kind`)."""
+        return is_argo_kind(self.api_version, self.kind, *kinds)
+
     @property
     def is_application(self) -> bool:
         """Whether this is an Argo CD ``Application`` (``argoproj.io``): a child of an app of apps."""
-        return self.kind == "Application" and self.group == "argoproj.io"
+        return self.is_argo("Application")
 
     @property
     def anchor(self) -> Span:

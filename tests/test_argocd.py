@@ -136,3 +136,18 @@ def test_kind_order_table():
 def test_generated_name_length():
     """§4c: generateName + 7 revision characters + '-' + phase + '-' + 10-digit Unix time."""
     assert argocd.hook_generated_name_length("db-migrate-", "PreSync") == 11 + 7 + 1 + 7 + 1 + 10
+
+
+@pytest.mark.parametrize("api_version, kind, expected", [
+    ("argoproj.io/v1alpha1", "Application", True),
+    ("argoproj.io/v1beta1", "Application", True),  # any version of the group
+    ("argoproj.io", "Application", False),  # no version: the core group's "argoproj.io" version
+    ("argoproj.io.example.com/v1", "Application", False),
+    ("example.com/v1", "Application", False),
+    ("argoproj.io/v1alpha1", "application", False),  # kinds are case-sensitive
+    (None, "Application", False),
+    (1, "Application", False),
+    ("argoproj.io/v1alpha1", ["Application"], False),
+])  # fmt: skip
+def test_argo_kinds_are_told_by_group_and_kind(api_version, kind, expected):
+    assert argocd.is_argo_kind(api_version, kind, "Application", "ApplicationSet") is expected

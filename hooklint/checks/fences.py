@@ -9,13 +9,9 @@ from hooklint.model import Manifest, get_map
 from hooklint.yamlio import Map
 
 
-def _argo(m: Manifest, kind: str) -> bool:
-    return m.kind == kind and m.group == "argoproj.io"
-
-
 @check("HL401", kinds={"Application"})
 def application_in_default_project(m: Manifest, ctx: Context) -> Iterator[Hit]:
-    if not _argo(m, "Application"):
+    if not m.is_application:
         return
     spec = get_map(m.body, "spec")
     project = spec.get("project") if spec is not None else None
@@ -50,7 +46,7 @@ def applicationset_in_default_project(m: Manifest, ctx: Context) -> Iterator[Hit
     as ``default`` or empty (not templated, and no ``templatePatch`` that may set it), every one of
     them is in the ``default`` AppProject; reported at the template's line
     (``applicationset/controllers/template/template.go`` renders the template per parameter set)."""
-    if not _argo(m, "ApplicationSet"):
+    if not m.is_argo("ApplicationSet"):
         return
     spec = get_map(m.body, "spec")
     template = get_map(spec, "template") if spec is not None else None
@@ -71,7 +67,7 @@ def applicationset_in_default_project(m: Manifest, ctx: Context) -> Iterator[Hit
 
 @check("HL402", kinds={"AppProject"})
 def appproject_allows_everything(m: Manifest, ctx: Context) -> Iterator[Hit]:
-    if not _argo(m, "AppProject"):
+    if not m.is_argo("AppProject"):
         return
     spec = get_map(m.body, "spec")
     if spec is None:

@@ -132,7 +132,7 @@ def unknown_sync_option(m: Manifest, ctx: Context) -> Iterator[Hit]:
 
 def _application_sync_options(m: Manifest, version: argocd.Version) -> Iterator[Hit]:
     """``spec.syncPolicy.syncOptions`` of an Application (or an ApplicationSet's template)."""
-    if m.group != "argoproj.io" or m.kind not in ("Application", "ApplicationSet"):
+    if not m.is_argo("Application", "ApplicationSet"):
         return
     spec = get_map(m.body, "spec")
     path = "spec"
@@ -366,7 +366,7 @@ def _ssa_resource_hit(m: Manifest, ctx: Context, version: argocd.Version) -> Ite
 
 
 def _ssa_application_hit(m: Manifest, version: argocd.Version) -> Iterator[Hit]:
-    if m.group != "argoproj.io" or m.kind not in ("Application", "ApplicationSet"):
+    if not m.is_argo("Application", "ApplicationSet"):
         return
     spec = get_map(m.body, "spec")
     path = "spec"

@@ -724,7 +724,7 @@ def _configures_application_health(manifests: list[Manifest], kind: str = "Appli
                     line.strip().rstrip(":").strip("'\"") == f"argoproj.io/{kind}" for line in block.splitlines()
                 ):
                     return True
-        elif m.kind == "ArgoCD" and m.group == "argoproj.io":
+        elif m.is_argo("ArgoCD"):
             spec = m.body.get("spec")
             checks = spec.get("resourceHealthChecks") if isinstance(spec, Map) else None
             if isinstance(checks, list) and any(
@@ -755,7 +755,7 @@ def application_wave_without_health(manifests: list[Manifest], ctx: Context) -> 
     appsets_wait = None
     steps: dict[tuple[int, int], list[tuple[Task, bool]]] = {}
     for m in manifests:
-        appset = m.kind == "ApplicationSet" and m.group == "argoproj.io"
+        appset = m.is_argo("ApplicationSet")
         if not m.is_application and not appset:
             continue
         task = ctx.plan.first_task(m)
@@ -833,7 +833,7 @@ def _configures_health(manifests: list[Manifest], group: str, kind: str) -> bool
             block = data.get("resource.customizations")
             if isinstance(block, str) and f"{group}/{kind}" in block and "health.lua" in block:
                 return True
-        elif m.kind == "ArgoCD" and m.group == "argoproj.io":
+        elif m.is_argo("ArgoCD"):
             spec = m.body.get("spec")
             checks = spec.get("resourceHealthChecks") if isinstance(spec, Map) else None
             if isinstance(checks, Seq) and any(

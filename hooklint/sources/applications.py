@@ -28,6 +28,7 @@ import stat
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from hooklint.argocd import is_argo_kind
 from hooklint.files import read_bytes, walk_tree
 from hooklint.loader import DEFAULT_MAX_FILE_SIZE, read_file, user_path, within
 from hooklint.sources import facts
@@ -296,10 +297,7 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
     and its options merged with ``.argocd-source.yaml`` and ``.argocd-source-NAME.yaml`` of that
     folder (:func:`merge_source_parameters`) before the source type is decided, as
     ``GetAppSourceType`` does. A source that cannot be rendered carries its ``problem``."""
-    if not isinstance(body, Map) or body.get("kind") != "Application":
-        return []
-    api = body.get("apiVersion")
-    if not isinstance(api, str) or not api.startswith("argoproj.io/"):
+    if not isinstance(body, Map) or not is_argo_kind(body.get("apiVersion"), body.get("kind"), "Application"):
         return []
     metadata, spec = body.get("metadata"), body.get("spec")
     name = metadata.get("name") if isinstance(metadata, Map) else None

@@ -26,6 +26,7 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterable
 
+from hooklint.argocd import is_argo_kind
 from hooklint.findings import InputError
 from hooklint.files import walk_tree
 from hooklint.sources import facts
@@ -1040,7 +1041,7 @@ def _rendered_sources(kind: str, manifest_file: str, parent: ApplicationSource |
     found: list[ApplicationSource] = []
     for item in rendered:
         body = item.loaded.documents[0].value if item.loaded.documents else None
-        if not isinstance(body, Map) or body.get("kind") != "Application":
+        if not isinstance(body, Map) or not is_argo_kind(body.get("apiVersion"), body.get("kind"), "Application"):
             continue
         placement = item.placement
         where, line = manifest_file, 1
@@ -1148,8 +1149,7 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
 
         for doc in read_file(path).documents:
             body = doc.value
-            if isinstance(body, Map) and body.get("kind") == "ApplicationSet" and \
-                    str(body.get("apiVersion", "")).startswith("argoproj.io/"):  # fmt: skip
+            if isinstance(body, Map) and is_argo_kind(body.get("apiVersion"), body.get("kind"), "ApplicationSet"):
                 sets.append((path, body))
             elif secret and isinstance(body, Map) and body.get("kind") == "Secret":
                 secrets.extend(cluster_secrets([plain(body)]))
