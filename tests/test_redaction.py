@@ -607,6 +607,29 @@ def test_a_secret_value_is_found_in_any_case_and_with_its_separators_changed():
         "x [redacted] y", "[redacted]", "[redacted]!", "a [redacted]", "at <.Values.missing.deep>"]  # fmt: skip
 
 
+def test_a_long_secret_is_compiled_only_for_a_text_that_can_hold_it():
+    """A Secret's certificate made an expression of about 800 kB, compiled for every application
+    that has it (half of a corpus run): the redactor leaves out of the expression it applies each
+    value a text is too short to hold, and compiles each expression once, when first needed."""
+    import pickle
+
+    certificate = base64.b64encode(bytes(range(256)) * 12).decode()  # 4096 characters
+    values = redact.SecretValues()
+    values.add(certificate, loose=True)
+    values.add("hunter2-Secret-value", loose=True)
+    hide = redact.redactor(values)
+    # each value's forms (base64 of it, its bytes as numbers...) as substrings, then the loose ones
+    assert hide.cutoffs == (18, 20, 28, 73, 3968, 4096, 5464, 13759)
+    assert hide("x HUNTER2-SECRET-VALUE y") == "x [redacted] y"
+    assert list(hide.compiled) == [2] and len(hide.compiled[2].pattern) < 200
+    assert hide(f"ca {certificate.lower()} and {certificate}!") == "ca [redacted]/ and [redacted]!"  # it ends in "/"
+    assert hide(f"ca {certificate[:-2]}") == f"ca {certificate[:-2]}"  # its last letter short: no value of it
+    assert sorted(hide.compiled) == [2, 6, 7]  # texts of 24, 4097 and 8201 characters
+    back = pickle.loads(pickle.dumps(hide))  # sent from a worker without what it compiled
+    assert back.compiled == {}
+    assert back("x hunter2 secret value") == "x [redacted]"
+
+
 @needs_helm
 @pytest.mark.parametrize("expression", ["upper .Values.db.password", "lower .Values.db.password",
                                         '.Values.db.password | splitList "-" | join ","',

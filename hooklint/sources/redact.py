@@ -32,6 +32,7 @@ scrubs cover the messages that quote values in known places.
 from __future__ import annotations
 
 import base64
+import bisect
 import binascii
 import json
 import os
@@ -39,7 +40,7 @@ import re
 import stat
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import yaml
 
@@ -184,9 +185,61 @@ def _loose(value: str) -> str:
     return r"[\W_]{0,3}".join(re.escape(piece) for piece in re.split(r"[\W_]+", value) if piece)
 
 
-def redactor(values: SecretValues) -> Callable[[str], str]:
-    """A function replacing every one of ``values`` in a text by ``[redacted]``, longest first, in
-    one pass (the pattern compiled once): ``anywhere`` values of :data:`WORD_AT` characters or more
+@dataclass(frozen=True, slots=True)
+class Redactor:
+    """What :func:`redactor` returns: called with a text, the text with every value it was made of
+    replaced by ``[redacted]`` and the credentials of URLs removed (:func:`url_credentials`).
+
+    The values are alternatives of one regular expression, tried in order at each position:
+    ``anywhere`` as substrings, ``words`` as whole words, each ``(value, loose, shortest)``, where
+    ``loose`` asks for :func:`_loose` matching (any case, separators changed) and ``shortest`` is
+    the fewest characters a match of it has. A text shorter than that cannot hold it, so the
+    expression applied to a text leaves it out: leaving out an alternative that cannot match
+    changes no match. Each such expression is compiled when a text first needs it and kept; a
+    Secret's certificate (a 100 kB value makes an expression of about 800 kB, 0.8 s to compile,
+    half of a corpus run once) is compiled only for a text as long as it, which findings and plan
+    lines never are. A class, not a closure, so that a worker process sends it back with the
+    plan it guards (the compiled expressions stay behind)."""
+
+    anywhere: tuple[tuple[str, bool, int], ...] = ()
+    words: tuple[tuple[str, bool, int], ...] = ()
+    #: The distinct ``shortest`` of all alternatives, ascending.
+    cutoffs: tuple[int, ...] = ()
+    #: Compiled expressions by how many ``cutoffs`` a text reaches (None: no alternative).
+    compiled: dict[int, re.Pattern[str] | None] = field(default_factory=dict, compare=False)
+
+    def __call__(self, text: str) -> str:
+        reach = bisect.bisect_right(self.cutoffs, len(text))
+        if reach in self.compiled:
+            pattern = self.compiled[reach]
+        else:
+            pattern = self.compiled[reach] = self._compile(self.cutoffs[reach - 1] if reach else -1)
+        if pattern is not None:
+            text = pattern.sub(REDACTED, text)
+        return url_credentials(text)
+
+    def _compile(self, size: int) -> re.Pattern[str] | None:
+        """The expression of the alternatives a text of ``size`` characters can hold."""
+
+        def alternatives(entries: tuple[tuple[str, bool, int], ...]) -> str:
+            return "|".join(f"(?i:{_loose(v)})" if loose else re.escape(v) for v, loose, shortest in entries
+                            if shortest <= size)  # fmt: skip
+
+        parts = []
+        anywhere, words = alternatives(self.anywhere), alternatives(self.words)
+        if anywhere:
+            parts.append("(?:" + anywhere + ")")
+        if words:
+            parts.append(r"(?<![\w])(?:" + words + r")(?![\w])")
+        return re.compile("|".join(parts)) if parts else None
+
+    def __reduce__(self) -> tuple[type[Redactor], tuple[Any, ...]]:
+        return Redactor, (self.anywhere, self.words, self.cutoffs)
+
+
+def redactor(values: SecretValues) -> Redactor:
+    """A function (a :class:`Redactor`) replacing every one of ``values`` in a text by ``[redacted]``, longest first, in
+    one pass: ``anywhere`` values of :data:`WORD_AT` characters or more
     as substrings, and the known secrets among them (``loose``) also in any case and with their
     separators changed or dropped (:func:`_loose`: a chart's ``fail`` may print ``upper``/``join``
     of a value); shorter ones and ``words`` as whole words. Keys the inputs name are never removed.
@@ -194,17 +247,16 @@ def redactor(values: SecretValues) -> Callable[[str], str]:
     anywhere = sorted((v for v in values.anywhere - values.keys if len(v) >= WORD_AT), key=len, reverse=True)
     words = {v for v in values.anywhere if len(v) < WORD_AT} | values.words
     ordered = sorted(words - values.keys, key=len, reverse=True)
-    parts: list[str] = []
+    substrings: list[tuple[str, bool, int]] = []
     if anywhere:
-        loose = [_loose(v) for v in sorted(values.loose - values.keys, key=len, reverse=True)
-                 if len(re.sub(r"[\W_]", "", v)) >= WORD_AT]  # fmt: skip
-        parts.append("(?:" + "|".join([*map(re.escape, anywhere), *(f"(?i:{p})" for p in loose)]) + ")")
-    if ordered:
-        parts.append(r"(?<![\w])(?:" + "|".join(map(re.escape, ordered)) + r")(?![\w])")
-    if not parts:
-        return url_credentials
-    pattern = re.compile("|".join(parts))
-    return lambda text: url_credentials(pattern.sub(REDACTED, text))
+        substrings = [(v, False, len(v)) for v in anywhere]
+        for v in sorted(values.loose - values.keys, key=len, reverse=True):
+            letters = len(re.sub(r"[\W_]", "", v))  # what _loose's pattern matches at the least
+            if letters >= WORD_AT:
+                substrings.append((v, True, letters))
+    whole = [(v, False, len(v)) for v in ordered]
+    cutoffs = tuple(sorted({shortest for _, _, shortest in substrings + whole}))
+    return Redactor(tuple(substrings), tuple(whole), cutoffs)
 
 
 def object_secrets(bodies: Iterable[object]) -> SecretValues:
