@@ -208,7 +208,7 @@ def lint(
             _fail("lint --fix cannot rewrite stdin; use 'hooklint fix -', which writes the fixed stream to stdout")
         not_written = bool(_run_fix(paths, cfg, unsafe_fixes, diff=False).not_written)
     try:
-        result = lint_paths(paths, cfg, load_catalog(), jobs=jobs)
+        result = lint_paths(paths, cfg, load_catalog(), jobs=jobs, plans=format is Format.markdown)
     except ConfigError as exc:
         _fail(str(exc))
     if baseline is not None and write_baseline is None:
@@ -236,10 +236,9 @@ def lint(
 
             text = render_chunks(result)  # written piece by piece: a large report is never held whole
         elif format is Format.markdown:
-            from hooklint.pipeline import plan_paths
             from hooklint.review.markdown import render_tree
 
-            text = render_tree(result, plan_paths(paths, cfg)[0], link_base)
+            text = render_tree(result, result.plans, link_base)
         else:
             from importlib import import_module
 

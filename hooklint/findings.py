@@ -196,3 +196,6 @@ class RunResult:
     #: When a Helm chart was rendered: ``{"rendered": 4, "argocd": 3, "argocd_version": "3.4.7",
     #: "differs": true}``, the Helm major that rendered and the one the configured Argo CD runs.
     helm: dict[str, Any] | None = None
+    #: Each application's sync plan with its findings (``hooklint.pipeline.PlannedApplication``), in
+    #: application order, when the run was asked to keep them (``lint_paths(plans=True)``); else empty.
+    plans: list[Any] = field(default_factory=list)

@@ -7,7 +7,7 @@ here, and HL003/HL004 report the shape problem; checks never see an exception fr
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Iterator
 
 from hooklint.argocd import DEFAULT_VERSION, HELM_HOOK, HOOK, HookInfo, Version, hook_info, is_argo_kind, visible_annotations
@@ -147,6 +147,17 @@ class Manifest:
             hook=hook_info(annotations, version),
             source_line=source_line if source else 0,
         )
+
+    def reported(self) -> "Manifest":
+        """A copy of this object holding what reports of a plan read once checks are done: what it
+        is (kind, names, annotations, ``hook``) and where it is reported (``display_path``,
+        ``line``), without its parsed body and pod or its placement's rendered and source objects.
+        A plan of such copies is a few kilobytes where the parsed objects are megabytes, and
+        crosses from a worker process cheaply (a Helm placement's template locator, a closure,
+        cannot cross at all) (:meth:`hooklint.plan.SyncPlan.reported`)."""
+        body = Map.empty_at(self.body.span)
+        placement = self.placement.reported() if self.placement is not None else None
+        return replace(self, body=body, metadata=None, _pod=None, placement=placement)
 
     @property
     def display_path(self) -> str:

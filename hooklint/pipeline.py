@@ -29,16 +29,70 @@ from hooklint.loader import parse_text
 from hooklint.reasons import Skip, SkipKind
 from hooklint.model import Manifest, manifests_of
 from hooklint.plan import SyncPlan, build_plan
-from hooklint.sources.redact import object_secrets, redactor
+from hooklint.sources.redact import Redactor, object_secrets, redactor
 from hooklint.sources.rendered import Renderer
 from hooklint.sources.discovery import PLUGIN
 from hooklint.sources import (STDIN, Application, Coverage, LoadedApplication, group_applications, load_application,
                               loaded_application)  # fmt: skip
 
+@dataclasses.dataclass(slots=True)
+class PlannedApplication:
+    """One application's sync plan for ``hooklint plan``: its ``key`` (folder, or ``-``), the
+    ``plan``, how many documents could not be parsed (``unparsed``: missing from the plan), and how
+    Argo CD turns its source into manifests: ``source_type`` (``directory``, ``kustomize``,
+    ``helm``), the ``renderer`` that did it here (None for a directory source, or when rendering
+    failed) and the Argo CD ``application`` whose options it was rendered with."""
+
+    key: str
+    plan: SyncPlan
+    unparsed: int = 0
+    source_type: str = "directory"
+    renderer: Renderer | None = None
+    #: ``Application NAME (FILE:LINE)`` when an Argo CD Application renders it.
+    application: str | None = None
+    #: What made that Application when it is not written as YAML: the parent Application whose
+    #: chart or kustomization renders it, or the chart or kustomization no Application here deploys.
+    generated_by: str | None = None
+    #: Whether the repository's Applications are known and none of them deploys this folder.
+    undeployed: bool = False
+    #: How much of it was rendered, and why not all (issue 22): a plan of a partial rendering
+    #: lacks what the left-out entries add, one of ``none`` is not Argo CD's plan at all.
+    coverage: Coverage = dataclasses.field(default_factory=Coverage)
+    #: Replaces the values of the application's Secrets in a text (:func:`secrets_of`); None: none.
+    hide: Callable[[str], str] | None = None
+    #: The findings of this application alone, as its lint gave them (suppressed ones marked, the
+    #: run's ``per-path-ignores`` not yet applied); empty when only planned (:func:`plan_paths`).
+    findings: list[Finding] = dataclasses.field(default_factory=list)
+
+
 #: What one application's lint gives back: (findings, input errors, files linted, files not linted
 #: as (path, reason), the renderer's label or None, the kustomization or ``Chart.yaml`` it has when
-#: that did not render, else None).
-Outcome = tuple[list[Finding], list[InputError], int, list[tuple[str, Skip]], str | None, str | None]
+#: that did not render, else None, and its plan when the run keeps plans, else None).
+Outcome = tuple[list[Finding], list[InputError], int, list[tuple[str, Skip]], str | None, str | None,
+                PlannedApplication | None]
+
+
+def planned_application(app: Application, loaded: LoadedApplication, manifests: list[Manifest], plan: SyncPlan,
+                        mapped: bool, hide: Callable[[str], str] | None,
+                        findings: list[Finding] | None = None) -> PlannedApplication:  # fmt: skip
+    """The :class:`PlannedApplication` of ``app``, loaded as ``loaded``, modelled as ``manifests``
+    and planned as ``plan``: the one place that says what a plan carries, for ``hooklint plan``,
+    the markdown report and ``hooklint diff`` alike. Its plan holds the objects as reports read them
+    (:meth:`~hooklint.plan.SyncPlan.reported`: no parsed bodies). ``mapped``: whether the repository's
+    Applications are known (a folder none of them deploys is then ``undeployed``); ``hide``: the
+    application's :func:`secrets_of`; ``findings``: its lint's, when it was linted."""
+    findings = findings if findings is not None else []
+    if app.source_type == PLUGIN:  # a plugin source: nothing rendered here, the plan says so
+        assert app.argocd is not None
+        return PlannedApplication(app.key, plan.reported(), 0, PLUGIN, None, app.argocd.label(), app.argocd.generated_by,
+                                  coverage=loaded.coverage, findings=findings)  # fmt: skip
+    # a rendered object that cannot be read is an issue of the kustomization or Chart.yaml too (render)
+    unparsed = sum(1 for f in loaded.files for issue, _ in f.issues if issue.kind in ("syntax-error", "too-complex"))
+    label = app.argocd.label() if app.argocd is not None else None
+    generated_by = app.argocd.generated_by if app.argocd is not None else None
+    return PlannedApplication(app.key, plan.reported(), unparsed, app.source_type, loaded.renderer, label, generated_by,
+                              mapped and app.argocd is None and app.key != STDIN, loaded.coverage, hide,
+                              findings)  # fmt: skip
 
 
 def build(loaded: LoadedApplication, config: Config) -> tuple[list[Manifest], SyncPlan]:
@@ -75,7 +129,7 @@ def collector_paused() -> Iterator[None]:
             gc.collect(0)  # now, so that gc.freeze() after loading never keeps a garbage cycle
 
 
-def lint_application(engine: Engine, app: Application) -> Outcome:
+def lint_application(engine: Engine, app: Application, keep_plan: bool = False, mapped: bool = False) -> Outcome:
     """Load, plan, check and release one application.
 
     Its values hold no reference cycles, so they are freed by reference counting as soon as the
@@ -87,11 +141,11 @@ def lint_application(engine: Engine, app: Application) -> Outcome:
     hostile application never loses the report of the others. A configuration error still ends
     the run (:class:`~hooklint.config.ConfigError`), and so do KeyboardInterrupt and SystemExit."""
     try:
-        return _lint_application(engine, app)
+        return _lint_application(engine, app, keep_plan, mapped)
     except ConfigError:
         raise
     except Exception as exc:  # noqa: BLE001 - isolation: this application's report only
-        return [internal_error_finding(engine, app, exc)], [], 0, [], None, app.manifest_file
+        return [internal_error_finding(engine, app, exc)], [], 0, [], None, app.manifest_file, None
 
 
 def internal_error_finding(engine: Engine, app: Application, exc: BaseException) -> Finding:
@@ -103,7 +157,7 @@ def internal_error_finding(engine: Engine, app: Application, exc: BaseException)
     return engine.engine_finding("HL007", message, path, Span.point(1, 1))
 
 
-def _lint_application(engine: Engine, app: Application) -> Outcome:
+def _lint_application(engine: Engine, app: Application, keep_plan: bool, mapped: bool) -> Outcome:
     with collector_paused():
         loaded = load_application(app, engine.config)
     gc.freeze()
@@ -117,10 +171,13 @@ def _lint_application(engine: Engine, app: Application) -> Outcome:
     renderer = loaded.renderer.label() if loaded.renderer is not None else None
     not_linted = sum(1 for f in reported if f.error is not None or f.skip_reason is not None)
     unrendered = app.manifest_file if loaded.coverage.rendered == "none" else None
-    return findings, errors, len(app.reported) - not_linted, skipped, renderer, unrendered
+    planned = None
+    if keep_plan and not app.applied_elsewhere:
+        planned = planned_application(app, loaded, manifests, plan, mapped, hide, findings)
+    return findings, errors, len(app.reported) - not_linted, skipped, renderer, unrendered, planned
 
 
-def secrets_of(manifests: list[Manifest]) -> Callable[[str], str]:
+def secrets_of(manifests: list[Manifest]) -> Redactor:
     """The :func:`~hooklint.sources.redact.redactor` of the values of the application's Secrets
     (:func:`~hooklint.sources.redact.object_secrets`) and of credentials in URLs: what findings
     and the plan say of the application never quotes one."""
@@ -141,13 +198,15 @@ def _redacted(finding: Finding, hide: Callable[[str], str]) -> Finding:
     return dataclasses.replace(finding, message=message, obj=obj)
 
 
-def lint_applications(engine: Engine, apps: Iterable[Application]) -> RunResult:
+def lint_applications(engine: Engine, apps: Iterable[Application], keep_plans: bool = False,
+                      mapped: bool = False) -> RunResult:  # fmt: skip
     """Lint applications one after the other in this process. Findings are in application
-    order, unsorted."""
+    order, unsorted; with ``keep_plans``, ``plans`` holds each application's plan (see
+    :func:`lint_application`)."""
     result = RunResult()
     unrendered: set[str] = set()
     for app in apps:
-        _merge(result, lint_application(engine, app), unrendered)
+        _merge(result, lint_application(engine, app, keep_plans, mapped), unrendered)
     result.skipped_files = honest_reasons(result.skipped_files, unrendered)
     return result
 
@@ -174,7 +233,9 @@ def honest_reasons(skipped: list[tuple[str, Skip]], unrendered: set[str]) -> lis
 
 
 def _merge(result: RunResult, outcome: Outcome, unrendered: set[str] | None = None) -> None:
-    findings, errors, files, skipped, renderer, failed = outcome
+    findings, errors, files, skipped, renderer, failed, planned = outcome
+    if planned is not None:
+        result.plans.append(planned)
     if failed is not None and unrendered is not None:
         unrendered.add(failed)
     result.findings.extend(findings)
@@ -190,14 +251,17 @@ def _merge(result: RunResult, outcome: Outcome, unrendered: set[str] | None = No
 PARALLEL_MIN_FILES = 64
 
 _worker_engine: Engine | None = None
+#: A worker's (keep_plans, mapped), as :func:`lint_applications` takes them.
+_worker_plans: tuple[bool, bool] = (False, False)
 
 
-def _worker_init(config: Config, catalog: Catalog) -> None:
-    global _worker_engine
+def _worker_init(config: Config, catalog: Catalog, keep_plans: bool, mapped: bool) -> None:
+    global _worker_engine, _worker_plans
     from hooklint.interrupt import worker_signals
 
     worker_signals()  # Ctrl-C is the parent's: it stops the pool; its SIGTERM cleans up and ends us
     _worker_engine = Engine(config, catalog)
+    _worker_plans = (keep_plans, mapped)
 
 
 def _worker_lint(apps: list[Application]) -> list[Outcome]:
@@ -205,7 +269,7 @@ def _worker_lint(apps: list[Application]) -> list[Outcome]:
 
     assert _worker_engine is not None
     with busy():
-        return [lint_application(_worker_engine, app) for app in apps]
+        return [lint_application(_worker_engine, app, *_worker_plans) for app in apps]
 
 
 def _batches(apps: list[Application], jobs: int) -> list[list[Application]]:
@@ -237,7 +301,8 @@ def resolve_jobs(jobs: int) -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _lint_parallel(engine: Engine, apps: list[Application], jobs: int) -> RunResult:
+def _lint_parallel(engine: Engine, apps: list[Application], jobs: int, keep_plans: bool = False,
+                   mapped: bool = False) -> RunResult:  # fmt: skip
     """Lint ``apps`` in ``jobs`` worker processes, whole applications at a time. Results are
     merged in application order, so the output is the same as with one process.
 
@@ -253,14 +318,15 @@ def _lint_parallel(engine: Engine, apps: list[Application], jobs: int) -> RunRes
     # stdin belongs to this process
     batches = _batches([a for _, a in numbered if a.key != STDIN], jobs)
     indexes = [i for i, a in numbered if a.key != STDIN]
-    results: dict[int, Outcome] = {i: lint_application(engine, a) for i, a in numbered if a.key == STDIN}
+    results: dict[int, Outcome] = {i: lint_application(engine, a, keep_plans, mapped)
+                                   for i, a in numbered if a.key == STDIN}  # fmt: skip
     if batches:
         # Not ``with Pool() as pool``: its exit is ``terminate()``, which SIGTERMs idle workers
         # and joins them, and hung one run in about ten (a worker left waiting forever on the
         # task queue's lock, the parent in join). A run that ends normally closes the pool, so
         # each worker reads its sentinel and exits; only an exception (Ctrl-C, SIGTERM: the
         # workers must stop now) terminates it.
-        pool = context.Pool(min(jobs, len(batches)), _worker_init, (engine.config, engine.catalog))
+        pool = context.Pool(min(jobs, len(batches)), _worker_init, (engine.config, engine.catalog, keep_plans, mapped))
         try:
             position = iter(indexes)
             for batch, outcome in zip(batches, pool.imap(_worker_lint, batches)):
@@ -282,14 +348,18 @@ def _lint_parallel(engine: Engine, apps: list[Application], jobs: int) -> RunRes
     return result
 
 
-def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1) -> RunResult:
+def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1, plans: bool = False) -> RunResult:
     """Lint files, folders and ``-`` (stdin). Findings come back sorted by path, line, column, rule;
     unreadable inputs are in ``errors``. Files the configuration excludes are not reported (they
     are loaded as context of their folder), nor are findings ``per-path-ignores`` drops. Raises :class:`~hooklint.config.ConfigError` for a
     configuration the engine cannot run.
 
     ``jobs`` worker processes (0: one per CPU) lint applications in parallel when there are enough
-    files; the result is identical, byte for byte once rendered, to a run with ``jobs=1``."""
+    files; the result is identical, byte for byte once rendered, to a run with ``jobs=1``.
+
+    With ``plans``, ``result.plans`` holds each application's :class:`PlannedApplication` (with its
+    findings), made in the same pass: the markdown report and ``hooklint diff`` read them rather
+    than plan again (:func:`plan_paths` plans without checking, for ``hooklint plan``)."""
     engine = Engine(config, catalog)
     errors: list[InputError] = []
     walk_notices: list[str] = []
@@ -297,10 +367,11 @@ def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1
                               config=config)  # fmt: skip
     jobs = resolve_jobs(jobs)
     files = sum(len(a.reported) + len(a.context) for a in apps)
+    mapped = any(a.argocd is not None for a in apps)
     if jobs > 1 and len(apps) > 1 and files >= PARALLEL_MIN_FILES:
-        result = _lint_parallel(engine, apps, jobs)
+        result = _lint_parallel(engine, apps, jobs, plans, mapped)
     else:
-        result = lint_applications(engine, apps)
+        result = lint_applications(engine, apps, plans, mapped)
     # input errors in path order, each once, whatever the order of the arguments
     unique = {(e.path, e.message): e for e in errors + result.errors}
     result.errors = [unique[key] for key in sorted(unique)]
@@ -360,33 +431,6 @@ def _unique(findings: list[Finding]) -> list[Finding]:
     return out
 
 
-@dataclasses.dataclass(slots=True)
-class PlannedApplication:
-    """One application's sync plan for ``hooklint plan``: its ``key`` (folder, or ``-``), the
-    ``plan``, how many documents could not be parsed (``unparsed``: missing from the plan), and how
-    Argo CD turns its source into manifests: ``source_type`` (``directory``, ``kustomize``,
-    ``helm``), the ``renderer`` that did it here (None for a directory source, or when rendering
-    failed) and the Argo CD ``application`` whose options it was rendered with."""
-
-    key: str
-    plan: SyncPlan
-    unparsed: int = 0
-    source_type: str = "directory"
-    renderer: Renderer | None = None
-    #: ``Application NAME (FILE:LINE)`` when an Argo CD Application renders it.
-    application: str | None = None
-    #: What made that Application when it is not written as YAML: the parent Application whose
-    #: chart or kustomization renders it, or the chart or kustomization no Application here deploys.
-    generated_by: str | None = None
-    #: Whether the repository's Applications are known and none of them deploys this folder.
-    undeployed: bool = False
-    #: How much of it was rendered, and why not all (issue 22): a plan of a partial rendering
-    #: lacks what the left-out entries add, one of ``none`` is not Argo CD's plan at all.
-    coverage: Coverage = dataclasses.field(default_factory=Coverage)
-    #: Replaces the values of the application's Secrets in a text (:func:`secrets_of`); None: none.
-    hide: Callable[[str], str] | None = None
-
-
 def plan_paths(paths: list[str], config: Config) -> tuple[list[PlannedApplication], list[InputError]]:
     """The sync plans of ``paths`` (files, folders, ``-``), one per application, and the input
     errors. A plan covers every manifest of its application, context files included. A source that
@@ -414,21 +458,12 @@ def plan_paths(paths: list[str], config: Config) -> tuple[list[PlannedApplicatio
 def _plan_application(app: Application, config: Config, errors: list[InputError], mapped: bool) -> PlannedApplication:
     """Load and plan one application for :func:`plan_paths` (its input errors added to ``errors``;
     ``mapped``: whether the repository's Applications are known)."""
-    if app.source_type == PLUGIN:
-        loaded = load_application(app, config)
-        return PlannedApplication(app.key, build(loaded, config)[1], 0, PLUGIN, None, app.argocd.label(),
-                                  app.argocd.generated_by, coverage=loaded.coverage)  # fmt: skip
     with collector_paused():
         loaded = load_application(app, config)
     errors.extend(f.error for f in loaded.reported_files if f.error is not None)
-    # a rendered object that cannot be read is an issue of the kustomization or Chart.yaml too (render)
-    unparsed = sum(1 for f in loaded.files for issue, _ in f.issues if issue.kind in ("syntax-error", "too-complex"))
     manifests, plan = build(loaded, config)
-    label = app.argocd.label() if app.argocd is not None else None
-    generated_by = app.argocd.generated_by if app.argocd is not None else None
-    return PlannedApplication(app.key, plan, unparsed, app.source_type, loaded.renderer, label, generated_by,
-                              mapped and app.argocd is None and app.key != STDIN, loaded.coverage,
-                              secrets_of(manifests))  # fmt: skip
+    hide = secrets_of(manifests) if app.source_type != PLUGIN else None
+    return planned_application(app, loaded, manifests, plan, mapped, hide)
 
 
 def lint_text(

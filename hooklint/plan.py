@@ -28,6 +28,7 @@ Printing a plan is a reporter's job (:mod:`hooklint.reporters.plan`).
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -200,6 +201,21 @@ class SyncPlan:
     def not_applied_reason(self, m: Manifest) -> str | None:
         entry = self._not_applied.get(id(m))
         return entry.reason if entry is not None else None
+
+    def reported(self) -> SyncPlan:
+        """A copy of this plan with each object replaced by its :meth:`Manifest.reported` copy,
+        for the reports of a plan (``hooklint plan``, the markdown report, ``hooklint diff``):
+        tasks, steps and objects no sync applies keep their order, values and sharing (an object
+        of two tasks is one copy), and :meth:`tasks_of` answers for the copies."""
+        memo: dict[int, Any] = {}
+        for m in [t.manifest for t in self.tasks] + [e.manifest for e in self.not_applied]:
+            if id(m) not in memo:
+                memo[id(m)] = m.reported()
+        copies = dict(memo)
+        out = copy.deepcopy(self, memo)  # the objects already in memo are taken as their copies
+        out._by_manifest = {id(copies[key]): tasks for key, tasks in out._by_manifest.items()}
+        out._not_applied = {id(copies[key]): entry for key, entry in out._not_applied.items()}
+        return out
 
     @property
     def gated_steps(self) -> list[Step]:

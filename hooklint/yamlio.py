@@ -375,6 +375,12 @@ class Map(_Positioned, dict):
         spans = self._spans_of(key)
         return spans[1] if spans is not None else self.span
 
+    @classmethod
+    def empty_at(cls, span: Span) -> "Map":
+        """An empty mapping whose ``span`` is ``span``: what stands for an object whose fields are
+        no longer needed (:meth:`hooklint.model.Manifest.reported`)."""
+        return _rebuild_map({}, span, {}, {})
+
     def __reduce__(self):  # pickle as a plain mapping with its spans materialised
         return (_rebuild_map, (dict(self), self.span, self.key_spans, self.value_spans))
 

@@ -206,6 +206,36 @@ def test_lint_markdown_summarises_a_tree(repo):
     assert "```mermaid" in result.output
 
 
+@pytest.fixture
+def builds(monkeypatch):
+    """The keys of the applications :func:`hooklint.pipeline.build` models and plans, in order."""
+    from hooklint import pipeline
+
+    keys: list[str] = []
+    real = pipeline.build
+
+    def counted(loaded, config):
+        keys.append(loaded.app.key)
+        return real(loaded, config)
+
+    monkeypatch.setattr(pipeline, "build", counted)
+    return keys
+
+
+def test_lint_markdown_and_diff_plan_each_application_once_per_revision(repo, builds):
+    """Issue 20: the markdown report and the review read the plans the lint made; they ran the
+    pipeline again (``plan_paths``), and the review a third time per application not compared."""
+    assert runner.invoke(app, ["lint", "-f", "markdown", "-j", "1", "deploy"]).exit_code == 1
+    assert builds == ["deploy/app"]
+    builds.clear()
+    assert diff_json("one", "--head", "two")[0] == 1
+    assert builds == ["deploy/app", "deploy/app"]
+    builds.clear()
+    (repo / "deploy/app/kustomization.yaml").write_text("resources:\n- job.yaml\n- missing.yaml\n")
+    code, doc = diff_json("two")  # renders on the base only: its findings there are looked up, not linted again
+    assert (code, doc["not_compared"], builds) == (1, ["deploy/app"], ["deploy/app", "deploy/app"])
+
+
 def test_readme_shows_real_diff_markdown(repo):
     text = README.read_text(encoding="utf-8")
     shown = re.search(r"<!-- diff-example -->\n````markdown\n(.*?)````\n", text, re.S)

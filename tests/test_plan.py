@@ -440,3 +440,53 @@ def test_child_application_note_is_not_put_on_the_last_step():
                      "the argoproj.io_Application health override is configured"],
         "shop": [],
     }  # fmt: skip
+
+
+def test_a_reported_plan_keeps_every_task_and_its_sharing_without_the_parsed_objects():
+    """What reports of a plan read (issue 20, one pass): a copy of the plan whose objects keep
+    what they are and where they are reported, and no parsed body, so that it crosses from a
+    worker process in kilobytes."""
+    plan = plan_of(obj("Job", "hook1", api="batch/v1", ns="ns1", hook="PreSync", wave="-2"),
+                   obj("Namespace", "ns1", wave="1"), obj("ConfigMap", "skipped", hook="Skip"))  # fmt: skip
+    copy = plan.reported()
+    assert [(t.manifest.label, t.phase, t.wave, t.notes) for t in copy.tasks] == \
+        [(t.manifest.label, t.phase, t.wave, t.notes) for t in plan.tasks]  # fmt: skip
+    assert [(m.manifest.label, m.reason) for m in copy.not_applied] == [("ConfigMap/skipped", "hook type Skip: Argo CD never applies it")]
+    job = copy.tasks[1].manifest
+    assert (job.display_path, job.line, dict(job.body), job.metadata, job.pod_spec()) == ("app.yaml", 1, {}, None, None)
+    assert copy.tasks[0].pulled_before is copy.tasks[1]  # one copy of each task and object
+    assert copy.steps[0].tasks[1] is copy.tasks[1]
+    assert copy.tasks_of(job) == [copy.tasks[1]] and copy.tasks_of(plan.tasks[1].manifest) == []
+    assert copy.not_applied_reason(copy.not_applied[0].manifest) == "hook type Skip: Argo CD never applies it"
+    assert plan.tasks[1].manifest.body["kind"] == "Job"  # the plan itself is unchanged
+
+
+def test_the_plans_of_a_run_cross_from_worker_processes(tmp_path, monkeypatch):
+    """A rendered object's placement holds the parsed objects and, for a Helm template, a locator
+    (a closure, which pickle refuses): a plan made in a worker (``lint -f markdown -j 2``) is sent
+    back without them, and the report is the one a single process writes."""
+    import pickle
+
+    from hooklint import pipeline
+    from hooklint.catalog import load_catalog
+    from hooklint.review.markdown import render_tree
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(pipeline, "PARALLEL_MIN_FILES", 1)
+    job = obj("Job", "migrate", api="batch/v1", hook="PreSync")
+    (tmp_path / "kust").mkdir()
+    (tmp_path / "kust" / "kustomization.yaml").write_text("resources:\n- job.yaml\n")
+    (tmp_path / "kust" / "job.yaml").write_text(job)
+    (tmp_path / "chart" / "templates").mkdir(parents=True)
+    (tmp_path / "chart" / "Chart.yaml").write_text("apiVersion: v2\nname: shop\nversion: 1.0.0\n")
+    (tmp_path / "chart" / "templates" / "job.yaml").write_text(job)
+    one = pipeline.lint_paths(["chart", "kust"], Config(), load_catalog(), jobs=1, plans=True)
+    two = pipeline.lint_paths(["chart", "kust"], Config(), load_catalog(), jobs=2, plans=True)
+    assert [(p.key, p.source_type) for p in two.plans] == [("chart", "helm"), ("kust", "kustomize")]
+    assert [(t.manifest.label, t.manifest.display_path, t.manifest.line) for p in two.plans for t in p.plan.tasks] == \
+        [("Job/migrate", "chart/templates/job.yaml", 1), ("Job/migrate", "kust/job.yaml", 1)]  # fmt: skip
+    assert render_tree(two, two.plans) == render_tree(one, one.plans)
+    assert [f.rule_id for f in two.plans[1].findings] == [f.rule_id for f in one.plans[1].findings] != []
+    with pytest.raises((pickle.PicklingError, AttributeError, TypeError)):  # why the copies exist
+        pickle.dumps(pipeline.build(pipeline.load_application(
+            pipeline.group_applications(["chart"], [], config=Config())[0], Config()), Config())[1])

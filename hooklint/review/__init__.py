@@ -32,11 +32,9 @@ from typing import Any, Callable, Iterator
 from hooklint.catalog import Catalog
 from hooklint.config import Config, PathFilter
 from hooklint.findings import Finding, InputError, RunResult
-from hooklint.engine import Engine
-from hooklint.pipeline import PlannedApplication, lint_application, lint_paths, plan_paths
+from hooklint.pipeline import PlannedApplication, lint_paths
 from hooklint.reporters.plan import plan_dict
 from hooklint.reporters.sarif import fingerprints, identity
-from hooklint.sources import group_applications
 from hooklint.sources.applications import git_remote_urls, git_root
 from hooklint.sources.sandbox import distrust, find_program, program_path
 
@@ -416,9 +414,8 @@ def _side(folder: str, revision: str | None, paths: list[str], config: Config, c
         present = [p for p in paths if os.path.lexists(p)] if paths != ["."] else ["."]
         if not present:
             return Side(revision, RunResult(), [])
-        result = lint_paths(present, config, catalog)
-        plans, _ = plan_paths(present, config)
-    return Side(revision, result, plans)
+        result = lint_paths(present, config, catalog, plans=True)
+    return Side(revision, result, result.plans)
 
 
 def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: str | None = None,
@@ -446,8 +443,7 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
         base_side = _side(base_folder, base, relative, config, catalog, top)
         if head_commit is None:
             head_side = _side(top, None, relative, config, catalog, top)
-            out = compare(base_side, head_side, lambda side, key: _findings_of(
-                base_folder if side is base_side else top, key, relative, config, catalog, top))
+            out = compare(base_side, head_side, _findings_of)
             out.notes = notes
             return out
         with checkout(top, head_commit) as head_copy:
@@ -455,8 +451,7 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
             notes += [f"{head}: {note}" for note in head_copy.notes]
             _exists_on_a_side(relative, base_folder, base, head_folder, head)
             head_side = _side(head_folder, head, relative, config, catalog, top)
-            out = compare(base_side, head_side, lambda side, key: _findings_of(
-                base_folder if side is base_side else head_folder, key, relative, config, catalog, top))
+            out = compare(base_side, head_side, _findings_of)
             out.notes = notes
             return out
 
@@ -473,15 +468,12 @@ def _exists_on_a_side(paths: list[str], base_folder: str, base: str, head_folder
             raise ReviewError(f"{p}: no such file or directory in {where}")
 
 
-def _findings_of(folder: str, key: str, paths: list[str], config: Config, catalog: Catalog, top: str) -> list[Finding]:
-    """The findings of application ``key`` alone, on the side checked out at ``folder``."""
-    config = _rebased(config, top, folder)
-    with _inside(folder):
-        present = [p for p in paths if os.path.lexists(p)] if paths != ["."] else ["."]
-        engine = Engine(config, catalog)
-        for app in group_applications(present, [], [], config.repo_urls, excluded=config.exclude or None, config=config):
-            if app.key == key:
-                return [f for f in lint_application(engine, app)[0] if f.suppression is None]
+def _findings_of(side: Side, key: str) -> list[Finding]:
+    """The findings of application ``key`` alone on ``side``, as its lint gave them (the first
+    application of that key, as the run ordered them), without the suppressed ones."""
+    for planned in side.plans:
+        if planned.key == key:
+            return [f for f in planned.findings if f.suppression is None]
     return []
 
 

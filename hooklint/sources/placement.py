@@ -127,6 +127,11 @@ class Placement:
         self.entries = entries or []
         self.template = template
 
+    def reported(self) -> "Placement":
+        """This placement as a reported object keeps it (:meth:`hooklint.model.Manifest.reported`):
+        its ``path`` and ``first`` span only; it locates nothing any more."""
+        return Placement(Map.empty_at(self.first), self.path, self.first)
+
     def locate(self, field_path: str, span: Span) -> tuple[str, Span]:
         """``(path, span)`` in the user's files for a finding at ``span`` of the rendered object
         about ``field_path``."""
