@@ -490,3 +490,19 @@ def test_the_plans_of_a_run_cross_from_worker_processes(tmp_path, monkeypatch):
     with pytest.raises((pickle.PicklingError, AttributeError, TypeError)):  # why the copies exist
         pickle.dumps(pipeline.build(pipeline.load_application(
             pipeline.group_applications(["chart"], [], config=Config())[0], Config()), Config())[1])
+
+
+def test_a_folder_applied_only_through_another_application_has_no_plan_of_its_own(tmp_path, monkeypatch):
+    """Its patches are in the plan of the kustomization that reads them; the lint's plans (what the
+    markdown report and diff draw) and ``hooklint plan`` agree on which applications have one."""
+    from hooklint.catalog import load_catalog
+    from hooklint.pipeline import lint_paths
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "app" / "patches").mkdir(parents=True)
+    (tmp_path / "app" / "kustomization.yaml").write_text("resources:\n- job.yaml\npatches:\n- path: patches/wave.yaml\n")
+    (tmp_path / "app" / "job.yaml").write_text(obj("Job", "migrate", api="batch/v1", hook="PreSync"))
+    (tmp_path / "app" / "patches" / "wave.yaml").write_text(obj("Job", "migrate", api="batch/v1", wave="2"))
+    result = lint_paths(["app"], Config(), load_catalog(), plans=True)
+    assert [p.key for p in result.plans] == [p.key for p in plan_paths(["app"], Config())[0]] == ["app"]
+    assert [(t.manifest.label, t.wave) for t in result.plans[0].plan.tasks] == [("Job/migrate", 2)]

@@ -622,6 +622,7 @@ def test_a_long_secret_is_compiled_only_for_a_text_that_can_hold_it():
     assert hide.cutoffs == (18, 20, 28, 73, 3968, 4096, 5464, 13759)
     assert hide("x HUNTER2-SECRET-VALUE y") == "x [redacted] y"
     assert list(hide.compiled) == [2] and len(hide.compiled[2].pattern) < 200
+    assert hide("hunter2-Secret-value") == "[redacted]"  # a text exactly as long as a value holds it
     assert hide(f"ca {certificate.lower()} and {certificate}!") == "ca [redacted]/ and [redacted]!"  # it ends in "/"
     assert hide(f"ca {certificate[:-2]}") == f"ca {certificate[:-2]}"  # its last letter short: no value of it
     assert sorted(hide.compiled) == [2, 6, 7]  # texts of 24, 4097 and 8201 characters

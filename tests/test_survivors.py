@@ -6,6 +6,9 @@ fix modules and in the directory source (each asserts exact values, so the mutan
 - a repeated identical ``Prune=false`` stays silent (``first[key] != item``);
 - the HL004 fix of ``sync-wave: ~`` (``_NULL_WORDS``: ``""``, not ``"~"``);
 - ``kind: ""`` in unrelated YAML (``kind != ""`` in ``directory._decodes``);
+- from the rerun (``bench/mutants.py``): HL106's one phrase for the wildcard verbs of several rules
+  (``len(every_verb) > 1``), a file named ``Kustomization``, and a folder holding both a chart and a
+  kustomization (Kustomize, its subfolders walked);
 and that every test's cache folder is its own (``conftest.isolated_cache``).
 """
 
@@ -177,3 +180,52 @@ def test_kind_empty_string_is_unrelated_yaml(tmp_path, monkeypatch, text, skippe
     result = lint_paths(["app"], Config(), load_catalog())
     assert [(p, str(r)) for p, r in result.skipped_files] == ([("app/tool.yaml", str(UNRELATED_YAML_REASON))] if skipped else [])
     assert sorted({f.rule_id for f in result.findings}) == rules
+
+
+def test_hl106_says_the_wildcard_verbs_of_several_rules_in_one_phrase():
+    """Two rules with ``verbs: ["*"]`` make one "every verb on ..." phrase, in rule order."""
+    text = WATCHER.format(verbs='"*"').replace(
+        '    verbs: ["*"]\n', '    verbs: ["*"]\n  - apiGroups: [""]\n    resources: [configmaps]\n    verbs: ["*"]\n')
+    assert [message.split(" grants ")[1].split(" through ")[0] for _, _, message in hits("HL106", text)] == [
+        "every verb on secrets, configmaps"]  # fmt: skip
+
+
+# --- which folder is which source (util/app/discovery/discovery.go) ------------------------------
+
+JOB = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: migrate
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  template:
+    spec:
+      containers: [{name: m, image: busybox}]
+"""
+
+
+def _sources(tmp_path, monkeypatch, files: dict[str, str]) -> tuple[int, list[tuple[str, str]]]:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".git").mkdir()
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    result = lint_paths(["app"], Config(), load_catalog(), plans=True)
+    return result.files, [(p.key, p.source_type) for p in result.plans]
+
+
+def test_a_file_named_kustomization_without_extension_makes_a_kustomize_source(tmp_path, monkeypatch):
+    """``kustomize.IsKustomization``: ``kustomization.yaml``, ``kustomization.yml`` or ``Kustomization``."""
+    files = {"app/Kustomization": "resources:\n- job.yaml\n", "app/job.yaml": JOB}
+    assert _sources(tmp_path, monkeypatch, files) == (2, [("app", "kustomize")])
+
+
+def test_a_folder_with_a_chart_and_a_kustomization_is_kustomize_and_its_subfolders_are_walked(tmp_path, monkeypatch):
+    """Argo CD's discovery checks for a kustomization after Chart.yaml, so the folder is Kustomize
+    (argocd-rendering.md, section 1): it is no chart, and its subfolders are folders like any other."""
+    files = {"app/kustomization.yaml": "resources:\n- job.yaml\n", "app/job.yaml": JOB,
+             "app/Chart.yaml": "apiVersion: v2\nname: shop\nversion: 1.0.0\n",
+             "app/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n"}  # fmt: skip
+    assert _sources(tmp_path, monkeypatch, files) == (3, [("app", "kustomize"), ("app/templates", "directory")])
