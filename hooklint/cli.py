@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import sys
 from enum import Enum
-from typing import Annotated, Iterable, Optional
+from typing import Annotated, Iterable, Iterator, NoReturn, Optional
 
 import typer
 
@@ -76,7 +76,7 @@ class _Command(typer.core.TyperCommand):
         return pieces
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     typer.echo(escape_controls(f"hooklint: error: {message}"), err=True)
     raise typer.Exit(EXIT_ERROR)
 
@@ -225,6 +225,7 @@ def lint(
         raise typer.Exit(EXIT_ERROR)  # nothing was linted: the errors above are the whole report
     from hooklint.pipeline import collector_paused
 
+    text: str | Iterator[str]
     with collector_paused():  # a report of many findings makes many objects and no cycles
         if format is Format.text:
             from hooklint.reporters.text import render

@@ -177,9 +177,10 @@ def to_sarif(value: Any) -> Any:
     the like). Nothing is dropped for being falsy: ``ruleIndex: 0``, ``results: []`` and
     ``executionSuccessful: false`` survive. Plain dicts (``properties``, ``partialFingerprints``,
     ``originalUriBaseIds``) are written with sorted keys; lists keep their order."""
-    layout = _layout(type(value))
+    kind: type = type(value)
+    layout = _layout(kind)
     if layout is not None:
-        explicit = getattr(value, _EXPLICIT, frozenset())
+        explicit: frozenset[str] = getattr(value, _EXPLICIT, frozenset())
         out: dict[str, Any] = {}
         for field, name in layout:
             item = getattr(value, field.name)
@@ -222,7 +223,7 @@ def _sentence(text: str) -> str:
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
-def _examples(rule: "Rule") -> tuple[dict | None, dict | None]:
+def _examples(rule: "Rule") -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """The first bad and the first good example of ``rule`` (None where there is none, or when the
     rule file cannot be read)."""
     from hooklint.catalog import load_examples
@@ -231,9 +232,8 @@ def _examples(rule: "Rule") -> tuple[dict | None, dict | None]:
         examples = load_examples(rule)
     except (OSError, ValueError, AttributeError):
         return None, None
-    bad = examples.get("bad") or [None]
-    good = examples.get("good") or [None]
-    return bad[0], good[0]
+    bad, good = examples.get("bad"), examples.get("good")
+    return bad[0] if bad else None, good[0] if good else None
 
 
 def rule_help(rule: "Rule") -> tuple[str, str]:

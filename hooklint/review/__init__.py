@@ -21,6 +21,7 @@ the reporters' fingerprints and plan shapes; :mod:`hooklint.review.markdown` and
 from __future__ import annotations
 
 import dataclasses
+import functools
 import io
 import os
 import subprocess
@@ -235,7 +236,7 @@ def checkout(top: str, commit: str) -> Iterator[Checkout]:
         targets: dict[bytes, bytes] = {}
         with _Blobs(top) as blobs:
             for path, oid, mode in files:
-                problem = _write_file(folder, path, mode, lambda handle, oid=oid: blobs.copy(oid, handle))
+                problem = _write_file(folder, path, mode, functools.partial(blobs.copy, oid))
                 if problem:
                     out.notes.append(f"{path.decode('utf-8', 'backslashreplace')}: {problem}; not compared")
             for path, oid in links:
