@@ -167,6 +167,7 @@ class Engine:
                 doc = docs.get(hit.doc_index) if hit.doc_index is not None else None
                 owner = owners.get((file.path, hit.doc_index)) if hit.doc_index is not None else None
                 span = hit.span if hit.span is not None else (doc.span if doc is not None else None)
+                assert span is not None, f"{c.rule_id}: a file check's hit outside a document gives its span"
                 yield Finding(
                     rule.id, rule.slug, self.severity.get(rule.id, rule.severity), shown(hit.message, None),
                     hit.path or (doc.source or file.path if doc is not None else file.path),
@@ -223,9 +224,9 @@ class Engine:
         comments = {}
         read = {f.path: f.ignore_comments for f in loaded.files}  # a file out of the repository has none
         for path in sorted({f.path for f in out}):
-            found = read[path] if path in read else _comments_of(path)
-            if found:
-                comments[path] = found
+            written = read[path] if path in read else _comments_of(path)
+            if written:
+                comments[path] = written
         yield from self._suppress_by_comment(out, comments, report_unused=False) if comments else out
 
     def _suppress_by_comment(self, findings: list[Finding], comments: dict[str, list],
