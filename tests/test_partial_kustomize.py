@@ -182,6 +182,41 @@ def test_a_patch_of_the_remote_bases_objects_is_dropped_with_it(repo, patch):
 
 
 @needs_kustomize
+@pytest.mark.parametrize(
+    "field, needs",  # a secretGenerator's values are redacted, its name among them
+    [("configMapGenerator", "ConfigMap settings"), ("secretGenerator", "Secret [redacted]")],
+)
+@pytest.mark.parametrize("behavior", ["merge", "replace"])
+def test_a_generator_that_merges_into_the_remote_bases_object_is_dropped_with_it(repo, field, needs, behavior):
+    """argocd-autopilot's ``manifests/base``: Argo CD's install.yaml from a URL, and a
+    ``configMapGenerator`` that merges into its ``argocd-cm``. Without the remote entry kustomize
+    fails ("id ... does not exist; cannot merge or replace"): that was an HL007 where Argo CD
+    renders fine; the generator is dropped with the entry, and said in its HL009."""
+    write(repo, {"app/kustomization.yaml": f"resources:\n- job.yaml\n- {REMOTE}\n{field}:\n- name: settings\n"
+                 f"  behavior: {behavior}\n  literals: [timeout=15s]\n", "app/job.yaml": HOOK})  # fmt: skip
+    result = runner.invoke(app, ["lint", "app"])
+    assert result.exit_code == 1, result.output
+    assert lines(result) == ordered(["app/kustomization.yaml:3:3: HL009", *hook_findings("app/job.yaml")])
+    dropped = (f", and the {field} entry at app/kustomization.yaml:5:3 (it needs {needs}) was dropped with "
+               "it (no local entry adds what it needs)")  # fmt: skip
+    assert f"app/kustomization.yaml:3:3: {HL009_REMOTE.format(entry=REMOTE, dropped=dropped)}" in result.output
+
+
+@needs_kustomize
+def test_a_generator_that_merges_into_nothing_is_hl007_and_says_the_same_on_every_run(repo):
+    """Nothing left out: the failure is the user's (HL007), and kustomize's message, which prints Go
+    heap addresses (``merging from generator &{0xc000a1c750 0xc000547f00}``), is the same each run."""
+    write(repo, {"app/kustomization.yaml": "resources:\n- job.yaml\nconfigMapGenerator:\n- name: settings\n"
+                 "  behavior: merge\n  literals: [timeout=15s]\n", "app/job.yaml": HOOK})  # fmt: skip
+    outputs = {runner.invoke(app, ["lint", "app"], env={"HOOKLINT_CACHE_DIR": "off"}).output for _ in range(2)}
+    assert len(outputs) == 1
+    (output,) = outputs
+    assert [line.split(" ")[1] for line in output.splitlines() if re.match(r"\S+:\d+:\d+: ", line)] == ["error"]
+    assert " HL007 render-failed: " in output
+    assert "merging from generator &{0x… 0x…}: id resid.ResId{" in output and "0xc0" not in output
+
+
+@needs_kustomize
 def test_a_patch_that_misses_without_anything_left_out_is_still_hl007(repo):
     write(repo, {"app/kustomization.yaml": "resources:\n- job.yaml\npatches:\n- patch: |\n    apiVersion: apps/v1\n"
                  "    kind: Deployment\n    metadata:\n      name: web\n", "app/job.yaml": HOOK})  # fmt: skip

@@ -1203,9 +1203,16 @@ def _error_of(stderr: str, returncode: int) -> str:
     return "\n".join(lines[start:]) or f"kustomize exited with status {returncode}"
 
 
+#: A Go heap address, as kustomize prints a pointer (``merging from generator &{0xc000a1c750
+#: 0xc000547f00}``): different on every run, so a message holding one would change each time.
+_GO_POINTER = re.compile(r"\b0xc[0-9a-f]{9,}\b")
+
+
 def _one_line(message: str) -> str:
+    """kustomize's error on one line, without its ``Error:`` prefix and with Go heap addresses
+    written ``0x…`` (:data:`_GO_POINTER`): the same failure says the same thing on every run."""
     message = " ".join(part.strip() for part in message.splitlines() if part.strip())
-    return re.sub(r"^(?:Error:\s*)+", "", message)
+    return _GO_POINTER.sub("0x…", re.sub(r"^(?:Error:\s*)+", "", message))
 
 
 def _map_paths(message: str, work: str, to_user: Callable[[str], str]) -> tuple[str, bool]:

@@ -14,7 +14,10 @@ network, so it renders the copy without them (:func:`without_entries`), and each
 Patches and replacements whose target only a left-out entry adds make kustomize fail (v5.5.0
 ``api/internal/builtins/PatchTransformer.go``: ``no matches for Id Deployment.v1.apps/web.[noNs];
 failed to find unique target for patch ...``; ``api/filters/replacement/replacement.go``:
-``nothing selected by Deployment.[noVer].[noGrp]/web.[noNs]:metadata.name``). :func:`missing_target`
+``nothing selected by Deployment.[noVer].[noGrp]/web.[noNs]:metadata.name``), and so do
+generators that ``merge`` into or ``replace`` a base's object (``api/resmap/reswrangler.go``
+``appendReplaceOrMerge``: ``id ... does not exist; cannot merge or replace``: argocd-autopilot's
+``configMapGenerator`` merging into the remote install's ``argocd-cm``). :func:`missing_target`
 reads the object kustomize names from such a message and :func:`target_names` says which objects
 a patch entry names, so that the renderer drops those entries on the copy too and says so in the
 omission (a bounded number of rounds).
@@ -41,8 +44,11 @@ REMOTE_FIELDS = ("resources", "bases", "components")
 HELM_FIELDS = ("helmCharts", "helmChartInflationGenerator")
 #: Fields that configure only the Helm fields, dropped with the last of their entries.
 HELM_ONLY = ("helmGlobals",)
-#: The patch-like fields whose entries may fail when their target was left out.
-PATCH_FIELDS = ("patches", "patchesStrategicMerge", "replacements")
+#: The patch-like fields whose entries may fail when their target was left out: patches,
+#: replacements, and generators that ``merge`` into or ``replace`` an object of a base.
+PATCH_FIELDS = ("patches", "patchesStrategicMerge", "replacements", "configMapGenerator", "secretGenerator")
+#: The kind each generator field makes.
+GENERATED_KIND = {"configMapGenerator": "ConfigMap", "secretGenerator": "Secret"}
 #: How many times a failed partial rendering is retried with more entries dropped.
 MAX_ROUNDS = 4
 
@@ -50,6 +56,10 @@ _MISSING = re.compile(
     r"(?:no matches for Id|nothing selected by|no resource matches strategic merge patch) \\?\"?"
     r"([A-Za-z0-9]+)\.[^/\s]*/([^\s:;\"\\]+)"
 )
+#: A generator with ``behavior: merge`` or ``replace`` whose object no base made (v5.5.0
+#: ``api/resmap/reswrangler.go`` ``appendReplaceOrMerge``: ``id %#v does not exist; cannot merge or
+#: replace``, the id written as ``resid.ResId{Gvk:resid.Gvk{..., Kind:"ConfigMap", ...}, Name:"x", ...}``).
+_MISSING_MERGE = re.compile(r'Kind:"([A-Za-z0-9]+)"[^}]*\}, Name:"([^"]*)"[^}]*\} does not exist; cannot merge or replace')
 #: Marks a path (relative to the application folder) inside an omission's text, so that the
 #: cached rendering holds no spelling of the folder: :func:`user_paths` replaces it.
 _PATH_MARK = "\x00"
@@ -200,7 +210,8 @@ def missing_target(message: str) -> tuple[str, str] | None:
     last one."""
     found = _MISSING.search(message)
     if found is None:
-        return None
+        merged = _MISSING_MERGE.search(message)
+        return (merged.group(1), merged.group(2)) if merged is not None else None
     name = found.group(2).rsplit(".", 1)[0]
     return found.group(1), name
 
@@ -210,7 +221,14 @@ def target_names(entry: Any, read: Callable[[str], str | None], field_name: str)
     without: a strategic-merge patch (inline, or the file ``read(path)`` returns) its own
     kind and name; a ``patches`` entry with a ``target`` none (kustomize skips a selector that
     selects nothing); a replacement its ``source`` (a ``path`` entry: every replacement of the
-    file)."""
+    file); a ``configMapGenerator`` or ``secretGenerator`` entry with ``behavior: merge`` or
+    ``replace`` the ConfigMap or Secret of its ``name`` (``create``, the default, needs none)."""
+    if field_name in GENERATED_KIND:  # only a merge or a replace needs an object made elsewhere
+        behavior = entry.get("behavior") if isinstance(entry, dict) else None
+        name = entry.get("name") if isinstance(entry, dict) else None
+        if behavior in ("merge", "replace") and isinstance(name, str):
+            return ((GENERATED_KIND[field_name], name),)
+        return ()
     if field_name == "replacements":
         sources = []
         if isinstance(entry, dict) and isinstance(entry.get("path"), str):
