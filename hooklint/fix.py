@@ -71,6 +71,7 @@ from hooklint.yamlio import (
     UNSAFE_TAG,
     Map,
     Positions,
+    Seq,
     go_resolve_plain,
 )
 
@@ -138,12 +139,18 @@ def _entry(m: Map, key: str) -> tuple[int, int, int, int] | None:
 
 
 def _document_at(loaded: LoadedFile, span: Span) -> tuple[int, Map | None]:
-    """(index in the file, object) of the root mapping of ``loaded`` whose lines hold ``span``;
-    (-1, None) when there is none."""
+    """(index in the file, object) of the object of ``loaded`` whose lines hold ``span``: a root
+    mapping, or the item of its ``items`` sequence that holds it (a ``kind: List``, whose items
+    Argo CD applies as objects: :func:`hooklint.model.manifests_from_document`); (-1, None) when
+    there is none."""
     for doc in loaded.documents:
         value = doc.value
         if isinstance(value, Map) and getattr(value, "_pos", None) is not None:
             if value.span.line <= span.line <= value.span.end_line:
+                items = value.get("items")
+                for item in items if isinstance(items, Seq) else ():
+                    if isinstance(item, Map) and item.span.line <= span.line <= item.span.end_line:
+                        return doc.index, item
                 return doc.index, value
     return -1, None
 

@@ -565,3 +565,38 @@ def test_write_atomically_checks_the_file_just_before_the_rename(tmp_path, monke
     _, _, stamp = read_stamped(str(path))
     write_atomically(str(path), "a: 3\n", unchanged_since=stamp)
     assert path.read_text() == "a: 3\n" and oct(path.stat().st_mode & 0o777) == oct(0o640)
+
+
+LIST = """apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: ConfigMap
+  metadata:
+    name: c
+- apiVersion: batch/v1
+  kind: Job
+  metadata:
+    name: migrate
+    annotations:
+      argocd.argoproj.io/hook: PreSync
+      argocd.argoproj.io/hook-delete-policy: HookSucceeded
+  spec:
+    template:
+      spec:
+        restartPolicy: Always
+        containers:
+        - name: m
+          image: registry.example.com/m:1.0
+"""
+
+
+def test_the_items_of_a_list_are_fixed_where_they_are_written():
+    """A ``kind: List``'s items are the objects Argo CD applies: their fixes edit the item (they
+    were left for a person, "the finding points into List ... kustomize set the value")."""
+    result = runner.invoke(app, ["fix", "-"], input=LIST)
+    assert result.exit_code == 1  # HL201, HL202, HL103, HL104 have no safe fix and stay
+    assert "left for a person" not in result.stderr
+    assert result.stdout == LIST.replace("HookSucceeded", "HookSucceeded,BeforeHookCreation").replace(
+        "restartPolicy: Always", "restartPolicy: Never"
+    )
