@@ -207,18 +207,13 @@ def lint(
         if "-" in paths:
             _fail("lint --fix cannot rewrite stdin; use 'hooklint fix -', which writes the fixed stream to stdout")
         not_written = bool(_run_fix(paths, cfg, unsafe_fixes, diff=False).not_written)
-    try:
-        result = lint_paths(paths, cfg, load_catalog(), jobs=jobs, plans=format is Format.markdown)
-    except ConfigError as exc:
-        _fail(str(exc))
-    if baseline is not None and write_baseline is None:
-        from hooklint.reporters.baseline import BaselineError, apply_baseline, load_baseline, run_scope
+    from hooklint.suppression import BaselineError
 
-        try:
-            result.stale_baseline = apply_baseline(
-                result, load_baseline(baseline, cfg.max_file_size), scope=run_scope(paths, cfg.excluded))
-        except BaselineError as exc:
-            _fail(str(exc))
+    try:
+        result = lint_paths(paths, cfg, load_catalog(), jobs=jobs, plans=format is Format.markdown,
+                            baseline=baseline if write_baseline is None else None)  # fmt: skip
+    except (ConfigError, BaselineError) as exc:
+        _fail(str(exc))
     for error in result.errors:
         typer.echo(escape_controls(f"hooklint: error: {error.path}: {error.message}"), err=True)
     if result.errors and not result.files and format is Format.text:
@@ -247,13 +242,11 @@ def lint(
             text = module.render(result, load_catalog(), category=category)
         _write(text, output)
     if output is not None and output != "-":  # a CI log still shows what was found
-        from hooklint.reporters.text import summary_line
-
-        typer.echo(escape_controls(f"hooklint: {summary_line(result)} (report in {output})"), err=True)
+        typer.echo(escape_controls(f"hooklint: {result.summary()} (report in {output})"), err=True)
     if result.errors:
         raise typer.Exit(EXIT_ERROR)
     if write_baseline is not None:
-        from hooklint.reporters.baseline import BaselineError, write_baseline as write
+        from hooklint.suppression.baseline import write_baseline as write
 
         try:
             written = write(write_baseline, result)

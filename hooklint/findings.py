@@ -1,4 +1,5 @@
-"""Positions and findings: the values that flow from the loader and the checks to the reporters.
+"""Positions and findings: the values that flow from the loader and the checks to the reporters,
+and a finding's identity (its file relative to the repository root, its fingerprint).
 
 Positions are converted from PyYAML's 0-based marks to 1-based lines and columns exactly once, in
 :func:`Span.from_marks`; everything downstream of the loader sees 1-based values only.
@@ -6,8 +7,11 @@ Positions are converted from PyYAML's 0-based marks to 1-based lines and columns
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable
+from urllib.parse import quote
 
 if TYPE_CHECKING:
     from hooklint.reasons import Skip
@@ -199,3 +203,98 @@ class RunResult:
     #: Each application's sync plan with its findings (``hooklint.pipeline.PlannedApplication``), in
     #: application order, when the run was asked to keep them (``lint_paths(plans=True)``); else empty.
     plans: list[Any] = field(default_factory=list)
+
+    def summary(self) -> str:
+        """The run's tally in words, the last line of the text and GitHub reports: ``2 errors,
+        1 warning, 0 notes in 3 files``, then how many findings are suppressed and how many
+        baseline entries no longer match, when any."""
+        counts = {"error": 0, "warning": 0, "note": 0}
+        for f in self.findings:
+            counts[f.severity] += 1
+        parts = [f"{n} {sev}{'s' if n != 1 else ''}" for sev, n in counts.items()]
+        files = f"{self.files} file{'s' if self.files != 1 else ''}"
+        line = f"{', '.join(parts)} in {files}"
+        if self.suppressed:
+            line += f", {len(self.suppressed)} suppressed"
+        if self.stale_baseline:
+            n = self.stale_baseline
+            line += f", {n} baseline {'entry no longer matches' if n == 1 else 'entries no longer match'}"
+        return line
+
+
+# --- identity: where a finding is in the repository, and what it is about ---------------------
+#
+# Shared by every report that names files relative to the repository (SARIF, GitHub, GitLab), the
+# baseline and ``hooklint diff``: one spelling of a finding's file and one fingerprint.
+
+SRCROOT = "%SRCROOT%"
+#: The key of the fingerprint in SARIF's ``partialFingerprints`` (and of a baseline's entries).
+FINGERPRINT_KEY = "hooklint/v1"
+STDIN = "-"
+
+
+def repository_root(start: str | os.PathLike[str] | None = None) -> Path:
+    """The nearest folder at or above ``start`` (the current directory) that holds ``.git`` (a
+    folder, or a file in a worktree or submodule); ``start`` itself when there is none. Returned
+    with symbolic links resolved."""
+    here = Path(os.path.realpath(start if start is not None else os.getcwd()))
+    for folder in (here, *here.parents):
+        if (folder / ".git").exists():
+            return folder
+    return here
+
+
+def artifact_path(path: str, root: Path) -> str | None:
+    """``path`` (as the user named it, relative to the current directory) relative to ``root``,
+    with forward slashes and symbolic links resolved (GitHub does not show results in symlinked
+    files). None for stdin and for a file outside ``root``."""
+    if path == STDIN:
+        return None
+    absolute = Path(os.path.realpath(path))
+    try:
+        return absolute.relative_to(root).as_posix()
+    except ValueError:
+        return None
+
+
+def artifact_uri(path: str, root: Path) -> tuple[str, str | None]:
+    """``(uri, uriBaseId)`` for a finding's path: a percent-encoded relative reference based on
+    ``%SRCROOT%`` inside ``root``, an absolute ``file://`` URI outside it, ``-`` for stdin."""
+    if path == STDIN:
+        return STDIN, None
+    relative = artifact_path(path, root)
+    if relative is None:
+        return Path(os.path.realpath(path)).as_uri(), None
+    return quote(relative, safe="/"), SRCROOT
+
+
+def identity(finding: Finding, uri: str) -> tuple[str, ...]:
+    """What a finding is about, without where in the file it is: rule id, artifact URI, the
+    object's kind, namespace and name (``generateName`` marked with a trailing ``*``), and the
+    dotted path of the offending field."""
+    obj = finding.obj or ObjectRef()
+    if obj.name:
+        name = obj.name
+    elif obj.generate_name:
+        name = obj.generate_name + "*"
+    else:
+        name = ""
+    return (finding.rule_id, uri, obj.kind or "", obj.namespace or "", name, finding.field_path)
+
+
+def fingerprints(findings: Iterable[Finding], uris: Iterable[str]) -> list[str]:
+    """The ``hooklint/v1`` fingerprint of each finding: the SHA-256 (hex) of
+    ``"\\x1f".join(identity + (occurrence,))``, where ``occurrence`` counts, from 1, the findings
+    before it (in the given order, which is file order) with the same identity, so two findings
+    that share an identity still differ. No line or column goes in: inserting lines above an
+    object leaves its fingerprints unchanged."""
+    import hashlib  # here: OpenSSL's module is 4 ms of every run's start-up, and only SARIF and baselines hash
+
+    seen: dict[tuple[str, ...], int] = {}
+    out = []
+    for finding, uri in zip(findings, uris):
+        key = identity(finding, uri)
+        seen[key] = seen.get(key, 0) + 1
+        text = "\x1f".join((*key, str(seen[key])))
+        out.append(hashlib.sha256(text.encode("utf-8")).hexdigest())
+    return out

@@ -4,6 +4,7 @@
           -> manifests (the Argo CD model of the configured version: hooklint.model)
           -> the sync plan (hooklint.plan, built once per application)
           -> checks -> findings (hooklint.engine)
+          -> suppression (annotations, comments, the baseline: hooklint.suppression)
           -> reporters (hooklint.reporters)
 
 :func:`lint_paths` and :func:`plan_paths` run it for command-line paths; :func:`lint_text` for a
@@ -34,6 +35,7 @@ from hooklint.sources.rendered import Renderer
 from hooklint.sources.discovery import PLUGIN
 from hooklint.sources import (STDIN, Application, Coverage, LoadedApplication, group_applications, load_application,
                               loaded_application)  # fmt: skip
+from hooklint.suppression import suppress
 
 @dataclasses.dataclass(slots=True)
 class PlannedApplication:
@@ -165,7 +167,7 @@ def _lint_application(engine: Engine, app: Application, keep_plan: bool, mapped:
     errors = [f.error for f in reported if f.error is not None]
     skipped = [(f.path, f.skip_reason) for f in reported if f.skip_reason is not None]
     manifests, plan = build(loaded, engine.config)
-    findings = list(engine.check_application(loaded, manifests, plan))
+    findings = suppress(engine, loaded, engine.check_application(loaded, manifests, plan))
     hide = secrets_of(manifests)  # a Secret's value copied into a name or annotation is quoted [redacted]
     findings = [_redacted(f, hide) for f in findings]
     renderer = loaded.renderer.label() if loaded.renderer is not None else None
@@ -348,7 +350,8 @@ def _lint_parallel(engine: Engine, apps: list[Application], jobs: int, keep_plan
     return result
 
 
-def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1, plans: bool = False) -> RunResult:
+def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1, plans: bool = False,
+               baseline: str | None = None) -> RunResult:  # fmt: skip
     """Lint files, folders and ``-`` (stdin). Findings come back sorted by path, line, column, rule;
     unreadable inputs are in ``errors``. Files the configuration excludes are not reported (they
     are loaded as context of their folder), nor are findings ``per-path-ignores`` drops. Raises :class:`~hooklint.config.ConfigError` for a
@@ -359,8 +362,18 @@ def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1
 
     With ``plans``, ``result.plans`` holds each application's :class:`PlannedApplication` (with its
     findings), made in the same pass: the markdown report and ``hooklint diff`` read them rather
-    than plan again (:func:`plan_paths` plans without checking, for ``hooklint plan``)."""
+    than plan again (:func:`plan_paths` plans without checking, for ``hooklint plan``).
+
+    With ``baseline`` (a file :func:`~hooklint.suppression.baseline.write_baseline` wrote), the
+    findings it records are suppressed (kind ``baseline``) and ``result.stale_baseline`` counts its
+    entries that matched nothing in the files of this run; raises
+    :class:`~hooklint.suppression.baseline.BaselineError`, before linting, for one that cannot be read."""
     engine = Engine(config, catalog)
+    known = None
+    if baseline is not None:
+        from hooklint.suppression.baseline import load_baseline
+
+        known = load_baseline(baseline, config.max_file_size)
     errors: list[InputError] = []
     walk_notices: list[str] = []
     apps = group_applications(paths, errors, walk_notices, config.repo_urls, excluded=config.exclude or None,
@@ -381,6 +394,10 @@ def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1
     result.renderers.sort()
     result.skipped_files.sort()
     result.notices = walk_notices + skipped_notice(result.skipped_files) + engine.notices() + _helm_notice(result, config)
+    if known is not None:
+        from hooklint.suppression.baseline import apply_baseline, run_scope
+
+        result.stale_baseline = apply_baseline(result, known, scope=run_scope(paths, config.excluded))
     return result
 
 
@@ -485,7 +502,9 @@ def lint_text(
         files.append(parse_text("context.yaml", context))
     app = Application(path, [path], ["context.yaml"] if context is not None else [])
     loaded = loaded_application(app, files, config)
-    findings = [f for f in engine.check_application(loaded, *build(loaded, config)) if f.suppression is None]
+    manifests, plan = build(loaded, config)
+    findings = [f for f in suppress(engine, loaded, engine.check_application(loaded, manifests, plan))
+                if f.suppression is None]
     findings.sort(key=Finding.sort_key)
     return findings
 

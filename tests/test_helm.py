@@ -855,7 +855,7 @@ def test_kube_version_and_api_versions_come_from_the_configuration(tmp_path, mon
         "  kube: {{ .Capabilities.KubeVersion.Version | quote }}\n"
         "  monitoring: {{ .Capabilities.APIVersions.Has \"monitoring.coreos.com/v1\" | quote }}\n")
     config = parse_config({"kube-version": "1.29.3", "api-versions": ["monitoring.coreos.com/v1"]}, "x")
-    _, [document], _ = render("helm", "chart", "chart/Chart.yaml", config)
+    _, [document], _, _ = render("helm", "chart", "chart/Chart.yaml", config)
     data = document.loaded.documents[0].value["data"]
     assert (data["kube"], data["monitoring"]) == ("v1.29.3", "true")
 

@@ -1,7 +1,7 @@
 """The package's layout follows the pipeline: no module imports a stage after its own.
 
     files (loader) -> sources -> manifests (model) -> plan -> checks -> findings (engine)
-    -> pipeline (runs the stages) -> fix (edits files, lints through the pipeline) -> reporters
+    -> suppression -> pipeline (runs the stages) -> fix (edits files, lints through the pipeline) -> reporters
     -> review (runs the pipeline on two revisions) -> cli
 
 The foundations (positions and findings, reading files, the YAML reader, Argo CD's rules, image
@@ -25,6 +25,7 @@ STAGES: list[tuple[str, ...]] = [
     ("plan",),
     ("checks",),
     ("engine",),
+    ("suppression",),
     ("pipeline",),
     ("fix",),
     ("reporters",),

@@ -7,6 +7,7 @@ rendering issue names. Each skips when neither ``kustomize`` nor ``kubectl`` is 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -530,3 +531,62 @@ def test_ignore_comments_apply_in_the_files_of_a_kustomize_application(repo):
     doc = json.loads(result.output)
     assert doc["findings"][0]["suppression"] == {"kind": "comment", "reason": "pinned by CI"}
     assert [f["rule_id"] for f in doc["findings"] if f["suppression"] is None] == []
+
+
+BASE_JOB = JOB.replace("spec:\n  backoffLimit: 1\n", "# hooklint: ignore[HL201] the default retries are wanted\nspec:\n")
+
+
+def _overlay_with_a_base_that_sets_latest(repo):
+    write(repo, {
+        "app/kustomization.yaml": "resources:\n- ../base\n",
+        "base/kustomization.yaml": "resources:\n- job.yaml\nimages:\n# hooklint: ignore[HL102] pinned by CI\n"
+                                   "- name: ghcr.io/acme/migrate\n  newTag: latest\n",
+        "base/job.yaml": BASE_JOB,
+    })  # fmt: skip
+
+
+@needs_kustomize
+def test_ignore_comments_apply_in_a_base_and_its_kustomization_entry(repo):
+    """The findings of a rendered object are placed in the user's files behind it, the base's object
+    (HL201) and the base kustomization's ``images`` entry that set the tag (HL102): their comments
+    apply, read by the sources stage (``LoadedApplication.comments``)."""
+    _overlay_with_a_base_that_sets_latest(repo)
+    result = runner.invoke(app, ["lint", "--format", "json", "app"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert [(f["rule_id"], f["path"], f["line"], f["column"], f["suppression"]) for f in doc["findings"]] == [
+        ("HL201", "base/job.yaml", 8, 1, {"kind": "comment", "reason": "the default retries are wanted"}),
+        ("HL102", "base/kustomization.yaml", 5, 3, {"kind": "comment", "reason": "pinned by CI"}),
+    ]
+
+
+@needs_kustomize
+def test_the_suppression_stage_opens_no_file(repo, monkeypatch):
+    """The comments of the files behind a rendering come from the sources stage; suppressing reads
+    nothing (it used to re-open each file a finding was placed in, during the checks)."""
+    import builtins
+
+    from hooklint.catalog import load_catalog
+    from hooklint.config import Config
+    from hooklint.engine import Engine
+    from hooklint.pipeline import build
+    from hooklint.sources import group_applications, load_application
+    from hooklint.suppression import suppress
+
+    _overlay_with_a_base_that_sets_latest(repo)
+    config = Config()
+    [application] = group_applications(["app"], [], [], config=config)
+    loaded = load_application(application, config)
+    assert sorted(loaded.comments) == ["base/job.yaml", "base/kustomization.yaml"]
+    engine = Engine(config, load_catalog())
+    checked = engine.check_application(loaded, *build(loaded, config))
+
+    def refuse(*args, **kwargs):
+        raise AssertionError(f"the suppression stage opened {args[0]!r}")
+
+    monkeypatch.setattr(builtins, "open", refuse)
+    monkeypatch.setattr(os, "open", refuse)
+    found = suppress(engine, loaded, checked)
+    monkeypatch.undo()
+    assert sorted((f.rule_id, f.suppression.kind if f.suppression else None) for f in found) == [
+        ("HL102", "comment"), ("HL201", "comment")]

@@ -37,7 +37,7 @@ def _where(fn: object) -> str:
 @pytest.mark.parametrize("rule_id", sorted(CATALOG.rules))
 def test_a_rule_files_code_section_names_its_checks_fix_and_tests(rule_id: str) -> None:
     code = CATALOG.rules[rule_id].code
-    if rule_id in ENGINE_RULES:  # reported by the engine's suppression step, not a registered check
+    if rule_id in ENGINE_RULES:  # reported by the suppression stage, not a registered check
         assert all(callable(_resolve(entry)) for entry in code["checks"])
         assert all(re.search(rf"\b{rule_id}\b|{'UNUSED_SUPPRESSION' if rule_id == 'HL901' else 'MISSING_REASON'}",
                              inspect.getsource(_resolve(entry))) for entry in code["checks"])  # type: ignore[arg-type]  # fmt: skip

@@ -20,7 +20,7 @@ from hooklint import __version__
 from hooklint.catalog import load_catalog, load_examples
 from hooklint.config import Config, load_config, parse_config
 from hooklint.pipeline import lint_paths, lint_text
-from hooklint.findings import Finding, ObjectRef, RunResult, Span
+from hooklint.findings import Finding, ObjectRef, RunResult, Span, artifact_uri, fingerprints, repository_root
 from hooklint.reporters import sarif
 from tests.manifests import HL102_BAD, HL102_MESSAGE, doc_blocks, lint_example_as_written
 
@@ -303,13 +303,13 @@ def test_fingerprints_of_findings_sharing_an_identity_differ():
     span = Span(3, 1, 3, 5)
     twins = [Finding("HL001", "yaml-syntax-error", "error", "m.", "a.yaml", span),
              Finding("HL001", "yaml-syntax-error", "error", "m.", "a.yaml", Span(9, 1, 9, 5))]  # fmt: skip
-    first, second = sarif.fingerprints(twins, ["a.yaml", "a.yaml"])
+    first, second = fingerprints(twins, ["a.yaml", "a.yaml"])
     assert first != second
     assert first == hashlib.sha256("\x1f".join(["HL001", "a.yaml", "", "", "", "", "1"]).encode()).hexdigest()
     assert second == hashlib.sha256("\x1f".join(["HL001", "a.yaml", "", "", "", "", "2"]).encode()).hexdigest()
     generated = Finding("HL102", "s", "warning", "m.", "a.yaml", span, ObjectRef(kind="Job", generate_name="seed-"), field_path="f")
     named = Finding("HL102", "s", "warning", "m.", "a.yaml", span, ObjectRef(kind="Job", name="seed-"), field_path="f")
-    assert sarif.fingerprints([generated], ["a.yaml"]) != sarif.fingerprints([named], ["a.yaml"])
+    assert fingerprints([generated], ["a.yaml"]) != fingerprints([named], ["a.yaml"])
 
 
 def test_clean_run_has_empty_results(repo, validators):
@@ -380,25 +380,25 @@ def test_uris_stdin_outside_root_symlinks_and_escaping(repo, tmp_path_factory):
     outside.write_text("x: 1\n")
     write(repo / "deploy/real job.yaml", "x: 1\n")
     os.symlink(repo / "deploy/real job.yaml", repo / "link.yaml")
-    root = sarif.repository_root()
+    root = repository_root()
     assert root == repo.resolve()
-    assert sarif.artifact_uri("deploy/real job.yaml", root) == ("deploy/real%20job.yaml", "%SRCROOT%")
-    assert sarif.artifact_uri("./deploy/../deploy/real job.yaml", root) == ("deploy/real%20job.yaml", "%SRCROOT%")
-    assert sarif.artifact_uri("link.yaml", root) == ("deploy/real%20job.yaml", "%SRCROOT%")
-    assert sarif.artifact_uri(str(outside), root) == (outside.resolve().as_uri(), None)
-    assert sarif.artifact_uri(str(outside), root)[0].endswith("/a%20b.yaml")
-    assert sarif.artifact_uri("-", root) == ("-", None)
+    assert artifact_uri("deploy/real job.yaml", root) == ("deploy/real%20job.yaml", "%SRCROOT%")
+    assert artifact_uri("./deploy/../deploy/real job.yaml", root) == ("deploy/real%20job.yaml", "%SRCROOT%")
+    assert artifact_uri("link.yaml", root) == ("deploy/real%20job.yaml", "%SRCROOT%")
+    assert artifact_uri(str(outside), root) == (outside.resolve().as_uri(), None)
+    assert artifact_uri(str(outside), root)[0].endswith("/a%20b.yaml")
+    assert artifact_uri("-", root) == ("-", None)
     (repo / "deploy/sub").mkdir()
     os.chdir(repo / "deploy/sub")
-    assert sarif.repository_root() == repo.resolve()
-    assert sarif.artifact_uri("../real job.yaml", sarif.repository_root()) == ("deploy/real%20job.yaml", "%SRCROOT%")
+    assert repository_root() == repo.resolve()
+    assert artifact_uri("../real job.yaml", repository_root()) == ("deploy/real%20job.yaml", "%SRCROOT%")
 
 
 def test_root_without_git_is_the_current_directory(tmp_path, monkeypatch):
     if any((p / ".git").exists() for p in tmp_path.resolve().parents):
         pytest.skip("the temporary folder is inside a git repository")
     monkeypatch.chdir(tmp_path)
-    assert sarif.repository_root() == tmp_path.resolve()
+    assert repository_root() == tmp_path.resolve()
 
 
 def test_output_is_deterministic(repo):

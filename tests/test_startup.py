@@ -9,7 +9,7 @@ import sys
 #: Imported only when asked: renderers (and their sandbox and cache), SARIF and the baseline,
 #: review, fix, ApplicationSet expansion, the configuration schema.
 NOT_FOR_ONE_FILE = ("hooklint.sources.helm", "hooklint.sources.kustomize", "hooklint.sources.sandbox",
-                    "hooklint.sources.cache", "hooklint.reporters.sarif", "hooklint.reporters.baseline",
+                    "hooklint.sources.cache", "hooklint.reporters.sarif", "hooklint.suppression.baseline",
                     "hooklint.review", "hooklint.fix", "hooklint.sources.applicationsets", "jsonschema")  # fmt: skip
 
 PROBE = (

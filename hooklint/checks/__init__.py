@@ -112,7 +112,7 @@ class Check:
 #: rule id -> its checks (a rule whose story has two parts, such as HL003 for documents and for
 #: objects, has two checks side by side in one module).
 REGISTRY: dict[str, list[Check]] = {}
-#: Rules the engine reports itself (suppression bookkeeping).
+#: Rules the suppression stage reports itself (:mod:`hooklint.suppression`), not a check.
 ENGINE_RULES = frozenset({"HL901", "HL902"})
 #: The check modules, one per band.
 CHECK_MODULES = ("loading", "shape", "annotations", "hooks", "lifecycle", "security", "fences", "ordering")

@@ -8,7 +8,7 @@ request's diff and in the run's summary::
 - The command is ``error``, ``warning`` or ``notice`` for hooklint's ``error``, ``warning`` and
   ``note``.
 - ``file`` is the path relative to the repository root (see
-  :func:`hooklint.reporters.sarif.repository_root`), with forward slashes; the runner resolves it
+  :func:`hooklint.findings.repository_root`), with forward slashes; the runner resolves it
   against ``GITHUB_WORKSPACE``. A file outside the repository keeps the path as given.
 - ``col`` and ``endColumn`` are given only when the finding starts and ends on the same line:
   GitHub accepts columns only for single-line annotations.
@@ -33,9 +33,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from hooklint.findings import Finding, RunResult
-from hooklint.reporters.sarif import artifact_path, repository_root
-from hooklint.reporters.text import summary_line
+from hooklint.findings import Finding, RunResult, artifact_path, repository_root
 from hooklint.text import escape_controls
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -89,5 +87,5 @@ def render(result: RunResult, catalog: "Catalog | None" = None, category: str = 
         props: list[tuple[str, object]] = [("file", _file(error.path, root)), ("title", "hooklint")]
         lines.append(command("error", props, f"{error.path}: {error.message}"))
     lines.extend(f"note: {escape_controls(notice)}" for notice in result.notices)
-    lines.append(summary_line(result))
+    lines.append(result.summary())
     return "\n".join(lines) + "\n"

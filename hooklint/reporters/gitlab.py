@@ -11,7 +11,7 @@ Code Climate issue format), one item per finding::
   request widget ranks findings as the exit code does: ``error`` -> ``critical``, ``warning`` ->
   ``major``, ``note`` -> ``minor``. ``blocker`` and ``info`` are not used.
 - ``fingerprint`` is the SARIF ``hooklint/v1`` fingerprint (rule, path, object, field; never the
-  line; see :func:`hooklint.reporters.sarif.fingerprints`): GitLab compares the merge request's
+  line; see :func:`hooklint.findings.fingerprints`): GitLab compares the merge request's
   report with the target branch's by fingerprint, so a finding keeps its identity when lines are
   inserted above it, and two findings never share one.
 - ``location.path`` is relative to the repository root, with forward slashes (a file outside the
@@ -28,8 +28,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from hooklint.findings import RunResult
-from hooklint.reporters.sarif import artifact_path, artifact_uri, fingerprints, repository_root
+from hooklint.findings import RunResult, artifact_path, artifact_uri, fingerprints, repository_root
 from hooklint.text import escape_controls, json_safe
 
 if TYPE_CHECKING:  # pragma: no cover

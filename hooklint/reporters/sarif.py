@@ -20,23 +20,31 @@ the short version:
   ``executionSuccessful`` is false when there are any; they are never results, which would open
   alerts. A clean run has ``"results": []``, which is how GitHub closes fixed alerts.
 
-``sarif_om`` is dormant, has no serializer, and costs ~90 ms to import, so it is imported inside
-:func:`render` only: the ``github`` and ``gitlab`` reporters import this module for
-:func:`repository_root`, :func:`artifact_path` and :func:`fingerprints` without paying for it.
-The serializer is :func:`to_sarif`.
+Paths relative to the repository root and fingerprints are a finding's identity, which every
+report and the baseline share: they live with findings (:func:`hooklint.findings.artifact_uri`,
+:func:`hooklint.findings.fingerprints`). ``sarif_om`` is dormant, has no serializer, and costs
+~90 ms to import, so it is imported inside :func:`render` only. The serializer is :func:`to_sarif`.
 """
 
 from __future__ import annotations
 
 import functools
 import json
-import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
-from urllib.parse import quote
+from typing import TYPE_CHECKING, Any
 
 from hooklint import __version__
-from hooklint.findings import Finding, InputError, ObjectRef, RunResult
+from hooklint.findings import (
+    FINGERPRINT_KEY,
+    SRCROOT,
+    STDIN,
+    Finding,
+    InputError,
+    RunResult,
+    artifact_uri,
+    fingerprints,
+    repository_root,
+)
 from hooklint.text import escape_controls, json_safe
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -44,86 +52,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/hooklint/hooklint"
-SRCROOT = "%SRCROOT%"
-FINGERPRINT_KEY = "hooklint/v1"
-STDIN = "-"
 MAX_DESCRIPTION = 1024  # GitHub's limit for shortDescription.text and fullDescription.text
 
 # GitHub's "problem.severity" for rules without a security-severity.
 _PROBLEM_SEVERITY = {"error": "error", "warning": "warning", "note": "recommendation"}
-
-
-# --- paths -------------------------------------------------------------------------------------
-
-
-def repository_root(start: str | os.PathLike[str] | None = None) -> Path:
-    """The nearest folder at or above ``start`` (the current directory) that holds ``.git`` (a
-    folder, or a file in a worktree or submodule); ``start`` itself when there is none. Returned
-    with symbolic links resolved."""
-    here = Path(os.path.realpath(start if start is not None else os.getcwd()))
-    for folder in (here, *here.parents):
-        if (folder / ".git").exists():
-            return folder
-    return here
-
-
-def artifact_path(path: str, root: Path) -> str | None:
-    """``path`` (as the user named it, relative to the current directory) relative to ``root``,
-    with forward slashes and symbolic links resolved (GitHub does not show results in symlinked
-    files). None for stdin and for a file outside ``root``."""
-    if path == STDIN:
-        return None
-    absolute = Path(os.path.realpath(path))
-    try:
-        return absolute.relative_to(root).as_posix()
-    except ValueError:
-        return None
-
-
-def artifact_uri(path: str, root: Path) -> tuple[str, str | None]:
-    """``(uri, uriBaseId)`` for a finding's path: a percent-encoded relative reference based on
-    ``%SRCROOT%`` inside ``root``, an absolute ``file://`` URI outside it, ``-`` for stdin."""
-    if path == STDIN:
-        return STDIN, None
-    relative = artifact_path(path, root)
-    if relative is None:
-        return Path(os.path.realpath(path)).as_uri(), None
-    return quote(relative, safe="/"), SRCROOT
-
-
-# --- fingerprints ------------------------------------------------------------------------------
-
-
-def identity(finding: Finding, uri: str) -> tuple[str, ...]:
-    """What a finding is about, without where in the file it is: rule id, artifact URI, the
-    object's kind, namespace and name (``generateName`` marked with a trailing ``*``), and the
-    dotted path of the offending field."""
-    obj = finding.obj or ObjectRef()
-    if obj.name:
-        name = obj.name
-    elif obj.generate_name:
-        name = obj.generate_name + "*"
-    else:
-        name = ""
-    return (finding.rule_id, uri, obj.kind or "", obj.namespace or "", name, finding.field_path)
-
-
-def fingerprints(findings: Iterable[Finding], uris: Iterable[str]) -> list[str]:
-    """The ``hooklint/v1`` fingerprint of each finding: the SHA-256 (hex) of
-    ``"\\x1f".join(identity + (occurrence,))``, where ``occurrence`` counts, from 1, the findings
-    before it (in the given order, which is file order) with the same identity, so two findings
-    that share an identity still differ. No line or column goes in: inserting lines above an
-    object leaves its fingerprints unchanged."""
-    import hashlib  # here: OpenSSL's module is 4 ms of every run's start-up, and only SARIF and baselines hash
-
-    seen: dict[tuple[str, ...], int] = {}
-    out = []
-    for finding, uri in zip(findings, uris):
-        key = identity(finding, uri)
-        seen[key] = seen.get(key, 0) + 1
-        text = "\x1f".join((*key, str(seen[key])))
-        out.append(hashlib.sha256(text.encode("utf-8")).hexdigest())
-    return out
 
 
 # --- the serializer ----------------------------------------------------------------------------

@@ -10,21 +10,6 @@ from hooklint.text import escape_controls
 from hooklint.yamlio import shown
 
 
-def summary_line(result: RunResult) -> str:
-    counts = {"error": 0, "warning": 0, "note": 0}
-    for f in result.findings:
-        counts[f.severity] += 1
-    parts = [f"{n} {sev}{'s' if n != 1 else ''}" for sev, n in counts.items()]
-    files = f"{result.files} file{'s' if result.files != 1 else ''}"
-    line = f"{', '.join(parts)} in {files}"
-    if result.suppressed:
-        line += f", {len(result.suppressed)} suppressed"
-    if result.stale_baseline:
-        n = result.stale_baseline
-        line += f", {n} baseline {'entry no longer matches' if n == 1 else 'entries no longer match'}"
-    return line
-
-
 #: ANSI colours of the severities, and the reset code.
 COLOURS = {"error": "\x1b[31m", "warning": "\x1b[33m", "note": "\x1b[36m"}
 BOLD, RESET = "\x1b[1m", "\x1b[0m"
@@ -68,7 +53,7 @@ def render(result: RunResult, show_suppressed: bool = False, colour: bool = Fals
         lines += ["", *statistics(result)]
     if lines:
         lines.append("")
-    lines.append(summary_line(result))
+    lines.append(result.summary())
     lines.extend(f"note: {escape_controls(n)}" for n in result.notices)
     if show_skipped:
         lines.extend(f"note: not linted: {escape_controls(path)}: {escape_controls(str(reason))}"

@@ -4,7 +4,7 @@ Both sides of a change are linted and planned as a lint run would (the rendering
 configuration apply to both): the base revision is read from git into a temporary folder (``git
 ls-tree`` and ``git cat-file --batch``: no attributes, filters or network; :func:`checkout`), the head is the working tree as it is, or another revision read the same way
 (``--head``). Nothing in the working tree is touched. Findings are matched by their ``hooklint/v1``
-fingerprint (:func:`hooklint.reporters.sarif.fingerprints`: rule, path, object and field, never the
+fingerprint (:func:`hooklint.findings.fingerprints`: rule, path, object and field, never the
 line), then by object and field alone, so a finding that only moved, or whose file was renamed, is
 unchanged; an application that renders on one side only is not compared. A base finding whose
 object is still there but no longer runs as a hook (a typo in its hook type, ``Skip``) is not fixed:
@@ -32,10 +32,9 @@ from typing import Any, Callable, Iterator
 
 from hooklint.catalog import Catalog
 from hooklint.config import Config, PathFilter
-from hooklint.findings import Finding, InputError, RunResult
+from hooklint.findings import Finding, InputError, RunResult, fingerprints, identity
 from hooklint.pipeline import PlannedApplication, lint_paths
 from hooklint.reporters.plan import plan_dict
-from hooklint.reporters.sarif import fingerprints, identity
 from hooklint.sources.applications import git_remote_urls, git_root
 from hooklint.sources.sandbox import distrust, find_program, program_path
 

@@ -10,7 +10,7 @@ source does not render (:mod:`hooklint.sources.directory`). The next stage,
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from hooklint.config import Config
 from hooklint.findings import Span
@@ -29,7 +29,8 @@ from hooklint.sources.discovery import (
     group_applications,
 )
 from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, LoadIssue
-from hooklint.sources.render import RenderedFile, outside_repository, read_in_repository, render, repository_root
+from hooklint.sources.render import (RenderedFile, comments_of, outside_repository, read_in_repository, render,
+                                     repository_root)  # fmt: skip
 from hooklint.sources.rendered import Renderer
 
 __all__ = ["STDIN", "Application", "Coverage", "LoadedApplication", "group_applications", "load_application",
@@ -71,6 +72,10 @@ class LoadedApplication:
     renderer: Renderer | None = None
     #: The loaded sources of a multi-source Application, each with its own files and rendering.
     parts: list["LoadedApplication"] | None = None
+    #: A rendered source's user files (bases, templates) that findings may be placed in, by path:
+    #: their ``# hooklint: ignore[...]`` comments (:func:`~hooklint.loader.ignore_comments`), for
+    #: the suppression stage; ``files`` carry their own (``LoadedFile.ignore_comments``).
+    comments: dict[str, list] = field(default_factory=dict)
 
     @property
     def namespace(self) -> str | None:
@@ -123,7 +128,7 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
         renderer = next((p.renderer for p in parts if p.renderer is not None), None)
         files = [f for p in parts for f in p.files]
         return LoadedApplication(app, files, rendered if any(p.rendered is not None for p in parts) else None,
-                                 renderer, parts)  # fmt: skip
+                                 renderer, parts, {k: v for p in parts for k, v in p.comments.items()})  # fmt: skip
     if app.source_type == PLUGIN:  # a config management plugin renders it: never run, never read
         return LoadedApplication(app, [LoadedFile(p, skip_reason=app.left_out.get(p)) for p in app.reported], [], None)
     if app.source_type == UNRENDERABLE and app.argocd is not None:
@@ -137,13 +142,18 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
         return LoadedApplication(app, [loaded], [], None)
     if app.source_type != DIRECTORY and app.manifest_file is not None:
         folder = app.folder or app.key
-        loaded, rendered, renderer = render(app.source_type, folder, app.manifest_file, config, app.named, app.argocd)
+        loaded, rendered, renderer, comments = render(app.source_type, folder, app.manifest_file, config, app.named,
+                                                      app.argocd)  # fmt: skip
         loaded.skip_reason = None
         for path, issues in sorted(app.issues.items()):  # an ApplicationSet among the rendered files
             for kind, line, column, detail in issues:
                 loaded.issues.append((LoadIssue(kind, Span.point(line, column), detail, path=path), 0))
+            if path != loaded.path and path not in comments:
+                found = comments_of(path, config)
+                if found:
+                    comments[path] = found
         unread = [LoadedFile(p, skip_reason=app.left_out[p]) for p in app.reported if p in app.left_out]
-        return LoadedApplication(app, [loaded, *unread], rendered, renderer)
+        return LoadedApplication(app, [loaded, *unread], rendered, renderer, comments=comments)
     root = Containment(repository_root(app.folder or app.key, app.named)) if app.key != STDIN else None
     files, escaped = [], []
     for path in app.reported + app.context:

@@ -1026,7 +1026,7 @@ def _rendered_sources(kind: str, manifest_file: str, parent: ApplicationSource |
 
     folder = os.path.dirname(manifest_file) or "."
     try:
-        loaded, rendered, renderer = render(kind, folder, manifest_file, config, None, parent)
+        loaded, rendered, renderer, _ = render(kind, folder, manifest_file, config, None, parent)
     except Exception as exc:  # noqa: BLE001 - the parent's own lint reports it; the map must go on
         if notices is not None:
             notices.append(f"{manifest_file}: did not render ({exc}): the Applications it makes are not known.")

@@ -23,13 +23,13 @@ from hooklint.config import Config
 from hooklint.findings import Span
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint.files import read_bytes
-from hooklint.loader import LoadedFile, parse_text, read_file, within
+from hooklint.loader import LoadedFile, ignore_comments, parse_text, read_file, within
 from hooklint.sources import facts
 from hooklint.sources.applications import ApplicationSource, git_root
 from hooklint.sources.bounded import Limits
 from hooklint.sources.placement import Placement
 from hooklint.sources.redact import redact_render_error
-from hooklint.sources.discovery import KUSTOMIZE
+from hooklint.sources.discovery import KUSTOMIZE, inside_repository
 from hooklint.sources.rendered import RenderedDocument, Renderer, RendererUnavailable, RenderError
 from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, SYNTAX_ERROR, TOO_COMPLEX, LoadIssue, Map
 
@@ -93,7 +93,8 @@ def outside_repository(path: str, target: str) -> LoadedFile:
 
 
 def render(source_type: str, folder: str, manifest_file: str, config: Config, named: str | None = None,
-           application: ApplicationSource | None = None) -> tuple[LoadedFile, list[RenderedFile], Renderer | None]:  # fmt: skip
+           application: ApplicationSource | None = None,
+           ) -> tuple[LoadedFile, list[RenderedFile], Renderer | None, dict[str, list]]:  # fmt: skip
     """Render the application in ``folder`` (``manifest_file`` is its kustomization or
     ``Chart.yaml``, as the user spells it; ``named`` the path on the command line that brought it
     in, see :func:`repository_root`), with the options of the Argo CD ``application`` source that
@@ -103,11 +104,15 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     cluster's ``--kube-version`` and ``--api-versions``; hooklint has no cluster, so they come from
     the ``kube-version`` and ``api-versions`` settings unless the Application sets them. Returns that file (read as written, with an HL007, HL008
     or HL009 load issue when it did not render; none when it is itself not valid YAML, which its HL001
-    issue says), the rendered documents and the renderer used."""
+    issue says), the rendered documents, the renderer used, and the ``# hooklint: ignore[...]``
+    comments (:func:`~hooklint.loader.ignore_comments`) of the user's files the findings of the
+    rendered objects can be placed in (each object's file, the kustomizations that changed it, the
+    files its load issues name), by path, those with none left out: the suppression stage reads them
+    there and opens nothing."""
     root = repository_root(folder, named)
     target = escaping_target(manifest_file, root)
     if target is not None:  # HL007, its content never read: a message of a parse would quote it
-        return outside_repository(manifest_file, target), [], None
+        return outside_repository(manifest_file, target), [], None, {}
     loaded = read_file(manifest_file, config.max_file_size)
     helm = None
     try:
@@ -149,7 +154,7 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
             if kind == RENDER_FAILED and any(issue.kind in (SYNTAX_ERROR, TOO_COMPLEX) for issue, _ in loaded.issues):
                 # the kustomization or Chart.yaml is not YAML (or an alias bomb): HL001 says so, at
                 # the parser's position
-                return loaded, [], None
+                return loaded, [], None, {}
         elif source_type == KUSTOMIZE:  # in a base or component: on the entry that leads there
             detail = f"{exc.path}:{exc.line}:{exc.column}: {detail}"
             line, column = _entry_leading_to(manifest_file, exc.path)
@@ -160,10 +165,10 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
                                      extra_values=[helm.values] if helm is not None else (),
                                      parameters=[(n, v) for n, v, _ in helm.parameters] if helm is not None else ())  # fmt: skip
         loaded.issues.append((LoadIssue(kind, Span.point(line, column), detail, path=where), 0))
-        return loaded, [], None
+        return loaded, [], None, {}
     except RendererUnavailable as exc:
         loaded.issues.append((LoadIssue(RENDERER_UNAVAILABLE, Span.point(1, 1), exc.message), 0))
-        return loaded, [], None
+        return loaded, [], None, {}
     for omission in rendering.omitted:  # a partial rendering: HL009 where each left-out entry is written
         detail = f"{omission.message}. {omission.argocd_renders}. hooklint left it out, so {omission.unchecked}"
         detail = redact_render_error(detail, RenderError(detail, omission.path), folder, root,
@@ -192,7 +197,13 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
             placement = (sources.kustomize_placement(body, doc, manifest_file) if source_type == KUSTOMIZE
                          else sources.helm_placement(body, doc, manifest_file, template_index[i]))  # fmt: skip
         rendered.append(RenderedFile(parsed, placement))
-    return loaded, rendered, rendering.renderer
+    named = {loaded.path, *(issue.path for issue, _ in loaded.issues if issue.path)}
+    for item in rendered:
+        if item.placement is not None:
+            named.add(item.placement.path)
+            named.update(path for _, path, _ in item.placement.entries)
+    comments = {path: sources.comments(path) for path in sorted(named - {loaded.path})}
+    return loaded, rendered, rendering.renderer, {path: found for path, found in comments.items() if found}
 
 
 def _check_named_paths(rendering, root: str, manifest_file: str) -> None:
@@ -242,6 +253,19 @@ def _entry_leading_to(manifest_file: str, path: str) -> tuple[int, int]:
     return 1, 1
 
 
+def comments_of(path: str, config: Config) -> list:
+    """The ``# hooklint: ignore[...]`` comments (:func:`~hooklint.loader.ignore_comments`) of the
+    user's file ``path``: none when it is unreadable, over ``max-file-size`` or not UTF-8, and none,
+    never opened, when it resolves outside its repository (a finding may sit at a link out, such as
+    HL007 at a chart file that is one)."""
+    if not inside_repository(path, path):
+        return []
+    try:
+        return ignore_comments(read_bytes(path, config.max_file_size).decode("utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return []
+
+
 class _Sources:
     """The user's files behind one application's rendered objects, each read once."""
 
@@ -279,6 +303,12 @@ class _Sources:
         if path not in self.files:
             self.files[path] = read_file(path, self.config.max_file_size)
         return self.files[path]
+
+    def comments(self, path: str) -> list:
+        """:func:`comments_of` ``path``, from the file as this application read it when it did."""
+        if path in self.files:
+            return self.files[path].ignore_comments if inside_repository(path, path) else []
+        return comments_of(path, self.config)
 
     def text(self, path: str) -> str | None:
         if path not in self.texts:

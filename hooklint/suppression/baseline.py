@@ -1,7 +1,7 @@
 """The baseline: today's findings, recorded so that a run reports only new ones.
 
 ``hooklint lint --write-baseline FILE`` writes every live finding's fingerprint (the SARIF report's
-``partialFingerprints["hooklint/v1"]``, :func:`hooklint.reporters.sarif.fingerprints`: rule, file
+``partialFingerprints["hooklint/v1"]``, :func:`hooklint.findings.fingerprints`: rule, file
 relative to the repository root, object and field, never a line, so a baseline survives lines
 moving, files being reordered and unrelated edits), but those of :data:`NEVER_BASELINED`, which the
 command says it left out. ``--baseline FILE`` (or ``baseline:`` in the
@@ -10,8 +10,9 @@ counts the entries that matched nothing (fixed debt, to be removed by writing th
 an entry of a file the run did not look at (a run on part of the tree, an excluded file) is not
 counted: nothing says it was fixed.
 
-It sits beside the reporters because it is keyed by the SARIF reporter's fingerprints; the CLI
-applies it between the pipeline and the report.
+It is the last step of the suppression stage: it needs every application's findings (their
+fingerprints count occurrences across the run), so the pipeline applies it to the run's result
+(``lint_paths(baseline=...)``), before any report.
 
 The file is JSON: ``{"version": 1, "findings": [{"fingerprint", "rule_id", "path", "object"}]}``
 (``fingerprint`` is read back, and ``path`` to tell whether the entry's file was in the run; the
@@ -28,16 +29,12 @@ from typing import Callable
 from urllib.parse import quote, unquote
 
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
-from hooklint.findings import Finding, RunResult, Suppression
 from hooklint.files import read_bytes
-from hooklint.reporters.sarif import artifact_path, artifact_uri, fingerprints, repository_root
+from hooklint.findings import Finding, RunResult, Suppression, artifact_path, artifact_uri, fingerprints, repository_root
+from hooklint.suppression import BaselineError
 from hooklint.text import json_safe
 
 FORMAT_VERSION = 1
-
-
-class BaselineError(Exception):
-    """A baseline that cannot be read or written; the message is one line naming the file."""
 
 
 def _fingerprinted(result: RunResult, root: Path) -> list[tuple[Finding, str, str]]:
