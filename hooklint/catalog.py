@@ -192,8 +192,8 @@ def rule_page(rule: Rule) -> str:
                 out += ["", f"`{name}`:", "", "```yaml", str(text).rstrip("\n"), "```"]
             if example.get("context"):
                 out += ["", "Elsewhere in the application:", "", "```yaml", str(example["context"]).rstrip("\n"), "```"]
-            label = f"`{example['path']}`:" if example.get("path") else None
-            out += ([""] + [label] if label else []) + ["", "```yaml", str(example["manifest"]).rstrip("\n"), "```"]
+            path_label = f"`{example['path']}`:" if example.get("path") else None
+            out += ([""] + [path_label] if path_label else []) + ["", "```yaml", str(example["manifest"]).rstrip("\n"), "```"]
             for expect in example.get("expect") or []:
                 message = f": {expect['message']}" if expect.get("message") else ""
                 out += ["", f"Reported at line {expect['line']}, column {expect['column']}{message}"]

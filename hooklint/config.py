@@ -666,7 +666,7 @@ def _load_toml(where: str) -> tuple[Any, dict[tuple, int]]:
     try:
         import tomllib  # type: ignore[import-not-found]
     except ModuleNotFoundError:  # Python 3.10
-        import tomli as tomllib  # type: ignore[no-redef]
+        import tomli as tomllib  # type: ignore[import-not-found]  # a dependency on Python 3.10 only
     from hooklint.files import read_bytes  # noqa: PLC0415
 
     try:

@@ -233,7 +233,9 @@ def insert_key(text: str, m: Map, key: str, value: str, after: str | None = None
     keys = [entries[i] for i in range(0, len(entries), 5)]
     order = ([after] if after in keys else []) + keys
     for name in order:
-        k_start, _, v_start, v_end = m._offsets(name)
+        offsets = m._offsets(name)
+        assert offsets is not None  # name is one of the mapping's keys
+        k_start, _, v_start, v_end = offsets
         end, eol = _line_end(text, k_start)
         rest = text[v_end:end].strip()
         if v_end <= end and (not rest or rest.startswith("#")) and _line_start(text, v_start) == _line_start(text, k_start):

@@ -84,6 +84,8 @@ class Document:
     def span(self) -> Span:
         if self._span is None and self._parsed is not None:
             self._span = self._parsed.span
+        # a document is made with its span or with the parsed document, whose root offsets give one
+        assert self._span is not None
         return self._span
 
     @span.setter
@@ -227,7 +229,7 @@ class _FileParser:
         self.index = 0  # next document index
         self.failures = 0
         self._starts: list[int] | None = None
-        self._sources: dict[int, str | None] = {}
+        self._sources: dict[int, tuple[str, int] | None] = {}
         self._has_sources = sources and "Source:" in text
         self._data: bytes | None = None
         self._byte_cursors = {"start": (0, 0), "end": (0, 0)}

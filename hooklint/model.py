@@ -8,7 +8,7 @@ here, and HL003/HL004 report the shape problem; checks never see an exception fr
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, Literal
 
 from hooklint.argocd import DEFAULT_VERSION, HELM_HOOK, HOOK, HookInfo, Version, hook_info, is_argo_kind, visible_annotations
 from hooklint.findings import HookRef, ObjectRef, Span
@@ -118,7 +118,7 @@ class Manifest:
     #: Line of the ``# Source:`` comment when ``source`` is set: spans are reported relative to it.
     source_line: int = 0
     #: The pod spec, found on first use (``False``: not looked up yet).
-    _pod: "PodSpec | None | bool" = False
+    _pod: "PodSpec | None | Literal[False]" = False
     #: For a rendered object, where its findings go in the user's files
     #: (:class:`hooklint.sources.placement.Placement`); None for an object as written.
     placement: Any = None

@@ -136,7 +136,7 @@ class Task:
     pulled_before: "Task | None" = None
 
     @property
-    def step_key(self) -> argocd.Version:
+    def step_key(self) -> tuple[int, int]:
         """(phase order, wave): what ``Sync()`` groups a step by; comparable across steps."""
         return argocd.PHASE_ORDER[self.phase], self.wave
 
@@ -166,7 +166,7 @@ class Step:
     tasks: list[Task]
 
     @property
-    def key(self) -> argocd.Version:
+    def key(self) -> tuple[int, int]:
         return argocd.PHASE_ORDER[self.phase], self.wave
 
 

@@ -33,7 +33,7 @@ import math
 import re
 from sys import intern
 from array import array
-from typing import Any, Iterator
+from typing import Any, Iterator, cast
 
 import yaml
 from yaml.events import (
@@ -159,9 +159,9 @@ def go_resolve_plain(text: str) -> tuple[str, Any]:
         if value is not None:
             return INT, value
         if _GO_FLOAT.match(plain):
-            value = float(plain)
-            if not math.isinf(value):  # Go's ParseFloat fails with ErrRange: go-yaml keeps the text
-                return FLOAT, value
+            number = float(plain)
+            if not math.isinf(number):  # Go's ParseFloat fails with ErrRange: go-yaml keeps the text
+                return FLOAT, number
         if plain.startswith("0b") or plain.startswith("-0b"):
             return STR, text  # binary with a sign ParseInt rejected; go-yaml gives up too
     return STR, text
@@ -190,8 +190,8 @@ class Positions:
     def __init__(self, text: str, line_offset: int = 0):
         self.text = text
         self.line_offset = line_offset
-        self._lines: array | None = None  # line breaks before each block
-        self._starts: array | None = None  # where the line holding each block's first character starts
+        self._lines: array[int] | None = None  # line breaks before each block
+        self._starts: array[int] | None = None  # where the line holding each block's first character starts
         self._direct = 16  # direct lookups left before the table is built
         self._cr = "\r" in text
 
@@ -229,7 +229,7 @@ class Positions:
                 count, line_start = self._breaks(0, index)
                 return count + 1 + self.line_offset, index - max(line_start, 0) + 1
             self._table()
-        lines = self._lines
+        lines = cast("array[int]", self._lines)  # built just above when it was missing
         block = index // _BLOCK
         if block >= len(lines):
             block = len(lines) - 1
@@ -241,7 +241,7 @@ class Positions:
             count = text.count("\n", begin, index)
             line_start = text.rfind("\n", begin, index) + 1 if count else -1
         if line_start < 0:
-            line_start = self._starts[block]
+            line_start = cast("array[int]", self._starts)[block]  # built with self._lines
         return lines[block] + count + 1 + self.line_offset, index - line_start + 1
 
     def span(self, start: int, end: int) -> Span:
@@ -271,6 +271,11 @@ class _Positioned:
     spans are assigned."""
 
     __slots__ = ()
+    # slots of Map and Seq (a dict or list base leaves this class no instance layout of its own)
+    _span: Span | None
+    _pos: Positions | None
+    _start: int
+    _end: int
 
     def _positions(self) -> Positions:
         pos = getattr(self, "_pos", None)
@@ -282,12 +287,12 @@ class _Positioned:
     def span(self) -> Span:
         span = getattr(self, "_span", None)
         if span is None:
-            span = self._span = self._positions().span(self._start, self._end)
+            span = self._span = self._positions().span(self._start, self._end)  # type: ignore[misc]  # slot of Map, Seq
         return span
 
     @span.setter
     def span(self, value: Span) -> None:
-        self._span = value
+        self._span = value  # type: ignore[misc]  # slot of Map, Seq
 
 
 class Map(_Positioned, dict):
@@ -299,6 +304,10 @@ class Map(_Positioned, dict):
     ``value_spans`` are every key's spans at once (computed on first use; may be assigned)."""
 
     __slots__ = ("_span", "_key_spans", "_value_spans", "_entries", "_merged", "_pos", "_start", "_end")
+    _key_spans: dict[str, Span] | None
+    _value_spans: dict[str, Span] | None
+    _entries: list[Any]
+    _merged: list[Map] | None
 
     def _init(self, pos: Positions | None, start: int, end: int) -> "Map":
         self._pos = pos
@@ -317,9 +326,10 @@ class Map(_Positioned, dict):
 
     def _spans_of(self, key: str) -> tuple[Span, Span] | None:
         """(key span, value span) of ``key``, or None when the mapping does not hold it."""
-        if getattr(self, "_key_spans", None) is not None:
-            if key in self._key_spans:
-                return self._key_spans[key], self._value_spans[key]
+        key_spans = getattr(self, "_key_spans", None)
+        if key_spans is not None:
+            if key in key_spans:
+                return key_spans[key], cast("dict[str, Span]", self._value_spans)[key]  # made with the key spans
             return None
         offsets = self._offsets(key)
         if offsets is not None:
@@ -342,14 +352,15 @@ class Map(_Positioned, dict):
         for source in self._merged or ():
             for key in source:
                 if key not in key_spans:
-                    key_spans[key], value_spans[key] = source._spans_of(key)
+                    # never None: source holds the key, as its own or merged into it
+                    key_spans[key], value_spans[key] = cast("tuple[Span, Span]", source._spans_of(key))
         self._key_spans, self._value_spans = key_spans, value_spans
 
     @property
     def key_spans(self) -> dict[str, Span]:
         if getattr(self, "_key_spans", None) is None:
             self._build_spans()
-        return self._key_spans
+        return cast("dict[str, Span]", self._key_spans)  # made just above when it was missing
 
     @key_spans.setter
     def key_spans(self, value: dict[str, Span]) -> None:
@@ -359,7 +370,7 @@ class Map(_Positioned, dict):
     def value_spans(self) -> dict[str, Span]:
         if getattr(self, "_value_spans", None) is None:
             self._build_spans()
-        return self._value_spans
+        return cast("dict[str, Span]", self._value_spans)  # made just above when it was missing
 
     @value_spans.setter
     def value_spans(self, value: dict[str, Span]) -> None:
@@ -390,6 +401,8 @@ class Seq(_Positioned, list):
     first use; may be assigned)."""
 
     __slots__ = ("_span", "_item_spans", "_offsets", "_pos", "_start", "_end")
+    _item_spans: list[Span] | None
+    _offsets: list[int]
 
     def _init(self, pos: Positions | None, start: int, end: int) -> "Seq":
         self._pos = pos
@@ -687,6 +700,7 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
     open_anchors: set[str] = set()
     stack: list[_Frame] = []
     frame: _Frame | None = None
+    container: Map | Seq  # the mapping or sequence an event opens
     count = 0  # nodes read
     aliased = 0  # nodes reached through aliases
     root: Any = None
@@ -908,10 +922,10 @@ class BoundedLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ign
     itself (1,000 levels); PyYAML's pure-Python composer, which recurses, is stopped by the same
     error rather than a RecursionError."""
 
-    def get_single_node(self):  # type: ignore[no-untyped-def]
+    def get_single_node(self):
         return _measured(self, super().get_single_node)
 
-    def get_node(self):  # type: ignore[no-untyped-def]
+    def get_node(self):
         return _measured(self, super().get_node)
 
 
