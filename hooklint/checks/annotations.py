@@ -227,7 +227,7 @@ def hook_annotation_on_pod_template(m: Manifest, ctx: Context) -> Iterator[Hit]:
     annotations). Not reported when the object's own metadata has the same key with the same value
     (kustomize's ``commonAnnotations`` writes both places)."""
     keys = POD_SPEC_PATHS.get(m.kind or "")
-    if keys is None or len(keys) < 2:
+    if keys is None:
         return
     template: Map | None = m.body
     for key in keys[:-1]:
