@@ -122,8 +122,8 @@ def _binding_index(manifests: list[Manifest]) -> dict[tuple[str, str], list[Mani
 
 
 #: Controllers that write a Secret no Secret object of the application defines: (group, kind)
-#: of the object that asks for it -> who writes it.
-SECRET_PRODUCERS = {
+#: of the object that asks for it -> who writes it (looked up by an object's (group, kind), whose kind may be None).
+SECRET_PRODUCERS: dict[tuple[str, str | None], str] = {
     ("cert-manager.io", "Certificate"): "cert-manager",
     ("external-secrets.io", "ExternalSecret"): "external-secrets",
     ("bitnami.com", "SealedSecret"): "sealed-secrets",
