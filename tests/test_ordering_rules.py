@@ -173,6 +173,63 @@ def test_hl301_bindings_of_the_service_account(kind, meta, subject_ns, fires):
         )
 
 
+SCC_ROLE = """\
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata:
+  name: grant
+  namespace: shop
+roleRef: {{apiGroup: rbac.authorization.k8s.io, kind: Role, name: scc-user}}
+subjects:
+  - kind: ServiceAccount
+    name: sa
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata:
+  name: scc-user
+  namespace: shop
+rules:
+  - apiGroups: [security.openshift.io]
+    resources: [{resources}]
+    verbs: [{verbs}]
+"""
+_LATER = (
+    "Job/migrate (PreSync wave 0) uses RoleBinding/grant (the binding of its ServiceAccount sa), which Argo CD "
+    "applies only in a later step (Sync wave 0): "
+)
+_MOVE = (
+    ". Apply RoleBinding/grant in PreSync wave 0 or earlier (for a PreSync hook: make it a PreSync hook with a "
+    "sync-wave of 0 or lower), or move Job/migrate to a later step."
+)
+_SCC_USE = (
+    "its pods are never admitted while ServiceAccount sa may not use the SecurityContextConstraints that binding "
+    'grants ("unable to validate against any security context constraint"), so the step never completes'
+)
+_FORBIDDEN = (
+    "its pods run before ServiceAccount sa holds that binding's permissions, so their API calls fail with Forbidden"
+)
+
+
+@pytest.mark.parametrize(
+    ("resources", "verbs", "consequence"),
+    [
+        ("securitycontextconstraints", "use", _SCC_USE),
+        ("'*'", "'*'", _SCC_USE),
+        ("securitycontextconstraints", "get", _FORBIDDEN),
+        # a list entry that is not a string (a mapping or a list) names nothing: it failed the whole
+        # application with "internal error: TypeError: unhashable type: 'Map'" (a set of the entries)
+        ("{a: b}", "use", _FORBIDDEN),
+        ("securitycontextconstraints", "[use]", _FORBIDDEN),
+        ("{a: b}, securitycontextconstraints", "[x], use", _SCC_USE),
+    ],
+)
+def test_hl301_binding_granting_scc_use(resources, verbs, consequence):
+    text = presync_job("serviceAccountName: sa\n") + SCC_ROLE.format(resources=resources, verbs=verbs)
+    assert hits("HL301", text) == [(12, 27, _LATER + consequence + _MOVE)]
+
+
 def test_hl301_deprecated_service_account_field():
     assert where("HL301", presync_job("serviceAccount: sa\n") + PLAIN.format(kind="ServiceAccount", name="sa")) == [
         (12, 23)]  # fmt: skip

@@ -10,6 +10,7 @@ from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.checks.shape import type_name
 from hooklint.model import POD_SPEC_PATHS, POD_TEMPLATE_KINDS, Manifest, get_map
+from hooklint.yamlio import Map
 
 
 def near_miss(value: str, choices: Iterable[str]) -> str | None:
@@ -226,9 +227,9 @@ def hook_annotation_on_pod_template(m: Manifest, ctx: Context) -> Iterator[Hit]:
     annotations). Not reported when the object's own metadata has the same key with the same value
     (kustomize's ``commonAnnotations`` writes both places)."""
     keys = POD_SPEC_PATHS.get(m.kind or "")
-    if keys is None or len(keys) < 2:
+    if keys is None:
         return
-    template = m.body
+    template: Map | None = m.body
     for key in keys[:-1]:
         template = get_map(template, key)
         if template is None:

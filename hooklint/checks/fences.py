@@ -6,7 +6,7 @@ from typing import Iterator
 
 from hooklint.checks import Context, Hit, check
 from hooklint.model import Manifest, get_map
-from hooklint.yamlio import Map
+from hooklint.yamlio import Map, Seq
 
 
 @check("HL401", kinds={"Application"})
@@ -74,13 +74,13 @@ def appproject_allows_everything(m: Manifest, ctx: Context) -> Iterator[Hit]:
         return
     tail = "so the applications' hooks are fenced by nothing. Name the repositories, destinations and kinds."
     repos = spec.get("sourceRepos")
-    if isinstance(repos, list):
+    if isinstance(repos, Seq):
         for i, repo in enumerate(repos):
             if repo == "*":
                 yield Hit(f"{m.label} allows every source repository (sourceRepos '*'), {tail}",
                           repos.item_spans[i], f"spec.sourceRepos[{i}]")  # fmt: skip
     destinations = spec.get("destinations")
-    if isinstance(destinations, list):
+    if isinstance(destinations, Seq):
         for i, dest in enumerate(destinations):
             if not isinstance(dest, Map):
                 continue
@@ -88,7 +88,7 @@ def appproject_allows_everything(m: Manifest, ctx: Context) -> Iterator[Hit]:
                 yield Hit(f"{m.label} allows every cluster and namespace as a destination, {tail}",
                           destinations.item_spans[i], f"spec.destinations[{i}]")  # fmt: skip
     whitelist = spec.get("clusterResourceWhitelist")
-    if isinstance(whitelist, list):
+    if isinstance(whitelist, Seq):
         for i, entry in enumerate(whitelist):
             if isinstance(entry, Map) and entry.get("group") == "*" and entry.get("kind") == "*":
                 yield Hit(f"{m.label} allows every cluster-scoped kind (clusterResourceWhitelist '*'/'*'), {tail}",

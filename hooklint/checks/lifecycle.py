@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Iterator
 
 from hooklint import argocd
 from hooklint.checks import Context, Hit, check
-from hooklint.model import JOB_LIKE, LONG_RUNNING_KINDS, POD_TEMPLATE_KINDS, Manifest, get_map
+from hooklint.findings import Span
+from hooklint.model import JOB_LIKE, LONG_RUNNING_KINDS, POD_TEMPLATE_KINDS, Container, Manifest, PodSpec, get_map
 from hooklint.yamlio import Map, Seq
 
 #: Kinds whose re-apply over a finished object neither re-runs nor may change its template.
@@ -242,7 +243,7 @@ PSS_RESTRICTED_VOLUMES = (
 PSS_SELINUX_TYPES = ("", "container_t", "container_init_t", "container_kvm_t", "container_engine_t")
 
 
-def _pss_violations(pod, meta: Map | None, m: Manifest, level: str) -> list[tuple[str, str, object, str]]:
+def _pss_violations(pod: PodSpec, meta: Map | None, m: Manifest, level: str) -> list[tuple[str, str, Span, str]]:
     """The Pod Security controls the pod spec violates at ``level`` (baseline, or restricted, which
     includes baseline): (control, detail, span, field path) in the order of the standard's tables.
     Restates pod-security-admission ``policy/check_*.go``: hostNamespaces, privileged,
@@ -251,19 +252,24 @@ def _pss_violations(pod, meta: Map | None, m: Manifest, level: str) -> list[tupl
     allowPrivilegeEscalation, runAsNonRoot, runAsUser, seccompProfile_restricted,
     capabilities_restricted (restricted). Sysctls and probe hosts are not checked."""
     spec: Map = pod.spec
-    out: list[tuple[str, str, object, str]] = []
+    out: list[tuple[str, str, Span, str]] = []
     anchor = pod.parent.key_span(pod.key)
     containers = list(m.containers(pod))
-    psc = spec.get("securityContext") if isinstance(spec.get("securityContext"), Map) else None
+    psc = get_map(spec, "securityContext")
     os_spec = spec.get("os")
     windows = isinstance(os_spec, Map) and os_spec.get("name") == "windows"
     user_ns = spec.get("hostUsers") is False
 
-    def sc(c) -> Map | None:
+    def sc(c: Container) -> Map | None:
         value = c.body.get("securityContext")
         return value if isinstance(value, Map) else None
 
-    def add(control: str, detail: str, span, path: str) -> None:
+    def sc_field(c: Container, key: str) -> Any:
+        """``key`` of the container's securityContext; None when it has none."""
+        csc = sc(c)
+        return csc.get(key) if csc is not None else None
+
+    def add(control: str, detail: str, span: Span, path: str) -> None:
         out.append((control, detail, span, path))
 
     for key in ("hostNetwork", "hostPID", "hostIPC"):
@@ -275,7 +281,7 @@ def _pss_violations(pod, meta: Map | None, m: Manifest, level: str) -> list[tupl
             add("Privileged Containers", f"container '{c.name}' must not set securityContext.privileged=true",
                 csc.value_span("privileged"), f"{c.path}.securityContext.privileged")
     for c in containers:
-        caps = sc(c).get("capabilities") if sc(c) is not None else None
+        caps = sc_field(c, "capabilities")
         added = caps.get("add") if isinstance(caps, Map) else None
         if isinstance(added, Seq):
             for i, cap in enumerate(added):
@@ -299,10 +305,12 @@ def _pss_violations(pod, meta: Map | None, m: Manifest, level: str) -> list[tupl
                 add("Host Ports", f"container '{c.name}' must not set hostPort={port.get('hostPort')}",
                     port.value_span("hostPort"), f"{c.path}.ports[{i}].hostPort")
     annotations = get_map(meta, "annotations") if meta is not None else None
-    for key, value in (annotations.items() if annotations is not None else []):
-        if (isinstance(key, str) and key.startswith("container.apparmor.security.beta.kubernetes.io/")
-                and value not in ("", "runtime/default") and not str(value).startswith("localhost/")):  # fmt: skip
-            add("AppArmor", f"annotation {key}={value}", annotations.value_span(key), f"metadata.annotations.{key}")
+    if annotations is not None:
+        for key, value in annotations.items():
+            if (isinstance(key, str) and key.startswith("container.apparmor.security.beta.kubernetes.io/")
+                    and value not in ("", "runtime/default") and not str(value).startswith("localhost/")):  # fmt: skip
+                add("AppArmor", f"annotation {key}={value}", annotations.value_span(key),
+                    f"metadata.annotations.{key}")
     for owner, where, path in [(psc, "pod", f"{pod.path}.securityContext")] + [
         (sc(c), f"container '{c.name}'", f"{c.path}.securityContext") for c in containers
     ]:
@@ -344,24 +352,27 @@ def _pss_violations(pod, meta: Map | None, m: Manifest, level: str) -> list[tupl
         return out
     # restricted only
     if not windows:
-        bad = [c for c in containers if sc(c) is None or sc(c).get("allowPrivilegeEscalation") is not False]
+        bad = [c for c in containers if sc_field(c, "allowPrivilegeEscalation") is not False]
         for c in bad[:1]:
+            csc = sc(c)
             add("Privilege Escalation",
                 f"{_names('container', bad)} must set securityContext.allowPrivilegeEscalation=false",
-                sc(c).value_span("allowPrivilegeEscalation") if sc(c) is not None and "allowPrivilegeEscalation" in sc(c)
+                csc.value_span("allowPrivilegeEscalation") if csc is not None and "allowPrivilegeEscalation" in csc
                 else c.body.value_span("name") if "name" in c.body else anchor,
                 f"{c.path}.securityContext.allowPrivilegeEscalation")
     if not user_ns:
         pod_non_root = psc.get("runAsNonRoot") if psc is not None else None
-        if pod_non_root is False:
+        if psc is not None and pod_non_root is False:  # False only when read from psc
             add("Running as Non-root", "pod must not set securityContext.runAsNonRoot=false",
                 psc.value_span("runAsNonRoot"), f"{pod.path}.securityContext.runAsNonRoot")
-        explicit = [c for c in containers if sc(c) is not None and sc(c).get("runAsNonRoot") is False]
-        implicit = [c for c in containers if (sc(c) is None or sc(c).get("runAsNonRoot") is None) and pod_non_root is not True]
+        explicit = [c for c in containers if sc_field(c, "runAsNonRoot") is False]
+        implicit = [c for c in containers if sc_field(c, "runAsNonRoot") is None and pod_non_root is not True]
         if explicit:
             c = explicit[0]
+            csc = sc(c)
+            assert csc is not None  # explicit holds containers whose securityContext sets runAsNonRoot
             add("Running as Non-root", f"{_names('container', explicit)} must not set securityContext.runAsNonRoot=false",
-                sc(c).value_span("runAsNonRoot"), f"{c.path}.securityContext.runAsNonRoot")
+                csc.value_span("runAsNonRoot"), f"{c.path}.securityContext.runAsNonRoot")
         elif implicit and pod_non_root is not False:
             add("Running as Non-root", f"pod or {_names('container', implicit)} must set securityContext.runAsNonRoot=true",
                 anchor, f"{pod.path}.securityContext.runAsNonRoot")
@@ -383,7 +394,7 @@ def _pss_violations(pod, meta: Map | None, m: Manifest, level: str) -> list[tupl
             add("Seccomp", f"pod or {_names('container', implicit)} must set securityContext.seccompProfile.type "
                 "to RuntimeDefault or Localhost", anchor, f"{pod.path}.securityContext.seccompProfile.type")
         for c in containers:
-            caps = sc(c).get("capabilities") if sc(c) is not None else None
+            caps = sc_field(c, "capabilities")
             drop = caps.get("drop") if isinstance(caps, Map) else None
             if not isinstance(drop, Seq) or "ALL" not in drop:
                 add("Capabilities", f"container '{c.name}' must set securityContext.capabilities.drop=[\"ALL\"]",
@@ -391,10 +402,11 @@ def _pss_violations(pod, meta: Map | None, m: Manifest, level: str) -> list[tupl
                     else c.body.value_span("name") if "name" in c.body else anchor,
                     f"{c.path}.securityContext.capabilities.drop")
             added = caps.get("add") if isinstance(caps, Map) else None
-            for i, cap in enumerate(added if isinstance(added, Seq) else []):
-                if cap != "NET_BIND_SERVICE":
-                    add("Capabilities", f"container '{c.name}' must not add {cap}", added.item_spans[i],
-                        f"{c.path}.securityContext.capabilities.add[{i}]")
+            if isinstance(added, Seq):
+                for i, cap in enumerate(added):
+                    if cap != "NET_BIND_SERVICE":
+                        add("Capabilities", f"container '{c.name}' must not add {cap}", added.item_spans[i],
+                            f"{c.path}.securityContext.capabilities.add[{i}]")
     return out
 
 

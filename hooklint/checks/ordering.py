@@ -122,8 +122,8 @@ def _binding_index(manifests: list[Manifest]) -> dict[tuple[str, str], list[Mani
 
 
 #: Controllers that write a Secret no Secret object of the application defines: (group, kind)
-#: of the object that asks for it -> who writes it.
-SECRET_PRODUCERS = {
+#: of the object that asks for it -> who writes it (looked up by an object's (group, kind), whose kind may be None).
+SECRET_PRODUCERS: dict[tuple[str, str | None], str] = {
     ("cert-manager.io", "Certificate"): "cert-manager",
     ("external-secrets.io", "ExternalSecret"): "external-secrets",
     ("bitnami.com", "SealedSecret"): "sealed-secrets",
@@ -223,9 +223,12 @@ def grants_scc_use(binding: Manifest, ctx: Context) -> bool:
     for rule in rules:
         if not isinstance(rule, Map):
             continue
-        groups, resources, verbs = (rule.get(k) if isinstance(rule.get(k), Seq) else [] for k in ("apiGroups", "resources", "verbs"))
-        if ({"security.openshift.io", "*"} & set(groups) and {"securitycontextconstraints", "*"} & set(resources)
-                and {"use", "*"} & set(verbs)):  # fmt: skip
+        # only the strings of each list: another entry (a mapping or list, which a set cannot hold) names nothing
+        written = (rule.get(k) for k in ("apiGroups", "resources", "verbs"))
+        groups, resources, verbs = ({e for e in w if isinstance(e, str)} if isinstance(w, Seq) else set()
+                                    for w in written)  # fmt: skip
+        if ({"security.openshift.io", "*"} & groups and {"securitycontextconstraints", "*"} & resources
+                and {"use", "*"} & verbs):  # fmt: skip
             return True
     return False
 

@@ -7,7 +7,7 @@ from typing import Iterator
 from hooklint.checks import Context, Hit, check
 from hooklint.images import allowed, is_templated, parse_image
 from hooklint.model import POD_TEMPLATE_KINDS, Container, Manifest, PodSpec, binding_service_accounts
-from hooklint.yamlio import Map
+from hooklint.yamlio import Map, Seq
 
 
 def _images(m: Manifest, pod: PodSpec) -> Iterator[tuple[Container, str]]:
@@ -278,7 +278,7 @@ def hook_privileged_pod(m: Manifest, ctx: Context) -> Iterator[Hit]:
             )
         caps = sc.get("capabilities")
         added = caps.get("add") if isinstance(caps, Map) else None
-        if isinstance(added, list):
+        if isinstance(added, Seq):
             for i, cap in enumerate(added):
                 if not isinstance(cap, str):
                     continue
@@ -366,9 +366,10 @@ def _rule_grants(rule: Map, cluster_wide: bool) -> list[tuple[int, str]]:
     every existing Secret, data included, so watch alone reads them all); 4 update or patch on
     admission webhook configurations cluster-wide. A rule limited by ``resourceNames`` grants no
     wildcard over a kind and is not reported."""
-    verbs = [str(v) for v in rule.get("verbs")] if isinstance(rule.get("verbs"), list) else []
-    resources = [str(r) for r in rule.get("resources")] if isinstance(rule.get("resources"), list) else []
-    groups = rule.get("apiGroups") if isinstance(rule.get("apiGroups"), list) else [""]
+    written_verbs, written_resources, written_groups = rule.get("verbs"), rule.get("resources"), rule.get("apiGroups")
+    verbs = [str(v) for v in written_verbs] if isinstance(written_verbs, list) else []
+    resources = [str(r) for r in written_resources] if isinstance(written_resources, list) else []
+    groups = written_groups if isinstance(written_groups, list) else [""]
     if rule.get("resourceNames"):
         return []
     out: list[tuple[int, str]] = []

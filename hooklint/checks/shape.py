@@ -71,6 +71,7 @@ def not_a_kubernetes_object(m: Manifest, ctx: Context) -> Iterator[Hit]:
         )
         return
     items = m.body.get("items")
+    assert m.kind is not None  # m.kind is body's kind, a non-empty string here (else ``missing`` above)
     if m.kind.endswith("List") and items is not None:  # not a sequence: then m would be its items
         yield Hit(
             f"{m.kind}'s items is {type_name(items)}, not a list: Argo CD reads the document as one "
@@ -166,11 +167,15 @@ def wrong_field_type(m: Manifest, ctx: Context) -> Iterator[Hit]:
                         yield _not_a_mapping(f"{pod_path}.{list_name}[{i}].env[{j}]", var, env.item_spans[j], "env var")
 
 
+#: (key, type) pairs for :func:`_wrong_type` (one type for all three tables: mypy would infer each its own).
+_Fields = tuple[tuple[str, type], ...]
 #: Metadata fields the checks read, with the type Kubernetes requires.
-METADATA_FIELDS = (("annotations", Map), ("labels", Map), ("name", str), ("generateName", str), ("namespace", str))
+METADATA_FIELDS: _Fields = (
+    ("annotations", Map), ("labels", Map), ("name", str), ("generateName", str), ("namespace", str),
+)  # fmt: skip
 #: Pod spec and container fields the checks read, with the type Kubernetes requires.
-POD_FIELDS = (("volumes", Seq), ("imagePullSecrets", Seq), ("securityContext", Map))
-CONTAINER_FIELDS = (
+POD_FIELDS: _Fields = (("volumes", Seq), ("imagePullSecrets", Seq), ("securityContext", Map))
+CONTAINER_FIELDS: _Fields = (
     ("image", str), ("command", Seq), ("args", Seq), ("env", Seq), ("envFrom", Seq), ("ports", Seq),
     ("volumeMounts", Seq), ("securityContext", Map), ("resources", Map),
 )  # fmt: skip
