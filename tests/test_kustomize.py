@@ -186,6 +186,23 @@ def test_add_label_refuses_an_existing_key_like_kustomize_edit():
     assert error.value.message == "label app already in kustomization file"
 
 
+@pytest.mark.parametrize("entry", ["nginx", {"name": ["nginx"]}, {"name": 5}])
+def test_set_image_refuses_an_entry_kustomize_edit_cannot_decode(entry):
+    # Before, a string entry was kept as an image and failed as an internal error ('str' object has
+    # no attribute 'items'), a list name as another (unhashable type: 'list').
+    with pytest.raises(RenderError) as error:
+        kz.apply_options({"imageTags": [entry]}, KustomizeOptions(images=("nginx:1.2",)), ".", "k")
+    assert error.value.message == ("an entry of imageTags in the kustomization is not a mapping with a string name: "
+                                   "Argo CD's kustomize edit set image fails on it")
+
+
+def test_set_image_reads_a_null_entry_as_go_does():
+    # Go decodes a null list item into a struct as the struct with no field set: an image of no name.
+    kustomization = {"images": [None, {"name": "nginx", "newTag": "1.0"}]}
+    assert kz.apply_options(kustomization, KustomizeOptions(images=("nginx:1.2",)), ".", "k")
+    assert kustomization == {"images": [{}, {"name": "nginx", "newTag": "1.2"}]}
+
+
 def test_strip_annotations_keeps_every_other_byte():
     text = (
         "metadata:\n  annotations:\n    a: |\n      x\n\n      y\n"

@@ -100,15 +100,15 @@ class LoadedApplication:
             return Coverage(NONE, ("a config management plugin renders it, which hooklint never runs",))
         if app.source_type == DIRECTORY or app.manifest_file is None:
             return Coverage()
-        rendered = app.source_type != UNRENDERABLE and self.renderer is not None
-        kinds = (NOT_RENDERED,) if rendered else (RENDER_FAILED, RENDERER_UNAVAILABLE, NOT_RENDERED)
+        did_render = app.source_type != UNRENDERABLE and self.renderer is not None
+        issue_kinds = (NOT_RENDERED,) if did_render else (RENDER_FAILED, RENDERER_UNAVAILABLE, NOT_RENDERED)
         reasons = []
         for loaded in self.files[:1]:  # the kustomization, Chart.yaml or Application: its load issues
             for issue, _ in loaded.issues:
-                if issue.kind in kinds:
+                if issue.kind in issue_kinds:
                     where = f"{issue.path or loaded.path}:{issue.span.line}:{issue.span.column}"
                     reasons.append(f"{where}: {_short(issue.detail)}")
-        if not rendered:
+        if not did_render:
             return Coverage(NONE, tuple(reasons) or ("not rendered",))
         return Coverage(PARTIAL, tuple(reasons)) if reasons else Coverage()
 
@@ -132,6 +132,7 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
     if app.source_type == PLUGIN:  # a config management plugin renders it: never run, never read
         return LoadedApplication(app, [LoadedFile(p, skip_reason=app.left_out.get(p)) for p in app.reported], [], None)
     if app.source_type == UNRENDERABLE and app.argocd is not None:
+        assert app.manifest_file is not None  # discovery gives an unrenderable source its Application's file
         if app.argocd.generated_by is not None:  # a template or resource of its parent: linted there
             loaded = parse_text(app.manifest_file, "")
         else:

@@ -26,7 +26,7 @@ import os
 import re
 import stat
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from hooklint.argocd import is_argo_kind
 from hooklint.files import read_bytes, walk_tree
@@ -237,6 +237,7 @@ class RepositoryUrls:
         """``(git root or None, the URLs of this repository)`` for the file ``path``."""
         root = facts.git_root_of(os.path.dirname(os.path.abspath(path)))
         if root not in self._remotes:
+            assert root is not None  # None (no git repository) is in _remotes from the start
             self._remotes[root] = {normalize_repo_url(u) for u in _remote_urls(os.path.join(root, ".git"))}
         return root, self._remotes[root] | self.configured
 
@@ -325,7 +326,7 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
         target = os.path.normpath(os.path.join(root, folder.strip().lstrip("/")))
         problem = None
         plain = _plain(source)
-        overrides: tuple[str, ...] = ()
+        overrides: Sequence[str] = ()
         if not within(target, root):
             problem = f"{field_name}.path {folder!r} leaves the repository"
         else:

@@ -79,6 +79,11 @@ class Expansion:
     truncated: bool = False
 
 
+def _mapping(value: Any) -> dict:
+    """``value`` when it is a mapping, else an empty one (a field of any YAML value)."""
+    return value if isinstance(value, dict) else {}
+
+
 def plain(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: plain(v) for k, v in value.items()}
@@ -321,7 +326,7 @@ def _values(values: Any, params: list[dict], ctx: _Context) -> list[dict]:
         p = dict(p)
         results = {k: next(rendered) for k in keys}
         if ctx.go:
-            p["values"] = {**(p.get("values") if isinstance(p.get("values"), dict) else {}), **results}
+            p["values"] = {**_mapping(p.get("values")), **results}
         else:
             p.update({f"values.{k}": v for k, v in results.items()})
         out.append(p)
@@ -584,20 +589,20 @@ def _selects(selector: dict, labels: dict[str, str]) -> bool:
         if not isinstance(expression, dict):
             return False
         key, op, values = expression.get("key"), expression.get("operator"), [str(v) for v in expression.get("values") or []]
-        present = key in labels
-        if op == "In" and not (present and labels[key] in values):
+        label = labels[key] if key in labels else None  # None: no such label (each label is a string)
+        if op == "In" and (label is None or label not in values):
             return False
-        if op == "NotIn" and present and labels[key] in values:
+        if op == "NotIn" and label is not None and label in values:
             return False
-        if op == "Exists" and not present:
+        if op == "Exists" and label is None:
             return False
-        if op == "DoesNotExist" and present:
+        if op == "DoesNotExist" and label is not None:
             return False
     return True
 
 
 def _clusters(spec: dict, ctx: _Context) -> list[dict]:
-    selector = spec.get("selector") if isinstance(spec.get("selector"), dict) else {}
+    selector = _mapping(spec.get("selector"))
     selected = bool(selector.get("matchLabels") or selector.get("matchExpressions"))
     params = []
     in_cluster_known = False
@@ -700,8 +705,8 @@ def cluster_secrets(documents: list[Any]) -> list[dict]:
     for body in documents:
         if not isinstance(body, dict) or body.get("kind") != "Secret":
             continue
-        metadata = body.get("metadata") if isinstance(body.get("metadata"), dict) else {}
-        labels = metadata.get("labels") if isinstance(metadata.get("labels"), dict) else {}
+        metadata = _mapping(body.get("metadata"))
+        labels = _mapping(metadata.get("labels"))
         if labels.get("argocd.argoproj.io/secret-type") != "cluster":
             continue
         fields: dict[str, str] = {}
@@ -712,7 +717,7 @@ def cluster_secrets(documents: list[Any]) -> list[dict]:
                 continue
         for key, value in (body.get("stringData") or {}).items() if isinstance(body.get("stringData"), dict) else ():
             fields[key] = str(value)
-        annotations = metadata.get("annotations") if isinstance(metadata.get("annotations"), dict) else {}
+        annotations = _mapping(metadata.get("annotations"))
         out.append({"name": fields.get("name", ""), "server": fields.get("server", ""),
                     "project": fields.get("project", ""), "labels": labels, "annotations": annotations})  # fmt: skip
     return out
@@ -729,7 +734,8 @@ def expand(body: Map, root: str, ours: set[str], clusters: list[dict], config: A
     if not isinstance(spec, Map):
         expansion.problems.append(Unexpanded("failed", "the ApplicationSet has no spec", body))
         return expansion
-    written_generators = spec.get("generators") if isinstance(spec.get("generators"), Seq) else Seq()
+    generators = spec.get("generators")
+    written_generators = generators if isinstance(generators, Seq) else Seq()
     go = spec.get("goTemplate") is True
     options = [o for o in plain(spec.get("goTemplateOptions") or []) if isinstance(o, str)]
     template = plain(spec.get("template")) if isinstance(spec.get("template"), Map) else {}
@@ -776,11 +782,11 @@ def _fill(dest: dict, base: dict) -> dict:
 
 def _application(template: dict) -> dict:
     """``GetTempApplication``: an Application of the template's metadata and spec."""
-    metadata = template.get("metadata") if isinstance(template.get("metadata"), dict) else {}
+    metadata = _mapping(template.get("metadata"))
     return {"apiVersion": "argoproj.io/v1alpha1", "kind": "Application",
             "metadata": {k: v for k, v in metadata.items() if k in ("name", "namespace", "labels", "annotations",
                                                                       "finalizers")},
-            "spec": template.get("spec") if isinstance(template.get("spec"), dict) else {}}  # fmt: skip
+            "spec": _mapping(template.get("spec"))}  # fmt: skip
 
 
 def _apply_patch(app: dict, text: str) -> dict:

@@ -356,6 +356,12 @@ def _is_hidden(folder: str) -> bool:
     return any(part.startswith(".") and part not in (".", "..") for part in folder.split(os.sep))
 
 
+def _kustomization_of(app: Application) -> str:
+    """The kustomization of ``app``, a kustomize application (one with its manifest file)."""
+    assert app.manifest_file is not None, app.key
+    return app.manifest_file
+
+
 def _leave_out_bases(apps: list[Application]) -> list[Application]:
     """``apps`` with every kustomization of the run that another kustomization of the run builds
     on (``resources``, ``bases``) turned into a folder whose files are not linted on their own.
@@ -366,18 +372,18 @@ def _leave_out_bases(apps: list[Application]) -> list[Application]:
     "hooks only" (HL305) and an image the overlay pins "without a tag" (HL102). A kustomization
     whose users are all bases themselves in a cycle is kept (kustomize reports the cycle)."""
     kustomizations = [a for a in apps if a.source_type == KUSTOMIZE and a.manifest_file]
-    by_folder = {os.path.dirname(os.path.abspath(a.manifest_file)): a for a in kustomizations if a.argocd is None}
+    by_folder = {os.path.dirname(os.path.abspath(_kustomization_of(a))): a for a in kustomizations if a.argocd is None}
     if not by_folder or len(kustomizations) < 2:
         return apps
     user_of: dict[str, Application] = {}
     for app in sorted(kustomizations, key=lambda a: a.key):
-        for field_name, target in kustomization_references(app.manifest_file):
+        for field_name, target in kustomization_references(_kustomization_of(app)):
             base = by_folder.get(target)
             if field_name in ("resources", "bases") and base is not None and base is not app:
-                user_of.setdefault(base.manifest_file, app)
+                user_of.setdefault(_kustomization_of(base), app)
     out = []
     for app in apps:
-        user = user_of.get(app.manifest_file) if app.source_type == KUSTOMIZE else None
+        user = user_of.get(app.manifest_file) if app.source_type == KUSTOMIZE and app.manifest_file else None
         seen = set()
         root = user
         while root is not None and root.manifest_file in user_of and root.manifest_file not in seen:
@@ -386,7 +392,7 @@ def _leave_out_bases(apps: list[Application]) -> list[Application]:
         if user is None or (root is not None and root.manifest_file in seen):
             out.append(app)
             continue
-        why = through_rendering(f"a kustomize base that {user.manifest_file} builds on", user.manifest_file)
+        why = through_rendering(f"a kustomize base that {user.manifest_file} builds on", _kustomization_of(user))
         base = Application(app.key, [f for f in app.reported], [], DIRECTORY, None, app.named)
         for name in base.reported:
             base.left_out[name] = why
@@ -614,7 +620,8 @@ def _leave_out_unread(app: "Application", reads: set[str] | None) -> None:
         app.left_out.setdefault(name, unread_reason(app.manifest_file))
 
 
-def _leave_out_components(apps: list[Application], components: dict[str, Application]) -> dict[str, str | None]:
+def _leave_out_components(apps: list[Application],
+                          components: dict[str, Application]) -> dict[str, Skip | str | None]:  # fmt: skip
     """Mark every file of the kustomize Component folders ``components`` (their kustomization ->
     their application) as not linted on its own, and return, for each Component, why: the first
     kustomization of the run (sorted) that renders it, or None when nothing of the run does.
@@ -632,16 +639,18 @@ def _leave_out_components(apps: list[Application], components: dict[str, Applica
     by_folder = {os.path.dirname(os.path.abspath(k)): k for k in components}
     users: dict[str, Skip] = {}
     references: dict[str, list[tuple[str, str]]] = {}  # each kustomization read once
-    for app in sorted((a for a in apps if a.source_type == KUSTOMIZE and a.manifest_file), key=lambda a: a.manifest_file):
-        user = app.manifest_file
-        added = app.argocd.options.get("components") if app.argocd is not None and isinstance(app.argocd.options, dict) else None
+    for app in sorted((a for a in apps if a.source_type == KUSTOMIZE and a.manifest_file), key=_kustomization_of):
+        user = _kustomization_of(app)
+        source = app.argocd
+        added = source.options.get("components") if source is not None and isinstance(source.options, dict) else None
         folder = os.path.abspath(app.folder or app.key)
         for pattern in added if isinstance(added, list) else []:
             if isinstance(pattern, str):
                 for match in sorted(glob.glob(pattern, root_dir=folder)) or [pattern]:
                     found = by_folder.get(os.path.normpath(os.path.join(folder, match)))
                     if found is not None:
-                        users.setdefault(found, through_rendering(f"a kustomize Component that {app.argocd.label()} adds "
+                        assert source is not None  # ``added`` is one of its options
+                        users.setdefault(found, through_rendering(f"a kustomize Component that {source.label()} adds "
                                                                   "(spec.source.kustomize.components)", user,
                                                                   "that Application's"))  # fmt: skip
         seen: set[str] = set()
@@ -809,9 +818,9 @@ def _mapped_applications(
         left_out = {}
         for f in files:
             relative = os.path.relpath(f, folder).replace(os.sep, "/")
-            why = options.excludes(relative)
-            if why is not None:
-                left_out[f] = Skip(f"{source.label()} leaves it out: it {why}", SkipKind.EXCLUDED)
+            excluded = options.excludes(relative)
+            if excluded is not None:
+                left_out[f] = Skip(f"{source.label()} leaves it out: it {excluded}", SkipKind.EXCLUDED)
         apps.append(Application(key, files, [], DIRECTORY, None, named_by.get(mine[0]), folder, source, left_out))
     return _join_multi_source(apps, multi), covered
 
@@ -844,19 +853,26 @@ def _join_multi_source(apps: list[Application], multi: dict[tuple, list[Applicat
     out = []
     for app in apps:
         source = app.argocd
-        key = (source.name, source.manifest, source.generated_by) if source is not None else None
-        parts = groups.get(key) if app.source_type != UNRENDERABLE else None
+        group = (source.name, source.manifest, source.generated_by) if source is not None else None
+        parts = groups.get(group) if group is not None and app.source_type != UNRENDERABLE else None
         if not parts or len(parts) < 2:
             out.append(app)
             continue
         if app is not parts[0]:
             continue
-        parts.sort(key=lambda a: int(a.argocd.field[len("spec.sources["):-1]))
+        assert source is not None  # its group is its source's
+        parts.sort(key=_source_index)
         reported = sorted({f for p in parts for f in p.reported})
         left_out = {f: why for p in parts for f, why in p.left_out.items()}
         out.append(Application(f"{source.manifest} ({source.name})", reported, [], MULTI, None, parts[0].named,
                                None, parts[0].argocd, left_out, parts))  # fmt: skip
     return out
+
+
+def _source_index(app: Application) -> int:
+    """The index of ``app``'s source in its Application's ``spec.sources``."""
+    assert app.argocd is not None, app.key
+    return int(app.argocd.field[len("spec.sources["):-1])
 
 
 def _name(named_by: dict[str, str], key: str, path: str) -> None:

@@ -552,8 +552,8 @@ def _dependency_build(chart: _Chart, root: str, max_file_size: int = DEFAULT_MAX
     dropped = {id(chart.entries[entry]) for entry in build.dropped}
     for key in [key for key, sub in chart.children.items() if id(sub) in dropped]:
         del chart.children[key]
-    for dep in build.local:
-        chart.children.setdefault(dep.tree.name, dep.tree)
+    for local in build.local:
+        chart.children.setdefault(local.tree.name, local.tree)
     for dep, _ in deps:
         alias = dep.get("alias")
         if isinstance(alias, str) and alias and dep["name"] in chart.children:
@@ -907,7 +907,8 @@ def template_location(message: str, tree: _Chart) -> tuple[str, int, int] | None
         parts = match.group(1).split("/")
         if parts[0] != tree.name:
             continue
-        node, i = tree, 1
+        node: _Chart | None = tree
+        i = 1
         while node is not None and i + 1 < len(parts) and parts[i] == "charts":
             node, i = node.children.get(parts[i + 1]), i + 2
         if node is None or node.folder is None or parts[i] != "templates":
@@ -963,7 +964,7 @@ def _render_sdk(chart_dir: str, value_paths: list[str], options: HelmOptions, wo
     manifests, crds = answer.get("manifests"), answer.get("crds")
     if not isinstance(manifests, dict) or not isinstance(crds, list):
         raise _HelmFailed("the Helm SDK gave an answer of the wrong shape")
-    docs = []
+    docs: list[_Doc] = []
     for crd in crds:
         docs.extend(_Doc(crd["filename"], text, _kind(text)) for text in _split(crd["data"]))
     generic, hooks = _sort_manifests(manifests)
@@ -1007,7 +1008,7 @@ def _split(text: str) -> list[str]:
     return docs
 
 
-class _HeadLoader(BoundedLoader):  # type: ignore[misc]
+class _HeadLoader(BoundedLoader):
     """Timestamps stay strings, as in sigs.k8s.io/yaml; alias bombs are refused."""
 
 
@@ -1434,8 +1435,8 @@ def _resolve(lines: list[_Line], start: int, end: int, path: str, owner: _Line |
         return _resolve_item(lines, start, end, int(match.group(1)), path[match.end():], owner) if match else None
     column = min(_key_column(lines[i]) for i in content)
     keys = [i for i in content if _key_column(lines[i]) == column and lines[i].key is not None and not lines[i].dashes]
-    candidates = [i for i in keys if path == lines[i].key or path.startswith(lines[i].key + ".")
-                  or path.startswith(lines[i].key + "[")]  # fmt: skip
+    candidates = [i for i in keys if path == lines[i].key or path.startswith((lines[i].key or "") + ".")
+                  or path.startswith((lines[i].key or "") + "[")]  # fmt: skip
     candidates.sort(key=lambda i: -len(lines[i].key or ""))
     for index in candidates:
         key_line = lines[index]

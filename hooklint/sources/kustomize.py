@@ -393,13 +393,17 @@ def _split_image(image: str) -> tuple[str, str, str]:
 
 
 def _set_images(kustomization: dict[str, Any], args: Iterable[str]) -> None:
-    wanted = {}
+    wanted: dict[str | None, dict[str, Any]] = {}  # None: an entry without a name
     for arg in args:
         entry = parse_image(arg)
         wanted[entry["name"]] = entry
-    existing = _list(_get(kustomization, "images")) + _list(_get(kustomization, "imageTags"))
-    for old in existing:
+    existing = [(key, old) for key in ("images", "imageTags") for old in _list(_get(kustomization, key))]
+    for key, old in existing:
+        old = {} if old is None else old  # Go decodes a null entry as an image of no fields
         name = old.get("name") if isinstance(old, dict) else None
+        if not isinstance(old, dict) or not (name is None or isinstance(name, str)):  # Go cannot decode it
+            raise RenderError(f"an entry of {key} in the kustomization is not a mapping with a string name: Argo CD's "
+                              "kustomize edit set image fails on it", "")  # fmt: skip
         if name in wanted:
             new = wanted[name]
             for field in ("newName", "newTag", "digest"):
@@ -609,6 +613,7 @@ class _Inputs:
                 target = self.reference(path, field, entry, directory_ok=True, text=text)
                 child = _kustomization_name(target) if target is not None and os.path.isdir(target) else None
                 if child is not None:
+                    assert target is not None  # the folder child was found in
                     self.children.setdefault(path, set()).add(os.path.join(target, child))
         for field in self._PLUGINS:
             for entry in self.entries(config, field):
@@ -751,6 +756,7 @@ class _Inputs:
         """Refuse a ``transformers`` / ``generators`` / ``validators`` entry that is a KRM function
         (exec, container, starlark), inline or in a file or folder of the repository."""
         target = self.reference(kustomization, field, entry, directory_ok=True, text=text, optional=True)
+        sources: list[tuple[str, str | None]]  # (file, its text when inline)
         if target is None:
             sources = [(kustomization, entry)]
         elif os.path.isdir(target):
@@ -1280,7 +1286,8 @@ def _yaml_value(text: Any) -> Any:
 def _split(output: str) -> list[str]:
     """kustomize's output as document texts, without the ``---`` separators (kustomize prints
     only block mappings, so a ``---`` line is always a separator)."""
-    documents, current = [], []
+    documents: list[str] = []
+    current: list[str] = []
     for line in output.splitlines(keepends=True):
         if line.rstrip("\r\n") == "---":
             documents.append("".join(current))
@@ -1313,6 +1320,7 @@ def strip_annotations(text: str, keys: Iterable[str]) -> str:
             break
     if header is None:
         return text
+    assert child is not None  # the header is looked for only once child is set
     entries: list[list[int]] = []
     entry_indent = None
     for i in range(header + 1, len(lines)):

@@ -22,7 +22,7 @@ from typing import Any, Callable
 from hooklint.findings import Span
 from hooklint.yamlio import Map, Seq
 
-_SEGMENT = re.compile(r"^(.*?)((?:\[\d+\])*)$")
+_SEGMENT = re.compile(r"(.*?)((?:\[\d+\])*)", re.DOTALL)  # fullmatch: any key (a newline too), its indexes
 _INDEX = re.compile(r"\[(\d+)\]")
 
 #: kustomize transformer kind -> the kustomization fields that configure it.
@@ -53,7 +53,8 @@ def resolve(body: Any, field_path: str) -> list[tuple[Any, Any]]:
         if not isinstance(node, Map):
             return []
         for j in range(len(parts), i, -1):  # the longest key that exists (keys may hold dots)
-            match = _SEGMENT.match(".".join(parts[i:j]))
+            match = _SEGMENT.fullmatch(".".join(parts[i:j]))
+            assert match is not None  # every text matches: the indexes may be none, the key empty
             key, indexes = match.group(1), _INDEX.findall(match.group(2))
             if key in node:
                 break
@@ -197,8 +198,8 @@ def _entry_span(kustomization: Map, name: str, field_path: str, value: Any) -> S
     entries = kustomization[name]
     if name == "images" and isinstance(entries, Seq) and isinstance(value, str):
         for i, item in enumerate(entries):
-            if isinstance(item, Map) and any(isinstance(item.get(k), str) and item.get(k) and item.get(k) in value
-                                             for k in ("newName", "name")):  # fmt: skip
+            if isinstance(item, Map) and any(isinstance(n, str) and n and n in value
+                                             for n in (item.get("newName"), item.get("name"))):  # fmt: skip
                 return entries.item_spans[i]
             if isinstance(item, str):  # an Argo CD Application's form: [old=]new[:tag|@digest]
                 names = [re.split(r"[:@]", part, maxsplit=1)[0] for part in item.split("=", 1)]

@@ -349,6 +349,7 @@ class _Sources:
                 # Argo CD writes the Application's kustomize options into this kustomization, the
                 # .argocd-source*.yaml files merged over them (the last file's entries win)
                 if options is not None:
+                    assert self.application is not None  # its options are the Application's
                     entries.append((step.kind, self.application.manifest, options))
                 entries.extend((step.kind, path, found) for path, found in self.override_options())
         if doc.origin is not None:
