@@ -197,12 +197,12 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
             placement = (sources.kustomize_placement(body, doc, manifest_file) if source_type == KUSTOMIZE
                          else sources.helm_placement(body, doc, manifest_file, template_index[i]))  # fmt: skip
         rendered.append(RenderedFile(parsed, placement))
-    named = {loaded.path, *(issue.path for issue, _ in loaded.issues if issue.path)}
+    placed = {loaded.path, *(issue.path for issue, _ in loaded.issues if issue.path)}
     for item in rendered:
         if item.placement is not None:
-            named.add(item.placement.path)
-            named.update(path for _, path, _ in item.placement.entries)
-    comments = {path: sources.comments(path) for path in sorted(named - {loaded.path})}
+            placed.add(item.placement.path)
+            placed.update(path for _, path, _ in item.placement.entries)
+    comments = {path: sources.comments(path) for path in sorted(placed - {loaded.path})}
     return loaded, rendered, rendering.renderer, {path: found for path, found in comments.items() if found}
 
 
