@@ -448,7 +448,8 @@ def _get(kustomization: Mapping[str, Any], field: str) -> Any:
     (:func:`~hooklint.sources.kustomize_spec.go_fold`; two such keys are refused before this)."""
     if field in kustomization:
         return kustomization[field]
-    return next((v for k, v in kustomization.items() if go_fold(str(k)) == go_fold(field)), None)
+    folded = go_fold(field)
+    return next((v for k, v in kustomization.items() if go_fold(str(k)) == folded), None)
 
 
 def _set(kustomization: dict[str, Any], field: str, value: Any) -> None:

@@ -72,6 +72,8 @@ def go_fold(name: str) -> str:
     """``name`` folded as Go's ``encoding/json`` compares a key with a field name (Unicode simple
     folding; ASCII letters and the two runes that fold onto them, U+017F and U+212A, to lower
     case)."""
+    if name.isascii():  # nearly every key: no rune outside ASCII folds, str.lower() is exact
+        return name.lower()
     return "".join(_FOLD_EXTRA.get(c, c.lower()) for c in name)
 
 

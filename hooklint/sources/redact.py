@@ -537,11 +537,28 @@ def redact_render_error(message: str, error: RenderError, folder: str, root: str
     ``extra_values`` are YAML texts of values (an Application's ``helm.values``), ``parameters``
     ``(name, value)`` pairs (its ``helm.parameters``: a value under a secret name is a secret, any
     other one searched for as a word, as a values-file scalar)."""
+    return render_error_redactor(error, folder, root, helm=helm, extra_values=extra_values,
+                                 parameters=parameters)(message)  # fmt: skip
+
+
+def render_error_redactor(error: RenderError, folder: str, root: str, *, helm: bool = False,
+                          extra_values: Iterable[str | None] = (),
+                          parameters: Iterable[tuple[str, str]] = ()) -> Callable[[str], str]:  # fmt: skip
+    """What :func:`redact_render_error` does to a message, as a function of the message: the
+    inputs are read once, for every message of errors with the same inputs (the omissions of one
+    partial rendering, each of which would otherwise walk and read the whole folder again)."""
     inputs: Iterable[str] = error.inputs or _files_under(folder)
     found = secret_values(inputs, root, helm=helm, extra_values=[text for text in extra_values if text])
     for name, value in parameters:
         found.add(value, word=not secret_key(name))
-    return redact(message, found)
+    hide = redactor(found)
+
+    def redacted(message: str) -> str:  # redact(message, found), its redactor made once
+        for pattern, replacement in _SCRUBS:
+            message = pattern.sub(replacement, message)
+        return hide(message)
+
+    return redacted
 
 
 def _files_under(folder: str) -> list[str]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from dataclasses import dataclass
+from typing import Callable
 
 from hooklint import argocd
 from hooklint.config import Config
@@ -28,7 +29,7 @@ from hooklint.sources import facts
 from hooklint.sources.applications import ApplicationSource, git_root
 from hooklint.sources.bounded import Limits
 from hooklint.sources.placement import Placement
-from hooklint.sources.redact import redact_render_error
+from hooklint.sources.redact import redact_render_error, render_error_redactor
 from hooklint.sources.discovery import KUSTOMIZE, inside_repository
 from hooklint.sources.rendered import RenderedDocument, Renderer, RendererUnavailable, RenderError
 from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, SYNTAX_ERROR, TOO_COMPLEX, LoadIssue, Map
@@ -169,10 +170,12 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     except RendererUnavailable as exc:
         loaded.issues.append((LoadIssue(RENDERER_UNAVAILABLE, Span.point(1, 1), exc.message), 0))
         return loaded, [], None, {}
+    hide: Callable[[str], str] | None = None
     for omission in rendering.omitted:  # a partial rendering: HL009 where each left-out entry is written
         detail = f"{omission.message}. {omission.argocd_renders}. hooklint left it out, so {omission.unchecked}"
-        detail = redact_render_error(detail, RenderError(detail, omission.path), folder, root,
-                                     helm=source_type != KUSTOMIZE)  # fmt: skip
+        if hide is None:  # every omission's message has the same inputs: the folder's files, read once
+            hide = render_error_redactor(RenderError(detail, omission.path), folder, root, helm=source_type != KUSTOMIZE)
+        detail = hide(detail)
         where = None if os.path.normpath(omission.path) == os.path.normpath(manifest_file) else omission.path
         loaded.issues.append((LoadIssue(NOT_RENDERED, Span.point(omission.line, omission.column), detail,
                                         path=where), 0))  # fmt: skip
