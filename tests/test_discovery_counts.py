@@ -72,3 +72,42 @@ def test_facts_realpath_is_os_path_realpath(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert facts.realpath("l/up") == os.path.realpath("l/up") == str(tmp_path / "a")
     facts.reset()
+
+
+@pytest.mark.skipif(__import__("hooklint.sources.kustomize", fromlist=["find_kustomize"]).find_kustomize() is None,
+                    reason="neither kustomize nor kubectl is installed")  # fmt: skip
+def test_a_kustomize_application_resolves_each_path_once(tmp_path, monkeypatch):
+    """An overlay of a base of 40 files of 5 objects, linted with its rendering cached: every real
+    path the render checks (each object's origin and the kustomizations that changed it, the
+    cache key, the secret values of the inputs) is found with one ``lstat`` per new path
+    (:func:`hooklint.sources.facts.realpath`), not one per component per object: 6,177 ``stat``
+    and ``lstat`` calls before, 2,730 after (under pytest's
+    temporary folder, whose depth each uncached real path pays for)."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "app/base").mkdir(parents=True)
+    (tmp_path / "app/kustomization.yaml").write_text("resources:\n- base\ncommonLabels:\n  team: a\n")
+    (tmp_path / "app/base/kustomization.yaml").write_text("resources:\n" + "".join(f"- cm-{i}.yaml\n" for i in range(40)))
+    for i in range(40):
+        (tmp_path / f"app/base/cm-{i}.yaml").write_text("".join(
+            f"---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-{i}-{j}\n" for j in range(5)))  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", str(tmp_path / ".cache"))
+    args = ["lint", "-f", "json", "--jobs", "1", "-o", os.devnull, "app"]
+    with pytest.raises(SystemExit):  # renders and fills the cache
+        app(args=args, prog_name="hooklint")
+    counts = {"stat": 0, "lstat": 0}
+
+    def counted(name, real):
+        def wrapper(*a, **k):
+            counts[name] += 1
+            return real(*a, **k)
+
+        return wrapper
+
+    monkeypatch.setattr(os, "stat", counted("stat", os.stat))
+    monkeypatch.setattr(os, "lstat", counted("lstat", os.lstat))
+    with pytest.raises(SystemExit) as exited:
+        app(args=args, prog_name="hooklint")
+    monkeypatch.undo()
+    assert exited.value.code == 0
+    assert counts["stat"] + counts["lstat"] <= 3000, counts  # 42 files: 147 per file before, 65 after

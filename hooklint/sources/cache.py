@@ -19,6 +19,7 @@ import tempfile
 from typing import Callable, Iterable
 
 from hooklint import __version__
+from hooklint.sources import facts
 from hooklint.sources.rendered import Rendering
 
 #: Bumped when what is stored changes shape or meaning: old entries then miss.
@@ -47,13 +48,13 @@ def input_key(parts: Iterable[str], files: Iterable[str], root: str) -> str:
     for part in parts:
         digest.update(b"\0p")
         digest.update(part.encode("utf-8", "surrogatepass"))
-    real_root = os.path.realpath(root)
+    real_root = facts.realpath(root)
     for path in sorted(set(files)):
         digest.update(b"\0f")
         digest.update(os.path.relpath(path, root).encode("utf-8", "surrogateescape"))
         for link, target in _links_on_the_way(root, path):
             digest.update(b"\0l" + link.encode("utf-8", "surrogateescape") + b"\0" + target.encode("utf-8", "surrogateescape"))
-        real = os.path.realpath(path)
+        real = facts.realpath(path)
         digest.update(b"\0r" + os.path.relpath(real, real_root).encode("utf-8", "surrogateescape"))
         if os.path.isdir(real):
             digest.update(b"\0dir")

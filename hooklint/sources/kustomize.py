@@ -76,7 +76,7 @@ import yaml
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint.files import FileTooLarge, NotRegularFile, file_problem, make_dirs, problem_of, read_bytes, remove_tree, walk_tree
 from hooklint.loader import within
-from hooklint.sources import bounded, partial, sandbox
+from hooklint.sources import bounded, facts, partial, sandbox
 from hooklint.sources.cache import cached, input_key
 from hooklint.sources.discovery import KUSTOMIZATION_NAMES, is_component
 from hooklint.sources.kustomize_spec import ambiguous_key, canonical, fetched_by_kustomize, go_fold, is_remote_file
@@ -722,7 +722,7 @@ class _Inputs:
                 raise RenderError(f"{field} entry {entry!r} names {self.to_user(target)}, which is {problem}: not read",
                                   self.to_user(kustomization), *_position_of(text, entry))  # fmt: skip
             self.files.add(target)
-        if os.path.realpath(target) != os.path.join(os.path.realpath(self.root), os.path.relpath(target, self.root)):
+        if facts.realpath(target) != os.path.join(facts.realpath(self.root), os.path.relpath(target, self.root)):
             self.exact = False  # a symlink on the way: copy the whole repository
         return target
 
@@ -749,7 +749,7 @@ class _Inputs:
         ``regular``, also when it is a FIFO, socket or device (reading one could block forever)."""
         if not os.path.lexists(path):
             return
-        resolved = _resolve(self.root, os.path.realpath(self.root), path, self.to_user)
+        resolved = _resolve(self.root, facts.realpath(self.root), path, self.to_user)
         if regular and resolved is not None:
             _refuse_special(resolved, path, self.to_user)
 

@@ -44,6 +44,7 @@ from typing import Any, TypeVar
 
 import yaml
 
+from hooklint.sources import facts
 from hooklint.sources.rendered import RenderError
 from hooklint.text import escape_controls
 
@@ -299,11 +300,11 @@ def secret_values(inputs: Iterable[str], root: str, *, helm: bool = False,
                   extra_values: Iterable[str] = ()) -> SecretValues:  # fmt: skip
     """The secret-bearing values of ``inputs`` (see :func:`redact_message`)."""
     found = SecretValues()
-    root_real = os.path.realpath(root)
+    root_real = facts.realpath(root)
     paths = [os.path.abspath(p) for p in inputs][:MAX_FILES]
     readable = {p for p in paths if _inside(p, root_real)}
     for path in sorted(readable):
-        found.keys.update(part for part in os.path.relpath(os.path.realpath(path), root_real).split(os.sep))
+        found.keys.update(part for part in os.path.relpath(facts.realpath(path), root_real).split(os.sep))
         base = os.path.basename(path)
         if not base.lower().endswith(_YAML) and base.lower() not in _KUSTOMIZATIONS:
             continue
@@ -330,7 +331,7 @@ def _is_values_file(path: str) -> bool:
 
 
 def _inside(path: str, root_real: str) -> bool:
-    real = os.path.realpath(path)
+    real = facts.realpath(path)
     return real == root_real or real.startswith(root_real.rstrip(os.sep) + os.sep)
 
 

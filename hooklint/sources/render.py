@@ -80,8 +80,8 @@ def escaping_target(path: str, root: str) -> str | None:
     it stays inside or does not exist (a dangling link: the loader says so)."""
     if not os.path.lexists(path):
         return None
-    real = os.path.realpath(path)
-    return None if within(real, os.path.realpath(root)) else real
+    real = facts.realpath(path)
+    return None if within(real, facts.realpath(root)) else real
 
 
 def outside_repository(path: str, target: str) -> LoadedFile:
@@ -215,11 +215,11 @@ def _check_named_paths(rendering, root: str, manifest_file: str) -> None:
     by its resolved path (``os.path.realpath``): hooklint opens those files to place findings, and
     renderer output is the repository's text (an object can carry the annotations itself).
     Raises RenderError (HL007) naming the first such path."""
-    real_root = os.path.realpath(root)
+    real_root = facts.realpath(root)
     for doc in rendering.documents:
         named = [doc.origin, doc.configured_in, *(t.path for t in doc.transformations)]
         for path in named:
-            if path and not within(os.path.realpath(path), real_root):
+            if path and not within(facts.realpath(path), real_root):
                 raise RenderError(
                     f"the rendering names {path} as the source of an object, which is outside the repository "
                     "(an origin or transformations annotation in the repository's files?); hooklint reads "
