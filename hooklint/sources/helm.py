@@ -51,6 +51,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+from zlib import error as zlib_error
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -67,6 +68,9 @@ from hooklint.sources.rendered import Omission, RenderedDocument, Renderer, Rend
 
 SDK_NAME = "helm-python-sdk"
 NEVER_FETCHES = "hooklint never fetches charts"
+NEVER_LOADS = "hooklint never uses the network nor reads outside the repository"
+_SCHEMAS_UNCHECKED = ("the values were not validated against the chart's values.schema.json files (a value they "
+                      "refuse would fail Argo CD's sync); every object was checked")
 
 #: ``pkg/release/v1/util/kind_sorter.go`` ``InstallOrder`` (Helm v4): the order ``helm template``
 #: prints objects of these kinds in; other kinds follow, alphabetically.
@@ -720,6 +724,112 @@ def _chart_files(chart: str, root: str, max_file_size: int = DEFAULT_MAX_FILE_SI
     return files
 
 
+#: The meta-schemas Helm's JSON Schema library (santhosh-tekuri/jsonschema) knows without loading
+#: them: a ``$schema`` naming another is loaded like a ``$ref``.
+_KNOWN_METASCHEMAS = re.compile(
+    r"https?://json-schema\.org/(?:draft-0[4-7]/schema|draft/20(?:19-09|20-12)/schema)#?")
+#: The JSON Schema keywords whose value Helm's library resolves as a reference.
+_REFERENCE_KEYS = ("$ref", "$dynamicRef", "$recursiveRef")
+#: Archives read for schemas: members, bytes and nesting looked at, at most.
+_ARCHIVE_MEMBERS, _ARCHIVE_BYTES, _ARCHIVE_DEPTH = 10_000, 64 << 20, 3
+
+
+@dataclass(frozen=True, slots=True)
+class _SchemaLoad:
+    """A reference of a chart's ``values.schema.json`` that Helm resolves with a loader (a URL, or
+    a file of the repo server's file system): ``ref`` as written, the schema file (``path``, as
+    read; ``archive`` the ``.tgz`` holding it when packaged) and the line and column of the value."""
+
+    ref: str
+    path: str
+    line: int = 1
+    column: int = 1
+    archive: str | None = None
+
+
+def _loads_of(text: str) -> list[str]:
+    """The references of a ``values.schema.json`` text that are not local (``#...``) nor a known
+    meta-schema, in document order; none when it is not JSON (Helm says so when it validates)."""
+    try:
+        doc = json.loads(text)
+    except (ValueError, RecursionError):
+        return []
+    found: list[str] = []
+    stack = [doc]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if isinstance(value, str) and (
+                        (key in _REFERENCE_KEYS and not value.startswith("#"))
+                        or (key == "$schema" and not _KNOWN_METASCHEMAS.fullmatch(value))):  # fmt: skip
+                    found.append(value)
+                elif isinstance(value, (dict, list)):
+                    stack.append(value)
+        elif isinstance(node, list):
+            stack.extend(reversed(node))
+    return found
+
+
+def _archive_loads(data: bytes, archive: str, depth: int = 0) -> list[_SchemaLoad]:
+    """:class:`_SchemaLoad` of every ``values.schema.json`` in a packaged chart (its bytes), nested
+    archives included, within :data:`_ARCHIVE_MEMBERS` members and :data:`_ARCHIVE_BYTES` bytes."""
+    import io
+
+    found: list[_SchemaLoad] = []
+    try:
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
+            for count, member in enumerate(tar):
+                if count >= _ARCHIVE_MEMBERS or member.offset_data > _ARCHIVE_BYTES:
+                    break
+                if not member.isfile() or member.size > _ARCHIVE_BYTES:
+                    continue
+                name = member.name.rsplit("/", 1)[-1]
+                if name == "values.schema.json" or (name.endswith(".tgz") and depth < _ARCHIVE_DEPTH):
+                    handle = tar.extractfile(member)
+                    content = handle.read() if handle is not None else b""
+                    if name.endswith(".tgz"):
+                        found.extend(_archive_loads(content, archive, depth + 1))
+                    else:
+                        found.extend(_SchemaLoad(ref, member.name, archive=archive)
+                                     for ref in _loads_of(content.decode("utf-8", "replace")))  # fmt: skip
+    except (OSError, tarfile.TarError, EOFError, zlib_error):
+        return found
+    return found
+
+
+def schema_loads(files: list[tuple[str, str]], max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> list[_SchemaLoad]:
+    """The references of the chart's ``values.schema.json`` files (``files``: ``(path to read, path
+    inside the chart)``, as :func:`_chart_files` lists them; packaged subcharts read too) that Helm
+    would resolve with a loader when it validates the values: a ``$ref`` (or ``$dynamicRef``,
+    ``$recursiveRef``) that is not a fragment of the same schema (``#/definitions/x``), and a
+    ``$schema`` that is not a meta-schema the library knows. Helm v3.18+ and v4 compile a chart's
+    schema as ``file:///values.schema.json`` (``pkg/chart/common/util/jsonschema.go``
+    ``ValidateAgainstSingleSchema``) with loaders for ``http``, ``https`` and ``file`` URLs, so any
+    other reference is fetched, or read from the file system of the repo server, not the repository:
+    hooklint never does either (a values schema's ``$ref`` to ``http://127.0.0.1/...`` or
+    ``file:///etc/...`` was fetched or read by the Helm SDK)."""
+    found: list[_SchemaLoad] = []
+    for path, _ in files:
+        base = os.path.basename(path)
+        if base != "values.schema.json" and not base.endswith(".tgz"):
+            continue
+        try:
+            data = read_bytes(path, max_file_size)
+        except OSError:
+            continue  # Helm's loader reports an unreadable file
+        if base.endswith(".tgz"):
+            found.extend(_archive_loads(data, path))
+            continue
+        text = data.decode("utf-8", "replace")
+        for ref in _loads_of(text):
+            at = text.find(json.dumps(ref))  # the value as written, its opening quote
+            line = text.count("\n", 0, at) + 1 if at >= 0 else 1
+            column = at - text.rfind("\n", 0, at) if at >= 0 else 1
+            found.append(_SchemaLoad(ref, path, line, column))
+    return found
+
+
 # --- rendering -----------------------------------------------------------------------------------
 
 
@@ -767,11 +877,26 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
             f"Helm is needed to render this chart: install the helm binary or `pip install 'hooklint[helm]'`", chart_yaml
         )
     mode, renderer = found
+    loads = schema_loads(files + build.files(), limits.max_file_size)
+    packaged = next((load for load in loads if load.archive is not None), None)
+    if packaged is not None:
+        raise RenderError(
+            f"{os.path.normpath(packaged.archive or chart)} holds a {packaged.path} that refers to {packaged.ref!r}, "
+            f"which Helm loads (a URL, or a file of the repo server) to validate the values: {NEVER_LOADS}",
+            chart_yaml, needs_network=True, unchecked="none of the chart's objects were checked, hooks included")  # fmt: skip
+    first: dict[str, _SchemaLoad] = {}
+    for load in loads:
+        first.setdefault(load.path, load)
+    left_out += [Omission(f"values.schema.json refers to {load.ref!r}, which Helm loads (a URL, or a file of the repo "
+                          f"server) to validate the values: {NEVER_LOADS}", os.path.normpath(load.path), load.line,
+                          load.column, argocd_renders="Argo CD's Helm loads it when it renders the chart",
+                          unchecked=_SCHEMAS_UNCHECKED) for load in first.values()]  # fmt: skip
     inputs = [path for path, _ in files] + [path for path, _ in build.files()] + [v.real for v in value_files]
     key = input_key([mode, renderer.version, repr(options), os.path.normpath(chart)], inputs, root)
     rendering = cached("helm", key, tagging_inputs(
         inputs, lambda: _render(mode, renderer, chart, tree, files, value_files, options, limits, root, build,
-                                [(options.value_files[s.index], o) for s, o in zip(skipped, left_out)])))  # fmt: skip
+                                [(options.value_files[s.index], o) for s, o in zip(skipped, left_out)],
+                                skip_schemas=bool(loads))))  # fmt: skip
     if left_out:  # where they are written is not in the key: added after the cache
         rendering = Rendering(rendering.renderer, rendering.documents, rendering.omitted + left_out)
     return rendering
@@ -791,7 +916,9 @@ _MARKER = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: hooklint-omitted-
 def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list[tuple[str, str]],
             value_files: list[_ValueFile], options: HelmOptions, limits: bounded.Limits,
             root: str | None = None, build: _Build | None = None,
-            left_out: list[tuple[str, Omission]] | None = None) -> Rendering:  # fmt: skip
+            left_out: list[tuple[str, Omission]] | None = None, skip_schemas: bool = False) -> Rendering:  # fmt: skip
+    """Render on a copy of the chart (``skip_schemas``: without its ``values.schema.json`` files,
+    whose references hooklint does not load: :func:`schema_loads`)."""
     build = build or _Build()
     work = tempfile.mkdtemp(prefix="hooklint-helm-")
     try:
@@ -800,6 +927,8 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
         for path, inside in files + build.files():
             if any(inside == d or inside.startswith(d + os.sep) for d in dropped):
                 continue  # a charts/ entry helm dependency build replaces with a file:// dependency
+            if skip_schemas and os.path.basename(inside) == "values.schema.json":
+                continue
             target = os.path.join(copy, inside)
             make_dirs(os.path.dirname(target))
             shutil.copyfile(path, target)
@@ -831,7 +960,7 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
             if mode == "binary":
                 docs = _render_binary(copy, value_paths, options, work, limits, root)
             else:
-                docs = _render_sdk(copy, value_paths, options, work, limits)
+                docs = _render_sdk(copy, value_paths, options, work, limits, root)
         except bounded.Stopped as exc:
             raise RenderError(f"Helm rendering of chart {os.path.normpath(chart)} {exc.reason}",
                               tree.configured_in) from None  # fmt: skip
@@ -944,7 +1073,7 @@ def _clean_set(value: str) -> str:
 
 
 def _render_sdk(chart_dir: str, value_paths: list[str], options: HelmOptions, work: str,
-                limits: bounded.Limits) -> list[_Doc]:  # fmt: skip
+                limits: bounded.Limits, root: str | None = None) -> list[_Doc]:  # fmt: skip
     """The chart rendered by the Helm SDK in a child process (:mod:`hooklint.sources._helm_child`),
     then split and sorted as ``helm template`` does."""
     plain, forced = _set_parameters(options)
@@ -958,7 +1087,7 @@ def _render_sdk(chart_dir: str, value_paths: list[str], options: HelmOptions, wo
     answer = _ask_sdk({
         "op": "render", "chart": chart_dir, "release": options.release_name, "values": value_paths,
         "set": plain, "set_string": forced, "options": render_options, "crds": not options.skip_crds,
-    }, work, limits)  # fmt: skip
+    }, work, limits, os.path.abspath(root) if root else None)  # fmt: skip
     if "error" in answer:
         raise _HelmFailed(str(answer["error"]))
     manifests, crds = answer.get("manifests"), answer.get("crds")
@@ -975,16 +1104,19 @@ def _render_sdk(chart_dir: str, value_paths: list[str], options: HelmOptions, wo
 _CHILD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_helm_child.py")
 
 
-def _ask_sdk(request: dict[str, Any], work: str, limits: bounded.Limits) -> dict[str, Any]:
+def _ask_sdk(request: dict[str, Any], work: str, limits: bounded.Limits, repository: str | None = None) -> dict[str, Any]:
     """One request answered by :mod:`hooklint.sources._helm_child`, run in ``work`` within
-    ``limits``. Raises bounded.Stopped (a limit, a signal) and _HelmFailed (the child failed
-    without an answer; an SDK that cannot load)."""
+    ``limits``, with :func:`_quiet_env` and in a network namespace of its own where the kernel
+    allows (:func:`hooklint.sources.sandbox.network_isolation`, as a kustomize build). Raises
+    bounded.Stopped (a limit, a signal) and _HelmFailed (the child failed without an answer; an SDK
+    that cannot load)."""
     request = {**request, "path": _sdk_path()}
-    env = _quiet_env(work)
+    env = _quiet_env(work, repository)
     if os.environ.get("HELM_C_LIB"):  # helm-python-sdk's own override of its native library
         env["HELM_C_LIB"] = os.environ["HELM_C_LIB"]
-    done = bounded.run([sys.executable, "-I", _CHILD], cwd=work, env=env, timeout=limits.timeout,
-                       memory=limits.memory, input=json.dumps(request))  # fmt: skip
+    argv = [*sandbox.network_isolation(repository or os.getcwd()), sys.executable, "-I", _CHILD]
+    done = bounded.run(argv, cwd=work, env=env, timeout=limits.timeout, memory=limits.memory,
+                       input=json.dumps(request))  # fmt: skip
     try:
         answer = json.loads(done.stdout) if done.returncode == 0 else None
     except ValueError:
@@ -1077,12 +1209,17 @@ def _by_kind(docs: list[_Doc]) -> list[_Doc]:
     return sorted(docs, key=lambda d: (0, _KIND_RANK[d.kind], "") if d.kind in _KIND_RANK else (1, 0, d.kind or ""))
 
 
-def _quiet_env(work: str) -> dict[str, str]:
-    """The environment of a ``helm`` run: no cluster (KUBECONFIG names no file), no repositories,
-    registries or plugins (Helm's folders are empty ones under ``work``)."""
-    env = {k: v for k, v in sandbox.without_proxies(dict(os.environ)).items()
-           if not k.startswith("HELM_") and k != "KUBECONFIG"}  # fmt: skip
-    env["PATH"] = sandbox.program_path(os.getcwd())  # and never the current folder's programs
+def _quiet_env(work: str, repository: str | None = None) -> dict[str, str]:
+    """The whole environment of a Helm run (the ``helm`` binary or the SDK's child), built from
+    nothing as a kustomize build's is (:func:`hooklint.sources.sandbox.child_environment`): ``PATH``
+    without the repository's (``repository``, else the current folder) or relative folders, the
+    locale, ``HOME`` and Helm's folders empty ones under ``work``, no cluster (KUBECONFIG names no
+    file), no repositories, registries or plugins. No other variable of hooklint's environment
+    passes (a token in it was readable by a chart's render: helper trial, issue 24 round)."""
+    env = {"PATH": sandbox.program_path(repository or os.getcwd()), "HOME": os.path.join(work, "helm-home")}
+    for name in ("LANG", "LC_ALL", "TZ"):
+        if name in os.environ:
+            env[name] = os.environ[name]
     homes = {"HELM_CACHE_HOME": "cache", "HELM_CONFIG_HOME": "config", "HELM_DATA_HOME": "data",
              "HELM_PLUGINS": "plugins"}  # fmt: skip
     env.update({name: os.path.join(work, "helm-home", sub) for name, sub in homes.items()})
@@ -1114,7 +1251,9 @@ def _render_binary(chart_dir: str, value_paths: list[str], options: HelmOptions,
     if not options.skip_crds:
         args.append("--include-crds")
     try:
-        done = bounded.run(args, cwd=work, env=_quiet_env(work), timeout=limits.timeout, memory=limits.memory)
+        repository = os.path.abspath(root) if root else None
+        done = bounded.run([*sandbox.network_isolation(repository or os.getcwd()), *args], cwd=work,
+                           env=_quiet_env(work, repository), timeout=limits.timeout, memory=limits.memory)  # fmt: skip
     except OSError as exc:
         raise _HelmFailed(f"helm template could not run: {exc}") from None
     if done.returncode != 0:

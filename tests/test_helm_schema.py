@@ -1,0 +1,168 @@
+"""A chart's ``values.schema.json`` is code hooklint must not run: its references are loaded by
+Helm (``http``, ``https`` and ``file`` URLs; the schema is compiled as
+``file:///values.schema.json``), so a ``$ref`` made the Helm SDK fetch from the network (loopback
+included) or read a file outside the repository, and quote it back in HL007. hooklint renders
+such a chart without its schemas and says so (HL009 at the reference); a packaged subchart's
+schema leaves the chart unrendered (HL009 at ``Chart.yaml``). The Helm child runs with an
+environment built from nothing, in a network namespace of its own where the kernel allows."""
+
+from __future__ import annotations
+
+import http.server
+import io
+import json
+import os
+import tarfile
+import threading
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from hooklint.cli import app
+from hooklint.sources import bounded, helm, sandbox
+from hooklint.sources.helm import find_helm
+
+needs_helm = pytest.mark.skipif(find_helm() is None, reason="no Helm: neither a helm binary nor helm-python-sdk")
+runner = CliRunner()
+CHART = {
+    "c/Chart.yaml": "apiVersion: v2\nname: c\nversion: 1.0.0\n",
+    "c/values.yaml": "x: hi\n",
+    "c/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  x: {{ .Values.x }}\n",
+}
+SKIPPED = ("c/values.schema.json:3:19: warning HL009 source-not-rendered: values.schema.json refers to {ref!r}, which "
+           "Helm loads (a URL, or a file of the repo server) to validate the values: hooklint never uses the network "
+           "nor reads outside the repository. Argo CD's Helm loads it when it renders the chart. hooklint left it out, "
+           "so the values were not validated against the chart's values.schema.json files (a value they refuse would "
+           "fail Argo CD's sync); every object was checked.")  # fmt: skip
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    top = tmp_path / "repo"
+    top.mkdir()
+    (top / ".git").mkdir()
+    for name, text in CHART.items():
+        (top / name).parent.mkdir(parents=True, exist_ok=True)
+        (top / name).write_text(text)
+    monkeypatch.chdir(top)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    return top
+
+
+@pytest.fixture
+def server():
+    """A loopback HTTP server that records every request and answers a schema refusing 'hi'."""
+    hits: list[str] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 - the handler's name
+            hits.append(self.path)
+            body = json.dumps({"enum": ["FROM-THE-NETWORK"]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}", hits
+    httpd.shutdown()
+
+
+def _schema(ref_key: str, ref: str) -> str:
+    return '{\n  "properties": {\n    "x": {"' + ref_key + '": ' + json.dumps(ref) + "}\n  }\n}\n"
+
+
+@needs_helm
+@pytest.mark.parametrize("where", ["url", "file outside", "relative outside"])
+def test_a_values_schema_reference_is_never_loaded(repo, server, where):
+    url, hits = server
+    outside = repo.parent / "outside.json"
+    outside.write_text(json.dumps({"enum": ["READ-FROM-OUTSIDE"]}))
+    ref = {"url": f"{url}/s.json", "file outside": outside.as_uri(),
+           "relative outside": "../" * 12 + str(outside).lstrip("/")}[where]  # fmt: skip
+    (repo / "c/values.schema.json").write_text(_schema("$ref", ref))
+    result = runner.invoke(app, ["lint", "c"])
+    assert result.exit_code == 1, result.output
+    assert hits == []
+    assert "FROM-THE-NETWORK" not in result.output and "READ-FROM-OUTSIDE" not in result.output
+    assert result.output.splitlines()[0] == SKIPPED.format(ref=ref)
+
+
+@needs_helm
+def test_a_values_schema_naming_an_unknown_meta_schema_is_not_loaded(repo, server):
+    url, hits = server
+    (repo / "c/values.schema.json").write_text(
+        '{"$schema": "https://json-schema.org/draft-07/schema#",\n "properties": {"x": {"$schema": '
+        + json.dumps(f"{url}/meta") + "}}}\n")  # fmt: skip
+    result = runner.invoke(app, ["lint", "c", "-f", "json"])
+    assert hits == []
+    [finding] = json.loads(result.output)["findings"]
+    assert (finding["rule_id"], finding["path"], finding["line"], finding["column"]) == (
+        "HL009", "c/values.schema.json", 2, 34)
+
+
+@needs_helm
+def test_a_local_reference_still_validates_the_values(repo):
+    """``#/definitions/x`` is resolved inside the schema: Helm validates as Argo CD's would, and
+    the refused value is Helm's message (HL007: Argo CD fails the same way)."""
+    (repo / "c/values.schema.json").write_text(
+        '{"definitions": {"x": {"enum": ["nope"]}}, "properties": {"x": {"$ref": "#/definitions/x"}}}\n')
+    result = runner.invoke(app, ["lint", "c"])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0] == (
+        "c/Chart.yaml:1:1: error HL007 render-failed: Rendering failed: values don't meet the specifications of "
+        "the schema(s) in the following chart(s): c: - at '/x': value must be 'nope'. Argo CD's repo server fails "
+        "the same way, so the application cannot sync; nothing of it is checked until it renders.")  # fmt: skip
+
+
+@needs_helm
+def test_a_packaged_subcharts_schema_reference_leaves_the_chart_unrendered(repo, server):
+    url, hits = server
+    data = io.BytesIO()
+    with tarfile.open(fileobj=data, mode="w:gz") as tar:
+        for name, text in {"sub/Chart.yaml": "apiVersion: v2\nname: sub\nversion: 1.0.0\n",
+                           "sub/values.schema.json": _schema("$ref", f"{url}/s.json")}.items():  # fmt: skip
+            info = tarfile.TarInfo(name)
+            info.size = len(text.encode())
+            tar.addfile(info, io.BytesIO(text.encode()))
+    (repo / "c/charts").mkdir()
+    (repo / "c/charts/sub-1.0.0.tgz").write_bytes(data.getvalue())
+    result = runner.invoke(app, ["lint", "c"])
+    assert hits == []
+    assert result.output.splitlines()[0] == (
+        f"c/Chart.yaml:1:1: warning HL009 source-not-rendered: c/charts/sub-1.0.0.tgz holds a "
+        f"sub/values.schema.json that refers to '{url}/s.json', which Helm loads (a URL, or a file of the repo "
+        "server) to validate the values: hooklint never uses the network nor reads outside the repository. Argo CD "
+        "fetches it when it renders the application. hooklint did not render c/, so none of the chart's objects were "
+        "checked, hooks included.")  # fmt: skip
+
+
+@needs_helm
+def test_the_helm_child_runs_with_an_environment_built_from_nothing_and_no_network(repo, monkeypatch):
+    seen: list[tuple[list[str], dict[str, str]]] = []
+    real = bounded.run
+
+    def recorded(argv, **kwargs):
+        seen.append((list(argv), dict(kwargs["env"])))
+        return real(argv, **kwargs)
+
+    monkeypatch.setenv("MY_SECRET_TOKEN", "s3cr3t")
+    monkeypatch.setenv("HELM_REPOSITORY_CONFIG", "/etc/helm/repositories.yaml")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "x")
+    monkeypatch.setattr(bounded, "run", recorded)
+    result = runner.invoke(app, ["lint", "c"])
+    assert result.exit_code == 0, result.output
+    assert seen, "the chart was rendered"
+    allowed = {"PATH", "HOME", "LANG", "LC_ALL", "TZ", "KUBECONFIG", "HELM_CACHE_HOME", "HELM_CONFIG_HOME",
+               "HELM_DATA_HOME", "HELM_PLUGINS", "HELM_REGISTRY_CONFIG", "HELM_REPOSITORY_CONFIG", "HELM_C_LIB"}  # fmt: skip
+    for argv, env in seen:
+        assert set(env) <= allowed, sorted(set(env) - allowed)
+        assert not env["HELM_REPOSITORY_CONFIG"].startswith("/etc/")
+        isolation = sandbox.network_isolation(str(repo))
+        assert tuple(argv[: len(isolation)]) == isolation
