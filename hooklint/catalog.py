@@ -146,6 +146,46 @@ def markdown_table(catalog: Catalog) -> str:
     return "\n".join(lines) + "\n"
 
 
+class UnknownRule(LookupError):
+    """Raised by :func:`explain_text`: the name is no rule's id or slug, or is an id prefix of
+    several rules. ``str()`` is the one-line message the command line prints after
+    ``hooklint: error: ``."""
+
+
+def explain_text(catalog: Catalog, name: str) -> str:
+    """What ``hooklint explain NAME`` prints (without the final newline): the rule's id, slug,
+    severity and summary, what it does, why it matters, how to fix it, and its first bad and first
+    good example, the bad one with the positions (and messages) it is reported at.
+
+    ``name`` is an id (any case) or a slug; surrounding blanks are ignored. Raises
+    :class:`UnknownRule` for an id prefix of rules (``HL1``: it lists them) and for a name that is
+    no rule (with the nearest id or slug as a suggestion, when one is close enough)."""
+    rule = catalog.resolve(name.strip())
+    prefix = name.strip().upper()
+    if rule is None and re.fullmatch(r"HL\d{0,2}", prefix):
+        matching = [f"{r.id} {r.slug}" for r in catalog.sorted() if r.id.startswith(prefix)]
+        if matching:  # an id prefix, as --select takes: one rule at a time here
+            raise UnknownRule(f"{name.strip()!r} is a prefix of {len(matching)} rules ({', '.join(matching)}): explain one of them")
+    if rule is None:
+        import difflib
+
+        names = [r.id for r in catalog.sorted()] + [r.slug for r in catalog.sorted()]
+        close = difflib.get_close_matches(name.strip(), names, n=1, cutoff=0.6) or difflib.get_close_matches(
+            name.strip().upper(), names, n=1, cutoff=0.6)  # fmt: skip
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise UnknownRule(f"unknown rule {name!r}{hint} ('hooklint rules' lists them)")
+    examples = load_examples(rule)
+    out = [f"{rule.id} {rule.slug} ({rule.severity})", "", rule.summary, "",
+           "What it does", rule.what, "", "Why it matters", rule.why, "", "How to fix", rule.fix]  # fmt: skip
+    for kind, title in (("bad", "Example that is reported"), ("good", "Use instead")):
+        for example in examples[kind][:1]:
+            out += ["", f"{title} ({example['name']}):", example["manifest"].rstrip()]
+            for expect in example.get("expect") or []:
+                message = f": {expect['message']}" if expect.get("message") else ""
+                out.append(f"-> reported at line {expect['line']}, column {expect['column']}{message}")
+    return "\n".join(out)
+
+
 #: Where the generated rule pages live in the repository.
 DOCS_DIR = "docs/rules"
 

@@ -6,7 +6,6 @@ or input errors (a missing path, an unreadable file), and any internal error.
 
 from __future__ import annotations
 
-import re
 import sys
 from enum import Enum
 from typing import Annotated, Iterable, Iterator, NoReturn, Optional
@@ -533,33 +532,13 @@ def fix_command(
 @app.command(cls=_Command)
 def explain(rule_id: Annotated[str, typer.Argument(metavar="RULE", help="Rule id (HL101) or slug.")]) -> None:
     """Show a rule's documentation and its examples, with the positions each bad one is reported at."""
-    import difflib
+    from hooklint.catalog import UnknownRule, explain_text, load_catalog
 
-    from hooklint.catalog import load_catalog, load_examples
-
-    catalog = load_catalog()
-    rule = catalog.resolve(rule_id.strip())
-    prefix = rule_id.strip().upper()
-    if rule is None and re.fullmatch(r"HL\d{0,2}", prefix):
-        matching = [f"{r.id} {r.slug}" for r in catalog.sorted() if r.id.startswith(prefix)]
-        if matching:  # an id prefix, as --select takes: one rule at a time here
-            _fail(f"{rule_id.strip()!r} is a prefix of {len(matching)} rules ({', '.join(matching)}): explain one of them")
-    if rule is None:
-        names = [r.id for r in catalog.sorted()] + [r.slug for r in catalog.sorted()]
-        close = difflib.get_close_matches(rule_id.strip(), names, n=1, cutoff=0.6) or difflib.get_close_matches(
-            rule_id.strip().upper(), names, n=1, cutoff=0.6)  # fmt: skip
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        _fail(f"unknown rule {rule_id!r}{hint} ('hooklint rules' lists them)")
-    examples = load_examples(rule)
-    out = [f"{rule.id} {rule.slug} ({rule.severity})", "", rule.summary, "",
-           "What it does", rule.what, "", "Why it matters", rule.why, "", "How to fix", rule.fix]  # fmt: skip
-    for kind, title in (("bad", "Example that is reported"), ("good", "Use instead")):
-        for example in examples[kind][:1]:
-            out += ["", f"{title} ({example['name']}):", example["manifest"].rstrip()]
-            for expect in example.get("expect") or []:
-                message = f": {expect['message']}" if expect.get("message") else ""
-                out.append(f"-> reported at line {expect['line']}, column {expect['column']}{message}")
-    typer.echo("\n".join(out))
+    try:
+        text = explain_text(load_catalog(), rule_id)
+    except UnknownRule as exc:
+        _fail(str(exc))
+    typer.echo(text)
 
 
 def main() -> None:
