@@ -14,7 +14,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import AbstractSet, Any, Mapping
 
 import yaml
 
@@ -184,6 +184,31 @@ def explain_text(catalog: Catalog, name: str) -> str:
                 message = f": {expect['message']}" if expect.get("message") else ""
                 out.append(f"-> reported at line {expect['line']}, column {expect['column']}{message}")
     return "\n".join(out)
+
+
+def rules_listing(catalog: Catalog, enabled: AbstractSet[str], severity: Mapping[str, str], as_json: bool = False) -> str:
+    """What ``hooklint rules`` prints, one row per rule in id order: its id, severity (``severity``
+    maps a rule id to the configuration's override, as lint reports it; else the rule file's),
+    slug, whether it is in ``enabled``, its fix (``safe``, ``unsafe`` or none) and summary.
+
+    Text: one aligned line per rule (``on``/``off``, ``-`` for no fix). ``as_json``:
+    ``{"rules": [{"id", "slug", "severity", "enabled", "fix", "summary"}, ...]}`` indented by 2,
+    ``fix`` null for none. Either ends with a newline."""
+
+    def shown(rule: Rule) -> str:
+        return severity.get(rule.id, rule.severity)
+
+    if as_json:
+        import json
+
+        rows = [{"id": r.id, "slug": r.slug, "severity": shown(r), "enabled": r.id in enabled,
+                 "fix": r.autofix, "summary": r.summary} for r in catalog.sorted()]  # fmt: skip
+        return json.dumps({"rules": rows}, indent=2, ensure_ascii=False) + "\n"
+    lines = []
+    for rule in catalog.sorted():
+        state = "on " if rule.id in enabled else "off"
+        lines.append(f"{rule.id}  {shown(rule):<7}  {rule.slug:<36}  {state}  {rule.autofix or '-':<6}  {rule.summary}\n")
+    return "".join(lines)
 
 
 #: Where the generated rule pages live in the repository.

@@ -405,9 +405,7 @@ def rules(
 ) -> None:
     """List every rule: id, severity, slug, whether the configuration enables it, whether
     'hooklint fix' can fix it (safe, unsafe or -), and its summary."""
-    import json
-
-    from hooklint.catalog import load_catalog, markdown_table, write_rule_pages
+    from hooklint.catalog import load_catalog, markdown_table, rules_listing, write_rule_pages
     from hooklint.config import ConfigError
     from hooklint.engine import Engine
 
@@ -426,19 +424,7 @@ def rules(
         engine = Engine(_load_config(config), catalog)
     except ConfigError as exc:
         _fail(str(exc))
-    enabled = engine.enabled
-
-    def severity(rule) -> str:  # the configuration's severity override, as lint reports it
-        return engine.severity.get(rule.id, rule.severity)
-
-    if format is RulesFormat.json:
-        rows = [{"id": r.id, "slug": r.slug, "severity": severity(r), "enabled": r.id in enabled,
-                 "fix": r.autofix, "summary": r.summary} for r in catalog.sorted()]  # fmt: skip
-        typer.echo(json.dumps({"rules": rows}, indent=2, ensure_ascii=False))
-        return
-    for rule in catalog.sorted():
-        state = "on " if rule.id in enabled else "off"
-        typer.echo(f"{rule.id}  {severity(rule):<7}  {rule.slug:<36}  {state}  {rule.autofix or '-':<6}  {rule.summary}")
+    typer.echo(rules_listing(catalog, engine.enabled, engine.severity, as_json=format is RulesFormat.json), nl=False)
 
 
 def _run_fix(paths: list[str], cfg, unsafe: bool, diff: bool, backoff_limit: int = 1,
