@@ -251,15 +251,7 @@ def lint(
             written = write(write_baseline, result)
         except BaselineError as exc:
             _fail(str(exc))
-        count, left = written.count, written.left_out
-        line = f"hooklint: wrote {count} finding{'s' if count != 1 else ''} to the baseline {write_baseline}"
-        if left:  # they still fail a run with --baseline: say so now, not then
-            rules = ", ".join(sorted(set(left)))
-            remedy = "fix the source" if "HL008" not in left else "fix the source or install its renderer"
-            line += (f"; {len(left)} finding{'s' if len(left) != 1 else ''} ({rules}) "
-                     f"{'is' if len(left) == 1 else 'are'} never baselined: {remedy}, or ignore the rule for "
-                     "that path")  # fmt: skip
-        typer.echo(line, err=True)
+        typer.echo(written.summary(write_baseline), err=True)
         raise typer.Exit(EXIT_CLEAN)
     raise typer.Exit(EXIT_FINDINGS if _failing(cfg, result.findings) or not_written else EXIT_CLEAN)
 
