@@ -478,20 +478,17 @@ def fix_command(
         if len(paths) != 1:
             _fail("'-' (stdin) cannot be fixed together with other paths")
         from hooklint.fix import FixOptions, fix_stdin, unified_diff
-        from hooklint.pipeline import lint_text
 
         try:  # bytes, so that \r\n line endings come back as they went in
             text = sys.stdin.buffer.read().decode("utf-8")
         except UnicodeDecodeError as exc:
             _fail(f"-: not valid UTF-8 (byte {exc.start}); nothing fixed")
-        catalog = load_catalog()
-        outcome = fix_stdin(text, cfg, catalog, FixOptions(unsafe_fixes, backoff_limit, active_deadline_seconds))
-        sys.stdout.write(unified_diff(outcome, ".") if diff else outcome.fixed)
-        for finding, reason in outcome.left:
+        done = fix_stdin(text, cfg, load_catalog(), FixOptions(unsafe_fixes, backoff_limit, active_deadline_seconds))
+        sys.stdout.write(unified_diff(done.fix, ".") if diff else done.fix.fixed)
+        for finding, reason in done.fix.left:
             typer.echo(escape_controls(f"-:{finding.span.line}:{finding.span.column}: {finding.rule_id} left for a person: {reason}"), err=True)
-        remaining = lint_text(outcome.fixed, cfg, catalog, path="-")
-        typer.echo(render(RunResult(findings=remaining, files=1)), err=True, nl=False)
-        raise typer.Exit(EXIT_FINDINGS if failing(remaining) or (diff and outcome.changed) else EXIT_CLEAN)
+        typer.echo(render(RunResult(findings=done.remaining, files=1)), err=True, nl=False)
+        raise typer.Exit(EXIT_FINDINGS if failing(done.remaining) or (diff and done.fix.changed) else EXIT_CLEAN)
     run = _run_fix(paths, cfg, unsafe_fixes, diff, backoff_limit, active_deadline_seconds)
     if run.errors:
         for error in run.errors:

@@ -891,9 +891,20 @@ def fix_paths(paths: list[str], config: Config, catalog: Catalog, options: FixOp
     return run
 
 
-def fix_stdin(text: str, config: Config, catalog: Catalog, options: FixOptions) -> FileFix:
-    """Fix a stream read from stdin (path ``-``); the caller writes ``fixed`` to stdout."""
+@dataclass(slots=True)
+class StdinFix:
+    """What :func:`fix_stdin` did: ``fix``, the stream's outcome (path ``-``), and ``remaining``,
+    the sorted findings of a lint of the fixed text (what decides the exit code)."""
+
+    fix: FileFix
+    remaining: list[Finding]
+
+
+def fix_stdin(text: str, config: Config, catalog: Catalog, options: FixOptions) -> StdinFix:
+    """Fix a stream read from stdin (path ``-``), then lint the fixed text as ``-``; the caller
+    writes ``fix.fixed`` (or its diff) to stdout and reports ``remaining``. Touches no file."""
     from hooklint.pipeline import lint_text
 
     findings = lint_text(text, config, catalog, path="-")
-    return fix_text("-", text, findings, config, catalog, options)
+    outcome = fix_text("-", text, findings, config, catalog, options)
+    return StdinFix(outcome, lint_text(outcome.fixed, config, catalog, path="-"))
