@@ -137,21 +137,6 @@ def _override(cfg, select, ignore, exclude, fail_on):
     return cfg
 
 
-def _failing(cfg, findings: Iterable) -> bool:
-    """Whether ``findings`` fail the run: one at or above the configuration's ``fail-on``
-    severity (``--fail-on``; ``never``: none does), or an HL009 with ``fail-on-unrendered: true``.
-    The one place lint, diff and fix ask it."""
-    from hooklint.findings import SEVERITY_RANK
-
-    findings = list(findings)
-    if cfg.fail_on_unrendered and any(f.rule_id == "HL009" for f in findings):
-        return True  # fail-on-unrendered: an HL009 fails the run as an error would
-    if cfg.fail_on == "never":
-        return False
-    threshold = SEVERITY_RANK[cfg.fail_on]
-    return any(SEVERITY_RANK[f.severity] >= threshold for f in findings)
-
-
 def _write(text: "str | Iterable[str]", output: Optional[str]) -> None:
     """Write a report (its text, or its text in pieces) to stdout or to ``output``."""
     chunks = (text,) if isinstance(text, str) else text
@@ -253,7 +238,7 @@ def lint(
             _fail(str(exc))
         typer.echo(written.summary(write_baseline), err=True)
         raise typer.Exit(EXIT_CLEAN)
-    raise typer.Exit(EXIT_FINDINGS if _failing(cfg, result.findings) or not_written else EXIT_CLEAN)
+    raise typer.Exit(EXIT_FINDINGS if cfg.failing(result.findings) or not_written else EXIT_CLEAN)
 
 
 class DiffFormat(str, Enum):
@@ -304,7 +289,7 @@ def diff(
     _write(text, output)
     if change.errors:
         raise typer.Exit(EXIT_ERROR)
-    raise typer.Exit(EXIT_FINDINGS if _failing(cfg, change.new) else EXIT_CLEAN)
+    raise typer.Exit(EXIT_FINDINGS if cfg.failing(change.new) else EXIT_CLEAN)
 
 STARTER = """\
 # yaml-language-server: $schema={schema}
@@ -471,9 +456,6 @@ def fix_command(
     paths = paths or ["."]
     cfg = _override(_load_config(config, paths), None, None, None, fail_on)
 
-    def failing(findings) -> bool:
-        return _failing(cfg, findings)
-
     if "-" in paths:
         if len(paths) != 1:
             _fail("'-' (stdin) cannot be fixed together with other paths")
@@ -488,19 +470,19 @@ def fix_command(
         for finding, reason in done.fix.left:
             typer.echo(escape_controls(f"-:{finding.span.line}:{finding.span.column}: {finding.rule_id} left for a person: {reason}"), err=True)
         typer.echo(render(RunResult(findings=done.remaining, files=1)), err=True, nl=False)
-        raise typer.Exit(EXIT_FINDINGS if failing(done.remaining) or (diff and done.fix.changed) else EXIT_CLEAN)
+        raise typer.Exit(EXIT_FINDINGS if cfg.failing(done.remaining) or (diff and done.fix.changed) else EXIT_CLEAN)
     run = _run_fix(paths, cfg, unsafe_fixes, diff, backoff_limit, active_deadline_seconds)
     if run.errors:
         for error in run.errors:
             typer.echo(escape_controls(f"hooklint: error: {error.path}: {error.message}"), err=True)
         raise typer.Exit(EXIT_ERROR)
     if diff:
-        raise typer.Exit(EXIT_FINDINGS if any(f.changed for f in run.files) or failing(run.unfixed()) else EXIT_CLEAN)
+        raise typer.Exit(EXIT_FINDINGS if any(f.changed for f in run.files) or cfg.failing(run.unfixed()) else EXIT_CLEAN)
     from hooklint.pipeline import lint_paths
 
     result = lint_paths(paths, cfg, load_catalog(), jobs=1)
     sys.stdout.write(render(result))
-    raise typer.Exit(EXIT_ERROR if result.errors else EXIT_FINDINGS if failing(result.findings) or run.not_written
+    raise typer.Exit(EXIT_ERROR if result.errors else EXIT_FINDINGS if cfg.failing(result.findings) or run.not_written
                      else EXIT_CLEAN)  # fmt: skip
 
 
