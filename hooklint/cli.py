@@ -425,10 +425,7 @@ def _run_fix(paths: list[str], cfg, unsafe: bool, diff: bool, backoff_limit: int
         typer.echo(escape_controls(f"{finding.path}:{finding.span.line}:{finding.span.column}: {finding.rule_id} left for a person: {reason}"), err=True)
     for path, why, count in run.not_written:
         typer.echo(escape_controls(f"hooklint: {path}: {why}: not written ({count} fix{'es' if count != 1 else ''} not applied)"), err=True)
-    changed = sum(1 for f in run.files if f.changed)
-    verb = "would fix" if diff else "fixed"
-    typer.echo(f"hooklint: {verb} {run.fixed_count} finding{'s' if run.fixed_count != 1 else ''} in {changed} "
-               f"file{'s' if changed != 1 else ''}", err=True)  # fmt: skip
+    typer.echo(run.summary(would=diff), err=True)
     return run
 
 

@@ -806,6 +806,14 @@ class FixRun:
     def fixed_count(self) -> int:
         return sum(len(f.fixed_findings) for f in self.files)
 
+    def summary(self, would: bool = False) -> str:
+        """The last line ``fix`` prints on stderr (no newline): ``hooklint: fixed N findings in M
+        files`` (M: the files changed), ``would fix`` for a run that writes nothing (``--diff``)."""
+        changed = sum(1 for f in self.files if f.changed)
+        verb = "would fix" if would else "fixed"
+        return (f"hooklint: {verb} {self.fixed_count} finding{'s' if self.fixed_count != 1 else ''} in {changed} "
+                f"file{'s' if changed != 1 else ''}")  # fmt: skip
+
 
 def _named_roots(paths: list[str]) -> list[str]:
     """The trees a run may write in: each named folder, or the folder of each named file."""
