@@ -6,6 +6,9 @@ tags, parameters) and then its examples (``good``/``bad`` manifests; each bad on
 ``severity`` lines of each file; the rest of the metadata is parsed when a report needs it (SARIF,
 ``rules``, ``explain``), and the examples by ``explain`` and the tests. ``rules/rule.schema.json`` describes
 both documents and is enforced by the test suite, not at run time.
+
+What the ``rules`` and ``explain`` commands print is built here (:func:`rules_listing`,
+:func:`explain_text`, :func:`markdown_table`), as are the rule pages of ``docs/rules``.
 """
 
 from __future__ import annotations

@@ -1,5 +1,11 @@
 """The command line: options in, exit codes out, no logic.
 
+Each command parses its options, calls the module that does the work (the pipeline, :mod:`hooklint.fix`,
+:mod:`hooklint.review`, the catalog's :func:`~hooklint.catalog.explain_text` and
+:func:`~hooklint.catalog.rules_listing`), prints what it returns (lint, diff and plan through the
+reporter their ``--format`` names) and maps it to an exit code (:meth:`hooklint.config.Config.failing`
+says whether findings fail the run).
+
 Exit codes: 0 nothing at or above ``--fail-on``; 1 findings at or above it; 2 usage, configuration
 or input errors (a missing path, an unreadable file), and any internal error.
 """
