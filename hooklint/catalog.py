@@ -6,6 +6,9 @@ tags, parameters) and then its examples (``good``/``bad`` manifests; each bad on
 ``severity`` lines of each file; the rest of the metadata is parsed when a report needs it (SARIF,
 ``rules``, ``explain``), and the examples by ``explain`` and the tests. ``rules/rule.schema.json`` describes
 both documents and is enforced by the test suite, not at run time.
+
+What the ``rules`` and ``explain`` commands print is built here (:func:`rules_listing`,
+:func:`explain_text`, :func:`markdown_table`), as are the rule pages of ``docs/rules``.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import AbstractSet, Any, Mapping
 
 import yaml
 
@@ -144,6 +147,71 @@ def markdown_table(catalog: Catalog) -> str:
         summary = rule.summary.replace("|", "\\|")
         lines.append(f"| {rule.id} | `{rule.slug}` | {rule.severity} | {summary} |")
     return "\n".join(lines) + "\n"
+
+
+class UnknownRule(LookupError):
+    """Raised by :func:`explain_text`: the name is no rule's id or slug, or is an id prefix of
+    several rules. ``str()`` is the one-line message the command line prints after
+    ``hooklint: error: ``."""
+
+
+def explain_text(catalog: Catalog, name: str) -> str:
+    """What ``hooklint explain NAME`` prints (without the final newline): the rule's id, slug,
+    severity and summary, what it does, why it matters, how to fix it, and its first bad and first
+    good example, the bad one with the positions (and messages) it is reported at.
+
+    ``name`` is an id (any case) or a slug; surrounding blanks are ignored. Raises
+    :class:`UnknownRule` for an id prefix of rules (``HL1``: it lists them) and for a name that is
+    no rule (with the nearest id or slug as a suggestion, when one is close enough)."""
+    rule = catalog.resolve(name.strip())
+    prefix = name.strip().upper()
+    if rule is None and re.fullmatch(r"HL\d{0,2}", prefix):
+        matching = [f"{r.id} {r.slug}" for r in catalog.sorted() if r.id.startswith(prefix)]
+        if matching:  # an id prefix, as --select takes: one rule at a time here
+            raise UnknownRule(f"{name.strip()!r} is a prefix of {len(matching)} rules ({', '.join(matching)}): explain one of them")
+    if rule is None:
+        import difflib
+
+        names = [r.id for r in catalog.sorted()] + [r.slug for r in catalog.sorted()]
+        close = difflib.get_close_matches(name.strip(), names, n=1, cutoff=0.6) or difflib.get_close_matches(
+            name.strip().upper(), names, n=1, cutoff=0.6)  # fmt: skip
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise UnknownRule(f"unknown rule {name!r}{hint} ('hooklint rules' lists them)")
+    examples = load_examples(rule)
+    out = [f"{rule.id} {rule.slug} ({rule.severity})", "", rule.summary, "",
+           "What it does", rule.what, "", "Why it matters", rule.why, "", "How to fix", rule.fix]  # fmt: skip
+    for kind, title in (("bad", "Example that is reported"), ("good", "Use instead")):
+        for example in examples[kind][:1]:
+            out += ["", f"{title} ({example['name']}):", example["manifest"].rstrip()]
+            for expect in example.get("expect") or []:
+                message = f": {expect['message']}" if expect.get("message") else ""
+                out.append(f"-> reported at line {expect['line']}, column {expect['column']}{message}")
+    return "\n".join(out)
+
+
+def rules_listing(catalog: Catalog, enabled: AbstractSet[str], severity: Mapping[str, str], as_json: bool = False) -> str:
+    """What ``hooklint rules`` prints, one row per rule in id order: its id, severity (``severity``
+    maps a rule id to the configuration's override, as lint reports it; else the rule file's),
+    slug, whether it is in ``enabled``, its fix (``safe``, ``unsafe`` or none) and summary.
+
+    Text: one aligned line per rule (``on``/``off``, ``-`` for no fix). ``as_json``:
+    ``{"rules": [{"id", "slug", "severity", "enabled", "fix", "summary"}, ...]}`` indented by 2,
+    ``fix`` null for none. Either ends with a newline."""
+
+    def shown(rule: Rule) -> str:
+        return severity.get(rule.id, rule.severity)
+
+    if as_json:
+        import json
+
+        rows = [{"id": r.id, "slug": r.slug, "severity": shown(r), "enabled": r.id in enabled,
+                 "fix": r.autofix, "summary": r.summary} for r in catalog.sorted()]  # fmt: skip
+        return json.dumps({"rules": rows}, indent=2, ensure_ascii=False) + "\n"
+    lines = []
+    for rule in catalog.sorted():
+        state = "on " if rule.id in enabled else "off"
+        lines.append(f"{rule.id}  {shown(rule):<7}  {rule.slug:<36}  {state}  {rule.autofix or '-':<6}  {rule.summary}\n")
+    return "".join(lines)
 
 
 #: Where the generated rule pages live in the repository.

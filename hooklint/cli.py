@@ -1,12 +1,17 @@
 """The command line: options in, exit codes out, no logic.
 
+Each command parses its options, calls the module that does the work (the pipeline, :mod:`hooklint.fix`,
+:mod:`hooklint.review`, the catalog's :func:`~hooklint.catalog.explain_text` and
+:func:`~hooklint.catalog.rules_listing`), prints what it returns (lint, diff and plan through the
+reporter their ``--format`` names) and maps it to an exit code (:meth:`hooklint.config.Config.failing`
+says whether findings fail the run).
+
 Exit codes: 0 nothing at or above ``--fail-on``; 1 findings at or above it; 2 usage, configuration
 or input errors (a missing path, an unreadable file), and any internal error.
 """
 
 from __future__ import annotations
 
-import re
 import sys
 from enum import Enum
 from typing import Annotated, Iterable, Iterator, NoReturn, Optional
@@ -138,21 +143,6 @@ def _override(cfg, select, ignore, exclude, fail_on):
     return cfg
 
 
-def _failing(cfg, findings: Iterable) -> bool:
-    """Whether ``findings`` fail the run: one at or above the configuration's ``fail-on``
-    severity (``--fail-on``; ``never``: none does), or an HL009 with ``fail-on-unrendered: true``.
-    The one place lint, diff and fix ask it."""
-    from hooklint.findings import SEVERITY_RANK
-
-    findings = list(findings)
-    if cfg.fail_on_unrendered and any(f.rule_id == "HL009" for f in findings):
-        return True  # fail-on-unrendered: an HL009 fails the run as an error would
-    if cfg.fail_on == "never":
-        return False
-    threshold = SEVERITY_RANK[cfg.fail_on]
-    return any(SEVERITY_RANK[f.severity] >= threshold for f in findings)
-
-
 def _write(text: "str | Iterable[str]", output: Optional[str]) -> None:
     """Write a report (its text, or its text in pieces) to stdout or to ``output``."""
     chunks = (text,) if isinstance(text, str) else text
@@ -252,17 +242,9 @@ def lint(
             written = write(write_baseline, result)
         except BaselineError as exc:
             _fail(str(exc))
-        count, left = written.count, written.left_out
-        line = f"hooklint: wrote {count} finding{'s' if count != 1 else ''} to the baseline {write_baseline}"
-        if left:  # they still fail a run with --baseline: say so now, not then
-            rules = ", ".join(sorted(set(left)))
-            remedy = "fix the source" if "HL008" not in left else "fix the source or install its renderer"
-            line += (f"; {len(left)} finding{'s' if len(left) != 1 else ''} ({rules}) "
-                     f"{'is' if len(left) == 1 else 'are'} never baselined: {remedy}, or ignore the rule for "
-                     "that path")  # fmt: skip
-        typer.echo(line, err=True)
+        typer.echo(written.summary(write_baseline), err=True)
         raise typer.Exit(EXIT_CLEAN)
-    raise typer.Exit(EXIT_FINDINGS if _failing(cfg, result.findings) or not_written else EXIT_CLEAN)
+    raise typer.Exit(EXIT_FINDINGS if cfg.failing(result.findings) or not_written else EXIT_CLEAN)
 
 
 class DiffFormat(str, Enum):
@@ -313,7 +295,7 @@ def diff(
     _write(text, output)
     if change.errors:
         raise typer.Exit(EXIT_ERROR)
-    raise typer.Exit(EXIT_FINDINGS if _failing(cfg, change.new) else EXIT_CLEAN)
+    raise typer.Exit(EXIT_FINDINGS if cfg.failing(change.new) else EXIT_CLEAN)
 
 STARTER = """\
 # yaml-language-server: $schema={schema}
@@ -406,9 +388,7 @@ def rules(
 ) -> None:
     """List every rule: id, severity, slug, whether the configuration enables it, whether
     'hooklint fix' can fix it (safe, unsafe or -), and its summary."""
-    import json
-
-    from hooklint.catalog import load_catalog, markdown_table, write_rule_pages
+    from hooklint.catalog import load_catalog, markdown_table, rules_listing, write_rule_pages
     from hooklint.config import ConfigError
     from hooklint.engine import Engine
 
@@ -427,19 +407,7 @@ def rules(
         engine = Engine(_load_config(config), catalog)
     except ConfigError as exc:
         _fail(str(exc))
-    enabled = engine.enabled
-
-    def severity(rule) -> str:  # the configuration's severity override, as lint reports it
-        return engine.severity.get(rule.id, rule.severity)
-
-    if format is RulesFormat.json:
-        rows = [{"id": r.id, "slug": r.slug, "severity": severity(r), "enabled": r.id in enabled,
-                 "fix": r.autofix, "summary": r.summary} for r in catalog.sorted()]  # fmt: skip
-        typer.echo(json.dumps({"rules": rows}, indent=2, ensure_ascii=False))
-        return
-    for rule in catalog.sorted():
-        state = "on " if rule.id in enabled else "off"
-        typer.echo(f"{rule.id}  {severity(rule):<7}  {rule.slug:<36}  {state}  {rule.autofix or '-':<6}  {rule.summary}")
+    typer.echo(rules_listing(catalog, engine.enabled, engine.severity, as_json=format is RulesFormat.json), nl=False)
 
 
 def _run_fix(paths: list[str], cfg, unsafe: bool, diff: bool, backoff_limit: int = 1,
@@ -463,10 +431,7 @@ def _run_fix(paths: list[str], cfg, unsafe: bool, diff: bool, backoff_limit: int
         typer.echo(escape_controls(f"{finding.path}:{finding.span.line}:{finding.span.column}: {finding.rule_id} left for a person: {reason}"), err=True)
     for path, why, count in run.not_written:
         typer.echo(escape_controls(f"hooklint: {path}: {why}: not written ({count} fix{'es' if count != 1 else ''} not applied)"), err=True)
-    changed = sum(1 for f in run.files if f.changed)
-    verb = "would fix" if diff else "fixed"
-    typer.echo(f"hooklint: {verb} {run.fixed_count} finding{'s' if run.fixed_count != 1 else ''} in {changed} "
-               f"file{'s' if changed != 1 else ''}", err=True)  # fmt: skip
+    typer.echo(run.summary(would=diff), err=True)
     return run
 
 
@@ -494,72 +459,46 @@ def fix_command(
     paths = paths or ["."]
     cfg = _override(_load_config(config, paths), None, None, None, fail_on)
 
-    def failing(findings) -> bool:
-        return _failing(cfg, findings)
-
     if "-" in paths:
         if len(paths) != 1:
             _fail("'-' (stdin) cannot be fixed together with other paths")
         from hooklint.fix import FixOptions, fix_stdin, unified_diff
-        from hooklint.pipeline import lint_text
 
         try:  # bytes, so that \r\n line endings come back as they went in
             text = sys.stdin.buffer.read().decode("utf-8")
         except UnicodeDecodeError as exc:
             _fail(f"-: not valid UTF-8 (byte {exc.start}); nothing fixed")
-        catalog = load_catalog()
-        outcome = fix_stdin(text, cfg, catalog, FixOptions(unsafe_fixes, backoff_limit, active_deadline_seconds))
-        sys.stdout.write(unified_diff(outcome, ".") if diff else outcome.fixed)
-        for finding, reason in outcome.left:
+        done = fix_stdin(text, cfg, load_catalog(), FixOptions(unsafe_fixes, backoff_limit, active_deadline_seconds))
+        sys.stdout.write(unified_diff(done.fix, ".") if diff else done.fix.fixed)
+        for finding, reason in done.fix.left:
             typer.echo(escape_controls(f"-:{finding.span.line}:{finding.span.column}: {finding.rule_id} left for a person: {reason}"), err=True)
-        remaining = lint_text(outcome.fixed, cfg, catalog, path="-")
-        typer.echo(render(RunResult(findings=remaining, files=1)), err=True, nl=False)
-        raise typer.Exit(EXIT_FINDINGS if failing(remaining) or (diff and outcome.changed) else EXIT_CLEAN)
+        typer.echo(render(RunResult(findings=done.remaining, files=1)), err=True, nl=False)
+        raise typer.Exit(EXIT_FINDINGS if cfg.failing(done.remaining) or (diff and done.fix.changed) else EXIT_CLEAN)
     run = _run_fix(paths, cfg, unsafe_fixes, diff, backoff_limit, active_deadline_seconds)
     if run.errors:
         for error in run.errors:
             typer.echo(escape_controls(f"hooklint: error: {error.path}: {error.message}"), err=True)
         raise typer.Exit(EXIT_ERROR)
     if diff:
-        raise typer.Exit(EXIT_FINDINGS if any(f.changed for f in run.files) or failing(run.unfixed()) else EXIT_CLEAN)
+        raise typer.Exit(EXIT_FINDINGS if any(f.changed for f in run.files) or cfg.failing(run.unfixed()) else EXIT_CLEAN)
     from hooklint.pipeline import lint_paths
 
     result = lint_paths(paths, cfg, load_catalog(), jobs=1)
     sys.stdout.write(render(result))
-    raise typer.Exit(EXIT_ERROR if result.errors else EXIT_FINDINGS if failing(result.findings) or run.not_written
+    raise typer.Exit(EXIT_ERROR if result.errors else EXIT_FINDINGS if cfg.failing(result.findings) or run.not_written
                      else EXIT_CLEAN)  # fmt: skip
 
 
 @app.command(cls=_Command)
 def explain(rule_id: Annotated[str, typer.Argument(metavar="RULE", help="Rule id (HL101) or slug.")]) -> None:
     """Show a rule's documentation and its examples, with the positions each bad one is reported at."""
-    import difflib
+    from hooklint.catalog import UnknownRule, explain_text, load_catalog
 
-    from hooklint.catalog import load_catalog, load_examples
-
-    catalog = load_catalog()
-    rule = catalog.resolve(rule_id.strip())
-    prefix = rule_id.strip().upper()
-    if rule is None and re.fullmatch(r"HL\d{0,2}", prefix):
-        matching = [f"{r.id} {r.slug}" for r in catalog.sorted() if r.id.startswith(prefix)]
-        if matching:  # an id prefix, as --select takes: one rule at a time here
-            _fail(f"{rule_id.strip()!r} is a prefix of {len(matching)} rules ({', '.join(matching)}): explain one of them")
-    if rule is None:
-        names = [r.id for r in catalog.sorted()] + [r.slug for r in catalog.sorted()]
-        close = difflib.get_close_matches(rule_id.strip(), names, n=1, cutoff=0.6) or difflib.get_close_matches(
-            rule_id.strip().upper(), names, n=1, cutoff=0.6)  # fmt: skip
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        _fail(f"unknown rule {rule_id!r}{hint} ('hooklint rules' lists them)")
-    examples = load_examples(rule)
-    out = [f"{rule.id} {rule.slug} ({rule.severity})", "", rule.summary, "",
-           "What it does", rule.what, "", "Why it matters", rule.why, "", "How to fix", rule.fix]  # fmt: skip
-    for kind, title in (("bad", "Example that is reported"), ("good", "Use instead")):
-        for example in examples[kind][:1]:
-            out += ["", f"{title} ({example['name']}):", example["manifest"].rstrip()]
-            for expect in example.get("expect") or []:
-                message = f": {expect['message']}" if expect.get("message") else ""
-                out.append(f"-> reported at line {expect['line']}, column {expect['column']}{message}")
-    typer.echo("\n".join(out))
+    try:
+        text = explain_text(load_catalog(), rule_id)
+    except UnknownRule as exc:
+        _fail(str(exc))
+    typer.echo(text)
 
 
 def main() -> None:

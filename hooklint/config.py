@@ -46,10 +46,13 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from hooklint import argocd
 from hooklint.images import RegistryEntry
+
+if TYPE_CHECKING:
+    from hooklint.findings import Finding
 
 YAML_NAMES = (".hooklint.yaml", ".hooklint.yml")
 CONFIG_NAMES = YAML_NAMES  # kept for callers of the YAML-only days
@@ -240,6 +243,20 @@ class Config:
 
     def excluded(self, path: str) -> bool:
         return self.exclude(path)
+
+    def failing(self, findings: Iterable[Finding]) -> bool:
+        """Whether ``findings`` fail the run: one at or above the ``fail-on`` severity
+        (``--fail-on``; ``never``: none does), or an HL009 with ``fail-on-unrendered: true``.
+        The one place lint, diff and fix ask it (their exit code 1)."""
+        from hooklint.findings import SEVERITY_RANK
+
+        findings = list(findings)
+        if self.fail_on_unrendered and any(f.rule_id == "HL009" for f in findings):
+            return True  # fail-on-unrendered: an HL009 fails the run as an error would
+        if self.fail_on == "never":
+            return False
+        threshold = SEVERITY_RANK[self.fail_on]
+        return any(SEVERITY_RANK[f.severity] >= threshold for f in findings)
 
 
 def _where(path: str, lines: dict[tuple, int], key: tuple) -> str:

@@ -806,6 +806,14 @@ class FixRun:
     def fixed_count(self) -> int:
         return sum(len(f.fixed_findings) for f in self.files)
 
+    def summary(self, would: bool = False) -> str:
+        """The last line ``fix`` prints on stderr (no newline): ``hooklint: fixed N findings in M
+        files`` (M: the files changed), ``would fix`` for a run that writes nothing (``--diff``)."""
+        changed = sum(1 for f in self.files if f.changed)
+        verb = "would fix" if would else "fixed"
+        return (f"hooklint: {verb} {self.fixed_count} finding{'s' if self.fixed_count != 1 else ''} in {changed} "
+                f"file{'s' if changed != 1 else ''}")  # fmt: skip
+
 
 def _named_roots(paths: list[str]) -> list[str]:
     """The trees a run may write in: each named folder, or the folder of each named file."""
@@ -891,9 +899,20 @@ def fix_paths(paths: list[str], config: Config, catalog: Catalog, options: FixOp
     return run
 
 
-def fix_stdin(text: str, config: Config, catalog: Catalog, options: FixOptions) -> FileFix:
-    """Fix a stream read from stdin (path ``-``); the caller writes ``fixed`` to stdout."""
+@dataclass(slots=True)
+class StdinFix:
+    """What :func:`fix_stdin` did: ``fix``, the stream's outcome (path ``-``), and ``remaining``,
+    the sorted findings of a lint of the fixed text (what decides the exit code)."""
+
+    fix: FileFix
+    remaining: list[Finding]
+
+
+def fix_stdin(text: str, config: Config, catalog: Catalog, options: FixOptions) -> StdinFix:
+    """Fix a stream read from stdin (path ``-``), then lint the fixed text as ``-``; the caller
+    writes ``fix.fixed`` (or its diff) to stdout and reports ``remaining``. Touches no file."""
     from hooklint.pipeline import lint_text
 
     findings = lint_text(text, config, catalog, path="-")
-    return fix_text("-", text, findings, config, catalog, options)
+    outcome = fix_text("-", text, findings, config, catalog, options)
+    return StdinFix(outcome, lint_text(outcome.fixed, config, catalog, path="-"))

@@ -73,7 +73,7 @@ def test_write_baseline_to_a_path_that_cannot_be_written_is_one_error_line(tree)
 @pytest.mark.parametrize(
     "fail_on, expected", [("error", 0), ("warning", 1), ("note", 1), ("never", 0)])
 def test_one_fail_threshold_for_lint_fix_and_diff(tree, fail_on, expected):
-    """cli._failing decides it for every command: the one warning fails at warning and note only."""
+    """Config.failing decides it for every command: the one warning fails at warning and note only."""
     assert invoke("lint", "--fail-on", fail_on, "app").exit_code == expected
     assert invoke("fix", "--diff", "--fail-on", fail_on, "app").exit_code == expected
     assert invoke("lint", "--fail-on", "never", "app").exit_code == 0

@@ -64,6 +64,22 @@ class Written:
     count: int
     left_out: tuple[str, ...] = ()
 
+    def summary(self, path: str) -> str:
+        """The line ``lint --write-baseline`` prints on stderr (no newline) once the baseline is
+        written to ``path``: ``hooklint: wrote N findings to the baseline PATH``, and, when findings
+        were left out, how many, of which rules, and that they are never baselined (they still fail
+        a run with ``--baseline``: it says so now, not then), with the remedy (installing the
+        renderer too, for an HL008)."""
+        count, left = self.count, self.left_out
+        line = f"hooklint: wrote {count} finding{'s' if count != 1 else ''} to the baseline {path}"
+        if left:
+            rules = ", ".join(sorted(set(left)))
+            remedy = "fix the source" if "HL008" not in left else "fix the source or install its renderer"
+            line += (f"; {len(left)} finding{'s' if len(left) != 1 else ''} ({rules}) "
+                     f"{'is' if len(left) == 1 else 'are'} never baselined: {remedy}, or ignore the rule for "
+                     "that path")  # fmt: skip
+        return line
+
 
 def write_baseline(path: str, result: RunResult, root: Path | None = None) -> Written:
     """Write the live findings of ``result`` (but those of :data:`NEVER_BASELINED`) to ``path``;
