@@ -95,7 +95,7 @@ def file_problem(path: str, max_size: int) -> str | None:
     regular file``, ``larger than max-file-size (10,485,760 bytes)``. Nothing is opened."""
     try:
         info = os.stat(path)
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a NUL in the name, which no file has
         return None
     if stat.S_ISDIR(info.st_mode):
         return None

@@ -644,3 +644,58 @@ def test_cli_stdin_that_is_binary(tmp_path):
     proc = run_cli("lint", "-", stdin=b"\x00\x01binary", timeout=60)
     assert proc.returncode == 2
     assert proc.stderr.splitlines() == ["hooklint: error: -: binary content (NUL byte at offset 0); not a manifest"]
+
+
+# --- a NUL in a path a repository names ---------------------------------------------------------
+
+# Every field that names a path, holding a NUL (``"x\\0y"`` in YAML): Python's file-system calls
+# raise ValueError for one (Go's fail with "invalid argument"), which stopped the whole run
+# ("internal error: ValueError: embedded null byte", helper trial) or an application's lint.
+NUL = "x\\0y"  # YAML escape: a NUL inside a double-quoted scalar
+NUL_REPO = "https://example.com/acme/deploy.git"
+NUL_CASES = {
+ "k-resources": {"k/kustomization.yaml": f'resources:\n- "{NUL}"\n'},
+ "k-bases": {"k/kustomization.yaml": f'bases:\n- "{NUL}"\n'},
+ "k-components": {"k/kustomization.yaml": f'components:\n- "{NUL}"\n'},
+ "k-patch-path": {"k/kustomization.yaml": f'resources: [cm.yaml]\npatches:\n- path: "{NUL}"\n', "k/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"},
+ "k-psm": {"k/kustomization.yaml": f'resources: [cm.yaml]\npatchesStrategicMerge:\n- "{NUL}"\n', "k/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"},
+ "k-cmgen-files": {"k/kustomization.yaml": f'configMapGenerator:\n- name: a\n  files: ["{NUL}"]\n'},
+ "k-cmgen-env": {"k/kustomization.yaml": f'configMapGenerator:\n- name: a\n  envs: ["{NUL}"]\n'},
+ "k-replacements": {"k/kustomization.yaml": f'resources: [cm.yaml]\nreplacements:\n- path: "{NUL}"\n', "k/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"},
+ "k-openapi": {"k/kustomization.yaml": f'openapi:\n  path: "{NUL}"\n'},
+ "k-crds": {"k/kustomization.yaml": f'crds: ["{NUL}"]\n'},
+ "k-transformers": {"k/kustomization.yaml": f'transformers: ["{NUL}"]\n'},
+ "app-path": {".git/config": f'[remote "origin"]\n\turl = {NUL_REPO}\n', "apps/a.yaml": f'apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: a\nspec:\n  project: p\n  source:\n    repoURL: {NUL_REPO}\n    path: "{NUL}"\n  destination:\n    namespace: d\n'},
+ "app-valuefiles": {".git/config": f'[remote "origin"]\n\turl = {NUL_REPO}\n', "c/Chart.yaml": "apiVersion: v2\nname: c\nversion: 1.0.0\n", "c/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n", "apps/a.yaml": f'apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: a\nspec:\n  project: p\n  source:\n    repoURL: {NUL_REPO}\n    path: c\n    helm:\n      valueFiles: ["{NUL}"]\n  destination:\n    namespace: d\n'},
+ "app-components": {".git/config": f'[remote "origin"]\n\turl = {NUL_REPO}\n', "k/kustomization.yaml": "resources: [cm.yaml]\n", "k/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n", "apps/a.yaml": f'apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: a\nspec:\n  project: p\n  source:\n    repoURL: {NUL_REPO}\n    path: k\n    kustomize:\n      components: ["{NUL}"]\n  destination:\n    namespace: d\n'},
+ "appset-git-files": {".git/config": f'[remote "origin"]\n\turl = {NUL_REPO}\n', "apps/s.yaml": f'apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata:\n  name: s\nspec:\n  generators:\n  - git:\n      repoURL: {NUL_REPO}\n      revision: HEAD\n      files:\n      - path: "{NUL}"\n  template:\n    metadata:\n      name: x\n    spec:\n      project: p\n      source:\n        repoURL: {NUL_REPO}\n        path: k\n      destination:\n        namespace: d\n'},
+ "appset-git-dirs": {".git/config": f'[remote "origin"]\n\turl = {NUL_REPO}\n', "apps/s.yaml": f'apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata:\n  name: s\nspec:\n  generators:\n  - git:\n      repoURL: {NUL_REPO}\n      revision: HEAD\n      directories:\n      - path: "{NUL}"\n  template:\n    metadata:\n      name: "{{{{path.basename}}}}"\n    spec:\n      project: p\n      source:\n        repoURL: {NUL_REPO}\n        path: "{{{{path}}}}"\n      destination:\n        namespace: d\n'},
+ "chart-dep": {"c/Chart.yaml": f'apiVersion: v2\nname: c\nversion: 1.0.0\ndependencies:\n- name: d\n  version: 1.0.0\n  repository: "file://{NUL}"\n', "c/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"},
+}
+
+NUL_WHERE = {"app-path": "apps/a.yaml:8:1", "chart-dep": "c/Chart.yaml:5:3", "app-valuefiles": "c/Chart.yaml:1:1",
+             "appset-git-files": None, "appset-git-dirs": None}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(NUL_CASES))
+def test_a_nul_in_a_named_path_is_the_applications_hl007_never_a_crash(case, tmp_path, monkeypatch):
+    from hooklint.sources.helm import find_helm
+    from hooklint.sources.kustomize import find_kustomize
+
+    if case.startswith("k-") or case == "app-components":
+        if find_kustomize() is None:
+            pytest.skip("neither kustomize nor kubectl is installed")
+    elif case in ("app-valuefiles", "chart-dep") and find_helm() is None:
+        pytest.skip("no Helm")
+    (tmp_path / ".git").mkdir()
+    for name, text in NUL_CASES[case].items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    env = dict(os.environ, HOOKLINT_CACHE_DIR="off")
+    done = subprocess.run([sys.executable, "-m", "hooklint", "lint", "-f", "json", "."], env=env,
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert "internal error" not in done.stdout + done.stderr
+    where = NUL_WHERE.get(case, "k/kustomization.yaml:1:1")
+    found = [f"{f['path']}:{f['line']}:{f['column']}" for f in json.loads(done.stdout)["findings"] if f["rule_id"] == "HL007"]
+    assert (done.returncode, found) == ((1, [where]) if where else (0, [])), done.stdout

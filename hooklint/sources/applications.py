@@ -330,7 +330,7 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
         if not within(target, root):
             problem = f"{field_name}.path {folder!r} leaves the repository"
         else:
-            real = os.path.realpath(target)
+            real = facts.realpath(target)
             if not within(real, real_root):
                 problem = (f"{field_name}.path {folder!r} is a symbolic link to {real}, outside the repository "
                            "(app path outside root)")  # fmt: skip

@@ -57,6 +57,8 @@ def stat(path: str) -> os.stat_result:
             found = os.stat(path)
         except OSError as error:
             found = error
+        except ValueError:  # a NUL in the name: no such file
+            found = FileNotFoundError(2, "No such file or directory", path)
         _stats[path] = found
     if isinstance(found, OSError):
         raise found
@@ -87,11 +89,15 @@ def realpath(path: str) -> str:
     not seen before in the run: a normalised absolute path is its folder's real path (memoised)
     joined with its name, unless that name is a link, which ``os.path.realpath`` resolves. Paths
     with ``..``, ``.`` or doubled separators are resolved by ``os.path.realpath`` itself (``..``
-    after a link is physical, not lexical)."""
+    after a link is physical, not lexical). A name holding a NUL, which no file can have, is its
+    normalised self (``os.path.realpath`` raises ValueError: a repository's entry must not stop
+    the run)."""
     key = path if os.path.isabs(path) else os.path.join(os.getcwd(), path)
     found = _reals.get(key)
     if found is not None:
         return found
+    if "\0" in key:  # no file has such a name (the system refuses it): the name as written, normalised
+        return os.path.normpath(key)
     if os.path.normpath(key) != key:
         found = os.path.realpath(key)
     else:  # up to the nearest folder already resolved, then down one lstat per name (no recursion)

@@ -61,7 +61,7 @@ from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint.files import FileTooLarge, NotRegularFile, file_problem, make_dirs, problem_of, read_bytes, remove_tree, walk_tree
 from hooklint.loader import within
 from hooklint.yamlio import BoundedLoader, YamlTooComplex
-from hooklint.sources import bounded, sandbox
+from hooklint.sources import bounded, facts, sandbox
 from hooklint.sources.cache import cached, input_key
 from hooklint.sources.redact import tagging_inputs
 from hooklint.sources.rendered import Omission, RenderedDocument, Renderer, RenderError, RendererUnavailable, Rendering
@@ -524,7 +524,7 @@ def _dependency_build(chart: _Chart, root: str, max_file_size: int = DEFAULT_MAX
         if repository.startswith("file://"):
             spelled = repository[len("file://"):]
             folder = os.path.normpath(spelled if spelled.startswith("/") else os.path.join(chart.folder or ".", spelled))
-            real = os.path.realpath(folder)
+            real = facts.realpath(folder)
             if not within(real, real_root):
                 raise RenderError(f"chart dependency {name}: {repository} resolves outside the repository; hooklint "
                                   "reads nothing outside it (and Argo CD's checkout of the repository does not hold "
@@ -674,7 +674,7 @@ def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], ch
                                     "Argo CD reads it from the source named by the ref"))  # fmt: skip
             continue
         joined = os.path.join(root, name.lstrip("/")) if name.startswith("/") else os.path.join(chart, name)
-        real = os.path.realpath(joined)
+        real = facts.realpath(joined)
         if real == real_root or not within(real, real_root):
             raise RenderError(f"file '{name}' resolved to outside repository root", chart_yaml)
         problem = file_problem(real, max_file_size)

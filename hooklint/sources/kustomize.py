@@ -878,7 +878,7 @@ def _resolve(root: str, real_root: str, path: str, to_user: Callable[[str], str]
         candidate = os.path.join(current, part)
         try:
             info = os.lstat(candidate)
-        except OSError:
+        except (OSError, ValueError):  # missing, or a NUL in the name (no file has one)
             return None
         if not stat.S_ISLNK(info.st_mode):
             current = os.path.normpath(candidate)
@@ -1196,9 +1196,19 @@ def _version_output(argv: list[str]) -> str:
 
 
 def _error_of(stderr: str, returncode: int) -> str:
-    """kustomize's error from its stderr: the ``err="..."`` of kubectl's log line, else the text
-    from the ``Error: `` line on, without ``# Warning`` lines."""
-    for line in stderr.splitlines():
+    """kustomize's error from its stderr: the ``err="..."`` of kubectl's log line (klog), or the
+    lines of its multi-line form (``err=<``, each line after a tab, to a line `` >``: an error
+    holding a line break), never the log line's time and process id; else the text from the
+    ``Error: `` line on, without ``# Warning`` lines."""
+    all_lines = stderr.splitlines()
+    for index, line in enumerate(all_lines):
+        if re.search(r'"command failed" err=<\s*$', line):
+            body = []
+            for more in all_lines[index + 1:]:
+                if more.strip() == ">":
+                    break
+                body.append(more[1:] if more.startswith("\t") else more)
+            return "\n".join(body)
         quoted = re.search(r'"command failed" err=("(?:[^"\\]|\\.)*")', line)
         if quoted:
             try:

@@ -340,7 +340,7 @@ def _read(path: str, *, raw: bool = False):
     device), undecodable bytes replaced (``raw``: its bytes); None otherwise."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a NUL in the name
         return None
     try:
         info = os.fstat(fd)
