@@ -52,8 +52,9 @@ def read_bytes(path: str, max_size: int, streams: bool = False) -> bytes:
     """The bytes of the regular file ``path`` (symbolic links followed), at most ``max_size`` of
     them: the one way hooklint reads a file. The file is opened without blocking (``O_NONBLOCK``:
     a FIFO without a writer would wait forever) and checked with ``fstat`` on the open descriptor
-    before a byte is read. With ``streams``, a pipe or device is read too (to at most
-    ``max_size + 1`` bytes: the caller tells a stream that was too long from one that was not).
+    before a byte is read. With ``streams``, a pipe is read too (to at most ``max_size + 1`` bytes:
+    the caller tells a stream that was too long from one that was not); a device or socket never
+    is (``/dev/null`` would pass as an empty manifest, ``/dev/zero`` be read to the limit).
 
     Raises :class:`NotRegularFile` (a FIFO, socket, device or directory), :class:`FileTooLarge`
     (a regular file over ``max_size``, or one that grew past it while read) and OSError."""
@@ -63,7 +64,7 @@ def read_bytes(path: str, max_size: int, streams: bool = False) -> bytes:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
             raise NotRegularFile("a directory")
-        if not stat.S_ISREG(info.st_mode) and not streams:
+        if not stat.S_ISREG(info.st_mode) and not (streams and stat.S_ISFIFO(info.st_mode)):
             raise NotRegularFile(_file_kind(info.st_mode))
         if info.st_size > max_size:
             raise FileTooLarge(info.st_size, max_size)  # refused without reading it

@@ -12,6 +12,7 @@ from __future__ import annotations
 import codecs
 import os
 import re
+import stat
 import sys
 from bisect import bisect_right
 from dataclasses import dataclass, field
@@ -404,10 +405,11 @@ def read_file(path: str, max_size: int = DEFAULT_MAX_FILE_SIZE) -> LoadedFile:
     read or decoded comes back with ``error`` set and no documents, and so does an empty stdin
     (never a silent pass when the command feeding the pipe failed).
 
-    Only regular files are read, with one exception: a pipe or device named through ``/dev/`` or
-    ``/proc/`` (``/dev/stdin``, process substitution: ``hooklint lint <(helm template .)``) is read
-    to its end. Any other FIFO, socket or device named ``*.yaml`` is refused without a blocking
-    read (a FIFO without a writer would wait forever)."""
+    Only regular files are read, with one exception: a pipe named through ``/dev/`` or ``/proc/``
+    (``/dev/stdin``, process substitution: ``hooklint lint <(helm template .)``) is read to its end,
+    and, like stdin, is an error when it is empty (the command writing to it failed). Any other
+    FIFO, a socket or a device (``/dev/null``, ``/dev/zero``) is refused without a blocking read (a
+    FIFO without a writer would wait forever)."""
     try:
         if path == STDIN:
             data = sys.stdin.buffer.read(max_size + 1)
@@ -426,6 +428,9 @@ def read_file(path: str, max_size: int = DEFAULT_MAX_FILE_SIZE) -> LoadedFile:
     if path == STDIN and not data.strip():  # `helm template ... | hooklint lint -` whose first command failed
         return LoadedFile(path, error=InputError(path, "standard input is empty: nothing to lint (did the command "
                                                        "writing to the pipe fail?)"))  # fmt: skip
+    if path.startswith(_STREAM_PREFIXES) and not data.strip() and _is_pipe(path):  # `lint <(false)`
+        return LoadedFile(path, error=InputError(path, "the pipe is empty: nothing to lint (did the command "
+                                                       "writing to it fail?)"))  # fmt: skip
     try:
         text = decode_manifest(data)
     except FileRejected as exc:
@@ -444,6 +449,14 @@ def _too_large(path: str, max_size: int) -> LoadedFile:
 
 #: Where a named pipe or device is one the user handed over on purpose.
 _STREAM_PREFIXES = ("/dev/", "/proc/")
+
+
+def _is_pipe(path: str) -> bool:
+    """Whether ``path`` (already read) is a FIFO: process substitution, a pipe into ``/dev/stdin``."""
+    try:
+        return stat.S_ISFIFO(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return True  # the descriptor is gone once read: a pipe it was
 
 
 def within(path: str, folder: str) -> bool:

@@ -354,3 +354,30 @@ def test_a_folder_whose_every_file_is_excluded_is_an_input_error(tmp_path, monke
         "hooklint: error: app: every YAML or JSON file in this folder or below it is excluded (exclude, --exclude); "
         "nothing to lint\n"))
     assert runner.invoke(app, ["lint", "--exclude", "*.yaml", "app/cm.yaml"]).exit_code == 0
+
+
+@pytest.mark.parametrize("device", ["/dev/null", "/dev/zero"])
+def test_a_device_named_on_the_command_line_is_an_input_error(device):
+    """``/dev/null`` passed as an empty manifest (exit 0), ``/dev/zero`` was read to max-file-size."""
+    result = runner.invoke(app, ["lint", device])
+    assert (result.exit_code, result.output) == (2, f"hooklint: error: {device}: not a regular file (a device); not read\n")
+
+
+def test_an_empty_pipe_is_an_input_error_and_a_full_one_is_linted(tmp_path):
+    """``hooklint lint <(false)``: the command writing to the pipe failed, which passed silently."""
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "HOOKLINT_CACHE_DIR"} | {"HOOKLINT_CACHE_DIR": "off"}
+    outcomes = []
+    for text in (b"", b"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"):
+        read, write = os.pipe()
+        os.write(write, text)
+        os.close(write)
+        done = subprocess.run([sys.executable, "-m", "hooklint", "lint", f"/dev/fd/{read}"], pass_fds=(read,),
+                              cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)  # fmt: skip
+        os.close(read)
+        outcomes.append((done.returncode, done.stderr.replace(f"/dev/fd/{read}", "PIPE").splitlines()[:1]))
+    assert outcomes[0] == (2, ["hooklint: error: PIPE: the pipe is empty: nothing to lint (did the "
+                               "command writing to it fail?)"])  # fmt: skip
+    assert outcomes[1] == (0, [])
