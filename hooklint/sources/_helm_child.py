@@ -12,7 +12,7 @@ cost more than the render of a small chart) and reads one JSON request on stdin:
   "set": {...}, "set_string": {...}, "options": {<helm_render options>}, "crds": <bool>}`` answers
   ``{"manifests": {<template name>: <text>}, "crds": [{"filename": ..., "data": ...}]}``: Helm's
   ``ReadValuesFile`` and ``mergeMaps`` over the value files, then ``--set``, then
-  ``--set-string``; ``engine.Render`` after ``ProcessDependencies`` (``helm_render``); the CRDs of
+  ``--set-string``, then ``--set-file`` (``"set_file": [[name, path], ...]``); ``engine.Render`` after ``ProcessDependencies`` (``helm_render``); the CRDs of
   the enabled charts.
 
 Any failure answers ``{"error": <Helm's message>}``; a missing or unloadable SDK ``{"unavailable":
@@ -49,6 +49,8 @@ def _render(helm, native, request):
         values = _merge_maps(values, helm.parse_set_string(f"{name}={value}"))
     for name, value in request["set_string"].items():
         values = _merge_maps(values, helm.parse_set_string_values(f"{name}={value}"))
+    for name, path in request.get("set_file", []):  # pkg/cli/values/options.go: after --set-string
+        values = _merge_maps(values, helm.parse_set_file(f"{name}={path}"))
     with helm.Chart.load(request["chart"]) as loaded:
         # helm_render takes kube_version and api_versions (helm-c-sdk 0.2.2 RenderOptions), which
         # Chart.render does not pass on. Rendering processes dependencies (conditions, tags,

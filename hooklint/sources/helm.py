@@ -116,6 +116,13 @@ class HelmOptions:
     kube_version: str | None = None
     api_versions: tuple[str, ...] = ()
     skip_crds: bool = False
+    #: ``ignoreMissingValueFiles`` (Argo CD 2.3): a value file that does not exist is skipped.
+    ignore_missing_value_files: bool = False
+    #: ``skipSchemaValidation`` (Argo CD 2.14): ``helm template --skip-schema-validation``.
+    skip_schema_validation: bool = False
+    #: ``fileParameters`` as ``(name, path)``: ``--set-file name=path``, the path resolved as a
+    #: value file's is.
+    file_parameters: tuple[tuple[str, str], ...] = ()
     #: Where each of ``value_files`` is written, ``(file, line, column)`` (1-based): the
     #: Application's ``valueFiles`` entry, where a file hooklint leaves out is reported. Not part
     #: of the options' identity (nor of the render cache key).
@@ -129,8 +136,9 @@ class HelmOptions:
         Reads ``releaseName`` (else ``app_name``), ``namespace`` (else the destination's),
         ``valueFiles``, ``values``, ``valuesObject`` (which wins over ``values``, as in argo-cd
         ``pkg/apis/application/v1alpha1/types.go`` ``ValuesYAML``), ``parameters`` (``name``,
-        ``value``, ``forceString``), ``kubeVersion``, ``apiVersions`` and ``skipCrds``; other keys
-        are ignored. Raises ValueError (one line naming the key) for a value of the wrong type."""
+        ``value``, ``forceString``), ``fileParameters`` (``name``, ``path``), ``kubeVersion``,
+        ``apiVersions``, ``skipCrds``, ``skipSchemaValidation`` and ``ignoreMissingValueFiles``
+        (``reposerver/repository/repository.go`` ``helmTemplate``, v3.5.1); other keys are ignored. Raises ValueError (one line naming the key) for a value of the wrong type."""
         if spec_helm is None:
             return cls(release_name=app_name, namespace=namespace or None)
         if not isinstance(spec_helm, Mapping):
@@ -151,6 +159,15 @@ class HelmOptions:
                 raise ValueError(f"{where}.name must be a non-empty string")
             value = _typed(parameter, where, "value", str) or ""
             parameters.append((name, value, bool(_typed(parameter, where, "forceString", bool))))
+        file_parameters = []
+        for index, parameter in enumerate(get("fileParameters", list) or []):
+            where = f"spec.source.helm.fileParameters[{index}]"
+            if not isinstance(parameter, Mapping):
+                raise ValueError(f"{where} must be a mapping")
+            name, path = _typed(parameter, where, "name", str), _typed(parameter, where, "path", str)
+            if not name or not path:
+                raise ValueError(f"{where} needs a non-empty name and path")
+            file_parameters.append((name, path))
         return cls(
             release_name=release,
             namespace=get("namespace", str) or namespace or None,
@@ -160,6 +177,9 @@ class HelmOptions:
             kube_version=get("kubeVersion", str) or None,
             api_versions=tuple(_string_list(spec_helm, "apiVersions")),
             skip_crds=bool(get("skipCrds", bool)),
+            ignore_missing_value_files=bool(get("ignoreMissingValueFiles", bool)),
+            skip_schema_validation=bool(get("skipSchemaValidation", bool)),
+            file_parameters=tuple(file_parameters),
         )
 
 
@@ -641,7 +661,8 @@ def _sops_encrypted(path: str, max_file_size: int) -> bool:
 
 
 def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], chart_yaml: str,
-                         max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> tuple[list[_ValueFile], list[_Skipped]]:  # fmt: skip
+                         max_file_size: int = DEFAULT_MAX_FILE_SIZE, ignore_missing: bool = False,
+                         kind: str = "value file") -> tuple[list[_ValueFile], list[_Skipped]]:  # fmt: skip
     """argo-cd ``util/io/path`` ``ResolveValueFilePathOrUrl``: relative to the chart folder, or to
     the repository root with a leading ``/``; must resolve (symlinks followed) inside the root, and
     be a regular file of at most ``max_file_size`` bytes (else RenderError, HL007, as Argo CD fails).
@@ -649,7 +670,10 @@ def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], ch
     Returns the files read and the ones left out (issue 22: the chart is rendered without them and
     checked; each is HL009 on its ``valueFiles`` entry): helm-secrets files (``secrets://...``)
     and SOPS-encrypted ones (:func:`_sops_encrypted`), which hooklint never decrypts; URLs, which
-    it never fetches; ``$ref`` files of another repository; names holding the revision variables."""
+    it never fetches; ``$ref`` files of another repository; names holding the revision variables.
+    With ``ignore_missing`` (``ignoreMissingValueFiles``), a file that does not exist is skipped, as
+    Argo CD skips it (``getResolvedValueFiles``: ``os.IsNotExist``, then ``continue``). ``kind``
+    names the entries in messages (``value file``, or ``file parameter``)."""
     real_root = os.path.realpath(root)
     resolved, skipped = [], []
     for index, name in enumerate(value_files):
@@ -677,11 +701,13 @@ def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], ch
         real = facts.realpath(joined)
         if real == real_root or not within(real, real_root):
             raise RenderError(f"file '{name}' resolved to outside repository root", chart_yaml)
+        if ignore_missing and not os.path.lexists(real):
+            continue
         problem = file_problem(real, max_file_size)
         if problem is not None:
-            raise RenderError(f"value file {os.path.normpath(joined)} is {problem}: not read", chart_yaml)
+            raise RenderError(f"{kind} {os.path.normpath(joined)} is {problem}: not read", chart_yaml)
         if not os.path.isfile(real):
-            raise RenderError(f"value file {os.path.normpath(joined)} not found", chart_yaml)
+            raise RenderError(f"{kind} {os.path.normpath(joined)} not found", chart_yaml)
         if _sops_encrypted(real, max_file_size):
             skipped.append(_Skipped(index, f"value file {os.path.normpath(joined)} is SOPS-encrypted: hooklint never "
                                     "decrypts", "Argo CD's repo server decrypts it when helm-secrets wraps its helm"))  # fmt: skip
@@ -867,7 +893,13 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     files = _chart_files(chart, root, limits.max_file_size)  # first: a symlink leaving the repository is refused before any read
     tree = _read_chart(chart, root, max_file_size=limits.max_file_size)
     build = _dependency_build(tree, root, limits.max_file_size)
-    value_files, skipped = _resolve_value_files(chart, root, options.value_files, chart_yaml, limits.max_file_size)
+    value_files, skipped = _resolve_value_files(chart, root, options.value_files, chart_yaml, limits.max_file_size,
+                                                options.ignore_missing_value_files)  # fmt: skip
+    set_files, unset = _resolve_value_files(chart, root, tuple(path for _, path in options.file_parameters),
+                                            chart_yaml, limits.max_file_size, kind="file parameter")  # fmt: skip
+    if unset:  # a URL, an encrypted file, another repository's: the chart would render with another value
+        raise RenderError(f"spec.source.helm.fileParameters: {unset[0].message}", chart_yaml, needs_network=True,
+                          argocd_renders=unset[0].argocd_renders)  # fmt: skip
     places = options.value_file_places
     left_out = [Omission(s.message, *(places[s.index] if s.index < len(places) else (chart_yaml, 1, 1)),
                          argocd_renders=s.argocd_renders, unchecked=_OTHER_VALUES) for s in skipped]  # fmt: skip
@@ -892,11 +924,13 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
                           load.column, argocd_renders="Argo CD's Helm loads it when it renders the chart",
                           unchecked=_SCHEMAS_UNCHECKED) for load in first.values()]  # fmt: skip
     inputs = [path for path, _ in files] + [path for path, _ in build.files()] + [v.real for v in value_files]
+    inputs += [v.real for v in set_files]
     key = input_key([mode, renderer.version, repr(options), os.path.normpath(chart)], inputs, root)
     rendering = cached("helm", key, tagging_inputs(
         inputs, lambda: _render(mode, renderer, chart, tree, files, value_files, options, limits, root, build,
                                 [(options.value_files[s.index], o) for s, o in zip(skipped, left_out)],
-                                skip_schemas=bool(loads))))  # fmt: skip
+                                skip_schemas=bool(loads) or options.skip_schema_validation,
+                                set_files=set_files)))  # fmt: skip
     if left_out:  # where they are written is not in the key: added after the cache
         rendering = Rendering(rendering.renderer, rendering.documents, rendering.omitted + left_out)
     return rendering
@@ -916,9 +950,12 @@ _MARKER = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: hooklint-omitted-
 def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list[tuple[str, str]],
             value_files: list[_ValueFile], options: HelmOptions, limits: bounded.Limits,
             root: str | None = None, build: _Build | None = None,
-            left_out: list[tuple[str, Omission]] | None = None, skip_schemas: bool = False) -> Rendering:  # fmt: skip
+            left_out: list[tuple[str, Omission]] | None = None, skip_schemas: bool = False,
+            set_files: list[_ValueFile] | None = None) -> Rendering:  # fmt: skip
     """Render on a copy of the chart (``skip_schemas``: without its ``values.schema.json`` files,
-    whose references hooklint does not load: :func:`schema_loads`)."""
+    whose references hooklint does not load (:func:`schema_loads`), or as ``skipSchemaValidation``
+    asks), with copies of the value files and of the files of ``fileParameters`` (``set_files``,
+    in the order of ``options.file_parameters``)."""
     build = build or _Build()
     work = tempfile.mkdtemp(prefix="hooklint-helm-")
     try:
@@ -950,6 +987,12 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
             shutil.copyfile(value_file.real, target)
             value_paths.append(target)
             replacements.append((target, value_file.user))
+        file_paths = []
+        for index, ((name, _), set_file) in enumerate(zip(options.file_parameters, set_files or [])):
+            target = os.path.join(values_dir, f"file-{index}-{os.path.basename(set_file.real)}")
+            shutil.copyfile(set_file.real, target)
+            file_paths.append((name, target))
+            replacements.append((target, set_file.user))
         if options.values is not None:
             target = os.path.join(values_dir, "values-extra.yaml")  # Argo CD's temporary values file
             with open(target, "w", encoding="utf-8") as handle:
@@ -958,9 +1001,9 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
             replacements.append((target, "spec.source.helm.values"))
         try:
             if mode == "binary":
-                docs = _render_binary(copy, value_paths, options, work, limits, root)
+                docs = _render_binary(copy, value_paths, options, work, limits, root, file_paths)
             else:
-                docs = _render_sdk(copy, value_paths, options, work, limits, root)
+                docs = _render_sdk(copy, value_paths, options, work, limits, root, file_paths)
         except bounded.Stopped as exc:
             raise RenderError(f"Helm rendering of chart {os.path.normpath(chart)} {exc.reason}",
                               tree.configured_in) from None  # fmt: skip
@@ -1073,7 +1116,8 @@ def _clean_set(value: str) -> str:
 
 
 def _render_sdk(chart_dir: str, value_paths: list[str], options: HelmOptions, work: str,
-                limits: bounded.Limits, root: str | None = None) -> list[_Doc]:  # fmt: skip
+                limits: bounded.Limits, root: str | None = None,
+                file_paths: list[tuple[str, str]] | None = None) -> list[_Doc]:  # fmt: skip
     """The chart rendered by the Helm SDK in a child process (:mod:`hooklint.sources._helm_child`),
     then split and sorted as ``helm template`` does."""
     plain, forced = _set_parameters(options)
@@ -1086,7 +1130,8 @@ def _render_sdk(chart_dir: str, value_paths: list[str], options: HelmOptions, wo
         render_options["api_versions"] = list(options.api_versions)
     answer = _ask_sdk({
         "op": "render", "chart": chart_dir, "release": options.release_name, "values": value_paths,
-        "set": plain, "set_string": forced, "options": render_options, "crds": not options.skip_crds,
+        "set": plain, "set_string": forced, "set_file": file_paths or [], "options": render_options,
+        "crds": not options.skip_crds,
     }, work, limits, os.path.abspath(root) if root else None)  # fmt: skip
     if "error" in answer:
         raise _HelmFailed(str(answer["error"]))
@@ -1230,7 +1275,8 @@ def _quiet_env(work: str, repository: str | None = None) -> dict[str, str]:
 
 
 def _render_binary(chart_dir: str, value_paths: list[str], options: HelmOptions, work: str,
-                   limits: bounded.Limits, root: str | None = None) -> list[_Doc]:  # fmt: skip
+                   limits: bounded.Limits, root: str | None = None,
+                   file_paths: list[tuple[str, str]] | None = None) -> list[_Doc]:  # fmt: skip
     binary = sandbox.find_program("helm", os.path.abspath(root) if root else None)
     if binary is None:
         raise _HelmFailed("the helm binary is no longer on PATH")
@@ -1244,6 +1290,8 @@ def _render_binary(chart_dir: str, value_paths: list[str], options: HelmOptions,
         args += ["--set", f"{name}={value}"]
     for name, value in forced.items():
         args += ["--set-string", f"{name}={value}"]
+    for name, path in file_paths or []:
+        args += ["--set-file", f"{name}={path}"]
     for path in value_paths:
         args += ["--values", path]
     for api_version in options.api_versions:
