@@ -263,9 +263,15 @@ def test_an_applications_helm_options_apply_to_its_chart(repo):
 @pytest.mark.parametrize(
     "path, problem",
     [("deploy/typo", "spec.source.path 'deploy/typo' is not a folder of this repository"),
-     ("../../../etc", "spec.source.path '../../../etc' leaves the repository")],
+     ("../../../etc", "spec.source.path '../../../etc' leaves the repository (app path outside root)"),
+     # util/app/path Path joins the path to a checkout of a random name: a .. out of it is out,
+     # whatever the repository's own folder is called: ../<its name>/raw was read as raw
+     ("../{top}/raw", "spec.source.path '../{top}/raw' leaves the repository (app path outside root)"),
+     ("/raw", "spec.source.path '/raw' is an absolute path, which Argo CD refuses (app path is absolute): write it "
+              "from the repository's top without the leading /")],
 )  # fmt: skip
 def test_an_application_whose_path_cannot_render_is_an_error_at_its_source(repo, path, problem):
+    path, problem = path.replace("{top}", repo.name), problem.replace("{top}", repo.name)
     (repo / "apps" / "shop.yaml").write_text(APPS.replace("    path: raw\n", f"    path: {path}\n"))
     result = runner.invoke(app, ["lint", "apps"])
     assert result.exit_code == 1

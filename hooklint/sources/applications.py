@@ -327,7 +327,13 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
         problem = None
         plain = _plain(source)
         overrides: Sequence[str] = ()
-        if not within(target, root):
+        if os.path.isabs(folder):  # util/app/path/path.go Path, v3.5.1: "app path is absolute"
+            problem = f"{field_name}.path {folder!r} is an absolute path, which Argo CD refuses (app path is absolute): write it from the repository's top without the leading /"
+        elif os.path.normpath(folder).split(os.sep)[0] == "..":
+            # Path joins it to the checkout, a folder of a random name: any .. that leaves it is out
+            # ("app path outside root"), whatever this repository's folder is called
+            problem = f"{field_name}.path {folder!r} leaves the repository (app path outside root)"
+        elif not within(target, root):
             problem = f"{field_name}.path {folder!r} leaves the repository"
         else:
             real = facts.realpath(target)
