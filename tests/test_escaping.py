@@ -130,6 +130,12 @@ def test_markdown_cells_hold_no_markup_from_a_manifest():
     assert markdown._code("`x") == "`` `x ``"
 
 
+def test_markdown_cells_mention_no_one():
+    """A name or value quoting ``@everyone`` or ``@org/team`` stayed a live mention in a posted
+    pull-request comment (helper trial): a zero-width space follows each ``@``."""
+    assert markdown._cell("@everyone, @acme/platform-team") == "@&#8203;everyone, @&#8203;acme/platform-team"
+
+
 def test_mermaid_labels_cannot_close_the_block():
     label = markdown._label('```\n#lt;b#gt; "x" <y> &z \u202e')
     assert label == '#96;#96;#96;\\n#35;lt;b#35;gt; #quot;x#quot; #lt;y#gt; #amp;z \\u202e'

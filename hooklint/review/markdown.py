@@ -46,10 +46,12 @@ _ICON = {"error": "🛑", "warning": "⚠️", "note": "ℹ️"}
 def _cell(text: str) -> str:
     """``text`` safe in a Markdown table cell: no control character, no HTML (a manifest's value
     could close the ``<details>`` and forge the comment), no ``|``, and no link, image or code span
-    (``[``, ``]``, backticks and backslashes escaped)."""
+    (``[``, ``]``, backticks and backslashes escaped), and no @-mention: ``@`` is followed by a
+    zero-width space (``&#8203;``, as Dependabot writes them), so ``@everyone`` or ``@org/team`` in
+    a name never notifies anyone when the report is posted as a comment."""
     text = escape_controls(text).replace("\\", "\\\\").replace("`", "\\`").replace("[", "\\[").replace("]", "\\]")
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return text.replace("|", "\\|")
+    return text.replace("|", "\\|").replace("@", "@&#8203;")
 
 
 def _code(text: str) -> str:
