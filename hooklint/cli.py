@@ -274,8 +274,13 @@ def diff(
 
     cfg = _override(_load_config(config, paths or ["."]), None, None, None, fail_on)
     catalog = load_catalog()
-    try:
-        change = review(base, paths or [], cfg, catalog, head=head)
+    def reload(path: Optional[str]):  # the base revision's configuration, as this command line applies it
+        from hooklint.config import Config, load_config
+
+        return _override(load_config(path) if path is not None else Config(), None, None, None, fail_on)
+
+    try:  # a found (not named) configuration that the change edits is judged by the base's
+        change = review(base, paths or [], cfg, catalog, head=head, reload=reload if config is None else None)
     except (ReviewError, ConfigError) as exc:
         _fail(str(exc))
     for note in change.notes:
@@ -295,7 +300,7 @@ def diff(
     _write(text, output)
     if change.errors:
         raise typer.Exit(EXIT_ERROR)
-    raise typer.Exit(EXIT_FINDINGS if cfg.failing(change.new) else EXIT_CLEAN)
+    raise typer.Exit(EXIT_FINDINGS if (change.policy or cfg).failing(change.new) else EXIT_CLEAN)
 
 STARTER = """\
 # yaml-language-server: $schema={schema}

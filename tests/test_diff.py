@@ -684,3 +684,40 @@ def test_any_layout_of_files_and_links_is_written_exactly(tmp_path_factory):
         assert {p.name for p in (repo.parent).iterdir()} == outside
 
     check()
+
+
+# --- the policy in force: a change that edits the configuration is judged by the base's ---------
+
+
+@pytest.mark.parametrize("base_config", [None, "fail-on: warning\nignore: [HL208]\n"], ids=["adds", "edits"])
+def test_a_change_that_loosens_the_configuration_is_judged_by_the_bases(repo, base_config):
+    """A pull request adding a bad hook and a .hooklint.yaml of ``fail-on: never`` and ``ignore:
+    [HL1, HL2, HL3]`` reviewed as "0 new findings", exit 0 (helper trial): the policy that reviews
+    a change is the one in force, the base's; a named --config is taken as named."""
+    if base_config is not None:
+        (repo / ".hooklint.yaml").write_text(base_config)
+        commit_all(repo, "policy")
+    (repo / ".hooklint.yaml").write_text("fail-on: never\nignore: [HL1, HL2, HL3]\n")
+    commit_all(repo, "loosened")
+    base = "policy" if base_config is not None else "three"
+    code, new, stderr = new_findings(base, "--head", "loosened")
+    verb = "edits" if base_config is not None else "adds"
+    assert (code, new, stderr) == (0, [], (
+        f"hooklint: note: the change {verb} .hooklint.yaml: both revisions are checked with {base}'s configuration, "
+        "the policy in force (land a change to the policy on its own first, or pass --config)\n"))  # fmt: skip
+    (repo / "deploy/app/extra.yaml").write_text(BAD_HOOK.replace("  name: seed\n  annotations", "  name: extra\n  annotations"))
+    commit_all(repo, "bad")
+    code, new, stderr = new_findings(base, "--head", "bad")
+    assert code == 1 and ("deploy/app/extra.yaml", "HL102") in new, (code, new)
+    assert stderr.startswith(f"hooklint: note: the change {verb} .hooklint.yaml")
+    named, _, _ = new_findings(base, "--head", "bad", "--config", ".hooklint.yaml")
+    assert named == 0
+
+
+def test_a_change_that_keeps_the_configuration_is_judged_by_it(repo):
+    (repo / ".hooklint.yaml").write_text("fail-on: never\n")
+    commit_all(repo, "never")
+    (repo / "deploy/app/extra.yaml").write_text(BAD_HOOK.replace("  name: seed\n  annotations", "  name: extra\n  annotations"))
+    commit_all(repo, "bad-but-allowed")
+    code, new, stderr = new_findings("never", "--head", "bad-but-allowed")
+    assert (code, stderr) == (0, "") and ("deploy/app/extra.yaml", "HL102") in new

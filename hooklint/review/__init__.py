@@ -31,7 +31,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from hooklint.catalog import Catalog
-from hooklint.config import Config, PathFilter
+from hooklint.config import DEFAULT_MAX_FILE_SIZE, Config, ConfigError, PathFilter
+from hooklint.files import read_bytes
+from hooklint.loader import within as within_folder
 from hooklint.findings import Finding, InputError, RunResult, fingerprints, identity
 from hooklint.pipeline import PlannedApplication, lint_paths
 from hooklint.reporters.plan import plan_dict
@@ -72,6 +74,9 @@ class Review:
     not_compared: list[str] = field(default_factory=list)
     #: What a revision holds that was not compared, one line each (submodules; see :func:`checkout`).
     notes: list[str] = field(default_factory=list)
+    #: The configuration both sides were checked with (the base's when the change edits it:
+    #: :func:`_policy`); its ``fail-on`` decides the exit code. None: the one the caller gave.
+    policy: Config | None = None
 
 
 #: Seconds any one git command may take.
@@ -418,12 +423,67 @@ def _side(folder: str, revision: str | None, paths: list[str], config: Config, c
     return Side(revision, result, result.plans)
 
 
+#: The configuration files a change may add where the revision it is compared with had none.
+_CONFIG_NAMES = (".hooklint.yaml", ".hooklint.yml")
+
+
+def _policy(config: Config, reload: Callable[[str | None], Config], top: str, base_folder: str, head_folder: str,
+            paths: list[str], base: str) -> tuple[Config, str | None]:  # fmt: skip
+    """The configuration both sides are checked with, and the note saying why when it is not
+    ``config`` (the one found from the working tree): when the change adds, edits or deletes the
+    configuration file, the policy in force is ``base``'s (``reload(path)``: that file, or the
+    defaults for None, with the command line's options), else a pull request could turn off the
+    very check that reviews it (``fail-on: never``, ``ignore: [HL1]``: helper trial). Its globs
+    are made relative to the same folder of the repository at ``top``."""
+    found = os.path.realpath(config.path) if config.path else None
+    if found is not None and within_folder(found, top):
+        rel = os.path.relpath(found, top)
+    else:  # none in the working tree: one the change deletes?
+        folders = {os.path.dirname(os.path.normpath(p)) if not os.path.isdir(os.path.join(head_folder, p)) else p
+                   for p in paths}  # fmt: skip
+        candidates = [os.path.normpath(os.path.join(d, n)) for d in sorted(folders | {"."}) for n in _CONFIG_NAMES]
+        deleted = next((c for c in candidates if os.path.isfile(os.path.join(base_folder, c))), None)
+        if deleted is None:
+            return config, None
+        rel = deleted
+    head_file, base_file = os.path.join(head_folder, rel), os.path.join(base_folder, rel)
+    head_bytes, base_bytes = _bytes_of(head_file), _bytes_of(base_file)
+    if head_bytes == base_bytes:
+        return config, None
+    verb = "adds" if base_bytes is None else "deletes" if head_bytes is None else "edits"
+    try:
+        policy = reload(base_file if base_bytes is not None else None)
+    except ConfigError as exc:
+        raise ReviewError(f"{base}: {str(exc).replace(base_folder + os.sep, '')}") from None
+    if base_bytes is not None:
+        policy.path = os.path.join(top, rel)
+
+        def move(path_filter: PathFilter) -> PathFilter:
+            inside = os.path.relpath(path_filter.base, base_folder)
+            return path_filter if inside.startswith("..") else PathFilter(os.path.join(top, inside), path_filter.patterns)
+
+        policy = dataclasses.replace(policy, exclude=move(policy.exclude),
+                                     per_path_ignores=[(move(f), r) for f, r in policy.per_path_ignores])  # fmt: skip
+    policy.repo_urls = list(config.repo_urls)
+    return policy, (f"the change {verb} {rel}: both revisions are checked with {base}'s configuration, the policy in "
+                    "force (land a change to the policy on its own first, or pass --config)")  # fmt: skip
+
+
+def _bytes_of(path: str) -> bytes | None:
+    """The bytes of the regular file ``path`` (None when there is none)."""
+    try:
+        return read_bytes(path, DEFAULT_MAX_FILE_SIZE)
+    except OSError:
+        return None
+
+
 def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: str | None = None,
-           cwd: str | None = None) -> Review:  # fmt: skip
+           cwd: str | None = None, reload: Callable[[str | None], Config] | None = None) -> Review:  # fmt: skip
     """Compare revision ``base`` with the working tree (or revision ``head``) for ``paths``
     (relative to ``cwd``, default the current directory; none: the whole repository). Raises
     :class:`ReviewError` for git problems. Paths in the result are relative to the repository's
-    top folder on both sides."""
+    top folder on both sides. With ``reload`` (the configuration was found, not named), a change
+    to the configuration file is judged by ``base``'s (:func:`_policy`, said in the notes)."""
     cwd = os.path.abspath(cwd or os.getcwd())
     top, prefix = repository(cwd)
     relative = [os.path.normpath(os.path.join(prefix, p)) for p in paths] or ["."]
@@ -440,19 +500,27 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
         notes = [f"{base}: {note}" for note in base_copy.notes]
         if head_commit is None:
             _exists_on_a_side(relative, base_folder, base, top, None)
-        base_side = _side(base_folder, base, relative, config, catalog, top)
+            if reload is not None:
+                config, said = _policy(config, reload, top, base_folder, top, relative, base)
+                notes += [said] if said else []
+        base_side = _side(base_folder, base, relative, config, catalog, top) if head_commit is None else None
         if head_commit is None:
+            assert base_side is not None
             head_side = _side(top, None, relative, config, catalog, top)
             out = compare(base_side, head_side, _findings_of)
-            out.notes = notes
+            out.notes, out.policy = notes, config
             return out
         with checkout(top, head_commit) as head_copy:
             head_folder = head_copy.folder
             notes += [f"{head}: {note}" for note in head_copy.notes]
             _exists_on_a_side(relative, base_folder, base, head_folder, head)
+            if reload is not None:
+                config, said = _policy(config, reload, top, base_folder, head_folder, relative, base)
+                notes += [said] if said else []
+            base_side = _side(base_folder, base, relative, config, catalog, top)
             head_side = _side(head_folder, head, relative, config, catalog, top)
             out = compare(base_side, head_side, _findings_of)
-            out.notes = notes
+            out.notes, out.policy = notes, config
             return out
 
 
