@@ -23,14 +23,6 @@ from hooklint.text import escape_controls
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
-app = typer.Typer(
-    name="hooklint",
-    help="Security policy linter for Argo CD resource hooks and sync waves.",
-    add_completion=False,
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-)
 
 
 class Format(str, Enum):
@@ -55,19 +47,49 @@ def _version_callback(value: bool) -> None:
         raise typer.Exit(EXIT_CLEAN)
 
 
-@app.callback()
-def _root(
-    version: Annotated[
-        Optional[bool],
-        typer.Option("--version", help="Print the version and exit.", callback=_version_callback, is_eager=True),
-    ] = None,
-) -> None:
-    """Security policy linter for Argo CD resource hooks and sync waves."""
+def _one_line(error: Exception, ctx) -> None:  # noqa: ANN001 - click's context
+    """Make click's usage ``error`` (an unknown option or command, a bad value: exit code 2) print
+    one line, ``hooklint: error: <what> (see hooklint lint --help)``, not click's three-line block
+    of usage, hint and error."""
+    if getattr(error, "exit_code", None) == 2 and hasattr(error, "format_message"):
+        where = getattr(getattr(error, "ctx", None), "command_path", None) or ctx.command_path
+
+        def show(file=None) -> None:  # noqa: ANN001 - click's signature
+            typer.echo(escape_controls(f"hooklint: error: {error.format_message().rstrip('.')} (see {where} --help)"), err=True)
+
+        error.show = show  # type: ignore[attr-defined]
+
+
+class _Group(typer.core.TyperGroup):
+    """The command group, whose usage errors (``No such command 'lnt'. Did you mean 'lint'?``)
+    are one line (:func:`_one_line`)."""
+
+    def parse_args(self, ctx, args):  # noqa: ANN001, ANN201 - click's signature
+        try:
+            return super().parse_args(ctx, args)
+        except Exception as exc:
+            _one_line(exc, ctx)
+            raise
+
+    def resolve_command(self, ctx, args):  # noqa: ANN001, ANN201 - click's signature
+        try:
+            return super().resolve_command(ctx, args)
+        except Exception as exc:
+            _one_line(exc, ctx)
+            raise
 
 
 class _Command(typer.core.TyperCommand):
     """A command whose usage line names its arguments as people write them (``BASE [PATH]...``),
-    not as typer does without rich (``{base} [paths]...``)."""
+    not as typer does without rich (``{base} [paths]...``), and whose usage errors are one line
+    (:func:`_one_line`)."""
+
+    def parse_args(self, ctx, args):  # noqa: ANN001, ANN201 - click's signature
+        try:
+            return super().parse_args(ctx, args)
+        except Exception as exc:
+            _one_line(exc, ctx)
+            raise
 
     def collect_usage_pieces(self, ctx):  # noqa: ANN001, ANN201 - click's signature
         pieces = [self.options_metavar] if self.options_metavar else []
@@ -79,6 +101,27 @@ class _Command(typer.core.TyperCommand):
             more = "..." if param.nargs != 1 else ""
             pieces.append(f"{name}{more}" if param.required else f"[{name}]{more}")
         return pieces
+
+
+app = typer.Typer(
+    name="hooklint",
+    help="Security policy linter for Argo CD resource hooks and sync waves.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    cls=_Group,
+)
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        Optional[bool],
+        typer.Option("--version", help="Print the version and exit.", callback=_version_callback, is_eager=True),
+    ] = None,
+) -> None:
+    """Security policy linter for Argo CD resource hooks and sync waves."""
 
 
 def _fail(message: str) -> NoReturn:

@@ -286,3 +286,22 @@ def test_a_newer_argocd_version_is_read_as_the_newest_known_with_one_note(tree):
     result = invoke("lint", "app")
     assert (result.exit_code, result.output) == (
         2, f"hooklint: error: {tree / '.hooklint.yaml'}:1: argocd-version must look like \"3.3\" or \"2.14.1\", not '3.6.x'\n")
+
+
+@pytest.mark.parametrize(
+    "args, line",
+    [
+        (["lint", "--format", "bogus", "x"], "Invalid value for '--format' / '-f': 'bogus' is not one of 'text', 'json', "
+                                             "'sarif', 'github', 'gitlab', 'markdown' (see hooklint lint --help)"),
+        (["lint", "--jobs", "-3"], "Invalid value for '--jobs' / '-j': -3 is not in the range x>=0 (see hooklint lint --help)"),
+        (["plan", "-f", "sarif"], "Invalid value for '--format' / '-f': 'sarif' is not one of 'text', 'json' (see "
+                                  "hooklint plan --help)"),
+        (["diff"], "Missing argument 'BASE' (see hooklint diff --help)"),
+        (["lnt"], "No such command 'lnt'. Did you mean 'lint'? (see hooklint --help)"),
+        (["--bogus"], "No such option: --bogus (see hooklint --help)"),
+    ],
+)  # fmt: skip
+def test_a_usage_error_is_one_line_and_exit_code_2(args, line):
+    """click printed three lines (usage, a hint, the error); every bad input is one line."""
+    result = runner.invoke(app, args, prog_name="hooklint")
+    assert (result.exit_code, result.output) == (2, f"hooklint: error: {line}\n")
