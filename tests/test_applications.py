@@ -172,6 +172,18 @@ def test_an_applications_kustomize_options_and_namespace_apply_to_its_path(repo)
         "apps/shop.yaml", 15, 11, "prod-migrate")
 
 
+def test_a_recursive_directory_source_reads_its_hidden_folders(repo):
+    """Argo CD's walk of a ``recurse`` directory source prunes no folder by name
+    (``getPotentiallyValidManifests``, v3.5.1): a hook in ``raw/.hidden/`` is applied, and was not
+    seen (helper trial)."""
+    (repo / "raw/.hidden").mkdir()
+    (repo / "raw/.hidden/c.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: hidden\n")
+    plans = plan_of("raw", "apps")
+    tasks = [(t["kind"], t["namespace"], t["name"], t["path"]) for s in plans["raw"]["steps"] for t in s["tasks"]]
+    assert tasks == [("ConfigMap", "raw-ns", "a", "raw/a.yaml"), ("ConfigMap", "raw-ns", "b", "raw/sub/b.yaml"),
+                     ("ConfigMap", "raw-ns", "hidden", "raw/.hidden/c.yaml")]  # fmt: skip
+
+
 def test_an_applications_directory_options_and_namespace_apply_to_its_path(repo):
     plans = plan_of("raw", "apps", "other")
     raw = plans["raw"]

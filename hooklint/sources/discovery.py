@@ -117,11 +117,13 @@ def chart_of(path: str) -> str | None:
         folder = parent
 
 
-def walk(root: str, errors: list[InputError], notices: list[str] | None = None) -> list[str]:
+def walk(root: str, errors: list[InputError], notices: list[str] | None = None, hidden: bool = False) -> list[str]:
     """Manifest files below ``root`` (``*.yaml``, ``*.yml``, ``*.json``), sorted. Hidden files are
     included: Argo CD's ``filepath.Walk`` in ``findManifests`` reads them. Hidden folders below
     ``root`` (``.git``, ``.github``, ``.venv``) are not walked: no application path points into
-    them in practice, and tool folders hold YAML that no sync applies; name one to lint it.
+    them in practice, and tool folders hold YAML that no sync applies; name one to lint it. With
+    ``hidden`` (a directory source with ``recurse``, whose walk Argo CD does not prune by name:
+    ``getPotentiallyValidManifests``, v3.5.1) they are, but ``.git``.
     Symbolic links to folders are not followed; dangling links to files are listed like any file
     (:func:`group_applications` leaves them out). Unreadable folders are added to ``errors``. A folder with a ``Chart.yaml`` is a Helm chart, which Argo CD renders with
     Helm: its ``Chart.yaml`` stands for it, and its subfolders (templates) are not walked."""
@@ -137,7 +139,7 @@ def walk(root: str, errors: list[InputError], notices: list[str] | None = None) 
             dirs[:] = []
             found.append(os.path.join(folder, HELM_CHART_FILE))
             continue
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        dirs[:] = sorted(d for d in dirs if (hidden and d != ".git") or not d.startswith("."))
         for name in files:
             if is_manifest_name(name):
                 path = os.path.join(folder, name)
@@ -807,7 +809,13 @@ def _mapped_applications(
         options = DirectoryOptions.from_application(source.options)
         for problem in options.problems:
             notices.append(f"{source.label()}: {problem}; ignored.")
-        if options.recurse:
+        if options.recurse:  # Argo CD reads its hidden folders too: walked here, where the run's walk skipped them
+            for file in walk(folder, [], hidden=True) if os.path.isdir(folder) else ():
+                file = os.path.normpath(file)
+                if _is_hidden(os.path.relpath(file, folder)):
+                    reported.setdefault(os.path.dirname(file) or ".", set()).add(file)
+                    _name(named_by, os.path.dirname(file) or ".", named_by.get(inside[0]) or folder)
+            inside = [k for k in reported if k != STDIN and (folder == "." or within(k, folder))]
             mine = inside
         else:
             mine = [k for k in inside if k == folder]
