@@ -381,3 +381,17 @@ def test_an_empty_pipe_is_an_input_error_and_a_full_one_is_linted(tmp_path):
     assert outcomes[0] == (2, ["hooklint: error: PIPE: the pipe is empty: nothing to lint (did the "
                                "command writing to it fail?)"])  # fmt: skip
     assert outcomes[1] == (0, [])
+
+
+def test_an_unpaired_surrogate_escape_is_read_as_go_reads_it():
+    """A ``.json`` file is decoded by Go's encoding/json, which reads ``\\ud800`` alone as U+FFFD
+    (it was a false HL001, "found invalid Unicode character escape code"); go-yaml refuses the same
+    escape in YAML, so a ``.yaml`` file keeps its HL001. A pair, and an escaped backslash, stay."""
+    from hooklint.loader import go_json_surrogates
+
+    assert go_json_surrogates(r'["s\ud800", "\ud83d\ude00", "\\ud800", "\\\udc00x", "\ud800\u0041"]') == (
+        r'["s\ufffd", "\ud83d\ude00", "\\ud800", "\\\ufffdx", "\ufffd\u0041"]')
+    text = '{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}, "data": {"k": "s\\ud800"}}\n'
+    [doc] = parse_text("cm.json", text).documents
+    assert doc.value["data"]["k"] == "s\ufffd"
+    assert [issue.kind for issue, _ in parse_text("cm.yaml", text).issues] == ["syntax-error"]
