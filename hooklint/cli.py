@@ -568,6 +568,12 @@ def main() -> None:
         raise
     except Interrupted as exc:
         report(exc)
+    except OSError as exc:  # writing the report: stdout on a full disk (plan > /dev/full), a closed stream
+        if isinstance(exc, BrokenPipeError):  # the reader went away (| head): nothing more to say
+            sys.exit(EXIT_ERROR)
+        what = f"{exc.filename}: {exc.strerror or exc}" if exc.filename else f"cannot write the report: {exc.strerror or exc}"
+        sys.stderr.write(escape_controls(f"hooklint: error: {what}") + "\n")
+        sys.exit(EXIT_ERROR)
     except Exception as exc:  # pragma: no cover - last resort
         sys.stderr.write(f"hooklint: internal error: {type(exc).__name__}: {exc}\n")
         sys.exit(EXIT_ERROR)

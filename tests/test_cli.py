@@ -305,3 +305,17 @@ def test_a_usage_error_is_one_line_and_exit_code_2(args, line):
     """click printed three lines (usage, a hint, the error); every bad input is one line."""
     result = runner.invoke(app, args, prog_name="hooklint")
     assert (result.exit_code, result.output) == (2, f"hooklint: error: {line}\n")
+
+
+def test_a_report_that_cannot_be_written_is_one_line_not_an_internal_error(tmp_path):
+    """``hooklint plan > /dev/full`` ended in ``internal error: OSError`` (helper trial)."""
+    import subprocess
+    import sys
+
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "hooklint", "plan", "-f", "json", str(Path(__file__).resolve().parents[1] / "examples")], stdout=full,
+                              stderr=subprocess.PIPE, text=True, env=dict(os.environ, HOOKLINT_CACHE_DIR="off"),
+                              timeout=120)  # fmt: skip
+    assert (done.returncode, done.stderr) == (2, "hooklint: error: cannot write the report: No space left on device\n")
