@@ -423,11 +423,6 @@ def read_version(text: str) -> tuple[Version, str | None]:
                      f"is {major}.{minor}.{newest}): {known}")  # fmt: skip
 
 
-def resolve_version(text: str) -> Version:
-    """The release :func:`read_version` reads ``text`` as (its note dropped). Raises ValueError."""
-    return read_version(text)[0]
-
-
 @dataclass(frozen=True, slots=True)
 class Behaviour:
     """Argo CD behaviour that hooklint models and that some release introduced: ``since`` is the

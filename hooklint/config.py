@@ -55,7 +55,6 @@ if TYPE_CHECKING:
     from hooklint.findings import Finding
 
 YAML_NAMES = (".hooklint.yaml", ".hooklint.yml")
-CONFIG_NAMES = YAML_NAMES  # kept for callers of the YAML-only days
 PYPROJECT = "pyproject.toml"
 #: Files larger than this (bytes) are not linted (``max-file-size``).
 DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
@@ -65,7 +64,6 @@ DEFAULT_RENDER_TIMEOUT = 60
 DEFAULT_RENDER_MEMORY = 2048
 SCHEMA_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "config.schema.json")
 SCHEMA_URL = "https://raw.githubusercontent.com/hooklint/hooklint/main/hooklint/config.schema.json"
-FAIL_ON = ("error", "warning", "note", "never")
 
 
 class ConfigError(Exception):

@@ -1,8 +1,8 @@
 """Positions and findings: the values that flow from the loader and the checks to the reporters,
 and a finding's identity (its file relative to the repository root, its fingerprint).
 
-Positions are converted from PyYAML's 0-based marks to 1-based lines and columns exactly once, in
-:func:`Span.from_marks`; everything downstream of the loader sees 1-based values only.
+Positions are converted from character offsets to 1-based lines and columns exactly once, in
+:class:`hooklint.yamlio.Positions`; everything downstream of the loader sees 1-based values only.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from urllib.parse import quote
 if TYPE_CHECKING:
     from hooklint.reasons import Skip
 
-SEVERITIES = ("error", "warning", "note")
 SEVERITY_RANK = {"note": 0, "warning": 1, "error": 2}
 
 
@@ -30,19 +29,6 @@ class Span:
     column: int
     end_line: int
     end_column: int
-
-    @staticmethod
-    def from_marks(start: Any, end: Any, line_offset: int = 0) -> "Span":
-        """Build a span from PyYAML ``Mark`` objects (0-based ``line``/``column``).
-
-        ``line_offset`` is added to both lines: documents are parsed one at a time, and the offset is
-        the 0-based line at which the document starts in its file."""
-        return Span(
-            start.line + line_offset + 1,
-            start.column + 1,
-            end.line + line_offset + 1,
-            end.column + 1,
-        )
 
     def in_template(self, source_line: int) -> "Span":
         """This span with lines counted from a Helm ``# Source:`` comment at ``source_line``

@@ -95,16 +95,6 @@ class FixOptions:
 
 
 @dataclass(slots=True)
-class Edit:
-    """Replace ``text[start:end]`` with ``new``; ``finding`` is what it repairs."""
-
-    start: int
-    end: int
-    new: str
-    finding: Finding
-
-
-@dataclass(slots=True)
 class FileFix:
     """The outcome for one file: its original and fixed text, the findings fixed, and the findings
     of fixable rules left for a person with the reason."""
@@ -115,7 +105,7 @@ class FileFix:
     fixed_findings: list[Finding] = field(default_factory=list)
     left: list[tuple[Finding, str]] = field(default_factory=list)
     bom: bool = False
-    #: What the file was when it was read (:func:`read_for_fix`): the write happens only while it
+    #: What the file was when it was read (:func:`read_stamped`): the write happens only while it
     #: still is (:func:`write_atomically`). None for stdin.
     stamp: Stamp | None = None
 
@@ -722,7 +712,7 @@ def write_atomically(path: str, text: str, bom: bool = False, unchanged_since: S
     file in the same folder and a rename, keeping the file's permission bits (and its owner and group
     where this process may set them). A reader sees the old file or the new one, never a part.
 
-    With ``unchanged_since`` (what :func:`read_for_fix` saw), the file is compared with it just
+    With ``unchanged_since`` (what :func:`read_stamped` saw), the file is compared with it just
     before the rename, by ``os.stat`` identity (device, inode, size, mtime) and by content: when
     it changed, the temporary file is removed, ``path`` is left as it is and :class:`FileChanged`
     is raised. (A write in the microseconds between that check and the rename is not seen: no
@@ -765,16 +755,10 @@ def inside(path: str, roots: list[str]) -> bool:
     return any(within(real, os.path.realpath(root)) for root in roots)
 
 
-def read_for_fix(path: str) -> tuple[str, bool]:
-    """The text of ``path`` exactly as stored (no newline translation) and whether it starts with
-    a UTF-8 byte order mark. Raises ``OSError`` or ``UnicodeDecodeError``."""
-    text, bom, _ = read_stamped(path)
-    return text, bom
-
-
 def read_stamped(path: str) -> tuple[str, bool, Stamp]:
-    """:func:`read_for_fix`, with the :class:`Stamp` of what was read (taken from the open file,
-    so the stamp and the bytes are of the same file)."""
+    """The text of ``path`` exactly as stored (no newline translation), whether it starts with a
+    UTF-8 byte order mark, and the :class:`Stamp` of what was read (taken from the open file, so
+    the stamp and the bytes are of the same file). Raises ``OSError`` or ``UnicodeDecodeError``."""
     with open(path, "rb") as handle:
         data = handle.read()
         info = os.fstat(handle.fileno())

@@ -177,21 +177,6 @@ def _chunk_starts(text: str) -> list[int]:
     return kept
 
 
-def split_documents(text: str) -> list[tuple[int, str]]:
-    """Split ``text`` at document markers. Returns ``(line_offset, chunk)`` pairs, where
-    ``line_offset`` is the 0-based line at which the chunk starts. A ``...`` end marker stays with
-    the document it ends; chunks holding only directives are joined to the document they precede."""
-    starts = _chunk_starts(text)
-    chunks: list[tuple[int, str]] = []
-    line = 0
-    for i, start in enumerate(starts):
-        end = starts[i + 1] if i + 1 < len(starts) else len(text)
-        chunk = text[start:end]
-        chunks.append((line, chunk))
-        line += chunk.count("\n")
-    return chunks
-
-
 def _only_directives(chunk: str) -> bool:
     has_directive = False
     for raw in chunk.splitlines():

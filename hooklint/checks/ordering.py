@@ -706,9 +706,6 @@ def wait_for_first_consumer_pvc(manifests: list[Manifest], ctx: Context) -> Iter
 
 # --- HL307 -------------------------------------------------------------------------------------
 
-APPLICATION_HEALTH_KEY = "resource.customizations.health.argoproj.io_Application"
-
-
 def _configures_application_health(manifests: list[Manifest], kind: str = "Application") -> bool:
     """Whether the run configures a health check for ``argoproj.io/<kind>`` (Application or
     ApplicationSet): the ``argocd-cm`` key ``resource.customizations.health.argoproj.io_<kind>``,

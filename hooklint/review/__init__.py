@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from hooklint.catalog import Catalog
-from hooklint.config import DEFAULT_MAX_FILE_SIZE, Config, ConfigError, PathFilter
+from hooklint.config import DEFAULT_MAX_FILE_SIZE, YAML_NAMES, Config, ConfigError, PathFilter
 from hooklint.files import read_bytes
 from hooklint.loader import within as within_folder
 from hooklint.findings import Finding, InputError, RunResult, fingerprints, identity
@@ -423,10 +423,6 @@ def _side(folder: str, revision: str | None, paths: list[str], config: Config, c
     return Side(revision, result, result.plans)
 
 
-#: The configuration files a change may add where the revision it is compared with had none.
-_CONFIG_NAMES = (".hooklint.yaml", ".hooklint.yml")
-
-
 def _policy(config: Config, reload: Callable[[str | None], Config], top: str, base_folder: str, head_folder: str,
             paths: list[str], base: str) -> tuple[Config, str | None]:  # fmt: skip
     """The configuration both sides are checked with, and the note saying why when it is not
@@ -441,7 +437,7 @@ def _policy(config: Config, reload: Callable[[str | None], Config], top: str, ba
     else:  # none in the working tree: one the change deletes?
         folders = {os.path.dirname(os.path.normpath(p)) if not os.path.isdir(os.path.join(head_folder, p)) else p
                    for p in paths}  # fmt: skip
-        candidates = [os.path.normpath(os.path.join(d, n)) for d in sorted(folders | {"."}) for n in _CONFIG_NAMES]
+        candidates = [os.path.normpath(os.path.join(d, n)) for d in sorted(folders | {"."}) for n in YAML_NAMES]
         deleted = next((c for c in candidates if os.path.isfile(os.path.join(base_folder, c))), None)
         if deleted is None:
             return config, None

@@ -43,7 +43,6 @@ from hooklint.yamlio import Map, Seq
 
 #: Generators that need a cluster or the network: never run by hooklint.
 NETWORK_GENERATORS = ("scmProvider", "pullRequest", "clusterDecisionResource", "plugin")
-OFFLINE_GENERATORS = ("list", "git", "matrix", "merge", "clusters")
 #: The most Applications one ApplicationSet is expanded into (the rest are not linted: said so).
 MAX_GENERATED = 500
 #: The in-cluster destination (``KubernetesInClusterName``, ``KubernetesInternalAPIServerAddr``).

@@ -338,7 +338,6 @@ class _Chart:
     folder: str | None = None
     archive: str | None = None
     dependencies: list[dict[str, Any]] = field(default_factory=list)
-    dependency_lines: list[int] = field(default_factory=list)
     #: ``(line, column)`` (1-based) of each dependency's item in ``Chart.yaml`` (its first key).
     dependency_places: list[tuple[int, int]] = field(default_factory=list)
     children: dict[str, "_Chart"] = field(default_factory=dict)
@@ -396,7 +395,6 @@ def _read_chart(folder: str, root: str, depth: int = 0, max_file_size: int = DEF
     if len(places) != len(chart.dependencies):
         places = [(1, 1)] * len(chart.dependencies)
     chart.dependency_places = places
-    chart.dependency_lines = [line for line, _ in places]
     charts_dir = os.path.join(folder, "charts")
     entries = sorted(os.listdir(charts_dir)) if os.path.isdir(charts_dir) else []
     for entry in entries:

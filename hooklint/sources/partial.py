@@ -38,8 +38,6 @@ import yaml
 from hooklint.sources.kustomize_spec import go_fold
 from hooklint.yamlio import BoundedLoader
 
-#: Fields whose entries are kustomization roots or files left out when they need the network.
-REMOTE_FIELDS = ("resources", "bases", "components")
 #: Fields whose every entry inflates a Helm chart (kustomize's ``--enable-helm``).
 HELM_FIELDS = ("helmCharts", "helmChartInflationGenerator")
 #: Fields that configure only the Helm fields, dropped with the last of their entries.

@@ -154,17 +154,6 @@ def child_environment(home: str, repository: str | None = None) -> dict[str, str
     return env
 
 
-#: Proxy variables: never passed to a renderer (see the module docstring).
-PROXY_VARIABLES = frozenset(
-    {"http_proxy", "https_proxy", "all_proxy", "no_proxy", "ftp_proxy", "grpc_proxy", "socks_proxy"}
-)
-
-
-def without_proxies(env: dict[str, str]) -> dict[str, str]:
-    """``env`` without any proxy variable, in any case (``HTTPS_PROXY``, ``https_proxy``...)."""
-    return {k: v for k, v in env.items() if k.lower() not in PROXY_VARIABLES}
-
-
 def network_isolation(repository: str | None = None) -> tuple[str, ...]:
     """The argv prefix that runs a program in a network namespace of its own
     (``(<unshare>, "--net", "--map-root-user", "--")``, ``unshare`` found as any renderer is, never
