@@ -1,4 +1,5 @@
-"""Why a file of the run is not linted on its own, as a kind and a detail (issue 20).
+"""Why a file of the run is not linted on its own, and why an application's rendering is not
+whole, each as a kind and a detail (issue 20).
 
 Where the decision is made (discovery, the directory source, the loader), a :class:`Skip` is
 set: its :class:`SkipKind` says which of a fixed set of reasons it is, its ``detail`` says it in
@@ -85,3 +86,34 @@ def through_rendering(subject: str, kustomization: str, rendering: str = "that k
     that app/kustomization.yaml builds on"), and the file is linted through ``rendering``
     rendering ("that kustomization's", or "that Application's" for a Component an Application adds)."""
     return Skip(f"{subject}: linted through {rendering} rendering", SkipKind.THROUGH_RENDERING, kustomization, subject)
+
+
+class UnrenderedKind(enum.Enum):
+    """Why an application's rendering is not the whole of what Argo CD applies (a reason of
+    :class:`hooklint.sources.Coverage`); the value names the rule whose finding says more."""
+
+    #: The renderer failed as Argo CD's would (HL007), or hooklint could not say what it renders.
+    FAILED = "HL007"
+    #: No kustomize or Helm is installed here (HL008).
+    UNAVAILABLE = "HL008"
+    #: An entry was left out (a remote base, a chart dependency, a value file, a schema) (HL009).
+    LEFT_OUT = "HL009"
+    #: A config management plugin renders it, which hooklint never runs.
+    PLUGIN = "plugin"
+
+
+@dataclass(frozen=True, slots=True)
+class Unrendered:
+    """One reason an application's rendering is not complete: its ``kind``, where it is written
+    (``path``, 1-based ``line`` and ``column``; empty for none) and a short ``detail``. Decided by
+    the sources stage; :meth:`words` is what the plan and markdown reports print."""
+
+    kind: UnrenderedKind
+    detail: str
+    path: str = ""
+    line: int = 0
+    column: int = 0
+
+    def words(self) -> str:
+        """``path:line:column: detail``, or the detail alone when no place is known."""
+        return f"{self.path}:{self.line}:{self.column}: {self.detail}" if self.path else self.detail

@@ -114,3 +114,29 @@ def test_every_kind_is_decided_somewhere_and_no_reason_is_read_back_from_its_wor
 def test_a_skip_reads_as_its_detail_and_sorts_by_it():
     a, b = Skip("a", SkipKind.JSONNET), Skip("b", SkipKind.UNRELATED_YAML)
     assert (str(a), sorted([b, a])) == ("a", [a, b])
+
+
+def test_an_unrendered_applications_reasons_are_typed_and_say_where(tmp_path, monkeypatch):
+    """Coverage reasons were prose; they are :class:`~hooklint.reasons.Unrendered` values, the
+    kind set where the rendering decided it, the words made by reporters (plan, markdown)."""
+    from hooklint.config import Config
+    from hooklint.reasons import Unrendered, UnrenderedKind
+    from hooklint.sources import group_applications, load_application
+    from hooklint.sources.kustomize import find_kustomize
+
+    if find_kustomize() is None:
+        pytest.skip("neither kustomize nor kubectl is installed")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "k").mkdir()
+    (tmp_path / "k/kustomization.yaml").write_text("resources:\n- cm.yaml\n- https://example.com/acme/base.git\n")
+    (tmp_path / "k/cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    [application] = group_applications(["k"], [], [], config=Config())
+    coverage = load_application(application, Config()).coverage
+    assert coverage.rendered == "partial"
+    assert coverage.reasons == (Unrendered(
+        UnrenderedKind.LEFT_OUT, "resources entry 'https://example.com/acme/base.git' is remote and needs the network",
+        "k/kustomization.yaml", 3, 3),)  # fmt: skip
+    assert coverage.reasons[0].words() == ("k/kustomization.yaml:3:3: resources entry "
+                                           "'https://example.com/acme/base.git' is remote and needs the network")  # fmt: skip

@@ -92,7 +92,7 @@ def _plan_dict(planned: PlannedApplication) -> dict[str, Any]:
         source["helm"] = use
     coverage = planned.coverage
     return {"application": key, "source": source, "rendered": coverage.rendered,
-            "rendered_reasons": list(coverage.reasons), "steps": steps, "not_applied": not_applied}  # fmt: skip
+            "rendered_reasons": [r.words() for r in coverage.reasons], "steps": steps, "not_applied": not_applied}  # fmt: skip
 
 
 def _helm_use(planned: PlannedApplication) -> dict[str, Any] | None:
@@ -162,7 +162,7 @@ def _text_lines(planned: PlannedApplication) -> list[str]:
     if coverage.rendered != "full":  # issue 22: say what the plan lacks
         lines.append("  rendered: partial: hooklint left these entries out, so what they add or change is missing:" if
                      coverage.rendered == "partial" else "  rendered: none: this is not the plan Argo CD syncs:")
-        lines.extend(f"    {escape_controls(reason)}" for reason in coverage.reasons)
+        lines.extend(f"    {escape_controls(reason.words())}" for reason in coverage.reasons)
     if unparsed:
         docs = (
             "1 document could not be parsed and is"

@@ -203,7 +203,7 @@ def render_tree(result: RunResult, plans: Iterable[PlannedApplication] = (), lin
     if unrendered:  # issue 22: honest coverage, what was rendered only partly or not at all
         rows = ["| application | rendered | why |", "|---|---|---|"]
         for planned in unrendered[:MAX_ITEMS]:
-            why = "; ".join(planned.coverage.reasons)
+            why = "; ".join(r.words() for r in planned.coverage.reasons)
             rows.append(f"| {_code(planned.key)} | {planned.coverage.rendered} | {_cell(why)} |")
         if len(unrendered) > MAX_ITEMS:
             rows.append(f"\n… and {len(unrendered) - MAX_ITEMS} more.")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from hooklint.config import Config
 from hooklint.findings import Span
+from hooklint.reasons import Unrendered, UnrenderedKind
 from hooklint.loader import LoadedFile, parse_text, read_file
 from hooklint.sources.directory import mark_unrendered
 from hooklint.sources.discovery import (
@@ -45,12 +46,17 @@ FULL, PARTIAL, NONE = "full", "partial", "none"
 
 @dataclass(frozen=True, slots=True)
 class Coverage:
-    """``rendered`` (:data:`FULL`, :data:`PARTIAL` or :data:`NONE`) and why not full, one reason
-    per entry left out or failure, each ``path:line:column: what`` (the HL007, HL008 or HL009
-    issue's file and position, its detail up to the first sentence or clause)."""
+    """``rendered`` (:data:`FULL`, :data:`PARTIAL` or :data:`NONE`) and why not full, one
+    :class:`~hooklint.reasons.Unrendered` per entry left out or failure (the HL007, HL008 or
+    HL009 issue's kind, file and position, its detail up to the first sentence or clause)."""
 
     rendered: str = FULL
-    reasons: tuple[str, ...] = ()
+    reasons: tuple[Unrendered, ...] = ()
+
+
+#: The kind of reason each load issue of a rendering is.
+_UNRENDERED = {RENDER_FAILED: UnrenderedKind.FAILED, RENDERER_UNAVAILABLE: UnrenderedKind.UNAVAILABLE,
+               NOT_RENDERED: UnrenderedKind.LEFT_OUT}  # fmt: skip
 
 
 def _short(detail: str) -> str:
@@ -97,7 +103,8 @@ class LoadedApplication:
             return Coverage(rendered, tuple(r for c in parts for r in c.reasons))
         app = self.app
         if app.source_type == PLUGIN:
-            return Coverage(NONE, ("a config management plugin renders it, which hooklint never runs",))
+            return Coverage(NONE, (Unrendered(UnrenderedKind.PLUGIN, "a config management plugin renders it, which "
+                                              "hooklint never runs"),))  # fmt: skip
         if app.source_type == DIRECTORY or app.manifest_file is None:
             return Coverage()
         did_render = app.source_type != UNRENDERABLE and self.renderer is not None
@@ -106,10 +113,10 @@ class LoadedApplication:
         for loaded in self.files[:1]:  # the kustomization, Chart.yaml or Application: its load issues
             for issue, _ in loaded.issues:
                 if issue.kind in issue_kinds:
-                    where = f"{issue.path or loaded.path}:{issue.span.line}:{issue.span.column}"
-                    reasons.append(f"{where}: {_short(issue.detail)}")
+                    reasons.append(Unrendered(_UNRENDERED[issue.kind], _short(issue.detail), issue.path or loaded.path,
+                                              issue.span.line, issue.span.column))  # fmt: skip
         if not did_render:
-            return Coverage(NONE, tuple(reasons) or ("not rendered",))
+            return Coverage(NONE, tuple(reasons) or (Unrendered(UnrenderedKind.FAILED, "not rendered"),))
         return Coverage(PARTIAL, tuple(reasons)) if reasons else Coverage()
 
     @property
