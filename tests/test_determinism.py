@@ -229,8 +229,8 @@ def test_applications_sharing_a_key_each_keep_their_findings_in_parallel(tmp_pat
     one = lint_paths(["."], config, load_catalog(), jobs=1)
     four = lint_paths(["."], config, load_catalog(), jobs=4)
     shop = [(f.path, f.span.line, f.message.split("): ", 1)[1]) for f in one.findings if f.rule_id == "HL007"]
-    assert shop == [("argocd/shop.yaml", 11, "spec.sources[0].path '../outside-one' leaves the repository. Argo CD's repo server fails the same way, so the application cannot sync; nothing of it is checked until it renders."),
-                    ("argocd/shop.yaml", 13, "spec.sources[1].path '../outside-two' leaves the repository. Argo CD's repo server fails the same way, so the application cannot sync; nothing of it is checked until it renders.")]  # fmt: skip
+    assert shop == [("argocd/shop.yaml", 11, "spec.sources[0].path '../outside-one' leaves the repository (app path outside root). Argo CD's repo server fails the same way, so the application cannot sync; nothing of it is checked until it renders."),
+                    ("argocd/shop.yaml", 13, "spec.sources[1].path '../outside-two' leaves the repository (app path outside root). Argo CD's repo server fails the same way, so the application cannot sync; nothing of it is checked until it renders.")]  # fmt: skip
     assert render_json(four) == render_json(one)
     # the twin Applications each render the hook with their own name prefix
     names = sorted({f.obj.name for f in one.findings if f.path == "apps/web/job.yaml" and f.obj is not None})
