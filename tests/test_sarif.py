@@ -576,3 +576,25 @@ def test_action_passes_args_and_several_paths(repo):
     assert [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in run["results"]] == [
         "deploy/a.yaml", "deploy/b/c.yaml"]
     assert run["automationDetails"] == {"id": "prod/"}
+
+
+def test_the_action_installs_hooklint_without_importing_the_pull_requests_code(tmp_path):
+    """The action's install step ran ``python3 -m venv`` and ``python -m pip`` in the pull
+    request's checkout, where ``-m`` imports a ``venv/`` or ``pip/`` package the pull request
+    adds (helper trial: both ran its code). Every ``python ... -m`` of the action and of the CI
+    recipes in docs/ci.md is isolated (``-I``), and the step runs in the runner's temporary folder."""
+    install = next(s for s in action()["runs"]["steps"] if s.get("name") == "Install hooklint")
+    assert install["working-directory"] == "${{ runner.temp }}"
+    runs = [line for line in install["run"].splitlines() if " -m " in line]
+    assert len(runs) == 2 and all(re.search(r"python3?\"? -I -m ", line) for line in runs), runs
+    recipes = [line for block in doc_blocks().values() for line in block.splitlines() if "python -m pip" in line
+               or "python -I -m pip" in line]  # fmt: skip
+    assert recipes and all("python -I -m pip" in line for line in recipes), recipes
+    # what -I changes: a pip/ package in the current folder runs without it, not with it
+    (tmp_path / "pip").mkdir()
+    (tmp_path / "pip/__init__.py").write_text("")
+    (tmp_path / "pip/__main__.py").write_text("open('RAN', 'w').write('x')\n")
+    subprocess.run([sys.executable, "-I", "-m", "pip", "--version"], cwd=tmp_path, capture_output=True, timeout=120)
+    assert not (tmp_path / "RAN").exists()
+    subprocess.run([sys.executable, "-m", "pip", "--version"], cwd=tmp_path, capture_output=True, timeout=120)
+    assert (tmp_path / "RAN").exists()
