@@ -166,3 +166,62 @@ def test_the_helm_child_runs_with_an_environment_built_from_nothing_and_no_netwo
         assert not env["HELM_REPOSITORY_CONFIG"].startswith("/etc/")
         isolation = sandbox.network_isolation(str(repo))
         assert tuple(argv[: len(isolation)]) == isolation
+
+
+UNSEEN = ("c/values.schema.json:1:1: warning HL009 source-not-rendered: values.schema.json may refer to a URL or file "
+          "hooklint cannot see ({why}), which Helm loads (a URL, or a file of the repo server) to validate the values: "
+          "hooklint never uses the network nor reads outside the repository. Argo CD's Helm loads it when it renders "
+          "the chart. hooklint left it out, so the values were not validated against the chart's values.schema.json "
+          "files (a value they refuse would fail Argo CD's sync); every object was checked.")  # fmt: skip
+
+
+@needs_helm
+@pytest.mark.parametrize("padding, why", [
+    ('"x": ' + "[" * 3000 + "]" * 3000, "nested too deeply"),
+    ('"default": ' + "1" * 5000, "a number of too many digits"),
+])  # fmt: skip
+def test_a_schema_hooklint_cannot_read_through_is_not_loaded(repo, server, monkeypatch, padding, why):
+    """Second trial: Python's JSON reader gave up on 3,000 levels of nesting or a 5,000-digit
+    number, so the scan found no reference and Helm (whose Go reader reads both) fetched the
+    ``$ref``. Such a schema now counts as a reference: hooklint fails closed. Without a network
+    namespace (the kernel may refuse one), nothing reaches the loopback server either."""
+    url, hits = server
+    monkeypatch.setenv("HOOKLINT_NO_NETNS", "1")
+    (repo / "c/values.schema.json").write_text('{"$ref": ' + json.dumps(f"{url}/s.json") + ", " + padding + "}\n")
+    result = runner.invoke(app, ["lint", "c"])
+    assert hits == []
+    assert result.output.splitlines()[0] == UNSEEN.format(why=why)
+
+
+@needs_helm
+@pytest.mark.parametrize("meta, left_out", [
+    ("http://json-schema.org/draft-05/schema#", True),  # santhosh-tekuri/jsonschema v6 knows 04, 06, 07, 2019-09, 2020-12
+    ("https://json-schema.org/schema", False),
+    ("http://json-schema.org/draft-07/schema#", False),
+])  # fmt: skip
+def test_only_the_meta_schemas_helms_library_knows_are_not_loaded(repo, server, meta, left_out):
+    (repo / "c/values.schema.json").write_text(json.dumps({"$schema": meta, "properties": {"x": {"type": "string"}}}))
+    result = runner.invoke(app, ["lint", "c", "-f", "json"])
+    assert [f["rule_id"] for f in json.loads(result.output)["findings"]] == (["HL009"] if left_out else [])
+
+
+@needs_helm
+def test_an_archive_too_large_to_look_through_leaves_the_chart_unrendered(repo, server):
+    """Second trial: 10,001 files before ``sub/values.schema.json`` ended the scan before it."""
+    url, hits = server
+    data = io.BytesIO()
+    with tarfile.open(fileobj=data, mode="w:gz") as tar:
+        files = {"sub/Chart.yaml": "apiVersion: v2\nname: sub\nversion: 1.0.0\n"}
+        files |= {f"sub/files/{i}.txt": "" for i in range(10_001)}
+        files["sub/values.schema.json"] = _schema("$ref", f"{url}/s.json")
+        for name, text in files.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(text.encode())
+            tar.addfile(info, io.BytesIO(text.encode()))
+    (repo / "c/charts").mkdir()
+    (repo / "c/charts/sub-1.0.0.tgz").write_bytes(data.getvalue())
+    result = runner.invoke(app, ["lint", "c"])
+    assert hits == []
+    assert result.output.splitlines()[0].startswith(
+        "c/Chart.yaml:1:1: warning HL009 source-not-rendered: c/charts/sub-1.0.0.tgz holds a values.schema.json that "
+        "may refer to a URL or file hooklint cannot see (an archive too large to look through)")

@@ -751,7 +751,10 @@ def _chart_files(chart: str, root: str, max_file_size: int = DEFAULT_MAX_FILE_SI
 #: The meta-schemas Helm's JSON Schema library (santhosh-tekuri/jsonschema) knows without loading
 #: them: a ``$schema`` naming another is loaded like a ``$ref``.
 _KNOWN_METASCHEMAS = re.compile(
-    r"https?://json-schema\.org/(?:draft-0[4-7]/schema|draft/20(?:19-09|20-12)/schema)#?")
+    r"https?://json-schema\.org/(?:draft-0[467]/schema|draft/20(?:19-09|20-12)/schema|schema)#?")
+#: What a reference stands for when a schema cannot be read through (hooklint cannot tell what
+#: it refers to, so it fails closed: the schemas are left out as for a reference).
+_UNREAD = "\0{why}"
 #: The JSON Schema keywords whose value Helm's library resolves as a reference.
 _REFERENCE_KEYS = ("$ref", "$dynamicRef", "$recursiveRef")
 #: Archives read for schemas: members, bytes and nesting looked at, at most.
@@ -773,10 +776,17 @@ class _SchemaLoad:
 
 def _loads_of(text: str) -> list[str]:
     """The references of a ``values.schema.json`` text that are not local (``#...``) nor a known
-    meta-schema, in document order; none when it is not JSON (Helm says so when it validates)."""
+    meta-schema, in document order. A text Python's JSON reader cannot read through (nested
+    deeper than it recurses, a number of more digits than it converts) stands for one reference
+    (:data:`_UNREAD`): Go's reader may read it and Helm load what it names, so hooklint fails
+    closed; plain invalid JSON has none (Helm refuses it too)."""
     try:
         doc = json.loads(text)
-    except (ValueError, RecursionError):
+    except RecursionError:
+        return [_UNREAD.format(why="nested too deeply")]
+    except ValueError as exc:
+        if "digits" in str(exc):  # int() of too many digits (sys.get_int_max_str_digits)
+            return [_UNREAD.format(why="a number of too many digits")]
         return []
     found: list[str] = []
     stack = [doc]
@@ -795,6 +805,14 @@ def _loads_of(text: str) -> list[str]:
     return found
 
 
+def _refers(load: _SchemaLoad) -> str:
+    """``refers to '<ref>'``, or, for a schema hooklint could not read through (:data:`_UNREAD`),
+    what it may refer to and why hooklint cannot tell."""
+    if load.ref.startswith("\0"):
+        return f"may refer to a URL or file hooklint cannot see ({load.ref[1:]})"
+    return f"refers to {load.ref!r}"
+
+
 def _archive_loads(data: bytes, archive: str, depth: int = 0) -> list[_SchemaLoad]:
     """:class:`_SchemaLoad` of every ``values.schema.json`` in a packaged chart (its bytes), nested
     archives included, within :data:`_ARCHIVE_MEMBERS` members and :data:`_ARCHIVE_BYTES` bytes."""
@@ -804,11 +822,16 @@ def _archive_loads(data: bytes, archive: str, depth: int = 0) -> list[_SchemaLoa
     try:
         with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
             for count, member in enumerate(tar):
-                if count >= _ARCHIVE_MEMBERS or member.offset_data > _ARCHIVE_BYTES:
+                if count >= _ARCHIVE_MEMBERS or member.offset_data > _ARCHIVE_BYTES:  # not read to its end: fail closed
+                    found.append(_SchemaLoad(_UNREAD.format(why="an archive too large to look through"), "values.schema.json",
+                                             archive=archive))  # fmt: skip
                     break
+                name = member.name.rsplit("/", 1)[-1]
+                if member.isfile() and member.size > _ARCHIVE_BYTES and name == "values.schema.json":
+                    found.append(_SchemaLoad(_UNREAD.format(why="a schema too large to look through"), member.name,
+                                             archive=archive))  # fmt: skip
                 if not member.isfile() or member.size > _ARCHIVE_BYTES:
                     continue
-                name = member.name.rsplit("/", 1)[-1]
                 if name == "values.schema.json" or (name.endswith(".tgz") and depth < _ARCHIVE_DEPTH):
                     handle = tar.extractfile(member)
                     content = handle.read() if handle is not None else b""
@@ -911,13 +934,13 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     packaged = next((load for load in loads if load.archive is not None), None)
     if packaged is not None:
         raise RenderError(
-            f"{os.path.normpath(packaged.archive or chart)} holds a {packaged.path} that refers to {packaged.ref!r}, "
+            f"{os.path.normpath(packaged.archive or chart)} holds a {packaged.path} that {_refers(packaged)}, "
             f"which Helm loads (a URL, or a file of the repo server) to validate the values: {NEVER_LOADS}",
             chart_yaml, needs_network=True, unchecked="none of the chart's objects were checked, hooks included")  # fmt: skip
     first: dict[str, _SchemaLoad] = {}
     for load in loads:
         first.setdefault(load.path, load)
-    left_out += [Omission(f"values.schema.json refers to {load.ref!r}, which Helm loads (a URL, or a file of the repo "
+    left_out += [Omission(f"values.schema.json {_refers(load)}, which Helm loads (a URL, or a file of the repo "
                           f"server) to validate the values: {NEVER_LOADS}", os.path.normpath(load.path), load.line,
                           load.column, argocd_renders="Argo CD's Helm loads it when it renders the chart",
                           unchecked=_SCHEMAS_UNCHECKED) for load in first.values()]  # fmt: skip
