@@ -360,6 +360,23 @@ def test_an_application_path_through_a_link_out_of_the_repository_stays_hl007(re
         "checked until it renders.")
 
 
+def test_an_argocd_source_file_linked_out_of_the_repository_is_never_read(repo, tmp_path_factory):
+    """Second helper trial: ``d/.argocd-source.yaml -> /etc/passwd`` was read (its text reached
+    the message), and a link to a file of ``directory: {exclude: ...}`` changed what was linted."""
+    outside = tmp_path_factory.mktemp("outside") / "overrides.yaml"
+    outside.write_text("directory:\n  exclude: cm.yaml\nSECRET-OUTSIDE: 1\n")
+    write(repo, {"d/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n",
+                 "argocd/d.yaml": application("d", "d")})  # fmt: skip
+    os.symlink(outside, repo / "d/.argocd-source.yaml")
+    result = runner.invoke(app, ["lint", "argocd"])
+    assert "SECRET-OUTSIDE" not in result.output and "left out" not in result.output
+    assert result.output.splitlines()[0] == (
+        "argocd/d.yaml:10:1: error HL007 render-failed: Rendering failed: Application d (argocd/d.yaml:10): error while "
+        f"parsing source parameters: d/.argocd-source.yaml is a symbolic link to {os.path.realpath(outside)}, outside the "
+        "repository (illegal filepath in symlink); never read. Argo CD's repo server fails the same way, so the "
+        "application cannot sync; nothing of it is checked until it renders.")  # fmt: skip
+
+
 @needs_kustomize
 def test_an_argocd_source_file_of_the_application_overrides_its_images(repo):
     """argocd-image-updater writes .argocd-source-NAME.yaml: the repo server merges it into the

@@ -346,7 +346,7 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
                 target = os.path.join(root, os.path.relpath(real, real_root)) if real != real_root else root
                 target = os.path.normpath(target)
                 try:
-                    plain, overrides = merge_source_parameters(plain, target, name, max_file_size)
+                    plain, overrides = merge_source_parameters(plain, target, name, max_file_size, real_root)
                 except ValueError as exc:
                     problem = f"error while parsing source parameters: {exc}"
         kinds = [k for k in ("helm", "kustomize", "directory", "plugin") if plain.get(k) is not None]
@@ -533,16 +533,18 @@ APP_SOURCE_FILE = ".argocd-source-{}.yaml"
 _KEPT_FIELDS = ("chart", "path", "repoURL", "targetRevision")
 
 
-def merge_source_parameters(source: dict, folder: str, app_name: str,
-                            max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> tuple[dict, list[str]]:  # fmt: skip
+def merge_source_parameters(source: dict, folder: str, app_name: str, max_file_size: int = DEFAULT_MAX_FILE_SIZE,
+                            real_root: str | None = None) -> tuple[dict, list[str]]:  # fmt: skip
     """``source`` (an Application source as plain values) with the parameter override files of
     the app folder ``folder`` merged in, and the files merged, in order: ``.argocd-source.yaml``,
     then ``.argocd-source-APP_NAME.yaml`` (argocd-image-updater writes the latter). Each is a JSON
     merge patch (RFC 7386: mappings merged key by key, ``null`` removes, anything else, lists
     included, replaces), and ``chart``, ``path``, ``repoURL`` and ``targetRevision`` stay the
     Application's (``reposerver/repository/repository.go`` ``mergeSourceParameters``). A folder of
-    that name is skipped. Raises ValueError ``FILE: why`` for a file that cannot be read or parsed
-    (Argo CD: "error while parsing source parameters")."""
+    that name is skipped. With ``real_root`` (the repository's resolved root), a file that resolves
+    outside it is never read: Argo CD refuses the checkout ("illegal filepath in symlink"; it was
+    read, second helper trial). Raises ValueError ``FILE: why`` for a file that cannot be read or
+    parsed (Argo CD: "error while parsing source parameters") or that leads out."""
     merged = dict(source)
     used = []
     for name in (REPO_SOURCE_FILE, APP_SOURCE_FILE.format(app_name) if app_name else None):
@@ -552,6 +554,10 @@ def merge_source_parameters(source: dict, folder: str, app_name: str,
         if not os.path.lexists(path) or os.path.isdir(path):
             continue
         shown = user_path(os.path.abspath(path))
+        real = facts.realpath(path)
+        if real_root is not None and not within(real, real_root):
+            raise ValueError(f"{shown} is a symbolic link to {real}, outside the repository (illegal filepath in "
+                             "symlink); never read")  # fmt: skip
         loaded = read_file(shown, max_file_size)
         if loaded.error is not None:
             raise ValueError(f"{shown}: {loaded.error.message}")
