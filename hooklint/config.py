@@ -78,6 +78,10 @@ def glob_problem(pattern: str) -> str | None:
         parts.pop(0)
     if ".." in parts:
         return f"glob {pattern!r} has '..' after its start: only leading '../' steps up from the folder it is relative to"
+    try:
+        PathFilter._translate(pattern)
+    except ValueError as exc:
+        return str(exc)
     return None
 
 
@@ -90,7 +94,8 @@ class PathFilter:
     Leading ``./`` and ``../`` steps (not gitignore's: there the base is always the top) move the
     glob's own base, so ``--exclude ../variants/`` run from ``envs/`` means the ``variants`` folder
     beside it, and ``--exclude ..`` everything in the folder above; the rest of the glob is then
-    anchored there. A ``..`` after the start is refused (:func:`glob_problem`, ValueError)."""
+    anchored there. A ``..`` after the start is refused (:func:`glob_problem`, ValueError), and so
+    is a bracket expression no glob can hold (``[z-a]``; it was an internal error)."""
 
     __slots__ = ("base", "patterns", "_compiled", "files")
 
@@ -111,6 +116,12 @@ class PathFilter:
         problem = glob_problem(pattern)
         if problem is not None:
             raise ValueError(problem)
+        return PathFilter._translate(pattern)
+
+    @staticmethod
+    def _translate(pattern: str) -> tuple[bool, bool, re.Pattern[str], int]:
+        """:meth:`_compile` without the check of ``..``; ValueError for a glob no regex holds."""
+        written = pattern
         negate = pattern.startswith("!")
         if negate:
             pattern = pattern[1:]
@@ -150,7 +161,10 @@ class PathFilter:
         regex = "".join(out)
         if not anchored:
             regex = "(?:.*/)?" + regex
-        return negate, dir_only, re.compile(regex), up
+        try:
+            return negate, dir_only, re.compile(regex), up
+        except re.error as exc:  # a bracket expression out of order: [z-a]
+            raise ValueError(f"glob {written!r} is not a valid glob ({exc.msg})") from None
 
     def __bool__(self) -> bool:
         return bool(self.patterns or self.files)

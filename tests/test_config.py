@@ -528,3 +528,21 @@ def test_clusters_entries_are_checked(clusters, message):
     with pytest.raises(ConfigError) as raised:
         parse_config({"clusters": clusters}, "x")
     assert str(raised.value) == message
+
+
+@pytest.mark.parametrize("text, where", [
+    ("exclude: ['[z-a]']\n", "'exclude'"),
+    ("per-path-ignores: {'legacy/[z-a]': [HL1]}\n", "'per-path-ignores'"),
+])  # fmt: skip
+def test_a_glob_no_regex_holds_is_a_configuration_error_with_its_line(tmp_path, monkeypatch, text, where):
+    """``[z-a]`` was ``internal error: error: bad character range z-a`` (second helper trial)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".hooklint.yaml").write_text(text)
+    result = runner.invoke(app, ["lint", "."])
+    bad = "legacy/[z-a]" if "legacy" in text else "[z-a]"
+    assert (result.exit_code, result.output) == (2, f"hooklint: error: {tmp_path / '.hooklint.yaml'}:1: {where}: glob "
+                                                    f"'{bad}' is not a valid glob (bad character range z-a)\n")  # fmt: skip
+    (tmp_path / ".hooklint.yaml").unlink()
+    result = runner.invoke(app, ["lint", "--exclude", "x/[z-a]", "."])
+    assert (result.exit_code, result.output) == (2, "hooklint: error: --exclude: glob 'x/[z-a]' is not a valid glob "
+                                                    "(bad character range z-a)\n")  # fmt: skip
