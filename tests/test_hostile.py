@@ -699,3 +699,26 @@ def test_a_nul_in_a_named_path_is_the_applications_hl007_never_a_crash(case, tmp
     where = NUL_WHERE.get(case, "k/kustomization.yaml:1:1")
     found = [f"{f['path']}:{f['line']}:{f['column']}" for f in json.loads(done.stdout)["findings"] if f["rule_id"] == "HL007"]
     assert (done.returncode, found) == ((1, [where]) if where else (0, [])), done.stdout
+
+
+def test_a_kustomization_that_is_not_utf8_is_an_input_error_never_an_internal_one(tmp_path, monkeypatch):
+    """Second helper trial: a kustomization ending in bytes ``\\xff\\xfe`` was HL007 "internal
+    error: UnicodeDecodeError" (the copy kustomize builds in was read as UTF-8); it is the file's
+    input error, as any file that is not UTF-8 is, exit 2."""
+    from typer.testing import CliRunner
+
+    from hooklint.cli import app
+    from hooklint.sources.kustomize import find_kustomize
+
+    if find_kustomize() is None:
+        pytest.skip("neither kustomize nor kubectl is installed")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "k").mkdir()
+    (tmp_path / "k/kustomization.yaml").write_bytes(b"resources:\n- cm.yaml\n\xff\xfe")
+    (tmp_path / "k/cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    result = CliRunner().invoke(app, ["lint", "k"])
+    assert result.exit_code == 2 and "internal error" not in result.output
+    assert "hooklint: error: k/kustomization.yaml: not valid UTF-8 (byte 0xff at offset 21); save the file as UTF-8" in (
+        result.output)

@@ -1052,7 +1052,8 @@ class _CopyEdits:
                     self.removals[os.path.join(src, leaving.inside[kustomization])] = list(removals)
         for path in [*self.removals, *([self.app_file] if self.app_file else [])]:
             if path not in self.originals and os.path.isfile(path):
-                with open(path, encoding="utf-8") as handle:
+                # surrogateescape: bytes that are not UTF-8 go back as they were, for kustomize to refuse
+                with open(path, encoding="utf-8", errors="surrogateescape") as handle:
                     self.originals[path] = handle.read()
 
     def write(self) -> bool:
@@ -1060,7 +1061,7 @@ class _CopyEdits:
         True when the application's own kustomization lost entries."""
         for path, text in self.originals.items():
             removals = self.removals.get(path, [])
-            with open(path, "w", encoding="utf-8") as handle:
+            with open(path, "w", encoding="utf-8", errors="surrogateescape") as handle:
                 handle.write(partial.without_entries(text, removals, _dump) if removals else text)
         return bool(self.app_file and self.removals.get(self.app_file))
 
@@ -1082,7 +1083,8 @@ class _CopyEdits:
             self.dropped.add(key)
             path = os.path.join(self.src, leaving.inside[patch.kustomization])
             if path not in self.originals:
-                with open(path, encoding="utf-8") as handle:
+                # surrogateescape: bytes that are not UTF-8 go back as they were, for kustomize to refuse
+                with open(path, encoding="utf-8", errors="surrogateescape") as handle:
                     self.originals[path] = handle.read()
             self.removals.setdefault(path, []).append((patch.field, patch.index))
             where = partial.mark_path(os.path.relpath(patch.kustomization, leaving.app))
@@ -1144,8 +1146,11 @@ def _prepare(app: str, options: KustomizeOptions, user_file: str) -> tuple[set[s
     if name is None:
         return set(), True  # kustomize says so
     path = os.path.join(app, name)
-    with open(path, encoding="utf-8") as handle:
-        text = handle.read()
+    with open(path, "rb") as handle:
+        try:
+            text = handle.read().decode("utf-8")
+        except UnicodeDecodeError:
+            return set(), True  # not UTF-8: kustomize says what is wrong, as Argo CD's does
     try:
         config = yaml.load(text, Loader=_Loader)
         node = yaml.compose(text, Loader=_Loader)
