@@ -315,7 +315,18 @@ def diff(
     from hooklint.review import ReviewError, review
     from hooklint.review import report
 
-    cfg = _override(_load_config(config, paths or ["."]), None, None, None, fail_on)
+    broken = None
+    if config is None:  # a configuration the change breaks is judged by the base's (review's _policy)
+        from hooklint.config import Config, load_config
+
+        try:
+            cfg = _override(load_config(None, paths or ["."]), None, None, None, fail_on)
+        except ConfigError as exc:
+            broken, cfg = str(exc), _override(Config(), None, None, None, fail_on)
+        if cfg.version_note:
+            typer.echo(f"hooklint: note: {cfg.version_note}", err=True)
+    else:
+        cfg = _override(_load_config(config, paths or ["."]), None, None, None, fail_on)
     catalog = load_catalog()
     def reload(path: Optional[str]):  # the base revision's configuration, as this command line applies it
         from hooklint.config import Config, load_config
@@ -323,7 +334,8 @@ def diff(
         return _override(load_config(path) if path is not None else Config(), None, None, None, fail_on)
 
     try:  # a found (not named) configuration that the change edits is judged by the base's
-        change = review(base, paths or [], cfg, catalog, head=head, reload=reload if config is None else None)
+        change = review(base, paths or [], cfg, catalog, head=head, reload=reload if config is None else None,
+                        broken=broken)  # fmt: skip
     except (ReviewError, ConfigError) as exc:
         _fail(str(exc))
     for note in change.notes:

@@ -721,3 +721,18 @@ def test_a_change_that_keeps_the_configuration_is_judged_by_it(repo):
     commit_all(repo, "bad-but-allowed")
     code, new, stderr = new_findings("never", "--head", "bad-but-allowed")
     assert (code, stderr) == (0, "") and ("deploy/app/extra.yaml", "HL102") in new
+
+
+def test_a_change_that_breaks_the_configuration_is_judged_by_the_bases(repo):
+    """Second helper trial: a pull request adding a pyproject.toml [tool.hooklint] beside the
+    base's .hooklint.yaml made diff exit 2 ("both configure hooklint"): the change decided
+    whether it was reviewed. The base's configuration reviews it, and a note says why."""
+    (repo / ".hooklint.yaml").write_text("fail-on: warning\n")
+    commit_all(repo, "policy")
+    (repo / "pyproject.toml").write_text("[tool.hooklint]\nfail-on = 'never'\n")
+    (repo / "deploy/app/extra.yaml").write_text(BAD_HOOK.replace("  name: seed\n  annotations", "  name: extra\n  annotations"))
+    commit_all(repo, "second-config")
+    code, new, stderr = new_findings("policy", "--head", "second-config")
+    assert code == 1 and ("deploy/app/extra.yaml", "HL102") in new, (code, new)
+    assert stderr.startswith("hooklint: note: the configuration does not load here (") and stderr.endswith(
+        "): both revisions are checked with policy's configuration, the policy in force\n"), stderr

@@ -424,14 +424,31 @@ def _side(folder: str, revision: str | None, paths: list[str], config: Config, c
 
 
 def _policy(config: Config, reload: Callable[[str | None], Config], top: str, base_folder: str, head_folder: str,
-            paths: list[str], base: str) -> tuple[Config, str | None]:  # fmt: skip
+            paths: list[str], base: str, broken: str | None = None) -> tuple[Config, str | None]:  # fmt: skip
     """The configuration both sides are checked with, and the note saying why when it is not
     ``config`` (the one found from the working tree): when the change adds, edits or deletes the
     configuration file, the policy in force is ``base``'s (``reload(path)``: that file, or the
     defaults for None, with the command line's options), else a pull request could turn off the
     very check that reviews it (``fail-on: never``, ``ignore: [HL1]``: helper trial). Its globs
-    are made relative to the same folder of the repository at ``top``."""
+    are made relative to the same folder of the repository at ``top``. ``broken`` is why the working
+    tree's configuration did not load (a second file beside it, invalid YAML): the base's is used
+    then too, so the change cannot stop its own review (it was exit 2, second helper trial)."""
     found = os.path.realpath(config.path) if config.path else None
+    if broken is not None:
+        folders = {os.path.dirname(os.path.normpath(p)) if not os.path.isdir(os.path.join(head_folder, p)) else p
+                   for p in paths}  # fmt: skip
+        names = (*YAML_NAMES, "pyproject.toml")
+        candidates = [os.path.normpath(os.path.join(d, n)) for d in sorted(folders | {"."}) for n in names]
+        kept = next((c for c in candidates if os.path.isfile(os.path.join(base_folder, c))
+                     and (not c.endswith(".toml") or b"[tool.hooklint" in (_bytes_of(os.path.join(base_folder, c)) or b""))),
+                    None)  # fmt: skip
+        try:
+            policy = reload(os.path.join(base_folder, kept) if kept is not None else None)
+        except ConfigError as exc:
+            raise ReviewError(f"{base}: {str(exc).replace(base_folder + os.sep, '')}") from None
+        policy.repo_urls = list(config.repo_urls)
+        return policy, (f"the configuration does not load here ({broken}): both revisions are checked with {base}'s "
+                        "configuration, the policy in force")  # fmt: skip
     if found is not None and within_folder(found, top):
         rel = os.path.relpath(found, top)
     else:  # none in the working tree: one the change deletes?
@@ -474,7 +491,8 @@ def _bytes_of(path: str) -> bytes | None:
 
 
 def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: str | None = None,
-           cwd: str | None = None, reload: Callable[[str | None], Config] | None = None) -> Review:  # fmt: skip
+           cwd: str | None = None, reload: Callable[[str | None], Config] | None = None,
+           broken: str | None = None) -> Review:  # fmt: skip
     """Compare revision ``base`` with the working tree (or revision ``head``) for ``paths``
     (relative to ``cwd``, default the current directory; none: the whole repository). Raises
     :class:`ReviewError` for git problems. Paths in the result are relative to the repository's
@@ -497,7 +515,7 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
         if head_commit is None:
             _exists_on_a_side(relative, base_folder, base, top, None)
             if reload is not None:
-                config, said = _policy(config, reload, top, base_folder, top, relative, base)
+                config, said = _policy(config, reload, top, base_folder, top, relative, base, broken)
                 notes += [said] if said else []
         base_side = _side(base_folder, base, relative, config, catalog, top) if head_commit is None else None
         if head_commit is None:
@@ -511,7 +529,7 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
             notes += [f"{head}: {note}" for note in head_copy.notes]
             _exists_on_a_side(relative, base_folder, base, head_folder, head)
             if reload is not None:
-                config, said = _policy(config, reload, top, base_folder, head_folder, relative, base)
+                config, said = _policy(config, reload, top, base_folder, head_folder, relative, base, broken)
                 notes += [said] if said else []
             base_side = _side(base_folder, base, relative, config, catalog, top)
             head_side = _side(head_folder, head, relative, config, catalog, top)
