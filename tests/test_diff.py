@@ -736,3 +736,26 @@ def test_a_change_that_breaks_the_configuration_is_judged_by_the_bases(repo):
     assert code == 1 and ("deploy/app/extra.yaml", "HL102") in new, (code, new)
     assert stderr.startswith("hooklint: note: the configuration does not load here (") and stderr.endswith(
         "): both revisions are checked with policy's configuration, the policy in force\n"), stderr
+
+
+def test_what_the_change_suppresses_is_shown_never_fixed(repo):
+    """Second helper trial: a hook with an evil image and ``hooklint.io/ignore: "HL101, HL102, ...:
+    reviewed"`` reviewed as "0 new findings", and a finding the change silenced on an existing
+    object counted as fixed. Both are listed as suppressed by the change, with the reason."""
+    (repo / "deploy/app/extra.yaml").write_text(BAD_HOOK.replace("  name: seed\n  annotations:\n", (
+        "  name: extra\n  annotations:\n    hooklint.io/ignore: \"HL102: reviewed\"\n")))  # fmt: skip
+    commit_all(repo, "hidden")
+    code, doc = diff_json("three", "--head", "hidden")
+    assert [(f["rule_id"], f["path"], f["suppression"]) for f in doc["suppressed"]] == [
+        ("HL102", "deploy/app/extra.yaml", {"kind": "annotation", "reason": "reviewed"})]
+    assert "HL102" not in [f["rule_id"] for f in doc["new"]] and doc["fixed"] == []
+    text = runner.invoke(app, ["diff", "three", "--head", "hidden"]).output
+    assert ", 1 suppressed by the change, " in text.splitlines()[0]
+    assert "Suppressed by the change (not fixed: the change hides them; review the reason):" in text
+    # silencing a finding the base has: suppressed by the change, not fixed
+    (repo / "deploy/app/seed.yaml").write_text(BAD_HOOK.replace("  name: seed\n  annotations:\n", (
+        "  name: seed\n  annotations:\n    hooklint.io/ignore: \"HL102: later\"\n")))  # fmt: skip
+    commit_all(repo, "silenced")
+    code, doc = diff_json("hidden", "--head", "silenced")
+    assert [(f["rule_id"], f["path"]) for f in doc["suppressed"]] == [("HL102", "deploy/app/seed.yaml")]
+    assert [f["rule_id"] for f in doc["fixed"]] == []

@@ -67,6 +67,10 @@ class Review:
     new: list[Finding] = field(default_factory=list)
     fixed: list[Finding] = field(default_factory=list)
     no_longer_checked: list[tuple[Finding, str]] = field(default_factory=list)
+    #: The head's suppressed findings that the base did not suppress: the change adds the
+    #: ``hooklint.io/ignore`` or ``# hooklint: ignore`` that hides them (shown to the reviewer, never
+    #: counted as fixed nor failing the run: a suppression is an acceptance someone must see).
+    suppressed: list[Finding] = field(default_factory=list)
     unchanged: int = 0
     plan_changes: list[dict[str, Any]] = field(default_factory=list)
     errors: list[InputError] = field(default_factory=list)
@@ -583,8 +587,12 @@ def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Find
                  for fingerprint in _prints(findings_of(head, key))}  # fmt: skip
     base_fps = dict(zip(_prints(base.result.findings), base.result.findings))
     head_fps = dict(zip(_prints(head.result.findings), head.result.findings))
+    base_hidden = set(_prints(base.result.suppressed))
+    head_hidden = dict(zip(_prints(head.result.suppressed), head.result.suppressed))
+    # suppressed by the change: hidden on the head, not on the base (it was live there, or absent)
+    out.suppressed = [f for fp, f in head_hidden.items() if fp not in base_hidden and fp not in skip_head]
     new = [f for fp, f in head_fps.items() if fp not in base_fps and fp not in skip_head]
-    fixed = [f for fp, f in base_fps.items() if fp not in head_fps and fp not in skip_base]
+    fixed = [f for fp, f in base_fps.items() if fp not in head_fps and fp not in skip_base and fp not in head_hidden]
     out.unchanged = sum(1 for fp in head_fps if fp in base_fps)
     # a renamed file: the same finding on the same object and field, elsewhere
     waiting: dict[tuple[str, ...], list[Finding]] = {}

@@ -174,6 +174,11 @@ def render_review(review: Review, link_base: str | None = None) -> str:
         body += _details(f"New findings ({len(review.new)})", _finding_rows(review.new, link_base), True)
     if review.fixed:
         body += _details(f"Fixed findings ({len(review.fixed)})", _finding_rows(review.fixed, None, budget=LIMIT // 6), False)
+    if review.suppressed:
+        hidden = [dataclasses.replace(f, message=f"Suppressed by this change ({f.suppression.kind if f.suppression else '?'}"
+                                      f": {(f.suppression.reason if f.suppression else None) or 'no reason'}). It says: "
+                                      f"{f.message}") for f in review.suppressed]  # fmt: skip
+        body += _details(f"Suppressed by the change ({len(hidden)})", _finding_rows(hidden, link_base), True)
     if review.no_longer_checked:
         unchecked = [dataclasses.replace(f, message=f"Not fixed, no longer checked: {why}. It said: {f.message}")
                      for f, why in review.no_longer_checked]  # fmt: skip

@@ -40,6 +40,7 @@ def render_json(review: Review) -> str:
         "new": [f.as_dict() for f in review.new],
         "fixed": [f.as_dict() for f in review.fixed],
         "no_longer_checked": [{**f.as_dict(), "reason": why} for f, why in review.no_longer_checked],
+        "suppressed": [f.as_dict() for f in review.suppressed],
         "unchanged": review.unchanged,
         "plan_changes": review.plan_changes,
         "not_compared": review.not_compared,
@@ -58,6 +59,7 @@ def headline(review: Review) -> str:
     plan = f"plan changes in {changed} application{'s' if changed != 1 else ''}" if changed else "no plan change"
     new = len(review.new)
     unchecked = f", {len(review.no_longer_checked)} no longer checked" if review.no_longer_checked else ""
+    unchecked += f", {len(review.suppressed)} suppressed by the change" if review.suppressed else ""
     text = (f"{new} new finding{'s' if new != 1 else ''}, {len(review.fixed)} fixed{unchecked}, "
             f"{review.unchanged} unchanged; {plan}")  # fmt: skip
     if review.not_compared:
@@ -74,6 +76,11 @@ def render_text(review: Review) -> str:
             lines += ["", f"{title}:"]
             lines += [f"  {f.path}:{f.span.line}:{f.span.column}: {f.severity} {f.rule_id} {f.slug}: {f.message}"
                       for f in findings]  # fmt: skip
+    if review.suppressed:
+        lines += ["", "Suppressed by the change (not fixed: the change hides them; review the reason):"]
+        lines += [f"  {f.path}:{f.span.line}:{f.span.column}: {f.severity} {f.rule_id} {f.slug}: {f.message} "
+                  f"[suppressed by {f.suppression.kind if f.suppression else '?'}: "
+                  f"{(f.suppression.reason if f.suppression else None) or 'no reason'}]" for f in review.suppressed]  # fmt: skip
     if review.no_longer_checked:
         lines += ["", "No longer checked (not fixed: their object left the rule's scope):"]
         for f, why in review.no_longer_checked:
