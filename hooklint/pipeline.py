@@ -30,7 +30,7 @@ from hooklint.loader import parse_text
 from hooklint.reasons import Skip, SkipKind
 from hooklint.model import Manifest, manifests_of
 from hooklint.plan import SyncPlan, build_plan
-from hooklint.sources.redact import Redactor, object_secrets, redactor
+from hooklint.sources.redact import Redactor, SecretValues, merged, object_secrets, redactor
 from hooklint.sources.rendered import Renderer
 from hooklint.sources.discovery import PLUGIN
 from hooklint.sources import (STDIN, Application, Coverage, LoadedApplication, group_applications, load_application,
@@ -168,7 +168,7 @@ def _lint_application(engine: Engine, app: Application, keep_plan: bool, mapped:
     skipped = [(f.path, f.skip_reason) for f in reported if f.skip_reason is not None]
     manifests, plan = build(loaded, engine.config)
     findings = suppress(engine, loaded, engine.check_application(loaded, manifests, plan))
-    hide = secrets_of(manifests)  # a Secret's value copied into a name or annotation is quoted [redacted]
+    hide = secrets_of(manifests, loaded.secrets)  # a Secret's value copied into a name or annotation: [redacted]
     findings = [_redacted(f, hide) for f in findings]
     renderer = loaded.renderer.label() if loaded.renderer is not None else None
     not_linted = sum(1 for f in reported if f.error is not None or f.skip_reason is not None)
@@ -179,11 +179,13 @@ def _lint_application(engine: Engine, app: Application, keep_plan: bool, mapped:
     return findings, errors, len(app.reported) - not_linted, skipped, renderer, unrendered, planned
 
 
-def secrets_of(manifests: list[Manifest]) -> Redactor:
+def secrets_of(manifests: list[Manifest], more: SecretValues | None = None) -> Redactor:
     """The :func:`~hooklint.sources.redact.redactor` of the values of the application's Secrets
-    (:func:`~hooklint.sources.redact.object_secrets`) and of credentials in URLs: what findings
+    (:func:`~hooklint.sources.redact.object_secrets`), of ``more`` (a Helm source's secret values:
+    :attr:`~hooklint.sources.LoadedApplication.secrets`) and of credentials in URLs: what findings
     and the plan say of the application never quotes one."""
-    return redactor(object_secrets(m.body for m in manifests if m.kind == "Secret"))
+    found = object_secrets(m.body for m in manifests if m.kind == "Secret")
+    return redactor(merged(found, more) if more is not None else found)
 
 
 def _redacted(finding: Finding, hide: Callable[[str], str]) -> Finding:
@@ -479,7 +481,7 @@ def _plan_application(app: Application, config: Config, errors: list[InputError]
         loaded = load_application(app, config)
     errors.extend(f.error for f in loaded.reported_files if f.error is not None)
     manifests, plan = build(loaded, config)
-    hide = secrets_of(manifests) if app.source_type != PLUGIN else None
+    hide = secrets_of(manifests, loaded.secrets) if app.source_type != PLUGIN else None
     return planned_application(app, loaded, manifests, plan, mapped, hide)
 
 

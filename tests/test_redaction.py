@@ -642,3 +642,28 @@ def test_a_fail_message_of_a_transformed_secret_is_redacted(repo, expression):
         "chart/templates/check.yaml:1:3: error HL007 render-failed: Rendering failed: execution error at "
         "(shop/templates/check.yaml:1:3): pw [redacted]!" + TAIL
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif", "github", "gitlab", "markdown"])
+def test_a_chart_value_under_a_secret_key_is_never_quoted_by_a_finding(tmp_path, monkeypatch, fmt):
+    """Second helper trial: ``sync-wave: "{{ .Values.db.password }}"`` printed the password in
+    HL012, in every format (a kustomize Secret copied by replacements was already [redacted])."""
+    from typer.testing import CliRunner
+
+    from hooklint.cli import app
+    from hooklint.sources.helm import find_helm
+
+    if find_helm() is None:
+        pytest.skip("no Helm")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "c/templates").mkdir(parents=True)
+    (tmp_path / "c/Chart.yaml").write_text("apiVersion: v2\nname: c\nversion: 1.0.0\n")
+    (tmp_path / "c/values.yaml").write_text("db:\n  password: Hunter2SecretValue\n")
+    (tmp_path / "c/templates/cm.yaml").write_text(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n"
+        "    argocd.argoproj.io/sync-wave: \"{{ .Values.db.password }}\"\n")  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    result = CliRunner().invoke(app, ["lint", "-f", fmt, "c"])
+    assert result.exit_code == 1
+    assert "Hunter2SecretValue" not in result.output and "redacted" in result.output

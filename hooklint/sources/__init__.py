@@ -19,6 +19,7 @@ from hooklint.loader import LoadedFile, parse_text, read_file
 from hooklint.sources.directory import mark_unrendered
 from hooklint.sources.discovery import (
     DIRECTORY,
+    HELM,
     JSONNET_REASON,
     MULTI,
     PLUGIN,
@@ -30,7 +31,9 @@ from hooklint.sources.discovery import (
     group_applications,
 )
 from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, LoadIssue
-from hooklint.sources.render import (RenderedFile, comments_of, outside_repository, read_in_repository, render,
+from hooklint.sources.redact import SecretValues, merged
+from hooklint.sources.render import (RenderedFile, chart_value_secrets, comments_of, outside_repository,
+                                     read_in_repository, render,
                                      repository_root)  # fmt: skip
 from hooklint.sources.rendered import Renderer
 
@@ -82,6 +85,9 @@ class LoadedApplication:
     #: their ``# hooklint: ignore[...]`` comments (:func:`~hooklint.loader.ignore_comments`), for
     #: the suppression stage; ``files`` carry their own (``LoadedFile.ignore_comments``).
     comments: dict[str, list] = field(default_factory=dict)
+    #: A Helm source's secret values (its values files', its Application's: see
+    #: :func:`~hooklint.sources.render.chart_value_secrets`), which findings never quote.
+    secrets: SecretValues | None = None
 
     @property
     def namespace(self) -> str | None:
@@ -134,8 +140,10 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
         rendered = [r for p in parts if p.rendered is not None for r in p.rendered]
         renderer = next((p.renderer for p in parts if p.renderer is not None), None)
         files = [f for p in parts for f in p.files]
+        found = [p.secrets for p in parts if p.secrets is not None]
         return LoadedApplication(app, files, rendered if any(p.rendered is not None for p in parts) else None,
-                                 renderer, parts, {k: v for p in parts for k, v in p.comments.items()})  # fmt: skip
+                                 renderer, parts, {k: v for p in parts for k, v in p.comments.items()},
+                                 merged(*found) if found else None)  # fmt: skip
     if app.source_type == PLUGIN:  # a config management plugin renders it: never run, never read
         return LoadedApplication(app, [LoadedFile(p, skip_reason=app.left_out.get(p)) for p in app.reported], [], None)
     if app.source_type == UNRENDERABLE and app.argocd is not None:
@@ -161,7 +169,11 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
                 if found:
                     comments[path] = found
         unread = [LoadedFile(p, skip_reason=app.left_out[p]) for p in app.reported if p in app.left_out]
-        return LoadedApplication(app, [loaded, *unread], rendered, renderer, comments=comments)
+        secrets: SecretValues | None = None
+        if app.source_type == HELM and rendered:
+            secrets = chart_value_secrets(folder, repository_root(folder, app.named),
+                                          app.argocd.options if app.argocd is not None else None, config.max_file_size)  # fmt: skip
+        return LoadedApplication(app, [loaded, *unread], rendered, renderer, comments=comments, secrets=secrets)
     root = Containment(repository_root(app.folder or app.key, app.named)) if app.key != STDIN else None
     files, escaped = [], []
     for path in app.reported + app.context:

@@ -260,6 +260,34 @@ def redactor(values: SecretValues) -> Redactor:
     return Redactor(tuple(substrings), tuple(whole), cutoffs)
 
 
+def value_secrets(texts: Iterable[str], parameters: Iterable[tuple[str, str]] = ()) -> SecretValues:
+    """The values under secret keys (:func:`secret_key`: ``password``, ``token``...) of Helm value
+    texts (a chart's ``values.yaml`` files, an Application's value files and ``helm.values``), and
+    the values of ``parameters`` whose name is a secret's, as known secrets (``loose``): a chart can
+    copy one into a name or an annotation, which findings and the plan quote (second helper trial:
+    ``sync-wave: "{{ .Values.db.password }}"`` printed the password in HL012, in every format).
+    Not every scalar, as a render error's redaction takes them: that would eat ordinary words."""
+    found = SecretValues()
+    for text in texts:
+        _yaml_text(text, found)
+    for name, value in parameters:
+        if secret_key(name):
+            found.add(value, loose=True)
+    found.words.clear()
+    return found
+
+
+def merged(*parts: SecretValues) -> SecretValues:
+    """One :class:`SecretValues` holding every value of ``parts``."""
+    out = SecretValues()
+    for part in parts:
+        out.anywhere |= part.anywhere
+        out.words |= part.words
+        out.keys |= part.keys
+        out.loose |= part.loose
+    return out
+
+
 def object_secrets(bodies: Iterable[object]) -> SecretValues:
     """The values of the Secrets among ``bodies`` (parsed objects): ``stringData`` values, and
     ``data`` values with what they decode to. A kustomize ``replacements`` entry or a chart can

@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 from hooklint import argocd
 from hooklint.config import Config
@@ -29,7 +29,7 @@ from hooklint.sources import facts
 from hooklint.sources.applications import ApplicationSource, git_root
 from hooklint.sources.bounded import Limits
 from hooklint.sources.placement import Placement
-from hooklint.sources.redact import redact_render_error, render_error_redactor
+from hooklint.sources.redact import SecretValues, redact_render_error, render_error_redactor, value_secrets
 from hooklint.sources.discovery import KUSTOMIZE, inside_repository
 from hooklint.sources.rendered import RenderedDocument, Renderer, RendererUnavailable, RenderError
 from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, SYNTAX_ERROR, TOO_COMPLEX, LoadIssue, Map
@@ -254,6 +254,43 @@ def _entry_leading_to(manifest_file: str, path: str) -> tuple[int, int]:
         if named != folder and within(target, named):
             return number, text.index(entry) + 1
     return 1, 1
+
+
+def chart_value_secrets(folder: str, root: str, options: Any, max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> SecretValues:
+    """:func:`~hooklint.sources.redact.value_secrets` of the Helm chart in ``folder``: its
+    ``values.yaml`` and its subcharts' (``charts/*/values.yaml``), and of the Application's
+    ``spec.source.helm`` (``options``, plain values): its ``valueFiles`` (relative to the chart, or
+    to ``root`` with a leading ``/``), ``values`` / ``valuesObject`` and ``parameters``. Only files
+    that resolve inside ``root`` and are regular, UTF-8 and at most ``max_file_size`` are read."""
+    real_root = facts.realpath(root)
+    paths = [os.path.join(folder, "values.yaml")]
+    charts = os.path.join(folder, "charts")
+    if os.path.isdir(charts):
+        paths += [os.path.join(charts, n, "values.yaml") for n in sorted(os.listdir(charts))]
+    helm = options if isinstance(options, dict) else {}
+    value_files = helm.get("valueFiles")
+    for name in value_files if isinstance(value_files, list) else []:
+        if isinstance(name, str) and "://" not in name and not name.startswith("$"):
+            paths.append(os.path.join(root, name.lstrip("/")) if name.startswith("/") else os.path.join(folder, name))
+    texts = []
+    for path in paths:
+        if os.path.isfile(path) and within(facts.realpath(path), real_root):
+            try:
+                texts.append(read_bytes(path, max_file_size).decode("utf-8"))
+            except (OSError, UnicodeDecodeError, ValueError):
+                continue
+    if isinstance(helm.get("values"), str):
+        texts.append(helm["values"])
+    if isinstance(helm.get("valuesObject"), dict):
+        import yaml
+
+        texts.append(yaml.safe_dump(helm["valuesObject"]))
+    parameters: list[tuple[str, str]] = []
+    written = helm.get("parameters")
+    for parameter in written if isinstance(written, list) else []:
+        if isinstance(parameter, dict) and isinstance(parameter.get("name"), str) and isinstance(parameter.get("value"), str):
+            parameters.append((parameter["name"], parameter["value"]))
+    return value_secrets(texts, parameters)
 
 
 def comments_of(path: str, config: Config) -> list:
