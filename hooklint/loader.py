@@ -437,6 +437,13 @@ def _too_large(path: str, max_size: int) -> LoadedFile:
 #: Where a named pipe or device is one the user handed over on purpose.
 _STREAM_PREFIXES = ("/dev/", "/proc/")
 
+
+def is_stream(path: str) -> bool:
+    """Whether ``path`` is named through ``/dev/`` or ``/proc/`` (``/dev/stdin``, process
+    substitution's ``/dev/fd/63``): read to its end when it is a pipe (:func:`read_file`), and
+    never judged as a repository's file that links out (it links to a descriptor)."""
+    return path.startswith(_STREAM_PREFIXES)
+
 #: A ``\\u`` escape (after an even run of backslashes: an escape, not an escaped backslash) of a
 #: high surrogate with the low one that pairs it, or of a surrogate that pairs with nothing.
 _SURROGATE_ESCAPE = re.compile(

@@ -2,6 +2,7 @@
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 
@@ -395,3 +396,18 @@ def test_an_unpaired_surrogate_escape_is_read_as_go_reads_it():
     [doc] = parse_text("cm.json", text).documents
     assert doc.value["data"]["k"] == "s\ufffd"
     assert [issue.kind for issue, _ in parse_text("cm.yaml", text).issues] == ["syntax-error"]
+
+
+def test_dev_stdin_is_the_users_input_not_a_link_out_of_a_repository(tmp_path):
+    """``hooklint lint /dev/stdin < job.yaml`` was HL007 "a symbolic link to .../job.yaml, outside
+    the repository" (second helper trial): a stream named on the command line links to a
+    descriptor, and is read as the input it is."""
+    import subprocess
+    import sys
+
+    job = (Path(__file__).resolve().parents[1] / "examples/bad/migrate-job.yaml").read_bytes()
+    env = {k: v for k, v in os.environ.items() if k != "HOOKLINT_CACHE_DIR"} | {"HOOKLINT_CACHE_DIR": "off"}
+    done = subprocess.run([sys.executable, "-m", "hooklint", "lint", "-f", "json", "/dev/stdin"], input=job,
+                          cwd=tmp_path, env=env, capture_output=True, timeout=60)  # fmt: skip
+    found = sorted({f["rule_id"] for f in json.loads(done.stdout)["findings"]})
+    assert done.returncode == 1 and "HL007" not in found and "HL102" in found, (done.returncode, found)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from hooklint.config import Config
 from hooklint.findings import Span
 from hooklint.reasons import Unrendered, UnrenderedKind
-from hooklint.loader import LoadedFile, parse_text, read_file
+from hooklint.loader import LoadedFile, is_stream, parse_text, read_file
 from hooklint.sources.directory import mark_unrendered
 from hooklint.sources.discovery import (
     DIRECTORY,
@@ -183,7 +183,9 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
         if path in app.left_out and dangling_link(path) is not None:  # skipped, never read
             files.append(LoadedFile(path, skip_reason=app.left_out[path]))
             continue
-        target = root.escaping(path) if root is not None else None
+        # a stream named on the command line (/dev/stdin, <(...)) is the user's input, not a file of
+        # a repository: its link to a descriptor is no link out of one
+        target = root.escaping(path) if root is not None and not is_stream(path) else None
         if target is None:
             files.append(read_file(path, config.max_file_size))
             continue
