@@ -759,3 +759,16 @@ def test_what_the_change_suppresses_is_shown_never_fixed(repo):
     code, doc = diff_json("hidden", "--head", "silenced")
     assert [(f["rule_id"], f["path"]) for f in doc["suppressed"]] == [("HL102", "deploy/app/seed.yaml")]
     assert [f["rule_id"] for f in doc["fixed"]] == []
+
+
+def test_the_heads_input_errors_are_in_the_json_too(repo):
+    """Second helper trial: a file diff could not read (over max-file-size) was said on stderr
+    only; the JSON report carries it too (exit 2 as before)."""
+    (repo / ".hooklint.yaml").write_text("max-file-size: 4096\n")
+    commit_all(repo, "small")
+    (repo / "deploy/app/big.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\n" + "#" * 5000 + "\n")
+    commit_all(repo, "big")
+    result = runner.invoke(app, ["diff", "--format", "json", "small", "--head", "big"])
+    code, doc = result.exit_code, json.loads(result.stdout)
+    assert code == 2
+    assert doc["errors"] == [{"path": "deploy/app/big.yaml", "message": "larger than max-file-size (4,096 bytes); not linted"}]

@@ -1,10 +1,10 @@
 """``hooklint diff`` as text, JSON and SARIF.
 
 JSON: ``{"base", "head", "new": [finding], "fixed": [finding], "no_longer_checked": [finding +
-"reason"], "unchanged": N, "plan_changes": [{"application", "added": [task + "step": {"phase",
+"reason"], "suppressed": [finding] (what the change suppresses), "unchanged": N, "plan_changes": [{"application", "added": [task + "step": {"phase",
 "wave"}], "removed": [task], "moved": [{"task", "from": {"phase", "wave"}, "to": {"phase",
 "wave"}}], "left": [{"task", "from": {"phase", "wave"}, "reason"}], "changed": [{"task", "field",
-"from", "to"}]}], "not_compared": [application]}``, findings shaped as in
+"from", "to"}]}], "not_compared": [application], "errors": [{"path", "message"}]}``, findings shaped as in
 ``hooklint lint -f json`` and tasks as in ``hooklint plan -f json``; ``head`` is null for the working
 tree. SARIF holds only the new findings. The text escapes control and bidirectional characters
 from the repository (:func:`hooklint.text.escape_controls`); the JSON keeps values as they are,
@@ -44,6 +44,7 @@ def render_json(review: Review) -> str:
         "unchanged": review.unchanged,
         "plan_changes": review.plan_changes,
         "not_compared": review.not_compared,
+        "errors": [{"path": e.path, "message": e.message} for e in review.errors],
     }
     return json_safe(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n"
 
