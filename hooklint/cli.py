@@ -24,7 +24,6 @@ from hooklint.text import escape_controls
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
-
 class Format(str, Enum):
     text = "text"
     json = "json"
