@@ -772,3 +772,16 @@ def test_the_heads_input_errors_are_in_the_json_too(repo):
     code, doc = result.exit_code, json.loads(result.stdout)
     assert code == 2
     assert doc["errors"] == [{"path": "deploy/app/big.yaml", "message": "larger than max-file-size (4,096 bytes); not linted"}]
+
+
+def test_the_bases_globs_apply_to_both_sides_when_the_change_breaks_the_configuration(repo):
+    """The base's configuration, read from its copy, has its globs moved to the repository: an
+    ``exclude`` of the base holds on the head too (it was anchored in the temporary copy)."""
+    (repo / ".hooklint.yaml").write_text("exclude: [deploy/app/extra.yaml]\n")
+    commit_all(repo, "excluding")
+    (repo / "pyproject.toml").write_text("[tool.hooklint]\nfail-on = 'never'\n")
+    (repo / "deploy/app/extra.yaml").write_text(BAD_HOOK.replace("  name: seed\n  annotations", "  name: extra\n  annotations"))
+    commit_all(repo, "broken-and-excluded")
+    code, new, stderr = new_findings("excluding", "--head", "broken-and-excluded")
+    assert (code, new) == (0, []), (code, new)
+    assert stderr.startswith("hooklint: note: the configuration does not load here (")

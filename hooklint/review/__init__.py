@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from hooklint.catalog import Catalog
-from hooklint.config import DEFAULT_MAX_FILE_SIZE, YAML_NAMES, Config, ConfigError, PathFilter
+from hooklint.config import DEFAULT_MAX_FILE_SIZE, PYPROJECT, YAML_NAMES, Config, ConfigError, PathFilter
 from hooklint.files import read_bytes
 from hooklint.loader import within as within_folder
 from hooklint.findings import Finding, InputError, RunResult, fingerprints, identity
@@ -439,40 +439,49 @@ def _policy(config: Config, reload: Callable[[str | None], Config], top: str, ba
     then too, so the change cannot stop its own review (it was exit 2, second helper trial)."""
     found = os.path.realpath(config.path) if config.path else None
     if broken is not None:
-        folders = {os.path.dirname(os.path.normpath(p)) if not os.path.isdir(os.path.join(head_folder, p)) else p
-                   for p in paths}  # fmt: skip
-        names = (*YAML_NAMES, "pyproject.toml")
-        candidates = [os.path.normpath(os.path.join(d, n)) for d in sorted(folders | {"."}) for n in names]
-        kept = next((c for c in candidates if os.path.isfile(os.path.join(base_folder, c))
-                     and (not c.endswith(".toml") or b"[tool.hooklint" in (_bytes_of(os.path.join(base_folder, c)) or b""))),
-                    None)  # fmt: skip
-        try:
-            policy = reload(os.path.join(base_folder, kept) if kept is not None else None)
-        except ConfigError as exc:
-            raise ReviewError(f"{base}: {str(exc).replace(base_folder + os.sep, '')}") from None
-        policy.repo_urls = list(config.repo_urls)
+        kept = _base_config_file(base_folder, head_folder, paths, toml=True)
+        policy = _load_base(reload, config, kept, top, base_folder, base)
         return policy, (f"the configuration does not load here ({broken}): both revisions are checked with {base}'s "
                         "configuration, the policy in force")  # fmt: skip
     if found is not None and within_folder(found, top):
         rel = os.path.relpath(found, top)
     else:  # none in the working tree: one the change deletes?
-        folders = {os.path.dirname(os.path.normpath(p)) if not os.path.isdir(os.path.join(head_folder, p)) else p
-                   for p in paths}  # fmt: skip
-        candidates = [os.path.normpath(os.path.join(d, n)) for d in sorted(folders | {"."}) for n in YAML_NAMES]
-        deleted = next((c for c in candidates if os.path.isfile(os.path.join(base_folder, c))), None)
+        deleted = _base_config_file(base_folder, head_folder, paths)
         if deleted is None:
             return config, None
         rel = deleted
-    head_file, base_file = os.path.join(head_folder, rel), os.path.join(base_folder, rel)
-    head_bytes, base_bytes = _bytes_of(head_file), _bytes_of(base_file)
+    head_bytes, base_bytes = _bytes_of(os.path.join(head_folder, rel)), _bytes_of(os.path.join(base_folder, rel))
     if head_bytes == base_bytes:
         return config, None
     verb = "adds" if base_bytes is None else "deletes" if head_bytes is None else "edits"
+    policy = _load_base(reload, config, rel if base_bytes is not None else None, top, base_folder, base)
+    return policy, (f"the change {verb} {rel}: both revisions are checked with {base}'s configuration, the policy in "
+                    "force (land a change to the policy on its own first, or pass --config)")  # fmt: skip
+
+
+def _base_config_file(base_folder: str, head_folder: str, paths: list[str], toml: bool = False) -> str | None:
+    """The configuration file (relative to the top) ``base_folder`` holds in the folder of one of
+    ``paths`` or at the top, first found; with ``toml``, a ``pyproject.toml`` with a
+    ``[tool.hooklint]`` table too. None when there is none."""
+    folders = {p if os.path.isdir(os.path.join(head_folder, p)) else os.path.dirname(os.path.normpath(p)) for p in paths}
+    names = (*YAML_NAMES, PYPROJECT) if toml else YAML_NAMES
+    for candidate in (os.path.normpath(os.path.join(d, n)) for d in sorted(folders | {"."}) for n in names):
+        where = os.path.join(base_folder, candidate)
+        if os.path.isfile(where) and (not candidate.endswith(".toml") or b"[tool.hooklint" in (_bytes_of(where) or b"")):
+            return candidate
+    return None
+
+
+def _load_base(reload: Callable[[str | None], Config], config: Config, rel: str | None, top: str, base_folder: str,
+               base: str) -> Config:  # fmt: skip
+    """``reload`` of the base's configuration file ``rel`` (relative to the top; None: the
+    defaults), its globs and path moved from the copy at ``base_folder`` to the same folder of the
+    repository at ``top``, with ``config``'s repository URLs. Raises :class:`ReviewError`."""
     try:
-        policy = reload(base_file if base_bytes is not None else None)
+        policy = reload(os.path.join(base_folder, rel) if rel is not None else None)
     except ConfigError as exc:
         raise ReviewError(f"{base}: {str(exc).replace(base_folder + os.sep, '')}") from None
-    if base_bytes is not None:
+    if rel is not None:
         policy.path = os.path.join(top, rel)
 
         def move(path_filter: PathFilter) -> PathFilter:
@@ -482,8 +491,7 @@ def _policy(config: Config, reload: Callable[[str | None], Config], top: str, ba
         policy = dataclasses.replace(policy, exclude=move(policy.exclude),
                                      per_path_ignores=[(move(f), r) for f, r in policy.per_path_ignores])  # fmt: skip
     policy.repo_urls = list(config.repo_urls)
-    return policy, (f"the change {verb} {rel}: both revisions are checked with {base}'s configuration, the policy in "
-                    "force (land a change to the policy on its own first, or pass --config)")  # fmt: skip
+    return policy
 
 
 def _bytes_of(path: str) -> bytes | None:
