@@ -46,10 +46,22 @@ def _version_callback(value: bool) -> None:
         raise typer.Exit(EXIT_CLEAN)
 
 
+class _OneLineUsage:
+    """Usage errors (an unknown option or command, a bad value: exit code 2) printed as one line,
+    ``hooklint: error: <what> (see hooklint lint --help)``, not click's three-line block of usage,
+    hint and error: mixed into the command group and every command, which raise them while parsing
+    (and the group while resolving a command's name)."""
+
+    def parse_args(self, ctx, args):  # noqa: ANN001, ANN201 - click's signature
+        try:
+            return super().parse_args(ctx, args)
+        except Exception as exc:
+            _one_line(exc, ctx)
+            raise
+
+
 def _one_line(error: Exception, ctx) -> None:  # noqa: ANN001 - click's context
-    """Make click's usage ``error`` (an unknown option or command, a bad value: exit code 2) print
-    one line, ``hooklint: error: <what> (see hooklint lint --help)``, not click's three-line block
-    of usage, hint and error."""
+    """Give click's usage ``error`` a ``show`` that prints it as one line (:class:`_OneLineUsage`)."""
     if getattr(error, "exit_code", None) == 2 and hasattr(error, "format_message"):
         where = getattr(getattr(error, "ctx", None), "command_path", None) or ctx.command_path
 
@@ -59,16 +71,8 @@ def _one_line(error: Exception, ctx) -> None:  # noqa: ANN001 - click's context
         error.show = show  # type: ignore[attr-defined]
 
 
-class _Group(typer.core.TyperGroup):
-    """The command group, whose usage errors (``No such command 'lnt'. Did you mean 'lint'?``)
-    are one line (:func:`_one_line`)."""
-
-    def parse_args(self, ctx, args):  # noqa: ANN001, ANN201 - click's signature
-        try:
-            return super().parse_args(ctx, args)
-        except Exception as exc:
-            _one_line(exc, ctx)
-            raise
+class _Group(_OneLineUsage, typer.core.TyperGroup):
+    """The command group (``No such command 'lnt'. Did you mean 'lint'?`` is one line)."""
 
     def resolve_command(self, ctx, args):  # noqa: ANN001, ANN201 - click's signature
         try:
@@ -78,17 +82,9 @@ class _Group(typer.core.TyperGroup):
             raise
 
 
-class _Command(typer.core.TyperCommand):
+class _Command(_OneLineUsage, typer.core.TyperCommand):
     """A command whose usage line names its arguments as people write them (``BASE [PATH]...``),
-    not as typer does without rich (``{base} [paths]...``), and whose usage errors are one line
-    (:func:`_one_line`)."""
-
-    def parse_args(self, ctx, args):  # noqa: ANN001, ANN201 - click's signature
-        try:
-            return super().parse_args(ctx, args)
-        except Exception as exc:
-            _one_line(exc, ctx)
-            raise
+    not as typer does without rich (``{base} [paths]...``), and whose usage errors are one line."""
 
     def collect_usage_pieces(self, ctx):  # noqa: ANN001, ANN201 - click's signature
         pieces = [self.options_metavar] if self.options_metavar else []
