@@ -74,6 +74,18 @@ def server():
     httpd.shutdown()
 
 
+def _packaged_subchart(repo: Path, files: dict[str, str]) -> None:
+    """``c/charts/sub-1.0.0.tgz``: the subchart ``sub`` (its Chart.yaml first), then ``files`` in order."""
+    data = io.BytesIO()
+    with tarfile.open(fileobj=data, mode="w:gz") as tar:
+        for name, text in {"sub/Chart.yaml": "apiVersion: v2\nname: sub\nversion: 1.0.0\n", **files}.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(text.encode())
+            tar.addfile(info, io.BytesIO(text.encode()))
+    (repo / "c/charts").mkdir()
+    (repo / "c/charts/sub-1.0.0.tgz").write_bytes(data.getvalue())
+
+
 def _schema(ref_key: str, ref: str) -> str:
     return '{\n  "properties": {\n    "x": {"' + ref_key + '": ' + json.dumps(ref) + "}\n  }\n}\n"
 
@@ -124,15 +136,7 @@ def test_a_local_reference_still_validates_the_values(repo):
 @needs_helm
 def test_a_packaged_subcharts_schema_reference_leaves_the_chart_unrendered(repo, server):
     url, hits = server
-    data = io.BytesIO()
-    with tarfile.open(fileobj=data, mode="w:gz") as tar:
-        for name, text in {"sub/Chart.yaml": "apiVersion: v2\nname: sub\nversion: 1.0.0\n",
-                           "sub/values.schema.json": _schema("$ref", f"{url}/s.json")}.items():  # fmt: skip
-            info = tarfile.TarInfo(name)
-            info.size = len(text.encode())
-            tar.addfile(info, io.BytesIO(text.encode()))
-    (repo / "c/charts").mkdir()
-    (repo / "c/charts/sub-1.0.0.tgz").write_bytes(data.getvalue())
+    _packaged_subchart(repo, {"sub/values.schema.json": _schema("$ref", f"{url}/s.json")})
     result = runner.invoke(app, ["lint", "c"])
     assert hits == []
     assert result.output.splitlines()[0] == (
@@ -209,17 +213,8 @@ def test_only_the_meta_schemas_helms_library_knows_are_not_loaded(repo, server, 
 def test_an_archive_too_large_to_look_through_leaves_the_chart_unrendered(repo, server):
     """Second trial: 10,001 files before ``sub/values.schema.json`` ended the scan before it."""
     url, hits = server
-    data = io.BytesIO()
-    with tarfile.open(fileobj=data, mode="w:gz") as tar:
-        files = {"sub/Chart.yaml": "apiVersion: v2\nname: sub\nversion: 1.0.0\n"}
-        files |= {f"sub/files/{i}.txt": "" for i in range(10_001)}
-        files["sub/values.schema.json"] = _schema("$ref", f"{url}/s.json")
-        for name, text in files.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(text.encode())
-            tar.addfile(info, io.BytesIO(text.encode()))
-    (repo / "c/charts").mkdir()
-    (repo / "c/charts/sub-1.0.0.tgz").write_bytes(data.getvalue())
+    files = {f"sub/files/{i}.txt": "" for i in range(10_001)}
+    _packaged_subchart(repo, files | {"sub/values.schema.json": _schema("$ref", f"{url}/s.json")})
     result = runner.invoke(app, ["lint", "c"])
     assert hits == []
     assert result.output.splitlines()[0].startswith(
