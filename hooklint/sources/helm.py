@@ -752,9 +752,6 @@ def _chart_files(chart: str, root: str, max_file_size: int = DEFAULT_MAX_FILE_SI
 #: them: a ``$schema`` naming another is loaded like a ``$ref``.
 _KNOWN_METASCHEMAS = re.compile(
     r"https?://json-schema\.org/(?:draft-0[467]/schema|draft/20(?:19-09|20-12)/schema|schema)#?")
-#: What a reference stands for when a schema cannot be read through (hooklint cannot tell what
-#: it refers to, so it fails closed: the schemas are left out as for a reference).
-_UNREAD = "\0{why}"
 #: The JSON Schema keywords whose value Helm's library resolves as a reference.
 _REFERENCE_KEYS = ("$ref", "$dynamicRef", "$recursiveRef")
 #: Archives read for schemas: members, bytes and nesting looked at, at most.
@@ -765,28 +762,35 @@ _ARCHIVE_MEMBERS, _ARCHIVE_BYTES, _ARCHIVE_DEPTH = 10_000, 64 << 20, 3
 class _SchemaLoad:
     """A reference of a chart's ``values.schema.json`` that Helm resolves with a loader (a URL, or
     a file of the repo server's file system): ``ref`` as written, the schema file (``path``, as
-    read; ``archive`` the ``.tgz`` holding it when packaged) and the line and column of the value."""
+    read; ``archive`` the ``.tgz`` holding it when packaged) and the line and column of the value.
+    ``unread`` says why hooklint could not read the schema through (it then cannot tell what it
+    refers to, and fails closed: the schemas are left out as for a reference; ``ref`` is empty)."""
 
     ref: str
     path: str
     line: int = 1
     column: int = 1
     archive: str | None = None
+    unread: str | None = None
+
+
+class _Unreadable(ValueError):
+    """A schema text hooklint's JSON reader cannot read through; the message says why."""
 
 
 def _loads_of(text: str) -> list[str]:
     """The references of a ``values.schema.json`` text that are not local (``#...``) nor a known
-    meta-schema, in document order. A text Python's JSON reader cannot read through (nested
-    deeper than it recurses, a number of more digits than it converts) stands for one reference
-    (:data:`_UNREAD`): Go's reader may read it and Helm load what it names, so hooklint fails
-    closed; plain invalid JSON has none (Helm refuses it too)."""
+    meta-schema, in document order; none for plain invalid JSON (Helm refuses it too). Raises
+    :class:`_Unreadable` for a text Python's JSON reader cannot read through (nested deeper than
+    it recurses, a number of more digits than it converts): Go's reader may read it and Helm load
+    what it names."""
     try:
         doc = json.loads(text)
     except RecursionError:
-        return [_UNREAD.format(why="nested too deeply")]
+        raise _Unreadable("nested too deeply") from None
     except ValueError as exc:
         if "digits" in str(exc):  # int() of too many digits (sys.get_int_max_str_digits)
-            return [_UNREAD.format(why="a number of too many digits")]
+            raise _Unreadable("a number of too many digits") from None
         return []
     found: list[str] = []
     stack = [doc]
@@ -805,11 +809,28 @@ def _loads_of(text: str) -> list[str]:
     return found
 
 
+def _loads_in(text: str, path: str, archive: str | None = None) -> list[_SchemaLoad]:
+    """The :class:`_SchemaLoad` of the schema ``text`` of file ``path`` (in ``archive`` when
+    packaged): one per reference, placed at its value as written (1:1 inside an archive), or one
+    ``unread`` at 1:1 when the text cannot be read through."""
+    try:
+        refs = _loads_of(text)
+    except _Unreadable as exc:
+        return [_SchemaLoad("", path, archive=archive, unread=str(exc))]
+    found = []
+    for ref in refs:
+        at = text.find(json.dumps(ref)) if archive is None else -1  # the value as written, its opening quote
+        line = text.count("\n", 0, at) + 1 if at >= 0 else 1
+        column = at - text.rfind("\n", 0, at) if at >= 0 else 1
+        found.append(_SchemaLoad(ref, path, line, column, archive))
+    return found
+
+
 def _refers(load: _SchemaLoad) -> str:
-    """``refers to '<ref>'``, or, for a schema hooklint could not read through (:data:`_UNREAD`),
-    what it may refer to and why hooklint cannot tell."""
-    if load.ref.startswith("\0"):
-        return f"may refer to a URL or file hooklint cannot see ({load.ref[1:]})"
+    """``refers to '<ref>'``, or, for a schema hooklint could not read through, what it may refer
+    to and why hooklint cannot tell."""
+    if load.unread is not None:
+        return f"may refer to a URL or file hooklint cannot see ({load.unread})"
     return f"refers to {load.ref!r}"
 
 
@@ -823,13 +844,12 @@ def _archive_loads(data: bytes, archive: str, depth: int = 0) -> list[_SchemaLoa
         with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
             for count, member in enumerate(tar):
                 if count >= _ARCHIVE_MEMBERS or member.offset_data > _ARCHIVE_BYTES:  # not read to its end: fail closed
-                    found.append(_SchemaLoad(_UNREAD.format(why="an archive too large to look through"), "values.schema.json",
-                                             archive=archive))  # fmt: skip
+                    found.append(_SchemaLoad("", "values.schema.json", archive=archive,
+                                             unread="an archive too large to look through"))  # fmt: skip
                     break
                 name = member.name.rsplit("/", 1)[-1]
                 if member.isfile() and member.size > _ARCHIVE_BYTES and name == "values.schema.json":
-                    found.append(_SchemaLoad(_UNREAD.format(why="a schema too large to look through"), member.name,
-                                             archive=archive))  # fmt: skip
+                    found.append(_SchemaLoad("", member.name, archive=archive, unread="a schema too large to look through"))
                 if not member.isfile() or member.size > _ARCHIVE_BYTES:
                     continue
                 if name == "values.schema.json" or (name.endswith(".tgz") and depth < _ARCHIVE_DEPTH):
@@ -838,8 +858,7 @@ def _archive_loads(data: bytes, archive: str, depth: int = 0) -> list[_SchemaLoa
                     if name.endswith(".tgz"):
                         found.extend(_archive_loads(content, archive, depth + 1))
                     else:
-                        found.extend(_SchemaLoad(ref, member.name, archive=archive)
-                                     for ref in _loads_of(content.decode("utf-8", "replace")))  # fmt: skip
+                        found.extend(_loads_in(content.decode("utf-8", "replace"), member.name, archive))
     except (OSError, tarfile.TarError, EOFError, zlib_error):
         return found
     return found
@@ -868,12 +887,7 @@ def schema_loads(files: list[tuple[str, str]], max_file_size: int = DEFAULT_MAX_
         if base.endswith(".tgz"):
             found.extend(_archive_loads(data, path))
             continue
-        text = data.decode("utf-8", "replace")
-        for ref in _loads_of(text):
-            at = text.find(json.dumps(ref))  # the value as written, its opening quote
-            line = text.count("\n", 0, at) + 1 if at >= 0 else 1
-            column = at - text.rfind("\n", 0, at) if at >= 0 else 1
-            found.append(_SchemaLoad(ref, path, line, column))
+        found.extend(_loads_in(data.decode("utf-8", "replace"), path))
     return found
 
 
