@@ -1054,3 +1054,28 @@ def test_a_helm_v3_binary_renders_for_argo_cd_3_4_and_reports_no_difference(char
     assert application["source"]["helm"] == {"rendered": 3, "argocd": 3, "argocd_version": "3.4.7", "differs": False}
     sarif = json.loads(_cli("lint", "-f", "sarif", "deploy/shop").stdout)
     assert sarif["runs"][0]["properties"]["helm"] == application["source"]["helm"]
+
+
+@needs_helm
+def test_ignore_comments_apply_in_a_charts_templates(tmp_path, monkeypatch):
+    """A comment in the template a finding is placed in suppresses it, read with the template
+    (the sources stage records it; the suppression stage opens no file)."""
+    import json as json_module
+
+    from typer.testing import CliRunner
+
+    from hooklint.cli import app
+
+    (tmp_path / ".git").mkdir()
+    write(tmp_path / "c/Chart.yaml", "apiVersion: v2\nname: c\nversion: 1.0.0\n")
+    write(tmp_path / "c/templates/job.yaml", (
+        "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: m\n  annotations:\n    argocd.argoproj.io/hook: PreSync\n"
+        "spec:\n  backoffLimit: 1\n  activeDeadlineSeconds: 300\n  template:\n    spec:\n      serviceAccountName: m\n"
+        "      automountServiceAccountToken: false\n      restartPolicy: Never\n      containers:\n      - name: m\n"
+        "        image: ghcr.io/acme/m:latest  # hooklint: ignore[HL102] pinned by CI\n"))  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    result = CliRunner().invoke(app, ["lint", "-f", "json", "c"])
+    doc = json_module.loads(result.output)
+    assert [(f["rule_id"], f["path"], f["line"], f["suppression"]) for f in doc["findings"] if f["rule_id"] == "HL102"] == [
+        ("HL102", "c/templates/job.yaml", 17, {"kind": "comment", "reason": "pinned by CI"})]

@@ -348,6 +348,9 @@ class _Sources:
         """:func:`comments_of` ``path``, from the file as this application read it when it did."""
         if path in self.files:
             return self.files[path].ignore_comments if inside_repository(path, path) else []
+        if path in self.texts:  # a template read for its placement: not read again
+            text = self.texts[path]
+            return ignore_comments(text) if text is not None and inside_repository(path, path) else []
         return comments_of(path, self.config)
 
     def text(self, path: str) -> str | None:
