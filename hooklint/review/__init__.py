@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from hooklint.catalog import Catalog
-from hooklint.config import DEFAULT_MAX_FILE_SIZE, PYPROJECT, YAML_NAMES, Config, ConfigError, PathFilter
+from hooklint.config import DEFAULT_MAX_FILE_SIZE, Config, ConfigError, PathFilter, check_found, find_config_for
 from hooklint.files import read_bytes
 from hooklint.loader import within as within_folder
 from hooklint.findings import Finding, InputError, RunResult, fingerprints, identity
@@ -428,48 +428,67 @@ def _side(folder: str, revision: str | None, paths: list[str], config: Config, c
 
 
 def _policy(config: Config, reload: Callable[[str | None], Config], top: str, base_folder: str, head_folder: str,
-            paths: list[str], base: str, broken: str | None = None) -> tuple[Config, str | None]:  # fmt: skip
-    """The configuration both sides are checked with, and the note saying why when it is not
-    ``config`` (the one found from the working tree): when the change adds, edits or deletes the
-    configuration file, the policy in force is ``base``'s (``reload(path)``: that file, or the
-    defaults for None, with the command line's options), else a pull request could turn off the
-    very check that reviews it (``fail-on: never``, ``ignore: [HL1]``: helper trial). Its globs
-    are made relative to the same folder of the repository at ``top``. ``broken`` is why the working
-    tree's configuration did not load (a second file beside it, invalid YAML): the base's is used
-    then too, so the change cannot stop its own review (it was exit 2, second helper trial)."""
-    found = os.path.realpath(config.path) if config.path else None
+            paths: list[str], base: str, broken: str | None = None) -> tuple[Config, list[str]]:  # fmt: skip
+    """The configuration both sides are checked with, and the notes saying what of the change's
+    configuration was ignored. The policy of a review is ``base``'s: the configuration file
+    :func:`hooklint.config.find_config_for` finds for ``paths`` (relative to the top) in the base's
+    copy at ``base_folder`` (the root's, or one nearer to a path; ``reload(path)``: that file, or the
+    defaults for None, with the command line's options), its globs moved to the same folder of the
+    repository at ``top``. Else a pull request could turn off the very check that reviews it: a
+    ``.hooklint.yaml`` of ``fail-on: never`` (helper trial), or one the change adds nearer to the
+    reviewed path, ``app/.hooklint.yaml`` with the defaults (issue 32: the Action's ``paths: app``
+    reviewed a docker.io PreSync Job as 0 new findings). Each file that applies on either side
+    (found on the head at ``head_folder``, or on the base) and that the change adds, edits or deletes
+    is named in a note, as ignored; ``broken`` (why the working tree's configuration did not load: a
+    second file beside it, invalid YAML; it was exit 2, second helper trial) and a head whose
+    configuration does not load are said too, as is, with ``--head``, a working tree's file that is
+    neither side's. ``config`` (the one found from the working tree) is kept when it is the base's
+    file, byte for byte. Raises :class:`ReviewError` when the base's does
+    not load."""
+    base_rel = _found_config(base_folder, head_folder, paths, base)
+    notes: list[str] = []
     if broken is not None:
-        kept = _base_config_file(base_folder, head_folder, paths, toml=True)
-        policy = _load_base(reload, config, kept, top, base_folder, base)
-        return policy, (f"the configuration does not load here ({broken}): both revisions are checked with {base}'s "
-                        "configuration, the policy in force")  # fmt: skip
-    if found is not None and within_folder(found, top):
-        rel = os.path.relpath(found, top)
-    else:  # none in the working tree: one the change deletes?
-        deleted = _base_config_file(base_folder, head_folder, paths)
-        if deleted is None:
-            return config, None
-        rel = deleted
-    head_bytes, base_bytes = _bytes_of(os.path.join(head_folder, rel)), _bytes_of(os.path.join(base_folder, rel))
-    if head_bytes == base_bytes:
-        return config, None
-    verb = "adds" if base_bytes is None else "deletes" if head_bytes is None else "edits"
-    policy = _load_base(reload, config, rel if base_bytes is not None else None, top, base_folder, base)
-    return policy, (f"the change {verb} {rel}: both revisions are checked with {base}'s configuration, the policy in "
-                    "force (land a change to the policy on its own first, or pass --config)")  # fmt: skip
+        notes.append(f"the configuration does not load here ({broken}), ignored")
+    try:
+        head_rel = _found_config(head_folder, head_folder, paths, None)
+    except ReviewError as exc:
+        head_rel = None
+        if broken is None:  # else said: the working tree's (the head, or like it) does not load
+            notes.append(f"the configuration does not load on the change's side ({exc}), ignored")
+    for rel in dict.fromkeys(r for r in (head_rel, base_rel) if r is not None):
+        head_bytes, base_bytes = _bytes_of(os.path.join(head_folder, rel)), _bytes_of(os.path.join(base_folder, rel))
+        if head_bytes != base_bytes:
+            verb = "adds" if base_bytes is None else "deletes" if head_bytes is None else "edits"
+            notes.append(f"the change {verb} {rel}, ignored")
+    found = os.path.realpath(config.path) if config.path else None
+    working = os.path.relpath(found, top) if found is not None and within_folder(found, top) else None
+    kept = broken is None and working == base_rel and (base_rel is None or _bytes_of(os.path.join(top, base_rel)) ==
+                                                       _bytes_of(os.path.join(base_folder, base_rel)))  # fmt: skip
+    if not kept and broken is None and os.path.abspath(head_folder) != os.path.abspath(top) and working is not None \
+            and working not in (head_rel, base_rel):  # --head: the working tree's own file, neither side's
+        notes.append(f"the working tree's {working} is not {base}'s, ignored")
+    used = base_rel if base_rel is not None else "none: the defaults"
+    notes = [f"{n}: both revisions are checked with {base}'s configuration ({used}), the policy in force (land a "
+             "change to the policy on its own first, or pass --config)" for n in notes]  # fmt: skip
+    return (config if kept else _load_base(reload, config, base_rel, top, base_folder, base)), notes
 
 
-def _base_config_file(base_folder: str, head_folder: str, paths: list[str], toml: bool = False) -> str | None:
-    """The configuration file (relative to the top) ``base_folder`` holds in the folder of one of
-    ``paths`` or at the top, first found; with ``toml``, a ``pyproject.toml`` with a
-    ``[tool.hooklint]`` table too. None when there is none."""
-    folders = {p if os.path.isdir(os.path.join(head_folder, p)) else os.path.dirname(os.path.normpath(p)) for p in paths}
-    names = (*YAML_NAMES, PYPROJECT) if toml else YAML_NAMES
-    for candidate in (os.path.normpath(os.path.join(d, n)) for d in sorted(folders | {"."}) for n in names):
-        where = os.path.join(base_folder, candidate)
-        if os.path.isfile(where) and (not candidate.endswith(".toml") or b"[tool.hooklint" in (_bytes_of(where) or b"")):
-            return candidate
-    return None
+def _found_config(folder: str, head_folder: str, paths: list[str], base: str | None) -> str | None:
+    """The configuration file (relative to the top) that :func:`hooklint.config.find_config_for`
+    finds for ``paths`` in the tree at ``folder`` (a path that is a folder on either side is
+    searched from itself, else from its folder), or None. Raises :class:`ReviewError` when it does
+    not load (two files in one folder, two paths configured by different files, a link out), its
+    message starting with ``base:`` when given and naming files relative to the top."""
+    starts = [p if os.path.isdir(os.path.join(head_folder, p)) or os.path.isdir(os.path.join(folder, p))
+              else os.path.dirname(os.path.normpath(p)) for p in paths]  # fmt: skip
+    try:
+        found = find_config_for([os.path.join(folder, s, "") for s in starts])
+        if found is not None:
+            check_found(found)
+    except ConfigError as exc:
+        message = str(exc).replace(folder + os.sep, "").replace(folder, "the top folder")
+        raise ReviewError(f"{base}: {message}" if base is not None else message) from None
+    return os.path.relpath(found, folder) if found is not None else None
 
 
 def _load_base(reload: Callable[[str | None], Config], config: Config, rel: str | None, top: str, base_folder: str,
@@ -528,7 +547,7 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
             _exists_on_a_side(relative, base_folder, base, top, None)
             if reload is not None:
                 config, said = _policy(config, reload, top, base_folder, top, relative, base, broken)
-                notes += [said] if said else []
+                notes += said
         base_side = _side(base_folder, base, relative, config, catalog, top) if head_commit is None else None
         if head_commit is None:
             assert base_side is not None
@@ -542,7 +561,7 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
             _exists_on_a_side(relative, base_folder, base, head_folder, head)
             if reload is not None:
                 config, said = _policy(config, reload, top, base_folder, head_folder, relative, base, broken)
-                notes += [said] if said else []
+                notes += said
             base_side = _side(base_folder, base, relative, config, catalog, top)
             head_side = _side(head_folder, head, relative, config, catalog, top)
             out = compare(base_side, head_side, _findings_of)

@@ -169,6 +169,7 @@ def render_review(review: Review, link_base: str | None = None) -> str:
     """The Markdown of a change (see the module docstring)."""
     head = review.head.revision or "the working tree"
     top = [MARKER, f"### hooklint: {headline(review)}", "", f"Compared `{review.base.revision}` with {head if review.head.revision is None else f'`{head}`'}.", ""]
+    top += [f"> **Note:** {_cell(note)}" for note in review.notes] + ([""] if review.notes else [])
     body: list[str] = []
     if review.new:
         body += _details(f"New findings ({len(review.new)})", _finding_rows(review.new, link_base), True)
