@@ -148,3 +148,15 @@ def test_an_unchanged_nested_configuration_is_the_policy_and_no_note(repo):
     (repo / "app/evil.yaml").write_text(EVIL)
     code, doc, stderr = diff("relaxed", "app")
     assert (code, new(doc), doc["notes"], stderr) == (0, [], [], "")
+
+
+def test_an_edit_of_pyproject_outside_its_hooklint_table_is_no_policy_change(repo):
+    (repo / ".hooklint.yaml").unlink()
+    (repo / "pyproject.toml").write_text("[project]\nname = 'a'\n\n[tool.hooklint]\nfail-on = 'never'\n")
+    commit_all(repo, "toml")
+    (repo / "pyproject.toml").write_text("[project]\nname = 'b'\n\n[tool.hooklint]\nfail-on = 'never'\n")
+    code, doc, stderr = diff("toml", "app")
+    assert (code, doc["notes"], stderr) == (0, [], "")
+    (repo / "pyproject.toml").write_text("[project]\nname = 'b'\n\n[tool.hooklint]\nfail-on = 'error'\n")
+    code, doc, stderr = diff("toml", "app")
+    assert doc["notes"] == [note("edits", "pyproject.toml", "toml", "pyproject.toml")]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import io
+import json
 import os
 import subprocess
 import tempfile
@@ -456,14 +457,14 @@ def _policy(config: Config, reload: Callable[[str | None], Config], top: str, ba
         if broken is None:  # else said: the working tree's (the head, or like it) does not load
             notes.append(f"the configuration does not load on the change's side ({exc}), ignored")
     for rel in dict.fromkeys(r for r in (head_rel, base_rel) if r is not None):
-        head_bytes, base_bytes = _bytes_of(os.path.join(head_folder, rel)), _bytes_of(os.path.join(base_folder, rel))
+        head_bytes, base_bytes = _policy_of(os.path.join(head_folder, rel)), _policy_of(os.path.join(base_folder, rel))
         if head_bytes != base_bytes:
             verb = "adds" if base_bytes is None else "deletes" if head_bytes is None else "edits"
             notes.append(f"the change {verb} {rel}, ignored")
     found = os.path.realpath(config.path) if config.path else None
     working = os.path.relpath(found, top) if found is not None and within_folder(found, top) else None
-    kept = broken is None and working == base_rel and (base_rel is None or _bytes_of(os.path.join(top, base_rel)) ==
-                                                       _bytes_of(os.path.join(base_folder, base_rel)))  # fmt: skip
+    kept = broken is None and working == base_rel and (base_rel is None or _policy_of(os.path.join(top, base_rel)) ==
+                                                       _policy_of(os.path.join(base_folder, base_rel)))  # fmt: skip
     if not kept and broken is None and os.path.abspath(head_folder) != os.path.abspath(top) and working is not None \
             and working not in (head_rel, base_rel):  # --head: the working tree's own file, neither side's
         notes.append(f"the working tree's {working} is not {base}'s, ignored")
@@ -511,6 +512,26 @@ def _load_base(reload: Callable[[str | None], Config], config: Config, rel: str 
                                      per_path_ignores=[(move(f), r) for f, r in policy.per_path_ignores])  # fmt: skip
     policy.repo_urls = list(config.repo_urls)
     return policy
+
+
+def _policy_of(path: str) -> bytes | None:
+    """What of the configuration file ``path`` is policy, to compare two revisions' by: its bytes;
+    for a ``pyproject.toml``, its ``[tool.hooklint]`` table alone (an edit elsewhere in the file,
+    a dependency bumped, is no change of policy), or the bytes when it does not parse. None when
+    there is no such file (or no table)."""
+    data = _bytes_of(path)
+    if data is None or not path.endswith(".toml"):
+        return data
+    try:
+        import tomllib  # type: ignore[import-not-found]
+    except ImportError:  # Python 3.10
+        import tomli as tomllib  # type: ignore[import-not-found]
+    try:
+        tool = tomllib.loads(data.decode("utf-8")).get("tool")
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return data
+    table = tool.get("hooklint") if isinstance(tool, dict) else None
+    return None if table is None else json.dumps(table, sort_keys=True, default=str).encode()
 
 
 def _bytes_of(path: str) -> bytes | None:
