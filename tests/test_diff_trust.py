@@ -160,3 +160,137 @@ def test_an_edit_of_pyproject_outside_its_hooklint_table_is_no_policy_change(rep
     (repo / "pyproject.toml").write_text("[project]\nname = 'b'\n\n[tool.hooklint]\nfail-on = 'error'\n")
     code, doc, stderr = diff("toml", "app")
     assert doc["notes"] == [note("edits", "pyproject.toml", "toml", "pyproject.toml")]
+
+
+# --- item 6: diff reads one repository ------------------------------------------------------------
+
+SUFFIX = ("hooklint diff reads one repository, and nothing that makes git read objects, refs or configuration "
+          "from elsewhere (run it in a plain clone of its own)")
+
+
+@pytest.fixture
+def other(tmp_path):
+    """Another repository on the machine (not the one under review): its ``app/job.yaml`` is EVIL."""
+    other = tmp_path / "other"
+    (other / "app").mkdir(parents=True)
+    git(other, "init", "-q", "-b", "main")
+    git(other, "config", "user.email", "o@example.com")
+    git(other, "config", "user.name", "o")
+    (other / "app/job.yaml").write_text(EVIL)
+    commit_all(other, "elsewhere")
+    return other
+
+
+def refused(cwd: Path, *args: str) -> str:
+    """stderr of a diff that must be refused: exit 2, one line, no report."""
+    os.chdir(cwd)
+    result = runner.invoke(app, ["diff", *args])
+    assert (result.exit_code, result.stdout, result.stderr.count("\n")) == (2, "", 1), (result.exit_code, result.output)
+    assert result.stderr.startswith("hooklint: error: ") and result.stderr.endswith(f": {SUFFIX}\n"), result.stderr
+    return result.stderr[len("hooklint: error: "):-len(f": {SUFFIX}\n")]
+
+
+def test_alternates_are_refused(repo, other, tmp_path):
+    """``git clone --shared`` writes ``objects/info/alternates``: every object of the clone is the
+    other repository's (issue 32: diff read another repository's objects)."""
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--shared", str(other), str(clone))
+    assert refused(clone, "elsewhere") == (f"{clone}/.git/objects/info/alternates: git reads objects of the "
+                                           "repositories it lists")  # fmt: skip
+    (clone / ".git/objects/info/alternates").write_text("# none\n\n")  # no entry: nothing is read elsewhere
+    os.chdir(clone)
+    result = runner.invoke(app, ["diff", "elsewhere"])  # and the clone has none of the objects
+    assert (result.exit_code, result.stderr) == (2, "hooklint: error: unknown revision 'elsewhere': give a commit, "
+                                                    "branch or tag of this repository\n")  # fmt: skip
+
+
+def test_a_gitdir_file_and_a_linked_worktree_are_refused(repo, other, tmp_path):
+    planted = tmp_path / "planted"
+    planted.mkdir()
+    (planted / ".git").write_text(f"gitdir: {other}/.git\n")
+    assert refused(planted, "elsewhere") == (f"{planted}/.git is not a folder (a 'gitdir:' file: a worktree, a "
+                                             "submodule or another repository)")  # fmt: skip
+    worktree = tmp_path / "worktree"
+    git(other, "worktree", "add", "-q", str(worktree))
+    assert refused(worktree, "elsewhere").startswith(f"{worktree}/.git is not a folder")
+    # a .git folder whose commondir is another repository's: git's linked worktree layout, by hand
+    crafted = tmp_path / "crafted"
+    (crafted / ".git").mkdir(parents=True)
+    (crafted / ".git/HEAD").write_text("ref: refs/heads/main\n")
+    (crafted / ".git/commondir").write_text(f"{other}/.git\n")
+    assert refused(crafted, "elsewhere") == f"git reads the repository at {other}/.git, not {crafted}/.git"
+
+
+def test_a_git_folder_that_links_out_is_refused(repo, other, tmp_path):
+    (repo / ".git/objects").rename(repo / "objects-gone")
+    (repo / ".git/objects").symlink_to(other / ".git/objects")
+    assert refused(repo, "policy") == (f"{repo}/.git/objects is a symbolic link to {other}/.git/objects, outside "
+                                       "the repository")  # fmt: skip
+    (repo / ".git/objects").unlink()
+    (repo / "objects-gone").rename(repo / ".git/objects")
+    link = tmp_path / "dot-git-link"
+    link.mkdir()
+    (link / ".git").symlink_to(other / ".git")
+    assert refused(link, "elsewhere") == f"{link}/.git is a symbolic link (to {other}/.git)"
+
+
+def test_core_worktree_elsewhere_is_refused(repo, other):
+    """``core.worktree`` in the repository's configuration: git's work tree (and what ``diff``
+    would lint as the head) is another folder."""
+    git(repo, "config", "core.worktree", str(other))
+    assert refused(repo, "policy") == f"git's work tree is {other} (core.worktree), not {repo}"
+
+
+def test_replace_refs_and_grafts_are_refused(repo, other):
+    """A replace ref shows another object in place of the repository's; grafts give commits other
+    parents: what diff reviews would not be what a reviewer's git shows."""
+    (repo / "app/job.yaml").write_text(EVIL)
+    commit_all(repo, "evil")
+    clean, evil = git(repo, "rev-parse", "policy:app/job.yaml"), git(repo, "rev-parse", "evil:app/job.yaml")
+    git(repo, "replace", clean, evil)
+    assert refused(repo, "policy") == (f"refs/replace/{clean}: a replace ref (git would show another object in place "
+                                       "of one of the repository's)")  # fmt: skip
+    git(repo, "replace", "-d", clean)
+    (repo / ".git/info").mkdir(exist_ok=True)
+    (repo / ".git/info/grafts").write_text(f"{git(repo, 'rev-parse', 'evil')}\n")
+    assert refused(repo, "policy") == f"{repo}/.git/info/grafts: git takes commits' parents from it, not from the commits"
+
+
+def test_a_configuration_include_and_a_fifo_in_the_git_folder_are_refused(repo, other):
+    git(repo, "config", "include.path", str(other / ".git/config"))
+    assert refused(repo, "policy") == f"{repo}/.git/config: include.path makes git read a configuration file from elsewhere"
+    git(repo, "config", "--unset", "include.path")
+    git(repo, "config", f"includeIf.gitdir:{repo}/.path", str(other / ".git/config"))
+    assert refused(repo, "policy").startswith(f"{repo}/.git/config: includeif.gitdir:")
+    git(repo, "config", "--remove-section", f"includeIf.gitdir:{repo}/")
+    os.mkfifo(repo / ".git/refs/heads/fifo")
+    assert refused(repo, "policy") == f"{repo}/.git/refs/heads/fifo is not a regular file (a FIFO or a device)"
+
+
+def test_the_repositorys_git_configuration_runs_nothing(repo, tmp_path):
+    """Every key of .git/config that names a program git could start (fsmonitor, pager, editor,
+    askpass, ssh, credential helper, gpg, hooks, external diff, filters and textconv, a promisor
+    remote's upload-pack): none runs during a diff."""
+    marker = tmp_path / "ran"
+    script = tmp_path / "run.sh"
+    script.write_text(f"#!/bin/sh\necho \"$0 $*\" >> {marker}\ncat\n")
+    script.chmod(0o755)
+    hooks = tmp_path / "hooks"
+    hooks.mkdir()
+    for hook in ("post-index-change", "post-checkout", "pre-commit", "reference-transaction", "pre-auto-gc"):
+        (hooks / hook).symlink_to(script)
+    for key, value in {"core.fsmonitor": script, "core.pager": script, "pager.ls-tree": script,
+                       "pager.cat-file": script, "pager.rev-parse": script, "core.editor": script,
+                       "core.askPass": script, "core.sshCommand": script, "credential.helper": f"!{script}",
+                       "gpg.program": script, "core.hooksPath": hooks, "diff.external": script,
+                       "filter.x.smudge": script, "filter.x.process": script, "diff.x.textconv": script,
+                       "remote.origin.url": str(tmp_path / "nowhere"), "remote.origin.uploadpack": script,
+                       "remote.origin.promisor": "true", "extensions.partialClone": "origin",
+                       "core.repositoryFormatVersion": "1", "gc.auto": "1", "core.untrackedCache": "true",
+                       "alias.ls-tree": f"!{script}"}.items():  # fmt: skip
+        git(repo, "config", key, str(value))
+    (repo / ".gitattributes").write_text("* filter=x diff=x\n")
+    (repo / "app/evil.yaml").write_text(EVIL)
+    os.chdir(repo)
+    result = runner.invoke(app, ["diff", "policy", "app"])
+    assert result.exit_code == 1 and not marker.exists(), (result.output, marker.read_text() if marker.exists() else "")

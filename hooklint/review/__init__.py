@@ -25,6 +25,7 @@ import functools
 import io
 import json
 import os
+import stat
 import subprocess
 import tempfile
 from contextlib import contextmanager
@@ -130,17 +131,21 @@ def _git_command(args: list[str], repository: str) -> Iterator[tuple[list[str], 
     ``XDG_CONFIG_HOME`` an empty temporary folder, removed afterwards), no attributes file
     (``GIT_ATTR_NOSYSTEM``, ``core.attributesFile=/dev/null``), no transport at all
     (``GIT_ALLOW_PROTOCOL`` empty, ``protocol.allow=never``: a partial clone cannot fetch a missing
-    object; ``GIT_NO_LAZY_FETCH`` says so to git 2.44 and later), no prompt, no fsmonitor, no pager.
-    The repository's own configuration is still read by git, which is why only commands that run
-    neither filters, textconv, hooks nor transports are used (``rev-parse``, ``ls-tree``,
-    ``cat-file --batch``)."""
+    object; ``GIT_NO_LAZY_FETCH`` says so to git 2.44 and later), no prompt (``core.askPass`` and
+    ``credential.helper`` emptied), no fsmonitor, no hooks, no pager (``--no-pager``), no replace
+    objects, no automatic gc or maintenance. The repository's own configuration is still read by git
+    (after :func:`one_repository` refused includes and a work tree elsewhere), which is why only
+    commands that run neither filters, textconv, hooks, editors nor transports are used
+    (``rev-parse``, ``ls-tree``, ``cat-file --batch``, ``for-each-ref``, ``config --file``)."""
     with tempfile.TemporaryDirectory(prefix="hooklint-git-home-") as home:
         env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_") or k in ("GIT_DIR", "GIT_WORK_TREE")}
         env.update(HOME=home, XDG_CONFIG_HOME=home, GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull,
                    GIT_ATTR_NOSYSTEM="1", GIT_ALLOW_PROTOCOL="", GIT_NO_LAZY_FETCH="1", GIT_TERMINAL_PROMPT="0",
                    GIT_NO_REPLACE_OBJECTS="1", GIT_OPTIONAL_LOCKS="0", GIT_PAGER="cat", LC_ALL="C")  # fmt: skip
-        options = ["-c", f"core.attributesFile={os.devnull}", "-c", "protocol.allow=never", "-c", "core.fsmonitor=false",
-                   "-c", "core.hooksPath=" + os.devnull]  # fmt: skip
+        options = ["--no-pager", "-c", f"core.attributesFile={os.devnull}", "-c", "protocol.allow=never",
+                   "-c", "core.fsmonitor=false", "-c", "core.hooksPath=" + os.devnull, "-c", "core.useReplaceRefs=false",
+                   "-c", "core.pager=cat", "-c", "credential.helper=", "-c", "core.askPass=", "-c", "gc.auto=0",
+                   "-c", "maintenance.auto=false"]  # fmt: skip
         for directory in _safe_directories(repository):
             options += ["-c", f"safe.directory={directory}"]
         env["PATH"] = program_path(repository)  # nothing git starts is looked up in the repository
@@ -169,14 +174,96 @@ def _git(args: list[str], cwd: str, binary: bool = False) -> Any:
 
 def repository(cwd: str) -> tuple[str, str]:
     """``(top folder, prefix)`` of the git repository holding ``cwd``: the prefix is ``cwd``
-    relative to the top (``""`` or ``"deploy/"``). Raises :class:`ReviewError`."""
+    relative to the top (``""`` or ``"deploy/"``). The repository must be one repository
+    (:func:`one_repository`). Raises :class:`ReviewError`."""
+    found = git_root(os.path.abspath(cwd))
+    if found is not None:
+        _plain_dot_git(found)
     try:
         top = _git(["rev-parse", "--show-toplevel"], cwd)
     except ReviewError as exc:
         if "not a git repository" in str(exc).lower():
             raise ReviewError(f"{cwd} is not in a git repository: hooklint diff compares git revisions") from None
         raise
+    one_repository(found or top, cwd)
     return top, _git(["rev-parse", "--show-prefix"], cwd)
+
+
+#: Files of a git directory that make git read objects, history or refs from elsewhere than the
+#: repository's own objects (relative to the git directory, with why): alternates, grafts, a
+#: linked worktree's ``commondir`` (git's ``repository-layout``: ``objects/info/alternates``,
+#: ``objects/info/http-alternates``, ``info/grafts``, ``commondir``).
+_ELSEWHERE = {
+    "objects/info/alternates": "git reads objects of the repositories it lists",
+    "objects/info/http-alternates": "git reads objects of the repositories it lists",
+    "info/grafts": "git takes commits' parents from it, not from the commits",
+    "commondir": "a linked worktree: its objects and refs are another folder's",
+}
+
+
+def _refuse(what: str) -> ReviewError:
+    return ReviewError(f"{what}: hooklint diff reads one repository, and nothing that makes git read objects, refs "
+                       "or configuration from elsewhere (run it in a plain clone of its own)")  # fmt: skip
+
+
+def _plain_dot_git(top: str) -> None:
+    """Raise :class:`ReviewError` unless ``TOP/.git`` is a folder (not a ``gitdir:`` file, as
+    worktrees and submodules have, nor a symbolic link): nothing runs git before this holds."""
+    dot_git = os.path.join(top, ".git")
+    if os.path.islink(dot_git):
+        raise _refuse(f"{dot_git} is a symbolic link (to {os.readlink(dot_git)})")
+    if not os.path.isdir(dot_git):
+        raise _refuse(f"{dot_git} is not a folder (a 'gitdir:' file: a worktree, a submodule or another repository)")
+
+
+def one_repository(top: str, cwd: str) -> None:
+    """Raise :class:`ReviewError` (one line) unless git, run in ``cwd``, reads one repository: the
+    one whose work tree is ``top`` (the nearest folder holding ``.git``) and whose git directory is
+    ``TOP/.git``, a folder. Refused: a ``gitdir:`` file or a link as ``.git``; a git directory or
+    work tree elsewhere (``GIT_DIR``, ``core.worktree``, a linked worktree: ``git rev-parse
+    --absolute-git-dir --git-common-dir --show-toplevel``); alternates, grafts and ``commondir``
+    (:data:`_ELSEWHERE`) unless empty of entries; replace refs (``refs/replace/``: ignored by every
+    git hooklint runs, ``GIT_NO_REPLACE_OBJECTS``, but a reviewer's git would show them); a
+    configuration that includes another file (``include.path``, ``includeIf``); anything in the git
+    directory that is a link resolving outside it, a FIFO or a device (git would read, or hang on, it).
+    Issue 32: ``objects/info/alternates`` or a ``gitdir:`` file made ``diff`` read another
+    repository's objects."""
+    _plain_dot_git(top)
+    real = os.path.realpath(os.path.join(top, ".git"))
+    answer = _git(["rev-parse", "--path-format=absolute", "--absolute-git-dir", "--git-common-dir", "--show-toplevel"],
+                  cwd).splitlines()  # fmt: skip
+    if len(answer) != 3:
+        raise ReviewError("git rev-parse: unexpected answer for the git directory")
+    git_dir, common, work_tree = (os.path.realpath(a) for a in answer)
+    if git_dir != real or common != real:
+        raise _refuse(f"git reads the repository at {common if common != real else git_dir}, not {real}")
+    if work_tree != os.path.realpath(top):
+        raise _refuse(f"git's work tree is {work_tree} (core.worktree), not {top}")
+    for rel, why in _ELSEWHERE.items():
+        path = os.path.join(real, rel)
+        if not os.path.lexists(path):
+            continue
+        text = _bytes_of(path) if os.path.isfile(path) and not os.path.islink(path) else None
+        if text is None or any(line.strip() and not line.lstrip().startswith(b"#") for line in text.splitlines()):
+            raise _refuse(f"{path}: {why}")
+    replaced = _git(["for-each-ref", "--count=1", "--format=%(refname)", "refs/replace/"], cwd)
+    if replaced:
+        raise _refuse(f"{replaced}: a replace ref (git would show another object in place of one of the repository's)")
+    for name in ("config", "config.worktree"):
+        path = os.path.join(real, name)
+        if os.path.isfile(path) and not os.path.islink(path):
+            keys = _git(["config", "--file", path, "--no-includes", "--name-only", "--list"], top).splitlines()
+            included = [k for k in keys if k.lower() == "include.path" or k.lower().startswith("includeif.")]
+            if included:
+                raise _refuse(f"{path}: {included[0]} makes git read a configuration file from elsewhere")
+    for folder, dirs, files in os.walk(real):
+        for entry in dirs + files:
+            path = os.path.join(folder, entry)
+            mode = os.lstat(path).st_mode
+            if stat.S_ISLNK(mode) and not within_folder(os.path.realpath(path), real):
+                raise _refuse(f"{path} is a symbolic link to {os.path.realpath(path)}, outside the repository")
+            if stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+                raise _refuse(f"{path} is not a regular file (a FIFO or a device)")
 
 
 def resolve_revision(top: str, revision: str) -> str:
