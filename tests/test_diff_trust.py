@@ -294,3 +294,25 @@ def test_the_repositorys_git_configuration_runs_nothing(repo, tmp_path):
     os.chdir(repo)
     result = runner.invoke(app, ["diff", "policy", "app"])
     assert result.exit_code == 1 and not marker.exists(), (result.output, marker.read_text() if marker.exists() else "")
+
+
+# --- item 6: Mermaid -------------------------------------------------------------------------------
+
+#: A name carrying a Mermaid directive (``%%{init: ...}%%`` is read anywhere in a diagram's text,
+#: labels included) and the other characters a label must not pass as they are.
+DIRECTIVE = "x%%{init: {'theme': 'dark', 'flowchart': {'htmlLabels': false}}}%%<b>`#&"
+
+
+def test_mermaid_labels_escape_percent_so_no_directive_can_be_injected(repo):
+    """Issue 32: ``%`` was not escaped in the pull-request comment's diagrams, so a name could
+    carry a ``%%{init}%%`` directive. Every diagram hooklint draws (diff and lint markdown) writes
+    ``%`` as Mermaid's entity ``#37;``."""
+    hook = EVIL.replace("name: evil\n", f'name: "{DIRECTIVE}"\n', 1)
+    (repo / "app/evil.yaml").write_text(hook)
+    diff_md = runner.invoke(app, ["diff", "policy", "app", "-f", "markdown"]).stdout
+    lint_md = runner.invoke(app, ["lint", "app", "-f", "markdown"]).stdout
+    escaped = "x#37;#37;{init: {'theme': 'dark', 'flowchart': {'htmlLabels': false}}}#37;#37;#lt;b#gt;#96;#35;#amp;"
+    for text in (diff_md, lint_md):
+        diagrams = [block.split("```", 1)[0] for block in text.split("```mermaid\n")[1:]]
+        assert diagrams and all("%" not in d for d in diagrams), text
+        assert any(f"Job/{escaped}" in d for d in diagrams), diagrams

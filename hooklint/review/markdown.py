@@ -124,9 +124,11 @@ def _plan_rows(change: dict[str, Any]) -> list[str]:
 
 def _label(text: str) -> str:
     """Text safe inside a Mermaid ``["..."]`` label: control characters escaped, and ``#``,
-    ``&``, ``"``, ``<``, ``>`` and backticks as Mermaid's entity codes (``#35;``...), so a value
-    can neither end the label, write HTML, nor close the Markdown code block (three backticks)."""
-    text = escape_controls(text).replace("#", "#35;").replace("&", "#amp;").replace('"', "#quot;")
+    ``%``, ``&``, ``"``, ``<``, ``>`` and backticks as Mermaid's entity codes (``#35;``, ``#37;``...),
+    so a value can neither end the label, write HTML, close the Markdown code block (three
+    backticks), nor carry a directive: Mermaid reads ``%%{init: ...}%%`` anywhere in a diagram's
+    text, labels included (``mermaid/src/utils.ts``, ``directiveRegex``; issue 32)."""
+    text = escape_controls(text).replace("#", "#35;").replace("%", "#37;").replace("&", "#amp;").replace('"', "#quot;")
     return text.replace("<", "#lt;").replace(">", "#gt;").replace("`", "#96;")
 
 
