@@ -230,11 +230,11 @@ def one_repository(top: str, cwd: str) -> None:
     repository's objects."""
     _plain_dot_git(top)
     real = os.path.realpath(os.path.join(top, ".git"))
-    answer = _git(["rev-parse", "--path-format=absolute", "--absolute-git-dir", "--git-common-dir", "--show-toplevel"],
-                  cwd).splitlines()  # fmt: skip
+    answer = _git(["rev-parse", "--absolute-git-dir", "--git-common-dir", "--show-toplevel"], cwd).splitlines()
     if len(answer) != 3:
         raise ReviewError("git rev-parse: unexpected answer for the git directory")
-    git_dir, common, work_tree = (os.path.realpath(a) for a in answer)
+    # --git-common-dir is relative to cwd before git 2.31's --path-format
+    git_dir, common, work_tree = (os.path.realpath(os.path.join(cwd, a)) for a in answer)
     if git_dir != real or common != real:
         raise _refuse(f"git reads the repository at {common if common != real else git_dir}, not {real}")
     if work_tree != os.path.realpath(top):
@@ -259,7 +259,10 @@ def one_repository(top: str, cwd: str) -> None:
     for folder, dirs, files in os.walk(real):
         for entry in dirs + files:
             path = os.path.join(folder, entry)
-            mode = os.lstat(path).st_mode
+            try:
+                mode = os.lstat(path).st_mode
+            except OSError:  # gone since it was listed (git gc)
+                continue
             if stat.S_ISLNK(mode) and not within_folder(os.path.realpath(path), real):
                 raise _refuse(f"{path} is a symbolic link to {os.path.realpath(path)}, outside the repository")
             if stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
