@@ -123,8 +123,9 @@ def test_a_configuration_the_change_deletes_or_edits_nearer_to_the_path_is_ignor
     code, doc, _ = diff("nested", "app")
     assert (code, new(doc)) == (1, [("app/evil.yaml", "HL101")])
     assert doc["notes"] == [note("edits", "app/.hooklint.yaml", "nested", "app/.hooklint.yaml")]
-    code, doc, _ = diff("nested", "app", "--config", "app/.hooklint.yaml")  # named: used as named
-    assert (code, doc["notes"]) == (0, [])
+    code, doc, _ = diff("nested", "app", "--config", "app/.hooklint.yaml")  # named: used as named, and said
+    assert (code, doc["notes"]) == (0, ["the change edits app/.hooklint.yaml, named with --config: used as named, so "
+                                        "the change wrote the policy that reviews it"])  # fmt: skip
 
 
 def test_two_paths_the_change_gives_different_configurations_are_judged_by_the_bases(repo):

@@ -564,6 +564,22 @@ def _policy(config: Config, reload: Callable[[str | None], Config], top: str, ba
     return (config if kept else _load_base(reload, config, base_rel, top, base_folder, base)), notes
 
 
+def _named(config: Config, top: str, base_folder: str, head_folder: str) -> list[str]:
+    """A note when the configuration named with ``--config`` is a file of the repository that the
+    change adds, edits or deletes: it is used as named (the user's choice), but a reviewer must see
+    that the change wrote the policy that reviews it (a workflow's ``--config ci/.hooklint.yaml``)."""
+    found = os.path.realpath(config.path) if config.path else None
+    if found is None or not within_folder(found, os.path.realpath(top)):
+        return []
+    rel = os.path.relpath(found, os.path.realpath(top))
+    head, was = _policy_of(os.path.join(head_folder, rel)), _policy_of(os.path.join(base_folder, rel))
+    if head == was:
+        return []
+    verb = "adds" if was is None else "deletes" if head is None else "edits"
+    return [f"the change {verb} {rel}, named with --config: used as named, so the change wrote the policy that "
+            "reviews it"]
+
+
 def _found_config(folder: str, head_folder: str, paths: list[str], base: str | None) -> str | None:
     """The configuration file (relative to the top) that :func:`hooklint.config.find_config_for`
     finds for ``paths`` in the tree at ``folder`` (a path that is a folder on either side is
@@ -639,7 +655,8 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
     (relative to ``cwd``, default the current directory; none: the whole repository). Raises
     :class:`ReviewError` for git problems. Paths in the result are relative to the repository's
     top folder on both sides. With ``reload`` (the configuration was found, not named), a change
-    to the configuration file is judged by ``base``'s (:func:`_policy`, said in the notes)."""
+    to the configuration file is judged by ``base``'s (:func:`_policy`, said in the notes); without it
+    (named with ``--config``), a change to that file is said in the notes (:func:`_named`)."""
     cwd = os.path.abspath(cwd or os.getcwd())
     top, prefix = repository(cwd)
     relative = [os.path.normpath(os.path.join(prefix, p)) for p in paths] or ["."]
@@ -659,6 +676,8 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
             if reload is not None:
                 config, said = _policy(config, reload, top, base_folder, top, relative, base, broken)
                 notes += said
+            else:
+                notes += _named(config, top, base_folder, top)
         base_side = _side(base_folder, base, relative, config, catalog, top) if head_commit is None else None
         if head_commit is None:
             assert base_side is not None
@@ -673,6 +692,8 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
             if reload is not None:
                 config, said = _policy(config, reload, top, base_folder, head_folder, relative, base, broken)
                 notes += said
+            else:
+                notes += _named(config, top, base_folder, head_folder)
             base_side = _side(base_folder, base, relative, config, catalog, top)
             head_side = _side(head_folder, head, relative, config, catalog, top)
             out = compare(base_side, head_side, _findings_of)
