@@ -317,3 +317,30 @@ def test_mermaid_labels_escape_percent_so_no_directive_can_be_injected(repo):
         diagrams = [block.split("```", 1)[0] for block in text.split("```mermaid\n")[1:]]
         assert diagrams and all("%" not in d for d in diagrams), text
         assert any(f"Job/{escaped}" in d for d in diagrams), diagrams
+
+
+def test_notes_on_stderr_escape_control_characters(repo):
+    """A note names paths of the revision (a submodule's): its control characters are escaped on
+    stderr as in every report, so a path cannot rewrite the terminal or forge a line."""
+    commit = git(repo, "rev-parse", "policy")
+    name = "app/\x1b]0;owned\x07\x1b[2K\rhooklint: note: all clear"
+    subprocess.run(["git", "update-index", "--add", "--cacheinfo", f"160000,{commit},{name}"], cwd=repo, check=True)
+    git(repo, "commit", "-qm", "submodule")
+    os.chdir(repo)
+    result = runner.invoke(app, ["diff", "HEAD", "app"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ("hooklint: note: HEAD: app/\\x1b]0;owned\\x07\\x1b[2K\\rhooklint: note: all clear: a git "
+                             f"submodule (commit {commit[:12]}); hooklint does not read submodules: not compared\n")
+
+
+def test_the_configurations_version_note_escapes_its_path(repo):
+    """The note on ``argocd-version`` names the configuration file, whose folder the repository
+    names: escaped on stderr (lint and diff)."""
+    folder = repo / "app" / "\x1b[2Kx"
+    folder.mkdir()
+    (folder / ".hooklint.yaml").write_text('argocd-version: "3.9"\n')
+    (folder / "job.yaml").write_text(JOB)
+    commit_all(repo, "versioned")
+    for command in (["lint", str(folder)], ["diff", "versioned", str(folder)]):
+        stderr = runner.invoke(app, command).stderr
+        assert "\x1b" not in stderr and "\\x1b[2Kx/.hooklint.yaml" in stderr, stderr
