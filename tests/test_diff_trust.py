@@ -344,3 +344,16 @@ def test_the_configurations_version_note_escapes_its_path(repo):
     for command in (["lint", str(folder)], ["diff", "versioned", str(folder)]):
         stderr = runner.invoke(app, command).stderr
         assert "\x1b" not in stderr and "\\x1b[2Kx/.hooklint.yaml" in stderr, stderr
+
+
+def test_a_configuration_the_change_adds_where_diff_runs_is_ignored_and_said(repo):
+    """``cd app && hooklint diff policy`` (no path: the whole repository) found the change's
+    ``app/.hooklint.yaml`` from the current folder: the base's root configuration reviews, and
+    the note says the change's file was ignored."""
+    (repo / "app/.hooklint.yaml").write_text("fail-on: never\n")
+    (repo / "app/evil.yaml").write_text(EVIL)
+    code, doc, stderr = diff("policy")  # from the top: app/.hooklint.yaml applies to no path of "."
+    assert (code, new(doc), doc["notes"]) == (1, [("app/evil.yaml", "HL101")], [])
+    os.chdir(repo / "app")
+    code, doc, stderr = diff("policy")
+    assert (code, new(doc), doc["notes"]) == (1, [("app/evil.yaml", "HL101")], [note("adds", "app/.hooklint.yaml")])

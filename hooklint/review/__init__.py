@@ -555,9 +555,15 @@ def _policy(config: Config, reload: Callable[[str | None], Config], top: str, ba
     working = os.path.relpath(found, top) if found is not None and within_folder(found, top) else None
     kept = broken is None and working == base_rel and (base_rel is None or _policy_of(os.path.join(top, base_rel)) ==
                                                        _policy_of(os.path.join(base_folder, base_rel)))  # fmt: skip
-    if not kept and broken is None and os.path.abspath(head_folder) != os.path.abspath(top) and working is not None \
-            and working not in (head_rel, base_rel):  # --head: the working tree's own file, neither side's
-        notes.append(f"the working tree's {working} is not {base}'s, ignored")
+    if not kept and broken is None and working is not None and working not in (head_rel, base_rel) and _policy_of(
+            os.path.join(top, working)) != _policy_of(os.path.join(base_folder, working)):  # fmt: skip
+        # the one found from the current folder (hooklint diff run in app/, no path: the whole
+        # repository is reviewed), or with --head the working tree's own file, neither side's
+        if os.path.abspath(head_folder) == os.path.abspath(top):
+            verb = "adds" if _policy_of(os.path.join(base_folder, working)) is None else "edits"
+            notes.append(f"the change {verb} {working}, ignored")
+        else:
+            notes.append(f"the working tree's {working} is not {base}'s, ignored")
     used = base_rel if base_rel is not None else "none: the defaults"
     notes = [f"{n}: both revisions are checked with {base}'s configuration ({used}), the policy in force (land a "
              "change to the policy on its own first, or pass --config)" for n in notes]  # fmt: skip
