@@ -3,7 +3,9 @@
 Both sides of a change are linted and planned as a lint run would (the rendering stage and the
 configuration apply to both): the base revision is read from git into a temporary folder (``git
 ls-tree`` and ``git cat-file --batch``: no attributes, filters or network; :func:`checkout`), the head is the working tree as it is, or another revision read the same way
-(``--head``). Nothing in the working tree is touched. Findings are matched by their ``hooklint/v1``
+(``--head``). Nothing in the working tree is touched. The repository must be one repository
+(:func:`one_repository`: no alternates, ``gitdir:`` file, worktree, replace refs or grafts), and
+the policy is the base's (:func:`_policy`). Findings are matched by their ``hooklint/v1``
 fingerprint (:func:`hooklint.findings.fingerprints`: rule, path, object and field, never the
 line), then by object and field alone, so a finding that only moved, or whose file was renamed, is
 unchanged; an application that renders on one side only is not compared. A base finding whose
@@ -78,7 +80,9 @@ class Review:
     errors: list[InputError] = field(default_factory=list)
     #: Applications that did not render on one side: neither their findings nor plans are compared.
     not_compared: list[str] = field(default_factory=list)
-    #: What a revision holds that was not compared, one line each (submodules; see :func:`checkout`).
+    #: What a revision holds that was not compared (submodules; see :func:`checkout`) and the
+    #: configuration of the change that was ignored (:func:`_policy`), one line each; every report
+    #: shows them (JSON ``notes``), and the command line on stderr.
     notes: list[str] = field(default_factory=list)
     #: The configuration both sides were checked with (the base's when the change edits it:
     #: :func:`_policy`); its ``fail-on`` decides the exit code. None: the one the caller gave.
