@@ -258,12 +258,16 @@ def test_replace_refs_and_grafts_are_refused(repo, other):
 
 
 def test_a_configuration_include_and_a_fifo_in_the_git_folder_are_refused(repo, other):
-    git(repo, "config", "include.path", str(other / ".git/config"))
-    assert refused(repo, "policy") == f"{repo}/.git/config: include.path makes git read a configuration file from elsewhere"
-    git(repo, "config", "--unset", "include.path")
-    git(repo, "config", f"includeIf.gitdir:{repo}/.path", str(other / ".git/config"))
-    assert refused(repo, "policy").startswith(f"{repo}/.git/config: includeif.gitdir:")
-    git(repo, "config", "--remove-section", f"includeIf.gitdir:{repo}/")
+    """Git reads an included configuration file before anything else it does: refused before git
+    first runs (a FIFO included would hang it, another repository's configuration would apply)."""
+    said = f"{repo}/.git/config: an [include] or [includeIf] section makes git read a configuration file from elsewhere"
+    plain = (repo / ".git/config").read_text()
+    os.mkfifo(repo.parent / "fifo")
+    for section in (f"[include]\n\tpath = {repo.parent}/fifo\n", f'[includeIf "gitdir:{repo}/"]\n\tpath = x\n',
+                    f"[core]  [ INCLUDE ]path = {other}/.git/config\n", "[includeIf.onbranch:main]\npath = y\n"):
+        (repo / ".git/config").write_text(plain + section)
+        assert refused(repo, "policy") == said, section
+    (repo / ".git/config").write_text(plain)
     os.mkfifo(repo / ".git/refs/heads/fifo")
     assert refused(repo, "policy") == f"{repo}/.git/refs/heads/fifo is not a regular file (a FIFO or a device)"
 

@@ -27,6 +27,7 @@ import functools
 import io
 import json
 import os
+import re
 import stat
 import subprocess
 import tempfile
@@ -218,6 +219,21 @@ def _plain_dot_git(top: str) -> None:
         raise _refuse(f"{dot_git} is a symbolic link (to {os.readlink(dot_git)})")
     if not os.path.isdir(dot_git):
         raise _refuse(f"{dot_git} is not a folder (a 'gitdir:' file: a worktree, a submodule or another repository)")
+    for name in ("config", "config.worktree"):  # read by the first git run: its includes are refused before
+        path = os.path.join(dot_git, name)
+        if os.path.lexists(path) and (os.path.islink(path) or not os.path.isfile(path)):
+            raise _refuse(f"{path} is not a regular file")
+        text = _bytes_of(path) if os.path.isfile(path) else b""
+        if text is None or _INCLUDE.search(text):
+            raise _refuse(f"{path}: an [include] or [includeIf] section makes git read a configuration file from "
+                          "elsewhere")  # fmt: skip
+
+
+#: A section header ``[include]`` or ``[includeIf "..."]`` (any case, spaces allowed, anywhere on a
+#: line: git reads ``[core][include]`` as two headers) in a git configuration file (git's
+#: ``config.c``: ``include.path``, ``includeIf.<condition>.path``). A value holding ``[include``
+#: is refused too: the cost of reading the file as git does is not worth a false pass.
+_INCLUDE = re.compile(rb"\[\s*include", re.IGNORECASE)
 
 
 def one_repository(top: str, cwd: str) -> None:
@@ -228,7 +244,8 @@ def one_repository(top: str, cwd: str) -> None:
     --absolute-git-dir --git-common-dir --show-toplevel``); alternates, grafts and ``commondir``
     (:data:`_ELSEWHERE`) unless empty of entries; replace refs (``refs/replace/``: ignored by every
     git hooklint runs, ``GIT_NO_REPLACE_OBJECTS``, but a reviewer's git would show them); a
-    configuration that includes another file (``include.path``, ``includeIf``); anything in the git
+    configuration that includes another file (``include.path``, ``includeIf``: :data:`_INCLUDE`,
+    checked before git first runs); anything in the git
     directory that is a link resolving outside it, a FIFO or a device (git would read, or hang on, it).
     Issue 32: ``objects/info/alternates`` or a ``gitdir:`` file made ``diff`` read another
     repository's objects."""
@@ -253,13 +270,6 @@ def one_repository(top: str, cwd: str) -> None:
     replaced = _git(["for-each-ref", "--count=1", "--format=%(refname)", "refs/replace/"], cwd)
     if replaced:
         raise _refuse(f"{replaced}: a replace ref (git would show another object in place of one of the repository's)")
-    for name in ("config", "config.worktree"):
-        path = os.path.join(real, name)
-        if os.path.isfile(path) and not os.path.islink(path):
-            keys = _git(["config", "--file", path, "--no-includes", "--name-only", "--list"], top).splitlines()
-            included = [k for k in keys if k.lower() == "include.path" or k.lower().startswith("includeif.")]
-            if included:
-                raise _refuse(f"{path}: {included[0]} makes git read a configuration file from elsewhere")
     for folder, dirs, files in os.walk(real):
         for entry in dirs + files:
             path = os.path.join(folder, entry)
