@@ -219,7 +219,14 @@ def test_a_gitdir_file_and_a_linked_worktree_are_refused(repo, other, tmp_path):
     (crafted / ".git").mkdir(parents=True)
     (crafted / ".git/HEAD").write_text("ref: refs/heads/main\n")
     (crafted / ".git/commondir").write_text(f"{other}/.git\n")
-    assert refused(crafted, "elsewhere") == f"git reads the repository at {other}/.git, not {crafted}/.git"
+    assert refused(crafted, "elsewhere") == (f"{crafted}/.git/commondir: a linked worktree: its objects and refs are "
+                                             "another folder's")  # fmt: skip
+
+
+def test_a_git_directory_named_elsewhere_is_refused(repo, other, monkeypatch):
+    """``GIT_DIR`` (kept from the user's environment: git hooks set it) naming another repository."""
+    monkeypatch.setenv("GIT_DIR", str(other / ".git"))
+    assert refused(repo, "elsewhere") == f"git reads the repository at {other}/.git, not {repo}/.git"
 
 
 def test_a_git_folder_that_links_out_is_refused(repo, other, tmp_path):

@@ -180,17 +180,18 @@ def _git(args: list[str], cwd: str, binary: bool = False) -> Any:
 def repository(cwd: str) -> tuple[str, str]:
     """``(top folder, prefix)`` of the git repository holding ``cwd``: the prefix is ``cwd``
     relative to the top (``""`` or ``"deploy/"``). The repository must be one repository
-    (:func:`one_repository`). Raises :class:`ReviewError`."""
+    (:func:`one_repository`; its ``.git`` folder is checked before git first runs). Raises
+    :class:`ReviewError`."""
     found = git_root(os.path.abspath(cwd))
     if found is not None:
-        _plain_dot_git(found)
+        _git_folder(found)
     try:
         top = _git(["rev-parse", "--show-toplevel"], cwd)
     except ReviewError as exc:
         if "not a git repository" in str(exc).lower():
             raise ReviewError(f"{cwd} is not in a git repository: hooklint diff compares git revisions") from None
         raise
-    one_repository(found or top, cwd)
+    one_repository(found or top, cwd, checked=found is not None)
     return top, _git(["rev-parse", "--show-prefix"], cwd)
 
 
@@ -205,30 +206,6 @@ _ELSEWHERE = {
     "commondir": "a linked worktree: its objects and refs are another folder's",
 }
 
-
-def _refuse(what: str) -> ReviewError:
-    return ReviewError(f"{what}: hooklint diff reads one repository, and nothing that makes git read objects, refs "
-                       "or configuration from elsewhere (run it in a plain clone of its own)")  # fmt: skip
-
-
-def _plain_dot_git(top: str) -> None:
-    """Raise :class:`ReviewError` unless ``TOP/.git`` is a folder (not a ``gitdir:`` file, as
-    worktrees and submodules have, nor a symbolic link): nothing runs git before this holds."""
-    dot_git = os.path.join(top, ".git")
-    if os.path.islink(dot_git):
-        raise _refuse(f"{dot_git} is a symbolic link (to {os.readlink(dot_git)})")
-    if not os.path.isdir(dot_git):
-        raise _refuse(f"{dot_git} is not a folder (a 'gitdir:' file: a worktree, a submodule or another repository)")
-    for name in ("config", "config.worktree"):  # read by the first git run: its includes are refused before
-        path = os.path.join(dot_git, name)
-        if os.path.lexists(path) and (os.path.islink(path) or not os.path.isfile(path)):
-            raise _refuse(f"{path} is not a regular file")
-        text = _bytes_of(path) if os.path.isfile(path) else b""
-        if text is None or _INCLUDE.search(text):
-            raise _refuse(f"{path}: an [include] or [includeIf] section makes git read a configuration file from "
-                          "elsewhere")  # fmt: skip
-
-
 #: A section header ``[include]`` or ``[includeIf "..."]`` (any case, spaces allowed, anywhere on a
 #: line: git reads ``[core][include]`` as two headers) in a git configuration file (git's
 #: ``config.c``: ``include.path``, ``includeIf.<condition>.path``). A value holding ``[include``
@@ -236,20 +213,64 @@ def _plain_dot_git(top: str) -> None:
 _INCLUDE = re.compile(rb"\[\s*include", re.IGNORECASE)
 
 
-def one_repository(top: str, cwd: str) -> None:
+def _refuse(what: str) -> ReviewError:
+    return ReviewError(f"{what}: hooklint diff reads one repository, and nothing that makes git read objects, refs "
+                       "or configuration from elsewhere (run it in a plain clone of its own)")  # fmt: skip
+
+
+def _git_folder(top: str) -> None:
+    """Raise :class:`ReviewError` unless ``TOP/.git`` is a plain git folder, judged by its files
+    alone (git has not run yet): a folder (not a ``gitdir:`` file, as worktrees and submodules
+    have, nor a link); no alternates, grafts or ``commondir`` with an entry (:data:`_ELSEWHERE`);
+    a ``config`` (and ``config.worktree``) that is a regular file with no include
+    (:data:`_INCLUDE`); nothing in it a link resolving outside it, a FIFO or a device (git would
+    read, or hang on, it)."""
+    dot_git = os.path.join(top, ".git")
+    if os.path.islink(dot_git):
+        raise _refuse(f"{dot_git} is a symbolic link (to {os.readlink(dot_git)})")
+    if not os.path.isdir(dot_git):
+        raise _refuse(f"{dot_git} is not a folder (a 'gitdir:' file: a worktree, a submodule or another repository)")
+    for folder, dirs, files in os.walk(dot_git):
+        for entry in dirs + files:
+            path = os.path.join(folder, entry)
+            try:
+                mode = os.lstat(path).st_mode
+            except OSError:  # gone since it was listed (git gc)
+                continue
+            if stat.S_ISLNK(mode) and not within_folder(os.path.realpath(path), os.path.realpath(dot_git)):
+                raise _refuse(f"{path} is a symbolic link to {os.path.realpath(path)}, outside the repository")
+            if stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+                raise _refuse(f"{path} is not a regular file (a FIFO or a device)")
+    for rel, why in _ELSEWHERE.items():
+        path = os.path.join(dot_git, rel)
+        if not os.path.lexists(path):
+            continue
+        text = _bytes_of(path) if os.path.isfile(path) else None
+        if text is None or any(line.strip() and not line.lstrip().startswith(b"#") for line in text.splitlines()):
+            raise _refuse(f"{path}: {why}")
+    for name in ("config", "config.worktree"):
+        path = os.path.join(dot_git, name)
+        if not os.path.lexists(path):
+            continue
+        text = _bytes_of(path) if os.path.isfile(path) else None
+        if text is None:
+            raise _refuse(f"{path} is not a regular file")
+        if _INCLUDE.search(text):
+            raise _refuse(f"{path}: an [include] or [includeIf] section makes git read a configuration file from "
+                          "elsewhere")  # fmt: skip
+
+
+def one_repository(top: str, cwd: str, checked: bool = False) -> None:
     """Raise :class:`ReviewError` (one line) unless git, run in ``cwd``, reads one repository: the
     one whose work tree is ``top`` (the nearest folder holding ``.git``) and whose git directory is
-    ``TOP/.git``, a folder. Refused: a ``gitdir:`` file or a link as ``.git``; a git directory or
-    work tree elsewhere (``GIT_DIR``, ``core.worktree``, a linked worktree: ``git rev-parse
-    --absolute-git-dir --git-common-dir --show-toplevel``); alternates, grafts and ``commondir``
-    (:data:`_ELSEWHERE`) unless empty of entries; replace refs (``refs/replace/``: ignored by every
-    git hooklint runs, ``GIT_NO_REPLACE_OBJECTS``, but a reviewer's git would show them); a
-    configuration that includes another file (``include.path``, ``includeIf``: :data:`_INCLUDE`,
-    checked before git first runs); anything in the git
-    directory that is a link resolving outside it, a FIFO or a device (git would read, or hang on, it).
-    Issue 32: ``objects/info/alternates`` or a ``gitdir:`` file made ``diff`` read another
-    repository's objects."""
-    _plain_dot_git(top)
+    ``TOP/.git``, a plain folder (:func:`_git_folder`, unless ``checked``: done before git first
+    ran). Refused too: a git directory or work tree elsewhere (``GIT_DIR``, ``core.worktree``, a
+    linked worktree: ``git rev-parse --absolute-git-dir --git-common-dir --show-toplevel``) and
+    replace refs (``refs/replace/``: ignored by every git hooklint runs, ``GIT_NO_REPLACE_OBJECTS``,
+    but a reviewer's git would show them). Issue 32: ``objects/info/alternates`` or a ``gitdir:``
+    file made ``diff`` read another repository's objects."""
+    if not checked:
+        _git_folder(top)
     real = os.path.realpath(os.path.join(top, ".git"))
     answer = _git(["rev-parse", "--absolute-git-dir", "--git-common-dir", "--show-toplevel"], cwd).splitlines()
     if len(answer) != 3:
@@ -260,27 +281,9 @@ def one_repository(top: str, cwd: str) -> None:
         raise _refuse(f"git reads the repository at {common if common != real else git_dir}, not {real}")
     if work_tree != os.path.realpath(top):
         raise _refuse(f"git's work tree is {work_tree} (core.worktree), not {top}")
-    for rel, why in _ELSEWHERE.items():
-        path = os.path.join(real, rel)
-        if not os.path.lexists(path):
-            continue
-        text = _bytes_of(path) if os.path.isfile(path) and not os.path.islink(path) else None
-        if text is None or any(line.strip() and not line.lstrip().startswith(b"#") for line in text.splitlines()):
-            raise _refuse(f"{path}: {why}")
     replaced = _git(["for-each-ref", "--count=1", "--format=%(refname)", "refs/replace/"], cwd)
     if replaced:
         raise _refuse(f"{replaced}: a replace ref (git would show another object in place of one of the repository's)")
-    for folder, dirs, files in os.walk(real):
-        for entry in dirs + files:
-            path = os.path.join(folder, entry)
-            try:
-                mode = os.lstat(path).st_mode
-            except OSError:  # gone since it was listed (git gc)
-                continue
-            if stat.S_ISLNK(mode) and not within_folder(os.path.realpath(path), real):
-                raise _refuse(f"{path} is a symbolic link to {os.path.realpath(path)}, outside the repository")
-            if stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-                raise _refuse(f"{path} is not a regular file (a FIFO or a device)")
 
 
 def resolve_revision(top: str, revision: str) -> str:
