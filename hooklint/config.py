@@ -530,7 +530,7 @@ def _contained(base: str, value: str, key: str, at: str) -> str:
     return path
 
 
-def check_found(where: str) -> None:
+def _check_found(where: str) -> None:
     """Refuse a configuration file found in a git repository (not named with ``--config``) that
     is a symbolic link resolving outside it: hooklint reads no file outside the repository on the
     repository's say-so. Raises :class:`ConfigError`."""
@@ -542,6 +542,10 @@ def check_found(where: str) -> None:
     if not real.startswith(top.rstrip(os.sep) + os.sep):
         raise ConfigError(f"{where}: the configuration is a symbolic link to {real}, outside its repository: "
                           "hooklint reads no file outside the repository (name a configuration with --config)")  # fmt: skip
+
+
+#: :func:`_check_found` for callers outside this module (``hooklint diff`` checks the base's file).
+check_found = _check_found
 
 
 def _has_tool_table(path: str) -> bool:
@@ -585,7 +589,7 @@ def find_config(start: str | None = None, memo: dict[str, str | None] | None = N
         found = [os.path.join(folder, n) for n in YAML_NAMES if os.path.isfile(os.path.join(folder, n))]
         pyproject = os.path.join(folder, PYPROJECT)
         if os.path.isfile(pyproject) and os.path.islink(pyproject):
-            check_found(pyproject)  # before reading it
+            _check_found(pyproject)  # before reading it
         if os.path.isfile(pyproject) and _has_tool_table(pyproject):
             found.append(pyproject)
         if len(found) > 1:
@@ -733,7 +737,7 @@ def load_config(path: str | None = None, paths: list[str] | None = None) -> Conf
     if where is None:
         return Config()
     if path is None:
-        check_found(where)
+        _check_found(where)
     if where.endswith(".toml"):
         data, lines = _load_toml(where)
         return parse_config(data, where, lines)
