@@ -551,8 +551,7 @@ def _policy(config: Config, reload: Callable[[str | None], Config], top: str, ba
     second file beside it, invalid YAML; it was exit 2, second helper trial) and a head whose
     configuration does not load are said too, as is, with ``--head``, a working tree's file that is
     neither side's. ``config`` (the one found from the working tree) is kept when it is the base's
-    file, byte for byte. Raises :class:`ReviewError` when the base's does
-    not load."""
+    file, byte for byte. Raises :class:`ReviewError` when the base's does not load."""
     base_rel = _found_config(base_folder, head_folder, paths, base)
     notes: list[str] = []
     if broken is not None:
@@ -569,7 +568,8 @@ def _policy(config: Config, reload: Callable[[str | None], Config], top: str, ba
             verb = "adds" if base_bytes is None else "deletes" if head_bytes is None else "edits"
             notes.append(f"the change {verb} {rel}, ignored")
     found = os.path.realpath(config.path) if config.path else None
-    working = os.path.relpath(found, top) if found is not None and within_folder(found, top) else None
+    real_top = os.path.realpath(top)
+    working = os.path.relpath(found, real_top) if found is not None and within_folder(found, real_top) else None
     kept = broken is None and working == base_rel and (base_rel is None or _policy_of(os.path.join(top, base_rel)) ==
                                                        _policy_of(os.path.join(base_folder, base_rel)))  # fmt: skip
     if not kept and broken is None and working is not None and working not in (head_rel, base_rel) and _policy_of(
