@@ -212,3 +212,76 @@ def test_credentials_in_a_repository_url_are_never_printed(repo):
     plan = runner.invoke(app, ["plan", "--format", "json", "apps"])
     assert "hunter2secret" not in result.output + plan.output
     assert "charts.x.io" in result.output
+
+
+SOPS_SECRETS = """\
+migrate:
+  enabled: true
+  user: ENC[AES256_GCM,data:dXNlci1jaXBoZXJ0ZXh0,iv:aXY=,tag:dGFn,type:str]
+sops:
+  age:
+    - recipient: age1exampleexampleexampleexampleexampleexampleexampleexample
+  lastmodified: "2026-01-01T00:00:00Z"
+  mac: ENC[AES256_GCM,data:bWFjLWNpcGhlcnRleHQ=,iv:aXY=,tag:dGFn,type:str]
+  version: 3.9.0
+"""
+MIGRATE_CHART = """\
+{{- if .Values.migrate.enabled }}
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: migrate
+  annotations:
+    argocd.argoproj.io/hook: PostSync
+    argocd.argoproj.io/hook-delete-policy: BeforeHookCreation
+spec:
+  backoffLimit: 1
+  activeDeadlineSeconds: 300
+  template:
+    spec:
+      serviceAccountName: migrate
+      automountServiceAccountToken: false
+      restartPolicy: Never
+      containers:
+        - name: migrate
+          image: ghcr.io/acme/migrate:1.0.0
+          env:
+            - name: DB_USER
+              value: {{ required "migrate.user is required" .Values.migrate.user | quote }}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: migrate
+roleRef:
+  apiGroup: rbac.authorization.k8s.io
+  kind: ClusterRole
+  name: cluster-admin
+subjects:
+  - kind: ServiceAccount
+    name: migrate
+    namespace: db
+{{- end }}
+"""
+SOPS_APP = application("db", "    repoURL: https://github.com/acme/deploy.git\n    path: chart\n    helm:\n"
+                             "      valueFiles:\n        - secrets://secrets.yaml\n")
+
+
+def test_a_sops_value_a_template_needs_renders_the_chart_with_a_placeholder(repo):
+    """Before: the chart did not render without the encrypted file (HL009 only): the PostSync Job
+    bound to cluster-admin went unchecked."""
+    from hooklint.sources.helm import find_helm
+
+    if find_helm() is None:
+        pytest.skip("no Helm: neither a helm binary nor helm-python-sdk")
+    write(repo, {".git/config": ORIGIN, "apps/db.yaml": SOPS_APP, "chart/Chart.yaml": "apiVersion: v2\nname: db\nversion: 0.1.0\n",
+                 "chart/secrets.yaml": SOPS_SECRETS, "chart/templates/migrate.yaml": MIGRATE_CHART})  # fmt: skip
+    code, found = findings("apps", "chart")
+    assert code == 1
+    assert [(p, line, column, rule) for p, line, column, rule, _ in found] == [
+        ("apps/db.yaml", 11, 11, "HL009"), ("chart/templates/migrate.yaml", 14, 7, "HL106")]
+    assert found[1][4].startswith("Job/migrate runs as ServiceAccount 'migrate', and ClusterRoleBinding/migrate binds "
+                                  "it to cluster-admin")
+    output = runner.invoke(app, ["lint", "apps", "chart"]).output + runner.invoke(app, ["plan", "chart", "apps"]).output
+    assert "dXNlci1jaXBoZXJ0ZXh0" not in output and "ENC[" not in output
+    assert "rendered: partial" in output
