@@ -922,9 +922,9 @@ def _join_remote(apps: list[Application], remote: list[ApplicationSource], run: 
         groups.setdefault((source.name, source.manifest, source.generated_by), []).append(source)
     where: dict[tuple, int] = {}
     for i, app in enumerate(apps):
-        source = app.argocd
-        if source is not None and app.source_type != UNRENDERABLE:
-            where.setdefault((source.name, source.manifest, source.generated_by), i)
+        argocd = app.argocd
+        if argocd is not None and app.source_type != UNRENDERABLE:
+            where.setdefault((argocd.name, argocd.manifest, argocd.generated_by), i)
     out = list(apps)
     for key, sources in groups.items():
         first = sources[0]
