@@ -381,3 +381,34 @@ def test_a_generator_reading_a_remote_file_is_left_out_and_the_rest_rendered(rep
                      "checked; the rest of the application was.")
     kinds = [(t["kind"], t["name"].split("-")[0]) for s in plans("app")["app"]["steps"] for t in s["tasks"]]
     assert kinds == [("Job", "migrate"), ("ConfigMap" if field == "configMapGenerator" else "Secret", "local")]
+
+
+def test_a_change_adding_a_chart_application_names_it_in_the_review(repo):
+    """`hooklint diff`: the new Application's chart is a new HL009 and is listed as not fully
+    rendered after the change (text and JSON)."""
+    import subprocess
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-c", "user.email=ci@example.com", "-c", "user.name=ci", *args], cwd=repo, check=True,
+                       capture_output=True)  # fmt: skip
+
+    git("init", "-q", "-b", "main")
+    git("remote", "add", "origin", "https://github.com/acme/deploy.git")
+    write(repo, {"apps/project.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n"})
+    git("add", "-A")
+    git("commit", "-qm", "one")
+    write(repo, {"apps/cm.yaml": CHART_REPO})
+    result = runner.invoke(app, ["diff", "HEAD", "--format", "json"])
+    assert result.exit_code == 1
+    doc = json.loads(result.stdout)
+    assert [(f["rule_id"], f["path"], f["line"], f["column"]) for f in doc["new"]] == [("HL009", "apps/cm.yaml", 8, 5)]
+    assert doc["not_fully_rendered"] == [{"application": "apps/cm.yaml (cert-manager)", "rendered": "none", "reasons": [
+        "apps/cm.yaml:8:5: spec.source is the chart cert-manager v1.14.0 of the chart repository "
+        "https://charts.jetstack.io: hooklint never fetches it"]}]
+    text = runner.invoke(app, ["diff", "HEAD"]).stdout
+    assert text.endswith("Not fully rendered after the change (what they add was not checked):\n"
+                         "  apps/cm.yaml (cert-manager): rendered none: apps/cm.yaml:8:5: spec.source is the chart "
+                         "cert-manager v1.14.0 of the chart repository https://charts.jetstack.io: hooklint never "
+                         "fetches it\n")
+    markdown = runner.invoke(app, ["diff", "HEAD", "--format", "markdown"]).stdout
+    assert "<details open><summary>Not fully rendered after the change (1)</summary>" in markdown
