@@ -412,3 +412,12 @@ def test_a_change_adding_a_chart_application_names_it_in_the_review(repo):
                          "fetches it\n")
     markdown = runner.invoke(app, ["diff", "HEAD", "--format", "markdown"]).stdout
     assert "<details open><summary>Not fully rendered after the change (1)</summary>" in markdown
+
+
+def test_a_spec_source_beside_spec_sources_is_not_named(repo):
+    """Argo CD ignores spec.source when spec.sources is set: only the sources' chart is named."""
+    both = MULTI_LOCAL.replace("  sources:\n", "  source:\n    repoURL: https://charts.example.com\n    chart: ignored\n"
+                                             "  sources:\n")
+    write(repo, {".git/config": ORIGIN, "apps/shop.yaml": both, "shop/cm.yaml": CONFIG_MAP})
+    _, found = findings("apps", "shop")
+    assert [(p, line, column, rule) for p, line, column, rule, _ in found] == [("apps/shop.yaml", 11, 7, "HL009")]

@@ -256,7 +256,8 @@ def _remote_application(app: Application, source: ApplicationSource, config: Con
               "the application. hooklint did not render it, so none of its objects were checked, hooks included; "
               "vendor it into this repository, or lint what it renders (`helm template` or `kustomize build` "
               "output) with `hooklint lint -`")  # fmt: skip
-    loaded.issues.append((LoadIssue(NOT_RENDERED, Span.point(remote.line, remote.column), detail), 0))
+    loaded.documents = []  # only the HL009: its objects, and what reading it met, are its folder's
+    loaded.issues = [(LoadIssue(NOT_RENDERED, Span.point(remote.line, remote.column), detail), 0)]
     return LoadedApplication(app, [loaded], [], None)
 
 

@@ -418,6 +418,8 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
     multiple = isinstance(spec.get("sources"), Seq) and len(spec["sources"]) > 0  # HasMultipleSources
     for field_name, source in entries:
         remote = remote_source(source, None if field_name == "spec.source" else int(field_name[13:-1]), ours, line)
+        if remote is not None and field_name == "spec.source" and multiple:
+            continue  # Argo CD ignores spec.source when spec.sources is set (HasMultipleSources)
         if remote is not None:  # fetched by Argo CD's repo server: named, not rendered (issue 33)
             helm = remote.helm if isinstance(remote.helm, dict) else {}
             listed = helm.get("valueFiles")
