@@ -132,6 +132,10 @@ def test_values_of_a_ref_source_belong_to_the_application_that_reads_them(repo):
     planned = plans(".")
     assert sorted(planned) == ["apps", "apps/ingress.yaml (ingress)"]  # values/ has no plan of its own
     assert planned["apps/ingress.yaml (ingress)"]["rendered"] == "none"
+    assert planned["apps/ingress.yaml (ingress)"]["rendered_reasons"] == [
+        "apps/ingress.yaml:8:7: spec.sources[0] is the chart ingress-nginx 4.10.0 of the chart repository "
+        "https://kubernetes.github.io/ingress-nginx: hooklint never fetches it (with the value files values/ingress.yaml "
+        "of this repository)"]
     result = runner.invoke(app, ["lint", "--show-skipped", "."])
     assert result.exit_code == 1
     assert ("note: not linted: values/ingress.yaml: a value file of Application ingress (apps/ingress.yaml:7) "

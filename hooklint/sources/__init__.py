@@ -229,9 +229,12 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
 def remote_reason(source: ApplicationSource) -> str:
     """Why the source from elsewhere ``source`` (its ``remote`` set) is not rendered, one clause:
     ``spec.source is the chart cert-manager v1.14.0 of the chart repository
-    https://charts.jetstack.io: hooklint never fetches it``."""
-    assert source.remote is not None, source.label()
-    return f"{source.field} is {source.remote.describe()}: hooklint never fetches it"
+    https://charts.jetstack.io: hooklint never fetches it``, and the ``$ref`` value files of this
+    repository it reads (they belong to its Application)."""
+    remote = source.remote
+    assert remote is not None, source.label()
+    values = f" (with the value files {', '.join(remote.value_files)} of this repository)" if remote.value_files else ""
+    return f"{source.field} is {remote.describe()}: hooklint never fetches it{values}"
 
 
 def _remote_application(app: Application, source: ApplicationSource, config: Config) -> LoadedApplication:
@@ -249,10 +252,7 @@ def _remote_application(app: Application, source: ApplicationSource, config: Con
     else:
         loaded = read_in_repository(app.manifest_file, repository_root(os.path.dirname(app.manifest_file) or ".",
                                                                        app.named), config.max_file_size)  # fmt: skip
-    values = ""
-    if remote.value_files:
-        values = f" (with the value files {', '.join(remote.value_files)} of this repository)"
-    detail = (f"{source.label()}: {remote_reason(source)}{values}. Argo CD's repo server fetches it when it renders "
+    detail = (f"{source.label()}: {remote_reason(source)}. Argo CD's repo server fetches it when it renders "
               "the application. hooklint did not render it, so none of its objects were checked, hooks included; "
               "vendor it into this repository, or lint what it renders (`helm template` or `kustomize build` "
               "output) with `hooklint lint -`")  # fmt: skip
