@@ -425,3 +425,22 @@ def test_a_spec_source_beside_spec_sources_is_not_named(repo):
     write(repo, {".git/config": ORIGIN, "apps/shop.yaml": both, "shop/cm.yaml": CONFIG_MAP})
     _, found = findings("apps", "shop")
     assert [(p, line, column, rule) for p, line, column, rule, _ in found] == [("apps/shop.yaml", 11, 7, "HL009")]
+
+
+def test_an_app_of_apps_child_of_a_chart_repository_is_named_at_the_template(repo):
+    from hooklint.sources.helm import find_helm
+
+    if find_helm() is None:
+        pytest.skip("no Helm: neither a helm binary nor helm-python-sdk")
+    template = ("{{- range .Values.charts }}\n---\napiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n"
+                "  name: {{ .name }}\nspec:\n  project: infra\n  source:\n    repoURL: {{ .repo }}\n"
+                "    chart: {{ .name }}\n    targetRevision: {{ .version }}\n  destination:\n"
+                "    namespace: {{ .name }}\n{{- end }}\n")
+    write(repo, {".git/config": ORIGIN, "apps/Chart.yaml": "apiVersion: v2\nname: apps\nversion: 0.1.0\n",
+                 "apps/templates/apps.yaml": template,
+                 "apps/values.yaml": "charts:\n  - name: redis\n    repo: https://charts.example.com\n    version: 1.0.0\n"})
+    code, found = findings("apps")
+    assert code == 1
+    assert [(p, line, column, rule) for p, line, column, rule, _ in found] == [("apps/templates/apps.yaml", 9, 1, "HL009")]
+    planned = plans("apps")["apps/templates/apps.yaml (redis)"]
+    assert (planned["source"]["generated_by"], planned["rendered"]) == ("the Helm chart apps/Chart.yaml", "none")
