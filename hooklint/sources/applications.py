@@ -10,7 +10,9 @@ into applications.
 
 "This repository" is the ``url`` of every remote in the git configuration of the repository holding the
 Application manifest, and the ``repo-urls`` configuration list, compared after :func:`normalize_repo_url`.
-Applications of other repositories are left alone.
+A source Argo CD's repo server fetches from elsewhere (a chart repository, an OCI registry, another Git
+repository, a scheme hooklint does not know) is a :class:`RemoteSource` on its :class:`ApplicationSource`
+(issue 33): named and never rendered, the record a fetch step can render later.
 
 Each source is read as the repo server reads it: its ``path`` resolved through symbolic links inside the
 repository (``util/app/path`` ``Path``), ``.argocd-source.yaml`` and ``.argocd-source-NAME.yaml`` merged
