@@ -676,7 +676,10 @@ def sops_placeholders(path: str, max_file_size: int, scheme: bool = False) -> st
     marked = isinstance(sops, dict) and ("mac" in sops or "lastmodified" in sops)
     if not (scheme or marked or (isinstance(sops, dict) and found[0])):
         return None
-    return yaml.safe_dump(values, sort_keys=False)
+    try:
+        return yaml.safe_dump(values, sort_keys=False)
+    except (yaml.YAMLError, RecursionError):  # a value PyYAML cannot write back: left out, as before
+        return None
 
 
 @dataclass(frozen=True, slots=True)
