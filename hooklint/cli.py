@@ -217,16 +217,19 @@ RunTimeoutOption = Annotated[Optional[int], typer.Option(
 
 
 def _write(text: "str | Iterable[str]", output: Optional[str]) -> None:
-    """Write a report (its text, or its text in pieces) to stdout or to ``output``."""
+    """Write a report (its text, or its text in pieces) to stdout or to ``output``
+    (:func:`hooklint.files.write_output`: never through a symbolic link)."""
     chunks = (text,) if isinstance(text, str) else text
     if output is None or output == "-":
         for chunk in chunks:
             sys.stdout.write(chunk)
         return
-    try:
-        with open(output, "w", encoding="utf-8") as handle:
-            for chunk in chunks:
-                handle.write(chunk)
+    from hooklint.files import UnsafeWrite, write_output
+
+    try:  # never through a link, never out of the repository unless named there (issue 32)
+        write_output(output, (chunk.encode("utf-8") for chunk in chunks))
+    except UnsafeWrite as exc:
+        _fail(f"{output}: cannot write output: {exc}")
     except OSError as exc:
         _fail(f"{output}: cannot write output: {exc.strerror or exc}")
 
@@ -433,12 +436,18 @@ def init(
 
     from hooklint.config import SCHEMA_URL
 
+    from hooklint.files import UnsafeWrite, write_output
+
     if os.path.lexists(path):
         typer.echo(escape_controls(f"hooklint: {path} already exists; not overwriting it"), err=True)
         raise typer.Exit(EXIT_FINDINGS)
-    try:
-        with open(path, "x", encoding="utf-8") as handle:
-            handle.write(STARTER.format(schema=SCHEMA_URL))
+    try:  # O_EXCL: never over a file, nor through a link, made meanwhile
+        write_output(path, STARTER.format(schema=SCHEMA_URL).encode("utf-8"), exclusive=True)
+    except FileExistsError:
+        typer.echo(escape_controls(f"hooklint: {path} already exists; not overwriting it"), err=True)
+        raise typer.Exit(EXIT_FINDINGS)
+    except UnsafeWrite as exc:
+        _fail(f"{path}: cannot write configuration: {exc}")
     except OSError as exc:
         _fail(f"{path}: cannot write configuration: {exc.strerror or exc}")
     typer.echo(f"wrote {path}")
