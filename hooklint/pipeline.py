@@ -442,12 +442,12 @@ def _lint_parallel(engine: Engine, apps: list[Application], jobs: int, keep_plan
     unchecked: list[Application] = []
     checked: list[Application] = []
     for i in range(len(apps)):
-        outcome = results.get(i)
-        if outcome is None:
+        done = results.get(i)
+        if done is None:
             unchecked.append(apps[i])
         else:
             checked.append(apps[i])
-            _merge(result, outcome, unrendered)
+            _merge(result, done, unrendered)
     result.skipped_files = honest_reasons(result.skipped_files, unrendered)
     not_checked(result, unchecked, len(apps), checked=checked)
     return result
