@@ -280,3 +280,33 @@ def test_the_command_line_says_which_limits_it_did_not_lift_and_run_timeout_may_
     assert seen[1] == (60, 1000, 1000)
     done = runner.invoke(app, ["lint", "--config", ".hooklint.yaml", "plain/cm.yaml"])
     assert (done.exit_code, done.stderr, seen[2]) == (0, "", (86400, 86400, 86400))
+
+
+def test_a_review_reads_the_base_configuration_as_found(tmp_path, monkeypatch):
+    """``hooklint diff``: a change that edits the configuration is checked with the base's, which
+    was found in the repository as much as the change's is: its limits too may only be lowered."""
+    from conftest import git
+    from hooklint import review
+
+    top = tmp_path / "repo"
+    (top / "app").mkdir(parents=True)
+    monkeypatch.chdir(top)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    git(top, "init", "-q", "-b", "main")
+    git(top, "config", "user.email", "ci@example.com")
+    git(top, "config", "user.name", "ci")
+    write(top, {".hooklint.yaml": "render-timeout: 86400\n", "app/cm.yaml": CONFIGMAP})
+    git(top, "add", "-A")
+    git(top, "commit", "-qm", "base")
+    write(top, {".hooklint.yaml": "render-timeout: 86400\nfail-on: error\n"})
+    seen: list[tuple[int, int]] = []
+    real = review.lint_paths
+
+    def spy(paths, config, *rest, **options):
+        seen.append((config.render_timeout, getattr(config, "run_timeout", None)))
+        return real(paths, config, *rest, **options)
+
+    monkeypatch.setattr(review, "lint_paths", spy)
+    done = runner.invoke(app, ["diff", "HEAD", "app"])
+    assert done.exit_code == 0, done.output
+    assert seen == [(60, 300), (60, 300)]
