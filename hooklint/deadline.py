@@ -10,6 +10,8 @@ start one of their own when none is running. It holds
   has passed, and waits for one no longer than the time left, then kills its process group and
   raises :class:`RunTimeout`;
 - between applications: the pipeline starts none once the deadline has passed;
+- at every file read (:func:`hooklint.files.read_bytes`): an application of many files, or the
+  search for applications, stops there too;
 - across worker processes (``--jobs``): each worker gets the time left when it starts, and the
   parent stops the pool (its workers kill their renderers) when the time is up.
 

@@ -21,6 +21,8 @@ import secrets
 import stat
 from typing import Any, Callable, Iterable
 
+from hooklint import deadline
+
 
 class NotRegularFile(OSError):
     """A path that is not a regular file (a FIFO, a socket, a device, a directory): never read.
@@ -64,7 +66,10 @@ def read_bytes(path: str, max_size: int, streams: bool = False) -> bytes:
     is (``/dev/null`` would pass as an empty manifest, ``/dev/zero`` be read to the limit).
 
     Raises :class:`NotRegularFile` (a FIFO, socket, device or directory), :class:`FileTooLarge`
-    (a regular file over ``max_size``, or one that grew past it while read) and OSError."""
+    (a regular file over ``max_size``, or one that grew past it while read) and OSError; and
+    :class:`~hooklint.deadline.RunTimeout` once the run's deadline has passed (every file read is
+    a point where a run stops on time, renderer or not)."""
+    deadline.check()
     flags = os.O_RDONLY | getattr(os, "O_BINARY", 0) | (0 if streams else getattr(os, "O_NONBLOCK", 0))
     fd = os.open(path, flags)
     try:

@@ -310,3 +310,13 @@ def test_a_review_reads_the_base_configuration_as_found(tmp_path, monkeypatch):
     done = runner.invoke(app, ["diff", "HEAD", "app"])
     assert done.exit_code == 0, done.output
     assert seen == [(60, 300), (60, 300)]
+
+
+def test_a_run_out_of_time_before_any_application_is_checked_says_so(repo):
+    """The deadline passes while the applications are being found (every file read is a point
+    where the run stops): nothing is checked, and one error says so."""
+    result = lint_paths(["shop"], Config(run_timeout=0), CATALOG)
+    assert [(e.path, e.message) for e in result.errors] == [(
+        "shop", "the run reached its time limit of 0 s (limit: run-timeout) while finding the applications of shop; "
+        "nothing is checked: give the run more time with --run-timeout SECONDS")]  # fmt: skip
+    assert (result.findings, result.files) == ([], 0)
