@@ -258,7 +258,9 @@ def write_output(path: str, data: bytes | Iterable[bytes], *, exclusive: bool = 
     - ``exclusive`` (``init``): never over an existing name, link or not (``FileExistsError``);
       the file is created with ``O_CREAT | O_EXCL``.
     - An existing device or FIFO the user named (``--output /dev/null``) is written in place,
-      never replaced; a folder is ``IsADirectoryError``.
+      never replaced; a folder is ``IsADirectoryError``. So is an existing regular file with no
+      other name in a folder this user may not add a file to (the new file cannot be made there;
+      not with ``before_replace``: ``fix`` is always atomic).
 
     Raises :class:`UnsafeWrite` and other ``OSError``; on any error ``path`` is left as it was and
     no temporary file is left behind."""
@@ -310,6 +312,11 @@ def write_output(path: str, data: bytes | Iterable[bytes], *, exclusive: bool = 
                 fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL | nofollow, 0o666, dir_fd=directory)
             except FileExistsError:
                 continue
+            except PermissionError:
+                if info is None or before_replace is not None:
+                    raise
+                _write_in_place(name, directory, chunks, durable)  # a folder this user may not add to
+                return
             temp = candidate
         if info is not None:  # the file's own mode, owner and group
             try:
@@ -334,6 +341,25 @@ def write_output(path: str, data: bytes | Iterable[bytes], *, exclusive: bool = 
             except OSError:
                 pass
         os.close(directory)
+
+
+def _write_in_place(name: str, directory: int, chunks: Iterable[bytes], durable: bool) -> None:
+    """Write the existing regular file ``name`` of the folder ``directory`` (a descriptor) in place
+    (``O_NOFOLLOW``, then truncated): for a folder this user may not add a file to. A file with
+    another name (a hard link) is refused (:class:`UnsafeWrite`): it would be written through."""
+    fd = os.open(name, os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0), dir_fd=directory)
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISREG(info.st_mode) and info.st_nlink > 1:
+            raise UnsafeWrite(f"a file with {info.st_nlink} names (hard links) in a folder hooklint may not add a file "
+                              "to: it would be written through, not replaced (remove the other names, or name another "
+                              "file)")  # fmt: skip
+        if stat.S_ISREG(info.st_mode):
+            os.ftruncate(fd, 0)
+    except BaseException:
+        os.close(fd)
+        raise
+    _write_all(fd, chunks, durable)
 
 
 def _write_all(fd: int, chunks: Iterable[bytes], durable: bool) -> None:

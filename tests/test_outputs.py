@@ -225,3 +225,33 @@ def test_the_shared_writer_refuses_a_link_and_leaves_no_temporary_file(repo):
     with pytest.raises(RuntimeError):
         write_output("new.txt", failing())
     assert (repo / "new.txt").read_bytes() == b"ab" and no_temporary_files(repo)
+
+
+@pytest.fixture
+def no_new_files(monkeypatch):
+    """A folder this user may not add a file to (simulated: root may add to any folder): making
+    hooklint's temporary file there is refused."""
+    real_open = os.open
+
+    def refusing(path, flags, *rest, **options):
+        if isinstance(path, str) and ".hooklint-" in path:
+            raise PermissionError(13, "Permission denied", path)
+        return real_open(path, flags, *rest, **options)
+
+    monkeypatch.setattr(os, "open", refusing)
+
+
+def test_in_a_folder_it_may_not_add_to_an_existing_file_is_written_in_place(repo, no_new_files):
+    (repo / "report.txt").write_text("old report, longer than the new one\n")
+    write_output("report.txt", b"new\n")
+    assert (repo / "report.txt").read_bytes() == b"new\n"
+    with pytest.raises(PermissionError):
+        write_output("other.txt", b"new\n")  # no file to write in place
+
+
+def test_in_a_folder_it_may_not_add_to_a_hard_link_is_refused(repo, no_new_files):
+    os.link(repo.parent / "home" / ".bashrc", "report.txt")
+    with pytest.raises(UnsafeWrite) as refused:
+        write_output("report.txt", b"new\n")
+    assert str(refused.value).startswith("a file with 2 names (hard links) in a folder hooklint may not add a file to")
+    assert bashrc(repo) == PRECIOUS
