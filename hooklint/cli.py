@@ -435,7 +435,6 @@ def init(
     import os
 
     from hooklint.config import SCHEMA_URL
-
     from hooklint.files import UnsafeWrite, write_output
 
     if os.path.lexists(path):
