@@ -255,3 +255,12 @@ def test_in_a_folder_it_may_not_add_to_a_hard_link_is_refused(repo, no_new_files
         write_output("report.txt", b"new\n")
     assert str(refused.value).startswith("a file with 2 names (hard links) in a folder hooklint may not add a file to")
     assert bashrc(repo) == PRECIOUS
+
+
+def test_fix_replaces_a_hard_linked_file_and_its_other_name_keeps_the_old_text(repo):
+    (repo.parent / "home" / "job.yaml").write_text(HOOK_WITHOUT_POLICY)
+    os.link(repo.parent / "home" / "job.yaml", repo / "app" / "job.yaml")
+    done = runner.invoke(app, ["fix", "app"])
+    assert "hooklint: fixed 1 finding in 1 file" in done.stderr, done.stderr
+    assert 'argocd.argoproj.io/sync-wave: "-1"' in (repo / "app" / "job.yaml").read_text()
+    assert (repo.parent / "home" / "job.yaml").read_text() == HOOK_WITHOUT_POLICY
