@@ -36,6 +36,10 @@ key                           meaning                                           
 ``api-versions``              Helm's ``--api-versions`` (``.Capabilities.APIVersions``)   ``[]``
 ============================  ==========================================================  =======
 
+A file that was found, not named with ``--config``, may lower the limits (``max-file-size``,
+``render-timeout``, ``render-memory``, ``run-timeout``: :data:`LIMITS`), never raise them
+(:func:`lowered_only`): it comes with the repository being linted, which may be a stranger's.
+
 The schema is validated here by a small walker that understands the keywords the schema uses
 (importing jsonschema would cost a tenth of a second on every pre-commit run; the test suite checks
 the schema itself with jsonschema). Every error is one line naming the file, the line and the key.
