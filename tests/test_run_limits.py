@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import textwrap
 import time
@@ -101,7 +102,10 @@ def slow_kustomize(tmp_path_factory, monkeypatch):
     kustomize.find_kustomize.cache_clear()
 
 
-SLOW_BUILD = 1.5
+#: Seconds one build of the slow kustomize takes, and the run's limit in the tests: one build fits
+#: (with time to spare on a busy machine), two do not.
+SLOW_BUILD = 2.5
+LIMIT = 4
 
 
 @pytest.fixture
@@ -119,7 +123,8 @@ def hl102(result) -> list[tuple[str, int, int]]:
 
 
 def unchecked_message(limit: int, names: list[str], total: int, listed: bool = True) -> str:
-    shown = ", ".join(f"Application shop-{n} (apps/fleet.yaml:21)" for n in names)
+    shown = ", ".join(f"Application shop-{n} (apps/fleet.yaml:21)" for n in names[:5])
+    shown += f" and {len(names) - 5} more" if len(names) > 5 else ""
     them = "them" if len(names) != 1 else "it"
     return (f"the run reached its time limit of {limit} s (limit: run-timeout) with {len(names)} of {total} "
             f"applications not checked: {shown}; nothing of {them} is reported"
@@ -127,31 +132,31 @@ def unchecked_message(limit: int, names: list[str], total: int, listed: bool = T
 
 
 def test_an_applicationset_of_many_renderings_stops_at_run_timeout_and_names_what_it_left(repo, slow_kustomize):
-    """Six renderings of 1.5 s each under a run-timeout of 2 s: the first one is checked and
-    reported, the run stops in about 2 s (not 9), and the five it did not check are named."""
+    """Six renderings of 2.5 s each under a run-timeout of 4 s: the first one is checked and
+    reported, the run stops in about 4 s (not 15), and the five it did not check are named."""
     start = time.perf_counter()
-    result = lint_paths(["."], Config(run_timeout=2), CATALOG)
-    assert time.perf_counter() - start < 4
+    result = lint_paths(["."], Config(run_timeout=LIMIT), CATALOG)
+    assert time.perf_counter() - start < LIMIT + 3
     assert len(hl102(result)) == 1  # shop-a's: checked and reported
     [error] = result.errors
-    assert (error.path, error.message) == ("apps/fleet.yaml", unchecked_message(2, ["b", "c", "d", "e", "f"], 7))
+    assert (error.path, error.message) == ("apps/fleet.yaml", unchecked_message(LIMIT, ["b", "c", "d", "e", "f"], 7))
     assert [p for p, r in result.skipped_files if r.kind.name == "NOT_CHECKED"] == []  # shop-a read shop/
 
 
 def test_the_command_line_exits_2_with_one_line_and_still_reports_what_it_checked(repo, slow_kustomize):
-    done = runner.invoke(app, ["lint", "--format", "json", "--run-timeout", "2", "."])
+    done = runner.invoke(app, ["lint", "--format", "json", "--run-timeout", str(LIMIT), "."])
     assert done.exit_code == 2
     report = json.loads(done.stdout)
     assert len([f for f in report["findings"] if f["rule_id"] == "HL102"]) == 1  # shop-a's, checked
     assert report["errors"] == [{"path": "apps/fleet.yaml",
-                                 "message": unchecked_message(2, ["b", "c", "d", "e", "f"], 7)}]  # fmt: skip
-    assert done.stderr == f"hooklint: error: apps/fleet.yaml: {unchecked_message(2, ['b', 'c', 'd', 'e', 'f'], 7)}\n"
+                                 "message": unchecked_message(LIMIT, ["b", "c", "d", "e", "f"], 7)}]  # fmt: skip
+    assert done.stderr == f"hooklint: error: apps/fleet.yaml: {unchecked_message(LIMIT, ['b', 'c', 'd', 'e', 'f'], 7)}\n"
 
 
 def test_a_plan_stops_at_run_timeout_too(repo, slow_kustomize):
-    plans, errors = plan_paths(["."], Config(run_timeout=2))
+    plans, errors = plan_paths(["."], Config(run_timeout=LIMIT))
     assert [(e.path, e.message) for e in errors] == [
-        ("apps/fleet.yaml", unchecked_message(2, ["b", "c", "d", "e", "f"], 7, listed=False))]
+        ("apps/fleet.yaml", unchecked_message(LIMIT, ["b", "c", "d", "e", "f"], 7, listed=False))]
     assert len(plans) == 2  # the root folder and shop-a
 
 
@@ -174,11 +179,10 @@ def test_the_deadline_holds_across_workers_and_kills_their_renderers(repo, slow_
     (slow_kustomize / "hang").touch()
     monkeypatch.setattr(pipeline, "PARALLEL_MIN_FILES", 1)
     start = time.perf_counter()
-    result = lint_paths(["."], Config(run_timeout=2), CATALOG, jobs=2)
-    assert time.perf_counter() - start < 6
+    result = lint_paths(["."], Config(run_timeout=3), CATALOG, jobs=2)
+    assert time.perf_counter() - start < 3 + 4
     [error] = result.errors
-    assert error.message == unchecked_message(2, ["a", "b", "c", "d", "e"], 7).replace(
-        "with 5 of 7", "with 6 of 7").replace("e (apps/fleet.yaml:21);", "e (apps/fleet.yaml:21) and 1 more;")
+    assert error.message == unchecked_message(3, ["a", "b", "c", "d", "e", "f"], 7)
     assert [p for p, r in result.skipped_files if r.kind.name == "NOT_CHECKED"] == ["shop/job.yaml",
                                                                                    "shop/kustomization.yaml"]
     pids = [int(p.name) for p in (slow_kustomize / "pids").iterdir()]
@@ -201,8 +205,9 @@ def test_a_worker_that_does_not_stop_at_the_deadline_is_stopped(repo, monkeypatc
     start = time.perf_counter()
     result = lint_paths(["apps", "shop"], Config(run_timeout=3), CATALOG, jobs=2)
     assert time.perf_counter() - start < 8
-    [error] = result.errors
-    assert error.message == unchecked_message(3, ["c", "d", "e", "f"], 7)
+    [error] = result.errors  # shop-c and every application after it (the pool's order), some before it on a busy machine
+    count = int(re.search(r"with (\d) of 7", error.message).group(1))
+    assert count >= 4 and error.message == unchecked_message(3, ["a", "b", "c", "d", "e", "f"][6 - count:], 7)
 
 
 # --- limits a found configuration cannot raise ------------------------------------------------
