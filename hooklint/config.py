@@ -309,11 +309,13 @@ def lowered_only(config: Config) -> Config:
         if value <= default:
             continue
         setattr(config, attribute, default)
-        option = " (or give --run-timeout)" if key == "run-timeout" else ""
+        option = ", or give --run-timeout," if key == "run-timeout" else ""
         config.limit_notes[key] = (
             f"{_where(shown, config.lines, (key,))}: '{key}' {value:,} {unit} is above hooklint's default of {default:,} {unit}, and a "
             f"configuration found in the repository may lower a limit, never raise it: {default:,} {unit} is used "
-            f"(name the file with --config to raise it{option})")  # fmt: skip
+            f"(name the file with --config{option} to raise it)")  # fmt: skip
+    # in the file's order
+    config.limit_notes = dict(sorted(config.limit_notes.items(), key=lambda kv: config.lines.get((kv[0],), 0)))
     return config
 
 

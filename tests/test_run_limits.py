@@ -222,10 +222,10 @@ run-timeout: 86400
 
 
 def lifted_note(line: int, key: str, value: str, default: str) -> str:
-    option = " (or give --run-timeout)" if key == "run-timeout" else ""
+    option = ", or give --run-timeout," if key == "run-timeout" else ""
     return (f".hooklint.yaml:{line}: '{key}' {value} is above hooklint's default of {default}, and a configuration "
             f"found in the repository may lower a limit, never raise it: {default} is used (name the file with "
-            f"--config to raise it{option})")
+            f"--config{option} to raise it)")
 
 
 NOTES = [
