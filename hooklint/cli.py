@@ -147,7 +147,7 @@ def _load_config(config_path: Optional[str], paths: Optional[list[str]] = None):
     except ConfigError as exc:
         _fail(str(exc))
     if cfg.version_note:
-        typer.echo(f"hooklint: note: {cfg.version_note}", err=True)
+        typer.echo(escape_controls(f"hooklint: note: {cfg.version_note}"), err=True)
     return cfg
 
 
@@ -359,7 +359,7 @@ def diff(
         except ConfigError as exc:
             broken, cfg = str(exc), _override(Config(), None, None, None, fail_on)
         if cfg.version_note:
-            typer.echo(f"hooklint: note: {cfg.version_note}", err=True)
+            typer.echo(escape_controls(f"hooklint: note: {cfg.version_note}"), err=True)
     else:
         cfg = _override(_load_config(config, paths or ["."]), None, None, None, fail_on)
     cfg = _limits(cfg, run_timeout)
@@ -376,7 +376,7 @@ def diff(
     except (ReviewError, ConfigError) as exc:
         _fail(str(exc))
     for note in change.notes:
-        typer.echo(f"hooklint: note: {note}", err=True)
+        typer.echo(escape_controls(f"hooklint: note: {note}"), err=True)
     for error in change.errors:
         typer.echo(escape_controls(f"hooklint: error: {error.path}: {error.message}"), err=True)
     if format is DiffFormat.json:
