@@ -46,6 +46,9 @@ class SkipKind(enum.Enum):
     DANGLING_LINK = "dangling symbolic links"
     #: Larger than ``max-file-size``: never read.
     TOO_LARGE = "over max-file-size"
+    #: Its application was not checked before the run's deadline (``run-timeout``): an input error
+    #: of the run names it too.
+    NOT_CHECKED = "not checked before run-timeout"
 
     @property
     def label(self) -> str:
