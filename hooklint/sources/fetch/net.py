@@ -31,6 +31,8 @@ import time
 import urllib.parse
 from dataclasses import dataclass, field
 
+from hooklint.config import HostEntry, host_address as _address, parse_host_entry
+
 #: Redirects followed for one request.
 MAX_REDIRECTS = 5
 #: Bytes, files and seconds one source's fetch may take by default (``fetch-max-bytes``,
@@ -42,64 +44,6 @@ DEFAULT_TIMEOUT = 120
 
 class FetchError(Exception):
     """A fetch that did not happen or was stopped; the message is one line, without credentials."""
-
-
-@dataclass(frozen=True, slots=True)
-class HostEntry:
-    """One ``fetch-hosts`` entry: ``scheme`` (``https``, ``http``: plain HTTP admitted too, or
-    ``file``), ``host`` (lower case; an IP address in its compressed form), ``port`` (None: the
-    scheme's default) and, for ``file``, the folder ``path``."""
-
-    scheme: str
-    host: str
-    port: int | None = None
-    path: str = ""
-
-    def __str__(self) -> str:
-        if self.scheme == "file":
-            return f"file://{self.path}"
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        where = f"{host}:{self.port}" if self.port is not None else host
-        return f"http://{where}" if self.scheme == "http" else where
-
-
-def _address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
-    try:
-        return ipaddress.ip_address(host.strip("[]"))
-    except ValueError:
-        return None
-
-
-def parse_host_entry(text: str, command_line: bool = False) -> HostEntry:
-    """One ``fetch-hosts`` entry (or ``--fetch-host`` value) as a :class:`HostEntry`. Raises
-    ValueError with what is wrong: a path, user, query or wildcard; a scheme other than ``http://``
-    (``file://`` only when ``command_line``); a port out of range."""
-    text = text.strip()
-    scheme = "https"
-    if text.startswith("file://"):
-        if not command_line:
-            raise ValueError(f"{text!r}: file:// remotes may only be admitted with --fetch-host")
-        path = text[len("file://"):]
-        if not path.startswith("/"):
-            raise ValueError(f"{text!r}: a file:// entry needs an absolute folder (file:///srv/git)")
-        return HostEntry("file", "", None, path.rstrip("/") or "/")
-    if "://" in text:
-        given, _, text = text.partition("://")
-        if given.lower() != "http":
-            raise ValueError(f"{given}://{text!r} must be host[:port] (HTTPS) or http://host[:port] (plain HTTP too)")
-        scheme = "http"
-    if not text or any(c in text for c in "/@?#* \t") or text.count("[") > 1:
-        raise ValueError(f"{text!r} must be a host name or address with an optional port, no path, user or wildcard")
-    parsed = urllib.parse.urlsplit(f"//{text}")
-    try:
-        port = parsed.port
-    except ValueError:
-        raise ValueError(f"{text!r}: the port must be a number from 1 to 65535") from None
-    host = (parsed.hostname or "").lower()
-    if not host or port == 0:
-        raise ValueError(f"{text!r} must be a host name or address with an optional port (1 to 65535)")
-    address = _address(host)
-    return HostEntry(scheme, str(address) if address else host, port)
 
 
 @dataclass(slots=True)
