@@ -574,10 +574,10 @@ def parse_host_entry(text: str, command_line: bool = False) -> HostEntry:
             raise ValueError(f"{text!r}: a file:// entry needs an absolute folder (file:///srv/git)")
         return HostEntry("file", "", None, path.rstrip("/") or "/")
     if "://" in text:
-        given, _, text = text.partition("://")
+        given, _, rest = text.partition("://")
         if given.lower() != "http":
-            raise ValueError(f"{given}://{text!r} must be host[:port] (HTTPS) or http://host[:port] (plain HTTP too)")
-        scheme = "http"
+            raise ValueError(f"{text!r} must be host[:port] (HTTPS) or http://host[:port] (plain HTTP too)")
+        text, scheme = rest, "http"
     if not text or any(c in text for c in "/@?#* \t") or text.count("[") > 1:
         raise ValueError(f"{text!r} must be a host name or address with an optional port, no path, user or wildcard")
     parsed = urllib.parse.urlsplit(f"//{text}")

@@ -29,7 +29,7 @@ class _Bounded(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
-    def readinto(self, buffer) -> int:  # type: ignore[no-untyped-def]
+    def readinto(self, buffer) -> int:
         data = self.inner.read(len(buffer))
         try:
             self.budget.take(len(data))

@@ -185,16 +185,16 @@ def _write_tree(bare: str, commit: str, folder: str, protocol: str, pin: str, bu
         fields = meta.split()
         if len(fields) != 4 or any(p in (b"", b".", b"..") or p.lower() == b".git" for p in path.split(b"/")):
             continue
-        mode, kind, oid, size = fields
+        git_mode, kind, oid, listed_size = fields
         if kind != b"blob":
             continue  # a submodule: not fetched
         budget.file()
-        if size.isdigit():
-            budget.take(int(size))
-        if mode == b"120000":
+        if listed_size.isdigit():
+            budget.take(int(listed_size))
+        if git_mode == b"120000":
             links.append((path, oid))
-        elif mode in _MODES:
-            files.append((path, oid, _MODES[mode]))
+        elif git_mode in _MODES:
+            files.append((path, oid, _MODES[git_mode]))
     wanted = b"".join(oid + b"\n" for _, oid, _ in files) + b"".join(oid + b"\n" for _, oid in links)
     output = _run(["cat-file", "--batch"], bare, protocol, pin, budget, data=wanted) if wanted else b""
     contents: list[bytes] = []

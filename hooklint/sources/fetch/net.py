@@ -240,6 +240,10 @@ def get(url: str, hosts: Hosts, budget: Budget, headers: dict[str, str] | None =
             body = _read(connection, response, budget, url) if status in accept_status else b""
         except FetchError:
             raise
+        except TimeoutError:
+            spent = time.monotonic() - budget.started >= budget.timeout - 0.05
+            limit = f"fetch-timeout ({budget.timeout:g} s)" if spent else "30 s"
+            raise FetchError(f"{_shown(url)}: no answer within {limit}") from None
         except (OSError, http.client.HTTPException) as exc:
             raise FetchError(f"{_shown(url)}: {exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__}") from None
         finally:
