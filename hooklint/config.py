@@ -234,6 +234,10 @@ class Config:
     fetch_max_bytes: int = 200 * 1024 * 1024
     fetch_max_files: int = 10_000
     fetch_timeout: int = 120
+    #: ``--fetch``: download what Argo CD's repo server would (:mod:`hooklint.sources.fetch`), and
+    #: the ``--fetch-host`` entries of the command line, admitted besides ``fetch-hosts``
+    fetch: bool = False
+    fetch_command_hosts: list[str] = field(default_factory=list)
     path: str | None = None
     registry_entries: list[RegistryEntry] = field(default_factory=list)
     #: rule names, slugs or id prefixes to run (None: every rule) and not to run

@@ -431,6 +431,9 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
                 project=project if isinstance(project, str) else None,
                 server=server if isinstance(server, str) else None, field=field_name, generated_by=generated_by,
                 scope=scope, remote=dataclasses.replace(remote, value_files=read_here),
+                # what --fetch renders it with: its helm options, $ref value files resolved (issue 33, item 4)
+                options={**helm, "valueFiles": files} if written else (helm or None),
+                value_file_places=_value_file_places(source, path, line, (), len(files)) if written else (),
             ))  # fmt: skip
             continue
         url, folder = source.get("repoURL"), source.get("path")
