@@ -65,6 +65,8 @@ class PlannedApplication:
     #: The findings of this application alone, as its lint gave them (suppressed ones marked, the
     #: run's ``per-path-ignores`` not yet applied); empty when only planned (:func:`plan_paths`).
     findings: list[Finding] = dataclasses.field(default_factory=list)
+    #: What ``--fetch`` downloaded and rendered for it: ``hookchart 1.2.0 (sha256:...) from URL``.
+    fetched: list[str] = dataclasses.field(default_factory=list)
 
 
 #: What one application's lint gives back: (findings, input errors, files linted, files not linted
@@ -99,7 +101,7 @@ def planned_application(app: Application, loaded: LoadedApplication, manifests: 
         relocate_plan(reported, loaded.fetched)
     return PlannedApplication(app.key, reported, unparsed, app.source_type, loaded.renderer, label, generated_by,
                               mapped and app.argocd is None and app.key != STDIN, loaded.coverage, hide,
-                              findings)  # fmt: skip
+                              findings, [o.described for o in loaded.fetched])  # fmt: skip
 
 
 def build(loaded: LoadedApplication, config: Config) -> tuple[list[Manifest], SyncPlan]:

@@ -57,6 +57,8 @@ class FetchedOrigin:
     column: int
     scratch: str = ""
     repository: str = ""
+    #: What was fetched, for the plan: ``hookchart 1.2.0 (sha256:7dbb9d885d55) from https://...``.
+    described: str = ""
 
     def where(self, path: str) -> str | None:
         """``hookchart 1.2.0 templates/job.yaml`` for a ``path`` of the fetched copy, else None."""
@@ -113,26 +115,28 @@ def relocate_plan(plan: Any, origins: list[FetchedOrigin]) -> None:
                 break
 
 
-_POLICIES: dict[int, FetchPolicy] = {}
+_POLICIES: dict[tuple, FetchPolicy] = {}
 
 
 def policy_of(config: Config) -> FetchPolicy:
     """The :class:`~hooklint.sources.fetch.FetchPolicy` of ``config`` (``fetch-hosts`` and the
     ``--fetch-host`` entries, ``fetch-credentials``, the limits; the cache under the render cache's
     folder, else a folder of the run). Raises ValueError for a credentials file it cannot read."""
-    known = _POLICIES.get(id(config))
-    if known is not None:
-        return known
     from hooklint.config import parse_host_entry  # noqa: PLC0415
     from hooklint.sources.cache import cache_dir  # noqa: PLC0415
 
+    key = (tuple(config.fetch_hosts), tuple(config.fetch_command_hosts), config.fetch_credentials,
+           config.fetch_max_bytes, config.fetch_max_files, config.fetch_timeout, cache_dir())  # fmt: skip
+    known = _POLICIES.get(key)
+    if known is not None and (not known.cache or os.path.isdir(known.cache) or cache_dir()):
+        return known
     hosts = [parse_host_entry(e) for e in config.fetch_hosts]
     hosts += [parse_host_entry(e, command_line=True) for e in config.fetch_command_hosts]
     folder = cache_dir()
     cache = os.path.join(folder, "fetch") if folder else tempfile.mkdtemp(prefix="hooklint-fetch-")
     policy = FetchPolicy(Hosts(hosts), load_credentials(config.fetch_credentials) if config.fetch_credentials else {},
                          config.fetch_max_bytes, config.fetch_max_files, config.fetch_timeout, cache)  # fmt: skip
-    _POLICIES[id(config)] = policy
+    _POLICIES[key] = policy
     return policy
 
 
@@ -149,8 +153,9 @@ def remote_of(record: Any) -> RemoteSource | None:
         return RemoteSource("oci", record.repo_url, record.chart, revision)
     if record.kind == a.UNKNOWN_SCHEME and record.chart and "://" not in record.repo_url:
         return RemoteSource("oci", record.repo_url, record.chart, revision)  # a registry written without oci://
-    if record.kind == a.OTHER_GIT and record.path is not None:
-        return RemoteSource("git", record.repo_url, "", revision, record.path)
+    if record.path is not None and (record.kind == a.OTHER_GIT or (
+            record.kind == a.UNKNOWN_SCHEME and record.repo_url.lower().startswith("file://"))):  # fmt: skip
+        return RemoteSource("git", record.repo_url, "", revision, record.path)  # file://: --fetch-host file:// only
     return None
 
 
@@ -212,7 +217,8 @@ def _render_chart(app: Any, source: Any, config: Config, fetched: Fetched, entry
             handle.write(data)
     shown_repository = os.path.relpath(repository) if within(os.path.abspath(repository), os.getcwd()) else repository
     origin = FetchedOrigin(chart + os.sep, fetched.label(), app.manifest_file, *entry, scratch + os.sep,
-                           "" if shown_repository == "." else shown_repository + os.sep)  # fmt: skip
+                           "" if shown_repository == "." else shown_repository + os.sep,
+                           f"{fetched.label()} ({fetched.digest[:19]}) from {source.remote.repo_url}")  # fmt: skip
     application = dataclasses.replace(source, folder=chart, source_type=HELM)
     manifest = os.path.join(chart, "Chart.yaml")
     loaded, rendered, renderer, comments = render(HELM, chart, manifest, config, None, application)
@@ -229,7 +235,8 @@ def _render_git(app: Any, source: Any, config: Config, fetched: Fetched, entry: 
     marker = os.path.join(fetched.root, ".git")
     if not os.path.isdir(marker):
         os.makedirs(marker, exist_ok=True)  # the fetched tree is that repository's top
-    origin = FetchedOrigin(fetched.root + os.sep, f"{fetched.name}@{fetched.version}", app.manifest_file, *entry)
+    origin = FetchedOrigin(fetched.root + os.sep, f"{fetched.name}@{fetched.version}", app.manifest_file, *entry,
+                           described=f"{fetched.name} at {fetched.digest[:12]} (path {source.remote.path})")
     detected, manifest_file = source_type(fetched.folder)
     kind = source.source_type or detected
     if kind in (KUSTOMIZE, HELM) and manifest_file is not None:

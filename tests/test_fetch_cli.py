@@ -1,0 +1,214 @@
+"""``hooklint lint|plan|diff --fetch`` (issue 33, items 4 and 5): an Application's chart from a
+loopback chart repository or OCI registry, or another repository's Git source, fetched, rendered
+with the Application's values and checked; findings on the Application's source entry, the place
+in the chart in their message and in SARIF's relatedLocations; without --fetch nothing connects."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+from fetch_servers import chart_archive, chart_repository, http_server, oci_registry  # noqa: E402
+
+from hooklint.cli import app  # noqa: E402
+
+runner = CliRunner()
+ORIGIN = '[remote "origin"]\n\turl = https://github.com/acme/deploy.git\n'
+
+
+def application(source: str) -> str:
+    """The Application ``hooks`` whose ``spec.sources`` are ``source`` (indented YAML lines); its first
+    source's ``repoURL`` is on line 8, its ``chart`` on line 9."""
+    return ("apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: hooks\nspec:\n  project: infra\n"
+            f"  sources:\n{source}  destination:\n    namespace: hooks\n")  # fmt: skip
+
+
+def chart_source(url: str, revision: str = "^1.0") -> str:
+    return (f"    - repoURL: {url}\n      chart: hookchart\n      targetRevision: {revision}\n"
+            "      helm:\n        valueFiles:\n          - $values/values/hook.yaml\n"
+            "    - repoURL: https://github.com/acme/deploy.git\n      targetRevision: main\n      ref: values\n")
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    (root / ".git/config").write_text(ORIGIN)
+    (root / "values").mkdir()
+    (root / "values/hook.yaml").write_text("image: evil.example.com/migrate:latest\n")
+    (root / "apps").mkdir()
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", str(tmp_path / "cache"))
+    return root
+
+
+def lint(*args: str) -> tuple[int, list[dict]]:
+    result = runner.invoke(app, ["lint", "--format", "json", *args])
+    assert result.exit_code in (0, 1), result.output
+    return result.exit_code, json.loads(result.output)["findings"]
+
+
+def by_rule(found: list[dict]) -> dict[str, tuple[str, int, int, str]]:
+    return {f["rule_id"]: (f["path"], f["line"], f["column"], f["message"]) for f in found}
+
+
+def test_a_chart_of_a_chart_repository_is_fetched_rendered_with_the_values_and_checked(repo):
+    archive = chart_archive()
+    with http_server() as served:
+        chart_repository(served, archive)
+        (repo / "apps/hook.yaml").write_text(application(chart_source(served.base)))
+        code, found = lint("--fetch", "--fetch-host", f"http://127.0.0.1:{served.port}", ".")
+        asked = [r[0] for r in served.requests]
+    rules = by_rule(found)
+    assert code == 1
+    assert asked == ["/index.yaml", "/charts/hookchart-1.2.0.tgz"]
+    assert "HL009" not in rules
+    assert rules["HL105"] == ("apps/hook.yaml", 9, 7, "hookchart 1.2.0 templates/job.yaml:16: The container 'migrate' of "
+                              "Job/hooks-migrate is privileged: a PreSync hook runs on every sync and then controls the "
+                              "node, not just its pod. Remove it, or do this work outside the cluster's workloads.")  # fmt: skip
+    # the $values file of this repository was the chart's values: the image is the one it sets
+    assert rules["HL102"][:3] == ("apps/hook.yaml", 9, 7)
+    assert rules["HL102"][3].startswith("hookchart 1.2.0 templates/job.yaml:14: ")
+    assert "evil.example.com/migrate:latest" in rules["HL102"][3]
+
+
+def test_without_fetch_nothing_connects_and_the_chart_is_hl009(repo):
+    with http_server() as served:
+        chart_repository(served, chart_archive())
+        (repo / "apps/hook.yaml").write_text(application(chart_source(served.base)))
+        code, found = lint(".")
+        assert served.requests == []
+    assert code == 1
+    assert [(f["rule_id"], f["path"], f["line"], f["column"]) for f in found] == [("HL009", "apps/hook.yaml", 9, 7)]
+
+
+def test_a_host_missing_from_fetch_hosts_is_hl009_saying_so_and_not_contacted(repo):
+    with http_server() as served:
+        chart_repository(served, chart_archive())
+        (repo / "apps/hook.yaml").write_text(application(chart_source(served.base)))
+        code, found = lint("--fetch", ".")
+        assert served.requests == []
+    assert [(f["rule_id"], f["path"], f["line"], f["column"]) for f in found] == [("HL009", "apps/hook.yaml", 9, 7)]
+    assert (f"spec.sources[0] is the chart hookchart ^1.0 of the chart repository {served.base}: --fetch did not fetch it "
+            f"({served.base}/index.yaml: http://127.0.0.1:{served.port} is not in fetch-hosts: not contacted)") in found[0]["message"]  # fmt: skip
+
+
+def test_fetch_hosts_of_the_configuration_admit_a_host(repo):
+    with http_server() as served:
+        chart_repository(served, chart_archive())
+        (repo / ".hooklint.yaml").write_text(f"fetch-hosts: ['http://127.0.0.1:{served.port}']\n")
+        (repo / "apps/hook.yaml").write_text(application(chart_source(served.base)))
+        _, found = lint("--fetch", ".")
+    assert "HL105" in by_rule(found) and "HL009" not in by_rule(found)
+
+
+def test_a_second_run_needs_no_network(repo):
+    with http_server() as served:
+        chart_repository(served, chart_archive())
+        (repo / "apps/hook.yaml").write_text(application(chart_source(served.base, "1.2.0")))
+        first = lint("--fetch", "--fetch-host", f"http://127.0.0.1:{served.port}", ".")
+        port = served.port
+    again = lint("--fetch", "--fetch-host", f"http://127.0.0.1:{port}", ".")  # the server is gone
+    assert again == first and "HL105" in by_rule(first[1])
+
+
+def test_an_oci_chart_is_fetched_and_checked(repo):
+    with http_server() as served:
+        oci_registry(served, chart_archive())
+        source = f"    - repoURL: oci://127.0.0.1:{served.port}/charts\n      chart: hookchart\n      targetRevision: 1.2.0\n"
+        (repo / "apps/hook.yaml").write_text(application(source))
+        _, found = lint("--fetch", "--fetch-host", f"http://127.0.0.1:{served.port}", ".")
+    rules = by_rule(found)
+    assert rules["HL105"][:3] == ("apps/hook.yaml", 9, 7)
+    assert rules["HL105"][3].startswith("hookchart 1.2.0 templates/job.yaml:16: ")
+    assert "busybox:latest" in rules["HL102"][3]  # the chart's own values: the Application sets none
+
+
+def test_sarif_places_the_finding_in_the_repository_and_the_chart_in_related_locations(repo):
+    with http_server() as served:
+        chart_repository(served, chart_archive())
+        (repo / "apps/hook.yaml").write_text(application(chart_source(served.base)))
+        result = runner.invoke(app, ["lint", "--format", "sarif", "--fetch", "--fetch-host", f"http://127.0.0.1:{served.port}", "."])
+    results = json.loads(result.output)["runs"][0]["results"]
+    privileged = next(r for r in results if r["ruleId"] == "HL105")
+    location = privileged["locations"][0]["physicalLocation"]
+    assert (location["artifactLocation"]["uri"], location["region"]["startLine"]) == ("apps/hook.yaml", 9)
+    assert privileged["relatedLocations"] == [{"id": 0, "message": {"text": "hookchart 1.2.0 templates/job.yaml:16"}}]
+
+
+def test_the_plan_shows_the_charts_hooks_in_their_phases_and_waves(repo):
+    with http_server() as served:
+        chart_repository(served, chart_archive())
+        (repo / "apps/hook.yaml").write_text(application(chart_source(served.base)))
+        result = runner.invoke(app, ["plan", "--format", "json", "--fetch", "--fetch-host", f"http://127.0.0.1:{served.port}", "apps"])
+    planned = {a["application"]: a for a in json.loads(result.output)["applications"]}["apps/hook.yaml (hooks)"]
+    assert planned["rendered"] == "full"
+    assert planned["source"]["fetched"][0].startswith("hookchart 1.2.0 (sha256:")
+    assert [(s["phase"], s["wave"], [(t["kind"], t["name"], t["path"], t["line"]) for t in s["tasks"]]) for s in planned["steps"]] == [
+        ("PreSync", -1, [("Job", "hooks-migrate", "hookchart 1.2.0 templates/job.yaml", 1)])]
+
+
+def test_another_repositorys_git_source_is_fetched_and_checked(repo, tmp_path):
+    other = tmp_path / "other"
+    (other / "hooks").mkdir(parents=True)
+    (other / "hooks/job.yaml").write_text(
+        "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: seed\n  annotations:\n    argocd.argoproj.io/hook: PostSync\n"
+        "spec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n        - name: seed\n"
+        "          image: busybox:1.36\n          securityContext:\n            privileged: true\n")  # fmt: skip
+    for args in (["init", "-q", "-b", "main"], ["add", "."], ["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "one"]):
+        subprocess.run(["git", "-C", str(other), *args], check=True, capture_output=True)
+    (repo / "apps/hook.yaml").write_text(application(f"    - repoURL: file://{other}\n      path: hooks\n      targetRevision: main\n"))
+    _, without = lint("--fetch", ".")
+    _, found = lint("--fetch", "--fetch-host", f"file://{other}", ".")
+    assert [f["rule_id"] for f in without] == ["HL009"]
+    rules = by_rule(found)
+    assert rules["HL105"][:3] == ("apps/hook.yaml", 8, 7)
+    assert rules["HL105"][3].startswith(f"file://{other}@")
+    assert " hooks/job.yaml:15: The container 'seed' of Job/seed is privileged" in rules["HL105"][3]
+
+
+def test_fetch_host_needs_fetch_and_a_bad_entry_is_one_line(repo):
+    result = runner.invoke(app, ["lint", "--fetch-host", "charts.example.com", "."])
+    assert (result.exit_code, result.output) == (2, "hooklint: error: --fetch-host needs --fetch\n")
+    result = runner.invoke(app, ["plan", "--fetch", "--fetch-host", "https://charts.example.com", "."])
+    assert (result.exit_code, result.output) == (2, "hooklint: error: --fetch-host: 'https://charts.example.com' must be "
+                                                    "host[:port] (HTTPS) or http://host[:port] (plain HTTP too)\n")  # fmt: skip
+
+
+def test_in_diff_a_host_the_change_adds_to_fetch_hosts_is_not_contacted(tmp_path, monkeypatch):
+    root = tmp_path / "repo"
+    root.mkdir()
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", *args], check=True, capture_output=True)
+
+    git("init", "-q", "-b", "main")
+    git("remote", "add", "origin", "https://github.com/acme/deploy.git")
+    with http_server() as served:
+        chart_repository(served, chart_archive())
+        (root / "values").mkdir()
+        (root / "values/hook.yaml").write_text("image: busybox:1.36\n")
+        (root / "apps").mkdir()
+        (root / "apps/hook.yaml").write_text(application(chart_source(served.base)))
+        (root / ".hooklint.yaml").write_text("fail-on: error\n")
+        git("add", ".")
+        git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "base")
+        (root / ".hooklint.yaml").write_text(f"fail-on: error\nfetch-hosts: ['http://127.0.0.1:{served.port}']\n")
+        result = runner.invoke(app, ["diff", "--format", "json", "--fetch", "main"])
+        assert served.requests == []
+    note, _, text = result.output.partition("\n")
+    report = json.loads(text)
+    assert result.exit_code == 0, result.output
+    assert note == ("hooklint: note: the change edits .hooklint.yaml: both revisions are checked with main's "
+                    "configuration, the policy in force (land a change to the policy on its own first, or pass --config)")  # fmt: skip
+    assert (report["new"], report["unchanged"]) == ([], 1)  # the chart's HL009 on both sides: nothing fetched
