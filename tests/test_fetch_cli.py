@@ -212,3 +212,26 @@ def test_in_diff_a_host_the_change_adds_to_fetch_hosts_is_not_contacted(tmp_path
     assert note == ("hooklint: note: the change edits .hooklint.yaml: both revisions are checked with main's "
                     "configuration, the policy in force (land a change to the policy on its own first, or pass --config)")  # fmt: skip
     assert (report["new"], report["unchanged"]) == ([], 1)  # the chart's HL009 on both sides: nothing fetched
+
+
+def test_the_actions_fetch_inputs_reach_hooklint_lint(repo, tmp_path):
+    """action.yml: ``fetch: "true"`` and ``fetch-hosts`` become ``--fetch`` and one ``--fetch-host`` each."""
+    import yaml
+
+    action = yaml.safe_load((Path(__file__).resolve().parents[1] / "action.yml").read_text(encoding="utf-8"))
+    step = next(s for s in action["runs"]["steps"] if s.get("id") == "lint")
+    with http_server() as served:
+        chart_repository(served, chart_archive())
+        (repo / "apps/hook.yaml").write_text(application(chart_source(served.base)))
+        env = {k: v for k, v in os.environ.items() if not k.startswith("GITHUB_")}
+        env.update(HOOKLINT_PATHS=".", HOOKLINT_ARGS="", HOOKLINT_SARIF="out.sarif", HOOKLINT_CATEGORY="hooklint",
+                   HOOKLINT_FETCH="true", HOOKLINT_FETCH_HOSTS=f"example.com http://127.0.0.1:{served.port}",
+                   GITHUB_OUTPUT=str(tmp_path / "output"),
+                   PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", ""))  # fmt: skip
+        done = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=repo, env=env, capture_output=True, text=True)
+        asked = [r[0] for r in served.requests]
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "output").read_text() == "exit-code=1\n"
+    assert asked == ["/index.yaml", "/charts/hookchart-1.2.0.tgz"]
+    results = json.loads((repo / "out.sarif").read_text())["runs"][0]["results"]
+    assert "HL105" in {r["ruleId"] for r in results}
