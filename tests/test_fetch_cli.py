@@ -235,3 +235,29 @@ def test_the_actions_fetch_inputs_reach_hooklint_lint(repo, tmp_path):
     assert asked == ["/index.yaml", "/charts/hookchart-1.2.0.tgz"]
     results = json.loads((repo / "out.sarif").read_text())["runs"][0]["results"]
     assert "HL105" in {r["ruleId"] for r in results}
+
+
+def test_a_fetched_charts_render_error_is_redacted_and_placed_on_the_source(repo):
+    archive = chart_archive(files={"values.yaml": b"image: busybox:latest\ndbPassword: hunter2-very-secret\n",
+                                   "templates/fail.yaml": b'{{ fail (printf "cannot use %s" .Values.dbPassword) }}\n'})  # fmt: skip
+    with http_server() as served:
+        chart_repository(served, archive)
+        (repo / "apps/hook.yaml").write_text(application(chart_source(served.base)))
+        result = runner.invoke(app, ["lint", "--fetch", "--fetch-host", f"http://127.0.0.1:{served.port}", "apps"])
+    assert result.output.splitlines()[0] == (
+        "apps/hook.yaml:9:7: error HL007 render-failed: hookchart 1.2.0 templates/fail.yaml:1: Rendering failed: "
+        "execution error at (hookchart/templates/fail.yaml:1:3): cannot use [redacted]. Argo CD's repo server fails "
+        "the same way, so the application cannot sync; nothing of it is checked until it renders.")  # fmt: skip
+    assert "hunter2" not in result.output
+
+
+@pytest.mark.parametrize("command", [["lint", "--format", "json"], ["lint", "--format", "sarif"], ["lint"],
+                                     ["plan", "--format", "json"], ["plan"]])  # fmt: skip
+def test_no_report_names_a_temporary_or_cache_path(repo, tmp_path, command):
+    with http_server() as served:
+        chart_repository(served, chart_archive())
+        (repo / "apps/hook.yaml").write_text(application(chart_source(served.base)))
+        result = runner.invoke(app, [*command, "--fetch", "--fetch-host", f"http://127.0.0.1:{served.port}", "apps"])
+    assert "hookchart 1.2.0" in result.output  # the text plan names what was fetched, not each object's place
+    for leaked in (str(tmp_path / "cache"), "hooklint-fetched-", "@fetched-chart", "trees/sha256-"):
+        assert leaked not in result.output

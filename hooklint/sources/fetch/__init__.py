@@ -219,9 +219,11 @@ class _Fetch:
     # chart repositories -------------------------------------------------------------------------
 
     def chart_repository(self, source: RemoteSource) -> Fetched:
-        pinned = parse_version(source.revision) is not None and source.revision in (source.revision.strip(),)
         key = ref_key("helm", source.repo_url.rstrip("/"), source.chart, source.revision)
-        known = read_ref(self.policy, key, pinned)
+        known = read_ref(self.policy, key, pinned=False)
+        if known is None:  # a version the index lists exactly so is a pin: asked for once (1.2 may become 1.2.8)
+            known = read_ref(self.policy, key, pinned=True)
+            known = known if known is not None and known.get("version") == source.revision else None
         if known is not None:
             tree = self._tree(str(known.get("digest", "")))
             if tree is not None:
