@@ -236,7 +236,7 @@ class _Fetch:
             raise FetchError(f"chart {source.chart!r} not found in {base}index.yaml")
         listed = [v for v in versions if isinstance(v, dict) and isinstance(v.get("version"), str)]
         try:
-            wanted = max_version(source.revision, [v["version"] for v in listed]) if source.revision else ">0.0.0-0"
+            wanted = max_version(source.revision, [v["version"] for v in listed]) if source.revision else "*"
         except ResolveError as exc:
             raise FetchError(f"chart {source.chart}: {exc}") from None
         chosen = index_get(wanted, [v["version"] for v in listed])
@@ -289,7 +289,7 @@ class _Fetch:
             listed = _json(self._registry_get(registry, name, f"/v2/{name}/tags/list").body, "tags/list")
             tags = [t.replace("_", "+") for t in listed.get("tags") or [] if isinstance(t, str)] if isinstance(listed, dict) else []
             try:
-                revision = max_version(revision or ">0.0.0-0", tags)
+                revision = max_version(revision or "*", tags)
             except ResolveError as exc:
                 raise FetchError(f"chart {source.chart}: {exc}") from None
         reference = revision if _DIGEST.match(revision) else revision.replace("+", "_")
