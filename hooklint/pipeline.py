@@ -187,7 +187,7 @@ def _lint_application(engine: Engine, app: Application, keep_plan: bool, mapped:
     planned = None
     if keep_plan and not app.applied_elsewhere:
         planned = planned_application(app, loaded, manifests, plan, mapped, hide, findings)
-    return findings, errors, len(app.reported) - not_linted, skipped, renderer, unrendered, planned
+    return findings, errors, len(app.reported) - not_linted - len(app.borrowed), skipped, renderer, unrendered, planned
 
 
 def secrets_of(manifests: list[Manifest], more: SecretValues | None = None) -> Redactor:

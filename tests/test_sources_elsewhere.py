@@ -212,3 +212,172 @@ def test_credentials_in_a_repository_url_are_never_printed(repo):
     plan = runner.invoke(app, ["plan", "--format", "json", "apps"])
     assert "hunter2secret" not in result.output + plan.output
     assert "charts.x.io" in result.output
+
+
+SOPS_SECRETS = """\
+migrate:
+  enabled: true
+  user: ENC[AES256_GCM,data:dXNlci1jaXBoZXJ0ZXh0,iv:aXY=,tag:dGFn,type:str]
+sops:
+  age:
+    - recipient: age1exampleexampleexampleexampleexampleexampleexampleexample
+  lastmodified: "2026-01-01T00:00:00Z"
+  mac: ENC[AES256_GCM,data:bWFjLWNpcGhlcnRleHQ=,iv:aXY=,tag:dGFn,type:str]
+  version: 3.9.0
+"""
+MIGRATE_CHART = """\
+{{- if .Values.migrate.enabled }}
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: migrate
+  annotations:
+    argocd.argoproj.io/hook: PostSync
+    argocd.argoproj.io/hook-delete-policy: BeforeHookCreation
+spec:
+  backoffLimit: 1
+  activeDeadlineSeconds: 300
+  template:
+    spec:
+      serviceAccountName: migrate
+      automountServiceAccountToken: false
+      restartPolicy: Never
+      containers:
+        - name: migrate
+          image: ghcr.io/acme/migrate:1.0.0
+          env:
+            - name: DB_USER
+              value: {{ required "migrate.user is required" .Values.migrate.user | quote }}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: migrate
+roleRef:
+  apiGroup: rbac.authorization.k8s.io
+  kind: ClusterRole
+  name: cluster-admin
+subjects:
+  - kind: ServiceAccount
+    name: migrate
+    namespace: db
+{{- end }}
+"""
+SOPS_APP = application("db", "    repoURL: https://github.com/acme/deploy.git\n    path: chart\n    helm:\n"
+                             "      valueFiles:\n        - secrets://secrets.yaml\n")
+
+
+def test_a_sops_value_a_template_needs_renders_the_chart_with_a_placeholder(repo):
+    """Before: the chart did not render without the encrypted file (HL009 only): the PostSync Job
+    bound to cluster-admin went unchecked."""
+    from hooklint.sources.helm import find_helm
+
+    if find_helm() is None:
+        pytest.skip("no Helm: neither a helm binary nor helm-python-sdk")
+    write(repo, {".git/config": ORIGIN, "apps/db.yaml": SOPS_APP, "chart/Chart.yaml": "apiVersion: v2\nname: db\nversion: 0.1.0\n",
+                 "chart/secrets.yaml": SOPS_SECRETS, "chart/templates/migrate.yaml": MIGRATE_CHART})  # fmt: skip
+    code, found = findings("apps", "chart")
+    assert code == 1
+    assert [(p, line, column, rule) for p, line, column, rule, _ in found] == [
+        ("apps/db.yaml", 11, 11, "HL009"), ("chart/templates/migrate.yaml", 14, 7, "HL106")]
+    assert found[1][4].startswith("Job/migrate runs as ServiceAccount 'migrate', and ClusterRoleBinding/migrate binds "
+                                  "it to cluster-admin")
+    output = runner.invoke(app, ["lint", "apps", "chart"]).output + runner.invoke(app, ["plan", "chart", "apps"]).output
+    assert "dXNlci1jaXBoZXJ0ZXh0" not in output and "ENC[" not in output
+    assert "rendered: partial" in output
+
+
+# --- item 2: leave out entries, not applications ------------------------------------------------
+
+HOOK = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: migrate
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: m
+          image: ghcr.io/acme/migrate:latest
+"""
+INFLATE = """\
+apiVersion: builtin
+kind: HelmChartInflationGenerator
+metadata:
+  name: ingress
+name: ingress-nginx
+repo: https://kubernetes.github.io/ingress-nginx
+version: 4.10.0
+releaseName: ingress
+valuesInline:
+  controller:
+    image: https://values.example.com/not-the-chart
+"""
+
+
+def needs_kustomize() -> None:
+    from hooklint.sources.kustomize import find_kustomize
+
+    if find_kustomize() is None:
+        pytest.skip("neither kustomize nor kubectl is installed")
+
+
+@pytest.mark.parametrize("field", ["generators", "transformers"])
+def test_a_remote_chart_generator_is_left_out_and_the_local_hook_is_checked(repo, field):
+    """Before: nothing rendered (the local hook unchecked), and the reason named the URL of
+    valuesInline."""
+    needs_kustomize()
+    write(repo, {"app/kustomization.yaml": f"resources:\n  - hook.yaml\n{field}:\n  - helm.yaml\n",
+                 "app/helm.yaml": INFLATE, "app/hook.yaml": HOOK})  # fmt: skip
+    code, found = findings("app")
+    assert code == 1
+    assert [(p, line, column, rule) for p, line, column, rule, _ in found if rule in ("HL009", "HL102", "HL007")] == [
+        ("app/hook.yaml", 13, 18, "HL102"), ("app/kustomization.yaml", 4, 5, "HL009")]
+    [hl009] = [message for *_, rule, message in found if rule == "HL009"]
+    assert hl009 == (
+        f"{field} entry 'helm.yaml' configures a HelmChartInflationGenerator for the chart ingress-nginx 4.10.0 of the "
+        "chart repository https://kubernetes.github.io/ingress-nginx, which needs kustomize build --enable-helm (it "
+        "runs helm and usually fetches the chart); hooklint never passes it: make the chart a Helm source of its own. "
+        "Argo CD renders it when argocd-cm's kustomize.buildOptions has --enable-helm. hooklint left it out, so the "
+        "objects it adds, possibly hooks, were not checked; the rest of the application was.")
+    planned = plans("app")["app"]
+    assert planned["rendered"] == "partial"
+    assert [t["name"] for s in planned["steps"] for t in s["tasks"]] == ["migrate"]
+
+
+def test_an_inline_chart_generator_is_named_by_its_chart(repo):
+    needs_kustomize()
+    inline = "".join(f"      {line}\n" for line in INFLATE.splitlines())
+    write(repo, {"app/kustomization.yaml": f"resources:\n  - hook.yaml\ngenerators:\n  - |\n{inline}",
+                 "app/hook.yaml": HOOK})  # fmt: skip
+    _, found = findings("app")
+    [hl009] = [(p, line, column, message) for p, line, column, rule, message in found if rule == "HL009"]
+    assert hl009[:3] == ("app/kustomization.yaml", 4, 5)
+    assert hl009[3].startswith("generators entry (inline) configures a HelmChartInflationGenerator for the chart "
+                               "ingress-nginx 4.10.0 of the chart repository https://kubernetes.github.io/ingress-nginx")
+    assert "values.example.com" not in hl009[3]
+
+
+@pytest.mark.parametrize("field", ["configMapGenerator", "secretGenerator"])
+def test_a_generator_reading_a_remote_file_is_left_out_and_the_rest_rendered(repo, field):
+    needs_kustomize()
+    write(repo, {"app/kustomization.yaml": f"resources:\n  - hook.yaml\n{field}:\n  - name: local\n    literals:\n"
+                                           "      - a=b\n  - name: far\n    files:\n"
+                                           "      - conf=https://raw.example.com/acme/app.properties\n",
+                 "app/hook.yaml": HOOK})  # fmt: skip
+    code, found = findings("app")
+    assert code == 1
+    [hl009] = [(p, line, column, message) for p, line, column, rule, message in found if rule == "HL009"]
+    # a secretGenerator's strings are redacted as its values may be (hooklint.sources.redact), its name too
+    name = "far" if field == "configMapGenerator" else "[redacted]"
+    assert hl009 == ("app/kustomization.yaml", 9, 9, f"{field} entry '{name}' reads the remote file "
+                     "https://raw.example.com/acme/app.properties, which kustomize fetches: it needs the network; "
+                     "hooklint never uses the network: vendor the file into the repository. Argo CD fetches it when it "
+                     "renders the application. hooklint left it out, so the objects it adds, possibly hooks, were not "
+                     "checked; the rest of the application was.")
+    kinds = [(t["kind"], t["name"].split("-")[0]) for s in plans("app")["app"]["steps"] for t in s["tasks"]]
+    assert kinds == [("Job", "migrate"), ("ConfigMap" if field == "configMapGenerator" else "Secret", "local")]

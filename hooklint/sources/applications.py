@@ -420,7 +420,8 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
         remote = remote_source(source, None if field_name == "spec.source" else int(field_name[13:-1]), ours, line)
         if remote is not None:  # fetched by Argo CD's repo server: named, not rendered (issue 33)
             helm = remote.helm if isinstance(remote.helm, dict) else {}
-            written = helm.get("valueFiles") if isinstance(helm.get("valueFiles"), list) else []
+            listed = helm.get("valueFiles")
+            written: list = listed if isinstance(listed, list) else []
             env = build_env(name, namespace, project, source)
             files, _ = _resolve_refs(written, refs if multiple else None, ours, env)
             read_here = tuple(f.lstrip("/") for f, w in zip(files, written)

@@ -192,6 +192,18 @@ class Application:
     note_only: bool = False
 
     @property
+    def borrowed(self) -> set[str]:
+        """The files of ``reported`` that are another application's, here only to carry an HL009
+        (the Application's file of a source from elsewhere, of a jsonnet or plugin source): not
+        counted among the files linted (they are, with their own folder)."""
+        if self.source_type == MULTI:
+            own = {f for p in self.parts for f in p.reported if f not in p.borrowed}
+            return {f for p in self.parts for f in p.borrowed} - own
+        if self.source_type == REMOTE:
+            return set(self.reported)
+        return {self.source_note} if self.note_only and self.source_note is not None else set()
+
+    @property
     def applied_elsewhere(self) -> bool:
         """Every file is applied only through another application's rendering (a kustomize base or
         Component, patches and generator inputs): this folder has no sync of its own."""
@@ -922,9 +934,9 @@ def _join_remote(apps: list[Application], remote: list[ApplicationSource], run: 
         groups.setdefault((source.name, source.manifest, source.generated_by), []).append(source)
     where: dict[tuple, int] = {}
     for i, app in enumerate(apps):
-        source = app.argocd
-        if source is not None and app.source_type != UNRENDERABLE:
-            where.setdefault((source.name, source.manifest, source.generated_by), i)
+        argocd = app.argocd
+        if argocd is not None and app.source_type != UNRENDERABLE:
+            where.setdefault((argocd.name, argocd.manifest, argocd.generated_by), i)
     out = list(apps)
     for key, sources in groups.items():
         first = sources[0]

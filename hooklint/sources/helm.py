@@ -727,7 +727,9 @@ def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], ch
         if secrets_scheme:  # helm-secrets: secrets://FILE, secrets+age-import://KEY?FILE...
             rest = written[secrets_scheme.end():]
             name = rest if written.lower().startswith("secrets://") else rest.partition("?")[2]
-            if not name or written.lower().startswith("secrets+literal://") or _URL_SCHEME.match(name):
+            joined = os.path.join(root, name.lstrip("/")) if name.startswith("/") else os.path.join(chart, name)
+            if (not name or written.lower().startswith("secrets+literal://") or _URL_SCHEME.match(name)
+                    or not within(facts.realpath(joined), real_root) or not os.path.isfile(facts.realpath(joined))):
                 skipped.append(_Skipped(index, f"value file {written} is encrypted (helm-secrets): hooklint never "
                                         "decrypts", "Argo CD's repo server decrypts it with the helm-secrets plugin "
                                         "when it renders the chart"))  # fmt: skip
