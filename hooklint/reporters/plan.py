@@ -81,7 +81,7 @@ def _plan_dict(planned: PlannedApplication) -> dict[str, Any]:
     for entry in plan.not_applied:
         not_applied.append(_object_dict(entry.manifest, plan.version, reason=entry.reason))
     renderer = planned.renderer
-    source = {
+    source: dict[str, Any] = {
         "type": planned.source_type,
         "renderer": {"name": renderer.name, "version": renderer.version} if renderer is not None else None,
         "application": planned.application,
