@@ -372,3 +372,15 @@ def test_a_git_path_leaving_the_fetched_tree_is_refused(tmp_path):
     with pytest.raises(FetchError) as info:
         fetch(RemoteSource("git", f"file://{tmp_path / 'remote'}", "", "main", "../.."), policy(tmp_path, f"file://{tmp_path / 'remote'}"))
     assert str(info.value) == f"file://{tmp_path / 'remote'}: path '../..' leaves the repository"
+
+
+def test_the_byte_limit_stops_a_large_git_fetch(tmp_path):
+    _git_repository(tmp_path / "remote")
+    (tmp_path / "remote/apps/job/big.bin").write_bytes(os.urandom(300_000))
+    subprocess.run(["git", "-C", str(tmp_path / "remote"), "add", "."], check=True, capture_output=True)
+    subprocess.run(["git", "-C", str(tmp_path / "remote"), "-c", "user.name=t", "-c", "user.email=t@example.com", "commit",
+                    "-qm", "big"], check=True, capture_output=True)  # fmt: skip
+    with pytest.raises(FetchError) as info:
+        fetch(RemoteSource("git", f"file://{tmp_path / 'remote'}", "", "main", "apps/job"),
+              policy(tmp_path, f"file://{tmp_path / 'remote'}", max_bytes=100_000))  # fmt: skip
+    assert str(info.value) == "git fetch: more than fetch-max-bytes (100000 bytes)"

@@ -52,7 +52,7 @@ def fetch_git(source: RemoteSource, policy: FetchPolicy) -> Fetched:
             _run(["init", "--quiet", "--bare", bare], bare, protocol, pin, budget)
             commit = revision if pinned else _resolve(url, revision, bare, protocol, pin, budget)
             _run(["fetch", "--quiet", "--depth=1", "--no-tags", "--no-recurse-submodules", "--end-of-options", url, commit],
-                 bare, protocol, pin, budget)  # fmt: skip
+                 bare, protocol, pin, budget, watch=True)  # fmt: skip
             tree = os.path.join(policy.cache, "trees", f"git-{commit}")
             if not os.path.isdir(tree):
                 scratch = tempfile.mkdtemp(dir=_trees(policy), prefix=".tree-")
@@ -122,8 +122,11 @@ def _remote(repo_url: str, policy: FetchPolicy) -> tuple[str, str, str]:
     raise refusal or FetchError(f"cannot resolve {host}")
 
 
-def _run(args: list[str], cwd: str, protocol: str, pin: str, budget: Budget, data: bytes | None = None) -> bytes:
-    """Run ``git ARGS`` in ``cwd`` as the module docstring says; its output. FetchError on failure."""
+def _run(args: list[str], cwd: str, protocol: str, pin: str, budget: Budget, data: bytes | None = None,
+         watch: bool = False) -> bytes:  # fmt: skip
+    """Run ``git ARGS`` in ``cwd`` as the module docstring says; its output. FetchError on failure.
+    With ``watch`` (a fetch into the bare repository ``cwd``), what git has written there is measured
+    while it runs and git is stopped past the budget's bytes (:func:`_watched`)."""
     git = find_program("git", None)
     if git is None:
         raise FetchError("git is not installed (none in PATH)")
@@ -139,8 +142,11 @@ def _run(args: list[str], cwd: str, protocol: str, pin: str, budget: Budget, dat
         if pin:
             options += ["-c", f"http.curloptResolve={pin}"]
         try:
-            done = subprocess.run([git, *options, *args], cwd=cwd, env=env, input=data, capture_output=True,
-                                  timeout=budget.left())  # fmt: skip
+            if watch:
+                done = _watched([git, *options, *args], cwd, env, budget)
+            else:
+                done = subprocess.run([git, *options, *args], cwd=cwd, env=env, input=data, capture_output=True,
+                                      timeout=budget.left())  # fmt: skip
         except subprocess.TimeoutExpired:
             raise FetchError(f"git {args[0]} took longer than fetch-timeout ({budget.timeout:g} s)") from None
         except OSError as exc:
@@ -149,6 +155,46 @@ def _run(args: list[str], cwd: str, protocol: str, pin: str, budget: Budget, dat
         lines = [ln for ln in done.stderr.decode("utf-8", "replace").splitlines() if ln.strip()]
         raise FetchError(f"git {args[0]} failed: {lines[-1] if lines else 'exit ' + str(done.returncode)}")
     return done.stdout
+
+
+def _size(folder: str) -> int:
+    """Bytes of the regular files under ``folder`` (links not followed)."""
+    total = 0
+    for top, _, names in os.walk(folder):
+        for name in names:
+            try:
+                total += os.lstat(os.path.join(top, name)).st_size
+            except OSError:
+                pass
+    return total
+
+
+def _watched(command: list[str], bare: str, env: dict[str, str], budget: Budget) -> subprocess.CompletedProcess:
+    """Run the fetch ``command`` into ``bare``, measuring the repository every 50 ms: past the
+    budget's bytes (git cannot be told a limit for a fetch) or its time, git is killed and
+    FetchError (or TimeoutExpired) raised. What git writes is charged to the budget."""
+    import time
+
+    before = _size(bare)
+    with subprocess.Popen(command, cwd=bare, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE) as process:  # fmt: skip
+        try:
+            while process.poll() is None:
+                if before + budget.max_bytes - budget.used_bytes < _size(bare):
+                    raise FetchError(f"git fetch: more than fetch-max-bytes ({budget.max_bytes} bytes)")
+                if time.monotonic() - budget.started > budget.timeout:
+                    raise subprocess.TimeoutExpired(command, budget.timeout)
+                time.sleep(0.05)
+            stdout, stderr = process.communicate()
+        except BaseException:
+            process.kill()
+            process.wait()
+            raise
+    try:
+        budget.take(_size(bare) - before)  # past the limit when git was quicker than the watch
+    except FetchError:
+        raise FetchError(f"git fetch: more than fetch-max-bytes ({budget.max_bytes} bytes)") from None
+    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
 
 
 def _resolve(url: str, revision: str, bare: str, protocol: str, pin: str, budget: Budget) -> str:
