@@ -384,3 +384,36 @@ def test_the_byte_limit_stops_a_large_git_fetch(tmp_path):
         fetch(RemoteSource("git", f"file://{tmp_path / 'remote'}", "", "main", "apps/job"),
               policy(tmp_path, f"file://{tmp_path / 'remote'}", max_bytes=100_000))  # fmt: skip
     assert str(info.value) == "git fetch: more than fetch-max-bytes (100000 bytes)"
+
+
+def test_the_file_limit_stops_a_git_tree_of_many_files(tmp_path):
+    _git_repository(tmp_path / "remote")
+    for i in range(12):
+        (tmp_path / f"remote/apps/f{i}.yaml").write_text("")
+    subprocess.run(["git", "-C", str(tmp_path / "remote"), "add", "."], check=True, capture_output=True)
+    subprocess.run(["git", "-C", str(tmp_path / "remote"), "-c", "user.name=t", "-c", "user.email=t@example.com", "commit",
+                    "-qm", "many"], check=True, capture_output=True)  # fmt: skip
+    with pytest.raises(FetchError) as info:
+        fetch(RemoteSource("git", f"file://{tmp_path / 'remote'}", "", "main", "apps"),
+              policy(tmp_path, f"file://{tmp_path / 'remote'}", max_files=10))  # fmt: skip
+    assert str(info.value) == "more than fetch-max-files (10 files)"
+
+
+def test_a_git_host_not_listed_is_never_contacted_and_a_listed_one_only_at_its_checked_address(tmp_path):
+    with recording_listener() as listener:
+        url = f"https://127.0.0.1:{listener.port}/acme/deploy.git"
+        with pytest.raises(FetchError) as info:
+            fetch(RemoteSource("git", url, "", "main", "apps"), policy(tmp_path, "github.com"))
+        time.sleep(0.3)
+        assert listener.seen == []
+        with pytest.raises(FetchError) as loopback:  # listed by name: a loopback address is refused
+            fetch(RemoteSource("git", f"https://localhost:{listener.port}/acme/deploy.git", "", "main", "apps"),
+                  policy(tmp_path, f"localhost:{listener.port}"))  # fmt: skip
+        time.sleep(0.3)
+        assert listener.seen == []
+        with pytest.raises(FetchError):  # listed as its address: git connects (and TLS fails on the listener)
+            fetch(RemoteSource("git", url, "", "main", "apps"), policy(tmp_path, f"127.0.0.1:{listener.port}", timeout=10))
+        time.sleep(0.3)
+        assert listener.seen != []
+    assert str(info.value) == f"{url}: https://127.0.0.1:{listener.port} is not in fetch-hosts: not contacted"
+    assert str(loopback.value).startswith("localhost resolves to ") and "a loopback address: refused" in str(loopback.value)
