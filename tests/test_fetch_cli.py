@@ -261,3 +261,21 @@ def test_no_report_names_a_temporary_or_cache_path(repo, tmp_path, command):
     assert "hookchart 1.2.0" in result.output  # the text plan names what was fetched, not each object's place
     for leaked in (str(tmp_path / "cache"), "hooklint-fetched-", "@fetched-chart", "trees/sha256-"):
         assert leaked not in result.output
+
+
+def test_a_git_directory_source_reads_as_its_directory_options_say(repo, tmp_path):
+    other = tmp_path / "other"
+    job = ("apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: {name}\n  annotations:\n    argocd.argoproj.io/hook: "
+           "PreSync\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n        - name: x\n"
+           "          image: busybox:1.36\n          securityContext:\n            privileged: true\n")  # fmt: skip
+    for name in ("top", "sub/deep", "sub/skipped"):
+        (other / "hooks" / f"{name}.yaml").parent.mkdir(parents=True, exist_ok=True)
+        (other / "hooks" / f"{name}.yaml").write_text(job.format(name=name.rsplit("/", 1)[-1]))
+    for args in (["init", "-q", "-b", "main"], ["add", "."], ["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "one"]):
+        subprocess.run(["git", "-C", str(other), *args], check=True, capture_output=True)
+    (repo / "apps/hook.yaml").write_text(application(
+        f"    - repoURL: file://{other}\n      path: hooks\n      targetRevision: main\n"
+        "      directory:\n        recurse: true\n        exclude: 'sub/skipped.yaml'\n"))  # fmt: skip
+    _, found = lint("--fetch", "--fetch-host", f"file://{other}", ".")
+    privileged = sorted(f["message"].split(": ", 1)[0].split(" ", 1)[1] for f in found if f["rule_id"] == "HL105")
+    assert privileged == ["hooks/sub/deep.yaml:15", "hooks/top.yaml:15"]

@@ -250,12 +250,12 @@ def _render_git(app: Any, source: Any, config: Config, fetched: Fetched, entry: 
     from hooklint.sources.placement import Placement  # noqa: PLC0415
     from hooklint.sources.render import RenderedFile  # noqa: PLC0415
 
+    from hooklint.sources.applications import DirectoryOptions  # noqa: PLC0415
+
     carrier = parse_text(app.manifest_file, "")
     rendered = []
-    for name in sorted(os.listdir(fetched.folder)):  # the folder's manifests, as a directory source reads them
-        path = os.path.join(fetched.folder, name)
-        if not name.lower().endswith((".yaml", ".yml", ".json")) or os.path.islink(path) or not os.path.isfile(path):
-            continue
+    options = DirectoryOptions.from_application(source.options if source.source_type == DIRECTORY else None)
+    for path in _manifest_files(fetched.folder, options):  # as a directory source reads them
         loaded = read_file(path, config.max_file_size)
         for issue, index in loaded.issues:
             carrier.issues.append((_moved(issue, issue.path or path, origin), index))
@@ -265,6 +265,22 @@ def _render_git(app: Any, source: Any, config: Config, fetched: Fetched, entry: 
                 placement = Placement(doc.value, path, doc.value.key_span(first), doc.value)
                 rendered.append(RenderedFile(LoadedFile(app.manifest_file, [doc]), placement))
     return Loaded(carrier, rendered, None, {}, None, origin)
+
+
+def _manifest_files(folder: str, options: Any) -> list[str]:
+    """The ``*.yaml``, ``*.yml`` and ``*.json`` regular files (no links) a directory source reads in
+    ``folder``: its own, or every one below it with ``recurse`` (hidden folders skipped), less what
+    ``include``/``exclude`` leave out (``util/app/discovery``, ``getPotentiallyValidManifests``)."""
+    found = []
+    for top, folders, names in os.walk(folder):
+        folders[:] = sorted(f for f in folders if not f.startswith(".")) if options.recurse else []
+        for name in sorted(names):
+            path = os.path.join(top, name)
+            relative = os.path.relpath(path, folder).replace(os.sep, "/")
+            if (name.lower().endswith((".yaml", ".yml", ".json")) and not os.path.islink(path) and os.path.isfile(path)
+                    and options.excludes(relative) is None):  # fmt: skip
+                found.append(path)
+    return found
 
 
 def _moved(issue: LoadIssue, path: str | None, origin: FetchedOrigin) -> LoadIssue:
