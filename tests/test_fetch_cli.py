@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-from fetch_servers import chart_archive, chart_repository, http_server, oci_registry  # noqa: E402
+from fetch_servers import chart_archive, chart_repository, http_server, oci_registry, sha256  # noqa: E402
 
 from hooklint.cli import app  # noqa: E402
 
@@ -279,3 +279,65 @@ def test_a_git_directory_source_reads_as_its_directory_options_say(repo, tmp_pat
     _, found = lint("--fetch", "--fetch-host", f"file://{other}", ".")
     privileged = sorted(f["message"].split(": ", 1)[0].split(" ", 1)[1] for f in found if f["rule_id"] == "HL105")
     assert privileged == ["hooks/sub/deep.yaml:15", "hooks/top.yaml:15"]
+
+
+UMBRELLA = """apiVersion: v2
+name: umbrella
+version: 0.1.0
+dependencies:
+  - name: hookchart
+    version: "{version}"
+    repository: {repository}
+"""
+
+
+def test_a_charts_dependency_from_a_chart_repository_is_fetched_as_helm_dependency_build_does(repo):
+    with http_server() as served:
+        chart_repository(served, chart_archive())
+        (repo / "umbrella").mkdir()
+        (repo / "umbrella/Chart.yaml").write_text(UMBRELLA.format(version="^1.0", repository=served.base))
+        (repo / "umbrella/values.yaml").write_text("hookchart:\n  image: evil.example.com/migrate:latest\n")
+        _, without = lint("umbrella")
+        assert served.requests == []
+        _, found = lint("--fetch", "--fetch-host", f"http://127.0.0.1:{served.port}", "umbrella")
+        asked = [r[0] for r in served.requests]
+    assert [(f["rule_id"], f["path"], f["line"], f["column"]) for f in without] == [("HL009", "umbrella/Chart.yaml", 5, 5)]
+    assert asked == ["/index.yaml", "/charts/hookchart-1.2.0.tgz"]
+    rules = by_rule(found)
+    assert "HL009" not in rules
+    assert rules["HL105"] == ("umbrella/Chart.yaml", 5, 5, "hookchart 1.2.0 templates/job.yaml:16: The container "
+                              "'migrate' of Job/umbrella-migrate is privileged: a PreSync hook runs on every sync and "
+                              "then controls the node, not just its pod. Remove it, or do this work outside the "
+                              "cluster's workloads.")  # fmt: skip
+    assert "evil.example.com/migrate:latest" in rules["HL102"][3]  # the parent's values for its subchart
+
+
+def test_chart_lock_pins_the_dependencys_version(repo):
+    old = chart_archive(version="1.1.0", files={"templates/job.yaml": b"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: old\n"})
+    with http_server() as served:
+        chart_repository(served, chart_archive(), more=["1.1.0"])
+        served.routes["/index.yaml"] = (200, {}, served.routes["/index.yaml"][2].replace(
+            b'"urls": ["charts/hookchart-1.1.0.tgz"]', b'"urls": ["charts/hookchart-1.1.0.tgz"], "digest": "'
+            + sha256(old)[7:].encode() + b'"'))  # fmt: skip
+        served.routes["/charts/hookchart-1.1.0.tgz"] = (200, {}, old)
+        (repo / "umbrella").mkdir()
+        (repo / "umbrella/Chart.yaml").write_text(UMBRELLA.format(version="^1.0", repository=served.base))
+        (repo / "umbrella/Chart.lock").write_text(f"dependencies:\n- name: hookchart\n  repository: {served.base}\n"
+                                                  "  version: 1.1.0\ndigest: sha256:0\ngenerated: '2026-01-01T00:00:00Z'\n")  # fmt: skip
+        _, found = lint("--fetch", "--fetch-host", f"http://127.0.0.1:{served.port}", "umbrella")
+        asked = [r[0] for r in served.requests]
+    assert asked == ["/index.yaml", "/charts/hookchart-1.1.0.tgz"]
+    assert found == []  # 1.1.0 holds a ConfigMap only: 1.2.0's privileged hook is not what Argo CD syncs
+
+
+def test_a_dependency_not_fetched_stays_hl009_saying_why(repo):
+    with http_server() as served:
+        chart_repository(served, chart_archive())
+        (repo / "umbrella").mkdir()
+        (repo / "umbrella/Chart.yaml").write_text(UMBRELLA.format(version="^1.0", repository=served.base))
+        _, found = lint("--fetch", "umbrella")
+        assert served.requests == []
+    assert [(f["rule_id"], f["path"], f["line"], f["column"]) for f in found] == [("HL009", "umbrella/Chart.yaml", 5, 5)]
+    assert found[0]["message"].startswith(
+        f"chart dependency hookchart ({served.base}) needs a chart repository: --fetch did not fetch it "
+        f"({served.base}/index.yaml: http://127.0.0.1:{served.port} is not in fetch-hosts: not contacted)")  # fmt: skip

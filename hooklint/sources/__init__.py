@@ -178,8 +178,9 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
         return LoadedApplication(app, [loaded], [], None)
     if app.source_type != DIRECTORY and app.manifest_file is not None:
         folder = app.folder or app.key
+        fetched: list = []  # --fetch: the chart dependencies downloaded, where their findings go
         loaded, rendered, renderer, comments = render(app.source_type, folder, app.manifest_file, config, app.named,
-                                                      app.argocd)  # fmt: skip
+                                                      app.argocd, fetched)  # fmt: skip
         loaded.skip_reason = None
         for path, issues in sorted(app.issues.items()):  # an ApplicationSet among the rendered files
             for kind, line, column, detail in issues:
@@ -193,7 +194,8 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
         if app.source_type == HELM and rendered:
             secrets = chart_value_secrets(folder, repository_root(folder, app.named),
                                           app.argocd.options if app.argocd is not None else None, config.max_file_size)  # fmt: skip
-        return LoadedApplication(app, [loaded, *unread], rendered, renderer, comments=comments, secrets=secrets)
+        return LoadedApplication(app, [loaded, *unread], rendered, renderer, comments=comments, secrets=secrets,
+                                 fetched=fetched)  # fmt: skip
     root = Containment(repository_root(app.folder or app.key, app.named)) if app.key != STDIN else None
     files, escaped = [], []
     for path in app.reported + app.context:
@@ -254,7 +256,7 @@ def _remote_application(app: Application, source: ApplicationSource, config: Con
         got = load_fetched(app, source, config, repository_root(os.path.dirname(app.manifest_file) or ".", app.named))
         if not isinstance(got, str):
             return LoadedApplication(app, [got.file], got.rendered, got.renderer, comments=got.comments,
-                                     secrets=got.secrets, fetched=[got.origin])  # fmt: skip
+                                     secrets=got.secrets, fetched=got.origins)  # fmt: skip
         failed = got
     if source.generated_by is not None:  # a template or resource of its parent: linted there
         loaded = parse_text(app.manifest_file, "")

@@ -159,6 +159,29 @@ def remote_of(record: Any) -> RemoteSource | None:
     return None
 
 
+def dependency_fetcher(config: Config, fetched: list[FetchedOrigin]) -> Any:
+    """The :data:`hooklint.sources.helm.DependencyFetcher` of a run with ``--fetch``: a chart
+    dependency of a chart repository (``https://``) or an OCI registry (``oci://``) fetched at its
+    version (a constraint resolved against the index or tags), its :class:`FetchedOrigin` (its
+    ``Chart.yaml`` entry) appended to ``fetched``; a repository Argo CD knows by name (``@name``,
+    ``alias:name``) is one hooklint cannot know."""
+
+    def fetch_dependency(name: str, repository: str, version: str, chart_yaml: str, line: int, column: int) -> Any:
+        scheme = repository.partition("://")[0].lower() if "://" in repository else ""
+        if scheme not in ("http", "https", "oci"):
+            return f"{repository} is a repository Argo CD's settings name, which hooklint cannot know"
+        remote = RemoteSource("oci" if scheme == "oci" else "helm", repository, name, version)
+        try:
+            got = fetch(remote, policy_of(config))
+        except (FetchError, ValueError) as exc:
+            return str(exc)
+        fetched.append(FetchedOrigin(got.folder + os.sep, got.label(), chart_yaml, line, column,
+                                     described=f"{got.label()} ({got.digest[:19]}) from {repository}"))  # fmt: skip
+        return got.folder, got.root
+
+    return fetch_dependency
+
+
 @dataclass(slots=True)
 class Loaded:
     """What :func:`load_fetched` gives back to :func:`hooklint.sources.load_application`."""
@@ -168,7 +191,8 @@ class Loaded:
     renderer: Any
     comments: dict[str, list]
     secrets: Any
-    origin: FetchedOrigin
+    #: Where findings go: the fetched source's, then its chart dependencies' (fetched too).
+    origins: list[FetchedOrigin]
 
 
 def load_fetched(app: Any, source: Any, config: Config, repository: str) -> Loaded | str:
@@ -221,11 +245,14 @@ def _render_chart(app: Any, source: Any, config: Config, fetched: Fetched, entry
                            f"{fetched.label()} ({fetched.digest[:19]}) from {source.remote.repo_url}")  # fmt: skip
     application = dataclasses.replace(source, folder=chart, source_type=HELM)
     manifest = os.path.join(chart, "Chart.yaml")
-    loaded, rendered, renderer, comments = render(HELM, chart, manifest, config, None, application)
+    dependencies: list[FetchedOrigin] = []
+    loaded, rendered, renderer, comments = render(HELM, chart, manifest, config, None, application, dependencies)
     for item in rendered:  # objects of the Application's rendering: reported where its file is
         item.loaded.path = app.manifest_file
     secrets = chart_value_secrets(chart, scratch, source.options, config.max_file_size) if rendered else None
-    return Loaded(_issues_file(app, loaded, manifest, origin), rendered, renderer, comments, secrets, origin)
+    # a dependency's findings go to the Application's entry too: its Chart.yaml is the fetched chart's
+    moved = [dataclasses.replace(d, manifest=origin.manifest, line=origin.line, column=origin.column) for d in dependencies]
+    return Loaded(_issues_file(app, loaded, manifest, origin), rendered, renderer, comments, secrets, [*moved, origin])
 
 
 def _render_git(app: Any, source: Any, config: Config, fetched: Fetched, entry: tuple[int, int]) -> Loaded | str:
@@ -241,10 +268,15 @@ def _render_git(app: Any, source: Any, config: Config, fetched: Fetched, entry: 
     kind = source.source_type or detected
     if kind in (KUSTOMIZE, HELM) and manifest_file is not None:
         application = dataclasses.replace(source, folder=fetched.folder, source_type=kind)
-        loaded, rendered, renderer, comments = render(kind, fetched.folder, manifest_file, config, None, application)
+        dependencies: list[FetchedOrigin] = []
+        loaded, rendered, renderer, comments = render(kind, fetched.folder, manifest_file, config, None, application,
+                                                      dependencies)  # fmt: skip
         for item in rendered:
             item.loaded.path = app.manifest_file
-        return Loaded(_issues_file(app, loaded, manifest_file, origin), rendered, renderer, comments, None, origin)
+        moved = [dataclasses.replace(d, manifest=origin.manifest, line=origin.line, column=origin.column)
+                 for d in dependencies]  # fmt: skip
+        return Loaded(_issues_file(app, loaded, manifest_file, origin), rendered, renderer, comments, None,
+                      [*moved, origin])  # fmt: skip
     if kind != DIRECTORY:
         return f"a {kind} source of another repository is not rendered by hooklint"
     from hooklint.sources.placement import Placement  # noqa: PLC0415
@@ -264,7 +296,7 @@ def _render_git(app: Any, source: Any, config: Config, fetched: Fetched, entry: 
                 first = next(iter(doc.value))
                 placement = Placement(doc.value, path, doc.value.key_span(first), doc.value)
                 rendered.append(RenderedFile(LoadedFile(app.manifest_file, [doc]), placement))
-    return Loaded(carrier, rendered, None, {}, None, origin)
+    return Loaded(carrier, rendered, None, {}, None, [origin])
 
 
 def _manifest_files(folder: str, options: Any) -> list[str]:
