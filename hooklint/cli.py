@@ -134,7 +134,7 @@ def _load_config(config_path: Optional[str], paths: Optional[list[str]] = None):
     except ConfigError as exc:
         _fail(str(exc))
     if cfg.version_note:
-        typer.echo(f"hooklint: note: {cfg.version_note}", err=True)
+        typer.echo(escape_controls(f"hooklint: note: {cfg.version_note}"), err=True)
     return cfg
 
 
@@ -347,7 +347,7 @@ def diff(
         except ConfigError as exc:
             broken, cfg = str(exc), _fetching(_override(Config(), None, None, None, fail_on), fetch, fetch_host)
         if cfg.version_note:
-            typer.echo(f"hooklint: note: {cfg.version_note}", err=True)
+            typer.echo(escape_controls(f"hooklint: note: {cfg.version_note}"), err=True)
     else:
         cfg = _fetching(_override(_load_config(config, paths or ["."]), None, None, None, fail_on), fetch, fetch_host)
     catalog = load_catalog()
@@ -364,7 +364,7 @@ def diff(
     except (ReviewError, ConfigError) as exc:
         _fail(str(exc))
     for note in change.notes:
-        typer.echo(f"hooklint: note: {note}", err=True)
+        typer.echo(escape_controls(f"hooklint: note: {note}"), err=True)
     for error in change.errors:
         typer.echo(escape_controls(f"hooklint: error: {error.path}: {error.message}"), err=True)
     if format is DiffFormat.json:

@@ -642,6 +642,10 @@ def _check_found(where: str) -> None:
                           "hooklint reads no file outside the repository (name a configuration with --config)")  # fmt: skip
 
 
+#: :func:`_check_found` for callers outside this module (``hooklint diff`` checks the base's file).
+check_found = _check_found
+
+
 def _has_tool_table(path: str) -> bool:
     """Whether the ``pyproject.toml`` at ``path`` has a ``[tool.hooklint]`` table (a cheap look at
     the text: the file is parsed only when it is the one used)."""

@@ -124,9 +124,11 @@ def _plan_rows(change: dict[str, Any]) -> list[str]:
 
 def _label(text: str) -> str:
     """Text safe inside a Mermaid ``["..."]`` label: control characters escaped, and ``#``,
-    ``&``, ``"``, ``<``, ``>`` and backticks as Mermaid's entity codes (``#35;``...), so a value
-    can neither end the label, write HTML, nor close the Markdown code block (three backticks)."""
-    text = escape_controls(text).replace("#", "#35;").replace("&", "#amp;").replace('"', "#quot;")
+    ``%``, ``&``, ``"``, ``<``, ``>`` and backticks as Mermaid's entity codes (``#35;``, ``#37;``...),
+    so a value can neither end the label, write HTML, close the Markdown code block (three
+    backticks), nor carry a directive: Mermaid reads ``%%{init: ...}%%`` anywhere in a diagram's
+    text, labels included (``mermaid/src/utils.ts``, ``directiveRegex``; issue 32)."""
+    text = escape_controls(text).replace("#", "#35;").replace("%", "#37;").replace("&", "#amp;").replace('"', "#quot;")
     return text.replace("<", "#lt;").replace(">", "#gt;").replace("`", "#96;")
 
 
@@ -169,6 +171,7 @@ def render_review(review: Review, link_base: str | None = None) -> str:
     """The Markdown of a change (see the module docstring)."""
     head = review.head.revision or "the working tree"
     top = [MARKER, f"### hooklint: {headline(review)}", "", f"Compared `{review.base.revision}` with {head if review.head.revision is None else f'`{head}`'}.", ""]
+    top += [f"> **Note:** {_cell(note)}" for note in review.notes] + ([""] if review.notes else [])
     body: list[str] = []
     if review.new:
         body += _details(f"New findings ({len(review.new)})", _finding_rows(review.new, link_base), True)
