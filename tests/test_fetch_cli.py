@@ -209,8 +209,9 @@ def test_in_diff_a_host_the_change_adds_to_fetch_hosts_is_not_contacted(tmp_path
     note, _, text = result.output.partition("\n")
     report = json.loads(text)
     assert result.exit_code == 0, result.output
-    assert note == ("hooklint: note: the change edits .hooklint.yaml: both revisions are checked with main's "
-                    "configuration, the policy in force (land a change to the policy on its own first, or pass --config)")  # fmt: skip
+    assert note == ("hooklint: note: the change edits .hooklint.yaml, ignored: both revisions are checked with main's "
+                    "configuration (.hooklint.yaml), the policy in force (land a change to the policy on its own first, "
+                    "or pass --config)")  # fmt: skip
     assert (report["new"], report["unchanged"]) == ([], 1)  # the chart's HL009 on both sides: nothing fetched
 
 
