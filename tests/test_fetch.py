@@ -6,11 +6,9 @@ digests checked, archives unpacked as untrusted input, a second run from the cac
 from __future__ import annotations
 
 import gzip
-import io
 import os
 import subprocess
 import sys
-import tarfile
 import time
 
 import pytest
@@ -292,14 +290,6 @@ def test_the_time_limit_stops_a_slow_server(tmp_path):
 
 
 # --- archives are untrusted input ------------------------------------------------------------------------
-
-
-def _tgz(members: list[tarfile.TarInfo], data: dict[str, bytes]) -> bytes:
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
-        for info in members:
-            archive.addfile(info, io.BytesIO(data[info.name]) if info.name in data else None)
-    return buffer.getvalue()
 
 
 @pytest.mark.parametrize("archive,message", [

@@ -37,6 +37,8 @@ from dataclasses import dataclass, field
 
 import yaml
 
+from hooklint.config import parse_host_entry
+
 from hooklint.sources.fetch import net
 from hooklint.sources.fetch.archive import unpack_chart
 from hooklint.sources.fetch.net import Budget, FetchError, Hosts
@@ -145,7 +147,7 @@ def load_credentials(path: str) -> dict[str, str]:
     out = {}
     for host, entry in data.items():
         try:
-            parsed = net.parse_host_entry(str(host))
+            parsed = parse_host_entry(str(host))
         except ValueError:
             raise ValueError(f"{path}: fetch credentials entry {str(host)!r} must be host[:port]") from None
         key = f"{parsed.host}:{parsed.port or 443}"

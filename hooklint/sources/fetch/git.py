@@ -48,7 +48,7 @@ def fetch_git(source: RemoteSource, policy: FetchPolicy) -> Fetched:
     tree = os.path.join(policy.cache, "trees", f"git-{commit}") if _COMMIT.match(commit) else ""
     cached = bool(tree) and os.path.isdir(tree)
     if not cached:
-        with tempfile.TemporaryDirectory(prefix=".git-", dir=_trees(policy)) as bare:
+        with tempfile.TemporaryDirectory(prefix=".git-", dir=_trees(policy), ignore_cleanup_errors=True) as bare:
             _run(["init", "--quiet", "--bare", bare], bare, protocol, pin, budget)
             commit = revision if pinned else _resolve(url, revision, bare, protocol, pin, budget)
             _run(["fetch", "--quiet", "--depth=1", "--no-tags", "--no-recurse-submodules", "--end-of-options", url, commit],
@@ -176,8 +176,10 @@ def _watched(command: list[str], bare: str, env: dict[str, str], budget: Budget)
     import time
 
     before = _size(bare)
+    # a process group of its own: git's helpers (fetch-pack, index-pack) are stopped with it, so
+    # nothing writes into the repository while it is removed
     with subprocess.Popen(command, cwd=bare, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE) as process:  # fmt: skip
+                          stderr=subprocess.PIPE, start_new_session=True) as process:  # fmt: skip
         try:
             while process.poll() is None:
                 if before + budget.max_bytes - budget.used_bytes < _size(bare):
@@ -187,8 +189,19 @@ def _watched(command: list[str], bare: str, env: dict[str, str], budget: Budget)
                 time.sleep(0.05)
             stdout, stderr = process.communicate()
         except BaseException:
-            process.kill()
+            import signal
+
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except OSError:
+                process.kill()
             process.wait()
+            for _ in range(100):  # its helpers gone too: nothing of the group is left writing
+                try:
+                    os.killpg(process.pid, 0)
+                except OSError:
+                    break
+                time.sleep(0.01)
             raise
     try:
         budget.take(_size(bare) - before)  # past the limit when git was quicker than the watch

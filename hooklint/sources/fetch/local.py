@@ -175,6 +175,8 @@ def dependency_fetcher(config: Config, fetched: list[FetchedOrigin]) -> Any:
             got = fetch(remote, policy_of(config))
         except (FetchError, ValueError) as exc:
             return str(exc)
+        except OSError as exc:
+            return f"the fetch cache cannot be used ({exc.strerror or type(exc).__name__})"
         fetched.append(FetchedOrigin(got.folder + os.sep, got.label(), chart_yaml, line, column,
                                      described=f"{got.label()} ({got.digest[:19]}) from {repository}"))  # fmt: skip
         return got.folder, got.root
@@ -209,6 +211,8 @@ def load_fetched(app: Any, source: Any, config: Config, repository: str) -> Load
         fetched = fetch(remote, policy)
     except (FetchError, ValueError) as exc:
         return str(exc)
+    except OSError as exc:  # the cache folder cannot be written, say
+        return f"the fetch cache cannot be used ({exc.strerror or type(exc).__name__})"
     entry = (source.remote.line, source.remote.column)
     if remote.kind == "git":
         return _render_git(app, source, config, fetched, entry)

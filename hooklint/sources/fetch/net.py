@@ -31,7 +31,7 @@ import time
 import urllib.parse
 from dataclasses import dataclass, field
 
-from hooklint.config import HostEntry, host_address as _address, parse_host_entry
+from hooklint.config import HostEntry, host_address as _address
 
 #: Redirects followed for one request.
 MAX_REDIRECTS = 5
