@@ -342,3 +342,27 @@ def test_a_dependency_not_fetched_stays_hl009_saying_why(repo):
     assert found[0]["message"].startswith(
         f"chart dependency hookchart ({served.base}) needs a chart repository: --fetch did not fetch it "
         f"({served.base}/index.yaml: http://127.0.0.1:{served.port} is not in fetch-hosts: not contacted)")  # fmt: skip
+
+
+def test_fetch_credentials_of_the_configuration_go_to_their_host_only(repo):
+    with http_server() as served:
+        chart_repository(served, chart_archive())
+        (repo / ".fetch-credentials.yaml").write_text(f"127.0.0.1:{served.port}: {{token: tok-123456}}\n")
+        (repo / ".hooklint.yaml").write_text(f"fetch-hosts: ['http://127.0.0.1:{served.port}']\n"
+                                             "fetch-credentials: .fetch-credentials.yaml\n")  # fmt: skip
+        (repo / "apps/hook.yaml").write_text(application(chart_source(served.base)))
+        result = runner.invoke(app, ["lint", "--fetch", "."])
+        sent = [headers.get("authorization") for _, headers in served.requests]
+    assert sent == ["Bearer tok-123456", "Bearer tok-123456"]
+    assert "tok-123456" not in result.output and "HL105" in result.output
+
+
+def test_a_bad_fetch_credentials_file_is_one_line_and_exit_2(repo):
+    (repo / ".fetch-credentials.yaml").write_text("charts.example.com: {username: bot}\n")
+    (repo / ".hooklint.yaml").write_text("fetch-credentials: .fetch-credentials.yaml\n")
+    result = runner.invoke(app, ["lint", "--fetch", "."])
+    assert (result.exit_code, result.output) == (2, f"hooklint: error: {repo / '.fetch-credentials.yaml'}: fetch credentials "
+                                                    "entry 'charts.example.com' needs username and password, or token\n")  # fmt: skip
+    (repo / ".hooklint.yaml").write_text("fetch-credentials: /etc/passwd\n")
+    outside = runner.invoke(app, ["lint", "--fetch", "."])
+    assert outside.exit_code == 2 and "'fetch-credentials' '/etc/passwd' resolves to /etc/passwd, outside" in outside.output
