@@ -224,10 +224,7 @@ def _render_chart(app: Any, source: Any, config: Config, fetched: Fetched, entry
     from hooklint.sources.discovery import HELM  # noqa: PLC0415
     from hooklint.sources.render import chart_value_secrets, render  # noqa: PLC0415
 
-    scratch = tempfile.mkdtemp(prefix="hooklint-fetched-")
-    os.mkdir(os.path.join(scratch, ".git"))  # the scratch checkout's top, as the repo server's checkout
-    chart = os.path.join(scratch, CHART_FOLDER, os.path.basename(fetched.folder))
-    shutil.copytree(fetched.folder, chart, symlinks=True)
+    values: list[tuple[str, bytes]] = []
     real_repository = os.path.realpath(repository)
     for relative in source.remote.value_files:  # $ref value files of this repository, contained
         if relative.split("/")[0] in (CHART_FOLDER, ".git"):
@@ -235,14 +232,15 @@ def _render_chart(app: Any, source: Any, config: Config, fetched: Fetched, entry
         real = os.path.realpath(os.path.join(repository, relative))
         if not within(real, real_repository) or not os.path.isfile(real):
             continue  # the renderer reports it (not found, or outside the repository) as Argo CD would
-        target = os.path.join(scratch, relative)
-        os.makedirs(os.path.dirname(target), exist_ok=True)
         try:
-            data = read_bytes(real, config.max_file_size)
+            values.append((relative, read_bytes(real, config.max_file_size)))
         except (OSError, ValueError):
             continue
-        with open(target, "wb") as handle:
-            handle.write(data)
+    try:
+        scratch = _checkout(policy_of(config).cache, fetched, values)
+    except OSError as exc:
+        return f"the fetch cache cannot be used ({exc.strerror or type(exc).__name__})"
+    chart = os.path.join(scratch, CHART_FOLDER, os.path.basename(fetched.folder))
     shown_repository = os.path.relpath(repository) if within(os.path.abspath(repository), os.getcwd()) else repository
     origin = FetchedOrigin(chart + os.sep, fetched.label(), app.manifest_file, *entry, scratch + os.sep,
                            "" if shown_repository == "." else shown_repository + os.sep,
@@ -257,6 +255,41 @@ def _render_chart(app: Any, source: Any, config: Config, fetched: Fetched, entry
     # a dependency's findings go to the Application's entry too: its Chart.yaml is the fetched chart's
     moved = [dataclasses.replace(d, manifest=origin.manifest, line=origin.line, column=origin.column) for d in dependencies]
     return Loaded(_issues_file(app, loaded, manifest, origin), rendered, renderer, comments, secrets, [*moved, origin])
+
+
+def _checkout(cache: str, fetched: Fetched, values: list[tuple[str, bytes]]) -> str:
+    """The scratch checkout of the fetched chart ``fetched`` with the value files ``values``
+    (``(path from the repository's top, bytes)``): a folder of ``cache``'s ``checkouts/`` named by
+    a digest of them all, made once (built aside, then renamed into place), so that a second run
+    renders the same paths and the render cache answers. Raises OSError."""
+    import hashlib  # noqa: PLC0415
+
+    digest = hashlib.sha256(fetched.digest.encode() + b"\0" + os.path.basename(fetched.folder).encode())
+    for relative, data in values:
+        digest.update(b"\0" + relative.encode("utf-8", "surrogateescape") + b"\0" + hashlib.sha256(data).digest())
+    folder = os.path.join(cache, "checkouts", digest.hexdigest()[:32])
+    if os.path.isdir(os.path.join(folder, ".git")):
+        return folder
+    os.makedirs(os.path.dirname(folder), 0o700, exist_ok=True)
+    building = tempfile.mkdtemp(dir=os.path.dirname(folder), prefix=".building-")
+    try:
+        shutil.copytree(fetched.folder, os.path.join(building, CHART_FOLDER, os.path.basename(fetched.folder)),
+                        symlinks=True)  # fmt: skip
+        for relative, data in values:
+            target = os.path.join(building, relative)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(target, "xb") as handle:
+                handle.write(data)
+        os.mkdir(os.path.join(building, ".git"))  # last: the checkout's top, and the mark that it is whole
+        try:
+            os.rename(building, folder)
+        except OSError:  # another run made it first
+            if not os.path.isdir(os.path.join(folder, ".git")):
+                raise
+    finally:
+        if os.path.isdir(building):
+            shutil.rmtree(building, ignore_errors=True)
+    return folder
 
 
 def _render_git(app: Any, source: Any, config: Config, fetched: Fetched, entry: tuple[int, int]) -> Loaded | str:
