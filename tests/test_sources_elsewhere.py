@@ -132,6 +132,10 @@ def test_values_of_a_ref_source_belong_to_the_application_that_reads_them(repo):
     planned = plans(".")
     assert sorted(planned) == ["apps", "apps/ingress.yaml (ingress)"]  # values/ has no plan of its own
     assert planned["apps/ingress.yaml (ingress)"]["rendered"] == "none"
+    assert planned["apps/ingress.yaml (ingress)"]["rendered_reasons"] == [
+        "apps/ingress.yaml:8:7: spec.sources[0] is the chart ingress-nginx 4.10.0 of the chart repository "
+        "https://kubernetes.github.io/ingress-nginx: hooklint never fetches it (with the value files values/ingress.yaml "
+        "of this repository)"]
     result = runner.invoke(app, ["lint", "--show-skipped", "."])
     assert result.exit_code == 1
     assert ("note: not linted: values/ingress.yaml: a value file of Application ingress (apps/ingress.yaml:7) "
@@ -381,3 +385,62 @@ def test_a_generator_reading_a_remote_file_is_left_out_and_the_rest_rendered(rep
                      "checked; the rest of the application was.")
     kinds = [(t["kind"], t["name"].split("-")[0]) for s in plans("app")["app"]["steps"] for t in s["tasks"]]
     assert kinds == [("Job", "migrate"), ("ConfigMap" if field == "configMapGenerator" else "Secret", "local")]
+
+
+def test_a_change_adding_a_chart_application_names_it_in_the_review(repo):
+    """`hooklint diff`: the new Application's chart is a new HL009 and is listed as not fully
+    rendered after the change (text and JSON)."""
+    import subprocess
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-c", "user.email=ci@example.com", "-c", "user.name=ci", *args], cwd=repo, check=True,
+                       capture_output=True)  # fmt: skip
+
+    git("init", "-q", "-b", "main")
+    git("remote", "add", "origin", "https://github.com/acme/deploy.git")
+    write(repo, {"apps/project.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n"})
+    git("add", "-A")
+    git("commit", "-qm", "one")
+    write(repo, {"apps/cm.yaml": CHART_REPO})
+    result = runner.invoke(app, ["diff", "HEAD", "--format", "json"])
+    assert result.exit_code == 1
+    doc = json.loads(result.stdout)
+    assert [(f["rule_id"], f["path"], f["line"], f["column"]) for f in doc["new"]] == [("HL009", "apps/cm.yaml", 8, 5)]
+    assert doc["not_fully_rendered"] == [{"application": "apps/cm.yaml (cert-manager)", "rendered": "none", "reasons": [
+        "apps/cm.yaml:8:5: spec.source is the chart cert-manager v1.14.0 of the chart repository "
+        "https://charts.jetstack.io: hooklint never fetches it"]}]
+    text = runner.invoke(app, ["diff", "HEAD"]).stdout
+    assert text.endswith("Not fully rendered after the change (what they add was not checked):\n"
+                         "  apps/cm.yaml (cert-manager): rendered none: apps/cm.yaml:8:5: spec.source is the chart "
+                         "cert-manager v1.14.0 of the chart repository https://charts.jetstack.io: hooklint never "
+                         "fetches it\n")
+    markdown = runner.invoke(app, ["diff", "HEAD", "--format", "markdown"]).stdout
+    assert "<details open><summary>Not fully rendered after the change (1)</summary>" in markdown
+
+
+def test_a_spec_source_beside_spec_sources_is_not_named(repo):
+    """Argo CD ignores spec.source when spec.sources is set: only the sources' chart is named."""
+    both = MULTI_LOCAL.replace("  sources:\n", "  source:\n    repoURL: https://charts.example.com\n    chart: ignored\n"
+                                             "  sources:\n")
+    write(repo, {".git/config": ORIGIN, "apps/shop.yaml": both, "shop/cm.yaml": CONFIG_MAP})
+    _, found = findings("apps", "shop")
+    assert [(p, line, column, rule) for p, line, column, rule, _ in found] == [("apps/shop.yaml", 11, 7, "HL009")]
+
+
+def test_an_app_of_apps_child_of_a_chart_repository_is_named_at_the_template(repo):
+    from hooklint.sources.helm import find_helm
+
+    if find_helm() is None:
+        pytest.skip("no Helm: neither a helm binary nor helm-python-sdk")
+    template = ("{{- range .Values.charts }}\n---\napiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n"
+                "  name: {{ .name }}\nspec:\n  project: infra\n  source:\n    repoURL: {{ .repo }}\n"
+                "    chart: {{ .name }}\n    targetRevision: {{ .version }}\n  destination:\n"
+                "    namespace: {{ .name }}\n{{- end }}\n")
+    write(repo, {".git/config": ORIGIN, "apps/Chart.yaml": "apiVersion: v2\nname: apps\nversion: 0.1.0\n",
+                 "apps/templates/apps.yaml": template,
+                 "apps/values.yaml": "charts:\n  - name: redis\n    repo: https://charts.example.com\n    version: 1.0.0\n"})
+    code, found = findings("apps")
+    assert code == 1
+    assert [(p, line, column, rule) for p, line, column, rule, _ in found] == [("apps/templates/apps.yaml", 9, 1, "HL009")]
+    planned = plans("apps")["apps/templates/apps.yaml (redis)"]
+    assert (planned["source"]["generated_by"], planned["rendered"]) == ("the Helm chart apps/Chart.yaml", "none")

@@ -231,12 +231,15 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
     return application
 
 
-def remote_reason(source: ApplicationSource) -> str:
+def remote_reason(source: ApplicationSource, why: str = "hooklint never fetches it") -> str:
     """Why the source from elsewhere ``source`` (its ``remote`` set) is not rendered, one clause:
     ``spec.source is the chart cert-manager v1.14.0 of the chart repository
-    https://charts.jetstack.io: hooklint never fetches it``."""
-    assert source.remote is not None, source.label()
-    return f"{source.field} is {source.remote.describe()}: hooklint never fetches it"
+    https://charts.jetstack.io: hooklint never fetches it`` (``why``: what ``--fetch`` met, when it
+    was asked), and the ``$ref`` value files of this repository it reads (they belong to its Application)."""
+    remote = source.remote
+    assert remote is not None, source.label()
+    values = f" (with the value files {', '.join(remote.value_files)} of this repository)" if remote.value_files else ""
+    return f"{source.field} is {remote.describe()}: {why}{values}"
 
 
 def _remote_application(app: Application, source: ApplicationSource, config: Config) -> LoadedApplication:
@@ -263,17 +266,13 @@ def _remote_application(app: Application, source: ApplicationSource, config: Con
     else:
         loaded = read_in_repository(app.manifest_file, repository_root(os.path.dirname(app.manifest_file) or ".",
                                                                        app.named), config.max_file_size)  # fmt: skip
-    values = ""
-    if remote.value_files:
-        values = f" (with the value files {', '.join(remote.value_files)} of this repository)"
-    reason = remote_reason(source)
-    if failed:  # --fetch was asked and could not: why, in one clause
-        reason = f"{source.field} is {remote.describe()}: --fetch did not fetch it ({failed})"
-    detail = (f"{source.label()}: {reason}{values}. Argo CD's repo server fetches it when it renders "
+    why = f"--fetch did not fetch it ({failed})" if failed else "hooklint never fetches it"
+    detail = (f"{source.label()}: {remote_reason(source, why)}. Argo CD's repo server fetches it when it renders "
               "the application. hooklint did not render it, so none of its objects were checked, hooks included; "
               "vendor it into this repository, or lint what it renders (`helm template` or `kustomize build` "
               "output) with `hooklint lint -`")  # fmt: skip
-    loaded.issues.append((LoadIssue(NOT_RENDERED, Span.point(remote.line, remote.column), detail), 0))
+    loaded.documents = []  # only the HL009: its objects, and what reading it met, are its folder's
+    loaded.issues = [(LoadIssue(NOT_RENDERED, Span.point(remote.line, remote.column), detail), 0)]
     return LoadedApplication(app, [loaded], [], None)
 
 

@@ -10,7 +10,9 @@ into applications.
 
 "This repository" is the ``url`` of every remote in the git configuration of the repository holding the
 Application manifest, and the ``repo-urls`` configuration list, compared after :func:`normalize_repo_url`.
-Applications of other repositories are left alone.
+A source Argo CD's repo server fetches from elsewhere (a chart repository, an OCI registry, another Git
+repository, a scheme hooklint does not know) is a :class:`RemoteSource` on its :class:`ApplicationSource`
+(issue 33): named and never rendered, the record a fetch step can render later.
 
 Each source is read as the repo server reads it: its ``path`` resolved through symbolic links inside the
 repository (``util/app/path`` ``Path``), ``.argocd-source.yaml`` and ``.argocd-source-NAME.yaml`` merged
@@ -418,6 +420,8 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
     multiple = isinstance(spec.get("sources"), Seq) and len(spec["sources"]) > 0  # HasMultipleSources
     for field_name, source in entries:
         remote = remote_source(source, None if field_name == "spec.source" else int(field_name[13:-1]), ours, line)
+        if remote is not None and field_name == "spec.source" and multiple:
+            continue  # Argo CD ignores spec.source when spec.sources is set (HasMultipleSources)
         if remote is not None:  # fetched by Argo CD's repo server: named, not rendered (issue 33)
             helm = remote.helm if isinstance(remote.helm, dict) else {}
             listed = helm.get("valueFiles")

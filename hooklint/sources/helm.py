@@ -723,7 +723,10 @@ def sops_placeholders(path: str, max_file_size: int, scheme: bool = False) -> st
     marked = isinstance(sops, dict) and ("mac" in sops or "lastmodified" in sops)
     if not (scheme or marked or (isinstance(sops, dict) and found[0])):
         return None
-    return yaml.safe_dump(values, sort_keys=False)
+    try:
+        return yaml.safe_dump(values, sort_keys=False)
+    except (yaml.YAMLError, RecursionError):  # a value PyYAML cannot write back: left out, as before
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -775,7 +778,8 @@ def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], ch
             rest = written[secrets_scheme.end():]
             name = rest if written.lower().startswith("secrets://") else rest.partition("?")[2]
             joined = os.path.join(root, name.lstrip("/")) if name.startswith("/") else os.path.join(chart, name)
-            if (not name or written.lower().startswith("secrets+literal://") or _URL_SCHEME.match(name)
+            if (not name or name.startswith("/") or written.lower().startswith("secrets+literal://")
+                    or _URL_SCHEME.match(name)
                     or not within(facts.realpath(joined), real_root) or not os.path.isfile(facts.realpath(joined))):
                 skipped.append(_Skipped(index, f"value file {written} is encrypted (helm-secrets): hooklint never "
                                         "decrypts", "Argo CD's repo server decrypts it with the helm-secrets plugin "
