@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-from fetch_servers import chart_archive, chart_repository, http_server, oci_registry, sha256  # noqa: E402
+from fetch_servers import HOOK_JOB, chart_archive, chart_repository, http_server, oci_registry, sha256  # noqa: E402
 
 from hooklint.cli import app  # noqa: E402
 
@@ -366,3 +366,36 @@ def test_a_bad_fetch_credentials_file_is_one_line_and_exit_2(repo):
     (repo / ".hooklint.yaml").write_text("fetch-credentials: /etc/passwd\n")
     outside = runner.invoke(app, ["lint", "--fetch", "."])
     assert outside.exit_code == 2 and "'fetch-credentials' '/etc/passwd' resolves to /etc/passwd, outside" in outside.output
+
+
+def test_diff_shows_how_a_new_chart_version_moves_its_hooks(tmp_path, monkeypatch):
+    root = tmp_path / "repo"
+    (root / "apps").mkdir(parents=True)
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", *args], check=True, capture_output=True)
+
+    git("init", "-q", "-b", "main")
+    git("remote", "add", "origin", "https://github.com/acme/deploy.git")
+    newer = chart_archive(version="1.3.0", files={"templates/job.yaml": HOOK_JOB.replace("PreSync", "PostSync").encode()})
+    with http_server() as served:
+        chart_repository(served, chart_archive())
+        index = json.loads(served.routes["/index.yaml"][2])
+        index["entries"]["hookchart"].append({"version": "1.3.0", "urls": ["charts/hookchart-1.3.0.tgz"],
+                                              "digest": sha256(newer)[7:]})  # fmt: skip
+        served.routes["/index.yaml"] = (200, {}, json.dumps(index).encode())
+        served.routes["/charts/hookchart-1.3.0.tgz"] = (200, {}, newer)
+        source = f"    - repoURL: {served.base}\n      chart: hookchart\n      targetRevision: {{}}\n"
+        (root / "apps/hook.yaml").write_text(application(source.format("1.2.0")))
+        (root / ".hooklint.yaml").write_text(f"fetch-hosts: ['http://127.0.0.1:{served.port}']\n")
+        git("add", ".")
+        git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "base")
+        (root / "apps/hook.yaml").write_text(application(source.format("1.3.0")))
+        result = runner.invoke(app, ["diff", "--fetch", "main"])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[2:5] == [
+        "Plan of apps/hook.yaml (hooks):",
+        "  moved    Job/hooks/hooks-migrate: PreSync wave -1 -> PostSync wave -1",
+        "  changed  Job/hooks/hooks-migrate: hook_types PreSync -> PostSync"]
