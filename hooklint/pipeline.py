@@ -70,6 +70,8 @@ class PlannedApplication:
     #: The findings of this application alone, as its lint gave them (suppressed ones marked, the
     #: run's ``per-path-ignores`` not yet applied); empty when only planned (:func:`plan_paths`).
     findings: list[Finding] = dataclasses.field(default_factory=list)
+    #: What ``--fetch`` downloaded and rendered for it: ``hookchart 1.2.0 (sha256:...) from URL``.
+    fetched: list[str] = dataclasses.field(default_factory=list)
 
 
 #: What one application's lint gives back: (findings, input errors, files linted, files not linted
@@ -97,9 +99,14 @@ def planned_application(app: Application, loaded: LoadedApplication, manifests: 
     unparsed = sum(1 for f in loaded.files for issue, _ in f.issues if issue.kind in ("syntax-error", "too-complex"))
     label = app.argocd.label() if app.argocd is not None else None
     generated_by = app.argocd.generated_by if app.argocd is not None else None
-    return PlannedApplication(app.key, plan.reported(), unparsed, app.source_type, loaded.renderer, label, generated_by,
+    reported = plan.reported()
+    if loaded.fetched:  # a fetched source's objects at their place in it: hookchart 1.2.0 templates/job.yaml
+        from hooklint.sources.fetch.local import relocate_plan  # noqa: PLC0415
+
+        relocate_plan(reported, loaded.fetched)
+    return PlannedApplication(app.key, reported, unparsed, app.source_type, loaded.renderer, label, generated_by,
                               mapped and app.argocd is None and app.key != STDIN, loaded.coverage, hide,
-                              findings)  # fmt: skip
+                              findings, [o.described for o in loaded.fetched])  # fmt: skip
 
 
 def build(loaded: LoadedApplication, config: Config) -> tuple[list[Manifest], SyncPlan]:
@@ -173,6 +180,10 @@ def _lint_application(engine: Engine, app: Application, keep_plan: bool, mapped:
     skipped = [(f.path, f.skip_reason) for f in reported if f.skip_reason is not None]
     manifests, plan = build(loaded, engine.config)
     findings = suppress(engine, loaded, engine.check_application(loaded, manifests, plan))
+    if loaded.fetched:  # findings in fetched sources go to the Application's source entry (issue 33)
+        from hooklint.sources.fetch.local import relocate  # noqa: PLC0415
+
+        findings = relocate(findings, loaded.fetched)
     hide = secrets_of(manifests, loaded.secrets)  # a Secret's value copied into a name or annotation: [redacted]
     findings = [_redacted(f, hide) for f in findings]
     renderer = loaded.renderer.label() if loaded.renderer is not None else None

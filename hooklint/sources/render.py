@@ -94,7 +94,7 @@ def outside_repository(path: str, target: str) -> LoadedFile:
 
 
 def render(source_type: str, folder: str, manifest_file: str, config: Config, named: str | None = None,
-           application: ApplicationSource | None = None,
+           application: ApplicationSource | None = None, fetched: list | None = None,
            ) -> tuple[LoadedFile, list[RenderedFile], Renderer | None, dict[str, list]]:  # fmt: skip
     """Render the application in ``folder`` (``manifest_file`` is its kustomization or
     ``Chart.yaml``, as the user spells it; ``named`` the path on the command line that brought it
@@ -109,7 +109,9 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     comments (:func:`~hooklint.loader.ignore_comments`) of the user's files the findings of the
     rendered objects can be placed in (each object's file, the kustomizations that changed it, the
     files its load issues name), by path, those with none left out: the suppression stage reads them
-    there and opens nothing."""
+    there and opens nothing. With ``--fetch`` (``config.fetch``) a chart's dependencies from chart
+    repositories and registries are downloaded (:func:`hooklint.sources.fetch.local.dependency_fetcher`);
+    where their findings go is appended to ``fetched``."""
     root = repository_root(folder, named)
     target = escaping_target(manifest_file, root)
     if target is not None:  # HL007, its content never read: a message of a parse would quote it
@@ -139,8 +141,14 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
                 helm = dataclasses.replace(helm, kube_version=config.kube_version)
             if config.api_versions and not helm.api_versions:
                 helm = dataclasses.replace(helm, api_versions=tuple(config.api_versions))
-            rendering = render_helm(folder, root, helm, argocd.helm_major(config.argocd_version), Limits.of(config))
-        _check_named_paths(rendering, root, manifest_file)
+            fetcher = None
+            if config.fetch and fetched is not None:  # helm dependency build's downloads (issue 33)
+                from hooklint.sources.fetch.local import dependency_fetcher
+
+                fetcher = dependency_fetcher(config, fetched)
+            rendering = render_helm(folder, root, helm, argocd.helm_major(config.argocd_version), Limits.of(config),
+                                    fetcher)  # fmt: skip
+        _check_named_paths(rendering, root, manifest_file, [o.prefix for o in fetched or ()])
     except RenderError as exc:
         # Argo CD renders it, hooklint does not (HL009, the detail says how Argo CD does); else
         # Argo CD fails the same way (HL007)
@@ -209,17 +217,19 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     return loaded, rendered, rendering.renderer, {path: found for path, found in comments.items() if found}
 
 
-def _check_named_paths(rendering, root: str, manifest_file: str) -> None:
+def _check_named_paths(rendering, root: str, manifest_file: str, fetched: list[str] | None = None) -> None:
     """Refuse a rendering that names, as where an object came from or what changed it (origin,
     ``configuredIn``, the transformations annotation), a file outside the repository ``root``
     by its resolved path (``os.path.realpath``): hooklint opens those files to place findings, and
     renderer output is the repository's text (an object can carry the annotations itself).
-    Raises RenderError (HL007) naming the first such path."""
+    Raises RenderError (HL007) naming the first such path. A path of a chart ``--fetch`` downloaded
+    for this rendering (``fetched``: its folders, ending with a separator) is hooklint's own."""
     real_root = facts.realpath(root)
     for doc in rendering.documents:
         named = [doc.origin, doc.configured_in, *(t.path for t in doc.transformations)]
         for path in named:
-            if path and not within(facts.realpath(path), real_root):
+            if path and not within(facts.realpath(path), real_root) and not any(
+                    facts.realpath(path).startswith(os.path.realpath(f) + os.sep) for f in fetched or ()):  # fmt: skip
                 raise RenderError(
                     f"the rendering names {path} as the source of an object, which is outside the repository "
                     "(an origin or transformations annotation in the repository's files?); hooklint reads "
