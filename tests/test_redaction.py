@@ -714,3 +714,145 @@ def test_a_chart_value_under_a_secret_key_is_never_quoted_by_a_finding(tmp_path,
     result = CliRunner().invoke(app, ["lint", "-f", fmt, "c"])
     assert result.exit_code == 1
     assert "Hunter2SecretValue" not in result.output and "the value of" in result.output
+
+
+# --- precise redaction (issue 34): names and paths stay readable, secrets name their key -------
+
+JOB = ("apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: {name}\n  namespace: shop-payments\n"
+       "  annotations: {{argocd.argoproj.io/hook: PreSync, argocd.argoproj.io/sync-wave: \"x1\"}}\n"
+       "spec: {{backoffLimit: 1, activeDeadlineSeconds: 60, template: {{spec: {{restartPolicy: Never, "
+       "containers: [{{name: x, image: \"ghcr.io/acme/x:1.25\"}}]}}}}}}\n")  # fmt: skip
+
+
+def test_a_secret_whose_user_is_its_namespace_hides_no_name_or_path(repo):
+    """A Secret's ``DB_USER`` is the name of its namespace: every name holding it was
+    ``[redacted]`` (``Job/[redacted]-migrate``, ``Application [redacted]``, the plan's namespaces),
+    while the JSON ``namespace`` field printed it. It is written where nothing is secret: no secret."""
+    write(repo, {
+        "shop-payments/secret.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: db, namespace: shop-payments}\n"
+                                     "stringData: {DB_USER: shop-payments, DB_PASSWORD: s3cret-Passw0rd-long}\n",
+        "shop-payments/job.yaml": JOB.format(name="shop-payments-migrate"),
+    })  # fmt: skip
+    lint = runner.invoke(app, ["lint", "--select", "HL012", "shop-payments"])
+    assert lint.output.splitlines()[0] == (
+        "shop-payments/job.yaml:6:81: error HL012 invalid-sync-wave: argocd.argoproj.io/sync-wave 'x1' on "
+        "Job/shop-payments-migrate is not an integer Argo CD can read (Go strconv.Atoi: optional sign and digits, no "
+        "spaces): Argo CD silently uses wave 0. Use a whole number such as \"1\" or \"-2\".")
+    plan = runner.invoke(app, ["plan", "shop-payments"]).output.splitlines()
+    assert plan[0] == "Application shop-payments: 2 objects, 2 steps (Argo CD 3.5.1, directory source)"
+    assert [line.split()[:6] for line in plan[2:4]] == [
+        ["1", "PreSync", "0", "Job", "shop-payments/shop-payments-migrate", "PreSync"],
+        ["2", "Sync", "0", "Secret", "shop-payments/db", "-"]]  # fmt: skip
+
+
+KEYCLOAK = {
+    "keycloak/Chart.yaml": "apiVersion: v2\nname: keycloak\nversion: 0.1.0\n",
+    "keycloak/values.yaml": "auth:\n  existingSecret: keycloak-db\ndb:\n  password: xxx\n  adminPassword: changeme-please\n",
+    "keycloak/templates/job.yaml": (
+        "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: {{ .Values.auth.existingSecret }}-init\n"
+        "  annotations: {argocd.argoproj.io/hook: PreSync, argocd.argoproj.io/sync-wave: \"{{ .Values.db.adminPassword }}\"}\n"
+        "spec:\n  backoffLimit: 1\n  activeDeadlineSeconds: 60\n  template:\n    spec:\n      restartPolicy: Never\n"
+        "      serviceAccountName: init\n      automountServiceAccountToken: false\n"
+        "      containers: [{name: x, image: ghcr.io/acme/x:1.25, envFrom: [{secretRef: {name: {{ .Values.auth.existingSecret }}}}]}]\n"
+        "---\napiVersion: batch/v1\nkind: Job\nmetadata:\n  name: xxx-postdelete\n"
+        "  annotations: {argocd.argoproj.io/hook: PostDelete}\nspec:\n  backoffLimit: 1\n  activeDeadlineSeconds: 60\n"
+        "  template:\n    spec:\n      restartPolicy: Never\n      serviceAccountName: init\n"
+        "      automountServiceAccountToken: false\n      containers: [{name: x, image: \"ghcr.io/acme/x:1.25\"}]\n"),
+}  # fmt: skip
+
+
+@needs_helm
+def test_existing_secret_names_a_secret_and_placeholders_are_no_secrets(repo):
+    """Bitnami's ``auth.existingSecret: keycloak-db`` is the *name* of a Secret (``auth`` names a
+    secret, so every value under it was one): ``Job/[redacted]-init``. A placeholder password
+    ``xxx`` made ``Job/[redacted]-postdelete``, and ``changeme-please`` was hidden in HL012."""
+    write(repo, KEYCLOAK)
+    lint = runner.invoke(app, ["lint", "--select", "HL012,HL210", "keycloak"]).output.splitlines()
+    assert lint[0] == (
+        "keycloak/templates/job.yaml:1:1: error HL012 invalid-sync-wave: argocd.argoproj.io/sync-wave 'changeme-please' "
+        "on Job/keycloak-db-init is not an integer Argo CD can read (Go strconv.Atoi: optional sign and digits, no "
+        "spaces): Argo CD silently uses wave 0. Use a whole number such as \"1\" or \"-2\".")
+    assert lint[1].startswith("keycloak/templates/job.yaml:16:1: note HL210 delete-hook-left-behind: PostDelete hook "
+                              "Job/xxx-postdelete has neither")  # fmt: skip
+    plan = runner.invoke(app, ["plan", "keycloak"]).output.splitlines()
+    assert plan[2].split()[:5] == ["1", "PreSync", "0", "Job", "keycloak-db-init"]
+    assert plan[-1].split()[:2] == ["Job", "xxx-postdelete"]
+
+
+LONG_PASSWORD_CHART = {
+    "c/Chart.yaml": "apiVersion: v2\nname: c\nversion: 1.0.0\n",
+    "c/values.yaml": "db:\n  password: Hunter2-Secret-Value\n",
+    "c/templates/cm.yaml": ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  annotations:\n"
+                            "    argocd.argoproj.io/sync-wave: \"{{ .Values.db.password }}\"\n"),
+}  # fmt: skip
+
+
+@needs_helm
+@pytest.mark.parametrize(("command", "fmt"), FORMATS)
+def test_a_long_password_is_still_redacted_in_every_format_and_names_its_key(repo, command, fmt):
+    """What a report says instead of a secret names the key that holds it (issue 34)."""
+    write(repo, LONG_PASSWORD_CHART)
+    result = runner.invoke(app, [command, "--format", fmt, "c"])
+    out = result.output
+    for form in ("Hunter2-Secret-Value", "hunter2-secret-value", base64.b64encode(b"Hunter2-Secret-Value").decode()):
+        assert form not in out
+    unescaped = out.replace("\\[", "[").replace("\\]", "]").replace("\\`", "`").replace("\\\\", "\\")
+    assert "[the value of `password`]" in unescaped or "[the value of \\u0060password\\u0060]" in unescaped, out
+
+
+@needs_helm
+def test_a_file_parameter_and_a_file_a_renderer_quotes_are_redacted(repo):
+    """Issue 32: the content of a ``helm.fileParameters`` file (``--set-file``) and a chart file
+    that is not YAML (``.Files.Get``) were never read for secrets: a ``fail`` message quoted them."""
+    write(repo, {
+        "chart/Chart.yaml": CHART_YAML,
+        "chart/files/banner.txt": "BANNER-7f3a9c2e-token-from-a-file\n",
+        "chart/files/db.properties": "# the database\ndb.host=db.example.internal\ndb.password=props-Secret-123\n",
+        "chart/templates/check.yaml": '{{ fail (printf "banner %s; config %s" .Values.banner (.Files.Get "files/db.properties")) }}\n',
+        "apps/shop.yaml": """\
+            apiVersion: argoproj.io/v1alpha1
+            kind: Application
+            metadata: {name: shop, namespace: argocd}
+            spec:
+              source:
+                repoURL: https://example.com/acme/deploy.git
+                path: chart
+                helm:
+                  fileParameters:
+                  - {name: banner, path: files/banner.txt}
+              destination: {namespace: shop, server: https://kubernetes.default.svc}
+            """,
+        ".hooklint.yaml": "allowed-registries: [ghcr.io/acme]\nrepo-urls: [https://example.com/acme/deploy.git]\n",
+    })  # fmt: skip
+    assert hl007("chart") == [
+        "chart/templates/check.yaml:1:3: error HL007 render-failed: Rendering failed: execution error at "
+        "(shop/templates/check.yaml:1:3): banner [the value of `banner`] ; config # the database "
+        "db.host=db.example.internal db.password=[the value of `db.password`]" + TAIL
+    ]  # fmt: skip
+
+
+@needs_helm
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_a_file_parameter_copied_into_an_annotation_is_never_quoted_by_a_finding(repo, fmt):
+    write(repo, {
+        "chart/Chart.yaml": CHART_YAML,
+        "chart/files/wave.txt": "wave-from-a-file-9f8e7d\n",
+        "chart/templates/cm.yaml": ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  annotations:\n"
+                                    "    argocd.argoproj.io/sync-wave: {{ .Values.wave | trim | quote }}\n"),
+        "apps/shop.yaml": """\
+            apiVersion: argoproj.io/v1alpha1
+            kind: Application
+            metadata: {name: shop, namespace: argocd}
+            spec:
+              source:
+                repoURL: https://example.com/acme/deploy.git
+                path: chart
+                helm:
+                  fileParameters:
+                  - {name: wave, path: files/wave.txt}
+              destination: {namespace: shop, server: https://kubernetes.default.svc}
+            """,
+        ".hooklint.yaml": "allowed-registries: [ghcr.io/acme]\nrepo-urls: [https://example.com/acme/deploy.git]\n",
+    })  # fmt: skip
+    result = runner.invoke(app, ["lint", "--select", "HL012", "-f", fmt, "chart"])
+    assert "wave-from-a-file" not in result.output and "the value of `wave`" in result.output.replace("\\u0060", "`")
