@@ -215,10 +215,11 @@ def written_public(manifests: list[Manifest], loaded: LoadedApplication, found: 
             if item.placement is not None:
                 paths.add(item.placement.path)
                 paths.update(path for _, path, _ in item.placement.entries)
+    candidates = list(found.secrets)  # a file that holds none of them makes none public: never parsed
     for path in sorted(paths):
         found.add_path(os.path.normpath(path))
         if loaded.rendered is not None or path == (argocd.manifest if argocd else None):
-            written = written_values(path)
+            written = written_values(path, candidates)
             if written is not None:
                 found.public |= written.public
                 found.names |= written.names

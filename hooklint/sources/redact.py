@@ -191,10 +191,10 @@ class SecretValues:
 
     def add_public(self, value: object, *, name: bool = False) -> None:
         """Record ``value`` as written where nothing is secret (``name``: an identity or a path component)."""
-        if isinstance(value, str) and value.strip():
-            self.public.add(value.strip())
-            if name and len(value.strip()) >= MIN_LENGTH:
-                self.names.add(value.strip())
+        if isinstance(value, str):
+            self.public.add(value)
+            if name and len(value) >= MIN_LENGTH:
+                self.names.add(value)
 
     def add_path(self, path: str, root: str = "") -> None:
         """Record the components of ``path`` (relative to ``root`` when given) as names."""
@@ -205,9 +205,11 @@ class SecretValues:
 
     def kept(self) -> dict[str, str]:
         """The secrets that are secrets: neither written where nothing is secret nor part of a name."""
+        if not self.secrets:
+            return {}
         names = "\n".join(sorted(self.names))
         return {value: key for value, key in self.secrets.items()
-                if value not in self.public and value not in names}  # fmt: skip
+                if value not in self.public and ("\n" in value or value not in names)}  # fmt: skip
 
 
 def _decoded(value: str) -> str | None:
@@ -426,8 +428,9 @@ def public_of_objects(bodies: Iterable[object], found: SecretValues) -> None:
     """Add to ``found`` what ``bodies`` (parsed objects as the application writes them) hold where
     nothing is secret: every scalar outside a Secret's data and outside keys that name a secret,
     every mapping key; names, namespaces and label values as names."""
+    public, names = found.public, found.names
     for body in bodies:
-        stack: list[tuple[object, bool]] = [(body, False)]
+        stack: list[tuple[object, bool | str]] = [(body, False)]
         steps = 0
         while stack and steps < MAX_VALUES:
             steps += 1
@@ -436,14 +439,16 @@ def public_of_objects(bodies: Iterable[object], found: SecretValues) -> None:
                 kind = value.get("kind")
                 for key, item in value.items():
                     key = str(key)
-                    found.add_public(key)
+                    public.add(key)
                     if (kind == "Secret" and key in ("data", "stringData")) or secret_key(key):
                         continue
-                    stack.append((item, key in ("name", "namespace", "generateName", "labels", "metadata")))
+                    stack.append((item, identity == "labels" or (key if key in _IDENTITY_KEYS else False)))
             elif isinstance(value, list):
                 stack.extend((item, False) for item in value)
             elif isinstance(value, str):
-                found.add_public(value, name=identity)
+                public.add(value)
+                if identity and len(value) >= MIN_LENGTH:
+                    names.add(value)
 
 
 def value_secrets(texts: Iterable[str], parameters: Iterable[tuple[str, str]] = ()) -> SecretValues:
@@ -542,13 +547,15 @@ def _read(path: str, *, raw: bool = False):
     return data if raw else data.decode("utf-8", "replace")
 
 
-#: What :func:`written_values` found in a file, by (path, size, modification time).
-_WRITTEN: dict[tuple[str, int, int], SecretValues] = {}
+#: The text of a user's file and, once asked for, what :func:`written_values` found in it, by
+#: (path, size, modification time).
+_WRITTEN: dict[tuple[str, int, int], tuple[str, SecretValues | None]] = {}
 
 
-def written_values(path: str) -> SecretValues | None:
-    """The secret and public values of the user's file ``path`` (:func:`_yaml_text`), read once per
-    run while it is unchanged; None when it cannot be read (:func:`_read`)."""
+def written_values(path: str, candidates: Iterable[str] = ()) -> SecretValues | None:
+    """The secret and public values of the user's file ``path`` (:func:`_yaml_text`), each file read
+    and parsed once per run while it is unchanged; None when it cannot be read (:func:`_read`), or
+    when ``candidates`` are given and it holds none of them (it then makes none public)."""
     try:
         info = os.stat(path)
     except (OSError, ValueError):
@@ -558,12 +565,17 @@ def written_values(path: str) -> SecretValues | None:
         text = _read(path)
         if text is None:
             return None
-        found = SecretValues()
-        _yaml_text(text, found)
         if len(_WRITTEN) >= 4096:
             _WRITTEN.clear()
-        _WRITTEN[identity] = found
-    return _WRITTEN[identity]
+        _WRITTEN[identity] = (text, None)
+    text, found = _WRITTEN[identity]
+    if found is None:
+        if candidates and not any(candidate in text for candidate in candidates):
+            return None
+        found = SecretValues()
+        _yaml_text(text, found)
+        _WRITTEN[identity] = (text, found)
+    return found
 
 
 def _yaml_text(text: str, found: SecretValues) -> None:
@@ -579,62 +591,72 @@ def _yaml_text(text: str, found: SecretValues) -> None:
             _node(node, found)
 
 
-#: Keys whose values name objects (their values are also :attr:`SecretValues.names`).
-_IDENTITY_KEYS = frozenset(("name", "namespace", "generateName", "labels", "metadata", "releaseName", "destination"))
+#: Keys whose values name objects (their values, and a ``labels`` mapping's, are also :attr:`SecretValues.names`).
+_IDENTITY_KEYS = frozenset(("name", "namespace", "generateName", "labels", "releaseName", "fullnameOverride",
+                            "nameOverride"))  # fmt: skip
+#: Keys under a key that names a secret whose values are none (``auth.username``, ``auth.database``).
+_NOT_SECRET_LEAF = re.compile(r"(?:user(?:name)?|users|database|db(?:name)?|host(?:name)?|port|url|uri|endpoint|"
+                              r"enabled|type|mode|version|path|file(?:name)?|namespace|realm|issuer|audience|"
+                              r"scopes?|method|provider|policy)$", re.IGNORECASE)  # fmt: skip
 
 
 def _node(root: yaml.Node, found: SecretValues) -> None:
     """Walk one document: a Secret's ``data``/``stringData`` values (under their keys), values under
     secret keys and a named secret's ``value`` are secrets, references to a Secret never; inline YAML
     strings under ``patch``-like keys are walked too; the rest is public (a ConfigMap's data included)."""
-    # (node, the key naming the secret it holds or None, whether it names an object)
-    stack: list[tuple[yaml.Node, str | None, bool]] = [(root, None, False)]
+    public, names = found.public, found.names
+    scalar, sequence, mapping = yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode
+    # (node, the key naming the secret it holds or None, whether it names an object: True, or
+    # "labels" for a labels mapping, whose values do)
+    stack: list[tuple[yaml.Node, str | None, bool | str]] = [(root, None, False)]
     steps = 0
     while stack and steps < MAX_VALUES:
         steps += 1
         node, secret, identity = stack.pop()
-        if isinstance(node, yaml.ScalarNode):
+        cls = node.__class__
+        if cls is scalar:
             if secret is None:
-                found.add_public(node.value, name=identity)
+                public.add(node.value)
+                if identity and len(node.value) >= MIN_LENGTH:
+                    names.add(node.value)
             else:
                 found.add_encoded(node.value, secret)
             continue
-        if isinstance(node, yaml.SequenceNode):
-            stack.extend((item, secret, identity) for item in node.value)
+        if cls is sequence:
+            stack.extend((item, secret, False) for item in node.value)
             continue
-        if not isinstance(node, yaml.MappingNode):
+        if cls is not mapping:
             continue
-        pairs = [(k.value if isinstance(k, yaml.ScalarNode) else "", v) for k, v in node.value]
-        kind = next((v.value for k, v in pairs if k == "kind" and isinstance(v, yaml.ScalarNode)), None)
+        pairs = [(k.value if k.__class__ is scalar else "", v) for k, v in node.value]
+        kind = next((v.value for k, v in pairs if k == "kind" and v.__class__ is scalar), None)
         named = named_secret(pairs)
-        name = next((v.value for k, v in pairs if k == "name" and isinstance(v, yaml.ScalarNode)), "")
         for key, value in pairs:
-            found.add_public(key)
-            if kind == "Secret" and key in ("data", "stringData") and isinstance(value, yaml.MappingNode):
+            public.add(key)
+            if kind == "Secret" and key in ("data", "stringData") and value.__class__ is mapping:
                 for entry_key, entry in value.value:
-                    entry_name = entry_key.value if isinstance(entry_key, yaml.ScalarNode) else ""
-                    found.add_public(entry_name)
+                    entry_name = entry_key.value if entry_key.__class__ is scalar else ""
+                    public.add(entry_name)
                     stack.append((entry, entry_name, False))
                 continue
-            if kind == "ConfigMap" and key in ("data", "binaryData") and isinstance(value, yaml.MappingNode):
+            if kind == "ConfigMap" and key in ("data", "binaryData") and value.__class__ is mapping:
                 for entry_key, entry in value.value:  # never secret, whatever its keys say: public
-                    for part in (entry_key, entry):
-                        if isinstance(part, yaml.ScalarNode):
-                            found.add_public(part.value)
+                    public.update(part.value for part in (entry_key, entry) if part.__class__ is scalar)
                 continue
             child: str | None
             if _REFERENCE_KEY.search(key):
                 child = None  # a reference to a Secret by name, even under a key that names a secret
             elif named and key == "value":
-                child = name
+                child = next(v.value for k, v in pairs if k == "name")
             elif secret_key(key):
                 child = key
+            elif secret is not None and _NOT_SECRET_LEAF.search(key):
+                child = None  # auth.username, auth.database: under a key that names a secret, no secret
             else:
                 child = secret
-            if child is None and key.lower() in ("patch", "patches", "patchesstrategicmerge") and isinstance(value, yaml.ScalarNode):
+            if child is None and key.lower() in ("patch", "patches", "patchesstrategicmerge") and value.__class__ is scalar:
                 _yaml_text(value.value, found)
                 continue
-            stack.append((value, child, child is None and key in _IDENTITY_KEYS))
+            stack.append((value, child, identity == "labels" or (key if key in _IDENTITY_KEYS else False)))
 
 
 _BLOCK = re.compile(r"^(\s*)(?:-\s+)?[\"']?(data|stringData)[\"']?\s*:\s*(.*)$")
