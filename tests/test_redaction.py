@@ -364,6 +364,20 @@ def test_generator_files_and_envs_are_read_inside_the_repository_only(tmp_path):
     )
 
 
+def test_a_secret_generators_file_names_are_no_secrets(tmp_path):
+    found = values_of(tmp_path, {
+        "kustomization.yaml": "secretGenerator:\n- name: tls-bundle\n  files: [tls.crt=certs/server.crt]\n"
+                              "  envs: [settings/db.env]\n  options: {labels: {app.kubernetes.io/name: shop}}\n",
+        "certs/server.crt": "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUexample\n-----END CERTIFICATE-----\n",
+        "settings/db.env": "DB_PASSWORD=env-file-secret\n",
+    })  # fmt: skip
+    kept = found.kept()
+    assert sorted(kept.values()) == ["DB_PASSWORD"] * 3 + ["tls.crt"]  # the env line, its value, its bytes; the file
+    assert not [value for value in kept if "server.crt" in value or "db.env" in value or "tls-bundle" in value]
+    assert redact.redact("evalsymlink failure on 'certs/server.crt' -----BEGIN CERTIFICATE----- MIIBszCCAVmgAwIBAgIUexample",
+                         found) == "evalsymlink failure on 'certs/server.crt' -----BEGIN CERTIFICATE----- [the value of `tls.crt`]"
+
+
 def test_a_fifo_among_the_inputs_is_not_opened(tmp_path):
     os.mkfifo(tmp_path / "pipe.yaml")
     assert secret_values([str(tmp_path / "pipe.yaml")], str(tmp_path)).secrets == {}

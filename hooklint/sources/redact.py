@@ -305,7 +305,8 @@ class Redactor:
     letters and digits of a text in lower case (any case, separators changed or dropped). Each is
     one Aho-Corasick automaton, built when a text first needs it: one pass over a text whatever
     the number of values, where a regular expression of every value cost most of a run to compile.
-    Overlapping matches are replaced as one. A class, not a closure, so that a worker process sends
+    Every match is found (``iter``: ``iter_long`` misses a short value inside a longer one that
+    fails, pyahocorasick 2.3) and overlapping matches are replaced as one. A class, not a closure, so that a worker process sends
     it back with the plan it guards (the automata stay behind)."""
 
     exact: tuple[tuple[str, str], ...] = ()
@@ -326,10 +327,10 @@ class Redactor:
         exact, loose = self.built
         spans = []
         if exact is not None:
-            spans = [(end - length + 1, end + 1, key) for end, (length, key) in exact.iter_long(text)]
+            spans = [(end - length + 1, end + 1, key) for end, (length, key) in exact.iter(text)]
         if loose is not None and next(loose.iter(_SEPARATORS.sub("", text).lower()), None) is not None:
             letters, where = _letters(text)
-            spans += [(where[end - length + 1], where[end] + 1, key) for end, (length, key) in loose.iter_long(letters)]
+            spans += [(where[end - length + 1], where[end] + 1, key) for end, (length, key) in loose.iter(letters)]
         return spans
 
     def __reduce__(self) -> tuple[type[Redactor], tuple[Any, ...]]:
@@ -594,10 +595,12 @@ def _yaml_text(text: str, found: SecretValues) -> None:
 #: Keys whose values name objects (their values, and a ``labels`` mapping's, are also :attr:`SecretValues.names`).
 _IDENTITY_KEYS = frozenset(("name", "namespace", "generateName", "labels", "releaseName", "fullnameOverride",
                             "nameOverride"))  # fmt: skip
-#: Keys under a key that names a secret whose values are none (``auth.username``, ``auth.database``).
+#: Keys under a key that names a secret whose values are none (``auth.username``, ``auth.database``,
+#: a ``secretGenerator``'s ``files`` and ``envs``, which name files).
 _NOT_SECRET_LEAF = re.compile(r"(?:user(?:name)?|users|database|db(?:name)?|host(?:name)?|port|url|uri|endpoint|"
                               r"enabled|type|mode|version|path|file(?:name)?|namespace|realm|issuer|audience|"
-                              r"scopes?|method|provider|policy)$", re.IGNORECASE)  # fmt: skip
+                              r"scopes?|method|provider|policy|files|envs?|behavior|options)$",
+                              re.IGNORECASE)  # fmt: skip
 
 
 def _node(root: yaml.Node, found: SecretValues) -> None:
