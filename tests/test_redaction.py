@@ -322,6 +322,9 @@ def test_short_values_placeholders_and_references_are_never_secrets(tmp_path):
           clientSecret: <your-client-secret>
           vaultToken: <path:secret/data/shop#token>
           secretKey: real-secret-key-1
+          secretKeys: {adminPasswordKey: postgres-password, userPasswordKey: user-password}
+          username: bn_keycloak
+          database: bitnami_keycloak
         passwordSecretName: shop-db-secret
         db:
           passwordRef: {name: shop-db-ref-secret, key: pw}

@@ -75,8 +75,10 @@ REDACTED = "[redacted]"
 SECRET_KEY = re.compile(r"pass(?:word|wd|phrase)?|pwd|secret|token|credential|private|auth|api[-_.]?key|"
                         r"access[-_.]?key|cert|dsn|connection[-_]?string", re.IGNORECASE)  # fmt: skip
 #: Keys that name a secret without holding one (``secretKeyRef``, ``secretName``, ``existingSecret``,
-#: ``passwordSecretName``), whose values are references even under a key that names a secret.
-_REFERENCE_KEY = re.compile(r"(?:refs?|names?|existing\w*)$|^existing|^automount", re.IGNORECASE)
+#: ``passwordSecretName``; Bitnami's ``secretKeys.adminPasswordKey``, the name of a key of a Secret),
+#: whose values are references even under a key that names a secret.
+_REFERENCE_KEY = re.compile(r"(?:refs?|names?|existing\w*|password[-_]?key|secret[-_]?keys)$|^existing|^automount",
+                            re.IGNORECASE)  # fmt: skip
 #: Scalars that are no secret wherever they are (go-yaml v2's booleans and null).
 _NOT_SECRET = frozenset("y Y yes Yes YES n N no No NO true True TRUE false False FALSE on On ON off Off OFF null Null NULL ~".split())
 

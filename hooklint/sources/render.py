@@ -272,8 +272,9 @@ def chart_value_secrets(folder: str, root: str, options: Any, max_file_size: int
     """:func:`~hooklint.sources.redact.value_secrets` of the Helm chart in ``folder``: its
     ``values.yaml`` and its subcharts' (``charts/*/values.yaml``), and of the Application's
     ``spec.source.helm`` (``options``, plain values): its ``valueFiles`` (relative to the chart, or
-    to ``root`` with a leading ``/``), ``values`` / ``valuesObject`` and ``parameters``. Only files
-    that resolve inside ``root`` and are regular, UTF-8 and at most ``max_file_size`` are read."""
+    to ``root`` with a leading ``/``), ``values`` / ``valuesObject`` and ``parameters``, and the
+    contents of its ``fileParameters`` files (:func:`~hooklint.sources.redact.file_parameter_secrets`).
+    Only files that resolve inside ``root`` and are regular, UTF-8 and at most ``max_file_size`` are read."""
     real_root = facts.realpath(root)
     paths = [os.path.join(folder, "values.yaml")]
     charts = os.path.join(folder, "charts")
