@@ -873,3 +873,19 @@ def test_a_file_parameter_copied_into_an_annotation_is_never_quoted_by_a_finding
     })  # fmt: skip
     result = runner.invoke(app, ["lint", "--select", "HL012", "-f", fmt, "chart"])
     assert "wave-from-a-file" not in result.output and "the value of `wave`" in result.output.replace("\\u0060", "`")
+
+
+@pytest.mark.parametrize(("name", "text", "key"), [
+    ("db.properties", "# db\ndb.host=db.example.internal\ndb.password=props-Secret-123\n", "db.password"),
+    ("app.ini", "[db]\nhost = db.example.internal\npassword = \"props-Secret-123\"\n", "password"),
+    ("settings.json.tpl", '{\n  "host": "db.example.internal",\n  "apiToken": "props-Secret-123",\n}\n', "apiToken"),
+    ("server.xml", "<db><host>db.example.internal</host><password>props-Secret-123</password></db>\n", "password"),
+    ("admin-password.txt", "props-Secret-123\n", "admin-password"),
+    ("tls.key", "props-Secret-123\n", "tls"),
+])  # fmt: skip
+def test_secret_values_of_files_that_are_not_yaml(tmp_path, name, text, key):
+    """Issue 32: a renderer quotes files that are not YAML (a chart's ``.Files.Get``): their values
+    under keys that name a secret, or the whole file when its name does, are secrets."""
+    found = values_of(tmp_path, {f"chart/files/{name}": text})
+    assert redact.redact("got props-Secret-123 from db.example.internal", found) == (
+        f"got [the value of `{key}`] from db.example.internal")

@@ -512,7 +512,8 @@ def secret_values(inputs: Iterable[str], root: str, *, helm: bool = False,
 def _plain_text(name: str, text: str, found: SecretValues) -> None:
     """Secret values of a file that is not YAML (a chart's ``files/``, an env or properties file):
     its whole content when its name names a secret (``db-password.txt``, ``tls.key``), else the
-    values of its ``KEY=value`` and ``KEY: value`` lines whose key names one."""
+    values of its ``KEY=value`` and ``KEY: value`` lines (:data:`_ASSIGNMENT`) and XML elements
+    (:data:`_ELEMENT`) whose key names one."""
     stem = name.rsplit(".", 1)[0] if "." in name.lstrip(".") else name
     if secret_key(stem) or name.lower().endswith((".key", ".pem", ".p12", ".pfx", ".jks", ".keystore")):
         found.add(text, stem)
@@ -521,9 +522,15 @@ def _plain_text(name: str, text: str, found: SecretValues) -> None:
         match = _ASSIGNMENT.match(line)
         if match is not None and secret_key(match.group(1)):
             found.add(match.group(2).strip().strip("'\""), match.group(1))
+    for match in _ELEMENT.finditer(text):
+        if secret_key(match.group(1)):
+            found.add(match.group(2), match.group(1))
 
 
-_ASSIGNMENT = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][\w.-]*)\s*[=:]\s*(.*?)\s*$")
+#: ``KEY=value``, ``KEY: value``, ``key = "value"`` (env, properties, INI, TOML), ``export KEY=value``.
+_ASSIGNMENT = re.compile(r"^\s*(?:export\s+)?[\"']?([A-Za-z_][\w.-]*)[\"']?\s*[=:]\s*(.*?)\s*,?\s*$")
+#: ``<password>value</password>`` (XML).
+_ELEMENT = re.compile(r"<([A-Za-z_][\w.-]*)>([^<>]{1,4096})</\1>")
 
 
 def _inside(path: str, root_real: str) -> bool:

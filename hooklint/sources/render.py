@@ -178,6 +178,8 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
         detail = f"{omission.message}. {omission.argocd_renders}. hooklint {omission.done}, so {omission.unchecked}"
         if hide is None:  # every omission's message has the same inputs: the folder's files, read once
             hide = render_error_redactor(RenderError(detail, omission.path), folder, root, helm=source_type != KUSTOMIZE,
+                                         extra_values=[helm.values] if helm is not None else (),
+                                         parameters=[(n, v) for n, v, _ in helm.parameters] if helm is not None else (),
                                          file_parameters=helm.file_parameters if helm is not None else (),
                                          names=_names(application, helm))  # fmt: skip
         detail = hide(detail)
