@@ -169,7 +169,7 @@ def _lint_application(engine: Engine, app: Application, keep_plan: bool, mapped:
     skipped = [(f.path, f.skip_reason) for f in reported if f.skip_reason is not None]
     manifests, plan = build(loaded, engine.config)
     findings = suppress(engine, loaded, engine.check_application(loaded, manifests, plan))
-    hide = secrets_of(manifests, loaded)  # a Secret's value copied into a name or annotation: [redacted]
+    hide = secrets_of(manifests, loaded)  # a Secret's value copied into a name or annotation: its key
     findings = [_redacted(f, hide) for f in findings]
     renderer = loaded.renderer.label() if loaded.renderer is not None else None
     not_linted = sum(1 for f in reported if f.error is not None or f.skip_reason is not None)
@@ -226,7 +226,9 @@ def written_public(manifests: list[Manifest], loaded: LoadedApplication, found: 
 
 
 def _redacted(finding: Finding, hide: Callable[[str], str]) -> Finding:
-    """``finding`` with ``hide`` applied to its message and object names (itself when nothing changes)."""
+    """``finding`` with ``hide`` applied to its message and object names (itself when nothing changes).
+    A name the application writes is never a secret value (:func:`written_public`), so a name changes
+    only when a renderer made it of one (a Secret's value copied into it by ``replacements``)."""
     obj = finding.obj
     if obj is not None and (obj.name or obj.generate_name):
         name = hide(obj.name) if obj.name else obj.name

@@ -557,34 +557,29 @@ def _read(path: str, *, raw: bool = False):
     return data if raw else data.decode("utf-8", "replace")
 
 
-#: The text of a user's file and, once asked for, what :func:`written_values` found in it, by
-#: (path, size, modification time).
-_WRITTEN: dict[tuple[str, int, int], tuple[str, SecretValues | None]] = {}
+#: What :func:`written_values` found in a user's file, by (path, size, modification time).
+_WRITTEN: dict[tuple[str, int, int], SecretValues] = {}
 
 
 def written_values(path: str, candidates: Iterable[str] = ()) -> SecretValues | None:
-    """The secret and public values of the user's file ``path`` (:func:`_yaml_text`), each file read
-    and parsed once per run while it is unchanged; None when it cannot be read (:func:`_read`), or
-    when ``candidates`` are given and it holds none of them (it then makes none public)."""
+    """The secret and public values of the user's file ``path`` (:func:`_yaml_text`), each file
+    parsed once per run while it is unchanged; None when it cannot be read (:func:`_read`), or when
+    ``candidates`` are given and it holds none of them (it then makes none public: never parsed)."""
     try:
         info = os.stat(path)
     except (OSError, ValueError):
         return None
     identity = (os.path.abspath(path), info.st_size, info.st_mtime_ns)
-    if identity not in _WRITTEN:
-        text = _read(path)
-        if text is None:
-            return None
-        if len(_WRITTEN) >= 4096:
-            _WRITTEN.clear()
-        _WRITTEN[identity] = (text, None)
-    text, found = _WRITTEN[identity]
+    found = _WRITTEN.get(identity)
     if found is None:
-        if candidates and not any(candidate in text for candidate in candidates):
+        text = _read(path)
+        if text is None or (candidates and not any(candidate in text for candidate in candidates)):
             return None
         found = SecretValues()
         _yaml_text(text, found)
-        _WRITTEN[identity] = (text, found)
+        if len(_WRITTEN) >= 4096:
+            _WRITTEN.clear()
+        _WRITTEN[identity] = found
     return found
 
 
