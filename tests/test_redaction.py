@@ -889,3 +889,15 @@ def test_secret_values_of_files_that_are_not_yaml(tmp_path, name, text, key):
     found = values_of(tmp_path, {f"chart/files/{name}": text})
     assert redact.redact("got props-Secret-123 from db.example.internal", found) == (
         f"got [the value of `{key}`] from db.example.internal")
+
+
+def test_a_key_that_holds_a_secret_is_never_shown():
+    """A ``secretGenerator`` literal or an env file line without ``=`` is its own key: what a
+    report says instead of it must not be ``[the value of `<the secret>`]``."""
+    values = redact.SecretValues()
+    values.add("hunter2-literal-alone", "hunter2-literal-alone")
+    values.add("Other-Secret-Value", "OTHER_SECRET_VALUE")
+    values.add("db-password-value", "DB_PASSWORD")
+    hide = redact.redactor(values)
+    assert hide("x hunter2-literal-alone, other-secret-value, db-password-value") == (
+        "x [redacted], [redacted], [the value of `DB_PASSWORD`]")

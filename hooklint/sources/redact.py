@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import bisect
 import json
 import os
 import re
@@ -390,9 +391,12 @@ def redactor(values: SecretValues) -> Redactor:
     each form of each (:func:`_forms`) but those the application writes where nothing is secret,
     and its letters (``loose``) when it has :data:`MIN_LENGTH` of them. One per distinct set of
     values in a run: the applications that share a chart's values or a Secret share it."""
+    kept = values.kept()
+    shows = _KeyCheck(kept)
     exact: dict[str, str] = {}
     loose: dict[str, str] = {}
-    for value, key in sorted(values.kept().items()):
+    for value, key in sorted(kept.items()):
+        key = key if shows(key) else ""
         for form in _forms(value):
             if form not in values.public:
                 exact.setdefault(form, key)
@@ -406,6 +410,24 @@ def redactor(values: SecretValues) -> Redactor:
             _REDACTORS.clear()
         found = _REDACTORS[identity] = Redactor(*identity)
     return found
+
+
+class _KeyCheck:
+    """Called with a key, whether it can be shown for its value: it holds none of ``secrets``, as
+    written or by its letters (an env file line or a literal without ``=`` is its own key). Each key
+    is checked once, against the values no longer than it."""
+
+    def __init__(self, secrets: Iterable[str]):
+        self.values = sorted((len(v), v, _SEPARATORS.sub("", v).lower()) for v in secrets)
+        self.lengths = [length for length, _, _ in self.values]
+        self.known: dict[str, bool] = {}
+
+    def __call__(self, key: str) -> bool:
+        if key not in self.known:
+            letters = _SEPARATORS.sub("", key).lower()
+            shorter = self.values[: bisect.bisect_right(self.lengths, len(key))]
+            self.known[key] = not any(value in key or (short and short in letters) for _, value, short in shorter)
+        return self.known[key]
 
 
 # --- where secret values are: objects, values, the files a rendering reads ---------------------
