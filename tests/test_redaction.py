@@ -901,3 +901,24 @@ def test_a_key_that_holds_a_secret_is_never_shown():
     hide = redact.redactor(values)
     assert hide("x hunter2-literal-alone, other-secret-value, db-password-value") == (
         "x [redacted], [redacted], [the value of `DB_PASSWORD`]")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=8, max_size=40),
+       st.sampled_from(["as written", "json", "base64", "upper", "escaped"]),
+       st.text(st.characters(codec="ascii"), max_size=20), st.text(st.characters(codec="ascii"), max_size=20))  # fmt: skip
+def test_a_secret_is_never_left_in_a_text_in_any_form(secret, form, before, after):
+    """Whatever a secret value holds, the matcher leaves none of the forms messages write it in."""
+    values = redact.SecretValues()
+    values.add(secret, "DB_PASSWORD")
+    if not values.secrets:  # a placeholder, or shorter than 8 characters once stripped: never a secret
+        return
+    value = next(iter(values.secrets))
+    written = {"as written": value, "json": json.dumps(value, ensure_ascii=False)[1:-1],
+               "base64": base64.b64encode(value.encode()).decode(), "upper": value.upper(),
+               "escaped": redact.escape_controls(value)}[form]  # fmt: skip
+    hidden = redact.redactor(values)(before + written + after)
+    letters = redact._SEPARATORS.sub("", value).lower()
+    if form == "upper" and (len(letters) < redact.MIN_LENGTH or value.upper().lower() != value.lower()):
+        return  # found by its letters only: when it has 8 of them, and when case changes keep them
+    assert written not in hidden, (value, written, hidden)
