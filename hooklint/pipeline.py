@@ -35,7 +35,8 @@ from hooklint.loader import parse_text
 from hooklint.reasons import Skip, SkipKind
 from hooklint.model import Manifest, manifests_of
 from hooklint.plan import SyncPlan, build_plan
-from hooklint.sources.redact import Redactor, SecretValues, merged, object_secrets, redactor
+from hooklint.sources.redact import (Redactor, SecretValues, merged, object_secrets, public_of_objects, redactor,
+                                     written_values)  # fmt: skip
 from hooklint.sources.rendered import Renderer
 from hooklint.sources.discovery import PLUGIN
 from hooklint.sources import (STDIN, Application, Coverage, LoadedApplication, group_applications, load_application,
@@ -184,7 +185,7 @@ def _lint_application(engine: Engine, app: Application, keep_plan: bool, mapped:
         from hooklint.sources.fetch.local import relocate  # noqa: PLC0415
 
         findings = relocate(findings, loaded.fetched)
-    hide = secrets_of(manifests, loaded.secrets)  # a Secret's value copied into a name or annotation: [redacted]
+    hide = secrets_of(manifests, loaded)  # a Secret's value copied into a name or annotation: its key
     findings = [_redacted(f, hide) for f in findings]
     renderer = loaded.renderer.label() if loaded.renderer is not None else None
     not_linted = sum(1 for f in reported if f.error is not None or f.skip_reason is not None)
@@ -195,17 +196,55 @@ def _lint_application(engine: Engine, app: Application, keep_plan: bool, mapped:
     return findings, errors, len(app.reported) - not_linted - len(app.borrowed), skipped, renderer, unrendered, planned
 
 
-def secrets_of(manifests: list[Manifest], more: SecretValues | None = None) -> Redactor:
+def secrets_of(manifests: list[Manifest], loaded: LoadedApplication | None = None) -> Redactor:
     """The :func:`~hooklint.sources.redact.redactor` of the values of the application's Secrets
-    (:func:`~hooklint.sources.redact.object_secrets`), of ``more`` (a Helm source's secret values:
-    :attr:`~hooklint.sources.LoadedApplication.secrets`) and of credentials in URLs: what findings
-    and the plan say of the application never quotes one."""
+    (:func:`~hooklint.sources.redact.object_secrets`), of ``loaded``'s ``secrets`` (a Helm source's
+    secret values: :attr:`~hooklint.sources.LoadedApplication.secrets`) and of credentials in URLs:
+    what findings and the plan say of the application never quotes one. A value the application
+    writes where nothing is secret is none (:func:`written_public`): its names and paths stay readable."""
     found = object_secrets(m.body for m in manifests if m.kind == "Secret")
-    return redactor(merged(found, more) if more is not None else found)
+    if loaded is not None and loaded.secrets is not None:
+        found = merged(found, loaded.secrets)
+    if found.secrets and loaded is not None:
+        written_public(manifests, loaded, found)
+    return redactor(found)
+
+
+def written_public(manifests: list[Manifest], loaded: LoadedApplication, found: SecretValues) -> None:
+    """Add to ``found`` what the application writes where nothing is secret
+    (:attr:`~hooklint.sources.redact.SecretValues.public`): the name, namespace and file of its
+    Application, its paths, and the objects as the user writes them: a directory source's
+    ``manifests`` themselves; a rendered source's files (the kustomizations and files its objects
+    come from, a chart's templates), never what a renderer made of them (a Secret's value copied into
+    a name by ``replacements`` stays a secret)."""
+    app = loaded.app
+    argocd = app.argocd
+    paths = {*app.reported, *(p for p in (app.manifest_file, argocd.manifest if argocd else None) if p)}
+    if argocd is not None:
+        for name in (argocd.name, argocd.namespace):
+            if name:
+                found.add_public(name, name=True)
+    if loaded.rendered is None:
+        public_of_objects((m.body for m in manifests), found)
+    else:
+        for item in loaded.rendered:
+            if item.placement is not None:
+                paths.add(item.placement.path)
+                paths.update(path for _, path, _ in item.placement.entries)
+    candidates = list(found.secrets)  # a file that holds none of them makes none public: never parsed
+    for path in sorted(paths):
+        found.add_path(os.path.normpath(path))
+        if loaded.rendered is not None or path == (argocd.manifest if argocd else None):
+            written = written_values(path, candidates)
+            if written is not None:
+                found.public |= written.public
+                found.names |= written.names
 
 
 def _redacted(finding: Finding, hide: Callable[[str], str]) -> Finding:
-    """``finding`` with ``hide`` applied to its message and object names (itself when nothing changes)."""
+    """``finding`` with ``hide`` applied to its message and object names (itself when nothing changes).
+    A name the application writes is never a secret value (:func:`written_public`), so a name changes
+    only when a renderer made it of one (a Secret's value copied into it by ``replacements``)."""
     obj = finding.obj
     if obj is not None and (obj.name or obj.generate_name):
         name = hide(obj.name) if obj.name else obj.name
@@ -634,7 +673,7 @@ def _plan_application(app: Application, config: Config, errors: list[InputError]
         loaded = load_application(app, config)
     errors.extend(f.error for f in loaded.reported_files if f.error is not None)
     manifests, plan = build(loaded, config)
-    hide = secrets_of(manifests, loaded.secrets) if app.source_type != PLUGIN else None
+    hide = secrets_of(manifests, loaded) if app.source_type != PLUGIN else None
     return planned_application(app, loaded, manifests, plan, mapped, hide)
 
 

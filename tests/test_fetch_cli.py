@@ -247,7 +247,7 @@ def test_a_fetched_charts_render_error_is_redacted_and_placed_on_the_source(repo
         result = runner.invoke(app, ["lint", "--fetch", "--fetch-host", f"http://127.0.0.1:{served.port}", "apps"])
     assert result.output.splitlines()[0] == (
         "apps/hook.yaml:9:7: error HL007 render-failed: hookchart 1.2.0 templates/fail.yaml:1: Rendering failed: "
-        "execution error at (hookchart/templates/fail.yaml:1:3): cannot use [redacted]. Argo CD's repo server fails "
+        "execution error at (hookchart/templates/fail.yaml:1:3): cannot use [the value of `dbPassword`]. Argo CD's repo server fails "
         "the same way, so the application cannot sync; nothing of it is checked until it renders.")  # fmt: skip
     assert "hunter2" not in result.output
 

@@ -29,7 +29,8 @@ from hooklint.sources import facts
 from hooklint.sources.applications import ApplicationSource, git_root
 from hooklint.sources.bounded import Limits
 from hooklint.sources.placement import Placement
-from hooklint.sources.redact import SecretValues, redact_render_error, render_error_redactor, value_secrets
+from hooklint.sources.redact import (SecretValues, file_parameter_secrets, redact_render_error, render_error_redactor,
+                                     value_secrets)  # fmt: skip
 from hooklint.sources.discovery import KUSTOMIZE, inside_repository
 from hooklint.sources.rendered import RenderedDocument, Renderer, RendererUnavailable, RenderError
 from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, SYNTAX_ERROR, TOO_COMPLEX, LoadIssue, Map
@@ -172,7 +173,9 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
         # secret values out (hooklint.sources.redact): the inputs', a chart's values, the Application's
         detail = redact_render_error(detail, exc, folder, root, helm=source_type != KUSTOMIZE,
                                      extra_values=[helm.values] if helm is not None else (),
-                                     parameters=[(n, v) for n, v, _ in helm.parameters] if helm is not None else ())  # fmt: skip
+                                     parameters=[(n, v) for n, v, _ in helm.parameters] if helm is not None else (),
+                                     file_parameters=helm.file_parameters if helm is not None else (),
+                                     names=_names(application, helm))  # fmt: skip
         loaded.issues.append((LoadIssue(kind, Span.point(line, column), detail, path=where), 0))
         return loaded, [], None, {}
     except RendererUnavailable as exc:
@@ -182,7 +185,11 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     for omission in rendering.omitted:  # a partial rendering: HL009 where each left-out entry is written
         detail = f"{omission.message}. {omission.argocd_renders}. hooklint {omission.done}, so {omission.unchecked}"
         if hide is None:  # every omission's message has the same inputs: the folder's files, read once
-            hide = render_error_redactor(RenderError(detail, omission.path), folder, root, helm=source_type != KUSTOMIZE)
+            hide = render_error_redactor(RenderError(detail, omission.path), folder, root, helm=source_type != KUSTOMIZE,
+                                         extra_values=[helm.values] if helm is not None else (),
+                                         parameters=[(n, v) for n, v, _ in helm.parameters] if helm is not None else (),
+                                         file_parameters=helm.file_parameters if helm is not None else (),
+                                         names=_names(application, helm))  # fmt: skip
         detail = hide(detail)
         where = None if os.path.normpath(omission.path) == os.path.normpath(manifest_file) else omission.path
         loaded.issues.append((LoadIssue(NOT_RENDERED, Span.point(omission.line, omission.column), detail,
@@ -215,6 +222,13 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
             placed.update(path for _, path, _ in item.placement.entries)
     comments = {path: sources.comments(path) for path in sorted(placed - {loaded.path})}
     return loaded, rendered, rendering.renderer, {path: found for path, found in comments.items() if found}
+
+
+def _names(application: ApplicationSource | None, helm: Any) -> list[str | None]:
+    """What names the application (its Application's name and destination namespace, its Helm
+    release name), which a message may quote and which are never secret values."""
+    names = [application.name, application.namespace] if application is not None else []
+    return names + ([getattr(helm, "release_name", None)] if helm is not None else [])
 
 
 def _check_named_paths(rendering, root: str, manifest_file: str, fetched: list[str] | None = None) -> None:
@@ -270,8 +284,9 @@ def chart_value_secrets(folder: str, root: str, options: Any, max_file_size: int
     """:func:`~hooklint.sources.redact.value_secrets` of the Helm chart in ``folder``: its
     ``values.yaml`` and its subcharts' (``charts/*/values.yaml``), and of the Application's
     ``spec.source.helm`` (``options``, plain values): its ``valueFiles`` (relative to the chart, or
-    to ``root`` with a leading ``/``), ``values`` / ``valuesObject`` and ``parameters``. Only files
-    that resolve inside ``root`` and are regular, UTF-8 and at most ``max_file_size`` are read."""
+    to ``root`` with a leading ``/``), ``values`` / ``valuesObject`` and ``parameters``, and the
+    contents of its ``fileParameters`` files (:func:`~hooklint.sources.redact.file_parameter_secrets`).
+    Only files that resolve inside ``root`` and are regular, UTF-8 and at most ``max_file_size`` are read."""
     real_root = facts.realpath(root)
     paths = [os.path.join(folder, "values.yaml")]
     charts = os.path.join(folder, "charts")
@@ -300,7 +315,10 @@ def chart_value_secrets(folder: str, root: str, options: Any, max_file_size: int
     for parameter in written if isinstance(written, list) else []:
         if isinstance(parameter, dict) and isinstance(parameter.get("name"), str) and isinstance(parameter.get("value"), str):
             parameters.append((parameter["name"], parameter["value"]))
-    return value_secrets(texts, parameters)
+    files = helm.get("fileParameters")
+    file_parameters = [(p["name"], p["path"]) for p in (files if isinstance(files, list) else [])
+                       if isinstance(p, dict) and isinstance(p.get("name"), str) and isinstance(p.get("path"), str)]  # fmt: skip
+    return file_parameter_secrets(file_parameters, folder, root, value_secrets(texts, parameters))
 
 
 def comments_of(path: str, config: Config) -> list:
