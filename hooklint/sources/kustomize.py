@@ -75,11 +75,24 @@ import yaml
 
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint.files import FileTooLarge, NotRegularFile, file_problem, make_dirs, problem_of, read_bytes, remove_tree, walk_tree
-from hooklint.loader import within
+from hooklint.loader import FileRejected, decode_manifest, within
 from hooklint.sources import bounded, facts, partial, sandbox
 from hooklint.sources.cache import cached, input_key
 from hooklint.sources.discovery import KUSTOMIZATION_NAMES, is_component
-from hooklint.sources.kustomize_spec import ambiguous_key, canonical, fetched_by_kustomize, go_fold, is_remote_file
+from hooklint.sources.kustomize_spec import (
+    GoComposer,
+    ReadKustomization,
+    Unreadable,
+    ambiguous_key,
+    canonical,
+    fetched_by_kustomize,
+    go_decode,
+    go_fold,
+    go_value,
+    is_remote_file,
+    node_strings,
+    read_kustomization,
+)
 from hooklint.sources.redact import tagging_inputs
 from hooklint.sources.rendered import (
     Omission,
@@ -546,20 +559,22 @@ class _Inputs:
         path = os.path.join(directory, name)
         self.contained(path, path, regular=True)
         try:
-            text = read_bytes(path, self.max_file_size).decode("utf-8")
-            config = yaml.load(text, Loader=_Loader)
-            node = yaml.compose(text, Loader=_Loader)
+            text, read = read_kustomization_file(path, self.max_file_size)
         except (NotRegularFile, FileTooLarge) as error:
             raise RenderError(f"the kustomization is {problem_of(error)}: not read", self.to_user(path)) from None
         except YamlTooComplex as error:  # an alias bomb: refused here, before anything walks it
             mark = error.problem_mark
             raise RenderError(str(error.problem), self.to_user(path), *((mark.line + 1, mark.column + 1) if mark else (1, 1)))
-        except (OSError, UnicodeDecodeError, yaml.YAMLError):
-            self.exact = False  # kustomize says what is wrong
-            return
-        if not isinstance(config, dict):
-            self.exact = False
-            return
+        except Unreadable as error:  # fail closed: kustomize is never started on what hooklint cannot read as it does
+            raise RenderError(f"{self.to_user(path)}: {error}", self.to_user(path), error.line, error.column) from None
+        except OSError as error:
+            raise RenderError(f"the kustomization could not be read ({error.strerror}): not rendered",
+                              self.to_user(path)) from None  # fmt: skip
+        node = read.node
+        try:
+            config = go_decode(canonical(read.value))
+        except Unreadable as error:
+            raise RenderError(f"{self.to_user(path)}: {error}", self.to_user(path)) from None
         twice = ambiguous_key(node)
         if twice is not None:
             field, first, second = twice
@@ -570,7 +585,7 @@ class _Inputs:
                 f"keys {first.value!r} (line {first.start_mark.line + 1}) and {second.value!r} both set "
                 f"{field}: {why}; keep one key",
                 self.to_user(path), second.start_mark.line + 1, second.start_mark.column + 1)  # fmt: skip
-        self.kustomization(path, text, canonical(config), node)
+        self.kustomization(path, text, config, node)
 
     def leave_out(self, path: str, field: str, index: int | None, position: tuple[int, int], message: str,
                   argocd_renders: str = "Argo CD fetches it when it renders the application") -> None:  # fmt: skip
@@ -765,26 +780,45 @@ class _Inputs:
         else:
             sources = [(target, None)]
         for source, inline in sources:
-            try:
+            try:  # every document, composed without typing; valued as go-yaml v2 values it
                 if inline is None:
                     self.contained(source, kustomization, regular=True)
-                    inline = read_bytes(source, self.max_file_size).decode("utf-8")
-                objects = list(yaml.load_all(inline, Loader=_Loader))
-            except (OSError, UnicodeDecodeError, yaml.YAMLError):
-                continue
-            for obj in objects:
+                    inline = decode_manifest(read_bytes(source, self.max_file_size))
+                nodes = [n for n in yaml.compose_all(inline, Loader=GoComposer) if n is not None]
+                objects = [(go_value(n), n) for n in nodes]
+            except (OSError, FileRejected, yaml.YAMLError, Unreadable) as error:
+                # fail closed: hooklint cannot tell whether it configures a function or names a URL
+                why = error.strerror if isinstance(error, OSError) else str(error).splitlines()[0] if str(error) else "invalid YAML"
+                raise RenderError(
+                    f"{field} entry {entry!r}: hooklint cannot read {self.to_user(source)} as kustomize reads it "
+                    f"({why}), so it cannot tell whether it runs a plugin or fetches a URL: kustomize is not run",
+                    self.to_user(kustomization), *_position_of(text, entry)) from None  # fmt: skip
+            for obj, node in objects:
                 function = _function_of(obj)
                 if function:
                     raise RenderError(
                         f"{field} entry {entry!r} is {'an' if function[0] in 'aeiou' else 'a'} {function} KRM function ({obj.get('kind')}): {PLUGIN_HINT}",
                         self.to_user(kustomization), *_position_of(text, entry))  # fmt: skip
-                remote = next(_remote_strings(obj), None)
+                remote = next(_remote_strings(obj), None) or next(_remote_strings(node_strings(node)), None)
                 if remote is not None:  # a builtin's own file (PatchTransformer path, generator files)
                     raise RenderError(
                         f"{field} entry {entry!r} configures {obj.get('kind') if isinstance(obj, dict) else 'a plugin'}"
                         f" with {remote!r}, which kustomize fetches: it needs the network; {NETWORK_HINT}",
                         self.to_user(kustomization), *_position_of(text, entry), needs_network=True,
                         unchecked=REMOTE_ENTRY_UNCHECKED)  # fmt: skip
+
+
+def read_kustomization_file(path: str, max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> tuple[str, ReadKustomization]:
+    """The text of the kustomization file ``path`` (decoded as go-yaml decodes it: UTF-8, or UTF-16
+    or UTF-32 with a BOM; the BOM removed) and what kustomize reads from it
+    (:func:`~hooklint.sources.kustomize_spec.read_kustomization`). Raises what
+    :func:`~hooklint.files.read_bytes` raises, :class:`Unreadable` (bytes go-yaml refuses, or a
+    kustomization hooklint cannot read as kustomize does) and ``YamlTooComplex``."""
+    try:
+        text = decode_manifest(read_bytes(path, max_file_size))
+    except FileRejected as error:
+        raise Unreadable(f"invalid Kustomization: {error}") from None
+    return text, read_kustomization(text)
 
 
 def _needs_network(kustomization: str, field: str, entry: str) -> bool:
@@ -1146,25 +1180,19 @@ def _prepare(app: str, options: KustomizeOptions, user_file: str) -> tuple[set[s
     if name is None:
         return set(), True  # kustomize says so
     path = os.path.join(app, name)
-    with open(path, "rb") as handle:
-        try:
-            text = handle.read().decode("utf-8")
-        except UnicodeDecodeError:
-            return set(), True  # not UTF-8: kustomize says what is wrong, as Argo CD's does
-    try:
-        config = yaml.load(text, Loader=_Loader)
-        node = yaml.compose(text, Loader=_Loader)
-    except yaml.YAMLError:
+    try:  # as kustomize reads it (the walk refused the user's file when hooklint could not)
+        text, read = read_kustomization_file(path, 1 << 62)
+    except (OSError, Unreadable, yaml.YAMLError):
         return set(), True  # kustomize says what is wrong, at the user's line
-    if not isinstance(config, dict):
-        return set(), True
+    config, node = read.value, read.node
     try:
         changed = apply_options(config, options, app, name)
     except RenderError as error:
         raise RenderError(error.message, user_file) from None
     existing = _get(config, "buildMetadata")
     requested = {m for m in _list(existing) if isinstance(m, str)}
-    if not changed and existing is None and not node.flow_style and not text.rstrip().endswith("..."):
+    if (not changed and existing is None and not node.flow_style and not text.rstrip().endswith("...") and read.plain
+            and not read.more):  # fmt: skip  # appended lines would land in a later document
         text += ("" if text.endswith("\n") or not text else "\n") + "buildMetadata:\n"
         text += "".join(f"- {m}\n" for m in BUILD_METADATA)
         same_lines = True

@@ -20,15 +20,32 @@ case, whatever exists on disk: a local folder named ``http:`` does not make
 ``git.NewRepoSpecFromURL`` parses (``api/internal/git/repospec.go``: ``git::`` prefixes, ``ssh://``,
 ``https://``, ``http://``, ``file://``, ``user@host:path``, ``github.com/org/repo``) before it looks
 at the local file system. :func:`is_remote_file` and :func:`is_repo_spec` port both.
+
+Values. kustomize reads a kustomization's bytes (``api/internal/target/kusttarget.go`` ``Load``)
+with ``Kustomization.Unmarshal``: ``sigs.k8s.io/yaml`` v1.4 ``YAMLToJSON`` decodes the *first*
+document only with its go-yaml v2 fork (``goyaml.v2/decode.go``, ``resolve.go``) into Go values,
+then ``encoding/json`` decodes that JSON into the struct. PyYAML disagrees with it on purpose-built
+input: a second ``---`` document (PyYAML's ``load`` refuses the file), an unknown ``!tag`` (a
+string for Go, an error for PyYAML), ``2024-01-01`` (a string for Go, a date for PyYAML),
+``!!binary`` (decoded base64 for Go), merge keys (go-yaml v2 writes a ``<<`` mapping into the map
+where it stands, so a key before it is overwritten: the YAML spec, and PyYAML, keep it), a JSON
+``null`` list entry (``""`` for Go). :func:`read_kustomization` reads the value kustomize decodes,
+and raises :class:`Unreadable` (HL007: the renderer is never started) wherever it cannot be sure
+of it, or kustomize itself would refuse the file.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import posixpath
 import re
+from dataclasses import dataclass
 from typing import Any
 
 import yaml
+
+from hooklint.yamlio import BINARY, BOOL, FLOAT, INT, MERGE, NULL, STR, TIMESTAMP, BoundedLoader, YamlTooComplex, go_resolve_plain
 
 # --- keys -----------------------------------------------------------------------------------------
 
@@ -241,3 +258,247 @@ ROOT_FIELDS = ("resources", "bases", "components", "generators", "transformers",
 def fetched_by_kustomize(entry: str, field: str) -> bool:
     """Whether kustomize would reach the network for ``entry`` of ``field``."""
     return is_remote_file(entry) or (field in ROOT_FIELDS and is_repo_spec(entry))
+
+
+# --- values: the kustomization kustomize decodes ---------------------------------------------------
+
+
+class Unreadable(ValueError):
+    """A kustomization hooklint cannot read the way kustomize does, or that kustomize refuses:
+    ``str()`` says why; ``line`` and ``column`` (1-based) where, when known."""
+
+    def __init__(self, message: str, line: int = 1, column: int = 1):
+        super().__init__(message)
+        self.line = line
+        self.column = column
+
+
+@dataclass(frozen=True, slots=True)
+class ReadKustomization:
+    """A kustomization as kustomize decodes it: ``value`` the mapping ``YAMLToJSON`` gives (keys as
+    written, every key of one field kept: :func:`canonical` merges them), ``node`` the composed first
+    document (positions only: its scalars' tags are not PyYAML's), ``more`` whether the text holds
+    anything after that document (kustomize never reads it), ``plain`` whether every top-level key
+    is written as the text kustomize reads (no tag, no merge key), so that a line of the text can be
+    edited for a field."""
+
+    value: dict[str, Any]
+    node: yaml.MappingNode
+    more: bool
+    plain: bool
+
+
+#: The tag :class:`GoComposer` gives a plain scalar with no tag (typed as go-yaml v2 types it).
+_PLAIN = "!hooklint/plain"
+
+
+class GoComposer(BoundedLoader):
+    """The bounded loader (use it to compose, never to construct) composing scalars without PyYAML's typing: a plain scalar with no tag is
+    :data:`_PLAIN`, a quoted one (or one tagged ``!``) a string, as in go-yaml v2."""
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
+        if kind is yaml.ScalarNode:
+            return _PLAIN if implicit[0] else STR
+        return super().resolve(kind, value, implicit)
+
+
+def _short(tag: str) -> str:
+    return "!!" + tag[len("tag:yaml.org,2002:"):] if tag.startswith("tag:yaml.org,2002:") else tag
+
+
+def _scalar(node: yaml.ScalarNode) -> Any:
+    """A scalar as go-yaml v2 decodes it into ``interface{}`` (``decode.go`` ``scalar``,
+    ``resolve.go`` ``resolve``): timestamps stay text; ``!!binary`` is decoded; an explicit
+    ``!!int``/``!!float``/``!!bool``/``!!null`` must type as written; any other tag is a string."""
+    tag, text = node.tag, node.value
+    if tag == _PLAIN:
+        return go_resolve_plain(text)[1]
+    if tag == BINARY:  # base64.StdEncoding.DecodeString skips line breaks; json.Marshal needs UTF-8
+        try:
+            return base64.b64decode(text.replace("\n", "").replace("\r", ""), validate=True).decode("utf-8")
+        except (binascii.Error, ValueError):
+            raise Unreadable("!!binary value contains invalid base64 data, or bytes that are not UTF-8",
+                             *_at(node)) from None  # fmt: skip
+    if tag in (INT, FLOAT, BOOL, NULL, TIMESTAMP):
+        resolved, value = go_resolve_plain(text)
+        if resolved == tag or (tag == FLOAT and resolved == INT):
+            return float(value) if tag == FLOAT else text if tag == TIMESTAMP else value
+        raise Unreadable(f"yaml: cannot decode {_short(resolved)} `{text}` as a {_short(tag)}", *_at(node))
+    return text  # !!str, and every tag go-yaml does not resolve (!foo, !!map on a scalar...)
+
+
+def _at(node: yaml.Node) -> tuple[int, int]:
+    return node.start_mark.line + 1, node.start_mark.column + 1
+
+
+def _is_merge(node: yaml.Node) -> bool:
+    return isinstance(node, yaml.ScalarNode) and node.value == "<<" and node.tag in (_PLAIN, MERGE)
+
+
+def _json_key(key: Any) -> str:
+    """A Go map key as ``YAMLToJSON`` writes it (``convertToJSONableObject``)."""
+    if isinstance(key, str):
+        return key
+    if key is True or key is False:
+        return "true" if key else "false"
+    if key is None:
+        raise Unreadable("a null mapping key, which sigs.k8s.io/yaml cannot convert to JSON")
+    if isinstance(key, float):
+        return {float("inf"): "+Inf", float("-inf"): "-Inf"}.get(key, "NaN" if key != key else repr(key))
+    return str(key)
+
+
+def go_value(node: yaml.Node) -> Any:
+    """The Go value of ``node`` (composed by :class:`GoComposer`) as go-yaml v2 decodes it into
+    ``interface{}`` and ``YAMLToJSON`` converts it; raises :class:`Unreadable` where go-yaml fails.
+    Recursion is bounded: :class:`BoundedLoader` refused deeper nesting."""
+    if isinstance(node, yaml.ScalarNode):
+        return _scalar(node)
+    if isinstance(node, yaml.SequenceNode):
+        return [go_value(item) for item in node.value]
+    out: dict[str, Any] = {}
+    _into(node, out, {})
+    return out
+
+
+def _into(node: yaml.MappingNode, out: dict[str, Any], typed: dict[str, Any]) -> None:
+    """Decode the mapping ``node`` into ``out`` as go-yaml v2 ``decoder.mapping`` does: in order,
+    a merge key's mapping (or, last first, each mapping of its list) written where it stands.
+    ``typed`` remembers each JSON key's Go key: two Go keys of one JSON key (``1`` and ``"1"``)
+    reach kustomize in Go's random map order, and are refused."""
+    for key_node, value_node in node.value:
+        if _is_merge(key_node):
+            sources = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
+            if not all(isinstance(s, yaml.MappingNode) for s in sources):
+                raise Unreadable("yaml: map merge requires map or sequence of maps as the value", *_at(value_node))
+            for source in reversed(sources) if isinstance(value_node, yaml.SequenceNode) else sources:
+                _into(source, out, typed)
+            continue
+        key = go_value(key_node)
+        if isinstance(key, (dict, list)):
+            raise Unreadable("yaml: invalid map key: a mapping or list is used as a key", *_at(key_node))
+        name = _json_key(key)
+        if name in typed and type(typed[name]) is not type(key):
+            raise Unreadable(f"two keys of one mapping are both written {name!r} in JSON (one is not a string): "
+                             "kustomize reads one of them at random", *_at(key_node))  # fmt: skip
+        typed[name] = key
+        out[name] = go_value(value_node)
+
+
+def read_kustomization(text: str) -> ReadKustomization:
+    """The kustomization ``text`` (decoded, a BOM removed) as kustomize v5.5.0 decodes it (module
+    docstring, *Values*). Raises :class:`Unreadable` for what kustomize refuses (a YAML error, a
+    first document that is not a mapping, a value of the wrong type for its field:
+    :func:`go_decode`) and for what hooklint cannot read as it does; :class:`YamlTooComplex` for an
+    alias bomb or nesting beyond the limits."""
+    loader = GoComposer(text)
+    try:
+        try:
+            node = loader.get_node() if loader.check_node() else None
+        except YamlTooComplex:
+            raise
+        except yaml.MarkedYAMLError as error:
+            mark = error.problem_mark or error.context_mark
+            line = mark.line + 1 if mark is not None else 1
+            raise Unreadable(f"invalid Kustomization: yaml: line {line}: {error.problem or error.context}",
+                             line, mark.column + 1 if mark is not None else 1) from None  # fmt: skip
+        except yaml.YAMLError as error:
+            raise Unreadable(f"invalid Kustomization: yaml: {str(error).splitlines()[0]}") from None
+        try:
+            more = loader.check_node()
+        except yaml.YAMLError:
+            more = True
+    finally:
+        loader.dispose()
+    if node is None:
+        raise Unreadable("the kustomization is empty, which kustomize refuses")
+    if not isinstance(node, yaml.MappingNode):
+        raise Unreadable("the kustomization's first document is not a mapping (kustomize reads only that document, "
+                         "and cannot decode it)", *_at(node))  # fmt: skip
+    value = go_value(node)
+    plain = all(isinstance(k, yaml.ScalarNode) and k.tag in (_PLAIN, STR) and not _is_merge(k) and
+                isinstance(go_value(k), str) for k, _ in node.value)  # fmt: skip
+    return ReadKustomization(value, node, more, plain)
+
+
+#: The Go type of every field of the ``Kustomization`` struct (and the struct levels below it) that
+#: names a file, folder or URL, for :func:`go_decode`: ``"string"``, ``"[]string"``,
+#: ``"map[string]string"``, or a struct (a dict of its fields) / list of structs (a 1-list).
+PATH_FIELD_TYPES: dict[str, Any] = {
+    "resources": "[]string", "components": "[]string", "bases": "[]string", "crds": "[]string",
+    "configurations": "[]string", "generators": "[]string", "transformers": "[]string", "validators": "[]string",
+    "patchesStrategicMerge": "[]string", "openapi": "map[string]string",
+    "patches": [{"path": "string"}], "patchesJson6902": [{"path": "string"}], "replacements": [{"path": "string"}],
+    "configMapGenerator": [{"files": "[]string", "envs": "[]string", "env": "string"}],
+    "secretGenerator": [{"files": "[]string", "envs": "[]string", "env": "string"}],
+    "helmGlobals": {"chartHome": "string", "configHome": "string"},
+    "helmCharts": [{"valuesFile": "string", "additionalValuesFiles": "[]string", "repo": "string"}],
+    "helmChartInflationGenerator": [{"chartHome": "string", "chartRepoUrl": "string", "values": "string",
+                                     "valuesLocal": "map[string]string"}],
+}  # fmt: skip
+
+_JSON_TYPES = {str: "string", bool: "bool", int: "number", float: "number", dict: "object", list: "array"}
+
+
+def go_decode(config: dict[str, Any]) -> dict[str, Any]:
+    """``config`` (:func:`canonical`) with the fields of :data:`PATH_FIELD_TYPES` decoded as
+    ``encoding/json`` decodes them into their Go types: ``null`` where a string is expected is
+    ``""`` (an entry kustomize reads), a ``null`` field or list item is its zero value; a value of
+    another JSON type (a number, a list where a string is expected) raises :class:`Unreadable` with
+    Go's message, as kustomize fails on it before it reads anything the kustomization names."""
+
+    def decode(value: Any, shape: Any, where: str) -> Any:
+        if value is None:
+            return "" if shape == "string" else None
+        wrong = Unreadable(f"invalid Kustomization: json: cannot unmarshal {_JSON_TYPES.get(type(value), 'value')} "
+                           f"into Go struct field {where} of type {_go_type(shape)}")  # fmt: skip
+        if shape == "string":
+            if not isinstance(value, str):
+                raise wrong
+            return value
+        if shape == "[]string" or isinstance(shape, list):
+            if not isinstance(value, list):
+                raise wrong
+            item = "string" if shape == "[]string" else shape[0]
+            return [decode(v, item, where) if v is not None or item == "string" else {} for v in value]
+        if shape == "map[string]string":
+            if not isinstance(value, dict):
+                raise wrong
+            return {k: decode(v, "string", f"{where}.{k}") for k, v in value.items()}
+        if not isinstance(value, dict):
+            raise wrong
+        return {k: decode(v, shape[k], f"{where}.{k}") if k in shape else v for k, v in value.items()}
+
+    return {k: decode(v, PATH_FIELD_TYPES[k], f"Kustomization.{k}") if k in PATH_FIELD_TYPES else v
+            for k, v in config.items()}  # fmt: skip
+
+
+def _go_type(shape: Any) -> str:
+    if isinstance(shape, str):
+        return shape
+    return "[]struct" if isinstance(shape, list) else "struct"
+
+
+def node_strings(node: yaml.Node | None) -> list[str]:
+    """Every scalar's text in the composed ``node`` (keys, values, and the values a merge key
+    would hide), a ``!!binary`` one also decoded; each node once, however often aliases repeat
+    it. Wider than any decoder's view, so that a URL is found however a reader resolves the YAML."""
+    found: list[str] = []
+    stack, seen = [node] if node is not None else [], set()
+    while stack:
+        item = stack.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, yaml.ScalarNode):
+            found.append(item.value)
+            if item.tag == BINARY:
+                try:
+                    found.append(base64.b64decode(item.value.replace("\n", "").replace("\r", "")).decode("utf-8", "replace"))
+                except (binascii.Error, ValueError):
+                    pass
+        elif isinstance(item, yaml.MappingNode):
+            stack.extend(part for pair in item.value for part in pair)
+        elif isinstance(item, yaml.SequenceNode):
+            stack.extend(item.value)
+    return found
