@@ -738,7 +738,8 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
                 value = text
             elif tag in _TYPED_TAGS:
                 resolved, typed = resolve(text)
-                value = typed if resolved == tag else text
+                # go-yaml v2 resolve.go: !!float takes an integer as a float; another mismatch fails there
+                value = typed if resolved == tag else float(typed) if tag == FLOAT and resolved == INT else text
                 is_merge_key = tag == MERGE
             else:
                 value = text
@@ -783,12 +784,8 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
             end = value._end = base + event.end_mark.index
             start = value._start
             merges = closed.merges
-            if merges:
+            if merges:  # already written into the mapping where each merge key stands
                 value._merged = merges
-                for source in merges:  # explicit keys win over merged ones (YAML merge key spec)
-                    for key, item in source.items():
-                        if key not in value:
-                            value[key] = item
             anchor = closed.anchor
             if anchor is not None:
                 open_anchors.discard(anchor)
@@ -850,19 +847,28 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
         frame.key = nokey
         mapping = frame.container
         if key is merge:
+            # go-yaml v2 decode.go (mapping, merge): a merge key writes its mapping, or each mapping
+            # of its list last first (the first wins), into the map where it stands: over the keys
+            # written before it, under the keys after it; any other value fails the document
             if isinstance(value, MapType):
                 sources = [value]
-            elif isinstance(value, SeqType):
-                sources = [v for v in value if isinstance(v, MapType)]
+            elif isinstance(value, SeqType) and all(v.__class__ is MapType for v in value):
+                sources = list(value)
             else:
-                sources = []
-            if frame.merges is None:
-                frame.merges = sources
-            else:
-                frame.merges.extend(sources)
+                raise YamlSyntaxError("map merge requires map or sequence of maps as the value",
+                                      pos.point(start), start, doc_start)  # fmt: skip
+            merged_keys = set()
+            for source in reversed(sources):
+                mapping.update(source)
+                merged_keys.update(source)
+            places = frame.places
+            if merged_keys.intersection(places[0::5]):  # their spans now come from the merged mapping
+                places[:] = [part for i in range(0, len(places), 5) if places[i] not in merged_keys
+                             for part in places[i:i + 5]]  # fmt: skip
+            frame.merges = sources + (frame.merges or [])  # for spans: the last merge key first
             continue
         places = frame.places
-        if key in mapping:  # the key was there already
+        if key in mapping and (frame.merges is None or key in places[0::5]):  # written before, not merged
             first = next(places[i + 1] for i in range(0, len(places), 5) if places[i] == key)
             parent = _field_path(stack[:-1])
             _add_issue(issues, LoadIssue(

@@ -405,3 +405,56 @@ def test_the_reader_agrees_with_go(text):
     except Exception as exc:  # noqa: BLE001 - no library for this machine
         pytest.skip(f"the Helm SDK does not load here: {exc}")
     assert spec.read_kustomization(text).value == go
+
+
+# --- manifests: merge keys as Argo CD's go-yaml v2 reads them ---------------------------------------
+
+DIGEST = "sha256:" + "a" * 64
+MERGED_HOOK = f"""apiVersion: batch/v1
+kind: Job
+metadata:
+  name: migrate
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  backoffLimit: 1
+  activeDeadlineSeconds: 600
+  template:
+    spec:
+      restartPolicy: Never
+      automountServiceAccountToken: false
+      serviceAccountName: migrate
+      containers:
+      - name: migrate
+        image: ghcr.io/acme/migrate@{DIGEST}
+        <<: {{image: "docker.io/evil/miner:latest"}}
+"""
+
+
+def test_a_merge_key_after_a_field_sets_it_as_argo_cd_reads_it():
+    """Argo CD reads manifests with sigs.k8s.io/yaml: go-yaml v2 writes a merge key's mapping where
+    it stands, over the image written before it. Before, hooklint kept the explicit image (the YAML
+    spec's rule, PyYAML's) and checked a pinned image the cluster never ran: no finding."""
+    from hooklint.pipeline import lint_text
+
+    findings = lint_text(MERGED_HOOK)
+    assert [(f.rule_id, f.span.line, f.span.column) for f in findings if f.rule_id == "HL102"] == [("HL102", 18, 21)]
+
+
+def test_a_merge_of_anything_but_mappings_fails_the_document_as_in_go():
+    from hooklint.yamlio import YamlSyntaxError, parse_documents
+
+    with pytest.raises(YamlSyntaxError, match="map merge requires map or sequence of maps as the value"):
+        parse_documents("a: 1\n<<: [{b: 2}, 3]\n")
+
+
+@pytest.mark.parametrize("text", GO_CASES[1:4])
+def test_the_manifest_reader_agrees_with_go_on_merge_keys(text):
+    helm = pytest.importorskip("helm_python")
+    from hooklint.yamlio import parse_documents
+
+    try:
+        go = helm.values_from_yaml(text)
+    except Exception as exc:  # noqa: BLE001 - no library for this machine
+        pytest.skip(f"the Helm SDK does not load here: {exc}")
+    assert parse_documents(text)[0].value == go
