@@ -935,6 +935,17 @@ class BoundedLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ign
         return _measured(self, super().get_node)
 
 
+class BoundedPythonLoader(yaml.SafeLoader):
+    """:class:`BoundedLoader` on PyYAML's pure-Python parser and composer, for a composer that must
+    see each event's own tag (libyaml's composer hands ``! x`` to the resolver as if untagged)."""
+
+    def get_single_node(self):
+        return _measured(self, super().get_single_node)
+
+    def get_node(self):
+        return _measured(self, super().get_node)
+
+
 def _measured(loader: Any, compose: Any) -> Any:
     try:
         node = compose()

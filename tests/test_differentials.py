@@ -458,3 +458,74 @@ def test_the_manifest_reader_agrees_with_go_on_merge_keys(text):
     except Exception as exc:  # noqa: BLE001 - no library for this machine
         pytest.skip(f"the Helm SDK does not load here: {exc}")
     assert parse_documents(text)[0].value == go
+
+
+# --- property: the readers against go-yaml v2 itself ------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_WORDS = ["a", "y", "n", "yes", "off", "~", "null", "2024-01-01", "2001-12-14t21:59:43.10-05:00", "1_000", "0x1F",
+          "0o17", "017", "1e3", ".5", "-.inf", ".NaN", "+12", "0b101", "-0b101", "1:20", "=", "<<", "../x", "http://h/x"]
+_TAGS = ["", "!x ", "!!str ", "!!int ", "!!float ", "!!bool ", "!!null ", "!!timestamp ", "!!binary ", "! ", "!!map "]
+
+
+@st.composite
+def _scalars(draw):
+    word = draw(st.sampled_from(_WORDS))
+    tag = draw(st.sampled_from(_TAGS))
+    if tag == "!!binary ":
+        word = base64.b64encode(word.encode()).decode()
+    style = draw(st.sampled_from(["plain", "single", "double"]))
+    if style == "single" or (style == "plain" and word in ("<<", "=")):
+        return f"{tag}'{word}'"
+    return f'{tag}"{word}"' if style == "double" else f"{tag}{word}"
+
+
+def _flow(draw, depth: int) -> str:
+    kind = draw(st.sampled_from(["scalar", "scalar", "list", "map", "alias"] if depth < 3 else ["scalar"]))
+    if kind == "scalar":
+        return draw(_scalars())
+    if kind == "alias":
+        return "*anchor"
+    if kind == "list":
+        return "[" + ", ".join(_flow(draw, depth + 1) for _ in range(draw(st.integers(0, 3)))) + "]"
+    keys = draw(st.lists(st.sampled_from(["resources", "a", "b", "<<", "y", "1", "'1'"]), max_size=3))
+    return "{" + ", ".join(f"{k}: {_flow(draw, depth + 1) if k != '<<' else '*anchor'}" for k in keys) + "}"
+
+
+@st.composite
+def _documents(draw):
+    lines = ["anchor: &anchor {resources: [a], b: 2}"]
+    for key in draw(st.lists(st.sampled_from(["resources", "a", "b", "<<", "c", "y", "2024-01-01", "!x d"]),
+                             min_size=1, max_size=5)):  # fmt: skip
+        value = draw(st.sampled_from(["*anchor", "[*anchor, {c: 3}]"])) if key == "<<" else _flow(draw, 0)
+        lines.append(f"{key}: {value}")
+    text = "\n".join(lines) + "\n"
+    return text + draw(st.sampled_from(["", "---\nresources: [z]\n", "--- [\n"]))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(_documents())
+def test_the_kustomization_and_manifest_readers_agree_with_go_yaml_v2(text):
+    """Whenever go-yaml v2 (through Helm's Go library: sigs.k8s.io/yaml, the reader of kustomize
+    and of Argo CD) reads a text, hooklint's kustomization reader reads the same value or refuses
+    the file; its manifest reader reads the same first document."""
+    helm = pytest.importorskip("helm_python")
+    from hooklint.yamlio import DocumentTooComplex, YamlSyntaxError, parse_documents
+
+    try:
+        go = helm.values_from_yaml(text)
+    except Exception:  # noqa: BLE001 - Go refuses it: kustomize fails, nothing is read
+        return
+    try:
+        ours = spec.read_kustomization(text).value
+    except spec.Unreadable:
+        ours = None  # refused: HL007, kustomize never starts
+    assert ours is None or ours == go, text
+    try:
+        first = parse_documents(text.split("\n---\n")[0] + "\n")[0].value
+    except (YamlSyntaxError, DocumentTooComplex):
+        return
+    if not any(tag in text for tag in ("!!int ", "!!float ", "!!bool ", "!!null ", "!!binary ")):
+        assert first == go, text

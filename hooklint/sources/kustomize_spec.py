@@ -45,7 +45,19 @@ from typing import Any
 
 import yaml
 
-from hooklint.yamlio import BINARY, BOOL, FLOAT, INT, MERGE, NULL, STR, TIMESTAMP, BoundedLoader, YamlTooComplex, go_resolve_plain
+from hooklint.yamlio import (
+    BINARY,
+    BOOL,
+    FLOAT,
+    INT,
+    MERGE,
+    NULL,
+    STR,
+    TIMESTAMP,
+    BoundedPythonLoader,
+    YamlTooComplex,
+    go_resolve_plain,
+)
 
 # --- keys -----------------------------------------------------------------------------------------
 
@@ -292,14 +304,23 @@ class ReadKustomization:
 _PLAIN = "!hooklint/plain"
 
 
-class GoComposer(BoundedLoader):
-    """The bounded loader (use it to compose, never to construct) composing scalars without PyYAML's typing: a plain scalar with no tag is
-    :data:`_PLAIN`, a quoted one (or one tagged ``!``) a string, as in go-yaml v2."""
+class GoComposer(BoundedPythonLoader):
+    """A bounded loader (use it to compose, never to construct) composing scalars without PyYAML's
+    typing: a plain scalar with no tag is :data:`_PLAIN`; a quoted one, or one tagged ``!``, a
+    string, as in go-yaml v2 (``resolve("!", ...)`` does not resolve). The pure-Python composer,
+    which sees the event's tag: libyaml's hands ``! y`` to the resolver as a plain ``y``."""
 
     def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
         if kind is yaml.ScalarNode:
             return _PLAIN if implicit[0] else STR
         return super().resolve(kind, value, implicit)
+
+    def compose_scalar_node(self, anchor: Any) -> yaml.ScalarNode:
+        bang = self.peek_event().tag == "!"
+        node = super().compose_scalar_node(anchor)
+        if bang:
+            node.tag = STR
+        return node
 
 
 def _short(tag: str) -> str:
@@ -351,7 +372,7 @@ def _json_key(key: Any) -> str:
 def go_value(node: yaml.Node) -> Any:
     """The Go value of ``node`` (composed by :class:`GoComposer`) as go-yaml v2 decodes it into
     ``interface{}`` and ``YAMLToJSON`` converts it; raises :class:`Unreadable` where go-yaml fails.
-    Recursion is bounded: :class:`BoundedLoader` refused deeper nesting."""
+    Recursion is bounded: :class:`GoComposer` refused deeper nesting."""
     if isinstance(node, yaml.ScalarNode):
         return _scalar(node)
     if isinstance(node, yaml.SequenceNode):
