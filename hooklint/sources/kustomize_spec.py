@@ -54,6 +54,7 @@ from hooklint.yamlio import (
     NULL,
     STR,
     TIMESTAMP,
+    BoundedLoader,
     BoundedPythonLoader,
     YamlTooComplex,
     go_resolve_plain,
@@ -419,6 +420,7 @@ def read_kustomization(text: str) -> ReadKustomization:
         except YamlTooComplex:
             raise
         except yaml.MarkedYAMLError as error:
+            error = _libyaml_error(text) or error  # go-yaml's words are libyaml's (it is a port)
             mark = error.problem_mark or error.context_mark
             line = mark.line + 1 if mark is not None else 1
             raise Unreadable(f"invalid Kustomization: yaml: line {line}: {error.problem or error.context}",
@@ -440,6 +442,21 @@ def read_kustomization(text: str) -> ReadKustomization:
     plain = all(isinstance(k, yaml.ScalarNode) and k.tag in (_PLAIN, STR) and not _is_merge(k) and
                 isinstance(go_value(k), str) for k, _ in node.value)  # fmt: skip
     return ReadKustomization(value, node, more, plain)
+
+
+def _libyaml_error(text: str) -> yaml.MarkedYAMLError | None:
+    """The error libyaml's parser finds in the first document of ``text``, if any."""
+    loader = BoundedLoader(text)
+    try:
+        if loader.check_node():
+            loader.get_node()
+    except yaml.MarkedYAMLError as error:
+        return error
+    except yaml.YAMLError:
+        return None
+    finally:
+        loader.dispose()
+    return None
 
 
 #: The Go type of every field of the ``Kustomization`` struct (and the struct levels below it) that
