@@ -857,7 +857,7 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
             else:
                 raise YamlSyntaxError("map merge requires map or sequence of maps as the value",
                                       pos.point(start), start, doc_start)  # fmt: skip
-            merged_keys = set()
+            merged_keys: set[str] = set()
             for source in reversed(sources):
                 mapping.update(source)
                 merged_keys.update(source)
