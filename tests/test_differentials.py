@@ -18,6 +18,7 @@ kustomization naming something outside."""
 from __future__ import annotations
 
 import base64
+import json
 import os
 import socket
 import sys
@@ -25,8 +26,11 @@ import threading
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from hooklint.cli import app as cli_app
 from hooklint.sources import bounded
+from hooklint.sources.helm import find_helm
 from hooklint.sources.kustomize import find_kustomize, render_kustomize
 from hooklint.sources import kustomize_spec as spec
 from hooklint.sources.kustomize_spec import KUSTOMIZATION_FIELDS, canonical
@@ -221,15 +225,17 @@ def test_a_tagged_url_is_never_fetched(repo, runs, listener, wrap):
 
 @needs_kustomize
 @pytest.mark.parametrize("text, message, line", [
-    ("resources:\n- cm.yaml\n- !!int x\n", "yaml: cannot decode !!str `x` as a !!int", 3),
+    ("resources:\n- cm.yaml\n- !!int x\n", "invalid Kustomization: yaml: cannot decode !!str `x` as a !!int", 3),
     ("resources:\n- cm.yaml\n- 5\n",
      "invalid Kustomization: json: cannot unmarshal number into Go struct field Kustomization.resources of type "
      "string", 1),
     ("", "the kustomization is empty, which kustomize refuses", 1),
     ("- cm.yaml\n", "the kustomization's first document is not a mapping (kustomize reads only that document, and "
      "cannot decode it)", 1),
-    ("resources:\n- cm.yaml\n<<: [cm.yaml]\n", "yaml: map merge requires map or sequence of maps as the value", 3),
-    ("resources:\n- !!binary '*'\n", "!!binary value contains invalid base64 data, or bytes that are not UTF-8", 2),
+    ("resources:\n- cm.yaml\n<<: [cm.yaml]\n", "invalid Kustomization: yaml: map merge requires map or sequence of maps as the value",
+     3),
+    ("resources:\n- !!binary '*'\n", "invalid Kustomization: yaml: !!binary value contains invalid base64 data (or "
+     "bytes that are not UTF-8)", 2),
     ("resources:\n- cm.yaml\n  bad: [\n",
      "invalid Kustomization: yaml: line 3: mapping values are not allowed in this context", 3),
 ])  # fmt: skip
@@ -529,3 +535,56 @@ def test_the_kustomization_and_manifest_readers_agree_with_go_yaml_v2(text):
         return
     if not any(tag in text for tag in ("!!int ", "!!float ", "!!bool ", "!!null ", "!!binary ")):
         assert first == go, text
+
+
+# --- Helm: Chart.yaml as Helm reads it ---------------------------------------------------------------
+
+needs_helm = pytest.mark.skipif(find_helm() is None, reason="no Helm: neither a helm binary nor helm-python-sdk")
+SEED_JOB = ("apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: seed\n  annotations:\n    argocd.argoproj.io/hook: "
+            "PreSync\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n      - name: s\n"
+            "        image: docker.io/evil/seed:latest\n")  # fmt: skip
+
+
+def lint_json(*paths: str) -> tuple[int, list[dict]]:
+    result = CliRunner().invoke(cli_app, ["lint", *paths, "-f", "json"])
+    return result.exit_code, json.loads(result.output)["findings"]
+
+
+@needs_helm
+def test_a_chart_dependency_a_merge_key_sets_is_checked_as_helm_reads_it(repo):
+    """go-yaml v2 lets a merge key written after ``dependencies: []`` set them: Helm reads a
+    ``file://`` dependency outside the repository that PyYAML (the explicit key wins) never showed
+    hooklint. Before: no dependency seen, Helm's own "missing in charts/" error."""
+    write(repo.parent, {"common/Chart.yaml": "apiVersion: v2\nname: common\nversion: 0.3.0\n",
+                        "common/templates/seed.yaml": SEED_JOB})  # fmt: skip
+    write(repo, {"shop/Chart.yaml": "apiVersion: v2\nname: shop\nversion: 1.2.0\ndependencies: []\n<<: {dependencies: "
+                 "[{name: common, version: 0.3.0, repository: 'file://../../common'}]}\n",
+                 "shop/templates/cm.yaml": CM})  # fmt: skip
+    code, findings = lint_json("shop")
+    assert code == 1
+    assert [(f["rule_id"], f["path"], f["message"]) for f in findings] == [(
+        "HL007", "shop/Chart.yaml", "Rendering failed: chart dependency common: file://../../common resolves outside "
+        "the repository; hooklint reads nothing outside it (and Argo CD's checkout of the repository does not hold "
+        "it). Argo CD's repo server fails the same way, so the application cannot sync; nothing of it is checked until "
+        "it renders.")]  # fmt: skip
+
+
+@needs_helm
+def test_a_chart_yaml_helm_reads_is_read_whatever_follows_its_first_document(repo):
+    """Helm reads the first document of ``Chart.yaml``; before, PyYAML refused the file (HL007)."""
+    write(repo, {"shop/Chart.yaml": "apiVersion: v2\nname: shop\nversion: 1.2.0\n---\nnotes: later\n",
+                 "shop/templates/seed.yaml": SEED_JOB})  # fmt: skip
+    code, findings = lint_json("shop")
+    assert "HL007" not in {f["rule_id"] for f in findings}
+    assert "HL102" in {f["rule_id"] for f in findings}
+
+
+@needs_helm
+def test_a_chart_yaml_hooklint_cannot_read_as_helm_does_is_hl007(repo):
+    write(repo, {"shop/Chart.yaml": "apiVersion: v2\nname: shop\nversion: 1.2.0\ndependencies: !!int x\n",
+                 "shop/templates/seed.yaml": SEED_JOB})  # fmt: skip
+    code, findings = lint_json("shop")
+    assert [(f["rule_id"], f["line"], f["message"]) for f in findings] == [(
+        "HL007", 4, "Rendering failed: shop/Chart.yaml is not YAML hooklint reads as Helm does: yaml: cannot decode "
+        "!!str `[redacted]` as a !!int. Argo CD's repo server fails the same way, so the application cannot sync; nothing of it "
+        "is checked until it renders.")]  # fmt: skip

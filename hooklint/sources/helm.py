@@ -60,7 +60,7 @@ import yaml
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint.files import FileTooLarge, NotRegularFile, file_problem, make_dirs, problem_of, read_bytes, remove_tree, walk_tree
 from hooklint.loader import within
-from hooklint.yamlio import BoundedLoader, YamlTooComplex
+from hooklint.yamlio import BoundedLoader, Unreadable, YamlTooComplex, go_first_document
 from hooklint.sources import bounded, facts, sandbox
 from hooklint.sources.cache import cached, input_key
 from hooklint.sources.redact import tagging_inputs
@@ -369,8 +369,11 @@ def _read_chart(folder: str, root: str, depth: int = 0, max_file_size: int = DEF
     _refuse_outside(chart_yaml, real_root, chart_yaml)
     try:
         text = read_bytes(chart_yaml, max_file_size).decode("utf-8-sig")
-        node = yaml.compose(text, Loader=BoundedLoader)
-        meta = yaml.load(text, Loader=BoundedLoader)
+        document = go_first_document(text)  # as Helm reads it: sigs.k8s.io/yaml, the first document
+        node, meta = document.node, document.value
+    except Unreadable as exc:  # fail closed: Helm may read it otherwise, and its dependencies go unchecked
+        raise RenderError(f"{chart_yaml} is not YAML hooklint reads as Helm does: {exc}", chart_yaml, exc.line,
+                          exc.column) from None  # fmt: skip
     except (NotRegularFile, FileTooLarge) as exc:
         raise RenderError(f"{chart_yaml} is {problem_of(exc)}: not read", chart_yaml) from None
     except OSError as exc:
@@ -431,16 +434,16 @@ def _refuse_outside(path: str, real_root: str, *where: Any, real: str | None = N
 
 def _requirements(folder: str, max_file_size: int, chart_yaml: str) -> list[Any]:
     """The ``dependencies`` of a Helm 2 chart's ``requirements.yaml`` (none without the file).
-    Raises RenderError (HL007) for one hooklint cannot read as YAML: Helm (go-yaml) may read it
-    otherwise, and its dependencies would go unchecked."""
+    Read as Helm reads it (:func:`~hooklint.yamlio.go_first_document`); RenderError (HL007) for one
+    hooklint cannot read so: Helm may read it otherwise, and its dependencies would go unchecked."""
     path = os.path.join(folder, "requirements.yaml")
     try:
-        data = yaml.load(read_bytes(path, max_file_size), Loader=BoundedLoader)
+        data = go_first_document(read_bytes(path, max_file_size).decode("utf-8-sig")).value
     except OSError:
         return []
-    except yaml.YAMLError as exc:
-        raise RenderError(f"{os.path.normpath(path)} is not YAML hooklint reads: {_one_line(str(exc))}",
-                          chart_yaml) from None  # fmt: skip
+    except (UnicodeDecodeError, Unreadable, yaml.YAMLError) as exc:
+        raise RenderError(f"{os.path.normpath(path)} is not YAML hooklint reads as Helm does: "
+                          f"{_one_line(str(exc))}", chart_yaml) from None  # fmt: skip
     deps = data.get("dependencies") if isinstance(data, dict) else None
     return deps if isinstance(deps, list) else []
 

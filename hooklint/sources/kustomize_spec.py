@@ -36,8 +36,6 @@ of it, or kustomize itself would refuse the file.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import posixpath
 import re
 from dataclasses import dataclass
@@ -45,20 +43,9 @@ from typing import Any
 
 import yaml
 
-from hooklint.yamlio import (
-    BINARY,
-    BOOL,
-    FLOAT,
-    INT,
-    MERGE,
-    NULL,
-    STR,
-    TIMESTAMP,
-    BoundedLoader,
-    BoundedPythonLoader,
-    YamlTooComplex,
-    go_resolve_plain,
-)
+from hooklint.yamlio import GO_PLAIN, STR, GoComposer, Unreadable, YamlTooComplex, go_first_document, go_value, is_merge_key, node_strings
+
+__all__ = ["GoComposer", "Unreadable", "YamlTooComplex", "go_value", "node_strings"]  # read here by kustomize.py
 
 # --- keys -----------------------------------------------------------------------------------------
 
@@ -276,16 +263,6 @@ def fetched_by_kustomize(entry: str, field: str) -> bool:
 # --- values: the kustomization kustomize decodes ---------------------------------------------------
 
 
-class Unreadable(ValueError):
-    """A kustomization hooklint cannot read the way kustomize does, or that kustomize refuses:
-    ``str()`` says why; ``line`` and ``column`` (1-based) where, when known."""
-
-    def __init__(self, message: str, line: int = 1, column: int = 1):
-        super().__init__(message)
-        self.line = line
-        self.column = column
-
-
 @dataclass(frozen=True, slots=True)
 class ReadKustomization:
     """A kustomization as kustomize decodes it: ``value`` the mapping ``YAMLToJSON`` gives (keys as
@@ -301,162 +278,28 @@ class ReadKustomization:
     plain: bool
 
 
-#: The tag :class:`GoComposer` gives a plain scalar with no tag (typed as go-yaml v2 types it).
-_PLAIN = "!hooklint/plain"
-
-
-class GoComposer(BoundedPythonLoader):
-    """A bounded loader (use it to compose, never to construct) composing scalars without PyYAML's
-    typing: a plain scalar with no tag is :data:`_PLAIN`; a quoted one, or one tagged ``!``, a
-    string, as in go-yaml v2 (``resolve("!", ...)`` does not resolve). The pure-Python composer,
-    which sees the event's tag: libyaml's hands ``! y`` to the resolver as a plain ``y``."""
-
-    def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
-        if kind is yaml.ScalarNode:
-            return _PLAIN if implicit[0] else STR
-        return super().resolve(kind, value, implicit)
-
-    def compose_scalar_node(self, anchor: Any) -> yaml.ScalarNode:
-        bang = self.peek_event().tag == "!"
-        node = super().compose_scalar_node(anchor)
-        if bang:
-            node.tag = STR
-        return node
-
-
-def _short(tag: str) -> str:
-    return "!!" + tag[len("tag:yaml.org,2002:"):] if tag.startswith("tag:yaml.org,2002:") else tag
-
-
-def _scalar(node: yaml.ScalarNode) -> Any:
-    """A scalar as go-yaml v2 decodes it into ``interface{}`` (``decode.go`` ``scalar``,
-    ``resolve.go`` ``resolve``): timestamps stay text; ``!!binary`` is decoded; an explicit
-    ``!!int``/``!!float``/``!!bool``/``!!null`` must type as written; any other tag is a string."""
-    tag, text = node.tag, node.value
-    if tag == _PLAIN:
-        return go_resolve_plain(text)[1]
-    if tag == BINARY:  # base64.StdEncoding.DecodeString skips line breaks; json.Marshal needs UTF-8
-        try:
-            return base64.b64decode(text.replace("\n", "").replace("\r", ""), validate=True).decode("utf-8")
-        except (binascii.Error, ValueError):
-            raise Unreadable("!!binary value contains invalid base64 data, or bytes that are not UTF-8",
-                             *_at(node)) from None  # fmt: skip
-    if tag in (INT, FLOAT, BOOL, NULL, TIMESTAMP):
-        resolved, value = go_resolve_plain(text)
-        if resolved == tag or (tag == FLOAT and resolved == INT):
-            return float(value) if tag == FLOAT else text if tag == TIMESTAMP else value
-        raise Unreadable(f"yaml: cannot decode {_short(resolved)} `{text}` as a {_short(tag)}", *_at(node))
-    return text  # !!str, and every tag go-yaml does not resolve (!foo, !!map on a scalar...)
-
-
-def _at(node: yaml.Node) -> tuple[int, int]:
-    return node.start_mark.line + 1, node.start_mark.column + 1
-
-
-def _is_merge(node: yaml.Node) -> bool:
-    return isinstance(node, yaml.ScalarNode) and node.value == "<<" and node.tag in (_PLAIN, MERGE)
-
-
-def _json_key(key: Any) -> str:
-    """A Go map key as ``YAMLToJSON`` writes it (``convertToJSONableObject``)."""
-    if isinstance(key, str):
-        return key
-    if key is True or key is False:
-        return "true" if key else "false"
-    if key is None:
-        raise Unreadable("a null mapping key, which sigs.k8s.io/yaml cannot convert to JSON")
-    if isinstance(key, float):
-        return {float("inf"): "+Inf", float("-inf"): "-Inf"}.get(key, "NaN" if key != key else repr(key))
-    return str(key)
-
-
-def go_value(node: yaml.Node) -> Any:
-    """The Go value of ``node`` (composed by :class:`GoComposer`) as go-yaml v2 decodes it into
-    ``interface{}`` and ``YAMLToJSON`` converts it; raises :class:`Unreadable` where go-yaml fails.
-    Recursion is bounded: :class:`GoComposer` refused deeper nesting."""
-    if isinstance(node, yaml.ScalarNode):
-        return _scalar(node)
-    if isinstance(node, yaml.SequenceNode):
-        return [go_value(item) for item in node.value]
-    out: dict[str, Any] = {}
-    _into(node, out, {})
-    return out
-
-
-def _into(node: yaml.MappingNode, out: dict[str, Any], typed: dict[str, Any]) -> None:
-    """Decode the mapping ``node`` into ``out`` as go-yaml v2 ``decoder.mapping`` does: in order,
-    a merge key's mapping (or, last first, each mapping of its list) written where it stands.
-    ``typed`` remembers each JSON key's Go key: two Go keys of one JSON key (``1`` and ``"1"``)
-    reach kustomize in Go's random map order, and are refused."""
-    for key_node, value_node in node.value:
-        if _is_merge(key_node):
-            sources = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
-            if not all(isinstance(s, yaml.MappingNode) for s in sources):
-                raise Unreadable("yaml: map merge requires map or sequence of maps as the value", *_at(value_node))
-            for source in reversed(sources) if isinstance(value_node, yaml.SequenceNode) else sources:
-                _into(source, out, typed)
-            continue
-        key = go_value(key_node)
-        if isinstance(key, (dict, list)):
-            raise Unreadable("yaml: invalid map key: a mapping or list is used as a key", *_at(key_node))
-        name = _json_key(key)
-        if name in typed and type(typed[name]) is not type(key):
-            raise Unreadable(f"two keys of one mapping are both written {name!r} in JSON (one is not a string): "
-                             "kustomize reads one of them at random", *_at(key_node))  # fmt: skip
-        typed[name] = key
-        out[name] = go_value(value_node)
-
-
 def read_kustomization(text: str) -> ReadKustomization:
     """The kustomization ``text`` (decoded, a BOM removed) as kustomize v5.5.0 decodes it (module
-    docstring, *Values*). Raises :class:`Unreadable` for what kustomize refuses (a YAML error, a
-    first document that is not a mapping, a value of the wrong type for its field:
-    :func:`go_decode`) and for what hooklint cannot read as it does; :class:`YamlTooComplex` for an
-    alias bomb or nesting beyond the limits."""
-    loader = GoComposer(text)
+    docstring, *Values*; :func:`hooklint.yamlio.go_first_document`). Raises :class:`Unreadable`
+    for what kustomize refuses (a YAML error, a first document that is not a mapping) and for what
+    hooklint cannot read as it does; :class:`YamlTooComplex` for an alias bomb or nesting beyond
+    the limits. :func:`go_decode` then types the fields that name paths."""
     try:
-        try:
-            node = loader.get_node() if loader.check_node() else None
-        except YamlTooComplex:
-            raise
-        except yaml.MarkedYAMLError as error:
-            error = _libyaml_error(text) or error  # go-yaml's words are libyaml's (it is a port)
-            mark = error.problem_mark or error.context_mark
-            line = mark.line + 1 if mark is not None else 1
-            raise Unreadable(f"invalid Kustomization: yaml: line {line}: {error.problem or error.context}",
-                             line, mark.column + 1 if mark is not None else 1) from None  # fmt: skip
-        except yaml.YAMLError as error:
-            raise Unreadable(f"invalid Kustomization: yaml: {str(error).splitlines()[0]}") from None
-        try:
-            more = loader.check_node()
-        except yaml.YAMLError:
-            more = True
-    finally:
-        loader.dispose()
+        document = go_first_document(text)
+    except Unreadable as error:
+        if str(error).startswith("yaml:"):
+            raise Unreadable(f"invalid Kustomization: {error}", error.line, error.column) from None
+        raise
+    node = document.node
     if node is None:
         raise Unreadable("the kustomization is empty, which kustomize refuses")
     if not isinstance(node, yaml.MappingNode):
+        line, column = node.start_mark.line + 1, node.start_mark.column + 1
         raise Unreadable("the kustomization's first document is not a mapping (kustomize reads only that document, "
-                         "and cannot decode it)", *_at(node))  # fmt: skip
-    value = go_value(node)
-    plain = all(isinstance(k, yaml.ScalarNode) and k.tag in (_PLAIN, STR) and not _is_merge(k) and
+                         "and cannot decode it)", line, column)  # fmt: skip
+    plain = all(isinstance(k, yaml.ScalarNode) and k.tag in (GO_PLAIN, STR) and not is_merge_key(k) and
                 isinstance(go_value(k), str) for k, _ in node.value)  # fmt: skip
-    return ReadKustomization(value, node, more, plain)
-
-
-def _libyaml_error(text: str) -> yaml.MarkedYAMLError | None:
-    """The error libyaml's parser finds in the first document of ``text``, if any."""
-    loader = BoundedLoader(text)
-    try:
-        if loader.check_node():
-            loader.get_node()
-    except yaml.MarkedYAMLError as error:
-        return error
-    except yaml.YAMLError:
-        return None
-    finally:
-        loader.dispose()
-    return None
+    return ReadKustomization(document.value, node, document.more, plain)
 
 
 #: The Go type of every field of the ``Kustomization`` struct (and the struct levels below it) that
@@ -515,28 +358,3 @@ def _go_type(shape: Any) -> str:
     if isinstance(shape, str):
         return shape
     return "[]struct" if isinstance(shape, list) else "struct"
-
-
-def node_strings(node: yaml.Node | None) -> list[str]:
-    """Every scalar's text in the composed ``node`` (keys, values, and the values a merge key
-    would hide), a ``!!binary`` one also decoded; each node once, however often aliases repeat
-    it. Wider than any decoder's view, so that a URL is found however a reader resolves the YAML."""
-    found: list[str] = []
-    stack, seen = [node] if node is not None else [], set()
-    while stack:
-        item = stack.pop()
-        if id(item) in seen:
-            continue
-        seen.add(id(item))
-        if isinstance(item, yaml.ScalarNode):
-            found.append(item.value)
-            if item.tag == BINARY:
-                try:
-                    found.append(base64.b64decode(item.value.replace("\n", "").replace("\r", "")).decode("utf-8", "replace"))
-                except (binascii.Error, ValueError):
-                    pass
-        elif isinstance(item, yaml.MappingNode):
-            stack.extend(part for pair in item.value for part in pair)
-        elif isinstance(item, yaml.SequenceNode):
-            stack.extend(item.value)
-    return found
