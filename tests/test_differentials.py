@@ -224,6 +224,31 @@ def test_a_tagged_url_is_never_fetched(repo, runs, listener, wrap):
 
 
 @needs_kustomize
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be-bom", "utf-32", "utf-8-sig"])
+def test_a_remote_entry_is_left_out_whatever_the_encoding_go_yaml_reads(repo, listener, encoding):
+    """go-yaml reads UTF-16 and UTF-32 with a BOM. Before, hooklint read a UTF-16 kustomization as
+    UTF-8 (a walk that gave up, then a copy it could not edit), so kustomize fetched the remote
+    resource it should have been built without."""
+    url = f"http://127.0.0.1:{listener.port}/x.yaml"
+    text = f"resources:\n- cm.yaml\n- {url}\n"
+    data = ("\ufeff" + text).encode("utf-16-be") if encoding == "utf-16-be-bom" else text.encode(encoding)
+    (repo / "app" / "kustomization.yaml").write_bytes(data)
+    rendering, error, _ = render()
+    listener.close()
+    assert listener.connections == []
+    if encoding == "utf-32":  # go-yaml has no UTF-32: its BOM reads as UTF-16's, then NULs
+        assert error is not None and error.message == (
+            "app/kustomization.yaml: the kustomization is UTF-32, which kustomize's YAML reader (go-yaml) does not "
+            "read; save it as UTF-8")  # fmt: skip
+        return
+    assert error is None and rendering is not None
+    assert [o.message for o in rendering.omitted] == [
+        f"resources entry {url!r} is remote and needs the network; hooklint never uses the network: vendor the base "
+        "into the repository"]  # fmt: skip
+    assert [d.origin for d in rendering.documents] == [os.path.join("app", "cm.yaml")]
+
+
+@needs_kustomize
 @pytest.mark.parametrize("text, message, line", [
     ("resources:\n- cm.yaml\n- !!int x\n", "invalid Kustomization: yaml: cannot decode !!str `x` as a !!int", 3),
     ("resources:\n- cm.yaml\n- 5\n",

@@ -58,6 +58,7 @@ its resolved path, every link's target and every file's bytes.
 
 from __future__ import annotations
 
+import codecs
 import glob
 import json
 import os
@@ -810,12 +811,16 @@ class _Inputs:
 
 def read_kustomization_file(path: str, max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> tuple[str, ReadKustomization]:
     """The text of the kustomization file ``path`` (decoded as go-yaml decodes it: UTF-8, or UTF-16
-    or UTF-32 with a BOM; the BOM removed) and what kustomize reads from it
+    with a BOM; the BOM removed; UTF-32 is refused: go-yaml reads its BOM as UTF-16's) and what kustomize reads from it
     (:func:`~hooklint.sources.kustomize_spec.read_kustomization`). Raises what
     :func:`~hooklint.files.read_bytes` raises, :class:`Unreadable` (bytes go-yaml refuses, or a
     kustomization hooklint cannot read as kustomize does) and ``YamlTooComplex``."""
+    data = read_bytes(path, max_file_size)
+    if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):  # go-yaml's reader knows no UTF-32
+        raise Unreadable("the kustomization is UTF-32, which kustomize's YAML reader (go-yaml) does not read; save it "
+                         "as UTF-8")  # fmt: skip
     try:
-        text = decode_manifest(read_bytes(path, max_file_size))
+        text = decode_manifest(data)
     except FileRejected as error:
         raise Unreadable(f"invalid Kustomization: {error}") from None
     return text, read_kustomization(text)
@@ -1086,17 +1091,20 @@ class _CopyEdits:
                     self.removals[os.path.join(src, leaving.inside[kustomization])] = list(removals)
         for path in [*self.removals, *([self.app_file] if self.app_file else [])]:
             if path not in self.originals and os.path.isfile(path):
-                # surrogateescape: bytes that are not UTF-8 go back as they were, for kustomize to refuse
-                with open(path, encoding="utf-8", errors="surrogateescape") as handle:
-                    self.originals[path] = handle.read()
+                self.originals[path] = _original_text(path)
 
     def write(self) -> bool:
         """Write every edited kustomization (and the application's, as copied, for ``_prepare``);
         True when the application's own kustomization lost entries."""
         for path, text in self.originals.items():
             removals = self.removals.get(path, [])
+            try:
+                edited = partial.without_entries(text, removals, _dump) if removals else text
+            except (Unreadable, yaml.YAMLError) as error:  # the walk read it: never expected; fail closed
+                raise RenderError(f"hooklint cannot leave entries out of {os.path.basename(path)} ({error}): "
+                                  "not rendered", "") from None  # fmt: skip
             with open(path, "w", encoding="utf-8", errors="surrogateescape") as handle:
-                handle.write(partial.without_entries(text, removals, _dump) if removals else text)
+                handle.write(edited)
         return bool(self.app_file and self.removals.get(self.app_file))
 
     def drop_for(self, missing: tuple[str, str] | None, notes: dict[int, list[str]]) -> bool:
@@ -1117,9 +1125,7 @@ class _CopyEdits:
             self.dropped.add(key)
             path = os.path.join(self.src, leaving.inside[patch.kustomization])
             if path not in self.originals:
-                # surrogateescape: bytes that are not UTF-8 go back as they were, for kustomize to refuse
-                with open(path, encoding="utf-8", errors="surrogateescape") as handle:
-                    self.originals[path] = handle.read()
+                self.originals[path] = _original_text(path)
             self.removals.setdefault(path, []).append((patch.field, patch.index))
             where = partial.mark_path(os.path.relpath(patch.kustomization, leaving.app))
             note = f"the {patch.field} entry at {where}:{patch.line}:{patch.column} (it needs {missing[0]} {missing[1]})"
@@ -1130,6 +1136,18 @@ class _CopyEdits:
                 self.alone.append((patch, missing))
             dropped = True
         return dropped
+
+
+def _original_text(path: str) -> str:
+    """The text of a kustomization of the copy, decoded as go-yaml decodes it (UTF-16 with a BOM
+    included, as the walk read it); bytes it refuses kept as they were (surrogateescape), for
+    kustomize to refuse."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    try:
+        return decode_manifest(data)
+    except FileRejected:
+        return data.decode("utf-8", errors="surrogateescape")
 
 
 def _dump(config: Any) -> str:
