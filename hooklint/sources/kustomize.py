@@ -789,7 +789,9 @@ class _Inputs:
                 objects = [(go_value(n), n) for n in nodes]
             except (OSError, FileRejected, yaml.YAMLError, Unreadable) as error:
                 # fail closed: hooklint cannot tell whether it configures a function or names a URL
-                why = error.strerror if isinstance(error, OSError) else str(error).splitlines()[0] if str(error) else "invalid YAML"
+                why = (problem_of(error) if isinstance(error, (NotRegularFile, FileTooLarge)) else
+                       (error.strerror or str(error)) if isinstance(error, OSError) else
+                       str(error).splitlines()[0] if str(error) else "invalid YAML")  # fmt: skip
                 raise RenderError(
                     f"{field} entry {entry!r}: hooklint cannot read {self.to_user(source)} as kustomize reads it "
                     f"({why}), so it cannot tell whether it runs a plugin or fetches a URL: kustomize is not run",
