@@ -328,7 +328,23 @@ PATH_FIELDS: dict[str, str] = {
                                           "  values: {v}\n",
     "helmChartInflationGenerator.valuesLocal": "resources:\n- cm.yaml\nhelmChartInflationGenerator:\n- chartName: c\n"
                                                "  valuesLocal:\n    f: {v}\n",
+    "helmChartInflationGenerator.helmBin": "resources:\n- cm.yaml\nhelmChartInflationGenerator:\n- chartName: c\n"
+                                           "  helmBin: {v}\n",
+    "helmChartInflationGenerator.helmHome": "resources:\n- cm.yaml\nhelmChartInflationGenerator:\n- chartName: c\n"
+                                            "  helmHome: {v}\n",
 }  # fmt: skip
+
+#: The fields of the kustomization that name no file, folder or URL (kustomize v5.5.0).
+NOT_PATHS = {"apiVersion", "kind", "metadata", "namePrefix", "nameSuffix", "namespace", "commonLabels", "labels",
+             "commonAnnotations", "images", "imageTags", "replicas", "vars", "sortOptions", "generatorOptions",
+             "buildMetadata"}  # fmt: skip
+
+
+def test_every_field_of_the_kustomization_is_judged_for_paths():
+    """A field hooklint learns of (``KUSTOMIZATION_FIELDS``, kustomize's ``Kustomization`` struct)
+    is either typed and checked as naming paths, or listed here as naming none."""
+    assert set(KUSTOMIZATION_FIELDS) == set(spec.PATH_FIELD_TYPES) | NOT_PATHS
+    assert not set(spec.PATH_FIELD_TYPES) & NOT_PATHS
 
 
 def test_every_field_naming_a_path_is_decoded_as_go_decodes_it():

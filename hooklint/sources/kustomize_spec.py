@@ -315,7 +315,7 @@ PATH_FIELD_TYPES: dict[str, Any] = {
     "helmGlobals": {"chartHome": "string", "configHome": "string"},
     "helmCharts": [{"valuesFile": "string", "additionalValuesFiles": "[]string", "repo": "string"}],
     "helmChartInflationGenerator": [{"chartHome": "string", "chartRepoUrl": "string", "values": "string",
-                                     "valuesLocal": "map[string]string"}],
+                                     "valuesLocal": "map[string]string", "helmBin": "string", "helmHome": "string"}],
 }  # fmt: skip
 
 _JSON_TYPES = {str: "string", bool: "bool", int: "number", float: "number", dict: "object", list: "array"}
