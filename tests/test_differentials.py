@@ -288,6 +288,19 @@ def test_a_plugin_file_hooklint_cannot_read_is_hl007(repo, runs, listener):
     assert error.message.startswith("transformers entry 't.yaml' configures PatchTransformer with")
 
 
+@needs_kustomize
+def test_a_function_annotation_a_merge_key_hides_from_go_yaml_v2_is_still_refused(repo, runs):
+    """kustomize reads plugin files with go-yaml v3, where the explicit ``annotations`` win over the
+    merge key written after them; go-yaml v2 (and hooklint's value) lets the merge key win. The
+    function annotation anywhere in the file makes it a function, whichever reader resolves it."""
+    write(repo, {"app/kustomization.yaml": "resources:\n- cm.yaml\ntransformers:\n- t.yaml\n",
+                 "app/t.yaml": "apiVersion: example.com/v1\nkind: Run\nmetadata:\n  name: r\n  annotations:\n"
+                               "    config.kubernetes.io/function: 'exec: {path: ./x.sh}'\n  <<: {annotations: {}}\n"})  # fmt: skip
+    rendering, error, _ = render()
+    assert runs == [] and error is not None
+    assert error.message.startswith("transformers entry 't.yaml' is a function KRM function (Run)")
+
+
 # --- every field that names a path or URL ---------------------------------------------------------
 
 #: Each kustomization field (and struct field below it) kustomize v5.5.0 reads a path or URL from

@@ -113,6 +113,7 @@ INSTALL_HINT = "install kustomize (https://kubectl.docs.kubernetes.io/installati
 NETWORK_HINT = "hooklint never uses the network: vendor the base into the repository"
 PLUGIN_HINT = "hooklint never runs plugins from the repository"
 _FUNCTION_ANNOTATIONS = ("config.kubernetes.io/function", "config.k8s.io/function")
+_FUNCTION_ANNOTATIONS_SET = frozenset(_FUNCTION_ANNOTATIONS)
 _REMOTE = re.compile(
     r"^(?:[A-Za-z][A-Za-z0-9+.-]*://|git@|git::|gh:|(?:github\.com|gitlab\.com|bitbucket\.org)[/:])"
     r"|\?(?:ref|version|submodules|timeout)="
@@ -797,10 +798,12 @@ class _Inputs:
                     f"({why}), so it cannot tell whether it runs a plugin or fetches a URL: kustomize is not run",
                     self.to_user(kustomization), *_position_of(text, entry)) from None  # fmt: skip
             for obj, node in objects:
-                function = _function_of(obj)
+                # kustomize reads plugin files with go-yaml v3 (explicit keys win over a merge key), not v2:
+                # the annotation anywhere in the file, however the keys resolve, makes it a function
+                function = _function_of(obj) or ("function" if _FUNCTION_ANNOTATIONS_SET & set(node_strings(node)) else None)
                 if function:
                     raise RenderError(
-                        f"{field} entry {entry!r} is {'an' if function[0] in 'aeiou' else 'a'} {function} KRM function ({obj.get('kind')}): {PLUGIN_HINT}",
+                        f"{field} entry {entry!r} is {'an' if function[0] in 'aeiou' else 'a'} {function} KRM function ({obj.get('kind') if isinstance(obj, dict) else None}): {PLUGIN_HINT}",
                         self.to_user(kustomization), *_position_of(text, entry))  # fmt: skip
                 remote = next(_remote_strings(obj), None) or next(_remote_strings(node_strings(node)), None)
                 if remote is not None:  # a builtin's own file (PatchTransformer path, generator files)
