@@ -81,7 +81,7 @@ from hooklint.sources import bounded, facts, partial, sandbox
 from hooklint.sources.cache import cached, input_key
 from hooklint.sources.discovery import KUSTOMIZATION_NAMES, is_component
 from hooklint.sources.kustomize_spec import (
-    GoComposer,
+    go_composer,
     ReadKustomization,
     Unreadable,
     ambiguous_key,
@@ -786,7 +786,7 @@ class _Inputs:
                 if inline is None:
                     self.contained(source, kustomization, regular=True)
                     inline = decode_manifest(read_bytes(source, self.max_file_size))
-                nodes = [n for n in yaml.compose_all(inline, Loader=GoComposer) if n is not None]
+                nodes = [n for n in yaml.compose_all(inline, Loader=go_composer(inline)) if n is not None]
                 objects = [(go_value(n), n) for n in nodes]
             except (OSError, FileRejected, yaml.YAMLError, Unreadable) as error:
                 # fail closed: hooklint cannot tell whether it configures a function or names a URL

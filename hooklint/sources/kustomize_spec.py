@@ -43,9 +43,9 @@ from typing import Any
 
 import yaml
 
-from hooklint.yamlio import GO_PLAIN, STR, GoComposer, Unreadable, YamlTooComplex, go_first_document, go_value, is_merge_key, node_strings
+from hooklint.yamlio import GO_PLAIN, STR, Unreadable, YamlTooComplex, go_composer, go_first_document, go_value, is_merge_key, node_strings
 
-__all__ = ["GoComposer", "Unreadable", "YamlTooComplex", "go_value", "node_strings"]  # read here by kustomize.py
+__all__ = ["go_composer", "Unreadable", "YamlTooComplex", "go_value", "node_strings"]  # read here by kustomize.py
 
 # --- keys -----------------------------------------------------------------------------------------
 
