@@ -25,6 +25,7 @@ key                           meaning                                           
 ``max-file-size``             bytes; larger files are not linted                          10 MB
 ``render-timeout``            seconds one kustomize build or Helm rendering may take      60
 ``render-memory``             MiB of memory one rendering may use                         2048
+``run-timeout``               seconds one run (one command) may take                      300
 ``max-waves``                 HL304's limit of (phase, wave) steps                        10
 ``wait-for-first-consumer-classes``  the cluster's StorageClasses binding WaitForFirstConsumer  ``[]``
                               (HL306; a StorageClass in the run wins over this list)
@@ -34,6 +35,10 @@ key                           meaning                                           
 ``kube-version``              Helm's ``--kube-version`` (``.Capabilities.KubeVersion``)   Helm's
 ``api-versions``              Helm's ``--api-versions`` (``.Capabilities.APIVersions``)   ``[]``
 ============================  ==========================================================  =======
+
+A file that was found, not named with ``--config``, may lower the limits (``max-file-size``,
+``render-timeout``, ``render-memory``, ``run-timeout``: :data:`LIMITS`), never raise them
+(:func:`lowered_only`): it comes with the repository being linted, which may be a stranger's.
 
 The schema is validated here by a small walker that understands the keywords the schema uses
 (importing jsonschema would cost a tenth of a second on every pre-commit run; the test suite checks
@@ -62,6 +67,8 @@ DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
 #: :mod:`hooklint.sources.bounded`).
 DEFAULT_RENDER_TIMEOUT = 60
 DEFAULT_RENDER_MEMORY = 2048
+#: Seconds one run (one command) may take (``run-timeout``; see :mod:`hooklint.deadline`).
+DEFAULT_RUN_TIMEOUT = 300
 SCHEMA_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "config.schema.json")
 SCHEMA_URL = "https://raw.githubusercontent.com/hooklint/hooklint/main/hooklint/config.schema.json"
 
@@ -211,6 +218,7 @@ class Config:
     max_waves: int = 10
     render_timeout: int = DEFAULT_RENDER_TIMEOUT
     render_memory: int = DEFAULT_RENDER_MEMORY
+    run_timeout: int = DEFAULT_RUN_TIMEOUT
     #: names of the cluster's StorageClasses with volumeBindingMode WaitForFirstConsumer (HL306)
     wait_for_first_consumer_classes: list[str] = field(default_factory=list)
     repo_urls: list[str] = field(default_factory=list)
@@ -239,6 +247,9 @@ class Config:
     lines: dict[tuple, int] = field(default_factory=dict)
     #: keys set on the command line, with the option that set them
     overridden: dict[str, str] = field(default_factory=dict)
+    #: limit key -> the note saying that a found configuration tried to raise it and was not
+    #: followed (:func:`lowered_only`); the command line prints those of keys it does not set
+    limit_notes: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.registry_entries = [RegistryEntry.parse(e) for e in self.allowed_registries]
@@ -269,6 +280,43 @@ class Config:
             return False
         threshold = SEVERITY_RANK[self.fail_on]
         return any(SEVERITY_RANK[f.severity] >= threshold for f in findings)
+
+
+#: The resource limits a configuration sets: key -> (:class:`Config` attribute, built-in default,
+#: unit). A configuration found in the repository may lower them, never raise them (:func:`lowered_only`).
+LIMITS: dict[str, tuple[str, int, str]] = {
+    "max-file-size": ("max_file_size", DEFAULT_MAX_FILE_SIZE, "bytes"),
+    "render-timeout": ("render_timeout", DEFAULT_RENDER_TIMEOUT, "s"),
+    "render-memory": ("render_memory", DEFAULT_RENDER_MEMORY, "MiB"),
+    "run-timeout": ("run_timeout", DEFAULT_RUN_TIMEOUT, "s"),
+}
+
+
+def lowered_only(config: Config) -> Config:
+    """``config``, a configuration found in the repository (not named with ``--config``), with
+    every limit of :data:`LIMITS` it sets above the built-in default put back to the default, and a
+    note for each in ``limit_notes`` (``.hooklint.yaml:3: 'render-timeout' 86,400 s is above ...``).
+
+    hooklint runs on the repositories it reviews, pull requests of strangers included: their
+    configuration may tighten a limit, never lift one (issue 32: ``render-timeout: 86400`` made one
+    rendering a day long). The user lifts one by naming the file with ``--config`` (or
+    ``--run-timeout`` on the command line)."""
+    shown = config.path or "configuration"  # relative to the current folder when inside it
+    relative = os.path.relpath(shown) if config.path else shown
+    shown = shown if relative == ".." or relative.startswith(".." + os.sep) else relative
+    for key, (attribute, default, unit) in LIMITS.items():
+        value = getattr(config, attribute)
+        if value <= default:
+            continue
+        setattr(config, attribute, default)
+        option = ", or give --run-timeout," if key == "run-timeout" else ""
+        config.limit_notes[key] = (
+            f"{_where(shown, config.lines, (key,))}: '{key}' {value:,} {unit} is above hooklint's default of {default:,} {unit}, and a "
+            f"configuration found in the repository may lower a limit, never raise it: {default:,} {unit} is used "
+            f"(name the file with --config{option} to raise it)")  # fmt: skip
+    # in the file's order
+    config.limit_notes = dict(sorted(config.limit_notes.items(), key=lambda kv: config.lines.get((kv[0],), 0)))
+    return config
 
 
 def _where(path: str, lines: dict[tuple, int], key: tuple) -> str:
@@ -478,6 +526,7 @@ def parse_config(data: Any, where: str, lines: dict[tuple, int] | None = None) -
         max_waves=get("max-waves", 10),
         render_timeout=get("render-timeout", DEFAULT_RENDER_TIMEOUT),
         render_memory=get("render-memory", DEFAULT_RENDER_MEMORY),
+        run_timeout=get("run-timeout", DEFAULT_RUN_TIMEOUT),
         wait_for_first_consumer_classes=strings("wait-for-first-consumer-classes"),
         repo_urls=strings("repo-urls"),
         clusters=[dict(c) for c in get("clusters", [])],
@@ -542,6 +591,10 @@ def _check_found(where: str) -> None:
     if not real.startswith(top.rstrip(os.sep) + os.sep):
         raise ConfigError(f"{where}: the configuration is a symbolic link to {real}, outside its repository: "
                           "hooklint reads no file outside the repository (name a configuration with --config)")  # fmt: skip
+
+
+#: :func:`_check_found` for callers outside this module (``hooklint diff`` checks the base's file).
+check_found = _check_found
 
 
 def _has_tool_table(path: str) -> bool:
@@ -719,11 +772,20 @@ def _load_toml(where: str) -> tuple[Any, dict[tuple, int]]:
     return tool, _toml_lines(text)
 
 
-def load_config(path: str | None = None, paths: list[str] | None = None) -> Config:
+def load_config(path: str | None = None, paths: list[str] | None = None, found: bool | None = None) -> Config:
     """Load ``path``, or the file :func:`find_config_for` finds for the linted ``paths`` (None: the
     current directory's, :func:`find_config`), or the defaults. A ``.toml`` file is read as
     ``pyproject.toml`` (its ``[tool.hooklint]`` table). Raises :class:`ConfigError` for a
-    missing, unreadable or invalid file."""
+    missing, unreadable or invalid file.
+
+    A file that was found, not named (``found``; default: when ``path`` is None), may lower the
+    limits of :data:`LIMITS`, never raise them (:func:`lowered_only`)."""
+    found = path is None if found is None else found
+    config = _load_config(path, paths)
+    return lowered_only(config) if found and config.path is not None else config
+
+
+def _load_config(path: str | None, paths: list[str] | None) -> Config:
     import yaml
 
     from hooklint.files import read_bytes

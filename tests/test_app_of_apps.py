@@ -681,6 +681,9 @@ def test_lint_markdown_names_the_application_and_what_made_it(repo):
         "<details><summary>Sync steps of <code>charts/web</code> (Application helm-web "
         "(apps/templates/applications.yaml:12), made by the Helm chart apps/Chart.yaml)</summary>",
         "<details><summary>Sync steps of <code>loose</code> (no Application of this repository deploys it)</summary>",
+        # issue 33: a plugin source is named even when the run holds none of its folder
+        "<details><summary>Sync steps of <code>plugins/thing</code> (Application plugin-thing "
+        "(apps/templates/applications.yaml:12), made by the Helm chart apps/Chart.yaml)</summary>",
     ]
 
 

@@ -347,8 +347,14 @@ def test_docs_gitlab_merge_request_job_runs_offline(repo, tmp_path):
 
 def test_the_configurations_exclude_applies_to_both_sides(repo):
     (repo / ".hooklint.yaml").write_text("exclude: [deploy/app/seed.yaml]\n")
-    code, doc = diff_json("one", "--head", "two")
+    code, doc = diff_json("one", "--head", "two", "--config", ".hooklint.yaml")
     assert (code, doc["new"]) == (0, [])
+    # found, not named: the working tree's own file is neither side's, and the base's policy (none) applies
+    result = runner.invoke(app, ["diff", "--format", "json", "one", "--head", "two"])
+    code, doc = result.exit_code, json.loads(result.stdout)
+    assert (code, doc["notes"]) == (1, ["the working tree's .hooklint.yaml is not one's, ignored: both revisions are "
+                                        "checked with one's configuration (none: the defaults), the policy in force "
+                                        "(land a change to the policy on its own first, or pass --config)"])
 
 
 def test_a_renamed_file_keeps_its_findings(repo):
@@ -370,7 +376,13 @@ def test_an_application_that_stops_rendering_is_not_compared(repo):
     assert [f["rule_id"] for f in doc["new"]] == ["HL007"]
     assert (doc["fixed"], doc["plan_changes"], doc["not_compared"]) == ([], [], ["deploy/app"])
     text = runner.invoke(app, ["diff", "HEAD"]).stdout
-    assert text.endswith("\n\nNot compared (rendered on one side only; lint each side to see why):\n  deploy/app\n")
+    assert text.endswith("\n\nNot compared (rendered on one side only; lint each side to see why):\n  deploy/app\n\n"
+                         "Not fully rendered after the change (what they add was not checked):\n  deploy/app: rendered "
+                         "none: deploy/app/kustomization.yaml:4:3: resources entry 'missing.yaml' names nothing: "
+                         "deploy/app/missing.yaml does not exist\n")
+    assert doc["not_fully_rendered"] == [{"application": "deploy/app", "rendered": "none", "reasons": [
+        "deploy/app/kustomization.yaml:4:3: resources entry 'missing.yaml' names nothing: deploy/app/missing.yaml does "
+        "not exist"]}]
 
 
 def test_a_new_api_version_of_the_same_object_is_no_plan_change(repo):
@@ -703,8 +715,9 @@ def test_a_change_that_loosens_the_configuration_is_judged_by_the_bases(repo, ba
     code, new, stderr = new_findings(base, "--head", "loosened")
     verb = "edits" if base_config is not None else "adds"
     assert (code, new, stderr) == (0, [], (
-        f"hooklint: note: the change {verb} .hooklint.yaml: both revisions are checked with {base}'s configuration, "
-        "the policy in force (land a change to the policy on its own first, or pass --config)\n"))  # fmt: skip
+        f"hooklint: note: the change {verb} .hooklint.yaml, ignored: both revisions are checked with {base}'s "
+        f"configuration ({'.hooklint.yaml' if base_config else 'none: the defaults'}), the policy in force (land a "
+        "change to the policy on its own first, or pass --config)\n"))  # fmt: skip
     (repo / "deploy/app/extra.yaml").write_text(BAD_HOOK.replace("  name: seed\n  annotations", "  name: extra\n  annotations"))
     commit_all(repo, "bad")
     code, new, stderr = new_findings(base, "--head", "bad")
@@ -735,7 +748,9 @@ def test_a_change_that_breaks_the_configuration_is_judged_by_the_bases(repo):
     code, new, stderr = new_findings("policy", "--head", "second-config")
     assert code == 1 and ("deploy/app/extra.yaml", "HL102") in new, (code, new)
     assert stderr.startswith("hooklint: note: the configuration does not load here (") and stderr.endswith(
-        "): both revisions are checked with policy's configuration, the policy in force\n"), stderr
+        "), ignored: both revisions are checked with policy's configuration (.hooklint.yaml), the policy in force "
+        "(land a change to the policy on its own first, or pass --config)\n"), stderr
+    assert stderr.count("\n") == 1, stderr
 
 
 def test_what_the_change_suppresses_is_shown_never_fixed(repo):

@@ -113,6 +113,8 @@ def source_text(planned: PlannedApplication) -> str:
         by += f" (made by {planned.generated_by})"
     if planned.source_type == "plugin":
         return f"plugin source{by}: a config management plugin renders it, which hooklint never runs; not linted"
+    if planned.source_type == "remote":
+        return f"source from elsewhere{by}: Argo CD's repo server fetches it, hooklint never does; not rendered"
     if planned.source_type == "directory":
         return f"directory source{by}" + (", which no Application of this repository deploys" if planned.undeployed else "")
     if planned.renderer is None:

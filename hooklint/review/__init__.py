@@ -3,7 +3,9 @@
 Both sides of a change are linted and planned as a lint run would (the rendering stage and the
 configuration apply to both): the base revision is read from git into a temporary folder (``git
 ls-tree`` and ``git cat-file --batch``: no attributes, filters or network; :func:`checkout`), the head is the working tree as it is, or another revision read the same way
-(``--head``). Nothing in the working tree is touched. Findings are matched by their ``hooklint/v1``
+(``--head``). Nothing in the working tree is touched. The repository must be one repository
+(:func:`one_repository`: no alternates, ``gitdir:`` file, worktree, replace refs or grafts), and
+the policy is the base's (:func:`_policy`). Findings are matched by their ``hooklint/v1``
 fingerprint (:func:`hooklint.findings.fingerprints`: rule, path, object and field, never the
 line), then by object and field alone, so a finding that only moved, or whose file was renamed, is
 unchanged; an application that renders on one side only is not compared. A base finding whose
@@ -23,7 +25,10 @@ from __future__ import annotations
 import dataclasses
 import functools
 import io
+import json
 import os
+import re
+import stat
 import subprocess
 import tempfile
 from contextlib import contextmanager
@@ -31,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from hooklint.catalog import Catalog
-from hooklint.config import DEFAULT_MAX_FILE_SIZE, PYPROJECT, YAML_NAMES, Config, ConfigError, PathFilter
+from hooklint.config import DEFAULT_MAX_FILE_SIZE, Config, ConfigError, PathFilter, check_found, find_config_for
 from hooklint.files import read_bytes
 from hooklint.loader import within as within_folder
 from hooklint.findings import Finding, InputError, RunResult, fingerprints, identity
@@ -76,7 +81,9 @@ class Review:
     errors: list[InputError] = field(default_factory=list)
     #: Applications that did not render on one side: neither their findings nor plans are compared.
     not_compared: list[str] = field(default_factory=list)
-    #: What a revision holds that was not compared, one line each (submodules; see :func:`checkout`).
+    #: What a revision holds that was not compared (submodules; see :func:`checkout`) and the
+    #: configuration of the change that was ignored (:func:`_policy`), one line each; every report
+    #: shows them (JSON ``notes``), and the command line on stderr.
     notes: list[str] = field(default_factory=list)
     #: The configuration both sides were checked with (the base's when the change edits it:
     #: :func:`_policy`); its ``fail-on`` decides the exit code. None: the one the caller gave.
@@ -129,17 +136,21 @@ def _git_command(args: list[str], repository: str) -> Iterator[tuple[list[str], 
     ``XDG_CONFIG_HOME`` an empty temporary folder, removed afterwards), no attributes file
     (``GIT_ATTR_NOSYSTEM``, ``core.attributesFile=/dev/null``), no transport at all
     (``GIT_ALLOW_PROTOCOL`` empty, ``protocol.allow=never``: a partial clone cannot fetch a missing
-    object; ``GIT_NO_LAZY_FETCH`` says so to git 2.44 and later), no prompt, no fsmonitor, no pager.
-    The repository's own configuration is still read by git, which is why only commands that run
-    neither filters, textconv, hooks nor transports are used (``rev-parse``, ``ls-tree``,
-    ``cat-file --batch``)."""
+    object; ``GIT_NO_LAZY_FETCH`` says so to git 2.44 and later), no prompt (``core.askPass`` and
+    ``credential.helper`` emptied), no fsmonitor, no hooks, no pager (``--no-pager``), no replace
+    objects, no automatic gc or maintenance. The repository's own configuration is still read by git
+    (after :func:`one_repository` refused includes and a work tree elsewhere), which is why only
+    commands that run neither filters, textconv, hooks, editors nor transports are used
+    (``rev-parse``, ``ls-tree``, ``cat-file --batch``, ``for-each-ref``, ``config --file``)."""
     with tempfile.TemporaryDirectory(prefix="hooklint-git-home-") as home:
         env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_") or k in ("GIT_DIR", "GIT_WORK_TREE")}
         env.update(HOME=home, XDG_CONFIG_HOME=home, GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull,
                    GIT_ATTR_NOSYSTEM="1", GIT_ALLOW_PROTOCOL="", GIT_NO_LAZY_FETCH="1", GIT_TERMINAL_PROMPT="0",
                    GIT_NO_REPLACE_OBJECTS="1", GIT_OPTIONAL_LOCKS="0", GIT_PAGER="cat", LC_ALL="C")  # fmt: skip
-        options = ["-c", f"core.attributesFile={os.devnull}", "-c", "protocol.allow=never", "-c", "core.fsmonitor=false",
-                   "-c", "core.hooksPath=" + os.devnull]  # fmt: skip
+        options = ["--no-pager", "-c", f"core.attributesFile={os.devnull}", "-c", "protocol.allow=never",
+                   "-c", "core.fsmonitor=false", "-c", "core.hooksPath=" + os.devnull, "-c", "core.useReplaceRefs=false",
+                   "-c", "core.pager=cat", "-c", "credential.helper=", "-c", "core.askPass=", "-c", "gc.auto=0",
+                   "-c", "maintenance.auto=false"]  # fmt: skip
         for directory in _safe_directories(repository):
             options += ["-c", f"safe.directory={directory}"]
         env["PATH"] = program_path(repository)  # nothing git starts is looked up in the repository
@@ -168,14 +179,111 @@ def _git(args: list[str], cwd: str, binary: bool = False) -> Any:
 
 def repository(cwd: str) -> tuple[str, str]:
     """``(top folder, prefix)`` of the git repository holding ``cwd``: the prefix is ``cwd``
-    relative to the top (``""`` or ``"deploy/"``). Raises :class:`ReviewError`."""
+    relative to the top (``""`` or ``"deploy/"``). The repository must be one repository
+    (:func:`one_repository`; its ``.git`` folder is checked before git first runs). Raises
+    :class:`ReviewError`."""
+    found = git_root(os.path.abspath(cwd))
+    if found is not None:
+        _git_folder(found)
     try:
         top = _git(["rev-parse", "--show-toplevel"], cwd)
     except ReviewError as exc:
         if "not a git repository" in str(exc).lower():
             raise ReviewError(f"{cwd} is not in a git repository: hooklint diff compares git revisions") from None
         raise
+    one_repository(found or top, cwd, checked=found is not None)
     return top, _git(["rev-parse", "--show-prefix"], cwd)
+
+
+#: Files of a git directory that make git read objects, history or refs from elsewhere than the
+#: repository's own objects (relative to the git directory, with why): alternates, grafts, a
+#: linked worktree's ``commondir`` (git's ``repository-layout``: ``objects/info/alternates``,
+#: ``objects/info/http-alternates``, ``info/grafts``, ``commondir``).
+_ELSEWHERE = {
+    "objects/info/alternates": "git reads objects of the repositories it lists",
+    "objects/info/http-alternates": "git reads objects of the repositories it lists",
+    "info/grafts": "git takes commits' parents from it, not from the commits",
+    "commondir": "a linked worktree: its objects and refs are another folder's",
+}
+
+#: A section header ``[include]`` or ``[includeIf "..."]`` (any case, spaces allowed, anywhere on a
+#: line: git reads ``[core][include]`` as two headers) in a git configuration file (git's
+#: ``config.c``: ``include.path``, ``includeIf.<condition>.path``). A value holding ``[include``
+#: is refused too: the cost of reading the file as git does is not worth a false pass.
+_INCLUDE = re.compile(rb"\[\s*include", re.IGNORECASE)
+
+
+def _refuse(what: str) -> ReviewError:
+    return ReviewError(f"{what}: hooklint diff reads one repository, and nothing that makes git read objects, refs "
+                       "or configuration from elsewhere (run it in a plain clone of its own)")  # fmt: skip
+
+
+def _git_folder(top: str) -> None:
+    """Raise :class:`ReviewError` unless ``TOP/.git`` is a plain git folder, judged by its files
+    alone (git has not run yet): a folder (not a ``gitdir:`` file, as worktrees and submodules
+    have, nor a link); no alternates, grafts or ``commondir`` with an entry (:data:`_ELSEWHERE`);
+    a ``config`` (and ``config.worktree``) that is a regular file with no include
+    (:data:`_INCLUDE`); nothing in it a link resolving outside it, a FIFO or a device (git would
+    read, or hang on, it)."""
+    dot_git = os.path.join(top, ".git")
+    if os.path.islink(dot_git):
+        raise _refuse(f"{dot_git} is a symbolic link (to {os.readlink(dot_git)})")
+    if not os.path.isdir(dot_git):
+        raise _refuse(f"{dot_git} is not a folder (a 'gitdir:' file: a worktree, a submodule or another repository)")
+    for folder, dirs, files in os.walk(dot_git):
+        for entry in dirs + files:
+            path = os.path.join(folder, entry)
+            try:
+                mode = os.lstat(path).st_mode
+            except OSError:  # gone since it was listed (git gc)
+                continue
+            if stat.S_ISLNK(mode) and not within_folder(os.path.realpath(path), os.path.realpath(dot_git)):
+                raise _refuse(f"{path} is a symbolic link to {os.path.realpath(path)}, outside the repository")
+            if stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+                raise _refuse(f"{path} is not a regular file (a FIFO or a device)")
+    for rel, why in _ELSEWHERE.items():
+        path = os.path.join(dot_git, rel)
+        if not os.path.lexists(path):
+            continue
+        text = _bytes_of(path) if os.path.isfile(path) else None
+        if text is None or any(line.strip() and not line.lstrip().startswith(b"#") for line in text.splitlines()):
+            raise _refuse(f"{path}: {why}")
+    for name in ("config", "config.worktree"):
+        path = os.path.join(dot_git, name)
+        if not os.path.lexists(path):
+            continue
+        text = _bytes_of(path) if os.path.isfile(path) else None
+        if text is None:
+            raise _refuse(f"{path} is not a regular file")
+        if _INCLUDE.search(text):
+            raise _refuse(f"{path}: an [include] or [includeIf] section makes git read a configuration file from "
+                          "elsewhere")  # fmt: skip
+
+
+def one_repository(top: str, cwd: str, checked: bool = False) -> None:
+    """Raise :class:`ReviewError` (one line) unless git, run in ``cwd``, reads one repository: the
+    one whose work tree is ``top`` (the nearest folder holding ``.git``) and whose git directory is
+    ``TOP/.git``, a plain folder (:func:`_git_folder`, unless ``checked``: done before git first
+    ran). Refused too: a git directory or work tree elsewhere (``GIT_DIR``, ``core.worktree``, a
+    linked worktree: ``git rev-parse --absolute-git-dir --git-common-dir --show-toplevel``) and
+    replace refs (``refs/replace/``: ignored by every git hooklint runs, ``GIT_NO_REPLACE_OBJECTS``,
+    but a reviewer's git would show them). Issue 32: ``objects/info/alternates`` or a ``gitdir:``
+    file made ``diff`` read another repository's objects."""
+    if not checked:
+        _git_folder(top)
+    real = os.path.realpath(os.path.join(top, ".git"))
+    answer = _git(["rev-parse", "--absolute-git-dir", "--git-common-dir", "--show-toplevel"], cwd).splitlines()
+    if len(answer) != 3:
+        raise ReviewError("git rev-parse: unexpected answer for the git directory")
+    # --git-common-dir is relative to cwd before git 2.31's --path-format
+    git_dir, common, work_tree = (os.path.realpath(os.path.join(cwd, a)) for a in answer)
+    if git_dir != real or common != real:
+        raise _refuse(f"git reads the repository at {common if common != real else git_dir}, not {real}")
+    if work_tree != os.path.realpath(top):
+        raise _refuse(f"git's work tree is {work_tree} (core.worktree), not {top}")
+    replaced = _git(["for-each-ref", "--count=1", "--format=%(refname)", "refs/replace/"], cwd)
+    if replaced:
+        raise _refuse(f"{replaced}: a replace ref (git would show another object in place of one of the repository's)")
 
 
 def resolve_revision(top: str, revision: str) -> str:
@@ -428,48 +536,89 @@ def _side(folder: str, revision: str | None, paths: list[str], config: Config, c
 
 
 def _policy(config: Config, reload: Callable[[str | None], Config], top: str, base_folder: str, head_folder: str,
-            paths: list[str], base: str, broken: str | None = None) -> tuple[Config, str | None]:  # fmt: skip
-    """The configuration both sides are checked with, and the note saying why when it is not
-    ``config`` (the one found from the working tree): when the change adds, edits or deletes the
-    configuration file, the policy in force is ``base``'s (``reload(path)``: that file, or the
-    defaults for None, with the command line's options), else a pull request could turn off the
-    very check that reviews it (``fail-on: never``, ``ignore: [HL1]``: helper trial). Its globs
-    are made relative to the same folder of the repository at ``top``. ``broken`` is why the working
-    tree's configuration did not load (a second file beside it, invalid YAML): the base's is used
-    then too, so the change cannot stop its own review (it was exit 2, second helper trial)."""
-    found = os.path.realpath(config.path) if config.path else None
+            paths: list[str], base: str, broken: str | None = None) -> tuple[Config, list[str]]:  # fmt: skip
+    """The configuration both sides are checked with, and the notes saying what of the change's
+    configuration was ignored. The policy of a review is ``base``'s: the configuration file
+    :func:`hooklint.config.find_config_for` finds for ``paths`` (relative to the top) in the base's
+    copy at ``base_folder`` (the root's, or one nearer to a path; ``reload(path)``: that file, or the
+    defaults for None, with the command line's options), its globs moved to the same folder of the
+    repository at ``top``. Else a pull request could turn off the very check that reviews it: a
+    ``.hooklint.yaml`` of ``fail-on: never`` (helper trial), or one the change adds nearer to the
+    reviewed path, ``app/.hooklint.yaml`` with the defaults (issue 32: the Action's ``paths: app``
+    reviewed a docker.io PreSync Job as 0 new findings). Each file that applies on either side
+    (found on the head at ``head_folder``, or on the base) and that the change adds, edits or deletes
+    is named in a note, as ignored; ``broken`` (why the working tree's configuration did not load: a
+    second file beside it, invalid YAML; it was exit 2, second helper trial) and a head whose
+    configuration does not load are said too, as is, with ``--head``, a working tree's file that is
+    neither side's. ``config`` (the one found from the working tree) is kept when it is the base's
+    file, byte for byte. Raises :class:`ReviewError` when the base's does not load."""
+    base_rel = _found_config(base_folder, head_folder, paths, base)
+    notes: list[str] = []
     if broken is not None:
-        kept = _base_config_file(base_folder, head_folder, paths, toml=True)
-        policy = _load_base(reload, config, kept, top, base_folder, base)
-        return policy, (f"the configuration does not load here ({broken}): both revisions are checked with {base}'s "
-                        "configuration, the policy in force")  # fmt: skip
-    if found is not None and within_folder(found, top):
-        rel = os.path.relpath(found, top)
-    else:  # none in the working tree: one the change deletes?
-        deleted = _base_config_file(base_folder, head_folder, paths)
-        if deleted is None:
-            return config, None
-        rel = deleted
-    head_bytes, base_bytes = _bytes_of(os.path.join(head_folder, rel)), _bytes_of(os.path.join(base_folder, rel))
-    if head_bytes == base_bytes:
-        return config, None
-    verb = "adds" if base_bytes is None else "deletes" if head_bytes is None else "edits"
-    policy = _load_base(reload, config, rel if base_bytes is not None else None, top, base_folder, base)
-    return policy, (f"the change {verb} {rel}: both revisions are checked with {base}'s configuration, the policy in "
-                    "force (land a change to the policy on its own first, or pass --config)")  # fmt: skip
+        notes.append(f"the configuration does not load here ({broken}), ignored")
+    try:
+        head_rel = _found_config(head_folder, head_folder, paths, None)
+    except ReviewError as exc:
+        head_rel = None
+        if broken is None:  # else said: the working tree's (the head, or like it) does not load
+            notes.append(f"the configuration does not load on the change's side ({exc}), ignored")
+    for rel in dict.fromkeys(r for r in (head_rel, base_rel) if r is not None):
+        head_bytes, base_bytes = _policy_of(os.path.join(head_folder, rel)), _policy_of(os.path.join(base_folder, rel))
+        if head_bytes != base_bytes:
+            verb = "adds" if base_bytes is None else "deletes" if head_bytes is None else "edits"
+            notes.append(f"the change {verb} {rel}, ignored")
+    found = os.path.realpath(config.path) if config.path else None
+    real_top = os.path.realpath(top)
+    working = os.path.relpath(found, real_top) if found is not None and within_folder(found, real_top) else None
+    kept = broken is None and working == base_rel and (base_rel is None or _policy_of(os.path.join(top, base_rel)) ==
+                                                       _policy_of(os.path.join(base_folder, base_rel)))  # fmt: skip
+    if not kept and broken is None and working is not None and working not in (head_rel, base_rel) and _policy_of(
+            os.path.join(top, working)) != _policy_of(os.path.join(base_folder, working)):  # fmt: skip
+        # the one found from the current folder (hooklint diff run in app/, no path: the whole
+        # repository is reviewed), or with --head the working tree's own file, neither side's
+        if os.path.abspath(head_folder) == os.path.abspath(top):
+            verb = "adds" if _policy_of(os.path.join(base_folder, working)) is None else "edits"
+            notes.append(f"the change {verb} {working}, ignored")
+        else:
+            notes.append(f"the working tree's {working} is not {base}'s, ignored")
+    used = base_rel if base_rel is not None else "none: the defaults"
+    notes = [f"{n}: both revisions are checked with {base}'s configuration ({used}), the policy in force (land a "
+             "change to the policy on its own first, or pass --config)" for n in notes]  # fmt: skip
+    return (config if kept else _load_base(reload, config, base_rel, top, base_folder, base)), notes
 
 
-def _base_config_file(base_folder: str, head_folder: str, paths: list[str], toml: bool = False) -> str | None:
-    """The configuration file (relative to the top) ``base_folder`` holds in the folder of one of
-    ``paths`` or at the top, first found; with ``toml``, a ``pyproject.toml`` with a
-    ``[tool.hooklint]`` table too. None when there is none."""
-    folders = {p if os.path.isdir(os.path.join(head_folder, p)) else os.path.dirname(os.path.normpath(p)) for p in paths}
-    names = (*YAML_NAMES, PYPROJECT) if toml else YAML_NAMES
-    for candidate in (os.path.normpath(os.path.join(d, n)) for d in sorted(folders | {"."}) for n in names):
-        where = os.path.join(base_folder, candidate)
-        if os.path.isfile(where) and (not candidate.endswith(".toml") or b"[tool.hooklint" in (_bytes_of(where) or b"")):
-            return candidate
-    return None
+def _named(config: Config, top: str, base_folder: str, head_folder: str) -> list[str]:
+    """A note when the configuration named with ``--config`` is a file of the repository that the
+    change adds, edits or deletes: it is used as named (the user's choice), but a reviewer must see
+    that the change wrote the policy that reviews it (a workflow's ``--config ci/.hooklint.yaml``)."""
+    found = os.path.realpath(config.path) if config.path else None
+    if found is None or not within_folder(found, os.path.realpath(top)):
+        return []
+    rel = os.path.relpath(found, os.path.realpath(top))
+    head, was = _policy_of(os.path.join(head_folder, rel)), _policy_of(os.path.join(base_folder, rel))
+    if head == was:
+        return []
+    verb = "adds" if was is None else "deletes" if head is None else "edits"
+    return [f"the change {verb} {rel}, named with --config: used as named, so the change wrote the policy that "
+            "reviews it"]
+
+
+def _found_config(folder: str, head_folder: str, paths: list[str], base: str | None) -> str | None:
+    """The configuration file (relative to the top) that :func:`hooklint.config.find_config_for`
+    finds for ``paths`` in the tree at ``folder`` (a path that is a folder on either side is
+    searched from itself, else from its folder), or None. Raises :class:`ReviewError` when it does
+    not load (two files in one folder, two paths configured by different files, a link out), its
+    message starting with ``base:`` when given and naming files relative to the top."""
+    starts = [p if os.path.isdir(os.path.join(head_folder, p)) or os.path.isdir(os.path.join(folder, p))
+              else os.path.dirname(os.path.normpath(p)) for p in paths]  # fmt: skip
+    try:
+        found = find_config_for([os.path.join(folder, s, "") for s in starts])
+        if found is not None:
+            check_found(found)
+    except ConfigError as exc:
+        message = str(exc).replace(folder + os.sep, "").replace(folder, "the top folder")
+        raise ReviewError(f"{base}: {message}" if base is not None else message) from None
+    return os.path.relpath(found, folder) if found is not None else None
 
 
 def _load_base(reload: Callable[[str | None], Config], config: Config, rel: str | None, top: str, base_folder: str,
@@ -494,6 +643,26 @@ def _load_base(reload: Callable[[str | None], Config], config: Config, rel: str 
     return policy
 
 
+def _policy_of(path: str) -> bytes | None:
+    """What of the configuration file ``path`` is policy, to compare two revisions' by: its bytes;
+    for a ``pyproject.toml``, its ``[tool.hooklint]`` table alone (an edit elsewhere in the file,
+    a dependency bumped, is no change of policy), or the bytes when it does not parse. None when
+    there is no such file (or no table)."""
+    data = _bytes_of(path)
+    if data is None or not path.endswith(".toml"):
+        return data
+    try:
+        import tomllib  # type: ignore[import-not-found]
+    except ImportError:  # Python 3.10
+        import tomli as tomllib  # type: ignore[import-not-found]
+    try:
+        tool = tomllib.loads(data.decode("utf-8")).get("tool")
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return data
+    table = tool.get("hooklint") if isinstance(tool, dict) else None
+    return None if table is None else json.dumps(table, sort_keys=True, default=str).encode()
+
+
 def _bytes_of(path: str) -> bytes | None:
     """The bytes of the regular file ``path`` (None when there is none)."""
     try:
@@ -509,7 +678,8 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
     (relative to ``cwd``, default the current directory; none: the whole repository). Raises
     :class:`ReviewError` for git problems. Paths in the result are relative to the repository's
     top folder on both sides. With ``reload`` (the configuration was found, not named), a change
-    to the configuration file is judged by ``base``'s (:func:`_policy`, said in the notes)."""
+    to the configuration file is judged by ``base``'s (:func:`_policy`, said in the notes); without it
+    (named with ``--config``), a change to that file is said in the notes (:func:`_named`)."""
     cwd = os.path.abspath(cwd or os.getcwd())
     top, prefix = repository(cwd)
     relative = [os.path.normpath(os.path.join(prefix, p)) for p in paths] or ["."]
@@ -528,7 +698,9 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
             _exists_on_a_side(relative, base_folder, base, top, None)
             if reload is not None:
                 config, said = _policy(config, reload, top, base_folder, top, relative, base, broken)
-                notes += [said] if said else []
+                notes += said
+            else:
+                notes += _named(config, top, base_folder, top)
         base_side = _side(base_folder, base, relative, config, catalog, top) if head_commit is None else None
         if head_commit is None:
             assert base_side is not None
@@ -542,7 +714,9 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
             _exists_on_a_side(relative, base_folder, base, head_folder, head)
             if reload is not None:
                 config, said = _policy(config, reload, top, base_folder, head_folder, relative, base, broken)
-                notes += [said] if said else []
+                notes += said
+            else:
+                notes += _named(config, top, base_folder, head_folder)
             base_side = _side(base_folder, base, relative, config, catalog, top)
             head_side = _side(head_folder, head, relative, config, catalog, top)
             out = compare(base_side, head_side, _findings_of)

@@ -4,7 +4,9 @@ JSON: ``{"base", "head", "new": [finding], "fixed": [finding], "no_longer_checke
 "reason"], "suppressed": [finding] (what the change suppresses), "unchanged": N, "plan_changes": [{"application", "added": [task + "step": {"phase",
 "wave"}], "removed": [task], "moved": [{"task", "from": {"phase", "wave"}, "to": {"phase",
 "wave"}}], "left": [{"task", "from": {"phase", "wave"}, "reason"}], "changed": [{"task", "field",
-"from", "to"}]}], "not_compared": [application], "errors": [{"path", "message"}]}``, findings shaped as in
+"from", "to"}]}], "not_compared": [application], "errors": [{"path", "message"}], "notes": [text]}``
+(``notes``: what was not compared or was ignored, also on stderr: a configuration the change adds,
+edits or deletes, a submodule), findings shaped as in
 ``hooklint lint -f json`` and tasks as in ``hooklint plan -f json``; ``head`` is null for the working
 tree. SARIF holds only the new findings. The text escapes control and bidirectional characters
 from the repository (:func:`hooklint.text.escape_controls`); the JSON keeps values as they are,
@@ -44,7 +46,11 @@ def render_json(review: Review) -> str:
         "unchanged": review.unchanged,
         "plan_changes": review.plan_changes,
         "not_compared": review.not_compared,
+        "not_fully_rendered": [{"application": p.key, "rendered": p.coverage.rendered,
+                                "reasons": [r.words() for r in p.coverage.reasons]}
+                               for p in review.head.plans if p.coverage.rendered != "full"],
         "errors": [{"path": e.path, "message": e.message} for e in review.errors],
+        "notes": review.notes,
     }
     return json_safe(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n"
 
@@ -99,4 +105,11 @@ def render_text(review: Review) -> str:
     if review.not_compared:
         lines += ["", "Not compared (rendered on one side only; lint each side to see why):"]
         lines += [f"  {key}" for key in review.not_compared]
+    unrendered = [p for p in review.head.plans if p.coverage.rendered != "full"]
+    if unrendered:  # issue 33: what of the head hooklint did not check, named in every review
+        lines += ["", "Not fully rendered after the change (what they add was not checked):"]
+        lines += [f"  {p.key}: rendered {p.coverage.rendered}: {'; '.join(r.words() for r in p.coverage.reasons)}"
+                  for p in unrendered]  # fmt: skip
+    if review.notes:
+        lines += ["", "Notes:", *(f"  {note}" for note in review.notes)]
     return "\n".join(escape_controls(line) for line in lines) + "\n"

@@ -639,6 +639,57 @@ _HELM_SECRETS = re.compile(r"^secrets(?:\+[a-z-]+)?://", re.IGNORECASE)
 class _ValueFile:
     user: str  # as reported: the path the user can open
     real: str  # resolved, inside the repository
+    #: The file's text as rendered when it is SOPS-encrypted (:func:`sops_placeholders`): its keys,
+    #: each encrypted value replaced by :data:`SOPS_PLACEHOLDER`; None: the file as it is.
+    text: str | None = None
+    #: Its index in ``valueFiles`` (where it is written: ``HelmOptions.value_file_places``).
+    index: int = -1
+
+
+#: What every encrypted value of a SOPS file (``ENC[AES256_GCM,data:...,type:str]``) becomes in
+#: the values hooklint renders a chart with (issue 33): fixed, so that nothing of the ciphertext is
+#: ever rendered, cached or printed.
+SOPS_PLACEHOLDER = "hooklint-sops-encrypted-value"
+_SOPS_VALUE = re.compile(r"^ENC\[AES256_GCM,.*\]$", re.DOTALL)
+
+
+def sops_placeholders(path: str, max_file_size: int, scheme: bool = False) -> str | None:
+    """The values of the SOPS-encrypted YAML or JSON file ``path`` as YAML text, without its
+    top-level ``sops`` block, each encrypted value (``ENC[AES256_GCM,...]``, any type) replaced by
+    :data:`SOPS_PLACEHOLDER`: the keys and plain values SOPS leaves as written keep the structure a
+    chart's templates need. None when it is no SOPS file (no top-level ``sops`` mapping holding
+    ``mac`` or ``lastmodified``, as ``sops`` writes into every file it encrypts, and no encrypted
+    value; with ``scheme``, a helm-secrets ``secrets://`` file, any mapping) or cannot be read.
+    Nothing is decrypted (getsops/sops ``stores/yaml``: the metadata is the ``sops`` key; helm-secrets
+    passes the decrypted file to ``helm template``)."""
+    try:
+        data = read_bytes(path, max_file_size)
+        value = yaml.load(data, Loader=BoundedLoader)
+    except (OSError, yaml.YAMLError, YamlTooComplex, ValueError, RecursionError):
+        return None
+    if not isinstance(value, dict):
+        return None
+    sops = value.get("sops")
+    found = [False]
+
+    def placeholders(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {k: placeholders(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [placeholders(v) for v in node]
+        if isinstance(node, str) and _SOPS_VALUE.match(node):
+            found[0] = True
+            return SOPS_PLACEHOLDER
+        return node
+
+    values = placeholders({k: v for k, v in value.items() if k != "sops"})
+    marked = isinstance(sops, dict) and ("mac" in sops or "lastmodified" in sops)
+    if not (scheme or marked or (isinstance(sops, dict) and found[0])):
+        return None
+    try:
+        return yaml.safe_dump(values, sort_keys=False)
+    except (yaml.YAMLError, RecursionError):  # a value PyYAML cannot write back: left out, as before
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -684,12 +735,19 @@ def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], ch
     names the entries in messages (``value file``, or ``file parameter``)."""
     real_root = os.path.realpath(root)
     resolved, skipped = [], []
-    for index, name in enumerate(value_files):
-        if _HELM_SECRETS.match(name):
-            skipped.append(_Skipped(index, f"value file {name} is encrypted (helm-secrets): hooklint never decrypts",
-                                    "Argo CD's repo server decrypts it with the helm-secrets plugin when it renders "
-                                    "the chart"))  # fmt: skip
-            continue
+    for index, written in enumerate(value_files):
+        name, secrets_scheme = written, _HELM_SECRETS.match(written)
+        if secrets_scheme:  # helm-secrets: secrets://FILE, secrets+age-import://KEY?FILE...
+            rest = written[secrets_scheme.end():]
+            name = rest if written.lower().startswith("secrets://") else rest.partition("?")[2]
+            joined = os.path.join(root, name.lstrip("/")) if name.startswith("/") else os.path.join(chart, name)
+            if (not name or name.startswith("/") or written.lower().startswith("secrets+literal://")
+                    or _URL_SCHEME.match(name)
+                    or not within(facts.realpath(joined), real_root) or not os.path.isfile(facts.realpath(joined))):
+                skipped.append(_Skipped(index, f"value file {written} is encrypted (helm-secrets): hooklint never "
+                                        "decrypts", "Argo CD's repo server decrypts it with the helm-secrets plugin "
+                                        "when it renders the chart"))  # fmt: skip
+                continue
         if _URL_SCHEME.match(name):
             skipped.append(_Skipped(index, f"value file {name} is a URL: {NEVER_FETCHES} or values",
                                     "Argo CD fetches it when it renders the chart"))  # fmt: skip
@@ -716,11 +774,13 @@ def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], ch
             raise RenderError(f"{kind} {os.path.normpath(joined)} is {problem}: not read", chart_yaml)
         if not os.path.isfile(real):
             raise RenderError(f"{kind} {os.path.normpath(joined)} not found", chart_yaml)
-        if _sops_encrypted(real, max_file_size):
-            skipped.append(_Skipped(index, f"value file {os.path.normpath(joined)} is SOPS-encrypted: hooklint never "
-                                    "decrypts", "Argo CD's repo server decrypts it when helm-secrets wraps its helm"))  # fmt: skip
+        text = sops_placeholders(real, max_file_size, scheme=bool(secrets_scheme))
+        if text is None and (secrets_scheme or _sops_encrypted(real, max_file_size)):
+            skipped.append(_Skipped(index, f"value file {os.path.normpath(joined)} is SOPS-encrypted and hooklint "
+                                    "cannot read its structure: hooklint never decrypts",
+                                    "Argo CD's repo server decrypts it when helm-secrets wraps its helm"))  # fmt: skip
             continue
-        resolved.append(_ValueFile(os.path.normpath(joined), real))
+        resolved.append(_ValueFile(os.path.normpath(joined), real, text, index))
     return resolved, skipped
 
 
@@ -957,6 +1017,7 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     places = options.value_file_places
     left_out = [Omission(s.message, *(places[s.index] if s.index < len(places) else (chart_yaml, 1, 1)),
                          argocd_renders=s.argocd_renders, unchecked=_OTHER_VALUES) for s in skipped]  # fmt: skip
+    read_with_placeholders = _placeholder_omissions(options, value_files, chart_yaml)
     found = find_helm(helm_major, os.path.abspath(root))
     if found is None:
         raise RendererUnavailable(
@@ -982,12 +1043,33 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     key = input_key([mode, renderer.version, repr(options), os.path.normpath(chart)], inputs, root)
     rendering = cached("helm", key, tagging_inputs(
         inputs, lambda: _render(mode, renderer, chart, tree, files, value_files, options, limits, root, build,
-                                [(options.value_files[s.index], o) for s, o in zip(skipped, left_out)],
+                                [(options.value_files[s.index], o) for s, o in zip(skipped, left_out)]
+                                + [(options.value_files[v.index], o) for v, o in
+                                   zip([v for v in value_files if v.text is not None], read_with_placeholders)],
                                 skip_schemas=bool(loads) or options.skip_schema_validation,
                                 set_files=set_files)))  # fmt: skip
-    if left_out:  # where they are written is not in the key: added after the cache
-        rendering = Rendering(rendering.renderer, rendering.documents, rendering.omitted + left_out)
+    if left_out or read_with_placeholders:  # where they are written is not in the key: added after the cache
+        rendering = Rendering(rendering.renderer, rendering.documents,
+                              rendering.omitted + left_out + read_with_placeholders)  # fmt: skip
     return rendering
+
+
+def _placeholder_omissions(options: HelmOptions, value_files: list[_ValueFile], chart_yaml: str) -> list[Omission]:
+    """HL009, at its ``valueFiles`` entry, for each SOPS-encrypted value file read with
+    placeholders (:func:`sops_placeholders`): the chart was rendered and checked, with values Argo
+    CD's are not (the plan is partial)."""
+    out = []
+    places = options.value_file_places
+    for value_file in value_files:
+        if value_file.text is None:
+            continue
+        where = places[value_file.index] if 0 <= value_file.index < len(places) else (chart_yaml, 1, 1)
+        out.append(Omission(f"value file {value_file.user} is SOPS-encrypted: hooklint read its keys without its sops "
+                            f"block, each encrypted value replaced by {SOPS_PLACEHOLDER!r} (it never decrypts)", *where,
+                            argocd_renders="Argo CD's repo server decrypts it when helm-secrets wraps its helm",
+                            unchecked="what the real values change (names, images, conditions) was not checked; the "
+                                      "rest of the chart was", done="rendered the chart with those placeholders"))  # fmt: skip
+    return out
 
 
 @dataclass(slots=True)
@@ -1038,13 +1120,21 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
         value_paths, replacements = [], [(copy, os.path.normpath(chart))]
         for index, value_file in enumerate(value_files):
             target = os.path.join(values_dir, f"{index}-{os.path.basename(value_file.real)}")
-            shutil.copyfile(value_file.real, target)
+            if value_file.text is not None:  # SOPS-encrypted: its keys, placeholders for its values
+                with open(target, "w", encoding="utf-8") as handle:
+                    handle.write(value_file.text)
+            else:
+                shutil.copyfile(value_file.real, target)
             value_paths.append(target)
             replacements.append((target, value_file.user))
         file_paths = []
         for index, ((name, _), set_file) in enumerate(zip(options.file_parameters, set_files or [])):
             target = os.path.join(values_dir, f"file-{index}-{os.path.basename(set_file.real)}")
-            shutil.copyfile(set_file.real, target)
+            if set_file.text is not None:  # SOPS-encrypted: never its ciphertext
+                with open(target, "w", encoding="utf-8") as handle:
+                    handle.write(set_file.text)
+            else:
+                shutil.copyfile(set_file.real, target)
             file_paths.append((name, target))
             replacements.append((target, set_file.user))
         if options.values is not None:

@@ -81,12 +81,12 @@ from hooklint.sources import bounded, facts, partial, sandbox
 from hooklint.sources.cache import cached, input_key
 from hooklint.sources.discovery import KUSTOMIZATION_NAMES, is_component
 from hooklint.sources.kustomize_spec import (
-    go_composer,
     ReadKustomization,
     Unreadable,
     ambiguous_key,
     canonical,
     fetched_by_kustomize,
+    go_composer,
     go_decode,
     go_fold,
     go_value,
@@ -94,7 +94,7 @@ from hooklint.sources.kustomize_spec import (
     node_strings,
     read_kustomization,
 )
-from hooklint.sources.redact import tagging_inputs
+from hooklint.sources.redact import tagging_inputs, url_credentials
 from hooklint.sources.rendered import (
     Omission,
     RenderedDocument,
@@ -112,6 +112,7 @@ BUILD_METADATA = ("originAnnotations", "transformerAnnotations")
 INSTALL_HINT = "install kustomize (https://kubectl.docs.kubernetes.io/installation/kustomize/) or kubectl"
 NETWORK_HINT = "hooklint never uses the network: vendor the base into the repository"
 PLUGIN_HINT = "hooklint never runs plugins from the repository"
+FILE_HINT = "hooklint never uses the network: vendor the file into the repository"
 _FUNCTION_ANNOTATIONS = ("config.kubernetes.io/function", "config.k8s.io/function")
 _FUNCTION_ANNOTATIONS_SET = frozenset(_FUNCTION_ANNOTATIONS)
 _REMOTE = re.compile(
@@ -634,8 +635,11 @@ class _Inputs:
                     assert target is not None  # the folder child was found in
                     self.children.setdefault(path, set()).add(os.path.join(target, child))
         for field in self._PLUGINS:
-            for entry in self.entries(config, field):
-                self.plugin(path, field, entry, text)
+            entries = self.entries(config, field)
+            positions = partial.entry_positions(node, field)
+            for index, entry in enumerate(entries):
+                where = positions[index] if len(positions) == len(entries) else _position_of(text, entry)
+                self.plugin(path, field, entry, text, index, where)
         for field in self._FILES:
             for entry in self.entries(config, field):
                 self.reference(path, field, entry, text=text)
@@ -650,11 +654,20 @@ class _Inputs:
         if isinstance(openapi, dict) and isinstance(openapi.get("path"), str):
             self.reference(path, "openapi", openapi["path"], text=text)
         for field in ("configMapGenerator", "secretGenerator"):
-            for generator in self.items(config, field):
+            for index, generator in enumerate(self.items(config, field)):
                 if not isinstance(generator, dict):
                     self.exact = False
                     continue
                 sources = [*_list(generator.get("files")), *_list(generator.get("envs")), generator.get("env")]
+                remote = next((f for f in sources if isinstance(f, str) and f
+                               and _needs_network(path, field, f.partition("=")[2] or f)), None)  # fmt: skip
+                if remote is not None:  # issue 33: this generator left out, the rest rendered
+                    name = generator.get("name")
+                    url = url_credentials(remote.partition("=")[2] or remote)
+                    self.leave_out(path, field, index, _position_of(text, remote),
+                                   f"{field} entry {name if isinstance(name, str) else index!r} reads the remote file "
+                                   f"{url}, which kustomize fetches: it needs the network; {FILE_HINT}")  # fmt: skip
+                    continue
                 for source in sources:
                     if isinstance(source, str) and source:
                         self.reference(path, field, source.partition("=")[2] or source, text=text)
@@ -770,9 +783,20 @@ class _Inputs:
         if regular and resolved is not None:
             _refuse_special(resolved, path, self.to_user)
 
-    def plugin(self, kustomization: str, field: str, entry: str, text: str) -> None:
+    def plugin(self, kustomization: str, field: str, entry: str, text: str, index: int | None = None,
+               where: tuple[int, int] = (1, 1)) -> None:  # fmt: skip
         """Refuse a ``transformers`` / ``generators`` / ``validators`` entry that is a KRM function
-        (exec, container, starlark), inline or in a file or folder of the repository."""
+        (exec, container, starlark), inline or in a file or folder of the repository. Leave out
+        (issue 33: the entry, never the application; an omission at ``where``, the entry's item
+        ``index``) one that configures a ``HelmChartInflationGenerator`` (kustomize's builtin needs
+        ``--enable-helm``, v5.5.0 ``plugin/builtin/helmchartinflationgenerator``, and usually fetches
+        the chart: named by its chart repository, never by a URL of its ``valuesInline``) or a
+        builtin with a file kustomize fetches (a PatchTransformer's URL ``path``)."""
+        label = repr(entry) if "\n" not in entry else "(inline)"
+        if index is not None and "\n" not in entry and _needs_network(kustomization, field, entry):
+            self.leave_out(kustomization, field, index, where, f"{field} entry {url_credentials(entry)!r} is remote and "
+                           f"needs the network; {FILE_HINT}")  # fmt: skip
+            return
         target = self.reference(kustomization, field, entry, directory_ok=True, text=text, optional=True)
         sources: list[tuple[str, str | None]]  # (file, its text when inline)
         if target is None:
@@ -781,6 +805,7 @@ class _Inputs:
             sources = [(f, None) for f in _tree(target) if f.endswith((".yaml", ".yml", ".json"))]
         else:
             sources = [(target, None)]
+        configured = []
         for source, inline in sources:
             try:  # every document, composed without typing; valued as go-yaml v2 values it
                 if inline is None:
@@ -794,24 +819,56 @@ class _Inputs:
                        (error.strerror or str(error)) if isinstance(error, OSError) else
                        str(error).splitlines()[0] if str(error) else "invalid YAML")  # fmt: skip
                 raise RenderError(
-                    f"{field} entry {entry!r}: hooklint cannot read {self.to_user(source)} as kustomize reads it "
+                    f"{field} entry {label}: hooklint cannot read {self.to_user(source)} as kustomize reads it "
                     f"({why}), so it cannot tell whether it runs a plugin or fetches a URL: kustomize is not run",
                     self.to_user(kustomization), *_position_of(text, entry)) from None  # fmt: skip
             for obj, node in objects:
                 # kustomize reads plugin files with go-yaml v3 (explicit keys win over a merge key), not v2:
                 # the annotation anywhere in the file, however the keys resolve, makes it a function
                 function = _function_of(obj) or ("function" if _FUNCTION_ANNOTATIONS_SET & set(node_strings(node)) else None)
-                if function:
+                if function:  # every object is asked first: a function is refused, never left out
                     raise RenderError(
                         f"{field} entry {entry!r} is {'an' if function[0] in 'aeiou' else 'a'} {function} KRM function ({obj.get('kind') if isinstance(obj, dict) else None}): {PLUGIN_HINT}",
                         self.to_user(kustomization), *_position_of(text, entry))  # fmt: skip
-                remote = next(_remote_strings(obj), None) or next(_remote_strings(node_strings(node)), None)
-                if remote is not None:  # a builtin's own file (PatchTransformer path, generator files)
-                    raise RenderError(
-                        f"{field} entry {entry!r} configures {obj.get('kind') if isinstance(obj, dict) else 'a plugin'}"
-                        f" with {remote!r}, which kustomize fetches: it needs the network; {NETWORK_HINT}",
-                        self.to_user(kustomization), *_position_of(text, entry), needs_network=True,
-                        unchecked=REMOTE_ENTRY_UNCHECKED)  # fmt: skip
+                configured.append((obj, node))
+        for obj, _ in configured:
+            if isinstance(obj, dict) and obj.get("kind") == "HelmChartInflationGenerator" and index is not None:
+                self.leave_out(kustomization, field, index, where, f"{field} entry {label} configures a "
+                               f"HelmChartInflationGenerator for {_chart_of(obj)}, which needs kustomize build "
+                               "--enable-helm (it runs helm and usually fetches the chart); hooklint never passes it: "
+                               "make the chart a Helm source of its own",
+                               "Argo CD renders it when argocd-cm's kustomize.buildOptions has --enable-helm")  # fmt: skip
+                return
+        for obj, node in configured:
+            # every string of the file, however a reader resolves its keys (a merge key, a tag)
+            remote = next(_remote_strings(obj), None) or next(_remote_strings(node_strings(node)), None)
+            if remote is not None and index is not None:  # a builtin's own file (PatchTransformer path)
+                self.leave_out(kustomization, field, index, where, f"{field} entry {label} configures "
+                               f"{obj.get('kind') if isinstance(obj, dict) else 'a plugin'} with "
+                               f"{url_credentials(remote)!r}, which kustomize fetches: it needs the network; {FILE_HINT}")  # fmt: skip
+                return
+            if remote is not None:
+                raise RenderError(
+                    f"{field} entry {label} configures {obj.get('kind') if isinstance(obj, dict) else 'a plugin'}"
+                    f" with {remote!r}, which kustomize fetches: it needs the network; {NETWORK_HINT}",
+                    self.to_user(kustomization), *_position_of(text, entry), needs_network=True,
+                    unchecked=REMOTE_ENTRY_UNCHECKED)  # fmt: skip
+
+
+def _chart_of(config: dict[str, Any]) -> str:
+    """What a ``HelmChartInflationGenerator`` configuration inflates, for messages: ``the chart
+    NAME VERSION of the chart repository URL`` (``name``/``chartName``, ``version``/``chartVersion``,
+    ``repo``/``chartRepoUrl``: kustomize v5.5.0 ``api/types/helmchartargs.go``; the URL without
+    credentials), or ``the local chart NAME`` (``chartHome``). Only these fields are read: never
+    ``valuesInline``."""
+    name = config.get("name") if isinstance(config.get("name"), str) else config.get("chartName")
+    version = config.get("version") if config.get("version") is not None else config.get("chartVersion")
+    repo = config.get("repo") if isinstance(config.get("repo"), str) else config.get("chartRepoUrl")
+    chart = f"the chart {name if isinstance(name, str) else '(unnamed)'}" + (f" {version}" if version is not None else "")
+    if isinstance(repo, str) and repo:
+        where = "OCI registry" if repo.lower().startswith("oci://") else "chart repository"
+        return f"{chart} of the {where} {url_credentials(repo)}"
+    return f"{chart} (a local chart)"
 
 
 def read_kustomization_file(path: str, max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> tuple[str, ReadKustomization]:

@@ -172,7 +172,7 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
         return loaded, [], None, {}
     hide: Callable[[str], str] | None = None
     for omission in rendering.omitted:  # a partial rendering: HL009 where each left-out entry is written
-        detail = f"{omission.message}. {omission.argocd_renders}. hooklint left it out, so {omission.unchecked}"
+        detail = f"{omission.message}. {omission.argocd_renders}. hooklint {omission.done}, so {omission.unchecked}"
         if hide is None:  # every omission's message has the same inputs: the folder's files, read once
             hide = render_error_redactor(RenderError(detail, omission.path), folder, root, helm=source_type != KUSTOMIZE)
         detail = hide(detail)
