@@ -274,18 +274,31 @@ def test_what_kustomize_refuses_is_hl007_and_kustomize_never_starts(repo, runs, 
 
 
 @needs_kustomize
-def test_a_plugin_file_hooklint_cannot_read_is_hl007(repo, runs, listener):
-    """Before: a transformer's file PyYAML could not read was skipped, so the URL of the builtin
-    it configures was never looked at and kustomize started."""
+def test_a_plugin_file_pyyaml_cannot_read_is_read_as_kustomize_reads_it(repo, runs, listener):
+    """Before: a transformer's file PyYAML could not read (an unknown tag) was skipped, so the URL of
+    the builtin it configures was never looked at, and kustomize fetched it. Now its value is read
+    as Go reads it: the entry is left out (issue 33), nothing is fetched."""
     url = f"http://127.0.0.1:{listener.port}/p.yaml"
     write(repo, {"app/kustomization.yaml": "resources:\n- cm.yaml\ntransformers:\n- t.yaml\n",
                  "app/t.yaml": f"apiVersion: builtin\nkind: PatchTransformer\nmetadata:\n  name: p\n  x: !odd 1\n"
                                f"path: {url}\ntarget:\n  kind: ConfigMap\n"})  # fmt: skip
     rendering, error, _ = render()
     listener.close()
-    assert listener.connections == [] and runs == []
-    assert error is not None
-    assert error.message.startswith("transformers entry 't.yaml' configures PatchTransformer with")
+    assert listener.connections == []
+    assert error is None and rendering is not None
+    assert [o.message.split(" with ")[0] for o in rendering.omitted] == [
+        "transformers entry 't.yaml' configures PatchTransformer"]
+
+
+@needs_kustomize
+def test_a_plugin_file_hooklint_cannot_read_as_go_does_is_hl007(repo, runs):
+    write(repo, {"app/kustomization.yaml": "resources:\n- cm.yaml\ntransformers:\n- t.yaml\n",
+                 "app/t.yaml": "apiVersion: builtin\nkind: PatchTransformer\nmetadata:\n  name: p\nx: !!int z\n"})
+    rendering, error, _ = render()
+    assert runs == [] and error is not None
+    assert error.message == (
+        "transformers entry 't.yaml': hooklint cannot read app/t.yaml as kustomize reads it (yaml: cannot decode "
+        "!!str `z` as a !!int), so it cannot tell whether it runs a plugin or fetches a URL: kustomize is not run")
 
 
 @needs_kustomize
