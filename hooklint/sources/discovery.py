@@ -459,19 +459,14 @@ def _parse_kustomization(path: str, mtime_ns: int, size: int) -> dict | None:
     cache key: a file changed since is parsed again). The mapping is shared: callers only read it."""
     import yaml  # noqa: PLC0415 - only when a run has kustomizations
 
-    from hooklint.yamlio import BoundedLoader  # noqa: PLC0415
+    from hooklint.loader import FileRejected, decode_manifest  # noqa: PLC0415
+    from hooklint.sources.kustomize_spec import Unreadable, canonical, read_kustomization  # noqa: PLC0415
 
-    try:
-        with open(path, encoding="utf-8") as handle:
-            config = yaml.load(handle, Loader=BoundedLoader)
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        return None
-    if config is None:
-        return {}
-    if not isinstance(config, dict):
-        return None
-    from hooklint.sources.kustomize_spec import canonical  # noqa: PLC0415 - with yaml, only when needed
-
+    try:  # as kustomize reads it: the first document, typed as go-yaml v2 types it
+        with open(path, "rb") as handle:
+            config = read_kustomization(decode_manifest(handle.read())).value
+    except (OSError, FileRejected, Unreadable, yaml.YAMLError):
+        return None  # its render says what is wrong (HL007)
     return canonical(config)  # the keys kustomize reads, in any case (Resources: is resources:)
 
 

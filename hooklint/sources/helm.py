@@ -60,7 +60,7 @@ import yaml
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint.files import FileTooLarge, NotRegularFile, file_problem, make_dirs, problem_of, read_bytes, remove_tree, walk_tree
 from hooklint.loader import within
-from hooklint.yamlio import BoundedLoader, YamlTooComplex
+from hooklint.yamlio import BoundedLoader, Unreadable, YamlTooComplex, go_first_document
 from hooklint.sources import bounded, facts, sandbox
 from hooklint.sources.cache import cached, input_key
 from hooklint.sources.redact import tagging_inputs
@@ -369,8 +369,11 @@ def _read_chart(folder: str, root: str, depth: int = 0, max_file_size: int = DEF
     _refuse_outside(chart_yaml, real_root, chart_yaml)
     try:
         text = read_bytes(chart_yaml, max_file_size).decode("utf-8-sig")
-        node = yaml.compose(text, Loader=BoundedLoader)
-        meta = yaml.load(text, Loader=BoundedLoader)
+        document = go_first_document(text)  # as Helm reads it: sigs.k8s.io/yaml, the first document
+        node, meta = document.node, document.value
+    except Unreadable as exc:  # fail closed: Helm may read it otherwise, and its dependencies go unchecked
+        raise RenderError(f"{chart_yaml} is not YAML hooklint reads as Helm does: {exc}", chart_yaml, exc.line,
+                          exc.column) from None  # fmt: skip
     except (NotRegularFile, FileTooLarge) as exc:
         raise RenderError(f"{chart_yaml} is {problem_of(exc)}: not read", chart_yaml) from None
     except OSError as exc:
@@ -385,7 +388,7 @@ def _read_chart(folder: str, root: str, depth: int = 0, max_file_size: int = DEF
     dependencies, places = meta.get("dependencies"), []
     if dependencies is None and meta.get("apiVersion") == "v1":  # Helm 2 charts: requirements.yaml
         _refuse_outside(os.path.join(folder, "requirements.yaml"), real_root, chart_yaml)
-        dependencies = _requirements(folder, max_file_size)
+        dependencies = _requirements(folder, max_file_size, chart_yaml)
     elif isinstance(dependencies, list) and isinstance(node, yaml.MappingNode):
         for key, value in node.value:
             if key.value == "dependencies" and isinstance(value, yaml.SequenceNode):
@@ -429,11 +432,18 @@ def _refuse_outside(path: str, real_root: str, *where: Any, real: str | None = N
         raise RenderError(f"illegal filepath in symlink {os.path.normpath(path)}: it leaves the repository", *where)
 
 
-def _requirements(folder: str, max_file_size: int) -> list[Any]:
+def _requirements(folder: str, max_file_size: int, chart_yaml: str) -> list[Any]:
+    """The ``dependencies`` of a Helm 2 chart's ``requirements.yaml`` (none without the file).
+    Read as Helm reads it (:func:`~hooklint.yamlio.go_first_document`); RenderError (HL007) for one
+    hooklint cannot read so: Helm may read it otherwise, and its dependencies would go unchecked."""
+    path = os.path.join(folder, "requirements.yaml")
     try:
-        data = yaml.load(read_bytes(os.path.join(folder, "requirements.yaml"), max_file_size), Loader=BoundedLoader)
-    except (OSError, yaml.YAMLError):
+        data = go_first_document(read_bytes(path, max_file_size).decode("utf-8-sig")).value
+    except OSError:
         return []
+    except (UnicodeDecodeError, Unreadable, yaml.YAMLError) as exc:
+        raise RenderError(f"{os.path.normpath(path)} is not YAML hooklint reads as Helm does: "
+                          f"{_one_line(str(exc))}", chart_yaml) from None  # fmt: skip
     deps = data.get("dependencies") if isinstance(data, dict) else None
     return deps if isinstance(deps, list) else []
 
@@ -887,10 +897,12 @@ class _Unreadable(ValueError):
 
 def _loads_of(text: str) -> list[str]:
     """The references of a ``values.schema.json`` text that are not local (``#...``) nor a known
-    meta-schema, in document order; none for plain invalid JSON (Helm refuses it too). Raises
-    :class:`_Unreadable` for a text Python's JSON reader cannot read through (nested deeper than
-    it recurses, a number of more digits than it converts): Go's reader may read it and Helm load
-    what it names."""
+    meta-schema, in document order; none for invalid JSON that holds no ``$`` nor ``\\`` (no key of
+    it can be ``$ref``, whoever reads it). Raises :class:`_Unreadable` for a text Python's JSON
+    reader cannot read through (nested deeper than it recurses, a number of more digits than it
+    converts) or refuses while it may spell a reference: Go's reader, which differs (a BOM after the
+    one Helm strips, what Python's ``json`` refuses and Go's accepts), may read it and Helm load
+    what it names: hooklint fails closed rather than list every difference."""
     try:
         doc = json.loads(text)
     except RecursionError:
@@ -898,7 +910,9 @@ def _loads_of(text: str) -> list[str]:
     except ValueError as exc:
         if "digits" in str(exc):  # int() of too many digits (sys.get_int_max_str_digits)
             raise _Unreadable("a number of too many digits") from None
-        return []
+        if "$" in text or "\\" in text:  # it can spell "$ref" ("\u0024ref" too): Go's reader may read it
+            raise _Unreadable(f"JSON Python's reader refuses: {str(exc).splitlines()[0]}") from None
+        return []  # no key of it can name a reference: nothing is loaded, whoever reads it
     found: list[str] = []
     stack = [doc]
     while stack:
@@ -919,7 +933,12 @@ def _loads_of(text: str) -> list[str]:
 def _loads_in(text: str, path: str, archive: str | None = None) -> list[_SchemaLoad]:
     """The :class:`_SchemaLoad` of the schema ``text`` of file ``path`` (in ``archive`` when
     packaged): one per reference, placed at its value as written (1:1 inside an archive), or one
-    ``unread`` at 1:1 when the text cannot be read through."""
+    ``unread`` at 1:1 when the text cannot be read through. A UTF-8 BOM opening the text is removed
+    first, as Helm's chart loaders remove it from every file of a chart folder or archive
+    (``pkg/chart/v2/loader/directory.go``, ``pkg/chart/loader/archive/archive.go``: ``bytes.TrimPrefix(data,
+    utf8bom)``) before the schema is compiled: Python's ``json`` refuses the BOM, and the ``$ref``
+    after it was missed while Helm loaded it."""
+    text = text[1:] if text.startswith("\ufeff") else text
     try:
         refs = _loads_of(text)
     except _Unreadable as exc:
