@@ -196,6 +196,15 @@ def _write(text: "str | Iterable[str]", output: Optional[str]) -> None:
         _fail(f"{output}: cannot write output: {exc.strerror or exc}")
 
 
+def _sarif_left_out(result) -> None:  # noqa: ANN001 - a RunResult
+    """Say on stderr what GitHub's result limit kept out of a SARIF report, when anything."""
+    from hooklint.reporters.sarif import left_out_message
+
+    message = left_out_message(result)
+    if message is not None:
+        typer.echo(f"hooklint: warning: {message}", err=True)
+
+
 @app.command(cls=_Command)
 def lint(
     paths: Annotated[Optional[list[str]], typer.Argument(metavar="PATH", help="Files, folders, or - for stdin (default: the current folder).", show_default=False)] = None,
@@ -268,6 +277,8 @@ def lint(
 
             module = import_module(f"hooklint.reporters.{format.value}")
             text = module.render(result, load_catalog(), category=category)
+            if format is Format.sarif:
+                _sarif_left_out(result)
         _write(text, output)
     if output is not None and output != "-":  # a CI log still shows what was found
         typer.echo(escape_controls(f"hooklint: {result.summary()} (report in {output})"), err=True)
@@ -301,7 +312,7 @@ def diff(
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write the report to this file (- for stdout).")] = None,
     config: Annotated[Optional[str], typer.Option("--config", "-c", help="Configuration file (default: the nearest .hooklint.yaml from the first path up to the repository top).")] = None,
     fail_on: Annotated[Optional[FailOn], typer.Option("--fail-on", help="Lowest severity of a NEW finding that makes the exit code 1 (default: the configuration's fail-on, else warning).", show_default=False)] = None,
-    category: Annotated[str, typer.Option("--category", help="SARIF automationDetails.id category.")] = "hooklint",
+    category: Annotated[str, typer.Option("--category", help="SARIF code scanning category; the run's automationDetails.id is CATEGORY/diff/, never lint's, so that uploading it closes no alert of lint's.")] = "hooklint",
     link_base: Annotated[Optional[str], typer.Option("--link-base", help="markdown: URL prefix of file links, e.g. https://github.com/ORG/REPO/blob/SHA.")] = None,
 ) -> None:
     """Review a change: findings it adds and fixes, and how it changes each sync plan."""
@@ -341,6 +352,7 @@ def diff(
         text = report.render_json(change)
     elif format is DiffFormat.sarif:
         text = report.render_sarif(change, catalog, category)
+        _sarif_left_out(report.sarif_result(change))
     elif format is DiffFormat.markdown:
         from hooklint.review.markdown import render_review
 

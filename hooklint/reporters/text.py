@@ -6,7 +6,7 @@ hooklint's own colours and line breaks."""
 from __future__ import annotations
 
 from hooklint.findings import Finding, RunResult
-from hooklint.text import escape_controls
+from hooklint.text import escape_commands, escape_controls
 from hooklint.yamlio import shown
 
 
@@ -58,4 +58,4 @@ def render(result: RunResult, show_suppressed: bool = False, colour: bool = Fals
     if show_skipped:
         lines.extend(f"note: not linted: {escape_controls(path)}: {escape_controls(str(reason))}"
                      for path, reason in result.skipped_files)  # fmt: skip
-    return "\n".join(lines) + "\n"
+    return escape_commands("\n".join(lines) + "\n")

@@ -49,8 +49,22 @@ def render_json(review: Review) -> str:
     return json_safe(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n"
 
 
+def diff_category(category: str) -> str:
+    """The code scanning category of a review's SARIF: ``<category>/diff`` (``automationDetails.id``
+    ``hooklint/diff/``), never lint's. An upload replaces the earlier upload of its category and
+    closes every alert it does not hold; a review holds only the change's new findings, so under
+    lint's category it would close every alert the change did not touch."""
+    return category.strip().rstrip("/") + "/diff"
+
+
+def sarif_result(review: Review) -> RunResult:
+    """The run a review's SARIF reports: its new findings, and the head's count of files."""
+    return RunResult(findings=list(review.new), files=review.head.result.files)
+
+
 def render_sarif(review: Review, catalog: Catalog, category: str = "hooklint") -> str:
-    return sarif.render(RunResult(findings=list(review.new), files=review.head.result.files), catalog, category=category)
+    """The new findings as SARIF, under :func:`diff_category` of ``category``."""
+    return sarif.render(sarif_result(review), catalog, category=diff_category(category))
 
 
 def headline(review: Review) -> str:
