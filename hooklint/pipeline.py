@@ -395,7 +395,10 @@ def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1
     result.suppressed = [f for f in reported if f.suppression is not None]
     result.renderers.sort()
     result.skipped_files.sort()
-    result.notices = walk_notices + skipped_notice(result.skipped_files) + engine.notices() + _helm_notice(result, config)
+    from hooklint.checks.loading import missing_renderers
+
+    result.notices = (walk_notices + skipped_notice(result.skipped_files) + engine.notices() + _helm_notice(result, config)
+                      + missing_renderers(result.findings))  # fmt: skip
     if known is not None:
         from hooklint.suppression.baseline import apply_baseline, run_scope
 

@@ -110,6 +110,7 @@ def test_manifest_is_valid_and_as_documented(env):
         "language": "python",
         "types_or": ["yaml", "json"],
         "require_serial": True,
+        "additional_dependencies": ["helm-python-sdk==0.2.2"],  # the Helm renderer (issue 35)
         "minimum_pre_commit_version": "2.9.0",
     }]  # fmt: skip
 
