@@ -205,6 +205,25 @@ def _sarif_left_out(result) -> None:  # noqa: ANN001 - a RunResult
         typer.echo(f"hooklint: warning: {message}", err=True)
 
 
+def _named_manifests(paths: list[str]) -> None:
+    """Fail (exit 2, one line per file) for a file named on the command line that is no manifest:
+    not ``*.yaml``, ``*.yml``, ``*.json`` (or ``*.jsonnet``, skipped with its reason), not a
+    ``Kustomization``, and not inside a Helm chart (whose templates are linted with their chart).
+    Before, ``hooklint lint notes.txt`` linted nothing and exited 0."""
+    import os
+
+    from hooklint.sources.discovery import KUSTOMIZATION_NAMES, MANIFEST_SUFFIXES, chart_of
+
+    bad = [path for path in paths if path != "-" and os.path.isfile(path)
+           and not path.endswith(MANIFEST_SUFFIXES) and os.path.basename(path) not in KUSTOMIZATION_NAMES
+           and chart_of(path) is None]  # fmt: skip
+    for path in bad:
+        typer.echo(escape_controls(f"hooklint: error: {path}: not a YAML or JSON file (hooklint lints *.yaml, *.yml "
+                                   "and *.json manifests); name the manifests or their folder"), err=True)  # fmt: skip
+    if bad:
+        raise typer.Exit(EXIT_ERROR)
+
+
 @app.command(cls=_Command)
 def lint(
     paths: Annotated[Optional[list[str]], typer.Argument(metavar="PATH", help="Files, folders, or - for stdin (default: the current folder).", show_default=False)] = None,
@@ -221,7 +240,7 @@ def lint(
     fix: Annotated[bool, typer.Option("--fix", help="Apply safe fixes in place first (as 'hooklint fix').")] = False,
     unsafe_fixes: Annotated[bool, typer.Option("--unsafe-fixes", help="With --fix: apply unsafe fixes too.")] = False,
     baseline: Annotated[Optional[str], typer.Option("--baseline", help="Suppress the findings this baseline records (default: the configuration's baseline).", show_default=False)] = None,
-    write_baseline: Annotated[Optional[str], typer.Option("--write-baseline", help="Record today's findings in this file, but HL007 and HL008, which it says it left out (exit 0 unless an input error).", show_default=False)] = None,
+    write_baseline: Annotated[Optional[str], typer.Option("--write-baseline", help="Record today's findings in this file, but HL007 and HL008, which it says it left out (exit 0 unless an input error); prints the run's summary, not the findings (--output still gets the whole report).", show_default=False)] = None,
     stats: Annotated[bool, typer.Option("--statistics", help="Text format: add the number of findings of each rule.")] = False,
     show_suppressed: Annotated[bool, typer.Option("--show-suppressed", help="Text format: list suppressed findings too, each marked with its suppression.")] = False,
     show_skipped: Annotated[bool, typer.Option("--show-skipped", help="List the files not linted, with the reason (text).")] = False,
@@ -232,6 +251,7 @@ def lint(
     from hooklint.pipeline import lint_paths
 
     paths = paths or ["."]
+    _named_manifests(paths)
     cfg = _override(_load_config(config, paths), select, ignore, exclude, fail_on)
     baseline = baseline if baseline is not None else cfg.baseline
     own = [p for p in (baseline, write_baseline) if p is not None]
@@ -259,7 +279,11 @@ def lint(
 
     text: str | Iterator[str]
     with collector_paused():  # a report of many findings makes many objects and no cycles
-        if format is Format.text:
+        if write_baseline is not None and output is None:  # the findings go to the baseline: a summary
+            from hooklint.reporters.text import render_summary
+
+            text = render_summary(result)
+        elif format is Format.text:
             from hooklint.reporters.text import render
 
             text = render(result, show_suppressed=show_suppressed, stats=stats, show_skipped=show_skipped,

@@ -89,7 +89,10 @@ class Engine:
             found = {rid for rid in self.catalog.rules if rid.startswith(upper)}
             if found:
                 return found
-        raise ConfigError(f"{self._label(key, sub)} names unknown rule {name!r} (a rule id, slug or id prefix such as HL1)")
+        close = self.catalog.suggest(name)
+        hint = f"; did you mean {close!r}?" if close else ""
+        raise ConfigError(f"{self._label(key, sub)} names unknown rule {name!r}{hint} (a rule id, slug or id prefix "
+                          "such as HL1)")  # fmt: skip
 
     def reports(self, finding: Finding) -> bool:
         """Whether ``finding`` is on a path the configuration reports it on (``exclude`` and

@@ -38,6 +38,16 @@ def statistics(result: RunResult) -> list[str]:
     return [f"{n:>{width}}  {rid}  {sev:<7}  {slug}" for (rid, sev, slug), n in ordered]
 
 
+def _tail(result: RunResult) -> list[str]:
+    return [result.summary(), *(f"note: {escape_controls(n)}" for n in result.notices)]
+
+
+def render_summary(result: RunResult) -> str:
+    """The summary line and the notices, without the findings: what ``lint --write-baseline``
+    prints, whose findings go to the baseline file (``--output`` still gets the whole report)."""
+    return escape_commands("\n".join(_tail(result)) + "\n")
+
+
 def render(result: RunResult, show_suppressed: bool = False, colour: bool = False, stats: bool = False,
            show_skipped: bool = False) -> str:  # fmt: skip
     """One line per finding, in sorted order (with ``show_suppressed``, the suppressed ones too,
@@ -53,8 +63,7 @@ def render(result: RunResult, show_suppressed: bool = False, colour: bool = Fals
         lines += ["", *statistics(result)]
     if lines:
         lines.append("")
-    lines.append(result.summary())
-    lines.extend(f"note: {escape_controls(n)}" for n in result.notices)
+    lines.extend(_tail(result))
     if show_skipped:
         lines.extend(f"note: not linted: {escape_controls(path)}: {escape_controls(str(reason))}"
                      for path, reason in result.skipped_files)  # fmt: skip
