@@ -26,6 +26,7 @@ EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 class Format(str, Enum):
     text = "text"
+    concise = "concise"
     json = "json"
     sarif = "sarif"
     github = "github"
@@ -273,7 +274,7 @@ def lint(
         _fail(str(exc))
     for error in result.errors:
         typer.echo(escape_controls(f"hooklint: error: {error.path}: {error.message}"), err=True)
-    if result.errors and not result.files and format is Format.text:
+    if result.errors and not result.files and format in (Format.text, Format.concise):
         raise typer.Exit(EXIT_ERROR)  # nothing was linted: the errors above are the whole report
     from hooklint.pipeline import collector_paused
 
@@ -283,6 +284,10 @@ def lint(
             from hooklint.reporters.text import render_summary
 
             text = render_summary(result)
+        elif format is Format.concise:
+            from hooklint.reporters.text import render_concise
+
+            text = render_concise(result)
         elif format is Format.text:
             from hooklint.reporters.text import render
 
@@ -578,6 +583,27 @@ def fix_command(
     sys.stdout.write(render(result))
     raise typer.Exit(EXIT_ERROR if result.errors else EXIT_FINDINGS if cfg.failing(result.findings) or run.not_written
                      else EXIT_CLEAN)  # fmt: skip
+
+
+@app.command(cls=_Command)
+def doctor(
+    paths: Annotated[Optional[list[str]], typer.Argument(metavar="PATH", help="Files or folders whose Applications to list (default: the current folder).", show_default=False)] = None,
+    config: Annotated[Optional[str], typer.Option("--config", "-c", help="Configuration file (default: the nearest .hooklint.yaml from the first path up to the repository top).")] = None,
+) -> None:
+    """Say what a run would use: renderers and versions, the configuration in force and where it
+    was found, the repository URLs Applications are matched against, the Applications mapped and
+    ignored (with the reasons), and the cache location. Exit 0, or 2 for a configuration error."""
+    from hooklint.doctor import report
+
+    paths = paths or ["."]
+    cfg = _load_config(config, paths)
+    if config is not None:
+        origin = f"{config} (--config)"
+    elif cfg.path is not None:
+        origin = f"{cfg.path} (found from {paths[0]} upward)"
+    else:
+        origin = f"none found from {paths[0]} up to the repository top: the defaults (hooklint init writes one)"
+    typer.echo(report(paths, cfg, origin), nl=False)
 
 
 @app.command(cls=_Command)
