@@ -210,20 +210,23 @@ class RunResult:
 
 def same_place(findings: Iterable[Finding]) -> list[list[Finding]]:
     """``findings`` (in report order) cut into runs of neighbours that are one finding made many
-    times: the same rule, severity, file, line and column, and all live or all suppressed. A
-    kustomize base that three overlays render, or a Helm template a ``range`` repeats, gives one
-    such run whose messages differ only by the object's name; the text and Markdown reports show
-    it once, with the other objects named (``more_objects``)."""
+    times: the same rule, severity, file, line and column, all live or all suppressed, each about an
+    object, and the same message but for the object's ``Kind/name``. A kustomize base that three
+    overlays render, or a Helm template a ``range`` repeats, gives one such run; the text and
+    Markdown reports show it once, with the other objects named (:func:`more_objects`). Two
+    different findings at one place (two stale entries of one comment) are never one run."""
     groups: list[list[Finding]] = []
+    keys: list[tuple | None] = []
     for finding in findings:
-        key = (finding.rule_id, finding.severity, finding.path, finding.span.line, finding.span.column,
-               finding.suppression is None)  # fmt: skip
-        last = groups[-1][0] if groups else None
-        if last is not None and key == (last.rule_id, last.severity, last.path, last.span.line, last.span.column,
-                                        last.suppression is None):  # fmt: skip
+        key = None
+        if finding.obj is not None:
+            key = (finding.rule_id, finding.severity, finding.path, finding.span.line, finding.span.column,
+                   finding.suppression is None, finding.message.replace(finding.obj.label(), "\0"))  # fmt: skip
+        if key is not None and keys and keys[-1] == key:
             groups[-1].append(finding)
         else:
             groups.append([finding])
+            keys.append(key)
     return groups
 
 

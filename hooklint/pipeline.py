@@ -369,7 +369,11 @@ def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1
     With ``baseline`` (a file :func:`~hooklint.suppression.baseline.write_baseline` wrote), the
     findings it records are suppressed (kind ``baseline``) and ``result.stale_baseline`` counts its
     entries that matched nothing in the files of this run; raises
-    :class:`~hooklint.suppression.baseline.BaselineError`, before linting, for one that cannot be read."""
+    :class:`~hooklint.suppression.baseline.BaselineError`, before linting, for one that cannot be read.
+
+    An Argo CD Application file named on its own (pre-commit passes only the changed files) brings
+    in the folder each of its sources renders (:func:`application_source_folders`), linted as in a
+    whole run: an Application that overrides an image to ``:latest`` is HL102 on its own line."""
     engine = Engine(config, catalog)
     known = None
     if baseline is not None:
@@ -378,8 +382,11 @@ def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1
         known = load_baseline(baseline, config.max_file_size)
     errors: list[InputError] = []
     walk_notices: list[str] = []
-    apps = group_applications(paths, errors, walk_notices, config.repo_urls, excluded=config.exclude or None,
-                              config=config)  # fmt: skip
+    implied = [folder for folder in application_source_folders(paths, config) if folder not in paths]
+    apps = group_applications(list(paths) + implied, errors, walk_notices, config.repo_urls,
+                              excluded=config.exclude or None, config=config)  # fmt: skip
+    if implied:  # a folder no one named is no input error (empty, or every file excluded): it is just not linted
+        errors = [e for e in errors if e.path not in implied]
     jobs = resolve_jobs(jobs)
     files = sum(len(a.reported) + len(a.context) for a in apps)
     mapped = any(a.argocd is not None for a in apps)
@@ -404,6 +411,25 @@ def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1
 
         result.stale_baseline = apply_baseline(result, known, scope=run_scope(paths, config.excluded))
     return result
+
+
+def application_source_folders(paths: Iterable[str], config: Config) -> list[str]:
+    """The folders that the Argo CD Applications in the files of ``paths`` (files named on their
+    own, not folders, not stdin) render from this repository, in order, each once: the sources
+    :func:`~hooklint.sources.applications.find_application_sources` finds (``repoURL`` this
+    repository, a ``path`` inside it that Argo CD can render). Naming an Application must check
+    what it deploys, as a whole run does, or a change to the Application alone (an image override,
+    a Helm parameter) passes a pre-commit hook that a whole run fails."""
+    from hooklint.sources.applications import find_application_sources
+
+    named = [p for p in paths if p != STDIN and os.path.isfile(p)]
+    if not named:
+        return []
+    folders: list[str] = []
+    for source in find_application_sources(named, config.repo_urls, config.max_file_size):
+        if source.problem is None and source.folder not in folders and os.path.isdir(source.folder):
+            folders.append(source.folder)
+    return folders
 
 
 def _helm_notice(result: RunResult, config: Config) -> list[str]:

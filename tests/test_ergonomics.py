@@ -3,6 +3,7 @@ finding made many times at one place, and ``hooklint doctor``."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -77,6 +78,15 @@ def test_text_groups_one_finding_made_for_many_objects_at_one_place():
         "",
         "0 errors, 9 warnings, 0 notes in 1 file",
     ]  # fmt: skip
+
+
+def test_different_findings_at_one_place_are_never_grouped():
+    """Two stale entries of one comment are two HL901 findings at one place, about no object."""
+    one = Finding("HL901", "unused-suppression", "note", "Entry 'HL204' suppressed nothing.", "a.yaml", Span(3, 5, 3, 6))
+    two = Finding("HL901", "unused-suppression", "note", "Entry 'HL77' names no rule.", "a.yaml", Span(3, 5, 3, 6))
+    other = dataclasses.replace(made("b"), message="Image of Job/b is something else.")
+    out = text.render(RunResult(findings=[one, two, made("a"), other], files=1)).splitlines()
+    assert len(out) == 6 and not any(line.startswith("    ") for line in out)
 
 
 def test_a_suppressed_finding_is_never_grouped_with_live_ones():
