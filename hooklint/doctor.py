@@ -74,6 +74,10 @@ def application_lines(paths: list[str], cfg: "Config") -> tuple[list[str], list[
             files.append(path)
     urls = RepositoryUrls(cfg.repo_urls)
     seen: dict[str, set[str]] = {}
+    for path in paths:  # the repositories of the paths, whether or not they hold an Application
+        if os.path.exists(path):
+            root, ours = urls.of(os.path.join(path, "_") if os.path.isdir(path) else path)
+            seen.setdefault(root or "(no git repository)", ours)
     apps: list[str] = []
     for path in sorted(set(os.path.normpath(f) for f in files)):
         if not mentions_application(path, cfg.max_file_size):
@@ -115,13 +119,11 @@ def application_lines(paths: list[str], cfg: "Config") -> tuple[list[str], list[
                 else:
                     apps.append(f"  ignored  {label} {field}: no repoURL and path hooklint can read")
     url_lines = []
+    configured = {normalize_repo_url(u) for u in cfg.repo_urls}
     for root, ours in sorted(seen.items()):
-        configured = {normalize_repo_url(u) for u in cfg.repo_urls}
-        for url in sorted(ours):
-            url_lines.append(f"  {url} ({'repo-urls' if url in configured else 'git remote of ' + root})")
-    if not url_lines:
-        for url in sorted({normalize_repo_url(u) for u in cfg.repo_urls}):
-            url_lines.append(f"  {url} (repo-urls)")
+        for url in sorted(ours - configured):
+            url_lines.append(f"  {url} (git remote of {root})")
+    url_lines += [f"  {url} (repo-urls)" for url in sorted(configured)]
     return url_lines, apps
 
 

@@ -192,3 +192,13 @@ def test_doctor_without_a_remote_says_every_application_is_ignored(repo):
     assert out[start + 1] == "  none: no git remote and no repo-urls; every Application is ignored (set repo-urls)"
     assert "  ignored  Application shop (apps/apps.yaml:1) spec.source: no URL of this repository is known (no git " \
            "remote, no repo-urls in the configuration)" in out
+
+
+def test_doctor_names_the_remote_of_a_repository_without_applications(repo):
+    """A new user's repository (charts and overlays, no Application yet): the remote was said to be missing."""
+    (repo / ".git/config").write_text('[remote "origin"]\n\turl = https://github.com/acme/deploy.git\n')
+    (repo / ".hooklint.yaml").write_text("repo-urls: [https://gitlab.example.com/acme/mirror.git]\n")
+    out = runner.invoke(app, ["doctor", "deploy"]).stdout.splitlines()
+    start = out.index("Repository URLs matched (an Application whose repoURL is one of these is linted as Argo CD renders it):")
+    assert out[start + 1:start + 4] == [f"  github.com/acme/deploy (git remote of {repo})",
+                                        "  gitlab.example.com/acme/mirror (repo-urls)", ""]  # fmt: skip
