@@ -70,5 +70,9 @@ def escape_commands(text: str) -> str:
 
 def json_safe(text: str) -> str:
     """JSON text with DEL, C1, U+2028/U+2029 and the bidirectional controls written as ``\\uXXXX``
-    escapes (the text decodes to the same values; JSON's own escaping covers C0)."""
-    return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text) if _JSON_RAW.search(text) else text
+    escapes (the text decodes to the same values; JSON's own escaping covers C0), and the second
+    ``#`` of ``##[`` (the GitHub runner's legacy command prefix; JSON has no ``#`` outside strings)
+    as ``\\u0023``, so that a JSON report printed in a workflow step forges no command either."""
+    if _JSON_RAW.search(text):
+        text = _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return text.replace(LEGACY_COMMAND, "#\\u0023[") if LEGACY_COMMAND in text else text

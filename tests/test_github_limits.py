@@ -192,3 +192,17 @@ def test_review_sarif_category_is_never_lints():
 
     assert diff_category("hooklint") == "hooklint/diff"
     assert diff_category("prod/") == "prod/diff"
+
+
+@pytest.mark.parametrize("fmt", ["json", "gitlab", "sarif"])
+def test_json_reports_hold_no_legacy_command_form_and_decode_to_the_values(repo, fmt):
+    """JSON keeps values as the manifest holds them; its text writes the second # of ##[ as
+    \\u0023, which decodes to the same value, so a JSON report printed in a step forges nothing."""
+    (repo / "deploy").mkdir()
+    (repo / "deploy/job.yaml").write_text(FORGING_JOB)
+    result = runner.invoke(app, ["lint", "-f", fmt, "--select", "HL102", "deploy"])
+    assert result.exit_code == 1
+    assert "##[" not in result.stdout
+    if fmt == "json":
+        assert "#\\u0023[" in result.stdout
+        assert json.loads(result.stdout)["findings"][0]["object"]["name"] == "x##[warning]forged"
