@@ -228,7 +228,7 @@ def _named_manifests(paths: list[str]) -> None:
 @app.command(cls=_Command)
 def lint(
     paths: Annotated[Optional[list[str]], typer.Argument(metavar="PATH", help="Files, folders, or - for stdin (default: the current folder).", show_default=False)] = None,
-    format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.text,
+    format: Annotated[Format, typer.Option("--format", "-f", "--output-format", help="Output format (concise: one short line per finding).")] = Format.text,
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write the report to this file (- for stdout).")] = None,
     config: Annotated[Optional[str], typer.Option("--config", "-c", help="Configuration file (default: the nearest .hooklint.yaml from the first path up to the repository top).")] = None,
     fail_on: Annotated[Optional[FailOn], typer.Option("--fail-on", help="Lowest severity that makes the exit code 1 (default: the configuration's fail-on, else warning).", show_default=False)] = None,

@@ -300,7 +300,7 @@ def test_a_newer_argocd_version_is_read_as_the_newest_known_with_one_note(tree):
 @pytest.mark.parametrize(
     "args, line",
     [
-        (["lint", "--format", "bogus", "x"], "Invalid value for '--format' / '-f': 'bogus' is not one of 'text', 'concise', 'json', "
+        (["lint", "--format", "bogus", "x"], "Invalid value for '--format' / '-f' / '--output-format': 'bogus' is not one of 'text', 'concise', 'json', "
                                              "'sarif', 'github', 'gitlab', 'markdown' (see hooklint lint --help)"),
         (["lint", "--jobs", "-3"], "Invalid value for '--jobs' / '-j': -3 is not in the range x>=0 (see hooklint lint --help)"),
         (["plan", "-f", "sarif"], "Invalid value for '--format' / '-f': 'sarif' is not one of 'text', 'json' (see "

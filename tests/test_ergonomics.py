@@ -55,6 +55,12 @@ def test_concise_is_one_short_line_per_finding(repo):
     ]  # fmt: skip
 
 
+def test_output_format_concise_is_format_concise(repo):
+    """ruff's spelling, which the issue asks for, is the same option."""
+    assert (runner.invoke(app, ["lint", "--output-format", "concise", "deploy"]).stdout
+            == runner.invoke(app, ["lint", "-f", "concise", "deploy"]).stdout)  # fmt: skip
+
+
 def test_message_head():
     assert text.message_head("A (b: c; d. e) f: g") == "A (b: c; d. e) f"
     assert text.message_head("No separator at all.") == "No separator at all"
