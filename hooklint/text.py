@@ -61,6 +61,19 @@ def escape_controls(text: str, keep: str = "") -> str:
     return escape_commands(text)
 
 
+#: ``::`` at the start of a line, after any blanks: where the runner reads a workflow command.
+_LINE_COMMAND = re.compile(r"^([^\S\n]*):(?=:)", re.MULTILINE)
+
+
+def escape_line_commands(text: str) -> str:
+    """``text`` (a whole report) with each line that starts with ``::`` after blanks written
+    ``\\x3a:``. The runner reads a workflow command from a line that starts with ``::`` once
+    leading white space is trimmed (``ActionCommand.TryParseV2``); a text report's line starts with
+    a path from the repository, and a folder named ``::error::x`` would forge an error annotation.
+    Not for ``-f github``, whose own lines are such commands (its values are escaped instead)."""
+    return _LINE_COMMAND.sub(r"\1\\x3a", text) if "::" in text else text
+
+
 def escape_commands(text: str) -> str:
     """``text`` with every ``##[`` (the GitHub runner's legacy workflow-command prefix, read
     anywhere in a line) written ``#\\x23[``; anything else unchanged. Applied to whole reports too,

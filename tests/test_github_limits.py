@@ -206,3 +206,17 @@ def test_json_reports_hold_no_legacy_command_form_and_decode_to_the_values(repo,
     if fmt == "json":
         assert "#\\u0023[" in result.stdout
         assert json.loads(result.stdout)["findings"][0]["object"]["name"] == "x##[warning]forged"
+
+
+@pytest.mark.parametrize("fmt", ["text", "concise", "markdown"])
+def test_a_path_starting_with_two_colons_forges_no_workflow_command(repo, fmt):
+    """The runner reads a command from any line that starts with :: after blanks (TryParseV2), and
+    a text report's line starts with a path: a folder named ::error::x forged an error."""
+    folder = repo / "::error::forged"
+    folder.mkdir()
+    (folder / "job.yaml").write_text(HL102_BAD)
+    result = runner.invoke(app, ["lint", "-f", fmt, "--select", "HL102", "."])
+    assert result.exit_code == 1
+    assert not [line for line in result.stdout.splitlines() if line.lstrip().startswith("::")]
+    if fmt != "markdown":
+        assert result.stdout.startswith("\\x3a:error::forged/job.yaml:12:18: ")

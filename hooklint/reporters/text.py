@@ -10,7 +10,7 @@ hooklint's own colours and line breaks."""
 from __future__ import annotations
 
 from hooklint.findings import Finding, RunResult, more_objects, same_place
-from hooklint.text import escape_commands, escape_controls
+from hooklint.text import escape_commands, escape_controls, escape_line_commands
 from hooklint.yamlio import shown
 
 
@@ -63,7 +63,7 @@ def render_concise(result: RunResult) -> str:
              for f in result.findings]  # fmt: skip
     if lines:
         lines.append("")
-    return escape_commands("\n".join(lines + _tail(result)) + "\n")
+    return escape_line_commands(escape_commands("\n".join(lines + _tail(result)) + "\n"))
 
 
 def _tail(result: RunResult) -> list[str]:
@@ -73,7 +73,7 @@ def _tail(result: RunResult) -> list[str]:
 def render_summary(result: RunResult) -> str:
     """The summary line and the notices, without the findings: what ``lint --write-baseline``
     prints, whose findings go to the baseline file (``--output`` still gets the whole report)."""
-    return escape_commands("\n".join(_tail(result)) + "\n")
+    return escape_line_commands(escape_commands("\n".join(_tail(result)) + "\n"))
 
 
 def render(result: RunResult, show_suppressed: bool = False, colour: bool = False, stats: bool = False,
@@ -99,4 +99,4 @@ def render(result: RunResult, show_suppressed: bool = False, colour: bool = Fals
     if show_skipped:
         lines.extend(f"note: not linted: {escape_controls(path)}: {escape_controls(str(reason))}"
                      for path, reason in result.skipped_files)  # fmt: skip
-    return escape_commands("\n".join(lines) + "\n")
+    return escape_line_commands(escape_commands("\n".join(lines) + "\n"))

@@ -30,7 +30,7 @@ from hooklint.pipeline import PlannedApplication
 from hooklint.reporters.plan import plan_dict
 from hooklint.review import Review
 from hooklint.review.report import headline, step_text, task_text
-from hooklint.text import escape_commands, escape_controls
+from hooklint.text import escape_commands, escape_controls, escape_line_commands
 
 #: The most characters hooklint writes (GitHub's limit for a comment is 65,536).
 LIMIT = 60_000
@@ -236,7 +236,7 @@ def _made_by(planned: PlannedApplication) -> str:
 def _fit(top: list[str], body: list[str], diagrams: list[str]) -> str:
     """The report, cut to GitHub's comment limit, with no ``##[`` the runner would read as a
     command where repository text meets hooklint's own (:func:`hooklint.text.escape_commands`)."""
-    return escape_commands(_fit_limit(top, body, diagrams))
+    return escape_line_commands(escape_commands(_fit_limit(top, body, diagrams)))
 
 
 def _fit_limit(top: list[str], body: list[str], diagrams: list[str]) -> str:

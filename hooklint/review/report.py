@@ -20,7 +20,7 @@ from hooklint.catalog import Catalog
 from hooklint.findings import RunResult
 from hooklint.reporters import sarif
 from hooklint.review import Review
-from hooklint.text import escape_controls, json_safe
+from hooklint.text import escape_controls, escape_line_commands, json_safe
 
 
 def task_text(task: dict[str, Any]) -> str:
@@ -113,4 +113,4 @@ def render_text(review: Review) -> str:
     if review.not_compared:
         lines += ["", "Not compared (rendered on one side only; lint each side to see why):"]
         lines += [f"  {key}" for key in review.not_compared]
-    return "\n".join(escape_controls(line) for line in lines) + "\n"
+    return escape_line_commands("\n".join(escape_controls(line) for line in lines) + "\n")
