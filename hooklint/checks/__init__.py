@@ -43,6 +43,10 @@ class Hit:
     doc_index: int | None = None
     #: File checks only: the file ``span`` is in, when not the checked file (HL007 in a template).
     path: str | None = None
+    #: Application checks: the other objects the finding is about (HL301: the object a pod uses,
+    #: applied too late). A run that names only the file of one of them (pre-commit, given the
+    #: changed files) reports the finding too, wherever it lands.
+    involves: tuple["Manifest", ...] = ()
 
 
 @dataclass(slots=True)
