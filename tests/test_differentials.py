@@ -655,3 +655,17 @@ def test_a_chart_yaml_hooklint_cannot_read_as_helm_does_is_hl007(repo):
         "HL007", 4, "Rendering failed: shop/Chart.yaml is not YAML hooklint reads as Helm does: yaml: cannot decode "
         "!!str `[redacted]` as a !!int. Argo CD's repo server fails the same way, so the application cannot sync; nothing of it "
         "is checked until it renders.")]  # fmt: skip
+
+
+@needs_helm
+def test_a_template_helm_outputs_is_linted_whatever_a_merge_key_does_to_its_hook(repo):
+    """Helm's ``SortManifests`` reads each document's head with sigs.k8s.io/yaml: a merge key after
+    ``annotations`` replaces them, so the unknown hook type written there is gone and Helm outputs
+    the Job (Argo CD applies it). Before, hooklint read the head with PyYAML (the explicit
+    annotations win), took the Job for a hook Helm skips, and never linted it."""
+    job = SEED_JOB.replace("    argocd.argoproj.io/hook: PreSync\n", "    helm.sh/hook: not-a-hook\n  <<: {annotations: "
+                           "{argocd.argoproj.io/hook: PreSync}}\n")  # fmt: skip
+    write(repo, {"shop/Chart.yaml": "apiVersion: v2\nname: shop\nversion: 1.2.0\n", "shop/templates/seed.yaml": job})
+    code, findings = lint_json("shop")
+    assert code == 1
+    assert ("HL102", "shop/templates/seed.yaml") in {(f["rule_id"], f["path"]) for f in findings}
