@@ -216,6 +216,30 @@ RunTimeoutOption = Annotated[Optional[int], typer.Option(
          "not checked by then are named in one error (exit code 2).")]  # fmt: skip
 
 
+def _fetching(cfg, fetch: bool, hosts: Optional[list[str]]):
+    """The configuration with ``--fetch`` and its ``--fetch-host`` entries (each checked: exit 2
+    with one line for a bad one, or for ``--fetch-host`` without ``--fetch``); the credentials
+    file ``fetch-credentials`` names is read once here, so a bad one is one line too."""
+    from hooklint.config import parse_host_entry
+
+    if hosts and not fetch:
+        _fail("--fetch-host needs --fetch")
+    for entry in hosts or []:
+        try:
+            parse_host_entry(entry, command_line=True)
+        except ValueError as exc:
+            _fail(f"--fetch-host: {exc}")
+    cfg.fetch, cfg.fetch_command_hosts = fetch, list(hosts or [])
+    if fetch and cfg.fetch_credentials:
+        from hooklint.sources.fetch import load_credentials
+
+        try:
+            load_credentials(cfg.fetch_credentials)
+        except ValueError as exc:
+            _fail(str(exc))
+    return cfg
+
+
 def _write(text: "str | Iterable[str]", output: Optional[str]) -> None:
     """Write a report (its text, or its text in pieces) to stdout or to ``output``
     (:func:`hooklint.files.write_output`: never through a symbolic link)."""
@@ -254,6 +278,8 @@ def lint(
     stats: Annotated[bool, typer.Option("--statistics", help="Text format: add the number of findings of each rule.")] = False,
     show_suppressed: Annotated[bool, typer.Option("--show-suppressed", help="Text format: list suppressed findings too, each marked with its suppression.")] = False,
     show_skipped: Annotated[bool, typer.Option("--show-skipped", help="List the files not linted, with the reason (text).")] = False,
+    fetch: Annotated[bool, typer.Option("--fetch", help="Download the charts and Git sources of other repositories that Applications name, from fetch-hosts only, and check them (README: Sources from elsewhere).")] = False,
+    fetch_host: Annotated[Optional[list[str]], typer.Option("--fetch-host", help="With --fetch: admit one more host for this run: host[:port] (HTTPS), http://host[:port], or file:///folder (Git remotes under it); repeatable.", show_default=False)] = None,
     run_timeout: RunTimeoutOption = None,
 ) -> None:
     """Lint manifests and report findings."""
@@ -262,7 +288,8 @@ def lint(
     from hooklint.pipeline import lint_paths
 
     paths = paths or ["."]
-    cfg = _limits(_override(_load_config(config, paths), select, ignore, exclude, fail_on), run_timeout)
+    cfg = _limits(_fetching(_override(_load_config(config, paths), select, ignore, exclude, fail_on), fetch,
+                            fetch_host), run_timeout)
     baseline = baseline if baseline is not None else cfg.baseline
     own = [p for p in (baseline, write_baseline) if p is not None]
     if own:  # hooklint's own baseline is JSON in the repository, not a manifest
@@ -342,6 +369,8 @@ def diff(
     fail_on: Annotated[Optional[FailOn], typer.Option("--fail-on", help="Lowest severity of a NEW finding that makes the exit code 1 (default: the configuration's fail-on, else warning).", show_default=False)] = None,
     category: Annotated[str, typer.Option("--category", help="SARIF automationDetails.id category.")] = "hooklint",
     link_base: Annotated[Optional[str], typer.Option("--link-base", help="markdown: URL prefix of file links, e.g. https://github.com/ORG/REPO/blob/SHA.")] = None,
+    fetch: Annotated[bool, typer.Option("--fetch", help="Download the charts and Git sources of other repositories that Applications name, from fetch-hosts only, and check them (README: Sources from elsewhere).")] = False,
+    fetch_host: Annotated[Optional[list[str]], typer.Option("--fetch-host", help="With --fetch: admit one more host for this run: host[:port] (HTTPS), http://host[:port], or file:///folder (Git remotes under it); repeatable.", show_default=False)] = None,
     run_timeout: RunTimeoutOption = None,
 ) -> None:
     """Review a change: findings it adds and fixes, and how it changes each sync plan."""
@@ -355,20 +384,22 @@ def diff(
         from hooklint.config import Config, load_config
 
         try:
-            cfg = _override(load_config(None, paths or ["."]), None, None, None, fail_on)
+            cfg = _fetching(_override(load_config(None, paths or ["."]), None, None, None, fail_on), fetch, fetch_host)
         except ConfigError as exc:
-            broken, cfg = str(exc), _override(Config(), None, None, None, fail_on)
+            broken, cfg = str(exc), _fetching(_override(Config(), None, None, None, fail_on), fetch, fetch_host)
         if cfg.version_note:
             typer.echo(escape_controls(f"hooklint: note: {cfg.version_note}"), err=True)
     else:
-        cfg = _override(_load_config(config, paths or ["."]), None, None, None, fail_on)
+        cfg = _fetching(_override(_load_config(config, paths or ["."]), None, None, None, fail_on), fetch, fetch_host)
     cfg = _limits(cfg, run_timeout)
     catalog = load_catalog()
     def reload(path: Optional[str]):  # the base revision's configuration, as this command line applies it
         from hooklint.config import Config, load_config
 
-        # found in the repository (the base's): it may lower a limit, never raise one
-        return _override(load_config(path, found=True) if path is not None else Config(), None, None, None, fail_on)
+        # found in the repository (the base's): it may lower a limit, never raise one; fetch-hosts and
+        # fetch-credentials are the base's: a change never admits a host
+        return _fetching(_override(load_config(path, found=True) if path is not None else Config(), None, None, None,
+                                   fail_on), fetch, fetch_host)
 
     try:  # a found (not named) configuration that the change edits is judged by the base's
         change = review(base, paths or [], cfg, catalog, head=head, reload=reload if config is None else None,
@@ -463,6 +494,8 @@ def plan(
     format: Annotated[PlanFormat, typer.Option("--format", "-f", help="Output format.")] = PlanFormat.text,
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write the plan to this file.")] = None,
     config: Annotated[Optional[str], typer.Option("--config", "-c", help="Configuration file (default: the nearest .hooklint.yaml from the first path up to the repository top).")] = None,
+    fetch: Annotated[bool, typer.Option("--fetch", help="Download the charts and Git sources of other repositories that Applications name, from fetch-hosts only, and check them (README: Sources from elsewhere).")] = False,
+    fetch_host: Annotated[Optional[list[str]], typer.Option("--fetch-host", help="With --fetch: admit one more host for this run: host[:port] (HTTPS), http://host[:port], or file:///folder (Git remotes under it); repeatable.", show_default=False)] = None,
     run_timeout: RunTimeoutOption = None,
 ) -> None:
     """Print the sync plan Argo CD would execute, one application at a time."""
@@ -470,7 +503,7 @@ def plan(
     from hooklint.reporters.plan import render
 
     paths = paths or ["."]
-    cfg = _limits(_load_config(config, paths), run_timeout)
+    cfg = _limits(_fetching(_load_config(config, paths), fetch, fetch_host), run_timeout)
     plans, errors = plan_paths(paths, cfg)
     text = render(plans, format.value)
     for error in errors:

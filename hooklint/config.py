@@ -34,10 +34,16 @@ key                           meaning                                           
                               ``server``, ``labels``, ``annotations``, ``project``
 ``kube-version``              Helm's ``--kube-version`` (``.Capabilities.KubeVersion``)   Helm's
 ``api-versions``              Helm's ``--api-versions`` (``.Capabilities.APIVersions``)   ``[]``
+``fetch-hosts``               hosts ``--fetch`` may download from (``host[:port]``,        ``[]``
+                              ``http://host[:port]``)
+``fetch-credentials``         a file of credentials for those hosts (in the repository)   none
+``fetch-max-bytes``           bytes one fetched source may download or unpack            200 MiB
+``fetch-max-files``           files one fetched source may hold                          10,000
+``fetch-timeout``             seconds one source's fetch may take                        120
 ============================  ==========================================================  =======
 
 A file that was found, not named with ``--config``, may lower the limits (``max-file-size``,
-``render-timeout``, ``render-memory``, ``run-timeout``: :data:`LIMITS`), never raise them
+``render-timeout``, ``render-memory``, ``run-timeout`` and the three ``fetch-`` limits: :data:`LIMITS`), never raise them
 (:func:`lowered_only`): it comes with the repository being linted, which may be a stranger's.
 
 The schema is validated here by a small walker that understands the keywords the schema uses
@@ -47,9 +53,11 @@ the schema itself with jsonschema). Every error is one line naming the file, the
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import re
+import urllib.parse
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
@@ -69,6 +77,11 @@ DEFAULT_RENDER_TIMEOUT = 60
 DEFAULT_RENDER_MEMORY = 2048
 #: Seconds one run (one command) may take (``run-timeout``; see :mod:`hooklint.deadline`).
 DEFAULT_RUN_TIMEOUT = 300
+#: What one fetched source may download or unpack (bytes), hold (files) and take (seconds):
+#: ``fetch-max-bytes``, ``fetch-max-files``, ``fetch-timeout`` (see :mod:`hooklint.sources.fetch`).
+DEFAULT_FETCH_MAX_BYTES = 200 * 1024 * 1024
+DEFAULT_FETCH_MAX_FILES = 10_000
+DEFAULT_FETCH_TIMEOUT = 120
 SCHEMA_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "config.schema.json")
 SCHEMA_URL = "https://raw.githubusercontent.com/hooklint/hooklint/main/hooklint/config.schema.json"
 
@@ -227,6 +240,17 @@ class Config:
     clusters: list[dict] = field(default_factory=list)
     kube_version: str | None = None
     api_versions: list[str] = field(default_factory=list)
+    #: ``fetch-hosts`` entries as written (see :mod:`hooklint.sources.fetch.net`), the
+    #: ``fetch-credentials`` file (absolute) and the per-source limits of ``--fetch``
+    fetch_hosts: list[str] = field(default_factory=list)
+    fetch_credentials: str | None = None
+    fetch_max_bytes: int = DEFAULT_FETCH_MAX_BYTES
+    fetch_max_files: int = DEFAULT_FETCH_MAX_FILES
+    fetch_timeout: int = DEFAULT_FETCH_TIMEOUT
+    #: ``--fetch``: download what Argo CD's repo server would (:mod:`hooklint.sources.fetch`), and
+    #: the ``--fetch-host`` entries of the command line, admitted besides ``fetch-hosts``
+    fetch: bool = False
+    fetch_command_hosts: list[str] = field(default_factory=list)
     path: str | None = None
     registry_entries: list[RegistryEntry] = field(default_factory=list)
     #: rule names, slugs or id prefixes to run (None: every rule) and not to run
@@ -289,6 +313,9 @@ LIMITS: dict[str, tuple[str, int, str]] = {
     "render-timeout": ("render_timeout", DEFAULT_RENDER_TIMEOUT, "s"),
     "render-memory": ("render_memory", DEFAULT_RENDER_MEMORY, "MiB"),
     "run-timeout": ("run_timeout", DEFAULT_RUN_TIMEOUT, "s"),
+    "fetch-max-bytes": ("fetch_max_bytes", DEFAULT_FETCH_MAX_BYTES, "bytes"),
+    "fetch-max-files": ("fetch_max_files", DEFAULT_FETCH_MAX_FILES, "files"),
+    "fetch-timeout": ("fetch_timeout", DEFAULT_FETCH_TIMEOUT, "s"),
 }
 
 
@@ -495,6 +522,10 @@ def parse_config(data: Any, where: str, lines: dict[tuple, int] | None = None) -
     for i, glob in enumerate(strings("exclude")):
         if glob_problem(glob) is not None:
             raise ConfigError(f"{_where(where, lines, ('exclude', i))}: 'exclude': {glob_problem(glob)}")
+    for i, entry in enumerate(strings("fetch-hosts")):
+        problem = _fetch_host_problem(entry)
+        if problem:
+            raise ConfigError(f"{_where(where, lines, ('fetch-hosts', i))}: 'fetch-hosts' entry {problem}")
     for glob in get("per-path-ignores", {}):
         if glob_problem(str(glob)) is not None:
             raise ConfigError(f"{_where(where, lines, ('per-path-ignores', str(glob)))}: 'per-path-ignores': "
@@ -532,6 +563,13 @@ def parse_config(data: Any, where: str, lines: dict[tuple, int] | None = None) -
         clusters=[dict(c) for c in get("clusters", [])],
         kube_version=kube_version,
         api_versions=strings("api-versions"),
+        fetch_hosts=strings("fetch-hosts"),
+        fetch_credentials=_contained(base, data["fetch-credentials"].strip(), "fetch-credentials",
+                                     _where(where, lines, ("fetch-credentials",)))
+        if data.get("fetch-credentials") else None,
+        fetch_max_bytes=get("fetch-max-bytes", DEFAULT_FETCH_MAX_BYTES),
+        fetch_max_files=get("fetch-max-files", DEFAULT_FETCH_MAX_FILES),
+        fetch_timeout=get("fetch-timeout", DEFAULT_FETCH_TIMEOUT),
         path=where,
         select=strings("select") if data.get("select") is not None else None,
         ignore=strings("ignore"),
@@ -545,6 +583,74 @@ def parse_config(data: Any, where: str, lines: dict[tuple, int] | None = None) -
         if data.get("baseline") else None,
         lines=lines,
     )
+
+
+def _fetch_host_problem(entry: str) -> str | None:
+    """Why ``entry`` is no ``fetch-hosts`` entry (:func:`parse_host_entry`), or None."""
+    try:
+        parse_host_entry(entry)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class HostEntry:
+    """One ``fetch-hosts`` entry: ``scheme`` (``https``, ``http``: plain HTTP admitted too, or
+    ``file``), ``host`` (lower case; an IP address in its compressed form), ``port`` (None: the
+    scheme's default) and, for ``file``, the folder ``path``."""
+
+    scheme: str
+    host: str
+    port: int | None = None
+    path: str = ""
+
+    def __str__(self) -> str:
+        if self.scheme == "file":
+            return f"file://{self.path}"
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        where = f"{host}:{self.port}" if self.port is not None else host
+        return f"http://{where}" if self.scheme == "http" else where
+
+
+def host_address(host: str) -> "ipaddress.IPv4Address | ipaddress.IPv6Address | None":
+    """``host`` as an IP address (brackets dropped), or None for a name."""
+    try:
+        return ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return None
+
+
+def parse_host_entry(text: str, command_line: bool = False) -> HostEntry:
+    """One ``fetch-hosts`` entry (or ``--fetch-host`` value) as a :class:`HostEntry`. Raises
+    ValueError with what is wrong: a path, user, query or wildcard; a scheme other than ``http://``
+    (``file://`` only when ``command_line``); a port out of range."""
+    text = text.strip()
+    scheme = "https"
+    if text.startswith("file://"):
+        if not command_line:
+            raise ValueError(f"{text!r}: file:// remotes may only be admitted with --fetch-host")
+        path = text[len("file://"):]
+        if not path.startswith("/"):
+            raise ValueError(f"{text!r}: a file:// entry needs an absolute folder (file:///srv/git)")
+        return HostEntry("file", "", None, path.rstrip("/") or "/")
+    if "://" in text:
+        given, _, rest = text.partition("://")
+        if given.lower() != "http":
+            raise ValueError(f"{text!r} must be host[:port] (HTTPS) or http://host[:port] (plain HTTP too)")
+        text, scheme = rest, "http"
+    if not text or any(c in text for c in "/@?#* \t") or text.count("[") > 1:
+        raise ValueError(f"{text!r} must be a host name or address with an optional port, no path, user or wildcard")
+    parsed = urllib.parse.urlsplit(f"//{text}")
+    try:
+        port = parsed.port
+    except ValueError:
+        raise ValueError(f"{text!r}: the port must be a number from 1 to 65535") from None
+    host = (parsed.hostname or "").lower()
+    if not host or port == 0:
+        raise ValueError(f"{text!r} must be a host name or address with an optional port (1 to 65535)")
+    address = host_address(host)
+    return HostEntry(scheme, str(address) if address else host, port)
 
 
 def _repository_of(folder: str) -> str | None:

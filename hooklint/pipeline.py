@@ -35,7 +35,8 @@ from hooklint.loader import parse_text
 from hooklint.reasons import Skip, SkipKind
 from hooklint.model import Manifest, manifests_of
 from hooklint.plan import SyncPlan, build_plan
-from hooklint.sources.redact import Redactor, SecretValues, merged, object_secrets, redactor
+from hooklint.sources.redact import (Redactor, SecretValues, merged, object_secrets, public_of_objects, redactor,
+                                     written_values)  # fmt: skip
 from hooklint.sources.rendered import Renderer
 from hooklint.sources.discovery import PLUGIN
 from hooklint.sources import (STDIN, Application, Coverage, LoadedApplication, group_applications, load_application,
@@ -70,6 +71,8 @@ class PlannedApplication:
     #: The findings of this application alone, as its lint gave them (suppressed ones marked, the
     #: run's ``per-path-ignores`` not yet applied); empty when only planned (:func:`plan_paths`).
     findings: list[Finding] = dataclasses.field(default_factory=list)
+    #: What ``--fetch`` downloaded and rendered for it: ``hookchart 1.2.0 (sha256:...) from URL``.
+    fetched: list[str] = dataclasses.field(default_factory=list)
 
 
 #: What one application's lint gives back: (findings, input errors, files linted, files not linted
@@ -97,9 +100,14 @@ def planned_application(app: Application, loaded: LoadedApplication, manifests: 
     unparsed = sum(1 for f in loaded.files for issue, _ in f.issues if issue.kind in ("syntax-error", "too-complex"))
     label = app.argocd.label() if app.argocd is not None else None
     generated_by = app.argocd.generated_by if app.argocd is not None else None
-    return PlannedApplication(app.key, plan.reported(), unparsed, app.source_type, loaded.renderer, label, generated_by,
+    reported = plan.reported()
+    if loaded.fetched:  # a fetched source's objects at their place in it: hookchart 1.2.0 templates/job.yaml
+        from hooklint.sources.fetch.local import relocate_plan  # noqa: PLC0415
+
+        relocate_plan(reported, loaded.fetched)
+    return PlannedApplication(app.key, reported, unparsed, app.source_type, loaded.renderer, label, generated_by,
                               mapped and app.argocd is None and app.key != STDIN, loaded.coverage, hide,
-                              findings)  # fmt: skip
+                              findings, [o.described for o in loaded.fetched])  # fmt: skip
 
 
 def build(loaded: LoadedApplication, config: Config) -> tuple[list[Manifest], SyncPlan]:
@@ -173,7 +181,11 @@ def _lint_application(engine: Engine, app: Application, keep_plan: bool, mapped:
     skipped = [(f.path, f.skip_reason) for f in reported if f.skip_reason is not None]
     manifests, plan = build(loaded, engine.config)
     findings = suppress(engine, loaded, engine.check_application(loaded, manifests, plan))
-    hide = secrets_of(manifests, loaded.secrets)  # a Secret's value copied into a name or annotation: [redacted]
+    if loaded.fetched:  # findings in fetched sources go to the Application's source entry (issue 33)
+        from hooklint.sources.fetch.local import relocate  # noqa: PLC0415
+
+        findings = relocate(findings, loaded.fetched)
+    hide = secrets_of(manifests, loaded)  # a Secret's value copied into a name or annotation: its key
     findings = [_redacted(f, hide) for f in findings]
     renderer = loaded.renderer.label() if loaded.renderer is not None else None
     not_linted = sum(1 for f in reported if f.error is not None or f.skip_reason is not None)
@@ -184,17 +196,55 @@ def _lint_application(engine: Engine, app: Application, keep_plan: bool, mapped:
     return findings, errors, len(app.reported) - not_linted - len(app.borrowed), skipped, renderer, unrendered, planned
 
 
-def secrets_of(manifests: list[Manifest], more: SecretValues | None = None) -> Redactor:
+def secrets_of(manifests: list[Manifest], loaded: LoadedApplication | None = None) -> Redactor:
     """The :func:`~hooklint.sources.redact.redactor` of the values of the application's Secrets
-    (:func:`~hooklint.sources.redact.object_secrets`), of ``more`` (a Helm source's secret values:
-    :attr:`~hooklint.sources.LoadedApplication.secrets`) and of credentials in URLs: what findings
-    and the plan say of the application never quotes one."""
+    (:func:`~hooklint.sources.redact.object_secrets`), of ``loaded``'s ``secrets`` (a Helm source's
+    secret values: :attr:`~hooklint.sources.LoadedApplication.secrets`) and of credentials in URLs:
+    what findings and the plan say of the application never quotes one. A value the application
+    writes where nothing is secret is none (:func:`written_public`): its names and paths stay readable."""
     found = object_secrets(m.body for m in manifests if m.kind == "Secret")
-    return redactor(merged(found, more) if more is not None else found)
+    if loaded is not None and loaded.secrets is not None:
+        found = merged(found, loaded.secrets)
+    if found.secrets and loaded is not None:
+        written_public(manifests, loaded, found)
+    return redactor(found)
+
+
+def written_public(manifests: list[Manifest], loaded: LoadedApplication, found: SecretValues) -> None:
+    """Add to ``found`` what the application writes where nothing is secret
+    (:attr:`~hooklint.sources.redact.SecretValues.public`): the name, namespace and file of its
+    Application, its paths, and the objects as the user writes them: a directory source's
+    ``manifests`` themselves; a rendered source's files (the kustomizations and files its objects
+    come from, a chart's templates), never what a renderer made of them (a Secret's value copied into
+    a name by ``replacements`` stays a secret)."""
+    app = loaded.app
+    argocd = app.argocd
+    paths = {*app.reported, *(p for p in (app.manifest_file, argocd.manifest if argocd else None) if p)}
+    if argocd is not None:
+        for name in (argocd.name, argocd.namespace):
+            if name:
+                found.add_public(name, name=True)
+    if loaded.rendered is None:
+        public_of_objects((m.body for m in manifests), found)
+    else:
+        for item in loaded.rendered:
+            if item.placement is not None:
+                paths.add(item.placement.path)
+                paths.update(path for _, path, _ in item.placement.entries)
+    candidates = list(found.secrets)  # a file that holds none of them makes none public: never parsed
+    for path in sorted(paths):
+        found.add_path(os.path.normpath(path))
+        if loaded.rendered is not None or path == (argocd.manifest if argocd else None):
+            written = written_values(path, candidates)
+            if written is not None:
+                found.public |= written.public
+                found.names |= written.names
 
 
 def _redacted(finding: Finding, hide: Callable[[str], str]) -> Finding:
-    """``finding`` with ``hide`` applied to its message and object names (itself when nothing changes)."""
+    """``finding`` with ``hide`` applied to its message and object names (itself when nothing changes).
+    A name the application writes is never a secret value (:func:`written_public`), so a name changes
+    only when a renderer made it of one (a Secret's value copied into it by ``replacements``)."""
     obj = finding.obj
     if obj is not None and (obj.name or obj.generate_name):
         name = hide(obj.name) if obj.name else obj.name
@@ -623,7 +673,7 @@ def _plan_application(app: Application, config: Config, errors: list[InputError]
         loaded = load_application(app, config)
     errors.extend(f.error for f in loaded.reported_files if f.error is not None)
     manifests, plan = build(loaded, config)
-    hide = secrets_of(manifests, loaded.secrets) if app.source_type != PLUGIN else None
+    hide = secrets_of(manifests, loaded) if app.source_type != PLUGIN else None
     return planned_application(app, loaded, manifests, plan, mapped, hide)
 
 

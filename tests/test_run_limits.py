@@ -218,6 +218,9 @@ max-file-size: 1073741824
 render-timeout: 86400
 render-memory: 1048576
 run-timeout: 86400
+fetch-max-bytes: 17179869184
+fetch-max-files: 1000000
+fetch-timeout: 86400
 """
 
 
@@ -233,17 +236,21 @@ NOTES = [
     lifted_note(3, "render-timeout", "86,400 s", "60 s"),
     lifted_note(4, "render-memory", "1,048,576 MiB", "2,048 MiB"),
     lifted_note(5, "run-timeout", "86,400 s", "300 s"),
+    lifted_note(6, "fetch-max-bytes", "17,179,869,184 bytes", "209,715,200 bytes"),
+    lifted_note(7, "fetch-max-files", "1,000,000 files", "10,000 files"),
+    lifted_note(8, "fetch-timeout", "86,400 s", "120 s"),
 ]
 
 
-def limits(config: Config) -> tuple[int, int, int, int]:
-    return config.max_file_size, config.render_timeout, config.render_memory, config.run_timeout
+def limits(config: Config) -> tuple[int, ...]:
+    return (config.max_file_size, config.render_timeout, config.render_memory, config.run_timeout,
+            config.fetch_max_bytes, config.fetch_max_files, config.fetch_timeout)
 
 
 def test_a_found_configuration_cannot_raise_a_limit(repo):
     write(repo, {".hooklint.yaml": LIFTED})
     config = load_config(None, ["."])
-    assert limits(config) == (10 * 1024 * 1024, 60, 2048, 300)
+    assert limits(config) == (10 * 1024 * 1024, 60, 2048, 300, 200 * 1024 * 1024, 10_000, 120)
     assert list(config.limit_notes.values()) == NOTES
 
 
@@ -256,15 +263,17 @@ def test_a_found_pyproject_cannot_raise_a_limit(repo):
 
 
 def test_a_found_configuration_may_lower_every_limit(repo):
-    write(repo, {".hooklint.yaml": "max-file-size: 1000\nrender-timeout: 5\nrender-memory: 256\nrun-timeout: 30\n"})
+    write(repo, {".hooklint.yaml": "max-file-size: 1000\nrender-timeout: 5\nrender-memory: 256\nrun-timeout: 30\n"
+                                   "fetch-max-bytes: 1000\nfetch-max-files: 10\nfetch-timeout: 5\n"})
     config = load_config(None, ["."])
-    assert (limits(config), config.limit_notes) == ((1000, 5, 256, 30), {})
+    assert (limits(config), config.limit_notes) == ((1000, 5, 256, 30, 1000, 10, 5), {})
 
 
 def test_a_configuration_named_with_config_may_raise_every_limit(repo):
     write(repo, {".hooklint.yaml": LIFTED})
     config = load_config(".hooklint.yaml", ["."])
-    assert (limits(config), config.limit_notes) == ((1073741824, 86400, 1048576, 86400), {})
+    assert (limits(config), config.limit_notes) == ((1073741824, 86400, 1048576, 86400, 17179869184, 1000000, 86400),
+                                                    {})
 
 
 def test_the_command_line_says_which_limits_it_did_not_lift_and_run_timeout_may_lift_one(repo, monkeypatch):
@@ -281,7 +290,7 @@ def test_the_command_line_says_which_limits_it_did_not_lift_and_run_timeout_may_
     assert (done.exit_code, done.stderr) == (0, "".join(f"hooklint: note: {n}\n" for n in NOTES))
     assert seen == [(60, 300, 300)]
     done = runner.invoke(app, ["lint", "--run-timeout", "1000", "plain/cm.yaml"])
-    assert (done.exit_code, done.stderr) == (0, "".join(f"hooklint: note: {n}\n" for n in NOTES[:3]))
+    assert (done.exit_code, done.stderr) == (0, "".join(f"hooklint: note: {n}\n" for n in NOTES[:3] + NOTES[4:]))
     assert seen[1] == (60, 1000, 1000)
     done = runner.invoke(app, ["lint", "--config", ".hooklint.yaml", "plain/cm.yaml"])
     assert (done.exit_code, done.stderr, seen[2]) == (0, "", (86400, 86400, 86400))

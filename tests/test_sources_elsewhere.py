@@ -376,9 +376,8 @@ def test_a_generator_reading_a_remote_file_is_left_out_and_the_rest_rendered(rep
     code, found = findings("app")
     assert code == 1
     [hl009] = [(p, line, column, message) for p, line, column, rule, message in found if rule == "HL009"]
-    # a secretGenerator's strings are redacted as its values may be (hooklint.sources.redact), its name too
-    name = "far" if field == "configMapGenerator" else "[redacted]"
-    assert hl009 == ("app/kustomization.yaml", 9, 9, f"{field} entry '{name}' reads the remote file "
+    # a secretGenerator's values are redacted (hooklint.sources.redact), never its name (issue 34: it was [redacted])
+    assert hl009 == ("app/kustomization.yaml", 9, 9, f"{field} entry 'far' reads the remote file "
                      "https://raw.example.com/acme/app.properties, which kustomize fetches: it needs the network; "
                      "hooklint never uses the network: vendor the file into the repository. Argo CD fetches it when it "
                      "renders the application. hooklint left it out, so the objects it adds, possibly hooks, were not "

@@ -90,6 +90,9 @@ class LoadedApplication:
     #: A Helm source's secret values (its values files', its Application's: see
     #: :func:`~hooklint.sources.render.chart_value_secrets`), which findings never quote.
     secrets: SecretValues | None = None
+    #: The sources from elsewhere ``--fetch`` fetched and rendered for it, and where their
+    #: findings go (:class:`~hooklint.sources.fetch.local.FetchedOrigin`, :func:`~hooklint.sources.fetch.local.relocate`).
+    fetched: list = field(default_factory=list)
 
     @property
     def namespace(self) -> str | None:
@@ -110,7 +113,7 @@ class LoadedApplication:
             rendered = kinds.pop() if len(kinds) == 1 else PARTIAL
             return Coverage(rendered, tuple(r for c in parts for r in c.reasons))
         app = self.app
-        if app.source_type == REMOTE and app.argocd is not None and app.argocd.remote is not None:
+        if app.source_type == REMOTE and app.argocd is not None and app.argocd.remote is not None and not self.fetched:
             remote = app.argocd.remote
             return Coverage(NONE, (Unrendered(UnrenderedKind.LEFT_OUT, remote_reason(app.argocd), app.argocd.manifest,
                                               remote.line, remote.column),))  # fmt: skip
@@ -125,7 +128,7 @@ class LoadedApplication:
             return Coverage(PARTIAL if rest else NONE, tuple(
                 Unrendered(UnrenderedKind.LEFT_OUT, "jsonnet: Argo CD evaluates it, hooklint does not", f.path, 1, 1)
                 for f in jsonnet))  # fmt: skip
-        did_render = app.source_type != UNRENDERABLE and self.renderer is not None
+        did_render = app.source_type != UNRENDERABLE and (self.renderer is not None or bool(self.fetched and self.rendered is not None))
         issue_kinds = (NOT_RENDERED,) if did_render else (RENDER_FAILED, RENDERER_UNAVAILABLE, NOT_RENDERED)
         reasons = []
         for loaded in self.files[:1]:  # the kustomization, Chart.yaml or Application: its load issues
@@ -155,7 +158,7 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
         found = [p.secrets for p in parts if p.secrets is not None]
         return LoadedApplication(app, files, rendered if any(p.rendered is not None for p in parts) else None,
                                  renderer, parts, {k: v for p in parts for k, v in p.comments.items()},
-                                 merged(*found) if found else None)  # fmt: skip
+                                 merged(*found) if found else None, [o for p in parts for o in p.fetched])  # fmt: skip
     if app.source_type == PLUGIN:  # a config management plugin renders it: never run, never read
         files = [LoadedFile(p, skip_reason=app.left_out.get(p)) for p in app.reported if p != app.source_note]
         note = _source_note(app, config, "is rendered by a config management plugin "
@@ -175,8 +178,9 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
         return LoadedApplication(app, [loaded], [], None)
     if app.source_type != DIRECTORY and app.manifest_file is not None:
         folder = app.folder or app.key
+        fetched: list = []  # --fetch: the chart dependencies downloaded, where their findings go
         loaded, rendered, renderer, comments = render(app.source_type, folder, app.manifest_file, config, app.named,
-                                                      app.argocd)  # fmt: skip
+                                                      app.argocd, fetched)  # fmt: skip
         loaded.skip_reason = None
         for path, issues in sorted(app.issues.items()):  # an ApplicationSet among the rendered files
             for kind, line, column, detail in issues:
@@ -190,7 +194,8 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
         if app.source_type == HELM and rendered:
             secrets = chart_value_secrets(folder, repository_root(folder, app.named),
                                           app.argocd.options if app.argocd is not None else None, config.max_file_size)  # fmt: skip
-        return LoadedApplication(app, [loaded, *unread], rendered, renderer, comments=comments, secrets=secrets)
+        return LoadedApplication(app, [loaded, *unread], rendered, renderer, comments=comments, secrets=secrets,
+                                 fetched=fetched)  # fmt: skip
     root = Containment(repository_root(app.folder or app.key, app.named)) if app.key != STDIN else None
     files, escaped = [], []
     for path in app.reported + app.context:
@@ -226,15 +231,15 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
     return application
 
 
-def remote_reason(source: ApplicationSource) -> str:
+def remote_reason(source: ApplicationSource, why: str = "hooklint never fetches it") -> str:
     """Why the source from elsewhere ``source`` (its ``remote`` set) is not rendered, one clause:
     ``spec.source is the chart cert-manager v1.14.0 of the chart repository
-    https://charts.jetstack.io: hooklint never fetches it``, and the ``$ref`` value files of this
-    repository it reads (they belong to its Application)."""
+    https://charts.jetstack.io: hooklint never fetches it`` (``why``: what ``--fetch`` met, when it
+    was asked), and the ``$ref`` value files of this repository it reads (they belong to its Application)."""
     remote = source.remote
     assert remote is not None, source.label()
     values = f" (with the value files {', '.join(remote.value_files)} of this repository)" if remote.value_files else ""
-    return f"{source.field} is {remote.describe()}: hooklint never fetches it{values}"
+    return f"{source.field} is {remote.describe()}: {why}{values}"
 
 
 def _remote_application(app: Application, source: ApplicationSource, config: Config) -> LoadedApplication:
@@ -247,12 +252,22 @@ def _remote_application(app: Application, source: ApplicationSource, config: Con
     assert remote is not None and app.manifest_file is not None, app.key
     if not app.reported:
         return LoadedApplication(app, [], [], None)
+    failed = ""
+    if config.fetch:  # --fetch: download it as the repo server would, render it like a local source
+        from hooklint.sources.fetch.local import load_fetched  # noqa: PLC0415 - only with --fetch
+
+        got = load_fetched(app, source, config, repository_root(os.path.dirname(app.manifest_file) or ".", app.named))
+        if not isinstance(got, str):
+            return LoadedApplication(app, [got.file], got.rendered, got.renderer, comments=got.comments,
+                                     secrets=got.secrets, fetched=got.origins)  # fmt: skip
+        failed = got
     if source.generated_by is not None:  # a template or resource of its parent: linted there
         loaded = parse_text(app.manifest_file, "")
     else:
         loaded = read_in_repository(app.manifest_file, repository_root(os.path.dirname(app.manifest_file) or ".",
                                                                        app.named), config.max_file_size)  # fmt: skip
-    detail = (f"{source.label()}: {remote_reason(source)}. Argo CD's repo server fetches it when it renders "
+    why = f"--fetch did not fetch it ({failed})" if failed else "hooklint never fetches it"
+    detail = (f"{source.label()}: {remote_reason(source, why)}. Argo CD's repo server fetches it when it renders "
               "the application. hooklint did not render it, so none of its objects were checked, hooks included; "
               "vendor it into this repository, or lint what it renders (`helm template` or `kustomize build` "
               "output) with `hooklint lint -`")  # fmt: skip

@@ -430,12 +430,17 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
             files, _ = _resolve_refs(written, refs if multiple else None, ours, env)
             read_here = tuple(f.lstrip("/") for f, w in zip(files, written)
                               if isinstance(w, str) and w.startswith("$") and f != w)  # fmt: skip
+            typed = [k for k in ("helm", "kustomize", "directory", "plugin") if isinstance(source.get(k), Map)]
+            explicit = typed[0] if len(typed) == 1 else None
             out.append(ApplicationSource(
                 name=name, manifest=path, line=line if line is not None else source.span.line, folder="",
-                source_type=None, namespace=namespace if isinstance(namespace, str) and namespace else None,
+                source_type=explicit, namespace=namespace if isinstance(namespace, str) and namespace else None,
                 project=project if isinstance(project, str) else None,
                 server=server if isinstance(server, str) else None, field=field_name, generated_by=generated_by,
                 scope=scope, remote=dataclasses.replace(remote, value_files=read_here),
+                # what --fetch renders it with: its explicit type's options, $ref value files resolved (issue 33)
+                options={**helm, "valueFiles": files} if written else _plain(source.get(explicit)) if explicit else None,
+                value_file_places=_value_file_places(source, path, line, (), len(files)) if written else (),
             ))  # fmt: skip
             continue
         url, folder = source.get("repoURL"), source.get("path")

@@ -53,7 +53,7 @@ import tarfile
 import tempfile
 from zlib import error as zlib_error
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import yaml
 
@@ -480,6 +480,16 @@ class _Stub:
     line: int
     column: int
     folder: str = ""  # its folder inside the copy: charts/<...>
+    #: Why ``--fetch`` did not fetch it, when it was asked to.
+    problem: str = ""
+
+
+#: ``helm dependency build``'s download when the run may fetch (``--fetch``,
+#: :func:`hooklint.sources.fetch.local.dependency_fetcher`): called with a dependency's name,
+#: repository, version (``Chart.lock``'s, else the ``Chart.yaml`` constraint) and where its entry
+#: is written (file, line, column); returns the unpacked chart's folder and the folder nothing of
+#: it may leave, or why it was not fetched (one line).
+DependencyFetcher = Callable[[str, str, str, str, int, int], "tuple[str, str] | str"]
 
 
 @dataclass(slots=True)
@@ -523,15 +533,37 @@ def _needs_network(repository: str) -> bool:
         repository.startswith("@") or repository.startswith("alias:"))
 
 
-def _dependency_build(chart: _Chart, root: str, max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> _Build:
+def _locked_version(chart: _Chart, name: str, repository: str, max_file_size: int) -> str | None:
+    """The version ``Chart.lock`` (``requirements.lock`` for a Helm 2 chart) of ``chart`` pins for
+    the dependency ``name`` of ``repository``, or None: ``helm dependency build`` downloads the
+    locked versions, and resolves the constraints as ``helm dependency update`` does without a lock
+    (``pkg/downloader/manager.go`` ``Build``)."""
+    for lock in ("Chart.lock", "requirements.lock"):
+        path = os.path.join(chart.folder or ".", lock)
+        try:
+            data = yaml.load(read_bytes(path, max_file_size), Loader=BoundedLoader)
+        except (OSError, yaml.YAMLError):
+            continue
+        for dep in (data.get("dependencies") if isinstance(data, dict) else None) or []:
+            if isinstance(dep, dict) and dep.get("name") == name and str(dep.get("repository") or "") == repository:
+                version = dep.get("version")
+                return str(version) if version is not None else None
+    return None
+
+
+def _dependency_build(chart: _Chart, root: str, max_file_size: int = DEFAULT_MAX_FILE_SIZE,
+                      fetch: DependencyFetcher | None = None) -> _Build:  # fmt: skip
     """``helm dependency build`` as Argo CD runs it, offline (``reposerver/repository/repository.go``
     ``helmTemplate``: ``helm template`` first, and ``runHelmBuild`` only when it fails for a
     dependency missing from ``charts/``). When every dependency of ``chart`` is under ``charts/``
     nothing changes. Otherwise each ``file://`` dependency is taken from its folder (relative to
     the chart, as pkg/downloader/resolver ``GetLocalPath``), replacing its ``charts/`` entry; one
     needing a chart repository or registry and not under ``charts/`` becomes a :class:`_Stub`; one
-    with no repository that is missing fails as Helm does. ``chart.children`` is updated to the
-    charts rendered.
+    with no repository that is missing fails as Helm does. With ``fetch`` (``--fetch``), one that
+    needs a chart repository or registry is downloaded (at ``Chart.lock``'s version when it pins
+    one) and rendered with the chart like a ``file://`` one, its files contained in the download;
+    one that is not fetched stays a stub saying why. ``chart.children`` is updated to the charts
+    rendered.
 
     Raises RenderError (HL007) at the dependency's ``Chart.yaml`` entry for a ``file://`` folder
     that resolves outside the repository (hooklint reads nothing there; Argo CD's checkout does
@@ -578,9 +610,24 @@ def _dependency_build(chart: _Chart, root: str, max_file_size: int = DEFAULT_MAX
         if not _needs_network(repository):
             raise RenderError(f"chart dependency {name} is not in {charts_dir}/ and names no repository (helm "
                               f"dependency build: directory {charts_dir}/{name} not found)", *where)  # fmt: skip
+        problem = ""
+        if fetch is not None:  # --fetch: helm dependency build's download, then as a file:// dependency
+            got = fetch(name, repository, _locked_version(chart, name, repository, max_file_size) or version, *where)
+            if isinstance(got, str):
+                problem = got
+            else:
+                folder, fetched_root = got
+                inside = _free_name(f"hooklint-dependency-{len(build.local)}", taken)
+                files = _chart_files(folder, fetched_root, max_file_size, where)
+                tree = _read_chart(folder, fetched_root, 1, max_file_size, os.path.join(chart.copied, "charts", inside))
+                if tree.name != name:
+                    raise RenderError(f"chart dependency {name}: the chart fetched from {repository} is named "
+                                      f"{tree.name}", *where)  # fmt: skip
+                build.local.append(_LocalDependency(tree, files))
+                continue
         folder = _free_name(f"hooklint-omitted-{len(build.stubs)}", taken)
         build.stubs.append(_Stub(name, repository, _version_within(version), line, column,
-                                 os.path.join("charts", folder)))  # fmt: skip
+                                 os.path.join("charts", folder), problem))  # fmt: skip
     dropped = {id(chart.entries[entry]) for entry in build.dropped}
     for key in [key for key, sub in chart.children.items() if id(sub) in dropped]:
         del chart.children[key]
@@ -974,7 +1021,7 @@ def schema_loads(files: list[tuple[str, str]], max_file_size: int = DEFAULT_MAX_
 
 
 def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = DEFAULT_HELM_MAJOR,
-                limits: bounded.Limits | None = None) -> Rendering:
+                limits: bounded.Limits | None = None, fetch: DependencyFetcher | None = None) -> Rendering:
     """Render the chart in folder ``chart`` (a path as the user spelled it; ``root`` is the
     repository root, which value files must resolve inside) as Argo CD runs ``helm template``
     (module docstring), with the renderer :func:`find_helm` picks for Helm ``helm_major`` (the
@@ -986,7 +1033,8 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     Never blind (issue 22): dependencies are built as ``helm dependency build`` builds them offline
     (:func:`_dependency_build`: ``file://`` ones rendered with the chart); one that needs a chart
     repository or registry is left out, and when Helm's ``condition``/``tags`` enable it, it is an
-    :class:`~hooklint.sources.rendered.Omission` at its ``Chart.yaml`` entry. A value file hooklint
+    :class:`~hooklint.sources.rendered.Omission` at its ``Chart.yaml`` entry, unless ``fetch``
+    (``--fetch``) downloads it. A value file hooklint
     cannot read (:func:`_resolve_value_files`) is left out, an Omission at its ``valueFiles`` entry
     (``options.value_file_places``; ``Chart.yaml`` 1:1 when unknown). ``Rendering.omitted`` lists
     them: the rest of the chart is rendered and checked.
@@ -1006,7 +1054,7 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     limits = limits or bounded.Limits()
     files = _chart_files(chart, root, limits.max_file_size)  # first: a symlink leaving the repository is refused before any read
     tree = _read_chart(chart, root, max_file_size=limits.max_file_size)
-    build = _dependency_build(tree, root, limits.max_file_size)
+    build = _dependency_build(tree, root, limits.max_file_size, fetch)
     value_files, skipped = _resolve_value_files(chart, root, options.value_files, chart_yaml, limits.max_file_size,
                                                 options.ignore_missing_value_files)  # fmt: skip
     set_files, unset = _resolve_value_files(chart, root, tuple(path for _, path in options.file_parameters),
@@ -1178,7 +1226,8 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
 def _dependency_omission(stub: _Stub, tree: _Chart) -> Omission:
     """HL009 on the ``Chart.yaml`` entry of an enabled dependency that needs the network."""
     where = "an OCI registry" if stub.repository.lower().startswith("oci://") else "a chart repository"
-    return Omission(f"chart dependency {stub.name} ({stub.repository}) needs {where}: {NEVER_FETCHES}",
+    why = f"--fetch did not fetch it ({stub.problem})" if stub.problem else NEVER_FETCHES
+    return Omission(f"chart dependency {stub.name} ({stub.repository}) needs {where}: {why}",
                     tree.configured_in, stub.line, stub.column,
                     argocd_renders="Argo CD runs helm dependency build, which fetches it, before it renders the chart",
                     unchecked="the objects it adds, possibly hooks, were not checked; the chart's own were")  # fmt: skip
