@@ -466,6 +466,7 @@ GO_CASES = [
     "k: !!timestamp 2001-12-14\nl: 2001-12-14 21:59:43.10\nm: !!float 7\nn: '2024-01-01'\n",
     "x: &a {p: 1}\ny: *a\nz:\n  <<: *a\n  p: 2\n",
     "resources:\n- a\n---\n- not read\n",
+    "a: &x 1\nb: *x\nc: &x [2]\nd: *x\n",
 ]
 
 
