@@ -1074,9 +1074,17 @@ class _GoFastComposer(_GoResolver, BoundedLoader):
 class GoComposer(_GoResolver, BoundedPythonLoader):
     """A bounded loader (use it to compose, never to construct) composing scalars without PyYAML's
     typing: a plain scalar with no tag is :data:`GO_PLAIN`; a quoted one, or one tagged ``!``, a
-    string, as in go-yaml v2 (``resolve("!", ...)`` does not resolve). The pure-Python composer,
-    which sees the event's tag; :func:`go_composer` takes libyaml's (five times faster) for a text
-    holding no ``!``."""
+    string, as in go-yaml v2 (``resolve("!", ...)`` does not resolve); an anchor may be defined
+    again, as go-yaml allows. The pure-Python composer, which sees the event's tag;
+    :func:`go_composer` takes libyaml's (five times faster) for a text holding no ``!`` nor ``&``."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        # go-yaml v2 lets an anchor be defined again (an alias names the latest); PyYAML refuses
+        event = self.peek_event()
+        anchor = getattr(event, "anchor", None)
+        if anchor is not None and not isinstance(event, yaml.AliasEvent):
+            self.anchors.pop(anchor, None)
+        return super().compose_node(parent, index)
 
     def compose_scalar_node(self, anchor: Any) -> yaml.ScalarNode:
         bang = self.peek_event().tag == "!"
@@ -1088,8 +1096,8 @@ class GoComposer(_GoResolver, BoundedPythonLoader):
 
 def go_composer(text: str) -> type:
     """The composer class for ``text``: :class:`GoComposer`, or its libyaml twin when ``text``
-    holds no ``!`` (so no tag at all)."""
-    return GoComposer if "!" in text else _GoFastComposer
+    holds no ``!`` nor ``&`` (so no tag, and no anchor that may be defined twice)."""
+    return GoComposer if "!" in text or "&" in text else _GoFastComposer
 
 
 def _short(tag: str) -> str:

@@ -21,6 +21,7 @@ import base64
 import json
 import os
 import socket
+import subprocess
 import sys
 import threading
 from pathlib import Path
@@ -465,19 +466,69 @@ GO_CASES = [
     "k: !!timestamp 2001-12-14\nl: 2001-12-14 21:59:43.10\nm: !!float 7\nn: '2024-01-01'\n",
     "x: &a {p: 1}\ny: *a\nz:\n  <<: *a\n  p: 2\n",
     "resources:\n- a\n---\n- not read\n",
+    "a: &x 1\nb: *x\nc: &x [2]\nd: *x\n",
 ]
 
 
+_GO_CHILD = r"""
+import json, sys
+try:
+    import helm_python as helm
+    helm.values_from_yaml("a: 1\n")
+except Exception as exc:  # no SDK, or no library for this machine
+    print(json.dumps({"unavailable": f"{type(exc).__name__}: {exc}"}), flush=True)
+    sys.exit(0)
+print(json.dumps({"ready": True}), flush=True)
+for line in sys.stdin:
+    try:
+        print(json.dumps({"value": helm.values_from_yaml(json.loads(line))}), flush=True)
+    except Exception as exc:
+        print(json.dumps({"error": str(exc)}), flush=True)
+"""
+
+
+class GoYaml:
+    """go-yaml v2 as ``sigs.k8s.io/yaml`` hands it to Go programs (kustomize, Helm, Argo CD),
+    through Helm's Go library (``helm_python.values_from_yaml``: ``yaml.Unmarshal`` into a map) in a
+    child process, so that the Go runtime never enters the test process."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-c", _GO_CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, text=True)  # fmt: skip
+        assert self.proc.stdout is not None
+        self.unavailable = json.loads(self.proc.stdout.readline() or '{"unavailable": "no answer"}').get("unavailable")
+
+    def read(self, text: str) -> object:
+        """What Go reads from ``text``; ValueError with Go's message where it fails."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps(text) + "\n")
+        self.proc.stdin.flush()
+        answer = json.loads(self.proc.stdout.readline())
+        if "error" in answer:
+            raise ValueError(answer["error"])
+        return answer["value"]
+
+    def close(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        self.proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def go_yaml():
+    oracle = GoYaml()
+    if oracle.unavailable:
+        oracle.close()
+        pytest.skip(f"Helm's Go library does not load here: {oracle.unavailable}")
+    yield oracle
+    oracle.close()
+
+
 @pytest.mark.parametrize("text", GO_CASES)
-def test_the_reader_agrees_with_go(text):
+def test_the_reader_agrees_with_go(text, go_yaml):
     """The same text through Helm's Go library (``sigs.k8s.io/yaml``: go-yaml v2 then JSON, the
     reader kustomize decodes kustomizations with), when the Helm SDK is installed."""
-    helm = pytest.importorskip("helm_python")
-    try:
-        go = helm.values_from_yaml(text)
-    except Exception as exc:  # noqa: BLE001 - no library for this machine
-        pytest.skip(f"the Helm SDK does not load here: {exc}")
-    assert spec.read_kustomization(text).value == go
+    assert spec.read_kustomization(text).value == go_yaml.read(text)
 
 
 # --- manifests: merge keys as Argo CD's go-yaml v2 reads them ---------------------------------------
@@ -522,15 +573,10 @@ def test_a_merge_of_anything_but_mappings_fails_the_document_as_in_go():
 
 
 @pytest.mark.parametrize("text", GO_CASES[1:4])
-def test_the_manifest_reader_agrees_with_go_on_merge_keys(text):
-    helm = pytest.importorskip("helm_python")
+def test_the_manifest_reader_agrees_with_go_on_merge_keys(text, go_yaml):
     from hooklint.yamlio import parse_documents
 
-    try:
-        go = helm.values_from_yaml(text)
-    except Exception as exc:  # noqa: BLE001 - no library for this machine
-        pytest.skip(f"the Helm SDK does not load here: {exc}")
-    assert parse_documents(text)[0].value == go
+    assert parse_documents(text)[0].value == go_yaml.read(text)
 
 
 # --- property: the readers against go-yaml v2 itself ------------------------------------------------
@@ -580,16 +626,15 @@ def _documents(draw):
 
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(_documents())
-def test_the_kustomization_and_manifest_readers_agree_with_go_yaml_v2(text):
+def test_the_kustomization_and_manifest_readers_agree_with_go_yaml_v2(go_yaml, text):
     """Whenever go-yaml v2 (through Helm's Go library: sigs.k8s.io/yaml, the reader of kustomize
     and of Argo CD) reads a text, hooklint's kustomization reader reads the same value or refuses
     the file; its manifest reader reads the same first document."""
-    helm = pytest.importorskip("helm_python")
     from hooklint.yamlio import DocumentTooComplex, YamlSyntaxError, parse_documents
 
     try:
-        go = helm.values_from_yaml(text)
-    except Exception:  # noqa: BLE001 - Go refuses it: kustomize fails, nothing is read
+        go = go_yaml.read(text)
+    except ValueError:  # Go refuses it: kustomize fails, nothing is read
         return
     try:
         ours = spec.read_kustomization(text).value
@@ -655,3 +700,17 @@ def test_a_chart_yaml_hooklint_cannot_read_as_helm_does_is_hl007(repo):
         "HL007", 4, "Rendering failed: shop/Chart.yaml is not YAML hooklint reads as Helm does: yaml: cannot decode "
         "!!str `[redacted]` as a !!int. Argo CD's repo server fails the same way, so the application cannot sync; nothing of it "
         "is checked until it renders.")]  # fmt: skip
+
+
+@needs_helm
+def test_a_template_helm_outputs_is_linted_whatever_a_merge_key_does_to_its_hook(repo):
+    """Helm's ``SortManifests`` reads each document's head with sigs.k8s.io/yaml: a merge key after
+    ``annotations`` replaces them, so the unknown hook type written there is gone and Helm outputs
+    the Job (Argo CD applies it). Before, hooklint read the head with PyYAML (the explicit
+    annotations win), took the Job for a hook Helm skips, and never linted it."""
+    job = SEED_JOB.replace("    argocd.argoproj.io/hook: PreSync\n", "    helm.sh/hook: not-a-hook\n  <<: {annotations: "
+                           "{argocd.argoproj.io/hook: PreSync}}\n")  # fmt: skip
+    write(repo, {"shop/Chart.yaml": "apiVersion: v2\nname: shop\nversion: 1.2.0\n", "shop/templates/seed.yaml": job})
+    code, findings = lint_json("shop")
+    assert code == 1
+    assert ("HL102", "shop/templates/seed.yaml") in {(f["rule_id"], f["path"]) for f in findings}

@@ -1378,24 +1378,14 @@ def _split(text: str) -> list[str]:
     return docs
 
 
-class _HeadLoader(BoundedLoader):
-    """Timestamps stay strings, as in sigs.k8s.io/yaml; alias bombs are refused."""
-
-
-_HeadLoader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-
-
 def _head(text: str, source: str) -> dict[str, Any] | None:
     """The document as Helm's ``SimpleHead`` reads it; raises _HelmFailed where Helm fails
     ("YAML parse error on <template>"), None for an empty document."""
-    try:
-        value = yaml.load(text, Loader=_HeadLoader)
+    try:  # as SimpleHead is read: sigs.k8s.io/yaml (go-yaml v2: a merge key after annotations replaces them)
+        value = go_first_document(text).value
     except YamlTooComplex:  # Helm reads it; hooklint's parse of the document says what is too much (HL001)
         return {}
-    except yaml.YAMLError as exc:
+    except (Unreadable, yaml.YAMLError) as exc:
         raise _HelmFailed(f"YAML parse error on {source}: {_one_line(str(exc))}") from None
     if value is None:
         return None
@@ -1412,8 +1402,8 @@ def _head(text: str, source: str) -> dict[str, Any] | None:
 
 def _kind(text: str) -> str | None:
     try:
-        value = yaml.load(text, Loader=_HeadLoader)
-    except yaml.YAMLError:
+        value = go_first_document(text).value
+    except (Unreadable, yaml.YAMLError):
         return None
     kind = value.get("kind") if isinstance(value, dict) else None
     return kind if isinstance(kind, str) else None

@@ -41,7 +41,10 @@ remote ``resources``, ``bases`` and ``components`` entries (recognised as kustom
 out of the copy kustomize builds, the rest rendered (:mod:`hooklint.sources.partial`; issue 22), so
 kustomize is never handed a URL; other remote entries (a patch, a generator file) and plugins (KRM
 functions) are refused before kustomize runs, and so is a kustomization with two keys for one field
-(kustomize reads keys in any case).
+(kustomize reads keys in any case). Every entry is taken from the value kustomize reads
+(:func:`read_kustomization_file`: go-yaml v2's first document, ``encoding/json``'s types), and a
+kustomization or plugin file hooklint cannot read that way is HL007: kustomize is never started on
+it (issue 32: PyYAML's failures used to hand kustomize the whole repository, entries unchecked).
 kustomize is found and run by absolute path, never from the repository, with an environment that
 reaches no cluster, proxy or network (:mod:`hooklint.sources.sandbox`), in a bounded child process
 (time, memory, its own process group: :mod:`hooklint.sources.bounded`).
@@ -488,8 +491,9 @@ REMOTE_ENTRY_UNCHECKED = (
 class _Inputs:
     """Works out every file a build of one folder may read (the folder, and every local folder or
     file referenced, recursively, by kustomization fields), refusing remote references, plugins
-    and ``helmCharts`` on the way. When references cannot be worked out (a kustomization that
-    does not parse, an entry of an unknown shape, a symlink on the way), all files under root.
+    and ``helmCharts`` on the way. A kustomization read as kustomize reads it
+    (:func:`read_kustomization_file`), or refused (RenderError) when hooklint cannot read it so; when
+    the files cannot be listed exactly (a symlink on the way), all files under root.
 
     Only regular files of at most ``max_file_size`` bytes are handed to kustomize: a kustomization
     or an entry naming a FIFO, a device or a socket (which would block or never end), or a file
