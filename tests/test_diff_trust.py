@@ -264,19 +264,45 @@ def test_replace_refs_and_grafts_are_refused(repo, other):
     assert refused(repo, "policy") == f"{repo}/.git/info/grafts: git takes commits' parents from it, not from the commits"
 
 
-def test_a_configuration_include_and_a_fifo_in_the_git_folder_are_refused(repo, other):
-    """Git reads an included configuration file before anything else it does: refused before git
-    first runs (a FIFO included would hang it, another repository's configuration would apply)."""
-    said = f"{repo}/.git/config: an [include] or [includeIf] section makes git read a configuration file from elsewhere"
+def test_a_configuration_including_anything_but_a_regular_file_and_a_fifo_in_the_git_folder_are_refused(repo, other):
+    """An include naming a FIFO (git would hang on it) or a device (git would read it without end),
+    directly or through an included file, is refused before git reads the repository; so is a FIFO
+    in the git folder."""
     plain = (repo / ".git/config").read_text()
     os.mkfifo(repo.parent / "fifo")
-    for section in (f"[include]\n\tpath = {repo.parent}/fifo\n", f'[includeIf "gitdir:{repo}/"]\n\tpath = x\n',
-                    f"[core]  [ INCLUDE ]path = {other}/.git/config\n", "[includeIf.onbranch:main]\npath = y\n"):
+    (repo.parent / "nested.config").write_text(f"[include]\n\tpath = {repo.parent}/fifo\n")
+    for section, config, target in (
+            (f"[include]\n\tpath = {repo.parent}/fifo\n", f"{repo}/.git/config", f"{repo.parent}/fifo"),
+            (f'[includeIf "gitdir:{repo}/"]\n\tpath = /dev/zero\n', f"{repo}/.git/config", "/dev/zero"),
+            ("[core][Include]path = ../../fifo\n", f"{repo}/.git/config", f"{repo}/.git/../../fifo"),
+            (f"[include]\n\tpath = {repo.parent}/nested.config\n", f"{repo.parent}/nested.config", f"{repo.parent}/fifo"),
+    ):  # fmt: skip
         (repo / ".git/config").write_text(plain + section)
-        assert refused(repo, "policy") == said, section
+        assert refused(repo, "policy") == f"{config}: an include names {target}, which is not a regular file", section
     (repo / ".git/config").write_text(plain)
     os.mkfifo(repo / ".git/refs/heads/fifo")
     assert refused(repo, "policy") == f"{repo}/.git/refs/heads/fifo is not a regular file (a FIFO or a device)"
+
+
+def test_an_include_of_a_regular_file_as_ci_checkouts_write_it_is_read(repo, tmp_path):
+    """actions/checkout v6 writes ``[includeIf "gitdir:<repo>/.git"] path = <runner temp>/git-credentials-*.config``
+    into every checkout, GitLab Runner 18.6 an ``[include] path``: the review runs (it was refused,
+    exit 2, so the documented pull-request recipes reviewed nothing), and nothing the included file
+    names runs."""
+    marker = tmp_path / "ran"
+    script = tmp_path / "run.sh"
+    script.write_text(f"#!/bin/sh\necho ran >> {marker}\n")
+    script.chmod(0o755)
+    credentials = tmp_path / "runner-temp" / "git-credentials-0123.config"
+    credentials.parent.mkdir()
+    credentials.write_text(f'[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic eC1hY2Nlc3M=\n'
+                           f"[core]\n\tfsmonitor = {script}\n\tpager = {script}\n")  # fmt: skip
+    with (repo / ".git/config").open("a") as config:
+        config.write(f'[includeIf "gitdir:{repo}/.git"]\n\tpath = {credentials}\n[include]\n\tpath = {tmp_path}/missing\n')
+    (repo / "app/job.yaml").write_text(EVIL)
+    done = runner.invoke(app, ["diff", "policy", "app"])
+    assert done.exit_code == 1, done.output
+    assert "2 new findings, 0 fixed" in done.stdout and "HL101" in done.stdout and not marker.exists()
 
 
 def test_the_repositorys_git_configuration_runs_nothing(repo, tmp_path):

@@ -27,7 +27,6 @@ import functools
 import io
 import json
 import os
-import re
 import stat
 import subprocess
 import tempfile
@@ -139,7 +138,8 @@ def _git_command(args: list[str], repository: str) -> Iterator[tuple[list[str], 
     object; ``GIT_NO_LAZY_FETCH`` says so to git 2.44 and later), no prompt (``core.askPass`` and
     ``credential.helper`` emptied), no fsmonitor, no hooks, no pager (``--no-pager``), no replace
     objects, no automatic gc or maintenance. The repository's own configuration is still read by git
-    (after :func:`one_repository` refused includes and a work tree elsewhere), which is why only
+    (after :func:`one_repository` refused an include of anything but a regular file, and a work tree
+    elsewhere), which is why only
     commands that run neither filters, textconv, hooks, editors nor transports are used
     (``rev-parse``, ``ls-tree``, ``cat-file --batch``, ``for-each-ref``, ``config --file``)."""
     with tempfile.TemporaryDirectory(prefix="hooklint-git-home-") as home:
@@ -206,11 +206,14 @@ _ELSEWHERE = {
     "commondir": "a linked worktree: its objects and refs are another folder's",
 }
 
-#: A section header ``[include]`` or ``[includeIf "..."]`` (any case, spaces allowed, anywhere on a
-#: line: git reads ``[core][include]`` as two headers) in a git configuration file (git's
-#: ``config.c``: ``include.path``, ``includeIf.<condition>.path``). A value holding ``[include``
-#: is refused too: the cost of reading the file as git does is not worth a false pass.
-_INCLUDE = re.compile(rb"\[\s*include", re.IGNORECASE)
+#: The include keys of a git configuration file, as ``git config --get-regexp`` lists them (section
+#: and key lowercased, an ``includeIf`` condition kept as written): ``include.path`` and
+#: ``includeIf.<condition>.path`` (git's ``config.c``). actions/checkout v6 writes one into every
+#: checkout (``includeIf "gitdir:..."`` naming its credentials file in the runner's temporary
+#: folder), and GitLab Runner 18.6 an ``include.path``: a plain clone in CI has them.
+_INCLUDE_KEY = r"^include(if\..*)?\.path$"
+#: How deep git follows includes (``config.c``: ``MAX_INCLUDE_DEPTH``).
+_MAX_INCLUDE_DEPTH = 10
 
 
 def _refuse(what: str) -> ReviewError:
@@ -222,8 +225,8 @@ def _git_folder(top: str) -> None:
     """Raise :class:`ReviewError` unless ``TOP/.git`` is a plain git folder, judged by its files
     alone (git has not run yet): a folder (not a ``gitdir:`` file, as worktrees and submodules
     have, nor a link); no alternates, grafts or ``commondir`` with an entry (:data:`_ELSEWHERE`);
-    a ``config`` (and ``config.worktree``) that is a regular file with no include
-    (:data:`_INCLUDE`); nothing in it a link resolving outside it, a FIFO or a device (git would
+    a ``config`` (and ``config.worktree``) that is a regular file whose includes name regular files
+    (:func:`_includes`); nothing in it a link resolving outside it, a FIFO or a device (git would
     read, or hang on, it)."""
     dot_git = os.path.join(top, ".git")
     if os.path.islink(dot_git):
@@ -255,9 +258,44 @@ def _git_folder(top: str) -> None:
         text = _bytes_of(path) if os.path.isfile(path) else None
         if text is None:
             raise _refuse(f"{path} is not a regular file")
-        if _INCLUDE.search(text):
-            raise _refuse(f"{path}: an [include] or [includeIf] section makes git read a configuration file from "
-                          "elsewhere")  # fmt: skip
+        _includes(path, top)
+
+
+def _includes(config: str, top: str, depth: int = 0) -> None:
+    """Raise :class:`ReviewError` unless every file the git configuration file ``config`` includes
+    (:data:`_INCLUDE_KEY`, read by git's own parser with ``git config --file``, run outside any
+    repository, includes not followed; then each included file the same way, as deep as git goes)
+    is a regular file or missing (git skips a missing one): a FIFO would hang git, a device feed it
+    without end. An included file is configuration (of the checkout, as the CI runner writes it),
+    and every key of it that could start a program or reach a network is overridden on git's command
+    line (:func:`_git_command`), as the repository's own configuration is."""
+    if depth > _MAX_INCLUDE_DEPTH:
+        raise _refuse(f"{config}: includes nested more than {_MAX_INCLUDE_DEPTH} deep")
+    with _git_command(["config", "--file", config, "--no-includes", "--get-regexp", _INCLUDE_KEY], top) as (
+            command, env):  # fmt: skip
+        try:
+            done = subprocess.run(command, cwd=os.path.sep, capture_output=True, timeout=GIT_TIMEOUT,
+                                  stdin=subprocess.DEVNULL, env=env)  # fmt: skip
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise _refuse(f"{config}: its includes could not be read ({exc})") from None
+    if done.returncode not in (0, 1):  # 1: no include key
+        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise _refuse(f"{config}: {message[0] if message else 'git config failed'}")
+    for line in done.stdout.decode("utf-8", "surrogateescape").splitlines():
+        value = line.split(" ", 1)[1] if " " in line else ""
+        if not value:
+            continue
+        if value.startswith("~/"):
+            target = os.path.join(os.path.expanduser("~"), value[2:])
+        else:
+            target = os.path.join(os.path.dirname(os.path.abspath(config)), value)
+        try:
+            mode = os.stat(target).st_mode
+        except OSError:  # missing: git skips it
+            continue
+        if not stat.S_ISREG(mode):
+            raise _refuse(f"{config}: an include names {target}, which is not a regular file")
+        _includes(target, top, depth + 1)
 
 
 def one_repository(top: str, cwd: str, checked: bool = False) -> None:
