@@ -65,6 +65,13 @@ def test_message_head():
     assert text.message_head("A (b: c; d. e) f: g") == "A (b: c; d. e) f"
     assert text.message_head("No separator at all.") == "No separator at all"
     assert text.message_head("Tag ':latest' is mutable. Pin it.") == "Tag ':latest' is mutable"
+    # a prefix that only says where does not end the clause (new-user trial: HL009 and fetched charts' findings
+    # were shown as their place alone)
+    assert text.message_head("Application shop (apps/shop.yaml:9): spec.source is the Git repository x, not this one: "
+                             "hooklint never fetches it.") == (
+        "Application shop (apps/shop.yaml:9): spec.source is the Git repository x, not this one")  # fmt: skip
+    assert text.message_head("hookchart 1.2.0 templates/job.yaml:14: image 'busybox:latest' uses a mutable tag. Pin it"
+                             ) == "hookchart 1.2.0 templates/job.yaml:14: image 'busybox:latest' uses a mutable tag"
 
 
 # --- one finding made many times at one place --------------------------------------------------

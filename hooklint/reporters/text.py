@@ -44,7 +44,10 @@ def statistics(result: RunResult) -> list[str]:
 
 def message_head(message: str) -> str:
     """The first clause of a finding's message (up to the first ``: ``, ``; `` or ``. `` outside
-    parentheses), without a final period: what is wrong, without why or how to fix."""
+    parentheses), without a final period: what is wrong, without why or how to fix. A ``: `` after
+    what only says where (``Application shop (apps/shop.yaml:9): ...``, a fetched chart's
+    ``hookchart 1.2.0 templates/job.yaml:14: ...``: a part ending in ``:LINE`` or ``:LINE)``) does not
+    end the clause, so the head still says what is wrong."""
     depth = 0
     for at, char in enumerate(message):
         if char == "(":
@@ -52,8 +55,17 @@ def message_head(message: str) -> str:
         elif char == ")":
             depth = max(0, depth - 1)
         elif depth == 0 and char in ":;." and message.startswith(" ", at + 1):
+            if char == ":" and _says_where(message[:at]):
+                continue
             return message[:at]
     return message.rstrip(".")
+
+
+def _says_where(text: str) -> bool:
+    """Whether the part of a message before a ``: `` only places it: it ends in ``:LINE`` or
+    ``:LINE)``."""
+    text = text[:-1] if text.endswith(")") else text
+    return ":" in text and text.rsplit(":", 1)[1].isdigit()
 
 
 def render_concise(result: RunResult) -> str:
