@@ -192,18 +192,31 @@ def _sets(kind: str, field_path: str) -> bool:
     return kind in TRANSFORMER_FIELDS  # patches and replacements can set anything
 
 
+def _image_name(reference: str) -> str:
+    """An image reference without its digest and tag: ``ghcr.io/acme/app:1.2@sha256:...`` ->
+    ``ghcr.io/acme/app`` (a ``:`` before the last ``/`` is a registry's port)."""
+    name = reference.split("@", 1)[0]
+    slash = name.rfind("/")
+    colon = name.rfind(":")
+    return name[:colon] if colon > slash else name
+
+
 def _entry_span(kustomization: Map, name: str, field_path: str, value: Any) -> Span:
     """The most precise span of the entry: the ``images`` item (a kustomization's mapping or an
     Application's string) whose name or new name matches the image, the annotation's key under ``commonAnnotations``, else the field's key."""
     entries = kustomization[name]
     if name == "images" and isinstance(entries, Seq) and isinstance(value, str):
-        for i, item in enumerate(entries):
-            if isinstance(item, Map) and any(isinstance(n, str) and n and n in value
-                                             for n in (item.get("newName"), item.get("name"))):  # fmt: skip
-                return entries.item_spans[i]
-            if isinstance(item, str):  # an Argo CD Application's form: [old=]new[:tag|@digest]
-                names = [re.split(r"[:@]", part, maxsplit=1)[0] for part in item.split("=", 1)]
-                if any(n and n in value for n in names):
+        image = _image_name(value)
+        # the entry naming the image exactly (kustomize matches the whole name), else one naming a part of it
+        for same in (image.__eq__, lambda n: n in value):
+            for i, item in enumerate(entries):
+                if isinstance(item, Map):
+                    names = [n for n in (item.get("newName"), item.get("name")) if isinstance(n, str)]
+                elif isinstance(item, str):  # an Argo CD Application's form: [old=]new[:tag|@digest]
+                    names = [_image_name(part) for part in item.split("=", 1)]
+                else:
+                    continue
+                if any(n and same(n) for n in names):
                     return entries.item_spans[i]
     if name == "commonAnnotations" and isinstance(entries, Map):
         key = field_path.split("annotations.", 1)[-1]
