@@ -1179,7 +1179,8 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
                 secrets.extend(cluster_secrets([plain(body)]))
     if not sets:
         return out
-    from hooklint.sources.applicationsets import expand  # noqa: PLC0415 - only with an ApplicationSet
+    from hooklint.sources.applicationsets import expand, rollout_problems  # noqa: PLC0415 - only with an ApplicationSet
+    from hooklint.yamlio import ROLLOUT_IGNORED, ROLLOUT_INVALID, ROLLOUT_UNSELECTED
 
     clusters = secrets + [c for c in config.clusters if isinstance(c, dict)]
     urls = RepositoryUrls(config.repo_urls)
@@ -1204,6 +1205,9 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
         if expansion.truncated:
             out.issues.setdefault(path, []).append((NOT_EXPANDED, body.span.line, body.span.column, (
                 f"{label}: generates more than {MAX_GENERATED_SHOWN} Applications; the others are not linted")))
+        rollout = {"unselected": ROLLOUT_UNSELECTED, "invalid": ROLLOUT_INVALID, "ignored": ROLLOUT_IGNORED}
+        for said in rollout_problems(body, expansion.applications):  # HL403-HL405
+            out.issues.setdefault(path, []).append((rollout[said.rule], said.line, said.column, f"{label}: {said.message}"))
         for full, relative in expansion.inputs.items():
             out.inputs.setdefault(full, Skip(f"an input of the git files generator of {label}: read as "
                                              "parameters, never applied", SkipKind.GENERATOR_INPUT))  # fmt: skip
