@@ -756,16 +756,39 @@ def expand(body: Map, root: str, ours: set[str], clusters: list[dict], config: A
                 expansion.truncated = True
             rendered = templates.render_value(merged, params) if params else []
             patches = templates.render([(patch, p) for p in params]) if patch is not None and params else []
+            unnamed = 0
             for i, result in enumerate(rendered):
                 app = _application(result)
                 if patches:
                     app = _apply_patch(app, patches[i])
+                name = _mapping(app.get("metadata")).get("name")
+                if name is None or name == "":
+                    unnamed += 1
+                    continue
                 apps.append(app)
+            if unnamed:
+                expansion.problems.append(_unnamed(spec, written, unnamed))
         except Unexpanded as exc:
             exc.where = written if exc.where is None else exc.where
             expansion.problems.append(exc)
     expansion.applications = sorted(apps, key=lambda a: str((a.get("metadata") or {}).get("name")))
     return expansion
+
+
+def _unnamed(spec: Map, written: Any, count: int) -> Unexpanded:
+    """``count`` Applications of the generator ``written`` rendered without a name: none of them is
+    created. Argo CD 3.6 refuses each in ``validateGeneratedApplications`` with this message (master
+    after v3.5.1, #28833, ``applicationset/controllers/applicationset_controller.go``); v3.5.1 sends
+    it to the API server, which refuses an object without ``metadata.name`` or ``generateName``.
+    Reported at the template's ``metadata.name`` when written, else at the generator."""
+    template = spec.get("template")
+    metadata = template.get("metadata") if isinstance(template, Map) else None
+    where, key = (metadata, "name") if isinstance(metadata, Map) and "name" in metadata else (written, None)
+    which = "an application" if count == 1 else f"{count} applications"
+    return Unexpanded("failed", (
+        f"generates {which} with no name, which Argo CD does not create (\"contains an application with no "
+        "name; a name must be set in the template's metadata.name or via a templatePatch (generateName is not "
+        "supported)\", Argo CD 3.6; the API server refuses it in 3.5)"), where, key)
 
 
 def _fill(dest: dict, base: dict) -> dict:
