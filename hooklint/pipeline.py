@@ -32,7 +32,8 @@ from hooklint.model import Manifest, manifests_of
 from hooklint.plan import SyncPlan, build_plan
 from hooklint.sources.redact import Redactor, SecretValues, merged, object_secrets, redactor
 from hooklint.sources.rendered import Renderer
-from hooklint.sources.discovery import PLUGIN
+from hooklint.sources.directory import mark_undeployed_data
+from hooklint.sources.discovery import DIRECTORY, PLUGIN
 from hooklint.sources import (STDIN, Application, Coverage, LoadedApplication, group_applications, load_application,
                               loaded_application)  # fmt: skip
 from hooklint.suppression import suppress
@@ -159,9 +160,17 @@ def internal_error_finding(engine: Engine, app: Application, exc: BaseException)
     return engine.engine_finding("HL007", message, path, Span.point(1, 1))
 
 
+def _undeployed(app: Application, loaded: LoadedApplication, mapped: bool) -> LoadedApplication:
+    """``loaded`` with its JSON data marked not linted when the repository's Applications are known
+    (``mapped``) and none deploys ``app`` (:func:`~hooklint.sources.directory.mark_undeployed_data`)."""
+    if mapped and app.argocd is None and app.key != STDIN and app.source_type == DIRECTORY:
+        mark_undeployed_data(loaded.files)
+    return loaded
+
+
 def _lint_application(engine: Engine, app: Application, keep_plan: bool, mapped: bool) -> Outcome:
     with collector_paused():
-        loaded = load_application(app, engine.config)
+        loaded = _undeployed(app, load_application(app, engine.config), mapped)
     gc.freeze()
     reported = loaded.reported_files
     errors = [f.error for f in reported if f.error is not None]
@@ -478,7 +487,7 @@ def _plan_application(app: Application, config: Config, errors: list[InputError]
     """Load and plan one application for :func:`plan_paths` (its input errors added to ``errors``;
     ``mapped``: whether the repository's Applications are known)."""
     with collector_paused():
-        loaded = load_application(app, config)
+        loaded = _undeployed(app, load_application(app, config), mapped)
     errors.extend(f.error for f in loaded.reported_files if f.error is not None)
     manifests, plan = build(loaded, config)
     hide = secrets_of(manifests, loaded.secrets) if app.source_type != PLUGIN else None

@@ -1,0 +1,79 @@
+"""Noise on real repositories (issue 36): what a repository whose Applications are known says of
+the folders none of them deploys, and of what it cannot tell."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from hooklint.cli import app
+
+runner = CliRunner()
+URL = "https://github.com/acme/shop"
+APPLICATION = f"""\
+apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata:
+  name: shop
+spec:
+  project: shop
+  source:
+    repoURL: {URL}
+    path: deploy
+  destination:
+    server: https://kubernetes.default.svc
+    namespace: shop
+"""
+CM = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {}\n"
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    subprocess.run(["git", "-C", str(tmp_path), "remote", "add", "origin", URL], check=True)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def write(repo: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(text)
+
+
+def test_json_data_in_a_folder_no_application_deploys_is_not_hl003(repo):
+    """renovate.json and a dashboard: not objects, in folders no Application deploys; the same JSON
+    in the folder the Application deploys is HL003 (the repo server fails on it)."""
+    write(repo, {"argocd/app.yaml": APPLICATION, "deploy/cm.yaml": CM.format("x"),
+                 "renovate.json": '{"extends": ["config:base"]}\n', "dashboards/d.json": '{"title": "d"}\n',
+                 "deploy/package.json": '{"name": "p"}\n'})  # fmt: skip
+    doc = json.loads(runner.invoke(app, ["lint", "--format", "json", "."]).output)
+    assert [(f["rule_id"], f["path"]) for f in doc["findings"]] == [("HL003", "deploy/package.json")]
+    why = ("JSON that is no Kubernetes object, in a folder no Application of this repository deploys: not a "
+           "manifest Argo CD reads")
+    assert {s["path"]: s["reason"] for s in doc["skipped"]} == {"dashboards/d.json": why, "renovate.json": why}
+
+
+def test_json_data_is_hl003_when_no_application_is_known(repo):
+    """Without Applications every folder is an application: the JSON may be one, so HL003 stays."""
+    write(repo, {"deploy/cm.yaml": CM.format("x"), "renovate.json": '{"extends": []}\n'})
+    doc = json.loads(runner.invoke(app, ["lint", "--format", "json", "."]).output)
+    assert [(f["rule_id"], f["path"]) for f in doc["findings"]] == [("HL003", "renovate.json")]
+
+
+def test_folders_no_application_deploys_with_nothing_to_apply_are_listed_once(repo):
+    write(repo, {"argocd/app.yaml": APPLICATION, "deploy/cm.yaml": CM.format("x"),
+                 "renovate.json": "{}\n", "dashboards/d.json": '{"title": "d"}\n'})  # fmt: skip
+    text = runner.invoke(app, ["plan", "."]).output
+    assert [line for line in text.splitlines() if line.startswith(("Application", "Not deployed"))] == [
+        "Application argocd: 1 object, 1 step (Argo CD 3.5.1, directory source, which no Application of this "
+        "repository deploys)",
+        "Application deploy: 1 object, 1 step (Argo CD 3.5.1, directory source of Application shop (argocd/app.yaml:8))",
+        "Not deployed by any Application, with nothing to apply: ., dashboards",
+    ]
+    doc = json.loads(runner.invoke(app, ["plan", "--format", "json", "."]).output)
+    assert doc["not_deployed"] == [".", "dashboards"] and len(doc["applications"]) == 2
