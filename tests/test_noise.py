@@ -77,3 +77,25 @@ def test_folders_no_application_deploys_with_nothing_to_apply_are_listed_once(re
     ]
     doc = json.loads(runner.invoke(app, ["plan", "--format", "json", "."]).output)
     assert doc["not_deployed"] == [".", "dashboards"] and len(doc["applications"]) == 2
+
+
+def test_applications_that_name_only_other_repositories_get_one_note_naming_repo_urls(repo):
+    other = APPLICATION.replace(URL, "https://github.com/acme/shop-deploy.git")
+    second = other.replace("name: shop", "name: shop2")
+    write(repo, {"argocd/app.yaml": other, "argocd/app2.yaml": second, "deploy/cm.yaml": CM.format("x")})
+    result = runner.invoke(app, ["lint", "."])
+    notes = [line for line in result.output.splitlines() if "none deploys from this repository" in line]
+    assert notes == [
+        "note: Applications were found, but none deploys from this repository: they name "
+        "https://github.com/acme/shop-deploy.git, and this repository is github.com/acme/shop; each folder is linted "
+        "as its own application. If one of those URLs is this repository (a mirror, another spelling), list it under "
+        "repo-urls in .hooklint.yaml."]
+    write(repo, {".hooklint.yaml": "repo-urls: [https://github.com/acme/shop-deploy]\n"})
+    result = runner.invoke(app, ["lint", "."])
+    assert "none deploys from this repository" not in result.output
+
+
+def test_no_note_when_one_application_names_this_repository(repo):
+    other = APPLICATION.replace(URL, "https://github.com/acme/shop-deploy.git").replace("name: shop", "name: o")
+    write(repo, {"argocd/app.yaml": APPLICATION, "argocd/other.yaml": other, "deploy/cm.yaml": CM.format("x")})
+    assert "none deploys from this repository" not in runner.invoke(app, ["lint", "."]).output

@@ -284,6 +284,8 @@ def group_applications(
     sources = find_application_sources(readable, repo_urls)
     appsets = applicationset_map(readable, config) if config is not None else ApplicationSetMap()
     sources += appsets.sources
+    if not sources and config is not None:  # Applications that all name other repositories: say so once
+        notices.extend(_foreign_note(readable, config))
     if config is not None and (sources or repository_files):
         sources = application_map(sources, readable, [f for f in run_files if f in set(readable)], config, notices)
     _add_hidden_sources(sources, [os.path.normpath(p) for p in paths if p != STDIN and os.path.isdir(p)],
@@ -1117,6 +1119,23 @@ def _parent_candidates(files: list[str]) -> dict[str, tuple[str, str, bool, froz
             if target in found and found[target][0] == KUSTOMIZE and target != folder:
                 found[target] = (*found[target][:2], True, found[target][3])
     return found
+
+
+def _foreign_note(files: list[str], config: "Config") -> list[str]:
+    """One note when the Applications written in ``files`` name only repository URLs that are not
+    this repository's (:func:`~hooklint.sources.applications.foreign_repo_urls`): no folder is then
+    deployed by them, and ``repo-urls`` is how to say that one of those URLs is this repository."""
+    from hooklint.sources.applications import MAX_FOREIGN_SHOWN, foreign_repo_urls
+
+    urls, ours = foreign_repo_urls(files, config.repo_urls, config.max_file_size)
+    if not urls:
+        return []
+    shown = ", ".join(urls[:MAX_FOREIGN_SHOWN]) + (f" and {len(urls) - MAX_FOREIGN_SHOWN} more"
+                                                   if len(urls) > MAX_FOREIGN_SHOWN else "")  # fmt: skip
+    this = f"this repository is {', '.join(sorted(ours))}" if ours else "this repository has no git remote"
+    return [f"Applications were found, but none deploys from this repository: they name {shown}, and {this}; "
+            "each folder is linted as its own application. If one of those URLs is this repository (a mirror, "
+            "another spelling), list it under repo-urls in .hooklint.yaml."]
 
 
 # --- ApplicationSets: expanded offline ---------------------------------------------------------
