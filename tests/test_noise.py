@@ -99,3 +99,21 @@ def test_no_note_when_one_application_names_this_repository(repo):
     other = APPLICATION.replace(URL, "https://github.com/acme/shop-deploy.git").replace("name: shop", "name: o")
     write(repo, {"argocd/app.yaml": APPLICATION, "argocd/other.yaml": other, "deploy/cm.yaml": CM.format("x")})
     assert "none deploys from this repository" not in runner.invoke(app, ["lint", "."]).output
+
+
+def test_common_cluster_scoped_kinds_and_the_repositorys_cluster_crds_get_no_destination_namespace(repo):
+    """OpenShift's Project and SecurityContextConstraints, a CRD of the application with ``scope:
+    Cluster`` and its objects: no namespace; Config Connector's (namespaced) Project keeps it."""
+    crd = ("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.acme.io\n"
+           "spec:\n  group: acme.io\n  scope: Cluster\n  names: {kind: Widget, plural: widgets}\n---\n"
+           "apiVersion: acme.io/v1\nkind: Widget\nmetadata:\n  name: w\n---\n"
+           "apiVersion: acme.io/v1\nkind: Gadget\nmetadata:\n  name: g\n")
+    openshift = ("apiVersion: project.openshift.io/v1\nkind: Project\nmetadata:\n  name: p\n---\n"
+                 "apiVersion: security.openshift.io/v1\nkind: SecurityContextConstraints\nmetadata:\n  name: scc\n---\n"
+                 "apiVersion: resourcemanager.cnrm.cloud.google.com/v1beta1\nkind: Project\nmetadata:\n  name: gcp\n")
+    write(repo, {"argocd/app.yaml": APPLICATION, "deploy/crd.yaml": crd, "deploy/openshift.yaml": openshift})
+    doc = json.loads(runner.invoke(app, ["plan", "--format", "json", "."]).output)
+    tasks = [t for p in doc["applications"] for s in p["steps"] for t in s["tasks"] if t["kind"] != "Application"]
+    assert sorted((t["kind"], t["name"], t["namespace"]) for t in tasks) == [
+        ("CustomResourceDefinition", "widgets.acme.io", None), ("Gadget", "g", "shop"), ("Project", "gcp", "shop"),
+        ("Project", "p", None), ("SecurityContextConstraints", "scc", None), ("Widget", "w", None)]
