@@ -106,7 +106,9 @@ def build(loaded: LoadedApplication, config: Config) -> tuple[list[Manifest], Sy
                      for m in manifests_of(part.files, part.rendered, loaded.namespace, config.argocd_version)]  # fmt: skip
     else:
         manifests = manifests_of(loaded.files, loaded.rendered, loaded.namespace, config.argocd_version)
-    return manifests, build_plan(manifests, config.argocd_version)
+    as_written = loaded.parts is None and loaded.rendered is None and loaded.app.source_type == DIRECTORY \
+        and loaded.app.argocd is not None  # an Application reads it as a directory source
+    return manifests, build_plan(manifests, config.argocd_version, as_written=as_written)
 
 
 @contextlib.contextmanager

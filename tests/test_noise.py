@@ -117,3 +117,33 @@ def test_common_cluster_scoped_kinds_and_the_repositorys_cluster_crds_get_no_des
     assert sorted((t["kind"], t["name"], t["namespace"]) for t in tasks) == [
         ("CustomResourceDefinition", "widgets.acme.io", None), ("Gadget", "g", "shop"), ("Project", "gcp", "shop"),
         ("Project", "p", None), ("SecurityContextConstraints", "scc", None), ("Widget", "w", None)]
+
+
+def test_an_explicit_directory_source_reads_a_kustomization_as_a_manifest(repo):
+    """``GetAppSourceType`` (argo-cd v3.5.1 ``reposerver/repository/repository.go``) returns the
+    explicit type before ``discovery.AppType`` looks for a kustomization: the folder is a directory
+    source, kustomize never runs (the ``namespace:`` of the kustomization is not applied) and the
+    kustomization.yaml is a manifest of a kind no cluster has. Before, the plan said "directory
+    source" and, of the same file, "Argo CD builds the folder with it"."""
+    explicit = APPLICATION.replace("    path: deploy\n", "    path: deploy\n    directory:\n      recurse: false\n")
+    write(repo, {"argocd/app.yaml": explicit, "deploy/cm.yaml": CM.format("x"),
+                 "deploy/kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
+                                              "namespace: other\nresources: [cm.yaml]\n"})  # fmt: skip
+    doc = json.loads(runner.invoke(app, ["plan", "--format", "json", "."]).output)
+    deploy = next(p for p in doc["applications"] if (p["source"]["application"] or "").startswith("Application shop"))
+    assert deploy["source"]["type"] == "directory"
+    assert [(t["kind"], t["namespace"]) for s in deploy["steps"] for t in s["tasks"]] == [("ConfigMap", "shop")]
+    assert [e["reason"] for e in deploy["not_applied"]] == [
+        "kustomize configuration (Kustomization) read as a manifest: the directory source applies its files as "
+        "written and never runs kustomize, and the API server has no such kind, so the sync fails (HL003)"]
+    lint = json.loads(runner.invoke(app, ["lint", "--format", "json", "."]).output)
+    assert [(f["rule_id"], f["path"], f["line"], f["column"]) for f in lint["findings"]] == [
+        ("HL003", "deploy/kustomization.yaml", 2, 7)]
+
+
+def test_a_kustomization_without_an_explicit_type_is_built(repo):
+    write(repo, {"argocd/app.yaml": APPLICATION, "deploy/cm.yaml": CM.format("x"),
+                 "deploy/kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
+                                              "resources: [cm.yaml]\n"})  # fmt: skip
+    lint = json.loads(runner.invoke(app, ["lint", "--format", "json", "."]).output)
+    assert [f["rule_id"] for f in lint["findings"]] == []
