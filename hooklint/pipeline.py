@@ -33,7 +33,8 @@ from hooklint.plan import SyncPlan, build_plan
 from hooklint.sources.redact import Redactor, SecretValues, merged, object_secrets, redactor
 from hooklint.sources.rendered import Renderer
 from hooklint.sources.directory import mark_undeployed_data
-from hooklint.sources.discovery import DIRECTORY, PLUGIN
+from hooklint.sources.discovery import DIRECTORY, HELM, PLUGIN
+from hooklint.yamlio import RENDER_FAILED, RENDER_FAILED_DEFAULTS
 from hooklint.sources import (STDIN, Application, Coverage, LoadedApplication, group_applications, load_application,
                               loaded_application)  # fmt: skip
 from hooklint.suppression import suppress
@@ -164,9 +165,16 @@ def internal_error_finding(engine: Engine, app: Application, exc: BaseException)
 
 def _undeployed(app: Application, loaded: LoadedApplication, mapped: bool) -> LoadedApplication:
     """``loaded`` with its JSON data marked not linted when the repository's Applications are known
-    (``mapped``) and none deploys ``app`` (:func:`~hooklint.sources.directory.mark_undeployed_data`)."""
+    (``mapped``) and none deploys ``app`` (:func:`~hooklint.sources.directory.mark_undeployed_data`),
+    and, for a Helm chart, its rendering failures marked as failures with its defaults (HL007 as a
+    warning: an Application may give it the values it needs)."""
     if mapped and app.argocd is None and app.key != STDIN and app.source_type == DIRECTORY:
         mark_undeployed_data(loaded.files)
+    if mapped and app.argocd is None and app.source_type == HELM:  # rendered with its defaults only
+        for loaded_file in loaded.files:
+            for issue, _ in loaded_file.issues:
+                if issue.kind == RENDER_FAILED:
+                    issue.kind = RENDER_FAILED_DEFAULTS
     return loaded
 
 

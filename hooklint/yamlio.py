@@ -453,6 +453,9 @@ TOO_MANY_ERRORS = "too-many-errors"
 DUPLICATE_KEY = "duplicate-key"
 UNSAFE_TAG = "unsafe-tag"
 RENDER_FAILED = "render-failed"
+#: RENDER_FAILED of a Helm chart no Application of the repository deploys, rendered with its own
+#: defaults (HL007 as a warning: an Application elsewhere may give the values it needs).
+RENDER_FAILED_DEFAULTS = "render-failed-defaults"
 RENDERER_UNAVAILABLE = "renderer-unavailable"
 NOT_RENDERED = "not-rendered"
 #: An ApplicationSet generator that needs a cluster or the network (HL022; recorded by

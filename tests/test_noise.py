@@ -147,3 +147,29 @@ def test_a_kustomization_without_an_explicit_type_is_built(repo):
                                               "resources: [cm.yaml]\n"})  # fmt: skip
     lint = json.loads(runner.invoke(app, ["lint", "--format", "json", "."]).output)
     assert [f["rule_id"] for f in lint["findings"]] == []
+
+
+CHART = {"charts/web/Chart.yaml": "apiVersion: v2\nname: web\nversion: 1.0.0\n", "charts/web/values.yaml": "image: {}\n",
+         "charts/web/templates/cm.yaml": 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: '
+                                         '{{ required "image.tag is required" .Values.image.tag }}\n'}  # fmt: skip
+
+
+@pytest.mark.skipif(__import__("hooklint.sources.helm", fromlist=["find_helm"]).find_helm() is None, reason="no Helm")
+def test_a_chart_no_application_deploys_that_fails_with_its_defaults_is_a_warning_that_says_so(repo):
+    write(repo, {"argocd/app.yaml": APPLICATION, "deploy/cm.yaml": CM.format("x"), **CHART})
+    lint = json.loads(runner.invoke(app, ["lint", "--format", "json", "."]).output)
+    assert [(f["rule_id"], f["severity"], f["path"], f["line"], f["column"]) for f in lint["findings"]] == [
+        ("HL007", "warning", "charts/web/templates/cm.yaml", 4, 11)]
+    message = lint["findings"][0]["message"]
+    assert message.startswith("Rendering with its defaults failed: execution error at (web/templates/cm.yaml:4:11): "
+                              "image.tag is required. No Application of this repository deploys this chart")
+    assert "fails the same way" not in message
+
+
+@pytest.mark.skipif(__import__("hooklint.sources.helm", fromlist=["find_helm"]).find_helm() is None, reason="no Helm")
+def test_a_chart_an_application_deploys_that_fails_is_an_error_as_argo_cd_fails(repo):
+    chart_app = APPLICATION.replace("path: deploy", "path: charts/web")
+    write(repo, {"argocd/app.yaml": chart_app, **CHART})
+    lint = json.loads(runner.invoke(app, ["lint", "--format", "json", "."]).output)
+    assert [(f["rule_id"], f["severity"]) for f in lint["findings"]] == [("HL007", "error")]
+    assert "Argo CD's repo server fails the same way" in lint["findings"][0]["message"]
