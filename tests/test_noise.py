@@ -173,3 +173,21 @@ def test_a_chart_an_application_deploys_that_fails_is_an_error_as_argo_cd_fails(
     lint = json.loads(runner.invoke(app, ["lint", "--format", "json", "."]).output)
     assert [(f["rule_id"], f["severity"]) for f in lint["findings"]] == [("HL007", "error")]
     assert "Argo CD's repo server fails the same way" in lint["findings"][0]["message"]
+
+
+@pytest.mark.skipif(__import__("hooklint.sources.helm", fromlist=["find_helm"]).find_helm() is None, reason="no Helm")
+def test_a_chart_an_app_of_apps_deploys_is_rendered_with_the_values_the_parent_gives(repo):
+    """The parent chart renders the child Application with ``valuesObject`` from its own values:
+    the child chart (whose defaults fail) renders with them, no HL007."""
+    child = ("apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: web\nspec:\n  project: shop\n"
+             f"  source:\n    repoURL: {URL}\n    path: charts/web\n    helm:\n      valuesObject:\n        image:\n"
+             "          tag: {{ .Values.tag | quote }}\n  destination:\n    server: https://kubernetes.default.svc\n"
+             "    namespace: web\n")
+    write(repo, {"argocd/root.yaml": APPLICATION.replace("path: deploy", "path: apps"), **CHART,
+                 "apps/Chart.yaml": "apiVersion: v2\nname: apps\nversion: 1.0.0\n", "apps/values.yaml": 'tag: "v7"\n',
+                 "apps/templates/web.yaml": child})  # fmt: skip
+    lint = json.loads(runner.invoke(app, ["lint", "--format", "json", "."]).output)
+    assert lint["findings"] == []
+    doc = json.loads(runner.invoke(app, ["plan", "--format", "json", "."]).output)
+    web = next(p for p in doc["applications"] if (p["source"]["application"] or "").startswith("Application web "))
+    assert [(t["kind"], t["namespace"], t["name"]) for s in web["steps"] for t in s["tasks"]] == [("ConfigMap", "web", "v7")]
