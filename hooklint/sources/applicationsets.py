@@ -876,7 +876,8 @@ def _selected(expressions: list, labels: dict) -> bool:
     for expression in expressions:
         expression = _mapping(expression)
         key, operator = expression.get("key"), expression.get("operator")
-        values = expression.get("values") if isinstance(expression.get("values"), list) else []
+        written = expression.get("values")
+        values: list = written if isinstance(written, list) else []
         if isinstance(key, str) and key in labels:
             if operator not in ROLLOUT_OPERATORS:
                 return False
