@@ -191,3 +191,10 @@ def test_a_chart_an_app_of_apps_deploys_is_rendered_with_the_values_the_parent_g
     doc = json.loads(runner.invoke(app, ["plan", "--format", "json", "."]).output)
     web = next(p for p in doc["applications"] if (p["source"]["application"] or "").startswith("Application web "))
     assert [(t["kind"], t["namespace"], t["name"]) for s in web["steps"] for t in s["tasks"]] == [("ConfigMap", "web", "v7")]
+
+
+def test_chart_repositories_are_not_named_as_other_repositories(repo):
+    chart = APPLICATION.replace(f"    repoURL: {URL}\n    path: deploy\n",
+                                "    repoURL: https://charts.jetstack.io\n    chart: cert-manager\n    targetRevision: 1.0.0\n")
+    write(repo, {"argocd/app.yaml": chart, "deploy/cm.yaml": CM.format("x")})
+    assert "none deploys from this repository" not in runner.invoke(app, ["lint", "."]).output

@@ -291,7 +291,8 @@ MAX_FOREIGN_SHOWN = 3
 
 def foreign_repo_urls(files: Iterable[str], repo_urls: Iterable[str] = (),
                       max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> tuple[list[str], set[str]]:  # fmt: skip
-    """The ``repoURL`` values (as written, sorted, each once) of the Applications written in
+    """The Git ``repoURL`` values (as written, sorted, each once; a source with ``chart`` is a Helm
+    chart repository's, left out) of the Applications written in
     ``files`` when none of them is a URL of this repository, and the URLs of this repository
     (:class:`RepositoryUrls` of the first file); ``([], ...)`` when one is, or no Application
     names one. For the one note that says why no Application deploys a folder here (the map needs
@@ -320,8 +321,8 @@ def foreign_repo_urls(files: Iterable[str], repo_urls: Iterable[str] = (),
                 continue
             entries = [spec.get("source")] + (list(spec["sources"]) if isinstance(spec.get("sources"), Seq) else [])
             for entry in entries:
-                url = entry.get("repoURL") if isinstance(entry, Map) else None
-                if isinstance(url, str) and url:
+                url = entry.get("repoURL") if isinstance(entry, Map) and "chart" not in entry else None
+                if isinstance(url, str) and url:  # a chart of a chart repository is never this repository
                     if normalize_repo_url(url) in (ours or urls.of(path)[1]):
                         return [], ours
                     found.add(url)
