@@ -198,3 +198,11 @@ def test_chart_repositories_are_not_named_as_other_repositories(repo):
                                 "    repoURL: https://charts.jetstack.io\n    chart: cert-manager\n    targetRevision: 1.0.0\n")
     write(repo, {"argocd/app.yaml": chart, "deploy/cm.yaml": CM.format("x")})
     assert "none deploys from this repository" not in runner.invoke(app, ["lint", "."]).output
+
+
+def test_the_markdown_report_names_folders_no_application_deploys_once_and_draws_no_empty_diagram(repo):
+    write(repo, {"argocd/app.yaml": APPLICATION, "deploy/cm.yaml": CM.format("x"),
+                 "renovate.json": "{}\n", "dashboards/d.json": '{"title": "d"}\n'})  # fmt: skip
+    text = runner.invoke(app, ["lint", "--format", "markdown", "."]).output
+    assert "- Not deployed by any Application, with nothing to apply: `.`, `dashboards`" in text
+    assert "Sync steps of <code>dashboards</code>" not in text and "Sync steps of <code>deploy</code>" in text

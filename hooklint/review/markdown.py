@@ -27,7 +27,7 @@ from urllib.parse import quote
 
 from hooklint.findings import Finding, RunResult
 from hooklint.pipeline import PlannedApplication
-from hooklint.reporters.plan import plan_dict
+from hooklint.reporters.plan import not_deployed, plan_dict
 from hooklint.review import Review
 from hooklint.review.report import headline, step_text, task_text
 from hooklint.text import escape_controls
@@ -216,7 +216,13 @@ def render_tree(result: RunResult, plans: Iterable[PlannedApplication] = (), lin
         if len(unrendered) > MAX_ITEMS:
             rows.append(f"\n… and {len(unrendered) - MAX_ITEMS} more.")
         body += _details(f"Not fully rendered ({len(unrendered)})", rows, True)
+    quiet = [p.key for p in plans if not_deployed(p)]  # named once, no diagram of nothing
+    if quiet:
+        body.append(f"- Not deployed by any Application, with nothing to apply: "
+                    f"{', '.join(_code(k) for k in quiet[:MAX_ITEMS])}{' …' if len(quiet) > MAX_ITEMS else ''}")
     for planned in plans:
+        if not_deployed(planned):
+            continue
         made = _made_by(planned)
         diagrams += _details(f"Sync steps of <code>{_cell(planned.key)}</code>{made}", ["```mermaid", mermaid(planned),
                                                                                    "```"], False)  # fmt: skip
