@@ -147,3 +147,49 @@ spec:
         ("HL403", 23, 7, "no RollingSync step selects the generated Application 'shop-qa-ap': th"),
         ("HL404", 26, 11, "step 2 of the RollingSync selects the generated Applications 'shop-dev"),
     ]
+
+
+def test_rollout_is_decided_on_applications_a_git_directories_generator_makes(tmp_path: Path, monkeypatch):
+    """A git generator of this repository: one Application per folder, labelled by its basename."""
+    import subprocess
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    subprocess.run(["git", "-C", str(tmp_path), "remote", "add", "origin", "https://github.com/acme/shop"], check=True)
+    for env in ("dev", "staging", "prod"):
+        (tmp_path / "envs" / env).mkdir(parents=True)
+        (tmp_path / "envs" / env / "cm.yaml").write_text(f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {env}\n")
+    (tmp_path / "argocd").mkdir()
+    (tmp_path / "argocd" / "appset.yaml").write_text("""\
+apiVersion: argoproj.io/v1alpha1
+kind: ApplicationSet
+metadata:
+  name: envs
+spec:
+  generators:
+    - git:
+        repoURL: https://github.com/acme/shop.git
+        revision: HEAD
+        directories:
+          - path: envs/*
+  strategy:
+    type: RollingSync
+    rollingSync:
+      steps:
+        - matchExpressions:
+            - {key: env, operator: In, values: [dev]}
+        - matchExpressions:
+            - {key: env, operator: In, values: [prod]}
+  template:
+    metadata:
+      name: 'shop-{{path.basename}}'
+      labels: {env: '{{path.basename}}'}
+    spec:
+      project: shop
+      source: {repoURL: https://github.com/acme/shop.git, path: '{{path}}'}
+      destination: {server: https://kubernetes.default.svc, namespace: '{{path.basename}}'}
+""")
+    monkeypatch.chdir(tmp_path)
+    doc = json.loads(runner.invoke(app, ["lint", "--format", "json", "."]).output)
+    found = [(f["rule_id"], f["path"], f["line"], f["column"]) for f in doc["findings"] if f["rule_id"].startswith("HL40")]
+    assert found == [("HL403", "argocd/appset.yaml", 15, 7)]
+    assert "'shop-staging'" in next(f["message"] for f in doc["findings"] if f["rule_id"] == "HL403")
