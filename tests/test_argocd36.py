@@ -83,3 +83,14 @@ def test_disable_extension_filter_of_3_6_is_not_read_at_3_5_1(tmp_path, monkeypa
     plans = json.loads(runner.invoke(app, ["plan", "--format", "json", "."]).output)
     deploy = [p for p in plans["applications"] if (p["source"].get("application") or "").startswith("Application shop")]
     assert [t["name"] for p in deploy for s in p["steps"] for t in s["tasks"]] == ["x"]
+
+
+def test_health_checks_added_on_the_3_6_master_are_not_those_of_3_5_1():
+    """``resource_customizations/pulumi.com/Stack`` (#28534) and ``_.services.k8s.aws/_`` (AWS ACK,
+    #29016) exist on master after v3.5.1, not at the tag: at 3.5.1 these kinds have no health, so a
+    later step does not wait for them (HL308). A kind of v3.5.1 keeps its check."""
+    from hooklint.argocd import has_health_check
+
+    assert not has_health_check("pulumi.com", "Stack")
+    assert not has_health_check("s3.services.k8s.aws", "Bucket")
+    assert has_health_check("cluster.x-k8s.io", "Cluster")
