@@ -193,3 +193,9 @@ spec:
     found = [(f["rule_id"], f["path"], f["line"], f["column"]) for f in doc["findings"] if f["rule_id"].startswith("HL40")]
     assert found == [("HL403", "argocd/appset.yaml", 15, 7)]
     assert "'shop-staging'" in next(f["message"] for f in doc["findings"] if f["rule_id"] == "HL403")
+
+
+def test_deletion_order_with_a_rolling_sync_type_and_no_rolling_sync_says_it_has_no_steps():
+    problems = rollout_problems(body("  strategy:\n    type: RollingSync\n    deletionOrder: Reverse\n"), [])
+    assert [(p.rule, p.line, p.column) for p in problems] == [("ignored", 8, 20)]
+    assert "because its RollingSync strategy has no steps:" in problems[0].message

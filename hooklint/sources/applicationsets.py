@@ -920,7 +920,7 @@ def rollout_problems(body: Map, applications: list[dict]) -> list[RolloutProblem
     order = strategy.get("deletionOrder")
     if isinstance(order, str) and order.lower() == "reverse" and not enabled:
         span = strategy.value_span("deletionOrder")
-        why = ("its RollingSync strategy has no steps" if is_rolling else
+        why = ("its RollingSync strategy has no steps" if strategy.get("type") == "RollingSync" else
                f"its strategy type is {strategy.get('type')!r}, not RollingSync" if strategy.get("type")
                else "it has no RollingSync strategy")  # fmt: skip
         out.append(RolloutProblem("ignored", span.line, span.column, (
