@@ -21,6 +21,8 @@ from typing import AbstractSet, Any, Mapping
 
 import yaml
 
+from hooklint.files import UnsafeWrite, write_output
+
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
@@ -273,7 +275,8 @@ def rule_page(rule: Rule) -> str:
 
 def write_rule_pages(folder: str, catalog: Catalog) -> list[str]:
     """Write every rule's page into ``folder`` (created if needed) and remove pages of rules that
-    no longer exist; returns the paths written."""
+    no longer exist; returns the paths written (each by :func:`hooklint.files.write_output`: a
+    page that is a symbolic link is refused, ``UnsafeWrite``). Raises ``OSError``."""
     os.makedirs(folder, exist_ok=True)
     wanted = {page_name(rule): rule for rule in catalog.sorted()}
     for name in os.listdir(folder):
@@ -282,7 +285,9 @@ def write_rule_pages(folder: str, catalog: Catalog) -> list[str]:
     written = []
     for name, rule in wanted.items():
         path = os.path.join(folder, name)
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(rule_page(rule))
+        try:
+            write_output(path, rule_page(rule).encode("utf-8"))  # never through a link
+        except UnsafeWrite as exc:
+            raise UnsafeWrite(f"{name}: {exc}") from None
         written.append(path)
     return written

@@ -84,7 +84,20 @@ class _Group(_OneLineUsage, typer.core.TyperGroup):
 
 class _Command(_OneLineUsage, typer.core.TyperCommand):
     """A command whose usage line names its arguments as people write them (``BASE [PATH]...``),
-    not as typer does without rich (``{base} [paths]...``), and whose usage errors are one line."""
+    not as typer does without rich (``{base} [paths]...``), and whose usage errors are one line.
+    The run's deadline (:mod:`hooklint.deadline`) ends with the command; one that passes where no
+    stage reports it (a rendering outside the pipeline) is one line and exit code 2."""
+
+    def invoke(self, ctx):  # noqa: ANN001, ANN201 - click's signature
+        from hooklint import deadline
+
+        try:
+            return super().invoke(ctx)
+        except deadline.RunTimeout as exc:
+            _fail(f"{exc}; the run stopped before it checked everything: give it more time with --run-timeout "
+                  "SECONDS")  # fmt: skip
+        finally:
+            deadline.stop()
 
     def collect_usage_pieces(self, ctx):  # noqa: ANN001, ANN201 - click's signature
         pieces = [self.options_metavar] if self.options_metavar else []
@@ -181,17 +194,66 @@ def _override(cfg, select, ignore, exclude, fail_on):
     return cfg
 
 
+def _limits(cfg, run_timeout: Optional[int]):
+    """The configuration with ``--run-timeout`` in place of its ``run-timeout``; prints, on stderr,
+    the notes of limits a found configuration tried to raise (:func:`hooklint.config.lowered_only`)
+    but those the command line sets, and starts the run's deadline (:mod:`hooklint.deadline`)."""
+    from hooklint import deadline
+
+    if run_timeout is not None:
+        cfg.run_timeout, cfg.overridden["run-timeout"] = run_timeout, "--run-timeout"
+    for key, note in cfg.limit_notes.items():
+        if key not in cfg.overridden:
+            typer.echo(escape_controls(f"hooklint: note: {note}"), err=True)
+    deadline.start(cfg.run_timeout)
+    return cfg
+
+
+#: ``--run-timeout``, as lint, plan, fix and diff take it.
+RunTimeoutOption = Annotated[Optional[int], typer.Option(
+    "--run-timeout", metavar="SECONDS", min=1, show_default=False,
+    help="Seconds the whole run may take (default: the configuration's run-timeout, else 300); the applications "
+         "not checked by then are named in one error (exit code 2).")]  # fmt: skip
+
+
+def _fetching(cfg, fetch: bool, hosts: Optional[list[str]]):
+    """The configuration with ``--fetch`` and its ``--fetch-host`` entries (each checked: exit 2
+    with one line for a bad one, or for ``--fetch-host`` without ``--fetch``); the credentials
+    file ``fetch-credentials`` names is read once here, so a bad one is one line too."""
+    from hooklint.config import parse_host_entry
+
+    if hosts and not fetch:
+        _fail("--fetch-host needs --fetch")
+    for entry in hosts or []:
+        try:
+            parse_host_entry(entry, command_line=True)
+        except ValueError as exc:
+            _fail(f"--fetch-host: {exc}")
+    cfg.fetch, cfg.fetch_command_hosts = fetch, list(hosts or [])
+    if fetch and cfg.fetch_credentials:
+        from hooklint.sources.fetch import load_credentials
+
+        try:
+            load_credentials(cfg.fetch_credentials)
+        except ValueError as exc:
+            _fail(str(exc))
+    return cfg
+
+
 def _write(text: "str | Iterable[str]", output: Optional[str]) -> None:
-    """Write a report (its text, or its text in pieces) to stdout or to ``output``."""
+    """Write a report (its text, or its text in pieces) to stdout or to ``output``
+    (:func:`hooklint.files.write_output`: never through a symbolic link)."""
     chunks = (text,) if isinstance(text, str) else text
     if output is None or output == "-":
         for chunk in chunks:
             sys.stdout.write(chunk)
         return
-    try:
-        with open(output, "w", encoding="utf-8") as handle:
-            for chunk in chunks:
-                handle.write(chunk)
+    from hooklint.files import UnsafeWrite, write_output
+
+    try:  # never through a link, never out of the repository unless named there (issue 32)
+        write_output(output, (chunk.encode("utf-8") for chunk in chunks))
+    except UnsafeWrite as exc:
+        _fail(f"{output}: cannot write output: {exc}")
     except OSError as exc:
         _fail(f"{output}: cannot write output: {exc.strerror or exc}")
 
@@ -216,6 +278,9 @@ def lint(
     stats: Annotated[bool, typer.Option("--statistics", help="Text format: add the number of findings of each rule.")] = False,
     show_suppressed: Annotated[bool, typer.Option("--show-suppressed", help="Text format: list suppressed findings too, each marked with its suppression.")] = False,
     show_skipped: Annotated[bool, typer.Option("--show-skipped", help="List the files not linted, with the reason (text).")] = False,
+    fetch: Annotated[bool, typer.Option("--fetch", help="Download the charts and Git sources of other repositories that Applications name, from fetch-hosts only, and check them (README: Sources from elsewhere).")] = False,
+    fetch_host: Annotated[Optional[list[str]], typer.Option("--fetch-host", help="With --fetch: admit one more host for this run: host[:port] (HTTPS), http://host[:port], or file:///folder (Git remotes under it); repeatable.", show_default=False)] = None,
+    run_timeout: RunTimeoutOption = None,
 ) -> None:
     """Lint manifests and report findings."""
     from hooklint.catalog import load_catalog
@@ -223,7 +288,8 @@ def lint(
     from hooklint.pipeline import lint_paths
 
     paths = paths or ["."]
-    cfg = _override(_load_config(config, paths), select, ignore, exclude, fail_on)
+    cfg = _limits(_fetching(_override(_load_config(config, paths), select, ignore, exclude, fail_on), fetch,
+                            fetch_host), run_timeout)
     baseline = baseline if baseline is not None else cfg.baseline
     own = [p for p in (baseline, write_baseline) if p is not None]
     if own:  # hooklint's own baseline is JSON in the repository, not a manifest
@@ -303,6 +369,9 @@ def diff(
     fail_on: Annotated[Optional[FailOn], typer.Option("--fail-on", help="Lowest severity of a NEW finding that makes the exit code 1 (default: the configuration's fail-on, else warning).", show_default=False)] = None,
     category: Annotated[str, typer.Option("--category", help="SARIF automationDetails.id category.")] = "hooklint",
     link_base: Annotated[Optional[str], typer.Option("--link-base", help="markdown: URL prefix of file links, e.g. https://github.com/ORG/REPO/blob/SHA.")] = None,
+    fetch: Annotated[bool, typer.Option("--fetch", help="Download the charts and Git sources of other repositories that Applications name, from fetch-hosts only, and check them (README: Sources from elsewhere).")] = False,
+    fetch_host: Annotated[Optional[list[str]], typer.Option("--fetch-host", help="With --fetch: admit one more host for this run: host[:port] (HTTPS), http://host[:port], or file:///folder (Git remotes under it); repeatable.", show_default=False)] = None,
+    run_timeout: RunTimeoutOption = None,
 ) -> None:
     """Review a change: findings it adds and fixes, and how it changes each sync plan."""
     from hooklint.catalog import load_catalog
@@ -315,18 +384,22 @@ def diff(
         from hooklint.config import Config, load_config
 
         try:
-            cfg = _override(load_config(None, paths or ["."]), None, None, None, fail_on)
+            cfg = _fetching(_override(load_config(None, paths or ["."]), None, None, None, fail_on), fetch, fetch_host)
         except ConfigError as exc:
-            broken, cfg = str(exc), _override(Config(), None, None, None, fail_on)
+            broken, cfg = str(exc), _fetching(_override(Config(), None, None, None, fail_on), fetch, fetch_host)
         if cfg.version_note:
             typer.echo(escape_controls(f"hooklint: note: {cfg.version_note}"), err=True)
     else:
-        cfg = _override(_load_config(config, paths or ["."]), None, None, None, fail_on)
+        cfg = _fetching(_override(_load_config(config, paths or ["."]), None, None, None, fail_on), fetch, fetch_host)
+    cfg = _limits(cfg, run_timeout)
     catalog = load_catalog()
     def reload(path: Optional[str]):  # the base revision's configuration, as this command line applies it
         from hooklint.config import Config, load_config
 
-        return _override(load_config(path) if path is not None else Config(), None, None, None, fail_on)
+        # found in the repository (the base's): it may lower a limit, never raise one; fetch-hosts and
+        # fetch-credentials are the base's: a change never admits a host
+        return _fetching(_override(load_config(path, found=True) if path is not None else Config(), None, None, None,
+                                   fail_on), fetch, fetch_host)
 
     try:  # a found (not named) configuration that the change edits is judged by the base's
         change = review(base, paths or [], cfg, catalog, head=head, reload=reload if config is None else None,
@@ -375,9 +448,11 @@ workload-scope: hooks            # hooks, or all: security and lifecycle rules o
 allowed-registries: []           # HL101: registry hosts or host/path prefixes, e.g. [ghcr.io/acme]
 require-digest: false            # HL102: require an @sha256 digest on every hook image
 argocd-version: "3.5"            # the Argo CD you run (quoted): "3.3" means 3.3's newest patch, "3.3.2" exactly
+# Limits below may only be lowered here: to raise one, name this file with --config.
 max-file-size: 10485760          # bytes; larger files are reported and not linted
 render-timeout: 60               # seconds one kustomize build or Helm rendering may take (else HL007)
 render-memory: 2048              # MiB of memory one kustomize build or Helm rendering may use (else HL007)
+run-timeout: 300                 # seconds the whole run may take (else exit 2, naming what was not checked)
 max-waves: 10                    # HL304: most (phase, wave) steps in one sync
 wait-for-first-consumer-classes: []  # HL306: the cluster's WaitForFirstConsumer StorageClasses
 """
@@ -391,13 +466,18 @@ def init(
     import os
 
     from hooklint.config import SCHEMA_URL
+    from hooklint.files import UnsafeWrite, write_output
 
     if os.path.lexists(path):
         typer.echo(escape_controls(f"hooklint: {path} already exists; not overwriting it"), err=True)
         raise typer.Exit(EXIT_FINDINGS)
-    try:
-        with open(path, "x", encoding="utf-8") as handle:
-            handle.write(STARTER.format(schema=SCHEMA_URL))
+    try:  # O_EXCL: never over a file, nor through a link, made meanwhile
+        write_output(path, STARTER.format(schema=SCHEMA_URL).encode("utf-8"), exclusive=True)
+    except FileExistsError:
+        typer.echo(escape_controls(f"hooklint: {path} already exists; not overwriting it"), err=True)
+        raise typer.Exit(EXIT_FINDINGS)
+    except UnsafeWrite as exc:
+        _fail(f"{path}: cannot write configuration: {exc}")
     except OSError as exc:
         _fail(f"{path}: cannot write configuration: {exc.strerror or exc}")
     typer.echo(f"wrote {path}")
@@ -414,13 +494,16 @@ def plan(
     format: Annotated[PlanFormat, typer.Option("--format", "-f", help="Output format.")] = PlanFormat.text,
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write the plan to this file.")] = None,
     config: Annotated[Optional[str], typer.Option("--config", "-c", help="Configuration file (default: the nearest .hooklint.yaml from the first path up to the repository top).")] = None,
+    fetch: Annotated[bool, typer.Option("--fetch", help="Download the charts and Git sources of other repositories that Applications name, from fetch-hosts only, and check them (README: Sources from elsewhere).")] = False,
+    fetch_host: Annotated[Optional[list[str]], typer.Option("--fetch-host", help="With --fetch: admit one more host for this run: host[:port] (HTTPS), http://host[:port], or file:///folder (Git remotes under it); repeatable.", show_default=False)] = None,
+    run_timeout: RunTimeoutOption = None,
 ) -> None:
     """Print the sync plan Argo CD would execute, one application at a time."""
     from hooklint.pipeline import plan_paths
     from hooklint.reporters.plan import render
 
     paths = paths or ["."]
-    cfg = _load_config(config, paths)
+    cfg = _limits(_fetching(_load_config(config, paths), fetch, fetch_host), run_timeout)
     plans, errors = plan_paths(paths, cfg)
     text = render(plans, format.value)
     for error in errors:
@@ -499,6 +582,7 @@ def fix_command(
     active_deadline_seconds: Annotated[int, typer.Option("--active-deadline-seconds", help="spec.activeDeadlineSeconds the HL202 fix adds.", min=1)] = 900,
     config: Annotated[Optional[str], typer.Option("--config", "-c", help="Configuration file (default: the nearest .hooklint.yaml from the first path up to the repository top).")] = None,
     fail_on: Annotated[Optional[FailOn], typer.Option("--fail-on", help="Lowest severity that makes the exit code 1 (default: the configuration's fail-on, else warning).", show_default=False)] = None,
+    run_timeout: RunTimeoutOption = None,
 ) -> None:
     """Fix findings in place, keeping every other byte of each file; then report what remains.
     Read-only files, and files changed since hooklint read them, are left as they are (one line
@@ -512,7 +596,7 @@ def fix_command(
     from hooklint.reporters.text import render
 
     paths = paths or ["."]
-    cfg = _override(_load_config(config, paths), None, None, None, fail_on)
+    cfg = _limits(_override(_load_config(config, paths), None, None, None, fail_on), run_timeout)
 
     if "-" in paths:
         if len(paths) != 1:

@@ -25,6 +25,7 @@ key                           meaning                                           
 ``max-file-size``             bytes; larger files are not linted                          10 MB
 ``render-timeout``            seconds one kustomize build or Helm rendering may take      60
 ``render-memory``             MiB of memory one rendering may use                         2048
+``run-timeout``               seconds one run (one command) may take                      300
 ``max-waves``                 HL304's limit of (phase, wave) steps                        10
 ``wait-for-first-consumer-classes``  the cluster's StorageClasses binding WaitForFirstConsumer  ``[]``
                               (HL306; a StorageClass in the run wins over this list)
@@ -33,7 +34,17 @@ key                           meaning                                           
                               ``server``, ``labels``, ``annotations``, ``project``
 ``kube-version``              Helm's ``--kube-version`` (``.Capabilities.KubeVersion``)   Helm's
 ``api-versions``              Helm's ``--api-versions`` (``.Capabilities.APIVersions``)   ``[]``
+``fetch-hosts``               hosts ``--fetch`` may download from (``host[:port]``,        ``[]``
+                              ``http://host[:port]``)
+``fetch-credentials``         a file of credentials for those hosts (in the repository)   none
+``fetch-max-bytes``           bytes one fetched source may download or unpack            200 MiB
+``fetch-max-files``           files one fetched source may hold                          10,000
+``fetch-timeout``             seconds one source's fetch may take                        120
 ============================  ==========================================================  =======
+
+A file that was found, not named with ``--config``, may lower the limits (``max-file-size``,
+``render-timeout``, ``render-memory``, ``run-timeout`` and the three ``fetch-`` limits: :data:`LIMITS`), never raise them
+(:func:`lowered_only`): it comes with the repository being linted, which may be a stranger's.
 
 The schema is validated here by a small walker that understands the keywords the schema uses
 (importing jsonschema would cost a tenth of a second on every pre-commit run; the test suite checks
@@ -42,9 +53,11 @@ the schema itself with jsonschema). Every error is one line naming the file, the
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import re
+import urllib.parse
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
@@ -62,6 +75,13 @@ DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
 #: :mod:`hooklint.sources.bounded`).
 DEFAULT_RENDER_TIMEOUT = 60
 DEFAULT_RENDER_MEMORY = 2048
+#: Seconds one run (one command) may take (``run-timeout``; see :mod:`hooklint.deadline`).
+DEFAULT_RUN_TIMEOUT = 300
+#: What one fetched source may download or unpack (bytes), hold (files) and take (seconds):
+#: ``fetch-max-bytes``, ``fetch-max-files``, ``fetch-timeout`` (see :mod:`hooklint.sources.fetch`).
+DEFAULT_FETCH_MAX_BYTES = 200 * 1024 * 1024
+DEFAULT_FETCH_MAX_FILES = 10_000
+DEFAULT_FETCH_TIMEOUT = 120
 SCHEMA_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "config.schema.json")
 SCHEMA_URL = "https://raw.githubusercontent.com/hooklint/hooklint/main/hooklint/config.schema.json"
 
@@ -211,6 +231,7 @@ class Config:
     max_waves: int = 10
     render_timeout: int = DEFAULT_RENDER_TIMEOUT
     render_memory: int = DEFAULT_RENDER_MEMORY
+    run_timeout: int = DEFAULT_RUN_TIMEOUT
     #: names of the cluster's StorageClasses with volumeBindingMode WaitForFirstConsumer (HL306)
     wait_for_first_consumer_classes: list[str] = field(default_factory=list)
     repo_urls: list[str] = field(default_factory=list)
@@ -219,6 +240,17 @@ class Config:
     clusters: list[dict] = field(default_factory=list)
     kube_version: str | None = None
     api_versions: list[str] = field(default_factory=list)
+    #: ``fetch-hosts`` entries as written (see :mod:`hooklint.sources.fetch.net`), the
+    #: ``fetch-credentials`` file (absolute) and the per-source limits of ``--fetch``
+    fetch_hosts: list[str] = field(default_factory=list)
+    fetch_credentials: str | None = None
+    fetch_max_bytes: int = DEFAULT_FETCH_MAX_BYTES
+    fetch_max_files: int = DEFAULT_FETCH_MAX_FILES
+    fetch_timeout: int = DEFAULT_FETCH_TIMEOUT
+    #: ``--fetch``: download what Argo CD's repo server would (:mod:`hooklint.sources.fetch`), and
+    #: the ``--fetch-host`` entries of the command line, admitted besides ``fetch-hosts``
+    fetch: bool = False
+    fetch_command_hosts: list[str] = field(default_factory=list)
     path: str | None = None
     registry_entries: list[RegistryEntry] = field(default_factory=list)
     #: rule names, slugs or id prefixes to run (None: every rule) and not to run
@@ -239,6 +271,9 @@ class Config:
     lines: dict[tuple, int] = field(default_factory=dict)
     #: keys set on the command line, with the option that set them
     overridden: dict[str, str] = field(default_factory=dict)
+    #: limit key -> the note saying that a found configuration tried to raise it and was not
+    #: followed (:func:`lowered_only`); the command line prints those of keys it does not set
+    limit_notes: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.registry_entries = [RegistryEntry.parse(e) for e in self.allowed_registries]
@@ -269,6 +304,46 @@ class Config:
             return False
         threshold = SEVERITY_RANK[self.fail_on]
         return any(SEVERITY_RANK[f.severity] >= threshold for f in findings)
+
+
+#: The resource limits a configuration sets: key -> (:class:`Config` attribute, built-in default,
+#: unit). A configuration found in the repository may lower them, never raise them (:func:`lowered_only`).
+LIMITS: dict[str, tuple[str, int, str]] = {
+    "max-file-size": ("max_file_size", DEFAULT_MAX_FILE_SIZE, "bytes"),
+    "render-timeout": ("render_timeout", DEFAULT_RENDER_TIMEOUT, "s"),
+    "render-memory": ("render_memory", DEFAULT_RENDER_MEMORY, "MiB"),
+    "run-timeout": ("run_timeout", DEFAULT_RUN_TIMEOUT, "s"),
+    "fetch-max-bytes": ("fetch_max_bytes", DEFAULT_FETCH_MAX_BYTES, "bytes"),
+    "fetch-max-files": ("fetch_max_files", DEFAULT_FETCH_MAX_FILES, "files"),
+    "fetch-timeout": ("fetch_timeout", DEFAULT_FETCH_TIMEOUT, "s"),
+}
+
+
+def lowered_only(config: Config) -> Config:
+    """``config``, a configuration found in the repository (not named with ``--config``), with
+    every limit of :data:`LIMITS` it sets above the built-in default put back to the default, and a
+    note for each in ``limit_notes`` (``.hooklint.yaml:3: 'render-timeout' 86,400 s is above ...``).
+
+    hooklint runs on the repositories it reviews, pull requests of strangers included: their
+    configuration may tighten a limit, never lift one (issue 32: ``render-timeout: 86400`` made one
+    rendering a day long). The user lifts one by naming the file with ``--config`` (or
+    ``--run-timeout`` on the command line)."""
+    shown = config.path or "configuration"  # relative to the current folder when inside it
+    relative = os.path.relpath(shown) if config.path else shown
+    shown = shown if relative == ".." or relative.startswith(".." + os.sep) else relative
+    for key, (attribute, default, unit) in LIMITS.items():
+        value = getattr(config, attribute)
+        if value <= default:
+            continue
+        setattr(config, attribute, default)
+        option = ", or give --run-timeout," if key == "run-timeout" else ""
+        config.limit_notes[key] = (
+            f"{_where(shown, config.lines, (key,))}: '{key}' {value:,} {unit} is above hooklint's default of {default:,} {unit}, and a "
+            f"configuration found in the repository may lower a limit, never raise it: {default:,} {unit} is used "
+            f"(name the file with --config{option} to raise it)")  # fmt: skip
+    # in the file's order
+    config.limit_notes = dict(sorted(config.limit_notes.items(), key=lambda kv: config.lines.get((kv[0],), 0)))
+    return config
 
 
 def _where(path: str, lines: dict[tuple, int], key: tuple) -> str:
@@ -447,6 +522,10 @@ def parse_config(data: Any, where: str, lines: dict[tuple, int] | None = None) -
     for i, glob in enumerate(strings("exclude")):
         if glob_problem(glob) is not None:
             raise ConfigError(f"{_where(where, lines, ('exclude', i))}: 'exclude': {glob_problem(glob)}")
+    for i, entry in enumerate(strings("fetch-hosts")):
+        problem = _fetch_host_problem(entry)
+        if problem:
+            raise ConfigError(f"{_where(where, lines, ('fetch-hosts', i))}: 'fetch-hosts' entry {problem}")
     for glob in get("per-path-ignores", {}):
         if glob_problem(str(glob)) is not None:
             raise ConfigError(f"{_where(where, lines, ('per-path-ignores', str(glob)))}: 'per-path-ignores': "
@@ -478,11 +557,19 @@ def parse_config(data: Any, where: str, lines: dict[tuple, int] | None = None) -
         max_waves=get("max-waves", 10),
         render_timeout=get("render-timeout", DEFAULT_RENDER_TIMEOUT),
         render_memory=get("render-memory", DEFAULT_RENDER_MEMORY),
+        run_timeout=get("run-timeout", DEFAULT_RUN_TIMEOUT),
         wait_for_first_consumer_classes=strings("wait-for-first-consumer-classes"),
         repo_urls=strings("repo-urls"),
         clusters=[dict(c) for c in get("clusters", [])],
         kube_version=kube_version,
         api_versions=strings("api-versions"),
+        fetch_hosts=strings("fetch-hosts"),
+        fetch_credentials=_contained(base, data["fetch-credentials"].strip(), "fetch-credentials",
+                                     _where(where, lines, ("fetch-credentials",)))
+        if data.get("fetch-credentials") else None,
+        fetch_max_bytes=get("fetch-max-bytes", DEFAULT_FETCH_MAX_BYTES),
+        fetch_max_files=get("fetch-max-files", DEFAULT_FETCH_MAX_FILES),
+        fetch_timeout=get("fetch-timeout", DEFAULT_FETCH_TIMEOUT),
         path=where,
         select=strings("select") if data.get("select") is not None else None,
         ignore=strings("ignore"),
@@ -496,6 +583,74 @@ def parse_config(data: Any, where: str, lines: dict[tuple, int] | None = None) -
         if data.get("baseline") else None,
         lines=lines,
     )
+
+
+def _fetch_host_problem(entry: str) -> str | None:
+    """Why ``entry`` is no ``fetch-hosts`` entry (:func:`parse_host_entry`), or None."""
+    try:
+        parse_host_entry(entry)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class HostEntry:
+    """One ``fetch-hosts`` entry: ``scheme`` (``https``, ``http``: plain HTTP admitted too, or
+    ``file``), ``host`` (lower case; an IP address in its compressed form), ``port`` (None: the
+    scheme's default) and, for ``file``, the folder ``path``."""
+
+    scheme: str
+    host: str
+    port: int | None = None
+    path: str = ""
+
+    def __str__(self) -> str:
+        if self.scheme == "file":
+            return f"file://{self.path}"
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        where = f"{host}:{self.port}" if self.port is not None else host
+        return f"http://{where}" if self.scheme == "http" else where
+
+
+def host_address(host: str) -> "ipaddress.IPv4Address | ipaddress.IPv6Address | None":
+    """``host`` as an IP address (brackets dropped), or None for a name."""
+    try:
+        return ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return None
+
+
+def parse_host_entry(text: str, command_line: bool = False) -> HostEntry:
+    """One ``fetch-hosts`` entry (or ``--fetch-host`` value) as a :class:`HostEntry`. Raises
+    ValueError with what is wrong: a path, user, query or wildcard; a scheme other than ``http://``
+    (``file://`` only when ``command_line``); a port out of range."""
+    text = text.strip()
+    scheme = "https"
+    if text.startswith("file://"):
+        if not command_line:
+            raise ValueError(f"{text!r}: file:// remotes may only be admitted with --fetch-host")
+        path = text[len("file://"):]
+        if not path.startswith("/"):
+            raise ValueError(f"{text!r}: a file:// entry needs an absolute folder (file:///srv/git)")
+        return HostEntry("file", "", None, path.rstrip("/") or "/")
+    if "://" in text:
+        given, _, rest = text.partition("://")
+        if given.lower() != "http":
+            raise ValueError(f"{text!r} must be host[:port] (HTTPS) or http://host[:port] (plain HTTP too)")
+        text, scheme = rest, "http"
+    if not text or any(c in text for c in "/@?#* \t") or text.count("[") > 1:
+        raise ValueError(f"{text!r} must be a host name or address with an optional port, no path, user or wildcard")
+    parsed = urllib.parse.urlsplit(f"//{text}")
+    try:
+        port = parsed.port
+    except ValueError:
+        raise ValueError(f"{text!r}: the port must be a number from 1 to 65535") from None
+    host = (parsed.hostname or "").lower()
+    if not host or port == 0:
+        raise ValueError(f"{text!r} must be a host name or address with an optional port (1 to 65535)")
+    address = host_address(host)
+    return HostEntry(scheme, str(address) if address else host, port)
 
 
 def _repository_of(folder: str) -> str | None:
@@ -723,11 +878,20 @@ def _load_toml(where: str) -> tuple[Any, dict[tuple, int]]:
     return tool, _toml_lines(text)
 
 
-def load_config(path: str | None = None, paths: list[str] | None = None) -> Config:
+def load_config(path: str | None = None, paths: list[str] | None = None, found: bool | None = None) -> Config:
     """Load ``path``, or the file :func:`find_config_for` finds for the linted ``paths`` (None: the
     current directory's, :func:`find_config`), or the defaults. A ``.toml`` file is read as
     ``pyproject.toml`` (its ``[tool.hooklint]`` table). Raises :class:`ConfigError` for a
-    missing, unreadable or invalid file."""
+    missing, unreadable or invalid file.
+
+    A file that was found, not named (``found``; default: when ``path`` is None), may lower the
+    limits of :data:`LIMITS`, never raise them (:func:`lowered_only`)."""
+    found = path is None if found is None else found
+    config = _load_config(path, paths)
+    return lowered_only(config) if found and config.path is not None else config
+
+
+def _load_config(path: str | None, paths: list[str] | None) -> Config:
     import yaml
 
     from hooklint.files import read_bytes

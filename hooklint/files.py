@@ -6,13 +6,22 @@ the configuration, the baseline) goes through :func:`read_bytes`, and every file
 renderer is checked with :func:`file_problem`: a FIFO (which blocks a reader while no one writes
 to it), a device (``/dev/zero`` never ends), a socket, or a file over the size limit
 (``max-file-size``) is refused with a one-line reason, never read.
+
+Every file hooklint writes (a report with ``--output``, ``--write-baseline``, ``init``, the files
+``fix`` rewrites, ``rules --docs``) goes through :func:`write_output`: never through a symbolic
+link, never outside the current folder's repository unless the path is named outside it, and by a
+temporary file renamed into place, so a reader sees the old file or the new one.
 """
 
 from __future__ import annotations
 
+import errno
 import os
+import secrets
 import stat
-from typing import Any
+from typing import Any, Callable, Iterable
+
+from hooklint import deadline
 
 
 class NotRegularFile(OSError):
@@ -57,7 +66,10 @@ def read_bytes(path: str, max_size: int, streams: bool = False) -> bytes:
     is (``/dev/null`` would pass as an empty manifest, ``/dev/zero`` be read to the limit).
 
     Raises :class:`NotRegularFile` (a FIFO, socket, device or directory), :class:`FileTooLarge`
-    (a regular file over ``max_size``, or one that grew past it while read) and OSError."""
+    (a regular file over ``max_size``, or one that grew past it while read) and OSError; and
+    :class:`~hooklint.deadline.RunTimeout` once the run's deadline has passed (every file read is
+    a point where a run stops on time, renderer or not)."""
+    deadline.check()
     flags = os.O_RDONLY | getattr(os, "O_BINARY", 0) | (0 if streams else getattr(os, "O_NONBLOCK", 0))
     fd = os.open(path, flags)
     try:
@@ -195,3 +207,166 @@ def make_dirs(path: str) -> None:
         except FileExistsError:
             if not os.path.isdir(folder):
                 raise
+
+
+class UnsafeWrite(OSError):
+    """A path :func:`write_output` will not write, and why (``str()``: the reason, one line): a
+    symbolic link, or a folder that leads (through a link) out of the repository."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def repository_top(folder: str) -> str:
+    """The nearest folder at or above ``folder`` holding ``.git`` (the repository's top), else
+    ``folder`` itself: the tree a run may write in without being told (:func:`write_output`)."""
+    folder = os.path.abspath(folder)
+    probe = folder
+    while True:
+        if os.path.lexists(os.path.join(probe, ".git")):
+            return probe
+        parent = os.path.dirname(probe)
+        if parent == probe:
+            return folder
+        probe = parent
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def write_output(path: str, data: bytes | Iterable[bytes], *, exclusive: bool = False, durable: bool = False,
+                 before_replace: Callable[[], None] | None = None) -> None:  # fmt: skip
+    """Write ``data`` (bytes, or bytes in pieces: a large report is never held whole) to the file
+    ``path``: the one way hooklint writes a file.
+
+    - A ``path`` that is a symbolic link is refused (:class:`UnsafeWrite`), whatever it points at:
+      a link committed as ``hooklint.sarif -> ~/.bashrc`` must not turn a report into a write
+      outside the repository. The checks and the writes go through a descriptor of the folder and
+      ``O_NOFOLLOW``, so a link made meanwhile is never followed either.
+    - A ``path`` named inside the repository of the current folder (:func:`repository_top`; the
+      path as written, ``..`` steps taken) whose folder resolves outside it (a link on the way:
+      ``out -> /home/runner``) is refused; a path named outside it (``/tmp/report.sarif``,
+      ``../report.json``) is the user's explicit choice and is written.
+    - The file is written as a new file beside it (``.NAME.hooklint-XXXX``, created with
+      ``O_EXCL``), then renamed over ``path`` (``os.replace``, which replaces a name, never
+      writes through it). An existing file keeps its permission bits (and owner and group where
+      this process may set them); a hard link is replaced, not written through: the file's other
+      names keep what they held. ``before_replace`` runs just before the rename (``fix``'s check
+      that nobody changed the file meanwhile: it raises to keep the old file). ``durable``: the
+      new file is flushed to disk (``fsync``) before the rename.
+    - ``exclusive`` (``init``): never over an existing name, link or not (``FileExistsError``);
+      the file is created with ``O_CREAT | O_EXCL``.
+    - An existing device or FIFO the user named (``--output /dev/null``) is written in place,
+      never replaced; a folder is ``IsADirectoryError``. So is an existing regular file with no
+      other name in a folder this user may not add a file to (the new file cannot be made there;
+      not with ``before_replace``: ``fix`` is always atomic).
+
+    Raises :class:`UnsafeWrite` and other ``OSError``; on any error ``path`` is left as it was and
+    no temporary file is left behind."""
+    chunks: Iterable[bytes] = (data,) if isinstance(data, bytes) else data
+    absolute = os.path.abspath(path)
+    folder, name = os.path.split(absolute)
+    if not name or name in (".", ".."):
+        raise IsADirectoryError(errno.EISDIR, "is a directory", path)
+    top = repository_top(os.getcwd())
+    real_folder = os.path.realpath(folder)
+    if _inside(folder, top) and not _inside(real_folder, os.path.realpath(top)):
+        raise UnsafeWrite(f"its folder {os.path.relpath(folder) if folder != top else '.'} leads through a symbolic "
+                          f"link to {real_folder}, outside the repository {top}: not written (name a path outside "
+                          "the repository if you mean to write there)")  # fmt: skip
+    directory = os.open(real_folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+    nofollow = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    temp: str | None = None
+    try:
+        try:
+            info: os.stat_result | None = os.stat(name, dir_fd=directory, follow_symlinks=False)
+        except FileNotFoundError:
+            info = None
+        if exclusive and info is not None:
+            raise FileExistsError(errno.EEXIST, "file exists", path)
+        if info is not None and stat.S_ISLNK(info.st_mode):
+            try:
+                target = f" (to {os.readlink(name, dir_fd=directory)})"
+            except OSError:
+                target = ""
+            raise UnsafeWrite(f"a symbolic link{target}: hooklint never writes through a link (remove it, or name "
+                              "another file)")  # fmt: skip
+        if exclusive:
+            fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | nofollow, 0o666, dir_fd=directory)
+            try:
+                _write_all(fd, chunks, durable)
+            except BaseException:
+                os.unlink(name, dir_fd=directory)  # ours: made just now with O_EXCL
+                raise
+            return
+        if info is not None and stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(errno.EISDIR, "is a directory", path)
+        if info is not None and not stat.S_ISREG(info.st_mode):  # /dev/null, a FIFO: the user's, written in place
+            fd = os.open(name, os.O_WRONLY | nofollow, dir_fd=directory)
+            _write_all(fd, chunks, durable)
+            return
+        while temp is None:
+            candidate = f".{name[:200]}.hooklint-{secrets.token_hex(4)}"
+            try:
+                fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL | nofollow, 0o666, dir_fd=directory)
+            except FileExistsError:
+                continue
+            except PermissionError:
+                if info is None or before_replace is not None:
+                    raise
+                _write_in_place(name, directory, chunks, durable)  # a folder this user may not add to
+                return
+            temp = candidate
+        if info is not None:  # the file's own mode, owner and group
+            try:
+                os.fchmod(fd, stat.S_IMODE(info.st_mode))
+                if hasattr(os, "fchown"):
+                    try:
+                        os.fchown(fd, info.st_uid, info.st_gid)
+                    except OSError:
+                        pass  # not permitted: the new file keeps this process's owner
+            except BaseException:
+                os.close(fd)
+                raise
+        _write_all(fd, chunks, durable)
+        if before_replace is not None:
+            before_replace()
+        os.replace(temp, name, src_dir_fd=directory, dst_dir_fd=directory)
+        temp = None
+    finally:
+        if temp is not None:
+            try:
+                os.unlink(temp, dir_fd=directory)
+            except OSError:
+                pass
+        os.close(directory)
+
+
+def _write_in_place(name: str, directory: int, chunks: Iterable[bytes], durable: bool) -> None:
+    """Write the existing regular file ``name`` of the folder ``directory`` (a descriptor) in place
+    (``O_NOFOLLOW``, then truncated): for a folder this user may not add a file to. A file with
+    another name (a hard link) is refused (:class:`UnsafeWrite`): it would be written through."""
+    fd = os.open(name, os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0), dir_fd=directory)
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISREG(info.st_mode) and info.st_nlink > 1:
+            raise UnsafeWrite(f"a file with {info.st_nlink} names (hard links) in a folder hooklint may not add a file "
+                              "to: it would be written through, not replaced (remove the other names, or name another "
+                              "file)")  # fmt: skip
+        if stat.S_ISREG(info.st_mode):
+            os.ftruncate(fd, 0)
+    except BaseException:
+        os.close(fd)
+        raise
+    _write_all(fd, chunks, durable)
+
+
+def _write_all(fd: int, chunks: Iterable[bytes], durable: bool) -> None:
+    """Write every chunk to ``fd``, flush it to disk when ``durable``, and close it."""
+    with os.fdopen(fd, "wb") as out:
+        for chunk in chunks:
+            out.write(chunk)
+        if durable:
+            out.flush()
+            os.fsync(out.fileno())

@@ -127,6 +127,9 @@ class Finding:
     #: Set when a suppression hides this finding (it is then reported only where a report keeps
     #: suppressed findings: JSON, SARIF, ``--show-suppressed``).
     suppression: Suppression | None = None
+    #: Places outside the repository the finding is about, as text (a fetched chart's template:
+    #: ``hookchart 1.2.0 templates/job.yaml:14``); SARIF's ``relatedLocations``.
+    related: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "path", printable_path(self.path))

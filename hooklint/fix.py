@@ -52,13 +52,13 @@ import difflib
 import os
 import re
 import stat
-import tempfile
 from dataclasses import dataclass, field
 from typing import Any
 
 from hooklint import argocd
 from hooklint.catalog import Catalog
 from hooklint.config import Config
+from hooklint.files import UnsafeWrite, write_output
 from hooklint.findings import Finding, Span
 from hooklint.loader import LoadedFile, parse_text, user_path, within
 from hooklint.sources.redact import redact_line, secret_lines
@@ -710,43 +710,33 @@ def read_only(path: str) -> bool:
 def write_atomically(path: str, text: str, bom: bool = False, unchanged_since: Stamp | None = None) -> None:
     """Write ``text`` (UTF-8, byte for byte: no newline translation) to ``path`` through a temporary
     file in the same folder and a rename, keeping the file's permission bits (and its owner and group
-    where this process may set them). A reader sees the old file or the new one, never a part.
+    where this process may set them): :func:`hooklint.files.write_output`, so a reader sees the old
+    file or the new one, a symbolic link is never written through (``UnsafeWrite``), nor a folder
+    that leads out of the repository.
 
     With ``unchanged_since`` (what :func:`read_stamped` saw), the file is compared with it just
     before the rename, by ``os.stat`` identity (device, inode, size, mtime) and by content: when
     it changed, the temporary file is removed, ``path`` is left as it is and :class:`FileChanged`
     is raised. (A write in the microseconds between that check and the rename is not seen: no
     lock is shared with other writers.) Raises ``OSError``."""
-    folder = os.path.dirname(os.path.abspath(path))
     info = os.stat(path)
     if unchanged_since is not None and not unchanged_since.same_file(info):
         raise FileChanged(f"{path}: changed since it was read")
-    handle, temp = tempfile.mkstemp(prefix=".hooklint-fix-", dir=folder)
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write((b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8", "surrogateescape"))
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(temp, stat.S_IMODE(info.st_mode))
-        if hasattr(os, "chown"):
-            try:
-                os.chown(temp, info.st_uid, info.st_gid)
-            except OSError:
-                pass  # not permitted: the new file keeps this process's owner
-        if unchanged_since is not None:
-            try:
-                with open(path, "rb") as current:
-                    now = current.read()
-                    same = unchanged_since.same_file(os.fstat(current.fileno())) and now == unchanged_since.data
-            except OSError:
-                same = False
-            if not same:
-                raise FileChanged(f"{path}: changed since it was read")
-        os.replace(temp, path)
-    except BaseException:
-        if os.path.lexists(temp):
-            os.unlink(temp)
-        raise
+
+    def unchanged() -> None:
+        if unchanged_since is None:
+            return
+        try:
+            with open(path, "rb") as current:
+                now = current.read()
+                same = unchanged_since.same_file(os.fstat(current.fileno())) and now == unchanged_since.data
+        except OSError:
+            same = False
+        if not same:
+            raise FileChanged(f"{path}: changed since it was read")
+
+    write_output(path, (b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8", "surrogateescape"), durable=True,
+                 before_replace=unchanged)  # fmt: skip
 
 
 def inside(path: str, roots: list[str]) -> bool:
@@ -863,17 +853,18 @@ def fix_paths(paths: list[str], config: Config, catalog: Catalog, options: FixOp
         for outcome in run.files:
             if not outcome.changed:
                 continue
-            real = os.path.realpath(outcome.path)
             why = None
             try:
-                if read_only(real):
+                if read_only(outcome.path):
                     why = "a read-only file"
-                else:
-                    write_atomically(real, outcome.fixed, outcome.bom, unchanged_since=outcome.stamp)
+                else:  # the path itself, never its resolved form: write_output checks that one
+                    write_atomically(outcome.path, outcome.fixed, outcome.bom, unchanged_since=outcome.stamp)
             except FileChanged:
                 why = "changed since hooklint read it"  # someone else wrote it meanwhile: theirs wins
             except FileNotFoundError:
                 why = "removed since hooklint read it"
+            except UnsafeWrite as exc:  # a link made since it was read, a folder leading out of the repository
+                why = str(exc)
             if why is not None:
                 run.not_written.append((outcome.path, why, len(outcome.fixed_findings)))
                 outcome.fixed, outcome.fixed_findings = outcome.original, []

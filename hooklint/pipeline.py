@@ -11,6 +11,9 @@
 text (rule examples, tests). One application is loaded, planned, checked and released at a time,
 so memory follows the largest application, not the tree; with ``jobs`` > 1, worker processes take
 whole applications, and the result is the same, byte for byte once rendered.
+
+A run ends at its deadline (``run-timeout``: :mod:`hooklint.deadline`): the applications not
+checked by then are named in one input error (:func:`not_checked`), never passed silently.
 """
 
 from __future__ import annotations
@@ -22,15 +25,18 @@ import os
 import tempfile
 from typing import Callable, Iterable, Iterator
 
+from hooklint import deadline
 from hooklint.catalog import Catalog
-from hooklint.config import Config, ConfigError
+from hooklint.config import DEFAULT_RUN_TIMEOUT, Config, ConfigError
 from hooklint.engine import Engine
+from hooklint.deadline import RunTimeout
 from hooklint.findings import Finding, InputError, RunResult, Span
 from hooklint.loader import parse_text
 from hooklint.reasons import Skip, SkipKind
 from hooklint.model import Manifest, manifests_of
 from hooklint.plan import SyncPlan, build_plan
-from hooklint.sources.redact import Redactor, SecretValues, merged, object_secrets, redactor
+from hooklint.sources.redact import (Redactor, SecretValues, merged, object_secrets, public_of_objects, redactor,
+                                     written_values)  # fmt: skip
 from hooklint.sources.rendered import Renderer
 from hooklint.sources.directory import mark_undeployed_data
 from hooklint.sources.discovery import DIRECTORY, HELM, PLUGIN
@@ -67,6 +73,8 @@ class PlannedApplication:
     #: The findings of this application alone, as its lint gave them (suppressed ones marked, the
     #: run's ``per-path-ignores`` not yet applied); empty when only planned (:func:`plan_paths`).
     findings: list[Finding] = dataclasses.field(default_factory=list)
+    #: What ``--fetch`` downloaded and rendered for it: ``hookchart 1.2.0 (sha256:...) from URL``.
+    fetched: list[str] = dataclasses.field(default_factory=list)
 
 
 #: What one application's lint gives back: (findings, input errors, files linted, files not linted
@@ -94,9 +102,14 @@ def planned_application(app: Application, loaded: LoadedApplication, manifests: 
     unparsed = sum(1 for f in loaded.files for issue, _ in f.issues if issue.kind in ("syntax-error", "too-complex"))
     label = app.argocd.label() if app.argocd is not None else None
     generated_by = app.argocd.generated_by if app.argocd is not None else None
-    return PlannedApplication(app.key, plan.reported(), unparsed, app.source_type, loaded.renderer, label, generated_by,
+    reported = plan.reported()
+    if loaded.fetched:  # a fetched source's objects at their place in it: hookchart 1.2.0 templates/job.yaml
+        from hooklint.sources.fetch.local import relocate_plan  # noqa: PLC0415
+
+        relocate_plan(reported, loaded.fetched)
+    return PlannedApplication(app.key, reported, unparsed, app.source_type, loaded.renderer, label, generated_by,
                               mapped and app.argocd is None and app.key != STDIN, loaded.coverage, hide,
-                              findings)  # fmt: skip
+                              findings, [o.described for o in loaded.fetched])  # fmt: skip
 
 
 def build(loaded: LoadedApplication, config: Config) -> tuple[list[Manifest], SyncPlan]:
@@ -187,7 +200,11 @@ def _lint_application(engine: Engine, app: Application, keep_plan: bool, mapped:
     skipped = [(f.path, f.skip_reason) for f in reported if f.skip_reason is not None]
     manifests, plan = build(loaded, engine.config)
     findings = suppress(engine, loaded, engine.check_application(loaded, manifests, plan))
-    hide = secrets_of(manifests, loaded.secrets)  # a Secret's value copied into a name or annotation: [redacted]
+    if loaded.fetched:  # findings in fetched sources go to the Application's source entry (issue 33)
+        from hooklint.sources.fetch.local import relocate  # noqa: PLC0415
+
+        findings = relocate(findings, loaded.fetched)
+    hide = secrets_of(manifests, loaded)  # a Secret's value copied into a name or annotation: its key
     findings = [_redacted(f, hide) for f in findings]
     renderer = loaded.renderer.label() if loaded.renderer is not None else None
     not_linted = sum(1 for f in reported if f.error is not None or f.skip_reason is not None)
@@ -195,20 +212,58 @@ def _lint_application(engine: Engine, app: Application, keep_plan: bool, mapped:
     planned = None
     if keep_plan and not app.applied_elsewhere:
         planned = planned_application(app, loaded, manifests, plan, mapped, hide, findings)
-    return findings, errors, len(app.reported) - not_linted, skipped, renderer, unrendered, planned
+    return findings, errors, len(app.reported) - not_linted - len(app.borrowed), skipped, renderer, unrendered, planned
 
 
-def secrets_of(manifests: list[Manifest], more: SecretValues | None = None) -> Redactor:
+def secrets_of(manifests: list[Manifest], loaded: LoadedApplication | None = None) -> Redactor:
     """The :func:`~hooklint.sources.redact.redactor` of the values of the application's Secrets
-    (:func:`~hooklint.sources.redact.object_secrets`), of ``more`` (a Helm source's secret values:
-    :attr:`~hooklint.sources.LoadedApplication.secrets`) and of credentials in URLs: what findings
-    and the plan say of the application never quotes one."""
+    (:func:`~hooklint.sources.redact.object_secrets`), of ``loaded``'s ``secrets`` (a Helm source's
+    secret values: :attr:`~hooklint.sources.LoadedApplication.secrets`) and of credentials in URLs:
+    what findings and the plan say of the application never quotes one. A value the application
+    writes where nothing is secret is none (:func:`written_public`): its names and paths stay readable."""
     found = object_secrets(m.body for m in manifests if m.kind == "Secret")
-    return redactor(merged(found, more) if more is not None else found)
+    if loaded is not None and loaded.secrets is not None:
+        found = merged(found, loaded.secrets)
+    if found.secrets and loaded is not None:
+        written_public(manifests, loaded, found)
+    return redactor(found)
+
+
+def written_public(manifests: list[Manifest], loaded: LoadedApplication, found: SecretValues) -> None:
+    """Add to ``found`` what the application writes where nothing is secret
+    (:attr:`~hooklint.sources.redact.SecretValues.public`): the name, namespace and file of its
+    Application, its paths, and the objects as the user writes them: a directory source's
+    ``manifests`` themselves; a rendered source's files (the kustomizations and files its objects
+    come from, a chart's templates), never what a renderer made of them (a Secret's value copied into
+    a name by ``replacements`` stays a secret)."""
+    app = loaded.app
+    argocd = app.argocd
+    paths = {*app.reported, *(p for p in (app.manifest_file, argocd.manifest if argocd else None) if p)}
+    if argocd is not None:
+        for name in (argocd.name, argocd.namespace):
+            if name:
+                found.add_public(name, name=True)
+    if loaded.rendered is None:
+        public_of_objects((m.body for m in manifests), found)
+    else:
+        for item in loaded.rendered:
+            if item.placement is not None:
+                paths.add(item.placement.path)
+                paths.update(path for _, path, _ in item.placement.entries)
+    candidates = list(found.secrets)  # a file that holds none of them makes none public: never parsed
+    for path in sorted(paths):
+        found.add_path(os.path.normpath(path))
+        if loaded.rendered is not None or path == (argocd.manifest if argocd else None):
+            written = written_values(path, candidates)
+            if written is not None:
+                found.public |= written.public
+                found.names |= written.names
 
 
 def _redacted(finding: Finding, hide: Callable[[str], str]) -> Finding:
-    """``finding`` with ``hide`` applied to its message and object names (itself when nothing changes)."""
+    """``finding`` with ``hide`` applied to its message and object names (itself when nothing changes).
+    A name the application writes is never a secret value (:func:`written_public`), so a name changes
+    only when a renderer made it of one (a Secret's value copied into it by ``replacements``)."""
     obj = finding.obj
     if obj is not None and (obj.name or obj.generate_name):
         name = hide(obj.name) if obj.name else obj.name
@@ -228,10 +283,72 @@ def lint_applications(engine: Engine, apps: Iterable[Application], keep_plans: b
     :func:`lint_application`)."""
     result = RunResult()
     unrendered: set[str] = set()
+    apps = list(apps)
+    unchecked: list[Application] = []
+    checked: list[Application] = []
     for app in apps:
-        _merge(result, lint_application(engine, app, keep_plans, mapped), unrendered)
+        outcome = _within_deadline(engine, app, keep_plans, mapped) if not unchecked else None
+        if outcome is None:
+            unchecked.append(app)
+        else:
+            checked.append(app)
+            _merge(result, outcome, unrendered)
     result.skipped_files = honest_reasons(result.skipped_files, unrendered)
+    not_checked(result, unchecked, len(apps), checked=checked)
     return result
+
+
+def _within_deadline(engine: Engine, app: Application, keep_plan: bool, mapped: bool) -> Outcome | None:
+    """:func:`lint_application` of ``app``, or None when the run's deadline passed before or
+    while it was linted (nothing of it is reported then)."""
+    try:
+        deadline.check()
+        return lint_application(engine, app, keep_plan, mapped)
+    except RunTimeout:
+        return None
+
+
+def application_name(app: Application) -> str:
+    """How a message names ``app``: its Argo CD Application (``Application NAME (FILE:LINE)``),
+    else its folder (``-`` for stdin)."""
+    return app.argocd.label() if app.argocd is not None else app.key
+
+
+#: How many applications :func:`not_checked` names before it counts the rest.
+NAMED_UNCHECKED = 5
+
+
+def not_checked(result: RunResult, apps: list[Application], total: int, listed: bool = True,
+                checked: Iterable[Application] = ()) -> None:  # fmt: skip
+    """Add to ``result`` that ``apps`` (of ``total`` applications) were not checked because the
+    run's deadline passed: one input error on the first one's file (its Application's, else its
+    kustomization's, ``Chart.yaml`` or first file) naming them (the first
+    :data:`NAMED_UNCHECKED`, then how many more), and each of their files as not linted
+    (:attr:`~hooklint.reasons.SkipKind.NOT_CHECKED`, which ``--show-skipped`` and the JSON report
+    list; ``listed``: whether the message says so), but those an application of ``checked`` (done
+    before the deadline) reports. Nothing for no ``apps``."""
+    if not apps:
+        return
+    limit = deadline.limit() or DEFAULT_RUN_TIMEOUT
+    names = [application_name(a) for a in apps]
+    shown = ", ".join(names[:NAMED_UNCHECKED]) + (f" and {len(names) - NAMED_UNCHECKED} more"
+                                                  if len(names) > NAMED_UNCHECKED else "")  # fmt: skip
+    first = apps[0]
+    path = (first.argocd.manifest if first.argocd is not None
+            else first.manifest_file or (first.reported[0] if first.reported else first.key))  # fmt: skip
+    count = f"{len(apps)} of {total} application{'s' if total != 1 else ''}"
+    message = (f"{RunTimeout(limit)} with {count} not checked: {shown}; nothing of "
+               f"{'them' if len(apps) != 1 else 'it'} is reported{' (--show-skipped lists the files)' if listed else ''}:"
+               " give the run more time with --run-timeout SECONDS")  # fmt: skip
+    result.errors.append(InputError(path, message))
+    seen = {p for p, _ in result.skipped_files} | {p for a in checked for p in a.reported}
+    for app in apps:
+        for file in app.reported:
+            if file not in seen and file != STDIN:
+                seen.add(file)
+                result.skipped_files.append((file, Skip(f"not checked: the run reached run-timeout ({limit:g} s) first",
+                                                        SkipKind.NOT_CHECKED)))  # fmt: skip
+                result.skipped += 1
 
 
 def honest_reasons(skipped: list[tuple[str, Skip]], unrendered: set[str]) -> list[tuple[str, Skip]]:
@@ -270,6 +387,10 @@ def _merge(result: RunResult, outcome: Outcome, unrendered: set[str] | None = No
         result.renderers.append(renderer)
 
 
+#: Seconds the parent waits for its workers past the run's deadline before it terminates them:
+#: they stop their renderers at the deadline themselves, and need a moment to say what they did.
+WORKER_GRACE = 5
+
 #: Below this many files a run stays in one process: starting workers costs more than it saves.
 PARALLEL_MIN_FILES = 64
 
@@ -278,21 +399,27 @@ _worker_engine: Engine | None = None
 _worker_plans: tuple[bool, bool] = (False, False)
 
 
-def _worker_init(config: Config, catalog: Catalog, keep_plans: bool, mapped: bool) -> None:
+def _worker_init(config: Config, catalog: Catalog, keep_plans: bool, mapped: bool,
+                 time_left: tuple[float, float] | None = None) -> None:  # fmt: skip
     global _worker_engine, _worker_plans
     from hooklint.interrupt import worker_signals
 
     worker_signals()  # Ctrl-C is the parent's: it stops the pool; its SIGTERM cleans up and ends us
     _worker_engine = Engine(config, catalog)
     _worker_plans = (keep_plans, mapped)
+    if time_left is not None:  # the parent's deadline: (seconds left, the run's limit)
+        deadline.start(*time_left)
+    else:
+        deadline.stop()
 
 
-def _worker_lint(apps: list[Application]) -> list[Outcome]:
+def _worker_lint(apps: list[Application]) -> list[Outcome | None]:
+    """A worker's batch: each application's outcome, None for one the deadline left unchecked."""
     from hooklint.interrupt import busy
 
     assert _worker_engine is not None
     with busy():
-        return [lint_application(_worker_engine, app, *_worker_plans) for app in apps]
+        return [_within_deadline(_worker_engine, app, *_worker_plans) for app in apps]
 
 
 def _batches(apps: list[Application], jobs: int) -> list[list[Application]]:
@@ -329,6 +456,12 @@ def _lint_parallel(engine: Engine, apps: list[Application], jobs: int, keep_plan
     """Lint ``apps`` in ``jobs`` worker processes, whole applications at a time. Results are
     merged in application order, so the output is the same as with one process.
 
+    The run's deadline holds across the workers: each is given the time left when it starts (and
+    stops its renderers at the deadline, :mod:`hooklint.deadline`), and the parent waits for a
+    batch no longer than :data:`WORKER_GRACE` seconds past the deadline, then terminates the pool
+    (its workers kill their renderers' process groups on the way out); what no worker finished is
+    :func:`not_checked`.
+
     Results are kept by the application's index in ``apps``, never by its ``key``: two
     applications may share a key (two sources of one Application manifest that both fail, two
     Applications of one name rendering one folder), and a dict by key kept only the last outcome,
@@ -341,33 +474,51 @@ def _lint_parallel(engine: Engine, apps: list[Application], jobs: int, keep_plan
     # stdin belongs to this process
     batches = _batches([a for _, a in numbered if a.key != STDIN], jobs)
     indexes = [i for i, a in numbered if a.key != STDIN]
-    results: dict[int, Outcome] = {i: lint_application(engine, a, keep_plans, mapped)
-                                   for i, a in numbered if a.key == STDIN}  # fmt: skip
+    results: dict[int, Outcome | None] = {i: _within_deadline(engine, a, keep_plans, mapped)
+                                          for i, a in numbered if a.key == STDIN}  # fmt: skip
+    left = deadline.remaining()
+    time_left = (left, deadline.limit()) if left is not None else None
     if batches:
         # Not ``with Pool() as pool``: its exit is ``terminate()``, which SIGTERMs idle workers
         # and joins them, and hung one run in about ten (a worker left waiting forever on the
         # task queue's lock, the parent in join). A run that ends normally closes the pool, so
         # each worker reads its sentinel and exits; only an exception (Ctrl-C, SIGTERM: the
         # workers must stop now) terminates it.
-        pool = context.Pool(min(jobs, len(batches)), _worker_init, (engine.config, engine.catalog, keep_plans, mapped))
+        pool = context.Pool(min(jobs, len(batches)), _worker_init,
+                            (engine.config, engine.catalog, keep_plans, mapped, time_left))  # fmt: skip
         try:
             position = iter(indexes)
-            for batch, outcome in zip(batches, pool.imap(_worker_lint, batches)):
+            outcomes = pool.imap(_worker_lint, batches)
+            for batch in batches:
+                left = deadline.remaining()
+                try:
+                    outcome = outcomes.next(timeout=None if left is None else left + WORKER_GRACE)
+                except multiprocessing.TimeoutError:  # a worker did not stop at the deadline: stop them all
+                    pool.terminate()
+                    break
                 assert len(outcome) == len(batch)
                 for one in outcome:
                     results[next(position)] = one
-            pool.close()
+            else:
+                pool.close()
         except BaseException:
             pool.terminate()
             raise
         finally:
             pool.join()
-    assert len(results) == len(apps)
     result = RunResult()
     unrendered: set[str] = set()
+    unchecked: list[Application] = []
+    checked: list[Application] = []
     for i in range(len(apps)):
-        _merge(result, results[i], unrendered)
+        done = results.get(i)
+        if done is None:
+            unchecked.append(apps[i])
+        else:
+            checked.append(apps[i])
+            _merge(result, done, unrendered)
     result.skipped_files = honest_reasons(result.skipped_files, unrendered)
+    not_checked(result, unchecked, len(apps), checked=checked)
     return result
 
 
@@ -388,7 +539,17 @@ def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1
     With ``baseline`` (a file :func:`~hooklint.suppression.baseline.write_baseline` wrote), the
     findings it records are suppressed (kind ``baseline``) and ``result.stale_baseline`` counts its
     entries that matched nothing in the files of this run; raises
-    :class:`~hooklint.suppression.baseline.BaselineError`, before linting, for one that cannot be read."""
+    :class:`~hooklint.suppression.baseline.BaselineError`, before linting, for one that cannot be read.
+
+    The run ends at its deadline (the command's, else ``config.run_timeout`` seconds from now:
+    :func:`hooklint.deadline.running`); the applications not checked by then are one input error
+    (:func:`not_checked`), and what was checked is reported as usual."""
+    with deadline.running(config.run_timeout):
+        return _lint_paths(paths, config, catalog, jobs, plans, baseline)
+
+
+def _lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int, plans: bool,
+                baseline: str | None) -> RunResult:  # fmt: skip
     engine = Engine(config, catalog)
     known = None
     if baseline is not None:
@@ -397,8 +558,7 @@ def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1
         known = load_baseline(baseline, config.max_file_size)
     errors: list[InputError] = []
     walk_notices: list[str] = []
-    apps = group_applications(paths, errors, walk_notices, config.repo_urls, excluded=config.exclude or None,
-                              config=config)  # fmt: skip
+    apps = _applications(paths, errors, walk_notices, config, excluded=config.exclude or None)
     jobs = resolve_jobs(jobs)
     files = sum(len(a.reported) + len(a.context) for a in apps)
     mapped = any(a.argocd is not None for a in apps)
@@ -420,6 +580,20 @@ def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1
 
         result.stale_baseline = apply_baseline(result, known, scope=run_scope(paths, config.excluded))
     return result
+
+
+def _applications(paths: list[str], errors: list[InputError], notices: list[str] | None, config: Config,
+                  excluded: Callable[[str], bool] | None = None) -> list[Application]:  # fmt: skip
+    """:func:`~hooklint.sources.discovery.group_applications` of ``paths``, or none when the run's
+    deadline passed while it ran (finding the applications can render: an app of apps): then one
+    input error in ``errors`` says that nothing was checked."""
+    try:
+        return group_applications(paths, errors, notices, config.repo_urls, excluded=excluded, config=config)
+    except RunTimeout as exc:
+        named = ", ".join(paths) or "."
+        errors.append(InputError(paths[0] if paths else ".", f"{exc} while finding the applications of {named}; "
+                                 "nothing is checked: give the run more time with --run-timeout SECONDS"))  # fmt: skip
+        return []
 
 
 def _helm_notice(result: RunResult, config: Config) -> list[str]:
@@ -474,22 +648,40 @@ def plan_paths(paths: list[str], config: Config) -> tuple[list[PlannedApplicatio
     errors. A plan covers every manifest of its application, context files included. A source that
     fails to render has an empty plan (``hooklint lint`` says why). A folder whose every file is
     applied only through another application (a kustomize base or Component, patches) has none:
-    its objects are in that application's plan. Never raises for bad input."""
+    its objects are in that application's plan. Never raises for bad input. The run ends at its
+    deadline, as :func:`lint_paths` does: the applications not planned by then are one input error."""
+    with deadline.running(config.run_timeout):
+        return _plan_paths(paths, config)
+
+
+def _plan_paths(paths: list[str], config: Config) -> tuple[list[PlannedApplication], list[InputError]]:
     errors: list[InputError] = []
     plans: list[PlannedApplication] = []
-    apps = group_applications(paths, errors, None, config.repo_urls, config=config)
+    apps = _applications(paths, errors, None, config)
     mapped = any(a.argocd is not None for a in apps)
+    unchecked: list[Application] = []
+    planned_apps: list[Application] = []
     for app in apps:
         if app.applied_elsewhere:
             continue
         try:
+            if unchecked:
+                raise RunTimeout(0)
+            deadline.check()
             planned = _plan_application(app, config, errors, mapped)
+        except RunTimeout:
+            unchecked.append(app)
+            continue
         except Exception as exc:  # noqa: BLE001 - isolation, as in lint_application
             path = app.manifest_file or (app.reported[0] if app.reported else app.key)
             errors.append(InputError(path, f"hooklint failed on this application (internal error: "
                                            f"{type(exc).__name__}: {' '.join(str(exc).split())}); no plan"))  # fmt: skip
             continue
         plans.append(planned)
+        planned_apps.append(app)
+    late = RunResult()
+    not_checked(late, unchecked, sum(1 for a in apps if not a.applied_elsewhere), listed=False, checked=planned_apps)
+    errors.extend(late.errors)
     return plans, errors
 
 
@@ -500,7 +692,7 @@ def _plan_application(app: Application, config: Config, errors: list[InputError]
         loaded = _undeployed(app, load_application(app, config), mapped)
     errors.extend(f.error for f in loaded.reported_files if f.error is not None)
     manifests, plan = build(loaded, config)
-    hide = secrets_of(manifests, loaded.secrets) if app.source_type != PLUGIN else None
+    hide = secrets_of(manifests, loaded) if app.source_type != PLUGIN else None
     return planned_application(app, loaded, manifests, plan, mapped, hide)
 
 

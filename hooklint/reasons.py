@@ -37,6 +37,9 @@ class SkipKind(enum.Enum):
     JSONNET = "jsonnet, which hooklint does not evaluate"
     #: Read by an ApplicationSet's git files generator as parameters.
     GENERATOR_INPUT = "inputs of an ApplicationSet's git files generator"
+    #: A ``valueFiles`` entry of an Application's Helm source (a ``$ref`` value file of a
+    #: multi-source one included): Argo CD reads it as that chart's values, never applies it.
+    VALUE_FILE = "read as values of an Application's Helm source"
     #: In a folder an Application renders with a config management plugin.
     PLUGIN = "rendered by a config management plugin, which hooklint never runs"
     #: Left out by an Application's ``directory.include/exclude``.
@@ -45,6 +48,9 @@ class SkipKind(enum.Enum):
     DANGLING_LINK = "dangling symbolic links"
     #: Larger than ``max-file-size``: never read.
     TOO_LARGE = "over max-file-size"
+    #: Its application was not checked before the run's deadline (``run-timeout``): an input error
+    #: of the run names it too.
+    NOT_CHECKED = "not checked before run-timeout"
 
     @property
     def label(self) -> str:

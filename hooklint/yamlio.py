@@ -29,8 +29,11 @@ while the common case (no finding) pays for no span at all.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import math
 import re
+from dataclasses import dataclass
 from sys import intern
 from array import array
 from typing import Any, Iterator, cast
@@ -747,7 +750,8 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
                 value = text
             elif tag in _TYPED_TAGS:
                 resolved, typed = resolve(text)
-                value = typed if resolved == tag else text
+                # go-yaml v2 resolve.go: !!float takes an integer as a float; another mismatch fails there
+                value = typed if resolved == tag else float(typed) if tag == FLOAT and resolved == INT else text
                 is_merge_key = tag == MERGE
             else:
                 value = text
@@ -792,12 +796,8 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
             end = value._end = base + event.end_mark.index
             start = value._start
             merges = closed.merges
-            if merges:
+            if merges:  # already written into the mapping where each merge key stands
                 value._merged = merges
-                for source in merges:  # explicit keys win over merged ones (YAML merge key spec)
-                    for key, item in source.items():
-                        if key not in value:
-                            value[key] = item
             anchor = closed.anchor
             if anchor is not None:
                 open_anchors.discard(anchor)
@@ -859,19 +859,28 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
         frame.key = nokey
         mapping = frame.container
         if key is merge:
+            # go-yaml v2 decode.go (mapping, merge): a merge key writes its mapping, or each mapping
+            # of its list last first (the first wins), into the map where it stands: over the keys
+            # written before it, under the keys after it; any other value fails the document
             if isinstance(value, MapType):
                 sources = [value]
-            elif isinstance(value, SeqType):
-                sources = [v for v in value if isinstance(v, MapType)]
+            elif isinstance(value, SeqType) and all(v.__class__ is MapType for v in value):
+                sources = list(value)
             else:
-                sources = []
-            if frame.merges is None:
-                frame.merges = sources
-            else:
-                frame.merges.extend(sources)
+                raise YamlSyntaxError("map merge requires map or sequence of maps as the value",
+                                      pos.point(start), start, doc_start)  # fmt: skip
+            merged_keys: set[str] = set()
+            for source in reversed(sources):
+                mapping.update(source)
+                merged_keys.update(source)
+            places = frame.places
+            if merged_keys.intersection(places[0::5]):  # their spans now come from the merged mapping
+                places[:] = [part for i in range(0, len(places), 5) if places[i] not in merged_keys
+                             for part in places[i:i + 5]]  # fmt: skip
+            frame.merges = sources + (frame.merges or [])  # for spans: the last merge key first
             continue
         places = frame.places
-        if key in mapping:  # the key was there already
+        if key in mapping and (frame.merges is None or key in places[0::5]):  # written before, not merged
             first = next(places[i + 1] for i in range(0, len(places), 5) if places[i] == key)
             parent = _field_path(stack[:-1])
             _add_issue(issues, LoadIssue(
@@ -930,6 +939,17 @@ class BoundedLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ign
     PyYAML would build into a self-referencing value. Deeper syntactic nesting libyaml refuses
     itself (1,000 levels); PyYAML's pure-Python composer, which recurses, is stopped by the same
     error rather than a RecursionError."""
+
+    def get_single_node(self):
+        return _measured(self, super().get_single_node)
+
+    def get_node(self):
+        return _measured(self, super().get_node)
+
+
+class BoundedPythonLoader(yaml.SafeLoader):
+    """:class:`BoundedLoader` on PyYAML's pure-Python parser and composer, for a composer that must
+    see each event's own tag (libyaml's composer hands ``! x`` to the resolver as if untagged)."""
 
     def get_single_node(self):
         return _measured(self, super().get_single_node)
@@ -1021,3 +1041,225 @@ def _children(node: yaml.Node) -> list[yaml.Node]:
     if isinstance(node, yaml.SequenceNode):
         return node.value
     return []
+
+
+# --- go-yaml v2's values (sigs.k8s.io/yaml), from a composed node tree -----------------------------
+#
+# The event reader above types manifests; the files hooklint reads with PyYAML that a Go program
+# reads too (a kustomization, a chart's Chart.yaml) are composed first (positions, every node) and
+# valued here as go-yaml v2 values them: ``decode.go`` ``scalar`` / ``mapping`` / ``merge`` and
+# ``resolve.go``, then sigs.k8s.io/yaml's ``convertToJSONableObject`` (keys as JSON strings).
+
+
+class Unreadable(ValueError):
+    """YAML that go-yaml v2 refuses, or that hooklint cannot read the way it does: ``str()`` says
+    why (go-yaml's words where it fails); ``line`` and ``column`` (1-based) where, when known."""
+
+    def __init__(self, message: str, line: int = 1, column: int = 1):
+        super().__init__(message)
+        self.line = line
+        self.column = column
+
+
+#: The tag :class:`GoComposer` gives a plain scalar with no tag (typed as go-yaml v2 types it).
+GO_PLAIN = "!hooklint/plain"
+
+
+class _GoResolver:
+    """Scalars composed without PyYAML's typing: a plain scalar with no tag is :data:`GO_PLAIN`; a
+    quoted one a string, as in go-yaml v2."""
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
+        if kind is yaml.ScalarNode:
+            return GO_PLAIN if implicit[0] else STR
+        return super().resolve(kind, value, implicit)  # type: ignore[misc]
+
+
+class _GoFastComposer(_GoResolver, BoundedLoader):
+    """:class:`GoComposer` on libyaml, for a text without ``!``: libyaml's composer hands a scalar
+    tagged ``!`` to the resolver as if it were plain, and reports every other tag."""
+
+
+class GoComposer(_GoResolver, BoundedPythonLoader):
+    """A bounded loader (use it to compose, never to construct) composing scalars without PyYAML's
+    typing: a plain scalar with no tag is :data:`GO_PLAIN`; a quoted one, or one tagged ``!``, a
+    string, as in go-yaml v2 (``resolve("!", ...)`` does not resolve). The pure-Python composer,
+    which sees the event's tag; :func:`go_composer` takes libyaml's (five times faster) for a text
+    holding no ``!``."""
+
+    def compose_scalar_node(self, anchor: Any) -> yaml.ScalarNode:
+        bang = self.peek_event().tag == "!"
+        node = super().compose_scalar_node(anchor)
+        if bang:
+            node.tag = STR
+        return node
+
+
+def go_composer(text: str) -> type:
+    """The composer class for ``text``: :class:`GoComposer`, or its libyaml twin when ``text``
+    holds no ``!`` (so no tag at all)."""
+    return GoComposer if "!" in text else _GoFastComposer
+
+
+def _short(tag: str) -> str:
+    return "!!" + tag[len("tag:yaml.org,2002:"):] if tag.startswith("tag:yaml.org,2002:") else tag
+
+
+def _scalar(node: yaml.ScalarNode) -> Any:
+    """A scalar as go-yaml v2 decodes it into ``interface{}`` (``decode.go`` ``scalar``,
+    ``resolve.go`` ``resolve``): timestamps stay text; ``!!binary`` is decoded; an explicit
+    ``!!int``/``!!float``/``!!bool``/``!!null`` must type as written; any other tag is a string."""
+    tag, text = node.tag, node.value
+    if tag == GO_PLAIN:
+        return go_resolve_plain(text)[1]
+    if tag == BINARY:  # base64.StdEncoding.DecodeString skips line breaks; json.Marshal needs UTF-8
+        try:
+            return base64.b64decode(text.replace("\n", "").replace("\r", ""), validate=True).decode("utf-8")
+        except (binascii.Error, ValueError):
+            raise Unreadable("yaml: !!binary value contains invalid base64 data (or bytes that are not UTF-8)",
+                             *_at(node)) from None  # fmt: skip
+    if tag in (INT, FLOAT, BOOL, NULL, TIMESTAMP):
+        resolved, value = go_resolve_plain(text)
+        if resolved == tag or (tag == FLOAT and resolved == INT):
+            return float(value) if tag == FLOAT else text if tag == TIMESTAMP else value
+        raise Unreadable(f"yaml: cannot decode {_short(resolved)} `{text}` as a {_short(tag)}", *_at(node))
+    return text  # !!str, and every tag go-yaml does not resolve (!foo, !!map on a scalar...)
+
+
+def _at(node: yaml.Node) -> tuple[int, int]:
+    return node.start_mark.line + 1, node.start_mark.column + 1
+
+
+def is_merge_key(node: yaml.Node) -> bool:
+    """Whether ``node`` (composed by :class:`GoComposer`) is a merge key for go-yaml v2 (``isMerge``)."""
+    return isinstance(node, yaml.ScalarNode) and node.value == "<<" and node.tag in (GO_PLAIN, MERGE)
+
+
+def _json_key(key: Any) -> str:
+    """A Go map key as ``YAMLToJSON`` writes it (``convertToJSONableObject``)."""
+    if isinstance(key, str):
+        return key
+    if key is True or key is False:
+        return "true" if key else "false"
+    if key is None:
+        raise Unreadable("a null mapping key, which sigs.k8s.io/yaml cannot convert to JSON")
+    if isinstance(key, float):
+        return {float("inf"): "+Inf", float("-inf"): "-Inf"}.get(key, "NaN" if key != key else repr(key))
+    return str(key)
+
+
+def go_value(node: yaml.Node) -> Any:
+    """The Go value of ``node`` (composed by :class:`GoComposer`) as go-yaml v2 decodes it into
+    ``interface{}`` and ``YAMLToJSON`` converts it; raises :class:`Unreadable` where go-yaml fails.
+    Recursion is bounded: :class:`GoComposer` refused deeper nesting."""
+    if isinstance(node, yaml.ScalarNode):
+        return _scalar(node)
+    if isinstance(node, yaml.SequenceNode):
+        return [go_value(item) for item in node.value]
+    out: dict[str, Any] = {}
+    _into(node, out, {})
+    return out
+
+
+def _into(node: yaml.MappingNode, out: dict[str, Any], typed: dict[str, Any]) -> None:
+    """Decode the mapping ``node`` into ``out`` as go-yaml v2 ``decoder.mapping`` does: in order,
+    a merge key's mapping (or, last first, each mapping of its list) written where it stands.
+    ``typed`` remembers each JSON key's Go key: two Go keys of one JSON key (``1`` and ``"1"``)
+    reach kustomize in Go's random map order, and are refused."""
+    for key_node, value_node in node.value:
+        if is_merge_key(key_node):
+            sources = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
+            if not all(isinstance(s, yaml.MappingNode) for s in sources):
+                raise Unreadable("yaml: map merge requires map or sequence of maps as the value", *_at(value_node))
+            for source in reversed(sources) if isinstance(value_node, yaml.SequenceNode) else sources:
+                _into(source, out, typed)
+            continue
+        key = go_value(key_node)
+        if isinstance(key, (dict, list)):
+            raise Unreadable("yaml: invalid map key: a mapping or list is used as a key", *_at(key_node))
+        name = _json_key(key)
+        if name in typed and type(typed[name]) is not type(key):
+            raise Unreadable(f"two keys of one mapping are both written {name!r} in JSON (one is not a string): "
+                             "kustomize reads one of them at random", *_at(key_node))  # fmt: skip
+        typed[name] = key
+        out[name] = go_value(value_node)
+
+
+def _libyaml_error(text: str) -> yaml.MarkedYAMLError | None:
+    """The error libyaml's parser finds in the first document of ``text``, if any."""
+    loader = BoundedLoader(text)
+    try:
+        if loader.check_node():
+            loader.get_node()
+    except yaml.MarkedYAMLError as error:
+        return error
+    except yaml.YAMLError:
+        return None
+    finally:
+        loader.dispose()
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class GoDocument:
+    """The first document of a text as go-yaml v2 reads it: ``value`` (what ``YAMLToJSON`` gives),
+    ``node`` (composed by :class:`GoComposer`, for positions; None for an empty stream) and ``more``
+    (whether anything follows that document: go-yaml never reads it)."""
+
+    value: Any
+    node: yaml.Node | None
+    more: bool
+
+
+def go_first_document(text: str) -> GoDocument:
+    """The first document of ``text`` (decoded, a BOM removed) as ``sigs.k8s.io/yaml`` reads it
+    (go-yaml v2 ``Unmarshal`` into ``interface{}``, then ``YAMLToJSON``): what kustomize decodes a
+    kustomization from and Helm a ``Chart.yaml``. Raises :class:`Unreadable` where go-yaml fails
+    (its message starts ``yaml:``) or hooklint cannot be sure of the value, and
+    :class:`YamlTooComplex` for an alias bomb or nesting beyond the limits."""
+    loader = go_composer(text)(text)
+    try:
+        try:
+            node = loader.get_node() if loader.check_node() else None
+        except YamlTooComplex:
+            raise
+        except yaml.MarkedYAMLError as error:
+            error = _libyaml_error(text) or error  # go-yaml's words are libyaml's (it is a port)
+            mark = error.problem_mark or error.context_mark
+            line = mark.line + 1 if mark is not None else 1
+            raise Unreadable(f"yaml: line {line}: {error.problem or error.context}",
+                             line, mark.column + 1 if mark is not None else 1) from None  # fmt: skip
+        except yaml.YAMLError as error:
+            raise Unreadable(f"yaml: {str(error).splitlines()[0]}") from None
+        try:
+            more = loader.check_node()
+        except yaml.YAMLError:
+            more = True
+    finally:
+        loader.dispose()
+    return GoDocument(go_value(node) if node is not None else None, node, more)
+
+
+def node_strings(node: yaml.Node | None) -> list[str]:
+    """Every scalar's text in the composed ``node`` (keys, values, and the values a merge key
+    would hide), a ``!!binary`` one also decoded; each node once, however often aliases repeat
+    it. Wider than any decoder's view, so that a URL is found however a reader resolves the YAML."""
+    found: list[str] = []
+    stack, seen = [node] if node is not None else [], set()
+    while stack:
+        item = stack.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, yaml.ScalarNode):
+            found.append(item.value)
+            if item.tag == BINARY:
+                try:
+                    found.append(base64.b64decode(item.value.replace("\n", "").replace("\r", "")).decode("utf-8", "replace"))
+                except (binascii.Error, ValueError):
+                    pass
+        elif isinstance(item, yaml.MappingNode):
+            stack.extend(part for pair in item.value for part in pair)
+        elif isinstance(item, yaml.SequenceNode):
+            stack.extend(item.value)
+    return found

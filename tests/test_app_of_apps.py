@@ -672,6 +672,29 @@ def test_a_git_files_generator_never_reads_through_a_link_out_of_the_repository(
     assert "secret-host" not in result.output
 
 
+def test_an_alias_bomb_in_a_git_files_generator_file_is_refused_fast(envs):
+    """The git files generator read its files with plain ``yaml.safe_load``: an alias bomb of a few
+    hundred bytes was expanded while its parameters were flattened (383 bytes: 81 s, 350 MB). The
+    bounded loader refuses it, as go-yaml refuses "excessive aliasing"."""
+    import time
+
+    levels = ["a: &a [x, x, x, x, x, x, x, x, x]"] + [
+        f"{n}: &{n} [{', '.join([f'*{p}'] * 9)}]" for p, n in zip("abcde", "bcdef")]  # 9^6 nodes
+    (envs / "cluster-config" / "eu").mkdir(parents=True)
+    (envs / "cluster-config" / "eu" / "config.yaml").write_text("cluster: {name: eu}\n" + "\n".join(levels) + "\n")
+    write(envs, {"argocd/appset.yaml": appset("files", (
+        f"  - git:\n      repoURL: {URL}\n      revision: HEAD\n      files:\n      - path: cluster-config/**/config.yaml\n"),
+        fast_template("{{cluster.name}}", "envs/eu", "x"))})  # fmt: skip
+    started = time.process_time()
+    result = runner.invoke(app, ["lint", "argocd"])
+    assert time.process_time() - started < 5
+    assert result.output.splitlines()[0] == (
+        "argocd/appset.yaml:7:5: error HL007 render-failed: Rendering failed: ApplicationSet files (argocd/appset.yaml:1): "
+        "unable to process file 'cluster-config/eu/config.yaml': unable to parse file: document contains excessive "
+        "aliasing (more than 200,000 nodes reached through aliases). Argo CD's repo server "
+        "fails the same way, so the application cannot sync; nothing of it is checked until it renders.")
+
+
 @needs_helm
 def test_lint_markdown_names_the_application_and_what_made_it(repo):
     result = runner.invoke(app, ["lint", "-f", "markdown", "charts", "apps", "loose"])
@@ -681,6 +704,9 @@ def test_lint_markdown_names_the_application_and_what_made_it(repo):
         "<details><summary>Sync steps of <code>charts/web</code> (Application helm-web "
         "(apps/templates/applications.yaml:12), made by the Helm chart apps/Chart.yaml)</summary>",
         "<details><summary>Sync steps of <code>loose</code> (no Application of this repository deploys it)</summary>",
+        # issue 33: a plugin source is named even when the run holds none of its folder
+        "<details><summary>Sync steps of <code>plugins/thing</code> (Application plugin-thing "
+        "(apps/templates/applications.yaml:12), made by the Helm chart apps/Chart.yaml)</summary>",
     ]
 
 

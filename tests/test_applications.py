@@ -195,11 +195,13 @@ def test_an_applications_directory_options_and_namespace_apply_to_its_path(repo)
     assert plans["other"]["source"]["application"] is None  # another repository's Application: a plain folder
     result = runner.invoke(app, ["lint", "--format", "json", "raw", "other", "apps"])
     findings = json.loads(result.output)["findings"]
-    assert [(f["path"], f["rule_id"]) for f in findings] == [("other/c.yaml", "HL004")]
+    # issue 33: the Application of another repository is named (HL009 at its repoURL), never a silent pass
+    assert [(f["path"], f["line"], f["column"], f["rule_id"]) for f in findings] == [
+        ("apps/shop.yaml", 41, 5, "HL009"), ("other/c.yaml", 6, 8, "HL004")]
 
 
 def test_files_an_application_leaves_out_are_said_not_linted(repo):
-    result = runner.invoke(app, ["lint", "raw", "apps"])
+    result = runner.invoke(app, ["lint", "--ignore", "HL009", "raw", "apps"])  # HL009: the vendor Application
     assert result.exit_code == 0
     assert result.output.splitlines()[:2] == [
         "0 errors, 0 warnings, 0 notes in 3 files",
@@ -236,7 +238,7 @@ def test_repo_urls_from_the_configuration_count_as_this_repository(repo):
 def test_a_wrong_option_is_a_render_error_naming_the_application(repo):
     (repo / "apps" / "shop.yaml").write_text(APPS.replace("      images:\n        - ghcr.io/acme/migrate:latest\n",
                                                           "      images: ghcr.io/acme/migrate:latest\n"))  # fmt: skip
-    result = runner.invoke(app, ["lint", "deploy/prod", "apps"])
+    result = runner.invoke(app, ["lint", "--ignore", "HL009", "deploy/prod", "apps"])  # HL009: the vendor Application
     assert result.exit_code == 1
     assert result.output.splitlines()[0] == (
         "deploy/prod/kustomization.yaml:1:1: error HL007 render-failed: Rendering failed: Application shop-prod "
@@ -302,7 +304,7 @@ def test_a_kustomize_application_covers_only_what_its_build_reads(repo):
     (repo / "deploy/prod/extra/cm.yaml").write_text(BAD_ANNOTATION.format(name="extra"))
     (repo / "deploy/prod/stray.yaml").write_text(BAD_ANNOTATION.format(name="stray"))
     # deploy/base is a base (deploy/prod builds on it and no Application points at it): no plan of its own
-    assert set(plan_of("deploy", "apps")) == {"apps", "deploy/prod", "deploy/prod/extra"}
+    assert set(plan_of("deploy", "apps")) == {"apps", "deploy/prod", "deploy/prod/extra", "apps/shop.yaml (vendor)"}
     doc = json.loads(runner.invoke(app, ["lint", "-f", "json", "deploy", "apps"]).stdout)
     assert [(f["rule_id"], f["path"], f["line"]) for f in doc["findings"] if f["rule_id"] == "HL004"] == [
         ("HL004", "deploy/prod/extra/cm.yaml", 6)]

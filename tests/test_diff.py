@@ -376,7 +376,13 @@ def test_an_application_that_stops_rendering_is_not_compared(repo):
     assert [f["rule_id"] for f in doc["new"]] == ["HL007"]
     assert (doc["fixed"], doc["plan_changes"], doc["not_compared"]) == ([], [], ["deploy/app"])
     text = runner.invoke(app, ["diff", "HEAD"]).stdout
-    assert text.endswith("\n\nNot compared (rendered on one side only; lint each side to see why):\n  deploy/app\n")
+    assert text.endswith("\n\nNot compared (rendered on one side only; lint each side to see why):\n  deploy/app\n\n"
+                         "Not fully rendered after the change (what they add was not checked):\n  deploy/app: rendered "
+                         "none: deploy/app/kustomization.yaml:4:3: resources entry 'missing.yaml' names nothing: "
+                         "deploy/app/missing.yaml does not exist\n")
+    assert doc["not_fully_rendered"] == [{"application": "deploy/app", "rendered": "none", "reasons": [
+        "deploy/app/kustomization.yaml:4:3: resources entry 'missing.yaml' names nothing: deploy/app/missing.yaml does "
+        "not exist"]}]
 
 
 def test_a_new_api_version_of_the_same_object_is_no_plan_change(repo):

@@ -220,3 +220,65 @@ def test_an_archive_too_large_to_look_through_leaves_the_chart_unrendered(repo, 
     assert result.output.splitlines()[0].startswith(
         "c/Chart.yaml:1:1: warning HL009 source-not-rendered: c/charts/sub-1.0.0.tgz holds a values.schema.json that "
         "may refer to a URL or file hooklint cannot see (an archive too large to look through)")
+
+
+# --- issue 32: what Helm reads of a schema that Python's JSON reader does not ------------------------
+
+
+BOM = "\ufeff"
+
+
+@needs_helm
+@pytest.mark.parametrize("where", ["url", "file outside"])
+def test_a_schema_opening_with_a_bom_is_scanned_as_helm_reads_it(repo, server, monkeypatch, where):
+    """Before: Python's JSON reader refused the UTF-8 BOM, the scan found no reference, and Helm
+    (whose chart loader strips the BOM) loaded the ``$ref``: fetched the loopback URL without a
+    network namespace, or read the file outside the repository."""
+    url, hits = server
+    monkeypatch.setenv("HOOKLINT_NO_NETNS", "1")
+    outside = repo.parent / "outside.json"
+    outside.write_text(json.dumps({"enum": ["READ-FROM-OUTSIDE"]}))
+    ref = {"url": f"{url}/s.json", "file outside": outside.as_uri()}[where]
+    (repo / "c/values.schema.json").write_text(BOM + _schema("$ref", ref), encoding="utf-8")
+    result = runner.invoke(app, ["lint", "c"])
+    assert hits == []
+    assert "FROM-THE-NETWORK" not in result.output and "READ-FROM-OUTSIDE" not in result.output
+    assert result.output.splitlines()[0] == SKIPPED.format(ref=ref)
+
+
+@needs_helm
+def test_a_packaged_subcharts_schema_opening_with_a_bom_leaves_the_chart_unrendered(repo, server, monkeypatch):
+    url, hits = server
+    monkeypatch.setenv("HOOKLINT_NO_NETNS", "1")
+    _packaged_subchart(repo, {"sub/values.schema.json": BOM + _schema("$ref", f"{url}/s.json")})
+    result = runner.invoke(app, ["lint", "c"])
+    assert hits == []
+    assert result.output.splitlines()[0].startswith(
+        f"c/Chart.yaml:1:1: warning HL009 source-not-rendered: c/charts/sub-1.0.0.tgz holds a "
+        f"sub/values.schema.json that refers to '{url}/s.json', which Helm loads")
+
+
+@needs_helm
+@pytest.mark.parametrize("text, why", [
+    (BOM + BOM + '{"$ref": "URL"}', "JSON Python's reader refuses: Unexpected UTF-8 BOM (decode using utf-8-sig): "
+     "line 1 column 1 (char 0)"),
+    ('{"properties": {"x": {"\\u0024ref": "file:///srv/s.json"}}} trailing', "JSON Python's reader refuses: Extra "
+     "data: line 1 column 60 (char 59)"),
+    ('{"a": 1,, "$ref": "URL"}', "JSON Python's reader refuses: Expecting property name enclosed in double quotes: "
+     "line 1 column 9 (char 8)"),
+])  # fmt: skip
+def test_a_schema_pythons_reader_refuses_is_not_loaded_when_it_may_name_a_reference(repo, server, monkeypatch,
+                                                                                     text, why):  # fmt: skip
+    """The class: any schema text Python's ``json`` refuses while it may spell ``$ref`` counts as a
+    reference hooklint cannot see (Go's reader differs from Python's; hooklint does not bet on
+    which refuses what)."""
+    url, hits = server
+    monkeypatch.setenv("HOOKLINT_NO_NETNS", "1")
+    (repo / "c/values.schema.json").write_text(text.replace("URL", f"{url}/s.json"), encoding="utf-8")
+    result = runner.invoke(app, ["lint", "c"])
+    assert hits == []
+    assert result.output.splitlines()[0] == UNSEEN.format(why=why)
+
+
+def test_invalid_json_that_cannot_name_a_reference_is_helms_to_refuse():
+    assert helm._loads_in('{"properties": {"x": {"type": "string"},}}', "values.schema.json") == []

@@ -5,7 +5,7 @@
     -> review (runs the pipeline on two revisions) -> cli
 
 The foundations (positions and findings, reading files, the YAML reader, Argo CD's rules, image
-references, the configuration, the rule catalog, signal handling) are shared by every stage and
+references, the configuration, the rule catalog, signal handling, the run's deadline) are shared by every stage and
 import no stage.
 """
 
@@ -18,7 +18,8 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "hooklint"
 STAGES: list[tuple[str, ...]] = [
-    ("findings", "text", "files", "yamlio", "argocd", "images", "config", "catalog", "rules", "interrupt", "reasons"),
+    ("findings", "text", "files", "yamlio", "argocd", "images", "config", "catalog", "rules", "interrupt", "reasons",
+     "deadline"),
     ("loader",),
     ("sources",),
     ("model",),

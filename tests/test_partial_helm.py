@@ -308,18 +308,14 @@ sops:
 @pytest.mark.parametrize(
     "value_file, message, renders",
     [
-        ("secrets://secrets.yaml", "value file secrets://secrets.yaml is encrypted (helm-secrets): hooklint never "
-         "decrypts", "Argo CD's repo server decrypts it with the helm-secrets plugin when it renders the chart"),
-        ("secrets+age-import:///keys/age.txt?secrets.yaml", "value file secrets+age-import:///keys/age.txt?"
-         "secrets.yaml is encrypted (helm-secrets): hooklint never decrypts",
-         "Argo CD's repo server decrypts it with the helm-secrets plugin when it renders the chart"),
-        ("secrets.yaml", "value file deploy/shop/secrets.yaml is SOPS-encrypted: hooklint never decrypts",
-         "Argo CD's repo server decrypts it when helm-secrets wraps its helm"),
         ("https://config.example.invalid/shop/values.yaml", "value file https://config.example.invalid/shop/"
          "values.yaml is a URL: hooklint never fetches charts or values",
          "Argo CD fetches it when it renders the chart"),
+        ("secrets+literal://ENC[AES256_GCM,data:Zm9v]", "value file secrets+literal://ENC[AES256_GCM,data:Zm9v] is "
+         "encrypted (helm-secrets): hooklint never decrypts",
+         "Argo CD's repo server decrypts it with the helm-secrets plugin when it renders the chart"),
     ],
-    ids=["secrets", "secrets-age-import", "sops", "url"],
+    ids=["url", "secrets-literal"],
 )  # fmt: skip
 def test_a_value_file_hooklint_cannot_read_is_left_out_at_its_valuefiles_entry(repo, value_file, message, renders):
     """A PostSync hook bound to cluster-admin was hidden behind an encrypted values file (issue
@@ -345,6 +341,39 @@ def test_a_value_file_hooklint_cannot_read_is_left_out_at_its_valuefiles_entry(r
         "objects and hooks that this file's values would add or change were not checked.")
     [hl102] = [f for f in findings if f["rule_id"] == "HL102"]
     assert "'docker.io/library/busybox:latest'" in hl102["message"]
+
+
+@pytest.mark.parametrize("value_file", ["secrets://secrets.yaml", "secrets+age-import:///keys/age.txt?secrets.yaml",
+                                        "secrets.yaml"])  # fmt: skip
+def test_a_sops_value_file_is_read_with_placeholders_for_its_encrypted_values(repo, value_file):
+    """Issue 33 item 3 (issue 22 left the file out): the SOPS file's keys are read, without its
+    sops block, each ENC[...] value the fixed placeholder; the chart renders with it (its image
+    here), the plan is partial, and the ciphertext is never printed."""
+    write(repo, {
+        "deploy/shop/Chart.yaml": PARENT_CHART,
+        "deploy/shop/values.yaml": "image: docker.io/library/busybox:latest\n",
+        "deploy/shop/prod.yaml": "replicas: 2\n",
+        "deploy/shop/secrets.yaml": SOPS_VALUES,
+        "deploy/shop/templates/migrate.yaml": MIGRATE_HOOK,
+        "apps/shop.yaml": APPLICATION.format(helm=f"      valueFiles:\n        - prod.yaml\n        - {value_file}"),
+    })  # fmt: skip
+    code, found, findings = lint(".")
+    assert code == 1
+    assert picked(found, "HL102", "HL205", "HL007", "HL009") == sorted(
+        [("HL009", "apps/shop.yaml", 15, 11)] + witness("deploy/shop/templates/migrate.yaml"),
+        key=lambda f: (f[1], f[2], f[3], f[0]))  # fmt: skip
+    [hl009] = [f for f in findings if f["rule_id"] == "HL009"]
+    assert hl009["message"] == (
+        "value file deploy/shop/secrets.yaml is SOPS-encrypted: hooklint read its keys without its sops block, each "
+        "encrypted value replaced by 'hooklint-sops-encrypted-value' (it never decrypts). Argo CD's repo server "
+        "decrypts it when helm-secrets wraps its helm. hooklint rendered the chart with those placeholders, so what "
+        "the real values change (names, images, conditions) was not checked; the rest of the chart was.")
+    [hl102] = [f for f in findings if f["rule_id"] == "HL102"]
+    assert hl102["message"].startswith("Image 'hooklint-sops-encrypted-value' of container 'migrate' of Job/shop-migrate has no tag")
+    plan = runner.invoke(app, ["plan", "--format", "json", "deploy/shop", "apps"])
+    shop = next(a for a in json.loads(plan.output)["applications"] if a["application"] == "deploy/shop")
+    assert shop["rendered"] == "partial"
+    assert "Zm9v" not in plan.output + json.dumps(findings)
 
 
 def test_a_value_file_with_a_sops_key_that_is_not_sops_metadata_is_read(repo):

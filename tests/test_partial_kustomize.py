@@ -183,8 +183,8 @@ def test_a_patch_of_the_remote_bases_objects_is_dropped_with_it(repo, patch):
 
 @needs_kustomize
 @pytest.mark.parametrize(
-    "field, needs",  # a secretGenerator's values are redacted, its name among them
-    [("configMapGenerator", "ConfigMap settings"), ("secretGenerator", "Secret [redacted]")],
+    "field, needs",  # a secretGenerator's values are redacted, never its name (issue 34: it was [redacted])
+    [("configMapGenerator", "ConfigMap settings"), ("secretGenerator", "Secret settings")],
 )
 @pytest.mark.parametrize("behavior", ["merge", "replace"])
 def test_a_generator_that_merges_into_the_remote_bases_object_is_dropped_with_it(repo, field, needs, behavior):

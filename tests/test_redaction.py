@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -23,6 +24,9 @@ from hooklint.sources import redact
 from hooklint.sources.helm import find_helm
 from hooklint.sources.kustomize import find_kustomize
 from hooklint.sources.redact import SecretValues, redact_message, secret_values
+
+#: What a report says instead of a secret value.
+REPLACED = re.compile(r"\[redacted\]|\[the value of `[^`]+`\]")
 
 needs_kustomize = pytest.mark.skipif(find_kustomize() is None, reason="neither kustomize nor kubectl is installed")
 needs_helm = pytest.mark.skipif(find_helm() is None, reason="no Helm: neither a helm binary nor helm-python-sdk")
@@ -94,14 +98,14 @@ SCHEMA_CHART = {
 
 FAIL_CHART = {
     "chart/Chart.yaml": CHART_YAML,
-    # a values scalar under no secret-looking key: a fail message can quote any value
-    "chart/values.yaml": "upstream: fail-msg-secret\n",
-    "chart/templates/check.yaml": '{{ fail (printf "cannot reach %s" .Values.upstream) }}\n',
+    # a values scalar under a secret-looking key: a fail message can quote any value
+    "chart/values.yaml": "upstreamToken: fail-msg-secret\nupstream: db.example.internal\n",
+    "chart/templates/check.yaml": '{{ fail (printf "cannot reach %s with %s" .Values.upstream .Values.upstreamToken) }}\n',
 }
 
 REQUIRED_CHART = {
     "chart/Chart.yaml": CHART_YAML,
-    "chart/values.yaml": "apiToken: tok\n",  # short, but under a secret key
+    "chart/values.yaml": "apiToken: tok-12345678\n",  # under a secret key
     "chart/templates/check.yaml": '{{ required (printf "token %s needs a user" .Values.apiToken) .Values.user }}\n',
 }
 
@@ -141,7 +145,7 @@ def test_helm_fail_message_built_from_values(repo):
     write(repo, FAIL_CHART)
     assert hl007("chart") == [
         "chart/templates/check.yaml:1:3: error HL007 render-failed: Rendering failed: execution error at "
-        "(shop/templates/check.yaml:1:3): cannot reach [redacted]" + TAIL
+        "(shop/templates/check.yaml:1:3): cannot reach db.example.internal with [the value of `upstreamToken`]" + TAIL
     ]  # fmt: skip
 
 
@@ -150,7 +154,7 @@ def test_helm_required_message_built_from_a_secret_value(repo):
     write(repo, REQUIRED_CHART)
     assert hl007("chart") == [
         "chart/templates/check.yaml:1:3: error HL007 render-failed: Rendering failed: execution error at "
-        "(shop/templates/check.yaml:1:3): token [redacted] needs a user" + TAIL
+        "(shop/templates/check.yaml:1:3): token [the value of `apiToken`] needs a user" + TAIL
     ]  # fmt: skip
 
 
@@ -177,7 +181,7 @@ def test_inline_values_of_the_application_are_redacted(repo):
     lines = hl007("chart")
     assert lines == [
         "chart/templates/check.yaml:1:3: error HL007 render-failed: Rendering failed: execution error at "
-        "(shop/templates/check.yaml:1:3): bad upstream [redacted]" + TAIL
+        "(shop/templates/check.yaml:1:3): bad upstream postgres://u:[redacted]@db" + TAIL
     ], lines
 
 
@@ -196,7 +200,7 @@ def test_parameters_of_the_application_are_redacted(repo):
                 path: chart
                 helm:
                   parameters:
-                  - {name: db.password, value: pw9}
+                  - {name: db.password, value: pw9-secret-param}
                   - {name: db.host, value: param-host-name}
               destination: {namespace: shop, server: https://kubernetes.default.svc}
             """,
@@ -204,7 +208,7 @@ def test_parameters_of_the_application_are_redacted(repo):
     })  # fmt: skip
     assert hl007("chart") == [
         "chart/templates/check.yaml:1:3: error HL007 render-failed: Rendering failed: execution error at "
-        "(shop/templates/check.yaml:1:3): pw [redacted], host [redacted]" + TAIL
+        "(shop/templates/check.yaml:1:3): pw [the value of `db.password`], host param-host-name" + TAIL
     ]
 
 
@@ -216,7 +220,7 @@ def test_an_error_raised_before_the_inputs_are_known_is_redacted_with_the_folder
     (tmp_path / "outside.yaml").write_text("kind: Secret\nstringData: {pw: outside-value}\n")
     error = RenderError("cannot use folder-secret or outside-value", str(tmp_path / "app/kustomization.yaml"))
     assert redact.redact_render_error(error.message, error, str(tmp_path / "app"), str(tmp_path / "app")) == (
-        "cannot use [redacted] or outside-value"
+        "cannot use [the value of `pw`] or outside-value"
     )
 
 
@@ -228,14 +232,14 @@ def test_values_are_removed_by_what_the_inputs_hold_not_only_by_the_prefix_scrub
     write(repo, LITERAL_APP)
     assert hl007("app") == [
         "app/kustomization.yaml:1:1: error HL007 render-failed: Rendering failed: app/kustomization.yaml: loading "
-        "KV pairs: literal sources [[redacted] [redacted]]: invalid literal source [redacted], expected "
-        "key=value" + TAIL
+        "KV pairs: literal sources [[the value of `user`] [the value of `password`]]: invalid literal source "
+        "[the value of `password`], expected key=value" + TAIL
     ]  # fmt: skip
     write(repo, ENV_BOM_APP)
     (repo / "app/kustomization.yaml").write_text(ENV_BOM_APP["app/kustomization.yaml"])
     [line] = hl007("app")
     assert "bom-env-secret" not in line and "98 111 109 45" not in line  # the text and kustomize's byte list
-    assert "line [[redacted]] has invalid utf8 bytes : \\ufeff[redacted]\\xff" in line
+    assert "line [[the value of `PASSWORD`]] has invalid utf8 bytes : \\ufeff[the value of `PASSWORD`]\\xff" in line
 
 
 @needs_kustomize
@@ -286,7 +290,8 @@ def test_secret_data_string_data_and_base64_decoded_data(tmp_path):
             pass=block-secret
         """})  # fmt: skip
     message = f"x {encoded} decoded-secret pass=block-secret shop-frontend s.yaml"
-    assert redact.redact(message, found) == "x [redacted] [redacted] [redacted] shop-frontend s.yaml"
+    assert redact.redact(message, found) == (
+        "x [the value of `tls.key`] [the value of `tls.key`] [the value of `config`] shop-frontend s.yaml")
 
 
 def test_values_under_secret_keys_in_any_object_but_not_references(tmp_path):
@@ -299,16 +304,53 @@ def test_values_under_secret_keys_in_any_object_but_not_references(tmp_path):
           secretKeyRef: {name: db-creds, key: password}
         """})  # fmt: skip
     # a name that refers to a secret is not one; the value under dbPassword is
-    assert redact.redact("dbpw-123 db-creds password", found) == "[redacted] db-creds password"
+    assert redact.redact("dbpw-123 db-creds password", found) == "[the value of `dbPassword`] db-creds password"
 
 
-def test_short_values_only_as_whole_words_and_keys_and_paths_kept(tmp_path):
-    found = values_of(tmp_path, {"chart/values.yaml": "token: abc\nrepository: shop-api\nname: chart\n"}, helm=True)
-    # 'abc' under a secret key: a whole word only; 'shop-api' (a values scalar): a whole word;
-    # 'chart' is a folder of the inputs: what the message names is kept
-    assert redact.redact("abc abcdef shop-api shop-apis chart/values.yaml", found) == (
-        "[redacted] abcdef [redacted] shop-apis chart/values.yaml"
-    )
+def test_short_values_placeholders_and_references_are_never_secrets(tmp_path):
+    """Issue 34: a value shorter than 8 characters, a placeholder and a Secret's name under a key
+    that names a secret (Bitnami's ``auth.existingSecret``) are no secrets; nor are values under keys
+    that name none (before, every scalar of a chart's values files was searched for as a word)."""
+    found = values_of(tmp_path, {"chart/values.yaml": """\
+        token: abc1234
+        repository: shop-api-server
+        auth:
+          existingSecret: keycloak-db
+          password: changeme
+          adminPassword: xxxxxxxxxx
+          apiKey: "{{ .Values.global.key }}"
+          clientSecret: <your-client-secret>
+          vaultToken: <path:secret/data/shop#token>
+          secretKey: real-secret-key-1
+          secretKeys: {adminPasswordKey: postgres-password, userPasswordKey: user-password}
+          username: bn_keycloak
+          database: bitnami_keycloak
+        passwordSecretName: shop-db-secret
+        db:
+          passwordRef: {name: shop-db-ref-secret, key: pw}
+        """}, helm=True)  # fmt: skip
+    assert found.kept() == {"real-secret-key-1": "secretKey"}
+    assert redact.redact("keycloak-db shop-api-server abc1234 real-secret-key-1 chart/values.yaml", found) == (
+        "keycloak-db shop-api-server abc1234 [the value of `secretKey`] chart/values.yaml")
+
+
+def test_a_value_the_application_writes_where_nothing_is_secret_is_none(tmp_path):
+    """A Secret's ``DB_USER`` is its namespace's name: the namespace, and every name holding it,
+    stay readable; the password is still a secret."""
+    found = values_of(tmp_path, {"shop-payments/secret.yaml": """\
+        apiVersion: v1
+        kind: Secret
+        metadata: {name: db, namespace: shop-payments}
+        stringData: {DB_USER: shop-payments, DB_PASSWORD: s3cret-Passw0rd-long}
+        ---
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: settings, namespace: shop-payments}
+        data: {password_file: /etc/db/password-file}
+        """})  # fmt: skip
+    assert found.kept() == {"s3cret-Passw0rd-long": "DB_PASSWORD"}
+    assert redact.redact("Job/shop-payments-migrate in shop-payments/secret.yaml: s3cret-Passw0rd-long", found) == (
+        "Job/shop-payments-migrate in shop-payments/secret.yaml: [the value of `DB_PASSWORD`]")
 
 
 def test_generator_files_and_envs_are_read_inside_the_repository_only(tmp_path):
@@ -321,13 +363,27 @@ def test_generator_files_and_envs_are_read_inside_the_repository_only(tmp_path):
         "a.env": "# comment\nA=env-secret\n",
     })  # fmt: skip
     assert redact.redact("file-secret env-secret A=env-secret outside-secret", found) == (
-        "[redacted] [redacted] [redacted] outside-secret"
+        "[the value of `key`] [the value of `A`] [the value of `A`] outside-secret"
     )
+
+
+def test_a_secret_generators_file_names_are_no_secrets(tmp_path):
+    found = values_of(tmp_path, {
+        "kustomization.yaml": "secretGenerator:\n- name: tls-bundle\n  files: [tls.crt=certs/server.crt]\n"
+                              "  envs: [settings/db.env]\n  options: {labels: {app.kubernetes.io/name: shop}}\n",
+        "certs/server.crt": "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUexample\n-----END CERTIFICATE-----\n",
+        "settings/db.env": "DB_PASSWORD=env-file-secret\n",
+    })  # fmt: skip
+    kept = found.kept()
+    assert sorted(kept.values()) == ["DB_PASSWORD"] * 3 + ["tls.crt"]  # the env line, its value, its bytes; the file
+    assert not [value for value in kept if "server.crt" in value or "db.env" in value or "tls-bundle" in value]
+    assert redact.redact("evalsymlink failure on 'certs/server.crt' -----BEGIN CERTIFICATE----- MIIBszCCAVmgAwIBAgIUexample",
+                         found) == "evalsymlink failure on 'certs/server.crt' -----BEGIN CERTIFICATE----- [the value of `tls.crt`]"
 
 
 def test_a_fifo_among_the_inputs_is_not_opened(tmp_path):
     os.mkfifo(tmp_path / "pipe.yaml")
-    assert secret_values([str(tmp_path / "pipe.yaml")], str(tmp_path)).anywhere == set()
+    assert secret_values([str(tmp_path / "pipe.yaml")], str(tmp_path)).secrets == {}
 
 
 @pytest.mark.parametrize(("message", "expected"), [
@@ -372,7 +428,7 @@ def test_no_format_prints_a_secret(repo, command, fmt, to_file):
         assert secret not in everything, (secret, everything)
     if command == "lint":
         # the findings are there, their values replaced (a Markdown cell escapes the brackets)
-        assert everything.replace("\\[redacted\\]", "[redacted]").count("[redacted]") >= 4 and "HL007" in everything
+        assert len(REPLACED.findall(everything.replace("\\[", "[").replace("\\]", "]"))) >= 4 and "HL007" in everything
 
 
 @needs_kustomize
@@ -552,7 +608,7 @@ def test_a_secret_value_copied_into_a_name_or_annotation_is_never_quoted(repo, a
     result = runner.invoke(app, [*args, "app"])
     assert "Routed-Secret-42" not in result.output
     assert "routed-secret-42" not in result.output.lower()
-    assert "[redacted]" in result.output
+    assert "[the value of `password`]" in result.output.replace("\\[", "[").replace("\\]", "]").replace("\\`", "`")
 
 
 @needs_kustomize
@@ -566,7 +622,7 @@ def test_a_secret_value_holding_a_control_character_is_redacted_as_messages_esca
         "{password: Routed-Secret-42}", f'{{password: "Routed{control}Secret-42"}}')})
     result = runner.invoke(app, [*args, "app"])
     assert "Secret-42" not in result.output
-    assert "[redacted]" in result.output
+    assert "[the value of `password`]" in result.output.replace("\\[", "[").replace("\\]", "]").replace("\\`", "`")
 
 
 @pytest.mark.parametrize("entry, shown", [
@@ -591,44 +647,52 @@ def test_the_redacted_finding_says_what_is_wrong(repo):
     write(repo, ROUTED)
     result = runner.invoke(app, ["lint", "--select", "HL012", "app"])
     assert result.output.splitlines()[0] == (
-        "app/kustomization.yaml:2:1: error HL012 invalid-sync-wave: argocd.argoproj.io/sync-wave '[redacted]' on "
-        "Job/[redacted] is not an integer Argo CD can read (Go strconv.Atoi: optional sign and digits, no spaces): "
+        "app/kustomization.yaml:2:1: error HL012 invalid-sync-wave: argocd.argoproj.io/sync-wave '[the value of "
+        "`password`]' on Job/[the value of `password`] is not an integer Argo CD can read (Go strconv.Atoi: optional sign and digits, no spaces): "
         "Argo CD silently uses wave 0. Use a whole number such as \"1\" or \"-2\".")
 
 
 def test_a_secret_value_is_found_in_any_case_and_with_its_separators_changed():
     """A chart's ``fail`` message may print ``upper``, ``lower`` or ``join`` of a value."""
     values = redact.SecretValues()
-    values.add("hunter2-Secret-value", loose=True)
-    values.add("{{ .Values.missing.deep }}")  # a template line's value: only as written
+    values.add("hunter2-Secret-value", "db.password")
+    values.add("{{ .Values.missing.deep }}", "password")  # a template: a placeholder, no secret
     hide = redact.redactor(values)
     assert [hide(m) for m in ("x HUNTER2-SECRET-VALUE y", "hunter2,secret,value", "hunter2Secretvalue!",
                               "a hunter2 secret  value", "at <.Values.missing.deep>")] == [
-        "x [redacted] y", "[redacted]", "[redacted]!", "a [redacted]", "at <.Values.missing.deep>"]  # fmt: skip
+        "x [the value of `db.password`] y", "[the value of `db.password`]", "[the value of `db.password`]!",
+        "a [the value of `db.password`]", "at <.Values.missing.deep>"]  # fmt: skip
 
 
-def test_a_long_secret_is_compiled_only_for_a_text_that_can_hold_it():
-    """A Secret's certificate made an expression of about 800 kB, compiled for every application
-    that has it (half of a corpus run): the redactor leaves out of the expression it applies each
-    value a text is too short to hold, and compiles each expression once, when first needed."""
+def test_one_matcher_built_once_for_a_set_of_values():
+    """Building a regular expression of every secret value was about 60 % of a warm run (a Secret's
+    certificate made an expression of about 800 kB). The values are now two Aho-Corasick automata,
+    built once for a set of values when a text first needs them, and left behind when a worker
+    sends the redactor back with the plan it guards."""
     import pickle
+    import time
 
     certificate = base64.b64encode(bytes(range(256)) * 12).decode()  # 4096 characters
     values = redact.SecretValues()
-    values.add(certificate, loose=True)
-    values.add("hunter2-Secret-value", loose=True)
+    values.add(certificate, "tls.crt")
+    values.add("hunter2-Secret-value", "password")
     hide = redact.redactor(values)
-    # each value's forms (base64 of it, its bytes as numbers...) as substrings, then the loose ones
-    assert hide.cutoffs == (18, 20, 28, 73, 3968, 4096, 5464, 13759)
-    assert hide("x HUNTER2-SECRET-VALUE y") == "x [redacted] y"
-    assert list(hide.compiled) == [2] and len(hide.compiled[2].pattern) < 200
-    assert hide("hunter2-Secret-value") == "[redacted]"  # a text exactly as long as a value holds it
-    assert hide(f"ca {certificate.lower()} and {certificate}!") == "ca [redacted]/ and [redacted]!"  # it ends in "/"
+    assert redact.redactor(values) is hide and hide.built == []  # one per set of values, built when needed
+    assert hide("x HUNTER2-SECRET-VALUE y") == "x [the value of `password`] y"
+    assert len(hide.built) == 2
+    assert hide(f"ca {certificate.lower()} and {certificate}!") == (
+        "ca [the value of `tls.crt`]/ and [the value of `tls.crt`]!")  # it ends in "/": no letter
     assert hide(f"ca {certificate[:-2]}") == f"ca {certificate[:-2]}"  # its last letter short: no value of it
-    assert sorted(hide.compiled) == [2, 6, 7]  # texts of 24, 4097 and 8201 characters
-    back = pickle.loads(pickle.dumps(hide))  # sent from a worker without what it compiled
-    assert back.compiled == {}
-    assert back("x hunter2 secret value") == "x [redacted]"
+    back = pickle.loads(pickle.dumps(hide))  # sent from a worker without what it built
+    assert back.built == [] and back("x hunter2 secret value") == "x [the value of `password`]"
+    many = redact.SecretValues()
+    for n in range(5000):
+        many.add(f"secret-{n:05d}-" + "k" * 40, f"KEY_{n}")
+    started = time.process_time()
+    hide = redact.redactor(many)
+    texts = [hide(f"finding {n}: Job/migrate-{n} has secret-{n:05d}-{'k' * 40}") for n in range(2000)]
+    assert time.process_time() - started < 2
+    assert texts[7] == "finding 7: Job/migrate-7 has [the value of `KEY_7`]"
 
 
 @needs_helm
@@ -640,7 +704,7 @@ def test_a_fail_message_of_a_transformed_secret_is_redacted(repo, expression):
                  "chart/templates/check.yaml": f'{{{{ fail (printf "pw %s!" ({expression})) }}}}\n'})  # fmt: skip
     assert hl007("chart") == [
         "chart/templates/check.yaml:1:3: error HL007 render-failed: Rendering failed: execution error at "
-        "(shop/templates/check.yaml:1:3): pw [redacted]!" + TAIL
+        "(shop/templates/check.yaml:1:3): pw [the value of `password`]!" + TAIL
     ]  # fmt: skip
 
 
@@ -666,4 +730,195 @@ def test_a_chart_value_under_a_secret_key_is_never_quoted_by_a_finding(tmp_path,
     monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
     result = CliRunner().invoke(app, ["lint", "-f", fmt, "c"])
     assert result.exit_code == 1
-    assert "Hunter2SecretValue" not in result.output and "redacted" in result.output
+    assert "Hunter2SecretValue" not in result.output and "the value of" in result.output
+
+
+# --- precise redaction (issue 34): names and paths stay readable, secrets name their key -------
+
+JOB = ("apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: {name}\n  namespace: shop-payments\n"
+       "  annotations: {{argocd.argoproj.io/hook: PreSync, argocd.argoproj.io/sync-wave: \"x1\"}}\n"
+       "spec: {{backoffLimit: 1, activeDeadlineSeconds: 60, template: {{spec: {{restartPolicy: Never, "
+       "containers: [{{name: x, image: \"ghcr.io/acme/x:1.25\"}}]}}}}}}\n")  # fmt: skip
+
+
+def test_a_secret_whose_user_is_its_namespace_hides_no_name_or_path(repo):
+    """A Secret's ``DB_USER`` is the name of its namespace: every name holding it was
+    ``[redacted]`` (``Job/[redacted]-migrate``, ``Application [redacted]``, the plan's namespaces),
+    while the JSON ``namespace`` field printed it. It is written where nothing is secret: no secret."""
+    write(repo, {
+        "shop-payments/secret.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: db, namespace: shop-payments}\n"
+                                     "stringData: {DB_USER: shop-payments, DB_PASSWORD: s3cret-Passw0rd-long}\n",
+        "shop-payments/job.yaml": JOB.format(name="shop-payments-migrate"),
+    })  # fmt: skip
+    lint = runner.invoke(app, ["lint", "--select", "HL012", "shop-payments"])
+    assert lint.output.splitlines()[0] == (
+        "shop-payments/job.yaml:6:81: error HL012 invalid-sync-wave: argocd.argoproj.io/sync-wave 'x1' on "
+        "Job/shop-payments-migrate is not an integer Argo CD can read (Go strconv.Atoi: optional sign and digits, no "
+        "spaces): Argo CD silently uses wave 0. Use a whole number such as \"1\" or \"-2\".")
+    plan = runner.invoke(app, ["plan", "shop-payments"]).output.splitlines()
+    assert plan[0] == "Application shop-payments: 2 objects, 2 steps (Argo CD 3.5.1, directory source)"
+    assert [line.split()[:6] for line in plan[2:4]] == [
+        ["1", "PreSync", "0", "Job", "shop-payments/shop-payments-migrate", "PreSync"],
+        ["2", "Sync", "0", "Secret", "shop-payments/db", "-"]]  # fmt: skip
+
+
+KEYCLOAK = {
+    "keycloak/Chart.yaml": "apiVersion: v2\nname: keycloak\nversion: 0.1.0\n",
+    "keycloak/values.yaml": "auth:\n  existingSecret: keycloak-db\ndb:\n  password: xxx\n  adminPassword: changeme-please\n",
+    "keycloak/templates/job.yaml": (
+        "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: {{ .Values.auth.existingSecret }}-init\n"
+        "  annotations: {argocd.argoproj.io/hook: PreSync, argocd.argoproj.io/sync-wave: \"{{ .Values.db.adminPassword }}\"}\n"
+        "spec:\n  backoffLimit: 1\n  activeDeadlineSeconds: 60\n  template:\n    spec:\n      restartPolicy: Never\n"
+        "      serviceAccountName: init\n      automountServiceAccountToken: false\n"
+        "      containers: [{name: x, image: ghcr.io/acme/x:1.25, envFrom: [{secretRef: {name: {{ .Values.auth.existingSecret }}}}]}]\n"
+        "---\napiVersion: batch/v1\nkind: Job\nmetadata:\n  name: xxx-postdelete\n"
+        "  annotations: {argocd.argoproj.io/hook: PostDelete}\nspec:\n  backoffLimit: 1\n  activeDeadlineSeconds: 60\n"
+        "  template:\n    spec:\n      restartPolicy: Never\n      serviceAccountName: init\n"
+        "      automountServiceAccountToken: false\n      containers: [{name: x, image: \"ghcr.io/acme/x:1.25\"}]\n"),
+}  # fmt: skip
+
+
+@needs_helm
+def test_existing_secret_names_a_secret_and_placeholders_are_no_secrets(repo):
+    """Bitnami's ``auth.existingSecret: keycloak-db`` is the *name* of a Secret (``auth`` names a
+    secret, so every value under it was one): ``Job/[redacted]-init``. A placeholder password
+    ``xxx`` made ``Job/[redacted]-postdelete``, and ``changeme-please`` was hidden in HL012."""
+    write(repo, KEYCLOAK)
+    lint = runner.invoke(app, ["lint", "--select", "HL012,HL210", "keycloak"]).output.splitlines()
+    assert lint[0] == (
+        "keycloak/templates/job.yaml:1:1: error HL012 invalid-sync-wave: argocd.argoproj.io/sync-wave 'changeme-please' "
+        "on Job/keycloak-db-init is not an integer Argo CD can read (Go strconv.Atoi: optional sign and digits, no "
+        "spaces): Argo CD silently uses wave 0. Use a whole number such as \"1\" or \"-2\".")
+    assert lint[1].startswith("keycloak/templates/job.yaml:16:1: note HL210 delete-hook-left-behind: PostDelete hook "
+                              "Job/xxx-postdelete has neither")  # fmt: skip
+    plan = runner.invoke(app, ["plan", "keycloak"]).output.splitlines()
+    assert plan[2].split()[:5] == ["1", "PreSync", "0", "Job", "keycloak-db-init"]
+    assert plan[-1].split()[:2] == ["Job", "xxx-postdelete"]
+
+
+LONG_PASSWORD_CHART = {
+    "c/Chart.yaml": "apiVersion: v2\nname: c\nversion: 1.0.0\n",
+    "c/values.yaml": "db:\n  password: Hunter2-Secret-Value\n",
+    "c/templates/cm.yaml": ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  annotations:\n"
+                            "    argocd.argoproj.io/sync-wave: \"{{ .Values.db.password }}\"\n"),
+}  # fmt: skip
+
+
+@needs_helm
+@pytest.mark.parametrize(("command", "fmt"), FORMATS)
+def test_a_long_password_is_still_redacted_in_every_format_and_names_its_key(repo, command, fmt):
+    """What a report says instead of a secret names the key that holds it (issue 34)."""
+    write(repo, LONG_PASSWORD_CHART)
+    result = runner.invoke(app, [command, "--format", fmt, "c"])
+    out = result.output
+    for form in ("Hunter2-Secret-Value", "hunter2-secret-value", base64.b64encode(b"Hunter2-Secret-Value").decode()):
+        assert form not in out
+    unescaped = out.replace("\\[", "[").replace("\\]", "]").replace("\\`", "`").replace("\\\\", "\\")
+    assert "[the value of `password`]" in unescaped or "[the value of \\u0060password\\u0060]" in unescaped, out
+
+
+@needs_helm
+def test_a_file_parameter_and_a_file_a_renderer_quotes_are_redacted(repo):
+    """Issue 32: the content of a ``helm.fileParameters`` file (``--set-file``) and a chart file
+    that is not YAML (``.Files.Get``) were never read for secrets: a ``fail`` message quoted them."""
+    write(repo, {
+        "chart/Chart.yaml": CHART_YAML,
+        "chart/files/banner.txt": "BANNER-7f3a9c2e-token-from-a-file\n",
+        "chart/files/db.properties": "# the database\ndb.host=db.example.internal\ndb.password=props-Secret-123\n",
+        "chart/templates/check.yaml": '{{ fail (printf "banner %s; config %s" .Values.banner (.Files.Get "files/db.properties")) }}\n',
+        "apps/shop.yaml": """\
+            apiVersion: argoproj.io/v1alpha1
+            kind: Application
+            metadata: {name: shop, namespace: argocd}
+            spec:
+              source:
+                repoURL: https://example.com/acme/deploy.git
+                path: chart
+                helm:
+                  fileParameters:
+                  - {name: banner, path: files/banner.txt}
+              destination: {namespace: shop, server: https://kubernetes.default.svc}
+            """,
+        ".hooklint.yaml": "allowed-registries: [ghcr.io/acme]\nrepo-urls: [https://example.com/acme/deploy.git]\n",
+    })  # fmt: skip
+    assert hl007("chart") == [
+        "chart/templates/check.yaml:1:3: error HL007 render-failed: Rendering failed: execution error at "
+        "(shop/templates/check.yaml:1:3): banner [the value of `banner`] ; config # the database "
+        "db.host=db.example.internal db.password=[the value of `db.password`]" + TAIL
+    ]  # fmt: skip
+
+
+@needs_helm
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_a_file_parameter_copied_into_an_annotation_is_never_quoted_by_a_finding(repo, fmt):
+    write(repo, {
+        "chart/Chart.yaml": CHART_YAML,
+        "chart/files/wave.txt": "wave-from-a-file-9f8e7d\n",
+        "chart/templates/cm.yaml": ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  annotations:\n"
+                                    "    argocd.argoproj.io/sync-wave: {{ .Values.wave | trim | quote }}\n"),
+        "apps/shop.yaml": """\
+            apiVersion: argoproj.io/v1alpha1
+            kind: Application
+            metadata: {name: shop, namespace: argocd}
+            spec:
+              source:
+                repoURL: https://example.com/acme/deploy.git
+                path: chart
+                helm:
+                  fileParameters:
+                  - {name: wave, path: files/wave.txt}
+              destination: {namespace: shop, server: https://kubernetes.default.svc}
+            """,
+        ".hooklint.yaml": "allowed-registries: [ghcr.io/acme]\nrepo-urls: [https://example.com/acme/deploy.git]\n",
+    })  # fmt: skip
+    result = runner.invoke(app, ["lint", "--select", "HL012", "-f", fmt, "chart"])
+    assert "wave-from-a-file" not in result.output and "the value of `wave`" in result.output.replace("\\u0060", "`")
+
+
+@pytest.mark.parametrize(("name", "text", "key"), [
+    ("db.properties", "# db\ndb.host=db.example.internal\ndb.password=props-Secret-123\n", "db.password"),
+    ("app.ini", "[db]\nhost = db.example.internal\npassword = \"props-Secret-123\"\n", "password"),
+    ("settings.json.tpl", '{\n  "host": "db.example.internal",\n  "apiToken": "props-Secret-123",\n}\n', "apiToken"),
+    ("server.xml", "<db><host>db.example.internal</host><password>props-Secret-123</password></db>\n", "password"),
+    ("admin-password.txt", "props-Secret-123\n", "admin-password"),
+    ("tls.key", "props-Secret-123\n", "tls"),
+])  # fmt: skip
+def test_secret_values_of_files_that_are_not_yaml(tmp_path, name, text, key):
+    """Issue 32: a renderer quotes files that are not YAML (a chart's ``.Files.Get``): their values
+    under keys that name a secret, or the whole file when its name does, are secrets."""
+    found = values_of(tmp_path, {f"chart/files/{name}": text})
+    assert redact.redact("got props-Secret-123 from db.example.internal", found) == (
+        f"got [the value of `{key}`] from db.example.internal")
+
+
+def test_a_key_that_holds_a_secret_is_never_shown():
+    """A ``secretGenerator`` literal or an env file line without ``=`` is its own key: what a
+    report says instead of it must not be ``[the value of `<the secret>`]``."""
+    values = redact.SecretValues()
+    values.add("hunter2-literal-alone", "hunter2-literal-alone")
+    values.add("Other-Secret-Value", "OTHER_SECRET_VALUE")
+    values.add("db-password-value", "DB_PASSWORD")
+    hide = redact.redactor(values)
+    assert hide("x hunter2-literal-alone, other-secret-value, db-password-value") == (
+        "x [redacted], [redacted], [the value of `DB_PASSWORD`]")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=8, max_size=40),
+       st.sampled_from(["as written", "json", "base64", "upper", "escaped"]),
+       st.text(st.characters(codec="ascii"), max_size=20), st.text(st.characters(codec="ascii"), max_size=20))  # fmt: skip
+def test_a_secret_is_never_left_in_a_text_in_any_form(secret, form, before, after):
+    """Whatever a secret value holds, the matcher leaves none of the forms messages write it in."""
+    values = redact.SecretValues()
+    values.add(secret, "DB_PASSWORD")
+    if not values.secrets:  # a placeholder, or shorter than 8 characters once stripped: never a secret
+        return
+    value = next(iter(values.secrets))
+    written = {"as written": value, "json": json.dumps(value, ensure_ascii=False)[1:-1],
+               "base64": base64.b64encode(value.encode()).decode(), "upper": value.upper(),
+               "escaped": redact.escape_controls(value)}[form]  # fmt: skip
+    hidden = redact.redactor(values)(before + written + after)
+    letters = redact._SEPARATORS.sub("", value).lower()
+    if form == "upper" and (len(letters) < redact.MIN_LENGTH or value.upper().lower() != value.lower()):
+        return  # found by its letters only: when it has 8 of them, and when case changes keep them
+    assert written not in hidden, (value, written, hidden)

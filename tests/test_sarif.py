@@ -491,7 +491,8 @@ def test_code_scanning_workflow_uses_the_action_with_inputs_it_has():
 def test_action_shape():
     act = action()
     assert act["runs"]["using"] == "composite"
-    assert set(act["inputs"]) == {"paths", "args", "sarif-file", "category", "upload", "python-version", "mode", "base", "token"}
+    assert set(act["inputs"]) == {"paths", "args", "sarif-file", "category", "upload", "python-version", "mode", "base", "token",
+                                  "fetch", "fetch-hosts"}
     steps = act["runs"]["steps"]
     install = next(s for s in steps if s.get("name") == "Install hooklint")
     assert install["env"]["HOOKLINT_SOURCE"] == "${{ github.action_path }}"

@@ -81,7 +81,7 @@ def _plan_dict(planned: PlannedApplication) -> dict[str, Any]:
     for entry in plan.not_applied:
         not_applied.append(_object_dict(entry.manifest, plan.version, reason=entry.reason))
     renderer = planned.renderer
-    source = {
+    source: dict[str, Any] = {
         "type": planned.source_type,
         "renderer": {"name": renderer.name, "version": renderer.version} if renderer is not None else None,
         "application": planned.application,
@@ -90,6 +90,8 @@ def _plan_dict(planned: PlannedApplication) -> dict[str, Any]:
     use = _helm_use(planned)
     if use is not None:
         source["helm"] = use
+    if planned.fetched:  # --fetch: what was downloaded and rendered (issue 33)
+        source["fetched"] = list(planned.fetched)
     coverage = planned.coverage
     return {"application": key, "source": source, "rendered": coverage.rendered,
             "rendered_reasons": [r.words() for r in coverage.reasons], "steps": steps, "not_applied": not_applied}  # fmt: skip
@@ -113,6 +115,11 @@ def source_text(planned: PlannedApplication) -> str:
         by += f" (made by {planned.generated_by})"
     if planned.source_type == "plugin":
         return f"plugin source{by}: a config management plugin renders it, which hooklint never runs; not linted"
+    if planned.fetched:  # --fetch downloaded it: what, and how it was rendered
+        how = f" rendered by {planned.renderer.label()}" if planned.renderer is not None else ""
+        return f"fetched {', '.join(planned.fetched)}{by},{how or ' read as a directory source'}"
+    if planned.source_type == "remote":
+        return f"source from elsewhere{by}: Argo CD's repo server fetches it, hooklint never does; not rendered"
     if planned.source_type == "directory":
         return f"directory source{by}" + (", which no Application of this repository deploys" if planned.undeployed else "")
     if planned.renderer is None:

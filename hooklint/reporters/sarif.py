@@ -247,6 +247,9 @@ def _result(om: Any, finding: Finding, uri: str, base: str | None, index: int | 
     )
     if index is not None:
         kwargs["rule_index"] = index
+    if finding.related:  # a fetched chart's template: no artifact of the repository, its place as text
+        kwargs["related_locations"] = [_new(om.Location, id=i, message=_new(om.Message, text=escape_controls(text)))
+                                       for i, text in enumerate(finding.related)]  # fmt: skip
     if finding.suppression is not None:
         # inSource: the annotation or comment is in the analysed file; external: the baseline
         sup: dict[str, Any] = dict(kind="external" if finding.suppression.kind == "baseline" else "inSource",

@@ -639,6 +639,8 @@ def _load_base(reload: Callable[[str | None], Config], config: Config, rel: str 
 
         policy = dataclasses.replace(policy, exclude=move(policy.exclude),
                                      per_path_ignores=[(move(f), r) for f, r in policy.per_path_ignores])  # fmt: skip
+        if policy.fetch_credentials and within_folder(policy.fetch_credentials, base_folder):  # CI writes it in the tree
+            policy.fetch_credentials = os.path.join(top, os.path.relpath(policy.fetch_credentials, base_folder))
     policy.repo_urls = list(config.repo_urls)
     return policy
 

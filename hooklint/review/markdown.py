@@ -186,6 +186,7 @@ def render_review(review: Review, link_base: str | None = None) -> str:
         unchecked = [dataclasses.replace(f, message=f"Not fixed, no longer checked: {why}. It said: {f.message}")
                      for f, why in review.no_longer_checked]  # fmt: skip
         body += _details(f"No longer checked ({len(unchecked)})", _finding_rows(unchecked, None, budget=LIMIT // 6), True)
+    body += _unrendered_details(review.head.plans, "Not fully rendered after the change")
     heads = {p.key: p for p in review.head.plans}
     diagrams: list[str] = []
     for change in review.plan_changes:
@@ -207,15 +208,7 @@ def render_tree(result: RunResult, plans: Iterable[PlannedApplication] = (), lin
     body += [f"- hooklint: error: {_cell(e.path)}: {_cell(e.message)}" for e in result.errors]
     diagrams: list[str] = []
     plans = list(plans)
-    unrendered = [p for p in plans if p.coverage.rendered != "full"]
-    if unrendered:  # issue 22: honest coverage, what was rendered only partly or not at all
-        rows = ["| application | rendered | why |", "|---|---|---|"]
-        for planned in unrendered[:MAX_ITEMS]:
-            why = "; ".join(r.words() for r in planned.coverage.reasons)
-            rows.append(f"| {_code(planned.key)} | {planned.coverage.rendered} | {_cell(why)} |")
-        if len(unrendered) > MAX_ITEMS:
-            rows.append(f"\n… and {len(unrendered) - MAX_ITEMS} more.")
-        body += _details(f"Not fully rendered ({len(unrendered)})", rows, True)
+    body += _unrendered_details(plans, "Not fully rendered")
     quiet = [p.key for p in plans if not_deployed(p)]  # named once, no diagram of nothing
     if quiet:
         body.append(f"- Not deployed by any Application, with nothing to apply: "
@@ -227,6 +220,21 @@ def render_tree(result: RunResult, plans: Iterable[PlannedApplication] = (), lin
         diagrams += _details(f"Sync steps of <code>{_cell(planned.key)}</code>{made}", ["```mermaid", mermaid(planned),
                                                                                    "```"], False)  # fmt: skip
     return _fit(top, body, diagrams)
+
+
+def _unrendered_details(plans: Iterable[PlannedApplication], title: str) -> list[str]:
+    """The table of ``plans`` rendered only partly or not at all, with why (issue 22: honest
+    coverage; issue 33: sources from elsewhere), folded under ``title``; none when all are full."""
+    unrendered = [p for p in plans if p.coverage.rendered != "full"]
+    if not unrendered:
+        return []
+    rows = ["| application | rendered | why |", "|---|---|---|"]
+    for planned in unrendered[:MAX_ITEMS]:
+        why = "; ".join(r.words() for r in planned.coverage.reasons)
+        rows.append(f"| {_code(planned.key)} | {planned.coverage.rendered} | {_cell(why)} |")
+    if len(unrendered) > MAX_ITEMS:
+        rows.append(f"\n… and {len(unrendered) - MAX_ITEMS} more.")
+    return _details(f"{title} ({len(unrendered)})", rows, True)
 
 
 def _made_by(planned: PlannedApplication) -> str:

@@ -46,6 +46,9 @@ def render_json(review: Review) -> str:
         "unchanged": review.unchanged,
         "plan_changes": review.plan_changes,
         "not_compared": review.not_compared,
+        "not_fully_rendered": [{"application": p.key, "rendered": p.coverage.rendered,
+                                "reasons": [r.words() for r in p.coverage.reasons]}
+                               for p in review.head.plans if p.coverage.rendered != "full"],
         "errors": [{"path": e.path, "message": e.message} for e in review.errors],
         "notes": review.notes,
     }
@@ -102,6 +105,11 @@ def render_text(review: Review) -> str:
     if review.not_compared:
         lines += ["", "Not compared (rendered on one side only; lint each side to see why):"]
         lines += [f"  {key}" for key in review.not_compared]
+    unrendered = [p for p in review.head.plans if p.coverage.rendered != "full"]
+    if unrendered:  # issue 33: what of the head hooklint did not check, named in every review
+        lines += ["", "Not fully rendered after the change (what they add was not checked):"]
+        lines += [f"  {p.key}: rendered {p.coverage.rendered}: {'; '.join(r.words() for r in p.coverage.reasons)}"
+                  for p in unrendered]  # fmt: skip
     if review.notes:
         lines += ["", "Notes:", *(f"  {note}" for note in review.notes)]
     return "\n".join(escape_controls(line) for line in lines) + "\n"

@@ -23,6 +23,7 @@ from hooklint.sources.discovery import (
     JSONNET_REASON,
     MULTI,
     PLUGIN,
+    REMOTE,
     STDIN,
     UNRENDERABLE,
     Application,
@@ -36,6 +37,7 @@ from hooklint.sources.render import (RenderedFile, chart_value_secrets, comments
                                      read_in_repository, render,
                                      repository_root)  # fmt: skip
 from hooklint.sources.rendered import Renderer
+from hooklint.sources.applications import ApplicationSource
 
 __all__ = ["STDIN", "Application", "Coverage", "LoadedApplication", "group_applications", "load_application",
            "loaded_application"]  # fmt: skip
@@ -88,6 +90,9 @@ class LoadedApplication:
     #: A Helm source's secret values (its values files', its Application's: see
     #: :func:`~hooklint.sources.render.chart_value_secrets`), which findings never quote.
     secrets: SecretValues | None = None
+    #: The sources from elsewhere ``--fetch`` fetched and rendered for it, and where their
+    #: findings go (:class:`~hooklint.sources.fetch.local.FetchedOrigin`, :func:`~hooklint.sources.fetch.local.relocate`).
+    fetched: list = field(default_factory=list)
 
     @property
     def namespace(self) -> str | None:
@@ -108,12 +113,22 @@ class LoadedApplication:
             rendered = kinds.pop() if len(kinds) == 1 else PARTIAL
             return Coverage(rendered, tuple(r for c in parts for r in c.reasons))
         app = self.app
+        if app.source_type == REMOTE and app.argocd is not None and app.argocd.remote is not None and not self.fetched:
+            remote = app.argocd.remote
+            return Coverage(NONE, (Unrendered(UnrenderedKind.LEFT_OUT, remote_reason(app.argocd), app.argocd.manifest,
+                                              remote.line, remote.column),))  # fmt: skip
         if app.source_type == PLUGIN:
             return Coverage(NONE, (Unrendered(UnrenderedKind.PLUGIN, "a config management plugin renders it, which "
                                               "hooklint never runs"),))  # fmt: skip
         if app.source_type == DIRECTORY or app.manifest_file is None:
-            return Coverage()
-        did_render = app.source_type != UNRENDERABLE and self.renderer is not None
+            jsonnet = [f for f in self.files if f.skip_reason is JSONNET_REASON and f.path in app.reported]
+            if not jsonnet:
+                return Coverage()
+            rest = any(f.skip_reason is None and f.error is None and f.documents for f in self.files)
+            return Coverage(PARTIAL if rest else NONE, tuple(
+                Unrendered(UnrenderedKind.LEFT_OUT, "jsonnet: Argo CD evaluates it, hooklint does not", f.path, 1, 1)
+                for f in jsonnet))  # fmt: skip
+        did_render = app.source_type != UNRENDERABLE and (self.renderer is not None or bool(self.fetched and self.rendered is not None))
         issue_kinds = (NOT_RENDERED,) if did_render else (RENDER_FAILED, RENDERER_UNAVAILABLE, NOT_RENDERED)
         reasons = []
         for loaded in self.files[:1]:  # the kustomization, Chart.yaml or Application: its load issues
@@ -143,9 +158,14 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
         found = [p.secrets for p in parts if p.secrets is not None]
         return LoadedApplication(app, files, rendered if any(p.rendered is not None for p in parts) else None,
                                  renderer, parts, {k: v for p in parts for k, v in p.comments.items()},
-                                 merged(*found) if found else None)  # fmt: skip
+                                 merged(*found) if found else None, [o for p in parts for o in p.fetched])  # fmt: skip
     if app.source_type == PLUGIN:  # a config management plugin renders it: never run, never read
-        return LoadedApplication(app, [LoadedFile(p, skip_reason=app.left_out.get(p)) for p in app.reported], [], None)
+        files = [LoadedFile(p, skip_reason=app.left_out.get(p)) for p in app.reported if p != app.source_note]
+        note = _source_note(app, config, "is rendered by a config management plugin "
+                            f"({app.argocd.field if app.argocd else 'spec.source'}.plugin), which hooklint never runs")
+        return LoadedApplication(app, files + ([note] if note is not None else []), [], None)
+    if app.source_type == REMOTE and app.argocd is not None and app.argocd.remote is not None:
+        return _remote_application(app, app.argocd, config)
     if app.source_type == UNRENDERABLE and app.argocd is not None:
         assert app.manifest_file is not None  # discovery gives an unrenderable source its Application's file
         if app.argocd.generated_by is not None:  # a template or resource of its parent: linted there
@@ -158,8 +178,9 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
         return LoadedApplication(app, [loaded], [], None)
     if app.source_type != DIRECTORY and app.manifest_file is not None:
         folder = app.folder or app.key
+        fetched: list = []  # --fetch: the chart dependencies downloaded, where their findings go
         loaded, rendered, renderer, comments = render(app.source_type, folder, app.manifest_file, config, app.named,
-                                                      app.argocd)  # fmt: skip
+                                                      app.argocd, fetched)  # fmt: skip
         loaded.skip_reason = None
         for path, issues in sorted(app.issues.items()):  # an ApplicationSet among the rendered files
             for kind, line, column, detail in issues:
@@ -173,10 +194,13 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
         if app.source_type == HELM and rendered:
             secrets = chart_value_secrets(folder, repository_root(folder, app.named),
                                           app.argocd.options if app.argocd is not None else None, config.max_file_size)  # fmt: skip
-        return LoadedApplication(app, [loaded, *unread], rendered, renderer, comments=comments, secrets=secrets)
+        return LoadedApplication(app, [loaded, *unread], rendered, renderer, comments=comments, secrets=secrets,
+                                 fetched=fetched)  # fmt: skip
     root = Containment(repository_root(app.folder or app.key, app.named)) if app.key != STDIN else None
     files, escaped = [], []
     for path in app.reported + app.context:
+        if path == app.source_note and app.note_only:  # only for the HL009 below: not a file of this source
+            continue
         if path.lower().endswith(".jsonnet"):
             files.append(LoadedFile(path, skip_reason=JSONNET_REASON))
             continue
@@ -195,10 +219,88 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
     for loaded in files:  # what expanding the ApplicationSets of this file met (HL022, HL007, HL008)
         for kind, line, column, detail in app.issues.get(loaded.path, ()):
             loaded.issues.append((LoadIssue(kind, Span.point(line, column), detail), 0))
+    jsonnet = [f.path for f in files if f.skip_reason is JSONNET_REASON and f.path in app.reported]
+    if app.source_note is not None and jsonnet:
+        note = _source_note(app, config, f"holds jsonnet files ({', '.join(jsonnet)}), which Argo CD evaluates and "
+                            "hooklint does not", files)  # fmt: skip
+        if note is not None and app.note_only:
+            files.append(note)
     application = loaded_application(app, files, config)
     for loaded in escaped:
         loaded.skip_reason = None
     return application
+
+
+def remote_reason(source: ApplicationSource, why: str = "hooklint never fetches it") -> str:
+    """Why the source from elsewhere ``source`` (its ``remote`` set) is not rendered, one clause:
+    ``spec.source is the chart cert-manager v1.14.0 of the chart repository
+    https://charts.jetstack.io: hooklint never fetches it`` (``why``: what ``--fetch`` met, when it
+    was asked), and the ``$ref`` value files of this repository it reads (they belong to its Application)."""
+    remote = source.remote
+    assert remote is not None, source.label()
+    values = f" (with the value files {', '.join(remote.value_files)} of this repository)" if remote.value_files else ""
+    return f"{source.field} is {remote.describe()}: {why}{values}"
+
+
+def _remote_application(app: Application, source: ApplicationSource, config: Config) -> LoadedApplication:
+    """A source Argo CD's repo server fetches from elsewhere (issue 33): nothing rendered, and,
+    when the run names the Application's file (``app.reported``), HL009 at the source's entry
+    there (its ``chart:`` or ``repoURL:`` key; the template's line for a generated Application).
+    Argo CD: ``reposerver/repository/repository.go`` ``GenerateManifests`` after
+    ``runRepoOperation`` fetched the chart (``helm pull``) or cloned the repository."""
+    remote = source.remote
+    assert remote is not None and app.manifest_file is not None, app.key
+    if not app.reported:
+        return LoadedApplication(app, [], [], None)
+    failed = ""
+    if config.fetch:  # --fetch: download it as the repo server would, render it like a local source
+        from hooklint.sources.fetch.local import load_fetched  # noqa: PLC0415 - only with --fetch
+
+        got = load_fetched(app, source, config, repository_root(os.path.dirname(app.manifest_file) or ".", app.named))
+        if not isinstance(got, str):
+            return LoadedApplication(app, [got.file], got.rendered, got.renderer, comments=got.comments,
+                                     secrets=got.secrets, fetched=got.origins)  # fmt: skip
+        failed = got
+    if source.generated_by is not None:  # a template or resource of its parent: linted there
+        loaded = parse_text(app.manifest_file, "")
+    else:
+        loaded = read_in_repository(app.manifest_file, repository_root(os.path.dirname(app.manifest_file) or ".",
+                                                                       app.named), config.max_file_size)  # fmt: skip
+    why = f"--fetch did not fetch it ({failed})" if failed else "hooklint never fetches it"
+    detail = (f"{source.label()}: {remote_reason(source, why)}. Argo CD's repo server fetches it when it renders "
+              "the application. hooklint did not render it, so none of its objects were checked, hooks included; "
+              "vendor it into this repository, or lint what it renders (`helm template` or `kustomize build` "
+              "output) with `hooklint lint -`")  # fmt: skip
+    loaded.documents = []  # only the HL009: its objects, and what reading it met, are its folder's
+    loaded.issues = [(LoadIssue(NOT_RENDERED, Span.point(remote.line, remote.column), detail), 0)]
+    return LoadedApplication(app, [loaded], [], None)
+
+
+def _source_note(app: Application, config: Config, what: str, files: list[LoadedFile] | None = None) -> LoadedFile | None:
+    """The HL009 of what Argo CD renders of ``app``'s Application source and hooklint does not
+    (``what``: "holds jsonnet files (...)..."), at the source's ``repoURL:`` entry in its
+    Application's file (:attr:`~hooklint.sources.discovery.Application.source_note`), added to that
+    file among ``files`` when it is one of them, else to a file of its own (returned; no
+    document); None when the run does not name the Application's file."""
+    source = app.argocd
+    if app.source_note is None or source is None:
+        return None
+    detail = (f"{source.label()}: {source.field} {what}. Argo CD renders it when it syncs the application. "
+              "hooklint did not, so the objects it makes, possibly hooks, were not checked; lint what it renders with "
+              "`hooklint lint -`")  # fmt: skip
+    issue = (LoadIssue(NOT_RENDERED, Span.point(*source.entry), detail), 0)
+    for loaded in files or ():
+        if loaded.path == app.source_note and not app.note_only:
+            loaded.issues.append(issue)
+            return None
+    if source.generated_by is not None:
+        note = parse_text(app.source_note, "")
+    else:
+        note = read_in_repository(app.source_note, repository_root(os.path.dirname(app.source_note) or ".", app.named),
+                                  config.max_file_size)  # fmt: skip
+    note.documents = []  # only the HL009: its objects are another application's
+    note.issues = [issue]
+    return note
 
 
 def loaded_application(app: Application, files: list[LoadedFile], config: Config) -> LoadedApplication:

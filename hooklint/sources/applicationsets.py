@@ -39,7 +39,7 @@ import tempfile
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from hooklint.yamlio import Map, Seq
+from hooklint.yamlio import BoundedLoader, Map, Seq
 
 #: Generators that need a cluster or the network: never run by hooklint.
 NETWORK_GENERATORS = ("scmProvider", "pullRequest", "clusterDecisionResource", "plugin")
@@ -246,8 +246,9 @@ def _go_render(jobs: list[tuple[str, dict]], config: Any) -> list[str]:
             raise Unexpanded("renderer", exc.message) from None
     import yaml
 
+
     for doc in rendering.documents:
-        body = yaml.safe_load(doc.text)
+        body = yaml.load(doc.text, Loader=BoundedLoader)
         if isinstance(body, dict) and body.get("kind") == "ConfigMap":
             data = body.get("data") or {}
             return [str(data.get(f"j{n}", "")) for n in range(len(jobs))]
@@ -358,8 +359,9 @@ def _list(spec: dict, ctx: _Context) -> list[dict]:
     if isinstance(text, str) and text.strip():
         import yaml
 
+
         try:
-            extra = yaml.safe_load(text)
+            extra = yaml.load(text, Loader=BoundedLoader)
         except yaml.YAMLError as exc:
             raise Unexpanded("failed", f"error unmarshling decoded ElementsYaml: {str(exc).splitlines()[0]}") from None
         if not isinstance(extra, list) or not all(isinstance(e, dict) for e in extra):
@@ -519,8 +521,11 @@ def _git(spec: dict, ctx: _Context) -> list[dict]:
 def _parameter_file(full: str, relative: str, root: str) -> list[dict]:
     """The objects of one git files generator file: one object, or a list of them
     (``generateParamsFromGitFile``: YAML, of which JSON is a subset). Only a regular file inside
-    the repository (symbolic links resolved) of at most ``max-file-size``'s default is read."""
+    the repository (symbolic links resolved) of at most ``max-file-size``'s default is read, with
+    the bounded loader (:class:`~hooklint.yamlio.BoundedLoader`): an alias bomb is refused as
+    go-yaml refuses it ("excessive aliasing"), never expanded."""
     import yaml
+
 
     from hooklint.loader import DEFAULT_MAX_FILE_SIZE, within
 
@@ -532,7 +537,7 @@ def _parameter_file(full: str, relative: str, root: str) -> list[dict]:
             raise Unexpanded("failed", f"unable to process file '{relative}': not a regular file of at most "
                                        f"{DEFAULT_MAX_FILE_SIZE} bytes")  # fmt: skip
         with open(full, encoding="utf-8") as handle:
-            value = yaml.safe_load(handle)
+            value = yaml.load(handle, Loader=BoundedLoader)  # an alias bomb is refused (hooklint.yamlio)
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         raise Unexpanded("failed", f"unable to process file '{relative}': unable to parse file: "
                                    f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
@@ -817,8 +822,9 @@ def _apply_patch(app: dict, text: str) -> dict:
     have no merge keys)."""
     import yaml
 
+
     try:
-        patch = yaml.safe_load(text)
+        patch = yaml.load(text, Loader=BoundedLoader)
     except yaml.YAMLError as exc:
         raise Unexpanded("failed", f"error while converting template to json: {str(exc).splitlines()[0]}") from None
     if patch is None:

@@ -20,8 +20,11 @@ goes through :func:`run`:
   output before printing it).
 
 The limits are the user's (``render-timeout``, ``render-memory`` in ``.hooklint.yaml``); a
-repository's files cannot raise them. :class:`Stopped` says which one a child ran into, or the
-signal that ended it.
+configuration found in the repository may lower them, never raise them (:mod:`hooklint.config`).
+:class:`Stopped` says which one a child ran into, or the signal that ended it. The run's own
+deadline (``run-timeout``, :mod:`hooklint.deadline`) bounds every child too: none starts once it
+has passed, none is waited for beyond it (its process group is killed and
+:class:`~hooklint.deadline.RunTimeout` raised).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from hooklint import deadline
 from hooklint.config import DEFAULT_MAX_FILE_SIZE, DEFAULT_RENDER_MEMORY, DEFAULT_RENDER_TIMEOUT
 
 MIB = 1 << 20
@@ -136,7 +140,12 @@ def run(argv: list[str], *, cwd: str | None, env: Mapping[str, str], timeout: fl
     Raises :class:`Stopped` when the time limit passed (the process group is killed), when the
     child ran out of memory (its exit status is non-zero and its error output says so) or when a
     signal ended it; OSError when it cannot start. Any exception raised while waiting (Ctrl-C's
-    KeyboardInterrupt, SystemExit from a SIGTERM handler) kills the process group first."""
+    KeyboardInterrupt, SystemExit from a SIGTERM handler) kills the process group first.
+
+    The run's deadline (:mod:`hooklint.deadline`) cuts ``timeout`` to the time left: no child is
+    started once it has passed, and one still running when it passes is killed with its process
+    group; both raise :class:`~hooklint.deadline.RunTimeout`."""
+    timeout, by_run = deadline.bound(timeout)
     env = dict(env)
     env["GOMEMLIMIT"] = str(max(memory - memory // 8, 16 * MIB))
     with subprocess.Popen(
@@ -148,6 +157,8 @@ def run(argv: list[str], *, cwd: str | None, env: Mapping[str, str], timeout: fl
                                          timeout=timeout)  # fmt: skip
         except subprocess.TimeoutExpired:
             _kill_group(child)
+            if by_run:
+                raise deadline.expired() from None
             raise Stopped(f"stopped after {seconds_text(timeout)} (limit: render-timeout)", "render-timeout") from None
         except BaseException:
             _kill_group(child)

@@ -88,6 +88,10 @@ UNRENDERABLE = "unrenderable"
 PLUGIN = "plugin"
 #: An Argo CD Application of several sources (``spec.sources``), linted as one application.
 MULTI = "multi-source"
+#: A source Argo CD's repo server fetches from elsewhere (a chart repository, an OCI registry,
+#: another Git repository: :class:`~hooklint.sources.applications.RemoteSource`), which hooklint
+#: names and does not render (issue 33): HL009 at its entry in the Application.
+REMOTE = "remote"
 
 
 def source_type(folder: str) -> tuple[str, str | None]:
@@ -181,13 +185,31 @@ class Application:
     #: Issues to add to files of ``reported`` when they are read, as ``{file: [(issue kind, line,
     #: column, detail)]}``: what expanding the ApplicationSets written there met.
     issues: dict[str, list[tuple[str, int, int, str]]] = field(default_factory=dict)
+    #: The Application's file where HL009 says what of this source Argo CD renders and hooklint
+    #: does not (its jsonnet files, a config management plugin: issue 33), when the run names it;
+    #: ``note_only``: that file is in ``reported`` only for it, never read as a manifest of it.
+    source_note: str | None = None
+    note_only: bool = False
+
+    @property
+    def borrowed(self) -> set[str]:
+        """The files of ``reported`` that are another application's, here only to carry an HL009
+        (the Application's file of a source from elsewhere, of a jsonnet or plugin source): not
+        counted among the files linted (they are, with their own folder)."""
+        if self.source_type == MULTI:
+            own = {f for p in self.parts for f in p.reported if f not in p.borrowed}
+            return {f for p in self.parts for f in p.borrowed} - own
+        if self.source_type == REMOTE:
+            return set(self.reported)
+        return {self.source_note} if self.note_only and self.source_note is not None else set()
 
     @property
     def applied_elsewhere(self) -> bool:
         """Every file is applied only through another application's rendering (a kustomize base or
         Component, patches and generator inputs): this folder has no sync of its own."""
         return self.source_type == DIRECTORY and bool(self.reported) and all(
-            f in self.left_out and self.left_out[f].kind is SkipKind.THROUGH_RENDERING for f in self.reported
+            f in self.left_out and self.left_out[f].kind in (SkipKind.THROUGH_RENDERING, SkipKind.VALUE_FILE)
+            for f in self.reported
         )
 
 #: The input error of a folder argument that holds nothing to lint (an empty folder, a wrong path
@@ -284,10 +306,12 @@ def group_applications(
     sources = find_application_sources(readable, repo_urls)
     appsets = applicationset_map(readable, config) if config is not None else ApplicationSetMap()
     sources += appsets.sources
-    if not sources and config is not None:  # Applications that all name other repositories: say so once
+    if config is not None and not any(s.remote is None for s in sources):  # all name other repositories: say so once
         notices.extend(_foreign_note(readable, config))
-    if config is not None and (sources or repository_files):
+    if config is not None and (any(s.remote is None for s in sources) or repository_files):
         sources = application_map(sources, readable, [f for f in run_files if f in set(readable)], config, notices)
+    remote = [s for s in sources if s.remote is not None]  # named, never rendered (issue 33)
+    sources = [s for s in sources if s.remote is None]
     _add_hidden_sources(sources, [os.path.normpath(p) for p in paths if p != STDIN and os.path.isdir(p)],
                         reported, named_by, errors)  # fmt: skip
     covered: set[str] = set()
@@ -295,6 +319,7 @@ def group_applications(
     components: dict[str, Application] = {}
     if sources:
         apps, covered = _mapped_applications(sources, reported, named_by, notices)
+    apps = _join_remote(apps, remote, {os.path.abspath(f) for files in reported.values() for f in files if f != STDIN})
     for key in sorted(reported):
         if key in covered:
             continue
@@ -326,6 +351,7 @@ def group_applications(
     used = _leave_out_components(apps, components)
     _leave_out_kustomize_inputs(apps, named_files, used)
     _mark_applicationset_inputs(apps, appsets.inputs)
+    _mark_value_files(apps, sources + remote)
     for app in apps:  # what expanding an ApplicationSet met is reported in its file
         for part in app.parts or [app]:
             for name in part.reported:
@@ -435,19 +461,14 @@ def _parse_kustomization(path: str, mtime_ns: int, size: int) -> dict | None:
     cache key: a file changed since is parsed again). The mapping is shared: callers only read it."""
     import yaml  # noqa: PLC0415 - only when a run has kustomizations
 
-    from hooklint.yamlio import BoundedLoader  # noqa: PLC0415
+    from hooklint.loader import FileRejected, decode_manifest  # noqa: PLC0415
+    from hooklint.sources.kustomize_spec import Unreadable, canonical, read_kustomization  # noqa: PLC0415
 
-    try:
-        with open(path, encoding="utf-8") as handle:
-            config = yaml.load(handle, Loader=BoundedLoader)
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        return None
-    if config is None:
-        return {}
-    if not isinstance(config, dict):
-        return None
-    from hooklint.sources.kustomize_spec import canonical  # noqa: PLC0415 - with yaml, only when needed
-
+    try:  # as kustomize reads it: the first document, typed as go-yaml v2 types it
+        with open(path, "rb") as handle:
+            config = read_kustomization(decode_manifest(handle.read())).value
+    except (OSError, FileRejected, Unreadable, yaml.YAMLError):
+        return None  # its render says what is wrong (HL007)
     return canonical(config)  # the keys kustomize reads, in any case (Resources: is resources:)
 
 
@@ -777,21 +798,23 @@ def _mapped_applications(
                                     source.manifest, None, folder, source))  # fmt: skip
             continue
         inside = [k for k in reported if k != STDIN and (folder == "." or within(k, folder))]
-        if not inside:
-            continue
-        detected, manifest_file = source_type(folder)
-        kind = source.source_type or detected
+        named_app = any(os.path.abspath(f) in run for f in (source.manifest, *source.scope))
         key = folder if per_folder[folder] == 1 else f"{folder} ({source.name})"
-        if kind == PLUGIN:
+        if source.source_type == PLUGIN and (inside or named_app):  # any folder content, none included
             covered.update(inside)
             notices.append(f"{folder}: {source.label()} renders it with a config management plugin, which hooklint "
                            "never runs: not linted.")  # fmt: skip
             files = sorted({f for k in inside for f in reported[k]})
             why = Skip(f"{source.label()} renders it with a config management plugin ({source.field}.plugin), "
                        "which hooklint never runs", SkipKind.PLUGIN)  # fmt: skip
-            apps.append(Application(key, files, [], PLUGIN, None, named_by.get(inside[0]), folder, source,
-                                    {f: why for f in files}))  # fmt: skip
+            plugin = Application(key, files, [], PLUGIN, None, named_by.get(inside[0]) if inside else None, folder,
+                                 source, {f: why for f in files})  # fmt: skip
+            apps.append(_with_source_note(plugin, source, named_app))
             continue
+        if not inside:
+            continue
+        detected, manifest_file = source_type(folder)
+        kind = source.source_type or detected
         if kind in (KUSTOMIZE, HELM):
             if manifest_file is None or (kind == HELM) != manifest_file.endswith(HELM_CHART_FILE):
                 manifest_file = os.path.join(folder, HELM_CHART_FILE if kind == HELM else KUSTOMIZATION_NAMES[0])
@@ -831,8 +854,22 @@ def _mapped_applications(
             excluded = options.excludes(relative)
             if excluded is not None:
                 left_out[f] = Skip(f"{source.label()} leaves it out: it {excluded}", SkipKind.EXCLUDED)
-        apps.append(Application(key, files, [], DIRECTORY, None, named_by.get(mine[0]), folder, source, left_out))
+        app = Application(key, files, [], DIRECTORY, None, named_by.get(mine[0]), folder, source, left_out)
+        if any(f.lower().endswith(".jsonnet") and f not in left_out for f in files):  # Argo CD evaluates them
+            app = _with_source_note(app, source, named_app)
+        apps.append(app)
     return _join_multi_source(apps, multi), covered
+
+
+def _with_source_note(app: Application, source: ApplicationSource, named: bool) -> Application:
+    """``app`` with its Application's file as :attr:`Application.source_note` when the run names
+    it (``named``): HL009 there says what of ``source`` hooklint does not render."""
+    if named:
+        app.source_note = source.manifest
+        app.note_only = source.manifest not in app.reported
+        if app.note_only:
+            app.reported = sorted([*app.reported, source.manifest])
+    return app
 
 
 def _multi_source_groups(sources: list[ApplicationSource]) -> dict[tuple, list[ApplicationSource]]:
@@ -879,10 +916,50 @@ def _join_multi_source(apps: list[Application], multi: dict[tuple, list[Applicat
     return out
 
 
+def _join_remote(apps: list[Application], remote: list[ApplicationSource], run: set[str]) -> list[Application]:
+    """``apps`` with the sources from elsewhere ``remote`` (issue 33) joined to their
+    Application: each becomes a part of source type :data:`REMOTE` of the application its
+    Application's other sources make (a multi-source one, or a single source turned into one),
+    or, when none of them is in the run, an application of its own (several: one multi-source
+    application), made only when the run names the Application's file (``run``: absolute paths)
+    or what renders it. A part's ``reported`` holds the Application's file only then: its HL009 is
+    reported where the run looks, and the plan names it either way."""
+    if not remote:
+        return apps
+    groups: dict[tuple, list[ApplicationSource]] = {}
+    for source in remote:
+        groups.setdefault((source.name, source.manifest, source.generated_by), []).append(source)
+    where: dict[tuple, int] = {}
+    for i, app in enumerate(apps):
+        argocd = app.argocd
+        if argocd is not None and app.source_type != UNRENDERABLE:
+            where.setdefault((argocd.name, argocd.manifest, argocd.generated_by), i)
+    out = list(apps)
+    for key, sources in groups.items():
+        first = sources[0]
+        named = any(os.path.abspath(f) in run for f in (first.manifest, *first.scope))
+        parts = [Application(f"{s.manifest} ({s.name})", [s.manifest] if named else [], [], REMOTE, s.manifest, None,
+                             None, s) for s in sources]  # fmt: skip
+        index = where.get(key)
+        if index is None:
+            if named:
+                out.append(parts[0] if len(parts) == 1 else
+                           Application(parts[0].key, [first.manifest], [], MULTI, None, None, None, first, {}, parts))  # fmt: skip
+            continue
+        app = out[index]
+        local = app.parts if app.source_type == MULTI else [app]
+        joined = sorted([*local, *parts], key=_source_index)
+        out[index] = Application(f"{first.manifest} ({first.name})", sorted(set(app.reported) | {first.manifest} if named
+                                                                            else set(app.reported)),
+                                 [], MULTI, None, app.named, None, joined[0].argocd, dict(app.left_out), joined)  # fmt: skip
+    return out
+
+
 def _source_index(app: Application) -> int:
     """The index of ``app``'s source in its Application's ``spec.sources``."""
     assert app.argocd is not None, app.key
-    return int(app.argocd.field[len("spec.sources["):-1])
+    field_name = app.argocd.field
+    return int(field_name[len("spec.sources["):-1]) if field_name.startswith("spec.sources[") else -1
 
 
 def _name(named_by: dict[str, str], key: str, path: str) -> None:
@@ -957,7 +1034,7 @@ def application_map(sources: list[ApplicationSource], files: list[str], run_file
     done: set[tuple] = set()
     for source in sources:
         folder = os.path.abspath(source.folder)
-        if source.problem is None and folder in candidates:
+        if source.problem is None and source.remote is None and folder in candidates:
             queue.append((folder, source, (folder,)))
             pointed.add(folder)
     rendered_count = 0
@@ -997,7 +1074,7 @@ def application_map(sources: list[ApplicationSource], files: list[str], run_file
         for child in children:
             out.append(child)
             target = os.path.abspath(child.folder)
-            if child.problem is not None or target not in candidates:
+            if child.problem is not None or child.remote is not None or target not in candidates:
                 continue
             if target in chain:
                 names = " -> ".join(s for s in [*(_short(c) for c in chain), _short(target)])
@@ -1245,6 +1322,40 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
 
 #: :data:`hooklint.sources.applicationsets.MAX_GENERATED`, as said in a finding.
 MAX_GENERATED_SHOWN = 500
+
+
+def _mark_value_files(apps: list[Application], sources: list[ApplicationSource]) -> None:
+    """List the value files that Applications' Helm sources read (``helm.valueFiles``: relative to
+    the chart folder, or to the repository's top with a leading ``/``; a ``$ref/...`` file of a
+    ``ref`` source of this repository, for a chart of this repository or from elsewhere) as value
+    files of that Application, not linted as manifests, in folders no Application deploys: Argo CD
+    reads them as the chart's values (``reposerver/repository/repository.go``
+    ``getResolvedValueFiles``) and never applies them, so their folder is no application of its own
+    (issue 33: never "deployed by no Application")."""
+    reads: dict[str, Skip] = {}
+    for source in sources:
+        root = facts.git_root_of(os.path.dirname(os.path.abspath(source.manifest))) or os.getcwd()
+        if source.remote is not None:
+            paths = [os.path.join(root, f) for f in source.remote.value_files]
+        elif isinstance(source.options, dict) and isinstance(source.options.get("valueFiles"), list):
+            paths = [os.path.join(root, f.lstrip("/")) if f.startswith("/") else os.path.join(source.folder, f)
+                     for f in source.options["valueFiles"] if isinstance(f, str) and "://" not in f
+                     and not f.startswith("$")]  # fmt: skip
+        else:
+            continue
+        for path in paths:
+            reads.setdefault(os.path.normpath(os.path.abspath(path)), Skip(
+                f"a value file of {source.label()} ({source.field}.helm.valueFiles): Argo CD reads it as the chart's "
+                "values, never applies it", SkipKind.VALUE_FILE))  # fmt: skip
+    if not reads:
+        return
+    for app in apps:
+        if app.key == STDIN or app.argocd is not None or app.source_type != DIRECTORY:
+            continue
+        for name in app.reported:
+            why = reads.get(os.path.abspath(name))
+            if why is not None:
+                app.left_out.setdefault(name, why)
 
 
 def _mark_applicationset_inputs(apps: list[Application], inputs: dict[str, Skip]) -> None:

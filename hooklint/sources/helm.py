@@ -53,14 +53,14 @@ import tarfile
 import tempfile
 from zlib import error as zlib_error
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import yaml
 
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint.files import FileTooLarge, NotRegularFile, file_problem, make_dirs, problem_of, read_bytes, remove_tree, walk_tree
 from hooklint.loader import within
-from hooklint.yamlio import BoundedLoader, YamlTooComplex
+from hooklint.yamlio import BoundedLoader, Unreadable, YamlTooComplex, go_first_document
 from hooklint.sources import bounded, facts, sandbox
 from hooklint.sources.cache import cached, input_key
 from hooklint.sources.redact import tagging_inputs
@@ -369,8 +369,11 @@ def _read_chart(folder: str, root: str, depth: int = 0, max_file_size: int = DEF
     _refuse_outside(chart_yaml, real_root, chart_yaml)
     try:
         text = read_bytes(chart_yaml, max_file_size).decode("utf-8-sig")
-        node = yaml.compose(text, Loader=BoundedLoader)
-        meta = yaml.load(text, Loader=BoundedLoader)
+        document = go_first_document(text)  # as Helm reads it: sigs.k8s.io/yaml, the first document
+        node, meta = document.node, document.value
+    except Unreadable as exc:  # fail closed: Helm may read it otherwise, and its dependencies go unchecked
+        raise RenderError(f"{chart_yaml} is not YAML hooklint reads as Helm does: {exc}", chart_yaml, exc.line,
+                          exc.column) from None  # fmt: skip
     except (NotRegularFile, FileTooLarge) as exc:
         raise RenderError(f"{chart_yaml} is {problem_of(exc)}: not read", chart_yaml) from None
     except OSError as exc:
@@ -385,7 +388,7 @@ def _read_chart(folder: str, root: str, depth: int = 0, max_file_size: int = DEF
     dependencies, places = meta.get("dependencies"), []
     if dependencies is None and meta.get("apiVersion") == "v1":  # Helm 2 charts: requirements.yaml
         _refuse_outside(os.path.join(folder, "requirements.yaml"), real_root, chart_yaml)
-        dependencies = _requirements(folder, max_file_size)
+        dependencies = _requirements(folder, max_file_size, chart_yaml)
     elif isinstance(dependencies, list) and isinstance(node, yaml.MappingNode):
         for key, value in node.value:
             if key.value == "dependencies" and isinstance(value, yaml.SequenceNode):
@@ -429,11 +432,18 @@ def _refuse_outside(path: str, real_root: str, *where: Any, real: str | None = N
         raise RenderError(f"illegal filepath in symlink {os.path.normpath(path)}: it leaves the repository", *where)
 
 
-def _requirements(folder: str, max_file_size: int) -> list[Any]:
+def _requirements(folder: str, max_file_size: int, chart_yaml: str) -> list[Any]:
+    """The ``dependencies`` of a Helm 2 chart's ``requirements.yaml`` (none without the file).
+    Read as Helm reads it (:func:`~hooklint.yamlio.go_first_document`); RenderError (HL007) for one
+    hooklint cannot read so: Helm may read it otherwise, and its dependencies would go unchecked."""
+    path = os.path.join(folder, "requirements.yaml")
     try:
-        data = yaml.load(read_bytes(os.path.join(folder, "requirements.yaml"), max_file_size), Loader=BoundedLoader)
-    except (OSError, yaml.YAMLError):
+        data = go_first_document(read_bytes(path, max_file_size).decode("utf-8-sig")).value
+    except OSError:
         return []
+    except (UnicodeDecodeError, Unreadable, yaml.YAMLError) as exc:
+        raise RenderError(f"{os.path.normpath(path)} is not YAML hooklint reads as Helm does: "
+                          f"{_one_line(str(exc))}", chart_yaml) from None  # fmt: skip
     deps = data.get("dependencies") if isinstance(data, dict) else None
     return deps if isinstance(deps, list) else []
 
@@ -470,6 +480,16 @@ class _Stub:
     line: int
     column: int
     folder: str = ""  # its folder inside the copy: charts/<...>
+    #: Why ``--fetch`` did not fetch it, when it was asked to.
+    problem: str = ""
+
+
+#: ``helm dependency build``'s download when the run may fetch (``--fetch``,
+#: :func:`hooklint.sources.fetch.local.dependency_fetcher`): called with a dependency's name,
+#: repository, version (``Chart.lock``'s, else the ``Chart.yaml`` constraint) and where its entry
+#: is written (file, line, column); returns the unpacked chart's folder and the folder nothing of
+#: it may leave, or why it was not fetched (one line).
+DependencyFetcher = Callable[[str, str, str, str, int, int], "tuple[str, str] | str"]
 
 
 @dataclass(slots=True)
@@ -513,15 +533,37 @@ def _needs_network(repository: str) -> bool:
         repository.startswith("@") or repository.startswith("alias:"))
 
 
-def _dependency_build(chart: _Chart, root: str, max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> _Build:
+def _locked_version(chart: _Chart, name: str, repository: str, max_file_size: int) -> str | None:
+    """The version ``Chart.lock`` (``requirements.lock`` for a Helm 2 chart) of ``chart`` pins for
+    the dependency ``name`` of ``repository``, or None: ``helm dependency build`` downloads the
+    locked versions, and resolves the constraints as ``helm dependency update`` does without a lock
+    (``pkg/downloader/manager.go`` ``Build``)."""
+    for lock in ("Chart.lock", "requirements.lock"):
+        path = os.path.join(chart.folder or ".", lock)
+        try:
+            data = yaml.load(read_bytes(path, max_file_size), Loader=BoundedLoader)
+        except (OSError, yaml.YAMLError):
+            continue
+        for dep in (data.get("dependencies") if isinstance(data, dict) else None) or []:
+            if isinstance(dep, dict) and dep.get("name") == name and str(dep.get("repository") or "") == repository:
+                version = dep.get("version")
+                return str(version) if version is not None else None
+    return None
+
+
+def _dependency_build(chart: _Chart, root: str, max_file_size: int = DEFAULT_MAX_FILE_SIZE,
+                      fetch: DependencyFetcher | None = None) -> _Build:  # fmt: skip
     """``helm dependency build`` as Argo CD runs it, offline (``reposerver/repository/repository.go``
     ``helmTemplate``: ``helm template`` first, and ``runHelmBuild`` only when it fails for a
     dependency missing from ``charts/``). When every dependency of ``chart`` is under ``charts/``
     nothing changes. Otherwise each ``file://`` dependency is taken from its folder (relative to
     the chart, as pkg/downloader/resolver ``GetLocalPath``), replacing its ``charts/`` entry; one
     needing a chart repository or registry and not under ``charts/`` becomes a :class:`_Stub`; one
-    with no repository that is missing fails as Helm does. ``chart.children`` is updated to the
-    charts rendered.
+    with no repository that is missing fails as Helm does. With ``fetch`` (``--fetch``), one that
+    needs a chart repository or registry is downloaded (at ``Chart.lock``'s version when it pins
+    one) and rendered with the chart like a ``file://`` one, its files contained in the download;
+    one that is not fetched stays a stub saying why. ``chart.children`` is updated to the charts
+    rendered.
 
     Raises RenderError (HL007) at the dependency's ``Chart.yaml`` entry for a ``file://`` folder
     that resolves outside the repository (hooklint reads nothing there; Argo CD's checkout does
@@ -568,9 +610,24 @@ def _dependency_build(chart: _Chart, root: str, max_file_size: int = DEFAULT_MAX
         if not _needs_network(repository):
             raise RenderError(f"chart dependency {name} is not in {charts_dir}/ and names no repository (helm "
                               f"dependency build: directory {charts_dir}/{name} not found)", *where)  # fmt: skip
+        problem = ""
+        if fetch is not None:  # --fetch: helm dependency build's download, then as a file:// dependency
+            got = fetch(name, repository, _locked_version(chart, name, repository, max_file_size) or version, *where)
+            if isinstance(got, str):
+                problem = got
+            else:
+                folder, fetched_root = got
+                inside = _free_name(f"hooklint-dependency-{len(build.local)}", taken)
+                files = _chart_files(folder, fetched_root, max_file_size, where)
+                tree = _read_chart(folder, fetched_root, 1, max_file_size, os.path.join(chart.copied, "charts", inside))
+                if tree.name != name:
+                    raise RenderError(f"chart dependency {name}: the chart fetched from {repository} is named "
+                                      f"{tree.name}", *where)  # fmt: skip
+                build.local.append(_LocalDependency(tree, files))
+                continue
         folder = _free_name(f"hooklint-omitted-{len(build.stubs)}", taken)
         build.stubs.append(_Stub(name, repository, _version_within(version), line, column,
-                                 os.path.join("charts", folder)))  # fmt: skip
+                                 os.path.join("charts", folder), problem))  # fmt: skip
     dropped = {id(chart.entries[entry]) for entry in build.dropped}
     for key in [key for key, sub in chart.children.items() if id(sub) in dropped]:
         del chart.children[key]
@@ -629,6 +686,57 @@ _HELM_SECRETS = re.compile(r"^secrets(?:\+[a-z-]+)?://", re.IGNORECASE)
 class _ValueFile:
     user: str  # as reported: the path the user can open
     real: str  # resolved, inside the repository
+    #: The file's text as rendered when it is SOPS-encrypted (:func:`sops_placeholders`): its keys,
+    #: each encrypted value replaced by :data:`SOPS_PLACEHOLDER`; None: the file as it is.
+    text: str | None = None
+    #: Its index in ``valueFiles`` (where it is written: ``HelmOptions.value_file_places``).
+    index: int = -1
+
+
+#: What every encrypted value of a SOPS file (``ENC[AES256_GCM,data:...,type:str]``) becomes in
+#: the values hooklint renders a chart with (issue 33): fixed, so that nothing of the ciphertext is
+#: ever rendered, cached or printed.
+SOPS_PLACEHOLDER = "hooklint-sops-encrypted-value"
+_SOPS_VALUE = re.compile(r"^ENC\[AES256_GCM,.*\]$", re.DOTALL)
+
+
+def sops_placeholders(path: str, max_file_size: int, scheme: bool = False) -> str | None:
+    """The values of the SOPS-encrypted YAML or JSON file ``path`` as YAML text, without its
+    top-level ``sops`` block, each encrypted value (``ENC[AES256_GCM,...]``, any type) replaced by
+    :data:`SOPS_PLACEHOLDER`: the keys and plain values SOPS leaves as written keep the structure a
+    chart's templates need. None when it is no SOPS file (no top-level ``sops`` mapping holding
+    ``mac`` or ``lastmodified``, as ``sops`` writes into every file it encrypts, and no encrypted
+    value; with ``scheme``, a helm-secrets ``secrets://`` file, any mapping) or cannot be read.
+    Nothing is decrypted (getsops/sops ``stores/yaml``: the metadata is the ``sops`` key; helm-secrets
+    passes the decrypted file to ``helm template``)."""
+    try:
+        data = read_bytes(path, max_file_size)
+        value = yaml.load(data, Loader=BoundedLoader)
+    except (OSError, yaml.YAMLError, YamlTooComplex, ValueError, RecursionError):
+        return None
+    if not isinstance(value, dict):
+        return None
+    sops = value.get("sops")
+    found = [False]
+
+    def placeholders(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {k: placeholders(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [placeholders(v) for v in node]
+        if isinstance(node, str) and _SOPS_VALUE.match(node):
+            found[0] = True
+            return SOPS_PLACEHOLDER
+        return node
+
+    values = placeholders({k: v for k, v in value.items() if k != "sops"})
+    marked = isinstance(sops, dict) and ("mac" in sops or "lastmodified" in sops)
+    if not (scheme or marked or (isinstance(sops, dict) and found[0])):
+        return None
+    try:
+        return yaml.safe_dump(values, sort_keys=False)
+    except (yaml.YAMLError, RecursionError):  # a value PyYAML cannot write back: left out, as before
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -674,12 +782,19 @@ def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], ch
     names the entries in messages (``value file``, or ``file parameter``)."""
     real_root = os.path.realpath(root)
     resolved, skipped = [], []
-    for index, name in enumerate(value_files):
-        if _HELM_SECRETS.match(name):
-            skipped.append(_Skipped(index, f"value file {name} is encrypted (helm-secrets): hooklint never decrypts",
-                                    "Argo CD's repo server decrypts it with the helm-secrets plugin when it renders "
-                                    "the chart"))  # fmt: skip
-            continue
+    for index, written in enumerate(value_files):
+        name, secrets_scheme = written, _HELM_SECRETS.match(written)
+        if secrets_scheme:  # helm-secrets: secrets://FILE, secrets+age-import://KEY?FILE...
+            rest = written[secrets_scheme.end():]
+            name = rest if written.lower().startswith("secrets://") else rest.partition("?")[2]
+            joined = os.path.join(root, name.lstrip("/")) if name.startswith("/") else os.path.join(chart, name)
+            if (not name or name.startswith("/") or written.lower().startswith("secrets+literal://")
+                    or _URL_SCHEME.match(name)
+                    or not within(facts.realpath(joined), real_root) or not os.path.isfile(facts.realpath(joined))):
+                skipped.append(_Skipped(index, f"value file {written} is encrypted (helm-secrets): hooklint never "
+                                        "decrypts", "Argo CD's repo server decrypts it with the helm-secrets plugin "
+                                        "when it renders the chart"))  # fmt: skip
+                continue
         if _URL_SCHEME.match(name):
             skipped.append(_Skipped(index, f"value file {name} is a URL: {NEVER_FETCHES} or values",
                                     "Argo CD fetches it when it renders the chart"))  # fmt: skip
@@ -706,11 +821,13 @@ def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], ch
             raise RenderError(f"{kind} {os.path.normpath(joined)} is {problem}: not read", chart_yaml)
         if not os.path.isfile(real):
             raise RenderError(f"{kind} {os.path.normpath(joined)} not found", chart_yaml)
-        if _sops_encrypted(real, max_file_size):
-            skipped.append(_Skipped(index, f"value file {os.path.normpath(joined)} is SOPS-encrypted: hooklint never "
-                                    "decrypts", "Argo CD's repo server decrypts it when helm-secrets wraps its helm"))  # fmt: skip
+        text = sops_placeholders(real, max_file_size, scheme=bool(secrets_scheme))
+        if text is None and (secrets_scheme or _sops_encrypted(real, max_file_size)):
+            skipped.append(_Skipped(index, f"value file {os.path.normpath(joined)} is SOPS-encrypted and hooklint "
+                                    "cannot read its structure: hooklint never decrypts",
+                                    "Argo CD's repo server decrypts it when helm-secrets wraps its helm"))  # fmt: skip
             continue
-        resolved.append(_ValueFile(os.path.normpath(joined), real))
+        resolved.append(_ValueFile(os.path.normpath(joined), real, text, index))
     return resolved, skipped
 
 
@@ -780,10 +897,12 @@ class _Unreadable(ValueError):
 
 def _loads_of(text: str) -> list[str]:
     """The references of a ``values.schema.json`` text that are not local (``#...``) nor a known
-    meta-schema, in document order; none for plain invalid JSON (Helm refuses it too). Raises
-    :class:`_Unreadable` for a text Python's JSON reader cannot read through (nested deeper than
-    it recurses, a number of more digits than it converts): Go's reader may read it and Helm load
-    what it names."""
+    meta-schema, in document order; none for invalid JSON that holds no ``$`` nor ``\\`` (no key of
+    it can be ``$ref``, whoever reads it). Raises :class:`_Unreadable` for a text Python's JSON
+    reader cannot read through (nested deeper than it recurses, a number of more digits than it
+    converts) or refuses while it may spell a reference: Go's reader, which differs (a BOM after the
+    one Helm strips, what Python's ``json`` refuses and Go's accepts), may read it and Helm load
+    what it names: hooklint fails closed rather than list every difference."""
     try:
         doc = json.loads(text)
     except RecursionError:
@@ -791,7 +910,9 @@ def _loads_of(text: str) -> list[str]:
     except ValueError as exc:
         if "digits" in str(exc):  # int() of too many digits (sys.get_int_max_str_digits)
             raise _Unreadable("a number of too many digits") from None
-        return []
+        if "$" in text or "\\" in text:  # it can spell "$ref" ("\u0024ref" too): Go's reader may read it
+            raise _Unreadable(f"JSON Python's reader refuses: {str(exc).splitlines()[0]}") from None
+        return []  # no key of it can name a reference: nothing is loaded, whoever reads it
     found: list[str] = []
     stack = [doc]
     while stack:
@@ -812,7 +933,12 @@ def _loads_of(text: str) -> list[str]:
 def _loads_in(text: str, path: str, archive: str | None = None) -> list[_SchemaLoad]:
     """The :class:`_SchemaLoad` of the schema ``text`` of file ``path`` (in ``archive`` when
     packaged): one per reference, placed at its value as written (1:1 inside an archive), or one
-    ``unread`` at 1:1 when the text cannot be read through."""
+    ``unread`` at 1:1 when the text cannot be read through. A UTF-8 BOM opening the text is removed
+    first, as Helm's chart loaders remove it from every file of a chart folder or archive
+    (``pkg/chart/v2/loader/directory.go``, ``pkg/chart/loader/archive/archive.go``: ``bytes.TrimPrefix(data,
+    utf8bom)``) before the schema is compiled: Python's ``json`` refuses the BOM, and the ``$ref``
+    after it was missed while Helm loaded it."""
+    text = text[1:] if text.startswith("\ufeff") else text
     try:
         refs = _loads_of(text)
     except _Unreadable as exc:
@@ -895,7 +1021,7 @@ def schema_loads(files: list[tuple[str, str]], max_file_size: int = DEFAULT_MAX_
 
 
 def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = DEFAULT_HELM_MAJOR,
-                limits: bounded.Limits | None = None) -> Rendering:
+                limits: bounded.Limits | None = None, fetch: DependencyFetcher | None = None) -> Rendering:
     """Render the chart in folder ``chart`` (a path as the user spelled it; ``root`` is the
     repository root, which value files must resolve inside) as Argo CD runs ``helm template``
     (module docstring), with the renderer :func:`find_helm` picks for Helm ``helm_major`` (the
@@ -907,7 +1033,8 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     Never blind (issue 22): dependencies are built as ``helm dependency build`` builds them offline
     (:func:`_dependency_build`: ``file://`` ones rendered with the chart); one that needs a chart
     repository or registry is left out, and when Helm's ``condition``/``tags`` enable it, it is an
-    :class:`~hooklint.sources.rendered.Omission` at its ``Chart.yaml`` entry. A value file hooklint
+    :class:`~hooklint.sources.rendered.Omission` at its ``Chart.yaml`` entry, unless ``fetch``
+    (``--fetch``) downloads it. A value file hooklint
     cannot read (:func:`_resolve_value_files`) is left out, an Omission at its ``valueFiles`` entry
     (``options.value_file_places``; ``Chart.yaml`` 1:1 when unknown). ``Rendering.omitted`` lists
     them: the rest of the chart is rendered and checked.
@@ -927,7 +1054,7 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     limits = limits or bounded.Limits()
     files = _chart_files(chart, root, limits.max_file_size)  # first: a symlink leaving the repository is refused before any read
     tree = _read_chart(chart, root, max_file_size=limits.max_file_size)
-    build = _dependency_build(tree, root, limits.max_file_size)
+    build = _dependency_build(tree, root, limits.max_file_size, fetch)
     value_files, skipped = _resolve_value_files(chart, root, options.value_files, chart_yaml, limits.max_file_size,
                                                 options.ignore_missing_value_files)  # fmt: skip
     set_files, unset = _resolve_value_files(chart, root, tuple(path for _, path in options.file_parameters),
@@ -938,6 +1065,7 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     places = options.value_file_places
     left_out = [Omission(s.message, *(places[s.index] if s.index < len(places) else (chart_yaml, 1, 1)),
                          argocd_renders=s.argocd_renders, unchecked=_OTHER_VALUES) for s in skipped]  # fmt: skip
+    read_with_placeholders = _placeholder_omissions(options, value_files, chart_yaml)
     found = find_helm(helm_major, os.path.abspath(root))
     if found is None:
         raise RendererUnavailable(
@@ -963,12 +1091,33 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     key = input_key([mode, renderer.version, repr(options), os.path.normpath(chart)], inputs, root)
     rendering = cached("helm", key, tagging_inputs(
         inputs, lambda: _render(mode, renderer, chart, tree, files, value_files, options, limits, root, build,
-                                [(options.value_files[s.index], o) for s, o in zip(skipped, left_out)],
+                                [(options.value_files[s.index], o) for s, o in zip(skipped, left_out)]
+                                + [(options.value_files[v.index], o) for v, o in
+                                   zip([v for v in value_files if v.text is not None], read_with_placeholders)],
                                 skip_schemas=bool(loads) or options.skip_schema_validation,
                                 set_files=set_files)))  # fmt: skip
-    if left_out:  # where they are written is not in the key: added after the cache
-        rendering = Rendering(rendering.renderer, rendering.documents, rendering.omitted + left_out)
+    if left_out or read_with_placeholders:  # where they are written is not in the key: added after the cache
+        rendering = Rendering(rendering.renderer, rendering.documents,
+                              rendering.omitted + left_out + read_with_placeholders)  # fmt: skip
     return rendering
+
+
+def _placeholder_omissions(options: HelmOptions, value_files: list[_ValueFile], chart_yaml: str) -> list[Omission]:
+    """HL009, at its ``valueFiles`` entry, for each SOPS-encrypted value file read with
+    placeholders (:func:`sops_placeholders`): the chart was rendered and checked, with values Argo
+    CD's are not (the plan is partial)."""
+    out = []
+    places = options.value_file_places
+    for value_file in value_files:
+        if value_file.text is None:
+            continue
+        where = places[value_file.index] if 0 <= value_file.index < len(places) else (chart_yaml, 1, 1)
+        out.append(Omission(f"value file {value_file.user} is SOPS-encrypted: hooklint read its keys without its sops "
+                            f"block, each encrypted value replaced by {SOPS_PLACEHOLDER!r} (it never decrypts)", *where,
+                            argocd_renders="Argo CD's repo server decrypts it when helm-secrets wraps its helm",
+                            unchecked="what the real values change (names, images, conditions) was not checked; the "
+                                      "rest of the chart was", done="rendered the chart with those placeholders"))  # fmt: skip
+    return out
 
 
 @dataclass(slots=True)
@@ -1019,13 +1168,21 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
         value_paths, replacements = [], [(copy, os.path.normpath(chart))]
         for index, value_file in enumerate(value_files):
             target = os.path.join(values_dir, f"{index}-{os.path.basename(value_file.real)}")
-            shutil.copyfile(value_file.real, target)
+            if value_file.text is not None:  # SOPS-encrypted: its keys, placeholders for its values
+                with open(target, "w", encoding="utf-8") as handle:
+                    handle.write(value_file.text)
+            else:
+                shutil.copyfile(value_file.real, target)
             value_paths.append(target)
             replacements.append((target, value_file.user))
         file_paths = []
         for index, ((name, _), set_file) in enumerate(zip(options.file_parameters, set_files or [])):
             target = os.path.join(values_dir, f"file-{index}-{os.path.basename(set_file.real)}")
-            shutil.copyfile(set_file.real, target)
+            if set_file.text is not None:  # SOPS-encrypted: never its ciphertext
+                with open(target, "w", encoding="utf-8") as handle:
+                    handle.write(set_file.text)
+            else:
+                shutil.copyfile(set_file.real, target)
             file_paths.append((name, target))
             replacements.append((target, set_file.user))
         if options.values is not None:
@@ -1069,7 +1226,8 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
 def _dependency_omission(stub: _Stub, tree: _Chart) -> Omission:
     """HL009 on the ``Chart.yaml`` entry of an enabled dependency that needs the network."""
     where = "an OCI registry" if stub.repository.lower().startswith("oci://") else "a chart repository"
-    return Omission(f"chart dependency {stub.name} ({stub.repository}) needs {where}: {NEVER_FETCHES}",
+    why = f"--fetch did not fetch it ({stub.problem})" if stub.problem else NEVER_FETCHES
+    return Omission(f"chart dependency {stub.name} ({stub.repository}) needs {where}: {why}",
                     tree.configured_in, stub.line, stub.column,
                     argocd_renders="Argo CD runs helm dependency build, which fetches it, before it renders the chart",
                     unchecked="the objects it adds, possibly hooks, were not checked; the chart's own were")  # fmt: skip

@@ -58,6 +58,7 @@ its resolved path, every link's target and every file's bytes.
 
 from __future__ import annotations
 
+import codecs
 import glob
 import json
 import os
@@ -75,12 +76,25 @@ import yaml
 
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint.files import FileTooLarge, NotRegularFile, file_problem, make_dirs, problem_of, read_bytes, remove_tree, walk_tree
-from hooklint.loader import within
+from hooklint.loader import FileRejected, decode_manifest, within
 from hooklint.sources import bounded, facts, partial, sandbox
 from hooklint.sources.cache import cached, input_key
 from hooklint.sources.discovery import KUSTOMIZATION_NAMES, is_component
-from hooklint.sources.kustomize_spec import ambiguous_key, canonical, fetched_by_kustomize, go_fold, is_remote_file
-from hooklint.sources.redact import tagging_inputs
+from hooklint.sources.kustomize_spec import (
+    ReadKustomization,
+    Unreadable,
+    ambiguous_key,
+    canonical,
+    fetched_by_kustomize,
+    go_composer,
+    go_decode,
+    go_fold,
+    go_value,
+    is_remote_file,
+    node_strings,
+    read_kustomization,
+)
+from hooklint.sources.redact import tagging_inputs, url_credentials
 from hooklint.sources.rendered import (
     Omission,
     RenderedDocument,
@@ -98,7 +112,9 @@ BUILD_METADATA = ("originAnnotations", "transformerAnnotations")
 INSTALL_HINT = "install kustomize (https://kubectl.docs.kubernetes.io/installation/kustomize/) or kubectl"
 NETWORK_HINT = "hooklint never uses the network: vendor the base into the repository"
 PLUGIN_HINT = "hooklint never runs plugins from the repository"
+FILE_HINT = "hooklint never uses the network: vendor the file into the repository"
 _FUNCTION_ANNOTATIONS = ("config.kubernetes.io/function", "config.k8s.io/function")
+_FUNCTION_ANNOTATIONS_SET = frozenset(_FUNCTION_ANNOTATIONS)
 _REMOTE = re.compile(
     r"^(?:[A-Za-z][A-Za-z0-9+.-]*://|git@|git::|gh:|(?:github\.com|gitlab\.com|bitbucket\.org)[/:])"
     r"|\?(?:ref|version|submodules|timeout)="
@@ -546,20 +562,22 @@ class _Inputs:
         path = os.path.join(directory, name)
         self.contained(path, path, regular=True)
         try:
-            text = read_bytes(path, self.max_file_size).decode("utf-8")
-            config = yaml.load(text, Loader=_Loader)
-            node = yaml.compose(text, Loader=_Loader)
+            text, read = read_kustomization_file(path, self.max_file_size)
         except (NotRegularFile, FileTooLarge) as error:
             raise RenderError(f"the kustomization is {problem_of(error)}: not read", self.to_user(path)) from None
         except YamlTooComplex as error:  # an alias bomb: refused here, before anything walks it
             mark = error.problem_mark
             raise RenderError(str(error.problem), self.to_user(path), *((mark.line + 1, mark.column + 1) if mark else (1, 1)))
-        except (OSError, UnicodeDecodeError, yaml.YAMLError):
-            self.exact = False  # kustomize says what is wrong
-            return
-        if not isinstance(config, dict):
-            self.exact = False
-            return
+        except Unreadable as error:  # fail closed: kustomize is never started on what hooklint cannot read as it does
+            raise RenderError(f"{self.to_user(path)}: {error}", self.to_user(path), error.line, error.column) from None
+        except OSError as error:
+            raise RenderError(f"the kustomization could not be read ({error.strerror}): not rendered",
+                              self.to_user(path)) from None  # fmt: skip
+        node = read.node
+        try:
+            config = go_decode(canonical(read.value))
+        except Unreadable as error:
+            raise RenderError(f"{self.to_user(path)}: {error}", self.to_user(path)) from None
         twice = ambiguous_key(node)
         if twice is not None:
             field, first, second = twice
@@ -570,7 +588,7 @@ class _Inputs:
                 f"keys {first.value!r} (line {first.start_mark.line + 1}) and {second.value!r} both set "
                 f"{field}: {why}; keep one key",
                 self.to_user(path), second.start_mark.line + 1, second.start_mark.column + 1)  # fmt: skip
-        self.kustomization(path, text, canonical(config), node)
+        self.kustomization(path, text, config, node)
 
     def leave_out(self, path: str, field: str, index: int | None, position: tuple[int, int], message: str,
                   argocd_renders: str = "Argo CD fetches it when it renders the application") -> None:  # fmt: skip
@@ -617,8 +635,11 @@ class _Inputs:
                     assert target is not None  # the folder child was found in
                     self.children.setdefault(path, set()).add(os.path.join(target, child))
         for field in self._PLUGINS:
-            for entry in self.entries(config, field):
-                self.plugin(path, field, entry, text)
+            entries = self.entries(config, field)
+            positions = partial.entry_positions(node, field)
+            for index, entry in enumerate(entries):
+                where = positions[index] if len(positions) == len(entries) else _position_of(text, entry)
+                self.plugin(path, field, entry, text, index, where)
         for field in self._FILES:
             for entry in self.entries(config, field):
                 self.reference(path, field, entry, text=text)
@@ -633,11 +654,20 @@ class _Inputs:
         if isinstance(openapi, dict) and isinstance(openapi.get("path"), str):
             self.reference(path, "openapi", openapi["path"], text=text)
         for field in ("configMapGenerator", "secretGenerator"):
-            for generator in self.items(config, field):
+            for index, generator in enumerate(self.items(config, field)):
                 if not isinstance(generator, dict):
                     self.exact = False
                     continue
                 sources = [*_list(generator.get("files")), *_list(generator.get("envs")), generator.get("env")]
+                remote = next((f for f in sources if isinstance(f, str) and f
+                               and _needs_network(path, field, f.partition("=")[2] or f)), None)  # fmt: skip
+                if remote is not None:  # issue 33: this generator left out, the rest rendered
+                    name = generator.get("name")
+                    url = url_credentials(remote.partition("=")[2] or remote)
+                    self.leave_out(path, field, index, _position_of(text, remote),
+                                   f"{field} entry {name if isinstance(name, str) else index!r} reads the remote file "
+                                   f"{url}, which kustomize fetches: it needs the network; {FILE_HINT}")  # fmt: skip
+                    continue
                 for source in sources:
                     if isinstance(source, str) and source:
                         self.reference(path, field, source.partition("=")[2] or source, text=text)
@@ -753,9 +783,20 @@ class _Inputs:
         if regular and resolved is not None:
             _refuse_special(resolved, path, self.to_user)
 
-    def plugin(self, kustomization: str, field: str, entry: str, text: str) -> None:
+    def plugin(self, kustomization: str, field: str, entry: str, text: str, index: int | None = None,
+               where: tuple[int, int] = (1, 1)) -> None:  # fmt: skip
         """Refuse a ``transformers`` / ``generators`` / ``validators`` entry that is a KRM function
-        (exec, container, starlark), inline or in a file or folder of the repository."""
+        (exec, container, starlark), inline or in a file or folder of the repository. Leave out
+        (issue 33: the entry, never the application; an omission at ``where``, the entry's item
+        ``index``) one that configures a ``HelmChartInflationGenerator`` (kustomize's builtin needs
+        ``--enable-helm``, v5.5.0 ``plugin/builtin/helmchartinflationgenerator``, and usually fetches
+        the chart: named by its chart repository, never by a URL of its ``valuesInline``) or a
+        builtin with a file kustomize fetches (a PatchTransformer's URL ``path``)."""
+        label = repr(entry) if "\n" not in entry else "(inline)"
+        if index is not None and "\n" not in entry and _needs_network(kustomization, field, entry):
+            self.leave_out(kustomization, field, index, where, f"{field} entry {url_credentials(entry)!r} is remote and "
+                           f"needs the network; {FILE_HINT}")  # fmt: skip
+            return
         target = self.reference(kustomization, field, entry, directory_ok=True, text=text, optional=True)
         sources: list[tuple[str, str | None]]  # (file, its text when inline)
         if target is None:
@@ -764,27 +805,87 @@ class _Inputs:
             sources = [(f, None) for f in _tree(target) if f.endswith((".yaml", ".yml", ".json"))]
         else:
             sources = [(target, None)]
+        configured = []
         for source, inline in sources:
-            try:
+            try:  # every document, composed without typing; valued as go-yaml v2 values it
                 if inline is None:
                     self.contained(source, kustomization, regular=True)
-                    inline = read_bytes(source, self.max_file_size).decode("utf-8")
-                objects = list(yaml.load_all(inline, Loader=_Loader))
-            except (OSError, UnicodeDecodeError, yaml.YAMLError):
-                continue
-            for obj in objects:
-                function = _function_of(obj)
-                if function:
+                    inline = decode_manifest(read_bytes(source, self.max_file_size))
+                nodes = [n for n in yaml.compose_all(inline, Loader=go_composer(inline)) if n is not None]
+                objects = [(go_value(n), n) for n in nodes]
+            except (OSError, FileRejected, yaml.YAMLError, Unreadable) as error:
+                # fail closed: hooklint cannot tell whether it configures a function or names a URL
+                why = (problem_of(error) if isinstance(error, (NotRegularFile, FileTooLarge)) else
+                       (error.strerror or str(error)) if isinstance(error, OSError) else
+                       str(error).splitlines()[0] if str(error) else "invalid YAML")  # fmt: skip
+                raise RenderError(
+                    f"{field} entry {label}: hooklint cannot read {self.to_user(source)} as kustomize reads it "
+                    f"({why}), so it cannot tell whether it runs a plugin or fetches a URL: kustomize is not run",
+                    self.to_user(kustomization), *_position_of(text, entry)) from None  # fmt: skip
+            for obj, node in objects:
+                # kustomize reads plugin files with go-yaml v3 (explicit keys win over a merge key), not v2:
+                # the annotation anywhere in the file, however the keys resolve, makes it a function
+                function = _function_of(obj) or ("function" if _FUNCTION_ANNOTATIONS_SET & set(node_strings(node)) else None)
+                if function:  # every object is asked first: a function is refused, never left out
                     raise RenderError(
-                        f"{field} entry {entry!r} is {'an' if function[0] in 'aeiou' else 'a'} {function} KRM function ({obj.get('kind')}): {PLUGIN_HINT}",
+                        f"{field} entry {entry!r} is {'an' if function[0] in 'aeiou' else 'a'} {function} KRM function ({obj.get('kind') if isinstance(obj, dict) else None}): {PLUGIN_HINT}",
                         self.to_user(kustomization), *_position_of(text, entry))  # fmt: skip
-                remote = next(_remote_strings(obj), None)
-                if remote is not None:  # a builtin's own file (PatchTransformer path, generator files)
-                    raise RenderError(
-                        f"{field} entry {entry!r} configures {obj.get('kind') if isinstance(obj, dict) else 'a plugin'}"
-                        f" with {remote!r}, which kustomize fetches: it needs the network; {NETWORK_HINT}",
-                        self.to_user(kustomization), *_position_of(text, entry), needs_network=True,
-                        unchecked=REMOTE_ENTRY_UNCHECKED)  # fmt: skip
+                configured.append((obj, node))
+        for obj, _ in configured:
+            if isinstance(obj, dict) and obj.get("kind") == "HelmChartInflationGenerator" and index is not None:
+                self.leave_out(kustomization, field, index, where, f"{field} entry {label} configures a "
+                               f"HelmChartInflationGenerator for {_chart_of(obj)}, which needs kustomize build "
+                               "--enable-helm (it runs helm and usually fetches the chart); hooklint never passes it: "
+                               "make the chart a Helm source of its own",
+                               "Argo CD renders it when argocd-cm's kustomize.buildOptions has --enable-helm")  # fmt: skip
+                return
+        for obj, node in configured:
+            # every string of the file, however a reader resolves its keys (a merge key, a tag)
+            remote = next(_remote_strings(obj), None) or next(_remote_strings(node_strings(node)), None)
+            if remote is not None and index is not None:  # a builtin's own file (PatchTransformer path)
+                self.leave_out(kustomization, field, index, where, f"{field} entry {label} configures "
+                               f"{obj.get('kind') if isinstance(obj, dict) else 'a plugin'} with "
+                               f"{url_credentials(remote)!r}, which kustomize fetches: it needs the network; {FILE_HINT}")  # fmt: skip
+                return
+            if remote is not None:
+                raise RenderError(
+                    f"{field} entry {label} configures {obj.get('kind') if isinstance(obj, dict) else 'a plugin'}"
+                    f" with {remote!r}, which kustomize fetches: it needs the network; {NETWORK_HINT}",
+                    self.to_user(kustomization), *_position_of(text, entry), needs_network=True,
+                    unchecked=REMOTE_ENTRY_UNCHECKED)  # fmt: skip
+
+
+def _chart_of(config: dict[str, Any]) -> str:
+    """What a ``HelmChartInflationGenerator`` configuration inflates, for messages: ``the chart
+    NAME VERSION of the chart repository URL`` (``name``/``chartName``, ``version``/``chartVersion``,
+    ``repo``/``chartRepoUrl``: kustomize v5.5.0 ``api/types/helmchartargs.go``; the URL without
+    credentials), or ``the local chart NAME`` (``chartHome``). Only these fields are read: never
+    ``valuesInline``."""
+    name = config.get("name") if isinstance(config.get("name"), str) else config.get("chartName")
+    version = config.get("version") if config.get("version") is not None else config.get("chartVersion")
+    repo = config.get("repo") if isinstance(config.get("repo"), str) else config.get("chartRepoUrl")
+    chart = f"the chart {name if isinstance(name, str) else '(unnamed)'}" + (f" {version}" if version is not None else "")
+    if isinstance(repo, str) and repo:
+        where = "OCI registry" if repo.lower().startswith("oci://") else "chart repository"
+        return f"{chart} of the {where} {url_credentials(repo)}"
+    return f"{chart} (a local chart)"
+
+
+def read_kustomization_file(path: str, max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> tuple[str, ReadKustomization]:
+    """The text of the kustomization file ``path`` (decoded as go-yaml decodes it: UTF-8, or UTF-16
+    with a BOM; the BOM removed; UTF-32 is refused: go-yaml reads its BOM as UTF-16's) and what kustomize reads from it
+    (:func:`~hooklint.sources.kustomize_spec.read_kustomization`). Raises what
+    :func:`~hooklint.files.read_bytes` raises, :class:`Unreadable` (bytes go-yaml refuses, or a
+    kustomization hooklint cannot read as kustomize does) and ``YamlTooComplex``."""
+    data = read_bytes(path, max_file_size)
+    if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):  # go-yaml's reader knows no UTF-32
+        raise Unreadable("the kustomization is UTF-32, which kustomize's YAML reader (go-yaml) does not read; save it "
+                         "as UTF-8")  # fmt: skip
+    try:
+        text = decode_manifest(data)
+    except FileRejected as error:
+        raise Unreadable(f"invalid Kustomization: {error}") from None
+    return text, read_kustomization(text)
 
 
 def _needs_network(kustomization: str, field: str, entry: str) -> bool:
@@ -1052,17 +1153,20 @@ class _CopyEdits:
                     self.removals[os.path.join(src, leaving.inside[kustomization])] = list(removals)
         for path in [*self.removals, *([self.app_file] if self.app_file else [])]:
             if path not in self.originals and os.path.isfile(path):
-                # surrogateescape: bytes that are not UTF-8 go back as they were, for kustomize to refuse
-                with open(path, encoding="utf-8", errors="surrogateescape") as handle:
-                    self.originals[path] = handle.read()
+                self.originals[path] = _original_text(path)
 
     def write(self) -> bool:
         """Write every edited kustomization (and the application's, as copied, for ``_prepare``);
         True when the application's own kustomization lost entries."""
         for path, text in self.originals.items():
             removals = self.removals.get(path, [])
+            try:
+                edited = partial.without_entries(text, removals, _dump) if removals else text
+            except (Unreadable, yaml.YAMLError) as error:  # the walk read it: never expected; fail closed
+                raise RenderError(f"hooklint cannot leave entries out of {os.path.basename(path)} ({error}): "
+                                  "not rendered", "") from None  # fmt: skip
             with open(path, "w", encoding="utf-8", errors="surrogateescape") as handle:
-                handle.write(partial.without_entries(text, removals, _dump) if removals else text)
+                handle.write(edited)
         return bool(self.app_file and self.removals.get(self.app_file))
 
     def drop_for(self, missing: tuple[str, str] | None, notes: dict[int, list[str]]) -> bool:
@@ -1083,9 +1187,7 @@ class _CopyEdits:
             self.dropped.add(key)
             path = os.path.join(self.src, leaving.inside[patch.kustomization])
             if path not in self.originals:
-                # surrogateescape: bytes that are not UTF-8 go back as they were, for kustomize to refuse
-                with open(path, encoding="utf-8", errors="surrogateescape") as handle:
-                    self.originals[path] = handle.read()
+                self.originals[path] = _original_text(path)
             self.removals.setdefault(path, []).append((patch.field, patch.index))
             where = partial.mark_path(os.path.relpath(patch.kustomization, leaving.app))
             note = f"the {patch.field} entry at {where}:{patch.line}:{patch.column} (it needs {missing[0]} {missing[1]})"
@@ -1096,6 +1198,18 @@ class _CopyEdits:
                 self.alone.append((patch, missing))
             dropped = True
         return dropped
+
+
+def _original_text(path: str) -> str:
+    """The text of a kustomization of the copy, decoded as go-yaml decodes it (UTF-16 with a BOM
+    included, as the walk read it); bytes it refuses kept as they were (surrogateescape), for
+    kustomize to refuse."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    try:
+        return decode_manifest(data)
+    except FileRejected:
+        return data.decode("utf-8", errors="surrogateescape")
 
 
 def _dump(config: Any) -> str:
@@ -1146,25 +1260,19 @@ def _prepare(app: str, options: KustomizeOptions, user_file: str) -> tuple[set[s
     if name is None:
         return set(), True  # kustomize says so
     path = os.path.join(app, name)
-    with open(path, "rb") as handle:
-        try:
-            text = handle.read().decode("utf-8")
-        except UnicodeDecodeError:
-            return set(), True  # not UTF-8: kustomize says what is wrong, as Argo CD's does
-    try:
-        config = yaml.load(text, Loader=_Loader)
-        node = yaml.compose(text, Loader=_Loader)
-    except yaml.YAMLError:
+    try:  # as kustomize reads it (the walk refused the user's file when hooklint could not)
+        text, read = read_kustomization_file(path, 1 << 62)
+    except (OSError, Unreadable, yaml.YAMLError):
         return set(), True  # kustomize says what is wrong, at the user's line
-    if not isinstance(config, dict):
-        return set(), True
+    config, node = read.value, read.node
     try:
         changed = apply_options(config, options, app, name)
     except RenderError as error:
         raise RenderError(error.message, user_file) from None
     existing = _get(config, "buildMetadata")
     requested = {m for m in _list(existing) if isinstance(m, str)}
-    if not changed and existing is None and not node.flow_style and not text.rstrip().endswith("..."):
+    if (not changed and existing is None and not node.flow_style and not text.rstrip().endswith("...") and read.plain
+            and not read.more):  # fmt: skip  # appended lines would land in a later document
         text += ("" if text.endswith("\n") or not text else "\n") + "buildMetadata:\n"
         text += "".join(f"- {m}\n" for m in BUILD_METADATA)
         same_lines = True

@@ -20,15 +20,32 @@ case, whatever exists on disk: a local folder named ``http:`` does not make
 ``git.NewRepoSpecFromURL`` parses (``api/internal/git/repospec.go``: ``git::`` prefixes, ``ssh://``,
 ``https://``, ``http://``, ``file://``, ``user@host:path``, ``github.com/org/repo``) before it looks
 at the local file system. :func:`is_remote_file` and :func:`is_repo_spec` port both.
+
+Values. kustomize reads a kustomization's bytes (``api/internal/target/kusttarget.go`` ``Load``)
+with ``Kustomization.Unmarshal``: ``sigs.k8s.io/yaml`` v1.4 ``YAMLToJSON`` decodes the *first*
+document only with its go-yaml v2 fork (``goyaml.v2/decode.go``, ``resolve.go``) into Go values,
+then ``encoding/json`` decodes that JSON into the struct. PyYAML disagrees with it on purpose-built
+input: a second ``---`` document (PyYAML's ``load`` refuses the file), an unknown ``!tag`` (a
+string for Go, an error for PyYAML), ``2024-01-01`` (a string for Go, a date for PyYAML),
+``!!binary`` (decoded base64 for Go), merge keys (go-yaml v2 writes a ``<<`` mapping into the map
+where it stands, so a key before it is overwritten: the YAML spec, and PyYAML, keep it), a JSON
+``null`` list entry (``""`` for Go). :func:`read_kustomization` reads the value kustomize decodes,
+and raises :class:`Unreadable` (HL007: the renderer is never started) wherever it cannot be sure
+of it, or kustomize itself would refuse the file.
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
+from dataclasses import dataclass
 from typing import Any
 
 import yaml
+
+from hooklint.yamlio import GO_PLAIN, STR, Unreadable, YamlTooComplex, go_composer, go_first_document, go_value, is_merge_key, node_strings
+
+__all__ = ["go_composer", "Unreadable", "YamlTooComplex", "go_value", "node_strings"]  # read here by kustomize.py
 
 # --- keys -----------------------------------------------------------------------------------------
 
@@ -241,3 +258,103 @@ ROOT_FIELDS = ("resources", "bases", "components", "generators", "transformers",
 def fetched_by_kustomize(entry: str, field: str) -> bool:
     """Whether kustomize would reach the network for ``entry`` of ``field``."""
     return is_remote_file(entry) or (field in ROOT_FIELDS and is_repo_spec(entry))
+
+
+# --- values: the kustomization kustomize decodes ---------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ReadKustomization:
+    """A kustomization as kustomize decodes it: ``value`` the mapping ``YAMLToJSON`` gives (keys as
+    written, every key of one field kept: :func:`canonical` merges them), ``node`` the composed first
+    document (positions only: its scalars' tags are not PyYAML's), ``more`` whether the text holds
+    anything after that document (kustomize never reads it), ``plain`` whether every top-level key
+    is written as the text kustomize reads (no tag, no merge key), so that a line of the text can be
+    edited for a field."""
+
+    value: dict[str, Any]
+    node: yaml.MappingNode
+    more: bool
+    plain: bool
+
+
+def read_kustomization(text: str) -> ReadKustomization:
+    """The kustomization ``text`` (decoded, a BOM removed) as kustomize v5.5.0 decodes it (module
+    docstring, *Values*; :func:`hooklint.yamlio.go_first_document`). Raises :class:`Unreadable`
+    for what kustomize refuses (a YAML error, a first document that is not a mapping) and for what
+    hooklint cannot read as it does; :class:`YamlTooComplex` for an alias bomb or nesting beyond
+    the limits. :func:`go_decode` then types the fields that name paths."""
+    try:
+        document = go_first_document(text)
+    except Unreadable as error:
+        if str(error).startswith("yaml:"):
+            raise Unreadable(f"invalid Kustomization: {error}", error.line, error.column) from None
+        raise
+    node = document.node
+    if node is None:
+        raise Unreadable("the kustomization is empty, which kustomize refuses")
+    if not isinstance(node, yaml.MappingNode):
+        line, column = node.start_mark.line + 1, node.start_mark.column + 1
+        raise Unreadable("the kustomization's first document is not a mapping (kustomize reads only that document, "
+                         "and cannot decode it)", line, column)  # fmt: skip
+    plain = all(isinstance(k, yaml.ScalarNode) and k.tag in (GO_PLAIN, STR) and not is_merge_key(k) and
+                isinstance(go_value(k), str) for k, _ in node.value)  # fmt: skip
+    return ReadKustomization(document.value, node, document.more, plain)
+
+
+#: The Go type of every field of the ``Kustomization`` struct (and the struct levels below it) that
+#: names a file, folder or URL, for :func:`go_decode`: ``"string"``, ``"[]string"``,
+#: ``"map[string]string"``, or a struct (a dict of its fields) / list of structs (a 1-list).
+PATH_FIELD_TYPES: dict[str, Any] = {
+    "resources": "[]string", "components": "[]string", "bases": "[]string", "crds": "[]string",
+    "configurations": "[]string", "generators": "[]string", "transformers": "[]string", "validators": "[]string",
+    "patchesStrategicMerge": "[]string", "openapi": "map[string]string",
+    "patches": [{"path": "string"}], "patchesJson6902": [{"path": "string"}], "replacements": [{"path": "string"}],
+    "configMapGenerator": [{"files": "[]string", "envs": "[]string", "env": "string"}],
+    "secretGenerator": [{"files": "[]string", "envs": "[]string", "env": "string"}],
+    "helmGlobals": {"chartHome": "string", "configHome": "string"},
+    "helmCharts": [{"valuesFile": "string", "additionalValuesFiles": "[]string", "repo": "string"}],
+    "helmChartInflationGenerator": [{"chartHome": "string", "chartRepoUrl": "string", "values": "string",
+                                     "valuesLocal": "map[string]string", "helmBin": "string", "helmHome": "string"}],
+}  # fmt: skip
+
+_JSON_TYPES = {str: "string", bool: "bool", int: "number", float: "number", dict: "object", list: "array"}
+
+
+def go_decode(config: dict[str, Any]) -> dict[str, Any]:
+    """``config`` (:func:`canonical`) with the fields of :data:`PATH_FIELD_TYPES` decoded as
+    ``encoding/json`` decodes them into their Go types: ``null`` where a string is expected is
+    ``""`` (an entry kustomize reads), a ``null`` field or list item is its zero value; a value of
+    another JSON type (a number, a list where a string is expected) raises :class:`Unreadable` with
+    Go's message, as kustomize fails on it before it reads anything the kustomization names."""
+
+    def decode(value: Any, shape: Any, where: str) -> Any:
+        if value is None:
+            return "" if shape == "string" else None
+        wrong = Unreadable(f"invalid Kustomization: json: cannot unmarshal {_JSON_TYPES.get(type(value), 'value')} "
+                           f"into Go struct field {where} of type {_go_type(shape)}")  # fmt: skip
+        if shape == "string":
+            if not isinstance(value, str):
+                raise wrong
+            return value
+        if shape == "[]string" or isinstance(shape, list):
+            if not isinstance(value, list):
+                raise wrong
+            item = "string" if shape == "[]string" else shape[0]
+            return [decode(v, item, where) if v is not None or item == "string" else {} for v in value]
+        if shape == "map[string]string":
+            if not isinstance(value, dict):
+                raise wrong
+            return {k: decode(v, "string", f"{where}.{k}") for k, v in value.items()}
+        if not isinstance(value, dict):
+            raise wrong
+        return {k: decode(v, shape[k], f"{where}.{k}") if k in shape else v for k, v in value.items()}
+
+    return {k: decode(v, PATH_FIELD_TYPES[k], f"Kustomization.{k}") if k in PATH_FIELD_TYPES else v
+            for k, v in config.items()}  # fmt: skip
+
+
+def _go_type(shape: Any) -> str:
+    if isinstance(shape, str):
+        return shape
+    return "[]struct" if isinstance(shape, list) else "struct"

@@ -35,7 +35,7 @@ from typing import Any, Callable
 
 import yaml
 
-from hooklint.sources.kustomize_spec import go_fold
+from hooklint.sources.kustomize_spec import go_fold, read_kustomization
 from hooklint.yamlio import BoundedLoader
 
 #: Fields whose every entry inflates a Helm chart (kustomize's ``--enable-helm``).
@@ -122,10 +122,10 @@ def without_entries(text: str, removals: list[tuple[str, int | None]], dump: Cal
     after an item on its line) the file is loaded, edited and written again with ``dump``."""
     if not removals:
         return text
-    try:
-        node = yaml.compose(text, Loader=BoundedLoader)
-    except yaml.YAMLError:
-        node = None
+    # the first document, as kustomize reads it (:func:`~hooklint.sources.kustomize_spec.read_kustomization`);
+    # raises Unreadable (or YamlTooComplex) for a text hooklint cannot read so: never left unedited
+    read = read_kustomization(text)
+    node = read.node
     lines = text.splitlines(keepends=True)
     emptied = set()  # a field that loses every item is written "field: []" (kustomize refuses an empty file)
     for name in dict.fromkeys(n for n, _ in removals):
@@ -136,7 +136,9 @@ def without_entries(text: str, removals: list[tuple[str, int | None]], dump: Cal
     removals = [(n, None) for n in sorted(emptied)] + [(n, i) for n, i in removals if n not in emptied]
     cut: set[int] = set()
     put: dict[int, str] = {}
-    exact = isinstance(node, yaml.MappingNode) and not node.flow_style and not _shared(node)
+    # lines are cut only where every top-level key is written as kustomize reads it (no tag, no
+    # merge key) and the file holds one document; else the value kustomize reads is written again
+    exact = read.plain and not read.more and not node.flow_style and not _shared(node)
     for name, index in removals if exact else ():
         found = field_nodes(node, name)
         if found is None:
@@ -158,9 +160,7 @@ def without_entries(text: str, removals: list[tuple[str, int | None]], dump: Cal
             put[span[0]] = f"{json.dumps(str(key.value))}: []\n"
     if exact:
         return "".join(put.get(i, "") if i in cut else line for i, line in enumerate(lines))
-    config = yaml.load(text, Loader=BoundedLoader)
-    if not isinstance(config, dict):
-        return text
+    config = read.value
     for name in {n for n, _ in removals}:
         indexes = {i for n, i in removals if n == name}
         for key in [k for k in config if go_fold(str(k)) == go_fold(name)]:

@@ -1,39 +1,57 @@
-"""Secret values kept out of renderer messages (HL007, HL009).
+"""Secret values kept out of everything hooklint prints: renderer messages (HL007, HL009), findings
+and the sync plan.
 
-kustomize and Helm fail with messages that quote what they read: kustomize echoes every
-``secretGenerator`` literal of a generator with one bad literal (``literal sources [a=s3cret
-b:x]: invalid literal source b:x, expected key=value``), an env file line with invalid UTF-8 both
-as text and as its byte values; Helm's JSON Schema check quotes the value that fails
-(``at '/db/password': 's3cret' does not match pattern ...``), ``fail`` and ``required`` print
-messages templates build from values, PyYAML's errors quote the line they stopped on, go-yaml
-quotes a scalar (``cannot unmarshal !!str `s3cret...```). hooklint repeats those messages, and
-its reports go to CI logs and pull-request comments, so before a render error becomes a load
-issue (:func:`hooklint.sources.render.render`, the one place that happens) its message passes
-through :func:`redact_message`:
+**What a secret value is** (issue 34): the values of Secrets (``stringData``, and ``data`` both as
+written and decoded from base64) and the values under keys that name a secret (:func:`secret_key`:
+``password``, ``token``, ``credential``...; the ``value`` of a ``{name: DB_PASSWORD, value: ...}``
+entry); the ``literals``, ``files`` and ``envs`` of kustomize's ``secretGenerator``; the files an
+Application passes as Helm values (``helm.fileParameters``, ``--set-file``); and, in files that are
+not YAML (a chart's ``files/``, an ``.env``, a ``.properties``), the values of ``KEY=value`` lines whose
+key names a secret and the whole content of a file whose name does (``db-password.txt``,
+``tls.key``). **Never** a secret:
 
-- every value the rendering's input files hold that hooklint knows to be secret-bearing is
-  replaced by ``[redacted]`` wherever it occurs (:func:`secret_values`): a Secret's ``data`` and
-  ``stringData`` values (and ``data`` decoded from base64), the ``literals`` of kustomize's
-  ``secretGenerator`` and ``configMapGenerator`` (whole and their value), the contents of their
-  ``files`` and the lines and values of their ``envs``/``env`` files, inline patches holding such
-  Secrets, and any scalar under a key that names a secret (``password``, ``token``, ``secret``,
-  ``credential``, ``private``, ``auth``, ``apikey``...); for a Helm chart also every scalar of its
-  values files and of the Application's inline values (a ``fail`` message can quote any of them),
-  of 6 characters or more, as a whole word. Each value is also searched for in the forms messages
-  write it in: Go-quoted, base64 and Go's byte-slice (``[112 97 115 115]``).
-- and, first, the quoted literals after the message prefixes that quote input values are
-  replaced whatever they hold (:data:`_SCRUBS`).
+- a value shorter than :data:`MIN_LENGTH` (8) characters, and ``true``, ``null`` and the like;
+- a placeholder (:func:`placeholder`): ``xxxxxxxx``, ``changeme``, ``<your-password>``,
+  ``{{ .Values.db.password }}``, ``${DB_PASSWORD}``, ``<path:vault#key>``;
+- a reference to a Secret by its name (:data:`_REFERENCE_KEY`: ``existingSecret``, ``secretName``,
+  ``*Ref.name``, ``*SecretName``), even under a key that names a secret (Bitnami's
+  ``auth.existingSecret``);
+- a value the application also writes where nothing is secret (:attr:`SecretValues.public`): a
+  name, a namespace, a label, a ConfigMap's data, any value under a key that names no secret, a
+  mapping key, a folder or file name of its inputs, its Application's name and namespace. A secret
+  that is part of such a name (``xxx-postdelete``) is none either (:attr:`SecretValues.names`).
 
-The message keeps what is wrong and where (files, lines, keys, the schema's pattern), never the
-value. Values of 1 or 2 characters are not searched for (they would eat the message); the
-scrubs cover the messages that quote values in known places.
+**How it is found**: each secret value as written, JSON-escaped, with control characters escaped as
+one-line messages write them (:func:`hooklint.text.escape_controls`), base64-encoded, as Go's byte list
+(kustomize's ``line [80 65 ...]``), line by line for a value of several lines, and in any case with
+its separators changed or dropped (a chart's ``fail`` may print ``upper`` or ``join`` of it), by one
+matcher (:class:`Redactor`: two Aho-Corasick automata of the ``pyahocorasick`` package), built once
+per run for a set of values (:func:`redactor`). Where a text quotes one, it says ``[the value of
+`KEY`]`` (the key that holds it) instead, or ``[redacted]`` where no key names it. Paths and object
+identities the application writes are never rewritten (they are public). Credentials in URLs are
+always removed (:func:`url_credentials`), and the quoted literals after renderer message prefixes
+that quote input values are replaced whatever they hold (:data:`_SCRUBS`).
+
+**Outside the promise** (README): a value a template transforms otherwise (hex, base32, a substring,
+a hash) before a renderer prints it, and values shorter than 8 characters.
+
+Renderer messages: kustomize and Helm fail with messages that quote what they read: kustomize echoes
+every ``secretGenerator`` literal of a generator with one bad literal (``literal sources [a=s3cret
+b:x]: invalid literal source b:x, expected key=value``), an env file line with invalid UTF-8 both as
+text and as its byte values; Helm's JSON Schema check quotes the value that fails (``at
+'/db/password': 's3cret' does not match pattern ...``), ``fail`` and ``required`` print messages
+templates build from values, PyYAML's errors quote the line they stopped on, go-yaml quotes a scalar
+(``cannot unmarshal !!str `s3cret...```). hooklint repeats those messages, and its reports go to CI
+logs and pull-request comments, so before a render error becomes a load issue
+(:func:`hooklint.sources.render.render`, the one place that happens) its message passes through
+:func:`render_error_redactor`, with the secret values of the files the rendering read.
 """
 
 from __future__ import annotations
 
 import base64
-import bisect
 import binascii
+import bisect
 import json
 import os
 import re
@@ -42,11 +60,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+import ahocorasick
 import yaml
 
 from hooklint.sources import facts
 from hooklint.sources.rendered import RenderError
 from hooklint.text import escape_controls
+from hooklint.yamlio import BoundedLoader
 
 T = TypeVar("T")
 
@@ -55,8 +75,11 @@ REDACTED = "[redacted]"
 #: Keys whose values are secrets wherever they are (any object, values files, kustomizations).
 SECRET_KEY = re.compile(r"pass(?:word|wd|phrase)?|pwd|secret|token|credential|private|auth|api[-_.]?key|"
                         r"access[-_.]?key|cert|dsn|connection[-_]?string", re.IGNORECASE)  # fmt: skip
-#: Keys that name a secret without holding one (``secretKeyRef``, ``secretName``, ``existingSecret``).
-_REFERENCE_KEY = re.compile(r"(?:refs?|names?|existing\w*)$|^existing|^automount", re.IGNORECASE)
+#: Keys that name a secret without holding one (``secretKeyRef``, ``secretName``, ``existingSecret``,
+#: ``passwordSecretName``; Bitnami's ``secretKeys.adminPasswordKey``, the name of a key of a Secret),
+#: whose values are references even under a key that names a secret.
+_REFERENCE_KEY = re.compile(r"(?:refs?|names?|existing\w*|password[-_]?key|secret[-_]?keys)$|^existing|^automount",
+                            re.IGNORECASE)  # fmt: skip
 #: Scalars that are no secret wherever they are (go-yaml v2's booleans and null).
 _NOT_SECRET = frozenset("y Y yes Yes YES n N no No NO true True TRUE false False FALSE on On ON off Off OFF null Null NULL ~".split())
 
@@ -81,17 +104,42 @@ def named_secret(pairs: Iterable[tuple[str, object]]) -> bool:
 MAX_FILE_BYTES = 1 << 20
 MAX_FILES = 5000
 MAX_VALUES = 50000
-#: Shortest value searched for; values shorter than WORD_AT are matched as whole words only.
-MIN_LENGTH = 3
-WORD_AT = 8
-#: Shortest values-file scalar (not under a secret key) searched for, as a whole word.
-MIN_VALUES_SCALAR = 6
+#: Shortest secret value: a shorter one is never searched for (it would eat the words of messages).
+MIN_LENGTH = 8
+#: Longest form of a value written as Go's byte list (kustomize prints env file lines so).
+_MAX_BYTE_LIST = 1024
 
 _KUSTOMIZATIONS = ("kustomization.yaml", "kustomization.yml", "kustomization")
 _YAML = (".yaml", ".yml", ".json")
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_Loader = BoundedLoader
 
-#: (pattern, replacement) applied to every renderer message after the values are removed.
+#: Placeholders: one character repeated (``xxxxxxxx``, ``********``); a template or a reference to
+#: a value kept elsewhere (``{{ .Values.x }}``, ``${VAR}``, ``$(VAR)``, argocd-vault-plugin's
+#: ``<path:...>``); a description in angle brackets (``<your-password>``).
+_PLACEHOLDER = re.compile(r"(.)\1*|.*(?:\{\{|\$\{|\$\(|<path:|<%).*|<[^<>]*>", re.DOTALL)
+#: Placeholder words, compared without case and separators (``change-me``, ``CHANGE_ME``).
+_PLACEHOLDER_WORDS = frozenset(
+    "changeme changeit replaceme placeholder password passw0rd secret secretvalue redacted example dummy default "
+    "notasecret notsecret undefined todo tbd none null empty sample testtest mypassword mysecret".split())  # fmt: skip
+_PLACEHOLDER_STARTS = ("your", "changeme", "changeit", "replaceme", "replacewith", "insert", "enteryour", "putyour")
+_SEPARATORS = re.compile(r"[\W_]+")
+_ALNUM_RUN = re.compile(r"[^\W_]+")
+#: The armour lines of a PEM block: the same in every key and certificate.
+_PEM_ARMOUR = re.compile(r"-----(?:BEGIN|END) [A-Z0-9 ]+-----")
+
+
+def placeholder(value: str) -> bool:
+    """Whether ``value`` is a placeholder rather than a secret: :data:`_PLACEHOLDER`, or one of
+    :data:`_PLACEHOLDER_WORDS` or starting like ``your-...``/``change-me-...`` once its case and
+    separators are dropped."""
+    text = value.strip()
+    if _PLACEHOLDER.fullmatch(text):
+        return True
+    word = _SEPARATORS.sub("", text).lower()
+    return len(set(word)) <= 1 or word in _PLACEHOLDER_WORDS or word.startswith(_PLACEHOLDER_STARTS)
+
+
+#: (pattern, replacement) applied to every renderer message before the values are removed.
 _SCRUBS: tuple[tuple[re.Pattern[str], str], ...] = (
     # kustomize api/kv: "literal sources [a=1 b:2]: invalid literal source b:2, expected key=value"
     (re.compile(r"literal sources \[.*\](?=: invalid literal source)"), f"literal sources {REDACTED}"),
@@ -113,42 +161,81 @@ _SCRUBS: tuple[tuple[re.Pattern[str], str], ...] = (
 
 @dataclass
 class SecretValues:
-    """Values to remove from messages: ``anywhere`` as substrings (or whole words when short),
-    ``words`` only as whole words (values-file scalars that are not known secrets)."""
+    """The secret values of an application's inputs, each with the key that holds it, and what the
+    application writes where nothing is secret (which is therefore no secret)."""
 
-    anywhere: set[str] = field(default_factory=set)
-    words: set[str] = field(default_factory=set)
-    #: mapping keys and path components of the inputs: what a message names, never removed
-    keys: set[str] = field(default_factory=set)
-    #: values known to be secrets (a Secret's data, a secret key's value): also found transformed
-    loose: set[str] = field(default_factory=set)
+    #: value as written (stripped) -> the key holding it (``DB_PASSWORD``; "" when none names it)
+    secrets: dict[str, str] = field(default_factory=dict)
+    #: values written where nothing is secret, mapping keys, path components: never a secret
+    public: set[str] = field(default_factory=set)
+    #: names and namespaces of objects and Applications, label values, path components: a value
+    #: that is part of one is no secret either (``xxx`` of ``Job/xxx-postdelete``)
+    names: set[str] = field(default_factory=set)
 
-    def add(self, value: object, *, word: bool = False, loose: bool = False) -> None:
-        """Add ``value`` (a scalar as written; other types are ignored) with the forms messages
-        write it in; ``loose``: a known secret, found in any case and with its separators changed
-        too (:func:`redactor`)."""
+    def add(self, value: object, key: str = "") -> None:
+        """Add ``value`` (a scalar as written; other types are ignored) as the secret under ``key``,
+        unless it can be none (shorter than :data:`MIN_LENGTH`, a boolean or null, a placeholder)."""
         if isinstance(value, bytes):
             value = value.decode("utf-8", "replace")
-        if not isinstance(value, str) or value.strip() in _NOT_SECRET or len(self.anywhere) + len(self.words) > MAX_VALUES:
+        if not isinstance(value, str) or len(self.secrets) >= MAX_VALUES:
             return
-        target = self.words if word else self.anywhere
         text = value.strip()
-        if loose and not word:
-            self.loose.add(text)
-        forms = {text, text.removeprefix("\ufeff")}
-        forms.update(piece.strip() for piece in text.split("\ufffd"))  # around bytes that were not UTF-8
-        if not word:
-            lines = [line.strip() for line in text.splitlines() if line.strip()]
-            forms.update(lines)
-            forms.add(" ".join(lines))
-        for form in list(forms):
-            quoted = json.dumps(form, ensure_ascii=False)[1:-1]
-            forms.add(quoted)
-            forms.add(escape_controls(form))  # as one-line messages write it (yamlio.shown): ESC as \x1b
-            if not word and len(form) >= MIN_LENGTH:
-                forms.add(base64.b64encode(form.encode("utf-8")).decode("ascii"))
-                forms.add(" ".join(str(b) for b in form.encode("utf-8")))
-        target.update(f for f in forms if len(f) >= (MIN_VALUES_SCALAR if word else MIN_LENGTH))
+        if len(text) < MIN_LENGTH or text in _NOT_SECRET or placeholder(text):
+            return
+        self.secrets.setdefault(text, key)
+
+    def add_encoded(self, value: object, key: str = "") -> None:
+        """:meth:`add` ``value`` and, when it is base64 of UTF-8 text (a Secret's ``data``), what it decodes to."""
+        self.add(value, key)
+        if isinstance(value, str):
+            decoded = _decoded(value)
+            if decoded is not None:
+                self.add(decoded, key)
+
+    def add_public(self, value: object, *, name: bool = False) -> None:
+        """Record ``value`` as written where nothing is secret (``name``: an identity or a path component)."""
+        if isinstance(value, str):
+            self.public.add(value)
+            if name and len(value) >= MIN_LENGTH:
+                self.names.add(value)
+
+    def add_path(self, path: str, root: str = "") -> None:
+        """Record the components of ``path`` (relative to ``root`` when given) as names."""
+        relative = os.path.relpath(path, root) if root else path
+        for part in relative.split(os.sep):
+            if part not in ("", ".", ".."):
+                self.add_public(part, name=True)
+
+    def kept(self) -> dict[str, str]:
+        """The secrets that are secrets: neither written where nothing is secret nor part of a name."""
+        if not self.secrets:
+            return {}
+        names = "\n".join(sorted(self.names))
+        return {value: key for value, key in self.secrets.items()
+                if value not in self.public and ("\n" in value or value not in names)}  # fmt: skip
+
+
+def _decoded(value: str) -> str | None:
+    """``value`` decoded from base64 when it is base64 of UTF-8 text (a Secret's ``data``)."""
+    compact = "".join(value.split())
+    if len(compact) < 4 or len(compact) % 4:
+        return None
+    try:
+        decoded = base64.b64decode(compact, validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):
+        return None
+    return decoded if decoded.isprintable() or "\n" in decoded else None
+
+
+def merged(*parts: SecretValues) -> SecretValues:
+    """One :class:`SecretValues` holding every value of ``parts`` (the first key of a value wins)."""
+    out = SecretValues()
+    for part in parts:
+        for value, key in part.secrets.items():
+            out.secrets.setdefault(value, key)
+        out.public |= part.public
+        out.names |= part.names
+    return out
 
 
 #: The credentials a URL can carry: ``scheme://user:password@`` (the password), ``scheme://token@``
@@ -173,144 +260,237 @@ def url_credentials(text: str) -> str:
 
 def redact(message: str, values: SecretValues) -> str:
     """``message`` with the quoted literals after known prefixes scrubbed (:data:`_SCRUBS`), then
-    every one of ``values`` replaced by ``[redacted]`` (:func:`redactor`)."""
+    every one of ``values`` replaced (:func:`redactor`)."""
     for pattern, replacement in _SCRUBS:
         message = pattern.sub(replacement, message)
     return redactor(values)(message)
 
 
-def _loose(value: str) -> str:
-    """A pattern for ``value`` as a template may have transformed it: any case (``upper``,
-    ``lower``, ``title``) and any run of up to 3 separators between its letters and digits where
-    it has separators, or none (``splitList``/``join``, ``replace``, ``nospace``)."""
-    return r"[\W_]{0,3}".join(re.escape(piece) for piece in re.split(r"[\W_]+", value) if piece)
+_KEY_SHOWN = re.compile(r"[\w.\-/\[\]]{1,100}")
+
+
+def shown(key: str) -> str:
+    """What a text says instead of a secret value held by ``key``: ``[the value of `KEY`]``, or
+    ``[redacted]`` when no key (or no key that prints as a plain name) holds it."""
+    return f"[the value of `{key}`]" if _KEY_SHOWN.fullmatch(key) else REDACTED
+
+
+def _forms(value: str) -> set[str]:
+    """The forms messages write secret ``value`` in, of :data:`MIN_LENGTH` characters or more:
+    as written (without a byte-order mark, around bytes that were not UTF-8, line by line and its
+    lines joined), each JSON-escaped, control characters escaped, base64-encoded and as Go's byte
+    list (kustomize's env file lines)."""
+    text = value.strip()
+    forms = {text, text.removeprefix("\ufeff")}
+    forms.update(piece.strip() for piece in text.split("\ufffd"))  # around bytes that were not UTF-8
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if len(lines) > 1:
+        forms.update(lines)
+        forms.add(" ".join(lines))
+    for form in list(forms):
+        forms.add(json.dumps(form, ensure_ascii=False)[1:-1])
+        forms.add(escape_controls(form))  # as one-line messages write it (yamlio.shown): ESC as \x1b
+        raw = form.encode("utf-8")
+        forms.add(base64.b64encode(raw).decode("ascii"))
+        if len(raw) <= _MAX_BYTE_LIST:
+            forms.add(" ".join(str(b) for b in raw))
+    return {f for f in forms if len(f) >= MIN_LENGTH and not _PEM_ARMOUR.fullmatch(f)}
 
 
 @dataclass(frozen=True, slots=True)
 class Redactor:
-    """What :func:`redactor` returns: called with a text, the text with every value it was made of
-    replaced by ``[redacted]`` and the credentials of URLs removed (:func:`url_credentials`).
+    """What :func:`redactor` returns: called with a text, the text with every secret value it was
+    made of replaced by what :func:`shown` says of its key, and the credentials of URLs removed
+    (:func:`url_credentials`).
 
-    The values are alternatives of one regular expression, tried in order at each position:
-    ``anywhere`` as substrings, ``words`` as whole words, each ``(value, loose, shortest)``, where
-    ``loose`` asks for :func:`_loose` matching (any case, separators changed) and ``shortest`` is
-    the fewest characters a match of it has. A text shorter than that cannot hold it, so the
-    expression applied to a text leaves it out: leaving out an alternative that cannot match
-    changes no match. Each such expression is compiled when a text first needs it and kept; a
-    Secret's certificate (a 100 kB value makes an expression of about 800 kB, 0.8 s to compile,
-    half of a corpus run once) is compiled only for a text as long as it, which findings and plan
-    lines never are. A class, not a closure, so that a worker process sends it back with the
-    plan it guards (the compiled expressions stay behind)."""
+    ``exact`` holds ``(form, key)``: each form of each value (:func:`_forms`), found as a substring;
+    ``loose`` holds ``(letters, key)``: each value's letters and digits in lower case, found in the
+    letters and digits of a text in lower case (any case, separators changed or dropped). Each is
+    one Aho-Corasick automaton, built when a text first needs it: one pass over a text whatever
+    the number of values, where a regular expression of every value cost most of a run to compile.
+    Every match is found (``iter``: ``iter_long`` misses a short value inside a longer one that
+    fails, pyahocorasick 2.3) and overlapping matches are replaced as one. A class, not a closure, so that a worker process sends
+    it back with the plan it guards (the automata stay behind)."""
 
-    anywhere: tuple[tuple[str, bool, int], ...] = ()
-    words: tuple[tuple[str, bool, int], ...] = ()
-    #: The distinct ``shortest`` of all alternatives, ascending.
-    cutoffs: tuple[int, ...] = ()
-    #: Compiled expressions by how many ``cutoffs`` a text reaches (None: no alternative).
-    compiled: dict[int, re.Pattern[str] | None] = field(default_factory=dict, compare=False)
+    exact: tuple[tuple[str, str], ...] = ()
+    loose: tuple[tuple[str, str], ...] = ()
+    #: The automata of ``exact`` and ``loose`` (None: nothing to find), once built.
+    built: list[Any] = field(default_factory=list, compare=False)
 
     def __call__(self, text: str) -> str:
-        reach = bisect.bisect_right(self.cutoffs, len(text))
-        if reach in self.compiled:
-            pattern = self.compiled[reach]
-        else:
-            pattern = self.compiled[reach] = self._compile(self.cutoffs[reach - 1] if reach else -1)
-        if pattern is not None:
-            text = pattern.sub(REDACTED, text)
+        if text and (self.exact or self.loose):
+            spans = self._spans(text)
+            if spans:
+                text = _replaced(text, spans)
         return url_credentials(text)
 
-    def _compile(self, size: int) -> re.Pattern[str] | None:
-        """The expression of the alternatives a text of ``size`` characters can hold."""
-
-        def alternatives(entries: tuple[tuple[str, bool, int], ...]) -> str:
-            return "|".join(f"(?i:{_loose(v)})" if loose else re.escape(v) for v, loose, shortest in entries
-                            if shortest <= size)  # fmt: skip
-
-        parts = []
-        anywhere, words = alternatives(self.anywhere), alternatives(self.words)
-        if anywhere:
-            parts.append("(?:" + anywhere + ")")
-        if words:
-            parts.append(r"(?<![\w])(?:" + words + r")(?![\w])")
-        return re.compile("|".join(parts)) if parts else None
+    def _spans(self, text: str) -> list[tuple[int, int, str]]:
+        if not self.built:
+            self.built.extend((_automaton(self.exact), _automaton(self.loose)))
+        exact, loose = self.built
+        spans = []
+        if exact is not None:
+            spans = [(end - length + 1, end + 1, key) for end, (length, key) in exact.iter(text)]
+        if loose is not None and next(loose.iter(_SEPARATORS.sub("", text).lower()), None) is not None:
+            letters, where = _letters(text)
+            spans += [(where[end - length + 1], where[end] + 1, key) for end, (length, key) in loose.iter(letters)]
+        return spans
 
     def __reduce__(self) -> tuple[type[Redactor], tuple[Any, ...]]:
-        return Redactor, (self.anywhere, self.words, self.cutoffs)
+        return Redactor, (self.exact, self.loose)
+
+
+def _automaton(entries: tuple[tuple[str, str], ...]) -> Any:
+    if not entries:
+        return None
+    automaton = ahocorasick.Automaton()
+    for form, key in entries:
+        automaton.add_word(form, (len(form), key))
+    automaton.make_automaton()
+    return automaton
+
+
+def _letters(text: str) -> tuple[str, list[int]]:
+    """The letters and digits of ``text`` in lower case, and where in ``text`` each one is."""
+    chars: list[str] = []
+    where: list[int] = []
+    for run in _ALNUM_RUN.finditer(text):
+        word, start = run.group(), run.start()
+        lower = word.lower()
+        if len(lower) == len(word):
+            chars.append(lower)
+            where.extend(range(start, run.end()))
+        else:  # a letter whose lower case is longer (İ)
+            for offset, char in enumerate(word):
+                chars.append(char.lower())
+                where.extend([start + offset] * len(char.lower()))
+    return "".join(chars), where
+
+
+def _replaced(text: str, spans: list[tuple[int, int, str]]) -> str:
+    """``text`` with each of ``spans`` (start, end, key), overlapping ones as one, replaced."""
+    spans.sort(key=lambda span: (span[0], -span[1]))
+    out, at = [], 0
+    start, end, key = spans[0]
+    for next_start, next_end, next_key in spans[1:]:
+        if next_start < end:
+            end = max(end, next_end)
+            continue
+        out += [text[at:start], shown(key)]
+        at, (start, end, key) = end, (next_start, next_end, next_key)
+    out += [text[at:start], shown(key), text[end:]]
+    return "".join(out)
+
+
+#: Redactors by what they find: one per distinct set of values in a run (:func:`redactor`).
+_REDACTORS: dict[tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]], Redactor] = {}
 
 
 def redactor(values: SecretValues) -> Redactor:
-    """A function (a :class:`Redactor`) replacing every one of ``values`` in a text by ``[redacted]``, longest first, in
-    one pass: ``anywhere`` values of :data:`WORD_AT` characters or more
-    as substrings, and the known secrets among them (``loose``) also in any case and with their
-    separators changed or dropped (:func:`_loose`: a chart's ``fail`` may print ``upper``/``join``
-    of a value); shorter ones and ``words`` as whole words. Keys the inputs name are never removed.
-    Credentials in URLs are always removed (:func:`url_credentials`)."""
-    anywhere = sorted((v for v in values.anywhere - values.keys if len(v) >= WORD_AT), key=len, reverse=True)
-    words = {v for v in values.anywhere if len(v) < WORD_AT} | values.words
-    ordered = sorted(words - values.keys, key=len, reverse=True)
-    substrings: list[tuple[str, bool, int]] = []
-    if anywhere:
-        substrings = [(v, False, len(v)) for v in anywhere]
-        for v in sorted(values.loose - values.keys, key=len, reverse=True):
-            letters = len(re.sub(r"[\W_]", "", v))  # what _loose's pattern matches at the least
-            if letters >= WORD_AT:
-                substrings.append((v, True, letters))
-    whole = [(v, False, len(v)) for v in ordered]
-    cutoffs = tuple(sorted({shortest for _, _, shortest in substrings + whole}))
-    return Redactor(tuple(substrings), tuple(whole), cutoffs)
-
-
-def value_secrets(texts: Iterable[str], parameters: Iterable[tuple[str, str]] = ()) -> SecretValues:
-    """The values under secret keys (:func:`secret_key`: ``password``, ``token``...) of Helm value
-    texts (a chart's ``values.yaml`` files, an Application's value files and ``helm.values``), and
-    the values of ``parameters`` whose name is a secret's, as known secrets (``loose``): a chart can
-    copy one into a name or an annotation, which findings and the plan quote (second helper trial:
-    ``sync-wave: "{{ .Values.db.password }}"`` printed the password in HL012, in every format).
-    Not every scalar, as a render error's redaction takes them: that would eat ordinary words."""
-    found = SecretValues()
-    for text in texts:
-        _yaml_text(text, found)
-    for name, value in parameters:
-        if secret_key(name):
-            found.add(value, loose=True)
-    found.words.clear()
+    """The :class:`Redactor` of the secrets of ``values`` that are secrets (:meth:`SecretValues.kept`):
+    each form of each (:func:`_forms`) but those the application writes where nothing is secret,
+    and its letters (``loose``) when it has :data:`MIN_LENGTH` of them. One per distinct set of
+    values in a run: the applications that share a chart's values or a Secret share it."""
+    kept = values.kept()
+    shows = _KeyCheck(kept)
+    exact: dict[str, str] = {}
+    loose: dict[str, str] = {}
+    for value, key in sorted(kept.items()):
+        key = key if shows(key) else ""
+        for form in _forms(value):
+            if form not in values.public:
+                exact.setdefault(form, key)
+        letters = _SEPARATORS.sub("", value).lower()
+        if len(letters) >= MIN_LENGTH:
+            loose.setdefault(letters, key)
+    identity = (tuple(sorted(exact.items())), tuple(sorted(loose.items())))
+    found = _REDACTORS.get(identity)
+    if found is None:
+        if len(_REDACTORS) >= 256:
+            _REDACTORS.clear()
+        found = _REDACTORS[identity] = Redactor(*identity)
     return found
 
 
-def merged(*parts: SecretValues) -> SecretValues:
-    """One :class:`SecretValues` holding every value of ``parts``."""
-    out = SecretValues()
-    for part in parts:
-        out.anywhere |= part.anywhere
-        out.words |= part.words
-        out.keys |= part.keys
-        out.loose |= part.loose
-    return out
+class _KeyCheck:
+    """Called with a key, whether it can be shown for its value: it holds none of ``secrets``, as
+    written or by its letters (an env file line or a literal without ``=`` is its own key). Each key
+    is checked once, against the values no longer than it."""
+
+    def __init__(self, secrets: Iterable[str]):
+        self.values = sorted((len(v), v, _SEPARATORS.sub("", v).lower()) for v in secrets)
+        self.lengths = [length for length, _, _ in self.values]
+        self.known: dict[str, bool] = {}
+
+    def __call__(self, key: str) -> bool:
+        if key not in self.known:
+            letters = _SEPARATORS.sub("", key).lower()
+            shorter = self.values[: bisect.bisect_right(self.lengths, len(key))]
+            self.known[key] = not any(value in key or (short and short in letters) for _, value, short in shorter)
+        return self.known[key]
+
+
+# --- where secret values are: objects, values, the files a rendering reads ---------------------
 
 
 def object_secrets(bodies: Iterable[object]) -> SecretValues:
     """The values of the Secrets among ``bodies`` (parsed objects): ``stringData`` values, and
-    ``data`` values with what they decode to. A kustomize ``replacements`` entry or a chart can
-    copy one into a name, a label or an annotation, which findings and the plan quote; those
-    quote them ``[redacted]`` (:func:`redactor`). Values shorter than :data:`WORD_AT` characters
-    are left out: ``admin`` or ``true`` would eat the words of every message."""
+    ``data`` values as written and with what they decode to, each under its key. A kustomize
+    ``replacements`` entry or a chart can copy one into a name, a label or an annotation, which
+    findings and the plan quote; those quote its key instead (:func:`redactor`)."""
     found = SecretValues()
     for body in bodies:
         if not isinstance(body, dict) or body.get("kind") != "Secret":
             continue
         for field_name in ("stringData", "data"):
             values = body.get(field_name)
-            for value in values.values() if isinstance(values, dict) else ():
-                if not isinstance(value, str):
-                    continue
-                plain = value
-                if field_name == "data":
-                    try:
-                        plain = base64.b64decode(value, validate=True).decode("utf-8")
-                    except (binascii.Error, ValueError):
+            for key, value in values.items() if isinstance(values, dict) else ():
+                found.add_encoded(value, str(key)) if field_name == "data" else found.add(value, str(key))
+    return found
+
+
+def public_of_objects(bodies: Iterable[object], found: SecretValues) -> None:
+    """Add to ``found`` what ``bodies`` (parsed objects as the application writes them) hold where
+    nothing is secret: every scalar outside a Secret's data and outside keys that name a secret,
+    every mapping key; names, namespaces and label values as names."""
+    public, names = found.public, found.names
+    for body in bodies:
+        stack: list[tuple[object, bool | str]] = [(body, False)]
+        steps = 0
+        while stack and steps < MAX_VALUES:
+            steps += 1
+            value, identity = stack.pop()
+            if isinstance(value, dict):
+                kind = value.get("kind")
+                for key, item in value.items():
+                    key = str(key)
+                    public.add(key)
+                    if (kind == "Secret" and key in ("data", "stringData")) or secret_key(key):
                         continue
-                if len(plain.strip()) >= WORD_AT:
-                    found.add(plain, loose=True)
+                    stack.append((item, identity == "labels" or (key if key in _IDENTITY_KEYS else False)))
+            elif isinstance(value, list):
+                stack.extend((item, False) for item in value)
+            elif isinstance(value, str):
+                public.add(value)
+                if identity and len(value) >= MIN_LENGTH:
+                    names.add(value)
+
+
+def value_secrets(texts: Iterable[str], parameters: Iterable[tuple[str, str]] = ()) -> SecretValues:
+    """The values under secret keys (:func:`secret_key`: ``password``, ``token``...) of Helm value
+    texts (a chart's ``values.yaml`` files, an Application's value files and ``helm.values``), and
+    the values of ``parameters`` whose name is a secret's: a chart can copy one into a name or an
+    annotation, which findings and the plan quote (second helper trial: ``sync-wave: "{{
+    .Values.db.password }}"`` printed the password in HL012, in every format). The other values are
+    public: written where nothing is secret."""
+    found = SecretValues()
+    for text in texts:
+        _yaml_text(text, found)
+    for name, value in parameters:
+        if secret_key(name):
+            found.add(value, name)
+        else:
+            found.add_public(value)
     return found
 
 
@@ -319,43 +499,60 @@ def redact_message(message: str, inputs: Iterable[str], root: str, *, helm: bool
     """``message`` (a renderer's error) without the secret values of ``inputs`` (the files the
     rendering read, absolute or relative to the current folder; only regular files inside
     ``root`` by resolved path are read, at most :data:`MAX_FILE_BYTES` each) and of
-    ``extra_values`` (YAML texts: an Application's inline Helm values). ``helm``: the inputs are a
-    chart's files, whose values files' scalars are all searched for (module docstring)."""
+    ``extra_values`` (YAML texts: an Application's inline Helm values)."""
     return redact(message, secret_values(inputs, root, helm=helm, extra_values=extra_values))
 
 
 def secret_values(inputs: Iterable[str], root: str, *, helm: bool = False,
                   extra_values: Iterable[str] = ()) -> SecretValues:  # fmt: skip
-    """The secret-bearing values of ``inputs`` (see :func:`redact_message`)."""
+    """The secret values of ``inputs`` (see :func:`redact_message` and the module docstring), and
+    what they write where nothing is secret. ``helm`` is kept for the callers: a chart's values
+    files are read as every other YAML file."""
     found = SecretValues()
     root_real = facts.realpath(root)
     paths = [os.path.abspath(p) for p in inputs][:MAX_FILES]
     readable = {p for p in paths if _inside(p, root_real)}
     for path in sorted(readable):
-        found.keys.update(part for part in os.path.relpath(facts.realpath(path), root_real).split(os.sep))
-        base = os.path.basename(path)
-        if not base.lower().endswith(_YAML) and base.lower() not in _KUSTOMIZATIONS:
-            continue
-        if base.lower().endswith(".schema.json"):
+        found.add_path(facts.realpath(path), root_real)
+        base = os.path.basename(path).lower()
+        if base.endswith(".schema.json"):
             continue  # a JSON Schema holds no values: its patterns are what a message must keep
         text = _read(path)
         if text is None:
             continue
-        if base.lower() in _KUSTOMIZATIONS:
+        if base in _KUSTOMIZATIONS:
             _kustomization(text, os.path.dirname(path), root_real, found)
-        values_file = helm and _is_values_file(path)
-        _yaml_text(text, found, all_scalars=values_file)
+        if base.endswith(_YAML) or base in _KUSTOMIZATIONS:
+            _yaml_text(text, found)
+        else:
+            _plain_text(os.path.basename(path), text, found)
     for text in extra_values:
-        _yaml_text(text, found, all_scalars=True)
+        _yaml_text(text, found)
     return found
 
 
-def _is_values_file(path: str) -> bool:
-    """A chart file that holds values: any YAML file outside ``templates/`` other than
-    ``Chart.yaml``, ``Chart.lock`` and ``values.schema.json`` (value files named by an
-    Application are inputs too)."""
-    parts = os.path.normpath(path).split(os.sep)
-    return "templates" not in parts[:-1] and parts[-1] not in ("Chart.yaml", "Chart.lock", "values.schema.json")
+def _plain_text(name: str, text: str, found: SecretValues) -> None:
+    """Secret values of a file that is not YAML (a chart's ``files/``, an env or properties file):
+    its whole content when its name names a secret (``db-password.txt``, ``tls.key``), else the
+    values of its ``KEY=value`` and ``KEY: value`` lines (:data:`_ASSIGNMENT`) and XML elements
+    (:data:`_ELEMENT`) whose key names one."""
+    stem = name.rsplit(".", 1)[0] if "." in name.lstrip(".") else name
+    if secret_key(stem) or name.lower().endswith((".key", ".pem", ".p12", ".pfx", ".jks", ".keystore")):
+        found.add(text, stem)
+        return
+    for line in text.splitlines():
+        match = _ASSIGNMENT.match(line)
+        if match is not None and secret_key(match.group(1)):
+            found.add(match.group(2).strip().strip("'\""), match.group(1))
+    for match in _ELEMENT.finditer(text):
+        if secret_key(match.group(1)):
+            found.add(match.group(2), match.group(1))
+
+
+#: ``KEY=value``, ``KEY: value``, ``key = "value"`` (env, properties, INI, TOML), ``export KEY=value``.
+_ASSIGNMENT = re.compile(r"^\s*(?:export\s+)?[\"']?([A-Za-z_][\w.-]*)[\"']?\s*[=:]\s*(.*?)\s*,?\s*$")
+#: ``<password>value</password>`` (XML).
+_ELEMENT = re.compile(r"<([A-Za-z_][\w.-]*)>([^<>]{1,4096})</\1>")
 
 
 def _inside(path: str, root_real: str) -> bool:
@@ -382,75 +579,113 @@ def _read(path: str, *, raw: bool = False):
     return data if raw else data.decode("utf-8", "replace")
 
 
-def _yaml_text(text: str, found: SecretValues, *, all_scalars: bool = False) -> None:
-    """Secret values of a YAML text: parsed when it parses, and line by line always (a file that
-    does not parse is what a YAML error quotes)."""
+#: What :func:`written_values` found in a user's file, by (path, size, modification time).
+_WRITTEN: dict[tuple[str, int, int], SecretValues] = {}
+
+
+def written_values(path: str, candidates: Iterable[str] = ()) -> SecretValues | None:
+    """The secret and public values of the user's file ``path`` (:func:`_yaml_text`), each file
+    parsed once per run while it is unchanged; None when it cannot be read (:func:`_read`), or when
+    ``candidates`` are given and it holds none of them (it then makes none public: never parsed)."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    identity = (os.path.abspath(path), info.st_size, info.st_mtime_ns)
+    found = _WRITTEN.get(identity)
+    if found is None:
+        text = _read(path)
+        if text is None or (candidates and not any(candidate in text for candidate in candidates)):
+            return None
+        found = SecretValues()
+        _yaml_text(text, found)
+        if len(_WRITTEN) >= 4096:
+            _WRITTEN.clear()
+        _WRITTEN[identity] = found
+    return found
+
+
+def _yaml_text(text: str, found: SecretValues) -> None:
+    """Secret and public values of a YAML text: parsed when it parses, else line by line (a file that
+    does not parse, such as a Helm template, is what a YAML error quotes)."""
     try:
         nodes = list(yaml.compose_all(text, Loader=_Loader))
     except (yaml.YAMLError, RecursionError, ValueError):
-        nodes = []
+        _lines(text, found)
+        return
     for node in nodes:
         if node is not None:
-            _node(node, found, all_scalars=all_scalars)
-    _lines(text, found)
+            _node(node, found)
 
 
-def _scalars(node: yaml.Node, found: SecretValues) -> None:
-    """Every scalar value under ``node`` (not mapping keys), and its base64 decoding."""
-    stack = [node]
-    seen = 0
-    while stack and seen < MAX_VALUES:
-        seen += 1
-        item = stack.pop()
-        if isinstance(item, yaml.ScalarNode):
-            found.add(item.value, loose=True)
-            _decoded(item.value, found)
-        elif isinstance(item, yaml.SequenceNode):
-            stack.extend(item.value)
-        elif isinstance(item, yaml.MappingNode):
-            stack.extend(value for _, value in item.value)
+#: Keys whose values name objects (their values, and a ``labels`` mapping's, are also :attr:`SecretValues.names`).
+_IDENTITY_KEYS = frozenset(("name", "namespace", "generateName", "labels", "releaseName", "fullnameOverride",
+                            "nameOverride"))  # fmt: skip
+#: Keys under a key that names a secret whose values are none (``auth.username``, ``auth.database``,
+#: a ``secretGenerator``'s ``files`` and ``envs``, which name files).
+_NOT_SECRET_LEAF = re.compile(r"(?:user(?:name)?|users|database|db(?:name)?|host(?:name)?|port|url|uri|endpoint|"
+                              r"enabled|type|mode|version|path|file(?:name)?|namespace|realm|issuer|audience|"
+                              r"scopes?|method|provider|policy|files|envs?|behavior|options)$",
+                              re.IGNORECASE)  # fmt: skip
 
 
-def _decoded(value: str, found: SecretValues) -> None:
-    """``value`` decoded from base64 when it is base64 of UTF-8 text (a Secret's ``data``)."""
-    compact = "".join(value.split())
-    if len(compact) < 4 or len(compact) % 4:
-        return
-    try:
-        decoded = base64.b64decode(compact, validate=True).decode("utf-8")
-    except (binascii.Error, ValueError):
-        return
-    if decoded.isprintable() or "\n" in decoded:
-        found.add(decoded)
-
-
-def _node(root: yaml.Node, found: SecretValues, *, all_scalars: bool) -> None:
-    """Walk one document: a Secret's ``data``/``stringData``, values under secret keys, inline
-    YAML strings under ``patch``-like keys, and (``all_scalars``) every scalar as a word."""
-    stack: list[tuple[yaml.Node, bool]] = [(root, True)]
+def _node(root: yaml.Node, found: SecretValues) -> None:
+    """Walk one document: a Secret's ``data``/``stringData`` values (under their keys), values under
+    secret keys and a named secret's ``value`` are secrets, references to a Secret never; inline YAML
+    strings under ``patch``-like keys are walked too; the rest is public (a ConfigMap's data included)."""
+    public, names = found.public, found.names
+    scalar, sequence, mapping = yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode
+    # (node, the key naming the secret it holds or None, whether it names an object: True, or
+    # "labels" for a labels mapping, whose values do)
+    stack: list[tuple[yaml.Node, str | None, bool | str]] = [(root, None, False)]
     steps = 0
     while stack and steps < MAX_VALUES:
         steps += 1
-        node, top = stack.pop()
-        if isinstance(node, yaml.ScalarNode):
-            if all_scalars:
-                found.add(node.value, word=True)
+        node, secret, identity = stack.pop()
+        cls = node.__class__
+        if cls is scalar:
+            if secret is None:
+                public.add(node.value)
+                if identity and len(node.value) >= MIN_LENGTH:
+                    names.add(node.value)
+            else:
+                found.add_encoded(node.value, secret)
             continue
-        if isinstance(node, yaml.SequenceNode):
-            stack.extend((item, False) for item in node.value)
+        if cls is sequence:
+            stack.extend((item, secret, False) for item in node.value)
             continue
-        if not isinstance(node, yaml.MappingNode):
+        if cls is not mapping:
             continue
-        pairs = [(k.value if isinstance(k, yaml.ScalarNode) else "", v) for k, v in node.value]
-        kind = next((v.value for k, v in pairs if k == "kind" and isinstance(v, yaml.ScalarNode)), None)
+        pairs = [(k.value if k.__class__ is scalar else "", v) for k, v in node.value]
+        kind = next((v.value for k, v in pairs if k == "kind" and v.__class__ is scalar), None)
         named = named_secret(pairs)
         for key, value in pairs:
-            found.keys.add(key)
-            if (kind == "Secret" and key in ("data", "stringData")) or secret_key(key) or (named and key == "value"):
-                _scalars(value, found)
-            elif key.lower() in ("patch", "patches", "patchesstrategicmerge") and isinstance(value, yaml.ScalarNode):
+            public.add(key)
+            if kind == "Secret" and key in ("data", "stringData") and value.__class__ is mapping:
+                for entry_key, entry in value.value:
+                    entry_name = entry_key.value if entry_key.__class__ is scalar else ""
+                    public.add(entry_name)
+                    stack.append((entry, entry_name, False))
+                continue
+            if kind == "ConfigMap" and key in ("data", "binaryData") and value.__class__ is mapping:
+                for entry_key, entry in value.value:  # never secret, whatever its keys say: public
+                    public.update(part.value for part in (entry_key, entry) if part.__class__ is scalar)
+                continue
+            child: str | None
+            if _REFERENCE_KEY.search(key):
+                child = None  # a reference to a Secret by name, even under a key that names a secret
+            elif named and key == "value":
+                child = next(v.value for k, v in pairs if k == "name")
+            elif secret_key(key):
+                child = key
+            elif secret is not None and _NOT_SECRET_LEAF.search(key):
+                child = None  # auth.username, auth.database: under a key that names a secret, no secret
+            else:
+                child = secret
+            if child is None and key.lower() in ("patch", "patches", "patchesstrategicmerge") and value.__class__ is scalar:
                 _yaml_text(value.value, found)
-            stack.append((value, False))
+                continue
+            stack.append((value, child, identity == "labels" or (key if key in _IDENTITY_KEYS else False)))
 
 
 _BLOCK = re.compile(r"^(\s*)(?:-\s+)?[\"']?(data|stringData)[\"']?\s*:\s*(.*)$")
@@ -459,8 +694,9 @@ _ENTRY = re.compile(r"^(\s*)(?:-\s+)?(?:\"[^\"]*\"|'[^']*'|[^:#\s][^:#]*?)\s*:(?
 
 def _lines(text: str, found: SecretValues) -> None:
     """Line by line (no parse): the values of the ``key: value`` lines more indented than a
-    ``data:``/``stringData:`` line, the rest of such a line, and of lines whose key names a
-    secret; block scalars' lines too."""
+    ``data:``/``stringData:`` line (block scalars' lines too), the rest of such a line, and the
+    values of lines whose key names a secret are secrets; the values of other ``key: value`` lines
+    are public."""
     inside: int | None = None
     for line in text.splitlines():
         if not line.strip() or line.lstrip().startswith("#"):
@@ -475,20 +711,27 @@ def _lines(text: str, found: SecretValues) -> None:
                 found.add(block.group(3))  # flow style or a scalar on the same line
             continue
         entry = _ENTRY.match(line)
+        key = line.split(":", 1)[0].strip(" -\"'") if entry is not None else ""
         if inside is not None:
             if entry is not None and entry.group(2):
-                found.add(entry.group(2).strip().strip("'\""))
+                found.add_encoded(entry.group(2).strip().strip("'\""), key)
             elif entry is None:
                 found.add(line)  # a block scalar's line, a continuation
             continue
-        if entry is not None and entry.group(2) and secret_key(line.split(":", 1)[0].strip(" -\"'")):
-            found.add(entry.group(2).strip().strip("'\""))
+        if entry is not None and entry.group(2):
+            value = entry.group(2).strip().strip("'\"")
+            if secret_key(key):
+                found.add(value, key)
+            else:
+                found.add_public(key)
+                found.add_public(value, name=key.split(".")[-1] in _IDENTITY_KEYS)
 
 
 def _kustomization(text: str, folder: str, root_real: str, found: SecretValues) -> None:
-    """The generator inputs of one kustomization: literals, ``files`` contents and ``envs`` lines
-    of ``secretGenerator`` and ``configMapGenerator`` (keys in any case, as hooklint cannot know
-    which spelling kustomize reads), read only inside the repository."""
+    """The inputs of one kustomization's ``secretGenerator`` (keys in any case, as hooklint cannot
+    know which spelling kustomize reads): its literals (whole and their value, under their key), the
+    contents of its ``files`` and the lines and values of its ``envs``, read only inside the
+    repository. A ``configMapGenerator``'s are no secret (a ConfigMap's data)."""
     try:
         config = yaml.load(text, Loader=_Loader)
     except (yaml.YAMLError, RecursionError, ValueError):
@@ -496,37 +739,39 @@ def _kustomization(text: str, folder: str, root_real: str, found: SecretValues) 
     if not isinstance(config, dict):
         return
     for key, generators in config.items():
-        if str(key).lower() not in ("secretgenerator", "configmapgenerator") or not isinstance(generators, list):
+        if str(key).lower() != "secretgenerator" or not isinstance(generators, list):
             continue
         for generator in generators:
             if not isinstance(generator, dict):
                 continue
             fields = {str(k).lower(): v for k, v in generator.items()}
             for literal in _strings(fields.get("literals")):
-                found.add(literal)
+                name = re.split(r"[=:]", literal, maxsplit=1)[0].strip()
+                found.add(literal, name)
                 for sep in ("=", ":"):
                     if sep in literal:
-                        found.add(literal.split(sep, 1)[1].strip().strip("'\""))
+                        found.add(literal.split(sep, 1)[1].strip().strip("'\""), name)
             for entry in _strings(fields.get("files")):
-                text_of = _read_inside(folder, entry.split("=", 1)[-1], root_real)
+                name, _, path = entry.rpartition("=")
+                text_of = _read_inside(folder, path, root_real)
                 if text_of is not None:
-                    found.add(text_of)
+                    found.add(text_of, name.strip() or os.path.basename(path.strip()))
             for entry in _strings(fields.get("envs")) + _strings(fields.get("env")):
                 _env_file(_read_inside(folder, entry, root_real, raw=True), found)
 
 
 def _env_file(data: bytes | None, found: SecretValues) -> None:
-    """The lines of an env file and their values, and each line's bytes as kustomize prints a
-    line that is not UTF-8 (``line [80 65 ...]``)."""
+    """The lines of an env file and their values under their names (each line's bytes too, as
+    kustomize prints a line that is not UTF-8: ``line [80 65 ...]``, :func:`_forms`)."""
     for raw in (data or b"").splitlines():
-        for form in {raw.strip(), raw.strip().removeprefix(b"\xef\xbb\xbf")}:
-            if len(form) >= MIN_LENGTH:
-                found.anywhere.add(" ".join(str(b) for b in form))
         line = raw.decode("utf-8", "replace").strip().removeprefix("\ufeff")
         if line and not line.startswith("#"):
-            found.add(line)
+            name = line.split("=", 1)[0].strip()
+            for form in {raw.strip(), raw.strip().removeprefix(b"\xef\xbb\xbf")}:  # its bytes as kustomize lists them
+                found.add(" ".join(str(b) for b in form), name)
+            found.add(line, name)
             if "=" in line:
-                found.add(line.split("=", 1)[1].strip().strip("'\""))
+                found.add(line.split("=", 1)[1].strip().strip("'\""), name)
 
 
 def _strings(value: object) -> list[str]:
@@ -540,6 +785,24 @@ def _strings(value: object) -> list[str]:
 def _read_inside(folder: str, name: str, root_real: str, *, raw: bool = False):
     path = os.path.normpath(os.path.join(folder, name.strip()))
     return _read(path, raw=raw) if _inside(path, root_real) else None
+
+
+def file_parameter_secrets(file_parameters: Iterable[tuple[str, str]], chart: str, root: str,
+                           found: SecretValues | None = None) -> SecretValues:  # fmt: skip
+    """The contents of the files an Application passes as Helm values (``helm.fileParameters``,
+    ``--set-file name=path``; the path relative to the chart ``chart``, or to the repository ``root``
+    with a leading ``/``, as Argo CD resolves it), each a secret under its parameter's name: a
+    template may print it (issue 32). Only regular files inside ``root`` are read."""
+    found = found if found is not None else SecretValues()
+    root_real = facts.realpath(root)
+    for name, path in file_parameters:
+        if "://" in path:
+            continue
+        full = os.path.join(root, path.lstrip("/")) if path.startswith("/") else os.path.join(chart, path)
+        text = _read_inside(os.path.dirname(full), os.path.basename(full), root_real)
+        if text is not None:
+            found.add(text, name)
+    return found
 
 
 def tagging_inputs(inputs: Iterable[str], render: Callable[[], T]) -> Callable[[], T]:
@@ -558,28 +821,39 @@ def tagging_inputs(inputs: Iterable[str], render: Callable[[], T]) -> Callable[[
 
 
 def redact_render_error(message: str, error: RenderError, folder: str, root: str, *, helm: bool = False,
-                        extra_values: Iterable[str | None] = (),
-                        parameters: Iterable[tuple[str, str]] = ()) -> str:  # fmt: skip
-    """``message`` (what ``error`` of the application in ``folder`` will report) redacted with the
-    error's ``inputs``; when the renderer failed before it knew them, with the regular files of
-    ``folder`` and its subfolders (symbolic links not followed, at most :data:`MAX_FILES`).
-    ``extra_values`` are YAML texts of values (an Application's ``helm.values``), ``parameters``
-    ``(name, value)`` pairs (its ``helm.parameters``: a value under a secret name is a secret, any
-    other one searched for as a word, as a values-file scalar)."""
-    return render_error_redactor(error, folder, root, helm=helm, extra_values=extra_values,
-                                 parameters=parameters)(message)  # fmt: skip
+                        extra_values: Iterable[str | None] = (), parameters: Iterable[tuple[str, str]] = (),
+                        file_parameters: Iterable[tuple[str, str]] = (),
+                        names: Iterable[str | None] = ()) -> str:  # fmt: skip
+    """``message`` (what ``error`` of the application in ``folder`` will report) redacted
+    (:func:`render_error_redactor`)."""
+    return render_error_redactor(error, folder, root, helm=helm, extra_values=extra_values, parameters=parameters,
+                                 file_parameters=file_parameters, names=names)(message)  # fmt: skip
 
 
 def render_error_redactor(error: RenderError, folder: str, root: str, *, helm: bool = False,
-                          extra_values: Iterable[str | None] = (),
-                          parameters: Iterable[tuple[str, str]] = ()) -> Callable[[str], str]:  # fmt: skip
-    """What :func:`redact_render_error` does to a message, as a function of the message: the
-    inputs are read once, for every message of errors with the same inputs (the omissions of one
-    partial rendering, each of which would otherwise walk and read the whole folder again)."""
+                          extra_values: Iterable[str | None] = (), parameters: Iterable[tuple[str, str]] = (),
+                          file_parameters: Iterable[tuple[str, str]] = (),
+                          names: Iterable[str | None] = ()) -> Callable[[str], str]:  # fmt: skip
+    """A function of a message (what ``error`` of the application in ``folder`` reports) that scrubs
+    it (:data:`_SCRUBS`) and removes the secret values of the error's ``inputs``, or, when the
+    renderer failed before it knew them, of the regular files of ``folder`` and its subfolders
+    (symbolic links not followed, at most :data:`MAX_FILES`); of ``extra_values`` (YAML texts of
+    values: an Application's ``helm.values``), of ``parameters`` (``(name, value)``: its
+    ``helm.parameters``, a value under a secret name is a secret, any other one public) and of the
+    files of ``file_parameters`` (:func:`file_parameter_secrets`). ``names`` (the Application's
+    name, namespace, release name) are public. The inputs are read once, for every message of
+    errors with the same inputs (the omissions of one partial rendering)."""
     inputs: Iterable[str] = error.inputs or _files_under(folder)
     found = secret_values(inputs, root, helm=helm, extra_values=[text for text in extra_values if text])
     for name, value in parameters:
-        found.add(value, word=not secret_key(name))
+        if secret_key(name):
+            found.add(value, name)
+        else:
+            found.add_public(value)
+    file_parameter_secrets(file_parameters, folder, root, found)
+    for identity in names:
+        if identity:
+            found.add_public(identity, name=True)
     hide = redactor(found)
 
     def redacted(message: str) -> str:  # redact(message, found), its redactor made once

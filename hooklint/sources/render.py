@@ -29,7 +29,8 @@ from hooklint.sources import facts
 from hooklint.sources.applications import ApplicationSource, git_root
 from hooklint.sources.bounded import Limits
 from hooklint.sources.placement import Placement
-from hooklint.sources.redact import SecretValues, redact_render_error, render_error_redactor, value_secrets
+from hooklint.sources.redact import (SecretValues, file_parameter_secrets, redact_render_error, render_error_redactor,
+                                     value_secrets)  # fmt: skip
 from hooklint.sources.discovery import KUSTOMIZE, inside_repository
 from hooklint.sources.rendered import RenderedDocument, Renderer, RendererUnavailable, RenderError
 from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, SYNTAX_ERROR, TOO_COMPLEX, LoadIssue, Map
@@ -94,7 +95,7 @@ def outside_repository(path: str, target: str) -> LoadedFile:
 
 
 def render(source_type: str, folder: str, manifest_file: str, config: Config, named: str | None = None,
-           application: ApplicationSource | None = None,
+           application: ApplicationSource | None = None, fetched: list | None = None,
            ) -> tuple[LoadedFile, list[RenderedFile], Renderer | None, dict[str, list]]:  # fmt: skip
     """Render the application in ``folder`` (``manifest_file`` is its kustomization or
     ``Chart.yaml``, as the user spells it; ``named`` the path on the command line that brought it
@@ -109,7 +110,9 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     comments (:func:`~hooklint.loader.ignore_comments`) of the user's files the findings of the
     rendered objects can be placed in (each object's file, the kustomizations that changed it, the
     files its load issues name), by path, those with none left out: the suppression stage reads them
-    there and opens nothing."""
+    there and opens nothing. With ``--fetch`` (``config.fetch``) a chart's dependencies from chart
+    repositories and registries are downloaded (:func:`hooklint.sources.fetch.local.dependency_fetcher`);
+    where their findings go is appended to ``fetched``."""
     root = repository_root(folder, named)
     target = escaping_target(manifest_file, root)
     if target is not None:  # HL007, its content never read: a message of a parse would quote it
@@ -139,8 +142,14 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
                 helm = dataclasses.replace(helm, kube_version=config.kube_version)
             if config.api_versions and not helm.api_versions:
                 helm = dataclasses.replace(helm, api_versions=tuple(config.api_versions))
-            rendering = render_helm(folder, root, helm, argocd.helm_major(config.argocd_version), Limits.of(config))
-        _check_named_paths(rendering, root, manifest_file)
+            fetcher = None
+            if config.fetch and fetched is not None:  # helm dependency build's downloads (issue 33)
+                from hooklint.sources.fetch.local import dependency_fetcher
+
+                fetcher = dependency_fetcher(config, fetched)
+            rendering = render_helm(folder, root, helm, argocd.helm_major(config.argocd_version), Limits.of(config),
+                                    fetcher)  # fmt: skip
+        _check_named_paths(rendering, root, manifest_file, [o.prefix for o in fetched or ()])
     except RenderError as exc:
         # Argo CD renders it, hooklint does not (HL009, the detail says how Argo CD does); else
         # Argo CD fails the same way (HL007)
@@ -164,7 +173,9 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
         # secret values out (hooklint.sources.redact): the inputs', a chart's values, the Application's
         detail = redact_render_error(detail, exc, folder, root, helm=source_type != KUSTOMIZE,
                                      extra_values=[helm.values] if helm is not None else (),
-                                     parameters=[(n, v) for n, v, _ in helm.parameters] if helm is not None else ())  # fmt: skip
+                                     parameters=[(n, v) for n, v, _ in helm.parameters] if helm is not None else (),
+                                     file_parameters=helm.file_parameters if helm is not None else (),
+                                     names=_names(application, helm))  # fmt: skip
         loaded.issues.append((LoadIssue(kind, Span.point(line, column), detail, path=where), 0))
         return loaded, [], None, {}
     except RendererUnavailable as exc:
@@ -172,9 +183,13 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
         return loaded, [], None, {}
     hide: Callable[[str], str] | None = None
     for omission in rendering.omitted:  # a partial rendering: HL009 where each left-out entry is written
-        detail = f"{omission.message}. {omission.argocd_renders}. hooklint left it out, so {omission.unchecked}"
+        detail = f"{omission.message}. {omission.argocd_renders}. hooklint {omission.done}, so {omission.unchecked}"
         if hide is None:  # every omission's message has the same inputs: the folder's files, read once
-            hide = render_error_redactor(RenderError(detail, omission.path), folder, root, helm=source_type != KUSTOMIZE)
+            hide = render_error_redactor(RenderError(detail, omission.path), folder, root, helm=source_type != KUSTOMIZE,
+                                         extra_values=[helm.values] if helm is not None else (),
+                                         parameters=[(n, v) for n, v, _ in helm.parameters] if helm is not None else (),
+                                         file_parameters=helm.file_parameters if helm is not None else (),
+                                         names=_names(application, helm))  # fmt: skip
         detail = hide(detail)
         where = None if os.path.normpath(omission.path) == os.path.normpath(manifest_file) else omission.path
         loaded.issues.append((LoadIssue(NOT_RENDERED, Span.point(omission.line, omission.column), detail,
@@ -209,17 +224,26 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     return loaded, rendered, rendering.renderer, {path: found for path, found in comments.items() if found}
 
 
-def _check_named_paths(rendering, root: str, manifest_file: str) -> None:
+def _names(application: ApplicationSource | None, helm: Any) -> list[str | None]:
+    """What names the application (its Application's name and destination namespace, its Helm
+    release name), which a message may quote and which are never secret values."""
+    names = [application.name, application.namespace] if application is not None else []
+    return names + ([getattr(helm, "release_name", None)] if helm is not None else [])
+
+
+def _check_named_paths(rendering, root: str, manifest_file: str, fetched: list[str] | None = None) -> None:
     """Refuse a rendering that names, as where an object came from or what changed it (origin,
     ``configuredIn``, the transformations annotation), a file outside the repository ``root``
     by its resolved path (``os.path.realpath``): hooklint opens those files to place findings, and
     renderer output is the repository's text (an object can carry the annotations itself).
-    Raises RenderError (HL007) naming the first such path."""
+    Raises RenderError (HL007) naming the first such path. A path of a chart ``--fetch`` downloaded
+    for this rendering (``fetched``: its folders, ending with a separator) is hooklint's own."""
     real_root = facts.realpath(root)
     for doc in rendering.documents:
         named = [doc.origin, doc.configured_in, *(t.path for t in doc.transformations)]
         for path in named:
-            if path and not within(facts.realpath(path), real_root):
+            if path and not within(facts.realpath(path), real_root) and not any(
+                    facts.realpath(path).startswith(os.path.realpath(f) + os.sep) for f in fetched or ()):  # fmt: skip
                 raise RenderError(
                     f"the rendering names {path} as the source of an object, which is outside the repository "
                     "(an origin or transformations annotation in the repository's files?); hooklint reads "
@@ -260,8 +284,9 @@ def chart_value_secrets(folder: str, root: str, options: Any, max_file_size: int
     """:func:`~hooklint.sources.redact.value_secrets` of the Helm chart in ``folder``: its
     ``values.yaml`` and its subcharts' (``charts/*/values.yaml``), and of the Application's
     ``spec.source.helm`` (``options``, plain values): its ``valueFiles`` (relative to the chart, or
-    to ``root`` with a leading ``/``), ``values`` / ``valuesObject`` and ``parameters``. Only files
-    that resolve inside ``root`` and are regular, UTF-8 and at most ``max_file_size`` are read."""
+    to ``root`` with a leading ``/``), ``values`` / ``valuesObject`` and ``parameters``, and the
+    contents of its ``fileParameters`` files (:func:`~hooklint.sources.redact.file_parameter_secrets`).
+    Only files that resolve inside ``root`` and are regular, UTF-8 and at most ``max_file_size`` are read."""
     real_root = facts.realpath(root)
     paths = [os.path.join(folder, "values.yaml")]
     charts = os.path.join(folder, "charts")
@@ -290,7 +315,10 @@ def chart_value_secrets(folder: str, root: str, options: Any, max_file_size: int
     for parameter in written if isinstance(written, list) else []:
         if isinstance(parameter, dict) and isinstance(parameter.get("name"), str) and isinstance(parameter.get("value"), str):
             parameters.append((parameter["name"], parameter["value"]))
-    return value_secrets(texts, parameters)
+    files = helm.get("fileParameters")
+    file_parameters = [(p["name"], p["path"]) for p in (files if isinstance(files, list) else [])
+                       if isinstance(p, dict) and isinstance(p.get("name"), str) and isinstance(p.get("path"), str)]  # fmt: skip
+    return file_parameter_secrets(file_parameters, folder, root, value_secrets(texts, parameters))
 
 
 def comments_of(path: str, config: Config) -> list:

@@ -74,6 +74,8 @@ class Omission:
     column: int = 1
     argocd_renders: str = "Argo CD fetches it when it renders the application"
     unchecked: str = "the objects it adds, possibly hooks, were not checked; the rest of the application was"
+    #: What hooklint did with the entry, after "hooklint" (a SOPS file is read with placeholders).
+    done: str = "left it out"
 
     def to_json(self) -> dict[str, Any]:
         return {"message": self.message, "path": self.path, "line": self.line, "column": self.column,

@@ -29,7 +29,7 @@ from typing import Callable
 from urllib.parse import quote, unquote
 
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
-from hooklint.files import read_bytes
+from hooklint.files import UnsafeWrite, read_bytes, write_output
 from hooklint.findings import Finding, RunResult, Suppression, artifact_path, artifact_uri, fingerprints, repository_root
 from hooklint.suppression import BaselineError
 from hooklint.text import json_safe
@@ -93,9 +93,10 @@ def write_baseline(path: str, result: RunResult, root: Path | None = None) -> Wr
     ]
     entries.sort(key=lambda e: (e["path"], e["rule_id"], e["fingerprint"]))
     text = json_safe(json.dumps({"version": FORMAT_VERSION, "findings": entries}, indent=2, ensure_ascii=False)) + "\n"
-    try:
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(text)
+    try:  # never through a link, never out of the repository unless named there (issue 32)
+        write_output(path, text.encode("utf-8"))
+    except UnsafeWrite as exc:
+        raise BaselineError(f"{path}: cannot write baseline: {exc}") from None
     except OSError as exc:
         raise BaselineError(f"{path}: cannot write baseline: {exc.strerror or exc}") from None
     return Written(len(entries), tuple(sorted(f.rule_id for f, _, _ in live if f.rule_id in NEVER_BASELINED)))

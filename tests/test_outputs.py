@@ -1,0 +1,267 @@
+"""Outputs never follow links (issue 32, item 4): ``--output``, ``--write-baseline``, ``init``,
+``rules --docs`` and ``fix`` write through :func:`hooklint.files.write_output`, which refuses a
+path that is a symbolic link, refuses a path named inside the repository whose folder leads out
+of it, writes a path named outside it, and replaces a file (a hard link included) by renaming a
+new one over it, never writing through it.
+
+The attacker's inputs are written here from scratch: a pull request that commits
+``hooklint.sarif`` as a link to a file of the CI runner's home, or a folder ``reports`` that is a
+link out of the checkout, and the Action's lint mode writing its report there."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from hooklint.cli import app
+from hooklint.files import UnsafeWrite, write_output
+from tests.manifests import CONFIGMAP, LATEST_TAG_HOOK
+
+runner = CliRunner()
+PRECIOUS = "export PATH=/usr/bin\n"
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    """A checkout ``repo/`` (``.git``) with one finding (HL102), and ``home/.bashrc`` beside it:
+    the file outside the repository an attacker aims at."""
+    top = tmp_path / "repo"
+    (top / ".git").mkdir(parents=True)
+    (top / "app").mkdir()
+    (top / "app" / "hook.yaml").write_text(LATEST_TAG_HOOK)
+    (top / "app" / "cm.yaml").write_text(CONFIGMAP)
+    (tmp_path / "home").mkdir()
+    (tmp_path / "home" / ".bashrc").write_text(PRECIOUS)
+    monkeypatch.chdir(top)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    return top
+
+
+def bashrc(repo: Path) -> str:
+    return (repo.parent / "home" / ".bashrc").read_text()
+
+
+def no_temporary_files(folder: Path) -> bool:
+    return not [p for p in folder.iterdir() if ".hooklint-" in p.name]
+
+
+LINK_REASON = "a symbolic link (to {target}): hooklint never writes through a link (remove it, or name another file)"
+
+#: The ways a run writes a file a pull request can name or plant: (arguments, what the error says it writes)
+WRITERS = {
+    "lint --output": (["lint", "-f", "sarif", "--output", "{out}", "app"], "cannot write output"),
+    "lint --output json": (["lint", "-f", "json", "--output", "{out}", "app"], "cannot write output"),
+    "plan --output": (["plan", "--output", "{out}", "app"], "cannot write output"),
+    "lint --write-baseline": (["lint", "--write-baseline", "{out}", "app"], "cannot write baseline"),
+}
+
+
+@pytest.mark.parametrize("writer", sorted(WRITERS))
+def test_a_committed_link_out_of_the_repository_is_never_written_through(repo, writer):
+    args, what = WRITERS[writer]
+    os.symlink("../home/.bashrc", "hooklint.sarif")
+    done = runner.invoke(app, [a.format(out="hooklint.sarif") for a in args])
+    assert done.exit_code == 2
+    assert done.stderr == (f"hooklint: error: hooklint.sarif: {what}: "
+                           f"{LINK_REASON.format(target='../home/.bashrc')}\n")  # fmt: skip
+    assert bashrc(repo) == PRECIOUS
+    assert os.readlink("hooklint.sarif") == "../home/.bashrc" and no_temporary_files(repo)
+
+
+@pytest.mark.parametrize("writer", sorted(WRITERS))
+def test_a_link_inside_the_repository_is_not_written_through_either(repo, writer):
+    args, what = WRITERS[writer]
+    os.symlink("app/cm.yaml", "report.out")
+    done = runner.invoke(app, [a.format(out="report.out") for a in args])
+    assert (done.exit_code, done.stderr) == (2, f"hooklint: error: report.out: {what}: "
+                                                f"{LINK_REASON.format(target='app/cm.yaml')}\n")  # fmt: skip
+    assert (repo / "app" / "cm.yaml").read_text() == CONFIGMAP
+
+
+@pytest.mark.parametrize("writer", sorted(WRITERS))
+def test_a_dangling_link_is_not_followed_to_make_a_file(repo, writer):
+    args, _ = WRITERS[writer]
+    os.symlink("../home/new-file", "hooklint.sarif")
+    done = runner.invoke(app, [a.format(out="hooklint.sarif") for a in args])
+    assert done.exit_code == 2
+    assert not (repo.parent / "home" / "new-file").exists()
+
+
+@pytest.mark.parametrize("writer", sorted(WRITERS))
+def test_a_folder_that_leads_out_of_the_repository_is_refused(repo, writer):
+    args, what = WRITERS[writer]
+    os.symlink("../home", "reports")
+    done = runner.invoke(app, [a.format(out="reports/.bashrc") for a in args])
+    assert done.exit_code == 2
+    assert done.stderr == (f"hooklint: error: reports/.bashrc: {what}: its folder reports leads through a symbolic "
+                           f"link to {repo.parent / 'home'}, outside the repository {repo}: not written (name a path "
+                           "outside the repository if you mean to write there)\n")  # fmt: skip
+    assert bashrc(repo) == PRECIOUS and no_temporary_files(repo.parent / "home")
+
+
+@pytest.mark.parametrize("writer", sorted(WRITERS))
+def test_a_path_named_outside_the_repository_is_written(repo, writer):
+    args, _ = WRITERS[writer]
+    for out in ("../home/report.out", str(repo.parent / "home" / "report2.out")):
+        done = runner.invoke(app, [a.format(out=out) for a in args])
+        assert done.exit_code in (0, 1), done.stderr
+        assert Path(out).read_text().strip()
+
+
+def test_a_hard_link_is_replaced_not_written_through(repo):
+    os.link(repo.parent / "home" / ".bashrc", "hooklint.json")
+    done = runner.invoke(app, ["lint", "-f", "json", "--output", "hooklint.json", "app"])
+    assert done.exit_code == 1
+    assert json.loads((repo / "hooklint.json").read_text())["findings"][0]["rule_id"] == "HL102"
+    assert bashrc(repo) == PRECIOUS  # the other name keeps what it held
+    assert os.stat("hooklint.json").st_nlink == 1
+
+
+def test_a_report_replaces_a_file_keeping_its_mode(repo):
+    (repo / "report.json").write_text("old")
+    os.chmod("report.json", 0o640)
+    done = runner.invoke(app, ["lint", "-f", "json", "--output", "report.json", "app"])
+    assert done.exit_code == 1
+    assert stat.S_IMODE(os.stat("report.json").st_mode) == 0o640
+    assert json.loads((repo / "report.json").read_text())["summary"]["warning"] == 1
+    assert no_temporary_files(repo)
+
+
+def test_output_to_a_device_is_written_in_place(repo):
+    done = runner.invoke(app, ["lint", "--output", "/dev/null", "app"])
+    assert done.exit_code == 1 and os.path.exists("/dev/null") and stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+def test_init_never_writes_through_a_folder_that_leads_out(repo):
+    os.symlink("../home", "conf")
+    done = runner.invoke(app, ["init", "conf/.hooklint.yaml"])
+    assert done.exit_code == 2
+    assert done.stderr.startswith("hooklint: error: conf/.hooklint.yaml: cannot write configuration: its folder conf "
+                                  "leads through a symbolic link to ")  # fmt: skip
+    assert not (repo.parent / "home" / ".hooklint.yaml").exists()
+
+
+def test_init_over_a_dangling_link_is_refused(repo):
+    os.symlink("../home/planted.yaml", ".hooklint.yaml")
+    done = runner.invoke(app, ["init"])
+    assert (done.exit_code, done.stderr) == (1, "hooklint: .hooklint.yaml already exists; not overwriting it\n")
+    assert not (repo.parent / "home" / "planted.yaml").exists()
+
+
+def test_rule_pages_are_never_written_through_a_link(repo):
+    (repo / "docs").mkdir()
+    os.symlink("../../home/.bashrc", repo / "docs" / "HL001-yaml-syntax-error.md")
+    done = runner.invoke(app, ["rules", "--docs", "docs"])
+    assert done.exit_code == 2
+    assert done.stderr.startswith("hooklint: error: docs: cannot write rule pages: HL001-yaml-syntax-error.md: a symbolic link")
+    assert bashrc(repo) == PRECIOUS
+
+
+# --- fix --------------------------------------------------------------------------------------
+
+HOOK_WITHOUT_POLICY = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: db-migrate
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+    argocd.argoproj.io/sync-wave: -1
+spec:
+  backoffLimit: 1
+  activeDeadlineSeconds: 60
+  template:
+    spec:
+      serviceAccountName: migrate
+      automountServiceAccountToken: false
+      restartPolicy: Never
+      containers:
+        - name: migrate
+          image: ghcr.io/acme/migrate:1.0
+"""
+
+
+def test_fix_never_writes_through_a_link_swapped_in_after_it_read_the_file(repo, monkeypatch):
+    """The file is replaced by a link to a file outside the repository (same bytes) between the
+    read and the write: the write replaces nothing outside, and the file is said not written."""
+    from hooklint import fix
+
+    (repo / "app" / "job.yaml").write_text(HOOK_WITHOUT_POLICY)
+    (repo.parent / "home" / "job.yaml").write_text(HOOK_WITHOUT_POLICY)
+    real_fix_text = fix.fix_text
+
+    def swap(path, *rest, **options):
+        outcome = real_fix_text(path, *rest, **options)
+        if path.endswith("job.yaml"):
+            os.unlink(path)
+            os.symlink(repo.parent / "home" / "job.yaml", path)
+        return outcome
+
+    monkeypatch.setattr(fix, "fix_text", swap)
+    done = runner.invoke(app, ["fix", "app"])
+    assert (repo.parent / "home" / "job.yaml").read_text() == HOOK_WITHOUT_POLICY
+    assert done.stderr.startswith("hooklint: app/job.yaml: changed since hooklint read it: not written (1 fix not "
+                                  "applied)\n")  # fmt: skip
+    assert done.exit_code == 1
+
+
+def test_the_shared_writer_refuses_a_link_and_leaves_no_temporary_file(repo):
+    os.symlink("../home/.bashrc", "out.txt")
+    with pytest.raises(UnsafeWrite):
+        write_output("out.txt", b"x")
+    with pytest.raises(FileExistsError):
+        write_output("out.txt", b"x", exclusive=True)
+    write_output("new.txt", iter([b"a", b"b"]))
+    assert (repo / "new.txt").read_bytes() == b"ab" and bashrc(repo) == PRECIOUS and no_temporary_files(repo)
+
+    def failing():
+        yield b"half"
+        raise RuntimeError("reporter failed")
+
+    with pytest.raises(RuntimeError):
+        write_output("new.txt", failing())
+    assert (repo / "new.txt").read_bytes() == b"ab" and no_temporary_files(repo)
+
+
+@pytest.fixture
+def no_new_files(monkeypatch):
+    """A folder this user may not add a file to (simulated: root may add to any folder): making
+    hooklint's temporary file there is refused."""
+    real_open = os.open
+
+    def refusing(path, flags, *rest, **options):
+        if isinstance(path, str) and ".hooklint-" in path:
+            raise PermissionError(13, "Permission denied", path)
+        return real_open(path, flags, *rest, **options)
+
+    monkeypatch.setattr(os, "open", refusing)
+
+
+def test_in_a_folder_it_may_not_add_to_an_existing_file_is_written_in_place(repo, no_new_files):
+    (repo / "report.txt").write_text("old report, longer than the new one\n")
+    write_output("report.txt", b"new\n")
+    assert (repo / "report.txt").read_bytes() == b"new\n"
+    with pytest.raises(PermissionError):
+        write_output("other.txt", b"new\n")  # no file to write in place
+
+
+def test_in_a_folder_it_may_not_add_to_a_hard_link_is_refused(repo, no_new_files):
+    os.link(repo.parent / "home" / ".bashrc", "report.txt")
+    with pytest.raises(UnsafeWrite) as refused:
+        write_output("report.txt", b"new\n")
+    assert str(refused.value).startswith("a file with 2 names (hard links) in a folder hooklint may not add a file to")
+    assert bashrc(repo) == PRECIOUS
+
+
+def test_fix_replaces_a_hard_linked_file_and_its_other_name_keeps_the_old_text(repo):
+    (repo.parent / "home" / "job.yaml").write_text(HOOK_WITHOUT_POLICY)
+    os.link(repo.parent / "home" / "job.yaml", repo / "app" / "job.yaml")
+    done = runner.invoke(app, ["fix", "app"])
+    assert "hooklint: fixed 1 finding in 1 file" in done.stderr, done.stderr
+    assert 'argocd.argoproj.io/sync-wave: "-1"' in (repo / "app" / "job.yaml").read_text()
+    assert (repo.parent / "home" / "job.yaml").read_text() == HOOK_WITHOUT_POLICY
