@@ -453,13 +453,16 @@ def manifests_from_document(
 
 
 def manifests_of(files: "list[LoadedFile]", rendered: "list[RenderedFile] | None" = None,
-                 namespace: str | None = None, version: Version = DEFAULT_VERSION) -> list[Manifest]:  # fmt: skip
+                 namespace: str | None = None, version: Version = DEFAULT_VERSION,
+                 crds: frozenset[tuple[str, str]] = frozenset()) -> list[Manifest]:  # fmt: skip
     """Every manifest of the files Argo CD renders (those without ``skip_reason``), in file and
     document order, or of the ``rendered`` documents of a kustomize or Helm application, each with
     its placement in the user's files: the third stage of the pipeline. ``namespace`` (an Argo CD
     Application's destination namespace) is given to every object of a namespaced kind that sets
     none, as Argo CD applies it there (``shared/docs/argocd-rendering.md`` §5). ``version`` is the
-    configured Argo CD release (``argocd-version``): each manifest's ``hook`` is read for it."""
+    configured Argo CD release (``argocd-version``): each manifest's ``hook`` is read for it.
+    ``crds``: (group, kind) of cluster-scoped CRDs written elsewhere in the repository, besides the
+    application's own (:func:`cluster_scoped`)."""
     manifests: list[Manifest] = []
     if rendered is not None:
         for item in rendered:
@@ -475,7 +478,7 @@ def manifests_of(files: "list[LoadedFile]", rendered: "list[RenderedFile] | None
                 manifests.extend(manifests_from_document(loaded.path, doc.index, doc.value, doc.source,
                                                          doc.source_line, version))  # fmt: skip
     if namespace:
-        crds = cluster_scoped_crds(manifests)
+        crds = crds | cluster_scoped_crds(manifests)
         for m in manifests:
             if m.namespace is None and not cluster_scoped(m.group, m.kind, crds):
                 m.namespace = namespace

@@ -117,9 +117,11 @@ def build(loaded: LoadedApplication, config: Config) -> tuple[list[Manifest], Sy
     version (the manifests and plan stages)."""
     if loaded.parts is not None:  # a multi-source Application: every source's manifests, one plan
         manifests = [m for part in loaded.parts
-                     for m in manifests_of(part.files, part.rendered, loaded.namespace, config.argocd_version)]  # fmt: skip
+                     for m in manifests_of(part.files, part.rendered, loaded.namespace, config.argocd_version,
+                                           loaded.app.cluster_crds)]  # fmt: skip
     else:
-        manifests = manifests_of(loaded.files, loaded.rendered, loaded.namespace, config.argocd_version)
+        manifests = manifests_of(loaded.files, loaded.rendered, loaded.namespace, config.argocd_version,
+                                 loaded.app.cluster_crds)
     as_written = loaded.parts is None and loaded.rendered is None and loaded.app.source_type == DIRECTORY \
         and loaded.app.argocd is not None  # an Application reads it as a directory source
     return manifests, build_plan(manifests, config.argocd_version, as_written=as_written)

@@ -206,3 +206,17 @@ def test_the_markdown_report_names_folders_no_application_deploys_once_and_draws
     text = runner.invoke(app, ["lint", "--format", "markdown", "."]).output
     assert "- Not deployed by any Application, with nothing to apply: `.`, `dashboards`" in text
     assert "Sync steps of <code>dashboards</code>" not in text and "Sync steps of <code>deploy</code>" in text
+
+
+def test_a_cluster_scoped_crd_another_application_installs_gives_its_objects_no_namespace(repo):
+    """The CRD is in crds/ (its own Application), the object in deploy/: the repository's CRDs are
+    read for their scope, not only the application's."""
+    crd = ("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.acme.io\n"
+           "spec:\n  group: acme.io\n  scope: Cluster\n  names: {kind: Widget, plural: widgets}\n")
+    crds_app = APPLICATION.replace("name: shop", "name: crds").replace("path: deploy", "path: crds")
+    write(repo, {"argocd/app.yaml": APPLICATION, "argocd/crds.yaml": crds_app, "crds/widget.yaml": crd,
+                 "deploy/w.yaml": "apiVersion: acme.io/v1\nkind: Widget\nmetadata:\n  name: w\n---\n"
+                                  "apiVersion: acme.io/v1\nkind: Gadget\nmetadata:\n  name: g\n"})  # fmt: skip
+    doc = json.loads(runner.invoke(app, ["plan", "--format", "json", "."]).output)
+    tasks = [t for p in doc["applications"] for s in p["steps"] for t in s["tasks"] if t["kind"] in ("Widget", "Gadget")]
+    assert sorted((t["kind"], t["namespace"]) for t in tasks) == [("Gadget", "shop"), ("Widget", None)]

@@ -190,6 +190,9 @@ class Application:
     #: ``note_only``: that file is in ``reported`` only for it, never read as a manifest of it.
     source_note: str | None = None
     note_only: bool = False
+    #: (group, kind) of the CRDs with ``scope: Cluster`` written in the run's and the repository's
+    #: files (:func:`hooklint.sources.crds.cluster_scoped_crds`): their objects get no namespace.
+    cluster_crds: frozenset[tuple[str, str]] = frozenset()
 
     @property
     def borrowed(self) -> set[str]:
@@ -357,6 +360,13 @@ def group_applications(
             for name in part.reported:
                 if name in appsets.issues and part.source_type in (DIRECTORY, KUSTOMIZE, HELM):
                     part.issues[name] = appsets.issues[name]
+    from hooklint.loader import DEFAULT_MAX_FILE_SIZE
+    from hooklint.sources.crds import cluster_scoped_crds  # noqa: PLC0415 - a leaf module
+
+    crds = cluster_scoped_crds(readable, config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE)
+    for app in apps:
+        for part in [app, *app.parts]:
+            part.cluster_crds = crds
     apps.sort(key=lambda a: a.key)
     return apps
 
