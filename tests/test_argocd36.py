@@ -63,6 +63,9 @@ def test_an_application_generated_with_an_empty_name_is_an_error_and_not_planned
         ("HL007", "argocd/appset.yaml", 13, 7)]
     assert ("ApplicationSet shops (argocd/appset.yaml:1): generates an application with no name, which Argo CD does "
             "not create") in doc["findings"][0]["message"]
+    assert doc["findings"][0]["message"].endswith("Argo CD's ApplicationSet controller fails the same way, so these "
+                                                  "Applications are not created; nothing of them is checked until it "
+                                                  "renders.")
     plans = json.loads(runner.invoke(app, ["plan", "--format", "json", "."]).output)
     made = [p["source"]["application"] for p in plans["applications"] if p["source"].get("generated_by")]
     assert made == ["Application shop-dev (argocd/appset.yaml:16)"]

@@ -104,10 +104,14 @@ def render_failed(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
             continue
         if issue.kind != RENDER_FAILED:
             continue
-        message = (
-            f"Rendering failed: {issue.detail}. Argo CD's repo server fails the same way, so the "
-            "application cannot sync; nothing of it is checked until it renders."
-        )
+        if issue.detail.startswith("ApplicationSet "):  # recorded by the expansion: the controller's failure
+            message = (f"Rendering failed: {issue.detail}. Argo CD's ApplicationSet controller fails the same way, so "
+                       "these Applications are not created; nothing of them is checked until it renders.")  # fmt: skip
+        else:
+            message = (
+                f"Rendering failed: {issue.detail}. Argo CD's repo server fails the same way, so the "
+                "application cannot sync; nothing of it is checked until it renders."
+            )
         yield Hit(message, issue.span, issue.field_path, doc_index=index, path=issue.path)
 
 
