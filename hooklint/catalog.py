@@ -107,6 +107,18 @@ class Catalog:
     def sorted(self) -> list[Rule]:
         return [self.rules[k] for k in sorted(self.rules)]
 
+    def suggest(self, name: str) -> str | None:
+        """The rule id or slug nearest to ``name`` (a typo: ``hook-image-mutable-tags``, ``hl1O2``),
+        or None when none is close enough: difflib ratio 0.6 for a slug, as Python's own suggestions,
+        and 0.75 for an id, where one wrong character of five is a typo and two a different rule
+        (``HL77`` is no ``HL307``)."""
+        import difflib
+
+        ids, slugs = [r.id for r in self.sorted()], [r.slug for r in self.sorted()]
+        close = (difflib.get_close_matches(name.strip().upper(), ids, n=1, cutoff=0.75)
+                 or difflib.get_close_matches(name.strip(), slugs, n=1, cutoff=0.6))  # fmt: skip
+        return close[0] if close else None
+
 
 def rule_files() -> list[str]:
     folder = rules_dir()
@@ -172,12 +184,8 @@ def explain_text(catalog: Catalog, name: str) -> str:
         if matching:  # an id prefix, as --select takes: one rule at a time here
             raise UnknownRule(f"{name.strip()!r} is a prefix of {len(matching)} rules ({', '.join(matching)}): explain one of them")
     if rule is None:
-        import difflib
-
-        names = [r.id for r in catalog.sorted()] + [r.slug for r in catalog.sorted()]
-        close = difflib.get_close_matches(name.strip(), names, n=1, cutoff=0.6) or difflib.get_close_matches(
-            name.strip().upper(), names, n=1, cutoff=0.6)  # fmt: skip
-        hint = f"; did you mean {close[0]!r}?" if close else ""
+        close = catalog.suggest(name)
+        hint = f"; did you mean {close!r}?" if close else ""
         raise UnknownRule(f"unknown rule {name!r}{hint} ('hooklint rules' lists them)")
     examples = load_examples(rule)
     out = [f"{rule.id} {rule.slug} ({rule.severity})", "", rule.summary, "",

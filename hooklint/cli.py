@@ -26,6 +26,7 @@ EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 class Format(str, Enum):
     text = "text"
+    concise = "concise"
     json = "json"
     sarif = "sarif"
     github = "github"
@@ -258,10 +259,38 @@ def _write(text: "str | Iterable[str]", output: Optional[str]) -> None:
         _fail(f"{output}: cannot write output: {exc.strerror or exc}")
 
 
+def _sarif_left_out(result) -> None:  # noqa: ANN001 - a RunResult
+    """Say on stderr what GitHub's result limit kept out of a SARIF report, when anything."""
+    from hooklint.reporters.sarif import left_out_message
+
+    message = left_out_message(result)
+    if message is not None:
+        typer.echo(f"hooklint: warning: {message}", err=True)
+
+
+def _named_manifests(paths: list[str]) -> None:
+    """Fail (exit 2, one line per file) for a file named on the command line that is no manifest:
+    not ``*.yaml``, ``*.yml``, ``*.json`` (or ``*.jsonnet``, skipped with its reason), not a
+    ``Kustomization``, and not inside a Helm chart (whose templates are linted with their chart).
+    Before, ``hooklint lint notes.txt`` linted nothing and exited 0."""
+    import os
+
+    from hooklint.sources.discovery import KUSTOMIZATION_NAMES, MANIFEST_SUFFIXES, chart_of
+
+    bad = [path for path in paths if path != "-" and os.path.isfile(path)
+           and not path.endswith(MANIFEST_SUFFIXES) and os.path.basename(path) not in KUSTOMIZATION_NAMES
+           and chart_of(path) is None]  # fmt: skip
+    for path in bad:
+        typer.echo(escape_controls(f"hooklint: error: {path}: not a YAML or JSON file (hooklint lints *.yaml, *.yml "
+                                   "and *.json manifests); name the manifests or their folder"), err=True)  # fmt: skip
+    if bad:
+        raise typer.Exit(EXIT_ERROR)
+
+
 @app.command(cls=_Command)
 def lint(
     paths: Annotated[Optional[list[str]], typer.Argument(metavar="PATH", help="Files, folders, or - for stdin (default: the current folder).", show_default=False)] = None,
-    format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.text,
+    format: Annotated[Format, typer.Option("--format", "-f", "--output-format", help="Output format (concise: one short line per finding).")] = Format.text,
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write the report to this file (- for stdout).")] = None,
     config: Annotated[Optional[str], typer.Option("--config", "-c", help="Configuration file (default: the nearest .hooklint.yaml from the first path up to the repository top).")] = None,
     fail_on: Annotated[Optional[FailOn], typer.Option("--fail-on", help="Lowest severity that makes the exit code 1 (default: the configuration's fail-on, else warning).", show_default=False)] = None,
@@ -274,7 +303,7 @@ def lint(
     fix: Annotated[bool, typer.Option("--fix", help="Apply safe fixes in place first (as 'hooklint fix').")] = False,
     unsafe_fixes: Annotated[bool, typer.Option("--unsafe-fixes", help="With --fix: apply unsafe fixes too.")] = False,
     baseline: Annotated[Optional[str], typer.Option("--baseline", help="Suppress the findings this baseline records (default: the configuration's baseline).", show_default=False)] = None,
-    write_baseline: Annotated[Optional[str], typer.Option("--write-baseline", help="Record today's findings in this file, but HL007 and HL008, which it says it left out (exit 0 unless an input error).", show_default=False)] = None,
+    write_baseline: Annotated[Optional[str], typer.Option("--write-baseline", help="Record today's findings in this file, but HL007 and HL008, which it says it left out (exit 0 unless an input error); prints the run's summary, not the findings (--output still gets the whole report).", show_default=False)] = None,
     stats: Annotated[bool, typer.Option("--statistics", help="Text format: add the number of findings of each rule.")] = False,
     show_suppressed: Annotated[bool, typer.Option("--show-suppressed", help="Text format: list suppressed findings too, each marked with its suppression.")] = False,
     show_skipped: Annotated[bool, typer.Option("--show-skipped", help="List the files not linted, with the reason (text).")] = False,
@@ -288,6 +317,7 @@ def lint(
     from hooklint.pipeline import lint_paths
 
     paths = paths or ["."]
+    _named_manifests(paths)
     cfg = _limits(_fetching(_override(_load_config(config, paths), select, ignore, exclude, fail_on), fetch,
                             fetch_host), run_timeout)
     baseline = baseline if baseline is not None else cfg.baseline
@@ -310,13 +340,21 @@ def lint(
         _fail(str(exc))
     for error in result.errors:
         typer.echo(escape_controls(f"hooklint: error: {error.path}: {error.message}"), err=True)
-    if result.errors and not result.files and format is Format.text:
+    if result.errors and not result.files and format in (Format.text, Format.concise):
         raise typer.Exit(EXIT_ERROR)  # nothing was linted: the errors above are the whole report
     from hooklint.pipeline import collector_paused
 
     text: str | Iterator[str]
     with collector_paused():  # a report of many findings makes many objects and no cycles
-        if format is Format.text:
+        if write_baseline is not None and output is None:  # the findings go to the baseline: a summary
+            from hooklint.reporters.text import render_summary
+
+            text = render_summary(result)
+        elif format is Format.concise:
+            from hooklint.reporters.text import render_concise
+
+            text = render_concise(result)
+        elif format is Format.text:
             from hooklint.reporters.text import render
 
             text = render(result, show_suppressed=show_suppressed, stats=stats, show_skipped=show_skipped,
@@ -334,6 +372,8 @@ def lint(
 
             module = import_module(f"hooklint.reporters.{format.value}")
             text = module.render(result, load_catalog(), category=category)
+            if format is Format.sarif:
+                _sarif_left_out(result)
         _write(text, output)
     if output is not None and output != "-":  # a CI log still shows what was found
         typer.echo(escape_controls(f"hooklint: {result.summary()} (report in {output})"), err=True)
@@ -367,7 +407,7 @@ def diff(
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write the report to this file (- for stdout).")] = None,
     config: Annotated[Optional[str], typer.Option("--config", "-c", help="Configuration file (default: the nearest .hooklint.yaml from the first path up to the repository top).")] = None,
     fail_on: Annotated[Optional[FailOn], typer.Option("--fail-on", help="Lowest severity of a NEW finding that makes the exit code 1 (default: the configuration's fail-on, else warning).", show_default=False)] = None,
-    category: Annotated[str, typer.Option("--category", help="SARIF automationDetails.id category.")] = "hooklint",
+    category: Annotated[str, typer.Option("--category", help="SARIF code scanning category; the run's automationDetails.id is CATEGORY/diff/, never lint's, so that uploading it closes no alert of lint's.")] = "hooklint",
     link_base: Annotated[Optional[str], typer.Option("--link-base", help="markdown: URL prefix of file links, e.g. https://github.com/ORG/REPO/blob/SHA.")] = None,
     fetch: Annotated[bool, typer.Option("--fetch", help="Download the charts and Git sources of other repositories that Applications name, from fetch-hosts only, and check them (README: Sources from elsewhere).")] = False,
     fetch_host: Annotated[Optional[list[str]], typer.Option("--fetch-host", help="With --fetch: admit one more host for this run: host[:port] (HTTPS), http://host[:port], or file:///folder (Git remotes under it); repeatable.", show_default=False)] = None,
@@ -414,6 +454,7 @@ def diff(
         text = report.render_json(change)
     elif format is DiffFormat.sarif:
         text = report.render_sarif(change, catalog, category)
+        _sarif_left_out(report.sarif_result(change))
     elif format is DiffFormat.markdown:
         from hooklint.review.markdown import render_review
 
@@ -626,6 +667,27 @@ def fix_command(
     sys.stdout.write(render(result))
     raise typer.Exit(EXIT_ERROR if result.errors else EXIT_FINDINGS if cfg.failing(result.findings) or run.not_written
                      else EXIT_CLEAN)  # fmt: skip
+
+
+@app.command(cls=_Command)
+def doctor(
+    paths: Annotated[Optional[list[str]], typer.Argument(metavar="PATH", help="Files or folders whose Applications to list (default: the current folder).", show_default=False)] = None,
+    config: Annotated[Optional[str], typer.Option("--config", "-c", help="Configuration file (default: the nearest .hooklint.yaml from the first path up to the repository top).")] = None,
+) -> None:
+    """Say what a run would use: renderers and versions, the configuration in force and where it
+    was found, the repository URLs Applications are matched against, the Applications mapped and
+    ignored (with the reasons), and the cache location. Exit 0, or 2 for a configuration error."""
+    from hooklint.doctor import report
+
+    paths = paths or ["."]
+    cfg = _load_config(config, paths)
+    if config is not None:
+        origin = f"{config} (--config)"
+    elif cfg.path is not None:
+        origin = f"{cfg.path} (found from {paths[0]} upward)"
+    else:
+        origin = f"none found from {paths[0]} up to the repository top: the defaults (hooklint init writes one)"
+    typer.echo(report(paths, cfg, origin), nl=False)
 
 
 @app.command(cls=_Command)

@@ -432,6 +432,17 @@ def _name(key: tuple) -> str:
     return f"{head} entry '{rest[0]}'" if rest else head
 
 
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """``; did you mean 'allowed-registries'?`` for the known key nearest to ``name`` (difflib
+    ratio 0.6; case and ``_`` for ``-`` forgiven), or an empty string when none is close enough."""
+    import difflib
+
+    choices = sorted(known)
+    folded = {choice.lower(): choice for choice in choices}
+    close = difflib.get_close_matches(str(name).lower().replace("_", "-"), list(folded), n=1, cutoff=0.6)
+    return f"; did you mean '{folded[close[0]]}'?" if close else ""
+
+
 def validate(data: Any, where: str, lines: dict[tuple, int] | None = None) -> None:
     """Check ``data`` against the configuration schema (the keywords ``type``, ``properties``,
     ``additionalProperties``, ``items``, ``enum``, ``minLength``, ``minimum``, ``maximum``, ``pattern``).
@@ -445,7 +456,7 @@ def validate(data: Any, where: str, lines: dict[tuple, int] | None = None) -> No
     for key in data:
         if key not in known:
             at = _where(where, lines, (key,))
-            raise ConfigError(f"{at}: unknown key '{key}' (known: {', '.join(sorted(known))})")
+            raise ConfigError(f"{at}: unknown key '{key}'{did_you_mean(key, known)} (known: {', '.join(sorted(known))})")
 
     def fail(value: Any, key: tuple, s: dict[str, Any]) -> None:
         raise ConfigError(f"{_where(where, lines, key)}: {_name(key)} must be {_expected(s)}, not {value!r}")
@@ -537,8 +548,9 @@ def parse_config(data: Any, where: str, lines: dict[tuple, int] | None = None) -
                                   f"string '{name}'")  # fmt: skip
         for name in cluster:
             if name not in ("name", "server", "project", "labels", "annotations"):
+                known_keys = ("annotations", "labels", "name", "project", "server")
                 raise ConfigError(f"{_where(where, lines, ('clusters', i))}: 'clusters' entry {i}: unknown key "
-                                  f"'{name}' (known: annotations, labels, name, project, server)")  # fmt: skip
+                                  f"'{name}'{did_you_mean(str(name), known_keys)} (known: {', '.join(known_keys)})")  # fmt: skip
         for name in ("labels", "annotations"):
             value = cluster.get(name, {})
             if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):

@@ -29,10 +29,13 @@ from hooklint.yamlio import shown
 class Checked:
     """The findings of one application's reported files, before suppression: ``unowned``, the file
     findings of a document no single object owns (a ``kind: List`` document, or none), which no
-    annotation can suppress; ``objects``, each reported manifest with its findings, in manifest order."""
+    annotation can suppress; ``objects``, each reported manifest with its findings, in manifest
+    order; ``involved``, each manifest of a file not reported (context) with the application-check
+    findings that land on it and involve an object of a reported file (:attr:`Hit.involves`)."""
 
     unowned: list[Finding] = field(default_factory=list)
     objects: list[tuple[Manifest, list[Finding]]] = field(default_factory=list)
+    involved: list[tuple[Manifest, list[Finding]]] = field(default_factory=list)
 
 
 class Engine:
@@ -89,7 +92,10 @@ class Engine:
             found = {rid for rid in self.catalog.rules if rid.startswith(upper)}
             if found:
                 return found
-        raise ConfigError(f"{self._label(key, sub)} names unknown rule {name!r} (a rule id, slug or id prefix such as HL1)")
+        close = self.catalog.suggest(name)
+        hint = f"; did you mean {close!r}?" if close else ""
+        raise ConfigError(f"{self._label(key, sub)} names unknown rule {name!r}{hint} (a rule id, slug or id prefix "
+                          "such as HL1)")  # fmt: skip
 
     def reports(self, finding: Finding) -> bool:
         """Whether ``finding`` is on a path the configuration reports it on (``exclude`` and
@@ -188,6 +194,13 @@ class Engine:
             for hit in c.fn(manifests, ctx):
                 m = hit.manifest
                 if m is not None and m.path in reported:
+                    by_manifest[id(m)].append(self.finding(rule, hit, m))
+                elif m is not None and any(other.path in reported for other in hit.involves):
+                    # a named file's object caused it (pre-commit: sa.yaml moved out of PreSync makes
+                    # the unchanged job.yaml's Job use it too late): reported where it lands
+                    if id(m) not in by_manifest:
+                        by_manifest[id(m)] = []
+                        out.involved.append((m, by_manifest[id(m)]))
                     by_manifest[id(m)].append(self.finding(rule, hit, m))
         return out
 

@@ -211,6 +211,40 @@ class RunResult:
         return line
 
 
+def same_place(findings: Iterable[Finding]) -> list[list[Finding]]:
+    """``findings`` (in report order) cut into runs of neighbours that are one finding made many
+    times: the same rule, severity, file, line and column, all live or all suppressed, each about an
+    object, and the same message but for the object's ``Kind/name``. A kustomize base that three
+    overlays render, or a Helm template a ``range`` repeats, gives one such run; the text and
+    Markdown reports show it once, with the other objects named (:func:`more_objects`). Two
+    different findings at one place (two stale entries of one comment) are never one run."""
+    groups: list[list[Finding]] = []
+    keys: list[tuple | None] = []
+    for finding in findings:
+        key = None
+        if finding.obj is not None:
+            key = (finding.rule_id, finding.severity, finding.path, finding.span.line, finding.span.column,
+                   finding.suppression is None, finding.message.replace(finding.obj.label(), "\0"))  # fmt: skip
+        if key is not None and keys and keys[-1] == key:
+            groups[-1].append(finding)
+        else:
+            groups.append([finding])
+            keys.append(key)
+    return groups
+
+
+def more_objects(group: list[Finding], shown: int = 5) -> str:
+    """``the same for 3 more objects made at this place: Job/e1-migrate, Job/e2-migrate,
+    Job/e3-migrate`` for the findings after the first of a :func:`same_place` run (the first
+    ``shown`` objects named, then how many more), or an empty string for a run of one."""
+    rest = group[1:]
+    if not rest:
+        return ""
+    labels = [f.obj.label() if f.obj is not None else "an object" for f in rest]
+    named = ", ".join(labels[:shown]) + (f" and {len(labels) - shown} more" if len(labels) > shown else "")
+    return f"the same for {len(rest)} more object{'s' if len(rest) != 1 else ''} made at this place: {named}"
+
+
 # --- identity: where a finding is in the repository, and what it is about ---------------------
 #
 # Shared by every report that names files relative to the repository (SARIF, GitHub, GitLab), the

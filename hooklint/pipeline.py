@@ -543,6 +543,10 @@ def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1
     entries that matched nothing in the files of this run; raises
     :class:`~hooklint.suppression.baseline.BaselineError`, before linting, for one that cannot be read.
 
+    An Argo CD Application file named on its own (pre-commit passes only the changed files) brings
+    in the folder each of its sources renders (:func:`application_source_folders`), linted as in a
+    whole run: an Application that overrides an image to ``:latest`` is HL102 on its own line.
+
     The run ends at its deadline (the command's, else ``config.run_timeout`` seconds from now:
     :func:`hooklint.deadline.running`); the applications not checked by then are one input error
     (:func:`not_checked`), and what was checked is reported as usual."""
@@ -560,7 +564,10 @@ def _lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int, p
         known = load_baseline(baseline, config.max_file_size)
     errors: list[InputError] = []
     walk_notices: list[str] = []
-    apps = _applications(paths, errors, walk_notices, config, excluded=config.exclude or None)
+    implied = [folder for folder in application_source_folders(paths, config) if folder not in paths]
+    apps = _applications(list(paths) + implied, errors, walk_notices, config, excluded=config.exclude or None)
+    if implied:  # a folder no one named is no input error (empty, or every file excluded): it is just not linted
+        errors = [e for e in errors if e.path not in implied]
     jobs = resolve_jobs(jobs)
     files = sum(len(a.reported) + len(a.context) for a in apps)
     mapped = any(a.argocd is not None for a in apps)
@@ -576,7 +583,10 @@ def _lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int, p
     result.suppressed = [f for f in reported if f.suppression is not None]
     result.renderers.sort()
     result.skipped_files.sort()
-    result.notices = walk_notices + skipped_notice(result.skipped_files) + engine.notices() + _helm_notice(result, config)
+    from hooklint.checks.loading import missing_renderers
+
+    result.notices = (walk_notices + skipped_notice(result.skipped_files) + engine.notices() + _helm_notice(result, config)
+                      + missing_renderers(result.findings))  # fmt: skip
     if known is not None:
         from hooklint.suppression.baseline import apply_baseline, run_scope
 
@@ -596,6 +606,25 @@ def _applications(paths: list[str], errors: list[InputError], notices: list[str]
         errors.append(InputError(paths[0] if paths else ".", f"{exc} while finding the applications of {named}; "
                                  "nothing is checked: give the run more time with --run-timeout SECONDS"))  # fmt: skip
         return []
+
+
+def application_source_folders(paths: Iterable[str], config: Config) -> list[str]:
+    """The folders that the Argo CD Applications in the files of ``paths`` (files named on their
+    own, not folders, not stdin) render from this repository, in order, each once: the sources
+    :func:`~hooklint.sources.applications.find_application_sources` finds (``repoURL`` this
+    repository, a ``path`` inside it that Argo CD can render). Naming an Application must check
+    what it deploys, as a whole run does, or a change to the Application alone (an image override,
+    a Helm parameter) passes a pre-commit hook that a whole run fails."""
+    from hooklint.sources.applications import find_application_sources
+
+    named = [p for p in paths if p != STDIN and os.path.isfile(p)]
+    if not named:
+        return []
+    folders: list[str] = []
+    for source in find_application_sources(named, config.repo_urls, config.max_file_size):
+        if source.problem is None and source.folder not in folders and os.path.isdir(source.folder):
+            folders.append(source.folder)
+    return folders
 
 
 def _helm_notice(result: RunResult, config: Config) -> list[str]:

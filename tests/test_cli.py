@@ -70,6 +70,15 @@ def test_write_baseline_to_a_path_that_cannot_be_written_is_one_error_line(tree)
     assert not target.parent.exists()
 
 
+def test_write_baseline_prints_the_summary_not_the_report(tree):
+    """Before: every finding was printed, then written to the baseline too."""
+    result = invoke("lint", "--write-baseline", "b.json", "app")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        0, "0 errors, 1 warning, 0 notes in 2 files\n", "hooklint: wrote 1 finding to the baseline b.json\n")
+    result = invoke("lint", "--write-baseline", "b.json", "-f", "json", "-o", "report.json", "app")
+    assert result.exit_code == 0 and len(json.loads((tree / "report.json").read_text())["findings"]) == 1
+
+
 @pytest.mark.parametrize(
     "fail_on, expected", [("error", 0), ("warning", 1), ("note", 1), ("never", 0)])
 def test_one_fail_threshold_for_lint_fix_and_diff(tree, fail_on, expected):
@@ -291,7 +300,7 @@ def test_a_newer_argocd_version_is_read_as_the_newest_known_with_one_note(tree):
 @pytest.mark.parametrize(
     "args, line",
     [
-        (["lint", "--format", "bogus", "x"], "Invalid value for '--format' / '-f': 'bogus' is not one of 'text', 'json', "
+        (["lint", "--format", "bogus", "x"], "Invalid value for '--format' / '-f' / '--output-format': 'bogus' is not one of 'text', 'concise', 'json', "
                                              "'sarif', 'github', 'gitlab', 'markdown' (see hooklint lint --help)"),
         (["lint", "--jobs", "-3"], "Invalid value for '--jobs' / '-j': -3 is not in the range x>=0 (see hooklint lint --help)"),
         (["plan", "-f", "sarif"], "Invalid value for '--format' / '-f': 'sarif' is not one of 'text', 'json' (see "
@@ -319,3 +328,40 @@ def test_a_report_that_cannot_be_written_is_one_line_not_an_internal_error(tmp_p
                               stderr=subprocess.PIPE, text=True, env=dict(os.environ, HOOKLINT_CACHE_DIR="off"),
                               timeout=120)  # fmt: skip
     assert (done.returncode, done.stderr) == (2, "hooklint: error: cannot write the report: No space left on device\n")
+
+
+def test_a_file_that_is_no_manifest_named_on_the_command_line_is_an_input_error(tree):
+    """Before: ``hooklint lint notes.txt`` linted nothing and exited 0."""
+    (tree / "notes.txt").write_text("hello\n")
+    (tree / "README.md").write_text("# app\n")
+    result = invoke("lint", "notes.txt", "app", "README.md")
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", (
+        "hooklint: error: notes.txt: not a YAML or JSON file (hooklint lints *.yaml, *.yml and *.json manifests); "
+        "name the manifests or their folder\n"
+        "hooklint: error: README.md: not a YAML or JSON file (hooklint lints *.yaml, *.yml and *.json manifests); "
+        "name the manifests or their folder\n"))  # fmt: skip
+    # a folder holding such files, a Kustomization and a chart's NOTES.txt are fine
+    (tree / "app/notes.txt").write_text("hello\n")
+    assert invoke("lint", "app").exit_code == 1
+    (tree / "chart/templates").mkdir(parents=True)
+    (tree / "chart/Chart.yaml").write_text("apiVersion: v2\nname: c\nversion: 0.1.0\n")
+    (tree / "chart/templates/NOTES.txt").write_text("Installed.\n")
+    assert invoke("lint", "chart/templates/NOTES.txt").exit_code in (0, 1)
+
+
+@pytest.mark.parametrize(("config", "args", "message"), [
+    ("allowed-registry: [ghcr.io/acme]\n", [],
+     "{cfg}:1: unknown key 'allowed-registry'; did you mean 'allowed-registries'? (known: allowed-registries, "),
+    ("Fail_On: error\n", [], "{cfg}:1: unknown key 'Fail_On'; did you mean 'fail-on'? (known: "),
+    ("ignore: [hook-image-mutable-tags]\n", [],
+     "{cfg}:1: 'ignore' names unknown rule 'hook-image-mutable-tags'; did you mean 'hook-image-mutable-tag'? (a rule "
+     "id, slug or id prefix such as HL1)"),
+    ("", ["--select", "HL1O2"],
+     "--select names unknown rule 'HL1O2'; did you mean 'HL102'? (a rule id, slug or id prefix such as HL1)"),
+    ("", ["--ignore", "zzzz"], "--ignore names unknown rule 'zzzz' (a rule id, slug or id prefix such as HL1)"),
+])  # fmt: skip
+def test_did_you_mean_for_configuration_keys_and_rule_names(tree, config, args, message):
+    (tree / ".hooklint.yaml").write_text(config)
+    result = invoke("lint", *args, "app")
+    assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1
+    assert result.stderr.startswith("hooklint: error: " + message.format(cfg=tree / ".hooklint.yaml"))

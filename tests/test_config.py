@@ -23,7 +23,7 @@ def test_values():
 @pytest.mark.parametrize(
     "data, message",
     [
-        ({"allowed-registry": []}, "x: unknown key 'allowed-registry' (known: allowed-registries, api-versions, argocd-version, baseline, check-all-workloads, clusters, disable, exclude, fail-on, fail-on-unrendered, fetch-credentials, fetch-hosts, fetch-max-bytes, fetch-max-files, fetch-timeout, ignore, kube-version, max-file-size, max-waves, per-path-ignores, render-memory, render-timeout, repo-urls, require-digest, run-timeout, select, severity, wait-for-first-consumer-classes, workload-scope)"),
+        ({"allowed-registry": []}, "x: unknown key 'allowed-registry'; did you mean 'allowed-registries'? (known: allowed-registries, api-versions, argocd-version, baseline, check-all-workloads, clusters, disable, exclude, fail-on, fail-on-unrendered, fetch-credentials, fetch-hosts, fetch-max-bytes, fetch-max-files, fetch-timeout, ignore, kube-version, max-file-size, max-waves, per-path-ignores, render-memory, render-timeout, repo-urls, require-digest, run-timeout, select, severity, wait-for-first-consumer-classes, workload-scope)"),
         ({"allowed-registries": "ghcr.io"}, "x: 'allowed-registries' must be a list of non-empty strings, not 'ghcr.io'"),
         ({"allowed-registries": ["https://ghcr.io"]}, "x: 'allowed-registries' entry 'https://ghcr.io' must be a host or host/path (no scheme, no wildcard)"),
         ({"require-digest": "yes"}, "x: 'require-digest' must be true or false, not 'yes'"),
@@ -266,7 +266,7 @@ def test_wait_for_first_consumer_classes_is_a_list_of_names():
 YAML_ERRORS = [
     ("fail-on: never\nfail-on: error\n", "{f}:2: key 'fail-on' is repeated (first at line 1): only the last value would count; keep one"),
     ("severity:\n  HL203: note\n  HL203: error\n", "{f}:3: key 'HL203' is repeated (first at line 2): only the last value would count; keep one"),
-    ("require-digest: true\nselct: [HL1]\n", "{f}:2: unknown key 'selct' (known: allowed-registries, api-versions, argocd-version, baseline, check-all-workloads, clusters, disable, exclude, fail-on, fail-on-unrendered, fetch-credentials, fetch-hosts, fetch-max-bytes, fetch-max-files, fetch-timeout, ignore, kube-version, max-file-size, max-waves, per-path-ignores, render-memory, render-timeout, repo-urls, require-digest, run-timeout, select, severity, wait-for-first-consumer-classes, workload-scope)"),
+    ("require-digest: true\nselct: [HL1]\n", "{f}:2: unknown key 'selct'; did you mean 'select'? (known: allowed-registries, api-versions, argocd-version, baseline, check-all-workloads, clusters, disable, exclude, fail-on, fail-on-unrendered, fetch-credentials, fetch-hosts, fetch-max-bytes, fetch-max-files, fetch-timeout, ignore, kube-version, max-file-size, max-waves, per-path-ignores, render-memory, render-timeout, repo-urls, require-digest, run-timeout, select, severity, wait-for-first-consumer-classes, workload-scope)"),
     ("select: HL1\n", "{f}:1: 'select' must be a list of non-empty strings, not 'HL1'"),
     ("select:\n  - HL1\n  - ''\n", "{f}:3: 'select' must be a list of non-empty strings, not ['HL1', '']"),
     ("ignore: [HL1, 5]\n", "{f}:1: 'ignore' must be a list of non-empty strings, not ['HL1', 5]"),
@@ -290,14 +290,14 @@ YAML_ERRORS = [
     ("max-waves: ten\n", "{f}:1: 'max-waves' must be a whole number from 1 to 1,000,000, not 'ten'"),
     # rule names are checked against the catalog when the run starts
     ("select: [HL1, HL77]\n", "{f}:1: 'select' names unknown rule 'HL77' (a rule id, slug or id prefix such as HL1)"),
-    ("ignore:\n  - hook-image-mutable-tags\n", "{f}:2: 'ignore' names unknown rule 'hook-image-mutable-tags' (a rule id, slug or id prefix such as HL1)"),
+    ("ignore:\n  - hook-image-mutable-tags\n", "{f}:2: 'ignore' names unknown rule 'hook-image-mutable-tags'; did you mean 'hook-image-mutable-tag'? (a rule id, slug or id prefix such as HL1)"),
     ("disable: [HL999]\n", "{f}:1: 'disable' names unknown rule 'HL999' (a rule id, slug or id prefix such as HL1)"),
     # a selection that leaves nothing to check is an error, never a silent pass
     ("select: []\n", "{f}:1: 'select' names no rule, so nothing would be checked: leave it out to run every rule"),
     ("select: [HL1]\nignore: [HL10, HL1]\n", "{f}:2: 'ignore' leaves no rule to run, so nothing would be checked"),
     ("disable: [HL]\n", "{f}:1: 'disable' leaves no rule to run, so nothing would be checked"),
-    ("severity:\n  HL2O8: note\n", "{f}:2: 'severity' names unknown rule 'HL2O8' (a rule id, slug or id prefix such as HL1)"),
-    ("per-path-ignores:\n  legacy/: [HL1033]\n", "{f}:2: 'per-path-ignores' names unknown rule 'HL1033' (a rule id, slug or id prefix such as HL1)"),
+    ("severity:\n  HL2O8: note\n", "{f}:2: 'severity' names unknown rule 'HL2O8'; did you mean 'HL208'? (a rule id, slug or id prefix such as HL1)"),
+    ("per-path-ignores:\n  legacy/: [HL1033]\n", "{f}:2: 'per-path-ignores' names unknown rule 'HL1033'; did you mean 'HL103'? (a rule id, slug or id prefix such as HL1)"),
     ("exclude:\n  - ../vendor/\n  - legacy/../x.yaml\n", "{f}:3: 'exclude': glob 'legacy/../x.yaml' has '..' after its start: only leading '../' steps up from the folder it is relative to"),
     ("per-path-ignores:\n  'a/**/../b': [HL102]\n", "{f}:2: 'per-path-ignores': glob 'a/**/../b' has '..' after its start: only leading '../' steps up from the folder it is relative to"),
 ]  # fmt: skip
@@ -313,9 +313,9 @@ def test_yaml_errors_name_file_line_and_key(tree, text, message):
 
 TOML_ERRORS = [
     ('[tool.hooklint]\nselect = ["HL1"]\nfail-on = "critical"\n', "{f}:3: 'fail-on' must be one of error, warning, note, never, not 'critical'"),
-    ('[tool.hooklint]\nselct = ["HL1"]\n', "{f}:2: unknown key 'selct' (known: allowed-registries, api-versions, argocd-version, baseline, check-all-workloads, clusters, disable, exclude, fail-on, fail-on-unrendered, fetch-credentials, fetch-hosts, fetch-max-bytes, fetch-max-files, fetch-timeout, ignore, kube-version, max-file-size, max-waves, per-path-ignores, render-memory, render-timeout, repo-urls, require-digest, run-timeout, select, severity, wait-for-first-consumer-classes, workload-scope)"),
+    ('[tool.hooklint]\nselct = ["HL1"]\n', "{f}:2: unknown key 'selct'; did you mean 'select'? (known: allowed-registries, api-versions, argocd-version, baseline, check-all-workloads, clusters, disable, exclude, fail-on, fail-on-unrendered, fetch-credentials, fetch-hosts, fetch-max-bytes, fetch-max-files, fetch-timeout, ignore, kube-version, max-file-size, max-waves, per-path-ignores, render-memory, render-timeout, repo-urls, require-digest, run-timeout, select, severity, wait-for-first-consumer-classes, workload-scope)"),
     ('[tool.hooklint]\nmax-waves = 3\n\n[tool.hooklint.severity]\nHL101 = "error"\nHL208 = "info"\n', "{f}:6: 'severity' entry 'HL208' must be one of error, warning, note, not 'info'"),
-    ('[tool.hooklint]\nper-path-ignores = {"legacy/**" = ["HL1033"]}\n', "{f}:2: 'per-path-ignores' names unknown rule 'HL1033' (a rule id, slug or id prefix such as HL1)"),
+    ('[tool.hooklint]\nper-path-ignores = {"legacy/**" = ["HL1033"]}\n', "{f}:2: 'per-path-ignores' names unknown rule 'HL1033'; did you mean 'HL103'? (a rule id, slug or id prefix such as HL1)"),
     ('[tool.hooklint]\nargocd-version = 2.10\n', "{f}:2: argocd-version must be quoted (\"2.1\" is read as a number; write e.g. \"2.10\")"),
     ('[tool.hooklint]\nselect = [HL1]\n', "{f}:2:11: invalid TOML in configuration: Invalid value"),
 ]  # fmt: skip
@@ -518,7 +518,7 @@ def test_paths_in_trees_configured_by_different_files_are_a_configuration_error(
 
 @pytest.mark.parametrize("clusters, message", [
     ([{"name": "x"}], "x: 'clusters' entry 0 needs a non-empty string 'server'"),
-    ([{"name": "x", "server": "s", "labls": {}}], "x: 'clusters' entry 0: unknown key 'labls' (known: annotations, "
+    ([{"name": "x", "server": "s", "labls": {}}], "x: 'clusters' entry 0: unknown key 'labls'; did you mean 'labels'? (known: annotations, "
                                                   "labels, name, project, server)"),
     ([{"name": "x", "server": "s", "labels": {"a": 1}}], "x: 'clusters' entry 0: 'labels' must be a mapping of strings"),
 ])  # fmt: skip

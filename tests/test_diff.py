@@ -167,6 +167,10 @@ def test_text_and_sarif(repo):
         "Plan of deploy/app:", "  added    Job/seed: PostSync wave 0", "  moved    Job/migrate: PreSync wave 0 -> PreSync wave 2"]
     sarif = json.loads(runner.invoke(app, ["diff", "one", "--head", "two", "-f", "sarif"]).output)
     assert [r["ruleId"] for r in sarif["runs"][0]["results"]] == ["HL102"]
+    # its own code scanning category: under lint's, an upload would close every alert the change left alone
+    assert sarif["runs"][0]["automationDetails"] == {"id": "hooklint/diff/"}
+    sarif = json.loads(runner.invoke(app, ["diff", "one", "--head", "two", "-f", "sarif", "--category", "prod"]).output)
+    assert sarif["runs"][0]["automationDetails"] == {"id": "prod/diff/"}
 
 
 def test_markdown_headline_links_table_and_diagram(repo):
@@ -288,7 +292,7 @@ def test_action_pull_request_mode_writes_the_summary_and_keeps_one_comment(repo,
     workflow = yaml.safe_load(doc_blocks()[".github/workflows/hooklint-review.yml"])
     assert workflow["permissions"] == {"contents": "read", "pull-requests": "write"}
     checkout, use = workflow["jobs"]["review"]["steps"]
-    assert checkout == {"uses": "actions/checkout@v4", "with": {"fetch-depth": 0}}
+    assert checkout == {"uses": "actions/checkout@v7", "with": {"fetch-depth": 0}}
     assert set(use["with"]) <= set(act["inputs"])
     context = {f"inputs.{k}": str(v.get("default", "")) for k, v in act["inputs"].items()}
     context.update({f"inputs.{k}": str(v) for k, v in use["with"].items()})
@@ -322,6 +326,20 @@ def test_action_pull_request_mode_writes_the_summary_and_keeps_one_comment(repo,
         calls = log.read_text().splitlines()
         assert calls[0].startswith("api repos/acme/deploy/issues/7/comments --paginate --jq")
         assert calls[1] == f"api {expected} -F body=@{outputs['report']}"
+    # a read-only token (a pull request from a fork or Dependabot): the step says why and passes
+    assert comment["continue-on-error"] is True
+    for refused in ("read", "write"):
+        (fake / "gh").write_text('#!/bin/bash\nif [ "$2" != "--method" ] && [ "$REFUSE" = read ] || [ "$2" = "--method" ]; '
+                                 'then echo "HTTP 403: Resource not accessible by integration" >&2; exit 1; fi\n')  # fmt: skip
+        step = dict(comment, env={**comment["env"], "REFUSE": refused, "RUNNER_TEMP": str(tmp_path)})
+        proc, _ = run_step(step, context, repo, fake)
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout.splitlines() == [
+            "hooklint: the pull-request comment was not written: HTTP 403: Resource not accessible by integration ",
+            "hooklint: the token cannot write comments on this pull request (a pull request from a fork or from "
+            "Dependabot gets a read-only token; the workflow needs permissions: pull-requests: write). The review is "
+            "in the job summary; the job's result is hooklint's exit code.",
+        ]  # fmt: skip
 
 
 def test_docs_gitlab_merge_request_job_runs_offline(repo, tmp_path):

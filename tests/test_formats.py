@@ -152,8 +152,8 @@ def run_commands(commands: list[str], cwd: Path) -> list[subprocess.CompletedPro
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
     done = []
     for command in commands:
-        if "pip install" in command:
-            assert f"git+https://github.com/hooklint/hooklint@v{__version__}" in command
+        if "pip install" in command:  # with the Helm renderer (issue 35)
+            assert f'"hooklint[helm] @ git+https://github.com/hooklint/hooklint@v{__version__}"' in command
             continue
         done.append(subprocess.run(["bash", "-c", command], cwd=cwd, env=env, capture_output=True, text=True))
     return done
@@ -162,7 +162,7 @@ def run_commands(commands: list[str], cwd: Path) -> list[subprocess.CompletedPro
 def test_docs_plain_github_workflow_runs(repo):
     workflow = yaml.safe_load(doc_blocks()[".github/workflows/hooklint-annotations.yml"])
     steps = workflow["jobs"]["hooklint"]["steps"]
-    assert steps[0] == {"uses": "actions/checkout@v4"}
+    assert steps[0] == {"uses": "actions/checkout@v7"}
     commands = [s["run"] for s in steps if "run" in s]
     assert len(commands) == 2
     (proc,) = run_commands(commands, repo)
@@ -204,3 +204,68 @@ def test_docs_severity_table_matches_the_reporter():
     text = (REPO / "docs" / "ci.md").read_text(encoding="utf-8")
     table = dict(re.findall(r"^\| (error|warning|note) \| (\w+) \|$", text, re.MULTILINE))
     assert table == gitlab.SEVERITY == {"error": "critical", "warning": "major", "note": "minor"}
+
+
+# --- every documented path installs the renderers (issue 35) -----------------------------------
+
+KUSTOMIZE_INSTALL = (
+    'curl -sSfL "https://github.com/kubernetes-sigs/kustomize/releases/download/kustomize%2Fv5.7.1/'
+    'kustomize_v5.7.1_linux_amd64.tar.gz" | tar -xzf - -C /usr/local/bin kustomize'
+)
+
+
+@pytest.mark.parametrize(("block", "name"), [(".gitlab-ci.yml", "hooklint"), (".gitlab-ci.yml (merge requests)", "hooklint-review")])
+def test_docs_gitlab_jobs_install_helm_and_kustomize(block, name):
+    """The documented GitLab jobs installed hooklint without its Helm extra and without kustomize:
+    54 HL008 errors on one public repository, and a failed job."""
+    job = yaml.safe_load(doc_blocks()[block])[name]
+    assert job["image"] == "python:3.12"
+    assert job["before_script"] == [KUSTOMIZE_INSTALL]
+    assert job["script"][0] == f'python -I -m pip install "hooklint[helm] @ git+https://github.com/hooklint/hooklint@v{__version__}"'
+
+
+def test_precommit_hook_installs_the_helm_extra():
+    """pre-commit installs the hook's repository without extras: the manifest adds the Helm extra's
+    package itself, at the version pyproject.toml pins."""
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib  # type: ignore[no-redef]
+
+    (hook,) = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    extra = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]["helm"]
+    assert hook["additional_dependencies"] == extra == ["helm-python-sdk==0.2.2"]
+    text = (REPO / "docs" / "ci.md").read_text(encoding="utf-8")
+    assert "keep `helm-python-sdk` among them" in text and "kubectl kustomize" in text
+
+
+def test_readme_quick_start_installs_the_helm_extra():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    quick_start = readme.split("## Set up", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    assert "pip install -e '.[helm]' && hooklint lint" in quick_start
+
+
+def test_docs_workflows_pass_actionlint(tmp_path):
+    """Every GitHub workflow of docs/ci.md, as written, passes actionlint (shellcheck and pyflakes
+    off: whether they are installed is the machine's business)."""
+    import shutil
+
+    actionlint = shutil.which("actionlint")
+    if actionlint is None:
+        pytest.skip("actionlint is not installed (pip install -e '.[test]' installs it)")
+    folder = tmp_path / ".github" / "workflows"
+    folder.mkdir(parents=True)
+    names = [name for name in doc_blocks() if name.startswith(".github/workflows/")]
+    assert names == [".github/workflows/hooklint.yml", ".github/workflows/hooklint-annotations.yml",
+                     ".github/workflows/hooklint-review.yml"]  # fmt: skip
+    for name in names:
+        (tmp_path / name).write_text(doc_blocks()[name], encoding="utf-8")
+    proc = subprocess.run([actionlint, "-no-color", "-shellcheck=", "-pyflakes=", *names], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+    # and it does find faults: a step with both uses and run
+    (tmp_path / names[0]).write_text(doc_blocks()[names[0]].replace("      - uses: actions/checkout@v7\n",
+                                     "      - uses: actions/checkout@v7\n        run: echo x\n"))  # fmt: skip
+    proc = subprocess.run([actionlint, "-no-color", "-shellcheck=", "-pyflakes=", names[0]], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert proc.returncode == 1 and "uses" in proc.stdout

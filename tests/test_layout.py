@@ -2,7 +2,7 @@
 
     files (loader) -> sources -> manifests (model) -> plan -> checks -> findings (engine)
     -> suppression -> pipeline (runs the stages) -> fix (edits files, lints through the pipeline) -> reporters
-    -> review (runs the pipeline on two revisions) -> cli
+    -> review (runs the pipeline on two revisions), doctor (reports what a run would use) -> cli
 
 The foundations (positions and findings, reading files, the YAML reader, Argo CD's rules, image
 references, the configuration, the rule catalog, signal handling, the run's deadline) are shared by every stage and
@@ -30,7 +30,7 @@ STAGES: list[tuple[str, ...]] = [
     ("pipeline",),
     ("fix",),
     ("reporters",),
-    ("review",),
+    ("review", "doctor"),
     ("cli", "__main__"),
 ]
 RANK = {name: i for i, names in enumerate(STAGES) for name in names}

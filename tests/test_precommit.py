@@ -110,6 +110,7 @@ def test_manifest_is_valid_and_as_documented(env):
         "language": "python",
         "types_or": ["yaml", "json"],
         "require_serial": True,
+        "additional_dependencies": ["helm-python-sdk==0.2.2"],  # the Helm renderer (issue 35)
         "minimum_pre_commit_version": "2.9.0",
     }]  # fmt: skip
 
@@ -203,3 +204,44 @@ def test_try_repo_leaves_excluded_files_unreported(hook_repo, target, env):
     assert proc.returncode == 0, out
     assert re.search(r"^hooklint\.+Passed$", out, re.MULTILINE), out
     assert "HL102" not in out
+
+
+def test_try_repo_reports_what_a_staged_file_causes_in_an_unchanged_one(hook_repo, target, env):
+    """Committing only sa.yaml, which moves a ServiceAccount out of PreSync, passed although the
+    unchanged job.yaml then has an HL301 error (issue 35): the finding involves an object of the
+    staged file, and is reported where it lands."""
+    app = target / "deploy/sa-moved"
+    app.mkdir()
+    (app / "job.yaml").write_text(MIGRATE_JOB, encoding="utf-8")
+    (app / "cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n", encoding="utf-8")
+    (app / "sa.yaml").write_text("apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: migrate\n", encoding="utf-8")
+    git("add", "-A", cwd=target)
+    try:
+        proc = pre_commit("try-repo", str(hook_repo[0]), "hooklint", "--files", "deploy/sa-moved/sa.yaml", cwd=target, env=env)
+    finally:
+        git("rm", "-q", "-r", "-f", "deploy/sa-moved", cwd=target)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 1, out
+    assert "deploy/sa-moved/job.yaml:12:27: error HL301 reference-to-later-step: Job/migrate (PreSync wave 0) uses " \
+           "ServiceAccount/migrate (serviceAccountName), which Argo CD applies only in a later step (Sync wave 0)" in out
+
+
+MIGRATE_JOB = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: migrate
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  backoffLimit: 1
+  activeDeadlineSeconds: 300
+  template:
+    spec:
+      serviceAccountName: migrate
+      automountServiceAccountToken: false
+      restartPolicy: Never
+      containers:
+      - name: migrate
+        image: ghcr.io/acme/migrate:1.4.2
+"""

@@ -112,10 +112,40 @@ def test_no_renderer_is_an_error_finding_and_the_other_applications_go_on(repo, 
     result = runner.invoke(app, ["lint", "app", "plain"])
     assert result.exit_code == 1
     lines = result.output.splitlines()
-    assert lines[0].startswith(
+    assert lines[0] == (
         "app/kustomization.yaml:1:1: error HL008 renderer-unavailable: kustomize is needed to render this "
-        "kustomization: install kustomize")
+        "kustomization, and none is installed here; nothing of this application is checked (the run's note says "
+        "how to get kustomize).")  # fmt: skip
     assert lines[1].startswith("plain/job.yaml:17:16: warning HL102 hook-image-mutable-tag:")
+
+
+def test_a_missing_renderer_is_said_once_per_run_with_the_install_command(repo, monkeypatch):
+    """Each source not rendered is its own HL008 error (honest findings), but how to install the
+    renderer is one line per run, not one per chart (54 copies of it on one public repository)."""
+    from hooklint.sources import helm
+
+    monkeypatch.setattr(kustomize, "find_kustomize", lambda *_: None)
+    monkeypatch.setattr(helm, "find_helm", lambda *_: None)
+    chart = {"Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n", "templates/job.yaml": JOB}
+    write(repo, {"a/kustomization.yaml": "resources:\n- job.yaml\n", "a/job.yaml": JOB,
+                 "b/kustomization.yaml": "resources:\n- job.yaml\n", "b/job.yaml": JOB,
+                 **{f"charts/{c}/{name}": text for c in ("one", "two", "three") for name, text in chart.items()}})
+    result = runner.invoke(app, ["lint", "--select", "HL0", "."])
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert [line.split(": error ")[0] for line in lines[:5]] == [
+        "a/kustomization.yaml:1:1", "b/kustomization.yaml:1:1", "charts/one/Chart.yaml:1:1",
+        "charts/three/Chart.yaml:1:1", "charts/two/Chart.yaml:1:1"]  # fmt: skip
+    assert lines[5:] == [
+        "",
+        "5 errors, 0 warnings, 0 notes in 7 files",
+        "note: Helm is not installed: 3 sources not rendered (HL008); to render them: pip install 'hooklint[helm]' "
+        "(Helm's Go library, in process), or put the helm binary (3 or later) on PATH; in pre-commit, keep "
+        "helm-python-sdk in the hook's additional_dependencies.",
+        "note: kustomize is not installed: 2 sources not rendered (HL008); to render them: put kubectl (hooklint "
+        "runs 'kubectl kustomize') or the kustomize binary on PATH "
+        "(https://kubectl.docs.kubernetes.io/installation/kustomize/).",
+    ]  # fmt: skip
 
 
 @needs_kustomize

@@ -481,7 +481,7 @@ def test_code_scanning_workflow_uses_the_action_with_inputs_it_has():
     workflow = yaml.safe_load(doc_blocks()[".github/workflows/hooklint.yml"])
     assert workflow["permissions"] == {"contents": "read", "security-events": "write", "actions": "read"}
     steps = workflow["jobs"]["hooklint"]["steps"]
-    assert steps[0] == {"uses": "actions/checkout@v4"}
+    assert steps[0] == {"uses": "actions/checkout@v7"}
     step = steps[1]
     assert step["uses"] == f"hooklint/hooklint@v{__version__}"
     assert set(step["with"]) <= set(action()["inputs"])
@@ -496,7 +496,10 @@ def test_action_shape():
     steps = act["runs"]["steps"]
     install = next(s for s in steps if s.get("name") == "Install hooklint")
     assert install["env"]["HOOKLINT_SOURCE"] == "${{ github.action_path }}"
-    assert 'pip install --quiet --disable-pip-version-check "$HOOKLINT_SOURCE"' in install["run"]
+    # with the Helm extra: charts render rather than being HL008 errors (issue 35)
+    assert 'pip install --quiet --disable-pip-version-check "$HOOKLINT_SOURCE[helm]"' in install["run"]
+    # current major versions (December 2026): upload-sarif v3 is deprecated, setup-python v5 is Node 20
+    assert [s["uses"] for s in steps if "uses" in s] == ["actions/setup-python@v7", "github/codeql-action/upload-sarif@v4"]
     upload = next(s for s in steps if str(s.get("uses", "")).startswith("github/codeql-action/upload-sarif@"))
     assert "steps.lint.outputs.exit-code != '2'" in upload["if"]
     assert upload["with"] == {"sarif_file": "${{ inputs.sarif-file }}", "category": "${{ inputs.category }}"}

@@ -13,9 +13,11 @@ passes), while Argo CD does.
 
 from __future__ import annotations
 
-from typing import Iterator
+import re
+from typing import Iterable, Iterator
 
 from hooklint.checks import Context, Hit, check
+from hooklint.findings import Finding
 from hooklint.loader import LoadedFile
 from hooklint.yamlio import (
     DUPLICATE_KEY,
@@ -115,13 +117,49 @@ def render_failed(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
         yield Hit(message, issue.span, issue.field_path, doc_index=index, path=issue.path)
 
 
+#: How to get each renderer HL008 names: said once per run (:func:`missing_renderers`), not in
+#: every finding, so that a repository of 50 charts gets one line of advice, not 50.
+RENDERER_INSTALL = {
+    "Helm": "pip install 'hooklint[helm]' (Helm's Go library, in process), or put the helm binary (3 or later) on "
+            "PATH; in pre-commit, keep helm-python-sdk in the hook's additional_dependencies",
+    "kustomize": "put kubectl (hooklint runs 'kubectl kustomize') or the kustomize binary on PATH "
+                 "(https://kubectl.docs.kubernetes.io/installation/kustomize/)",
+}
+_UNAVAILABLE_TAIL = "; nothing of this application is checked (the run's note says how to get {name})."
+_UNAVAILABLE_NAME = re.compile(r"\(the run's note says how to get (Helm|kustomize)\)\.\Z")
+
+
+def _unavailable(detail: str) -> tuple[str, str | None]:
+    """``(what is missing, renderer name)`` of a RENDERER_UNAVAILABLE detail, which the rendering
+    stage words ``<what>: install <how>``; the name is None for a detail worded otherwise."""
+    what, sep, how = detail.rpartition(": install ")
+    if not sep:
+        return detail, None
+    return what, "kustomize" if how.startswith("kustomize") else "Helm"
+
+
 @check("HL008", scope="file")
 def renderer_unavailable(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
-    """A kustomize or Helm source, and no renderer installed to render it."""
+    """A kustomize or Helm source, and no renderer installed to render it. The finding says which
+    renderer is missing; how to install it is one notice per run (:func:`missing_renderers`)."""
     for issue, index in file.issues:
         if issue.kind == RENDERER_UNAVAILABLE:
-            yield Hit(f"{issue.detail}; nothing of this application is checked.", issue.span, issue.field_path,
-                      doc_index=index, path=issue.path)  # fmt: skip
+            what, name = _unavailable(issue.detail)
+            message = (f"{what}, and none is installed here" + _UNAVAILABLE_TAIL.format(name=name) if name
+                       else f"{issue.detail}; nothing of this application is checked.")  # fmt: skip
+            yield Hit(message, issue.span, issue.field_path, doc_index=index, path=issue.path)
+
+
+def missing_renderers(findings: Iterable[Finding]) -> list[str]:
+    """One notice per renderer that HL008 ``findings`` (reported ones) say is missing, with the
+    command to get it: ``Helm is not installed: 2 sources not rendered (HL008); to render them: pip
+    install 'hooklint[helm]' ...``. Helm first, then kustomize; none when no HL008 names one."""
+    counts: dict[str, int] = {}
+    for finding in findings:
+        if finding.rule_id == "HL008" and (match := _UNAVAILABLE_NAME.search(finding.message)):
+            counts[match.group(1)] = counts.get(match.group(1), 0) + 1
+    return [f"{name} is not installed: {counts[name]} source{'s' if counts[name] != 1 else ''} not rendered (HL008); "
+            f"to render them: {install}." for name, install in RENDERER_INSTALL.items() if name in counts]  # fmt: skip
 
 
 @check("HL009", scope="file")

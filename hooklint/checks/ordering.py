@@ -7,6 +7,7 @@ pipeline) rather than re-deriving phases and waves
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Iterator
 
@@ -293,11 +294,11 @@ def reference_to_later_step(manifests: list[Manifest], ctx: Context) -> Iterator
                 scc = target.kind in ("RoleBinding", "ClusterRoleBinding") and grants_scc_use(target, ctx)
                 hit = _later_step_hit(m, first, target, ref, plan, scc) if first is not None else None
                 if hit is not None:
-                    yield hit
+                    yield dataclasses.replace(hit, involves=(target,))
                 for phase in deletes:
                     hit = _deletion_hit(m, phase, target, ref, plan, scc)
                     if hit is not None:
-                        yield hit
+                        yield dataclasses.replace(hit, involves=(target,))
 
 
 def _later_step_hit(m: Manifest, first: Task, target: Manifest, ref: Reference, plan: SyncPlan,
@@ -1020,6 +1021,7 @@ def plain_resource_reads_recreated_hook(manifests: list[Manifest], ctx: Context)
                 ref.span,
                 ref.field_path,
                 m,
+                involves=(target,),
             )
 
 
@@ -1085,5 +1087,6 @@ def hook_same_step_as_its_rbac(manifests: list[Manifest], ctx: Context) -> Itera
                 pod.spec.value_span(key),
                 f"{pod.path}.{key}",
                 m,
+                involves=tuple(same),
             )
             break

@@ -23,8 +23,14 @@ request's diff and in the run's summary::
   ``::stop-commands::``), neither in an annotation nor in the plain lines after them (where a line
   break is escaped as ``\n``).
 - Input errors (a missing or unreadable path) become ``::error`` annotations on the file, without a
-  line. Then come plain lines (shown as log text, not annotations): the engine's notices and the
-  summary line of the text report.
+  line.
+- The runner shows at most ten annotations of each level (error, warning, notice) per step and
+  drops the rest without a word (GitHub's documented annotation limits), so at most
+  :data:`MAX_ANNOTATIONS` of each are printed: input errors first, then findings by severity, each
+  level in report order; then one plain line counts what was left out of each level.
+- Then come plain lines (shown as log text, not annotations): the engine's notices and the
+  summary line of the text report. The whole output has no ``##[`` (the runner's legacy command
+  form, read anywhere in a line: :func:`hooklint.text.escape_commands`).
 
 Exit codes are the CLI's, so the step fails on findings at or above ``--fail-on``.
 """
@@ -34,7 +40,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from hooklint.findings import Finding, RunResult, artifact_path, repository_root
-from hooklint.text import escape_controls
+from hooklint.text import escape_commands, escape_controls
 
 if TYPE_CHECKING:  # pragma: no cover
     from pathlib import Path
@@ -42,6 +48,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from hooklint.catalog import Catalog
 
 COMMANDS = {"error": "error", "warning": "warning", "note": "notice"}
+#: Annotations of one level the runner shows per step; hooklint prints no more than that.
+MAX_ANNOTATIONS = 10
 
 
 def escape_data(text: str) -> str:
@@ -79,13 +87,24 @@ def annotation(finding: Finding, root: "Path") -> str:
 
 def render(result: RunResult, catalog: "Catalog | None" = None, category: str = "hooklint",
            root: "Path | None" = None) -> str:  # fmt: skip
-    """Workflow commands for ``result``; ``catalog`` and ``category`` are accepted for the common
-    reporter signature and not used."""
+    """Workflow commands for ``result``: at most :data:`MAX_ANNOTATIONS` of each level, input
+    errors first, then the findings by severity (error, warning, note), each in report order; a
+    line counting those left out, when any; then the notices and the summary. ``catalog`` and
+    ``category`` are accepted for the common reporter signature and not used."""
     root = root or repository_root()
-    lines = [annotation(f, root) for f in sorted(result.findings, key=Finding.sort_key)]
+    levels: dict[str, list[str]] = {"error": [], "warning": [], "note": []}
     for error in result.errors:
         props: list[tuple[str, object]] = [("file", _file(error.path, root)), ("title", "hooklint")]
-        lines.append(command("error", props, f"{error.path}: {error.message}"))
+        levels["error"].append(command("error", props, f"{error.path}: {error.message}"))
+    for finding in sorted(result.findings, key=Finding.sort_key):
+        levels.get(finding.severity, levels["warning"]).append(annotation(finding, root))
+    lines = [line for shown in levels.values() for line in shown[:MAX_ANNOTATIONS]]
+    left = {level: len(shown) - MAX_ANNOTATIONS for level, shown in levels.items() if len(shown) > MAX_ANNOTATIONS}
+    if left:
+        counts = ", ".join(f"{n} {'notice' if level == 'note' else level}{'s' if n != 1 else ''}"
+                           for level, n in left.items())  # fmt: skip
+        lines.append(f"hooklint: {counts} not shown as annotations (GitHub shows {MAX_ANNOTATIONS} of each level "
+                     "per step); 'hooklint lint --format text' lists every finding")  # fmt: skip
     lines.extend(f"note: {escape_controls(notice)}" for notice in result.notices)
     lines.append(result.summary())
-    return "\n".join(lines) + "\n"
+    return escape_commands("\n".join(lines) + "\n")

@@ -19,6 +19,11 @@ the short version:
 - Input errors are ``toolExecutionNotifications`` of ``invocations[0]``, whose
   ``executionSuccessful`` is false when there are any; they are never results, which would open
   alerts. A clean run has ``"results": []``, which is how GitHub closes fixed alerts.
+- GitHub code scanning rejects a whole upload whose run has more than 25,000 results (GitHub's
+  SARIF upload limits). A run keeps at most :data:`MAX_RESULTS`: errors first, then warnings,
+  then notes (suppressed findings after every live one), in report order within each. What was
+  left out is counted in a warning of ``invocations[0].toolExecutionNotifications`` and in
+  ``run.properties["resultsLeftOut"]``; :func:`left_out_message` is the same sentence for stderr.
 
 Paths relative to the repository root and fingerprints are a finding's identity, which every
 report and the baseline share: they live with findings (:func:`hooklint.findings.artifact_uri`,
@@ -53,6 +58,9 @@ if TYPE_CHECKING:  # pragma: no cover
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/hooklint/hooklint"
 MAX_DESCRIPTION = 1024  # GitHub's limit for shortDescription.text and fullDescription.text
+#: Most results GitHub code scanning accepts in one run (an upload with more is rejected whole).
+MAX_RESULTS = 25_000
+_LEVELS = ("error", "warning", "note")
 
 # GitHub's "problem.severity" for rules without a security-severity.
 _PROBLEM_SEVERITY = {"error": "error", "warning": "warning", "note": "recommendation"}
@@ -268,16 +276,53 @@ def _error_notification(om: Any, error: InputError, root: Path) -> Any:
                 message=_new(om.Message, text=_sentence(escape_controls(f"{error.path}: {error.message}"))))  # fmt: skip
 
 
+def _kept(findings: list[Finding], limit: int) -> tuple[list[Finding], dict[str, int]]:
+    """The findings a run keeps (at most ``limit``: live errors, warnings, notes, then suppressed
+    ones in the same order, each group in the order given) in the order given, and how many of
+    each level were left out (levels with none left out are absent)."""
+    if len(findings) <= limit:
+        return findings, {}
+    rank = {level: i for i, level in enumerate(_LEVELS)}
+    order = sorted(range(len(findings)), key=lambda i: (findings[i].suppression is not None,
+                                                        rank.get(findings[i].severity, 1), i))  # fmt: skip
+    keep = set(order[:limit])
+    left: dict[str, int] = {}
+    for i in order[limit:]:
+        left[findings[i].severity] = left.get(findings[i].severity, 0) + 1
+    return [f for i, f in enumerate(findings) if i in keep], {k: left[k] for k in _LEVELS if k in left}
+
+
+def left_out_message(result: RunResult, limit: int | None = None) -> str | None:
+    """``SARIF: 25,000 of 30,000 results written, 5,000 notes left out (GitHub code scanning
+    rejects a run of more than 25,000 results); ...``, or None when every finding fits.
+    ``limit`` defaults to :data:`MAX_RESULTS`."""
+    limit = MAX_RESULTS if limit is None else limit
+    total = len(result.findings) + len(result.suppressed)
+    if total <= limit:
+        return None
+    _, left = _kept(result.findings + result.suppressed, limit)
+    return _left_words(left, total, limit)
+
+
+def _left_words(left: dict[str, int], total: int, limit: int) -> str:
+    counts = ", ".join(f"{n:,} {level}{'s' if n != 1 else ''}" for level, n in left.items())
+    return (f"SARIF: {limit:,} of {total:,} results written, {counts} left out (GitHub code scanning rejects "
+            f"a run of more than {limit:,} results); 'hooklint lint --format json' lists every finding")
+
+
 def build_log(result: RunResult, catalog: "Catalog", category: str = "hooklint",
-              root: Path | None = None) -> Any:  # fmt: skip
-    """The :class:`sarif_om.SarifLog` for one lint run. ``root`` defaults to
-    :func:`repository_root`."""
+              root: Path | None = None, limit: int | None = None) -> Any:  # fmt: skip
+    """The :class:`sarif_om.SarifLog` for one lint run, with at most ``limit`` results (default
+    :data:`MAX_RESULTS`; see the module docstring). ``root`` defaults to :func:`repository_root`."""
     import sarif_om as om
 
     root = root or repository_root()
     rules = catalog.sorted()
     rule_index = {rule.id: i for i, rule in enumerate(rules)}
     findings = sorted(result.findings + result.suppressed, key=lambda f: (f.sort_key(), f.field_path))
+    limit = MAX_RESULTS if limit is None else limit
+    total = len(findings)
+    findings, left = _kept(findings, limit)
     uris: dict[str, tuple[str, str | None]] = {}  # per file: realpath is a system call per part
     locations = [uris.get(f.path) or uris.setdefault(f.path, artifact_uri(f.path, root)) for f in findings]
     fps = fingerprints(findings, (uri for uri, _ in locations))
@@ -290,6 +335,9 @@ def build_log(result: RunResult, catalog: "Catalog", category: str = "hooklint",
         invocation["tool_execution_notifications"] = [
             _error_notification(om, e, root) for e in result.errors
         ]
+    if left:
+        invocation.setdefault("tool_execution_notifications", []).append(_new(
+            om.Notification, level="warning", message=_new(om.Message, text=_sentence(_left_words(left, total, limit)))))
     if result.notices:
         invocation["tool_configuration_notifications"] = [
             _new(om.Notification, level="note", message=_new(om.Message, text=_sentence(escape_controls(n))))
@@ -310,10 +358,16 @@ def build_log(result: RunResult, catalog: "Catalog", category: str = "hooklint",
         invocations=[_new(om.Invocation, **invocation)],
         results=results,
     )
+    properties: dict[str, Any] = {}
     if result.renderers:  # what made the kustomize and Helm manifests the results are about
-        run["properties"] = {"renderers": list(result.renderers)}
+        properties["renderers"] = list(result.renderers)
         if result.helm is not None:  # the Helm major that rendered, and Argo CD's
-            run["properties"]["helm"] = dict(result.helm)
+            properties["helm"] = dict(result.helm)
+    if left:  # what GitHub's limit left out, per level
+        properties["resultsLeftOut"] = dict(left)
+        properties["resultsLimit"] = limit
+    if properties:
+        run["properties"] = properties
     category = category.strip()
     if category:
         automation_id = category if category.endswith("/") else category + "/"
@@ -321,11 +375,12 @@ def build_log(result: RunResult, catalog: "Catalog", category: str = "hooklint",
     return _new(om.SarifLog, schema_uri=SCHEMA_URI, version="2.1.0", runs=[_new(om.Run, **run)])
 
 
-def render(result: RunResult, catalog: "Catalog", category: str = "hooklint", root: Path | None = None) -> str:
+def render(result: RunResult, catalog: "Catalog", category: str = "hooklint", root: Path | None = None,
+           limit: int | None = None) -> str:  # fmt: skip
     """The SARIF log as JSON text: ``$schema``, ``version`` and ``runs`` first, then every object's
     keys in sarif-om's field order (required fields, then alphabetical), so that the same input
     always gives the same bytes."""
-    doc = to_sarif(build_log(result, catalog, category=category, root=root))
+    doc = to_sarif(build_log(result, catalog, category=category, root=root, limit=limit))
     ordered = {key: doc[key] for key in ("$schema", "version", "runs") if key in doc}
     ordered.update((k, v) for k, v in doc.items() if k not in ordered)
     return json_safe(json.dumps(ordered, indent=2, ensure_ascii=False)) + "\n"

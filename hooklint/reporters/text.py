@@ -1,12 +1,16 @@
 """Text for people: ``path:line:col: severity HLxxx slug: message``, then a summary (which counts
-the suppressed findings it leaves out). Text from the repository (paths, messages, reasons) is
+the suppressed findings it leaves out). One finding made many times at one place (a kustomize base
+three overlays render, a Helm template a ``range`` repeats: :func:`hooklint.findings.same_place`)
+is one line, followed by one indented line naming the other objects. The concise format
+(:func:`render_concise`) is one short line per finding: ``path:line:col: HLxxx`` and the message's
+first clause, the rest left to ``hooklint explain``. Text from the repository (paths, messages, reasons) is
 escaped (:func:`hooklint.text.escape_controls`): no control character reaches the terminal but
 hooklint's own colours and line breaks."""
 
 from __future__ import annotations
 
-from hooklint.findings import Finding, RunResult
-from hooklint.text import escape_controls
+from hooklint.findings import Finding, RunResult, more_objects, same_place
+from hooklint.text import escape_commands, escape_controls, escape_line_commands
 from hooklint.yamlio import shown
 
 
@@ -38,6 +42,40 @@ def statistics(result: RunResult) -> list[str]:
     return [f"{n:>{width}}  {rid}  {sev:<7}  {slug}" for (rid, sev, slug), n in ordered]
 
 
+def message_head(message: str) -> str:
+    """The first clause of a finding's message (up to the first ``: ``, ``; `` or ``. `` outside
+    parentheses), without a final period: what is wrong, without why or how to fix."""
+    depth = 0
+    for at, char in enumerate(message):
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth = max(0, depth - 1)
+        elif depth == 0 and char in ":;." and message.startswith(" ", at + 1):
+            return message[:at]
+    return message.rstrip(".")
+
+
+def render_concise(result: RunResult) -> str:
+    """``--format concise``: one line per finding, ``path:line:col: HLxxx head`` (see
+    :func:`message_head`; ``hooklint explain HLxxx`` has the rest), then the summary and notices."""
+    lines = [f"{escape_controls(f.path)}:{f.span.line}:{f.span.column}: {f.rule_id} {escape_controls(message_head(f.message))}"
+             for f in result.findings]  # fmt: skip
+    if lines:
+        lines.append("")
+    return escape_line_commands(escape_commands("\n".join(lines + _tail(result)) + "\n"))
+
+
+def _tail(result: RunResult) -> list[str]:
+    return [result.summary(), *(f"note: {escape_controls(n)}" for n in result.notices)]
+
+
+def render_summary(result: RunResult) -> str:
+    """The summary line and the notices, without the findings: what ``lint --write-baseline``
+    prints, whose findings go to the baseline file (``--output`` still gets the whole report)."""
+    return escape_line_commands(escape_commands("\n".join(_tail(result)) + "\n"))
+
+
 def render(result: RunResult, show_suppressed: bool = False, colour: bool = False, stats: bool = False,
            show_skipped: bool = False) -> str:  # fmt: skip
     """One line per finding, in sorted order (with ``show_suppressed``, the suppressed ones too,
@@ -48,14 +86,17 @@ def render(result: RunResult, show_suppressed: bool = False, colour: bool = Fals
     findings = result.findings
     if show_suppressed and result.suppressed:
         findings = sorted(findings + result.suppressed, key=Finding.sort_key)
-    lines = [_line(f, colour) for f in findings]
+    lines = []
+    for group in same_place(findings):
+        lines.append(_line(group[0], colour))
+        if len(group) > 1:
+            lines.append(f"    {escape_controls(more_objects(group))}")
     if stats and result.findings:
         lines += ["", *statistics(result)]
     if lines:
         lines.append("")
-    lines.append(result.summary())
-    lines.extend(f"note: {escape_controls(n)}" for n in result.notices)
+    lines.extend(_tail(result))
     if show_skipped:
         lines.extend(f"note: not linted: {escape_controls(path)}: {escape_controls(str(reason))}"
                      for path, reason in result.skipped_files)  # fmt: skip
-    return "\n".join(lines) + "\n"
+    return escape_line_commands(escape_commands("\n".join(lines) + "\n"))

@@ -25,12 +25,12 @@ import re
 from typing import Any, Iterable
 from urllib.parse import quote
 
-from hooklint.findings import Finding, RunResult
+from hooklint.findings import Finding, RunResult, more_objects, same_place
 from hooklint.pipeline import PlannedApplication
 from hooklint.reporters.plan import not_deployed, plan_dict
 from hooklint.review import Review
 from hooklint.review.report import headline, step_text, task_text
-from hooklint.text import escape_controls
+from hooklint.text import escape_commands, escape_controls, escape_line_commands
 
 #: The most characters hooklint writes (GitHub's limit for a comment is 65,536).
 LIMIT = 60_000
@@ -80,20 +80,23 @@ def _finding_rows(findings: list[Finding], link_base: str | None, command: str =
     room, and never dropped unsaid."""
     order = sorted(findings, key=lambda f: (_RANK[f.severity], f.path, f.span.line, f.span.column, f.rule_id, f.message))
     rows = ["| | rule | where | message |", "|---|---|---|---|"]
-    size = shown = 0
-    for f in order:
-        if f.severity != "error" and shown >= MAX_ITEMS:
+    size = shown = rows_shown = 0
+    for group in same_place(order):  # one finding made at one place for many objects: one row
+        f = group[0]
+        if f.severity != "error" and rows_shown >= MAX_ITEMS:
             break
         where = _cell(f"{f.path}:{f.span.line}")
         if link_base:
             target = quote(f"{link_base.rstrip('/')}/{f.path}", safe=":/@!$&'*+,;=~-._%")
             where = f"[{where}]({_cell(target)}#L{f.span.line})"
-        row = f"| {_ICON[f.severity]} | `{f.rule_id}` {f.slug} | {where} | {_cell(f.message)} |"
+        more = f" ({more_objects(group)})" if len(group) > 1 else ""
+        row = f"| {_ICON[f.severity]} | `{f.rule_id}` {f.slug} | {where} | {_cell(f.message + more)} |"
         if size + len(row) + 1 > budget:
             break
         rows.append(row)
         size += len(row) + 1
-        shown += 1
+        shown += len(group)
+        rows_shown += 1
     left = order[shown:]
     if left:
         counts = {s: sum(1 for f in left if f.severity == s) for s in _RANK}
@@ -248,6 +251,12 @@ def _made_by(planned: PlannedApplication) -> str:
 
 
 def _fit(top: list[str], body: list[str], diagrams: list[str]) -> str:
+    """The report, cut to GitHub's comment limit, with no ``##[`` the runner would read as a
+    command where repository text meets hooklint's own (:func:`hooklint.text.escape_commands`)."""
+    return escape_line_commands(escape_commands(_fit_limit(top, body, diagrams)))
+
+
+def _fit_limit(top: list[str], body: list[str], diagrams: list[str]) -> str:
     text = "\n".join(top + body + diagrams) + "\n"
     if len(text) <= LIMIT:
         return text

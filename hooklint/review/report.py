@@ -22,7 +22,7 @@ from hooklint.catalog import Catalog
 from hooklint.findings import RunResult
 from hooklint.reporters import sarif
 from hooklint.review import Review
-from hooklint.text import escape_controls, json_safe
+from hooklint.text import escape_controls, escape_line_commands, json_safe
 
 
 def task_text(task: dict[str, Any]) -> str:
@@ -55,8 +55,22 @@ def render_json(review: Review) -> str:
     return json_safe(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n"
 
 
+def diff_category(category: str) -> str:
+    """The code scanning category of a review's SARIF: ``<category>/diff`` (``automationDetails.id``
+    ``hooklint/diff/``), never lint's. An upload replaces the earlier upload of its category and
+    closes every alert it does not hold; a review holds only the change's new findings, so under
+    lint's category it would close every alert the change did not touch."""
+    return category.strip().rstrip("/") + "/diff"
+
+
+def sarif_result(review: Review) -> RunResult:
+    """The run a review's SARIF reports: its new findings, and the head's count of files."""
+    return RunResult(findings=list(review.new), files=review.head.result.files)
+
+
 def render_sarif(review: Review, catalog: Catalog, category: str = "hooklint") -> str:
-    return sarif.render(RunResult(findings=list(review.new), files=review.head.result.files), catalog, category=category)
+    """The new findings as SARIF, under :func:`diff_category` of ``category``."""
+    return sarif.render(sarif_result(review), catalog, category=diff_category(category))
 
 
 def headline(review: Review) -> str:
@@ -112,4 +126,4 @@ def render_text(review: Review) -> str:
                   for p in unrendered]  # fmt: skip
     if review.notes:
         lines += ["", "Notes:", *(f"  {note}" for note in review.notes)]
-    return "\n".join(escape_controls(line) for line in lines) + "\n"
+    return escape_line_commands("\n".join(escape_controls(line) for line in lines) + "\n")

@@ -65,14 +65,28 @@ def suppress(engine: Engine, loaded: LoadedApplication, checked: Checked) -> lis
     the file findings no single object owns first, then each object's findings after its
     annotation, then the comments' own findings. For a rendered source (kustomize, Helm) the
     findings lie in the user's files (bases, templates), whose comments apply; whether a comment
-    there suppressed nothing is not said, since another overlay may need it."""
+    there suppressed nothing is not said, since another overlay may need it.
+
+    The findings that land in a file not reported (``checked.involved``: they involve an object of a
+    reported file) are suppressed by their object's annotation and their file's comments as in a
+    whole run, but whether those suppressed nothing is not said: that file's other findings were not
+    computed."""
     out: list[Finding] = list(checked.unowned)
     for m, found in checked.objects:
         out.extend(by_annotation(engine, m, found))
+    involved: list[Finding] = []
+    for m, found in checked.involved:
+        involved.extend(by_annotation(engine, m, found, audit=False))
     if loaded.rendered is None:
         reported = set(loaded.app.reported)
         comments = {f.path: f.ignore_comments for f in loaded.files if f.path in reported and f.ignore_comments}
-        return list(by_comment(engine, out, comments)) if comments else out
+        out = list(by_comment(engine, out, comments)) if comments else out
+        if involved:
+            others = {f.path: f.ignore_comments for f in loaded.files
+                      if f.path not in reported and f.ignore_comments}  # fmt: skip
+            out += list(by_comment(engine, involved, others, report_unused=False, audit=False)) if others else involved
+        return out
+    out += involved
     read = {f.path: f.ignore_comments for f in loaded.files}
     comments = {}
     for path in sorted({f.path for f in out}):
@@ -83,11 +97,11 @@ def suppress(engine: Engine, loaded: LoadedApplication, checked: Checked) -> lis
 
 
 def by_comment(engine: Engine, findings: list[Finding], comments: dict[str, list],
-               report_unused: bool = True) -> Iterator[Finding]:  # fmt: skip
+               report_unused: bool = True, audit: bool = True) -> Iterator[Finding]:  # fmt: skip
     """Mark the findings a ``# hooklint: ignore[...]`` comment names (``comments``: path -> the
     file's :func:`~hooklint.loader.ignore_comments`), on their line or alone on the line above;
     then report comment names that suppressed nothing or name no rule (HL901; with
-    ``report_unused`` only) and comments without a reason (HL902)."""
+    ``report_unused`` only) and comments without a reason (HL902; with ``audit`` only)."""
     used: set[tuple[str, int, str]] = set()
     for finding in findings:
         if finding.suppression is None:
@@ -107,16 +121,17 @@ def by_comment(engine: Engine, findings: list[Finding], comments: dict[str, list
                 problem = _stale(engine, name, _rule_id(engine.catalog, name), (path, line, name) in used)
                 if problem is not None and UNUSED_SUPPRESSION in engine.enabled:
                     yield engine.engine_finding(UNUSED_SUPPRESSION, f"Comment '{written}' entry '{name}' {problem}.", path, span)
-            if reason is None and MISSING_REASON in engine.enabled and any(engine.catalog.resolve(n) for n in names):
+            if audit and reason is None and MISSING_REASON in engine.enabled and any(engine.catalog.resolve(n) for n in names):
                 yield engine.engine_finding(MISSING_REASON, (
                     f"Comment '{written}' gives no reason: write why the finding is accepted after the ']' "
                     f"(\"# {written} reason\"). The suppression still applies."), path, span)  # fmt: skip
 
 
-def by_annotation(engine: Engine, m: Manifest, findings: list[Finding]) -> Iterator[Finding]:
+def by_annotation(engine: Engine, m: Manifest, findings: list[Finding], audit: bool = True) -> Iterator[Finding]:
     """Mark the findings of ``m`` its ``hooklint.io/ignore`` annotation names (by rule id or slug)
-    as suppressed; report entries that suppressed nothing, name no rule, or name a disabled rule
-    (HL901), and entries without a reason (HL902), at the annotation's value."""
+    as suppressed; with ``audit`` (``m``'s findings are all here), report entries that suppressed
+    nothing, name no rule, or name a disabled rule (HL901), and entries without a reason (HL902),
+    at the annotation's value."""
     entries = suppression_entries(m, engine.catalog)
     if not entries:
         yield from findings
@@ -132,6 +147,8 @@ def by_annotation(engine: Engine, m: Manifest, findings: list[Finding]) -> Itera
             yield dataclasses.replace(finding, suppression=Suppression("annotation", reasons[finding.rule_id]))
         else:
             yield finding
+    if not audit:
+        return
     span = m.annotation_value_span(SUPPRESS_ANNOTATION)
     field = f"metadata.annotations.{SUPPRESS_ANNOTATION}"
     if UNUSED_SUPPRESSION in engine.enabled:

@@ -1,0 +1,155 @@
+"""``hooklint doctor``: one place that says what a run would use and see.
+
+Which renderers were found (kustomize: the ``kustomize`` binary, else ``kubectl kustomize``; Helm: a
+``helm`` binary, else Helm's Go library from the ``helm`` extra), with their versions and the
+command to get a missing one; the configuration in force and where it was found; the URLs that
+count as this repository (an Application whose ``repoURL`` is one of them is linted as Argo CD
+renders it: its git remotes and the configuration's ``repo-urls``, compared after
+:func:`hooklint.sources.applications.normalize_repo_url`); the Argo CD Applications of the paths,
+mapped to the folder they render or ignored with the reason; and where renders are cached.
+
+It reads what a lint run reads and nothing else: the repository's files (regular files up to
+``max-file-size``, never through a link out of the repository: :func:`hooklint.loader.read_file`),
+its git configuration, and the renderers' version output (the same probes a run makes).
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+from typing import TYPE_CHECKING, Any
+
+from hooklint import __version__
+from hooklint.text import escape_commands, escape_controls
+
+if TYPE_CHECKING:  # pragma: no cover
+    from hooklint.config import Config
+
+
+def renderer_lines(cfg: "Config", repository: str) -> list[str]:
+    """``  kustomize: kubectl kustomize v5.5.0 (/usr/bin/kubectl)`` and the Helm line (with the Helm
+    major the configured Argo CD renders with), or what to install for a missing one."""
+    from hooklint.argocd import helm_major, version_text
+    from hooklint.checks.loading import RENDERER_INSTALL
+    from hooklint.sources.helm import find_helm
+    from hooklint.sources.kustomize import find_kustomize
+
+    lines = []
+    found = find_kustomize(repository)
+    if found is None:
+        lines.append(f"  kustomize: not installed: kustomize sources are HL008 errors; {RENDERER_INSTALL['kustomize']}")
+    else:
+        argv, renderer = found
+        lines.append(f"  kustomize: {renderer.label()} ({argv[0]})")
+    major = helm_major(cfg.argocd_version)
+    wanted = f"Argo CD {version_text(cfg.argocd_version)} renders charts with Helm {major}"
+    helm = find_helm(major, repository)
+    if helm is None:
+        lines.append(f"  Helm: not installed: charts are HL008 errors; {RENDERER_INSTALL['Helm']} ({wanted})")
+    else:
+        mode, renderer = helm
+        how = "in process, from the helm extra" if mode == "sdk" else "binary"
+        lines.append(f"  Helm: {renderer.label()} ({how}; {wanted})")
+    return lines
+
+
+def application_lines(paths: list[str], cfg: "Config") -> tuple[list[str], list[str]]:
+    """``(urls, applications)``: the lines naming the URLs that are this repository, and one line
+    per Application source found in the manifests below ``paths``: ``mapped`` with the folder it
+    renders, or ``ignored`` with the reason (another repository's ``repoURL``, a chart from a Helm
+    repository, no URL of this repository known, a path Argo CD cannot render)."""
+    from hooklint.argocd import is_argo_kind
+    from hooklint.findings import InputError
+    from hooklint.loader import read_file
+    from hooklint.sources.applications import RepositoryUrls, mentions_application, normalize_repo_url, sources_of
+    from hooklint.sources.discovery import walk
+    from hooklint.yamlio import Map, Seq
+
+    files: list[str] = []
+    errors: list[InputError] = []
+    for path in paths:
+        if os.path.isdir(path):
+            files += walk(path, errors)
+        elif os.path.isfile(path):
+            files.append(path)
+    urls = RepositoryUrls(cfg.repo_urls)
+    seen: dict[str, set[str]] = {}
+    for path in paths:  # the repositories of the paths, whether or not they hold an Application
+        if os.path.exists(path):
+            root, ours = urls.of(os.path.join(path, "_") if os.path.isdir(path) else path)
+            seen.setdefault(root or "(no git repository)", ours)
+    apps: list[str] = []
+    for path in sorted(set(os.path.normpath(f) for f in files)):
+        if not mentions_application(path, cfg.max_file_size):
+            continue
+        root, ours = urls.of(path)
+        seen.setdefault(root or "(no git repository)", ours)
+        for doc in read_file(path, max_size=cfg.max_file_size).documents:
+            body: Any = doc.value
+            if not isinstance(body, Map) or not is_argo_kind(body.get("apiVersion"), body.get("kind"), "Application"):
+                continue
+            metadata, spec = body.get("metadata"), body.get("spec")
+            name = metadata.get("name") if isinstance(metadata, Map) else None
+            where = f"{path}:{doc.span.line}"
+            label = f"Application {name} ({where})"
+            # a source from elsewhere is recorded too (``remote``, issue 33): not a folder of this repository
+            mapped = {s.field: s for s in sources_of(body, path, root or os.getcwd(), ours) if s.remote is None}
+            entries: list[tuple[str, Any]] = []
+            if isinstance(spec, Map) and isinstance(spec.get("source"), Map):
+                entries.append(("spec.source", spec["source"]))
+            if isinstance(spec, Map) and isinstance(spec.get("sources"), Seq):
+                entries += [(f"spec.sources[{i}]", s) for i, s in enumerate(spec["sources"]) if isinstance(s, Map)]
+            for field, source in entries:
+                url = source.get("repoURL")
+                if field in mapped:
+                    found = mapped[field]
+                    if found.problem:
+                        apps.append(f"  ignored  {label} {field}: {found.problem}")
+                    else:
+                        apps.append(f"  mapped   {label} {field} -> {found.folder}")
+                elif "chart" in source:
+                    apps.append(f"  ignored  {label} {field}: chart {source.get('chart')!s} from the Helm repository "
+                                f"{url!s}, not a folder of this repository")  # fmt: skip
+                elif not ours:
+                    apps.append(f"  ignored  {label} {field}: no URL of this repository is known (no git remote, no "
+                                "repo-urls in the configuration)")  # fmt: skip
+                elif isinstance(url, str) and normalize_repo_url(url) not in ours:
+                    apps.append(f"  ignored  {label} {field}: repoURL {url} is another repository")
+                elif isinstance(source.get("ref"), str) and "path" not in source:
+                    apps.append(f"  ignored  {label} {field}: a ref source (value files only)")
+                else:
+                    apps.append(f"  ignored  {label} {field}: no repoURL and path hooklint can read")
+    url_lines = []
+    configured = {normalize_repo_url(u) for u in cfg.repo_urls}
+    for root, ours in sorted(seen.items()):
+        for url in sorted(ours - configured):
+            url_lines.append(f"  {url} (git remote of {root})")
+    url_lines += [f"  {url} (repo-urls)" for url in sorted(configured)]
+    return url_lines, apps
+
+
+def report(paths: list[str], cfg: "Config", config_origin: str) -> str:
+    """The doctor's report for ``paths`` under ``cfg`` (``config_origin``: how the configuration
+    was found, in words), as text for a terminal (repository text escaped)."""
+    from hooklint.findings import repository_root
+    from hooklint.sources.cache import cache_dir
+
+    repository = str(repository_root(paths[0] if paths and os.path.isdir(paths[0]) else None))
+    lines = [f"hooklint {__version__} (Python {platform.python_version()})", "", "Renderers:"]
+    lines += renderer_lines(cfg, repository)
+    lines += ["", f"Configuration: {config_origin}"]
+    from hooklint.argocd import version_text
+
+    lines.append(f"  argocd-version {version_text(cfg.argocd_version)}, fail-on {cfg.fail_on}, "
+                 f"workload-scope {cfg.workload_scope}")  # fmt: skip
+    urls, apps = application_lines(paths, cfg)
+    lines += ["", "Repository URLs matched (an Application whose repoURL is one of these is linted as Argo CD renders it):"]
+    lines += urls or ["  none: no git remote and no repo-urls; every Application is ignored (set repo-urls)"]
+    mapped = sum(1 for line in apps if line.startswith("  mapped"))
+    lines += ["", f"Applications written in these files: {mapped} mapped, {len(apps) - mapped} ignored (those an app of "
+                  "apps or an ApplicationSet makes: hooklint plan)"]  # fmt: skip
+    lines += apps
+    folder = cache_dir()
+    lines += ["", f"Cache: {folder if folder else 'off (HOOKLINT_CACHE_DIR=off)'} (HOOKLINT_CACHE_DIR, else "
+                  "$XDG_CACHE_HOME/hooklint, else ~/.cache/hooklint)"]  # fmt: skip
+    return escape_commands("\n".join(escape_controls(line) for line in lines) + "\n")
