@@ -364,7 +364,13 @@ SYNC_OPTION_TABLE: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, 
 #: ``argocd.argoproj.io/ignore-restart-policy`` Pod annotation, #28249, is not honoured on hooks;
 #: a suspended Job's health keeps status Suspended, only its message changed, #28738; #27136 and
 #: #28440 change how Replace=true and client-side apply write fields, not when or in which order),
-#: so a newer ``argocd-version`` is read as v3.5.1 (:func:`read_version`).
+#: so a newer ``argocd-version`` is read as v3.5.1 (:func:`read_version`). Three changes of that
+#: master touch what hooklint models and are pinned in ``tests/test_argocd36.py``: an
+#: ApplicationSet that generates an Application with no name is refused (#28833; v3.5.1's API server
+#: refuses it too, so hooklint reports it at every version), RollingSync faults become the
+#: ``InvalidRolloutConfig`` condition (#27820; HL404 says so; the selection itself is unchanged), and
+#: ``directory.disableExtensionFilter`` (#28571) is a 3.6 field v3.5.1 does not read. New Lua health
+#: checks of that master (``pulumi.com/Stack``, AWS ACK kinds) are not in :func:`has_health_check`.
 RELEASES: dict[tuple[int, int], int] = {
     (1, 0): 2, (1, 1): 2, (1, 2): 5, (1, 3): 6, (1, 4): 3, (1, 5): 8, (1, 6): 2, (1, 7): 14, (1, 8): 7,
     (2, 0): 5, (2, 1): 16, (2, 2): 16, (2, 3): 17, (2, 4): 28, (2, 5): 22, (2, 6): 15, (2, 7): 18,

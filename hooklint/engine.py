@@ -133,7 +133,7 @@ class Engine:
         return Finding(
             rule_id=rule.id,
             slug=rule.slug,
-            severity=self.severity.get(rule.id, rule.severity),
+            severity=self.severity.get(rule.id, hit.severity or rule.severity),
             message=shown(hit.message, None),
             path=path,
             span=span,
@@ -155,7 +155,7 @@ class Engine:
                 span = hit.span if hit.span is not None else (doc.span if doc is not None else None)
                 assert span is not None, f"{c.rule_id}: a file check's hit outside a document gives its span"
                 yield Finding(
-                    rule.id, rule.slug, self.severity.get(rule.id, rule.severity), shown(hit.message, None),
+                    rule.id, rule.slug, self.severity.get(rule.id, hit.severity or rule.severity), shown(hit.message, None),
                     hit.path or (doc.source or file.path if doc is not None else file.path),
                     span.in_template(doc.source_line if doc is not None else 0),
                     owner.ref if owner is not None else None, None, hit.field_path,

@@ -8,7 +8,7 @@ here, and HL003/HL004 report the shape problem; checks never see an exception fr
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Iterator, Literal
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Literal
 
 from hooklint.argocd import DEFAULT_VERSION, HELM_HOOK, HOOK, HookInfo, Version, hook_info, is_argo_kind, visible_annotations
 from hooklint.findings import HookRef, ObjectRef, Span
@@ -42,6 +42,79 @@ CLUSTER_SCOPED_KINDS = frozenset({
     "ValidatingAdmissionPolicyBinding", "CSIDriver", "VolumeAttachment", "PodSecurityPolicy",
     "CertificateSigningRequest",
 })  # fmt: skip
+#: Common cluster-scoped kinds of other API groups, as (group, kind): a kind name alone is not
+#: enough there (Config Connector's ``Project`` is namespaced, OpenShift's is not). Their CRDs
+#: declare ``scope: Cluster``; Argo CD learns the scope from the cluster's discovery and never sets
+#: a namespace on them (``shared/docs/argocd-rendering.md`` §5), so hooklint never shows one.
+CLUSTER_SCOPED_GROUP_KINDS = frozenset({
+    # Kubernetes' own groups, kinds newer than the list above
+    ("storage.k8s.io", "CSINode"), ("storage.k8s.io", "VolumeAttributesClass"),
+    ("admissionregistration.k8s.io", "MutatingAdmissionPolicy"),
+    ("admissionregistration.k8s.io", "MutatingAdmissionPolicyBinding"),
+    ("networking.k8s.io", "IPAddress"), ("networking.k8s.io", "ServiceCIDR"),
+    ("flowcontrol.apiserver.k8s.io", "FlowSchema"), ("flowcontrol.apiserver.k8s.io", "PriorityLevelConfiguration"),
+    ("resource.k8s.io", "DeviceClass"), ("certificates.k8s.io", "ClusterTrustBundle"),
+    ("gateway.networking.k8s.io", "GatewayClass"),
+    ("snapshot.storage.k8s.io", "VolumeSnapshotClass"), ("snapshot.storage.k8s.io", "VolumeSnapshotContent"),
+    # OpenShift
+    ("project.openshift.io", "Project"), ("project.openshift.io", "ProjectRequest"),
+    ("security.openshift.io", "SecurityContextConstraints"), ("quota.openshift.io", "ClusterResourceQuota"),
+    ("user.openshift.io", "User"), ("user.openshift.io", "Group"), ("user.openshift.io", "Identity"),
+    ("oauth.openshift.io", "OAuthClient"), ("machineconfiguration.openshift.io", "MachineConfig"),
+    ("machineconfiguration.openshift.io", "MachineConfigPool"), ("console.openshift.io", "ConsoleLink"),
+    ("console.openshift.io", "ConsoleNotification"), ("console.openshift.io", "ConsoleCLIDownload"),
+    ("console.openshift.io", "ConsoleYAMLSample"), ("console.openshift.io", "ConsolePlugin"),
+    ("imageregistry.operator.openshift.io", "Config"), ("operators.coreos.com", "Operator"),
+    # widely installed operators
+    ("cert-manager.io", "ClusterIssuer"), ("trust.cert-manager.io", "Bundle"),
+    ("external-secrets.io", "ClusterSecretStore"), ("external-secrets.io", "ClusterExternalSecret"),
+    ("external-secrets.io", "ClusterGenerator"),
+    ("kyverno.io", "ClusterPolicy"), ("kyverno.io", "ClusterCleanupPolicy"), ("wgpolicyk8s.io", "ClusterPolicyReport"),
+    ("templates.gatekeeper.sh", "ConstraintTemplate"), ("config.gatekeeper.sh", "Config"),
+    ("argoproj.io", "ClusterWorkflowTemplate"), ("tekton.dev", "ClusterTask"),
+    ("karpenter.sh", "NodePool"), ("karpenter.sh", "NodeClaim"), ("karpenter.k8s.aws", "EC2NodeClass"),
+    ("pkg.crossplane.io", "Provider"), ("pkg.crossplane.io", "Configuration"), ("pkg.crossplane.io", "Function"),
+    ("pkg.crossplane.io", "DeploymentRuntimeConfig"),
+    ("apiextensions.crossplane.io", "CompositeResourceDefinition"), ("apiextensions.crossplane.io", "Composition"),
+    ("crd.projectcalico.org", "GlobalNetworkPolicy"), ("crd.projectcalico.org", "GlobalNetworkSet"),
+    ("crd.projectcalico.org", "IPPool"), ("crd.projectcalico.org", "BGPConfiguration"),
+    ("crd.projectcalico.org", "BGPPeer"), ("crd.projectcalico.org", "FelixConfiguration"),
+    ("crd.projectcalico.org", "HostEndpoint"), ("projectcalico.org", "GlobalNetworkPolicy"),
+    ("projectcalico.org", "GlobalNetworkSet"), ("projectcalico.org", "IPPool"),
+    ("cilium.io", "CiliumClusterwideNetworkPolicy"), ("cilium.io", "CiliumLoadBalancerIPPool"),
+    ("cilium.io", "CiliumNode"), ("cilium.io", "CiliumIdentity"), ("cilium.io", "CiliumBGPClusterConfig"),
+    ("nvidia.com", "ClusterPolicy"),
+})  # fmt: skip
+#: API groups every kind of which is cluster-scoped (OpenShift's cluster configuration, Gatekeeper's
+#: constraints: one CRD per ConstraintTemplate, all ``scope: Cluster``).
+CLUSTER_SCOPED_GROUPS = frozenset({"config.openshift.io", "constraints.gatekeeper.sh"})
+
+
+def cluster_scoped(group: str, kind: str | None, crds: "frozenset[tuple[str, str]]" = frozenset()) -> bool:
+    """Whether objects of ``group``/``kind`` are cluster-scoped: Kubernetes' own kinds
+    (:data:`CLUSTER_SCOPED_KINDS`), the common ones of other groups (:data:`CLUSTER_SCOPED_GROUP_KINDS`,
+    :data:`CLUSTER_SCOPED_GROUPS`) and ``crds``, the (group, kind) pairs of the application's
+    CustomResourceDefinitions with ``spec.scope: Cluster`` (:func:`cluster_scoped_crds`)."""
+    if kind in CLUSTER_SCOPED_KINDS:
+        return True
+    return (group, kind) in CLUSTER_SCOPED_GROUP_KINDS or group in CLUSTER_SCOPED_GROUPS or (group, kind) in crds
+
+
+def cluster_scoped_crds(manifests: "Iterable[Manifest]") -> frozenset[tuple[str, str]]:
+    """The (``spec.group``, ``spec.names.kind``) of every CustomResourceDefinition among
+    ``manifests`` whose ``spec.scope`` is ``Cluster`` (the API server serves its objects without a
+    namespace)."""
+    out = set()
+    for m in manifests:
+        if m.kind != "CustomResourceDefinition" or m.group != "apiextensions.k8s.io":
+            continue
+        spec = get_map(m.body, "spec")
+        names = get_map(spec, "names") if spec is not None else None
+        if spec is not None and names is not None and spec.get("scope") == "Cluster":
+            group, kind = spec.get("group"), names.get("kind")
+            if isinstance(group, str) and isinstance(kind, str):
+                out.add((group, kind))
+    return frozenset(out)
 
 
 def _str(value: Any) -> str | None:
@@ -380,13 +453,16 @@ def manifests_from_document(
 
 
 def manifests_of(files: "list[LoadedFile]", rendered: "list[RenderedFile] | None" = None,
-                 namespace: str | None = None, version: Version = DEFAULT_VERSION) -> list[Manifest]:  # fmt: skip
+                 namespace: str | None = None, version: Version = DEFAULT_VERSION,
+                 crds: frozenset[tuple[str, str]] = frozenset()) -> list[Manifest]:  # fmt: skip
     """Every manifest of the files Argo CD renders (those without ``skip_reason``), in file and
     document order, or of the ``rendered`` documents of a kustomize or Helm application, each with
     its placement in the user's files: the third stage of the pipeline. ``namespace`` (an Argo CD
     Application's destination namespace) is given to every object of a namespaced kind that sets
     none, as Argo CD applies it there (``shared/docs/argocd-rendering.md`` §5). ``version`` is the
-    configured Argo CD release (``argocd-version``): each manifest's ``hook`` is read for it."""
+    configured Argo CD release (``argocd-version``): each manifest's ``hook`` is read for it.
+    ``crds``: (group, kind) of cluster-scoped CRDs written elsewhere in the repository, besides the
+    application's own (:func:`cluster_scoped`)."""
     manifests: list[Manifest] = []
     if rendered is not None:
         for item in rendered:
@@ -402,7 +478,8 @@ def manifests_of(files: "list[LoadedFile]", rendered: "list[RenderedFile] | None
                 manifests.extend(manifests_from_document(loaded.path, doc.index, doc.value, doc.source,
                                                          doc.source_line, version))  # fmt: skip
     if namespace:
+        crds = crds | cluster_scoped_crds(manifests)
         for m in manifests:
-            if m.namespace is None and m.kind not in CLUSTER_SCOPED_KINDS:
+            if m.namespace is None and not cluster_scoped(m.group, m.kind, crds):
                 m.namespace = namespace
     return manifests

@@ -38,7 +38,9 @@ from hooklint.plan import SyncPlan, build_plan
 from hooklint.sources.redact import (Redactor, SecretValues, merged, object_secrets, public_of_objects, redactor,
                                      written_values)  # fmt: skip
 from hooklint.sources.rendered import Renderer
-from hooklint.sources.discovery import PLUGIN
+from hooklint.sources.directory import mark_undeployed_data
+from hooklint.sources.discovery import DIRECTORY, HELM, PLUGIN
+from hooklint.yamlio import RENDER_FAILED, RENDER_FAILED_DEFAULTS
 from hooklint.sources import (STDIN, Application, Coverage, LoadedApplication, group_applications, load_application,
                               loaded_application)  # fmt: skip
 from hooklint.suppression import suppress
@@ -115,10 +117,14 @@ def build(loaded: LoadedApplication, config: Config) -> tuple[list[Manifest], Sy
     version (the manifests and plan stages)."""
     if loaded.parts is not None:  # a multi-source Application: every source's manifests, one plan
         manifests = [m for part in loaded.parts
-                     for m in manifests_of(part.files, part.rendered, loaded.namespace, config.argocd_version)]  # fmt: skip
+                     for m in manifests_of(part.files, part.rendered, loaded.namespace, config.argocd_version,
+                                           loaded.app.cluster_crds)]  # fmt: skip
     else:
-        manifests = manifests_of(loaded.files, loaded.rendered, loaded.namespace, config.argocd_version)
-    return manifests, build_plan(manifests, config.argocd_version)
+        manifests = manifests_of(loaded.files, loaded.rendered, loaded.namespace, config.argocd_version,
+                                 loaded.app.cluster_crds)
+    as_written = loaded.parts is None and loaded.rendered is None and loaded.app.source_type == DIRECTORY \
+        and loaded.app.argocd is not None  # an Application reads it as a directory source
+    return manifests, build_plan(manifests, config.argocd_version, as_written=as_written)
 
 
 @contextlib.contextmanager
@@ -172,9 +178,24 @@ def internal_error_finding(engine: Engine, app: Application, exc: BaseException)
     return engine.engine_finding("HL007", message, path, Span.point(1, 1))
 
 
+def _undeployed(app: Application, loaded: LoadedApplication, mapped: bool) -> LoadedApplication:
+    """``loaded`` with its JSON data marked not linted when the repository's Applications are known
+    (``mapped``) and none deploys ``app`` (:func:`~hooklint.sources.directory.mark_undeployed_data`),
+    and, for a Helm chart, its rendering failures marked as failures with its defaults (HL007 as a
+    warning: an Application may give it the values it needs)."""
+    if mapped and app.argocd is None and app.key != STDIN and app.source_type == DIRECTORY:
+        mark_undeployed_data(loaded.files)
+    if mapped and app.argocd is None and app.source_type == HELM:  # rendered with its defaults only
+        for loaded_file in loaded.files:
+            for issue, _ in loaded_file.issues:
+                if issue.kind == RENDER_FAILED:
+                    issue.kind = RENDER_FAILED_DEFAULTS
+    return loaded
+
+
 def _lint_application(engine: Engine, app: Application, keep_plan: bool, mapped: bool) -> Outcome:
     with collector_paused():
-        loaded = load_application(app, engine.config)
+        loaded = _undeployed(app, load_application(app, engine.config), mapped)
     gc.freeze()
     reported = loaded.reported_files
     errors = [f.error for f in reported if f.error is not None]
@@ -699,7 +720,7 @@ def _plan_application(app: Application, config: Config, errors: list[InputError]
     """Load and plan one application for :func:`plan_paths` (its input errors added to ``errors``;
     ``mapped``: whether the repository's Applications are known)."""
     with collector_paused():
-        loaded = load_application(app, config)
+        loaded = _undeployed(app, load_application(app, config), mapped)
     errors.extend(f.error for f in loaded.reported_files if f.error is not None)
     manifests, plan = build(loaded, config)
     hide = secrets_of(manifests, loaded) if app.source_type != PLUGIN else None

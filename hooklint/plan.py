@@ -51,6 +51,13 @@ GENERATED_NAME_HINT = "<rev7>-{phase}-<unix-time>"
 GENERATED_SORT_SUFFIX = "0000000-{phase}-0000000000"
 
 
+#: Why a kustomize file of a directory source is not applied (``build_plan`` ``as_written``); HL003
+#: reports it, reading this reason in the plan.
+AS_WRITTEN_KUSTOMIZE = ("kustomize configuration ({kind}) read as a manifest: the directory source applies its files "
+                        "as written and never runs kustomize, and the API server has no such kind, so the sync "
+                        "fails (HL003)")
+
+
 def is_kustomize_config(m: Manifest) -> bool:
     """kustomize's own files (``Kustomization``, ``Component``, ``builtin`` transformer configs):
     they tell Argo CD how to build the folder and are never applied as objects."""
@@ -291,8 +298,16 @@ def build_plan(
     manifests: Iterable[Manifest],
     version: argocd.Version = argocd.DEFAULT_VERSION,
     destination_namespace: str | None = None,
+    as_written: bool = False,
 ) -> SyncPlan:
     """The sync plan of one application's ``manifests`` under Argo CD ``version`` (major, minor).
+
+    ``as_written``: an Application reads the folder as a directory source (its files as
+    manifests), explicitly or by type detection; a kustomize file in it (a ``kustomization.yaml``
+    under an explicit ``directory:``, or in a subfolder with ``recurse``) is then a manifest Argo
+    CD tries to apply, not build instructions: ``GetAppSourceType`` (``reposerver/repository/
+    repository.go``, v3.5.1) returns the explicit type before it looks for a kustomization, and
+    ``findManifests`` decodes the file like any other (:data:`AS_WRITTEN_KUSTOMIZE`).
 
     ``destination_namespace`` is the Application's ``spec.destination.namespace`` when known; objects
     without ``metadata.namespace`` live there (addendum 2). When None, they share one unnamed
@@ -326,10 +341,9 @@ def build_plan(
             not_applied.append(NotApplied(m, "not a Kubernetes object (no kind): Argo CD fails the sync (HL003)"))
             continue
         if is_kustomize_config(m):
-            not_applied.append(
-                NotApplied(m, f"kustomize configuration ({m.kind}): Argo CD builds the folder with it; "
-                              "this plan lists the folder's files as written")
-            )
+            not_applied.append(NotApplied(m, AS_WRITTEN_KUSTOMIZE.format(kind=m.kind) if as_written else (
+                f"kustomize configuration ({m.kind}): Argo CD builds the folder with it; "
+                "this plan lists the folder's files as written")))  # fmt: skip
             continue
         phases = m.hook.phases
         if not phases:

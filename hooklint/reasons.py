@@ -31,6 +31,8 @@ class SkipKind(enum.Enum):
     SKIP_MARKER = "marked +argocd:skip-file-rendering"
     #: YAML that is no Kubernetes object: a directory source skips it.
     UNRELATED_YAML = "unrelated YAML"
+    #: JSON that is no Kubernetes object, in a folder no Application of the repository deploys.
+    UNDEPLOYED_DATA = "JSON data in folders no Application deploys"
     #: ``*.jsonnet``: Argo CD evaluates it, hooklint does not.
     JSONNET = "jsonnet, which hooklint does not evaluate"
     #: Read by an ApplicationSet's git files generator as parameters.

@@ -456,11 +456,20 @@ TOO_MANY_ERRORS = "too-many-errors"
 DUPLICATE_KEY = "duplicate-key"
 UNSAFE_TAG = "unsafe-tag"
 RENDER_FAILED = "render-failed"
+#: RENDER_FAILED of a Helm chart no Application of the repository deploys, rendered with its own
+#: defaults (HL007 as a warning: an Application elsewhere may give the values it needs).
+RENDER_FAILED_DEFAULTS = "render-failed-defaults"
 RENDERER_UNAVAILABLE = "renderer-unavailable"
 NOT_RENDERED = "not-rendered"
 #: An ApplicationSet generator that needs a cluster or the network (HL022; recorded by
 #: :mod:`hooklint.sources.discovery` on the ApplicationSet's file).
 NOT_EXPANDED = "not-expanded"
+#: What an ApplicationSet's RollingSync strategy does wrong (HL403, HL404, HL405; recorded by
+#: :mod:`hooklint.sources.discovery` on the ApplicationSet's file from
+#: :func:`hooklint.sources.applicationsets.rollout_problems`).
+ROLLOUT_UNSELECTED = "rollout-unselected"
+ROLLOUT_INVALID = "rollout-invalid"
+ROLLOUT_IGNORED = "rollout-ignored"
 
 
 class LoadIssue:

@@ -540,8 +540,9 @@ def test_a_go_template_calling_a_function_argo_cd_lacks_is_hl007(envs):
     assert result.output.splitlines()[0] == (
         'argocd/appset.yaml:8:5: error HL007 render-failed: Rendering failed: ApplicationSet go (argocd/appset.yaml:1): '
         'template: function "include" not defined (Argo CD\'s ApplicationSet templates have Sprig without env, '
-        "expandenv and getHostByName, plus normalize, slugify, toYaml, fromYaml and fromYamlArray). Argo CD's repo "
-        "server fails the same way, so the application cannot sync; nothing of it is checked until it renders.")
+        "expandenv and getHostByName, plus normalize, slugify, toYaml, fromYaml and fromYamlArray). Argo CD's "
+        "ApplicationSet controller fails the same way, so these Applications are not created; nothing of them is "
+        "checked until it renders.")
 
 
 def test_an_scm_provider_generator_is_hl020_and_the_list_beside_it_still_expands(envs):
@@ -667,8 +668,8 @@ def test_a_git_files_generator_never_reads_through_a_link_out_of_the_repository(
     assert result.output.splitlines()[0] == (
         "argocd/appset.yaml:7:5: error HL007 render-failed: Rendering failed: ApplicationSet files (argocd/appset.yaml:1): "
         "unable to process file 'cluster-config/eu/config.json': a symbolic link out of the repository, which hooklint "
-        "never reads. Argo CD's repo server fails the same way, so the application cannot sync; nothing of it is "
-        "checked until it renders.")
+        "never reads. Argo CD's ApplicationSet controller fails the same way, so these Applications are not created; "
+        "nothing of them is checked until it renders.")
     assert "secret-host" not in result.output
 
 
@@ -691,8 +692,9 @@ def test_an_alias_bomb_in_a_git_files_generator_file_is_refused_fast(envs):
     assert result.output.splitlines()[0] == (
         "argocd/appset.yaml:7:5: error HL007 render-failed: Rendering failed: ApplicationSet files (argocd/appset.yaml:1): "
         "unable to process file 'cluster-config/eu/config.yaml': unable to parse file: document contains excessive "
-        "aliasing (more than 200,000 nodes reached through aliases). Argo CD's repo server "
-        "fails the same way, so the application cannot sync; nothing of it is checked until it renders.")
+        "aliasing (more than 200,000 nodes reached through aliases). Argo CD's ApplicationSet "
+        "controller fails the same way, so these Applications are not created; nothing of them is checked until it "
+        "renders.")
 
 
 @needs_helm

@@ -43,6 +43,9 @@ class Hit:
     doc_index: int | None = None
     #: File checks only: the file ``span`` is in, when not the checked file (HL007 in a template).
     path: str | None = None
+    #: The severity of this hit when the rule's own does not fit it (HL007 of a chart no Application
+    #: deploys, rendered with its defaults: a warning); a configured ``severity`` still wins.
+    severity: str | None = None
     #: Application checks: the other objects the finding is about (HL301: the object a pod uses,
     #: applied too late). A run that names only the file of one of them (pre-commit, given the
     #: changed files) reports the finding too, wherever it lands.

@@ -1,12 +1,15 @@
-"""HL401-HL402: the AppProject fences around hooks (§9 of argocd-semantics.md)."""
+"""HL401-HL405: the AppProject fences around hooks (§9 of argocd-semantics.md; HL401, HL402), and
+what an ApplicationSet's RollingSync strategy does to the Applications it generates (HL403-HL405),
+decided on the expanded Applications (:func:`hooklint.sources.applicationsets.rollout_problems`)."""
 
 from __future__ import annotations
 
 from typing import Iterator
 
 from hooklint.checks import Context, Hit, check
+from hooklint.loader import LoadedFile
 from hooklint.model import Manifest, get_map
-from hooklint.yamlio import Map, Seq
+from hooklint.yamlio import ROLLOUT_IGNORED, ROLLOUT_INVALID, ROLLOUT_UNSELECTED, Map, Seq
 
 
 @check("HL401", kinds={"Application"})
@@ -93,3 +96,33 @@ def appproject_allows_everything(m: Manifest, ctx: Context) -> Iterator[Hit]:
             if isinstance(entry, Map) and entry.get("group") == "*" and entry.get("kind") == "*":
                 yield Hit(f"{m.label} allows every cluster-scoped kind (clusterResourceWhitelist '*'/'*'), {tail}",
                           whitelist.item_spans[i], f"spec.clusterResourceWhitelist[{i}]")  # fmt: skip
+
+
+def _rollout(file: LoadedFile, kind: str) -> Iterator[Hit]:
+    """The RollingSync problems of ``kind`` recorded on ``file`` by the ApplicationSet expansion."""
+    for issue, index in file.issues:
+        if issue.kind == kind:
+            yield Hit(f"{issue.detail}.", issue.span, issue.field_path, doc_index=index, path=issue.path)
+
+
+@check("HL403", scope="file")
+def rollout_application_unselected(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
+    """Generated Applications no RollingSync step selects: never synced by the strategy
+    (``getAppsToSync``, ``SyncDesiredApplications``, argo-cd v3.5.1
+    ``applicationset/progressivesync/progressive_sync.go``)."""
+    yield from _rollout(file, ROLLOUT_UNSELECTED)
+
+
+@check("HL404", scope="file")
+def rollout_step_invalid(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
+    """A RollingSync ``matchExpressions`` operator other than In/NotIn, or an Application two
+    steps select (``buildAppDependencyList``, ``labelMatchedExpression``, argo-cd v3.5.1
+    ``applicationset/progressivesync/progressive_sync.go``)."""
+    yield from _rollout(file, ROLLOUT_INVALID)
+
+
+@check("HL405", scope="file")
+def rollout_deletion_order_ignored(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
+    """``deletionOrder: Reverse`` without an enabled RollingSync (``IsDeletionOrderReversed``,
+    argo-cd v3.5.1 ``applicationset/progressivesync/progressive_sync.go``)."""
+    yield from _rollout(file, ROLLOUT_IGNORED)

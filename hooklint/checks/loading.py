@@ -25,6 +25,7 @@ from hooklint.yamlio import (
     NOT_EXPANDED,
     NOT_RENDERED,
     RENDER_FAILED,
+    RENDER_FAILED_DEFAULTS,
     RENDERER_UNAVAILABLE,
     SYNTAX_ERROR,
     TOO_COMPLEX,
@@ -90,14 +91,29 @@ def unsafe_yaml_tag(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
 @check("HL007", scope="file")
 def render_failed(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
     """kustomize or Helm failed on the application's source (the tool's own message), as Argo CD's
-    repo server would."""
+    repo server would; a chart no Application of the repository deploys failed with its defaults
+    (RENDER_FAILED_DEFAULTS): a warning that says so, since an Application may give other values."""
     for issue, index in file.issues:
+        if issue.kind == RENDER_FAILED_DEFAULTS:
+            yield Hit(
+                f"Rendering with its defaults failed: {issue.detail}. No Application of this repository deploys "
+                "this chart, so hooklint rendered it with its own values.yaml only; an Application that deploys it "
+                "may give the values it needs. Nothing of it is checked: lint it as that Application renders it "
+                "(commit the Application here, or list its repository under repo-urls), or give the chart "
+                "defaults that render.",
+                issue.span, issue.field_path, doc_index=index, path=issue.path, severity="warning",
+            )  # fmt: skip
+            continue
         if issue.kind != RENDER_FAILED:
             continue
-        message = (
-            f"Rendering failed: {issue.detail}. Argo CD's repo server fails the same way, so the "
-            "application cannot sync; nothing of it is checked until it renders."
-        )
+        if issue.detail.startswith("ApplicationSet "):  # recorded by the expansion: the controller's failure
+            message = (f"Rendering failed: {issue.detail}. Argo CD's ApplicationSet controller fails the same way, so "
+                       "these Applications are not created; nothing of them is checked until it renders.")  # fmt: skip
+        else:
+            message = (
+                f"Rendering failed: {issue.detail}. Argo CD's repo server fails the same way, so the "
+                "application cannot sync; nothing of it is checked until it renders."
+            )
         yield Hit(message, issue.span, issue.field_path, doc_index=index, path=issue.path)
 
 

@@ -11,6 +11,7 @@ from typing import Iterator
 from hooklint.checks import Context, Hit, check
 from hooklint.loader import LoadedFile
 from hooklint.model import CONTAINER_LISTS, POD_SPEC_PATHS, Manifest
+from hooklint.plan import AS_WRITTEN_KUSTOMIZE
 from hooklint.yamlio import Map, Seq
 
 _TYPE_NAMES = {Map: "a mapping", Seq: "a list", str: "a string", bool: "a boolean", int: "an integer", float: "a number"}
@@ -58,8 +59,19 @@ def document_not_an_object(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
 @check("HL003")
 def not_a_kubernetes_object(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """apiVersion and kind are strings, and metadata has a name or a generateName. Kustomize's own
-    files (Kustomization, Component) are build configuration, not objects, and are left alone."""
+    files (Kustomization, Component) are build configuration, not objects, and are left alone,
+    unless an Application reads their folder as a directory source (the plan says so:
+    :data:`~hooklint.plan.AS_WRITTEN_KUSTOMIZE`), which applies them as objects and fails."""
     if m.kind in ("Kustomization", "Component") or (m.api_version or "").startswith("kustomize.config.k8s.io/"):
+        if ctx.plan.not_applied_reason(m) == AS_WRITTEN_KUSTOMIZE.format(kind=m.kind):
+            yield Hit(
+                f"{m.kind} is read as a manifest: the Application reads this folder as a directory source (an "
+                "explicit spec.source.directory wins over a kustomization, and a recursive directory source reads "
+                "subfolders as files), so Argo CD never runs kustomize and tries to apply this file as an object of "
+                "a kind the API server does not have: the sync fails. Remove directory: from the Application to "
+                "build the folder with kustomize, or move the file out of the application's path.",
+                m.body.value_span("kind") if "kind" in m.body else m.anchor, "kind",
+            )  # fmt: skip
         return
     missing = [key for key in ("apiVersion", "kind") if not isinstance(m.body.get(key), str) or not m.body.get(key)]
     if missing:

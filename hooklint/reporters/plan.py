@@ -213,13 +213,31 @@ def _text_lines(planned: PlannedApplication) -> list[str]:
     return lines
 
 
+def not_deployed(planned: PlannedApplication) -> bool:
+    """A folder no Application of the repository deploys with nothing in it to apply or list (its
+    files are data, or not linted): not an application, so named once, not planned."""
+    plan = planned.plan
+    return (planned.undeployed and planned.source_type == "directory" and not plan.tasks and not plan.not_applied
+            and not planned.unparsed and planned.coverage.rendered == "full")  # fmt: skip
+
+
 def render(plans: list[PlannedApplication], format: str = "text") -> str:
-    """``plans`` in application order, rendered as ``format`` ``"text"`` or ``"json"``."""
+    """``plans`` in application order, rendered as ``format`` ``"text"`` or ``"json"``; the folders
+    :func:`not_deployed` are listed once, after them (``not_deployed`` in JSON)."""
+    quiet = [planned.key for planned in plans if not_deployed(planned)]
+    plans = [planned for planned in plans if not not_deployed(planned)]
     if format == "json":
-        return json.dumps({"applications": [plan_dict(planned) for planned in plans]}, indent=2) + "\n"
+        doc: dict[str, Any] = {"applications": [plan_dict(planned) for planned in plans]}
+        if quiet:
+            doc["not_deployed"] = quiet
+        return json.dumps(doc, indent=2) + "\n"
     lines: list[str] = []
     for planned in plans:
         if lines:
             lines.append("")
         lines.extend(render_text(planned))
+    if quiet:
+        if lines:
+            lines.append("")
+        lines.append(f"Not deployed by any Application, with nothing to apply: {escape_controls(', '.join(quiet))}")
     return ("\n".join(lines) + "\n") if lines else ""

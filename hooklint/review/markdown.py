@@ -27,7 +27,7 @@ from urllib.parse import quote
 
 from hooklint.findings import Finding, RunResult, more_objects, same_place
 from hooklint.pipeline import PlannedApplication
-from hooklint.reporters.plan import plan_dict
+from hooklint.reporters.plan import not_deployed, plan_dict
 from hooklint.review import Review
 from hooklint.review.report import headline, step_text, task_text
 from hooklint.text import escape_commands, escape_controls, escape_line_commands
@@ -212,7 +212,13 @@ def render_tree(result: RunResult, plans: Iterable[PlannedApplication] = (), lin
     diagrams: list[str] = []
     plans = list(plans)
     body += _unrendered_details(plans, "Not fully rendered")
+    quiet = [p.key for p in plans if not_deployed(p)]  # named once, no diagram of nothing
+    if quiet:
+        body.append(f"- Not deployed by any Application, with nothing to apply: "
+                    f"{', '.join(_code(k) for k in quiet[:MAX_ITEMS])}{' …' if len(quiet) > MAX_ITEMS else ''}")
     for planned in plans:
+        if not_deployed(planned):
+            continue
         made = _made_by(planned)
         diagrams += _details(f"Sync steps of <code>{_cell(planned.key)}</code>{made}", ["```mermaid", mermaid(planned),
                                                                                    "```"], False)  # fmt: skip

@@ -386,6 +386,50 @@ def find_application_sources(files: Iterable[str], repo_urls: Iterable[str] = ()
     return found
 
 
+#: At most this many foreign repository URLs are named in the note of :func:`foreign_repo_urls`.
+MAX_FOREIGN_SHOWN = 3
+
+
+def foreign_repo_urls(files: Iterable[str], repo_urls: Iterable[str] = (),
+                      max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> tuple[list[str], set[str]]:  # fmt: skip
+    """The Git ``repoURL`` values (as written, sorted, each once; a source with ``chart`` is a Helm
+    chart repository's, left out) of the Applications written in
+    ``files`` when none of them is a URL of this repository, and the URLs of this repository
+    (:class:`RepositoryUrls` of the first file); ``([], ...)`` when one is, or no Application
+    names one. For the one note that says why no Application deploys a folder here (the map needs
+    a remote or ``repo-urls`` that the Applications' ``repoURL`` matches: ``normalize_repo_url``)."""
+    urls = RepositoryUrls(repo_urls)
+    ours: set[str] = set()
+    found: set[str] = set()
+    for path in files:
+        try:
+            info = facts.stat(path)
+            if not stat.S_ISREG(info.st_mode) or info.st_size > max_file_size:
+                continue
+            with open(path, "rb") as handle:
+                data = handle.read()
+        except OSError:
+            continue
+        if b"Application" not in data or b"repoURL" not in data:
+            continue
+        ours = ours or urls.of(path)[1]
+        for doc in read_file(path).documents:
+            body = doc.value
+            if not isinstance(body, Map) or not is_argo_kind(body.get("apiVersion"), body.get("kind"), "Application"):
+                continue
+            spec = body.get("spec")
+            if not isinstance(spec, Map):
+                continue
+            entries = [spec.get("source")] + (list(spec["sources"]) if isinstance(spec.get("sources"), Seq) else [])
+            for entry in entries:
+                url = entry.get("repoURL") if isinstance(entry, Map) and "chart" not in entry else None
+                if isinstance(url, str) and url:  # a chart of a chart repository is never this repository
+                    if normalize_repo_url(url) in (ours or urls.of(path)[1]):
+                        return [], ours
+                    found.add(url)
+    return sorted(found), ours
+
+
 def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None = None,
                generated_by: str | None = None, scope: tuple[str, ...] = (),
                max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> list[ApplicationSource]:  # fmt: skip

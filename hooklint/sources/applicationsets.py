@@ -761,16 +761,39 @@ def expand(body: Map, root: str, ours: set[str], clusters: list[dict], config: A
                 expansion.truncated = True
             rendered = templates.render_value(merged, params) if params else []
             patches = templates.render([(patch, p) for p in params]) if patch is not None and params else []
+            unnamed = 0
             for i, result in enumerate(rendered):
                 app = _application(result)
                 if patches:
                     app = _apply_patch(app, patches[i])
+                name = _mapping(app.get("metadata")).get("name")
+                if name is None or name == "":
+                    unnamed += 1
+                    continue
                 apps.append(app)
+            if unnamed:
+                expansion.problems.append(_unnamed(spec, written, unnamed))
         except Unexpanded as exc:
             exc.where = written if exc.where is None else exc.where
             expansion.problems.append(exc)
     expansion.applications = sorted(apps, key=lambda a: str((a.get("metadata") or {}).get("name")))
     return expansion
+
+
+def _unnamed(spec: Map, written: Any, count: int) -> Unexpanded:
+    """``count`` Applications of the generator ``written`` rendered without a name: none of them is
+    created. Argo CD 3.6 refuses each in ``validateGeneratedApplications`` with this message (master
+    after v3.5.1, #28833, ``applicationset/controllers/applicationset_controller.go``); v3.5.1 sends
+    it to the API server, which refuses an object without ``metadata.name`` or ``generateName``.
+    Reported at the template's ``metadata.name`` when written, else at the generator."""
+    template = spec.get("template")
+    metadata = template.get("metadata") if isinstance(template, Map) else None
+    where, key = (metadata, "name") if isinstance(metadata, Map) and "name" in metadata else (written, None)
+    which = "an application" if count == 1 else f"{count} applications"
+    return Unexpanded("failed", (
+        f"generates {which} with no name, which Argo CD does not create (\"contains an application with no "
+        "name; a name must be set in the template's metadata.name or via a templatePatch (generateName is not "
+        "supported)\", Argo CD 3.6; the API server refuses it in 3.5)"), where, key)
 
 
 def _fill(dest: dict, base: dict) -> dict:
@@ -820,4 +843,152 @@ def _patched(target: dict, patch: dict) -> dict:
             out[key] = _patched(out[key], value)
         else:
             out[key] = value
+    return out
+
+
+# --- progressive syncs (RollingSync) -------------------------------------------------------------
+
+#: The ``matchExpressions`` operators a RollingSync step supports (``labelMatchedExpression``).
+ROLLOUT_OPERATORS = ("In", "NotIn")
+#: At most this many Application names in one HL403 message (the rest are counted).
+MAX_NAMES = 5
+
+
+@dataclass(slots=True)
+class RolloutProblem:
+    """What the RollingSync strategy of an ApplicationSet does wrong: ``rule`` is ``unselected``
+    (HL403), ``invalid`` (HL404) or ``ignored`` (HL405); ``line``/``column`` (1-based) where it is
+    reported in the ApplicationSet's file; ``message`` the sentence after the ApplicationSet's label."""
+
+    rule: str
+    line: int
+    column: int
+    message: str
+
+
+def _names(names: list[str]) -> str:
+    """``'a', 'b' and 3 more`` (at most :data:`MAX_NAMES` names)."""
+    shown = ", ".join(f"'{n}'" for n in names[:MAX_NAMES])
+    return shown + (f" and {len(names) - MAX_NAMES} more" if len(names) > MAX_NAMES else "")
+
+
+def _selected(expressions: list, labels: dict) -> bool:
+    """Whether a step with ``expressions`` (its ``matchExpressions``) selects an Application with
+    ``labels``, as ``buildAppDependencyList`` decides (argo-cd v3.5.1
+    ``applicationset/progressivesync/progressive_sync.go``): every expression must hold; one whose
+    label key the Application has holds when ``labelMatchedExpression`` says so (``In``: the value
+    is listed, ``NotIn``: it is not, any other operator: never); one whose key it lacks fails only
+    for ``In`` (so ``NotIn``, and an unsupported operator, select an Application without the label)."""
+    for expression in expressions:
+        expression = _mapping(expression)
+        key, operator = expression.get("key"), expression.get("operator")
+        written = expression.get("values")
+        values: list = written if isinstance(written, list) else []
+        if isinstance(key, str) and key in labels:
+            if operator not in ROLLOUT_OPERATORS:
+                return False
+            if (labels[key] in values) != (operator == "In"):
+                return False
+        elif operator == "In":
+            return False
+    return True
+
+
+def rollout_problems(body: Map, applications: list[dict]) -> list[RolloutProblem]:
+    """The faults of ``body``'s (an ApplicationSet as parsed) ``spec.strategy`` for the
+    ``applications`` it generates (:attr:`Expansion.applications`; those hooklint could expand).
+
+    Upstream, argo-cd v3.5.1 (``applicationset/progressivesync/progressive_sync.go``; the
+    controller is ``applicationset/controllers/applicationset_controller.go``): a strategy is
+    RollingSync when ``type`` is ``RollingSync`` and ``rollingSync`` is set
+    (``IsRollingSyncStrategy``), and it is *enabled* only with at least one step
+    (``RollingSyncStrategyEnabled``). Enabled, the controller turns off every generated
+    Application's automated sync (``SyncDesiredApplications``) and syncs only the Applications a
+    step selects (``getAppsToSync``): an Application no step selects is never synced by it
+    (``unselected``, HL403, reported at ``steps``). A ``matchExpressions`` operator other than
+    ``In``/``NotIn`` is skipped with an error in the log, leaving out every Application that has
+    the label (``labelMatchedExpression``), and an Application two steps select is listed in both
+    and logged as "invalid matchExpression that selects Application ... twice" (``invalid``,
+    HL404, at the operator or at the later step); the 3.6 line (master after v3.5.1, #27820)
+    reports both in the ApplicationSet's ``InvalidRolloutConfig`` condition
+    (``validation_issues.go``). ``deletionOrder`` ``Reverse`` (any case) is honoured only with an
+    enabled RollingSync (``IsDeletionOrderReversed``); otherwise it is ignored and the
+    Applications are deleted all at once (``ignored``, HL405, at its value)."""
+    out: list[RolloutProblem] = []
+    spec = body.get("spec")
+    strategy = spec.get("strategy") if isinstance(spec, Map) else None
+    if not isinstance(strategy, Map):
+        return out
+    rolling = strategy.get("rollingSync")
+    is_rolling = strategy.get("type") == "RollingSync" and isinstance(rolling, Map)
+    steps = rolling.get("steps") if isinstance(rolling, Map) else None
+    enabled = is_rolling and isinstance(steps, Seq) and len(steps) > 0
+    order = strategy.get("deletionOrder")
+    if isinstance(order, str) and order.lower() == "reverse" and not enabled:
+        span = strategy.value_span("deletionOrder")
+        why = ("its RollingSync strategy has no steps" if strategy.get("type") == "RollingSync" else
+               f"its strategy type is {strategy.get('type')!r}, not RollingSync" if strategy.get("type")
+               else "it has no RollingSync strategy")  # fmt: skip
+        out.append(RolloutProblem("ignored", span.line, span.column, (
+            f"deletionOrder {order!r} is ignored because {why}: the controller deletes the generated "
+            "Applications all at once, not in the reverse order of the steps (IsDeletionOrderReversed). Set "
+            "spec.strategy.type RollingSync with steps, or remove deletionOrder")))
+    if not enabled or not isinstance(rolling, Map) or not isinstance(steps, Seq):
+        return out
+    for i, step in enumerate(steps):
+        expressions = step.get("matchExpressions") if isinstance(step, Map) else None
+        if not isinstance(expressions, Seq):
+            continue
+        for j, expression in enumerate(expressions):
+            operator = expression.get("operator") if isinstance(expression, Map) else None
+            if operator in ROLLOUT_OPERATORS:
+                continue
+            has_operator = isinstance(expression, Map) and "operator" in expression
+            span = expression.value_span("operator") if has_operator else expressions.item_spans[j]
+            key = expression.get("key") if isinstance(expression, Map) else None
+            label = f"label {key!r}" if isinstance(key, str) else "the label"
+            shown = f"operator {operator!r}" if has_operator else "no operator"
+            out.append(RolloutProblem("invalid", span.line, span.column, (
+                f"step {i + 1} of the RollingSync has a matchExpression with {shown}: only 'In' and 'NotIn' "
+                f"are supported, so the controller never selects an Application that has the {label} for "
+                "this step, and selects one that lacks it. Use 'In' or 'NotIn'")))
+    plain_steps = [plain(s) if isinstance(s, Map) else {} for s in steps]
+    unselected: list[str] = []
+    chosen: dict[str, list[int]] = {}
+    for app in applications:
+        metadata = _mapping(app.get("metadata"))
+        name = metadata.get("name")
+        if not isinstance(name, str) or not name:
+            continue
+        labels = {k: v for k, v in _mapping(metadata.get("labels")).items() if isinstance(v, str)}
+        picked = [i for i, s in enumerate(plain_steps)
+                  if _selected(s.get("matchExpressions") if isinstance(s.get("matchExpressions"), list) else [], labels)]
+        if not picked:
+            unselected.append(name)
+        elif len(picked) > 1:
+            chosen[name] = picked
+    if unselected:
+        span = rolling.key_span("steps")
+        many = len(unselected) > 1
+        out.append(RolloutProblem("unselected", span.line, span.column, (
+            f"no RollingSync step selects the generated Application{'s' if many else ''} {_names(unselected)}: "
+            f"the controller turns off {'their' if many else 'its'} automated sync and never syncs "
+            f"{'them' if many else 'it'}, so changes to {'them' if many else 'it'} are never deployed. Add a step "
+            "whose matchExpressions select them (a last step without matchExpressions selects every "
+            "Application)")))
+    by_step: dict[int, list[str]] = {}
+    for name, picked in chosen.items():
+        by_step.setdefault(picked[1], []).append(name)
+    for i in sorted(by_step):
+        names = sorted(by_step[i])
+        firsts = sorted({chosen[n][0] + 1 for n in names})
+        span = steps.item_spans[i]
+        many = len(names) > 1
+        out.append(RolloutProblem("invalid", span.line, span.column, (
+            f"step {i + 1} of the RollingSync selects the generated Application{'s' if many else ''} "
+            f"{_names(names)}, which step {' and '.join(str(f) for f in firsts)} already "
+            f"select{'' if len(firsts) > 1 else 's'}: the controller rolls {'them' if many else 'it'} out with the "
+            f"first step and lists {'them' if many else 'it'} in step {i + 1} too (logged as an invalid "
+            "matchExpression that selects an Application twice; Argo CD 3.6 sets the InvalidRolloutConfig "
+            "condition). Make the steps' matchExpressions select each Application once")))
     return out

@@ -28,6 +28,22 @@ UNRELATED_YAML_REASON = Skip(
     SkipKind.UNRELATED_YAML,
 )
 _UNREADABLE = (SYNTAX_ERROR, TOO_COMPLEX, TOO_MANY_ERRORS)
+UNDEPLOYED_DATA_REASON = Skip(
+    "JSON that is no Kubernetes object, in a folder no Application of this repository deploys: not a manifest "
+    "Argo CD reads", SkipKind.UNDEPLOYED_DATA)  # fmt: skip
+
+
+def mark_undeployed_data(files: list[LoadedFile]) -> None:
+    """Set ``skip_reason`` on every ``.json`` file of ``files`` with no Kubernetes object before its
+    first undecodable document (``renovate.json``, ``package.json``, a dashboard), for a folder no
+    Application of the repository deploys while the repository's Applications are known: Argo CD
+    reads no file of it, and JSON of this kind is data for other tools, not an object a sync would
+    fail on (HL003 stays for such a file in a folder an Application deploys, where the repo server
+    fails on it: a ``.json`` file gets no "unrelated YAML" pass)."""
+    for loaded in files:
+        if loaded.error is None and loaded.skip_reason is None and loaded.path.lower().endswith(".json") \
+                and fails_before_any_object(loaded):
+            loaded.skip_reason = UNDEPLOYED_DATA_REASON
 
 
 def mark_unrendered(files: list[LoadedFile]) -> None:

@@ -190,6 +190,9 @@ class Application:
     #: ``note_only``: that file is in ``reported`` only for it, never read as a manifest of it.
     source_note: str | None = None
     note_only: bool = False
+    #: (group, kind) of the CRDs with ``scope: Cluster`` written in the run's and the repository's
+    #: files (:func:`hooklint.sources.crds.cluster_scoped_crds`): their objects get no namespace.
+    cluster_crds: frozenset[tuple[str, str]] = frozenset()
 
     @property
     def borrowed(self) -> set[str]:
@@ -306,6 +309,8 @@ def group_applications(
     sources = find_application_sources(readable, repo_urls)
     appsets = applicationset_map(readable, config) if config is not None else ApplicationSetMap()
     sources += appsets.sources
+    if config is not None and not any(s.remote is None for s in sources):  # all name other repositories: say so once
+        notices.extend(_foreign_note(readable, config))
     if config is not None and (any(s.remote is None for s in sources) or repository_files):
         sources = application_map(sources, readable, [f for f in run_files if f in set(readable)], config, notices)
     remote = [s for s in sources if s.remote is not None]  # named, never rendered (issue 33)
@@ -355,6 +360,13 @@ def group_applications(
             for name in part.reported:
                 if name in appsets.issues and part.source_type in (DIRECTORY, KUSTOMIZE, HELM):
                     part.issues[name] = appsets.issues[name]
+    from hooklint.loader import DEFAULT_MAX_FILE_SIZE
+    from hooklint.sources.crds import cluster_scoped_crds  # noqa: PLC0415 - a leaf module
+
+    crds = cluster_scoped_crds(readable, config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE)
+    for app in apps:
+        for part in [app, *app.parts]:
+            part.cluster_crds = crds
     apps.sort(key=lambda a: a.key)
     return apps
 
@@ -1196,6 +1208,23 @@ def _parent_candidates(files: list[str]) -> dict[str, tuple[str, str, bool, froz
     return found
 
 
+def _foreign_note(files: list[str], config: "Config") -> list[str]:
+    """One note when the Applications written in ``files`` name only repository URLs that are not
+    this repository's (:func:`~hooklint.sources.applications.foreign_repo_urls`): no folder is then
+    deployed by them, and ``repo-urls`` is how to say that one of those URLs is this repository."""
+    from hooklint.sources.applications import MAX_FOREIGN_SHOWN, foreign_repo_urls
+
+    urls, ours = foreign_repo_urls(files, config.repo_urls, config.max_file_size)
+    if not urls:
+        return []
+    shown = ", ".join(urls[:MAX_FOREIGN_SHOWN]) + (f" and {len(urls) - MAX_FOREIGN_SHOWN} more"
+                                                   if len(urls) > MAX_FOREIGN_SHOWN else "")  # fmt: skip
+    this = f"this repository is {', '.join(sorted(ours))}" if ours else "this repository has no git remote"
+    return [f"Applications were found, but none deploys from this repository: they name {shown}, and {this}; "
+            "each folder is linted as its own application. If one of those URLs is this repository (a mirror, "
+            "another spelling), list it under repo-urls in .hooklint.yaml."]
+
+
 # --- ApplicationSets: expanded offline ---------------------------------------------------------
 
 #: How an ApplicationSet problem is reported: NOT_EXPANDED HL022 (a generator that needs a cluster
@@ -1256,7 +1285,8 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
                 secrets.extend(cluster_secrets([plain(body)]))
     if not sets:
         return out
-    from hooklint.sources.applicationsets import expand  # noqa: PLC0415 - only with an ApplicationSet
+    from hooklint.sources.applicationsets import expand, rollout_problems  # noqa: PLC0415 - only with an ApplicationSet
+    from hooklint.yamlio import ROLLOUT_IGNORED, ROLLOUT_INVALID, ROLLOUT_UNSELECTED
 
     clusters = secrets + [c for c in config.clusters if isinstance(c, dict)]
     urls = RepositoryUrls(config.repo_urls)
@@ -1281,6 +1311,9 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
         if expansion.truncated:
             out.issues.setdefault(path, []).append((NOT_EXPANDED, body.span.line, body.span.column, (
                 f"{label}: generates more than {MAX_GENERATED_SHOWN} Applications; the others are not linted")))
+        rollout = {"unselected": ROLLOUT_UNSELECTED, "invalid": ROLLOUT_INVALID, "ignored": ROLLOUT_IGNORED}
+        for said in rollout_problems(body, expansion.applications):  # HL403-HL405
+            out.issues.setdefault(path, []).append((rollout[said.rule], said.line, said.column, f"{label}: {said.message}"))
         for full, relative in expansion.inputs.items():
             out.inputs.setdefault(full, Skip(f"an input of the git files generator of {label}: read as "
                                              "parameters, never applied", SkipKind.GENERATOR_INPUT))  # fmt: skip

@@ -1,0 +1,201 @@
+"""HL403-HL405: an ApplicationSet's RollingSync strategy decided on the Applications it generates,
+as argo-cd v3.5.1 ``applicationset/progressivesync/progressive_sync.go`` decides it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from hooklint.cli import app
+from hooklint.loader import parse_text
+from hooklint.sources.applicationsets import rollout_problems
+
+runner = CliRunner()
+
+
+def body(strategy: str):
+    text = "apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata:\n  name: s\nspec:\n" + strategy
+    return parse_text("appset.yaml", text).documents[0].value
+
+
+def application(name: str, **labels: str) -> dict:
+    return {"metadata": {"name": name, "labels": labels}}
+
+
+def said(strategy: str, apps: list[dict]) -> list[tuple[str, int, int]]:
+    return [(p.rule, p.line, p.column) for p in rollout_problems(body(strategy), apps)]
+
+
+STEPS = "  strategy:\n    type: RollingSync\n    rollingSync:\n      steps:\n"
+
+
+def test_an_unsupported_operator_leaves_out_labelled_applications_and_selects_the_others():
+    """``labelMatchedExpression`` is false for an unsupported operator when the label is there;
+    without the label only ``In`` fails, so ``Exists`` selects exactly the unlabelled Application."""
+    strategy = STEPS + "      - matchExpressions:\n        - key: canary\n          operator: Exists\n"
+    problems = rollout_problems(body(strategy), [application("a", canary="yes"), application("b")])
+    assert [(p.rule, p.line, p.column) for p in problems] == [("invalid", 12, 21), ("unselected", 9, 7)]
+    assert "'a'" in problems[1].message and "'b'" not in problems[1].message
+
+
+def test_not_in_selects_an_application_without_the_label_and_in_does_not():
+    strategy = (STEPS + "      - matchExpressions:\n        - {key: env, operator: In, values: [dev]}\n"
+                "      - matchExpressions:\n        - {key: env, operator: NotIn, values: [dev]}\n")
+    assert said(strategy, [application("dev", env="dev"), application("none")]) == []
+    only_in = STEPS + "      - matchExpressions:\n        - {key: env, operator: In, values: [dev]}\n"
+    assert said(only_in, [application("dev", env="dev"), application("none")]) == [("unselected", 9, 7)]
+
+
+def test_every_expression_of_a_step_must_hold():
+    strategy = (STEPS + "      - matchExpressions:\n        - {key: env, operator: In, values: [prod]}\n"
+                "        - {key: region, operator: In, values: [eu]}\n")
+    assert said(strategy, [application("a", env="prod", region="us")]) == [("unselected", 9, 7)]
+    assert said(strategy, [application("a", env="prod", region="eu")]) == []
+
+
+def test_a_missing_operator_is_reported_at_the_expression():
+    strategy = STEPS + "      - matchExpressions:\n        - key: env\n          values: [dev]\n"
+    problems = rollout_problems(body(strategy), [])
+    assert [(p.rule, p.line, p.column) for p in problems] == [("invalid", 11, 11)]
+    assert "with no operator" in problems[0].message
+
+
+def test_an_application_three_steps_select_is_said_once_at_the_second():
+    strategy = STEPS + "      - matchExpressions: []\n" * 3
+    assert said(strategy, [application("a"), application("b")]) == [("invalid", 11, 9)]
+    message = rollout_problems(body(strategy), [application("a"), application("b")])[0].message
+    assert message.startswith("step 2 of the RollingSync selects the generated Applications 'a', 'b', which step 1 "
+                              "already selects:")
+
+
+def test_many_unselected_applications_are_named_five_and_counted():
+    strategy = STEPS + "      - matchExpressions:\n        - {key: env, operator: In, values: [x]}\n"
+    message = rollout_problems(body(strategy), [application(f"a{i}") for i in range(7)])[0].message
+    assert "Applications 'a0', 'a1', 'a2', 'a3', 'a4' and 2 more:" in message
+
+
+def test_steps_are_checked_only_when_the_rolling_sync_is_enabled():
+    """``RollingSyncStrategyEnabled``: type RollingSync, rollingSync set, at least one step;
+    otherwise the controller does not run the strategy (no HL403/HL404)."""
+    unselecting = "      - matchExpressions:\n        - {key: env, operator: Exists}\n"
+    assert said("  strategy:\n    type: AllAtOnce\n    rollingSync:\n      steps:\n" + unselecting,
+                [application("a", env="x")]) == []
+    assert said("  strategy:\n    type: RollingSync\n    rollingSync:\n      steps: []\n", [application("a")]) == []
+    assert said("  strategy:\n    rollingSync:\n      steps:\n" + unselecting, [application("a", env="x")]) == []
+
+
+def test_deletion_order_reverse_is_read_in_any_case_and_ignored_without_steps():
+    """``IsDeletionOrderReversed``: ``strings.EqualFold(DeletionOrder, "Reverse")`` and an enabled
+    RollingSync; ``AllAtOnce`` is never reported."""
+    assert said("  strategy:\n    deletionOrder: reverse\n", []) == [("ignored", 7, 20)]
+    empty = rollout_problems(body("  strategy:\n    type: RollingSync\n    deletionOrder: REVERSE\n"
+                                  "    rollingSync:\n      steps: []\n"), [])
+    assert [(p.rule, p.line, p.column) for p in empty] == [("ignored", 8, 20)]
+    assert "because its RollingSync strategy has no steps:" in empty[0].message
+    assert said("  strategy:\n    deletionOrder: AllAtOnce\n", []) == []
+    assert said(STEPS + "      - matchExpressions: []\n    deletionOrder: Reverse\n", [application("a")]) == []
+
+
+def test_rollout_is_decided_on_applications_a_matrix_and_a_merge_generate(tmp_path: Path, monkeypatch):
+    """The Applications of a matrix (list x list) and a merge generator are expanded first, so the
+    labels the steps read are the generated ones."""
+    appset = """\
+apiVersion: argoproj.io/v1alpha1
+kind: ApplicationSet
+metadata:
+  name: shops
+spec:
+  generators:
+    - matrix:
+        generators:
+          - list:
+              elements: [{env: dev}, {env: prod}]
+          - list:
+              elements: [{region: eu}, {region: us}]
+    - merge:
+        mergeKeys: [env]
+        generators:
+          - list:
+              elements: [{env: qa, region: eu}]
+          - list:
+              elements: [{env: qa, region: ap}]
+  strategy:
+    type: RollingSync
+    rollingSync:
+      steps:
+        - matchExpressions:
+            - {key: env, operator: In, values: [dev]}
+        - matchExpressions:
+            - {key: region, operator: In, values: [eu, us]}
+  template:
+    metadata:
+      name: 'shop-{{env}}-{{region}}'
+      labels: {env: '{{env}}', region: '{{region}}'}
+    spec:
+      project: shop
+      source: {repoURL: https://github.com/acme/shop, path: deploy}
+      destination: {server: https://kubernetes.default.svc, namespace: shop}
+"""
+    (tmp_path / "appset.yaml").write_text(appset)
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["lint", "--format", "json", "appset.yaml"])
+    found = [(f["rule_id"], f["line"], f["column"], f["message"].split(": ", 1)[1][:70])
+             for f in json.loads(result.output)["findings"] if f["rule_id"] in ("HL403", "HL404")]
+    assert found == [
+        ("HL403", 23, 7, "no RollingSync step selects the generated Application 'shop-qa-ap': th"),
+        ("HL404", 26, 11, "step 2 of the RollingSync selects the generated Applications 'shop-dev"),
+    ]
+
+
+def test_rollout_is_decided_on_applications_a_git_directories_generator_makes(tmp_path: Path, monkeypatch):
+    """A git generator of this repository: one Application per folder, labelled by its basename."""
+    import subprocess
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    subprocess.run(["git", "-C", str(tmp_path), "remote", "add", "origin", "https://github.com/acme/shop"], check=True)
+    for env in ("dev", "staging", "prod"):
+        (tmp_path / "envs" / env).mkdir(parents=True)
+        (tmp_path / "envs" / env / "cm.yaml").write_text(f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {env}\n")
+    (tmp_path / "argocd").mkdir()
+    (tmp_path / "argocd" / "appset.yaml").write_text("""\
+apiVersion: argoproj.io/v1alpha1
+kind: ApplicationSet
+metadata:
+  name: envs
+spec:
+  generators:
+    - git:
+        repoURL: https://github.com/acme/shop.git
+        revision: HEAD
+        directories:
+          - path: envs/*
+  strategy:
+    type: RollingSync
+    rollingSync:
+      steps:
+        - matchExpressions:
+            - {key: env, operator: In, values: [dev]}
+        - matchExpressions:
+            - {key: env, operator: In, values: [prod]}
+  template:
+    metadata:
+      name: 'shop-{{path.basename}}'
+      labels: {env: '{{path.basename}}'}
+    spec:
+      project: shop
+      source: {repoURL: https://github.com/acme/shop.git, path: '{{path}}'}
+      destination: {server: https://kubernetes.default.svc, namespace: '{{path.basename}}'}
+""")
+    monkeypatch.chdir(tmp_path)
+    doc = json.loads(runner.invoke(app, ["lint", "--format", "json", "."]).output)
+    found = [(f["rule_id"], f["path"], f["line"], f["column"]) for f in doc["findings"] if f["rule_id"].startswith("HL40")]
+    assert found == [("HL403", "argocd/appset.yaml", 15, 7)]
+    assert "'shop-staging'" in next(f["message"] for f in doc["findings"] if f["rule_id"] == "HL403")
+
+
+def test_deletion_order_with_a_rolling_sync_type_and_no_rolling_sync_says_it_has_no_steps():
+    problems = rollout_problems(body("  strategy:\n    type: RollingSync\n    deletionOrder: Reverse\n"), [])
+    assert [(p.rule, p.line, p.column) for p in problems] == [("ignored", 8, 20)]
+    assert "because its RollingSync strategy has no steps:" in problems[0].message
