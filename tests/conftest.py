@@ -5,7 +5,8 @@
   test's renderings. A test that wants the cache off, or a folder of its own, sets the variable
   again (``monkeypatch.setenv``); subprocesses inherit it through ``os.environ``.
 - :func:`hits` / :func:`positions`: a rule's findings for a text, as exact ``(line, column,
-  message)`` tuples; :func:`git`: run git in a test repository. Test modules import them
+  message)`` tuples; :func:`git`: run git in a test repository; :func:`gone`: whether a process
+  has ended. Test modules import them
   (``from conftest import hits``): pytest has already loaded this module as ``conftest``.
 - Expensive fixtures several modules use, built once per test process (with pytest-xdist, once
   per worker): :func:`corpus_result`, the public corpus linted in process, over
@@ -20,6 +21,7 @@ the temporary folder, and nothing written into the repository.
 from __future__ import annotations
 
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +51,20 @@ def positions(rule_id: str, text: str, config: dict[str, Any] | None = None,
               context: str | None = None) -> list[tuple[int, int]]:  # fmt: skip
     """``(line, column)`` of every ``rule_id`` finding (:func:`hits`)."""
     return [(line, column) for line, column, _ in hits(rule_id, text, config, context)]
+
+
+def gone(pid: int, within: float = 5.0) -> bool:
+    """Whether process ``pid`` has ended (or is a zombie) within ``within`` seconds."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat") as handle:
+                if handle.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    return True
+        except FileNotFoundError:
+            return True
+        time.sleep(0.05)
+    return False
 
 
 def git(repo: Path, *args: str) -> str:

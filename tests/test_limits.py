@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import gone
 from hooklint.catalog import load_catalog
 from hooklint.config import Config
 from hooklint.findings import RunResult
@@ -141,20 +142,6 @@ def hanging_kustomize(tmp_path, tmp_path_factory, monkeypatch):
     kustomize.find_kustomize.cache_clear()
     yield tmp_path / "grandchild.pid"
     kustomize.find_kustomize.cache_clear()
-
-
-def gone(pid: int, within: float = 5.0) -> bool:
-    """Whether process ``pid`` has ended (or is a zombie) within ``within`` seconds."""
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        try:
-            with open(f"/proc/{pid}/stat") as handle:
-                if handle.read().rsplit(")", 1)[1].split()[0] == "Z":
-                    return True
-        except FileNotFoundError:
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def test_a_hanging_kustomize_is_stopped_with_its_process_group(repo, hanging_kustomize):
