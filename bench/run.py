@@ -94,7 +94,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass
-from typing import Optional
+from typing import Mapping, Optional
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_CORPUS = os.path.join(ROOT, os.pardir, "shared", "corpus", "public")
@@ -106,7 +106,7 @@ CACHE_DIR: Optional[str] = None
 
 
 def manifest_files(root: str) -> list[str]:
-    out = []
+    out: list[str] = []
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         out.extend(os.path.join(folder, f) for f in sorted(files) if f.lower().endswith(SUFFIXES) and not f.startswith("."))
@@ -274,7 +274,8 @@ def run(cmd: "list[str] | Cmd", output: str = os.devnull, extra_env: Optional[di
     waited for: --jobs workers, renderers) of ``cmd``; a failure (an exit code other than 0 or 1:
     hooklint crashed or refused its arguments) prints the end of its stderr."""
     if isinstance(cmd, Cmd):
-        cmd, extra_env = cmd.argv, {**(cmd.extra_env or {}), **(extra_env or {})}
+        extra_env = {**(cmd.extra_env or {}), **(extra_env or {})}
+        cmd = cmd.argv
     with open(output, "w") as sink:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
@@ -347,7 +348,7 @@ BASELINE = "d81bbfd"
 PAIRED: list[tuple[str, float, float, Optional[str]]] = []
 
 
-def measure(cmds: "dict[str, list[str] | Cmd]", runs: int, floor_files: Optional[list[str]] = None,
+def measure(cmds: "Mapping[str, list[str] | Cmd]", runs: int, floor_files: Optional[list[str]] = None,
             warmup: bool = True, paired: Optional[dict[str, str]] = None) -> dict[str, Timing]:  # fmt: skip
     """Median wall time (and CPU seconds) of each command over ``runs`` rounds, the commands (and
     the parse floor of ``floor_files``: keys ``floor`` in process, ``floor_subprocess`` its wall
