@@ -655,6 +655,8 @@ def main() -> int:
               f"corpus {os.path.normpath(args.corpus)}; {runs} run(s) per measurement (median)"
               + ("; --quick" if args.quick else ""))  # fmt: skip
         print(f"trees: {n_big} files ({size_mb:.1f} MB) in {big}; {n_small} files in {small}")
+        if OLD is not None:
+            print(f"baseline: {BASELINE} exported to {OLD}, run with its own cache; every figure of case (i) is paired")
 
         print(f"\n(a) {n_big} plain files vs the parse floor (yaml.compose_all, CSafeLoader, reading included)")
         lint1_cmd = hooklint_cmd("lint", "-f", "json", "--jobs", "1", big)
