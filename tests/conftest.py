@@ -5,7 +5,8 @@
   test's renderings. A test that wants the cache off, or a folder of its own, sets the variable
   again (``monkeypatch.setenv``); subprocesses inherit it through ``os.environ``.
 - :func:`hits` / :func:`positions`: a rule's findings for a text, as exact ``(line, column,
-  message)`` tuples; :func:`git`: run git in a test repository; :func:`gone`: whether a process
+  message)`` tuples; :func:`git`: run git in a test repository; :func:`write`: files
+  under a folder; :func:`gone`: whether a process
   has ended. Test modules import them
   (``from conftest import hits``): pytest has already loaded this module as ``conftest``.
 - Expensive fixtures several modules use, built once per test process (with pytest-xdist, once
@@ -51,6 +52,14 @@ def positions(rule_id: str, text: str, config: dict[str, Any] | None = None,
               context: str | None = None) -> list[tuple[int, int]]:  # fmt: skip
     """``(line, column)`` of every ``rule_id`` finding (:func:`hits`)."""
     return [(line, column) for line, column, _ in hits(rule_id, text, config, context)]
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    """Each ``{relative path: text}`` of ``files`` written under ``root``, its folders made."""
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
 
 
 def gone(pid: int, within: float = 5.0) -> bool:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import gone
+from conftest import gone, write
 from hooklint.catalog import load_catalog
 from hooklint.config import Config
 from hooklint.findings import RunResult
@@ -38,13 +38,6 @@ DOUBLING_BOMB = (
     '{{- $s := "ab" }}' + "".join("{{- $s = print $s $s }}" for _ in range(40)) + "\n"
     "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  size: {{ len $s | quote }}\n"
 )
-
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
 
 
 @pytest.fixture

@@ -19,11 +19,11 @@ import json
 import os
 import socket
 import textwrap
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+from conftest import write
 from hooklint.cli import app
 from hooklint.sources.helm import find_helm
 
@@ -52,13 +52,6 @@ PARENT_CHART = "apiVersion: v2\nname: shop\nversion: 1.2.0\n"
 
 #: The parent's own hook: checked whatever happens to its dependencies.
 MIGRATE_HOOK = SEED_HOOK.replace("-seed", "-migrate").replace("name: seed", "name: migrate")
-
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
 
 
 @pytest.fixture

@@ -14,12 +14,11 @@ import re
 import sys
 import textwrap
 import time
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from conftest import gone
+from conftest import gone, write
 from hooklint import deadline, pipeline
 from hooklint.catalog import load_catalog
 from hooklint.cli import app
@@ -62,13 +61,6 @@ spec:
       destination:
         namespace: shop
 """
-
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
 
 
 @pytest.fixture
