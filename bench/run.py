@@ -1,60 +1,83 @@
 """Speed and memory figures for hooklint (a script that prints figures, not a timed test).
 
-    python bench/run.py [--quick] [--corpus DIR] [--files 5000] [--runs 3] [--single-runs 20] [--jobs N]
-                        [--app-objects 5000] [--big-file-docs 40000] [--overlays 50] [--profile]
+    python bench/run.py                    # every figure at the sizes of the targets (issue 34's table)
+    python bench/run.py --quick            # a smoke run: 1 run per figure, smaller sizes
+    python bench/run.py --profile          # also where an in-process run spends its CPU time
+    python bench/run.py --baseline none    # no comparison with another commit
+    python bench/run.py [--corpus DIR] [--files 2000] [--runs 3] [--single-runs 20] [--jobs N]
+                        [--app-objects 5000] [--big-file-docs 40000] [--overlays 100] [--baseline d81bbfd]
 
 The machine running this is assumed noisy, so every speed figure is a ratio to a "parse floor"
 measured in the same run, interleaved with the hooklint runs it is compared with: PyYAML's C loader
 (``yaml.compose_all``, CSafeLoader) composing the same files, reading included, timed inside one
 Python process ("in process", the reference floor) and as the wall time of that whole subprocess
-("as a subprocess", interpreter and ``import yaml`` included). Every targeted figure is printed with
-its target and ``ok`` / ``MISSED`` (``ERROR`` when hooklint failed), and repeated in a summary table
-at the end.
+("as a subprocess", interpreter and ``import yaml`` included). Each figure is printed as wall
+seconds and CPU seconds (user + system of hooklint and of the children it waited for: ``--jobs``
+workers and renderers), both as ratios to the floor; the wall ratio is the targeted one. Every
+targeted figure is printed with its target and ``ok`` / ``MISSED`` (``ERROR`` when hooklint
+failed), and repeated in a summary table at the end.
+
+Every figure of issue 34's table is also measured on the baseline commit (``--baseline``, default
+``d81bbfd``): its tree is exported with ``git archive`` into the bench's temporary folder and run
+from there with ``PYTHONPATH`` (``rules/`` linked as ``hooklint/rules``, as installed), each run of
+it next to the run of this checkout on the same inputs (which goes first alternates by round), with
+a private cache of its own. Case (i) prints CPU seconds new / old per figure (target: not slower,
+<= 1.0x). Figures of the table and their cases: 2,000 plain files ``--jobs 1`` no cache, the same
+with the default jobs and the same ``--jobs 1`` with a warm cache (a); one file, wall (b); one
+application of 5,000 objects (e); a 40,000-document file, ratio and MB (f); 100 kustomize
+applications with a warm cache (h); against ``d81bbfd`` (i).
 
 Cases, on copies of the public corpus (the application folders kept: ``r0000/<corpus>``,
 ``r0001/<corpus>``, ...) and on generated trees:
 
-(a) throughput of ``hooklint lint -f json`` (a subprocess, output to /dev/null) on >= 5,000 files
-    (``--files``), ``--jobs 1`` (target <= 1.8x the in-process floor) and ``--jobs 0`` or
-    ``--jobs N`` (default: 0, one worker per CPU; target <= 1.3x); also the files/second of the
-    1,000-file tree (``--files`` / 5);
+(a) ``hooklint lint -f json`` (a subprocess, output to /dev/null) on 2,000 plain files (``--files``)
+    with ``HOOKLINT_CACHE_DIR=off``: ``--jobs 1`` (target <= 2.2x the in-process floor) and
+    ``--jobs 0`` or ``--jobs N`` (default: 0, one worker per CPU; target <= 2.0x); ``--jobs 1``
+    with the bench's private cache, warm (target <= 0.6x); also the files/second of the tree of
+    a fifth of the files;
 (a') file-system calls per file on that tree (a counter, not a timing): ``hooklint lint --jobs 1``
     run in a child ``python -c`` that wraps ``os.stat`` and ``os.lstat`` (``Path.stat``,
     ``os.path.isfile`` / ``isdir`` / ``exists`` / ``islink`` / ``realpath`` go through them) and
     ``hooklint.sources.applications.git_root``; printed per file, with the folders of the tree
     (target: ``stat`` + ``lstat`` <= 3 per file; ``git_root`` calls <= folders);
-(b) ``hooklint lint one-file.yaml`` wall time (median of ``--single-runs``; target <= 0.07 s, CPU
-    seconds of the child, user + system, also printed) and the slowest imports
-    (``python -X importtime``);
-(c) ``--jobs N`` against ``--jobs 1`` on the 5,000-file tree: speed-up (target >= 1.6x on 2
-    cores) and byte-identical outputs;
-(d) peak memory (max RSS) of the 5,000-file run (target <= 250 MB);
+(b) ``hooklint lint one-file.yaml``: median wall time of ``--single-runs`` (target <= 0.08 s) and
+    median CPU seconds (target <= 0.07 s), and the slowest imports (``python -X importtime``);
+(c) ``--jobs N`` against ``--jobs 1`` on the plain files: speed-up (target >= 1.6x on 2 cores) and
+    byte-identical outputs;
+(d) peak memory (max RSS) of the plain-files run (target <= 250 MB);
 (e) one application: one folder of 5,000 objects (``--app-objects``) in 100 files of 100
-    documents: ``hooklint lint -f json --jobs 1`` against the floor of those files (target <= 2.2x),
-    and ``hooklint plan`` of the folder (no target; skipped while hooklint.plan is missing);
+    documents: ``hooklint lint -f json --jobs 1`` against the floor of those files (target <= 2.5x),
+    and ``hooklint plan`` of the folder (no target);
 (f) one generated ~10 MB file of 40,000 small documents (``--big-file-docs``; ConfigMaps,
     ServiceAccounts and hook Jobs, ~250 bytes each, kept under the default 10 MiB max-file-size
     and linted with a ``--config`` raising it anyway): ``hooklint lint -f json --jobs 1`` against
-    the floor of that file (target <= 2.5x) and its peak RSS (target <= 150 MB);
+    the floor of that file (target <= 4.0x) and its peak RSS (target <= 150 MB; the baseline's
+    printed beside it);
 (g) linearity: the cost per file (``lint --jobs 1`` minus the start-up, a folder of one tiny
-    object, divided by
-    the files) on the 1,000- and 5,000-file trees, and the cost per object of one application of
-    2,500 and 5,000 objects; target: large / small <= 1.25 for both;
-(h) kustomize overlays (informative, no target): 50 generated applications (``--overlays``; a
-    ``base/`` with a hook Job and a ConfigMap, an ``overlays/prod/`` using ``resources``,
-    ``images``, ``namePrefix``, ``commonAnnotations`` and a ``configMapGenerator``) linted with
-    ``hooklint lint -f json --jobs 1`` and a fresh ``HOOKLINT_CACHE_DIR`` (cold) then the same
-    folder again (warm); skipped when neither ``kustomize`` nor ``kubectl`` is on PATH.
+    object, divided by the files) on the two plain-file trees, and the cost per object of one
+    application of half and all of ``--app-objects``; target: large / small <= 1.25 for both;
+(h) kustomize overlays: 100 generated applications (``--overlays``; a ``base/`` with a hook Job and
+    a ConfigMap, an ``overlays/prod/`` using ``resources``, ``images``, ``namePrefix``,
+    ``commonAnnotations`` and a ``configMapGenerator``) linted with ``hooklint lint -f json
+    --jobs 1``: a fresh ``HOOKLINT_CACHE_DIR`` (cold) then the same folder again (warm), printed;
+    then the warm run against the floor of the tree's files (target <= 1.0x); skipped when
+    neither ``kustomize`` nor ``kubectl`` is on PATH;
+(i) the comparison with the baseline (above).
 
-``--quick`` is a smoke run: 1 run per measurement and smaller sizes (1,000 files, an application
-of 1,000 objects, a file of 8,000 documents, 10 overlays); its figures do not meet the sizes the
-targets are stated for.
+``--profile`` adds a cProfile of an in-process ``lint_paths(jobs=1)`` on the small tree, timed with
+``time.process_time`` (CPU seconds, so the machine's load does not count), summed per module.
 
-Subprocesses run with a private ``PYTHONPYCACHEPREFIX`` (and bytecode writing on), as an installed
-hooklint would: compiling every module on each start would otherwise add ~70 ms per run. They also
-run with a private ``HOOKLINT_CACHE_DIR`` in the bench's temporary folder (every measurement is
-preceded by an untimed run of each command, which fills it), so no figure depends on the state of
-the user's render cache; case (h) uses fresh folders of its own.
+``--quick`` is a smoke run: 1 run per measurement and smaller sizes (500 files, an application of
+1,000 objects, a file of 8,000 documents, 10 overlays, 5 single runs); its figures do not meet the
+sizes the targets are stated for.
+
+Subprocesses run with a private ``PYTHONPYCACHEPREFIX`` and ``PYTHONDONTWRITEBYTECODE`` unset (it
+is set on the shared development machine), so bytecode is written and reused as an installed
+hooklint's would be: compiling every module on each start would otherwise add ~70 ms per run. They
+also run with a private ``HOOKLINT_CACHE_DIR`` in the bench's temporary folder (every measurement is
+preceded by an untimed run of each command, which fills it; the baseline has its own), so no figure
+depends on the state of the user's cache; the "no cache" figures set it to ``off``, and case (h)'s
+cold runs use fresh folders of their own.
 """
 
 from __future__ import annotations
@@ -63,6 +86,7 @@ import argparse
 import importlib.util
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -70,7 +94,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass
-from typing import Optional
+from typing import Mapping, Optional
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_CORPUS = os.path.join(ROOT, os.pardir, "shared", "corpus", "public")
@@ -82,7 +106,7 @@ CACHE_DIR: Optional[str] = None
 
 
 def manifest_files(root: str) -> list[str]:
-    out = []
+    out: list[str] = []
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         out.extend(os.path.join(folder, f) for f in sorted(files) if f.lower().endswith(SUFFIXES) and not f.startswith("."))
@@ -212,13 +236,18 @@ def kustomize_tree(dest: str, apps: int) -> list[str]:
     return overlays
 
 
-def env(**extra: str) -> dict[str, str]:
+def env(tree: Optional[str] = None, **extra: str) -> dict[str, str]:
+    """The environment of a hooklint subprocess: ``tree``'s hooklint (this checkout by default,
+    :data:`OLD` for the baseline), bytecode written to a private prefix, the bench's private
+    cache (the baseline's own, :data:`OLD_CACHE_DIR`), then ``extra``."""
+    tree = tree or ROOT
     out = dict(os.environ)
     out.pop("PYTHONDONTWRITEBYTECODE", None)
     out["PYTHONPYCACHEPREFIX"] = os.path.join(tempfile.gettempdir(), "hooklint-bench-pycache")
-    out["PYTHONPATH"] = ROOT + os.pathsep + out.get("PYTHONPATH", "")  # this checkout's hooklint
-    if CACHE_DIR is not None:
-        out["HOOKLINT_CACHE_DIR"] = CACHE_DIR
+    out["PYTHONPATH"] = tree + os.pathsep + out.get("PYTHONPATH", "")
+    cache = OLD_CACHE_DIR if tree != ROOT else CACHE_DIR
+    if cache is not None:
+        out["HOOKLINT_CACHE_DIR"] = cache
     out.update(extra)
     return out
 
@@ -227,37 +256,62 @@ def hooklint_cmd(*args: str) -> list[str]:
     return [sys.executable, "-m", "hooklint", *args]
 
 
-def run(cmd: list[str], output: str = os.devnull, extra_env: Optional[dict[str, str]] = None) -> tuple[float, int]:
-    """Wall time and exit code of ``cmd``; a failure (an exit code other than 0 or 1: hooklint
-    crashed or refused its arguments) prints the end of its stderr."""
+#: ``HOOKLINT_CACHE_DIR=off``: every cache off (a "no cache" figure).
+NO_CACHE = {"HOOKLINT_CACHE_DIR": "off"}
+
+
+@dataclass
+class Cmd:
+    """A hooklint command line with the environment it runs in (on top of :func:`env`)."""
+
+    argv: list[str]
+    extra_env: Optional[dict[str, str]] = None
+
+
+def run(cmd: "list[str] | Cmd", output: str = os.devnull, extra_env: Optional[dict[str, str]] = None,
+        tree: Optional[str] = None) -> tuple[float, int, float]:  # fmt: skip
+    """Wall time, exit code and CPU seconds (user + system of the child and of the children it
+    waited for: --jobs workers, renderers) of ``cmd``; a failure (an exit code other than 0 or 1:
+    hooklint crashed or refused its arguments) prints the end of its stderr."""
+    if isinstance(cmd, Cmd):
+        extra_env = {**(cmd.extra_env or {}), **(extra_env or {})}
+        cmd = cmd.argv
     with open(output, "w") as sink:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        proc = subprocess.run(cmd, stdout=sink, stderr=subprocess.PIPE, env=env(**(extra_env or {})))
+        proc = subprocess.run(cmd, stdout=sink, stderr=subprocess.PIPE, env=env(tree, **(extra_env or {})))
         elapsed = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if proc.returncode not in (0, 1):
         shown = " ".join(os.path.basename(part) if os.sep in part else part for part in cmd[2:])
         sys.stdout.flush()
-        sys.stderr.write(f"  !! `{shown}` exited {proc.returncode}:\n")
+        sys.stderr.write(f"  !! `{shown}`{' (baseline)' if tree and tree != ROOT else ''} exited {proc.returncode}:\n")
         sys.stderr.write("     " + proc.stderr.decode(errors="replace")[-1500:].strip().replace("\n", "\n     ") + "\n")
         sys.stderr.flush()
-    return elapsed, proc.returncode
+    return elapsed, proc.returncode, cpu
 
 
 @dataclass
 class Timing:
-    """Median wall time of a command over the runs; ``error`` says why it cannot be trusted."""
+    """Median wall time and median CPU seconds (user + system) of a command over the runs;
+    ``error`` says why it cannot be trusted."""
 
     seconds: float
     error: Optional[str] = None
+    cpu: float = float("nan")
 
     def __truediv__(self, other: "Timing | float") -> float:
         return self.seconds / (other.seconds if isinstance(other, Timing) else other)
+
+    def cpu_ratio(self, other: "Timing") -> float:
+        return self.cpu / other.cpu if other.cpu > 0 else float("nan")
 
 
 FLOOR = (
     "import sys, time, yaml\n"
     "files = open(sys.argv[1], encoding='utf-8').read().split(chr(10))\n"
-    "start = time.perf_counter()\n"
+    "start, cpu = time.perf_counter(), time.process_time()\n"
     "for path in files:\n"
     "    with open(path, 'rb') as handle:\n"
     "        data = handle.read()\n"
@@ -266,79 +320,100 @@ FLOOR = (
     "            pass\n"
     "    except yaml.YAMLError:\n"
     "        pass\n"
-    "print(time.perf_counter() - start)\n"
+    "print(time.perf_counter() - start, time.process_time() - cpu)\n"
 )
 
 
-def floor_once(listing: str) -> tuple[float, float]:
-    """(in-process compose time, wall time of the subprocess) of one floor run."""
+def floor_once(listing: str) -> tuple[float, float, float, float]:
+    """(in-process compose wall time, wall time of the subprocess, in-process CPU seconds, CPU
+    seconds of the subprocess) of one floor run."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     out = subprocess.run([sys.executable, "-c", FLOOR, listing], capture_output=True, text=True, env=env())
     outer = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if out.returncode != 0:
         raise RuntimeError(f"the parse floor failed: {out.stderr[-1500:]}")
-    return float(out.stdout), outer
+    inner, inner_cpu = (float(x) for x in out.stdout.split())
+    outer_cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return inner, outer, inner_cpu, outer_cpu
 
 
-def measure(cmds: dict[str, list[str]], runs: int, floor_files: Optional[list[str]] = None,
-            warmup: bool = True) -> dict[str, Timing]:  # fmt: skip
-    """Median wall time of each command over ``runs`` rounds, the commands (and the parse floor of
-    ``floor_files``: keys ``floor`` in process, ``floor_subprocess`` its wall time) taking turns
-    within each round, so that the machine's noise falls on all of them alike. ``warmup``: one
-    untimed round first (bytecode, page cache, the private render cache)."""
+#: Set by main(): the baseline's tree (``--baseline``, exported from git), or None (no comparison).
+OLD: Optional[str] = None
+OLD_CACHE_DIR: Optional[str] = None
+BASELINE = "d81bbfd"
+
+#: Paired figures for the comparison with the baseline: (label, new CPU, old CPU, error).
+PAIRED: list[tuple[str, float, float, Optional[str]]] = []
+
+
+def measure(cmds: "Mapping[str, list[str] | Cmd]", runs: int, floor_files: Optional[list[str]] = None,
+            warmup: bool = True, paired: Optional[dict[str, str]] = None) -> dict[str, Timing]:  # fmt: skip
+    """Median wall time (and CPU seconds) of each command over ``runs`` rounds, the commands (and
+    the parse floor of ``floor_files``: keys ``floor`` in process, ``floor_subprocess`` its wall
+    time) taking turns within each round, so that the machine's noise falls on all of them alike.
+    ``warmup``: one untimed round first (bytecode, page cache, the private caches). ``paired``:
+    {name: label} of the commands also run with the baseline's tree (:data:`OLD`), interleaved
+    with this tree's runs (new then old, old then new in turn), under the key ``old:NAME``; each
+    pair's CPU figures go to :data:`PAIRED`."""
     listing = None
     if floor_files is not None:
         fd, listing = tempfile.mkstemp(prefix="floor-", suffix=".txt", dir=WORK)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write("\n".join(floor_files))
-    samples: dict[str, list[float]] = {name: [] for name in cmds}
+    paired = paired if OLD is not None else None
+    groups: list[list[tuple[str, "list[str] | Cmd", Optional[str]]]] = []
+    for name, cmd in cmds.items():
+        groups.append([(name, cmd, None)] + ([("old:" + name, cmd, OLD)] if paired and name in paired else []))
+    plan = [item for group in groups for item in group]
+    samples: dict[str, list[float]] = {name: [] for name, _, _ in plan}
+    cpus: dict[str, list[float]] = {name: [] for name, _, _ in plan}
     errors: dict[str, str] = {}
     inner: list[float] = []
     outer: list[float] = []
+    inner_cpu: list[float] = []
+    outer_cpu: list[float] = []
     if warmup:
-        for name, cmd in cmds.items():
-            if run(cmd)[1] not in (0, 1):
+        for name, cmd, tree in plan:
+            if run(cmd, tree=tree)[1] not in (0, 1):
                 errors[name] = "hooklint failed"
-    for _ in range(max(1, runs)):
+    for round_ in range(max(1, runs)):
         if listing is not None:
-            i, o = floor_once(listing)
+            i, o, ic, oc = floor_once(listing)
             inner.append(i)
             outer.append(o)
-        for name, cmd in cmds.items():
-            elapsed, code = run(cmd)
+            inner_cpu.append(ic)
+            outer_cpu.append(oc)
+        # the baseline first in every other round: neither tree always runs right after the other
+        for name, cmd, tree in (item for group in groups for item in (group[::-1] if round_ % 2 else group)):
+            elapsed, code, cpu = run(cmd, tree=tree)
             samples[name].append(elapsed)
+            cpus[name].append(cpu)
             if code not in (0, 1):
-                errors[name] = f"hooklint exited {code}"
-    out = {name: Timing(statistics.median(values), errors.get(name)) for name, values in samples.items()}
+                errors[name] = f"hooklint{' (baseline)' if tree else ''} exited {code}"
+    out = {name: Timing(statistics.median(values), errors.get(name), statistics.median(cpus[name]))
+           for name, values in samples.items()}  # fmt: skip
     if listing is not None:
-        out["floor"] = Timing(statistics.median(inner))
-        out["floor_subprocess"] = Timing(statistics.median(outer))
+        out["floor"] = Timing(statistics.median(inner), cpu=statistics.median(inner_cpu))
+        out["floor_subprocess"] = Timing(statistics.median(outer), cpu=statistics.median(outer_cpu))
         os.unlink(listing)
+    for name, label in (paired or {}).items():
+        new, old = out[name], out["old:" + name]
+        PAIRED.append((label, new.cpu, old.cpu, new.error or old.error))
     return out
 
 
-def peak_rss_mb(cmd: list[str]) -> float:
-    """Max RSS of ``cmd`` and of its own children (the --jobs workers), in MB, measured from a
-    fresh wrapper process so that earlier runs do not count."""
+def peak_rss_mb(cmd: list[str], tree: Optional[str] = None) -> float:
+    """Max RSS of ``cmd`` (``tree``'s hooklint: :func:`env`) and of its own children (the --jobs
+    workers), in MB, measured from a fresh wrapper process so that earlier runs do not count."""
     probe = (
         "import resource, subprocess, sys\n"
         "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
         "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
     )
-    out = subprocess.run([sys.executable, "-c", probe, *cmd], capture_output=True, text=True, env=env())
+    out = subprocess.run([sys.executable, "-c", probe, *cmd], capture_output=True, text=True, env=env(tree))
     return int(out.stdout.strip() or 0) / 1024  # Linux reports KB
-
-
-def cpu_seconds(cmd: list[str]) -> float:
-    """CPU seconds (user + system) of ``cmd`` and of its own children, from a fresh wrapper."""
-    probe = (
-        "import resource, subprocess, sys\n"
-        "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
-        "u = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
-        "print(u.ru_utime + u.ru_stime)\n"
-    )
-    out = subprocess.run([sys.executable, "-c", probe, *cmd], capture_output=True, text=True, env=env())
-    return float(out.stdout.strip() or "nan")
 
 
 #: Run in a child ``python -c ROOT ARGS...``: ``hooklint lint ARGS`` in process, counting calls of
@@ -377,7 +452,7 @@ def fs_calls(root: str) -> tuple[dict[str, int], Optional[str]]:
 
 def json_report(cmd: list[str], output: str) -> tuple[Optional[dict], str]:
     """Run a ``-f json`` command once into ``output``: (the report or None, a one-line description)."""
-    _, code = run(cmd, output)
+    _, code, _ = run(cmd, output)
     try:
         with open(output, encoding="utf-8") as handle:
             report = json.load(handle)
@@ -438,6 +513,15 @@ def target(case: str, label: str, value: float, op: str, limit: float, unit: str
     return f"(target {op} {limit_text}: {status}{'; ' + error if error else ''})"
 
 
+def figure_line(case: str, what: str, timing: Timing, floor: Timing, label: str, limit: float,
+                files: Optional[int] = None) -> str:  # fmt: skip
+    """One timed figure: wall and CPU seconds, both as ratios to the in-process floor of the same
+    files; the wall ratio is the targeted one (recorded with :func:`target`)."""
+    rate = f"  ({files / timing.seconds:6.0f} files/s)" if files else ""
+    return (f"  {what:<34} {timing.seconds:7.3f} s  {timing.cpu:6.3f} s CPU{rate}  {timing / floor:4.2f}x floor "
+            f"(CPU {timing.cpu_ratio(floor):4.2f}x)  " + target(case, label, timing / floor, "<=", limit, "x", timing.error))
+
+
 def first_error(*timings: Timing) -> Optional[str]:
     return next((t.error for t in timings if t.error), None)
 
@@ -472,7 +556,8 @@ def importtime(one: str, top: int = 12) -> list[str]:
 
 
 def profile_by_module(root: str, top: int = 14) -> list[str]:
-    """cProfile of an in-process ``lint_paths(jobs=1)`` over ``root``: own time per module."""
+    """cProfile of an in-process ``lint_paths(jobs=1)`` over ``root``, timed in CPU seconds
+    (``time.process_time``): own time per module."""
     import cProfile
     import pstats
 
@@ -481,7 +566,7 @@ def profile_by_module(root: str, top: int = 14) -> list[str]:
     from hooklint.pipeline import lint_paths
 
     catalog = load_catalog()
-    profiler = cProfile.Profile()
+    profiler = cProfile.Profile(time.process_time)  # CPU time: the machine's load does not count
     profiler.enable()
     lint_paths([root], Config(), catalog, jobs=1)
     profiler.disable()
@@ -501,8 +586,25 @@ def profile_by_module(root: str, top: int = 14) -> list[str]:
 WORK = tempfile.gettempdir()  # replaced by main() with the bench's own temporary folder
 
 
+def export_tree(commit: str, dest: str) -> tuple[Optional[str], str]:
+    """This repository's tree at ``commit`` exported to ``dest`` (``git archive``), run like this
+    checkout (``PYTHONPATH``; :func:`env`); ``rules/`` linked as ``hooklint/rules``, as the wheel
+    installs it, so that the baseline reads its own rule files. Returns (dest, "") or (None, why)."""
+    os.makedirs(dest)
+    archive = subprocess.run(["git", "-C", ROOT, "archive", "--format=tar", commit], capture_output=True)
+    if archive.returncode != 0:
+        return None, archive.stderr.decode(errors="replace").strip()[-300:]
+    unpacked = subprocess.run(["tar", "-x", "-C", dest], input=archive.stdout, capture_output=True)
+    if unpacked.returncode != 0:
+        return None, unpacked.stderr.decode(errors="replace").strip()[-300:]
+    rules, link = os.path.join(dest, "rules"), os.path.join(dest, "hooklint", "rules")
+    if os.path.isdir(rules) and not os.path.exists(link):
+        os.symlink(os.path.join(os.pardir, "rules"), link)
+    return dest, ""
+
+
 def main() -> int:
-    global CACHE_DIR, WORK
+    global CACHE_DIR, WORK, OLD, OLD_CACHE_DIR, BASELINE
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default=DEFAULT_CORPUS)
     parser.add_argument("--quick", action="store_true", help="smoke run: 1 run, smaller sizes (explicit options win)")
@@ -513,10 +615,12 @@ def main() -> int:
     parser.add_argument("--app-objects", type=int, help="objects of the one-application cases (default 5000; --quick 1000)")
     parser.add_argument("--big-file-docs", type=int, help="documents of the one-file case (default 40000; --quick 8000)")
     parser.add_argument("--overlays", type=int, help="kustomize applications of case (h) (default 50; --quick 10)")
-    parser.add_argument("--profile", action="store_true", help="also print where an in-process run spends its time")
+    parser.add_argument("--profile", action="store_true", help="also print where an in-process run spends its CPU time")
+    parser.add_argument("--baseline", default=BASELINE,
+                        help=f"the commit every figure is compared with, paired (default {BASELINE}; 'none': no comparison)")
     args = parser.parse_args()
-    defaults = {"files": (5000, 1000), "runs": (3, 1), "single_runs": (20, 5), "app_objects": (5000, 1000),
-                "big_file_docs": (40000, 8000), "overlays": (50, 10)}  # fmt: skip
+    defaults = {"files": (2000, 500), "runs": (3, 1), "single_runs": (20, 5), "app_objects": (5000, 1000),
+                "big_file_docs": (40000, 8000), "overlays": (100, 10)}  # fmt: skip
     for name, (full, quick) in defaults.items():
         if getattr(args, name) is None:
             setattr(args, name, quick if args.quick else full)
@@ -533,6 +637,12 @@ def main() -> int:
     CACHE_DIR = os.path.join(WORK, "render-cache")
     work = WORK
     try:
+        if args.baseline.lower() != "none":
+            BASELINE = args.baseline
+            OLD, why = export_tree(args.baseline, os.path.join(work, "baseline"))
+            OLD_CACHE_DIR = os.path.join(WORK, "render-cache-baseline")
+            if OLD is None:
+                print(f"no comparison with {args.baseline}: {why}")
         big, small, plan_dir, empty, one_dir = (os.path.join(work, n) for n in ("big", "small", "plan", "empty", "one"))
         n_big = replicate(args.corpus, big, args.files)
         n_small = replicate(args.corpus, small, max(1, args.files // 5))
@@ -545,24 +655,30 @@ def main() -> int:
               f"corpus {os.path.normpath(args.corpus)}; {runs} run(s) per measurement (median)"
               + ("; --quick" if args.quick else ""))  # fmt: skip
         print(f"trees: {n_big} files ({size_mb:.1f} MB) in {big}; {n_small} files in {small}")
+        if OLD is not None:
+            print(f"baseline: {BASELINE} exported to {OLD}, run with its own cache; every figure of case (i) is paired")
 
-        print(f"\n(a) throughput on {n_big} files vs the parse floor (yaml.compose_all, CSafeLoader, reading included)")
-        t = measure({"lint1": hooklint_cmd("lint", "-f", "json", "--jobs", "1", big),
-                     "lintn": hooklint_cmd("lint", "-f", "json", "--jobs", jobs_arg, big),
+        print(f"\n(a) {n_big} plain files vs the parse floor (yaml.compose_all, CSafeLoader, reading included)")
+        lint1_cmd = hooklint_cmd("lint", "-f", "json", "--jobs", "1", big)
+        t = measure({"lint1": Cmd(lint1_cmd, NO_CACHE),
+                     "lintn": Cmd(hooklint_cmd("lint", "-f", "json", "--jobs", jobs_arg, big), NO_CACHE),
+                     "warm1": Cmd(lint1_cmd),  # the private cache, filled by the warm-up round
                      "startup": hooklint_cmd("lint", "-f", "json", empty),
                      "small": hooklint_cmd("lint", "-f", "json", "--jobs", jobs_arg, small),
                      "small1": hooklint_cmd("lint", "-f", "json", "--jobs", "1", small)},
-                    runs, floor_files=big_files)  # fmt: skip
-        inner, outer, lint1, lintn = t["floor"], t["floor_subprocess"], t["lint1"], t["lintn"]
-        print(f"  parse floor, in process            {inner.seconds:7.3f} s  ({n_big / inner.seconds:8.0f} files/s)  <- reference")
-        print(f"  parse floor, as a subprocess       {outer.seconds:7.3f} s  (interpreter and import yaml included)")
-        print(f"  hooklint lint --jobs 1             {lint1.seconds:7.3f} s  ({n_big / lint1.seconds:8.0f} files/s)"
-              f"  {lint1 / inner:4.2f}x in-process floor, {lint1 / outer:4.2f}x subprocess floor  "
-              + target("(a)", f"{n_big} files, lint --jobs 1 / floor", lint1 / inner, "<=", 1.8, "x", lint1.error))  # fmt: skip
-        print(f"  hooklint lint {jobs_label:<20} {lintn.seconds:7.3f} s  ({n_big / lintn.seconds:8.0f} files/s)"
-              f"  {lintn / inner:4.2f}x in-process floor, {lintn / outer:4.2f}x subprocess floor  "
-              + target("(a)", f"{n_big} files, lint --jobs {args.jobs} / floor", lintn / inner, "<=", 1.3, "x", lintn.error))  # fmt: skip
-        print(f"  hooklint start-up (one tiny file)   {t['startup'].seconds:7.3f} s")
+                    runs, floor_files=big_files,
+                    paired={"lint1": f"{n_big} plain files, --jobs 1, no cache",
+                            "lintn": f"{n_big} plain files, {jobs_label}, no cache",
+                            "warm1": f"{n_big} plain files, --jobs 1, warm cache"})  # fmt: skip
+        inner, outer, lint1, lintn, warm1 = t["floor"], t["floor_subprocess"], t["lint1"], t["lintn"], t["warm1"]
+        print(f"  parse floor, in process            {inner.seconds:7.3f} s  {inner.cpu:6.3f} s CPU  "
+              f"({n_big / inner.seconds:6.0f} files/s)  <- reference")  # fmt: skip
+        print(f"  parse floor, as a subprocess       {outer.seconds:7.3f} s  {outer.cpu:6.3f} s CPU  (interpreter and import yaml included)")
+        print(figure_line("(a)", "lint --jobs 1, no cache", lint1, inner, f"{n_big} files, --jobs 1, no cache / floor", 2.2, n_big))
+        print(figure_line("(a)", f"lint {jobs_label}, no cache", lintn, inner,
+                          f"{n_big} files, {jobs_label}, no cache / floor", 2.0, n_big))  # fmt: skip
+        print(figure_line("(a)", "lint --jobs 1, warm cache", warm1, inner, f"{n_big} files, --jobs 1, warm cache / floor", 0.6, n_big))
+        print(f"  hooklint start-up (one tiny file)   {t['startup'].seconds:7.3f} s  {t['startup'].cpu:6.3f} s CPU")
         print(f"  {n_small} files: {t['small'].seconds:.3f} s = {n_small / t['small'].seconds:.0f} files/s with {jobs_label} "
               f"(--jobs 1: {t['small1'].seconds:.3f} s = {n_small / t['small1'].seconds:.0f} files/s)")  # fmt: skip
 
@@ -581,16 +697,12 @@ def main() -> int:
         one = os.path.join(one_dir, "one.yaml")
         source = next((f for f in big_files if "job" in os.path.basename(f).lower()), big_files[0])
         shutil.copyfile(source, one)
-        run(hooklint_cmd("lint", one))
-        single_runs = [run(hooklint_cmd("lint", one)) for _ in range(args.single_runs)]
-        single = [elapsed for elapsed, _ in single_runs]
-        single_error = next((f"hooklint exited {code}" for _, code in single_runs if code not in (0, 1)), None)
-        print(f"  hooklint lint {os.path.basename(source)}: median {statistics.median(single):.3f} s, "
-              f"min {min(single):.3f} s over {len(single)} runs (no target: the target is CPU time)"
-              + (f"  [{single_error}]" if single_error else ""))  # fmt: skip
-        one_cpu = statistics.median(cpu_seconds(hooklint_cmd("lint", one)) for _ in range(max(3, args.single_runs // 4)))
-        print(f"  CPU seconds (user + system), median: {one_cpu:.3f} s "
-              + target("(b)", "lint one file, CPU seconds", one_cpu, "<=", 0.07, "s", single_error))  # fmt: skip
+        t = measure({"one": hooklint_cmd("lint", one)}, args.single_runs, paired={"one": "one file"})
+        single = t["one"]
+        print(f"  hooklint lint {os.path.basename(source)}: median {single.seconds:.3f} s over {args.single_runs} runs "
+              + target("(b)", "lint one file, wall", single.seconds, "<=", 0.08, "s", single.error))  # fmt: skip
+        print(f"  CPU seconds (user + system), median: {single.cpu:.3f} s "
+              + target("(b)", "lint one file, CPU seconds", single.cpu, "<=", 0.07, "s", single.error))  # fmt: skip
         print("  slowest imports (python -X importtime):")
         for line in importtime(one):
             print(f"    {line}")
@@ -615,7 +727,7 @@ def main() -> int:
               + target("(d)", f"{n_big} files, peak RSS {jobs_label}", rssn, "<=", 250, "MB", lintn.error))  # fmt: skip
 
         if args.profile:
-            print(f"\n(profile) own time per module, cProfile of lint_paths(jobs=1) on {n_small} files")
+            print(f"\n(profile) own CPU time per module, cProfile (time.process_time) of lint_paths(jobs=1) on {n_small} files")
             for line in profile_by_module(small):
                 print(f"    {line}")
 
@@ -627,13 +739,12 @@ def main() -> int:
         cmds = {"lint": hooklint_cmd("lint", "-f", "json", "--jobs", "1", plan_dir)}
         if has_plan:
             cmds["plan"] = hooklint_cmd("plan", plan_dir)
-        t = measure(cmds, runs, floor_files=app_files)
+        t = measure(cmds, runs, floor_files=app_files, paired={"lint": f"one application of {objects} objects"})
         app_floor, app_lint = t["floor"], t["lint"]
-        print(f"  parse floor, in process            {app_floor.seconds:7.3f} s  (its {len(app_files)} files; "
+        print(f"  parse floor, in process            {app_floor.seconds:7.3f} s  {app_floor.cpu:6.3f} s CPU  (its {len(app_files)} files; "
               f"as a subprocess {t['floor_subprocess'].seconds:.3f} s)")  # fmt: skip
-        print(f"  hooklint lint -f json --jobs 1     {app_lint.seconds:7.3f} s  {app_lint / app_floor:4.2f}x in-process floor, "
-              f"{app_lint / t['floor_subprocess']:4.2f}x subprocess floor  "
-              + target("(e)", f"application of {objects} objects, lint --jobs 1 / floor", app_lint / app_floor, "<=", 2.2, "x", app_lint.error))  # fmt: skip
+        print(figure_line("(e)", "lint -f json --jobs 1", app_lint, app_floor,
+                          f"application of {objects} objects, lint --jobs 1 / floor", 2.5))  # fmt: skip
         if has_plan:
             plan = t["plan"]
             print(f"  hooklint plan                      {plan.seconds:7.3f} s  {plan / app_floor:4.2f}x in-process floor (no target)"
@@ -660,16 +771,16 @@ def main() -> int:
             "max-file-size" in str(e) for e in report.get("errors") or []
         ):
             rejected = "the file was not linted"
-        t = measure({"lint": big_cmd}, runs, floor_files=[big_one], warmup=False)  # the report run warmed up
+        t = measure({"lint": big_cmd}, runs, floor_files=[big_one], paired={"lint": f"one file of {docs} documents"})
         f_floor, f_lint = t["floor"], t["lint"]
-        f_error = f_lint.error or rejected
-        print(f"  parse floor, in process            {f_floor.seconds:7.3f} s  (as a subprocess {t['floor_subprocess'].seconds:.3f} s)")
-        print(f"  hooklint lint -f json --jobs 1     {f_lint.seconds:7.3f} s  {f_lint / f_floor:4.2f}x in-process floor, "
-              f"{f_lint / t['floor_subprocess']:4.2f}x subprocess floor  "
-              + target("(f)", f"one file of {docs} documents, lint --jobs 1 / floor", f_lint / f_floor, "<=", 2.5, "x", f_error))  # fmt: skip
+        f_lint.error = f_lint.error or rejected
+        print(f"  parse floor, in process            {f_floor.seconds:7.3f} s  {f_floor.cpu:6.3f} s CPU  "
+              f"(as a subprocess {t['floor_subprocess'].seconds:.3f} s)")  # fmt: skip
+        print(figure_line("(f)", "lint -f json --jobs 1", f_lint, f_floor, f"one file of {docs} documents, lint --jobs 1 / floor", 4.0))
         rss_file = peak_rss_mb(big_cmd)
-        print(f"  peak RSS --jobs 1                  {rss_file:7.0f} MB "
-              + target("(f)", f"one file of {docs} documents, peak RSS", rss_file, "<=", 150, "MB", f_error))  # fmt: skip
+        rss_old = f", baseline {peak_rss_mb(big_cmd, OLD):.0f} MB" if OLD is not None else ""
+        print(f"  peak RSS --jobs 1                  {rss_file:7.0f} MB{rss_old} "
+              + target("(f)", f"one file of {docs} documents, peak RSS", rss_file, "<=", 150, "MB", f_lint.error))  # fmt: skip
 
         half = max(100, objects // 2 // 100 * 100)
         half_dir = os.path.join(work, "plan-half")
@@ -697,7 +808,7 @@ def main() -> int:
 
         overlays = args.overlays
         print(f"\n(h) kustomize overlays: {overlays} applications (base + overlays/prod), lint -f json --jobs 1, "
-              "cold then warm render cache (informative, no target)")  # fmt: skip
+              "cold then warm cache; the warm run against the floor of the tree's files")  # fmt: skip
         tool = shutil.which("kustomize")
         render = [tool, "build"] if tool else ([shutil.which("kubectl"), "kustomize"] if shutil.which("kubectl") else None)
         if render is None:
@@ -721,10 +832,10 @@ def main() -> int:
             for n in range(max(1, runs)):
                 cache = os.path.join(work, f"kustomize-cache-{n}")  # fresh: does not exist yet
                 out_cold, out_warm = os.path.join(work, "k-cold.json"), os.path.join(work, "k-warm.json")
-                elapsed, code = run(cmd, out_cold, {"HOOKLINT_CACHE_DIR": cache})
+                elapsed, code, _ = run(cmd, out_cold, {"HOOKLINT_CACHE_DIR": cache})
                 cold.append(elapsed)
                 entries = sum(len(files) for _, _, files in os.walk(cache))
-                elapsed, code2 = run(cmd, out_warm, {"HOOKLINT_CACHE_DIR": cache})
+                elapsed, code2, _ = run(cmd, out_warm, {"HOOKLINT_CACHE_DIR": cache})
                 warm.append(elapsed)
                 same_out = same_out and open(out_cold, "rb").read() == open(out_warm, "rb").read()
                 if code not in (0, 1) or code2 not in (0, 1):
@@ -735,6 +846,23 @@ def main() -> int:
             print(f"  render-cache entries after a cold run: {entries}"
                   + (" (none: hooklint does not render kustomizations yet)" if entries == 0 else "")
                   + f"; cold and warm outputs identical: {same_out}" + (f"  [{failed}]" if failed else ""))  # fmt: skip
+            # the bench's private caches (each tree its own), filled by the warm-up round
+            t = measure({"warm": cmd}, runs, floor_files=manifest_files(tree),
+                        paired={"warm": f"{overlays} kustomize applications, warm cache"})  # fmt: skip
+            k_floor, k_warm = t["floor"], t["warm"]
+            print(f"  parse floor, in process            {k_floor.seconds:7.3f} s  {k_floor.cpu:6.3f} s CPU  "
+                  f"(its {len(manifest_files(tree))} files)")  # fmt: skip
+            print(figure_line("(h)", "lint --jobs 1, warm cache", k_warm, k_floor,
+                              f"{overlays} kustomize applications, warm cache / floor", 1.0))  # fmt: skip
+
+        if OLD is not None:
+            print(f"\n(i) against {BASELINE} (the same inputs, runs of the two trees interleaved): CPU seconds "
+                  "(user + system, renderers and workers included), medians; target: not slower")  # fmt: skip
+            width = max((len(label) for label, _, _, _ in PAIRED), default=10)
+            for label, new, old, error in PAIRED:
+                ratio = new / old if old > 0 else float("nan")
+                print(f"  {label:<{width}}  new {new:7.3f} s  old {old:7.3f} s  new / old {ratio:4.2f}x "
+                      + target("(i)", f"{label}: CPU new / {BASELINE}", ratio, "<=", 1.0, "x", error))  # fmt: skip
 
         summary(args.quick)
         print(f"\nbench took {time.perf_counter() - started:.0f} s")

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from conftest import git
+from conftest import git, write
 from hooklint.cli import app
 from hooklint.sources.helm import find_helm
 from hooklint.sources.kustomize import find_kustomize
@@ -99,13 +99,6 @@ def application(name: str, path: str, extra: str = "", namespace: str | None = N
     return (f"apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: {name}\nspec:\n  project: shop\n"
             f"  destination:\n    namespace: {namespace or name}\n  source:\n    repoURL: {URL}\n    path: {path}\n"
             f"{extra}")  # fmt: skip
-
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import write
 from hooklint.sources import bounded
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -39,13 +40,6 @@ SECRET = "s3ntinel-Secret-Value-9f2c"
 SENTINEL_SECRET = f"apiVersion: v1\nkind: Secret\nmetadata:\n  name: stolen\nstringData:\n  password: {SECRET}\n"
 CM = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  level: info\n"
 ROOT = os.path.abspath(os.sep)
-
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
 
 
 def plant_sentinel(folder: Path) -> None:

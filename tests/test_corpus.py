@@ -11,10 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from hooklint.catalog import load_catalog
-from hooklint.config import Config
-from hooklint.pipeline import lint_paths
-
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus" / "public"
 SNAPSHOT = REPO / "tests" / "snapshots" / "corpus-public.txt"
@@ -23,8 +19,9 @@ pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is
 
 
 @pytest.fixture(scope="module")
-def result():
-    return lint_paths([str(CORPUS)], Config(), load_catalog())
+def result(corpus_result):
+    """The corpus linted once for the session (conftest.py), shared with test_sarif.py."""
+    return corpus_result
 
 
 def snapshot_lines(result) -> list[str]:

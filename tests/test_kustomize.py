@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from conftest import write
 from hooklint.sources import bounded
 from hooklint.sources import kustomize as kz
 from hooklint.sources.kustomize import KustomizeOptions, find_kustomize, render_kustomize
@@ -71,13 +72,6 @@ def runs(monkeypatch):
 
     monkeypatch.setattr(bounded, "run", run)
     return calls
-
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
 
 
 def snapshot(root: Path) -> dict[str, bytes | str]:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import gone, write
 from hooklint.catalog import load_catalog
 from hooklint.config import Config
 from hooklint.findings import RunResult
@@ -37,13 +38,6 @@ DOUBLING_BOMB = (
     '{{- $s := "ab" }}' + "".join("{{- $s = print $s $s }}" for _ in range(40)) + "\n"
     "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  size: {{ len $s | quote }}\n"
 )
-
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
 
 
 @pytest.fixture
@@ -141,20 +135,6 @@ def hanging_kustomize(tmp_path, tmp_path_factory, monkeypatch):
     kustomize.find_kustomize.cache_clear()
     yield tmp_path / "grandchild.pid"
     kustomize.find_kustomize.cache_clear()
-
-
-def gone(pid: int, within: float = 5.0) -> bool:
-    """Whether process ``pid`` has ended (or is a zombie) within ``within`` seconds."""
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        try:
-            with open(f"/proc/{pid}/stat") as handle:
-                if handle.read().rsplit(")", 1)[1].split()[0] == "Z":
-                    return True
-        except FileNotFoundError:
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def test_a_hanging_kustomize_is_stopped_with_its_process_group(repo, hanging_kustomize):

@@ -19,11 +19,11 @@ import json
 import os
 import socket
 import textwrap
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+from conftest import write
 from hooklint.cli import app
 from hooklint.sources.helm import find_helm
 
@@ -52,13 +52,6 @@ PARENT_CHART = "apiVersion: v2\nname: shop\nversion: 1.2.0\n"
 
 #: The parent's own hook: checked whatever happens to its dependencies.
 MIGRATE_HOOK = SEED_HOOK.replace("-seed", "-migrate").replace("name: seed", "name: migrate")
-
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
 
 
 @pytest.fixture
@@ -305,6 +298,26 @@ sops:
 """
 
 
+def lint_shop_with_value_file(repo, value_file: str) -> list[dict]:
+    """The chart deploy/shop (its hook's image in values.yaml) rendered by apps/shop.yaml with
+    ``valueFiles: [prod.yaml, value_file]``, linted: exit code 1, the hook's findings (the witness)
+    and one HL009 at the entry ``value_file`` (apps/shop.yaml:15:11). Returns the findings."""
+    write(repo, {
+        "deploy/shop/Chart.yaml": PARENT_CHART,
+        "deploy/shop/values.yaml": "image: docker.io/library/busybox:latest\n",
+        "deploy/shop/prod.yaml": "replicas: 2\n",
+        "deploy/shop/secrets.yaml": SOPS_VALUES,
+        "deploy/shop/templates/migrate.yaml": MIGRATE_HOOK,
+        "apps/shop.yaml": APPLICATION.format(helm=f"      valueFiles:\n        - prod.yaml\n        - {value_file}"),
+    })  # fmt: skip
+    code, found, findings = lint(".")
+    assert code == 1
+    assert picked(found, "HL102", "HL205", "HL007", "HL009") == sorted(
+        [("HL009", "apps/shop.yaml", 15, 11)] + witness("deploy/shop/templates/migrate.yaml"),
+        key=lambda f: (f[1], f[2], f[3], f[0]))  # fmt: skip
+    return findings
+
+
 @pytest.mark.parametrize(
     "value_file, message, renders",
     [
@@ -322,19 +335,7 @@ def test_a_value_file_hooklint_cannot_read_is_left_out_at_its_valuefiles_entry(r
     22): the chart is now rendered with its other values (values.yaml, then prod.yaml) and checked;
     the file left out is HL009 on its valueFiles item (apps/shop.yaml:15:11), not Chart.yaml:1:1.
     The SOPS file's values (its ENC[...] image) are not used."""
-    write(repo, {
-        "deploy/shop/Chart.yaml": PARENT_CHART,
-        "deploy/shop/values.yaml": "image: docker.io/library/busybox:latest\n",
-        "deploy/shop/prod.yaml": "replicas: 2\n",
-        "deploy/shop/secrets.yaml": SOPS_VALUES,
-        "deploy/shop/templates/migrate.yaml": MIGRATE_HOOK,
-        "apps/shop.yaml": APPLICATION.format(helm=f"      valueFiles:\n        - prod.yaml\n        - {value_file}"),
-    })  # fmt: skip
-    code, found, findings = lint(".")
-    assert code == 1
-    assert picked(found, "HL102", "HL205", "HL007", "HL009") == sorted(
-        [("HL009", "apps/shop.yaml", 15, 11)] + witness("deploy/shop/templates/migrate.yaml"),
-        key=lambda f: (f[1], f[2], f[3], f[0]))  # fmt: skip
+    findings = lint_shop_with_value_file(repo, value_file)
     [hl009] = [f for f in findings if f["rule_id"] == "HL009"]
     assert hl009["message"] == (
         f"{message}. {renders}. hooklint left it out, so the chart was rendered and checked with its other values: "
@@ -349,19 +350,7 @@ def test_a_sops_value_file_is_read_with_placeholders_for_its_encrypted_values(re
     """Issue 33 item 3 (issue 22 left the file out): the SOPS file's keys are read, without its
     sops block, each ENC[...] value the fixed placeholder; the chart renders with it (its image
     here), the plan is partial, and the ciphertext is never printed."""
-    write(repo, {
-        "deploy/shop/Chart.yaml": PARENT_CHART,
-        "deploy/shop/values.yaml": "image: docker.io/library/busybox:latest\n",
-        "deploy/shop/prod.yaml": "replicas: 2\n",
-        "deploy/shop/secrets.yaml": SOPS_VALUES,
-        "deploy/shop/templates/migrate.yaml": MIGRATE_HOOK,
-        "apps/shop.yaml": APPLICATION.format(helm=f"      valueFiles:\n        - prod.yaml\n        - {value_file}"),
-    })  # fmt: skip
-    code, found, findings = lint(".")
-    assert code == 1
-    assert picked(found, "HL102", "HL205", "HL007", "HL009") == sorted(
-        [("HL009", "apps/shop.yaml", 15, 11)] + witness("deploy/shop/templates/migrate.yaml"),
-        key=lambda f: (f[1], f[2], f[3], f[0]))  # fmt: skip
+    findings = lint_shop_with_value_file(repo, value_file)
     [hl009] = [f for f in findings if f["rule_id"] == "HL009"]
     assert hl009["message"] == (
         "value file deploy/shop/secrets.yaml is SOPS-encrypted: hooklint read its keys without its sops block, each "

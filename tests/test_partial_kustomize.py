@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from conftest import write
 from hooklint.cli import app
 from hooklint.sources import bounded
 from hooklint.sources.kustomize import find_kustomize
@@ -74,13 +75,6 @@ def handed(monkeypatch):
 
     monkeypatch.setattr(bounded, "run", run)
     return texts
-
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
 
 
 def lines(result) -> list[str]:

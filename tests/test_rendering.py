@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from conftest import write
 from hooklint.cli import app
 from hooklint.sources import bounded, kustomize
 from hooklint.sources.kustomize import find_kustomize
@@ -33,13 +34,6 @@ def repo(tmp_path, monkeypatch):
     monkeypatch.setenv("HOOKLINT_CACHE_DIR", str(tmp_path / ".cache"))
     (tmp_path / ".git").mkdir()
     return tmp_path
-
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
 
 
 @needs_kustomize

@@ -14,11 +14,11 @@ import re
 import sys
 import textwrap
 import time
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+from conftest import gone, write
 from hooklint import deadline, pipeline
 from hooklint.catalog import load_catalog
 from hooklint.cli import app
@@ -61,13 +61,6 @@ spec:
       destination:
         namespace: shop
 """
-
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
 
 
 @pytest.fixture
@@ -158,19 +151,6 @@ def test_a_plan_stops_at_run_timeout_too(repo, slow_kustomize):
     assert [(e.path, e.message) for e in errors] == [
         ("apps/fleet.yaml", unchecked_message(LIMIT, ["b", "c", "d", "e", "f"], 7, listed=False))]
     assert len(plans) == 2  # the root folder and shop-a
-
-
-def gone(pid: int, within: float = 5.0) -> bool:
-    end = time.monotonic() + within
-    while time.monotonic() < end:
-        try:
-            with open(f"/proc/{pid}/stat") as handle:
-                if handle.read().rsplit(")", 1)[1].split()[0] == "Z":
-                    return True
-        except FileNotFoundError:
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def test_the_deadline_holds_across_workers_and_kills_their_renderers(repo, slow_kustomize, monkeypatch):

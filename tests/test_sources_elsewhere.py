@@ -5,11 +5,11 @@ application; a SOPS-encrypted values file is read with placeholders."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+from conftest import write
 from hooklint.cli import app
 
 runner = CliRunner()
@@ -50,13 +50,6 @@ def repo(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
     return tmp_path
-
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
 
 
 def plans(*paths: str) -> dict[str, dict]:
