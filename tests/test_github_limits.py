@@ -220,3 +220,20 @@ def test_a_path_starting_with_two_colons_forges_no_workflow_command(repo, fmt):
     assert not [line for line in result.stdout.splitlines() if line.lstrip().startswith("::")]
     if fmt != "markdown":
         assert result.stdout.startswith("\\x3a:error::forged/job.yaml:12:18: ")
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_the_plan_forges_no_workflow_command(repo, fmt):
+    """Attacker trial: a plan row is indented, and the runner reads a command after a line's blanks:
+    a hook whose kind is ``::error title=FORGED::x`` (and a folder so named, in a detail line) forged
+    an error annotation from ``hooklint plan``; ``##[`` anywhere did too."""
+    folder = repo / "::warning title=FORGED::pwned"
+    folder.mkdir()
+    (folder / "jobs.yaml").write_text(
+        HL102_BAD + "---\n" + HL102_BAD.replace("kind: Job", 'kind: "::error title=FORGED::KIND"', 1)
+        .replace("name: db-migrate", "name: zz##[error]x", 1))  # fmt: skip
+    result = runner.invoke(app, ["plan", "-f", fmt, "."])
+    assert result.exit_code == 0, result.output
+    assert "FORGED" in result.stdout
+    assert not [line for line in result.stdout.splitlines() if line.lstrip().startswith("::")]
+    assert "##[" not in result.stdout

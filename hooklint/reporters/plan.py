@@ -9,8 +9,10 @@ row per task, step by step, then the objects no sync applies. The JSON shape is
 "hook_types", ["delete_policies"], "path", "line", ["notes" | "reason"]}``.
 
 Text from manifests is escaped in the text (:func:`hooklint.text.escape_controls`: an object's
-name cannot rewrite the terminal line) and kept as it is in the JSON, where ``json.dumps``
-escapes every character outside ASCII.
+name cannot rewrite the terminal line; :func:`~hooklint.text.escape_commands` and
+:func:`~hooklint.text.escape_line_commands`: nor forge a GitHub workflow command, ``##[`` anywhere
+or ``::`` after a row's blanks) and kept as it is in the JSON, where ``json.dumps`` escapes every
+character outside ASCII and :func:`~hooklint.text.json_safe` the ``##[`` prefix.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from hooklint import argocd
 from hooklint.argocd import version_text
 from hooklint.model import Manifest
 from hooklint.pipeline import PlannedApplication
-from hooklint.text import escape_controls
+from hooklint.text import escape_commands, escape_controls, escape_line_commands, json_safe
 
 
 def _hook_types(m: Manifest, version: argocd.Version) -> list[str]:
@@ -230,7 +232,7 @@ def render(plans: list[PlannedApplication], format: str = "text") -> str:
         doc: dict[str, Any] = {"applications": [plan_dict(planned) for planned in plans]}
         if quiet:
             doc["not_deployed"] = quiet
-        return json.dumps(doc, indent=2) + "\n"
+        return json_safe(json.dumps(doc, indent=2)) + "\n"
     lines: list[str] = []
     for planned in plans:
         if lines:
@@ -240,4 +242,6 @@ def render(plans: list[PlannedApplication], format: str = "text") -> str:
         if lines:
             lines.append("")
         lines.append(f"Not deployed by any Application, with nothing to apply: {escape_controls(', '.join(quiet))}")
-    return ("\n".join(lines) + "\n") if lines else ""
+    # a row is indented, and the runner reads a workflow command after leading blanks (attacker trial: a kind
+    # or a folder named '::error title=x::y' forged an annotation from the text plan), or '##[' anywhere
+    return escape_line_commands(escape_commands("\n".join(lines) + "\n")) if lines else ""
