@@ -12,6 +12,9 @@ start one of their own when none is running. It holds
 - between applications: the pipeline starts none once the deadline has passed;
 - at every file read (:func:`hooklint.files.read_bytes`): an application of many files, or the
   search for applications, stops there too;
+- within one application: before each YAML document is read (:func:`hooklint.yamlio.iter_documents`)
+  and before each object's checks and each whole-application check
+  (:meth:`hooklint.engine.Engine.check_application`): a file of 70,000 documents stops too;
 - across worker processes (``--jobs``): each worker gets the time left when it starts, and the
   parent stops the pool (its workers kill their renderers) when the time is up.
 

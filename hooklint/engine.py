@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterator
 
+from hooklint import deadline
 from hooklint.catalog import Catalog, Rule
 from hooklint.checks import REGISTRY, Check, Context, Hit, load_all
 from hooklint.config import DEFAULT_MAX_FILE_SIZE, Config, ConfigError
@@ -186,10 +187,12 @@ class Engine:
                     else:
                         by_manifest[id(owner)].append(finding)
         for m, found in out.objects:
+            deadline.check()  # the run's deadline holds within an application of many objects too
             for c, rule in self._checks_for(m):
                 for hit in c.fn(m, ctx):
                     found.append(self.finding(rule, hit, m))
         for c in self.app_checks:
+            deadline.check()
             rule = self.catalog.rules[c.rule_id]
             for hit in c.fn(manifests, ctx):
                 m = hit.manifest

@@ -51,6 +51,7 @@ from yaml.events import (
     StreamEndEvent,
 )
 
+from hooklint import deadline
 from hooklint.findings import Span
 from hooklint.text import escape_controls
 
@@ -697,6 +698,7 @@ def iter_documents(parser: Any, pos: Positions, base: int = 0, budget: NodeBudge
             raise _syntax_error(exc, pos, base, None) from None
         cls = event.__class__
         if cls is DocumentStartEvent:
+            deadline.check()  # a file of many documents stops at the run's deadline too
             yield _read_document(get_event, pos, base, base + event.start_mark.index, budget)
         elif cls is StreamEndEvent or event is None:
             return

@@ -314,3 +314,31 @@ def test_a_run_out_of_time_before_any_application_is_checked_says_so(repo):
         "shop", "the run reached its time limit of 0 s (limit: run-timeout) while finding the applications of shop; "
         "nothing is checked: give the run more time with --run-timeout SECONDS")]  # fmt: skip
     assert (result.findings, result.files) == ([], 0)
+
+
+def test_the_deadline_holds_within_one_application_of_many_objects(tmp_path, monkeypatch):
+    """Attacker trial: the deadline was checked at renderers, file reads and between applications
+    only, so one folder of 70,000 hook documents ran 62 s past ``--run-timeout 20`` and exited 1
+    with its whole report. Each object's checks here take 10 ms (2,000 objects: 20 s)."""
+    from hooklint.engine import Engine
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    hook = ("apiVersion: batch/v1\nkind: Job\nmetadata:\n  generateName: x-\n  annotations:\n"
+            "    argocd.argoproj.io/hook: PreSync\n")  # fmt: skip
+    write(tmp_path, {"app/jobs.yaml": "---\n".join([hook] * 2000)})
+    real = Engine._checks_for
+
+    def slow(self, manifest):
+        time.sleep(0.01)
+        return real(self, manifest)
+
+    monkeypatch.setattr(Engine, "_checks_for", slow)
+    started = time.monotonic()
+    result = runner.invoke(app, ["lint", "--run-timeout", "1", "app"])
+    assert time.monotonic() - started < 10
+    assert (result.exit_code, result.stderr) == (2, (
+        "hooklint: error: app/jobs.yaml: the run reached its time limit of 1 s (limit: run-timeout) with 1 of 1 "
+        "application not checked: app; nothing of it is reported (--show-skipped lists the files): give the run more "
+        "time with --run-timeout SECONDS\n"))  # fmt: skip
+    assert not deadline.active()
