@@ -274,6 +274,10 @@ class Config:
     #: limit key -> the note saying that a found configuration tried to raise it and was not
     #: followed (:func:`lowered_only`); the command line prints those of keys it does not set
     limit_notes: dict[str, str] = field(default_factory=dict)
+    #: the file was found in the repository, not named with ``--config`` (:func:`load_config`): its
+    #: limits may only be lowered, and its ``fetch-hosts`` admit no loopback, private or other
+    #: special address (:func:`hooklint.sources.fetch.net.check_address`)
+    found: bool = False
 
     def __post_init__(self) -> None:
         self.registry_entries = [RegistryEntry.parse(e) for e in self.allowed_registries]
@@ -616,6 +620,9 @@ class HostEntry:
     host: str
     port: int | None = None
     path: str = ""
+    #: from a configuration found in the repository (a pull request's): it admits no loopback,
+    #: private or other special address, even one it names exactly
+    found: bool = False
 
     def __str__(self) -> str:
         if self.scheme == "file":
@@ -897,10 +904,14 @@ def load_config(path: str | None = None, paths: list[str] | None = None, found: 
     missing, unreadable or invalid file.
 
     A file that was found, not named (``found``; default: when ``path`` is None), may lower the
-    limits of :data:`LIMITS`, never raise them (:func:`lowered_only`)."""
+    limits of :data:`LIMITS`, never raise them (:func:`lowered_only`), and its ``fetch-hosts``
+    admit no special address (``Config.found``)."""
     found = path is None if found is None else found
     config = _load_config(path, paths)
-    return lowered_only(config) if found and config.path is not None else config
+    if not (found and config.path is not None):
+        return config
+    config.found = True
+    return lowered_only(config)
 
 
 def _load_config(path: str | None, paths: list[str] | None) -> Config:

@@ -101,13 +101,29 @@ def test_a_host_missing_from_fetch_hosts_is_hl009_saying_so_and_not_contacted(re
             f"({served.base}/index.yaml: http://127.0.0.1:{served.port} is not in fetch-hosts: not contacted)") in found[0]["message"]  # fmt: skip
 
 
-def test_fetch_hosts_of_the_configuration_admit_a_host(repo):
+def test_fetch_hosts_of_a_named_configuration_admit_a_loopback_address(repo):
+    with http_server() as served:
+        chart_repository(served, chart_archive())
+        (repo / "ci.hooklint.yaml").write_text(f"fetch-hosts: ['http://127.0.0.1:{served.port}']\n")
+        (repo / "apps/hook.yaml").write_text(application(chart_source(served.base)))
+        _, found = lint("--fetch", "--config", "ci.hooklint.yaml", ".")
+    assert "HL105" in by_rule(found) and "HL009" not in by_rule(found)
+
+
+def test_fetch_hosts_of_a_found_configuration_admit_no_loopback_or_private_address(repo):
+    """Attacker trial: in lint mode the repository's own .hooklint.yaml listed http://127.0.0.1:PORT
+    and an Application's chart pointed there: a pull request reached the runner's own services.
+    A found configuration's entries admit public hosts only; --fetch-host or --config admit more."""
     with http_server() as served:
         chart_repository(served, chart_archive())
         (repo / ".hooklint.yaml").write_text(f"fetch-hosts: ['http://127.0.0.1:{served.port}']\n")
         (repo / "apps/hook.yaml").write_text(application(chart_source(served.base)))
         _, found = lint("--fetch", ".")
-    assert "HL105" in by_rule(found) and "HL009" not in by_rule(found)
+        assert served.requests == []
+    assert [(f["rule_id"], f["path"], f["line"], f["column"]) for f in found] == [("HL009", "apps/hook.yaml", 9, 7)]
+    assert ("--fetch did not fetch it (127.0.0.1 is a loopback address, which "
+            "fetch-hosts of a configuration found in the repository cannot admit: refused (give --fetch-host "
+            f"http://127.0.0.1:{served.port}, or name the configuration with --config))") in found[0]["message"]  # fmt: skip
 
 
 def test_a_second_run_needs_no_network(repo):
@@ -351,7 +367,8 @@ def test_fetch_credentials_of_the_configuration_go_to_their_host_only(repo):
         (repo / ".hooklint.yaml").write_text(f"fetch-hosts: ['http://127.0.0.1:{served.port}']\n"
                                              "fetch-credentials: .fetch-credentials.yaml\n")  # fmt: skip
         (repo / "apps/hook.yaml").write_text(application(chart_source(served.base)))
-        result = runner.invoke(app, ["lint", "--fetch", "."])
+        # named: a found configuration admits no loopback address (its credentials are read the same way)
+        result = runner.invoke(app, ["lint", "--fetch", "--config", ".hooklint.yaml", "."])
         sent = [headers.get("authorization") for _, headers in served.requests]
     assert sent == ["Bearer tok-123456", "Bearer tok-123456"]
     assert "tok-123456" not in result.output and "HL105" in result.output
@@ -393,7 +410,8 @@ def test_diff_shows_how_a_new_chart_version_moves_its_hooks(tmp_path, monkeypatc
         git("add", ".")
         git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "base")
         (root / "apps/hook.yaml").write_text(application(source.format("1.3.0")))
-        result = runner.invoke(app, ["diff", "--fetch", "main"])
+        # the base's fetch-hosts is a found configuration's: a loopback address is admitted on the command line
+        result = runner.invoke(app, ["diff", "--fetch", "--fetch-host", f"http://127.0.0.1:{served.port}", "main"])
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[2:5] == [
         "Plan of apps/hook.yaml (hooks):",

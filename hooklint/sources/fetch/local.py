@@ -125,13 +125,14 @@ def policy_of(config: Config) -> FetchPolicy:
     from hooklint.config import parse_host_entry  # noqa: PLC0415
     from hooklint.sources.cache import cache_dir  # noqa: PLC0415
 
-    key = (tuple(config.fetch_hosts), tuple(config.fetch_command_hosts), config.fetch_credentials,
+    key = (tuple(config.fetch_hosts), config.found, tuple(config.fetch_command_hosts), config.fetch_credentials,
            config.fetch_max_bytes, config.fetch_max_files, config.fetch_timeout, cache_dir())  # fmt: skip
     known = _POLICIES.get(key)
     if known is not None and (not known.cache or os.path.isdir(known.cache) or cache_dir()):
         return known
-    hosts = [parse_host_entry(e) for e in config.fetch_hosts]
-    hosts += [parse_host_entry(e, command_line=True) for e in config.fetch_command_hosts]
+    # the command line's entries first: the first entry that admits a URL is the one its address is checked against
+    hosts = [parse_host_entry(e, command_line=True) for e in config.fetch_command_hosts]
+    hosts += [dataclasses.replace(parse_host_entry(e), found=config.found) for e in config.fetch_hosts]
     folder = cache_dir()
     cache = os.path.join(folder, "fetch") if folder else tempfile.mkdtemp(prefix="hooklint-fetch-")
     policy = FetchPolicy(Hosts(hosts), load_credentials(config.fetch_credentials) if config.fetch_credentials else {},

@@ -10,7 +10,8 @@ How a request is made (:func:`get`), so that what was checked is what is contact
 - the URL's scheme, host and port must match an entry before any name is resolved;
 - the name is resolved here, and each address is checked before a socket is opened: a loopback,
   private, link-local, shared (CGNAT), multicast, reserved or unspecified address (IPv4 or IPv6,
-  IPv4-mapped included) is refused unless the entry names that address itself (``127.0.0.1:8080``);
+  IPv4-mapped included) is refused unless the entry names that address itself (``127.0.0.1:8080``)
+  and is not from a configuration found in the repository (``--fetch-host``, or ``--config``);
 - the socket connects to that address, and the address it is connected to (``getpeername``) is
   checked again; TLS verifies the certificate for the host name (system trust store);
 - redirects (at most 5) are followed by hand, each hop checked the same way; credentials go only to
@@ -102,11 +103,18 @@ def special_address(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> s
 
 def check_address(address: str, entry: HostEntry, host: str) -> None:
     """Refuse (FetchError) connecting to ``address`` for ``host`` (admitted by ``entry``) when it is
-    not a public address, unless ``entry`` names that very address."""
+    not a public address, unless ``entry`` names that very address and does not come from a
+    configuration found in the repository (``entry.found``: a pull request could point the fetch at
+    the runner's own services; attacker trial)."""
     parsed = ipaddress.ip_address(address.split("%", 1)[0])
     why = special_address(parsed)
     if why is None:
         return
+    if _address(entry.host) == parsed and entry.found:
+        named = f"{address} is" if host == address else f"{host} resolves to {address},"
+        raise FetchError(f"{named} a {why} address, which fetch-hosts of a configuration found in the "
+                         f"repository cannot admit: refused (give --fetch-host {entry}, or name the configuration "
+                         "with --config)")  # fmt: skip
     if _address(entry.host) == parsed:
         return
     raise FetchError(f"{host} resolves to {address}, a {why} address: refused (list the address itself in "
