@@ -922,3 +922,66 @@ def test_a_secret_is_never_left_in_a_text_in_any_form(secret, form, before, afte
     if form == "upper" and (len(letters) < redact.MIN_LENGTH or value.upper().lower() != value.lower()):
         return  # found by its letters only: when it has 8 of them, and when case changes keep them
     assert written not in hidden, (value, written, hidden)
+
+
+# --- attacker trial of the wheel: three ways a secret was printed ------------------------------
+
+
+def _tgz(files: dict[str, str]) -> bytes:
+    """A gzipped tar archive of ``files`` (a packaged chart, as ``helm package`` writes one)."""
+    import io
+    import tarfile
+
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w:gz") as tar:
+        for name, text in files.items():
+            data = text.encode("utf-8")
+            member = tarfile.TarInfo(name)
+            member.size = len(data)
+            tar.addfile(member, io.BytesIO(data))
+    return out.getvalue()
+
+
+SUB_CHART = {"sub/Chart.yaml": "apiVersion: v2\nname: sub\nversion: 0.1.0\n",
+             "sub/values.yaml": "password: S3cretSubchartTGZ01\n",
+             "sub/templates/own.yaml": '{{ if .Values.own }}{{ fail (printf "%s" .Values.password) }}{{ end }}\n'}
+P_CHART = "apiVersion: v2\nname: p\nversion: 0.1.0\ndependencies:\n- {name: sub, version: 0.1.0}\n"
+WAVE_CM = ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n"
+           "    argocd.argoproj.io/sync-wave: \"{{ .Values.sub.password }}\"\n")  # fmt: skip
+
+
+@needs_helm
+@pytest.mark.parametrize("packaged", [True, False], ids=["tgz", "folder"])
+@pytest.mark.parametrize("template", [True, False], ids=["parent-template", "subchart-template"])
+def test_a_packaged_subcharts_values_are_redacted(repo, packaged, template):
+    """Attacker trial: the values of a subchart packaged as ``charts/sub-0.1.0.tgz`` were never read
+    for redaction (only ``charts/*/values.yaml``), so HL007 printed its password, from the parent's
+    template or the subchart's own; the same chart unpacked (``charts/sub2/``) was redacted."""
+    write(repo, {"p/Chart.yaml": P_CHART, "p/values.yaml": "" if template else "sub: {own: true}\n"})
+    if packaged:
+        write(repo, {"p/charts/sub-0.1.0.tgz": _tgz(SUB_CHART)})
+    else:
+        write(repo, {f"p/charts/sub2/{name[len('sub/'):]}": text for name, text in SUB_CHART.items()})
+    if template:
+        write(repo, {"p/templates/check.yaml": '{{ fail (printf "%s" .Values.sub.password) }}\n'})
+    at, where = (("p/templates/check.yaml:1:3", "p/templates/check.yaml:1:3") if template else
+                 ("p/Chart.yaml:1:1" if packaged else "p/charts/sub2/templates/own.yaml:1:23",
+                  "p/charts/sub/templates/own.yaml:1:23"))  # Helm names the subchart, not its folder
+    assert hl007("p") == [
+        f"{at}: error HL007 render-failed: Rendering failed: execution error at ({where}): "
+        "[the value of `password`]" + TAIL
+    ]  # fmt: skip
+
+
+@needs_helm
+def test_a_packaged_subcharts_value_in_a_sync_wave_is_redacted(repo):
+    """The same password in a sync-wave annotation: HL012 and ``hooklint plan`` quoted it."""
+    write(repo, {"p/Chart.yaml": P_CHART, "p/charts/sub-0.1.0.tgz": _tgz(SUB_CHART), "p/templates/cm.yaml": WAVE_CM})
+    lint = runner.invoke(app, ["lint", "--select", "HL012", "p"]).output.splitlines()
+    assert lint[0] == (
+        "p/templates/cm.yaml:6:5: error HL012 invalid-sync-wave: argocd.argoproj.io/sync-wave '[the value of "
+        "`password`]' on ConfigMap/a is not an integer Argo CD can read (Go strconv.Atoi: optional sign and digits, "
+        "no spaces): Argo CD silently uses wave 0. Use a whole number such as \"1\" or \"-2\".")
+    plan = runner.invoke(app, ["plan", "p"]).output.splitlines()
+    assert plan[2].split(None, 7)[7] == (
+        "sync-wave '[the value of `password`]' is not an integer: falls back to default wave 0")

@@ -4,7 +4,8 @@ and the sync plan.
 **What a secret value is** (issue 34): the values of Secrets (``stringData``, and ``data`` both as
 written and decoded from base64) and the values under keys that name a secret (:func:`secret_key`:
 ``password``, ``token``, ``credential``...; the ``value`` of a ``{name: DB_PASSWORD, value: ...}``
-entry); the ``literals``, ``files`` and ``envs`` of kustomize's ``secretGenerator``; the files an
+entry); the ``literals``, ``files`` and ``envs`` of kustomize's ``secretGenerator``; the values files of packaged
+subcharts (``charts/*.tgz``, :func:`archive_values`) as those of unpacked ones; the files an
 Application passes as Helm values (``helm.fileParameters``, ``--set-file``); and, in files that are
 not YAML (a chart's ``files/``, an ``.env``, a ``.properties``), the values of ``KEY=value`` lines whose
 key names a secret and the whole content of a file whose name does (``db-password.txt``,
@@ -104,6 +105,8 @@ def named_secret(pairs: Iterable[tuple[str, object]]) -> bool:
 MAX_FILE_BYTES = 1 << 20
 MAX_FILES = 5000
 MAX_VALUES = 50000
+#: Largest packaged subchart (``charts/*.tgz``) whose values are read (:func:`archive_values`).
+MAX_ARCHIVE_BYTES = 16 << 20
 #: Shortest secret value: a shorter one is never searched for (it would eat the words of messages).
 MIN_LENGTH = 8
 #: Longest form of a value written as Go's byte list (kustomize prints env file lines so).
@@ -517,6 +520,10 @@ def secret_values(inputs: Iterable[str], root: str, *, helm: bool = False,
         base = os.path.basename(path).lower()
         if base.endswith(".schema.json"):
             continue  # a JSON Schema holds no values: its patterns are what a message must keep
+        if base.endswith(".tgz"):  # a packaged subchart: its values.yaml files, read within bounds
+            for values in archive_values(path):
+                _yaml_text(values, found)
+            continue
         text = _read(path)
         if text is None:
             continue
@@ -529,6 +536,16 @@ def secret_values(inputs: Iterable[str], root: str, *, helm: bool = False,
     for text in extra_values:
         _yaml_text(text, found)
     return found
+
+
+def archive_values(path: str) -> list[str]:
+    """The ``values.yaml`` texts of the packaged chart ``path`` (a ``charts/*.tgz``, nested ones
+    included: :func:`hooklint.sources.helm.packaged_values`, bounded as the schema scan reads an
+    archive); none when it is no regular file of at most :data:`MAX_ARCHIVE_BYTES`."""
+    from hooklint.sources.helm import packaged_values  # noqa: PLC0415 (helm imports this module)
+
+    data = _read(path, raw=True, limit=MAX_ARCHIVE_BYTES)
+    return packaged_values(data) if data else []
 
 
 def _plain_text(name: str, text: str, found: SecretValues) -> None:
@@ -560,8 +577,8 @@ def _inside(path: str, root_real: str) -> bool:
     return real == root_real or real.startswith(root_real.rstrip(os.sep) + os.sep)
 
 
-def _read(path: str, *, raw: bool = False):
-    """The text of ``path`` when it is a regular file of at most MAX_FILE_BYTES (never a FIFO or
+def _read(path: str, *, raw: bool = False, limit: int = MAX_FILE_BYTES):
+    """The text of ``path`` when it is a regular file of at most ``limit`` bytes (never a FIFO or
     device), undecodable bytes replaced (``raw``: its bytes); None otherwise."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
@@ -569,9 +586,9 @@ def _read(path: str, *, raw: bool = False):
         return None
     try:
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE_BYTES:
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
             return None
-        data = os.read(fd, MAX_FILE_BYTES + 1)
+        data = os.read(fd, limit + 1)
     except OSError:
         return None
     finally:
