@@ -985,3 +985,23 @@ def test_a_packaged_subcharts_value_in_a_sync_wave_is_redacted(repo):
     plan = runner.invoke(app, ["plan", "p"]).output.splitlines()
     assert plan[2].split(None, 7)[7] == (
         "sync-wave '[the value of `password`]' is not an integer: falls back to default wave 0")
+
+
+@needs_helm
+@pytest.mark.parametrize("written, verb, printed", [
+    ('"S3cret\\u00a0NbspVALUE01"', "%q", '"[the value of `password`]"'),  # a no-break space: \u00a0
+    ('"S3cret\\u00e9AccentVALUE02"', "%+q", '"[the value of `password`]"'),  # QuoteToASCII: \u00e9
+    ('"S3cret\\u00e9AccentVALUE02"', "%q", '"[the value of `password`]"'),  # printable: as written
+    ('"S3cret\\u200bZwspVALUE03\\U0001F600"', "%+q", '"[the value of `password`]"'),  # \u200b, \U0001f600
+    ('"S3cret\\"Quote\\\\VALUE04\\x1b"', "%q", '"[the value of `password`]"'),  # \" \\ \x1b
+], ids=["nbsp-q", "accent-plus-q", "accent-q", "astral-plus-q", "escapes-q"])  # fmt: skip
+def test_a_secret_quoted_as_go_quotes_it_is_redacted(repo, written, verb, printed):
+    """Attacker trial: ``printf "%q"`` (Go's strconv.Quote) writes a no-break space as ``\\u00a0``
+    and ``"%+q"`` (strconv.QuoteToASCII) an ``é`` as ``\\u00e9``: neither form was one the matcher
+    held, so HL007 printed the password. Both quotings are forms of every value now."""
+    write(repo, {"chart/Chart.yaml": CHART_YAML, "chart/values.yaml": f"password: {written}\n",
+                 "chart/templates/check.yaml": f'{{{{ fail (printf "{verb}" .Values.password) }}}}\n'})  # fmt: skip
+    assert hl007("chart") == [
+        "chart/templates/check.yaml:1:3: error HL007 render-failed: Rendering failed: execution error at "
+        f"(shop/templates/check.yaml:1:3): {printed}" + TAIL
+    ]  # fmt: skip

@@ -281,8 +281,8 @@ def shown(key: str) -> str:
 def _forms(value: str) -> set[str]:
     """The forms messages write secret ``value`` in, of :data:`MIN_LENGTH` characters or more:
     as written (without a byte-order mark, around bytes that were not UTF-8, line by line and its
-    lines joined), each JSON-escaped, control characters escaped, base64-encoded and as Go's byte
-    list (kustomize's env file lines)."""
+    lines joined), each JSON-escaped, control characters escaped, quoted as Go quotes it
+    (:func:`go_quoted`), base64-encoded and as Go's byte list (kustomize's env file lines)."""
     text = value.strip()
     forms = {text, text.removeprefix("\ufeff")}
     forms.update(piece.strip() for piece in text.split("\ufffd"))  # around bytes that were not UTF-8
@@ -293,11 +293,42 @@ def _forms(value: str) -> set[str]:
     for form in list(forms):
         forms.add(json.dumps(form, ensure_ascii=False)[1:-1])
         forms.add(escape_controls(form))  # as one-line messages write it (yamlio.shown): ESC as \x1b
+        forms.add(go_quoted(form))  # as a template's printf "%q" writes it (strconv.Quote)
+        forms.add(go_quoted(form, ascii_only=True))  # "%+q" (strconv.QuoteToASCII)
         raw = form.encode("utf-8")
         forms.add(base64.b64encode(raw).decode("ascii"))
         if len(raw) <= _MAX_BYTE_LIST:
             forms.add(" ".join(str(b) for b in raw))
     return {f for f in forms if len(f) >= MIN_LENGTH and not _PEM_ARMOUR.fullmatch(f)}
+
+
+#: The escapes Go's ``strconv`` writes for these characters (``appendEscapedRune``).
+_GO_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v",
+               '"': '\\"', "\\": "\\\\"}  # fmt: skip
+
+
+def go_quoted(text: str, *, ascii_only: bool = False) -> str:
+    """``text`` as Go's ``strconv.Quote`` writes it between its quotes (a template's ``printf "%q"``):
+    ``"`` and ``\\`` escaped, ``\\n`` and the like as such, other characters that are not printable
+    as ``\\x1b`` (below U+0080), ``\\u00a0`` or ``\\U0001f600``; with ``ascii_only``, as
+    ``strconv.QuoteToASCII`` (``printf "%+q"``) writes it: every character past ASCII escaped so
+    too (``\\u00e9``). Go's ``unicode.IsPrint`` and Python's ``str.isprintable`` both take the
+    letters, marks, numbers, punctuation, symbols and the ASCII space (``strconv/quote.go``
+    ``appendQuotedWith``, ``appendEscapedRune``)."""
+    out = []
+    for char in text:
+        code = ord(char)
+        if char in _GO_ESCAPES:
+            out.append(_GO_ESCAPES[char])
+        elif char.isprintable() and not (ascii_only and code >= 0x80):
+            out.append(char)
+        elif code < 0x80:
+            out.append(f"\\x{code:02x}")
+        elif code < 0x10000:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(f"\\U{code:08x}")
+    return "".join(out)
 
 
 @dataclass(frozen=True, slots=True)
