@@ -1005,3 +1005,64 @@ def test_a_secret_quoted_as_go_quotes_it_is_redacted(repo, written, verb, printe
         "chart/templates/check.yaml:1:3: error HL007 render-failed: Rendering failed: execution error at "
         f"(shop/templates/check.yaml:1:3): {printed}" + TAIL
     ]  # fmt: skip
+
+
+APPSET = """\
+    apiVersion: argoproj.io/v1alpha1
+    kind: ApplicationSet
+    metadata: {name: shops, namespace: argocd}
+    spec:
+      goTemplate: GO
+      generators:
+      - list:
+          elements:
+          - {name: e1, password: S3cretAppSetElem05}
+      template:
+        metadata: {name: 'NAME'}
+        spec:
+          project: shop
+          source:
+            repoURL: https://example.com/acme/deploy.git
+            path: chart
+            helm:
+              parameters:
+              - {name: x, value: 'PASSWORD'}
+          destination: {namespace: shop, server: https://kubernetes.default.svc}
+    """
+
+
+def _appset(go: bool) -> str:
+    """:data:`APPSET` with fasttemplate's ``{{password}}`` or goTemplate's ``{{ .password }}``."""
+    name, password = ("{{ .name }}", "{{ .password }}") if go else ("{{name}}", "{{password}}")
+    return APPSET.replace("GO", str(go).lower()).replace("NAME", name).replace("PASSWORD", password)
+
+
+@needs_helm
+@pytest.mark.parametrize("go", [False, True], ids=["fasttemplate", "goTemplate"])
+def test_an_applicationset_generators_secret_is_a_secret_of_its_applications(repo, go):
+    """Attacker trial: a list generator element's ``password`` templated into the Helm parameter
+    ``x`` (a name that names no secret) was public, so ``fail (toJson .Values)`` printed it in
+    HL007. A generator parameter under a secret key is a secret of every Application it makes."""
+    write(repo, {"chart/Chart.yaml": CHART_YAML, "chart/templates/check.yaml": "{{ fail (toJson .Values) }}\n",
+                 "apps/set.yaml": _appset(go),
+                 ".hooklint.yaml": "allowed-registries: [ghcr.io/acme]\nrepo-urls: [https://example.com/acme/deploy.git]\n"})  # fmt: skip
+    assert hl007(".") == [
+        "chart/templates/check.yaml:1:3: error HL007 render-failed: Rendering failed: execution error at "
+        '(shop/templates/check.yaml:1:3): {"x":"[the value of `password`]"}' + TAIL
+    ]  # fmt: skip
+
+
+@needs_helm
+def test_an_applicationset_generators_secret_in_a_sync_wave_is_redacted(repo):
+    """The same parameter in a sync-wave annotation: HL012 and the plan quote its key instead."""
+    write(repo, {"chart/Chart.yaml": CHART_YAML, "apps/set.yaml": _appset(False),
+                 "chart/templates/cm.yaml": WAVE_CM.replace(".Values.sub.password", ".Values.x"),
+                 ".hooklint.yaml": "allowed-registries: [ghcr.io/acme]\nrepo-urls: [https://example.com/acme/deploy.git]\n"})  # fmt: skip
+    lint = runner.invoke(app, ["lint", "--select", "HL012", "."]).output
+    assert "S3cretAppSetElem05" not in lint
+    assert lint.splitlines()[0] == (
+        "chart/templates/cm.yaml:6:5: error HL012 invalid-sync-wave: argocd.argoproj.io/sync-wave '[the value of "
+        "`password`]' on ConfigMap/a is not an integer Argo CD can read (Go strconv.Atoi: optional sign and digits, "
+        "no spaces): Argo CD silently uses wave 0. Use a whole number such as \"1\" or \"-2\".")
+    plan = runner.invoke(app, ["plan", "."]).output
+    assert "S3cretAppSetElem05" not in plan and "sync-wave '[the value of `password`]' is not an integer" in plan

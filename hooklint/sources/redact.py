@@ -5,7 +5,9 @@ and the sync plan.
 written and decoded from base64) and the values under keys that name a secret (:func:`secret_key`:
 ``password``, ``token``, ``credential``...; the ``value`` of a ``{name: DB_PASSWORD, value: ...}``
 entry); the ``literals``, ``files`` and ``envs`` of kustomize's ``secretGenerator``; the values files of packaged
-subcharts (``charts/*.tgz``, :func:`archive_values`) as those of unpacked ones; the files an
+subcharts (``charts/*.tgz``, :func:`archive_values`) as those of unpacked ones; an ApplicationSet
+generator's parameters under such keys, for every Application it makes, wherever its template
+copies them (:attr:`SecretValues.carried`); the files an
 Application passes as Helm values (``helm.fileParameters``, ``--set-file``); and, in files that are
 not YAML (a chart's ``files/``, an ``.env``, a ``.properties``), the values of ``KEY=value`` lines whose
 key names a secret and the whole content of a file whose name does (``db-password.txt``,
@@ -174,6 +176,9 @@ class SecretValues:
     #: names and namespaces of objects and Applications, label values, path components: a value
     #: that is part of one is no secret either (``xxx`` of ``Job/xxx-postdelete``)
     names: set[str] = field(default_factory=set)
+    #: secrets by where they come from, kept even where also written where nothing is secret: an
+    #: ApplicationSet generator's parameters under secret keys (:meth:`add_carried`)
+    carried: set[str] = field(default_factory=set)
 
     def add(self, value: object, key: str = "") -> None:
         """Add ``value`` (a scalar as written; other types are ignored) as the secret under ``key``,
@@ -186,6 +191,15 @@ class SecretValues:
         if len(text) < MIN_LENGTH or text in _NOT_SECRET or placeholder(text):
             return
         self.secrets.setdefault(text, key)
+
+    def add_carried(self, value: object, key: str = "") -> None:
+        """:meth:`add` ``value``, a secret wherever the application also writes it: a parameter of
+        the ApplicationSet generator that made it, under a key that names a secret, which the
+        template may copy into a Helm parameter of any name (:attr:`ApplicationSource.secrets
+        <hooklint.sources.applications.ApplicationSource.secrets>`)."""
+        self.add(value, key)
+        if isinstance(value, str) and value.strip() in self.secrets:
+            self.carried.add(value.strip())
 
     def add_encoded(self, value: object, key: str = "") -> None:
         """:meth:`add` ``value`` and, when it is base64 of UTF-8 text (a Secret's ``data``), what it decodes to."""
@@ -214,8 +228,8 @@ class SecretValues:
         if not self.secrets:
             return {}
         names = "\n".join(sorted(self.names))
-        return {value: key for value, key in self.secrets.items()
-                if value not in self.public and ("\n" in value or value not in names)}  # fmt: skip
+        return {value: key for value, key in self.secrets.items() if value in self.carried or (
+                value not in self.public and ("\n" in value or value not in names))}  # fmt: skip
 
 
 def _decoded(value: str) -> str | None:
@@ -238,6 +252,7 @@ def merged(*parts: SecretValues) -> SecretValues:
             out.secrets.setdefault(value, key)
         out.public |= part.public
         out.names |= part.names
+        out.carried |= part.carried
     return out
 
 
@@ -432,7 +447,7 @@ def redactor(values: SecretValues) -> Redactor:
     for value, key in sorted(kept.items()):
         key = key if shows(key) else ""
         for form in _forms(value):
-            if form not in values.public:
+            if form not in values.public or value in values.carried:
                 exact.setdefault(form, key)
         letters = _SEPARATORS.sub("", value).lower()
         if len(letters) >= MIN_LENGTH:
@@ -871,17 +886,17 @@ def tagging_inputs(inputs: Iterable[str], render: Callable[[], T]) -> Callable[[
 def redact_render_error(message: str, error: RenderError, folder: str, root: str, *, helm: bool = False,
                         extra_values: Iterable[str | None] = (), parameters: Iterable[tuple[str, str]] = (),
                         file_parameters: Iterable[tuple[str, str]] = (),
-                        names: Iterable[str | None] = ()) -> str:  # fmt: skip
+                        names: Iterable[str | None] = (), carried: Iterable[tuple[str, str]] = ()) -> str:  # fmt: skip
     """``message`` (what ``error`` of the application in ``folder`` will report) redacted
     (:func:`render_error_redactor`)."""
     return render_error_redactor(error, folder, root, helm=helm, extra_values=extra_values, parameters=parameters,
-                                 file_parameters=file_parameters, names=names)(message)  # fmt: skip
+                                 file_parameters=file_parameters, names=names, carried=carried)(message)  # fmt: skip
 
 
 def render_error_redactor(error: RenderError, folder: str, root: str, *, helm: bool = False,
                           extra_values: Iterable[str | None] = (), parameters: Iterable[tuple[str, str]] = (),
-                          file_parameters: Iterable[tuple[str, str]] = (),
-                          names: Iterable[str | None] = ()) -> Callable[[str], str]:  # fmt: skip
+                          file_parameters: Iterable[tuple[str, str]] = (), names: Iterable[str | None] = (),
+                          carried: Iterable[tuple[str, str]] = ()) -> Callable[[str], str]:  # fmt: skip
     """A function of a message (what ``error`` of the application in ``folder`` reports) that scrubs
     it (:data:`_SCRUBS`) and removes the secret values of the error's ``inputs``, or, when the
     renderer failed before it knew them, of the regular files of ``folder`` and its subfolders
@@ -889,7 +904,9 @@ def render_error_redactor(error: RenderError, folder: str, root: str, *, helm: b
     values: an Application's ``helm.values``), of ``parameters`` (``(name, value)``: its
     ``helm.parameters``, a value under a secret name is a secret, any other one public) and of the
     files of ``file_parameters`` (:func:`file_parameter_secrets`). ``names`` (the Application's
-    name, namespace, release name) are public. The inputs are read once, for every message of
+    name, namespace, release name) are public; ``carried`` (``(value, key)``: the secrets of the
+    ApplicationSet generator that made the Application) are secrets wherever they are also
+    written (:meth:`SecretValues.add_carried`). The inputs are read once, for every message of
     errors with the same inputs (the omissions of one partial rendering)."""
     inputs: Iterable[str] = error.inputs or _files_under(folder)
     found = secret_values(inputs, root, helm=helm, extra_values=[text for text in extra_values if text])
@@ -902,6 +919,8 @@ def render_error_redactor(error: RenderError, folder: str, root: str, *, helm: b
     for identity in names:
         if identity:
             found.add_public(identity, name=True)
+    for value, key in carried:
+        found.add_carried(value, key)
     hide = redactor(found)
 
     def redacted(message: str) -> str:  # redact(message, found), its redactor made once

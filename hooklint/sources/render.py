@@ -175,7 +175,8 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
                                      extra_values=[helm.values] if helm is not None else (),
                                      parameters=[(n, v) for n, v, _ in helm.parameters] if helm is not None else (),
                                      file_parameters=helm.file_parameters if helm is not None else (),
-                                     names=_names(application, helm))  # fmt: skip
+                                     names=_names(application, helm),
+                                     carried=application.secrets if application is not None else ())  # fmt: skip
         loaded.issues.append((LoadIssue(kind, Span.point(line, column), detail, path=where), 0))
         return loaded, [], None, {}
     except RendererUnavailable as exc:
@@ -189,7 +190,8 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
                                          extra_values=[helm.values] if helm is not None else (),
                                          parameters=[(n, v) for n, v, _ in helm.parameters] if helm is not None else (),
                                          file_parameters=helm.file_parameters if helm is not None else (),
-                                         names=_names(application, helm))  # fmt: skip
+                                         names=_names(application, helm),
+                                         carried=application.secrets if application is not None else ())  # fmt: skip
         detail = hide(detail)
         where = None if os.path.normpath(omission.path) == os.path.normpath(manifest_file) else omission.path
         loaded.issues.append((LoadIssue(NOT_RENDERED, Span.point(omission.line, omission.column), detail,
