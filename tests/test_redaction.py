@@ -922,3 +922,147 @@ def test_a_secret_is_never_left_in_a_text_in_any_form(secret, form, before, afte
     if form == "upper" and (len(letters) < redact.MIN_LENGTH or value.upper().lower() != value.lower()):
         return  # found by its letters only: when it has 8 of them, and when case changes keep them
     assert written not in hidden, (value, written, hidden)
+
+
+# --- attacker trial of the wheel: three ways a secret was printed ------------------------------
+
+
+def _tgz(files: dict[str, str]) -> bytes:
+    """A gzipped tar archive of ``files`` (a packaged chart, as ``helm package`` writes one)."""
+    import io
+    import tarfile
+
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w:gz") as tar:
+        for name, text in files.items():
+            data = text.encode("utf-8")
+            member = tarfile.TarInfo(name)
+            member.size = len(data)
+            tar.addfile(member, io.BytesIO(data))
+    return out.getvalue()
+
+
+SUB_CHART = {"sub/Chart.yaml": "apiVersion: v2\nname: sub\nversion: 0.1.0\n",
+             "sub/values.yaml": "password: S3cretSubchartTGZ01\n",
+             "sub/templates/own.yaml": '{{ if .Values.own }}{{ fail (printf "%s" .Values.password) }}{{ end }}\n'}
+P_CHART = "apiVersion: v2\nname: p\nversion: 0.1.0\ndependencies:\n- {name: sub, version: 0.1.0}\n"
+WAVE_CM = ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n"
+           "    argocd.argoproj.io/sync-wave: \"{{ .Values.sub.password }}\"\n")  # fmt: skip
+
+
+@needs_helm
+@pytest.mark.parametrize("packaged", [True, False], ids=["tgz", "folder"])
+@pytest.mark.parametrize("template", [True, False], ids=["parent-template", "subchart-template"])
+def test_a_packaged_subcharts_values_are_redacted(repo, packaged, template):
+    """Attacker trial: the values of a subchart packaged as ``charts/sub-0.1.0.tgz`` were never read
+    for redaction (only ``charts/*/values.yaml``), so HL007 printed its password, from the parent's
+    template or the subchart's own; the same chart unpacked (``charts/sub2/``) was redacted."""
+    write(repo, {"p/Chart.yaml": P_CHART, "p/values.yaml": "" if template else "sub: {own: true}\n"})
+    if packaged:
+        write(repo, {"p/charts/sub-0.1.0.tgz": _tgz(SUB_CHART)})
+    else:
+        write(repo, {f"p/charts/sub2/{name[len('sub/'):]}": text for name, text in SUB_CHART.items()})
+    if template:
+        write(repo, {"p/templates/check.yaml": '{{ fail (printf "%s" .Values.sub.password) }}\n'})
+    at, where = (("p/templates/check.yaml:1:3", "p/templates/check.yaml:1:3") if template else
+                 ("p/Chart.yaml:1:1" if packaged else "p/charts/sub2/templates/own.yaml:1:23",
+                  "p/charts/sub/templates/own.yaml:1:23"))  # Helm names the subchart, not its folder
+    assert hl007("p") == [
+        f"{at}: error HL007 render-failed: Rendering failed: execution error at ({where}): "
+        "[the value of `password`]" + TAIL
+    ]  # fmt: skip
+
+
+@needs_helm
+def test_a_packaged_subcharts_value_in_a_sync_wave_is_redacted(repo):
+    """The same password in a sync-wave annotation: HL012 and ``hooklint plan`` quoted it."""
+    write(repo, {"p/Chart.yaml": P_CHART, "p/charts/sub-0.1.0.tgz": _tgz(SUB_CHART), "p/templates/cm.yaml": WAVE_CM})
+    lint = runner.invoke(app, ["lint", "--select", "HL012", "p"]).output.splitlines()
+    assert lint[0] == (
+        "p/templates/cm.yaml:6:5: error HL012 invalid-sync-wave: argocd.argoproj.io/sync-wave '[the value of "
+        "`password`]' on ConfigMap/a is not an integer Argo CD can read (Go strconv.Atoi: optional sign and digits, "
+        "no spaces): Argo CD silently uses wave 0. Use a whole number such as \"1\" or \"-2\".")
+    plan = runner.invoke(app, ["plan", "p"]).output.splitlines()
+    assert plan[2].split(None, 7)[7] == (
+        "sync-wave '[the value of `password`]' is not an integer: falls back to default wave 0")
+
+
+@needs_helm
+@pytest.mark.parametrize("written, verb, printed", [
+    ('"S3cret\\u00a0NbspVALUE01"', "%q", '"[the value of `password`]"'),  # a no-break space: \u00a0
+    ('"S3cret\\u00e9AccentVALUE02"', "%+q", '"[the value of `password`]"'),  # QuoteToASCII: \u00e9
+    ('"S3cret\\u00e9AccentVALUE02"', "%q", '"[the value of `password`]"'),  # printable: as written
+    ('"S3cret\\u200bZwspVALUE03\\U0001F600"', "%+q", '"[the value of `password`]"'),  # \u200b, \U0001f600
+    ('"S3cret\\"Quote\\\\VALUE04\\x1b"', "%q", '"[the value of `password`]"'),  # \" \\ \x1b
+], ids=["nbsp-q", "accent-plus-q", "accent-q", "astral-plus-q", "escapes-q"])  # fmt: skip
+def test_a_secret_quoted_as_go_quotes_it_is_redacted(repo, written, verb, printed):
+    """Attacker trial: ``printf "%q"`` (Go's strconv.Quote) writes a no-break space as ``\\u00a0``
+    and ``"%+q"`` (strconv.QuoteToASCII) an ``é`` as ``\\u00e9``: neither form was one the matcher
+    held, so HL007 printed the password. Both quotings are forms of every value now."""
+    write(repo, {"chart/Chart.yaml": CHART_YAML, "chart/values.yaml": f"password: {written}\n",
+                 "chart/templates/check.yaml": f'{{{{ fail (printf "{verb}" .Values.password) }}}}\n'})  # fmt: skip
+    assert hl007("chart") == [
+        "chart/templates/check.yaml:1:3: error HL007 render-failed: Rendering failed: execution error at "
+        f"(shop/templates/check.yaml:1:3): {printed}" + TAIL
+    ]  # fmt: skip
+
+
+APPSET = """\
+    apiVersion: argoproj.io/v1alpha1
+    kind: ApplicationSet
+    metadata: {name: shops, namespace: argocd}
+    spec:
+      goTemplate: GO
+      generators:
+      - list:
+          elements:
+          - {name: e1, password: S3cretAppSetElem05}
+      template:
+        metadata: {name: 'NAME'}
+        spec:
+          project: shop
+          source:
+            repoURL: https://example.com/acme/deploy.git
+            path: chart
+            helm:
+              parameters:
+              - {name: x, value: 'PASSWORD'}
+          destination: {namespace: shop, server: https://kubernetes.default.svc}
+    """
+
+
+def _appset(go: bool) -> str:
+    """:data:`APPSET` with fasttemplate's ``{{password}}`` or goTemplate's ``{{ .password }}``."""
+    name, password = ("{{ .name }}", "{{ .password }}") if go else ("{{name}}", "{{password}}")
+    return APPSET.replace("GO", str(go).lower()).replace("NAME", name).replace("PASSWORD", password)
+
+
+@needs_helm
+@pytest.mark.parametrize("go", [False, True], ids=["fasttemplate", "goTemplate"])
+def test_an_applicationset_generators_secret_is_a_secret_of_its_applications(repo, go):
+    """Attacker trial: a list generator element's ``password`` templated into the Helm parameter
+    ``x`` (a name that names no secret) was public, so ``fail (toJson .Values)`` printed it in
+    HL007. A generator parameter under a secret key is a secret of every Application it makes."""
+    write(repo, {"chart/Chart.yaml": CHART_YAML, "chart/templates/check.yaml": "{{ fail (toJson .Values) }}\n",
+                 "apps/set.yaml": _appset(go),
+                 ".hooklint.yaml": "allowed-registries: [ghcr.io/acme]\nrepo-urls: [https://example.com/acme/deploy.git]\n"})  # fmt: skip
+    assert hl007(".") == [
+        "chart/templates/check.yaml:1:3: error HL007 render-failed: Rendering failed: execution error at "
+        '(shop/templates/check.yaml:1:3): {"x":"[the value of `password`]"}' + TAIL
+    ]  # fmt: skip
+
+
+@needs_helm
+def test_an_applicationset_generators_secret_in_a_sync_wave_is_redacted(repo):
+    """The same parameter in a sync-wave annotation: HL012 and the plan quote its key instead."""
+    write(repo, {"chart/Chart.yaml": CHART_YAML, "apps/set.yaml": _appset(False),
+                 "chart/templates/cm.yaml": WAVE_CM.replace(".Values.sub.password", ".Values.x"),
+                 ".hooklint.yaml": "allowed-registries: [ghcr.io/acme]\nrepo-urls: [https://example.com/acme/deploy.git]\n"})  # fmt: skip
+    lint = runner.invoke(app, ["lint", "--select", "HL012", "."]).output
+    assert "S3cretAppSetElem05" not in lint
+    assert lint.splitlines()[0] == (
+        "chart/templates/cm.yaml:6:5: error HL012 invalid-sync-wave: argocd.argoproj.io/sync-wave '[the value of "
+        "`password`]' on ConfigMap/a is not an integer Argo CD can read (Go strconv.Atoi: optional sign and digits, "
+        "no spaces): Argo CD silently uses wave 0. Use a whole number such as \"1\" or \"-2\".")
+    plan = runner.invoke(app, ["plan", "."]).output
+    assert "S3cretAppSetElem05" not in plan and "sync-wave '[the value of `password`]' is not an integer" in plan

@@ -194,6 +194,10 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
         if app.source_type == HELM and rendered:
             secrets = chart_value_secrets(folder, repository_root(folder, app.named),
                                           app.argocd.options if app.argocd is not None else None, config.max_file_size)  # fmt: skip
+        if rendered and app.argocd is not None and app.argocd.secrets:  # its ApplicationSet generator's
+            secrets = secrets if secrets is not None else SecretValues()
+            for value, key in app.argocd.secrets:
+                secrets.add_carried(value, key)
         return LoadedApplication(app, [loaded, *unread], rendered, renderer, comments=comments, secrets=secrets,
                                  fetched=fetched)  # fmt: skip
     root = Containment(repository_root(app.folder or app.key, app.named)) if app.key != STDIN else None

@@ -91,6 +91,11 @@ class ApplicationSource:
     #: ``(line, 1)`` for an Application rendered by another one or generated. Where HL009 goes
     #: for what Argo CD renders of it and hooklint does not (jsonnet, a plugin: issue 33).
     entry: tuple[int, int] = (0, 0)
+    #: ``(value, key)``: the secret values the ApplicationSet generator that made this Application
+    #: carries (its parameters under keys that name a secret:
+    #: :func:`~hooklint.sources.applicationsets.secret_parameters`); never printed, wherever the
+    #: template copies them (:attr:`~hooklint.sources.redact.SecretValues.carried`).
+    secrets: tuple[tuple[str, str], ...] = ()
 
     def label(self) -> str:
         """``Application NAME (FILE:LINE)`` for messages."""
@@ -432,11 +437,13 @@ def foreign_repo_urls(files: Iterable[str], repo_urls: Iterable[str] = (),
 
 def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None = None,
                generated_by: str | None = None, scope: tuple[str, ...] = (),
-               max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> list[ApplicationSource]:  # fmt: skip
+               max_file_size: int = DEFAULT_MAX_FILE_SIZE,
+               secrets: tuple[tuple[str, str], ...] = ()) -> list[ApplicationSource]:  # fmt: skip
     """The sources pointing into this repository (``ours``: normalised URLs; ``root`` its folder)
     of the Application ``body`` (a parsed document; anything else has none), written in ``path``.
     ``line`` overrides where each source is said to be (a rendered Application: the template or
-    resource line it comes from); ``generated_by`` and ``scope`` are copied onto each source.
+    resource line it comes from); ``generated_by``, ``scope`` and ``secrets`` (a generated
+    Application's: :attr:`ApplicationSource.secrets`) are copied onto each source.
 
     Each source's ``path`` is resolved as the repo server does (``util/app/path`` ``Path``: joined
     to the repository, symbolic links followed, then it must be a folder inside the repository),
@@ -481,7 +488,7 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
                 source_type=explicit, namespace=namespace if isinstance(namespace, str) and namespace else None,
                 project=project if isinstance(project, str) else None,
                 server=server if isinstance(server, str) else None, field=field_name, generated_by=generated_by,
-                scope=scope, remote=dataclasses.replace(remote, value_files=read_here),
+                scope=scope, remote=dataclasses.replace(remote, value_files=read_here), secrets=secrets,
                 # what --fetch renders it with: its explicit type's options, $ref value files resolved (issue 33)
                 options={**helm, "valueFiles": files} if written else _plain(source.get(explicit)) if explicit else None,
                 value_file_places=_value_file_places(source, path, line, (), len(files)) if written else (),
@@ -544,6 +551,7 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
             field=field_name,
             generated_by=generated_by,
             scope=scope,
+            secrets=secrets,
             overrides=tuple(user_path(os.path.abspath(o)) for o in overrides),
             value_file_places=places,
             entry=(line, 1) if line is not None else (source.key_span("repoURL").line, source.key_span("repoURL").column),

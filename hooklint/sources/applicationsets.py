@@ -39,6 +39,7 @@ import tempfile
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from hooklint.sources.redact import secret_key
 from hooklint.yamlio import BoundedLoader, Map, Seq
 
 #: Generators that need a cluster or the network: never run by hooklint.
@@ -70,9 +71,12 @@ class Unexpanded(Exception):
 class Expansion:
     """What one ApplicationSet makes: its ``applications`` (plain Application bodies, sorted by
     name), the ``problems`` met (:class:`Unexpanded`, each said), and ``inputs``: the files its git
-    files generators read (absolute path -> the pattern), which are parameters, never manifests."""
+    files generators read (absolute path -> the pattern), which are parameters, never manifests;
+    ``secrets``, for each of ``applications``, the ``(value, key)`` of the parameters it was made
+    with under keys that name a secret (:func:`secret_parameters`)."""
 
     applications: list[dict] = field(default_factory=list)
+    secrets: list[tuple[tuple[str, str], ...]] = field(default_factory=list)
     problems: list[Unexpanded] = field(default_factory=list)
     inputs: dict[str, str] = field(default_factory=dict)
     truncated: bool = False
@@ -746,7 +750,7 @@ def expand(body: Map, root: str, ours: set[str], clusters: list[dict], config: A
     patch = spec.get("templatePatch") if isinstance(spec.get("templatePatch"), str) else None
     templates = Templates(go, options, config)
     ctx = _Context(root, ours, go, templates, clusters, expansion, body)
-    apps: list[dict] = []
+    apps: list[tuple[dict, tuple[tuple[str, str], ...]]] = []
     for index, written in enumerate(written_generators):
         generator = plain(written)
         if not isinstance(generator, dict):
@@ -770,14 +774,36 @@ def expand(body: Map, root: str, ours: set[str], clusters: list[dict], config: A
                 if name is None or name == "":
                     unnamed += 1
                     continue
-                apps.append(app)
+                apps.append((app, secret_parameters(params[i])))
             if unnamed:
                 expansion.problems.append(_unnamed(spec, written, unnamed))
         except Unexpanded as exc:
             exc.where = written if exc.where is None else exc.where
             expansion.problems.append(exc)
-    expansion.applications = sorted(apps, key=lambda a: str((a.get("metadata") or {}).get("name")))
+    apps.sort(key=lambda a: str((a[0].get("metadata") or {}).get("name")))
+    expansion.applications = [app for app, _ in apps]
+    expansion.secrets = [secrets for _, secrets in apps]
     return expansion
+
+
+def secret_parameters(params: dict) -> tuple[tuple[str, str], ...]:
+    """The ``(value, key)`` of the string parameters of ``params`` (one parameter set of a
+    generator: flat for fasttemplate, ``values.dbPassword``; nested for goTemplate) under a key
+    that names a secret (:func:`~hooklint.sources.redact.secret_key`, the rule of every other
+    input): a list element's ``password``, a ``values`` entry's ``dbPassword``. The template may
+    copy one anywhere in the Application (a Helm parameter of any name), so each is a secret of
+    every Application made with it (redaction, issue 34)."""
+    found: list[tuple[str, str]] = []
+    stack: list[tuple[Any, str | None]] = [(params, None)]
+    while stack and len(found) < 1000:
+        value, key = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((item, name if secret_key(name := str(k)) else key) for k, item in value.items())
+        elif isinstance(value, list):
+            stack.extend((item, key) for item in value)
+        elif isinstance(value, str) and key is not None:
+            found.append((value, key))
+    return tuple(sorted(found))
 
 
 def _unnamed(spec: Map, written: Any, count: int) -> Unexpanded:

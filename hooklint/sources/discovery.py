@@ -1322,11 +1322,11 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
         tspec = template.get("spec") if isinstance(template, Map) else None
         written = tspec.get("source") or tspec.get("sources") if isinstance(tspec, Map) else None
         line = written.span.line if isinstance(written, (Map, Seq)) else body.span.line
-        for app in expansion.applications:
+        for app, carried in zip(expansion.applications, expansion.secrets):
             parsed = parse_text(path, yaml.safe_dump(app, sort_keys=False))
             for doc in parsed.documents:
                 out.sources.extend(sources_of(doc.value, path, root, ours, line, label, (path,),
-                                              config.max_file_size))  # fmt: skip
+                                              config.max_file_size, carried))  # fmt: skip
     return out
 
 

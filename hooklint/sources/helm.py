@@ -990,6 +990,35 @@ def _archive_loads(data: bytes, archive: str, depth: int = 0) -> list[_SchemaLoa
     return found
 
 
+def packaged_values(data: bytes, depth: int = 0) -> list[str]:
+    """The texts of every ``values.yaml`` in a packaged chart (its bytes: ``charts/*.tgz``), nested
+    archives included, read as :func:`_archive_loads` reads schemas: within :data:`_ARCHIVE_MEMBERS`
+    members, :data:`_ARCHIVE_BYTES` bytes and :data:`_ARCHIVE_DEPTH` nestings; what is past them, or
+    an archive that does not read, is left out. Helm loads a subchart's values from its archive
+    (``pkg/chart/loader/archive/archive.go``), so a template may print them (redaction: issue 34)."""
+    import io
+
+    found: list[str] = []
+    try:
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
+            for count, member in enumerate(tar):
+                if count >= _ARCHIVE_MEMBERS or member.offset_data > _ARCHIVE_BYTES:
+                    break
+                name = member.name.rsplit("/", 1)[-1]
+                if not member.isfile() or member.size > _ARCHIVE_BYTES:
+                    continue
+                if name == "values.yaml" or (name.endswith(".tgz") and depth < _ARCHIVE_DEPTH):
+                    handle = tar.extractfile(member)
+                    content = handle.read() if handle is not None else b""
+                    if name.endswith(".tgz"):
+                        found.extend(packaged_values(content, depth + 1))
+                    else:
+                        found.append(content.decode("utf-8", "replace").removeprefix("\ufeff"))
+    except (OSError, tarfile.TarError, EOFError, zlib_error):
+        return found
+    return found
+
+
 def schema_loads(files: list[tuple[str, str]], max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> list[_SchemaLoad]:
     """The references of the chart's ``values.schema.json`` files (``files``: ``(path to read, path
     inside the chart)``, as :func:`_chart_files` lists them; packaged subcharts read too) that Helm

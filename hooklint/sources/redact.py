@@ -4,7 +4,10 @@ and the sync plan.
 **What a secret value is** (issue 34): the values of Secrets (``stringData``, and ``data`` both as
 written and decoded from base64) and the values under keys that name a secret (:func:`secret_key`:
 ``password``, ``token``, ``credential``...; the ``value`` of a ``{name: DB_PASSWORD, value: ...}``
-entry); the ``literals``, ``files`` and ``envs`` of kustomize's ``secretGenerator``; the files an
+entry); the ``literals``, ``files`` and ``envs`` of kustomize's ``secretGenerator``; the values files of packaged
+subcharts (``charts/*.tgz``, :func:`archive_values`) as those of unpacked ones; an ApplicationSet
+generator's parameters under such keys, for every Application it makes, wherever its template
+copies them (:attr:`SecretValues.carried`); the files an
 Application passes as Helm values (``helm.fileParameters``, ``--set-file``); and, in files that are
 not YAML (a chart's ``files/``, an ``.env``, a ``.properties``), the values of ``KEY=value`` lines whose
 key names a secret and the whole content of a file whose name does (``db-password.txt``,
@@ -104,6 +107,8 @@ def named_secret(pairs: Iterable[tuple[str, object]]) -> bool:
 MAX_FILE_BYTES = 1 << 20
 MAX_FILES = 5000
 MAX_VALUES = 50000
+#: Largest packaged subchart (``charts/*.tgz``) whose values are read (:func:`archive_values`).
+MAX_ARCHIVE_BYTES = 16 << 20
 #: Shortest secret value: a shorter one is never searched for (it would eat the words of messages).
 MIN_LENGTH = 8
 #: Longest form of a value written as Go's byte list (kustomize prints env file lines so).
@@ -171,6 +176,9 @@ class SecretValues:
     #: names and namespaces of objects and Applications, label values, path components: a value
     #: that is part of one is no secret either (``xxx`` of ``Job/xxx-postdelete``)
     names: set[str] = field(default_factory=set)
+    #: secrets by where they come from, kept even where also written where nothing is secret: an
+    #: ApplicationSet generator's parameters under secret keys (:meth:`add_carried`)
+    carried: set[str] = field(default_factory=set)
 
     def add(self, value: object, key: str = "") -> None:
         """Add ``value`` (a scalar as written; other types are ignored) as the secret under ``key``,
@@ -183,6 +191,15 @@ class SecretValues:
         if len(text) < MIN_LENGTH or text in _NOT_SECRET or placeholder(text):
             return
         self.secrets.setdefault(text, key)
+
+    def add_carried(self, value: object, key: str = "") -> None:
+        """:meth:`add` ``value``, a secret wherever the application also writes it: a parameter of
+        the ApplicationSet generator that made it, under a key that names a secret, which the
+        template may copy into a Helm parameter of any name (:attr:`ApplicationSource.secrets
+        <hooklint.sources.applications.ApplicationSource.secrets>`)."""
+        self.add(value, key)
+        if isinstance(value, str) and value.strip() in self.secrets:
+            self.carried.add(value.strip())
 
     def add_encoded(self, value: object, key: str = "") -> None:
         """:meth:`add` ``value`` and, when it is base64 of UTF-8 text (a Secret's ``data``), what it decodes to."""
@@ -211,8 +228,8 @@ class SecretValues:
         if not self.secrets:
             return {}
         names = "\n".join(sorted(self.names))
-        return {value: key for value, key in self.secrets.items()
-                if value not in self.public and ("\n" in value or value not in names)}  # fmt: skip
+        return {value: key for value, key in self.secrets.items() if value in self.carried or (
+                value not in self.public and ("\n" in value or value not in names))}  # fmt: skip
 
 
 def _decoded(value: str) -> str | None:
@@ -235,6 +252,7 @@ def merged(*parts: SecretValues) -> SecretValues:
             out.secrets.setdefault(value, key)
         out.public |= part.public
         out.names |= part.names
+        out.carried |= part.carried
     return out
 
 
@@ -278,8 +296,8 @@ def shown(key: str) -> str:
 def _forms(value: str) -> set[str]:
     """The forms messages write secret ``value`` in, of :data:`MIN_LENGTH` characters or more:
     as written (without a byte-order mark, around bytes that were not UTF-8, line by line and its
-    lines joined), each JSON-escaped, control characters escaped, base64-encoded and as Go's byte
-    list (kustomize's env file lines)."""
+    lines joined), each JSON-escaped, control characters escaped, quoted as Go quotes it
+    (:func:`go_quoted`), base64-encoded and as Go's byte list (kustomize's env file lines)."""
     text = value.strip()
     forms = {text, text.removeprefix("\ufeff")}
     forms.update(piece.strip() for piece in text.split("\ufffd"))  # around bytes that were not UTF-8
@@ -290,11 +308,42 @@ def _forms(value: str) -> set[str]:
     for form in list(forms):
         forms.add(json.dumps(form, ensure_ascii=False)[1:-1])
         forms.add(escape_controls(form))  # as one-line messages write it (yamlio.shown): ESC as \x1b
+        forms.add(go_quoted(form))  # as a template's printf "%q" writes it (strconv.Quote)
+        forms.add(go_quoted(form, ascii_only=True))  # "%+q" (strconv.QuoteToASCII)
         raw = form.encode("utf-8")
         forms.add(base64.b64encode(raw).decode("ascii"))
         if len(raw) <= _MAX_BYTE_LIST:
             forms.add(" ".join(str(b) for b in raw))
     return {f for f in forms if len(f) >= MIN_LENGTH and not _PEM_ARMOUR.fullmatch(f)}
+
+
+#: The escapes Go's ``strconv`` writes for these characters (``appendEscapedRune``).
+_GO_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v",
+               '"': '\\"', "\\": "\\\\"}  # fmt: skip
+
+
+def go_quoted(text: str, *, ascii_only: bool = False) -> str:
+    """``text`` as Go's ``strconv.Quote`` writes it between its quotes (a template's ``printf "%q"``):
+    ``"`` and ``\\`` escaped, ``\\n`` and the like as such, other characters that are not printable
+    as ``\\x1b`` (below U+0080), ``\\u00a0`` or ``\\U0001f600``; with ``ascii_only``, as
+    ``strconv.QuoteToASCII`` (``printf "%+q"``) writes it: every character past ASCII escaped so
+    too (``\\u00e9``). Go's ``unicode.IsPrint`` and Python's ``str.isprintable`` both take the
+    letters, marks, numbers, punctuation, symbols and the ASCII space (``strconv/quote.go``
+    ``appendQuotedWith``, ``appendEscapedRune``)."""
+    out = []
+    for char in text:
+        code = ord(char)
+        if char in _GO_ESCAPES:
+            out.append(_GO_ESCAPES[char])
+        elif char.isprintable() and not (ascii_only and code >= 0x80):
+            out.append(char)
+        elif code < 0x80:
+            out.append(f"\\x{code:02x}")
+        elif code < 0x10000:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(f"\\U{code:08x}")
+    return "".join(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,7 +447,7 @@ def redactor(values: SecretValues) -> Redactor:
     for value, key in sorted(kept.items()):
         key = key if shows(key) else ""
         for form in _forms(value):
-            if form not in values.public:
+            if form not in values.public or value in values.carried:
                 exact.setdefault(form, key)
         letters = _SEPARATORS.sub("", value).lower()
         if len(letters) >= MIN_LENGTH:
@@ -517,6 +566,10 @@ def secret_values(inputs: Iterable[str], root: str, *, helm: bool = False,
         base = os.path.basename(path).lower()
         if base.endswith(".schema.json"):
             continue  # a JSON Schema holds no values: its patterns are what a message must keep
+        if base.endswith(".tgz"):  # a packaged subchart: its values.yaml files, read within bounds
+            for values in archive_values(path):
+                _yaml_text(values, found)
+            continue
         text = _read(path)
         if text is None:
             continue
@@ -529,6 +582,16 @@ def secret_values(inputs: Iterable[str], root: str, *, helm: bool = False,
     for text in extra_values:
         _yaml_text(text, found)
     return found
+
+
+def archive_values(path: str) -> list[str]:
+    """The ``values.yaml`` texts of the packaged chart ``path`` (a ``charts/*.tgz``, nested ones
+    included: :func:`hooklint.sources.helm.packaged_values`, bounded as the schema scan reads an
+    archive); none when it is no regular file of at most :data:`MAX_ARCHIVE_BYTES`."""
+    from hooklint.sources.helm import packaged_values  # noqa: PLC0415 (helm imports this module)
+
+    data = _read(path, raw=True, limit=MAX_ARCHIVE_BYTES)
+    return packaged_values(data) if data else []
 
 
 def _plain_text(name: str, text: str, found: SecretValues) -> None:
@@ -560,8 +623,8 @@ def _inside(path: str, root_real: str) -> bool:
     return real == root_real or real.startswith(root_real.rstrip(os.sep) + os.sep)
 
 
-def _read(path: str, *, raw: bool = False):
-    """The text of ``path`` when it is a regular file of at most MAX_FILE_BYTES (never a FIFO or
+def _read(path: str, *, raw: bool = False, limit: int = MAX_FILE_BYTES):
+    """The text of ``path`` when it is a regular file of at most ``limit`` bytes (never a FIFO or
     device), undecodable bytes replaced (``raw``: its bytes); None otherwise."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
@@ -569,9 +632,9 @@ def _read(path: str, *, raw: bool = False):
         return None
     try:
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE_BYTES:
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
             return None
-        data = os.read(fd, MAX_FILE_BYTES + 1)
+        data = os.read(fd, limit + 1)
     except OSError:
         return None
     finally:
@@ -823,17 +886,17 @@ def tagging_inputs(inputs: Iterable[str], render: Callable[[], T]) -> Callable[[
 def redact_render_error(message: str, error: RenderError, folder: str, root: str, *, helm: bool = False,
                         extra_values: Iterable[str | None] = (), parameters: Iterable[tuple[str, str]] = (),
                         file_parameters: Iterable[tuple[str, str]] = (),
-                        names: Iterable[str | None] = ()) -> str:  # fmt: skip
+                        names: Iterable[str | None] = (), carried: Iterable[tuple[str, str]] = ()) -> str:  # fmt: skip
     """``message`` (what ``error`` of the application in ``folder`` will report) redacted
     (:func:`render_error_redactor`)."""
     return render_error_redactor(error, folder, root, helm=helm, extra_values=extra_values, parameters=parameters,
-                                 file_parameters=file_parameters, names=names)(message)  # fmt: skip
+                                 file_parameters=file_parameters, names=names, carried=carried)(message)  # fmt: skip
 
 
 def render_error_redactor(error: RenderError, folder: str, root: str, *, helm: bool = False,
                           extra_values: Iterable[str | None] = (), parameters: Iterable[tuple[str, str]] = (),
-                          file_parameters: Iterable[tuple[str, str]] = (),
-                          names: Iterable[str | None] = ()) -> Callable[[str], str]:  # fmt: skip
+                          file_parameters: Iterable[tuple[str, str]] = (), names: Iterable[str | None] = (),
+                          carried: Iterable[tuple[str, str]] = ()) -> Callable[[str], str]:  # fmt: skip
     """A function of a message (what ``error`` of the application in ``folder`` reports) that scrubs
     it (:data:`_SCRUBS`) and removes the secret values of the error's ``inputs``, or, when the
     renderer failed before it knew them, of the regular files of ``folder`` and its subfolders
@@ -841,7 +904,9 @@ def render_error_redactor(error: RenderError, folder: str, root: str, *, helm: b
     values: an Application's ``helm.values``), of ``parameters`` (``(name, value)``: its
     ``helm.parameters``, a value under a secret name is a secret, any other one public) and of the
     files of ``file_parameters`` (:func:`file_parameter_secrets`). ``names`` (the Application's
-    name, namespace, release name) are public. The inputs are read once, for every message of
+    name, namespace, release name) are public; ``carried`` (``(value, key)``: the secrets of the
+    ApplicationSet generator that made the Application) are secrets wherever they are also
+    written (:meth:`SecretValues.add_carried`). The inputs are read once, for every message of
     errors with the same inputs (the omissions of one partial rendering)."""
     inputs: Iterable[str] = error.inputs or _files_under(folder)
     found = secret_values(inputs, root, helm=helm, extra_values=[text for text in extra_values if text])
@@ -854,6 +919,8 @@ def render_error_redactor(error: RenderError, folder: str, root: str, *, helm: b
     for identity in names:
         if identity:
             found.add_public(identity, name=True)
+    for value, key in carried:
+        found.add_carried(value, key)
     hide = redactor(found)
 
     def redacted(message: str) -> str:  # redact(message, found), its redactor made once

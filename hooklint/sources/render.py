@@ -29,8 +29,8 @@ from hooklint.sources import facts
 from hooklint.sources.applications import ApplicationSource, git_root
 from hooklint.sources.bounded import Limits
 from hooklint.sources.placement import Placement
-from hooklint.sources.redact import (SecretValues, file_parameter_secrets, redact_render_error, render_error_redactor,
-                                     value_secrets)  # fmt: skip
+from hooklint.sources.redact import (SecretValues, archive_values, file_parameter_secrets, redact_render_error,
+                                     render_error_redactor, value_secrets)  # fmt: skip
 from hooklint.sources.discovery import KUSTOMIZE, inside_repository
 from hooklint.sources.rendered import RenderedDocument, Renderer, RendererUnavailable, RenderError
 from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, SYNTAX_ERROR, TOO_COMPLEX, LoadIssue, Map
@@ -175,7 +175,8 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
                                      extra_values=[helm.values] if helm is not None else (),
                                      parameters=[(n, v) for n, v, _ in helm.parameters] if helm is not None else (),
                                      file_parameters=helm.file_parameters if helm is not None else (),
-                                     names=_names(application, helm))  # fmt: skip
+                                     names=_names(application, helm),
+                                     carried=application.secrets if application is not None else ())  # fmt: skip
         loaded.issues.append((LoadIssue(kind, Span.point(line, column), detail, path=where), 0))
         return loaded, [], None, {}
     except RendererUnavailable as exc:
@@ -189,7 +190,8 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
                                          extra_values=[helm.values] if helm is not None else (),
                                          parameters=[(n, v) for n, v, _ in helm.parameters] if helm is not None else (),
                                          file_parameters=helm.file_parameters if helm is not None else (),
-                                         names=_names(application, helm))  # fmt: skip
+                                         names=_names(application, helm),
+                                         carried=application.secrets if application is not None else ())  # fmt: skip
         detail = hide(detail)
         where = None if os.path.normpath(omission.path) == os.path.normpath(manifest_file) else omission.path
         loaded.issues.append((LoadIssue(NOT_RENDERED, Span.point(omission.line, omission.column), detail,
@@ -282,7 +284,8 @@ def _entry_leading_to(manifest_file: str, path: str) -> tuple[int, int]:
 
 def chart_value_secrets(folder: str, root: str, options: Any, max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> SecretValues:
     """:func:`~hooklint.sources.redact.value_secrets` of the Helm chart in ``folder``: its
-    ``values.yaml`` and its subcharts' (``charts/*/values.yaml``), and of the Application's
+    ``values.yaml`` and its subcharts' (``charts/*/values.yaml``, and those inside packaged ones,
+    ``charts/*.tgz``: :func:`~hooklint.sources.redact.archive_values`), and of the Application's
     ``spec.source.helm`` (``options``, plain values): its ``valueFiles`` (relative to the chart, or
     to ``root`` with a leading ``/``), ``values`` / ``valuesObject`` and ``parameters``, and the
     contents of its ``fileParameters`` files (:func:`~hooklint.sources.redact.file_parameter_secrets`).
@@ -290,8 +293,10 @@ def chart_value_secrets(folder: str, root: str, options: Any, max_file_size: int
     real_root = facts.realpath(root)
     paths = [os.path.join(folder, "values.yaml")]
     charts = os.path.join(folder, "charts")
+    archives = []
     if os.path.isdir(charts):
         paths += [os.path.join(charts, n, "values.yaml") for n in sorted(os.listdir(charts))]
+        archives = [os.path.join(charts, n) for n in sorted(os.listdir(charts)) if n.endswith(".tgz")]
     helm = options if isinstance(options, dict) else {}
     value_files = helm.get("valueFiles")
     for name in value_files if isinstance(value_files, list) else []:
@@ -304,6 +309,9 @@ def chart_value_secrets(folder: str, root: str, options: Any, max_file_size: int
                 texts.append(read_bytes(path, max_file_size).decode("utf-8"))
             except (OSError, UnicodeDecodeError, ValueError):
                 continue
+    for path in archives:  # packaged subcharts: the values.yaml files inside, read within bounds
+        if within(facts.realpath(path), real_root):
+            texts += archive_values(path)
     if isinstance(helm.get("values"), str):
         texts.append(helm["values"])
     if isinstance(helm.get("valuesObject"), dict):
