@@ -31,7 +31,7 @@ from hooklint.config import DEFAULT_RUN_TIMEOUT, Config, ConfigError
 from hooklint.engine import Engine
 from hooklint.deadline import RunTimeout
 from hooklint.findings import Finding, InputError, RunResult, Span
-from hooklint.loader import parse_text
+from hooklint.loader import is_stream, parse_text
 from hooklint.reasons import Skip, SkipKind
 from hooklint.model import Manifest, manifests_of
 from hooklint.plan import SyncPlan, build_plan
@@ -617,7 +617,11 @@ def application_source_folders(paths: Iterable[str], config: Config) -> list[str
     a Helm parameter) passes a pre-commit hook that a whole run fails."""
     from hooklint.sources.applications import find_application_sources
 
-    named = [p for p in paths if p != STDIN and os.path.isfile(p)]
+    from hooklint.sources.render import escaping_target, repository_root
+
+    # a named file linking out of its repository is never opened here (its own lint says HL007)
+    named = [p for p in paths if p != STDIN and not is_stream(p) and os.path.isfile(p)
+             and escaping_target(p, repository_root(os.path.dirname(os.path.abspath(p)), p)) is None]  # fmt: skip
     if not named:
         return []
     folders: list[str] = []
