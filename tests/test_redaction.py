@@ -1007,6 +1007,18 @@ def test_a_secret_quoted_as_go_quotes_it_is_redacted(repo, written, verb, printe
     ]  # fmt: skip
 
 
+@needs_helm
+@pytest.mark.parametrize("function", ["toJson", "toPrettyJson"])
+def test_a_secret_encoded_by_gos_json_encoder_is_redacted(repo, function):
+    """Second attacker trial: Go's encoding/json (Helm's toJson) writes <, > and & as \\u003c,
+    \\u003e and \\u0026, a JSON escaping the matcher did not hold, so HL007 printed the password."""
+    write(repo, {"chart/Chart.yaml": CHART_YAML, "chart/values.yaml": "dbPassword: \"Sup3r<Secret>&Val'ue#1\"\n",
+                 "chart/templates/check.yaml": f'{{{{ fail (printf "J=%s" ({function} .Values.dbPassword)) }}}}\n'})  # fmt: skip
+    assert hl007("chart") == [
+        "chart/templates/check.yaml:1:3: error HL007 render-failed: Rendering failed: execution error at "
+        '(shop/templates/check.yaml:1:3): J="[the value of `dbPassword`]"' + TAIL
+    ]  # fmt: skip
+
 APPSET = """\
     apiVersion: argoproj.io/v1alpha1
     kind: ApplicationSet

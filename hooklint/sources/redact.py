@@ -296,7 +296,8 @@ def shown(key: str) -> str:
 def _forms(value: str) -> set[str]:
     """The forms messages write secret ``value`` in, of :data:`MIN_LENGTH` characters or more:
     as written (without a byte-order mark, around bytes that were not UTF-8, line by line and its
-    lines joined), each JSON-escaped, control characters escaped, quoted as Go quotes it
+    lines joined), each JSON-escaped (as Python writes it and as Go's ``encoding/json`` does, ``<``,
+    ``>``, ``&`` as ``\\u003c``...), control characters escaped, quoted as Go quotes it
     (:func:`go_quoted`), base64-encoded and as Go's byte list (kustomize's env file lines)."""
     text = value.strip()
     forms = {text, text.removeprefix("\ufeff")}
@@ -306,7 +307,12 @@ def _forms(value: str) -> set[str]:
         forms.update(lines)
         forms.add(" ".join(lines))
     for form in list(forms):
-        forms.add(json.dumps(form, ensure_ascii=False)[1:-1])
+        escaped = json.dumps(form, ensure_ascii=False)[1:-1]
+        forms.add(escaped)
+        # Go's encoding/json (Helm's toJson, toPrettyJson; kustomize's JSON) also writes <, > and & as
+        # \u003c, \u003e, \u0026 (HTMLEscape) and U+2028/U+2029 as \u2028/\u2029 (encoding/json encode.go)
+        forms.add(escaped.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+                  .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))  # fmt: skip
         forms.add(escape_controls(form))  # as one-line messages write it (yamlio.shown): ESC as \x1b
         forms.add(go_quoted(form))  # as a template's printf "%q" writes it (strconv.Quote)
         forms.add(go_quoted(form, ascii_only=True))  # "%+q" (strconv.QuoteToASCII)
