@@ -91,3 +91,104 @@ metadata:
     assert [(line, column) for line, column, _ in hits("HL305", text, context=skipped)] == [(7, 30)]
     plain = skipped.replace("  annotations:\n    argocd.argoproj.io/hook: Skip\n", "")
     assert hits("HL305", text, context=plain) == []
+
+
+# --- new rules: what their examples cannot assert -----------------------------------------------
+
+
+def _severities(rule_id: str, text: str, config: dict | None = None, context: str | None = None) -> list[str]:
+    from hooklint.config import parse_config
+    from hooklint.pipeline import lint_text
+
+    return [f.severity for f in lint_text(text, config=parse_config(config or {}, "test"), context=context)
+            if f.rule_id == rule_id]
+
+
+WEIGHTED_DEPLOYMENT = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  annotations:
+    helm.sh/hook-weight: "{weight}"
+spec:
+  selector:
+    matchLabels: {{app: web}}
+  template:
+    metadata:
+      labels: {{app: web}}
+    spec:
+      containers:
+      - name: web
+        image: ghcr.io/acme/web:2.3.1
+        envFrom:
+        - configMapRef:
+            name: web-settings
+"""
+SETTINGS = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web-settings\n"
+
+
+def test_hl024_is_a_note_until_the_wave_moves_the_object_before_what_it_uses():
+    assert _severities("HL024", WEIGHTED_DEPLOYMENT.format(weight=5), context=SETTINGS) == ["note"]
+    assert _severities("HL024", WEIGHTED_DEPLOYMENT.format(weight=-1), context=SETTINGS) == ["warning"]
+    # the ConfigMap's weight puts it after the Deployment that reads it
+    weighted_settings = SETTINGS + "  annotations:\n    helm.sh/hook-weight: \"3\"\n"
+    found = hits("HL024", WEIGHTED_DEPLOYMENT.format(weight=0), context=weighted_settings)
+    assert found == []  # reported on the ConfigMap, which is context here
+    found = hits("HL024", weighted_settings, context=WEIGHTED_DEPLOYMENT.format(weight=0))
+    assert [(line, column) for line, column, _ in found] == [(6, 26)]
+    assert "It now comes after Deployment/web (Sync wave 0), which uses it (HL301)." in found[0][2]
+    assert _severities("HL024", weighted_settings, context=WEIGHTED_DEPLOYMENT.format(weight=0)) == ["warning"]
+    # a configured severity still wins over the hit's own
+    assert _severities("HL024", WEIGHTED_DEPLOYMENT.format(weight=5), {"severity": {"HL024": "error"}},
+                       SETTINGS) == ["error"]  # fmt: skip
+
+
+BITNAMI_HOOK = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: label-nodes
+  annotations:
+    argocd.argoproj.io/hook: PostSync
+spec:
+  backoffLimit: 1
+  activeDeadlineSeconds: 300
+  template:
+    spec:
+      serviceAccountName: label-nodes
+      restartPolicy: Never
+      containers:
+      - name: kubectl
+        image: {image}
+"""
+
+
+def test_hl109_built_in_list_and_denied_images_globs():
+    def at(image: str, config: dict | None = None) -> list[tuple[int, int]]:
+        return [(line, column) for line, column, _ in hits("HL109", BITNAMI_HOOK.format(image=image), config)]
+
+    assert at("docker.io/bitnami/kubectl:1.31.2") == [(16, 16)]
+    assert at("index.docker.io/bitnami/os-shell@sha256:" + "a" * 64) == [(16, 16)]
+    assert at("bitnami/kubectl:latest") == []  # the hardened `latest` images stay (HL102's)
+    assert at("bitnami/kubectl") == []
+    assert at("bitnami/minideb:bookworm") == []
+    assert at("docker.io/bitnamilegacy/kubectl:1.31.2") == []
+    assert at("ghcr.io/bitnami/kubectl:1.31.2") == []
+    # globs see the normalized repository, and the reference with its tag
+    assert at("nginx:1.19.0", {"denied-images": ["docker.io/library/nginx"]}) == [(16, 16)]
+    assert at("nginx:1.19.0", {"denied-images": ["docker.io/library/nginx:1.19.*"]}) == [(16, 16)]
+    assert at("nginx:1.20.0", {"denied-images": ["docker.io/library/nginx:1.19.*"]}) == []
+    assert at("nginx:1.19.0", {"denied-images": ["nginx*"]}) == []  # not normalized: matches nothing
+    found = hits("HL109", BITNAMI_HOOK.format(image="quay.io/Acme/tool:1"), {"denied-images": ["quay.io/acme/*"]})
+    assert found == []  # case-sensitive, as repository paths are
+
+
+def test_hl109_denied_images_is_read_from_the_configuration():
+    import pytest
+
+    from hooklint.config import ConfigError, parse_config
+
+    assert parse_config({"denied-images": [" quay.io/x/* "]}, "test").denied_images == ["quay.io/x/*"]
+    with pytest.raises(ConfigError):
+        parse_config({"denied-images": "quay.io/x/*"}, "test")

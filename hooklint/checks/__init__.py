@@ -34,7 +34,8 @@ if TYPE_CHECKING:  # pragma: no cover
 class Hit:
     """What a check found: a message, where (``span``; the object's anchor when None), the dotted
     ``field_path`` of the offending field, the manifest it is about (application checks) or the
-    index of the document it is about (file checks)."""
+    index of the document it is about (file checks), and its ``severity`` when lower than the
+    rule's."""
 
     message: str
     span: Span | None = None
@@ -43,6 +44,9 @@ class Hit:
     doc_index: int | None = None
     #: File checks only: the file ``span`` is in, when not the checked file (HL007 in a template).
     path: str | None = None
+    #: A lower severity than the rule's for a weaker case of it (HL024 when the wave moves nothing
+    #: the object uses, HL308 when the dependency is not proven); a configured ``severity`` wins.
+    severity: str | None = None
 
 
 @dataclass(slots=True)

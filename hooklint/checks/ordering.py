@@ -1,4 +1,4 @@
-"""HL301-HL310, HL207 and HL019: faults in the order Argo CD applies an application's objects, and objects it holds twice.
+"""HL301-HL311, HL024, HL207 and HL019: faults in the order Argo CD applies an application's objects, and objects it holds twice.
 
 Every check here reads the application's sync plan (``ctx.plan``, built once per application by the
 pipeline) rather than re-deriving phases and waves
@@ -1084,6 +1084,114 @@ def hook_same_step_as_its_rbac(manifests: list[Manifest], ctx: Context) -> Itera
                 f"{'it' if one else 'them'} in an earlier step ({earlier}).",
                 pod.spec.value_span(key),
                 f"{pod.path}.{key}",
+                m,
+            )
+            break
+
+
+# --- HL024 -------------------------------------------------------------------------------------
+
+
+def _step_neighbours(m: Manifest, task: Task, ctx: Context) -> list[str]:
+    """What the wave of ``m`` (a plain resource at ``task``) puts out of order: each object of the
+    run ``m``'s pod spec uses that comes in a later step (``before Secret/x (Sync wave 0), which it
+    uses``), and each one whose pod spec uses ``m`` that comes in an earlier step (``after
+    Deployment/y (Sync wave 0), which uses it``)."""
+    out: list[str] = []
+    for ref in pod_references(m):
+        target = ctx.find(ref.kind, m.namespace, ref.name)
+        first = ctx.plan.first_task(target) if target is not None else None
+        if first is not None and first.step_key > task.step_key:
+            out.append(f"before {target.label} ({first.step_text()}), which it uses")  # type: ignore[union-attr]
+    for other in deduplicated(ctx.manifests):
+        if other is m or other.kind not in POD_TEMPLATE_KINDS:
+            continue
+        first = ctx.plan.first_task(other)
+        if first is None or first.step_key >= task.step_key:
+            continue
+        if any(ctx.find(r.kind, other.namespace, r.name) is m for r in pod_references(other)):
+            out.append(f"after {other.label} ({first.step_text()}), which uses it")
+    return out
+
+
+@check("HL024", annotated=True)
+def helm_weight_on_plain_resource(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """``helm.sh/hook-weight`` on an object that is no hook becomes its sync wave when it has no
+    valid ``argocd.argoproj.io/sync-wave``: argo-cd v3.5.1 ``gitops-engine/pkg/sync/syncwaves/
+    waves.go`` ``Wave()`` falls back to ``hook/helm/weight.go`` ``Weight()``, which reads the weight
+    "not tak[ing] into account if this is or is not a hook" (§1), while Helm reads the weight of
+    hooks only. A weight of 0 changes nothing and is not reported. A note; a warning (the rule's
+    severity) when the moved wave puts the object before an object it uses or after one that
+    uses it (HL301 then reports the reference too)."""
+    wave = m.hook.wave
+    if wave.source != "helm" or wave.value == 0 or m.hook.is_hook or m.hook.skip or m.hook.delete_types:
+        return
+    task = ctx.plan.first_task(m)
+    if task is None:
+        return
+    moved = _step_neighbours(m, task, ctx)
+    written = m.annotations.get(argocd.HELM_HOOK_WEIGHT, "")
+    because = (
+        f" It now comes {'; and '.join(moved)} (HL301)."
+        if moved
+        else ""
+    )
+    yield Hit(
+        f"helm.sh/hook-weight '{written}' on {m.label}, which is not a hook, becomes its sync wave: with no "
+        "argocd.argoproj.io/sync-wave, Argo CD takes the wave of any object from helm.sh/hook-weight, so it "
+        f"applies {m.label} in {task.step_text()}, although Helm ignores the weight of a plain resource."
+        f"{because} Set argocd.argoproj.io/sync-wave to the wave you mean (\"0\" keeps it with the others), "
+        "or drop the weight.",
+        m.annotation_value_span(argocd.HELM_HOOK_WEIGHT),
+        f"metadata.annotations.{argocd.HELM_HOOK_WEIGHT}",
+        severity=None if moved else "note",
+    )
+
+
+# --- HL311 -------------------------------------------------------------------------------------
+
+
+@check("HL311", scope="application")
+def wave_gated_by_loadbalancer(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
+    """A ``type: LoadBalancer`` Service applied in a health-gated step that a later step follows
+    (a later wave, or a later phase's hooks): argo-cd v3.5.1 ``gitops-engine/pkg/health/
+    health_service.go`` ``getCorev1ServiceHealth`` says Progressing until
+    ``status.loadBalancer.ingress`` holds an address, and ``Sync()`` starts a step only when every
+    object of the previous one is healthy (§5a, §5b), so on a cluster where nothing assigns
+    load-balancer addresses (kind, minikube, bare metal without MetalLB) the sync waits at that
+    step. Not reported when the run configures a health check for ``Service``
+    (:func:`_configures_health`), nor for a Service in the last gated step or in SyncFail. A note:
+    most clusters assign the address within minutes."""
+    plan = ctx.plan
+    gated = plan.gated_steps
+    if len(gated) < 2:
+        return
+    configured: bool | None = None
+    for m in deduplicated(manifests):
+        if m.kind != "Service" or m.group != "":
+            continue
+        spec = get_map(m.body, "spec")
+        if spec is None or spec.get("type") != "LoadBalancer":
+            continue
+        for task in plan.tasks_of(m):
+            later = [s for s in gated if s.key > task.step_key]
+            if task.phase == "SyncFail" or not later:
+                continue
+            if configured is None:
+                configured = _configures_health(manifests, "", "Service")
+            if configured:
+                return
+            step = later[0]
+            yield Hit(
+                f"{m.label} is a LoadBalancer Service applied in {task.step_text()}, and {len(later)} later "
+                f"step{'s' if len(later) > 1 else ''} follow{'s' if len(later) == 1 else ''} (the next, "
+                f"{step_text(step.phase, step.wave)}, starts with {step.tasks[0].manifest.label}): Argo CD counts a "
+                "LoadBalancer Service Progressing until the cluster gives it an ingress address, and starts a step "
+                "only when the previous one is healthy, so on a cluster without a load-balancer provider (kind, "
+                "minikube, bare metal without MetalLB) the sync waits there until someone terminates it. Apply "
+                "the Service in the last wave, or make sure every target cluster assigns load-balancer addresses.",
+                spec.value_span("type"),
+                "spec.type",
                 m,
             )
             break
