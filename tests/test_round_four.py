@@ -192,3 +192,26 @@ def test_hl109_denied_images_is_read_from_the_configuration():
     assert parse_config({"denied-images": [" quay.io/x/* "]}, "test").denied_images == ["quay.io/x/*"]
     with pytest.raises(ConfigError):
         parse_config({"denied-images": "quay.io/x/*"}, "test")
+
+
+# --- widened rules ------------------------------------------------------------------------------
+
+
+def test_hl105_and_hl206_read_one_capabilities_table():
+    """HL105 and HL206's Pod Security check agree on every added capability (issue 36: CAP_CHOWN
+    got HL206 but no HL105): both read :data:`hooklint.model.BASELINE_CAPABILITIES` exactly."""
+    baseline = {"CHOWN", "NET_BIND_SERVICE"}
+    for cap in ("CHOWN", "CAP_CHOWN", "chown", "NET_ADMIN", "SYS_ADMIN", "ALL", "NET_BIND_SERVICE"):
+        text = HOOK.format(name="migrate", wave=0).replace(
+            "        image: ghcr.io/acme/migrate:1.4.2\n",
+            f"        image: ghcr.io/acme/migrate:1.4.2\n        securityContext:\n          capabilities:\n"
+            f"            add: [{cap}]\n")
+        hl105 = hits("HL105", text)
+        hl206 = [h for h in hits("HL206", text, context=BASELINE_NAMESPACE) if "Capabilities" in h[2]]
+        assert (bool(hl105), bool(hl206)) == (cap not in baseline, cap not in baseline), cap
+    from hooklint.checks import lifecycle, security
+    from hooklint.model import BASELINE_CAPABILITIES
+
+    assert baseline < BASELINE_CAPABILITIES
+    assert not hasattr(lifecycle, "PSS_BASELINE_CAPABILITIES")
+    assert security.BASELINE_CAPABILITIES is lifecycle.BASELINE_CAPABILITIES is BASELINE_CAPABILITIES

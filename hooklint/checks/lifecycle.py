@@ -7,7 +7,7 @@ from typing import Any, Iterator
 from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.findings import Span
-from hooklint.model import JOB_LIKE, LONG_RUNNING_KINDS, POD_TEMPLATE_KINDS, Container, Manifest, PodSpec, get_map
+from hooklint.model import BASELINE_CAPABILITIES, JOB_LIKE, LONG_RUNNING_KINDS, POD_TEMPLATE_KINDS, Container, Manifest, PodSpec, get_map
 from hooklint.yamlio import Map, Seq
 
 #: Kinds whose re-apply over a finished object neither re-runs nor may change its template.
@@ -228,11 +228,6 @@ def hook_never_completes(m: Manifest, ctx: Context) -> Iterator[Hit]:
 # but for the user-namespace relaxation of runAsNonRoot, runAsUser and procMount, from 1.35).
 
 PSS_ENFORCE = "pod-security.kubernetes.io/enforce"
-#: check_capabilities_baseline.go ``capabilities_allowed_1_0`` (exact strings, no CAP_ prefix).
-PSS_BASELINE_CAPABILITIES = frozenset({
-    "AUDIT_WRITE", "CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "KILL", "MKNOD", "NET_BIND_SERVICE",
-    "SETFCAP", "SETGID", "SETPCAP", "SETUID", "SYS_CHROOT",
-})  # fmt: skip
 #: check_restrictedVolumes.go: the inline volume sources the restricted level forbids.
 PSS_RESTRICTED_VOLUMES = (
     "hostPath", "gcePersistentDisk", "awsElasticBlockStore", "gitRepo", "nfs", "iscsi", "glusterfs", "rbd",
@@ -285,7 +280,7 @@ def _pss_violations(pod: PodSpec, meta: Map | None, m: Manifest, level: str) -> 
         added = caps.get("add") if isinstance(caps, Map) else None
         if isinstance(added, Seq):
             for i, cap in enumerate(added):
-                if level == "baseline" and str(cap) not in PSS_BASELINE_CAPABILITIES:
+                if level == "baseline" and str(cap) not in BASELINE_CAPABILITIES:
                     add("Capabilities", f"container '{c.name}' must not add {cap}",
                         added.item_spans[i], f"{c.path}.securityContext.capabilities.add[{i}]")
     volumes = spec.get("volumes")

@@ -9,7 +9,7 @@ from typing import Iterator
 from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.images import allowed, is_templated, parse_image
-from hooklint.model import POD_TEMPLATE_KINDS, Container, Manifest, PodSpec, binding_service_accounts, deduplicated, get_map
+from hooklint.model import BASELINE_CAPABILITIES, POD_TEMPLATE_KINDS, Container, Manifest, PodSpec, binding_service_accounts, deduplicated, get_map
 from hooklint.yamlio import Map, Seq
 
 
@@ -233,17 +233,12 @@ def _granted_role(manifests: list[Manifest], sa_name: str, namespace: str | None
     return False
 
 
-#: Capabilities the Pod Security Standards "baseline" profile allows a container to add.
-BASELINE_CAPABILITIES = frozenset({
-    "AUDIT_WRITE", "CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "KILL", "MKNOD", "NET_BIND_SERVICE",
-    "SETFCAP", "SETGID", "SETPCAP", "SETUID", "SYS_CHROOT",
-})  # fmt: skip
-
-
 @check("HL105", kinds=POD_TEMPLATE_KINDS)
 def hook_privileged_pod(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """Host namespaces, hostPath volumes, privileged containers, privilege escalation and added
-    capabilities beyond the baseline profile."""
+    capabilities beyond the baseline profile, read from the table HL206's Pod Security check reads
+    (:data:`hooklint.model.BASELINE_CAPABILITIES`, exact names): a baseline capability written
+    another way (``CAP_CHOWN``, ``chown``) is reported as such, since admission rejects it."""
     pod = _pod_in_scope(m, ctx)
     if pod is None:
         return
@@ -285,13 +280,23 @@ def hook_privileged_pod(m: Manifest, ctx: Context) -> Iterator[Hit]:
             for i, cap in enumerate(added):
                 if not isinstance(cap, str):
                     continue
+                if cap in BASELINE_CAPABILITIES:
+                    continue
                 normalized = cap.upper().removeprefix("CAP_")
-                if normalized not in BASELINE_CAPABILITIES:
+                if normalized in BASELINE_CAPABILITIES:
                     yield Hit(
-                        f"The {where} adds capability {cap}, beyond the baseline set: {tail}",
+                        f"The {where} adds capability {cap}, which is {normalized} of the baseline set written "
+                        "another way: Pod Security admission compares capability names exactly, so a namespace "
+                        f"that enforces the baseline or restricted level rejects its pods (HL206). Write {normalized}.",
                         added.item_spans[i],
                         f"{path}.capabilities.add[{i}]",
                     )
+                    continue
+                yield Hit(
+                    f"The {where} adds capability {cap}, beyond the baseline set: {tail}",
+                    added.item_spans[i],
+                    f"{path}.capabilities.add[{i}]",
+                )
 
 
 _CREDENTIAL_WORDS = frozenset({"PASSWORD", "PASSWD", "PASSPHRASE", "PWD", "TOKEN", "SECRET", "APIKEY",
