@@ -215,3 +215,38 @@ def test_hl105_and_hl206_read_one_capabilities_table():
     assert baseline < BASELINE_CAPABILITIES
     assert not hasattr(lifecycle, "PSS_BASELINE_CAPABILITIES")
     assert security.BASELINE_CAPABILITIES is lifecycle.BASELINE_CAPABILITIES is BASELINE_CAPABILITIES
+
+
+def test_hl308_note_for_an_unproven_dependency_and_warning_for_a_proven_one():
+    """A custom resource without health followed by a later step in its namespace: a note when no
+    reference proves the dependency, the rule's warning when one does (and then no note)."""
+    redis = """\
+apiVersion: redis.redis.opstreelabs.in/v1beta2
+kind: Redis
+metadata:
+  name: cart-cache
+  annotations:
+    argocd.argoproj.io/sync-wave: "-1"
+spec:
+  kubernetesConfig:
+    redisSecret:
+      name: cart-cache-auth
+"""
+    job = HOOK.format(name="smoke", wave=0).replace("  namespace: shop\n", "").replace("PreSync", "PostSync")
+    assert _severities("HL308", redis, context=job) == ["note"]
+    reads = job.replace("        image: ghcr.io/acme/migrate:1.4.2\n",
+                        "        image: ghcr.io/acme/migrate:1.4.2\n        envFrom:\n        - secretRef:\n"
+                        "            name: cart-cache-auth\n")  # fmt: skip
+    assert _severities("HL308", redis + "---\n" + reads) == ["warning"]
+    other_namespace = redis.replace("  name: cart-cache\n", "  name: cart-cache\n  namespace: cache\n")
+    assert _severities("HL308", other_namespace, context=job) == []
+    assert _severities("HL308", redis.replace('"-1"', '"0"'), context=job.replace("PostSync", "Sync")) == []
+
+
+def test_hl209_run_to_completion_custom_resources_stay_out():
+    for api, kind in (("argoproj.io/v1alpha1", "Workflow"), ("tekton.dev/v1", "PipelineRun"), ("tekton.dev/v1", "TaskRun"),
+                      ("tower.ansible.com/v1alpha1", "AnsibleJob"), ("argoproj.io/v1alpha1", "AnalysisRun")):
+        text = f"apiVersion: {api}\nkind: {kind}\nmetadata:\n  generateName: run-\n  annotations:\n    argocd.argoproj.io/hook: PreSync\n"
+        assert hits("HL209", text) == [], kind
+    text = "apiVersion: cluster.x-k8s.io/v1beta1\nkind: Cluster\nmetadata:\n  name: edge\n  annotations:\n    argocd.argoproj.io/hook: PreSync\n"
+    assert [(line, column) for line, column, _ in hits("HL209", text)] == [(6, 30)]

@@ -510,6 +510,25 @@ STATEFUL_KINDS = frozenset({
 })  # fmt: skip
 
 
+#: Custom resources that run to completion, as a Job does: a hook of these kinds is meant to be
+#: created anew each sync (Argo Workflows, Tekton, Argo Rollouts' analysis runs, and the Ansible
+#: operator's AnsibleJob, whose health check argo-cd v3.5.1 bundles in
+#: ``resource_customizations/tower.ansible.com/AnsibleJob`` with a PreSync hook as its test data).
+RUN_TO_COMPLETION_KINDS = frozenset({
+    ("argoproj.io", "Workflow"), ("argoproj.io", "AnalysisRun"), ("tekton.dev", "PipelineRun"),
+    ("tekton.dev", "TaskRun"), ("tower.ansible.com", "AnsibleJob"),
+})  # fmt: skip
+
+
+def _stateful_custom_resource(m: Manifest) -> bool:
+    """A custom resource (a group outside Kubernetes' own) that is not a run-to-completion kind
+    (:data:`RUN_TO_COMPLETION_KINDS`), nor an Application (said apart) or a kustomize config: an
+    operator's database, a Cluster API cluster, a certificate; its controller usually deletes
+    what it manages when the object goes."""
+    return (bool(m.kind) and m.group not in argocd.KUBERNETES_GROUPS and not m.is_application
+            and (m.group, m.kind) not in RUN_TO_COMPLETION_KINDS and m.group != "kustomize.config.k8s.io")  # fmt: skip
+
+
 def _generated_secret(m: Manifest) -> bool:
     if m.kind != "Secret":
         return False
@@ -521,34 +540,40 @@ def _generated_secret(m: Manifest) -> bool:
 @check("HL209")
 def stateful_object_as_hook(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """A hook whose kind holds state (PVC, PV, StatefulSet, Namespace, CRD, generated Secret,
-    Application), or any hook that asks to be kept (``helm.sh/resource-policy: keep``, a
-    ``Delete=false`` or ``Prune=false`` sync option) while a HookSucceeded or HookFailed policy
-    deletes it after the sync. Those protections never stop a hook's delete policies: gitops-engine
-    deletes hooks in ``deleteHooks``/``deleteResource`` and before re-creating them
-    (``deleteBeforeCreation``) without reading any annotation (argo-cd v3.5.1
-    ``gitops-engine/pkg/sync/sync_context.go``, ``sync_task.go``); only the controller's
-    ``shouldBeDeleted`` (Application deletion, ``controller/appcontroller.go``) and pruning read
-    them (§6)."""
+    Application, a custom resource that does not run to completion), or any hook that asks to be
+    kept (``helm.sh/resource-policy: keep``, a ``Delete=false`` or ``Prune=false`` sync option):
+    whatever its delete policies, the default BeforeHookCreation included, Argo CD deletes it.
+    Those protections never stop a hook's delete policies: gitops-engine deletes hooks in
+    ``deleteHooks``/``deleteResource`` and before re-creating them (``deleteBeforeCreation``)
+    without reading any annotation (argo-cd v3.5.1 ``gitops-engine/pkg/sync/sync_context.go``
+    ``runTasks``, ``sync_task.go``); only the controller's ``shouldBeDeleted`` (Application
+    deletion, ``controller/appcontroller.go``) and pruning read them (§6)."""
     if not m.hook.is_hook or not m.hook.phases:
         return
     protections = _keep_protections(m)
-    stateful = m.kind in STATEFUL_KINDS or m.is_application or _generated_secret(m)
-    after_sync = [p for p in ("HookSucceeded", "HookFailed") if p in m.hook.delete_policies]
+    custom = _stateful_custom_resource(m)
+    stateful = m.kind in STATEFUL_KINDS or m.is_application or _generated_secret(m) or custom
     if not stateful:
-        if not protections or not after_sync:
+        if not protections:
             return
+        after_sync = [p for p in ("HookSucceeded", "HookFailed") if p in m.hook.delete_policies]
         words = {"HookSucceeded": "after every successful sync (HookSucceeded)",
                  "HookFailed": "whenever a sync fails (HookFailed)"}  # fmt: skip
+        if after_sync:
+            deletes = "deletes it " + " and ".join(words[p] for p in after_sync)
+            fix = f"Drop {' and '.join(after_sync)} from its delete policies, or make it a normal resource with a sync wave."
+        else:  # BeforeHookCreation, written or the default
+            deletes = _deletion_words(m)
+            fix = "Make it a normal resource with a sync wave, where they work."
         yield Hit(
-            f"{m.label} is a hook with {' and '.join(protections)}, but Argo CD deletes it "
-            f"{' and '.join(words[p] for p in after_sync)}: {_protections_ignored(protections)}. Drop "
-            f"{' and '.join(after_sync)} from its delete policies, or make it a normal resource with a sync wave.",
+            f"{m.label} is a hook with {' and '.join(protections)}, but Argo CD {deletes}: "
+            f"{_protections_ignored(protections)}. {fix}",
             m.annotation_value_span(m.hook_annotation),
             f"metadata.annotations.{m.hook_annotation}",
         )
         return
     if m.kind == "Namespace" and all(
-        o.hook.is_hook and o.kind not in STATEFUL_KINDS and not _generated_secret(o)
+        o.hook.is_hook and o.kind not in STATEFUL_KINDS and not _generated_secret(o) and not _stateful_custom_resource(o)
         for o in ctx.manifests
         if o.namespace == m.name
     ):
@@ -563,6 +588,9 @@ def stateful_object_as_hook(m: Manifest, ctx: Context) -> Iterator[Hit]:
             if cascades
             else "the child application and its sync history go with it"
         )
+    elif custom and m.kind not in STATEFUL_KINDS:
+        lost = (f"the controller behind {m.group}/{m.kind} usually deletes what it manages (a database, a cluster, "
+                "their data) with it, and builds it anew")  # fmt: skip
     else:
         lost = "its data goes with it"
     kept = f" Its {_protections_ignored(protections)}." if protections else ""

@@ -898,6 +898,7 @@ def hook_after_kind_without_health(manifests: list[Manifest], ctx: Context) -> I
     if not writers:
         return
     configured: dict[tuple[str, str], bool] = {}
+    proven: set[int] = set()
     for m in deduplicated(manifests):
         first = plan.first_task(m)
         if first is None or first.phase == "SyncFail" or m.kind == "CronJob":
@@ -916,6 +917,7 @@ def hook_after_kind_without_health(manifests: list[Manifest], ctx: Context) -> I
                     configured[gk] = _configures_health(manifests, *gk)
                 if configured[gk]:
                     continue
+                proven.add(id(writer))
                 what = f"a {first.phase} hook" if m.hook.is_hook else "a plain resource"
                 yield Hit(
                     f"{m.label} ({what}, {first.step_text()}) uses {ref.kind} {ref.name} ({ref.via}), which "
@@ -931,6 +933,44 @@ def hook_after_kind_without_health(manifests: list[Manifest], ctx: Context) -> I
                     m,
                 )
                 break
+    yield from _unproven_followers(writers, proven, configured, manifests, plan)
+
+
+def _unproven_followers(writers: list[tuple[Manifest, Task]], proven: set[int], configured: dict[tuple[str, str], bool],
+                        manifests: list[Manifest], plan: SyncPlan) -> Iterator[Hit]:  # fmt: skip
+    """HL308's note: a custom resource of a kind without health (a ``writers`` entry no warning
+    named) that a later gated step follows with an object in the same namespace: that step
+    starts as soon as the resource is created (the ``Sync()`` rule above; argo-cd #16509, as issue
+    36 cites it), and hooklint cannot tell whether anything there needs it ready. One note per
+    resource, at its wave (or hook) annotation, naming the next step."""
+    for writer, task in writers:
+        if id(writer) in proven:
+            continue
+        namespace = writer.namespace or ""
+        follower: Task | None = None
+        for t in plan.tasks:
+            if t.phase != "SyncFail" and t.step_key > task.step_key and (t.manifest.namespace or "") == namespace:
+                follower = t
+                break
+        if follower is None:
+            continue
+        gk = (writer.group, writer.kind or "")
+        if gk not in configured:
+            configured[gk] = _configures_health(manifests, *gk)
+        if configured[gk]:
+            continue
+        yield Hit(
+            f"{writer.label} ({task.step_text()}) is of kind {writer.group}/{writer.kind}, for which Argo CD has no health "
+            f"check: it counts {writer.label} done as soon as it is created, so {follower.step_text()} (with "
+            f"{follower.label}) starts at once, before the controller behind it has made it ready (argo-cd #16509). "
+            f"hooklint cannot tell whether that step needs it ready; if it does, configure a health check for "
+            f"{writer.group}_{writer.kind} (resource.customizations.health in argocd-cm), or make the later step wait "
+            "for it itself.",
+            writer.annotation_value_span(argocd.SYNC_WAVE, argocd.HELM_HOOK_WEIGHT, argocd.HOOK, argocd.HELM_HOOK),
+            f"metadata.annotations.{argocd.SYNC_WAVE}",
+            writer,
+            severity="note",
+        )
 
 
 # --- HL309 -------------------------------------------------------------------------------------
