@@ -250,3 +250,71 @@ def test_hl209_run_to_completion_custom_resources_stay_out():
         assert hits("HL209", text) == [], kind
     text = "apiVersion: cluster.x-k8s.io/v1beta1\nkind: Cluster\nmetadata:\n  name: edge\n  annotations:\n    argocd.argoproj.io/hook: PreSync\n"
     assert [(line, column) for line, column, _ in hits("HL209", text)] == [(6, 30)]
+
+
+PLAIN_JOB = """\
+---
+# Source: shop/templates/migrate.yaml
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: {name}
+spec:
+  backoffLimit: 1
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+      - name: migrate
+        image: ghcr.io/acme/migrate:1.4.2
+"""
+
+
+def _helm_output_hits(text: str) -> list[tuple[int, int, str]]:
+    """HL208 on ``helm template`` output piped to stdin (its ``# Source:`` comments are read)."""
+    from hooklint.pipeline import lint_text
+
+    return [(f.span.line, f.span.column, f.message) for f in lint_text(text, path="-") if f.rule_id == "HL208"]
+
+
+def test_hl208_quiet_on_a_rendered_name_that_hashes_its_inputs():
+    for name in ("shop-migrate-3f9a2b7c", "shop-migrate-3f9a2b7c1d0e", "shop-migrate-2901786331", "shop-migrate-5d8f7c9b2k"):
+        assert _helm_output_hits(PLAIN_JOB.format(name=name)) == [], name
+    # written by hand, a hash-like suffix is as fixed as any name
+    written = PLAIN_JOB.format(name="shop-migrate-3f9a2b7c").replace("# Source: shop/templates/migrate.yaml\n", "")
+    assert [(line, column) for line, column, _ in hits("HL208", written)] == [(5, 9)]
+
+
+def test_hl208_says_when_a_rendered_name_changes():
+    tail = ("template fails the sync with \"field is immutable\", and a finished Job is never run again. Make it a "
+            "hook (with BeforeHookCreation or generateName) or a CronJob.")
+    assert _helm_output_hits(PLAIN_JOB.format(name="shop-migrate-1.4.2")) == [(
+        4, 9, "Job/shop-migrate-1.4.2 is a plain resource (not a hook) with a name that changes only when the tag of "
+        f"image 'ghcr.io/acme/migrate:1.4.2' does: any other change to its pod {tail}",
+    )]  # fmt: skip
+    assert _helm_output_hits(PLAIN_JOB.format(name="shop-migrate")) == [(
+        4, 9, "Job/shop-migrate is a plain resource (not a hook) with a rendered name, which changes only when what "
+        f"it is made of changes: any other change to its pod {tail}",
+    )]  # fmt: skip
+
+
+def test_hl208_kustomize_name_suffix(tmp_path):
+    """A kustomize build: a hash-like suffix the kustomization adds is quiet; any other suffix
+    gets the rendered-name message, at the kustomization (needs kubectl or kustomize)."""
+    import shutil
+
+    import pytest
+
+    from hooklint.catalog import load_catalog
+    from hooklint.config import Config
+    from hooklint.pipeline import lint_paths
+
+    if shutil.which("kustomize") is None and shutil.which("kubectl") is None:
+        pytest.skip("no kustomize")
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "job.yaml").write_text(PLAIN_JOB.format(name="migrate").split("# Source: shop/templates/migrate.yaml\n")[1])
+    for suffix, expected in (("-3f9a2b7c", []), ("-v2", ["rendered name"])):
+        (app / "kustomization.yaml").write_text(f"resources: [job.yaml]\nnameSuffix: {suffix}\n")
+        found = [f for f in lint_paths([str(app)], Config(), load_catalog()).findings if f.rule_id == "HL208"]
+        assert ["rendered name" for f in found if "with a rendered name" in f.message] == expected, suffix

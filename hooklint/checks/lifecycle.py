@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterator
 
 from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.findings import Span
+from hooklint.images import parse_image
 from hooklint.model import BASELINE_CAPABILITIES, JOB_LIKE, LONG_RUNNING_KINDS, POD_TEMPLATE_KINDS, Container, Manifest, PodSpec, get_map
 from hooklint.yamlio import Map, Seq
 
@@ -477,13 +479,51 @@ def _post_delete_without_health(m: Manifest, ctx: Context) -> Iterator[Hit]:
     )
 
 
+#: The end of a name that carries a hash of its inputs: ``-`` and at least 8 hex digits (Helm's
+#: ``sha256sum`` cut by ``trunc``), 8 to 10 decimal digits (``adler32sum``), or kustomize's
+#: 10-character suffix (``api/hasher`` ``encode``: hex with 0, 1, 3, a, e written g, h, k, m, t).
+_HASHED_NAME = re.compile(r"-(?:[0-9a-f]{8,64}|[0-9]{8,10}|[2456789bcdfghkmt]{10})$")
+
+
+def _computed_name(m: Manifest) -> bool:
+    """Whether ``m``'s name is made by a renderer, not written as it is: a Helm template's output
+    (a ``# Source:`` comment, or a rendered chart), or a kustomize build whose source object
+    has another name (a prefix, a suffix, a replacement)."""
+    if m.source is not None:
+        return True
+    placement = m.placement
+    if placement is None:
+        return False
+    source = placement.source
+    meta = get_map(source, "metadata") if source is not None else None
+    return meta is None or meta.get("name") != m.name
+
+
+def _name_follows_tag(m: Manifest) -> str | None:
+    """The image whose tag ``m``'s name carries (``migrate-1.4.2`` for ``...:1.4.2``), if any."""
+    for container in m.containers():
+        image = container.body.get("image")
+        ref = parse_image(image) if isinstance(image, str) else None
+        if ref is not None and ref.tag and len(ref.tag) >= 3 and ref.tag in (m.name or ""):
+            return str(image)
+    return None
+
+
 @check("HL208", kinds={"Job"})
 def plain_job_fixed_name(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """A plain Job with a fixed name. ``Replace=true,Force=true`` exempts it only where Argo CD
     reads ``Force=true`` from the annotation (``GE/sync/sync_context.go`` ``applyObject``: from
     argo-cd v2.11.1 and v2.10.10, gitops-engine fbecbb8 #560); before, ``Replace=true`` runs
-    ``ReplaceResource`` without force, an update that hits the immutable template (§6)."""
+    ``ReplaceResource`` without force, an update that hits the immutable template (§6).
+
+    A name a renderer made (:func:`_computed_name`) that ends in a hash of the inputs
+    (:data:`_HASHED_NAME`) changes with them: a new Job, not an update; quiet. A name that carries
+    an image's tag changes only when that tag does, and any other rendered name only when the
+    values it is made of do: the message says so."""
     if m.kind != "Job" or m.hook.is_hook or m.hook.skip or not m.name:
+        return
+    computed = _computed_name(m)
+    if computed and _HASHED_NAME.search(m.name):
         return
     options = argocd.annotation_csv(m.annotations.get(argocd.SYNC_OPTIONS))
     version = ctx.config.argocd_version
@@ -495,8 +535,16 @@ def plain_job_fixed_name(m: Manifest, ctx: Context) -> Iterator[Hit]:
             f", and Argo CD {argocd.version_text(version)} ignores its Force=true (read from 2.11.1 and "
             "2.10.10), so Replace=true updates it in place"
         )
+    tagged = _name_follows_tag(m)
+    if tagged is not None:
+        name = f"a name that changes only when the tag of image '{tagged}' does{ignored_force}: any other change to its pod"
+    elif computed:
+        name = (f"a rendered name, which changes only when what it is made of changes{ignored_force}: "
+                "any other change to its pod")  # fmt: skip
+    else:
+        name = f"a fixed name{ignored_force}: any change to its pod"
     yield Hit(
-        f"{m.label} is a plain resource (not a hook) with a fixed name{ignored_force}: any change to its pod "
+        f"{m.label} is a plain resource (not a hook) with {name} "
         "template fails the sync with \"field is immutable\", and a finished Job is never run again. "
         "Make it a hook (with BeforeHookCreation or generateName) or a CronJob.",
         m.metadata.value_span("name") if m.metadata is not None else m.anchor,
