@@ -318,3 +318,25 @@ def test_hl208_kustomize_name_suffix(tmp_path):
         (app / "kustomization.yaml").write_text(f"resources: [job.yaml]\nnameSuffix: {suffix}\n")
         found = [f for f in lint_paths([str(app)], Config(), load_catalog()).findings if f.rule_id == "HL208"]
         assert ["rendered name" for f in found if "with a rendered name" in f.message] == expected, suffix
+
+
+def test_hl109_on_a_plain_workload_with_workload_scope_all():
+    deployment = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: cache
+spec:
+  template:
+    spec:
+      containers:
+      - name: redis
+        image: docker.io/bitnami/redis:7.2.4
+"""
+    assert hits("HL109", deployment) == []
+    assert hits("HL109", deployment, {"workload-scope": "all"}) == [(
+        10, 16, "Image 'docker.io/bitnami/redis:7.2.4' of container 'redis' of Deployment/cache comes from a "
+        "repository that is gone: Bitnami moved every versioned image of docker.io/bitnami to docker.io/bitnamilegacy "
+        "in 2025 (bitnami/containers #83267). The pull fails, the pods of Deployment/cache never start. Use an image "
+        "from a maintained repository (a mirror you control, or the project's own image).",
+    )]  # fmt: skip

@@ -601,8 +601,10 @@ def hook_image_retired_repository(m: Manifest, ctx: Context) -> Iterator[Hit]:
     normalized reference with tag and digest, :func:`_image_names`). A hook whose image cannot be
     pulled never completes: the Job's pod stays in ``ImagePullBackOff``, its health stays
     Progressing (argo-cd v3.5.1 ``gitops-engine/pkg/health/health_job.go``: a Job is Progressing
-    until it completes or fails, and a pull error fails no pod), so the sync waits for it until
-    ``activeDeadlineSeconds`` fails it, or for ever."""
+    until it completes or fails, and a pull error fails no pod; ``health_pod.go``: a Pod hook with
+    restartPolicy Never or OnFailure stays Progressing while Pending, deliberately, "otherwise it
+    breaks the resource hook logic"), so the sync waits for it until ``activeDeadlineSeconds``
+    fails it, or for ever."""
     pod = _pod_in_scope(m, ctx)
     if pod is None:
         return
@@ -620,11 +622,15 @@ def hook_image_retired_repository(m: Manifest, ctx: Context) -> Iterator[Hit]:
             if glob is None:
                 continue
             why = f"it matches '{glob}' in denied-images"
-        deadline = "activeDeadlineSeconds fails it" if "activeDeadlineSeconds" in (get_map(m.body, "spec") or {}) else "someone terminates it"
+        if m.hook.runs_as_hook:
+            deadline = "activeDeadlineSeconds fails it" if "activeDeadlineSeconds" in (get_map(m.body, "spec") or {}) else "someone terminates it"
+            effect = (f"the pod stays in ImagePullBackOff and {_phase_words(m)} never completes, so Argo CD waits "
+                      f"for it until {deadline}")  # fmt: skip
+        else:  # workload-scope: all
+            effect = f"the pods of {m.label} never start"
         yield Hit(
             f"Image '{image}' of {_where(m, container)} comes from a repository that is gone: {why}. The pull "
-            f"fails, the pod stays in ImagePullBackOff and {_phase_words(m)} never completes, so Argo CD waits "
-            f"for it until {deadline}. Use an image from a maintained repository (a mirror you control, or "
+            f"fails, {effect}. Use an image from a maintained repository (a mirror you control, or "
             "the project's own image).",
             container.body.value_span("image"),
             f"{container.path}.image",
