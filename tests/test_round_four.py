@@ -340,3 +340,58 @@ spec:
         "in 2025 (bitnami/containers #83267). The pull fails, the pods of Deployment/cache never start. Use an image "
         "from a maintained repository (a mirror you control, or the project's own image).",
     )]  # fmt: skip
+
+
+# --- every finding's field path names the field it points at -------------------------------------
+
+
+def _field_path_params() -> list:
+    import pytest
+
+    from hooklint.catalog import load_catalog, load_examples
+    from hooklint.checks import load_all
+
+    out = []
+    file_rules = {rule_id for rule_id, checks in load_all().items() if any(c.scope == "file" for c in checks)}
+    for rule in load_catalog().sorted():
+        if rule.id in file_rules:  # a file check's tagged or broken documents have no object to point into
+            continue
+        for example in load_examples(rule).get("bad", []):
+            if "files" not in example and "path" not in example:
+                out.append(pytest.param(rule.id, example, id=f"{rule.id}-{example['name']}"))
+    return out
+
+
+def _field_path_fits(field_path: str, at: str | None, missing: bool) -> bool:
+    """Whether a finding's ``field_path`` names the node at its span (``at``), one inside it, or a
+    ``missing`` field (a key the finding says to add) below it or below its parent."""
+    if at is None:
+        return False
+    if at == field_path or at.startswith((field_path + ".", field_path + "[")) or field_path.startswith((at + ".", at + "[")):
+        return True
+    parent = at.rsplit(".", 1)[0] if "." in at else ""
+    return missing and (not parent or field_path.startswith((parent + ".", parent + "[")))
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize(("rule_id", "example"), _field_path_params())
+def test_a_findings_field_path_names_what_it_points_at(rule_id, example):
+    """The dotted field path of every finding of every bad example (the one reporters, fixes and
+    placement in rendered sources read) is the field at the finding's position, inside it, or a
+    field missing below it: a check cannot say one field and point at another."""
+    from hooklint.config import parse_config
+    from hooklint.loader import parse_text
+    from hooklint.pipeline import lint_text
+    from hooklint.sources.placement import path_at, resolve
+
+    docs = {d.index: d.value for d in parse_text("manifest.yaml", example["manifest"]).documents}
+    findings = [f for f in lint_text(example["manifest"], parse_config(example.get("config") or {}, "x"),
+                                     context=example.get("context")) if f.rule_id == rule_id and f.field_path]  # fmt: skip
+    for f in findings:
+        body = docs.get(f.doc_index)
+        if body is None or f.obj is None:
+            continue
+        at = path_at(body, f.span)
+        assert _field_path_fits(f.field_path, at, not resolve(body, f.field_path)), (f.field_path, at, f.message)

@@ -488,15 +488,24 @@ def too_many_waves(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
         if unwaited
         else ""
     )
+    key = _written_key(m, argocd.SYNC_WAVE, argocd.HELM_HOOK_WEIGHT, argocd.HOOK, argocd.HELM_HOOK)
     yield Hit(
         f"The sync plan has {len(gated)} health-gated (phase, wave) steps{left_out}, more than max-waves "
         f"({limit}); step {step.index} ({step_text(step.phase, step.wave)}) starts with {m.label}. Each "
         "step waits for every object of the previous one to be healthy plus ARGOCD_SYNC_WAVE_DELAY (2 s "
         "by default), so every sync pays for each one. Merge waves that do not depend on each other.",
         m.annotation_value_span(argocd.SYNC_WAVE, argocd.HELM_HOOK_WEIGHT, argocd.HOOK, argocd.HELM_HOOK),
-        f"metadata.annotations.{argocd.SYNC_WAVE}",
+        f"metadata.annotations.{key}" if key else "metadata.name",
         m,
     )
+
+
+def _written_key(m: Manifest, *keys: str) -> str | None:
+    """The first of ``keys`` that ``m``'s annotations hold as written: the one
+    :meth:`~hooklint.model.Manifest.annotation_value_span` points at (None: it points at the
+    object's anchor), so that a finding's field path names the field at its position."""
+    raw = m.raw_annotations
+    return next((k for k in keys if raw is not None and k in raw), None)
 
 
 # --- HL305 -------------------------------------------------------------------------------------
@@ -531,7 +540,7 @@ def hooks_only_application(manifests: list[Manifest], ctx: Context) -> Iterator[
         "one plain resource (a ConfigMap is enough), or run the hooks from an application that "
         "has resources.",
         first_hook.annotation_value_span(argocd.HOOK, argocd.HELM_HOOK),
-        f"metadata.annotations.{argocd.HOOK}",
+        f"metadata.annotations.{_written_key(first_hook, argocd.HOOK, argocd.HELM_HOOK) or argocd.HOOK}",
         first_hook,
     )
 
