@@ -388,10 +388,69 @@ def test_a_findings_field_path_names_what_it_points_at(rule_id, example):
 
     docs = {d.index: d.value for d in parse_text("manifest.yaml", example["manifest"]).documents}
     findings = [f for f in lint_text(example["manifest"], parse_config(example.get("config") or {}, "x"),
-                                     context=example.get("context")) if f.rule_id == rule_id and f.field_path]  # fmt: skip
+                                     context=example.get("context")) if f.rule_id == rule_id]  # fmt: skip
     for f in findings:
+        if rule_id in ("HL003", "HL902"):  # about a whole object, or a suppression comment
+            continue
+        assert f.field_path, f.message
         body = docs.get(f.doc_index)
         if body is None or f.obj is None:
             continue
         at = path_at(body, f.span)
         assert _field_path_fits(f.field_path, at, not resolve(body, f.field_path)), (f.field_path, at, f.message)
+
+
+# --- HL202, HL304 and HL305: what the mutation run showed untested ---------------------------------
+
+
+def test_hl202_messages_for_sync_and_delete_hooks():
+    job = HOOK.format(name="migrate", wave=0).replace("  activeDeadlineSeconds: 300\n", "")
+    both = hits("HL202", job.replace("hook: PreSync", "hook: PreSync,PostDelete"))
+    assert both == [(9, 1, "Job/migrate has no spec.activeDeadlineSeconds: a hook that hangs keeps Argo CD \"waiting "
+                    "for completion of hook\" and wedges every sync until someone terminates it, and blocks deleting "
+                    "the Application until someone deletes the hook. Set spec.activeDeadlineSeconds.")]  # fmt: skip
+    only_delete = hits("HL202", job.replace("hook: PreSync", "hook: PostDelete"))
+    assert only_delete == [(9, 1, "Job/migrate has no spec.activeDeadlineSeconds: a hook that hangs blocks deleting "
+                           "the Application (Argo CD waits for every delete hook before it goes on) until someone "
+                           "deletes the hook. Set spec.activeDeadlineSeconds.")]  # fmt: skip
+
+
+def test_hl304_counts_exactly_max_waves_as_enough():
+    text = "---\n".join(HOOK.format(name=f"step{w}", wave=w) for w in range(3))
+    assert hits("HL304", text, {"max-waves": 3}) == []
+    assert len(hits("HL304", text, {"max-waves": 2})) == 1
+
+
+CHILD_APP = """\
+apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata:
+  name: child{n}
+  annotations:
+    argocd.argoproj.io/sync-wave: "{n}"
+spec:
+  project: apps
+"""
+
+
+def test_hl304_says_how_many_application_steps_it_left_out():
+    hooks = "---\n".join(HOOK.format(name=f"step{w}", wave=w) for w in range(3))
+    one = hits("HL304", hooks + "---\n" + CHILD_APP.format(n=5), {"max-waves": 2})
+    assert "(1 more step holding only child Applications is not counted:" in one[0][2]
+    two = hits("HL304", hooks + "---\n" + CHILD_APP.format(n=5) + "---\n" + CHILD_APP.format(n=6), {"max-waves": 2})
+    assert "(2 more steps holding only child Applications are not counted:" in two[0][2]
+
+
+def test_hl304_points_at_a_helm_weight():
+    weighted = HOOK.format(name="w", wave=0).replace('    argocd.argoproj.io/sync-wave: "0"\n', "").replace(
+        "argocd.argoproj.io/hook: PreSync", 'helm.sh/hook: pre-install\n    helm.sh/hook-weight: "7"')
+    text = "---\n".join(HOOK.format(name=f"step{w}", wave=w) for w in range(2)) + "---\n" + weighted
+    assert [(line, column) for line, column, _ in hits("HL304", text, {"max-waves": 2})] == [(48, 26)]
+
+
+def test_hl305_counts_every_hook_after_a_document_without_kind():
+    text = "foo: bar\n---\n" + HOOK.format(name="a", wave=0) + "---\n" + HOOK.format(name="b", wave=1)
+    found = hits("HL305", text)
+    assert len(found) == 1 and found[0][2].startswith("Every object of this application is a hook (2 hooks run during")
+    one = hits("HL305", HOOK.format(name="a", wave=0))
+    assert one[0][2].startswith("Every object of this application is a hook (1 hook run during")
