@@ -454,3 +454,119 @@ def test_hl305_counts_every_hook_after_a_document_without_kind():
     assert len(found) == 1 and found[0][2].startswith("Every object of this application is a hook (2 hooks run during")
     one = hits("HL305", HOOK.format(name="a", wave=0))
     assert one[0][2].startswith("Every object of this application is a hook (1 hook run during")
+
+
+# --- new rules: branches their examples leave open ------------------------------------------------
+
+ROLE = """\
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata:
+  name: migrate
+  namespace: shop
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+rules:
+- apiGroups: [""]
+  verbs: [create]
+"""
+BINDING = """\
+apiVersion: rbac.authorization.k8s.io/v1
+kind: {kind}
+metadata:
+  name: {name}
+  namespace: {namespace}
+roleRef: {{apiGroup: rbac.authorization.k8s.io, kind: {role_kind}, name: migrate}}
+subjects:
+- {{kind: ServiceAccount, name: migrate, namespace: shop}}
+"""
+
+
+def _binding(kind="RoleBinding", name="migrate", namespace="shop", role_kind="Role", annotations="") -> str:
+    text = BINDING.format(kind=kind, name=name, namespace=namespace, role_kind=role_kind)
+    return text.replace(f"  namespace: {namespace}\n", f"  namespace: {namespace}\n{annotations}") if annotations else text
+
+
+def test_hl108_which_bindings_keep_the_role():
+    found = hits("HL108", ROLE, context=_binding() + "---\n" + _binding(name="migrate-too"))
+    assert found == [(7, 30, "Hook Role/migrate grants create on its resources, and its delete policies (BeforeHookCreation) "
+                      "do not delete it after a successful sync, nor do those of RoleBinding/migrate (a plain resource), "
+                      "RoleBinding/migrate-too (a plain resource), which bind it: the rights the hook needed for one step "
+                      "stay granted between syncs, to every subject of the binding, until the next sync deletes and "
+                      "re-creates them. Set argocd.argoproj.io/hook-delete-policy: BeforeHookCreation,HookSucceeded on "
+                      "the role and its bindings.")]  # fmt: skip
+    assert hits("HL108", ROLE) == []  # no binding at all
+    assert hits("HL108", ROLE, context=_binding(namespace="other")) == []  # a Role binds only in its namespace
+    assert hits("HL108", ROLE, context=_binding(kind="ClusterRoleBinding")) == []  # cannot bind a Role
+    assert hits("HL108", ROLE, context=_binding(role_kind="ClusterRole")) == []  # another role
+    deleted = "  annotations:\n    argocd.argoproj.io/hook: PreSync\n    argocd.argoproj.io/hook-delete-policy: HookSucceeded\n"
+    assert hits("HL108", ROLE, context=_binding(annotations=deleted)) == []  # the binding goes after the sync
+    delete_only = "  annotations:\n    argocd.argoproj.io/hook: PostDelete\n"
+    assert hits("HL108", ROLE, context=_binding(annotations=delete_only)) == []  # no binding during syncs
+    kept = "  annotations:\n    argocd.argoproj.io/hook: PreSync\n    argocd.argoproj.io/hook-delete-policy: HookFailed\n"
+    assert "nor do those of RoleBinding/migrate, which binds it" in hits("HL108", ROLE, context=_binding(annotations=kept))[0][2]
+    plain_role = ROLE.replace("  annotations:\n    argocd.argoproj.io/hook: PreSync\n", "")
+    assert hits("HL108", plain_role, context=_binding()) == []  # a plain role is meant to stay
+    for verbs in ("[get, list, watch]", "get"):
+        assert hits("HL108", ROLE.replace("[create]", verbs), context=_binding()) == [], verbs
+    helm = ROLE.replace("argocd.argoproj.io/hook: PreSync",
+                        "helm.sh/hook: pre-install\n    helm.sh/hook-delete-policy: before-hook-creation")
+    found = hits("HL108", helm.replace("  verbs: [create]", "  resources: [configmaps, secrets]\n  verbs: [get, patch, delete]"),
+                 context=_binding())  # fmt: skip
+    assert [(line, column) for line, column, _ in found] == [(8, 33)]
+    assert found[0][2].startswith("Hook Role/migrate grants patch, delete on configmaps, secrets, and")
+    assert found[0][2].endswith("Set helm.sh/hook-delete-policy: before-hook-creation,hook-succeeded on the role and its bindings.")
+
+
+def test_hl023_delete_hooks_and_both_families():
+    configmap = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations:\n{annotations}"
+    post_delete = configmap.format(annotations="    argocd.argoproj.io/hook: PostDelete\n"
+                                               "    argocd.argoproj.io/hook-delete-policy: HookSucceeded\n")  # fmt: skip
+    assert hits("HL023", post_delete) == []  # the controller's delete hooks read their policies
+    both = configmap.format(annotations="    argocd.argoproj.io/hook-delete-policy: HookSucceeded\n"
+                                        "    helm.sh/hook-delete-policy: hook-succeeded\n")  # fmt: skip
+    assert [(line, column) for line, column, _ in hits("HL023", both)] == [(6, 5), (7, 5)]
+    hidden = configmap.format(annotations="    argocd.argoproj.io/hook-delete-policy: HookSucceeded\n    x: 1\n")
+    assert hits("HL023", hidden) == []  # HL004: Argo CD reads no annotation at all
+
+
+def test_hl024_leaves_hooks_skip_and_delete_hooks_alone():
+    cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations:\n    helm.sh/hook-weight: "3"\n'
+    assert len(hits("HL024", cm)) == 1
+    for extra in ("    argocd.argoproj.io/hook: Skip\n", "    argocd.argoproj.io/hook: PostDelete\n",
+                  "    helm.sh/hook: post-install\n", '    argocd.argoproj.io/sync-wave: "1"\n'):
+        assert hits("HL024", cm + extra) == [], extra
+    # an invalid sync-wave falls back to the weight (HL012 reports the sync-wave)
+    assert len(hits("HL024", cm + '    argocd.argoproj.io/sync-wave: "one"\n')) == 1
+    # a Skip object that uses nothing and is used by nothing moves nothing: a note
+    assert _severities("HL024", cm, context="apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  annotations:\n"
+                       "    argocd.argoproj.io/hook: Skip\nspec:\n  containers:\n  - name: c\n    image: x:1\n"
+                       "    envFrom:\n    - configMapRef: {name: x}\n") == ["note"]  # fmt: skip
+
+
+LOADBALANCER = """\
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+spec:
+  type: LoadBalancer
+"""
+
+
+def test_hl311_steps_counted_and_cases_left_out():
+    two_later = HOOK.format(name="a", wave=0).replace("PreSync", "PostSync") + "---\n" + \
+        HOOK.format(name="b", wave=1).replace("PreSync", "PostSync")  # fmt: skip
+    found = hits("HL311", LOADBALANCER, context=two_later)
+    assert found and "and 2 later steps follow (the next, PostSync wave 0, starts with Job/a)" in found[0][2]
+    assert hits("HL311", LOADBALANCER) == []  # one step
+    sync_fail = HOOK.format(name="a", wave=0).replace("PreSync", "SyncFail")
+    assert hits("HL311", LOADBALANCER, context=sync_fail) == []  # SyncFail hooks are not gated
+    other_group = LOADBALANCER.replace("apiVersion: v1", "apiVersion: serving.knative.dev/v1")
+    assert hits("HL311", other_group, context=two_later) == []
+    health = ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: argocd-cm\ndata:\n"
+              "  resource.customizations.health._Service: |\n    return {status = \"Healthy\"}\n")  # fmt: skip
+    assert hits("HL311", LOADBALANCER, context=two_later + "---\n" + health) == []
+    # a hook in two phases is reported once, for its first step
+    both = LOADBALANCER.replace("  name: web\n", "  name: web\n  annotations:\n    argocd.argoproj.io/hook: PreSync,Sync\n")
+    assert len(hits("HL311", both, context=two_later)) == 1
