@@ -570,3 +570,89 @@ def test_hl311_steps_counted_and_cases_left_out():
     # a hook in two phases is reported once, for its first step
     both = LOADBALANCER.replace("  name: web\n", "  name: web\n  annotations:\n    argocd.argoproj.io/hook: PreSync,Sync\n")
     assert len(hits("HL311", both, context=two_later)) == 1
+
+
+# --- from the second mutation run --------------------------------------------------------------------
+
+
+def test_hl108_reads_only_well_formed_rules():
+    binding = _binding()
+    assert hits("HL108", ROLE.replace('rules:\n- apiGroups: [""]\n  verbs: [create]\n', "rules:\n"), context=binding) == []
+    assert hits("HL108", ROLE.replace("verbs: [create]", 'verbs: "*"'), context=binding) == []  # not a list
+    two = ROLE.replace('rules:\n', 'rules:\n- just-a-string\n')
+    assert hits("HL108", two, context=binding)[0][2].startswith("Hook Role/migrate grants create on its resources,")
+    named = ROLE.replace("verbs: [create]", "resources: secrets\n  verbs: [create]")
+    assert hits("HL108", named, context=binding)[0][2].startswith("Hook Role/migrate grants create on its resources,")
+
+
+REDIS = """\
+apiVersion: redis.redis.opstreelabs.in/v1beta2
+kind: Redis
+metadata:
+  name: {name}
+  namespace: {namespace}
+  annotations:
+    argocd.argoproj.io/sync-wave: "-1"
+spec:
+  kubernetesConfig:
+    redisSecret:
+      name: {name}-auth
+"""
+
+
+def test_hl308_notes_each_resource_without_a_follower_or_proof():
+    job = HOOK.format(name="smoke", wave=0).replace("PreSync", "PostSync")  # namespace shop
+    lonely = REDIS.format(name="lonely", namespace="elsewhere")
+    shop = REDIS.format(name="cache", namespace="shop")
+    found = hits("HL308", lonely + "---\n" + shop, context=job)
+    assert [m[2].split(" ", 1)[0] for m in found] == ["Redis/cache"]  # the first has no follower in its namespace
+    reads = job.replace("        image: ghcr.io/acme/migrate:1.4.2\n",
+                        "        image: ghcr.io/acme/migrate:1.4.2\n        envFrom:\n        - secretRef:\n"
+                        "            name: proven-auth\n")  # fmt: skip
+    proven = REDIS.format(name="proven", namespace="shop")
+    found = hits("HL308", proven + "---\n" + shop + "---\n" + reads)
+    assert [(f[2].split(" ", 1)[0], "cannot tell" in f[2]) for f in found] == [("Redis/cache", True), ("Job/smoke", False)]
+    sync_fail = job.replace("PostSync", "SyncFail")
+    assert hits("HL308", shop, context=sync_fail) == []  # SyncFail hooks do not wait on health
+    health = ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: argocd-cm\ndata:\n"
+              "  resource.customizations.health.redis.redis.opstreelabs.in_Redis: |\n    return {status = \"Healthy\"}\n")  # fmt: skip
+    assert hits("HL308", shop, context=job + "---\n" + health) == []
+
+
+DEPLOYMENT = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {name}
+  namespace: shop
+  annotations:
+    helm.sh/hook-weight: "{weight}"
+spec:
+  template:
+    spec:
+      containers:
+      - name: web
+        image: ghcr.io/acme/web:2.3.1
+        envFrom:
+        - configMapRef:
+            name: settings
+"""
+SHOP_SETTINGS = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: shop\n"
+
+
+def test_hl024_neighbours_in_a_namespace():
+    # the Deployment, in namespace shop, moved before its ConfigMap of namespace shop
+    assert _severities("HL024", DEPLOYMENT.format(name="web", weight=-1), context=SHOP_SETTINGS) == ["warning"]
+    # the same step is no move
+    weighted = SHOP_SETTINGS + "  annotations:\n    helm.sh/hook-weight: \"-1\"\n"
+    assert _severities("HL024", DEPLOYMENT.format(name="web", weight=-1), context=weighted) == ["note"]
+    # the ConfigMap moved after one reader (wave 0) but not after the other (same wave 3)
+    later = SHOP_SETTINGS + "  annotations:\n    helm.sh/hook-weight: \"3\"\n"
+    readers = DEPLOYMENT.format(name="same", weight=3) + "---\n" + DEPLOYMENT.format(name="early", weight=0)
+    found = hits("HL024", later, context=readers)
+    assert len(found) == 1 and "It now comes after Deployment/early (Sync wave 0), which uses it (HL301)." in found[0][2]
+    # a reference to nothing in the run, before one that is there
+    missing = DEPLOYMENT.format(name="web", weight=-1).replace(
+        "        - configMapRef:\n            name: settings\n",
+        "        - configMapRef:\n            name: absent\n        - configMapRef:\n            name: settings\n")
+    assert _severities("HL024", missing, context=SHOP_SETTINGS) == ["warning"]

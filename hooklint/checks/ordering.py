@@ -963,10 +963,11 @@ def _unproven_followers(writers: list[tuple[Manifest, Task]], proven: set[int], 
                 break
         if follower is None:
             continue
-        gk = (writer.group, writer.kind or "")
-        if gk not in configured:
-            configured[gk] = _configures_health(manifests, *gk)
-        if configured[gk]:
+        kind = writer.kind
+        assert kind is not None  # a writer has a kind
+        if (writer.group, kind) not in configured:
+            configured[(writer.group, kind)] = _configures_health(manifests, writer.group, kind)
+        if configured[(writer.group, kind)]:
             continue
         yield Hit(
             f"{writer.label} ({task.step_text()}) is of kind {writer.group}/{writer.kind}, for which Argo CD has no health "
@@ -1149,11 +1150,13 @@ def _step_neighbours(m: Manifest, task: Task, ctx: Context) -> list[str]:
     out: list[str] = []
     for ref in pod_references(m):
         target = ctx.find(ref.kind, m.namespace, ref.name)
-        first = ctx.plan.first_task(target) if target is not None else None
+        if target is None:
+            continue
+        first = ctx.plan.first_task(target)
         if first is not None and first.step_key > task.step_key:
-            out.append(f"before {target.label} ({first.step_text()}), which it uses")  # type: ignore[union-attr]
+            out.append(f"before {target.label} ({first.step_text()}), which it uses")
     for other in deduplicated(ctx.manifests):
-        if other is m or other.kind not in POD_TEMPLATE_KINDS:
+        if other.kind not in POD_TEMPLATE_KINDS:  # m itself is in its own step: never "after"
             continue
         first = ctx.plan.first_task(other)
         if first is None or first.step_key >= task.step_key:
