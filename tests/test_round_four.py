@@ -656,3 +656,59 @@ def test_hl024_neighbours_in_a_namespace():
         "        - configMapRef:\n            name: settings\n",
         "        - configMapRef:\n            name: absent\n        - configMapRef:\n            name: settings\n")
     assert _severities("HL024", missing, context=SHOP_SETTINGS) == ["warning"]
+
+
+def test_hl109_image_names_matched():
+    from hooklint.checks.security import _image_names
+    from hooklint.images import parse_image
+
+    digest = "sha256:" + "a" * 64
+    assert _image_names(parse_image("nginx")) == ["docker.io/library/nginx"]
+    assert _image_names(parse_image("nginx:1.19")) == ["docker.io/library/nginx", "docker.io/library/nginx:1.19"]
+    assert _image_names(parse_image(f"nginx@{digest}")) == ["docker.io/library/nginx", f"docker.io/library/nginx@{digest}"]
+    assert _image_names(parse_image(f"q.io/a/b:2@{digest}")) == ["q.io/a/b", f"q.io/a/b:2@{digest}"]
+
+
+def test_hl208_tags_names_and_kustomize_names_left_as_written(tmp_path):
+    short = PLAIN_JOB.format(name="shop-migrate-1.4").replace("migrate:1.4.2", "migrate:1.4")
+    assert "changes only when the tag of image 'ghcr.io/acme/migrate:1.4' does" in _helm_output_hits(short)[0][2]
+    two = PLAIN_JOB.format(name="shop-migrate-10").replace("migrate:1.4.2", "migrate:10")
+    assert "with a rendered name" in _helm_output_hits(two)[0][2]  # a tag of 2 characters proves nothing
+    odd = PLAIN_JOB.format(name="shop-migrate-1.4.2").replace("        image: ghcr.io/acme/migrate:1.4.2\n",
+                                                            "        image: 7\n      - name: b\n        image: x:1.4.2\n")
+    assert "the tag of image 'x:1.4.2' does" in _helm_output_hits(odd)[0][2]
+    # kustomize that leaves the name as written: a fixed name, hash-like or not
+    import shutil
+
+    from hooklint.catalog import load_catalog
+    from hooklint.config import Config
+    from hooklint.pipeline import lint_paths
+
+    if shutil.which("kustomize") is None and shutil.which("kubectl") is None:
+        pytest.skip("no kustomize")
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "kustomization.yaml").write_text("resources: [job.yaml]\ncommonLabels: {team: shop}\n")
+    for name in ("migrate-3f9a2b7c", "migrate"):
+        (app / "job.yaml").write_text(PLAIN_JOB.format(name=name).split("# Source: shop/templates/migrate.yaml\n")[1])
+        found = [f.message for f in lint_paths([str(app)], Config(), load_catalog()).findings if f.rule_id == "HL208"]
+        assert len(found) == 1 and "with a fixed name" in found[0], name
+
+
+def test_hl209_kustomize_config_is_no_custom_resource():
+    text = ("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nmetadata:\n  name: x\n  annotations:\n"
+            "    argocd.argoproj.io/hook: PreSync\n")  # fmt: skip
+    assert hits("HL209", text) == []
+
+
+def test_hl304_without_annotations_on_the_first_object_over_the_limit():
+    text = HOOK.format(name="a", wave=0) + "---\n" + SETTINGS
+    found = lint_text_findings(text, {"max-waves": 1})
+    assert [(f.rule_id, f.span.line, f.field_path) for f in found if f.rule_id == "HL304"] == [("HL304", 24, "metadata.name")]
+
+
+def lint_text_findings(text: str, config: dict) -> list:
+    from hooklint.config import parse_config
+    from hooklint.pipeline import lint_text
+
+    return lint_text(text, parse_config(config, "test"))

@@ -499,13 +499,16 @@ def _computed_name(m: Manifest) -> bool:
     return meta is None or meta.get("name") != m.name
 
 
-def _name_follows_tag(m: Manifest) -> str | None:
-    """The image whose tag ``m``'s name carries (``migrate-1.4.2`` for ``...:1.4.2``), if any."""
+def _name_follows_tag(m: Manifest, name: str) -> str | None:
+    """The image whose tag (of 3 characters or more) ``name`` carries (``migrate-1.4.2`` for
+    ``...:1.4.2``), if any."""
     for container in m.containers():
         image = container.body.get("image")
-        ref = parse_image(image) if isinstance(image, str) else None
-        if ref is not None and ref.tag and len(ref.tag) >= 3 and ref.tag in (m.name or ""):
-            return str(image)
+        if not isinstance(image, str):
+            continue
+        ref = parse_image(image)
+        if ref is not None and ref.tag and len(ref.tag) >= 3 and ref.tag in name:
+            return image
     return None
 
 
@@ -535,7 +538,7 @@ def plain_job_fixed_name(m: Manifest, ctx: Context) -> Iterator[Hit]:
             f", and Argo CD {argocd.version_text(version)} ignores its Force=true (read from 2.11.1 and "
             "2.10.10), so Replace=true updates it in place"
         )
-    tagged = _name_follows_tag(m)
+    tagged = _name_follows_tag(m, m.name)
     if tagged is not None:
         name = f"a name that changes only when the tag of image '{tagged}' does{ignored_force}: any other change to its pod"
     elif computed:
