@@ -550,7 +550,7 @@ def plain_job_fixed_name(m: Manifest, ctx: Context) -> Iterator[Hit]:
         f"{m.label} is a plain resource (not a hook) with {name} "
         "template fails the sync with \"field is immutable\", and a finished Job is never run again. "
         "Make it a hook (with BeforeHookCreation or generateName) or a CronJob.",
-        m.metadata.value_span("name") if m.metadata is not None else m.anchor,
+        m.anchor,  # metadata.name, which it has
         "metadata.name",
     )
 
