@@ -370,7 +370,7 @@ def _field_path_fits(field_path: str, at: str | None, missing: bool) -> bool:
     if at == field_path or at.startswith((field_path + ".", field_path + "[")) or field_path.startswith((at + ".", at + "[")):
         return True
     parent = at.rsplit(".", 1)[0] if "." in at else ""
-    return missing and (not parent or field_path.startswith((parent + ".", parent + "[")))
+    return missing and bool(parent) and field_path.startswith((parent + ".", parent + "["))
 
 
 import pytest  # noqa: E402
@@ -712,3 +712,13 @@ def lint_text_findings(text: str, config: dict) -> list:
     from hooklint.pipeline import lint_text
 
     return lint_text(text, parse_config(config, "test"))
+
+
+def test_hl024_names_every_object_the_move_puts_out_of_order():
+    two = DEPLOYMENT.format(name="web", weight=-1).replace(
+        "        - configMapRef:\n            name: settings\n",
+        "        - configMapRef:\n            name: settings\n        - secretRef:\n            name: creds\n")
+    creds = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: creds\n  namespace: shop\n"
+    found = hits("HL024", two, context=SHOP_SETTINGS + "---\n" + creds)
+    assert ("It now comes before ConfigMap/settings (Sync wave 0), which it uses; and before Secret/creds (Sync wave "
+            "0), which it uses (HL301).") in found[0][2]  # fmt: skip

@@ -409,6 +409,7 @@ def hook_policy_without_hook(m: Manifest, ctx: Context) -> Iterator[Hit]:
     if not keys or m.hook.is_hook or m.hook.delete_types or m.hook.skip:
         return
     raw = m.raw_annotations
+    assert raw is not None  # the keys were read from it
     for key in keys:
         hook_key = argocd.HOOK if key == argocd.HOOK_DELETE_POLICY else argocd.HELM_HOOK
         example = "PreSync" if key == argocd.HOOK_DELETE_POLICY else "pre-install,pre-upgrade"
@@ -417,6 +418,6 @@ def hook_policy_without_hook(m: Manifest, ctx: Context) -> Iterator[Hit]:
             f"of hooks only, so it applies {m.label} as a plain resource in Sync wave {m.hook.wave.value} and "
             "this policy never deletes it. Add "
             f"{hook_key} (e.g. {example}) if it should run as a hook, or remove the policy.",
-            raw.key_span(key) if raw is not None else m.anchor,
+            raw.key_span(key),
             f"metadata.annotations.{key}",
         )

@@ -1176,13 +1176,13 @@ def helm_weight_on_plain_resource(m: Manifest, ctx: Context) -> Iterator[Hit]:
     severity) when the moved wave puts the object before an object it uses or after one that
     uses it (HL301 then reports the reference too)."""
     wave = m.hook.wave
-    if wave.source != "helm" or wave.value == 0 or m.hook.is_hook or m.hook.skip or m.hook.delete_types:
+    if wave.source != "helm" or wave.value == 0 or m.hook.is_hook:
         return
     task = ctx.plan.first_task(m)
-    if task is None:
+    if task is None:  # Skip (with or without a delete hook type): never applied by a sync
         return
     moved = _step_neighbours(m, task, ctx)
-    written = m.annotations.get(argocd.HELM_HOOK_WEIGHT, "")
+    written = m.annotations[argocd.HELM_HOOK_WEIGHT]
     because = (
         f" It now comes {'; and '.join(moved)} (HL301)."
         if moved
