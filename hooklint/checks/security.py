@@ -259,7 +259,7 @@ def hook_privileged_pod(m: Manifest, ctx: Context) -> Iterator[Hit]:
                     volume.key_span("hostPath"),
                     f"{pod.path}.volumes[{i}].hostPath",
                 )
-    for container in m.containers(pod):
+    for container in m.containers():  # of the pod spec looked up above
         sc = container.body.get("securityContext")
         if not isinstance(sc, Map):
             continue
