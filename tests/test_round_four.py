@@ -722,3 +722,32 @@ def test_hl024_names_every_object_the_move_puts_out_of_order():
     found = hits("HL024", two, context=SHOP_SETTINGS + "---\n" + creds)
     assert ("It now comes before ConfigMap/settings (Sync wave 0), which it uses; and before Secret/creds (Sync wave "
             "0), which it uses (HL301).") in found[0][2]  # fmt: skip
+
+
+# --- from the third mutation batch ---------------------------------------------------------------
+
+
+def test_hl209_kept_hook_deleted_when_a_sync_fails():
+    cm = ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: report\n  annotations:\n"
+          "    argocd.argoproj.io/hook: PostSync\n    helm.sh/resource-policy: keep\n"
+          "    argocd.argoproj.io/hook-delete-policy: {policy}\n")  # fmt: skip
+    failed = hits("HL209", cm.format(policy="HookFailed"))
+    assert failed[0][2].startswith("ConfigMap/report is a hook with helm.sh/resource-policy: keep, but Argo CD deletes it "
+                                   "whenever a sync fails (HookFailed): ")  # fmt: skip
+    assert failed[0][2].endswith("Drop HookFailed from its delete policies, or make it a normal resource with a sync wave.")
+    both = hits("HL209", cm.format(policy="HookSucceeded,HookFailed"))[0][2]
+    assert "deletes it after every successful sync (HookSucceeded) and whenever a sync fails (HookFailed): " in both
+    assert "Drop HookSucceeded and HookFailed from its delete policies" in both
+
+
+def test_hl109_and_hl105_look_at_every_container():
+    text = BITNAMI_HOOK.format(image="bitnami/kubectl:1.31.2").replace(
+        "      containers:\n",
+        "      containers:\n      - name: ok\n        image: ghcr.io/acme/ok:1.0.0\n      - name: broken\n"
+        "        image: not valid\n")  # fmt: skip
+    assert [(line, column) for line, column, _ in hits("HL109", text)] == [(20, 16)]
+    caps = HOOK.format(name="migrate", wave=0).replace(
+        "        image: ghcr.io/acme/migrate:1.4.2\n",
+        "        image: ghcr.io/acme/migrate:1.4.2\n        securityContext:\n          capabilities:\n"
+        "            add: [123, SYS_ADMIN]\n")  # fmt: skip
+    assert [m[2].split(" adds capability ")[1].split(",")[0] for m in hits("HL105", caps)] == ["SYS_ADMIN"]

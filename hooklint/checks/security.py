@@ -13,8 +13,9 @@ from hooklint.model import BASELINE_CAPABILITIES, POD_TEMPLATE_KINDS, Container,
 from hooklint.yamlio import Map, Seq
 
 
-def _images(m: Manifest, pod: PodSpec) -> Iterator[tuple[Container, str]]:
-    for container in m.containers(pod):
+def _images(m: Manifest) -> Iterator[tuple[Container, str]]:
+    """Each container of ``m``'s pod spec with its image, when that is a string a linter can judge."""
+    for container in m.containers():
         image = container.body.get("image")
         if isinstance(image, str) and image and not is_templated(image):
             yield container, image
@@ -69,7 +70,7 @@ def hook_image_registry_not_allowed(m: Manifest, ctx: Context) -> Iterator[Hit]:
     pod = _pod_in_scope(m, ctx) if entries else None
     if pod is None:
         return
-    for container, image in _images(m, pod):
+    for container, image in _images(m):
         ref = parse_image(image)
         if ref is None:
             yield Hit(
@@ -101,7 +102,7 @@ def hook_image_mutable_tag(m: Manifest, ctx: Context) -> Iterator[Hit]:
     pod = _pod_in_scope(m, ctx)
     if pod is None:
         return
-    for container, image in _images(m, pod):
+    for container, image in _images(m):
         ref = parse_image(image)
         if ref is None:
             continue
@@ -609,19 +610,17 @@ def hook_image_retired_repository(m: Manifest, ctx: Context) -> Iterator[Hit]:
     if pod is None:
         return
     denied = ctx.config.denied_images
-    for container, image in _images(m, pod):
+    for container, image in _images(m):
         ref = parse_image(image)
         if ref is None:
             continue
         names = _image_names(ref)
         served = names[0] in _STILL_SERVED or (ref.tag in (None, "latest") and not ref.digest)
-        why = None if served else next(
-            (reason for glob, reason in RETIRED_REPOSITORIES.items() if fnmatchcase(names[0], glob)), None)
+        globs = ([] if served else list(RETIRED_REPOSITORIES.items())) + [
+            (glob, f"it matches '{glob}' in denied-images") for glob in denied]
+        why = next((reason for glob, reason in globs if any(fnmatchcase(n, glob) for n in names)), None)
         if why is None:
-            glob = next((g for g in denied if any(fnmatchcase(n, g) for n in names)), None)
-            if glob is None:
-                continue
-            why = f"it matches '{glob}' in denied-images"
+            continue
         if m.hook.runs_as_hook:
             deadline = "activeDeadlineSeconds fails it" if "activeDeadlineSeconds" in (get_map(m.body, "spec") or {}) else "someone terminates it"
             effect = (f"the pod stays in ImagePullBackOff and {_phase_words(m)} never completes, so Argo CD waits "
