@@ -751,3 +751,18 @@ def test_hl109_and_hl105_look_at_every_container():
         "        image: ghcr.io/acme/migrate:1.4.2\n        securityContext:\n          capabilities:\n"
         "            add: [123, SYS_ADMIN]\n")  # fmt: skip
     assert [m[2].split(" adds capability ")[1].split(",")[0] for m in hits("HL105", caps)] == ["SYS_ADMIN"]
+
+
+def test_hl308_note_points_at_what_places_the_resource():
+    job = HOOK.format(name="smoke", wave=0).replace("PreSync", "PostSync")
+    base = REDIS.format(name="cache", namespace="shop")
+    cases = {
+        '    argocd.argoproj.io/sync-wave: "-1"\n': ((7, 35), "argocd.argoproj.io/sync-wave"),
+        '    helm.sh/hook-weight: "-1"\n': ((7, 26), "helm.sh/hook-weight"),
+        "    argocd.argoproj.io/hook: PreSync\n": ((7, 30), "argocd.argoproj.io/hook"),
+        "    helm.sh/hook: pre-install\n": ((7, 19), "helm.sh/hook"),
+    }
+    for annotation, (position, key) in cases.items():
+        text = base.replace('    argocd.argoproj.io/sync-wave: "-1"\n', annotation)
+        found = [f for f in lint_text_findings(text + "---\n" + job, {}) if f.rule_id == "HL308"]
+        assert [((f.span.line, f.span.column), f.field_path) for f in found] == [(position, f"metadata.annotations.{key}")], key

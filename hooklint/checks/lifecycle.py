@@ -494,8 +494,7 @@ def _computed_name(m: Manifest) -> bool:
     placement = m.placement
     if placement is None:
         return False
-    source = placement.source
-    meta = get_map(source, "metadata") if source is not None else None
+    meta = get_map(placement.source, "metadata")  # None without a source object
     return meta is None or meta.get("name") != m.name
 
 
@@ -550,8 +549,7 @@ def plain_job_fixed_name(m: Manifest, ctx: Context) -> Iterator[Hit]:
         f"{m.label} is a plain resource (not a hook) with {name} "
         "template fails the sync with \"field is immutable\", and a finished Job is never run again. "
         "Make it a hook (with BeforeHookCreation or generateName) or a CronJob.",
-        m.anchor,  # metadata.name, which it has
-        "metadata.name",
+        field_path="metadata.name",  # at the object's anchor, its metadata.name (the engine's default)
     )
 
 

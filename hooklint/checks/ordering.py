@@ -976,8 +976,8 @@ def _unproven_followers(writers: list[tuple[Manifest, Task]], proven: set[int], 
             f"hooklint cannot tell whether that step needs it ready; if it does, configure a health check for "
             f"{writer.group}_{writer.kind} (resource.customizations.health in argocd-cm), or make the later step wait "
             "for it itself.",
-            writer.annotation_value_span(argocd.SYNC_WAVE, argocd.HELM_HOOK_WEIGHT, argocd.HOOK, argocd.HELM_HOOK),
-            f"metadata.annotations.{argocd.SYNC_WAVE}",
+            writer.annotation_value_span(*_STEP_KEYS),
+            f"metadata.annotations.{key}" if (key := _written_key(writer, *_STEP_KEYS)) else "metadata.name",
             writer,
             severity="note",
         )
