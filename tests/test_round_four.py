@@ -766,3 +766,8 @@ def test_hl308_note_points_at_what_places_the_resource():
         text = base.replace('    argocd.argoproj.io/sync-wave: "-1"\n', annotation)
         found = [f for f in lint_text_findings(text + "---\n" + job, {}) if f.rule_id == "HL308"]
         assert [((f.span.line, f.span.column), f.field_path) for f in found] == [(position, f"metadata.annotations.{key}")], key
+
+
+def test_hl202_field_path_is_the_key_to_add():
+    job = HOOK.format(name="migrate", wave=0).replace("  activeDeadlineSeconds: 300\n", "")
+    assert [f.field_path for f in lint_text_findings(job, {}) if f.rule_id == "HL202"] == ["spec.activeDeadlineSeconds"]
