@@ -771,3 +771,28 @@ def test_hl308_note_points_at_what_places_the_resource():
 def test_hl202_field_path_is_the_key_to_add():
     job = HOOK.format(name="migrate", wave=0).replace("  activeDeadlineSeconds: 300\n", "")
     assert [f.field_path for f in lint_text_findings(job, {}) if f.rule_id == "HL202"] == ["spec.activeDeadlineSeconds"]
+
+
+def test_hl209_two_protections_and_foreign_finalizers():
+    cm = ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: report\n  annotations:\n"
+          "    argocd.argoproj.io/hook: PostSync\n    helm.sh/resource-policy: keep\n"
+          "    argocd.argoproj.io/sync-options: Delete=false\n")  # fmt: skip
+    assert hits("HL209", cm)[0][2].startswith(
+        "ConfigMap/report is a hook with helm.sh/resource-policy: keep and sync option Delete=false, but Argo CD")
+    app = ("apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: child\n  finalizers:\n"
+           "  - example.com/cleanup\n  annotations:\n    argocd.argoproj.io/hook: PostSync\nspec:\n  project: apps\n")  # fmt: skip
+    assert "the child application and its sync history go with it" in hits("HL209", app)[0][2]
+
+
+def test_hl108_reads_every_role():
+    bad = ROLE.replace("name: migrate\n", "name: zz-writer\n", 1)
+    skipped = [
+        ROLE.replace("name: migrate\n", "name: a-plain\n", 1).replace("  annotations:\n    argocd.argoproj.io/hook: PreSync\n", ""),
+        ROLE.replace("name: migrate\n", "name: b-deleted\n", 1).replace(
+            "hook: PreSync\n", "hook: PreSync\n    argocd.argoproj.io/hook-delete-policy: HookSucceeded\n"),
+        ROLE.replace("name: migrate\n", "name: c-reader\n", 1).replace("[create]", "[get]"),
+    ]
+    bindings = "---\n".join(_binding(name=f"bind-{n}").replace("name: migrate}", f"name: {n}}}")
+                            for n in ("a-plain", "b-deleted", "c-reader", "zz-writer"))  # fmt: skip
+    found = hits("HL108", "---\n".join(skipped + [bad]), context=bindings)
+    assert [m[2].split(" grants")[0] for m in found] == ["Hook Role/zz-writer"]

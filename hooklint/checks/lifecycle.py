@@ -628,7 +628,8 @@ def stateful_object_as_hook(m: Manifest, ctx: Context) -> Iterator[Hit]:
     ):
         return  # a throwaway namespace for run-once hooks: nothing lasting goes with it
     if m.is_application:
-        finalizers = m.metadata.get("finalizers") if m.metadata is not None else None
+        assert m.metadata is not None  # a hook's annotations are under it
+        finalizers = m.metadata.get("finalizers")
         cascades = isinstance(finalizers, list) and any(
             isinstance(f, str) and f.startswith("resources-finalizer.argocd.argoproj.io") for f in finalizers
         )
