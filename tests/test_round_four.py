@@ -796,3 +796,41 @@ def test_hl108_reads_every_role():
                             for n in ("a-plain", "b-deleted", "c-reader", "zz-writer"))  # fmt: skip
     found = hits("HL108", "---\n".join(skipped + [bad]), context=bindings)
     assert [m[2].split(" grants")[0] for m in found] == ["Hook Role/zz-writer"]
+
+
+def test_hl304_with_application_health_configured_and_helm_hook_keys():
+    health = ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: argocd-cm\n  namespace: shop\ndata:\n"
+              "  resource.customizations.health.argoproj.io_Application: |\n    return {status = \"Healthy\"}\n")  # fmt: skip
+    hooks = "---\n".join(HOOK.format(name=f"step{w}", wave=w) for w in range(3))
+    assert hits("HL304", hooks + "---\n" + health, {"max-waves": 4}) == []  # argocd-cm is step 4
+    found = hits("HL304", hooks + "---\n" + CHILD_APP.format(n=5) + "---\n" + health, {"max-waves": 2})
+    assert found and "more step" not in found[0][2]
+    two = hits("HL304", hooks + "---\n" + CHILD_APP.format(n=5) + "---\n" + CHILD_APP.format(n=6), {"max-waves": 2})
+    assert ("(2 more steps holding only child Applications are not counted: without an argoproj.io_Application health "
+            "check nothing waits for them), more than max-waves (2)") in two[0][2]  # fmt: skip
+    helm_only = HOOK.format(name="h", wave=0).replace('    argocd.argoproj.io/sync-wave: "0"\n', "").replace(
+        "argocd.argoproj.io/hook: PreSync", "helm.sh/hook: post-install")
+    weighted = helm_only.replace("helm.sh/hook: post-install", 'helm.sh/hook: post-install\n    helm.sh/hook-weight: "0"')
+    for text, key in ((helm_only, "helm.sh/hook"), (weighted, "helm.sh/hook-weight")):
+        found = [f for f in lint_text_findings(hooks + "---\n" + text, {"max-waves": 3}) if f.rule_id == "HL304"]
+        assert [f.field_path for f in found] == [f"metadata.annotations.{key}"], key
+
+
+def test_hl108_bindings_and_roles_in_any_order():
+    no_namespace = ROLE.replace("  namespace: shop\n", "")
+    plain_binding = _binding().replace("  namespace: shop\n", "", 1)
+    assert len(hits("HL108", no_namespace, context=plain_binding)) == 1  # both in the destination namespace
+    first = _binding(name="other").replace("name: migrate}", "name: someone-else}") + "---\n" + \
+        _binding(name="elsewhere", namespace="other") + "---\n" + \
+        _binding(name="gone", annotations="  annotations:\n    argocd.argoproj.io/hook: PreSync\n"
+                 "    argocd.argoproj.io/hook-delete-policy: HookSucceeded\n") + "---\n" + _binding()  # fmt: skip
+    found = hits("HL108", ROLE, context=first)
+    assert len(found) == 1 and "nor do those of RoleBinding/migrate (a plain resource), which binds it" in found[0][2]
+    unbound = ROLE.replace("name: migrate\n", "name: aa-unbound\n", 1)
+    grants = ROLE.replace("hook: PreSync\n", "hook: PreSync\n    argocd.argoproj.io/hook-delete-policy: BeforeHookCreation,HookFailed\n").replace(
+        '- apiGroups: [""]\n  verbs: [create]\n',
+        '- apiGroups: [""]\n  resources: [pods]\n  verbs: [delete]\n- apiGroups: [""]\n  resources: [secrets]\n  verbs: [patch]\n')
+    found = hits("HL108", unbound + "---\n" + grants, context=_binding())
+    assert [m[2].split(", and its delete policies")[0] for m in found] == [
+        "Hook Role/migrate grants delete on pods; patch on secrets"]
+    assert "its delete policies (BeforeHookCreation, HookFailed) do not delete it" in found[0][2]
