@@ -488,6 +488,7 @@ exclude: []                      # files never reported, e.g. ["legacy/", "**/*-
 workload-scope: hooks            # hooks, or all: security and lifecycle rules on every workload
 allowed-registries: []           # HL101: registry hosts or host/path prefixes, e.g. [ghcr.io/acme]
 require-digest: false            # HL102: require an @sha256 digest on every hook image
+denied-images: []                # HL109: image globs no hook may use, e.g. ["docker.io/acme-old/*"]
 argocd-version: "3.5"            # the Argo CD you run (quoted): "3.3" means 3.3's newest patch, "3.3.2" exactly
 # Limits below may only be lowered here: to raise one, name this file with --config.
 max-file-size: 10485760          # bytes; larger files are reported and not linted

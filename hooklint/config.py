@@ -229,6 +229,8 @@ class Config:
     version_note: str | None = None
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     max_waves: int = 10
+    #: HL109: globs of image references no hook may use (``docker.io/acme-old/*``)
+    denied_images: list[str] = field(default_factory=list)
     render_timeout: int = DEFAULT_RENDER_TIMEOUT
     render_memory: int = DEFAULT_RENDER_MEMORY
     run_timeout: int = DEFAULT_RUN_TIMEOUT
@@ -571,6 +573,7 @@ def parse_config(data: Any, where: str, lines: dict[tuple, int] | None = None) -
         version_note=version_note,
         max_file_size=get("max-file-size", DEFAULT_MAX_FILE_SIZE),
         max_waves=get("max-waves", 10),
+        denied_images=strings("denied-images"),
         render_timeout=get("render-timeout", DEFAULT_RENDER_TIMEOUT),
         render_memory=get("render-memory", DEFAULT_RENDER_MEMORY),
         run_timeout=get("run-timeout", DEFAULT_RUN_TIMEOUT),

@@ -129,7 +129,7 @@ class Engine:
     def finding(self, rule: Rule, hit: Hit, m: Manifest) -> Finding:
         """The finding of ``rule`` that ``hit`` makes on ``m``: placed in the user's file
         (:meth:`hooklint.model.Manifest.locate`; the object's anchor when the hit gives no span),
-        with the configured severity, the object and its hook."""
+        with the configured severity (else the hit's own, else the rule's), the object and its hook."""
         path, span = m.locate(hit.field_path, hit.span or m.anchor)
         return Finding(
             rule_id=rule.id,

@@ -31,6 +31,14 @@ POD_SPEC_PATHS: dict[str, tuple[str, ...]] = {
 }
 POD_TEMPLATE_KINDS = frozenset(POD_SPEC_PATHS)
 JOB_LIKE = frozenset({"Job", "CronJob"})
+#: The capabilities the Pod Security Standards' baseline level lets a container add, as
+#: pod-security-admission compares them: exact strings, no ``CAP_`` prefix, case-sensitive
+#: (``policy/check_capabilities_baseline.go`` ``capabilities_allowed_1_0``). HL105 and HL206 read
+#: this one table.
+BASELINE_CAPABILITIES = frozenset({
+    "AUDIT_WRITE", "CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "KILL", "MKNOD", "NET_BIND_SERVICE",
+    "SETFCAP", "SETGID", "SETPCAP", "SETUID", "SYS_CHROOT",
+})  # fmt: skip
 #: Workloads that never complete: as PreSync/PostSync hooks they never become "done".
 LONG_RUNNING_KINDS = frozenset({"Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ReplicationController"})
 CONTAINER_LISTS = ("initContainers", "containers", "ephemeralContainers")

@@ -269,7 +269,10 @@ def test_hl308_a_glob_health_check_and_a_defined_secret_are_silent() -> None:
     without = HL308_BASE.format(api="db.example.com/v1", kind="PostgresInstance")
     assert positions("HL308", without) == [(23, 33)]
     defined = without + "---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: reports-db\n"
-    assert positions("HL308", defined) == []
+    # nothing proves the dependency any more: the note of issue 36, at the custom resource
+    found = hits("HL308", defined)
+    assert [(line, column) for line, column, _ in found] == [(4, 9)]
+    assert "hooklint cannot tell whether that step needs it ready" in found[0][2]
 
 
 def test_hl308_operator_resource_health_checks_and_wildcard_argocd_cm_keys_count() -> None:
@@ -286,7 +289,10 @@ spec:
       kind: PostgresInstance
       check: return {status = "Healthy"}
 """
-    assert positions("HL308", without + operator) == []
+    # the ArgoCD resource is itself a kind without health that the PostSync step follows: its note
+    found = hits("HL308", without + operator)
+    assert [(line, column) for line, column, _ in found] == [(28, 9)]
+    assert found[0][2].startswith("ArgoCD/argocd (Sync wave 0) is of kind argoproj.io/ArgoCD")
     wildcard = """\
 ---
 apiVersion: v1

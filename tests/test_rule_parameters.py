@@ -74,7 +74,7 @@ def _sources() -> tuple[dict[str, dict], Config, Config, dict, dict]:
 
 def test_every_rule_parameter_has_one_default_everywhere():
     parameters, config, parsed, schema, starter = _sources()
-    assert sorted(parameters) == ["allowed-registries", "argocd-version", "max-waves", "require-digest",
+    assert sorted(parameters) == ["allowed-registries", "argocd-version", "denied-images", "max-waves", "require-digest",
                                   "wait-for-first-consumer-classes"]  # fmt: skip
     assert drift(parameters, config, parsed, schema, starter) == []
 

@@ -34,7 +34,8 @@ if TYPE_CHECKING:  # pragma: no cover
 class Hit:
     """What a check found: a message, where (``span``; the object's anchor when None), the dotted
     ``field_path`` of the offending field, the manifest it is about (application checks) or the
-    index of the document it is about (file checks)."""
+    index of the document it is about (file checks), and its ``severity`` when lower than the
+    rule's."""
 
     message: str
     span: Span | None = None
@@ -44,7 +45,8 @@ class Hit:
     #: File checks only: the file ``span`` is in, when not the checked file (HL007 in a template).
     path: str | None = None
     #: The severity of this hit when the rule's own does not fit it (HL007 of a chart no Application
-    #: deploys, rendered with its defaults: a warning); a configured ``severity`` still wins.
+    #: deploys, rendered with its defaults: a warning; HL024 when the wave moves nothing the object
+    #: uses, HL308 when the dependency is not proven: a note); a configured ``severity`` still wins.
     severity: str | None = None
     #: Application checks: the other objects the finding is about (HL301: the object a pod uses,
     #: applied too late). A run that names only the file of one of them (pre-commit, given the

@@ -1,4 +1,4 @@
-"""HL013, HL015-HL017, HL020: hook and sync-option annotations Argo CD reads differently than written.
+"""HL013, HL015-HL017, HL020, HL023: hook and sync-option annotations Argo CD reads differently than written.
 
 Each check restates a piece of ``shared/docs/argocd-semantics.md``: sync options §7, the Helm hook
 mapping §3, hook type precedence and Skip §2b, delete hooks §4d.
@@ -392,3 +392,32 @@ def _ssa_application_hit(m: Manifest, version: argocd.Version) -> Iterator[Hit]:
         options.item_spans[i],
         f"{path}.syncPolicy.syncOptions[{i}]",
     )
+
+
+# --- HL023 -------------------------------------------------------------------------------------
+
+
+@check("HL023", annotated=True)
+def hook_policy_without_hook(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """``argocd.argoproj.io/hook-delete-policy`` or ``helm.sh/hook-delete-policy`` on an object
+    that is not a hook: gitops-engine reads delete policies of hooks only (argo-cd v3.5.1
+    ``gitops-engine/pkg/sync/sync_task.go`` ``hasHookDeletePolicy``: "cannot have a policy if it
+    is not a hook, it is meaningless"), and the controller's delete hooks are hooks by their own
+    annotation (``controller/hook.go``). Skip objects (never applied) are left out; an object
+    whose annotations Argo CD cannot read at all is HL004's. One finding at each policy key."""
+    keys = [k for k in (argocd.HOOK_DELETE_POLICY, argocd.HELM_HOOK_DELETE_POLICY) if k in m.annotations]
+    if not keys or m.hook.is_hook or m.hook.delete_types or m.hook.skip:
+        return
+    raw = m.raw_annotations
+    assert raw is not None  # the keys were read from it
+    for key in keys:
+        hook_key = argocd.HOOK if key == argocd.HOOK_DELETE_POLICY else argocd.HELM_HOOK
+        example = "PreSync" if key == argocd.HOOK_DELETE_POLICY else "pre-install,pre-upgrade"
+        yield Hit(
+            f"{key} '{m.annotations[key]}' on {m.label}, which is not a hook: Argo CD reads delete policies "
+            f"of hooks only, so it applies {m.label} as a plain resource in Sync wave {m.hook.wave.value} and "
+            "this policy never deletes it. Add "
+            f"{hook_key} (e.g. {example}) if it should run as a hook, or remove the policy.",
+            raw.key_span(key),
+            f"metadata.annotations.{key}",
+        )

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterator
 
 from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.findings import Span
-from hooklint.model import JOB_LIKE, LONG_RUNNING_KINDS, POD_TEMPLATE_KINDS, Container, Manifest, PodSpec, get_map
+from hooklint.images import parse_image
+from hooklint.model import BASELINE_CAPABILITIES, JOB_LIKE, LONG_RUNNING_KINDS, POD_TEMPLATE_KINDS, Container, Manifest, PodSpec, get_map
 from hooklint.yamlio import Map, Seq
 
 #: Kinds whose re-apply over a finished object neither re-runs nor may change its template.
@@ -228,11 +230,6 @@ def hook_never_completes(m: Manifest, ctx: Context) -> Iterator[Hit]:
 # but for the user-namespace relaxation of runAsNonRoot, runAsUser and procMount, from 1.35).
 
 PSS_ENFORCE = "pod-security.kubernetes.io/enforce"
-#: check_capabilities_baseline.go ``capabilities_allowed_1_0`` (exact strings, no CAP_ prefix).
-PSS_BASELINE_CAPABILITIES = frozenset({
-    "AUDIT_WRITE", "CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "KILL", "MKNOD", "NET_BIND_SERVICE",
-    "SETFCAP", "SETGID", "SETPCAP", "SETUID", "SYS_CHROOT",
-})  # fmt: skip
 #: check_restrictedVolumes.go: the inline volume sources the restricted level forbids.
 PSS_RESTRICTED_VOLUMES = (
     "hostPath", "gcePersistentDisk", "awsElasticBlockStore", "gitRepo", "nfs", "iscsi", "glusterfs", "rbd",
@@ -285,7 +282,7 @@ def _pss_violations(pod: PodSpec, meta: Map | None, m: Manifest, level: str) -> 
         added = caps.get("add") if isinstance(caps, Map) else None
         if isinstance(added, Seq):
             for i, cap in enumerate(added):
-                if level == "baseline" and str(cap) not in PSS_BASELINE_CAPABILITIES:
+                if level == "baseline" and str(cap) not in BASELINE_CAPABILITIES:
                     add("Capabilities", f"container '{c.name}' must not add {cap}",
                         added.item_spans[i], f"{c.path}.securityContext.capabilities.add[{i}]")
     volumes = spec.get("volumes")
@@ -482,13 +479,53 @@ def _post_delete_without_health(m: Manifest, ctx: Context) -> Iterator[Hit]:
     )
 
 
+#: The end of a name that carries a hash of its inputs: ``-`` and at least 8 hex digits (Helm's
+#: ``sha256sum`` cut by ``trunc``), 8 to 10 decimal digits (``adler32sum``), or kustomize's
+#: 10-character suffix (``api/hasher`` ``encode``: hex with 0, 1, 3, a, e written g, h, k, m, t).
+_HASHED_NAME = re.compile(r"-(?:[0-9a-f]{8,64}|[0-9]{8,10}|[2456789bcdfghkmt]{10})$")
+
+
+def _computed_name(m: Manifest) -> bool:
+    """Whether ``m``'s name is made by a renderer, not written as it is: a Helm template's output
+    (a ``# Source:`` comment, or a rendered chart), or a kustomize build whose source object
+    has another name (a prefix, a suffix, a replacement)."""
+    if m.source is not None:
+        return True
+    placement = m.placement
+    if placement is None:
+        return False
+    meta = get_map(placement.source, "metadata")  # None without a source object
+    return meta is None or meta.get("name") != m.name
+
+
+def _name_follows_tag(m: Manifest, name: str) -> str | None:
+    """The image whose tag (of 3 characters or more) ``name`` carries (``migrate-1.4.2`` for
+    ``...:1.4.2``), if any."""
+    for container in m.containers():
+        image = container.body.get("image")
+        if not isinstance(image, str):
+            continue
+        ref = parse_image(image)
+        if ref is not None and ref.tag and len(ref.tag) >= 3 and ref.tag in name:
+            return image
+    return None
+
+
 @check("HL208", kinds={"Job"})
 def plain_job_fixed_name(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """A plain Job with a fixed name. ``Replace=true,Force=true`` exempts it only where Argo CD
     reads ``Force=true`` from the annotation (``GE/sync/sync_context.go`` ``applyObject``: from
     argo-cd v2.11.1 and v2.10.10, gitops-engine fbecbb8 #560); before, ``Replace=true`` runs
-    ``ReplaceResource`` without force, an update that hits the immutable template (§6)."""
+    ``ReplaceResource`` without force, an update that hits the immutable template (§6).
+
+    A name a renderer made (:func:`_computed_name`) that ends in a hash of the inputs
+    (:data:`_HASHED_NAME`) changes with them: a new Job, not an update; quiet. A name that carries
+    an image's tag changes only when that tag does, and any other rendered name only when the
+    values it is made of do: the message says so."""
     if m.kind != "Job" or m.hook.is_hook or m.hook.skip or not m.name:
+        return
+    computed = _computed_name(m)
+    if computed and _HASHED_NAME.search(m.name):
         return
     options = argocd.annotation_csv(m.annotations.get(argocd.SYNC_OPTIONS))
     version = ctx.config.argocd_version
@@ -500,12 +537,19 @@ def plain_job_fixed_name(m: Manifest, ctx: Context) -> Iterator[Hit]:
             f", and Argo CD {argocd.version_text(version)} ignores its Force=true (read from 2.11.1 and "
             "2.10.10), so Replace=true updates it in place"
         )
+    tagged = _name_follows_tag(m, m.name)
+    if tagged is not None:
+        name = f"a name that changes only when the tag of image '{tagged}' does{ignored_force}: any other change to its pod"
+    elif computed:
+        name = (f"a rendered name, which changes only when what it is made of changes{ignored_force}: "
+                "any other change to its pod")  # fmt: skip
+    else:
+        name = f"a fixed name{ignored_force}: any change to its pod"
     yield Hit(
-        f"{m.label} is a plain resource (not a hook) with a fixed name{ignored_force}: any change to its pod "
+        f"{m.label} is a plain resource (not a hook) with {name} "
         "template fails the sync with \"field is immutable\", and a finished Job is never run again. "
         "Make it a hook (with BeforeHookCreation or generateName) or a CronJob.",
-        m.metadata.value_span("name") if m.metadata is not None else m.anchor,
-        "metadata.name",
+        field_path="metadata.name",  # at the object's anchor, its metadata.name (the engine's default)
     )
 
 
@@ -513,6 +557,25 @@ def plain_job_fixed_name(m: Manifest, ctx: Context) -> Iterator[Hit]:
 STATEFUL_KINDS = frozenset({
     "PersistentVolumeClaim", "PersistentVolume", "StatefulSet", "Namespace", "CustomResourceDefinition",
 })  # fmt: skip
+
+
+#: Custom resources that run to completion, as a Job does: a hook of these kinds is meant to be
+#: created anew each sync (Argo Workflows, Tekton, Argo Rollouts' analysis runs, and the Ansible
+#: operator's AnsibleJob, whose health check argo-cd v3.5.1 bundles in
+#: ``resource_customizations/tower.ansible.com/AnsibleJob`` with a PreSync hook as its test data).
+RUN_TO_COMPLETION_KINDS = frozenset({
+    ("argoproj.io", "Workflow"), ("argoproj.io", "AnalysisRun"), ("tekton.dev", "PipelineRun"),
+    ("tekton.dev", "TaskRun"), ("tower.ansible.com", "AnsibleJob"),
+})  # fmt: skip
+
+
+def _stateful_custom_resource(m: Manifest) -> bool:
+    """A custom resource (a group outside Kubernetes' own) that is not a run-to-completion kind
+    (:data:`RUN_TO_COMPLETION_KINDS`), nor an Application (said apart) or a kustomize config: an
+    operator's database, a Cluster API cluster, a certificate; its controller usually deletes
+    what it manages when the object goes."""
+    return (bool(m.kind) and m.group not in argocd.KUBERNETES_GROUPS and not m.is_application
+            and (m.group, m.kind) not in RUN_TO_COMPLETION_KINDS and m.group != "kustomize.config.k8s.io")  # fmt: skip
 
 
 def _generated_secret(m: Manifest) -> bool:
@@ -526,40 +589,47 @@ def _generated_secret(m: Manifest) -> bool:
 @check("HL209")
 def stateful_object_as_hook(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """A hook whose kind holds state (PVC, PV, StatefulSet, Namespace, CRD, generated Secret,
-    Application), or any hook that asks to be kept (``helm.sh/resource-policy: keep``, a
-    ``Delete=false`` or ``Prune=false`` sync option) while a HookSucceeded or HookFailed policy
-    deletes it after the sync. Those protections never stop a hook's delete policies: gitops-engine
-    deletes hooks in ``deleteHooks``/``deleteResource`` and before re-creating them
-    (``deleteBeforeCreation``) without reading any annotation (argo-cd v3.5.1
-    ``gitops-engine/pkg/sync/sync_context.go``, ``sync_task.go``); only the controller's
-    ``shouldBeDeleted`` (Application deletion, ``controller/appcontroller.go``) and pruning read
-    them (§6)."""
+    Application, a custom resource that does not run to completion), or any hook that asks to be
+    kept (``helm.sh/resource-policy: keep``, a ``Delete=false`` or ``Prune=false`` sync option):
+    whatever its delete policies, the default BeforeHookCreation included, Argo CD deletes it.
+    Those protections never stop a hook's delete policies: gitops-engine deletes hooks in
+    ``deleteHooks``/``deleteResource`` and before re-creating them (``deleteBeforeCreation``)
+    without reading any annotation (argo-cd v3.5.1 ``gitops-engine/pkg/sync/sync_context.go``
+    ``runTasks``, ``sync_task.go``); only the controller's ``shouldBeDeleted`` (Application
+    deletion, ``controller/appcontroller.go``) and pruning read them (§6)."""
     if not m.hook.is_hook or not m.hook.phases:
         return
     protections = _keep_protections(m)
-    stateful = m.kind in STATEFUL_KINDS or m.is_application or _generated_secret(m)
-    after_sync = [p for p in ("HookSucceeded", "HookFailed") if p in m.hook.delete_policies]
+    custom = _stateful_custom_resource(m)
+    stateful = m.kind in STATEFUL_KINDS or m.is_application or _generated_secret(m) or custom
     if not stateful:
-        if not protections or not after_sync:
+        if not protections:
             return
+        after_sync = [p for p in ("HookSucceeded", "HookFailed") if p in m.hook.delete_policies]
         words = {"HookSucceeded": "after every successful sync (HookSucceeded)",
                  "HookFailed": "whenever a sync fails (HookFailed)"}  # fmt: skip
+        if after_sync:
+            deletes = "deletes it " + " and ".join(words[p] for p in after_sync)
+            fix = f"Drop {' and '.join(after_sync)} from its delete policies, or make it a normal resource with a sync wave."
+        else:  # BeforeHookCreation, written or the default
+            deletes = _deletion_words(m)
+            fix = "Make it a normal resource with a sync wave, where they work."
         yield Hit(
-            f"{m.label} is a hook with {' and '.join(protections)}, but Argo CD deletes it "
-            f"{' and '.join(words[p] for p in after_sync)}: {_protections_ignored(protections)}. Drop "
-            f"{' and '.join(after_sync)} from its delete policies, or make it a normal resource with a sync wave.",
+            f"{m.label} is a hook with {' and '.join(protections)}, but Argo CD {deletes}: "
+            f"{_protections_ignored(protections)}. {fix}",
             m.annotation_value_span(m.hook_annotation),
             f"metadata.annotations.{m.hook_annotation}",
         )
         return
     if m.kind == "Namespace" and all(
-        o.hook.is_hook and o.kind not in STATEFUL_KINDS and not _generated_secret(o)
+        o.hook.is_hook and o.kind not in STATEFUL_KINDS and not _generated_secret(o) and not _stateful_custom_resource(o)
         for o in ctx.manifests
         if o.namespace == m.name
     ):
         return  # a throwaway namespace for run-once hooks: nothing lasting goes with it
     if m.is_application:
-        finalizers = m.metadata.get("finalizers") if m.metadata is not None else None
+        assert m.metadata is not None  # a hook's annotations are under it
+        finalizers = m.metadata.get("finalizers")
         cascades = isinstance(finalizers, list) and any(
             isinstance(f, str) and f.startswith("resources-finalizer.argocd.argoproj.io") for f in finalizers
         )
@@ -568,6 +638,9 @@ def stateful_object_as_hook(m: Manifest, ctx: Context) -> Iterator[Hit]:
             if cascades
             else "the child application and its sync history go with it"
         )
+    elif custom and m.kind not in STATEFUL_KINDS:
+        lost = (f"the controller behind {m.group}/{m.kind} usually deletes what it manages (a database, a cluster, "
+                "their data) with it, and builds it anew")  # fmt: skip
     else:
         lost = "its data goes with it"
     kept = f" Its {_protections_ignored(protections)}." if protections else ""

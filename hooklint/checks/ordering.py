@@ -1,4 +1,4 @@
-"""HL301-HL310, HL207 and HL019: faults in the order Argo CD applies an application's objects, and objects it holds twice.
+"""HL301-HL311, HL024, HL207 and HL019: faults in the order Argo CD applies an application's objects, and objects it holds twice.
 
 Every check here reads the application's sync plan (``ctx.plan``, built once per application by the
 pipeline) rather than re-deriving phases and waves
@@ -489,15 +489,24 @@ def too_many_waves(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
         if unwaited
         else ""
     )
+    key = _written_key(m, argocd.SYNC_WAVE, argocd.HELM_HOOK_WEIGHT, argocd.HOOK, argocd.HELM_HOOK)
     yield Hit(
         f"The sync plan has {len(gated)} health-gated (phase, wave) steps{left_out}, more than max-waves "
         f"({limit}); step {step.index} ({step_text(step.phase, step.wave)}) starts with {m.label}. Each "
         "step waits for every object of the previous one to be healthy plus ARGOCD_SYNC_WAVE_DELAY (2 s "
         "by default), so every sync pays for each one. Merge waves that do not depend on each other.",
         m.annotation_value_span(argocd.SYNC_WAVE, argocd.HELM_HOOK_WEIGHT, argocd.HOOK, argocd.HELM_HOOK),
-        f"metadata.annotations.{argocd.SYNC_WAVE}",
+        f"metadata.annotations.{key}" if key else "metadata.name",
         m,
     )
+
+
+def _written_key(m: Manifest, *keys: str) -> str | None:
+    """The first of ``keys`` that ``m``'s annotations hold as written: the one
+    :meth:`~hooklint.model.Manifest.annotation_value_span` points at (None: it points at the
+    object's anchor), so that a finding's field path names the field at its position."""
+    raw = m.raw_annotations
+    return next((k for k in keys if raw is not None and k in raw), None)
 
 
 # --- HL305 -------------------------------------------------------------------------------------
@@ -532,7 +541,7 @@ def hooks_only_application(manifests: list[Manifest], ctx: Context) -> Iterator[
         "one plain resource (a ConfigMap is enough), or run the hooks from an application that "
         "has resources.",
         first_hook.annotation_value_span(argocd.HOOK, argocd.HELM_HOOK),
-        f"metadata.annotations.{argocd.HOOK}",
+        f"metadata.annotations.{_written_key(first_hook, argocd.HOOK, argocd.HELM_HOOK) or argocd.HOOK}",
         first_hook,
     )
 
@@ -899,6 +908,7 @@ def hook_after_kind_without_health(manifests: list[Manifest], ctx: Context) -> I
     if not writers:
         return
     configured: dict[tuple[str, str], bool] = {}
+    proven: set[int] = set()
     for m in deduplicated(manifests):
         first = plan.first_task(m)
         if first is None or first.phase == "SyncFail" or m.kind == "CronJob":
@@ -917,6 +927,7 @@ def hook_after_kind_without_health(manifests: list[Manifest], ctx: Context) -> I
                     configured[gk] = _configures_health(manifests, *gk)
                 if configured[gk]:
                     continue
+                proven.add(id(writer))
                 what = f"a {first.phase} hook" if m.hook.is_hook else "a plain resource"
                 yield Hit(
                     f"{m.label} ({what}, {first.step_text()}) uses {ref.kind} {ref.name} ({ref.via}), which "
@@ -932,6 +943,45 @@ def hook_after_kind_without_health(manifests: list[Manifest], ctx: Context) -> I
                     m,
                 )
                 break
+    yield from _unproven_followers(writers, proven, configured, manifests, plan)
+
+
+def _unproven_followers(writers: list[tuple[Manifest, Task]], proven: set[int], configured: dict[tuple[str, str], bool],
+                        manifests: list[Manifest], plan: SyncPlan) -> Iterator[Hit]:  # fmt: skip
+    """HL308's note: a custom resource of a kind without health (a ``writers`` entry no warning
+    named) that a later gated step follows with an object in the same namespace: that step
+    starts as soon as the resource is created (the ``Sync()`` rule above; argo-cd #16509, as issue
+    36 cites it), and hooklint cannot tell whether anything there needs it ready. One note per
+    resource, at its wave (or hook) annotation, naming the next step."""
+    for writer, task in writers:
+        if id(writer) in proven:
+            continue
+        namespace = writer.namespace or ""
+        follower: Task | None = None
+        for t in plan.tasks:
+            if t.phase != "SyncFail" and t.step_key > task.step_key and (t.manifest.namespace or "") == namespace:
+                follower = t
+                break
+        if follower is None:
+            continue
+        kind = writer.kind
+        assert kind is not None  # a writer has a kind
+        if (writer.group, kind) not in configured:
+            configured[(writer.group, kind)] = _configures_health(manifests, writer.group, kind)
+        if configured[(writer.group, kind)]:
+            continue
+        yield Hit(
+            f"{writer.label} ({task.step_text()}) is of kind {writer.group}/{writer.kind}, for which Argo CD has no health "
+            f"check: it counts {writer.label} done as soon as it is created, so {follower.step_text()} (with "
+            f"{follower.label}) starts at once, before the controller behind it has made it ready (argo-cd #16509). "
+            f"hooklint cannot tell whether that step needs it ready; if it does, configure a health check for "
+            f"{writer.group}_{writer.kind} (resource.customizations.health in argocd-cm), or make the later step wait "
+            "for it itself.",
+            writer.annotation_value_span(*_STEP_KEYS),
+            f"metadata.annotations.{key}" if (key := _written_key(writer, *_STEP_KEYS)) else "metadata.name",
+            writer,
+            severity="note",
+        )
 
 
 # --- HL309 -------------------------------------------------------------------------------------
@@ -1088,5 +1138,115 @@ def hook_same_step_as_its_rbac(manifests: list[Manifest], ctx: Context) -> Itera
                 f"{pod.path}.{key}",
                 m,
                 involves=tuple(same),
+            )
+            break
+
+
+# --- HL024 -------------------------------------------------------------------------------------
+
+
+def _step_neighbours(m: Manifest, task: Task, ctx: Context) -> list[str]:
+    """What the wave of ``m`` (a plain resource at ``task``) puts out of order: each object of the
+    run ``m``'s pod spec uses that comes in a later step (``before Secret/x (Sync wave 0), which it
+    uses``), and each one whose pod spec uses ``m`` that comes in an earlier step (``after
+    Deployment/y (Sync wave 0), which uses it``)."""
+    out: list[str] = []
+    for ref in pod_references(m):
+        target = ctx.find(ref.kind, m.namespace, ref.name)
+        if target is None:
+            continue
+        first = ctx.plan.first_task(target)
+        if first is not None and first.step_key > task.step_key:
+            out.append(f"before {target.label} ({first.step_text()}), which it uses")
+    for other in deduplicated(ctx.manifests):
+        if other.kind not in POD_TEMPLATE_KINDS:  # m itself is in its own step: never "after"
+            continue
+        first = ctx.plan.first_task(other)
+        if first is None or first.step_key >= task.step_key:
+            continue
+        if any(ctx.find(r.kind, other.namespace, r.name) is m for r in pod_references(other)):
+            out.append(f"after {other.label} ({first.step_text()}), which uses it")
+    return out
+
+
+@check("HL024", annotated=True)
+def helm_weight_on_plain_resource(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """``helm.sh/hook-weight`` on an object that is no hook becomes its sync wave when it has no
+    valid ``argocd.argoproj.io/sync-wave``: argo-cd v3.5.1 ``gitops-engine/pkg/sync/syncwaves/
+    waves.go`` ``Wave()`` falls back to ``hook/helm/weight.go`` ``Weight()``, which reads the weight
+    "not tak[ing] into account if this is or is not a hook" (§1), while Helm reads the weight of
+    hooks only. A weight of 0 changes nothing and is not reported. A note; a warning (the rule's
+    severity) when the moved wave puts the object before an object it uses or after one that
+    uses it (HL301 then reports the reference too)."""
+    wave = m.hook.wave
+    if wave.source != "helm" or wave.value == 0 or m.hook.is_hook:
+        return
+    task = ctx.plan.first_task(m)
+    if task is None:  # Skip (with or without a delete hook type): never applied by a sync
+        return
+    moved = _step_neighbours(m, task, ctx)
+    written = m.annotations[argocd.HELM_HOOK_WEIGHT]
+    because = (
+        f" It now comes {'; and '.join(moved)} (HL301)."
+        if moved
+        else ""
+    )
+    yield Hit(
+        f"helm.sh/hook-weight '{written}' on {m.label}, which is not a hook, becomes its sync wave: with no "
+        "argocd.argoproj.io/sync-wave, Argo CD takes the wave of any object from helm.sh/hook-weight, so it "
+        f"applies {m.label} in {task.step_text()}, although Helm ignores the weight of a plain resource."
+        f"{because} Set argocd.argoproj.io/sync-wave to the wave you mean (\"0\" keeps it with the others), "
+        "or drop the weight.",
+        m.annotation_value_span(argocd.HELM_HOOK_WEIGHT),
+        f"metadata.annotations.{argocd.HELM_HOOK_WEIGHT}",
+        severity=None if moved else "note",
+    )
+
+
+# --- HL311 -------------------------------------------------------------------------------------
+
+
+@check("HL311", scope="application")
+def wave_gated_by_loadbalancer(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
+    """A ``type: LoadBalancer`` Service applied in a health-gated step that a later step follows
+    (a later wave, or a later phase's hooks): argo-cd v3.5.1 ``gitops-engine/pkg/health/
+    health_service.go`` ``getCorev1ServiceHealth`` says Progressing until
+    ``status.loadBalancer.ingress`` holds an address, and ``Sync()`` starts a step only when every
+    object of the previous one is healthy (§5a, §5b), so on a cluster where nothing assigns
+    load-balancer addresses (kind, minikube, bare metal without MetalLB) the sync waits at that
+    step. Not reported when the run configures a health check for ``Service``
+    (:func:`_configures_health`), nor for a Service in the last gated step or in SyncFail. A note:
+    most clusters assign the address within minutes."""
+    plan = ctx.plan
+    gated = plan.gated_steps
+    if len(gated) < 2:
+        return
+    configured: bool | None = None
+    for m in deduplicated(manifests):
+        if m.kind != "Service" or m.group != "":
+            continue
+        spec = get_map(m.body, "spec")
+        if spec is None or spec.get("type") != "LoadBalancer":
+            continue
+        for task in plan.tasks_of(m):
+            later = [s for s in gated if s.key > task.step_key]
+            if task.phase == "SyncFail" or not later:
+                continue
+            if configured is None:
+                configured = _configures_health(manifests, "", "Service")
+            if configured:
+                return
+            step = later[0]
+            yield Hit(
+                f"{m.label} is a LoadBalancer Service applied in {task.step_text()}, and {len(later)} later "
+                f"step{'s' if len(later) > 1 else ''} follow{'s' if len(later) == 1 else ''} (the next, "
+                f"{step_text(step.phase, step.wave)}, starts with {step.tasks[0].manifest.label}): Argo CD counts a "
+                "LoadBalancer Service Progressing until the cluster gives it an ingress address, and starts a step "
+                "only when the previous one is healthy, so on a cluster without a load-balancer provider (kind, "
+                "minikube, bare metal without MetalLB) the sync waits there until someone terminates it. Apply "
+                "the Service in the last wave, or make sure every target cluster assigns load-balancer addresses.",
+                spec.value_span("type"),
+                "spec.type",
+                m,
             )
             break

@@ -1,17 +1,21 @@
-"""HL101-HL107: the security of hook workloads (images, ServiceAccount, token, privileges, RBAC reach, literal secrets)."""
+"""HL101-HL109: the security of hook workloads (images, ServiceAccount, token, privileges, RBAC reach and
+lifetime, literal secrets, retired image repositories)."""
 
 from __future__ import annotations
 
+from fnmatch import fnmatchcase
 from typing import Iterator
 
+from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.images import allowed, is_templated, parse_image
-from hooklint.model import POD_TEMPLATE_KINDS, Container, Manifest, PodSpec, binding_service_accounts
+from hooklint.model import BASELINE_CAPABILITIES, POD_TEMPLATE_KINDS, Container, Manifest, PodSpec, binding_service_accounts, deduplicated, get_map
 from hooklint.yamlio import Map, Seq
 
 
-def _images(m: Manifest, pod: PodSpec) -> Iterator[tuple[Container, str]]:
-    for container in m.containers(pod):
+def _images(m: Manifest) -> Iterator[tuple[Container, str]]:
+    """Each container of ``m``'s pod spec with its image, when that is a string a linter can judge."""
+    for container in m.containers():
         image = container.body.get("image")
         if isinstance(image, str) and image and not is_templated(image):
             yield container, image
@@ -66,7 +70,7 @@ def hook_image_registry_not_allowed(m: Manifest, ctx: Context) -> Iterator[Hit]:
     pod = _pod_in_scope(m, ctx) if entries else None
     if pod is None:
         return
-    for container, image in _images(m, pod):
+    for container, image in _images(m):
         ref = parse_image(image)
         if ref is None:
             yield Hit(
@@ -98,7 +102,7 @@ def hook_image_mutable_tag(m: Manifest, ctx: Context) -> Iterator[Hit]:
     pod = _pod_in_scope(m, ctx)
     if pod is None:
         return
-    for container, image in _images(m, pod):
+    for container, image in _images(m):
         ref = parse_image(image)
         if ref is None:
             continue
@@ -230,17 +234,12 @@ def _granted_role(manifests: list[Manifest], sa_name: str, namespace: str | None
     return False
 
 
-#: Capabilities the Pod Security Standards "baseline" profile allows a container to add.
-BASELINE_CAPABILITIES = frozenset({
-    "AUDIT_WRITE", "CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "KILL", "MKNOD", "NET_BIND_SERVICE",
-    "SETFCAP", "SETGID", "SETPCAP", "SETUID", "SYS_CHROOT",
-})  # fmt: skip
-
-
 @check("HL105", kinds=POD_TEMPLATE_KINDS)
 def hook_privileged_pod(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """Host namespaces, hostPath volumes, privileged containers, privilege escalation and added
-    capabilities beyond the baseline profile."""
+    capabilities beyond the baseline profile, read from the table HL206's Pod Security check reads
+    (:data:`hooklint.model.BASELINE_CAPABILITIES`, exact names): a baseline capability written
+    another way (``CAP_CHOWN``, ``chown``) is reported as such, since admission rejects it."""
     pod = _pod_in_scope(m, ctx)
     if pod is None:
         return
@@ -261,7 +260,7 @@ def hook_privileged_pod(m: Manifest, ctx: Context) -> Iterator[Hit]:
                     volume.key_span("hostPath"),
                     f"{pod.path}.volumes[{i}].hostPath",
                 )
-    for container in m.containers(pod):
+    for container in m.containers():  # of the pod spec looked up above
         sc = container.body.get("securityContext")
         if not isinstance(sc, Map):
             continue
@@ -282,13 +281,23 @@ def hook_privileged_pod(m: Manifest, ctx: Context) -> Iterator[Hit]:
             for i, cap in enumerate(added):
                 if not isinstance(cap, str):
                     continue
+                if cap in BASELINE_CAPABILITIES:
+                    continue
                 normalized = cap.upper().removeprefix("CAP_")
-                if normalized not in BASELINE_CAPABILITIES:
+                if normalized in BASELINE_CAPABILITIES:
                     yield Hit(
-                        f"The {where} adds capability {cap}, beyond the baseline set: {tail}",
+                        f"The {where} adds capability {cap}, which is {normalized} of the baseline set written "
+                        "another way: Pod Security admission compares capability names exactly, so a namespace "
+                        f"that enforces the baseline or restricted level rejects its pods (HL206). Write {normalized}.",
                         added.item_spans[i],
                         f"{path}.capabilities.add[{i}]",
                     )
+                    continue
+                yield Hit(
+                    f"The {where} adds capability {cap}, beyond the baseline set: {tail}",
+                    added.item_spans[i],
+                    f"{path}.capabilities.add[{i}]",
+                )
 
 
 _CREDENTIAL_WORDS = frozenset({"PASSWORD", "PASSWD", "PASSPHRASE", "PWD", "TOKEN", "SECRET", "APIKEY",
@@ -480,3 +489,148 @@ def _binding_names(binding: Manifest, sa_name: str, namespace: str | None) -> bo
     rather than miss an over-privileged hook."""
     return any(name == sa_name and (namespace is None or subject_ns == namespace)
                for subject_ns, name in binding_service_accounts(binding))  # fmt: skip
+
+
+# --- HL108 -------------------------------------------------------------------------------------
+
+#: RBAC verbs that change the cluster (every verb but get, list and watch; ``*`` included).
+WRITE_VERBS = ("*", "create", "update", "patch", "delete", "deletecollection", "escalate", "bind", "impersonate")
+
+
+def _write_grants(role: Manifest) -> list[str]:
+    """``verb on resources`` for every write verb (:data:`WRITE_VERBS`) of ``role``'s rules, in
+    rule order."""
+    rules = role.body.get("rules")
+    out: list[str] = []
+    for rule in rules if isinstance(rules, Seq) else []:
+        if not isinstance(rule, Map):
+            continue
+        verbs, resources = rule.get("verbs"), rule.get("resources")
+        written = [str(v) for v in verbs if str(v) in WRITE_VERBS] if isinstance(verbs, Seq) else []
+        if written:
+            shown = ", ".join(str(r) for r in resources) if isinstance(resources, Seq) and resources else "its resources"
+            out.append(f"{', '.join(written)} on {shown}")
+    return out
+
+
+def _stays_after_sync(m: Manifest) -> bool:
+    """Whether a sync hook stays in the cluster after a successful sync: no HookSucceeded among its
+    effective delete policies (BeforeHookCreation, the default, deletes it only when the next sync
+    creates it again; HookFailed only when a sync fails). ``GE pkg/sync/sync_context.go``, v3.5.1:
+    ``deleteOnPhaseSuccessful``/``deleteBeforeCreation`` in ``sync_task.go``."""
+    return "HookSucceeded" not in m.hook.delete_policies
+
+
+@check("HL108", scope="application")
+def hook_rbac_outlives_hook(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
+    """A sync hook Role or ClusterRole that grants write verbs, bound by a RoleBinding or
+    ClusterRoleBinding of the application, where neither the role nor the binding is deleted after
+    a successful sync (:func:`_stays_after_sync`; a plain binding always stays): the rights the
+    hook needed for one step stay granted between syncs, to whatever the binding names. Argo CD
+    deletes a hook only by its delete policies (argo-cd v3.5.1 ``gitops-engine/pkg/sync/
+    sync_task.go`` ``deleteOnPhaseSuccessful``, ``deleteBeforeCreation``), and
+    BeforeHookCreation deletes it only at the start of the next sync. Reported at the role's
+    delete policy (or its hook annotation), naming the bindings."""
+    bindings = [b for b in deduplicated(manifests) if b.kind in ("RoleBinding", "ClusterRoleBinding")]
+    if not bindings:
+        return
+    for role in deduplicated(manifests):
+        if role.kind not in ("Role", "ClusterRole") or not role.hook.is_hook or not role.hook.phases:
+            continue
+        if not _stays_after_sync(role):
+            continue
+        grants = _write_grants(role)
+        if not grants:
+            continue
+        staying = []
+        for b in bindings:
+            ref = get_map(b.body, "roleRef")
+            if ref is None or ref.get("kind") != role.kind or ref.get("name") != role.name:
+                continue
+            if role.kind == "Role" and (b.kind != "RoleBinding" or (b.namespace or "") != (role.namespace or "")):
+                continue
+            if b.hook.is_hook and (not b.hook.phases or not _stays_after_sync(b)):
+                continue
+            staying.append(b)
+        if not staying:
+            continue
+        policies = ", ".join(role.hook.delete_policies)
+        shown = ", ".join(b.label + (" (a plain resource)" if not b.hook.is_hook else "") for b in staying)
+        key = argocd.HOOK_DELETE_POLICY if argocd.HOOK_DELETE_POLICY in role.annotations else (
+            argocd.HELM_HOOK_DELETE_POLICY if argocd.HELM_HOOK_DELETE_POLICY in role.annotations else role.hook_annotation)
+        fix_key = argocd.HELM_HOOK_DELETE_POLICY if role.hook.from_helm else argocd.HOOK_DELETE_POLICY
+        fix_value = "before-hook-creation,hook-succeeded" if role.hook.from_helm else "BeforeHookCreation,HookSucceeded"
+        yield Hit(
+            f"Hook {role.label} grants {'; '.join(grants)}, and its delete policies ({policies}) do not delete it "
+            f"after a successful sync, nor do those of {shown}, which bind{'s' if len(staying) == 1 else ''} it: "
+            "the rights the hook needed for one step stay granted between syncs, to every subject of the "
+            f"binding, until the next sync deletes and re-creates them. Set {fix_key}: {fix_value} on the role and "
+            "its bindings.",
+            role.annotation_value_span(key),
+            f"metadata.annotations.{key}",
+            role,
+        )
+
+
+# --- HL109 -------------------------------------------------------------------------------------
+
+#: Image repositories known to be gone, as globs over the normalized repository (``host/path``),
+#: with why. Bitnami's public catalog on Docker Hub: from August 28th, 2025 every versioned tag moved
+#: from ``docker.io/bitnami`` to ``docker.io/bitnamilegacy`` (no longer updated), leaving only a few
+#: hardened images tagged ``latest`` (bitnami/containers #83267): a versioned pull fails.
+RETIRED_REPOSITORIES = {
+    "docker.io/bitnami/*": "Bitnami moved every versioned image of docker.io/bitnami to docker.io/bitnamilegacy "
+    "in 2025 (bitnami/containers #83267)",
+}
+#: What :data:`RETIRED_REPOSITORIES` still serves: Bitnami's ``latest`` tags (HL102 judges those)
+#: and minideb, which the announcement leaves in place.
+_STILL_SERVED = ("docker.io/bitnami/minideb",)
+
+
+def _image_names(ref) -> list[str]:
+    """The names a glob of ``denied-images`` or :data:`RETIRED_REPOSITORIES` is matched against:
+    the normalized repository (``docker.io/bitnami/kubectl``), then with its tag and digest."""
+    name = f"{ref.host}/{ref.path}"
+    full = name + (f":{ref.tag}" if ref.tag else "") + (f"@{ref.digest}" if ref.digest else "")
+    return [name, full] if full != name else [name]
+
+
+@check("HL109", kinds=POD_TEMPLATE_KINDS)
+def hook_image_retired_repository(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """A hook image whose repository is known to be gone (:data:`RETIRED_REPOSITORIES`) or matches
+    a ``denied-images`` glob (``fnmatch``, case-sensitive, over the normalized repository and the
+    normalized reference with tag and digest, :func:`_image_names`). A hook whose image cannot be
+    pulled never completes: the Job's pod stays in ``ImagePullBackOff``, its health stays
+    Progressing (argo-cd v3.5.1 ``gitops-engine/pkg/health/health_job.go``: a Job is Progressing
+    until it completes or fails, and a pull error fails no pod; ``health_pod.go``: a Pod hook with
+    restartPolicy Never or OnFailure stays Progressing while Pending, deliberately, "otherwise it
+    breaks the resource hook logic"), so the sync waits for it until ``activeDeadlineSeconds``
+    fails it, or for ever."""
+    pod = _pod_in_scope(m, ctx)
+    if pod is None:
+        return
+    denied = ctx.config.denied_images
+    for container, image in _images(m):
+        ref = parse_image(image)
+        if ref is None:
+            continue
+        names = _image_names(ref)
+        served = names[0] in _STILL_SERVED or (ref.tag in (None, "latest") and not ref.digest)
+        globs = ([] if served else list(RETIRED_REPOSITORIES.items())) + [
+            (glob, f"it matches '{glob}' in denied-images") for glob in denied]
+        why = next((reason for glob, reason in globs if any(fnmatchcase(n, glob) for n in names)), None)
+        if why is None:
+            continue
+        if m.hook.runs_as_hook:
+            deadline = "activeDeadlineSeconds fails it" if "activeDeadlineSeconds" in (get_map(m.body, "spec") or {}) else "someone terminates it"
+            effect = (f"the pod stays in ImagePullBackOff and {_phase_words(m)} never completes, so Argo CD waits "
+                      f"for it until {deadline}")  # fmt: skip
+        else:  # workload-scope: all
+            effect = f"the pods of {m.label} never start"
+        yield Hit(
+            f"Image '{image}' of {_where(m, container)} comes from a repository that is gone: {why}. The pull "
+            f"fails, {effect}. Use an image from a maintained repository (a mirror you control, or "
+            "the project's own image).",
+            container.body.value_span("image"),
+            f"{container.path}.image",
+        )
