@@ -318,10 +318,11 @@ def test_a_hostile_archive_is_refused_with_one_line(tmp_path, archive, message):
 # --- Git remotes -----------------------------------------------------------------------------------------
 
 
-def _git_repository(folder) -> str:
+def _git_repository(folder, link: bool = False) -> str:
     (folder / "apps/job").mkdir(parents=True)
     (folder / "apps/job/job.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n")
-    (folder / "apps/job/link.yaml").symlink_to("job.yaml")
+    if link:
+        (folder / "apps/job/link.yaml").symlink_to("job.yaml")
     (folder / ".gitattributes").write_text("*.yaml filter=evil\n")
     (folder / "hooks-witness").write_text("")
 
@@ -342,9 +343,16 @@ def test_a_git_source_of_another_repository_is_fetched_at_its_revision(tmp_path)
     for revision in ("", "main", "v1.2.0", "^1", commit):
         fetched = fetch(RemoteSource("git", f"file://{tmp_path / 'remote'}", "", revision, "apps/job"), rules)
         assert (fetched.digest, fetched.version) == (commit, commit[:12])
-    assert sorted(os.listdir(fetched.folder)) == ["job.yaml", "link.yaml"]
-    assert os.readlink(os.path.join(fetched.folder, "link.yaml")) == "job.yaml"
+    assert sorted(os.listdir(fetched.folder)) == ["job.yaml"]
     assert not (tmp_path / "remote" / "smudged").exists()  # no filter of the remote's configuration ran
+
+
+def test_a_git_tree_holding_a_symbolic_link_is_refused(tmp_path):
+    """Fail closed (second attacker trial): a fetched directory source's links were dropped without a word."""
+    _git_repository(tmp_path / "remote", link=True)
+    with pytest.raises(FetchError) as info:
+        fetch(RemoteSource("git", f"file://{tmp_path / 'remote'}", "", "main", "apps/job"), policy(tmp_path, f"file://{tmp_path / 'remote'}"))
+    assert str(info.value) == "apps/job/link.yaml is a symbolic link: hooklint does not check a fetched tree that holds links yet: refused"
 
 
 def test_a_git_remote_not_admitted_is_not_read(tmp_path):
