@@ -27,7 +27,6 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-import stat
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
@@ -318,15 +317,8 @@ def repository_manifests(files: Iterable[str], repo_urls: Iterable[str] = ()) ->
 def mentions_application(path: str, max_size: int = DEFAULT_MAX_FILE_SIZE) -> bool:
     """Whether the file ``path`` (a regular file up to ``max_size`` bytes) has a ``kind:
     Application`` line: a cheap text test before rendering what holds it."""
-    try:
-        info = os.stat(path)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > max_size:
-            return False
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError:
-        return False
-    return b"Application" in data and _MAYBE_APPLICATION.search(data.decode("utf-8", "replace")) is not None
+    data = facts.read_regular(path, max_size)
+    return data is not None and b"Application" in data and _MAYBE_APPLICATION.search(data.decode("utf-8", "replace")) is not None
 
 
 class RepositoryUrls:
@@ -362,13 +354,8 @@ def find_application_sources(files: Iterable[str], repo_urls: Iterable[str] = ()
     found: list[ApplicationSource] = []
     for path in files:
         root, ours = urls.of(path)
-        try:  # regular files only: a FIFO or /dev/fd pipe would block, or be consumed before linting
-            info = facts.stat(path)
-            if not stat.S_ISREG(info.st_mode) or info.st_size > max_file_size:
-                continue
-            with open(path, "rb") as handle:
-                data = handle.read()
-        except OSError:
+        data = facts.read_regular(path, max_file_size)
+        if data is None:
             continue
         if b"Application" not in data:
             continue
@@ -407,13 +394,8 @@ def foreign_repo_urls(files: Iterable[str], repo_urls: Iterable[str] = (),
     ours: set[str] = set()
     found: set[str] = set()
     for path in files:
-        try:
-            info = facts.stat(path)
-            if not stat.S_ISREG(info.st_mode) or info.st_size > max_file_size:
-                continue
-            with open(path, "rb") as handle:
-                data = handle.read()
-        except OSError:
+        data = facts.read_regular(path, max_file_size)
+        if data is None:
             continue
         if b"Application" not in data or b"repoURL" not in data:
             continue

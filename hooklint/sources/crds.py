@@ -9,7 +9,6 @@ says ``spec.scope: Cluster`` gets no destination namespace, whichever applicatio
 
 from __future__ import annotations
 
-import stat
 from typing import Iterable
 
 from hooklint.loader import DEFAULT_MAX_FILE_SIZE, read_file
@@ -28,13 +27,8 @@ def cluster_scoped_crds(files: Iterable[str], max_file_size: int = DEFAULT_MAX_F
     out: set[tuple[str, str]] = set()
     parsed = 0
     for path in files:
-        try:  # regular files only: a FIFO would block, a /dev/fd pipe be consumed before linting
-            info = facts.stat(path)
-            if not stat.S_ISREG(info.st_mode) or info.st_size > max_file_size:
-                continue
-            with open(path, "rb") as handle:
-                data = handle.read()
-        except OSError:
+        data = facts.read_regular(path, max_file_size)
+        if data is None:
             continue
         if b"CustomResourceDefinition" not in data or b"Cluster" not in data:
             continue

@@ -1263,13 +1263,8 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
     sets: list[tuple[str, Map]] = []
     secrets: list[dict] = []
     for path in files:
-        try:  # regular files only: a FIFO would block, a /dev/fd pipe be consumed before linting
-            info = facts.stat(path)
-            if not stat.S_ISREG(info.st_mode) or info.st_size > DEFAULT_MAX_FILE_SIZE:
-                continue
-            with open(path, "rb") as handle:
-                data = handle.read()
-        except OSError:
+        data = facts.read_regular(path, DEFAULT_MAX_FILE_SIZE)
+        if data is None:
             continue
         appset = b"ApplicationSet" in data
         secret = b"argocd.argoproj.io/secret-type" in data

@@ -12,7 +12,7 @@ the memos do not know is asked of the file system as before.
 from __future__ import annotations
 
 import os
-from stat import S_ISLNK
+from stat import S_ISLNK, S_ISREG
 
 #: path (as walked, normalised) -> whether it is a symbolic link, from the folder listing (d_type:
 #: no system call); only the files of the walk.
@@ -123,3 +123,18 @@ def realpath(path: str) -> str:
         return found
     _reals[key] = found
     return found
+
+
+def read_regular(path: str, max_size: int) -> bytes | None:
+    """The bytes of ``path`` when it is a regular file (:func:`stat`, links followed) of at most
+    ``max_size`` bytes; None otherwise, or when it cannot be read. The scans that look for a word
+    before parsing (Applications, ApplicationSets and cluster Secrets, CRDs) read files this way: a
+    FIFO would block, a ``/dev/fd`` pipe be consumed before linting."""
+    try:
+        info = stat(path)
+        if not S_ISREG(info.st_mode) or info.st_size > max_size:
+            return None
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None
