@@ -1019,6 +1019,38 @@ def test_a_secret_encoded_by_gos_json_encoder_is_redacted(repo, function):
         '(shop/templates/check.yaml:1:3): J="[the value of `dbPassword`]"' + TAIL
     ]  # fmt: skip
 
+@needs_helm
+@pytest.mark.parametrize("function", ["html", "urlquery", "js"])
+def test_a_secret_escaped_by_a_template_function_is_redacted(repo, function):
+    """Third attacker trial: ``html``, ``urlquery`` and ``js`` escape a password's <, & and > (as
+    &lt;, %3C, \\u003C): escapes, not transformations, and HL007 printed them."""
+    write(repo, {"chart/Chart.yaml": CHART_YAML, "chart/values.yaml": 'db: {password: "Zq7<rT9&kLm2>Wx4"}\n',
+                 "chart/templates/check.yaml": f'{{{{ fail (printf "v=%s" (.Values.db.password | {function})) }}}}\n'})  # fmt: skip
+    assert hl007("chart") == [
+        "chart/templates/check.yaml:1:3: error HL007 render-failed: Rendering failed: execution error at "
+        "(shop/templates/check.yaml:1:3): v=[the value of `password`]" + TAIL
+    ]  # fmt: skip
+
+
+@needs_helm
+@pytest.mark.parametrize("user, printed", [
+    ("deployer", "ZGVwbG95ZXI6[the value of `password`]"),  # the password starts a base64 group
+    ("deploy", "ZGVwbG95Okh1[the value of `password`]"),  # it starts inside one: 'Hu' is in 'Okh1'
+    ("ab", "YWI6[the value of `password`]"),
+], ids=["offset-0", "offset-1", "offset-2"])  # fmt: skip
+def test_a_secret_base64_encoded_after_other_bytes_is_redacted(repo, user, printed):
+    """Third attacker trial: ``printf "%s:%s" .user .password | b64enc`` (a .dockerconfigjson
+    ``auth``) printed a base64 that decodes to the password unless the user's name and the colon
+    were a multiple of 3 bytes: each of the three offsets is a form of the secret."""
+    write(repo, {"chart/Chart.yaml": CHART_YAML,
+                 "chart/values.yaml": f"registry: {{username: {user}, password: Hunter2Secret99xy}}\n",
+                 "chart/templates/check.yaml": '{{ fail (printf "auth=%s" (printf "%s:%s" .Values.registry.username '
+                                               '.Values.registry.password | b64enc)) }}\n'})  # fmt: skip
+    assert hl007("chart") == [
+        "chart/templates/check.yaml:1:3: error HL007 render-failed: Rendering failed: execution error at "
+        f"(shop/templates/check.yaml:1:3): auth={printed}" + TAIL
+    ]  # fmt: skip
+
 APPSET = """\
     apiVersion: argoproj.io/v1alpha1
     kind: ApplicationSet

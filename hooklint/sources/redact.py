@@ -298,7 +298,9 @@ def _forms(value: str) -> set[str]:
     as written (without a byte-order mark, around bytes that were not UTF-8, line by line and its
     lines joined), each JSON-escaped (as Python writes it and as Go's ``encoding/json`` does, ``<``,
     ``>``, ``&`` as ``\\u003c``...), control characters escaped, quoted as Go quotes it
-    (:func:`go_quoted`), base64-encoded and as Go's byte list (kustomize's env file lines)."""
+    (:func:`go_quoted`), escaped by a template's ``html``, ``urlquery`` and ``js``
+    (:func:`template_escaped`), base64-encoded at each of the three offsets it may start at inside a
+    longer encoding (:func:`base64_cores`) and as Go's byte list (kustomize's env file lines)."""
     text = value.strip()
     forms = {text, text.removeprefix("\ufeff")}
     forms.update(piece.strip() for piece in text.split("\ufffd"))  # around bytes that were not UTF-8
@@ -316,11 +318,50 @@ def _forms(value: str) -> set[str]:
         forms.add(escape_controls(form))  # as one-line messages write it (yamlio.shown): ESC as \x1b
         forms.add(go_quoted(form))  # as a template's printf "%q" writes it (strconv.Quote)
         forms.add(go_quoted(form, ascii_only=True))  # "%+q" (strconv.QuoteToASCII)
+        forms.update(template_escaped(form))
         raw = form.encode("utf-8")
-        forms.add(base64.b64encode(raw).decode("ascii"))
+        forms.update(base64_cores(raw))
         if len(raw) <= _MAX_BYTE_LIST:
             forms.add(" ".join(str(b) for b in raw))
     return {f for f in forms if len(f) >= MIN_LENGTH and not _PEM_ARMOUR.fullmatch(f)}
+
+
+def template_escaped(text: str) -> set[str]:
+    r"""``text`` as the template functions Helm and Argo CD give (Go's ``text/template``) escape it:
+    ``html`` (``HTMLEscapeString``: ``<`` ``&lt;``, ``>`` ``&gt;``, ``&`` ``&amp;``, ``'`` ``&#39;``,
+    ``"`` ``&#34;``), ``urlquery`` (``url.QueryEscape``: a space ``+``, every byte but letters,
+    digits and ``-_.~`` as ``%XX``) and ``js`` (``JSEscapeString``: ``\\``, ``\'``, ``\"``,
+    ``<`` ``>`` ``&`` ``=`` and controls as ``\uXXXX`` in upper-case hex). An escape is not a
+    transformation: a connection string's ``urlquery`` of a password still spells it (third attacker
+    trial)."""
+    html = (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("'", "&#39;")
+            .replace('"', "&#34;"))  # fmt: skip
+    query = "".join(chr(b) if chr(b).isascii() and (chr(b).isalnum() or chr(b) in "-_.~") else "+" if b == 0x20
+                    else f"%{b:02X}" for b in text.encode("utf-8"))  # fmt: skip
+    js = []
+    for char in text:
+        if char in "\\'\"":
+            js.append("\\" + char)
+        elif char in "<>&=" or ord(char) < 0x20:
+            js.append(f"\\u{ord(char):04X}")
+        else:
+            js.append(char)
+    return {html, query, "".join(js)}
+
+
+def base64_cores(raw: bytes) -> set[str]:
+    """The base64 characters that only ``raw`` decides, wherever it starts inside a longer encoded
+    text (``printf "%s:%s" .user .password | b64enc``: a ``.dockerconfigjson`` ``auth``): for each
+    of the three byte offsets, the encoding of ``raw`` after that many bytes without the group it
+    shares with what comes before and the one it shares with what comes after; and the encoding of
+    ``raw`` alone, padding included."""
+    cores = {base64.b64encode(raw).decode("ascii")}
+    for offset in range(3):
+        encoded = base64.b64encode(bytes(offset) + raw).decode("ascii")
+        start = 4 if offset else 0
+        end = (offset + len(raw)) // 3 * 4
+        cores.add(encoded[start:end])
+    return cores
 
 
 #: The escapes Go's ``strconv`` writes for these characters (``appendEscapedRune``).
