@@ -636,6 +636,10 @@ def test_the_kustomization_and_manifest_readers_agree_with_go_yaml_v2(go_yaml, t
         go = go_yaml.read(text)
     except ValueError:  # Go refuses it: kustomize fails, nothing is read
         return
+    if any(go_yaml.read(text) != go for _ in range(3)):
+        # keys that become one JSON key ({1: x, '1': y}): which one sigs.k8s.io/yaml keeps follows Go's
+        # map order, different on each read, so Go itself gives no one answer to agree with
+        return
     try:
         ours = spec.read_kustomization(text).value
     except spec.Unreadable:
