@@ -11,29 +11,11 @@ import pytest
 from typer.testing import CliRunner
 
 from hooklint.cli import app
+from tests.manifests import CLEAN_HOOK_JOB
 
 runner = CliRunner()
 
-JOB = """\
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: migrate
-  annotations:
-    argocd.argoproj.io/hook: PreSync
-spec:
-  backoffLimit: 1
-  activeDeadlineSeconds: 300
-  template:
-    spec:
-      serviceAccountName: migrate
-      automountServiceAccountToken: false
-      restartPolicy: Never
-      containers:
-      - name: migrate
-        image: ghcr.io/acme/migrate:1.4.2
-"""
-CM = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n"
+JOB, CM = CLEAN_HOOK_JOB.split("---\n")  # a PreSync Job no rule reports, and a ConfigMap
 SA = "apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: migrate\n"
 PRESYNC_SA = SA.replace("  name: migrate\n", "  name: migrate\n  annotations:\n    argocd.argoproj.io/hook: PreSync\n    argocd.argoproj.io/sync-wave: \"-1\"\n")
 APPLICATION = """\

@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 from hooklint import __version__
-from tests.manifests import HL102_BAD, doc_blocks
+from tests.manifests import CLEAN_HOOK_JOB, HL102_BAD, doc_blocks
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -226,22 +226,4 @@ def test_try_repo_reports_what_a_staged_file_causes_in_an_unchanged_one(hook_rep
            "ServiceAccount/migrate (serviceAccountName), which Argo CD applies only in a later step (Sync wave 0)" in out
 
 
-MIGRATE_JOB = """\
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: migrate
-  annotations:
-    argocd.argoproj.io/hook: PreSync
-spec:
-  backoffLimit: 1
-  activeDeadlineSeconds: 300
-  template:
-    spec:
-      serviceAccountName: migrate
-      automountServiceAccountToken: false
-      restartPolicy: Never
-      containers:
-      - name: migrate
-        image: ghcr.io/acme/migrate:1.4.2
-"""
+MIGRATE_JOB = CLEAN_HOOK_JOB.split("---\n")[0]
