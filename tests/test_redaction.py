@@ -817,6 +817,27 @@ def test_a_long_password_is_still_redacted_in_every_format_and_names_its_key(rep
     assert "[the value of `password`]" in unescaped or "[the value of \\u0060password\\u0060]" in unescaped, out
 
 
+def file_parameter_application(name: str, path: str) -> dict[str, str]:
+    """An Application of this repository (``repo-urls``) rendering ``chart`` with the file
+    parameter ``name`` read from ``chart/PATH``, and the configuration that maps it."""
+    return {
+        "apps/shop.yaml": f"""\
+            apiVersion: argoproj.io/v1alpha1
+            kind: Application
+            metadata: {{name: shop, namespace: argocd}}
+            spec:
+              source:
+                repoURL: https://example.com/acme/deploy.git
+                path: chart
+                helm:
+                  fileParameters:
+                  - {{name: {name}, path: {path}}}
+              destination: {{namespace: shop, server: https://kubernetes.default.svc}}
+            """,
+        ".hooklint.yaml": "allowed-registries: [ghcr.io/acme]\nrepo-urls: [https://example.com/acme/deploy.git]\n",
+    }
+
+
 @needs_helm
 def test_a_file_parameter_and_a_file_a_renderer_quotes_are_redacted(repo):
     """Issue 32: the content of a ``helm.fileParameters`` file (``--set-file``) and a chart file
@@ -826,20 +847,7 @@ def test_a_file_parameter_and_a_file_a_renderer_quotes_are_redacted(repo):
         "chart/files/banner.txt": "BANNER-7f3a9c2e-token-from-a-file\n",
         "chart/files/db.properties": "# the database\ndb.host=db.example.internal\ndb.password=props-Secret-123\n",
         "chart/templates/check.yaml": '{{ fail (printf "banner %s; config %s" .Values.banner (.Files.Get "files/db.properties")) }}\n',
-        "apps/shop.yaml": """\
-            apiVersion: argoproj.io/v1alpha1
-            kind: Application
-            metadata: {name: shop, namespace: argocd}
-            spec:
-              source:
-                repoURL: https://example.com/acme/deploy.git
-                path: chart
-                helm:
-                  fileParameters:
-                  - {name: banner, path: files/banner.txt}
-              destination: {namespace: shop, server: https://kubernetes.default.svc}
-            """,
-        ".hooklint.yaml": "allowed-registries: [ghcr.io/acme]\nrepo-urls: [https://example.com/acme/deploy.git]\n",
+        **file_parameter_application("banner", "files/banner.txt"),
     })  # fmt: skip
     assert hl007("chart") == [
         "chart/templates/check.yaml:1:3: error HL007 render-failed: Rendering failed: execution error at "
@@ -856,20 +864,7 @@ def test_a_file_parameter_copied_into_an_annotation_is_never_quoted_by_a_finding
         "chart/files/wave.txt": "wave-from-a-file-9f8e7d\n",
         "chart/templates/cm.yaml": ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  annotations:\n"
                                     "    argocd.argoproj.io/sync-wave: {{ .Values.wave | trim | quote }}\n"),
-        "apps/shop.yaml": """\
-            apiVersion: argoproj.io/v1alpha1
-            kind: Application
-            metadata: {name: shop, namespace: argocd}
-            spec:
-              source:
-                repoURL: https://example.com/acme/deploy.git
-                path: chart
-                helm:
-                  fileParameters:
-                  - {name: wave, path: files/wave.txt}
-              destination: {namespace: shop, server: https://kubernetes.default.svc}
-            """,
-        ".hooklint.yaml": "allowed-registries: [ghcr.io/acme]\nrepo-urls: [https://example.com/acme/deploy.git]\n",
+        **file_parameter_application("wave", "files/wave.txt"),
     })  # fmt: skip
     result = runner.invoke(app, ["lint", "--select", "HL012", "-f", fmt, "chart"])
     assert "wave-from-a-file" not in result.output and "the value of `wave`" in result.output.replace("\\u0060", "`")
