@@ -62,6 +62,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from hooklint import argocd
+from hooklint.files import repository_of
 from hooklint.images import RegistryEntry
 
 if TYPE_CHECKING:
@@ -675,18 +676,6 @@ def parse_host_entry(text: str, command_line: bool = False) -> HostEntry:
     return HostEntry(scheme, str(address) if address else host, port)
 
 
-def _repository_of(folder: str) -> str | None:
-    """The nearest folder at or above ``folder`` holding ``.git``, or None."""
-    probe = folder
-    while True:
-        if os.path.exists(os.path.join(probe, ".git")):
-            return probe
-        parent = os.path.dirname(probe)
-        if parent == probe:
-            return None
-        probe = parent
-
-
 def _contained(base: str, value: str, key: str, at: str) -> str:
     """The path ``value`` of the configuration key ``key`` (relative to ``base``, the folder of the
     configuration file), absolute. A configuration file usually comes with the repository being
@@ -697,7 +686,7 @@ def _contained(base: str, value: str, key: str, at: str) -> str:
     path = os.path.join(base, value)
     real = os.path.realpath(path)
     tops = [os.path.realpath(base)]
-    repository = _repository_of(base)
+    repository = repository_of(base)
     if repository is not None:
         tops.append(os.path.realpath(repository))
     if not any(real == top or real.startswith(top.rstrip(os.sep) + os.sep) for top in tops):
@@ -712,7 +701,7 @@ def _check_found(where: str) -> None:
     is a symbolic link resolving outside it: hooklint reads no file outside the repository on the
     repository's say-so. Raises :class:`ConfigError`."""
     folder = os.path.dirname(os.path.abspath(where))
-    repository = _repository_of(folder)
+    repository = repository_of(folder)
     if repository is None:
         return
     real, top = os.path.realpath(where), os.path.realpath(repository)

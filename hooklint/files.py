@@ -217,18 +217,24 @@ class UnsafeWrite(OSError):
         return str(self.args[0])
 
 
-def repository_top(folder: str) -> str:
-    """The nearest folder at or above ``folder`` holding ``.git`` (the repository's top), else
-    ``folder`` itself: the tree a run may write in without being told (:func:`write_output`)."""
-    folder = os.path.abspath(folder)
+def repository_of(folder: str) -> str | None:
+    """The nearest folder at or above ``folder`` holding ``.git`` (a folder, a ``gitdir:`` file or
+    a link), or None."""
     probe = folder
     while True:
         if os.path.lexists(os.path.join(probe, ".git")):
             return probe
         parent = os.path.dirname(probe)
         if parent == probe:
-            return folder
+            return None
         probe = parent
+
+
+def repository_top(folder: str) -> str:
+    """The nearest folder at or above ``folder`` holding ``.git`` (the repository's top), else
+    ``folder`` itself: the tree a run may write in without being told (:func:`write_output`)."""
+    folder = os.path.abspath(folder)
+    return repository_of(folder) or folder
 
 
 def _inside(path: str, folder: str) -> bool:
