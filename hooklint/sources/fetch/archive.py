@@ -64,7 +64,7 @@ def unpack_chart(data: bytes, destination: str, budget: Budget, what: str) -> st
                 if member.issym() or member.islnk():
                     raise FetchError(f"{what} holds a link, {name!r} -> {member.linkname!r}: refused")
                 if member.isdir():
-                    _folder(destination, parts)
+                    real_folders(destination, parts)
                     continue
                 if not member.isreg():
                     raise FetchError(f"{what} holds {name!r}, which is not a regular file or folder: refused")
@@ -75,7 +75,7 @@ def unpack_chart(data: bytes, destination: str, budget: Budget, what: str) -> st
                 handle = archive.extractfile(member)
                 if handle is None:
                     raise FetchError(f"{what}: {name!r} cannot be read")
-                parent = _folder(destination, parts[:-1])
+                parent = real_folders(destination, parts[:-1])
                 fd = os.open(os.path.join(parent, parts[-1]), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
                 with os.fdopen(fd, "wb") as out:
                     while chunk := handle.read(1 << 16):
@@ -92,7 +92,7 @@ def unpack_chart(data: bytes, destination: str, budget: Budget, what: str) -> st
     return chart
 
 
-def _folder(destination: str, parts: list[str]) -> str:
+def real_folders(destination: str, parts: list[str]) -> str:
     """``destination/parts...`` as real folders (never through a link); FetchError on a clash."""
     where = destination
     for part in parts:

@@ -26,6 +26,7 @@ import subprocess
 import tempfile
 import urllib.parse
 
+from hooklint.sources.fetch.archive import real_folders
 from hooklint.sources.fetch import FetchPolicy, Fetched, RemoteSource, read_ref, ref_key, write_ref
 from hooklint.sources.fetch.net import Budget, FetchError, check_address
 from hooklint.sources.fetch.semver import ResolveError, max_version
@@ -275,14 +276,8 @@ def _write_tree(bare: str, commit: str, folder: str, protocol: str, pin: str, bu
             handle.write(data)
 
 
-def _place(folder: str, path: bytes) -> bytes:
-    """``folder/path`` with its folders made as real folders; FetchError when one clashes."""
-    where = os.fsencode(folder)
-    for part in path.split(b"/")[:-1]:
-        where = os.path.join(where, part)
-        try:
-            os.mkdir(where, 0o755)
-        except FileExistsError:
-            if os.path.islink(where) or not os.path.isdir(where):
-                raise FetchError(f"{path.decode('utf-8', 'replace')}: its folder clashes with a file: refused") from None
-    return os.path.join(where, path.split(b"/")[-1])
+def _place(folder: str, path: bytes) -> str:
+    """``folder/path`` with its folders made as real folders (:func:`~hooklint.sources.fetch.archive.real_folders`:
+    never through a link; FetchError when one clashes with a file)."""
+    parts = [os.fsdecode(part) for part in path.split(b"/")]
+    return os.path.join(real_folders(folder, parts[:-1]), parts[-1])
