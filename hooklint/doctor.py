@@ -20,7 +20,7 @@ import platform
 from typing import TYPE_CHECKING, Any
 
 from hooklint import __version__
-from hooklint.text import escape_commands, escape_controls
+from hooklint.text import escape_commands, escape_controls, escape_line_commands
 
 if TYPE_CHECKING:  # pragma: no cover
     from hooklint.config import Config
@@ -152,4 +152,4 @@ def report(paths: list[str], cfg: "Config", config_origin: str) -> str:
     folder = cache_dir()
     lines += ["", f"Cache: {folder if folder else 'off (HOOKLINT_CACHE_DIR=off)'} (HOOKLINT_CACHE_DIR, else "
                   "$XDG_CACHE_HOME/hooklint, else ~/.cache/hooklint)"]  # fmt: skip
-    return escape_commands("\n".join(escape_controls(line) for line in lines) + "\n")
+    return escape_line_commands(escape_commands("\n".join(escape_controls(line) for line in lines) + "\n"))
