@@ -5,7 +5,7 @@ Which renderers were found (kustomize: the ``kustomize`` binary, else ``kubectl 
 command to get a missing one; the configuration in force and where it was found; the URLs that
 count as this repository (an Application whose ``repoURL`` is one of them is linted as Argo CD
 renders it: its git remotes and the configuration's ``repo-urls``, compared after
-:func:`hooklint.sources.applications.normalize_repo_url`); the Argo CD Applications of the paths,
+:func:`hooklint.sources.appmap.applications.normalize_repo_url`); the Argo CD Applications of the paths,
 mapped to the folder they render or ignored with the reason; and where renders are cached.
 
 It reads what a lint run reads and nothing else: the repository's files (regular files up to
@@ -31,8 +31,8 @@ def renderer_lines(cfg: "Config", repository: str) -> list[str]:
     major the configured Argo CD renders with), or what to install for a missing one."""
     from hooklint.argocd import helm_major, version_text
     from hooklint.checks.loading import RENDERER_INSTALL
-    from hooklint.sources.helm import find_helm
-    from hooklint.sources.kustomize import find_kustomize
+    from hooklint.sources.render.helm import find_helm
+    from hooklint.sources.render.kustomize import find_kustomize
 
     lines = []
     found = find_kustomize(repository)
@@ -61,8 +61,8 @@ def application_lines(paths: list[str], cfg: "Config") -> tuple[list[str], list[
     from hooklint.argocd import is_argo_kind
     from hooklint.findings import InputError
     from hooklint.loader import read_file
-    from hooklint.sources.applications import RepositoryUrls, mentions_application, normalize_repo_url, sources_of
-    from hooklint.sources.discovery import walk
+    from hooklint.sources.appmap.applications import RepositoryUrls, mentions_application, normalize_repo_url, sources_of
+    from hooklint.sources.appmap.discovery import walk
     from hooklint.yamlio import Map, Seq
 
     files: list[str] = []
@@ -132,7 +132,7 @@ def report(paths: list[str], cfg: "Config", config_origin: str) -> str:
     """The doctor's report for ``paths`` under ``cfg`` (``config_origin``: how the configuration
     was found, in words), as text for a terminal (repository text escaped)."""
     from hooklint.findings import repository_root
-    from hooklint.sources.cache import cache_dir
+    from hooklint.sources.render.cache import cache_dir
 
     repository = str(repository_root(paths[0] if paths and os.path.isdir(paths[0]) else None))
     lines = [f"hooklint {__version__} (Python {platform.python_version()})", "", "Renderers:"]

@@ -61,7 +61,7 @@ from hooklint.config import Config
 from hooklint.files import UnsafeWrite, write_output
 from hooklint.findings import Finding, Span
 from hooklint.loader import LoadedFile, parse_text, user_path, within
-from hooklint.sources.redact import redact_line, secret_lines
+from hooklint.sources.render.redact import redact_line, secret_lines
 from hooklint.yamlio import (
     DUPLICATE_KEY,
     STR,
@@ -591,7 +591,7 @@ def unified_diff(fix: FileFix, root: str) -> str:
     for applying). Line endings are kept in the hunks; a missing final newline is marked as diff(1)
     does.
 
-    No secret value is printed (:func:`hooklint.sources.redact.secret_lines`: a Secret's ``data``
+    No secret value is printed (:func:`hooklint.sources.render.redact.secret_lines`: a Secret's ``data``
     and ``stringData``, values under keys that name a secret). A line holding one is never used as
     context: a hunk's context stops before it (up to 3 lines each side, as ``diff -u``), hunks are
     split at it, and the context of a hunk is kept as long on both sides unless a side reaches the
@@ -806,7 +806,7 @@ def fix_paths(paths: list[str], config: Config, catalog: Catalog, options: FixOp
     are resolved, files that are not regular UTF-8 files. Raises :class:`~hooklint.config.ConfigError`
     as ``lint_paths`` does, and ``OSError`` when a write fails."""
     from hooklint.pipeline import lint_paths
-    from hooklint.sources.discovery import HELM, group_applications
+    from hooklint.sources.appmap.discovery import HELM, group_applications
 
     run = FixRun()
     result = lint_paths(paths, config, catalog, jobs=1)

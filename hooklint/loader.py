@@ -107,7 +107,7 @@ class LoadedFile:
     issues: list[tuple[LoadIssue, int]] = field(default_factory=list)  # (issue, doc index)
     error: InputError | None = None
     #: The text has ``apiVersion:``, ``kind:`` and ``metadata:`` (or the file is JSON): what
-    #: :mod:`hooklint.sources.directory` needs to tell a manifest from unrelated YAML.
+    #: :mod:`hooklint.sources.render.directory` needs to tell a manifest from unrelated YAML.
     looks_like_manifest: bool = True
     #: The file carries ``+argocd:skip-file-rendering`` (a directory source skips it).
     has_skip_marker: bool = False

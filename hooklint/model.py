@@ -201,7 +201,7 @@ class Manifest:
     #: The pod spec, found on first use (``False``: not looked up yet).
     _pod: "PodSpec | None | Literal[False]" = False
     #: For a rendered object, where its findings go in the user's files
-    #: (:class:`hooklint.sources.placement.Placement`); None for an object as written.
+    #: (:class:`hooklint.sources.render.placement.Placement`); None for an object as written.
     placement: Any = None
 
     @classmethod

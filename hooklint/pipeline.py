@@ -35,11 +35,11 @@ from hooklint.loader import is_stream, parse_text
 from hooklint.reasons import Skip, SkipKind
 from hooklint.model import Manifest, manifests_of
 from hooklint.plan import SyncPlan, build_plan
-from hooklint.sources.redact import (Redactor, SecretValues, merged, object_secrets, public_of_objects, redactor,
+from hooklint.sources.render.redact import (Redactor, SecretValues, merged, object_secrets, public_of_objects, redactor,
                                      written_values)  # fmt: skip
-from hooklint.sources.rendered import Renderer
-from hooklint.sources.directory import mark_undeployed_data
-from hooklint.sources.discovery import DIRECTORY, HELM, PLUGIN
+from hooklint.sources.render.rendered import Renderer
+from hooklint.sources.render.directory import mark_undeployed_data
+from hooklint.sources.appmap.discovery import DIRECTORY, HELM, PLUGIN
 from hooklint.yamlio import RENDER_FAILED, RENDER_FAILED_DEFAULTS
 from hooklint.sources import (STDIN, Application, Coverage, LoadedApplication, group_applications, load_application,
                               loaded_application)  # fmt: skip
@@ -104,7 +104,7 @@ def planned_application(app: Application, loaded: LoadedApplication, manifests: 
     generated_by = app.argocd.generated_by if app.argocd is not None else None
     reported = plan.reported()
     if loaded.fetched:  # a fetched source's objects at their place in it: hookchart 1.2.0 templates/job.yaml
-        from hooklint.sources.fetch.local import relocate_plan  # noqa: PLC0415
+        from hooklint.sources.appmap.remote import relocate_plan  # noqa: PLC0415
 
         relocate_plan(reported, loaded.fetched)
     return PlannedApplication(app.key, reported, unparsed, app.source_type, loaded.renderer, label, generated_by,
@@ -180,7 +180,7 @@ def internal_error_finding(engine: Engine, app: Application, exc: BaseException)
 
 def _undeployed(app: Application, loaded: LoadedApplication, mapped: bool) -> LoadedApplication:
     """``loaded`` with its JSON data marked not linted when the repository's Applications are known
-    (``mapped``) and none deploys ``app`` (:func:`~hooklint.sources.directory.mark_undeployed_data`),
+    (``mapped``) and none deploys ``app`` (:func:`~hooklint.sources.render.directory.mark_undeployed_data`),
     and, for a Helm chart, its rendering failures marked as failures with its defaults (HL007 as a
     warning: an Application may give it the values it needs)."""
     if mapped and app.argocd is None and app.key != STDIN and app.source_type == DIRECTORY:
@@ -203,7 +203,7 @@ def _lint_application(engine: Engine, app: Application, keep_plan: bool, mapped:
     manifests, plan = build(loaded, engine.config)
     findings = suppress(engine, loaded, engine.check_application(loaded, manifests, plan))
     if loaded.fetched:  # findings in fetched sources go to the Application's source entry (issue 33)
-        from hooklint.sources.fetch.local import relocate  # noqa: PLC0415
+        from hooklint.sources.appmap.remote import relocate  # noqa: PLC0415
 
         findings = relocate(findings, loaded.fetched)
     hide = secrets_of(manifests, loaded)  # a Secret's value copied into a name or annotation: its key
@@ -218,8 +218,8 @@ def _lint_application(engine: Engine, app: Application, keep_plan: bool, mapped:
 
 
 def secrets_of(manifests: list[Manifest], loaded: LoadedApplication | None = None) -> Redactor:
-    """The :func:`~hooklint.sources.redact.redactor` of the values of the application's Secrets
-    (:func:`~hooklint.sources.redact.object_secrets`), of ``loaded``'s ``secrets`` (a Helm source's
+    """The :func:`~hooklint.sources.render.redact.redactor` of the values of the application's Secrets
+    (:func:`~hooklint.sources.render.redact.object_secrets`), of ``loaded``'s ``secrets`` (a Helm source's
     secret values: :attr:`~hooklint.sources.LoadedApplication.secrets`) and of credentials in URLs:
     what findings and the plan say of the application never quotes one. A value the application
     writes where nothing is secret is none (:func:`written_public`): its names and paths stay readable."""
@@ -233,7 +233,7 @@ def secrets_of(manifests: list[Manifest], loaded: LoadedApplication | None = Non
 
 def written_public(manifests: list[Manifest], loaded: LoadedApplication, found: SecretValues) -> None:
     """Add to ``found`` what the application writes where nothing is secret
-    (:attr:`~hooklint.sources.redact.SecretValues.public`): the name, namespace and file of its
+    (:attr:`~hooklint.sources.render.redact.SecretValues.public`): the name, namespace and file of its
     Application, its paths, and the objects as the user writes them: a directory source's
     ``manifests`` themselves; a rendered source's files (the kustomizations and files its objects
     come from, a chart's templates), never what a renderer made of them (a Secret's value copied into
@@ -596,7 +596,7 @@ def _lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int, p
 
 def _applications(paths: list[str], errors: list[InputError], notices: list[str] | None, config: Config,
                   excluded: Callable[[str], bool] | None = None) -> list[Application]:  # fmt: skip
-    """:func:`~hooklint.sources.discovery.group_applications` of ``paths``, or none when the run's
+    """:func:`~hooklint.sources.appmap.discovery.group_applications` of ``paths``, or none when the run's
     deadline passed while it ran (finding the applications can render: an app of apps): then one
     input error in ``errors`` says that nothing was checked."""
     try:
@@ -611,11 +611,11 @@ def _applications(paths: list[str], errors: list[InputError], notices: list[str]
 def application_source_folders(paths: Iterable[str], config: Config) -> list[str]:
     """The folders that the Argo CD Applications in the files of ``paths`` (files named on their
     own, not folders, not stdin) render from this repository, in order, each once: the sources
-    :func:`~hooklint.sources.applications.find_application_sources` finds (``repoURL`` this
+    :func:`~hooklint.sources.appmap.applications.find_application_sources` finds (``repoURL`` this
     repository, a ``path`` inside it that Argo CD can render). Naming an Application must check
     what it deploys, as a whole run does, or a change to the Application alone (an image override,
     a Helm parameter) passes a pre-commit hook that a whole run fails."""
-    from hooklint.sources.applications import find_application_sources
+    from hooklint.sources.appmap.applications import find_application_sources
 
     from hooklint.sources.render import escaping_target, repository_root
 
@@ -633,11 +633,11 @@ def application_source_folders(paths: Iterable[str], config: Config) -> list[str
 
 def _helm_notice(result: RunResult, config: Config) -> list[str]:
     """Set ``result.helm`` from the Helm renderer of the run (one major per run: the one
-    :func:`hooklint.sources.helm.find_helm` picked for the configured Argo CD), and return the
+    :func:`hooklint.sources.render.helm.find_helm` picked for the configured Argo CD), and return the
     notice that says it is not the Helm major Argo CD runs, if it is not."""
     if not result.renderers:  # nothing rendered: the Helm renderer is not even imported
         return []
-    from hooklint.sources.helm import helm_use, helm_use_note
+    from hooklint.sources.render.helm import helm_use, helm_use_note
 
     for label in result.renderers:
         use = helm_use(label, config.argocd_version)

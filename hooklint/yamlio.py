@@ -463,11 +463,11 @@ RENDER_FAILED_DEFAULTS = "render-failed-defaults"
 RENDERER_UNAVAILABLE = "renderer-unavailable"
 NOT_RENDERED = "not-rendered"
 #: An ApplicationSet generator that needs a cluster or the network (HL022; recorded by
-#: :mod:`hooklint.sources.discovery` on the ApplicationSet's file).
+#: :mod:`hooklint.sources.appmap.discovery` on the ApplicationSet's file).
 NOT_EXPANDED = "not-expanded"
 #: What an ApplicationSet's RollingSync strategy does wrong (HL403, HL404, HL405; recorded by
-#: :mod:`hooklint.sources.discovery` on the ApplicationSet's file from
-#: :func:`hooklint.sources.applicationsets.rollout_problems`).
+#: :mod:`hooklint.sources.appmap.discovery` on the ApplicationSet's file from
+#: :func:`hooklint.sources.appmap.applicationsets.rollout_problems`).
 ROLLOUT_UNSELECTED = "rollout-unselected"
 ROLLOUT_INVALID = "rollout-invalid"
 ROLLOUT_IGNORED = "rollout-ignored"

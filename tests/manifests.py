@@ -8,7 +8,7 @@ import pytest
 from hooklint.config import Config
 from hooklint.findings import Finding
 from hooklint.pipeline import lint_example
-from hooklint.sources import helm, kustomize
+from hooklint.sources.render import helm, kustomize
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"

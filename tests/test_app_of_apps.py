@@ -17,8 +17,8 @@ from typer.testing import CliRunner
 
 from conftest import git, write
 from hooklint.cli import app
-from hooklint.sources.helm import find_helm
-from hooklint.sources.kustomize import find_kustomize
+from hooklint.sources.render.helm import find_helm
+from hooklint.sources.render.kustomize import find_kustomize
 
 runner = CliRunner()
 needs_helm = pytest.mark.skipif(find_helm() is None, reason="no Helm: neither a helm binary nor helm-python-sdk")
@@ -637,7 +637,7 @@ def test_ref_value_files_are_read_from_this_repository(repo, url, name):
 
 
 def test_a_go_template_applicationset_without_helm_is_hl008_saying_what_to_install(envs, monkeypatch):
-    import hooklint.sources.helm as helm
+    import hooklint.sources.render.helm as helm
 
     monkeypatch.setattr(helm, "find_helm", lambda: None)
     write(envs, {"argocd/appset.yaml": appset("go", GO_GENERATORS, GO_TEMPLATE, "  goTemplate: true\n")})

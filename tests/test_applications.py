@@ -1,4 +1,4 @@
-"""Argo CD Applications as the map of the repository (hooklint.sources.applications, issue 9 item 4)."""
+"""Argo CD Applications as the map of the repository (hooklint.sources.appmap.applications, issue 9 item 4)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 from hooklint.cli import app
-from hooklint.sources.applications import git_remote_urls, glob_match, normalize_repo_url
-from hooklint.sources.helm import find_helm
-from hooklint.sources.kustomize import find_kustomize
+from hooklint.sources.appmap.applications import git_remote_urls, glob_match, normalize_repo_url
+from hooklint.sources.render.helm import find_helm
+from hooklint.sources.render.kustomize import find_kustomize
 from tests.manifests import CLEAN_HOOK_JOB as JOB
 
 runner = CliRunner()

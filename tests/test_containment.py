@@ -27,12 +27,13 @@ from typer.testing import CliRunner
 
 import hooklint
 from hooklint.cli import app
-from hooklint.sources import cache, sandbox
-from hooklint.sources import kustomize as kz
-from hooklint.sources.helm import find_helm
-from hooklint.sources.kustomize import KustomizeOptions, find_kustomize, render_kustomize
-from hooklint.sources.kustomize_spec import canonical, go_fold, is_remote_file, is_repo_spec
-from hooklint.sources.rendered import RenderError, Renderer
+from hooklint.sources import sandbox
+from hooklint.sources.render import cache
+from hooklint.sources.render import kustomize as kz
+from hooklint.sources.render.helm import find_helm
+from hooklint.sources.render.kustomize import KustomizeOptions, find_kustomize, render_kustomize
+from hooklint.sources.repository.kustomize_spec import canonical, go_fold, is_remote_file, is_repo_spec
+from hooklint.sources.render.rendered import RenderError, Renderer
 
 needs_kustomize = pytest.mark.skipif(find_kustomize() is None, reason="neither kustomize nor kubectl is installed")
 runner = CliRunner()
@@ -819,7 +820,7 @@ def test_the_child_environment_reaches_no_cluster_and_has_no_proxy(tmp_path, mon
 
 
 def test_a_helm_subchart_linked_from_outside_is_refused_before_its_chart_yaml_is_read(tmp_path, monkeypatch):
-    from hooklint.sources.helm import HelmOptions, render_helm
+    from hooklint.sources.render.helm import HelmOptions, render_helm
 
     repo = tmp_path / "repo"
     (repo / ".git").mkdir(parents=True)

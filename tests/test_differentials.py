@@ -31,11 +31,11 @@ from typer.testing import CliRunner
 
 from hooklint.cli import app as cli_app
 from hooklint.sources import bounded
-from hooklint.sources.helm import find_helm
-from hooklint.sources.kustomize import find_kustomize, render_kustomize
-from hooklint.sources import kustomize_spec as spec
-from hooklint.sources.kustomize_spec import KUSTOMIZATION_FIELDS, canonical
-from hooklint.sources.rendered import RenderError
+from hooklint.sources.render.helm import find_helm
+from hooklint.sources.render.kustomize import find_kustomize, render_kustomize
+from hooklint.sources.repository import kustomize_spec as spec
+from hooklint.sources.repository.kustomize_spec import KUSTOMIZATION_FIELDS, canonical
+from hooklint.sources.render.rendered import RenderError
 
 needs_kustomize = pytest.mark.skipif(find_kustomize() is None, reason="neither kustomize nor kubectl is installed")
 SECRET = "d1fferential-Secret-7c41"

@@ -10,7 +10,7 @@ import os
 import pytest
 
 from hooklint.cli import app
-from hooklint.sources import applications
+from hooklint.sources.appmap import applications
 
 FOLDERS, PER_FOLDER = 12, 6
 
@@ -56,7 +56,7 @@ def test_discovery_calls_git_root_once_per_folder_and_stat_at_most_three_times_p
 def test_facts_realpath_is_os_path_realpath(tmp_path, monkeypatch):
     """The memoised real path (one lstat per new path) answers what os.path.realpath answers:
     links to folders, links through ``..``, dangling links, loops, missing names, relative paths."""
-    from hooklint.sources import facts
+    from hooklint.sources.repository import facts
 
     (tmp_path / "a" / "b").mkdir(parents=True)
     (tmp_path / "l").symlink_to(tmp_path / "a" / "b")
@@ -74,13 +74,13 @@ def test_facts_realpath_is_os_path_realpath(tmp_path, monkeypatch):
     facts.reset()
 
 
-@pytest.mark.skipif(__import__("hooklint.sources.kustomize", fromlist=["find_kustomize"]).find_kustomize() is None,
+@pytest.mark.skipif(__import__("hooklint.sources.render.kustomize", fromlist=["find_kustomize"]).find_kustomize() is None,
                     reason="neither kustomize nor kubectl is installed")  # fmt: skip
 def test_a_kustomize_application_resolves_each_path_once(tmp_path, monkeypatch):
     """An overlay of a base of 40 files of 5 objects, linted with its rendering cached: every real
     path the render checks (each object's origin and the kustomizations that changed it, the
     cache key, the secret values of the inputs) is found with one ``lstat`` per new path
-    (:func:`hooklint.sources.facts.realpath`), not one per component per object: 6,177 ``stat``
+    (:func:`hooklint.sources.repository.facts.realpath`), not one per component per object: 6,177 ``stat``
     and ``lstat`` calls before, 2,730 after (under pytest's
     temporary folder, whose depth each uncached real path pays for)."""
     (tmp_path / ".git").mkdir()

@@ -154,7 +154,7 @@ spec:
 
 
 def test_doctor_says_renderers_configuration_urls_applications_and_cache(repo, monkeypatch, tmp_path_factory):
-    from hooklint.sources import helm, kustomize
+    from hooklint.sources.render import helm, kustomize
 
     monkeypatch.setattr(kustomize, "find_kustomize", lambda *_: None)
     monkeypatch.setattr(helm, "find_helm", lambda *_: None)

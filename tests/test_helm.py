@@ -1,4 +1,4 @@
-"""Helm sources (hooklint.sources.helm): a chart rendered as Argo CD's `helm template`, objects
+"""Helm sources (hooklint.sources.render.helm): a chart rendered as Argo CD's `helm template`, objects
 placed in their templates, and positions found in raw Go-template text."""
 
 import io
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from hooklint.sources import helm
-from hooklint.sources.helm import (
+from hooklint.sources.render import helm
+from hooklint.sources.render.helm import (
     HelmOptions,
     find_helm,
     locate_in_template,
@@ -23,7 +23,7 @@ from hooklint.sources.helm import (
     render_helm,
     template_document_indexes,
 )
-from hooklint.sources.rendered import RenderError, RendererUnavailable
+from hooklint.sources.render.rendered import RenderError, RendererUnavailable
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 HELM_TEMPLATES = SHARED / "corpus" / "helm-templates"

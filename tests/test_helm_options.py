@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from hooklint.cli import app
-from hooklint.sources.helm import HelmOptions, find_helm
+from hooklint.sources.render.helm import HelmOptions, find_helm
 
 needs_helm = pytest.mark.skipif(find_helm() is None, reason="no Helm: neither a helm binary nor helm-python-sdk")
 runner = CliRunner()

@@ -20,8 +20,9 @@ import pytest
 from typer.testing import CliRunner
 
 from hooklint.cli import app
-from hooklint.sources import bounded, helm, sandbox
-from hooklint.sources.helm import find_helm
+from hooklint.sources import bounded, sandbox
+from hooklint.sources.render import helm
+from hooklint.sources.render.helm import find_helm
 
 needs_helm = pytest.mark.skipif(find_helm() is None, reason="no Helm: neither a helm binary nor helm-python-sdk")
 runner = CliRunner()

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import hooklint.loader as loader
-import hooklint.sources.discovery as discovery
+import hooklint.sources.appmap.discovery as discovery
 from hooklint.catalog import load_catalog
 from hooklint.config import Config
 from hooklint.pipeline import lint_paths, lint_text
@@ -679,8 +679,8 @@ NUL_WHERE = {"app-path": "apps/a.yaml:8:1", "chart-dep": "c/Chart.yaml:5:3", "ap
 
 @pytest.mark.parametrize("case", sorted(NUL_CASES))
 def test_a_nul_in_a_named_path_is_the_applications_hl007_never_a_crash(case, tmp_path, monkeypatch):
-    from hooklint.sources.helm import find_helm
-    from hooklint.sources.kustomize import find_kustomize
+    from hooklint.sources.render.helm import find_helm
+    from hooklint.sources.render.kustomize import find_kustomize
 
     if case.startswith("k-") or case == "app-components":
         if find_kustomize() is None:
@@ -708,7 +708,7 @@ def test_a_kustomization_that_is_not_utf8_is_an_input_error_never_an_internal_on
     from typer.testing import CliRunner
 
     from hooklint.cli import app
-    from hooklint.sources.kustomize import find_kustomize
+    from hooklint.sources.render.kustomize import find_kustomize
 
     if find_kustomize() is None:
         pytest.skip("neither kustomize nor kubectl is installed")

@@ -22,8 +22,8 @@ from typer.testing import CliRunner
 
 from hooklint.cli import app
 from hooklint.sources import bounded
-from hooklint.sources import kustomize as kz
-from hooklint.sources.kustomize_spec import KUSTOMIZATION_FIELDS
+from hooklint.sources.render import kustomize as kz
+from hooklint.sources.repository.kustomize_spec import KUSTOMIZATION_FIELDS
 
 runner = CliRunner()
 

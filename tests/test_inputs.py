@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 
 from hooklint.cli import app
 from hooklint.loader import parse_text
-from hooklint.sources.helm import find_helm
-from hooklint.sources.kustomize import find_kustomize
+from hooklint.sources.render.helm import find_helm
+from hooklint.sources.render.kustomize import find_kustomize
 
 runner = CliRunner()
 

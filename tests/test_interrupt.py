@@ -185,7 +185,7 @@ def test_a_cache_entry_cut_short_leaves_no_temporary_file(tmp_path):
     """Before: the temporary file of an entry was removed on no error at all (only an OSError
     was caught, and the file kept)."""
     from hooklint.interrupt import Interrupted
-    from hooklint.sources.cache import _store
+    from hooklint.sources.render.cache import _store
 
     class Cut:
         def to_json(self):

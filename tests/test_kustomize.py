@@ -1,4 +1,4 @@
-"""hooklint.sources.kustomize: rendering a kustomization as Argo CD's repo server does, with origins.
+"""hooklint.sources.render.kustomize: rendering a kustomization as Argo CD's repo server does, with origins.
 
 Every test that runs kustomize skips when neither ``kustomize`` nor ``kubectl`` is installed."""
 
@@ -16,9 +16,9 @@ import yaml
 
 from conftest import write
 from hooklint.sources import bounded
-from hooklint.sources import kustomize as kz
-from hooklint.sources.kustomize import KustomizeOptions, find_kustomize, render_kustomize
-from hooklint.sources.rendered import RenderError, RendererUnavailable, Transformation
+from hooklint.sources.render import kustomize as kz
+from hooklint.sources.render.kustomize import KustomizeOptions, find_kustomize, render_kustomize
+from hooklint.sources.render.rendered import RenderError, RendererUnavailable, Transformation
 
 needs_kustomize = pytest.mark.skipif(find_kustomize() is None, reason="neither kustomize nor kubectl is installed")
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"

@@ -19,8 +19,9 @@ from hooklint.catalog import load_catalog
 from hooklint.config import Config
 from hooklint.findings import RunResult
 from hooklint.pipeline import lint_paths
-from hooklint.sources import bounded, kustomize
-from hooklint.sources.helm import find_helm
+from hooklint.sources import bounded
+from hooklint.sources.render import kustomize
+from hooklint.sources.render.helm import find_helm
 from tests.manifests import CONFIGMAP, LATEST_TAG_HOOK
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -421,8 +422,8 @@ def test_a_fifo_in_a_chart_is_hl007_without_blocking(repo, name):
 
 
 def test_a_value_file_that_is_a_fifo_is_hl007(repo):
-    from hooklint.sources.helm import HelmOptions, render_helm
-    from hooklint.sources.rendered import RenderError
+    from hooklint.sources.render.helm import HelmOptions, render_helm
+    from hooklint.sources.render.rendered import RenderError
 
     write(repo, {"shop/Chart.yaml": CHART.format(name="shop")})
     os.mkfifo(repo / "prod.yaml")
@@ -475,7 +476,7 @@ def test_four_hundred_nested_bases_render_and_the_deepest_hook_is_reported(repo)
 
 
 def test_subcharts_nested_too_deep_are_hl007_at_the_stated_limit(repo):
-    from hooklint.sources.helm import MAX_SUBCHART_DEPTH
+    from hooklint.sources.render.helm import MAX_SUBCHART_DEPTH
 
     folder = "top"
     write(repo, {"top/Chart.yaml": CHART.format(name="top")})

@@ -89,7 +89,7 @@ spec:
 """
 
 
-@pytest.mark.skipif(__import__("hooklint.sources.helm").sources.helm.find_helm() is None, reason="no Helm")
+@pytest.mark.skipif(__import__("hooklint.sources.render.helm").sources.helm.find_helm() is None, reason="no Helm")
 @pytest.mark.parametrize(
     "value_file",
     ["https://example.com/values.yaml", "$values/shop/values.yaml", "values-$ARGOCD_APP_REVISION_SHORT.yaml"],
@@ -205,6 +205,6 @@ def test_single_source_value_files_are_envsubst_as_argo_cd_reads_them(tmp_path, 
     ],
 )
 def test_envsubst_follows_go_os_expand(text, expanded):
-    from hooklint.sources.applications import envsubst
+    from hooklint.sources.appmap.applications import envsubst
 
     assert envsubst(text, {"ARGOCD_APP_NAME": "shop", "ARGOCD_APP_NAMESPACE": "prod"}) == expanded

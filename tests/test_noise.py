@@ -154,7 +154,7 @@ CHART = {"charts/web/Chart.yaml": "apiVersion: v2\nname: web\nversion: 1.0.0\n",
                                          '{{ required "image.tag is required" .Values.image.tag }}\n'}  # fmt: skip
 
 
-@pytest.mark.skipif(__import__("hooklint.sources.helm", fromlist=["find_helm"]).find_helm() is None, reason="no Helm")
+@pytest.mark.skipif(__import__("hooklint.sources.render.helm", fromlist=["find_helm"]).find_helm() is None, reason="no Helm")
 def test_a_chart_no_application_deploys_that_fails_with_its_defaults_is_a_warning_that_says_so(repo):
     write(repo, {"argocd/app.yaml": APPLICATION, "deploy/cm.yaml": CM.format("x"), **CHART})
     lint = json.loads(runner.invoke(app, ["lint", "--format", "json", "."]).output)
@@ -166,7 +166,7 @@ def test_a_chart_no_application_deploys_that_fails_with_its_defaults_is_a_warnin
     assert "fails the same way" not in message
 
 
-@pytest.mark.skipif(__import__("hooklint.sources.helm", fromlist=["find_helm"]).find_helm() is None, reason="no Helm")
+@pytest.mark.skipif(__import__("hooklint.sources.render.helm", fromlist=["find_helm"]).find_helm() is None, reason="no Helm")
 def test_a_chart_an_application_deploys_that_fails_is_an_error_as_argo_cd_fails(repo):
     chart_app = APPLICATION.replace("path: deploy", "path: charts/web")
     write(repo, {"argocd/app.yaml": chart_app, **CHART})
@@ -175,7 +175,7 @@ def test_a_chart_an_application_deploys_that_fails_is_an_error_as_argo_cd_fails(
     assert "Argo CD's repo server fails the same way" in lint["findings"][0]["message"]
 
 
-@pytest.mark.skipif(__import__("hooklint.sources.helm", fromlist=["find_helm"]).find_helm() is None, reason="no Helm")
+@pytest.mark.skipif(__import__("hooklint.sources.render.helm", fromlist=["find_helm"]).find_helm() is None, reason="no Helm")
 def test_a_chart_an_app_of_apps_deploys_is_rendered_with_the_values_the_parent_gives(repo):
     """The parent chart renders the child Application with ``valuesObject`` from its own values:
     the child chart (whose defaults fail) renders with them, no HL007."""

@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 
 from conftest import write
 from hooklint.cli import app
-from hooklint.sources.helm import find_helm
+from hooklint.sources.render.helm import find_helm
 
 pytestmark = pytest.mark.skipif(find_helm() is None, reason="no Helm: neither a helm binary nor helm-python-sdk")
 
@@ -417,8 +417,8 @@ def test_left_out_entries_survive_the_render_cache_and_value_file_places_follow_
     """The dependency left out is stored with the rendering (Chart.yaml's bytes are in the key);
     where a value file is written is not in the key, so a cached rendering reports it where the
     Application now writes it."""
-    from hooklint.sources import helm
-    from hooklint.sources.helm import HelmOptions, render_helm
+    from hooklint.sources.render import helm
+    from hooklint.sources.render.helm import HelmOptions, render_helm
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("HOOKLINT_CACHE_DIR", str(tmp_path / ".cache"))

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from conftest import write
 from hooklint.cli import app
 from hooklint.sources import bounded
-from hooklint.sources.kustomize import find_kustomize
+from hooklint.sources.render.kustomize import find_kustomize
 
 needs_kustomize = pytest.mark.skipif(find_kustomize() is None, reason="neither kustomize nor kubectl is installed")
 runner = CliRunner()

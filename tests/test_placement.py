@@ -1,4 +1,4 @@
-"""hooklint.sources.placement: a finding in a rendered object placed back in the user's files, by
+"""hooklint.sources.render.placement: a finding in a rendered object placed back in the user's files, by
 its field path, whatever the keys on that path hold."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 
 from hooklint.cli import app
 from hooklint.loader import parse_text
-from hooklint.sources.kustomize import find_kustomize
-from hooklint.sources.placement import resolve
+from hooklint.sources.render.kustomize import find_kustomize
+from hooklint.sources.render.placement import resolve
 
 needs_kustomize = pytest.mark.skipif(find_kustomize() is None, reason="neither kustomize nor kubectl is installed")
 runner = CliRunner()

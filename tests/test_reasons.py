@@ -122,7 +122,7 @@ def test_an_unrendered_applications_reasons_are_typed_and_say_where(tmp_path, mo
     from hooklint.config import Config
     from hooklint.reasons import Unrendered, UnrenderedKind
     from hooklint.sources import group_applications, load_application
-    from hooklint.sources.kustomize import find_kustomize
+    from hooklint.sources.render.kustomize import find_kustomize
 
     if find_kustomize() is None:
         pytest.skip("neither kustomize nor kubectl is installed")

@@ -1,4 +1,4 @@
-"""Secret values never reach a report (hooklint.sources.redact): renderer messages quoting
+"""Secret values never reach a report (hooklint.sources.render.redact): renderer messages quoting
 kustomize's and Helm's inputs, reproduced with the real renderers, in every output format; and
 ``hooklint fix --diff`` context lines inside a Secret's data."""
 
@@ -20,10 +20,10 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from hooklint.cli import app
-from hooklint.sources import redact
-from hooklint.sources.helm import find_helm
-from hooklint.sources.kustomize import find_kustomize
-from hooklint.sources.redact import SecretValues, redact_message, secret_values
+from hooklint.sources.render import redact
+from hooklint.sources.render.helm import find_helm
+from hooklint.sources.render.kustomize import find_kustomize
+from hooklint.sources.render.redact import SecretValues, redact_message, secret_values
 
 #: What a report says instead of a secret value.
 REPLACED = re.compile(r"\[redacted\]|\[the value of `[^`]+`\]")
@@ -213,7 +213,7 @@ def test_parameters_of_the_application_are_redacted(repo):
 
 
 def test_an_error_raised_before_the_inputs_are_known_is_redacted_with_the_folder(tmp_path):
-    from hooklint.sources.rendered import RenderError
+    from hooklint.sources.render.rendered import RenderError
 
     write(tmp_path, {"app/secret.yaml": "kind: Secret\nstringData: {pw: folder-secret}\n",
                      "app/link.yaml": ""})  # fmt: skip
@@ -715,7 +715,7 @@ def test_a_chart_value_under_a_secret_key_is_never_quoted_by_a_finding(tmp_path,
     from typer.testing import CliRunner
 
     from hooklint.cli import app
-    from hooklint.sources.helm import find_helm
+    from hooklint.sources.render.helm import find_helm
 
     if find_helm() is None:
         pytest.skip("no Helm")

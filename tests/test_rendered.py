@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from hooklint.sources.rendered import Omission, RenderedDocument, Renderer, Rendering, Transformation
+from hooklint.sources.render.rendered import Omission, RenderedDocument, Renderer, Rendering, Transformation
 
 
 def test_a_partial_rendering_round_trips_through_json() -> None:

@@ -17,8 +17,9 @@ from typer.testing import CliRunner
 
 from conftest import write
 from hooklint.cli import app
-from hooklint.sources import bounded, kustomize
-from hooklint.sources.kustomize import find_kustomize
+from hooklint.sources import bounded
+from hooklint.sources.render import kustomize
+from hooklint.sources.render.kustomize import find_kustomize
 from tests.manifests import CLEAN_HOOK_JOB as JOB
 
 needs_kustomize = pytest.mark.skipif(find_kustomize() is None, reason="neither kustomize nor kubectl is installed")
@@ -116,7 +117,7 @@ def test_no_renderer_is_an_error_finding_and_the_other_applications_go_on(repo, 
 def test_a_missing_renderer_is_said_once_per_run_with_the_install_command(repo, monkeypatch):
     """Each source not rendered is its own HL008 error (honest findings), but how to install the
     renderer is one line per run, not one per chart (54 copies of it on one public repository)."""
-    from hooklint.sources import helm
+    from hooklint.sources.render import helm
 
     monkeypatch.setattr(kustomize, "find_kustomize", lambda *_: None)
     monkeypatch.setattr(helm, "find_helm", lambda *_: None)

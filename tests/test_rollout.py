@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from hooklint.cli import app
 from hooklint.loader import parse_text
-from hooklint.sources.applicationsets import rollout_problems
+from hooklint.sources.appmap.applicationsets import rollout_problems
 
 runner = CliRunner()
 

@@ -384,7 +384,7 @@ def test_a_findings_field_path_names_what_it_points_at(rule_id, example):
     from hooklint.config import parse_config
     from hooklint.loader import parse_text
     from hooklint.pipeline import lint_text
-    from hooklint.sources.placement import path_at, resolve
+    from hooklint.sources.render.placement import path_at, resolve
 
     docs = {d.index: d.value for d in parse_text("manifest.yaml", example["manifest"]).documents}
     findings = [f for f in lint_text(example["manifest"], parse_config(example.get("config") or {}, "x"),

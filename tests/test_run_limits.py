@@ -24,7 +24,7 @@ from hooklint.catalog import load_catalog
 from hooklint.cli import app
 from hooklint.config import Config, load_config
 from hooklint.pipeline import lint_paths, plan_paths
-from hooklint.sources import kustomize
+from hooklint.sources.render import kustomize
 from tests.manifests import CONFIGMAP, LATEST_TAG_HOOK
 
 CATALOG = load_catalog()

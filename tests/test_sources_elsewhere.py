@@ -105,7 +105,7 @@ def test_an_oci_chart_an_other_repository_and_an_unknown_scheme_are_named(repo):
 
 def test_remote_sources_are_typed_records_a_fetch_step_can_consume(repo):
     from hooklint.config import Config
-    from hooklint.sources.discovery import REMOTE, group_applications
+    from hooklint.sources.appmap.discovery import REMOTE, group_applications
 
     write(repo, {".git/config": ORIGIN, "apps/ingress.yaml": MULTI_VALUES, "values/ingress.yaml": "replicas: 2\n"})
     apps = group_applications(["apps"], [], [], config=Config())
@@ -267,7 +267,7 @@ SOPS_APP = application("db", "    repoURL: https://github.com/acme/deploy.git\n 
 def test_a_sops_value_a_template_needs_renders_the_chart_with_a_placeholder(repo):
     """Before: the chart did not render without the encrypted file (HL009 only): the PostSync Job
     bound to cluster-admin went unchecked."""
-    from hooklint.sources.helm import find_helm
+    from hooklint.sources.render.helm import find_helm
 
     if find_helm() is None:
         pytest.skip("no Helm: neither a helm binary nor helm-python-sdk")
@@ -317,7 +317,7 @@ valuesInline:
 
 
 def needs_kustomize() -> None:
-    from hooklint.sources.kustomize import find_kustomize
+    from hooklint.sources.render.kustomize import find_kustomize
 
     if find_kustomize() is None:
         pytest.skip("neither kustomize nor kubectl is installed")
@@ -369,7 +369,7 @@ def test_a_generator_reading_a_remote_file_is_left_out_and_the_rest_rendered(rep
     code, found = findings("app")
     assert code == 1
     [hl009] = [(p, line, column, message) for p, line, column, rule, message in found if rule == "HL009"]
-    # a secretGenerator's values are redacted (hooklint.sources.redact), never its name (issue 34: it was [redacted])
+    # a secretGenerator's values are redacted (hooklint.sources.render.redact), never its name (issue 34: it was [redacted])
     assert hl009 == ("app/kustomization.yaml", 9, 9, f"{field} entry 'far' reads the remote file "
                      "https://raw.example.com/acme/app.properties, which kustomize fetches: it needs the network; "
                      "hooklint never uses the network: vendor the file into the repository. Argo CD fetches it when it "
@@ -420,7 +420,7 @@ def test_a_spec_source_beside_spec_sources_is_not_named(repo):
 
 
 def test_an_app_of_apps_child_of_a_chart_repository_is_named_at_the_template(repo):
-    from hooklint.sources.helm import find_helm
+    from hooklint.sources.render.helm import find_helm
 
     if find_helm() is None:
         pytest.skip("no Helm: neither a helm binary nor helm-python-sdk")

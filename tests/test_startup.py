@@ -8,9 +8,9 @@ import sys
 
 #: Imported only when asked: renderers (and their sandbox and cache), SARIF and the baseline,
 #: review, fix, ApplicationSet expansion, the configuration schema.
-NOT_FOR_ONE_FILE = ("hooklint.sources.helm", "hooklint.sources.kustomize", "hooklint.sources.sandbox",
-                    "hooklint.sources.cache", "hooklint.reporters.sarif", "hooklint.suppression.baseline",
-                    "hooklint.review", "hooklint.fix", "hooklint.sources.applicationsets", "jsonschema")  # fmt: skip
+NOT_FOR_ONE_FILE = ("hooklint.sources.render.helm", "hooklint.sources.render.kustomize", "hooklint.sources.sandbox",
+                    "hooklint.sources.render.cache", "hooklint.reporters.sarif", "hooklint.suppression.baseline",
+                    "hooklint.review", "hooklint.fix", "hooklint.sources.appmap.applicationsets", "jsonschema")  # fmt: skip
 
 PROBE = (
     "import json, sys\n"

@@ -26,8 +26,8 @@ from hooklint.checks.annotations import near_miss
 from hooklint.config import Config
 from hooklint.fix import FixOptions, fix_text
 from hooklint.pipeline import lint_paths, lint_text
-from hooklint.sources import cache
-from hooklint.sources.directory import UNRELATED_YAML_REASON
+from hooklint.sources.render import cache
+from hooklint.sources.render.directory import UNRELATED_YAML_REASON
 
 HOOK_TYPES = argocd.known_hook_types(argocd.DEFAULT_VERSION)
 

@@ -1,6 +1,6 @@
 """HL401-HL405: the AppProject fences around hooks (§9 of argocd-semantics.md; HL401, HL402), and
 what an ApplicationSet's RollingSync strategy does to the Applications it generates (HL403-HL405),
-decided on the expanded Applications (:func:`hooklint.sources.applicationsets.rollout_problems`)."""
+decided on the expanded Applications (:func:`hooklint.sources.appmap.applicationsets.rollout_problems`)."""
 
 from __future__ import annotations
 

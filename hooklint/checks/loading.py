@@ -168,7 +168,7 @@ def source_not_rendered(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
     OCI chart, a value file given as a URL: the network; chart dependencies missing from
     ``charts/``: ``helm dependency build``; kustomize's helmCharts: ``--enable-helm``); the detail
     says how Argo CD renders it and which objects went unchecked (``RenderError.unchecked``, or an
-    entry a partial rendering left out, :class:`~hooklint.sources.rendered.Omission`: then only
+    entry a partial rendering left out, :class:`~hooklint.sources.render.rendered.Omission`: then only
     what that entry adds; otherwise none of the application's objects are, not only those the
     source would add)."""
     for issue, index in file.issues:
@@ -182,7 +182,7 @@ def applicationset_not_expanded(file: LoadedFile, ctx: Context) -> Iterator[Hit]
     """An ApplicationSet generator that needs a cluster or the network (``scmProvider``,
     ``pullRequest``, ``clusterDecisionResource``, ``plugin``, a ``git`` generator of another
     repository): the Applications it generates are not known, so not linted
-    (:mod:`hooklint.sources.applicationsets`)."""
+    (:mod:`hooklint.sources.appmap.applicationsets`)."""
     for issue, index in file.issues:
         if issue.kind == NOT_EXPANDED:
             yield Hit(f"{issue.detail}.", issue.span, issue.field_path, doc_index=index, path=issue.path)

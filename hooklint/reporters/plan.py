@@ -101,10 +101,10 @@ def _plan_dict(planned: PlannedApplication) -> dict[str, Any]:
 
 def _helm_use(planned: PlannedApplication) -> dict[str, Any] | None:
     """For a rendered Helm source, the Helm major that rendered it and the one Argo CD runs
-    (:func:`hooklint.sources.helm.helm_use`); None otherwise."""
+    (:func:`hooklint.sources.render.helm.helm_use`); None otherwise."""
     if planned.source_type != "helm" or planned.renderer is None:
         return None
-    from hooklint.sources.helm import helm_use
+    from hooklint.sources.render.helm import helm_use
 
     return helm_use(planned.renderer.label(), planned.plan.version)
 
@@ -162,7 +162,7 @@ def _text_lines(planned: PlannedApplication) -> list[str]:
         f"{escape_controls(source_text(planned))})"
     ]
     if planned.source_type == "helm" and planned.renderer is not None:
-        from hooklint.sources.helm import helm_use_note
+        from hooklint.sources.render.helm import helm_use_note
 
         note = helm_use_note(planned.renderer.label(), plan.version)
         if note:

@@ -1,9 +1,9 @@
 """Sources: what Argo CD renders for each application, as manifests with positions.
 
 The second stage of the pipeline (files -> **sources** -> manifests -> plan -> checks -> findings ->
-reporters). :mod:`hooklint.sources.discovery` decides which files make up each application;
+reporters). :mod:`hooklint.sources.appmap.discovery` decides which files make up each application;
 :func:`load_application` reads them (:mod:`hooklint.loader`) and marks what Argo CD's directory
-source does not render (:mod:`hooklint.sources.directory`). The next stage,
+source does not render (:mod:`hooklint.sources.render.directory`). The next stage,
 :func:`hooklint.model.manifests_of`, builds the application's manifests from the rest.
 """
 
@@ -16,8 +16,8 @@ from hooklint.config import Config
 from hooklint.findings import Span
 from hooklint.reasons import Unrendered, UnrenderedKind
 from hooklint.loader import LoadedFile, is_stream, parse_text, read_file
-from hooklint.sources.directory import mark_unrendered
-from hooklint.sources.discovery import (
+from hooklint.sources.render.directory import mark_unrendered
+from hooklint.sources.appmap.discovery import (
     DIRECTORY,
     HELM,
     JSONNET_REASON,
@@ -32,12 +32,12 @@ from hooklint.sources.discovery import (
     group_applications,
 )
 from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, LoadIssue
-from hooklint.sources.redact import SecretValues, merged
+from hooklint.sources.render.redact import SecretValues, merged
 from hooklint.sources.render import (RenderedFile, chart_value_secrets, comments_of, outside_repository,
-                                     read_in_repository, render,
+                                     read_in_repository, render as render_source,
                                      repository_root)  # fmt: skip
-from hooklint.sources.rendered import Renderer
-from hooklint.sources.applications import ApplicationSource
+from hooklint.sources.render.rendered import Renderer
+from hooklint.sources.appmap.applications import ApplicationSource
 
 __all__ = ["STDIN", "Application", "Coverage", "LoadedApplication", "group_applications", "load_application",
            "loaded_application"]  # fmt: skip
@@ -91,7 +91,7 @@ class LoadedApplication:
     #: :func:`~hooklint.sources.render.chart_value_secrets`), which findings never quote.
     secrets: SecretValues | None = None
     #: The sources from elsewhere ``--fetch`` fetched and rendered for it, and where their
-    #: findings go (:class:`~hooklint.sources.fetch.local.FetchedOrigin`, :func:`~hooklint.sources.fetch.local.relocate`).
+    #: findings go (:class:`~hooklint.sources.appmap.remote.FetchedOrigin`, :func:`~hooklint.sources.appmap.remote.relocate`).
     fetched: list = field(default_factory=list)
 
     @property
@@ -179,7 +179,7 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
     if app.source_type != DIRECTORY and app.manifest_file is not None:
         folder = app.folder or app.key
         fetched: list = []  # --fetch: the chart dependencies downloaded, where their findings go
-        loaded, rendered, renderer, comments = render(app.source_type, folder, app.manifest_file, config, app.named,
+        loaded, rendered, renderer, comments = render_source(app.source_type, folder, app.manifest_file, config, app.named,
                                                       app.argocd, fetched)  # fmt: skip
         loaded.skip_reason = None
         for path, issues in sorted(app.issues.items()):  # an ApplicationSet among the rendered files
@@ -258,7 +258,7 @@ def _remote_application(app: Application, source: ApplicationSource, config: Con
         return LoadedApplication(app, [], [], None)
     failed = ""
     if config.fetch:  # --fetch: download it as the repo server would, render it like a local source
-        from hooklint.sources.fetch.local import load_fetched  # noqa: PLC0415 - only with --fetch
+        from hooklint.sources.appmap.remote import load_fetched  # noqa: PLC0415 - only with --fetch
 
         got = load_fetched(app, source, config, repository_root(os.path.dirname(app.manifest_file) or ".", app.named))
         if not isinstance(got, str):
@@ -283,7 +283,7 @@ def _remote_application(app: Application, source: ApplicationSource, config: Con
 def _source_note(app: Application, config: Config, what: str, files: list[LoadedFile] | None = None) -> LoadedFile | None:
     """The HL009 of what Argo CD renders of ``app``'s Application source and hooklint does not
     (``what``: "holds jsonnet files (...)..."), at the source's ``repoURL:`` entry in its
-    Application's file (:attr:`~hooklint.sources.discovery.Application.source_note`), added to that
+    Application's file (:attr:`~hooklint.sources.appmap.discovery.Application.source_note`), added to that
     file among ``files`` when it is one of them, else to a file of its own (returned; no
     document); None when the run does not name the Application's file."""
     source = app.argocd

@@ -2,7 +2,7 @@
 their own and a clean signal path.
 
 Every renderer hooklint starts (``kustomize build`` / ``kubectl kustomize``, the ``helm`` binary,
-and the Helm SDK, which runs Go in a Python child of its own: :mod:`hooklint.sources._helm_child`)
+and the Helm SDK, which runs Go in a Python child of its own: :mod:`hooklint.sources.render._helm_child`)
 goes through :func:`run`:
 
 - the child starts a new session (``setsid``), so a Ctrl-C at the terminal reaches hooklint only,

@@ -18,7 +18,7 @@ What is fetched (:class:`RemoteSource`, :func:`fetch`):
 Every request goes through :mod:`.net` (listed hosts only, checked addresses, no environment
 credentials or proxies) under one :class:`~.net.Budget` per source; archives are unpacked by
 :mod:`.archive`. What a run fetched is kept under ``fetch/`` of the cache folder
-(:func:`hooklint.sources.cache.cache_dir`): blobs and unpacked trees by their sha256 or commit,
+(:func:`hooklint.sources.render.cache.cache_dir`): blobs and unpacked trees by their sha256 or commit,
 and each resolution (repository, chart, revision -> digest) in ``refs/``; a pinned version, digest
 or commit is never asked again, a constraint, tag or branch again after :data:`REF_TTL` seconds.
 So a second run needs no network. With the cache off, the run's scratch folder holds them.

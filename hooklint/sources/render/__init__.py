@@ -4,9 +4,9 @@ A folder holding a kustomization (``kustomization.yaml``, ``kustomization.yml``,
 is a kustomize source; one holding ``Chart.yaml`` is a Helm source; otherwise it is a directory
 source (``reposerver/repository/repository.go`` ``GetAppSourceType``, ``util/app/discovery``;
 ``shared/docs/argocd-rendering.md`` §1: the kustomization wins when a folder has both). This module
-runs the renderer of a kustomize or Helm application (:mod:`hooklint.sources.kustomize`,
-:mod:`hooklint.sources.helm`), parses each rendered document, and gives every object a
-:class:`~hooklint.sources.placement.Placement` in the user's files. A render that fails, or a
+runs the renderer of a kustomize or Helm application (:mod:`hooklint.sources.render.kustomize`,
+:mod:`hooklint.sources.render.helm`), parses each rendered document, and gives every object a
+:class:`~hooklint.sources.render.placement.Placement` in the user's files. A render that fails, or a
 missing renderer, becomes a load issue on the kustomization or ``Chart.yaml`` (HL007, HL008; HL009
 when Argo CD renders the source and hooklint will not: the network, a build option); nothing else in
 hooklint runs a renderer.
@@ -25,14 +25,14 @@ from hooklint.findings import Span
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint.files import read_bytes
 from hooklint.loader import LoadedFile, ignore_comments, parse_text, read_file, within
-from hooklint.sources import facts
-from hooklint.sources.applications import ApplicationSource, git_root
+from hooklint.sources.repository import facts
+from hooklint.sources.appmap.applications import ApplicationSource, git_root
 from hooklint.sources.bounded import Limits
-from hooklint.sources.placement import Placement
-from hooklint.sources.redact import (SecretValues, archive_values, file_parameter_secrets, redact_render_error,
+from hooklint.sources.render.placement import Placement
+from hooklint.sources.render.redact import (SecretValues, archive_values, file_parameter_secrets, redact_render_error,
                                      render_error_redactor, value_secrets)  # fmt: skip
-from hooklint.sources.discovery import KUSTOMIZE, inside_repository
-from hooklint.sources.rendered import RenderedDocument, Renderer, RendererUnavailable, RenderError
+from hooklint.sources.appmap.discovery import KUSTOMIZE, inside_repository
+from hooklint.sources.render.rendered import RenderedDocument, Renderer, RendererUnavailable, RenderError
 from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, SYNTAX_ERROR, TOO_COMPLEX, LoadIssue, Map
 
 
@@ -111,7 +111,7 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     rendered objects can be placed in (each object's file, the kustomizations that changed it, the
     files its load issues name), by path, those with none left out: the suppression stage reads them
     there and opens nothing. With ``--fetch`` (``config.fetch``) a chart's dependencies from chart
-    repositories and registries are downloaded (:func:`hooklint.sources.fetch.local.dependency_fetcher`);
+    repositories and registries are downloaded (:func:`hooklint.sources.appmap.remote.dependency_fetcher`);
     where their findings go is appended to ``fetched``."""
     root = repository_root(folder, named)
     target = escaping_target(manifest_file, root)
@@ -121,7 +121,7 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     helm = None
     try:
         if source_type == KUSTOMIZE:
-            from hooklint.sources.kustomize import KustomizeOptions, render_kustomize
+            from hooklint.sources.render.kustomize import KustomizeOptions, render_kustomize
 
             options = None
             if application is not None and application.options is not None:
@@ -129,7 +129,7 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
             # a Component linted on its own (no Application renders it) is built through a wrapper
             rendering = render_kustomize(folder, root, options, Limits.of(config), wrap_component=application is None)
         else:
-            from hooklint.sources.helm import HelmOptions, render_helm
+            from hooklint.sources.render.helm import HelmOptions, render_helm
 
             if application is None:
                 helm = HelmOptions.from_application(None, os.path.basename(os.path.abspath(folder)), None)
@@ -144,7 +144,7 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
                 helm = dataclasses.replace(helm, api_versions=tuple(config.api_versions))
             fetcher = None
             if config.fetch and fetched is not None:  # helm dependency build's downloads (issue 33)
-                from hooklint.sources.fetch.local import dependency_fetcher
+                from hooklint.sources.appmap.remote import dependency_fetcher
 
                 fetcher = dependency_fetcher(config, fetched)
             rendering = render_helm(folder, root, helm, argocd.helm_major(config.argocd_version), Limits.of(config),
@@ -170,7 +170,7 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
             line, column = _entry_leading_to(manifest_file, exc.path)
         else:  # in one of the chart's templates, which the user can open
             where = exc.path
-        # secret values out (hooklint.sources.redact): the inputs', a chart's values, the Application's
+        # secret values out (hooklint.sources.render.redact): the inputs', a chart's values, the Application's
         detail = redact_render_error(detail, exc, folder, root, helm=source_type != KUSTOMIZE,
                                      extra_values=[helm.values] if helm is not None else (),
                                      parameters=[(n, v) for n, v, _ in helm.parameters] if helm is not None else (),
@@ -200,7 +200,7 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     rendered = []
     template_index = [0] * len(rendering.documents)
     if source_type != KUSTOMIZE:
-        from hooklint.sources.helm import template_document_indexes
+        from hooklint.sources.render.helm import template_document_indexes
 
         template_index = template_document_indexes(rendering)
     for i, doc in enumerate(rendering.documents):
@@ -283,12 +283,12 @@ def _entry_leading_to(manifest_file: str, path: str) -> tuple[int, int]:
 
 
 def chart_value_secrets(folder: str, root: str, options: Any, max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> SecretValues:
-    """:func:`~hooklint.sources.redact.value_secrets` of the Helm chart in ``folder``: its
+    """:func:`~hooklint.sources.render.redact.value_secrets` of the Helm chart in ``folder``: its
     ``values.yaml`` and its subcharts' (``charts/*/values.yaml``, and those inside packaged ones,
-    ``charts/*.tgz``: :func:`~hooklint.sources.redact.archive_values`), and of the Application's
+    ``charts/*.tgz``: :func:`~hooklint.sources.render.redact.archive_values`), and of the Application's
     ``spec.source.helm`` (``options``, plain values): its ``valueFiles`` (relative to the chart, or
     to ``root`` with a leading ``/``), ``values`` / ``valuesObject`` and ``parameters``, and the
-    contents of its ``fileParameters`` files (:func:`~hooklint.sources.redact.file_parameter_secrets`).
+    contents of its ``fileParameters`` files (:func:`~hooklint.sources.render.redact.file_parameter_secrets`).
     Only files that resolve inside ``root`` and are regular, UTF-8 and at most ``max_file_size`` are read."""
     real_root = facts.realpath(root)
     paths = [os.path.join(folder, "values.yaml")]
@@ -447,7 +447,7 @@ class _Sources:
         return Placement(body, where, first, None, entries)
 
     def helm_placement(self, body: Map, doc: RenderedDocument, fallback: str, index: int) -> Placement:
-        from hooklint.sources.helm import locate_in_template, object_line
+        from hooklint.sources.render.helm import locate_in_template, object_line
 
         path = doc.origin or doc.configured_in or fallback
         text = self.text(path) if doc.origin else None

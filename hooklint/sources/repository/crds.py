@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from hooklint.loader import DEFAULT_MAX_FILE_SIZE, read_file
-from hooklint.sources import facts
+from hooklint.sources.repository import facts
 from hooklint.yamlio import Map
 
 #: At most this many files are read for CRDs (the rest are not: their CRDs stay unknown).

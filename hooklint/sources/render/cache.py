@@ -19,8 +19,8 @@ import tempfile
 from typing import Callable, Iterable
 
 from hooklint import __version__
-from hooklint.sources import facts
-from hooklint.sources.rendered import Rendering
+from hooklint.sources.repository import facts
+from hooklint.sources.render.rendered import Rendering
 
 #: Bumped when what is stored changes shape or meaning: old entries then miss.
 CACHE_FORMAT = "2"
@@ -104,8 +104,8 @@ def _links_on_the_way(root: str, path: str) -> list[tuple[str, str]]:
 def cached(kind: str, key: str, render: Callable[[], Rendering]) -> Rendering:
     """The rendering stored under ``kind``/``key``, else ``render()`` (stored for next time).
 
-    ``render`` may raise :class:`~hooklint.sources.rendered.RenderError` or
-    :class:`~hooklint.sources.rendered.RendererUnavailable`: failures are not cached."""
+    ``render`` may raise :class:`~hooklint.sources.render.rendered.RenderError` or
+    :class:`~hooklint.sources.render.rendered.RendererUnavailable`: failures are not cached."""
     folder = cache_dir()
     entry = os.path.join(folder, kind, key[:2], key + ".json") if folder else None
     if entry is not None:

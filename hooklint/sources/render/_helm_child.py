@@ -1,6 +1,6 @@
 """The Helm SDK (``helm-python-sdk``: Helm's Go code behind ctypes) run in a child process, so that a
 template that loops for hours, eats all memory or crashes the Go runtime ends one bounded child,
-never hooklint (:mod:`hooklint.sources.bounded` runs it; :mod:`hooklint.sources.helm` says what is
+never hooklint (:mod:`hooklint.sources.bounded` runs it; :mod:`hooklint.sources.render.helm` says what is
 rendered and how).
 
 Started as ``python -I <this file>``: it imports nothing from hooklint (the package's imports would

@@ -3,13 +3,13 @@ the network are left out of hooklint's temporary copy, and the rest is rendered 
 
 What is left out: a ``resources``, ``bases`` or ``components`` entry kustomize would fetch (a URL or
 a git repository spec, recognised as kustomize recognises them:
-:func:`hooklint.sources.kustomize_spec.fetched_by_kustomize`), and each ``helmCharts`` (or
+:func:`hooklint.sources.repository.kustomize_spec.fetched_by_kustomize`), and each ``helmCharts`` (or
 ``helmChartInflationGenerator``) entry, which needs ``kustomize build --enable-helm`` and usually a
 chart repository. Argo CD renders all of them (``shared/docs/argocd-rendering.md`` §3; argo-cd
 ``util/kustomize/kustomize.go`` ``Build`` runs ``kustomize build`` in its checkout with the network,
 and passes ``--enable-helm`` when ``kustomize.buildOptions`` has it). hooklint never uses the
 network, so it renders the copy without them (:func:`without_entries`), and each becomes an
-:class:`~hooklint.sources.rendered.Omission` (HL009) where it is written.
+:class:`~hooklint.sources.render.rendered.Omission` (HL009) where it is written.
 
 Patches and replacements whose target only a left-out entry adds make kustomize fail (v5.5.0
 ``api/internal/builtins/PatchTransformer.go``: ``no matches for Id Deployment.v1.apps/web.[noNs];
@@ -35,7 +35,7 @@ from typing import Any, Callable
 
 import yaml
 
-from hooklint.sources.kustomize_spec import go_fold, read_kustomization
+from hooklint.sources.repository.kustomize_spec import go_fold, read_kustomization
 from hooklint.yamlio import BoundedLoader
 
 #: Fields whose every entry inflates a Helm chart (kustomize's ``--enable-helm``).
@@ -95,7 +95,7 @@ class PatchEntry:
 
 def field_nodes(node: yaml.Node | None, name: str) -> tuple[yaml.Node, yaml.Node] | None:
     """The key and value nodes of field ``name`` in the composed kustomization ``node`` (the key
-    matched as kustomize matches it, any case: :func:`~hooklint.sources.kustomize_spec.go_fold`;
+    matched as kustomize matches it, any case: :func:`~hooklint.sources.repository.kustomize_spec.go_fold`;
     the last such key, kustomize's choice for a list), or None."""
     if not isinstance(node, yaml.MappingNode):
         return None
@@ -122,7 +122,7 @@ def without_entries(text: str, removals: list[tuple[str, int | None]], dump: Cal
     after an item on its line) the file is loaded, edited and written again with ``dump``."""
     if not removals:
         return text
-    # the first document, as kustomize reads it (:func:`~hooklint.sources.kustomize_spec.read_kustomization`);
+    # the first document, as kustomize reads it (:func:`~hooklint.sources.repository.kustomize_spec.read_kustomization`);
     # raises Unreadable (or YamlTooComplex) for a text hooklint cannot read so: never left unedited
     read = read_kustomization(text)
     node = read.node

@@ -29,11 +29,11 @@ from typing import TYPE_CHECKING, Callable, Iterable
 from hooklint.argocd import is_argo_kind
 from hooklint.findings import InputError
 from hooklint.files import walk_tree
-from hooklint.sources import facts
+from hooklint.sources.repository import facts
 from hooklint.loader import STDIN, os_error_text, within
 from hooklint.reasons import Skip, SkipKind, through_rendering
 from hooklint.yamlio import Map, Seq
-from hooklint.sources.applications import (
+from hooklint.sources.appmap.applications import (
     ApplicationSource,
     DirectoryOptions,
     find_application_sources,
@@ -89,7 +89,7 @@ PLUGIN = "plugin"
 #: An Argo CD Application of several sources (``spec.sources``), linted as one application.
 MULTI = "multi-source"
 #: A source Argo CD's repo server fetches from elsewhere (a chart repository, an OCI registry,
-#: another Git repository: :class:`~hooklint.sources.applications.RemoteSource`), which hooklint
+#: another Git repository: :class:`~hooklint.sources.appmap.applications.RemoteSource`), which hooklint
 #: names and does not render (issue 33): HL009 at its entry in the Application.
 REMOTE = "remote"
 
@@ -191,7 +191,7 @@ class Application:
     source_note: str | None = None
     note_only: bool = False
     #: (group, kind) of the CRDs with ``scope: Cluster`` written in the run's and the repository's
-    #: files (:func:`hooklint.sources.crds.cluster_scoped_crds`): their objects get no namespace.
+    #: files (:func:`hooklint.sources.repository.crds.cluster_scoped_crds`): their objects get no namespace.
     cluster_crds: frozenset[tuple[str, str]] = frozenset()
 
     @property
@@ -237,7 +237,7 @@ def group_applications(
     symbolic link found in a folder is left out with a reason (Argo CD skips it, see
     :func:`dangling_link`); one named on its own is an input error when it is read (the user asked for
     that file; pre-commit's ``types_or: [yaml, json]`` never passes a symbolic link). Argo CD
-    Applications of this repository (:mod:`hooklint.sources.applications`; ``repo_urls`` from the
+    Applications of this repository (:mod:`hooklint.sources.appmap.applications`; ``repo_urls`` from the
     configuration) replace the folders they cover by applications linted as they render them.
 
     Paths are normalised (``./app//x.yaml`` is ``app/x.yaml``), so a file named twice, or named and
@@ -251,7 +251,7 @@ def group_applications(
     kustomizations render (app of apps, :func:`application_map`); without it, only those written
     as YAML.
 
-    Each path is asked of the file system once (:mod:`hooklint.sources.facts`, reset here): the
+    Each path is asked of the file system once (:mod:`hooklint.sources.repository.facts`, reset here): the
     walk says which files are links, each folder's git root is found once."""
     facts.reset()
     reported: dict[str, set[str]] = {}
@@ -361,7 +361,7 @@ def group_applications(
                 if name in appsets.issues and part.source_type in (DIRECTORY, KUSTOMIZE, HELM):
                     part.issues[name] = appsets.issues[name]
     from hooklint.loader import DEFAULT_MAX_FILE_SIZE
-    from hooklint.sources.crds import cluster_scoped_crds  # noqa: PLC0415 - a leaf module
+    from hooklint.sources.repository.crds import cluster_scoped_crds  # noqa: PLC0415 - a leaf module
 
     crds = cluster_scoped_crds(readable, config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE)
     for app in apps:
@@ -472,7 +472,7 @@ def _parse_kustomization(path: str, mtime_ns: int, size: int) -> dict | None:
     import yaml  # noqa: PLC0415 - only when a run has kustomizations
 
     from hooklint.loader import FileRejected, decode_manifest  # noqa: PLC0415
-    from hooklint.sources.kustomize_spec import Unreadable, canonical, read_kustomization  # noqa: PLC0415
+    from hooklint.sources.repository.kustomize_spec import Unreadable, canonical, read_kustomization  # noqa: PLC0415
 
     try:  # as kustomize reads it: the first document, typed as go-yaml v2 types it
         with open(path, "rb") as handle:
@@ -709,7 +709,7 @@ def _leave_out_components(apps: list[Application],
         why = users.get(kustomization)
         if why is None and os.path.isfile(kustomization):
             # issue 22: nothing of the run renders it, so it is rendered on its own, through a
-            # wrapper kustomization listing it (hooklint.sources.kustomize), as its users would
+            # wrapper kustomization listing it (hooklint.sources.render.kustomize), as its users would
             app.source_type, app.manifest_file = KUSTOMIZE, kustomization
             _leave_out_unread(app, kustomization_reads(kustomization))
             result[kustomization] = "rendered on its own"
@@ -1024,7 +1024,7 @@ def application_map(sources: list[ApplicationSource], files: list[str], run_file
     Application that the same kustomization's resource file also writes as YAML is the rendered
     one (what Argo CD applies). Rendering uses :func:`hooklint.sources.render.render`, in its
     temporary copy and child process, through the render cache."""
-    from hooklint.sources.applications import RepositoryUrls
+    from hooklint.sources.appmap.applications import RepositoryUrls
 
     candidates = _parent_candidates(files)
     if not candidates:
@@ -1134,7 +1134,7 @@ def _rendered_sources(kind: str, manifest_file: str, parent: ApplicationSource |
     (with the options of ``parent``, the Application that deploys it, if any), each placed at the
     template or resource line it comes from; None when it did not render (a notice then, when
     ``notices`` is given)."""
-    from hooklint.sources.applications import sources_of
+    from hooklint.sources.appmap.applications import sources_of
     from hooklint.sources.render import render
 
     folder = os.path.dirname(manifest_file) or "."
@@ -1178,7 +1178,7 @@ def _parent_candidates(files: list[str]) -> dict[str, tuple[str, str, bool, froz
     templates or resources say ``kind: Application``: ``{folder: (HELM or KUSTOMIZE, its
     Chart.yaml or kustomization as spelled in files, whether another such kustomization builds
     on it, the absolute paths of a kustomization's files that do)}``."""
-    from hooklint.sources.applications import mentions_application
+    from hooklint.sources.appmap.applications import mentions_application
 
     found: dict[str, tuple[str, str, bool, frozenset[str]]] = {}
     for path in files:
@@ -1210,9 +1210,9 @@ def _parent_candidates(files: list[str]) -> dict[str, tuple[str, str, bool, froz
 
 def _foreign_note(files: list[str], config: "Config") -> list[str]:
     """One note when the Applications written in ``files`` name only repository URLs that are not
-    this repository's (:func:`~hooklint.sources.applications.foreign_repo_urls`): no folder is then
+    this repository's (:func:`~hooklint.sources.appmap.applications.foreign_repo_urls`): no folder is then
     deployed by them, and ``repo-urls`` is how to say that one of those URLs is this repository."""
-    from hooklint.sources.applications import MAX_FOREIGN_SHOWN, foreign_repo_urls
+    from hooklint.sources.appmap.applications import MAX_FOREIGN_SHOWN, foreign_repo_urls
 
     urls, ours = foreign_repo_urls(files, config.repo_urls, config.max_file_size)
     if not urls:
@@ -1247,7 +1247,7 @@ class ApplicationSetMap:
 
 
 def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
-    """Expand every ApplicationSet written in ``files`` (:mod:`hooklint.sources.applicationsets`)
+    """Expand every ApplicationSet written in ``files`` (:mod:`hooklint.sources.appmap.applicationsets`)
     with the clusters of the repository's cluster Secrets and the ``clusters`` configuration, and
     read the Applications it generates as the map reads a written one (:func:`sources_of`), each
     placed at the template's ``spec.source`` line and made by ``ApplicationSet NAME (FILE:LINE)``."""
@@ -1256,7 +1256,7 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
     import yaml
 
     from hooklint.loader import DEFAULT_MAX_FILE_SIZE, parse_text, read_file, user_path
-    from hooklint.sources.applications import RepositoryUrls, sources_of
+    from hooklint.sources.appmap.applications import RepositoryUrls, sources_of
     from hooklint.yamlio import RENDER_FAILED, RENDERER_UNAVAILABLE
 
     out = ApplicationSetMap()
@@ -1270,7 +1270,7 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
         secret = b"argocd.argoproj.io/secret-type" in data
         if not appset and not secret:
             continue
-        from hooklint.sources.applicationsets import cluster_secrets, plain  # noqa: PLC0415 - only when a file may hold one
+        from hooklint.sources.appmap.applicationsets import cluster_secrets, plain  # noqa: PLC0415 - only when a file may hold one
 
         for doc in read_file(path).documents:
             body = doc.value
@@ -1280,7 +1280,7 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
                 secrets.extend(cluster_secrets([plain(body)]))
     if not sets:
         return out
-    from hooklint.sources.applicationsets import expand, rollout_problems  # noqa: PLC0415 - only with an ApplicationSet
+    from hooklint.sources.appmap.applicationsets import expand, rollout_problems  # noqa: PLC0415 - only with an ApplicationSet
     from hooklint.yamlio import ROLLOUT_IGNORED, ROLLOUT_INVALID, ROLLOUT_UNSELECTED
 
     clusters = secrets + [c for c in config.clusters if isinstance(c, dict)]
@@ -1325,7 +1325,7 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
     return out
 
 
-#: :data:`hooklint.sources.applicationsets.MAX_GENERATED`, as said in a finding.
+#: :data:`hooklint.sources.appmap.applicationsets.MAX_GENERATED`, as said in a finding.
 MAX_GENERATED_SHOWN = 500
 
 

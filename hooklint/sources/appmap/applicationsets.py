@@ -16,7 +16,7 @@ that needs a cluster or the network (``scmProvider``, ``pullRequest``, ``cluster
 ``plugin``, a ``git`` generator of another repository) is an :class:`Unexpanded` issue naming it.
 
 Go templates (``goTemplate: true``) are run by a real Go template engine: Helm's, through
-:func:`hooklint.sources.helm.render_helm` on a temporary chart whose named templates are the
+:func:`hooklint.sources.render.helm.render_helm` on a temporary chart whose named templates are the
 ApplicationSet's strings, each executed with one parameter set as its data (so ``.`` and ``$`` are
 the parameters, as in ``Replace``). Helm's engine has Sprig; Argo CD's function set differs, so a
 template calling a function Argo CD does not define (``include``, ``tpl``, ``required``,
@@ -39,7 +39,7 @@ import tempfile
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from hooklint.sources.redact import secret_key
+from hooklint.sources.render.redact import secret_key
 from hooklint.yamlio import BoundedLoader, Map, Seq
 
 #: Generators that need a cluster or the network: never run by hooklint.
@@ -200,8 +200,8 @@ _NORMALIZE_CALL = re.compile(r"(?<![\w.$\"'`])normalize(?![\w])")
 
 
 def _go_render(jobs: list[tuple[str, dict]], config: Any) -> list[str]:
-    from hooklint.sources.helm import HelmOptions, find_helm, render_helm
-    from hooklint.sources.rendered import RendererUnavailable, RenderError
+    from hooklint.sources.render.helm import HelmOptions, find_helm, render_helm
+    from hooklint.sources.render.rendered import RendererUnavailable, RenderError
 
     if find_helm() is None:
         raise Unexpanded("renderer", "goTemplate: true needs a Go template engine to expand this ApplicationSet: "
@@ -476,7 +476,7 @@ def _repository_files(root: str) -> list[str]:
 
 
 def _git(spec: dict, ctx: _Context) -> list[dict]:
-    from hooklint.sources.applications import normalize_repo_url
+    from hooklint.sources.appmap.applications import normalize_repo_url
 
     url = spec.get("repoURL")
     if not isinstance(url, str) or normalize_repo_url(url) not in ctx.ours:
@@ -789,7 +789,7 @@ def expand(body: Map, root: str, ours: set[str], clusters: list[dict], config: A
 def secret_parameters(params: dict) -> tuple[tuple[str, str], ...]:
     """The ``(value, key)`` of the string parameters of ``params`` (one parameter set of a
     generator: flat for fasttemplate, ``values.dbPassword``; nested for goTemplate) under a key
-    that names a secret (:func:`~hooklint.sources.redact.secret_key`, the rule of every other
+    that names a secret (:func:`~hooklint.sources.render.redact.secret_key`, the rule of every other
     input): a list element's ``password``, a ``values`` entry's ``dbPassword``. The template may
     copy one anywhere in the Application (a Helm parameter of any name), so each is a secret of
     every Application made with it (redaction, issue 34)."""

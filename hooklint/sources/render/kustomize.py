@@ -30,15 +30,15 @@ writes, on every object (``api/resource/origin.go``, ``api/resmap/reswrangler.go
   ImageTagTransformer is listed on a ConfigMap too). Components' entries name the component's
   kustomization (``../comp/kustomization.yaml``).
 
-Both are parsed into :class:`~hooklint.sources.rendered.RenderedDocument` with paths joined to the
+Both are parsed into :class:`~hooklint.sources.render.rendered.RenderedDocument` with paths joined to the
 folder as the user spelled it, then cut out of the document's text line by line, so that the rest
 is byte for byte what ``kustomize build`` prints without them (an annotation the user's own
 ``buildMetadata`` asked for stays, as Argo CD would apply it).
 
 Safety: never ``--enable-exec``, ``--enable-alpha-plugins``, ``--enable-helm`` or ``--enable-star``;
 remote ``resources``, ``bases`` and ``components`` entries (recognised as kustomize recognises them,
-:mod:`hooklint.sources.kustomize_spec`, whatever exists on disk) and ``helmCharts`` entries are left
-out of the copy kustomize builds, the rest rendered (:mod:`hooklint.sources.partial`; issue 22), so
+:mod:`hooklint.sources.repository.kustomize_spec`, whatever exists on disk) and ``helmCharts`` entries are left
+out of the copy kustomize builds, the rest rendered (:mod:`hooklint.sources.render.partial`; issue 22), so
 kustomize is never handed a URL; other remote entries (a patch, a generator file) and plugins (KRM
 functions) are refused before kustomize runs, and so is a kustomization with two keys for one field
 (kustomize reads keys in any case). Every entry is taken from the value kustomize reads
@@ -55,7 +55,7 @@ reads only a temporary copy (:func:`_plan_copy`) that holds regular files and fo
 repository and symbolic links recreated to point straight at their resolved target inside the
 copy; the copy itself is checked the same way before kustomize runs. A symlink on the way that
 resolves outside the repository, even through another in-repository link, is an error naming it.
-The cache key (:func:`hooklint.sources.cache.input_key`) covers the same: every path as reached,
+The cache key (:func:`hooklint.sources.render.cache.input_key`) covers the same: every path as reached,
 its resolved path, every link's target and every file's bytes.
 """
 
@@ -80,10 +80,12 @@ import yaml
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint.files import FileTooLarge, NotRegularFile, file_problem, make_dirs, problem_of, read_bytes, remove_tree, walk_tree
 from hooklint.loader import FileRejected, decode_manifest, within
-from hooklint.sources import bounded, facts, partial, sandbox
-from hooklint.sources.cache import cached, input_key
-from hooklint.sources.discovery import KUSTOMIZATION_NAMES, is_component
-from hooklint.sources.kustomize_spec import (
+from hooklint.sources import bounded, sandbox
+from hooklint.sources.repository import facts
+from hooklint.sources.render import partial
+from hooklint.sources.render.cache import cached, input_key
+from hooklint.sources.appmap.discovery import KUSTOMIZATION_NAMES, is_component
+from hooklint.sources.repository.kustomize_spec import (
     ReadKustomization,
     Unreadable,
     ambiguous_key,
@@ -97,8 +99,8 @@ from hooklint.sources.kustomize_spec import (
     node_strings,
     read_kustomization,
 )
-from hooklint.sources.redact import tagging_inputs, url_credentials
-from hooklint.sources.rendered import (
+from hooklint.sources.render.redact import tagging_inputs, url_credentials
+from hooklint.sources.render.rendered import (
     Omission,
     RenderedDocument,
     Renderer,
@@ -234,7 +236,7 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
     ``folder`` is a path as the user spelled it (relative or absolute); every path in the result
     is joined to it and normalised (``os.path.normpath``). ``root`` is the repository root: every
     file kustomize may read must be under it, and ``folder`` is inside it (else ValueError).
-    Renderings are cached (:mod:`hooklint.sources.cache`) under the renderer, the options and the
+    Renderings are cached (:mod:`hooklint.sources.render.cache`) under the renderer, the options and the
     bytes of every input file. kustomize runs in a child process bounded by ``limits``
     (:mod:`hooklint.sources.bounded`; default 60 s and 2 GiB). With ``wrap_component``, a folder
     whose kustomization is a Component is built through a wrapper kustomization listing it (as the
@@ -284,7 +286,7 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
 
 @dataclass(slots=True)
 class _Leaving:
-    """What a partial rendering leaves out of the copy (:mod:`hooklint.sources.partial`):
+    """What a partial rendering leaves out of the copy (:mod:`hooklint.sources.render.partial`):
     ``inputs`` (the walk that found the entries, the patch-like entries and which kustomization
     builds on which), ``inside`` (each kustomization to edit, as reached -> its path in the copy,
     relative to the resolved root) and ``app`` (the application folder, absolute, as reached).
@@ -464,7 +466,7 @@ def _list(value: Any) -> list[Any]:
 
 def _get(kustomization: Mapping[str, Any], field: str) -> Any:
     """A field as kustomize reads it: Go's JSON decoding also matches keys in another case
-    (:func:`~hooklint.sources.kustomize_spec.go_fold`; two such keys are refused before this)."""
+    (:func:`~hooklint.sources.repository.kustomize_spec.go_fold`; two such keys are refused before this)."""
     if field in kustomization:
         return kustomization[field]
     folded = go_fold(field)
@@ -513,7 +515,7 @@ class _Inputs:
         self.exact = True
         self.pending: list[str] = []  # folders still to walk (a stack: no recursion, however deep the bases)
         self.walking = False
-        #: the entries left out of the copy, in walk order (:mod:`hooklint.sources.partial`)
+        #: the entries left out of the copy, in walk order (:mod:`hooklint.sources.render.partial`)
         self.left_out: list[partial.LeftOut] = []
         #: every removal from a kustomization of the copy: its path -> [(field, index or None)]
         self.removals: dict[str, list[tuple[str, int | None]]] = {}
@@ -679,7 +681,7 @@ class _Inputs:
 
     def patch_entries(self, path: str, config: dict[str, Any], node: yaml.Node | None) -> None:
         """Record the patch-like entries of the kustomization ``path`` and the objects each needs
-        (:func:`hooklint.sources.partial.target_names`), in case a partial rendering fails on them."""
+        (:func:`hooklint.sources.render.partial.target_names`), in case a partial rendering fails on them."""
         folder = os.path.dirname(path)
 
         def read(entry: str) -> str | None:
@@ -878,7 +880,7 @@ def _chart_of(config: dict[str, Any]) -> str:
 def read_kustomization_file(path: str, max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> tuple[str, ReadKustomization]:
     """The text of the kustomization file ``path`` (decoded as go-yaml decodes it: UTF-8, or UTF-16
     with a BOM; the BOM removed; UTF-32 is refused: go-yaml reads its BOM as UTF-16's) and what kustomize reads from it
-    (:func:`~hooklint.sources.kustomize_spec.read_kustomization`). Raises what
+    (:func:`~hooklint.sources.repository.kustomize_spec.read_kustomization`). Raises what
     :func:`~hooklint.files.read_bytes` raises, :class:`Unreadable` (bytes go-yaml refuses, or a
     kustomization hooklint cannot read as kustomize does) and ``YamlTooComplex``."""
     data = read_bytes(path, max_file_size)
@@ -895,7 +897,7 @@ def read_kustomization_file(path: str, max_file_size: int = DEFAULT_MAX_FILE_SIZ
 def _needs_network(kustomization: str, field: str, entry: str) -> bool:
     """Whether kustomize fetches ``entry`` of ``field`` in the file ``kustomization``: whatever
     exists on disk when kustomize recognises it as remote
-    (:func:`~hooklint.sources.kustomize_spec.fetched_by_kustomize`), and a remote-looking entry
+    (:func:`~hooklint.sources.repository.kustomize_spec.fetched_by_kustomize`), and a remote-looking entry
     that names nothing on disk."""
     target = os.path.normpath(os.path.join(os.path.dirname(kustomization), entry))
     return fetched_by_kustomize(entry, field) or (not os.path.lexists(target) and bool(_REMOTE.search(entry)))
@@ -903,7 +905,7 @@ def _needs_network(kustomization: str, field: str, entry: str) -> bool:
 
 def _remote_strings(value: Any) -> Iterator[str]:
     """Every string in ``value`` (a builtin plugin's configuration) that kustomize would fetch if
-    loaded as a file (:func:`~hooklint.sources.kustomize_spec.is_remote_file`; also the part after
+    loaded as a file (:func:`~hooklint.sources.repository.kustomize_spec.is_remote_file`; also the part after
     ``key=`` of a generator's file source). Deliberately wider than the fields each builtin reads.
     Each mapping or list is visited once, however often YAML aliases repeat it."""
     stack, seen = [value], set()
@@ -1071,9 +1073,9 @@ def _build(argv: list[str], renderer: Renderer, root: str, plan: _CopyPlan, app_
     paths relative to the application folder.
 
     A partial rendering (entries left out) that fails because a patch or replacement found no
-    target (:func:`hooklint.sources.partial.missing_target`) is retried with the patch-like entries
+    target (:func:`hooklint.sources.render.partial.missing_target`) is retried with the patch-like entries
     that need that object dropped too, in the kustomizations that build on a left-out entry (at most
-    :data:`~hooklint.sources.partial.MAX_ROUNDS` retries); each drop is said in the omissions."""
+    :data:`~hooklint.sources.render.partial.MAX_ROUNDS` retries); each drop is said in the omissions."""
     work = tempfile.mkdtemp(prefix="hooklint-kustomize-")
     try:
         src, home = os.path.join(work, "src"), os.path.join(work, "home")
@@ -1139,7 +1141,7 @@ def _build(argv: list[str], renderer: Renderer, root: str, plan: _CopyPlan, app_
 class _CopyEdits:
     """The kustomizations of the copy under ``src`` that a partial rendering edits (``leaving``),
     each rewritten from its original text with all its removals so far on every round
-    (:func:`hooklint.sources.partial.without_entries`); ``app`` is the application folder in the copy."""
+    (:func:`hooklint.sources.render.partial.without_entries`); ``app`` is the application folder in the copy."""
 
     def __init__(self, src: str, app: str, leaving: _Leaving | None):
         self.src = src

@@ -5,7 +5,7 @@ When the files of a lint run hold ``argoproj.io`` ``Application`` manifests whos
 renders it for that Application: its explicit source type (``spec.source.helm``, ``.kustomize``,
 ``.directory``, ``.plugin``; else the folder decides, as ``GetAppSourceType`` does), its options
 (``directory.recurse/include/exclude``, ``kustomize.*``, ``helm.*``) and its ``destination.namespace``
-for objects without one. This module finds those sources; :mod:`hooklint.sources.discovery` turns them
+for objects without one. This module finds those sources; :mod:`hooklint.sources.appmap.discovery` turns them
 into applications.
 
 "This repository" is the ``url`` of every remote in the git configuration of the repository holding the
@@ -18,8 +18,8 @@ Each source is read as the repo server reads it: its ``path`` resolved through s
 repository (``util/app/path`` ``Path``), ``.argocd-source.yaml`` and ``.argocd-source-NAME.yaml`` merged
 into its options (``reposerver/repository/repository.go`` ``mergeSourceParameters``), and, in a
 multi-source Application, ``$ref/...`` value files of a ``ref`` source of this repository read from it
-(``getResolvedValueFiles``). The Applications an app of apps renders (:func:`hooklint.sources.discovery.application_map`)
-and an ApplicationSet generates (:mod:`hooklint.sources.applicationsets`) are read by :func:`sources_of` too.
+(``getResolvedValueFiles``). The Applications an app of apps renders (:func:`hooklint.sources.appmap.discovery.application_map`)
+and an ApplicationSet generates (:mod:`hooklint.sources.appmap.applicationsets`) are read by :func:`sources_of` too.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from typing import Any, Iterable, Sequence
 from hooklint.argocd import is_argo_kind
 from hooklint.files import read_bytes, walk_tree
 from hooklint.loader import DEFAULT_MAX_FILE_SIZE, read_file, user_path, within
-from hooklint.sources import facts
+from hooklint.sources.repository import facts
 from hooklint.yamlio import SYNTAX_ERROR, TOO_COMPLEX, Map, Seq
 
 #: A file that may hold an Application: cheap text test before parsing.
@@ -92,8 +92,8 @@ class ApplicationSource:
     entry: tuple[int, int] = (0, 0)
     #: ``(value, key)``: the secret values the ApplicationSet generator that made this Application
     #: carries (its parameters under keys that name a secret:
-    #: :func:`~hooklint.sources.applicationsets.secret_parameters`); never printed, wherever the
-    #: template copies them (:attr:`~hooklint.sources.redact.SecretValues.carried`).
+    #: :func:`~hooklint.sources.appmap.applicationsets.secret_parameters`); never printed, wherever the
+    #: template copies them (:attr:`~hooklint.sources.render.redact.SecretValues.carried`).
     secrets: tuple[tuple[str, str], ...] = ()
 
     def label(self) -> str:
@@ -146,7 +146,7 @@ class RemoteSource:
     def describe(self) -> str:
         """What the source is, for messages, its URL without credentials: ``the chart cert-manager
         v1.14.0 of the chart repository https://charts.jetstack.io``."""
-        from hooklint.sources.redact import url_credentials  # noqa: PLC0415 - redact imports yaml
+        from hooklint.sources.render.redact import url_credentials  # noqa: PLC0415 - redact imports yaml
 
         url = url_credentials(self.repo_url)
         revision = f" {self.target_revision}" if self.target_revision else ""
@@ -348,7 +348,7 @@ def find_application_sources(files: Iterable[str], repo_urls: Iterable[str] = ()
     chart's template (Argo CD never applies it as written: its rendering is what
     :func:`sources_in_rendering` reads). ``repo_urls`` (configuration) count as this repository
     besides the git remotes."""
-    from hooklint.sources.discovery import chart_of  # noqa: PLC0415 - discovery imports this module
+    from hooklint.sources.appmap.discovery import chart_of  # noqa: PLC0415 - discovery imports this module
 
     urls = RepositoryUrls(repo_urls)
     found: list[ApplicationSource] = []

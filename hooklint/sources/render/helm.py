@@ -6,10 +6,10 @@ Argo CD runs ``helm template`` (``util/helm/cmd.go`` ``template``; ``shared/docs
 [--values <file>]... [--values <values/valuesObject>] [--api-versions]... [--include-crds]``.
 hooklint does the same on a temporary copy of the chart, never in the user's tree, and never
 reaches the network or a cluster: no repository or OCI pulls (a remote chart is a
-:class:`~hooklint.sources.rendered.RenderError` with ``needs_network``; dependencies are built as
+:class:`~hooklint.sources.render.rendered.RenderError` with ``needs_network``; dependencies are built as
 ``helm dependency build`` builds them offline, ``file://`` ones from the repository and those that
 need a chart repository left out; value files hooklint cannot read, encrypted or remote, left out:
-each an :class:`~hooklint.sources.rendered.Omission`, issue 22), no ``lookup`` against a cluster (it
+each an :class:`~hooklint.sources.render.rendered.Omission`, issue 22), no ``lookup`` against a cluster (it
 returns nothing, as in ``helm template``), no post-renderers, no plugins.
 
 Two renderers, chosen by :func:`find_helm` for the Helm major the configured Argo CD runs (Helm 3
@@ -29,7 +29,7 @@ before Argo CD 3.5, Helm 4 from it: ``hack/tool-versions.sh``, PR #28076):
   ("skipping unknown hooks"); CRDs of ``crds/`` first (unless ``skip_crds``), then the other objects
   sorted by kind, then the hooks sorted by kind. The SDK is imported only when a chart is rendered.
 
-Each :class:`~hooklint.sources.rendered.RenderedDocument` holds one document without Helm's
+Each :class:`~hooklint.sources.render.rendered.RenderedDocument` holds one document without Helm's
 ``# Source:`` comment line; ``origin`` is the template (or ``crds/`` file) as a path the user can
 open (the chart folder as the user spelled it, joined with the path inside the chart), ``None`` for
 a template inside a packaged subchart (``charts/*.tgz``, then ``configured_in`` is that archive);
@@ -61,10 +61,11 @@ from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint.files import FileTooLarge, NotRegularFile, file_problem, make_dirs, problem_of, read_bytes, remove_tree, walk_tree
 from hooklint.loader import within
 from hooklint.yamlio import BoundedLoader, Unreadable, YamlTooComplex, go_first_document
-from hooklint.sources import bounded, facts, sandbox
-from hooklint.sources.cache import cached, input_key
-from hooklint.sources.redact import tagging_inputs
-from hooklint.sources.rendered import Omission, RenderedDocument, Renderer, RenderError, RendererUnavailable, Rendering
+from hooklint.sources import bounded, sandbox
+from hooklint.sources.repository import facts
+from hooklint.sources.render.cache import cached, input_key
+from hooklint.sources.render.redact import tagging_inputs
+from hooklint.sources.render.rendered import Omission, RenderedDocument, Renderer, RenderError, RendererUnavailable, Rendering
 
 SDK_NAME = "helm-python-sdk"
 NEVER_FETCHES = "hooklint never fetches charts"
@@ -230,7 +231,7 @@ def find_helm(major: int = DEFAULT_HELM_MAJOR, repository: str | None = None) ->
     binary, else the SDK (a helm v3 binary is not what Argo CD 3.5 runs). When neither is of that
     major, the binary, else the SDK (reports then say that the majors differ:
     :func:`renderer_helm_major`). None when there is neither. The SDK is asked of a child process
-    (:mod:`hooklint.sources._helm_child`; hooklint never loads Go itself). Memoised per ``major``
+    (:mod:`hooklint.sources.render._helm_child`; hooklint never loads Go itself). Memoised per ``major``
     (``find_helm.cache_clear()`` forgets)."""
     found: list[tuple[str, Renderer]] = []
     binary = sandbox.find_program("helm", repository)
@@ -472,7 +473,7 @@ class _Stub:
     then applies ``condition``, ``tags`` and ``alias`` to it as to the real chart (pkg/chartutil
     ``ProcessDependencies``), and the marker is rendered only when the dependency is enabled. The
     marker is dropped from the rendering; an enabled stub is an
-    :class:`~hooklint.sources.rendered.Omission` on its ``Chart.yaml`` entry."""
+    :class:`~hooklint.sources.render.rendered.Omission` on its ``Chart.yaml`` entry."""
 
     name: str
     repository: str
@@ -485,7 +486,7 @@ class _Stub:
 
 
 #: ``helm dependency build``'s download when the run may fetch (``--fetch``,
-#: :func:`hooklint.sources.fetch.local.dependency_fetcher`): called with a dependency's name,
+#: :func:`hooklint.sources.appmap.remote.dependency_fetcher`): called with a dependency's name,
 #: repository, version (``Chart.lock``'s, else the ``Chart.yaml`` constraint) and where its entry
 #: is written (file, line, column); returns the unpacked chart's folder and the folder nothing of
 #: it may leave, or why it was not fetched (one line).
@@ -1062,7 +1063,7 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     Never blind (issue 22): dependencies are built as ``helm dependency build`` builds them offline
     (:func:`_dependency_build`: ``file://`` ones rendered with the chart); one that needs a chart
     repository or registry is left out, and when Helm's ``condition``/``tags`` enable it, it is an
-    :class:`~hooklint.sources.rendered.Omission` at its ``Chart.yaml`` entry, unless ``fetch``
+    :class:`~hooklint.sources.render.rendered.Omission` at its ``Chart.yaml`` entry, unless ``fetch``
     (``--fetch``) downloads it. A value file hooklint
     cannot read (:func:`_resolve_value_files`) is left out, an Omission at its ``valueFiles`` entry
     (``options.value_file_places``; ``Chart.yaml`` 1:1 when unknown). ``Rendering.omitted`` lists
@@ -1340,7 +1341,7 @@ def _clean_set(value: str) -> str:
 def _render_sdk(chart_dir: str, value_paths: list[str], options: HelmOptions, work: str,
                 limits: bounded.Limits, root: str | None = None,
                 file_paths: list[tuple[str, str]] | None = None) -> list[_Doc]:  # fmt: skip
-    """The chart rendered by the Helm SDK in a child process (:mod:`hooklint.sources._helm_child`),
+    """The chart rendered by the Helm SDK in a child process (:mod:`hooklint.sources.render._helm_child`),
     then split and sorted as ``helm template`` does."""
     plain, forced = _set_parameters(options)
     render_options: dict[str, Any] = {"name": options.release_name}
@@ -1372,7 +1373,7 @@ _CHILD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_helm_child.p
 
 
 def _ask_sdk(request: dict[str, Any], work: str, limits: bounded.Limits, repository: str | None = None) -> dict[str, Any]:
-    """One request answered by :mod:`hooklint.sources._helm_child`, run in ``work`` within
+    """One request answered by :mod:`hooklint.sources.render._helm_child`, run in ``work`` within
     ``limits``, with :func:`_quiet_env` and in a network namespace of its own where the kernel
     allows (:func:`hooklint.sources.sandbox.network_isolation`, as a kustomize build). Raises
     bounded.Stopped (a limit, a signal) and _HelmFailed (the child failed without an answer; an SDK

@@ -1,11 +1,11 @@
 """What a renderer (kustomize, Helm) hands to the rest of the pipeline: rendered documents, each
 with where it came from in the user's files, and the two ways rendering fails.
 
-The renderers (:mod:`hooklint.sources.kustomize`, :mod:`hooklint.sources.helm`) run Argo CD's
+The renderers (:mod:`hooklint.sources.render.kustomize`, :mod:`hooklint.sources.render.helm`) run Argo CD's
 tools on temporary copies (``shared/docs/argocd-rendering.md`` §3, §4) and return a
 :class:`Rendering`; :mod:`hooklint.sources` parses each document and places findings in the
 user's files with the origins recorded here. A :class:`Rendering` round-trips through JSON, which
-is how :mod:`hooklint.sources.cache` stores it.
+is how :mod:`hooklint.sources.render.cache` stores it.
 """
 
 from __future__ import annotations
@@ -134,7 +134,7 @@ class RenderError(Exception):
     but hooklint will not (HL009 ``source-not-rendered`` then): it says how Argo CD does (the source
     needs the network, which hooklint never uses, or a build option hooklint never passes);
     ``needs_network=True`` is the network case's sentence. ``inputs`` are the files the failed
-    rendering read, when known (set by :func:`hooklint.sources.redact.tagging_inputs`): their
+    rendering read, when known (set by :func:`hooklint.sources.render.redact.tagging_inputs`): their
     secret values are removed from ``message`` before it is reported. ``unchecked`` says, for
     HL009, which of the application's objects went unchecked because of it (a clause after "so";
     by default "none of its objects were checked, hooks included")."""

@@ -1,7 +1,7 @@
 """A fetched source rendered like a local one, and where its findings go (issue 33, items 4 and 5).
 
 :func:`load_fetched` takes an Application's source from elsewhere
-(:class:`~hooklint.sources.applications.RemoteSource`), fetches it (:func:`hooklint.sources.fetch.fetch`)
+(:class:`~hooklint.sources.appmap.applications.RemoteSource`), fetches it (:func:`hooklint.sources.fetch.fetch`)
 and renders it as Argo CD's repo server does once it holds the files:
 
 - a chart (chart repository, OCI registry) is copied, with the ``$ref`` value files the Application
@@ -123,7 +123,7 @@ def policy_of(config: Config) -> FetchPolicy:
     ``--fetch-host`` entries, ``fetch-credentials``, the limits; the cache under the render cache's
     folder, else a folder of the run). Raises ValueError for a credentials file it cannot read."""
     from hooklint.config import parse_host_entry  # noqa: PLC0415
-    from hooklint.sources.cache import cache_dir  # noqa: PLC0415
+    from hooklint.sources.render.cache import cache_dir  # noqa: PLC0415
 
     key = (tuple(config.fetch_hosts), config.found, tuple(config.fetch_command_hosts), config.fetch_credentials,
            config.fetch_max_bytes, config.fetch_max_files, config.fetch_timeout, cache_dir())  # fmt: skip
@@ -143,9 +143,9 @@ def policy_of(config: Config) -> FetchPolicy:
 
 def remote_of(record: Any) -> RemoteSource | None:
     """The fetch step's :class:`~hooklint.sources.fetch.RemoteSource` of the discovery's record
-    (:class:`hooklint.sources.applications.RemoteSource`), or None when it is nothing hooklint
+    (:class:`hooklint.sources.appmap.applications.RemoteSource`), or None when it is nothing hooklint
     fetches (an OCI artifact without a chart, a scheme it does not know)."""
-    from hooklint.sources import applications as a  # noqa: PLC0415
+    from hooklint.sources.appmap import applications as a  # noqa: PLC0415
 
     revision = record.target_revision or ""
     if record.kind == a.CHART_REPOSITORY and record.chart:
@@ -161,7 +161,7 @@ def remote_of(record: Any) -> RemoteSource | None:
 
 
 def dependency_fetcher(config: Config, fetched: list[FetchedOrigin]) -> Any:
-    """The :data:`hooklint.sources.helm.DependencyFetcher` of a run with ``--fetch``: a chart
+    """The :data:`hooklint.sources.render.helm.DependencyFetcher` of a run with ``--fetch``: a chart
     dependency of a chart repository (``https://``) or an OCI registry (``oci://``) fetched at its
     version (a constraint resolved against the index or tags), its :class:`FetchedOrigin` (its
     ``Chart.yaml`` entry) appended to ``fetched``; a repository Argo CD knows by name (``@name``,
@@ -200,7 +200,7 @@ class Loaded:
 
 def load_fetched(app: Any, source: Any, config: Config, repository: str) -> Loaded | str:
     """Fetch and render the source from elsewhere ``source`` (an
-    :class:`~hooklint.sources.applications.ApplicationSource` whose ``remote`` is set) of the
+    :class:`~hooklint.sources.appmap.applications.ApplicationSource` whose ``remote`` is set) of the
     application ``app`` (source type ``remote``), ``repository`` being this repository's top
     folder. Returns what was loaded, or why it was not fetched (one line: not a kind hooklint
     fetches, a host not listed, a limit, a digest mismatch...)."""
@@ -222,7 +222,7 @@ def load_fetched(app: Any, source: Any, config: Config, repository: str) -> Load
 
 def _render_chart(app: Any, source: Any, config: Config, fetched: Fetched, entry: tuple[int, int],
                   repository: str) -> Loaded | str:  # fmt: skip
-    from hooklint.sources.discovery import HELM  # noqa: PLC0415
+    from hooklint.sources.appmap.discovery import HELM  # noqa: PLC0415
     from hooklint.sources.render import chart_value_secrets, render  # noqa: PLC0415
 
     values: list[tuple[str, bytes]] = []
@@ -294,7 +294,7 @@ def _checkout(cache: str, fetched: Fetched, values: list[tuple[str, bytes]]) -> 
 
 
 def _render_git(app: Any, source: Any, config: Config, fetched: Fetched, entry: tuple[int, int]) -> Loaded | str:
-    from hooklint.sources.discovery import DIRECTORY, HELM, KUSTOMIZE, source_type  # noqa: PLC0415
+    from hooklint.sources.appmap.discovery import DIRECTORY, HELM, KUSTOMIZE, source_type  # noqa: PLC0415
     from hooklint.sources.render import render  # noqa: PLC0415
 
     marker = os.path.join(fetched.root, ".git")
@@ -317,10 +317,10 @@ def _render_git(app: Any, source: Any, config: Config, fetched: Fetched, entry: 
                       [*moved, origin])  # fmt: skip
     if kind != DIRECTORY:
         return f"a {kind} source of another repository is not rendered by hooklint"
-    from hooklint.sources.placement import Placement  # noqa: PLC0415
+    from hooklint.sources.render.placement import Placement  # noqa: PLC0415
     from hooklint.sources.render import RenderedFile  # noqa: PLC0415
 
-    from hooklint.sources.applications import DirectoryOptions  # noqa: PLC0415
+    from hooklint.sources.appmap.applications import DirectoryOptions  # noqa: PLC0415
 
     carrier = parse_text(app.manifest_file, "")
     rendered = []

@@ -66,8 +66,8 @@ from typing import Any, TypeVar
 import ahocorasick
 import yaml
 
-from hooklint.sources import facts
-from hooklint.sources.rendered import RenderError
+from hooklint.sources.repository import facts
+from hooklint.sources.render.rendered import RenderError
 from hooklint.text import escape_controls
 from hooklint.yamlio import BoundedLoader
 
@@ -196,7 +196,7 @@ class SecretValues:
         """:meth:`add` ``value``, a secret wherever the application also writes it: a parameter of
         the ApplicationSet generator that made it, under a key that names a secret, which the
         template may copy into a Helm parameter of any name (:attr:`ApplicationSource.secrets
-        <hooklint.sources.applications.ApplicationSource.secrets>`)."""
+        <hooklint.sources.appmap.applications.ApplicationSource.secrets>`)."""
         self.add(value, key)
         if isinstance(value, str) and value.strip() in self.secrets:
             self.carried.add(value.strip())
@@ -633,9 +633,9 @@ def secret_values(inputs: Iterable[str], root: str, *, helm: bool = False,
 
 def archive_values(path: str) -> list[str]:
     """The ``values.yaml`` texts of the packaged chart ``path`` (a ``charts/*.tgz``, nested ones
-    included: :func:`hooklint.sources.helm.packaged_values`, bounded as the schema scan reads an
+    included: :func:`hooklint.sources.render.helm.packaged_values`, bounded as the schema scan reads an
     archive); none when it is no regular file of at most :data:`MAX_ARCHIVE_BYTES`."""
-    from hooklint.sources.helm import packaged_values  # noqa: PLC0415 (helm imports this module)
+    from hooklint.sources.render.helm import packaged_values  # noqa: PLC0415 (helm imports this module)
 
     data = _read(path, raw=True, limit=MAX_ARCHIVE_BYTES)
     return packaged_values(data) if data else []
@@ -916,7 +916,7 @@ def file_parameter_secrets(file_parameters: Iterable[tuple[str, str]], chart: st
 
 
 def tagging_inputs(inputs: Iterable[str], render: Callable[[], T]) -> Callable[[], T]:
-    """``render`` with the :class:`~hooklint.sources.rendered.RenderError` it raises tagged with
+    """``render`` with the :class:`~hooklint.sources.render.rendered.RenderError` it raises tagged with
     ``inputs`` (the files the rendering reads), so its message can be redacted."""
     paths = tuple(inputs)
 

@@ -3,7 +3,7 @@
 
 Discovery asked the same questions of every file several times (the bench's 5,000-file tree made
 11,110 ``git_root`` calls and ~86,000 ``stat``/``lstat`` calls, issue 24); these memos answer each
-one once per path. :func:`reset` starts a run (:func:`hooklint.sources.discovery.group_applications`
+one once per path. :func:`reset` starts a run (:func:`hooklint.sources.appmap.discovery.group_applications`
 calls it), so no answer outlives the run that found it: a later run in the same process (tests, the
 pre-commit hook) sees the tree as it is then. Nothing here changes what is read or refused; a path
 the memos do not know is asked of the file system as before.
@@ -74,9 +74,9 @@ def known_root(folder: str) -> tuple[bool, str | None]:
 
 
 def git_root_of(folder: str) -> str | None:
-    """:func:`hooklint.sources.applications.git_root` of ``folder``, called once per folder of the
+    """:func:`hooklint.sources.appmap.applications.git_root` of ``folder``, called once per folder of the
     run (its answers for the folders above are kept as well)."""
-    from hooklint.sources import applications  # noqa: PLC0415 - applications imports this module
+    from hooklint.sources.appmap import applications  # noqa: PLC0415 - applications imports this module
 
     key = os.path.abspath(folder)
     if key in _roots:
