@@ -38,7 +38,7 @@ Cases, on copies of the public corpus (the application folders kept: ``r0000/<co
 (a') file-system calls per file on that tree (a counter, not a timing): ``hooklint lint --jobs 1``
     run in a child ``python -c`` that wraps ``os.stat`` and ``os.lstat`` (``Path.stat``,
     ``os.path.isfile`` / ``isdir`` / ``exists`` / ``islink`` / ``realpath`` go through them) and
-    ``hooklint.sources.appmap.applications.git_root``; printed per file, with the folders of the tree
+    ``hooklint.sources.repository.git.git_root``; printed per file, with the folders of the tree
     (target: ``stat`` + ``lstat`` <= 3 per file; ``git_root`` calls <= folders);
 (b) ``hooklint lint one-file.yaml``: median wall time of ``--single-runs`` (target <= 0.08 s) and
     median CPU seconds (target <= 0.07 s), and the slowest imports (``python -X importtime``);
@@ -427,8 +427,8 @@ FS_COUNTER = (
     "        counts[name] += 1\n"
     "        return real(*args, **kwargs)\n"
     "    return counted\n"
-    "import hooklint.sources.appmap.applications as applications\n"
-    "applications.git_root = wrap('git_root', applications.git_root)\n"
+    "import hooklint.sources.repository.git as git\n"
+    "git.git_root = wrap('git_root', git.git_root)\n"
     "from hooklint.cli import app\n"
     "real = os.stat, os.lstat\n"
     "os.stat, os.lstat = wrap('stat', os.stat), wrap('lstat', os.lstat)\n"

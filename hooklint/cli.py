@@ -275,7 +275,7 @@ def _named_manifests(paths: list[str]) -> None:
     Before, ``hooklint lint notes.txt`` linted nothing and exited 0."""
     import os
 
-    from hooklint.sources.appmap.discovery import KUSTOMIZATION_NAMES, MANIFEST_SUFFIXES, chart_of
+    from hooklint.sources.repository.tree import KUSTOMIZATION_NAMES, MANIFEST_SUFFIXES, chart_of
 
     bad = [path for path in paths if path != "-" and os.path.isfile(path)
            and not path.endswith(MANIFEST_SUFFIXES) and os.path.basename(path) not in KUSTOMIZATION_NAMES

@@ -62,7 +62,7 @@ def application_lines(paths: list[str], cfg: "Config") -> tuple[list[str], list[
     from hooklint.findings import InputError
     from hooklint.loader import read_file
     from hooklint.sources.appmap.applications import RepositoryUrls, mentions_application, normalize_repo_url, sources_of
-    from hooklint.sources.appmap.discovery import walk
+    from hooklint.sources.repository.tree import walk
     from hooklint.yamlio import Map, Seq
 
     files: list[str] = []

@@ -806,7 +806,8 @@ def fix_paths(paths: list[str], config: Config, catalog: Catalog, options: FixOp
     are resolved, files that are not regular UTF-8 files. Raises :class:`~hooklint.config.ConfigError`
     as ``lint_paths`` does, and ``OSError`` when a write fails."""
     from hooklint.pipeline import lint_paths
-    from hooklint.sources.appmap.discovery import HELM, group_applications
+    from hooklint.sources.repository.tree import HELM
+    from hooklint.sources.appmap.discovery import group_applications
 
     run = FixRun()
     result = lint_paths(paths, config, catalog, jobs=1)

@@ -39,7 +39,7 @@ from hooklint.sources.render.redact import (Redactor, SecretValues, merged, obje
                                      written_values)  # fmt: skip
 from hooklint.sources.render.rendered import Renderer
 from hooklint.sources.render.directory import mark_undeployed_data
-from hooklint.sources.appmap.discovery import DIRECTORY, HELM, PLUGIN
+from hooklint.sources.repository.tree import DIRECTORY, HELM, PLUGIN
 from hooklint.yamlio import RENDER_FAILED, RENDER_FAILED_DEFAULTS
 from hooklint.sources import (STDIN, Application, Coverage, LoadedApplication, group_applications, load_application,
                               loaded_application)  # fmt: skip
@@ -617,7 +617,7 @@ def application_source_folders(paths: Iterable[str], config: Config) -> list[str
     a Helm parameter) passes a pre-commit hook that a whole run fails."""
     from hooklint.sources.appmap.applications import find_application_sources
 
-    from hooklint.sources.render import escaping_target, repository_root
+    from hooklint.sources.repository.tree import escaping_target, repository_root
 
     # a named file linking out of its repository is never opened here (its own lint says HL007)
     named = [p for p in paths if p != STDIN and not is_stream(p) and os.path.isfile(p)

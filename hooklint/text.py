@@ -89,3 +89,28 @@ def json_safe(text: str) -> str:
     if _JSON_RAW.search(text):
         text = _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
     return text.replace(LEGACY_COMMAND, "#\\u0023[") if LEGACY_COMMAND in text else text
+
+
+REDACTED = "[redacted]"
+
+
+#: The credentials a URL can carry: ``scheme://user:password@`` (the password), ``scheme://token@``
+#: (the whole user part, but ``git``), and the values of query parameters named like secrets
+#: (``?access_token=``, ``&sig=``, ``X-Amz-Signature=``).
+_URL_USER = re.compile(r"(\b[A-Za-z][\w+.-]*://)([^/\s@'\"?#]+)@")
+
+
+_URL_QUERY = re.compile(r"([?&][\w.-]*(?:token|key|secret|passw(?:or)?d|pwd|sig|signature|auth|credential)[\w.-]*=)"
+                        r"[^&\s'\"#]+", re.IGNORECASE)  # fmt: skip
+
+
+def url_credentials(text: str) -> str:
+    """``text`` with the credentials of every URL in it replaced by ``[redacted]``
+    (:data:`_URL_USER`, :data:`_URL_QUERY`): a remote kustomize entry or repoURL may embed a token,
+    and findings quote entries as written."""
+    if "@" in text:
+        text = _URL_USER.sub(lambda m: m.group(0) if m.group(2) == "git" else m.group(1) + (
+            m.group(2).split(":", 1)[0] + ":" + REDACTED if ":" in m.group(2) else REDACTED) + "@", text)
+    if "=" in text:
+        text = _URL_QUERY.sub(rf"\1{REDACTED}", text)
+    return text

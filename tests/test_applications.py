@@ -9,7 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from hooklint.cli import app
-from hooklint.sources.appmap.applications import git_remote_urls, glob_match, normalize_repo_url
+from hooklint.sources.appmap.applications import glob_match, normalize_repo_url
+from hooklint.sources.repository.git import git_remote_urls
 from hooklint.sources.render.helm import find_helm
 from hooklint.sources.render.kustomize import find_kustomize
 from tests.manifests import CLEAN_HOOK_JOB as JOB

@@ -10,7 +10,7 @@ import os
 import pytest
 
 from hooklint.cli import app
-from hooklint.sources.appmap import applications
+from hooklint.sources.repository import git
 
 FOLDERS, PER_FOLDER = 12, 6
 
@@ -41,7 +41,7 @@ def test_discovery_calls_git_root_once_per_folder_and_stat_at_most_three_times_p
         return wrapper
 
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(applications, "git_root", counted("git_root", applications.git_root))
+    monkeypatch.setattr(git, "git_root", counted("git_root", git.git_root))
     monkeypatch.setattr(os, "stat", counted("stat", os.stat))
     monkeypatch.setattr(os, "lstat", counted("lstat", os.lstat))
     with pytest.raises(SystemExit) as exited:

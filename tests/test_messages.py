@@ -89,7 +89,7 @@ spec:
 """
 
 
-@pytest.mark.skipif(__import__("hooklint.sources.render.helm").sources.helm.find_helm() is None, reason="no Helm")
+@pytest.mark.skipif(__import__("hooklint.sources.render.helm").sources.render.helm.find_helm() is None, reason="no Helm")
 @pytest.mark.parametrize(
     "value_file",
     ["https://example.com/values.yaml", "$values/shop/values.yaml", "values-$ARGOCD_APP_REVISION_SHORT.yaml"],

@@ -212,7 +212,7 @@ def test_corpus_approve_after_servicemesh_job_needs_the_generated_config_map(rep
 
 
 def test_without_git_the_current_directory_or_the_named_folder_stands_for_the_repository(tmp_path, monkeypatch):
-    from hooklint.sources.render import repository_root
+    from hooklint.sources.repository.tree import repository_root
 
     (tmp_path / ".git").rmdir()
     (tmp_path / "work").mkdir()

@@ -105,7 +105,8 @@ def test_an_oci_chart_an_other_repository_and_an_unknown_scheme_are_named(repo):
 
 def test_remote_sources_are_typed_records_a_fetch_step_can_consume(repo):
     from hooklint.config import Config
-    from hooklint.sources.appmap.discovery import REMOTE, group_applications
+    from hooklint.sources.repository.tree import REMOTE
+    from hooklint.sources.appmap.discovery import group_applications
 
     write(repo, {".git/config": ORIGIN, "apps/ingress.yaml": MULTI_VALUES, "values/ingress.yaml": "replicas: 2\n"})
     apps = group_applications(["apps"], [], [], config=Config())

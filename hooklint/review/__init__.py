@@ -41,7 +41,7 @@ from hooklint.loader import within as within_folder
 from hooklint.findings import Finding, InputError, RunResult, fingerprints, identity
 from hooklint.pipeline import PlannedApplication, lint_paths
 from hooklint.reporters.plan import plan_dict
-from hooklint.sources.appmap.applications import git_remote_urls, git_root
+from hooklint.sources.repository.git import git_remote_urls, git_root
 from hooklint.sources.sandbox import distrust, find_program, program_path
 
 

@@ -1,43 +1,44 @@
 """Sources: what Argo CD renders for each application, as manifests with positions.
 
 The second stage of the pipeline (files -> **sources** -> manifests -> plan -> checks -> findings ->
-reporters). :mod:`hooklint.sources.appmap.discovery` decides which files make up each application;
-:func:`load_application` reads them (:mod:`hooklint.loader`) and marks what Argo CD's directory
-source does not render (:mod:`hooklint.sources.render.directory`). The next stage,
-:func:`hooklint.model.manifests_of`, builds the application's manifests from the rest.
+reporters). It is three stages of its own, each importing only those below it
+(``tests/test_layout.py``):
+
+1. :mod:`hooklint.sources.repository`: the tree, containment, what a kustomization or a packaged
+   chart says; the fetch step (:mod:`hooklint.sources.fetch`, ``--fetch`` only) sits above it;
+2. :mod:`hooklint.sources.render`: kustomize, Helm and directory sources rendered as Argo CD's
+   repo server renders them, given an :class:`~hooklint.sources.spec.ApplicationSource`;
+3. :mod:`hooklint.sources.appmap`: which folders are which Applications (written, app of apps,
+   ApplicationSets, fetched).
+
+:mod:`hooklint.sources.appmap.discovery` decides which files make up each application;
+:func:`load_application` reads or renders them and marks what Argo CD's directory source does not
+render (:mod:`hooklint.sources.render.directory`). The next stage, :func:`hooklint.model.manifests_of`,
+builds the application's manifests from the rest.
 """
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from hooklint.config import Config
 from hooklint.findings import Span
 from hooklint.reasons import Unrendered, UnrenderedKind
 from hooklint.loader import LoadedFile, is_stream, parse_text, read_file
 from hooklint.sources.render.directory import mark_unrendered
-from hooklint.sources.appmap.discovery import (
-    DIRECTORY,
-    HELM,
-    JSONNET_REASON,
-    MULTI,
-    PLUGIN,
-    REMOTE,
-    STDIN,
-    UNRENDERABLE,
-    Application,
-    Containment,
-    dangling_link,
-    group_applications,
-)
+from hooklint.sources.repository.tree import (DIRECTORY, HELM, JSONNET_REASON, MULTI, PLUGIN, REMOTE, UNRENDERABLE, Containment, dangling_link)
+from hooklint.sources.appmap.discovery import STDIN, Application, group_applications
 from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, LoadIssue
 from hooklint.sources.render.redact import SecretValues, merged
-from hooklint.sources.render import (RenderedFile, chart_value_secrets, comments_of, outside_repository,
-                                     read_in_repository, render as render_source,
-                                     repository_root)  # fmt: skip
+from hooklint.sources.render import RenderedFile, chart_value_secrets, comments_of, render as render_source  # fmt: skip
+from hooklint.sources.repository.tree import outside_repository, read_in_repository, repository_root
 from hooklint.sources.render.rendered import Renderer
-from hooklint.sources.appmap.applications import ApplicationSource
+from hooklint.sources.spec import ApplicationSource
+
+if TYPE_CHECKING:
+    from hooklint.sources.render.helm import DependencyFetcher
 
 __all__ = ["STDIN", "Application", "Coverage", "LoadedApplication", "group_applications", "load_application",
            "loaded_application"]  # fmt: skip
@@ -147,6 +148,16 @@ class LoadedApplication:
         return [f for f in self.files if f.path in reported]
 
 
+def _fetcher(config: Config, fetched: list) -> "DependencyFetcher | None":
+    """With ``--fetch``, what downloads a chart's dependencies (their places appended to
+    ``fetched``: :func:`hooklint.sources.appmap.remote.dependency_fetcher`); else None."""
+    if not config.fetch:
+        return None
+    from hooklint.sources.appmap.remote import dependency_fetcher  # noqa: PLC0415 - only with --fetch
+
+    return dependency_fetcher(config, fetched)
+
+
 def load_application(app: Application, config: Config) -> LoadedApplication:
     """Read every file of ``app`` (reported and context; unreadable ones come back with
     ``error`` set) and mark those Argo CD does not render."""
@@ -180,7 +191,7 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
         folder = app.folder or app.key
         fetched: list = []  # --fetch: the chart dependencies downloaded, where their findings go
         loaded, rendered, renderer, comments = render_source(app.source_type, folder, app.manifest_file, config, app.named,
-                                                      app.argocd, fetched)  # fmt: skip
+                                                      app.argocd, fetched, _fetcher(config, fetched))  # fmt: skip
         loaded.skip_reason = None
         for path, issues in sorted(app.issues.items()):  # an ApplicationSet among the rendered files
             for kind, line, column, detail in issues:

@@ -31,9 +31,12 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
 from hooklint.argocd import is_argo_kind
-from hooklint.files import read_bytes, walk_tree
+from hooklint.files import walk_tree
 from hooklint.loader import DEFAULT_MAX_FILE_SIZE, read_file, user_path, within
 from hooklint.sources.repository import facts
+from hooklint.sources.repository.git import remote_urls
+from hooklint.sources.spec import (CHART_REPOSITORY, OCI_REGISTRY, OTHER_GIT, UNKNOWN_SCHEME, ApplicationSource,
+                                   RemoteSource)
 from hooklint.yamlio import SYNTAX_ERROR, TOO_COMPLEX, Map, Seq
 
 #: A file that may hold an Application: cheap text test before parsing.
@@ -42,125 +45,7 @@ from hooklint.yamlio import SYNTAX_ERROR, TOO_COMPLEX, Map, Seq
 _MAYBE_APPLICATION = re.compile(r"""\bkind["']?\s*:\s*["']?Application\b""")
 
 
-@dataclass(frozen=True, slots=True)
-class ApplicationSource:
-    """One source of one Argo CD Application that points into this repository.
-
-    ``name`` is the Application's ``metadata.name``; ``manifest`` and ``line`` where its source is
-    written (for an Application rendered by another one's Helm chart or kustomization, the
-    template or resource file and line it comes from); ``folder`` the source's ``path`` as a path
-    the user can open (joined to the repository root, a symbolic link inside the repository
-    resolved as ``util/app/path`` ``Path`` does, relative to the current directory when it is
-    inside it); ``source_type`` the explicit type (``helm``, ``kustomize``, ``directory``,
-    ``plugin``) or None (the folder decides); ``options`` the ``helm`` / ``kustomize`` /
-    ``directory`` mapping (plain Python values, ``.argocd-source*.yaml`` merged in) or None;
-    ``namespace`` the destination namespace; ``problem`` why it cannot be rendered at all, if so."""
-
-    name: str
-    manifest: str
-    line: int
-    folder: str
-    source_type: str | None
-    options: Any = None
-    namespace: str | None = None
-    #: Why Argo CD cannot render this source at all (its path is missing or leaves the repository).
-    problem: str | None = None
-    #: ``spec.project`` and the destination cluster (``server``, else ``name``).
-    project: str | None = None
-    server: str | None = None
-    #: Where the source is written in the Application: ``spec.source`` or ``spec.sources[N]``.
-    field: str = "spec.source"
-    #: What made this Application when it is not written as YAML: ``Application NAME (FILE:LINE)``
-    #: of the parent whose rendering holds it, or ``the Helm chart FILE`` / ``the kustomization
-    #: FILE`` that no Application of this repository deploys.
-    generated_by: str | None = None
-    #: The files whose naming brings this Application into a run besides ``manifest`` (the parent's
-    #: ``Chart.yaml`` or kustomization for a rendered one).
-    scope: tuple[str, ...] = ()
-    #: The ``.argocd-source.yaml`` / ``.argocd-source-NAME.yaml`` files merged into ``options``.
-    overrides: tuple[str, ...] = ()
-    #: Where each entry of ``options["valueFiles"]`` is written, ``(file, line, column)`` (1-based):
-    #: its item in the Application's ``helm.valueFiles`` (or in the ``.argocd-source*.yaml`` file
-    #: whose list replaced it); the source's own line for an Application rendered by another one.
-    value_file_places: tuple[tuple[str, int, int], ...] = ()
-    #: Set for a source Argo CD's repo server fetches from elsewhere (a chart repository, an OCI
-    #: registry, another Git repository): hooklint does not render it, and ``folder`` is empty.
-    remote: "RemoteSource | None" = None
-    #: Where the source's entry is written, ``(line, column)`` (1-based): its ``repoURL:`` key;
-    #: ``(line, 1)`` for an Application rendered by another one or generated. Where HL009 goes
-    #: for what Argo CD renders of it and hooklint does not (jsonnet, a plugin: issue 33).
-    entry: tuple[int, int] = (0, 0)
-    #: ``(value, key)``: the secret values the ApplicationSet generator that made this Application
-    #: carries (its parameters under keys that name a secret:
-    #: :func:`~hooklint.sources.appmap.applicationsets.secret_parameters`); never printed, wherever the
-    #: template copies them (:attr:`~hooklint.sources.render.redact.SecretValues.carried`).
-    secrets: tuple[tuple[str, str], ...] = ()
-
-    def label(self) -> str:
-        """``Application NAME (FILE:LINE)`` for messages."""
-        return f"Application {self.name} ({self.manifest}:{self.line})"
-
-    def origin(self) -> str:
-        """:meth:`label`, with what made it when it is not written as YAML."""
-        return self.label() + (f", rendered by {self.generated_by}" if self.generated_by else "")
-
-
-#: The kinds of :class:`RemoteSource`: a chart of a Helm chart repository (``chart`` with an
-#: ``http(s)://`` ``repoURL``), an OCI registry (``oci://``: a chart, or an OCI artifact's
-#: ``path``), a Git repository other than this one, and a scheme hooklint does not know (a Helm
-#: plugin's ``s3://``, ``gs://``...).
-CHART_REPOSITORY, OCI_REGISTRY, OTHER_GIT, UNKNOWN_SCHEME = "chart-repo", "oci", "git", "unknown"
 _GIT_URL = re.compile(r"^(?:(?:https?|ssh|git|git\+ssh)://|[\w.-]+@[\w.-]+:)", re.IGNORECASE)
-
-
-@dataclass(frozen=True, slots=True)
-class RemoteSource:
-    """One source of an Application that Argo CD's repo server fetches from elsewhere and
-    hooklint does not render (issue 33): what a fetch step needs to render it like a local source.
-
-    ``kind`` is one of :data:`CHART_REPOSITORY`, :data:`OCI_REGISTRY`, :data:`OTHER_GIT`,
-    :data:`UNKNOWN_SCHEME`; ``repo_url``, ``chart``, ``path`` and ``target_revision`` as written
-    (None when absent); ``index`` the source's position in ``spec.sources`` (None for
-    ``spec.source``); ``line`` and ``column`` (1-based) where its entry is written: the ``chart:``
-    key for a chart, else the ``repoURL:`` key (for an Application rendered by another one or
-    generated by an ApplicationSet, the template's line, column 1); ``helm`` the source's ``helm``
-    options as plain values (``valueFiles`` as written, ``$ref/...`` kept) or None; ``value_files``
-    the ``$ref`` value files read from this repository, as paths relative to its top folder.
-
-    Argo CD: a source with ``chart`` is a Helm repository source (``ApplicationSource.IsHelm``),
-    one whose ``repoURL`` starts with ``oci://`` an OCI one (``IsOCI``), any other a Git source
-    (``pkg/apis/application/v1alpha1/types.go``); the repo server fetches each
-    (``reposerver/repository/repository.go`` ``runRepoOperation``)."""
-
-    kind: str
-    repo_url: str
-    chart: str | None
-    path: str | None
-    target_revision: str | None
-    index: int | None
-    line: int
-    column: int
-    helm: Any = None
-    value_files: tuple[str, ...] = ()
-
-    def describe(self) -> str:
-        """What the source is, for messages, its URL without credentials: ``the chart cert-manager
-        v1.14.0 of the chart repository https://charts.jetstack.io``."""
-        from hooklint.sources.render.redact import url_credentials  # noqa: PLC0415 - redact imports yaml
-
-        url = url_credentials(self.repo_url)
-        revision = f" {self.target_revision}" if self.target_revision else ""
-        at = f" at {self.target_revision}" if self.target_revision else ""
-        path = f" (path {self.path})" if self.path else ""
-        if self.kind == CHART_REPOSITORY:
-            return f"the chart {self.chart}{revision} of the chart repository {url}"
-        if self.kind == OCI_REGISTRY:
-            what = f"the chart {self.chart}{revision}" if self.chart else f"the OCI artifact {url}{at}{path}"
-            return f"{what} of the OCI registry {url}" if self.chart else what
-        if self.kind == OTHER_GIT:
-            return f"the Git repository {url}{at}{path}, not this one"
-        what = f"the chart {self.chart}{revision} of {url}" if self.chart else f"{url}{at}{path}"
-        return f"{what}, whose scheme hooklint does not know"
 
 
 def remote_source(source: Map, index: int | None, ours: set[str], line: int | None = None) -> RemoteSource | None:
@@ -217,65 +102,6 @@ def normalize_repo_url(url: str) -> str:
     return f"{host}/{rest.strip('/')}"
 
 
-def git_root(folder: str, _roots: dict[str, str | None] | None = None) -> str | None:
-    """The git repository holding ``folder``: the nearest folder above it (itself included) with
-    ``.git`` (a folder, or a file ``gitdir: ...`` as in worktrees and submodules), absolute; None
-    outside one. ``_roots`` memoises the answer for every folder visited (many folders of one
-    tree)."""
-    roots = _roots if _roots is not None else {}
-    probe = os.path.abspath(folder)
-    visited = []
-    root: str | None = None
-    while True:
-        if probe in roots:
-            root = roots[probe]
-            break
-        visited.append(probe)
-        if os.path.exists(os.path.join(probe, ".git")):
-            root = probe
-            break
-        parent = os.path.dirname(probe)
-        if parent == probe:
-            break
-        probe = parent
-    for seen in visited:
-        roots[seen] = root
-    return root
-
-
-def git_remote_urls(folder: str, _roots: dict[str, str | None] | None = None) -> tuple[str | None, list[str]]:
-    """``(repository root, remote urls)`` of the git repository holding ``folder``
-    (:func:`git_root`) and the ``url`` of each ``[remote ...]`` of its configuration. ``(None, [])``
-    outside a repository; unreadable configuration gives no urls. Git itself is not run."""
-    root = git_root(folder, _roots)
-    return (root, _remote_urls(os.path.join(root, ".git"))) if root is not None else (None, [])
-
-
-def _remote_urls(dot_git: str) -> list[str]:
-    git_dir = dot_git
-    import configparser  # only for a run inside a git checkout (2.6 ms of start-up otherwise)
-
-    def text(path: str) -> str:  # regular files only, never a blocking read
-        return read_bytes(path, DEFAULT_MAX_FILE_SIZE).decode("utf-8")
-
-    try:
-        if os.path.isfile(dot_git):
-            pointer = text(dot_git).strip()
-            if not pointer.startswith("gitdir:"):
-                return []
-            git_dir = os.path.join(os.path.dirname(dot_git), pointer[len("gitdir:"):].strip())
-            common = os.path.join(git_dir, "commondir")
-            if os.path.isfile(common):
-                git_dir = os.path.join(git_dir, text(common).strip())
-        parser = configparser.ConfigParser(strict=False, interpolation=None)
-        config = os.path.join(git_dir, "config")
-        if os.path.exists(config):
-            parser.read_string(text(config), source=config)
-    except (OSError, UnicodeDecodeError, configparser.Error):
-        return []
-    return [parser[s]["url"] for s in parser.sections() if s.startswith("remote ") and "url" in parser[s]]
-
-
 #: The most files of a repository searched for Application manifests besides the run's own.
 MAX_REPOSITORY_FILES = 20_000
 
@@ -300,7 +126,7 @@ def repository_manifests(files: Iterable[str], repo_urls: Iterable[str] = ()) ->
         if root is None or root in searched:
             continue
         searched.add(root)  # its remotes read once: they do not change within the run
-        if not (_remote_urls(os.path.join(root, ".git")) or configured):
+        if not (remote_urls(os.path.join(root, ".git")) or configured):
             continue
         for folder, dirs, names in walk_tree(root):
             dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "node_modules")
@@ -322,7 +148,7 @@ def mentions_application(path: str, max_size: int = DEFAULT_MAX_FILE_SIZE) -> bo
 
 
 class RepositoryUrls:
-    """What "this repository" is for a file: the git repository holding it (:func:`git_root`) and
+    """What "this repository" is for a file: the git repository holding it (:func:`~hooklint.sources.repository.git.git_root`) and
     the normalised ``url`` of each of its remotes, plus the configured ``repo-urls``; each git
     configuration read once."""
 
@@ -336,7 +162,7 @@ class RepositoryUrls:
         root = facts.git_root_of(os.path.dirname(os.path.abspath(path)))
         if root not in self._remotes:
             assert root is not None  # None (no git repository) is in _remotes from the start
-            self._remotes[root] = {normalize_repo_url(u) for u in _remote_urls(os.path.join(root, ".git"))}
+            self._remotes[root] = {normalize_repo_url(u) for u in remote_urls(os.path.join(root, ".git"))}
         return root, self._remotes[root] | self.configured
 
 
@@ -348,7 +174,7 @@ def find_application_sources(files: Iterable[str], repo_urls: Iterable[str] = ()
     chart's template (Argo CD never applies it as written: its rendering is what
     :func:`sources_in_rendering` reads). ``repo_urls`` (configuration) count as this repository
     besides the git remotes."""
-    from hooklint.sources.appmap.discovery import chart_of  # noqa: PLC0415 - discovery imports this module
+    from hooklint.sources.repository.tree import chart_of  # noqa: PLC0415 - discovery imports this module
 
     urls = RepositoryUrls(repo_urls)
     found: list[ApplicationSource] = []

@@ -20,7 +20,6 @@ kustomize Components (``kind: Component``; one nothing of the run uses is render
 
 from __future__ import annotations
 
-import functools
 import glob
 import os
 from dataclasses import dataclass, field
@@ -28,130 +27,22 @@ from typing import TYPE_CHECKING, Callable, Iterable
 
 from hooklint.argocd import is_argo_kind
 from hooklint.findings import InputError
-from hooklint.files import walk_tree
 from hooklint.sources.repository import facts
-from hooklint.loader import STDIN, os_error_text, within
+from hooklint.loader import STDIN, within
 from hooklint.reasons import Skip, SkipKind, through_rendering
 from hooklint.yamlio import Map, Seq
-from hooklint.sources.appmap.applications import (
-    ApplicationSource,
-    DirectoryOptions,
-    find_application_sources,
-    repository_manifests,
-)
+from hooklint.sources.repository.kustomizations import (MAX_KUSTOMIZATIONS_FOLLOWED, is_component, kustomization_inputs,
+                                                       kustomization_reads, kustomization_references, unread_reason)
+from hooklint.sources.repository.tree import (DIRECTORY, HELM, HELM_CHART_FILE, KUSTOMIZATION_NAMES, KUSTOMIZE, MULTI,
+                                              PLUGIN, REMOTE, UNRENDERABLE, chart_of, contained, dangling_link,
+                                              dangling_reason, inside_repository, is_manifest_name, source_type, walk)
+from hooklint.sources.spec import ApplicationSource
+from hooklint.sources.appmap.applications import DirectoryOptions, find_application_sources, repository_manifests
 
 if TYPE_CHECKING:
     from hooklint.config import Config
 
-MANIFEST_SUFFIXES = (".yaml", ".yml", ".json", ".jsonnet")
-#: Argo CD evaluates ``*.jsonnet`` files of a directory source (``findManifests``); hooklint does
-#: not run jsonnet, so it lists them as not linted, with this reason.
-JSONNET_REASON = Skip("jsonnet: Argo CD evaluates it, hooklint does not (lint its output with `jsonnet FILE | hooklint lint -`)",
-                      SkipKind.JSONNET)
 
-
-def is_manifest_name(name: str) -> bool:
-    return name.lower().endswith(MANIFEST_SUFFIXES)
-
-
-def dangling_link(path: str) -> str | None:
-    """Where ``path`` points (as written in the link) when it is a symbolic link whose destination
-    is missing, else None. Argo CD's directory source skips such a file with a warning
-    ("destination of symlink %q is missing": ``reposerver/repository/repository.go``
-    ``getPotentiallyValidManifestFile``; its test "symlink to nowhere should be ignored"). A link
-    loop is not dangling: ``filepath.EvalSymlinks`` fails with another error, which fails the sync."""
-    try:
-        os.stat(path)
-    except FileNotFoundError:
-        try:
-            return os.readlink(path)
-        except OSError:
-            return None
-    except (OSError, ValueError):
-        return None
-    return None
-
-
-def dangling_reason(target: str) -> Skip:
-    """Why a dangling symbolic link to ``target`` found in a folder walk is not linted."""
-    return Skip(f"a symbolic link to {target}, which does not exist: Argo CD skips it (destination of symlink is missing)",
-                SkipKind.DANGLING_LINK)
-
-
-HELM_CHART_FILE = "Chart.yaml"
-KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
-DIRECTORY, KUSTOMIZE, HELM = "directory", "kustomize", "helm"
-#: An Argo CD Application source that cannot be rendered at all (its path is missing).
-UNRENDERABLE = "unrenderable"
-#: A folder an Argo CD Application renders with a config management plugin (``spec.source.plugin``),
-#: which hooklint never runs: its files are listed as not linted.
-PLUGIN = "plugin"
-#: An Argo CD Application of several sources (``spec.sources``), linted as one application.
-MULTI = "multi-source"
-#: A source Argo CD's repo server fetches from elsewhere (a chart repository, an OCI registry,
-#: another Git repository: :class:`~hooklint.sources.appmap.applications.RemoteSource`), which hooklint
-#: names and does not render (issue 33): HL009 at its entry in the Application.
-REMOTE = "remote"
-
-
-def source_type(folder: str) -> tuple[str, str | None]:
-    """How Argo CD renders ``folder`` (``GetAppSourceType``, ``util/app/discovery``; the
-    kustomization check runs last, so a folder holding both is kustomize): ``(KUSTOMIZE, its
-    kustomization)``, ``(HELM, its Chart.yaml)`` or ``(DIRECTORY, None)``."""
-    for name in KUSTOMIZATION_NAMES:
-        candidate = os.path.join(folder, name)
-        if os.path.isfile(candidate):
-            return KUSTOMIZE, candidate
-    candidate = os.path.join(folder, HELM_CHART_FILE)
-    if os.path.isfile(candidate):
-        return HELM, candidate
-    return DIRECTORY, None
-
-
-def chart_of(path: str) -> str | None:
-    """The Helm chart folder ``path`` lies in (the nearest folder above it holding ``Chart.yaml``),
-    or None. A chart's templates are not manifests: they are linted as part of their chart."""
-    folder = os.path.dirname(os.path.abspath(path))
-    while True:
-        if os.path.isfile(os.path.join(folder, HELM_CHART_FILE)):
-            return os.path.normpath(os.path.relpath(folder)) if not os.path.isabs(path) else folder
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return None
-        folder = parent
-
-
-def walk(root: str, errors: list[InputError], notices: list[str] | None = None, hidden: bool = False) -> list[str]:
-    """Manifest files below ``root`` (``*.yaml``, ``*.yml``, ``*.json``), sorted. Hidden files are
-    included: Argo CD's ``filepath.Walk`` in ``findManifests`` reads them. Hidden folders below
-    ``root`` (``.git``, ``.github``, ``.venv``) are not walked: no application path points into
-    them in practice, and tool folders hold YAML that no sync applies; name one to lint it. With
-    ``hidden`` (a directory source with ``recurse``, whose walk Argo CD does not prune by name:
-    ``getPotentiallyValidManifests``, v3.5.1) they are, but ``.git``.
-    Symbolic links to folders are not followed; dangling links to files are listed like any file
-    (:func:`group_applications` leaves them out). Unreadable folders are added to ``errors``. A folder with a ``Chart.yaml`` is a Helm chart, which Argo CD renders with
-    Helm: its ``Chart.yaml`` stands for it, and its subfolders (templates) are not walked."""
-
-    def onerror(exc: OSError) -> None:
-        where = exc.filename or root
-        errors.append(InputError(where, os_error_text(where, exc)))
-
-    found: list[str] = []
-    links: dict[str, bool] = {}
-    for folder, dirs, files in walk_tree(root, onerror=onerror, links=links):
-        if HELM_CHART_FILE in files and not any(n in files for n in KUSTOMIZATION_NAMES):
-            dirs[:] = []
-            found.append(os.path.join(folder, HELM_CHART_FILE))
-            continue
-        dirs[:] = sorted(d for d in dirs if (hidden and d != ".git") or not d.startswith("."))
-        for name in files:
-            if is_manifest_name(name):
-                path = os.path.join(folder, name)
-                found.append(path)
-                if path in links:
-                    facts.note_walked(path, links[path])
-    found.sort()
-    return found
 
 
 @dataclass(slots=True)
@@ -305,7 +196,7 @@ def group_applications(
     run_files = sorted(f for files in reported.values() for f in files if f != STDIN)
     repository_files = repository_manifests(run_files, repo_urls)
     # a file leading out of its repository is HL007 where it is loaded, its target never read here
-    readable = _inside_repository(run_files + repository_files)
+    readable = contained(run_files + repository_files)
     sources = find_application_sources(readable, repo_urls)
     appsets = applicationset_map(readable, config) if config is not None else ApplicationSetMap()
     sources += appsets.sources
@@ -438,208 +329,6 @@ def _leave_out_bases(apps: list[Application]) -> list[Application]:
             base.left_out[name] = why
         out.append(base)
     return out
-
-
-#: Kustomization fields whose files are patches, generator inputs or configuration, never
-#: manifests applied as written (``resources``, ``bases`` and ``components`` are left out: their
-#: files are manifests or kustomizations).
-_INPUT_FIELDS = ("patches", "patchesStrategicMerge", "patchesJson6902", "replacements", "configMapGenerator",
-                 "secretGenerator", "crds", "configurations", "openapi", "transformers", "generators", "validators")
-
-
-def _read_kustomization(kustomization: str) -> dict:
-    """The mapping ``kustomization`` holds; empty when it cannot be read or parsed, or is no mapping."""
-    return _load_kustomization(kustomization) or {}
-
-
-def _load_kustomization(kustomization: str) -> dict | None:
-    """The mapping ``kustomization`` holds (empty for an empty file), or None when it cannot be read
-    or parsed, or holds something else. Parsed once per version of the file: discovery asks of
-    each kustomization whether it is a Component, what it builds on and what it reads."""
-    try:
-        info = os.stat(kustomization)
-    except OSError:
-        return None
-    if not inside_repository(kustomization, kustomization):  # its render is HL007; never read it here
-        return None
-    return _parse_kustomization(os.path.abspath(kustomization), info.st_mtime_ns, info.st_size)
-
-
-@functools.lru_cache(maxsize=4096)
-def _parse_kustomization(path: str, mtime_ns: int, size: int) -> dict | None:
-    """:func:`_load_kustomization` for the file at ``path`` as of ``mtime_ns`` and ``size`` (the
-    cache key: a file changed since is parsed again). The mapping is shared: callers only read it."""
-    import yaml  # noqa: PLC0415 - only when a run has kustomizations
-
-    from hooklint.loader import FileRejected, decode_manifest  # noqa: PLC0415
-    from hooklint.sources.repository.kustomize_spec import Unreadable, canonical, read_kustomization  # noqa: PLC0415
-
-    try:  # as kustomize reads it: the first document, typed as go-yaml v2 types it
-        with open(path, "rb") as handle:
-            config = read_kustomization(decode_manifest(handle.read())).value
-    except (OSError, FileRejected, Unreadable, yaml.YAMLError):
-        return None  # its render says what is wrong (HL007)
-    return canonical(config)  # the keys kustomize reads, in any case (Resources: is resources:)
-
-
-@functools.lru_cache(maxsize=1024)
-def _boundary_of(folder: str, cwd: str) -> str:
-    """The resolved folder discovery may read in, for files of ``folder`` (absolute): the git
-    repository holding it, else the current folder ``cwd`` when it holds ``folder``, else
-    ``folder`` itself. A render reads nothing outside its repository either."""
-    root = facts.git_root_of(folder)  # the folders above are asked once per run
-    if root is not None:
-        return facts.realpath(root)
-    return facts.realpath(cwd if within(folder, cwd) else folder)
-
-
-def inside_repository(path: str, of: str) -> bool:
-    """Whether ``path`` resolves (``os.path.realpath``, links followed) inside the repository of the
-    file ``of`` (:func:`_boundary_of`): discovery follows and reads nothing else, so a link
-    pointing out of the repository never makes hooklint open a file there."""
-    boundary = _boundary_of(os.path.dirname(os.path.abspath(of)), os.getcwd())
-    return within(facts.realpath(path), boundary)
-
-
-class Containment:
-    """Whether the files of one application lead out of its repository ``root`` through a symbolic
-    link. Each folder's real path is found once: ``os.path.realpath`` checks every component of a
-    path (the bench's 5,000 files in 1,070 folders made 8,500 calls, ~0.1 s)."""
-
-    def __init__(self, root: str):
-        self.root = facts.realpath(root)
-        self._folders: dict[str, str] = {}
-
-    def escaping(self, path: str) -> str | None:
-        """Where ``path`` leads when it is, or passes through, a symbolic link out of the root; else None."""
-        walked = facts.walked_regular(path)  # listed by this run's walk, not a link: it exists
-        if not walked and not os.path.exists(path):  # dangling: the loader says so
-            return None
-        if not walked and os.path.islink(path):
-            real = facts.realpath(path)
-        else:  # the real path of its folder, then its own name
-            folder, name = os.path.split(path)
-            real_folder = self._folders.get(folder)
-            if real_folder is None:
-                real_folder = self._folders[folder] = facts.realpath(folder)
-            real = os.path.join(real_folder, name)
-        return None if within(real, self.root) else real
-
-
-def _inside_repository(files: list[str]) -> list[str]:
-    """The files of ``files`` that resolve inside their repository (:func:`_boundary_of`), in
-    order: the only ones discovery opens."""
-    cwd = os.getcwd()
-    by_boundary: dict[str, Containment] = {}
-    kept = []
-    for path in files:
-        boundary = _boundary_of(os.path.dirname(os.path.abspath(path)), cwd)
-        containment = by_boundary.get(boundary)
-        if containment is None:
-            containment = by_boundary[boundary] = Containment(boundary)
-        if containment.escaping(path) is None:
-            kept.append(path)
-    return kept
-
-
-def is_component(kustomization: str) -> bool:
-    """Whether ``kustomization`` is a kustomize Component (``kind: Component``, apiVersion
-    ``kustomize.config.k8s.io/v1alpha1``): a set of resources and patches that kustomize applies
-    only inside a kustomization that lists its folder under ``components`` (or an Argo CD
-    Application under ``spec.source.kustomize.components``). Its patches usually target objects of
-    that kustomization, so it rarely builds on its own, and Argo CD's directory walk never takes it
-    for an application by itself."""
-    return _read_kustomization(kustomization).get("kind") == "Component"
-
-
-def kustomization_references(kustomization: str) -> list[tuple[str, str]]:
-    """The local folders ``kustomization`` builds on, as ``(field, absolute folder)`` for each
-    ``resources``, ``bases`` and ``components`` entry that names an existing folder, in order.
-    Remote entries, files and missing paths are left out (the render reports them)."""
-    config = _read_kustomization(kustomization)
-    folder = os.path.dirname(os.path.abspath(kustomization))
-    found = []
-    for field_name in ("resources", "bases", "components"):
-        entries = config.get(field_name)
-        for entry in entries if isinstance(entries, list) else []:
-            if isinstance(entry, str) and entry and "\n" not in entry and "://" not in entry:
-                target = os.path.normpath(os.path.join(folder, entry))
-                if inside_repository(target, kustomization) and os.path.isdir(target):
-                    found.append((field_name, target))
-    return found
-
-
-def kustomization_inputs(kustomization: str) -> dict[str, str]:
-    """The files ``kustomization`` reads other than as resources, as ``{absolute path: field}``
-    (a patch file, a generator's ``files``/``envs``, a transformer configuration). A kustomization
-    that cannot be read or parsed reads none."""
-    config = _read_kustomization(kustomization)
-    folder = os.path.dirname(os.path.abspath(kustomization))
-    found: dict[str, str] = {}
-
-    def add(entry: object, field_name: str) -> None:
-        if isinstance(entry, str) and entry and "\n" not in entry and "://" not in entry:
-            found.setdefault(os.path.normpath(os.path.join(folder, entry.partition("=")[2] or entry)), field_name)
-
-    for field_name in _INPUT_FIELDS:
-        value = config.get(field_name)
-        items = value if isinstance(value, list) else [value] if isinstance(value, dict) else []
-        for item in items:
-            if isinstance(item, str):
-                add(item, field_name)
-            elif isinstance(item, dict):
-                add(item.get("path"), field_name)
-                for key in ("files", "envs"):
-                    sources = item.get(key)
-                    for source in sources if isinstance(sources, list) else []:  # kustomize refuses others
-                        add(source, field_name)
-                add(item.get("env"), field_name)
-    return found
-
-
-#: At most this many kustomizations are read following one application's bases and components.
-MAX_KUSTOMIZATIONS_FOLLOWED = 1000
-
-
-def kustomization_reads(kustomization: str) -> set[str] | None:
-    """The absolute paths a build of ``kustomization`` reads from the repository: itself, the files
-    and folders its ``resources``, ``bases`` and ``components`` name (folders followed through
-    their kustomizations), and its patches, generator inputs and configurations. kustomize renders
-    nothing else, so Argo CD applies nothing else from there. None when that cannot be told: a
-    kustomization on the way that cannot be read or parsed (then any file may be read)."""
-    reads: set[str] = set()
-    stack = [os.path.abspath(kustomization)]
-    seen: set[str] = set()
-    while stack and len(seen) < MAX_KUSTOMIZATIONS_FOLLOWED:
-        current = stack.pop()
-        if current in seen:
-            continue
-        seen.add(current)
-        reads.add(current)
-        config = _load_kustomization(current)
-        if config is None:
-            return None
-        folder = os.path.dirname(current)
-        for field_name in ("resources", "bases", "components"):
-            entries = config.get(field_name)
-            for entry in entries if isinstance(entries, list) else []:
-                if not isinstance(entry, str) or not entry or "\n" in entry or "://" in entry:
-                    continue
-                target = os.path.normpath(os.path.join(folder, entry))
-                reads.add(target)
-                if not inside_repository(target, kustomization):
-                    continue  # the render refuses it; never read outside the repository
-                kind, found = source_type(target) if os.path.isdir(target) else (None, None)
-                if kind == KUSTOMIZE and found is not None:
-                    stack.append(os.path.abspath(found))
-        reads.update(kustomization_inputs(current))
-    return reads
-
-
-def unread_reason(kustomization: str) -> Skip:
-    """Why a file beside (or under) ``kustomization`` that its build never reads is not linted."""
-    return Skip(f"{kustomization} does not list it (resources, patches, generators): kustomize never renders it, "
-                "so Argo CD never applies it", SkipKind.UNLISTED)
 
 
 def _leave_out_unread(app: "Application", reads: set[str] | None) -> None:
@@ -1251,11 +940,10 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
     with the clusters of the repository's cluster Secrets and the ``clusters`` configuration, and
     read the Applications it generates as the map reads a written one (:func:`sources_of`), each
     placed at the template's ``spec.source`` line and made by ``ApplicationSet NAME (FILE:LINE)``."""
-    import stat
 
     import yaml
 
-    from hooklint.loader import DEFAULT_MAX_FILE_SIZE, parse_text, read_file, user_path
+    from hooklint.loader import DEFAULT_MAX_FILE_SIZE, parse_text, read_file
     from hooklint.sources.appmap.applications import RepositoryUrls, sources_of
     from hooklint.yamlio import RENDER_FAILED, RENDERER_UNAVAILABLE
 

@@ -1,7 +1,7 @@
 """A fetched source rendered like a local one, and where its findings go (issue 33, items 4 and 5).
 
 :func:`load_fetched` takes an Application's source from elsewhere
-(:class:`~hooklint.sources.appmap.applications.RemoteSource`), fetches it (:func:`hooklint.sources.fetch.fetch`)
+(:class:`~hooklint.sources.spec.RemoteSource`), fetches it (:func:`hooklint.sources.fetch.fetch`)
 and renders it as Argo CD's repo server does once it holds the files:
 
 - a chart (chart repository, OCI registry) is copied, with the ``$ref`` value files the Application
@@ -143,7 +143,7 @@ def policy_of(config: Config) -> FetchPolicy:
 
 def remote_of(record: Any) -> RemoteSource | None:
     """The fetch step's :class:`~hooklint.sources.fetch.RemoteSource` of the discovery's record
-    (:class:`hooklint.sources.appmap.applications.RemoteSource`), or None when it is nothing hooklint
+    (:class:`hooklint.sources.spec.RemoteSource`), or None when it is nothing hooklint
     fetches (an OCI artifact without a chart, a scheme it does not know)."""
     from hooklint.sources.appmap import applications as a  # noqa: PLC0415
 
@@ -200,7 +200,7 @@ class Loaded:
 
 def load_fetched(app: Any, source: Any, config: Config, repository: str) -> Loaded | str:
     """Fetch and render the source from elsewhere ``source`` (an
-    :class:`~hooklint.sources.appmap.applications.ApplicationSource` whose ``remote`` is set) of the
+    :class:`~hooklint.sources.spec.ApplicationSource` whose ``remote`` is set) of the
     application ``app`` (source type ``remote``), ``repository`` being this repository's top
     folder. Returns what was loaded, or why it was not fetched (one line: not a kind hooklint
     fetches, a host not listed, a limit, a digest mismatch...)."""
@@ -222,7 +222,7 @@ def load_fetched(app: Any, source: Any, config: Config, repository: str) -> Load
 
 def _render_chart(app: Any, source: Any, config: Config, fetched: Fetched, entry: tuple[int, int],
                   repository: str) -> Loaded | str:  # fmt: skip
-    from hooklint.sources.appmap.discovery import HELM  # noqa: PLC0415
+    from hooklint.sources.repository.tree import HELM  # noqa: PLC0415
     from hooklint.sources.render import chart_value_secrets, render  # noqa: PLC0415
 
     values: list[tuple[str, bytes]] = []
@@ -249,7 +249,8 @@ def _render_chart(app: Any, source: Any, config: Config, fetched: Fetched, entry
     application = dataclasses.replace(source, folder=chart, source_type=HELM)
     manifest = os.path.join(chart, "Chart.yaml")
     dependencies: list[FetchedOrigin] = []
-    loaded, rendered, renderer, comments = render(HELM, chart, manifest, config, None, application, dependencies)
+    loaded, rendered, renderer, comments = render(HELM, chart, manifest, config, None, application, dependencies,
+                                                  dependency_fetcher(config, dependencies))
     for item in rendered:  # objects of the Application's rendering: reported where its file is
         item.loaded.path = app.manifest_file
     secrets = chart_value_secrets(chart, scratch, source.options, config.max_file_size) if rendered else None
@@ -294,7 +295,7 @@ def _checkout(cache: str, fetched: Fetched, values: list[tuple[str, bytes]]) -> 
 
 
 def _render_git(app: Any, source: Any, config: Config, fetched: Fetched, entry: tuple[int, int]) -> Loaded | str:
-    from hooklint.sources.appmap.discovery import DIRECTORY, HELM, KUSTOMIZE, source_type  # noqa: PLC0415
+    from hooklint.sources.repository.tree import DIRECTORY, HELM, KUSTOMIZE, source_type  # noqa: PLC0415
     from hooklint.sources.render import render  # noqa: PLC0415
 
     marker = os.path.join(fetched.root, ".git")
@@ -308,7 +309,7 @@ def _render_git(app: Any, source: Any, config: Config, fetched: Fetched, entry: 
         application = dataclasses.replace(source, folder=fetched.folder, source_type=kind)
         dependencies: list[FetchedOrigin] = []
         loaded, rendered, renderer, comments = render(kind, fetched.folder, manifest_file, config, None, application,
-                                                      dependencies)  # fmt: skip
+                                                      dependencies, dependency_fetcher(config, dependencies))  # fmt: skip
         for item in rendered:
             item.loaded.path = app.manifest_file
         moved = [dataclasses.replace(d, manifest=origin.manifest, line=origin.line, column=origin.column)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from hooklint import argocd
 from hooklint.config import Config
@@ -26,14 +26,18 @@ from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint.files import read_bytes
 from hooklint.loader import LoadedFile, ignore_comments, parse_text, read_file, within
 from hooklint.sources.repository import facts
-from hooklint.sources.appmap.applications import ApplicationSource, git_root
+from hooklint.sources.spec import ApplicationSource
 from hooklint.sources.bounded import Limits
 from hooklint.sources.render.placement import Placement
 from hooklint.sources.render.redact import (SecretValues, archive_values, file_parameter_secrets, redact_render_error,
                                      render_error_redactor, value_secrets)  # fmt: skip
-from hooklint.sources.appmap.discovery import KUSTOMIZE, inside_repository
+from hooklint.sources.repository.tree import (KUSTOMIZE, escaping_target, inside_repository, outside_repository,
+                                              repository_root)
 from hooklint.sources.render.rendered import RenderedDocument, Renderer, RendererUnavailable, RenderError
 from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, SYNTAX_ERROR, TOO_COMPLEX, LoadIssue, Map
+
+if TYPE_CHECKING:
+    from hooklint.sources.render.helm import DependencyFetcher
 
 
 @dataclass(slots=True)
@@ -45,58 +49,9 @@ class RenderedFile:
     placement: Placement | None
 
 
-def repository_root(folder: str, named: str | None = None) -> str:
-    """The repository ``folder`` belongs to, absolute: the nearest folder above it holding ``.git``;
-    without one, the outermost of the current directory and ``named`` (the path named on the
-    command line that brought ``folder`` in, however spelled: ``..``, ``.``, absolute, with a
-    trailing slash) that ``folder`` is inside, else ``folder`` itself. So ``hooklint lint ..`` run
-    from a subfolder renders the bases of the folder it names, and ``hooklint lint shop`` run above
-    ``shop`` keeps the current directory. Every file a renderer may read must be inside it (Argo CD
-    renders inside its checkout of the repository)."""
-    here = os.path.abspath(folder)
-    known, root = facts.known_root(here)  # found by this run's discovery, else asked now
-    if not known:
-        root = git_root(here)
-    if root is not None:
-        return root
-    tops = [os.path.abspath(c) for c in (os.getcwd(), named) if c is not None]
-    inside = [top for top in tops if within(here, top)]
-    return min(inside, key=len) if inside else here
-
-
-def read_in_repository(path: str, root: str, max_size: int) -> LoadedFile:
-    """Read and parse ``path`` (:func:`hooklint.loader.read_file`) when it resolves
-    (``os.path.realpath``, every link followed) inside the repository ``root``; else an empty file
-    with one HL007 at 1:1 naming where it leads, its target never opened (Argo CD's repo server
-    refuses the repository: ``reposerver/repository/repository.go``, "illegal filepath in symlink").
-    The one way a kustomization, ``Chart.yaml`` or Application file is read before it renders."""
-    target = escaping_target(path, root)
-    if target is None:
-        return read_file(path, max_size)
-    return outside_repository(path, target)
-
-
-def escaping_target(path: str, root: str) -> str | None:
-    """Where ``path`` leads (its real path) when that is outside the repository ``root``; None when
-    it stays inside or does not exist (a dangling link: the loader says so)."""
-    if not os.path.lexists(path):
-        return None
-    real = facts.realpath(path)
-    return None if within(real, facts.realpath(root)) else real
-
-
-def outside_repository(path: str, target: str) -> LoadedFile:
-    """The stand-in for a file of the repository that is a symbolic link (or lies below one) to
-    ``target`` outside it: no content, one HL007 at 1:1; ``target`` is never read."""
-    loaded = parse_text(path, "")
-    loaded.issues.append((LoadIssue(RENDER_FAILED, Span.point(1, 1), f"{path} is a symbolic link to {target}, "
-                                    "outside the repository (illegal filepath in symlink)"), 0))  # fmt: skip
-    return loaded
-
-
 def render(source_type: str, folder: str, manifest_file: str, config: Config, named: str | None = None,
            application: ApplicationSource | None = None, fetched: list | None = None,
-           ) -> tuple[LoadedFile, list[RenderedFile], Renderer | None, dict[str, list]]:  # fmt: skip
+           fetcher: DependencyFetcher | None = None) -> tuple[LoadedFile, list[RenderedFile], Renderer | None, dict[str, list]]:  # fmt: skip
     """Render the application in ``folder`` (``manifest_file`` is its kustomization or
     ``Chart.yaml``, as the user spells it; ``named`` the path on the command line that brought it
     in, see :func:`repository_root`), with the options of the Argo CD ``application`` source that
@@ -110,9 +65,10 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     comments (:func:`~hooklint.loader.ignore_comments`) of the user's files the findings of the
     rendered objects can be placed in (each object's file, the kustomizations that changed it, the
     files its load issues name), by path, those with none left out: the suppression stage reads them
-    there and opens nothing. With ``--fetch`` (``config.fetch``) a chart's dependencies from chart
-    repositories and registries are downloaded (:func:`hooklint.sources.appmap.remote.dependency_fetcher`);
-    where their findings go is appended to ``fetched``."""
+    there and opens nothing. ``fetcher`` downloads a chart's dependencies from chart repositories
+    and registries (``--fetch``: the application map passes
+    :func:`hooklint.sources.appmap.remote.dependency_fetcher`), which appends where their findings go to
+    ``fetched``; without it they are named, never fetched."""
     root = repository_root(folder, named)
     target = escaping_target(manifest_file, root)
     if target is not None:  # HL007, its content never read: a message of a parse would quote it
@@ -142,11 +98,6 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
                 helm = dataclasses.replace(helm, kube_version=config.kube_version)
             if config.api_versions and not helm.api_versions:
                 helm = dataclasses.replace(helm, api_versions=tuple(config.api_versions))
-            fetcher = None
-            if config.fetch and fetched is not None:  # helm dependency build's downloads (issue 33)
-                from hooklint.sources.appmap.remote import dependency_fetcher
-
-                fetcher = dependency_fetcher(config, fetched)
             rendering = render_helm(folder, root, helm, argocd.helm_major(config.argocd_version), Limits.of(config),
                                     fetcher)  # fmt: skip
         _check_named_paths(rendering, root, manifest_file, [o.prefix for o in fetched or ()])

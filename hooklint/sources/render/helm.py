@@ -64,6 +64,7 @@ from hooklint.yamlio import BoundedLoader, Unreadable, YamlTooComplex, go_first_
 from hooklint.sources import bounded, sandbox
 from hooklint.sources.repository import facts
 from hooklint.sources.render.cache import cached, input_key
+from hooklint.sources.repository.charts import MAX_ARCHIVE_BYTES, MAX_ARCHIVE_DEPTH, MAX_ARCHIVE_MEMBERS
 from hooklint.sources.render.redact import tagging_inputs
 from hooklint.sources.render.rendered import Omission, RenderedDocument, Renderer, RenderError, RendererUnavailable, Rendering
 
@@ -872,8 +873,6 @@ _KNOWN_METASCHEMAS = re.compile(
     r"https?://json-schema\.org/(?:draft-0[467]/schema|draft/20(?:19-09|20-12)/schema|schema)#?")
 #: The JSON Schema keywords whose value Helm's library resolves as a reference.
 _REFERENCE_KEYS = ("$ref", "$dynamicRef", "$recursiveRef")
-#: Archives read for schemas: members, bytes and nesting looked at, at most.
-_ARCHIVE_MEMBERS, _ARCHIVE_BYTES, _ARCHIVE_DEPTH = 10_000, 64 << 20, 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -963,58 +962,29 @@ def _refers(load: _SchemaLoad) -> str:
 
 def _archive_loads(data: bytes, archive: str, depth: int = 0) -> list[_SchemaLoad]:
     """:class:`_SchemaLoad` of every ``values.schema.json`` in a packaged chart (its bytes), nested
-    archives included, within :data:`_ARCHIVE_MEMBERS` members and :data:`_ARCHIVE_BYTES` bytes."""
+    archives included, within :data:`MAX_ARCHIVE_MEMBERS` members and :data:`MAX_ARCHIVE_BYTES` bytes."""
     import io
 
     found: list[_SchemaLoad] = []
     try:
         with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
             for count, member in enumerate(tar):
-                if count >= _ARCHIVE_MEMBERS or member.offset_data > _ARCHIVE_BYTES:  # not read to its end: fail closed
+                if count >= MAX_ARCHIVE_MEMBERS or member.offset_data > MAX_ARCHIVE_BYTES:  # not read to its end: fail closed
                     found.append(_SchemaLoad("", "values.schema.json", archive=archive,
                                              unread="an archive too large to look through"))  # fmt: skip
                     break
                 name = member.name.rsplit("/", 1)[-1]
-                if member.isfile() and member.size > _ARCHIVE_BYTES and name == "values.schema.json":
+                if member.isfile() and member.size > MAX_ARCHIVE_BYTES and name == "values.schema.json":
                     found.append(_SchemaLoad("", member.name, archive=archive, unread="a schema too large to look through"))
-                if not member.isfile() or member.size > _ARCHIVE_BYTES:
+                if not member.isfile() or member.size > MAX_ARCHIVE_BYTES:
                     continue
-                if name == "values.schema.json" or (name.endswith(".tgz") and depth < _ARCHIVE_DEPTH):
+                if name == "values.schema.json" or (name.endswith(".tgz") and depth < MAX_ARCHIVE_DEPTH):
                     handle = tar.extractfile(member)
                     content = handle.read() if handle is not None else b""
                     if name.endswith(".tgz"):
                         found.extend(_archive_loads(content, archive, depth + 1))
                     else:
                         found.extend(_loads_in(content.decode("utf-8", "replace"), member.name, archive))
-    except (OSError, tarfile.TarError, EOFError, zlib_error):
-        return found
-    return found
-
-
-def packaged_values(data: bytes, depth: int = 0) -> list[str]:
-    """The texts of every ``values.yaml`` in a packaged chart (its bytes: ``charts/*.tgz``), nested
-    archives included, read as :func:`_archive_loads` reads schemas: within :data:`_ARCHIVE_MEMBERS`
-    members, :data:`_ARCHIVE_BYTES` bytes and :data:`_ARCHIVE_DEPTH` nestings; what is past them, or
-    an archive that does not read, is left out. Helm loads a subchart's values from its archive
-    (``pkg/chart/loader/archive/archive.go``), so a template may print them (redaction: issue 34)."""
-    import io
-
-    found: list[str] = []
-    try:
-        with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
-            for count, member in enumerate(tar):
-                if count >= _ARCHIVE_MEMBERS or member.offset_data > _ARCHIVE_BYTES:
-                    break
-                name = member.name.rsplit("/", 1)[-1]
-                if not member.isfile() or member.size > _ARCHIVE_BYTES:
-                    continue
-                if name == "values.yaml" or (name.endswith(".tgz") and depth < _ARCHIVE_DEPTH):
-                    handle = tar.extractfile(member)
-                    content = handle.read() if handle is not None else b""
-                    if name.endswith(".tgz"):
-                        found.extend(packaged_values(content, depth + 1))
-                    else:
-                        found.append(content.decode("utf-8", "replace").removeprefix("\ufeff"))
     except (OSError, tarfile.TarError, EOFError, zlib_error):
         return found
     return found

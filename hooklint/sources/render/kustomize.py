@@ -84,7 +84,8 @@ from hooklint.sources import bounded, sandbox
 from hooklint.sources.repository import facts
 from hooklint.sources.render import partial
 from hooklint.sources.render.cache import cached, input_key
-from hooklint.sources.appmap.discovery import KUSTOMIZATION_NAMES, is_component
+from hooklint.sources.repository.tree import KUSTOMIZATION_NAMES
+from hooklint.sources.repository.kustomizations import is_component
 from hooklint.sources.repository.kustomize_spec import (
     ReadKustomization,
     Unreadable,
@@ -99,7 +100,8 @@ from hooklint.sources.repository.kustomize_spec import (
     node_strings,
     read_kustomization,
 )
-from hooklint.sources.render.redact import tagging_inputs, url_credentials
+from hooklint.sources.render.redact import tagging_inputs
+from hooklint.text import url_credentials
 from hooklint.sources.render.rendered import (
     Omission,
     RenderedDocument,

@@ -67,13 +67,13 @@ import ahocorasick
 import yaml
 
 from hooklint.sources.repository import facts
+from hooklint.sources.repository.charts import packaged_values
 from hooklint.sources.render.rendered import RenderError
-from hooklint.text import escape_controls
+from hooklint.text import REDACTED, escape_controls, url_credentials
 from hooklint.yamlio import BoundedLoader
 
 T = TypeVar("T")
 
-REDACTED = "[redacted]"
 
 #: Keys whose values are secrets wherever they are (any object, values files, kustomizations).
 SECRET_KEY = re.compile(r"pass(?:word|wd|phrase)?|pwd|secret|token|credential|private|auth|api[-_.]?key|"
@@ -196,7 +196,7 @@ class SecretValues:
         """:meth:`add` ``value``, a secret wherever the application also writes it: a parameter of
         the ApplicationSet generator that made it, under a key that names a secret, which the
         template may copy into a Helm parameter of any name (:attr:`ApplicationSource.secrets
-        <hooklint.sources.appmap.applications.ApplicationSource.secrets>`)."""
+        <hooklint.sources.spec.ApplicationSource.secrets>`)."""
         self.add(value, key)
         if isinstance(value, str) and value.strip() in self.secrets:
             self.carried.add(value.strip())
@@ -254,26 +254,6 @@ def merged(*parts: SecretValues) -> SecretValues:
         out.names |= part.names
         out.carried |= part.carried
     return out
-
-
-#: The credentials a URL can carry: ``scheme://user:password@`` (the password), ``scheme://token@``
-#: (the whole user part, but ``git``), and the values of query parameters named like secrets
-#: (``?access_token=``, ``&sig=``, ``X-Amz-Signature=``).
-_URL_USER = re.compile(r"(\b[A-Za-z][\w+.-]*://)([^/\s@'\"?#]+)@")
-_URL_QUERY = re.compile(r"([?&][\w.-]*(?:token|key|secret|passw(?:or)?d|pwd|sig|signature|auth|credential)[\w.-]*=)"
-                        r"[^&\s'\"#]+", re.IGNORECASE)  # fmt: skip
-
-
-def url_credentials(text: str) -> str:
-    """``text`` with the credentials of every URL in it replaced by ``[redacted]``
-    (:data:`_URL_USER`, :data:`_URL_QUERY`): a remote kustomize entry or repoURL may embed a token,
-    and findings quote entries as written."""
-    if "@" in text:
-        text = _URL_USER.sub(lambda m: m.group(0) if m.group(2) == "git" else m.group(1) + (
-            m.group(2).split(":", 1)[0] + ":" + REDACTED if ":" in m.group(2) else REDACTED) + "@", text)
-    if "=" in text:
-        text = _URL_QUERY.sub(rf"\1{REDACTED}", text)
-    return text
 
 
 def redact(message: str, values: SecretValues) -> str:
@@ -633,9 +613,8 @@ def secret_values(inputs: Iterable[str], root: str, *, helm: bool = False,
 
 def archive_values(path: str) -> list[str]:
     """The ``values.yaml`` texts of the packaged chart ``path`` (a ``charts/*.tgz``, nested ones
-    included: :func:`hooklint.sources.render.helm.packaged_values`, bounded as the schema scan reads an
+    included: :func:`hooklint.sources.repository.charts.packaged_values`, bounded as the schema scan reads an
     archive); none when it is no regular file of at most :data:`MAX_ARCHIVE_BYTES`."""
-    from hooklint.sources.render.helm import packaged_values  # noqa: PLC0415 (helm imports this module)
 
     data = _read(path, raw=True, limit=MAX_ARCHIVE_BYTES)
     return packaged_values(data) if data else []

@@ -14,6 +14,8 @@ from __future__ import annotations
 import os
 from stat import S_ISLNK, S_ISREG
 
+from hooklint.sources.repository import git
+
 #: path (as walked, normalised) -> whether it is a symbolic link, from the folder listing (d_type:
 #: no system call); only the files of the walk.
 _links: dict[str, bool] = {}
@@ -74,14 +76,12 @@ def known_root(folder: str) -> tuple[bool, str | None]:
 
 
 def git_root_of(folder: str) -> str | None:
-    """:func:`hooklint.sources.appmap.applications.git_root` of ``folder``, called once per folder of the
+    """:func:`hooklint.sources.repository.git.git_root` of ``folder``, called once per folder of the
     run (its answers for the folders above are kept as well)."""
-    from hooklint.sources.appmap import applications  # noqa: PLC0415 - applications imports this module
-
     key = os.path.abspath(folder)
     if key in _roots:
         return _roots[key]
-    return applications.git_root(key, _roots)
+    return git.git_root(key, _roots)
 
 
 def realpath(path: str) -> str:

@@ -1,0 +1,158 @@
+"""What a kustomization says about the repository's files, read as kustomize reads it: whether it is
+a Component, the folders it builds on, the files it reads as patches and generator inputs, and
+every path a build of it reads (so files it never reads are not taken for applied manifests).
+
+Each kustomization is read once per version of the file, as kustomize reads it
+(:func:`hooklint.sources.repository.kustomize_spec.read_kustomization`: the first document, typed as
+go-yaml v2 types it), and never when it lies outside the repository.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+
+from hooklint.reasons import Skip, SkipKind
+from hooklint.sources.repository.tree import KUSTOMIZE, inside_repository, source_type
+
+
+#: Kustomization fields whose files are patches, generator inputs or configuration, never
+#: manifests applied as written (``resources``, ``bases`` and ``components`` are left out: their
+#: files are manifests or kustomizations).
+_INPUT_FIELDS = ("patches", "patchesStrategicMerge", "patchesJson6902", "replacements", "configMapGenerator",
+                 "secretGenerator", "crds", "configurations", "openapi", "transformers", "generators", "validators")
+
+
+def _read_kustomization(kustomization: str) -> dict:
+    """The mapping ``kustomization`` holds; empty when it cannot be read or parsed, or is no mapping."""
+    return _load_kustomization(kustomization) or {}
+
+
+def _load_kustomization(kustomization: str) -> dict | None:
+    """The mapping ``kustomization`` holds (empty for an empty file), or None when it cannot be read
+    or parsed, or holds something else. Parsed once per version of the file: discovery asks of
+    each kustomization whether it is a Component, what it builds on and what it reads."""
+    try:
+        info = os.stat(kustomization)
+    except OSError:
+        return None
+    if not inside_repository(kustomization, kustomization):  # its render is HL007; never read it here
+        return None
+    return _parse_kustomization(os.path.abspath(kustomization), info.st_mtime_ns, info.st_size)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_kustomization(path: str, mtime_ns: int, size: int) -> dict | None:
+    """:func:`_load_kustomization` for the file at ``path`` as of ``mtime_ns`` and ``size`` (the
+    cache key: a file changed since is parsed again). The mapping is shared: callers only read it."""
+    import yaml  # noqa: PLC0415 - only when a run has kustomizations
+
+    from hooklint.loader import FileRejected, decode_manifest  # noqa: PLC0415
+    from hooklint.sources.repository.kustomize_spec import Unreadable, canonical, read_kustomization  # noqa: PLC0415
+
+    try:  # as kustomize reads it: the first document, typed as go-yaml v2 types it
+        with open(path, "rb") as handle:
+            config = read_kustomization(decode_manifest(handle.read())).value
+    except (OSError, FileRejected, Unreadable, yaml.YAMLError):
+        return None  # its render says what is wrong (HL007)
+    return canonical(config)  # the keys kustomize reads, in any case (Resources: is resources:)
+
+
+def is_component(kustomization: str) -> bool:
+    """Whether ``kustomization`` is a kustomize Component (``kind: Component``, apiVersion
+    ``kustomize.config.k8s.io/v1alpha1``): a set of resources and patches that kustomize applies
+    only inside a kustomization that lists its folder under ``components`` (or an Argo CD
+    Application under ``spec.source.kustomize.components``). Its patches usually target objects of
+    that kustomization, so it rarely builds on its own, and Argo CD's directory walk never takes it
+    for an application by itself."""
+    return _read_kustomization(kustomization).get("kind") == "Component"
+
+
+def kustomization_references(kustomization: str) -> list[tuple[str, str]]:
+    """The local folders ``kustomization`` builds on, as ``(field, absolute folder)`` for each
+    ``resources``, ``bases`` and ``components`` entry that names an existing folder, in order.
+    Remote entries, files and missing paths are left out (the render reports them)."""
+    config = _read_kustomization(kustomization)
+    folder = os.path.dirname(os.path.abspath(kustomization))
+    found = []
+    for field_name in ("resources", "bases", "components"):
+        entries = config.get(field_name)
+        for entry in entries if isinstance(entries, list) else []:
+            if isinstance(entry, str) and entry and "\n" not in entry and "://" not in entry:
+                target = os.path.normpath(os.path.join(folder, entry))
+                if inside_repository(target, kustomization) and os.path.isdir(target):
+                    found.append((field_name, target))
+    return found
+
+
+def kustomization_inputs(kustomization: str) -> dict[str, str]:
+    """The files ``kustomization`` reads other than as resources, as ``{absolute path: field}``
+    (a patch file, a generator's ``files``/``envs``, a transformer configuration). A kustomization
+    that cannot be read or parsed reads none."""
+    config = _read_kustomization(kustomization)
+    folder = os.path.dirname(os.path.abspath(kustomization))
+    found: dict[str, str] = {}
+
+    def add(entry: object, field_name: str) -> None:
+        if isinstance(entry, str) and entry and "\n" not in entry and "://" not in entry:
+            found.setdefault(os.path.normpath(os.path.join(folder, entry.partition("=")[2] or entry)), field_name)
+
+    for field_name in _INPUT_FIELDS:
+        value = config.get(field_name)
+        items = value if isinstance(value, list) else [value] if isinstance(value, dict) else []
+        for item in items:
+            if isinstance(item, str):
+                add(item, field_name)
+            elif isinstance(item, dict):
+                add(item.get("path"), field_name)
+                for key in ("files", "envs"):
+                    sources = item.get(key)
+                    for source in sources if isinstance(sources, list) else []:  # kustomize refuses others
+                        add(source, field_name)
+                add(item.get("env"), field_name)
+    return found
+
+
+#: At most this many kustomizations are read following one application's bases and components.
+MAX_KUSTOMIZATIONS_FOLLOWED = 1000
+
+
+def kustomization_reads(kustomization: str) -> set[str] | None:
+    """The absolute paths a build of ``kustomization`` reads from the repository: itself, the files
+    and folders its ``resources``, ``bases`` and ``components`` name (folders followed through
+    their kustomizations), and its patches, generator inputs and configurations. kustomize renders
+    nothing else, so Argo CD applies nothing else from there. None when that cannot be told: a
+    kustomization on the way that cannot be read or parsed (then any file may be read)."""
+    reads: set[str] = set()
+    stack = [os.path.abspath(kustomization)]
+    seen: set[str] = set()
+    while stack and len(seen) < MAX_KUSTOMIZATIONS_FOLLOWED:
+        current = stack.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        reads.add(current)
+        config = _load_kustomization(current)
+        if config is None:
+            return None
+        folder = os.path.dirname(current)
+        for field_name in ("resources", "bases", "components"):
+            entries = config.get(field_name)
+            for entry in entries if isinstance(entries, list) else []:
+                if not isinstance(entry, str) or not entry or "\n" in entry or "://" in entry:
+                    continue
+                target = os.path.normpath(os.path.join(folder, entry))
+                reads.add(target)
+                if not inside_repository(target, kustomization):
+                    continue  # the render refuses it; never read outside the repository
+                kind, found = source_type(target) if os.path.isdir(target) else (None, None)
+                if kind == KUSTOMIZE and found is not None:
+                    stack.append(os.path.abspath(found))
+        reads.update(kustomization_inputs(current))
+    return reads
+
+
+def unread_reason(kustomization: str) -> Skip:
+    """Why a file beside (or under) ``kustomization`` that its build never reads is not linted."""
+    return Skip(f"{kustomization} does not list it (resources, patches, generators): kustomize never renders it, "
+                "so Argo CD never applies it", SkipKind.UNLISTED)

@@ -1,0 +1,133 @@
+"""An Argo CD Application's source as hooklint reads it: the record the application map
+(:mod:`hooklint.sources.appmap`) hands to the render stage (:mod:`hooklint.sources.render`), so a
+renderer knows the options, release name, namespace and value files Argo CD would render with,
+without importing how Applications are found.
+
+The fields mirror ``ApplicationSource`` of ``pkg/apis/application/v1alpha1/types.go``, resolved as the
+repo server resolves them (path inside the repository, ``.argocd-source*.yaml`` merged). A source
+Argo CD fetches from elsewhere is a :class:`RemoteSource` (issue 33).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from hooklint.text import url_credentials
+
+#: The kinds of :class:`RemoteSource`: a chart of a Helm chart repository (``chart`` with an
+#: ``http(s)://`` ``repoURL``), an OCI registry (``oci://``: a chart, or an OCI artifact's
+#: ``path``), a Git repository other than this one, and a scheme hooklint does not know (a Helm
+#: plugin's ``s3://``, ``gs://``...).
+CHART_REPOSITORY, OCI_REGISTRY, OTHER_GIT, UNKNOWN_SCHEME = "chart-repo", "oci", "git", "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class ApplicationSource:
+    """One source of one Argo CD Application that points into this repository.
+
+    ``name`` is the Application's ``metadata.name``; ``manifest`` and ``line`` where its source is
+    written (for an Application rendered by another one's Helm chart or kustomization, the
+    template or resource file and line it comes from); ``folder`` the source's ``path`` as a path
+    the user can open (joined to the repository root, a symbolic link inside the repository
+    resolved as ``util/app/path`` ``Path`` does, relative to the current directory when it is
+    inside it); ``source_type`` the explicit type (``helm``, ``kustomize``, ``directory``,
+    ``plugin``) or None (the folder decides); ``options`` the ``helm`` / ``kustomize`` /
+    ``directory`` mapping (plain Python values, ``.argocd-source*.yaml`` merged in) or None;
+    ``namespace`` the destination namespace; ``problem`` why it cannot be rendered at all, if so."""
+
+    name: str
+    manifest: str
+    line: int
+    folder: str
+    source_type: str | None
+    options: Any = None
+    namespace: str | None = None
+    #: Why Argo CD cannot render this source at all (its path is missing or leaves the repository).
+    problem: str | None = None
+    #: ``spec.project`` and the destination cluster (``server``, else ``name``).
+    project: str | None = None
+    server: str | None = None
+    #: Where the source is written in the Application: ``spec.source`` or ``spec.sources[N]``.
+    field: str = "spec.source"
+    #: What made this Application when it is not written as YAML: ``Application NAME (FILE:LINE)``
+    #: of the parent whose rendering holds it, or ``the Helm chart FILE`` / ``the kustomization
+    #: FILE`` that no Application of this repository deploys.
+    generated_by: str | None = None
+    #: The files whose naming brings this Application into a run besides ``manifest`` (the parent's
+    #: ``Chart.yaml`` or kustomization for a rendered one).
+    scope: tuple[str, ...] = ()
+    #: The ``.argocd-source.yaml`` / ``.argocd-source-NAME.yaml`` files merged into ``options``.
+    overrides: tuple[str, ...] = ()
+    #: Where each entry of ``options["valueFiles"]`` is written, ``(file, line, column)`` (1-based):
+    #: its item in the Application's ``helm.valueFiles`` (or in the ``.argocd-source*.yaml`` file
+    #: whose list replaced it); the source's own line for an Application rendered by another one.
+    value_file_places: tuple[tuple[str, int, int], ...] = ()
+    #: Set for a source Argo CD's repo server fetches from elsewhere (a chart repository, an OCI
+    #: registry, another Git repository): hooklint does not render it, and ``folder`` is empty.
+    remote: "RemoteSource | None" = None
+    #: Where the source's entry is written, ``(line, column)`` (1-based): its ``repoURL:`` key;
+    #: ``(line, 1)`` for an Application rendered by another one or generated. Where HL009 goes
+    #: for what Argo CD renders of it and hooklint does not (jsonnet, a plugin: issue 33).
+    entry: tuple[int, int] = (0, 0)
+    #: ``(value, key)``: the secret values the ApplicationSet generator that made this Application
+    #: carries (its parameters under keys that name a secret:
+    #: :func:`~hooklint.sources.appmap.applicationsets.secret_parameters`); never printed, wherever the
+    #: template copies them (:attr:`~hooklint.sources.render.redact.SecretValues.carried`).
+    secrets: tuple[tuple[str, str], ...] = ()
+
+    def label(self) -> str:
+        """``Application NAME (FILE:LINE)`` for messages."""
+        return f"Application {self.name} ({self.manifest}:{self.line})"
+
+    def origin(self) -> str:
+        """:meth:`label`, with what made it when it is not written as YAML."""
+        return self.label() + (f", rendered by {self.generated_by}" if self.generated_by else "")
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteSource:
+    """One source of an Application that Argo CD's repo server fetches from elsewhere and
+    hooklint does not render (issue 33): what a fetch step needs to render it like a local source.
+
+    ``kind`` is one of :data:`CHART_REPOSITORY`, :data:`OCI_REGISTRY`, :data:`OTHER_GIT`,
+    :data:`UNKNOWN_SCHEME`; ``repo_url``, ``chart``, ``path`` and ``target_revision`` as written
+    (None when absent); ``index`` the source's position in ``spec.sources`` (None for
+    ``spec.source``); ``line`` and ``column`` (1-based) where its entry is written: the ``chart:``
+    key for a chart, else the ``repoURL:`` key (for an Application rendered by another one or
+    generated by an ApplicationSet, the template's line, column 1); ``helm`` the source's ``helm``
+    options as plain values (``valueFiles`` as written, ``$ref/...`` kept) or None; ``value_files``
+    the ``$ref`` value files read from this repository, as paths relative to its top folder.
+
+    Argo CD: a source with ``chart`` is a Helm repository source (``ApplicationSource.IsHelm``),
+    one whose ``repoURL`` starts with ``oci://`` an OCI one (``IsOCI``), any other a Git source
+    (``pkg/apis/application/v1alpha1/types.go``); the repo server fetches each
+    (``reposerver/repository/repository.go`` ``runRepoOperation``)."""
+
+    kind: str
+    repo_url: str
+    chart: str | None
+    path: str | None
+    target_revision: str | None
+    index: int | None
+    line: int
+    column: int
+    helm: Any = None
+    value_files: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        """What the source is, for messages, its URL without credentials: ``the chart cert-manager
+        v1.14.0 of the chart repository https://charts.jetstack.io``."""
+        url = url_credentials(self.repo_url)
+        revision = f" {self.target_revision}" if self.target_revision else ""
+        at = f" at {self.target_revision}" if self.target_revision else ""
+        path = f" (path {self.path})" if self.path else ""
+        if self.kind == CHART_REPOSITORY:
+            return f"the chart {self.chart}{revision} of the chart repository {url}"
+        if self.kind == OCI_REGISTRY:
+            what = f"the chart {self.chart}{revision}" if self.chart else f"the OCI artifact {url}{at}{path}"
+            return f"{what} of the OCI registry {url}" if self.chart else what
+        if self.kind == OTHER_GIT:
+            return f"the Git repository {url}{at}{path}, not this one"
+        what = f"the chart {self.chart}{revision} of {url}" if self.chart else f"{url}{at}{path}"
+        return f"{what}, whose scheme hooklint does not know"
