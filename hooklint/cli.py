@@ -12,6 +12,7 @@ or input errors (a missing path, an unreadable file), and any internal error.
 
 from __future__ import annotations
 
+import os
 import sys
 from enum import Enum
 from typing import Annotated, Iterable, Iterator, NoReturn, Optional
@@ -217,6 +218,20 @@ RunTimeoutOption = Annotated[Optional[int], typer.Option(
          "not checked by then are named in one error (exit code 2).")]  # fmt: skip
 
 
+NoCacheOption = Annotated[bool, typer.Option(
+    "--no-cache", help="Use no cache: render every source and lint every application again, and keep nothing "
+                       "(as HOOKLINT_CACHE_DIR=off). By default renderings and each application's results are kept in "
+                       "$HOOKLINT_CACHE_DIR, else $XDG_CACHE_HOME/hooklint or ~/.cache/hooklint, and reused while its "
+                       "files, the configuration, the Argo CD version, the renderers and hooklint are unchanged.")]  # fmt: skip
+
+
+def _caching(no_cache: bool) -> None:
+    """``--no-cache``: every cache off for this run and the processes it starts (the render
+    cache, the result cache: :func:`hooklint.files.cache_dir`)."""
+    if no_cache:
+        os.environ["HOOKLINT_CACHE_DIR"] = "off"
+
+
 def _fetching(cfg, fetch: bool, hosts: Optional[list[str]]):
     """The configuration with ``--fetch`` and its ``--fetch-host`` entries (each checked: exit 2
     with one line for a bad one, or for ``--fetch-host`` without ``--fetch``); the credentials
@@ -310,8 +325,10 @@ def lint(
     fetch: Annotated[bool, typer.Option("--fetch", help="Download the charts and Git sources of other repositories that Applications name, from fetch-hosts only, and check them (README: Sources from elsewhere).")] = False,
     fetch_host: Annotated[Optional[list[str]], typer.Option("--fetch-host", help="With --fetch: admit one more host for this run: host[:port] (HTTPS), http://host[:port], or file:///folder (Git remotes under it); repeatable.", show_default=False)] = None,
     run_timeout: RunTimeoutOption = None,
+    no_cache: NoCacheOption = False,
 ) -> None:
     """Lint manifests and report findings."""
+    _caching(no_cache)
     from hooklint.catalog import load_catalog
     from hooklint.config import ConfigError
     from hooklint.pipeline import lint_paths
@@ -412,8 +429,10 @@ def diff(
     fetch: Annotated[bool, typer.Option("--fetch", help="Download the charts and Git sources of other repositories that Applications name, from fetch-hosts only, and check them (README: Sources from elsewhere).")] = False,
     fetch_host: Annotated[Optional[list[str]], typer.Option("--fetch-host", help="With --fetch: admit one more host for this run: host[:port] (HTTPS), http://host[:port], or file:///folder (Git remotes under it); repeatable.", show_default=False)] = None,
     run_timeout: RunTimeoutOption = None,
+    no_cache: NoCacheOption = False,
 ) -> None:
     """Review a change: findings it adds and fixes, and how it changes each sync plan."""
+    _caching(no_cache)
     from hooklint.catalog import load_catalog
     from hooklint.config import ConfigError
     from hooklint.review import ReviewError, review
@@ -539,8 +558,10 @@ def plan(
     fetch: Annotated[bool, typer.Option("--fetch", help="Download the charts and Git sources of other repositories that Applications name, from fetch-hosts only, and check them (README: Sources from elsewhere).")] = False,
     fetch_host: Annotated[Optional[list[str]], typer.Option("--fetch-host", help="With --fetch: admit one more host for this run: host[:port] (HTTPS), http://host[:port], or file:///folder (Git remotes under it); repeatable.", show_default=False)] = None,
     run_timeout: RunTimeoutOption = None,
+    no_cache: NoCacheOption = False,
 ) -> None:
     """Print the sync plan Argo CD would execute, one application at a time."""
+    _caching(no_cache)
     from hooklint.pipeline import plan_paths
     from hooklint.reporters.plan import render
 

@@ -15,11 +15,15 @@ temporary file renamed into place, so a reader sees the old file or the new one.
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import hashlib
+import json
 import os
 import secrets
 import stat
-from typing import Any, Callable, Iterable
+import tempfile
+from typing import Any, Callable, Iterable, Iterator
 
 from hooklint import deadline
 
@@ -91,6 +95,8 @@ def read_bytes(path: str, max_size: int, streams: bool = False) -> bytes:
         data = b"".join(chunks)
         if len(data) > max_size and stat.S_ISREG(info.st_mode):
             raise FileTooLarge(len(data), max_size)
+        if _reads is not None and stat.S_ISREG(info.st_mode):
+            _reads[path] = hashlib.sha256(data).hexdigest()
         return data
     finally:
         os.close(fd)
@@ -376,3 +382,159 @@ def _write_all(fd: int, chunks: Iterable[bytes], durable: bool) -> None:
         if durable:
             out.flush()
             os.fsync(out.fileno())
+
+
+# --- what a run's caches need: where they are, what an input is, entries written safely ----------
+
+#: The files read (:func:`read_bytes`) or hashed as render inputs while :func:`recording` runs, by
+#: path as reached -> hex SHA-256 of their bytes (None: not read, or read as something else).
+_reads: dict[str, str | None] | None = None
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[dict[str, str | None]]:
+    """Record every file :func:`read_bytes` reads (or :func:`note_input` names) meanwhile, by path
+    as reached -> hex SHA-256 of the bytes read (None: a path named but not read): the inputs of
+    one application, for the result cache (:mod:`hooklint.results`). Not reentrant: the outer
+    recording sees the inner one's reads too."""
+    global _reads
+    saved = _reads
+    found: dict[str, str | None] = {} if saved is None else saved
+    _reads = found
+    try:
+        yield found
+    finally:
+        _reads = saved
+
+
+def note_input(path: str, digest: str | None = None) -> None:
+    """Add ``path`` (and the hex SHA-256 of its bytes when known) to the :func:`recording` running,
+    if any: a file a renderer reads, which hooklint hashes without :func:`read_bytes`."""
+    if _reads is not None and (digest is not None or path not in _reads):
+        _reads[path] = digest
+
+
+#: The key :func:`note_volatile` sets in a :func:`recording` (never a path: a NUL).
+VOLATILE = "\0volatile"
+
+
+def note_volatile() -> None:
+    """Say to the :func:`recording` running, if any, that what is being made depends on more than
+    the files recorded (a render stopped by a limit, one that failed before its inputs were known):
+    the result cache keeps none of it."""
+    if _reads is not None:
+        _reads[VOLATILE] = None
+
+
+def cache_dir() -> str | None:
+    """The folder of hooklint's caches (renderings, results), or None when caching is off:
+    ``$HOOKLINT_CACHE_DIR`` (``off`` turns every cache off, as ``--no-cache`` does by setting it),
+    else ``$XDG_CACHE_HOME/hooklint``, else ``~/.cache/hooklint``."""
+    explicit = os.environ.get("HOOKLINT_CACHE_DIR")
+    if explicit:
+        return None if explicit == "off" else explicit
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "hooklint")
+
+
+#: A file whose modification time is this close to (or after) the moment its signature was taken
+#: may change again within the file system's timestamp granularity with the same size and time
+#: (git's "racily clean" entries): its bytes are hashed, never trusted by its signature.
+RACY_NS = 2_000_000_000
+
+
+def stat_signature(path: str) -> list[Any]:
+    """What :func:`os.stat` says of ``path`` (links followed), as a list a JSON entry keeps:
+    ``[kind, size, mtime_ns, inode, device, link]``: kind ``f`` (regular file), ``d`` (folder),
+    ``x`` (anything else: its mode in size's place) or ``-`` (missing or unreadable: zeros);
+    ``link`` the target as written when ``path`` itself is a symbolic link, else None. Equal
+    signatures, taken :data:`RACY_NS` after the file's time, mean the same bytes (the stat pass of
+    the caches)."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        sig: list[Any] = ["-", 0, 0, 0, 0]
+    else:
+        kind = "f" if stat.S_ISREG(info.st_mode) else "d" if stat.S_ISDIR(info.st_mode) else "x"
+        sig = [kind, info.st_size if kind != "x" else info.st_mode, info.st_mtime_ns, info.st_ino, info.st_dev]
+    try:
+        sig.append(os.readlink(path) if os.path.islink(path) else None)
+    except (OSError, ValueError):
+        sig.append(None)
+    return sig
+
+
+def content_digest(path: str, kind: str) -> str:
+    """Hex SHA-256 of what ``path`` holds: a regular file's bytes (opened without blocking, never a
+    FIFO or device: the digest :func:`read_bytes` records), a folder's sorted entry names; ``""``
+    for anything else, or when it cannot be read (``kind`` is its :func:`stat_signature` kind)."""
+    try:
+        if kind == "d":
+            names = "\0".join(sorted(os.listdir(path)))
+            return hashlib.sha256(b"\0folder\0" + names.encode("utf-8", "surrogateescape")).hexdigest()
+        if kind != "f":
+            return ""
+        digest = hashlib.sha256()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return ""
+            while chunk := os.read(fd, 1 << 20):
+                digest.update(chunk)
+        finally:
+            os.close(fd)
+        return digest.hexdigest()
+    except (OSError, ValueError):
+        return ""
+
+
+def trusted(signature: list[Any], taken_ns: int) -> bool:
+    """Whether a :func:`stat_signature` taken at ``taken_ns`` (``time.time_ns()``) can stand for the
+    bytes: a missing path, or one whose time is at least :data:`RACY_NS` older than ``taken_ns``."""
+    return signature[0] == "-" or signature[2] < taken_ns - RACY_NS
+
+
+def read_entry(entry: str, max_size: int = 1 << 30) -> Any:
+    """The JSON value of the cache entry ``entry``, or None when it is missing, a symbolic link
+    (never followed), not a regular file, too large or not JSON: a cache entry that cannot be
+    read is a miss, never an error."""
+    try:
+        fd = os.open(entry, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except (OSError, ValueError):
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > max_size:
+            return None
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return json.loads(b"".join(chunks))
+    except (OSError, ValueError, RecursionError):
+        return None
+    finally:
+        os.close(fd)
+
+
+def store_entry(entry: str, value: Any) -> None:
+    """Write ``value`` as JSON to the cache entry ``entry``, through a temporary file beside it
+    renamed into place (a reader sees the old entry or the new one; a link at ``entry`` is
+    replaced, never written through). The temporary file is removed however the write ends (a full
+    disk, Ctrl-C, SIGTERM); a cache that cannot be written is ignored."""
+    tmp = None
+    try:
+        folder = os.path.dirname(entry)
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix="hooklint-", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(value, handle, separators=(",", ":"))
+        os.replace(tmp, entry)
+        tmp = None
+    except (OSError, ValueError, TypeError, RecursionError):
+        pass
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass

@@ -23,6 +23,7 @@ import dataclasses
 import gc
 import os
 import tempfile
+import time
 from typing import Callable, Iterable, Iterator
 
 from hooklint import deadline
@@ -44,6 +45,8 @@ from hooklint.yamlio import RENDER_FAILED, RENDER_FAILED_DEFAULTS
 from hooklint.sources import (STDIN, Application, Coverage, LoadedApplication, group_applications, load_application,
                               loaded_application)  # fmt: skip
 from hooklint.suppression import suppress
+from hooklint import files as _files
+from hooklint.results import ResultCache, run_cache
 
 @dataclasses.dataclass(slots=True)
 class PlannedApplication:
@@ -150,8 +153,13 @@ def collector_paused() -> Iterator[None]:
             gc.collect(0)  # now, so that gc.freeze() after loading never keeps a garbage cycle
 
 
-def lint_application(engine: Engine, app: Application, keep_plan: bool = False, mapped: bool = False) -> Outcome:
+def lint_application(engine: Engine, app: Application, keep_plan: bool = False, mapped: bool = False,
+                     results: ResultCache | None = None) -> Outcome:  # fmt: skip
     """Load, plan, check and release one application.
+
+    With ``results`` (the run's result cache: :mod:`hooklint.results`), an application whose
+    inputs are unchanged since a run under the same key gives back that run's outcome without
+    being loaded, and one linted is kept for next time (not stdin, not when a plan is kept).
 
     Its values hold no reference cycles, so they are freed by reference counting as soon as the
     application is done; ``gc.freeze()`` after loading keeps the cyclic collector from scanning
@@ -162,7 +170,16 @@ def lint_application(engine: Engine, app: Application, keep_plan: bool = False, 
     hostile application never loses the report of the others. A configuration error still ends
     the run (:class:`~hooklint.config.ConfigError`), and so do KeyboardInterrupt and SystemExit."""
     try:
-        return _lint_application(engine, app, keep_plan, mapped)
+        if results is None or keep_plan or app.key == STDIN:
+            return _lint_application(engine, app, keep_plan, mapped)
+        outcome = results.lookup(app, mapped)
+        if outcome is not None:
+            return outcome
+        taken = time.time_ns()
+        with _files.recording() as reads:
+            outcome = _lint_application(engine, app, keep_plan, mapped)
+        results.store(app, mapped, outcome, reads, taken)
+        return outcome
     except ConfigError:
         raise
     except Exception as exc:  # noqa: BLE001 - isolation: this application's report only
@@ -279,17 +296,17 @@ def _redacted(finding: Finding, hide: Callable[[str], str]) -> Finding:
 
 
 def lint_applications(engine: Engine, apps: Iterable[Application], keep_plans: bool = False,
-                      mapped: bool = False) -> RunResult:  # fmt: skip
+                      mapped: bool = False, results: ResultCache | None = None) -> RunResult:  # fmt: skip
     """Lint applications one after the other in this process. Findings are in application
     order, unsorted; with ``keep_plans``, ``plans`` holds each application's plan (see
-    :func:`lint_application`)."""
+    :func:`lint_application`); ``results``: the run's result cache, if any."""
     result = RunResult()
     unrendered: set[str] = set()
     apps = list(apps)
     unchecked: list[Application] = []
     checked: list[Application] = []
     for app in apps:
-        outcome = _within_deadline(engine, app, keep_plans, mapped) if not unchecked else None
+        outcome = _within_deadline(engine, app, keep_plans, mapped, results) if not unchecked else None
         if outcome is None:
             unchecked.append(app)
         else:
@@ -300,12 +317,13 @@ def lint_applications(engine: Engine, apps: Iterable[Application], keep_plans: b
     return result
 
 
-def _within_deadline(engine: Engine, app: Application, keep_plan: bool, mapped: bool) -> Outcome | None:
+def _within_deadline(engine: Engine, app: Application, keep_plan: bool, mapped: bool,
+                     results: ResultCache | None = None) -> Outcome | None:  # fmt: skip
     """:func:`lint_application` of ``app``, or None when the run's deadline passed before or
     while it was linted (nothing of it is reported then)."""
     try:
         deadline.check()
-        return lint_application(engine, app, keep_plan, mapped)
+        return lint_application(engine, app, keep_plan, mapped, results)
     except RunTimeout:
         return None
 
@@ -397,18 +415,18 @@ WORKER_GRACE = 5
 PARALLEL_MIN_FILES = 64
 
 _worker_engine: Engine | None = None
-#: A worker's (keep_plans, mapped), as :func:`lint_applications` takes them.
-_worker_plans: tuple[bool, bool] = (False, False)
+#: A worker's (keep_plans, mapped, result cache), as :func:`lint_applications` takes them.
+_worker_plans: tuple[bool, bool, ResultCache | None] = (False, False, None)
 
 
 def _worker_init(config: Config, catalog: Catalog, keep_plans: bool, mapped: bool,
-                 time_left: tuple[float, float] | None = None) -> None:  # fmt: skip
+                 time_left: tuple[float, float] | None = None, results: ResultCache | None = None) -> None:  # fmt: skip
     global _worker_engine, _worker_plans
     from hooklint.interrupt import worker_signals
 
     worker_signals()  # Ctrl-C is the parent's: it stops the pool; its SIGTERM cleans up and ends us
     _worker_engine = Engine(config, catalog)
-    _worker_plans = (keep_plans, mapped)
+    _worker_plans = (keep_plans, mapped, results)
     if time_left is not None:  # the parent's deadline: (seconds left, the run's limit)
         deadline.start(*time_left)
     else:
@@ -454,7 +472,7 @@ def resolve_jobs(jobs: int) -> int:
 
 
 def _lint_parallel(engine: Engine, apps: list[Application], jobs: int, keep_plans: bool = False,
-                   mapped: bool = False) -> RunResult:  # fmt: skip
+                   mapped: bool = False, results: ResultCache | None = None) -> RunResult:  # fmt: skip
     """Lint ``apps`` in ``jobs`` worker processes, whole applications at a time. Results are
     merged in application order, so the output is the same as with one process.
 
@@ -476,8 +494,8 @@ def _lint_parallel(engine: Engine, apps: list[Application], jobs: int, keep_plan
     # stdin belongs to this process
     batches = _batches([a for _, a in numbered if a.key != STDIN], jobs)
     indexes = [i for i, a in numbered if a.key != STDIN]
-    results: dict[int, Outcome | None] = {i: _within_deadline(engine, a, keep_plans, mapped)
-                                          for i, a in numbered if a.key == STDIN}  # fmt: skip
+    outcomes_of: dict[int, Outcome | None] = {i: _within_deadline(engine, a, keep_plans, mapped)
+                                              for i, a in numbered if a.key == STDIN}  # fmt: skip
     left = deadline.remaining()
     time_left = (left, deadline.limit()) if left is not None else None
     if batches:
@@ -487,7 +505,7 @@ def _lint_parallel(engine: Engine, apps: list[Application], jobs: int, keep_plan
         # each worker reads its sentinel and exits; only an exception (Ctrl-C, SIGTERM: the
         # workers must stop now) terminates it.
         pool = context.Pool(min(jobs, len(batches)), _worker_init,
-                            (engine.config, engine.catalog, keep_plans, mapped, time_left))  # fmt: skip
+                            (engine.config, engine.catalog, keep_plans, mapped, time_left, results))  # fmt: skip
         try:
             position = iter(indexes)
             outcomes = pool.imap(_worker_lint, batches)
@@ -500,7 +518,7 @@ def _lint_parallel(engine: Engine, apps: list[Application], jobs: int, keep_plan
                     break
                 assert len(outcome) == len(batch)
                 for one in outcome:
-                    results[next(position)] = one
+                    outcomes_of[next(position)] = one
             else:
                 pool.close()
         except BaseException:
@@ -513,7 +531,7 @@ def _lint_parallel(engine: Engine, apps: list[Application], jobs: int, keep_plan
     unchecked: list[Application] = []
     checked: list[Application] = []
     for i in range(len(apps)):
-        done = results.get(i)
+        done = outcomes_of.get(i)
         if done is None:
             unchecked.append(apps[i])
         else:
@@ -571,10 +589,11 @@ def _lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int, p
     jobs = resolve_jobs(jobs)
     files = sum(len(a.reported) + len(a.context) for a in apps)
     mapped = any(a.argocd is not None for a in apps)
+    results = run_cache(config) if not plans and apps else None  # hooklint.results: off with --no-cache, --fetch
     if jobs > 1 and len(apps) > 1 and files >= PARALLEL_MIN_FILES:
-        result = _lint_parallel(engine, apps, jobs, plans, mapped)
+        result = _lint_parallel(engine, apps, jobs, plans, mapped, results)
     else:
-        result = lint_applications(engine, apps, plans, mapped)
+        result = lint_applications(engine, apps, plans, mapped, results)
     # input errors in path order, each once, whatever the order of the arguments
     unique = {(e.path, e.message): e for e in errors + result.errors}
     result.errors = [unique[key] for key in sorted(unique)]

@@ -44,7 +44,7 @@ STAGES: list[tuple[str, ...]] = [
     ("checks",),
     ("engine",),
     ("suppression",),
-    ("pipeline",),
+    ("pipeline", "results"),
     ("fix",),
     ("reporters",),
     ("review", "doctor"),

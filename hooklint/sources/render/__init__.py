@@ -15,6 +15,8 @@ hooklint runs a renderer.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
@@ -23,7 +25,7 @@ from hooklint import argocd
 from hooklint.config import Config
 from hooklint.findings import Span
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
-from hooklint.files import read_bytes
+from hooklint.files import cache_dir, note_volatile, read_bytes, read_entry, store_entry
 from hooklint.loader import LoadedFile, ignore_comments, parse_text, read_file, within
 from hooklint.sources.repository import facts
 from hooklint.sources.spec import ApplicationSource
@@ -122,12 +124,12 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
         else:  # in one of the chart's templates, which the user can open
             where = exc.path
         # secret values out (hooklint.sources.render.redact): the inputs', a chart's values, the Application's
-        detail = redact_render_error(detail, exc, folder, root, helm=source_type != KUSTOMIZE,
-                                     extra_values=[helm.values] if helm is not None else (),
-                                     parameters=[(n, v) for n, v, _ in helm.parameters] if helm is not None else (),
-                                     file_parameters=helm.file_parameters if helm is not None else (),
-                                     names=_names(application, helm),
-                                     carried=application.secrets if application is not None else ())  # fmt: skip
+        redaction = dict(helm=source_type != KUSTOMIZE, extra_values=[helm.values] if helm is not None else [],
+                         parameters=[(n, v) for n, v, _ in helm.parameters] if helm is not None else [],
+                         file_parameters=list(helm.file_parameters) if helm is not None else [],
+                         names=_names(application, helm),
+                         carried=list(application.secrets) if application is not None else [])  # fmt: skip
+        detail = _redacted_failure(detail, exc, folder, root, redaction)
         loaded.issues.append((LoadIssue(kind, Span.point(line, column), detail, path=where), 0))
         return loaded, [], None, {}
     except RendererUnavailable as exc:
@@ -175,6 +177,34 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
             placed.update(path for _, path, _ in item.placement.entries)
     comments = {path: sources.comments(path) for path in sorted(placed - {loaded.path})}
     return loaded, rendered, rendering.renderer, {path: found for path, found in comments.items() if found}
+
+
+def _redacted_failure(detail: str, exc: RenderError, folder: str, root: str, redaction: dict[str, Any]) -> str:
+    """``detail`` (what the failed render ``exc`` of ``folder`` reports) with its secret values out
+    (:func:`~hooklint.sources.render.redact.redact_render_error` with the ``redaction`` options).
+    A failure the render cache keeps (``exc.cache_key``: its inputs' bytes are in that key) keeps
+    its redacted detail beside it, under that key and everything else the redaction reads, so an
+    unchanged failing source is neither rendered nor redacted again. A failure made before the
+    renderer's inputs were known, or a transient one, is redacted anew, and the running result cache recording
+    (:func:`hooklint.files.recording`) is told that it depends on more than the files it read."""
+    if exc.cache_key is None or not exc.inputs or exc.transient:
+        note_volatile()
+        return redact_render_error(detail, exc, folder, root, **redaction)
+    from hooklint.sources.render.cache import CACHE_FORMAT  # noqa: PLC0415 - only when a render failed
+
+    folder_of = cache_dir()
+    entry = None
+    if folder_of is not None:
+        key = hashlib.sha256(json.dumps([CACHE_FORMAT, exc.cache_key, detail, os.path.abspath(folder), os.path.abspath(root),
+                                         exc.path, redaction], default=repr).encode("utf-8", "surrogatepass")).hexdigest()  # fmt: skip
+        entry = os.path.join(folder_of, "failed", key[:2], key + ".json")
+        stored = read_entry(entry)
+        if isinstance(stored, dict) and isinstance(stored.get("detail"), str):
+            return stored["detail"]
+    redacted = redact_render_error(detail, exc, folder, root, **redaction)
+    if entry is not None:
+        store_entry(entry, {"detail": redacted})
+    return redacted
 
 
 def _names(application: ApplicationSource | None, helm: Any) -> list[str | None]:

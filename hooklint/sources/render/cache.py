@@ -1,38 +1,39 @@
 """The render cache: a rendering is stored under a hash of everything that can change it
 (hooklint's version, the renderer, its path and version, the options, and for every input file
 its path as reached, the symbolic links on the way, its resolved path and its bytes), in the user's cache
-folder, so that re-running hooklint on an unchanged overlay or chart renders nothing.
+folder, so that re-running hooklint on an unchanged overlay or chart renders nothing. A rendering
+that failed (kustomize or Helm said no) is stored the same way, under the same key, so that an
+unchanged failing kustomization is not run again (:func:`cached`); one a limit, a signal or the
+run's deadline stopped is not (it may render next time).
 
-Where: ``$HOOKLINT_CACHE_DIR``, else ``$XDG_CACHE_HOME/hooklint``, else ``~/.cache/hooklint``.
-``HOOKLINT_CACHE_DIR=off`` turns the cache off. Entries are JSON files written atomically; a
-corrupt or unreadable entry is a miss, and a cache folder that cannot be written is ignored: the
-cache can make hooklint faster, never wrong or failing.
+The bytes of an input are hashed only when its stat signature (size, modification time, inode:
+:func:`hooklint.files.stat_signature`) changed since the last key over the same files
+(ccache's "direct mode", :func:`input_key`).
+
+Where: :func:`hooklint.files.cache_dir` (``$HOOKLINT_CACHE_DIR``, else ``$XDG_CACHE_HOME/hooklint``,
+else ``~/.cache/hooklint``). ``HOOKLINT_CACHE_DIR=off`` (``--no-cache``) turns the cache off. Entries
+are JSON files written atomically, never read through a link; a corrupt or unreadable entry is a
+miss, and a cache folder that cannot be written is ignored: the cache can make hooklint faster,
+never wrong or failing.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import stat
-import tempfile
+import time
 from typing import Callable, Iterable
 
 from hooklint import __version__
+from hooklint.files import cache_dir, note_input, read_entry, stat_signature, store_entry, trusted
 from hooklint.sources.repository import facts
-from hooklint.sources.render.rendered import Rendering
+from hooklint.sources.render.rendered import Rendering, RenderError
 
 #: Bumped when what is stored changes shape or meaning: old entries then miss.
-CACHE_FORMAT = "2"
+CACHE_FORMAT = "3"
 
-
-def cache_dir() -> str | None:
-    """The cache folder, or None when the cache is off (``HOOKLINT_CACHE_DIR=off``)."""
-    explicit = os.environ.get("HOOKLINT_CACHE_DIR")
-    if explicit:
-        return None if explicit == "off" else explicit
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "hooklint")
+__all__ = ["CACHE_FORMAT", "cache_dir", "cached", "input_key"]
 
 
 def input_key(parts: Iterable[str], files: Iterable[str], root: str) -> str:
@@ -42,28 +43,66 @@ def input_key(parts: Iterable[str], files: Iterable[str], root: str) -> str:
     changes the key even when the files behind both read alike), its resolved path relative to
     the resolved ``root``, and its bytes (a folder counts as a folder; a file that cannot be read
     counts as missing). A renderer reads only what these describe (its copy is made from them),
-    so two renderings with one key are the same."""
+    so two renderings with one key are the same.
+
+    Direct mode: the bytes' hashes of the last key over the same ``parts``, ``files`` and ``root``
+    are kept beside the renderings with each file's stat signature; a file whose signature is
+    unchanged (and not racily new: :func:`hooklint.files.trusted`) is not read again. Every file is
+    named to the running :func:`hooklint.files.recording` (the result cache's inputs)."""
+    paths = sorted(set(files))
+    parts = list(parts)
     digest = hashlib.sha256(CACHE_FORMAT.encode())
     digest.update(b"\0v" + __version__.encode())
     for part in parts:
         digest.update(b"\0p")
         digest.update(part.encode("utf-8", "surrogatepass"))
+    memo_entry = _memo_entry(parts, paths, root)
+    memo = read_entry(memo_entry) if memo_entry is not None else None
+    known: dict = memo.get("files", {}) if isinstance(memo, dict) and isinstance(memo.get("files"), dict) else {}
+    taken = memo.get("taken", 0) if isinstance(memo, dict) and isinstance(memo.get("taken"), int) else 0
+    now = time.time_ns()
+    fresh: dict[str, list] = {}
     real_root = facts.realpath(root)
-    for path in sorted(set(files)):
+    links = _Links(root)
+    for path in paths:
         digest.update(b"\0f")
         digest.update(os.path.relpath(path, root).encode("utf-8", "surrogateescape"))
-        for link, target in _links_on_the_way(root, path):
+        for link, target in links.on_the_way(path):
             digest.update(b"\0l" + link.encode("utf-8", "surrogateescape") + b"\0" + target.encode("utf-8", "surrogateescape"))
         real = facts.realpath(path)
         digest.update(b"\0r" + os.path.relpath(real, real_root).encode("utf-8", "surrogateescape"))
-        if os.path.isdir(real):
+        signature = stat_signature(real)
+        if signature[0] == "d":
             digest.update(b"\0dir")
+            note_input(path)
             continue
-        try:
-            digest.update(_file_digest(real))
-        except OSError:
-            digest.update(b"\0missing")
+        before = known.get(real)
+        if (isinstance(before, list) and len(before) == 2 and before[0] == signature and signature[0] == "f"
+                and trusted(signature, taken)):  # fmt: skip
+            hexdigest = before[1]
+        else:
+            try:
+                hexdigest = _file_digest(real).hex()
+            except OSError:
+                hexdigest = ""
+        fresh[real] = [signature, hexdigest]
+        note_input(path, hexdigest or None)
+        digest.update(bytes.fromhex(hexdigest) if hexdigest else b"\0missing")
+    if memo_entry is not None and fresh != known:
+        store_entry(memo_entry, {"taken": now, "files": fresh})
     return digest.hexdigest()
+
+
+def _memo_entry(parts: list[str], paths: list[str], root: str) -> str | None:
+    """Where :func:`input_key` keeps the hashes of ``paths`` (None: the cache is off)."""
+    folder = cache_dir()
+    if folder is None:
+        return None
+    name = hashlib.sha256(CACHE_FORMAT.encode())
+    for text in (__version__, os.path.abspath(root), *parts, "\0files", *paths):
+        name.update(text.encode("utf-8", "surrogateescape") + b"\0")
+    key = name.hexdigest()
+    return os.path.join(folder, "inputs", key[:2], key + ".json")
 
 
 def _file_digest(path: str) -> bytes:
@@ -81,61 +120,102 @@ def _file_digest(path: str) -> bytes:
         os.close(fd)
 
 
-def _links_on_the_way(root: str, path: str) -> list[tuple[str, str]]:
-    """``(link relative to the resolved root, its target as written)`` for every symbolic link met reaching ``path`` from
-    ``root`` part by part (links inside link targets included, as the file system follows them)."""
-    found: list[tuple[str, str]] = []
-    real_root = current = os.path.realpath(root)
-    for part in os.path.relpath(path, root).split(os.sep):
+class _Links:
+    """The symbolic links on the way from ``root`` to paths below it, each folder's found once
+    (the files of one key share their folders: a folder's parts are not looked at again)."""
+
+    def __init__(self, root: str):
+        self.root = root
+        self.real_root = os.path.realpath(root)
+        #: folder relative to root -> (its resolved path, the links met reaching it)
+        self.folders: dict[str, tuple[str, list[tuple[str, str]]]] = {"": (self.real_root, [])}
+
+    def on_the_way(self, path: str) -> list[tuple[str, str]]:
+        """``(link relative to the resolved root, its target as written)`` for every symbolic link
+        met reaching ``path`` from ``root`` part by part (links inside link targets included, as
+        the file system follows them)."""
+        relative = os.path.relpath(path, self.root)
+        folder, _, leaf = relative.rpartition(os.sep)
+        current, found = self._folder(folder)
+        return found + self._step(current, leaf)[1]
+
+    def _folder(self, folder: str) -> tuple[str, list[tuple[str, str]]]:
+        if folder in (".", ""):
+            return self.folders[""]
+        known = self.folders.get(folder)
+        if known is None:
+            parent, _, leaf = folder.rpartition(os.sep)
+            current, found = self._folder(parent)
+            current, more = self._step(current, leaf)
+            known = self.folders[folder] = (current, found + more)
+        return known
+
+    def _step(self, current: str, part: str) -> tuple[str, list[tuple[str, str]]]:
         if part in ("", "."):
-            continue
+            return current, []
         candidate = os.path.join(current, part)
         if os.path.islink(candidate):
             try:
-                found.append((os.path.relpath(candidate, real_root), os.readlink(candidate)))
+                found = [(os.path.relpath(candidate, self.real_root), os.readlink(candidate))]
             except OSError:
-                pass
-            current = os.path.realpath(candidate)
-        else:
-            current = os.path.normpath(candidate)
-    return found
+                found = []
+            return os.path.realpath(candidate), found
+        return os.path.normpath(candidate), []
+
+
+def _links_on_the_way(root: str, path: str) -> list[tuple[str, str]]:
+    """``(link relative to the resolved root, its target as written)`` for every symbolic link met reaching ``path`` from
+    ``root`` part by part (links inside link targets included, as the file system follows them)."""
+    return _Links(root).on_the_way(path)
 
 
 def cached(kind: str, key: str, render: Callable[[], Rendering]) -> Rendering:
     """The rendering stored under ``kind``/``key``, else ``render()`` (stored for next time).
 
     ``render`` may raise :class:`~hooklint.sources.render.rendered.RenderError` or
-    :class:`~hooklint.sources.render.rendered.RendererUnavailable`: failures are not cached."""
+    :class:`~hooklint.sources.render.rendered.RendererUnavailable`. A RenderError is stored too
+    (its message as the renderer said it, path, position, what Argo CD does, its inputs) and raised
+    again from the entry next time, unless it is ``transient`` (a limit, a signal, the run's
+    deadline stopped the renderer, or it could not be started); the error raised carries ``key``
+    as ``cache_key`` either way, for the caller's cache of its redacted message. A
+    RendererUnavailable is never stored."""
     folder = cache_dir()
     entry = os.path.join(folder, kind, key[:2], key + ".json") if folder else None
     if entry is not None:
+        stored = read_entry(entry)
         try:
-            with open(entry, encoding="utf-8") as handle:
-                return Rendering.from_json(json.load(handle))
-        except (OSError, ValueError, KeyError, TypeError):
+            if isinstance(stored, dict) and "failed" in stored:
+                raise _error_of(stored["failed"], key)
+            if stored is not None:
+                return Rendering.from_json(stored)
+        except (ValueError, KeyError, TypeError, AttributeError):
             pass
-    rendering = render()
+    try:
+        rendering = render()
+    except RenderError as error:
+        error.cache_key = key
+        if entry is not None and not error.transient:
+            store_entry(entry, {"failed": _error_json(error)})
+        raise
     if entry is not None:
-        _store(entry, rendering)
+        store_entry(entry, rendering.to_json())
     return rendering
 
 
-def _store(entry: str, rendering: Rendering) -> None:
-    """Write ``entry`` through a temporary file beside it and a rename; the temporary file is
-    removed however the write ends (a full disk, Ctrl-C, SIGTERM)."""
-    tmp = None
-    try:
-        os.makedirs(os.path.dirname(entry), exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(entry), prefix="hooklint-", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(rendering.to_json(), handle)
-        os.replace(tmp, entry)
-        tmp = None
-    except OSError:
-        pass
-    finally:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+def _error_json(error: RenderError) -> dict:
+    return {"message": error.message, "path": error.path, "line": error.line, "column": error.column,
+            "needs_network": error.needs_network, "argocd_renders": error.argocd_renders,
+            "unchecked": error.unchecked, "inputs": list(error.inputs)}  # fmt: skip
+
+
+def _error_of(data: dict, key: str) -> RenderError:
+    """The RenderError :func:`_error_json` stored (TypeError, KeyError or ValueError: a corrupt entry)."""
+    texts = [data["message"], data["path"], data["unchecked"]]
+    if not all(isinstance(t, str) for t in texts) or not isinstance(data["inputs"], list):
+        raise ValueError("corrupt entry")
+    error = RenderError(data["message"], data["path"], int(data["line"]), int(data["column"]),
+                        needs_network=bool(data["needs_network"]), argocd_renders=data["argocd_renders"],
+                        unchecked=data["unchecked"])  # fmt: skip
+    error.inputs = tuple(str(p) for p in data["inputs"])
+    error.cache_key = key
+    return error

@@ -66,7 +66,8 @@ from hooklint.sources.repository import facts
 from hooklint.sources.render.cache import cached, input_key
 from hooklint.sources.repository.charts import MAX_ARCHIVE_BYTES, MAX_ARCHIVE_DEPTH, MAX_ARCHIVE_MEMBERS
 from hooklint.sources.render.redact import tagging_inputs
-from hooklint.sources.render.rendered import Omission, RenderedDocument, Renderer, RenderError, RendererUnavailable, Rendering
+from hooklint.sources.render.rendered import (Omission, RenderedDocument, Renderer, RenderError, RendererUnavailable,
+                                               Rendering, transient)  # fmt: skip
 
 SDK_NAME = "helm-python-sdk"
 NEVER_FETCHES = "hooklint never fetches charts"
@@ -1196,9 +1197,9 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
                 docs = _render_binary(copy, value_paths, options, work, limits, root, file_paths)
             else:
                 docs = _render_sdk(copy, value_paths, options, work, limits, root, file_paths)
-        except bounded.Stopped as exc:
-            raise RenderError(f"Helm rendering of chart {os.path.normpath(chart)} {exc.reason}",
-                              tree.configured_in) from None  # fmt: skip
+        except bounded.Stopped as exc:  # a limit or a signal: the next run may render it (never cached)
+            raise transient(RenderError(f"Helm rendering of chart {os.path.normpath(chart)} {exc.reason}",
+                                        tree.configured_in)) from None  # fmt: skip
         except _HelmFailed as exc:
             message = str(exc)
             for temp, user in replacements:

@@ -108,6 +108,7 @@ from hooklint.sources.render.rendered import (
     Renderer,
     RendererUnavailable,
     RenderError,
+    transient,
     Rendering,
     Transformation,
 )
@@ -1108,10 +1109,11 @@ def _build(argv: list[str], renderer: Renderer, root: str, plan: _CopyPlan, app_
             try:
                 done = bounded.run([*sandbox.network_isolation(root), *argv, target], cwd=src,
                                    env=_environment(home, root), timeout=limits.timeout, memory=limits.memory)  # fmt: skip
-            except bounded.Stopped as stopped:
-                raise RenderError(f"kustomize build of {os.path.normpath(folder)} {stopped.reason}", user_file) from None
+            except bounded.Stopped as stopped:  # a limit or a signal: the next run may render it (never cached)
+                raise transient(RenderError(f"kustomize build of {os.path.normpath(folder)} {stopped.reason}",
+                                            user_file)) from None  # fmt: skip
             except OSError as error:
-                raise RenderError(f"could not run {argv[0]}: {error.strerror}", user_file) from None
+                raise transient(RenderError(f"could not run {argv[0]}: {error.strerror}", user_file)) from None
             if done.returncode == 0:
                 break
             message, named = _map_paths(_one_line(_error_of(done.stderr, done.returncode)), work, to_user)

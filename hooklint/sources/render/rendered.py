@@ -152,6 +152,18 @@ class RenderError(Exception):
             "Argo CD fetches it when it renders the application" if needs_network else None
         )
         self.inputs: tuple[str, ...] = ()
+        #: Set where a limit, a signal or the run's deadline stopped the renderer, or it could not
+        #: be started: the next run may render it, so the render cache does not keep this failure.
+        self.transient = False
+        #: The render cache key of the rendering that failed (:func:`hooklint.sources.render.cache.cached`).
+        self.cache_key: str | None = None
+
+
+def transient(error: RenderError) -> RenderError:
+    """``error`` marked :attr:`RenderError.transient` (a limit, a signal or the deadline stopped the
+    renderer, or it could not be started): never kept by the render or result cache."""
+    error.transient = True
+    return error
 
 
 class RendererUnavailable(Exception):
