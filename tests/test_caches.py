@@ -1,0 +1,309 @@
+"""The caches of issue 34: the result cache per application (:mod:`hooklint.results`), failed
+renders kept by the render cache, ``kubectl version`` asked once per run, and ``--no-cache``."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import CORPUS, write
+from hooklint.catalog import load_catalog
+from hooklint.cli import app
+from hooklint.config import Config
+from hooklint.pipeline import lint_paths
+from hooklint.reporters.json import render as render_json
+from hooklint.sources import bounded
+
+REPO = Path(__file__).resolve().parents[1]
+runner = CliRunner()
+
+HOOK = """apiVersion: batch/v1
+kind: Job
+metadata:
+  name: migrate
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+      - name: migrate
+        image: nginx:1.0
+"""
+
+needs_kubectl = pytest.mark.skipif(shutil.which("kubectl") is None and shutil.which("kustomize") is None,
+                                   reason="kustomize or kubectl is needed")  # fmt: skip
+
+
+def aged(root: Path, seconds: float = 60) -> None:
+    """Every file and folder under ``root`` made ``seconds`` old: their stat signatures can stand
+    for their bytes (not racily new: :data:`hooklint.files.RACY_NS`)."""
+    then = time.time() - seconds
+    for folder, dirs, names in os.walk(root):
+        for name in names + dirs:
+            os.utime(os.path.join(folder, name), (then, then), follow_symlinks=False)
+    os.utime(root, (then, then))
+
+
+def lint(paths: list[str], config: Config | None = None, **options) -> tuple[str, list[str]]:
+    """The JSON report of a run, and each finding as ``path:line:col rule``."""
+    result = lint_paths(paths, config or Config(), load_catalog(), **options)
+    return render_json(result), [f"{f.path}:{f.span.line}:{f.span.column} {f.rule_id}" for f in result.findings]
+
+
+@pytest.fixture
+def tree(tmp_path, monkeypatch):
+    """``repo/app`` (a hook Job and a ConfigMap), made a minute old, as the current folder."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "repo/.git").mkdir(parents=True)
+    write(tmp_path / "repo", {"app/job.yaml": HOOK, "app/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n"})
+    aged(tmp_path / "repo")
+    return tmp_path / "repo"
+
+
+@pytest.fixture
+def opened(monkeypatch, tmp_path):
+    """The paths under ``tmp_path`` that ``os.open`` opens (every read and hash goes through it)."""
+    seen: list[str] = []
+    real = os.open
+
+    def spy(path, *args, **kwargs):
+        text = os.fspath(path)
+        if os.path.abspath(text).startswith(str(tmp_path) + os.sep):
+            seen.append(os.path.relpath(os.path.abspath(text), tmp_path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", spy)
+    return seen
+
+
+# --- the result cache -----------------------------------------------------------------------------
+
+
+def test_an_unchanged_application_is_a_stat_pass(tree, opened):
+    first, found = lint(["repo/app"])
+    assert found == ["repo/app/job.yaml:6:30 HL305", "repo/app/job.yaml:7:1 HL201", "repo/app/job.yaml:7:1 HL202",
+                     "repo/app/job.yaml:9:5 HL103", "repo/app/job.yaml:9:5 HL104"]  # fmt: skip
+    assert sorted(set(opened)) == ["repo/app/cm.yaml", "repo/app/job.yaml"]
+    opened.clear()
+    again, found_again = lint(["repo/app"])
+    assert opened == []  # neither read nor hashed: stat only
+    assert again == first and found_again == found
+
+
+def test_the_same_bytes_with_a_new_time_are_hashed_once_then_a_stat_pass(tree, opened):
+    first, _ = lint(["repo/app"])
+    then = time.time() - 30
+    os.utime(tree / "app/job.yaml", (then, then))
+    opened.clear()
+    assert lint(["repo/app"])[0] == first
+    assert opened == ["repo/app/job.yaml"]  # hashed, not parsed: the entry is renewed
+    opened.clear()
+    assert lint(["repo/app"])[0] == first
+    assert opened == []
+
+
+def test_a_changed_file_is_a_miss(tree):
+    _, found = lint(["repo/app"])
+    (tree / "app/job.yaml").write_text(HOOK.replace("image: nginx:1.0", "image: nginx:latest"))
+    _, changed = lint(["repo/app"])
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HOOKLINT_CACHE_DIR", "off")
+        assert lint(["repo/app"])[1] == changed
+    assert changed != found
+    assert "repo/app/job.yaml:13:16 HL102" not in found and "repo/app/job.yaml:13:16 HL102" in changed
+
+
+def test_a_file_racily_rewritten_with_the_same_size_and_time_is_a_miss(tmp_path, monkeypatch):
+    """A file changed within the file system's timestamp granularity keeps its size and time:
+    racily new signatures are never trusted (git's racily clean entries)."""
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, {"app/job.yaml": HOOK})
+    first, _ = lint(["app"])
+    info = os.stat("app/job.yaml")
+    (tmp_path / "app/job.yaml").write_text(HOOK.replace("name: migrate", "name: migrat2"))  # same size
+    os.utime("app/job.yaml", ns=(info.st_atime_ns, info.st_mtime_ns))
+    assert os.stat("app/job.yaml").st_size == info.st_size
+    again, _ = lint(["app"])
+    assert again != first and "Job/migrat2" in again and "Job/migrate" not in again
+
+
+def test_the_configuration_and_the_argocd_version_are_in_the_key(tree, isolated_cache):
+    _, found = lint(["repo/app"])
+    _, without = lint(["repo/app"], Config(disable=["HL201"]))
+    assert [f for f in found if not f.endswith("HL201")] == without != found
+    lint(["repo/app"], Config(argocd_version=(2, 14, 0)))
+    assert len(list((isolated_cache / "results").rglob("*.json"))) == 3
+
+
+def test_hooklints_own_version_is_in_the_key(tree, isolated_cache, monkeypatch):
+    from hooklint import results as results_module
+
+    lint(["repo/app"])
+    monkeypatch.setattr(results_module, "__version__", "999.0.0")
+    lint(["repo/app"])
+    assert len(list((isolated_cache / "results").rglob("*.json"))) == 2
+
+
+def test_a_link_re_pointed_out_of_the_repository_is_a_miss(tree, tmp_path):
+    (tree / "lib").mkdir()
+    (tree / "lib/job.yaml").write_text(HOOK)
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside/job.yaml").write_text(HOOK)
+    (tree / "app/job.yaml").unlink()
+    (tree / "app/job.yaml").symlink_to("../lib/job.yaml")
+    aged(tmp_path)
+    _, inside = lint(["repo/app"])
+    assert "repo/app/job.yaml:1:1 HL007" not in inside
+    (tree / "app/job.yaml").unlink()
+    (tree / "app/job.yaml").symlink_to(tmp_path / "outside/job.yaml")
+    aged(tmp_path)
+    _, outside = lint(["repo/app"])
+    assert outside == ["repo/app/job.yaml:1:1 HL007"]
+
+
+def test_a_corrupt_or_linked_entry_is_ignored(tree, isolated_cache, tmp_path):
+    first, _ = lint(["repo/app"])
+    [entry] = list((isolated_cache / "results").rglob("*.json"))
+    for junk in (b"{not json", b"", b'{"taken": 0, "inputs": [["x"]], "outcome": {}}', b"[]", b"\xff\xfe"):
+        entry.write_bytes(junk)
+        assert lint(["repo/app"])[0] == first
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps({"taken": 0, "inputs": [], "outcome": {
+        "findings": [], "errors": [], "files": 2, "skipped": [], "renderer": None, "unrendered": None}}))
+    entry.unlink()
+    entry.symlink_to(forged)  # an entry that is a link is never followed
+    assert lint(["repo/app"])[0] == first
+    forged_copy = forged.read_text()
+    entry.unlink()
+    entry.write_text(forged_copy)  # the same entry, as a file: it is what the cache answers (the test is fair)
+    assert json.loads(lint(["repo/app"])[0])["findings"] == []
+
+
+def test_suppression_comments_and_a_baseline_hold_with_a_warm_cache(tree, monkeypatch):
+    from hooklint.suppression.baseline import write_baseline
+
+    monkeypatch.chdir(tree)
+    result = lint_paths(["app"], Config(), load_catalog())
+    write_baseline("baseline.json", result)
+    warm = lint_paths(["app"], Config(), load_catalog(), baseline="baseline.json")
+    assert warm.findings == [] and len(warm.suppressed) == len(result.findings) > 0
+    assert {f.suppression.kind for f in warm.suppressed} == {"baseline"}
+    (tree / "app/job.yaml").write_text(HOOK.replace("spec:\n", "# hooklint: ignore[HL201] a reason\nspec:\n", 1))
+    commented = lint_paths(["app"], Config(), load_catalog())
+    assert [(f.rule_id, f.suppression.kind) for f in commented.suppressed] == [("HL201", "comment")]
+
+
+def test_workers_share_the_cache(tree, monkeypatch):
+    import hooklint.pipeline as pipeline
+
+    for n in range(3):
+        write(tree, {f"more{n}/job.yaml": HOOK})
+    monkeypatch.setattr(pipeline, "PARALLEL_MIN_FILES", 1)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HOOKLINT_CACHE_DIR", "off")
+        alone = lint(["repo"], jobs=1)
+    assert lint(["repo"], jobs=2) == alone
+    assert lint(["repo"], jobs=2) == alone
+
+
+def test_no_cache_keeps_nothing(tree, isolated_cache, monkeypatch):
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", str(isolated_cache))  # restored after the test: --no-cache sets it
+    for command in (["lint", "--no-cache", "repo/app"], ["plan", "--no-cache", "repo/app"]):
+        result = runner.invoke(app, command)
+        assert result.exit_code in (0, 1), result.output
+        assert os.environ["HOOKLINT_CACHE_DIR"] == "off"
+        monkeypatch.setenv("HOOKLINT_CACHE_DIR", str(isolated_cache))
+    assert list(isolated_cache.rglob("*")) == []
+    assert runner.invoke(app, ["lint", "repo/app"]).exit_code == 1
+    assert [p.parent.parent.name for p in isolated_cache.rglob("*.json")] == ["results"]
+
+
+@pytest.mark.parametrize("format", ["text", "concise", "json", "sarif", "github", "gitlab", "markdown"])
+def test_output_is_byte_identical_with_and_without_caches(format, tmp_path, monkeypatch):
+    monkeypatch.chdir(REPO)
+    samples = [["examples"]]
+    if CORPUS.is_dir():
+        samples.append([str(CORPUS / "redhat-scholars__argocd-tutorial"), str(CORPUS / "argoproj__argo-cd")])
+    for paths in samples:
+        outputs = []
+        for cache in (tmp_path / "cache", tmp_path / "cache", "off"):  # cold, warm, none
+            monkeypatch.setenv("HOOKLINT_CACHE_DIR", str(cache))
+            result = runner.invoke(app, ["lint", "-f", format, "--jobs", "1", *paths])
+            outputs.append((result.exit_code, result.stdout))
+        assert outputs[0] == outputs[1] == outputs[2], paths
+
+
+# --- renders ----------------------------------------------------------------------------------------
+
+OVERLAY = {
+    "base/kustomization.yaml": "resources:\n- job.yaml\n",
+    "base/job.yaml": HOOK,
+    "overlay/kustomization.yaml": "resources:\n- ../base\nimages:\n- name: nginx\n  newName: ghcr.io/acme/nginx\n  newTag: '2.0'\n",
+}
+
+#: Two resources with one id: ``kustomize build`` fails (after hooklint keyed the render).
+FAILING = {
+    "bad/kustomization.yaml": "resources:\n- job.yaml\n- again.yaml\n",
+    "bad/job.yaml": HOOK,
+    "bad/again.yaml": HOOK,
+}
+
+
+@pytest.fixture
+def builds(monkeypatch):
+    """The argv of every renderer build (:func:`hooklint.sources.bounded.run`)."""
+    calls: list[list[str]] = []
+    real = bounded.run
+
+    def run(argv, *args, **kwargs):
+        calls.append(list(argv))
+        return real(argv, *args, **kwargs)
+
+    monkeypatch.setattr(bounded, "run", run)
+    return calls
+
+
+@needs_kubectl
+def test_a_warm_kustomize_application_starts_no_renderer(tmp_path, monkeypatch, builds):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "repo", OVERLAY)
+    (tmp_path / "repo/.git").mkdir()
+    first = lint(["repo/overlay"])
+    assert len(builds) == 1
+    builds.clear()
+    assert lint(["repo/overlay"]) == first
+    assert builds == []
+    (tmp_path / "repo/base/job.yaml").write_text(HOOK.replace("name: migrate", "name: migrate-v2", 1))
+    assert lint(["repo/overlay"]) != first
+    assert len(builds) == 1
+    builds.clear()
+    (tmp_path / "repo/base/extra.yaml").write_text(HOOK)  # a new file in a folder a render read: a miss
+    lint(["repo/overlay"])
+    assert len(builds) == 1
+
+
+@needs_kubectl
+def test_a_failed_render_is_kept_with_its_redacted_message(tmp_path, monkeypatch, builds):
+    import hooklint.sources.render as render_stage
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "repo", FAILING)
+    (tmp_path / "repo/.git").mkdir()
+    redactions = []
+    real = render_stage.redact_render_error
+    monkeypatch.setattr(render_stage, "redact_render_error", lambda *a, **k: redactions.append(1) or real(*a, **k))
+    first = lint(["repo/bad"], plans=True)  # plans kept: the render cache only, never the result cache
+    assert len(builds) == 1 and len(redactions) == 1
+    message = json.loads(first[0])["findings"][0]["message"]
+    assert json.loads(first[0])["findings"][0]["rule_id"] == "HL007" and "already registered id" in message
+    builds.clear()
+    redactions.clear()
+    assert lint(["repo/bad"], plans=True) == first
+    assert builds == [] and redactions == []  # neither rendered nor redacted again
