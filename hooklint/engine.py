@@ -18,7 +18,7 @@ from typing import Iterator
 from hooklint import deadline
 from hooklint.catalog import Catalog, Rule
 from hooklint.checks import REGISTRY, Check, Context, Hit, load_all
-from hooklint.config import DEFAULT_MAX_FILE_SIZE, Config, ConfigError
+from hooklint.config import Config, ConfigError
 from hooklint.findings import Finding, Span
 from hooklint.loader import LoadedFile
 from hooklint.model import Manifest

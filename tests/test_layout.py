@@ -154,3 +154,76 @@ def test_the_circle_test_finds_a_circle(tmp_path) -> None:
     one.write_text("def f():\n    from hooklint.sources.render import helm\n")
     known = {"hooklint.sources.render", "hooklint.sources.render.helm", "hooklint.sources.x.one"}
     assert _module_imports("hooklint.sources.x.one", one, known) == {"hooklint.sources.render.helm"}
+
+
+#: The modules that may open a file for reading by themselves, and why. Every other read of a file
+#: goes through :func:`hooklint.files.read_bytes` (bounded, never blocking, regular files only, the
+#: run's deadline checked) or what is built on it (:func:`hooklint.loader.read_file`), so no module
+#: reads a repository file any other way (issue 34).
+OWN_READS = {
+    "hooklint.files.read_bytes": "the one reader",
+    "hooklint.argocd._lua_health": "hooklint's own data (argocd_health.txt)",
+    "hooklint.catalog.Rule.meta": "hooklint's own rule files",
+    "hooklint.catalog.load_catalog": "hooklint's own rule files",
+    "hooklint.catalog.load_examples": "hooklint's own rule files",
+    "hooklint.config.schema": "hooklint's own configuration schema",
+    "hooklint.fix.read_stamped": "a file fix rewrites: its bytes and the fstat of the same open file",
+    "hooklint.fix.write_atomically.unchanged": "the same file again, just before it is replaced",
+    "hooklint.sources.render.kustomize._original_text": "the kustomizations of the sandbox's copy, made with read_bytes",
+    "hooklint.sources.render._helm_child": "the Helm child reads its request and the sandbox's copy",
+    "hooklint.sources.render.cache": "its own entries, under the cache folder",
+    "hooklint.sources.fetch": "its own refs under the cache folder, and the credentials file the configuration names",
+}
+
+
+def _reads_a_file(node: ast.AST) -> bool:
+    """Whether ``node`` is a call that opens a file for reading: ``open(path)`` / ``open(path, "rb")``
+    (no write mode), ``os.open`` without a write flag, ``tarfile.open(path)`` / ``tarfile.open(name=...)``,
+    ``Path.read_text()`` / ``read_bytes()``, ``io.open``."""
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+    owner = func.value.id if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) else ""
+    if name == "open" and owner in ("", "io"):
+        mode = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "mode"), None)
+        return not (isinstance(mode, ast.Constant) and isinstance(mode.value, str) and set(mode.value) & set("wxa+"))
+    if name == "open" and owner == "os":
+        flags = ast.unparse(node.args[1]) if len(node.args) > 1 else ""
+        return not any(flag in flags for flag in ("O_WRONLY", "O_RDWR", "O_CREAT", "O_DIRECTORY"))
+    if name == "open" and owner == "tarfile":
+        return bool(node.args) or any(k.arg == "name" for k in node.keywords)
+    return name in ("read_text", "read_bytes") and isinstance(func, ast.Attribute) and owner != "files"
+
+
+def _reads(tree: ast.AST, prefix: str) -> list[tuple[str, ast.Call]]:
+    """``(qualified name of the enclosing function or class, call)`` of every read of a file in ``tree``."""
+    found = []
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found += _reads(node, f"{prefix}.{node.name}")
+        else:
+            if _reads_a_file(node):
+                found.append((prefix, node))
+            found += _reads(node, prefix)
+    return found
+
+
+def test_only_the_reader_opens_files_for_reading() -> None:
+    found = []
+    for module, path in _modules():
+        for where, node in _reads(ast.parse(path.read_text(encoding="utf-8")), module):
+            if not any(where == own or where.startswith(own + ".") for own in OWN_READS):
+                found.append(f"{where}:{node.lineno}: {ast.unparse(node)[:80]}")
+    assert found == []
+
+
+@pytest.mark.parametrize("call,reads", [
+    ("open(p)", True), ("open(p, 'rb')", True), ("open(p, mode='r')", True), ("open(p, 'w')", False),
+    ("open(p, 'xb')", False), ("os.open(p, os.O_RDONLY)", True), ("os.open(p, os.O_WRONLY | os.O_CREAT)", False),
+    ("os.open(d, os.O_RDONLY | os.O_DIRECTORY)", False),
+    ("tarfile.open(p, 'r:gz')", True), ("tarfile.open(fileobj=f, mode='r|')", False), ("Path(p).read_text()", True),
+    ("files.read_bytes(p, 10)", False), ("read_bytes(p, 10)", False), ("io.open(p)", True),
+])  # fmt: skip
+def test_what_counts_as_opening_a_file_for_reading(call: str, reads: bool) -> None:
+    assert _reads_a_file(ast.parse(call).body[0].value) is reads  # type: ignore[attr-defined]

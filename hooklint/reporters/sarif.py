@@ -42,7 +42,6 @@ from hooklint import __version__
 from hooklint.findings import (
     FINGERPRINT_KEY,
     SRCROOT,
-    STDIN,
     Finding,
     InputError,
     RunResult,

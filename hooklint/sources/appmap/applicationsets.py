@@ -39,6 +39,7 @@ import tempfile
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from hooklint.files import read_bytes
 from hooklint.sources.render.redact import secret_key
 from hooklint.yamlio import BoundedLoader, Map, Seq
 
@@ -540,8 +541,8 @@ def _parameter_file(full: str, relative: str, root: str) -> list[dict]:
         if not os.path.isfile(full) or os.path.getsize(full) > DEFAULT_MAX_FILE_SIZE:
             raise Unexpanded("failed", f"unable to process file '{relative}': not a regular file of at most "
                                        f"{DEFAULT_MAX_FILE_SIZE} bytes")  # fmt: skip
-        with open(full, encoding="utf-8") as handle:
-            value = yaml.load(handle, Loader=BoundedLoader)  # an alias bomb is refused (hooklint.yamlio)
+        text = read_bytes(full, DEFAULT_MAX_FILE_SIZE).decode("utf-8")
+        value = yaml.load(text, Loader=BoundedLoader)  # an alias bomb is refused (hooklint.yamlio)
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         raise Unexpanded("failed", f"unable to process file '{relative}': unable to parse file: "
                                    f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import io
 import json
 import os
 import re
@@ -454,7 +455,7 @@ def _requirements(folder: str, max_file_size: int, chart_yaml: str) -> list[Any]
 def _archive_chart_name(path: str) -> str | None:
     """The ``name`` in ``<folder>/Chart.yaml`` of a packaged chart (read only that member)."""
     try:
-        with tarfile.open(path, "r:gz") as archive:
+        with tarfile.open(fileobj=io.BytesIO(read_bytes(path, DEFAULT_MAX_FILE_SIZE)), mode="r:gz") as archive:
             for member in archive:
                 parts = member.name.strip("/").split("/")
                 if len(parts) == 2 and parts[1] == "Chart.yaml" and member.isfile() and member.size < 1 << 20:

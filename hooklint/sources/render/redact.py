@@ -58,7 +58,6 @@ import bisect
 import json
 import os
 import re
-import stat
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -66,6 +65,7 @@ from typing import Any, TypeVar
 import ahocorasick
 import yaml
 
+from hooklint.files import read_bytes
 from hooklint.sources.repository import facts
 from hooklint.sources.repository.charts import packaged_values
 from hooklint.sources.render.rendered import RenderError
@@ -653,18 +653,9 @@ def _read(path: str, *, raw: bool = False, limit: int = MAX_FILE_BYTES):
     """The text of ``path`` when it is a regular file of at most ``limit`` bytes (never a FIFO or
     device), undecodable bytes replaced (``raw``: its bytes); None otherwise."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+        data = read_bytes(path, limit)
     except (OSError, ValueError):  # ValueError: a NUL in the name
         return None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
-            return None
-        data = os.read(fd, limit + 1)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
     return data if raw else data.decode("utf-8", "replace")
 
 

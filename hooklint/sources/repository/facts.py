@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from stat import S_ISLNK, S_ISREG
 
+from hooklint.files import read_bytes
 from hooklint.sources.repository import git
 
 #: path (as walked, normalised) -> whether it is a symbolic link, from the folder listing (d_type:
@@ -134,7 +135,6 @@ def read_regular(path: str, max_size: int) -> bytes | None:
         info = stat(path)
         if not S_ISREG(info.st_mode) or info.st_size > max_size:
             return None
-        with open(path, "rb") as handle:
-            return handle.read()
+        return read_bytes(path, max_size)
     except OSError:
         return None

@@ -12,6 +12,8 @@ from __future__ import annotations
 import functools
 import os
 
+from hooklint.config import DEFAULT_MAX_FILE_SIZE
+from hooklint.files import read_bytes
 from hooklint.reasons import Skip, SkipKind
 from hooklint.sources.repository.tree import KUSTOMIZE, inside_repository, source_type
 
@@ -51,8 +53,7 @@ def _parse_kustomization(path: str, mtime_ns: int, size: int) -> dict | None:
     from hooklint.sources.repository.kustomize_spec import Unreadable, canonical, read_kustomization  # noqa: PLC0415
 
     try:  # as kustomize reads it: the first document, typed as go-yaml v2 types it
-        with open(path, "rb") as handle:
-            config = read_kustomization(decode_manifest(handle.read())).value
+        config = read_kustomization(decode_manifest(read_bytes(path, DEFAULT_MAX_FILE_SIZE))).value
     except (OSError, FileRejected, Unreadable, yaml.YAMLError):
         return None  # its render says what is wrong (HL007)
     return canonical(config)  # the keys kustomize reads, in any case (Resources: is resources:)
