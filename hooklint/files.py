@@ -464,26 +464,20 @@ def stat_signature(path: str) -> list[Any]:
     return sig
 
 
+#: The largest file :func:`content_digest` hashes (a larger one is a cache miss).
+MAX_DIGESTED = 1 << 28
+
+
 def content_digest(path: str, kind: str) -> str:
-    """Hex SHA-256 of what ``path`` holds: a regular file's bytes (opened without blocking, never a
-    FIFO or device: the digest :func:`read_bytes` records), a folder's sorted entry names; ``""``
-    for anything else, or when it cannot be read (``kind`` is its :func:`stat_signature` kind)."""
+    """Hex SHA-256 of what ``path`` holds: a regular file's bytes (read by :func:`read_bytes`, at
+    most :data:`MAX_DIGESTED` of them: the digest it records), a folder's sorted entry names;
+    ``""`` for anything else, or when it cannot be read (``kind`` is its :func:`stat_signature`
+    kind). Raises :class:`~hooklint.deadline.RunTimeout` once the run's deadline has passed."""
     try:
         if kind == "d":
             names = "\0".join(sorted(os.listdir(path)))
             return hashlib.sha256(b"\0folder\0" + names.encode("utf-8", "surrogateescape")).hexdigest()
-        if kind != "f":
-            return ""
-        digest = hashlib.sha256()
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                return ""
-            while chunk := os.read(fd, 1 << 20):
-                digest.update(chunk)
-        finally:
-            os.close(fd)
-        return digest.hexdigest()
+        return hashlib.sha256(read_bytes(path, MAX_DIGESTED)).hexdigest() if kind == "f" else ""
     except (OSError, ValueError):
         return ""
 

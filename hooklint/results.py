@@ -193,10 +193,12 @@ class ResultCache:
         if entry is None:
             return
         paths: dict[str, str | None] = dict(reads)
+        hashed = {path for path, digest in reads.items() if digest is not None}  # read: inside the repository
         if app.source_type != "directory":  # the folders of what it read: a file added there is a miss
-            for path in list(paths):
-                paths.setdefault(os.path.dirname(path) or ".", None)
-        hashed = set(paths)  # read, or the folders of what was read: inside the repository
+            for path in list(hashed):
+                folder = os.path.dirname(path) or "."
+                paths.setdefault(folder, None)
+                hashed.add(folder)
         own = [*app.reported, *app.context, app.manifest_file, app.source_note]
         if app.argocd is not None:
             own.append(app.argocd.manifest)
@@ -210,8 +212,9 @@ class ResultCache:
             signature = self._signature(path)
             if signature[0] == "x":
                 return
-            # a file of its own it did not read (a link out of the repository) is never opened here:
-            # its signature alone stands for it (None: any change is a miss)
+            # a path it looked at but did not read (a link out of the repository, a folder a
+            # kustomization names, a missing entry) is never opened here: its signature alone
+            # stands for it (digest None: any change, or a racily new signature, is a miss)
             digest: str | None = content_digest(path, signature[0]) if path in hashed else None
             recorded = paths[path]
             if recorded is not None and recorded != digest:  # changed since it was read

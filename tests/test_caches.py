@@ -69,45 +69,43 @@ def tree(tmp_path, monkeypatch):
 
 
 @pytest.fixture
-def opened(monkeypatch, tmp_path):
-    """The paths under ``tmp_path`` that ``os.open`` opens (every read and hash goes through it)."""
-    seen: list[str] = []
-    real = os.open
+def work(monkeypatch):
+    """What a run does per application: ``loaded`` (the applications loaded, by key) and ``hashed``
+    (the inputs the result cache hashed, rather than trusting their stat signatures)."""
+    import hooklint.pipeline as pipeline
+    import hooklint.results as results
 
-    def spy(path, *args, **kwargs):
-        text = os.fspath(path)
-        if os.path.abspath(text).startswith(str(tmp_path) + os.sep):
-            seen.append(os.path.relpath(os.path.abspath(text), tmp_path))
-        return real(path, *args, **kwargs)
-
-    monkeypatch.setattr(os, "open", spy)
-    return seen
+    done: dict[str, list[str]] = {"loaded": [], "hashed": []}
+    load, digest = pipeline.load_application, results.content_digest
+    monkeypatch.setattr(pipeline, "load_application", lambda app, config: done["loaded"].append(app.key) or load(app, config))
+    monkeypatch.setattr(results, "content_digest", lambda path, kind: done["hashed"].append(path) or digest(path, kind))
+    return done
 
 
 # --- the result cache -----------------------------------------------------------------------------
 
 
-def test_an_unchanged_application_is_a_stat_pass(tree, opened):
+def test_an_unchanged_application_is_a_stat_pass(tree, work):
     first, found = lint(["repo/app"])
-    assert found == ["repo/app/job.yaml:6:30 HL305", "repo/app/job.yaml:7:1 HL201", "repo/app/job.yaml:7:1 HL202",
-                     "repo/app/job.yaml:9:5 HL103", "repo/app/job.yaml:9:5 HL104"]  # fmt: skip
-    assert sorted(set(opened)) == ["repo/app/cm.yaml", "repo/app/job.yaml"]
-    opened.clear()
+    assert found == ["repo/app/job.yaml:7:1 HL201", "repo/app/job.yaml:7:1 HL202", "repo/app/job.yaml:9:5 HL103",
+                     "repo/app/job.yaml:9:5 HL104"]  # fmt: skip
+    assert work == {"loaded": ["repo/app"], "hashed": ["repo/app/cm.yaml", "repo/app/job.yaml"]}
+    work["loaded"].clear(), work["hashed"].clear()
     again, found_again = lint(["repo/app"])
-    assert opened == []  # neither read nor hashed: stat only
+    assert work == {"loaded": [], "hashed": []}  # neither loaded nor hashed: a stat of each input
     assert again == first and found_again == found
 
 
-def test_the_same_bytes_with_a_new_time_are_hashed_once_then_a_stat_pass(tree, opened):
+def test_the_same_bytes_with_a_new_time_are_hashed_once_then_a_stat_pass(tree, work):
     first, _ = lint(["repo/app"])
     then = time.time() - 30
     os.utime(tree / "app/job.yaml", (then, then))
-    opened.clear()
+    work["loaded"].clear(), work["hashed"].clear()
     assert lint(["repo/app"])[0] == first
-    assert opened == ["repo/app/job.yaml"]  # hashed, not parsed: the entry is renewed
-    opened.clear()
+    assert work == {"loaded": [], "hashed": ["repo/app/job.yaml"]}  # hashed, not loaded: the entry is renewed
+    work["hashed"].clear()
     assert lint(["repo/app"])[0] == first
-    assert opened == []
+    assert work == {"loaded": [], "hashed": []}
 
 
 def test_a_changed_file_is_a_miss(tree):

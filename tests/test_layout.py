@@ -172,6 +172,7 @@ OWN_READS = {
     "hooklint.sources.render.kustomize._original_text": "the kustomizations of the sandbox's copy, made with read_bytes",
     "hooklint.sources.render._helm_child": "the Helm child reads its request and the sandbox's copy",
     "hooklint.sources.render.cache": "its own entries, under the cache folder",
+    "hooklint.files.read_entry": "the caches' own entries, under the cache folder, never through a link",
     "hooklint.sources.fetch": "its own refs under the cache folder, and the credentials file the configuration names",
 }
 

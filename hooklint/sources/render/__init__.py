@@ -129,7 +129,7 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
                          file_parameters=list(helm.file_parameters) if helm is not None else [],
                          names=_names(application, helm),
                          carried=list(application.secrets) if application is not None else [])  # fmt: skip
-        detail = _redacted_failure(detail, exc, folder, root, redaction)
+        detail = _redacted_failure(detail, exc, folder, root, redaction, keyed=source_type == KUSTOMIZE)
         loaded.issues.append((LoadIssue(kind, Span.point(line, column), detail, path=where), 0))
         return loaded, [], None, {}
     except RendererUnavailable as exc:
@@ -179,16 +179,20 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     return loaded, rendered, rendering.renderer, {path: found for path, found in comments.items() if found}
 
 
-def _redacted_failure(detail: str, exc: RenderError, folder: str, root: str, redaction: dict[str, Any]) -> str:
+def _redacted_failure(detail: str, exc: RenderError, folder: str, root: str, redaction: dict[str, Any],
+                      keyed: bool = False) -> str:  # fmt: skip
     """``detail`` (what the failed render ``exc`` of ``folder`` reports) with its secret values out
     (:func:`~hooklint.sources.render.redact.redact_render_error` with the ``redaction`` options).
     A failure the render cache keeps (``exc.cache_key``: its inputs' bytes are in that key) keeps
     its redacted detail beside it, under that key and everything else the redaction reads, so an
     unchanged failing source is neither rendered nor redacted again. A failure made before the
-    renderer's inputs were known, or a transient one, is redacted anew, and the running result cache recording
-    (:func:`hooklint.files.recording`) is told that it depends on more than the files it read."""
+    renderer's inputs were known, or a transient one, is redacted anew; the running result cache
+    recording (:func:`hooklint.files.recording`) is told that it depends on more than the files it
+    read, but for a kustomization's walk that failed (``keyed``: every path the walk looked at is
+    recorded, :class:`~hooklint.sources.render.kustomize._Inputs`)."""
     if exc.cache_key is None or not exc.inputs or exc.transient:
-        note_volatile()
+        if exc.transient or not keyed or exc.cache_key is not None:
+            note_volatile()
         return redact_render_error(detail, exc, folder, root, **redaction)
     from hooklint.sources.render.cache import CACHE_FORMAT  # noqa: PLC0415 - only when a render failed
 

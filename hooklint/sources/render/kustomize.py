@@ -78,7 +78,8 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 import yaml
 
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
-from hooklint.files import FileTooLarge, NotRegularFile, file_problem, make_dirs, problem_of, read_bytes, remove_tree, walk_tree
+from hooklint.files import (FileTooLarge, NotRegularFile, file_problem, make_dirs, note_input, problem_of, read_bytes,
+                            remove_tree, walk_tree)  # fmt: skip
 from hooklint.loader import FileRejected, decode_manifest, within
 from hooklint.sources import bounded, sandbox
 from hooklint.sources.repository import facts
@@ -563,8 +564,12 @@ class _Inputs:
         if directory in self.seen:
             return
         self.seen.add(directory)
+        note_input(directory)  # what the walk looked at, for the result cache (hooklint.results)
         self.contained(directory, directory)
-        self.files.update(self.fitting(_tree(directory, self)))
+        found = self.fitting(_tree(directory, self))
+        for path in found:
+            note_input(path)
+        self.files.update(found)
         name = _kustomization_name(directory)
         if name is None:
             return
@@ -731,6 +736,7 @@ class _Inputs:
         """Add what ``entry`` of ``field`` (in the file ``kustomization``) names; returns its
         absolute path (None when it names nothing on disk)."""
         target = os.path.normpath(os.path.join(os.path.dirname(kustomization), entry))
+        note_input(target)  # looked at, there or not: an input of the result cache (hooklint.results)
         if _needs_network(kustomization, field, entry):
             # kustomize fetches it whatever exists on disk
             raise RenderError(
@@ -777,6 +783,7 @@ class _Inputs:
                               "it means", self.to_user(kustomization))  # fmt: skip
         base = "/".join(parts[:magic]) or "."
         target = os.path.normpath(os.path.join(app_dir, base))
+        note_input(target)
         if not within(target, self.root):
             raise RenderError(f"kustomize.components entry {pattern!r} is outside the repository, and a render sees "
                               "only the repository", self.to_user(kustomization))  # fmt: skip
