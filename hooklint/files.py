@@ -407,6 +407,18 @@ def recording() -> Iterator[dict[str, str | None]]:
         _reads = saved
 
 
+@contextlib.contextmanager
+def unrecorded() -> Iterator[None]:
+    """Record nothing meanwhile (:func:`recording`): a renderer reading its own copy of inputs
+    already recorded (the render cache's key covers them), in a temporary folder gone after."""
+    global _reads
+    saved, _reads = _reads, None
+    try:
+        yield
+    finally:
+        _reads = saved
+
+
 def note_input(path: str, digest: str | None = None) -> None:
     """Add ``path`` (and the hex SHA-256 of its bytes when known) to the :func:`recording` running,
     if any: a file a renderer reads, which hooklint hashes without :func:`read_bytes`."""

@@ -461,6 +461,22 @@ def _batches(apps: list[Application], jobs: int) -> list[list[Application]]:
     return batches
 
 
+def _prepare_renderers(apps: list[Application], config: Config) -> None:
+    """Find the renderers ``apps`` need, and ask their versions, in this process before the
+    workers start (:func:`hooklint.sources.render.prepare_renderers`): ``kubectl version`` once
+    per run, not once per worker."""
+    from hooklint.sources.render import prepare_renderers
+    from hooklint.sources.repository.tree import KUSTOMIZE, repository_root
+
+    sources = []
+    for app in apps:
+        for part in (app.parts or [app]):
+            if part.source_type in (KUSTOMIZE, HELM) and part.manifest_file is not None:
+                sources.append((part.source_type, repository_root(part.folder or part.key, part.named)))
+    if sources:
+        prepare_renderers(sources, config)
+
+
 def resolve_jobs(jobs: int) -> int:
     """``--jobs``: 0 means one worker per CPU this process may use."""
     if jobs > 0:
@@ -499,6 +515,7 @@ def _lint_parallel(engine: Engine, apps: list[Application], jobs: int, keep_plan
     left = deadline.remaining()
     time_left = (left, deadline.limit()) if left is not None else None
     if batches:
+        _prepare_renderers([a for _, a in numbered if a.key != STDIN], engine.config)
         # Not ``with Pool() as pool``: its exit is ``terminate()``, which SIGTERMs idle workers
         # and joins them, and hung one run in about ten (a worker left waiting forever on the
         # task queue's lock, the parent in join). A run that ends normally closes the pool, so

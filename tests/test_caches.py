@@ -270,15 +270,16 @@ def builds(monkeypatch):
 
 
 @needs_kubectl
-def test_a_warm_kustomize_application_starts_no_renderer(tmp_path, monkeypatch, builds):
+def test_a_warm_kustomize_application_starts_no_renderer(tmp_path, monkeypatch, builds, work):
     monkeypatch.chdir(tmp_path)
     write(tmp_path / "repo", OVERLAY)
     (tmp_path / "repo/.git").mkdir()
+    aged(tmp_path / "repo")
     first = lint(["repo/overlay"])
-    assert len(builds) == 1
-    builds.clear()
+    assert len(builds) == 1 and work["loaded"] == ["repo/overlay"]
+    builds.clear(), work["loaded"].clear(), work["hashed"].clear()
     assert lint(["repo/overlay"]) == first
-    assert builds == []
+    assert builds == [] and work == {"loaded": [], "hashed": []}  # not even walked: a stat of each input
     (tmp_path / "repo/base/job.yaml").write_text(HOOK.replace("name: migrate", "name: migrate-v2", 1))
     assert lint(["repo/overlay"]) != first
     assert len(builds) == 1
@@ -305,3 +306,32 @@ def test_a_failed_render_is_kept_with_its_redacted_message(tmp_path, monkeypatch
     redactions.clear()
     assert lint(["repo/bad"], plans=True) == first
     assert builds == [] and redactions == []  # neither rendered nor redacted again
+
+
+@pytest.mark.skipif(shutil.which("kubectl") is None or shutil.which("kustomize") is not None,
+                    reason="needs kubectl, and no kustomize before it on PATH")  # fmt: skip
+def test_kubectl_version_is_asked_once_per_run_then_never_again(tmp_path, monkeypatch):
+    """Three overlays linted by two workers: ``kubectl version`` runs once, in the parent, before
+    the workers start (before: once in each worker, and again on every run)."""
+    import hooklint.pipeline as pipeline
+    from hooklint.sources.render import kustomize
+
+    log = tmp_path / "calls.log"
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    fake = bin_dir / "kubectl"
+    fake.write_text(f"#!/bin/sh\nif [ \"$1\" = version ]; then echo \"$*\" >> {log}; fi\nexec {shutil.which('kubectl')} \"$@\"\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setattr(pipeline, "PARALLEL_MIN_FILES", 1)
+    monkeypatch.chdir(tmp_path)
+    for name in ("one", "two", "three"):
+        write(tmp_path / "repo", {f"{name}/base/kustomization.yaml": "resources:\n- job.yaml\n", f"{name}/base/job.yaml": HOOK,
+                                  f"{name}/overlay/kustomization.yaml": "resources:\n- ../base\nnamePrefix: p-\n"})  # fmt: skip
+    (tmp_path / "repo/.git").mkdir()
+    for run in range(2):
+        kustomize.find_kustomize.cache_clear()
+        kustomize._version_of.cache_clear()
+        report, found = lint(["repo"], jobs=2)
+        assert "HL008" not in report and len(found) > 0
+    assert log.read_text() == "version --client\n"

@@ -19,7 +19,7 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from hooklint import argocd
 from hooklint.config import Config
@@ -33,7 +33,7 @@ from hooklint.sources.bounded import Limits
 from hooklint.sources.render.placement import Placement
 from hooklint.sources.render.redact import (SecretValues, archive_values, file_parameter_secrets, redact_render_error,
                                      render_error_redactor, value_secrets)  # fmt: skip
-from hooklint.sources.repository.tree import (KUSTOMIZE, escaping_target, inside_repository, outside_repository,
+from hooklint.sources.repository.tree import (HELM, KUSTOMIZE, escaping_target, inside_repository, outside_repository,
                                               repository_root)
 from hooklint.sources.render.rendered import RenderedDocument, Renderer, RendererUnavailable, RenderError
 from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, SYNTAX_ERROR, TOO_COMPLEX, LoadIssue, Map
@@ -177,6 +177,23 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
             placed.update(path for _, path, _ in item.placement.entries)
     comments = {path: sources.comments(path) for path in sorted(placed - {loaded.path})}
     return loaded, rendered, rendering.renderer, {path: found for path, found in comments.items() if found}
+
+
+def prepare_renderers(sources: Iterable[tuple[str, str]], config: Config) -> None:
+    """Find the renderer of each ``(source type, repository root)`` of ``sources`` (kustomize or
+    Helm; others are ignored) and ask its version, in this process: called before ``--jobs``
+    workers start, so that they inherit the answers (memoised per process:
+    :func:`~hooklint.sources.render.kustomize.find_kustomize`,
+    :func:`~hooklint.sources.render.helm.find_helm`) and no worker starts ``kubectl version`` again."""
+    for source_type, root in sorted(set(sources)):
+        if source_type == KUSTOMIZE:
+            from hooklint.sources.render.kustomize import find_kustomize  # noqa: PLC0415 - only when one renders
+
+            find_kustomize(os.path.abspath(root))
+        elif source_type == HELM:
+            from hooklint.sources.render.helm import find_helm  # noqa: PLC0415 - only when one renders
+
+            find_helm(argocd.helm_major(config.argocd_version), os.path.abspath(root))
 
 
 def _redacted_failure(detail: str, exc: RenderError, folder: str, root: str, redaction: dict[str, Any],

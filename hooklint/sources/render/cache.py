@@ -20,20 +20,43 @@ never wrong or failing.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import stat
 import time
 from typing import Callable, Iterable
 
 from hooklint import __version__
-from hooklint.files import cache_dir, note_input, read_entry, stat_signature, store_entry, trusted
+from hooklint.files import cache_dir, note_input, read_entry, stat_signature, store_entry, trusted, unrecorded
 from hooklint.sources.repository import facts
 from hooklint.sources.render.rendered import Rendering, RenderError
 
 #: Bumped when what is stored changes shape or meaning: old entries then miss.
 CACHE_FORMAT = "3"
 
-__all__ = ["CACHE_FORMAT", "cache_dir", "cached", "input_key"]
+__all__ = ["CACHE_FORMAT", "cache_dir", "cached", "input_key", "remembered_answer"]
+
+
+def remembered_answer(question: str, program: str, ask: Callable[[], str]) -> str:
+    """What ``program`` (an absolute path) answers to ``question`` (its version command, as text),
+    asked once per program: ``ask()`` the first time, kept in the cache folder under the program's
+    resolved path and stat signature (size, modification time, inode: an upgrade is another
+    program), and read from there by every later run and worker. An empty answer (the program
+    could not be run, or said nothing) is not kept; with the cache off, ``ask()`` every time."""
+    folder = cache_dir()
+    real = os.path.realpath(program)
+    signature = stat_signature(real)
+    if folder is None or signature[0] != "f":
+        return ask()
+    name = hashlib.sha256(json.dumps([CACHE_FORMAT, question, real, signature]).encode("utf-8", "surrogateescape"))
+    entry = os.path.join(folder, "programs", name.hexdigest() + ".json")
+    stored = read_entry(entry)
+    if isinstance(stored, dict) and isinstance(stored.get("answer"), str):
+        return stored["answer"]
+    answer = ask()
+    if answer:
+        store_entry(entry, {"answer": answer})
+    return answer
 
 
 def input_key(parts: Iterable[str], files: Iterable[str], root: str) -> str:
@@ -191,7 +214,8 @@ def cached(kind: str, key: str, render: Callable[[], Rendering]) -> Rendering:
         except (ValueError, KeyError, TypeError, AttributeError):
             pass
     try:
-        rendering = render()
+        with unrecorded():  # it reads its copy of the inputs the key covers (recorded by input_key)
+            rendering = render()
     except RenderError as error:
         error.cache_key = key
         if entry is not None and not error.transient:

@@ -64,7 +64,7 @@ from hooklint.loader import within
 from hooklint.yamlio import BoundedLoader, Unreadable, YamlTooComplex, go_first_document
 from hooklint.sources import bounded, sandbox
 from hooklint.sources.repository import facts
-from hooklint.sources.render.cache import cached, input_key
+from hooklint.sources.render.cache import cached, input_key, remembered_answer
 from hooklint.sources.repository.charts import MAX_ARCHIVE_BYTES, MAX_ARCHIVE_DEPTH, MAX_ARCHIVE_MEMBERS
 from hooklint.sources.render.redact import tagging_inputs
 from hooklint.sources.render.rendered import (Omission, RenderedDocument, Renderer, RenderError, RendererUnavailable,
@@ -320,6 +320,12 @@ def _sdk_path() -> str | None:
 
 
 def _binary_version(binary: str) -> str | None:
+    """The version the Helm binary ``binary`` reports (``v3.15.2``), None when it cannot say; asked
+    once per program (:func:`hooklint.sources.render.cache.remembered_answer`)."""
+    return remembered_answer("version --template {{.Version}}", binary, lambda: _ask_version(binary) or "") or None
+
+
+def _ask_version(binary: str) -> str | None:
     try:
         done = subprocess.run(
             [binary, "version", "--template", "{{.Version}}"], capture_output=True, text=True, timeout=30,

@@ -84,7 +84,7 @@ from hooklint.loader import FileRejected, decode_manifest, within
 from hooklint.sources import bounded, sandbox
 from hooklint.sources.repository import facts
 from hooklint.sources.render import partial
-from hooklint.sources.render.cache import cached, input_key
+from hooklint.sources.render.cache import cached, input_key, remembered_answer
 from hooklint.sources.repository.tree import KUSTOMIZATION_NAMES
 from hooklint.sources.repository.kustomizations import is_component
 from hooklint.sources.repository.kustomize_spec import (
@@ -224,11 +224,15 @@ def find_kustomize(repository: str | None = None) -> tuple[list[str], Renderer] 
 
 @lru_cache(maxsize=8)
 def _version_of(binary: str, kubectl: bool) -> str:
-    """The kustomize version ``binary`` (absolute) reports, ``"unknown"`` when it says none."""
+    """The kustomize version ``binary`` (absolute) reports, ``"unknown"`` when it says none. Asked
+    once per program, not once per run or worker (:func:`hooklint.sources.render.cache.remembered_answer`:
+    kept under the program's path and stat signature)."""
+    argv = [binary, "version", "--client"] if kubectl else [binary, "version"]
+    output = remembered_answer(" ".join(argv[1:]), binary, lambda: _version_output(argv))
     if kubectl:
-        found = re.search(r"Kustomize Version:\s*(\S+)", _version_output([binary, "version", "--client"]))
+        found = re.search(r"Kustomize Version:\s*(\S+)", output)
         return found.group(1) if found else "unknown"
-    found = re.search(r"v?\d+\.\d+\.\d+[^\s,}]*", _version_output([binary, "version"]))
+    found = re.search(r"v?\d+\.\d+\.\d+[^\s,}]*", output)
     return found.group(0) if found else "unknown"
 
 
