@@ -6,10 +6,14 @@ import os
 import subprocess
 import sys
 
-#: Imported only when asked: renderers (and their sandbox and cache), SARIF and the baseline,
-#: review, fix, ApplicationSet expansion, the configuration schema.
+#: Imported only when asked: renderers (and their sandbox, child-process limits, placement of
+#: rendered objects, partial renderings and cache), packaged charts (tarfile), the fetch step,
+#: SARIF and the baseline, review, fix, ApplicationSet expansion, the configuration schema.
 NOT_FOR_ONE_FILE = ("hooklint.sources.render.helm", "hooklint.sources.render.kustomize", "hooklint.sources.sandbox",
-                    "hooklint.sources.render.cache", "hooklint.reporters.sarif", "hooklint.suppression.baseline",
+                    "hooklint.sources.render.cache", "hooklint.sources.bounded", "hooklint.sources.render.placement",
+                    "hooklint.sources.render.partial", "hooklint.sources.render._helm_child",
+                    "hooklint.sources.repository.charts", "tarfile", "hooklint.sources.fetch",
+                    "hooklint.sources.appmap.remote", "hooklint.reporters.sarif", "hooklint.suppression.baseline",
                     "hooklint.review", "hooklint.fix", "hooklint.sources.appmap.applicationsets", "jsonschema")  # fmt: skip
 
 PROBE = (

@@ -29,8 +29,6 @@ from hooklint.files import cache_dir, note_volatile, read_bytes, read_entry, sto
 from hooklint.loader import LoadedFile, ignore_comments, parse_text, read_file, within
 from hooklint.sources.repository import facts
 from hooklint.sources.spec import ApplicationSource
-from hooklint.sources.bounded import Limits
-from hooklint.sources.render.placement import Placement
 from hooklint.sources.render.redact import (SecretValues, archive_values, file_parameter_secrets, redact_render_error,
                                      render_error_redactor, value_secrets)  # fmt: skip
 from hooklint.sources.repository.tree import (HELM, KUSTOMIZE, escaping_target, inside_repository, outside_repository,
@@ -40,6 +38,7 @@ from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, S
 
 if TYPE_CHECKING:
     from hooklint.sources.render.helm import DependencyFetcher
+    from hooklint.sources.render.placement import Placement
 
 
 @dataclass(slots=True)
@@ -76,6 +75,8 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     if target is not None:  # HL007, its content never read: a message of a parse would quote it
         return outside_repository(manifest_file, target), [], None, {}
     loaded = read_file(manifest_file, config.max_file_size)
+    from hooklint.sources.bounded import Limits  # noqa: PLC0415 - a one-file lint renders nothing (issue 34)
+
     helm = None
     try:
         if source_type == KUSTOMIZE:
@@ -420,6 +421,8 @@ class _Sources:
         return None
 
     def kustomize_placement(self, body: Map, doc: RenderedDocument, fallback: str) -> Placement:
+        from hooklint.sources.render.placement import Placement  # noqa: PLC0415 - only when one renders
+
         entries = []
         options = self.application_options()
         for step in doc.transformations:
@@ -450,6 +453,7 @@ class _Sources:
 
     def helm_placement(self, body: Map, doc: RenderedDocument, fallback: str, index: int) -> Placement:
         from hooklint.sources.render.helm import locate_in_template, object_line
+        from hooklint.sources.render.placement import Placement  # noqa: PLC0415 - only when one renders
 
         path = doc.origin or doc.configured_in or fallback
         text = self.text(path) if doc.origin else None

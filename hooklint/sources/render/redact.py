@@ -67,7 +67,6 @@ import yaml
 
 from hooklint.files import read_bytes
 from hooklint.sources.repository import facts
-from hooklint.sources.repository.charts import packaged_values
 from hooklint.sources.render.rendered import RenderError
 from hooklint.text import REDACTED, escape_controls, url_credentials
 from hooklint.yamlio import BoundedLoader
@@ -615,6 +614,8 @@ def archive_values(path: str) -> list[str]:
     """The ``values.yaml`` texts of the packaged chart ``path`` (a ``charts/*.tgz``, nested ones
     included: :func:`hooklint.sources.repository.charts.packaged_values`, bounded as the schema scan reads an
     archive); none when it is no regular file of at most :data:`MAX_ARCHIVE_BYTES`."""
+
+    from hooklint.sources.repository.charts import packaged_values  # noqa: PLC0415 - tarfile, only for a packaged chart
 
     data = _read(path, raw=True, limit=MAX_ARCHIVE_BYTES)
     return packaged_values(data) if data else []
