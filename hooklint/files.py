@@ -462,18 +462,16 @@ def stat_signature(path: str) -> list[Any]:
     ``link`` the target as written when ``path`` itself is a symbolic link, else None. Equal
     signatures, taken :data:`RACY_NS` after the file's time, mean the same bytes (the stat pass of
     the caches)."""
+    link = None
     try:
-        info = os.stat(path)
+        info = os.lstat(path)  # one call for what is not a link (nearly every input)
+        if stat.S_ISLNK(info.st_mode):
+            link = os.readlink(path)
+            info = os.stat(path)
     except (OSError, ValueError):
-        sig: list[Any] = ["-", 0, 0, 0, 0]
-    else:
-        kind = "f" if stat.S_ISREG(info.st_mode) else "d" if stat.S_ISDIR(info.st_mode) else "x"
-        sig = [kind, info.st_size if kind != "x" else info.st_mode, info.st_mtime_ns, info.st_ino, info.st_dev]
-    try:
-        sig.append(os.readlink(path) if os.path.islink(path) else None)
-    except (OSError, ValueError):
-        sig.append(None)
-    return sig
+        return ["-", 0, 0, 0, 0, link]
+    kind = "f" if stat.S_ISREG(info.st_mode) else "d" if stat.S_ISDIR(info.st_mode) else "x"
+    return [kind, info.st_size if kind != "x" else info.st_mode, info.st_mtime_ns, info.st_ino, info.st_dev, link]
 
 
 #: The largest file :func:`content_digest` hashes (a larger one is a cache miss).

@@ -172,13 +172,19 @@ def lint_application(engine: Engine, app: Application, keep_plan: bool = False, 
     try:
         if results is None or keep_plan or app.key == STDIN:
             return _lint_application(engine, app, keep_plan, mapped)
-        outcome = results.lookup(app, mapped)
+        try:
+            outcome = results.lookup(app, mapped)
+        except Exception:  # noqa: BLE001 - the cache makes a run faster, never failing: a miss
+            outcome = None
         if outcome is not None:
             return outcome
         taken = time.time_ns()
         with _files.recording() as reads:
             outcome = _lint_application(engine, app, keep_plan, mapped)
-        results.store(app, mapped, outcome, reads, taken)
+        try:
+            results.store(app, mapped, outcome, reads, taken)
+        except Exception:  # noqa: BLE001 - nothing kept, the outcome stands
+            pass
         return outcome
     except ConfigError:
         raise

@@ -132,7 +132,7 @@ class ResultCache:
     def __init__(self, folder: str, run_key: str):
         self.folder = folder
         self.run_key = run_key
-        #: folder as reached (absolute) -> its resolved path, this run
+        #: folder as reached (as spelled; the current folder is the run's) -> its resolved path, this run
         self._real: dict[str, str] = {}
 
     def _entry(self, app: Any, mapped: bool) -> str | None:
@@ -146,10 +146,10 @@ class ResultCache:
     def _signature(self, path: str) -> list[Any]:
         """:func:`~hooklint.files.stat_signature` of ``path`` and the resolved path of its folder
         (a re-pointed link on the way is another input), each folder resolved once per run."""
-        folder = os.path.dirname(os.path.abspath(path))
+        folder = os.path.dirname(path)
         real = self._real.get(folder)
         if real is None:
-            real = self._real[folder] = os.path.realpath(folder)
+            real = self._real[folder] = os.path.realpath(folder or ".")
         return [*stat_signature(path), real]
 
     def lookup(self, app: Any, mapped: bool) -> tuple | None:

@@ -335,3 +335,19 @@ def test_kubectl_version_is_asked_once_per_run_then_never_again(tmp_path, monkey
         report, found = lint(["repo"], jobs=2)
         assert "HL008" not in report and len(found) > 0
     assert log.read_text() == "version --client\n"
+
+
+def test_a_failing_cache_never_changes_the_outcome(tree, monkeypatch):
+    import hooklint.results as results
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HOOKLINT_CACHE_DIR", "off")
+        alone = lint(["repo/app"])
+
+    def broken(*args, **kwargs):
+        raise OSError("broken cache")
+
+    monkeypatch.setattr(results.ResultCache, "store", broken)
+    assert lint(["repo/app"]) == alone
+    monkeypatch.setattr(results.ResultCache, "lookup", broken)
+    assert lint(["repo/app"]) == alone
