@@ -4,7 +4,7 @@ per file, so that a run over an unchanged application costs a stat pass over its
 An entry is stored under a key over everything of the run that can change a finding (hooklint's
 version and the stat signatures of its own files and rule files, the whole configuration but its
 run deadline, the Argo CD version it names, the current folder, the renderers ``PATH`` finds, the
-Python and YAML libraries) and the application as discovery describes it (its files, source
+locale and ``HOOKLINT_*`` variables, the Python and YAML libraries) and the application as discovery describes it (its files, source
 type, Argo CD source and options, what is left out and why, ``mapped``). The entry holds every
 input the application's loading and rendering read (:func:`hooklint.files.recording`: the files
 of a directory source, every file the render cache keyed a rendering on, the kustomizations read
@@ -90,17 +90,27 @@ def _order(item: Any) -> str:
 
 
 def _package_signature() -> list[Any]:
-    """The stat signatures of hooklint's own files (its modules and rule files): a changed
-    checkout of hooklint with the same version number is another hooklint."""
-    top = os.path.dirname(os.path.abspath(__file__))
+    """The stat signatures of hooklint's own files (its modules, data and rule files, wherever
+    :func:`hooklint.catalog.rules_dir` finds the rules): a changed checkout of hooklint with the
+    same version number is another hooklint."""
+    from hooklint.catalog import rules_dir  # noqa: PLC0415 - the catalog is loaded already
+
     found = []
-    for folder, dirs, names in os.walk(top):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        for name in sorted(names):
-            if name.endswith((".py", ".yaml", ".json")):
-                path = os.path.join(folder, name)
-                found.append([os.path.relpath(path, top), stat_signature(path)])
+    for top in sorted({os.path.dirname(os.path.abspath(__file__)), rules_dir()}):
+        for folder, dirs, names in os.walk(top):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for name in sorted(names):
+                if name.endswith((".py", ".yaml", ".json", ".txt")):
+                    path = os.path.join(folder, name)
+                    found.append([path, stat_signature(path)])
     return found
+
+
+def _environment() -> list[list[str]]:
+    """The variables that reach a renderer or change what hooklint does (the locale, ``HOOKLINT_*``
+    but the cache folder)."""
+    return sorted([k, v] for k, v in os.environ.items()
+                  if k.startswith(("LC_", "LANG", "HOOKLINT_")) and k != "HOOKLINT_CACHE_DIR")  # fmt: skip
 
 
 def _renderer_signature() -> list[Any]:
@@ -242,7 +252,8 @@ def run_cache(config: Config) -> ResultCache | None:
                     if f.name not in _NOT_IN_KEY]  # fmt: skip
         described = json.dumps([RESULT_FORMAT, __version__, sys.version, yaml.__version__,
                                 getattr(yaml, "__with_libyaml__", False), os.getcwd(), settings,
-                                _package_signature(), _renderer_signature()], separators=(",", ":"))  # fmt: skip
+                                _package_signature(), _renderer_signature(), _environment()],
+                               separators=(",", ":"))  # fmt: skip
     except (Uncacheable, ValueError, TypeError, OSError):
         return None
     return ResultCache(os.path.join(folder, "results"), hashlib.sha256(described.encode("utf-8", "surrogatepass")).hexdigest())
