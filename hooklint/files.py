@@ -498,10 +498,36 @@ def trusted(signature: list[Any], taken_ns: int) -> bool:
     return signature[0] == "-" or signature[2] < taken_ns - RACY_NS
 
 
+def _linked_folders(entry: str) -> bool:
+    """Whether a folder between the cache folder (:func:`cache_dir`) and ``entry`` is a symbolic
+    link (or not a folder): its entries are then neither read nor written."""
+    root = cache_dir()
+    if root is None:
+        return True
+    relative = os.path.relpath(os.path.dirname(entry), root)
+    if relative == os.curdir:
+        return False
+    if relative.startswith(os.pardir):
+        return True
+    folder = root
+    for part in relative.split(os.sep):
+        folder = os.path.join(folder, part)
+        try:
+            if not stat.S_ISDIR(os.lstat(folder).st_mode):
+                return True
+        except FileNotFoundError:
+            return False  # made by the write, as a real folder
+        except OSError:
+            return True
+    return False
+
+
 def read_entry(entry: str, max_size: int = 1 << 30) -> Any:
     """The JSON value of the cache entry ``entry``, or None when it is missing, a symbolic link
     (never followed), not a regular file, too large or not JSON: a cache entry that cannot be
-    read is a miss, never an error."""
+    read is a miss, never an error; so is one under a folder of the cache that is a link."""
+    if _linked_folders(entry):
+        return None
     try:
         fd = os.open(entry, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     except (OSError, ValueError):
@@ -523,12 +549,16 @@ def read_entry(entry: str, max_size: int = 1 << 30) -> Any:
 def store_entry(entry: str, value: Any) -> None:
     """Write ``value`` as JSON to the cache entry ``entry``, through a temporary file beside it
     renamed into place (a reader sees the old entry or the new one; a link at ``entry`` is
-    replaced, never written through). The temporary file is removed however the write ends (a full
+    replaced, never written through; nothing is written under a folder of the cache that is a link). The temporary file is removed however the write ends (a full
     disk, Ctrl-C, SIGTERM); a cache that cannot be written is ignored."""
     tmp = None
     try:
         folder = os.path.dirname(entry)
+        if _linked_folders(entry):  # a folder of the cache that is a link: never written through
+            return
         os.makedirs(folder, mode=0o700, exist_ok=True)
+        if _linked_folders(entry):
+            return
         fd, tmp = tempfile.mkstemp(dir=folder, prefix="hooklint-", suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             json.dump(value, handle, separators=(",", ":"))

@@ -351,3 +351,19 @@ def test_a_failing_cache_never_changes_the_outcome(tree, monkeypatch):
     assert lint(["repo/app"]) == alone
     monkeypatch.setattr(results.ResultCache, "lookup", broken)
     assert lint(["repo/app"]) == alone
+
+
+def test_a_cache_folder_that_is_a_link_is_neither_read_nor_written(tree, isolated_cache, tmp_path, work):
+    first, _ = lint(["repo/app"])
+    [entry] = list((isolated_cache / "results").rglob("*.json"))
+    elsewhere = tmp_path / "elsewhere"
+    entry.parent.rename(elsewhere)
+    entry.parent.symlink_to(elsewhere)
+    kept = (elsewhere / entry.name).read_bytes()
+    (elsewhere / entry.name).write_text(json.dumps({"taken": 0, "inputs": [], "outcome": {
+        "findings": [], "errors": [], "files": 2, "skipped": [], "renderer": None, "unrendered": None}}))
+    forged = (elsewhere / entry.name).read_bytes()
+    work["loaded"].clear()
+    assert lint(["repo/app"])[0] == first and kept != forged
+    assert work["loaded"] == ["repo/app"]  # not read through the link: linted again
+    assert (elsewhere / entry.name).read_bytes() == forged and sorted(p.name for p in elsewhere.iterdir()) == [entry.name]
