@@ -218,7 +218,12 @@ class ResultCache:
             if path and path not in paths:
                 paths[path] = None
         inputs = []
+        spelled: set[str] = set()  # one spelling of each (a render names its inputs by absolute path)
         for path in sorted(paths):
+            absolute = os.path.abspath(path)
+            if absolute in spelled and paths[path] is None:
+                continue
+            spelled.add(absolute)
             signature = self._signature(path)
             if signature[0] == "x":
                 return
