@@ -85,17 +85,21 @@ def _links_on_the_way(root: str, path: str) -> list[tuple[str, str]]:
     """``(link relative to the resolved root, its target as written)`` for every symbolic link met reaching ``path`` from
     ``root`` part by part (links inside link targets included, as the file system follows them)."""
     found: list[tuple[str, str]] = []
-    real_root = current = os.path.realpath(root)
+    real_root = current = facts.realpath(root)
     for part in os.path.relpath(path, root).split(os.sep):
         if part in ("", "."):
             continue
         candidate = os.path.join(current, part)
-        if os.path.islink(candidate):
+        try:
+            is_link = stat.S_ISLNK(facts.lstat(candidate).st_mode)
+        except OSError:
+            is_link = False
+        if is_link:
             try:
                 found.append((os.path.relpath(candidate, real_root), os.readlink(candidate)))
             except OSError:
                 pass
-            current = os.path.realpath(candidate)
+            current = facts.realpath(candidate)
         else:
             current = os.path.normpath(candidate)
     return found

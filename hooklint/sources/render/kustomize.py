@@ -986,8 +986,8 @@ def _resolve(root: str, real_root: str, path: str, to_user: Callable[[str], str]
         reached = os.path.join(reached, part)
         candidate = os.path.join(current, part)
         try:
-            info = os.lstat(candidate)
-        except (OSError, ValueError):  # missing, or a NUL in the name (no file has one)
+            info = facts.lstat(candidate)
+        except OSError:  # missing, or a NUL in the name (no file has one)
             return None
         if not stat.S_ISLNK(info.st_mode):
             current = os.path.normpath(candidate)
