@@ -22,8 +22,9 @@ from hooklint.config import ConfigError, Config, load_config
 from hooklint.findings import RunResult
 from hooklint.loader import parse_text
 from hooklint.pipeline import lint_paths
-from hooklint.sources import bounded, kustomize
-from hooklint.sources.helm import find_helm
+from hooklint.sources import bounded
+from hooklint.sources.render import kustomize
+from hooklint.sources.render.helm import find_helm
 from hooklint.yamlio import BoundedLoader, YamlTooComplex, go_first_document
 from tests.manifests import CONFIGMAP, LATEST_TAG_HOOK
 
