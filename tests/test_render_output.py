@@ -271,3 +271,15 @@ def test_a_configuration_past_the_node_limit_is_a_configuration_error(repo, hund
     with pytest.raises(ConfigError) as error:
         load_config("x.yaml")
     assert str(error.value) == f"x.yaml:99:3: invalid YAML in configuration: {PAST}"
+
+
+def test_fetch_credentials_past_the_node_limit_are_refused(tmp_path, hundred_nodes):
+    """The last YAML of the repository PyYAML read unbounded (``yaml.safe_load``: no node limit, and
+    merge keys expanded while constructing)."""
+    from hooklint.sources.fetch import load_credentials
+
+    path = tmp_path / "creds.yaml"
+    path.write_text("".join(f"h{i}.example.com: {{token: t{i}}}\n" for i in range(30)))
+    with pytest.raises(ValueError) as error:
+        load_credentials(str(path))
+    assert str(error.value) == f"{path}: cannot read the fetch credentials (YamlTooComplex)"
