@@ -283,3 +283,41 @@ def test_fetch_credentials_past_the_node_limit_are_refused(tmp_path, hundred_nod
     with pytest.raises(ValueError) as error:
         load_credentials(str(path))
     assert str(error.value) == f"{path}: cannot read the fetch credentials (YamlTooComplex)"
+
+
+def test_helm_template_output_is_counted_as_it_is_split():
+    """The helm binary's path (``helm template`` output, one ``# Source:`` per template)."""
+    from hooklint.sources.render.helm import _parse_template_output
+
+    output = "".join(f"---\n# Source: c/templates/cm{i}.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c{i}\n"
+                     for i in range(3))  # fmt: skip
+    assert [doc.source for doc in _parse_template_output(output, bounded.Tally(3))] == [
+        f"c/templates/cm{i}.yaml" for i in range(3)]
+    with pytest.raises(bounded.Stopped) as stopped:
+        _parse_template_output(output, bounded.Tally(2))
+    assert (stopped.value.reason, stopped.value.limit) == (
+        f"printed more than 2 objects (limit: render-objects; {RAISE})", "render-objects")
+
+
+def test_kustomize_output_is_split_piece_by_piece_as_it_was_line_by_line():
+    """The split no longer makes a list of every line (a string of a few bytes each: tens of bytes
+    apiece in memory); its documents are the same as those of the line-by-line split, whatever
+    line breaks the output holds."""
+    import random
+
+    def by_lines(output: str) -> list[str]:
+        documents, current = [], []
+        for line in output.splitlines(keepends=True):
+            if line.rstrip("\r\n") == "---":
+                documents.append("".join(current))
+                current = []
+            else:
+                current.append(line)
+        documents.append("".join(current))
+        return [d for d in documents if d.strip()]
+
+    parts = ["---", "-", "a", " ", "\n", "\r", "\r\n", "\v", "\x85", "\u2028", "x: 1", "--- ", "----"]
+    rnd = random.Random(7)
+    for _ in range(20_000):
+        output = "".join(rnd.choice(parts) for _ in range(rnd.randint(0, 12)))
+        assert kustomize._split(output) == by_lines(output), repr(output)
