@@ -68,6 +68,13 @@ def findings(result: RunResult) -> list[tuple[str, str, int, int, str]]:
     return [(f.path, f.rule_id, f.span.line, f.span.column, f.message) for f in result.findings]
 
 
+def stopped(detail: str) -> str:
+    """HL007's message for a rendering one of hooklint's own limits stopped."""
+    return (f"Rendering stopped: {detail}. The limit is hooklint's, not Argo CD's: Argo CD may render and sync "
+            "this application, and nothing of it is checked here. If the rendering is meant to be this large or slow, "
+            "raise the limit in a configuration named with --config.")  # fmt: skip
+
+
 def hl007(detail: str) -> str:
     return (f"Rendering failed: {detail}. Argo CD's repo server fails the same way, so the application cannot "
             "sync; nothing of it is checked until it renders.")  # fmt: skip
@@ -127,7 +134,7 @@ def test_a_kustomize_build_that_prints_past_render_output_is_hl007(repo, fake_ku
     start = time.perf_counter()
     result = lint("app", render_output=1)
     assert time.perf_counter() - start < 15
-    assert findings(result) == [("app/kustomization.yaml", "HL007", 1, 1, hl007(
+    assert findings(result) == [("app/kustomization.yaml", "HL007", 1, 1, stopped(
         f"kustomize build of app printed more than 1 MiB of output (limit: render-output; {RAISE})"))]
 
 
@@ -135,7 +142,7 @@ def test_a_kustomize_build_that_prints_past_render_output_is_hl007(repo, fake_ku
 def test_a_helm_rendering_that_prints_past_render_output_is_hl007(repo):
     write(repo, {"big/Chart.yaml": CHART.format(name="big"), "big/templates/cm.yaml":
                  "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n  x: {{ repeat 1200000 \"a\" | quote }}\n"})  # fmt: skip
-    assert findings(lint("big", render_output=1)) == [("big/Chart.yaml", "HL007", 1, 1, hl007(
+    assert findings(lint("big", render_output=1)) == [("big/Chart.yaml", "HL007", 1, 1, stopped(
         f"Helm rendering of chart big printed more than 1 MiB of output (limit: render-output; {RAISE})"))]
 
 
@@ -151,7 +158,7 @@ def test_a_kustomize_build_of_more_objects_than_render_objects_is_hl007(repo, fa
     if count == 100:
         assert [g[:2] for g in got] == [("app/kustomization.yaml", "HL102")]
     else:
-        assert got == [("app/kustomization.yaml", "HL007", 1, 1, hl007(
+        assert got == [("app/kustomization.yaml", "HL007", 1, 1, stopped(
             f"kustomize build of app printed more than 100 objects (limit: render-objects; {RAISE})"))]
 
 
@@ -167,7 +174,7 @@ def test_a_helm_rendering_of_more_objects_than_render_objects_is_hl007(repo, crd
             for i in range(41))  # fmt: skip
     write(repo, files)
     total = 101 if crds else 60
-    assert findings(lint("many", render_objects=total - 1)) == [("many/Chart.yaml", "HL007", 1, 1, hl007(
+    assert findings(lint("many", render_objects=total - 1)) == [("many/Chart.yaml", "HL007", 1, 1, stopped(
         f"Helm rendering of chart many printed more than {total - 1} objects (limit: render-objects; {RAISE})"))]
     assert not [g for g in findings(lint("many", render_objects=total)) if g[1] == "HL007"]
 
