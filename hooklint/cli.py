@@ -513,6 +513,8 @@ argocd-version: "3.5"            # the Argo CD you run (quoted): "3.3" means 3.3
 max-file-size: 10485760          # bytes; larger files are reported and not linted
 render-timeout: 60               # seconds one kustomize build or Helm rendering may take (else HL007)
 render-memory: 2048              # MiB of memory one kustomize build or Helm rendering may use (else HL007)
+render-output: 64                # MiB of output one kustomize build or Helm rendering may print (else HL007)
+render-objects: 20000            # objects one kustomize build or Helm rendering may print (else HL007)
 run-timeout: 300                 # seconds the whole run may take (else exit 2, naming what was not checked)
 max-waves: 10                    # HL304: most (phase, wave) steps in one sync
 wait-for-first-consumer-classes: []  # HL306: the cluster's WaitForFirstConsumer StorageClasses

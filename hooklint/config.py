@@ -25,6 +25,8 @@ key                           meaning                                           
 ``max-file-size``             bytes; larger files are not linted                          10 MB
 ``render-timeout``            seconds one kustomize build or Helm rendering may take      60
 ``render-memory``             MiB of memory one rendering may use                         2048
+``render-output``             MiB of output one rendering may print                       64
+``render-objects``            objects (YAML documents) one rendering may print            20,000
 ``run-timeout``               seconds one run (one command) may take                      300
 ``max-waves``                 HL304's limit of (phase, wave) steps                        10
 ``wait-for-first-consumer-classes``  the cluster's StorageClasses binding WaitForFirstConsumer  ``[]``
@@ -43,7 +45,8 @@ key                           meaning                                           
 ============================  ==========================================================  =======
 
 A file that was found, not named with ``--config``, may lower the limits (``max-file-size``,
-``render-timeout``, ``render-memory``, ``run-timeout`` and the three ``fetch-`` limits: :data:`LIMITS`), never raise them
+``render-timeout``, ``render-memory``, ``render-output``, ``render-objects``, ``run-timeout`` and the three
+``fetch-`` limits: :data:`LIMITS`), never raise them
 (:func:`lowered_only`): it comes with the repository being linted, which may be a stranger's.
 
 The schema is validated here by a small walker that understands the keywords the schema uses
@@ -76,6 +79,15 @@ DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
 #: :mod:`hooklint.sources.bounded`).
 DEFAULT_RENDER_TIMEOUT = 60
 DEFAULT_RENDER_MEMORY = 2048
+#: MiB of output (stdout) one rendering may print, and objects (YAML documents) it may print
+#: (``render-output``, ``render-objects``; see :mod:`hooklint.sources.bounded`). hooklint holds a
+#: rendering's output, then its objects, in its own memory: these bound it. Measured: the largest
+#: rendering of the corpus (``shared/corpus``) prints 37 KB; Argo CD's own chart (argo-helm
+#: ``charts/argo-cd`` 10.1.1, its CRDs included) 1.9 MB in 59 objects (63,449 YAML nodes). Argo CD's
+#: repo server answers with at most 100 MiB of manifests (``reposerver/apiclient/clientset.go``,
+#: ``ARGOCD_GRPC_MAX_SIZE_MB``).
+DEFAULT_RENDER_OUTPUT = 64
+DEFAULT_RENDER_OBJECTS = 20_000
 #: Seconds one run (one command) may take (``run-timeout``; see :mod:`hooklint.deadline`).
 DEFAULT_RUN_TIMEOUT = 300
 #: What one fetched source may download or unpack (bytes), hold (files) and take (seconds):
@@ -234,6 +246,8 @@ class Config:
     denied_images: list[str] = field(default_factory=list)
     render_timeout: int = DEFAULT_RENDER_TIMEOUT
     render_memory: int = DEFAULT_RENDER_MEMORY
+    render_output: int = DEFAULT_RENDER_OUTPUT
+    render_objects: int = DEFAULT_RENDER_OBJECTS
     run_timeout: int = DEFAULT_RUN_TIMEOUT
     #: names of the cluster's StorageClasses with volumeBindingMode WaitForFirstConsumer (HL306)
     wait_for_first_consumer_classes: list[str] = field(default_factory=list)
@@ -319,6 +333,8 @@ LIMITS: dict[str, tuple[str, int, str]] = {
     "max-file-size": ("max_file_size", DEFAULT_MAX_FILE_SIZE, "bytes"),
     "render-timeout": ("render_timeout", DEFAULT_RENDER_TIMEOUT, "s"),
     "render-memory": ("render_memory", DEFAULT_RENDER_MEMORY, "MiB"),
+    "render-output": ("render_output", DEFAULT_RENDER_OUTPUT, "MiB"),
+    "render-objects": ("render_objects", DEFAULT_RENDER_OBJECTS, "objects"),
     "run-timeout": ("run_timeout", DEFAULT_RUN_TIMEOUT, "s"),
     "fetch-max-bytes": ("fetch_max_bytes", DEFAULT_FETCH_MAX_BYTES, "bytes"),
     "fetch-max-files": ("fetch_max_files", DEFAULT_FETCH_MAX_FILES, "files"),
@@ -577,6 +593,8 @@ def parse_config(data: Any, where: str, lines: dict[tuple, int] | None = None) -
         denied_images=strings("denied-images"),
         render_timeout=get("render-timeout", DEFAULT_RENDER_TIMEOUT),
         render_memory=get("render-memory", DEFAULT_RENDER_MEMORY),
+        render_output=get("render-output", DEFAULT_RENDER_OUTPUT),
+        render_objects=get("render-objects", DEFAULT_RENDER_OBJECTS),
         run_timeout=get("run-timeout", DEFAULT_RUN_TIMEOUT),
         wait_for_first_consumer_classes=strings("wait-for-first-consumer-classes"),
         repo_urls=strings("repo-urls"),

@@ -207,7 +207,7 @@ class _Window:
 class _FileParser:
     """One file's text -> documents and load issues (see :func:`parse_text`)."""
 
-    def __init__(self, path: str, text: str, sources: bool = False):
+    def __init__(self, path: str, text: str, sources: bool = False, budget: NodeBudget | None = None):
         self.path = path
         self.text = text
         self.positions = Positions(text)
@@ -220,7 +220,7 @@ class _FileParser:
         self._data: bytes | None = None
         self._byte_cursors = {"start": (0, 0), "end": (0, 0)}
         self._ascii: bool | None = None
-        self.budget = NodeBudget()  # YAML nodes the rest of the file may hold
+        self.budget = budget or NodeBudget()  # YAML nodes the rest of the file (or rendering) may hold
 
     @property
     def starts(self) -> list[int]:
@@ -354,7 +354,7 @@ def ignore_comments(text: str) -> list[tuple[int, int, tuple[str, ...], str | No
     return out
 
 
-def parse_text(path: str, text: str, sources: bool | None = None) -> LoadedFile:
+def parse_text(path: str, text: str, sources: bool | None = None, budget: NodeBudget | None = None) -> LoadedFile:
     """Parse a whole file's text into documents, collecting the load issues of each document.
 
     The text is read by one parser. A document that cannot be read (HL001) does not hide the
@@ -366,8 +366,13 @@ def parse_text(path: str, text: str, sources: bool | None = None) -> LoadedFile:
     ``sources``: map each document after a ``# Source: chart/templates/x.yaml`` comment to that
     template (``Document.source``, lines counted from the comment). None means only for stdin
     (``-``), which carries piped ``helm template`` output: a file on disk is reported under its own
-    path and line numbers, whatever comments it holds."""
-    loaded = _FileParser(path, text, path == STDIN if sources is None else sources).run()
+    path and line numbers, whatever comments it holds.
+
+    ``budget``: the YAML nodes the text may hold (:class:`~hooklint.yamlio.NodeBudget`; a file's
+    own :data:`~hooklint.yamlio.MAX_NODES` when not given), shared by the texts of one whole: the
+    objects of one rendering. Once it is spent (``budget.spent``) the text stops there with one
+    HL001, as a file does."""
+    loaded = _FileParser(path, text, path == STDIN if sources is None else sources, budget).run()
     loaded.ignore_comments = ignore_comments(text)
     return loaded
 

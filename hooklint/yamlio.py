@@ -15,10 +15,12 @@ input is bounded as it is read:
 - nesting deeper than :data:`MAX_DEPTH` stops the document (real manifests stay under 30);
 - more than :data:`MAX_EXPANDED_NODES` nodes reached through aliases (an alias bomb, merge keys
   included) stops it, as go-yaml v2.4 refuses "excessive aliasing";
-- more than :data:`MAX_NODES` nodes in one file stops the file (memory stays bounded).
+- more than :data:`MAX_NODES` nodes in one file stops the file (memory stays bounded): the
+  documents of a file share one :class:`NodeBudget`, and so do the objects of one rendering.
 
-The YAML hooklint reads with PyYAML instead (kustomizations, ``Chart.yaml``, the configuration) is
-loaded with :class:`BoundedLoader`, which holds the same limits.
+The YAML hooklint reads with PyYAML instead (kustomizations, ``Chart.yaml``, value files, a Git
+generator's files, the configuration) is loaded with :class:`BoundedLoader`, which holds the same
+limits, :data:`MAX_NODES` per text included.
 
 The result is built from :class:`Map`, :class:`Seq` and plain ``str``, ``int``, ``float``, ``bool``
 and ``None``. Containers know where they, their keys and their items are; 1-based
@@ -513,12 +515,16 @@ class LoadIssue:
 
 class NodeBudget:
     """How many more YAML nodes a file may hold (:data:`MAX_NODES` to start with), shared by the
-    parsers that read one file's parts."""
+    parsers that read one file's parts, or by the parses of every object of one rendering
+    (``whole="rendering"``: what the message of :class:`FileTooComplex` calls it). ``spent`` once a
+    document went past it: nothing more is read."""
 
-    __slots__ = ("left",)
+    __slots__ = ("left", "whole", "spent")
 
-    def __init__(self, left: int = 0):
+    def __init__(self, left: int = 0, whole: str = "file"):
         self.left = left or MAX_NODES
+        self.whole = whole
+        self.spent = False
 
 
 class DocumentTooComplex(Exception):
@@ -760,7 +766,7 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
                 _add_issue(issues, _tag_issue(tag, pos.span(start, end), _field_path(stack)))
             count += 1
             if count > max_nodes:
-                raise _too_many_nodes(pos, start, doc_start)
+                raise _too_many_nodes(pos, start, doc_start, budget)
             if event.anchor is not None:
                 anchors[event.anchor] = (value, 1)
         elif cls is MappingStart or cls is SequenceStart:
@@ -771,7 +777,7 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
                 )
             count += 1
             if count > max_nodes:
-                raise _too_many_nodes(pos, start, doc_start)
+                raise _too_many_nodes(pos, start, doc_start, budget)
             tag = event.tag
             if tag is not None and tag != "!" and tag not in STANDARD_TAGS:
                 _add_issue(issues, _tag_issue(tag, pos.span(start, base + event.end_mark.index), _field_path(stack)))
@@ -893,11 +899,15 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
         places += (key, frame.key_start, frame.key_end, start, end)
 
 
-def _too_many_nodes(pos: Positions, index: int, doc_start: int) -> FileTooComplex:
-    return FileTooComplex(
-        f"the file has more than {MAX_NODES:,} YAML nodes, far more than any Kubernetes object; the "
-        "rest of the file is not read", pos.point(index), index, doc_start,
-    )  # fmt: skip
+def _too_many_nodes(pos: Positions, index: int, doc_start: int, budget: NodeBudget) -> FileTooComplex:
+    budget.left, budget.spent = 0, True
+    return FileTooComplex(too_many_nodes(budget.whole), pos.point(index), index, doc_start)
+
+
+def too_many_nodes(whole: str = "file") -> str:
+    """What a file (or a rendering: ``whole``) of more than :data:`MAX_NODES` YAML nodes is told."""
+    return (f"the {whole} has more than {MAX_NODES:,} YAML nodes, far more than any Kubernetes object; the "
+            f"rest of the {whole} is not read")  # fmt: skip
 
 
 def parse_documents(text: str, line_offset: int = 0) -> list[ParsedDocument]:
@@ -940,7 +950,19 @@ class BoundedLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ign
     an anchor whose value contains itself (go-yaml: "anchor 'a' value contains itself"), which
     PyYAML would build into a self-referencing value. Deeper syntactic nesting libyaml refuses
     itself (1,000 levels); PyYAML's pure-Python composer, which recurses, is stopped by the same
-    error rather than a RecursionError."""
+    error rather than a RecursionError.
+
+    The whole text (a file handed over is read first) may hold :data:`MAX_NODES` nodes, as a file
+    read by :func:`iter_documents` may: PyYAML composes a node object of a few hundred bytes for
+    each, so a 10 MB file of one-character items took gigabytes. A text long enough to hold more is
+    counted first, event by event, keeping nothing (:func:`past_node_limit`); the document that
+    goes past the limit raises :class:`YamlTooComplex` (the message of a file, at the node past
+    it) before it is composed, those before it load."""
+
+    def __init__(self, stream: Any):
+        stream = _source(stream)
+        super().__init__(stream)
+        self._source_text, self._past, self._composed = stream, _UNCOUNTED, 0
 
     def get_single_node(self):
         return _measured(self, super().get_single_node)
@@ -953,6 +975,11 @@ class BoundedPythonLoader(yaml.SafeLoader):
     """:class:`BoundedLoader` on PyYAML's pure-Python parser and composer, for a composer that must
     see each event's own tag (libyaml's composer hands ``! x`` to the resolver as if untagged)."""
 
+    def __init__(self, stream: Any):
+        stream = _source(stream)
+        super().__init__(stream)
+        self._source_text, self._past, self._composed = stream, _UNCOUNTED, 0
+
     def get_single_node(self):
         return _measured(self, super().get_single_node)
 
@@ -960,14 +987,54 @@ class BoundedPythonLoader(yaml.SafeLoader):
         return _measured(self, super().get_node)
 
 
+def _source(stream: Any) -> Any:
+    """What a loader is handed (``str``, ``bytes`` or an open file, read here) as ``str`` or ``bytes``."""
+    return stream.read() if hasattr(stream, "read") else stream
+
+
+_UNCOUNTED = object()
+
+
 def _measured(loader: Any, compose: Any) -> Any:
+    if loader._past is _UNCOUNTED:  # the first document: count the text's nodes once
+        loader._past, loader._source_text = past_node_limit(loader._source_text), None
+    if loader._past is not None and loader._composed == loader._past[0]:
+        raise YamlTooComplex(problem=too_many_nodes(), problem_mark=loader._past[1])
     try:
         node = compose()
     except RecursionError:
         raise YamlTooComplex(problem=f"document is nested more than {MAX_DEPTH} levels deep") from None
+    loader._composed += 1
     if node is not None:
         check_node_graph(node)
     return node
+
+
+def past_node_limit(source: Any) -> tuple[int, Any] | None:
+    """Where the YAML text ``source`` (``str`` or ``bytes``) goes past :data:`MAX_NODES` nodes:
+    (0-based index of that document, the PyYAML mark of the node past the limit), or None when it
+    holds no more (or cannot be parsed that far: the loader reports that error). Counted from the
+    parser's events, keeping nothing; a text shorter than half the limit is not counted, as a
+    character of YAML makes at most 4/3 of a node (``[?]`` is three nodes)."""
+    if 2 * len(source) < MAX_NODES:
+        return None
+    count = documents = 0
+    try:
+        parser = new_parser(source)
+        get_event = parser.get_event
+        while True:
+            event = get_event()
+            cls = event.__class__
+            if cls is ScalarEvent or cls is MappingStartEvent or cls is SequenceStartEvent:
+                count += 1
+                if count > MAX_NODES:
+                    return documents, event.start_mark
+            elif cls is DocumentEndEvent:
+                documents += 1
+            elif cls is StreamEndEvent or event is None:
+                return None
+    except (yaml.YAMLError, UnicodeError, ValueError):
+        return None
 
 
 def check_node_graph(root: yaml.Node) -> None:

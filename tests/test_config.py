@@ -23,7 +23,7 @@ def test_values():
 @pytest.mark.parametrize(
     "data, message",
     [
-        ({"allowed-registry": []}, "x: unknown key 'allowed-registry'; did you mean 'allowed-registries'? (known: allowed-registries, api-versions, argocd-version, baseline, check-all-workloads, clusters, denied-images, disable, exclude, fail-on, fail-on-unrendered, fetch-credentials, fetch-hosts, fetch-max-bytes, fetch-max-files, fetch-timeout, ignore, kube-version, max-file-size, max-waves, per-path-ignores, render-memory, render-timeout, repo-urls, require-digest, run-timeout, select, severity, wait-for-first-consumer-classes, workload-scope)"),
+        ({"allowed-registry": []}, "x: unknown key 'allowed-registry'; did you mean 'allowed-registries'? (known: allowed-registries, api-versions, argocd-version, baseline, check-all-workloads, clusters, denied-images, disable, exclude, fail-on, fail-on-unrendered, fetch-credentials, fetch-hosts, fetch-max-bytes, fetch-max-files, fetch-timeout, ignore, kube-version, max-file-size, max-waves, per-path-ignores, render-memory, render-objects, render-output, render-timeout, repo-urls, require-digest, run-timeout, select, severity, wait-for-first-consumer-classes, workload-scope)"),
         ({"allowed-registries": "ghcr.io"}, "x: 'allowed-registries' must be a list of non-empty strings, not 'ghcr.io'"),
         ({"allowed-registries": ["https://ghcr.io"]}, "x: 'allowed-registries' entry 'https://ghcr.io' must be a host or host/path (no scheme, no wildcard)"),
         ({"require-digest": "yes"}, "x: 'require-digest' must be true or false, not 'yes'"),
@@ -266,7 +266,7 @@ def test_wait_for_first_consumer_classes_is_a_list_of_names():
 YAML_ERRORS = [
     ("fail-on: never\nfail-on: error\n", "{f}:2: key 'fail-on' is repeated (first at line 1): only the last value would count; keep one"),
     ("severity:\n  HL203: note\n  HL203: error\n", "{f}:3: key 'HL203' is repeated (first at line 2): only the last value would count; keep one"),
-    ("require-digest: true\nselct: [HL1]\n", "{f}:2: unknown key 'selct'; did you mean 'select'? (known: allowed-registries, api-versions, argocd-version, baseline, check-all-workloads, clusters, denied-images, disable, exclude, fail-on, fail-on-unrendered, fetch-credentials, fetch-hosts, fetch-max-bytes, fetch-max-files, fetch-timeout, ignore, kube-version, max-file-size, max-waves, per-path-ignores, render-memory, render-timeout, repo-urls, require-digest, run-timeout, select, severity, wait-for-first-consumer-classes, workload-scope)"),
+    ("require-digest: true\nselct: [HL1]\n", "{f}:2: unknown key 'selct'; did you mean 'select'? (known: allowed-registries, api-versions, argocd-version, baseline, check-all-workloads, clusters, denied-images, disable, exclude, fail-on, fail-on-unrendered, fetch-credentials, fetch-hosts, fetch-max-bytes, fetch-max-files, fetch-timeout, ignore, kube-version, max-file-size, max-waves, per-path-ignores, render-memory, render-objects, render-output, render-timeout, repo-urls, require-digest, run-timeout, select, severity, wait-for-first-consumer-classes, workload-scope)"),
     ("select: HL1\n", "{f}:1: 'select' must be a list of non-empty strings, not 'HL1'"),
     ("select:\n  - HL1\n  - ''\n", "{f}:3: 'select' must be a list of non-empty strings, not ['HL1', '']"),
     ("ignore: [HL1, 5]\n", "{f}:1: 'ignore' must be a list of non-empty strings, not ['HL1', 5]"),
@@ -313,7 +313,7 @@ def test_yaml_errors_name_file_line_and_key(tree, text, message):
 
 TOML_ERRORS = [
     ('[tool.hooklint]\nselect = ["HL1"]\nfail-on = "critical"\n', "{f}:3: 'fail-on' must be one of error, warning, note, never, not 'critical'"),
-    ('[tool.hooklint]\nselct = ["HL1"]\n', "{f}:2: unknown key 'selct'; did you mean 'select'? (known: allowed-registries, api-versions, argocd-version, baseline, check-all-workloads, clusters, denied-images, disable, exclude, fail-on, fail-on-unrendered, fetch-credentials, fetch-hosts, fetch-max-bytes, fetch-max-files, fetch-timeout, ignore, kube-version, max-file-size, max-waves, per-path-ignores, render-memory, render-timeout, repo-urls, require-digest, run-timeout, select, severity, wait-for-first-consumer-classes, workload-scope)"),
+    ('[tool.hooklint]\nselct = ["HL1"]\n', "{f}:2: unknown key 'selct'; did you mean 'select'? (known: allowed-registries, api-versions, argocd-version, baseline, check-all-workloads, clusters, denied-images, disable, exclude, fail-on, fail-on-unrendered, fetch-credentials, fetch-hosts, fetch-max-bytes, fetch-max-files, fetch-timeout, ignore, kube-version, max-file-size, max-waves, per-path-ignores, render-memory, render-objects, render-output, render-timeout, repo-urls, require-digest, run-timeout, select, severity, wait-for-first-consumer-classes, workload-scope)"),
     ('[tool.hooklint]\nmax-waves = 3\n\n[tool.hooklint.severity]\nHL101 = "error"\nHL208 = "info"\n', "{f}:6: 'severity' entry 'HL208' must be one of error, warning, note, not 'info'"),
     ('[tool.hooklint]\nper-path-ignores = {"legacy/**" = ["HL1033"]}\n', "{f}:2: 'per-path-ignores' names unknown rule 'HL1033'; did you mean 'HL103'? (a rule id, slug or id prefix such as HL1)"),
     ('[tool.hooklint]\nargocd-version = 2.10\n', "{f}:2: argocd-version must be quoted (\"2.1\" is read as a number; write e.g. \"2.10\")"),

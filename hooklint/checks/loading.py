@@ -38,6 +38,9 @@ _MORE = (
     f"More than {MAX_ISSUES} problems like the ones above in this document; the others are not "
     "reported. Fix these first."
 )
+#: A rendering stopped by one of hooklint's own limits (``bounded.Stopped``: ``... (limit: render-timeout)``):
+#: Argo CD's repo server has limits of its own, so it may well render what hooklint stopped.
+HOOKLINT_LIMIT = re.compile(r"\(limit: (?:render-timeout|render-memory|render-output|render-objects)\b")
 
 
 @check("HL001", scope="file")
@@ -106,7 +109,11 @@ def render_failed(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
             continue
         if issue.kind != RENDER_FAILED:
             continue
-        if issue.detail.startswith("ApplicationSet "):  # recorded by the expansion: the controller's failure
+        if HOOKLINT_LIMIT.search(issue.detail):  # stopped by hooklint (hooklint.sources.bounded), not by Argo CD
+            message = (f"Rendering stopped: {issue.detail}. The limit is hooklint's, not Argo CD's: Argo CD may render "
+                       "and sync this application, and nothing of it is checked here. If the rendering is meant to be "
+                       "this large or slow, raise the limit in a configuration named with --config.")  # fmt: skip
+        elif issue.detail.startswith("ApplicationSet "):  # recorded by the expansion: the controller's failure
             message = (f"Rendering failed: {issue.detail}. Argo CD's ApplicationSet controller fails the same way, so "
                        "these Applications are not created; nothing of them is checked until it renders.")  # fmt: skip
         else:

@@ -16,11 +16,17 @@ goes through :func:`run`:
   with "failed to reserve page summary memory" below 700 MiB of address space, and runs with 64
   MiB of ``RLIMIT_DATA``). ``GOMEMLIMIT`` is set a little below the limit, so that Go collects
   garbage harder before it runs out;
-- its output is read in memory, which the child's own limit bounds (renderers build their whole
-  output before printing it).
+- its output (stdout, and stderr) is read as it comes, at most ``render-output`` MiB of each: a
+  child that prints more is killed with its process group. The child's own memory limit does not
+  bound what hooklint holds: a renderer that prints 700,000 small documents took 2.6 GB in
+  hooklint once they were parsed. What is read is then split into objects (YAML documents), at most
+  ``render-objects`` of them (:class:`Tally`), and parsed with one budget of YAML nodes for the
+  whole rendering (:class:`hooklint.yamlio.NodeBudget`), so a rendering costs hooklint bounded
+  memory.
 
-The limits are the user's (``render-timeout``, ``render-memory`` in ``.hooklint.yaml``); a
-configuration found in the repository may lower them, never raise them (:mod:`hooklint.config`).
+The limits are the user's (``render-timeout``, ``render-memory``, ``render-output``,
+``render-objects`` in ``.hooklint.yaml``); a configuration found in the repository may lower them,
+never raise them (:mod:`hooklint.config`).
 :class:`Stopped` says which one a child ran into, or the signal that ended it. The run's own
 deadline (``run-timeout``, :mod:`hooklint.deadline`) bounds every child too: none starts once it
 has passed, none is waited for beyond it (its process group is killed and
@@ -31,14 +37,18 @@ from __future__ import annotations
 
 import os
 import re
+import select
+import selectors
 import signal
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from typing import Any, Mapping
 
 from hooklint import deadline
-from hooklint.config import DEFAULT_MAX_FILE_SIZE, DEFAULT_RENDER_MEMORY, DEFAULT_RENDER_TIMEOUT
+from hooklint.config import (DEFAULT_MAX_FILE_SIZE, DEFAULT_RENDER_MEMORY, DEFAULT_RENDER_OBJECTS, DEFAULT_RENDER_OUTPUT,
+                             DEFAULT_RENDER_TIMEOUT)  # fmt: skip
 
 MIB = 1 << 20
 #: Address space allowed beyond the memory limit (``RLIMIT_AS`` backstop): what the Go runtime
@@ -56,18 +66,22 @@ _OUT_OF_MEMORY = re.compile(
 @dataclass(frozen=True, slots=True)
 class Limits:
     """The limits of one rendering: ``timeout`` in seconds of wall-clock time, ``memory`` in bytes,
-    and ``max_file_size``, the bytes of the largest input file a renderer is handed (kustomization,
-    resource, chart file, value file)."""
+    ``max_file_size``, the bytes of the largest input file a renderer is handed (kustomization,
+    resource, chart file, value file), ``output`` the bytes it may print (on stdout, and on stderr)
+    and ``objects`` the objects (YAML documents) its output may hold."""
 
     timeout: float = DEFAULT_RENDER_TIMEOUT
     memory: int = DEFAULT_RENDER_MEMORY * MIB
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
+    output: int = DEFAULT_RENDER_OUTPUT * MIB
+    objects: int = DEFAULT_RENDER_OBJECTS
 
     @classmethod
     def of(cls, config: Any) -> "Limits":
         """The limits a :class:`~hooklint.config.Config` sets (``render_timeout`` seconds,
-        ``render_memory`` MiB, ``max_file_size`` bytes)."""
-        return cls(config.render_timeout, int(config.render_memory) * MIB, config.max_file_size)
+        ``render_memory`` MiB, ``max_file_size`` bytes, ``render_output`` MiB, ``render_objects``)."""
+        return cls(config.render_timeout, int(config.render_memory) * MIB, config.max_file_size,
+                   int(config.render_output) * MIB, int(config.render_objects))  # fmt: skip
 
 
 class Stopped(Exception):
@@ -80,6 +94,30 @@ class Stopped(Exception):
         super().__init__(reason)
         self.reason = reason
         self.limit = limit
+
+
+#: How a limit of this module is raised, after its name in a :class:`Stopped` reason: never by a
+#: configuration found in the repository (:data:`hooklint.config.LIMITS`).
+_HOW_TO_RAISE = "a configuration named with --config may raise it"
+
+
+class Tally:
+    """The objects (YAML documents) a rendering's output has held so far, against ``limit``
+    (``render-objects``): :meth:`add` counts one more, while the output is split, before any is
+    parsed."""
+
+    __slots__ = ("limit", "count")
+
+    def __init__(self, limit: int = DEFAULT_RENDER_OBJECTS):
+        self.limit = limit
+        self.count = 0
+
+    def add(self) -> None:
+        """Count one object. Raises :class:`Stopped` (``render-objects``) past the limit."""
+        self.count += 1
+        if self.count > self.limit:
+            raise Stopped(f"printed more than {self.limit:,} objects (limit: render-objects; {_HOW_TO_RAISE})",
+                          "render-objects")  # fmt: skip
 
 
 def size_text(size: int) -> str:
@@ -131,16 +169,17 @@ def _limiter(memory: int):
 
 
 def run(argv: list[str], *, cwd: str | None, env: Mapping[str, str], timeout: float, memory: int,
-        input: str | None = None) -> subprocess.CompletedProcess:  # fmt: skip
+        input: str | None = None, output: int = DEFAULT_RENDER_OUTPUT * MIB) -> subprocess.CompletedProcess:  # fmt: skip
     """Run ``argv`` (absolute program path first) in ``cwd`` with environment ``env`` (plus
     ``GOMEMLIMIT``), ``input`` on its stdin (else no stdin), within ``timeout`` seconds and
-    ``memory`` bytes; returns the finished process with ``stdout`` and ``stderr`` as text (UTF-8,
-    bad bytes replaced).
+    ``memory`` bytes, printing at most ``output`` bytes on stdout and on stderr each; returns the
+    finished process with ``stdout`` and ``stderr`` as text (UTF-8, bad bytes replaced).
 
-    Raises :class:`Stopped` when the time limit passed (the process group is killed), when the
-    child ran out of memory (its exit status is non-zero and its error output says so) or when a
-    signal ended it; OSError when it cannot start. Any exception raised while waiting (Ctrl-C's
-    KeyboardInterrupt, SystemExit from a SIGTERM handler) kills the process group first.
+    Raises :class:`Stopped` when the time limit passed or the output limit was passed (the process
+    group is killed; no more than ``output`` bytes and one read are held), when the child ran out
+    of memory (its exit status is non-zero and its error output says so) or when a signal ended it;
+    OSError when it cannot start. Any exception raised while waiting (Ctrl-C's KeyboardInterrupt,
+    SystemExit from a SIGTERM handler) kills the process group first.
 
     The run's deadline (:mod:`hooklint.deadline`) cuts ``timeout`` to the time left: no child is
     started once it has passed, and one still running when it passes is killed with its process
@@ -153,13 +192,17 @@ def run(argv: list[str], *, cwd: str | None, env: Mapping[str, str], timeout: fl
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, preexec_fn=_limiter(memory),
     ) as child:  # fmt: skip
         try:
-            out, err = child.communicate(input.encode("utf-8", "surrogateescape") if input is not None else None,
-                                         timeout=timeout)  # fmt: skip
+            out, err = _collect(child, input.encode("utf-8", "surrogateescape") if input is not None else None,
+                                timeout, output)  # fmt: skip
         except subprocess.TimeoutExpired:
             _kill_group(child)
             if by_run:
                 raise deadline.expired() from None
             raise Stopped(f"stopped after {seconds_text(timeout)} (limit: render-timeout)", "render-timeout") from None
+        except _TooMuchOutput:
+            _kill_group(child)
+            raise Stopped(f"printed more than {size_text(output)} of output (limit: render-output; {_HOW_TO_RAISE})",
+                          "render-output") from None  # fmt: skip
         except BaseException:
             _kill_group(child)
             raise
@@ -176,14 +219,81 @@ def run(argv: list[str], *, cwd: str | None, env: Mapping[str, str], timeout: fl
     return subprocess.CompletedProcess(argv, child.returncode, stdout, stderr)
 
 
+class _TooMuchOutput(Exception):
+    """The child printed more than its output limit (:func:`_collect`)."""
+
+
+#: Bytes read from a child's stdout or stderr at a time, and written to its stdin (a pipe the
+#: selector found writable takes ``PIPE_BUF`` bytes without blocking).
+_READ_SIZE = 1 << 16
+_PIPE_BUF = getattr(select, "PIPE_BUF", 512)
+
+
+def _collect(child: subprocess.Popen, data: bytes | None, timeout: float, limit: int) -> tuple[bytes, bytes]:
+    """What ``child`` prints on stdout and stderr, read as it comes until both are closed and the
+    child has ended, ``data`` written to its stdin meanwhile (then closed); ``communicate``
+    without its unbounded reads. Raises subprocess.TimeoutExpired after ``timeout`` seconds,
+    :class:`_TooMuchOutput` as soon as either stream passes ``limit`` bytes."""
+    end = time.monotonic() + timeout
+    stdout, stderr = child.stdout, child.stderr
+    assert stdout is not None and stderr is not None  # started with PIPE
+    chunks: dict[int, list[bytes]] = {stdout.fileno(): [], stderr.fileno(): []}
+    sizes = dict.fromkeys(chunks, 0)
+    writing, stdin_fd, offset = child.stdin, -1, 0
+    view = memoryview(data or b"")
+    with selectors.DefaultSelector() as selector:
+        for fd in chunks:
+            selector.register(fd, selectors.EVENT_READ)
+        if writing is not None:
+            if view:
+                stdin_fd = writing.fileno()
+                selector.register(stdin_fd, selectors.EVENT_WRITE)
+            else:
+                writing.close()
+        while selector.get_map():
+            left = end - time.monotonic()
+            if left <= 0:
+                raise subprocess.TimeoutExpired(child.args, timeout)
+            for key, _ in selector.select(left):
+                fd = key.fd
+                if fd == stdin_fd:
+                    try:
+                        offset += os.write(fd, view[offset : offset + _PIPE_BUF])
+                    except BrokenPipeError:  # the child stopped reading: what it printed says why
+                        offset = len(view)
+                    if offset >= len(view) and writing is not None:
+                        selector.unregister(fd)
+                        writing.close()
+                        stdin_fd = -1
+                    continue
+                chunk = os.read(fd, _READ_SIZE)
+                if not chunk:
+                    selector.unregister(fd)
+                    continue
+                sizes[fd] += len(chunk)
+                if sizes[fd] > limit:
+                    raise _TooMuchOutput
+                chunks[fd].append(chunk)
+    child.wait(timeout=max(end - time.monotonic(), 0))
+    return b"".join(chunks[stdout.fileno()]), b"".join(chunks[stderr.fileno()])
+
+
 def _kill_group(child: subprocess.Popen) -> None:
     """SIGKILL to the child's process group (its session: it is the leader), then reap it. Called
-    before the child is reaped, so its group id cannot belong to anyone else."""
+    before the child is reaped, so its group id cannot belong to anyone else. Its pipes are closed
+    unread first: a process that left the group and still writes to them is not waited for, and
+    what it writes is never held."""
     try:
         os.killpg(child.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+    for pipe in (child.stdin, child.stdout, child.stderr):
+        try:
+            if pipe is not None:
+                pipe.close()
+        except OSError:
+            pass
     try:
-        child.communicate(timeout=10)
+        child.wait(timeout=10)
     except BaseException:  # noqa: BLE001 - a second Ctrl-C: the group is dead already, only reaping is left
         child.kill()

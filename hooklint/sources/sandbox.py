@@ -56,9 +56,24 @@ users: []
 _UNTRUSTED: set[str] = set()
 
 
+#: What :func:`program_dirs` and :func:`find_program` answered in this run, by their question
+#: (``PATH``, the repository, the distrusted folders): every render asks them again, and each
+#: answer costs a ``realpath`` of every ``PATH`` element (thousands of ``lstat`` calls per run).
+_DIRS: dict[tuple, list[str]] = {}
+_FOUND: dict[tuple, "str | None"] = {}
+
+
+def forget() -> None:
+    """Forget the programs found: the start of a run (:func:`hooklint.sources.repository.facts.reset`),
+    so a program installed or removed since is seen."""
+    _DIRS.clear()
+    _FOUND.clear()
+
+
 def distrust(folder: str) -> None:
     """Never take a program from inside ``folder`` (by resolved path) for the rest of the run."""
     _UNTRUSTED.add(os.path.realpath(folder))
+    forget()
 
 
 def _untrusted(real: str, real_repository: str | None) -> bool:
@@ -71,6 +86,10 @@ def program_dirs(repository: str | None = None) -> list[str]:
     ones that exist, none of which resolves (``os.path.realpath``) inside ``repository`` (a folder;
     None: no repository to avoid) or a folder :func:`distrust` named. Empty, ``.`` and relative
     elements are skipped."""
+    question = (os.environ.get("PATH", os.defpath), repository)
+    known = _DIRS.get(question)
+    if known is not None:
+        return list(known)
     real_repository = os.path.realpath(repository) if repository else None
     found: list[str] = []
     for element in os.environ.get("PATH", os.defpath).split(os.pathsep):
@@ -80,7 +99,8 @@ def program_dirs(repository: str | None = None) -> list[str]:
         if not os.path.isdir(real) or _untrusted(real, real_repository):
             continue
         found.append(element)
-    return found
+    _DIRS[question] = found
+    return list(found)
 
 
 def program_path(repository: str | None = None) -> str:
@@ -94,6 +114,13 @@ def find_program(name: str, repository: str | None = None) -> str | None:
     but an executable regular file."""
     if not name or os.sep in name:
         return None
+    question = (name, os.environ.get("PATH", os.defpath), repository)
+    if question not in _FOUND:
+        _FOUND[question] = _find_program(name, repository)
+    return _FOUND[question]
+
+
+def _find_program(name: str, repository: str | None) -> str | None:
     real_repository = os.path.realpath(repository) if repository else None
     for folder in program_dirs(repository):
         candidate = os.path.join(folder, name)

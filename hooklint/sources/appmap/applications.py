@@ -35,6 +35,7 @@ from hooklint.files import walk_tree
 from hooklint.loader import DEFAULT_MAX_FILE_SIZE, read_file, user_path, within
 from hooklint.sources.repository import facts
 from hooklint.sources.repository.git import remote_urls
+from hooklint.sources.repository.tree import chart_of
 from hooklint.sources.spec import (CHART_REPOSITORY, OCI_REGISTRY, OTHER_GIT, UNKNOWN_SCHEME, ApplicationSource,
                                    RemoteSource)
 from hooklint.yamlio import SYNTAX_ERROR, TOO_COMPLEX, Map, Seq
@@ -174,8 +175,6 @@ def find_application_sources(files: Iterable[str], repo_urls: Iterable[str] = ()
     chart's template (Argo CD never applies it as written: its rendering is what
     :func:`sources_in_rendering` reads). ``repo_urls`` (configuration) count as this repository
     besides the git remotes."""
-    from hooklint.sources.repository.tree import chart_of  # noqa: PLC0415 - discovery imports this module
-
     urls = RepositoryUrls(repo_urls)
     found: list[ApplicationSource] = []
     for path in files:

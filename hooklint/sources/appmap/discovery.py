@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Callable, Iterable
 from hooklint.argocd import is_argo_kind
 from hooklint.findings import InputError
 from hooklint.sources.repository import facts
-from hooklint.loader import STDIN, within
+from hooklint.loader import DEFAULT_MAX_FILE_SIZE, STDIN, within
 from hooklint.reasons import Skip, SkipKind, through_rendering
 from hooklint.yamlio import Map, Seq
 from hooklint.sources.repository.kustomizations import (MAX_KUSTOMIZATIONS_FOLLOWED, is_component, kustomization_inputs,
@@ -197,7 +197,8 @@ def group_applications(
     repository_files = repository_manifests(run_files, repo_urls)
     # a file leading out of its repository is HL007 where it is loaded, its target never read here
     readable = contained(run_files + repository_files)
-    sources = find_application_sources(readable, repo_urls)
+    sources = find_application_sources(readable, repo_urls,
+                                       config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE)
     appsets = applicationset_map(readable, config) if config is not None else ApplicationSetMap()
     sources += appsets.sources
     if config is not None and not any(s.remote is None for s in sources):  # all name other repositories: say so once
@@ -251,7 +252,6 @@ def group_applications(
             for name in part.reported:
                 if name in appsets.issues and part.source_type in (DIRECTORY, KUSTOMIZE, HELM):
                     part.issues[name] = appsets.issues[name]
-    from hooklint.loader import DEFAULT_MAX_FILE_SIZE
     from hooklint.sources.repository.crds import cluster_scoped_crds  # noqa: PLC0415 - a leaf module
 
     crds = cluster_scoped_crds(readable, config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE)
@@ -336,7 +336,7 @@ def _leave_out_unread(app: "Application", reads: set[str] | None) -> None:
     from :func:`kustomization_reads`; None: unknown, nothing is marked)."""
     if reads is None or app.manifest_file is None:
         return
-    read_folders = {p for p in reads if os.path.isdir(p)}
+    read_folders = {p for p in reads if facts.is_dir(p)}
     for name in app.reported:
         absolute = os.path.abspath(name)
         if name == app.manifest_file or absolute in reads or os.path.dirname(absolute) in read_folders:
@@ -943,7 +943,7 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
 
     import yaml
 
-    from hooklint.loader import DEFAULT_MAX_FILE_SIZE, parse_text, read_file
+    from hooklint.loader import parse_text, read_file
     from hooklint.sources.appmap.applications import RepositoryUrls, sources_of
     from hooklint.yamlio import RENDER_FAILED, RENDERER_UNAVAILABLE
 
@@ -951,7 +951,7 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
     sets: list[tuple[str, Map]] = []
     secrets: list[dict] = []
     for path in files:
-        data = facts.read_regular(path, DEFAULT_MAX_FILE_SIZE)
+        data = facts.read_regular(path, config.max_file_size)
         if data is None:
             continue
         appset = b"ApplicationSet" in data

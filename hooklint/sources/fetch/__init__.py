@@ -137,9 +137,11 @@ def load_credentials(path: str) -> dict[str, str]:
     (port 443 when none is given). Raises ValueError naming the file and entry, never a value."""
     import base64
 
+    from hooklint.yamlio import BoundedLoader  # noqa: PLC0415 - a file of the repository: aliases and nodes bounded
+
     try:
         with open(path, "rb") as handle:
-            data = yaml.safe_load(handle.read(1 << 20))
+            data = yaml.load(handle.read(1 << 20), Loader=BoundedLoader)
     except (OSError, yaml.YAMLError) as exc:
         raise ValueError(f"{path}: cannot read the fetch credentials ({getattr(exc, 'strerror', None) or type(exc).__name__})") from None
     if not isinstance(data, dict):

@@ -34,7 +34,8 @@ from hooklint.sources.render.redact import (SecretValues, archive_values, file_p
 from hooklint.sources.repository.tree import (HELM, KUSTOMIZE, escaping_target, inside_repository, outside_repository,
                                               repository_root)
 from hooklint.sources.render.rendered import RenderedDocument, Renderer, RendererUnavailable, RenderError
-from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, SYNTAX_ERROR, TOO_COMPLEX, LoadIssue, Map
+from hooklint.yamlio import (NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, SYNTAX_ERROR, TOO_COMPLEX, LoadIssue, Map,
+                             NodeBudget)  # fmt: skip
 
 if TYPE_CHECKING:
     from hooklint.sources.render.helm import DependencyFetcher
@@ -157,14 +158,17 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
         from hooklint.sources.render.helm import template_document_indexes
 
         template_index = template_document_indexes(rendering)
+    budget = NodeBudget(whole="rendering")  # MAX_NODES for all the objects together, as for one file
     for i, doc in enumerate(rendering.documents):
-        parsed = parse_text(manifest_file, doc.text)
+        parsed = parse_text(manifest_file, doc.text, budget=budget)
         parsed.skip_reason = None
         for issue, _ in parsed.issues:
             if issue.kind in (SYNTAX_ERROR, TOO_COMPLEX):  # an object hooklint cannot read: HL001, never a silent pass
                 source = doc.origin or doc.configured_in or "the rendering"
                 loaded.issues.append((LoadIssue(issue.kind, Span.point(1, 1),
                                                 f"an object rendered from {source}: {issue.detail}"), 0))  # fmt: skip
+        if budget.spent:  # the objects after this one are not read (its HL001 says so)
+            break
         body = parsed.documents[0].value if parsed.documents else None
         placement = None
         if isinstance(body, Map):

@@ -149,7 +149,7 @@ class _Links:
 
     def __init__(self, root: str):
         self.root = root
-        self.real_root = os.path.realpath(root)
+        self.real_root = facts.realpath(root)
         #: folder relative to root -> (its resolved path, the links met reaching it)
         self.folders: dict[str, tuple[str, list[tuple[str, str]]]] = {"": (self.real_root, [])}
 
@@ -177,12 +177,16 @@ class _Links:
         if part in ("", "."):
             return current, []
         candidate = os.path.join(current, part)
-        if os.path.islink(candidate):
+        try:
+            is_link = stat.S_ISLNK(facts.lstat(candidate).st_mode)
+        except OSError:
+            is_link = False
+        if is_link:
             try:
                 found = [(os.path.relpath(candidate, self.real_root), os.readlink(candidate))]
             except OSError:
                 found = []
-            return os.path.realpath(candidate), found
+            return facts.realpath(candidate), found
         return os.path.normpath(candidate), []
 
 

@@ -54,7 +54,7 @@ import tarfile
 import tempfile
 from zlib import error as zlib_error
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 import yaml
 
@@ -1320,7 +1320,7 @@ def _render_sdk(chart_dir: str, value_paths: list[str], options: HelmOptions, wo
                 limits: bounded.Limits, root: str | None = None,
                 file_paths: list[tuple[str, str]] | None = None) -> list[_Doc]:  # fmt: skip
     """The chart rendered by the Helm SDK in a child process (:mod:`hooklint.sources.render._helm_child`),
-    then split and sorted as ``helm template`` does."""
+    then split and sorted as ``helm template`` does (bounded.Stopped past ``render-objects``)."""
     plain, forced = _set_parameters(options)
     render_options: dict[str, Any] = {"name": options.release_name}
     if options.namespace:
@@ -1340,9 +1340,10 @@ def _render_sdk(chart_dir: str, value_paths: list[str], options: HelmOptions, wo
     if not isinstance(manifests, dict) or not isinstance(crds, list):
         raise _HelmFailed("the Helm SDK gave an answer of the wrong shape")
     docs: list[_Doc] = []
+    tally = bounded.Tally(limits.objects)
     for crd in crds:
-        docs.extend(_Doc(crd["filename"], text, _kind(text)) for text in _split(crd["data"]))
-    generic, hooks = _sort_manifests(manifests)
+        docs.extend(_Doc(crd["filename"], text, _kind(text)) for text in _split(crd["data"], tally))
+    generic, hooks = _sort_manifests(manifests, tally)
     return docs + generic + hooks
 
 
@@ -1362,7 +1363,7 @@ def _ask_sdk(request: dict[str, Any], work: str, limits: bounded.Limits, reposit
         env["HELM_C_LIB"] = os.environ["HELM_C_LIB"]
     argv = [*sandbox.network_isolation(repository or os.getcwd()), sys.executable, "-I", _CHILD]
     done = bounded.run(argv, cwd=work, env=env, timeout=limits.timeout, memory=limits.memory,
-                       input=json.dumps(request))  # fmt: skip
+                       input=json.dumps(request), output=limits.output)  # fmt: skip
     try:
         answer = json.loads(done.stdout) if done.returncode == 0 else None
     except ValueError:
@@ -1375,15 +1376,27 @@ def _ask_sdk(request: dict[str, Any], work: str, limits: bounded.Limits, reposit
     return answer
 
 
-def _split(text: str) -> list[str]:
+def _split(text: str, tally: bounded.Tally | None = None) -> list[str]:
     """``SplitManifests``: documents in order, left-trimmed; empty ones (nothing but comments or
-    whitespace) left out here."""
+    whitespace) left out here, each other counted in ``tally`` as it is split off (bounded.Stopped
+    past ``render-objects``)."""
     docs = []
-    for piece in _SPLIT.split(text.lstrip()):
+    for piece in _pieces(text.lstrip()):
         piece = piece.lstrip().rstrip() + "\n"
         if piece.strip() and any(line.strip() and not line.lstrip().startswith("#") for line in piece.splitlines()):
+            if tally is not None:
+                tally.add()
             docs.append(piece)
     return docs
+
+
+def _pieces(text: str) -> Iterator[str]:
+    """``_SPLIT.split(text)``, one piece at a time (no list of every piece of a large output)."""
+    start = 0
+    for separator in _SPLIT.finditer(text):
+        yield text[start : separator.start()]
+        start = separator.end()
+    yield text[start:]
 
 
 def _head(text: str, source: str) -> dict[str, Any] | None:
@@ -1417,15 +1430,16 @@ def _kind(text: str) -> str | None:
     return kind if isinstance(kind, str) else None
 
 
-def _sort_manifests(manifests: dict[str, str]) -> tuple[list[_Doc], list[_Doc]]:
+def _sort_manifests(manifests: dict[str, str], tally: bounded.Tally | None = None) -> tuple[list[_Doc], list[_Doc]]:
     """``SortManifests``: files by name, documents in file order; NOTES.txt and partials out; an
-    object whose ``helm.sh/hook`` lists an unknown hook skipped; both lists sorted by kind."""
+    object whose ``helm.sh/hook`` lists an unknown hook skipped; both lists sorted by kind. Every
+    document is counted in ``tally`` before it is read."""
     generic, hooks = [], []
     for source in sorted(manifests):
         base = source.rsplit("/", 1)[-1]
         if base.startswith("_") or base.endswith("NOTES.txt") or not manifests[source].strip():
             continue
-        for text in _split(manifests[source]):
+        for text in _split(manifests[source], tally):
             head = _head(text, source)
             if head is None:
                 continue
@@ -1492,25 +1506,26 @@ def _render_binary(chart_dir: str, value_paths: list[str], options: HelmOptions,
     try:
         repository = os.path.abspath(root) if root else None
         done = bounded.run([*sandbox.network_isolation(repository or os.getcwd()), *args], cwd=work,
-                           env=_quiet_env(work, repository), timeout=limits.timeout, memory=limits.memory)  # fmt: skip
+                           env=_quiet_env(work, repository), timeout=limits.timeout, memory=limits.memory,
+                           output=limits.output)  # fmt: skip
     except OSError as exc:
         raise _HelmFailed(f"helm template could not run: {exc}") from None
     if done.returncode != 0:
         message = done.stderr.strip() or f"helm template exited with {done.returncode}"
         raise _HelmFailed(message[len("Error: "):] if message.startswith("Error: ") else message)
-    return _parse_template_output(done.stdout)
+    return _parse_template_output(done.stdout, bounded.Tally(limits.objects))
 
 
-def _parse_template_output(output: str) -> list[_Doc]:
+def _parse_template_output(output: str, tally: bounded.Tally | None = None) -> list[_Doc]:
     """``helm template`` output: ``---\\n# Source: <name>\\n<document>`` each; a CRD file holding
-    several documents prints them under one ``# Source:``."""
+    several documents prints them under one ``# Source:``. Every document is counted in ``tally``."""
     docs, source = [], ""
-    for piece in _SPLIT.split(output.lstrip()):
+    for piece in _pieces(output.lstrip()):
         lines = piece.lstrip().split("\n")
         if lines and lines[0].startswith("# Source: "):
             source = lines[0][len("# Source: "):].strip()
             piece = "\n".join(lines[1:])
-        for text in _split(piece):
+        for text in _split(piece, tally):
             docs.append(_Doc(source, text, _kind(text)))
     return docs
 

@@ -998,8 +998,8 @@ def _resolve(root: str, real_root: str, path: str, to_user: Callable[[str], str]
         reached = os.path.join(reached, part)
         candidate = os.path.join(current, part)
         try:
-            info = os.lstat(candidate)
-        except (OSError, ValueError):  # missing, or a NUL in the name (no file has one)
+            info = facts.lstat(candidate)
+        except OSError:  # missing, or a NUL in the name (no file has one)
             return None
         if not stat.S_ISLNK(info.st_mode):
             current = os.path.normpath(candidate)
@@ -1119,7 +1119,8 @@ def _build(argv: list[str], renderer: Renderer, root: str, plan: _CopyPlan, app_
             same_lines = same_lines and not component
             try:
                 done = bounded.run([*sandbox.network_isolation(root), *argv, target], cwd=src,
-                                   env=_environment(home, root), timeout=limits.timeout, memory=limits.memory)  # fmt: skip
+                                   env=_environment(home, root), timeout=limits.timeout, memory=limits.memory,
+                                   output=limits.output)  # fmt: skip
             except bounded.Stopped as stopped:  # a limit or a signal: the next run may render it (never cached)
                 raise transient(RenderError(f"kustomize build of {os.path.normpath(folder)} {stopped.reason}",
                                             user_file)) from None  # fmt: skip
@@ -1138,7 +1139,10 @@ def _build(argv: list[str], renderer: Renderer, root: str, plan: _CopyPlan, app_
                             "need the network or --enable-helm, which it leaves out)")  # fmt: skip
             raise RenderError(message, user_file, int(line.group(1)) if line and same_lines and not app_edited else 1)
         omitted = leaving.omissions(notes, edits.alone) if leaving is not None else []
-        documents = _documents(done.stdout, requested)
+        try:
+            documents = _documents(done.stdout, requested, bounded.Tally(limits.objects))
+        except bounded.Stopped as stopped:  # render-objects
+            raise RenderError(f"kustomize build of {os.path.normpath(folder)} {stopped.reason}", user_file) from None
         if component:  # paths relative to the wrapper: to the Component's folder
 
             def rebase(path: str) -> str:
@@ -1385,16 +1389,18 @@ def _map_paths(message: str, work: str, to_user: Callable[[str], str]) -> tuple[
 # --- the output ---------------------------------------------------------------------------------
 
 
-def _documents(output: str, requested: set[str]) -> list[RenderedDocument]:
+def _documents(output: str, requested: set[str], tally: bounded.Tally | None = None) -> list[RenderedDocument]:
     """The documents of kustomize's ``output`` with origins (paths as kustomize wrote them,
-    relative to the application folder) and the origin annotations the user did not ask for cut."""
+    relative to the application folder) and the origin annotations the user did not ask for cut.
+    Each is counted in ``tally`` as it is split off, before any is parsed (bounded.Stopped past
+    ``render-objects``)."""
     strip = [
         annotation
         for annotation, option in ((ORIGIN_ANNOTATION, "originAnnotations"), (TRANSFORMATIONS_ANNOTATION, "transformerAnnotations"))
         if option not in requested
     ]  # fmt: skip
     documents = []
-    for text in _split(output):
+    for text in _split(output, tally):
         try:
             obj = yaml.load(text, Loader=_Loader)
         except yaml.YAMLError:  # nested too deep for hooklint: parsing the document says so (HL001)
@@ -1428,19 +1434,29 @@ def _yaml_value(text: Any) -> Any:
         return None
 
 
-def _split(output: str) -> list[str]:
+#: A ``---`` line of kustomize's output: ``---`` after the start or a line break (any that
+#: ``str.splitlines`` knows), then a line end or the end.
+_SEPARATOR = re.compile(r"(?:\A|(?<=[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]))---(?:\r\n|\r|\n|\Z)")
+
+
+def _split(output: str, tally: bounded.Tally | None = None) -> list[str]:
     """kustomize's output as document texts, without the ``---`` separators (kustomize prints
-    only block mappings, so a ``---`` line is always a separator)."""
+    only block mappings, so a ``---`` line is always a separator); empty ones left out, each
+    other counted in ``tally``. Read piece by piece: no list of every line of a large output."""
     documents: list[str] = []
-    current: list[str] = []
-    for line in output.splitlines(keepends=True):
-        if line.rstrip("\r\n") == "---":
-            documents.append("".join(current))
-            current = []
-        else:
-            current.append(line)
-    documents.append("".join(current))
-    return [d for d in documents if d.strip()]
+    start = 0
+    for separator in _SEPARATOR.finditer(output):
+        _keep(output[start : separator.start()], documents, tally)
+        start = separator.end()
+    _keep(output[start:], documents, tally)
+    return documents
+
+
+def _keep(text: str, documents: list[str], tally: bounded.Tally | None) -> None:
+    if text.strip():
+        if tally is not None:
+            tally.add()
+        documents.append(text)
 
 
 def strip_annotations(text: str, keys: Iterable[str]) -> str:

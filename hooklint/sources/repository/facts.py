@@ -12,7 +12,8 @@ the memos do not know is asked of the file system as before.
 from __future__ import annotations
 
 import os
-from stat import S_ISLNK, S_ISREG
+import sys
+from stat import S_ISDIR, S_ISLNK, S_ISREG
 
 from hooklint.files import read_bytes
 from hooklint.sources.repository import git
@@ -22,6 +23,8 @@ from hooklint.sources.repository import git
 _links: dict[str, bool] = {}
 #: path -> its os.stat result, or the OSError that stat raised
 _stats: dict[str, "os.stat_result | OSError"] = {}
+#: path -> its os.lstat result, or the OSError that lstat raised
+_lstats: dict[str, "os.stat_result | OSError"] = {}
 #: absolute folder -> its git root (None outside one), shared by every caller of the run
 _roots: dict[str, "str | None"] = {}
 #: absolute path (as given, joined to the current folder) -> its os.path.realpath
@@ -32,8 +35,12 @@ def reset() -> None:
     """Forget every fact: the start of a run."""
     _links.clear()
     _stats.clear()
+    _lstats.clear()
     _roots.clear()
     _reals.clear()
+    sandbox = sys.modules.get("hooklint.sources.sandbox")  # only a run that rendered has programs to forget
+    if sandbox is not None:
+        sandbox.forget()
 
 
 def note_walked(path: str, is_link: bool) -> None:
@@ -83,6 +90,41 @@ def git_root_of(folder: str) -> str | None:
     if key in _roots:
         return _roots[key]
     return git.git_root(key, _roots)
+
+
+def is_file(path: str) -> bool:
+    """``os.path.isfile(path)`` from :func:`stat` (asked once per run)."""
+    try:
+        return S_ISREG(stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def is_dir(path: str) -> bool:
+    """``os.path.isdir(path)`` from :func:`stat` (asked once per run)."""
+    try:
+        return S_ISDIR(stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def lstat(path: str) -> os.stat_result:
+    """``os.lstat(path)`` (the link itself), asked once per run; raises the OSError it raised
+    (FileNotFoundError for a name holding a NUL). Renders resolve every path of their inputs part
+    by part (:func:`hooklint.sources.render.kustomize.render_kustomize`, the render cache's key):
+    the folders on the way are the same for every file."""
+    found = _lstats.get(path)
+    if found is None:
+        try:
+            found = os.lstat(path)
+        except OSError as error:
+            found = error
+        except ValueError:  # a NUL in the name: no such file
+            found = FileNotFoundError(2, "No such file or directory", path)
+        _lstats[path] = found
+    if isinstance(found, OSError):
+        raise found
+    return found
 
 
 def realpath(path: str) -> str:

@@ -15,6 +15,7 @@ import os
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint.files import read_bytes
 from hooklint.reasons import Skip, SkipKind
+from hooklint.sources.repository import facts
 from hooklint.sources.repository.tree import KUSTOMIZE, inside_repository, source_type
 
 
@@ -146,7 +147,7 @@ def kustomization_reads(kustomization: str) -> set[str] | None:
                 reads.add(target)
                 if not inside_repository(target, kustomization):
                     continue  # the render refuses it; never read outside the repository
-                kind, found = source_type(target) if os.path.isdir(target) else (None, None)
+                kind, found = source_type(target) if facts.is_dir(target) else (None, None)
                 if kind == KUSTOMIZE and found is not None:
                     stack.append(os.path.abspath(found))
         reads.update(kustomization_inputs(current))

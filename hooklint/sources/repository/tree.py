@@ -140,10 +140,10 @@ def source_type(folder: str) -> tuple[str, str | None]:
     kustomization)``, ``(HELM, its Chart.yaml)`` or ``(DIRECTORY, None)``."""
     for name in KUSTOMIZATION_NAMES:
         candidate = os.path.join(folder, name)
-        if os.path.isfile(candidate):
+        if facts.is_file(candidate):
             return KUSTOMIZE, candidate
     candidate = os.path.join(folder, HELM_CHART_FILE)
-    if os.path.isfile(candidate):
+    if facts.is_file(candidate):
         return HELM, candidate
     return DIRECTORY, None
 
@@ -153,7 +153,7 @@ def chart_of(path: str) -> str | None:
     or None. A chart's templates are not manifests: they are linted as part of their chart."""
     folder = os.path.dirname(os.path.abspath(path))
     while True:
-        if os.path.isfile(os.path.join(folder, HELM_CHART_FILE)):
+        if facts.is_file(os.path.join(folder, HELM_CHART_FILE)):
             return os.path.normpath(os.path.relpath(folder)) if not os.path.isabs(path) else folder
         parent = os.path.dirname(folder)
         if parent == folder:
