@@ -367,3 +367,27 @@ def test_a_cache_folder_that_is_a_link_is_neither_read_nor_written(tree, isolate
     assert lint(["repo/app"])[0] == first and kept != forged
     assert work["loaded"] == ["repo/app"]  # not read through the link: linted again
     assert (elsewhere / entry.name).read_bytes() == forged and sorted(p.name for p in elsewhere.iterdir()) == [entry.name]
+
+
+def test_the_render_key_hashes_only_inputs_whose_signature_changed(tmp_path, monkeypatch):
+    """Direct mode: the render cache's key over unchanged inputs stats them and reads none; a
+    changed input is read again, and the key follows its bytes."""
+    from hooklint.sources.render import cache
+
+    write(tmp_path / "repo", OVERLAY)
+    aged(tmp_path / "repo")
+    files = [str(tmp_path / "repo" / name) for name in OVERLAY]
+    read: list[str] = []
+    real = cache._file_digest
+    monkeypatch.setattr(cache, "_file_digest", lambda path: read.append(os.path.basename(path)) or real(path))
+    first = cache.input_key(["kustomize", "v5"], files, str(tmp_path / "repo"))
+    assert sorted(read) == ["job.yaml", "kustomization.yaml", "kustomization.yaml"]
+    read.clear()
+    assert cache.input_key(["kustomize", "v5"], files, str(tmp_path / "repo")) == first
+    assert read == []
+    (tmp_path / "repo/base/job.yaml").write_text(HOOK.replace("nginx:1.0", "nginx:1.1"))
+    changed = cache.input_key(["kustomize", "v5"], files, str(tmp_path / "repo"))
+    assert read == ["job.yaml"] and changed != first
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HOOKLINT_CACHE_DIR", "off")  # the same key, every byte read
+        assert cache.input_key(["kustomize", "v5"], files, str(tmp_path / "repo")) == changed
