@@ -549,8 +549,9 @@ def read_entry(entry: str, max_size: int = 1 << 30) -> Any:
 def store_entry(entry: str, value: Any) -> None:
     """Write ``value`` as JSON to the cache entry ``entry``, through a temporary file beside it
     renamed into place (a reader sees the old entry or the new one; a link at ``entry`` is
-    replaced, never written through; nothing is written under a folder of the cache that is a link). The temporary file is removed however the write ends (a full
-    disk, Ctrl-C, SIGTERM); a cache that cannot be written is ignored."""
+    replaced, never written through; nothing is written under a folder of the cache that is a
+    link). The temporary file is removed however the write ends (a full disk, Ctrl-C, SIGTERM); a
+    cache that cannot be written is ignored."""
     tmp = None
     try:
         folder = os.path.dirname(entry)

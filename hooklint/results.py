@@ -4,8 +4,9 @@ per file, so that a run over an unchanged application costs a stat pass over its
 An entry is stored under a key over everything of the run that can change a finding (hooklint's
 version and the stat signatures of its own files and rule files, the whole configuration but its
 run deadline, the Argo CD version it names, the current folder, the renderers ``PATH`` finds, the
-locale and ``HOOKLINT_*`` variables, the Python and YAML libraries) and the application as discovery describes it (its files, source
-type, Argo CD source and options, what is left out and why, ``mapped``). The entry holds every
+locale and ``HOOKLINT_*`` variables, the Python and YAML libraries) and the application as
+discovery describes it (its files, source type, Argo CD source and options, what is left out and
+why, ``mapped``). The entry holds every
 input the application's loading and rendering read (:func:`hooklint.files.recording`: the files
 of a directory source, every file the render cache keyed a rendering on, the kustomizations read
 on the way; for a rendered source also the folders holding them, by their entry names), each with
