@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -34,7 +35,7 @@ from hooklint.findings import Finding, Span
 from hooklint.files import read_bytes
 from hooklint.loader import LoadedFile, parse_text, read_file, within
 from hooklint.yamlio import LoadIssue, Map
-from hooklint.sources.fetch import FetchError, FetchPolicy, Fetched, RemoteSource, fetch, load_credentials
+from hooklint.sources.fetch import FetchError, FetchPolicy, Fetched, RemoteSource, fetch, fetch_advice, load_credentials
 from hooklint.sources.fetch.net import Hosts
 
 #: The folder, in the scratch checkout, a fetched chart is copied to (no value file path of a
@@ -158,6 +159,28 @@ def remote_of(record: Any) -> RemoteSource | None:
             record.kind == a.UNKNOWN_SCHEME and record.repo_url.lower().startswith("file://"))):  # fmt: skip
         return RemoteSource("git", record.repo_url, "", revision, record.path)  # file://: --fetch-host file:// only
     return None
+
+
+#: Why an ssh Git remote (``ssh://``, ``git+ssh://``, scp-like ``git@host:org/repo.git``) is never fetched.
+SSH_NEVER = ("hooklint never fetches an ssh Git remote: ssh signs in with the keys, agent and configuration of the "
+             "machine it runs on, and the fetch step takes no credentials from the environment")  # fmt: skip
+_SSH = re.compile(r"^(?:(?:ssh|git\+ssh|ssh\+git)://|[\w.-]+@[\w.-]+:)", re.IGNORECASE)
+
+
+def not_fetched(record: Any) -> tuple[str, str | None]:
+    """``(why, fix)`` for the source from elsewhere ``record`` (an
+    :class:`~hooklint.sources.applications.RemoteSource`) of a run without ``--fetch``: ``why`` what
+    is wrong (``hooklint fetches it only with `--fetch```; for what the fetch step never fetches,
+    why: :data:`SSH_NEVER`, ``hooklint never fetches it``), ``fix`` how to have it fetched
+    (:func:`~hooklint.sources.fetch.fetch_advice`), None when it cannot be."""
+    if remote_of(record) is None:
+        return "hooklint never fetches it", None
+    if _SSH.match(record.repo_url.strip()):
+        return SSH_NEVER, None
+    advice = fetch_advice(record.repo_url)
+    if advice is None:
+        return "hooklint never fetches it", None
+    return "hooklint fetches it only with `--fetch`", advice
 
 
 def dependency_fetcher(config: Config, fetched: list[FetchedOrigin]) -> Any:

@@ -44,7 +44,7 @@ from hooklint.sources.fetch.archive import unpack_chart
 from hooklint.sources.fetch.net import Budget, FetchError, Hosts
 from hooklint.sources.fetch.semver import ResolveError, index_get, max_version, parse_version
 
-__all__ = ["FetchError", "FetchPolicy", "Fetched", "RemoteSource", "fetch", "load_credentials"]
+__all__ = ["FetchError", "FetchPolicy", "Fetched", "RemoteSource", "fetch", "fetch_advice", "host_entry", "load_credentials"]
 
 #: Seconds a resolution of a constraint, tag or branch is reused without asking again.
 REF_TTL = 3600
@@ -178,6 +178,46 @@ def fetch(source: RemoteSource, policy: FetchPolicy) -> Fetched:
 
         return fetch_git(source, policy)
     raise FetchError(f"{source.repo_url}: hooklint does not fetch this kind of source")
+
+
+def host_entry(url: str) -> str | None:
+    """The ``fetch-hosts`` entry that admits ``url`` (a chart repository, an OCI registry with or
+    without ``oci://``, an ``http(s)://`` Git remote): ``charts.example.com`` (HTTPS, port 443),
+    ``charts.example.com:8443``, ``http://10.0.0.5:8080`` (plain HTTP); ``file:///srv/git/repo``
+    for a ``file://`` Git remote (``--fetch-host`` only); None for a URL the fetch step never
+    contacts (``ssh://``, scp-like ``git@host:path``, a URL holding credentials, an unknown scheme)."""
+    url = url.strip()
+    scheme = url.partition("://")[0].lower() if "://" in url else ""
+    if scheme == "file":
+        parts = urllib.parse.urlsplit(url)
+        return f"file://{parts.path}" if not parts.netloc and parts.path.startswith("/") else None
+    if scheme not in ("", "http", "https", "oci") or (not scheme and re.match(r"^[^/]*@", url)):
+        return None
+    parts = urllib.parse.urlsplit(url if scheme else f"//{url}")
+    try:
+        port = parts.port
+    except ValueError:
+        return None
+    if not parts.hostname or parts.username is not None or parts.password is not None:
+        return None
+    host = parts.hostname.lower()
+    host = f"[{host}]" if ":" in host else host
+    if scheme == "http":
+        return f"http://{host}" + (f":{port}" if port not in (None, 80) else "")
+    return host + (f":{port}" if port not in (None, 443) else "")
+
+
+def fetch_advice(url: str) -> str | None:
+    """How to have ``--fetch`` fetch a source or chart dependency at ``url``, a clause for a
+    message's fix: ``run with `--fetch` and list charts.example.com in `fetch-hosts` (or give
+    `--fetch-host charts.example.com`)``; None when the fetch step never contacts ``url``
+    (:func:`host_entry`)."""
+    entry = host_entry(url)
+    if entry is None:
+        return None
+    if entry.startswith("file://"):
+        return f"run with `--fetch --fetch-host {entry}`"
+    return f"run with `--fetch` and list {entry} in `fetch-hosts` (or give `--fetch-host {entry}`)"
 
 
 def ref_key(*parts: str) -> str:

@@ -1227,11 +1227,17 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
 def _dependency_omission(stub: _Stub, tree: _Chart) -> Omission:
     """HL009 on the ``Chart.yaml`` entry of an enabled dependency that needs the network."""
     where = "an OCI registry" if stub.repository.lower().startswith("oci://") else "a chart repository"
-    why = f"--fetch did not fetch it ({stub.problem})" if stub.problem else NEVER_FETCHES
+    from hooklint.sources.fetch import fetch_advice  # noqa: PLC0415
+
+    scheme = stub.repository.partition("://")[0].lower() if "://" in stub.repository else ""
+    advice = fetch_advice(stub.repository) if scheme in ("http", "https", "oci") and not stub.problem else None
+    why = (f"--fetch did not fetch it ({stub.problem})" if stub.problem else
+           "hooklint fetches it only with `--fetch`" if advice else NEVER_FETCHES)  # fmt: skip
     return Omission(f"chart dependency {stub.name} ({stub.repository}) needs {where}: {why}",
                     tree.configured_in, stub.line, stub.column,
                     argocd_renders="Argo CD runs helm dependency build, which fetches it, before it renders the chart",
-                    unchecked="the objects it adds, possibly hooks, were not checked; the chart's own were")  # fmt: skip
+                    unchecked="the objects it adds, possibly hooks, were not checked; the chart's own were"
+                    + (f"; {advice} to check it" if advice else ""))  # fmt: skip
 
 
 def _may_need(message: str, stub: _Stub) -> bool:

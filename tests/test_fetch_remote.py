@@ -1,0 +1,127 @@
+"""Sources from elsewhere, the rest of issue 33: HL009 says how ``--fetch`` would fetch a source (and
+why it never fetches an ssh remote); bare OCI registries as Argo CD reads them; remote kustomize bases
+and components fetched and rendered with their kustomization; chart dependencies of a repository
+Argo CD knows by name; links inside a fetched Git tree. Servers and Git remotes are loopback or
+file-based, started inside each test."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+from fetch_servers import chart_archive, chart_repository, http_server, oci_registry, recording_listener  # noqa: E402
+
+from hooklint.cli import app  # noqa: E402
+
+runner = CliRunner()
+ORIGIN = '[remote "origin"]\n\turl = https://github.com/acme/deploy.git\n'
+TAIL = ("Argo CD's repo server fetches it when it renders the application. hooklint did not render it, so none of its "
+        "objects were checked, hooks included; ")
+VENDOR = ("vendor it into this repository, or lint what it renders (`helm template` or `kustomize build` output) with "
+          "`hooklint lint -`.")
+
+
+def application(source: str) -> str:
+    """The Application ``hooks`` whose ``spec.sources`` are ``source`` (indented YAML lines); its first
+    source's ``repoURL`` is on line 8, its ``chart`` on line 9."""
+    return ("apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: hooks\nspec:\n  project: infra\n"
+            f"  sources:\n{source}  destination:\n    namespace: hooks\n")  # fmt: skip
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    (root / ".git/config").write_text(ORIGIN)
+    (root / "apps").mkdir()
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", str(tmp_path / "cache"))
+    return root
+
+
+def lint(*args: str) -> tuple[int, list[dict]]:
+    result = runner.invoke(app, ["lint", "--format", "json", *args])
+    assert result.exit_code in (0, 1), result.output
+    return result.exit_code, json.loads(result.output)["findings"]
+
+
+def hl009(found: list[dict]) -> list[tuple[str, int, int, str]]:
+    return [(f["path"], f["line"], f["column"], f["message"]) for f in found if f["rule_id"] == "HL009"]
+
+
+def git_repository(folder, files: dict[str, str], links: dict[str, str] | None = None) -> None:
+    """A Git repository at ``folder`` (branch ``main``, one commit) holding ``files`` and the
+    symbolic links ``links`` (path -> target)."""
+    for path, text in files.items():
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_text(text)
+    for path, target in (links or {}).items():
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).symlink_to(target)
+    for args in (["init", "-q", "-b", "main"], ["add", "."],
+                 ["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "one"]):  # fmt: skip
+        subprocess.run(["git", "-C", str(folder), *args], check=True, capture_output=True)
+
+
+# --- 1. HL009 says how --fetch would fetch it ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("url, chart, entry", [
+    ("https://charts.jetstack.io", "cert-manager", "charts.jetstack.io"),
+    ("https://charts.example.com:8443/stable", "redis", "charts.example.com:8443"),
+    ("http://10.0.0.5:8080/charts", "redis", "http://10.0.0.5:8080"),
+    ("oci://ghcr.io/acme/charts", "podinfo", "ghcr.io"),
+])  # fmt: skip
+def test_hl009_without_fetch_says_which_host_fetch_hosts_must_list(repo, url, chart, entry):
+    """Before: "hooklint never fetches it", and nothing about --fetch or fetch-hosts."""
+    (repo / "apps/hook.yaml").write_text(application(f"    - repoURL: {url}\n      chart: {chart}\n"
+                                                     "      targetRevision: 1.0.0\n"))  # fmt: skip
+    what = (f"the chart {chart} 1.0.0 of the OCI registry {url}" if url.startswith("oci://")
+            else f"the chart {chart} 1.0.0 of the chart repository {url}")  # fmt: skip
+    assert hl009(lint(".")[1]) == [("apps/hook.yaml", 9, 7, (
+        f"Application hooks (apps/hook.yaml:8): spec.sources[0] is {what}: hooklint fetches it only with `--fetch`. "
+        f"{TAIL}run with `--fetch` and list {entry} in `fetch-hosts` (or give `--fetch-host {entry}`) to check it, "
+        f"{VENDOR}"))]
+
+
+def test_hl009_of_a_git_source_over_https_names_its_host(repo):
+    (repo / "apps/hook.yaml").write_text(application("    - repoURL: https://git.example.com/acme/other.git\n"
+                                                     "      path: hooks\n"))  # fmt: skip
+    assert hl009(lint(".")[1]) == [("apps/hook.yaml", 8, 7, (
+        "Application hooks (apps/hook.yaml:8): spec.sources[0] is the Git repository https://git.example.com/acme/other.git "
+        "(path hooks), not this one: hooklint fetches it only with `--fetch`. "
+        f"{TAIL}run with `--fetch` and list git.example.com in `fetch-hosts` (or give `--fetch-host git.example.com`) "
+        f"to check it, {VENDOR}"))]
+
+
+@pytest.mark.parametrize("url, why", [
+    ("s3://charts.example.com/stable", "the chart thing 1.0.0 of s3://charts.example.com/stable, whose scheme hooklint "
+                                      "does not know: hooklint never fetches it"),
+])  # fmt: skip
+def test_hl009_offers_no_fetch_for_what_hooklint_never_fetches(repo, url, why):
+    (repo / "apps/hook.yaml").write_text(application(f"    - repoURL: {url}\n      chart: thing\n"
+                                                     "      targetRevision: 1.0.0\n"))  # fmt: skip
+    assert hl009(lint(".")[1]) == [("apps/hook.yaml", 9, 7, f"Application hooks (apps/hook.yaml:8): spec.sources[0] is "
+                                                            f"{why}. {TAIL}{VENDOR}")]  # fmt: skip
+
+
+def test_following_the_advice_fetches_the_chart(repo):
+    """The entry HL009 names is the one --fetch needs: given as --fetch-host, the chart is checked."""
+    with http_server() as served:
+        chart_repository(served, chart_archive())
+        (repo / "values.yaml").write_text("")
+        (repo / "apps/hook.yaml").write_text(application(f"    - repoURL: {served.base}\n      chart: hookchart\n"
+                                                         "      targetRevision: 1.2.0\n"))  # fmt: skip
+        _, before = lint(".")
+        assert served.requests == []
+        entry = before[0]["message"].split("(or give `--fetch-host ")[1].split("`")[0]
+        assert entry == f"http://127.0.0.1:{served.port}"
+        _, after = lint("--fetch", "--fetch-host", entry, ".")
+    assert hl009(after) == [] and "HL105" in {f["rule_id"] for f in after}
