@@ -250,12 +250,12 @@ def remote_reason(source: ApplicationSource, why: str | None = None) -> str:
     """Why the source from elsewhere ``source`` (its ``remote`` set) is not rendered, one clause:
     ``spec.source is the chart cert-manager v1.14.0 of the chart repository
     https://charts.jetstack.io: hooklint fetches it only with `--fetch``` (``why``: what ``--fetch``
-    met, when it was asked; else :func:`~hooklint.sources.fetch.local.not_fetched`), and the ``$ref``
+    met, when it was asked; else :func:`~hooklint.sources.appmap.remote.not_fetched`), and the ``$ref``
     value files of this repository it reads (they belong to its Application)."""
     remote = source.remote
     assert remote is not None, source.label()
     if why is None:
-        from hooklint.sources.fetch.local import not_fetched  # noqa: PLC0415
+        from hooklint.sources.appmap.remote import not_fetched  # noqa: PLC0415
 
         why = not_fetched(remote)[0]
     values = f" (with the value files {', '.join(remote.value_files)} of this repository)" if remote.value_files else ""
@@ -286,7 +286,7 @@ def _remote_application(app: Application, source: ApplicationSource, config: Con
     else:
         loaded = read_in_repository(app.manifest_file, repository_root(os.path.dirname(app.manifest_file) or ".",
                                                                        app.named), config.max_file_size)  # fmt: skip
-    from hooklint.sources.fetch.local import not_fetched  # noqa: PLC0415
+    from hooklint.sources.appmap.remote import not_fetched  # noqa: PLC0415
 
     why, advice = not_fetched(remote)
     why, advice = (f"--fetch did not fetch it ({failed})", None) if failed else (why, advice)
