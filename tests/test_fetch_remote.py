@@ -125,3 +125,55 @@ def test_following_the_advice_fetches_the_chart(repo):
         assert entry == f"http://127.0.0.1:{served.port}"
         _, after = lint("--fetch", "--fetch-host", entry, ".")
     assert hl009(after) == [] and "HL105" in {f["rule_id"] for f in after}
+
+
+# --- 2. an OCI registry written without oci:// ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("url, oci", [
+    ("ghcr.io/acme/charts", True), ("registry-1.docker.io/bitnamicharts", True), ("localhost:5000/charts", True),
+    ("127.0.0.1:5000/charts", False),  # Go: "first path segment in URL cannot contain colon": not OCI
+    ("oci://ghcr.io/acme/charts", False), ("https://charts.example.com", False), ("s3://bucket/charts", False),
+])  # fmt: skip
+def test_a_repo_url_without_a_host_is_an_oci_registry_as_argo_cd_reads_it(url, oci):
+    """Argo CD v3.5.1 util/helm/client.go IsHelmOciRepo: ``url.Parse(repoURL)`` without error and
+    with an empty Host; newHelmClientResolveRevision then enables OCI whatever enableOCI says."""
+    from hooklint.sources.appmap.applications import is_helm_oci_repo
+
+    assert is_helm_oci_repo(url) is oci
+
+
+def test_a_bare_oci_registry_is_named_as_one_not_an_unknown_scheme(repo):
+    """Before: "the chart podinfo 6.5.0 of ghcr.io/acme/charts, whose scheme hooklint does not know"
+    (Argo CD's own documentation writes Helm OCI sources this way: "the oci:// syntax is not included")."""
+    (repo / "apps/hook.yaml").write_text(application("    - repoURL: ghcr.io/acme/charts\n      chart: podinfo\n"
+                                                     "      targetRevision: 6.5.0\n"))  # fmt: skip
+    assert hl009(lint(".")[1]) == [("apps/hook.yaml", 9, 7, (
+        "Application hooks (apps/hook.yaml:8): spec.sources[0] is the chart podinfo 6.5.0 of the OCI registry "
+        "ghcr.io/acme/charts: hooklint fetches it only with `--fetch`. "
+        f"{TAIL}run with `--fetch` and list ghcr.io in `fetch-hosts` (or give `--fetch-host ghcr.io`) to check it, "
+        f"{VENDOR}"))]
+    result = runner.invoke(app, ["plan", "--format", "json", "."])
+    planned = {a["application"]: a for a in json.loads(result.output)["applications"]}["apps/hook.yaml (hooks)"]
+    assert planned["rendered_reasons"] == ["apps/hook.yaml:9:7: spec.sources[0] is the chart podinfo 6.5.0 of the OCI "
+                                           "registry ghcr.io/acme/charts: hooklint fetches it only with `--fetch`"]
+
+
+def test_a_bare_oci_registry_is_fetched_as_oci_with_fetch(repo, monkeypatch):
+    """helm pull oci://REPOURL/CHART --version V (util/helm/cmd.go PullOCI): the distribution API's
+    manifest and the chart layer, from the registry the repoURL names. A bare repoURL names its
+    registry by a name (``127.0.0.1:PORT/x`` is no URL to Go: a colon in the first segment), and a
+    name of a loopback address is refused (tests/test_fetch.py): here that check alone is lifted."""
+    from hooklint.sources.fetch import net
+
+    monkeypatch.setattr(net, "check_address", lambda address, entry, host: None)
+    with http_server() as served:
+        oci_registry(served, chart_archive(), tag="1.2.0")
+        (repo / "apps/hook.yaml").write_text(application(f"    - repoURL: localhost:{served.port}/charts\n"
+                                                         "      chart: hookchart\n      targetRevision: 1.2.0\n"))
+        _, found = lint("--fetch", "--fetch-host", f"http://localhost:{served.port}", ".")
+        asked = [r[0] for r in served.requests]
+    assert asked[0] == "/v2/charts/hookchart/manifests/1.2.0" and asked[-1].startswith("/v2/charts/hookchart/blobs/sha256:")
+    assert hl009(found) == []
+    assert [(f["rule_id"], f["path"], f["line"], f["message"].split(": ")[0]) for f in found if f["rule_id"] == "HL105"] == [
+        ("HL105", "apps/hook.yaml", 9, "hookchart 1.2.0 templates/job.yaml:16")]
