@@ -177,3 +177,117 @@ def test_a_bare_oci_registry_is_fetched_as_oci_with_fetch(repo, monkeypatch):
     assert hl009(found) == []
     assert [(f["rule_id"], f["path"], f["line"], f["message"].split(": ")[0]) for f in found if f["rule_id"] == "HL105"] == [
         ("HL105", "apps/hook.yaml", 9, "hookchart 1.2.0 templates/job.yaml:16")]
+
+
+# --- 3. remote kustomize bases and components ----------------------------------------------------------
+
+SEED_JOB = ("apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: seed\n  annotations:\n"
+            "    argocd.argoproj.io/hook: PostSync\nspec:\n  backoffLimit: 0\n  activeDeadlineSeconds: 60\n"
+            "  template:\n    spec:\n      restartPolicy: Never\n      serviceAccountName: seed\n"
+            "      automountServiceAccountToken: false\n      containers:\n        - name: seed\n"
+            "          image: busybox:1.36\n          securityContext:\n            privileged: true\n")  # fmt: skip
+CONFIG_MAP = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n"
+
+
+def overlay(repo, entry: str, field: str = "resources") -> str:
+    """overlays/prod: a kustomization listing ``entry`` (line 3) and a local ConfigMap; its text."""
+    text = (f"namePrefix: prod-\n{field}:\n  - {entry}\n" + ("resources:\n" if field != "resources" else "")
+            + "  - cm.yaml\n")  # fmt: skip
+    (repo / "overlays/prod").mkdir(parents=True)
+    (repo / "overlays/prod/kustomization.yaml").write_text(text)
+    (repo / "overlays/prod/cm.yaml").write_text(CONFIG_MAP)
+    return text
+
+
+def other_repository(tmp_path, kustomization: str = "resources:\n- job.yaml\n", folder: str = "base"):
+    other = tmp_path / "other"
+    git_repository(other, {f"{folder}/kustomization.yaml": kustomization, f"{folder}/job.yaml": SEED_JOB})
+    return other
+
+
+needs_kustomize = pytest.mark.skipif(not any(os.path.exists(os.path.join(p, n)) for p in os.environ.get("PATH", "").split(os.pathsep)
+                                            for n in ("kustomize", "kubectl")), reason="needs kustomize or kubectl")  # fmt: skip
+
+
+@needs_kustomize
+def test_a_remote_base_is_fetched_and_rendered_with_its_overlay(repo, tmp_path):
+    """Before: left out (HL009), its PostSync Job never checked, even with --fetch."""
+    other = other_repository(tmp_path)
+    text = overlay(repo, f"file://{other}//base?ref=main")
+    code, found = lint("--fetch", "--fetch-host", f"file://{other}", "overlays/prod")
+    assert code == 1 and hl009(found) == []
+    [privileged] = [f for f in found if f["rule_id"] == "HL105"]
+    commit = subprocess.run(["git", "-C", str(other), "rev-parse", "HEAD"], capture_output=True, text=True).stdout[:12]
+    assert (privileged["path"], privileged["line"], privileged["column"], privileged["message"]) == (
+        "overlays/prod/kustomization.yaml", 3, 5,
+        f"file://{other}@{commit} base/job.yaml:19: The container 'seed' of Job/prod-seed is privileged: a PostSync hook "
+        "runs on every sync and then controls the node, not just its pod. Remove it, or do this work outside the "
+        "cluster's workloads.")  # fmt: skip
+    result = runner.invoke(app, ["plan", "--format", "json", "--fetch", "--fetch-host", f"file://{other}", "overlays/prod"])
+    [planned] = json.loads(result.output)["applications"]
+    assert planned["rendered"] == "full"
+    assert [(s["phase"], [(t["kind"], t["name"], t["path"]) for t in s["tasks"]]) for s in planned["steps"]] == [
+        ("Sync", [("ConfigMap", "prod-settings", "overlays/prod/cm.yaml")]),
+        ("PostSync", [("Job", "prod-seed", f"file://{other}@{commit} base/job.yaml")])]
+    assert (repo / "overlays/prod/kustomization.yaml").read_text() == text  # the user's file never edited
+
+
+@needs_kustomize
+def test_without_fetch_a_remote_base_is_left_out_and_named(repo, tmp_path):
+    other = other_repository(tmp_path)
+    overlay(repo, f"file://{other}//base?ref=main")
+    code, found = lint("overlays/prod")
+    assert [(f["rule_id"], f["path"], f["line"], f["column"]) for f in found] == [
+        ("HL009", "overlays/prod/kustomization.yaml", 3, 5)]
+    assert found[0]["message"].startswith(f"resources entry 'file://{other}//base?ref=main' is remote")
+
+
+@needs_kustomize
+def test_a_remote_component_is_fetched_and_rendered(repo, tmp_path):
+    component = ("apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources:\n- job.yaml\n")
+    other = other_repository(tmp_path, component, "comp")
+    overlay(repo, f"file://{other}//comp", field="components")
+    _, found = lint("--fetch", "--fetch-host", f"file://{other}", "overlays/prod")
+    assert [(f["rule_id"], f["path"], f["line"], f["column"]) for f in found] == [
+        ("HL105", "overlays/prod/kustomization.yaml", 3, 5)]
+    assert " comp/job.yaml:19: " in found[0]["message"]
+
+
+@needs_kustomize
+def test_a_remote_base_of_a_remote_base_is_fetched_too_and_placed_on_the_entry_here(repo, tmp_path):
+    inner = tmp_path / "remotes/inner"
+    git_repository(inner, {"base/kustomization.yaml": "resources:\n- job.yaml\n", "base/job.yaml": SEED_JOB})
+    outer = tmp_path / "remotes/outer"
+    git_repository(outer, {"app/kustomization.yaml": f"resources:\n- file://{inner}//base\n"})
+    overlay(repo, f"file://{outer}//app")
+    _, found = lint("--fetch", "--fetch-host", f"file://{tmp_path / 'remotes'}", "overlays/prod")
+    assert [(f["rule_id"], f["path"], f["line"], f["column"]) for f in found] == [
+        ("HL105", "overlays/prod/kustomization.yaml", 3, 5)]
+    assert found[0]["message"].startswith(f"file://{inner}@")
+
+
+@needs_kustomize
+def test_a_fetched_base_that_would_leave_an_entry_out_is_left_out_whole(repo, tmp_path):
+    """Fail closed: the fetched kustomization names a remote base --fetch may not fetch."""
+    other = other_repository(tmp_path, "resources:\n- job.yaml\n- https://git.example.com/org/x.git//y\n")
+    overlay(repo, f"file://{other}//base")
+    _, found = lint("--fetch", "--fetch-host", f"file://{other}", "overlays/prod")
+    assert [(f["rule_id"], f["path"], f["line"], f["column"]) for f in found] == [
+        ("HL009", "overlays/prod/kustomization.yaml", 3, 5)]
+    assert found[0]["message"].startswith(
+        f"resources entry 'file://{other}//base' is remote: --fetch did not fetch it (what it fetched would be rendered "
+        "without an entry: resources entry 'https://git.example.com/org/x.git//y' is remote: --fetch did not fetch it "
+        "(https://git.example.com/org/x.git: https://git.example.com:443 is not in fetch-hosts: not contacted))")
+
+
+@needs_kustomize
+def test_a_remote_base_of_an_unlisted_host_is_never_contacted(repo):
+    with recording_listener() as listener:
+        overlay(repo, f"https://127.0.0.1:{listener.port}/org/repo.git//base?ref=v1")
+        code, found = lint("--fetch", "overlays/prod")
+        assert listener.seen == []
+    assert [(f["rule_id"], f["line"], f["column"]) for f in found] == [("HL009", 3, 5)]
+    assert found[0]["message"].startswith(
+        f"resources entry 'https://127.0.0.1:{listener.port}/org/repo.git//base?ref=v1' is remote: --fetch did not fetch "
+        f"it (https://127.0.0.1:{listener.port}/org/repo.git: https://127.0.0.1:{listener.port} is not in fetch-hosts: "
+        "not contacted)")

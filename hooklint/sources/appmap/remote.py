@@ -206,6 +206,45 @@ def dependency_fetcher(config: Config, fetched: list[FetchedOrigin]) -> Any:
     return fetch_dependency
 
 
+def kustomize_fetcher(config: Config, fetched: list[FetchedOrigin]) -> Any:
+    """The :data:`hooklint.sources.render.kustomize.RemoteFetcher` of a run with ``--fetch``: a
+    remote kustomize base or component (``github.com/org/repo//path?ref=v1``,
+    ``https://host/org/repo.git//path``, ``git::https://...``: kustomize v5.5.0
+    ``api/internal/git/repospec.go``, :func:`~hooklint.sources.repository.kustomize_spec.repo_spec`)
+    fetched by the Git fetch step (:mod:`hooklint.sources.fetch.git`: the clone URL kustomize's
+    ``cloner.go`` would ``git fetch --depth=1``, at its ``ref``, ``HEAD`` without one; submodules,
+    which kustomize would clone too, are not fetched), and, once rendered, a :class:`FetchedOrigin`
+    appended to ``fetched``: findings in it go to the kustomization entry of this repository that
+    leads there. An ssh remote is never fetched (:data:`SSH_NEVER`)."""
+    from hooklint.sources.render.kustomize import FetchedBase  # noqa: PLC0415
+    from hooklint.sources.render.redact import url_credentials  # noqa: PLC0415
+    from hooklint.sources.repository.kustomize_spec import repo_spec  # noqa: PLC0415
+
+    def fetch_base(entry: str, anchor: tuple[str, int, int]) -> Any:
+        spec = repo_spec(entry)
+        if spec is None:
+            return "kustomize does not read it as a Git repository"
+        url = spec.clone_url()
+        if _SSH.match(url):
+            return SSH_NEVER
+        try:
+            got = fetch(RemoteSource("git", url, "", spec.ref, spec.root), policy_of(config))
+        except (FetchError, ValueError) as exc:
+            return str(exc)
+        except OSError as exc:
+            return f"the fetch cache cannot be used ({exc.strerror or type(exc).__name__})"
+        origin = FetchedOrigin(got.root + os.sep, f"{got.name}@{got.version}", *anchor,
+                               described=f"{got.name} at {got.digest[:12]} (kustomize {url_credentials(entry)})")
+
+        def keep() -> None:
+            if origin not in fetched:
+                fetched.append(origin)
+
+        return FetchedBase(got.folder, got.root, got.digest, f"{got.name}@{got.version}", keep)
+
+    return fetch_base
+
+
 @dataclass(slots=True)
 class Loaded:
     """What :func:`load_fetched` gives back to :func:`hooklint.sources.load_application`."""
