@@ -239,7 +239,13 @@ def test_without_fetch_a_remote_base_is_left_out_and_named(repo, tmp_path):
     code, found = lint("overlays/prod")
     assert [(f["rule_id"], f["path"], f["line"], f["column"]) for f in found] == [
         ("HL009", "overlays/prod/kustomization.yaml", 3, 5)]
-    assert found[0]["message"].startswith(f"resources entry 'file://{other}//base?ref=main' is remote")
+    assert found[0]["message"] == (
+        f"resources entry 'file://{other}//base?ref=main' is remote and needs the network; hooklint fetches it only "
+        f"with `--fetch`: run with `--fetch --fetch-host file://{other}` to check it, or vendor the base into the "
+        "repository. Argo CD fetches it when it renders the application. hooklint left it out, so the objects it adds, "
+        "possibly hooks, were not checked; the rest of the application was.")
+    _, fetched = lint("--fetch", "--fetch-host", f"file://{other}", "overlays/prod")  # the advice, followed
+    assert hl009(fetched) == [] and [f["rule_id"] for f in fetched] == ["HL105"]
 
 
 @needs_kustomize

@@ -206,6 +206,21 @@ def dependency_fetcher(config: Config, fetched: list[FetchedOrigin]) -> Any:
     return fetch_dependency
 
 
+def base_not_fetched(entry: str, spec: Any) -> str | None:
+    """Why the fetch step never fetches the remote kustomize entry ``entry`` (its
+    :class:`~hooklint.sources.repository.kustomize_spec.RepoSpec` ``spec``), or None: an ssh remote
+    (:data:`SSH_NEVER`), or a ``http(s)://`` entry naming a ``.yaml``/``.yml``/``.json`` file, which
+    kustomize reads as a file over HTTP (``api/internal/target/kusttarget.go``
+    ``accumulateResources`` asks an entry as a file first, then as a repository), not a Git base."""
+    from hooklint.sources.repository.kustomize_spec import is_remote_file  # noqa: PLC0415
+
+    if _SSH.match(spec.clone_url()):
+        return SSH_NEVER
+    if is_remote_file(entry) and entry.partition("?")[0].lower().endswith((".yaml", ".yml", ".json")):
+        return "kustomize reads it as a file over HTTP, which --fetch does not fetch"
+    return None
+
+
 def kustomize_fetcher(config: Config, fetched: list[FetchedOrigin]) -> Any:
     """The :data:`hooklint.sources.render.kustomize.RemoteFetcher` of a run with ``--fetch``: a
     remote kustomize base or component (``github.com/org/repo//path?ref=v1``,
@@ -215,7 +230,10 @@ def kustomize_fetcher(config: Config, fetched: list[FetchedOrigin]) -> Any:
     ``cloner.go`` would ``git fetch --depth=1``, at its ``ref``, ``HEAD`` without one; submodules,
     which kustomize would clone too, are not fetched), and, once rendered, a :class:`FetchedOrigin`
     appended to ``fetched``: findings in it go to the kustomization entry of this repository that
-    leads there. An ssh remote is never fetched (:data:`SSH_NEVER`)."""
+    leads there. Not fetched: :func:`base_not_fetched`. kustomize asks an ``http(s)://`` entry of
+    ``resources`` as a file first (a GET of the URL: an HTTP error fails the build, a YAML answer is
+    a resource) and clones it only when the answer is no YAML; hooklint fetches a URL that reads as
+    a repository (``//``, ``.git``, ``_git/``, ``github.com``) by Git directly."""
     from hooklint.sources.render.kustomize import FetchedBase  # noqa: PLC0415
     from hooklint.sources.render.redact import url_credentials  # noqa: PLC0415
     from hooklint.sources.repository.kustomize_spec import repo_spec  # noqa: PLC0415
@@ -224,9 +242,10 @@ def kustomize_fetcher(config: Config, fetched: list[FetchedOrigin]) -> Any:
         spec = repo_spec(entry)
         if spec is None:
             return "kustomize does not read it as a Git repository"
+        why = base_not_fetched(entry, spec)
+        if why is not None:
+            return why
         url = spec.clone_url()
-        if _SSH.match(url):
-            return SSH_NEVER
         try:
             got = fetch(RemoteSource("git", url, "", spec.ref, spec.root), policy_of(config))
         except (FetchError, ValueError) as exc:

@@ -318,6 +318,26 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
     return rendering
 
 
+def _base_hint(entry: str) -> str:
+    """What to do about the remote base or component ``entry`` in a run without ``--fetch``: have
+    ``--fetch`` fetch it (the ``fetch-hosts`` entry its host needs:
+    :func:`hooklint.sources.fetch.fetch_advice`) when the fetch step can, else vendor it
+    (:data:`NETWORK_HINT`; an ssh remote says why it is never fetched)."""
+    from hooklint.sources.appmap.remote import SSH_NEVER, base_not_fetched  # noqa: PLC0415
+    from hooklint.sources.fetch import fetch_advice  # noqa: PLC0415
+    from hooklint.sources.repository.kustomize_spec import repo_spec  # noqa: PLC0415
+
+    spec = repo_spec(entry)
+    if spec is None or base_not_fetched(entry, spec) not in (None, SSH_NEVER):
+        return NETWORK_HINT
+    if base_not_fetched(entry, spec) == SSH_NEVER:
+        return f"{SSH_NEVER}: vendor the base into the repository"
+    advice = fetch_advice(spec.clone_url())
+    if advice is None:
+        return NETWORK_HINT
+    return f"hooklint fetches it only with `--fetch`: {advice} to check it, or vendor the base into the repository"
+
+
 def _fetched_folder(real_root: str) -> str:
     """The folder of the copy's top that holds the fetched trees: ``.hooklint-fetched``, or
     ``.hooklint-fetched-2``... : the first name the repository's top does not hold."""
@@ -795,7 +815,7 @@ class _Inputs:
                         continue
                     self.leave_out(path, field, index, where,
                                    f"{field} entry {url_credentials(entry)!r} is remote: --fetch did not fetch it ({why})"
-                                   if why else f"{field} entry {entry!r} is remote and needs the network; {NETWORK_HINT}")  # fmt: skip
+                                   if why else f"{field} entry {entry!r} is remote and needs the network; {_base_hint(entry)}")  # fmt: skip
                     continue
                 target = self.reference(path, field, entry, directory_ok=True, text=text)
                 child = _kustomization_name(target) if target is not None and os.path.isdir(target) else None
