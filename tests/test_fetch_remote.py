@@ -290,6 +290,7 @@ def test_a_fetched_base_that_would_leave_an_entry_out_is_left_out_whole(repo, tm
 def test_a_remote_base_of_an_unlisted_host_is_never_contacted(repo):
     with recording_listener() as listener:
         overlay(repo, f"https://127.0.0.1:{listener.port}/org/repo.git//base?ref=v1")
+        lint("overlays/prod")  # a rendering without --fetch first: its message is not the one --fetch gives
         code, found = lint("--fetch", "overlays/prod")
         assert listener.seen == []
     assert [(f["rule_id"], f["line"], f["column"]) for f in found] == [("HL009", 3, 5)]
@@ -297,3 +298,72 @@ def test_a_remote_base_of_an_unlisted_host_is_never_contacted(repo):
         f"resources entry 'https://127.0.0.1:{listener.port}/org/repo.git//base?ref=v1' is remote: --fetch did not fetch "
         f"it (https://127.0.0.1:{listener.port}/org/repo.git: https://127.0.0.1:{listener.port} is not in fetch-hosts: "
         "not contacted)")
+
+
+# --- 4. repositories Argo CD's settings name, and ssh Git URLs --------------------------------------------
+
+UMBRELLA = ("apiVersion: v2\nname: umbrella\nversion: 0.1.0\ndependencies:\n  - name: hookchart\n"
+            "    version: \"^1.0\"\n    repository: \"{repository}\"\n")  # fmt: skip
+
+
+@pytest.mark.parametrize("repository", ["@hooks", "alias:hooks"])
+def test_a_dependency_of_a_named_repository_is_fetched_from_the_url_helm_repositories_gives(repo, repository):
+    """Argo CD v3.5.1 getHelmDependencyRepos reads "@hooks" and "alias:hooks" as the repository
+    named hooks, getHelmRepos adds the declared repository of that name before helm dependency
+    build. Before: "hooklint cannot know", never fetched."""
+    with http_server() as served:
+        chart_repository(served, chart_archive())
+        (repo / "umbrella").mkdir()
+        (repo / "umbrella/Chart.yaml").write_text(UMBRELLA.format(repository=repository))
+        (repo / ".hooklint.yaml").write_text(f"helm-repositories:\n  hooks: {served.base}\n")
+        _, found = lint("--fetch", "--fetch-host", f"http://127.0.0.1:{served.port}", "umbrella")
+        asked = [r[0] for r in served.requests]
+    assert asked == ["/index.yaml", "/charts/hookchart-1.2.0.tgz"]
+    assert hl009(found) == []
+    [privileged] = [f for f in found if f["rule_id"] == "HL105"]
+    assert (privileged["path"], privileged["line"], privileged["column"]) == ("umbrella/Chart.yaml", 5, 5)
+    assert privileged["message"].startswith("hookchart 1.2.0 templates/job.yaml:16: ")
+
+
+@pytest.mark.parametrize("repository", ["@hooks", "alias:hooks"])
+def test_a_dependency_of_a_repository_nobody_named_says_how_to_name_it(repo, repository):
+    (repo / "umbrella").mkdir()
+    (repo / "umbrella/Chart.yaml").write_text(UMBRELLA.format(repository=repository))
+    _, found = lint("umbrella")
+    unchecked = ("Argo CD runs helm dependency build, which fetches it, before it renders the chart. hooklint left it "
+                 "out, so the objects it adds, possibly hooks, were not checked; the chart's own were")
+    assert hl009(found) == [("umbrella/Chart.yaml", 5, 5, (
+        f"chart dependency hookchart ({repository}) needs the chart repository Argo CD's settings name hooks: hooklint "
+        f"fetches it only with `--fetch`, from the URL `helm-repositories` names. {unchecked}; name its URL under "
+        "`helm-repositories` in the configuration (hooks: https://...), list its host in `fetch-hosts` and run with "
+        "`--fetch` to check it."))]
+    _, fetching = lint("--fetch", "umbrella")
+    assert hl009(fetching) == [("umbrella/Chart.yaml", 5, 5, (
+        f"chart dependency hookchart ({repository}) needs the chart repository Argo CD's settings name hooks: --fetch "
+        f"did not fetch it ({repository} is the repository Argo CD's settings name hooks, whose URL hooklint does not "
+        f"know: name it under `helm-repositories` in the configuration (hooks: https://...)). {unchecked}."))]
+
+
+def test_helm_repositories_takes_http_urls_only(repo):
+    (repo / ".hooklint.yaml").write_text("helm-repositories:\n  hooks: ftp://charts.example.com\n")
+    result = runner.invoke(app, ["lint", "."])
+    assert result.exit_code == 2 and result.output.count("\n") == 1
+    assert "'helm-repositories' entry 'hooks' must be a string matching" in result.output
+
+
+@pytest.mark.parametrize("template", ["git@github.com:acme/other.git", "ssh://git@127.0.0.1:{port}/acme/other.git"])
+def test_an_ssh_git_source_says_why_it_is_never_fetched(repo, template):
+    """Before: "hooklint never fetches it" (and, with --fetch, git's refusal of the scheme)."""
+    never = ("hooklint never fetches an ssh Git remote: ssh signs in with the keys, agent and configuration of the "
+             "machine it runs on, and the fetch step takes no credentials from the environment")
+    with recording_listener() as listener:
+        url = template.format(port=listener.port)
+        (repo / "apps/hook.yaml").write_text(application(f"    - repoURL: {url}\n      path: hooks\n"))
+        found = hl009(lint("--fetch", "--fetch-host", f"127.0.0.1:{listener.port}", ".")[1])
+        assert listener.seen == []
+    assert found == [("apps/hook.yaml", 8, 7, (
+        f"Application hooks (apps/hook.yaml:8): spec.sources[0] is the Git repository {url} (path hooks), not this one: "
+        f"--fetch did not fetch it ({never}). {TAIL}{VENDOR}"))]
+    assert hl009(lint(".")[1]) == [("apps/hook.yaml", 8, 7, (
+        f"Application hooks (apps/hook.yaml:8): spec.sources[0] is the Git repository {url} (path hooks), not this one: "
+        f"{never}. {TAIL}{VENDOR}"))]

@@ -185,14 +185,26 @@ def dependency_fetcher(config: Config, fetched: list[FetchedOrigin]) -> Any:
     """The :data:`hooklint.sources.render.helm.DependencyFetcher` of a run with ``--fetch``: a chart
     dependency of a chart repository (``https://``) or an OCI registry (``oci://``) fetched at its
     version (a constraint resolved against the index or tags), its :class:`FetchedOrigin` (its
-    ``Chart.yaml`` entry) appended to ``fetched``; a repository Argo CD knows by name (``@name``,
-    ``alias:name``) is one hooklint cannot know."""
+    ``Chart.yaml`` entry) appended to ``fetched``. A repository Argo CD knows by name (``@name``,
+    ``alias:name``) is the one ``helm-repositories`` names so: Argo CD v3.5.1
+    ``reposerver/repository/repository.go`` ``getHelmDependencyRepos`` reads such a dependency as a
+    repository of that name, ``getHelmRepos`` finds the declared repository of that name (its
+    repository Secrets' ``name``) and adds its URL under that name before ``helm dependency build``,
+    which then reads ``@name`` as that URL (Helm's ``pkg/downloader/manager.go``); one it does not
+    name is not fetched, saying how to name it."""
 
     def fetch_dependency(name: str, repository: str, version: str, chart_yaml: str, line: int, column: int) -> Any:
-        scheme = repository.partition("://")[0].lower() if "://" in repository else ""
+        url = repository
+        if repository.startswith(("@", "alias:")):
+            named = repository.removeprefix("@") if repository.startswith("@") else repository.removeprefix("alias:")
+            if named not in config.helm_repositories:
+                return (f"{repository} is the repository Argo CD's settings name {named}, whose URL hooklint does not "
+                        f"know: name it under `helm-repositories` in the configuration ({named}: https://...)")  # fmt: skip
+            url = config.helm_repositories[named]
+        scheme = url.partition("://")[0].lower() if "://" in url else ""
         if scheme not in ("http", "https", "oci"):
-            return f"{repository} is a repository Argo CD's settings name, which hooklint cannot know"
-        remote = RemoteSource("oci" if scheme == "oci" else "helm", repository, name, version)
+            return f"hooklint fetches chart repositories (https://) and OCI registries (oci://), not {url}"
+        remote = RemoteSource("oci" if scheme == "oci" else "helm", url, name, version)
         try:
             got = fetch(remote, policy_of(config))
         except (FetchError, ValueError) as exc:
@@ -200,7 +212,8 @@ def dependency_fetcher(config: Config, fetched: list[FetchedOrigin]) -> Any:
         except OSError as exc:
             return f"the fetch cache cannot be used ({exc.strerror or type(exc).__name__})"
         fetched.append(FetchedOrigin(got.folder + os.sep, got.label(), chart_yaml, line, column,
-                                     described=f"{got.label()} ({got.digest[:19]}) from {repository}"))  # fmt: skip
+                                     described=f"{got.label()} ({got.digest[:19]}) from {repository}"
+                                     + (f" ({url})" if url != repository else "")))  # fmt: skip
         return got.folder, got.root
 
     return fetch_dependency
@@ -286,6 +299,8 @@ def load_fetched(app: Any, source: Any, config: Config, repository: str) -> Load
     remote = remote_of(source.remote)
     if remote is None:
         return "hooklint does not fetch this kind of source"
+    if _SSH.match(remote.repo_url):
+        return SSH_NEVER
     try:
         policy = policy_of(config)
         fetched = fetch(remote, policy)

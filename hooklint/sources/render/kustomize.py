@@ -303,6 +303,8 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
     wrapped = ["wrapped"] if leaving.component else []
     fetched = [f"fetched {n} {digest}" for n, (_, digest, _) in enumerate(remotes.trees)]
     fetched += [repr(sorted(leaving.replaced.items()))] if leaving.replaced else []
+    # what each left-out entry says is in the rendering: why --fetch did not fetch one (or was not asked) too
+    fetched += [left.message for left in inputs.left_out] if fetch is not None else []
     key = input_key([renderer.name, renderer.version, argv[0], repr(options), rel_app, *wrapped, *fetched], files,
                     root_abs)  # fmt: skip
     read = [*files, *(path for _, _, tree_files in remotes.trees for path in tree_files)]
