@@ -367,3 +367,55 @@ def test_an_ssh_git_source_says_why_it_is_never_fetched(repo, template):
     assert hl009(lint(".")[1]) == [("apps/hook.yaml", 8, 7, (
         f"Application hooks (apps/hook.yaml:8): spec.sources[0] is the Git repository {url} (path hooks), not this one: "
         f"{never}. {TAIL}{VENDOR}"))]
+
+
+# --- 5. links in a fetched Git tree ----------------------------------------------------------------------
+
+
+def test_links_inside_a_fetched_tree_are_placed_as_a_checkout_places_them(repo, tmp_path):
+    """Before: any link refused the whole tree (HL009). A link to a file and one to a folder, both
+    inside the other repository: the directory source reads the file link as its file."""
+    other = tmp_path / "other"
+    git_repository(other, {"real/job.yaml": SEED_JOB, "shared/cm.yaml": CONFIG_MAP},
+                   {"app/job.yaml": "../real/job.yaml", "app/shared": "../shared"})
+    (repo / "apps/hook.yaml").write_text(application(f"    - repoURL: file://{other}\n      path: app\n"
+                                                     "      targetRevision: main\n"))  # fmt: skip
+    _, found = lint("--fetch", "--fetch-host", f"file://{other}", ".")
+    assert hl009(found) == []
+    assert [(f["rule_id"], f["path"], f["line"], f["message"].split(": ")[0].split(" ", 1)[1]) for f in found
+            if f["rule_id"] == "HL105"] == [("HL105", "apps/hook.yaml", 8, "app/job.yaml:19")]
+    result = runner.invoke(app, ["plan", "--format", "json", "--fetch", "--fetch-host", f"file://{other}", "apps"])
+    planned = {a["application"]: a for a in json.loads(result.output)["applications"]}["apps/hook.yaml (hooks)"]
+    assert [t["name"] for s in planned["steps"] for t in s["tasks"]] == ["seed"]  # a folder link is not followed
+
+
+@pytest.mark.parametrize("links", [
+    {"app/job.yaml": "../../outside.yaml"},
+    {"app/job.yaml": "/etc/hostname"},
+    {"app/top": ".", "app/job.yaml": "top/../../outside.yaml"},  # inside as text, out once top is followed
+    {"app/up": "..", "app/job.yaml": "up/../x"},  # up is the tree's top: its .. is not
+])  # fmt: skip
+def test_a_link_leading_out_of_the_fetched_tree_refuses_it(repo, tmp_path, links):
+    other = tmp_path / "other"
+    (tmp_path / "outside.yaml").write_text(CONFIG_MAP)
+    git_repository(other, {"real/job.yaml": SEED_JOB}, links)
+    (repo / "apps/hook.yaml").write_text(application(f"    - repoURL: file://{other}\n      path: app\n"
+                                                     "      targetRevision: main\n"))  # fmt: skip
+    _, found = lint("--fetch", "--fetch-host", f"file://{other}", ".")
+    [(path, line, column, message)] = hl009(found)
+    assert (path, line, column) == ("apps/hook.yaml", 8, 7)
+    assert "which leaves the fetched tree: refused (Argo CD refuses a repository with out-of-bounds symlinks)" in message
+    assert "--fetch did not fetch it (app/job.yaml is a symbolic link to " in message
+    assert not [f for f in found if f["rule_id"] != "HL009"]
+    assert not any(name.startswith(".tree-") for name in os.listdir(tmp_path / "cache/fetch/trees"))  # nothing left
+
+
+@needs_kustomize
+def test_a_remote_base_holding_links_inside_it_is_rendered(repo, tmp_path):
+    other = tmp_path / "other"
+    git_repository(other, {"base/kustomization.yaml": "resources:\n- job.yaml\n", "base/files/job.yaml": SEED_JOB},
+                   {"base/job.yaml": "files/job.yaml"})  # inside its root: kustomize's loader refuses one above it
+    overlay(repo, f"file://{other}//base")
+    _, found = lint("--fetch", "--fetch-host", f"file://{other}", "overlays/prod")
+    assert [(f["rule_id"], f["path"], f["line"], f["column"]) for f in found] == [
+        ("HL105", "overlays/prod/kustomization.yaml", 3, 5)]

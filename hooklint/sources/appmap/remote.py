@@ -420,7 +420,7 @@ def _render_git(app: Any, source: Any, config: Config, fetched: Fetched, entry: 
     carrier = parse_text(app.manifest_file, "")
     rendered = []
     options = DirectoryOptions.from_application(source.options if source.source_type == DIRECTORY else None)
-    for path in _manifest_files(fetched.folder, options):  # as a directory source reads them
+    for path in _manifest_files(fetched.folder, options, fetched.root):  # as a directory source reads them
         loaded = read_file(path, config.max_file_size)
         for issue, index in loaded.issues:
             carrier.issues.append((_moved(issue, issue.path or path, origin), index))
@@ -432,18 +432,22 @@ def _render_git(app: Any, source: Any, config: Config, fetched: Fetched, entry: 
     return Loaded(carrier, rendered, None, {}, None, [origin])
 
 
-def _manifest_files(folder: str, options: Any) -> list[str]:
-    """The ``*.yaml``, ``*.yml`` and ``*.json`` regular files (no links) a directory source reads in
-    ``folder``: its own, or every one below it with ``recurse`` (hidden folders skipped), less what
-    ``include``/``exclude`` leave out (``util/app/discovery``, ``getPotentiallyValidManifests``)."""
+def _manifest_files(folder: str, options: Any, root: str) -> list[str]:
+    """The ``*.yaml``, ``*.yml`` and ``*.json`` files a directory source reads in ``folder``: its
+    own, or every one below it with ``recurse`` (hidden folders skipped; links to folders not
+    followed), less what ``include``/``exclude`` leave out; a link to a regular file inside the
+    fetched tree ``root`` is read as that file, one leading nowhere or to a folder is skipped
+    (``reposerver/repository/repository.go`` ``getPotentiallyValidManifests``,
+    ``getPotentiallyValidManifestFile``; the fetch step refused a tree with a link out of it)."""
     found = []
+    real_root = os.path.realpath(root)
     for top, folders, names in os.walk(folder):
         folders[:] = sorted(f for f in folders if not f.startswith(".")) if options.recurse else []
         for name in sorted(names):
             path = os.path.join(top, name)
             relative = os.path.relpath(path, folder).replace(os.sep, "/")
-            if (name.lower().endswith((".yaml", ".yml", ".json")) and not os.path.islink(path) and os.path.isfile(path)
-                    and options.excludes(relative) is None):  # fmt: skip
+            if (name.lower().endswith((".yaml", ".yml", ".json")) and os.path.isfile(path)
+                    and within(os.path.realpath(path), real_root) and options.excludes(relative) is None):  # fmt: skip
                 found.append(path)
     return found
 

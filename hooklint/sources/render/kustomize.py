@@ -62,6 +62,7 @@ its resolved path, every link's target and every file's bytes.
 from __future__ import annotations
 
 import codecs
+import functools
 import glob
 import json
 import os
@@ -285,9 +286,11 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
     remotes = inputs.remotes
     fetched_top = _fetched_folder(real_root) if remotes.trees else ""
     for number, (tree, _, tree_files) in enumerate(remotes.trees):  # beside the repository's files
-        plan.folders.add(os.path.join(fetched_top, str(number)))
-        for path in tree_files:
-            plan.files[os.path.join(fetched_top, str(number), os.path.relpath(path, tree))] = path
+        top = os.path.join(fetched_top, str(number))
+        copied = _plan_copy(tree, tree_files, functools.partial(_relative_to, tree))  # its links too
+        plan.folders.update([top, *(os.path.join(top, inside) for inside in copied.folders)])
+        plan.files.update({os.path.join(top, inside): path for inside, path in copied.files.items()})
+        plan.links.update({os.path.join(top, link): os.path.join(top, to) for link, to in copied.links.items()})
     for kustomization in {*inputs.removals, *(p.kustomization for p in inputs.patches), *remotes.replaced}:
         holder = next(((n, t) for n, (t, _, _) in enumerate(remotes.trees) if within(kustomization, t)), None)
         if holder is not None:  # a kustomization of a fetched tree: its place in the copy
@@ -318,6 +321,11 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
         shown = os.path.normpath(os.path.join(folder, os.path.relpath(fetched_top, app_inside)))
         rendering = _fetched_terms(rendering, shown, [tree for tree, _, _ in remotes.trees])
     return rendering
+
+
+def _relative_to(top: str, path: str) -> str:
+    """``path`` relative to ``top`` (how an error names a file of a fetched tree)."""
+    return os.path.relpath(path, top)
 
 
 def _base_hint(entry: str) -> str:
