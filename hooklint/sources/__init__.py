@@ -39,6 +39,7 @@ from hooklint.sources.spec import ApplicationSource
 
 if TYPE_CHECKING:
     from hooklint.sources.render.helm import DependencyFetcher
+    from hooklint.sources.render.kustomize import RemoteFetcher
 
 __all__ = ["STDIN", "Application", "Coverage", "LoadedApplication", "group_applications", "load_application",
            "loaded_application"]  # fmt: skip
@@ -158,6 +159,16 @@ def _fetcher(config: Config, fetched: list) -> "DependencyFetcher | None":
     return dependency_fetcher(config, fetched)
 
 
+def _base_fetcher(config: Config, fetched: list) -> "RemoteFetcher | None":
+    """With ``--fetch``, what fetches a kustomization's remote bases and components (their places
+    appended to ``fetched``: :func:`hooklint.sources.appmap.remote.kustomize_fetcher`); else None."""
+    if not config.fetch:
+        return None
+    from hooklint.sources.appmap.remote import kustomize_fetcher  # noqa: PLC0415 - only with --fetch
+
+    return kustomize_fetcher(config, fetched)
+
+
 def load_application(app: Application, config: Config) -> LoadedApplication:
     """Read every file of ``app`` (reported and context; unreadable ones come back with
     ``error`` set) and mark those Argo CD does not render."""
@@ -191,7 +202,8 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
         folder = app.folder or app.key
         fetched: list = []  # --fetch: the chart dependencies downloaded, where their findings go
         loaded, rendered, renderer, comments = render_source(app.source_type, folder, app.manifest_file, config, app.named,
-                                                      app.argocd, fetched, _fetcher(config, fetched))  # fmt: skip
+                                                      app.argocd, fetched, _fetcher(config, fetched),
+                                                      _base_fetcher(config, fetched))  # fmt: skip
         loaded.skip_reason = None
         for path, issues in sorted(app.issues.items()):  # an ApplicationSet among the rendered files
             for kind, line, column, detail in issues:

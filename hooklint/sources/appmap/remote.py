@@ -35,7 +35,8 @@ from hooklint.findings import Finding, Span
 from hooklint.files import read_bytes
 from hooklint.loader import LoadedFile, parse_text, read_file, within
 from hooklint.yamlio import LoadIssue, Map
-from hooklint.sources.fetch import FetchError, FetchPolicy, Fetched, RemoteSource, fetch, fetch_advice, load_credentials
+from hooklint.sources.fetch import (SSH_NEVER, FetchError, FetchPolicy, Fetched, RemoteSource, base_not_fetched, fetch,
+                                    fetch_advice, is_ssh, load_credentials)
 from hooklint.sources.fetch.net import Hosts
 
 #: The folder, in the scratch checkout, a fetched chart is copied to (no value file path of a
@@ -159,21 +160,15 @@ def remote_of(record: Any) -> RemoteSource | None:
     return None
 
 
-#: Why an ssh Git remote (``ssh://``, ``git+ssh://``, scp-like ``git@host:org/repo.git``) is never fetched.
-SSH_NEVER = ("hooklint never fetches an ssh Git remote: ssh signs in with the keys, agent and configuration of the "
-             "machine it runs on, and the fetch step takes no credentials from the environment")  # fmt: skip
-_SSH = re.compile(r"^(?:(?:ssh|git\+ssh|ssh\+git)://|[\w.-]+@[\w.-]+:)", re.IGNORECASE)
-
-
 def not_fetched(record: Any) -> tuple[str, str | None]:
     """``(why, fix)`` for the source from elsewhere ``record`` (an
     :class:`~hooklint.sources.applications.RemoteSource`) of a run without ``--fetch``: ``why`` what
     is wrong (``hooklint fetches it only with `--fetch```; for what the fetch step never fetches,
-    why: :data:`SSH_NEVER`, ``hooklint never fetches it``), ``fix`` how to have it fetched
+    why: :data:`~hooklint.sources.fetch.SSH_NEVER`, ``hooklint never fetches it``), ``fix`` how to have it fetched
     (:func:`~hooklint.sources.fetch.fetch_advice`), None when it cannot be."""
     if remote_of(record) is None:
         return "hooklint never fetches it", None
-    if _SSH.match(record.repo_url.strip()):
+    if is_ssh(record.repo_url.strip()):
         return SSH_NEVER, None
     advice = fetch_advice(record.repo_url)
     if advice is None:
@@ -219,21 +214,6 @@ def dependency_fetcher(config: Config, fetched: list[FetchedOrigin]) -> Any:
     return fetch_dependency
 
 
-def base_not_fetched(entry: str, spec: Any) -> str | None:
-    """Why the fetch step never fetches the remote kustomize entry ``entry`` (its
-    :class:`~hooklint.sources.repository.kustomize_spec.RepoSpec` ``spec``), or None: an ssh remote
-    (:data:`SSH_NEVER`), or a ``http(s)://`` entry naming a ``.yaml``/``.yml``/``.json`` file, which
-    kustomize reads as a file over HTTP (``api/internal/target/kusttarget.go``
-    ``accumulateResources`` asks an entry as a file first, then as a repository), not a Git base."""
-    from hooklint.sources.repository.kustomize_spec import is_remote_file  # noqa: PLC0415
-
-    if _SSH.match(spec.clone_url()):
-        return SSH_NEVER
-    if is_remote_file(entry) and entry.partition("?")[0].lower().endswith((".yaml", ".yml", ".json")):
-        return "kustomize reads it as a file over HTTP, which --fetch does not fetch"
-    return None
-
-
 def kustomize_fetcher(config: Config, fetched: list[FetchedOrigin]) -> Any:
     """The :data:`hooklint.sources.render.kustomize.RemoteFetcher` of a run with ``--fetch``: a
     remote kustomize base or component (``github.com/org/repo//path?ref=v1``,
@@ -243,7 +223,7 @@ def kustomize_fetcher(config: Config, fetched: list[FetchedOrigin]) -> Any:
     ``cloner.go`` would ``git fetch --depth=1``, at its ``ref``, ``HEAD`` without one; submodules,
     which kustomize would clone too, are not fetched), and, once rendered, a :class:`FetchedOrigin`
     appended to ``fetched``: findings in it go to the kustomization entry of this repository that
-    leads there. Not fetched: :func:`base_not_fetched`. kustomize asks an ``http(s)://`` entry of
+    leads there. Not fetched: :func:`~hooklint.sources.fetch.base_not_fetched`. kustomize asks an ``http(s)://`` entry of
     ``resources`` as a file first (a GET of the URL: an HTTP error fails the build, a YAML answer is
     a resource) and clones it only when the answer is no YAML; hooklint fetches a URL that reads as
     a repository (``//``, ``.git``, ``_git/``, ``github.com``) by Git directly."""
@@ -299,7 +279,7 @@ def load_fetched(app: Any, source: Any, config: Config, repository: str) -> Load
     remote = remote_of(source.remote)
     if remote is None:
         return "hooklint does not fetch this kind of source"
-    if _SSH.match(remote.repo_url):
+    if is_ssh(remote.repo_url):
         return SSH_NEVER
     try:
         policy = policy_of(config)
@@ -403,7 +383,8 @@ def _render_git(app: Any, source: Any, config: Config, fetched: Fetched, entry: 
         application = dataclasses.replace(source, folder=fetched.folder, source_type=kind)
         dependencies: list[FetchedOrigin] = []
         loaded, rendered, renderer, comments = render(kind, fetched.folder, manifest_file, config, None, application,
-                                                      dependencies, dependency_fetcher(config, dependencies))  # fmt: skip
+                                                      dependencies, dependency_fetcher(config, dependencies),
+                                                      kustomize_fetcher(config, dependencies))  # fmt: skip
         for item in rendered:
             item.loaded.path = app.manifest_file
         moved = [dataclasses.replace(d, manifest=origin.manifest, line=origin.line, column=origin.column)

@@ -34,6 +34,7 @@ import tempfile
 import time
 import urllib.parse
 from dataclasses import dataclass, field
+from typing import Any
 
 import yaml
 
@@ -44,7 +45,8 @@ from hooklint.sources.fetch.archive import unpack_chart
 from hooklint.sources.fetch.net import Budget, FetchError, Hosts
 from hooklint.sources.fetch.semver import ResolveError, index_get, max_version, parse_version
 
-__all__ = ["FetchError", "FetchPolicy", "Fetched", "RemoteSource", "fetch", "fetch_advice", "host_entry", "load_credentials"]
+__all__ = ["SSH_NEVER", "FetchError", "FetchPolicy", "Fetched", "RemoteSource", "base_not_fetched", "fetch", "fetch_advice",
+           "host_entry", "is_ssh", "load_credentials"]
 
 #: Seconds a resolution of a constraint, tag or branch is reused without asking again.
 REF_TTL = 3600
@@ -218,6 +220,32 @@ def fetch_advice(url: str) -> str | None:
     if entry.startswith("file://"):
         return f"run with `--fetch --fetch-host {entry}`"
     return f"run with `--fetch` and list {entry} in `fetch-hosts` (or give `--fetch-host {entry}`)"
+
+
+#: Why an ssh Git remote (``ssh://``, ``git+ssh://``, scp-like ``git@host:org/repo.git``) is never fetched.
+SSH_NEVER = ("hooklint never fetches an ssh Git remote: ssh signs in with the keys, agent and configuration of the "
+             "machine it runs on, and the fetch step takes no credentials from the environment")  # fmt: skip
+_SSH = re.compile(r"^(?:(?:ssh|git\+ssh|ssh\+git)://|[\w.-]+@[\w.-]+:)", re.IGNORECASE)
+
+
+def is_ssh(url: str) -> bool:
+    """Whether the Git URL ``url`` is an ssh one (``ssh://``, ``git+ssh://``, scp-like ``user@host:path``)."""
+    return _SSH.match(url.strip()) is not None
+
+
+def base_not_fetched(entry: str, spec: Any) -> str | None:
+    """Why the fetch step never fetches the remote kustomize entry ``entry`` (its
+    :class:`~hooklint.sources.repository.kustomize_spec.RepoSpec` ``spec``), or None: an ssh remote
+    (:data:`SSH_NEVER`), or a ``http(s)://`` entry naming a ``.yaml``/``.yml``/``.json`` file, which
+    kustomize reads as a file over HTTP (``api/internal/target/kusttarget.go``
+    ``accumulateResources`` asks an entry as a file first, then as a repository), not a Git base."""
+    from hooklint.sources.repository.kustomize_spec import is_remote_file  # noqa: PLC0415
+
+    if is_ssh(spec.clone_url()):
+        return SSH_NEVER
+    if is_remote_file(entry) and entry.partition("?")[0].lower().endswith((".yaml", ".yml", ".json")):
+        return "kustomize reads it as a file over HTTP, which --fetch does not fetch"
+    return None
 
 
 def ref_key(*parts: str) -> str:

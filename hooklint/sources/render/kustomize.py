@@ -333,8 +333,7 @@ def _base_hint(entry: str) -> str:
     ``--fetch`` fetch it (the ``fetch-hosts`` entry its host needs:
     :func:`hooklint.sources.fetch.fetch_advice`) when the fetch step can, else vendor it
     (:data:`NETWORK_HINT`; an ssh remote says why it is never fetched)."""
-    from hooklint.sources.appmap.remote import SSH_NEVER, base_not_fetched  # noqa: PLC0415
-    from hooklint.sources.fetch import fetch_advice  # noqa: PLC0415
+    from hooklint.sources.fetch import SSH_NEVER, base_not_fetched, fetch_advice  # noqa: PLC0415
     from hooklint.sources.repository.kustomize_spec import repo_spec  # noqa: PLC0415
 
     spec = repo_spec(entry)
