@@ -419,3 +419,12 @@ def test_a_remote_base_holding_links_inside_it_is_rendered(repo, tmp_path):
     _, found = lint("--fetch", "--fetch-host", f"file://{other}", "overlays/prod")
     assert [(f["rule_id"], f["path"], f["line"], f["column"]) for f in found] == [
         ("HL105", "overlays/prod/kustomization.yaml", 3, 5)]
+
+
+@needs_kustomize
+def test_a_remote_base_url_holding_credentials_is_not_fetched_and_never_printed(repo):
+    overlay(repo, "https://bot:hunter2secret@git.example.com/org/repo.git//base?ref=v1")
+    result = runner.invoke(app, ["lint", "--fetch", "--fetch-host", "git.example.com", "overlays/prod"])
+    assert "hunter2secret" not in result.output
+    assert ("resources entry 'https://bot:[redacted]@git.example.com/org/repo.git//base?ref=v1' is remote: --fetch did "
+            "not fetch it (https://git.example.com/org/repo.git: a Git URL holding credentials is not fetched)") in result.output
