@@ -307,7 +307,7 @@ def lint(
     stats: Annotated[bool, typer.Option("--statistics", help="Text format: add the number of findings of each rule.")] = False,
     show_suppressed: Annotated[bool, typer.Option("--show-suppressed", help="Text format: list suppressed findings too, each marked with its suppression.")] = False,
     show_skipped: Annotated[bool, typer.Option("--show-skipped", help="List the files not linted, with the reason (text).")] = False,
-    fetch: Annotated[bool, typer.Option("--fetch", help="Download the charts and Git sources of other repositories that Applications name, from fetch-hosts only, and check them (README: Sources from elsewhere).")] = False,
+    fetch: Annotated[bool, typer.Option("--fetch", help="Download the charts, Git sources of other repositories and remote kustomize bases that Applications and kustomizations name, from fetch-hosts only, and check them (README: Sources from elsewhere).")] = False,
     fetch_host: Annotated[Optional[list[str]], typer.Option("--fetch-host", help="With --fetch: admit one more host for this run: host[:port] (HTTPS), http://host[:port], or file:///folder (Git remotes under it); repeatable.", show_default=False)] = None,
     run_timeout: RunTimeoutOption = None,
 ) -> None:
@@ -409,7 +409,7 @@ def diff(
     fail_on: Annotated[Optional[FailOn], typer.Option("--fail-on", help="Lowest severity of a NEW finding that makes the exit code 1 (default: the configuration's fail-on, else warning).", show_default=False)] = None,
     category: Annotated[str, typer.Option("--category", help="SARIF code scanning category; the run's automationDetails.id is CATEGORY/diff/, never lint's, so that uploading it closes no alert of lint's.")] = "hooklint",
     link_base: Annotated[Optional[str], typer.Option("--link-base", help="markdown: URL prefix of file links, e.g. https://github.com/ORG/REPO/blob/SHA.")] = None,
-    fetch: Annotated[bool, typer.Option("--fetch", help="Download the charts and Git sources of other repositories that Applications name, from fetch-hosts only, and check them (README: Sources from elsewhere).")] = False,
+    fetch: Annotated[bool, typer.Option("--fetch", help="Download the charts, Git sources of other repositories and remote kustomize bases that Applications and kustomizations name, from fetch-hosts only, and check them (README: Sources from elsewhere).")] = False,
     fetch_host: Annotated[Optional[list[str]], typer.Option("--fetch-host", help="With --fetch: admit one more host for this run: host[:port] (HTTPS), http://host[:port], or file:///folder (Git remotes under it); repeatable.", show_default=False)] = None,
     run_timeout: RunTimeoutOption = None,
 ) -> None:
@@ -538,7 +538,7 @@ def plan(
     format: Annotated[PlanFormat, typer.Option("--format", "-f", help="Output format.")] = PlanFormat.text,
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write the plan to this file.")] = None,
     config: Annotated[Optional[str], typer.Option("--config", "-c", help="Configuration file (default: the nearest .hooklint.yaml from the first path up to the repository top).")] = None,
-    fetch: Annotated[bool, typer.Option("--fetch", help="Download the charts and Git sources of other repositories that Applications name, from fetch-hosts only, and check them (README: Sources from elsewhere).")] = False,
+    fetch: Annotated[bool, typer.Option("--fetch", help="Download the charts, Git sources of other repositories and remote kustomize bases that Applications and kustomizations name, from fetch-hosts only, and check them (README: Sources from elsewhere).")] = False,
     fetch_host: Annotated[Optional[list[str]], typer.Option("--fetch-host", help="With --fetch: admit one more host for this run: host[:port] (HTTPS), http://host[:port], or file:///folder (Git remotes under it); repeatable.", show_default=False)] = None,
     run_timeout: RunTimeoutOption = None,
 ) -> None:
