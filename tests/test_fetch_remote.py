@@ -428,3 +428,14 @@ def test_a_remote_base_url_holding_credentials_is_not_fetched_and_never_printed(
     assert "hunter2secret" not in result.output
     assert ("resources entry 'https://bot:[redacted]@git.example.com/org/repo.git//base?ref=v1' is remote: --fetch did "
             "not fetch it (https://git.example.com/org/repo.git: a Git URL holding credentials is not fetched)") in result.output
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("resources:\n  - github.com/a/b//x  # the platform\n  - cm.yaml\n",
+     'resources:\n  - "../.hooklint-fetched/0/x"  # the platform\n  - cm.yaml\n'),  # in place: lines unchanged
+    ("resources: [github.com/a/b//x, cm.yaml]\n", "resources:\n- ../.hooklint-fetched/0/x\n- cm.yaml\n"),  # written again
+])  # fmt: skip
+def test_the_copy_names_the_fetched_folder_in_place_of_the_remote_entry(text, expected):
+    from hooklint.sources.render.kustomize import _with_entries
+
+    assert _with_entries(text, [("resources", 0, "../.hooklint-fetched/0/x")]) == expected
