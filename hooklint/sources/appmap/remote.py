@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import re
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -34,6 +33,7 @@ from hooklint.config import Config
 from hooklint.findings import Finding, Span
 from hooklint.files import read_bytes
 from hooklint.loader import LoadedFile, parse_text, read_file, within
+from hooklint.text import url_credentials
 from hooklint.yamlio import LoadIssue, Map
 from hooklint.sources.fetch import (SSH_NEVER, FetchError, FetchPolicy, Fetched, RemoteSource, base_not_fetched, fetch,
                                     fetch_advice, is_ssh, load_credentials)
@@ -228,7 +228,6 @@ def kustomize_fetcher(config: Config, fetched: list[FetchedOrigin]) -> Any:
     a resource) and clones it only when the answer is no YAML; hooklint fetches a URL that reads as
     a repository (``//``, ``.git``, ``_git/``, ``github.com``) by Git directly."""
     from hooklint.sources.render.kustomize import FetchedBase  # noqa: PLC0415
-    from hooklint.sources.render.redact import url_credentials  # noqa: PLC0415
     from hooklint.sources.repository.kustomize_spec import repo_spec  # noqa: PLC0415
 
     def fetch_base(entry: str, anchor: tuple[str, int, int]) -> Any:
