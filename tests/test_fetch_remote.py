@@ -341,7 +341,8 @@ def test_a_dependency_of_a_repository_nobody_named_says_how_to_name_it(repo, rep
     assert hl009(fetching) == [("umbrella/Chart.yaml", 5, 5, (
         f"chart dependency hookchart ({repository}) needs the chart repository Argo CD's settings name hooks: --fetch "
         f"did not fetch it ({repository} is the repository Argo CD's settings name hooks, whose URL hooklint does not "
-        f"know: name it under `helm-repositories` in the configuration (hooks: https://...)). {unchecked}."))]
+        f"know: name it under `helm-repositories` in the configuration (hooks: https://...), or declare it in this "
+        f"repository (a Secret labelled argocd.argoproj.io/secret-type: repository)). {unchecked}."))]
 
 
 def test_helm_repositories_takes_http_urls_only(repo):
@@ -439,3 +440,23 @@ def test_the_copy_names_the_fetched_folder_in_place_of_the_remote_entry(text, ex
     from hooklint.sources.render.kustomize import _with_entries
 
     assert _with_entries(text, [("resources", 0, "../.hooklint-fetched/0/x")]) == expected
+
+
+REPOSITORY_SECRET = ("apiVersion: v1\nkind: Secret\nmetadata:\n  name: hooks-repo\n  namespace: argocd\n  labels:\n"
+                     "    argocd.argoproj.io/secret-type: repository\nstringData:\n  name: hooks\n  type: helm\n"
+                     "  url: {url}\n")  # fmt: skip
+
+
+def test_a_dependency_of_a_repository_declared_in_this_repository_is_fetched_from_its_url(repo):
+    """Argo CD's declarative setup: a repository Secret (name, url) in the repository; getHelmRepos
+    matches "@hooks" to the declared repository named hooks."""
+    with http_server() as served:
+        chart_repository(served, chart_archive())
+        (repo / "umbrella").mkdir()
+        (repo / "umbrella/Chart.yaml").write_text(UMBRELLA.format(repository="@hooks"))
+        (repo / "argocd").mkdir()
+        (repo / "argocd/repositories.yaml").write_text(REPOSITORY_SECRET.format(url=served.base))
+        _, found = lint("--fetch", "--fetch-host", f"http://127.0.0.1:{served.port}", "umbrella")
+        asked = [r[0] for r in served.requests]
+    assert asked == ["/index.yaml", "/charts/hookchart-1.2.0.tgz"]
+    assert hl009(found) == [] and "HL105" in {f["rule_id"] for f in found}

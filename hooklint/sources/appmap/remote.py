@@ -176,12 +176,70 @@ def not_fetched(record: Any) -> tuple[str, str | None]:
     return "hooklint fetches it only with `--fetch`", advice
 
 
+_DECLARED: dict[tuple[str, int], dict[str, str]] = {}
+_REPOSITORY_LABEL = b"argocd.argoproj.io/secret-type"
+
+
+def declared_repositories(root: str, max_file_size: int) -> dict[str, str]:
+    """Argo CD's Helm repositories declared in the repository at ``root`` (its declarative setup):
+    the Secrets labelled ``argocd.argoproj.io/secret-type: repository`` of its ``*.yaml``/``*.yml``
+    files (hidden folders and links skipped, each file read as the loader reads any), ``name`` ->
+    ``url`` (``stringData``, else base64 ``data``) for those whose ``url`` is ``http(s)://`` and
+    whose ``type`` is ``helm`` or unset; the first declaration of a name wins. Argo CD v3.5.1
+    ``reposerver/repository/repository.go`` ``getHelmRepos`` matches an ``@name`` dependency to
+    the declared repository of that ``name``. Read once per run and root."""
+    import base64  # noqa: PLC0415
+    import binascii  # noqa: PLC0415
+
+    from hooklint.files import walk_tree  # noqa: PLC0415
+
+    key = (os.path.realpath(root), max_file_size)
+    if key in _DECLARED:
+        return _DECLARED[key]
+    found: dict[str, str] = {}
+    for folder, dirs, names in walk_tree(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not os.path.islink(os.path.join(folder, d)))
+        for name in sorted(names):
+            path = os.path.join(folder, name)
+            if not name.lower().endswith((".yaml", ".yml")) or os.path.islink(path):
+                continue
+            try:
+                if _REPOSITORY_LABEL not in read_bytes(path, max_file_size):
+                    continue
+            except (OSError, ValueError):
+                continue
+            for doc in read_file(path, max_file_size).documents:
+                body = doc.value
+                metadata = body.get("metadata") if isinstance(body, dict) else None
+                labels = metadata.get("labels") if isinstance(metadata, dict) else None
+                if not isinstance(labels, dict) or labels.get("argocd.argoproj.io/secret-type") != "repository" \
+                        or body.get("kind") != "Secret":  # fmt: skip
+                    continue
+                fields: dict[str, str] = {}
+                data = body.get("data")
+                for field_name, value in data.items() if isinstance(data, dict) else ():
+                    try:
+                        fields[str(field_name)] = base64.b64decode(str(value), validate=True).decode("utf-8")
+                    except (binascii.Error, ValueError):
+                        continue
+                strings = body.get("stringData")
+                for field_name, value in strings.items() if isinstance(strings, dict) else ():
+                    fields[str(field_name)] = str(value)
+                repo_name, url = fields.get("name", "").strip(), fields.get("url", "").strip()
+                if (repo_name and url.lower().startswith(("https://", "http://"))
+                        and fields.get("type", "helm").strip() == "helm"):  # fmt: skip
+                    found.setdefault(repo_name, url)
+    _DECLARED[key] = found
+    return found
+
+
 def dependency_fetcher(config: Config, fetched: list[FetchedOrigin]) -> Any:
     """The :data:`hooklint.sources.render.helm.DependencyFetcher` of a run with ``--fetch``: a chart
     dependency of a chart repository (``https://``) or an OCI registry (``oci://``) fetched at its
     version (a constraint resolved against the index or tags), its :class:`FetchedOrigin` (its
     ``Chart.yaml`` entry) appended to ``fetched``. A repository Argo CD knows by name (``@name``,
-    ``alias:name``) is the one ``helm-repositories`` names so: Argo CD v3.5.1
+    ``alias:name``) is the one ``helm-repositories`` names so, else the one this repository declares
+    (:func:`declared_repositories`): Argo CD v3.5.1
     ``reposerver/repository/repository.go`` ``getHelmDependencyRepos`` reads such a dependency as a
     repository of that name, ``getHelmRepos`` finds the declared repository of that name (its
     repository Secrets' ``name``) and adds its URL under that name before ``helm dependency build``,
@@ -192,10 +250,19 @@ def dependency_fetcher(config: Config, fetched: list[FetchedOrigin]) -> Any:
         url = repository
         if repository.startswith(("@", "alias:")):
             named = repository.removeprefix("@") if repository.startswith("@") else repository.removeprefix("alias:")
-            if named not in config.helm_repositories:
+            known = config.helm_repositories.get(named)
+            real_chart = os.path.realpath(chart_yaml)
+            if known is None and not within(real_chart, os.path.realpath(policy_of(config).cache)):
+                from hooklint.sources.repository.tree import repository_root  # noqa: PLC0415
+
+                # a repository Secret of this repository (never of a fetched chart) declares it
+                known = declared_repositories(repository_root(os.path.dirname(chart_yaml) or "."),
+                                              config.max_file_size).get(named)  # fmt: skip
+            if known is None:
                 return (f"{repository} is the repository Argo CD's settings name {named}, whose URL hooklint does not "
-                        f"know: name it under `helm-repositories` in the configuration ({named}: https://...)")  # fmt: skip
-            url = config.helm_repositories[named]
+                        f"know: name it under `helm-repositories` in the configuration ({named}: https://...), or "
+                        "declare it in this repository (a Secret labelled argocd.argoproj.io/secret-type: repository)")  # fmt: skip
+            url = known
         scheme = url.partition("://")[0].lower() if "://" in url else ""
         if scheme not in ("http", "https", "oci"):
             return f"hooklint fetches chart repositories (https://) and OCI registries (oci://), not {url}"
