@@ -176,7 +176,6 @@ def not_fetched(record: Any) -> tuple[str, str | None]:
     return "hooklint fetches it only with `--fetch`", advice
 
 
-_DECLARED: dict[tuple[str, int], dict[str, str]] = {}
 _REPOSITORY_LABEL = b"argocd.argoproj.io/secret-type"
 
 
@@ -187,15 +186,12 @@ def declared_repositories(root: str, max_file_size: int) -> dict[str, str]:
     ``url`` (``stringData``, else base64 ``data``) for those whose ``url`` is ``http(s)://`` and
     whose ``type`` is ``helm`` or unset; the first declaration of a name wins. Argo CD v3.5.1
     ``reposerver/repository/repository.go`` ``getHelmRepos`` matches an ``@name`` dependency to
-    the declared repository of that ``name``. Read once per run and root."""
+    the declared repository of that ``name``."""
     import base64  # noqa: PLC0415
     import binascii  # noqa: PLC0415
 
     from hooklint.files import walk_tree  # noqa: PLC0415
 
-    key = (os.path.realpath(root), max_file_size)
-    if key in _DECLARED:
-        return _DECLARED[key]
     found: dict[str, str] = {}
     for folder, dirs, names in walk_tree(root):
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not os.path.islink(os.path.join(folder, d)))
@@ -229,7 +225,6 @@ def declared_repositories(root: str, max_file_size: int) -> dict[str, str]:
                 if (repo_name and url.lower().startswith(("https://", "http://"))
                         and fields.get("type", "helm").strip() == "helm"):  # fmt: skip
                     found.setdefault(repo_name, url)
-    _DECLARED[key] = found
     return found
 
 
@@ -246,6 +241,8 @@ def dependency_fetcher(config: Config, fetched: list[FetchedOrigin]) -> Any:
     which then reads ``@name`` as that URL (Helm's ``pkg/downloader/manager.go``); one it does not
     name is not fetched, saying how to name it."""
 
+    declared: dict[str, dict[str, str]] = {}
+
     def fetch_dependency(name: str, repository: str, version: str, chart_yaml: str, line: int, column: int) -> Any:
         url = repository
         if repository.startswith(("@", "alias:")):
@@ -255,9 +252,11 @@ def dependency_fetcher(config: Config, fetched: list[FetchedOrigin]) -> Any:
             if known is None and not within(real_chart, os.path.realpath(policy_of(config).cache)):
                 from hooklint.sources.repository.tree import repository_root  # noqa: PLC0415
 
-                # a repository Secret of this repository (never of a fetched chart) declares it
-                known = declared_repositories(repository_root(os.path.dirname(chart_yaml) or "."),
-                                              config.max_file_size).get(named)  # fmt: skip
+                # a repository Secret of this repository (never of a fetched chart) declares it: read once per rendering
+                root = repository_root(os.path.dirname(chart_yaml) or ".")
+                if root not in declared:
+                    declared[root] = declared_repositories(root, config.max_file_size)
+                known = declared[root].get(named)
             if known is None:
                 return (f"{repository} is the repository Argo CD's settings name {named}, whose URL hooklint does not "
                         f"know: name it under `helm-repositories` in the configuration ({named}: https://...), or "
