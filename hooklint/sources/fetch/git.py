@@ -31,7 +31,7 @@ import tempfile
 import urllib.parse
 
 from hooklint.sources.fetch.archive import real_folders
-from hooklint.sources.fetch import FetchPolicy, Fetched, RemoteSource, read_ref, ref_key, write_ref
+from hooklint.sources.fetch.request import FetchPolicy, Fetched, RemoteSource, read_ref, ref_key, write_ref
 from hooklint.sources.fetch.net import Budget, FetchError, check_address
 from hooklint.sources.fetch.semver import ResolveError, max_version
 from hooklint.sources.sandbox import find_program
