@@ -38,6 +38,8 @@ key                           meaning                                           
 ``api-versions``              Helm's ``--api-versions`` (``.Capabilities.APIVersions``)   ``[]``
 ``fetch-hosts``               hosts ``--fetch`` may download from (``host[:port]``,        ``[]``
                               ``http://host[:port]``)
+``helm-repositories``         Argo CD's Helm repositories by name (``@name``,             ``{}``
+                              ``alias:name`` dependencies): name -> ``https://`` URL
 ``fetch-credentials``         a file of credentials for those hosts (in the repository)   none
 ``fetch-max-bytes``           bytes one fetched source may download or unpack            200 MiB
 ``fetch-max-files``           files one fetched source may hold                          10,000
@@ -260,6 +262,9 @@ class Config:
     #: ``fetch-hosts`` entries as written (see :mod:`hooklint.sources.fetch.net`), the
     #: ``fetch-credentials`` file (absolute) and the per-source limits of ``--fetch``
     fetch_hosts: list[str] = field(default_factory=list)
+    #: ``helm-repositories``: Argo CD's Helm repositories by name (the ``name`` and ``url`` of its
+    #: repository Secrets), which chart dependencies written ``@name`` or ``alias:name`` use
+    helm_repositories: dict[str, str] = field(default_factory=dict)
     fetch_credentials: str | None = None
     fetch_max_bytes: int = DEFAULT_FETCH_MAX_BYTES
     fetch_max_files: int = DEFAULT_FETCH_MAX_FILES
@@ -602,6 +607,7 @@ def parse_config(data: Any, where: str, lines: dict[tuple, int] | None = None) -
         kube_version=kube_version,
         api_versions=strings("api-versions"),
         fetch_hosts=strings("fetch-hosts"),
+        helm_repositories={str(k).strip(): str(v).strip() for k, v in get("helm-repositories", {}).items()},
         fetch_credentials=_contained(base, data["fetch-credentials"].strip(), "fetch-credentials",
                                      _where(where, lines, ("fetch-credentials",)))
         if data.get("fetch-credentials") else None,

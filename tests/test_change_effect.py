@@ -116,6 +116,7 @@ def test_naming_an_application_of_another_repository_lints_only_that_file(repo):
     assert lines("apps/shop.yaml") == (1, [
         "apps/shop.yaml:9:5: warning HL009 source-not-rendered: Application shop (apps/shop.yaml:9): spec.source is "
         "the Git repository https://github.com/acme/elsewhere.git at main (path deploy/shop), not this one: hooklint "
-        "never fetches it. Argo CD's repo server fetches it when it renders the application. hooklint did not render "
-        "it, so none of its objects were checked, hooks included; vendor it into this repository, or lint what it "
+        "fetches it only with `--fetch`. Argo CD's repo server fetches it when it renders the application. hooklint did "
+        "not render it, so none of its objects were checked, hooks included; run with `--fetch` and list github.com in "
+        "`fetch-hosts` (or give `--fetch-host github.com`) to check it, vendor it into this repository, or lint what it "
         "renders (`helm template` or `kustomize build` output) with `hooklint lint -`."])  # fmt: skip

@@ -4,7 +4,6 @@ finding made many times at one place, and ``hooklint doctor``."""
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner

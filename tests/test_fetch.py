@@ -347,12 +347,15 @@ def test_a_git_source_of_another_repository_is_fetched_at_its_revision(tmp_path)
     assert not (tmp_path / "remote" / "smudged").exists()  # no filter of the remote's configuration ran
 
 
-def test_a_git_tree_holding_a_symbolic_link_is_refused(tmp_path):
-    """Fail closed (second attacker trial): a fetched directory source's links were dropped without a word."""
+def test_a_git_tree_holding_a_symbolic_link_inside_it_places_it_as_a_checkout_does(tmp_path):
+    """A link that stays in the tree is placed with its target as written (a link leading out refuses
+    the tree: tests/test_fetch_remote.py); before, any link refused the tree."""
     _git_repository(tmp_path / "remote", link=True)
-    with pytest.raises(FetchError) as info:
-        fetch(RemoteSource("git", f"file://{tmp_path / 'remote'}", "", "main", "apps/job"), policy(tmp_path, f"file://{tmp_path / 'remote'}"))
-    assert str(info.value) == "apps/job/link.yaml is a symbolic link: hooklint does not check a fetched tree that holds links yet: refused"
+    got = fetch(RemoteSource("git", f"file://{tmp_path / 'remote'}", "", "main", "apps/job"),
+                policy(tmp_path, f"file://{tmp_path / 'remote'}"))  # fmt: skip
+    assert os.readlink(os.path.join(got.folder, "link.yaml")) == "job.yaml"
+    assert sorted(os.listdir(got.folder)) == ["job.yaml", "link.yaml"]
+    assert not (tmp_path / "remote/smudged").exists()
 
 
 def test_a_git_remote_not_admitted_is_not_read(tmp_path):

@@ -6,12 +6,10 @@ composite action's versions, Helm extra and comment step."""
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import jsonschema
 import pytest
-import yaml
 from typer.testing import CliRunner
 
 from hooklint.catalog import load_catalog

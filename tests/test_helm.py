@@ -463,8 +463,11 @@ def test_missing_dependency_that_needs_the_network_is_left_out(repo, repository,
     assert by_kind(rendering, "Job").origin == "deploy/shop/templates/migrate-job.yaml"
     [omission] = rendering.omitted
     assert (omission.message, omission.path, omission.line, omission.column) == (
-        f"chart dependency postgresql ({repository}) needs {needs}: hooklint never fetches charts",
+        f"chart dependency postgresql ({repository}) needs {needs}: hooklint fetches it only with `--fetch`",
         "deploy/shop/Chart.yaml", 8, 5)
+    host = repository.split("/")[2]  # the fix names the host fetch-hosts must list
+    assert omission.unchecked == ("the objects it adds, possibly hooks, were not checked; the chart's own were; run with "
+                                  f"`--fetch` and list {host} in `fetch-hosts` (or give `--fetch-host {host}`) to check it")
 
 
 def test_missing_file_dependency_is_a_render_error(repo):

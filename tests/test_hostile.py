@@ -19,7 +19,6 @@ from pathlib import Path
 
 import pytest
 
-import hooklint.loader as loader
 import hooklint.sources.appmap.discovery as discovery
 from hooklint.catalog import load_catalog
 from hooklint.config import Config

@@ -11,7 +11,6 @@ placement); kustomize's own refusal of a bad field is covered in test_kustomize.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from pathlib import Path
 
@@ -21,7 +20,6 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from hooklint.cli import app
-from hooklint.sources import bounded
 from hooklint.sources.render import kustomize as kz
 from hooklint.sources.repository.kustomize_spec import KUSTOMIZATION_FIELDS
 

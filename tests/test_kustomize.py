@@ -367,6 +367,12 @@ def test_symlinks_stay_symlinks_and_one_leaving_the_repository_is_refused(repo, 
 
 # --- refusals and errors --------------------------------------------------------------------------
 
+GITHUB_HINT = ("hooklint fetches it only with `--fetch`: run with `--fetch` and list github.com in `fetch-hosts` (or "
+               "give `--fetch-host github.com`) to check it, or vendor the base into the repository")
+SSH_HINT = ("hooklint never fetches an ssh Git remote: ssh signs in with the keys, agent and configuration of the "
+            "machine it runs on, and the fetch step takes no credentials from the environment: vendor the base into "
+            "the repository")
+
 
 @pytest.mark.parametrize(
     "reference",
@@ -403,9 +409,12 @@ def test_remote_base_is_left_out_and_never_handed_to_kustomize(repo, runs, refer
         rendering = render_kustomize("repo/app", "repo")
     assert [d.origin for d in rendering.documents] == [os.path.join("repo", "base", "job.yaml")]
     [omission] = rendering.omitted
+    hint = {  # what the fetch step can fetch says how (issue 33); an ssh remote why it never is
+        "github.com/acme/deploy//base?ref=v1.2.0": GITHUB_HINT, "https://github.com/acme/deploy/base?ref=main": GITHUB_HINT,
+        "git@github.com:acme/deploy.git//base": SSH_HINT, "ssh://git@example.com/acme/deploy.git": SSH_HINT,
+    }.get(reference, "hooklint never uses the network: vendor the base into the repository")
     assert (omission.message, omission.argocd_renders) == (
-        f"resources entry {reference!r} is remote and needs the network; "
-        "hooklint never uses the network: vendor the base into the repository",
+        f"resources entry {reference!r} is remote and needs the network; {hint}",
         "Argo CD fetches it when it renders the application")  # fmt: skip
     assert (omission.path, omission.line, omission.column) == (os.path.join("repo", "base", "kustomization.yaml"), 3, 3)
     assert handed and not any(reference in text for text in handed)

@@ -209,12 +209,16 @@ def test_a_repository_dependency_is_left_out_and_the_chart_is_checked(repo):
         + witness("deploy/shop/templates/migrate.yaml"), key=lambda f: (f[1], f[2], f[3], f[0]))  # fmt: skip
     messages = [f["message"] for f in findings if f["rule_id"] == "HL009"]
     assert messages == [
-        "chart dependency postgresql (oci://registry.example.invalid/charts) needs an OCI registry: hooklint never "
-        "fetches charts. Argo CD runs helm dependency build, which fetches it, before it renders the chart. hooklint "
-        "left it out, so the objects it adds, possibly hooks, were not checked; the chart's own were.",
-        "chart dependency redis (https://charts.example.invalid/bitnami) needs a chart repository: hooklint never "
-        "fetches charts. Argo CD runs helm dependency build, which fetches it, before it renders the chart. hooklint "
-        "left it out, so the objects it adds, possibly hooks, were not checked; the chart's own were.",
+        "chart dependency postgresql (oci://registry.example.invalid/charts) needs an OCI registry: hooklint fetches "
+        "it only with `--fetch`. Argo CD runs helm dependency build, which fetches it, before it renders the chart. "
+        "hooklint left it out, so the objects it adds, possibly hooks, were not checked; the chart's own were; run with "
+        "`--fetch` and list registry.example.invalid in `fetch-hosts` (or give `--fetch-host registry.example.invalid`) "
+        "to check it.",
+        "chart dependency redis (https://charts.example.invalid/bitnami) needs a chart repository: hooklint fetches it "
+        "only with `--fetch`. Argo CD runs helm dependency build, which fetches it, before it renders the chart. "
+        "hooklint left it out, so the objects it adds, possibly hooks, were not checked; the chart's own were; run with "
+        "`--fetch` and list charts.example.invalid in `fetch-hosts` (or give `--fetch-host charts.example.invalid`) to "
+        "check it.",
     ]
 
 

@@ -45,11 +45,15 @@ spec:
 """
 
 HL009_REMOTE = (
-    "warning HL009 source-not-rendered: resources entry '{entry}' is remote and needs the network; hooklint never "
-    "uses the network: vendor the base into the repository. Argo CD fetches it when it renders the application. "
-    "hooklint left it out, so the objects it adds, possibly hooks, were not checked{dropped}; the rest of the "
-    "application was."
+    "warning HL009 source-not-rendered: resources entry '{entry}' is remote and needs the network; {hint}. Argo CD "
+    "fetches it when it renders the application. hooklint left it out, so the objects it adds, possibly hooks, were "
+    "not checked{dropped}; the rest of the application was."
 )
+GITHUB_HINT = ("hooklint fetches it only with `--fetch`: run with `--fetch` and list github.com in `fetch-hosts` (or "
+               "give `--fetch-host github.com`) to check it, or vendor the base into the repository")
+SSH_HINT = ("hooklint never fetches an ssh Git remote: ssh signs in with the keys, agent and configuration of the "
+            "machine it runs on, and the fetch step takes no credentials from the environment: vendor the base into "
+            "the repository")
 
 
 @pytest.fixture(autouse=True)
@@ -98,7 +102,7 @@ def test_a_local_presync_job_beside_a_remote_base_is_checked(repo, handed):
     result = runner.invoke(app, ["lint", "app"])
     assert result.exit_code == 1
     assert lines(result) == ordered(["app/kustomization.yaml:3:3: HL009", *hook_findings("app/job.yaml")])
-    assert f"app/kustomization.yaml:3:3: {HL009_REMOTE.format(entry=REMOTE, dropped='')}" in result.output.splitlines()
+    assert f"app/kustomization.yaml:3:3: {HL009_REMOTE.format(entry=REMOTE, dropped='', hint=GITHUB_HINT)}" in result.output.splitlines()
     assert handed and not any("github.com" in text for text in handed)
     plan = json.loads(runner.invoke(app, ["plan", "-f", "json", "app"]).output)["applications"][0]
     assert (plan["rendered"], plan["rendered_reasons"]) == ("partial", [
@@ -119,7 +123,7 @@ def test_three_levels_down_the_hl009_is_on_the_entry_where_it_is_written(repo, h
     result = runner.invoke(app, ["lint", "overlays/prod"])
     assert result.exit_code == 1
     assert lines(result) == ordered(["hooks/kustomization.yaml:4:5: HL009", *hook_findings("hooks/job.yaml")])
-    assert f"hooks/kustomization.yaml:4:5: {HL009_REMOTE.format(entry=entry, dropped='')}" in result.output
+    assert f"hooks/kustomization.yaml:4:5: {HL009_REMOTE.format(entry=entry, dropped='', hint=SSH_HINT)}" in result.output
     assert "Job/prod-migrate" in result.output  # the overlay's prefix applied: the object Argo CD syncs
     assert handed and not any(entry in text for text in handed)
     text = runner.invoke(app, ["plan", "overlays/prod"]).output.splitlines()
@@ -171,7 +175,7 @@ def test_a_patch_of_the_remote_bases_objects_is_dropped_with_it(repo, patch):
     field = patch.split(":")[0]
     dropped = (f", and the {field} entry at prod/kustomization.yaml:4:3 (it needs Deployment web) was dropped with "
                "it (no local entry adds what it needs)")  # fmt: skip
-    assert f"base/kustomization.yaml:3:3: {HL009_REMOTE.format(entry=REMOTE, dropped=dropped)}" in result.output
+    assert f"base/kustomization.yaml:3:3: {HL009_REMOTE.format(entry=REMOTE, dropped=dropped, hint=GITHUB_HINT)}" in result.output
     assert (repo / "prod/kustomization.yaml").read_text() == "resources:\n- ../base\n" + patch  # the user's file
 
 
@@ -193,7 +197,7 @@ def test_a_generator_that_merges_into_the_remote_bases_object_is_dropped_with_it
     assert lines(result) == ordered(["app/kustomization.yaml:3:3: HL009", *hook_findings("app/job.yaml")])
     dropped = (f", and the {field} entry at app/kustomization.yaml:5:3 (it needs {needs}) was dropped with "
                "it (no local entry adds what it needs)")  # fmt: skip
-    assert f"app/kustomization.yaml:3:3: {HL009_REMOTE.format(entry=REMOTE, dropped=dropped)}" in result.output
+    assert f"app/kustomization.yaml:3:3: {HL009_REMOTE.format(entry=REMOTE, dropped=dropped, hint=GITHUB_HINT)}" in result.output
 
 
 @needs_kustomize

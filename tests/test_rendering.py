@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -277,8 +276,9 @@ def test_a_base_outside_the_repository_is_refused_and_a_base_error_is_placed_on_
 
 REMOTE_BASE_HL009 = (
     "remote/kustomization.yaml:2:3: warning HL009 source-not-rendered: resources entry "
-    "'https://github.com/acme/platform//deploy?ref=v1' is remote and needs the network; hooklint never uses the "
-    "network: vendor the base into the repository. Argo CD fetches it when it renders the application. hooklint "
+    "'https://github.com/acme/platform//deploy?ref=v1' is remote and needs the network; hooklint fetches it only with "
+    "`--fetch`: run with `--fetch` and list github.com in `fetch-hosts` (or give `--fetch-host github.com`) to check "
+    "it, or vendor the base into the repository. Argo CD fetches it when it renders the application. hooklint "
     "left it out, so the objects it adds, possibly hooks, were not checked; the rest of the application was."
 )
 

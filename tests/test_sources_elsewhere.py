@@ -69,6 +69,12 @@ ELSEWHERE = ("Argo CD's repo server fetches it when it renders the application. 
              "(`helm template` or `kustomize build` output) with `hooklint lint -`.")
 
 
+def elsewhere(host: str) -> str:
+    """The end of HL009's message for a source ``--fetch`` can fetch from ``host`` (its fix names it)."""
+    return ELSEWHERE.replace("; vendor", f"; run with `--fetch` and list {host} in `fetch-hosts` (or give "
+                             f"`--fetch-host {host}`) to check it, vendor")
+
+
 def test_a_chart_of_a_chart_repository_is_named_and_fails_the_run(repo):
     """Before: no finding, no plan entry, exit 0 (44 of 45 such sources in ten public repositories)."""
     write(repo, {".git/config": ORIGIN, "apps/cm.yaml": CHART_REPO})
@@ -76,15 +82,16 @@ def test_a_chart_of_a_chart_repository_is_named_and_fails_the_run(repo):
     assert code == 1  # HL009 is a warning; fail-on warning by default: never a silent pass
     assert found == [("apps/cm.yaml", 8, 5, "HL009",
                       "Application cert-manager (apps/cm.yaml:7): spec.source is the chart cert-manager v1.14.0 of the "
-                      "chart repository https://charts.jetstack.io: hooklint never fetches it. " + ELSEWHERE)]
+                      "chart repository https://charts.jetstack.io: hooklint fetches it only with `--fetch`. "
+                      + elsewhere("charts.jetstack.io"))]
     planned = plans("apps")["apps/cm.yaml (cert-manager)"]
     assert planned["source"]["type"] == "remote"
     assert planned["rendered"] == "none"
     assert planned["rendered_reasons"] == ["apps/cm.yaml:8:5: spec.source is the chart cert-manager v1.14.0 of the "
-                                           "chart repository https://charts.jetstack.io: hooklint never fetches it"]
+                                           "chart repository https://charts.jetstack.io: hooklint fetches it only with `--fetch`"]
     text = runner.invoke(app, ["plan", "apps"]).output
     assert ("Application apps/cm.yaml (cert-manager): 0 objects, 0 steps (Argo CD 3.5.1, source from elsewhere of "
-            "Application cert-manager (apps/cm.yaml:7): Argo CD's repo server fetches it, hooklint never does; not "
+            "Application cert-manager (apps/cm.yaml:7): Argo CD's repo server fetches it, hooklint did not; not "
             "rendered)\n  rendered: none: this is not the plan Argo CD syncs:\n") in text
 
 
@@ -128,7 +135,7 @@ def test_values_of_a_ref_source_belong_to_the_application_that_reads_them(repo):
     assert planned["apps/ingress.yaml (ingress)"]["rendered"] == "none"
     assert planned["apps/ingress.yaml (ingress)"]["rendered_reasons"] == [
         "apps/ingress.yaml:8:7: spec.sources[0] is the chart ingress-nginx 4.10.0 of the chart repository "
-        "https://kubernetes.github.io/ingress-nginx: hooklint never fetches it (with the value files values/ingress.yaml "
+        "https://kubernetes.github.io/ingress-nginx: hooklint fetches it only with `--fetch` (with the value files values/ingress.yaml "
         "of this repository)"]
     result = runner.invoke(app, ["lint", "--show-skipped", "."])
     assert result.exit_code == 1
@@ -136,7 +143,7 @@ def test_values_of_a_ref_source_belong_to_the_application_that_reads_them(repo):
             "(spec.sources[0].helm.valueFiles): Argo CD reads it as the chart's values, never applies it") in result.output
     assert ("apps/ingress.yaml:8:7: warning HL009 source-not-rendered: Application ingress (apps/ingress.yaml:7): "
             "spec.sources[0] is the chart ingress-nginx 4.10.0 of the chart repository "
-            "https://kubernetes.github.io/ingress-nginx: hooklint never fetches it (with the value files "
+            "https://kubernetes.github.io/ingress-nginx: hooklint fetches it only with `--fetch` (with the value files "
             "values/ingress.yaml of this repository). ") in result.output
     assert "deployed by no" not in result.output and "no Application of this repository deploys" not in result.output
 
@@ -148,7 +155,7 @@ def test_a_multi_source_application_with_a_remote_chart_is_partial(repo):
     assert planned["source"]["type"] == "multi-source"
     assert planned["rendered"] == "partial"
     assert planned["rendered_reasons"] == ["apps/shop.yaml:8:7: spec.sources[0] is the chart redis 1.0.0 of the chart "
-                                           "repository https://charts.example.com: hooklint never fetches it"]
+                                           "repository https://charts.example.com: hooklint fetches it only with `--fetch`"]
     assert [t["name"] for s in planned["steps"] for t in s["tasks"]] == ["settings"]
     # the run naming only the local source still plans the whole Application, and places no finding
     # in the Application's file, which it does not name
@@ -200,7 +207,7 @@ def test_an_application_set_generating_a_chart_application_is_named_at_the_templ
     assert code == 1
     assert [(p, line, column, rule) for p, line, column, rule, _ in found] == [("apps/set.yaml", 16, 1, "HL009")]
     assert found[0][4].startswith("Application redis (apps/set.yaml:16): spec.source is the chart redis 1.0.0 of the "
-                                  "chart repository https://charts.example.com: hooklint never fetches it")
+                                  "chart repository https://charts.example.com: hooklint fetches it only with `--fetch`")
 
 
 def test_credentials_in_a_repository_url_are_never_printed(repo):
@@ -401,12 +408,12 @@ def test_a_change_adding_a_chart_application_names_it_in_the_review(repo):
     assert [(f["rule_id"], f["path"], f["line"], f["column"]) for f in doc["new"]] == [("HL009", "apps/cm.yaml", 8, 5)]
     assert doc["not_fully_rendered"] == [{"application": "apps/cm.yaml (cert-manager)", "rendered": "none", "reasons": [
         "apps/cm.yaml:8:5: spec.source is the chart cert-manager v1.14.0 of the chart repository "
-        "https://charts.jetstack.io: hooklint never fetches it"]}]
+        "https://charts.jetstack.io: hooklint fetches it only with `--fetch`"]}]
     text = runner.invoke(app, ["diff", "HEAD"]).stdout
     assert text.endswith("Not fully rendered after the change (what they add was not checked):\n"
                          "  apps/cm.yaml (cert-manager): rendered none: apps/cm.yaml:8:5: spec.source is the chart "
-                         "cert-manager v1.14.0 of the chart repository https://charts.jetstack.io: hooklint never "
-                         "fetches it\n")
+                         "cert-manager v1.14.0 of the chart repository https://charts.jetstack.io: hooklint fetches "
+                         "it only with `--fetch`\n")
     markdown = runner.invoke(app, ["diff", "HEAD", "--format", "markdown"]).stdout
     assert "<details open><summary>Not fully rendered after the change (1)</summary>" in markdown
 

@@ -121,7 +121,7 @@ def source_text(planned: PlannedApplication) -> str:
         how = f" rendered by {planned.renderer.label()}" if planned.renderer is not None else ""
         return f"fetched {', '.join(planned.fetched)}{by},{how or ' read as a directory source'}"
     if planned.source_type == "remote":
-        return f"source from elsewhere{by}: Argo CD's repo server fetches it, hooklint never does; not rendered"
+        return f"source from elsewhere{by}: Argo CD's repo server fetches it, hooklint did not; not rendered"
     if planned.source_type == "directory":
         return f"directory source{by}" + (", which no Application of this repository deploys" if planned.undeployed else "")
     if planned.renderer is None:

@@ -39,6 +39,7 @@ from hooklint.sources.spec import ApplicationSource
 
 if TYPE_CHECKING:
     from hooklint.sources.render.helm import DependencyFetcher
+    from hooklint.sources.render.kustomize import RemoteFetcher
 
 __all__ = ["STDIN", "Application", "Coverage", "LoadedApplication", "group_applications", "load_application",
            "loaded_application"]  # fmt: skip
@@ -158,6 +159,16 @@ def _fetcher(config: Config, fetched: list) -> "DependencyFetcher | None":
     return dependency_fetcher(config, fetched)
 
 
+def _base_fetcher(config: Config, fetched: list) -> "RemoteFetcher | None":
+    """With ``--fetch``, what fetches a kustomization's remote bases and components (their places
+    appended to ``fetched``: :func:`hooklint.sources.appmap.remote.kustomize_fetcher`); else None."""
+    if not config.fetch:
+        return None
+    from hooklint.sources.appmap.remote import kustomize_fetcher  # noqa: PLC0415 - only with --fetch
+
+    return kustomize_fetcher(config, fetched)
+
+
 def load_application(app: Application, config: Config) -> LoadedApplication:
     """Read every file of ``app`` (reported and context; unreadable ones come back with
     ``error`` set) and mark those Argo CD does not render."""
@@ -191,7 +202,8 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
         folder = app.folder or app.key
         fetched: list = []  # --fetch: the chart dependencies downloaded, where their findings go
         loaded, rendered, renderer, comments = render_source(app.source_type, folder, app.manifest_file, config, app.named,
-                                                      app.argocd, fetched, _fetcher(config, fetched))  # fmt: skip
+                                                      app.argocd, fetched, _fetcher(config, fetched),
+                                                      _base_fetcher(config, fetched))  # fmt: skip
         loaded.skip_reason = None
         for path, issues in sorted(app.issues.items()):  # an ApplicationSet among the rendered files
             for kind, line, column, detail in issues:
@@ -246,13 +258,18 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
     return application
 
 
-def remote_reason(source: ApplicationSource, why: str = "hooklint never fetches it") -> str:
+def remote_reason(source: ApplicationSource, why: str | None = None) -> str:
     """Why the source from elsewhere ``source`` (its ``remote`` set) is not rendered, one clause:
     ``spec.source is the chart cert-manager v1.14.0 of the chart repository
-    https://charts.jetstack.io: hooklint never fetches it`` (``why``: what ``--fetch`` met, when it
-    was asked), and the ``$ref`` value files of this repository it reads (they belong to its Application)."""
+    https://charts.jetstack.io: hooklint fetches it only with `--fetch``` (``why``: what ``--fetch``
+    met, when it was asked; else :func:`~hooklint.sources.appmap.remote.not_fetched`), and the ``$ref``
+    value files of this repository it reads (they belong to its Application)."""
     remote = source.remote
     assert remote is not None, source.label()
+    if why is None:
+        from hooklint.sources.appmap.remote import not_fetched  # noqa: PLC0415
+
+        why = not_fetched(remote)[0]
     values = f" (with the value files {', '.join(remote.value_files)} of this repository)" if remote.value_files else ""
     return f"{source.field} is {remote.describe()}: {why}{values}"
 
@@ -281,11 +298,14 @@ def _remote_application(app: Application, source: ApplicationSource, config: Con
     else:
         loaded = read_in_repository(app.manifest_file, repository_root(os.path.dirname(app.manifest_file) or ".",
                                                                        app.named), config.max_file_size)  # fmt: skip
-    why = f"--fetch did not fetch it ({failed})" if failed else "hooklint never fetches it"
+    from hooklint.sources.appmap.remote import not_fetched  # noqa: PLC0415
+
+    why, advice = not_fetched(remote)
+    why, advice = (f"--fetch did not fetch it ({failed})", None) if failed else (why, advice)
     detail = (f"{source.label()}: {remote_reason(source, why)}. Argo CD's repo server fetches it when it renders "
               "the application. hooklint did not render it, so none of its objects were checked, hooks included; "
-              "vendor it into this repository, or lint what it renders (`helm template` or `kustomize build` "
-              "output) with `hooklint lint -`")  # fmt: skip
+              f"{advice + ' to check it, ' if advice else ''}vendor it into this repository, or lint what it renders "
+              "(`helm template` or `kustomize build` output) with `hooklint lint -`")  # fmt: skip
     loaded.documents = []  # only the HL009: its objects, and what reading it met, are its folder's
     loaded.issues = [(LoadIssue(NOT_RENDERED, Span.point(remote.line, remote.column), detail), 0)]
     return LoadedApplication(app, [loaded], [], None)

@@ -17,7 +17,8 @@ from hooklint.text import url_credentials
 
 #: The kinds of :class:`RemoteSource`: a chart of a Helm chart repository (``chart`` with an
 #: ``http(s)://`` ``repoURL``), an OCI registry (``oci://``: a chart, or an OCI artifact's
-#: ``path``), a Git repository other than this one, and a scheme hooklint does not know (a Helm
+#: ``path``; or a chart's ``repoURL`` without a scheme, ``ghcr.io/acme/charts``:
+#: :func:`hooklint.sources.appmap.applications.is_helm_oci_repo`), a Git repository other than this one, and a scheme hooklint does not know (a Helm
 #: plugin's ``s3://``, ``gs://``...).
 CHART_REPOSITORY, OCI_REGISTRY, OTHER_GIT, UNKNOWN_SCHEME = "chart-repo", "oci", "git", "unknown"
 

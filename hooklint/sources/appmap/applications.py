@@ -49,6 +49,24 @@ _MAYBE_APPLICATION = re.compile(r"""\bkind["']?\s*:\s*["']?Application\b""")
 _GIT_URL = re.compile(r"^(?:(?:https?|ssh|git|git\+ssh)://|[\w.-]+@[\w.-]+:)", re.IGNORECASE)
 
 
+_GO_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def is_helm_oci_repo(url: str) -> bool:
+    """Whether Argo CD reads the ``repoURL`` ``url`` of a source with ``chart`` as an OCI registry
+    written without ``oci://`` (``ghcr.io/acme/charts``, ``localhost:5000/charts``): Argo CD
+    v3.5.1 ``util/helm/client.go`` ``IsHelmOciRepo`` is true when Go's ``url.Parse`` gives it no
+    host, and ``reposerver/repository/repository.go`` ``newHelmClientResolveRevision`` then
+    enables OCI whatever the repository's ``enableOCI`` says (``helm pull oci://URL/CHART``,
+    ``util/helm/cmd.go`` ``PullOCI``). A URL with ``scheme://`` (``s3://``, ``https://``) has a
+    host; one Go refuses (a colon in a first segment that is no scheme: ``1host:5000/x``) is not
+    one; ``file:///x`` (no host either) is left to the scheme it names."""
+    if not url or "://" in url or any(c in url for c in " \t\n\x7f") or url.startswith("/"):
+        return False
+    first = url.split("/", 1)[0]
+    return ":" not in first or _GO_SCHEME.match(url) is not None
+
+
 def remote_source(source: Map, index: int | None, ours: set[str], line: int | None = None) -> RemoteSource | None:
     """The :class:`RemoteSource` of the Application source ``source`` (``index`` in
     ``spec.sources``, None for ``spec.source``), or None when it is rendered from this repository
@@ -64,7 +82,7 @@ def remote_source(source: Map, index: int | None, ours: set[str], line: int | No
     path = path if isinstance(path, str) and path else None
     scheme = url.strip().lower()
     if chart is not None:
-        kind = (OCI_REGISTRY if scheme.startswith("oci://") else
+        kind = (OCI_REGISTRY if scheme.startswith("oci://") or is_helm_oci_repo(url.strip()) else
                 CHART_REPOSITORY if scheme.startswith(("https://", "http://")) else UNKNOWN_SCHEME)  # fmt: skip
     elif isinstance(ref, str) and ref and path is None:
         return None

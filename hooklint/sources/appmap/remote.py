@@ -33,8 +33,10 @@ from hooklint.config import Config
 from hooklint.findings import Finding, Span
 from hooklint.files import read_bytes
 from hooklint.loader import LoadedFile, parse_text, read_file, within
+from hooklint.text import url_credentials
 from hooklint.yamlio import LoadIssue, Map
-from hooklint.sources.fetch import FetchError, FetchPolicy, Fetched, RemoteSource, fetch, load_credentials
+from hooklint.sources.fetch import (SSH_NEVER, FetchError, FetchPolicy, Fetched, RemoteSource, base_not_fetched, fetch,
+                                    fetch_advice, is_ssh, load_credentials)
 from hooklint.sources.fetch.net import Hosts
 
 #: The folder, in the scratch checkout, a fetched chart is copied to (no value file path of a
@@ -152,26 +154,118 @@ def remote_of(record: Any) -> RemoteSource | None:
         return RemoteSource("helm", record.repo_url, record.chart, revision)
     if record.kind == a.OCI_REGISTRY and record.chart:
         return RemoteSource("oci", record.repo_url, record.chart, revision)
-    if record.kind == a.UNKNOWN_SCHEME and record.chart and "://" not in record.repo_url:
-        return RemoteSource("oci", record.repo_url, record.chart, revision)  # a registry written without oci://
     if record.path is not None and (record.kind == a.OTHER_GIT or (
             record.kind == a.UNKNOWN_SCHEME and record.repo_url.lower().startswith("file://"))):  # fmt: skip
         return RemoteSource("git", record.repo_url, "", revision, record.path)  # file://: --fetch-host file:// only
     return None
 
 
+def not_fetched(record: Any) -> tuple[str, str | None]:
+    """``(why, fix)`` for the source from elsewhere ``record`` (an
+    :class:`~hooklint.sources.applications.RemoteSource`) of a run without ``--fetch``: ``why`` what
+    is wrong (``hooklint fetches it only with `--fetch```; for what the fetch step never fetches,
+    why: :data:`~hooklint.sources.fetch.SSH_NEVER`, ``hooklint never fetches it``), ``fix`` how to have it fetched
+    (:func:`~hooklint.sources.fetch.fetch_advice`), None when it cannot be."""
+    if remote_of(record) is None:
+        return "hooklint never fetches it", None
+    if is_ssh(record.repo_url.strip()):
+        return SSH_NEVER, None
+    advice = fetch_advice(record.repo_url)
+    if advice is None:
+        return "hooklint never fetches it", None
+    return "hooklint fetches it only with `--fetch`", advice
+
+
+_REPOSITORY_LABEL = b"argocd.argoproj.io/secret-type"
+
+
+def declared_repositories(root: str, max_file_size: int) -> dict[str, str]:
+    """Argo CD's Helm repositories declared in the repository at ``root`` (its declarative setup):
+    the Secrets labelled ``argocd.argoproj.io/secret-type: repository`` of its ``*.yaml``/``*.yml``
+    files (hidden folders and links skipped, each file read as the loader reads any), ``name`` ->
+    ``url`` (``stringData``, else base64 ``data``) for those whose ``url`` is ``http(s)://`` and
+    whose ``type`` is ``helm`` or unset; the first declaration of a name wins. Argo CD v3.5.1
+    ``reposerver/repository/repository.go`` ``getHelmRepos`` matches an ``@name`` dependency to
+    the declared repository of that ``name``."""
+    import base64  # noqa: PLC0415
+    import binascii  # noqa: PLC0415
+
+    from hooklint.files import walk_tree  # noqa: PLC0415
+
+    found: dict[str, str] = {}
+    for folder, dirs, names in walk_tree(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not os.path.islink(os.path.join(folder, d)))
+        for name in sorted(names):
+            path = os.path.join(folder, name)
+            if not name.lower().endswith((".yaml", ".yml")) or os.path.islink(path):
+                continue
+            try:
+                if _REPOSITORY_LABEL not in read_bytes(path, max_file_size):
+                    continue
+            except (OSError, ValueError):
+                continue
+            for doc in read_file(path, max_file_size).documents:
+                body = doc.value
+                metadata = body.get("metadata") if isinstance(body, dict) else None
+                labels = metadata.get("labels") if isinstance(metadata, dict) else None
+                if not isinstance(labels, dict) or labels.get("argocd.argoproj.io/secret-type") != "repository" \
+                        or body.get("kind") != "Secret":  # fmt: skip
+                    continue
+                fields: dict[str, str] = {}
+                data = body.get("data")
+                for field_name, value in data.items() if isinstance(data, dict) else ():
+                    try:
+                        fields[str(field_name)] = base64.b64decode(str(value), validate=True).decode("utf-8")
+                    except (binascii.Error, ValueError):
+                        continue
+                strings = body.get("stringData")
+                for field_name, value in strings.items() if isinstance(strings, dict) else ():
+                    fields[str(field_name)] = str(value)
+                repo_name, url = fields.get("name", "").strip(), fields.get("url", "").strip()
+                if (repo_name and url.lower().startswith(("https://", "http://"))
+                        and fields.get("type", "helm").strip() == "helm"):  # fmt: skip
+                    found.setdefault(repo_name, url)
+    return found
+
+
 def dependency_fetcher(config: Config, fetched: list[FetchedOrigin]) -> Any:
     """The :data:`hooklint.sources.render.helm.DependencyFetcher` of a run with ``--fetch``: a chart
     dependency of a chart repository (``https://``) or an OCI registry (``oci://``) fetched at its
     version (a constraint resolved against the index or tags), its :class:`FetchedOrigin` (its
-    ``Chart.yaml`` entry) appended to ``fetched``; a repository Argo CD knows by name (``@name``,
-    ``alias:name``) is one hooklint cannot know."""
+    ``Chart.yaml`` entry) appended to ``fetched``. A repository Argo CD knows by name (``@name``,
+    ``alias:name``) is the one ``helm-repositories`` names so, else the one this repository declares
+    (:func:`declared_repositories`): Argo CD v3.5.1
+    ``reposerver/repository/repository.go`` ``getHelmDependencyRepos`` reads such a dependency as a
+    repository of that name, ``getHelmRepos`` finds the declared repository of that name (its
+    repository Secrets' ``name``) and adds its URL under that name before ``helm dependency build``,
+    which then reads ``@name`` as that URL (Helm's ``pkg/downloader/manager.go``); one it does not
+    name is not fetched, saying how to name it."""
+
+    declared: dict[str, dict[str, str]] = {}
 
     def fetch_dependency(name: str, repository: str, version: str, chart_yaml: str, line: int, column: int) -> Any:
-        scheme = repository.partition("://")[0].lower() if "://" in repository else ""
+        url = repository
+        if repository.startswith(("@", "alias:")):
+            named = repository.removeprefix("@") if repository.startswith("@") else repository.removeprefix("alias:")
+            known = config.helm_repositories.get(named)
+            real_chart = os.path.realpath(chart_yaml)
+            if known is None and not within(real_chart, os.path.realpath(policy_of(config).cache)):
+                from hooklint.sources.repository.tree import repository_root  # noqa: PLC0415
+
+                # a repository Secret of this repository (never of a fetched chart) declares it: read once per rendering
+                root = repository_root(os.path.dirname(chart_yaml) or ".")
+                if root not in declared:
+                    declared[root] = declared_repositories(root, config.max_file_size)
+                known = declared[root].get(named)
+            if known is None:
+                return (f"{repository} is the repository Argo CD's settings name {named}, whose URL hooklint does not "
+                        f"know: name it under `helm-repositories` in the configuration ({named}: https://...), or "
+                        "declare it in this repository (a Secret labelled argocd.argoproj.io/secret-type: repository)")  # fmt: skip
+            url = known
+        scheme = url.partition("://")[0].lower() if "://" in url else ""
         if scheme not in ("http", "https", "oci"):
-            return f"{repository} is a repository Argo CD's settings name, which hooklint cannot know"
-        remote = RemoteSource("oci" if scheme == "oci" else "helm", repository, name, version)
+            return f"hooklint fetches chart repositories (https://) and OCI registries (oci://), not {url}"
+        remote = RemoteSource("oci" if scheme == "oci" else "helm", url, name, version)
         try:
             got = fetch(remote, policy_of(config))
         except (FetchError, ValueError) as exc:
@@ -179,10 +273,53 @@ def dependency_fetcher(config: Config, fetched: list[FetchedOrigin]) -> Any:
         except OSError as exc:
             return f"the fetch cache cannot be used ({exc.strerror or type(exc).__name__})"
         fetched.append(FetchedOrigin(got.folder + os.sep, got.label(), chart_yaml, line, column,
-                                     described=f"{got.label()} ({got.digest[:19]}) from {repository}"))  # fmt: skip
+                                     described=f"{got.label()} ({got.digest[:19]}) from {repository}"
+                                     + (f" ({url})" if url != repository else "")))  # fmt: skip
         return got.folder, got.root
 
     return fetch_dependency
+
+
+def kustomize_fetcher(config: Config, fetched: list[FetchedOrigin]) -> Any:
+    """The :data:`hooklint.sources.render.kustomize.RemoteFetcher` of a run with ``--fetch``: a
+    remote kustomize base or component (``github.com/org/repo//path?ref=v1``,
+    ``https://host/org/repo.git//path``, ``git::https://...``: kustomize v5.5.0
+    ``api/internal/git/repospec.go``, :func:`~hooklint.sources.repository.kustomize_spec.repo_spec`)
+    fetched by the Git fetch step (:mod:`hooklint.sources.fetch.git`: the clone URL kustomize's
+    ``cloner.go`` would ``git fetch --depth=1``, at its ``ref``, ``HEAD`` without one; submodules,
+    which kustomize would clone too, are not fetched), and, once rendered, a :class:`FetchedOrigin`
+    appended to ``fetched``: findings in it go to the kustomization entry of this repository that
+    leads there. Not fetched: :func:`~hooklint.sources.fetch.base_not_fetched`. kustomize asks an ``http(s)://`` entry of
+    ``resources`` as a file first (a GET of the URL: an HTTP error fails the build, a YAML answer is
+    a resource) and clones it only when the answer is no YAML; hooklint fetches a URL that reads as
+    a repository (``//``, ``.git``, ``_git/``, ``github.com``) by Git directly."""
+    from hooklint.sources.render.kustomize import FetchedBase  # noqa: PLC0415
+    from hooklint.sources.repository.kustomize_spec import repo_spec  # noqa: PLC0415
+
+    def fetch_base(entry: str, anchor: tuple[str, int, int]) -> Any:
+        spec = repo_spec(entry)
+        if spec is None:
+            return "kustomize does not read it as a Git repository"
+        why = base_not_fetched(entry, spec)
+        if why is not None:
+            return why
+        url = spec.clone_url()
+        try:
+            got = fetch(RemoteSource("git", url, "", spec.ref, spec.root), policy_of(config))
+        except (FetchError, ValueError) as exc:
+            return str(exc)
+        except OSError as exc:
+            return f"the fetch cache cannot be used ({exc.strerror or type(exc).__name__})"
+        origin = FetchedOrigin(got.root + os.sep, f"{got.name}@{got.version}", *anchor,
+                               described=f"{got.name} at {got.digest[:12]} (kustomize {url_credentials(entry)})")
+
+        def keep() -> None:
+            if origin not in fetched:
+                fetched.append(origin)
+
+        return FetchedBase(got.folder, got.root, got.digest, f"{got.name}@{got.version}", keep)
+
+    return fetch_base
 
 
 @dataclass(slots=True)
@@ -207,6 +344,8 @@ def load_fetched(app: Any, source: Any, config: Config, repository: str) -> Load
     remote = remote_of(source.remote)
     if remote is None:
         return "hooklint does not fetch this kind of source"
+    if is_ssh(remote.repo_url):
+        return SSH_NEVER
     try:
         policy = policy_of(config)
         fetched = fetch(remote, policy)
@@ -309,7 +448,8 @@ def _render_git(app: Any, source: Any, config: Config, fetched: Fetched, entry: 
         application = dataclasses.replace(source, folder=fetched.folder, source_type=kind)
         dependencies: list[FetchedOrigin] = []
         loaded, rendered, renderer, comments = render(kind, fetched.folder, manifest_file, config, None, application,
-                                                      dependencies, dependency_fetcher(config, dependencies))  # fmt: skip
+                                                      dependencies, dependency_fetcher(config, dependencies),
+                                                      kustomize_fetcher(config, dependencies))  # fmt: skip
         for item in rendered:
             item.loaded.path = app.manifest_file
         moved = [dataclasses.replace(d, manifest=origin.manifest, line=origin.line, column=origin.column)
@@ -326,7 +466,7 @@ def _render_git(app: Any, source: Any, config: Config, fetched: Fetched, entry: 
     carrier = parse_text(app.manifest_file, "")
     rendered = []
     options = DirectoryOptions.from_application(source.options if source.source_type == DIRECTORY else None)
-    for path in _manifest_files(fetched.folder, options):  # as a directory source reads them
+    for path in _manifest_files(fetched.folder, options, fetched.root):  # as a directory source reads them
         loaded = read_file(path, config.max_file_size)
         for issue, index in loaded.issues:
             carrier.issues.append((_moved(issue, issue.path or path, origin), index))
@@ -338,18 +478,22 @@ def _render_git(app: Any, source: Any, config: Config, fetched: Fetched, entry: 
     return Loaded(carrier, rendered, None, {}, None, [origin])
 
 
-def _manifest_files(folder: str, options: Any) -> list[str]:
-    """The ``*.yaml``, ``*.yml`` and ``*.json`` regular files (no links) a directory source reads in
-    ``folder``: its own, or every one below it with ``recurse`` (hidden folders skipped), less what
-    ``include``/``exclude`` leave out (``util/app/discovery``, ``getPotentiallyValidManifests``)."""
+def _manifest_files(folder: str, options: Any, root: str) -> list[str]:
+    """The ``*.yaml``, ``*.yml`` and ``*.json`` files a directory source reads in ``folder``: its
+    own, or every one below it with ``recurse`` (hidden folders skipped; links to folders not
+    followed), less what ``include``/``exclude`` leave out; a link to a regular file inside the
+    fetched tree ``root`` is read as that file, one leading nowhere or to a folder is skipped
+    (``reposerver/repository/repository.go`` ``getPotentiallyValidManifests``,
+    ``getPotentiallyValidManifestFile``; the fetch step refused a tree with a link out of it)."""
     found = []
+    real_root = os.path.realpath(root)
     for top, folders, names in os.walk(folder):
         folders[:] = sorted(f for f in folders if not f.startswith(".")) if options.recurse else []
         for name in sorted(names):
             path = os.path.join(top, name)
             relative = os.path.relpath(path, folder).replace(os.sep, "/")
-            if (name.lower().endswith((".yaml", ".yml", ".json")) and not os.path.islink(path) and os.path.isfile(path)
-                    and options.excludes(relative) is None):  # fmt: skip
+            if (name.lower().endswith((".yaml", ".yml", ".json")) and os.path.isfile(path)
+                    and within(os.path.realpath(path), real_root) and options.excludes(relative) is None):  # fmt: skip
                 found.append(path)
     return found
 

@@ -20,7 +20,8 @@ credentials or proxies) under one :class:`~.net.Budget` per source; archives are
 :mod:`.archive`. What a run fetched is kept under ``fetch/`` of the cache folder
 (:func:`hooklint.sources.render.cache.cache_dir`): blobs and unpacked trees by their sha256 or commit,
 and each resolution (repository, chart, revision -> digest) in ``refs/``; a pinned version, digest
-or commit is never asked again, a constraint, tag or branch again after :data:`REF_TTL` seconds.
+or commit is never asked again, a constraint, tag or branch again after
+:data:`~hooklint.sources.fetch.request.REF_TTL` seconds.
 So a second run needs no network. With the cache off, the run's scratch folder holds them.
 """
 
@@ -31,9 +32,8 @@ import json
 import os
 import re
 import tempfile
-import time
 import urllib.parse
-from dataclasses import dataclass, field
+from typing import Any
 
 import yaml
 
@@ -41,94 +41,17 @@ from hooklint.config import parse_host_entry
 
 from hooklint.sources.fetch import net
 from hooklint.sources.fetch.archive import unpack_chart
-from hooklint.sources.fetch.net import Budget, FetchError, Hosts
+from hooklint.sources.fetch.net import FetchError
+from hooklint.sources.fetch.request import FetchPolicy, Fetched, RemoteSource, read_ref, ref_key, write_ref
 from hooklint.sources.fetch.semver import ResolveError, index_get, max_version, parse_version
 
-__all__ = ["FetchError", "FetchPolicy", "Fetched", "RemoteSource", "fetch", "load_credentials"]
+__all__ = ["SSH_NEVER", "FetchError", "FetchPolicy", "Fetched", "RemoteSource", "base_not_fetched", "fetch", "fetch_advice",
+           "host_entry", "is_ssh", "load_credentials"]
 
-#: Seconds a resolution of a constraint, tag or branch is reused without asking again.
-REF_TTL = 3600
 _HELM_CONFIG = "application/vnd.cncf.helm.config.v1+json"
 _HELM_LAYER = "application/vnd.cncf.helm.chart.content.v1.tar+gzip"
 _MANIFEST_TYPES = "application/vnd.oci.image.manifest.v1+json, application/vnd.docker.distribution.manifest.v2+json"
 _DIGEST = re.compile(r"^sha256:[0-9a-f]{64}$")
-
-
-@dataclass(frozen=True, slots=True)
-class RemoteSource:
-    """A source of an Application that lives elsewhere: ``kind`` ``helm`` (a chart repository),
-    ``oci`` (a chart in an OCI registry) or ``git`` (another Git repository); ``repo_url`` as
-    written; ``chart`` (charts); ``revision`` (``targetRevision``, ``""`` for none); ``path`` (Git)."""
-
-    kind: str
-    repo_url: str
-    chart: str = ""
-    revision: str = ""
-    path: str = ""
-
-    @classmethod
-    def of(cls, source: dict) -> "RemoteSource | None":
-        """The remote source an Application's ``spec.source`` / ``spec.sources[N]`` mapping names,
-        or None when it names none hooklint fetches (Argo CD: a ``chart`` makes a Helm source, its
-        ``repoURL`` an OCI registry when it has the ``oci://`` scheme or none at all)."""
-        url, chart = source.get("repoURL"), source.get("chart")
-        revision = source.get("targetRevision")
-        revision = revision.strip() if isinstance(revision, str) else ""
-        if not isinstance(url, str) or not url.strip():
-            return None
-        url = url.strip()
-        if isinstance(chart, str) and chart.strip():
-            scheme = url.partition("://")[0].lower() if "://" in url else ""
-            kind = "oci" if scheme in ("", "oci") else "helm" if scheme in ("http", "https") else ""
-            return cls(kind, url, chart.strip(), revision) if kind else None
-        path = source.get("path")
-        if isinstance(path, str):
-            return cls("git", url, "", revision, path.strip())
-        return None
-
-    def label(self) -> str:
-        """How messages name it: ``chart hookchart from https://charts.example.com`` or the Git URL."""
-        if self.kind == "git":
-            return f"{self.repo_url} at {self.revision or 'HEAD'}"
-        return f"chart {self.chart} {self.revision or '(newest)'} from {self.repo_url}"
-
-
-@dataclass(frozen=True, slots=True)
-class Fetched:
-    """A fetched source on disk: ``folder`` (the chart's folder, or the Git source's ``path``),
-    ``root`` (the folder nothing rendered may leave: the unpacked chart or the Git tree),
-    ``name`` and ``version`` (the chart's; for Git the commit), ``digest`` (``sha256:...`` or the
-    commit), and whether it came from the cache without any network (``cached``)."""
-
-    folder: str
-    root: str
-    name: str
-    version: str
-    digest: str
-    cached: bool = False
-
-    def label(self) -> str:
-        """``hookchart 1.2.0`` (for Git: ``URL@commit``), as findings in it name it."""
-        return f"{self.name} {self.version}"
-
-
-@dataclass(slots=True)
-class FetchPolicy:
-    """What a run may fetch and how: ``hosts`` (:class:`~.net.Hosts`), ``credentials``
-    (``host:port`` -> ``Authorization`` value, from :func:`load_credentials`), the per-source limits
-    ``max_bytes``, ``max_files`` and ``timeout`` (seconds), and ``cache`` (the folder for fetched
-    content; made when missing)."""
-
-    hosts: Hosts = field(default_factory=Hosts)
-    credentials: dict[str, str] = field(default_factory=dict)
-    max_bytes: int = net.DEFAULT_MAX_BYTES
-    max_files: int = net.DEFAULT_MAX_FILES
-    timeout: float = net.DEFAULT_TIMEOUT
-    cache: str = ""
-
-    def budget(self) -> Budget:
-        """A fresh :class:`~.net.Budget` for one source."""
-        return Budget(self.max_bytes, self.max_files, self.timeout)
 
 
 def load_credentials(path: str) -> dict[str, str]:
@@ -180,34 +103,70 @@ def fetch(source: RemoteSource, policy: FetchPolicy) -> Fetched:
     raise FetchError(f"{source.repo_url}: hooklint does not fetch this kind of source")
 
 
-def ref_key(*parts: str) -> str:
-    """The ``refs/`` entry name of a resolution of ``parts``."""
-    return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def read_ref(policy: FetchPolicy, key: str, pinned: bool) -> dict | None:
-    """The stored resolution ``key``, when it exists and is still good (always when ``pinned``)."""
-    try:
-        with open(os.path.join(policy.cache, "refs", key + ".json"), encoding="utf-8") as handle:
-            entry = json.load(handle)
-    except (OSError, ValueError):
+def host_entry(url: str) -> str | None:
+    """The ``fetch-hosts`` entry that admits ``url`` (a chart repository, an OCI registry with or
+    without ``oci://``, an ``http(s)://`` Git remote): ``charts.example.com`` (HTTPS, port 443),
+    ``charts.example.com:8443``, ``http://10.0.0.5:8080`` (plain HTTP); ``file:///srv/git/repo``
+    for a ``file://`` Git remote (``--fetch-host`` only); None for a URL the fetch step never
+    contacts (``ssh://``, scp-like ``git@host:path``, a URL holding credentials, an unknown scheme)."""
+    url = url.strip()
+    scheme = url.partition("://")[0].lower() if "://" in url else ""
+    if scheme == "file":
+        parts = urllib.parse.urlsplit(url)
+        return f"file://{parts.path}" if not parts.netloc and parts.path.startswith("/") else None
+    if scheme not in ("", "http", "https", "oci") or (not scheme and re.match(r"^[^/]*@", url)):
         return None
-    if not isinstance(entry, dict) or (not pinned and time.time() - float(entry.get("time", 0)) > REF_TTL):
-        return None
-    return entry
-
-
-def write_ref(policy: FetchPolicy, key: str, entry: dict) -> None:
-    """Store the resolution ``key`` (atomically; a cache that cannot be written is ignored)."""
-    folder = os.path.join(policy.cache, "refs")
+    parts = urllib.parse.urlsplit(url if scheme else f"//{url}")
     try:
-        os.makedirs(folder, 0o700, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(dir=folder, prefix=".ref-")
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump({**entry, "time": time.time()}, handle)
-        os.replace(temporary, os.path.join(folder, key + ".json"))
-    except OSError:
-        pass
+        port = parts.port
+    except ValueError:
+        return None
+    if not parts.hostname or parts.username is not None or parts.password is not None:
+        return None
+    host = parts.hostname.lower()
+    host = f"[{host}]" if ":" in host else host
+    if scheme == "http":
+        return f"http://{host}" + (f":{port}" if port not in (None, 80) else "")
+    return host + (f":{port}" if port not in (None, 443) else "")
+
+
+def fetch_advice(url: str) -> str | None:
+    """How to have ``--fetch`` fetch a source or chart dependency at ``url``, a clause for a
+    message's fix: ``run with `--fetch` and list charts.example.com in `fetch-hosts` (or give
+    `--fetch-host charts.example.com`)``; None when the fetch step never contacts ``url``
+    (:func:`host_entry`)."""
+    entry = host_entry(url)
+    if entry is None:
+        return None
+    if entry.startswith("file://"):
+        return f"run with `--fetch --fetch-host {entry}`"
+    return f"run with `--fetch` and list {entry} in `fetch-hosts` (or give `--fetch-host {entry}`)"
+
+
+#: Why an ssh Git remote (``ssh://``, ``git+ssh://``, scp-like ``git@host:org/repo.git``) is never fetched.
+SSH_NEVER = ("hooklint never fetches an ssh Git remote: ssh signs in with the keys, agent and configuration of the "
+             "machine it runs on, and the fetch step takes no credentials from the environment")  # fmt: skip
+_SSH = re.compile(r"^(?:(?:ssh|git\+ssh|ssh\+git)://|[\w.-]+@[\w.-]+:)", re.IGNORECASE)
+
+
+def is_ssh(url: str) -> bool:
+    """Whether the Git URL ``url`` is an ssh one (``ssh://``, ``git+ssh://``, scp-like ``user@host:path``)."""
+    return _SSH.match(url.strip()) is not None
+
+
+def base_not_fetched(entry: str, spec: Any) -> str | None:
+    """Why the fetch step never fetches the remote kustomize entry ``entry`` (its
+    :class:`~hooklint.sources.repository.kustomize_spec.RepoSpec` ``spec``), or None: an ssh remote
+    (:data:`SSH_NEVER`), or a ``http(s)://`` entry naming a ``.yaml``/``.yml``/``.json`` file, which
+    kustomize reads as a file over HTTP (``api/internal/target/kusttarget.go``
+    ``accumulateResources`` asks an entry as a file first, then as a repository), not a Git base."""
+    from hooklint.sources.repository.kustomize_spec import is_remote_file  # noqa: PLC0415
+
+    if is_ssh(spec.clone_url()):
+        return SSH_NEVER
+    if is_remote_file(entry) and entry.partition("?")[0].lower().endswith((".yaml", ".yml", ".json")):
+        return "kustomize reads it as a file over HTTP, which --fetch does not fetch"
+    return None
 
 
 class _Fetch:

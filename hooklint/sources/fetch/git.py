@@ -14,7 +14,11 @@ Argo CD's repo server clones the repository and checks out the revision (``util/
   address resolved and checked by hooklint and pinned with ``http.curloptResolve``;
 - the tree is then written from ``git ls-tree -r -l`` and ``git cat-file --batch`` (sizes and the
   number of files checked against the budget first): regular files byte for byte, submodules left
-  out; a tree holding a symbolic link is refused (the source stays HL009, saying so).
+  out, symbolic links placed as a checkout places them (their target as written) once every regular
+  file is; a link that is absolute or whose target, followed on disk, leaves the fetched tree
+  refuses the whole tree, as Argo CD refuses a repository with one (``reposerver/repository/repository.go``
+  ``checkOutOfBoundsSymlinks``, ``util/io/path`` ``CheckOutOfBoundsSymlinks``): the source stays
+  HL009, naming the link.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ import tempfile
 import urllib.parse
 
 from hooklint.sources.fetch.archive import real_folders
-from hooklint.sources.fetch import FetchPolicy, Fetched, RemoteSource, read_ref, ref_key, write_ref
+from hooklint.sources.fetch.request import FetchPolicy, Fetched, RemoteSource, read_ref, ref_key, write_ref
 from hooklint.sources.fetch.net import Budget, FetchError, check_address
 from hooklint.sources.fetch.semver import ResolveError, max_version
 from hooklint.sources.sandbox import find_program
@@ -56,13 +60,17 @@ def fetch_git(source: RemoteSource, policy: FetchPolicy) -> Fetched:
                  bare, protocol, pin, budget, watch=True)  # fmt: skip
             tree = os.path.join(policy.cache, "trees", f"git-{commit}")
             if not os.path.isdir(tree):
+                from hooklint.files import remove_tree  # noqa: PLC0415
+
                 scratch = tempfile.mkdtemp(dir=_trees(policy), prefix=".tree-")
-                _write_tree(bare, commit, scratch, protocol, pin, budget)
+                try:
+                    _write_tree(bare, commit, scratch, protocol, pin, budget)
+                except BaseException:  # a refused tree (a link out, a limit) is not left in the cache
+                    remove_tree(scratch)
+                    raise
                 try:
                     os.rename(scratch, tree)
                 except OSError:
-                    from hooklint.files import remove_tree  # noqa: PLC0415
-
                     remove_tree(scratch)
         write_ref(policy, key, {"commit": commit})
     folder = os.path.normpath(os.path.join(tree, source.path.strip().lstrip("/")))
@@ -237,6 +245,7 @@ def _write_tree(bare: str, commit: str, folder: str, protocol: str, pin: str, bu
     """Write the tree of ``commit`` into ``folder`` (see the module docstring)."""
     listing = _run(["ls-tree", "-r", "-l", "-z", "--full-tree", "--end-of-options", commit], bare, protocol, pin, budget)
     files: list[tuple[bytes, bytes, int]] = []
+    links: list[tuple[bytes, bytes]] = []
     for entry in listing.split(b"\0"):
         if not entry:
             continue
@@ -251,17 +260,14 @@ def _write_tree(bare: str, commit: str, folder: str, protocol: str, pin: str, bu
         if listed_size.isdigit():
             budget.take(int(listed_size))
         if git_mode == b"120000":
-            # fail closed: a fetched folder's links are not placed like the repository's yet (a link in
-            # a fetched directory source was dropped without a word: second attacker trial)
-            raise FetchError(f"{path.decode('utf-8', 'replace')} is a symbolic link: hooklint does not check a "
-                             "fetched tree that holds links yet: refused")  # fmt: skip
+            links.append((path, oid))
         elif git_mode in _MODES:
             files.append((path, oid, _MODES[git_mode]))
-    wanted = b"".join(oid + b"\n" for _, oid, _ in files)
+    wanted = b"".join(oid + b"\n" for _, oid, _ in files) + b"".join(oid + b"\n" for _, oid in links)
     output = _run(["cat-file", "--batch"], bare, protocol, pin, budget, data=wanted) if wanted else b""
     contents: list[bytes] = []
     at = 0
-    for _ in range(len(files)):
+    for _ in range(len(files) + len(links)):
         end = output.index(b"\n", at)
         header = output[at:end].split()
         if len(header) != 3 or not header[2].isdigit():
@@ -274,6 +280,30 @@ def _write_tree(bare: str, commit: str, folder: str, protocol: str, pin: str, bu
         fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
+    _place_links(folder, [(path, data) for (path, _), data in zip(links, contents[len(files):])])
+
+
+def _place_links(folder: str, links: list[tuple[bytes, bytes]]) -> None:
+    """Make the symbolic links ``links`` (``(path, target as written)``) of the tree written in
+    ``folder``, then check each as Argo CD checks a repository's (module docstring): an absolute
+    target, or one that leaves ``folder`` once every link on its way is followed (``os.path.realpath``:
+    ``l -> .`` then ``l/..`` is caught), refuses the tree (FetchError naming the link). A link that
+    leads nowhere inside the tree is kept, as a checkout keeps it: renderers find nothing there."""
+    real = os.path.realpath(folder)
+    placed = []
+    for path, data in links:
+        shown = path.decode("utf-8", "replace")
+        if not data or b"\0" in data or data.startswith(b"/"):
+            raise FetchError(f"{shown} is a symbolic link to an absolute path, which leaves the fetched tree: refused "
+                             "(Argo CD refuses a repository with out-of-bounds symlinks)")  # fmt: skip
+        link = _place(folder, path)
+        os.symlink(os.fsdecode(data), link)
+        placed.append((shown, link, data.decode("utf-8", "replace")))
+    for shown, link, target in placed:
+        resolved = os.path.realpath(link)
+        if resolved != real and not resolved.startswith(real + os.sep):
+            raise FetchError(f"{shown} is a symbolic link to {target}, which leaves the fetched tree: refused (Argo "
+                             "CD refuses a repository with out-of-bounds symlinks)")  # fmt: skip
 
 
 def _place(folder: str, path: bytes) -> str:

@@ -39,6 +39,7 @@ from hooklint.yamlio import (NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, 
 
 if TYPE_CHECKING:
     from hooklint.sources.render.helm import DependencyFetcher
+    from hooklint.sources.render.kustomize import RemoteFetcher
     from hooklint.sources.render.placement import Placement
 
 
@@ -53,7 +54,8 @@ class RenderedFile:
 
 def render(source_type: str, folder: str, manifest_file: str, config: Config, named: str | None = None,
            application: ApplicationSource | None = None, fetched: list | None = None,
-           fetcher: DependencyFetcher | None = None) -> tuple[LoadedFile, list[RenderedFile], Renderer | None, dict[str, list]]:  # fmt: skip
+           fetcher: DependencyFetcher | None = None, base_fetcher: RemoteFetcher | None = None,
+           ) -> tuple[LoadedFile, list[RenderedFile], Renderer | None, dict[str, list]]:  # fmt: skip
     """Render the application in ``folder`` (``manifest_file`` is its kustomization or
     ``Chart.yaml``, as the user spells it; ``named`` the path on the command line that brought it
     in, see :func:`repository_root`), with the options of the Argo CD ``application`` source that
@@ -70,7 +72,9 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     there and opens nothing. ``fetcher`` downloads a chart's dependencies from chart repositories
     and registries (``--fetch``: the application map passes
     :func:`hooklint.sources.appmap.remote.dependency_fetcher`), which appends where their findings go to
-    ``fetched``; without it they are named, never fetched."""
+    ``fetched``; without it they are named, never fetched. ``base_fetcher`` likewise fetches a
+    kustomization's remote bases and components (``--fetch``:
+    :func:`hooklint.sources.appmap.remote.kustomize_fetcher`)."""
     root = repository_root(folder, named)
     target = escaping_target(manifest_file, root)
     if target is not None:  # HL007, its content never read: a message of a parse would quote it
@@ -87,7 +91,8 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
             if application is not None and application.options is not None:
                 options = _options(KustomizeOptions.from_application, application, manifest_file, application.options)
             # a Component linted on its own (no Application renders it) is built through a wrapper
-            rendering = render_kustomize(folder, root, options, Limits.of(config), wrap_component=application is None)
+            rendering = render_kustomize(folder, root, options, Limits.of(config), wrap_component=application is None,
+                                         fetch=base_fetcher)  # fmt: skip
         else:
             from hooklint.sources.render.helm import HelmOptions, render_helm
 

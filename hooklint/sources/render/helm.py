@@ -1096,7 +1096,9 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
                           unchecked=_SCHEMAS_UNCHECKED) for load in first.values()]  # fmt: skip
     inputs = [path for path, _ in files] + [path for path, _ in build.files()] + [v.real for v in value_files]
     inputs += [v.real for v in set_files]
-    key = input_key([mode, renderer.version, repr(options), os.path.normpath(chart)], inputs, root)
+    # the left-out dependencies' messages are in the rendering: why each was not fetched (--fetch or not) is keyed too
+    stubs = repr([(stub.name, stub.repository, stub.problem) for stub in build.stubs])
+    key = input_key([mode, renderer.version, repr(options), os.path.normpath(chart), stubs], inputs, root)
     rendering = cached("helm", key, tagging_inputs(
         inputs, lambda: _render(mode, renderer, chart, tree, files, value_files, options, limits, root, build,
                                 [(options.value_files[s.index], o) for s, o in zip(skipped, left_out)]
@@ -1234,11 +1236,24 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
 def _dependency_omission(stub: _Stub, tree: _Chart) -> Omission:
     """HL009 on the ``Chart.yaml`` entry of an enabled dependency that needs the network."""
     where = "an OCI registry" if stub.repository.lower().startswith("oci://") else "a chart repository"
-    why = f"--fetch did not fetch it ({stub.problem})" if stub.problem else NEVER_FETCHES
+    from hooklint.sources.fetch import fetch_advice  # noqa: PLC0415
+
+    scheme = stub.repository.partition("://")[0].lower() if "://" in stub.repository else ""
+    advice = fetch_advice(stub.repository) if scheme in ("http", "https", "oci") and not stub.problem else None
+    why = (f"--fetch did not fetch it ({stub.problem})" if stub.problem else
+           "hooklint fetches it only with `--fetch`" if advice else NEVER_FETCHES)  # fmt: skip
+    if stub.repository.startswith(("@", "alias:")):  # Argo CD: getHelmDependencyRepos, a repository by name
+        named = stub.repository.removeprefix("@") if stub.repository.startswith("@") else stub.repository[6:]
+        where = f"the chart repository Argo CD's settings name {named}"
+        if not stub.problem:
+            why = "hooklint fetches it only with `--fetch`, from the URL `helm-repositories` names"
+            advice = (f"name its URL under `helm-repositories` in the configuration ({named}: https://...), list its "
+                      "host in `fetch-hosts` and run with `--fetch`")  # fmt: skip
     return Omission(f"chart dependency {stub.name} ({stub.repository}) needs {where}: {why}",
                     tree.configured_in, stub.line, stub.column,
                     argocd_renders="Argo CD runs helm dependency build, which fetches it, before it renders the chart",
-                    unchecked="the objects it adds, possibly hooks, were not checked; the chart's own were")  # fmt: skip
+                    unchecked="the objects it adds, possibly hooks, were not checked; the chart's own were"
+                    + (f"; {advice} to check it" if advice else ""))  # fmt: skip
 
 
 def _may_need(message: str, stub: _Stub) -> bool:

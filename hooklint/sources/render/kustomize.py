@@ -62,6 +62,7 @@ its resolved path, every link's target and every file's bytes.
 from __future__ import annotations
 
 import codecs
+import functools
 import glob
 import json
 import os
@@ -71,6 +72,7 @@ import stat
 import subprocess
 import tempfile
 from dataclasses import dataclass
+from dataclasses import field as _field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping
@@ -237,7 +239,8 @@ def _version_of(binary: str, kubectl: bool) -> str:
 
 
 def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = None,
-                     limits: bounded.Limits | None = None, wrap_component: bool = False) -> Rendering:  # fmt: skip
+                     limits: bounded.Limits | None = None, wrap_component: bool = False,
+                     fetch: RemoteFetcher | None = None) -> Rendering:  # fmt: skip
     """Render the kustomization in ``folder`` as Argo CD's repo server does, with the
     Application's ``options`` applied (see the module docstring).
 
@@ -252,7 +255,14 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
     out (HL009); without, it is built directly, as Argo CD builds an Application's path. Raises :class:`RenderError`
     (kustomize failed, or was stopped by a limit or a signal; a remote patch or generator file,
     ``needs_network``; a plugin; an out-of-bounds symlink) and
-    :class:`RendererUnavailable` (neither kustomize nor kubectl is installed)."""
+    :class:`RendererUnavailable` (neither kustomize nor kubectl is installed).
+
+    With ``fetch`` (``--fetch``), a remote ``resources``/``bases``/``components`` entry is fetched
+    (:meth:`_Inputs.fetched`) and its tree copied beside the repository's files into the copy
+    kustomize builds, under a folder of the copy's top that the repository does not hold, the entry
+    naming it in the copied kustomization (the user's files are never edited), as kustomize's
+    ``api/internal/git/cloner.go`` would clone it; paths of objects from it are the fetched tree's
+    (absolute), for :func:`hooklint.sources.appmap.remote.relocate`."""
     options = options or KustomizeOptions()
     root_abs, app_abs = os.path.abspath(root), os.path.abspath(folder)
     rel_app = os.path.relpath(app_abs, root_abs)
@@ -273,23 +283,105 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
 
     limits = limits or bounded.Limits()
     inputs = _Inputs(root_abs, to_user, limits.max_file_size)
+    inputs.fetch = fetch
     files = inputs.collect(app_abs, options)
     plan = _plan_copy(root_abs, files, to_user)
     real_root = os.path.realpath(root_abs)
     app_inside = os.path.relpath(_resolve(root_abs, real_root, app_abs, to_user) or app_abs, real_root)
     leaving = _Leaving(inputs, {}, app_abs, wrap_component and is_component(os.path.join(app_abs, name)))
-    for kustomization in {*inputs.removals, *(p.kustomization for p in inputs.patches)}:
+    remotes = inputs.remotes
+    fetched_top = _fetched_folder(real_root) if remotes.trees else ""
+    for number, (tree, _, tree_files) in enumerate(remotes.trees):  # beside the repository's files
+        top = os.path.join(fetched_top, str(number))
+        copied = _plan_copy(tree, tree_files, functools.partial(_relative_to, tree))  # its links too
+        plan.folders.update([top, *(os.path.join(top, inside) for inside in copied.folders)])
+        plan.files.update({os.path.join(top, inside): path for inside, path in copied.files.items()})
+        plan.links.update({os.path.join(top, link): os.path.join(top, to) for link, to in copied.links.items()})
+    for kustomization in {*inputs.removals, *(p.kustomization for p in inputs.patches), *remotes.replaced}:
+        holder = next(((n, t) for n, (t, _, _) in enumerate(remotes.trees) if within(kustomization, t)), None)
+        if holder is not None:  # a kustomization of a fetched tree: its place in the copy
+            inside = os.path.relpath(kustomization, holder[1])
+            leaving.inside[kustomization] = os.path.join(fetched_top, str(holder[0]), inside)
+            continue
         resolved = _resolve(root_abs, real_root, kustomization, to_user)
         if resolved is not None:
             leaving.inside[kustomization] = os.path.relpath(resolved, real_root)
+    for kustomization, entries in remotes.replaced.items():
+        leaving.replaced[kustomization] = [(f, i, os.path.normpath(os.path.join(fetched_top, str(n), inside)))
+                                           for f, i, n, inside in entries]  # fmt: skip
     wrapped = ["wrapped"] if leaving.component else []
-    key = input_key([renderer.name, renderer.version, argv[0], repr(options), rel_app, *wrapped], files, root_abs)
+    fetched = [f"fetched {n} {digest}" for n, (_, digest, _) in enumerate(remotes.trees)]
+    fetched += [repr(sorted(leaving.replaced.items()))] if leaving.replaced else []
+    # what each left-out entry says is in the rendering: why --fetch did not fetch one (or was not asked) too
+    fetched += [left.message for left in inputs.left_out] if fetch is not None else []
+    key = input_key([renderer.name, renderer.version, argv[0], repr(options), rel_app, *wrapped, *fetched], files,
+                    root_abs)  # fmt: skip
+    read = [*files, *(path for _, _, tree_files in remotes.trees for path in tree_files)]
     rendering = cached(
         "kustomize", key,
-        tagging_inputs(files, lambda: _build(argv, renderer, root_abs, plan, app_inside, options, folder, user_file,
-                                             limits, leaving)),  # fmt: skip
+        tagging_inputs(read, lambda: _build(argv, renderer, root_abs, plan, app_inside, options, folder, user_file,
+                                            limits, leaving)),  # fmt: skip
     )
-    return _in_user_terms(rendering, folder)
+    rendering = _in_user_terms(rendering, folder)
+    if remotes.trees:  # the fetched trees' files by their own paths
+        shown = os.path.normpath(os.path.join(folder, os.path.relpath(fetched_top, app_inside)))
+        rendering = _fetched_terms(rendering, shown, [tree for tree, _, _ in remotes.trees])
+    return rendering
+
+
+def _relative_to(top: str, path: str) -> str:
+    """``path`` relative to ``top`` (how an error names a file of a fetched tree)."""
+    return os.path.relpath(path, top)
+
+
+def _base_hint(entry: str) -> str:
+    """What to do about the remote base or component ``entry`` in a run without ``--fetch``: have
+    ``--fetch`` fetch it (the ``fetch-hosts`` entry its host needs:
+    :func:`hooklint.sources.fetch.fetch_advice`) when the fetch step can, else vendor it
+    (:data:`NETWORK_HINT`; an ssh remote says why it is never fetched)."""
+    from hooklint.sources.fetch import SSH_NEVER, base_not_fetched, fetch_advice  # noqa: PLC0415
+    from hooklint.sources.repository.kustomize_spec import repo_spec  # noqa: PLC0415
+
+    spec = repo_spec(entry)
+    if spec is None or base_not_fetched(entry, spec) not in (None, SSH_NEVER):
+        return NETWORK_HINT
+    if base_not_fetched(entry, spec) == SSH_NEVER:
+        return f"{SSH_NEVER}: vendor the base into the repository"
+    advice = fetch_advice(spec.clone_url())
+    if advice is None:
+        return NETWORK_HINT
+    return f"hooklint fetches it only with `--fetch`: {advice} to check it, or vendor the base into the repository"
+
+
+def _fetched_folder(real_root: str) -> str:
+    """The folder of the copy's top that holds the fetched trees: ``.hooklint-fetched``, or
+    ``.hooklint-fetched-2``... : the first name the repository's top does not hold."""
+    name, count = ".hooklint-fetched", 1
+    while os.path.lexists(os.path.join(real_root, name)):
+        count += 1
+        name = f".hooklint-fetched-{count}"
+    return name
+
+
+def _fetched_terms(rendering: Rendering, shown: str, trees: list[str]) -> Rendering:
+    """``rendering`` (in the user's terms) with every path under ``shown`` (where the copy's
+    folder of fetched trees stands in them) replaced by the fetched tree's own (absolute)."""
+
+    def path(value: str | None) -> str | None:
+        if value is None or not (value + os.sep).startswith(shown + os.sep):
+            return value
+        number, _, rest = value[len(shown) + 1:].partition(os.sep)
+        if not number.isdigit() or int(number) >= len(trees):
+            return value
+        return os.path.join(trees[int(number)], rest) if rest else trees[int(number)]
+
+    return Rendering(
+        rendering.renderer,
+        [RenderedDocument(d.text, path(d.origin), d.origin_line, path(d.configured_in),
+                          [Transformation(path(t.path) or "", t.kind) for t in d.transformations])
+         for d in rendering.documents],  # fmt: skip
+        rendering.omitted,
+    )
 
 
 @dataclass(slots=True)
@@ -304,6 +396,9 @@ class _Leaving:
     inside: dict[str, str]
     app: str
     component: bool = False
+    #: ``--fetch``: kustomization (as reached) -> ``(field, index, the fetched folder in the copy,
+    #: relative to its top)``: each remote entry the copy names the fetched folder in place of
+    replaced: dict[str, list[tuple[str, int, str]]] = _field(default_factory=dict)
 
     def below(self, kustomization: str) -> set[str]:
         """``kustomization`` and every kustomization it builds on, at any depth."""
@@ -493,6 +588,41 @@ def _set(kustomization: dict[str, Any], field: str, value: Any) -> None:
 # --- what kustomize reads: the cache key, the copy, the refusals -------------------------------
 
 
+#: ``--fetch``'s step for a remote ``resources``/``bases``/``components`` entry
+#: (:func:`hooklint.sources.appmap.remote.kustomize_fetcher`): called with the entry as written and
+#: where in this repository its findings go (the kustomization entry, as ``(file, line, column)``);
+#: returns the fetched tree (:class:`FetchedBase`) or why it was not fetched (one line).
+RemoteFetcher = Callable[[str, tuple[str, int, int]], "FetchedBase | str"]
+#: Remote bases and components one rendering may fetch (nested ones included).
+MAX_REMOTES = 32
+
+
+@dataclass(frozen=True, slots=True)
+class FetchedBase:
+    """A remote base or component fetched by :data:`RemoteFetcher`: ``folder`` (its kustomization's
+    folder), ``tree`` (the fetched repository: nothing of it may leave it), ``digest`` (the commit),
+    ``label`` (how messages name it) and ``keep`` (called once it is rendered: where its findings go
+    is then recorded)."""
+
+    folder: str
+    tree: str
+    digest: str
+    label: str
+    keep: Callable[[], None]
+
+
+@dataclass(slots=True)
+class _Remotes:
+    """What the fetch step gave one rendering: the fetched ``trees`` (``(tree, digest, files)``, in
+    walk order: the copy holds the Nth under ``<folder>/N``), the entry each remote entry becomes
+    (``replaced``: kustomization, as reached -> ``(field, index, N, folder in the tree)``), and each
+    walked ``(tree, folder)`` with why it is not rendered (None: it is)."""
+
+    trees: list[tuple[str, str, list[str]]] = _field(default_factory=list)
+    replaced: dict[str, list[tuple[str, int, int, str]]] = _field(default_factory=dict)
+    walked: dict[tuple[str, str], str | None] = _field(default_factory=dict)
+
+
 #: HL009: what a kustomization left unrendered for want of a remote entry leaves unchecked.
 REMOTE_ENTRY_UNCHECKED = (
     "none of its objects were checked: neither those the entry adds (possibly hooks) nor those of its local files")
@@ -530,6 +660,12 @@ class _Inputs:
         #: the patch-like entries of every kustomization walked, and kustomization -> those it builds on
         self.patches: list[partial.PatchEntry] = []
         self.children: dict[str, set[str]] = {}
+        #: ``--fetch``: the fetch step for remote bases and components, what it gave this rendering
+        #: (shared with the walks of the fetched trees), and, for a walk of a fetched tree, the entry
+        #: of this repository it hangs from (where its findings go)
+        self.fetch: RemoteFetcher | None = None
+        self.remotes = _Remotes()
+        self.anchor: tuple[str, int, int] | None = None
 
     def collect(self, app_dir: str, options: KustomizeOptions) -> list[str]:
         self.directory(app_dir)
@@ -608,6 +744,55 @@ class _Inputs:
                 self.to_user(path), second.start_mark.line + 1, second.start_mark.column + 1)  # fmt: skip
         self.kustomization(path, text, config, node)
 
+    def fetched(self, path: str, field: str, index: int, entry: str, where: tuple[int, int]) -> str | None:
+        """``--fetch``: the remote ``entry`` (item ``index`` of ``field`` of the kustomization
+        ``path``, written at ``where``) fetched (:attr:`fetch`) and its tree walked as this
+        repository is (containment, plugins, kustomizations read as kustomize reads them), the
+        tree being the root nothing may leave; the copy kustomize builds then names the fetched
+        folder in its place (:class:`_Remotes`), so kustomize never reaches the network. Returns
+        None, or why it is left out: not fetched, more than :data:`MAX_REMOTES`, or a fetched
+        kustomization that would itself leave entries out or that hooklint cannot render (fail
+        closed: the whole entry is then left out, never a part of it)."""
+        assert self.fetch is not None
+        anchor = self.anchor or (self.to_user(path), *where)
+        got = self.fetch(entry, anchor)
+        if isinstance(got, str):
+            return got
+        remotes = self.remotes
+        known = [n for n, (tree, _, _) in enumerate(remotes.trees) if tree == got.tree]
+        if not known and len(remotes.trees) >= MAX_REMOTES:
+            return f"a rendering fetches at most {MAX_REMOTES} remote bases and components"
+        key = (got.tree, got.folder)
+        if key not in remotes.walked:
+            remotes.walked[key] = "a remote base that includes itself"  # a loop: refused, never walked twice
+
+            def shown(inside: str, label: str = got.label, tree: str = got.tree) -> str:
+                return f"{label} {os.path.relpath(inside, tree)}"
+
+            sub = _Inputs(got.tree, shown, self.max_file_size)
+            sub.fetch, sub.remotes, sub.anchor = self.fetch, remotes, anchor
+            why: str | None = None
+            if _kustomization_name(got.folder) is None:
+                why = f"{shown(got.folder)} holds no kustomization"
+            else:
+                try:
+                    sub.directory(got.folder)
+                except RenderError as error:
+                    why = f"hooklint cannot render what it fetched: {error.message}"
+                if why is None and sub.left_out:
+                    why = f"what it fetched would be rendered without an entry: {sub.left_out[0].message}"
+            if why is None and not known:
+                remotes.trees.append((got.tree, got.digest, self.fitting(_tree(got.tree))))
+            remotes.walked[key] = why
+            if why is None:
+                got.keep()
+        why = remotes.walked[key]
+        if why is not None:
+            return why
+        number = next(n for n, (tree, _, _) in enumerate(remotes.trees) if tree == got.tree)
+        remotes.replaced.setdefault(path, []).append((field, index, number, os.path.relpath(got.folder, got.tree)))
+        return None
+
     def leave_out(self, path: str, field: str, index: int | None, position: tuple[int, int], message: str,
                   argocd_renders: str = "Argo CD fetches it when it renders the application") -> None:  # fmt: skip
         """Leave entry ``index`` of ``field`` (None: the whole field) of the kustomization ``path``
@@ -643,9 +828,13 @@ class _Inputs:
             positions = partial.entry_positions(node, field)
             for index, entry in enumerate(entries):
                 if _needs_network(path, field, entry):  # left out: an omission where it is written
-                    self.leave_out(path, field, index,
-                                   positions[index] if len(positions) == len(entries) else _position_of(text, entry),
-                                   f"{field} entry {entry!r} is remote and needs the network; {NETWORK_HINT}")  # fmt: skip
+                    where = positions[index] if len(positions) == len(entries) else _position_of(text, entry)
+                    why = self.fetched(path, field, index, entry, where) if self.fetch is not None else ""
+                    if why is None:  # --fetch: rendered from the fetched tree
+                        continue
+                    self.leave_out(path, field, index, where,
+                                   f"{field} entry {url_credentials(entry)!r} is remote: --fetch did not fetch it ({why})"
+                                   if why else f"{field} entry {entry!r} is remote and needs the network; {_base_hint(entry)}")  # fmt: skip
                     continue
                 target = self.reference(path, field, entry, directory_ok=True, text=text)
                 child = _kustomization_name(target) if target is not None and os.path.isdir(target) else None
@@ -1172,11 +1361,18 @@ class _CopyEdits:
         self.originals: dict[str, str] = {}
         name = _kustomization_name(app)
         self.app_file = os.path.join(app, name) if name is not None else None
+        #: entries named again: path in the copy -> (field, index, the entry's new text)
+        self.replaced: dict[str, list[tuple[str, int, str]]] = {}
         if leaving is not None:
             for kustomization, removals in leaving.inputs.removals.items():
                 if kustomization in leaving.inside:
                     self.removals[os.path.join(src, leaving.inside[kustomization])] = list(removals)
-        for path in [*self.removals, *([self.app_file] if self.app_file else [])]:
+            for kustomization, entries in leaving.replaced.items():
+                if kustomization in leaving.inside:
+                    copied = os.path.join(src, leaving.inside[kustomization])
+                    self.replaced[copied] = [(f, i, os.path.relpath(os.path.join(src, target), os.path.dirname(copied)))
+                                             for f, i, target in entries]  # fmt: skip
+        for path in [*self.removals, *self.replaced, *([self.app_file] if self.app_file else [])]:
             if path not in self.originals and os.path.isfile(path):
                 self.originals[path] = _original_text(path)
 
@@ -1186,6 +1382,7 @@ class _CopyEdits:
         for path, text in self.originals.items():
             removals = self.removals.get(path, [])
             try:
+                text = _with_entries(text, self.replaced[path]) if path in self.replaced else text
                 edited = partial.without_entries(text, removals, _dump) if removals else text
             except (Unreadable, yaml.YAMLError) as error:  # the walk read it: never expected; fail closed
                 raise RenderError(f"hooklint cannot leave entries out of {os.path.basename(path)} ({error}): "
@@ -1223,6 +1420,35 @@ class _CopyEdits:
                 self.alone.append((patch, missing))
             dropped = True
         return dropped
+
+
+def _with_entries(text: str, entries: list[tuple[str, int, str]]) -> str:
+    """The kustomization ``text`` with item ``index`` of each ``field`` of ``entries`` written as
+    the new entry: in place where every such item is a scalar alone on its line of a block list (the
+    other lines, and so kustomize's line numbers, unchanged), else the value kustomize reads written
+    again."""
+    read = read_kustomization(text)
+    lines = text.splitlines(keepends=True)
+    spliced = []
+    for name, index, entry in entries:
+        found = partial.field_nodes(read.node, name)
+        value = found[1] if found is not None else None
+        item = value.value[index] if isinstance(value, yaml.SequenceNode) and not value.flow_style \
+            and index < len(value.value) else None  # fmt: skip
+        if not (read.plain and not read.more and isinstance(item, yaml.ScalarNode)
+                and item.start_mark.line == item.end_mark.line):  # fmt: skip
+            break
+        spliced.append((item.start_mark.line, item.start_mark.column, item.end_mark.column, entry))
+    else:
+        for number, first, after, entry in spliced:
+            lines[number] = lines[number][:first] + json.dumps(entry) + lines[number][after:]
+        return "".join(lines)
+    config = read.value
+    for name, index, entry in entries:
+        for key in [k for k in config if go_fold(str(k)) == go_fold(name)]:
+            if isinstance(config[key], list) and index < len(config[key]):
+                config[key][index] = entry
+    return _dump(config)
 
 
 def _original_text(path: str) -> str:

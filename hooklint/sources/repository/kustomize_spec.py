@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+import urllib.parse
 from dataclasses import dataclass
 from typing import Any
 
@@ -191,9 +192,32 @@ def is_repo_spec(entry: str) -> bool:
     ``git.NewRepoSpecFromURL`` (kustomize v5.5.0, ``api/internal/git/repospec.go``), which succeeds
     for ``github.com/org/repo``, ``git@host:org/repo``, ``https://host/org/repo``,
     ``git::https://...``, ``ssh://...``, ``file:///srv/repo`` and the like."""
+    return repo_spec(entry) is not None
+
+
+@dataclass(frozen=True, slots=True)
+class RepoSpec:
+    """What kustomize clones for a remote entry (``api/internal/git/repospec.go`` ``RepoSpec``):
+    ``host`` (scheme, user and host: ``https://github.com/``, ``git@github.com:``, ``file://``),
+    ``repo_path`` (``org/repo.git``), ``root`` (the kustomization's folder in the repository, no
+    leading ``/``; ``""`` for its top) and ``ref`` (``?ref=``, else ``?version=``; ``""``: HEAD)."""
+
+    host: str
+    repo_path: str
+    root: str
+    ref: str
+
+    def clone_url(self) -> str:
+        """``CloneSpec``: the URL ``git fetch`` is given (``https://github.com/org/repo``)."""
+        return self.host + self.repo_path
+
+
+def repo_spec(entry: str) -> RepoSpec | None:
+    """The :class:`RepoSpec` kustomize v5.5.0 reads in ``entry`` (``NewRepoSpecFromURL``,
+    ``extractHost``, ``parsePathParts``, ``parseQuery``), or None when it is no remote repository."""
     if entry.startswith("/"):  # filepath.IsAbs
-        return False
-    n = entry.partition("?")[0]
+        return None
+    n, _, query = entry.partition("?")
     n, _ = _trim_prefix_fold(n, "git::")
     scheme = ""
     for prefix in _GIT_SCHEMES:
@@ -207,7 +231,7 @@ def is_repo_spec(entry: str) -> bool:
     github = n.lower().startswith(("github.com/", "github.com:"))
     scp = scheme == "" and (username != "" or github)
     if scheme == "" and not scp:
-        return False
+        return None
     if scheme == "file://":
         host, rest = scheme, username + n
     else:
@@ -217,16 +241,23 @@ def is_repo_spec(entry: str) -> bool:
             if sep == -1 or 0 < colon < sep:
                 sep = colon
         host, rest = (n[: sep + 1], n[sep + 1:]) if sep >= 0 else (n, "")
-        if github:
-            host = "github.com:" if scheme.startswith("ssh://") or username else "github.com/"
+        if github:  # normalizeGithubHostParts
+            scheme, username, host = ("", username, "github.com:") if scheme.startswith("ssh://") or username else (
+                "https://", "", "github.com/")  # fmt: skip
         if host == "":
-            return False
-    return _repo_path_parts(rest, all_segments=host.startswith("file://"))
+            return None
+        host = scheme + username + host
+    parts = _repo_path_parts(rest, all_segments=host.startswith("file://"))
+    if parts is None:
+        return None
+    values = urllib.parse.parse_qs(query, keep_blank_values=True)
+    ref = (values.get("ref") or [""])[0] or (values.get("version") or [""])[0]
+    return RepoSpec(host, parts[0], parts[1], ref)
 
 
-def _repo_path_parts(n: str, all_segments: bool) -> bool:
-    """``parsePathParts``: whether ``n`` splits into a non-empty repository path and a
-    kustomization path that stays in the repository."""
+def _repo_path_parts(n: str, all_segments: bool) -> tuple[str, str] | None:
+    """``parsePathParts``: ``n`` split into a non-empty repository path and a kustomization path
+    that stays in the repository (its leading ``/`` dropped), or None."""
     if "_git/" in n:
         at = n.index("_git/") + len("_git/")
         segments = n[at:].split("/")
@@ -242,12 +273,12 @@ def _repo_path_parts(n: str, all_segments: bool) -> bool:
     else:
         segments = n.split("/")
         if len(segments) < 2:
-            return False
+            return None
         repo, root = "/".join(segments[:2]), "/".join(segments[2:])
     if not repo:
-        return False
+        return None
     cleaned = posixpath.normpath(root.lstrip("/") or ".")
-    return cleaned.split("/")[0] != ".."
+    return (repo, root.removeprefix("/")) if cleaned.split("/")[0] != ".." else None
 
 
 #: Fields whose entries kustomize may load as a kustomization root (``ldr.New``): a git URL there
