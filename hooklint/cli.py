@@ -187,7 +187,7 @@ def _override(cfg, select, ignore, exclude, fail_on):
         cfg.ignore, cfg.disable, cfg.overridden["ignore"] = _names(ignore), [], "--ignore"
     if exclude is not None:
         try:
-            cfg.exclude = PathFilter(".", [e for e in exclude if e.strip()])
+            cfg.exclude, cfg.overridden["exclude"] = PathFilter(".", [e for e in exclude if e.strip()]), "--exclude"
         except ValueError as exc:
             _fail(f"--exclude: {exc}")
     if fail_on is not None:
