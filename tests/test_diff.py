@@ -342,6 +342,26 @@ def test_action_pull_request_mode_writes_the_summary_and_keeps_one_comment(repo,
         ]  # fmt: skip
 
 
+def test_action_pull_request_mode_fetches_the_base_a_shallow_checkout_lacks(repo, tmp_path):
+    """On pull requests the action now reviews by default, and the code scanning recipe checks out
+    at depth 1 (actions/checkout's default): the review step fetches the base commit alone."""
+    act = yaml.safe_load(ACTION.read_text(encoding="utf-8"))
+    review = next(s for s in act["runs"]["steps"] if s.get("id") == "review")
+    git(repo, "config", "uploadpack.allowAnySHA1InWant", "true")
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", "--depth", "1", "--branch", "two", f"file://{repo}", str(clone)], check=True)
+    base = git(repo, "rev-parse", "one")
+    assert subprocess.run(["git", "cat-file", "-e", f"{base}^{{commit}}"], cwd=clone).returncode != 0
+    context = {f"inputs.{k}": str(v.get("default", "")) for k, v in act["inputs"].items()}
+    context.update({"inputs.paths": "deploy", "github.event.pull_request.base.sha": base,
+                    "github.event.pull_request.head.sha": "abc123", "github.server_url": "https://github.com",
+                    "github.repository": "acme/deploy"})  # fmt: skip
+    proc, outputs = run_step(review, context, clone)
+    assert (proc.returncode, outputs["exit-code"]) == (0, "1"), proc.stderr
+    assert (tmp_path / "summary.md").read_text().startswith(
+        "<!-- hooklint-diff -->\n### hooklint: 1 new finding, 0 fixed, 0 unchanged;")
+
+
 def test_docs_gitlab_merge_request_job_runs_offline(repo, tmp_path):
     job = yaml.safe_load(doc_blocks()[".gitlab-ci.yml (merge requests)"])["hooklint-review"]
     assert job["artifacts"]["paths"] == ["hooklint-review.md"]
