@@ -188,7 +188,7 @@ def _override(cfg, select, ignore, exclude, fail_on):
         cfg.ignore, cfg.disable, cfg.overridden["ignore"] = _names(ignore), [], "--ignore"
     if exclude is not None:
         try:
-            cfg.exclude = PathFilter(".", [e for e in exclude if e.strip()])
+            cfg.exclude, cfg.overridden["exclude"] = PathFilter(".", [e for e in exclude if e.strip()]), "--exclude"
         except ValueError as exc:
             _fail(f"--exclude: {exc}")
     if fail_on is not None:
@@ -406,6 +406,50 @@ def lint(
         typer.echo(written.summary(write_baseline), err=True)
         raise typer.Exit(EXIT_CLEAN)
     raise typer.Exit(EXIT_FINDINGS if cfg.failing(result.findings) or not_written else EXIT_CLEAN)
+
+
+def split_pre_commit_arguments(args: list[str], options: dict[str, bool]) -> tuple[list[str], list[str]]:
+    """``(options, paths)`` of the arguments pre-commit gives a hook: its ``entry``, then the hook's
+    ``args:`` (options, each a key of ``options``, whose value says whether it takes a value: the
+    next argument, unless written ``--name=value`` or ``-fVALUE``), then the staged file names
+    (pre-commit's ``lang_base.hook_cmd`` and ``xargs``: no ``--`` in between). Options end at the
+    first argument that does not start with ``-``, at ``--`` (dropped), and at the first that names
+    an existing file or folder: pre-commit passes only files that exist, so a committed file named
+    ``--exclude=evil*.yaml`` or ``--config=c.yaml`` is a path, never an option. Every argument from
+    there on is a path, ``-`` written ``./-`` (a file so named, never stdin)."""
+    import os
+
+    out: list[str] = []
+    i = 0
+    while i < len(args):
+        token = args[i]
+        if token == "--":
+            i += 1
+            break
+        if not token.startswith("-") or token == "-" or os.path.lexists(token):
+            break
+        out.append(token)
+        name = token.split("=", 1)[0]
+        attached = "=" in token or (not token.startswith("--") and len(token) > 2 and options.get(token[:2], False))
+        if options.get(name, False) and not attached and i + 1 < len(args):
+            out.append(args[i + 1])
+            i += 1
+        i += 1
+    return out, ["./-" if path == "-" else path for path in args[i:]]
+
+
+@app.command("pre-commit", context_settings={"ignore_unknown_options": True, "allow_extra_args": True,
+                                             "allow_interspersed_args": False, "help_option_names": []})  # fmt: skip
+def pre_commit(ctx: typer.Context) -> None:
+    """The pre-commit hook: 'hooklint lint' with the hook's args, then the staged files, each a path."""
+    group = ctx.parent.command if ctx.parent is not None else None
+    lint_command = group.get_command(ctx.parent, "lint") if group is not None else None  # type: ignore[attr-defined]
+    assert lint_command is not None
+    options = {name: not (getattr(param, "is_flag", False) or getattr(param, "count", False))
+               for param in lint_command.params if param.param_type_name == "option"
+               for name in [*param.opts, *param.secondary_opts]}  # fmt: skip
+    given, paths = split_pre_commit_arguments(list(ctx.args), options)
+    lint_command.main([*given, "--", *paths], prog_name="hooklint lint", standalone_mode=True)
 
 
 class DiffFormat(str, Enum):

@@ -206,14 +206,20 @@ class PathFilter:
 
     def __call__(self, path: str) -> bool:
         """Whether ``path`` (a file, as named on the command line) is matched."""
+        return self.matching(path) is not None
+
+    def matching(self, path: str) -> int | None:
+        """The index in ``patterns`` of the pattern that decides that ``path`` (a file, as named on
+        the command line) is matched, the last that matches; -1 when it is one of ``files``; None
+        when ``path`` is not matched (or a re-including ``!`` pattern decides it)."""
         if not (self.patterns or self.files) or path == "-":
-            return False
+            return None
         full = os.path.abspath(path)
         if self.files and full in self.files:
-            return True
+            return -1
         relatives: dict[int, tuple[str, list[str]] | None] = {}
-        matched = False
-        for negate, dir_only, regex, up in self._compiled:
+        matched: int | None = None
+        for index, (negate, dir_only, regex, up) in enumerate(self._compiled):
             if up not in relatives:
                 base = self.base
                 for _ in range(up):
@@ -227,7 +233,7 @@ class PathFilter:
             rel, folders = seen
             hit = any(regex.fullmatch(f) for f in folders) or (not dir_only and regex.fullmatch(rel) is not None)
             if hit:
-                matched = not negate
+                matched = None if negate else index
         return matched
 
 

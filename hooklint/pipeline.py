@@ -606,7 +606,9 @@ def _lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int, p
     errors: list[InputError] = []
     walk_notices: list[str] = []
     implied = [folder for folder in application_source_folders(paths, config) if folder not in paths]
-    apps = _applications(list(paths) + implied, errors, walk_notices, config, excluded=config.exclude or None)
+    excluded: list[str] = []
+    apps = _applications(list(paths) + implied, errors, walk_notices, config, excluded=config.exclude or None,
+                         left_out=excluded)  # fmt: skip
     if implied:  # a folder no one named is no input error (empty, or every file excluded): it is just not linted
         errors = [e for e in errors if e.path not in implied]
     jobs = resolve_jobs(jobs)
@@ -624,6 +626,9 @@ def _lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int, p
     result.findings = [f for f in reported if f.suppression is None]
     result.suppressed = [f for f in reported if f.suppression is not None]
     result.renderers.sort()
+    listed = {path for path, _ in result.skipped_files}
+    result.skipped_files += [(path, excluded_reason(path, config)) for path in excluded if path not in listed]
+    result.skipped += sum(1 for path in excluded if path not in listed)
     result.skipped_files.sort()
     from hooklint.checks.loading import missing_renderers
 
@@ -637,12 +642,15 @@ def _lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int, p
 
 
 def _applications(paths: list[str], errors: list[InputError], notices: list[str] | None, config: Config,
-                  excluded: Callable[[str], bool] | None = None) -> list[Application]:  # fmt: skip
+                  excluded: Callable[[str], bool] | None = None,
+                  left_out: list[str] | None = None) -> list[Application]:  # fmt: skip
     """:func:`~hooklint.sources.appmap.discovery.group_applications` of ``paths``, or none when the run's
     deadline passed while it ran (finding the applications can render: an app of apps): then one
-    input error in ``errors`` says that nothing was checked."""
+    input error in ``errors`` says that nothing was checked. ``left_out`` (when given) gets the
+    files ``excluded`` left out."""
     try:
-        return group_applications(paths, errors, notices, config.repo_urls, excluded=excluded, config=config)
+        return group_applications(paths, errors, notices, config.repo_urls, excluded=excluded, config=config,
+                                  left_out_files=left_out)  # fmt: skip
     except RunTimeout as exc:
         named = ", ".join(paths) or "."
         errors.append(InputError(paths[0] if paths else ".", f"{exc} while finding the applications of {named}; "
@@ -688,6 +696,23 @@ def _helm_notice(result: RunResult, config: Config) -> list[str]:
             note = helm_use_note(label, config.argocd_version)
             return [note + "."] if note else []
     return []
+
+
+def excluded_reason(path: str, config: Config) -> Skip:
+    """Why ``path``, a file the run's ``exclude`` matched, is not linted: the glob that matched it
+    and where it is set (``--exclude``, or the configuration file and line), or hooklint's own
+    baseline file. Listed with the files not linted (``--show-skipped``, the JSON report's
+    ``skipped``) and counted in the notice, so that an exclude (one a pull request adds to the
+    configuration among them) never passes a file silently."""
+    index = config.exclude.matching(path)
+    if index is None or index < 0:
+        why = "hooklint's baseline file, not a manifest" if index == -1 else "left out by exclude"
+    else:
+        where = config.at("exclude", index)
+        if os.path.isabs(where) and not os.path.relpath(where).startswith(".."):
+            where = os.path.relpath(where)
+        why = f"left out by exclude {config.exclude.patterns[index]!r} ({where})"
+    return Skip(f"{why}: not linted, and nothing in it is reported", SkipKind.CONFIG_EXCLUDED)
 
 
 def skipped_notice(skipped: list[tuple[str, Skip]]) -> list[str]:

@@ -44,6 +44,9 @@ class SkipKind(enum.Enum):
     PLUGIN = "rendered by a config management plugin, which hooklint never runs"
     #: Left out by an Application's ``directory.include/exclude``.
     EXCLUDED = "left out by an Application's directory.include/exclude"
+    #: Matched by the run's ``exclude`` (the configuration's, or ``--exclude``): never linted nor
+    #: reported, whatever Argo CD does with it.
+    CONFIG_EXCLUDED = "left out by exclude"
     #: A symbolic link whose destination does not exist: Argo CD skips it.
     DANGLING_LINK = "dangling symbolic links"
     #: Larger than ``max-file-size``: never read.

@@ -188,6 +188,33 @@ def test_excluded_files_are_not_counted_but_are_context(tree):
     assert "in 1 file\n" in result.output
 
 
+def test_excluded_files_are_listed_as_not_linted(tree):
+    """Trial 4, item 7: an exclude (one a pull request adds to the configuration among them) passed
+    a file silently: not linted, not reported, not counted among the files not linted. Each file it
+    leaves out is now counted and named with the glob that matched it and where that is set."""
+    (tree / "newapp").mkdir()
+    (tree / "newapp/job.yaml").write_text(LATEST_TAG_HOOK)
+    result = run(tree, "exclude: [newapp/]\n", "--show-skipped", ".")
+    assert (result.exit_code, codes(result.stdout)) == (1, ["warning HL102"])  # app/job.yaml
+    assert result.stdout.splitlines()[2:4] == [
+        "0 errors, 1 warning, 0 notes in 2 files",
+        "note: 2 files not linted on their own (1 left out by exclude; 1 unrelated YAML); --show-skipped lists them."]
+    assert result.stdout.splitlines()[-2:] == [
+        "note: not linted: .hooklint.yaml: unrelated YAML: its first document is no Kubernetes object and the file lacks "
+        "apiVersion:, kind: or metadata:",
+        "note: not linted: newapp/job.yaml: left out by exclude 'newapp/' (.hooklint.yaml:2): not linted, and nothing in "
+        "it is reported"]  # fmt: skip
+    result = run(tree, "", "--exclude", "app/job.yaml", "--exclude", "*.txt", "-f", "json", "app")
+    assert (result.exit_code, json.loads(result.stdout)["skipped"]) == (0, [
+        {"path": "app/job.yaml", "reason": "left out by exclude 'app/job.yaml' (--exclude): not linted, and nothing in it "
+                                           "is reported"}])  # fmt: skip
+    # named on its own, as pre-commit names files: listed too
+    result = run(tree, "exclude: ['**/job.yaml']\n", "-f", "json", "app/job.yaml", "app/config.yaml")
+    assert (result.exit_code, json.loads(result.stdout)["skipped"]) == (0, [
+        {"path": "app/job.yaml", "reason": "left out by exclude '**/job.yaml' (.hooklint.yaml:2): not linted, and nothing "
+                                           "in it is reported"}])  # fmt: skip
+
+
 @pytest.mark.parametrize("config, scope", [("", False), ("workload-scope: hooks\n", False),
                                            ("workload-scope: all\n", True), ("check-all-workloads: true\n", True)])  # fmt: skip
 def test_workload_scope(tree, config, scope):

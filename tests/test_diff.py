@@ -70,7 +70,7 @@ def repo(tmp_path, monkeypatch):
 
 def diff_json(*args: str) -> tuple[int, dict]:
     result = runner.invoke(app, ["diff", "--format", "json", *args])
-    return result.exit_code, json.loads(result.output)
+    return result.exit_code, json.loads(result.stdout)
 
 
 def test_a_change_that_adds_a_bad_hook_and_moves_a_job(repo):
@@ -342,6 +342,26 @@ def test_action_pull_request_mode_writes_the_summary_and_keeps_one_comment(repo,
         ]  # fmt: skip
 
 
+def test_action_pull_request_mode_fetches_the_base_a_shallow_checkout_lacks(repo, tmp_path):
+    """On pull requests the action now reviews by default, and the code scanning recipe checks out
+    at depth 1 (actions/checkout's default): the review step fetches the base commit alone."""
+    act = yaml.safe_load(ACTION.read_text(encoding="utf-8"))
+    review = next(s for s in act["runs"]["steps"] if s.get("id") == "review")
+    git(repo, "config", "uploadpack.allowAnySHA1InWant", "true")
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", "--depth", "1", "--branch", "two", f"file://{repo}", str(clone)], check=True)
+    base = git(repo, "rev-parse", "one")
+    assert subprocess.run(["git", "cat-file", "-e", f"{base}^{{commit}}"], cwd=clone).returncode != 0
+    context = {f"inputs.{k}": str(v.get("default", "")) for k, v in act["inputs"].items()}
+    context.update({"inputs.paths": "deploy", "github.event.pull_request.base.sha": base,
+                    "github.event.pull_request.head.sha": "abc123", "github.server_url": "https://github.com",
+                    "github.repository": "acme/deploy"})  # fmt: skip
+    proc, outputs = run_step(review, context, clone)
+    assert (proc.returncode, outputs["exit-code"]) == (0, "1"), proc.stderr
+    assert (tmp_path / "summary.md").read_text().startswith(
+        "<!-- hooklint-diff -->\n### hooklint: 1 new finding, 0 fixed, 0 unchanged;")
+
+
 def test_docs_gitlab_merge_request_job_runs_offline(repo, tmp_path):
     job = yaml.safe_load(doc_blocks()[".gitlab-ci.yml (merge requests)"])["hooklint-review"]
     assert job["artifacts"]["paths"] == ["hooklint-review.md"]
@@ -397,7 +417,9 @@ def test_an_application_that_stops_rendering_is_not_compared(repo):
     assert text.endswith("\n\nNot compared (rendered on one side only; lint each side to see why):\n  deploy/app\n\n"
                          "Not fully rendered after the change (what they add was not checked):\n  deploy/app: rendered "
                          "none: deploy/app/kustomization.yaml:4:3: resources entry 'missing.yaml' names nothing: "
-                         "deploy/app/missing.yaml does not exist\n")
+                         "deploy/app/missing.yaml does not exist\n\nNotes:\n  deploy/app: nothing of it rendered on the working "
+                         "tree (see its new finding), so it is not compared: its 1 finding on HEAD is not counted as fixed "
+                         "and its plan is not diffed\n")
     assert doc["not_fully_rendered"] == [{"application": "deploy/app", "rendered": "none", "reasons": [
         "deploy/app/kustomization.yaml:4:3: resources entry 'missing.yaml' names nothing: deploy/app/missing.yaml does "
         "not exist"]}]
@@ -818,3 +840,112 @@ def test_the_bases_globs_apply_to_both_sides_when_the_change_breaks_the_configur
     code, new, stderr = new_findings("excluding", "--head", "broken-and-excluded")
     assert (code, new) == (0, []), (code, new)
     assert stderr.startswith("hooklint: note: the configuration does not load here (")
+
+
+# --- an application the base did not render (trial 4, item 1) ------------------------------------
+
+needs_helm = pytest.mark.skipif(__import__("hooklint.sources.render.helm", fromlist=["find_helm"]).find_helm() is None,
+                                reason="no Helm: neither a helm binary nor helm-python-sdk")  # fmt: skip
+
+SHOP_CHART = ("apiVersion: v2\nname: shop\nversion: 1.0.0\ndependencies:\n- name: postgresql\n  version: 15.5.0\n"
+              "  repository: https://charts.bitnami.com/bitnami\n")  # fmt: skip
+VENDORED_JOB = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: evil
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  backoffLimit: 1
+  activeDeadlineSeconds: 300
+  template:
+    spec:
+      hostPID: true
+      serviceAccountName: evil
+      automountServiceAccountToken: false
+      restartPolicy: Never
+      containers: [{name: c, image: "ghcr.io/acme/x:1.0"}]
+"""
+
+
+@pytest.fixture
+def vendoring(tmp_path, monkeypatch):
+    """``base``: chart shop needs dependency postgresql from a Helm repository, not in charts/, and
+    its template includes a helper of it: hooklint renders nothing (HL009). ``head``: the change
+    vendors charts/postgresql/ with that helper and a PreSync Job with hostPID (HL105)."""
+    repo = tmp_path / "repo"
+    (repo / "shop/templates").mkdir(parents=True)
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "config", "user.email", "ci@example.com")
+    git(repo, "config", "user.name", "ci")
+    (repo / "shop/Chart.yaml").write_text(SHOP_CHART)
+    (repo / "shop/templates/cm.yaml").write_text(
+        'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: {{ include "postgresql.fullname" . }}}\n')
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "base")
+    git(repo, "tag", "base")
+    (repo / "shop/charts/postgresql/templates").mkdir(parents=True)
+    (repo / "shop/charts/postgresql/Chart.yaml").write_text("apiVersion: v2\nname: postgresql\nversion: 15.5.0\n")
+    (repo / "shop/charts/postgresql/templates/_helpers.tpl").write_text(
+        '{{- define "postgresql.fullname" -}}pg{{- end -}}\n')
+    (repo / "shop/charts/postgresql/templates/job.yaml").write_text(VENDORED_JOB)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "vendor")
+    git(repo, "tag", "head")
+    return repo
+
+
+@needs_helm
+def test_an_application_the_base_did_not_render_is_all_new(vendoring):
+    """Nothing of shop rendered on the base, so nothing there can match its findings on the head:
+    each is new, its whole plan is added, a note names it, and --fail-on decides the exit code. The
+    review passed with "0 new findings, 1 fixed; no plan change" (exit 0)."""
+    code, doc = diff_json("base", "--head", "head")
+    assert code == 1
+    assert [(f["path"], f["line"], f["column"], f["rule_id"]) for f in doc["new"]] == [
+        ("shop/charts/postgresql/templates/job.yaml", 12, 7, "HL105")]
+    assert [(f["path"], f["rule_id"]) for f in doc["fixed"]] == [("shop/Chart.yaml", "HL009")]
+    assert (doc["unchanged"], doc["not_compared"]) == (0, ["shop"])
+    assert [(c["application"], [(t["kind"], t["name"], t["step"]) for t in c["added"]], c["removed"], c["moved"])
+            for c in doc["plan_changes"]] == [
+        ("shop", [("Job", "evil", {"phase": "PreSync", "wave": 0}), ("ConfigMap", "pg", {"phase": "Sync", "wave": 0})],
+         [], [])]  # fmt: skip
+    note = ("shop: nothing of it rendered on base (lint base to see why), so nothing there can match it: its 1 finding "
+            "on head counts as new and its whole plan as added")  # fmt: skip
+    assert doc["notes"] == [note]
+    result = runner.invoke(app, ["diff", "base", "--head", "head"])
+    assert (result.exit_code, result.stderr) == (1, f"hooklint: note: {note}\n")
+    assert result.stdout.splitlines()[0] == ("hooklint diff base -> head: 1 new finding, 1 fixed, 0 unchanged; plan "
+                                             "changes in 1 application; 1 application not compared (not rendered on one "
+                                             "side)")  # fmt: skip
+    assert result.stdout.endswith("\n\nPlan of shop:\n  added    Job/evil: PreSync wave 0\n  added    ConfigMap/pg: Sync "
+                                  "wave 0\n\nNot compared (rendered on one side only; lint each side to see why):\n  shop\n"
+                                  f"\nNotes:\n  {note}\n")  # fmt: skip
+    result = runner.invoke(app, ["diff", "base", "--head", "head", "-f", "markdown"])
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[1:6] == [
+        "### hooklint: 1 new finding, 1 fixed, 0 unchanged; plan changes in 1 application; 1 application not compared "
+        "(not rendered on one side)", "", "Compared `base` with `head`.", "", f"> **Note:** {note}"]
+    assert "| 🛑 | `HL105` hook-privileged-pod | shop/charts/postgresql/templates/job.yaml:12 |" in result.stdout
+    assert "| ➕ added | `Job/evil` |  | PreSync wave 0 |" in result.stdout
+    assert [runner.invoke(app, ["diff", "base", "--head", "head", "--fail-on", level]).exit_code
+            for level in ("error", "never")] == [1, 0]  # fmt: skip
+
+
+@needs_helm
+def test_an_application_the_base_did_not_render_shows_what_the_change_suppresses(vendoring):
+    """A suppression in an application the base did not render is the change's: it is listed, never
+    a silent pass; the rest of the application's findings are new."""
+    job = vendoring / "shop/charts/postgresql/templates/job.yaml"
+    job.write_text(VENDORED_JOB.replace("  name: evil\n", "  name: evil\n  annotations:\n"
+                                        "    hooklint.io/ignore: 'HL105: node access is fine'\n", 1).replace(
+        "  annotations:\n    argocd", "    argocd"))  # fmt: skip
+    code, doc = diff_json("base")
+    assert (code, doc["new"], [(f["path"], f["rule_id"], f["suppression"]["reason"]) for f in doc["suppressed"]]) == (
+        0, [], [("shop/charts/postgresql/templates/job.yaml", "HL105", "node access is fine")])
+    assert doc["notes"] == ["shop: nothing of it rendered on base (lint base to see why), so nothing there can match "
+                            "it: its 0 findings on the working tree count as new and its whole plan as added"]
+    assert [len(c["added"]) for c in doc["plan_changes"]] == [2]

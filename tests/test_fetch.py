@@ -6,6 +6,7 @@ digests checked, archives unpacked as untrusted input, a second run from the cac
 from __future__ import annotations
 
 import gzip
+import json
 import os
 import subprocess
 import sys
@@ -91,6 +92,42 @@ def test_a_digest_mismatch_is_refused_and_nothing_is_unpacked(tmp_path):
                                f"sha256:{'0' * 64}: refused")  # fmt: skip
     trees = tmp_path / "cache" / "trees"
     assert not trees.exists() or [n for n in os.listdir(trees) if not n.startswith(".")] == []
+
+
+@pytest.mark.parametrize("digest, why", [
+    (None, "gives no digest for it, so its archive cannot be checked: refused (the repository's index.yaml needs the "
+           "archive's sha256 digest, as 'helm repo index' writes it)"),
+    ("", "gives no digest for it, so its archive cannot be checked: refused (the repository's index.yaml needs the "
+         "archive's sha256 digest, as 'helm repo index' writes it)"),
+    (12345, "gives the digest '12345', which is not a sha256 digest (64 hex digits), so its archive cannot be checked: "
+            "refused"),
+    ("md5:0f", "gives the digest 'md5:0f', which is not a sha256 digest (64 hex digits), so its archive cannot be "
+               "checked: refused"),
+])  # fmt: skip
+def test_an_index_entry_without_a_sha256_digest_is_refused_before_the_download(tmp_path, digest, why):
+    """Trial 4, item 9: an entry with no digest (or one that is no sha256) was fetched and rendered
+    unchecked; the README says the archive's sha256 must equal the index's digest."""
+    archive = chart_archive()
+    with http_server() as served:
+        chart_repository(served, archive)
+        index = json.loads(served.routes["/index.yaml"][2])
+        entry = index["entries"]["hookchart"][0]
+        if digest is None:
+            del entry["digest"]
+        else:
+            entry["digest"] = digest
+        served.routes["/index.yaml"] = (200, {"Content-Type": "text/yaml"}, json.dumps(index).encode())
+        with pytest.raises(FetchError) as info:
+            fetch(RemoteSource("helm", served.base, "hookchart", "1.2.0"), policy(tmp_path, f"http://127.0.0.1:{served.port}"))
+        assert [r[0] for r in served.requests] == ["/index.yaml"]
+    assert str(info.value) == f"chart hookchart 1.2.0: {served.base}/index.yaml {why}"
+    # an upper-case digest, with or without its sha256: prefix, is the same digest
+    for spelt in (sha256(archive)[7:].upper(), "SHA256:" + sha256(archive)[7:].upper()):
+        with http_server() as served:
+            chart_repository(served, archive, digest="sha256:" + spelt.split(":")[-1])
+            fetched = fetch(RemoteSource("helm", served.base, "hookchart", "1.2.0"),
+                            policy(tmp_path / spelt[:3], f"http://127.0.0.1:{served.port}"))  # fmt: skip
+        assert fetched.digest == sha256(archive)
 
 
 def test_a_version_missing_from_the_index_is_one_line(tmp_path):

@@ -438,3 +438,20 @@ def test_diff_shows_how_a_new_chart_version_moves_its_hooks(tmp_path, monkeypatc
         "Plan of apps/hook.yaml (hooks):",
         "  moved    Job/hooks/hooks-migrate: PreSync wave -1 -> PostSync wave -1",
         "  changed  Job/hooks/hooks-migrate: hook_types PreSync -> PostSync"]
+
+
+def test_a_chart_whose_index_entry_has_no_digest_is_hl009_and_never_rendered(repo):
+    """Trial 4, item 9: --fetch rendered a chart whose index.yaml entry had no digest, unchecked."""
+    with http_server() as served:
+        chart_repository(served, chart_archive())
+        index = json.loads(served.routes["/index.yaml"][2])
+        del index["entries"]["hookchart"][0]["digest"]
+        served.routes["/index.yaml"] = (200, {"Content-Type": "text/yaml"}, json.dumps(index).encode())
+        (repo / "apps/hook.yaml").write_text(application(chart_source(served.base)))
+        code, found = lint("--fetch", "--fetch-host", f"http://127.0.0.1:{served.port}", ".")
+        asked = [r[0] for r in served.requests]
+    assert (code, asked) == (1, ["/index.yaml"])
+    assert [(f["rule_id"], f["path"], f["line"], f["column"]) for f in found] == [("HL009", "apps/hook.yaml", 9, 7)]
+    assert (f"--fetch did not fetch it (chart hookchart 1.2.0: {served.base}/index.yaml gives no digest for it, so its "
+            "archive cannot be checked: refused (the repository's index.yaml needs the archive's sha256 digest, as "
+            "'helm repo index' writes it))") in found[0]["message"]  # fmt: skip

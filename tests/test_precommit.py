@@ -106,7 +106,7 @@ def test_manifest_is_valid_and_as_documented(env):
         "id": "hooklint",
         "name": "hooklint",
         "description": "Security policy linter for Argo CD resource hooks and sync waves.",
-        "entry": "hooklint lint",
+        "entry": "hooklint pre-commit",
         "language": "python",
         "types_or": ["yaml", "json"],
         "require_serial": True,
@@ -227,3 +227,69 @@ def test_try_repo_reports_what_a_staged_file_causes_in_an_unchanged_one(hook_rep
 
 
 MIGRATE_JOB = CLEAN_HOOK_JOB.split("---\n")[0]
+
+
+# --- file names that look like options (trial 4, item 6) -------------------------------------------
+
+EVIL_JOB = HL102_BAD.replace("db-migrate", "evil")
+
+
+@pytest.fixture
+def option_named_files(tmp_path, monkeypatch):
+    """A repository whose committed files include ``--exclude=evil*.yaml`` (a ConfigMap) and
+    ``--config=c.yaml``, beside evil-job.yaml (HL102) and c.yaml (fail-on never, a day's renders)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    (tmp_path / "evil-job.yaml").write_text(EVIL_JOB, encoding="utf-8")
+    (tmp_path / "--exclude=evil*.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n")
+    (tmp_path / "--config=c.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n")
+    (tmp_path / "c.yaml").write_text("fail-on: never\nrender-timeout: 86400\n")
+    return tmp_path
+
+
+def run_as_pre_commit(*args: str):
+    """``hooklint`` run with the argv pre-commit builds: the manifest's entry, then ``args``
+    (the hook's args and the staged files, in git's order: ``-`` sorts first)."""
+    from typer.testing import CliRunner
+
+    from hooklint.cli import app
+
+    (hook,) = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    entry = hook["entry"].split()
+    assert entry[0] == "hooklint"
+    return CliRunner().invoke(app, [*entry[1:], *args])
+
+
+def test_a_file_named_like_an_option_is_a_path_to_the_pre_commit_hook(option_named_files):
+    """pre-commit appends file names after the hook's args with no ``--``: with ``entry: hooklint
+    lint``, a committed ``--exclude=evil*.yaml`` hid every evil*.yaml (0 files, exit 0), and
+    ``--config=c.yaml`` was the trusted configuration (fail-on never, limits raised)."""
+    files = ["--config=c.yaml", "--exclude=evil*.yaml", "c.yaml", "evil-job.yaml"]
+    hl102 = HL102_LINE.replace("deploy/bad/bad.yaml", "evil-job.yaml").replace("db-migrate", "evil")
+    result = run_as_pre_commit(*files)
+    assert (result.exit_code, result.stdout.splitlines()[7]) == (1, "1 error, 5 warnings, 0 notes in 3 files")
+    result = run_as_pre_commit("--select", "HL102", *files)
+    assert (result.exit_code, result.stdout.splitlines()[:3]) == (1, [hl102, "", "0 errors, 1 warning, 0 notes in 3 files"])
+    # the hook's own args still work, in every spelling, before the file names
+    for args in (["--fail-on", "error"], ["--fail-on=error"], ["-f", "concise", "--fail-on=error"],
+                 ["-fconcise", "--fail-on=error"]):  # fmt: skip
+        result = run_as_pre_commit("--select=HL102", *args, *files)
+        assert (result.exit_code, "0 errors, 1 warning, 0 notes in 3 files" in result.stdout) == (0, True), args
+    # an unknown option of the hook's args is still a usage error
+    result = run_as_pre_commit("--nope", *files)
+    assert result.exit_code == 2
+
+
+def test_pre_commit_arguments_split_at_the_first_existing_file(tmp_path, monkeypatch):
+    from hooklint.cli import split_pre_commit_arguments
+
+    monkeypatch.chdir(tmp_path)
+    for name in ("--exclude=x.yaml", "-", "a.yaml"):
+        (tmp_path / name).write_text("")
+    options = {"--fail-on": True, "-f": True, "--format": True, "--fix": False, "--exclude": True}
+    assert split_pre_commit_arguments(["--fix", "--fail-on", "error", "-fjson", "--exclude=x.yaml", "a.yaml"], options) == (
+        ["--fix", "--fail-on", "error", "-fjson"], ["--exclude=x.yaml", "a.yaml"])
+    assert split_pre_commit_arguments(["--exclude", "--exclude=x.yaml", "-", "--fix"], options) == (
+        ["--exclude", "--exclude=x.yaml"], ["./-", "--fix"])  # an option's value is taken as its value
+    assert split_pre_commit_arguments(["--", "--fix"], options) == ([], ["--fix"])
+    assert split_pre_commit_arguments(["a.yaml", "--fix"], options) == ([], ["a.yaml", "--fix"])

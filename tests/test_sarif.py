@@ -602,3 +602,37 @@ def test_the_action_installs_hooklint_without_importing_the_pull_requests_code(t
     assert not (tmp_path / "RAN").exists()
     subprocess.run([sys.executable, "-m", "pip", "--version"], cwd=tmp_path, capture_output=True, timeout=120)
     assert (tmp_path / "RAN").exists()
+
+
+@pytest.mark.parametrize(("mode", "event", "chosen", "warned"), [
+    ("", "pull_request", "pull-request", False),
+    ("", "pull_request_target", "pull-request", False),
+    ("", "push", "lint", False),
+    ("", "schedule", "lint", False),
+    ("lint", "pull_request", "lint", True),
+    ("pull-request", "pull_request", "pull-request", False),
+    ("lint", "push", "lint", False),
+])  # fmt: skip
+def test_the_action_reviews_pull_requests_with_the_base_policy_by_default(tmp_path, mode, event, chosen, warned):
+    """Trial 4, item 7: the action's default mode (lint) on pull_request linted the pull request
+    with its own .hooklint.yaml, which may exclude a new application. On a pull request the default
+    is now pull-request (hooklint diff: the base's policy); lint there is said in a warning."""
+    act = action()
+    assert act["inputs"]["mode"]["default"] == ""
+    steps = act["runs"]["steps"]
+    step = next(s for s in steps if s.get("id") == "mode")
+    assert [s.get("id") for s in steps].index("mode") < [s.get("id") for s in steps].index("lint")
+    assert next(s for s in steps if s.get("id") == "lint")["if"] == "steps.mode.outputs.mode == 'lint'"
+    assert next(s for s in steps if s.get("id") == "review")["if"] == "steps.mode.outputs.mode == 'pull-request'"
+    assert step["env"] == {"HOOKLINT_MODE": "${{ inputs.mode }}", "HOOKLINT_EVENT": "${{ github.event_name }}"}
+    env = {"HOOKLINT_MODE": mode, "HOOKLINT_EVENT": event, "GITHUB_OUTPUT": str(tmp_path / "out"), "PATH": os.environ["PATH"]}
+    proc = subprocess.run(["bash", "-e", "-c", step["run"]], env=env, capture_output=True, text=True, cwd=tmp_path)
+    assert (proc.returncode, (tmp_path / "out").read_text()) == (0, f"mode={chosen}\n")
+    assert proc.stdout == ("::warning title=hooklint::mode lint on a pull request lints it with its own policy "
+                           "(.hooklint.yaml, baseline, suppressions), which the pull request can change; for pull "
+                           "requests from people who may not change the policy, use mode pull-request (the default on "
+                           "pull requests), which takes the policy from the base\n" if warned else "")  # fmt: skip
+    env["HOOKLINT_MODE"] = "review"
+    proc = subprocess.run(["bash", "-e", "-c", step["run"]], env=env, capture_output=True, text=True, cwd=tmp_path)
+    assert (proc.returncode, proc.stdout) == (2, "hooklint: the action's mode must be lint or pull-request (or empty), "
+                                                 "not 'review'\n")  # fmt: skip

@@ -8,7 +8,8 @@ ls-tree`` and ``git cat-file --batch``: no attributes, filters or network; :func
 the policy is the base's (:func:`_policy`). Findings are matched by their ``hooklint/v1``
 fingerprint (:func:`hooklint.findings.fingerprints`: rule, path, object and field, never the
 line), then by object and field alone, so a finding that only moved, or whose file was renamed, is
-unchanged; an application that renders on one side only is not compared. A base finding whose
+unchanged; an application that renders on one side only cannot be compared and never passes
+unseen (:func:`compare`: what the base did not render is all new). A base finding whose
 object is still there but no longer runs as a hook (a typo in its hook type, ``Skip``) is not fixed:
 hook rules no longer look at the object, so it is reported as "no longer checked", with why. Plans
 are compared object by object: tasks added (with their step), removed, moved to another step
@@ -746,7 +747,7 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
             assert base_side is not None
             head_side = _side(top, None, relative, config, catalog, top)
             out = compare(base_side, head_side, _findings_of)
-            out.notes, out.policy = notes, config
+            out.notes, out.policy = notes + out.notes, config
             return out
         with checkout(top, head_commit) as head_copy:
             head_folder = head_copy.folder
@@ -760,7 +761,7 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
             base_side = _side(base_folder, base, relative, config, catalog, top)
             head_side = _side(head_folder, head, relative, config, catalog, top)
             out = compare(base_side, head_side, _findings_of)
-            out.notes, out.policy = notes, config
+            out.notes, out.policy = notes + out.notes, config
             return out
 
 
@@ -798,22 +799,31 @@ def _loose_identity(f: Finding) -> tuple[str, ...]:
 def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Finding]]) -> Review:
     """The :class:`Review` of two linted sides. Findings match by fingerprint, then, for what is
     left, by identity without the file (a renamed or moved file keeps its findings). An
-    application that did not render on one side (HL007, HL008, HL009) is not compared: its findings on the
-    other side (``findings_of(side, key)``) are neither new nor fixed, and its plan is not
-    diffed; ``not_compared`` names it."""
+    application that did not render on one side (HL007, HL008, HL009) cannot be compared, and is
+    named in ``not_compared`` and in a note; it never passes unseen: when nothing of it rendered on
+    the base, nothing there can match, so each of its findings on the head (those its lint gave,
+    in the head's report) is new (the head's suppressed ones are suppressed by the change)
+    and its whole head plan is shown as added; when nothing of it rendered on the head, the head's
+    HL007/HL008/HL009 finding is new, its base findings (``findings_of(base, key)``) are not
+    counted as fixed, and its plan is not diffed (nothing on the head says what a sync applies)."""
     out = Review(base, head)
-    out.not_compared = sorted(_unrendered(base) ^ _unrendered(head))
-    skip_base = {fingerprint for key in sorted(_unrendered(head) - _unrendered(base))
+    unrendered_base, unrendered_head = _unrendered(base), _unrendered(head)
+    out.not_compared = sorted(unrendered_base ^ unrendered_head)
+    skip_base = {fingerprint for key in sorted(unrendered_head - unrendered_base)
                  for fingerprint in _prints(findings_of(base, key))}  # fmt: skip
-    skip_head = {fingerprint for key in sorted(_unrendered(base) - _unrendered(head))
-                 for fingerprint in _prints(findings_of(head, key))}  # fmt: skip
+    # the head's findings of an application the base did not render: nothing on the base can match them
+    unmatched = {key: {identity(f, f.path) for planned in head.plans if planned.key == key for f in planned.findings}
+                 for key in sorted(unrendered_base - unrendered_head)}  # fmt: skip
+    unmatchable = set().union(*unmatched.values())
     base_fps = dict(zip(_prints(base.result.findings), base.result.findings))
-    head_fps = dict(zip(_prints(head.result.findings), head.result.findings))
+    head_fps = {fp: f for fp, f in zip(_prints(head.result.findings), head.result.findings)
+                if identity(f, f.path) not in unmatchable}  # fmt: skip
+    forced = [f for f in head.result.findings if identity(f, f.path) in unmatchable]
     base_hidden = set(_prints(base.result.suppressed))
     head_hidden = dict(zip(_prints(head.result.suppressed), head.result.suppressed))
     # suppressed by the change: hidden on the head, not on the base (it was live there, or absent)
-    out.suppressed = [f for fp, f in head_hidden.items() if fp not in base_hidden and fp not in skip_head]
-    new = [f for fp, f in head_fps.items() if fp not in base_fps and fp not in skip_head]
+    out.suppressed = [f for fp, f in head_hidden.items() if fp not in base_hidden or identity(f, f.path) in unmatchable]
+    new = [f for fp, f in head_fps.items() if fp not in base_fps]
     fixed = [f for fp, f in base_fps.items() if fp not in head_fps and fp not in skip_base and fp not in head_hidden]
     out.unchanged = sum(1 for fp in head_fps if fp in base_fps)
     # a renamed file: the same finding on the same object and field, elsewhere
@@ -828,6 +838,7 @@ def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Find
             out.unchanged += 1
         else:
             out.new.append(f)
+    out.new = sorted(out.new + forced, key=Finding.sort_key)
     left = {id(f) for twins in waiting.values() for f in twins}
     gone = _left_hook_scope(base, head)
     for f in fixed:
@@ -838,8 +849,23 @@ def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Find
             out.fixed.append(f)
         else:
             out.no_longer_checked.append((f, why))
-    keep = set(out.not_compared)
-    out.plan_changes = plan_changes([p for p in base.plans if p.key not in keep], [p for p in head.plans if p.key not in keep])
+    # a plan the base did not render is all added (it is left out of the base's side); one the head
+    # did not render is not diffed
+    out.plan_changes = plan_changes([p for p in base.plans if p.key not in out.not_compared],
+                                    [p for p in head.plans if p.key not in unrendered_head - unrendered_base])
+    out.notes = []
+    for key in out.not_compared:
+        old, now = base.revision, head.revision or "the working tree"
+        if key in unmatched:
+            n = sum(1 for f in forced if identity(f, f.path) in unmatched[key])
+            out.notes.append(f"{key}: nothing of it rendered on {old} (lint {old} to see why), so nothing there can "
+                             f"match it: its {n} finding{'s' if n != 1 else ''} on {now} count{'s' if n == 1 else ''} "
+                             f"as new and its whole plan as added")  # fmt: skip
+        else:
+            n = len(findings_of(base, key))
+            out.notes.append(f"{key}: nothing of it rendered on {now} (see its new finding), so it is not compared: its "
+                             f"{n} finding{'s' if n != 1 else ''} on {old} {'are' if n != 1 else 'is'} not counted as "
+                             f"fixed and its plan is not diffed")  # fmt: skip
     out.errors = head.result.errors
     return out
 

@@ -119,6 +119,7 @@ def group_applications(
     repo_urls: Iterable[str] = (),
     excluded: Callable[[str], bool] | None = None,
     config: "Config | None" = None,
+    left_out_files: list[str] | None = None,
 ) -> list[Application]:
     """Expand command-line paths into applications, in a deterministic order.
 
@@ -136,7 +137,9 @@ def group_applications(
     the result.
 
     A file ``excluded`` matches (the configuration's ``exclude``) is never reported, even when named
-    on its own: it is loaded as context of its folder's application, if that folder has one.
+    on its own: it is loaded as context of its folder's application, if that folder has one. Each
+    such file that no application reports is added to ``left_out_files`` (when given), sorted, so
+    that the run lists it among the files not linted: an exclude never passes a file silently.
 
     With ``config``, the map also holds the Applications that the repository's Helm charts and
     kustomizations render (app of apps, :func:`application_map`); without it, only those written
@@ -259,6 +262,9 @@ def group_applications(
         for part in [app, *app.parts]:
             part.cluster_crds = crds
     apps.sort(key=lambda a: a.key)
+    if left_out_files is not None:
+        linted = {f for app in apps for part in [app, *app.parts] for f in part.reported}
+        left_out_files.extend(sorted({f for files in left_out.values() for f in files} - linted))
     return apps
 
 

@@ -5,7 +5,7 @@ What is fetched (:class:`RemoteSource`, :func:`fetch`):
 
 - a chart from an HTTP(S) chart repository: ``index.yaml``, the version ``targetRevision`` names
   (:mod:`.semver`: Argo CD's ``MaxVersion``, then Helm's ``IndexFile.Get``), the archive its
-  ``urls`` give, checked against its ``digest`` (sha256) before anything reads it
+  ``urls`` give, checked against its ``digest`` (sha256; an entry without one is refused) before anything reads it
   (``reposerver/repository/repository.go`` ``newHelmClientResolveRevision``,
   ``util/helm/client.go`` ``ExtractChart``);
 - a chart from an OCI registry (``oci://host/path`` or ``host/path`` with ``chart``): the
@@ -210,14 +210,12 @@ class _Fetch:
         if not isinstance(urls, list) or not urls or not isinstance(urls[0], str):
             raise FetchError(f"chart {source.chart} {chosen} has no archive URL in {base}index.yaml")
         archive_url = urllib.parse.urljoin(base, urls[0])
+        expected = _index_digest(entry.get("digest"), f"chart {source.chart} {chosen}", f"{base}index.yaml")
         data = self.get(archive_url).body
         actual = "sha256:" + hashlib.sha256(data).hexdigest()
-        listed_digest = entry.get("digest")
-        if isinstance(listed_digest, str) and listed_digest:
-            expected = listed_digest if listed_digest.startswith("sha256:") else "sha256:" + listed_digest
-            if expected.lower() != actual:
-                raise FetchError(f"chart {source.chart} {chosen}: the archive's digest {actual} is not the index's "
-                                 f"{expected}: refused")  # fmt: skip
+        if expected != actual:
+            raise FetchError(f"chart {source.chart} {chosen}: the archive's digest {actual} is not the index's "
+                             f"{expected}: refused")  # fmt: skip
         folder = self._unpack(data, actual, f"chart {source.chart} {chosen}")
         write_ref(self.policy, key, {"digest": actual, "version": chosen})
         return Fetched(folder, os.path.dirname(folder), source.chart, chosen, actual)
@@ -346,6 +344,24 @@ class _Fetch:
             from hooklint.files import remove_tree  # noqa: PLC0415
 
             remove_tree(scratch)
+
+
+def _index_digest(listed: object, what: str, index: str) -> str:
+    """The ``sha256:<hex>`` digest a chart repository's ``index.yaml`` gives a chart version
+    (``listed``: the entry's ``digest``, hex as ``helm repo index`` writes it, or with a
+    ``sha256:`` prefix; any case). Raises :class:`FetchError` (``what``: ``chart NAME VERSION``) for
+    an entry without one, or with one that is not a sha256 digest: the archive could not be
+    checked, and an unchecked download is never rendered (fail closed; Helm's own ``helm pull``
+    would take it unchecked, hooklint does not)."""
+    if listed is None or listed == "":
+        raise FetchError(f"{what}: {index} gives no digest for it, so its archive cannot be checked: refused "
+                         "(the repository's index.yaml needs the archive's sha256 digest, as 'helm repo index' writes it)")  # fmt: skip
+    text = listed.lower() if isinstance(listed, str) else ""
+    expected = text if text.startswith("sha256:") else "sha256:" + text
+    if not _DIGEST.match(expected):
+        raise FetchError(f"{what}: {index} gives the digest {str(listed)[:80]!r}, which is not a sha256 digest (64 hex "
+                         "digits), so its archive cannot be checked: refused")  # fmt: skip
+    return expected
 
 
 def _host_key(url: str) -> str:
