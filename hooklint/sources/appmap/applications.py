@@ -33,6 +33,7 @@ from typing import Any, Iterable, Sequence
 from hooklint.argocd import is_argo_kind
 from hooklint.files import walk_tree
 from hooklint.loader import DEFAULT_MAX_FILE_SIZE, read_file, user_path, within
+from hooklint.sources.appmap.argoglob import GlobPanic, compile_glob
 from hooklint.sources.repository import facts
 from hooklint.sources.repository.git import remote_urls
 from hooklint.sources.repository.tree import chart_of
@@ -605,59 +606,17 @@ def _plain(value: Any) -> Any:
 
 
 def glob_match(pattern: str, text: str) -> bool:
-    """Argo CD's ``util/glob`` ``Match`` (gobwas/glob compiled with no separators), which
-    ``getPotentiallyValidManifestFile`` applies to a file's path relative to the application
-    folder: ``*`` (and ``**``) match any run of characters, ``/`` included; ``?`` one character;
-    ``[abc]``, ``[a-z]``, ``[!abc]`` a class; ``{a,b}`` alternatives (nested allowed); ``\\`` escapes.
-    A pattern that does not compile matches nothing (Argo CD logs a warning and returns false)."""
-    regex = _glob_regex(pattern)
-    return regex is not None and regex.fullmatch(text) is not None
-
-
-def _glob_regex(pattern: str) -> "re.Pattern[str] | None":
-    out: list[str] = []
-    depth = 0
-    i = 0
-    while i < len(pattern):
-        c = pattern[i]
-        if c == "\\":
-            if i + 1 >= len(pattern):
-                return None
-            out.append(re.escape(pattern[i + 1]))
-            i += 2
-            continue
-        if c == "*":
-            while i + 1 < len(pattern) and pattern[i + 1] == "*":
-                i += 1
-            out.append(".*")
-        elif c == "?":
-            out.append(".")
-        elif c == "[":
-            end = pattern.find("]", i + 2)
-            if end < 0:
-                return None
-            body = pattern[i + 1:end]
-            negate = body.startswith("!")
-            body = body[1:] if negate else body
-            out.append("[" + ("^" if negate else "") + body.replace("\\", "\\\\") + "]")
-            i = end
-        elif c == "{":
-            depth += 1
-            out.append("(?:")
-        elif c == "}" and depth:
-            depth -= 1
-            out.append(")")
-        elif c == "," and depth:
-            out.append("|")
-        else:
-            out.append(re.escape(c))
-        i += 1
-    if depth:
-        return None
-    try:
-        return re.compile("".join(out), re.DOTALL)
-    except re.error:
-        return None
+    """Argo CD's ``util/glob`` ``Match(pattern, text)`` with no separators, which
+    ``getPotentiallyValidManifestFile`` (``reposerver/repository/repository.go``) applies to a
+    file's path relative to the application folder: gobwas/glob v0.2.3 as ported in
+    :mod:`hooklint.sources.appmap.argoglob` (``*`` and ``**`` cross ``/``; ``?`` one character;
+    ``[abc]``, ``[a-z]``, ``[!abc]`` a class of one run or one range, ``[^a]`` the class of ``^``
+    and ``a``; ``{a,b}`` alternatives; ``\\`` escapes), its optimiser's results included. A
+    pattern gobwas/glob does not compile (``[a-z0-9]``, ``[]``, ``[z-a]``) matches nothing: Argo
+    CD logs "failed to compile pattern" and returns false. Raises
+    :class:`~hooklint.sources.appmap.argoglob.GlobPanic` where Go would panic."""
+    compiled = compile_glob(pattern)
+    return compiled is not None and compiled.match(text)
 
 
 @dataclass(slots=True)
@@ -695,9 +654,12 @@ class DirectoryOptions:
     def excludes(self, relative: str) -> str | None:
         """Why a manifest file at ``relative`` (to the application folder, ``/``-separated) is left
         out, or None when it is read (``getPotentiallyValidManifestFile``: exclude first, then
-        include)."""
-        if self.exclude and glob_match(self.exclude, relative):
-            return f"matches directory.exclude {self.exclude!r}"
-        if self.include and not glob_match(self.include, relative):
-            return f"does not match directory.include {self.include!r}"
+        include). A glob on which gobwas/glob would panic leaves nothing out."""
+        try:
+            if self.exclude and glob_match(self.exclude, relative):
+                return f"matches directory.exclude {self.exclude!r}"
+            if self.include and not glob_match(self.include, relative):
+                return f"does not match directory.include {self.include!r}"
+        except GlobPanic:  # Argo CD's repo server fails on it: read the file rather than leave it out
+            pass
         return None
