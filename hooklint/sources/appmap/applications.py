@@ -34,6 +34,7 @@ from hooklint.argocd import is_argo_kind
 from hooklint.files import walk_tree
 from hooklint.loader import DEFAULT_MAX_FILE_SIZE, read_file, user_path, within
 from hooklint.sources.appmap.argoglob import GlobPanic, compile_glob
+from hooklint.sources.appmap.gojson import SOURCE, GoJSONError, decode, marshal
 from hooklint.sources.repository import facts
 from hooklint.sources.repository.git import remote_urls
 from hooklint.sources.repository.tree import chart_of
@@ -282,6 +283,7 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
     name = metadata.get("name") if isinstance(metadata, Map) else None
     if not isinstance(spec, Map) or not isinstance(name, str):
         return []
+    instance = instance_name(name, metadata.get("namespace") if isinstance(metadata, Map) else None)
     destination = spec.get("destination")
     destination = destination if isinstance(destination, Map) else Map()
     namespace, server = destination.get("namespace"), destination.get("server") or destination.get("name")
@@ -303,7 +305,7 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
             helm = remote.helm if isinstance(remote.helm, dict) else {}
             listed = helm.get("valueFiles")
             written: list = listed if isinstance(listed, list) else []
-            env = build_env(name, namespace, project, source)
+            env = build_env(instance, namespace, project, source)
             files, _ = _resolve_refs(written, refs if multiple else None, ours, env)
             read_here = tuple(f.lstrip("/") for f, w in zip(files, written)
                               if isinstance(w, str) and w.startswith("$") and f != w)  # fmt: skip
@@ -348,7 +350,7 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
                 target = os.path.join(root, os.path.relpath(real, real_root)) if real != real_root else root
                 target = os.path.normpath(target)
                 try:
-                    plain, overrides = merge_source_parameters(plain, target, name, max_file_size, real_root)
+                    plain, overrides = merge_source_parameters(plain, target, instance, max_file_size, real_root)
                 except ValueError as exc:
                     problem = f"error while parsing source parameters: {exc}"
         kinds = [k for k in ("helm", "kustomize", "directory", "plugin") if plain.get(k) is not None]
@@ -358,7 +360,7 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
         options = plain.get(kind) if kind in ("helm", "kustomize", "directory") else None
         places: tuple[tuple[str, int, int], ...] = ()
         if kind == "helm" and isinstance(options, dict) and isinstance(options.get("valueFiles"), list):
-            env = build_env(name, namespace, project, source)
+            env = build_env(instance, namespace, project, source)
             files, why = _resolve_refs(options["valueFiles"], refs if multiple else None, ours, env)
             options = {**options, "valueFiles": files}
             problem = problem or why
@@ -417,9 +419,27 @@ def _item_places(path: str, items: Seq, count: int) -> tuple[tuple[str, int, int
 REVISION_VARIABLES = frozenset({"ARGOCD_APP_REVISION", "ARGOCD_APP_REVISION_SHORT", "ARGOCD_APP_REVISION_SHORT_8"})
 
 
+#: The namespace of Argo CD's control plane (the ``argocd`` of a default install): an Application in
+#: another namespace ("apps in any namespace") is known to the repo server by ``<namespace>_<name>``.
+CONTROL_PLANE_NAMESPACE = "argocd"
+
+
+def instance_name(name: str, namespace: object, control_plane: str = CONTROL_PLANE_NAMESPACE) -> str:
+    """The name Argo CD's controller gives the repo server for the Application ``name`` in
+    ``namespace`` (``pkg/apis/application/v1alpha1/types.go`` ``InstanceName``, called with the
+    controller's namespace by ``controller/state.go``): ``name`` when the namespace is unset, empty
+    or ``control_plane``, else ``<namespace>_<name>``. It names the ``.argocd-source-<it>.yaml``
+    file ``mergeSourceParameters`` reads and is ``ARGOCD_APP_NAME`` (``newEnv``). An Application
+    whose manifest names no namespace is taken to live in the control plane's."""
+    if not isinstance(namespace, str) or namespace in ("", control_plane):
+        return name
+    return f"{namespace}_{name}"
+
+
 def build_env(name: str, namespace: object, project: object, source: Map) -> dict[str, str]:
     """The build environment Argo CD's repo server gives a source's value files
-    (``reposerver/repository/repository.go`` ``newEnv``): ``ARGOCD_APP_NAME``,
+    (``reposerver/repository/repository.go`` ``newEnv``): ``ARGOCD_APP_NAME`` (``name``: the
+    Application's :func:`instance_name`),
     ``ARGOCD_APP_NAMESPACE`` (the destination namespace), ``ARGOCD_APP_PROJECT_NAME``,
     ``ARGOCD_APP_SOURCE_REPO_URL``, ``ARGOCD_APP_SOURCE_PATH`` and
     ``ARGOCD_APP_SOURCE_TARGET_REVISION``, as written in the Application. The revision variables
@@ -543,8 +563,11 @@ def merge_source_parameters(source: dict, folder: str, app_name: str, max_file_s
     the app folder ``folder`` merged in, and the files merged, in order: ``.argocd-source.yaml``,
     then ``.argocd-source-APP_NAME.yaml`` (argocd-image-updater writes the latter). Each is a JSON
     merge patch (RFC 7386: mappings merged key by key, ``null`` removes, anything else, lists
-    included, replaces), and ``chart``, ``path``, ``repoURL`` and ``targetRevision`` stay the
-    Application's (``reposerver/repository/repository.go`` ``mergeSourceParameters``). A folder of
+    included, replaces) over the source as Go marshals it, whose result Go's ``json.Unmarshal``
+    decodes back into the same source (:func:`hooklint.sources.appmap.gojson.decode`: ``Helm:`` is
+    ``helm:``, and a field the patch removed keeps its value), and ``chart``, ``path``, ``repoURL``
+    and ``targetRevision`` stay the Application's (``reposerver/repository/repository.go``
+    ``mergeSourceParameters``). With a file, the result holds only ``ApplicationSource`` fields. A folder of
     that name is skipped. With ``real_root`` (the repository's resolved root), a file that resolves
     outside it is never read: Argo CD refuses the checkout ("illegal filepath in symlink"; it was
     read, second helper trial). Raises ValueError ``FILE: why`` for a file that cannot be read or
@@ -569,9 +592,15 @@ def merge_source_parameters(source: dict, folder: str, app_name: str, max_file_s
         if fatal:
             raise ValueError(f"{shown}:{fatal[0].span.line}: {fatal[0].detail or 'not YAML'}")
         patch = _plain(loaded.documents[0].value) if loaded.documents else None
-        merged = _merge_patch(merged, patch)
-        if not isinstance(merged, dict):
+        if not used:  # json.Marshal of the source the API server stored: its own fields, exact names
+            merged = marshal(SOURCE, merged)
+        patched = _merge_patch(merged, patch)
+        if not isinstance(patched, dict):
             raise ValueError(f"{shown}: json: cannot unmarshal into an ApplicationSource")
+        try:  # json.Unmarshal into the same source: keys matched case-insensitively, objects merged
+            merged = decode(SOURCE, merged, patched)
+        except GoJSONError as exc:
+            raise ValueError(f"{shown}: {exc}") from None
         used.append(path)
     for key in _KEPT_FIELDS:
         merged.pop(key, None)

@@ -749,6 +749,8 @@ def expand(body: Map, root: str, ours: set[str], clusters: list[dict], config: A
     options = [o for o in plain(spec.get("goTemplateOptions") or []) if isinstance(o, str)]
     template = plain(spec.get("template")) if isinstance(spec.get("template"), Map) else {}
     patch = spec.get("templatePatch") if isinstance(spec.get("templatePatch"), str) else None
+    owner = body.get("metadata").get("namespace") if isinstance(body.get("metadata"), Map) else None
+    owner = owner if isinstance(owner, str) else None
     templates = Templates(go, options, config)
     ctx = _Context(root, ours, go, templates, clusters, expansion, body)
     apps: list[tuple[dict, tuple[tuple[str, str], ...]]] = []
@@ -771,6 +773,9 @@ def expand(body: Map, root: str, ours: set[str], clusters: list[dict], config: A
                 app = _application(result)
                 if patches:
                     app = _apply_patch(app, patches[i])
+                # the controller puts each Application in the ApplicationSet's namespace (template.go)
+                owned = {k: v for k, v in _mapping(app.get("metadata")).items() if k != "namespace"}
+                app = {**app, "metadata": {**owned, **({"namespace": owner} if owner else {})}}
                 name = _mapping(app.get("metadata")).get("name")
                 if name is None or name == "":
                     unnamed += 1
@@ -844,9 +849,11 @@ def _application(template: dict) -> dict:
 
 
 def _apply_patch(app: dict, text: str) -> dict:
-    """``applyTemplatePatch``: the rendered patch (YAML) merged into the Application: mappings key
-    by key, anything else replaced (a strategic merge patch on the Application type, whose lists
-    have no merge keys)."""
+    """``applyTemplatePatch`` (``applicationset/controllers/template/patch.go``): the rendered patch
+    (YAML) merged into the Application as Go marshals it: mappings key by key, anything else
+    replaced (a strategic merge patch on the Application type, whose lists have no merge keys);
+    then decoded by Go's ``json.Unmarshal`` (:func:`hooklint.sources.appmap.gojson.decode`: a
+    ``Spec:`` key is ``spec``), and ``spec.project`` put back to the template's."""
     import yaml
 
 
@@ -858,7 +865,20 @@ def _apply_patch(app: dict, text: str) -> dict:
         return app
     if not isinstance(patch, dict):
         raise Unexpanded("failed", "invalid templatePatch: not an object")
-    return _patched(app, patch)
+    from hooklint.sources.appmap.gojson import APPLICATION, GoJSONError, decode, marshal
+
+    try:
+        decode(APPLICATION, None, patch)
+    except GoJSONError as exc:
+        raise Unexpanded("failed", f"invalid templatePatch: {exc}") from None
+    try:
+        final = decode(APPLICATION, None, _patched(marshal(APPLICATION, app), patch))
+    except GoJSONError as exc:
+        raise Unexpanded("failed", f"error while unmarshalling patched application: {exc}") from None
+    spec = {k: v for k, v in _mapping(final.get("spec")).items() if k != "project"}
+    project = _mapping(app.get("spec")).get("project")  # the patch may not change the project
+    final["spec"] = {**spec, **({"project": project} if project is not None else {})}
+    return final
 
 
 def _patched(target: dict, patch: dict) -> dict:
