@@ -573,7 +573,7 @@ def merge_source_parameters(source: dict, folder: str, app_name: str, max_file_s
     read, second helper trial). Raises ValueError ``FILE: why`` for a file that cannot be read or
     parsed (Argo CD: "error while parsing source parameters") or that leads out."""
     merged = dict(source)
-    used = []
+    used: list[str] = []
     for name in (REPO_SOURCE_FILE, APP_SOURCE_FILE.format(app_name) if app_name else None):
         if name is None:
             continue

@@ -749,7 +749,8 @@ def expand(body: Map, root: str, ours: set[str], clusters: list[dict], config: A
     options = [o for o in plain(spec.get("goTemplateOptions") or []) if isinstance(o, str)]
     template = plain(spec.get("template")) if isinstance(spec.get("template"), Map) else {}
     patch = spec.get("templatePatch") if isinstance(spec.get("templatePatch"), str) else None
-    owner = body.get("metadata").get("namespace") if isinstance(body.get("metadata"), Map) else None
+    owner_metadata = body.get("metadata")
+    owner = owner_metadata.get("namespace") if isinstance(owner_metadata, Map) else None
     owner = owner if isinstance(owner, str) else None
     templates = Templates(go, options, config)
     ctx = _Context(root, ours, go, templates, clusters, expansion, body)

@@ -182,6 +182,8 @@ def decode(kind: Type, existing: Any, value: Any, where: str = "") -> Any:
         for key, item in value.items():
             out[key] = decode(kind.item, None, item, f"{where}.{key}" if where else key)
         return out
+    if not isinstance(kind, Struct):
+        raise TypeError(f"not a Go type: {kind!r}")
     for key in sorted(value, key=str):
         name = field_of(kind, key) if isinstance(key, str) else None
         if name is None:
