@@ -319,3 +319,37 @@ def test_a_file_argo_cd_deploys_despite_the_exclude_is_linted(tmp_path, monkeypa
     findings = [(f["path"], f["rule_id"]) for f in json.loads(result.output)["findings"]]
     assert findings == ([("app/evil.yaml", "HL004")] if linted else [])
     assert result.exit_code == (1 if linted else 0)
+
+
+BAD = "bad"
+#: Go's ``src/path/match_test.go`` ``matchTests``: (pattern, name, matched or BAD for ErrBadPattern).
+GO_PATH_MATCH_TESTS = [
+    ("abc", "abc", True), ("*", "abc", True), ("*c", "abc", True), ("a*", "a", True), ("a*", "abc", True),
+    ("a*", "ab/c", False), ("a*/b", "abc/b", True), ("a*/b", "a/c/b", False),
+    ("a*b*c*d*e*/f", "axbxcxdxe/f", True), ("a*b*c*d*e*/f", "axbxcxdxexxx/f", True),
+    ("a*b*c*d*e*/f", "axbxcxdxe/xxx/f", False), ("a*b*c*d*e*/f", "axbxcxdxexxx/fff", False),
+    ("a*b?c*x", "abxbbxdbxebxczzx", True), ("a*b?c*x", "abxbbxdbxebxczzy", False),
+    ("ab[c]", "abc", True), ("ab[b-d]", "abc", True), ("ab[e-g]", "abc", False), ("ab[^c]", "abc", False),
+    ("ab[^b-d]", "abc", False), ("ab[^e-g]", "abc", True), ("a\\*b", "a*b", True), ("a\\*b", "ab", False),
+    ("a?b", "a☺b", True), ("a[^a]b", "a☺b", True), ("a???b", "a☺b", False), ("a[^a][^a][^a]b", "a☺b", False),
+    ("[a-ζ]*", "α", True), ("*[a-ζ]", "A", False), ("a?b", "a/b", False), ("a*b", "a/b", False),
+    ("[\\]a]", "]", True), ("[\\-]", "-", True), ("[x\\-]", "x", True), ("[x\\-]", "-", True),
+    ("[x\\-]", "z", False), ("[\\-x]", "x", True), ("[\\-x]", "-", True), ("[\\-x]", "a", False),
+    ("[]a]", "]", BAD), ("[-]", "-", BAD), ("[x-]", "x", BAD), ("[x-]", "-", BAD), ("[x-]", "z", BAD),
+    ("[-x]", "x", BAD), ("[-x]", "-", BAD), ("[-x]", "a", BAD), ("\\", "a", BAD), ("[a-b-c]", "a", BAD),
+    ("[", "a", BAD), ("[^", "a", BAD), ("[^bc", "a", BAD), ("a[", "a", BAD), ("a[", "ab", BAD), ("a[", "x", BAD),
+    ("a/b[", "x", BAD), ("*x", "xxx", True),
+    # the git directories generator's differences from a regex translation
+    ("apps/[a-z0-9]*", "apps/x1", True),  # several ranges in one class
+    ("apps/[!x]*", "apps/evil", False),  # '!' is a character, '^' negates
+    ("apps/[!x]*", "apps/!evil", True),
+]
+
+
+@pytest.mark.parametrize("pattern, name, matched", GO_PATH_MATCH_TESTS)
+def test_go_path_match_own_table(pattern, name, matched):
+    if matched == BAD:
+        with pytest.raises(argoglob.BadPattern):
+            argoglob.path_match(pattern, name)
+    else:
+        assert argoglob.path_match(pattern, name) is matched

@@ -402,29 +402,14 @@ def _path_params(directory: str, prefix: str, go: bool, filename: str | None = N
 
 
 def _go_match(pattern: str, name: str) -> bool:
-    """Go's ``path.Match``: ``*`` and ``?`` never match ``/``; ``[...]`` classes."""
-    regex = []
-    i = 0
-    while i < len(pattern):
-        c = pattern[i]
-        if c == "*":
-            regex.append("[^/]*")
-        elif c == "?":
-            regex.append("[^/]")
-        elif c == "[":
-            end = pattern.find("]", i + 1)
-            if end < 0:
-                return False
-            body = pattern[i + 1:end]
-            regex.append("[" + ("^" + body[1:] if body.startswith("^") else body) + "]")
-            i = end
-        elif c == "\\" and i + 1 < len(pattern):
-            regex.append(re.escape(pattern[i + 1]))
-            i += 1
-        else:
-            regex.append(re.escape(c))
-        i += 1
-    return re.fullmatch("".join(regex), name) is not None
+    """Go's ``path.Match`` (:func:`hooklint.sources.appmap.argoglob.path_match`); a malformed
+    pattern matches nothing (``applicationset/generators/git.go`` logs it and skips the entry)."""
+    from hooklint.sources.appmap.argoglob import BadPattern, path_match
+
+    try:
+        return path_match(pattern, name)
+    except BadPattern:
+        return False
 
 
 def _pathspec(pattern: str) -> "re.Pattern[str]":
