@@ -178,3 +178,27 @@ def _tasks(tmp_path, monkeypatch, files: dict[str, str]) -> list[str]:
 )
 def test_what_argo_cd_renders_is_linted(tmp_path, monkeypatch, files, evil):
     assert _tasks(tmp_path, monkeypatch, files) == (["c", "evil"] if evil else ["c"])
+
+
+PARENT = ("apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {{name: parent, namespace: argocd}}\n"
+          "spec:\n  project: p\n  destination: {{server: https://kubernetes.default.svc, namespace: {namespace}}}\n"
+          "  source:\n    repoURL: https://github.com/acme/srcov\n    path: parent\n")
+CHILD = ("apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: a}\nspec:\n  project: p\n"
+         "  destination: {server: https://kubernetes.default.svc, namespace: x}\n  source:\n"
+         "    repoURL: https://github.com/acme/srcov\n    path: chart\n")
+
+
+@pytest.mark.skipif(find_helm() is None, reason="no Helm: neither a helm binary nor helm-python-sdk")
+@pytest.mark.parametrize("namespace, override, evil", [
+    ("team-a", "chart/.argocd-source-team-a_a.yaml", True),
+    ("team-a", "chart/.argocd-source-a.yaml", False),
+    ("argocd", "chart/.argocd-source-a.yaml", True),
+])
+def test_an_application_another_renders_lives_in_its_destination_namespace(tmp_path, monkeypatch, namespace,
+                                                                           override, evil):
+    """A child Application without metadata.namespace is applied to its parent's destination
+    namespace, which decides its InstanceName and so its override file."""
+    files = {"apps/parent.yaml": PARENT.format(namespace=namespace),
+             "parent/Chart.yaml": "apiVersion: v2\nname: parent\nversion: 1.0.0\n",
+             "parent/templates/child.yaml": CHILD, override: EVIL}  # fmt: skip
+    assert _tasks(tmp_path, monkeypatch, files) == (["c", "evil"] if evil else ["c"])

@@ -265,9 +265,13 @@ def foreign_repo_urls(files: Iterable[str], repo_urls: Iterable[str] = (),
 def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None = None,
                generated_by: str | None = None, scope: tuple[str, ...] = (),
                max_file_size: int = DEFAULT_MAX_FILE_SIZE,
-               secrets: tuple[tuple[str, str], ...] = ()) -> list[ApplicationSource]:  # fmt: skip
+               secrets: tuple[tuple[str, str], ...] = (),
+               default_namespace: str | None = None) -> list[ApplicationSource]:  # fmt: skip
     """The sources pointing into this repository (``ours``: normalised URLs; ``root`` its folder)
     of the Application ``body`` (a parsed document; anything else has none), written in ``path``.
+    ``default_namespace`` is the namespace it lives in when its ``metadata.namespace`` is unset (an
+    Application rendered by another: that one's destination namespace, where Argo CD applies it);
+    the namespace decides its :func:`instance_name`.
     ``line`` overrides where each source is said to be (a rendered Application: the template or
     resource line it comes from); ``generated_by``, ``scope`` and ``secrets`` (a generated
     Application's: :attr:`ApplicationSource.secrets`) are copied onto each source.
@@ -283,7 +287,8 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
     name = metadata.get("name") if isinstance(metadata, Map) else None
     if not isinstance(spec, Map) or not isinstance(name, str):
         return []
-    instance = instance_name(name, metadata.get("namespace") if isinstance(metadata, Map) else None)
+    written_namespace = metadata.get("namespace") if isinstance(metadata, Map) else None
+    instance = instance_name(name, written_namespace or default_namespace)
     destination = spec.get("destination")
     destination = destination if isinstance(destination, Map) else Map()
     namespace, server = destination.get("namespace"), destination.get("server") or destination.get("name")
