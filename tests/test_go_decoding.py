@@ -202,3 +202,15 @@ def test_an_application_another_renders_lives_in_its_destination_namespace(tmp_p
              "parent/Chart.yaml": "apiVersion: v2\nname: parent\nversion: 1.0.0\n",
              "parent/templates/child.yaml": CHILD, override: EVIL}  # fmt: skip
     assert _tasks(tmp_path, monkeypatch, files) == (["c", "evil"] if evil else ["c"])
+
+
+def test_value_files_of_an_override_are_placed_where_go_reads_them(tmp_path, monkeypatch):
+    from hooklint.loader import read_file
+    from hooklint.sources.appmap.applications import _value_file_places
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "app.yaml").write_text("helm:\n  valueFiles: [values.yaml]\n")
+    (tmp_path / ".argocd-source.yaml").write_text("Helm:\n  ValueFiles:\n  - a.yaml\n  - b.yaml\n")
+    source = read_file("app.yaml").documents[0].value
+    assert _value_file_places(source, "app.yaml", None, [".argocd-source.yaml"], 2) == (
+        (".argocd-source.yaml", 3, 5), (".argocd-source.yaml", 4, 5))

@@ -34,7 +34,7 @@ from hooklint.argocd import is_argo_kind
 from hooklint.files import walk_tree
 from hooklint.loader import DEFAULT_MAX_FILE_SIZE, read_file, user_path, within
 from hooklint.sources.appmap.argoglob import GlobPanic, compile_glob
-from hooklint.sources.appmap.gojson import SOURCE, GoJSONError, decode, marshal
+from hooklint.sources.appmap.gojson import SOURCE, GoJSONError, Struct, decode, field_of, marshal
 from hooklint.sources.repository import facts
 from hooklint.sources.repository.git import remote_urls
 from hooklint.sources.repository.tree import chart_of
@@ -405,13 +405,22 @@ def _value_file_places(source: Map, path: str, line: int | None, overrides: Iter
         shown = user_path(os.path.abspath(override))
         loaded = read_file(shown, max_file_size)
         body = loaded.documents[0].value if loaded.documents else None
-        helm = body.get("helm") if isinstance(body, Map) else None
-        items = helm.get("valueFiles") if isinstance(helm, Map) else None
+        helm = _go_key(body, SOURCE, "helm")  # Go decodes Helm: as helm:
+        items = _go_key(helm, SOURCE["helm"], "valueFiles")
         if isinstance(items, Seq):
             return _item_places(shown, items, count)
     helm = source.get("helm")
     items = helm.get("valueFiles") if isinstance(helm, Map) else None
     return _item_places(path, items, count) if isinstance(items, Seq) else ()
+
+
+def _go_key(mapping: Any, struct: Struct, name: str) -> Any:
+    """The value Go's ``json.Unmarshal`` leaves in the field ``name`` of ``struct`` from
+    ``mapping``: of the last key, in sorted order, that names it (:mod:`hooklint.sources.appmap.gojson`)."""
+    if not isinstance(mapping, Map):
+        return None
+    keys = sorted(k for k in mapping if isinstance(k, str) and field_of(struct, k) == name)
+    return mapping[keys[-1]] if keys else None
 
 
 def _item_places(path: str, items: Seq, count: int) -> tuple[tuple[str, int, int], ...]:
