@@ -174,6 +174,13 @@ def _tasks(tmp_path, monkeypatch, files: dict[str, str]) -> list[str]:
         # (c) a capitalised key of an ApplicationSet's templatePatch
         ({"apps/set.yaml": APPSET}, True),
         ({"apps/set.yaml": APPSET.replace("    Spec:", "    spec:")}, True),
+        # an ApplicationSet's Applications live in its namespace (template.go), whatever the template says
+        ({"apps/set.yaml": APPSET.split("  templatePatch")[0].replace("namespace: argocd", "namespace: team-a")
+          .replace("{name: 'app-{{ .nm }}'}", "{name: 'app-{{ .nm }}', namespace: argocd}"),
+          "chart/.argocd-source-team-a_app-one.yaml": EVIL}, True),
+        ({"apps/set.yaml": APPSET.split("  templatePatch")[0].replace("namespace: argocd", "namespace: team-a")
+          .replace("{name: 'app-{{ .nm }}'}", "{name: 'app-{{ .nm }}', namespace: argocd}"),
+          "chart/.argocd-source-app-one.yaml": EVIL}, False),
     ],
 )
 def test_what_argo_cd_renders_is_linted(tmp_path, monkeypatch, files, evil):
