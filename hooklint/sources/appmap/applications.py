@@ -33,6 +33,8 @@ from typing import Any, Iterable, Sequence
 from hooklint.argocd import is_argo_kind
 from hooklint.files import walk_tree
 from hooklint.loader import DEFAULT_MAX_FILE_SIZE, read_file, user_path, within
+from hooklint.sources.appmap.argoglob import GlobPanic, compile_glob
+from hooklint.sources.appmap.gojson import SOURCE, GoJSONError, Struct, decode, field_of, marshal
 from hooklint.sources.repository import facts
 from hooklint.sources.repository.git import remote_urls
 from hooklint.sources.repository.tree import chart_of
@@ -263,9 +265,13 @@ def foreign_repo_urls(files: Iterable[str], repo_urls: Iterable[str] = (),
 def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None = None,
                generated_by: str | None = None, scope: tuple[str, ...] = (),
                max_file_size: int = DEFAULT_MAX_FILE_SIZE,
-               secrets: tuple[tuple[str, str], ...] = ()) -> list[ApplicationSource]:  # fmt: skip
+               secrets: tuple[tuple[str, str], ...] = (),
+               default_namespace: str | None = None) -> list[ApplicationSource]:  # fmt: skip
     """The sources pointing into this repository (``ours``: normalised URLs; ``root`` its folder)
     of the Application ``body`` (a parsed document; anything else has none), written in ``path``.
+    ``default_namespace`` is the namespace it lives in when its ``metadata.namespace`` is unset (an
+    Application rendered by another: that one's destination namespace, where Argo CD applies it);
+    the namespace decides its :func:`instance_name`.
     ``line`` overrides where each source is said to be (a rendered Application: the template or
     resource line it comes from); ``generated_by``, ``scope`` and ``secrets`` (a generated
     Application's: :attr:`ApplicationSource.secrets`) are copied onto each source.
@@ -281,6 +287,8 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
     name = metadata.get("name") if isinstance(metadata, Map) else None
     if not isinstance(spec, Map) or not isinstance(name, str):
         return []
+    written_namespace = metadata.get("namespace") if isinstance(metadata, Map) else None
+    instance = instance_name(name, written_namespace or default_namespace)
     destination = spec.get("destination")
     destination = destination if isinstance(destination, Map) else Map()
     namespace, server = destination.get("namespace"), destination.get("server") or destination.get("name")
@@ -302,7 +310,7 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
             helm = remote.helm if isinstance(remote.helm, dict) else {}
             listed = helm.get("valueFiles")
             written: list = listed if isinstance(listed, list) else []
-            env = build_env(name, namespace, project, source)
+            env = build_env(instance, namespace, project, source)
             files, _ = _resolve_refs(written, refs if multiple else None, ours, env)
             read_here = tuple(f.lstrip("/") for f, w in zip(files, written)
                               if isinstance(w, str) and w.startswith("$") and f != w)  # fmt: skip
@@ -347,7 +355,7 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
                 target = os.path.join(root, os.path.relpath(real, real_root)) if real != real_root else root
                 target = os.path.normpath(target)
                 try:
-                    plain, overrides = merge_source_parameters(plain, target, name, max_file_size, real_root)
+                    plain, overrides = merge_source_parameters(plain, target, instance, max_file_size, real_root)
                 except ValueError as exc:
                     problem = f"error while parsing source parameters: {exc}"
         kinds = [k for k in ("helm", "kustomize", "directory", "plugin") if plain.get(k) is not None]
@@ -357,7 +365,7 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
         options = plain.get(kind) if kind in ("helm", "kustomize", "directory") else None
         places: tuple[tuple[str, int, int], ...] = ()
         if kind == "helm" and isinstance(options, dict) and isinstance(options.get("valueFiles"), list):
-            env = build_env(name, namespace, project, source)
+            env = build_env(instance, namespace, project, source)
             files, why = _resolve_refs(options["valueFiles"], refs if multiple else None, ours, env)
             options = {**options, "valueFiles": files}
             problem = problem or why
@@ -397,13 +405,22 @@ def _value_file_places(source: Map, path: str, line: int | None, overrides: Iter
         shown = user_path(os.path.abspath(override))
         loaded = read_file(shown, max_file_size)
         body = loaded.documents[0].value if loaded.documents else None
-        helm = body.get("helm") if isinstance(body, Map) else None
-        items = helm.get("valueFiles") if isinstance(helm, Map) else None
+        helm = _go_key(body, SOURCE, "helm")  # Go decodes Helm: as helm:
+        items = _go_key(helm, SOURCE["helm"], "valueFiles")
         if isinstance(items, Seq):
             return _item_places(shown, items, count)
     helm = source.get("helm")
     items = helm.get("valueFiles") if isinstance(helm, Map) else None
     return _item_places(path, items, count) if isinstance(items, Seq) else ()
+
+
+def _go_key(mapping: Any, struct: Struct, name: str) -> Any:
+    """The value Go's ``json.Unmarshal`` leaves in the field ``name`` of ``struct`` from
+    ``mapping``: of the last key, in sorted order, that names it (:mod:`hooklint.sources.appmap.gojson`)."""
+    if not isinstance(mapping, Map):
+        return None
+    keys = sorted(k for k in mapping if isinstance(k, str) and field_of(struct, k) == name)
+    return mapping[keys[-1]] if keys else None
 
 
 def _item_places(path: str, items: Seq, count: int) -> tuple[tuple[str, int, int], ...]:
@@ -416,9 +433,27 @@ def _item_places(path: str, items: Seq, count: int) -> tuple[tuple[str, int, int
 REVISION_VARIABLES = frozenset({"ARGOCD_APP_REVISION", "ARGOCD_APP_REVISION_SHORT", "ARGOCD_APP_REVISION_SHORT_8"})
 
 
+#: The namespace of Argo CD's control plane (the ``argocd`` of a default install): an Application in
+#: another namespace ("apps in any namespace") is known to the repo server by ``<namespace>_<name>``.
+CONTROL_PLANE_NAMESPACE = "argocd"
+
+
+def instance_name(name: str, namespace: object, control_plane: str = CONTROL_PLANE_NAMESPACE) -> str:
+    """The name Argo CD's controller gives the repo server for the Application ``name`` in
+    ``namespace`` (``pkg/apis/application/v1alpha1/types.go`` ``InstanceName``, called with the
+    controller's namespace by ``controller/state.go``): ``name`` when the namespace is unset, empty
+    or ``control_plane``, else ``<namespace>_<name>``. It names the ``.argocd-source-<it>.yaml``
+    file ``mergeSourceParameters`` reads and is ``ARGOCD_APP_NAME`` (``newEnv``). An Application
+    whose manifest names no namespace is taken to live in the control plane's."""
+    if not isinstance(namespace, str) or namespace in ("", control_plane):
+        return name
+    return f"{namespace}_{name}"
+
+
 def build_env(name: str, namespace: object, project: object, source: Map) -> dict[str, str]:
     """The build environment Argo CD's repo server gives a source's value files
-    (``reposerver/repository/repository.go`` ``newEnv``): ``ARGOCD_APP_NAME``,
+    (``reposerver/repository/repository.go`` ``newEnv``): ``ARGOCD_APP_NAME`` (``name``: the
+    Application's :func:`instance_name`),
     ``ARGOCD_APP_NAMESPACE`` (the destination namespace), ``ARGOCD_APP_PROJECT_NAME``,
     ``ARGOCD_APP_SOURCE_REPO_URL``, ``ARGOCD_APP_SOURCE_PATH`` and
     ``ARGOCD_APP_SOURCE_TARGET_REVISION``, as written in the Application. The revision variables
@@ -542,14 +577,17 @@ def merge_source_parameters(source: dict, folder: str, app_name: str, max_file_s
     the app folder ``folder`` merged in, and the files merged, in order: ``.argocd-source.yaml``,
     then ``.argocd-source-APP_NAME.yaml`` (argocd-image-updater writes the latter). Each is a JSON
     merge patch (RFC 7386: mappings merged key by key, ``null`` removes, anything else, lists
-    included, replaces), and ``chart``, ``path``, ``repoURL`` and ``targetRevision`` stay the
-    Application's (``reposerver/repository/repository.go`` ``mergeSourceParameters``). A folder of
+    included, replaces) over the source as Go marshals it, whose result Go's ``json.Unmarshal``
+    decodes back into the same source (:func:`hooklint.sources.appmap.gojson.decode`: ``Helm:`` is
+    ``helm:``, and a field the patch removed keeps its value), and ``chart``, ``path``, ``repoURL``
+    and ``targetRevision`` stay the Application's (``reposerver/repository/repository.go``
+    ``mergeSourceParameters``). With a file, the result holds only ``ApplicationSource`` fields. A folder of
     that name is skipped. With ``real_root`` (the repository's resolved root), a file that resolves
     outside it is never read: Argo CD refuses the checkout ("illegal filepath in symlink"; it was
     read, second helper trial). Raises ValueError ``FILE: why`` for a file that cannot be read or
     parsed (Argo CD: "error while parsing source parameters") or that leads out."""
     merged = dict(source)
-    used = []
+    used: list[str] = []
     for name in (REPO_SOURCE_FILE, APP_SOURCE_FILE.format(app_name) if app_name else None):
         if name is None:
             continue
@@ -568,9 +606,15 @@ def merge_source_parameters(source: dict, folder: str, app_name: str, max_file_s
         if fatal:
             raise ValueError(f"{shown}:{fatal[0].span.line}: {fatal[0].detail or 'not YAML'}")
         patch = _plain(loaded.documents[0].value) if loaded.documents else None
-        merged = _merge_patch(merged, patch)
-        if not isinstance(merged, dict):
+        if not used:  # json.Marshal of the source the API server stored: its own fields, exact names
+            merged = marshal(SOURCE, merged)
+        patched = _merge_patch(merged, patch)
+        if not isinstance(patched, dict):
             raise ValueError(f"{shown}: json: cannot unmarshal into an ApplicationSource")
+        try:  # json.Unmarshal into the same source: keys matched case-insensitively, objects merged
+            merged = decode(SOURCE, merged, patched)
+        except GoJSONError as exc:
+            raise ValueError(f"{shown}: {exc}") from None
         used.append(path)
     for key in _KEPT_FIELDS:
         merged.pop(key, None)
@@ -605,59 +649,17 @@ def _plain(value: Any) -> Any:
 
 
 def glob_match(pattern: str, text: str) -> bool:
-    """Argo CD's ``util/glob`` ``Match`` (gobwas/glob compiled with no separators), which
-    ``getPotentiallyValidManifestFile`` applies to a file's path relative to the application
-    folder: ``*`` (and ``**``) match any run of characters, ``/`` included; ``?`` one character;
-    ``[abc]``, ``[a-z]``, ``[!abc]`` a class; ``{a,b}`` alternatives (nested allowed); ``\\`` escapes.
-    A pattern that does not compile matches nothing (Argo CD logs a warning and returns false)."""
-    regex = _glob_regex(pattern)
-    return regex is not None and regex.fullmatch(text) is not None
-
-
-def _glob_regex(pattern: str) -> "re.Pattern[str] | None":
-    out: list[str] = []
-    depth = 0
-    i = 0
-    while i < len(pattern):
-        c = pattern[i]
-        if c == "\\":
-            if i + 1 >= len(pattern):
-                return None
-            out.append(re.escape(pattern[i + 1]))
-            i += 2
-            continue
-        if c == "*":
-            while i + 1 < len(pattern) and pattern[i + 1] == "*":
-                i += 1
-            out.append(".*")
-        elif c == "?":
-            out.append(".")
-        elif c == "[":
-            end = pattern.find("]", i + 2)
-            if end < 0:
-                return None
-            body = pattern[i + 1:end]
-            negate = body.startswith("!")
-            body = body[1:] if negate else body
-            out.append("[" + ("^" if negate else "") + body.replace("\\", "\\\\") + "]")
-            i = end
-        elif c == "{":
-            depth += 1
-            out.append("(?:")
-        elif c == "}" and depth:
-            depth -= 1
-            out.append(")")
-        elif c == "," and depth:
-            out.append("|")
-        else:
-            out.append(re.escape(c))
-        i += 1
-    if depth:
-        return None
-    try:
-        return re.compile("".join(out), re.DOTALL)
-    except re.error:
-        return None
+    """Argo CD's ``util/glob`` ``Match(pattern, text)`` with no separators, which
+    ``getPotentiallyValidManifestFile`` (``reposerver/repository/repository.go``) applies to a
+    file's path relative to the application folder: gobwas/glob v0.2.3 as ported in
+    :mod:`hooklint.sources.appmap.argoglob` (``*`` and ``**`` cross ``/``; ``?`` one character;
+    ``[abc]``, ``[a-z]``, ``[!abc]`` a class of one run or one range, ``[^a]`` the class of ``^``
+    and ``a``; ``{a,b}`` alternatives; ``\\`` escapes), its optimiser's results included. A
+    pattern gobwas/glob does not compile (``[a-z0-9]``, ``[]``, ``[z-a]``) matches nothing: Argo
+    CD logs "failed to compile pattern" and returns false. Raises
+    :class:`~hooklint.sources.appmap.argoglob.GlobPanic` where Go would panic."""
+    compiled = compile_glob(pattern)
+    return compiled is not None and compiled.match(text)
 
 
 @dataclass(slots=True)
@@ -695,9 +697,12 @@ class DirectoryOptions:
     def excludes(self, relative: str) -> str | None:
         """Why a manifest file at ``relative`` (to the application folder, ``/``-separated) is left
         out, or None when it is read (``getPotentiallyValidManifestFile``: exclude first, then
-        include)."""
-        if self.exclude and glob_match(self.exclude, relative):
-            return f"matches directory.exclude {self.exclude!r}"
-        if self.include and not glob_match(self.include, relative):
-            return f"does not match directory.include {self.include!r}"
+        include). A glob on which gobwas/glob would panic leaves nothing out."""
+        try:
+            if self.exclude and glob_match(self.exclude, relative):
+                return f"matches directory.exclude {self.exclude!r}"
+            if self.include and not glob_match(self.include, relative):
+                return f"does not match directory.include {self.include!r}"
+        except GlobPanic:  # Argo CD's repo server fails on it: read the file rather than leave it out
+            pass
         return None

@@ -402,29 +402,14 @@ def _path_params(directory: str, prefix: str, go: bool, filename: str | None = N
 
 
 def _go_match(pattern: str, name: str) -> bool:
-    """Go's ``path.Match``: ``*`` and ``?`` never match ``/``; ``[...]`` classes."""
-    regex = []
-    i = 0
-    while i < len(pattern):
-        c = pattern[i]
-        if c == "*":
-            regex.append("[^/]*")
-        elif c == "?":
-            regex.append("[^/]")
-        elif c == "[":
-            end = pattern.find("]", i + 1)
-            if end < 0:
-                return False
-            body = pattern[i + 1:end]
-            regex.append("[" + ("^" + body[1:] if body.startswith("^") else body) + "]")
-            i = end
-        elif c == "\\" and i + 1 < len(pattern):
-            regex.append(re.escape(pattern[i + 1]))
-            i += 1
-        else:
-            regex.append(re.escape(c))
-        i += 1
-    return re.fullmatch("".join(regex), name) is not None
+    """Go's ``path.Match`` (:func:`hooklint.sources.appmap.argoglob.path_match`); a malformed
+    pattern matches nothing (``applicationset/generators/git.go`` logs it and skips the entry)."""
+    from hooklint.sources.appmap.argoglob import BadPattern, path_match
+
+    try:
+        return path_match(pattern, name)
+    except BadPattern:
+        return False
 
 
 def _pathspec(pattern: str) -> "re.Pattern[str]":
@@ -749,6 +734,9 @@ def expand(body: Map, root: str, ours: set[str], clusters: list[dict], config: A
     options = [o for o in plain(spec.get("goTemplateOptions") or []) if isinstance(o, str)]
     template = plain(spec.get("template")) if isinstance(spec.get("template"), Map) else {}
     patch = spec.get("templatePatch") if isinstance(spec.get("templatePatch"), str) else None
+    owner_metadata = body.get("metadata")
+    owner = owner_metadata.get("namespace") if isinstance(owner_metadata, Map) else None
+    owner = owner if isinstance(owner, str) else None
     templates = Templates(go, options, config)
     ctx = _Context(root, ours, go, templates, clusters, expansion, body)
     apps: list[tuple[dict, tuple[tuple[str, str], ...]]] = []
@@ -771,6 +759,9 @@ def expand(body: Map, root: str, ours: set[str], clusters: list[dict], config: A
                 app = _application(result)
                 if patches:
                     app = _apply_patch(app, patches[i])
+                # the controller puts each Application in the ApplicationSet's namespace (template.go)
+                owned = {k: v for k, v in _mapping(app.get("metadata")).items() if k != "namespace"}
+                app = {**app, "metadata": {**owned, **({"namespace": owner} if owner else {})}}
                 name = _mapping(app.get("metadata")).get("name")
                 if name is None or name == "":
                     unnamed += 1
@@ -844,9 +835,11 @@ def _application(template: dict) -> dict:
 
 
 def _apply_patch(app: dict, text: str) -> dict:
-    """``applyTemplatePatch``: the rendered patch (YAML) merged into the Application: mappings key
-    by key, anything else replaced (a strategic merge patch on the Application type, whose lists
-    have no merge keys)."""
+    """``applyTemplatePatch`` (``applicationset/controllers/template/patch.go``): the rendered patch
+    (YAML) merged into the Application as Go marshals it: mappings key by key, anything else
+    replaced (a strategic merge patch on the Application type, whose lists have no merge keys);
+    then decoded by Go's ``json.Unmarshal`` (:func:`hooklint.sources.appmap.gojson.decode`: a
+    ``Spec:`` key is ``spec``), and ``spec.project`` put back to the template's."""
     import yaml
 
 
@@ -858,7 +851,20 @@ def _apply_patch(app: dict, text: str) -> dict:
         return app
     if not isinstance(patch, dict):
         raise Unexpanded("failed", "invalid templatePatch: not an object")
-    return _patched(app, patch)
+    from hooklint.sources.appmap.gojson import APPLICATION, GoJSONError, decode, marshal
+
+    try:
+        decode(APPLICATION, None, patch)
+    except GoJSONError as exc:
+        raise Unexpanded("failed", f"invalid templatePatch: {exc}") from None
+    try:
+        final = decode(APPLICATION, None, _patched(marshal(APPLICATION, app), patch))
+    except GoJSONError as exc:
+        raise Unexpanded("failed", f"error while unmarshalling patched application: {exc}") from None
+    spec = {k: v for k, v in _mapping(final.get("spec")).items() if k != "project"}
+    project = _mapping(app.get("spec")).get("project")  # the patch may not change the project
+    final["spec"] = {**spec, **({"project": project} if project is not None else {})}
+    return final
 
 
 def _patched(target: dict, patch: dict) -> dict:

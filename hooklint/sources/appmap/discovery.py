@@ -863,8 +863,9 @@ def _rendered_sources(kind: str, manifest_file: str, parent: ApplicationSource |
                 written = spec.get("source") or spec.get("sources") if isinstance(spec, Map) else None
                 line = written.span.line if isinstance(written, (Map, Seq)) else line
         root, ours = urls.of(where)
+        lives_in = parent.namespace if parent is not None else None  # where Argo CD applies it
         found.extend(sources_of(body, where, root or os.getcwd(), ours, line, generated_by, scope,
-                                config.max_file_size))  # fmt: skip
+                                config.max_file_size, default_namespace=lives_in))  # fmt: skip
     return found
 
 
