@@ -1,7 +1,9 @@
 """File-system calls of discovery, counted (issue 24): proportional to folders, not files.
 
 Counts, not timings: a lint run in process with ``os.stat``, ``os.lstat`` (``Path.stat``, the
-``os.path`` predicates and ``realpath`` go through them) and ``git_root`` wrapped."""
+``os.path`` predicates and ``realpath`` go through them) and ``git_root`` wrapped. The run has no
+caches (``--no-cache``): the result cache's own stat signatures (one per input, and hooklint's own
+files once per run) are counted in ``tests/test_caches.py``."""
 
 from __future__ import annotations
 
@@ -45,7 +47,7 @@ def test_discovery_calls_git_root_once_per_folder_and_stat_at_most_three_times_p
     monkeypatch.setattr(os, "stat", counted("stat", os.stat))
     monkeypatch.setattr(os, "lstat", counted("lstat", os.lstat))
     with pytest.raises(SystemExit) as exited:
-        app(args=["lint", "-f", "json", "--jobs", "1", "-o", os.devnull, "."], prog_name="hooklint")
+        app(args=["lint", "-f", "json", "--jobs", "1", "--no-cache", "-o", os.devnull, "."], prog_name="hooklint")
     monkeypatch.undo()
     assert exited.value.code == 0
     folders = FOLDERS + 3 + 1  # the application folders, team-N and the top

@@ -265,6 +265,7 @@ def group_applications(
     if left_out_files is not None:
         linted = {f for app in apps for part in [app, *app.parts] for f in part.reported}
         left_out_files.extend(sorted({f for files in left_out.values() for f in files} - linted))
+    facts.forget_contents()  # the scans are done: nothing of the files' bytes outlives discovery
     return apps
 
 

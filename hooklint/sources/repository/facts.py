@@ -23,6 +23,10 @@ from hooklint.sources.repository import git
 _links: dict[str, bool] = {}
 #: path -> its os.stat result, or the OSError that stat raised
 _stats: dict[str, "os.stat_result | OSError"] = {}
+#: (path, max_size) -> what :func:`read_regular` read (None: not a regular file of at most max_size)
+_contents: dict[tuple[str, int], "bytes | None"] = {}
+#: The largest file whose bytes discovery's scans share (bigger ones are read by each scan).
+KEPT_CONTENT = 1 << 20
 #: path -> its os.lstat result, or the OSError that lstat raised
 _lstats: dict[str, "os.stat_result | OSError"] = {}
 #: absolute folder -> its git root (None outside one), shared by every caller of the run
@@ -35,6 +39,7 @@ def reset() -> None:
     """Forget every fact: the start of a run."""
     _links.clear()
     _stats.clear()
+    _contents.clear()
     _lstats.clear()
     _roots.clear()
     _reals.clear()
@@ -172,11 +177,22 @@ def read_regular(path: str, max_size: int) -> bytes | None:
     """The bytes of ``path`` when it is a regular file (:func:`stat`, links followed) of at most
     ``max_size`` bytes; None otherwise, or when it cannot be read. The scans that look for a word
     before parsing (Applications, ApplicationSets and cluster Secrets, CRDs) read files this way: a
-    FIFO would block, a ``/dev/fd`` pipe be consumed before linting."""
+    FIFO would block, a ``/dev/fd`` pipe be consumed before linting. Each file of at most
+    :data:`KEPT_CONTENT` bytes is read once for all of them, until :func:`forget_contents` (the end
+    of discovery) or the next run."""
+    key = (path, max_size)
+    if key in _contents:
+        return _contents[key]
     try:
         info = stat(path)
-        if not S_ISREG(info.st_mode) or info.st_size > max_size:
-            return None
-        return read_bytes(path, max_size)
+        found = read_bytes(path, max_size) if S_ISREG(info.st_mode) and info.st_size <= max_size else None
     except OSError:
-        return None
+        found = None
+    if found is None or len(found) <= KEPT_CONTENT:
+        _contents[key] = found
+    return found
+
+
+def forget_contents() -> None:
+    """Drop the bytes :func:`read_regular` kept: discovery is done with them."""
+    _contents.clear()
