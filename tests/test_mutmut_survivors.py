@@ -76,3 +76,31 @@ def test_hl311_reports_every_loadbalancer_service_after_other_objects():
         (33, 9, "Service/admin is a LoadBalancer Service applied in Sync wave"),
     ]
     assert "and 1 later step follows (the next, PostSync wave 0, starts with Job/smoke-test)" in found[0][2]
+
+
+MIGRATE_SECRET = """\
+apiVersion: v1
+kind: Secret
+metadata:
+  name: migrate-credentials
+  namespace: shop
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+    argocd.argoproj.io/hook-delete-policy: BeforeHookCreation
+type: Opaque
+data:
+  DATABASE_URL: cG9zdGdyZXM6Ly9taWdyYXRlQGRiOjU0MzIvc2hvcA==
+"""
+
+
+def test_hl209_a_hook_secret_with_data_holds_nothing_generated():
+    """A hook Secret that carries its ``data`` is re-created from the manifest each sync, nothing
+    lost: no HL209. Without ``data`` or ``stringData`` a controller fills it, so deleting it loses
+    what was generated (mutants: the ``data`` key read under another name)."""
+    assert hits("HL209", MIGRATE_SECRET) == []
+    generated = MIGRATE_SECRET.replace("data:\n  DATABASE_URL: cG9zdGdyZXM6Ly9taWdyYXRlQGRiOjU0MzIvc2hvcA==\n", "")
+    assert hits("HL209", generated) == [(
+        7, 30,
+        "Secret/migrate-credentials is a hook, so Argo CD deletes and re-creates it at every sync "
+        "(BeforeHookCreation), and its data goes with it. Make it a normal resource with a sync wave.",
+    )]
