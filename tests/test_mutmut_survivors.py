@@ -104,3 +104,194 @@ def test_hl209_a_hook_secret_with_data_holds_nothing_generated():
         "Secret/migrate-credentials is a hook, so Argo CD deletes and re-creates it at every sync "
         "(BeforeHookCreation), and its data goes with it. Make it a normal resource with a sync wave.",
     )]
+
+
+# --- HL308 -------------------------------------------------------------------------------------
+
+REDIS = """\
+apiVersion: redis.redis.opstreelabs.in/v1beta2
+kind: Redis
+metadata:
+  name: cart-cache
+  namespace: shop
+  annotations:
+    argocd.argoproj.io/sync-wave: "-1"
+spec:
+  kubernetesConfig:
+    image: quay.io/opstree/redis:v7.0.12
+    redisSecret:
+      name: cart-cache-auth
+      key: password
+"""
+
+CART = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: cart
+  namespace: shop
+spec:
+  template:
+    spec:
+      containers:
+      - name: cart
+        image: ghcr.io/acme/cart:2.3.1
+        env:
+        - name: REDIS_PASSWORD
+          valueFrom:
+            secretKeyRef: {name: cart-cache-auth, key: password}
+"""
+
+ARGOCD_CM = """\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: argocd-cm
+  namespace: argocd
+data:
+  url: https://argocd.example.com
+"""
+
+ARGOCD = """\
+apiVersion: argoproj.io/v1beta1
+kind: ArgoCD
+metadata:
+  name: argocd
+  namespace: argocd
+"""
+
+
+def _hl308(*documents: str) -> list[tuple[int, int, str, str, str]]:
+    """``(line, column, severity, field path, the object the message starts with)`` of each HL308
+    finding of ``documents``, one application in that order."""
+    from hooklint.config import parse_config
+    from hooklint.pipeline import lint_text
+
+    text = "---\n".join(documents)
+    return [(f.span.line, f.span.column, f.severity, f.field_path, f.message.split(" ", 1)[0])
+            for f in lint_text(text, config=parse_config({}, "test")) if f.rule_id == "HL308"]
+
+
+def _shifted(lines: int) -> tuple[int, int, str, str, str]:
+    """The warning at Deployment/cart's secretKeyRef name when ``lines`` lines come before REDIS."""
+    return (lines + 29, 34, "warning", "spec.template.spec.containers[0].env[0].valueFrom.secretKeyRef.name", "Deployment/cart")
+
+
+def test_hl308_the_base_warning():
+    assert _hl308(REDIS, CART) == [_shifted(0)]
+
+
+def test_hl308_only_argocd_cms_health_keys_configure_a_health_check():
+    """argocd-cm's other settings, a misspelt key (``heatlh``, as long as ``health``) and the same
+    key in another ConfigMap configure nothing (mutants: ``or`` for ``and`` in the name, the
+    prefix and the key tests; argocd-cm placed first also kills ``break`` for the first loop's
+    ``continue``)."""
+    lines = ARGOCD_CM.count("\n") + 1
+    assert _hl308(ARGOCD_CM, REDIS, CART) == [_shifted(lines)]
+    misspelt = ARGOCD_CM + "  resource.customizations.heatlh.redis.redis.opstreelabs.in_Redis: |\n    return {status = \"Healthy\"}\n"
+    assert _hl308(misspelt, REDIS, CART) == [_shifted(lines + 2)]
+    spelt = misspelt.replace("heatlh", "health")
+    assert _hl308(spelt, REDIS, CART) == []
+    elsewhere = spelt.replace("name: argocd-cm", "name: argocd-cm-staging")
+    assert _hl308(elsewhere, REDIS, CART) == [_shifted(lines + 2)]
+
+
+def test_hl308_reads_the_older_resource_customizations_block():
+    """``resource.customizations`` (one YAML block for every kind) configures the kind's health
+    only with a ``health.lua`` under ``<group>/<kind>`` (mutants: the block never read, ``or``
+    for ``and``, ``not in``, the word ``health.lua`` changed, ``return False``)."""
+    block = ARGOCD_CM + "  resource.customizations: |\n    redis.redis.opstreelabs.in/Redis:\n      {entry}\n"
+    lines = block.count("\n") + 1
+    health = block.format(entry="health.lua: |\n        return {status = \"Healthy\"}")
+    assert _hl308(health, REDIS, CART) == []
+    ignore = block.format(entry="ignoreDifferences: |\n        jsonPointers: [/spec/kubernetesConfig/image]")
+    assert _hl308(ignore, REDIS, CART) == [_shifted(lines + 1)]
+    other_kind = health.replace("redis.redis.opstreelabs.in/Redis:", "cert-manager.io/Certificate:")
+    assert _hl308(other_kind, REDIS, CART) == [_shifted(lines + 1)]
+
+
+def test_hl308_reads_the_operators_resource_health_checks():
+    """An ``ArgoCD`` resource (the Argo CD operator's) configures health in
+    ``spec.resourceHealthChecks``, matched on group and kind; one without a spec configures none;
+    an argocd-cm without data before it is passed over (mutants: ``break`` for ``continue``,
+    ``or True`` on the spec test, ``or`` for ``and`` in the entry test)."""
+    checks = ARGOCD + "spec:\n  resourceHealthChecks:\n  - group: {group}\n    kind: Redis\n    check: |\n      return {{status = \"Healthy\"}}\n"
+    no_data = ARGOCD_CM.replace("data:\n  url: https://argocd.example.com\n", "")
+    assert _hl308(no_data, checks.format(group="redis.redis.opstreelabs.in"), REDIS, CART) == []
+    other_group = checks.format(group="cache.example.com")
+    assert _hl308(other_group, REDIS, CART) == [_shifted(other_group.count("\n") + 1)]
+    assert _hl308(ARGOCD, REDIS, CART) == [_shifted(ARGOCD.count("\n") + 1)]
+
+
+def test_hl308_reads_names_only_below_keys_that_mention_a_secret_or_configmap():
+    """The custom resource proves the dependency only when it names the Secret or ConfigMap below
+    a key that mentions one (``configMapRef``; a list of ``secrets``); the same string under
+    another key is no proof, so only the note (mutants: ``inside=True`` by default, ``not in``,
+    the word ``configmap`` changed, a list's items not inside their key)."""
+    settings = CART.replace("        env:\n        - name: REDIS_PASSWORD\n          valueFrom:\n"
+                            "            secretKeyRef: {name: cart-cache-auth, key: password}\n",
+                            "        envFrom:\n        - configMapRef: {name: cart-settings}\n")
+    by_config_map = REDIS.replace("spec:\n", "spec:\n  configMapRef: {name: cart-settings}\n")
+    warning = (28, 32, "warning", "spec.template.spec.containers[0].envFrom[0].configMapRef.name", "Deployment/cart")
+    assert _hl308(by_config_map, settings) == [warning]
+    note = (7, 35, "note", "metadata.annotations.argocd.argoproj.io/sync-wave", "Redis/cart-cache")
+    by_name = REDIS.replace("spec:\n", "spec:\n  serviceName: cart-settings\n")
+    assert _hl308(by_name, settings) == [note]
+    listed = REDIS.replace("    redisSecret:\n      name: cart-cache-auth\n      key: password\n",
+                           "  acl:\n    secrets: [cart-cache-auth]\n")
+    assert _hl308(listed, CART) == [(28, 34, *_shifted(0)[2:])]
+    # a ConfigMap the application defines is applied by Argo CD, not written by the controller
+    defined = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cart-settings\n  namespace: shop\n"
+    assert _hl308(defined, by_config_map, settings) == [(13, 35, *note[2:])]
+
+
+SMOKE_READS = SMOKE_TEST.replace("        image: ghcr.io/acme/smoke:1.4.2\n", "        image: ghcr.io/acme/smoke:1.4.2\n"
+                                 "        envFrom:\n        - secretRef: {name: cart-cache-auth}\n")
+
+
+def test_hl308_leaves_out_what_argo_cd_does_not_gate():
+    """Kubernetes' own kinds and Applications are no writers (a ConfigMap or an Application in an
+    earlier wave: nothing); SyncFail hooks and CronJobs never wait on the resource (no warning,
+    and a SyncFail hook is no follower either); an object no sync applies (a Skip hook) has no
+    task (mutants: ``and`` for ``or`` in the writer and reader tests, which also fail on a
+    missing task; the words SyncFail and CronJob changed)."""
+    early = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cart-flags\n  namespace: shop\n  annotations:\n    argocd.argoproj.io/sync-wave: "-1"\n'
+    assert _hl308(early, SMOKE_TEST) == []
+    child = ("apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: shop-db\n  namespace: shop\n"
+             '  annotations:\n    argocd.argoproj.io/sync-wave: "-1"\nspec:\n  project: shop\n'
+             "  source: {repoURL: https://github.com/acme/shop, path: db}\n"
+             "  destination: {server: https://kubernetes.default.svc, namespace: shop}\n")  # fmt: skip
+    assert _hl308(child, SMOKE_TEST) == []
+    sync_fail = SMOKE_READS.replace("PostSync", "SyncFail")
+    assert _hl308(REDIS, sync_fail) == []
+    cron = ("apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: cart-report\n  namespace: shop\nspec:\n"
+            '  schedule: "0 3 * * *"\n  jobTemplate:\n    spec:\n      template:\n        spec:\n'
+            "          restartPolicy: OnFailure\n          containers:\n          - name: report\n"
+            "            image: ghcr.io/acme/cart-report:2.3.1\n            envFrom:\n"
+            "            - secretRef: {name: cart-cache-auth}\n")  # fmt: skip
+    note = (7, 35, "note", "metadata.annotations.argocd.argoproj.io/sync-wave", "Redis/cart-cache")
+    assert _hl308(REDIS, cron) == [note]
+    skipped = REDIS.replace("name: cart-cache\n", "name: cart-cache-replica\n").replace(
+        'argocd.argoproj.io/sync-wave: "-1"', "argocd.argoproj.io/hook: Skip")
+    assert _hl308(REDIS, skipped, CART) == [_shifted(skipped.count("\n") + 1)]
+    # the objects passed over come before the one that reads the Secret (mutant: break for continue)
+    assert _hl308(REDIS, sync_fail, cron, CART) == [_shifted(sync_fail.count("\n") + cron.count("\n") + 2)]
+
+
+def test_hl308_each_resource_is_weighed_against_each_reader():
+    """Two custom resources before the Deployment: the first names another Secret (a note: it is
+    followed, but nothing proves a dependency), the second names the one the Deployment reads (the
+    warning) (mutant: ``break`` when a resource does not name the reference)."""
+    sessions = REDIS.replace("cart-cache", "sessions")
+    lines = sessions.count("\n") + 1
+    assert _hl308(sessions, REDIS, CART) == [
+        (7, 35, "note", "metadata.annotations.argocd.argoproj.io/sync-wave", "Redis/sessions"),
+        _shifted(lines),
+    ]
+
+
+def test_hl308_note_without_a_step_annotation_is_at_the_name():
+    """A resource in the default wave followed by a PostSync hook: the note is at the object, about
+    its ``metadata.name`` (mutants: the field path of an annotation never written, or misspelt)."""
+    plain = REDIS.replace('  annotations:\n    argocd.argoproj.io/sync-wave: "-1"\n', "")
+    assert _hl308(plain, SMOKE_TEST) == [(4, 9, "note", "metadata.name", "Redis/cart-cache")]
