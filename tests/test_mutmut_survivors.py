@@ -161,15 +161,19 @@ metadata:
 """
 
 
-def _hl308(*documents: str) -> list[tuple[int, int, str, str, str]]:
-    """``(line, column, severity, field path, the object the message starts with)`` of each HL308
-    finding of ``documents``, one application in that order."""
+def _lint(*documents: str) -> list:
+    """The findings of ``documents``, one application in that order."""
     from hooklint.config import parse_config
     from hooklint.pipeline import lint_text
 
-    text = "---\n".join(documents)
+    return lint_text("---\n".join(documents), config=parse_config({}, "test"))
+
+
+def _hl308(*documents: str) -> list[tuple[int, int, str, str, str]]:
+    """``(line, column, severity, field path, the object the message starts with)`` of each HL308
+    finding of ``documents``, one application in that order."""
     return [(f.span.line, f.span.column, f.severity, f.field_path, f.message.split(" ", 1)[0])
-            for f in lint_text(text, config=parse_config({}, "test")) if f.rule_id == "HL308"]
+            for f in _lint(*documents) if f.rule_id == "HL308"]
 
 
 def _shifted(lines: int) -> tuple[int, int, str, str, str]:
@@ -280,14 +284,25 @@ def test_hl308_leaves_out_what_argo_cd_does_not_gate():
 
 def test_hl308_each_resource_is_weighed_against_each_reader():
     """Two custom resources before the Deployment: the first names another Secret (a note: it is
-    followed, but nothing proves a dependency), the second names the one the Deployment reads (the
-    warning) (mutant: ``break`` when a resource does not name the reference)."""
+    followed, but nothing proves a dependency), lives in another namespace, or is of a kind with a
+    configured health check; the second names the Secret the Deployment reads (the warning)
+    (mutants: ``break`` for each ``continue`` of the loop over the resources)."""
     sessions = REDIS.replace("cart-cache", "sessions")
     lines = sessions.count("\n") + 1
     assert _hl308(sessions, REDIS, CART) == [
         (7, 35, "note", "metadata.annotations.argocd.argoproj.io/sync-wave", "Redis/sessions"),
         _shifted(lines),
     ]
+    # one in another namespace first (no follower there: nothing), then the one the Deployment reads
+    cache = REDIS.replace("namespace: shop", "namespace: cache")
+    assert _hl308(cache, REDIS, CART) == [_shifted(lines)]
+    # Redis has a configured health check: the replication that names the same Secret is the warning
+    health = ARGOCD_CM + "  resource.customizations.health.redis.redis.opstreelabs.in_Redis: |\n    return {status = \"Healthy\"}\n"
+    replication = REDIS.replace("kind: Redis", "kind: RedisReplication").replace("name: cart-cache\n", "name: cart-cache-replica\n")
+    found = _hl308(health, REDIS, replication, CART)
+    assert found == [_shifted(health.count("\n") + lines + 1)]
+    message = next(f.message for f in _lint(health, REDIS, replication, CART) if f.rule_id == "HL308")
+    assert "which RedisReplication/cart-cache-replica (Sync wave -1) names in spec.kubernetesConfig.redisSecret.name" in message
 
 
 def test_hl308_note_without_a_step_annotation_is_at_the_name():
