@@ -310,3 +310,46 @@ def test_hl308_note_without_a_step_annotation_is_at_the_name():
     its ``metadata.name`` (mutants: the field path of an annotation never written, or misspelt)."""
     plain = REDIS.replace('  annotations:\n    argocd.argoproj.io/sync-wave: "-1"\n', "")
     assert _hl308(plain, SMOKE_TEST) == [(4, 9, "note", "metadata.name", "Redis/cart-cache")]
+
+
+# --- HL202 and the helpers HL201, HL202 and HL206 share ----------------------------------------
+
+SEED = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: seed
+  namespace: shop
+  annotations:
+    argocd.argoproj.io/hook: {hook}
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+      - name: seed
+        image: ghcr.io/acme/seed:1.4.2
+"""
+
+
+def test_a_hook_says_what_it_holds_up():
+    """What a hook's retries hold up: the sync for a sync-phase hook, the Application's deletion
+    for a delete hook, both for a hook of both, and the sync for a plain Job linted with
+    check-all-workloads (mutants of ``_waiting``: each condition and each phrase)."""
+    def waits(text: str, config: dict | None = None) -> str:
+        (message,) = [message for _, _, message in hits("HL201", text, config)]
+        return message.split(" with growing back-off while ", 1)[1].split(" waits.", 1)[0]
+
+    assert waits(SEED.format(hook="PreSync")) == "the sync"
+    assert waits(SEED.format(hook="PostDelete")) == "the Application's deletion"
+    assert waits(SEED.format(hook="PreSync,PostDelete")) == "the sync (or the Application's deletion)"
+    plain = SEED.replace("  annotations:\n    argocd.argoproj.io/hook: {hook}\n", "")
+    assert waits(plain, {"check-all-workloads": True}) == "the sync"
+
+
+def test_a_hook_job_without_a_spec_is_reported_at_its_name():
+    """A hook Job with no spec at all (half-written): HL201 and HL202 at its name, where the
+    engine anchors the object (mutant of ``_spec_key_span``: the spec key read though absent)."""
+    bare = SEED.split("spec:\n", 1)[0].format(hook="PreSync")
+    assert [(line, column) for line, column, _ in hits("HL202", bare)] == [(4, 9)]
+    assert [(line, column) for line, column, _ in hits("HL201", bare)] == [(4, 9)]
