@@ -353,3 +353,41 @@ def test_a_hook_job_without_a_spec_is_reported_at_its_name():
     bare = SEED.split("spec:\n", 1)[0].format(hook="PreSync")
     assert [(line, column) for line, column, _ in hits("HL202", bare)] == [(4, 9)]
     assert [(line, column) for line, column, _ in hits("HL201", bare)] == [(4, 9)]
+
+
+# --- HL304 -------------------------------------------------------------------------------------
+
+HELM_HOOK = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: {name}
+  namespace: shop
+  annotations:
+    helm.sh/hook: {hook}
+{weight}spec:
+  backoffLimit: 1
+  activeDeadlineSeconds: 300
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+      - name: {name}
+        image: ghcr.io/acme/shop-tools:1.4.2
+"""
+
+
+def test_hl304_points_at_the_helm_hook_of_a_step_without_a_weight():
+    """A chart's hooks: two pre-install weights, then a post-install hook with no weight. Over
+    max-waves 2, step 3 starts with the post-install Job, whose only step annotation is
+    ``helm.sh/hook``: the finding is at its value (mutants: ``helm.sh/hook`` left out of the
+    annotations the position is read from)."""
+    text = "---\n".join([
+        HELM_HOOK.format(name="backup", hook="pre-install", weight='    helm.sh/hook-weight: "-2"\n'),
+        HELM_HOOK.format(name="migrate", hook="pre-install", weight='    helm.sh/hook-weight: "-1"\n'),
+        HELM_HOOK.format(name="smoke-test", hook="post-install", weight=""),
+    ])
+    found = hits("HL304", text, {"max-waves": 2})
+    assert [(line, column, message[:90]) for line, column, message in found] == [
+        (43, 19, "The sync plan has 3 health-gated (phase, wave) steps, more than max-waves (2); step 3 (Pos"),
+    ]
