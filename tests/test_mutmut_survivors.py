@@ -391,3 +391,13 @@ def test_hl304_points_at_the_helm_hook_of_a_step_without_a_weight():
     assert [(line, column, message[:90]) for line, column, message in found] == [
         (43, 19, "The sync plan has 3 health-gated (phase, wave) steps, more than max-waves (2); step 3 (Pos"),
     ]
+
+
+def test_hl305_names_the_argocd_hook_when_a_hook_has_both_annotations():
+    """A chart written for Helm and Argo CD alike: its only object carries ``helm.sh/hook`` and
+    ``argocd.argoproj.io/hook``; Argo CD reads its own (HL016 says so), and HL305 is at that key,
+    its field path naming it (mutants: the Argo CD key left out of the field path's lookup)."""
+    both = HELM_HOOK.format(name="migrate", hook="pre-install", weight="    argocd.argoproj.io/hook: PreSync\n")
+    assert [(f.span.line, f.span.column, f.field_path) for f in _lint(both) if f.rule_id == "HL305"] == [
+        (8, 30, "metadata.annotations.argocd.argoproj.io/hook"),
+    ]
