@@ -13,9 +13,11 @@ pyproject.toml (the checks' own tests; ``HOOKLINT_MUTMUT_TESTS="tests/a.py tests
 policy'"`` picks others, split as a shell splits them; ``HOOKLINT_MUTMUT_JOBS=1`` runs one mutant at
 a time instead of one per core), and prints ``mutmut results`` and the kill rate
 (``HOOKLINT_MUTMUT_DIR`` keeps the copy, where ``mutmut show NAME`` prints a mutant). Patterns name
-mutants as mutmut does, ``<module>.x_<function>*``, relative to ``hooklint.checks.``; with
-patterns, only the modules they name are mutated. The working tree is never changed. Needs mutmut
-(``pip install mutmut``); hours for every mutant on two cores, minutes for a few functions.
+mutants as mutmut does, ``<module>.x_<function>*``, relative to ``hooklint.checks.`` (or in full,
+``hooklint.sources.applicationsets.x_rollout_problems*``, for the helpers of a check kept
+elsewhere); with patterns, only the modules they name are mutated. The working tree is never
+changed. Needs mutmut (``pip install mutmut``); hours for every mutant on two cores, minutes for a
+few functions.
 """
 
 from __future__ import annotations
@@ -53,11 +55,12 @@ def main(patterns: list[str]) -> int:
         tests = os.environ.get("HOOKLINT_MUTMUT_TESTS")  # test files instead of [tool.mutmut]'s
         if tests:
             _set_list(copy / "pyproject.toml", "pytest_add_cli_args_test_selection", shlex.split(tests))
-        modules = sorted({p.split(".", 1)[0] for p in patterns})
-        if modules and all(re.fullmatch(r"\w+", m) for m in modules):
-            _set_list(copy / "pyproject.toml", "only_mutate", [f"hooklint/checks/{m}.py" for m in modules])
+        # a pattern names a function of hooklint.checks, or of another module when written in full
+        names = [p if p.startswith("hooklint.") else f"hooklint.checks.{p}" for p in patterns]
+        modules = sorted({n.split(".x_", 1)[0] for n in names})
+        if modules and all(re.fullmatch(r"hooklint(\.\w+)+", m) for m in modules):
+            _set_list(copy / "pyproject.toml", "only_mutate", [m.replace(".", "/") + ".py" for m in modules])
         mutmut = [sys.executable, "-m", "mutmut"]
-        names = [f"hooklint.checks.{p}" for p in patterns]
         jobs = os.environ.get("HOOKLINT_MUTMUT_JOBS")  # mutants run at once (mutmut: one per core)
         options = ["--max-children", jobs] if jobs else []
         run = subprocess.run([*mutmut, "run", *options, *names], cwd=copy, env={**os.environ, "PYTHONPATH": str(copy)})
