@@ -401,3 +401,241 @@ def test_hl305_names_the_argocd_hook_when_a_hook_has_both_annotations():
     assert [(f.span.line, f.span.column, f.field_path) for f in _lint(both) if f.rule_id == "HL305"] == [
         (8, 30, "metadata.annotations.argocd.argoproj.io/hook"),
     ]
+
+
+# --- HL206's Pod Security controls ------------------------------------------------------------
+
+NODE_TUNING = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: node-tuning
+  namespace: shop
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  backoffLimit: 1
+  activeDeadlineSeconds: 300
+  template:
+    metadata:
+      annotations:
+        container.apparmor.security.beta.kubernetes.io/tune: unconfined
+        container.apparmor.security.beta.kubernetes.io/wait: localhost/tune-profile
+        container.apparmor.security.beta.kubernetes.io/log: runtime/default
+    spec:
+      restartPolicy: Never
+      hostNetwork: true
+      hostPID: true
+      hostIPC: true
+      securityContext:
+        seccompProfile: {type: Unconfined}
+        seLinuxOptions: {type: spc_t, user: system_u, role: system_r}
+        appArmorProfile: {type: Unconfined}
+      initContainers:
+      - name: wait
+        image: ghcr.io/acme/wait:1.0.0
+        securityContext:
+          privileged: true
+          procMount: Unmasked
+      containers:
+      - name: tune
+        image: ghcr.io/acme/tune:1.0.0
+        ports:
+        - {containerPort: 9100, hostPort: 9100}
+        - {containerPort: 9101, hostPort: 0}
+        securityContext:
+          capabilities:
+            add: [NET_BIND_SERVICE, SYS_ADMIN]
+          seccompProfile: {}
+          windowsOptions: {hostProcess: true}
+      volumes:
+      - name: sys
+        hostPath: {path: /sys}
+      - name: scratch
+        emptyDir: {}
+      - name: share
+        nfs: {server: nfs.example.com, path: /exports}
+"""
+
+SMOKE_POD = """\
+apiVersion: v1
+kind: Pod
+metadata:
+  name: smoke-test
+  namespace: shop
+  annotations:
+    argocd.argoproj.io/hook: PostSync
+spec:
+  restartPolicy: Never
+  securityContext:
+    runAsNonRoot: false
+    runAsUser: 0
+    seccompProfile: {type: RuntimeDefault}
+  containers:
+  - name: smoke
+    image: ghcr.io/acme/smoke:1.4.2
+    securityContext:
+      allowPrivilegeEscalation: true
+      runAsNonRoot: false
+      runAsUser: 0
+      capabilities:
+        drop: [ALL]
+        add: [NET_BIND_SERVICE, CHOWN]
+  - name: report
+    image: ghcr.io/acme/report:1.4.2
+    securityContext:
+      allowPrivilegeEscalation: false
+      runAsUser: 1000
+      capabilities: {drop: [NET_RAW]}
+"""
+
+WINDOWS_POD = """\
+apiVersion: v1
+kind: Pod
+metadata:
+  name: win-smoke
+  namespace: shop
+  annotations:
+    argocd.argoproj.io/hook: PostSync
+spec:
+  os: {name: windows}
+  hostUsers: false
+  restartPolicy: Never
+  securityContext:
+    seccompProfile: {type: Unconfined}
+    windowsOptions: {hostProcess: true}
+  containers:
+  - name: smoke
+    image: ghcr.io/acme/smoke:1.4.2
+    securityContext:
+      procMount: Unmasked
+      runAsUser: 0
+      capabilities: {drop: [ALL]}
+"""
+
+NON_ROOT_POD = """\
+apiVersion: v1
+kind: Pod
+metadata:
+  name: smoke-test
+  namespace: shop
+  annotations:
+    argocd.argoproj.io/hook: PostSync
+spec:
+  restartPolicy: Never
+  securityContext:
+    runAsNonRoot: true
+  containers:
+  - name: smoke
+    image: ghcr.io/acme/smoke:1.4.2
+    securityContext:
+      allowPrivilegeEscalation: false
+      capabilities: {drop: [ALL]}
+  - name: report
+    image: ghcr.io/acme/report:1.4.2
+    securityContext:
+      allowPrivilegeEscalation: false
+      runAsNonRoot: false
+      seccompProfile: {type: Localhost, localhostProfile: report.json}
+      capabilities: {drop: [ALL]}
+"""
+
+
+def _violations(text: str, level: str) -> list[tuple[str, str, int, int, str]]:
+    """``(control, detail, line, column, field path)`` of each Pod Security violation of the hook
+    Job or Pod of ``text`` at ``level``, as HL206 reads them (its message names the controls and
+    details; its position is the first violation's)."""
+    from hooklint.checks.lifecycle import _pss_violations
+    from hooklint.loader import parse_text
+    from hooklint.model import get_map, manifests_of
+
+    (m,) = [m for m in manifests_of([parse_text("hook.yaml", text)]) if m.kind in ("Job", "Pod")]
+    pod = m.pod_spec()
+    assert pod is not None
+    owner = m.body if m.kind == "Pod" else get_map(get_map(m.body, "spec"), "template")
+    return [(control, detail, span.line, span.column, path)
+            for control, detail, span, path in _pss_violations(pod, get_map(owner, "metadata"), m, level)]
+
+
+def test_hl206_every_baseline_control_of_a_node_tuning_hook():
+    """A hook that tunes nodes breaks most baseline controls at once: every one is found, in the
+    standard's order, at its field (mutants of ``_pss_violations``: each test, span and path);
+    the restricted level adds its own and swaps the capability and volume checks."""
+    assert _violations(NODE_TUNING, "baseline") == [
+        ("Host Namespaces", "hostNetwork=true", 19, 20, "spec.template.spec.hostNetwork"),
+        ("Host Namespaces", "hostPID=true", 20, 16, "spec.template.spec.hostPID"),
+        ("Host Namespaces", "hostIPC=true", 21, 16, "spec.template.spec.hostIPC"),
+        ("Privileged Containers", "container 'wait' must not set securityContext.privileged=true", 30, 23, "spec.template.spec.initContainers[0].securityContext.privileged"),
+        ("Capabilities", "container 'tune' must not add SYS_ADMIN", 40, 37, "spec.template.spec.containers[0].securityContext.capabilities.add[1]"),
+        ("HostPath Volumes", "volume 'sys' uses hostPath", 45, 9, "spec.template.spec.volumes[0].hostPath"),
+        ("Host Ports", "container 'tune' must not set hostPort=9100", 36, 43, "spec.template.spec.containers[0].ports[0].hostPort"),
+        ("AppArmor", "annotation container.apparmor.security.beta.kubernetes.io/tune=unconfined", 14, 62, "metadata.annotations.container.apparmor.security.beta.kubernetes.io/tune"),
+        ("AppArmor", "pod must not set appArmorProfile.type=Unconfined", 25, 33, "spec.template.spec.securityContext.appArmorProfile.type"),
+        ("SELinux", "pod must not set seLinuxOptions.type=spc_t", 24, 32, "spec.template.spec.securityContext.seLinuxOptions.type"),
+        ("SELinux", "pod must not set seLinuxOptions.user", 24, 45, "spec.template.spec.securityContext.seLinuxOptions.user"),
+        ("SELinux", "pod must not set seLinuxOptions.role", 24, 61, "spec.template.spec.securityContext.seLinuxOptions.role"),
+        ("Seccomp", "pod must not set seccompProfile.type=Unconfined", 23, 32, "spec.template.spec.securityContext.seccompProfile.type"),
+        ("Seccomp", "container 'tune' must not set seccompProfile.type=\"\"", 41, 11, "spec.template.spec.containers[0].securityContext.seccompProfile.type"),
+        ("HostProcess", "container 'tune' must not set windowsOptions.hostProcess=true", 42, 41, "spec.template.spec.containers[0].securityContext.windowsOptions.hostProcess"),
+        ("/proc Mount Type", "container 'wait' must not set securityContext.procMount=Unmasked", 31, 22, "spec.template.spec.initContainers[0].securityContext.procMount"),
+    ]
+    assert _violations(NODE_TUNING, "restricted") == [
+        ("Host Namespaces", "hostNetwork=true", 19, 20, "spec.template.spec.hostNetwork"),
+        ("Host Namespaces", "hostPID=true", 20, 16, "spec.template.spec.hostPID"),
+        ("Host Namespaces", "hostIPC=true", 21, 16, "spec.template.spec.hostIPC"),
+        ("Privileged Containers", "container 'wait' must not set securityContext.privileged=true", 30, 23, "spec.template.spec.initContainers[0].securityContext.privileged"),
+        ("Volume Types", "volume 'sys' uses hostPath", 45, 9, "spec.template.spec.volumes[0].hostPath"),
+        ("Volume Types", "volume 'share' uses nfs", 49, 9, "spec.template.spec.volumes[2].nfs"),
+        ("Host Ports", "container 'tune' must not set hostPort=9100", 36, 43, "spec.template.spec.containers[0].ports[0].hostPort"),
+        ("AppArmor", "annotation container.apparmor.security.beta.kubernetes.io/tune=unconfined", 14, 62, "metadata.annotations.container.apparmor.security.beta.kubernetes.io/tune"),
+        ("AppArmor", "pod must not set appArmorProfile.type=Unconfined", 25, 33, "spec.template.spec.securityContext.appArmorProfile.type"),
+        ("SELinux", "pod must not set seLinuxOptions.type=spc_t", 24, 32, "spec.template.spec.securityContext.seLinuxOptions.type"),
+        ("SELinux", "pod must not set seLinuxOptions.user", 24, 45, "spec.template.spec.securityContext.seLinuxOptions.user"),
+        ("SELinux", "pod must not set seLinuxOptions.role", 24, 61, "spec.template.spec.securityContext.seLinuxOptions.role"),
+        ("Seccomp", "pod must not set seccompProfile.type=Unconfined", 23, 32, "spec.template.spec.securityContext.seccompProfile.type"),
+        ("Seccomp", "container 'tune' must not set seccompProfile.type=\"\"", 41, 11, "spec.template.spec.containers[0].securityContext.seccompProfile.type"),
+        ("HostProcess", "container 'tune' must not set windowsOptions.hostProcess=true", 42, 41, "spec.template.spec.containers[0].securityContext.windowsOptions.hostProcess"),
+        ("/proc Mount Type", "container 'wait' must not set securityContext.procMount=Unmasked", 31, 22, "spec.template.spec.initContainers[0].securityContext.procMount"),
+        ("Privilege Escalation", "containers 'wait', 'tune' must set securityContext.allowPrivilegeEscalation=false", 27, 15, "spec.template.spec.initContainers[0].securityContext.allowPrivilegeEscalation"),
+        ("Running as Non-root", "pod or containers 'wait', 'tune' must set securityContext.runAsNonRoot=true", 17, 5, "spec.template.spec.securityContext.runAsNonRoot"),
+        ("Capabilities", "container 'wait' must set securityContext.capabilities.drop=[\"ALL\"]", 27, 15, "spec.template.spec.initContainers[0].securityContext.capabilities.drop"),
+        ("Capabilities", "container 'tune' must set securityContext.capabilities.drop=[\"ALL\"]", 33, 15, "spec.template.spec.containers[0].securityContext.capabilities.drop"),
+        ("Capabilities", "container 'tune' must not add SYS_ADMIN", 40, 37, "spec.template.spec.containers[0].securityContext.capabilities.add[1]"),
+    ]
+
+
+def test_hl206_restricted_controls_of_a_smoke_test_pod():
+    """Explicit ``runAsNonRoot: false`` and ``runAsUser: 0`` on the pod and a container, an added
+    capability other than NET_BIND_SERVICE, a drop list without ALL: restricted only."""
+    assert _violations(SMOKE_POD, "baseline") == []
+    assert _violations(SMOKE_POD, "restricted") == [
+        ("Privilege Escalation", "container 'smoke' must set securityContext.allowPrivilegeEscalation=false", 18, 33, "spec.containers[0].securityContext.allowPrivilegeEscalation"),
+        ("Running as Non-root", "pod must not set securityContext.runAsNonRoot=false", 11, 19, "spec.securityContext.runAsNonRoot"),
+        ("Running as Non-root", "container 'smoke' must not set securityContext.runAsNonRoot=false", 19, 21, "spec.containers[0].securityContext.runAsNonRoot"),
+        ("Running as Non-root user", "pod must not set runAsUser=0", 12, 16, "spec.securityContext.runAsUser"),
+        ("Running as Non-root user", "container 'smoke' must not set runAsUser=0", 20, 18, "spec.containers[0].securityContext.runAsUser"),
+        ("Capabilities", "container 'smoke' must not add CHOWN", 23, 33, "spec.containers[0].securityContext.capabilities.add[1]"),
+        ("Capabilities", "container 'report' must set securityContext.capabilities.drop=[\"ALL\"]", 29, 22, "spec.containers[1].securityContext.capabilities.drop"),
+    ]
+
+
+def test_hl206_a_windows_pod_in_a_user_namespace():
+    """A Windows pod skips restricted's seccomp, privilege escalation and capability checks; a pod
+    in a user namespace (``hostUsers: false``) skips procMount and the non-root checks."""
+    assert _violations(WINDOWS_POD, "baseline") == [
+        ("Seccomp", "pod must not set seccompProfile.type=Unconfined", 13, 28, "spec.securityContext.seccompProfile.type"),
+        ("HostProcess", "pod must not set windowsOptions.hostProcess=true", 14, 35, "spec.securityContext.windowsOptions.hostProcess"),
+    ]
+    assert _violations(WINDOWS_POD, "restricted") == [
+        ("HostProcess", "pod must not set windowsOptions.hostProcess=true", 14, 35, "spec.securityContext.windowsOptions.hostProcess"),
+    ]
+
+
+def test_hl206_run_as_non_root_and_seccomp_read_per_container():
+    """The pod's ``runAsNonRoot: true`` covers the first container, not the second that sets false;
+    the second's own Localhost seccomp profile covers it, not the first."""
+    assert _violations(NON_ROOT_POD, "baseline") == []
+    assert _violations(NON_ROOT_POD, "restricted") == [
+        ("Running as Non-root", "container 'report' must not set securityContext.runAsNonRoot=false", 22, 21, "spec.containers[1].securityContext.runAsNonRoot"),
+        ("Seccomp", "pod or container 'smoke' must set securityContext.seccompProfile.type to RuntimeDefault or Localhost", 8, 1, "spec.securityContext.seccompProfile.type"),
+    ]
