@@ -639,3 +639,52 @@ def test_hl206_run_as_non_root_and_seccomp_read_per_container():
         ("Running as Non-root", "container 'report' must not set securityContext.runAsNonRoot=false", 22, 21, "spec.containers[1].securityContext.runAsNonRoot"),
         ("Seccomp", "pod or container 'smoke' must set securityContext.seccompProfile.type to RuntimeDefault or Localhost", 8, 1, "spec.securityContext.seccompProfile.type"),
     ]
+
+
+SHOP_NAMESPACE = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n"
+
+
+def test_hl206_linkerd_reads_its_inject_key_as_an_annotation_only():
+    """Linkerd's proxy injector reads ``linkerd.io/inject`` from the annotations of the namespace
+    and of the pod, never from labels: a namespace labelled (not annotated) injects nothing, and a
+    pod template labelled ``disabled`` in an annotated namespace is still injected (before: both
+    labels were read as the annotation)."""
+    job = SEED.format(hook="PreSync").replace("spec:\n  template:\n", "spec:\n  backoffLimit: 1\n  activeDeadlineSeconds: 300\n  template:\n")
+    labelled = SHOP_NAMESPACE + "  labels:\n    linkerd.io/inject: enabled\n"
+    assert hits("HL206", job, context=labelled) == []
+    annotated = SHOP_NAMESPACE + "  annotations:\n    linkerd.io/inject: enabled\n"
+    opted_out_by_label = job.replace("  template:\n    spec:\n",
+                                     "  template:\n    metadata:\n      labels:\n        linkerd.io/inject: disabled\n    spec:\n")
+    assert [(line, column, message[:100]) for line, column, message in hits("HL206", opted_out_by_label, context=annotated)] == [
+        (12, 5, "Hook Job/seed runs in namespace 'shop', where Linkerd (linkerd.io/inject: enabled) injects a sidecar"),
+    ]
+    opted_out = opted_out_by_label.replace("      labels:\n", "      annotations:\n")
+    assert hits("HL206", opted_out, context=annotated) == []
+
+
+def test_hl206_names_the_istio_revision_that_injects():
+    """A namespace on an Istio revision (``istio.io/rev: 1-22``, as revision-based upgrades label
+    it): the message names that revision (mutants: the label read under another key)."""
+    job = SEED.format(hook="PreSync").replace("spec:\n  template:\n", "spec:\n  backoffLimit: 1\n  activeDeadlineSeconds: 300\n  template:\n")
+    revision = SHOP_NAMESPACE + "  labels:\n    istio.io/rev: 1-22\n"
+    (found,) = hits("HL206", job, context=revision)
+    assert found[2].startswith("Hook Job/seed runs in namespace 'shop', where Istio (label istio.io/rev: 1-22) injects a sidecar proxy")
+
+
+def test_hl206_reads_a_pod_hooks_own_apparmor_annotation():
+    """A Pod hook carries its AppArmor annotation in its own metadata (a Job in its template's): in
+    a baseline namespace the unconfined profile is a violation (mutants: a Pod's metadata read
+    from a template it does not have)."""
+    pod = ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: smoke-test\n  namespace: shop\n  annotations:\n"
+           "    argocd.argoproj.io/hook: PostSync\n"
+           "    container.apparmor.security.beta.kubernetes.io/smoke: unconfined\nspec:\n  restartPolicy: Never\n"
+           "  activeDeadlineSeconds: 300\n  containers:\n  - name: smoke\n    image: ghcr.io/acme/smoke:1.4.2\n")  # fmt: skip
+    baseline = SHOP_NAMESPACE + "  labels:\n    pod-security.kubernetes.io/enforce: baseline\n"
+    assert hits("HL206", pod, context=baseline) == [(
+        8, 59,
+        "Hook Pod/smoke-test runs in namespace 'shop', whose Namespace enforces the Pod Security level 'baseline' "
+        "(pod-security.kubernetes.io/enforce), and its pod template violates AppArmor (annotation "
+        "container.apparmor.security.beta.kubernetes.io/smoke=unconfined): the API server rejects the Pod when "
+        "Argo CD creates it, so the sync fails. Make the pod template meet the 'baseline' level, or run the hook "
+        "in a namespace that allows it.",
+    )]
