@@ -688,3 +688,16 @@ def test_hl206_reads_a_pod_hooks_own_apparmor_annotation():
         "Argo CD creates it, so the sync fails. Make the pod template meet the 'baseline' level, or run the hook "
         "in a namespace that allows it.",
     )]
+
+
+def test_hl206_a_long_running_hook_is_told_to_be_a_job_not_about_pod_security():
+    """A PreSync Deployment in a baseline namespace with host networking: HL206 says once that a
+    Deployment never completes as a hook; the Pod Security part is for hook Jobs and Pods
+    (mutant: ``and`` for ``or`` in the kind and namespace test)."""
+    deployment = ("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: warmup\n  namespace: shop\n  annotations:\n"
+                  "    argocd.argoproj.io/hook: PreSync\nspec:\n  template:\n    spec:\n      hostNetwork: true\n"
+                  "      containers:\n      - name: warmup\n        image: ghcr.io/acme/warmup:1.4.2\n")  # fmt: skip
+    baseline = SHOP_NAMESPACE + "  labels:\n    pod-security.kubernetes.io/enforce: baseline\n"
+    assert [(line, column, message[:60]) for line, column, message in hits("HL206", deployment, context=baseline)] == [
+        (7, 30, "Deployment/warmup is a PreSync hook, but a Deployment never "),
+    ]
