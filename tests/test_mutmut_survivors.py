@@ -668,7 +668,12 @@ def test_hl206_names_the_istio_revision_that_injects():
     job = SEED.format(hook="PreSync").replace("spec:\n  template:\n", "spec:\n  backoffLimit: 1\n  activeDeadlineSeconds: 300\n  template:\n")
     revision = SHOP_NAMESPACE + "  labels:\n    istio.io/rev: 1-22\n"
     (found,) = hits("HL206", job, context=revision)
+    assert found[:2] == (11, 3)  # the template has no metadata: at its key, where the opt-out goes
     assert found[2].startswith("Hook Job/seed runs in namespace 'shop', where Istio (label istio.io/rev: 1-22) injects a sidecar proxy")
+    # the opt-out as an annotation of the template (Istio reads the label or the annotation)
+    opted_out = job.replace("  template:\n    spec:\n",
+                            '  template:\n    metadata:\n      annotations:\n        sidecar.istio.io/inject: "false"\n    spec:\n')
+    assert hits("HL206", opted_out, context=revision) == []
 
 
 def test_hl206_reads_a_pod_hooks_own_apparmor_annotation():
@@ -691,13 +696,14 @@ def test_hl206_reads_a_pod_hooks_own_apparmor_annotation():
 
 
 def test_hl206_a_long_running_hook_is_told_to_be_a_job_not_about_pod_security():
-    """A PreSync Deployment in a baseline namespace with host networking: HL206 says once that a
-    Deployment never completes as a hook; the Pod Security part is for hook Jobs and Pods
-    (mutant: ``and`` for ``or`` in the kind and namespace test)."""
+    """A PreSync Deployment with host networking in a baseline namespace with Istio injection:
+    HL206 says once that a Deployment never completes as a hook; the Pod Security and sidecar
+    parts are for hook Jobs and Pods (mutants: ``and`` for ``or`` in their kind and namespace
+    tests)."""
     deployment = ("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: warmup\n  namespace: shop\n  annotations:\n"
                   "    argocd.argoproj.io/hook: PreSync\nspec:\n  template:\n    spec:\n      hostNetwork: true\n"
                   "      containers:\n      - name: warmup\n        image: ghcr.io/acme/warmup:1.4.2\n")  # fmt: skip
-    baseline = SHOP_NAMESPACE + "  labels:\n    pod-security.kubernetes.io/enforce: baseline\n"
+    baseline = SHOP_NAMESPACE + "  labels:\n    pod-security.kubernetes.io/enforce: baseline\n    istio-injection: enabled\n"
     assert [(line, column, message[:60]) for line, column, message in hits("HL206", deployment, context=baseline)] == [
         (7, 30, "Deployment/warmup is a PreSync hook, but a Deployment never "),
     ]
