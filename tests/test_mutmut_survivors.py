@@ -707,3 +707,11 @@ def test_hl206_a_long_running_hook_is_told_to_be_a_job_not_about_pod_security():
     assert [(line, column, message[:60]) for line, column, message in hits("HL206", deployment, context=baseline)] == [
         (7, 30, "Deployment/warmup is a PreSync hook, but a Deployment never "),
     ]
+
+
+def test_hl206_an_empty_apparmor_annotation_is_allowed():
+    """``check_appArmorProfile.go`` allows an annotation value of ``""``, ``runtime/default`` or
+    ``localhost/*``: an empty value adds no violation (mutant: the allowed empty value changed)."""
+    empty = NODE_TUNING.replace("kubernetes.io/log: runtime/default", 'kubernetes.io/log: ""')
+    assert empty != NODE_TUNING
+    assert _violations(empty, "baseline") == _violations(NODE_TUNING, "baseline")
