@@ -261,6 +261,10 @@ def test_hl308_leaves_out_what_argo_cd_does_not_gate():
     missing task; the words SyncFail and CronJob changed)."""
     early = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cart-flags\n  namespace: shop\n  annotations:\n    argocd.argoproj.io/sync-wave: "-1"\n'
     assert _hl308(early, SMOKE_TEST) == []
+    policy = ("apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata:\n  name: cart-ingress\n  namespace: shop\n"
+              '  annotations:\n    argocd.argoproj.io/sync-wave: "-1"\nspec:\n  podSelector: {matchLabels: {app: cart}}\n'
+              "  policyTypes: [Ingress]\n")  # fmt: skip
+    assert _hl308(policy, SMOKE_TEST) == []  # a kind of Kubernetes' own with a spec and no health check
     child = ("apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: shop-db\n  namespace: shop\n"
              '  annotations:\n    argocd.argoproj.io/sync-wave: "-1"\nspec:\n  project: shop\n'
              "  source: {repoURL: https://github.com/acme/shop, path: db}\n"
