@@ -282,6 +282,11 @@ def test_hl308_leaves_out_what_argo_cd_does_not_gate():
     skipped = REDIS.replace("name: cart-cache\n", "name: cart-cache-replica\n").replace(
         'argocd.argoproj.io/sync-wave: "-1"', "argocd.argoproj.io/hook: Skip")
     assert _hl308(REDIS, skipped, CART) == [_shifted(skipped.count("\n") + 1)]
+    # a kind with a bundled health check before the resource (mutant: break for continue)
+    certificate = ("apiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata:\n  name: cart-tls\n  namespace: shop\n"
+                   '  annotations:\n    argocd.argoproj.io/sync-wave: "-2"\nspec:\n  secretName: cart-tls\n'
+                   "  dnsNames: [cart.example.com]\n  issuerRef: {name: letsencrypt, kind: ClusterIssuer}\n")  # fmt: skip
+    assert _hl308(certificate, REDIS, CART) == [_shifted(certificate.count("\n") + 1)]
     # the objects passed over come before the one that reads the Secret (mutant: break for continue)
     assert _hl308(REDIS, sync_fail, cron, CART) == [_shifted(sync_fail.count("\n") + cron.count("\n") + 2)]
 
