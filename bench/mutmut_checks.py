@@ -14,8 +14,8 @@ policy'"`` picks others, split as a shell splits them; ``HOOKLINT_MUTMUT_JOBS=1`
 a time instead of one per core), and prints ``mutmut results`` and the kill rate
 (``HOOKLINT_MUTMUT_DIR`` keeps the copy, where ``mutmut show NAME`` prints a mutant). Patterns name
 mutants as mutmut does, ``<module>.x_<function>*``, relative to ``hooklint.checks.`` (or in full,
-``hooklint.sources.applicationsets.x_rollout_problems*``, for the helpers of a check kept
-elsewhere); with patterns, only the modules they name are mutated. The working tree is never
+``hooklint.sources.appmap.applicationsets.x_rollout_problems*``, where HL403-HL405 are decided,
+for a check's helpers kept elsewhere); with patterns, only the modules they name are mutated. The working tree is never
 changed. Needs mutmut (``pip install mutmut``); hours for every mutant on two cores, minutes for a
 few functions.
 """
