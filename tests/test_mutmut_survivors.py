@@ -724,3 +724,42 @@ def test_hl206_an_empty_apparmor_annotation_is_allowed():
     empty = NODE_TUNING.replace("kubernetes.io/log: runtime/default", 'kubernetes.io/log: ""')
     assert empty != NODE_TUNING
     assert _violations(empty, "baseline") == _violations(NODE_TUNING, "baseline")
+
+
+# --- HL209's words -----------------------------------------------------------------------------
+
+CACHE_CLAIM = """\
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata:
+  name: build-cache
+  namespace: shop
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+    argocd.argoproj.io/hook-delete-policy: HookSucceeded
+spec:
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 10Gi}}
+"""
+
+
+def test_hl209_says_when_each_delete_policy_deletes_the_hook():
+    """A PreSync claim deleted after every successful sync (HookSucceeded); a hook kept by a
+    ``Prune=false`` sync option is still deleted and re-created by the default policy (mutants of
+    ``_deletion_words``, the ``Prune`` key of ``_keep_protections`` and the words of
+    ``_protections_ignored``)."""
+    assert hits("HL209", CACHE_CLAIM) == [(
+        7, 30,
+        "PersistentVolumeClaim/build-cache is a hook, so Argo CD deletes it after every successful sync "
+        "(HookSucceeded), and its data goes with it. Make it a normal resource with a sync wave.",
+    )]
+    settings = ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: migrate-settings\n  namespace: shop\n  annotations:\n"
+                "    argocd.argoproj.io/hook: PreSync\n    argocd.argoproj.io/sync-options: Prune=false\n"
+                "data:\n  BATCH_SIZE: \"500\"\n")  # fmt: skip
+    assert hits("HL209", settings) == [(
+        7, 30,
+        "ConfigMap/migrate-settings is a hook with sync option Prune=false, but Argo CD deletes and re-creates it "
+        "at every sync (BeforeHookCreation): sync option Prune=false does not stop that: Argo CD reads it only "
+        "when it prunes resources or deletes the Application, never for a hook's delete policies. Make it a "
+        "normal resource with a sync wave, where they work.",
+    )]
