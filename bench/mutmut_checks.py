@@ -16,7 +16,7 @@ a time instead of one per core), and prints ``mutmut results`` and the kill rate
 mutants as mutmut does, ``<module>.x_<function>*``, relative to ``hooklint.checks.`` (or in full,
 ``hooklint.sources.appmap.applicationsets.x_rollout_problems*``, where HL403-HL405 are decided,
 for a check's helpers kept elsewhere); with patterns, only the modules they name are mutated. The working tree is never
-changed. Needs mutmut (``pip install mutmut``); hours for every mutant on two cores, minutes for a
+changed. Needs mutmut (``pip install -e '.[test,mutation]'``); hours for every mutant on two cores, minutes for a
 few functions.
 """
 
