@@ -763,3 +763,54 @@ def test_hl209_says_when_each_delete_policy_deletes_the_hook():
         "when it prunes resources or deletes the Application, never for a hook's delete policies. Make it a "
         "normal resource with a sync wave, where they work.",
     )]
+
+
+OPENSHIFT_POD = """\
+apiVersion: v1
+kind: Pod
+metadata:
+  name: smoke-test
+  namespace: shop
+  annotations:
+    argocd.argoproj.io/hook: PostSync
+spec:
+  restartPolicy: Never
+  securityContext:
+    runAsNonRoot: true
+    seccompProfile: {type: RuntimeDefault}
+    seLinuxOptions: {level: "s0:c26,c5"}
+    appArmorProfile: {type: RuntimeDefault}
+  containers:
+  - name: smoke
+    image: ghcr.io/acme/smoke:1.4.2
+    securityContext:
+      allowPrivilegeEscalation: false
+      procMount: Default
+      appArmorProfile: {type: Localhost, localhostProfile: smoke}
+      capabilities: {drop: [ALL]}
+"""
+
+
+def test_hl206_what_the_restricted_level_allows():
+    """OpenShift's restricted-v2 shape: an SELinux level without a type, the RuntimeDefault and
+    Localhost AppArmor profiles, procMount Default: no violation at either level (mutants: the
+    allowed values changed, the missing SELinux type read as None)."""
+    assert _violations(OPENSHIFT_POD, "baseline") == []
+    assert _violations(OPENSHIFT_POD, "restricted") == []
+
+
+def test_hl206_pod_security_reads_half_written_pod_specs():
+    """What a template leaves half-written is read as the API server would before rejecting it: a
+    securityContext that is a list is no securityContext, a volume that is not a mapping is passed
+    over (the next is still read), a volume named by a number is named by its index, an empty
+    SELinux user sets nothing, and a container without a name is reported at the pod spec's key."""
+    text = OPENSHIFT_POD.replace('    seLinuxOptions: {level: "s0:c26,c5"}\n', '    seLinuxOptions: {level: "s0:c26,c5", user: ""}\n')
+    text = text.replace("  containers:\n", "  volumes:\n  - scratch\n  - name: 5\n    hostPath: {path: /tmp}\n  containers:\n")
+    text += "  - image: ghcr.io/acme/report:1.4.2\n    securityContext: []\n"
+    assert _violations(text, "restricted") == [
+        ("Volume Types", "volume 'volumes[1]' uses hostPath", 18, 5, "spec.volumes[1].hostPath"),
+        ("Privilege Escalation", "container 'containers[1]' must set securityContext.allowPrivilegeEscalation=false", 8, 1,
+         "spec.containers[1].securityContext.allowPrivilegeEscalation"),
+        ("Capabilities", "container 'containers[1]' must set securityContext.capabilities.drop=[\"ALL\"]", 8, 1,
+         "spec.containers[1].securityContext.capabilities.drop"),
+    ]
