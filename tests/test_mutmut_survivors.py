@@ -814,3 +814,33 @@ def test_hl206_pod_security_reads_half_written_pod_specs():
         ("Capabilities", "container 'containers[1]' must set securityContext.capabilities.drop=[\"ALL\"]", 8, 1,
          "spec.containers[1].securityContext.capabilities.drop"),
     ]
+
+
+def test_hl206_pod_security_message_names_every_detail_and_what_waits():
+    """The finding names each control once with all its details, and what the rejection does: a
+    Job without a deadline waits forever, one with a deadline until it fails the Job, a PostDelete
+    Pod fails the Application's deletion (mutants of ``_pod_security_rejects``' words)."""
+    baseline = SHOP_NAMESPACE + "  labels:\n    pod-security.kubernetes.io/enforce: baseline\n"
+    forever = NODE_TUNING.replace("  activeDeadlineSeconds: 300\n", "")
+    assert hits("HL206", forever, context=baseline) == [(
+        18, 20,
+        "Hook Job/node-tuning runs in namespace 'shop', whose Namespace enforces the Pod Security level 'baseline' "
+        "(pod-security.kubernetes.io/enforce), and its pod template violates Host Namespaces (hostNetwork=true, "
+        "hostPID=true, hostIPC=true); Privileged Containers (container 'wait' must not set "
+        "securityContext.privileged=true); Capabilities (container 'tune' must not add SYS_ADMIN); HostPath Volumes "
+        "(volume 'sys' uses hostPath); Host Ports (container 'tune' must not set hostPort=9100); AppArmor (annotation "
+        "container.apparmor.security.beta.kubernetes.io/tune=unconfined, pod must not set appArmorProfile.type=Unconfined); "
+        "SELinux (pod must not set seLinuxOptions.type=spc_t, pod must not set seLinuxOptions.user, pod must not set "
+        "seLinuxOptions.role); Seccomp (pod must not set seccompProfile.type=Unconfined, container 'tune' must not set "
+        "seccompProfile.type=\"\"); HostProcess (container 'tune' must not set windowsOptions.hostProcess=true); /proc "
+        "Mount Type (container 'wait' must not set securityContext.procMount=Unmasked): every pod the Job creates is "
+        "rejected, so it never runs one and never completes, and the sync waits forever. Make the pod template meet "
+        "the 'baseline' level, or run the hook in a namespace that allows it.",
+    )]
+    (deadline,) = hits("HL206", NODE_TUNING, context=baseline)
+    assert "and the sync waits until spec.activeDeadlineSeconds fails the Job. Make" in deadline[2]
+    post_delete = SMOKE_POD.replace("PostSync", "PostDelete").replace(
+        "    runAsUser: 0\n    seccompProfile: {type: RuntimeDefault}\n", "    seccompProfile: {type: Unconfined}\n")
+    (found,) = hits("HL206", post_delete, context=baseline)
+    assert found[:2] == (12, 28)
+    assert "the API server rejects the Pod when Argo CD creates it, so the Application deletion fails. Make" in found[2]
