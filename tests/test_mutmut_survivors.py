@@ -844,3 +844,19 @@ def test_hl206_pod_security_message_names_every_detail_and_what_waits():
     (found,) = hits("HL206", post_delete, context=baseline)
     assert found[:2] == (12, 28)
     assert "the API server rejects the Pod when Argo CD creates it, so the Application deletion fails. Make" in found[2]
+
+
+def test_hl206_a_suspended_hook_job():
+    """A suspended Job's health stays Suspended: a sync hook waits forever, a delete hook is passed
+    over and the Application deleted without its work (mutants of the Job test and of the words)."""
+    suspended = SEED.replace("spec:\n  template:\n", "spec:\n  suspend: true\n  backoffLimit: 1\n  activeDeadlineSeconds: 300\n  template:\n")
+    assert hits("HL206", suspended.format(hook="PreSync")) == [(
+        9, 12,
+        "Hook Job/seed sets spec.suspend: true: the Job's health stays Suspended, so Argo CD waits for completion "
+        "of the hook forever and the sync never finishes. Remove suspend.",
+    )]
+    assert hits("HL206", suspended.format(hook="PostDelete")) == [(
+        9, 12,
+        "Hook Job/seed sets spec.suspend: true: the Job's health stays Suspended, so Argo CD does not wait on a "
+        "Suspended delete hook, so the Application is deleted without the hook's work ever running. Remove suspend.",
+    )]
