@@ -860,3 +860,21 @@ def test_hl206_a_suspended_hook_job():
         "Hook Job/seed sets spec.suspend: true: the Job's health stays Suspended, so Argo CD does not wait on a "
         "Suspended delete hook, so the Application is deleted without the hook's work ever running. Remove suspend.",
     )]
+
+
+def test_hl206_restart_policy_and_long_running_words():
+    """A PostDelete Pod left to restart: its crash loop blocks the deletion, the finding about
+    ``spec.restartPolicy`` (a misspelt value is shown as written); a Deployment hooked to two
+    phases names both (mutants of ``hook_never_completes``' words and field path)."""
+    pod = ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: cleanup\n  namespace: shop\n  annotations:\n"
+           "    argocd.argoproj.io/hook: PostDelete\nspec:\n  restartPolicy: always\n  activeDeadlineSeconds: 300\n"
+           "  containers:\n  - name: cleanup\n    image: ghcr.io/acme/cleanup:1.0.0\n")  # fmt: skip
+    found = [(f.span.line, f.span.column, f.field_path, f.message) for f in _lint(pod) if f.rule_id == "HL206"]
+    assert [(line, column, path) for line, column, path, _ in found] == [(9, 18, "spec.restartPolicy")]
+    assert found[0][3].startswith("Hook Pod/cleanup has restartPolicy always: the Pod never reaches Succeeded.")
+    assert "and a crash loop blocks the deletion. Set restartPolicy: Never." in found[0][3]
+    deployment = ("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: warmup\n  namespace: shop\n  annotations:\n"
+                  "    argocd.argoproj.io/hook: PreSync,PostSync\nspec:\n  template:\n    spec:\n      containers:\n"
+                  "      - name: warmup\n        image: ghcr.io/acme/warmup:1.4.2\n")  # fmt: skip
+    (long_running,) = hits("HL206", deployment)
+    assert long_running[2].startswith("Deployment/warmup is a PreSync/PostSync hook, but a Deployment never completes")
