@@ -9,18 +9,23 @@ as it stands mutmut mutates only the checks' helpers, never a rule's own body. T
 the repository into a temporary folder, rewrites each ``@check(...)`` over ``def name`` into the
 same registration written after the module's last line (``name = check(...)(name)``: the same
 registry, the same functions), runs ``mutmut run`` there with the ``[tool.mutmut]`` settings of
-pyproject.toml (the checks' own tests; ``HOOKLINT_MUTMUT_TESTS="tests/a.py tests/b.py"`` picks
-others), and prints ``mutmut results`` and the kill rate (``HOOKLINT_MUTMUT_DIR`` keeps the copy,
-where ``mutmut show NAME`` prints a mutant). Patterns
-name mutants as mutmut does, ``<module>.x_<function>*``, relative to ``hooklint.checks.``. The
-working tree is never changed. Needs mutmut (``pip install mutmut``); hours for every mutant on
-two cores, minutes for a few functions.
+pyproject.toml (the checks' own tests; ``HOOKLINT_MUTMUT_TESTS="tests/a.py tests/b.py -k 'HL023 or
+policy'"`` picks others, split as a shell splits them; ``HOOKLINT_MUTMUT_JOBS=1`` runs one mutant at
+a time instead of one per core), and prints ``mutmut results`` and the kill rate
+(``HOOKLINT_MUTMUT_DIR`` keeps the copy, where ``mutmut show NAME`` prints a mutant). Patterns name
+mutants as mutmut does, ``<module>.x_<function>*``, relative to ``hooklint.checks.`` (or in full,
+``hooklint.sources.appmap.applicationsets.x_rollout_problems*``, where HL403-HL405 are decided,
+for a check's helpers kept elsewhere); with patterns, only the modules they name are mutated. The working tree is never
+changed. Needs mutmut (``pip install -e '.[test,mutation]'``); hours for every mutant on two cores, minutes for a
+few functions.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -49,15 +54,16 @@ def main(patterns: list[str]) -> int:
             path.write_text(undecorate(path.read_text(encoding="utf-8")), encoding="utf-8")
         tests = os.environ.get("HOOKLINT_MUTMUT_TESTS")  # test files instead of [tool.mutmut]'s
         if tests:
-            pyproject = copy / "pyproject.toml"
-            text = pyproject.read_text(encoding="utf-8")
-            start = text.index("pytest_add_cli_args_test_selection = [")
-            end = text.index("]", start) + 1
-            chosen = ", ".join(f'"{t}"' for t in tests.split())
-            pyproject.write_text(text[:start] + f"pytest_add_cli_args_test_selection = [{chosen}]" + text[end:], encoding="utf-8")
+            _set_list(copy / "pyproject.toml", "pytest_add_cli_args_test_selection", shlex.split(tests))
+        # a pattern names a function of hooklint.checks, or of another module when written in full
+        names = [p if p.startswith("hooklint.") else f"hooklint.checks.{p}" for p in patterns]
+        modules = sorted({n.split(".x_", 1)[0] for n in names})
+        if modules and all(re.fullmatch(r"hooklint(\.\w+)+", m) for m in modules):
+            _set_list(copy / "pyproject.toml", "only_mutate", [m.replace(".", "/") + ".py" for m in modules])
         mutmut = [sys.executable, "-m", "mutmut"]
-        names = [f"hooklint.checks.{p}" for p in patterns]
-        run = subprocess.run([*mutmut, "run", *names], cwd=copy, env={**os.environ, "PYTHONPATH": str(copy)})
+        jobs = os.environ.get("HOOKLINT_MUTMUT_JOBS")  # mutants run at once (mutmut: one per core)
+        options = ["--max-children", jobs] if jobs else []
+        run = subprocess.run([*mutmut, "run", *options, *names], cwd=copy, env={**os.environ, "PYTHONPATH": str(copy)})
         results = subprocess.run([*mutmut, "results", "--all", "true"], cwd=copy, capture_output=True, text=True)
         lines = [line.strip() for line in results.stdout.splitlines() if ": " in line]
         wanted = [line for line in lines if not names or any(_matches(line, n) for n in names)]
@@ -70,6 +76,15 @@ def main(patterns: list[str]) -> int:
         killed, checked = status.get("killed", 0), sum(v for k, v in status.items() if k != "not checked")
         print(f"{status}\nkill rate: {killed}/{checked}" + (f" = {killed / checked:.1%}" if checked else ""))
         return run.returncode
+
+
+def _set_list(pyproject: Path, key: str, values: list[str]) -> None:
+    """Rewrite the one-line-or-more ``key = [...]`` list of ``pyproject`` (the copy's) to ``values``."""
+    text = pyproject.read_text(encoding="utf-8")
+    start = text.index(f"\n{key} = [") + 1
+    end = text.index("]", start) + 1
+    chosen = ", ".join(json.dumps(v) for v in values)
+    pyproject.write_text(text[:start] + f"{key} = [{chosen}]" + text[end:], encoding="utf-8")
 
 
 def _matches(line: str, pattern: str) -> bool:

@@ -199,3 +199,72 @@ def test_deletion_order_with_a_rolling_sync_type_and_no_rolling_sync_says_it_has
     problems = rollout_problems(body("  strategy:\n    type: RollingSync\n    deletionOrder: Reverse\n"), [])
     assert [(p.rule, p.line, p.column) for p in problems] == [("ignored", 8, 20)]
     assert "because its RollingSync strategy has no steps:" in problems[0].message
+
+
+ORDERED_SET = """\
+apiVersion: argoproj.io/v1alpha1
+kind: ApplicationSet
+metadata:
+  name: shop
+  annotations:
+    hooklint.io/ignore: "HL403: qa is synced by hand after the release review"
+spec:
+  generators:
+    - list:
+        elements:
+          - {env: dev}
+          - {env: qa}
+  strategy:
+    type: RollingSync
+    rollingSync:
+      steps:
+        - matchExpressions:
+            - {key: env, operator: In, values: [dev]}
+  template:
+    metadata:
+      name: 'shop-{{env}}'
+      labels: {env: '{{env}}'}
+    spec:
+      project: shop
+      source: {repoURL: https://github.com/acme/shop, path: deploy}
+      destination: {server: https://kubernetes.default.svc, namespace: shop}
+"""
+
+
+def _rollout_findings(result) -> list[tuple]:
+    return [(f.rule_id, f.path, f.span.line, f.span.column, f.field_path, f.doc_index,
+             f.obj.label() if f.obj else None, f.suppression.reason if f.suppression else None)
+            for f in result.findings + result.suppressed if f.rule_id.startswith("HL40")]
+
+
+def test_rollout_findings_belong_to_the_application_set_and_its_annotation_suppresses_them(tmp_path: Path, monkeypatch):
+    """HL403-HL405 are the ApplicationSet's findings (its document, no field path): its own
+    ``hooklint.io/ignore`` suppresses them, and they name it as their object."""
+    from hooklint.catalog import load_catalog
+    from hooklint.config import parse_config
+    from hooklint.pipeline import lint_paths
+
+    (tmp_path / "appset.yaml").write_text(ORDERED_SET)
+    monkeypatch.chdir(tmp_path)
+    result = lint_paths(["appset.yaml"], parse_config({}, "test"), load_catalog())
+    assert _rollout_findings(result) == [
+        ("HL403", "appset.yaml", 16, 7, "", 0, "ApplicationSet/shop", "qa is synced by hand after the release review"),
+    ]
+
+
+def test_deletion_order_reverse_without_a_rolling_sync_is_hl405_through_lint(tmp_path: Path, monkeypatch):
+    """``deletionOrder: Reverse`` under an ``AllAtOnce`` strategy: HL405 at the value, and no
+    HL403/HL404 (the strategy selects nothing, so nothing is unselected)."""
+    from hooklint.catalog import load_catalog
+    from hooklint.config import parse_config
+    from hooklint.pipeline import lint_paths
+
+    text = ORDERED_SET.replace('    hooklint.io/ignore: "HL403: qa is synced by hand after the release review"\n', "")
+    text = text.replace("  annotations:\n", "").replace("    type: RollingSync\n", "    type: AllAtOnce\n    deletionOrder: Reverse\n")
+    (tmp_path / "appset.yaml").write_text(text)
+    monkeypatch.chdir(tmp_path)
+    result = lint_paths(["appset.yaml"], parse_config({}, "test"), load_catalog())
+    assert _rollout_findings(result) == [("HL405", "appset.yaml", 13, 20, "", 0, "ApplicationSet/shop", None)]
+    message = next(f.message for f in result.findings if f.rule_id == "HL405")
+    assert message.startswith("ApplicationSet shop (appset.yaml:1): deletionOrder 'Reverse' is ignored because its "
+                              "strategy type is 'AllAtOnce'")

@@ -716,7 +716,9 @@ def delete_hook_left_behind(m: Manifest, ctx: Context) -> Iterator[Hit]:
 def _mesh_injection(namespace: Manifest) -> str | None:
     """Which service mesh injects sidecars into pods of ``namespace`` (a Namespace object), as
     its label or annotation says: Istio's ``istio-injection: enabled`` or an ``istio.io/rev``
-    revision label (``istio-injection: disabled`` wins), Linkerd's ``linkerd.io/inject: enabled``."""
+    revision label (``istio-injection: disabled`` wins), Linkerd's ``linkerd.io/inject: enabled``
+    annotation (Linkerd's proxy injector reads the annotation, never a label: "Automatic Proxy
+    Injection", linkerd.io/2/features/proxy-injection)."""
     md = namespace.metadata
     labels = md.get("labels") if md is not None else None
     labels = labels if isinstance(labels, Map) else {}
@@ -726,7 +728,7 @@ def _mesh_injection(namespace: Manifest) -> str | None:
         return "Istio (label istio-injection: enabled)"
     if istio != "disabled" and isinstance(labels.get("istio.io/rev"), str):
         return f"Istio (label istio.io/rev: {labels.get('istio.io/rev')})"
-    if annotations.get("linkerd.io/inject") == "enabled" or labels.get("linkerd.io/inject") == "enabled":
+    if annotations.get("linkerd.io/inject") == "enabled":
         return "Linkerd (linkerd.io/inject: enabled)"
     return None
 
@@ -734,8 +736,8 @@ def _mesh_injection(namespace: Manifest) -> str | None:
 def _sidecar_never_exits(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """A hook Job or Pod in a Namespace of the run with sidecar injection on, whose pod template
     does not opt out (``sidecar.istio.io/inject: "false"``, label or annotation;
-    ``linkerd.io/inject: disabled``): the injected proxy keeps running after the hook's container
-    exits, so the pod never completes."""
+    ``linkerd.io/inject: disabled``, an annotation): the injected proxy keeps running after the
+    hook's container exits, so the pod never completes."""
     if m.kind not in ("Job", "Pod") or not m.namespace:
         return
     namespace = ctx.find("Namespace", None, m.namespace)
@@ -753,7 +755,8 @@ def _sidecar_never_exits(m: Manifest, ctx: Context) -> Iterator[Hit]:
             opt_out.update({k: v for k, v in values.items() if isinstance(k, str)})
     if mesh.startswith("Istio") and opt_out.get("sidecar.istio.io/inject") == "false":
         return
-    if mesh.startswith("Linkerd") and opt_out.get("linkerd.io/inject") == "disabled":
+    pod_annotations = get_map(meta, "annotations")
+    if mesh.startswith("Linkerd") and pod_annotations is not None and pod_annotations.get("linkerd.io/inject") == "disabled":
         return
     where = "metadata" if m.kind == "Pod" else "spec.template.metadata"
     if meta is not None:
