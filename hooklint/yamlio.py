@@ -310,15 +310,18 @@ class Map(_Positioned, dict):
     ``value_spans`` are every key's spans at once (computed on first use; may be assigned).
 
     Where each key is written is kept compact, since a file holds millions of them: ``_entries``
-    lists the keys as written (a repeated key twice), and ``_places`` holds four offsets for each
-    (key start, key end, value start, value end) as machine integers, 32 bytes a key where a list
-    of Python integers takes 160 (bench case (f), 40,000 documents: about 40 MB less)."""
+    lists the keys as written (a repeated key twice), and ``_places``, from index ``_at`` on, holds
+    four offsets for each (key start, key end, value start, value end) as machine integers: one
+    array shared by every mapping and sequence of a document, 32 bytes a key where a list of Python
+    integers takes 160 (bench case (f), 40,000 documents: about 60 MB less)."""
 
-    __slots__ = ("_span", "_key_spans", "_value_spans", "_entries", "_places", "_merged", "_pos", "_start", "_end")
+    __slots__ = ("_span", "_key_spans", "_value_spans", "_entries", "_places", "_at", "_merged", "_pos", "_start",
+                 "_end")  # fmt: skip
     _key_spans: dict[str, Span] | None
     _value_spans: dict[str, Span] | None
-    _entries: list[str]
+    _entries: "list[str] | tuple[str, ...]"
     _places: array[int]
+    _at: int
     _merged: list[Map] | None
 
     def _init(self, pos: Positions | None, start: int, end: int) -> "Map":
@@ -328,6 +331,7 @@ class Map(_Positioned, dict):
         self._span = self._key_spans = self._value_spans = self._merged = None
         self._entries = []  # the keys, in the order written
         self._places = array("q")  # key start, key end, value start, value end of each key of _entries
+        self._at = 0
         return self
 
     def _offsets(self, key: str) -> tuple[int, int, int, int] | None:
@@ -337,7 +341,7 @@ class Map(_Positioned, dict):
         for i in range(len(entries) - 1, -1, -1):  # the last occurrence of a repeated key wins
             if entries[i] == key:
                 places = self._places
-                at = 4 * i
+                at = self._at + 4 * i
                 return places[at], places[at + 1], places[at + 2], places[at + 3]
         return None
 
@@ -365,7 +369,7 @@ class Map(_Positioned, dict):
             span = self._positions().span
             places = self._places
             for i, key in enumerate(entries):
-                at = 4 * i
+                at = self._at + 4 * i
                 key_spans[key] = span(places[at], places[at + 1])
                 value_spans[key] = span(places[at + 2], places[at + 3])
         for source in self._merged or ():
@@ -419,9 +423,10 @@ class Seq(_Positioned, list):
     """A YAML sequence: a ``list`` plus the span of the sequence and of each item (computed on
     first use; may be assigned)."""
 
-    __slots__ = ("_span", "_item_spans", "_offsets", "_pos", "_start", "_end")
+    __slots__ = ("_span", "_item_spans", "_offsets", "_at", "_pos", "_start", "_end")
     _item_spans: list[Span] | None
-    _offsets: array[int]
+    _offsets: array[int]  # from index _at on: shared like Map._places
+    _at: int
 
     def _init(self, pos: Positions | None, start: int, end: int) -> "Seq":
         self._pos = pos
@@ -429,6 +434,7 @@ class Seq(_Positioned, list):
         self._end = end
         self._span = self._item_spans = None
         self._offsets = array("q")  # start, end, start, end, ... of each item (machine integers: see Map)
+        self._at = 0
         return self
 
     @property
@@ -436,8 +442,8 @@ class Seq(_Positioned, list):
         spans = getattr(self, "_item_spans", None)
         if spans is None:
             span = self._positions().span
-            offsets = self._offsets
-            spans = self._item_spans = [span(offsets[i], offsets[i + 1]) for i in range(0, len(offsets), 2)]
+            offsets, at = self._offsets, self._at
+            spans = self._item_spans = [span(offsets[at + i], offsets[at + i + 1]) for i in range(0, 2 * len(self), 2)]
         return spans
 
     @item_spans.setter
@@ -623,7 +629,8 @@ _MERGE = object()  # ... whose pending key is a << merge key
 
 class _Frame:
     """An open mapping or sequence while its events are read: the ``container`` being filled,
-    ``places`` (its ``_places`` or ``_offsets``), ``keys`` (a mapping's ``_entries``), for a
+    ``places`` (its offsets until it closes: then they go to the document's array, see
+    :class:`Map`), ``keys`` (a mapping's ``_entries``), for a
     mapping the pending ``key`` (``_NOKEY``, ``_MERGE`` or the key text) with its offsets, the node
     and alias counts when it opened (for its anchor's size), its ``anchor`` and the ``merges`` of
     ``<<`` keys."""
@@ -634,8 +641,8 @@ class _Frame:
     def __init__(self, container: Any, is_map: bool, count: int, aliased: int, anchor: str | None):
         self.container = container
         self.is_map = is_map
-        self.places = container._places if is_map else container._offsets
-        self.keys = container._entries if is_map else None
+        self.places: list[int] = []
+        self.keys: list[str] | None = [] if is_map else None
         self.key: Any = _NOKEY
         self.key_start = self.key_end = 0
         self.count = count
@@ -756,6 +763,7 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
     MapType, SeqType, Frame, nokey, merge = Map, Seq, _Frame, _NOKEY, _MERGE
     max_nodes, max_depth = budget.left, MAX_DEPTH
     shared = (strings if strings is not None else {}).setdefault
+    offsets = array("q")  # where the keys and items of every mapping and sequence are (see Map)
     while True:
         try:
             event = get_event()
@@ -811,13 +819,10 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
             if cls is MappingStart:
                 container = MapType()
                 container._key_spans = container._value_spans = container._merged = None
-                container._entries = []
-                container._places = array("q")
                 frame = Frame(container, True, count, aliased, anchor)
             else:
                 container = SeqType()
                 container._item_spans = None
-                container._offsets = array("q")
                 frame = Frame(container, False, count, aliased, anchor)
             container._pos, container._start, container._end, container._span = pos, start, start, None
             stack.append(frame)
@@ -826,6 +831,13 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
             closed = stack.pop()
             frame = stack[-1] if stack else None
             value = closed.container
+            if closed.is_map:
+                value._entries = tuple(closed.keys)
+                value._places = offsets
+            else:
+                value._offsets = offsets
+            value._at = len(offsets)
+            offsets.extend(closed.places)
             end = value._end = base + event.end_mark.index
             start = value._start
             merges = closed.merges
@@ -909,7 +921,7 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
             keys, places = frame.keys, frame.places
             if merged_keys.intersection(keys):  # their spans now come from the merged mapping
                 kept = [i for i, k in enumerate(keys) if k not in merged_keys]
-                places[:] = array("q", [part for i in kept for part in places[4 * i:4 * i + 4]])
+                places[:] = [part for i in kept for part in places[4 * i:4 * i + 4]]
                 keys[:] = [keys[i] for i in kept]
             frame.merges = sources + (frame.merges or [])  # for spans: the last merge key first
             continue
