@@ -280,8 +280,20 @@ class _Positioned:
     # slots of Map and Seq (a dict or list base leaves this class no instance layout of its own)
     _span: Span | None
     _pos: Positions | None
-    _start: int
-    _end: int
+    _at: int
+
+    def _array(self) -> array[int]:  # pragma: no cover - Map and Seq name their offsets
+        raise NotImplementedError
+
+    @property
+    def _start(self) -> int:
+        """Where the mapping or sequence starts: the first of its offsets (see :class:`Map`)."""
+        return self._array()[self._at]
+
+    @property
+    def _end(self) -> int:
+        """Where it ends: the second of its offsets."""
+        return self._array()[self._at + 1]
 
     def _positions(self) -> Positions:
         pos = getattr(self, "_pos", None)
@@ -293,7 +305,7 @@ class _Positioned:
     def span(self) -> Span:
         span = getattr(self, "_span", None)
         if span is None:
-            span = self._span = self._positions().span(self._start, self._end)  # type: ignore[misc]  # slot of Map, Seq
+            span = self._span = self._positions().span(self._start, self._end)
         return span
 
     @span.setter
@@ -311,12 +323,12 @@ class Map(_Positioned, dict):
 
     Where each key is written is kept compact, since a file holds millions of them: ``_entries``
     lists the keys as written (a repeated key twice), and ``_places``, from index ``_at`` on, holds
-    four offsets for each (key start, key end, value start, value end) as machine integers: one
-    array shared by every mapping and sequence of a document, 32 bytes a key where a list of Python
-    integers takes 160 (bench case (f), 40,000 documents: about 60 MB less)."""
+    where the mapping starts and ends, then four offsets for each key (key start, key end, value
+    start, value end), as machine integers: one array shared by every mapping and sequence of a
+    document, 16 bytes a key where a list of Python integers takes 160 (bench case (f), 40,000
+    documents: about 80 MB less)."""
 
-    __slots__ = ("_span", "_key_spans", "_value_spans", "_entries", "_places", "_at", "_merged", "_pos", "_start",
-                 "_end")  # fmt: skip
+    __slots__ = ("_span", "_key_spans", "_value_spans", "_entries", "_places", "_at", "_merged", "_pos")
     _key_spans: dict[str, Span] | None
     _value_spans: dict[str, Span] | None
     _entries: "list[str] | tuple[str, ...]"
@@ -326,13 +338,15 @@ class Map(_Positioned, dict):
 
     def _init(self, pos: Positions | None, start: int, end: int) -> "Map":
         self._pos = pos
-        self._start = start
-        self._end = end
         self._span = self._key_spans = self._value_spans = self._merged = None
         self._entries = []  # the keys, in the order written
-        self._places = array("q")  # key start, key end, value start, value end of each key of _entries
+        # start, end, then key start, key end, value start, value end of each key of _entries
+        self._places = array("q", (start, end))
         self._at = 0
         return self
+
+    def _array(self) -> array[int]:
+        return self._places
 
     def _offsets(self, key: str) -> tuple[int, int, int, int] | None:
         """(key start, key end, value start, value end) of ``key`` written in this mapping itself
@@ -341,7 +355,7 @@ class Map(_Positioned, dict):
         for i in range(len(entries) - 1, -1, -1):  # the last occurrence of a repeated key wins
             if entries[i] == key:
                 places = self._places
-                at = self._at + 4 * i
+                at = self._at + 2 + 4 * i
                 return places[at], places[at + 1], places[at + 2], places[at + 3]
         return None
 
@@ -369,7 +383,7 @@ class Map(_Positioned, dict):
             span = self._positions().span
             places = self._places
             for i, key in enumerate(entries):
-                at = self._at + 4 * i
+                at = self._at + 2 + 4 * i
                 key_spans[key] = span(places[at], places[at + 1])
                 value_spans[key] = span(places[at + 2], places[at + 3])
         for source in self._merged or ():
@@ -423,26 +437,27 @@ class Seq(_Positioned, list):
     """A YAML sequence: a ``list`` plus the span of the sequence and of each item (computed on
     first use; may be assigned)."""
 
-    __slots__ = ("_span", "_item_spans", "_offsets", "_at", "_pos", "_start", "_end")
+    __slots__ = ("_span", "_item_spans", "_offsets", "_at", "_pos")
     _item_spans: list[Span] | None
-    _offsets: array[int]  # from index _at on: shared like Map._places
+    _offsets: array[int]  # from index _at on, shared like Map._places: start, end, then each item's
     _at: int
 
     def _init(self, pos: Positions | None, start: int, end: int) -> "Seq":
         self._pos = pos
-        self._start = start
-        self._end = end
         self._span = self._item_spans = None
-        self._offsets = array("q")  # start, end, start, end, ... of each item (machine integers: see Map)
+        self._offsets = array("q", (start, end))  # start, end, then start, end, ... of each item (see Map)
         self._at = 0
         return self
+
+    def _array(self) -> array[int]:
+        return self._offsets
 
     @property
     def item_spans(self) -> list[Span]:
         spans = getattr(self, "_item_spans", None)
         if spans is None:
             span = self._positions().span
-            offsets, at = self._offsets, self._at
+            offsets, at = self._offsets, self._at + 2
             spans = self._item_spans = [span(offsets[at + i], offsets[at + i + 1]) for i in range(0, 2 * len(self), 2)]
         return spans
 
@@ -629,17 +644,18 @@ _MERGE = object()  # ... whose pending key is a << merge key
 
 class _Frame:
     """An open mapping or sequence while its events are read: the ``container`` being filled,
-    ``places`` (its offsets until it closes: then they go to the document's array, see
+    ``start``, ``places`` (its offsets until it closes: then they go to the document's array, see
     :class:`Map`), ``keys`` (a mapping's ``_entries``), for a
     mapping the pending ``key`` (``_NOKEY``, ``_MERGE`` or the key text) with its offsets, the node
     and alias counts when it opened (for its anchor's size), its ``anchor`` and the ``merges`` of
     ``<<`` keys."""
 
-    __slots__ = ("container", "is_map", "places", "keys", "key", "key_start", "key_end", "count", "aliased", "anchor",
-                 "merges")  # fmt: skip
+    __slots__ = ("container", "is_map", "start", "places", "keys", "key", "key_start", "key_end", "count", "aliased",
+                 "anchor", "merges")  # fmt: skip
 
-    def __init__(self, container: Any, is_map: bool, count: int, aliased: int, anchor: str | None):
+    def __init__(self, container: Any, is_map: bool, start: int, count: int, aliased: int, anchor: str | None):
         self.container = container
+        self.start = start
         self.is_map = is_map
         self.places: list[int] = []
         self.keys: list[str] | None = [] if is_map else None
@@ -763,7 +779,9 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
     MapType, SeqType, Frame, nokey, merge = Map, Seq, _Frame, _NOKEY, _MERGE
     max_nodes, max_depth = budget.left, MAX_DEPTH
     shared = (strings if strings is not None else {}).setdefault
-    offsets = array("q")  # where the keys and items of every mapping and sequence are (see Map)
+    # where every mapping and sequence, and each of their keys and items, is (see Map); 4 bytes an
+    # offset when the text allows
+    offsets = array("I" if len(pos.text) < 1 << 32 else "q")
     while True:
         try:
             event = get_event()
@@ -819,12 +837,12 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
             if cls is MappingStart:
                 container = MapType()
                 container._key_spans = container._value_spans = container._merged = None
-                frame = Frame(container, True, count, aliased, anchor)
+                frame = Frame(container, True, start, count, aliased, anchor)
             else:
                 container = SeqType()
                 container._item_spans = None
-                frame = Frame(container, False, count, aliased, anchor)
-            container._pos, container._start, container._end, container._span = pos, start, start, None
+                frame = Frame(container, False, start, count, aliased, anchor)
+            container._pos, container._span = pos, None
             stack.append(frame)
             continue
         elif cls is MappingEnd or cls is SequenceEnd:
@@ -837,9 +855,10 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
             else:
                 value._offsets = offsets
             value._at = len(offsets)
+            start, end = closed.start, base + event.end_mark.index
+            offsets.append(start)
+            offsets.append(end)
             offsets.extend(closed.places)
-            end = value._end = base + event.end_mark.index
-            start = value._start
             merges = closed.merges
             if merges:  # already written into the mapping where each merge key stands
                 value._merged = merges
