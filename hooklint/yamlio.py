@@ -305,7 +305,7 @@ class _Positioned:
     def span(self) -> Span:
         span = getattr(self, "_span", None)
         if span is None:
-            span = self._span = self._positions().span(self._start, self._end)
+            span = self._span = self._positions().span(self._start, self._end)  # type: ignore[misc]  # slot of Map, Seq
         return span
 
     @span.setter
@@ -658,7 +658,7 @@ class _Frame:
         self.start = start
         self.is_map = is_map
         self.places: list[int] = []
-        self.keys: list[str] | None = [] if is_map else None
+        self.keys: list[str] = []  # a mapping's keys (none for a sequence)
         self.key: Any = _NOKEY
         self.key_start = self.key_end = 0
         self.count = count
