@@ -388,7 +388,9 @@ def lint(
             from importlib import import_module
 
             module = import_module(f"hooklint.reporters.{format.value}")
-            text = module.render(result, load_catalog(), category=category)
+            # SARIF is written piece by piece too (a large report is never held whole)
+            writer = module.render_chunks if format is Format.sarif else module.render
+            text = writer(result, load_catalog(), category=category)
             if format is Format.sarif:
                 _sarif_left_out(result)
         _write(text, output)

@@ -218,9 +218,9 @@ def insert_key(text: str, m: Map, key: str, value: str, after: str | None = None
     entries = getattr(m, "_entries", None) or []
     if not entries or text[m._start] == "{":
         raise LeftForAPerson("the mapping is written in flow style or is empty")
-    first = entries[1]
+    first = m._places[m._at + 2]  # where the first key written starts (after the mapping's start and end)
     indent = first - _line_start(text, first)
-    keys = [entries[i] for i in range(0, len(entries), 5)]
+    keys = list(entries)
     order = ([after] if after in keys else []) + keys
     for name in order:
         offsets = m._offsets(name)

@@ -29,9 +29,11 @@ from hooklint.yamlio import (
     DocumentTooComplex,
     FileTooComplex,
     LoadIssue,
+    Map,
     NodeBudget,
     ParsedDocument,
     Positions,
+    Seq,
     YamlSyntaxError,
     iter_documents,
     new_parser,
@@ -83,9 +85,13 @@ class Document:
 
     @property
     def span(self) -> Span:
-        if self._span is None and self._parsed is not None:
-            self._span = self._parsed.span
-        # a document is made with its span or with the parsed document, whose root offsets give one
+        if self._span is None:
+            if self._parsed is not None:
+                self._span = self._parsed.span
+            elif isinstance(self.value, (Map, Seq)):  # a parsed mapping or sequence is where its document's root is
+                self._span = self.value.span
+        # a document is made with its span, with the parsed document, whose root offsets give one,
+        # or with a parsed root mapping or sequence (_FileParser.parse: no parsed document kept)
         assert self._span is not None
         return self._span
 
@@ -322,7 +328,11 @@ class _FileParser:
                         self.loaded.issues.append((issue, self.index))
                     if doc.value is not None:
                         source = self.source_of(doc.start)
-                        document = Document(self.path, self.index, doc.value, None, source and source[0], doc)
+                        # a mapping or sequence knows where it is: its parsed document is not kept
+                        # (a file of 40,000 documents: about 10 MB)
+                        container = doc.value.__class__ is Map or doc.value.__class__ is Seq
+                        document = Document(self.path, self.index, doc.value, None, source and source[0],
+                                            None if container else doc)  # fmt: skip
                         document.source_line = source[1] if source else 0
                         self.loaded.documents.append(document)
                     self.index += 1

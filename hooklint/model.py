@@ -7,7 +7,7 @@ here, and HL003/HL004 report the shape problem; checks never see an exception fr
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Literal
 
 from hooklint.argocd import DEFAULT_VERSION, HELM_HOOK, HOOK, HookInfo, Version, hook_info, is_argo_kind, visible_annotations
@@ -203,6 +203,9 @@ class Manifest:
     #: For a rendered object, where its findings go in the user's files
     #: (:class:`hooklint.sources.render.placement.Placement`); None for an object as written.
     placement: Any = None
+    #: :attr:`ref` and :attr:`hook_ref` as last made: every finding on this object shares them.
+    _ref: "ObjectRef | None" = field(default=None, compare=False, repr=False)
+    _hook_ref: "HookRef | None" = field(default=None, compare=False, repr=False)
 
     @classmethod
     def from_body(
@@ -264,7 +267,13 @@ class Manifest:
 
     @property
     def ref(self) -> ObjectRef:
-        return ObjectRef(self.api_version, self.kind, self.name, self.generate_name, self.namespace)
+        """The object as findings name it: one value shared by all of them (a file of 40,000
+        objects has tens of thousands of findings), made again when a field changed."""
+        ref = self._ref
+        if (ref is None or ref.name is not self.name or ref.kind is not self.kind or ref.api_version is not self.api_version
+                or ref.namespace is not self.namespace or ref.generate_name is not self.generate_name):  # fmt: skip
+            ref = self._ref = ObjectRef(self.api_version, self.kind, self.name, self.generate_name, self.namespace)
+        return ref
 
     @property
     def label(self) -> str:
@@ -277,7 +286,11 @@ class Manifest:
         ``Skip,PostDelete`` object too); None for a plain resource."""
         if not (self.hook.is_hook or self.hook.delete_types):
             return None
-        return HookRef(self.hook.phases or self.hook.delete_types, self.hook.wave.value)
+        phases, wave = self.hook.phases or self.hook.delete_types, self.hook.wave.value
+        hook = self._hook_ref
+        if hook is None or hook.phases != phases or hook.wave != wave:  # shared like :attr:`ref`
+            hook = self._hook_ref = HookRef(phases, wave)
+        return hook
 
     @property
     def group(self) -> str:

@@ -34,9 +34,10 @@ report and the baseline share: they live with findings (:func:`hooklint.findings
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterator
 
 from hooklint import __version__
 from hooklint.findings import (
@@ -313,6 +314,15 @@ def build_log(result: RunResult, catalog: "Catalog", category: str = "hooklint",
               root: Path | None = None, limit: int | None = None) -> Any:  # fmt: skip
     """The :class:`sarif_om.SarifLog` for one lint run, with at most ``limit`` results (default
     :data:`MAX_RESULTS`; see the module docstring). ``root`` defaults to :func:`repository_root`."""
+    log, results = _log_and_results(result, catalog, category, root, limit)
+    log.runs[0].results = list(results)
+    return log
+
+
+def _log_and_results(result: RunResult, catalog: "Catalog", category: str, root: Path | None,
+                     limit: int | None) -> tuple[Any, Iterator[Any]]:  # fmt: skip
+    """:func:`build_log` with its run's ``results`` left empty, and the results, made one by one
+    as they are iterated (a run of 100,000 findings never holds them all as objects)."""
     import sarif_om as om
 
     root = root or repository_root()
@@ -325,10 +335,10 @@ def build_log(result: RunResult, catalog: "Catalog", category: str = "hooklint",
     uris: dict[str, tuple[str, str | None]] = {}  # per file: realpath is a system call per part
     locations = [uris.get(f.path) or uris.setdefault(f.path, artifact_uri(f.path, root)) for f in findings]
     fps = fingerprints(findings, (uri for uri, _ in locations))
-    results = [
+    results = (
         _result(om, f, uri, base, rule_index.get(f.rule_id), fp)
         for f, (uri, base), fp in zip(findings, locations, fps)
-    ]
+    )
     invocation: dict[str, Any] = {"execution_successful": not result.errors}
     if result.errors:
         invocation["tool_execution_notifications"] = [
@@ -355,7 +365,7 @@ def build_log(result: RunResult, catalog: "Catalog", category: str = "hooklint",
         column_kind="unicodeCodePoints",
         original_uri_base_ids={SRCROOT: _new(om.ArtifactLocation, uri=_folder_uri(root))},
         invocations=[_new(om.Invocation, **invocation)],
-        results=results,
+        results=[],
     )
     properties: dict[str, Any] = {}
     if result.renderers:  # what made the kustomize and Helm manifests the results are about
@@ -371,7 +381,7 @@ def build_log(result: RunResult, catalog: "Catalog", category: str = "hooklint",
     if category:
         automation_id = category if category.endswith("/") else category + "/"
         run["automation_details"] = _new(om.RunAutomationDetails, id=automation_id)
-    return _new(om.SarifLog, schema_uri=SCHEMA_URI, version="2.1.0", runs=[_new(om.Run, **run)])
+    return _new(om.SarifLog, schema_uri=SCHEMA_URI, version="2.1.0", runs=[_new(om.Run, **run)]), results
 
 
 def render(result: RunResult, catalog: "Catalog", category: str = "hooklint", root: Path | None = None,
@@ -379,7 +389,38 @@ def render(result: RunResult, catalog: "Catalog", category: str = "hooklint", ro
     """The SARIF log as JSON text: ``$schema``, ``version`` and ``runs`` first, then every object's
     keys in sarif-om's field order (required fields, then alphabetical), so that the same input
     always gives the same bytes."""
-    doc = to_sarif(build_log(result, catalog, category=category, root=root, limit=limit))
+    return "".join(render_chunks(result, catalog, category, root, limit))
+
+
+#: Stands for the results while the rest of the log is written (:func:`render_chunks`).
+_RESULTS = "\0results\0"
+
+
+def render_chunks(result: RunResult, catalog: "Catalog", category: str = "hooklint", root: Path | None = None,
+                  limit: int | None = None) -> Iterator[str]:  # fmt: skip
+    """:func:`render` piece by piece: the log around its results, and each result as it is made, so
+    a report of 100,000 findings is never held whole, as objects or as text (bench case (f): the
+    SARIF of 66,000 findings). The bytes are :func:`render`'s: each result is written as
+    ``json.dumps(indent=2)`` writes it at its depth, its lines indented like the placeholder's."""
+    log, results = _log_and_results(result, catalog, category, root, limit)
+    first = next(results, None)
+    if first is not None:
+        log.runs[0].results = [_RESULTS]
+    doc = to_sarif(log)
     ordered = {key: doc[key] for key in ("$schema", "version", "runs") if key in doc}
     ordered.update((k, v) for k, v in doc.items() if k not in ordered)
-    return json_safe(json.dumps(ordered, indent=2, ensure_ascii=False)) + "\n"
+    text = json.dumps(ordered, indent=2, ensure_ascii=False)
+    if first is None:
+        yield json_safe(text) + "\n"
+        return
+    placeholder = json.dumps(_RESULTS, ensure_ascii=False)
+    at = text.index(placeholder)  # a string only hooklint writes: no finding's text holds a NUL
+    line_start = text.rindex("\n", 0, at) + 1
+    indent = text[line_start:at]
+    yield json_safe(text[:line_start])
+    separator = ""
+    for item in itertools.chain((first,), results):
+        dumped = json.dumps(to_sarif(item), indent=2, ensure_ascii=False)
+        yield json_safe(separator + indent + dumped.replace("\n", "\n" + indent))
+        separator = ",\n"
+    yield json_safe(text[at + len(placeholder):]) + "\n"
