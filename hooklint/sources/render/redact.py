@@ -35,8 +35,14 @@ identities the application writes are never rewritten (they are public). Credent
 always removed (:func:`url_credentials`), and the quoted literals after renderer message prefixes
 that quote input values are replaced whatever they hold (:data:`_SCRUBS`).
 
-**Outside the promise** (README): a value a template transforms otherwise (hex, base32, a substring,
-a hash) before a renderer prints it, and values shorter than 8 characters.
+**Chains of encodings** (trial 4): before the automata look, :class:`Redactor` decodes a text's
+escapes and base64 runs, three decodings deep (:meth:`Redactor._hidden`); base64, hex and base32 are
+found in any letter case (:func:`_folded_forms`).
+
+**Outside the promise** (README): a value a template transforms otherwise (a substring, ``shuffle``,
+a hash) before a renderer prints it; chains deeper than :data:`DECODE_DEPTH`; a case change after
+base64 applied twice; base64 split by spaces; past :data:`DECODE_BUDGET` (fail closed: every base64
+run and escaped word replaced); values shorter than 8 characters.
 
 Renderer messages: kustomize and Helm fail with messages that quote what they read: kustomize echoes
 every ``secretGenerator`` literal of a generator with one bad literal (``literal sources [a=s3cret
