@@ -61,7 +61,7 @@ def _cell(text: str) -> str:
     them, so ``@everyone`` never notifies anyone and ``a@b.example`` is no mail link), and a
     zero-width space inside every URL's ``://``, ``www.``, ``#1`` and ``:emoji:``
     (:data:`_LIVE_TEXT`). GitHub's GFM extended autolinks and its references are found in the
-    text after escapes are read (a backslash would not stop them: ``https\://`` is text
+    text after escapes are read (a backslash would not stop them: ``https\\://`` is text
     ``https://``), so only a character between stops them."""
     text = escape_controls(text).replace("\\", "\\\\").replace("`", "\\`").replace("[", "\\[").replace("]", "\\]")
     for char in "*_~$":
