@@ -416,6 +416,8 @@ class Redactor:
     folded: tuple[tuple[str, str], ...] = ()
     #: The automata of ``exact``, ``loose`` and ``folded`` (None: nothing to find), once built.
     built: list[Any] = field(default_factory=list, compare=False)
+    #: What each base64 run decoded to, at a depth: ``(run, depth) -> (carries a secret, its key)``.
+    memo: dict[tuple[str, int], tuple[bool, str]] = field(default_factory=dict, compare=False)
 
     def __call__(self, text: str) -> str:
         if text and (self.exact or self.loose or self.folded):
@@ -444,6 +446,11 @@ class Redactor:
             spans += [(end - length + 1, end + 1, key) for end, (length, key) in folded.iter(text.translate(_ASCII_LOWER))]
         return spans
 
+    def _exact(self, text: str) -> list[tuple[int, int, str]]:
+        """The spans of ``text`` that are a form of a secret as written (the ``exact`` automaton)."""
+        exact = self.built[0]
+        return [] if exact is None else [(end - length + 1, end + 1, key) for end, (length, key) in exact.iter(text)]
+
     def _hidden(self, text: str, depth: int, budget: list[int]) -> list[tuple[int, int, str]]:
         """The spans ``(start, end, key)`` of ``text`` that carry a secret: found by the automata
         (:meth:`_spans`), or, ``depth`` decodings deep, in what a layer of escapes or a base64 run
@@ -462,22 +469,39 @@ class Redactor:
                 return spans
             spans += [(*_source(segments, start, end), key) for start, end, key in self._hidden(decoded, depth - 1, budget)]
         for run in _BASE64_RUN.finditer(text):
+            token = run.group()
+            if token == token.lower() or token == token.upper():
+                continue  # letters of one case: not decodable (the folded automaton looks at it)
             if any(start <= run.start() and run.end() <= end for start, end, _ in spans):
                 continue  # already replaced whole
-            for decoded in _base64_decodings(run.group()):
+            known = self.memo.get((token, depth))
+            if known is not None:  # the same word in many texts (a kind, a digest): decoded once
+                if known[0]:
+                    spans.append((run.start(), run.end(), known[1]))
+                continue
+            for decoded in _base64_decodings(token):
                 budget[0] -= len(decoded)
                 if budget[0] < 0:
                     return spans
-                found = self._hidden(decoded, depth - 1, budget)
+                # bytes that are not text (a wrong alignment, a binary file): looked at, never decoded further
+                binary = len(_NOT_TEXT.findall(decoded)) * 8 > len(decoded)
+                found = self._exact(decoded) if binary else self._hidden(decoded, depth - 1, budget)
                 if found:
                     spans.append((run.start(), run.end(), found[0][2]))
                     break
+            else:
+                found = []
+            if len(self.memo) >= _MEMO_SIZE:
+                self.memo.clear()
+            self.memo[token, depth] = (bool(found), found[0][2] if found else "")
         return spans
 
     def __reduce__(self) -> tuple[type[Redactor], tuple[Any, ...]]:
         return Redactor, (self.exact, self.loose, self.folded)
 
 
+#: The base64 runs :attr:`Redactor.memo` remembers at most (then it starts again).
+_MEMO_SIZE = 4096
 #: How many decodings deep :class:`Redactor` looks: ``b64enc`` of ``toJson | toJson`` is three.
 DECODE_DEPTH = 3
 #: The characters :class:`Redactor` decodes in one text at most (a renderer's message is rarely
@@ -487,6 +511,8 @@ DECODE_BUDGET = 4 << 20
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 #: A run of base64 characters that could hold a secret (12 characters encode :data:`MIN_LENGTH` bytes).
 _BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{12,}={0,2}")
+#: What text seldom holds: controls (but tab, line feeds) and bytes that were not UTF-8.
+_NOT_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
 #: A run of base64, hex or base32 characters whose letters are all in one case.
 _SINGLE_CASE_RUN = re.compile(r"(?<![A-Za-z0-9+/])(?:[A-Z0-9+/]{12,}|[a-z0-9+/]{12,})(?![A-Za-z0-9+/])")
 #: What may hide a secret when the decoding budget ran out: a base64 run, a word with escapes.
