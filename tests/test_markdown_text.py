@@ -74,6 +74,7 @@ def test_github_renders_the_cell_as_the_text_it_is(report):
     ("a *b* _c_ ~d~", "a \\*b\\* \\_c\\_ \\~d\\~"),
     (":rocket: ok", f":{Z}rocket: ok"),
     ("Job/j: name", "Job/j: name"),  # hooklint's own colons stay as they are
+    ("x.yaml:100:5: m", f"x.yaml:{Z}100:{Z}5: m"),  # ":100:" is GitHub's emoji 💯
 ])  # fmt: skip
 def test_each_kind_of_live_text(text, cell):
     assert markdown._cell(text) == cell

@@ -75,10 +75,14 @@ class Withheld:
         """Why the file or folder ``path`` (under ``root``, the top of the tree being copied, as
         reached; links on the way followed) must stay out of a renderer's copy (:data:`GIT_REASON`,
         :data:`CREDENTIALS_REASON`), or None when it may be copied. Both the path as reached and
-        its resolved path are checked, so a link to ``.git/config`` is withheld as the file is."""
+        its resolved path are checked, so a link to ``.git/config`` is withheld as the file is. Never
+    raises."""
         reached = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
-        real_root = os.path.realpath(root)
-        real = os.path.realpath(path)
+        try:
+            real_root = os.path.realpath(root)
+            real = os.path.realpath(path)
+        except (OSError, ValueError):  # a NUL in the name: no such file (the caller's checks say so)
+            return GIT_REASON if git_data(reached) else None
         resolved = os.path.relpath(real, real_root)
         if git_data(reached) or (not resolved.startswith("..") and git_data(resolved)):
             return GIT_REASON
