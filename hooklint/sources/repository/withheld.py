@@ -25,6 +25,7 @@ renders on its own checkout, whose ``.git/config`` holds no CI token (it passes 
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass
 
@@ -44,6 +45,13 @@ def git_data(relative: str) -> bool:
     through a file or folder named ``.git`` (any letter case: a case-insensitive file system reads
     ``.GIT`` as ``.git``)."""
     return any(part.lower() == GIT_DATA for part in relative.replace(os.sep, "/").split("/"))
+
+
+@functools.lru_cache(maxsize=64)
+def _tops(root: str) -> tuple[str, str, str]:
+    """``root`` absolute, resolved, and the resolved top of the repository holding it (or itself)."""
+    real_root = os.path.realpath(root)
+    return os.path.abspath(root), real_root, os.path.realpath(repository_of(real_root) or real_root)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,19 +85,17 @@ class Withheld:
         :data:`CREDENTIALS_REASON`), or None when it may be copied. Both the path as reached and
         its resolved path are checked, so a link to ``.git/config`` is withheld as the file is. Never
     raises."""
-        reached = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
+        absolute_root, real_root, real_top = _tops(root)
+        reached = os.path.relpath(os.path.abspath(path), absolute_root)
         try:
-            real_root = os.path.realpath(root)
             real = os.path.realpath(path)
         except (OSError, ValueError):  # a NUL in the name: no such file (the caller's checks say so)
             return GIT_REASON if git_data(reached) else None
         resolved = os.path.relpath(real, real_root)
         if git_data(reached) or (not resolved.startswith("..") and git_data(resolved)):
             return GIT_REASON
-        if self.inside is not None:
-            top = repository_of(real_root) or real_root
-            if os.path.normcase(os.path.relpath(real, os.path.realpath(top))) == os.path.normcase(self.inside):
-                return CREDENTIALS_REASON
+        if self.inside is not None and os.path.normcase(os.path.relpath(real, real_top)) == os.path.normcase(self.inside):
+            return CREDENTIALS_REASON
         if self.identity is not None:
             try:
                 info = os.stat(path)
