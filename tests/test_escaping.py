@@ -125,7 +125,8 @@ def test_github_commands_cannot_be_forged_from_a_message_or_a_path(tmp_path):
 
 def test_markdown_cells_hold_no_markup_from_a_manifest():
     cell = markdown._cell("`x` | [link](https://evil) ![i](https://evil/p.png) <b>\x1b\\")
-    assert cell == "\\`x\\` \\| \\[link\\](https://evil) !\\[i\\](https://evil/p.png) &lt;b&gt;\\\\x1b\\\\"
+    assert cell == ("\\`x\\` \\| \\[link\\](https:&#8203;//evil) !\\[i\\](https:&#8203;//evil/p.png) "
+                    "&lt;b&gt;\\\\x1b\\\\")  # a URL split: GitHub links no text (test_markdown_text.py)
     assert markdown._code("a`b``c|d\r") == "```a`b``c\\|d\\r```"
     assert markdown._code("`x") == "`` `x ``"
 

@@ -679,7 +679,7 @@ def test_one_matcher_built_once_for_a_set_of_values():
     hide = redact.redactor(values)
     assert redact.redactor(values) is hide and hide.built == []  # one per set of values, built when needed
     assert hide("x HUNTER2-SECRET-VALUE y") == "x [the value of `password`] y"
-    assert len(hide.built) == 2
+    assert len(hide.built) == 3
     assert hide(f"ca {certificate.lower()} and {certificate}!") == (
         "ca [the value of `tls.crt`]/ and [the value of `tls.crt`]!")  # it ends in "/": no letter
     assert hide(f"ca {certificate[:-2]}") == f"ca {certificate[:-2]}"  # its last letter short: no value of it
@@ -1029,14 +1029,15 @@ def test_a_secret_escaped_by_a_template_function_is_redacted(repo, function):
 
 @needs_helm
 @pytest.mark.parametrize("user, printed", [
-    ("deployer", "ZGVwbG95ZXI6[the value of `password`]"),  # the password starts a base64 group
-    ("deploy", "ZGVwbG95Okh1[the value of `password`]"),  # it starts inside one: 'Hu' is in 'Okh1'
-    ("ab", "YWI6[the value of `password`]"),
+    ("deployer", "[the value of `password`]"),  # the password starts a base64 group
+    ("deploy", "[the value of `password`]"),  # it starts inside one: 'Hu' is in 'Okh1'
+    ("ab", "[the value of `password`]"),
 ], ids=["offset-0", "offset-1", "offset-2"])  # fmt: skip
 def test_a_secret_base64_encoded_after_other_bytes_is_redacted(repo, user, printed):
     """Third attacker trial: ``printf "%s:%s" .user .password | b64enc`` (a .dockerconfigjson
     ``auth``) printed a base64 that decodes to the password unless the user's name and the colon
-    were a multiple of 3 bytes: each of the three offsets is a form of the secret."""
+    were a multiple of 3 bytes: each of the three offsets is a form of the secret. Since trial 4
+    (chains of encodings) the whole base64 run that carried it is replaced, its user's part too."""
     write(repo, {"chart/Chart.yaml": CHART_YAML,
                  "chart/values.yaml": f"registry: {{username: {user}, password: Hunter2Secret99xy}}\n",
                  "chart/templates/check.yaml": '{{ fail (printf "auth=%s" (printf "%s:%s" .Values.registry.username '

@@ -43,15 +43,39 @@ TREE_MARKER = "<!-- hooklint-lint -->"
 _ICON = {"error": "🛑", "warning": "⚠️", "note": "ℹ️"}
 
 
+#: A zero-width space, as an entity: GitHub's renderers see it and no longer find what it splits.
+_ZWSP = "&#8203;"
+#: What GitHub makes a link, a reference or an emoji of in text (never in a code span): a URL's
+#: ``://`` (cmark-gfm's autolink extension: ``http://``, ``https://``, ``ftp://``), ``www.``, an
+#: issue or pull-request reference (``#1``, ``owner/repo#1``), an emoji shortcode (``:+1:``).
+_LIVE_TEXT = re.compile(r"(?<=:)(?=//)|(?<=www)(?=\.)|(?<=#)(?=\w)|(?<=:)(?=[\w+-]+:)", re.IGNORECASE)
+
+
 def _cell(text: str) -> str:
-    """``text`` safe in a Markdown table cell: no control character, no HTML (a manifest's value
-    could close the ``<details>`` and forge the comment), no ``|``, and no link, image or code span
-    (``[``, ``]``, backticks and backslashes escaped), and no @-mention: ``@`` is followed by a
-    zero-width space (``&#8203;``, as Dependabot writes them), so ``@everyone`` or ``@org/team`` in
-    a name never notifies anyone when the report is posted as a comment."""
+    """``text`` safe in a Markdown table cell, shown as written and rendered as nothing else: no
+    control character, no HTML (a manifest's value could close the ``<details>`` and forge the
+    comment), no ``|``, no link, image or code span (``[``, ``]``, backticks and backslashes
+    escaped), no emphasis or strikethrough (``*``, ``_``, ``~`` escaped), no math (``$``
+    escaped: GitHub renders ``$...$`` and ``$$...$$``), and nothing GitHub links on its own:
+    no @-mention (``@`` is followed by a zero-width space, ``&#8203;``, as Dependabot writes
+    them, so ``@everyone`` never notifies anyone and ``a@b.example`` is no mail link), and a
+    zero-width space inside every URL's ``://``, ``www.``, ``#1`` and ``:emoji:``
+    (:data:`_LIVE_TEXT`). GitHub's GFM extended autolinks and its references are found in the
+    text after escapes are read (a backslash would not stop them: ``https\\://`` is text
+    ``https://``), so only a character between stops them."""
     text = escape_controls(text).replace("\\", "\\\\").replace("`", "\\`").replace("[", "\\[").replace("]", "\\]")
+    for char in "*_~$":
+        text = text.replace(char, "\\" + char)
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return text.replace("|", "\\|").replace("@", "@&#8203;")
+    text = _LIVE_TEXT.sub(_ZWSP, text)
+    return text.replace("|", "\\|").replace("@", "@" + _ZWSP)
+
+
+def _html(text: str) -> str:
+    """``text`` inside ``<code>`` in an HTML line (a ``<summary>``), where Markdown is not read:
+    control characters escaped, ``&``, ``<``, ``>`` as entities, a zero-width space after ``@``."""
+    text = escape_controls(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text.replace("@", "@" + _ZWSP)
 
 
 def _code(text: str) -> str:
@@ -88,7 +112,7 @@ def _finding_rows(findings: list[Finding], link_base: str | None, command: str =
         where = _cell(f"{f.path}:{f.span.line}")
         if link_base:
             target = quote(f"{link_base.rstrip('/')}/{f.path}", safe=":/@!$&'*+,;=~-._%")
-            where = f"[{where}]({_cell(target)}#L{f.span.line})"
+            where = f"[{where}]({target.replace('&', '&amp;')}#L{f.span.line})"  # quote() left no space, | or ()
         more = f" ({more_objects(group)})" if len(group) > 1 else ""
         row = f"| {_ICON[f.severity]} | `{f.rule_id}` {f.slug} | {where} | {_cell(f.message + more)} |"
         if size + len(row) + 1 > budget:
@@ -193,9 +217,9 @@ def render_review(review: Review, link_base: str | None = None) -> str:
     heads = {p.key: p for p in review.head.plans}
     diagrams: list[str] = []
     for change in review.plan_changes:
-        body += _details(f"Plan of <code>{_cell(change['application'])}</code>", _plan_rows(change), True)
+        body += _details(f"Plan of <code>{_html(change['application'])}</code>", _plan_rows(change), True)
         if change["application"] in heads:
-            diagrams += _details(f"Sync steps of <code>{_cell(change['application'])}</code> after the change",
+            diagrams += _details(f"Sync steps of <code>{_html(change['application'])}</code> after the change",
                                  ["```mermaid", mermaid(heads[change["application"]], change), "```"], False)  # fmt: skip
     return _fit(top, body, diagrams)
 
@@ -220,7 +244,7 @@ def render_tree(result: RunResult, plans: Iterable[PlannedApplication] = (), lin
         if not_deployed(planned):
             continue
         made = _made_by(planned)
-        diagrams += _details(f"Sync steps of <code>{_cell(planned.key)}</code>{made}", ["```mermaid", mermaid(planned),
+        diagrams += _details(f"Sync steps of <code>{_html(planned.key)}</code>{made}", ["```mermaid", mermaid(planned),
                                                                                    "```"], False)  # fmt: skip
     return _fit(top, body, diagrams)
 
@@ -246,7 +270,7 @@ def _made_by(planned: PlannedApplication) -> str:
     no Application here deploys); `` (no Application of this repository deploys it)``; or nothing."""
     if planned.application:
         made = f", made by {planned.generated_by}" if planned.generated_by else ""
-        return f" ({_cell(planned.application + made)})"
+        return f" (<code>{_html(planned.application + made)}</code>)"
     return " (no Application of this repository deploys it)" if planned.undeployed else ""
 
 

@@ -31,6 +31,7 @@ from hooklint.sources.repository import facts
 from hooklint.sources.spec import ApplicationSource
 from hooklint.sources.render.redact import (SecretValues, archive_values, file_parameter_secrets, redact_render_error,
                                      render_error_redactor, value_secrets)  # fmt: skip
+from hooklint.sources.repository.withheld import Withheld
 from hooklint.sources.repository.tree import (HELM, KUSTOMIZE, escaping_target, inside_repository, outside_repository,
                                               repository_root)
 from hooklint.sources.render.rendered import RenderedDocument, Renderer, RendererUnavailable, RenderError
@@ -92,7 +93,7 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
                 options = _options(KustomizeOptions.from_application, application, manifest_file, application.options)
             # a Component linted on its own (no Application renders it) is built through a wrapper
             rendering = render_kustomize(folder, root, options, Limits.of(config), wrap_component=application is None,
-                                         fetch=base_fetcher)  # fmt: skip
+                                         fetch=base_fetcher, withheld=Withheld.of(config.fetch_credentials))  # fmt: skip
         else:
             from hooklint.sources.render.helm import HelmOptions, render_helm
 
@@ -108,7 +109,7 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
             if config.api_versions and not helm.api_versions:
                 helm = dataclasses.replace(helm, api_versions=tuple(config.api_versions))
             rendering = render_helm(folder, root, helm, argocd.helm_major(config.argocd_version), Limits.of(config),
-                                    fetcher)  # fmt: skip
+                                    fetcher, Withheld.of(config.fetch_credentials))  # fmt: skip
         _check_named_paths(rendering, root, manifest_file, [o.prefix for o in fetched or ()])
     except RenderError as exc:
         # Argo CD renders it, hooklint does not (HL009, the detail says how Argo CD does); else

@@ -65,6 +65,7 @@ from hooklint.yamlio import BoundedLoader, Unreadable, YamlTooComplex, go_first_
 from hooklint.sources import bounded, sandbox
 from hooklint.sources.repository import facts
 from hooklint.sources.render.cache import cached, input_key, remembered_answer
+from hooklint.sources.repository.withheld import Withheld
 from hooklint.sources.repository.charts import MAX_ARCHIVE_BYTES, MAX_ARCHIVE_DEPTH, MAX_ARCHIVE_MEMBERS
 from hooklint.sources.render.redact import tagging_inputs
 from hooklint.sources.render.rendered import (Omission, RenderedDocument, Renderer, RenderError, RendererUnavailable,
@@ -562,7 +563,7 @@ def _locked_version(chart: _Chart, name: str, repository: str, max_file_size: in
 
 
 def _dependency_build(chart: _Chart, root: str, max_file_size: int = DEFAULT_MAX_FILE_SIZE,
-                      fetch: DependencyFetcher | None = None) -> _Build:  # fmt: skip
+                      fetch: DependencyFetcher | None = None, withheld: Withheld = Withheld()) -> _Build:  # fmt: skip
     """``helm dependency build`` as Argo CD runs it, offline (``reposerver/repository/repository.go``
     ``helmTemplate``: ``helm template`` first, and ``runHelmBuild`` only when it fails for a
     dependency missing from ``charts/``). When every dependency of ``chart`` is under ``charts/``
@@ -573,7 +574,7 @@ def _dependency_build(chart: _Chart, root: str, max_file_size: int = DEFAULT_MAX
     needs a chart repository or registry is downloaded (at ``Chart.lock``'s version when it pins
     one) and rendered with the chart like a ``file://`` one, its files contained in the download;
     one that is not fetched stays a stub saying why. ``chart.children`` is updated to the charts
-    rendered.
+    rendered. ``withheld``: what no copy holds (:func:`_chart_files`).
 
     Raises RenderError (HL007) at the dependency's ``Chart.yaml`` entry for a ``file://`` folder
     that resolves outside the repository (hooklint reads nothing there; Argo CD's checkout does
@@ -605,7 +606,7 @@ def _dependency_build(chart: _Chart, root: str, max_file_size: int = DEFAULT_MAX
                 raise RenderError(f"chart dependency {name}: {folder} holds no chart (Chart.yaml file is missing)",
                                   *where)  # fmt: skip
             inside = _free_name(f"hooklint-dependency-{len(build.local)}", taken)
-            files = _chart_files(folder, root, max_file_size, where)  # first: a link out is refused before any read
+            files = _chart_files(folder, root, max_file_size, where, withheld)  # first: a link out is refused before any read
             tree = _read_chart(folder, root, 1, max_file_size, os.path.join(chart.copied, "charts", inside))
             if tree.name != name:
                 raise RenderError(f"chart dependency {name}: the chart in {folder} is named {tree.name} (helm template: "
@@ -628,7 +629,7 @@ def _dependency_build(chart: _Chart, root: str, max_file_size: int = DEFAULT_MAX
             else:
                 folder, fetched_root = got
                 inside = _free_name(f"hooklint-dependency-{len(build.local)}", taken)
-                files = _chart_files(folder, fetched_root, max_file_size, where)
+                files = _chart_files(folder, fetched_root, max_file_size, where, withheld)
                 tree = _read_chart(folder, fetched_root, 1, max_file_size, os.path.join(chart.copied, "charts", inside))
                 if tree.name != name:
                     raise RenderError(f"chart dependency {name}: the chart fetched from {repository} is named "
@@ -778,7 +779,8 @@ def _sops_encrypted(path: str, max_file_size: int) -> bool:
 
 def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], chart_yaml: str,
                          max_file_size: int = DEFAULT_MAX_FILE_SIZE, ignore_missing: bool = False,
-                         kind: str = "value file") -> tuple[list[_ValueFile], list[_Skipped]]:  # fmt: skip
+                         kind: str = "value file", withheld: Withheld = Withheld(),
+                         ) -> tuple[list[_ValueFile], list[_Skipped]]:  # fmt: skip
     """argo-cd ``util/io/path`` ``ResolveValueFilePathOrUrl``: relative to the chart folder, or to
     the repository root with a leading ``/``; must resolve (symlinks followed) inside the root, and
     be a regular file of at most ``max_file_size`` bytes (else RenderError, HL007, as Argo CD fails).
@@ -789,7 +791,8 @@ def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], ch
     it never fetches; ``$ref`` files of another repository; names holding the revision variables.
     With ``ignore_missing`` (``ignoreMissingValueFiles``), a file that does not exist is skipped, as
     Argo CD skips it (``getResolvedValueFiles``: ``os.IsNotExist``, then ``continue``). ``kind``
-    names the entries in messages (``value file``, or ``file parameter``)."""
+    names the entries in messages (``value file``, or ``file parameter``). One that is Git's data or
+    the fetch credentials file (``withheld``) is left out: never read, never handed to Helm."""
     real_root = os.path.realpath(root)
     resolved, skipped = [], []
     for index, written in enumerate(value_files):
@@ -826,6 +829,12 @@ def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], ch
             raise RenderError(f"file '{name}' resolved to outside repository root", chart_yaml)
         if ignore_missing and not os.path.lexists(real):
             continue
+        why = withheld.why(joined, root)
+        if why is not None:
+            skipped.append(_Skipped(index, f"{kind} {os.path.normpath(joined)} is {why}: hooklint never hands it "
+                                    "to a renderer", "Argo CD's Helm would read its own checkout's, which holds no "
+                                    "CI credentials (hooklint cannot tell whether it renders there)"))  # fmt: skip
+            continue
         problem = file_problem(real, max_file_size)
         if problem is not None:
             raise RenderError(f"{kind} {os.path.normpath(joined)} is {problem}: not read", chart_yaml)
@@ -842,8 +851,11 @@ def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], ch
 
 
 def _chart_files(chart: str, root: str, max_file_size: int = DEFAULT_MAX_FILE_SIZE,
-                 at: tuple[str, int, int] | None = None) -> list[tuple[str, str]]:
+                 at: tuple[str, int, int] | None = None, withheld: Withheld = Withheld()) -> list[tuple[str, str]]:
     """Every regular file under the chart folder as ``(path to read, path inside the chart)``,
+    but Git's data and the fetch credentials file (``withheld``,
+    :mod:`hooklint.sources.repository.withheld`: left out as if absent, so ``.Files.Get
+    ".git/config"`` and ``.Files.Glob`` see nothing of them; Helm itself would read them),
     symlinks followed as Helm's loader follows them; one that leaves the repository is an error
     (Argo CD: "illegal filepath in symlink"), a dangling one is skipped. A FIFO, device or socket
     (which Helm would read forever) or a file over ``max_file_size`` bytes is a RenderError, at
@@ -860,9 +872,11 @@ def _chart_files(chart: str, root: str, max_file_size: int = DEFAULT_MAX_FILE_SI
             dirs[:] = []
             continue
         seen.add(real_folder)
-        dirs.sort()
+        dirs[:] = sorted(d for d in dirs if withheld.why(os.path.join(folder, d), root) is None)
         for name in sorted(names) + [d for d in dirs if os.path.islink(os.path.join(folder, d))]:
             path = os.path.join(folder, name)
+            if withheld.why(path, root) is not None:
+                continue
             real = os.path.realpath(path)
             if not os.path.exists(real):
                 continue
@@ -1029,7 +1043,8 @@ def schema_loads(files: list[tuple[str, str]], max_file_size: int = DEFAULT_MAX_
 
 
 def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = DEFAULT_HELM_MAJOR,
-                limits: bounded.Limits | None = None, fetch: DependencyFetcher | None = None) -> Rendering:
+                limits: bounded.Limits | None = None, fetch: DependencyFetcher | None = None,
+                withheld: Withheld | None = None) -> Rendering:
     """Render the chart in folder ``chart`` (a path as the user spelled it; ``root`` is the
     repository root, which value files must resolve inside) as Argo CD runs ``helm template``
     (module docstring), with the renderer :func:`find_helm` picks for Helm ``helm_major`` (the
@@ -1045,7 +1060,9 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     (``--fetch``) downloads it. A value file hooklint
     cannot read (:func:`_resolve_value_files`) is left out, an Omission at its ``valueFiles`` entry
     (``options.value_file_places``; ``Chart.yaml`` 1:1 when unknown). ``Rendering.omitted`` lists
-    them: the rest of the chart is rendered and checked.
+    them: the rest of the chart is rendered and checked. The copy Helm renders never holds Git's
+    data nor the fetch credentials file (``withheld``; :func:`_chart_files`); a value file or file
+    parameter that is one of them is left out (HL009 at its entry).
 
     Raises RenderError (a ``file://`` dependency outside the repository or missing, a missing
     dependency without a repository, a value file missing or outside the repository, a template or
@@ -1060,13 +1077,15 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
                           "hooks included")  # fmt: skip
     chart_yaml = os.path.normpath(os.path.join(chart, "Chart.yaml"))
     limits = limits or bounded.Limits()
-    files = _chart_files(chart, root, limits.max_file_size)  # first: a symlink leaving the repository is refused before any read
+    withheld = withheld or Withheld()
+    files = _chart_files(chart, root, limits.max_file_size, withheld=withheld)  # first: a symlink leaving the repository is refused before any read
     tree = _read_chart(chart, root, max_file_size=limits.max_file_size)
-    build = _dependency_build(tree, root, limits.max_file_size, fetch)
+    build = _dependency_build(tree, root, limits.max_file_size, fetch, withheld)
     value_files, skipped = _resolve_value_files(chart, root, options.value_files, chart_yaml, limits.max_file_size,
-                                                options.ignore_missing_value_files)  # fmt: skip
+                                                options.ignore_missing_value_files, withheld=withheld)  # fmt: skip
     set_files, unset = _resolve_value_files(chart, root, tuple(path for _, path in options.file_parameters),
-                                            chart_yaml, limits.max_file_size, kind="file parameter")  # fmt: skip
+                                            chart_yaml, limits.max_file_size, kind="file parameter",
+                                            withheld=withheld)  # fmt: skip
     if unset:  # a URL, an encrypted file, another repository's: the chart would render with another value
         raise RenderError(f"spec.source.helm.fileParameters: {unset[0].message}", chart_yaml, needs_network=True,
                           argocd_renders=unset[0].argocd_renders)  # fmt: skip

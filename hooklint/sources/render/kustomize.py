@@ -88,6 +88,7 @@ from hooklint.sources.repository import facts
 from hooklint.sources.render import partial
 from hooklint.sources.render.cache import cached, input_key, remembered_answer
 from hooklint.sources.repository.tree import KUSTOMIZATION_NAMES
+from hooklint.sources.repository.withheld import Withheld
 from hooklint.sources.repository.kustomizations import is_component
 from hooklint.sources.repository.kustomize_spec import (
     ReadKustomization,
@@ -240,7 +241,7 @@ def _version_of(binary: str, kubectl: bool) -> str:
 
 def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = None,
                      limits: bounded.Limits | None = None, wrap_component: bool = False,
-                     fetch: RemoteFetcher | None = None) -> Rendering:  # fmt: skip
+                     fetch: RemoteFetcher | None = None, withheld: Withheld | None = None) -> Rendering:  # fmt: skip
     """Render the kustomization in ``folder`` as Argo CD's repo server does, with the
     Application's ``options`` applied (see the module docstring).
 
@@ -262,7 +263,8 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
     kustomize builds, under a folder of the copy's top that the repository does not hold, the entry
     naming it in the copied kustomization (the user's files are never edited), as kustomize's
     ``api/internal/git/cloner.go`` would clone it; paths of objects from it are the fetched tree's
-    (absolute), for :func:`hooklint.sources.appmap.remote.relocate`."""
+    (absolute), for :func:`hooklint.sources.appmap.remote.relocate`. The copy never holds Git's data
+    nor the fetch credentials file (``withheld``; :func:`_plan_copy`)."""
     options = options or KustomizeOptions()
     root_abs, app_abs = os.path.abspath(root), os.path.abspath(folder)
     rel_app = os.path.relpath(app_abs, root_abs)
@@ -284,8 +286,9 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
     limits = limits or bounded.Limits()
     inputs = _Inputs(root_abs, to_user, limits.max_file_size)
     inputs.fetch = fetch
+    inputs.withheld = withheld = withheld or Withheld()
     files = inputs.collect(app_abs, options)
-    plan = _plan_copy(root_abs, files, to_user)
+    plan = _plan_copy(root_abs, files, to_user, withheld)
     real_root = os.path.realpath(root_abs)
     app_inside = os.path.relpath(_resolve(root_abs, real_root, app_abs, to_user) or app_abs, real_root)
     leaving = _Leaving(inputs, {}, app_abs, wrap_component and is_component(os.path.join(app_abs, name)))
@@ -293,7 +296,7 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
     fetched_top = _fetched_folder(real_root) if remotes.trees else ""
     for number, (tree, _, tree_files) in enumerate(remotes.trees):  # beside the repository's files
         top = os.path.join(fetched_top, str(number))
-        copied = _plan_copy(tree, tree_files, functools.partial(_relative_to, tree))  # its links too
+        copied = _plan_copy(tree, tree_files, functools.partial(_relative_to, tree), withheld)  # its links too
         plan.folders.update([top, *(os.path.join(top, inside) for inside in copied.folders)])
         plan.files.update({os.path.join(top, inside): path for inside, path in copied.files.items()})
         plan.links.update({os.path.join(top, link): os.path.join(top, to) for link, to in copied.links.items()})
@@ -666,6 +669,8 @@ class _Inputs:
         self.fetch: RemoteFetcher | None = None
         self.remotes = _Remotes()
         self.anchor: tuple[str, int, int] | None = None
+        #: what no copy holds: an entry naming it is refused (:meth:`reference`)
+        self.withheld = Withheld()
 
     def collect(self, app_dir: str, options: KustomizeOptions) -> list[str]:
         self.directory(app_dir)
@@ -770,7 +775,7 @@ class _Inputs:
                 return f"{label} {os.path.relpath(inside, tree)}"
 
             sub = _Inputs(got.tree, shown, self.max_file_size)
-            sub.fetch, sub.remotes, sub.anchor = self.fetch, remotes, anchor
+            sub.fetch, sub.remotes, sub.anchor, sub.withheld = self.fetch, remotes, anchor, self.withheld
             why: str | None = None
             if _kustomization_name(got.folder) is None:
                 why = f"{shown(got.folder)} holds no kustomization"
@@ -952,6 +957,12 @@ class _Inputs:
                 f"{field} entry {entry!r} is outside {where}, and a render sees only the repository",
                 self.to_user(kustomization), *_position_of(text, entry))  # fmt: skip
         self.contained(target, kustomization)
+        why = self.withheld.why(target, self.root)
+        if why is not None:  # never handed to kustomize (hooklint.sources.repository.withheld)
+            raise RenderError(f"{field} entry {entry!r} names {self.to_user(target)}, which is {why}: hooklint never "
+                              "hands it to a renderer", self.to_user(kustomization), *_position_of(text, entry),
+                              argocd_renders="Argo CD's kustomize would read its own checkout's, which holds no CI "
+                              "credentials (hooklint cannot tell whether it renders there)")  # fmt: skip
         if os.path.isdir(target) and directory_ok:
             self.directory(target)
         else:
@@ -1226,15 +1237,23 @@ def _refuse_special(resolved: str, path: str, to_user: Callable[[str], str]) -> 
                           to_user(path))  # fmt: skip
 
 
-def _plan_copy(root: str, files: Iterable[str], to_user: Callable[[str], str]) -> _CopyPlan:
+def _plan_copy(root: str, files: Iterable[str], to_user: Callable[[str], str],
+               withheld: Withheld | None = None) -> _CopyPlan:  # fmt: skip
     """The copy kustomize builds in, for ``files`` (absolute, under ``root`` as spelled): each
     resolved by :func:`_resolve` (an escaping link is a RenderError naming it; a dangling one is
     left out), regular files copied from their resolved path, folders reached (a link to a folder)
     created, links recreated. A FIFO, socket or device is a RenderError: reading one could block
-    forever, and no renderer needs one."""
+    forever, and no renderer needs one. Git's data and the fetch credentials file (``withheld``,
+    :mod:`hooklint.sources.repository.withheld`), as reached or through a link, are left out as if
+    absent, and so is every link to them: a ``resources`` or ``envs`` entry naming
+    ``../.git/config`` finds nothing (kustomize's own load restrictor does not stop it under
+    ``--load-restrictor LoadRestrictionsNone``)."""
+    withheld = withheld or Withheld()
     real_root = os.path.realpath(root)
     plan = _CopyPlan({}, set(), {})
     for path in files:
+        if withheld.why(path, root) is not None:
+            continue
         resolved = _resolve(root, real_root, path, to_user, plan.links)
         if resolved is None:
             continue
@@ -1244,6 +1263,9 @@ def _plan_copy(root: str, files: Iterable[str], to_user: Callable[[str], str]) -
         else:
             _refuse_special(resolved, path, to_user)
             plan.files[inside] = resolved
+    plan.links = {link: target for link, target in plan.links.items()
+                  if withheld.why(os.path.join(real_root, link), real_root) is None
+                  and withheld.why(os.path.join(real_root, target), real_root) is None}  # fmt: skip
     for target in plan.links.values():
         if os.path.isdir(os.path.join(real_root, target)):
             plan.folders.add(target)

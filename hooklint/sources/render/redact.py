@@ -35,8 +35,14 @@ identities the application writes are never rewritten (they are public). Credent
 always removed (:func:`url_credentials`), and the quoted literals after renderer message prefixes
 that quote input values are replaced whatever they hold (:data:`_SCRUBS`).
 
-**Outside the promise** (README): a value a template transforms otherwise (hex, base32, a substring,
-a hash) before a renderer prints it, and values shorter than 8 characters.
+**Chains of encodings** (trial 4): before the automata look, :class:`Redactor` decodes a text's
+escapes and base64 runs, three decodings deep (:meth:`Redactor._hidden`); base64, hex and base32 are
+found in any letter case (:func:`_folded_forms`).
+
+**Outside the promise** (README): a value a template transforms otherwise (a substring, ``shuffle``,
+a hash) before a renderer prints it; chains deeper than :data:`DECODE_DEPTH`; a case change after
+base64 applied twice; base64 split by spaces; past :data:`DECODE_BUDGET` (fail closed: every base64
+run and escaped word replaced); values shorter than 8 characters.
 
 Renderer messages: kustomize and Helm fail with messages that quote what they read: kustomize echoes
 every ``secretGenerator`` literal of a generator with one bad literal (``literal sources [a=s3cret
@@ -55,10 +61,11 @@ from __future__ import annotations
 import base64
 import binascii
 import bisect
+import html
 import json
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -380,39 +387,238 @@ class Redactor:
 
     ``exact`` holds ``(form, key)``: each form of each value (:func:`_forms`), found as a substring;
     ``loose`` holds ``(letters, key)``: each value's letters and digits in lower case, found in the
-    letters and digits of a text in lower case (any case, separators changed or dropped). Each is
-    one Aho-Corasick automaton, built when a text first needs it: one pass over a text whatever
-    the number of values, where a regular expression of every value cost most of a run to compile.
-    Every match is found (``iter``: ``iter_long`` misses a short value inside a longer one that
-    fails, pyahocorasick 2.3) and overlapping matches are replaced as one. A class, not a closure, so that a worker process sends
-    it back with the plan it guards (the automata stay behind)."""
+    letters and digits of a text in lower case (any case, separators changed or dropped);
+    ``folded`` holds ``(value, key)``: its forms whose letters' case a template may change and that
+    cannot be decoded once it has (:func:`_folded_forms`: base64, hex, base32), in ASCII lower case,
+    are found in the text in ASCII lower case, and only in a text with a run of such characters all
+    in one case (``b64enc | upper``; hex; base32). Each is one Aho-Corasick automaton,
+    built when a text first needs it: one pass over a text whatever the number of values, where a
+    regular expression of every value cost most of a run to compile. Every match is found
+    (``iter``: ``iter_long`` misses a short value inside a longer one that fails, pyahocorasick
+    2.3) and overlapping matches are replaced as one.
+
+    Chains of encodings (trial 4 item 5: ``b64enc | b64enc``, ``toJson | toJson``, ``urlquery |
+    b64enc``, ``html | b64enc``, ``upper | b64enc``) are undone before the automata look
+    (:meth:`_hidden`): the text's backslash escapes (JSON's, Go's ``%q``, ``js``), URL escapes and
+    HTML character references are each decoded, and each run of base64 characters long enough to
+    hold a secret is decoded at each of its four alignments, then the automata look at what came
+    out, and so on, :data:`DECODE_DEPTH` decodings deep. A secret found under an escape replaces the
+    escaped text it came from; one found in a base64 run replaces the whole run. The work is bounded
+    (:data:`DECODE_BUDGET` characters decoded per text); past it, every base64 run and every word
+    with an escape is replaced whole (fail closed).
+
+    A class, not a closure, so that a worker process sends it back with the plan it guards (the
+    automata stay behind)."""
 
     exact: tuple[tuple[str, str], ...] = ()
     loose: tuple[tuple[str, str], ...] = ()
-    #: The automata of ``exact`` and ``loose`` (None: nothing to find), once built.
+    folded: tuple[tuple[str, str], ...] = ()
+    #: The automata of ``exact``, ``loose`` and ``folded`` (None: nothing to find), once built.
     built: list[Any] = field(default_factory=list, compare=False)
+    #: What each base64 run decoded to, at a depth: ``(run, depth) -> (carries a secret, its key)``.
+    memo: dict[tuple[str, int], tuple[bool, str]] = field(default_factory=dict, compare=False)
 
     def __call__(self, text: str) -> str:
-        if text and (self.exact or self.loose):
-            spans = self._spans(text)
+        if text and (self.exact or self.loose or self.folded):
+            budget = [DECODE_BUDGET]
+            spans = self._hidden(text, DECODE_DEPTH, budget)
+            if budget[0] < 0:  # fail closed: what was not decoded may hide a secret
+                spans += [(m.start(), m.end(), "") for m in _SUSPECT.finditer(text)]
             if spans:
                 text = _replaced(text, spans)
         return url_credentials(text)
 
     def _spans(self, text: str) -> list[tuple[int, int, str]]:
         if not self.built:
-            self.built.extend((_automaton(self.exact), _automaton(self.loose)))
-        exact, loose = self.built
+            self.built.extend((_automaton(self.exact), _automaton(self.loose), None))
+        exact, loose, folded = self.built
         spans = []
         if exact is not None:
             spans = [(end - length + 1, end + 1, key) for end, (length, key) in exact.iter(text)]
         if loose is not None and next(loose.iter(_SEPARATORS.sub("", text).lower()), None) is not None:
             letters, where = _letters(text)
             spans += [(where[end - length + 1], where[end] + 1, key) for end, (length, key) in loose.iter(letters)]
+        if self.folded and _SINGLE_CASE_RUN.search(text):
+            if folded is None:
+                folded = self.built[2] = _automaton(tuple((form, key) for value, key in self.folded
+                                                          for form in sorted(_folded_forms(value))))  # fmt: skip
+            spans += [(end - length + 1, end + 1, key) for end, (length, key) in folded.iter(text.translate(_ASCII_LOWER))]
+        return spans
+
+    def _exact(self, text: str) -> list[tuple[int, int, str]]:
+        """The spans of ``text`` that are a form of a secret as written (the ``exact`` automaton)."""
+        exact = self.built[0]
+        return [] if exact is None else [(end - length + 1, end + 1, key) for end, (length, key) in exact.iter(text)]
+
+    def _hidden(self, text: str, depth: int, budget: list[int]) -> list[tuple[int, int, str]]:
+        """The spans ``(start, end, key)`` of ``text`` that carry a secret: found by the automata
+        (:meth:`_spans`), or, ``depth`` decodings deep, in what a layer of escapes or a base64 run
+        decodes to (the escaped text it came from; the whole run). ``budget`` (a one-item list)
+        counts down the characters decoded; below zero, nothing more is decoded."""
+        spans = self._spans(text)
+        if depth <= 0 or budget[0] < 0:
+            return spans
+        for decode in _UNESCAPES:
+            layer = decode(text)
+            if layer is None:
+                continue
+            decoded, segments = layer
+            budget[0] -= len(decoded)
+            if budget[0] < 0:
+                return spans
+            spans += [(*_source(segments, start, end), key) for start, end, key in self._hidden(decoded, depth - 1, budget)]
+        for run in _BASE64_RUN.finditer(text):
+            token = run.group()
+            if token == token.lower() or token == token.upper():
+                continue  # letters of one case: not decodable (the folded automaton looks at it)
+            if any(start <= run.start() and run.end() <= end for start, end, _ in spans):
+                continue  # already replaced whole
+            known = self.memo.get((token, depth))
+            if known is not None:  # the same word in many texts (a kind, a digest): decoded once
+                if known[0]:
+                    spans.append((run.start(), run.end(), known[1]))
+                continue
+            for decoded in _base64_decodings(token):
+                budget[0] -= len(decoded)
+                if budget[0] < 0:
+                    return spans
+                # bytes that are not text (a wrong alignment, a binary file): looked at, never decoded further
+                binary = len(_NOT_TEXT.findall(decoded)) * 8 > len(decoded)
+                found = self._exact(decoded) if binary else self._hidden(decoded, depth - 1, budget)
+                if found:
+                    spans.append((run.start(), run.end(), found[0][2]))
+                    break
+            else:
+                found = []
+            if len(self.memo) >= _MEMO_SIZE:
+                self.memo.clear()
+            self.memo[token, depth] = (bool(found), found[0][2] if found else "")
         return spans
 
     def __reduce__(self) -> tuple[type[Redactor], tuple[Any, ...]]:
-        return Redactor, (self.exact, self.loose)
+        return Redactor, (self.exact, self.loose, self.folded)
+
+
+#: The base64 runs :attr:`Redactor.memo` remembers at most (then it starts again).
+_MEMO_SIZE = 4096
+#: How many decodings deep :class:`Redactor` looks: ``b64enc`` of ``toJson | toJson`` is three.
+DECODE_DEPTH = 3
+#: The characters :class:`Redactor` decodes in one text at most (a renderer's message is rarely
+#: 10 kB; 4 MiB of decoding costs about 0.3 s, and a message of 300 kB of base64 fits).
+DECODE_BUDGET = 4 << 20
+#: Lower-casing of ASCII letters only (a text keeps its length, so positions stay true).
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+#: A run of base64 characters that could hold a secret (12 characters encode :data:`MIN_LENGTH` bytes).
+_BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{12,}={0,2}")
+#: What text seldom holds: controls (but tab, line feeds) and bytes that were not UTF-8.
+_NOT_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
+#: A run of base64, hex or base32 characters whose letters are all in one case.
+_SINGLE_CASE_RUN = re.compile(r"(?<![A-Za-z0-9+/])(?:[A-Z0-9+/]{12,}|[a-z0-9+/]{12,})(?![A-Za-z0-9+/])")
+#: What may hide a secret when the decoding budget ran out: a base64 run, a word with escapes.
+_SUSPECT = re.compile(r"[A-Za-z0-9+/]{12,}={0,2}|\S*(?:\\|%[0-9A-Fa-f]{2}|&#?\w+;)\S*")
+
+
+def _base64_decodings(run: str) -> Iterator[str]:
+    """What the base64 ``run`` decodes to at each of its four alignments (its first 0 to 3
+    characters may belong to what came before it), as UTF-8 text (bytes that are not UTF-8 as
+    U+FFFD), each of :data:`MIN_LENGTH` characters or more."""
+    body = run.rstrip("=")
+    for skip in range(4):
+        chunk = body[skip:]
+        if len(chunk) % 4 == 1:
+            chunk = chunk[:-1]
+        try:
+            raw = binascii.a2b_base64(chunk + "=" * (-len(chunk) % 4))
+        except binascii.Error:
+            continue
+        if len(raw) >= MIN_LENGTH:
+            yield raw.decode("utf-8", "replace")
+
+
+#: A layer of escapes decoded: the text, and its segments ``(start in the text, start in the
+#: source, end in the source, literal)``: a literal segment's characters are the source's one for
+#: one; an escape's characters all come from its whole source span.
+_Segments = list[tuple[int, int, int, bool]]
+
+
+def _decoded_layer(text: str, pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str]) -> tuple[str, _Segments] | None:
+    """``text`` with each match of ``pattern`` replaced by ``replace`` of it, and its segments;
+    None when nothing matched (or nothing changed)."""
+    pieces: list[str] = []
+    segments: _Segments = []
+    at = out = 0
+    for match in pattern.finditer(text):
+        if match.start() > at:
+            segments.append((out, at, match.start(), True))
+            pieces.append(text[at:match.start()])
+            out += match.start() - at
+        value = replace(match)
+        segments.append((out, match.start(), match.end(), False))
+        pieces.append(value)
+        out += len(value)
+        at = match.end()
+    if not segments:
+        return None
+    if at < len(text):
+        segments.append((out, at, len(text), True))
+        pieces.append(text[at:])
+    decoded = "".join(pieces)
+    return None if decoded == text else (decoded, segments)
+
+
+def _source(segments: _Segments, start: int, end: int) -> tuple[int, int]:
+    """The span of the source that the decoded span ``[start, end)`` comes from."""
+    starts = [segment[0] for segment in segments]
+
+    def at(index: int, last: bool) -> int:
+        out, source, source_end, literal = segments[bisect.bisect_right(starts, index) - 1]
+        if literal:
+            return source + (index - out) + (1 if last else 0)
+        return source_end if last else source
+
+    return at(start, False), at(max(start, end - 1), True)
+
+
+#: Escapes of JSON, Go's ``strconv.Quote``, ``js``, in either case (``upper`` of an escaped text):
+#: surrogate pairs first, then ``\uXXXX``, ``\UXXXXXXXX``, ``\xXX``, octal, one character.
+_BACKSLASH = re.compile(r"\\[uU](d[89ab][0-9a-f]{2})\\[uU](d[c-f][0-9a-f]{2})|\\U([0-9a-fA-F]{8})|\\[uU]([0-9a-fA-F]{4})"
+                        r"|\\[xX]([0-9a-fA-F]{2})|\\([0-7]{3})|\\(.)", re.DOTALL | re.IGNORECASE)  # fmt: skip
+_SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "a": "\a", "v": "\v", "0": "\0"}
+
+
+def _unbackslash(match: re.Match[str]) -> str:
+    high, low, long, short, byte, octal, char = match.groups()
+    if high is not None:
+        return chr(0x10000 + ((int(high, 16) - 0xD800) << 10) + (int(low, 16) - 0xDC00))
+    for digits in (long, short, byte, octal):
+        if digits is not None:
+            code = int(digits, 8 if digits is octal else 16)
+            return chr(code) if code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else "\ufffd"
+    return _SIMPLE_ESCAPES.get(char.lower(), char)
+
+
+#: URL escapes (``urlquery``, ``url.QueryEscape``): a run of ``%XX`` bytes, decoded as UTF-8.
+_PERCENT = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+#: HTML character references (``html``: ``&lt;``, ``&#39;``, ``&#34;``; any in HTML 5's list).
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+
+
+def _unescaped(text: str) -> tuple[str, _Segments] | None:
+    return _decoded_layer(text, _BACKSLASH, _unbackslash) if "\\" in text else None
+
+
+def _url_decoded(text: str) -> tuple[str, _Segments] | None:
+    if "%" not in text:
+        return None
+    return _decoded_layer(text, _PERCENT, lambda m: bytes.fromhex(m.group().replace("%", "")).decode("utf-8", "replace"))
+
+
+def _html_unescaped(text: str) -> tuple[str, _Segments] | None:
+    return _decoded_layer(text, _ENTITY, lambda m: html.unescape(m.group())) if "&" in text else None
+
+
+#: The layers of escapes :meth:`Redactor._hidden` decodes, each on its own.
+_UNESCAPES = (_unescaped, _url_decoded, _html_unescaped)
 
 
 def _automaton(entries: tuple[tuple[str, str], ...]) -> Any:
@@ -458,7 +664,21 @@ def _replaced(text: str, spans: list[tuple[int, int, str]]) -> str:
 
 
 #: Redactors by what they find: one per distinct set of values in a run (:func:`redactor`).
-_REDACTORS: dict[tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]], Redactor] = {}
+_REDACTORS: dict[tuple[tuple[tuple[str, str], ...], ...], Redactor] = {}
+
+
+def _folded_forms(value: str) -> set[str]:
+    """The forms of secret ``value`` a template's ``upper`` or ``lower`` may change past decoding, in
+    ASCII lower case (:attr:`Redactor.folded`): its base64 encodings (:func:`base64_cores`), those of
+    each of them (``b64enc | b64enc | upper``), its hex (``printf "%x"``) and its base32 at each of
+    the five byte offsets it may start at (``b32enc``), each of :data:`MIN_LENGTH` characters or more."""
+    raw = value.strip().encode("utf-8")
+    forms = base64_cores(raw)
+    forms.add(raw.hex())
+    for offset in range(5):
+        encoded = base64.b32encode(bytes(offset) + raw).decode("ascii")
+        forms.add(encoded[8 if offset else 0:(offset + len(raw)) // 5 * 8])
+    return {form.lower() for form in forms if len(form) >= MIN_LENGTH}
 
 
 def redactor(values: SecretValues) -> Redactor:
@@ -470,15 +690,19 @@ def redactor(values: SecretValues) -> Redactor:
     shows = _KeyCheck(kept)
     exact: dict[str, str] = {}
     loose: dict[str, str] = {}
+    folded: dict[str, str] = {}
     for value, key in sorted(kept.items()):
         key = key if shows(key) else ""
         for form in _forms(value):
             if form not in values.public or value in values.carried:
                 exact.setdefault(form, key)
-        letters = _SEPARATORS.sub("", value).lower()
-        if len(letters) >= MIN_LENGTH:
-            loose.setdefault(letters, key)
-    identity = (tuple(sorted(exact.items())), tuple(sorted(loose.items())))
+        folded.setdefault(value, key)
+        # as its letters, and as its UTF-8 bytes read as Latin-1 (sprig's nospace walks bytes)
+        for spelled in {value, value.encode("utf-8").decode("latin-1")}:
+            letters = _SEPARATORS.sub("", spelled).lower()
+            if len(letters) >= MIN_LENGTH:
+                loose.setdefault(letters, key)
+    identity = (tuple(sorted(exact.items())), tuple(sorted(loose.items())), tuple(sorted(folded.items())))
     found = _REDACTORS.get(identity)
     if found is None:
         if len(_REDACTORS) >= 256:
