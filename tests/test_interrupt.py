@@ -181,17 +181,18 @@ def test_the_handlers_and_the_temporary_folder_are_restored_after_a_run(tmp_path
     assert os.environ["TMPDIR"] == str(tmp_path) and tempfile.tempdir is None
 
 
-def test_a_cache_entry_cut_short_leaves_no_temporary_file(tmp_path):
+def test_a_cache_entry_cut_short_leaves_no_temporary_file(tmp_path, monkeypatch):
     """Before: the temporary file of an entry was removed on no error at all (only an OSError
     was caught, and the file kept)."""
+    from hooklint.files import store_entry
     from hooklint.interrupt import Interrupted
-    from hooklint.sources.render.cache import _store
 
-    class Cut:
-        def to_json(self):
+    class Cut(dict):
+        def items(self):  # the JSON encoder asks a mapping's items: SIGTERM arrives while it writes
             raise Interrupted(signal.SIGTERM)
 
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", str(tmp_path))  # entries are written under the cache folder only
     entry = tmp_path / "kustomize" / "ab" / "abcd.json"
     with pytest.raises(Interrupted):
-        _store(str(entry), Cut())  # type: ignore[arg-type]
+        store_entry(str(entry), Cut(a=1))
     assert list(entry.parent.iterdir()) == []

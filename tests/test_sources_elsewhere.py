@@ -410,10 +410,13 @@ def test_a_change_adding_a_chart_application_names_it_in_the_review(repo):
         "apps/cm.yaml:8:5: spec.source is the chart cert-manager v1.14.0 of the chart repository "
         "https://charts.jetstack.io: hooklint fetches it only with `--fetch`"]}]
     text = runner.invoke(app, ["diff", "HEAD"]).stdout
-    assert text.endswith("Not fully rendered after the change (what they add was not checked):\n"
+    assert text.endswith("\n\nNotes:\n  apps/cm.yaml (cert-manager): nothing of it rendered on the working tree (see its "
+                         "new finding), so it is not compared: its 0 findings on HEAD are not counted as fixed and its "
+                         "plan is not diffed\n")
+    assert ("Not fully rendered after the change (what they add was not checked):\n"
                          "  apps/cm.yaml (cert-manager): rendered none: apps/cm.yaml:8:5: spec.source is the chart "
                          "cert-manager v1.14.0 of the chart repository https://charts.jetstack.io: hooklint fetches "
-                         "it only with `--fetch`\n")
+                         "it only with `--fetch`\n") in text
     markdown = runner.invoke(app, ["diff", "HEAD", "--format", "markdown"]).stdout
     assert "<details open><summary>Not fully rendered after the change (1)</summary>" in markdown
 

@@ -163,15 +163,22 @@ class _Links:
         return found + self._step(current, leaf)[1]
 
     def _folder(self, folder: str) -> tuple[str, list[tuple[str, str]]]:
-        if folder in (".", ""):
-            return self.folders[""]
-        known = self.folders.get(folder)
-        if known is None:
-            parent, _, leaf = folder.rpartition(os.sep)
-            current, found = self._folder(parent)
+        """The resolved path of ``folder`` (relative to root) and the links met reaching it: from its
+        nearest folder already known, one part at a time (no recursion: a tree may nest deeper than
+        Python's recursion limit)."""
+        if folder == ".":
+            folder = ""
+        missing = []
+        while folder not in self.folders:
+            folder, _, leaf = folder.rpartition(os.sep)
+            missing.append(leaf)
+        current, found = self.folders[folder]
+        for leaf in reversed(missing):
             current, more = self._step(current, leaf)
-            known = self.folders[folder] = (current, found + more)
-        return known
+            found = found + more
+            folder = os.path.join(folder, leaf) if folder else leaf
+            self.folders[folder] = (current, found)
+        return current, found
 
     def _step(self, current: str, part: str) -> tuple[str, list[tuple[str, str]]]:
         if part in ("", "."):
