@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -324,7 +325,15 @@ def test_action_pull_request_mode_writes_the_summary_and_keeps_one_comment(repo,
         proc, _ = run_step(comment, context, repo, fake)
         assert proc.returncode == 0, proc.stderr
         calls = log.read_text().splitlines()
-        assert calls[0].startswith("api repos/acme/deploy/issues/7/comments --paginate --jq")
+        assert calls[0] == ('api repos/acme/deploy/issues/7/comments --paginate --jq .[] | select(.user.login == '
+                            '"github-actions[bot]" and (.body | startswith("<!-- hooklint-diff -->"))) | .id')
+        # only the workflow's own comment is edited: a pull request's author may post one starting with the marker
+        if shutil.which("jq"):
+            comments = [{"id": 1, "user": {"login": "attacker"}, "body": "<!-- hooklint-diff -->\n0 new findings"},
+                        {"id": 2, "user": {"login": "github-actions[bot]"}, "body": "<!-- hooklint-diff -->\n..."}]
+            picked = subprocess.run(["jq", calls[0].split(" --jq ", 1)[1]], input=json.dumps(comments), text=True,
+                                    capture_output=True, check=True).stdout  # fmt: skip
+            assert picked == "2\n"
         assert calls[1] == f"api {expected} -F body=@{outputs['report']}"
     # a read-only token (a pull request from a fork or Dependabot): the step says why and passes
     assert comment["continue-on-error"] is True
