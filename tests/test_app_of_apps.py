@@ -696,12 +696,12 @@ def test_lint_markdown_names_the_application_and_what_made_it(repo):
     summaries = [line for line in result.output.splitlines() if line.startswith("<details><summary>Sync steps")]
     assert summaries == [
         "<details><summary>Sync steps of <code>apps</code> (no Application of this repository deploys it)</summary>",
-        "<details><summary>Sync steps of <code>charts/web</code> (Application helm-web "
-        "(apps/templates/applications.yaml:12), made by the Helm chart apps/Chart.yaml)</summary>",
+        "<details><summary>Sync steps of <code>charts/web</code> (<code>Application helm-web "
+        "(apps/templates/applications.yaml:12), made by the Helm chart apps/Chart.yaml</code>)</summary>",
         "<details><summary>Sync steps of <code>loose</code> (no Application of this repository deploys it)</summary>",
         # issue 33: a plugin source is named even when the run holds none of its folder
-        "<details><summary>Sync steps of <code>plugins/thing</code> (Application plugin-thing "
-        "(apps/templates/applications.yaml:12), made by the Helm chart apps/Chart.yaml)</summary>",
+        "<details><summary>Sync steps of <code>plugins/thing</code> (<code>Application plugin-thing "
+        "(apps/templates/applications.yaml:12), made by the Helm chart apps/Chart.yaml</code>)</summary>",
     ]
 
 
