@@ -460,3 +460,20 @@ def test_a_dependency_of_a_repository_declared_in_this_repository_is_fetched_fro
         asked = [r[0] for r in served.requests]
     assert asked == ["/index.yaml", "/charts/hookchart-1.2.0.tgz"]
     assert hl009(found) == [] and "HL105" in {f["rule_id"] for f in found}
+
+
+@needs_kustomize
+@pytest.mark.parametrize("escape", ["%2e%2e/other", "%2E%2E/other", "%2e%2e%2fother", "x/..%2f..%2fother"])
+def test_a_percent_escaped_file_remote_never_leaves_its_fetch_host_folder(repo, tmp_path, escape):
+    """Before: the --fetch-host folder was checked on the undecoded path, Git decoded %2e%2e to ..
+    and fetched (and hooklint rendered) the repository beside it."""
+    other_repository(tmp_path)  # tmp_path/other, outside the listed folder tmp_path/srv
+    (tmp_path / "srv/x").mkdir(parents=True)
+    url = f"file://{tmp_path}/srv/{escape}"
+    overlay(repo, f"{url}//base?ref=main")
+    code, found = lint("--fetch", "--fetch-host", f"file://{tmp_path}/srv", "overlays/prod")
+    assert (code, [(f["rule_id"], f["line"], f["column"]) for f in found]) == (1, [("HL009", 3, 5)])
+    assert found[0]["message"].startswith(
+        f"resources entry '{url}//base?ref=main' is remote: --fetch did not fetch it ({url}: a file:// remote holding "
+        "'%', '?' or '#' is not fetched: Git reads percent-escapes (%2e%2e is ..) and '?'/'#' as part of the path, so "
+        "it could leave the --fetch-host folder; write the path plainly)")
