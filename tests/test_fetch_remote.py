@@ -477,3 +477,18 @@ def test_a_percent_escaped_file_remote_never_leaves_its_fetch_host_folder(repo, 
         f"resources entry '{url}//base?ref=main' is remote: --fetch did not fetch it ({url}: a file:// remote holding "
         "'%', '?' or '#' is not fetched: Git reads percent-escapes (%2e%2e is ..) and '?'/'#' as part of the path, so "
         "it could leave the --fetch-host folder; write the path plainly)")
+
+
+def test_a_percent_escaped_file_source_never_leaves_its_fetch_host_folder(repo, tmp_path):
+    """The same for an Application's Git source: the repository beside the listed folder is never read."""
+    git_repository(tmp_path / "other", {"app/job.yaml": SEED_JOB})
+    (tmp_path / "srv").mkdir()
+    url = f"file://{tmp_path}/srv/%2E%2E/other"
+    (repo / "apps/hook.yaml").write_text(application(f"    - repoURL: {url}\n      path: app\n"
+                                                     "      targetRevision: main\n"))  # fmt: skip
+    code, found = lint("--fetch", "--fetch-host", f"file://{tmp_path}/srv", ".")
+    assert code == 1
+    assert [(f["rule_id"], f["path"], f["line"]) for f in found] == [("HL009", "apps/hook.yaml", 8)]
+    assert (f"({url}: a file:// remote holding '%', '?' or '#' is not fetched: Git reads percent-escapes (%2e%2e is ..)"
+            " and '?'/'#' as part of the path, so it could leave the --fetch-host folder; write the path plainly)"
+            in found[0]["message"])
