@@ -492,3 +492,14 @@ def test_a_percent_escaped_file_source_never_leaves_its_fetch_host_folder(repo, 
     assert (f"({url}: a file:// remote holding '%', '?' or '#' is not fetched: Git reads percent-escapes (%2e%2e is ..)"
             " and '?'/'#' as part of the path, so it could leave the --fetch-host folder; write the path plainly)"
             in found[0]["message"])
+
+
+def test_without_fetch_a_percent_escaped_file_base_is_not_advised_to_fetch(repo, tmp_path):
+    """Before: HL009 advised `--fetch --fetch-host file://.../%2e%2e/other`, which the fetch step refuses."""
+    url = f"file://{tmp_path}/srv/%2e%2e/other"
+    overlay(repo, f"{url}//base")
+    code, found = lint("overlays/prod")
+    assert (code, hl009(found)) == (1, [("overlays/prod/kustomization.yaml", 3, 5,
+        f"resources entry '{url}//base' is remote and needs the network; hooklint never uses the network: vendor the "
+        "base into the repository. Argo CD fetches it when it renders the application. hooklint left it out, so the "
+        "objects it adds, possibly hooks, were not checked; the rest of the application was.")])  # fmt: skip
