@@ -460,3 +460,46 @@ def test_a_dependency_of_a_repository_declared_in_this_repository_is_fetched_fro
         asked = [r[0] for r in served.requests]
     assert asked == ["/index.yaml", "/charts/hookchart-1.2.0.tgz"]
     assert hl009(found) == [] and "HL105" in {f["rule_id"] for f in found}
+
+
+@needs_kustomize
+@pytest.mark.parametrize("escape", ["%2e%2e/other", "%2E%2E/other", "%2e%2e%2fother", "x/..%2f..%2fother"])
+def test_a_percent_escaped_file_remote_never_leaves_its_fetch_host_folder(repo, tmp_path, escape):
+    """Before: the --fetch-host folder was checked on the undecoded path, Git decoded %2e%2e to ..
+    and fetched (and hooklint rendered) the repository beside it."""
+    other_repository(tmp_path)  # tmp_path/other, outside the listed folder tmp_path/srv
+    (tmp_path / "srv/x").mkdir(parents=True)
+    url = f"file://{tmp_path}/srv/{escape}"
+    overlay(repo, f"{url}//base?ref=main")
+    code, found = lint("--fetch", "--fetch-host", f"file://{tmp_path}/srv", "overlays/prod")
+    assert (code, [(f["rule_id"], f["line"], f["column"]) for f in found]) == (1, [("HL009", 3, 5)])
+    assert found[0]["message"].startswith(
+        f"resources entry '{url}//base?ref=main' is remote: --fetch did not fetch it ({url}: a file:// remote holding "
+        "'%', '?' or '#' is not fetched: Git reads percent-escapes (%2e%2e is ..) and '?'/'#' as part of the path, so "
+        "it could leave the --fetch-host folder; write the path plainly)")
+
+
+def test_a_percent_escaped_file_source_never_leaves_its_fetch_host_folder(repo, tmp_path):
+    """The same for an Application's Git source: the repository beside the listed folder is never read."""
+    git_repository(tmp_path / "other", {"app/job.yaml": SEED_JOB})
+    (tmp_path / "srv").mkdir()
+    url = f"file://{tmp_path}/srv/%2E%2E/other"
+    (repo / "apps/hook.yaml").write_text(application(f"    - repoURL: {url}\n      path: app\n"
+                                                     "      targetRevision: main\n"))  # fmt: skip
+    code, found = lint("--fetch", "--fetch-host", f"file://{tmp_path}/srv", ".")
+    assert code == 1
+    assert [(f["rule_id"], f["path"], f["line"]) for f in found] == [("HL009", "apps/hook.yaml", 8)]
+    assert (f"({url}: a file:// remote holding '%', '?' or '#' is not fetched: Git reads percent-escapes (%2e%2e is ..)"
+            " and '?'/'#' as part of the path, so it could leave the --fetch-host folder; write the path plainly)"
+            in found[0]["message"])
+
+
+def test_without_fetch_a_percent_escaped_file_base_is_not_advised_to_fetch(repo, tmp_path):
+    """Before: HL009 advised `--fetch --fetch-host file://.../%2e%2e/other`, which the fetch step refuses."""
+    url = f"file://{tmp_path}/srv/%2e%2e/other"
+    overlay(repo, f"{url}//base")
+    code, found = lint("overlays/prod")
+    assert (code, hl009(found)) == (1, [("overlays/prod/kustomization.yaml", 3, 5,
+        f"resources entry '{url}//base' is remote and needs the network; hooklint never uses the network: vendor the "
+        "base into the repository. Argo CD fetches it when it renders the application. hooklint left it out, so the "
+        "objects it adds, possibly hooks, were not checked; the rest of the application was.")])  # fmt: skip

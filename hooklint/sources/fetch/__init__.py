@@ -108,10 +108,13 @@ def host_entry(url: str) -> str | None:
     without ``oci://``, an ``http(s)://`` Git remote): ``charts.example.com`` (HTTPS, port 443),
     ``charts.example.com:8443``, ``http://10.0.0.5:8080`` (plain HTTP); ``file:///srv/git/repo``
     for a ``file://`` Git remote (``--fetch-host`` only); None for a URL the fetch step never
-    contacts (``ssh://``, scp-like ``git@host:path``, a URL holding credentials, an unknown scheme)."""
+    contacts (``ssh://``, scp-like ``git@host:path``, a URL holding credentials, an unknown scheme,
+    a ``file://`` URL holding ``%``, ``?`` or ``#``, which :mod:`hooklint.sources.fetch.git` refuses)."""
     url = url.strip()
     scheme = url.partition("://")[0].lower() if "://" in url else ""
     if scheme == "file":
+        if any(c in url for c in "%?#"):
+            return None
         parts = urllib.parse.urlsplit(url)
         return f"file://{parts.path}" if not parts.netloc and parts.path.startswith("/") else None
     if scheme not in ("", "http", "https", "oci") or (not scheme and re.match(r"^[^/]*@", url)):

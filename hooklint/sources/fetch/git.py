@@ -99,6 +99,10 @@ def _remote(repo_url: str, policy: FetchPolicy) -> tuple[str, str, str]:
     parts = urllib.parse.urlsplit(repo_url)
     scheme = parts.scheme.lower()
     if scheme == "file":
+        if any(c in repo_url for c in "%?#"):  # Git decodes %2e%2e to .. after the check; ? and # are path to it
+            raise FetchError(f"{repo_url}: a file:// remote holding '%', '?' or '#' is not fetched: Git reads "
+                             "percent-escapes (%2e%2e is ..) and '?'/'#' as part of the path, so it could leave the "
+                             "--fetch-host folder; write the path plainly")  # fmt: skip
         if parts.netloc or not policy.hosts.file_allowed(parts.path):
             raise FetchError(f"{repo_url}: this file:// remote is not admitted by a --fetch-host file:// entry")
         return repo_url, "file", ""

@@ -300,7 +300,8 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
         plan.folders.update([top, *(os.path.join(top, inside) for inside in copied.folders)])
         plan.files.update({os.path.join(top, inside): path for inside, path in copied.files.items()})
         plan.links.update({os.path.join(top, link): os.path.join(top, to) for link, to in copied.links.items()})
-    for kustomization in {*inputs.removals, *(p.kustomization for p in inputs.patches), *remotes.replaced}:
+    for kustomization in {*inputs.removals, *(p.kustomization for p in inputs.patches), *remotes.replaced,
+                          *inputs.renamed}:
         holder = next(((n, t) for n, (t, _, _) in enumerate(remotes.trees) if within(kustomization, t)), None)
         if holder is not None:  # a kustomization of a fetched tree: its place in the copy
             inside = os.path.relpath(kustomization, holder[1])
@@ -312,6 +313,11 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
     for kustomization, entries in remotes.replaced.items():
         leaving.replaced[kustomization] = [(f, i, os.path.normpath(os.path.join(fetched_top, str(n), inside)))
                                            for f, i, n, inside in entries]  # fmt: skip
+    for kustomization, named in inputs.renamed.items():  # local files named like a remote: "./" in the copy
+        if kustomization in leaving.inside:
+            folder = os.path.dirname(leaving.inside[kustomization])
+            leaving.replaced.setdefault(kustomization, []).extend(
+                (f, i, os.path.normpath(os.path.join(folder, entry))) for f, i, entry in named)
     wrapped = ["wrapped"] if leaving.component else []
     fetched = [f"fetched {n} {digest}" for n, (_, digest, _) in enumerate(remotes.trees)]
     fetched += [repr(sorted(leaving.replaced.items()))] if leaving.replaced else []
@@ -668,6 +674,10 @@ class _Inputs:
         #: of this repository it hangs from (where its findings go)
         self.fetch: RemoteFetcher | None = None
         self.remotes = _Remotes()
+        #: kustomization -> ``(field, index, entry)``: an entry kustomize reads as a local file though
+        #: it reads as a Git URL too; the copy names it ``./entry``, so that kustomize's origin
+        #: annotation names the file, not the repository it would otherwise clone (``origin.go`` ``Append``)
+        self.renamed: dict[str, list[tuple[str, int, str]]] = {}
         self.anchor: tuple[str, int, int] | None = None
         #: what no copy holds: an entry naming it is refused (:meth:`reference`)
         self.withheld = Withheld()
@@ -776,6 +786,7 @@ class _Inputs:
 
             sub = _Inputs(got.tree, shown, self.max_file_size)
             sub.fetch, sub.remotes, sub.anchor, sub.withheld = self.fetch, remotes, anchor, self.withheld
+            sub.renamed = self.renamed
             why: str | None = None
             if _kustomization_name(got.folder) is None:
                 why = f"{shown(got.folder)} holds no kustomization"
@@ -842,6 +853,8 @@ class _Inputs:
                                    if why else f"{field} entry {entry!r} is remote and needs the network; {_base_hint(entry)}")  # fmt: skip
                     continue
                 target = self.reference(path, field, entry, directory_ok=True, text=text)
+                if target is not None and fetched_by_kustomize(entry, field):  # a local file (_needs_network)
+                    self.renamed.setdefault(path, []).append((field, index, entry))
                 child = _kustomization_name(target) if target is not None and os.path.isdir(target) else None
                 if child is not None:
                     assert target is not None  # the folder child was found in
@@ -1112,8 +1125,17 @@ def _needs_network(kustomization: str, field: str, entry: str) -> bool:
     """Whether kustomize fetches ``entry`` of ``field`` in the file ``kustomization``: whatever
     exists on disk when kustomize recognises it as remote
     (:func:`~hooklint.sources.repository.kustomize_spec.fetched_by_kustomize`), and a remote-looking entry
-    that names nothing on disk."""
+    that names nothing on disk. Except a file: kustomize v5.5.0 reads an entry of ``resources``
+    (``bases``, ``generators``, ``transformers``, ``validators``) as a file first
+    (``api/internal/target/kusttarget.go`` ``accumulateResources`` -> ``accumulateFile`` ->
+    ``api/internal/loader/fileloader.go`` ``Load``: anything but ``http(s)://`` is the path joined to
+    the kustomization's folder and cleaned, so ``github.com/org/repo`` or ``file:///srv/r.git``
+    (``file:/srv/r.git``) names a local file when one is there) and only when that fails asks
+    ``FileLoader.New``, which clones a Git URL before it looks for a local folder: a file there is
+    local, a folder is not (nor is anything for ``components``, which ``New`` alone loads)."""
     target = os.path.normpath(os.path.join(os.path.dirname(kustomization), entry))
+    if field != "components" and not is_remote_file(entry) and os.path.isfile(target):
+        return False  # read as a local file (a link followed, as Go's ReadFile does): rendered and checked
     return fetched_by_kustomize(entry, field) or (not os.path.lexists(target) and bool(_REMOTE.search(entry)))
 
 
@@ -1392,7 +1414,8 @@ class _CopyEdits:
             for kustomization, entries in leaving.replaced.items():
                 if kustomization in leaving.inside:
                     copied = os.path.join(src, leaving.inside[kustomization])
-                    self.replaced[copied] = [(f, i, os.path.relpath(os.path.join(src, target), os.path.dirname(copied)))
+                    self.replaced[copied] = [(f, i, _as_local(os.path.relpath(os.path.join(src, target),
+                                                                              os.path.dirname(copied))))
                                              for f, i, target in entries]  # fmt: skip
         for path in [*self.removals, *self.replaced, *([self.app_file] if self.app_file else [])]:
             if path not in self.originals and os.path.isfile(path):
@@ -1442,6 +1465,12 @@ class _CopyEdits:
                 self.alone.append((patch, missing))
             dropped = True
         return dropped
+
+
+def _as_local(entry: str) -> str:
+    """``entry`` (a relative path) written so kustomize reads it as a path: ``./`` before one that
+    would read as a Git URL or an ``http(s)://`` file (``github.com/org/repo``, ``file:/srv/r.git``)."""
+    return f"./{entry}" if fetched_by_kustomize(entry, "resources") else entry
 
 
 def _with_entries(text: str, entries: list[tuple[str, int, str]]) -> str:
