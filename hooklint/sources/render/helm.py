@@ -1138,14 +1138,16 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
 #: chart's inputs: Sprig's ``nonhermeticFunctions`` (the clock, the local time zone, randomness,
 #: the environment, DNS), its other random ones (``randInt``, ``shuffle``, the key and certificate
 #: generators, ``bcrypt``/``htpasswd``'s salt, ``encryptAES``'s IV), ``ago``/``durationRound``
-#: (``time.Since``) and ``toDate`` (the local zone), Helm's ``lookup`` (the cluster), and ``tpl``,
-#: which can run any of them from a string built at render time (``printf "%s%s" "no" "w"``).
+#: (``time.Since``) and ``toDate`` (the local zone), and ``tpl``, which can run any of them from a
+#: string built at render time (``printf "%s%s" "no" "w"``). Not Helm's ``lookup``: without a
+#: cluster (``helm template``, as Argo CD and hooklint render) it returns an empty map every time
+#: (helm/pkg/engine/engine.go ``initFunMap``).
 NONHERMETIC_FUNCTIONS = frozenset({
     "now", "date", "date_in_zone", "dateInZone", "date_modify", "dateModify", "must_date_modify", "mustDateModify",
     "htmlDate", "htmlDateInZone", "ago", "durationRound", "toDate", "mustToDate",
     "randAlpha", "randAlphaNum", "randAscii", "randNumeric", "randBytes", "randInt", "uuidv4", "shuffle",
     "genCA", "genCAWithKey", "genPrivateKey", "genSelfSignedCert", "genSelfSignedCertWithKey", "genSignedCert",
-    "genSignedCertWithKey", "bcrypt", "htpasswd", "encryptAES", "env", "expandenv", "getHostByName", "lookup", "tpl",
+    "genSignedCertWithKey", "bcrypt", "htpasswd", "encryptAES", "env", "expandenv", "getHostByName", "tpl",
 })  # fmt: skip
 
 #: One token inside a template action (text/template's lexer): a quoted, raw or character
