@@ -484,3 +484,15 @@ def test_a_packaged_subchart_is_scanned_unpacked(tmp_path):
     assert calls_nonhermetic([str(tmp_path / "clean.tgz")]) is False
     assert calls_nonhermetic([str(tmp_path / "corrupt.tgz")]) is True
     assert calls_nonhermetic([str(tmp_path / "missing.yaml")]) is True
+
+
+@needs_helm
+def test_applicationset_go_templates_are_never_served_from_the_render_cache(isolated_cache, helm_renders):
+    """ApplicationSet go templates are rendered by Helm on a temporary chart whose path is in the
+    render key: every expansion renders (one calling ``now`` never comes back from a cache)."""
+    from hooklint.sources.appmap.applicationsets import _go_render
+
+    for _ in range(2):
+        assert _go_render([("{{ .env }}-{{ now | date \"2006\" | len }}", {"env": "prod"})], None) == ["prod-4"]
+        assert _go_render([("{{ .env }}-x", {"env": "prod"})], None) == ["prod-x"]
+    assert len(helm_renders) == 4
