@@ -496,3 +496,16 @@ def test_applicationset_go_templates_are_never_served_from_the_render_cache(isol
         assert _go_render([("{{ .env }}-{{ now | date \"2006\" | len }}", {"env": "prod"})], None) == ["prod-4"]
         assert _go_render([("{{ .env }}-x", {"env": "prod"})], None) == ["prod-x"]
     assert len(helm_renders) == 4
+
+
+@needs_helm
+def test_a_failing_chart_calling_now_is_not_kept_as_failed_either(tmp_path, monkeypatch, helm_renders):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "repo/chart", {**CLOCKED, "templates/job.yaml": "{{- if now }}{{ fail \"not yet\" }}{{ end }}\n"})
+    (tmp_path / "repo/.git").mkdir()
+    aged(tmp_path / "repo")
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", str(tmp_path / "cache"))
+    first, found = lint(["repo/chart"])
+    assert lint(["repo/chart"]) == (first, found) and "not yet" in first and found[0].endswith("HL007")
+    assert helm_renders == ["repo/chart"] * 2
+    assert not (tmp_path / "cache/results").exists() and not (tmp_path / "cache/failed").exists()
