@@ -391,3 +391,121 @@ def test_the_render_key_hashes_only_inputs_whose_signature_changed(tmp_path, mon
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("HOOKLINT_CACHE_DIR", "off")  # the same key, every byte read
         assert cache.input_key(["kustomize", "v5"], files, str(tmp_path / "repo")) == changed
+
+
+# --- renderings that are not a function of their inputs -------------------------------------------
+
+needs_helm = pytest.mark.skipif(__import__("hooklint.sources.render.helm", fromlist=["find_helm"]).find_helm() is None,
+                                reason="no Helm: neither a helm binary nor helm-python-sdk")  # fmt: skip
+
+#: A chart whose hook's template calls ``now`` and ``randAlphaNum`` (here without changing what is
+#: printed, so that runs compare; the attack printed ``hostPID: true`` after a time of day).
+CLOCKED = {
+    "Chart.yaml": "apiVersion: v2\nname: clocked\nversion: 0.1.0\n",
+    "templates/job.yaml": "{{- $started := now | date \"150405\" }}{{- $token := randAlphaNum 8 }}\n" + HOOK,
+    "templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n",
+}
+
+
+@pytest.fixture
+def helm_renders(monkeypatch):
+    """How many times Helm rendered a chart (:func:`hooklint.sources.render.helm._render`)."""
+    from hooklint.sources.render import helm
+
+    calls: list[str] = []
+    real = helm._render
+    monkeypatch.setattr(helm, "_render", lambda mode, renderer, chart, *a, **k: calls.append(chart) or real(mode, renderer, chart, *a, **k))
+    return calls
+
+
+@needs_helm
+@pytest.mark.parametrize("called", ["now", "randAlphaNum"])
+def test_a_chart_calling_a_nonhermetic_function_renders_on_every_run(called, tmp_path, monkeypatch, helm_renders):
+    """A chart whose templates call ``now`` (or ``randAlphaNum``, ...) is rendered again on every
+    run, and neither cache keeps it: output with and without caches is the same (before: a time
+    bomb rendered clean once stayed clean from the render and result caches)."""
+    monkeypatch.chdir(tmp_path)
+    job = "{{- $token := randAlphaNum 8 }}\n" if called == "randAlphaNum" else "{{- $started := now | date \"150405\" }}\n"
+    write(tmp_path / "repo/chart", {**CLOCKED, "templates/job.yaml": job + HOOK})
+    (tmp_path / "repo/.git").mkdir()
+    aged(tmp_path / "repo")
+    outputs = []
+    for cache in (tmp_path / "cache", tmp_path / "cache", "off"):  # cold, warm, none
+        monkeypatch.setenv("HOOKLINT_CACHE_DIR", str(cache))
+        result = runner.invoke(app, ["lint", "-f", "json", "--jobs", "1", "repo/chart"])
+        outputs.append((result.exit_code, result.stdout))
+    assert outputs[0] == outputs[1] == outputs[2] and outputs[0][0] == 1
+    assert helm_renders == ["repo/chart"] * 3
+    assert not (tmp_path / "cache/results").exists()
+    assert [json.loads(p.read_text()) for p in (tmp_path / "cache/helm").rglob("*.json")] == [{"volatile": True}]
+
+
+@needs_helm
+def test_a_chart_without_them_is_rendered_once(tmp_path, monkeypatch, helm_renders):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "repo/chart", {**CLOCKED, "templates/job.yaml": "{{- $x := .Values.now }}\n" + HOOK})
+    (tmp_path / "repo/.git").mkdir()
+    aged(tmp_path / "repo")
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", str(tmp_path / "cache"))
+    first = lint(["repo/chart"])
+    second = lint(["repo/chart"])
+    assert first == second and helm_renders == ["repo/chart"]
+
+
+@pytest.mark.parametrize(("text", "calls"), [
+    ('{{ now | date "2006" }}', True),
+    ('{{- $s := randAlphaNum 8 }}', True),
+    ('{{ include "x" . | tpl $ }}', True),  # tpl can run any of them from a built string
+    ('{{ .Values.now }} {{ $now }} {{ .now }}', False),  # fields and variables, not calls
+    ('# now and then: randAlpha in a comment outside actions\n{{ .Values.x }}', False),
+    ('{{ "}}" }} {{ `}}` }} uuidv4 outside', False),
+    ('{{ x "}}" now }}', True),  # a string holding }} does not end the action
+    ('{{/* }} */ genCA }}', True),  # nor does a comment
+    ('{{ lookup "v1" "Secret" "ns" "n" }}', False),  # no cluster: an empty map every time
+    ('{{ dateInZone "2006" (now) "UTC" }}', True),
+])
+def test_nonhermetic_calls_are_found_in_template_actions(text, calls, tmp_path):
+    from hooklint.sources.render.helm import calls_nonhermetic
+
+    (tmp_path / "t.yaml").write_text(text)
+    assert calls_nonhermetic([str(tmp_path / "t.yaml")]) is calls
+    assert calls_nonhermetic(["\0text:" + text]) is calls
+
+
+def test_a_packaged_subchart_is_scanned_unpacked(tmp_path):
+    import gzip
+
+    from hooklint.sources.render.helm import calls_nonhermetic
+
+    (tmp_path / "sub.tgz").write_bytes(gzip.compress(b"sub/templates/a.yaml\0\0{{ shuffle .Values.x }}"))
+    (tmp_path / "clean.tgz").write_bytes(gzip.compress(b"sub/templates/a.yaml\0\0{{ .Values.x }}"))
+    (tmp_path / "corrupt.tgz").write_bytes(b"\x1f\x8b not gzip")
+    assert calls_nonhermetic([str(tmp_path / "sub.tgz")]) is True
+    assert calls_nonhermetic([str(tmp_path / "clean.tgz")]) is False
+    assert calls_nonhermetic([str(tmp_path / "corrupt.tgz")]) is True
+    assert calls_nonhermetic([str(tmp_path / "missing.yaml")]) is True
+
+
+@needs_helm
+def test_applicationset_go_templates_are_never_served_from_the_render_cache(isolated_cache, helm_renders):
+    """ApplicationSet go templates are rendered by Helm on a temporary chart whose path is in the
+    render key: every expansion renders (one calling ``now`` never comes back from a cache)."""
+    from hooklint.sources.appmap.applicationsets import _go_render
+
+    for _ in range(2):
+        assert _go_render([("{{ .env }}-{{ now | date \"2006\" | len }}", {"env": "prod"})], None) == ["prod-4"]
+        assert _go_render([("{{ .env }}-x", {"env": "prod"})], None) == ["prod-x"]
+    assert len(helm_renders) == 4
+
+
+@needs_helm
+def test_a_failing_chart_calling_now_is_not_kept_as_failed_either(tmp_path, monkeypatch, helm_renders):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "repo/chart", {**CLOCKED, "templates/job.yaml": "{{- if now }}{{ fail \"not yet\" }}{{ end }}\n"})
+    (tmp_path / "repo/.git").mkdir()
+    aged(tmp_path / "repo")
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", str(tmp_path / "cache"))
+    first, found = lint(["repo/chart"])
+    assert lint(["repo/chart"]) == (first, found) and "not yet" in first and found[0].endswith("HL007")
+    assert helm_renders == ["repo/chart"] * 2
+    assert not (tmp_path / "cache/results").exists() and not (tmp_path / "cache/failed").exists()

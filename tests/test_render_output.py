@@ -179,6 +179,36 @@ def test_a_helm_rendering_of_more_objects_than_render_objects_is_hl007(repo, crd
     assert not [g for g in findings(lint("many", render_objects=total)) if g[1] == "HL007"]
 
 
+@sdk_only
+@pytest.mark.parametrize("limit", [49, 50])
+def test_the_items_of_a_kind_list_count_against_render_objects(repo, limit):
+    """One document, a ``kind: List`` of 50 hook Jobs: 50 objects Argo CD applies, each counted
+    (before: the List was one object, linted whole with ``render-objects: 5``)."""
+    write(repo, {"many/Chart.yaml": CHART.format(name="many"), "many/templates/list.yaml":
+                 "apiVersion: v1\nkind: List\nitems:\n{{- range until 50 }}\n- apiVersion: batch/v1\n  kind: Job\n"
+                 "  metadata: {name: j{{ . }}, annotations: {argocd.argoproj.io/hook: PreSync}}\n{{- end }}\n"})  # fmt: skip
+    got = findings(lint("many", render_objects=limit))
+    if limit == 49:
+        assert got == [("many/Chart.yaml", "HL007", 1, 1, stopped(
+            f"Helm rendering of chart many printed more than 49 objects (limit: render-objects; {RAISE})"))]
+    else:
+        assert not [g for g in got if g[1] == "HL007"] and got
+
+
+@pytest.mark.parametrize("count", [5, 6])
+def test_the_items_of_a_kustomize_list_count_too(repo, fake_kustomize, count):
+    listed = "apiVersion: v1\nkind: List\nitems:\n" + "".join(
+        f"- {{apiVersion: v1, kind: ConfigMap, metadata: {{name: c{i}}}}}\n" for i in range(count - 1))
+    fake_kustomize(f"sys.stdout.write({(listed + '---' + chr(10) + LATEST_TAG_HOOK)!r})\n")
+    write(repo, KUSTOMIZATION)
+    got = findings(lint("app", render_objects=5))
+    if count == 5:
+        assert [g[:2] for g in got] == [("app/kustomization.yaml", "HL102")]
+    else:
+        assert got == [("app/kustomization.yaml", "HL007", 1, 1, stopped(
+            f"kustomize build of app printed more than 5 objects (limit: render-objects; {RAISE})"))]
+
+
 # --- the limits are the user's ------------------------------------------------------------------
 
 

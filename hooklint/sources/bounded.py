@@ -20,7 +20,8 @@ goes through :func:`run`:
   child that prints more is killed with its process group. The child's own memory limit does not
   bound what hooklint holds: a renderer that prints 700,000 small documents took 2.6 GB in
   hooklint once they were parsed. What is read is then split into objects (YAML documents), at most
-  ``render-objects`` of them (:class:`Tally`), and parsed with one budget of YAML nodes for the
+  ``render-objects`` of them (:class:`Tally`; counted again once parsed, each item of a ``kind:
+  List`` one object: :func:`hooklint.sources.render.render`), and parsed with one budget of YAML nodes for the
   whole rendering (:class:`hooklint.yamlio.NodeBudget`), so a rendering costs hooklint bounded
   memory.
 

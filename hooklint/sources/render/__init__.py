@@ -34,9 +34,9 @@ from hooklint.sources.render.redact import (SecretValues, archive_values, file_p
 from hooklint.sources.repository.withheld import Withheld
 from hooklint.sources.repository.tree import (HELM, KUSTOMIZE, escaping_target, inside_repository, outside_repository,
                                               repository_root)
-from hooklint.sources.render.rendered import RenderedDocument, Renderer, RendererUnavailable, RenderError
+from hooklint.sources.render.rendered import RenderedDocument, Renderer, RendererUnavailable, RenderError, transient
 from hooklint.yamlio import (NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, SYNTAX_ERROR, TOO_COMPLEX, LoadIssue, Map,
-                             NodeBudget)  # fmt: skip
+                             NodeBudget, Seq)  # fmt: skip
 
 if TYPE_CHECKING:
     from hooklint.sources.render.helm import DependencyFetcher
@@ -81,9 +81,40 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     if target is not None:  # HL007, its content never read: a message of a parse would quote it
         return outside_repository(manifest_file, target), [], None, {}
     loaded = read_file(manifest_file, config.max_file_size)
-    from hooklint.sources.bounded import Limits  # noqa: PLC0415 - a one-file lint renders nothing (issue 34)
+    from hooklint.sources.bounded import Limits, Stopped, Tally  # noqa: PLC0415 - a one-file lint renders nothing (issue 34)
 
-    helm = None
+    helm: Any = None
+
+    def failed(exc: RenderError) -> tuple[LoadedFile, list[RenderedFile], Renderer | None, dict[str, list]]:
+        """``loaded`` with the HL007 or HL009 issue of ``exc``: Argo CD renders it, hooklint does
+        not (HL009, the detail says how Argo CD does); else Argo CD fails the same way (HL007)."""
+        kind = RENDER_FAILED if exc.argocd_renders is None else NOT_RENDERED
+        detail = exc.message
+        if exc.argocd_renders is not None:  # HL009: what was not checked, for that reason
+            shown = os.path.normpath(folder)
+            detail = (f"{exc.message}. {exc.argocd_renders}. hooklint did not render "
+                      f"{'./' if shown == '.' else shown + '/'}, so {exc.unchecked}")  # fmt: skip
+        line, column, where = exc.line, exc.column, None
+        if os.path.normpath(exc.path) == os.path.normpath(manifest_file):
+            if kind == RENDER_FAILED and any(issue.kind in (SYNTAX_ERROR, TOO_COMPLEX) for issue, _ in loaded.issues):
+                # the kustomization or Chart.yaml is not YAML (or an alias bomb): HL001 says so, at
+                # the parser's position
+                return loaded, [], None, {}
+        elif source_type == KUSTOMIZE:  # in a base or component: on the entry that leads there
+            detail = f"{exc.path}:{exc.line}:{exc.column}: {detail}"
+            line, column = _entry_leading_to(manifest_file, exc.path)
+        else:  # in one of the chart's templates, which the user can open
+            where = exc.path
+        # secret values out (hooklint.sources.render.redact): the inputs', a chart's values, the Application's
+        redaction = dict(helm=source_type != KUSTOMIZE, extra_values=[helm.values] if helm is not None else [],
+                         parameters=[(n, v) for n, v, _ in helm.parameters] if helm is not None else [],
+                         file_parameters=list(helm.file_parameters) if helm is not None else [],
+                         names=_names(application, helm),
+                         carried=list(application.secrets) if application is not None else [])  # fmt: skip
+        detail = _redacted_failure(detail, exc, folder, root, redaction, keyed=source_type == KUSTOMIZE)
+        loaded.issues.append((LoadIssue(kind, Span.point(line, column), detail, path=where), 0))
+        return loaded, [], None, {}
+
     try:
         if source_type == KUSTOMIZE:
             from hooklint.sources.render.kustomize import KustomizeOptions, render_kustomize
@@ -112,34 +143,7 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
                                     fetcher, Withheld.of(config.fetch_credentials))  # fmt: skip
         _check_named_paths(rendering, root, manifest_file, [o.prefix for o in fetched or ()])
     except RenderError as exc:
-        # Argo CD renders it, hooklint does not (HL009, the detail says how Argo CD does); else
-        # Argo CD fails the same way (HL007)
-        kind = RENDER_FAILED if exc.argocd_renders is None else NOT_RENDERED
-        detail = exc.message
-        if exc.argocd_renders is not None:  # HL009: what was not checked, for that reason
-            shown = os.path.normpath(folder)
-            detail = (f"{exc.message}. {exc.argocd_renders}. hooklint did not render "
-                      f"{'./' if shown == '.' else shown + '/'}, so {exc.unchecked}")  # fmt: skip
-        line, column, where = exc.line, exc.column, None
-        if os.path.normpath(exc.path) == os.path.normpath(manifest_file):
-            if kind == RENDER_FAILED and any(issue.kind in (SYNTAX_ERROR, TOO_COMPLEX) for issue, _ in loaded.issues):
-                # the kustomization or Chart.yaml is not YAML (or an alias bomb): HL001 says so, at
-                # the parser's position
-                return loaded, [], None, {}
-        elif source_type == KUSTOMIZE:  # in a base or component: on the entry that leads there
-            detail = f"{exc.path}:{exc.line}:{exc.column}: {detail}"
-            line, column = _entry_leading_to(manifest_file, exc.path)
-        else:  # in one of the chart's templates, which the user can open
-            where = exc.path
-        # secret values out (hooklint.sources.render.redact): the inputs', a chart's values, the Application's
-        redaction = dict(helm=source_type != KUSTOMIZE, extra_values=[helm.values] if helm is not None else [],
-                         parameters=[(n, v) for n, v, _ in helm.parameters] if helm is not None else [],
-                         file_parameters=list(helm.file_parameters) if helm is not None else [],
-                         names=_names(application, helm),
-                         carried=list(application.secrets) if application is not None else [])  # fmt: skip
-        detail = _redacted_failure(detail, exc, folder, root, redaction, keyed=source_type == KUSTOMIZE)
-        loaded.issues.append((LoadIssue(kind, Span.point(line, column), detail, path=where), 0))
-        return loaded, [], None, {}
+        return failed(exc)
     except RendererUnavailable as exc:
         loaded.issues.append((LoadIssue(RENDERER_UNAVAILABLE, Span.point(1, 1), exc.message), 0))
         return loaded, [], None, {}
@@ -165,8 +169,15 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
 
         template_index = template_document_indexes(rendering)
     budget = NodeBudget(whole="rendering")  # MAX_NODES for all the objects together, as for one file
+    tally = Tally(Limits.of(config).objects)  # the objects again: each item of a List is one (render-objects)
     for i, doc in enumerate(rendering.documents):
         parsed = parse_text(manifest_file, doc.text, budget=budget)
+        try:
+            for _ in range(sum(_objects(d.value) for d in parsed.documents) or 1):
+                tally.add()
+        except Stopped as stopped:  # as the renderer stops on too many documents (HL007)
+            what = "kustomize build of" if source_type == KUSTOMIZE else "Helm rendering of chart"
+            return failed(transient(RenderError(f"{what} {os.path.normpath(folder)} {stopped.reason}", manifest_file)))
         parsed.skip_reason = None
         for issue, _ in parsed.issues:
             if issue.kind in (SYNTAX_ERROR, TOO_COMPLEX):  # an object hooklint cannot read: HL001, never a silent pass
@@ -188,6 +199,14 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
             placed.update(path for _, path, _ in item.placement.entries)
     comments = {path: sources.comments(path) for path in sorted(placed - {loaded.path})}
     return loaded, rendered, rendering.renderer, {path: found for path, found in comments.items() if found}
+
+
+def _objects(value: Any) -> int:
+    """How many objects a rendered document counts for against ``render-objects``: each item of
+    its ``items`` sequence (a ``kind: List``: Argo CD applies each,
+    :func:`hooklint.model.manifests_from_document`), else one."""
+    items = value.get("items") if isinstance(value, Map) else None
+    return max(1, len(items)) if isinstance(items, Seq) else 1
 
 
 def prepare_renderers(sources: Iterable[tuple[str, str]], config: Config) -> None:

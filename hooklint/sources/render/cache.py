@@ -27,7 +27,8 @@ import time
 from typing import Callable, Iterable
 
 from hooklint import __version__
-from hooklint.files import cache_dir, note_input, read_entry, stat_signature, store_entry, trusted, unrecorded
+from hooklint.files import (cache_dir, note_input, note_volatile, read_entry, stat_signature, store_entry, trusted,
+                            unrecorded)
 from hooklint.sources.repository import facts
 from hooklint.sources.render.rendered import Rendering, RenderError
 
@@ -203,8 +204,14 @@ def _links_on_the_way(root: str, path: str) -> list[tuple[str, str]]:
     return _Links(root).on_the_way(path)
 
 
-def cached(kind: str, key: str, render: Callable[[], Rendering]) -> Rendering:
+def cached(kind: str, key: str, render: Callable[[], Rendering], volatile: Callable[[], bool] | None = None) -> Rendering:
     """The rendering stored under ``kind``/``key``, else ``render()`` (stored for next time).
+
+    ``volatile()`` (asked after a render, never on a hit) says whether the inputs ask for a result
+    that is not a function of them (a Helm template calling ``now`` or ``randAlphaNum``): then
+    only a marker is stored under the key, every later run renders again, and the running
+    :func:`hooklint.files.recording` is told (:func:`hooklint.files.note_volatile`: the result
+    cache keeps none of it), so output is the same with and without caches.
 
     ``render`` may raise :class:`~hooklint.sources.render.rendered.RenderError` or
     :class:`~hooklint.sources.render.rendered.RendererUnavailable`. A RenderError is stored too
@@ -217,6 +224,8 @@ def cached(kind: str, key: str, render: Callable[[], Rendering]) -> Rendering:
     entry = os.path.join(folder, kind, key[:2], key + ".json") if folder else None
     if entry is not None:
         stored = read_entry(entry)
+        if isinstance(stored, dict) and stored.get("volatile") is True:
+            return _render_volatile(render)
         try:
             if isinstance(stored, dict) and "failed" in stored:
                 raise _error_of(stored["failed"], key)
@@ -228,13 +237,31 @@ def cached(kind: str, key: str, render: Callable[[], Rendering]) -> Rendering:
         with unrecorded():  # it reads its copy of the inputs the key covers (recorded by input_key)
             rendering = render()
     except RenderError as error:
+        if volatile is not None and volatile():
+            note_volatile()
+            if entry is not None:
+                store_entry(entry, {"volatile": True})
+            raise
         error.cache_key = key
         if entry is not None and not error.transient:
             store_entry(entry, {"failed": _error_json(error)})
         raise
+    if volatile is not None and volatile():
+        note_volatile()
+        if entry is not None:
+            store_entry(entry, {"volatile": True})
+        return rendering
     if entry is not None:
         store_entry(entry, rendering.to_json())
     return rendering
+
+
+def _render_volatile(render: Callable[[], Rendering]) -> Rendering:
+    """``render()`` of inputs a marker says are volatile: nothing stored, the recording told, a
+    RenderError raised without a ``cache_key`` (its redacted message is not kept either)."""
+    note_volatile()
+    with unrecorded():
+        return render()
 
 
 def _error_json(error: RenderError) -> dict:

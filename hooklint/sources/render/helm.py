@@ -52,6 +52,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import zlib
 from zlib import error as zlib_error
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping
@@ -1118,17 +1119,95 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     # the left-out dependencies' messages are in the rendering: why each was not fetched (--fetch or not) is keyed too
     stubs = repr([(stub.name, stub.repository, stub.problem) for stub in build.stubs])
     key = input_key([mode, renderer.version, repr(options), os.path.normpath(chart), stubs], inputs, root)
+    scanned = ["\0text:" + repr(options)] + inputs  # a parameter's value can reach ``tpl`` too
     rendering = cached("helm", key, tagging_inputs(
         inputs, lambda: _render(mode, renderer, chart, tree, files, value_files, options, limits, root, build,
                                 [(options.value_files[s.index], o) for s, o in zip(skipped, left_out)]
                                 + [(options.value_files[v.index], o) for v, o in
                                    zip([v for v in value_files if v.text is not None], read_with_placeholders)],
                                 skip_schemas=bool(loads) or options.skip_schema_validation,
-                                set_files=set_files)))  # fmt: skip
+                                set_files=set_files)), volatile=lambda: calls_nonhermetic(scanned, limits.max_file_size))  # fmt: skip
     if left_out or read_with_placeholders:  # where they are written is not in the key: added after the cache
         rendering = Rendering(rendering.renderer, rendering.documents,
                               rendering.omitted + left_out + read_with_placeholders)  # fmt: skip
     return rendering
+
+
+#: The template functions of Helm's ``funcMap`` (Sprig's ``GenericFuncMap`` and Helm's own,
+#: helm/pkg/engine/funcs.go; Masterminds/sprig functions.go) whose result is not a function of a
+#: chart's inputs: Sprig's ``nonhermeticFunctions`` (the clock, the local time zone, randomness,
+#: the environment, DNS), its other random ones (``randInt``, ``shuffle``, the key and certificate
+#: generators, ``bcrypt``/``htpasswd``'s salt, ``encryptAES``'s IV), ``ago``/``durationRound``
+#: (``time.Since``) and ``toDate`` (the local zone), and ``tpl``, which can run any of them from a
+#: string built at render time (``printf "%s%s" "no" "w"``). Not Helm's ``lookup``: without a
+#: cluster (``helm template``, as Argo CD and hooklint render) it returns an empty map every time
+#: (helm/pkg/engine/engine.go ``initFunMap``).
+NONHERMETIC_FUNCTIONS = frozenset({
+    "now", "date", "date_in_zone", "dateInZone", "date_modify", "dateModify", "must_date_modify", "mustDateModify",
+    "htmlDate", "htmlDateInZone", "ago", "durationRound", "toDate", "mustToDate",
+    "randAlpha", "randAlphaNum", "randAscii", "randNumeric", "randBytes", "randInt", "uuidv4", "shuffle",
+    "genCA", "genCAWithKey", "genPrivateKey", "genSelfSignedCert", "genSelfSignedCertWithKey", "genSignedCert",
+    "genSignedCertWithKey", "bcrypt", "htpasswd", "encryptAES", "env", "expandenv", "getHostByName", "tpl",
+})  # fmt: skip
+
+#: One token inside a template action (text/template's lexer): a quoted, raw or character
+#: string, a comment (each may hold ``}}``), the action's end, or other text.
+_ACTION_TOKEN = re.compile(rb'"(?:\\.|[^"\\\n])*"|`[^`]*`|\'(?:\\.|[^\'\\\n])*\'|/\*.*?\*/|\}\}|[^"`\'/}]+|.', re.DOTALL)
+_NONHERMETIC_CALL = re.compile(rb"(?<![\w.$])(?:" + b"|".join(sorted(n.encode() for n in NONHERMETIC_FUNCTIONS)) + rb")(?!\w)")
+
+
+def calls_nonhermetic(inputs: list[str], max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> bool:
+    """Whether a chart's rendering may not be a function of its inputs: any of ``inputs`` (paths
+    of the chart's files, its subcharts' and ``file://`` dependencies', value files, file
+    parameters; an item starting ``"\\0text:"`` is that text, the options) names one of :data:`NONHERMETIC_FUNCTIONS` inside a template action
+    (``{{ ... }}``; a value or a file can become a template through ``tpl``). Conservative: a
+    comment, a quoted string or an unused template naming one counts; a packaged subchart
+    (``.tgz``) is scanned decompressed, and one that cannot be read that way, or holds another
+    archive, counts; a file that cannot be read counts. The render and result caches keep no
+    rendering this is True for (:func:`hooklint.sources.render.cache.cached`)."""
+    for item in inputs:
+        if item.startswith("\0text:"):
+            data = item.encode("utf-8", "surrogateescape")
+        else:
+            try:
+                data = read_bytes(item, max_file_size)
+            except (OSError, FileTooLarge, NotRegularFile):
+                return True
+        if data[:2] == b"\x1f\x8b":
+            unpacked = _gunzip(data)
+            if unpacked is None or b"\x1f\x8b" in unpacked:
+                return True
+            data = unpacked
+        if any(_NONHERMETIC_CALL.search(action) for action in _actions(data)):
+            return True
+    return False
+
+
+def _actions(data: bytes) -> Iterator[bytes]:
+    """The text of every ``{{ ... }}`` action of template text ``data`` (an unterminated one runs
+    to the end)."""
+    start = data.find(b"{{")
+    while start >= 0:
+        position, end = start + 2, len(data)
+        while position < len(data):
+            token = _ACTION_TOKEN.match(data, position)
+            assert token is not None  # "." matches any byte
+            if token.group() == b"}}":
+                end = token.start()
+                break
+            position = token.end()
+        yield data[start + 2:end]
+        start = data.find(b"{{", end)
+
+
+def _gunzip(data: bytes) -> bytes | None:
+    """``data`` decompressed (gzip), or None when it is corrupt or over MAX_ARCHIVE_BYTES."""
+    unzip = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    try:
+        out = unzip.decompress(data, MAX_ARCHIVE_BYTES + 1)
+    except zlib_error:
+        return None
+    return None if len(out) > MAX_ARCHIVE_BYTES or unzip.unconsumed_tail else out
 
 
 def _placeholder_omissions(options: HelmOptions, value_files: list[_ValueFile], chart_yaml: str) -> list[Omission]:
