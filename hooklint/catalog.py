@@ -34,6 +34,27 @@ def rules_dir() -> str:
     return os.path.dirname(os.path.abspath(rules.__file__))
 
 
+@lru_cache(maxsize=1)
+def code_signature() -> str:
+    """A hex SHA-256 over the stat signatures (:func:`hooklint.files.stat_signature`) of hooklint's
+    own files (its modules, data and rule files, wherever :func:`rules_dir` finds the rules), taken
+    once per process: a changed checkout of hooklint with the same version number is another
+    hooklint, so neither the render cache nor the result cache serves what the other one made."""
+    import hashlib  # noqa: PLC0415 - only a run with a cache asks
+
+    from hooklint.files import stat_signature  # noqa: PLC0415
+
+    digest = hashlib.sha256()
+    for top in sorted({os.path.dirname(os.path.abspath(__file__)), rules_dir()}):
+        for folder, dirs, names in os.walk(top):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for name in sorted(names):
+                if name.endswith((".py", ".yaml", ".json", ".txt")):
+                    path = os.path.join(folder, name)
+                    digest.update(repr((path, stat_signature(path))).encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()
+
+
 #: The first lines of a rule file hold id, slug and severity (the test suite checks it).
 HEADER_BYTES = 512
 _HEADER = re.compile(r"^(id|slug|severity):[ \t]*(\S+)[ \t]*$", re.MULTILINE)

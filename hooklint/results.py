@@ -42,6 +42,7 @@ import time
 from typing import Any
 
 from hooklint import __version__
+from hooklint.catalog import code_signature
 from hooklint.config import Config
 from hooklint.files import VOLATILE, cache_dir, content_digest, read_entry, stat_signature, store_entry, trusted
 from hooklint.findings import Finding, HookRef, InputError, ObjectRef, Span, Suppression
@@ -88,23 +89,6 @@ def canonical(value: Any) -> Any:
 
 def _order(item: Any) -> str:
     return json.dumps(item, sort_keys=True, default=str)
-
-
-def _package_signature() -> list[Any]:
-    """The stat signatures of hooklint's own files (its modules, data and rule files, wherever
-    :func:`hooklint.catalog.rules_dir` finds the rules): a changed checkout of hooklint with the
-    same version number is another hooklint."""
-    from hooklint.catalog import rules_dir  # noqa: PLC0415 - the catalog is loaded already
-
-    found = []
-    for top in sorted({os.path.dirname(os.path.abspath(__file__)), rules_dir()}):
-        for folder, dirs, names in os.walk(top):
-            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-            for name in sorted(names):
-                if name.endswith((".py", ".yaml", ".json", ".txt")):
-                    path = os.path.join(folder, name)
-                    found.append([path, stat_signature(path)])
-    return found
 
 
 def _environment() -> list[list[str]]:
@@ -258,7 +242,7 @@ def run_cache(config: Config) -> ResultCache | None:
                     if f.name not in _NOT_IN_KEY]  # fmt: skip
         described = json.dumps([RESULT_FORMAT, __version__, sys.version, yaml.__version__,
                                 getattr(yaml, "__with_libyaml__", False), os.getcwd(), settings,
-                                _package_signature(), _renderer_signature(), _environment()],
+                                code_signature(), _renderer_signature(), _environment()],
                                separators=(",", ":"))  # fmt: skip
     except (Uncacheable, ValueError, TypeError, OSError):
         return None

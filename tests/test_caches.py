@@ -509,3 +509,17 @@ def test_a_failing_chart_calling_now_is_not_kept_as_failed_either(tmp_path, monk
     assert lint(["repo/chart"]) == (first, found) and "not yet" in first and found[0].endswith("HL007")
     assert helm_renders == ["repo/chart"] * 2
     assert not (tmp_path / "cache/results").exists() and not (tmp_path / "cache/failed").exists()
+
+
+def test_the_render_cache_key_covers_hooklints_own_code(tmp_path, monkeypatch):
+    """A changed checkout of hooklint with the same version renders again: its messages (the reason
+    an entry is left out) may have changed, and the render cache keeps them. Before, only the
+    version number was in the key, and a changed fetch step's message came back from the cache."""
+    from hooklint.sources.render import cache
+
+    (tmp_path / "kustomization.yaml").write_text("resources: []\n")
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", str(tmp_path / "cache"))
+    before = cache.input_key(["kustomize"], [str(tmp_path / "kustomization.yaml")], str(tmp_path))
+    monkeypatch.setattr(cache, "code_signature", lambda: "another checkout")
+    after = cache.input_key(["kustomize"], [str(tmp_path / "kustomization.yaml")], str(tmp_path))
+    assert before != after and len(after) == 64

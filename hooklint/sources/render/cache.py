@@ -27,6 +27,7 @@ import time
 from typing import Callable, Iterable
 
 from hooklint import __version__
+from hooklint.catalog import code_signature
 from hooklint.files import (cache_dir, note_input, note_volatile, read_entry, stat_signature, store_entry, trusted,
                             unrecorded)
 from hooklint.sources.repository import facts
@@ -76,7 +77,7 @@ def input_key(parts: Iterable[str], files: Iterable[str], root: str) -> str:
     paths = sorted(set(files))
     parts = list(parts)
     digest = hashlib.sha256(CACHE_FORMAT.encode())
-    digest.update(b"\0v" + __version__.encode())
+    digest.update(b"\0v" + __version__.encode() + b"\0c" + code_signature().encode())
     for part in parts:
         digest.update(b"\0p")
         digest.update(part.encode("utf-8", "surrogatepass"))
@@ -123,7 +124,7 @@ def _memo_entry(parts: list[str], paths: list[str], root: str) -> str | None:
     if folder is None:
         return None
     name = hashlib.sha256(CACHE_FORMAT.encode())
-    for text in (__version__, os.path.abspath(root), *parts, "\0files", *paths):
+    for text in (__version__, code_signature(), os.path.abspath(root), *parts, "\0files", *paths):
         name.update(text.encode("utf-8", "surrogateescape") + b"\0")
     key = name.hexdigest()
     return os.path.join(folder, "inputs", key[:2], key + ".json")
