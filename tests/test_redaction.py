@@ -670,7 +670,6 @@ def test_one_matcher_built_once_for_a_set_of_values():
     built once for a set of values when a text first needs them, and left behind when a worker
     sends the redactor back with the plan it guards."""
     import pickle
-    import time
 
     certificate = base64.b64encode(bytes(range(256)) * 12).decode()  # 4096 characters
     values = redact.SecretValues()
@@ -688,10 +687,9 @@ def test_one_matcher_built_once_for_a_set_of_values():
     many = redact.SecretValues()
     for n in range(5000):
         many.add(f"secret-{n:05d}-" + "k" * 40, f"KEY_{n}")
-    started = time.process_time()
     hide = redact.redactor(many)
     texts = [hide(f"finding {n}: Job/migrate-{n} has secret-{n:05d}-{'k' * 40}") for n in range(2000)]
-    assert time.process_time() - started < 2
+    assert len(hide.built) == 3  # each automaton built once for the 2,000 texts (a count, not a timing)
     assert texts[7] == "finding 7: Job/migrate-7 has [the value of `KEY_7`]"
 
 
