@@ -122,3 +122,19 @@ def test_the_decoding_is_bounded_and_fails_closed(monkeypatch):
     assert hide(message) == message
     monkeypatch.setattr(redact, "DECODE_BUDGET", 100)
     assert hide(message) == "x [redacted] y [redacted] z plain"
+
+
+@pytest.mark.parametrize("shown", [
+    "bitnami/" + base64.b64encode(b"Sup3rS3cretValue22").decode().upper(),  # b64enc | upper after a path
+    "bitnami/-" + base64.b32encode(base64.b64encode(b"Sup3rS3cretValue22")).decode(),  # b64enc | b32enc
+    "x " + base64.b32encode(base64.b64encode(b"Sup3rS3cretValue22")).decode() + " y",
+    "bitnami/a" + b"Sup3rS3cretValue22".hex().upper(),  # printf "%X" after a hex digit
+])  # fmt: skip
+def test_encodings_inside_a_longer_word_are_found(shown):
+    """Attacker trial 6: an upper-cased encoding right after other base64 or hex characters (a path,
+    a hex digit) was not looked at in one case, and base32 of base64 was never decoded."""
+    values = redact.SecretValues()
+    values.add("Sup3rS3cretValue22", "apiKey")
+    hidden = redact.redactor(values)(f"Image '{shown}' of container 'c'")
+    assert "[the value of `apiKey`]" in hidden
+    assert all(part not in hidden for part in (shown[-12:], shown[9:21]))

@@ -493,6 +493,17 @@ class Redactor:
             if len(self.memo) >= _MEMO_SIZE:
                 self.memo.clear()
             self.memo[token, depth] = (bool(found), found[0][2] if found else "")
+        for run in _BASE32_RUN.finditer(text):  # base32 of an encoding (b64enc | b32enc): decoded too
+            if any(start <= run.start() and run.end() <= end for start, end, _ in spans):
+                continue
+            for decoded in _base32_decodings(run.group()):
+                budget[0] -= len(decoded)
+                if budget[0] < 0:
+                    return spans
+                found = self._hidden(decoded, depth - 1, budget) if not _NOT_TEXT.search(decoded) else []
+                if found:
+                    spans.append((run.start(), run.end(), found[0][2]))
+                    break
         return spans
 
     def __reduce__(self) -> tuple[type[Redactor], tuple[Any, ...]]:
@@ -513,7 +524,11 @@ _BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{12,}={0,2}")
 #: What text seldom holds: controls (but tab, line feeds) and bytes that were not UTF-8.
 _NOT_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
 #: A run of base64, hex or base32 characters whose letters are all in one case.
-_SINGLE_CASE_RUN = re.compile(r"(?<![A-Za-z0-9+/])(?:[A-Z0-9+/]{12,}|[a-z0-9+/]{12,})(?![A-Za-z0-9+/])")
+#: Anywhere in a text, not only as a whole word: ``bitnami/U3VW...`` (``b64enc | upper`` after a
+#: path) and ``a5375...`` (``%X`` after a hex digit) hold one (attacker trial 6).
+_SINGLE_CASE_RUN = re.compile(r"[A-Z0-9+/]{12,}|[a-z0-9+/]{12,}")
+#: A run of base32 characters, in one case, that could hold a secret's encoding (``b64enc | b32enc``).
+_BASE32_RUN = re.compile(r"[A-Z2-7]{16,}={0,6}|[a-z2-7]{16,}={0,6}")
 #: What may hide a secret when the decoding budget ran out: a base64 run, a word with escapes.
 _SUSPECT = re.compile(r"[A-Za-z0-9+/]{12,}={0,2}|\S*(?:\\|%[0-9A-Fa-f]{2}|&#?\w+;)\S*")
 
@@ -530,6 +545,23 @@ def _base64_decodings(run: str) -> Iterator[str]:
         try:
             raw = binascii.a2b_base64(chunk + "=" * (-len(chunk) % 4))
         except binascii.Error:
+            continue
+        if len(raw) >= MIN_LENGTH:
+            yield raw.decode("utf-8", "replace")
+
+
+def _base32_decodings(run: str) -> Iterator[str]:
+    """What the base32 ``run`` decodes to at each of its eight alignments (its first 0 to 7
+    characters may belong to what came before it), as text, each of :data:`MIN_LENGTH` characters or
+    more; a tail that is no whole base32 group is dropped."""
+    body = run.rstrip("=").upper()
+    for skip in range(8):
+        chunk = body[skip:]
+        while len(chunk) % 8 in (1, 3, 6):
+            chunk = chunk[:-1]
+        try:
+            raw = base64.b32decode(chunk + "=" * (-len(chunk) % 8))
+        except (binascii.Error, ValueError):
             continue
         if len(raw) >= MIN_LENGTH:
             yield raw.decode("utf-8", "replace")
