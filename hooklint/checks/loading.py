@@ -17,6 +17,7 @@ import re
 from typing import Iterable, Iterator
 
 from hooklint.checks import Context, Hit, check
+from hooklint.config import LIMITS
 from hooklint.findings import Finding
 from hooklint.loader import LoadedFile
 from hooklint.yamlio import (
@@ -40,7 +41,7 @@ _MORE = (
 )
 #: A rendering stopped by one of hooklint's own limits (``bounded.Stopped``: ``... (limit: render-timeout)``):
 #: Argo CD's repo server has limits of its own, so it may well render what hooklint stopped.
-HOOKLINT_LIMIT = re.compile(r"\(limit: (?:render-timeout|render-memory|render-output|render-objects)\b")
+HOOKLINT_LIMIT = re.compile(r"\(limit: (?:%s)\b" % "|".join(k for k in LIMITS if k.startswith("render-")))
 
 
 @check("HL001", scope="file")

@@ -415,8 +415,9 @@ class Redactor:
     folded: tuple[tuple[str, str], ...] = ()
     #: The automata of ``exact``, ``loose`` and ``folded`` (None: nothing to find), once built.
     built: list[Any] = field(default_factory=list, compare=False)
-    #: What each base64 run decoded to, at a depth: ``(run, depth) -> (carries a secret, its key)``.
-    memo: dict[tuple[str, int], tuple[bool, str]] = field(default_factory=dict, compare=False)
+    #: What each base64 or base32 run decoded to, at a depth:
+    #: ``(its pattern, run, depth) -> (carries a secret, its key)``.
+    memo: dict[tuple[re.Pattern[str], str, int], tuple[bool, str]] = field(default_factory=dict, compare=False)
 
     def __call__(self, text: str) -> str:
         if text and (self.exact or self.loose or self.folded):
@@ -467,50 +468,40 @@ class Redactor:
             if budget[0] < 0:
                 return spans
             spans += [(*_source(segments, start, end), key) for start, end, key in self._hidden(decoded, depth - 1, budget)]
-        for run in _BASE64_RUN.finditer(text):
-            token = run.group()
-            if token == token.lower() or token == token.upper():
-                continue  # letters of one case: not decodable (the folded automaton looks at it)
-            if any(start <= run.start() and run.end() <= end for start, end, _ in spans):
-                continue  # already replaced whole
-            known = self.memo.get((token, depth))
-            if known is not None:  # the same word in many texts (a kind, a digest): decoded once
-                if known[0]:
-                    spans.append((run.start(), run.end(), known[1]))
-                continue
-            for decoded in _base64_decodings(token):
-                budget[0] -= len(decoded)
-                if budget[0] < 0:
-                    return spans
-                # bytes that are not text (a wrong alignment, a binary file): looked at, never decoded further
-                binary = len(_NOT_TEXT.findall(decoded)) * 8 > len(decoded)
-                found = self._exact(decoded) if binary else self._hidden(decoded, depth - 1, budget)
-                if found:
-                    spans.append((run.start(), run.end(), found[0][2]))
-                    break
-            else:
-                found = []
-            if len(self.memo) >= _MEMO_SIZE:
-                self.memo.clear()
-            self.memo[token, depth] = (bool(found), found[0][2] if found else "")
-        for run in _BASE32_RUN.finditer(text):  # base32 of an encoding (b64enc | b32enc): decoded too
-            if any(start <= run.start() and run.end() <= end for start, end, _ in spans):
-                continue
-            for decoded in _base32_decodings(run.group()):
-                budget[0] -= len(decoded)
-                if budget[0] < 0:
-                    return spans
-                found = self._hidden(decoded, depth - 1, budget) if not _NOT_TEXT.search(decoded) else []
-                if found:
-                    spans.append((run.start(), run.end(), found[0][2]))
-                    break
+        for pattern, decodings, one_case in _RUNS:
+            for run in pattern.finditer(text):
+                token = run.group()
+                if not one_case and (token == token.lower() or token == token.upper()):
+                    continue  # base64 letters of one case: not decodable (the folded automaton looks at it)
+                if any(start <= run.start() and run.end() <= end for start, end, _ in spans):
+                    continue  # already replaced whole
+                known = self.memo.get((pattern, token, depth))
+                if known is not None:  # the same word in many texts (a kind, a digest): decoded once
+                    if known[0]:
+                        spans.append((run.start(), run.end(), known[1]))
+                    continue
+                for decoded in decodings(token):
+                    budget[0] -= len(decoded)
+                    if budget[0] < 0:
+                        return spans
+                    # bytes that are not text (a wrong alignment, a binary file): looked at, never decoded further
+                    binary = len(_NOT_TEXT.findall(decoded)) * 8 > len(decoded)
+                    found = self._exact(decoded) if binary else self._hidden(decoded, depth - 1, budget)
+                    if found:
+                        spans.append((run.start(), run.end(), found[0][2]))
+                        break
+                else:
+                    found = []
+                if len(self.memo) >= _MEMO_SIZE:
+                    self.memo.clear()
+                self.memo[pattern, token, depth] = (bool(found), found[0][2] if found else "")
         return spans
 
     def __reduce__(self) -> tuple[type[Redactor], tuple[Any, ...]]:
         return Redactor, (self.exact, self.loose, self.folded)
 
 
-#: The base64 runs :attr:`Redactor.memo` remembers at most (then it starts again).
+#: The base64 and base32 runs :attr:`Redactor.memo` remembers at most (then it starts again).
 _MEMO_SIZE = 4096
 #: How many decodings deep :class:`Redactor` looks: ``b64enc`` of ``toJson | toJson`` is three.
 DECODE_DEPTH = 3
@@ -565,6 +556,12 @@ def _base32_decodings(run: str) -> Iterator[str]:
             continue
         if len(raw) >= MIN_LENGTH:
             yield raw.decode("utf-8", "replace")
+
+
+#: The runs :meth:`Redactor._hidden` decodes: their pattern, their decodings, and whether a run in
+#: one case can be one (base32 is; base64 in one case is not decodable: the folded automaton looks
+#: at it).
+_RUNS = ((_BASE64_RUN, _base64_decodings, False), (_BASE32_RUN, _base32_decodings, True))
 
 
 #: A layer of escapes decoded: the text, and its segments ``(start in the text, start in the

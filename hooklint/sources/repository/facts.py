@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 from stat import S_ISDIR, S_ISLNK, S_ISREG
 
 from hooklint.files import read_bytes
@@ -64,20 +65,26 @@ def walked_link(path: str) -> bool | None:
     return _links.get(os.path.normpath(path))
 
 
-def stat(path: str) -> os.stat_result:
-    """``os.stat(path)`` (links followed), asked once per run; raises the OSError it raised."""
-    found = _stats.get(path)
+def _asked_once(memo: dict[str, "os.stat_result | OSError"], ask: Any, path: str) -> os.stat_result:
+    """``ask(path)`` (``os.stat`` or ``os.lstat``) the first time in the run, its answer kept in
+    ``memo``; raises the OSError it raised (FileNotFoundError for a name holding a NUL)."""
+    found = memo.get(path)
     if found is None:
         try:
-            found = os.stat(path)
+            found = ask(path)
         except OSError as error:
             found = error
         except ValueError:  # a NUL in the name: no such file
             found = FileNotFoundError(2, "No such file or directory", path)
-        _stats[path] = found
+        memo[path] = found
     if isinstance(found, OSError):
         raise found
     return found
+
+
+def stat(path: str) -> os.stat_result:
+    """``os.stat(path)`` (links followed), asked once per run; raises the OSError it raised."""
+    return _asked_once(_stats, os.stat, path)
 
 
 def known_root(folder: str) -> tuple[bool, str | None]:
@@ -118,18 +125,7 @@ def lstat(path: str) -> os.stat_result:
     (FileNotFoundError for a name holding a NUL). Renders resolve every path of their inputs part
     by part (:func:`hooklint.sources.render.kustomize.render_kustomize`, the render cache's key):
     the folders on the way are the same for every file."""
-    found = _lstats.get(path)
-    if found is None:
-        try:
-            found = os.lstat(path)
-        except OSError as error:
-            found = error
-        except ValueError:  # a NUL in the name: no such file
-            found = FileNotFoundError(2, "No such file or directory", path)
-        _lstats[path] = found
-    if isinstance(found, OSError):
-        raise found
-    return found
+    return _asked_once(_lstats, os.lstat, path)
 
 
 def realpath(path: str) -> str:
@@ -162,7 +158,7 @@ def realpath(path: str) -> str:
         for name in reversed(names):
             joined = os.path.join(found, name)
             try:
-                is_link = S_ISLNK(os.lstat(joined).st_mode)
+                is_link = S_ISLNK(lstat(joined).st_mode)
             except OSError:  # missing: os.path.realpath keeps the name as written
                 is_link = False
             found = os.path.realpath(joined) if is_link else joined
