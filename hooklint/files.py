@@ -395,16 +395,21 @@ _reads: dict[str, str | None] | None = None
 def recording() -> Iterator[dict[str, str | None]]:
     """Record every file :func:`read_bytes` reads (or :func:`note_input` names) meanwhile, by path
     as reached -> hex SHA-256 of the bytes read (None: a path named but not read): the inputs of
-    one application, for the result cache (:mod:`hooklint.results`). Not reentrant: the outer
-    recording sees the inner one's reads too."""
+    one application, or of a whole run, for the result cache (:mod:`hooklint.results`). Nested: an
+    inner recording holds only what was read while it ran, and the outer one gets it too when it
+    ends (a run's recording holds every application's reads)."""
     global _reads
     saved = _reads
-    found: dict[str, str | None] = {} if saved is None else saved
+    found: dict[str, str | None] = {}
     _reads = found
     try:
         yield found
     finally:
         _reads = saved
+        if saved is not None:
+            for path, digest in found.items():
+                if digest is not None or path not in saved:
+                    saved[path] = digest
 
 
 @contextlib.contextmanager

@@ -46,7 +46,7 @@ from hooklint.sources import (STDIN, Application, Coverage, LoadedApplication, g
                               loaded_application)  # fmt: skip
 from hooklint.suppression import suppress
 from hooklint import files as _files
-from hooklint.results import ResultCache, run_cache
+from hooklint.results import ResultCache, observing, run_cache
 
 @dataclasses.dataclass(slots=True)
 class PlannedApplication:
@@ -603,6 +603,39 @@ def _lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int, p
         from hooklint.suppression.baseline import load_baseline
 
         known = load_baseline(baseline, config.max_file_size)
+    results = run_cache(config) if not plans else None  # hooklint.results: off with --no-cache, --fetch
+    if results is not None and not any(p == STDIN or is_stream(p) for p in paths):
+        result = _kept_run(results, list(paths))
+        if result is None:
+            taken = time.time_ns()
+            with _files.recording() as reads, observing() as seen:
+                result, apps, mapped = _linted(paths, config, engine, jobs, plans, results)
+            try:
+                results.store_run(list(paths), result, reads, seen, [results.inputs_of(a, mapped) for a in apps], taken)
+            except (Exception, RunTimeout):  # noqa: BLE001 - nothing kept, the result stands
+                pass
+    else:
+        result, _, _ = _linted(paths, config, engine, jobs, plans, results)
+    if known is not None:
+        from hooklint.suppression.baseline import apply_baseline, run_scope
+
+        result.stale_baseline = apply_baseline(result, known, scope=run_scope(paths, config.excluded))
+    return result
+
+
+def _kept_run(results: ResultCache, paths: list[str]) -> RunResult | None:
+    """:meth:`~hooklint.results.ResultCache.lookup_run` of ``paths``; None (a miss) when it fails,
+    or when the run's deadline passes while it hashes (the run then stops where it always does)."""
+    try:
+        return results.lookup_run(paths)
+    except (Exception, RunTimeout):  # noqa: BLE001 - the cache makes a run faster, never failing
+        return None
+
+
+def _linted(paths: list[str], config: Config, engine: Engine, jobs: int, plans: bool,
+            results: ResultCache | None) -> tuple[RunResult, list[Application], bool]:  # fmt: skip
+    """The result of linting ``paths`` before its baseline, the applications linted and whether
+    the repository's Applications mapped them."""
     errors: list[InputError] = []
     walk_notices: list[str] = []
     implied = [folder for folder in application_source_folders(paths, config) if folder not in paths]
@@ -614,7 +647,6 @@ def _lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int, p
     jobs = resolve_jobs(jobs)
     files = sum(len(a.reported) + len(a.context) for a in apps)
     mapped = any(a.argocd is not None for a in apps)
-    results = run_cache(config) if not plans and apps else None  # hooklint.results: off with --no-cache, --fetch
     if jobs > 1 and len(apps) > 1 and files >= PARALLEL_MIN_FILES:
         result = _lint_parallel(engine, apps, jobs, plans, mapped, results)
     else:
@@ -634,11 +666,7 @@ def _lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int, p
 
     result.notices = (walk_notices + skipped_notice(result.skipped_files) + engine.notices() + _helm_notice(result, config)
                       + missing_renderers(result.findings))  # fmt: skip
-    if known is not None:
-        from hooklint.suppression.baseline import apply_baseline, run_scope
-
-        result.stale_baseline = apply_baseline(result, known, scope=run_scope(paths, config.excluded))
-    return result
+    return result, apps, mapped
 
 
 def _applications(paths: list[str], errors: list[InputError], notices: list[str] | None, config: Config,

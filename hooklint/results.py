@@ -31,22 +31,26 @@ through a link; a corrupt entry is a miss.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import enum
 import hashlib
 import json
 import os
 import re
+import stat
 import sys
+import tempfile
 import time
-from typing import Any
+from typing import Any, Iterable, Iterator
 
 from hooklint import __version__
 from hooklint.catalog import code_signature
 from hooklint.config import Config
 from hooklint.files import VOLATILE, cache_dir, content_digest, read_entry, stat_signature, store_entry, trusted
-from hooklint.findings import Finding, HookRef, InputError, ObjectRef, Span, Suppression
+from hooklint.findings import Finding, HookRef, InputError, ObjectRef, RunResult, Span, Suppression
 from hooklint.reasons import Skip, SkipKind
+from hooklint.sources.repository.tree import repository_boundary
 
 #: Bumped when what is stored changes shape or meaning: old entries then miss.
 RESULT_FORMAT = "1"
@@ -131,9 +135,14 @@ class ResultCache:
         self._real: dict[str, str] = {}
 
     def _entry(self, app: Any, mapped: bool) -> str | None:
+        """The entry of ``app``: its key covers the run's, ``app`` as discovery describes it, and
+        the repository each of its folders belongs to (a ``.git`` made inside it turns a link
+        into one that leads out of its repository: HL007)."""
         try:
-            described = json.dumps([self.run_key, mapped, canonical(app)], separators=(",", ":"))
-        except (Uncacheable, ValueError, TypeError, RecursionError):
+            folders = {os.path.dirname(f) for part in [app, *app.parts] for f in [*part.reported, *part.context]}
+            boundaries = sorted({repository_boundary(folder) for folder in folders})
+            described = json.dumps([self.run_key, mapped, canonical(app), boundaries], separators=(",", ":"))
+        except (Uncacheable, ValueError, TypeError, RecursionError, OSError):
             return None
         key = hashlib.sha256(described.encode("utf-8", "surrogatepass")).hexdigest()
         return os.path.join(self.folder, key[:2], key + ".json")
@@ -141,11 +150,27 @@ class ResultCache:
     def _signature(self, path: str) -> list[Any]:
         """:func:`~hooklint.files.stat_signature` of ``path`` and the resolved path of its folder
         (a re-pointed link on the way is another input), each folder resolved once per run."""
-        folder = os.path.dirname(path)
-        real = self._real.get(folder)
-        if real is None:
-            real = self._real[folder] = os.path.realpath(folder or ".")
-        return [*stat_signature(path), real]
+        return [*stat_signature(path), self._real_folder(os.path.dirname(path))]
+
+    def _real_folder(self, folder: str) -> str:
+        """``os.path.realpath`` of ``folder`` (``""``: the current one), from its parent's, each
+        folder asked once per run: one ``lstat`` of a folder that is not a link."""
+        below: list[tuple[str, str]] = []  # (folder, name) under the nearest one resolved
+        probe = folder
+        while probe not in self._real:
+            parent, name = os.path.split(probe)
+            try:
+                linked = name in ("", ".", "..") or stat.S_ISLNK(os.lstat(probe).st_mode)
+            except (OSError, ValueError):
+                linked = True
+            if linked or not parent or parent == probe:
+                self._real[probe] = os.path.realpath(probe or ".")
+                break
+            below.append((probe, name))
+            probe = parent
+        for child, name in reversed(below):
+            self._real[child] = os.path.join(self._real[os.path.dirname(child)], name)
+        return self._real[folder]
 
     def lookup(self, app: Any, mapped: bool) -> tuple | None:
         """The outcome stored for ``app`` when every input it recorded is unchanged (stat
@@ -156,25 +181,38 @@ class ResultCache:
         if not isinstance(stored, dict):
             return None
         try:
-            taken = stored["taken"]
-            renewed = []
-            changed = False
-            for path, signature, digest in stored["inputs"]:
-                now = self._signature(path)
-                if now != signature or not trusted(signature, taken):
-                    # kind, link and folder first: a path that now leads elsewhere is never opened
-                    if now[0] != signature[0] or now[5:] != signature[5:] or digest is None:
-                        return None
-                    if content_digest(path, now[0]) != digest:
-                        return None
-                    changed = changed or now != signature
-                renewed.append([path, now, digest])
+            unchanged = self._unchanged(stored["inputs"], stored["taken"])
+            if unchanged is None:
+                return None
+            renewed, changed = unchanged
             outcome = _outcome_of(stored["outcome"])
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             return None
         if changed and entry is not None:  # the same bytes under a new signature: next time a stat pass
             self._write(entry, renewed, stored["outcome"], time.time_ns())
         return outcome
+
+    def _unchanged(self, inputs: list, taken: int) -> tuple[list, bool] | None:
+        """``inputs`` of an entry stored at ``taken`` with their signatures of now, and whether one
+        changed, when every one is unchanged: the same stat signature, not racily new, else the
+        same kind, link, folder and bytes; None otherwise. Raises TypeError, ValueError,
+        IndexError for a corrupt entry."""
+        renewed = []
+        changed = False
+        for path, signature, digest in inputs:
+            now = self._signature(path)
+            if digest == LOOKED_AT:  # a folder only looked at: still a folder, reached the same way
+                if now[0] != "d" or now[5:] != signature[5:]:
+                    return None
+            elif now != signature or not trusted(signature, taken):
+                # kind, link and folder first: a path that now leads elsewhere is never opened
+                if now[0] != signature[0] or now[5:] != signature[5:] or digest is None:
+                    return None
+                if content_digest(path, now[0]) != digest:
+                    return None
+                changed = changed or now != signature
+            renewed.append([path, now, digest])
+        return renewed, changed
 
     def store(self, app: Any, mapped: bool, outcome: tuple, reads: dict[str, str | None], taken: int) -> None:
         """Keep ``outcome`` of ``app`` with its inputs: ``reads`` (what its loading recorded, with
@@ -226,6 +264,152 @@ class ResultCache:
 
     def _write(self, entry: str, inputs: list, outcome: Any, taken: int) -> None:
         store_entry(entry, {"taken": taken, "inputs": inputs, "outcome": outcome})
+
+    def inputs_of(self, app: Any, mapped: bool) -> list | None:
+        """The inputs the entry of ``app`` holds, as ``[[path, signature, digest], ...]`` (what
+        :meth:`store` wrote, or a lookup renewed), or None when it has none."""
+        entry = self._entry(app, mapped)
+        stored = read_entry(entry) if entry is not None else None
+        inputs = stored.get("inputs") if isinstance(stored, dict) else None
+        return inputs if isinstance(inputs, list) else None
+
+    # --- the run entry ----------------------------------------------------------------------------
+
+    def _run_entry(self, paths: list[str]) -> str:
+        described = json.dumps([self.run_key, "run", paths], separators=(",", ":"))
+        key = hashlib.sha256(described.encode("utf-8", "surrogatepass")).hexdigest()
+        return os.path.join(os.path.dirname(self.folder), "runs", key[:2], key + ".json")
+
+    def lookup_run(self, paths: list[str]) -> RunResult | None:
+        """The result a run over ``paths`` (as the command line spelled them) gave under this key,
+        before its baseline, when every input it recorded is unchanged (as :meth:`lookup`); None
+        otherwise, or for a corrupt entry."""
+        entry = self._run_entry(paths)
+        stored = read_entry(entry)
+        if not isinstance(stored, dict):
+            return None
+        try:
+            unchanged = self._unchanged(stored["inputs"], stored["taken"])
+            if unchanged is None:
+                return None
+            renewed, changed = unchanged
+            result = _run_result_of(stored["result"])
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            return None
+        if changed:
+            store_entry(entry, {"taken": time.time_ns(), "inputs": renewed, "result": stored["result"]})
+        return result
+
+    def store_run(self, paths: list[str], result: RunResult, reads: dict[str, str | None], seen: "Observed",
+                  apps: Iterable[list | None], taken: int) -> None:  # fmt: skip
+        """Keep ``result`` (before its baseline) of a run over ``paths`` that began at ``taken``
+        (``time.time_ns()``), with every input of it: the files it read with their hashes
+        (``reads``, its :func:`hooklint.files.recording`), every path it asked the file system about
+        (``seen``, :func:`observing`: the folders it listed by their stat signature, which changes
+        with their entries; the files and links it looked at, present or not, by theirs; the
+        folders it only looked at, such as those ``os.path.realpath`` passes, by their kind, link
+        and real folder: :data:`LOOKED_AT`), and the inputs of each application's entry (``apps``, from
+        :meth:`inputs_of`). Nothing is kept for a run with an input error, one whose loading was
+        volatile, one with an application that has no entry (``None`` in ``apps``: not kept, as
+        :meth:`store` says), one with an input that is not a regular file or folder, or that
+        changed since the run began; nor are this run's own temporary folder and the cache's
+        entries inputs."""
+        if result.errors or VOLATILE in reads:
+            return
+        digests: dict[str, str | None] = {}
+        for inputs in apps:
+            if inputs is None:
+                return
+            for path, _, digest in inputs:
+                digests.setdefault(path, digest)
+        for path, digest in reads.items():
+            if digest is not None or path not in digests:
+                digests[path] = digest
+        for path in seen.listed:
+            digests.setdefault(path, None)
+        looked = {path for path in seen.looked if path not in digests}
+        for path in looked:
+            digests[path] = None
+        skipped = [os.path.realpath(os.path.dirname(self.folder))]  # the caches' folder
+        scratch = tempfile.gettempdir()
+        if os.path.basename(scratch).startswith("hooklint-run-"):  # the run's own (hooklint.interrupt.guarded)
+            skipped.append(os.path.realpath(scratch))
+        by_place: dict[str, tuple[str, str | None]] = {}
+        for path, digest in digests.items():
+            place = os.path.abspath(path)
+            if any(place == top or place.startswith(top + os.sep) for top in skipped):
+                continue
+            kept = by_place.get(place)
+            if kept is None or (kept[1] is None and digest is not None):
+                by_place[place] = (path, digest)
+        inputs = []
+        for place in sorted(by_place):
+            path, recorded = by_place[place]
+            signature = self._signature(path)
+            if signature[0] == "x":
+                return
+            if recorded is None and signature[0] == "d" and path in looked:
+                recorded = LOOKED_AT
+            elif recorded is not None:
+                # not changed since 2 s before the run began: the bytes it read; else hashed again
+                if not trusted(signature, taken) and content_digest(path, signature[0]) != recorded:
+                    return
+            elif signature[0] != "-" and signature[2] >= taken:  # changed while the run ran
+                return
+            inputs.append([path, signature, recorded])
+        store_entry(self._run_entry(paths), {"taken": taken, "inputs": inputs, "result": _run_result_json(result)})
+
+
+#: The functions of :mod:`os` that :func:`observing` watches: every question hooklint's code (and
+#: :mod:`os.path`, :mod:`glob`, :mod:`pathlib`, :mod:`shutil` through them) asks of a path.
+_OBSERVED = ("stat", "lstat", "scandir", "listdir", "readlink")
+
+
+#: The digest of a run entry's input that is a folder only looked at (never listed, never read):
+#: its kind, link and real folder stand for it, not its time (``os.path.realpath`` looks at every
+#: folder above a path, and ``/tmp``'s time changes all day).
+LOOKED_AT = "looked-at"
+
+
+@dataclasses.dataclass
+class Observed:
+    """What :func:`observing` saw: the folders listed and the paths looked at, as spelled."""
+
+    listed: set[str] = dataclasses.field(default_factory=set)
+    looked: set[str] = dataclasses.field(default_factory=set)
+
+
+@contextlib.contextmanager
+def observing() -> Iterator[Observed]:
+    """Yield an :class:`Observed` that receives every path this process asks the file system about
+    while the block runs, as spelled: in ``listed`` the folders ``os.scandir`` and ``os.listdir``
+    list (``os.walk``, :mod:`glob`), in ``looked`` the paths ``os.stat``, ``os.lstat`` and
+    ``os.readlink`` look at (``os.path.exists``, ``isfile``, ``isdir``, ``islink``, ``realpath``,
+    :mod:`pathlib` and :mod:`shutil` call them): what a run's result depends on besides the bytes
+    it read. A folder listed stands for its entries (its time changes when one is added, removed or
+    renamed), a path looked at and missing for its absence. Paths given as descriptors, bytes or
+    relative to a folder descriptor (the output writer's) are not recorded. The functions are
+    restored after the block."""
+    seen = Observed()
+    originals = {name: getattr(os, name) for name in _OBSERVED}
+
+    def watched(call: Any, into: set[str]) -> Any:
+        def observed(path: Any = ".", *args: Any, **kwargs: Any) -> Any:
+            if isinstance(path, (str, os.PathLike)) and kwargs.get("dir_fd") is None:
+                spelled = os.fspath(path)
+                if isinstance(spelled, str):
+                    into.add(spelled)
+            return call(path, *args, **kwargs)
+
+        return observed
+
+    for name, call in originals.items():
+        setattr(os, name, watched(call, seen.listed if name in ("scandir", "listdir") else seen.looked))
+    try:
+        yield seen
+    finally:
+        for name, call in originals.items():
+            setattr(os, name, call)
 
 
 def run_cache(config: Config) -> ResultCache | None:
@@ -285,3 +469,29 @@ def _outcome_of(data: dict[str, Any]) -> tuple:
         if not all(isinstance(v, str) for v in (f.rule_id, f.slug, f.severity, f.message, f.path)):
             raise ValueError("corrupt entry")
     return findings, errors, files, skipped, renderer, unrendered, None
+
+
+def _run_result_json(result: RunResult) -> dict[str, Any]:
+    return {"findings": [_finding_json(f) for f in result.findings],
+            "suppressed": [_finding_json(f) for f in result.suppressed],
+            "errors": [[e.path, e.message] for e in result.errors], "files": result.files, "skipped": result.skipped,
+            "skipped_files": [[p, s.detail, s.kind.name, s.through, s.subject] for p, s in result.skipped_files],
+            "notices": list(result.notices), "renderers": list(result.renderers), "helm": result.helm}  # fmt: skip
+
+
+def _run_result_of(data: dict[str, Any]) -> RunResult:
+    """The result :func:`_run_result_json` wrote (TypeError, KeyError, ValueError: a corrupt entry)."""
+    result = RunResult(findings=[_finding_of(f) for f in data["findings"]],
+                       suppressed=[_finding_of(f) for f in data["suppressed"]],
+                       errors=[InputError(p, m) for p, m in data["errors"]], files=data["files"], skipped=data["skipped"],
+                       skipped_files=[(p, Skip(detail, SkipKind[kind], through, subject))
+                                      for p, detail, kind, through, subject in data["skipped_files"]],
+                       notices=data["notices"], renderers=data["renderers"], helm=data["helm"])  # fmt: skip
+    if not all(isinstance(v, int) for v in (result.files, result.skipped)) or not isinstance(result.notices, list) \
+            or not all(isinstance(v, str) for v in result.notices + result.renderers) \
+            or not isinstance(result.helm, (dict, type(None))):
+        raise ValueError("corrupt entry")
+    for f in result.findings + result.suppressed:
+        if not all(isinstance(v, str) for v in (f.rule_id, f.slug, f.severity, f.message, f.path)):
+            raise ValueError("corrupt entry")
+    return result

@@ -167,22 +167,31 @@ def test_a_link_re_pointed_out_of_the_repository_is_a_miss(tree, tmp_path):
     assert outside == ["repo/app/job.yaml:1:1 HL007"]
 
 
+def per_application(paths: list[str], cache: Path) -> str:
+    """The JSON report of a run over ``paths`` answered by the entries of its applications: the
+    run's own entry (:meth:`hooklint.results.ResultCache.lookup_run`) is removed first, and after."""
+    shutil.rmtree(cache / "runs", ignore_errors=True)
+    report = lint(paths)[0]
+    shutil.rmtree(cache / "runs", ignore_errors=True)
+    return report
+
+
 def test_a_corrupt_or_linked_entry_is_ignored(tree, isolated_cache, tmp_path):
     first, _ = lint(["repo/app"])
     [entry] = list((isolated_cache / "results").rglob("*.json"))
     for junk in (b"{not json", b"", b'{"taken": 0, "inputs": [["x"]], "outcome": {}}', b"[]", b"\xff\xfe"):
         entry.write_bytes(junk)
-        assert lint(["repo/app"])[0] == first
+        assert per_application(["repo/app"], isolated_cache) == first
     forged = tmp_path / "forged.json"
     forged.write_text(json.dumps({"taken": 0, "inputs": [], "outcome": {
         "findings": [], "errors": [], "files": 2, "skipped": [], "renderer": None, "unrendered": None}}))
     entry.unlink()
     entry.symlink_to(forged)  # an entry that is a link is never followed
-    assert lint(["repo/app"])[0] == first
+    assert per_application(["repo/app"], isolated_cache) == first
     forged_copy = forged.read_text()
     entry.unlink()
     entry.write_text(forged_copy)  # the same entry, as a file: it is what the cache answers (the test is fair)
-    assert json.loads(lint(["repo/app"])[0])["findings"] == []
+    assert json.loads(per_application(["repo/app"], isolated_cache))["findings"] == []
 
 
 def test_suppression_comments_and_a_baseline_hold_with_a_warm_cache(tree, monkeypatch):
@@ -221,7 +230,7 @@ def test_no_cache_keeps_nothing(tree, isolated_cache, monkeypatch):
         monkeypatch.setenv("HOOKLINT_CACHE_DIR", str(isolated_cache))
     assert list(isolated_cache.rglob("*")) == []
     assert runner.invoke(app, ["lint", "repo/app"]).exit_code == 1
-    assert [p.parent.parent.name for p in isolated_cache.rglob("*.json")] == ["results"]
+    assert sorted(p.parent.parent.name for p in isolated_cache.rglob("*.json")) == ["results", "runs"]
 
 
 @pytest.mark.parametrize("format", ["text", "concise", "json", "sarif", "github", "gitlab", "markdown"])
@@ -364,7 +373,7 @@ def test_a_cache_folder_that_is_a_link_is_neither_read_nor_written(tree, isolate
         "findings": [], "errors": [], "files": 2, "skipped": [], "renderer": None, "unrendered": None}}))
     forged = (elsewhere / entry.name).read_bytes()
     work["loaded"].clear()
-    assert lint(["repo/app"])[0] == first and kept != forged
+    assert per_application(["repo/app"], isolated_cache) == first and kept != forged
     assert work["loaded"] == ["repo/app"]  # not read through the link: linted again
     assert (elsewhere / entry.name).read_bytes() == forged and sorted(p.name for p in elsewhere.iterdir()) == [entry.name]
 
@@ -523,3 +532,160 @@ def test_the_render_cache_key_covers_hooklints_own_code(tmp_path, monkeypatch):
     monkeypatch.setattr(cache, "code_signature", lambda: "another checkout")
     after = cache.input_key(["kustomize"], [str(tmp_path / "kustomization.yaml")], str(tmp_path))
     assert before != after and len(after) == 64
+
+
+# --- the run entry: a whole run over an unchanged tree -----------------------------------------------
+
+APPLICATION = """apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata:
+  name: app
+  namespace: argocd
+spec:
+  project: default
+  source:
+    repoURL: https://github.com/acme/shop
+    path: app
+    directory:
+      exclude: job.yaml
+  destination:
+    server: https://kubernetes.default.svc
+    namespace: app
+"""
+
+
+@pytest.fixture
+def discovery(monkeypatch):
+    """How many times a run looked for its applications (:func:`group_applications`)."""
+    import hooklint.pipeline as pipeline
+
+    calls: list[list[str]] = []
+    real = pipeline.group_applications
+    monkeypatch.setattr(pipeline, "group_applications", lambda paths, *a, **k: calls.append(list(paths)) or real(paths, *a, **k))
+    return calls
+
+
+def test_an_unchanged_run_is_answered_by_its_entry(tree, work, discovery):
+    first = lint(["repo/app"])
+    assert discovery == [["repo/app"]] and work["loaded"] == ["repo/app"]
+    discovery.clear(), work["loaded"].clear(), work["hashed"].clear()
+    assert lint(["repo/app"]) == first
+    assert discovery == [] and work == {"loaded": [], "hashed": []}  # no discovery, no application: a stat pass
+
+
+def _cold(paths: list[str], config: Config | None = None) -> list[str]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HOOKLINT_CACHE_DIR", "off")
+        return lint(paths, config)[1]
+
+
+def _new_hook(tree: Path) -> None:
+    (tree / "app/late.yaml").write_text(HOOK.replace("name: migrate", "name: late"))
+
+
+def _new_folder(tree: Path) -> None:
+    (tree / "app/more").mkdir()
+    (tree / "app/more/job.yaml").write_text(HOOK)
+
+
+def _file_becomes_folder(tree: Path) -> None:  # the same names in app/: only app/notes's kind changes
+    (tree / "app/notes").unlink()
+    (tree / "app/notes").mkdir()
+    (tree / "app/notes/job.yaml").write_text(HOOK)
+
+
+def _own_repository(tree: Path) -> None:  # a path the run looked at and found missing now exists
+    (tree / "app/.git").mkdir()
+
+
+def _application_elsewhere(tree: Path) -> None:  # an Application outside the named folder excludes job.yaml
+    write(tree, {"apps/app.yaml": APPLICATION})
+
+
+@pytest.mark.parametrize("change", [_new_hook, _new_folder, _file_becomes_folder, _own_repository, _application_elsewhere])
+def test_a_run_entry_misses_when_what_the_run_looked_at_changes(change, tree, discovery):
+    """Each change is to something the first run did not read: a folder it listed, a path it looked
+    at and found missing, a file it found and did not walk into, an Application outside the folder
+    named. The second run must see it, as a run without caches does."""
+    config = Config(repo_urls=["https://github.com/acme/shop"])
+    (tree / "lib").mkdir()
+    (tree / "lib/cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: lib\n")
+    (tree / "app/lib.yaml").symlink_to("../lib/cm.yaml")  # inside the repository until app/ is one
+    (tree / "app/notes").write_text("not a manifest\n")
+    aged(tree)
+    before = lint(["repo/app"], config)[1]
+    change(tree)
+    aged(tree)
+    discovery.clear()
+    after = lint(["repo/app"], config)[1]
+    assert discovery == [["repo/app"]]  # looked for again
+    assert after == _cold(["repo/app"], config) and after != before
+
+
+def test_observing_sorts_what_a_run_asked_and_restores_os(tmp_path, monkeypatch):
+    from hooklint.results import observing
+
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, {"a/x.yaml": HOOK})
+    real_stat = os.stat
+    with observing() as seen:
+        assert os.path.isfile("a/x.yaml") and not os.path.exists("a/missing") and os.listdir("a") == ["x.yaml"]
+        assert [e.name for e in os.scandir(Path("a"))] == ["x.yaml"]
+        os.stat(0)  # a descriptor: no path to keep
+    assert seen.listed == {"a"} and seen.looked == {"a/x.yaml", "a/missing"}
+    assert os.stat is real_stat
+
+
+def test_a_folder_only_looked_at_stands_for_its_kind_a_missing_path_for_its_absence(tmp_path, monkeypatch):
+    from hooklint.findings import RunResult
+    from hooklint.results import Observed, run_cache
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "far").mkdir()
+    aged(tmp_path)
+    cache = run_cache(Config())
+    stored = RunResult(files=7, notices=["kept"])
+    cache.store_run(["x"], stored, {}, Observed(looked={"far", "gone"}), [], time.time_ns())
+    (tmp_path / "far/new").write_text("")  # a folder only looked at: its entries are not what was asked
+    assert cache.lookup_run(["x"]) == stored
+    (tmp_path / "gone").write_text("")  # a path looked at and missing now exists
+    assert cache.lookup_run(["x"]) is None
+    (tmp_path / "gone").unlink()
+    assert cache.lookup_run(["x"]) == stored
+    shutil.rmtree(tmp_path / "far")
+    (tmp_path / "far").write_text("")  # the folder is now a file
+    assert cache.lookup_run(["x"]) is None
+    listed = Observed(listed={"far2"})
+    (tmp_path / "far2").mkdir()
+    aged(tmp_path)
+    cache.store_run(["y"], stored, {}, listed, [], time.time_ns())
+    assert cache.lookup_run(["y"]) == stored
+    (tmp_path / "far2/new").write_text("")  # a folder listed: a new entry is a miss
+    assert cache.lookup_run(["y"]) is None
+
+
+def test_workers_runs_are_kept_whole_too(tree, discovery, monkeypatch):
+    import hooklint.pipeline as pipeline
+
+    for n in range(3):
+        write(tree, {f"more{n}/job.yaml": HOOK})
+    aged(tree)
+    monkeypatch.setattr(pipeline, "PARALLEL_MIN_FILES", 1)
+    first = lint(["repo"], jobs=2)
+    discovery.clear()
+    assert lint(["repo"], jobs=2) == first and discovery == []
+    (tree / "more1/job.yaml").write_text(HOOK.replace("image: nginx:1.0", "image: nginx:latest"))
+    assert "repo/more1/job.yaml:13:16 HL102" in lint(["repo"], jobs=2)[1] and discovery == [["repo"]]
+
+
+def test_runs_with_an_input_error_a_plan_or_stdin_are_never_kept_whole(tree, isolated_cache, monkeypatch):
+    from hooklint.pipeline import plan_paths
+
+    lint(["repo/app", "repo/nothing-here"])
+    plan_paths(["repo/app"], Config())
+    lint_paths(["repo/app"], Config(), load_catalog(), plans=True)
+    monkeypatch.setattr("sys.stdin", __import__("io").StringIO(HOOK))
+    lint(["-"])
+    assert not (isolated_cache / "runs").exists()
+    lint(["repo/app"])
+    assert len(list((isolated_cache / "runs").rglob("*.json"))) == 1

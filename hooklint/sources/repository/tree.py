@@ -10,7 +10,6 @@ outside. How Argo CD tells a folder's source type is ``GetAppSourceType`` (``uti
 
 from __future__ import annotations
 
-import functools
 import os
 
 from hooklint.findings import InputError, Span
@@ -194,15 +193,23 @@ def walk(root: str, errors: list[InputError], notices: list[str] | None = None, 
     return found
 
 
-@functools.lru_cache(maxsize=1024)
 def _boundary_of(folder: str, cwd: str) -> str:
     """The resolved folder discovery may read in, for files of ``folder`` (absolute): the git
     repository holding it, else the current folder ``cwd`` when it holds ``folder``, else
-    ``folder`` itself. A render reads nothing outside its repository either."""
+    ``folder`` itself. A render reads nothing outside its repository either. Asked of the run's
+    memos (:mod:`~hooklint.sources.repository.facts`), never remembered past the run: the result
+    cache's run entry keeps what a run asked of the file system (:func:`hooklint.results.observing`)."""
     root = facts.git_root_of(folder)  # the folders above are asked once per run
     if root is not None:
         return facts.realpath(root)
     return facts.realpath(cwd if within(folder, cwd) else folder)
+
+
+def repository_boundary(folder: str) -> str:
+    """The resolved folder discovery and rendering may read in for files of ``folder``
+    (:func:`_boundary_of`: its git repository, else the current folder when it holds ``folder``,
+    else ``folder``): what decides which links lead out, so the result cache keys on it."""
+    return _boundary_of(os.path.abspath(folder), os.getcwd())
 
 
 def inside_repository(path: str, of: str) -> bool:
