@@ -21,6 +21,15 @@ own inputs, so the key covers them), with suppressed findings kept and marked: t
 baseline written or edited since is honoured. Findings are stored already redacted, never a
 secret as written.
 
+A whole run is kept too (:meth:`ResultCache.lookup_run`, :meth:`ResultCache.store_run`, under
+``runs/``): its :class:`~hooklint.findings.RunResult` before the baseline, under the run's key and
+the paths as given, with every input of it: each file it read (its hash), each folder it listed
+and each path it looked at (:func:`observing`: present or missing, by stat signature; a folder only
+looked at by its kind, link and real folder), and the inputs of each application's entry (a
+worker's reads are not seen by the parent). A run over an unchanged tree is then one stat pass: no
+discovery, no application loaded. Not kept whole: a run with an input error (a missing path, an
+application the deadline stopped) or with an application that has no entry.
+
 Never kept: a run with ``--fetch`` (what a server answers is not an input), stdin or a stream, an
 application whose render was stopped by a limit or failed before its inputs were known
 (:func:`hooklint.files.note_volatile`), one hooklint failed on, one the deadline stopped, and a
