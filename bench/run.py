@@ -56,6 +56,8 @@ Cases, on copies of the public corpus (the application folders kept: ``r0000/<co
 (g) linearity: the cost per file (``lint --jobs 1`` minus the start-up, a folder of one tiny
     object, divided by the files) on the two plain-file trees, and the cost per object of one
     application of half and all of ``--app-objects``; target: large / small <= 1.25 for both;
+    (e), (f) and (g) run with every cache off (``HOOKLINT_CACHE_DIR=off``): they measure linting,
+    not the result cache's stat pass (a run over an unchanged tree: (a) warm, (h));
 (h) kustomize overlays: 100 generated applications (``--overlays``; a ``base/`` with a hook Job and
     a ConfigMap, an ``overlays/prod/`` using ``resources``, ``images``, ``namePrefix``,
     ``commonAnnotations`` and a ``configMapGenerator``) linted with ``hooklint lint -f json
@@ -404,15 +406,17 @@ def measure(cmds: "Mapping[str, list[str] | Cmd]", runs: int, floor_files: Optio
     return out
 
 
-def peak_rss_mb(cmd: list[str], tree: Optional[str] = None) -> float:
+def peak_rss_mb(cmd: "list[str] | Cmd", tree: Optional[str] = None) -> float:
     """Max RSS of ``cmd`` (``tree``'s hooklint: :func:`env`) and of its own children (the --jobs
     workers), in MB, measured from a fresh wrapper process so that earlier runs do not count."""
+    extra = cmd.extra_env or {} if isinstance(cmd, Cmd) else {}
+    cmd = cmd.argv if isinstance(cmd, Cmd) else cmd
     probe = (
         "import resource, subprocess, sys\n"
         "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
         "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
     )
-    out = subprocess.run([sys.executable, "-c", probe, *cmd], capture_output=True, text=True, env=env(tree))
+    out = subprocess.run([sys.executable, "-c", probe, *cmd], capture_output=True, text=True, env=env(tree, **extra))
     return int(out.stdout.strip() or 0) / 1024  # Linux reports KB
 
 
@@ -450,7 +454,7 @@ def fs_calls(root: str) -> tuple[dict[str, int], Optional[str]]:
         return {"stat": 0, "lstat": 0, "git_root": 0}, f"counter failed: {out.stderr[-300:]}"
 
 
-def json_report(cmd: list[str], output: str) -> tuple[Optional[dict], str]:
+def json_report(cmd: "list[str] | Cmd", output: str) -> tuple[Optional[dict], str]:
     """Run a ``-f json`` command once into ``output``: (the report or None, a one-line description)."""
     _, code, _ = run(cmd, output)
     try:
@@ -736,7 +740,7 @@ def main() -> int:
         app_files = manifest_files(plan_dir)
         print(f"\n(e) one application: {objects} objects in {len(app_files)} files, one folder")
         has_plan = importlib.util.find_spec("hooklint.plan") is not None
-        cmds = {"lint": hooklint_cmd("lint", "-f", "json", "--jobs", "1", plan_dir)}
+        cmds: dict[str, "list[str] | Cmd"] = {"lint": Cmd(hooklint_cmd("lint", "-f", "json", "--jobs", "1", plan_dir), NO_CACHE)}
         if has_plan:
             cmds["plan"] = hooklint_cmd("plan", plan_dir)
         t = measure(cmds, runs, floor_files=app_files, paired={"lint": f"one application of {objects} objects"})
@@ -761,7 +765,7 @@ def main() -> int:
             handle.write("max-file-size: 20000000\n")
         print(f"\n(f) one file of {docs} small documents, {size / 1e6:.1f} MB ({size:,} bytes; default max-file-size "
               f"{DEFAULT_MAX_FILE_SIZE:,}; linted with --config {os.path.basename(config)}: max-file-size 20000000)")  # fmt: skip
-        big_cmd = hooklint_cmd("lint", "-f", "json", "--jobs", "1", "--config", config, big_one)
+        big_cmd = Cmd(hooklint_cmd("lint", "-f", "json", "--jobs", "1", "--config", config, big_one), NO_CACHE)
         report, described = json_report(big_cmd, os.path.join(work, "one-big-file.json"))
         print(f"  report: {described}")
         rejected = None
@@ -787,11 +791,9 @@ def main() -> int:
         plan_tree(half_dir, half)
         print(f"\n(g) linearity: cost per file ({n_small} and {n_big} files) and per object of one application "
               f"({half} and {objects} objects); lint -f json --jobs 1 minus the start-up (one tiny file)")  # fmt: skip
-        t = measure({"startup": hooklint_cmd("lint", "-f", "json", "--jobs", "1", empty),
-                     "files_small": hooklint_cmd("lint", "-f", "json", "--jobs", "1", small),
-                     "files_big": hooklint_cmd("lint", "-f", "json", "--jobs", "1", big),
-                     "app_small": hooklint_cmd("lint", "-f", "json", "--jobs", "1", half_dir),
-                     "app_big": hooklint_cmd("lint", "-f", "json", "--jobs", "1", plan_dir)}, runs)  # fmt: skip
+        t = measure({name: Cmd(hooklint_cmd("lint", "-f", "json", "--jobs", "1", folder), NO_CACHE)
+                     for name, folder in (("startup", empty), ("files_small", small), ("files_big", big),
+                                          ("app_small", half_dir), ("app_big", plan_dir))}, runs)  # fmt: skip
         startup = t["startup"].seconds
         print(f"  start-up --jobs 1 (one tiny file)   {startup:7.3f} s")
         for kind, unit, small_key, big_key, n_lo, n_hi in (
