@@ -343,13 +343,16 @@ class ResultCache:
         scratch = tempfile.gettempdir()
         if os.path.basename(scratch).startswith("hooklint-run-"):  # the run's own (hooklint.interrupt.guarded)
             skipped.append(os.path.realpath(scratch))
+        listed = {os.path.abspath(path) for path in seen.listed}
         by_place: dict[str, tuple[str, str | None]] = {}
         for path, digest in digests.items():
             place = os.path.abspath(path)
             if any(place == top or place.startswith(top + os.sep) for top in skipped):
                 continue
             kept = by_place.get(place)
-            if kept is None or (kept[1] is None and digest is not None):
+            if place in listed:  # by its stat signature, whatever its names hash to
+                by_place[place] = (kept or (path, None))[0], None
+            elif kept is None or (kept[1] is None and digest is not None):
                 by_place[place] = (path, digest)
         inputs = []
         for place in sorted(by_place):
@@ -357,6 +360,9 @@ class ResultCache:
             signature = self._signature(path)
             if signature[0] == "x":
                 return
+            if recorded is None and place not in listed and os.path.dirname(place) in listed and (
+                    signature[0] == "-" or (signature[0] == "d" and path in looked)):
+                continue  # its folder's listing stands for it: one made, removed or replaced there changes it
             if recorded is None and signature[0] == "d" and path in looked:
                 recorded = LOOKED_AT
             elif recorded is not None:
