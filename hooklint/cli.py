@@ -331,7 +331,7 @@ def lint(
     _caching(no_cache)
     from hooklint.catalog import load_catalog
     from hooklint.config import ConfigError
-    from hooklint.pipeline import lint_paths
+    from hooklint.results import kept_run
 
     paths = paths or ["."]
     _named_manifests(paths)
@@ -350,16 +350,24 @@ def lint(
         not_written = bool(_run_fix(paths, cfg, unsafe_fixes, diff=False).not_written)
     from hooklint.suppression import BaselineError
 
+    plans = format is Format.markdown
     try:
-        result = lint_paths(paths, cfg, load_catalog(), jobs=jobs, plans=format is Format.markdown,
-                            baseline=baseline if write_baseline is None else None)  # fmt: skip
+        # a run the result cache holds whole costs a stat pass, without loading the checks
+        kept = None if plans else kept_run(paths, cfg, baseline if write_baseline is None else None)
+        if kept is not None:
+            result = kept
+        else:
+            from hooklint.pipeline import lint_paths
+
+            result = lint_paths(paths, cfg, load_catalog(), jobs=jobs, plans=plans,
+                                baseline=baseline if write_baseline is None else None, looked_up=not plans)  # fmt: skip
     except (ConfigError, BaselineError) as exc:
         _fail(str(exc))
     for error in result.errors:
         typer.echo(escape_controls(f"hooklint: error: {error.path}: {error.message}"), err=True)
     if result.errors and not result.files and format in (Format.text, Format.concise):
         raise typer.Exit(EXIT_ERROR)  # nothing was linted: the errors above are the whole report
-    from hooklint.pipeline import collector_paused
+    from hooklint.collector import collector_paused
 
     text: str | Iterator[str]
     with collector_paused():  # a report of many findings makes many objects and no cycles

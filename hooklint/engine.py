@@ -23,7 +23,7 @@ from hooklint.findings import Finding, Span
 from hooklint.loader import LoadedFile
 from hooklint.model import Manifest
 from hooklint.plan import SyncPlan
-from hooklint.sources import LoadedApplication
+from hooklint.sources.load import LoadedApplication
 from hooklint.yamlio import shown
 
 @dataclass(slots=True)

@@ -42,10 +42,11 @@ from hooklint.sources.render.rendered import Renderer
 from hooklint.sources.render.directory import mark_undeployed_data
 from hooklint.sources.repository.tree import DIRECTORY, HELM, PLUGIN
 from hooklint.yamlio import RENDER_FAILED, RENDER_FAILED_DEFAULTS
-from hooklint.sources import (STDIN, Application, Coverage, LoadedApplication, group_applications, load_application,
+from hooklint.sources.load import (STDIN, Application, Coverage, LoadedApplication, group_applications, load_application,
                               loaded_application)  # fmt: skip
 from hooklint.suppression import suppress
 from hooklint import files as _files
+from hooklint.collector import collector_paused
 from hooklint.results import ResultCache, observing, run_cache
 
 @dataclasses.dataclass(slots=True)
@@ -128,29 +129,6 @@ def build(loaded: LoadedApplication, config: Config) -> tuple[list[Manifest], Sy
     as_written = loaded.parts is None and loaded.rendered is None and loaded.app.source_type == DIRECTORY \
         and loaded.app.argocd is not None  # an Application reads it as a directory source
     return manifests, build_plan(manifests, config.argocd_version, as_written=as_written)
-
-
-@contextlib.contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector (reference counting still frees everything) while one
-    application loads, or while a report is rendered, and restore it after.
-
-    Loading makes millions of long-lived objects (the parsed values) and no reference cycles, so
-    every collection in the meantime scans a growing heap and frees nothing: a quarter of the time
-    of parsing one file of 40,000 documents (bench case (f): 5.0 s with the collector, 3.8 s
-    paused, CPU time of parse_text). Cycles made meanwhile (by a renderer, say) are collected by
-    one young-generation collection when it resumes (one pass over what loading made: 0.3 s of the
-    1.2 s saved there). Rendering a report is the same (the SARIF of 120,000 findings: 8 s of
-    building with the collector, 2.4 s without). The collector is never switched off for the run:
-    only around loading and rendering."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-            gc.collect(0)  # now, so that gc.freeze() after loading never keeps a garbage cycle
 
 
 def lint_application(engine: Engine, app: Application, keep_plan: bool = False, mapped: bool = False,
@@ -243,7 +221,7 @@ def _lint_application(engine: Engine, app: Application, keep_plan: bool, mapped:
 def secrets_of(manifests: list[Manifest], loaded: LoadedApplication | None = None) -> Redactor:
     """The :func:`~hooklint.sources.render.redact.redactor` of the values of the application's Secrets
     (:func:`~hooklint.sources.render.redact.object_secrets`), of ``loaded``'s ``secrets`` (a Helm source's
-    secret values: :attr:`~hooklint.sources.LoadedApplication.secrets`) and of credentials in URLs:
+    secret values: :attr:`~hooklint.sources.load.LoadedApplication.secrets`) and of credentials in URLs:
     what findings and the plan say of the application never quotes one. A value the application
     writes where nothing is secret is none (:func:`written_public`): its names and paths stay readable."""
     found = object_secrets(m.body for m in manifests if m.kind == "Secret")
@@ -566,7 +544,7 @@ def _lint_parallel(engine: Engine, apps: list[Application], jobs: int, keep_plan
 
 
 def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1, plans: bool = False,
-               baseline: str | None = None) -> RunResult:  # fmt: skip
+               baseline: str | None = None, looked_up: bool = False) -> RunResult:  # fmt: skip
     """Lint files, folders and ``-`` (stdin). Findings come back sorted by path, line, column, rule;
     unreadable inputs are in ``errors``. Files the configuration excludes are not reported (they
     are loaded as context of their folder), nor are findings ``per-path-ignores`` drops. Raises :class:`~hooklint.config.ConfigError` for a
@@ -590,13 +568,18 @@ def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1
 
     The run ends at its deadline (the command's, else ``config.run_timeout`` seconds from now:
     :func:`hooklint.deadline.running`); the applications not checked by then are one input error
-    (:func:`not_checked`), and what was checked is reported as usual."""
+    (:func:`not_checked`), and what was checked is reported as usual.
+
+    A run the result cache holds whole, with nothing it depends on changed, is answered from it
+    (:meth:`hooklint.results.ResultCache.lookup_run`) and kept when it is not (but plans, stdin);
+    ``looked_up``: the caller asked already (:func:`hooklint.results.kept_run`, as the command
+    line does before importing this module) and it was not there."""
     with deadline.running(config.run_timeout):
-        return _lint_paths(paths, config, catalog, jobs, plans, baseline)
+        return _lint_paths(paths, config, catalog, jobs, plans, baseline, looked_up)
 
 
 def _lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int, plans: bool,
-                baseline: str | None) -> RunResult:  # fmt: skip
+                baseline: str | None, looked_up: bool) -> RunResult:  # fmt: skip
     engine = Engine(config, catalog)
     known = None
     if baseline is not None:
@@ -605,7 +588,7 @@ def _lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int, p
         known = load_baseline(baseline, config.max_file_size)
     results = run_cache(config) if not plans else None  # hooklint.results: off with --no-cache, --fetch
     if results is not None and not any(p == STDIN or is_stream(p) for p in paths):
-        result = _kept_run(results, list(paths))
+        result = None if looked_up else _kept_run(results, list(paths))
         if result is None:
             taken = time.time_ns()
             with _files.recording() as reads, observing() as seen:

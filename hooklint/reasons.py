@@ -101,7 +101,7 @@ def through_rendering(subject: str, kustomization: str, rendering: str = "that k
 
 class UnrenderedKind(enum.Enum):
     """Why an application's rendering is not the whole of what Argo CD applies (a reason of
-    :class:`hooklint.sources.Coverage`); the value names the rule whose finding says more."""
+    :class:`hooklint.sources.load.Coverage`); the value names the rule whose finding says more."""
 
     #: The renderer failed as Argo CD's would (HL007), or hooklint could not say what it renders.
     FAILED = "HL007"

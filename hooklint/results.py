@@ -53,11 +53,13 @@ import tempfile
 import time
 from typing import Any, Iterable, Iterator
 
-from hooklint import __version__
+from hooklint import __version__, deadline
 from hooklint.catalog import code_signature
 from hooklint.config import Config
+from hooklint.deadline import RunTimeout
 from hooklint.files import VOLATILE, cache_dir, content_digest, read_entry, stat_signature, store_entry, trusted
 from hooklint.findings import Finding, HookRef, InputError, ObjectRef, RunResult, Span, Suppression
+from hooklint.loader import STDIN, is_stream
 from hooklint.reasons import Skip, SkipKind
 from hooklint.sources.repository.tree import repository_boundary
 
@@ -373,6 +375,35 @@ class ResultCache:
                 return
             inputs.append([path, signature, recorded])
         store_entry(self._run_entry(paths), {"taken": taken, "inputs": inputs, "result": _run_result_json(result)})
+
+
+def kept_run(paths: list[str], config: Config, baseline: str | None = None) -> RunResult | None:
+    """What :func:`hooklint.pipeline.lint_paths` would give for ``paths`` under ``config`` (with
+    ``baseline`` applied), when the result cache holds the run whole and nothing it depends on
+    changed (:meth:`ResultCache.lookup_run`); None otherwise: caching off, stdin or a stream among
+    the paths, no entry, a changed input, or the run's deadline passing meanwhile. It imports no
+    stage after the result cache's own (the command line asks it before loading the checks, so a
+    run over an unchanged tree costs its start-up and a stat pass). Raises
+    :class:`~hooklint.suppression.BaselineError` for a baseline that cannot be read, as
+    ``lint_paths`` does."""
+    cache = run_cache(config)
+    if cache is None or any(p == STDIN or is_stream(p) for p in paths):
+        return None
+    with deadline.running(config.run_timeout):
+        known = None
+        if baseline is not None:
+            from hooklint.suppression.baseline import load_baseline  # noqa: PLC0415 - with a baseline only
+
+            known = load_baseline(baseline, config.max_file_size)
+        try:
+            result = cache.lookup_run(list(paths))
+        except (Exception, RunTimeout):  # noqa: BLE001 - the cache makes a run faster, never failing: a miss
+            return None
+        if result is not None and known is not None:
+            from hooklint.suppression.baseline import apply_baseline, run_scope  # noqa: PLC0415
+
+            result.stale_baseline = apply_baseline(result, known, scope=run_scope(paths, config.excluded))
+        return result
 
 
 #: The functions of :mod:`os` that :func:`observing` watches: every question hooklint's code (and

@@ -121,7 +121,7 @@ def test_an_unrendered_applications_reasons_are_typed_and_say_where(tmp_path, mo
     kind set where the rendering decided it, the words made by reporters (plan, markdown)."""
     from hooklint.config import Config
     from hooklint.reasons import Unrendered, UnrenderedKind
-    from hooklint.sources import group_applications, load_application
+    from hooklint.sources.load import group_applications, load_application
     from hooklint.sources.render.kustomize import find_kustomize
 
     if find_kustomize() is None:

@@ -595,7 +595,7 @@ def test_the_suppression_stage_opens_no_file(repo, monkeypatch):
     from hooklint.config import Config
     from hooklint.engine import Engine
     from hooklint.pipeline import build
-    from hooklint.sources import group_applications, load_application
+    from hooklint.sources.load import group_applications, load_application
     from hooklint.suppression import suppress
 
     _overlay_with_a_base_that_sets_latest(repo)

@@ -11,7 +11,7 @@ without a reason too (HL902).
 
 The comments come from the sources stage: each read file's ``ignore_comments``, and for a rendered
 source the comments of the user's files its objects are placed in
-(:attr:`hooklint.sources.LoadedApplication.comments`). Nothing here opens a file but the baseline
+(:attr:`hooklint.sources.load.LoadedApplication.comments`). Nothing here opens a file but the baseline
 the user names.
 """
 
@@ -27,7 +27,7 @@ from hooklint.model import Manifest
 if TYPE_CHECKING:
     from hooklint.catalog import Catalog
     from hooklint.engine import Checked, Engine
-    from hooklint.sources import LoadedApplication
+    from hooklint.sources.load import LoadedApplication
 
 SUPPRESS_ANNOTATION = "hooklint.io/ignore"
 #: The rule of a suppression entry that suppressed nothing; this stage reports it itself.

@@ -324,7 +324,7 @@ def kustomize_fetcher(config: Config, fetched: list[FetchedOrigin]) -> Any:
 
 @dataclass(slots=True)
 class Loaded:
-    """What :func:`load_fetched` gives back to :func:`hooklint.sources.load_application`."""
+    """What :func:`load_fetched` gives back to :func:`hooklint.sources.load.load_application`."""
 
     file: LoadedFile
     rendered: list | None
