@@ -354,6 +354,33 @@ def test_a_hook_says_what_it_holds_up():
     assert waits(SEED.format(hook="PreSync,PostDelete")) == "the sync (or the Application's deletion)"
     plain = SEED.replace("  annotations:\n    argocd.argoproj.io/hook: {hook}\n", "")
     assert waits(plain, {"check-all-workloads": True}) == "the sync"
+    assert waits(SEED.format(hook="Skip,PostDelete")) == "the Application's deletion"
+    never = "whatever created it (Argo CD never applies it as it stands, so no sync or Application deletion waits for it)"
+    for hook in ("Skip", "Cleanup"):  # no sync phase and no delete type: only linted with workload-scope all
+        assert waits(SEED.format(hook=hook), {"workload-scope": "all"}) == never
+
+
+def test_hl202_says_what_a_hanging_workload_holds_up():
+    """HL202 on a workload Argo CD never applies (``Skip``, or an ignored hook: no valid type)
+    linted with workload-scope all: nothing of Argo CD waits for it, unlike a delete hook (it said
+    the hook blocked the Application's deletion: the branch mutant 9 of ``_waiting`` showed was
+    untested)."""
+    def hangs(hook: str) -> list[tuple[int, int, str]]:
+        return hits("HL202", SEED.format(hook=hook), {"workload-scope": "all"})
+
+    never = ("Job/seed has no spec.activeDeadlineSeconds: a hook that hangs runs until someone deletes it (Argo CD "
+             "never applies it as it stands, so no sync or Application deletion waits for it). Set "
+             "spec.activeDeadlineSeconds.")
+    assert hangs("Skip") == [(8, 1, never)]
+    assert hangs("Cleanup") == [(8, 1, never)]
+    assert hangs("Skip,PostDelete") == [(8, 1, (
+        "Job/seed has no spec.activeDeadlineSeconds: a hook that hangs blocks deleting the Application (Argo CD "
+        "waits for every delete hook before it goes on) until someone deletes the hook. Set "
+        "spec.activeDeadlineSeconds."))]
+    assert hangs("PreSync,PostDelete") == [(8, 1, (
+        "Job/seed has no spec.activeDeadlineSeconds: a hook that hangs keeps Argo CD \"waiting for completion of "
+        "hook\" and wedges every sync until someone terminates it, and blocks deleting the Application until "
+        "someone deletes the hook. Set spec.activeDeadlineSeconds."))]
 
 
 def test_a_hook_job_without_a_spec_is_reported_at_its_name():
