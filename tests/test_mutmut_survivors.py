@@ -905,3 +905,72 @@ def test_hl206_restart_policy_and_long_running_words():
                   "      - name: warmup\n        image: ghcr.io/acme/warmup:1.4.2\n")  # fmt: skip
     (long_running,) = hits("HL206", deployment)
     assert long_running[2].startswith("Deployment/warmup is a PreSync/PostSync hook, but a Deployment never completes")
+
+
+def test_binding_service_accounts_reads_each_subject_on_its_own():
+    """Subjects that grant nobody (not a mapping, not a ServiceAccount, an empty or non-string
+    name, no namespace or an empty one in a ClusterRoleBinding) are skipped one by one, and the
+    subjects after them still count; in a RoleBinding an empty namespace is the binding's own
+    (mutmut survivors of ``binding_service_accounts``: ``or`` made ``and``, ``continue`` made ``break``)."""
+    from hooklint.loader import parse_text
+    from hooklint.model import binding_service_accounts, manifests_of
+
+    def accounts(kind: str, namespace: str = "") -> list[tuple[str, str]]:
+        text = (f"apiVersion: rbac.authorization.k8s.io/v1\nkind: {kind}\nmetadata:\n  name: runner\n"
+                + (f"  namespace: {namespace}\n" if namespace else "")
+                + "roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: edit}\nsubjects:\n"
+                "  - runner\n"
+                "  - {kind: User, name: alice, namespace: jobs}\n"
+                "  - {kind: ServiceAccount, name: '', namespace: jobs}\n"
+                "  - {kind: ServiceAccount, name: 5, namespace: jobs}\n"
+                "  - {kind: ServiceAccount, name: no-namespace}\n"
+                "  - {kind: ServiceAccount, name: empty-namespace, namespace: ''}\n"
+                "  - {kind: ServiceAccount, name: migrate, namespace: jobs}\n")
+        (m,) = manifests_of([parse_text("rbac.yaml", text)])
+        return binding_service_accounts(m)
+
+    assert accounts("ClusterRoleBinding") == [("jobs", "migrate")]
+    assert accounts("RoleBinding", "shop") == [("shop", "no-namespace"), ("shop", "empty-namespace"), ("jobs", "migrate")]
+
+
+CLUSTER_ROLE = """\
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: job-runner{namespace}
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+    argocd.argoproj.io/hook-delete-policy: BeforeHookCreation
+rules:
+- apiGroups: [""]
+  resources: [{resources}]
+  verbs: [{verbs}]
+"""
+
+CLUSTER_ROLE_BINDING = """\
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: job-runner
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: job-runner}
+subjects:
+- {kind: ServiceAccount, name: runner, namespace: jobs}
+"""
+
+
+def test_hl108_judges_the_copy_argo_cd_keeps():
+    """Two copies of one ClusterRole, the first with a stray metadata.namespace (cleared for a
+    cluster-scoped kind, so it is the same object: ``DeduplicateTargetObjects``): Argo CD keeps the
+    last, so HL108 reports that copy's grants, once (mutmut survivors of ``deduplicated`` and of
+    ``object_key``'s cluster-scoped namespace)."""
+    text = "---\n".join([
+        CLUSTER_ROLE.format(namespace="\n  namespace: shop", resources="pods", verbs="delete"),
+        CLUSTER_ROLE.format(namespace="", resources="jobs", verbs="get, create"),
+        CLUSTER_ROLE_BINDING,
+    ])
+    assert hits("HL108", text) == [(20, 44, (
+        "Hook ClusterRole/job-runner grants create on jobs, and its delete policies (BeforeHookCreation) do not "
+        "delete it after a successful sync, nor do those of ClusterRoleBinding/job-runner (a plain resource), which "
+        "binds it: the rights the hook needed for one step stay granted between syncs, to every subject of the "
+        "binding, until the next sync deletes and re-creates them. Set argocd.argoproj.io/hook-delete-policy: "
+        "BeforeHookCreation,HookSucceeded on the role and its bindings."))]
