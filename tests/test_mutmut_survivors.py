@@ -974,3 +974,68 @@ def test_hl108_judges_the_copy_argo_cd_keeps():
         "binds it: the rights the hook needed for one step stay granted between syncs, to every subject of the "
         "binding, until the next sync deletes and re-creates them. Set argocd.argoproj.io/hook-delete-policy: "
         "BeforeHookCreation,HookSucceeded on the role and its bindings."))]
+
+
+
+MIGRATE_WITH_CLUSTER_ROLE = """\
+apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: migrate
+  namespace: shop
+  annotations:
+    argocd.argoproj.io/sync-wave: "-5"
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: schema-writer
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+rules:
+- apiGroups: [""]
+  resources: [configmaps]
+  verbs: [get, create]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata:
+  name: migrate-schema-writer
+  namespace: shop
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: schema-writer}
+subjects:
+- {kind: ServiceAccount, name: migrate, namespace: shop}
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: migrate
+  namespace: shop
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+    argocd.argoproj.io/hook-delete-policy: BeforeHookCreation
+spec:
+  backoffLimit: 1
+  activeDeadlineSeconds: 600
+  template:
+    spec:
+      serviceAccountName: migrate
+      restartPolicy: Never
+      containers:
+      - name: migrate
+        image: ghcr.io/acme/migrate:1.4.2
+"""
+
+
+def test_hl310_finds_the_cluster_role_a_namespaced_role_binding_names():
+    """A RoleBinding in namespace shop that binds a ClusterRole of the application: the ClusterRole
+    is looked up without the binding's namespace (cluster-scoped; ``Context.find``), so HL310 names
+    it beside the binding (mutmut survivor of ``Context.find``: the namespace kept)."""
+    assert hits("HL310", MIGRATE_WITH_CLUSTER_ROLE) == [(44, 27, (
+        "Job/migrate runs as ServiceAccount migrate, and RoleBinding/migrate-schema-writer and "
+        "ClusterRole/schema-writer are applied in the same step (PreSync wave 0): Argo CD creates them just before "
+        "the hook (kind order), but the API server's RBAC authorizer sees a new Role or binding only once its cache "
+        "has it, so the hook's first API calls can fail with Forbidden on every sync, as they are hooks created "
+        "again with it. Apply them in an earlier step (a sync-wave lower than 0)."))]
