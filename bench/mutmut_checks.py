@@ -15,7 +15,8 @@ a time instead of one per core), and prints ``mutmut results`` and the kill rate
 (``HOOKLINT_MUTMUT_DIR`` keeps the copy, where ``mutmut show NAME`` prints a mutant). Patterns name
 mutants as mutmut does, ``<module>.x_<function>*``, relative to ``hooklint.checks.`` (or in full,
 ``hooklint.sources.appmap.applicationsets.x_rollout_problems*``, where HL403-HL405 are decided,
-for a check's helpers kept elsewhere); with patterns, only the modules they name are mutated. The working tree is never
+for a check's helpers kept elsewhere; a method is ``<module>.xǁ<Class>ǁ<method>*``, as in
+``'hooklint.model.xǁManifestǁcontainers*'``); with patterns, only the modules they name are mutated. The working tree is never
 changed. Needs mutmut (``pip install -e '.[test,mutation]'``); hours for every mutant on two cores, minutes for a
 few functions.
 """
@@ -57,9 +58,9 @@ def main(patterns: list[str]) -> int:
             _set_list(copy / "pyproject.toml", "pytest_add_cli_args_test_selection", shlex.split(tests))
         # a pattern names a function of hooklint.checks, or of another module when written in full
         names = [p if p.startswith("hooklint.") else f"hooklint.checks.{p}" for p in patterns]
-        modules = sorted({n.split(".x_", 1)[0] for n in names})
+        modules = sorted({re.split(r"\.x[_ǁ]", n, maxsplit=1)[0] for n in names})
         if modules and all(re.fullmatch(r"hooklint(\.\w+)+", m) for m in modules):
-            _set_list(copy / "pyproject.toml", "only_mutate", [m.replace(".", "/") + ".py" for m in modules])
+            _set_list(copy / "pyproject.toml", "only_mutate", [_source(copy, m) for m in modules])
         mutmut = [sys.executable, "-m", "mutmut"]
         jobs = os.environ.get("HOOKLINT_MUTMUT_JOBS")  # mutants run at once (mutmut: one per core)
         options = ["--max-children", jobs] if jobs else []
@@ -85,6 +86,13 @@ def _set_list(pyproject: Path, key: str, values: list[str]) -> None:
     end = text.index("]", start) + 1
     chosen = ", ".join(json.dumps(v) for v in values)
     pyproject.write_text(text[:start] + f"{key} = [{chosen}]" + text[end:], encoding="utf-8")
+
+
+def _source(copy: Path, module: str) -> str:
+    """The file of ``module`` relative to ``copy``: ``a/b.py``, or ``a/b/__init__.py`` for a package
+    (``hooklint.checks.xǁContextǁin_scope*`` names ``hooklint/checks/__init__.py``)."""
+    path = module.replace(".", "/")
+    return f"{path}/__init__.py" if (copy / path / "__init__.py").is_file() else f"{path}.py"
 
 
 def _matches(line: str, pattern: str) -> bool:

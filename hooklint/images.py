@@ -44,7 +44,8 @@ def is_templated(image: str) -> bool:
 
 def parse_image(image: str) -> ImageRef | None:
     """Parse ``image`` (``[host[:port]/]path[:tag][@digest]``); None when it is empty, has
-    whitespace, or is not a reference at all."""
+    whitespace, or is not a reference at all (a colon inside the path, ``host/team:x/app``, is not:
+    ``distribution/reference`` path components hold no colon, and the runtime refuses the pull)."""
     if not image or any(c.isspace() for c in image):
         return None
     name, digest = image, None
@@ -66,6 +67,8 @@ def parse_image(image: str) -> ImageRef | None:
         host, path = first.lower(), rest
     else:
         host, path = DOCKER_HUB, name
+    if ":" in path:  # a colon ends the host (its port) or the name (the tag), never a path component
+        return None
     if host == "index.docker.io":
         host = DOCKER_HUB
     if host == DOCKER_HUB and "/" not in path:

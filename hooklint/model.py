@@ -446,7 +446,7 @@ def repeated_objects(manifests: "list[Manifest]") -> dict[int, tuple["Manifest",
 def deduplicated(manifests: "list[Manifest]") -> "list[Manifest]":
     """``manifests`` without the copies Argo CD drops (:func:`repeated_objects`), in order."""
     dropped = repeated_objects(manifests)
-    return [m for m in manifests if id(m) not in dropped] if dropped else list(manifests)
+    return [m for m in manifests if id(m) not in dropped]
 
 
 def manifests_from_document(

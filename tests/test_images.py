@@ -2,7 +2,7 @@
 
 import pytest
 
-from hooklint.images import RegistryEntry, allowed, parse_image
+from hooklint.images import RegistryEntry, allowed, is_templated, parse_image
 
 
 @pytest.mark.parametrize(
@@ -27,9 +27,26 @@ def test_parse_image(image, host, path, tag, digest):
     assert (ref.host, ref.path, ref.tag, ref.digest) == (host, path, tag, digest)
 
 
-@pytest.mark.parametrize("image", ["", "has space:1", "app:", "/app", "app@sha256:xyz", "a//b"])
+@pytest.mark.parametrize("image", [
+    "", "has space:1", "app:", "/app", "app@sha256:xyz", "a//b",
+    "ghcr.io/acme/app@v1@sha256:" + "a" * 64,  # two '@': the digest is everything after the first
+    "registry.example.com/team:x/app",  # a colon inside the path
+    "ghcr.io/acme/app/:1.0",  # a name ending in '/'
+])
 def test_parse_image_rejects(image):
+    """mutmut survivors of parse_image (split on the first '@', the tag after the last '/', a name
+    ending in '/'): each is not a reference."""
     assert parse_image(image) is None
+
+
+@pytest.mark.parametrize(("image", "templated"), [
+    ("{{ .Values.image }}", True), ("$(REGISTRY)/app:1", True), ("${REGISTRY}/app:1", True),
+    ("ghcr.io/acme/app:1", False), ("ghcr.io/acme/app:1$", False),
+])
+def test_is_templated(image, templated):
+    """A Helm/Go template and each shell-style variable, ``$(VAR)`` or ``${VAR}``, is enough on its
+    own (mutmut survivors of is_templated)."""
+    assert is_templated(image) is templated
 
 
 @pytest.mark.parametrize(

@@ -354,6 +354,33 @@ def test_a_hook_says_what_it_holds_up():
     assert waits(SEED.format(hook="PreSync,PostDelete")) == "the sync (or the Application's deletion)"
     plain = SEED.replace("  annotations:\n    argocd.argoproj.io/hook: {hook}\n", "")
     assert waits(plain, {"check-all-workloads": True}) == "the sync"
+    assert waits(SEED.format(hook="Skip,PostDelete")) == "the Application's deletion"
+    never = "whatever created it (Argo CD never applies it as it stands, so no sync or Application deletion waits for it)"
+    for hook in ("Skip", "Cleanup"):  # no sync phase and no delete type: only linted with workload-scope all
+        assert waits(SEED.format(hook=hook), {"workload-scope": "all"}) == never
+
+
+def test_hl202_says_what_a_hanging_workload_holds_up():
+    """HL202 on a workload Argo CD never applies (``Skip``, or an ignored hook: no valid type)
+    linted with workload-scope all: nothing of Argo CD waits for it, unlike a delete hook (it said
+    the hook blocked the Application's deletion: the branch mutant 9 of ``_waiting`` showed was
+    untested)."""
+    def hangs(hook: str) -> list[tuple[int, int, str]]:
+        return hits("HL202", SEED.format(hook=hook), {"workload-scope": "all"})
+
+    never = ("Job/seed has no spec.activeDeadlineSeconds: a hook that hangs runs until someone deletes it (Argo CD "
+             "never applies it as it stands, so no sync or Application deletion waits for it). Set "
+             "spec.activeDeadlineSeconds.")
+    assert hangs("Skip") == [(8, 1, never)]
+    assert hangs("Cleanup") == [(8, 1, never)]
+    assert hangs("Skip,PostDelete") == [(8, 1, (
+        "Job/seed has no spec.activeDeadlineSeconds: a hook that hangs blocks deleting the Application (Argo CD "
+        "waits for every delete hook before it goes on) until someone deletes the hook. Set "
+        "spec.activeDeadlineSeconds."))]
+    assert hangs("PreSync,PostDelete") == [(8, 1, (
+        "Job/seed has no spec.activeDeadlineSeconds: a hook that hangs keeps Argo CD \"waiting for completion of "
+        "hook\" and wedges every sync until someone terminates it, and blocks deleting the Application until "
+        "someone deletes the hook. Set spec.activeDeadlineSeconds."))]
 
 
 def test_a_hook_job_without_a_spec_is_reported_at_its_name():
@@ -878,3 +905,137 @@ def test_hl206_restart_policy_and_long_running_words():
                   "      - name: warmup\n        image: ghcr.io/acme/warmup:1.4.2\n")  # fmt: skip
     (long_running,) = hits("HL206", deployment)
     assert long_running[2].startswith("Deployment/warmup is a PreSync/PostSync hook, but a Deployment never completes")
+
+
+def test_binding_service_accounts_reads_each_subject_on_its_own():
+    """Subjects that grant nobody (not a mapping, not a ServiceAccount, an empty or non-string
+    name, no namespace or an empty one in a ClusterRoleBinding) are skipped one by one, and the
+    subjects after them still count; in a RoleBinding an empty namespace is the binding's own
+    (mutmut survivors of ``binding_service_accounts``: ``or`` made ``and``, ``continue`` made ``break``)."""
+    from hooklint.loader import parse_text
+    from hooklint.model import binding_service_accounts, manifests_of
+
+    def accounts(kind: str, namespace: str = "") -> list[tuple[str, str]]:
+        text = (f"apiVersion: rbac.authorization.k8s.io/v1\nkind: {kind}\nmetadata:\n  name: runner\n"
+                + (f"  namespace: {namespace}\n" if namespace else "")
+                + "roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: edit}\nsubjects:\n"
+                "  - runner\n"
+                "  - {kind: User, name: alice, namespace: jobs}\n"
+                "  - {kind: ServiceAccount, name: '', namespace: jobs}\n"
+                "  - {kind: ServiceAccount, name: 5, namespace: jobs}\n"
+                "  - {kind: ServiceAccount, name: no-namespace}\n"
+                "  - {kind: ServiceAccount, name: empty-namespace, namespace: ''}\n"
+                "  - {kind: ServiceAccount, name: migrate, namespace: jobs}\n")
+        (m,) = manifests_of([parse_text("rbac.yaml", text)])
+        return binding_service_accounts(m)
+
+    assert accounts("ClusterRoleBinding") == [("jobs", "migrate")]
+    assert accounts("RoleBinding", "shop") == [("shop", "no-namespace"), ("shop", "empty-namespace"), ("jobs", "migrate")]
+
+
+CLUSTER_ROLE = """\
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: job-runner{namespace}
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+    argocd.argoproj.io/hook-delete-policy: BeforeHookCreation
+rules:
+- apiGroups: [""]
+  resources: [{resources}]
+  verbs: [{verbs}]
+"""
+
+CLUSTER_ROLE_BINDING = """\
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: job-runner
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: job-runner}
+subjects:
+- {kind: ServiceAccount, name: runner, namespace: jobs}
+"""
+
+
+def test_hl108_judges_the_copy_argo_cd_keeps():
+    """Two copies of one ClusterRole, the first with a stray metadata.namespace (cleared for a
+    cluster-scoped kind, so it is the same object: ``DeduplicateTargetObjects``): Argo CD keeps the
+    last, so HL108 reports that copy's grants, once (mutmut survivors of ``deduplicated`` and of
+    ``object_key``'s cluster-scoped namespace)."""
+    text = "---\n".join([
+        CLUSTER_ROLE.format(namespace="\n  namespace: shop", resources="pods", verbs="delete"),
+        CLUSTER_ROLE.format(namespace="", resources="jobs", verbs="get, create"),
+        CLUSTER_ROLE_BINDING,
+    ])
+    assert hits("HL108", text) == [(20, 44, (
+        "Hook ClusterRole/job-runner grants create on jobs, and its delete policies (BeforeHookCreation) do not "
+        "delete it after a successful sync, nor do those of ClusterRoleBinding/job-runner (a plain resource), which "
+        "binds it: the rights the hook needed for one step stay granted between syncs, to every subject of the "
+        "binding, until the next sync deletes and re-creates them. Set argocd.argoproj.io/hook-delete-policy: "
+        "BeforeHookCreation,HookSucceeded on the role and its bindings."))]
+
+
+
+MIGRATE_WITH_CLUSTER_ROLE = """\
+apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: migrate
+  namespace: shop
+  annotations:
+    argocd.argoproj.io/sync-wave: "-5"
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: schema-writer
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+rules:
+- apiGroups: [""]
+  resources: [configmaps]
+  verbs: [get, create]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata:
+  name: migrate-schema-writer
+  namespace: shop
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: schema-writer}
+subjects:
+- {kind: ServiceAccount, name: migrate, namespace: shop}
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: migrate
+  namespace: shop
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+    argocd.argoproj.io/hook-delete-policy: BeforeHookCreation
+spec:
+  backoffLimit: 1
+  activeDeadlineSeconds: 600
+  template:
+    spec:
+      serviceAccountName: migrate
+      restartPolicy: Never
+      containers:
+      - name: migrate
+        image: ghcr.io/acme/migrate:1.4.2
+"""
+
+
+def test_hl310_finds_the_cluster_role_a_namespaced_role_binding_names():
+    """A RoleBinding in namespace shop that binds a ClusterRole of the application: the ClusterRole
+    is looked up without the binding's namespace (cluster-scoped; ``Context.find``), so HL310 names
+    it beside the binding (mutmut survivor of ``Context.find``: the namespace kept)."""
+    assert hits("HL310", MIGRATE_WITH_CLUSTER_ROLE) == [(44, 27, (
+        "Job/migrate runs as ServiceAccount migrate, and RoleBinding/migrate-schema-writer and "
+        "ClusterRole/schema-writer are applied in the same step (PreSync wave 0): Argo CD creates them just before "
+        "the hook (kind order), but the API server's RBAC authorizer sees a new Role or binding only once its cache "
+        "has it, so the hook's first API calls can fail with Forbidden on every sync, as they are hooks created "
+        "again with it. Apply them in an earlier step (a sync-wave lower than 0)."))]

@@ -268,3 +268,114 @@ def test_deletion_order_reverse_without_a_rolling_sync_is_hl405_through_lint(tmp
     message = next(f.message for f in result.findings if f.rule_id == "HL405")
     assert message.startswith("ApplicationSet shop (appset.yaml:1): deletionOrder 'Reverse' is ignored because its "
                               "strategy type is 'AllAtOnce'")
+
+
+def messages(strategy: str, apps: list[dict]) -> list[tuple[str, int, int, str]]:
+    return [(p.rule, p.line, p.column, p.message) for p in rollout_problems(body(strategy), apps)]
+
+
+UNSELECTING = STEPS + "      - matchExpressions:\n        - {key: env, operator: In, values: [x]}\n"
+TWICE = ("the controller rolls {it} out with the first step and lists {it} in step {step} too (logged as an invalid "
+         "matchExpression that selects an Application twice; Argo CD 3.6 sets the InvalidRolloutConfig condition). "
+         "Make the steps' matchExpressions select each Application once")
+
+
+def test_an_application_set_without_a_strategy_or_a_spec_mapping_has_no_rollout_problems():
+    """mutmut survivor (rollout_problems 8): a ``spec`` that is missing or not a mapping."""
+    head = "apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata:\n  name: s\n"
+    for text in (head, head + "spec: none\n"):
+        assert rollout_problems(parse_text("appset.yaml", text).documents[0].value, [application("a")]) == []
+
+
+def test_deletion_order_ignored_says_why_for_each_strategy():
+    """Exact HL405 messages without a strategy type and with another type (survivors 69, 76-78)."""
+    tail = (": the controller deletes the generated Applications all at once, not in the reverse order of the steps "
+            "(IsDeletionOrderReversed). Set spec.strategy.type RollingSync with steps, or remove deletionOrder")
+    assert messages("  strategy:\n    deletionOrder: Reverse\n", []) == [
+        ("ignored", 7, 20, "deletionOrder 'Reverse' is ignored because it has no RollingSync strategy" + tail)]
+    assert messages("  strategy:\n    type: AllAtOnce\n    deletionOrder: Reverse\n", []) == [
+        ("ignored", 8, 20, "deletionOrder 'Reverse' is ignored because its strategy type is 'AllAtOnce', not "
+         "RollingSync" + tail)]
+
+
+def test_steps_without_match_expressions_select_every_application():
+    """A null step and a step with only maxUpdate have no matchExpressions (Go decodes null into an
+    empty step), so each selects every Application: the second lists it again (survivors 104,
+    165, 194)."""
+    assert messages(STEPS + "      -\n      - maxUpdate: 1\n", [application("a")]) == [
+        ("invalid", 11, 9, "step 2 of the RollingSync selects the generated Application 'a', which step 1 already "
+         "selects: " + TWICE.format(it="it", step=2))]
+
+
+def test_every_step_and_every_expression_is_checked_for_its_operator():
+    """A step without matchExpressions does not end the search, nor does a valid expression before
+    an invalid one (survivors 110 and 119: ``continue`` made ``break``)."""
+    unsupported = ("only 'In' and 'NotIn' are supported, so the controller never selects an Application that has the "
+                   "label 'env' for this step, and selects one that lacks it. Use 'In' or 'NotIn'")
+    after_a_plain_step = STEPS + "      - maxUpdate: 1\n      - matchExpressions:\n        - {key: env, operator: Exists}\n"
+    assert messages(after_a_plain_step, []) == [
+        ("invalid", 12, 32, "step 2 of the RollingSync has a matchExpression with operator 'Exists': " + unsupported)]
+    after_a_valid_one = (STEPS + "      - matchExpressions:\n        - {key: env, operator: In, values: [x]}\n"
+                         "        - {key: env, operator: Gt}\n")
+    assert messages(after_a_valid_one, []) == [
+        ("invalid", 12, 32, "step 1 of the RollingSync has a matchExpression with operator 'Gt': " + unsupported)]
+
+
+def test_a_match_expression_that_is_not_a_mapping_or_has_no_key():
+    """An expression that is null or a plain string has no operator, reported at the item; one
+    without a key names the label Go reads, '' (it said "the the label"; survivors 114, 127, 133,
+    139-141)."""
+    said_of = ("only 'In' and 'NotIn' are supported, so the controller never selects an Application that has the "
+               "label '' (no key is written) for this step, and selects one that lacks it. Use 'In' or 'NotIn'")
+    strategy = STEPS + "      - matchExpressions:\n        -\n        - env\n        - {operator: Exists}\n"
+    assert messages(strategy, []) == [
+        ("invalid", 11, 10, "step 1 of the RollingSync has a matchExpression with no operator: " + said_of),
+        ("invalid", 12, 11, "step 1 of the RollingSync has a matchExpression with no operator: " + said_of),
+        ("invalid", 13, 22, "step 1 of the RollingSync has a matchExpression with operator 'Exists': " + said_of),
+    ]
+
+
+def test_unselected_applications_without_a_name_are_left_out_and_the_rest_are_named():
+    """A generated Application with an empty or non-string name is not named (another finding says
+    it is invalid), and those after it still are (survivors 178, 181); one name is singular."""
+    apps = [application(""), {"metadata": {"name": 5}}, application("b")]
+    assert messages(UNSELECTING, apps) == [
+        ("unselected", 9, 7, "no RollingSync step selects the generated Application 'b': the controller turns off its "
+         "automated sync and never syncs it, so changes to it are never deployed. Add a step whose matchExpressions "
+         "select it (a last step without matchExpressions selects every Application)")]
+
+
+def test_two_unselected_applications_are_plural():
+    """Survivors 210, 228-243 (each pronoun) and _names 8 (five names are all shown, without "and 0 more")."""
+    plural = ("the controller turns off their automated sync and never syncs them, so changes to them are never "
+              "deployed. Add a step whose matchExpressions select them (a last step without matchExpressions selects "
+              "every Application)")
+    assert messages(UNSELECTING, [application("a"), application("b")]) == [
+        ("unselected", 9, 7, "no RollingSync step selects the generated Applications 'a', 'b': " + plural)]
+    assert messages(UNSELECTING, [application(f"a{i}") for i in range(5)]) == [
+        ("unselected", 9, 7, "no RollingSync step selects the generated Applications 'a0', 'a1', 'a2', 'a3', 'a4': "
+         + plural)]
+
+
+def test_unselected_is_reported_at_the_steps_key_of_a_flow_mapping():
+    """At ``steps``, not at the ``rollingSync`` mapping, which starts elsewhere when written in flow
+    style (survivors 205-207)."""
+    strategy = ("  strategy:\n    type: RollingSync\n"
+                "    rollingSync: {steps: [{matchExpressions: [{key: env, operator: In, values: [x]}]}]}\n")
+    assert said(strategy, [application("a")]) == [("unselected", 8, 19)]
+
+
+def test_applications_two_steps_select_after_different_first_steps():
+    """Step 3 selects 'a' (first selected by step 1) and 'b' (by step 2): "steps 1 and 2 already
+    select" (it said "step 1 and 2"), plural pronouns (survivors 291-310)."""
+    strategy = (STEPS + "      - matchExpressions: [{key: env, operator: In, values: [a]}]\n"
+                "      - matchExpressions: [{key: env, operator: In, values: [b]}]\n      - matchExpressions: []\n")
+    assert messages(strategy, [application("a", env="a"), application("b", env="b")]) == [
+        ("invalid", 12, 9, "step 3 of the RollingSync selects the generated Applications 'a', 'b', which steps 1 and 2 "
+         "already select: " + TWICE.format(it="them", step=3))]
+
+
+def test_not_in_without_values_selects_an_application_with_the_label():
+    """``labelMatchedExpression``: NotIn over no values holds for any value (``_selected`` survivor
+    16: values read when not a list)."""
+    assert said(STEPS + "      - matchExpressions: [{key: env, operator: NotIn}]\n", [application("a", env="x")]) == []

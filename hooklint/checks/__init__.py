@@ -86,9 +86,7 @@ class Context:
         """The object of ``kind``/``name`` in ``namespace`` (None: the application's destination
         namespace, shared by every object without ``metadata.namespace``). Cluster-scoped kinds
         are found whatever namespace they, or the caller, name."""
-        if kind in CLUSTER_SCOPED_KINDS:
-            namespace = None
-        return self.index.get((kind, namespace or "", name))
+        return self.index.get((kind, "" if kind in CLUSTER_SCOPED_KINDS else namespace or "", name))
 
     def in_scope(self, m: "Manifest") -> bool:
         """Security and lifecycle rules look at objects Argo CD runs as hooks, or at every workload

@@ -16,13 +16,25 @@ from hooklint.yamlio import Map, Seq
 RUN_ONCE_KINDS = POD_TEMPLATE_KINDS | {"Workflow"}
 
 
+#: What waits for a workload Argo CD never applies: a ``Skip`` object or an ignored hook (a hook
+#: with no valid type, ``GE/sync/ignore/ignore.go``) without a delete type, linted only with
+#: ``workload-scope: all`` (no sync phase, no delete type: :attr:`argocd.HookInfo.phases`).
+NEVER_APPLIED = "Argo CD never applies it as it stands, so no sync or Application deletion waits for it"
+
+
 def _waiting(m: Manifest) -> str:
-    """What a running hook holds up: ``the sync`` for a sync-phase hook; ``deleting the
-    Application`` for a PreDelete/PostDelete hook, which the controller runs at Application
-    deletion and waits for while it is Progressing (``controller/hook.go`` ``executeHooks``, §4d)."""
+    """What a running hook holds up: ``the sync`` for a sync-phase hook (a plain workload linted
+    with ``workload-scope: all`` is in the Sync phase); ``the Application's deletion`` for a
+    PreDelete/PostDelete hook, which the controller runs at Application deletion and waits for
+    while it is Progressing (``controller/hook.go`` ``executeHooks``, §4d); both for a hook of
+    both; for an object Argo CD never applies (:data:`NEVER_APPLIED`), whatever created it."""
     if m.hook.phases and m.hook.delete_types:
         return "the sync (or the Application's deletion)"
-    return "the sync" if m.hook.phases or not m.hook.delete_types else "the Application's deletion"
+    if m.hook.phases:
+        return "the sync"
+    if m.hook.delete_types:
+        return "the Application's deletion"
+    return f"whatever created it ({NEVER_APPLIED})"
 
 
 def _spec_key_span(m: Manifest):
@@ -59,11 +71,13 @@ def hook_missing_active_deadline(m: Manifest, ctx: Context) -> Iterator[Hit]:
         stuck = "keeps Argo CD \"waiting for completion of hook\" and wedges every sync until someone terminates it"
         if m.hook.delete_types:
             stuck += ", and blocks deleting the Application until someone deletes the hook"
-    else:
+    elif m.hook.delete_types:
         stuck = (
             "blocks deleting the Application (Argo CD waits for every delete hook before it goes on) "
             "until someone deletes the hook"
         )
+    else:
+        stuck = f"runs until someone deletes it ({NEVER_APPLIED})"
     yield Hit(
         f"{m.label} has no spec.activeDeadlineSeconds: a hook that hangs {stuck}. Set "
         "spec.activeDeadlineSeconds.",

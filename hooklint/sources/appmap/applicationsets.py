@@ -979,7 +979,7 @@ def rollout_problems(body: Map, applications: list[dict]) -> list[RolloutProblem
             has_operator = isinstance(expression, Map) and "operator" in expression
             span = expression.value_span("operator") if has_operator else expressions.item_spans[j]
             key = expression.get("key") if isinstance(expression, Map) else None
-            label = f"label {key!r}" if isinstance(key, str) else "the label"
+            label = f"label {key!r}" if isinstance(key, str) else "label '' (no key is written)"  # Go reads ""
             shown = f"operator {operator!r}" if has_operator else "no operator"
             out.append(RolloutProblem("invalid", span.line, span.column, (
                 f"step {i + 1} of the RollingSync has a matchExpression with {shown}: only 'In' and 'NotIn' "
@@ -1007,8 +1007,8 @@ def rollout_problems(body: Map, applications: list[dict]) -> list[RolloutProblem
             f"no RollingSync step selects the generated Application{'s' if many else ''} {_names(unselected)}: "
             f"the controller turns off {'their' if many else 'its'} automated sync and never syncs "
             f"{'them' if many else 'it'}, so changes to {'them' if many else 'it'} are never deployed. Add a step "
-            "whose matchExpressions select them (a last step without matchExpressions selects every "
-            "Application)")))
+            f"whose matchExpressions select {'them' if many else 'it'} (a last step without matchExpressions "
+            "selects every Application)")))
     by_step: dict[int, list[str]] = {}
     for name, picked in chosen.items():
         by_step.setdefault(picked[1], []).append(name)
@@ -1019,7 +1019,7 @@ def rollout_problems(body: Map, applications: list[dict]) -> list[RolloutProblem
         many = len(names) > 1
         out.append(RolloutProblem("invalid", span.line, span.column, (
             f"step {i + 1} of the RollingSync selects the generated Application{'s' if many else ''} "
-            f"{_names(names)}, which step {' and '.join(str(f) for f in firsts)} already "
+            f"{_names(names)}, which step{'s' if len(firsts) > 1 else ''} {' and '.join(str(f) for f in firsts)} already "
             f"select{'' if len(firsts) > 1 else 's'}: the controller rolls {'them' if many else 'it'} out with the "
             f"first step and lists {'them' if many else 'it'} in step {i + 1} too (logged as an invalid "
             "matchExpression that selects an Application twice; Argo CD 3.6 sets the InvalidRolloutConfig "
