@@ -9,7 +9,7 @@ from typing import Iterator
 from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.images import allowed, is_templated, parse_image
-from hooklint.model import BASELINE_CAPABILITIES, POD_TEMPLATE_KINDS, Container, Manifest, PodSpec, binding_service_accounts, deduplicated, get_map
+from hooklint.model import BASELINE_CAPABILITIES, POD_TEMPLATE_KINDS, Container, Manifest, PodSpec, binding_grantee, deduplicated, get_map
 from hooklint.yamlio import Map, Seq
 
 
@@ -156,16 +156,49 @@ def hook_default_service_account(m: Manifest, ctx: Context) -> Iterator[Hit]:
         )
 
 
+def _projected_token(m: Manifest, pod: PodSpec) -> tuple[int, int, str, Map] | None:
+    """The first projected ``serviceAccountToken`` source of ``pod`` that gives a container an API
+    token, as (volume index, source index, volume name, the source mapping), or None. The
+    kubelet writes the ServiceAccount's token there whatever ``automountServiceAccountToken``
+    says (that field only governs the volume the ServiceAccount admission plugin adds:
+    ``plugin/pkg/admission/serviceaccount``). A source counts when a container (init and
+    ephemeral ones too) mounts its volume and it sets no ``audience``: the token's audience is
+    then the API server's own (Kubernetes "Configure Service Accounts for Pods", "Launch a Pod
+    using service account token projection"); a token for another audience is refused by the
+    API server's authenticator."""
+    volumes = pod.spec.get("volumes")
+    if not isinstance(volumes, Seq):
+        return None
+    mounted = set()
+    for container in m.containers(pod):
+        mounts = container.body.get("volumeMounts")
+        for mount in mounts if isinstance(mounts, Seq) else []:
+            if isinstance(mount, Map) and isinstance(mount.get("name"), str):
+                mounted.add(mount["name"])
+    for i, volume in enumerate(volumes):
+        projected = get_map(volume, "projected") if isinstance(volume, Map) else None
+        sources = projected.get("sources") if projected is not None else None
+        name = volume.get("name") if isinstance(volume, Map) else None
+        if not isinstance(sources, Seq) or not isinstance(name, str) or name not in mounted:
+            continue
+        for j, source in enumerate(sources):
+            token = get_map(source, "serviceAccountToken") if isinstance(source, Map) else None
+            if token is not None and not token.get("audience"):
+                return i, j, name, sources[j]
+    return None
+
+
 def _mounted_token(m: Manifest, pod: PodSpec, ctx: Context) -> str | None:
     """Why HL104 reports the pod's ServiceAccount token as mounted, or None: ``"true"`` (the pod
     spec says so), ``"unset"`` (unset, and the ServiceAccount of this application does not set it
-    to false), ``"absent"`` (unset, and the ServiceAccount is not in this application). None when
-    the token is not mounted, the value is not a boolean (reported on its own), or a binding of the
-    application grants the ServiceAccount a role. Kubernetes' rule: the pod spec's
+    to false), ``"absent"`` (unset, and the ServiceAccount is not in this application),
+    ``"projected"`` (turned off, but a projected volume mounts the token: :func:`_projected_token`).
+    None when the token is not mounted, the value is not a boolean (reported on its own), or a
+    binding of the application grants the ServiceAccount a role. Kubernetes' rule: the pod spec's
     ``automountServiceAccountToken`` wins; when unset, the ServiceAccount's; when both are unset,
     the token is mounted (``plugin/pkg/admission/serviceaccount``)."""
     value = pod.spec.get("automountServiceAccountToken")
-    if value is False or (value is not None and value is not True):
+    if value is not None and value is not True and value is not False:
         return None
     sa_name = pod.service_account()[0] or "default"
     if _granted_role(ctx.by_kind.get("RoleBinding", []) + ctx.by_kind.get("ClusterRoleBinding", []), sa_name, m.namespace):
@@ -173,16 +206,19 @@ def _mounted_token(m: Manifest, pod: PodSpec, ctx: Context) -> str | None:
     if value is True:
         return "true"
     sa = ctx.find("ServiceAccount", m.namespace, sa_name)
-    if sa is None:
+    if value is None and sa is None:
         return "absent"
-    return None if sa.body.get("automountServiceAccountToken") is False else "unset"
+    if value is None and sa is not None and sa.body.get("automountServiceAccountToken") is not False:
+        return "unset"
+    return "projected" if _projected_token(m, pod) is not None else None
 
 
 @check("HL104", kinds=POD_TEMPLATE_KINDS)
 def hook_automounts_token(m: Manifest, ctx: Context) -> Iterator[Hit]:
-    """A hook whose ServiceAccount token is mounted (:func:`_mounted_token`) while no RoleBinding or
-    ClusterRoleBinding of the application grants the pod's ServiceAccount (same namespace, see
-    :func:`_binding_names`) a Role or ClusterRole (with one, the hook uses its token, and HL106
+    """A hook whose ServiceAccount token is mounted (:func:`_mounted_token`: automounted, or
+    through a projected volume) while no RoleBinding or ClusterRoleBinding of the application
+    grants the pod's ServiceAccount (any subject reaching it, see :func:`_binding_names`) a Role
+    or ClusterRole (with one, the hook uses its token, and HL106
     judges the grant). The message stays short (under 300 characters); the rule file's what/why,
     shown by ``hooklint explain HL104``, holds the detail. On the 'default' ServiceAccount it names
     HL103, which reports the same hook."""
@@ -204,19 +240,27 @@ def hook_automounts_token(m: Manifest, ctx: Context) -> Iterator[Hit]:
     if why is None:
         return
     sa_name = pod.service_account()[0] or "default"
+    projected = _projected_token(m, pod) if why == "projected" else None
     reason = {
         "true": "automountServiceAccountToken: true",
         "unset": "not turned off here or on the ServiceAccount",
         "absent": "not turned off here; the ServiceAccount is not in this application",
+        "projected": f"projected volume '{projected[2]}', though automount is off" if projected else "",
     }[why]
     if sa_name == "default":
         who, fix = "'default' (HL103; ", "give the hook its own, least-privileged ServiceAccount"
     else:
         who, fix = f"'{sa_name}' (", "bind it to a least-privilege Role"
+    turn_off = "Remove the serviceAccountToken source" if projected else "Set automountServiceAccountToken: false"
+    span = pod.spec.value_span("automountServiceAccountToken") if why == "true" else pod.parent.key_span(pod.key)
+    if projected is not None:
+        i, j, _, source = projected
+        span = source.key_span("serviceAccountToken")
+        field = f"{pod.path}.volumes[{i}].projected.sources[{j}].serviceAccountToken"
     yield Hit(
         f"{m.label} mounts the token of ServiceAccount {who}{reason}), and no binding here grants it a "
-        f"role. Set automountServiceAccountToken: false, or {fix}.",
-        pod.spec.value_span("automountServiceAccountToken") if why == "true" else pod.parent.key_span(pod.key),
+        f"role. {turn_off}, or {fix}.",
+        span,
         field,
     )
 
@@ -444,8 +488,8 @@ def _binding_grants(binding: Manifest, ctx: Context) -> str | None:
 
 @check("HL106", scope="application")
 def hook_overprivileged_rbac(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
-    """A hook's ServiceAccount bound (in the same application) to cluster-admin or the built-in
-    admin or edit ClusterRole, or to a role with wildcard verbs or resources, escalate, bind or
+    """A hook's ServiceAccount bound (in the same application, by any subject that reaches it:
+    :func:`_binding_names`) to cluster-admin or the built-in admin or edit ClusterRole, or to a role with wildcard verbs or resources, escalate, bind or
     impersonate, reading secrets cluster-wide, or rewriting admission webhooks (Kubernetes RBAC
     good practices, "Privilege escalation risks"); the message names every grant, the most
     dangerous first."""
@@ -461,7 +505,8 @@ def hook_overprivileged_rbac(manifests: list[Manifest], ctx: Context) -> Iterato
         sa_name, key = pod.service_account()
         sa_name = sa_name or "default"
         for binding in bindings:
-            if not _binding_names(binding, sa_name, m.namespace):
+            grantee = binding_grantee(binding, m.namespace, sa_name)
+            if grantee is None:
                 continue
             reason = _binding_grants(binding, ctx)
             if reason is None:
@@ -472,8 +517,9 @@ def hook_overprivileged_rbac(manifests: list[Manifest], ctx: Context) -> Iterato
                 else f"namespace '{binding.namespace}'" if binding.namespace else "its namespace"
             )
             reach = f"holds those rights over {where}"
+            via = f" (subject {grantee.subject})" if grantee.subject else ""
             yield Hit(
-                f"{m.label} runs as ServiceAccount '{sa_name}', and {binding.label} {reason}: "
+                f"{m.label} runs as ServiceAccount '{sa_name}', and {binding.label}{via} {reason}: "
                 f"{_runs(m)}, so whoever controls its image or command {reach}. Grant only the "
                 "verbs and resources it needs.",
                 pod.spec.value_span(key) if key else pod.parent.key_span(pod.key),
@@ -483,12 +529,12 @@ def hook_overprivileged_rbac(manifests: list[Manifest], ctx: Context) -> Iterato
 
 
 def _binding_names(binding: Manifest, sa_name: str, namespace: str | None) -> bool:
-    """Whether ``binding`` grants ServiceAccount ``sa_name`` of ``namespace``
-    (:func:`hooklint.model.binding_service_accounts`). A pod without metadata.namespace lands in
-    the destination namespace, which may be the subject's: it matches a subject of any namespace,
-    rather than miss an over-privileged hook."""
-    return any(name == sa_name and (namespace is None or subject_ns == namespace)
-               for subject_ns, name in binding_service_accounts(binding))  # fmt: skip
+    """Whether ``binding`` grants ServiceAccount ``sa_name`` of ``namespace``, through any subject
+    Kubernetes matches to it (:func:`hooklint.model.binding_grantees`: the ServiceAccount, its
+    ``system:serviceaccount:`` User name, the ServiceAccount groups and ``system:authenticated``).
+    A pod without metadata.namespace lands in the destination namespace, which may be the
+    subject's: it matches a subject of any namespace, rather than miss an over-privileged hook."""
+    return binding_grantee(binding, namespace, sa_name) is not None
 
 
 # --- HL108 -------------------------------------------------------------------------------------
