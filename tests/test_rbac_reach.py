@@ -142,3 +142,106 @@ def test_hl301_and_hl310_follow_a_group_binding() -> None:
         "metadata: {name: grant}", "metadata: {name: grant, annotations: {argocd.argoproj.io/hook: PreSync}}")
     got = [(f.rule_id, f.span.line, f.span.column) for f in lint_text(JOB, context=same) if f.rule_id in ("HL301", "HL310")]
     assert got == [("HL310", 11, 27)]
+
+
+# --- F2: what an aggregated or built-in ClusterRole holds -------------------------------------
+
+SA_CRB = "subjects: [{kind: ServiceAccount, name: runner, namespace: app}]"
+
+
+def aggregated(selectors: str, name: str = "sneaky", labels: str = "") -> str:
+    meta = f"{{name: {name}, labels: {{{labels}}}}}" if labels else f"{{name: {name}}}"
+    return (f"apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {meta}\n"
+            f"aggregationRule:\n  clusterRoleSelectors: {selectors}\nrules: []\n")  # fmt: skip
+
+
+def grant(role: str, kind: str = "ClusterRoleBinding") -> str:
+    ns = ", namespace: app" if kind == "RoleBinding" else ""
+    return (f"apiVersion: rbac.authorization.k8s.io/v1\nkind: {kind}\nmetadata: {{name: grant{ns}}}\n"
+            f"roleRef: {{apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: '{role}'}}\n{SA_CRB}\n")
+
+
+def hl106(context: str) -> list[str]:
+    found = hits("HL106", JOB, context=context)
+    assert all((line, column) == (11, 27) for line, column, _ in found)
+    return [message.split(", and ClusterRoleBinding/grant ", 1)[-1].split(", and RoleBinding/grant ", 1)[-1]
+            .removesuffix(": " + TAIL) for _, _, message in found]  # fmt: skip
+
+
+EDIT_GRANTS = ("grants impersonate on serviceaccounts (it can act as any user, group or ServiceAccount it names), and "
+               "reading secrets cluster-wide through ClusterRole 'sneaky' (its aggregationRule gathers the rules of ")
+
+
+def test_hl106_aggregated_cluster_role_holds_what_its_selectors_gather() -> None:
+    """The trial's role: selecting aggregate-to-admin gathers the built-in edit (which carries that
+    label) and so admin's rules; aggregate-to-edit gathers system:aggregate-to-edit (edit's)."""
+    admin = aggregated('[{matchLabels: {rbac.authorization.k8s.io/aggregate-to-admin: "true"}}]')
+    assert hl106(admin + "---\n" + grant("sneaky")) == [EDIT_GRANTS + "the built-in ClusterRole 'edit')"]
+    edit = aggregated("[{matchExpressions: [{key: rbac.authorization.k8s.io/aggregate-to-edit, operator: In, "
+                      "values: ['true']}]}]")  # fmt: skip
+    assert hl106(edit + "---\n" + grant("sneaky")) == [EDIT_GRANTS + "the built-in ClusterRole 'system:aggregate-to-edit')"]
+    # every ClusterRole: cluster-admin's rules first
+    everything = aggregated("[{}]")
+    assert hl106(everything + "---\n" + grant("sneaky")) == [
+        "grants every resource with every verb, and impersonate on serviceaccounts (it can act as any user, group or "
+        "ServiceAccount it names), and escalate on clusterroles (it can write roles with rights it does "
+        "not hold), and every verb on nodes/log, nodes/metrics, nodes/proxy, nodes/stats, and reading secrets "
+        "cluster-wide through ClusterRole 'sneaky' (its aggregationRule gathers the rules of the built-in ClusterRole "
+        "'cluster-admin', the built-in ClusterRole 'admin', the built-in ClusterRole 'edit' and 8 more)"]
+
+
+def test_hl106_aggregated_role_gathers_the_application_s_own_cluster_roles() -> None:
+    mine = aggregated("[{matchLabels: {acme.io/aggregate-to-ops: 'true'}}]") + "---\n" + (
+        "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\n"
+        "metadata: {name: ops-extra, labels: {acme.io/aggregate-to-ops: 'true'}}\n"
+        "rules: [{apiGroups: [rbac.authorization.k8s.io], resources: [clusterrolebindings], verbs: [bind, create]}]\n")
+    assert hl106(mine + "---\n" + grant("sneaky")) == [
+        "grants bind on clusterrolebindings (it can bind itself to any role, cluster-admin included) through "
+        "ClusterRole 'sneaky' (its aggregationRule gathers the rules of ClusterRole 'ops-extra')"]
+
+
+@pytest.mark.parametrize("selectors", [
+    '[{matchLabels: {rbac.authorization.k8s.io/aggregate-to-view: "true"}}]',  # view reads no Secret
+    "[{matchLabels: {acme.io/nothing: 'true'}}]",
+    "[{matchExpressions: [{key: rbac.authorization.k8s.io/aggregate-to-edit, operator: Exists, values: ['x']}]}]",
+    "[{matchExpressions: [{key: rbac.authorization.k8s.io/aggregate-to-edit, operator: Maybe}]}]",
+    "[]",
+])  # fmt: skip
+def test_hl106_aggregated_role_that_gathers_nothing_reported(selectors: str) -> None:
+    assert hl106(aggregated(selectors) + "---\n" + grant("sneaky")) == []
+
+
+def test_hl106_built_in_roles_that_escalate() -> None:
+    assert hl106(grant("system:controller:clusterrole-aggregation-controller")) == [
+        "grants escalate on clusterroles (it can write roles with rights it does not hold) through the built-in "
+        "ClusterRole 'system:controller:clusterrole-aggregation-controller'"]
+    assert hl106(grant("system:controller:namespace-controller")) == [
+        "grants every resource through the built-in ClusterRole 'system:controller:namespace-controller'"]
+    assert hl106(grant("system:node")) == [
+        "grants reading secrets cluster-wide through the built-in ClusterRole 'system:node'"]
+    # in one namespace, system:node's secret reads are not cluster-wide; escalate still is escalate
+    assert hl106(grant("system:node", kind="RoleBinding")) == []
+    assert len(hl106(grant("system:controller:clusterrole-aggregation-controller", kind="RoleBinding"))) == 1
+    # harmless built-ins, and a role of the application with a built-in's name, read as written
+    assert hl106(grant("system:controller:horizontal-pod-autoscaler")) == []
+    assert hl106(grant("view")) == []
+    own = ("apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: 'system:node'}\n"
+           "rules: [{apiGroups: [''], resources: [configmaps], verbs: [get]}]\n---\n")
+    assert hl106(own + grant("system:node")) == []
+
+
+@pytest.mark.parametrize("selector, labels, expected", [
+    ({}, {}, True),
+    ({"matchLabels": {"a": "1"}}, {"a": "1", "b": "2"}, True),
+    ({"matchLabels": {"a": "1"}}, {"a": "2"}, False),
+    ({"matchExpressions": [{"key": "a", "operator": "NotIn", "values": ["1"]}]}, {}, True),
+    ({"matchExpressions": [{"key": "a", "operator": "NotIn", "values": ["1"]}]}, {"a": "1"}, False),
+    ({"matchExpressions": [{"key": "a", "operator": "DoesNotExist"}]}, {"a": "1"}, False),
+    ({"matchExpressions": [{"key": "a", "operator": "Exists"}]}, {"a": ""}, True),
+    ({"matchExpressions": [{"key": "a", "operator": "In", "values": []}]}, {"a": "1"}, False),
+    ("not a selector", {}, False),
+])  # fmt: skip
+def test_label_selector_as_kubernetes_reads_it(selector: object, labels: dict, expected: bool) -> None:
+    from hooklint.checks.security import selects  # noqa: PLC0415
+
+    assert selects(selector, labels) is expected

@@ -4,12 +4,12 @@ lifetime, literal secrets, retired image repositories)."""
 from __future__ import annotations
 
 from fnmatch import fnmatchcase
-from typing import Iterator
+from typing import Iterator, Mapping
 
 from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.images import allowed, is_templated, parse_image
-from hooklint.model import BASELINE_CAPABILITIES, POD_TEMPLATE_KINDS, Container, Manifest, PodSpec, binding_grantee, deduplicated, get_map
+from hooklint.model import BASELINE_CAPABILITIES, POD_TEMPLATE_KINDS, Container, Manifest, PodSpec, RBAC_GROUP, binding_grantee, deduplicated, get_map
 from hooklint.yamlio import Map, Seq
 
 
@@ -412,7 +412,7 @@ ESCALATION_VERBS = {
 WEBHOOK_RESOURCES = ("mutatingwebhookconfigurations", "validatingwebhookconfigurations")
 
 
-def _rule_grants(rule: Map, cluster_wide: bool) -> list[tuple[int, str]]:
+def _rule_grants(rule: Mapping, cluster_wide: bool) -> list[tuple[int, str]]:
     """What one RBAC rule grants that HL106 reports, as (rank, phrase), most dangerous first:
     0 every resource; 1 escalate/bind/impersonate; 2 every verb; 3 reading secrets cluster-wide
     (get, list or watch: a watch without a resourceVersion starts with an ADDED event carrying
@@ -452,11 +452,116 @@ def _rule_grants(rule: Map, cluster_wide: bool) -> list[tuple[int, str]]:
     return out
 
 
+#: The label every built-in ClusterRole carries (``bootstrappolicy/policy.go``
+#: ``addClusterRoleLabel``), which an ``aggregationRule`` may select them all by.
+_BOOTSTRAPPING = ("kubernetes.io/bootstrapping", "rbac-defaults")
+_AGGREGATE_TO = "rbac.authorization.k8s.io/aggregate-to-"
+
+#: Built-in ClusterRoles of kube-apiserver's bootstrap policy (``k8s.io/kubernetes
+#: plugin/pkg/auth/authorizer/rbac/bootstrappolicy`` ``policy.go`` ``ClusterRoles`` and
+#: ``controller_policy.go``; rendered in that folder's ``testdata/cluster-roles.yaml`` and
+#: ``testdata/controller-roles.yaml``) whose rules hold something :func:`_rule_grants` reports, with
+#: those rules only (what else they hold adds nothing HL106 reports), as ``(labels, rules)``; the
+#: labels are what an ``aggregationRule`` selects them by (each also has :data:`_BOOTSTRAPPING`).
+#: ``admin`` and ``edit`` are aggregated from ``system:aggregate-to-edit`` (``edit`` carries the
+#: ``aggregate-to-admin`` label, ``system:aggregate-to-edit`` the ``aggregate-to-edit`` one), so they
+#: hold its rules; ``view`` and the ``aggregate-to-view`` rules hold nothing reported. Left out:
+#: ``system:controller:horizontal-pod-autoscaler``, whose ``*`` resources are those of the
+#: ``custom.metrics.k8s.io`` and ``external.metrics.k8s.io`` groups (metrics, no object).
+_SECRETS_READ = {"apiGroups": [""], "resources": ["secrets"], "verbs": ["get", "list", "watch"]}
+_IMPERSONATE_SA = {"apiGroups": [""], "resources": ["serviceaccounts"], "verbs": ["impersonate"]}
+BUILT_IN_ROLES: dict[str, tuple[dict[str, str], tuple[dict, ...]]] = {
+    "cluster-admin": ({}, ({"apiGroups": ["*"], "resources": ["*"], "verbs": ["*"]},)),
+    "admin": ({}, (_IMPERSONATE_SA, _SECRETS_READ)),
+    "edit": ({_AGGREGATE_TO + "admin": "true"}, (_IMPERSONATE_SA, _SECRETS_READ)),
+    "system:aggregate-to-edit": ({_AGGREGATE_TO + "edit": "true"}, (_IMPERSONATE_SA, _SECRETS_READ)),
+    "system:kube-controller-manager": ({}, ({"apiGroups": ["*"], "resources": ["*"], "verbs": ["list", "watch"]},)),
+    "system:kubelet-api-admin": ({}, ({"apiGroups": [""], "resources": ["nodes/log", "nodes/metrics", "nodes/proxy",
+                                                                          "nodes/stats"], "verbs": ["*"]},)),  # fmt: skip
+    "system:node": ({}, ({"apiGroups": [""], "resources": ["configmaps", "secrets"], "verbs": ["get", "list", "watch"]},)),
+    "system:controller:clusterrole-aggregation-controller": ({}, (
+        {"apiGroups": ["rbac.authorization.k8s.io"], "resources": ["clusterroles"],
+         "verbs": ["escalate", "get", "list", "patch", "update", "watch"]},)),  # fmt: skip
+    "system:controller:generic-garbage-collector": ({}, (
+        {"apiGroups": ["*"], "resources": ["*"], "verbs": ["delete", "get", "list", "patch", "update", "watch"]},)),
+    "system:controller:namespace-controller": ({}, (
+        {"apiGroups": ["*"], "resources": ["*"], "verbs": ["delete", "deletecollection", "get", "list", "watch"]},)),
+    "system:controller:resourcequota-controller": ({}, ({"apiGroups": ["*"], "resources": ["*"], "verbs": ["list", "watch"]},)),
+}
+
+
+def selects(selector: object, labels: Mapping[str, object]) -> bool:
+    """Whether a ``metav1.LabelSelector`` (a mapping of ``matchLabels`` and ``matchExpressions``)
+    selects an object with ``labels``, as ``metav1.LabelSelectorAsSelector`` reads it
+    (``k8s.io/apimachinery pkg/apis/meta/v1/helpers.go``): every ``matchLabels`` pair equal, every
+    expression true (``In``, ``NotIn``: absent or another value, ``Exists``, ``DoesNotExist``); an
+    empty selector selects everything. A selector that is not a mapping, or that the API server
+    rejects (an unknown operator, values where none belong or none where some must), selects
+    nothing."""
+    if not isinstance(selector, Mapping):
+        return False
+    match, expressions = selector.get("matchLabels") or {}, selector.get("matchExpressions") or []
+    if not isinstance(match, Mapping) or not isinstance(expressions, list):
+        return False
+    if any(labels.get(key) != value for key, value in match.items()):
+        return False
+    for e in expressions:
+        if not isinstance(e, Mapping) or not isinstance(e.get("key"), str):
+            return False
+        op, values, value = e.get("operator"), e.get("values") or [], labels.get(e["key"])
+        if not isinstance(values, list) or (op in ("In", "NotIn")) != bool(values):
+            return False
+        if op == "In" and value not in values or op == "NotIn" and value in values \
+                or op == "Exists" and value is None or op == "DoesNotExist" and value is not None:
+            return False
+        if op not in ("In", "NotIn", "Exists", "DoesNotExist"):
+            return False
+    return True
+
+
+def _aggregated(role: Manifest, ctx: Context, seen: set[str]) -> tuple[list[Mapping], list[str]]:
+    """The rules the ClusterRole aggregation controller gives ``role`` (a ClusterRole with an
+    ``aggregationRule``), as far as hooklint can know them: those of the ClusterRoles of the
+    application its ``clusterRoleSelectors`` select (their own aggregated rules included) and of the
+    built-in ones of :data:`BUILT_IN_ROLES` (a role of the application of the same name stands
+    for the built-in), and those roles, as a message names them (``the built-in ClusterRole
+    'edit'``), in selection order. The controller sets the role's rules to
+    every rule of every ClusterRole a selector selects, itself left out (``k8s.io/kubernetes
+    pkg/controller/clusterroleaggregation/clusterroleaggregation_controller.go``
+    ``syncClusterRole``); ``seen``: the roles already followed (a selection cycle)."""
+    rule = get_map(role.body, "aggregationRule")
+    selectors = rule.get("clusterRoleSelectors") if rule is not None else None
+    rules: list[Mapping] = []
+    gathered: list[str] = []
+    if not isinstance(selectors, Seq):
+        return rules, gathered
+    own = {r.name: r for r in ctx.by_kind.get("ClusterRole", []) if r.name and r.group == RBAC_GROUP}
+    for selector in selectors:
+        for name, other in own.items():
+            written = get_map(other.metadata, "labels") if other.metadata is not None else None
+            if name in seen or not selects(selector, written or {}):
+                continue
+            seen.add(name)
+            rules.extend(r for r in (other.body.get("rules") or []) if isinstance(r, Map))
+            more, names = _aggregated(other, ctx, seen)
+            rules.extend(more)
+            gathered.extend([f"ClusterRole '{name}'", *names])
+        for name, (built_in_labels, held) in BUILT_IN_ROLES.items():
+            if name in own or name in seen or not selects(selector, dict([_BOOTSTRAPPING, *built_in_labels.items()])):
+                continue
+            seen.add(name)
+            rules.extend(held)
+            gathered.append(f"the built-in ClusterRole '{name}'")
+    return rules, gathered
+
+
 def _binding_grants(binding: Manifest, ctx: Context) -> str | None:
     """Why a (Cluster)RoleBinding is over-privileged, or None: cluster-admin; the built-in
-    ``admin`` or ``edit`` ClusterRole (when the application does not define a ClusterRole of that
-    name itself); a Role or ClusterRole of the application whose rules grant what
-    :func:`_rule_grants` reports, every such grant named, the most dangerous first."""
+    ``admin`` or ``edit`` ClusterRole; another built-in ClusterRole of :data:`BUILT_IN_ROLES`
+    (when the application does not define a ClusterRole of that name itself); a Role or ClusterRole
+    of the application whose rules, or the rules its ``aggregationRule`` gathers
+    (:func:`_aggregated`), grant what :func:`_rule_grants` reports, every such grant named, the
+    most dangerous first."""
     ref = binding.body.get("roleRef")
     if not isinstance(ref, Map) or not isinstance(ref.get("name"), str):
         return None
@@ -465,25 +570,37 @@ def _binding_grants(binding: Manifest, ctx: Context) -> str | None:
         return "binds it to cluster-admin"
     role_ns = None if role_kind == "ClusterRole" else binding.namespace
     role = ctx.find(role_kind, role_ns, role_name) if isinstance(role_kind, str) else None
+    gathered: list[str] = []
     if role is None:
         if role_kind == "ClusterRole" and role_name in BUILT_IN_WRITER_ROLES:
             return f"binds it to the built-in ClusterRole '{role_name}', {BUILT_IN_WRITER_ROLES[role_name]}"
-        return None
-    rules = role.body.get("rules")
-    if not isinstance(rules, list):
-        return None
+        if role_kind != "ClusterRole" or role_name not in BUILT_IN_ROLES:
+            return None
+        rules: list[Mapping] = list(BUILT_IN_ROLES[role_name][1])
+        through = f"the built-in ClusterRole '{role_name}'"
+    else:
+        written = role.body.get("rules")
+        rules = [r for r in written if isinstance(r, Map)] if isinstance(written, list) else []
+        if role_kind == "ClusterRole":
+            more, gathered = _aggregated(role, ctx, {role_name})
+            rules.extend(more)
+        through = f"{role_kind} '{role_name}'"
     cluster_wide = binding.kind == "ClusterRoleBinding"
     grants: list[tuple[int, str]] = []
     for rule in rules:
-        if isinstance(rule, Map):
-            grants.extend(g for g in _rule_grants(rule, cluster_wide) if g not in grants)
+        grants.extend(g for g in _rule_grants(rule, cluster_wide) if g not in grants)
     if not grants:
         return None
     every_verb = [phrase.removeprefix("every verb on ") for rank, phrase in grants if rank == 2]
     if len(every_verb) > 1:  # one phrase for the wildcard verbs of several rules
         grants = [g for g in grants if g[0] != 2] + [(2, f"every verb on {', '.join(every_verb)}")]
+    if (0, "every resource with every verb") in grants:  # says all the other rules' wildcard says
+        grants = [g for g in grants if g != (0, "every resource")]
     grants.sort(key=lambda g: g[0])  # stable: rule order within a rank
-    return f"grants {', and '.join(phrase for _, phrase in grants)} through {role_kind} '{role_name}'"
+    if gathered:
+        shown = ", ".join(gathered[:3]) + (f" and {len(gathered) - 3} more" if len(gathered) > 3 else "")
+        through += f" (its aggregationRule gathers the rules of {shown})"
+    return f"grants {', and '.join(phrase for _, phrase in grants)} through {through}"
 
 
 @check("HL106", scope="application")
