@@ -9,6 +9,7 @@ from typing import Iterator, Mapping
 from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.images import allowed, is_templated, parse_image
+from hooklint.sources.repository.volumes import HostPathVolume
 from hooklint.model import BASELINE_CAPABILITIES, POD_TEMPLATE_KINDS, Container, Manifest, PodSpec, RBAC_GROUP, binding_grantee, deduplicated, get_map
 from hooklint.yamlio import Map, Seq
 
@@ -278,9 +279,53 @@ def _granted_role(manifests: list[Manifest], sa_name: str, namespace: str | None
     return False
 
 
+def _host_path_binding(m: Manifest, claim_name: object, ctx: Context) -> tuple[HostPathVolume, str] | None:
+    """The hostPath PersistentVolume the PersistentVolumeClaim ``claim_name`` of ``m``'s namespace
+    is bound to, with how (``the claim's spec.volumeName``, ``the volume's spec.claimRef``), or
+    None. Volumes and claims are the application's and those written anywhere in the repository
+    (``ctx.host_path_volumes``, ``ctx.volume_claims``); a claim or a claimRef without a namespace,
+    or a pod without one, matches any namespace. As Kubernetes' PersistentVolume controller binds
+    (``pkg/controller/volume/persistentvolume/pv_controller.go`` ``syncUnboundClaim``): a claim
+    naming ``spec.volumeName`` gets that volume unless its ``claimRef`` reserves it for another
+    claim; a claim that names none gets a volume whose ``claimRef`` reserves it for that claim
+    (pre-binding; ``findBestMatchForClaim`` takes it first). A volume matched only by storage
+    class, size and selector is not followed: several volumes, or a provisioner, may serve it."""
+    if not isinstance(claim_name, str) or not claim_name:
+        return None
+    namespace = m.namespace
+
+    def same(other: str) -> bool:
+        return other == "" or namespace is None or other == namespace
+
+    volumes = set(ctx.host_path_volumes)
+    for written in ctx.by_kind.get("PersistentVolume", []):
+        spec = get_map(written.body, "spec")
+        host, ref = get_map(spec, "hostPath"), get_map(spec, "claimRef")
+        if written.name and host is not None and written.group == "":
+            volumes.add(HostPathVolume(written.name, str(host.get("path") or ""),
+                                       str(ref.get("namespace") or "") if ref is not None else "",
+                                       str(ref.get("name") or "") if ref is not None else "", written.path))  # fmt: skip
+    if not volumes:
+        return None
+    named = {c.volume_name for c in ctx.volume_claims if c.name == claim_name and same(c.namespace)}
+    own = ctx.find("PersistentVolumeClaim", namespace, claim_name)
+    own_spec = get_map(own.body, "spec") if own is not None else None
+    own_volume = own_spec.get("volumeName") if own_spec is not None else None
+    if isinstance(own_volume, str) and own_volume:
+        named = {own_volume}  # the application's own claim is the one applied with the pod
+    for pv in sorted(volumes, key=lambda v: (v.name, v.file)):
+        reserved = pv.claim_name == claim_name and same(pv.claim_namespace)
+        if pv.name in named and (not pv.claim_name or reserved):
+            return pv, "the claim's spec.volumeName"
+        if reserved and (not named or pv.name in named):
+            return pv, "the volume's spec.claimRef"
+    return None
+
+
 @check("HL105", kinds=POD_TEMPLATE_KINDS)
 def hook_privileged_pod(m: Manifest, ctx: Context) -> Iterator[Hit]:
-    """Host namespaces, hostPath volumes, privileged containers, privilege escalation and added
+    """Host namespaces, hostPath volumes (and claims bound to a hostPath PersistentVolume:
+    :func:`_host_path_binding`), privileged containers, privilege escalation and added
     capabilities beyond the baseline profile, read from the table HL206's Pod Security check reads
     (:data:`hooklint.model.BASELINE_CAPABILITIES`, exact names): a baseline capability written
     another way (``CAP_CHOWN``, ``chown``) is reported as such, since admission rejects it."""
@@ -297,12 +342,23 @@ def hook_privileged_pod(m: Manifest, ctx: Context) -> Iterator[Hit]:
     volumes = pod.spec.get("volumes")
     if isinstance(volumes, list):
         for i, volume in enumerate(volumes):
+            name = volume.get("name") if isinstance(volume, Map) and isinstance(volume.get("name"), str) else f"volumes[{i}]"
             if isinstance(volume, Map) and "hostPath" in volume:
-                name = volume.get("name") if isinstance(volume.get("name"), str) else f"volumes[{i}]"
                 yield Hit(
                     f"{m.label} mounts the node's filesystem through hostPath volume '{name}': {tail}",
                     volume.key_span("hostPath"),
                     f"{pod.path}.volumes[{i}].hostPath",
+                )
+            claim = get_map(volume, "persistentVolumeClaim") if isinstance(volume, Map) else None
+            bound = _host_path_binding(m, claim.get("claimName"), ctx) if claim is not None else None
+            if claim is not None and bound is not None and isinstance(volume, Map):
+                pv, how = bound
+                yield Hit(
+                    f"{m.label} mounts the node's filesystem through volume '{name}': PersistentVolumeClaim "
+                    f"'{claim['claimName']}' is bound to PersistentVolume '{pv.name}' ({how}; {pv.file}), a hostPath "
+                    f"volume of '{pv.path}' on the node: {tail}",
+                    volume.key_span("persistentVolumeClaim"),
+                    f"{pod.path}.volumes[{i}].persistentVolumeClaim",
                 )
     for container in m.containers():  # of the pod spec looked up above
         sc = container.body.get("securityContext")
