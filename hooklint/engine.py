@@ -168,7 +168,8 @@ class Engine:
         ``plan`` built by the earlier stages), in file, document and check order, grouped by the
         object that owns each (:class:`Checked`); nothing is suppressed yet."""
         reported = set(loaded.app.reported)
-        ctx = Context.build(self.config, manifests, plan, partial=loaded.coverage.rendered == "partial")
+        ctx = Context.build(self.config, manifests, plan, partial=loaded.coverage.rendered == "partial",
+                            host_path_volumes=loaded.app.host_path_volumes, volume_claims=loaded.app.volume_claims)
         by_manifest: dict[int, list[Finding]] = {}
         owners: dict[tuple[str, int], Manifest | None] = {}
         out = Checked()

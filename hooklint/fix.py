@@ -413,7 +413,11 @@ def _fix_restart_policy(text, root, f, options, config):
 
 def _fix_automount(text, root, f, options, config):
     """HL104 (unsafe: a hook that calls the Kubernetes API stops working):
-    ``automountServiceAccountToken: false`` in the pod spec."""
+    ``automountServiceAccountToken: false`` in the pod spec; a token from a projected
+    ``serviceAccountToken`` volume is left for a person (the pod may need the volume's other
+    sources)."""
+    if not f.field_path.endswith(".automountServiceAccountToken"):
+        raise LeftForAPerson("the token comes from a projected serviceAccountToken volume")
     return _set_field(text, root, f, "false", replace_any=True)
 
 

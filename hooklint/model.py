@@ -383,35 +383,106 @@ class Manifest:
 RBAC_GROUP = "rbac.authorization.k8s.io"
 
 
-def binding_service_accounts(binding: Manifest) -> list[tuple[str, str]]:
-    """The ServiceAccounts a RoleBinding or ClusterRoleBinding of the RBAC group grants, as
-    ``(namespace, name)`` in subject order, each once; ``""`` namespace stands for the
-    application's destination namespace (a RoleBinding without ``metadata.namespace``). Empty for
-    any other object, a ``RoleBinding`` kind of another group included.
+#: The user name and groups the API server gives a ServiceAccount's token
+#: (``k8s.io/apiserver pkg/authentication/serviceaccount/util.go``: ``MakeUsername``
+#: ``system:serviceaccount:<namespace>:<name>``, ``MakeGroupNames`` ``system:serviceaccounts`` and
+#: ``system:serviceaccounts:<namespace>``), and the group every authenticated request gets besides
+#: (``k8s.io/apiserver pkg/authentication/user`` ``AllAuthenticated``, added by the authenticated
+#: group adder).
+SA_USER_PREFIX = "system:serviceaccount:"
+SA_GROUP = "system:serviceaccounts"
+SA_NAMESPACE_GROUP_PREFIX = "system:serviceaccounts:"
+AUTHENTICATED_GROUP = "system:authenticated"
 
-    As Kubernetes reads a subject (``k8s.io/kubernetes pkg/registry/rbac/validation/rule.go``
-    ``appliesToUser``): ``kind: ServiceAccount`` with a name; its ``namespace``, else the
-    RoleBinding's own namespace; a ClusterRoleBinding subject without a namespace grants nobody
-    (the API server rejects it: ``pkg/apis/rbac/validation`` ``ValidateRoleBindingSubject``)."""
+
+@dataclass(frozen=True, slots=True)
+class Grantee:
+    """The ServiceAccounts one subject of a RoleBinding or ClusterRoleBinding grants its role to:
+    those of ``namespace`` (``""`` the application's destination namespace, None every
+    namespace) named ``name`` (None: every ServiceAccount there). ``subject`` says how the
+    binding names them when not with ``kind: ServiceAccount`` (``Group
+    'system:serviceaccounts:app', every ServiceAccount of namespace 'app'``), else ``""``."""
+
+    namespace: str | None
+    name: str | None
+    subject: str = ""
+
+    def covers(self, namespace: str | None, name: str) -> bool:
+        """Whether ServiceAccount ``name`` of ``namespace`` is granted; a ``namespace`` of None (a
+        pod that sets none lands in the destination namespace, which may be any) matches a
+        subject of any namespace, rather than miss a grant."""
+        return (self.name is None or self.name == name) and (
+            self.namespace is None or namespace is None or self.namespace == namespace)
+
+
+def binding_grantees(binding: Manifest) -> list[Grantee]:
+    """The ServiceAccounts a RoleBinding or ClusterRoleBinding of the RBAC group grants, one
+    :class:`Grantee` per subject that grants any, in subject order, each once. Empty for any other
+    object, a ``RoleBinding`` kind of another group included.
+
+    As Kubernetes matches a subject against a ServiceAccount's token (``k8s.io/kubernetes
+    pkg/registry/rbac/validation/rule.go`` ``appliesToUser``; the user name and groups:
+    :data:`SA_USER_PREFIX`, :data:`SA_GROUP`, :data:`AUTHENTICATED_GROUP`):
+
+    - ``kind: ServiceAccount`` with a name: that ServiceAccount of the subject's ``namespace``,
+      else of the RoleBinding's own namespace (``""`` when the RoleBinding sets none: the
+      destination namespace); a ClusterRoleBinding subject without a namespace grants nobody (the
+      API server rejects it: ``pkg/apis/rbac/validation`` ``ValidateRoleBindingSubject``);
+    - ``kind: User`` named ``system:serviceaccount:<namespace>:<name>``: that ServiceAccount;
+    - ``kind: Group`` named ``system:serviceaccounts`` (every ServiceAccount of the cluster),
+      ``system:serviceaccounts:<namespace>`` (every one of that namespace) or
+      ``system:authenticated`` (every authenticated identity, ServiceAccounts included).
+
+    A User or Group subject counts with ``apiGroup`` ``rbac.authorization.k8s.io`` or unset (the
+    v1 defaulting fills it in: ``pkg/apis/rbac/v1`` ``SetDefaults_Subject``); any other is
+    rejected by the API server's validation and grants nothing. Kubernetes documents the same
+    subjects in "Using RBAC Authorization", "Referring to subjects"."""
     if binding.kind not in ("RoleBinding", "ClusterRoleBinding") or binding.group != RBAC_GROUP:
         return []
     subjects = binding.body.get("subjects")
     if not isinstance(subjects, Seq):
         return []
-    out: list[tuple[str, str]] = []
+    out: list[Grantee] = []
     for subject in subjects:
-        if not isinstance(subject, Map) or subject.get("kind") != "ServiceAccount":
-            continue
-        name, namespace = subject.get("name"), subject.get("namespace")
-        if not isinstance(name, str) or not name:
-            continue
+        grantee = _grantee(subject, binding) if isinstance(subject, Map) else None
+        if grantee is not None and grantee not in out:
+            out.append(grantee)
+    return out
+
+
+def _grantee(subject: Map, binding: Manifest) -> Grantee | None:
+    """The :class:`Grantee` of one subject mapping of ``binding`` (:func:`binding_grantees`)."""
+    kind, name, namespace = subject.get("kind"), subject.get("name"), subject.get("namespace")
+    if not isinstance(name, str) or not name:
+        return None
+    if kind == "ServiceAccount":
         if not isinstance(namespace, str) or not namespace:
             if binding.kind != "RoleBinding":
-                continue
+                return None
             namespace = binding.namespace or ""
-        if (namespace, name) not in out:
-            out.append((namespace, name))
-    return out
+        return Grantee(namespace, name)
+    if kind not in ("User", "Group") or subject.get("apiGroup") not in (None, "", RBAC_GROUP):
+        return None
+    written = f"{kind} '{name}'"
+    if kind == "User":
+        parts = name[len(SA_USER_PREFIX):].split(":") if name.startswith(SA_USER_PREFIX) else []
+        if len(parts) == 2 and all(parts):
+            return Grantee(parts[0], parts[1], written)
+        return None
+    if name == SA_GROUP:
+        return Grantee(None, None, f"{written}, every ServiceAccount of the cluster")
+    if name == AUTHENTICATED_GROUP:
+        return Grantee(None, None, f"{written}, every authenticated user and ServiceAccount")
+    if name.startswith(SA_NAMESPACE_GROUP_PREFIX) and len(name) > len(SA_NAMESPACE_GROUP_PREFIX):
+        namespace = name[len(SA_NAMESPACE_GROUP_PREFIX):]
+        return Grantee(namespace, None, f"{written}, every ServiceAccount of namespace '{namespace}'")
+    return None
+
+
+def binding_grantee(binding: Manifest, namespace: str | None, name: str) -> Grantee | None:
+    """The first subject of ``binding`` that grants ServiceAccount ``name`` of ``namespace``
+    (:meth:`Grantee.covers`), or None."""
+    return next((g for g in binding_grantees(binding) if g.covers(namespace, name)), None)
 
 
 def object_key(m: Manifest) -> tuple[str, str, str, str] | None:

@@ -13,7 +13,7 @@ import pytest
 from hooklint.argocd import HELM_HOOK, HOOK, hook_info
 from hooklint.config import parse_config
 from hooklint.loader import parse_text
-from hooklint.model import binding_service_accounts, manifests_of
+from hooklint.model import binding_grantees, manifests_of
 from hooklint.pipeline import lint_text
 from hooklint.plan import build_plan
 
@@ -209,9 +209,9 @@ def binding(kind: str, subject: str, api: str = "rbac.authorization.k8s.io/v1", 
             f"subjects:\n  - {subject}\n")  # fmt: skip
 
 
-def rbac_objects(text: str) -> list[list[tuple[str, str]]]:
+def rbac_objects(text: str) -> list[list[tuple[str | None, str | None]]]:
     loaded = parse_text("rbac.yaml", text)
-    return [binding_service_accounts(m) for m in manifests_of([loaded])]
+    return [[(g.namespace, g.name) for g in binding_grantees(m)] for m in manifests_of([loaded])]
 
 
 def test_binding_subjects_as_kubernetes_reads_them():

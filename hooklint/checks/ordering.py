@@ -14,7 +14,7 @@ from typing import Any, Iterator
 from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.findings import Span
-from hooklint.model import POD_TEMPLATE_KINDS, Manifest, binding_service_accounts, deduplicated, get_map, repeated_objects
+from hooklint.model import POD_TEMPLATE_KINDS, Grantee, Manifest, binding_grantees, deduplicated, get_map, repeated_objects
 from hooklint.plan import SyncPlan, Task, absent_during_deletion, is_kustomize_config, step_text
 from hooklint.yamlio import Map, Seq
 
@@ -110,16 +110,32 @@ def pod_references(m: Manifest) -> Iterator[Reference]:
                 yield from _named(source.get("secretRef"), "name", "Secret", f"{epath}.secretRef", via)
 
 
-def _binding_index(manifests: list[Manifest]) -> dict[tuple[str, str], list[Manifest]]:
-    """RoleBindings and ClusterRoleBindings by the ServiceAccounts they grant: ``(namespace or "",
-    name)``, read by :func:`hooklint.model.binding_service_accounts`."""
-    index: dict[tuple[str, str], list[Manifest]] = {}
-    for m in manifests:
-        for key in binding_service_accounts(m):
-            bucket = index.setdefault(key, [])
-            if m not in bucket:
-                bucket.append(m)
-    return index
+class _BindingIndex:
+    """RoleBindings and ClusterRoleBindings by the ServiceAccounts they grant
+    (:func:`hooklint.model.binding_grantees`): a subject of kind ServiceAccount or a User naming one
+    by ``(namespace or "", name)``, a Group of ServiceAccounts (a namespace's, the cluster's,
+    ``system:authenticated``) by the ServiceAccounts it covers."""
+
+    def __init__(self, manifests: list[Manifest]) -> None:
+        self.named: dict[tuple[str, str], list[Manifest]] = {}
+        self.groups: list[tuple[Grantee, Manifest]] = []
+        for m in manifests:
+            for grantee in binding_grantees(m):
+                if grantee.name is None:
+                    self.groups.append((grantee, m))
+                    continue
+                bucket = self.named.setdefault((grantee.namespace or "", grantee.name), [])
+                if m not in bucket:
+                    bucket.append(m)
+
+    def granting(self, namespace: str, name: str) -> list[Manifest]:
+        """The bindings granting ServiceAccount ``name`` of ``namespace`` (``""``: the
+        destination namespace): those naming it first, then those granting a group it is in."""
+        out = list(self.named.get((namespace, name), ()))
+        for grantee, m in self.groups:
+            if grantee.covers(namespace, name) and m not in out:
+                out.append(m)
+        return out
 
 
 #: Controllers that write a Secret no Secret object of the application defines: (group, kind)
@@ -265,7 +281,7 @@ def reference_to_later_step(manifests: list[Manifest], ctx: Context) -> Iterator
     (:func:`hooklint.plan.absent_during_deletion`; §4d, pitfall P2). A Secret that no Secret
     object defines stands for the objects that write it (:func:`produced_secrets`)."""
     plan = ctx.plan
-    bindings: dict[tuple[str, str], list[Manifest]] | None = None
+    bindings: _BindingIndex | None = None
     producers: dict[tuple[str, str], list[Manifest]] | None = None
     kept = deduplicated(manifests)
     for m in kept:
@@ -281,8 +297,8 @@ def reference_to_later_step(manifests: list[Manifest], ctx: Context) -> Iterator
                 targets.append(found)
             if ref.kind == "ServiceAccount":
                 if bindings is None:
-                    bindings = _binding_index(manifests)
-                targets.extend(bindings.get((m.namespace or "", ref.name), ()))
+                    bindings = _BindingIndex(manifests)
+                targets.extend(bindings.granting(m.namespace or "", ref.name))
             elif ref.kind == "Secret" and found is None:
                 if producers is None:
                     producers = _producer_index(kept)
@@ -1083,7 +1099,7 @@ _RBAC_KINDS = ("Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding")
 @check("HL310", scope="application")
 def hook_same_step_as_its_rbac(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
     """A hook Job or Pod whose ServiceAccount's RoleBindings/ClusterRoleBindings
-    (:func:`_binding_index`), or the Roles/ClusterRoles they bind, are applied in the same (phase,
+    (:class:`_BindingIndex`), or the Roles/ClusterRoles they bind, are applied in the same (phase,
     wave) step as the hook. Within a step gitops-engine creates by kind order (``GE
     pkg/sync/sync_tasks.go`` ``kindOrder``: ServiceAccount, ClusterRole, ClusterRoleBinding, Role,
     RoleBinding, then Pod and Job) and ``runTasks`` waits for each kind's creates before the next
@@ -1094,7 +1110,7 @@ def hook_same_step_as_its_rbac(manifests: list[Manifest], ctx: Context) -> Itera
     it exists before the hook is created. An RBAC object that is itself a hook is re-created
     with the hook on every sync (BeforeHookCreation), a plain one only on the first sync."""
     plan = ctx.plan
-    bindings: dict[tuple[str, str], list[Manifest]] | None = None
+    bindings: _BindingIndex | None = None
     for m in deduplicated(manifests):
         if m.kind not in ("Job", "Pod") or not m.hook.is_hook or not m.hook.phases:
             continue
@@ -1105,9 +1121,9 @@ def hook_same_step_as_its_rbac(manifests: list[Manifest], ctx: Context) -> Itera
         if sa is None:
             continue
         if bindings is None:
-            bindings = _binding_index(manifests)
+            bindings = _BindingIndex(manifests)
         rbac: list[Manifest] = []
-        for binding in bindings.get((m.namespace or "", sa), ()):
+        for binding in bindings.granting(m.namespace or "", sa):
             rbac.append(binding)
             ref = get_map(binding.body, "roleRef")
             kind, name = (ref.get("kind"), ref.get("name")) if ref is not None else (None, None)

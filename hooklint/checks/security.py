@@ -4,12 +4,13 @@ lifetime, literal secrets, retired image repositories)."""
 from __future__ import annotations
 
 from fnmatch import fnmatchcase
-from typing import Iterator
+from typing import Iterator, Mapping
 
 from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.images import allowed, is_templated, parse_image
-from hooklint.model import BASELINE_CAPABILITIES, POD_TEMPLATE_KINDS, Container, Manifest, PodSpec, binding_service_accounts, deduplicated, get_map
+from hooklint.sources.repository.volumes import HostPathVolume
+from hooklint.model import BASELINE_CAPABILITIES, POD_TEMPLATE_KINDS, Container, Manifest, PodSpec, RBAC_GROUP, binding_grantee, deduplicated, get_map
 from hooklint.yamlio import Map, Seq
 
 
@@ -156,16 +157,49 @@ def hook_default_service_account(m: Manifest, ctx: Context) -> Iterator[Hit]:
         )
 
 
+def _projected_token(m: Manifest, pod: PodSpec) -> tuple[int, int, str, Map] | None:
+    """The first projected ``serviceAccountToken`` source of ``pod`` that gives a container an API
+    token, as (volume index, source index, volume name, the source mapping), or None. The
+    kubelet writes the ServiceAccount's token there whatever ``automountServiceAccountToken``
+    says (that field only governs the volume the ServiceAccount admission plugin adds:
+    ``plugin/pkg/admission/serviceaccount``). A source counts when a container (init and
+    ephemeral ones too) mounts its volume and it sets no ``audience``: the token's audience is
+    then the API server's own (Kubernetes "Configure Service Accounts for Pods", "Launch a Pod
+    using service account token projection"); a token for another audience is refused by the
+    API server's authenticator."""
+    volumes = pod.spec.get("volumes")
+    if not isinstance(volumes, Seq):
+        return None
+    mounted = set()
+    for container in m.containers(pod):
+        mounts = container.body.get("volumeMounts")
+        for mount in mounts if isinstance(mounts, Seq) else []:
+            if isinstance(mount, Map) and isinstance(mount.get("name"), str):
+                mounted.add(mount["name"])
+    for i, volume in enumerate(volumes):
+        projected = get_map(volume, "projected") if isinstance(volume, Map) else None
+        sources = projected.get("sources") if projected is not None else None
+        name = volume.get("name") if isinstance(volume, Map) else None
+        if not isinstance(sources, Seq) or not isinstance(name, str) or name not in mounted:
+            continue
+        for j, source in enumerate(sources):
+            token = get_map(source, "serviceAccountToken") if isinstance(source, Map) else None
+            if token is not None and not token.get("audience"):
+                return i, j, name, sources[j]
+    return None
+
+
 def _mounted_token(m: Manifest, pod: PodSpec, ctx: Context) -> str | None:
     """Why HL104 reports the pod's ServiceAccount token as mounted, or None: ``"true"`` (the pod
     spec says so), ``"unset"`` (unset, and the ServiceAccount of this application does not set it
-    to false), ``"absent"`` (unset, and the ServiceAccount is not in this application). None when
-    the token is not mounted, the value is not a boolean (reported on its own), or a binding of the
-    application grants the ServiceAccount a role. Kubernetes' rule: the pod spec's
+    to false), ``"absent"`` (unset, and the ServiceAccount is not in this application),
+    ``"projected"`` (turned off, but a projected volume mounts the token: :func:`_projected_token`).
+    None when the token is not mounted, the value is not a boolean (reported on its own), or a
+    binding of the application grants the ServiceAccount a role. Kubernetes' rule: the pod spec's
     ``automountServiceAccountToken`` wins; when unset, the ServiceAccount's; when both are unset,
     the token is mounted (``plugin/pkg/admission/serviceaccount``)."""
     value = pod.spec.get("automountServiceAccountToken")
-    if value is False or (value is not None and value is not True):
+    if value is not None and value is not True and value is not False:
         return None
     sa_name = pod.service_account()[0] or "default"
     if _granted_role(ctx.by_kind.get("RoleBinding", []) + ctx.by_kind.get("ClusterRoleBinding", []), sa_name, m.namespace):
@@ -173,16 +207,19 @@ def _mounted_token(m: Manifest, pod: PodSpec, ctx: Context) -> str | None:
     if value is True:
         return "true"
     sa = ctx.find("ServiceAccount", m.namespace, sa_name)
-    if sa is None:
+    if value is None and sa is None:
         return "absent"
-    return None if sa.body.get("automountServiceAccountToken") is False else "unset"
+    if value is None and sa is not None and sa.body.get("automountServiceAccountToken") is not False:
+        return "unset"
+    return "projected" if _projected_token(m, pod) is not None else None
 
 
 @check("HL104", kinds=POD_TEMPLATE_KINDS)
 def hook_automounts_token(m: Manifest, ctx: Context) -> Iterator[Hit]:
-    """A hook whose ServiceAccount token is mounted (:func:`_mounted_token`) while no RoleBinding or
-    ClusterRoleBinding of the application grants the pod's ServiceAccount (same namespace, see
-    :func:`_binding_names`) a Role or ClusterRole (with one, the hook uses its token, and HL106
+    """A hook whose ServiceAccount token is mounted (:func:`_mounted_token`: automounted, or
+    through a projected volume) while no RoleBinding or ClusterRoleBinding of the application
+    grants the pod's ServiceAccount (any subject reaching it, see :func:`_binding_names`) a Role
+    or ClusterRole (with one, the hook uses its token, and HL106
     judges the grant). The message stays short (under 300 characters); the rule file's what/why,
     shown by ``hooklint explain HL104``, holds the detail. On the 'default' ServiceAccount it names
     HL103, which reports the same hook."""
@@ -204,19 +241,27 @@ def hook_automounts_token(m: Manifest, ctx: Context) -> Iterator[Hit]:
     if why is None:
         return
     sa_name = pod.service_account()[0] or "default"
+    projected = _projected_token(m, pod) if why == "projected" else None
     reason = {
         "true": "automountServiceAccountToken: true",
         "unset": "not turned off here or on the ServiceAccount",
         "absent": "not turned off here; the ServiceAccount is not in this application",
+        "projected": f"projected volume '{projected[2]}', though automount is off" if projected else "",
     }[why]
     if sa_name == "default":
         who, fix = "'default' (HL103; ", "give the hook its own, least-privileged ServiceAccount"
     else:
         who, fix = f"'{sa_name}' (", "bind it to a least-privilege Role"
+    turn_off = "Remove the serviceAccountToken source" if projected else "Set automountServiceAccountToken: false"
+    span = pod.spec.value_span("automountServiceAccountToken") if why == "true" else pod.parent.key_span(pod.key)
+    if projected is not None:
+        i, j, _, source = projected
+        span = source.key_span("serviceAccountToken")
+        field = f"{pod.path}.volumes[{i}].projected.sources[{j}].serviceAccountToken"
     yield Hit(
         f"{m.label} mounts the token of ServiceAccount {who}{reason}), and no binding here grants it a "
-        f"role. Set automountServiceAccountToken: false, or {fix}.",
-        pod.spec.value_span("automountServiceAccountToken") if why == "true" else pod.parent.key_span(pod.key),
+        f"role. {turn_off}, or {fix}.",
+        span,
         field,
     )
 
@@ -234,9 +279,53 @@ def _granted_role(manifests: list[Manifest], sa_name: str, namespace: str | None
     return False
 
 
+def _host_path_binding(m: Manifest, claim_name: object, ctx: Context) -> tuple[HostPathVolume, str] | None:
+    """The hostPath PersistentVolume the PersistentVolumeClaim ``claim_name`` of ``m``'s namespace
+    is bound to, with how (``the claim's spec.volumeName``, ``the volume's spec.claimRef``), or
+    None. Volumes and claims are the application's and those written anywhere in the repository
+    (``ctx.host_path_volumes``, ``ctx.volume_claims``); a claim or a claimRef without a namespace,
+    or a pod without one, matches any namespace. As Kubernetes' PersistentVolume controller binds
+    (``pkg/controller/volume/persistentvolume/pv_controller.go`` ``syncUnboundClaim``): a claim
+    naming ``spec.volumeName`` gets that volume unless its ``claimRef`` reserves it for another
+    claim; a claim that names none gets a volume whose ``claimRef`` reserves it for that claim
+    (pre-binding; ``findBestMatchForClaim`` takes it first). A volume matched only by storage
+    class, size and selector is not followed: several volumes, or a provisioner, may serve it."""
+    if not isinstance(claim_name, str) or not claim_name:
+        return None
+    namespace = m.namespace
+
+    def same(other: str) -> bool:
+        return other == "" or namespace is None or other == namespace
+
+    volumes = set(ctx.host_path_volumes)
+    for written in ctx.by_kind.get("PersistentVolume", []):
+        spec = get_map(written.body, "spec")
+        host, ref = get_map(spec, "hostPath"), get_map(spec, "claimRef")
+        if written.name and host is not None and written.group == "":
+            volumes.add(HostPathVolume(written.name, str(host.get("path") or ""),
+                                       str(ref.get("namespace") or "") if ref is not None else "",
+                                       str(ref.get("name") or "") if ref is not None else "", written.path))  # fmt: skip
+    if not volumes:
+        return None
+    named = {c.volume_name for c in ctx.volume_claims if c.name == claim_name and same(c.namespace)}
+    own = ctx.find("PersistentVolumeClaim", namespace, claim_name)
+    own_spec = get_map(own.body, "spec") if own is not None else None
+    own_volume = own_spec.get("volumeName") if own_spec is not None else None
+    if isinstance(own_volume, str) and own_volume:
+        named = {own_volume}  # the application's own claim is the one applied with the pod
+    for pv in sorted(volumes, key=lambda v: (v.name, v.file)):
+        reserved = pv.claim_name == claim_name and same(pv.claim_namespace)
+        if pv.name in named and (not pv.claim_name or reserved):
+            return pv, "the claim's spec.volumeName"
+        if reserved and (not named or pv.name in named):
+            return pv, "the volume's spec.claimRef"
+    return None
+
+
 @check("HL105", kinds=POD_TEMPLATE_KINDS)
 def hook_privileged_pod(m: Manifest, ctx: Context) -> Iterator[Hit]:
-    """Host namespaces, hostPath volumes, privileged containers, privilege escalation and added
+    """Host namespaces, hostPath volumes (and claims bound to a hostPath PersistentVolume:
+    :func:`_host_path_binding`), privileged containers, privilege escalation and added
     capabilities beyond the baseline profile, read from the table HL206's Pod Security check reads
     (:data:`hooklint.model.BASELINE_CAPABILITIES`, exact names): a baseline capability written
     another way (``CAP_CHOWN``, ``chown``) is reported as such, since admission rejects it."""
@@ -253,12 +342,23 @@ def hook_privileged_pod(m: Manifest, ctx: Context) -> Iterator[Hit]:
     volumes = pod.spec.get("volumes")
     if isinstance(volumes, list):
         for i, volume in enumerate(volumes):
+            name = volume.get("name") if isinstance(volume, Map) and isinstance(volume.get("name"), str) else f"volumes[{i}]"
             if isinstance(volume, Map) and "hostPath" in volume:
-                name = volume.get("name") if isinstance(volume.get("name"), str) else f"volumes[{i}]"
                 yield Hit(
                     f"{m.label} mounts the node's filesystem through hostPath volume '{name}': {tail}",
                     volume.key_span("hostPath"),
                     f"{pod.path}.volumes[{i}].hostPath",
+                )
+            claim = get_map(volume, "persistentVolumeClaim") if isinstance(volume, Map) else None
+            bound = _host_path_binding(m, claim.get("claimName"), ctx) if claim is not None else None
+            if claim is not None and bound is not None and isinstance(volume, Map):
+                pv, how = bound
+                yield Hit(
+                    f"{m.label} mounts the node's filesystem through volume '{name}': PersistentVolumeClaim "
+                    f"'{claim['claimName']}' is bound to PersistentVolume '{pv.name}' ({how}; {pv.file}), a hostPath "
+                    f"volume of '{pv.path}' on the node: {tail}",
+                    volume.key_span("persistentVolumeClaim"),
+                    f"{pod.path}.volumes[{i}].persistentVolumeClaim",
                 )
     for container in m.containers():  # of the pod spec looked up above
         sc = container.body.get("securityContext")
@@ -368,7 +468,7 @@ ESCALATION_VERBS = {
 WEBHOOK_RESOURCES = ("mutatingwebhookconfigurations", "validatingwebhookconfigurations")
 
 
-def _rule_grants(rule: Map, cluster_wide: bool) -> list[tuple[int, str]]:
+def _rule_grants(rule: Mapping, cluster_wide: bool) -> list[tuple[int, str]]:
     """What one RBAC rule grants that HL106 reports, as (rank, phrase), most dangerous first:
     0 every resource; 1 escalate/bind/impersonate; 2 every verb; 3 reading secrets cluster-wide
     (get, list or watch: a watch without a resourceVersion starts with an ADDED event carrying
@@ -408,11 +508,116 @@ def _rule_grants(rule: Map, cluster_wide: bool) -> list[tuple[int, str]]:
     return out
 
 
+#: The label every built-in ClusterRole carries (``bootstrappolicy/policy.go``
+#: ``addClusterRoleLabel``), which an ``aggregationRule`` may select them all by.
+_BOOTSTRAPPING = ("kubernetes.io/bootstrapping", "rbac-defaults")
+_AGGREGATE_TO = "rbac.authorization.k8s.io/aggregate-to-"
+
+#: Built-in ClusterRoles of kube-apiserver's bootstrap policy (``k8s.io/kubernetes
+#: plugin/pkg/auth/authorizer/rbac/bootstrappolicy`` ``policy.go`` ``ClusterRoles`` and
+#: ``controller_policy.go``; rendered in that folder's ``testdata/cluster-roles.yaml`` and
+#: ``testdata/controller-roles.yaml``) whose rules hold something :func:`_rule_grants` reports, with
+#: those rules only (what else they hold adds nothing HL106 reports), as ``(labels, rules)``; the
+#: labels are what an ``aggregationRule`` selects them by (each also has :data:`_BOOTSTRAPPING`).
+#: ``admin`` and ``edit`` are aggregated from ``system:aggregate-to-edit`` (``edit`` carries the
+#: ``aggregate-to-admin`` label, ``system:aggregate-to-edit`` the ``aggregate-to-edit`` one), so they
+#: hold its rules; ``view`` and the ``aggregate-to-view`` rules hold nothing reported. Left out:
+#: ``system:controller:horizontal-pod-autoscaler``, whose ``*`` resources are those of the
+#: ``custom.metrics.k8s.io`` and ``external.metrics.k8s.io`` groups (metrics, no object).
+_SECRETS_READ = {"apiGroups": [""], "resources": ["secrets"], "verbs": ["get", "list", "watch"]}
+_IMPERSONATE_SA = {"apiGroups": [""], "resources": ["serviceaccounts"], "verbs": ["impersonate"]}
+BUILT_IN_ROLES: dict[str, tuple[dict[str, str], tuple[dict, ...]]] = {
+    "cluster-admin": ({}, ({"apiGroups": ["*"], "resources": ["*"], "verbs": ["*"]},)),
+    "admin": ({}, (_IMPERSONATE_SA, _SECRETS_READ)),
+    "edit": ({_AGGREGATE_TO + "admin": "true"}, (_IMPERSONATE_SA, _SECRETS_READ)),
+    "system:aggregate-to-edit": ({_AGGREGATE_TO + "edit": "true"}, (_IMPERSONATE_SA, _SECRETS_READ)),
+    "system:kube-controller-manager": ({}, ({"apiGroups": ["*"], "resources": ["*"], "verbs": ["list", "watch"]},)),
+    "system:kubelet-api-admin": ({}, ({"apiGroups": [""], "resources": ["nodes/log", "nodes/metrics", "nodes/proxy",
+                                                                          "nodes/stats"], "verbs": ["*"]},)),  # fmt: skip
+    "system:node": ({}, ({"apiGroups": [""], "resources": ["configmaps", "secrets"], "verbs": ["get", "list", "watch"]},)),
+    "system:controller:clusterrole-aggregation-controller": ({}, (
+        {"apiGroups": ["rbac.authorization.k8s.io"], "resources": ["clusterroles"],
+         "verbs": ["escalate", "get", "list", "patch", "update", "watch"]},)),  # fmt: skip
+    "system:controller:generic-garbage-collector": ({}, (
+        {"apiGroups": ["*"], "resources": ["*"], "verbs": ["delete", "get", "list", "patch", "update", "watch"]},)),
+    "system:controller:namespace-controller": ({}, (
+        {"apiGroups": ["*"], "resources": ["*"], "verbs": ["delete", "deletecollection", "get", "list", "watch"]},)),
+    "system:controller:resourcequota-controller": ({}, ({"apiGroups": ["*"], "resources": ["*"], "verbs": ["list", "watch"]},)),
+}
+
+
+def selects(selector: object, labels: Mapping[str, object]) -> bool:
+    """Whether a ``metav1.LabelSelector`` (a mapping of ``matchLabels`` and ``matchExpressions``)
+    selects an object with ``labels``, as ``metav1.LabelSelectorAsSelector`` reads it
+    (``k8s.io/apimachinery pkg/apis/meta/v1/helpers.go``): every ``matchLabels`` pair equal, every
+    expression true (``In``, ``NotIn``: absent or another value, ``Exists``, ``DoesNotExist``); an
+    empty selector selects everything. A selector that is not a mapping, or that the API server
+    rejects (an unknown operator, values where none belong or none where some must), selects
+    nothing."""
+    if not isinstance(selector, Mapping):
+        return False
+    match, expressions = selector.get("matchLabels") or {}, selector.get("matchExpressions") or []
+    if not isinstance(match, Mapping) or not isinstance(expressions, list):
+        return False
+    if any(labels.get(key) != value for key, value in match.items()):
+        return False
+    for e in expressions:
+        if not isinstance(e, Mapping) or not isinstance(e.get("key"), str):
+            return False
+        op, values, value = e.get("operator"), e.get("values") or [], labels.get(e["key"])
+        if not isinstance(values, list) or (op in ("In", "NotIn")) != bool(values):
+            return False
+        if op == "In" and value not in values or op == "NotIn" and value in values \
+                or op == "Exists" and value is None or op == "DoesNotExist" and value is not None:
+            return False
+        if op not in ("In", "NotIn", "Exists", "DoesNotExist"):
+            return False
+    return True
+
+
+def _aggregated(role: Manifest, ctx: Context, seen: set[str]) -> tuple[list[Mapping], list[str]]:
+    """The rules the ClusterRole aggregation controller gives ``role`` (a ClusterRole with an
+    ``aggregationRule``), as far as hooklint can know them: those of the ClusterRoles of the
+    application its ``clusterRoleSelectors`` select (their own aggregated rules included) and of the
+    built-in ones of :data:`BUILT_IN_ROLES` (a role of the application of the same name stands
+    for the built-in), and those roles, as a message names them (``the built-in ClusterRole
+    'edit'``), in selection order. The controller sets the role's rules to
+    every rule of every ClusterRole a selector selects, itself left out (``k8s.io/kubernetes
+    pkg/controller/clusterroleaggregation/clusterroleaggregation_controller.go``
+    ``syncClusterRole``); ``seen``: the roles already followed (a selection cycle)."""
+    rule = get_map(role.body, "aggregationRule")
+    selectors = rule.get("clusterRoleSelectors") if rule is not None else None
+    rules: list[Mapping] = []
+    gathered: list[str] = []
+    if not isinstance(selectors, Seq):
+        return rules, gathered
+    own = {r.name: r for r in ctx.by_kind.get("ClusterRole", []) if r.name and r.group == RBAC_GROUP}
+    for selector in selectors:
+        for name, other in own.items():
+            written = get_map(other.metadata, "labels") if other.metadata is not None else None
+            if name in seen or not selects(selector, written or {}):
+                continue
+            seen.add(name)
+            rules.extend(r for r in (other.body.get("rules") or []) if isinstance(r, Map))
+            more, names = _aggregated(other, ctx, seen)
+            rules.extend(more)
+            gathered.extend([f"ClusterRole '{name}'", *names])
+        for name, (built_in_labels, held) in BUILT_IN_ROLES.items():
+            if name in own or name in seen or not selects(selector, dict([_BOOTSTRAPPING, *built_in_labels.items()])):
+                continue
+            seen.add(name)
+            rules.extend(held)
+            gathered.append(f"the built-in ClusterRole '{name}'")
+    return rules, gathered
+
+
 def _binding_grants(binding: Manifest, ctx: Context) -> str | None:
     """Why a (Cluster)RoleBinding is over-privileged, or None: cluster-admin; the built-in
-    ``admin`` or ``edit`` ClusterRole (when the application does not define a ClusterRole of that
-    name itself); a Role or ClusterRole of the application whose rules grant what
-    :func:`_rule_grants` reports, every such grant named, the most dangerous first."""
+    ``admin`` or ``edit`` ClusterRole; another built-in ClusterRole of :data:`BUILT_IN_ROLES`
+    (when the application does not define a ClusterRole of that name itself); a Role or ClusterRole
+    of the application whose rules, or the rules its ``aggregationRule`` gathers
+    (:func:`_aggregated`), grant what :func:`_rule_grants` reports, every such grant named, the
+    most dangerous first."""
     ref = binding.body.get("roleRef")
     if not isinstance(ref, Map) or not isinstance(ref.get("name"), str):
         return None
@@ -421,31 +626,43 @@ def _binding_grants(binding: Manifest, ctx: Context) -> str | None:
         return "binds it to cluster-admin"
     role_ns = None if role_kind == "ClusterRole" else binding.namespace
     role = ctx.find(role_kind, role_ns, role_name) if isinstance(role_kind, str) else None
+    gathered: list[str] = []
     if role is None:
         if role_kind == "ClusterRole" and role_name in BUILT_IN_WRITER_ROLES:
             return f"binds it to the built-in ClusterRole '{role_name}', {BUILT_IN_WRITER_ROLES[role_name]}"
-        return None
-    rules = role.body.get("rules")
-    if not isinstance(rules, list):
-        return None
+        if role_kind != "ClusterRole" or role_name not in BUILT_IN_ROLES:
+            return None
+        rules: list[Mapping] = list(BUILT_IN_ROLES[role_name][1])
+        through = f"the built-in ClusterRole '{role_name}'"
+    else:
+        written = role.body.get("rules")
+        rules = [r for r in written if isinstance(r, Map)] if isinstance(written, list) else []
+        if role_kind == "ClusterRole":
+            more, gathered = _aggregated(role, ctx, {role_name})
+            rules.extend(more)
+        through = f"{role_kind} '{role_name}'"
     cluster_wide = binding.kind == "ClusterRoleBinding"
     grants: list[tuple[int, str]] = []
     for rule in rules:
-        if isinstance(rule, Map):
-            grants.extend(g for g in _rule_grants(rule, cluster_wide) if g not in grants)
+        grants.extend(g for g in _rule_grants(rule, cluster_wide) if g not in grants)
     if not grants:
         return None
     every_verb = [phrase.removeprefix("every verb on ") for rank, phrase in grants if rank == 2]
     if len(every_verb) > 1:  # one phrase for the wildcard verbs of several rules
         grants = [g for g in grants if g[0] != 2] + [(2, f"every verb on {', '.join(every_verb)}")]
+    if (0, "every resource with every verb") in grants:  # says all the other rules' wildcard says
+        grants = [g for g in grants if g != (0, "every resource")]
     grants.sort(key=lambda g: g[0])  # stable: rule order within a rank
-    return f"grants {', and '.join(phrase for _, phrase in grants)} through {role_kind} '{role_name}'"
+    if gathered:
+        shown = ", ".join(gathered[:3]) + (f" and {len(gathered) - 3} more" if len(gathered) > 3 else "")
+        through += f" (its aggregationRule gathers the rules of {shown})"
+    return f"grants {', and '.join(phrase for _, phrase in grants)} through {through}"
 
 
 @check("HL106", scope="application")
 def hook_overprivileged_rbac(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
-    """A hook's ServiceAccount bound (in the same application) to cluster-admin or the built-in
-    admin or edit ClusterRole, or to a role with wildcard verbs or resources, escalate, bind or
+    """A hook's ServiceAccount bound (in the same application, by any subject that reaches it:
+    :func:`_binding_names`) to cluster-admin or the built-in admin or edit ClusterRole, or to a role with wildcard verbs or resources, escalate, bind or
     impersonate, reading secrets cluster-wide, or rewriting admission webhooks (Kubernetes RBAC
     good practices, "Privilege escalation risks"); the message names every grant, the most
     dangerous first."""
@@ -461,7 +678,8 @@ def hook_overprivileged_rbac(manifests: list[Manifest], ctx: Context) -> Iterato
         sa_name, key = pod.service_account()
         sa_name = sa_name or "default"
         for binding in bindings:
-            if not _binding_names(binding, sa_name, m.namespace):
+            grantee = binding_grantee(binding, m.namespace, sa_name)
+            if grantee is None:
                 continue
             reason = _binding_grants(binding, ctx)
             if reason is None:
@@ -472,8 +690,9 @@ def hook_overprivileged_rbac(manifests: list[Manifest], ctx: Context) -> Iterato
                 else f"namespace '{binding.namespace}'" if binding.namespace else "its namespace"
             )
             reach = f"holds those rights over {where}"
+            via = f" (subject {grantee.subject})" if grantee.subject else ""
             yield Hit(
-                f"{m.label} runs as ServiceAccount '{sa_name}', and {binding.label} {reason}: "
+                f"{m.label} runs as ServiceAccount '{sa_name}', and {binding.label}{via} {reason}: "
                 f"{_runs(m)}, so whoever controls its image or command {reach}. Grant only the "
                 "verbs and resources it needs.",
                 pod.spec.value_span(key) if key else pod.parent.key_span(pod.key),
@@ -483,12 +702,12 @@ def hook_overprivileged_rbac(manifests: list[Manifest], ctx: Context) -> Iterato
 
 
 def _binding_names(binding: Manifest, sa_name: str, namespace: str | None) -> bool:
-    """Whether ``binding`` grants ServiceAccount ``sa_name`` of ``namespace``
-    (:func:`hooklint.model.binding_service_accounts`). A pod without metadata.namespace lands in
-    the destination namespace, which may be the subject's: it matches a subject of any namespace,
-    rather than miss an over-privileged hook."""
-    return any(name == sa_name and (namespace is None or subject_ns == namespace)
-               for subject_ns, name in binding_service_accounts(binding))  # fmt: skip
+    """Whether ``binding`` grants ServiceAccount ``sa_name`` of ``namespace``, through any subject
+    Kubernetes matches to it (:func:`hooklint.model.binding_grantees`: the ServiceAccount, its
+    ``system:serviceaccount:`` User name, the ServiceAccount groups and ``system:authenticated``).
+    A pod without metadata.namespace lands in the destination namespace, which may be the
+    subject's: it matches a subject of any namespace, rather than miss an over-privileged hook."""
+    return binding_grantee(binding, namespace, sa_name) is not None
 
 
 # --- HL108 -------------------------------------------------------------------------------------

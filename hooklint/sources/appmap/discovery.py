@@ -41,6 +41,7 @@ from hooklint.sources.appmap.applications import DirectoryOptions, find_applicat
 
 if TYPE_CHECKING:
     from hooklint.config import Config
+    from hooklint.sources.repository.volumes import HostPathVolume, VolumeClaim
 
 
 
@@ -84,6 +85,10 @@ class Application:
     #: (group, kind) of the CRDs with ``scope: Cluster`` written in the run's and the repository's
     #: files (:func:`hooklint.sources.repository.crds.cluster_scoped_crds`): their objects get no namespace.
     cluster_crds: frozenset[tuple[str, str]] = frozenset()
+    #: The hostPath PersistentVolumes written in the run's and the repository's files, and the
+    #: claims there that name one (:func:`hooklint.sources.repository.volumes.host_path_volumes`): HL105.
+    host_path_volumes: frozenset["HostPathVolume"] = frozenset()
+    volume_claims: frozenset["VolumeClaim"] = frozenset()
 
     @property
     def borrowed(self) -> set[str]:
@@ -256,11 +261,14 @@ def group_applications(
                 if name in appsets.issues and part.source_type in (DIRECTORY, KUSTOMIZE, HELM):
                     part.issues[name] = appsets.issues[name]
     from hooklint.sources.repository.crds import cluster_scoped_crds  # noqa: PLC0415 - a leaf module
+    from hooklint.sources.repository.volumes import host_path_volumes  # noqa: PLC0415 - a leaf module
 
     crds = cluster_scoped_crds(readable, config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE)
+    volumes, claims = host_path_volumes(readable, config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE)
     for app in apps:
         for part in [app, *app.parts]:
             part.cluster_crds = crds
+            part.host_path_volumes, part.volume_claims = volumes, claims
     apps.sort(key=lambda a: a.key)
     if left_out_files is not None:
         linted = {f for app in apps for part in [app, *app.parts] for f in part.reported}

@@ -1,0 +1,104 @@
+"""The hostPath PersistentVolumes written in the repository's files, and the claims bound to them.
+
+A pod that mounts a PersistentVolumeClaim bound to a PersistentVolume with ``hostPath`` shares the
+node's filesystem as if it named the hostPath itself (Kubernetes "Persistent Volumes": a hostPath
+volume is a file or directory on the node). The claim and the volume are often applied by another
+Application than the pod (a storage or infra folder), so hooklint reads them from the whole
+repository, as it reads CustomResourceDefinitions (:mod:`hooklint.sources.repository.crds`); HL105
+joins them with the claims and volumes of the hook's own application.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from hooklint.loader import DEFAULT_MAX_FILE_SIZE, read_file
+from hooklint.sources.repository import facts
+from hooklint.yamlio import Map
+
+#: At most this many files are parsed for each kind (the rest are not: their volumes stay unknown).
+MAX_VOLUME_FILES = 2000
+
+
+@dataclass(frozen=True, slots=True)
+class HostPathVolume:
+    """A PersistentVolume with ``spec.hostPath``: its ``name``, the node ``path``, the claim its
+    ``spec.claimRef`` reserves it for (``claim_namespace``/``claim_name``, ``""`` when unset) and
+    the ``file`` it is written in."""
+
+    name: str
+    path: str
+    claim_namespace: str
+    claim_name: str
+    file: str
+
+
+@dataclass(frozen=True, slots=True)
+class VolumeClaim:
+    """A PersistentVolumeClaim that names its volume (``spec.volumeName``): its ``namespace``
+    (``""`` when it sets none: its application's destination namespace), ``name``,
+    ``volume_name`` and ``file``."""
+
+    namespace: str
+    name: str
+    volume_name: str
+    file: str
+
+
+def _v1_objects(path: str, kind: str, max_file_size: int) -> Iterable[Map]:
+    """The ``v1`` objects of ``kind`` written in ``path`` (documents and ``List`` items)."""
+    for doc in read_file(path, max_file_size).documents:
+        body = doc.value
+        if not isinstance(body, Map):
+            continue
+        items = body.get("items")
+        for item in items if isinstance(items, list) else [body]:
+            if isinstance(item, Map) and item.get("kind") == kind and item.get("apiVersion") == "v1":
+                yield item
+
+
+def host_path_volumes(files: Iterable[str], max_file_size: int = DEFAULT_MAX_FILE_SIZE
+                      ) -> tuple[frozenset[HostPathVolume], frozenset[VolumeClaim]]:  # fmt: skip
+    """The hostPath PersistentVolumes written in ``files`` (regular files up to ``max_file_size``
+    bytes whose text names ``PersistentVolume`` and ``hostPath``), and the PersistentVolumeClaims
+    there whose ``spec.volumeName`` names one of them; at most :data:`MAX_VOLUME_FILES` files of
+    each are parsed. Never raises: a file that cannot be read holds none."""
+    files = list(files)
+    volumes: set[HostPathVolume] = set()
+    parsed = 0
+    for path in files:
+        data = facts.read_regular(path, max_file_size)
+        if data is None or b"PersistentVolume" not in data or b"hostPath" not in data:
+            continue
+        parsed += 1
+        if parsed > MAX_VOLUME_FILES:
+            break
+        for pv in _v1_objects(path, "PersistentVolume", max_file_size):
+            metadata, spec = pv.get("metadata"), pv.get("spec")
+            name = metadata.get("name") if isinstance(metadata, Map) else None
+            host = spec.get("hostPath") if isinstance(spec, Map) else None
+            if not isinstance(name, str) or not name or not isinstance(host, Map):
+                continue
+            ref = spec.get("claimRef") if isinstance(spec, Map) and isinstance(spec.get("claimRef"), Map) else None
+            volumes.add(HostPathVolume(name, str(host.get("path") or ""),
+                                       str(ref.get("namespace") or "") if ref is not None else "",
+                                       str(ref.get("name") or "") if ref is not None else "", path))  # fmt: skip
+    claims: set[VolumeClaim] = set()
+    names = {v.name for v in volumes}
+    parsed = 0
+    for path in files if names else []:
+        data = facts.read_regular(path, max_file_size)
+        if data is None or b"PersistentVolumeClaim" not in data or b"volumeName" not in data:
+            continue
+        parsed += 1
+        if parsed > MAX_VOLUME_FILES:
+            break
+        for pvc in _v1_objects(path, "PersistentVolumeClaim", max_file_size):
+            metadata, spec = pvc.get("metadata"), pvc.get("spec")
+            name = metadata.get("name") if isinstance(metadata, Map) else None
+            volume = spec.get("volumeName") if isinstance(spec, Map) else None
+            if isinstance(name, str) and name and volume in names:
+                namespace = metadata.get("namespace") if isinstance(metadata, Map) else None
+                claims.add(VolumeClaim(namespace if isinstance(namespace, str) else "", name, str(volume), path))
+    return frozenset(volumes), frozenset(claims)
