@@ -269,3 +269,57 @@ def test_a_value_file_the_change_adds_does_not_hide_the_hook(repo):
     assert (code, hl105(doc)) == (1, EVIL_FOUND)
     assert any(n.startswith("app/evil.yaml: a value file of Application example (docs/example.yaml:9)")
                for n in doc["notes"])
+
+
+def test_an_argocd_source_file_the_change_adds_is_the_changes_filter(repo):
+    """``app/.argocd-source.yaml`` (merged into the Application's source by the repo server) with
+    an exclude, added with the hook: the filter is the change's."""
+    commit(repo, "base", {"app/cm.yaml": CM, "apps/shop.yaml": SHOP})
+    commit(repo, "head", {"app/.argocd-source.yaml": "directory:\n  exclude: evil.yaml\n", "app/evil.yaml": EVIL})
+    code, doc = diff_json("base", "--head", "head")
+    assert (code, hl105(doc)) == (1, EVIL_FOUND)
+    assert doc["notes"] == [note("app/evil.yaml", "Application shop (apps/shop.yaml:9)",
+                                 "matches directory.exclude 'evil.yaml'")]
+
+
+SET = """apiVersion: argoproj.io/v1alpha1
+kind: ApplicationSet
+metadata:
+  name: gen
+  namespace: argocd
+spec:
+  goTemplate: true
+  generators:
+  - git:
+      repoURL: https://github.com/acme/deploy.git
+      revision: HEAD
+      files:
+      - path: "app/evil.yaml"
+  template:
+    metadata:
+      name: 'x-{{ .metadata.name }}'
+    spec:
+      project: shop
+      source:
+        repoURL: https://github.com/acme/deploy.git
+        path: docs
+      destination: {server: https://kubernetes.default.svc, namespace: shop}
+"""
+
+
+def test_a_generator_input_the_change_adds_does_not_hide_the_hook(repo):
+    """An ApplicationSet the change adds whose git files generator reads app/evil.yaml as
+    parameters: the file is still a manifest of app/, which an Application elsewhere deploys."""
+    commit(repo, "base", {"app/cm.yaml": CM})
+    commit(repo, "head", {"docs/set.yaml": SET, "app/evil.yaml": EVIL})
+    code, doc = diff_json("base", "--head", "head")
+    assert (code, hl105(doc)) == (1, EVIL_FOUND)
+    assert doc["notes"] == [
+        "app/evil.yaml: an input of the git files generator of ApplicationSet gen (docs/set.yaml:1): read as parameters, "
+        "never applied; base does not leave it out this way, and a change cannot narrow its own review: linted as if "
+        "it were not left out"]
+    # the same ApplicationSet in the base: its input stays a parameter file, quietly
+    commit(repo, "head2", {"app/evil.yaml": None})
+    commit(repo, "head3", {"app/evil.yaml": EVIL})
+    code, doc = diff_json("head2", "--head", "head3")
+    assert (code, doc["new"], doc["notes"]) == (0, [], [])

@@ -313,7 +313,7 @@ def group_applications(
     _mark_applicationset_inputs(apps, appsets.inputs)
     _mark_value_files(apps, _value_file_reads(sources + remote, leaving))
     if leaving is not None:
-        leaving.origins |= _filter_origins(sources) | {why.origin for why in appsets.inputs.values() if why.origin}
+        leaving.origins |= _filter_origins(sources) | appsets.origins
         _distrust(apps, leaving, max_size)
     for app in apps:  # what expanding an ApplicationSet met is reported in its file
         for part in app.parts or [app]:
@@ -1053,6 +1053,8 @@ class ApplicationSetMap:
     sources: list[ApplicationSource] = field(default_factory=list)
     issues: dict[str, list[tuple[str, int, int, str]]] = field(default_factory=dict)
     inputs: dict[str, Skip] = field(default_factory=dict)
+    #: The origin (:class:`Leaving`) of each ApplicationSet's inputs, whether or not a file matches.
+    origins: set[tuple[str, ...]] = field(default_factory=set)
 
 
 def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
@@ -1099,6 +1101,10 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
         root = root or os.getcwd()
         name = body.get("metadata", {}).get("name") if isinstance(body.get("metadata"), Map) else None
         label = f"ApplicationSet {name} ({path}:{body.span.line})"
+        spec = body.get("spec")
+        generators = spec.get("generators") if isinstance(spec, Map) else None
+        origin = ("generator", path, str(name), repr(plain(generators)))  # its file, name and generators
+        out.origins.add(origin)
         try:
             expansion = expand(body, root, ours, clusters, config)
         except (RecursionError, MemoryError, ValueError, TypeError, KeyError, AttributeError) as exc:
@@ -1117,10 +1123,10 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
         rollout = {"unselected": ROLLOUT_UNSELECTED, "invalid": ROLLOUT_INVALID, "ignored": ROLLOUT_IGNORED}
         for said in rollout_problems(body, expansion.applications):  # HL403-HL405
             out.issues.setdefault(path, []).append((rollout[said.rule], said.line, said.column, f"{label}: {said.message}"))
-        for full, relative in expansion.inputs.items():
+        for full in expansion.inputs:
             out.inputs.setdefault(full, Skip(f"an input of the git files generator of {label}: read as "
                                              "parameters, never applied", SkipKind.GENERATOR_INPUT,
-                                             origin=("generator", path, str(name), str(relative))))  # fmt: skip
+                                             origin=origin))  # fmt: skip
         spec = body.get("spec")
         template = spec.get("template") if isinstance(spec, Map) else None
         tspec = template.get("spec") if isinstance(template, Map) else None
