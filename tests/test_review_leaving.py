@@ -323,3 +323,14 @@ def test_a_generator_input_the_change_adds_does_not_hide_the_hook(repo):
     commit(repo, "head3", {"app/evil.yaml": EVIL})
     code, doc = diff_json("head2", "--head", "head3")
     assert (code, doc["new"], doc["notes"]) == (0, [], [])
+
+
+def test_a_link_out_of_the_repository_the_change_excludes_is_never_read(repo):
+    """A left-out file is opened to see whether it holds objects only inside its repository: a link
+    out is linted (HL007 names it), its target never read."""
+    commit(repo, "base", {"app/cm.yaml": CM})
+    (repo / "app").joinpath("evil.yaml").symlink_to("/etc/hostname")
+    commit(repo, "head", {"docs/example.yaml": application("example", EXCLUDE)})
+    code, doc = diff_json("base", "--head", "head")
+    assert (code, [(f["path"], f["rule_id"]) for f in doc["new"]]) == (1, [("app/evil.yaml", "HL007")])
+    assert "/etc/hostname, outside the repository" in doc["new"][0]["message"]

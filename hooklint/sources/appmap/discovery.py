@@ -154,11 +154,14 @@ def holds_objects(path: str, max_size: int = DEFAULT_MAX_FILE_SIZE) -> bool:
     """Whether the file ``path`` holds what a directory source would apply or fail on: a document
     that is an object with a ``kind`` (``Unstructured.UnmarshalJSON``), or a document hooklint cannot
     read in a file that says ``apiVersion:``, ``kind:`` and ``metadata:`` (or any ``.json``), or a
-    file that cannot be read at all (fail closed). Data (value files, generator parameters, JSON
+    file that cannot be read at all or that leads out of its repository (fail closed: never read
+    here; where it is linted, the loader says why). Data (value files, generator parameters, JSON
     of other tools, unrelated YAML) does not."""
     from hooklint.loader import read_file  # noqa: PLC0415 - only when a leaving-out is not believed
     from hooklint.yamlio import SYNTAX_ERROR, TOO_COMPLEX, TOO_MANY_ERRORS  # noqa: PLC0415
 
+    if not contained([path]):  # a link out of the repository is never opened here
+        return True
     loaded = read_file(path, max_size)
     if loaded.error is not None:
         return True
