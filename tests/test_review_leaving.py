@@ -252,10 +252,10 @@ def test_a_plugin_source_the_change_adds_does_not_hide_the_folder(repo):
                           "app/evil.yaml": EVIL})
     code, doc = diff_json("base", "--head", "head")
     assert (code, hl105(doc)) == (1, EVIL_FOUND)
-    said = ("Application example (docs/example.yaml:9) renders it with a config management plugin (spec.source.plugin), "
-            "which hooklint never runs; base does not leave it out this way, and a change cannot narrow its own review: "
-            "linted as if it were not left out")
-    assert doc["notes"] == [f"app/cm.yaml: {said}", f"app/evil.yaml: {said}"]
+    assert doc["notes"] == [
+        "app/cm.yaml, app/evil.yaml: Application example (docs/example.yaml:9) renders it with a config management "
+        "plugin (spec.source.plugin), which hooklint never runs; base does not leave them out this way, and a change "
+        "cannot narrow its own review: linted as if they were not left out"]
 
 
 def test_a_value_file_the_change_adds_does_not_hide_the_hook(repo):
@@ -334,3 +334,18 @@ def test_a_link_out_of_the_repository_the_change_excludes_is_never_read(repo):
     code, doc = diff_json("base", "--head", "head")
     assert (code, [(f["path"], f["rule_id"]) for f in doc["new"]]) == (1, [("app/evil.yaml", "HL007")])
     assert "/etc/hostname, outside the repository" in doc["new"][0]["message"]
+
+
+def test_one_note_per_reason_naming_at_most_ten_files(repo):
+    """A legitimate new plugin Application over a folder of clean manifests: no finding, exit 0,
+    and one note (not one per file) naming ten files and how many more."""
+    commit(repo, "base", {"app/cm.yaml": CM})
+    many = {f"app/cm{i:02}.yaml": CM.replace("name: cm", f"name: cm{i:02}") for i in range(12)}
+    commit(repo, "head", {"docs/example.yaml": application("example", "    plugin: {name: nothing}\n"), **many})
+    code, doc = diff_json("base", "--head", "head")
+    assert (code, doc["new"]) == (0, [])
+    named = ", ".join(["app/cm.yaml"] + [f"app/cm{i:02}.yaml" for i in range(9)])
+    assert doc["notes"] == [
+        f"{named} and 3 more files: Application example (docs/example.yaml:9) renders it with a config management "
+        "plugin (spec.source.plugin), which hooklint never runs; base does not leave them out this way, and a change "
+        "cannot narrow its own review: linted as if they were not left out"]

@@ -777,12 +777,27 @@ def _leaving_as(config: Config, base: Side) -> Config:
     return dataclasses.replace(config, trusted_leaving_out=frozenset(base.result.leaving_origins))
 
 
+#: The most files one note of :func:`_not_left_out` names (a plugin source over a large folder).
+MAX_NAMED_NOT_LEFT_OUT = 10
+
+
 def _not_left_out(head: Side, base: str) -> list[str]:
-    """The notes naming each file of ``head`` linted although its Applications leave it out,
-    because ``base``'s do not leave it out that way (:func:`_leaving_as`): who leaves it out, at
-    which ``file:line`` and field."""
-    return [f"{path}: {why.detail}; {base} does not leave it out this way, and a change cannot narrow its own review: "
-            "linted as if it were not left out" for path, why in head.result.not_left_out]  # fmt: skip
+    """The notes naming the files of ``head`` linted although its Applications leave them out,
+    because ``base``'s do not leave them out that way (:func:`_leaving_as`): one note per reason
+    (who leaves them out, at which ``file:line`` and field), naming its files (at most
+    :data:`MAX_NAMED_NOT_LEFT_OUT`, then how many more)."""
+    by_reason: dict[str, list[str]] = {}
+    for path, why in head.result.not_left_out:
+        by_reason.setdefault(why.detail, []).append(path)
+    notes = []
+    for detail, paths in by_reason.items():
+        named = ", ".join(paths[:MAX_NAMED_NOT_LEFT_OUT])
+        more = len(paths) - MAX_NAMED_NOT_LEFT_OUT
+        named += f" and {more} more file{'s' if more != 1 else ''}" if more > 0 else ""
+        them = "them" if len(paths) != 1 else "it"
+        notes.append(f"{named}: {detail}; {base} does not leave {them} out this way, and a change cannot narrow its own "
+                     f"review: linted as if {'they were' if len(paths) != 1 else 'it were'} not left out")  # fmt: skip
+    return notes
 
 
 def _exists_on_a_side(paths: list[str], base_folder: str, base: str, head_folder: str, head: str | None) -> None:
