@@ -306,6 +306,10 @@ class Config:
     #: limits may only be lowered, and its ``fetch-hosts`` admit no loopback, private or other
     #: special address (:func:`hooklint.sources.fetch.net.check_address`)
     found: bool = False
+    #: ``hooklint diff``: the origins of what the base's Applications leave out
+    #: (:class:`hooklint.sources.appmap.discovery.Leaving`); None (``lint``): every leaving-out an
+    #: Application of the run makes is believed. Never read from a file.
+    trusted_leaving_out: frozenset[tuple[str, ...]] | None = None
 
     def __post_init__(self) -> None:
         self.registry_entries = [RegistryEntry.parse(e) for e in self.allowed_registries]

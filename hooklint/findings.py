@@ -192,6 +192,12 @@ class RunResult:
     #: Each application's sync plan with its findings (``hooklint.pipeline.PlannedApplication``), in
     #: application order, when the run was asked to keep them (``lint_paths(plans=True)``); else empty.
     plans: list[Any] = field(default_factory=list)
+    #: The origins of what the run's Applications leave out (directory filters, plugin sources,
+    #: value files, generator inputs: :func:`hooklint.sources.appmap.discovery.leaving_origin`),
+    #: and the files linted although an Application leaves them out, with that reason, because
+    #: ``Config.trusted_leaving_out`` does not hold its origin (``hooklint diff``: never cached).
+    leaving_origins: set[tuple[str, ...]] = field(default_factory=set)
+    not_left_out: list[tuple[str, Any]] = field(default_factory=list)
 
     def summary(self) -> str:
         """The run's tally in words, the last line of the text and GitHub reports: ``2 errors,

@@ -42,8 +42,8 @@ from hooklint.sources.render.rendered import Renderer
 from hooklint.sources.render.directory import mark_undeployed_data
 from hooklint.sources.repository.tree import DIRECTORY, HELM, PLUGIN
 from hooklint.yamlio import RENDER_FAILED, RENDER_FAILED_DEFAULTS
-from hooklint.sources.load import (STDIN, Application, Coverage, LoadedApplication, group_applications, load_application,
-                              loaded_application)  # fmt: skip
+from hooklint.sources.load import (STDIN, Application, Coverage, Leaving, LoadedApplication, group_applications,
+                                   load_application, loaded_application)  # fmt: skip
 from hooklint.suppression import suppress
 from hooklint import files as _files
 from hooklint.collector import collector_paused
@@ -623,8 +623,9 @@ def _linted(paths: list[str], config: Config, engine: Engine, jobs: int, plans: 
     walk_notices: list[str] = []
     implied = [folder for folder in application_source_folders(paths, config) if folder not in paths]
     excluded: list[str] = []
+    leaving = Leaving(config.trusted_leaving_out)
     apps = _applications(list(paths) + implied, errors, walk_notices, config, excluded=config.exclude or None,
-                         left_out=excluded)  # fmt: skip
+                         left_out=excluded, leaving=leaving)  # fmt: skip
     if implied:  # a folder no one named is no input error (empty, or every file excluded): it is just not linted
         errors = [e for e in errors if e.path not in implied]
     jobs = resolve_jobs(jobs)
@@ -645,6 +646,7 @@ def _linted(paths: list[str], config: Config, engine: Engine, jobs: int, plans: 
     result.skipped_files += [(path, excluded_reason(path, config)) for path in excluded if path not in listed]
     result.skipped += sum(1 for path in excluded if path not in listed)
     result.skipped_files.sort()
+    result.leaving_origins, result.not_left_out = leaving.origins, sorted(leaving.distrusted)
     from hooklint.checks.loading import missing_renderers
 
     result.notices = (walk_notices + skipped_notice(result.skipped_files) + engine.notices() + _helm_notice(result, config)
@@ -654,14 +656,14 @@ def _linted(paths: list[str], config: Config, engine: Engine, jobs: int, plans: 
 
 def _applications(paths: list[str], errors: list[InputError], notices: list[str] | None, config: Config,
                   excluded: Callable[[str], bool] | None = None,
-                  left_out: list[str] | None = None) -> list[Application]:  # fmt: skip
+                  left_out: list[str] | None = None, leaving: Leaving | None = None) -> list[Application]:  # fmt: skip
     """:func:`~hooklint.sources.appmap.discovery.group_applications` of ``paths``, or none when the run's
     deadline passed while it ran (finding the applications can render: an app of apps): then one
     input error in ``errors`` says that nothing was checked. ``left_out`` (when given) gets the
-    files ``excluded`` left out."""
+    files ``excluded`` left out; ``leaving`` what the Applications leave out (:class:`Leaving`)."""
     try:
         return group_applications(paths, errors, notices, config.repo_urls, excluded=excluded, config=config,
-                                  left_out_files=left_out)  # fmt: skip
+                                  left_out_files=left_out, leaving=leaving)  # fmt: skip
     except RunTimeout as exc:
         named = ", ".join(paths) or "."
         errors.append(InputError(paths[0] if paths else ".", f"{exc} while finding the applications of {named}; "

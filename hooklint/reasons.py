@@ -75,12 +75,19 @@ class Skip:
     A :attr:`SkipKind.THROUGH_RENDERING` reason (made by :func:`through_rendering`) also carries
     ``through``, the kustomization whose rendering reads the file, spelt as the run spells that
     application's ``manifest_file``, and ``subject``, how that rendering reads it: the pipeline
-    tells by these, never by the words, that the rendering failed (:meth:`not_rendered`)."""
+    tells by these, never by the words, that the rendering failed (:meth:`not_rendered`).
+
+    A reason an Application (or ApplicationSet) of the repository gives (:attr:`SkipKind.EXCLUDED`,
+    :attr:`SkipKind.PLUGIN`, :attr:`SkipKind.VALUE_FILE`, :attr:`SkipKind.GENERATOR_INPUT`) also
+    carries ``origin``: who leaves the file out and with which filter, with no line number
+    (:func:`hooklint.sources.appmap.discovery.leaving_origin`), so that ``hooklint diff`` can tell a
+    leaving-out the base already made from one the change adds (trial 7 F3, F9)."""
 
     detail: str
     kind: SkipKind = field(compare=False)
     through: str | None = field(default=None, compare=False)
     subject: str = field(default="", compare=False)
+    origin: tuple[str, ...] | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
         return self.detail

@@ -745,9 +745,9 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
         base_side = _side(base_folder, base, relative, config, catalog, top) if head_commit is None else None
         if head_commit is None:
             assert base_side is not None
-            head_side = _side(top, None, relative, config, catalog, top)
+            head_side = _side(top, None, relative, _leaving_as(config, base_side), catalog, top)
             out = compare(base_side, head_side, _findings_of)
-            out.notes, out.policy = notes + out.notes, config
+            out.notes, out.policy = notes + _not_left_out(head_side, base) + out.notes, config
             return out
         with checkout(top, head_commit) as head_copy:
             head_folder = head_copy.folder
@@ -759,10 +759,45 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
             else:
                 notes += _named(config, top, base_folder, head_folder)
             base_side = _side(base_folder, base, relative, config, catalog, top)
-            head_side = _side(head_folder, head, relative, config, catalog, top)
+            head_side = _side(head_folder, head, relative, _leaving_as(config, base_side), catalog, top)
             out = compare(base_side, head_side, _findings_of)
-            out.notes, out.policy = notes + out.notes, config
+            out.notes, out.policy = notes + _not_left_out(head_side, base) + out.notes, config
             return out
+
+
+def _leaving_as(config: Config, base: Side) -> Config:
+    """``config`` for the change's side: the files its Applications leave out are believed only
+    when ``base``'s Applications leave them out the same way (the same Application, by file and
+    name, and the same filter: :class:`hooklint.sources.appmap.discovery.Leaving`). Attacker trial 7
+    F3: a PR-added ``docs/example.yaml`` Application nobody deploys, with ``directory.exclude:
+    evil.yaml`` over a folder an Application elsewhere deploys, hid the privileged PreSync Job it
+    added (0 new findings, exit 0); F9: the real Application renamed to a name the API server
+    refuses (the live one keeps its spec) with the same exclude added. A leaving-out is policy, and
+    a review's policy is the base's."""
+    return dataclasses.replace(config, trusted_leaving_out=frozenset(base.result.leaving_origins))
+
+
+#: The most files one note of :func:`_not_left_out` names (a plugin source over a large folder).
+MAX_NAMED_NOT_LEFT_OUT = 10
+
+
+def _not_left_out(head: Side, base: str) -> list[str]:
+    """The notes naming the files of ``head`` linted although its Applications leave them out,
+    because ``base``'s do not leave them out that way (:func:`_leaving_as`): one note per reason
+    (who leaves them out, at which ``file:line`` and field), naming its files (at most
+    :data:`MAX_NAMED_NOT_LEFT_OUT`, then how many more)."""
+    by_reason: dict[str, list[str]] = {}
+    for path, why in head.result.not_left_out:
+        by_reason.setdefault(why.detail, []).append(path)
+    notes = []
+    for detail, paths in by_reason.items():
+        named = ", ".join(paths[:MAX_NAMED_NOT_LEFT_OUT])
+        more = len(paths) - MAX_NAMED_NOT_LEFT_OUT
+        named += f" and {more} more file{'s' if more != 1 else ''}" if more > 0 else ""
+        them = "them" if len(paths) != 1 else "it"
+        notes.append(f"{named}: {detail}; {base} does not leave {them} out this way, and a change cannot narrow its own "
+                     f"review: linted as if {'they were' if len(paths) != 1 else 'it were'} not left out")  # fmt: skip
+    return notes
 
 
 def _exists_on_a_side(paths: list[str], base_folder: str, base: str, head_folder: str, head: str | None) -> None:

@@ -17,7 +17,7 @@ from hooklint.reasons import Unrendered, UnrenderedKind
 from hooklint.loader import LoadedFile, is_stream, parse_text, read_file
 from hooklint.sources.render.directory import mark_unrendered
 from hooklint.sources.repository.tree import (DIRECTORY, HELM, JSONNET_REASON, MULTI, PLUGIN, REMOTE, UNRENDERABLE, Containment, dangling_link)
-from hooklint.sources.appmap.discovery import STDIN, Application, group_applications
+from hooklint.sources.appmap.discovery import STDIN, Application, Leaving, group_applications
 from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, LoadIssue
 from hooklint.sources.render.redact import SecretValues, merged
 from hooklint.sources.render import RenderedFile, chart_value_secrets, comments_of, render as render_source  # fmt: skip
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from hooklint.sources.render.helm import DependencyFetcher
     from hooklint.sources.render.kustomize import RemoteFetcher
 
-__all__ = ["STDIN", "Application", "Coverage", "LoadedApplication", "group_applications", "load_application",
+__all__ = ["STDIN", "Application", "Coverage", "Leaving", "LoadedApplication", "group_applications", "load_application",
            "loaded_application"]  # fmt: skip
 
 #: How much of an application hooklint rendered (issue 22: honest coverage): every object Argo CD

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterable
 
@@ -117,6 +118,65 @@ NO_MANIFEST_FILES = "no YAML or JSON file (*.yaml, *.yml, *.json) in this folder
 ALL_EXCLUDED = "every YAML or JSON file in this folder or below it is excluded (exclude, --exclude); nothing to lint"
 
 
+@dataclass(slots=True)
+class Leaving:
+    """How far a run believes the files the repository's Applications leave out (``hooklint diff``,
+    attacker trial 7 F3 and F9). ``trusted``: None (``lint``) believes every one; a set of origins
+    (:func:`leaving_origin`, the base's) believes only those, and a file holding Kubernetes objects
+    (:func:`holds_objects`) that another origin leaves out, and that no other application of the
+    run lints, is linted as if it were not left out (with ``directory.include/exclude``, a
+    ``helm.valueFiles`` entry, an ApplicationSet's git files generator: in its folder's
+    application; with a ``plugin`` source: its folder as if that Application were not there), and
+    listed in ``distrusted`` with the reason not believed. ``origins`` gets every origin the run's
+    Applications define, whether or not a file of the run matches it (the base's, for the head)."""
+
+    trusted: frozenset[tuple[str, ...]] | None = None
+    origins: set[tuple[str, ...]] = field(default_factory=set)
+    distrusted: list[tuple[str, Skip]] = field(default_factory=list)
+
+    def believes(self, origin: tuple[str, ...] | None) -> bool:
+        """Whether a leaving-out of ``origin`` stands (no origin: not an Application's)."""
+        return self.trusted is None or origin is None or origin in self.trusted
+
+
+def _unlined(text: str | None) -> str:
+    """``text`` (an origin's ``generated_by``) without its ``:LINE`` numbers: an edit above an
+    Application moves its line, not its identity."""
+    return re.sub(r":\d+\)", ")", text) if text else ""
+
+
+def leaving_origin(how: str, source: ApplicationSource, *what: str) -> tuple[str, ...]:
+    """Who leaves a file out and with which filter, comparable between two revisions: ``how``
+    (``directory``, ``plugin``, ``valueFiles``), the Application's file, ``metadata.name``, the
+    source's field (``spec.source``, ``spec.sources[1]``), what rendered or generated it (lines
+    dropped), the source's folder, then ``what`` (the filter: include and exclude globs, or the
+    value file). Another name (one the API server refuses, ``Shop_App``, so the live Application
+    keeps its old spec), another file or another filter is another origin."""
+    return (how, source.manifest, source.name, source.field, _unlined(source.generated_by), source.folder, *what)
+
+
+def holds_objects(path: str, max_size: int = DEFAULT_MAX_FILE_SIZE) -> bool:
+    """Whether the file ``path`` holds what a directory source would apply or fail on: a document
+    that is an object with a ``kind`` (``Unstructured.UnmarshalJSON``), or a document hooklint cannot
+    read in a file that says ``apiVersion:``, ``kind:`` and ``metadata:`` (or any ``.json``), or a
+    file that cannot be read at all or that leads out of its repository (fail closed: never read
+    here; where it is linted, the loader says why). Data (value files, generator parameters, JSON
+    of other tools, unrelated YAML) does not."""
+    from hooklint.loader import read_file  # noqa: PLC0415 - only when a leaving-out is not believed
+    from hooklint.yamlio import SYNTAX_ERROR, TOO_COMPLEX, TOO_MANY_ERRORS  # noqa: PLC0415
+
+    if not contained([path]):  # a link out of the repository is never opened here
+        return True
+    loaded = read_file(path, max_size)
+    if loaded.error is not None:
+        return True
+    if any(isinstance(d.value, Map) and isinstance(d.value.get("kind"), str) and d.value.get("kind")
+           for d in loaded.documents):  # fmt: skip
+        return True
+    unreadable = any(issue.kind in (SYNTAX_ERROR, TOO_COMPLEX, TOO_MANY_ERRORS) for issue, _ in loaded.issues)
+    return unreadable and loaded.looks_like_manifest
+
+
 def group_applications(
     paths: Iterable[str],
     errors: list[InputError],
@@ -125,6 +185,7 @@ def group_applications(
     excluded: Callable[[str], bool] | None = None,
     config: "Config | None" = None,
     left_out_files: list[str] | None = None,
+    leaving: Leaving | None = None,
 ) -> list[Application]:
     """Expand command-line paths into applications, in a deterministic order.
 
@@ -149,6 +210,9 @@ def group_applications(
     With ``config``, the map also holds the Applications that the repository's Helm charts and
     kustomizations render (app of apps, :func:`application_map`); without it, only those written
     as YAML.
+
+    With ``leaving`` (:class:`Leaving`), the origins of what the Applications leave out are
+    collected, and what it does not believe is linted as if not left out (``hooklint diff``).
 
     Each path is asked of the file system once (:mod:`hooklint.sources.repository.facts`, reset here): the
     walk says which files are links, each folder's git root is found once."""
@@ -201,6 +265,7 @@ def group_applications(
     apps: list[Application] = []
     if notices is None:
         notices = []
+    max_size = config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE
     run_files = sorted(f for files in reported.values() for f in files if f != STDIN)
     repository_files = repository_manifests(run_files, repo_urls)
     # a file leading out of its repository is HL007 where it is loaded, its target never read here
@@ -221,7 +286,7 @@ def group_applications(
     #: kustomize Components of the run, by their kustomization (as the user spells it)
     components: dict[str, Application] = {}
     if sources:
-        apps, covered = _mapped_applications(sources, reported, named_by, notices)
+        apps, covered = _mapped_applications(sources, reported, named_by, notices, leaving, max_size)
     apps = _join_remote(apps, remote, {os.path.abspath(f) for files in reported.values() for f in files if f != STDIN})
     for key in sorted(reported):
         if key in covered:
@@ -254,7 +319,10 @@ def group_applications(
     used = _leave_out_components(apps, components)
     _leave_out_kustomize_inputs(apps, named_files, used)
     _mark_applicationset_inputs(apps, appsets.inputs)
-    _mark_value_files(apps, sources + remote)
+    _mark_value_files(apps, _value_file_reads(sources + remote, leaving))
+    if leaving is not None:
+        leaving.origins |= _filter_origins(sources) | appsets.origins
+        _distrust(apps, leaving, max_size)
     for app in apps:  # what expanding an ApplicationSet met is reported in its file
         for part in app.parts or [app]:
             for name in part.reported:
@@ -275,6 +343,43 @@ def group_applications(
         left_out_files.extend(sorted({f for files in left_out.values() for f in files} - linted))
     facts.forget_contents()  # the scans are done: nothing of the files' bytes outlives discovery
     return apps
+
+
+def _filter_origins(sources: list[ApplicationSource]) -> set[tuple[str, ...]]:
+    """The origins (:func:`leaving_origin`) of the ``plugin`` sources and of the
+    ``directory.include/exclude`` filters of ``sources``, whether or not a file matches them."""
+    out = set()
+    for source in sources:
+        if source.problem is not None:
+            continue
+        if source.source_type == PLUGIN:
+            out.add(leaving_origin("plugin", source))
+        options = DirectoryOptions.from_application(source.options)
+        if options.include or options.exclude:
+            out.add(leaving_origin("directory", source, options.include, options.exclude))
+    return out
+
+
+def _distrust(apps: list[Application], leaving: Leaving, max_size: int) -> None:
+    """Lint the files that ``apps`` leave out for an origin ``leaving`` does not believe (a
+    directory filter, a value file, a generator input the base does not have), that hold objects
+    (:func:`holds_objects`) and that no other application of the run lints: their reason is
+    dropped (from a multi-source application's too) and listed in ``leaving.distrusted``."""
+    parts = [part for app in apps for part in (app.parts or [app])]
+    linted = {f for part in parts if part.source_type in (DIRECTORY, KUSTOMIZE, HELM)
+              for f in part.reported if f not in part.left_out}  # fmt: skip
+    held: dict[str, bool] = {}
+    for app in apps:
+        for part in [app, *app.parts]:
+            for name, why in sorted(part.left_out.items()):
+                if leaving.believes(why.origin) or name in linted:
+                    continue
+                if name not in held:
+                    held[name] = holds_objects(name, max_size)
+                    if held[name]:
+                        leaving.distrusted.append((name, why))
+                if held[name]:
+                    del part.left_out[name]
 
 
 def _add_hidden_sources(sources: list[ApplicationSource], named_dirs: list[str], reported: dict[str, set[str]],
@@ -483,11 +588,14 @@ def _leave_out_kustomize_inputs(apps: list[Application], named_files: set[str],
 
 
 def _mapped_applications(
-    sources: list[ApplicationSource], reported: dict[str, set[str]], named_by: dict[str, str], notices: list[str]
+    sources: list[ApplicationSource], reported: dict[str, set[str]], named_by: dict[str, str], notices: list[str],
+    leaving: Leaving | None = None, max_size: int = DEFAULT_MAX_FILE_SIZE,
 ) -> tuple[list[Application], set[str]]:
     """The applications of the Application ``sources`` whose folders hold files of the run, and the
     run's folders they cover (not linted again on their own): the source folder, and every folder
-    under it when it is rendered (kustomize, Helm) or read recursively (``directory.recurse``)."""
+    under it when it is rendered (kustomize, Helm) or read recursively (``directory.recurse``).
+    A plugin source whose origin ``leaving`` does not believe (:class:`Leaving`) covers nothing
+    when a file of its folders holds objects: they are linted as if that Application were not there."""
     apps: list[Application] = []
     covered: set[str] = set()
     per_folder: dict[str, int] = {}
@@ -515,12 +623,17 @@ def _mapped_applications(
         named_app = any(os.path.abspath(f) in run for f in (source.manifest, *source.scope))
         key = folder if per_folder[folder] == 1 else f"{folder} ({source.name})"
         if source.source_type == PLUGIN and (inside or named_app):  # any folder content, none included
+            files = sorted({f for k in inside for f in reported[k]})
+            why = Skip(f"{source.label()} renders it with a config management plugin ({source.field}.plugin), "
+                       "which hooklint never runs", SkipKind.PLUGIN, origin=leaving_origin("plugin", source))  # fmt: skip
+            if leaving is not None and not leaving.believes(why.origin):
+                objects = [f for f in files if holds_objects(f, max_size)]
+                if objects:
+                    leaving.distrusted.extend((f, why) for f in objects)
+                    continue
             covered.update(inside)
             notices.append(f"{folder}: {source.label()} renders it with a config management plugin, which hooklint "
                            "never runs: not linted.")  # fmt: skip
-            files = sorted({f for k in inside for f in reported[k]})
-            why = Skip(f"{source.label()} renders it with a config management plugin ({source.field}.plugin), "
-                       "which hooklint never runs", SkipKind.PLUGIN)  # fmt: skip
             plugin = Application(key, files, [], PLUGIN, None, named_by.get(inside[0]) if inside else None, folder,
                                  source, {f: why for f in files})  # fmt: skip
             apps.append(_with_source_note(plugin, source, named_app))
@@ -567,7 +680,9 @@ def _mapped_applications(
             relative = os.path.relpath(f, folder).replace(os.sep, "/")
             excluded = options.excludes(relative)
             if excluded is not None:
-                left_out[f] = Skip(f"{source.label()} leaves it out: it {excluded}", SkipKind.EXCLUDED)
+                left_out[f] = Skip(f"{source.label()} leaves it out ({source.field}.directory): it {excluded}",
+                                   SkipKind.EXCLUDED,
+                                   origin=leaving_origin("directory", source, options.include, options.exclude))
         app = Application(key, files, [], DIRECTORY, None, named_by.get(mine[0]), folder, source, left_out)
         if any(f.lower().endswith(".jsonnet") and f not in left_out for f in files):  # Argo CD evaluates them
             app = _with_source_note(app, source, named_app)
@@ -949,6 +1064,8 @@ class ApplicationSetMap:
     sources: list[ApplicationSource] = field(default_factory=list)
     issues: dict[str, list[tuple[str, int, int, str]]] = field(default_factory=dict)
     inputs: dict[str, Skip] = field(default_factory=dict)
+    #: The origin (:class:`Leaving`) of each ApplicationSet's inputs, whether or not a file matches.
+    origins: set[tuple[str, ...]] = field(default_factory=set)
 
 
 def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
@@ -995,6 +1112,10 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
         root = root or os.getcwd()
         name = body.get("metadata", {}).get("name") if isinstance(body.get("metadata"), Map) else None
         label = f"ApplicationSet {name} ({path}:{body.span.line})"
+        spec = body.get("spec")
+        generators = spec.get("generators") if isinstance(spec, Map) else None
+        origin = ("generator", path, str(name), repr(plain(generators)))  # its file, name and generators
+        out.origins.add(origin)
         try:
             expansion = expand(body, root, ours, clusters, config)
         except (RecursionError, MemoryError, ValueError, TypeError, KeyError, AttributeError) as exc:
@@ -1013,9 +1134,10 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
         rollout = {"unselected": ROLLOUT_UNSELECTED, "invalid": ROLLOUT_INVALID, "ignored": ROLLOUT_IGNORED}
         for said in rollout_problems(body, expansion.applications):  # HL403-HL405
             out.issues.setdefault(path, []).append((rollout[said.rule], said.line, said.column, f"{label}: {said.message}"))
-        for full, relative in expansion.inputs.items():
+        for full in expansion.inputs:
             out.inputs.setdefault(full, Skip(f"an input of the git files generator of {label}: read as "
-                                             "parameters, never applied", SkipKind.GENERATOR_INPUT))  # fmt: skip
+                                             "parameters, never applied", SkipKind.GENERATOR_INPUT,
+                                             origin=origin))  # fmt: skip
         spec = body.get("spec")
         template = spec.get("template") if isinstance(spec, Map) else None
         tspec = template.get("spec") if isinstance(template, Map) else None
@@ -1033,14 +1155,16 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
 MAX_GENERATED_SHOWN = 500
 
 
-def _mark_value_files(apps: list[Application], sources: list[ApplicationSource]) -> None:
-    """List the value files that Applications' Helm sources read (``helm.valueFiles``: relative to
+def _value_file_reads(sources: list[ApplicationSource], leaving: Leaving | None = None) -> dict[str, Skip]:
+    """The value files that Applications' Helm sources read (``helm.valueFiles``: relative to
     the chart folder, or to the repository's top with a leading ``/``; a ``$ref/...`` file of a
     ``ref`` source of this repository, for a chart of this repository or from elsewhere) as value
     files of that Application, not linted as manifests, in folders no Application deploys: Argo CD
     reads them as the chart's values (``reposerver/repository/repository.go``
     ``getResolvedValueFiles``) and never applies them, so their folder is no application of its own
-    (issue 33: never "deployed by no Application")."""
+    (issue 33: never "deployed by no Application"). Returns each one (absolute) with its reason
+    (the first source's that ``leaving`` believes, else the first's), and adds every origin to
+    ``leaving.origins``. :func:`_mark_value_files` marks them."""
     reads: dict[str, Skip] = {}
     for source in sources:
         root = facts.git_root_of(os.path.dirname(os.path.abspath(source.manifest))) or os.getcwd()
@@ -1053,9 +1177,23 @@ def _mark_value_files(apps: list[Application], sources: list[ApplicationSource])
         else:
             continue
         for path in paths:
-            reads.setdefault(os.path.normpath(os.path.abspath(path)), Skip(
-                f"a value file of {source.label()} ({source.field}.helm.valueFiles): Argo CD reads it as the chart's "
-                "values, never applies it", SkipKind.VALUE_FILE))  # fmt: skip
+            full = os.path.normpath(os.path.abspath(path))
+            why = Skip(f"a value file of {source.label()} ({source.field}.helm.valueFiles): Argo CD reads it as the "
+                       "chart's values, never applies it", SkipKind.VALUE_FILE,
+                       origin=leaving_origin("valueFiles", source, os.path.relpath(full)))  # fmt: skip
+            if leaving is not None:
+                assert why.origin is not None
+                leaving.origins.add(why.origin)
+                known = reads.get(full)
+                if known is not None and not leaving.believes(known.origin) and leaving.believes(why.origin):
+                    reads[full] = why
+            reads.setdefault(full, why)
+    return reads
+
+
+def _mark_value_files(apps: list[Application], reads: dict[str, Skip]) -> None:
+    """Mark the value files ``reads`` (:func:`_value_file_reads`) in the directory applications no
+    Application deploys (see there)."""
     if not reads:
         return
     for app in apps:
