@@ -11,6 +11,7 @@ outside. How Argo CD tells a folder's source type is ``GetAppSourceType`` (``uti
 from __future__ import annotations
 
 import os
+from typing import Iterable
 
 from hooklint.findings import InputError, Span
 from hooklint.files import walk_tree
@@ -133,29 +134,58 @@ MULTI = "multi-source"
 REMOTE = "remote"
 
 
-def source_type(folder: str) -> tuple[str, str | None]:
-    """How Argo CD renders ``folder`` (``GetAppSourceType``, ``util/app/discovery``; the
-    kustomization check runs last, so a folder holding both is kustomize): ``(KUSTOMIZE, its
-    kustomization)``, ``(HELM, its Chart.yaml)`` or ``(DIRECTORY, None)``."""
-    for name in KUSTOMIZATION_NAMES:
-        candidate = os.path.join(folder, name)
-        if facts.is_file(candidate):
-            return KUSTOMIZE, candidate
-    candidate = os.path.join(folder, HELM_CHART_FILE)
-    if facts.is_file(candidate):
-        return HELM, candidate
+def type_of_names(names: Iterable[str]) -> tuple[str, str | None]:
+    """How Argo CD types a folder whose non-folder entries are ``names``: ``(HELM, "Chart.yaml")``,
+    ``(KUSTOMIZE, the kustomization kustomize reads)`` or ``(DIRECTORY, None)``.
+
+    Argo CD's ``discovery.Discover`` (``util/app/discovery/discovery.go``, v3.5.1, lines 50-69)
+    ``filepath.Walk`` walks the folder, in lexical (byte) order, and for each file whose base name
+    ends with ``Chart.yaml`` (``strings.HasSuffix``: ``old-Chart.yaml`` counts) sets the folder's
+    type to Helm, then for one named ``kustomization.yaml``, ``kustomization.yml`` or
+    ``Kustomization`` (``kustomize.IsKustomization``, exact and case-sensitive) to Kustomize: the
+    LAST such name wins. So ``Chart.yaml`` + ``kustomization.yaml`` is Kustomize ('C' < 'k'), and
+    with ``old-Chart.yaml`` as well, Helm ('o' > 'k'). A Helm folder is templated with ``helm
+    template`` of the folder, which reads ``Chart.yaml`` (missing: the render fails); a kustomize
+    one is built from the first of :data:`KUSTOMIZATION_NAMES` present (``findKustomizeFile``)."""
+    kind = DIRECTORY
+    present = set()
+    for name in sorted(names, key=os.fsencode):  # Go's os.ReadDir order: by the bytes of the name
+        if name.endswith(HELM_CHART_FILE):
+            kind = HELM
+        if name in KUSTOMIZATION_NAMES:
+            kind = KUSTOMIZE
+            present.add(name)
+    if kind == HELM:
+        return HELM, HELM_CHART_FILE
+    if kind == KUSTOMIZE:
+        return KUSTOMIZE, next(n for n in KUSTOMIZATION_NAMES if n in present)
     return DIRECTORY, None
 
 
+def source_type(folder: str) -> tuple[str, str | None]:
+    """How Argo CD renders ``folder`` (``GetAppSourceType``, ``reposerver/repository/repository.go``
+    v3.5.1 line 1938, then ``discovery.AppType``: only the folder's own files, ``apps["."]``, decide;
+    its subfolders never do): ``(KUSTOMIZE, its kustomization)``, ``(HELM, its Chart.yaml)`` or
+    ``(DIRECTORY, None)``, by :func:`type_of_names` over its entries that are not folders (links not
+    followed, as ``filepath.Walk`` looks at each entry with ``lstat``). The ``Chart.yaml`` of a Helm folder may be
+    missing (typed Helm by ``old-Chart.yaml``): its render then fails, as Argo CD's does."""
+    kind, name = type_of_names(facts.entry_names(folder) or ())
+    return kind, os.path.join(folder, name) if name is not None else None
+
+
 def chart_of(path: str) -> str | None:
-    """The Helm chart folder ``path`` lies in (the nearest folder above it holding ``Chart.yaml``),
-    or None. A chart's templates are not manifests: they are linted as part of their chart."""
+    """The Helm chart folder ``path`` lies in (the nearest folder above it that Argo CD types Helm:
+    :func:`source_type`), or None; folders are looked at up to the top of its repository (its git
+    root, else the current folder when it holds ``path``). A chart's templates are not manifests:
+    they are linted as part of their chart."""
     folder = os.path.dirname(os.path.abspath(path))
+    cwd = os.getcwd()
+    top = facts.git_root_of(folder) or (cwd if within(folder, cwd) else None)
     while True:
-        if facts.is_file(os.path.join(folder, HELM_CHART_FILE)):
+        if source_type(folder)[0] == HELM:
             return os.path.normpath(os.path.relpath(folder)) if not os.path.isabs(path) else folder
         parent = os.path.dirname(folder)
-        if parent == folder:
+        if parent == folder or (top is not None and os.path.abspath(folder) == os.path.abspath(top)):
             return None
         folder = parent
 
@@ -168,8 +198,10 @@ def walk(root: str, errors: list[InputError], notices: list[str] | None = None, 
     ``hidden`` (a directory source with ``recurse``, whose walk Argo CD does not prune by name:
     ``getPotentiallyValidManifests``, v3.5.1) they are, but ``.git``.
     Symbolic links to folders are not followed; dangling links to files are listed like any file
-    (:func:`group_applications` leaves them out). Unreadable folders are added to ``errors``. A folder with a ``Chart.yaml`` is a Helm chart, which Argo CD renders with
-    Helm: its ``Chart.yaml`` stands for it, and its subfolders (templates) are not walked."""
+    (:func:`group_applications` leaves them out). Unreadable folders are added to ``errors``. A folder Argo CD types Helm
+    (:func:`type_of_names`: the last of its names ending in ``Chart.yaml`` or naming a kustomization
+    ends in ``Chart.yaml``) is a Helm chart, which Argo CD renders with Helm: its ``Chart.yaml``
+    stands for it (even when missing: the render says so), and its subfolders (templates) are not walked."""
 
     def onerror(exc: OSError) -> None:
         where = exc.filename or root
@@ -178,7 +210,9 @@ def walk(root: str, errors: list[InputError], notices: list[str] | None = None, 
     found: list[str] = []
     links: dict[str, bool] = {}
     for folder, dirs, files in walk_tree(root, onerror=onerror, links=links):
-        if HELM_CHART_FILE in files and not any(n in files for n in KUSTOMIZATION_NAMES):
+        linked = [d for d in dirs if (d.endswith(HELM_CHART_FILE) or d in KUSTOMIZATION_NAMES)
+                  and os.path.islink(os.path.join(folder, d))]  # a file to filepath.Walk (lstat)
+        if type_of_names(files + linked)[0] == HELM:
             dirs[:] = []
             found.append(os.path.join(folder, HELM_CHART_FILE))
             continue
