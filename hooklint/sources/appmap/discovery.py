@@ -84,6 +84,10 @@ class Application:
     #: (group, kind) of the CRDs with ``scope: Cluster`` written in the run's and the repository's
     #: files (:func:`hooklint.sources.repository.crds.cluster_scoped_crds`): their objects get no namespace.
     cluster_crds: frozenset[tuple[str, str]] = frozenset()
+    #: The ``group/version`` and ``group/version/Kind`` of the CRDs written in the run's and the
+    #: repository's files (:func:`hooklint.sources.repository.crds.crd_api_versions`), sorted: a
+    #: cluster holding them serves them, and Argo CD passes them to Helm (``--api-versions``).
+    crd_apis: tuple[str, ...] = ()
 
     @property
     def borrowed(self) -> set[str]:
@@ -255,12 +259,15 @@ def group_applications(
             for name in part.reported:
                 if name in appsets.issues and part.source_type in (DIRECTORY, KUSTOMIZE, HELM):
                     part.issues[name] = appsets.issues[name]
-    from hooklint.sources.repository.crds import cluster_scoped_crds  # noqa: PLC0415 - a leaf module
+    from hooklint.sources.repository.crds import cluster_scoped_crds, crd_api_versions  # noqa: PLC0415 - a leaf module
 
     crds = cluster_scoped_crds(readable, config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE)
+    crd_apis = tuple(sorted(crd_api_versions(readable, config.max_file_size if config is not None
+                                             else DEFAULT_MAX_FILE_SIZE)))  # fmt: skip
     for app in apps:
         for part in [app, *app.parts]:
             part.cluster_crds = crds
+            part.crd_apis = crd_apis
     apps.sort(key=lambda a: a.key)
     if left_out_files is not None:
         linted = {f for app in apps for part in [app, *app.parts] for f in part.reported}

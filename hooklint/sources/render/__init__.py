@@ -56,6 +56,7 @@ class RenderedFile:
 def render(source_type: str, folder: str, manifest_file: str, config: Config, named: str | None = None,
            application: ApplicationSource | None = None, fetched: list | None = None,
            fetcher: DependencyFetcher | None = None, base_fetcher: RemoteFetcher | None = None,
+           crd_apis: tuple[str, ...] = (),
            ) -> tuple[LoadedFile, list[RenderedFile], Renderer | None, dict[str, list]]:  # fmt: skip
     """Render the application in ``folder`` (``manifest_file`` is its kustomization or
     ``Chart.yaml``, as the user spells it; ``named`` the path on the command line that brought it
@@ -64,7 +65,10 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     (``helm.releaseName``, else the Application's name; without an Application, the folder's name)
     and the destination namespace (``util/helm/cmd.go`` ``template``). Argo CD passes the destination
     cluster's ``--kube-version`` and ``--api-versions``; hooklint has no cluster, so they come from
-    the ``kube-version`` and ``api-versions`` settings unless the Application sets them. Returns that file (read as written, with an HL007, HL008
+    the ``kube-version`` setting and, unless the Application sets ``helm.apiVersions``, from
+    :func:`~hooklint.sources.render.capabilities.cluster_api_versions`: the built-in kinds of that
+    version, the repository's CRDs (``crd_apis``) and the ``api-versions`` setting, each as
+    ``group/version`` and ``group/version/Kind`` as Argo CD passes them. Returns that file (read as written, with an HL007, HL008
     or HL009 load issue when it did not render; none when it is itself not valid YAML, which its HL001
     issue says), the rendered documents, the renderer used, and the ``# hooklint: ignore[...]``
     comments (:func:`~hooklint.loader.ignore_comments`) of the user's files the findings of the
@@ -137,8 +141,11 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
                 helm = dataclasses.replace(helm, value_file_places=application.value_file_places)
             if config.kube_version and not helm.kube_version:  # the cluster's, as Argo CD passes it
                 helm = dataclasses.replace(helm, kube_version=config.kube_version)
-            if config.api_versions and not helm.api_versions:
-                helm = dataclasses.replace(helm, api_versions=tuple(config.api_versions))
+            if not helm.api_versions:  # the cluster's (GetAPIVersionsOrDefault): built-in kinds, CRDs, api-versions
+                from hooklint.sources.render.capabilities import cluster_api_versions  # noqa: PLC0415 - Helm only
+
+                helm = dataclasses.replace(helm, api_versions=cluster_api_versions(config.kube_version,
+                                                                                   config.api_versions, crd_apis))  # fmt: skip
             rendering = render_helm(folder, root, helm, argocd.helm_major(config.argocd_version), Limits.of(config),
                                     fetcher, Withheld.of(config.fetch_credentials))  # fmt: skip
         _check_named_paths(rendering, root, manifest_file, [o.prefix for o in fetched or ()])
