@@ -11,6 +11,7 @@ outside. How Argo CD tells a folder's source type is ``GetAppSourceType`` (``uti
 from __future__ import annotations
 
 import os
+import re
 from typing import Iterable
 
 from hooklint.findings import InputError, Span
@@ -190,7 +191,8 @@ def chart_of(path: str) -> str | None:
         folder = parent
 
 
-def walk(root: str, errors: list[InputError], notices: list[str] | None = None, hidden: bool = False) -> list[str]:
+def walk(root: str, errors: list[InputError], notices: list[str] | None = None, hidden: bool = False,
+         hidden_found: list[str] | None = None) -> list[str]:
     """Manifest files below ``root`` (``*.yaml``, ``*.yml``, ``*.json``), sorted. Hidden files are
     included: Argo CD's ``filepath.Walk`` in ``findManifests`` reads them. Hidden folders below
     ``root`` (``.git``, ``.github``, ``.venv``) are not walked: no application path points into
@@ -201,7 +203,10 @@ def walk(root: str, errors: list[InputError], notices: list[str] | None = None, 
     (:func:`group_applications` leaves them out). Unreadable folders are added to ``errors``. A folder Argo CD types Helm
     (:func:`type_of_names`: the last of its names ending in ``Chart.yaml`` or naming a kustomization
     ends in ``Chart.yaml``) is a Helm chart, which Argo CD renders with Helm: its ``Chart.yaml``
-    stands for it (even when missing: the render says so), and its subfolders (templates) are not walked."""
+    stands for it (even when missing: the render says so), and its subfolders (templates) are not walked.
+    ``hidden_found``, when given, receives each hidden folder left unwalked (``.git`` aside) that
+    lies in a folder holding manifest files (not hidden ones) or below one: a recursive directory
+    Application of that folder would apply what it holds (:func:`hidden_manifests`)."""
 
     def onerror(exc: OSError) -> None:
         where = exc.filename or root
@@ -209,13 +214,19 @@ def walk(root: str, errors: list[InputError], notices: list[str] | None = None, 
 
     found: list[str] = []
     links: dict[str, bool] = {}
+    in_tree: set[str] = set()  # folders holding manifest files, and those below them
     for folder, dirs, files in walk_tree(root, onerror=onerror, links=links):
+        if hidden_found is not None and (os.path.dirname(folder) in in_tree
+                                         or any(is_manifest_name(n) and not n.startswith(".") for n in files)):
+            in_tree.add(folder)
         linked = [d for d in dirs if (d.endswith(HELM_CHART_FILE) or d in KUSTOMIZATION_NAMES)
                   and os.path.islink(os.path.join(folder, d))]  # a file to filepath.Walk (lstat)
         if type_of_names(files + linked)[0] == HELM:
             dirs[:] = []
             found.append(os.path.join(folder, HELM_CHART_FILE))
             continue
+        if hidden_found is not None and folder in in_tree and not hidden:
+            hidden_found.extend(os.path.join(folder, d) for d in sorted(dirs) if d.startswith(".") and d != ".git")
         dirs[:] = sorted(d for d in dirs if (hidden and d != ".git") or not d.startswith("."))
         for name in files:
             if is_manifest_name(name):
@@ -225,6 +236,43 @@ def walk(root: str, errors: list[InputError], notices: list[str] | None = None, 
                     facts.note_walked(path, links[path])
     found.sort()
     return found
+
+
+#: The most files :func:`hidden_manifests` looks at in one hidden folder (a ``.venv`` holds
+#: thousands); the rest are counted in one reason, never read.
+MAX_HIDDEN_FILES = 2000
+
+
+def looks_like_object(data: bytes) -> bool:
+    """Whether a file's bytes may hold a Kubernetes object: they hold both an ``apiVersion`` and
+    a ``kind`` key (YAML or JSON, quoted or not). A CI workflow or a tool's settings do not."""
+    return _API_VERSION_KEY.search(data) is not None and _KIND_KEY.search(data) is not None
+
+
+_API_VERSION_KEY = re.compile(rb"apiVersion[\"']?\s*:")
+_KIND_KEY = re.compile(rb"\bkind[\"']?\s*:")
+
+
+def hidden_manifests(folder: str, max_size: int) -> tuple[list[str], int]:
+    """The manifest files (:func:`is_manifest_name`) below the hidden ``folder`` (``.git`` aside,
+    links to folders not followed) that resolve inside their repository and look like Kubernetes
+    objects (:func:`looks_like_object`; a file over ``max_size`` bytes is kept unread), sorted,
+    and how many more were not looked at past :data:`MAX_HIDDEN_FILES`. Argo CD's directory source
+    with ``recurse`` reads hidden folders (``getPotentiallyValidManifests``, v3.5.1: only
+    ``!recurse`` skips a folder); hooklint walks them only for such an Application of the
+    repository, or when named, so what they hold is listed as not linted instead."""
+    names: list[str] = []
+    for below, dirs, files in walk_tree(folder):
+        dirs[:] = sorted(d for d in dirs if d != ".git")
+        names.extend(os.path.join(below, n) for n in sorted(files) if is_manifest_name(n))
+    names.sort()
+    looked, rest = names[:MAX_HIDDEN_FILES], len(names) - min(len(names), MAX_HIDDEN_FILES)
+    found = []
+    for path in contained(looked):
+        data = facts.read_regular(path, max_size)
+        if data is None and facts.is_file(path) or data is not None and looks_like_object(data):
+            found.append(path)
+    return found, rest
 
 
 def _boundary_of(folder: str, cwd: str) -> str:
