@@ -94,10 +94,10 @@ def crd_api_versions(files: Iterable[str], max_file_size: int = DEFAULT_MAX_FILE
             if not isinstance(group, str) or not group or not isinstance(kind, str) or not kind:
                 continue
             versions = spec.get("versions")
-            served = [v.get("name") for v in versions if isinstance(v, Map) and v.get("served") is not False
-                      and isinstance(v.get("name"), str) and v.get("name")] if isinstance(versions, Seq) else []  # fmt: skip
+            served: list[str] = [str(v.get("name")) for v in versions if isinstance(v, Map) and v.get("served") is not False
+                                 and isinstance(v.get("name"), str) and v.get("name")] if isinstance(versions, Seq) else []  # fmt: skip
             if not served and isinstance(spec.get("version"), str) and spec.get("version"):  # v1beta1's one version
-                served = [spec.get("version")]
+                served = [str(spec.get("version"))]
             if served:
                 best = min(served, key=_version_priority)
                 out.update((f"{group}/{best}", f"{group}/{best}/{kind}"))
