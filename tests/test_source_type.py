@@ -143,3 +143,19 @@ def test_the_fixture_has_the_same_files():
     assert (FIXTURE / "app" / "templates" / "job.yaml").read_text() == EVIL_JOB
     assert sorted(os.listdir(FIXTURE / "app")) == ["Chart.yaml", "cm.yaml", "kustomization.yaml", "old-Chart.yaml",
                                                    "templates"]  # fmt: skip
+
+
+def test_the_walk_types_a_folder_by_the_same_rule_links_included(tmp_path, monkeypatch):
+    """The walk stops at a chart (its Chart.yaml stands for it); a link to a folder named
+    ``z-Chart.yaml`` is a file to ``filepath.Walk``, and the walk's listing answers ``source_type``."""
+    from hooklint.sources.repository.tree import walk
+
+    monkeypatch.chdir(tmp_path)
+    _tree(tmp_path, {"app/Chart.yaml": CHART, "app/kustomization.yaml": "", "app/templates/job.yaml": CM,
+                     "elsewhere/cm.yaml": CM})  # fmt: skip
+    facts.reset()
+    assert walk("app", []) == ["app/Chart.yaml", "app/kustomization.yaml", "app/templates/job.yaml"]
+    os.symlink("../elsewhere", tmp_path / "app" / "z-Chart.yaml")
+    facts.reset()
+    assert walk("app", []) == ["app/Chart.yaml"]
+    assert source_type("app") == (HELM, os.path.join("app", "Chart.yaml"))

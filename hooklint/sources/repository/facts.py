@@ -142,6 +142,11 @@ def entry_names(folder: str) -> tuple[str, ...] | None:
     return found
 
 
+def note_names(folder: str, names: tuple[str, ...]) -> None:
+    """Record what a walk of this run listed in ``folder``: the names :func:`entry_names` answers."""
+    _names[os.path.abspath(folder)] = names
+
+
 def _is_folder(entry: os.DirEntry) -> bool:
     try:
         return entry.is_dir(follow_symlinks=False)

@@ -219,8 +219,8 @@ def walk(root: str, errors: list[InputError], notices: list[str] | None = None, 
         if hidden_found is not None and (os.path.dirname(folder) in in_tree
                                          or any(is_manifest_name(n) and not n.startswith(".") for n in files)):
             in_tree.add(folder)
-        linked = [d for d in dirs if (d.endswith(HELM_CHART_FILE) or d in KUSTOMIZATION_NAMES)
-                  and os.path.islink(os.path.join(folder, d))]  # a file to filepath.Walk (lstat)
+        linked = [d for d in dirs if links.get(os.path.join(folder, d))]  # a file to filepath.Walk (lstat)
+        facts.note_names(folder, tuple(files + linked))  # source_type asks again: no second listing
         if type_of_names(files + linked)[0] == HELM:
             dirs[:] = []
             found.append(os.path.join(folder, HELM_CHART_FILE))
