@@ -121,3 +121,14 @@ def test_quiet_where_nothing_is_left_out(repo):
 ])  # fmt: skip
 def test_looks_like_object(text, expected):
     assert looks_like_object(text) is expected
+
+
+def test_a_hidden_file_a_kustomization_builds_from_is_not_listed(repo):
+    """Linted through the kustomization's rendering, so not "not linted"; one it does not read is."""
+    (repo / "app" / ".hooks" / "other.yaml").write_text(CM.replace("name: cm", "name: other"))
+    (repo / "app" / "kustomization.yaml").write_text("resources:\n- cm.yaml\n- .hooks/job.yaml\n")
+    from hooklint.sources.appmap.discovery import group_applications
+
+    apps = group_applications(["app"], [])
+    listed = {f: str(why) for a in apps for f, why in a.left_out.items()}
+    assert listed == {"app/.hooks/other.yaml": WHY}

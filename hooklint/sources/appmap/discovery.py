@@ -308,17 +308,27 @@ def _hidden_applications(apps: list[Application], hidden_dirs: list[str], max_si
     """One application per hidden folder of ``hidden_dirs`` (those :func:`walk` left unwalked in
     folders of manifests) holding files that look like Kubernetes objects
     (:func:`~hooklint.sources.repository.tree.hidden_manifests`) that no application of ``apps``
-    reports, every file left out with a reason (trial 7, F6): Argo CD's directory source with
+    reports nor a kustomization of the run builds from, every file left out with a reason (trial 7, F6): Argo CD's directory source with
     ``recurse`` applies hidden folders (``getPotentiallyValidManifests``, v3.5.1), and a recursive
     Application may live in another repository, so a hook added there is never a silent pass. A
     file the run's ``exclude`` matches goes to ``left_out`` (listed as excluded); tool folders
     (``.github`` workflows, ``.venv``) hold no such file and stay quiet."""
+    if not hidden_dirs:
+        return []
     linted = {os.path.abspath(f) for app in apps for part in [app, *app.parts] for f in part.reported}
+    read_folders: set[str] = set()
+    for app in apps:  # what a kustomization of the run builds from a hidden folder is linted through it
+        for part in [app, *app.parts]:
+            if part.source_type == KUSTOMIZE and part.manifest_file and os.path.isfile(part.manifest_file):
+                reads = kustomization_reads(part.manifest_file) or set()
+                linted |= reads
+                read_folders |= {p for p in reads if facts.is_dir(p)}
     out = []
     for folder in sorted({os.path.normpath(d) for d in hidden_dirs}):
         found, rest = hidden_manifests(folder, max_size)
         files = []
-        for file in (os.path.normpath(f) for f in found if os.path.abspath(f) not in linted):
+        for file in (os.path.normpath(f) for f in found if os.path.abspath(f) not in linted
+                     and os.path.dirname(os.path.abspath(f)) not in read_folders):
             if excluded is not None and excluded(file):
                 left_out.setdefault(os.path.dirname(file), set()).add(file)
             else:
