@@ -159,3 +159,19 @@ def test_the_walk_types_a_folder_by_the_same_rule_links_included(tmp_path, monke
     facts.reset()
     assert walk("app", []) == ["app/Chart.yaml"]
     assert source_type("app") == (HELM, os.path.join("app", "Chart.yaml"))
+
+
+def test_a_folder_typed_helm_without_chart_yaml_fails_as_argocd_does(tmp_path, monkeypatch):
+    """Typed Helm by ``old-Chart.yaml`` alone: Argo CD's ``helm template`` of the folder fails, and
+    the sync with it. HL007 at the missing Chart.yaml, naming the file that typed the folder (it was
+    an input error, "app/Chart.yaml: no such file or directory", exit 2)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".git").mkdir()
+    _tree(tmp_path, {"app/old-Chart.yaml": CHART, "app/kustomization.yaml": "resources:\n- cm.yaml\n", "app/cm.yaml": CM})
+    result = lint_paths(["."], Config(), load_catalog())
+    assert result.errors == []
+    assert [(f.path, f.span.line, f.span.column, f.rule_id, f.message) for f in result.findings] == [(
+        "app/Chart.yaml", 1, 1, "HL007",
+        "Rendering failed: Argo CD renders app/ with Helm (old-Chart.yaml ends with Chart.yaml), but it holds no "
+        "Chart.yaml: helm template fails (Chart.yaml file is missing). Argo CD's repo server fails the same way, so "
+        "the application cannot sync; nothing of it is checked until it renders.")]

@@ -53,6 +53,20 @@ class RenderedFile:
     placement: Placement | None
 
 
+def _chart_yaml_missing(folder: str, manifest_file: str) -> LoadedFile:
+    """The stand-in for the ``Chart.yaml`` a folder Argo CD types Helm lacks (a file of it whose
+    name ends with ``Chart.yaml``, ``old-Chart.yaml``, sorts last: ``util/app/discovery``
+    ``Discover``): one HL007 at 1:1, as ``helm template`` of the folder fails ("Chart.yaml file is
+    missing") and with it the sync."""
+    names = sorted((n for n in facts.entry_names(folder) or () if n.endswith("Chart.yaml")), key=os.fsencode)
+    why = f" ({names[-1]} ends with Chart.yaml)" if names else ""
+    loaded = parse_text(manifest_file, "")
+    loaded.issues.append((LoadIssue(RENDER_FAILED, Span.point(1, 1), (
+        f"Argo CD renders {os.path.normpath(folder)}/ with Helm{why}, but it holds no Chart.yaml: helm template "
+        "fails (Chart.yaml file is missing)")), 0))  # fmt: skip
+    return loaded
+
+
 def render(source_type: str, folder: str, manifest_file: str, config: Config, named: str | None = None,
            application: ApplicationSource | None = None, fetched: list | None = None,
            fetcher: DependencyFetcher | None = None, base_fetcher: RemoteFetcher | None = None,
@@ -84,6 +98,8 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     target = escaping_target(manifest_file, root)
     if target is not None:  # HL007, its content never read: a message of a parse would quote it
         return outside_repository(manifest_file, target), [], None, {}
+    if source_type == HELM and not os.path.lexists(manifest_file) and facts.is_dir(folder):
+        return _chart_yaml_missing(folder, manifest_file), [], None, {}
     loaded = read_file(manifest_file, config.max_file_size)
     from hooklint.sources.bounded import Limits, Stopped, Tally  # noqa: PLC0415 - a one-file lint renders nothing (issue 34)
 
