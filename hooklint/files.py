@@ -141,7 +141,8 @@ def walk_tree(top: str, onerror: Any = None, followlinks: bool = False, links: d
     listing a folder), without recursion: Python 3.10 and 3.11's ``os.walk`` recurses once per
     level, and a repository of folders nested 1,100 deep ended in a RecursionError. Whether an
     entry is a link comes from the listing (``DirEntry.is_symlink``, no ``lstat``); ``links``, when
-    given, receives it for each file entry (``folder/name`` -> bool)."""
+    given, receives it for each file entry (``folder/name`` -> bool), and True for each link to a
+    folder."""
     stack = [top]
     while stack:
         folder = stack.pop()
@@ -168,6 +169,8 @@ def walk_tree(top: str, onerror: Any = None, followlinks: bool = False, links: d
                 dirs.append(entry.name)
                 if is_link:
                     linked.add(entry.name)
+                    if links is not None:
+                        links[os.path.join(folder, entry.name)] = True
             else:
                 names.append(entry.name)
                 if links is not None and is_link is not None:

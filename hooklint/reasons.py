@@ -47,6 +47,9 @@ class SkipKind(enum.Enum):
     #: Matched by the run's ``exclude`` (the configuration's, or ``--exclude``): never linted nor
     #: reported, whatever Argo CD does with it.
     CONFIG_EXCLUDED = "left out by exclude"
+    #: In a hidden folder that no Application of the run reads with ``directory.recurse`` (hooklint
+    #: walks hidden folders only then, or when named; Argo CD's recursive directory source applies them).
+    HIDDEN_FOLDER = "in hidden folders no Application reads"
     #: A symbolic link whose destination does not exist: Argo CD skips it.
     DANGLING_LINK = "dangling symbolic links"
     #: Larger than ``max-file-size``: never read.

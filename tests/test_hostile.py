@@ -423,8 +423,8 @@ def test_file_that_disappears_mid_run(tmp_path, app, monkeypatch):
     (other / "gone-too.yaml").write_text(LATEST_TAG_HOOK)
     real_walk = discovery.walk
 
-    def walk_then_delete(root, errors, notices=None):
-        found = real_walk(root, errors, notices)
+    def walk_then_delete(root, errors, notices=None, **options):
+        found = real_walk(root, errors, notices, **options)
         (app / "gone.yaml").unlink(missing_ok=True)  # listed, then deleted before it is read
         if (other / "gone-too.yaml").exists():
             (other / "gone-too.yaml").unlink()

@@ -191,7 +191,7 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
         fetched: list = []  # --fetch: the chart dependencies downloaded, where their findings go
         loaded, rendered, renderer, comments = render_source(app.source_type, folder, app.manifest_file, config, app.named,
                                                       app.argocd, fetched, _fetcher(config, fetched),
-                                                      _base_fetcher(config, fetched))  # fmt: skip
+                                                      _base_fetcher(config, fetched), app.crd_apis)  # fmt: skip
         loaded.skip_reason = None
         for path, issues in sorted(app.issues.items()):  # an ApplicationSet among the rendered files
             for kind, line, column, detail in issues:

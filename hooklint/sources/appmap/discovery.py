@@ -36,7 +36,8 @@ from hooklint.sources.repository.kustomizations import (MAX_KUSTOMIZATIONS_FOLLO
                                                        kustomization_reads, kustomization_references, unread_reason)
 from hooklint.sources.repository.tree import (DIRECTORY, HELM, HELM_CHART_FILE, KUSTOMIZATION_NAMES, KUSTOMIZE, MULTI,
                                               PLUGIN, REMOTE, UNRENDERABLE, chart_of, contained, dangling_link,
-                                              dangling_reason, inside_repository, is_manifest_name, source_type, walk)
+                                              dangling_reason, hidden_manifests, inside_repository, is_manifest_name,
+                                              source_type, walk, MAX_HIDDEN_FILES)
 from hooklint.sources.spec import ApplicationSource
 from hooklint.sources.appmap.applications import DirectoryOptions, find_application_sources, repository_manifests
 
@@ -90,6 +91,10 @@ class Application:
     #: claims there that name one (:func:`hooklint.sources.repository.volumes.host_path_volumes`): HL105.
     host_path_volumes: frozenset["HostPathVolume"] = frozenset()
     volume_claims: frozenset["VolumeClaim"] = frozenset()
+    #: The ``group/version`` and ``group/version/Kind`` of the CRDs written in the run's and the
+    #: repository's files (:func:`hooklint.sources.repository.crds.crd_api_versions`), sorted: a
+    #: cluster holding them serves them, and Argo CD passes them to Helm (``--api-versions``).
+    crd_apis: tuple[str, ...] = ()
 
     @property
     def borrowed(self) -> set[str]:
@@ -106,9 +111,11 @@ class Application:
     @property
     def applied_elsewhere(self) -> bool:
         """Every file is applied only through another application's rendering (a kustomize base or
-        Component, patches and generator inputs): this folder has no sync of its own."""
+        Component, patches and generator inputs), or by a recursive Application no file of the run
+        holds (a hidden folder's): this folder has no sync of its own (and no plan)."""
         return self.source_type == DIRECTORY and bool(self.reported) and all(
-            f in self.left_out and self.left_out[f].kind in (SkipKind.THROUGH_RENDERING, SkipKind.VALUE_FILE)
+            f in self.left_out and self.left_out[f].kind in (SkipKind.THROUGH_RENDERING, SkipKind.VALUE_FILE,
+                                                             SkipKind.HIDDEN_FOLDER)
             for f in self.reported
         )
 
@@ -223,6 +230,7 @@ def group_applications(
     missing: set[str] = set()
     left_out: dict[str, set[str]] = {}
     dangling: dict[str, Skip] = {}
+    hidden_dirs: list[str] = []  # hidden folders the walks left in folders of manifests
     for path in paths:
         if path == STDIN:
             reported.setdefault(STDIN, set()).add(STDIN)
@@ -230,7 +238,7 @@ def group_applications(
         path = os.path.normpath(path)
         if os.path.isdir(path):
             found = kept = False
-            for file in walk(path, errors, notices):
+            for file in walk(path, errors, notices, hidden_found=hidden_dirs):
                 found = True
                 file = os.path.normpath(file)
                 key = os.path.dirname(file) or "."
@@ -328,14 +336,19 @@ def group_applications(
             for name in part.reported:
                 if name in appsets.issues and part.source_type in (DIRECTORY, KUSTOMIZE, HELM):
                     part.issues[name] = appsets.issues[name]
-    from hooklint.sources.repository.crds import cluster_scoped_crds  # noqa: PLC0415 - a leaf module
+    apps += _hidden_applications(apps, hidden_dirs, config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE,
+                                 excluded, left_out, notices)  # fmt: skip
+    from hooklint.sources.repository.crds import cluster_scoped_crds, crd_api_versions  # noqa: PLC0415 - a leaf module
     from hooklint.sources.repository.volumes import host_path_volumes  # noqa: PLC0415 - a leaf module
 
-    crds = cluster_scoped_crds(readable, config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE)
-    volumes, claims = host_path_volumes(readable, config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE)
+    max_size = config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE
+    crds = cluster_scoped_crds(readable, max_size)
+    crd_apis = tuple(sorted(crd_api_versions(readable, max_size)))
+    volumes, claims = host_path_volumes(readable, max_size)
     for app in apps:
         for part in [app, *app.parts]:
             part.cluster_crds = crds
+            part.crd_apis = crd_apis
             part.host_path_volumes, part.volume_claims = volumes, claims
     apps.sort(key=lambda a: a.key)
     if left_out_files is not None:
@@ -400,6 +413,50 @@ def _add_hidden_sources(sources: list[ApplicationSource], named_dirs: list[str],
             key = os.path.dirname(file) or "."
             reported.setdefault(key, set()).add(file)
             _name(named_by, key, named)
+
+
+def _hidden_applications(apps: list[Application], hidden_dirs: list[str], max_size: int,
+                         excluded: Callable[[str], bool] | None, left_out: dict[str, set[str]],
+                         notices: list[str]) -> list[Application]:  # fmt: skip
+    """One application per hidden folder of ``hidden_dirs`` (those :func:`walk` left unwalked in
+    folders of manifests) holding files that look like Kubernetes objects
+    (:func:`~hooklint.sources.repository.tree.hidden_manifests`) that no application of ``apps``
+    reports nor a kustomization of the run builds from, every file left out with a reason (trial 7, F6): Argo CD's directory source with
+    ``recurse`` applies hidden folders (``getPotentiallyValidManifests``, v3.5.1), and a recursive
+    Application may live in another repository, so a hook added there is never a silent pass. A
+    file the run's ``exclude`` matches goes to ``left_out`` (listed as excluded); tool folders
+    (``.github`` workflows, ``.venv``) hold no such file and stay quiet."""
+    if not hidden_dirs:
+        return []
+    linted = {os.path.abspath(f) for app in apps for part in [app, *app.parts] for f in part.reported}
+    read_folders: set[str] = set()
+    for app in apps:  # what a kustomization of the run builds from a hidden folder is linted through it
+        for part in [app, *app.parts]:
+            if part.source_type == KUSTOMIZE and part.manifest_file and os.path.isfile(part.manifest_file):
+                reads = kustomization_reads(part.manifest_file) or set()
+                linted |= reads
+                read_folders |= {p for p in reads if facts.is_dir(p)}
+    out = []
+    for folder in sorted({os.path.normpath(d) for d in hidden_dirs}):
+        found, rest = hidden_manifests(folder, max_size)
+        files = []
+        for file in (os.path.normpath(f) for f in found if os.path.abspath(f) not in linted
+                     and os.path.dirname(os.path.abspath(f)) not in read_folders):
+            if excluded is not None and excluded(file):
+                left_out.setdefault(os.path.dirname(file), set()).add(file)
+            else:
+                files.append(file)
+        if rest:
+            notices.append(f"{folder}: a hidden folder of more than {MAX_HIDDEN_FILES} manifest files: {rest} of them "
+                           f"were not looked at (lint it by name: hooklint lint {folder}).")  # fmt: skip
+        if not files:
+            continue
+        parent = os.path.dirname(folder) or "."
+        why = Skip(f"in the hidden folder {folder}/, which hooklint walks only when named or when an Application of "
+                   f"this repository reads {parent}/ (or a folder above) with directory.recurse, as Argo CD then applies it: lint it with "
+                   f"`hooklint lint {folder}`", SkipKind.HIDDEN_FOLDER)  # fmt: skip
+        out.append(Application(folder, files, [], DIRECTORY, None, None, left_out={f: why for f in files}))
+    return out
 
 
 def _is_hidden(folder: str) -> bool:

@@ -53,9 +53,24 @@ class RenderedFile:
     placement: Placement | None
 
 
+def _chart_yaml_missing(folder: str, manifest_file: str) -> LoadedFile:
+    """The stand-in for the ``Chart.yaml`` a folder Argo CD types Helm lacks (a file of it whose
+    name ends with ``Chart.yaml``, ``old-Chart.yaml``, sorts last: ``util/app/discovery``
+    ``Discover``): one HL007 at 1:1, as ``helm template`` of the folder fails ("Chart.yaml file is
+    missing") and with it the sync."""
+    names = sorted((n for n in facts.entry_names(folder) or () if n.endswith("Chart.yaml")), key=os.fsencode)
+    why = f" ({names[-1]} ends with Chart.yaml)" if names else ""
+    loaded = parse_text(manifest_file, "")
+    loaded.issues.append((LoadIssue(RENDER_FAILED, Span.point(1, 1), (
+        f"Argo CD renders {os.path.normpath(folder)}/ with Helm{why}, but it holds no Chart.yaml: helm template "
+        "fails (Chart.yaml file is missing)")), 0))  # fmt: skip
+    return loaded
+
+
 def render(source_type: str, folder: str, manifest_file: str, config: Config, named: str | None = None,
            application: ApplicationSource | None = None, fetched: list | None = None,
            fetcher: DependencyFetcher | None = None, base_fetcher: RemoteFetcher | None = None,
+           crd_apis: tuple[str, ...] = (),
            ) -> tuple[LoadedFile, list[RenderedFile], Renderer | None, dict[str, list]]:  # fmt: skip
     """Render the application in ``folder`` (``manifest_file`` is its kustomization or
     ``Chart.yaml``, as the user spells it; ``named`` the path on the command line that brought it
@@ -64,7 +79,10 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     (``helm.releaseName``, else the Application's name; without an Application, the folder's name)
     and the destination namespace (``util/helm/cmd.go`` ``template``). Argo CD passes the destination
     cluster's ``--kube-version`` and ``--api-versions``; hooklint has no cluster, so they come from
-    the ``kube-version`` and ``api-versions`` settings unless the Application sets them. Returns that file (read as written, with an HL007, HL008
+    the ``kube-version`` setting and, unless the Application sets ``helm.apiVersions``, from
+    :func:`~hooklint.sources.render.capabilities.cluster_api_versions`: the built-in kinds of that
+    version, the repository's CRDs (``crd_apis``) and the ``api-versions`` setting, each as
+    ``group/version`` and ``group/version/Kind`` as Argo CD passes them. Returns that file (read as written, with an HL007, HL008
     or HL009 load issue when it did not render; none when it is itself not valid YAML, which its HL001
     issue says), the rendered documents, the renderer used, and the ``# hooklint: ignore[...]``
     comments (:func:`~hooklint.loader.ignore_comments`) of the user's files the findings of the
@@ -80,6 +98,8 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     target = escaping_target(manifest_file, root)
     if target is not None:  # HL007, its content never read: a message of a parse would quote it
         return outside_repository(manifest_file, target), [], None, {}
+    if source_type == HELM and not os.path.lexists(manifest_file) and facts.is_dir(folder):
+        return _chart_yaml_missing(folder, manifest_file), [], None, {}
     loaded = read_file(manifest_file, config.max_file_size)
     from hooklint.sources.bounded import Limits, Stopped, Tally  # noqa: PLC0415 - a one-file lint renders nothing (issue 34)
 
@@ -137,8 +157,11 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
                 helm = dataclasses.replace(helm, value_file_places=application.value_file_places)
             if config.kube_version and not helm.kube_version:  # the cluster's, as Argo CD passes it
                 helm = dataclasses.replace(helm, kube_version=config.kube_version)
-            if config.api_versions and not helm.api_versions:
-                helm = dataclasses.replace(helm, api_versions=tuple(config.api_versions))
+            if not helm.api_versions:  # the cluster's (GetAPIVersionsOrDefault): built-in kinds, CRDs, api-versions
+                from hooklint.sources.render.capabilities import cluster_api_versions  # noqa: PLC0415 - Helm only
+
+                helm = dataclasses.replace(helm, api_versions=cluster_api_versions(config.kube_version,
+                                                                                   config.api_versions, crd_apis))  # fmt: skip
             rendering = render_helm(folder, root, helm, argocd.helm_major(config.argocd_version), Limits.of(config),
                                     fetcher, Withheld.of(config.fetch_credentials))  # fmt: skip
         _check_named_paths(rendering, root, manifest_file, [o.prefix for o in fetched or ()])

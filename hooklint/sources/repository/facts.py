@@ -34,6 +34,9 @@ _lstats: dict[str, "os.stat_result | OSError"] = {}
 _roots: dict[str, "str | None"] = {}
 #: absolute path (as given, joined to the current folder) -> its os.path.realpath
 _reals: dict[str, str] = {}
+#: absolute folder -> the names of its entries that are not folders (links not followed), or None
+#: when it cannot be listed
+_names: dict[str, "tuple[str, ...] | None"] = {}
 
 
 def reset() -> None:
@@ -44,6 +47,7 @@ def reset() -> None:
     _lstats.clear()
     _roots.clear()
     _reals.clear()
+    _names.clear()
     sandbox = sys.modules.get("hooklint.sources.sandbox")  # only a run that rendered has programs to forget
     if sandbox is not None:
         sandbox.forget()
@@ -116,6 +120,36 @@ def is_dir(path: str) -> bool:
     """``os.path.isdir(path)`` from :func:`stat` (asked once per run)."""
     try:
         return S_ISDIR(stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def entry_names(folder: str) -> tuple[str, ...] | None:
+    """The names of the entries of ``folder`` that are not folders when links are not followed
+    (files, links of any kind, sockets), in no particular order, listed once per run; None when it
+    cannot be listed. What Go's ``filepath.Walk`` calls a file (it looks at each entry with ``lstat``): the
+    entries Argo CD's source-type discovery looks at (:func:`hooklint.sources.repository.tree.source_type`)."""
+    key = os.path.abspath(folder)
+    if key in _names:
+        return _names[key]
+    found: tuple[str, ...] | None
+    try:
+        with os.scandir(key) as listing:
+            found = tuple(e.name for e in listing if not _is_folder(e))
+    except (OSError, ValueError):
+        found = None
+    _names[key] = found
+    return found
+
+
+def note_names(folder: str, names: tuple[str, ...]) -> None:
+    """Record what a walk of this run listed in ``folder``: the names :func:`entry_names` answers."""
+    _names[os.path.abspath(folder)] = names
+
+
+def _is_folder(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)
     except OSError:
         return False
 

@@ -11,6 +11,8 @@ outside. How Argo CD tells a folder's source type is ``GetAppSourceType`` (``uti
 from __future__ import annotations
 
 import os
+import re
+from typing import Iterable
 
 from hooklint.findings import InputError, Span
 from hooklint.files import walk_tree
@@ -133,34 +135,64 @@ MULTI = "multi-source"
 REMOTE = "remote"
 
 
-def source_type(folder: str) -> tuple[str, str | None]:
-    """How Argo CD renders ``folder`` (``GetAppSourceType``, ``util/app/discovery``; the
-    kustomization check runs last, so a folder holding both is kustomize): ``(KUSTOMIZE, its
-    kustomization)``, ``(HELM, its Chart.yaml)`` or ``(DIRECTORY, None)``."""
-    for name in KUSTOMIZATION_NAMES:
-        candidate = os.path.join(folder, name)
-        if facts.is_file(candidate):
-            return KUSTOMIZE, candidate
-    candidate = os.path.join(folder, HELM_CHART_FILE)
-    if facts.is_file(candidate):
-        return HELM, candidate
+def type_of_names(names: Iterable[str]) -> tuple[str, str | None]:
+    """How Argo CD types a folder whose non-folder entries are ``names``: ``(HELM, "Chart.yaml")``,
+    ``(KUSTOMIZE, the kustomization kustomize reads)`` or ``(DIRECTORY, None)``.
+
+    Argo CD's ``discovery.Discover`` (``util/app/discovery/discovery.go``, v3.5.1, lines 50-69)
+    ``filepath.Walk`` walks the folder, in lexical (byte) order, and for each file whose base name
+    ends with ``Chart.yaml`` (``strings.HasSuffix``: ``old-Chart.yaml`` counts) sets the folder's
+    type to Helm, then for one named ``kustomization.yaml``, ``kustomization.yml`` or
+    ``Kustomization`` (``kustomize.IsKustomization``, exact and case-sensitive) to Kustomize: the
+    LAST such name wins. So ``Chart.yaml`` + ``kustomization.yaml`` is Kustomize ('C' < 'k'), and
+    with ``old-Chart.yaml`` as well, Helm ('o' > 'k'). A Helm folder is templated with ``helm
+    template`` of the folder, which reads ``Chart.yaml`` (missing: the render fails); a kustomize
+    one is built from the first of :data:`KUSTOMIZATION_NAMES` present (``findKustomizeFile``)."""
+    kind = DIRECTORY
+    present = set()
+    for name in sorted(names, key=os.fsencode):  # Go's os.ReadDir order: by the bytes of the name
+        if name.endswith(HELM_CHART_FILE):
+            kind = HELM
+        if name in KUSTOMIZATION_NAMES:
+            kind = KUSTOMIZE
+            present.add(name)
+    if kind == HELM:
+        return HELM, HELM_CHART_FILE
+    if kind == KUSTOMIZE:
+        return KUSTOMIZE, next(n for n in KUSTOMIZATION_NAMES if n in present)
     return DIRECTORY, None
 
 
+def source_type(folder: str) -> tuple[str, str | None]:
+    """How Argo CD renders ``folder`` (``GetAppSourceType``, ``reposerver/repository/repository.go``
+    v3.5.1 line 1938, then ``discovery.AppType``: only the folder's own files, ``apps["."]``, decide;
+    its subfolders never do): ``(KUSTOMIZE, its kustomization)``, ``(HELM, its Chart.yaml)`` or
+    ``(DIRECTORY, None)``, by :func:`type_of_names` over its entries that are not folders (links not
+    followed, as ``filepath.Walk`` looks at each entry with ``lstat``). The ``Chart.yaml`` of a Helm folder may be
+    missing (typed Helm by ``old-Chart.yaml``): its render then fails, as Argo CD's does."""
+    kind, name = type_of_names(facts.entry_names(folder) or ())
+    return kind, os.path.join(folder, name) if name is not None else None
+
+
 def chart_of(path: str) -> str | None:
-    """The Helm chart folder ``path`` lies in (the nearest folder above it holding ``Chart.yaml``),
-    or None. A chart's templates are not manifests: they are linted as part of their chart."""
+    """The Helm chart folder ``path`` lies in (the nearest folder above it that Argo CD types Helm:
+    :func:`source_type`), or None; folders are looked at up to the top of its repository (its git
+    root, else the current folder when it holds ``path``). A chart's templates are not manifests:
+    they are linted as part of their chart."""
     folder = os.path.dirname(os.path.abspath(path))
+    cwd = os.getcwd()
+    top = facts.git_root_of(folder) or (cwd if within(folder, cwd) else None)
     while True:
-        if facts.is_file(os.path.join(folder, HELM_CHART_FILE)):
+        if source_type(folder)[0] == HELM:
             return os.path.normpath(os.path.relpath(folder)) if not os.path.isabs(path) else folder
         parent = os.path.dirname(folder)
-        if parent == folder:
+        if parent == folder or (top is not None and os.path.abspath(folder) == os.path.abspath(top)):
             return None
         folder = parent
 
 
-def walk(root: str, errors: list[InputError], notices: list[str] | None = None, hidden: bool = False) -> list[str]:
+def walk(root: str, errors: list[InputError], notices: list[str] | None = None, hidden: bool = False,
+         hidden_found: list[str] | None = None) -> list[str]:
     """Manifest files below ``root`` (``*.yaml``, ``*.yml``, ``*.json``), sorted. Hidden files are
     included: Argo CD's ``filepath.Walk`` in ``findManifests`` reads them. Hidden folders below
     ``root`` (``.git``, ``.github``, ``.venv``) are not walked: no application path points into
@@ -168,8 +200,13 @@ def walk(root: str, errors: list[InputError], notices: list[str] | None = None, 
     ``hidden`` (a directory source with ``recurse``, whose walk Argo CD does not prune by name:
     ``getPotentiallyValidManifests``, v3.5.1) they are, but ``.git``.
     Symbolic links to folders are not followed; dangling links to files are listed like any file
-    (:func:`group_applications` leaves them out). Unreadable folders are added to ``errors``. A folder with a ``Chart.yaml`` is a Helm chart, which Argo CD renders with
-    Helm: its ``Chart.yaml`` stands for it, and its subfolders (templates) are not walked."""
+    (:func:`group_applications` leaves them out). Unreadable folders are added to ``errors``. A folder Argo CD types Helm
+    (:func:`type_of_names`: the last of its names ending in ``Chart.yaml`` or naming a kustomization
+    ends in ``Chart.yaml``) is a Helm chart, which Argo CD renders with Helm: its ``Chart.yaml``
+    stands for it (even when missing: the render says so), and its subfolders (templates) are not walked.
+    ``hidden_found``, when given, receives each hidden folder left unwalked (``.git`` aside) that
+    lies in a folder holding manifest files (not hidden ones) or below one: a recursive directory
+    Application of that folder would apply what it holds (:func:`hidden_manifests`)."""
 
     def onerror(exc: OSError) -> None:
         where = exc.filename or root
@@ -177,11 +214,19 @@ def walk(root: str, errors: list[InputError], notices: list[str] | None = None, 
 
     found: list[str] = []
     links: dict[str, bool] = {}
+    in_tree: set[str] = set()  # folders holding manifest files, and those below them
     for folder, dirs, files in walk_tree(root, onerror=onerror, links=links):
-        if HELM_CHART_FILE in files and not any(n in files for n in KUSTOMIZATION_NAMES):
+        if hidden_found is not None and (os.path.dirname(folder) in in_tree
+                                         or any(is_manifest_name(n) and not n.startswith(".") for n in files)):
+            in_tree.add(folder)
+        linked = [d for d in dirs if links.get(os.path.join(folder, d))]  # a file to filepath.Walk (lstat)
+        facts.note_names(folder, tuple(files + linked))  # source_type asks again: no second listing
+        if type_of_names(files + linked)[0] == HELM:
             dirs[:] = []
             found.append(os.path.join(folder, HELM_CHART_FILE))
             continue
+        if hidden_found is not None and folder in in_tree and not hidden:
+            hidden_found.extend(os.path.join(folder, d) for d in sorted(dirs) if d.startswith(".") and d != ".git")
         dirs[:] = sorted(d for d in dirs if (hidden and d != ".git") or not d.startswith("."))
         for name in files:
             if is_manifest_name(name):
@@ -191,6 +236,43 @@ def walk(root: str, errors: list[InputError], notices: list[str] | None = None, 
                     facts.note_walked(path, links[path])
     found.sort()
     return found
+
+
+#: The most files :func:`hidden_manifests` looks at in one hidden folder (a ``.venv`` holds
+#: thousands); the rest are counted in one reason, never read.
+MAX_HIDDEN_FILES = 2000
+
+
+def looks_like_object(data: bytes) -> bool:
+    """Whether a file's bytes may hold a Kubernetes object: they hold both an ``apiVersion`` and
+    a ``kind`` key (YAML or JSON, quoted or not). A CI workflow or a tool's settings do not."""
+    return _API_VERSION_KEY.search(data) is not None and _KIND_KEY.search(data) is not None
+
+
+_API_VERSION_KEY = re.compile(rb"apiVersion[\"']?\s*:")
+_KIND_KEY = re.compile(rb"\bkind[\"']?\s*:")
+
+
+def hidden_manifests(folder: str, max_size: int) -> tuple[list[str], int]:
+    """The manifest files (:func:`is_manifest_name`) below the hidden ``folder`` (``.git`` aside,
+    links to folders not followed) that resolve inside their repository and look like Kubernetes
+    objects (:func:`looks_like_object`; a file over ``max_size`` bytes is kept unread), sorted,
+    and how many more were not looked at past :data:`MAX_HIDDEN_FILES`. Argo CD's directory source
+    with ``recurse`` reads hidden folders (``getPotentiallyValidManifests``, v3.5.1: only
+    ``!recurse`` skips a folder); hooklint walks them only for such an Application of the
+    repository, or when named, so what they hold is listed as not linted instead."""
+    names: list[str] = []
+    for below, dirs, files in walk_tree(folder):
+        dirs[:] = sorted(d for d in dirs if d != ".git")
+        names.extend(os.path.join(below, n) for n in sorted(files) if is_manifest_name(n))
+    names.sort()
+    looked, rest = names[:MAX_HIDDEN_FILES], len(names) - min(len(names), MAX_HIDDEN_FILES)
+    found = []
+    for path in contained(looked):
+        data = facts.read_regular(path, max_size)
+        if data is None and facts.is_file(path) or data is not None and looks_like_object(data):
+            found.append(path)
+    return found, rest
 
 
 def _boundary_of(folder: str, cwd: str) -> str:

@@ -1,0 +1,177 @@
+"""How Argo CD types a folder (attacker trial 7, F8): ``util/app/discovery/discovery.go`` ``Discover``
+(v3.5.1, lines 50-69) walks the folder in lexical order; a file whose name ends with ``Chart.yaml``
+(``strings.HasSuffix``) makes its folder Helm, one named ``kustomization.yaml``,
+``kustomization.yml`` or ``Kustomization`` (``kustomize.IsKustomization``) Kustomize, the last one
+wins; ``AppType`` (line 73) reads only ``apps["."]``, the folder's own files. hooklint's
+``source_type``, ``chart_of`` and the walk's treatment of a folder as a chart follow it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from hooklint.catalog import load_catalog
+from hooklint.config import Config
+from hooklint.pipeline import lint_paths
+from hooklint.sources.render.helm import find_helm
+from hooklint.sources.repository import facts
+from hooklint.sources.repository.tree import DIRECTORY, HELM, KUSTOMIZE, chart_of, source_type, type_of_names
+
+CHART = "apiVersion: v2\nname: app\nversion: 0.1.0\n"
+CM = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata: {a: b}\n"
+needs_helm = pytest.mark.skipif(find_helm() is None, reason="no Helm: neither a helm binary nor helm-python-sdk")
+
+
+@pytest.mark.parametrize(("names", "expected"), [
+    (["Chart.yaml"], (HELM, "Chart.yaml")),
+    (["kustomization.yaml"], (KUSTOMIZE, "kustomization.yaml")),
+    # discovery.go:62-67, in walk order: kustomization.yaml ('k') comes after Chart.yaml ('C'): Kustomize
+    (["Chart.yaml", "kustomization.yaml"], (KUSTOMIZE, "kustomization.yaml")),
+    (["kustomization.yaml", "Chart.yaml"], (KUSTOMIZE, "kustomization.yaml")),  # the order of the listing is not
+    (["Chart.yaml", "Kustomization"], (KUSTOMIZE, "Kustomization")),  # 'K' > 'C'
+    # strings.HasSuffix(base, "Chart.yaml") (discovery.go:62): old-Chart.yaml ('o' > 'k') is last: Helm
+    (["Chart.yaml", "kustomization.yaml", "old-Chart.yaml"], (HELM, "Chart.yaml")),
+    (["Kustomization", "values-Chart.yaml"], (HELM, "Chart.yaml")),  # Chart.yaml missing: helm template fails
+    (["kustomization.yaml", "kustomizationChart.yaml"], (HELM, "Chart.yaml")),  # '.' < 'C'
+    (["Chart.yaml", "a-Chart.yaml", "kustomization.yml"], (KUSTOMIZE, "kustomization.yml")),  # 'a' < 'k'
+    # kustomize.IsKustomization is exact; findKustomizeFile takes the first of its names present
+    (["kustomization.yml", "Kustomization", "kustomization.yaml"], (KUSTOMIZE, "kustomization.yaml")),
+    (["Kustomization.yaml", "kustomization.YAML", "chart.yaml", "Chart.yml", "Chart.yaml.bak"], (DIRECTORY, None)),
+    ([], (DIRECTORY, None)),
+])  # fmt: skip
+def test_the_last_name_of_the_walk_decides_as_in_argocd_discover(names, expected):
+    assert type_of_names(names) == expected
+
+
+def _tree(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+
+
+@pytest.mark.parametrize(("files", "expected"), [
+    ({"app/Chart.yaml": CHART, "app/kustomization.yaml": "resources: [cm.yaml]\n"}, KUSTOMIZE),
+    ({"app/Chart.yaml": CHART, "app/kustomization.yaml": "", "app/old-Chart.yaml": CHART}, HELM),
+    # AppType reads apps["."] only (discovery.go:78): a subfolder's Chart.yaml types that subfolder
+    ({"app/kustomization.yaml": "", "app/sub/Chart.yaml": CHART, "app/sub/z-Chart.yaml": CHART}, KUSTOMIZE),
+    ({"app/cm.yaml": CM, "app/sub/Chart.yaml": CHART}, DIRECTORY),
+    ({"app/cm.yaml": CM, "app/templates/kustomization.yaml": ""}, DIRECTORY),
+])  # fmt: skip
+def test_source_type_of_a_folder(tmp_path, monkeypatch, files, expected):
+    monkeypatch.chdir(tmp_path)
+    _tree(tmp_path, files)
+    facts.reset()
+    assert source_type("app")[0] == expected
+
+
+def test_a_link_to_a_folder_named_like_a_chart_is_a_file_to_filepath_walk(tmp_path, monkeypatch):
+    """``filepath.Walk`` looks at each entry with ``lstat``: a symbolic link is never ``IsDir`` (discovery.go:55)."""
+    monkeypatch.chdir(tmp_path)
+    _tree(tmp_path, {"app/kustomization.yaml": "", "elsewhere/cm.yaml": CM})
+    os.symlink("../elsewhere", tmp_path / "app" / "z-Chart.yaml")
+    os.mkdir(tmp_path / "app" / "zz-Chart.yaml")  # a real folder: not looked at
+    facts.reset()
+    assert source_type("app") == (HELM, os.path.join("app", "Chart.yaml"))
+    os.remove(tmp_path / "app" / "z-Chart.yaml")
+    facts.reset()
+    assert source_type("app") == (KUSTOMIZE, os.path.join("app", "kustomization.yaml"))
+
+
+def test_chart_of_follows_the_same_rule(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".git").mkdir()
+    _tree(tmp_path, {"app/Chart.yaml": CHART, "app/kustomization.yaml": "", "app/templates/job.yaml": "x: 1\n"})
+    facts.reset()
+    assert chart_of("app/templates/job.yaml") is None  # a kustomize folder: its templates/ is a folder
+    (tmp_path / "app" / "old-Chart.yaml").write_text(CHART)
+    facts.reset()
+    assert chart_of("app/templates/job.yaml") == "app"
+
+
+FIXTURE = Path("/work/attack7/f/chartsuffix")
+EVIL_JOB = """\
+{{- if true }}
+apiVersion: batch/v1
+kind: Job
+metadata :
+  name: evil
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+    argocd.argoproj.io/hook-delete-policy: BeforeHookCreation
+spec:
+  backoffLimit: 1
+  activeDeadlineSeconds: 100
+  template:
+    spec:
+      restartPolicy: Never
+      serviceAccountName: runner
+      automountServiceAccountToken: false
+      hostPID: true
+      containers:
+      - name: c
+        image: registry.example.com/x@sha256:0000000000000000000000000000000000000000000000000000000000000000
+        securityContext:
+          privileged: true
+{{- end }}
+"""
+
+
+@needs_helm
+def test_a_chart_typed_helm_by_old_chart_yaml_is_rendered_with_helm(tmp_path, monkeypatch):
+    """Trial 7 F8 (/work/attack7/f/chartsuffix): Chart.yaml + kustomization.yaml + old-Chart.yaml is a
+    Helm source to Argo CD; hooklint rendered the harmless kustomization and skipped the template
+    (``metadata :``) as unrelated YAML: the privileged PreSync Job was never linted (exit 0)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".git").mkdir()
+    _tree(tmp_path, {"app/Chart.yaml": CHART, "app/old-Chart.yaml": CHART, "app/kustomization.yaml": "resources:\n- cm.yaml\n",
+                     "app/cm.yaml": CM, "app/templates/job.yaml": EVIL_JOB})  # fmt: skip
+    result = lint_paths(["."], Config(), load_catalog(), plans=True)
+    assert [(p.key, p.source_type) for p in result.plans] == [("app", "helm")]
+    assert [(f.path, f.span.line, f.span.column, f.rule_id) for f in result.findings if f.severity == "error"] == [
+        ("app/templates/job.yaml", 17, 7, "HL105"), ("app/templates/job.yaml", 22, 11, "HL105")]
+    os.remove("app/old-Chart.yaml")  # the control: Kustomize, as Argo CD types it then
+    result = lint_paths(["."], Config(), load_catalog(), plans=True)
+    assert [(p.key, p.source_type) for p in result.plans] == [("app", "kustomize"), ("app/templates", "directory")]
+
+
+@pytest.mark.skipif(not FIXTURE.is_dir(), reason="the attacker's fixture is not on this machine")
+def test_the_fixture_has_the_same_files():
+    """The test above is the fixture's tree, as written by the attacker."""
+    assert (FIXTURE / "app" / "templates" / "job.yaml").read_text() == EVIL_JOB
+    assert sorted(os.listdir(FIXTURE / "app")) == ["Chart.yaml", "cm.yaml", "kustomization.yaml", "old-Chart.yaml",
+                                                   "templates"]  # fmt: skip
+
+
+def test_the_walk_types_a_folder_by_the_same_rule_links_included(tmp_path, monkeypatch):
+    """The walk stops at a chart (its Chart.yaml stands for it); a link to a folder named
+    ``z-Chart.yaml`` is a file to ``filepath.Walk``, and the walk's listing answers ``source_type``."""
+    from hooklint.sources.repository.tree import walk
+
+    monkeypatch.chdir(tmp_path)
+    _tree(tmp_path, {"app/Chart.yaml": CHART, "app/kustomization.yaml": "", "app/templates/job.yaml": CM,
+                     "elsewhere/cm.yaml": CM})  # fmt: skip
+    facts.reset()
+    assert walk("app", []) == ["app/Chart.yaml", "app/kustomization.yaml", "app/templates/job.yaml"]
+    os.symlink("../elsewhere", tmp_path / "app" / "z-Chart.yaml")
+    facts.reset()
+    assert walk("app", []) == ["app/Chart.yaml"]
+    assert source_type("app") == (HELM, os.path.join("app", "Chart.yaml"))
+
+
+def test_a_folder_typed_helm_without_chart_yaml_fails_as_argocd_does(tmp_path, monkeypatch):
+    """Typed Helm by ``old-Chart.yaml`` alone: Argo CD's ``helm template`` of the folder fails, and
+    the sync with it. HL007 at the missing Chart.yaml, naming the file that typed the folder (it was
+    an input error, "app/Chart.yaml: no such file or directory", exit 2)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".git").mkdir()
+    _tree(tmp_path, {"app/old-Chart.yaml": CHART, "app/kustomization.yaml": "resources:\n- cm.yaml\n", "app/cm.yaml": CM})
+    result = lint_paths(["."], Config(), load_catalog())
+    assert result.errors == []
+    assert [(f.path, f.span.line, f.span.column, f.rule_id, f.message) for f in result.findings] == [(
+        "app/Chart.yaml", 1, 1, "HL007",
+        "Rendering failed: Argo CD renders app/ with Helm (old-Chart.yaml ends with Chart.yaml), but it holds no "
+        "Chart.yaml: helm template fails (Chart.yaml file is missing). Argo CD's repo server fails the same way, so "
+        "the application cannot sync; nothing of it is checked until it renders.")]
