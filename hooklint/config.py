@@ -310,6 +310,11 @@ class Config:
     #: (:class:`hooklint.sources.appmap.discovery.Leaving`); None (``lint``): every leaving-out an
     #: Application of the run makes is believed. Never read from a file.
     trusted_leaving_out: frozenset[tuple[str, ...]] | None = None
+    #: ``hooklint diff``: the folder holding the base revision's copy, for the change's side: a file
+    #: of a hidden folder no Application reads that differs from its copy there (or that it lacks) is
+    #: the change's, and linted (:class:`hooklint.sources.appmap.discovery.Leaving`). None: ``lint``,
+    #: or the base's side. Never read from a file.
+    changed_since: str | None = None
 
     def __post_init__(self) -> None:
         self.registry_entries = [RegistryEntry.parse(e) for e in self.allowed_registries]

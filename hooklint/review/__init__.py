@@ -41,6 +41,7 @@ from hooklint.files import read_bytes
 from hooklint.loader import within as within_folder
 from hooklint.findings import Finding, InputError, RunResult, fingerprints, identity
 from hooklint.pipeline import PlannedApplication, lint_paths
+from hooklint.reasons import SkipKind
 from hooklint.reporters.plan import plan_dict
 from hooklint.sources.repository.git import git_remote_urls, git_root
 from hooklint.sources.sandbox import distrust, find_program, program_path
@@ -745,9 +746,9 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
         base_side = _side(base_folder, base, relative, config, catalog, top) if head_commit is None else None
         if head_commit is None:
             assert base_side is not None
-            head_side = _side(top, None, relative, _leaving_as(config, base_side), catalog, top)
+            head_side = _side(top, None, relative, _leaving_as(config, base_side, base_folder), catalog, top)
             out = compare(base_side, head_side, _findings_of)
-            out.notes, out.policy = notes + _not_left_out(head_side, base) + out.notes, config
+            out.notes, out.policy = notes + _not_left_out(head_side, base, base_folder) + out.notes, config
             return out
         with checkout(top, head_commit) as head_copy:
             head_folder = head_copy.folder
@@ -759,13 +760,13 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
             else:
                 notes += _named(config, top, base_folder, head_folder)
             base_side = _side(base_folder, base, relative, config, catalog, top)
-            head_side = _side(head_folder, head, relative, _leaving_as(config, base_side), catalog, top)
+            head_side = _side(head_folder, head, relative, _leaving_as(config, base_side, base_folder), catalog, top)
             out = compare(base_side, head_side, _findings_of)
-            out.notes, out.policy = notes + _not_left_out(head_side, base) + out.notes, config
+            out.notes, out.policy = notes + _not_left_out(head_side, base, base_folder) + out.notes, config
             return out
 
 
-def _leaving_as(config: Config, base: Side) -> Config:
+def _leaving_as(config: Config, base: Side, base_folder: str) -> Config:
     """``config`` for the change's side: the files its Applications leave out are believed only
     when ``base``'s Applications leave them out the same way (the same Application, by file and
     name, and the same filter: :class:`hooklint.sources.appmap.discovery.Leaving`). Attacker trial 7
@@ -773,28 +774,48 @@ def _leaving_as(config: Config, base: Side) -> Config:
     evil.yaml`` over a folder an Application elsewhere deploys, hid the privileged PreSync Job it
     added (0 new findings, exit 0); F9: the real Application renamed to a name the API server
     refuses (the live one keeps its spec) with the same exclude added. A leaving-out is policy, and
-    a review's policy is the base's."""
-    return dataclasses.replace(config, trusted_leaving_out=frozenset(base.result.leaving_origins))
+    a review's policy is the base's.
+
+    Leaving hidden folders unwalked is hooklint's choice, not Argo CD's (its recursive directory
+    source applies them; trial 7 F6): what a hidden folder no Application of the change reads holds
+    is believed left out only when unchanged since the base's copy at ``base_folder``
+    (``Config.changed_since``). Of the other reasons a file is not linted, those of Argo CD,
+    kustomize or Helm stand (linted through a rendering, or a rendering that failed, which is a
+    finding; not listed by its kustomization; an unused Component; ``+argocd:skip-file-rendering``;
+    unrelated YAML; JSON data; a dangling link), as does the base's ``exclude`` (the review's
+    policy); a file over ``max-file-size`` or not checked before ``run-timeout`` is an input error
+    of the run (exit 2), and jsonnet, which hooklint cannot evaluate, is named as not fully rendered."""
+    return dataclasses.replace(config, trusted_leaving_out=frozenset(base.result.leaving_origins),
+                               changed_since=base_folder)  # fmt: skip
 
 
 #: The most files one note of :func:`_not_left_out` names (a plugin source over a large folder).
 MAX_NAMED_NOT_LEFT_OUT = 10
 
 
-def _not_left_out(head: Side, base: str) -> list[str]:
+def _not_left_out(head: Side, base: str, base_folder: str) -> list[str]:
     """The notes naming the files of ``head`` linted although its Applications leave them out,
     because ``base``'s do not leave them out that way (:func:`_leaving_as`): one note per reason
     (who leaves them out, at which ``file:line`` and field), naming its files (at most
-    :data:`MAX_NAMED_NOT_LEFT_OUT`, then how many more)."""
-    by_reason: dict[str, list[str]] = {}
+    :data:`MAX_NAMED_NOT_LEFT_OUT`, then how many more); and those of hidden folders no Application
+    reads that the change adds or edits (their copy in ``base_folder`` missing or not the same),
+    one note per hidden folder and verb."""
+    by_reason: dict[tuple[str, str], list[str]] = {}
     for path, why in head.result.not_left_out:
-        by_reason.setdefault(why.detail, []).append(path)
+        verb = ""
+        if why.kind is SkipKind.HIDDEN_FOLDER:
+            verb = "edits" if os.path.lexists(os.path.join(base_folder, path)) else "adds"
+        by_reason.setdefault((why.detail, verb), []).append(path)
     notes = []
-    for detail, paths in by_reason.items():
+    for (detail, verb), paths in by_reason.items():
         named = ", ".join(paths[:MAX_NAMED_NOT_LEFT_OUT])
         more = len(paths) - MAX_NAMED_NOT_LEFT_OUT
         named += f" and {more} more file{'s' if more != 1 else ''}" if more > 0 else ""
         them = "them" if len(paths) != 1 else "it"
+        if verb:
+            notes.append(f"{named}: {detail}; the change {verb} {them}, and a change cannot hide a manifest from its "
+                         f"review: linted as if its hidden folder were named")  # fmt: skip
+            continue
         notes.append(f"{named}: {detail}; {base} does not leave {them} out this way, and a change cannot narrow its own "
                      f"review: linted as if {'they were' if len(paths) != 1 else 'it were'} not left out")  # fmt: skip
     return notes

@@ -135,15 +135,42 @@ class Leaving:
     ``helm.valueFiles`` entry, an ApplicationSet's git files generator: in its folder's
     application; with a ``plugin`` source: its folder as if that Application were not there), and
     listed in ``distrusted`` with the reason not believed. ``origins`` gets every origin the run's
-    Applications define, whether or not a file of the run matches it (the base's, for the head)."""
+    Applications define, whether or not a file of the run matches it (the base's, for the head).
+
+    ``since`` (the base revision's copy, for the change's side) does the same for hooklint's own
+    choice of leaving hidden folders unwalked (:attr:`SkipKind.HIDDEN_FOLDER`, trial 7 F6: a recursive
+    directory Application in another repository applies them): a file there that holds objects and
+    that the change adds or edits (:func:`changed_since`) is linted in its hidden folder's
+    application, as if that folder were named, and listed in ``distrusted`` with its reason; a file
+    unchanged since the base stays listed as not linted."""
 
     trusted: frozenset[tuple[str, ...]] | None = None
     origins: set[tuple[str, ...]] = field(default_factory=set)
     distrusted: list[tuple[str, Skip]] = field(default_factory=list)
+    since: str | None = None
 
     def believes(self, origin: tuple[str, ...] | None) -> bool:
         """Whether a leaving-out of ``origin`` stands (no origin: not an Application's)."""
         return self.trusted is None or origin is None or origin in self.trusted
+
+
+def changed_since(path: str, since: str, max_size: int = DEFAULT_MAX_FILE_SIZE) -> bool:
+    """Whether the file ``path`` (relative to the current folder, the change's copy of the
+    repository) is the change's: the base's copy at ``since`` (the same relative path) is missing,
+    or its bytes differ (links followed on both sides, inside their copy). Fails closed: a file
+    either side cannot read (over ``max_size``, not a regular file, a base link leading out of
+    ``since``) is changed."""
+    from hooklint.files import read_bytes  # noqa: PLC0415 - only in a review
+
+    relative = os.path.relpath(os.path.abspath(path))
+    base = os.path.join(since, relative)
+    head = facts.read_regular(path, max_size)
+    if head is None or relative.startswith(os.pardir) or not within(os.path.realpath(base), os.path.realpath(since)):
+        return True
+    try:
+        return read_bytes(base, max_size) != head
+    except OSError:
+        return True
 
 
 def _unlined(text: str | None) -> str:
@@ -337,7 +364,7 @@ def group_applications(
                 if name in appsets.issues and part.source_type in (DIRECTORY, KUSTOMIZE, HELM):
                     part.issues[name] = appsets.issues[name]
     apps += _hidden_applications(apps, hidden_dirs, config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE,
-                                 excluded, left_out, notices)  # fmt: skip
+                                 excluded, left_out, notices, leaving)  # fmt: skip
     from hooklint.sources.repository.crds import cluster_scoped_crds, crd_api_versions  # noqa: PLC0415 - a leaf module
     from hooklint.sources.repository.volumes import host_path_volumes  # noqa: PLC0415 - a leaf module
 
@@ -417,7 +444,7 @@ def _add_hidden_sources(sources: list[ApplicationSource], named_dirs: list[str],
 
 def _hidden_applications(apps: list[Application], hidden_dirs: list[str], max_size: int,
                          excluded: Callable[[str], bool] | None, left_out: dict[str, set[str]],
-                         notices: list[str]) -> list[Application]:  # fmt: skip
+                         notices: list[str], leaving: Leaving | None = None) -> list[Application]:  # fmt: skip
     """One application per hidden folder of ``hidden_dirs`` (those :func:`walk` left unwalked in
     folders of manifests) holding files that look like Kubernetes objects
     (:func:`~hooklint.sources.repository.tree.hidden_manifests`) that no application of ``apps``
@@ -425,7 +452,11 @@ def _hidden_applications(apps: list[Application], hidden_dirs: list[str], max_si
     ``recurse`` applies hidden folders (``getPotentiallyValidManifests``, v3.5.1), and a recursive
     Application may live in another repository, so a hook added there is never a silent pass. A
     file the run's ``exclude`` matches goes to ``left_out`` (listed as excluded); tool folders
-    (``.github`` workflows, ``.venv``) hold no such file and stay quiet."""
+    (``.github`` workflows, ``.venv``) hold no such file and stay quiet. With ``leaving.since``
+    (``hooklint diff``'s change side), a file that holds objects (:func:`holds_objects`) and that
+    the change adds or edits (:func:`changed_since`) is linted there, not left out, and listed in
+    ``leaving.distrusted``: leaving hidden folders unwalked is hooklint's choice, not Argo CD's, and
+    a change cannot hide a manifest from its own review that way."""
     if not hidden_dirs:
         return []
     linted = {os.path.abspath(f) for app in apps for part in [app, *app.parts] for f in part.reported}
@@ -455,7 +486,13 @@ def _hidden_applications(apps: list[Application], hidden_dirs: list[str], max_si
         why = Skip(f"in the hidden folder {folder}/, which hooklint walks only when named or when an Application of "
                    f"this repository reads {parent}/ (or a folder above) with directory.recurse, as Argo CD then applies it: lint it with "
                    f"`hooklint lint {folder}`", SkipKind.HIDDEN_FOLDER)  # fmt: skip
-        out.append(Application(folder, files, [], DIRECTORY, None, None, left_out={f: why for f in files}))
+        since = leaving.since if leaving is not None else None
+        linted_here = [f for f in files if since is not None and changed_since(f, since, max_size)
+                       and holds_objects(f, max_size)]  # fmt: skip
+        if leaving is not None:
+            leaving.distrusted.extend((f, why) for f in linted_here)
+        out.append(Application(folder, files, [], DIRECTORY, None, None,
+                               left_out={f: why for f in files if f not in linted_here}))  # fmt: skip
     return out
 
 

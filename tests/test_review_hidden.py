@@ -1,0 +1,117 @@
+"""hooklint diff and the files of hidden folders no Application of the repository reads (attacker
+trial 7, F6).
+
+hooklint walks a hidden folder (``app/.hooks``) only when it is named or an Application of the
+repository reads a folder above it with ``directory.recurse``; ``lint`` lists what such a folder holds
+that looks like a Kubernetes object as not linted. That is hooklint's choice, not Argo CD's: a
+recursive directory Application elsewhere (another repository, which the README allows) applies it.
+So in ``hooklint diff`` a file of such a folder that the change adds or edits and that holds
+Kubernetes objects is linted as if its folder were named, its findings new, and a note names it;
+a file unchanged since the base stays as ``lint`` lists it (no noise for existing repositories). The
+attacker's fixture (/work/attack7/f/hidden2) is rebuilt here as a small git repository."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from test_review_leaving import CM, EVIL, commit, diff, diff_json, repo  # noqa: F401 - the fixture
+
+JOB = EVIL.replace("name: evil", "name: evil")
+HIDDEN = ("in the hidden folder app/.hooks/, which hooklint walks only when named or when an Application of this "
+          "repository reads app/ (or a folder above) with directory.recurse, as Argo CD then applies it: lint it with "
+          "`hooklint lint app/.hooks`")  # fmt: skip
+
+
+def note(path: str, verb: str, it: str = "it") -> str:
+    return (f"{path}: {HIDDEN}; the change {verb} {it}, and a change cannot hide a manifest from its review: linted as "
+            "if its hidden folder were named")
+
+
+def test_hidden2_a_hook_the_change_adds_in_a_hidden_folder_is_new(repo):
+    """/work/attack7/f/hidden2: the change adds app/.hooks/job.yaml, a privileged PreSync Job that a
+    recursive directory Application (in another repository) applies. Was: 0 new findings, no plan
+    change, exit 0."""
+    commit(repo, "base", {"app/cm.yaml": CM})
+    commit(repo, "head", {"app/.hooks/job.yaml": JOB})
+    code, out, err = diff("base", "--head", "head")
+    said = note("app/.hooks/job.yaml", "adds")
+    assert (code, out) == (1, """hooklint diff base -> head: 3 new findings, 0 fixed, 0 unchanged; plan changes in 1 application
+
+New findings:
+  app/.hooks/job.yaml:6:30: note HL305 hooks-only-application: Every object of this application is a hook (1 hook run during a sync, no plain resource): hooks do not count toward sync status, so Argo CD shows the application Synced and auto-sync has no reason to start a sync. Add at least one plain resource (a ConfigMap is enough), or run the hooks from an application that has resources.
+  app/.hooks/job.yaml:16:16: error HL105 hook-privileged-pod: Job/evil sets hostPID: true: a PreSync hook runs on every sync and then controls the node, not just its pod. Remove it, or do this work outside the cluster's workloads.
+  app/.hooks/job.yaml:21:23: error HL105 hook-privileged-pod: The container 'c' of Job/evil is privileged: a PreSync hook runs on every sync and then controls the node, not just its pod. Remove it, or do this work outside the cluster's workloads.
+
+Plan of app/.hooks:
+  added    Job/evil: PreSync wave 0
+
+Notes:
+  """ + said + "\n")
+    assert err == f"hooklint: note: {said}\n"
+    code, doc = diff_json("base", "--head", "head")
+    assert (code, doc["notes"]) == (1, [said])
+    assert sorted((f["path"], f["line"], f["rule_id"]) for f in doc["new"]) == [
+        ("app/.hooks/job.yaml", 6, "HL305"), ("app/.hooks/job.yaml", 16, "HL105"), ("app/.hooks/job.yaml", 21, "HL105")]
+
+
+def test_the_working_tree_as_head_too(repo):
+    """Without ``--head``: the working tree's new hidden file is the change's."""
+    commit(repo, "base", {"app/cm.yaml": CM})
+    (repo / "app" / ".hooks").mkdir()
+    (repo / "app" / ".hooks" / "job.yaml").write_text(JOB)
+    code, doc = diff_json("base")
+    assert (code, len(doc["new"]), doc["notes"]) == (1, 3, [note("app/.hooks/job.yaml", "adds")])
+
+
+def test_an_edited_hidden_file_is_linted_an_unchanged_one_stays_quiet(repo):
+    """The hook was already in the base (listed as not linted there, as ``lint`` lists it): a change
+    elsewhere says nothing of it; a change that edits it has it linted, its findings new."""
+    commit(repo, "base", {"app/cm.yaml": CM, "app/.hooks/job.yaml": JOB})
+    commit(repo, "other", {"app/cm.yaml": CM.replace("a: b", "a: c")})
+    code, doc = diff_json("base", "--head", "other")
+    assert (code, doc["new"], doc["notes"], doc["plan_changes"]) == (0, [], [], [])
+    commit(repo, "edit", {"app/.hooks/job.yaml": JOB.replace("backoffLimit: 1", "backoffLimit: 2")})
+    code, doc = diff_json("other", "--head", "edit")
+    assert (code, len(doc["new"]), doc["notes"]) == (1, 3, [note("app/.hooks/job.yaml", "edits")])
+
+
+def test_only_the_changed_files_of_a_hidden_folder_are_linted(repo):
+    """Two files of one hidden folder, one the base has unchanged: only the new one is linted."""
+    commit(repo, "base", {"app/cm.yaml": CM, "app/.hooks/old.yaml": JOB.replace("name: evil", "name: old")})
+    commit(repo, "head", {"app/.hooks/job.yaml": JOB})
+    code, doc = diff_json("base", "--head", "head")
+    assert (code, sorted({f["path"] for f in doc["new"]}), doc["notes"]) == (
+        1, ["app/.hooks/job.yaml"], [note("app/.hooks/job.yaml", "adds")])
+
+
+def test_a_new_hidden_file_holding_no_object_stays_quiet(repo):
+    """It has ``apiVersion`` and ``kind`` keys (``lint`` lists it), but no document is an object with a
+    kind: data, never applied. No finding, no note, no plan change."""
+    commit(repo, "base", {"app/cm.yaml": CM})
+    data = "settings:\n  apiVersion: v1\n  kind: Pod\nowner: team-a\n"
+    commit(repo, "head", {"app/.hooks/data.yaml": data, "app/.config/tool.json": '{"x": {"apiVersion": 1, "kind": 2}}'})
+    code, doc = diff_json("base", "--head", "head")
+    assert (code, doc["new"], doc["notes"], doc["plan_changes"]) == (0, [], [], [])
+
+
+def test_lint_still_lists_it_as_not_linted(repo):
+    """``lint`` has no base to compare with: unchanged behaviour (tests/test_hidden_folders.py)."""
+    from typer.testing import CliRunner
+
+    from hooklint.cli import app
+
+    commit(repo, "base", {"app/cm.yaml": CM, "app/.hooks/job.yaml": JOB})
+    result = CliRunner().invoke(app, ["lint", "-f", "json", "."])
+    report = json.loads(result.stdout)
+    assert (result.exit_code, report["skipped"]) == (0, [{"path": "app/.hooks/job.yaml", "reason": HIDDEN}])
+
+
+@pytest.mark.parametrize("exclude", ["app/.hooks/", "'**/job.yaml'"])
+def test_the_bases_exclude_still_leaves_it_out(repo, exclude):
+    """``exclude`` is the base's policy in a review: a new hidden file it matches stays left out."""
+    commit(repo, "base", {"app/cm.yaml": CM, ".hooklint.yaml": f"exclude: [{exclude}]\n"})
+    commit(repo, "head", {"app/.hooks/job.yaml": JOB})
+    code, doc = diff_json("base", "--head", "head")
+    assert (code, doc["new"], doc["notes"]) == (0, [], [])
