@@ -315,6 +315,9 @@ class Config:
     #: the change's, and linted (:class:`hooklint.sources.appmap.discovery.Leaving`). None: ``lint``,
     #: or the base's side. Never read from a file.
     changed_since: str | None = None
+    #: ``hooklint diff`` of the working tree: the untracked paths git ignores (relative to the top,
+    #: a folder ending in ``/``), in no commit, so never the change's. Never read from a file.
+    ignored_paths: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         self.registry_entries = [RegistryEntry.parse(e) for e in self.allowed_registries]

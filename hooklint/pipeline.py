@@ -623,7 +623,7 @@ def _linted(paths: list[str], config: Config, engine: Engine, jobs: int, plans: 
     walk_notices: list[str] = []
     implied = [folder for folder in application_source_folders(paths, config) if folder not in paths]
     excluded: list[str] = []
-    leaving = Leaving(config.trusted_leaving_out, since=config.changed_since)
+    leaving = Leaving(config.trusted_leaving_out, since=config.changed_since, ignored=config.ignored_paths)
     apps = _applications(list(paths) + implied, errors, walk_notices, config, excluded=config.exclude or None,
                          left_out=excluded, leaving=leaving)  # fmt: skip
     if implied:  # a folder no one named is no input error (empty, or every file excluded): it is just not linted

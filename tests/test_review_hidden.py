@@ -115,3 +115,19 @@ def test_the_bases_exclude_still_leaves_it_out(repo, exclude):
     commit(repo, "head", {"app/.hooks/job.yaml": JOB})
     code, doc = diff_json("base", "--head", "head")
     assert (code, doc["new"], doc["notes"]) == (0, [], [])
+
+
+def test_a_file_git_ignores_in_the_working_tree_is_not_the_changes(repo):
+    """Without ``--head``, a hidden folder git ignores (a ``.venv`` made in the checkout, a tool's
+    cache) is in no commit, so no Application applies it: it stays listed as not linted, quietly.
+    The same file not ignored is the change's."""
+    commit(repo, "base", {"app/cm.yaml": CM, ".gitignore": ".venv/\napp/.cache/\n"})
+    for folder in (".venv/lib/x", "app/.cache"):
+        (repo / folder).mkdir(parents=True)
+        (repo / folder / "job.yaml").write_text(JOB)
+    (repo / "top.yaml").write_text(CM.replace("name: cm", "name: top"))  # .venv lies in a folder of manifests
+    code, doc = diff_json("base")
+    assert (code, doc["new"], doc["notes"]) == (0, [], [])
+    (repo / ".gitignore").write_text(".venv/\n")
+    code, doc = diff_json("base")
+    assert (code, sorted({f["path"] for f in doc["new"]})) == (1, ["app/.cache/job.yaml"])

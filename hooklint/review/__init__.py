@@ -746,7 +746,8 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
         base_side = _side(base_folder, base, relative, config, catalog, top) if head_commit is None else None
         if head_commit is None:
             assert base_side is not None
-            head_side = _side(top, None, relative, _leaving_as(config, base_side, base_folder), catalog, top)
+            head_config = dataclasses.replace(_leaving_as(config, base_side, base_folder), ignored_paths=_ignored(top))
+            head_side = _side(top, None, relative, head_config, catalog, top)
             out = compare(base_side, head_side, _findings_of)
             out.notes, out.policy = notes + _not_left_out(head_side, base, base_folder) + out.notes, config
             return out
@@ -787,6 +788,16 @@ def _leaving_as(config: Config, base: Side, base_folder: str) -> Config:
     of the run (exit 2), and jsonnet, which hooklint cannot evaluate, is named as not fully rendered."""
     return dataclasses.replace(config, trusted_leaving_out=frozenset(base.result.leaving_origins),
                                changed_since=base_folder)  # fmt: skip
+
+
+def _ignored(top: str) -> tuple[str, ...]:
+    """The untracked paths of the working tree at ``top`` that git ignores (``git ls-files --others
+    --ignored --exclude-standard --directory``: ``.gitignore`` files, ``info/exclude``; no filter,
+    hook or program runs), relative to the top with ``/``, a folder ending in ``/``: they are in no
+    commit, so no Application applies them, and a review's hidden-folder check
+    (:func:`_leaving_as`) does not count them as the change's (a ``.venv`` made in the checkout)."""
+    listing = _git(["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"], top, binary=True)
+    return tuple(sorted(os.fsdecode(p) for p in listing.split(b"\0") if p))
 
 
 #: The most files one note of :func:`_not_left_out` names (a plugin source over a large folder).

@@ -142,27 +142,33 @@ class Leaving:
     directory Application in another repository applies them): a file there that holds objects and
     that the change adds or edits (:func:`changed_since`) is linted in its hidden folder's
     application, as if that folder were named, and listed in ``distrusted`` with its reason; a file
-    unchanged since the base stays listed as not linted."""
+    unchanged since the base stays listed as not linted, as does one below ``ignored`` (the working
+    tree's untracked paths git ignores: in no commit)."""
 
     trusted: frozenset[tuple[str, ...]] | None = None
     origins: set[tuple[str, ...]] = field(default_factory=set)
     distrusted: list[tuple[str, Skip]] = field(default_factory=list)
     since: str | None = None
+    ignored: tuple[str, ...] = ()
 
     def believes(self, origin: tuple[str, ...] | None) -> bool:
         """Whether a leaving-out of ``origin`` stands (no origin: not an Application's)."""
         return self.trusted is None or origin is None or origin in self.trusted
 
 
-def changed_since(path: str, since: str, max_size: int = DEFAULT_MAX_FILE_SIZE) -> bool:
+def changed_since(path: str, since: str, max_size: int = DEFAULT_MAX_FILE_SIZE, ignored: Iterable[str] = ()) -> bool:
     """Whether the file ``path`` (relative to the current folder, the change's copy of the
-    repository) is the change's: the base's copy at ``since`` (the same relative path) is missing,
-    or its bytes differ (links followed on both sides, inside their copy). Fails closed: a file
-    either side cannot read (over ``max_size``, not a regular file, a base link leading out of
-    ``since``) is changed."""
+    repository) is the change's: it is not below one of ``ignored`` (untracked paths git ignores,
+    relative, a folder ending in ``/``: in no commit), and the base's copy at ``since`` (the same
+    relative path) is missing, or its bytes differ (links followed on both sides, inside their
+    copy). Fails closed: a file either side cannot read (over ``max_size``, not a regular file, a
+    base link leading out of ``since``) is changed."""
     from hooklint.files import read_bytes  # noqa: PLC0415 - only in a review
 
     relative = os.path.relpath(os.path.abspath(path))
+    slashed = relative.replace(os.sep, "/")
+    if any(slashed == i or i.endswith("/") and slashed.startswith(i) for i in ignored):
+        return False
     base = os.path.join(since, relative)
     head = facts.read_regular(path, max_size)
     if head is None or relative.startswith(os.pardir) or not within(os.path.realpath(base), os.path.realpath(since)):
@@ -486,10 +492,10 @@ def _hidden_applications(apps: list[Application], hidden_dirs: list[str], max_si
         why = Skip(f"in the hidden folder {folder}/, which hooklint walks only when named or when an Application of "
                    f"this repository reads {parent}/ (or a folder above) with directory.recurse, as Argo CD then applies it: lint it with "
                    f"`hooklint lint {folder}`", SkipKind.HIDDEN_FOLDER)  # fmt: skip
-        since = leaving.since if leaving is not None else None
-        linted_here = [f for f in files if since is not None and changed_since(f, since, max_size)
-                       and holds_objects(f, max_size)]  # fmt: skip
-        if leaving is not None:
+        linted_here: list[str] = []
+        if leaving is not None and leaving.since is not None:
+            linted_here = [f for f in files if changed_since(f, leaving.since, max_size, leaving.ignored)
+                           and holds_objects(f, max_size)]  # fmt: skip
             leaving.distrusted.extend((f, why) for f in linted_here)
         out.append(Application(folder, files, [], DIRECTORY, None, None,
                                left_out={f: why for f in files if f not in linted_here}))  # fmt: skip
