@@ -48,6 +48,10 @@ _HELM_SOURCE = re.compile(r"^#[ \t]*Source:[ \t]*([^\s:]+\.(?:ya?ml|json|tpl))[ 
 #: (``reposerver/repository/repository.go`` ``skipFileRenderingMarker``).
 SKIP_FILE_RENDERING_MARKER = "+argocd:skip-file-rendering"
 _MANIFEST_MARKERS = ("apiVersion:", "kind:", "metadata:")
+#: What a file must hold for any of its documents to decode into an object with a ``kind`` in some
+#: spelling: the word itself (``kind :``, ``"kind":``, ``'kind':``, ``? kind``, ``<<: *base``), an
+#: escape that may spell it (``"\\u006bind"``, ``"k\\x69nd"``) or a tag (``!!binary a2luZA==``).
+_OBJECT_SIGNS = ("kind", "\\", "!")
 _DIRECTIVE_LINE = re.compile(r"^[ \t]*%", re.MULTILINE)
 #: Characters libyaml and go-yaml refuse anywhere in a stream ("control characters are not
 #: allowed"): C0 controls but tab/LF/CR, DEL, C1 controls but NEL, surrogates, U+FFFE and U+FFFF.
@@ -115,6 +119,13 @@ class LoadedFile:
     #: The text has ``apiVersion:``, ``kind:`` and ``metadata:`` (or the file is JSON): what
     #: :mod:`hooklint.sources.render.directory` needs to tell a manifest from unrelated YAML.
     looks_like_manifest: bool = True
+    #: The text holds the word ``kind``, a backslash or a ``!`` (or the file is JSON): a document
+    #: hooklint cannot read may be one Argo CD reads as an object (:data:`_OBJECT_SIGNS`), so the
+    #: file is never passed over as unrelated YAML (:mod:`hooklint.sources.render.directory`).
+    may_hold_object: bool = True
+    #: Set by :mod:`hooklint.sources.render.directory` on a file Argo CD may pass over as unrelated
+    #: YAML while hooklint, unable to tell, reports its unreadable first document (HL001 says so).
+    maybe_unrelated: bool = False
     #: The file carries ``+argocd:skip-file-rendering`` (a directory source skips it).
     has_skip_marker: bool = False
     #: Why Argo CD does not render the file, when it does not (set by :mod:`hooklint.sources`).
@@ -282,17 +293,22 @@ class _FileParser:
         return False
 
     def run(self) -> LoadedFile:
-        if self.path.lower().endswith(".json") and "\\u" in self.text:
-            self.text = go_json_surrogates(self.text)
-        text = self.text
+        written = self.text
         # Parsed all the same: a kustomization may list the file, and kustomize renders it (the
         # marker only counts in a directory source), so its findings need their positions.
-        self.loaded.has_skip_marker = SKIP_FILE_RENDERING_MARKER in text
+        self.loaded.has_skip_marker = SKIP_FILE_RENDERING_MARKER in written
         # A .json file is decoded with json.Unmarshal, whose errors always fail the application;
         # only YAML gets the "unrelated file" pass (repository.go findManifests).
-        self.loaded.looks_like_manifest = self.path.lower().endswith(".json") or all(
-            marker in text for marker in _MANIFEST_MARKERS
-        )
+        is_json = self.path.lower().endswith(".json")
+        self.loaded.looks_like_manifest = is_json or all(marker in written for marker in _MANIFEST_MARKERS)
+        self.loaded.may_hold_object = is_json or any(sign in written for sign in _OBJECT_SIGNS)
+        if "\\u" in written:
+            json_end = len(written) if is_json else json_stream_end(written)
+            if json_end:
+                self.text, moved = go_json_surrogates(written, json_end)
+                if moved:
+                    self.positions = Positions(self.text, moved=(written, moved))
+        text = self.text
         begin = 1 if text.startswith("\ufeff") else 0  # a BOM left in the text is not content
         end = len(text)
         not_yaml = _not_yaml(text)
@@ -464,20 +480,76 @@ def is_stream(path: str) -> bool:
 _SURROGATE_ESCAPE = re.compile(
     r"(?<!\\)((?:\\\\)*)\\u([dD][89abAB][0-9a-fA-F]{2})(\\u[dD][c-fC-F][0-9a-fA-F]{2})?"
     r"|(?<!\\)((?:\\\\)*)\\u([dD][c-fC-F][0-9a-fA-F]{2})")
+#: What Go's ``unicode.IsSpace`` calls space among the characters that may open a file (Latin-1
+#: range and the Z category), which ``hasJSONPrefix`` trims before looking for ``{``.
+_GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
+            "\u2028\u2029\u202f\u205f\u3000"
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]]')
+#: k8s.io/apimachinery ``NewYAMLOrJSONDecoder(reader, 4096)``: how far ``GuessJSONStream`` peeks.
+_JSON_PEEK = 4096
 
 
-def go_json_surrogates(text: str) -> str:
-    """``text`` (a ``.json`` file) with each ``\\u`` escape of an unpaired UTF-16 surrogate written
-    ``\\ufffd``, as Go's ``encoding/json`` decodes it (``unquote``: ``utf8.RuneError``); Argo CD reads
-    a ``.json`` file with it (``getObjsFromYAMLOrJSON``), where the YAML reader refuses the escape
-    ("found invalid Unicode character escape code"), a false HL001. Same length: no position moves."""
+def json_stream_end(text: str) -> int:
+    """Where the JSON values that open ``text`` (a YAML file's) end, 0 when it opens with none.
+
+    Argo CD reads a YAML file with ``splitYAMLOrJSON`` (``reposerver/repository/repository.go``,
+    v3.5.1): k8s.io/apimachinery ``pkg/util/yaml`` ``NewYAMLOrJSONDecoder(reader, 4096)`` peeks at
+    4,096 bytes and, when their first non-space character is ``{`` (``GuessJSONStream``,
+    ``hasJSONPrefix``), decodes the stream with Go's ``encoding/json`` one value after another,
+    turning to sigs.k8s.io/yaml only where JSON fails. Those values are read as Go reads them
+    (:func:`go_json_surrogates`); the rest of the file is YAML. An unclosed value runs to the end."""
+    begin = 1 if text.startswith("\ufeff") else 0  # utfutil removes the BOM
+    start = begin
+    while start < len(text) and text[start] in _GO_SPACE:
+        start += 1
+    if start >= len(text) or text[start] != "{" or len(text[begin:start].encode("utf-8", "surrogatepass")) >= _JSON_PEEK:
+        return 0
+    end = start
+    while end < len(text) and text[end] == "{":  # values one after another: {...}{...}
+        depth = 0
+        for token in _JSON_TOKEN.finditer(text, end):
+            mark = token.group()
+            if mark in "{[":
+                depth += 1
+            elif mark in "}]":
+                depth -= 1
+                if depth == 0:
+                    end = token.end()
+                    break
+        else:
+            return len(text)
+        while end < len(text) and text[end] in _GO_SPACE:
+            end += 1
+    return end
+
+
+def go_json_surrogates(text: str, end: int | None = None) -> tuple[str, list[int]]:
+    """``text`` with each ``\\u`` escape of a UTF-16 surrogate in ``text[:end]`` (JSON: a ``.json``
+    file, the JSON values opening a YAML file, :func:`json_stream_end`) written as Go's
+    ``encoding/json`` decodes it (``unquote``: a pair is one character, one that pairs with nothing
+    is ``utf8.RuneError``, U+FFFD), since libyaml refuses any such escape ("found invalid Unicode
+    character escape code") and go-yaml refuses it too, but Go's JSON reader, which Argo CD uses on
+    these documents, does not. A pair ``\\ud83d\\ude00`` becomes ``\\U0001f600``, 2 characters shorter:
+    returns the new text and, for each pair, the offset in the new text just after its escape
+    (:class:`~hooklint.yamlio.Positions` ``moved`` maps offsets back to the text as written)."""
+    moved: list[int] = []
+    shift = 0
 
     def fixed(match: re.Match) -> str:
+        nonlocal shift
         if match.group(2) is not None:
-            return match.group(0) if match.group(3) else f"{match.group(1)}\\ufffd"
+            if not match.group(3):
+                return f"{match.group(1)}\\ufffd"
+            high, low = int(match.group(2), 16), int(match.group(3)[2:], 16)
+            point = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+            out = f"{match.group(1)}\\U{point:08x}"
+            shift += 2
+            moved.append(match.end() - shift)
+            return out
         return f"{match.group(4)}\\ufffd"
 
-    return _SURROGATE_ESCAPE.sub(fixed, text)
+    stop = len(text) if end is None else end
+    return _SURROGATE_ESCAPE.sub(fixed, text[:stop]) + text[stop:], moved
 
 
 def _is_pipe(path: str) -> bool:

@@ -38,6 +38,7 @@ import re
 from dataclasses import dataclass
 from sys import intern
 from array import array
+from bisect import bisect_right
 from typing import Any, Iterator, cast
 
 import yaml
@@ -189,13 +190,21 @@ class Positions:
     table holds, for every 4,096 characters, the lines before them and where their line starts, so
     any request counts within one block (in C: ``str.count``/``str.rfind``), whatever the lengths of
     the lines. A file without findings pays for nothing. ``line_offset`` is added to every line
-    (for a text that is one part of a file)."""
+    (for a text that is one part of a file).
 
-    __slots__ = ("text", "line_offset", "_lines", "_starts", "_direct", "_cr")
+    ``moved``: ``(written, points)`` when ``text`` is ``written`` with escapes rewritten 2
+    characters shorter (:func:`hooklint.loader.go_json_surrogates`), ``points`` the offsets in
+    ``text`` just after each: offsets of ``text`` are then placed in ``written``, as the user sees it."""
 
-    def __init__(self, text: str, line_offset: int = 0):
+    __slots__ = ("text", "line_offset", "_lines", "_starts", "_direct", "_cr", "_written", "_points")
+
+    def __init__(self, text: str, line_offset: int = 0, moved: "tuple[str, list[int]] | None" = None):
         self.text = text
         self.line_offset = line_offset
+        self._written: Positions | None = None
+        self._points: list[int] = []
+        if moved is not None:
+            self._written, self._points = Positions(moved[0], line_offset), moved[1]
         self._lines: array[int] | None = None  # line breaks before each block
         self._starts: array[int] | None = None  # where the line holding each block's first character starts
         self._direct = 16  # direct lookups left before the table is built
@@ -229,6 +238,8 @@ class Positions:
 
     def line_col(self, index: int) -> tuple[int, int]:
         """1-based (line, column) of character ``index``."""
+        if self._written is not None:
+            return self._written.line_col(index + 2 * bisect_right(self._points, index))
         if self._lines is None:
             if self._direct > 0:
                 self._direct -= 1
@@ -255,7 +266,8 @@ class Positions:
         text = self.text
         if end == start:
             return Span(line, column, line, column)
-        if start < end and text.find("\n", start, end) < 0 and (not self._cr or text.find("\r", start, end) < 0):
+        if start < end and self._written is None and text.find("\n", start, end) < 0 \
+                and (not self._cr or text.find("\r", start, end) < 0):
             return Span(line, column, line, column + end - start)  # on one line (most spans): no second lookup
         end_line, end_column = self.line_col(end)
         return Span(line, column, end_line, end_column)
