@@ -22,6 +22,7 @@ from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint.reasons import Skip, SkipKind
 from hooklint.files import FileTooLarge, NotRegularFile, file_problem, read_bytes, read_text, walk_tree  # noqa: F401 - re-exported
 from hooklint.findings import InputError, Span
+from hooklint.gojsonread import NotGoJSON, read_value
 from hooklint.yamlio import (
     SYNTAX_ERROR,
     TOO_COMPLEX,
@@ -302,15 +303,21 @@ class _FileParser:
         is_json = self.path.lower().endswith(".json")
         self.loaded.looks_like_manifest = is_json or all(marker in written for marker in _MANIFEST_MARKERS)
         self.loaded.may_hold_object = is_json or any(sign in written for sign in _OBJECT_SIGNS)
-        if "\\u" in written:
-            json_end = len(written) if is_json else json_stream_end(written)
-            if json_end:
-                self.text, moved = go_json_surrogates(written, json_end)
-                if moved:
-                    self.positions = Positions(self.text, moved=(written, moved))
+        self._written, self._written_positions, self._moved = written, self.positions, []
+        json_end = len(written) if is_json else json_stream_end(written)
+        if json_end and "\\u" in written:
+            self.text, self._moved = go_json_surrogates(written, json_end)
+            if self._moved:
+                self.positions = Positions(self.text, moved=(written, self._moved))
         text = self.text
         begin = 1 if text.startswith("\ufeff") else 0  # a BOM left in the text is not content
         end = len(text)
+        if json_end:
+            # Go's encoding/json reads these values (one, the whole file, in a .json file)
+            for start, stop in [(begin, end)] if is_json else json_stream_values(text):
+                if not self.parse_json(start, stop):
+                    return self.loaded
+                begin = stop
         not_yaml = _not_yaml(text)
         bad = not_yaml.search(text, begin)
         while bad is not None:
@@ -327,6 +334,32 @@ class _FileParser:
             bad = not_yaml.search(text, begin)
         self.parse(begin, end)
         return self.loaded
+
+    def parse_json(self, begin: int, end: int) -> bool:
+        """Parse ``text[begin:end]``, a JSON value Argo CD decodes with Go's ``encoding/json``: with
+        libyaml, and where libyaml refuses it, with :func:`hooklint.gojsonread.read_value`, which
+        reads it as Go does (a line break before a ``:``, a key past 1,024 characters, a raw DEL or
+        C1 control, nesting past :data:`~hooklint.yamlio.MAX_DEPTH`). Only where Go fails too does
+        libyaml's error stay. False when the file has too many unreadable documents."""
+        loaded = self.loaded
+        issues, index, failures, documents = len(loaded.issues), self.index, self.failures, len(loaded.documents)
+        go_on = self.parse(begin, end)
+        if self.budget.spent or not any(issue.kind in (SYNTAX_ERROR, TOO_COMPLEX) for issue, _ in loaded.issues[issues:]):
+            return go_on
+        moved = self._moved
+        start, stop = begin + 2 * bisect_right(moved, begin), end + 2 * bisect_right(moved, end)  # as written
+        try:
+            value, found, nodes = read_value(self._written, start, stop, self._written_positions, self.budget.left)
+        except NotGoJSON:
+            return go_on
+        del self.loaded.issues[issues:]
+        del self.loaded.documents[documents:]
+        self.index, self.failures = index, failures
+        self.budget.left -= nodes
+        self.loaded.issues.extend((issue, index) for issue in found)
+        self.loaded.documents.append(Document(self.path, index, value))
+        self.index += 1
+        return True
 
     def parse(self, begin: int, end: int) -> bool:
         """Parse ``text[begin:end]`` (whole chunks), resuming after each unreadable document.
@@ -490,7 +523,15 @@ _JSON_PEEK = 4096
 
 
 def json_stream_end(text: str) -> int:
-    """Where the JSON values that open ``text`` (a YAML file's) end, 0 when it opens with none.
+    """Where the JSON values that open ``text`` (a YAML file's) end, 0 when it opens with none
+    (see :func:`json_stream_values`)."""
+    values = json_stream_values(text)
+    return values[-1][1] if values else 0
+
+
+def json_stream_values(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each JSON value that opens ``text`` (a YAML file's), whitespace after it
+    included; none when it opens with no ``{``.
 
     Argo CD reads a YAML file with ``splitYAMLOrJSON`` (``reposerver/repository/repository.go``,
     v3.5.1): k8s.io/apimachinery ``pkg/util/yaml`` ``NewYAMLOrJSONDecoder(reader, 4096)`` peeks at
@@ -503,9 +544,11 @@ def json_stream_end(text: str) -> int:
     while start < len(text) and text[start] in _GO_SPACE:
         start += 1
     if start >= len(text) or text[start] != "{" or len(text[begin:start].encode("utf-8", "surrogatepass")) >= _JSON_PEEK:
-        return 0
+        return []  # fmt: skip
+    values: list[tuple[int, int]] = []
     end = start
     while end < len(text) and text[end] == "{":  # values one after another: {...}{...}
+        start = end
         depth = 0
         for token in _JSON_TOKEN.finditer(text, end):
             mark = token.group()
@@ -517,10 +560,12 @@ def json_stream_end(text: str) -> int:
                     end = token.end()
                     break
         else:
-            return len(text)
-        while end < len(text) and text[end] in _GO_SPACE:
+            values.append((start, len(text)))
+            return values
+        while end < len(text) and text[end] in " \t\r\n":  # encoding/json's whitespace
             end += 1
-    return end
+        values.append((start, end))
+    return values
 
 
 def go_json_surrogates(text: str, end: int | None = None) -> tuple[str, list[int]]:

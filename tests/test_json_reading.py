@@ -97,3 +97,88 @@ def test_a_surrogate_pair_in_yaml_stays_an_error_as_go_yaml_refuses_it(tmp_path,
     assert (code, _found(doc)) == (1, [HOSTPID, PRIVILEGED, (
         "HL001", 8, 9, "YAML syntax error: found invalid Unicode character escape code (while parsing a quoted "
         "scalar). Argo CD cannot render this document, so the whole application fails to sync; fix the YAML.")])
+
+
+def _job(name: str, **annotations: str) -> dict:
+    job = json.loads(EMOJI_JOB)
+    job["metadata"]["name"] = name
+    job["metadata"]["annotations"].update(annotations)
+    del job["metadata"]["annotations"]["note"]
+    return job
+
+
+# JSON Go's encoding/json reads and libyaml refuses: each was passed over as unrelated YAML in a .yaml
+# file without a literal "kind:" (exit 0), or HL001 with its hook unchecked in a .json file.
+@pytest.mark.parametrize(("name", "text"), [
+    ("app/nl.yaml", json.dumps(_job("evil")).replace('"kind": "Job"', '"kind"\n: "Job"')),
+    ("app/del.yml", json.dumps(_job("evil", note="x\x7fy"), ensure_ascii=False)),
+    ("app/nonchar.yaml", json.dumps(_job("evil", note="x\ufffey"), ensure_ascii=False)),
+    ("app/long.json", json.dumps(_job("evil", **{"k" * 1100: "v"}))),
+])  # fmt: skip
+def test_json_libyaml_refuses_and_go_reads_is_linted(tmp_path, monkeypatch, name, text):
+    """A line break before ':', a raw DEL or U+FFFE, a key past libyaml's 1,024 characters."""
+    code, doc = _lint(tmp_path, monkeypatch, {name: text}, "--select", "HL001,HL105")
+    line = text.count("\n") + 1  # each case puts its line break before the pod spec
+    hostpid = text.index('"hostPID": true') + len('"hostPID": ') - text.rfind("\n") - 1 + 1
+    privileged = text.index('"privileged": true') + len('"privileged": ') - text.rfind("\n") - 1 + 1
+    assert (code, doc["skipped"], [(f[0], f[1], f[2]) for f in _found(doc)]) == (
+        1, [], [("HL105", line, hostpid), ("HL105", line, privileged)])
+
+
+def test_a_list_nested_past_hooklints_limit_is_linted_and_reported(tmp_path, monkeypatch):
+    """F4 trigger B: Argo CD reads 10,000 levels (Go's encoding/json), expands the List's items
+    (IsList) and applies the hook; hooklint skipped the file as unrelated YAML (exit 0)."""
+    job = _job("evil")
+    text = json.dumps({"apiVersion": "v1", "kind": "List", "items": [job]})[:-1]
+    text += ', "x": ' + "[" * 120 + "]" * 120 + "}"
+    code, doc = _lint(tmp_path, monkeypatch, {"app/hooks.yaml": text}, "--select", "HL001,HL105")
+    assert (code, doc["skipped"]) == (1, [])
+    hostpid, privileged, deep = (text.index('"hostPID": true') + 12, text.index('"privileged": true') + 15,
+                                 text.index("[" * 120) + 100)  # fmt: skip  (the 100th bracket, in the root mapping)
+    assert (hostpid, privileged, deep) == (421, 597, 715)
+    assert _found(doc) == [
+        ("HL105", 1, 421, HOSTPID[3]), ("HL105", 1, 597, PRIVILEGED[3]),
+        ("HL001", 1, 715, "Document cannot be read safely: document is nested more than 100 levels deep; Argo CD "
+                          "reads it (Go's JSON reader goes 10,000 levels deep) and hooklint checks it without what "
+                          "lies deeper. Simplify the document.")]  # fmt: skip
+
+
+MAYBE = ("The file lacks apiVersion:, kind: or metadata: as written, so Argo CD passes over it as unrelated YAML "
+         "if its own reader (Go's JSON reader for a file opening with '{', go-yaml otherwise) fails here too; it "
+         "may not, and then applies objects hooklint cannot check, so the file is not skipped. Fix the YAML.")
+
+
+# The unrelated-YAML pass fails closed: a file hooklint cannot read that may hold an object in any
+# spelling is reported, never passed over (Argo CD's own test is the literal apiVersion:, kind:, metadata:).
+@pytest.mark.parametrize(("text", "where"), [
+    ('{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}, "data": {"a": [}}\n', (1, 85)),  # JSON
+    ("kind : ConfigMap\nmetadata :\n  name: a\ndata: [x\n", (4, 7)),  # spaces before the colon
+    ("'kind': ConfigMap\n'metadata': {name: a}\ndata: {a: 1\n", (3, 7)),  # quoted keys
+    ("{apiVersion: v1, kind: ConfigMap, data: {a: [}}\n", (1, 46)),  # flow mapping
+    ("!!str apiVersion: v1\n? kind\n: ConfigMap\nmetadata: &m {name: a}\ndata: *n\n", (5, 7)),  # tags, anchors
+    ('"\\x6bind": ConfigMap\nx: [\n', (2, 4)),  # an escape spelling the word
+])  # fmt: skip
+def test_a_file_hooklint_cannot_read_that_may_hold_an_object_is_reported_not_passed_over(tmp_path, monkeypatch, text,
+                                                                                          where):
+    code, doc = _lint(tmp_path, monkeypatch, {"app/x.yaml": text}, "--select", "HL001")
+    [(rule, line, column, message)] = _found(doc)
+    assert (code, doc["skipped"], rule, (line, column)) == (1, [], "HL001", where)
+    assert message.startswith("YAML syntax error: ") and message.endswith(MAYBE)
+
+
+@pytest.mark.parametrize("text", [
+    "on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps: [{run: make}]\n",  # read: no kind
+    "image:\n  repository: nginx\n  tag: 1.27\nresources: {}\n",  # Helm values
+    "steps: [make\n",  # broken, with no sign of a kind key
+])  # fmt: skip
+def test_non_kubernetes_yaml_is_still_passed_over_quietly(tmp_path, monkeypatch, text):
+    files = {"app/x.yaml": text, "app/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n"}
+    code, doc = _lint(tmp_path, monkeypatch, files)
+    assert (code, [s["path"] for s in doc["skipped"]], doc["findings"]) == (0, ["app/x.yaml"], [])
+
+
+def test_a_yaml_document_past_hooklints_limits_is_reported_not_passed_over(tmp_path, monkeypatch):
+    """go-yaml reads 10,000 levels: a deep first document without the markers is HL001, not skipped."""
+    text = "items:\n" + "".join("  " * i + "- \n" for i in range(1, 121)) + "x: 1\n"
+    code, doc = _lint(tmp_path, monkeypatch, {"app/x.yaml": text}, "--select", "HL001")
+    assert (code, doc["skipped"], [(f[0], f[1], f[2]) for f in _found(doc)]) == (1, [], [("HL001", 101, 201)])
