@@ -10,6 +10,8 @@ exception; hostile YAML (alias bombs, deep nesting) is bounded by :mod:`hooklint
 from __future__ import annotations
 
 import codecs
+import json
+import math
 import os
 import re
 import stat
@@ -313,8 +315,11 @@ class _FileParser:
         begin = 1 if text.startswith("\ufeff") else 0  # a BOM left in the text is not content
         end = len(text)
         if json_end:
-            # Go's encoding/json reads these values (one, the whole file, in a .json file)
+            # Go's encoding/json reads these values (one, the whole file, in a .json file); in a YAML
+            # file, from the first it refuses on, NewYAMLOrJSONDecoder reads the rest as YAML
             for start, stop in [(begin, end)] if is_json else json_stream_values(text):
+                if not is_json and not self.go_reads(start, stop):
+                    break
                 if not self.parse_json(start, stop):
                     return self.loaded
                 begin = stop
@@ -334,6 +339,24 @@ class _FileParser:
             bad = not_yaml.search(text, begin)
         self.parse(begin, end)
         return self.loaded
+
+    def go_reads(self, begin: int, end: int) -> bool:
+        """Whether Go's ``encoding/json`` reads ``text[begin:end]`` as one value (Python's reader,
+        told to refuse ``NaN`` and out-of-range numbers as Go does; :mod:`hooklint.gojsonread` past
+        its recursion limit)."""
+        moved = self._moved
+        start, stop = begin + 2 * bisect_right(moved, begin), end + 2 * bisect_right(moved, end)  # as written
+        try:
+            _, after = _GO_LIKE_JSON.raw_decode(self._written, start)
+        except RecursionError:
+            try:
+                read_value(self._written, start, stop, self._written_positions, self.budget.left)
+            except NotGoJSON:
+                return False
+            return True
+        except ValueError:
+            return False
+        return not self._written[after:stop].strip(" \t\r\n")
 
     def parse_json(self, begin: int, end: int) -> bool:
         """Parse ``text[begin:end]``, a JSON value Argo CD decodes with Go's ``encoding/json``: with
@@ -518,6 +541,22 @@ _SURROGATE_ESCAPE = re.compile(
 _GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
             "\u2028\u2029\u202f\u205f\u3000"
 _JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]]')
+
+
+def _refuse(literal: str) -> float:
+    raise ValueError(f"Go's encoding/json refuses {literal}")
+
+
+def _go_float(literal: str) -> float:
+    number = float(literal)
+    if math.isinf(number):
+        _refuse(literal)
+    return number
+
+
+#: Python's JSON reader, refusing what Go's refuses and Python takes (``NaN``, ``Infinity``,
+#: ``1e400``: k8s.io/apimachinery ``ConvertMapNumbers`` fails on a float out of range).
+_GO_LIKE_JSON = json.JSONDecoder(parse_constant=_refuse, parse_float=_go_float)
 #: k8s.io/apimachinery ``NewYAMLOrJSONDecoder(reader, 4096)``: how far ``GuessJSONStream`` peeks.
 _JSON_PEEK = 4096
 

@@ -182,3 +182,15 @@ def test_a_yaml_document_past_hooklints_limits_is_reported_not_passed_over(tmp_p
     text = "items:\n" + "".join("  " * i + "- \n" for i in range(1, 121)) + "x: 1\n"
     code, doc = _lint(tmp_path, monkeypatch, {"app/x.yaml": text}, "--select", "HL001")
     assert (code, doc["skipped"], [(f[0], f[1], f[2]) for f in _found(doc)]) == (1, [], [("HL001", 101, 201)])
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # a Helm template opens with '{': Go's JSON reader refuses it at once and go-yaml reads the whole file
+    ('{{- /*\nc\n*/}}\n\n{{- if .Values.x }}\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Values.n }}\n',
+     [("HL001", 1, 3)]),
+    # YAML flow mappings opening the file: not JSON, read as YAML throughout
+    ("{kind: ConfigMap, apiVersion: v1, metadata: {name: a}}\n{kind: Secret}\n", [("HL001", 2, 1)]),
+])  # fmt: skip
+def test_a_file_opening_with_a_brace_go_does_not_read_as_json_is_yaml_throughout(tmp_path, monkeypatch, text, found):
+    code, doc = _lint(tmp_path, monkeypatch, {"app/x.yaml": text}, "--select", "HL001")
+    assert (code, [(f[0], f[1], f[2]) for f in _found(doc)]) == (1, found)
