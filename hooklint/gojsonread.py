@@ -23,7 +23,7 @@ import math
 import re
 from typing import Any
 
-from hooklint.yamlio import DUPLICATE_KEY, MAX_DEPTH, TOO_COMPLEX, LoadIssue, Map, Positions, Seq
+from hooklint.yamlio import DUPLICATE_KEY, MAX_DEPTH, TOO_COMPLEX, LoadIssue, Map, Positions, Seq, too_deep
 
 _WS = re.compile(r"[ \t\n\r]*")
 _STRING = re.compile(r'"((?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*)"')
@@ -144,10 +144,7 @@ def read_value(text: str, start: int, end: int, pos: Positions, max_nodes: int) 
             if len(stack) >= MAX_DEPTH:
                 closed = _skip(text, at, end)
                 if not any(issue.kind == TOO_COMPLEX for issue in issues):
-                    issues.append(LoadIssue(TOO_COMPLEX, pos.point(at), (
-                        f"document is nested more than {MAX_DEPTH} levels deep; Argo CD reads it (Go's JSON reader "
-                        f"goes {GO_MAX_DEPTH:,} levels deep) and hooklint checks it without what lies deeper"),
-                        _path(stack)))  # fmt: skip
+                    issues.append(LoadIssue(TOO_COMPLEX, pos.point(at), too_deep("Go's JSON reader"), _path(stack)))
                 value, at = None, closed
             else:
                 stack.append(_Open(Map() if char == "{" else Seq(), char == "{", at))

@@ -40,6 +40,7 @@ from hooklint.yamlio import (
     YamlSyntaxError,
     iter_documents,
     new_parser,
+    too_deep,
 )
 
 STDIN = "-"
@@ -367,7 +368,11 @@ class _FileParser:
         loaded = self.loaded
         issues, index, failures, documents = len(loaded.issues), self.index, self.failures, len(loaded.documents)
         go_on = self.parse(begin, end)
-        if self.budget.spent or not any(issue.kind in (SYNTAX_ERROR, TOO_COMPLEX) for issue, _ in loaded.issues[issues:]):
+        if self.budget.spent or len(loaded.documents) > documents:  # read (or the file's nodes spent)
+            for at in range(issues, len(loaded.issues)):
+                issue = loaded.issues[at][0]
+                if issue.kind == TOO_COMPLEX and issue.detail == too_deep("go-yaml"):
+                    issue.detail = too_deep("Go's JSON reader")
             return go_on
         moved = self._moved
         start, stop = begin + 2 * bisect_right(moved, begin), end + 2 * bisect_right(moved, end)  # as written

@@ -834,29 +834,38 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
         elif cls is MappingStart or cls is SequenceStart:
             start = base + event.start_mark.index
             if len(stack) >= max_depth:
-                raise DocumentTooComplex(
-                    f"document is nested more than {max_depth} levels deep", pos.point(start), start, doc_start
-                )
-            count += 1
-            if count > max_nodes:
-                raise _too_many_nodes(pos, start, doc_start, budget)
-            tag = event.tag
-            if tag is not None and tag != "!" and tag not in STANDARD_TAGS:
-                _add_issue(issues, _tag_issue(tag, pos.span(start, base + event.end_mark.index), _field_path(stack)))
-            anchor = event.anchor
-            if anchor is not None:
-                open_anchors.add(anchor)
-            if cls is MappingStart:
-                container = MapType()
-                container._key_spans = container._value_spans = container._merged = None
-                frame = Frame(container, True, start, count, aliased, anchor)
+                # go-yaml reads 10,000 levels (gopkg.in/yaml.v2 v2.4.0 scannerc.go max_flow_level,
+                # max_indents): the object is applied, so it is read without what lies deeper
+                # (null there), and HL001 says so; its nodes still count
+                end, skipped = _skip_container(get_event, pos, base, doc_start)
+                count += skipped
+                if count > max_nodes:
+                    raise _too_many_nodes(pos, start, doc_start, budget)
+                if not any(issue.kind == TOO_COMPLEX for issue in issues):
+                    issues.append(LoadIssue(TOO_COMPLEX, pos.point(start), too_deep("go-yaml"), _field_path(stack)))
+                value = None
+                is_merge_key = False
             else:
-                container = SeqType()
-                container._item_spans = None
-                frame = Frame(container, False, start, count, aliased, anchor)
-            container._pos, container._span = pos, None
-            stack.append(frame)
-            continue
+                count += 1
+                if count > max_nodes:
+                    raise _too_many_nodes(pos, start, doc_start, budget)
+                tag = event.tag
+                if tag is not None and tag != "!" and tag not in STANDARD_TAGS:
+                    _add_issue(issues, _tag_issue(tag, pos.span(start, base + event.end_mark.index), _field_path(stack)))
+                anchor = event.anchor
+                if anchor is not None:
+                    open_anchors.add(anchor)
+                if cls is MappingStart:
+                    container = MapType()
+                    container._key_spans = container._value_spans = container._merged = None
+                    frame = Frame(container, True, start, count, aliased, anchor)
+                else:
+                    container = SeqType()
+                    container._item_spans = None
+                    frame = Frame(container, False, start, count, aliased, anchor)
+                container._pos, container._span = pos, None
+                stack.append(frame)
+                continue
         elif cls is MappingEnd or cls is SequenceEnd:
             closed = stack.pop()
             frame = stack[-1] if stack else None
@@ -967,6 +976,32 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
         mapping[key] = value
         keys.append(key)
         frame.places.extend((frame.key_start, frame.key_end, start, end))
+
+
+def too_deep(reader: str) -> str:
+    """What a document nested past :data:`MAX_DEPTH` is told; ``reader`` is Argo CD's (``go-yaml``,
+    or ``Go's JSON reader``), which reads 10,000 levels."""
+    return (f"document is nested more than {MAX_DEPTH} levels deep; Argo CD reads it ({reader} goes 10,000 "
+            "levels deep) and hooklint checks it without what lies deeper")  # fmt: skip
+
+
+def _skip_container(get_event: Any, pos: Positions, base: int, doc_start: int) -> tuple[int, int]:
+    """Read the events of a mapping or sequence just opened, to its end: (where it ends, its nodes)."""
+    depth, nodes = 1, 1
+    while depth:
+        try:
+            event = get_event()
+        except yaml.YAMLError as exc:
+            raise _syntax_error(exc, pos, base, doc_start) from None
+        cls = event.__class__
+        if cls is MappingStartEvent or cls is SequenceStartEvent:
+            depth += 1
+            nodes += 1
+        elif cls is MappingEndEvent or cls is SequenceEndEvent:
+            depth -= 1
+        elif cls is ScalarEvent or cls is AliasEvent:
+            nodes += 1
+    return base + event.end_mark.index, nodes
 
 
 def _too_many_nodes(pos: Positions, index: int, doc_start: int, budget: NodeBudget) -> FileTooComplex:

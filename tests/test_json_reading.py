@@ -177,11 +177,41 @@ def test_non_kubernetes_yaml_is_still_passed_over_quietly(tmp_path, monkeypatch,
     assert (code, [s["path"] for s in doc["skipped"]], doc["findings"]) == (0, ["app/x.yaml"], [])
 
 
-def test_a_yaml_document_past_hooklints_limits_is_reported_not_passed_over(tmp_path, monkeypatch):
-    """go-yaml reads 10,000 levels: a deep first document without the markers is HL001, not skipped."""
-    text = "items:\n" + "".join("  " * i + "- \n" for i in range(1, 121)) + "x: 1\n"
-    code, doc = _lint(tmp_path, monkeypatch, {"app/x.yaml": text}, "--select", "HL001")
-    assert (code, doc["skipped"], [(f[0], f[1], f[2]) for f in _found(doc)]) == (1, [], [("HL001", 101, 201)])
+def test_a_yaml_list_nested_past_hooklints_limit_is_linted_and_reported(tmp_path, monkeypatch):
+    """go-yaml reads 10,000 levels (gopkg.in/yaml.v2 v2.4.0 scannerc.go max_flow_level, max_indents):
+    a List without the literal markers whose first document is deep was passed over as unrelated YAML."""
+    job = "\n".join("    " + line for line in BLOCK_JOB.splitlines())
+    text = "apiVersion : v1\nkind : List\nitems:\n  -\n" + job + "\nx: " + "[" * 120 + "]" * 120 + "\n"
+    code, doc = _lint(tmp_path, monkeypatch, {"app/x.yaml": text}, "--select", "HL001,HL105")
+    assert (code, doc["skipped"], [(f[0], f[1], f[2], f[3][:91]) for f in _found(doc)]) == (1, [], [
+        ("HL105", 20, 20, HOSTPID[3][:91]), ("HL105", 25, 27, PRIVILEGED[3][:91]),
+        ("HL001", 26, 103, "Document cannot be read safely: document is nested more than 100 levels deep; Argo CD reads")])
+    assert _found(doc, "HL001")[0][3].endswith("(go-yaml goes 10,000 levels deep) and hooklint checks it without what "
+                                               "lies deeper. Simplify the document.")
+
+
+BLOCK_JOB = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: evil
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+    argocd.argoproj.io/hook-delete-policy: BeforeHookCreation
+spec:
+  backoffLimit: 1
+  activeDeadlineSeconds: 100
+  template:
+    spec:
+      restartPolicy: Never
+      automountServiceAccountToken: false
+      serviceAccountName: r
+      hostPID: true
+      containers:
+      - name: c
+        image: registry.example.com/x@sha256:""" + "0" * 64 + """
+        securityContext:
+          privileged: true"""
 
 
 @pytest.mark.parametrize(("text", "found"), [
