@@ -186,16 +186,16 @@ def read_value(text: str, start: int, end: int, pos: Positions, max_nodes: int) 
                     raise NotGoJSON("text after the value")
                 return root, issues, nodes
             if frame.is_map:
-                key = frame.key
-                assert key is not None
+                name = frame.key
+                assert name is not None  # a value in a mapping follows its key
                 mapping = frame.container
-                if key in mapping:
-                    first = frame.places[4 * frame.keys.index(key)]
+                if name in mapping:
+                    first = frame.places[4 * frame.keys.index(name)]
                     parent = _path(stack[:-1])
-                    issues.append(LoadIssue(DUPLICATE_KEY, pos.span(frame.key_start, frame.key_end), key,
-                                            f"{parent}.{key}" if parent else key, pos.line_col(first)[0]))  # fmt: skip
-                mapping[key] = value
-                frame.keys.append(key)
+                    issues.append(LoadIssue(DUPLICATE_KEY, pos.span(frame.key_start, frame.key_end), name,
+                                            f"{parent}.{name}" if parent else name, pos.line_col(first)[0]))  # fmt: skip
+                mapping[name] = value
+                frame.keys.append(name)
                 frame.places.extend((frame.key_start, frame.key_end, value_start, at))
                 frame.key = None
             else:

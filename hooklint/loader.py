@@ -306,7 +306,8 @@ class _FileParser:
         is_json = self.path.lower().endswith(".json")
         self.loaded.looks_like_manifest = is_json or all(marker in written for marker in _MANIFEST_MARKERS)
         self.loaded.may_hold_object = is_json or any(sign in written for sign in _OBJECT_SIGNS)
-        self._written, self._written_positions, self._moved = written, self.positions, []
+        self._written, self._written_positions = written, self.positions
+        self._moved: list[int] = []  # go_json_surrogates: where the text got shorter
         json_end = len(written) if is_json else json_stream_end(written)
         if json_end and "\\u" in written:
             self.text, self._moved = go_json_surrogates(written, json_end)

@@ -12,7 +12,9 @@ read as a stream of *events*: values are built here, iteratively, straight from 
 is ever constructed from a tag, no node tree is built first, and there is no recursion, so hostile
 input is bounded as it is read:
 
-- nesting deeper than :data:`MAX_DEPTH` stops the document (real manifests stay under 30);
+- what is nested deeper than :data:`MAX_DEPTH` is read as ``null``, with one TOO_COMPLEX issue (HL001)
+  on the document (real manifests stay under 30; go-yaml reads 10,000 levels, so Argo CD applies
+  such a document and the rest of it is checked);
 - more than :data:`MAX_EXPANDED_NODES` nodes reached through aliases (an alias bomb, merge keys
   included) stops it, as go-yaml v2.4 refuses "excessive aliasing";
 - more than :data:`MAX_NODES` nodes in one file stops the file (memory stays bounded): the
@@ -574,7 +576,7 @@ class NodeBudget:
 
 
 class DocumentTooComplex(Exception):
-    """Raised for nesting deeper than :data:`MAX_DEPTH`, an alias bomb or more than
+    """Raised for an alias bomb or more than
     :data:`MAX_NODES` nodes; carries a span, the character ``index`` of the problem and the index
     at which the document being read started (``doc_start``)."""
 

@@ -29,7 +29,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "hooklint"
 STAGES: list[tuple[str, ...]] = [
-    ("findings", "text", "files", "yamlio", "argocd", "images", "config", "catalog", "rules", "interrupt", "reasons",
+    ("findings", "text", "files", "yamlio", "gojsonread", "argocd", "images", "config", "catalog", "rules", "interrupt", "reasons",
      "deadline"),
     ("loader",),
     ("sources.bounded", "sources.sandbox"),
