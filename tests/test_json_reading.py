@@ -102,8 +102,8 @@ def test_a_surrogate_pair_in_yaml_stays_an_error_as_go_yaml_refuses_it(tmp_path,
 def _job(name: str, **annotations: str) -> dict:
     job = json.loads(EMOJI_JOB)
     job["metadata"]["name"] = name
-    job["metadata"]["annotations"].update(annotations)
     del job["metadata"]["annotations"]["note"]
+    job["metadata"]["annotations"].update(annotations)
     return job
 
 
