@@ -64,6 +64,12 @@ _NOT_YAML_ASCII = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _NOT_YAML_PATTERN = "[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
 
 
+def _refused(char: str) -> str:
+    """What a character libyaml and go-yaml refuse is told (HL001)."""
+    return (f"character U+{ord(char):04X} is not allowed in YAML (control characters and unpaired surrogates are "
+            "refused by Kubernetes' YAML reader too)")  # fmt: skip
+
+
 def _not_yaml(text: str) -> "re.Pattern[str]":
     return _NOT_YAML_ASCII if text.isascii() else re.compile(_NOT_YAML_PATTERN)
 #: Documents of one file reported as unreadable (HL001) before the rest of the file is skipped.
@@ -331,11 +337,7 @@ class _FileParser:
             chunk = self.chunk_of(bad.start())
             if not self.parse(begin, self.starts[chunk]):
                 return self.loaded
-            char = text[bad.start()]
-            if not self.fail(YamlSyntaxError(
-                    f"character U+{ord(char):04X} is not allowed in YAML (control characters and "
-                    "unpaired surrogates are refused by Kubernetes' YAML reader too)",
-                    self.positions.point(bad.start()))):  # fmt: skip
+            if not self.fail(YamlSyntaxError(_refused(text[bad.start()]), self.positions.point(bad.start()))):
                 return self.loaded
             begin = self.chunk_end(chunk)
             bad = not_yaml.search(text, begin)
@@ -368,7 +370,8 @@ class _FileParser:
         libyaml's error stay. False when the file has too many unreadable documents."""
         loaded = self.loaded
         issues, index, failures, documents = len(loaded.issues), self.index, self.failures, len(loaded.documents)
-        go_on = self.parse(begin, end)
+        bad = _not_yaml(self.text).search(self.text, begin, end)  # libyaml would only say where the value starts
+        go_on = True if bad is not None else self.parse(begin, end)
         if self.budget.spent or len(loaded.documents) > documents:  # read (or the file's nodes spent)
             for at in range(issues, len(loaded.issues)):
                 issue = loaded.issues[at][0]
@@ -380,7 +383,9 @@ class _FileParser:
         try:
             value, found, nodes = read_value(self._written, start, stop, self._written_positions, self.budget.left)
         except NotGoJSON:
-            return go_on
+            if bad is None:
+                return go_on
+            return self.fail(YamlSyntaxError(_refused(self.text[bad.start()]), self.positions.point(bad.start())))
         del self.loaded.issues[issues:]
         del self.loaded.documents[documents:]
         self.index, self.failures = index, failures

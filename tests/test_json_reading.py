@@ -224,3 +224,13 @@ spec:
 def test_a_file_opening_with_a_brace_go_does_not_read_as_json_is_yaml_throughout(tmp_path, monkeypatch, text, found):
     code, doc = _lint(tmp_path, monkeypatch, {"app/x.yaml": text}, "--select", "HL001")
     assert (code, [(f[0], f[1], f[2]) for f in _found(doc)]) == (1, found)
+
+
+def test_a_control_character_go_refuses_too_is_hl001_where_it_is(tmp_path, monkeypatch):
+    """A raw U+0001 in a JSON string: Go's reader refuses it as libyaml does; HL001 points at it."""
+    text = '{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}, "data": {"k": "x\x01"}}\n'
+    code, doc = _lint(tmp_path, monkeypatch, {"app/cm.json": text}, "--select", "HL001")
+    assert (code, _found(doc)) == (1, [("HL001", 1, 86, "JSON syntax error: character U+0001 is not allowed in YAML "
+                                        "(control characters and unpaired surrogates are refused by Kubernetes' YAML "
+                                        "reader too). Argo CD cannot render this document, so the whole application "
+                                        "fails to sync; fix the JSON.")])  # fmt: skip
