@@ -104,11 +104,13 @@ def _path(stack: list[_Open]) -> str:
     return "".join(parts)
 
 
-def read_value(text: str, start: int, end: int, pos: Positions, max_nodes: int) -> tuple[Any, list[LoadIssue], int]:
+def read_value(text: str, start: int, end: int, pos: Positions, max_nodes: int,
+               whole: bool = True) -> tuple[Any, list[LoadIssue], int, int]:
     """The JSON value of ``text[start:end]`` (whitespace around it allowed), as Go decodes it:
-    ``(value, issues, nodes)``, issues being HL002's repeated keys and one HL001 (TOO_COMPLEX) for
-    what lies deeper than :data:`~hooklint.yamlio.MAX_DEPTH` (read as ``null``). Offsets are
-    ``text``'s, placed by ``pos``. Raises :class:`NotGoJSON` where Go fails, or past ``max_nodes``."""
+    ``(value, issues, nodes, where it ends)``, issues being HL002's repeated keys and one HL001
+    (TOO_COMPLEX) for what lies deeper than :data:`~hooklint.yamlio.MAX_DEPTH` (read as ``null``).
+    Offsets are ``text``'s, placed by ``pos``. Raises :class:`NotGoJSON` where Go fails, past
+    ``max_nodes``, or, when ``whole``, when anything but whitespace follows the value."""
     issues: list[LoadIssue] = []
     stack: list[_Open] = []
     nodes = 0
@@ -182,9 +184,9 @@ def read_value(text: str, start: int, end: int, pos: Positions, max_nodes: int) 
             frame = stack[-1] if stack else None
             if frame is None:
                 root = value
-                if _WS.match(text, at, end).end() != end:  # type: ignore[union-attr]
+                if whole and _WS.match(text, at, end).end() != end:  # type: ignore[union-attr]
                     raise NotGoJSON("text after the value")
-                return root, issues, nodes
+                return root, issues, nodes, at
             if frame.is_map:
                 name = frame.key
                 assert name is not None  # a value in a mapping follows its key

@@ -26,6 +26,7 @@ from hooklint.files import FileTooLarge, NotRegularFile, file_problem, read_byte
 from hooklint.findings import InputError, Span
 from hooklint.gojsonread import NotGoJSON, read_value
 from hooklint.yamlio import (
+    MAX_NODES,
     SYNTAX_ERROR,
     TOO_COMPLEX,
     TOO_MANY_ERRORS,
@@ -314,23 +315,23 @@ class _FileParser:
         self.loaded.may_hold_object = is_json or any(sign in written for sign in _OBJECT_SIGNS)
         self._written, self._written_positions = written, self.positions
         self._moved: list[int] = []  # go_json_surrogates: where the text got shorter
-        json_end = len(written) if is_json else json_stream_end(written)
+        values = [(1 if written.startswith("\ufeff") else 0, len(written))] if is_json else json_stream_values(written)
+        json_end = values[-1][1] if values else 0
         if json_end and "\\u" in written:
             self.text, self._moved = go_json_surrogates(written, json_end)
             if self._moved:
                 self.positions = Positions(self.text, moved=(written, self._moved))
+                ends = [point + 2 * (n + 1) for n, point in enumerate(self._moved)]  # as written
+                values = [(a - 2 * bisect_right(ends, a), b - 2 * bisect_right(ends, b)) for a, b in values]
         text = self.text
         begin = 1 if text.startswith("\ufeff") else 0  # a BOM left in the text is not content
         end = len(text)
-        if json_end:
-            # Go's encoding/json reads these values (one, the whole file, in a .json file); in a YAML
-            # file, from the first it refuses on, NewYAMLOrJSONDecoder reads the rest as YAML
-            for start, stop in [(begin, end)] if is_json else json_stream_values(text):
-                if not is_json and not self.go_reads(start, stop):
-                    break
-                if not self.parse_json(start, stop):
-                    return self.loaded
-                begin = stop
+        # Go's encoding/json reads these values (one, the whole file, in a .json file); in a YAML
+        # file, from the first it refuses on, NewYAMLOrJSONDecoder reads the rest as YAML
+        for start, stop in values:
+            if not self.parse_json(start, stop):
+                return self.loaded
+            begin = stop
         not_yaml = _not_yaml(text)
         bad = not_yaml.search(text, begin)
         while bad is not None:
@@ -343,24 +344,6 @@ class _FileParser:
             bad = not_yaml.search(text, begin)
         self.parse(begin, end)
         return self.loaded
-
-    def go_reads(self, begin: int, end: int) -> bool:
-        """Whether Go's ``encoding/json`` reads ``text[begin:end]`` as one value (Python's reader,
-        told to refuse ``NaN`` and out-of-range numbers as Go does; :mod:`hooklint.gojsonread` past
-        its recursion limit)."""
-        moved = self._moved
-        start, stop = begin + 2 * bisect_right(moved, begin), end + 2 * bisect_right(moved, end)  # as written
-        try:
-            _, after = _GO_LIKE_JSON.raw_decode(self._written, start)
-        except RecursionError:
-            try:
-                read_value(self._written, start, stop, self._written_positions, self.budget.left)
-            except NotGoJSON:
-                return False
-            return True
-        except ValueError:
-            return False
-        return not self._written[after:stop].strip(" \t\r\n")
 
     def parse_json(self, begin: int, end: int) -> bool:
         """Parse ``text[begin:end]``, a JSON value Argo CD decodes with Go's ``encoding/json``: with
@@ -381,7 +364,7 @@ class _FileParser:
         moved = self._moved
         start, stop = begin + 2 * bisect_right(moved, begin), end + 2 * bisect_right(moved, end)  # as written
         try:
-            value, found, nodes = read_value(self._written, start, stop, self._written_positions, self.budget.left)
+            value, found, nodes, _ = read_value(self._written, start, stop, self._written_positions, self.budget.left)
         except NotGoJSON:
             if bad is None:
                 return go_on
@@ -573,22 +556,25 @@ _JSON_PEEK = 4096
 
 
 def json_stream_end(text: str) -> int:
-    """Where the JSON values that open ``text`` (a YAML file's) end, 0 when it opens with none
-    (see :func:`json_stream_values`)."""
+    """Where the JSON values Go reads that open ``text`` (a YAML file's) end, 0 when it opens with
+    none (see :func:`json_stream_values`)."""
     values = json_stream_values(text)
     return values[-1][1] if values else 0
 
 
 def json_stream_values(text: str) -> list[tuple[int, int]]:
-    """``(start, end)`` of each JSON value that opens ``text`` (a YAML file's), whitespace after it
-    included; none when it opens with no ``{``.
+    """``(start, end)`` of each JSON value that opens ``text`` (a YAML file's, as written) and that
+    Go's ``encoding/json`` reads, whitespace after it included; none when it opens with no ``{``.
 
     Argo CD reads a YAML file with ``splitYAMLOrJSON`` (``reposerver/repository/repository.go``,
     v3.5.1): k8s.io/apimachinery ``pkg/util/yaml`` ``NewYAMLOrJSONDecoder(reader, 4096)`` peeks at
     4,096 bytes and, when their first non-space character is ``{`` (``GuessJSONStream``,
     ``hasJSONPrefix``), decodes the stream with Go's ``encoding/json`` one value after another,
-    turning to sigs.k8s.io/yaml only where JSON fails. Those values are read as Go reads them
-    (:func:`go_json_surrogates`); the rest of the file is YAML. An unclosed value runs to the end."""
+    turning to sigs.k8s.io/yaml for the rest of the stream at the first value JSON refuses (a Helm
+    template's ``{{``, a YAML flow mapping). Those values are read as Go reads them
+    (:func:`go_json_surrogates`, :mod:`hooklint.gojsonread`); the rest of the file is YAML. Python's
+    JSON reader, told to refuse what Go refuses (``NaN``, ``1e400``), stands for Go's; past its
+    recursion limit, :func:`hooklint.gojsonread.read_value` decides."""
     begin = 1 if text.startswith("\ufeff") else 0  # utfutil removes the BOM
     start = begin
     while start < len(text) and text[start] in _GO_SPACE:
@@ -599,18 +585,14 @@ def json_stream_values(text: str) -> list[tuple[int, int]]:
     end = start
     while end < len(text) and text[end] == "{":  # values one after another: {...}{...}
         start = end
-        depth = 0
-        for token in _JSON_TOKEN.finditer(text, end):
-            mark = token.group()
-            if mark in "{[":
-                depth += 1
-            elif mark in "}]":
-                depth -= 1
-                if depth == 0:
-                    end = token.end()
-                    break
-        else:
-            values.append((start, len(text)))
+        try:
+            end = _GO_LIKE_JSON.raw_decode(text, start)[1]
+        except RecursionError:  # deeper than Python reads: Go reads 10,000 levels
+            try:
+                end = read_value(text, start, len(text), Positions(text), MAX_NODES, whole=False)[3]
+            except NotGoJSON:
+                return values
+        except ValueError:
             return values
         while end < len(text) and text[end] in " \t\r\n":  # encoding/json's whitespace
             end += 1

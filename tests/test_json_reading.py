@@ -83,7 +83,9 @@ def test_go_json_surrogates_decodes_pairs_and_replaces_unpaired_ones():
     ('  \n{"a": "}"}{"b": [1, {"c": 2}]}  \n{"d": 3}', 44),  # values one after another, to the last
     ('# a comment first\n{"a": 1}\n', 0),  # a stream opening with '#' is YAML throughout
     ('---\n{"a": 1}\n', 0),
-    ('\ufeff{"a": 1', 8),  # unclosed: to the end
+    ('\ufeff{"a": 1', 0),  # unclosed: Go's reader refuses it
+    ('{"a": 1}\n{{ .Values.x }}\n', 9),  # Go's reader stops at the second: YAML from there
+    ('{"a": ' + "[" * 2000 + "]" * 2000 + "}", 4007),  # deeper than Python's reader goes
     (" " * 4096 + '{"a": 1}', 0),  # GuessJSONStream peeks at 4,096 bytes
 ])  # fmt: skip
 def test_json_stream_end_is_where_go_stops_reading_json(text, end):
