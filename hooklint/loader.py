@@ -10,6 +10,8 @@ exception; hostile YAML (alias bombs, deep nesting) is bounded by :mod:`hooklint
 from __future__ import annotations
 
 import codecs
+import json
+import math
 import os
 import re
 import stat
@@ -22,7 +24,9 @@ from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint.reasons import Skip, SkipKind
 from hooklint.files import FileTooLarge, NotRegularFile, file_problem, read_bytes, read_text, walk_tree  # noqa: F401 - re-exported
 from hooklint.findings import InputError, Span
+from hooklint.gojsonread import NotGoJSON, read_value
 from hooklint.yamlio import (
+    MAX_NODES,
     SYNTAX_ERROR,
     TOO_COMPLEX,
     TOO_MANY_ERRORS,
@@ -37,6 +41,7 @@ from hooklint.yamlio import (
     YamlSyntaxError,
     iter_documents,
     new_parser,
+    too_deep,
 )
 
 STDIN = "-"
@@ -48,12 +53,22 @@ _HELM_SOURCE = re.compile(r"^#[ \t]*Source:[ \t]*([^\s:]+\.(?:ya?ml|json|tpl))[ 
 #: (``reposerver/repository/repository.go`` ``skipFileRenderingMarker``).
 SKIP_FILE_RENDERING_MARKER = "+argocd:skip-file-rendering"
 _MANIFEST_MARKERS = ("apiVersion:", "kind:", "metadata:")
+#: What a file must hold for any of its documents to decode into an object with a ``kind`` in some
+#: spelling: the word itself (``kind :``, ``"kind":``, ``'kind':``, ``? kind``, ``<<: *base``), an
+#: escape that may spell it (``"\\u006bind"``, ``"k\\x69nd"``) or a tag (``!!binary a2luZA==``).
+_OBJECT_SIGNS = ("kind", "\\", "!")
 _DIRECTIVE_LINE = re.compile(r"^[ \t]*%", re.MULTILINE)
 #: Characters libyaml and go-yaml refuse anywhere in a stream ("control characters are not
 #: allowed"): C0 controls but tab/LF/CR, DEL, C1 controls but NEL, surrogates, U+FFFE and U+FFFF.
 #: The full class takes milliseconds to compile, so ASCII text (nearly every file) uses the short one.
 _NOT_YAML_ASCII = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _NOT_YAML_PATTERN = "[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+
+
+def _refused(char: str) -> str:
+    """What a character libyaml and go-yaml refuse is told (HL001)."""
+    return (f"character U+{ord(char):04X} is not allowed in YAML (control characters and unpaired surrogates are "
+            "refused by Kubernetes' YAML reader too)")  # fmt: skip
 
 
 def _not_yaml(text: str) -> "re.Pattern[str]":
@@ -115,6 +130,13 @@ class LoadedFile:
     #: The text has ``apiVersion:``, ``kind:`` and ``metadata:`` (or the file is JSON): what
     #: :mod:`hooklint.sources.render.directory` needs to tell a manifest from unrelated YAML.
     looks_like_manifest: bool = True
+    #: The text holds the word ``kind``, a backslash or a ``!`` (or the file is JSON): a document
+    #: hooklint cannot read may be one Argo CD reads as an object (:data:`_OBJECT_SIGNS`), so the
+    #: file is never passed over as unrelated YAML (:mod:`hooklint.sources.render.directory`).
+    may_hold_object: bool = True
+    #: Set by :mod:`hooklint.sources.render.directory` on a file Argo CD may pass over as unrelated
+    #: YAML while hooklint, unable to tell, reports its unreadable first document (HL001 says so).
+    maybe_unrelated: bool = False
     #: The file carries ``+argocd:skip-file-rendering`` (a directory source skips it).
     has_skip_marker: bool = False
     #: Why Argo CD does not render the file, when it does not (set by :mod:`hooklint.sources`).
@@ -282,35 +304,79 @@ class _FileParser:
         return False
 
     def run(self) -> LoadedFile:
-        if self.path.lower().endswith(".json") and "\\u" in self.text:
-            self.text = go_json_surrogates(self.text)
-        text = self.text
+        written = self.text
         # Parsed all the same: a kustomization may list the file, and kustomize renders it (the
         # marker only counts in a directory source), so its findings need their positions.
-        self.loaded.has_skip_marker = SKIP_FILE_RENDERING_MARKER in text
+        self.loaded.has_skip_marker = SKIP_FILE_RENDERING_MARKER in written
         # A .json file is decoded with json.Unmarshal, whose errors always fail the application;
         # only YAML gets the "unrelated file" pass (repository.go findManifests).
-        self.loaded.looks_like_manifest = self.path.lower().endswith(".json") or all(
-            marker in text for marker in _MANIFEST_MARKERS
-        )
+        is_json = self.path.lower().endswith(".json")
+        self.loaded.looks_like_manifest = is_json or all(marker in written for marker in _MANIFEST_MARKERS)
+        self.loaded.may_hold_object = is_json or any(sign in written for sign in _OBJECT_SIGNS)
+        self._written, self._written_positions = written, self.positions
+        self._moved: list[int] = []  # go_json_surrogates: where the text got shorter
+        values = [(1 if written.startswith("\ufeff") else 0, len(written))] if is_json else json_stream_values(written)
+        json_end = values[-1][1] if values else 0
+        if json_end and "\\u" in written:
+            self.text, self._moved = go_json_surrogates(written, json_end)
+            if self._moved:
+                self.positions = Positions(self.text, moved=(written, self._moved))
+                ends = [point + 2 * (n + 1) for n, point in enumerate(self._moved)]  # as written
+                values = [(a - 2 * bisect_right(ends, a), b - 2 * bisect_right(ends, b)) for a, b in values]
+        text = self.text
         begin = 1 if text.startswith("\ufeff") else 0  # a BOM left in the text is not content
         end = len(text)
+        # Go's encoding/json reads these values (one, the whole file, in a .json file); in a YAML
+        # file, from the first it refuses on, NewYAMLOrJSONDecoder reads the rest as YAML
+        for start, stop in values:
+            if not self.parse_json(start, stop):
+                return self.loaded
+            begin = stop
         not_yaml = _not_yaml(text)
         bad = not_yaml.search(text, begin)
         while bad is not None:
             chunk = self.chunk_of(bad.start())
             if not self.parse(begin, self.starts[chunk]):
                 return self.loaded
-            char = text[bad.start()]
-            if not self.fail(YamlSyntaxError(
-                    f"character U+{ord(char):04X} is not allowed in YAML (control characters and "
-                    "unpaired surrogates are refused by Kubernetes' YAML reader too)",
-                    self.positions.point(bad.start()))):  # fmt: skip
+            if not self.fail(YamlSyntaxError(_refused(text[bad.start()]), self.positions.point(bad.start()))):
                 return self.loaded
             begin = self.chunk_end(chunk)
             bad = not_yaml.search(text, begin)
         self.parse(begin, end)
         return self.loaded
+
+    def parse_json(self, begin: int, end: int) -> bool:
+        """Parse ``text[begin:end]``, a JSON value Argo CD decodes with Go's ``encoding/json``: with
+        libyaml, and where libyaml refuses it, with :func:`hooklint.gojsonread.read_value`, which
+        reads it as Go does (a line break before a ``:``, a key past 1,024 characters, a raw DEL or
+        C1 control, nesting past :data:`~hooklint.yamlio.MAX_DEPTH`). Only where Go fails too does
+        libyaml's error stay. False when the file has too many unreadable documents."""
+        loaded = self.loaded
+        issues, index, failures, documents = len(loaded.issues), self.index, self.failures, len(loaded.documents)
+        bad = _not_yaml(self.text).search(self.text, begin, end)  # libyaml would only say where the value starts
+        go_on = True if bad is not None else self.parse(begin, end)
+        if self.budget.spent or len(loaded.documents) > documents:  # read (or the file's nodes spent)
+            for at in range(issues, len(loaded.issues)):
+                issue = loaded.issues[at][0]
+                if issue.kind == TOO_COMPLEX and issue.detail == too_deep("go-yaml"):
+                    issue.detail = too_deep("Go's JSON reader")
+            return go_on
+        moved = self._moved
+        start, stop = begin + 2 * bisect_right(moved, begin), end + 2 * bisect_right(moved, end)  # as written
+        try:
+            value, found, nodes, _ = read_value(self._written, start, stop, self._written_positions, self.budget.left)
+        except NotGoJSON:
+            if bad is None:
+                return go_on
+            return self.fail(YamlSyntaxError(_refused(self.text[bad.start()]), self.positions.point(bad.start())))
+        del self.loaded.issues[issues:]
+        del self.loaded.documents[documents:]
+        self.index, self.failures = index, failures
+        self.budget.left -= nodes
+        self.loaded.issues.extend((issue, index) for issue in found)
+        self.loaded.documents.append(Document(self.path, index, value))
+        self.index += 1
+        return True
 
     def parse(self, begin: int, end: int) -> bool:
         """Parse ``text[begin:end]`` (whole chunks), resuming after each unreadable document.
@@ -464,20 +530,103 @@ def is_stream(path: str) -> bool:
 _SURROGATE_ESCAPE = re.compile(
     r"(?<!\\)((?:\\\\)*)\\u([dD][89abAB][0-9a-fA-F]{2})(\\u[dD][c-fC-F][0-9a-fA-F]{2})?"
     r"|(?<!\\)((?:\\\\)*)\\u([dD][c-fC-F][0-9a-fA-F]{2})")
+#: What Go's ``unicode.IsSpace`` calls space among the characters that may open a file (Latin-1
+#: range and the Z category), which ``hasJSONPrefix`` trims before looking for ``{``.
+_GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
+            "\u2028\u2029\u202f\u205f\u3000"
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]]')
 
 
-def go_json_surrogates(text: str) -> str:
-    """``text`` (a ``.json`` file) with each ``\\u`` escape of an unpaired UTF-16 surrogate written
-    ``\\ufffd``, as Go's ``encoding/json`` decodes it (``unquote``: ``utf8.RuneError``); Argo CD reads
-    a ``.json`` file with it (``getObjsFromYAMLOrJSON``), where the YAML reader refuses the escape
-    ("found invalid Unicode character escape code"), a false HL001. Same length: no position moves."""
+def _refuse(literal: str) -> float:
+    raise ValueError(f"Go's encoding/json refuses {literal}")
+
+
+def _go_float(literal: str) -> float:
+    number = float(literal)
+    if math.isinf(number):
+        _refuse(literal)
+    return number
+
+
+#: Python's JSON reader, refusing what Go's refuses and Python takes (``NaN``, ``Infinity``,
+#: ``1e400``: k8s.io/apimachinery ``ConvertMapNumbers`` fails on a float out of range).
+_GO_LIKE_JSON = json.JSONDecoder(parse_constant=_refuse, parse_float=_go_float)
+#: k8s.io/apimachinery ``NewYAMLOrJSONDecoder(reader, 4096)``: how far ``GuessJSONStream`` peeks.
+_JSON_PEEK = 4096
+
+
+def json_stream_end(text: str) -> int:
+    """Where the JSON values Go reads that open ``text`` (a YAML file's) end, 0 when it opens with
+    none (see :func:`json_stream_values`)."""
+    values = json_stream_values(text)
+    return values[-1][1] if values else 0
+
+
+def json_stream_values(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each JSON value that opens ``text`` (a YAML file's, as written) and that
+    Go's ``encoding/json`` reads, whitespace after it included; none when it opens with no ``{``.
+
+    Argo CD reads a YAML file with ``splitYAMLOrJSON`` (``reposerver/repository/repository.go``,
+    v3.5.1): k8s.io/apimachinery ``pkg/util/yaml`` ``NewYAMLOrJSONDecoder(reader, 4096)`` peeks at
+    4,096 bytes and, when their first non-space character is ``{`` (``GuessJSONStream``,
+    ``hasJSONPrefix``), decodes the stream with Go's ``encoding/json`` one value after another,
+    turning to sigs.k8s.io/yaml for the rest of the stream at the first value JSON refuses (a Helm
+    template's ``{{``, a YAML flow mapping). Those values are read as Go reads them
+    (:func:`go_json_surrogates`, :mod:`hooklint.gojsonread`); the rest of the file is YAML. Python's
+    JSON reader, told to refuse what Go refuses (``NaN``, ``1e400``), stands for Go's; past its
+    recursion limit, :func:`hooklint.gojsonread.read_value` decides."""
+    begin = 1 if text.startswith("\ufeff") else 0  # utfutil removes the BOM
+    start = begin
+    while start < len(text) and text[start] in _GO_SPACE:
+        start += 1
+    if start >= len(text) or text[start] != "{" or len(text[begin:start].encode("utf-8", "surrogatepass")) >= _JSON_PEEK:
+        return []  # fmt: skip
+    values: list[tuple[int, int]] = []
+    end = start
+    while end < len(text) and text[end] == "{":  # values one after another: {...}{...}
+        start = end
+        try:
+            end = _GO_LIKE_JSON.raw_decode(text, start)[1]
+        except RecursionError:  # deeper than Python reads: Go reads 10,000 levels
+            try:
+                end = read_value(text, start, len(text), Positions(text), MAX_NODES, whole=False)[3]
+            except NotGoJSON:
+                return values
+        except ValueError:
+            return values
+        while end < len(text) and text[end] in " \t\r\n":  # encoding/json's whitespace
+            end += 1
+        values.append((start, end))
+    return values
+
+
+def go_json_surrogates(text: str, end: int | None = None) -> tuple[str, list[int]]:
+    """``text`` with each ``\\u`` escape of a UTF-16 surrogate in ``text[:end]`` (JSON: a ``.json``
+    file, the JSON values opening a YAML file, :func:`json_stream_end`) written as Go's
+    ``encoding/json`` decodes it (``unquote``: a pair is one character, one that pairs with nothing
+    is ``utf8.RuneError``, U+FFFD), since libyaml refuses any such escape ("found invalid Unicode
+    character escape code") and go-yaml refuses it too, but Go's JSON reader, which Argo CD uses on
+    these documents, does not. A pair ``\\ud83d\\ude00`` becomes ``\\U0001f600``, 2 characters shorter:
+    returns the new text and, for each pair, the offset in the new text just after its escape
+    (:class:`~hooklint.yamlio.Positions` ``moved`` maps offsets back to the text as written)."""
+    moved: list[int] = []
+    shift = 0
 
     def fixed(match: re.Match) -> str:
+        nonlocal shift
         if match.group(2) is not None:
-            return match.group(0) if match.group(3) else f"{match.group(1)}\\ufffd"
+            if not match.group(3):
+                return f"{match.group(1)}\\ufffd"
+            high, low = int(match.group(2), 16), int(match.group(3)[2:], 16)
+            point = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+            out = f"{match.group(1)}\\U{point:08x}"
+            shift += 2
+            moved.append(match.end() - shift)
+            return out
         return f"{match.group(4)}\\ufffd"
 
-    return _SURROGATE_ESCAPE.sub(fixed, text)
+    stop = len(text) if end is None else end
+    return _SURROGATE_ESCAPE.sub(fixed, text[:stop]) + text[stop:], moved
 
 
 def _is_pipe(path: str) -> bool:

@@ -12,7 +12,9 @@ read as a stream of *events*: values are built here, iteratively, straight from 
 is ever constructed from a tag, no node tree is built first, and there is no recursion, so hostile
 input is bounded as it is read:
 
-- nesting deeper than :data:`MAX_DEPTH` stops the document (real manifests stay under 30);
+- what is nested deeper than :data:`MAX_DEPTH` is read as ``null``, with one TOO_COMPLEX issue (HL001)
+  on the document (real manifests stay under 30; go-yaml reads 10,000 levels, so Argo CD applies
+  such a document and the rest of it is checked);
 - more than :data:`MAX_EXPANDED_NODES` nodes reached through aliases (an alias bomb, merge keys
   included) stops it, as go-yaml v2.4 refuses "excessive aliasing";
 - more than :data:`MAX_NODES` nodes in one file stops the file (memory stays bounded): the
@@ -38,6 +40,7 @@ import re
 from dataclasses import dataclass
 from sys import intern
 from array import array
+from bisect import bisect_right
 from typing import Any, Iterator, cast
 
 import yaml
@@ -189,13 +192,21 @@ class Positions:
     table holds, for every 4,096 characters, the lines before them and where their line starts, so
     any request counts within one block (in C: ``str.count``/``str.rfind``), whatever the lengths of
     the lines. A file without findings pays for nothing. ``line_offset`` is added to every line
-    (for a text that is one part of a file)."""
+    (for a text that is one part of a file).
 
-    __slots__ = ("text", "line_offset", "_lines", "_starts", "_direct", "_cr")
+    ``moved``: ``(written, points)`` when ``text`` is ``written`` with escapes rewritten 2
+    characters shorter (:func:`hooklint.loader.go_json_surrogates`), ``points`` the offsets in
+    ``text`` just after each: offsets of ``text`` are then placed in ``written``, as the user sees it."""
 
-    def __init__(self, text: str, line_offset: int = 0):
+    __slots__ = ("text", "line_offset", "_lines", "_starts", "_direct", "_cr", "_written", "_points")
+
+    def __init__(self, text: str, line_offset: int = 0, moved: "tuple[str, list[int]] | None" = None):
         self.text = text
         self.line_offset = line_offset
+        self._written: Positions | None = None
+        self._points: list[int] = []
+        if moved is not None:
+            self._written, self._points = Positions(moved[0], line_offset), moved[1]
         self._lines: array[int] | None = None  # line breaks before each block
         self._starts: array[int] | None = None  # where the line holding each block's first character starts
         self._direct = 16  # direct lookups left before the table is built
@@ -229,6 +240,8 @@ class Positions:
 
     def line_col(self, index: int) -> tuple[int, int]:
         """1-based (line, column) of character ``index``."""
+        if self._written is not None:
+            return self._written.line_col(index + 2 * bisect_right(self._points, index))
         if self._lines is None:
             if self._direct > 0:
                 self._direct -= 1
@@ -255,7 +268,8 @@ class Positions:
         text = self.text
         if end == start:
             return Span(line, column, line, column)
-        if start < end and text.find("\n", start, end) < 0 and (not self._cr or text.find("\r", start, end) < 0):
+        if start < end and self._written is None and text.find("\n", start, end) < 0 \
+                and (not self._cr or text.find("\r", start, end) < 0):
             return Span(line, column, line, column + end - start)  # on one line (most spans): no second lookup
         end_line, end_column = self.line_col(end)
         return Span(line, column, end_line, end_column)
@@ -562,7 +576,7 @@ class NodeBudget:
 
 
 class DocumentTooComplex(Exception):
-    """Raised for nesting deeper than :data:`MAX_DEPTH`, an alias bomb or more than
+    """Raised for an alias bomb or more than
     :data:`MAX_NODES` nodes; carries a span, the character ``index`` of the problem and the index
     at which the document being read started (``doc_start``)."""
 
@@ -822,29 +836,38 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
         elif cls is MappingStart or cls is SequenceStart:
             start = base + event.start_mark.index
             if len(stack) >= max_depth:
-                raise DocumentTooComplex(
-                    f"document is nested more than {max_depth} levels deep", pos.point(start), start, doc_start
-                )
-            count += 1
-            if count > max_nodes:
-                raise _too_many_nodes(pos, start, doc_start, budget)
-            tag = event.tag
-            if tag is not None and tag != "!" and tag not in STANDARD_TAGS:
-                _add_issue(issues, _tag_issue(tag, pos.span(start, base + event.end_mark.index), _field_path(stack)))
-            anchor = event.anchor
-            if anchor is not None:
-                open_anchors.add(anchor)
-            if cls is MappingStart:
-                container = MapType()
-                container._key_spans = container._value_spans = container._merged = None
-                frame = Frame(container, True, start, count, aliased, anchor)
+                # go-yaml reads 10,000 levels (gopkg.in/yaml.v2 v2.4.0 scannerc.go max_flow_level,
+                # max_indents): the object is applied, so it is read without what lies deeper
+                # (null there), and HL001 says so; its nodes still count
+                end, skipped = _skip_container(get_event, pos, base, doc_start)
+                count += skipped
+                if count > max_nodes:
+                    raise _too_many_nodes(pos, start, doc_start, budget)
+                if not any(issue.kind == TOO_COMPLEX for issue in issues):
+                    issues.append(LoadIssue(TOO_COMPLEX, pos.point(start), too_deep("go-yaml"), _field_path(stack)))
+                value = None
+                is_merge_key = False
             else:
-                container = SeqType()
-                container._item_spans = None
-                frame = Frame(container, False, start, count, aliased, anchor)
-            container._pos, container._span = pos, None
-            stack.append(frame)
-            continue
+                count += 1
+                if count > max_nodes:
+                    raise _too_many_nodes(pos, start, doc_start, budget)
+                tag = event.tag
+                if tag is not None and tag != "!" and tag not in STANDARD_TAGS:
+                    _add_issue(issues, _tag_issue(tag, pos.span(start, base + event.end_mark.index), _field_path(stack)))
+                anchor = event.anchor
+                if anchor is not None:
+                    open_anchors.add(anchor)
+                if cls is MappingStart:
+                    container = MapType()
+                    container._key_spans = container._value_spans = container._merged = None
+                    frame = Frame(container, True, start, count, aliased, anchor)
+                else:
+                    container = SeqType()
+                    container._item_spans = None
+                    frame = Frame(container, False, start, count, aliased, anchor)
+                container._pos, container._span = pos, None
+                stack.append(frame)
+                continue
         elif cls is MappingEnd or cls is SequenceEnd:
             closed = stack.pop()
             frame = stack[-1] if stack else None
@@ -955,6 +978,32 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
         mapping[key] = value
         keys.append(key)
         frame.places.extend((frame.key_start, frame.key_end, start, end))
+
+
+def too_deep(reader: str) -> str:
+    """What a document nested past :data:`MAX_DEPTH` is told; ``reader`` is Argo CD's (``go-yaml``,
+    or ``Go's JSON reader``), which reads 10,000 levels."""
+    return (f"document is nested more than {MAX_DEPTH} levels deep; Argo CD reads it ({reader} goes 10,000 "
+            "levels deep) and hooklint checks it without what lies deeper")  # fmt: skip
+
+
+def _skip_container(get_event: Any, pos: Positions, base: int, doc_start: int) -> tuple[int, int]:
+    """Read the events of a mapping or sequence just opened, to its end: (where it ends, its nodes)."""
+    depth, nodes = 1, 1
+    while depth:
+        try:
+            event = get_event()
+        except yaml.YAMLError as exc:
+            raise _syntax_error(exc, pos, base, doc_start) from None
+        cls = event.__class__
+        if cls is MappingStartEvent or cls is SequenceStartEvent:
+            depth += 1
+            nodes += 1
+        elif cls is MappingEndEvent or cls is SequenceEndEvent:
+            depth -= 1
+        elif cls is ScalarEvent or cls is AliasEvent:
+            nodes += 1
+    return base + event.end_mark.index, nodes
 
 
 def _too_many_nodes(pos: Positions, index: int, doc_start: int, budget: NodeBudget) -> FileTooComplex:

@@ -295,8 +295,11 @@ def test_jsonnet_files_are_listed_as_not_linted(tmp_path, monkeypatch):
 @pytest.mark.parametrize(("text", "skipped", "rules"), [
     # the first document has no kind and the file has no "metadata:": the ConfigMap is never applied
     ("settings: {a: 1}\n---\napiVersion: v1\nkind: ConfigMap\ndata: {}\n", True, []),
-    # the same with a syntax error first
-    ("settings: [a\n---\napiVersion: v1\nkind: ConfigMap\ndata: {}\n", True, []),
+    # the same with a syntax error first, in a text without the word kind, a backslash or a tag
+    ("settings: [a\n---\napiVersion: v1\nitems: []\n", True, []),
+    # ... with the word kind (here Argo CD passes over it too, but hooklint's reader is not Argo CD's,
+    # and a file hooklint cannot read that may hold objects is reported, never passed over: trial 7 F4)
+    ("settings: [a\n---\napiVersion: v1\nkind: ConfigMap\ndata: {}\n", False, ["HL001", "HL003"]),
     # all three markers: the decoding failure fails the application (HL003 says so)
     ("settings: {a: 1}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n", False, ["HL003"]),
     # an object decoded first: the later failure fails the application, markers or not
@@ -385,17 +388,20 @@ def test_an_empty_pipe_is_an_input_error_and_a_full_one_is_linted(tmp_path):
 
 
 def test_an_unpaired_surrogate_escape_is_read_as_go_reads_it():
-    """A ``.json`` file is decoded by Go's encoding/json, which reads ``\\ud800`` alone as U+FFFD
-    (it was a false HL001, "found invalid Unicode character escape code"); go-yaml refuses the same
-    escape in YAML, so a ``.yaml`` file keeps its HL001. A pair, and an escaped backslash, stay."""
+    """A ``.json`` file, and a YAML file opening with ``{``, are decoded by Go's encoding/json, which
+    reads ``\\ud800`` alone as U+FFFD (it was a false HL001, "found invalid Unicode character escape
+    code"); go-yaml refuses the same escape in YAML, so a YAML document keeps its HL001. A pair is one
+    character, an escaped backslash stays (tests/test_json_reading.py)."""
     from hooklint.loader import go_json_surrogates
 
     assert go_json_surrogates(r'["s\ud800", "\ud83d\ude00", "\\ud800", "\\\udc00x", "\ud800\u0041"]') == (
-        r'["s\ufffd", "\ud83d\ude00", "\\ud800", "\\\ufffdx", "\ufffd\u0041"]')
+        r'["s\ufffd", "\U0001f600", "\\ud800", "\\\ufffdx", "\ufffd\u0041"]', [23])
     text = '{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}, "data": {"k": "s\\ud800"}}\n'
-    [doc] = parse_text("cm.json", text).documents
-    assert doc.value["data"]["k"] == "s\ufffd"
-    assert [issue.kind for issue, _ in parse_text("cm.yaml", text).issues] == ["syntax-error"]
+    for name in ("cm.json", "cm.yaml"):
+        [doc] = parse_text(name, text).documents
+        assert doc.value["data"]["k"] == "s\ufffd"
+    yaml_text = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {k: "s\\ud800"}\n'
+    assert [issue.kind for issue, _ in parse_text("cm.yaml", yaml_text).issues] == ["syntax-error"]
 
 
 def test_dev_stdin_is_the_users_input_not_a_link_out_of_a_repository(tmp_path):

@@ -49,7 +49,14 @@ def yaml_syntax_error(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
     """Documents libyaml cannot read, or that are too deep or alias-heavy to read safely."""
     language = "JSON" if file.path.lower().endswith(".json") else "YAML"
     for issue, index in file.issues:
-        if issue.kind == SYNTAX_ERROR:
+        if issue.kind == SYNTAX_ERROR and file.maybe_unrelated:
+            message = (
+                f"{language} syntax error: {issue.detail}. The file lacks apiVersion:, kind: or metadata: as "
+                "written, so Argo CD passes over it as unrelated YAML if its own reader (Go's JSON reader for a file "
+                "opening with '{', go-yaml otherwise) fails here too; it may not, and then applies objects hooklint "
+                f"cannot check, so the file is not skipped. Fix the {language}."
+            )
+        elif issue.kind == SYNTAX_ERROR:
             message = (
                 f"{language} syntax error: {issue.detail}. Argo CD cannot render this document, so the "
                 f"whole application fails to sync; fix the {language}."

@@ -11,6 +11,15 @@
   unrelated YAML file which we will ignore": skipped whole, later documents included. Otherwise the
   failure fails the application (HL001, HL003 report it). A ``.json`` file gets no such pass.
 
+hooklint reads YAML with libyaml where Argo CD reads a file opening with ``{`` with Go's
+``encoding/json`` and the rest with go-yaml, and stops at limits of its own (nesting, aliases,
+nodes) far below Go's. So the pass fails closed: a file is skipped as unrelated YAML only when the
+document that stops it is one hooklint read (an object without a ``kind``) or a syntax error in a
+text without any sign of a ``kind`` key (the word ``kind`` in any spelling, a backslash escape or a
+tag: ``LoadedFile.may_hold_object``); a document hooklint stopped reading at one of its own limits
+(aliases, nodes) is never passed over. A document nested past hooklint's 100 levels is read without
+what lies deeper (go-yaml and Go's JSON reader go 10,000 levels deep): its top-level keys decide. A file kept this way is reported (HL001, whose message says Argo CD may pass over it).
+
 Only a directory source reads files this way: kustomize renders every file its kustomization
 lists, marker or not. A folder holding a kustomization or a ``Chart.yaml`` is not a directory
 source: it is rendered (:mod:`hooklint.sources.render`).
@@ -55,13 +64,40 @@ def mark_unrendered(files: list[LoadedFile]) -> None:
         if loaded.has_skip_marker:
             loaded.skip_reason = SKIP_MARKER_REASON
         elif not loaded.looks_like_manifest and fails_before_any_object(loaded):
-            loaded.skip_reason = UNRELATED_YAML_REASON
+            if _surely_unrelated(loaded):
+                loaded.skip_reason = UNRELATED_YAML_REASON
+            else:
+                loaded.maybe_unrelated = True
+
+
+def _surely_unrelated(loaded: LoadedFile) -> bool:
+    """Whether Argo CD surely fails on the first document of ``loaded`` that stops it as hooklint
+    does (see the module docstring): one hooklint read as no object, or a syntax error in a text
+    with no sign of a ``kind`` key. A document hooklint stopped reading at its own limits
+    (TOO_COMPLEX: aliases, nodes) is one Go may well read."""
+    first = _first_failure(loaded)
+    if first is None or first[0] == "decoded":
+        return True
+    return first[0] == SYNTAX_ERROR and not loaded.may_hold_object
+
+
+def _first_failure(loaded: LoadedFile) -> tuple[str, int] | None:
+    """(``"decoded"`` or the issue kind, document index) of the first document Argo CD's reader
+    stops at, or None."""
+    read = {d.index for d in loaded.documents}
+    failures = [(index, issue.kind) for issue, index in loaded.issues if issue.kind in _UNREADABLE and index not in read]
+    failures.extend((d.index, "decoded") for d in loaded.documents if not _decodes(d.value))
+    if not failures:
+        return None
+    index, kind = min(failures, key=lambda failure: failure[0])
+    return kind, index
 
 
 def fails_before_any_object(loaded: LoadedFile) -> bool:
     """Whether Argo CD's ``splitYAMLOrJSON`` meets a document it cannot decode (unreadable YAML, or
     no object with a non-empty string ``kind``) before it has decoded any object of ``loaded``."""
-    failures = [index for issue, index in loaded.issues if issue.kind in _UNREADABLE]
+    read = {d.index for d in loaded.documents}  # a document read past a limit (nesting) is no failure
+    failures = [index for issue, index in loaded.issues if issue.kind in _UNREADABLE and index not in read]
     failures.extend(d.index for d in loaded.documents if not _decodes(d.value))
     if not failures:
         return False

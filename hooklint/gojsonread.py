@@ -1,0 +1,247 @@
+"""One JSON value read as Go's ``encoding/json`` reads it, into positioned :class:`~hooklint.yamlio.Map`
+and :class:`~hooklint.yamlio.Seq` values: for the JSON documents libyaml refuses and Argo CD applies.
+
+Argo CD v3.5.1 decodes a ``.json`` file, and a YAML file opening with ``{``, with Go's
+``encoding/json`` (``reposerver/repository/repository.go`` ``getObjsFromYAMLOrJSON``;
+k8s.io/apimachinery ``pkg/util/yaml`` ``NewYAMLOrJSONDecoder``). hooklint reads them with libyaml,
+which refuses JSON that Go takes: a line break before a key's ``:``, a key longer than 1,024
+characters, raw DEL, C1 controls or U+FFFE/U+FFFF in a string, nesting deeper than
+:data:`~hooklint.yamlio.MAX_DEPTH`. :mod:`hooklint.loader` reads such a value with :func:`read_value`.
+
+What is Go's (``decode.go``, ``scanner.go``): whitespace is space, tab, LF, CR; a string holds any
+character from U+0020 on, escapes ``\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX``, a surrogate pair
+is one character and a surrogate that pairs with nothing is U+FFFD (``unquote``); a repeated key
+keeps its last value; nesting past 10,000 fails. Numbers are decoded as k8s.io/apimachinery
+``pkg/util/json`` ``ConvertMapNumbers`` does: an int64 when the literal is one, else a float64 (an
+out-of-range float fails). What lies deeper than :data:`~hooklint.yamlio.MAX_DEPTH` is read as
+``null`` and reported (HL001): the rest of the object is still checked.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from hooklint.yamlio import DUPLICATE_KEY, MAX_DEPTH, TOO_COMPLEX, LoadIssue, Map, Positions, Seq, too_deep
+
+_WS = re.compile(r"[ \t\n\r]*")
+_STRING = re.compile(r'"((?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*)"')
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|(.))", re.DOTALL)
+_SIMPLE = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+_LITERALS = (("true", True), ("false", False), ("null", None))
+#: Go's ``encoding/json`` ``maxNestingDepth``.
+GO_MAX_DEPTH = 10_000
+
+
+class NotGoJSON(ValueError):
+    """Go's ``encoding/json`` refuses the text too (or it holds more nodes than the file may)."""
+
+
+def unquote(body: str) -> str:
+    """The text of a JSON string's ``body`` (between its quotes), as Go's ``unquote`` makes it."""
+    if "\\" not in body:
+        return body
+    out: list[str] = []
+    at = 0
+    escapes = list(_ESCAPE.finditer(body))
+    i = 0
+    while i < len(escapes):
+        match = escapes[i]
+        out.append(body[at:match.start()])
+        at = match.end()
+        i += 1
+        if match.group(2) is not None:
+            out.append(_SIMPLE[match.group(2)])
+            continue
+        code = int(match.group(1), 16)
+        if 0xD800 <= code < 0xE000:
+            after = escapes[i] if i < len(escapes) else None
+            if 0xD800 <= code < 0xDC00 and after is not None and after.start() == at and after.group(1) is not None \
+                    and 0xDC00 <= int(after.group(1), 16) < 0xE000:
+                code = 0x10000 + ((code - 0xD800) << 10) + (int(after.group(1), 16) - 0xDC00)
+                at = after.end()
+                i += 1
+            else:
+                code = 0xFFFD
+        out.append(chr(code))
+    out.append(body[at:])
+    return "".join(out)
+
+
+def _number(literal: str, fraction: bool) -> int | float:
+    if not fraction:
+        value = int(literal)
+        if -(2**63) <= value < 2**63:
+            return value
+    number = float(literal)
+    if math.isinf(number):
+        raise NotGoJSON(f"number {literal} out of range")
+    return number
+
+
+class _Open:
+    __slots__ = ("container", "is_map", "start", "places", "keys", "key", "key_start", "key_end")
+
+    def __init__(self, container: Any, is_map: bool, start: int):
+        self.container, self.is_map, self.start = container, is_map, start
+        self.places: list[int] = []
+        self.keys: list[str] = []
+        self.key: str | None = None
+        self.key_start = self.key_end = 0
+
+
+def _path(stack: list[_Open]) -> str:
+    parts: list[str] = []
+    for frame in stack:
+        if frame.is_map:
+            if frame.key is None:
+                break
+            parts.append(f".{frame.key}" if parts else frame.key)
+        else:
+            parts.append(f"[{len(frame.container)}]")
+    return "".join(parts)
+
+
+def read_value(text: str, start: int, end: int, pos: Positions, max_nodes: int,
+               whole: bool = True) -> tuple[Any, list[LoadIssue], int, int]:
+    """The JSON value of ``text[start:end]`` (whitespace around it allowed), as Go decodes it:
+    ``(value, issues, nodes, where it ends)``, issues being HL002's repeated keys and one HL001
+    (TOO_COMPLEX) for what lies deeper than :data:`~hooklint.yamlio.MAX_DEPTH` (read as ``null``).
+    Offsets are ``text``'s, placed by ``pos``. Raises :class:`NotGoJSON` where Go fails, past
+    ``max_nodes``, or, when ``whole``, when anything but whitespace follows the value."""
+    issues: list[LoadIssue] = []
+    stack: list[_Open] = []
+    nodes = 0
+    at = _WS.match(text, start, end).end()  # type: ignore[union-attr]  # matches the empty string
+    root: Any = None
+    while True:
+        if at >= end:
+            raise NotGoJSON("unexpected end of JSON input")
+        char = text[at]
+        value_start = at
+        frame = stack[-1] if stack else None
+        if frame is not None and frame.is_map and frame.key is None:  # a key, or the end of the object
+            if char == "}" and not frame.container and not frame.keys:
+                value, at = _close(stack, text, at, pos), at + 1
+            else:
+                match = _STRING.match(text, at, end)
+                if match is None:
+                    raise NotGoJSON("object key is not a string")
+                key = unquote(match.group(1))
+                frame.key_start, frame.key_end = at, match.end()
+                at = _WS.match(text, match.end(), end).end()  # type: ignore[union-attr]
+                if at >= end or text[at] != ":":
+                    raise NotGoJSON("missing ':' after object key")
+                frame.key = key
+                at = _WS.match(text, at + 1, end).end()  # type: ignore[union-attr]
+                continue
+        elif char in "{[":
+            nodes += 1
+            if nodes > max_nodes:
+                raise NotGoJSON("too many nodes")
+            if len(stack) >= GO_MAX_DEPTH:
+                raise NotGoJSON("exceeded max depth")
+            if len(stack) >= MAX_DEPTH:
+                closed = _skip(text, at, end)
+                if not any(issue.kind == TOO_COMPLEX for issue in issues):
+                    issues.append(LoadIssue(TOO_COMPLEX, pos.point(at), too_deep("Go's JSON reader"), _path(stack)))
+                value, at = None, closed
+            else:
+                stack.append(_Open(Map() if char == "{" else Seq(), char == "{", at))
+                at = _WS.match(text, at + 1, end).end()  # type: ignore[union-attr]
+                if at < end and text[at] == ("}" if char == "{" else "]"):
+                    value, at = _close(stack, text, at, pos), at + 1
+                else:
+                    continue
+        elif char == "]" and frame is not None and not frame.is_map and not frame.container:
+            raise NotGoJSON("unexpected ']'")  # "[ ]" closes above; here after a ','
+        elif char == '"':
+            match = _STRING.match(text, at, end)
+            if match is None:
+                raise NotGoJSON("invalid string")
+            nodes += 1
+            value, at = unquote(match.group(1)), match.end()
+        elif char == "-" or char.isdigit():
+            match = _NUMBER.match(text, at, end)
+            if match is None:
+                raise NotGoJSON("invalid number")
+            nodes += 1
+            value, at = _number(match.group(), bool(match.group(1) or match.group(2))), match.end()
+        else:
+            for word, literal in _LITERALS:
+                if text.startswith(word, at) and at + len(word) <= end:
+                    nodes += 1
+                    value, at = literal, at + len(word)
+                    break
+            else:
+                raise NotGoJSON(f"invalid character {char!r}")
+        if nodes > max_nodes:
+            raise NotGoJSON("too many nodes")
+        # deliver `value` (text[value_start:at]) and read what follows it
+        while True:
+            frame = stack[-1] if stack else None
+            if frame is None:
+                root = value
+                if whole and _WS.match(text, at, end).end() != end:  # type: ignore[union-attr]
+                    raise NotGoJSON("text after the value")
+                return root, issues, nodes, at
+            if frame.is_map:
+                name = frame.key
+                assert name is not None  # a value in a mapping follows its key
+                mapping = frame.container
+                if name in mapping:
+                    first = frame.places[4 * frame.keys.index(name)]
+                    parent = _path(stack[:-1])
+                    issues.append(LoadIssue(DUPLICATE_KEY, pos.span(frame.key_start, frame.key_end), name,
+                                            f"{parent}.{name}" if parent else name, pos.line_col(first)[0]))  # fmt: skip
+                mapping[name] = value
+                frame.keys.append(name)
+                frame.places.extend((frame.key_start, frame.key_end, value_start, at))
+                frame.key = None
+            else:
+                frame.container.append(value)
+                frame.places.extend((value_start, at))
+            at = _WS.match(text, at, end).end()  # type: ignore[union-attr]
+            closer = "}" if frame.is_map else "]"
+            if at < end and text[at] == ",":
+                at = _WS.match(text, at + 1, end).end()  # type: ignore[union-attr]
+                if at < end and text[at] in "}]":
+                    raise NotGoJSON("trailing comma")
+                break
+            if at < end and text[at] == closer:
+                value_start = frame.start
+                value, at = _close(stack, text, at, pos), at + 1
+                continue
+            raise NotGoJSON(f"expected ',' or {closer!r}")
+
+
+def _close(stack: list[_Open], text: str, at: int, pos: Positions) -> Any:
+    """Pop the innermost container, closed at ``text[at]``, with its positions (see :class:`Map`)."""
+    frame = stack.pop()
+    container = frame.container._init(pos, frame.start, at + 1)
+    if frame.is_map:
+        container._key_spans = container._value_spans = container._merged = None
+        container._entries = tuple(frame.keys)
+        container._places.extend(frame.places)
+    else:
+        container._offsets.extend(frame.places)
+    return container
+
+
+_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]]', re.DOTALL)
+
+
+def _skip(text: str, at: int, end: int) -> int:
+    """Where the container opening at ``text[at]`` ends (what lies deeper than hooklint reads)."""
+    depth = 0
+    for token in _BRACKETS.finditer(text, at, end):
+        mark = token.group()
+        if mark in ("{", "["):
+            depth += 1
+        elif mark in ("}", "]"):
+            depth -= 1
+            if depth == 0:
+                return token.end()
+    raise NotGoJSON("unexpected end of JSON input")
