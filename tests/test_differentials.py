@@ -624,6 +624,29 @@ def _documents(draw):
     return text + draw(st.sampled_from(["", "---\nresources: [z]\n", "--- [\n"]))
 
 
+def _json_keys_collide(text: str) -> bool:
+    """Whether a mapping of ``text`` (as PyYAML reads it, merge keys applied) holds two keys that
+    are one JSON key (``1`` and ``'1'``); False for a text PyYAML refuses."""
+    import yaml
+
+    def collide(value) -> bool:
+        if isinstance(value, dict):
+            keys = [str(k).lower() if isinstance(k, bool) else str(k) for k in value]
+            return len(set(keys)) < len(keys) or any(collide(v) for v in value.values())
+        return isinstance(value, list) and any(collide(v) for v in value)
+
+    try:
+        return any(collide(doc) for doc in yaml.safe_load_all(text))
+    except (yaml.YAMLError, TypeError, ValueError, RecursionError):
+        return False
+
+
+def test_json_key_collisions_are_found_by_their_keys():
+    assert _json_keys_collide("anchor: &anchor {resources: [a], b: 2}\na: {1: x, '1': y}\n")
+    assert _json_keys_collide("m: {<<: {'1': a}, 1: b}\n")
+    assert not _json_keys_collide("a: {1: x, '2': y}\nb: [1, '1']\n")
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(_documents())
 def test_the_kustomization_and_manifest_readers_agree_with_go_yaml_v2(go_yaml, text):
@@ -636,9 +659,11 @@ def test_the_kustomization_and_manifest_readers_agree_with_go_yaml_v2(go_yaml, t
         go = go_yaml.read(text)
     except ValueError:  # Go refuses it: kustomize fails, nothing is read
         return
-    if any(go_yaml.read(text) != go for _ in range(3)):
+    if _json_keys_collide(text) or any(go_yaml.read(text) != go for _ in range(3)):
         # keys that become one JSON key ({1: x, '1': y}): which one sigs.k8s.io/yaml keeps follows Go's
-        # map order, different on each read, so Go itself gives no one answer to agree with
+        # map order, different on each read, so Go itself gives no one answer to agree with (reading
+        # it again can agree by chance: 3 reads of a 50/50 choice agree 1 time in 4, so such texts are
+        # also found by their keys)
         return
     try:
         ours = spec.read_kustomization(text).value
