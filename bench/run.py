@@ -609,6 +609,19 @@ def export_tree(commit: str, dest: str) -> tuple[Optional[str], str]:
     return dest, ""
 
 
+def imported_from(tree: str) -> Optional[str]:
+    """Why a hooklint subprocess for ``tree`` (:func:`env`) would not run ``tree``'s hooklint, or None.
+    An editable install (``pip install -e``) puts a finder before ``PYTHONPATH``: every run, the
+    baseline's too, then imports the editable checkout, and a paired figure compares it with itself."""
+    out = subprocess.run([sys.executable, "-c", "import hooklint; print(hooklint.__file__)"], capture_output=True,
+                         text=True, env=env(tree))  # fmt: skip
+    found = os.path.realpath(out.stdout.strip() or "?")
+    if not found.startswith(os.path.realpath(tree) + os.sep):
+        return (f"`import hooklint` under PYTHONPATH={tree} loads {found}: run the bench with a Python where "
+                "hooklint is not installed editable (pip install . or the wheel), or without it")
+    return None
+
+
 def main() -> int:
     global CACHE_DIR, WORK, OLD, OLD_CACHE_DIR, BASELINE
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -647,6 +660,10 @@ def main() -> int:
             BASELINE = args.baseline
             OLD, why = export_tree(args.baseline, os.path.join(work, "baseline"))
             OLD_CACHE_DIR = os.path.join(WORK, "render-cache-baseline")
+            wrong = imported_from(OLD) if OLD is not None else None
+            if wrong is not None:
+                print(f"bench: {wrong}", file=sys.stderr)
+                return 2
             if OLD is None:
                 print(f"no comparison with {args.baseline}: {why}")
         big, small, plan_dir, empty, one_dir = (os.path.join(work, n) for n in ("big", "small", "plan", "empty", "one"))
