@@ -17,6 +17,10 @@ workers and renderers), both as ratios to the floor; the wall ratio is the targe
 targeted figure is printed with its target and ``ok`` / ``MISSED`` (``ERROR`` when hooklint
 failed), and repeated in a summary table at the end.
 
+Run it with a Python in which hooklint is not installed editable (``pip install .``, the wheel, or
+not installed at all): an editable install's finder comes before ``PYTHONPATH``, so the baseline's
+runs would import this checkout (the bench refuses to run then).
+
 Every figure of issue 34's table is also measured on the baseline commit (``--baseline``, default
 ``d81bbfd``): its tree is exported with ``git archive`` into the bench's temporary folder and run
 from there with ``PYTHONPATH`` (``rules/`` linked as ``hooklint/rules``, as installed), each run of
