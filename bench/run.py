@@ -17,9 +17,14 @@ workers and renderers), both as ratios to the floor; the wall ratio is the targe
 targeted figure is printed with its target and ``ok`` / ``MISSED`` (``ERROR`` when hooklint
 failed), and repeated in a summary table at the end.
 
-Run it with a Python in which hooklint is not installed editable (``pip install .``, the wheel, or
-not installed at all): an editable install's finder comes before ``PYTHONPATH``, so the baseline's
-runs would import this checkout (the bench refuses to run then).
+This checkout's ``hooklint/`` and ``rules/`` as they stand (uncommitted changes included) are
+staged in the bench's temporary folder (:func:`stage_tree`) and run from there with ``PYTHONPATH``,
+as the baseline is, with the bench's folder as the current one (``python -m`` puts the current
+folder first on ``sys.path``). Run it with a Python in which hooklint is not installed editable
+(``pip install .``, the wheel, or not installed): an editable install's finder comes before
+``PYTHONPATH``, so every run, the baseline's too, would import the editable checkout and a paired
+figure would compare it with itself; the bench checks where each tree's ``import hooklint`` lands
+and refuses to run otherwise.
 
 Every figure of issue 34's table is also measured on the baseline commit (``--baseline``, default
 ``d81bbfd``): its tree is exported with ``git archive`` into the bench's temporary folder and run
@@ -248,12 +253,12 @@ def env(tree: Optional[str] = None, **extra: str) -> dict[str, str]:
     """The environment of a hooklint subprocess: ``tree``'s hooklint (this checkout by default,
     :data:`OLD` for the baseline), bytecode written to a private prefix, the bench's private
     cache (the baseline's own, :data:`OLD_CACHE_DIR`), then ``extra``."""
-    tree = tree or ROOT
+    tree = tree or NEW
     out = dict(os.environ)
     out.pop("PYTHONDONTWRITEBYTECODE", None)
     out["PYTHONPYCACHEPREFIX"] = os.path.join(tempfile.gettempdir(), "hooklint-bench-pycache")
     out["PYTHONPATH"] = tree + os.pathsep + out.get("PYTHONPATH", "")
-    cache = OLD_CACHE_DIR if tree != ROOT else CACHE_DIR
+    cache = OLD_CACHE_DIR if tree != NEW else CACHE_DIR
     if cache is not None:
         out["HOOKLINT_CACHE_DIR"] = cache
     out.update(extra)
@@ -294,7 +299,7 @@ def run(cmd: "list[str] | Cmd", output: str = os.devnull, extra_env: Optional[di
     if proc.returncode not in (0, 1):
         shown = " ".join(os.path.basename(part) if os.sep in part else part for part in cmd[2:])
         sys.stdout.flush()
-        sys.stderr.write(f"  !! `{shown}`{' (baseline)' if tree and tree != ROOT else ''} exited {proc.returncode}:\n")
+        sys.stderr.write(f"  !! `{shown}`{' (baseline)' if tree and tree != NEW else ''} exited {proc.returncode}:\n")
         sys.stderr.write("     " + proc.stderr.decode(errors="replace")[-1500:].strip().replace("\n", "\n     ") + "\n")
         sys.stderr.flush()
     return elapsed, proc.returncode, cpu
@@ -347,6 +352,8 @@ def floor_once(listing: str) -> tuple[float, float, float, float]:
     return inner, outer, inner_cpu, outer_cpu
 
 
+#: Set by main(): this checkout's hooklint as it stands, staged in the bench's folder (:func:`stage_tree`).
+NEW = ROOT
 #: Set by main(): the baseline's tree (``--baseline``, exported from git), or None (no comparison).
 OLD: Optional[str] = None
 OLD_CACHE_DIR: Optional[str] = None
@@ -586,7 +593,7 @@ def profile_by_module(root: str, top: int = 14) -> list[str]:
         if filename == "~":
             module = "libyaml and other C code (" + name.split(" of ")[-1].strip("'>") + ")" if "yaml" in name else "builtins"
         else:
-            module = os.path.relpath(filename, ROOT) if filename.startswith(ROOT) else "stdlib/site-packages: " + os.path.basename(filename)
+            module = os.path.relpath(filename, NEW) if filename.startswith(NEW) else "stdlib/site-packages: " + os.path.basename(filename)
         by_module[module] = by_module.get(module, 0.0) + tottime
         total += tottime
     rows = sorted(by_module.items(), key=lambda kv: -kv[1])[:top]
@@ -594,6 +601,17 @@ def profile_by_module(root: str, top: int = 14) -> list[str]:
 
 
 WORK = tempfile.gettempdir()  # replaced by main() with the bench's own temporary folder
+
+
+def stage_tree(dest: str) -> str:
+    """This checkout's ``hooklint/`` and ``rules/`` as they are (uncommitted changes included) copied
+    to ``dest``, laid out as the wheel installs them (``rules/`` at ``hooklint/rules``), so that a
+    subprocess with ``PYTHONPATH=dest`` runs this checkout's hooklint without an install."""
+    shutil.copytree(os.path.join(ROOT, "hooklint"), os.path.join(dest, "hooklint"),
+                    ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+    if os.path.isdir(os.path.join(ROOT, "rules")) and not os.path.exists(os.path.join(dest, "hooklint", "rules")):
+        shutil.copytree(os.path.join(ROOT, "rules"), os.path.join(dest, "hooklint", "rules"))
+    return dest
 
 
 def export_tree(commit: str, dest: str) -> tuple[Optional[str], str]:
@@ -622,12 +640,12 @@ def imported_from(tree: str) -> Optional[str]:
     found = os.path.realpath(out.stdout.strip() or "?")
     if not found.startswith(os.path.realpath(tree) + os.sep):
         return (f"`import hooklint` under PYTHONPATH={tree} loads {found}: run the bench with a Python where "
-                "hooklint is not installed editable (pip install . or the wheel), or without it")
+                "hooklint is not installed editable (pip install . or the wheel), or not installed")
     return None
 
 
 def main() -> int:
-    global CACHE_DIR, WORK, OLD, OLD_CACHE_DIR, BASELINE
+    global CACHE_DIR, WORK, OLD, OLD_CACHE_DIR, BASELINE, NEW
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default=DEFAULT_CORPUS)
     parser.add_argument("--quick", action="store_true", help="smoke run: 1 run, smaller sizes (explicit options win)")
@@ -649,17 +667,24 @@ def main() -> int:
             setattr(args, name, quick if args.quick else full)
     runs = args.runs
 
-    sys.path.insert(0, ROOT)
+    WORK = tempfile.mkdtemp(prefix="hooklint-bench-")
+    args.corpus = os.path.abspath(args.corpus)
+    NEW = stage_tree(os.path.join(WORK, "new"))
+    os.chdir(WORK)  # `python -m hooklint` puts the current folder first on sys.path: never a checkout's
+    sys.path.insert(0, NEW)
     from hooklint.pipeline import resolve_jobs  # --jobs as hooklint resolves it (0: one per usable CPU)
 
     jobs = resolve_jobs(args.jobs)
     jobs_arg = str(args.jobs)  # "0" by default: hooklint's own default, one worker per CPU
     jobs_label = f"--jobs {args.jobs}" + (f" (= {jobs} CPUs)" if args.jobs == 0 else "")
     started = time.perf_counter()
-    WORK = tempfile.mkdtemp(prefix="hooklint-bench-")
     CACHE_DIR = os.path.join(WORK, "render-cache")
     work = WORK
     try:
+        wrong = imported_from(NEW)
+        if wrong is not None:
+            print(f"bench: {wrong}", file=sys.stderr)
+            return 2
         if args.baseline.lower() != "none":
             BASELINE = args.baseline
             OLD, why = export_tree(args.baseline, os.path.join(work, "baseline"))
