@@ -118,3 +118,133 @@ def test_selects_reads_a_label_selector_as_the_api_server_does(selector: dict, l
     Exists and DoesNotExist test the key (mutmut survivors of ``selects`` 14, 17, 22, 25, 66-68,
     87-89)."""
     assert selects(selector, labels) is selected
+
+
+def test_hl106_binding_without_role_ref_is_skipped_not_fatal():
+    """A binding of the ServiceAccount that names no roleRef grants nothing, and the next binding
+    is still judged (mutmut survivor of ``_binding_grants`` 6: ``or`` made ``and`` reads
+    ``None.get``)."""
+    no_ref = ("apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata: {name: broken}\n"
+              "subjects: [{kind: ServiceAccount, name: runner, namespace: app}]\n---\n")  # fmt: skip
+    assert hits("HL106", JOB, context=no_ref + crb("cluster-admin")) == [
+        (11, 27, "Job/migrate runs as ServiceAccount 'runner', and ClusterRoleBinding/grant binds it to cluster-admin"
+                 + HL106_TAIL)]
+
+
+PROJECTED = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: migrate
+  namespace: app
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  template:
+    spec:
+      serviceAccountName: runner
+      automountServiceAccountToken: false
+      restartPolicy: Never
+      volumes:
+        - scratch
+        - name: cache
+          emptyDir: {}
+        - name: tok
+          projected:
+            sources:
+              - ca
+              - configMap: {name: ca}
+              - serviceAccountToken: {path: token}
+      initContainers:
+        - name: wait
+          image: ghcr.io/acme/wait:1.0.0
+      containers:
+        - name: a
+          image: ghcr.io/acme/a:1.0.0
+          volumeMounts:
+            - {mountPath: /unnamed}
+            - {name: cache, mountPath: /cache}
+            - {name: tok, mountPath: /var/run/secrets/kubernetes.io/serviceaccount}
+"""
+
+
+def test_hl104_finds_the_projected_token_among_other_volumes_and_mounts():
+    """A volume that is not a mapping, a mounted volume that projects nothing, a source that is
+    not a mapping, a container without volumeMounts and a mount without a name are passed over,
+    and the token source after them is found, at its own position (mutmut survivors of
+    ``_projected_token`` 14, 15, 38, 47)."""
+    assert hits("HL104", PROJECTED) == [
+        (23, 17, "Job/migrate mounts the token of ServiceAccount 'runner' (projected volume 'tok', though automount "
+                 "is off), and no binding here grants it a role. Remove the serviceAccountToken source, or bind it to "
+                 "a least-privilege Role."),
+    ]  # fmt: skip
+
+
+HOST_JOB = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: migrate
+  namespace: app
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      volumes:
+        - name: root
+          persistentVolumeClaim: {claimName: {claim}}
+      containers:
+        - name: a
+          image: ghcr.io/acme/a:1.0.0
+          volumeMounts: [{name: root, mountPath: /host}]
+"""
+HOST_TAIL = ("a PreSync hook runs on every sync and then controls the node, not just its pod. Remove it, or do this "
+             "work outside the cluster's workloads.")
+
+
+def host_pv(name: str = "node-root", claim_ref: str = "", host: str = "hostPath: {path: /}") -> str:
+    ref = f"  claimRef: {claim_ref}\n" if claim_ref else ""
+    return (f"apiVersion: v1\nkind: PersistentVolume\nmetadata: {{name: {name}}}\n"
+            f"spec:\n  capacity: {{storage: 1Gi}}\n  accessModes: [ReadWriteOnce]\n  {host}\n{ref}---\n")
+
+
+def host_pvc(name: str = "node-root", volume: str = "volumeName: node-root", namespace: str = "app") -> str:
+    return (f"apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {{name: {name}, namespace: {namespace}}}\n"
+            f"spec:\n  accessModes: [ReadWriteOnce]\n  resources: {{requests: {{storage: 1Gi}}}}\n  {volume}\n---\n")
+
+
+def bound(pv: str, how: str, path: str = "/", where: str = "context.yaml") -> tuple[int, int, str]:
+    return (14, 11, f"Job/migrate mounts the node's filesystem through volume 'root': PersistentVolumeClaim 'node-root' "
+                    f"is bound to PersistentVolume '{pv}' ({how}; {where}), a hostPath volume of '{path}' on the node: "
+                    + HOST_TAIL)  # fmt: skip
+
+
+def test_hl105_claim_ref_without_namespace_reserves_the_volume_for_any_namespace():
+    """A claimRef without a namespace matches the claim of the pod's namespace; a claimRef without
+    a name reserves nothing, so the claim's spec.volumeName binds it (mutmut survivors of
+    ``_host_path_binding`` 6, 8, 71, 81)."""
+    job = HOST_JOB.replace("{claim}", "node-root")
+    assert hits("HL105", job, context=host_pv(claim_ref="{name: node-root}")) == [bound("node-root", "the volume's spec.claimRef")]
+    assert hits("HL105", job, context=host_pv(claim_ref="{namespace: app}") + host_pvc()) == [
+        bound("node-root", "the claim's spec.volumeName")]
+
+
+def test_hl105_reports_the_first_volume_by_name_and_an_unset_path_as_empty():
+    """Two volumes reserved for the claim: the first by name is reported, whatever the order they
+    are written in; a hostPath without a path is quoted as '' (mutmut survivors of
+    ``_host_path_binding`` 63, 121, 123, 124)."""
+    job = HOST_JOB.replace("{claim}", "node-root")
+    ref = "{namespace: app, name: node-root}"
+    context = (host_pv("z-root", ref) + host_pv("b-root", ref, host="hostPath: {type: Directory}")
+               + host_pv("m-root", ref) + host_pvc(volume=""))
+    assert hits("HL105", job, context=context) == [bound("b-root", "the volume's spec.claimRef", path="")]
+
+
+def test_hl105_empty_claim_name_claims_no_volume():
+    """``claimName: ''`` names no claim: an unreserved hostPath volume (claimRef name ``""``) is not
+    bound to it (mutmut survivor of ``_host_path_binding`` 1)."""
+    assert hits("HL105", HOST_JOB.replace("{claim}", "''"), context=host_pv()) == []
+    assert hits("HL105", HOST_JOB.replace("{claim}", "node-root"), context=host_pv(claim_ref="{namespace: app, name: node-root}")) == [
+        bound("node-root", "the volume's spec.claimRef")]

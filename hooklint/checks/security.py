@@ -4,6 +4,7 @@ lifetime, literal secrets, retired image repositories)."""
 from __future__ import annotations
 
 from fnmatch import fnmatchcase
+from operator import attrgetter
 from typing import Iterator, Mapping
 
 from hooklint import argocd
@@ -177,13 +178,13 @@ def _projected_token(m: Manifest, pod: PodSpec) -> tuple[int, int, str, Map] | N
             if isinstance(mount, Map) and isinstance(mount.get("name"), str):
                 mounted.add(mount["name"])
     for i, volume in enumerate(volumes):
-        projected = get_map(volume, "projected") if isinstance(volume, Map) else None
+        projected = get_map(volume, "projected")  # None for a volume that is not a mapping
         sources = projected.get("sources") if projected is not None else None
         name = volume.get("name") if isinstance(volume, Map) else None
         if not isinstance(sources, Seq) or not isinstance(name, str) or name not in mounted:
             continue
         for j, source in enumerate(sources):
-            token = get_map(source, "serviceAccountToken") if isinstance(source, Map) else None
+            token = get_map(source, "serviceAccountToken")
             if token is not None and not token.get("audience"):
                 return i, j, name, sources[j]
     return None
@@ -313,7 +314,7 @@ def _host_path_binding(m: Manifest, claim_name: object, ctx: Context) -> tuple[H
     own_volume = own_spec.get("volumeName") if own_spec is not None else None
     if isinstance(own_volume, str) and own_volume:
         named = {own_volume}  # the application's own claim is the one applied with the pod
-    for pv in sorted(volumes, key=lambda v: (v.name, v.file)):
+    for pv in sorted(volumes, key=attrgetter("name", "file")):
         reserved = pv.claim_name == claim_name and same(pv.claim_namespace)
         if pv.name in named and (not pv.claim_name or reserved):
             return pv, "the claim's spec.volumeName"
