@@ -248,3 +248,108 @@ def test_hl105_empty_claim_name_claims_no_volume():
     assert hits("HL105", HOST_JOB.replace("{claim}", "''"), context=host_pv()) == []
     assert hits("HL105", HOST_JOB.replace("{claim}", "node-root"), context=host_pv(claim_ref="{namespace: app, name: node-root}")) == [
         bound("node-root", "the volume's spec.claimRef")]
+
+
+def test_hl310_indexes_a_service_account_named_after_a_group_subject():
+    """A binding whose Group subject comes before the ServiceAccount subject is indexed under both
+    (mutmut survivor of ``_BindingIndex.__init__`` 6: the group's ``continue`` made ``break``)."""
+    binding = crb("view").replace("metadata: {name: grant}",
+                                  "metadata: {name: grant, annotations: {argocd.argoproj.io/hook: PreSync}}").replace(
+        "subjects: [", "subjects: [{kind: Group, name: 'system:serviceaccounts:other'}, ")  # fmt: skip
+    assert hits("HL310", JOB, context=binding) == [(11, 27, (
+        "Job/migrate runs as ServiceAccount runner, and ClusterRoleBinding/grant is applied in the same step (PreSync "
+        "wave 0): Argo CD creates it just before the hook (kind order), but the API server's RBAC authorizer sees a "
+        "new Role or binding only once its cache has it, so the hook's first API calls can fail with Forbidden on every "
+        "sync, as it is a hook created again with it. Apply it in an earlier step (a sync-wave lower than 0)."))]
+
+
+def test_binding_grantees_reads_user_and_group_names_exactly():
+    """A User counts only with the exact ``system:serviceaccount:`` prefix and names one
+    ServiceAccount; ``apiGroup: ''`` is the default group; a Group counts only with the exact
+    ``system:serviceaccounts:`` prefix and a namespace after it (mutmut survivors of ``_grantee``
+    45, 53, 62, 79, 81)."""
+    from hooklint.loader import parse_text
+    from hooklint.model import Grantee, binding_grantees, manifests_of
+
+    text = ("apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata: {name: grant}\n"
+            "roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: view}\nsubjects:\n"
+            "  - {kind: User, apiGroup: '', name: 'system:serviceaccount:app:runner'}\n"
+            "  - {kind: User, name: 'system:serviceaccount-app:migrate'}\n"
+            "  - {kind: Group, name: 'oidc:platform-operators-team'}\n"
+            "  - {kind: Group, name: 'system:serviceaccounts:'}\n"
+            "  - {kind: Group, apiGroup: '', name: 'system:serviceaccounts:jobs'}\n")  # fmt: skip
+    (m,) = manifests_of([parse_text("rbac.yaml", text)])
+    assert binding_grantees(m) == [
+        Grantee("app", "runner", "User 'system:serviceaccount:app:runner'"),
+        Grantee("jobs", None, "Group 'system:serviceaccounts:jobs', every ServiceAccount of namespace 'jobs'"),
+    ]
+
+
+def test_host_path_volumes_reads_lists_and_skips_what_is_not_a_v1_volume(tmp_path):
+    """A ``List``'s items are read, a document or item that is not a mapping is passed over (the
+    next still counts), and only ``v1`` PersistentVolumes count, not a kind of that name in
+    another group (mutmut survivors of ``_v1_objects`` 7-12, 14, 15)."""
+    from hooklint.sources.repository.volumes import HostPathVolume, VolumeClaim, host_path_volumes
+
+    listed = tmp_path / "list.yaml"
+    listed.write_text(
+        "just a note\n---\napiVersion: v1\nkind: List\nitems:\n  - junk\n"
+        "  - {apiVersion: example.com/v1, kind: PersistentVolume, metadata: {name: fake}, spec: {hostPath: {path: /x}}}\n"
+        "  - {apiVersion: v1, kind: PersistentVolume, metadata: {name: node-root}, spec: {hostPath: {path: /}}}\n"
+        "  - {apiVersion: v1, kind: PersistentVolumeClaim, metadata: {name: data, namespace: app},"
+        " spec: {volumeName: node-root}}\n")  # fmt: skip
+    assert host_path_volumes([str(listed)]) == (
+        frozenset({HostPathVolume("node-root", "/", "", "", str(listed))}),
+        frozenset({VolumeClaim("app", "data", "node-root", str(listed))}))
+
+
+def test_host_path_volumes_reads_files_up_to_the_configured_size(tmp_path):
+    """A file larger than the default limit but within ``max_file_size`` is parsed with that
+    limit (mutmut survivor of ``_v1_objects`` 4: the limit not passed on)."""
+    from hooklint.config import DEFAULT_MAX_FILE_SIZE
+    from hooklint.sources.repository.volumes import HostPathVolume, host_path_volumes
+
+    big = tmp_path / "pv.yaml"
+    pv = "apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: node-root}\nspec: {hostPath: {path: /}}\n"
+    big.write_text("# " + "x" * DEFAULT_MAX_FILE_SIZE + "\n" + pv)
+    assert host_path_volumes([str(big)], max_file_size=DEFAULT_MAX_FILE_SIZE + 1024) == (
+        frozenset({HostPathVolume("node-root", "/", "", "", str(big))}), frozenset())
+
+
+def repository_hl105(tmp_path, monkeypatch, files: dict[str, str]) -> list[tuple[str, int, int, str]]:
+    """HL105's findings, ``(path, line, column, message)``, of a repository of ``files`` linted whole."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from conftest import write
+    from hooklint.cli import app
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / ".git").mkdir(exist_ok=True)
+    write(tmp_path, files)
+    result = CliRunner().invoke(app, ["lint", "--format", "json", "."])
+    return [(f["path"], f["line"], f["column"], f["message"])
+            for f in json.loads(result.output)["findings"] if f["rule_id"] == "HL105"]  # fmt: skip
+
+
+def test_hl105_follows_only_the_claim_of_that_name_in_the_repository(tmp_path, monkeypatch):
+    """Another claim of the namespace naming the hostPath volume does not bind the hook's claim
+    (mutmut survivor of ``_host_path_binding`` 86: ``and`` made ``or``)."""
+    files = {"app/job.yaml": HOST_JOB.replace("{claim}", "node-root"),
+             "infra/pv.yaml": host_pv() + host_pvc(name="other-data")}
+    assert repository_hl105(tmp_path, monkeypatch, files) == []
+    files["infra/pv.yaml"] = host_pv() + host_pvc()
+    assert repository_hl105(tmp_path, monkeypatch, files) == [
+        ("app/job.yaml", *bound("node-root", "the claim's spec.volumeName", where="infra/pv.yaml"))]
+
+
+def test_hl105_own_claim_with_an_empty_volume_name_leaves_the_repository_s_binding(tmp_path, monkeypatch):
+    """The application's own claim with ``volumeName: ''`` names no volume, so the claim of the same
+    name elsewhere in the repository, bound to a hostPath volume, still counts (mutmut survivor
+    of ``_host_path_binding`` 118: ``and`` made ``or``)."""
+    files = {"app/job.yaml": HOST_JOB.replace("{claim}", "node-root") + "---\n" + host_pvc(volume="volumeName: ''"),
+             "infra/pv.yaml": host_pv() + host_pvc()}
+    assert repository_hl105(tmp_path, monkeypatch, files) == [
+        ("app/job.yaml", *bound("node-root", "the claim's spec.volumeName", where="infra/pv.yaml"))]
