@@ -353,3 +353,112 @@ def test_hl105_own_claim_with_an_empty_volume_name_leaves_the_repository_s_bindi
              "infra/pv.yaml": host_pv() + host_pvc()}
     assert repository_hl105(tmp_path, monkeypatch, files) == [
         ("app/job.yaml", *bound("node-root", "the claim's spec.volumeName", where="infra/pv.yaml"))]
+
+
+def test_hl106_orders_grants_by_rank_whatever_the_rule_order():
+    """Wildcard verbs of two rules make one phrase ranked before reading secrets, and a watch on
+    secrets is ranked before rewriting webhooks, though the rules come in the other order (mutmut
+    survivors of ``_rule_grants`` 87 and ``_binding_grants`` 102)."""
+    rules = ("rules:\n- {apiGroups: [admissionregistration.k8s.io], resources: [validatingwebhookconfigurations], "
+             "verbs: [update]}\n- {apiGroups: [''], resources: [secrets], verbs: [watch]}\n"
+             "- {apiGroups: [''], resources: [pods], verbs: ['*']}\n- {apiGroups: [batch], resources: [jobs], verbs: ['*']}\n")
+    assert hits("HL106", JOB, context=cluster_role(rules) + "---\n" + crb()) == [(11, 27, (
+        HL106_HEAD + "every verb on pods, jobs, and watching secrets cluster-wide (a watch streams every Secret with its "
+        "data), and update on validatingwebhookconfigurations without resourceNames (it can rewrite every admission "
+        "webhook of the cluster) through ClusterRole 'runner-role'" + HL106_TAIL))]
+
+
+def test_hl106_reads_the_api_groups_of_secrets_and_webhooks():
+    """``apiGroups: ['*']`` covers the core group's secrets and the admission group's webhooks; a
+    rule of another group (``apps``, the core group) names kinds of that group, not those
+    (mutmut survivors of ``_rule_grants`` 67, 68, 108, 109, 111)."""
+    rules = ("rules:\n- {apiGroups: ['*'], resources: [secrets], verbs: [get]}\n"
+             "- {apiGroups: [apps], resources: [secrets], verbs: [list]}\n"
+             "- {apiGroups: ['*'], resources: [mutatingwebhookconfigurations], verbs: [patch]}\n"
+             "- {apiGroups: [''], resources: [validatingwebhookconfigurations], verbs: [update]}\n")  # fmt: skip
+    assert hits("HL106", JOB, context=cluster_role(rules) + "---\n" + crb()) == [(11, 27, (
+        HL106_HEAD + "reading secrets cluster-wide, and patch on mutatingwebhookconfigurations without resourceNames (it "
+        "can rewrite every admission webhook of the cluster) through ClusterRole 'runner-role'" + HL106_TAIL))]
+    apps_only = "rules:\n- {apiGroups: [apps], resources: [secrets], verbs: [list]}\n"
+    assert hits("HL106", JOB, context=cluster_role(apps_only) + "---\n" + crb()) == []
+
+
+def test_hl106_counts_more_than_three_gathered_roles():
+    """Four roles gathered: three named and "and 1 more" (mutmut survivor of ``_binding_grants``
+    127: ``> 3`` made ``> 4``)."""
+    roles = "".join(
+        f"---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {{name: part-{i}, labels: "
+        f"{{acme.io/jobs: 'true'}}}}\nrules: [{{apiGroups: [''], resources: [pods], verbs: ['*']}}]\n" for i in range(4))
+    aggregator = "aggregationRule:\n  clusterRoleSelectors: [{matchLabels: {acme.io/jobs: 'true'}}]\n"
+    assert hits("HL106", JOB, context=cluster_role(aggregator) + roles + "---\n" + crb()) == [(11, 27, (
+        HL106_HEAD + "every verb on pods through ClusterRole 'runner-role' (its aggregationRule gathers the rules of "
+        "ClusterRole 'part-0', ClusterRole 'part-1', ClusterRole 'part-2' and 1 more)" + HL106_TAIL))]
+
+
+def test_hl106_role_ref_kind_that_is_not_a_string_finds_no_role():
+    """``roleRef.kind`` written as a list names no role, and is not looked up (mutmut survivor of
+    ``_binding_grants`` 29: the lookup of an unhashable kind raises)."""
+    odd = crb().replace("kind: ClusterRole, name: runner-role", "kind: [ClusterRole], name: runner-role").replace(
+        "{name: grant}", "{name: odd}")
+    context = cluster_role("rules: [{apiGroups: ['*'], resources: ['*'], verbs: ['*']}]\n") + "---\n" + odd
+    assert hits("HL106", JOB, context=context + "---\n" + crb("cluster-admin")) == [
+        (11, 27, HL106_HEAD.removesuffix("grants ") + "binds it to cluster-admin" + HL106_TAIL)]
+
+
+def test_hl104_default_service_account_of_the_application_that_turns_automount_off():
+    """A pod without serviceAccountName runs as 'default'; the application's 'default'
+    ServiceAccount turning automount off, or a binding granting 'default' a role, leaves no HL104
+    (mutmut survivors of ``_mounted_token`` 16, 17)."""
+    job = JOB.replace("      serviceAccountName: runner\n", "")
+    assert hits("HL104", job) == [(10, 5, (
+        "Job/migrate mounts the token of ServiceAccount 'default' (HL103; not turned off here; the ServiceAccount is "
+        "not in this application), and no binding here grants it a role. Set automountServiceAccountToken: false, or "
+        "give the hook its own, least-privileged ServiceAccount."))]
+    sa = "apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: default, namespace: app}\nautomountServiceAccountToken: false\n"
+    assert hits("HL104", job, context=sa) == []
+    granted = crb("view").replace("name: runner, namespace: app", "name: default, namespace: app")
+    assert hits("HL104", job, context=granted) == []
+
+
+def test_hl310_group_of_another_namespace_does_not_reach_the_hook():
+    """A Group of another namespace's ServiceAccounts does not grant the hook's, so its binding in the
+    hook's step is not reported (mutmut survivors of ``_BindingIndex.granting`` 7, 8)."""
+    binding = crb("view").replace("metadata: {name: grant}",
+                                  "metadata: {name: grant, annotations: {argocd.argoproj.io/hook: PreSync}}").replace(
+        "{kind: ServiceAccount, name: runner, namespace: app}", "{kind: Group, name: 'system:serviceaccounts:other'}")
+    assert hits("HL310", JOB, context=binding) == []
+    same_namespace = binding.replace("system:serviceaccounts:other", "system:serviceaccounts:app")
+    assert [(line, column) for line, column, _ in hits("HL310", JOB, context=same_namespace)] == [(11, 27)]
+
+
+def test_binding_grantees_only_of_rbac_bindings():
+    """A RoleBinding kind of another API group grants nothing (mutmut survivor of
+    ``binding_grantees`` 1: ``or`` made ``and``)."""
+    from hooklint.loader import parse_text
+    from hooklint.model import Grantee, binding_grantees, manifests_of
+
+    text = ("apiVersion: {group}/v1\nkind: RoleBinding\nmetadata: {name: grant, namespace: app}\n"
+            "roleRef: {kind: ClusterRole, name: view}\nsubjects: [{kind: ServiceAccount, name: runner}]\n")
+    (other,) = manifests_of([parse_text("a.yaml", text.replace("{group}", "example.com"))])
+    (rbac,) = manifests_of([parse_text("b.yaml", text.replace("{group}", "rbac.authorization.k8s.io"))])
+    assert (binding_grantees(other), binding_grantees(rbac)) == ([], [Grantee("app", "runner")])
+
+
+def test_host_path_volumes_parses_at_most_max_volume_files_that_name_both_words(tmp_path, monkeypatch):
+    """Only files naming both PersistentVolume and hostPath count toward the limit, the first
+    counts as one, and the limit stops the scan (mutmut survivors of ``host_path_volumes`` 5, 11,
+    12, 23, 24)."""
+    from hooklint.sources.repository import volumes
+
+    monkeypatch.setattr(volumes, "MAX_VOLUME_FILES", 1)
+    pv = "apiVersion: v1\nkind: PersistentVolume\nmetadata: {{name: {name}}}\nspec: {{hostPath: {{path: /}}}}\n"
+    files = {
+        "a-nfs.yaml": "apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: nfs}\nspec: {nfs: {path: /}}\n",
+        "b-pod.yaml": "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {volumes: [{name: h, hostPath: {path: /}}]}\n",
+        "c-pv.yaml": pv.format(name="first"),
+        "d-pv.yaml": pv.format(name="second"),
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    found, _ = volumes.host_path_volumes([str(tmp_path / name) for name in files])
+    assert sorted(v.name for v in found) == ["first"]

@@ -625,8 +625,8 @@ def _binding_grants(binding: Manifest, ctx: Context) -> str | None:
     role_name, role_kind = ref["name"], ref.get("kind")
     if role_name == "cluster-admin":
         return "binds it to cluster-admin"
-    role_ns = None if role_kind == "ClusterRole" else binding.namespace
-    role = ctx.find(role_kind, role_ns, role_name) if isinstance(role_kind, str) else None
+    # a ClusterRole is found whatever namespace is asked (Context.find: cluster-scoped kinds)
+    role = ctx.find(role_kind, binding.namespace, role_name) if isinstance(role_kind, str) else None
     gathered: list[str] = []
     if role is None:
         if role_kind == "ClusterRole" and role_name in BUILT_IN_WRITER_ROLES:
@@ -649,7 +649,7 @@ def _binding_grants(binding: Manifest, ctx: Context) -> str | None:
     if not grants:
         return None
     every_verb = [phrase.removeprefix("every verb on ") for rank, phrase in grants if rank == 2]
-    if len(every_verb) > 1:  # one phrase for the wildcard verbs of several rules
+    if every_verb:  # one phrase for the wildcard verbs of every rule (one rule's: the same phrase)
         grants = [g for g in grants if g[0] != 2] + [(2, f"every verb on {', '.join(every_verb)}")]
     if (0, "every resource with every verb") in grants:  # says all the other rules' wildcard says
         grants = [g for g in grants if g != (0, "every resource")]
