@@ -462,3 +462,113 @@ def test_host_path_volumes_parses_at_most_max_volume_files_that_name_both_words(
         (tmp_path / name).write_text(text)
     found, _ = volumes.host_path_volumes([str(tmp_path / name) for name in files])
     assert sorted(v.name for v in found) == ["first"]
+
+
+VOLUMES = """\
+apiVersion: v1
+kind: PersistentVolume
+metadata: junk
+spec: {hostPath: {path: /}}
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: odd-spec}
+spec: junk
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: ''}
+spec: {hostPath: {path: /}}
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: nfs}
+spec: {nfs: {server: nfs.example.com, path: /}}
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: claimed}
+spec: {hostPath: {type: Directory}, claimRef: {namespace: app, name: data}}
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: named-ref}
+spec: {hostPath: {path: /var}, claimRef: {name: only-name}}
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: odd-ref}
+spec: {hostPath: {path: /srv}, claimRef: junk}
+"""
+
+CLAIMS = """\
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: junk
+spec: {volumeName: claimed}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: odd-spec, namespace: app}
+spec: junk
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: '', namespace: app}
+spec: {volumeName: claimed}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: to-nfs, namespace: app}
+spec: {volumeName: nfs}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: data, namespace: app}
+spec: {volumeName: claimed}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: anywhere, namespace: 7}
+spec: {volumeName: named-ref}
+"""
+
+
+def test_host_path_volumes_reads_each_volume_and_claim_field(tmp_path):
+    """Objects whose metadata or spec is not a mapping, without a name, or (volumes) without
+    hostPath are passed over one by one; a claimRef's missing fields, a claimRef that is not a
+    mapping, a hostPath without a path and a claim's namespace that is not a string read as ``""``;
+    a claim counts only when it names a hostPath volume (mutmut survivors of ``host_path_volumes``
+    46-98 and the claims' loop)."""
+    from hooklint.sources.repository.volumes import HostPathVolume, VolumeClaim, host_path_volumes
+
+    pvs, pvcs = tmp_path / "pv.yaml", tmp_path / "pvc.yaml"
+    pvs.write_text(VOLUMES)
+    pvcs.write_text(CLAIMS)
+    assert host_path_volumes([str(pvs), str(pvcs)]) == (
+        frozenset({HostPathVolume("claimed", "", "app", "data", str(pvs)),
+                   HostPathVolume("named-ref", "/var", "", "only-name", str(pvs)),
+                   HostPathVolume("odd-ref", "/srv", "", "", str(pvs))}),
+        frozenset({VolumeClaim("app", "data", "claimed", str(pvcs)),
+                   VolumeClaim("", "anywhere", "named-ref", str(pvcs))}))  # fmt: skip
+
+
+def test_host_path_volumes_reads_claims_of_at_most_max_volume_files(tmp_path, monkeypatch):
+    """The claims' scan skips files that do not name both words and stops after the limit
+    (mutmut survivors of ``host_path_volumes``' claims loop)."""
+    from hooklint.sources.repository import volumes
+
+    monkeypatch.setattr(volumes, "MAX_VOLUME_FILES", 1)
+    claim = ("apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {{name: {name}, namespace: app}}\n"
+             "spec: {{volumeName: node-root}}\n")
+    files = {
+        "a-pv.yaml": "apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: node-root}\nspec: {hostPath: {path: /}}\n",
+        "b-pvc.yaml": "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: dynamic, namespace: app}\nspec: {}\n",
+        "c-pod.yaml": "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {volumeName: node-root}\n",
+        "d-pvc.yaml": claim.format(name="first"),
+        "e-pvc.yaml": claim.format(name="second"),
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    _, claims = volumes.host_path_volumes([str(tmp_path / name) for name in files])
+    assert sorted(c.name for c in claims) == ["first"]
