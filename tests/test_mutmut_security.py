@@ -572,3 +572,27 @@ def test_host_path_volumes_reads_claims_of_at_most_max_volume_files(tmp_path, mo
         (tmp_path / name).write_text(text)
     _, claims = volumes.host_path_volumes([str(tmp_path / name) for name in files])
     assert sorted(c.name for c in claims) == ["first"]
+
+
+@pytest.mark.parametrize("value, message", [
+    ('"yes"', "Job/migrate sets automountServiceAccountToken to a non-boolean value, which the API server rejects, so "
+              "a PreSync hook is never created. Write false, or true if it calls the Kubernetes API."),
+    ("true", "Job/migrate mounts the token of ServiceAccount 'runner' (automountServiceAccountToken: true), and no "
+             "binding here grants it a role. Set automountServiceAccountToken: false, or bind it to a least-privilege "
+             "Role."),
+])  # fmt: skip
+def test_hl104_names_the_automount_field(value: str, message: str):
+    """Both findings on the field name its path, which ``hooklint fix`` and SARIF read (mutmut
+    survivors of ``hook_automounts_token`` 7, 22, 25: the field dropped)."""
+    from hooklint.pipeline import lint_text
+
+    job = JOB.replace("      restartPolicy: Never\n", f"      restartPolicy: Never\n      automountServiceAccountToken: {value}\n")
+    assert [(f.span.line, f.span.column, f.field_path, f.message) for f in lint_text(job) if f.rule_id == "HL104"] == [
+        (13, 37, "spec.template.spec.automountServiceAccountToken", message)]
+
+
+def test_hl106_verbs_written_as_a_string_grant_nothing():
+    """``verbs: '*'`` is not a list of verbs (the API server rejects it), so the rule grants no wildcard
+    (mutmut survivor of ``_rule_grants`` 14: a string read as its characters)."""
+    rules = "rules:\n- {apiGroups: [''], resources: [pods], verbs: '*'}\n"
+    assert hits("HL106", JOB, context=cluster_role(rules) + "---\n" + crb()) == []

@@ -595,7 +595,7 @@ def _aggregated(role: Manifest, ctx: Context, seen: set[str]) -> tuple[list[Mapp
     own = {r.name: r for r in ctx.by_kind.get("ClusterRole", []) if r.name and r.group == RBAC_GROUP}
     for selector in selectors:
         for name, other in own.items():
-            written = get_map(other.metadata, "labels") if other.metadata is not None else None
+            written = get_map(other.metadata, "labels")  # None without metadata or labels
             if name in seen or not selects(selector, written or {}):
                 continue
             seen.add(name)
