@@ -596,3 +596,47 @@ def test_hl106_verbs_written_as_a_string_grant_nothing():
     (mutmut survivor of ``_rule_grants`` 14: a string read as its characters)."""
     rules = "rules:\n- {apiGroups: [''], resources: [pods], verbs: '*'}\n"
     assert hits("HL106", JOB, context=cluster_role(rules) + "---\n" + crb()) == []
+
+
+FLOW_PROJECTED = PROJECTED.replace("              - serviceAccountToken: {path: token}\n",
+                                   "              - {serviceAccountToken: {path: token}}\n")
+PROJECTED_TAIL = "and no binding here grants it a role. "
+
+
+@pytest.mark.parametrize("job, found", [
+    # the key itself, one column after the flow mapping's brace
+    (FLOW_PROJECTED, (23, 18, "spec.template.spec.volumes[2].projected.sources[2].serviceAccountToken",
+                      "Job/migrate mounts the token of ServiceAccount 'runner' (projected volume 'tok', though automount "
+                      "is off), " + PROJECTED_TAIL + "Remove the serviceAccountToken source, or bind it to a "
+                      "least-privilege Role.")),
+    # automount on: reported there, though a projected source mounts the token too
+    (FLOW_PROJECTED.replace("automountServiceAccountToken: false", "automountServiceAccountToken: true"),
+     (12, 37, "spec.template.spec.automountServiceAccountToken",
+      "Job/migrate mounts the token of ServiceAccount 'runner' (automountServiceAccountToken: true), " + PROJECTED_TAIL
+      + "Set automountServiceAccountToken: false, or bind it to a least-privilege Role.")),
+    # unset: at the pod template's spec key, not at the template's first key (metadata)
+    (JOB.replace("  template:\n", "  template:\n    metadata: {labels: {app: migrate}}\n"),
+     (11, 5, "spec.template.spec.automountServiceAccountToken",
+      "Job/migrate mounts the token of ServiceAccount 'runner' (not turned off here; the ServiceAccount is not in this "
+      "application), " + PROJECTED_TAIL + "Set automountServiceAccountToken: false, or bind it to a least-privilege "
+      "Role.")),
+])  # fmt: skip
+def test_hl104_reports_at_the_field_that_mounts_the_token(job: str, found: tuple[int, int, str, str]):
+    """The finding's position and field: the projected source's key, the automount value, or the
+    pod spec's key (mutmut survivors of ``hook_automounts_token`` 49, 112, 116-119)."""
+    from hooklint.pipeline import lint_text
+
+    assert [(f.span.line, f.span.column, f.field_path, f.message) for f in lint_text(job) if f.rule_id == "HL104"] == [found]
+
+
+def test_hl105_host_namespace_findings_name_their_field():
+    """hostNetwork and hostPID findings name the field (mutmut survivors of ``hook_privileged_pod``
+    25, 28)."""
+    from hooklint.pipeline import lint_text
+
+    job = JOB.replace("      restartPolicy: Never\n", "      restartPolicy: Never\n      hostNetwork: true\n      hostPID: true\n")
+    tail = (": true: a PreSync hook runs on every sync and then controls the node, not just its pod. Remove it, or do "
+            "this work outside the cluster's workloads.")
+    assert [(f.span.line, f.span.column, f.field_path, f.message) for f in lint_text(job) if f.rule_id == "HL105"] == [
+        (13, 20, "spec.template.spec.hostNetwork", "Job/migrate sets hostNetwork" + tail),
+        (14, 16, "spec.template.spec.hostPID", "Job/migrate sets hostPID" + tail)]

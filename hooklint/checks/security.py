@@ -243,11 +243,10 @@ def hook_automounts_token(m: Manifest, ctx: Context) -> Iterator[Hit]:
         return
     sa_name = pod.service_account()[0] or "default"
     projected = _projected_token(m, pod) if why == "projected" else None
-    reason = {
+    reason = f"projected volume '{projected[2]}', though automount is off" if projected is not None else {
         "true": "automountServiceAccountToken: true",
         "unset": "not turned off here or on the ServiceAccount",
         "absent": "not turned off here; the ServiceAccount is not in this application",
-        "projected": f"projected volume '{projected[2]}', though automount is off" if projected else "",
     }[why]
     if sa_name == "default":
         who, fix = "'default' (HL103; ", "give the hook its own, least-privileged ServiceAccount"
