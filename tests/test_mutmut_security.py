@@ -640,3 +640,15 @@ def test_hl105_host_namespace_findings_name_their_field():
     assert [(f.span.line, f.span.column, f.field_path, f.message) for f in lint_text(job) if f.rule_id == "HL105"] == [
         (13, 20, "spec.template.spec.hostNetwork", "Job/migrate sets hostNetwork" + tail),
         (14, 16, "spec.template.spec.hostPID", "Job/migrate sets hostPID" + tail)]
+
+
+def test_hl105_same_volume_written_in_several_files_reports_the_first_file(tmp_path, monkeypatch):
+    """One PersistentVolume name written in several files: the first file by path is reported, on
+    every run (the order does not depend on the set's hash order). Against the mutant of
+    ``_host_path_binding`` that sorts by name only (127) this fails on most runs, not all: its tie
+    order is the set's, which follows the per-process hash seed."""
+    files = {"app/job.yaml": HOST_JOB.replace("{claim}", "node-root") + "---\n" + host_pvc()}
+    for letter in "edcba":
+        files[f"infra/{letter}.yaml"] = host_pv(host=f"hostPath: {{path: /{letter}}}")
+    assert repository_hl105(tmp_path, monkeypatch, files) == [
+        ("app/job.yaml", *bound("node-root", "the claim's spec.volumeName", path="/a", where="infra/a.yaml"))]
