@@ -652,3 +652,58 @@ def test_hl105_same_volume_written_in_several_files_reports_the_first_file(tmp_p
         files[f"infra/{letter}.yaml"] = host_pv(host=f"hostPath: {{path: /{letter}}}")
     assert repository_hl105(tmp_path, monkeypatch, files) == [
         ("app/job.yaml", *bound("node-root", "the claim's spec.volumeName", path="/a", where="infra/a.yaml"))]
+
+
+PRIVILEGED = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: migrate
+  namespace: app
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      volumes:
+        - name: node
+          hostPath: {path: /}
+        - name: root
+          persistentVolumeClaim: {claimName: node-root}
+      containers:
+        - name: a
+          image: ghcr.io/acme/a:1.0.0
+          volumeMounts: [{name: node, mountPath: /node}, {name: root, mountPath: /host}]
+          securityContext:
+            privileged: true
+            allowPrivilegeEscalation: true
+            capabilities: {add: [5, CHOWN, cap_chown, NET_ADMIN]}
+"""
+
+
+def test_hl105_each_finding_names_its_field_and_position():
+    """Every HL105 finding of a pod names the field it reports, where ``hooklint fix``, SARIF and
+    suppressions find it; a capability that is not a string or that is baseline is passed over and the
+    next is still read (mutmut survivors of ``hook_privileged_pod`` 49, 52, 88, 91, 111, 119, 122,
+    134, 137, 154)."""
+    from hooklint.pipeline import lint_text
+
+    sc = "spec.template.spec.containers[0].securityContext"
+    found = [(f.span.line, f.span.column, f.field_path, f.message)
+             for f in lint_text(PRIVILEGED, context=host_pv() + host_pvc()) if f.rule_id == "HL105"]  # fmt: skip
+    assert found == [
+        (14, 11, "spec.template.spec.volumes[0].hostPath",
+         "Job/migrate mounts the node's filesystem through hostPath volume 'node': " + HOST_TAIL),
+        (16, 11, "spec.template.spec.volumes[1].persistentVolumeClaim", bound("node-root", "the claim's spec.volumeName")[2]),
+        (22, 25, f"{sc}.privileged", "The container 'a' of Job/migrate is privileged: " + HOST_TAIL),
+        (23, 39, f"{sc}.allowPrivilegeEscalation",
+         "The container 'a' of Job/migrate sets allowPrivilegeEscalation: true, so its processes can gain more "
+         "privileges than they start with: " + HOST_TAIL),
+        (24, 44, f"{sc}.capabilities.add[2]",
+         "The container 'a' of Job/migrate adds capability cap_chown, which is CHOWN of the baseline set written another "
+         "way: Pod Security admission compares capability names exactly, so a namespace that enforces the baseline or "
+         "restricted level rejects its pods (HL206). Write CHOWN."),
+        (24, 55, f"{sc}.capabilities.add[3]",
+         "The container 'a' of Job/migrate adds capability NET_ADMIN, beyond the baseline set: " + HOST_TAIL),
+    ]  # fmt: skip

@@ -349,7 +349,7 @@ def hook_privileged_pod(m: Manifest, ctx: Context) -> Iterator[Hit]:
                     volume.key_span("hostPath"),
                     f"{pod.path}.volumes[{i}].hostPath",
                 )
-            claim = get_map(volume, "persistentVolumeClaim") if isinstance(volume, Map) else None
+            claim = get_map(volume, "persistentVolumeClaim")  # None for a volume that is not a mapping
             bound = _host_path_binding(m, claim.get("claimName"), ctx) if claim is not None else None
             if claim is not None and bound is not None and isinstance(volume, Map):
                 pv, how = bound
