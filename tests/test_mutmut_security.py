@@ -499,6 +499,11 @@ apiVersion: v1
 kind: PersistentVolume
 metadata: {name: odd-ref}
 spec: {hostPath: {path: /srv}, claimRef: junk}
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: ns-ref}
+spec: {hostPath: {path: /opt}, claimRef: {namespace: app}}
 """
 
 CLAIMS = """\
@@ -548,7 +553,8 @@ def test_host_path_volumes_reads_each_volume_and_claim_field(tmp_path):
     assert host_path_volumes([str(pvs), str(pvcs)]) == (
         frozenset({HostPathVolume("claimed", "", "app", "data", str(pvs)),
                    HostPathVolume("named-ref", "/var", "", "only-name", str(pvs)),
-                   HostPathVolume("odd-ref", "/srv", "", "", str(pvs))}),
+                   HostPathVolume("odd-ref", "/srv", "", "", str(pvs)),
+                   HostPathVolume("ns-ref", "/opt", "app", "", str(pvs))}),
         frozenset({VolumeClaim("app", "data", "claimed", str(pvcs)),
                    VolumeClaim("", "anywhere", "named-ref", str(pvcs))}))  # fmt: skip
 
