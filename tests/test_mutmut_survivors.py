@@ -911,12 +911,12 @@ def test_binding_grantees_reads_each_subject_on_its_own():
     """Subjects that grant nobody (not a mapping, a User that is no ServiceAccount, an empty or
     non-string name, no namespace or an empty one in a ClusterRoleBinding) are skipped one by one,
     and the subjects after them still count; in a RoleBinding an empty namespace is the binding's
-    own (mutmut survivors of ``binding_service_accounts``, now ``binding_grantees``: ``or`` made
-    ``and``, ``continue`` made ``break``)."""
+    own (mutmut survivors of ``binding_service_accounts``, now :func:`binding_grantees`: ``or``
+    made ``and``, ``continue`` made ``break``)."""
     from hooklint.loader import parse_text
-    from hooklint.model import binding_grantees, manifests_of
+    from hooklint.model import Grantee, binding_grantees, manifests_of
 
-    def accounts(kind: str, namespace: str = "") -> list[tuple[str, str]]:
+    def accounts(kind: str, namespace: str = "") -> list[Grantee]:
         text = (f"apiVersion: rbac.authorization.k8s.io/v1\nkind: {kind}\nmetadata:\n  name: runner\n"
                 + (f"  namespace: {namespace}\n" if namespace else "")
                 + "roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: edit}\nsubjects:\n"
@@ -928,10 +928,11 @@ def test_binding_grantees_reads_each_subject_on_its_own():
                 "  - {kind: ServiceAccount, name: empty-namespace, namespace: ''}\n"
                 "  - {kind: ServiceAccount, name: migrate, namespace: jobs}\n")
         (m,) = manifests_of([parse_text("rbac.yaml", text)])
-        return [(g.namespace, g.name) for g in binding_grantees(m)]
+        return binding_grantees(m)
 
-    assert accounts("ClusterRoleBinding") == [("jobs", "migrate")]
-    assert accounts("RoleBinding", "shop") == [("shop", "no-namespace"), ("shop", "empty-namespace"), ("jobs", "migrate")]
+    assert accounts("ClusterRoleBinding") == [Grantee("jobs", "migrate")]
+    assert accounts("RoleBinding", "shop") == [
+        Grantee("shop", "no-namespace"), Grantee("shop", "empty-namespace"), Grantee("jobs", "migrate")]
 
 
 CLUSTER_ROLE = """\

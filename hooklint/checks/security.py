@@ -4,6 +4,7 @@ lifetime, literal secrets, retired image repositories)."""
 from __future__ import annotations
 
 from fnmatch import fnmatchcase
+from operator import attrgetter
 from typing import Iterator, Mapping
 
 from hooklint import argocd
@@ -177,13 +178,13 @@ def _projected_token(m: Manifest, pod: PodSpec) -> tuple[int, int, str, Map] | N
             if isinstance(mount, Map) and isinstance(mount.get("name"), str):
                 mounted.add(mount["name"])
     for i, volume in enumerate(volumes):
-        projected = get_map(volume, "projected") if isinstance(volume, Map) else None
+        projected = get_map(volume, "projected")  # None for a volume that is not a mapping
         sources = projected.get("sources") if projected is not None else None
         name = volume.get("name") if isinstance(volume, Map) else None
         if not isinstance(sources, Seq) or not isinstance(name, str) or name not in mounted:
             continue
         for j, source in enumerate(sources):
-            token = get_map(source, "serviceAccountToken") if isinstance(source, Map) else None
+            token = get_map(source, "serviceAccountToken")
             if token is not None and not token.get("audience"):
                 return i, j, name, sources[j]
     return None
@@ -242,11 +243,10 @@ def hook_automounts_token(m: Manifest, ctx: Context) -> Iterator[Hit]:
         return
     sa_name = pod.service_account()[0] or "default"
     projected = _projected_token(m, pod) if why == "projected" else None
-    reason = {
+    reason = f"projected volume '{projected[2]}', though automount is off" if projected is not None else {
         "true": "automountServiceAccountToken: true",
         "unset": "not turned off here or on the ServiceAccount",
         "absent": "not turned off here; the ServiceAccount is not in this application",
-        "projected": f"projected volume '{projected[2]}', though automount is off" if projected else "",
     }[why]
     if sa_name == "default":
         who, fix = "'default' (HL103; ", "give the hook its own, least-privileged ServiceAccount"
@@ -313,7 +313,7 @@ def _host_path_binding(m: Manifest, claim_name: object, ctx: Context) -> tuple[H
     own_volume = own_spec.get("volumeName") if own_spec is not None else None
     if isinstance(own_volume, str) and own_volume:
         named = {own_volume}  # the application's own claim is the one applied with the pod
-    for pv in sorted(volumes, key=lambda v: (v.name, v.file)):
+    for pv in sorted(volumes, key=attrgetter("name", "file")):
         reserved = pv.claim_name == claim_name and same(pv.claim_namespace)
         if pv.name in named and (not pv.claim_name or reserved):
             return pv, "the claim's spec.volumeName"
@@ -349,7 +349,7 @@ def hook_privileged_pod(m: Manifest, ctx: Context) -> Iterator[Hit]:
                     volume.key_span("hostPath"),
                     f"{pod.path}.volumes[{i}].hostPath",
                 )
-            claim = get_map(volume, "persistentVolumeClaim") if isinstance(volume, Map) else None
+            claim = get_map(volume, "persistentVolumeClaim")  # None for a volume that is not a mapping
             bound = _host_path_binding(m, claim.get("claimName"), ctx) if claim is not None else None
             if claim is not None and bound is not None and isinstance(volume, Map):
                 pv, how = bound
@@ -594,7 +594,7 @@ def _aggregated(role: Manifest, ctx: Context, seen: set[str]) -> tuple[list[Mapp
     own = {r.name: r for r in ctx.by_kind.get("ClusterRole", []) if r.name and r.group == RBAC_GROUP}
     for selector in selectors:
         for name, other in own.items():
-            written = get_map(other.metadata, "labels") if other.metadata is not None else None
+            written = get_map(other.metadata, "labels")  # None without metadata or labels
             if name in seen or not selects(selector, written or {}):
                 continue
             seen.add(name)
@@ -624,8 +624,8 @@ def _binding_grants(binding: Manifest, ctx: Context) -> str | None:
     role_name, role_kind = ref["name"], ref.get("kind")
     if role_name == "cluster-admin":
         return "binds it to cluster-admin"
-    role_ns = None if role_kind == "ClusterRole" else binding.namespace
-    role = ctx.find(role_kind, role_ns, role_name) if isinstance(role_kind, str) else None
+    # a ClusterRole is found whatever namespace is asked (Context.find: cluster-scoped kinds)
+    role = ctx.find(role_kind, binding.namespace, role_name) if isinstance(role_kind, str) else None
     gathered: list[str] = []
     if role is None:
         if role_kind == "ClusterRole" and role_name in BUILT_IN_WRITER_ROLES:
@@ -648,7 +648,7 @@ def _binding_grants(binding: Manifest, ctx: Context) -> str | None:
     if not grants:
         return None
     every_verb = [phrase.removeprefix("every verb on ") for rank, phrase in grants if rank == 2]
-    if len(every_verb) > 1:  # one phrase for the wildcard verbs of several rules
+    if every_verb:  # one phrase for the wildcard verbs of every rule (one rule's: the same phrase)
         grants = [g for g in grants if g[0] != 2] + [(2, f"every verb on {', '.join(every_verb)}")]
     if (0, "every resource with every verb") in grants:  # says all the other rules' wildcard says
         grants = [g for g in grants if g != (0, "every resource")]

@@ -84,10 +84,12 @@ def host_path_volumes(files: Iterable[str], max_file_size: int = DEFAULT_MAX_FIL
             volumes.add(HostPathVolume(name, str(host.get("path") or ""),
                                        str(ref.get("namespace") or "") if ref is not None else "",
                                        str(ref.get("name") or "") if ref is not None else "", path))  # fmt: skip
-    claims: set[VolumeClaim] = set()
     names = {v.name for v in volumes}
+    if not names:  # no claim can name a hostPath volume: the files are not read again
+        return frozenset(), frozenset()
+    claims: set[VolumeClaim] = set()
     parsed = 0
-    for path in files if names else []:
+    for path in files:
         data = facts.read_regular(path, max_file_size)
         if data is None or b"PersistentVolumeClaim" not in data or b"volumeName" not in data:
             continue
