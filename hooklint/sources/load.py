@@ -16,11 +16,12 @@ from hooklint.findings import Span
 from hooklint.reasons import Unrendered, UnrenderedKind
 from hooklint.loader import LoadedFile, is_stream, parse_text, read_file
 from hooklint.sources.render.directory import mark_unrendered
-from hooklint.sources.repository.tree import (DIRECTORY, HELM, JSONNET_REASON, MULTI, PLUGIN, REMOTE, UNRENDERABLE, Containment, dangling_link)
+from hooklint.sources.repository.tree import (DIRECTORY, HELM, JSONNET_REASON, KUSTOMIZE, MULTI, PLUGIN, REMOTE, UNRENDERABLE, Containment, dangling_link)
 from hooklint.sources.appmap.discovery import STDIN, Application, Leaving, group_applications
 from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, LoadIssue
 from hooklint.sources.render.redact import SecretValues, merged
 from hooklint.sources.render import RenderedFile, chart_value_secrets, comments_of, render as render_source  # fmt: skip
+from hooklint.sources.repository.kustomizations import is_component
 from hooklint.sources.repository.tree import outside_repository, read_in_repository, repository_root
 from hooklint.sources.render.rendered import Renderer
 from hooklint.sources.spec import ApplicationSource
@@ -89,6 +90,18 @@ class LoadedApplication:
         """The namespace of objects that set none: the Argo CD Application's destination namespace
         (Argo CD applies namespaced objects without one there), else None."""
         return self.app.argocd.namespace if self.app.argocd is not None else None
+
+    @property
+    def component_alone(self) -> bool:
+        """Whether this is a kustomize Component (``kind: Component``) that no Application of the run
+        renders, rendered on its own through a wrapper (:func:`~hooklint.sources.render.kustomize.render_kustomize`,
+        ``wrap_component``): no Argo CD application syncs exactly these objects, only kustomizations
+        that list it under ``components``, together with their own (kustomize's
+        ``api/krusty/kustomizer.go`` builds a Component only as part of them), so what a sync of the
+        whole application does (HL305) is not said of it; each object's own rules still hold."""
+        app = self.app
+        return (app.argocd is None and app.source_type == KUSTOMIZE and app.manifest_file is not None
+                and is_component(app.manifest_file))
 
     @property
     def coverage(self) -> Coverage:
