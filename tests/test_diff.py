@@ -1002,3 +1002,22 @@ def test_a_namespace_that_became_known_never_hides_a_really_new_finding(repo):
     assert (code, [(f["object"]["namespace"], f["object"]["name"]) for f in doc["new"]],
             [(f["object"]["namespace"], f["object"]["name"]) for f in doc["fixed"]], doc["unchanged"]) == (
         1, [("store", "seed"), ("store", "seed2")], [("shop", "seed"), ("shop", "seed2")], 0)
+
+
+@pytest.mark.skipif(__import__("hooklint.sources.render.helm", fromlist=["find_helm"]).find_helm() is None,
+                    reason="no Helm: neither a helm binary nor helm-python-sdk")  # fmt: skip
+def test_not_fully_rendered_names_why_a_chart_no_application_deploys_failed(repo):
+    """newuser8 (argocd-example-apps 6bed858, helm-dependency): a chart no Application deploys fails
+    with its defaults (HL007 as a warning); diff's "not fully rendered" (and plan) said only "not
+    rendered" instead of the first clause of Helm's error."""
+    git(repo, "remote", "add", "origin", "git@github.com:acme/deploy.git")
+    (repo / "apps").mkdir()
+    (repo / "apps/app.yaml").write_text(APP_OF_DEPLOY)
+    (repo / "wordpress").mkdir()
+    (repo / "wordpress/Chart.yaml").write_text("name: wordpress")
+    text = runner.invoke(app, ["diff", "three"]).stdout
+    assert text.split("Not fully rendered after the change (what they add was not checked):\n")[1].split("\n\n")[0] == (
+        "  wordpress: rendered none: wordpress/Chart.yaml:1:1: validation: chart.metadata.version is required")
+    code, doc = diff_json("three")
+    assert doc["not_fully_rendered"] == [{"application": "wordpress", "rendered": "none", "reasons": [
+        "wordpress/Chart.yaml:1:1: validation: chart.metadata.version is required"]}]

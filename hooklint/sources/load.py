@@ -18,7 +18,7 @@ from hooklint.loader import LoadedFile, is_stream, parse_text, read_file
 from hooklint.sources.render.directory import mark_unrendered
 from hooklint.sources.repository.tree import (DIRECTORY, HELM, JSONNET_REASON, KUSTOMIZE, MULTI, PLUGIN, REMOTE, UNRENDERABLE, Containment, dangling_link)
 from hooklint.sources.appmap.discovery import STDIN, Application, Leaving, group_applications
-from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, LoadIssue
+from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDER_FAILED_DEFAULTS, RENDERER_UNAVAILABLE, LoadIssue
 from hooklint.sources.render.redact import SecretValues, merged
 from hooklint.sources.render import RenderedFile, chart_value_secrets, comments_of, render as render_source  # fmt: skip
 from hooklint.sources.repository.kustomizations import is_component
@@ -51,8 +51,8 @@ class Coverage:
 
 
 #: The kind of reason each load issue of a rendering is.
-_UNRENDERED = {RENDER_FAILED: UnrenderedKind.FAILED, RENDERER_UNAVAILABLE: UnrenderedKind.UNAVAILABLE,
-               NOT_RENDERED: UnrenderedKind.LEFT_OUT}  # fmt: skip
+_UNRENDERED = {RENDER_FAILED: UnrenderedKind.FAILED, RENDER_FAILED_DEFAULTS: UnrenderedKind.FAILED,
+               RENDERER_UNAVAILABLE: UnrenderedKind.UNAVAILABLE, NOT_RENDERED: UnrenderedKind.LEFT_OUT}  # fmt: skip
 
 
 def _short(detail: str) -> str:
@@ -132,7 +132,8 @@ class LoadedApplication:
                 Unrendered(UnrenderedKind.LEFT_OUT, "jsonnet: Argo CD evaluates it, hooklint does not", f.path, 1, 1)
                 for f in jsonnet))  # fmt: skip
         did_render = app.source_type != UNRENDERABLE and (self.renderer is not None or bool(self.fetched and self.rendered is not None))
-        issue_kinds = (NOT_RENDERED,) if did_render else (RENDER_FAILED, RENDERER_UNAVAILABLE, NOT_RENDERED)
+        issue_kinds = (NOT_RENDERED,) if did_render else (RENDER_FAILED, RENDER_FAILED_DEFAULTS, RENDERER_UNAVAILABLE,
+                                                          NOT_RENDERED)  # fmt: skip
         reasons = []
         for loaded in self.files[:1]:  # the kustomization, Chart.yaml or Application: its load issues
             for issue, _ in loaded.issues:
