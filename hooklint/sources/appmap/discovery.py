@@ -315,11 +315,13 @@ def group_applications(
                                        config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE)
     appsets = applicationset_map(readable, config) if config is not None else ApplicationSetMap()
     sources += appsets.sources
-    if config is not None and not any(s.remote is None for s in sources):  # all name other repositories: say so once
-        notices.extend(_foreign_note(readable, config))
+    foreign = _foreign_note(readable, config) if config is not None and not any(s.remote is None for s in sources) else []
+    notices.extend(foreign)  # all name other repositories: say so once
     if config is not None and (any(s.remote is None for s in sources) or repository_files):
         sources = application_map(sources, readable, [f for f in run_files if f in set(readable)], config, notices)
     remote = [s for s in sources if s.remote is not None]  # named, never rendered (issue 33)
+    if config is not None and not foreign and readable:
+        notices.extend(_lookalike_note(remote, readable[0], config, len(remote) < len(sources)))
     sources = [s for s in sources if s.remote is None]
     _add_hidden_sources(sources, [os.path.normpath(p) for p in paths if p != STDIN and os.path.isdir(p)],
                         reported, named_by, errors)  # fmt: skip
@@ -1143,6 +1145,28 @@ def _foreign_note(files: list[str], config: "Config") -> list[str]:
     return [f"Applications were found, but none deploys from this repository: they name {shown}, and {this}; "
             "each folder is linted as its own application. If one of those URLs is this repository (a mirror, "
             "another spelling), list it under repo-urls in .hooklint.yaml."]
+
+
+def _lookalike_note(remote: list[ApplicationSource], path: str, config: "Config", matched: bool) -> list[str]:
+    """One note when Applications (written, rendered by an app of apps or generated) name a hosted
+    Git URL that is not this repository's but has its name
+    (:func:`~hooklint.sources.appmap.applications.lookalike_url`): a clone of a mirror, whose
+    remote is a local path, or another spelling; not when other sources named this repository
+    through a hosted remote: ``matched``). Argo CD would render those folders from here;
+    hooklint reads them as another repository's (HL009) until ``repo-urls`` lists the URL."""
+    from hooklint.sources.appmap.applications import lookalike_url, normalize_repo_url
+    from hooklint.sources.spec import OTHER_GIT
+
+    urls = [s.remote.repo_url for s in remote if s.remote is not None and s.remote.kind == OTHER_GIT]
+    found = lookalike_url(urls, path, config.repo_urls, matched)
+    if found is None:
+        return []
+    url, name, remotes = found
+    n = sum(1 for u in urls if normalize_repo_url(u) == normalize_repo_url(url))
+    return [f"{n} Application source{'s name' if n != 1 else ' names'} {url}, which has this repository's name "
+            f"({name}) but is not its git remote ({remotes}), so {'they are' if n != 1 else 'it is'} read as "
+            f"another repository's (HL009); if it is this repository, add it to repo-urls in .hooklint.yaml "
+            f"(repo-urls: [{url}])."]
 
 
 # --- ApplicationSets: expanded offline ---------------------------------------------------------
