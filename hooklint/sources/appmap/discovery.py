@@ -940,7 +940,10 @@ def application_map(sources: list[ApplicationSource], files: list[str], run_file
     or, when none does, as a folder is (someone outside this repository deploys it; a
     kustomization that another one builds on is a base, rendered only through its overlays).
     Children are followed recursively, at most :data:`MAX_APP_OF_APPS_DEPTH` levels; a child
-    pointing back at a folder of its own chain is a cycle. Both are notices, as is a parent that
+    pointing back at a folder of its own chain is a cycle, and one pointing at the folder that
+    rendered it renders itself (a self-managing Application: Argo CD's controller applies the
+    Application as one of its own resources, which updates it in place; nothing loops). Each is a
+    notice, as is a parent that
     does not render (its children are then unknown) when the run holds its files. A rendered
     Application that the same kustomization's resource file also writes as YAML is the rendered
     one (what Argo CD applies). Rendering uses :func:`hooklint.sources.render.render`, in its
@@ -1006,6 +1009,11 @@ def application_map(sources: list[ApplicationSource], files: list[str], run_file
             out.append(child)
             target = os.path.abspath(child.folder)
             if child.problem is not None or child.remote is not None or target not in candidates:
+                continue
+            if target == folder:  # its own manifest is in the folder it points at: a self-managing Application
+                notices.append(f"{child.label()} renders itself: its path {child.folder} holds its own manifest, so "
+                               "Argo CD applies the Application as one of its own resources (it manages itself: "
+                               "each sync updates it in place, nothing loops); its Applications there are read once.")
                 continue
             if target in chain:
                 names = " -> ".join(s for s in [*(_short(c) for c in chain), _short(target)])
