@@ -256,7 +256,7 @@ def test_an_application_that_renders_itself_is_said_plainly(repo):
     })  # fmt: skip
     result = runner.invoke(app, ["lint", "self"])
     assert [line for line in result.output.splitlines() if "self/app.yaml:10" in line] == [
-        "note: Application root (self/app.yaml:10) renders itself: its path self holds its own manifest, so Argo CD "
+        "note: Application root (self/app.yaml:10) renders itself: its path self renders its own manifest, so Argo CD "
         "applies the Application as one of its own resources (it manages itself: each sync updates it in place, "
         "nothing loops); its Applications there are read once."]
 

@@ -1011,7 +1011,7 @@ def application_map(sources: list[ApplicationSource], files: list[str], run_file
             if child.problem is not None or child.remote is not None or target not in candidates:
                 continue
             if target == folder:  # its own manifest is in the folder it points at: a self-managing Application
-                notices.append(f"{child.label()} renders itself: its path {child.folder} holds its own manifest, so "
+                notices.append(f"{child.label()} renders itself: its path {child.folder} renders its own manifest, so "
                                "Argo CD applies the Application as one of its own resources (it manages itself: "
                                "each sync updates it in place, nothing loops); its Applications there are read once.")
                 continue
