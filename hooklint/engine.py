@@ -169,7 +169,8 @@ class Engine:
         object that owns each (:class:`Checked`); nothing is suppressed yet."""
         reported = set(loaded.app.reported)
         ctx = Context.build(self.config, manifests, plan, partial=loaded.coverage.rendered == "partial",
-                            host_path_volumes=loaded.app.host_path_volumes, volume_claims=loaded.app.volume_claims)
+                            host_path_volumes=loaded.app.host_path_volumes, volume_claims=loaded.app.volume_claims,
+                            component_alone=loaded.component_alone)
         by_manifest: dict[int, list[Finding]] = {}
         owners: dict[tuple[str, int], Manifest | None] = {}
         out = Checked()

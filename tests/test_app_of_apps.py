@@ -244,6 +244,23 @@ def test_a_cycle_of_app_of_apps_is_said(repo):
             "further.") in result.output.splitlines()  # fmt: skip
 
 
+@needs_kustomize
+def test_an_application_that_renders_itself_is_said_plainly(repo):
+    """newuser8 (ai-accelerator clusters/overlays/*): the Application's path holds its own manifest.
+    The note named the same Application twice as a "cycle"; Argo CD applies the Application as one
+    of its own resources, which updates it in place, and nothing loops."""
+    write(repo, {
+        "self/kustomization.yaml": "resources:\n- app.yaml\n- cm.yaml\n",
+        "self/app.yaml": application("root", "self"),
+        "self/cm.yaml": cm("settings"),
+    })  # fmt: skip
+    result = runner.invoke(app, ["lint", "self"])
+    assert [line for line in result.output.splitlines() if "self/app.yaml:10" in line] == [
+        "note: Application root (self/app.yaml:10) renders itself: its path self renders its own manifest, so Argo CD "
+        "applies the Application as one of its own resources (it manages itself: each sync updates it in place, "
+        "nothing loops); its Applications there are read once."]
+
+
 @needs_helm
 def test_diff_sees_a_child_application_pointed_at_another_folder(repo):
     os.remove(repo / ".git" / "config")

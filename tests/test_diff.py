@@ -958,3 +958,66 @@ def test_an_application_the_base_did_not_render_shows_what_the_change_suppresses
     assert doc["notes"] == ["shop: nothing of it rendered on base (lint base to see why), so nothing there can match "
                             "it: its 0 findings on the working tree count as new and its whole plan as added"]
     assert [len(c["added"]) for c in doc["plan_changes"]] == [2]
+
+
+# --- a namespace that only became known (newuser8, item 1) ----------------------------------------
+
+APP_OF_DEPLOY = ("apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: app\nspec:\n  project: p\n"
+                 "  destination:\n    namespace: shop\n  source:\n    repoURL: https://github.com/acme/deploy\n"
+                 "    path: deploy/app\n")
+
+
+def test_a_namespace_that_only_became_known_keeps_the_finding_unchanged(repo):
+    """argocd-example-apps b4ebe00..6bed858: a new Application gives the folder a destination
+    namespace; the same HL102 on the same Job, in the same file, is neither new nor fixed."""
+    git(repo, "remote", "add", "origin", "git@github.com:acme/deploy.git")
+    git(repo, "checkout", "-q", "two")
+    (repo / "apps").mkdir()
+    (repo / "apps/app.yaml").write_text(APP_OF_DEPLOY)
+    code, doc = diff_json("two")
+    assert (code, doc["new"], doc["fixed"], doc["unchanged"]) == (0, [], [], 1)
+    # the other way round: the namespace is known on the base only
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "app")
+    (repo / "apps/app.yaml").unlink()
+    code, doc = diff_json("HEAD")
+    assert (code, doc["new"], doc["fixed"], doc["unchanged"]) == (0, [], [], 1)
+
+
+def test_a_namespace_that_became_known_never_hides_a_really_new_finding(repo):
+    """The fallback needs the same file, rule, kind, name and field: another object (seed2), or a
+    namespace that changed from one to another, is new."""
+    git(repo, "remote", "add", "origin", "git@github.com:acme/deploy.git")
+    git(repo, "checkout", "-q", "two")
+    (repo / "apps").mkdir()
+    (repo / "apps/app.yaml").write_text(APP_OF_DEPLOY)
+    (repo / "deploy/app/seed.yaml").write_text(BAD_HOOK + "---\n" + BAD_HOOK.replace("name: seed\n", "name: seed2\n"))
+    code, doc = diff_json("two")
+    assert (code, [(f["line"], f["object"]["namespace"], f["object"]["name"]) for f in doc["new"]], doc["fixed"],
+            doc["unchanged"]) == (1, [(35, "shop", "seed2")], [], 1)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "app")
+    (repo / "apps/app.yaml").write_text(APP_OF_DEPLOY.replace("namespace: shop", "namespace: store"))
+    code, doc = diff_json("HEAD")
+    assert (code, [(f["object"]["namespace"], f["object"]["name"]) for f in doc["new"]],
+            [(f["object"]["namespace"], f["object"]["name"]) for f in doc["fixed"]], doc["unchanged"]) == (
+        1, [("store", "seed"), ("store", "seed2")], [("shop", "seed"), ("shop", "seed2")], 0)
+
+
+@pytest.mark.skipif(__import__("hooklint.sources.render.helm", fromlist=["find_helm"]).find_helm() is None,
+                    reason="no Helm: neither a helm binary nor helm-python-sdk")  # fmt: skip
+def test_not_fully_rendered_names_why_a_chart_no_application_deploys_failed(repo):
+    """newuser8 (argocd-example-apps 6bed858, helm-dependency): a chart no Application deploys fails
+    with its defaults (HL007 as a warning); diff's "not fully rendered" (and plan) said only "not
+    rendered" instead of the first clause of Helm's error."""
+    git(repo, "remote", "add", "origin", "git@github.com:acme/deploy.git")
+    (repo / "apps").mkdir()
+    (repo / "apps/app.yaml").write_text(APP_OF_DEPLOY)
+    (repo / "wordpress").mkdir()
+    (repo / "wordpress/Chart.yaml").write_text("name: wordpress")
+    text = runner.invoke(app, ["diff", "three"]).stdout
+    assert text.split("Not fully rendered after the change (what they add was not checked):\n")[1].split("\n\n")[0] == (
+        "  wordpress: rendered none: wordpress/Chart.yaml:1:1: validation: chart.metadata.version is required")
+    code, doc = diff_json("three")
+    assert doc["not_fully_rendered"] == [{"application": "wordpress", "rendered": "none", "reasons": [
+        "wordpress/Chart.yaml:1:1: validation: chart.metadata.version is required"]}]

@@ -220,3 +220,58 @@ def test_a_cluster_scoped_crd_another_application_installs_gives_its_objects_no_
     doc = json.loads(runner.invoke(app, ["plan", "--format", "json", "."]).output)
     tasks = [t for p in doc["applications"] for s in p["steps"] for t in s["tasks"] if t["kind"] in ("Widget", "Gadget")]
     assert sorted((t["kind"], t["namespace"]) for t in tasks) == [("Gadget", "shop"), ("Widget", None)]
+
+
+APP_OF_APPS = {
+    "apps/Chart.yaml": "apiVersion: v2\nname: apps\nversion: 0.1.0\n",
+    "apps/values.yaml": "repoURL: https://github.com/acme/shop.git\n",
+    "apps/templates/app.yaml": APPLICATION.replace(URL, "{{ .Values.repoURL }}"),
+    "deploy/cm.yaml": CM.format("x"),
+}
+
+
+@pytest.mark.skipif(__import__("hooklint.sources.render.helm", fromlist=["find_helm"]).find_helm() is None,
+                    reason="no Helm: neither a helm binary nor helm-python-sdk")  # fmt: skip
+def test_a_clone_of_a_local_mirror_gets_one_note_naming_repo_urls(tmp_path, monkeypatch):
+    """newuser8: a clone whose remote is a local path; the app of apps renders Applications naming
+    https://github.com/acme/shop.git, this repository's name: they are read as another repository's
+    (HL009) and, before, nothing said why (the note on foreign URLs reads only written Applications)."""
+    repo = tmp_path / "shop"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    subprocess.run(["git", "-C", str(repo), "remote", "add", "origin", "/srv/git/shop.git"], check=True)
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    write(repo, APP_OF_APPS)
+    result = runner.invoke(app, ["lint", "."])
+    assert [line for line in result.output.splitlines() if "repo-urls" in line] == [
+        "note: 1 Application source names https://github.com/acme/shop.git, which has this repository's name (shop) "
+        "but is not its git remote (/srv/git/shop.git), so it is read as another repository's (HL009); if it is this "
+        "repository, add it to repo-urls in .hooklint.yaml (repo-urls: [https://github.com/acme/shop.git])."]
+    write(repo, {".hooklint.yaml": "repo-urls: [https://github.com/acme/shop]\n"})
+    result = runner.invoke(app, ["lint", "."])
+    assert "repo-urls" not in result.output and "HL009" not in result.output
+
+
+@pytest.mark.skipif(__import__("hooklint.sources.render.helm", fromlist=["find_helm"]).find_helm() is None,
+                    reason="no Helm: neither a helm binary nor helm-python-sdk")  # fmt: skip
+@pytest.mark.parametrize(("remote", "url"), [
+    ("/srv/git/shop.git", "https://github.com/acme/payments.git"),  # another name: another repository
+    ("/srv/git/shop.git", "/srv/git/other/shop"),  # not a hosted URL
+])  # fmt: skip
+def test_no_repo_urls_note_for_applications_of_other_repositories(tmp_path, monkeypatch, remote, url):
+    repo = tmp_path / "shop"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    subprocess.run(["git", "-C", str(repo), "remote", "add", "origin", remote], check=True)
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    write(repo, {**APP_OF_APPS, "apps/values.yaml": f"repoURL: {url}\n"})
+    assert "repo-urls" not in runner.invoke(app, ["lint", "."]).output
+
+
+def test_no_repo_urls_note_for_a_same_named_repository_when_the_hosted_remote_matches(repo):
+    """A fork's Applications: some name the fork (this repository's hosted remote), one names the
+    upstream of the same name: that is another repository, no hint."""
+    upstream = APPLICATION.replace(URL, "https://github.com/upstream/shop.git").replace("name: shop", "name: up")
+    write(repo, {"argocd/app.yaml": APPLICATION, "argocd/up.yaml": upstream.replace("path: deploy", "path: other"),
+                 "deploy/cm.yaml": CM.format("x")})
+    assert "repo-urls" not in runner.invoke(app, ["lint", "."]).output

@@ -791,6 +791,15 @@ def annotated(options: str, kind: str = "ConfigMap") -> str:
         ("ServerSideApply=True", ["'ServerSideApply=True' is misspelt and silently ignored. Did you mean 'ServerSideApply=true'?"]),
         ("Validate=true,Replace=false,PruneLast=false", []),
         ("ApplyOutOfSyncOnly=true", ["'ApplyOutOfSyncOnly=true' is an application-level option: Argo CD reads it only from the Application's spec.syncPolicy.syncOptions and ignores it on a resource."]),
+        # newuser8: never a destructive option by spelling distance (Replace=true replaces, Force=true
+        # recreates, PrunePropagationPolicy decides what a prune deletes); only but for case or spaces
+        ("Retry=true", ["'Retry=true' is not a sync option and is silently ignored: to retry a failed sync, set the Application's spec.syncPolicy.retry (limit, backoff)."]),
+        ("selfHeal=true", ["'selfHeal=true' is not a sync option and is silently ignored: to revert drift, set the Application's spec.syncPolicy.automated.selfHeal."]),
+        ("Replce=true", ["'Replce=true' is not a sync option Argo CD knows and is silently ignored."]),
+        ("Forse=true", ["'Forse=true' is not a sync option Argo CD knows and is silently ignored."]),
+        ("PrunePropagationPolic=orphan", ["'PrunePropagationPolic=orphan' is not a sync option Argo CD knows and is silently ignored."]),
+        ("replace=true", ["'replace=true' is misspelt (options are case-sensitive) and silently ignored. Did you mean 'Replace=true'?"]),
+        ("Force = true", ["'Force = true' is misspelt (spaces around '=') and silently ignored. Did you mean 'Force=true'?"]),
     ],
 )  # fmt: skip
 def test_hl013_items(options, messages):

@@ -352,3 +352,48 @@ def test_plan_of_a_partial_rendering_with_no_local_object_never_says_nothing_is_
     assert f"| `remote` | partial | remote/kustomization.yaml:&#8203;2:&#8203;3: resources entry '{shown}' is remote " \
            "and needs the " \
            "network |" in markdown  # fmt: skip
+
+
+HOOK_ONLY = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: wait-for-prereqs
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  backoffLimit: 1
+  activeDeadlineSeconds: 300
+  template:
+    spec:
+      serviceAccountName: wait
+      automountServiceAccountToken: false
+      restartPolicy: Never
+      containers:
+      - name: wait
+        image: ghcr.io/acme/wait:latest
+"""
+
+
+@needs_kustomize
+def test_a_component_nothing_uses_gets_no_application_level_finding(tmp_path, monkeypatch):
+    """newuser8 (ai-accelerator wait-for-prereqs): a hooks-only Component that nothing uses is
+    rendered on its own, but no Argo CD application syncs it alone (kustomize builds it into the
+    kustomizations that list it, with their resources): HL305's "Argo CD shows the application
+    Synced" is no statement about it. Its objects' own rules still hold (HL102); the same hooks in a
+    Kustomization (an application) still get HL305."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    write(tmp_path, {"wait/kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n"
+                                                "resources:\n- job.yaml\n",
+                     "wait/job.yaml": HOOK_ONLY,
+                     "app/kustomization.yaml": "resources:\n- job.yaml\n", "app/job.yaml": HOOK_ONLY})
+    result = runner.invoke(app, ["lint", "--format", "concise", "."])
+    assert result.output.splitlines()[:3] == [
+        "app/job.yaml:6:30: HL305 Every object of this application is a hook (1 hook run during a sync, no plain "
+        "resource)",
+        "app/job.yaml:17:16: HL102 Image 'ghcr.io/acme/wait:latest' of container 'wait' of Job/wait-for-prereqs uses "
+        "the mutable tag ':latest'",
+        "wait/job.yaml:17:16: HL102 Image 'ghcr.io/acme/wait:latest' of container 'wait' of Job/wait-for-prereqs uses "
+        "the mutable tag ':latest'"]
+    assert result.exit_code == 1

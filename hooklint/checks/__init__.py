@@ -71,6 +71,10 @@ class Context:
     #: The application was rendered partly (issue 22): entries that need the network were left
     #: out, so its objects are not all here (a rule about the whole application holds back).
     partial: bool = False
+    #: The application is a kustomize Component no Application renders, rendered on its own: its
+    #: objects are synced only with those of the kustomizations that use it (a rule about what a
+    #: sync of the whole application does holds back; :attr:`~hooklint.sources.load.LoadedApplication.component_alone`).
+    component_alone: bool = False
     #: The hostPath PersistentVolumes of the repository's files and the claims there that name one
     #: (:mod:`hooklint.sources.repository.volumes`), besides the application's own: HL105.
     host_path_volumes: frozenset["HostPathVolume"] = frozenset()
@@ -79,7 +83,7 @@ class Context:
     @classmethod
     def build(cls, config: "Config", manifests: list["Manifest"], plan: "SyncPlan", partial: bool = False,
               host_path_volumes: frozenset["HostPathVolume"] = frozenset(),
-              volume_claims: frozenset["VolumeClaim"] = frozenset()) -> "Context":  # fmt: skip
+              volume_claims: frozenset["VolumeClaim"] = frozenset(), component_alone: bool = False) -> "Context":  # fmt: skip
         index: dict[tuple[str, str, str], Manifest] = {}
         by_kind: dict[str, list[Manifest]] = {}
         for m in manifests:
@@ -87,7 +91,7 @@ class Context:
             if m.kind and m.name:
                 namespace = "" if m.kind in CLUSTER_SCOPED_KINDS else m.namespace or ""
                 index[(m.kind, namespace, m.name)] = m  # the last copy, as Argo CD keeps it (HL019)
-        return cls(config, plan, manifests, index, by_kind, partial, host_path_volumes, volume_claims)
+        return cls(config, plan, manifests, index, by_kind, partial, component_alone, host_path_volumes, volume_claims)
 
     def find(self, kind: str, namespace: str | None, name: str) -> "Manifest | None":
         """The object of ``kind``/``name`` in ``namespace`` (None: the application's destination

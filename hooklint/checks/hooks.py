@@ -18,6 +18,22 @@ from hooklint.yamlio import Seq
 FIRST_WINS = ("Prune", "Delete")
 ALL_OPTIONS = tuple(f"{k}={v}" for k, (eff, _noop, _w) in SYNC_OPTION_TABLE.items() for v in eff)
 _KEYS_LOWER = {k.lower(): k for k in SYNC_OPTION_TABLE}
+#: Sync options that replace, force-recreate or change how deletions cascade (``GE/sync/sync_context.go``:
+#: ``Replace=true`` runs ``kubectl replace``/create instead of apply, ``Force=true`` deletes and
+#: recreates, ``PrunePropagationPolicy`` decides what a prune deletes with its owner). They are
+#: suggested only when a typo matches one exactly but for case or spaces, never by spelling distance:
+#: ``Retry=true`` is one letter-shuffle from ``Replace=true`` and means something else entirely.
+DESTRUCTIVE_KEYS = ("Replace", "Force", "PrunePropagationPolicy")
+#: Words written as sync options that are Application fields (``spec.syncPolicy``, Argo CD's
+#: ``SyncPolicy``/``SyncPolicyAutomated``/``RetryStrategy`` types in ``pkg/apis/application/v1alpha1/types.go``),
+#: lower-cased, with the field to set instead.
+POLICY_FIELDS = {
+    "retry": "to retry a failed sync, set the Application's spec.syncPolicy.retry (limit, backoff)",
+    "selfheal": "to revert drift, set the Application's spec.syncPolicy.automated.selfHeal",
+    "automated": "to sync automatically, set the Application's spec.syncPolicy.automated",
+    "autosync": "to sync automatically, set the Application's spec.syncPolicy.automated",
+    "allowempty": "to allow an empty sync, set the Application's spec.syncPolicy.automated.allowEmpty",
+}
 
 
 def _canonical_value(key: str, value: str) -> str | None:
@@ -32,7 +48,9 @@ def sync_option_problem(item: str, scope: str, version: argocd.Version) -> str |
     """What is wrong with one sync option ``item`` (already trimmed) where ``scope`` reads it
     (``"resource"``: the ``argocd.argoproj.io/sync-options`` annotation; ``"application"``: an
     Application's ``spec.syncPolicy.syncOptions``), as a sentence fragment; None when Argo CD
-    ``version`` reads it as written (or it restates the default)."""
+    ``version`` reads it as written (or it restates the default). A misspelling is matched to a
+    :data:`DESTRUCTIVE_KEYS` option only but for case or spaces, never by spelling distance; a
+    :data:`POLICY_FIELDS` word (``Retry=true``) names the Application field it belongs in."""
     key, sep, value = item.partition("=")
     if key in SYNC_OPTION_TABLE and sep:
         eff, noop, where = SYNC_OPTION_TABLE[key]
@@ -83,8 +101,12 @@ def sync_option_problem(item: str, scope: str, version: argocd.Version) -> str |
             f"'{item}' is misspelt (options are case-sensitive) and silently ignored. "
             f"Did you mean '{known_key}={canon}'?"
         )
+    field = POLICY_FIELDS.get(key.strip().lower())
+    if field is not None:
+        return f"'{item}' is not a sync option and is silently ignored: {field}"
     guess = near_miss(item, ALL_OPTIONS)
-    hint = f" Did you mean '{guess}'?" if guess else ""
+    # the closest is destructive: suggest nothing rather than it, or a farther one it crowds out
+    hint = f" Did you mean '{guess}'?" if guess and guess.partition("=")[0] not in DESTRUCTIVE_KEYS else ""
     return f"'{item}' is not a sync option Argo CD knows and is silently ignored.{hint}"
 
 

@@ -532,8 +532,10 @@ def _written_key(m: Manifest, *keys: str) -> str | None:
 def hooks_only_application(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
     """Every object of the application is a hook (or Skip, or ignored): nothing counts toward the
     application's sync status (``AC controller/state.go``, pitfall P12). Not said of a partial
-    rendering: the entries left out may add plain resources."""
-    if ctx.partial:
+    rendering: the entries left out may add plain resources; nor of a kustomize Component rendered
+    on its own (:attr:`~hooklint.checks.Context.component_alone`): no application syncs it alone,
+    and those that use it add their own resources."""
+    if ctx.partial or ctx.component_alone:
         return
     first_hook: Manifest | None = None
     hooks = 0

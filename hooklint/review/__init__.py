@@ -8,7 +8,8 @@ ls-tree`` and ``git cat-file --batch``: no attributes, filters or network; :func
 the policy is the base's (:func:`_policy`). Findings are matched by their ``hooklint/v1``
 fingerprint (:func:`hooklint.findings.fingerprints`: rule, path, object and field, never the
 line), then by object and field alone, so a finding that only moved, or whose file was renamed, is
-unchanged; an application that renders on one side only cannot be compared and never passes
+unchanged, then in the same file by rule, kind, name and field when only one side knows the object's
+namespace (:func:`_namespace_became_known`); an application that renders on one side only cannot be compared and never passes
 unseen (:func:`compare`: what the base did not render is all new). A base finding whose
 object is still there but no longer runs as a hook (a typo in its hook type, ``Skip``) is not fixed:
 hook rules no longer look at the object, so it is reported as "no longer checked", with why. Plans
@@ -863,6 +864,35 @@ def _loose_identity(f: Finding) -> tuple[str, ...]:
     return identity(f, "")
 
 
+def _namespace_became_known(new: list[Finding], waiting: dict[tuple[str, ...], list[Finding]]) -> tuple[list[Finding], int]:
+    """The ``new`` findings left once those whose object only gained (or lost) its namespace are
+    matched, and how many were: a head finding matches a base finding still waiting in
+    ``waiting`` (keyed by :func:`_loose_identity`; a match is popped from it) with the same rule,
+    file, kind, name (``generateName*``) and field, when one of the two has no namespace and the
+    other has one. An object's namespace often comes from the Application that renders its folder
+    (``spec.destination.namespace``, applied by Argo CD to objects that set none: ``argo-cd``
+    controller/sync.go, ``WithNamespaceModifier``); a change that adds that Application, or a folder
+    rendered on its own on one side, makes the namespace known without moving the object. Two
+    different namespaces (``shop`` -> ``store``) are two objects in Kubernetes and never match."""
+    spare: dict[tuple[str, ...], list[Finding]] = {}
+    for twins in waiting.values():
+        for f in twins:
+            rule, uri, kind, namespace, name, field_path = identity(f, f.path)
+            spare.setdefault((rule, uri, kind, name, field_path), []).append(f)
+    out, matched = [], 0
+    for f in new:
+        rule, uri, kind, namespace, name, field_path = identity(f, f.path)
+        candidates = spare.get((rule, uri, kind, name, field_path), [])
+        twin = next((b for b in candidates if bool(b.obj and b.obj.namespace) != bool(namespace)), None)
+        if twin is None:
+            out.append(f)
+            continue
+        candidates.remove(twin)
+        waiting[_loose_identity(twin)].remove(twin)
+        matched += 1
+    return out, matched
+
+
 def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Finding]]) -> Review:
     """The :class:`Review` of two linted sides. Findings match by fingerprint, then, for what is
     left, by identity without the file (a renamed or moved file keeps its findings). An
@@ -872,7 +902,9 @@ def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Find
     in the head's report) is new (the head's suppressed ones are suppressed by the change)
     and its whole head plan is shown as added; when nothing of it rendered on the head, the head's
     HL007/HL008/HL009 finding is new, its base findings (``findings_of(base, key)``) are not
-    counted as fixed, and its plan is not diffed (nothing on the head says what a sync applies)."""
+    counted as fixed, and its plan is not diffed (nothing on the head says what a sync applies).
+    Last, a finding whose object only gained or lost its namespace, in the same file, is unchanged
+    (:func:`_namespace_became_known`)."""
     out = Review(base, head)
     unrendered_base, unrendered_head = _unrendered(base), _unrendered(head)
     out.not_compared = sorted(unrendered_base ^ unrendered_head)
@@ -905,6 +937,8 @@ def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Find
             out.unchanged += 1
         else:
             out.new.append(f)
+    out.new, matched = _namespace_became_known(out.new, waiting)
+    out.unchanged += matched
     out.new = sorted(out.new + forced, key=Finding.sort_key)
     left = {id(f) for twins in waiting.values() for f in twins}
     gone = _left_hook_scope(base, head)

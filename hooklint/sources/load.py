@@ -16,11 +16,12 @@ from hooklint.findings import Span
 from hooklint.reasons import Unrendered, UnrenderedKind
 from hooklint.loader import LoadedFile, is_stream, parse_text, read_file
 from hooklint.sources.render.directory import mark_unrendered
-from hooklint.sources.repository.tree import (DIRECTORY, HELM, JSONNET_REASON, MULTI, PLUGIN, REMOTE, UNRENDERABLE, Containment, dangling_link)
+from hooklint.sources.repository.tree import (DIRECTORY, HELM, JSONNET_REASON, KUSTOMIZE, MULTI, PLUGIN, REMOTE, UNRENDERABLE, Containment, dangling_link)
 from hooklint.sources.appmap.discovery import STDIN, Application, Leaving, group_applications
-from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, LoadIssue
+from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDER_FAILED_DEFAULTS, RENDERER_UNAVAILABLE, LoadIssue
 from hooklint.sources.render.redact import SecretValues, merged
 from hooklint.sources.render import RenderedFile, chart_value_secrets, comments_of, render as render_source  # fmt: skip
+from hooklint.sources.repository.kustomizations import is_component
 from hooklint.sources.repository.tree import outside_repository, read_in_repository, repository_root
 from hooklint.sources.render.rendered import Renderer
 from hooklint.sources.spec import ApplicationSource
@@ -50,8 +51,8 @@ class Coverage:
 
 
 #: The kind of reason each load issue of a rendering is.
-_UNRENDERED = {RENDER_FAILED: UnrenderedKind.FAILED, RENDERER_UNAVAILABLE: UnrenderedKind.UNAVAILABLE,
-               NOT_RENDERED: UnrenderedKind.LEFT_OUT}  # fmt: skip
+_UNRENDERED = {RENDER_FAILED: UnrenderedKind.FAILED, RENDER_FAILED_DEFAULTS: UnrenderedKind.FAILED,
+               RENDERER_UNAVAILABLE: UnrenderedKind.UNAVAILABLE, NOT_RENDERED: UnrenderedKind.LEFT_OUT}  # fmt: skip
 
 
 def _short(detail: str) -> str:
@@ -91,6 +92,18 @@ class LoadedApplication:
         return self.app.argocd.namespace if self.app.argocd is not None else None
 
     @property
+    def component_alone(self) -> bool:
+        """Whether this is a kustomize Component (``kind: Component``) that no Application of the run
+        renders, rendered on its own through a wrapper (:func:`~hooklint.sources.render.kustomize.render_kustomize`,
+        ``wrap_component``): no Argo CD application syncs exactly these objects, only kustomizations
+        that list it under ``components``, together with their own (kustomize's
+        ``api/krusty/kustomizer.go`` builds a Component only as part of them), so what a sync of the
+        whole application does (HL305) is not said of it; each object's own rules still hold."""
+        app = self.app
+        return (app.argocd is None and app.source_type == KUSTOMIZE and app.manifest_file is not None
+                and is_component(app.manifest_file))
+
+    @property
     def coverage(self) -> Coverage:
         """How much of the application was rendered (:class:`Coverage`): a kustomize or Helm source
         is ``none`` when it did not render (an HL007, HL008 or HL009 issue and no rendering),
@@ -119,7 +132,8 @@ class LoadedApplication:
                 Unrendered(UnrenderedKind.LEFT_OUT, "jsonnet: Argo CD evaluates it, hooklint does not", f.path, 1, 1)
                 for f in jsonnet))  # fmt: skip
         did_render = app.source_type != UNRENDERABLE and (self.renderer is not None or bool(self.fetched and self.rendered is not None))
-        issue_kinds = (NOT_RENDERED,) if did_render else (RENDER_FAILED, RENDERER_UNAVAILABLE, NOT_RENDERED)
+        issue_kinds = (NOT_RENDERED,) if did_render else (RENDER_FAILED, RENDER_FAILED_DEFAULTS, RENDERER_UNAVAILABLE,
+                                                          NOT_RENDERED)  # fmt: skip
         reasons = []
         for loaded in self.files[:1]:  # the kustomization, Chart.yaml or Application: its load issues
             for issue, _ in loaded.issues:

@@ -262,6 +262,42 @@ def foreign_repo_urls(files: Iterable[str], repo_urls: Iterable[str] = (),
     return sorted(found), ours
 
 
+def repository_name(url: str) -> str:
+    """The last path segment of a Git URL or path, lower case, without ``.git``: ``acme/shop`` of
+    ``https://github.com/acme/shop.git``, ``git@github.com:acme/shop``, ``/srv/git/shop.git`` and
+    ``../shop`` are all ``shop``."""
+    text = url.strip().rstrip("/").lower()
+    text = text[:-4] if text.endswith(".git") else text
+    return re.split(r"[/:\\]", text)[-1]
+
+
+_HOSTED = re.compile(r"^(https?|ssh|git)://[^/]+/.+|^[\w.-]+@[\w.-]+:.+")
+
+
+def lookalike_url(urls: Iterable[str], path: str, repo_urls: Iterable[str] = (),
+                  matched: bool = False) -> tuple[str, str, str] | None:  # fmt: skip
+    """For a hint that ``repo-urls`` is missing: the first (sorted) of the Git ``urls`` (the
+    ``repoURL`` of Application sources that are not this repository) that looks like a hosted URL
+    (``https://``, ``ssh://`` or ``git@host:``) whose repository name (:func:`repository_name`)
+    equals the name of the repository holding ``path`` (its folder's, or a git remote's), as
+    ``(url, the name, this repository's remotes as written, ", "-joined, or "none")``; None when
+    none does, when there is no git repository, or when other Applications ``matched`` this
+    repository through a hosted remote (then a same-named URL is another repository's: a fork's
+    upstream). A clone of a local mirror has a path as its remote,
+    which no Application's ``repoURL`` names, so its Applications are read as another repository's."""
+    root = facts.git_root_of(os.path.dirname(os.path.abspath(path)))
+    if root is None:
+        return None
+    remotes = remote_urls(os.path.join(root, ".git"))
+    if matched and any(_HOSTED.match(u.strip()) for u in remotes):
+        return None
+    names = {repository_name(root)} | {repository_name(u) for u in [*remotes, *repo_urls]}
+    for url in sorted(set(urls)):
+        if _HOSTED.match(url.strip()) and repository_name(url) in names:
+            return url, repository_name(url), ", ".join(remotes) or "none"
+    return None
+
+
 def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None = None,
                generated_by: str | None = None, scope: tuple[str, ...] = (),
                max_file_size: int = DEFAULT_MAX_FILE_SIZE,

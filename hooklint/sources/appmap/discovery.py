@@ -315,11 +315,13 @@ def group_applications(
                                        config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE)
     appsets = applicationset_map(readable, config) if config is not None else ApplicationSetMap()
     sources += appsets.sources
-    if config is not None and not any(s.remote is None for s in sources):  # all name other repositories: say so once
-        notices.extend(_foreign_note(readable, config))
+    foreign = _foreign_note(readable, config) if config is not None and not any(s.remote is None for s in sources) else []
+    notices.extend(foreign)  # all name other repositories: say so once
     if config is not None and (any(s.remote is None for s in sources) or repository_files):
         sources = application_map(sources, readable, [f for f in run_files if f in set(readable)], config, notices)
     remote = [s for s in sources if s.remote is not None]  # named, never rendered (issue 33)
+    if config is not None and not foreign and readable:
+        notices.extend(_lookalike_note(remote, readable[0], config, len(remote) < len(sources)))
     sources = [s for s in sources if s.remote is None]
     _add_hidden_sources(sources, [os.path.normpath(p) for p in paths if p != STDIN and os.path.isdir(p)],
                         reported, named_by, errors)  # fmt: skip
@@ -938,7 +940,10 @@ def application_map(sources: list[ApplicationSource], files: list[str], run_file
     or, when none does, as a folder is (someone outside this repository deploys it; a
     kustomization that another one builds on is a base, rendered only through its overlays).
     Children are followed recursively, at most :data:`MAX_APP_OF_APPS_DEPTH` levels; a child
-    pointing back at a folder of its own chain is a cycle. Both are notices, as is a parent that
+    pointing back at a folder of its own chain is a cycle, and one pointing at the folder that
+    rendered it renders itself (a self-managing Application: Argo CD's controller applies the
+    Application as one of its own resources, which updates it in place; nothing loops). Each is a
+    notice, as is a parent that
     does not render (its children are then unknown) when the run holds its files. A rendered
     Application that the same kustomization's resource file also writes as YAML is the rendered
     one (what Argo CD applies). Rendering uses :func:`hooklint.sources.render.render`, in its
@@ -1004,6 +1009,11 @@ def application_map(sources: list[ApplicationSource], files: list[str], run_file
             out.append(child)
             target = os.path.abspath(child.folder)
             if child.problem is not None or child.remote is not None or target not in candidates:
+                continue
+            if target == folder:  # its own manifest is in the folder it points at: a self-managing Application
+                notices.append(f"{child.label()} renders itself: its path {child.folder} renders its own manifest, so "
+                               "Argo CD applies the Application as one of its own resources (it manages itself: "
+                               "each sync updates it in place, nothing loops); its Applications there are read once.")
                 continue
             if target in chain:
                 names = " -> ".join(s for s in [*(_short(c) for c in chain), _short(target)])
@@ -1143,6 +1153,28 @@ def _foreign_note(files: list[str], config: "Config") -> list[str]:
     return [f"Applications were found, but none deploys from this repository: they name {shown}, and {this}; "
             "each folder is linted as its own application. If one of those URLs is this repository (a mirror, "
             "another spelling), list it under repo-urls in .hooklint.yaml."]
+
+
+def _lookalike_note(remote: list[ApplicationSource], path: str, config: "Config", matched: bool) -> list[str]:
+    """One note when Applications (written, rendered by an app of apps or generated) name a hosted
+    Git URL that is not this repository's but has its name
+    (:func:`~hooklint.sources.appmap.applications.lookalike_url`): a clone of a mirror, whose
+    remote is a local path, or another spelling; not when other sources named this repository
+    through a hosted remote: ``matched``). Argo CD would render those folders from here;
+    hooklint reads them as another repository's (HL009) until ``repo-urls`` lists the URL."""
+    from hooklint.sources.appmap.applications import lookalike_url, normalize_repo_url
+    from hooklint.sources.spec import OTHER_GIT
+
+    urls = [s.remote.repo_url for s in remote if s.remote is not None and s.remote.kind == OTHER_GIT]
+    found = lookalike_url(urls, path, config.repo_urls, matched)
+    if found is None:
+        return []
+    url, name, remotes = found
+    n = sum(1 for u in urls if normalize_repo_url(u) == normalize_repo_url(url))
+    return [f"{n} Application source{'s name' if n != 1 else ' names'} {url}, which has this repository's name "
+            f"({name}) but is not its git remote ({remotes}), so {'they are' if n != 1 else 'it is'} read as "
+            f"another repository's (HL009); if it is this repository, add it to repo-urls in .hooklint.yaml "
+            f"(repo-urls: [{url}])."]
 
 
 # --- ApplicationSets: expanded offline ---------------------------------------------------------
