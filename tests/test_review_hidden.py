@@ -231,3 +231,40 @@ def test_an_unchanged_hidden_application_stays_as_today(repo):
     code, out, err = diff("base", "--head", "other")
     assert (code, out, err) == (0, "hooklint diff base -> other: 0 new findings, 0 fixed, 0 unchanged; no plan "
                                    "change\n", "")
+
+
+ROOT = """apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: {name: root, namespace: argocd}
+spec:
+  project: apps
+  destination: {namespace: argocd, server: https://kubernetes.default.svc}
+  source: {repoURL: https://github.com/acme/deploy.git, SOURCE}
+"""
+
+
+@pytest.mark.parametrize("source, mapped", [
+    ("path: deploy, directory: {recurse: true}", True),  # Argo CD applies deploy/.argocd/shop.yaml
+    ("path: deploy/.argocd", True),  # a hidden source folder: its files are applied
+    ("path: deploy", False),  # no recurse: subfolders are not read, hidden or not
+    (None, False),  # no Application reads it: listed as not linted, as today
+])
+def test_lint_maps_a_hidden_application_an_application_of_the_repository_applies(repo, source, mapped):
+    """``lint``: an Application written in a hidden folder joins the map when Argo CD applies it, that
+    is when a directory Application of this repository reads that folder (its path, or a folder above
+    with ``directory.recurse``: ``getPotentiallyValidManifests`` prunes no hidden folder), as the file
+    itself is then linted; otherwise the folder is listed as not linted (name it to lint it, and its
+    Applications join the map). Was: the file linted, the chart rendered with its defaults (exit 0)."""
+    from typer.testing import CliRunner
+
+    from hooklint.cli import app
+
+    files = {**CHART, "chart/templates/hook.yaml": HOOK, "deploy/.argocd/shop.yaml": SHOP}
+    if source is not None:
+        files["apps/root.yaml"] = ROOT.replace("SOURCE", source)
+    commit(repo, "base", files)
+    result = CliRunner().invoke(app, ["lint", "-f", "json", "--no-cache", "."])
+    report = json.loads(result.stdout)
+    found = sorted((f["path"], f["line"], f["rule_id"]) for f in report["findings"] if f["rule_id"] == "HL105")
+    skipped = [{"path": "deploy/.argocd/shop.yaml", "reason": HIDDEN.replace("app/.hooks", "deploy/.argocd").replace("app/", "deploy/")}]
+    assert (result.exit_code, found, report["skipped"]) == ((1, HOOK_FOUND, []) if mapped else (0, [], skipped))
