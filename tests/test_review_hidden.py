@@ -8,7 +8,11 @@ recursive directory Application elsewhere (another repository, which the README 
 So in ``hooklint diff`` a file of such a folder that the change adds or edits and that holds
 Kubernetes objects is linted as if its folder were named, its findings new, and a note names it;
 a file unchanged since the base stays as ``lint`` lists it (no noise for existing repositories). The
-attacker's fixture (/work/attack7/f/hidden2) is rebuilt here as a small git repository."""
+attacker's fixture (/work/attack7/f/hidden2) is rebuilt here as a small git repository.
+
+Attacker trial 8, F5 (/work/attack8/hid): such a file that is an Application joins the map as a named
+folder's does (its chart rendered with its values); in ``lint``, one joins it when a directory
+Application of the repository applies its folder (recurse, or a hidden path)."""
 
 from __future__ import annotations
 

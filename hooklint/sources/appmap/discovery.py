@@ -141,7 +141,8 @@ class Leaving:
     choice of leaving hidden folders unwalked (:attr:`SkipKind.HIDDEN_FOLDER`, trial 7 F6: a recursive
     directory Application in another repository applies them): a file there that holds objects and
     that the change adds or edits (:func:`changed_since`) is linted in its hidden folder's
-    application, as if that folder were named, and listed in ``distrusted`` with its reason; a file
+    application, as if that folder were named (the Applications and ApplicationSets written there
+    join the map, :func:`_changed_hidden_files`; trial 8 F5), and listed in ``distrusted`` with its reason; a file
     unchanged since the base stays listed as not linted, as does one below ``ignored`` (the working
     tree's untracked paths git ignores: in no commit)."""
 
@@ -253,6 +254,11 @@ def group_applications(
 
     With ``leaving`` (:class:`Leaving`), the origins of what the Applications leave out are
     collected, and what it does not believe is linted as if not left out (``hooklint diff``).
+
+    The Applications and ApplicationSets written in hidden folders join the map when the folder is
+    named, when a directory Application of the map reads it (:func:`_hidden_files_read`, followed
+    until no more is found, at most :data:`MAX_APP_OF_APPS_DEPTH` rounds) or, in a review, when the
+    change adds or edits the file (:func:`_changed_hidden_files`): exactly when the file is linted.
 
     Each path is asked of the file system once (:mod:`hooklint.sources.repository.facts`, reset here): the
     walk says which files are links, each folder's git root is found once."""
