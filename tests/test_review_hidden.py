@@ -272,3 +272,15 @@ def test_lint_maps_a_hidden_application_an_application_of_the_repository_applies
     found = sorted((f["path"], f["line"], f["rule_id"]) for f in report["findings"] if f["rule_id"] == "HL105")
     skipped = [{"path": "deploy/.argocd/shop.yaml", "reason": HIDDEN.replace("app/.hooks", "deploy/.argocd").replace("app/", "deploy/")}]
     assert (result.exit_code, found, report["skipped"]) == ((1, HOOK_FOUND, []) if mapped else (0, [], skipped))
+
+
+def test_an_applicationset_the_change_adds_in_a_hidden_folder_joins_the_map(repo):
+    """The same with an ApplicationSet (a list generator) generating that Application."""
+    appset = ("apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata: {name: shop, namespace: argocd}\n"
+              "spec:\n  generators:\n  - list:\n      elements:\n      - name: shop\n  template:\n"
+              "    metadata: {name: '{{name}}'}\n    spec:\n"
+              + "".join("    " + line + "\n" for line in SHOP.split("spec:\n", 1)[1].splitlines()))
+    commit(repo, "base", CHART)
+    commit(repo, "head", {"chart/templates/hook.yaml": HOOK, "deploy/.argocd/set.yaml": appset})
+    code, doc = diff_json("base", "--head", "head")
+    assert (code, sorted((f["path"], f["line"], f["rule_id"]) for f in doc["new"])) == (1, HOOK_FOUND)
