@@ -8,7 +8,11 @@ recursive directory Application elsewhere (another repository, which the README 
 So in ``hooklint diff`` a file of such a folder that the change adds or edits and that holds
 Kubernetes objects is linted as if its folder were named, its findings new, and a note names it;
 a file unchanged since the base stays as ``lint`` lists it (no noise for existing repositories). The
-attacker's fixture (/work/attack7/f/hidden2) is rebuilt here as a small git repository."""
+attacker's fixture (/work/attack7/f/hidden2) is rebuilt here as a small git repository.
+
+Attacker trial 8, F5 (/work/attack8/hid): such a file that is an Application joins the map as a named
+folder's does (its chart rendered with its values); in ``lint``, one joins it when a directory
+Application of the repository applies its folder (recurse, or a hidden path)."""
 
 from __future__ import annotations
 
@@ -131,3 +135,152 @@ def test_a_file_git_ignores_in_the_working_tree_is_not_the_changes(repo):
     (repo / ".gitignore").write_text(".venv/\n")
     code, doc = diff_json("base")
     assert (code, sorted({f["path"] for f in doc["new"]})) == (1, ["app/.cache/job.yaml"])
+
+
+#: /work/attack8/hid (attacker trial 8, F5): a chart whose privileged PreSync Job is behind
+#: ``.Values.migrate.enabled`` (default false), and an Application of this repository that turns it on.
+CHART = {
+    "chart/Chart.yaml": "apiVersion: v2\nname: chart\nversion: 0.1.0\n",
+    "chart/values.yaml": "migrate:\n  enabled: false\n",
+    "chart/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata: {a: b}\n",
+    "deploy/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}\n",
+}
+HOOK = """{{- if .Values.migrate.enabled }}
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: pwn
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+    argocd.argoproj.io/hook-delete-policy: BeforeHookCreation
+spec:
+  backoffLimit: 0
+  activeDeadlineSeconds: 60
+  template:
+    spec:
+      serviceAccountName: ops
+      automountServiceAccountToken: false
+      hostPID: true
+      hostNetwork: true
+      containers:
+      - name: x
+        image: ghcr.io/acme/tool:1.0
+        securityContext: {privileged: true}
+      restartPolicy: Never
+{{- end }}
+"""
+SHOP = """apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: {name: shop, namespace: argocd}
+spec:
+  project: shop
+  source:
+    repoURL: https://github.com/acme/deploy.git
+    path: chart
+    helm: {valuesObject: {migrate: {enabled: true}}}
+  destination: {server: https://kubernetes.default.svc, namespace: shop}
+"""
+PRIVILEGED = "a PreSync hook runs on every sync and then controls the node, not just its pod. Remove it, or do this work outside the cluster's workloads."
+HOOK_FOUND = [("chart/templates/hook.yaml", 2, "HL105"), ("chart/templates/hook.yaml", 16, "HL105"),
+              ("chart/templates/hook.yaml", 17, "HL105")]
+
+
+def test_hid_an_application_the_change_adds_in_a_hidden_folder_joins_the_map(repo):
+    """/work/attack8/hid (F5): the change adds the chart's hook behind ``migrate.enabled`` and, in the
+    hidden folder deploy/.argocd/, an Application of this repository that renders the chart with
+    ``migrate.enabled: true`` (a recursive Application elsewhere applies it). Was: the Application
+    "linted as if its hidden folder were named" as an object only, the chart rendered with its
+    defaults: 0 new findings, exit 0 (``hooklint lint deploy/.argocd chart`` gives the 3 HL105)."""
+    commit(repo, "base", CHART)
+    commit(repo, "head", {"chart/templates/hook.yaml": HOOK, "deploy/.argocd/shop.yaml": SHOP})
+    code, out, err = diff("base", "--head", "head")
+    said = note("deploy/.argocd/shop.yaml", "adds").replace("app/.hooks", "deploy/.argocd").replace("app/", "deploy/")
+    assert (code, out) == (1, f"""hooklint diff base -> head: 3 new findings, 0 fixed, 0 unchanged; plan changes in 2 applications
+
+New findings:
+  chart/templates/hook.yaml:2:1: error HL105 hook-privileged-pod: The container 'x' of Job/pwn is privileged: {PRIVILEGED}
+  chart/templates/hook.yaml:16:7: error HL105 hook-privileged-pod: Job/pwn sets hostPID: true: {PRIVILEGED}
+  chart/templates/hook.yaml:17:7: error HL105 hook-privileged-pod: Job/pwn sets hostNetwork: true: {PRIVILEGED}
+
+Plan of chart:
+  added    Job/shop/pwn: PreSync wave 0
+  added    ConfigMap/shop/cm: Sync wave 0
+  removed  ConfigMap/cm
+
+Plan of deploy/.argocd:
+  added    Application/argocd/shop: Sync wave 0
+
+Notes:
+  {said}
+""")
+    assert err == f"hooklint: note: {said}\n"
+    code, doc = diff_json("base", "--head", "head")
+    assert (code, sorted((f["path"], f["line"], f["rule_id"]) for f in doc["new"])) == (1, HOOK_FOUND)
+
+
+def test_an_edited_hidden_application_joins_the_map_too(repo):
+    """The Application was in the base without the values; the change edits it to turn the hook on."""
+    commit(repo, "base", {**CHART, "chart/templates/hook.yaml": HOOK,
+                          "deploy/.argocd/shop.yaml": SHOP.replace("    helm: {valuesObject: {migrate: {enabled: true}}}\n", "")})
+    commit(repo, "head", {"deploy/.argocd/shop.yaml": SHOP})
+    code, doc = diff_json("base", "--head", "head")
+    assert (code, sorted((f["path"], f["line"], f["rule_id"]) for f in doc["new"])) == (1, HOOK_FOUND)
+
+
+def test_an_unchanged_hidden_application_stays_as_today(repo):
+    """The base already holds the hidden Application (listed as not linted, not in the map, as ``lint``
+    has it): a change elsewhere neither maps it nor says anything of it."""
+    commit(repo, "base", {**CHART, "chart/templates/hook.yaml": HOOK, "deploy/.argocd/shop.yaml": SHOP})
+    commit(repo, "other", {"deploy/cm.yaml": CHART["deploy/cm.yaml"].replace("a: b", "a: c")})
+    code, out, err = diff("base", "--head", "other")
+    assert (code, out, err) == (0, "hooklint diff base -> other: 0 new findings, 0 fixed, 0 unchanged; no plan "
+                                   "change\n", "")
+
+
+ROOT = """apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: {name: root, namespace: argocd}
+spec:
+  project: apps
+  destination: {namespace: argocd, server: https://kubernetes.default.svc}
+  source: {repoURL: https://github.com/acme/deploy.git, SOURCE}
+"""
+
+
+@pytest.mark.parametrize("source, mapped", [
+    ("path: deploy, directory: {recurse: true}", True),  # Argo CD applies deploy/.argocd/shop.yaml
+    ("path: deploy/.argocd", True),  # a hidden source folder: its files are applied
+    ("path: deploy", False),  # no recurse: subfolders are not read, hidden or not
+    (None, False),  # no Application reads it: listed as not linted, as today
+])
+def test_lint_maps_a_hidden_application_an_application_of_the_repository_applies(repo, source, mapped):
+    """``lint``: an Application written in a hidden folder joins the map when Argo CD applies it, that
+    is when a directory Application of this repository reads that folder (its path, or a folder above
+    with ``directory.recurse``: ``getPotentiallyValidManifests`` prunes no hidden folder), as the file
+    itself is then linted; otherwise the folder is listed as not linted (name it to lint it, and its
+    Applications join the map). Was: the file linted, the chart rendered with its defaults (exit 0)."""
+    from typer.testing import CliRunner
+
+    from hooklint.cli import app
+
+    files = {**CHART, "chart/templates/hook.yaml": HOOK, "deploy/.argocd/shop.yaml": SHOP}
+    if source is not None:
+        files["apps/root.yaml"] = ROOT.replace("SOURCE", source)
+    commit(repo, "base", files)
+    result = CliRunner().invoke(app, ["lint", "-f", "json", "--no-cache", "."])
+    report = json.loads(result.stdout)
+    found = sorted((f["path"], f["line"], f["rule_id"]) for f in report["findings"] if f["rule_id"] == "HL105")
+    skipped = [{"path": "deploy/.argocd/shop.yaml", "reason": HIDDEN.replace("app/.hooks", "deploy/.argocd").replace("app/", "deploy/")}]
+    assert (result.exit_code, found, report["skipped"]) == ((1, HOOK_FOUND, []) if mapped else (0, [], skipped))
+
+
+def test_an_applicationset_the_change_adds_in_a_hidden_folder_joins_the_map(repo):
+    """The same with an ApplicationSet (a list generator) generating that Application."""
+    appset = ("apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata: {name: shop, namespace: argocd}\n"
+              "spec:\n  generators:\n  - list:\n      elements:\n      - name: shop\n  template:\n"
+              "    metadata: {name: '{{name}}'}\n    spec:\n"
+              + "".join("    " + line + "\n" for line in SHOP.split("spec:\n", 1)[1].splitlines()))
+    commit(repo, "base", CHART)
+    commit(repo, "head", {"chart/templates/hook.yaml": HOOK, "deploy/.argocd/set.yaml": appset})
+    code, doc = diff_json("base", "--head", "head")
+    assert (code, sorted((f["path"], f["line"], f["rule_id"]) for f in doc["new"])) == (1, HOOK_FOUND)

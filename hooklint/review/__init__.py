@@ -781,7 +781,8 @@ def _leaving_as(config: Config, base: Side, base_folder: str) -> Config:
     Leaving hidden folders unwalked is hooklint's choice, not Argo CD's (its recursive directory
     source applies them; trial 7 F6): what a hidden folder no Application of the change reads holds
     is believed left out only when unchanged since the base's copy at ``base_folder``
-    (``Config.changed_since``). Of the other reasons a file is not linted, those of Argo CD,
+    (``Config.changed_since``); a changed one is linted as if its folder were named, and the
+    Applications it writes join the map (trial 8 F5). Of the other reasons a file is not linted, those of Argo CD,
     kustomize or Helm stand (linted through a rendering, or a rendering that failed, which is a
     finding; not listed by its kustomization; an unused Component; ``+argocd:skip-file-rendering``;
     unrelated YAML; JSON data; a dangling link), as does the base's ``exclude`` (the review's

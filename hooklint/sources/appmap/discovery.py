@@ -141,7 +141,8 @@ class Leaving:
     choice of leaving hidden folders unwalked (:attr:`SkipKind.HIDDEN_FOLDER`, trial 7 F6: a recursive
     directory Application in another repository applies them): a file there that holds objects and
     that the change adds or edits (:func:`changed_since`) is linted in its hidden folder's
-    application, as if that folder were named, and listed in ``distrusted`` with its reason; a file
+    application, as if that folder were named (the Applications and ApplicationSets written there
+    join the map, :func:`_changed_hidden_files`; trial 8 F5), and listed in ``distrusted`` with its reason; a file
     unchanged since the base stays listed as not linted, as does one below ``ignored`` (the working
     tree's untracked paths git ignores: in no commit)."""
 
@@ -254,6 +255,11 @@ def group_applications(
     With ``leaving`` (:class:`Leaving`), the origins of what the Applications leave out are
     collected, and what it does not believe is linted as if not left out (``hooklint diff``).
 
+    The Applications and ApplicationSets written in hidden folders join the map when the folder is
+    named, when a directory Application of the map reads it (:func:`_hidden_files_read`, followed
+    until no more is found, at most :data:`MAX_APP_OF_APPS_DEPTH` rounds) or, in a review, when the
+    change adds or edits the file (:func:`_changed_hidden_files`): exactly when the file is linted.
+
     Each path is asked of the file system once (:mod:`hooklint.sources.repository.facts`, reset here): the
     walk says which files are links, each folder's git root is found once."""
     facts.reset()
@@ -311,14 +317,17 @@ def group_applications(
     repository_files = repository_manifests(run_files, repo_urls)
     # a file leading out of its repository is HL007 where it is loaded, its target never read here
     readable = contained(run_files + repository_files)
-    sources = find_application_sources(readable, repo_urls,
-                                       config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE)
-    appsets = applicationset_map(readable, config) if config is not None else ApplicationSetMap()
-    sources += appsets.sources
-    foreign = _foreign_note(readable, config) if config is not None and not any(s.remote is None for s in sources) else []
-    notices.extend(foreign)  # all name other repositories: say so once
-    if config is not None and (any(s.remote is None for s in sources) or repository_files):
-        sources = application_map(sources, readable, [f for f in run_files if f in set(readable)], config, notices)
+    # hidden files Argo CD applies, or the change adds or edits, are the map's as if their folders were named
+    hidden_read = _changed_hidden_files(hidden_dirs, set(readable), excluded, leaving, max_size)
+    for _ in range(MAX_APP_OF_APPS_DEPTH + 1):
+        said: list[str] = []
+        sources, appsets, foreign = _map_sources(readable + hidden_read, run_files, repository_files, repo_urls, config,
+                                                 said)  # fmt: skip
+        more = _hidden_files_read(sources, set(readable) | set(hidden_read), excluded, leaving)
+        if not more:
+            break
+        hidden_read += more
+    notices.extend(said)
     remote = [s for s in sources if s.remote is not None]  # named, never rendered (issue 33)
     if config is not None and not foreign and readable:
         notices.extend(_lookalike_note(remote, readable[0], config, len(remote) < len(sources)))
@@ -391,6 +400,87 @@ def group_applications(
         left_out_files.extend(sorted({f for files in left_out.values() for f in files} - linted))
     facts.forget_contents()  # the scans are done: nothing of the files' bytes outlives discovery
     return apps
+
+
+def _map_sources(files: list[str], run_files: list[str], repository_files: list[str], repo_urls: Iterable[str],
+                 config: "Config | None", notices: list[str]) -> tuple[list[ApplicationSource], "ApplicationSetMap", list[str]]:
+    """The Application sources of the map (:func:`application_map`, with ``config``), what the
+    ApplicationSets make (:func:`applicationset_map`), from the Applications and ApplicationSets
+    written in ``files`` (the run's, the repository's and the hidden files read as theirs), and the
+    note that every one names another repository (:func:`_foreign_note`; also in ``notices``)."""
+    max_size = config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE
+    sources = find_application_sources(files, repo_urls, max_size)
+    appsets = applicationset_map(files, config) if config is not None else ApplicationSetMap()
+    sources += appsets.sources
+    foreign = _foreign_note(files, config) if config is not None and not any(s.remote is None for s in sources) else []
+    notices.extend(foreign)  # all name other repositories: say so once
+    if config is not None and (any(s.remote is None for s in sources) or repository_files):
+        sources = application_map(sources, files, [f for f in run_files if f in set(files)], config, notices)
+    return sources, appsets, foreign
+
+
+def _changed_hidden_files(hidden_dirs: list[str], known: set[str], excluded: Callable[[str], bool] | None,
+                          leaving: Leaving | None, max_size: int) -> list[str]:
+    """The files of the hidden folders ``hidden_dirs`` (those the run's walks left unwalked) that
+    ``hooklint diff``'s change side lints as if their folder were named (:func:`_hidden_applications`:
+    ``leaving.since`` set, the file not ``excluded``, added or edited by the change
+    (:func:`changed_since`), holding objects (:func:`holds_objects`)), not in ``known``, sorted:
+    the Applications and ApplicationSets written there join the map as a named folder's do (attacker
+    trial 8 F5: an Application added in ``deploy/.argocd/`` turning on a chart's privileged hook
+    with ``helm.valuesObject`` was linted as an object only, the chart rendered with its defaults).
+    Nothing without ``leaving.since`` (``lint``: such a folder is listed as not linted)."""
+    if leaving is None or leaving.since is None:
+        return []
+    out: set[str] = set()
+    for folder in sorted({os.path.normpath(d) for d in hidden_dirs}):
+        found, _ = hidden_manifests(folder, max_size)
+        for file in (os.path.normpath(f) for f in found):
+            if file in known or (excluded is not None and excluded(file)):
+                continue
+            if changed_since(file, leaving.since, max_size, leaving.ignored) and holds_objects(file, max_size):
+                out.add(file)
+    return sorted(contained(sorted(out)))
+
+
+def _hidden_files_read(sources: list[ApplicationSource], known: set[str], excluded: Callable[[str], bool] | None,
+                       leaving: Leaving | None) -> list[str]:
+    """The manifest files in hidden folders that a directory source of this repository among
+    ``sources`` reads, not in ``known``, sorted: every file of a hidden source folder
+    (``spec.source.path: deploy/.argocd``) and, with ``directory.recurse``, every one below a hidden
+    folder under the source's (Argo CD's ``getPotentiallyValidManifests``, v3.5.1, prunes no folder by
+    name), less what its ``directory.include/exclude`` leaves out (when ``leaving`` believes it) and
+    what the run's ``exclude`` matches. Argo CD applies the Applications written there (an app of
+    apps), so they join the map, as the files themselves are linted (:func:`_mapped_applications`,
+    :func:`_add_hidden_sources`). At most :data:`~hooklint.sources.appmap.applications.MAX_REPOSITORY_FILES`."""
+    from hooklint.sources.appmap.applications import MAX_REPOSITORY_FILES  # noqa: PLC0415 - a sibling's bound
+
+    out: set[str] = set()
+    for source in sources:
+        folder = os.path.normpath(source.folder)
+        if source.problem is not None or source.remote is not None or not os.path.isdir(folder):
+            continue
+        if (source.source_type or source_type(folder)[0]) != DIRECTORY:
+            continue
+        options = DirectoryOptions.from_application(source.options)
+        if options.recurse:
+            files = [os.path.normpath(f) for f in walk(folder, [], hidden=True)]
+        elif _is_hidden(folder):
+            files = [os.path.normpath(f) for f in walk(folder, []) if os.path.dirname(os.path.normpath(f)) == folder]
+        else:
+            continue
+        origin = leaving_origin("directory", source, options.include, options.exclude)
+        for file in files:
+            relative = os.path.relpath(file, folder)
+            if file in known or not (_is_hidden(folder) or _is_hidden(relative)):
+                continue
+            if excluded is not None and excluded(file):
+                continue
+            if options.excludes(relative.replace(os.sep, "/")) is not None and (leaving is None or leaving.believes(origin)):
+                continue
+            out.add(file)
+            if len(out) >= MAX_REPOSITORY_FILES:
+                break
+    return sorted(contained(sorted(out)))
 
 
 def _filter_origins(sources: list[ApplicationSource]) -> set[tuple[str, ...]]:
