@@ -670,7 +670,11 @@ def main() -> int:
     WORK = tempfile.mkdtemp(prefix="hooklint-bench-")
     args.corpus = os.path.abspath(args.corpus)
     NEW = stage_tree(os.path.join(WORK, "new"))
-    os.chdir(WORK)  # `python -m hooklint` puts the current folder first on sys.path: never a checkout's
+    # `python -m hooklint` puts the current folder first on sys.path: never a checkout. An empty folder
+    # of its own: without .git, hooklint takes the current folder for the repository of the trees below
+    # it, and the bench's outputs written there would change it between runs
+    os.makedirs(os.path.join(WORK, "cwd"))
+    os.chdir(os.path.join(WORK, "cwd"))
     sys.path.insert(0, NEW)
     from hooklint.pipeline import resolve_jobs  # --jobs as hooklint resolves it (0: one per usable CPU)
 
