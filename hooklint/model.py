@@ -514,12 +514,6 @@ def repeated_objects(manifests: "list[Manifest]") -> dict[int, tuple["Manifest",
     return dropped
 
 
-def deduplicated(manifests: "list[Manifest]") -> "list[Manifest]":
-    """``manifests`` without the copies Argo CD drops (:func:`repeated_objects`), in order."""
-    dropped = repeated_objects(manifests)
-    return [m for m in manifests if id(m) not in dropped]
-
-
 def manifests_from_document(
     path: str, doc_index: int, value: Any, source: str | None, source_line: int = 0,
     version: Version = DEFAULT_VERSION,

@@ -14,7 +14,7 @@ from typing import Any, Iterator
 from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.findings import Span
-from hooklint.model import POD_TEMPLATE_KINDS, Grantee, Manifest, binding_grantees, deduplicated, get_map, repeated_objects
+from hooklint.model import POD_TEMPLATE_KINDS, Grantee, Manifest, binding_grantees, get_map
 from hooklint.plan import SyncPlan, Task, absent_during_deletion, is_kustomize_config, step_text
 from hooklint.yamlio import Map, Seq
 
@@ -283,7 +283,7 @@ def reference_to_later_step(manifests: list[Manifest], ctx: Context) -> Iterator
     plan = ctx.plan
     bindings: _BindingIndex | None = None
     producers: dict[tuple[str, str], list[Manifest]] | None = None
-    kept = deduplicated(manifests)
+    kept = ctx.kept
     for m in kept:
         first = plan.first_task(m)
         deletes = m.hook.delete_types if m.kind != "CronJob" else ()
@@ -539,7 +539,7 @@ def hooks_only_application(manifests: list[Manifest], ctx: Context) -> Iterator[
         return
     first_hook: Manifest | None = None
     hooks = 0
-    for m in deduplicated(manifests):
+    for m in ctx.kept:
         if not m.kind:
             continue
         if is_kustomize_config(m):
@@ -623,7 +623,7 @@ def repeated_object(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
     among application resources", ``AC controller/state.go`` ``DeduplicateTargetObjects``).
     Reported at every copy but the first, naming the first. Objects without ``metadata.namespace``
     are compared with each other only (their destination namespace is not known here)."""
-    repeated = repeated_objects(manifests)
+    repeated = ctx.repeated
     if not repeated:
         return
     counts: dict[int, int] = {}
@@ -915,7 +915,7 @@ def hook_after_kind_without_health(manifests: list[Manifest], ctx: Context) -> I
     plan = ctx.plan
     defined = {(m.kind, m.namespace or "", m.name) for m in manifests if m.kind in ("Secret", "ConfigMap") and m.name}
     writers: list[tuple[Manifest, Task]] = []
-    for m in deduplicated(manifests):
+    for m in ctx.kept:
         if not m.kind or m.group in argocd.KUBERNETES_GROUPS or m.is_application or is_kustomize_config(m):
             continue
         task = plan.first_task(m)
@@ -927,7 +927,7 @@ def hook_after_kind_without_health(manifests: list[Manifest], ctx: Context) -> I
         return
     configured: dict[tuple[str, str], bool] = {}
     proven: set[int] = set()
-    for m in deduplicated(manifests):
+    for m in ctx.kept:
         first = plan.first_task(m)
         if first is None or first.phase == "SyncFail" or m.kind == "CronJob":
             continue
@@ -1042,7 +1042,7 @@ def plain_resource_reads_recreated_hook(manifests: list[Manifest], ctx: Context)
     reported. When the hook also comes in a later step than the workload, HL301 reports that
     too, and this message says so."""
     plan = ctx.plan
-    for m in deduplicated(manifests):
+    for m in ctx.kept:
         if m.kind not in POD_TEMPLATE_KINDS or m.hook.is_hook or m.hook.skip:
             continue
         first = plan.first_task(m)
@@ -1113,7 +1113,7 @@ def hook_same_step_as_its_rbac(manifests: list[Manifest], ctx: Context) -> Itera
     with the hook on every sync (BeforeHookCreation), a plain one only on the first sync."""
     plan = ctx.plan
     bindings: _BindingIndex | None = None
-    for m in deduplicated(manifests):
+    for m in ctx.kept:
         if m.kind not in ("Job", "Pod") or not m.hook.is_hook or not m.hook.phases:
             continue
         pod = m.pod_spec()
@@ -1176,7 +1176,7 @@ def _step_neighbours(m: Manifest, task: Task, ctx: Context) -> list[str]:
         first = ctx.plan.first_task(target)
         if first is not None and first.step_key > task.step_key:
             out.append(f"before {target.label} ({first.step_text()}), which it uses")
-    for other in deduplicated(ctx.manifests):
+    for other in ctx.kept:
         if other.kind not in POD_TEMPLATE_KINDS:  # m itself is in its own step: never "after"
             continue
         first = ctx.plan.first_task(other)
@@ -1240,7 +1240,7 @@ def wave_gated_by_loadbalancer(manifests: list[Manifest], ctx: Context) -> Itera
     if len(gated) < 2:
         return
     configured: bool | None = None
-    for m in deduplicated(manifests):
+    for m in ctx.kept:
         if m.kind != "Service" or m.group != "":
             continue
         spec = get_map(m.body, "spec")

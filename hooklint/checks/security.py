@@ -11,7 +11,7 @@ from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.images import allowed, is_templated, parse_image
 from hooklint.sources.repository.volumes import HostPathVolume
-from hooklint.model import BASELINE_CAPABILITIES, POD_TEMPLATE_KINDS, Container, Manifest, PodSpec, RBAC_GROUP, binding_grantee, deduplicated, get_map
+from hooklint.model import BASELINE_CAPABILITIES, POD_TEMPLATE_KINDS, Container, Manifest, PodSpec, RBAC_GROUP, binding_grantee, get_map
 from hooklint.yamlio import Map, Seq
 
 
@@ -750,10 +750,10 @@ def hook_rbac_outlives_hook(manifests: list[Manifest], ctx: Context) -> Iterator
     sync_task.go`` ``deleteOnPhaseSuccessful``, ``deleteBeforeCreation``), and
     BeforeHookCreation deletes it only at the start of the next sync. Reported at the role's
     delete policy (or its hook annotation), naming the bindings."""
-    bindings = [b for b in deduplicated(manifests) if b.kind in ("RoleBinding", "ClusterRoleBinding")]
+    bindings = [b for b in ctx.kept if b.kind in ("RoleBinding", "ClusterRoleBinding")]
     if not bindings:
         return
-    for role in deduplicated(manifests):
+    for role in ctx.kept:
         if role.kind not in ("Role", "ClusterRole") or not role.hook.is_hook or not role.hook.phases:
             continue
         if not _stays_after_sync(role):
