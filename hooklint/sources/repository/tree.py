@@ -11,7 +11,6 @@ outside. How Argo CD tells a folder's source type is ``GetAppSourceType`` (``uti
 from __future__ import annotations
 
 import os
-import re
 from typing import Iterable
 
 from hooklint.findings import InputError, Span
@@ -20,6 +19,7 @@ from hooklint.loader import LoadedFile, os_error_text, parse_text, read_file, wi
 from hooklint.reasons import Skip, SkipKind
 from hooklint.sources.repository import facts
 from hooklint.sources.repository.git import git_root
+from hooklint.sources.repository.spelling import may_hold
 from hooklint.yamlio import RENDER_FAILED, LoadIssue
 
 
@@ -244,13 +244,11 @@ MAX_HIDDEN_FILES = 2000
 
 
 def looks_like_object(data: bytes) -> bool:
-    """Whether a file's bytes may hold a Kubernetes object: they hold both an ``apiVersion`` and
-    a ``kind`` key (YAML or JSON, quoted or not). A CI workflow or a tool's settings do not."""
-    return _API_VERSION_KEY.search(data) is not None and _KIND_KEY.search(data) is not None
-
-
-_API_VERSION_KEY = re.compile(rb"apiVersion[\"']?\s*:")
-_KIND_KEY = re.compile(rb"\bkind[\"']?\s*:")
+    """Whether a file's bytes may hold a Kubernetes object: they may spell both ``apiVersion`` and
+    ``kind`` once parsed (:func:`~hooklint.sources.repository.spelling.may_hold`: the words, in
+    any position, since ``? kind # ...`` or an alias may be the key, or an escape that may make
+    them). A CI workflow or a tool's settings rarely do."""
+    return may_hold(data, b"apiVersion", b"kind")
 
 
 def hidden_manifests(folder: str, max_size: int) -> tuple[list[str], int]:
