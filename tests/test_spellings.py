@@ -254,3 +254,42 @@ def test_an_ordinary_file_without_the_word_is_skipped_unparsed(tmp_path: Path, m
     (tmp_path / "cm0.yaml").write_bytes(ORDINARY + b"  note: an Application's repoURL\n")
     runner.invoke(app, ["lint", "--no-cache", "--format", "concise", "."])
     assert set(parsed) == {"hooklint.sources.appmap.applications:cm0.yaml"}  # the map and the foreign-URL note
+
+
+CRD = """\
+apiVersion: apiextensions.k8s.io/v1
+kind: KIND
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  scope: SCOPE
+  names: {kind: Widget, plural: widgets}
+  versions: [{name: v1, served: true, storage: true}]
+"""
+
+
+@pytest.mark.parametrize(("kind", "scope"), [
+    ("CustomResourceDefinition", "Cluster"), ('"CustomResourceDefinitio\\x6e"', "Cluster"),
+    ("CustomResourceDefinition", '"Clust\\u0065r"'),
+])  # fmt: skip
+def test_a_crd_spelled_another_way_is_read_for_scope_and_capabilities(tmp_path: Path, kind: str, scope: str) -> None:
+    """The CRDs that decide a kind's scope and ``.Capabilities.APIVersions`` are read however their
+    kind and scope are spelled (the same pre-filter fault as F6, in crds.py)."""
+    from hooklint.sources.repository.crds import cluster_scoped_crds, crd_api_versions
+
+    path = tmp_path / "crd.yaml"
+    path.write_text(CRD.replace("KIND", kind).replace("SCOPE", scope))
+    assert cluster_scoped_crds([str(path)]) == {("example.com", "Widget")}
+    assert crd_api_versions([str(path)]) == {"example.com/v1", "example.com/v1/Widget"}
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    (b"apiVersion: v1\nkind: ConfigMap\n", True),
+    (b'{"apiVersion": "v1", "k\\u0069nd": "ConfigMap"}', True),  # main's regex missed the escaped key
+    (b"apiVersion: v1\n? kind # the key\n: ConfigMap\n", True),  # ... and the commented explicit key
+    (b"name: build\non: [push]\njobs: {}\n", False),  # a CI workflow
+])  # fmt: skip
+def test_a_hidden_file_looks_like_an_object_in_any_spelling(text: bytes, found: bool) -> None:
+    from hooklint.sources.repository.tree import looks_like_object
+
+    assert looks_like_object(text) is found
