@@ -985,8 +985,8 @@ def application_map(sources: list[ApplicationSource], files: list[str], run_file
             queue.append((folder, None, (folder,)))
         folder, parent, chain = queue.pop(0)
         if rendered_count >= MAX_PARENTS_RENDERED:
-            notices.append(f"more than {MAX_PARENTS_RENDERED} Helm charts and kustomizations render Applications: "
-                           "the Applications of the others are not known.")  # fmt: skip
+            notices.append(f"more than {MAX_PARENTS_RENDERED} Helm charts and kustomizations may render Applications "
+                           "(a chart's template action may print one): the Applications of the others are not known.")
             break
         rendered_count += 1
         kind, manifest_file, _, _ = candidates[folder]
