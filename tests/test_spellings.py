@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 from conftest import write
 from hooklint.cli import app
 from hooklint.sources.render.helm import find_helm
+from hooklint.sources.render.kustomize import find_kustomize
 from hooklint.sources.repository.spelling import may_hold, rewritten
 
 runner = CliRunner()
@@ -293,3 +294,14 @@ def test_a_hidden_file_looks_like_an_object_in_any_spelling(text: bytes, found: 
     from hooklint.sources.repository.tree import looks_like_object
 
     assert looks_like_object(text) is found
+
+
+@needs_helm
+@pytest.mark.skipif(find_kustomize() is None, reason="neither kustomize nor kubectl is installed")
+def test_a_kustomization_patching_the_kind_to_application_is_followed(repo: Path) -> None:
+    """F7's kind for kustomize: an inline patch of the kustomization itself makes the Application
+    (none of its resources says the word), and the child's values enable the hook."""
+    write(repo, {"root/app.yaml": "apiVersion: argoproj.io/v1alpha1\nkind: Thing\n" + BODY,
+                 "root/kustomization.yaml": ("resources: [app.yaml]\npatches:\n- target: {kind: Thing}\n  patch: |\n"
+                                             "    - {op: replace, path: /kind, value: Application}\n")})
+    assert concise(".") == (1, PRIVILEGED)

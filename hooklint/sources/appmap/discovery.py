@@ -1121,6 +1121,17 @@ def _chart_may_render_applications(folder: str) -> tuple[bool, bool]:
     return possible, False
 
 
+def _kustomization_may_make_applications(path: str) -> bool:
+    """Whether the kustomization file ``path`` may itself turn what it builds into an Application:
+    it may spell the word (an inline patch ``{op: replace, path: /kind, value: Application}``
+    changes a resource's kind: kustomize v5.5.0 applies it) or inflate a Helm chart
+    (``helmCharts``: its template actions may print the kind)."""
+    from hooklint.sources.appmap.applications import mentions_application
+
+    data = facts.read_regular(path, DEFAULT_MAX_FILE_SIZE)
+    return mentions_application(path) or (data is not None and may_hold(data, b"helmChart"))
+
+
 def _parent_candidates(files: list[str]) -> tuple[dict[str, tuple[str, str, bool, frozenset[str]]], set[str]]:
     """The folders (absolute) of the Helm charts and kustomizations among ``files`` whose
     renderings may hold an Application (a template or resource that may say ``kind:
@@ -1149,6 +1160,9 @@ def _parent_candidates(files: list[str]) -> tuple[dict[str, tuple[str, str, bool
             reads = kustomization_reads(path) or set()
             holding = frozenset(p for p in reads if p != os.path.abspath(path) and os.path.isfile(p)
                                 and mentions_application(p))  # fmt: skip
+            if not holding and any(_kustomization_may_make_applications(p) for p in reads
+                                   if os.path.basename(p) in KUSTOMIZATION_NAMES):  # fmt: skip
+                holding = frozenset({os.path.abspath(path)})
             if holding:
                 found[folder] = (KUSTOMIZE, os.path.normpath(path), False, holding)
                 spelled.add(folder)
