@@ -11,6 +11,7 @@ outside. How Argo CD tells a folder's source type is ``GetAppSourceType`` (``uti
 from __future__ import annotations
 
 import os
+import re
 from typing import Iterable
 
 from hooklint.findings import InputError, Span
@@ -19,7 +20,7 @@ from hooklint.loader import LoadedFile, os_error_text, parse_text, read_file, wi
 from hooklint.reasons import Skip, SkipKind
 from hooklint.sources.repository import facts
 from hooklint.sources.repository.git import git_root
-from hooklint.sources.repository.spelling import may_hold
+from hooklint.sources.repository.spelling import rewritten
 from hooklint.yamlio import RENDER_FAILED, LoadIssue
 
 
@@ -245,10 +246,16 @@ MAX_HIDDEN_FILES = 2000
 
 def looks_like_object(data: bytes) -> bool:
     """Whether a file's bytes may hold a Kubernetes object: they may spell both ``apiVersion`` and
-    ``kind`` once parsed (:func:`~hooklint.sources.repository.spelling.may_hold`: the words, in
-    any position, since ``? kind # ...`` or an alias may be the key, or an escape that may make
-    them). A CI workflow or a tool's settings rarely do."""
-    return may_hold(data, b"apiVersion", b"kind")
+    ``kind`` once parsed: each word written as a whole scalar anywhere (``? kind # ...`` or an
+    alias of a value may be the key), or an escape or tag that may make them
+    (:func:`~hooklint.sources.repository.spelling.rewritten`). A CI workflow or a tool's settings
+    rarely do."""
+    return (_API_VERSION_WORD.search(data) is not None and _KIND_WORD.search(data) is not None) or rewritten(data)
+
+
+#: The words as one scalar (YAML and JSON delimit a scalar by space, quotes, ``:``, ``,`` or brackets).
+_API_VERSION_WORD = re.compile(rb"\bapiVersion\b")
+_KIND_WORD = re.compile(rb"\bkind\b")
 
 
 def hidden_manifests(folder: str, max_size: int) -> tuple[list[str], int]:
