@@ -37,15 +37,12 @@ from hooklint.sources.appmap.argoglob import GlobPanic, compile_glob
 from hooklint.sources.appmap.gojson import SOURCE, GoJSONError, Struct, decode, field_of, marshal
 from hooklint.sources.repository import facts
 from hooklint.sources.repository.git import remote_urls
+from hooklint.sources.repository.spelling import may_hold, rewritten
 from hooklint.sources.repository.tree import chart_of
 from hooklint.sources.spec import (CHART_REPOSITORY, OCI_REGISTRY, OTHER_GIT, UNKNOWN_SCHEME, ApplicationSource,
                                    RemoteSource)
 from hooklint.yamlio import SYNTAX_ERROR, TOO_COMPLEX, Map, Seq
 
-#: A file that may hold an Application: cheap text test before parsing.
-#: A cheap test before parsing: a ``kind`` key with the value ``Application`` in block YAML, flow
-#: YAML or JSON (``"kind": "Application"``: Argo CD applies JSON manifests as it applies YAML).
-_MAYBE_APPLICATION = re.compile(r"""\bkind["']?\s*:\s*["']?Application\b""")
 
 
 _GIT_URL = re.compile(r"^(?:(?:https?|ssh|git|git\+ssh)://|[\w.-]+@[\w.-]+:)", re.IGNORECASE)
@@ -127,12 +124,14 @@ def normalize_repo_url(url: str) -> str:
 MAX_REPOSITORY_FILES = 20_000
 
 
-def repository_manifests(files: Iterable[str], repo_urls: Iterable[str] = ()) -> list[str]:
+def repository_manifests(files: Iterable[str], repo_urls: Iterable[str] = (), any_url: bool = False) -> list[str]:
     """The other manifest files (``*.yaml``, ``*.yml``) of the git repositories holding ``files``,
     where Applications pointing into them may be written even when the run names only some files
     (pre-commit): hidden folders and ``.git`` are skipped, at most :data:`MAX_REPOSITORY_FILES`.
-    Only repositories whose URL is known (a git remote, or ``repo_urls``) are searched; paths are
-    spelled like ``files`` (relative to the current folder when inside it)."""
+    Only repositories whose URL is known (a git remote, or ``repo_urls``) are searched, unless
+    ``any_url`` (the CustomResourceDefinitions and hostPath PersistentVolumes of the repository
+    matter whoever deploys them); paths are spelled like ``files`` (relative to the current
+    folder when inside it)."""
     configured = bool(list(repo_urls))
     seen = {os.path.abspath(f) for f in files}
     found: list[str] = []
@@ -147,7 +146,7 @@ def repository_manifests(files: Iterable[str], repo_urls: Iterable[str] = ()) ->
         if root is None or root in searched:
             continue
         searched.add(root)  # its remotes read once: they do not change within the run
-        if not (remote_urls(os.path.join(root, ".git")) or configured):
+        if not (any_url or remote_urls(os.path.join(root, ".git")) or configured):
             continue
         for folder, dirs, names in walk_tree(root):
             dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "node_modules")
@@ -162,10 +161,12 @@ def repository_manifests(files: Iterable[str], repo_urls: Iterable[str] = ()) ->
 
 
 def mentions_application(path: str, max_size: int = DEFAULT_MAX_FILE_SIZE) -> bool:
-    """Whether the file ``path`` (a regular file up to ``max_size`` bytes) has a ``kind:
-    Application`` line: a cheap text test before rendering what holds it."""
+    """Whether the file ``path`` (a regular file up to ``max_size`` bytes) may say ``kind:
+    Application`` once parsed, in any spelling YAML or JSON reads as that word
+    (:func:`~hooklint.sources.repository.spelling.may_hold`): a cheap text test before rendering
+    what holds it, false only when no spelling in the file makes the word."""
     data = facts.read_regular(path, max_size)
-    return data is not None and b"Application" in data and _MAYBE_APPLICATION.search(data.decode("utf-8", "replace")) is not None
+    return data is not None and may_hold(data, b"Application")
 
 
 class RepositoryUrls:
@@ -202,17 +203,14 @@ def find_application_sources(files: Iterable[str], repo_urls: Iterable[str] = ()
         data = facts.read_regular(path, max_file_size)
         if data is None:
             continue
-        if b"Application" not in data:
+        # a text test only skips a file no spelling makes an Application of (trial 8, F6: `!!str`,
+        # `&anchor`, `>-`, `"\x61"`, JSON `"\u0061"`); the parsed kind decides (sources_of)
+        if not may_hold(data, b"Application"):
             continue
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            continue
-        lowered = text.lower()
+        lowered = data.decode("utf-8", "replace").lower()
         # the repository's path (acme/shop) is in every spelling of its URL; any other repoURL
         # is a source from elsewhere (issue 33: named, never a silent pass): parse only then
-        if not _MAYBE_APPLICATION.search(text) or not (any(u.partition("/")[2] in lowered for u in ours)
-                                                       or "repourl" in lowered):  # fmt: skip
+        if not (any(u.partition("/")[2] in lowered for u in ours) or "repourl" in lowered or rewritten(data)):
             continue
         if os.path.basename(path) != "Chart.yaml" and chart_of(path) is not None:
             continue
@@ -242,7 +240,7 @@ def foreign_repo_urls(files: Iterable[str], repo_urls: Iterable[str] = (),
         data = facts.read_regular(path, max_file_size)
         if data is None:
             continue
-        if b"Application" not in data or b"repoURL" not in data:
+        if not may_hold(data, b"Application", b"repoURL"):
             continue
         ours = ours or urls.of(path)[1]
         for doc in read_file(path).documents:

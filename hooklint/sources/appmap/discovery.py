@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Callable, Iterable
 from hooklint.argocd import is_argo_kind
 from hooklint.findings import InputError
 from hooklint.sources.repository import facts
+from hooklint.sources.repository.spelling import may_hold
 from hooklint.loader import DEFAULT_MAX_FILE_SIZE, STDIN, within
 from hooklint.reasons import Skip, SkipKind, through_rendering
 from hooklint.yamlio import Map, Seq
@@ -386,9 +387,12 @@ def group_applications(
     from hooklint.sources.repository.volumes import host_path_volumes  # noqa: PLC0415 - a leaf module
 
     max_size = config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE
-    crds = cluster_scoped_crds(readable, max_size)
-    crd_apis = tuple(sorted(crd_api_versions(readable, max_size)))
-    volumes, claims = host_path_volumes(readable, max_size)
+    # the repository's CRDs and hostPath volumes, whether or not its URL is known (trial 8, F9:
+    # `hooklint lint app/job.yaml` reads the PersistentVolume of infra/ as `hooklint lint .` does)
+    whole = readable if repository_files else contained(run_files + repository_manifests(run_files, repo_urls, True))
+    crds = cluster_scoped_crds(whole, max_size)
+    crd_apis = tuple(sorted(crd_api_versions(whole, max_size)))
+    volumes, claims = host_path_volumes(whole, max_size)
     for app in apps:
         for part in [app, *app.parts]:
             part.cluster_crds = crds
@@ -1025,8 +1029,9 @@ def application_map(sources: list[ApplicationSource], files: list[str], run_file
     Application, and the application controller then syncs it as its own application, with its
     own source type, options, release name and destination).
 
-    A chart or kustomization is rendered here when one of its templates or resources says
-    ``kind: Application``: with the options of each Application of the map that points at it,
+    A chart or kustomization is rendered here when its rendering may hold an Application (a
+    template or resource that may say ``kind: Application`` in any spelling, a chart's template
+    action that may print it: :func:`_parent_candidates`): with the options of each Application of the map that points at it,
     or, when none does, as a folder is (someone outside this repository deploys it; a
     kustomization that another one builds on is a base, rendered only through its overlays).
     Children are followed recursively, at most :data:`MAX_APP_OF_APPS_DEPTH` levels; a child
@@ -1040,7 +1045,7 @@ def application_map(sources: list[ApplicationSource], files: list[str], run_file
     temporary copy and child process, through the render cache."""
     from hooklint.sources.appmap.applications import RepositoryUrls
 
-    candidates = _parent_candidates(files)
+    candidates, spelled = _parent_candidates(files)
     if not candidates:
         return sources
     urls = RepositoryUrls(config.repo_urls)
@@ -1065,7 +1070,7 @@ def application_map(sources: list[ApplicationSource], files: list[str], run_file
     # nobody's charts and kustomizations, those that written Applications of others point at last
     targeted = {os.path.abspath(w.folder) for w in withheld}
     orphans = sorted((f for f in candidates if f not in pointed and not candidates[f][2]),
-                     key=lambda f: (f in targeted, f))  # fmt: skip
+                     key=lambda f: (f not in spelled, f in targeted, f))  # fmt: skip
     dropped: set[str] = set()
     while queue or orphans:
         if not queue:
@@ -1075,8 +1080,8 @@ def application_map(sources: list[ApplicationSource], files: list[str], run_file
             queue.append((folder, None, (folder,)))
         folder, parent, chain = queue.pop(0)
         if rendered_count >= MAX_PARENTS_RENDERED:
-            notices.append(f"more than {MAX_PARENTS_RENDERED} Helm charts and kustomizations render Applications: "
-                           "the Applications of the others are not known.")  # fmt: skip
+            notices.append(f"more than {MAX_PARENTS_RENDERED} Helm charts and kustomizations may render Applications "
+                           "(a chart's template action may print one): the Applications of the others are not known.")
             break
         rendered_count += 1
         kind, manifest_file, _, _ = candidates[folder]
@@ -1091,7 +1096,7 @@ def application_map(sources: list[ApplicationSource], files: list[str], run_file
                                                           else KUSTOMIZATION_NAMES[0]))  # fmt: skip
         elif parent is not None and parent.source_type in (DIRECTORY, "plugin"):
             continue  # written Applications of a directory source are found as YAML; plugins never run
-        in_run = any(within(f, folder) for f in run)
+        in_run = folder in spelled and any(within(f, folder) for f in run)
         children = _rendered_sources(kind, manifest_file, parent, config, urls, notices if in_run else None)
         if children is None:  # not rendered: its written Applications are what is known
             children = [w for w in withheld if held_by[os.path.abspath(w.manifest)] == folder]
@@ -1193,39 +1198,81 @@ def _rendered_sources(kind: str, manifest_file: str, parent: ApplicationSource |
     return found
 
 
-def _parent_candidates(files: list[str]) -> dict[str, tuple[str, str, bool, frozenset[str]]]:
+def _chart_may_render_applications(folder: str) -> tuple[bool, bool]:
+    """``(may render one, says so)`` for the Helm chart at ``folder`` (its files, hidden folders
+    aside): whether a rendering of it may hold an Application, and whether one of its files may
+    spell the word (:func:`~hooklint.sources.appmap.applications.mentions_application`). Any
+    template action (``{{``) may print the word (``kind: {{ "Application" }}``, ``{{ .Values.kind }}``
+    with the Application's own values, ``printf``: trial 8, F7), and a packaged subchart
+    (``charts/*.tgz``) renders templates hooklint does not scan, so either makes it a candidate:
+    only a chart none of whose files can produce the word is skipped unrendered."""
+    from hooklint.sources.appmap.applications import mentions_application
+
+    possible = False
+    for below, dirs, names in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for n in sorted(names):
+            full = os.path.join(below, n)
+            if n.endswith((".yaml", ".yml", ".tpl", ".json")) and mentions_application(full):
+                return True, True
+            if not possible:
+                data = facts.read_regular(full, DEFAULT_MAX_FILE_SIZE) if not n.endswith(".tgz") else None
+                possible = n.endswith(".tgz") or (data is not None and b"{{" in data)
+    return possible, False
+
+
+def _kustomization_may_make_applications(path: str) -> bool:
+    """Whether the kustomization file ``path`` may itself turn what it builds into an Application:
+    it may spell the word (an inline patch ``{op: replace, path: /kind, value: Application}``
+    changes a resource's kind: kustomize v5.5.0 applies it) or inflate a Helm chart
+    (``helmCharts``: its template actions may print the kind)."""
+    from hooklint.sources.appmap.applications import mentions_application
+
+    data = facts.read_regular(path, DEFAULT_MAX_FILE_SIZE)
+    return mentions_application(path) or (data is not None and may_hold(data, b"helmChart"))
+
+
+def _parent_candidates(files: list[str]) -> tuple[dict[str, tuple[str, str, bool, frozenset[str]]], set[str]]:
     """The folders (absolute) of the Helm charts and kustomizations among ``files`` whose
-    templates or resources say ``kind: Application``: ``{folder: (HELM or KUSTOMIZE, its
-    Chart.yaml or kustomization as spelled in files, whether another such kustomization builds
-    on it, the absolute paths of a kustomization's files that do)}``."""
+    renderings may hold an Application (a template or resource that may say ``kind:
+    Application`` in any spelling, or a chart template action that may print it:
+    :func:`_chart_may_render_applications`): ``{folder: (HELM or KUSTOMIZE, its Chart.yaml or
+    kustomization as spelled in files, whether another such kustomization builds on it, the
+    absolute paths of a kustomization's files that do)}``, and the folders among them whose files
+    spell the word (the others are rendered after them, and a failure to render one is not said
+    here: the lint of its application says it)."""
     from hooklint.sources.appmap.applications import mentions_application
 
     found: dict[str, tuple[str, str, bool, frozenset[str]]] = {}
+    spelled: set[str] = set()
     for path in files:
         name = os.path.basename(path)
         folder = os.path.dirname(os.path.abspath(path))
         if name == HELM_CHART_FILE:
             if source_type(folder)[0] != HELM:
                 continue
-            for below, dirs, names in os.walk(folder):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                if any(mentions_application(os.path.join(below, n)) for n in sorted(names)
-                       if n.endswith((".yaml", ".yml", ".tpl"))):  # fmt: skip
-                    found[folder] = (HELM, os.path.normpath(path), False, frozenset())
-                    break
+            possible, says = _chart_may_render_applications(folder)
+            if possible:
+                found[folder] = (HELM, os.path.normpath(path), False, frozenset())
+            if says:
+                spelled.add(folder)
         elif name in KUSTOMIZATION_NAMES and not is_component(path):
             reads = kustomization_reads(path) or set()
             holding = frozenset(p for p in reads if p != os.path.abspath(path) and os.path.isfile(p)
                                 and mentions_application(p))  # fmt: skip
+            if not holding and any(_kustomization_may_make_applications(p) for p in reads
+                                   if os.path.basename(p) in KUSTOMIZATION_NAMES):  # fmt: skip
+                holding = frozenset({os.path.abspath(path)})
             if holding:
                 found[folder] = (KUSTOMIZE, os.path.normpath(path), False, holding)
+                spelled.add(folder)
     for folder, (kind, manifest_file, _, _) in list(found.items()):
         if kind != KUSTOMIZE:
             continue
         for _field, target in kustomization_references(manifest_file):
             if target in found and found[target][0] == KUSTOMIZE and target != folder:
                 found[target] = (*found[target][:2], True, found[target][3])
-    return found
+    return found, spelled
 
 
 def _foreign_note(files: list[str], config: "Config") -> list[str]:
@@ -1309,8 +1356,10 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
         data = facts.read_regular(path, config.max_file_size)
         if data is None:
             continue
-        appset = b"ApplicationSet" in data
-        secret = b"argocd.argoproj.io/secret-type" in data
+        # a text test skips only what no spelling makes one of (trial 8, F8: "ApplicationS\x65t");
+        # the parsed kind decides
+        appset = may_hold(data, b"ApplicationSet")
+        secret = may_hold(data, b"argocd.argoproj.io/secret-type")
         if not appset and not secret:
             continue
         from hooklint.sources.appmap.applicationsets import cluster_secrets, plain  # noqa: PLC0415 - only when a file may hold one

@@ -34,6 +34,7 @@ from hooklint.findings import Finding, Span
 from hooklint.files import read_bytes
 from hooklint.loader import LoadedFile, parse_text, read_file, within
 from hooklint.text import url_credentials
+from hooklint.sources.repository.spelling import may_hold
 from hooklint.yamlio import LoadIssue, Map
 from hooklint.sources.fetch import (SSH_NEVER, FetchError, FetchPolicy, Fetched, RemoteSource, base_not_fetched, fetch,
                                     fetch_advice, is_ssh, load_credentials)
@@ -200,7 +201,7 @@ def declared_repositories(root: str, max_file_size: int) -> dict[str, str]:
             if not name.lower().endswith((".yaml", ".yml")) or os.path.islink(path):
                 continue
             try:
-                if _REPOSITORY_LABEL not in read_bytes(path, max_file_size):
+                if not may_hold(read_bytes(path, max_file_size), _REPOSITORY_LABEL):
                     continue
             except (OSError, ValueError):
                 continue

@@ -65,6 +65,7 @@ from hooklint.loader import within
 from hooklint.yamlio import BoundedLoader, Unreadable, YamlTooComplex, go_first_document
 from hooklint.sources import bounded, sandbox
 from hooklint.sources.repository import facts
+from hooklint.sources.repository.spelling import may_hold
 from hooklint.sources.render.cache import cached, input_key, remembered_answer
 from hooklint.sources.repository.withheld import Withheld
 from hooklint.sources.repository.charts import MAX_ARCHIVE_BYTES, MAX_ARCHIVE_DEPTH, MAX_ARCHIVE_MEMBERS
@@ -768,7 +769,7 @@ def _sops_encrypted(path: str, max_file_size: int) -> bool:
         data = read_bytes(path, max_file_size)
     except OSError:
         return False
-    if b"sops" not in data:
+    if not may_hold(data, b"sops"):
         return False
     try:
         value = yaml.load(data, Loader=BoundedLoader)

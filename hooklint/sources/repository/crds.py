@@ -15,6 +15,7 @@ from typing import Iterable
 
 from hooklint.loader import DEFAULT_MAX_FILE_SIZE, read_file
 from hooklint.sources.repository import facts
+from hooklint.sources.repository.spelling import may_hold
 from hooklint.yamlio import Map, Seq
 
 #: At most this many files are read for CRDs (the rest are not: their CRDs stay unknown).
@@ -24,15 +25,14 @@ MAX_CRD_FILES = 2000
 def cluster_scoped_crds(files: Iterable[str], max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> frozenset[tuple[str, str]]:
     """The (``spec.group``, ``spec.names.kind``) of every ``apiextensions.k8s.io``
     CustomResourceDefinition with ``spec.scope: Cluster`` written in ``files`` (regular files up to
-    ``max_file_size`` bytes whose text names ``CustomResourceDefinition`` and ``Cluster``; at most
+    ``max_file_size`` bytes that may spell ``CustomResourceDefinition`` and ``Cluster`` once parsed:
+    :func:`~hooklint.sources.repository.spelling.may_hold`; at most
     :data:`MAX_CRD_FILES` of them are parsed). Never raises: a file that cannot be read holds none."""
     out: set[tuple[str, str]] = set()
     parsed = 0
     for path in files:
         data = facts.read_regular(path, max_file_size)
-        if data is None:
-            continue
-        if b"CustomResourceDefinition" not in data or b"Cluster" not in data:
+        if data is None or not may_hold(data, b"CustomResourceDefinition", b"Cluster"):
             continue
         parsed += 1
         if parsed > MAX_CRD_FILES:
@@ -75,7 +75,7 @@ def crd_api_versions(files: Iterable[str], max_file_size: int = DEFAULT_MAX_FILE
     parsed = 0
     for path in files:
         data = facts.read_regular(path, max_file_size)
-        if data is None or b"CustomResourceDefinition" not in data:
+        if data is None or not may_hold(data, b"CustomResourceDefinition"):
             continue
         parsed += 1
         if parsed > MAX_CRD_FILES:

@@ -20,6 +20,7 @@ from hooklint.loader import LoadedFile, os_error_text, parse_text, read_file, wi
 from hooklint.reasons import Skip, SkipKind
 from hooklint.sources.repository import facts
 from hooklint.sources.repository.git import git_root
+from hooklint.sources.repository.spelling import rewritten
 from hooklint.yamlio import RENDER_FAILED, LoadIssue
 
 
@@ -244,13 +245,17 @@ MAX_HIDDEN_FILES = 2000
 
 
 def looks_like_object(data: bytes) -> bool:
-    """Whether a file's bytes may hold a Kubernetes object: they hold both an ``apiVersion`` and
-    a ``kind`` key (YAML or JSON, quoted or not). A CI workflow or a tool's settings do not."""
-    return _API_VERSION_KEY.search(data) is not None and _KIND_KEY.search(data) is not None
+    """Whether a file's bytes may hold a Kubernetes object: they may spell both ``apiVersion`` and
+    ``kind`` once parsed: each word written as a whole scalar anywhere (``? kind # ...`` or an
+    alias of a value may be the key), or an escape or tag that may make them
+    (:func:`~hooklint.sources.repository.spelling.rewritten`). A CI workflow or a tool's settings
+    rarely do."""
+    return (_API_VERSION_WORD.search(data) is not None and _KIND_WORD.search(data) is not None) or rewritten(data)
 
 
-_API_VERSION_KEY = re.compile(rb"apiVersion[\"']?\s*:")
-_KIND_KEY = re.compile(rb"\bkind[\"']?\s*:")
+#: The words as one scalar (YAML and JSON delimit a scalar by space, quotes, ``:``, ``,`` or brackets).
+_API_VERSION_WORD = re.compile(rb"\bapiVersion\b")
+_KIND_WORD = re.compile(rb"\bkind\b")
 
 
 def hidden_manifests(folder: str, max_size: int) -> tuple[list[str], int]:

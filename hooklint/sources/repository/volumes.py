@@ -15,6 +15,7 @@ from typing import Iterable
 
 from hooklint.loader import DEFAULT_MAX_FILE_SIZE, read_file
 from hooklint.sources.repository import facts
+from hooklint.sources.repository.spelling import may_hold
 from hooklint.yamlio import Map
 
 #: At most this many files are parsed for each kind (the rest are not: their volumes stay unknown).
@@ -61,7 +62,9 @@ def _v1_objects(path: str, kind: str, max_file_size: int) -> Iterable[Map]:
 def host_path_volumes(files: Iterable[str], max_file_size: int = DEFAULT_MAX_FILE_SIZE
                       ) -> tuple[frozenset[HostPathVolume], frozenset[VolumeClaim]]:  # fmt: skip
     """The hostPath PersistentVolumes written in ``files`` (regular files up to ``max_file_size``
-    bytes whose text names ``PersistentVolume`` and ``hostPath``), and the PersistentVolumeClaims
+    bytes that may spell ``PersistentVolume`` and ``hostPath`` once parsed:
+    :func:`~hooklint.sources.repository.spelling.may_hold`, so ``"host\\x50ath"`` is read too,
+    trial 8 F9), and the PersistentVolumeClaims
     there whose ``spec.volumeName`` names one of them; at most :data:`MAX_VOLUME_FILES` files of
     each are parsed. Never raises: a file that cannot be read holds none."""
     files = list(files)
@@ -69,7 +72,7 @@ def host_path_volumes(files: Iterable[str], max_file_size: int = DEFAULT_MAX_FIL
     parsed = 0
     for path in files:
         data = facts.read_regular(path, max_file_size)
-        if data is None or b"PersistentVolume" not in data or b"hostPath" not in data:
+        if data is None or not may_hold(data, b"PersistentVolume", b"hostPath"):
             continue
         parsed += 1
         if parsed > MAX_VOLUME_FILES:
@@ -91,7 +94,7 @@ def host_path_volumes(files: Iterable[str], max_file_size: int = DEFAULT_MAX_FIL
     parsed = 0
     for path in files:
         data = facts.read_regular(path, max_file_size)
-        if data is None or b"PersistentVolumeClaim" not in data or b"volumeName" not in data:
+        if data is None or not may_hold(data, b"PersistentVolumeClaim", b"volumeName"):
             continue
         parsed += 1
         if parsed > MAX_VOLUME_FILES:
