@@ -107,6 +107,7 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     ("apps/app.yaml", 'apiVersion: argoproj.io/v1alpha1\nkind: "Applic\\x61tion"\n' + BODY),
     ("apps/app.yaml", "apiVersion: argoproj.io/v1alpha1\nkind: >-\n  Application\n" + BODY),
     ("apps/app.yaml", "apiVersion: argoproj.io/v1alpha1\nkind: &k Application\n" + BODY),
+    ("apps/app.yaml", "apiVersion: argoproj.io/v1alpha1\nkind: !!binary QXBwbGljYXRpb24=\n" + BODY),
     ("apps/app.yaml", JSON_APP),
     ("apps/app.json", JSON_APP),
 ])  # fmt: skip
@@ -305,3 +306,21 @@ def test_a_kustomization_patching_the_kind_to_application_is_followed(repo: Path
                  "root/kustomization.yaml": ("resources: [app.yaml]\npatches:\n- target: {kind: Thing}\n  patch: |\n"
                                              "    - {op: replace, path: /kind, value: Application}\n")})
     assert concise(".") == (1, PRIVILEGED)
+
+
+def test_a_binary_scalar_is_read_as_go_yaml_decodes_it() -> None:
+    """go-yaml v2 decodes ``!!binary`` (``decode.go``): ``argocd.argoproj.io/hook: !!binary
+    UHJlU3luYw==`` makes a PreSync hook, whose privileged container is HL105; text that is not
+    base64 fails the document as go-yaml fails it (HL001). hooklint kept the base64 text, so the
+    object was no hook and nothing was checked (attacker trial 8, beside F6's ``kind``)."""
+    from hooklint.pipeline import lint_text
+
+    job = ("apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: pwn\n  annotations:\n"
+           "    argocd.argoproj.io/hook: !!binary UHJlU3luYw==\nspec:\n  template:\n    spec:\n"
+           "      restartPolicy: Never\n      containers:\n      - name: x\n        image: busybox:1.36\n"
+           "        securityContext: {privileged: true}\n")  # fmt: skip
+    assert [(f.rule_id, f.span.line, f.span.column) for f in lint_text(job) if f.rule_id == "HL105"] == [("HL105", 14, 39)]
+    broken = [(f.rule_id, f.span.line, f.span.column, f.message) for f in lint_text(
+        job.replace("UHJlU3luYw==", "not*base64"))]
+    assert broken == [("HL001", 6, 30, "YAML syntax error: yaml: !!binary value contains invalid base64 data. Argo CD "
+                       "cannot render this document, so the whole application fails to sync; fix the YAML.")]
