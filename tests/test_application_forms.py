@@ -1,0 +1,207 @@
+"""Applications in every form Argo CD deploys them (attacker trial 8): a hydrated Application
+(``spec.sourceHydrator``, F2), Applications and ApplicationSets written as items of a ``kind: List``
+(F4), a folder inside a Helm chart that an Application deploys as a directory source (F10), and an
+explicit ``directory:`` source on a folder holding a ``Chart.yaml`` (F11).
+
+Each case is the attacker's: a chart whose privileged PreSync hook is behind a value that is off by
+default, and an Application that turns it on (or a plain privileged hook where only Argo CD's reading
+of the folder applies it). Before, each was a silent pass."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import git, write
+from hooklint.cli import app
+from hooklint.sources.render.helm import find_helm
+
+runner = CliRunner()
+needs_helm = pytest.mark.skipif(find_helm() is None, reason="no Helm: neither a helm binary nor helm-python-sdk")
+
+URL = "https://git.example.com/acme/deploy.git"
+
+GATED_HOOK = """\
+{{- if .Values.migrate.enabled }}
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: pwn
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+    argocd.argoproj.io/hook-delete-policy: BeforeHookCreation
+spec:
+  backoffLimit: 1
+  activeDeadlineSeconds: 100
+  template:
+    spec:
+      serviceAccountName: x
+      automountServiceAccountToken: false
+      hostPID: true
+      containers:
+      - name: x
+        image: ghcr.io/a/b:1.0
+        securityContext: {privileged: true}
+      restartPolicy: Never
+{{- end }}
+"""
+
+PLAIN_HOOK = GATED_HOOK.split("\n", 1)[1].rsplit("{{- end }}", 1)[0]
+
+CHART = {
+    ".git/config": f'[remote "origin"]\n\turl = {URL}\n',
+    "chart/Chart.yaml": "apiVersion: v2\nname: chart\nversion: 0.1.0\n",
+    "chart/values.yaml": "migrate:\n  enabled: false\n",
+    "chart/templates/hook.yaml": GATED_HOOK,
+    "chart/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata: {a: b}\n",
+}
+
+#: The findings of the gated hook rendered with ``migrate.enabled: true`` (concise format).
+HOOK_ON = [
+    "chart/templates/hook.yaml:2:1: HL105 The container 'x' of Job/pwn is privileged",
+    "chart/templates/hook.yaml:16:7: HL105 Job/pwn sets hostPID",
+]
+
+
+def lint(*args: str) -> tuple[int, list[str]]:
+    """Exit code and the finding lines of ``hooklint lint --format concise ARGS``."""
+    result = runner.invoke(app, ["lint", "--format", "concise", *args])
+    return result.exit_code, [line for line in result.output.splitlines() if re.match(r"\S+:\d+:\d+: HL", line)]
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, CHART)
+    return tmp_path
+
+
+HYDRATED = f"""\
+apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: {{name: shop, namespace: argocd}}
+spec:
+  project: shop
+  source: {{repoURL: {URL}, path: elsewhere}}
+  sourceHydrator:
+    drySource:
+      repoURL: {URL}
+      targetRevision: main
+      path: chart
+      chart: ignored
+      helm:
+        valuesObject:
+          migrate: {{enabled: true}}
+    syncSource:
+      targetBranch: environments/prod
+      path: prod/shop
+  destination: {{server: https://kubernetes.default.svc, namespace: shop}}
+"""
+
+
+@needs_helm
+def test_a_hydrated_application_renders_its_dry_source_with_its_options(repo):
+    """F2: the hydrator renders ``drySource`` (``GetDrySource``: its helm options; ``chart`` is no
+    field of it) and syncs the output; ``spec.source`` is ignored (``GetSources``)."""
+    write(repo, {"apps/shop.yaml": HYDRATED})
+    assert lint(".") == (1, HOOK_ON)
+    doctor = runner.invoke(app, ["doctor", "."]).output
+    assert ("Applications written in these files: 1 mapped, 0 ignored (those an app of apps or an ApplicationSet "
+            "makes: hooklint plan)\n  mapped   Application shop (apps/shop.yaml:1) spec.sourceHydrator.drySource -> "
+            "chart\n") in doctor
+
+
+def test_a_hydrated_applications_dry_source_from_elsewhere_is_named(repo):
+    """F2: a dry source in another repository is not rendered, and said so (HL009), never silently."""
+    write(repo, {"apps/shop.yaml": HYDRATED.replace(f"repoURL: {URL}\n      target",
+                                                    "repoURL: https://git.example.com/acme/other.git\n      target")})
+    code, lines = lint("apps")
+    assert (code, lines) == (1, [
+        "apps/shop.yaml:9:7: HL009 Application shop (apps/shop.yaml:9): spec.sourceHydrator.drySource is the Git "
+        "repository https://git.example.com/acme/other.git at main (path chart), not this one"])
+
+
+LISTED = f"""\
+apiVersion: v1
+kind: List
+items:
+- apiVersion: argoproj.io/v1alpha1
+  kind: Application
+  metadata: {{name: shop, namespace: argocd}}
+  spec:
+    project: shop
+    source:
+      repoURL: {URL}
+      path: chart
+      helm: {{valuesObject: {{migrate: {{enabled: true}}}}}}
+    destination: {{server: https://kubernetes.default.svc, namespace: shop}}
+"""
+
+
+@needs_helm
+def test_an_application_in_a_list_is_mapped(repo):
+    """F4: ``GenerateManifests`` applies each item of a list (``IsList``): the Application is created."""
+    write(repo, {"apps/list.yaml": LISTED})
+    assert lint(".") == (1, HOOK_ON)
+    doctor = runner.invoke(app, ["doctor", "."]).output
+    assert "  mapped   Application shop (apps/list.yaml:4) spec.source -> chart\n" in doctor
+
+
+LISTED_SET = f"""\
+apiVersion: v1
+kind: List
+items:
+- apiVersion: argoproj.io/v1alpha1
+  kind: ApplicationSet
+  metadata: {{name: shops, namespace: argocd}}
+  spec:
+    goTemplate: true
+    generators:
+    - list:
+        elements: [{{env: prod}}]
+    template:
+      metadata: {{name: 'shop-{{{{.env}}}}'}}
+      spec:
+        project: shop
+        source:
+          repoURL: {URL}
+          path: chart
+          helm: {{valuesObject: {{migrate: {{enabled: true}}}}}}
+        destination: {{server: https://kubernetes.default.svc, namespace: shop}}
+"""
+
+
+@needs_helm
+def test_an_applicationset_in_a_list_is_expanded(repo):
+    write(repo, {"apps/list.yaml": LISTED_SET})
+    assert lint(".") == (1, HOOK_ON)
+
+
+ROOT_CHART_LIST = f"""\
+apiVersion: v1
+kind: List
+items:
+- apiVersion: argoproj.io/v1alpha1
+  kind: Application
+  metadata: {{name: shop, namespace: argocd}}
+  spec:
+    project: shop
+    source:
+      repoURL: {{{{ .Values.repoURL }}}}
+      path: chart
+      helm: {{valuesObject: {{migrate: {{enabled: true}}}}}}
+    destination: {{server: https://kubernetes.default.svc, namespace: shop}}
+"""
+
+
+@needs_helm
+def test_an_application_in_a_list_an_app_of_apps_renders_is_mapped(repo):
+    """F4: the same list rendered by a parent chart (app of apps) is a child Application."""
+    write(repo, {
+        "root/Chart.yaml": "apiVersion: v2\nname: root\nversion: 0.1.0\n",
+        "root/values.yaml": f"repoURL: {URL}\n",
+        "root/templates/apps.yaml": ROOT_CHART_LIST,
+    })
+    assert lint(".") == (1, HOOK_ON)
