@@ -39,7 +39,7 @@ from hooklint.sources.repository import facts
 from hooklint.sources.repository.git import remote_urls
 from hooklint.sources.repository.tree import chart_of
 from hooklint.sources.spec import (CHART_REPOSITORY, OCI_REGISTRY, OTHER_GIT, UNKNOWN_SCHEME, ApplicationSource,
-                                   RemoteSource)
+                                   RemoteSource, document_objects, rendered_sources)
 from hooklint.yamlio import SYNTAX_ERROR, TOO_COMPLEX, Map, Seq
 
 #: A file that may hold an Application: cheap text test before parsing.
@@ -219,7 +219,8 @@ def find_application_sources(files: Iterable[str], repo_urls: Iterable[str] = ()
         if root is None:
             root = os.getcwd()
         for doc in read_file(path).documents:
-            found.extend(sources_of(doc.value, path, root, ours))
+            for body in document_objects(doc.value):  # a kind: List's items too
+                found.extend(sources_of(body, path, root, ours))
     return found
 
 
@@ -245,15 +246,10 @@ def foreign_repo_urls(files: Iterable[str], repo_urls: Iterable[str] = (),
         if b"Application" not in data or b"repoURL" not in data:
             continue
         ours = ours or urls.of(path)[1]
-        for doc in read_file(path).documents:
-            body = doc.value
+        for body in (b for doc in read_file(path).documents for b in document_objects(doc.value)):
             if not isinstance(body, Map) or not is_argo_kind(body.get("apiVersion"), body.get("kind"), "Application"):
                 continue
-            spec = body.get("spec")
-            if not isinstance(spec, Map):
-                continue
-            entries = [spec.get("source")] + (list(spec["sources"]) if isinstance(spec.get("sources"), Seq) else [])
-            for entry in entries:
+            for _, entry in rendered_sources(body.get("spec")):
                 url = entry.get("repoURL") if isinstance(entry, Map) and "chart" not in entry else None
                 if isinstance(url, str) and url:  # a chart of a chart repository is never this repository
                     if normalize_repo_url(url) in (ours or urls.of(path)[1]):
@@ -293,17 +289,15 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
     destination = destination if isinstance(destination, Map) else Map()
     namespace, server = destination.get("namespace"), destination.get("server") or destination.get("name")
     project = spec.get("project")
-    entries: list[tuple[str, Map]] = []
-    if isinstance(spec.get("source"), Map):
-        entries.append(("spec.source", spec["source"]))
-    if isinstance(spec.get("sources"), Seq):
-        entries.extend((f"spec.sources[{i}]", s) for i, s in enumerate(spec["sources"]) if isinstance(s, Map))
+    entries = rendered_sources(spec)  # a hydrated Application: its dry source only
     out = []
     real_root = os.path.realpath(root)
     refs = {f"${s['ref']}": s for _, s in entries if isinstance(s.get("ref"), str) and s["ref"]}
-    multiple = isinstance(spec.get("sources"), Seq) and len(spec["sources"]) > 0  # HasMultipleSources
+    multiple = (isinstance(spec.get("sources"), Seq) and len(spec["sources"]) > 0
+                and not isinstance(spec.get("sourceHydrator"), Map))  # HasMultipleSources
     for field_name, source in entries:
-        remote = remote_source(source, None if field_name == "spec.source" else int(field_name[13:-1]), ours, line)
+        index = int(field_name[13:-1]) if field_name.startswith("spec.sources[") else None
+        remote = remote_source(source, index, ours, line)
         if remote is not None and field_name == "spec.source" and multiple:
             continue  # Argo CD ignores spec.source when spec.sources is set (HasMultipleSources)
         if remote is not None:  # fetched by Argo CD's repo server: named, not rendered (issue 33)

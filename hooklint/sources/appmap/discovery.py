@@ -38,7 +38,7 @@ from hooklint.sources.repository.tree import (DIRECTORY, HELM, HELM_CHART_FILE, 
                                               PLUGIN, REMOTE, UNRENDERABLE, chart_of, contained, dangling_link,
                                               dangling_reason, hidden_manifests, inside_repository, is_manifest_name,
                                               source_type, walk, MAX_HIDDEN_FILES)
-from hooklint.sources.spec import ApplicationSource
+from hooklint.sources.spec import ApplicationSource, document_objects
 from hooklint.sources.appmap.applications import DirectoryOptions, find_application_sources, repository_manifests
 
 if TYPE_CHECKING:
@@ -1071,26 +1071,35 @@ def _rendered_sources(kind: str, manifest_file: str, parent: ApplicationSource |
     generated_by = parent.label() if parent is not None else _orphan_label((kind, manifest_file))
     scope = (manifest_file, *(parent.scope if parent is not None else ()))
     found: list[ApplicationSource] = []
-    for item in rendered:
-        body = item.loaded.documents[0].value if item.loaded.documents else None
+    for item, body in ((i, b) for i in rendered for d in i.loaded.documents[:1] for b in document_objects(d.value)):
         if not isinstance(body, Map) or not is_argo_kind(body.get("apiVersion"), body.get("kind"), "Application"):
-            continue
+            continue  # a kind: List's items are applied too (GenerateManifests' IsList)
         placement = item.placement
         where, line = manifest_file, 1
         if placement is not None:
             where, line = placement.path, placement.first.line
-            if placement.template is not None:
-                span = placement.template("spec.source") or placement.template("spec.sources")
+            if placement.template is not None and body is item.loaded.documents[0].value:
+                span = (placement.template("spec.source") or placement.template("spec.sources")
+                        or placement.template("spec.sourceHydrator"))  # fmt: skip
                 line = span.line if span is not None else line
             elif placement.source is not None:
-                spec = placement.source.get("spec")
-                written = spec.get("source") or spec.get("sources") if isinstance(spec, Map) else None
+                written = _written_source(placement.source.get("spec"))
                 line = written.span.line if isinstance(written, (Map, Seq)) else line
         root, ours = urls.of(where)
         lives_in = parent.namespace if parent is not None else None  # where Argo CD applies it
         found.extend(sources_of(body, where, root or os.getcwd(), ours, line, generated_by, scope,
                                 config.max_file_size, default_namespace=lives_in))  # fmt: skip
     return found
+
+
+def _written_source(spec: object) -> object:
+    """Where the source of the Application spec ``spec`` is written: its ``sourceHydrator``
+    (what a hydrated Application renders: :func:`~hooklint.sources.spec.rendered_sources`),
+    else ``source``, else ``sources``; None when it has none."""
+    if not isinstance(spec, Map):
+        return None
+    hydrator = spec.get("sourceHydrator")
+    return hydrator if isinstance(hydrator, Map) else spec.get("source") or spec.get("sources")
 
 
 def _parent_candidates(files: list[str]) -> dict[str, tuple[str, str, bool, frozenset[str]]]:
@@ -1193,8 +1202,7 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
             continue
         from hooklint.sources.appmap.applicationsets import cluster_secrets, plain  # noqa: PLC0415 - only when a file may hold one
 
-        for doc in read_file(path).documents:
-            body = doc.value
+        for body in (b for doc in read_file(path).documents for b in document_objects(doc.value)):
             if isinstance(body, Map) and is_argo_kind(body.get("apiVersion"), body.get("kind"), "ApplicationSet"):
                 sets.append((path, body))
             elif secret and isinstance(body, Map) and body.get("kind") == "Secret":
@@ -1241,7 +1249,7 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
         spec = body.get("spec")
         template = spec.get("template") if isinstance(spec, Map) else None
         tspec = template.get("spec") if isinstance(template, Map) else None
-        written = tspec.get("source") or tspec.get("sources") if isinstance(tspec, Map) else None
+        written = _written_source(tspec)
         line = written.span.line if isinstance(written, (Map, Seq)) else body.span.line
         for app, carried in zip(expansion.applications, expansion.secrets):
             parsed = parse_text(path, yaml.safe_dump(app, sort_keys=False))
