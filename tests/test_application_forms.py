@@ -9,6 +9,7 @@ of the folder applies it). Before, each was a silent pass."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -205,3 +206,94 @@ def test_an_application_in_a_list_an_app_of_apps_renders_is_mapped(repo):
         "root/templates/apps.yaml": ROOT_CHART_LIST,
     })
     assert lint(".") == (1, HOOK_ON)
+
+
+def application(name: str, path: str, extra: str = "", namespace: str = "shop") -> str:
+    return (f"apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {{name: {name}, namespace: argocd}}\n"
+            f"spec:\n  project: shop\n  source:\n    repoURL: {URL}\n    path: {path}\n{extra}"
+            f"  destination: {{server: https://kubernetes.default.svc, namespace: {namespace}}}\n")  # fmt: skip
+
+
+SHOP_ON = application("shop", "chart", "    helm: {valuesObject: {migrate: {enabled: true}}}\n")
+
+
+@needs_helm
+def test_a_folder_inside_a_chart_deployed_as_a_directory_source_is_linted_and_mapped(repo):
+    """F10: ``chart/apps`` has no Chart.yaml of its own, so Argo CD's directory source applies
+    ``chart/apps/shop.yaml``, and the Application ``shop`` it holds renders the chart with the hook on.
+    Before: 0 findings in 2 files, nothing listed as skipped."""
+    write(repo, {"apps/root.yaml": application("root", "chart/apps", namespace="argocd"),
+                 "chart/apps/shop.yaml": SHOP_ON,
+                 "chart/apps/job.yaml": PLAIN_HOOK.replace("name: pwn", "name: plain")})
+    assert lint(".") == (1, [
+        "chart/apps/job.yaml:15:16: HL105 Job/plain sets hostPID",
+        "chart/apps/job.yaml:19:39: HL105 The container 'x' of Job/plain is privileged",
+        *HOOK_ON,
+    ])
+    plan = runner.invoke(app, ["plan", "."]).output
+    assert ("Application chart/apps: 2 objects, 2 steps (Argo CD 3.5.1, directory source of Application root "
+            "(apps/root.yaml:7))\n") in plan
+    assert ("Application chart: 2 objects, 2 steps (Argo CD 3.5.1, helm source of Application shop "
+            "(chart/apps/shop.yaml:7) rendered by") in plan
+
+
+HOOK_DIFF = """\
+hooklint diff base -> head: 3 new findings, 0 fixed, 0 unchanged; plan changes in 1 application
+"""
+
+
+def commit(repo, tag: str, files: dict[str, str]) -> None:
+    write(repo, files)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", tag)
+    git(repo, "tag", tag)
+
+
+@pytest.fixture
+def history(tmp_path, monkeypatch):
+    repo = tmp_path / "history"
+    repo.mkdir()
+    monkeypatch.chdir(repo)
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "config", "user.email", "ci@example.com")
+    git(repo, "config", "user.name", "ci")
+    git(repo, "remote", "add", "origin", URL)
+    return repo
+
+
+def test_a_change_adding_a_hook_to_a_folder_inside_a_chart_a_directory_source_deploys_is_reviewed(history):
+    """F10 in review: the base deploys ``chart/apps`` as a directory source; the change adds a plain
+    privileged PreSync Job there. Before: 0 new findings, no plan change, exit 0."""
+    commit(history, "base", {**{k: v for k, v in CHART.items() if not k.startswith(".git/")},
+                             "apps/root.yaml": application("root", "chart/apps", namespace="argocd"),
+                             "chart/apps/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: apps\n"})
+    commit(history, "head", {"chart/apps/job.yaml": PLAIN_HOOK.replace("name: pwn", "name: plain")})
+    result = runner.invoke(app, ["diff", "base", "--head", "head", "--format", "json"])
+    found = sorted((f["path"], f["line"], f["rule_id"]) for f in json.loads(result.stdout)["new"])
+    assert (result.exit_code, found) == (1, [("chart/apps/job.yaml", 15, "HL105"), ("chart/apps/job.yaml", 19, "HL105")])
+
+
+EXPLICIT = application("shop", "chart", "    directory: {recurse: false}\n")
+
+
+def test_an_explicit_directory_source_on_a_chart_folder_reads_its_manifest_files(repo):
+    """F11: ``ExplicitType`` returns Directory whenever ``directory`` is set, and ``findManifests``
+    reads the folder's files (``Chart.yaml`` and ``values.yaml`` are YAML that is no object;
+    ``templates/`` is a subfolder, read only with ``recurse``). Before: 0 objects, extra.yaml unlinted."""
+    write(repo, {"apps/app.yaml": EXPLICIT, "chart/extra.yaml": PLAIN_HOOK})
+    assert lint(".") == (1, [
+        "chart/extra.yaml:6:30: HL305 Every object of this application is a hook (1 hook run during a sync, no plain "
+        "resource)",
+        "chart/extra.yaml:15:16: HL105 Job/pwn sets hostPID",
+        "chart/extra.yaml:19:39: HL105 The container 'x' of Job/pwn is privileged",
+    ])
+    plan = runner.invoke(app, ["plan", "chart"]).output
+    assert plan.startswith("Application chart: 1 object, 1 step (Argo CD 3.5.1, directory source of Application shop "
+                           "(apps/app.yaml:7))\n")
+
+
+def test_a_recursive_directory_source_on_a_chart_folder_reads_its_templates_as_written(repo):
+    """F11 with ``recurse``: ``templates/*.yaml`` are applied as written, and a template Argo CD cannot
+    parse as YAML fails there too (never a silent pass)."""
+    write(repo, {"apps/app.yaml": EXPLICIT.replace("recurse: false", "recurse: true")})
+    assert lint(".") == (1, ["chart/templates/hook.yaml:1:3: HL001 YAML syntax error"])

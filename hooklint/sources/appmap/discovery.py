@@ -36,8 +36,8 @@ from hooklint.sources.repository.kustomizations import (MAX_KUSTOMIZATIONS_FOLLO
                                                        kustomization_reads, kustomization_references, unread_reason)
 from hooklint.sources.repository.tree import (DIRECTORY, HELM, HELM_CHART_FILE, KUSTOMIZATION_NAMES, KUSTOMIZE, MULTI,
                                               PLUGIN, REMOTE, UNRENDERABLE, chart_of, contained, dangling_link,
-                                              dangling_reason, hidden_manifests, inside_repository, is_manifest_name,
-                                              source_type, walk, MAX_HIDDEN_FILES)
+                                              dangling_reason, directory_source_files, hidden_manifests,
+                                              inside_repository, is_manifest_name, source_type, walk, MAX_HIDDEN_FILES)
 from hooklint.sources.spec import ApplicationSource, document_objects
 from hooklint.sources.appmap.applications import DirectoryOptions, find_application_sources, repository_manifests
 
@@ -317,8 +317,21 @@ def group_applications(
     sources += appsets.sources
     if config is not None and not any(s.remote is None for s in sources):  # all name other repositories: say so once
         notices.extend(_foreign_note(readable, config))
-    if config is not None and (any(s.remote is None for s in sources) or repository_files):
-        sources = application_map(sources, readable, [f for f in run_files if f in set(readable)], config, notices)
+    written = sources
+    map_notices: list[str] = []
+    read_in_charts: set[str] = set()
+    for _ in range(MAX_APP_OF_APPS_DEPTH + 1):
+        if config is not None and (any(s.remote is None for s in written) or repository_files):
+            map_notices = []  # the last map's notices only: each map renders the same parents again
+            sources = application_map(written, readable, [f for f in run_files if f in set(readable)], config,
+                                      map_notices)  # fmt: skip
+        # Applications in a chart's folder that a directory source applies (trial 8 F10): then the map again
+        more = applications_in_charts(sources, read_in_charts, repo_urls, max_size)
+        if not more:
+            break
+        written = written + more
+        sources = written
+    notices.extend(map_notices)
     remote = [s for s in sources if s.remote is not None]  # named, never rendered (issue 33)
     sources = [s for s in sources if s.remote is None]
     _add_hidden_sources(sources, [os.path.normpath(p) for p in paths if p != STDIN and os.path.isdir(p)],
@@ -738,10 +751,13 @@ def _mapped_applications(
                                  source, {f: why for f in files})  # fmt: skip
             apps.append(_with_source_note(plugin, source, named_app))
             continue
-        if not inside:
-            continue
         detected, manifest_file = source_type(folder)
         kind = source.source_type or detected
+        options = DirectoryOptions.from_application(source.options)
+        # what Argo CD's directory source reads where the run's walk stopped at a chart (trial 8 F10, F11)
+        in_charts = _read_in_charts(folder, options.recurse, reported) if kind == DIRECTORY else []
+        if not inside and not in_charts:
+            continue
         if kind in (KUSTOMIZE, HELM):
             if manifest_file is None or (kind == HELM) != manifest_file.endswith(HELM_CHART_FILE):
                 manifest_file = os.path.join(folder, HELM_CHART_FILE if kind == HELM else KUSTOMIZATION_NAMES[0])
@@ -758,7 +774,6 @@ def _mapped_applications(
             _leave_out_unread(app, reads)
             apps.append(app)
             continue
-        options = DirectoryOptions.from_application(source.options)
         for problem in options.problems:
             notices.append(f"{source.label()}: {problem}; ignored.")
         if options.recurse:  # Argo CD reads its hidden folders too: walked here, where the run's walk skipped them
@@ -771,10 +786,11 @@ def _mapped_applications(
             mine = inside
         else:
             mine = [k for k in inside if k == folder]
-        if not mine:
+        if not mine and not in_charts:
             continue
         covered.update(mine)
-        files = sorted(f for k in mine for f in reported[k])
+        files = sorted({f for k in mine for f in reported[k]} | {f for f, _ in in_charts})
+        named = named_by.get(mine[0]) if mine else named_by.get(in_charts[0][1])
         left_out = {}
         for f in files:
             relative = os.path.relpath(f, folder).replace(os.sep, "/")
@@ -783,11 +799,69 @@ def _mapped_applications(
                 left_out[f] = Skip(f"{source.label()} leaves it out ({source.field}.directory): it {excluded}",
                                    SkipKind.EXCLUDED,
                                    origin=leaving_origin("directory", source, options.include, options.exclude))
-        app = Application(key, files, [], DIRECTORY, None, named_by.get(mine[0]), folder, source, left_out)
+        app = Application(key, files, [], DIRECTORY, None, named, folder, source, left_out)
         if any(f.lower().endswith(".jsonnet") and f not in left_out for f in files):  # Argo CD evaluates them
             app = _with_source_note(app, source, named_app)
         apps.append(app)
     return _join_multi_source(apps, multi), covered
+
+
+def _read_in_charts(folder: str, recurse: bool, reported: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """The files a directory source of ``folder`` (with ``recurse`` or not) reads
+    (:func:`~hooklint.sources.repository.tree.directory_source_files`) that lie in a Helm chart the
+    run walked (a key of ``reported`` holding its ``Chart.yaml``), where :func:`walk` stopped and
+    listed only that ``Chart.yaml``, as ``(file, that chart's key)``: Argo CD applies them as plain
+    manifests (attacker trial 8, F10 and F11). Empty when ``folder`` is in no such chart and holds none."""
+    charts = [k for k, files in reported.items() if k != STDIN and os.path.join(k, HELM_CHART_FILE) in files]
+    if not charts or not os.path.isdir(folder):
+        return []
+    mine = [c for c in charts if within(folder, c) or (recurse and within(c, folder))]
+    if not mine:
+        return []
+    out = []
+    for file in directory_source_files(folder, recurse):
+        file = os.path.normpath(file)
+        chart = next((c for c in mine if within(file, c)), None)
+        if chart is not None:
+            out.append((file, chart))
+    return out
+
+
+def applications_in_charts(sources: list[ApplicationSource], read: set[str], repo_urls: Iterable[str] = (),
+                           max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> list[ApplicationSource]:  # fmt: skip
+    """The sources of the Applications written in files inside Helm charts that a directory source
+    of ``sources`` applies (trial 8, F10): :func:`find_application_sources` skips a chart's files
+    (templates are no manifests), but Argo CD's directory source on ``chart/apps`` (a folder with no
+    ``Chart.yaml`` of its own: ``discovery.AppType`` types only the source's folder) applies
+    ``chart/apps/shop.yaml`` as written, and the Application it holds is created. Files in ``read``
+    (absolute) are not read again; each file read is added to it. A file that leads out of its
+    repository is never read here, and ``directory.include/exclude`` apply."""
+    from hooklint.loader import read_file  # noqa: PLC0415 - only with such a source
+    from hooklint.sources.appmap.applications import RepositoryUrls, sources_of  # noqa: PLC0415
+
+    urls: RepositoryUrls | None = None
+    out: list[ApplicationSource] = []
+    for source in sources:
+        if source.problem is not None or source.remote is not None or not os.path.isdir(source.folder):
+            continue
+        if (source.source_type or source_type(source.folder)[0]) != DIRECTORY:
+            continue
+        options = DirectoryOptions.from_application(source.options)
+        for file in directory_source_files(source.folder, options.recurse):
+            full = os.path.abspath(file)
+            if full in read or chart_of(file) is None:  # outside charts: found as written YAML
+                continue
+            read.add(full)
+            if options.excludes(os.path.relpath(file, source.folder).replace(os.sep, "/")) is not None:
+                continue
+            if not contained([file]) or not facts.read_regular(file, max_file_size):
+                continue
+            urls = urls or RepositoryUrls(repo_urls)
+            root, ours = urls.of(file)
+            for doc in read_file(file, max_file_size).documents:
+                for body in document_objects(doc.value):
+                    out.extend(sources_of(body, file, root or os.getcwd(), ours, max_file_size=max_file_size))
+    return out
 
 
 def _with_source_note(app: Application, source: ApplicationSource, named: bool) -> Application:
