@@ -297,3 +297,32 @@ def test_a_recursive_directory_source_on_a_chart_folder_reads_its_templates_as_w
     parse as YAML fails there too (never a silent pass)."""
     write(repo, {"apps/app.yaml": EXPLICIT.replace("recurse: false", "recurse: true")})
     assert lint(".") == (1, ["chart/templates/hook.yaml:1:3: HL001 YAML syntax error"])
+
+
+@needs_helm
+def test_a_recursive_directory_source_above_a_chart_reads_the_chart_as_written_and_maps_its_applications(repo):
+    """F10 and F11 from above: ``recurse`` walks into ``deploy/chart`` (the chart's templates are
+    plain files to it: the template that is no YAML is HL001, as Argo CD fails on it) and applies
+    ``deploy/chart/apps/shop.yaml``, whose Application renders the chart with the hook on."""
+    moved = {k.replace("chart/", "deploy/chart/", 1) if k.startswith("chart/") else k: v for k, v in CHART.items()}
+    write(repo, {**moved, "apps/root.yaml": application("root", "deploy", "    directory: {recurse: true}\n", "argocd"),
+                 "deploy/chart/apps/shop.yaml": SHOP_ON.replace("path: chart", "path: deploy/chart")})
+    for name in CHART:
+        if name.startswith("chart/"):
+            (repo / name).unlink()
+    assert lint(".") == (1, [
+        "deploy/chart/templates/hook.yaml:1:3: HL001 YAML syntax error",
+        "deploy/chart/templates/hook.yaml:2:1: HL105 The container 'x' of Job/pwn is privileged",
+        "deploy/chart/templates/hook.yaml:16:7: HL105 Job/pwn sets hostPID",
+    ])
+
+
+def test_go_decodes_a_templatepatch_of_source_hydrator_field_by_field():
+    """F2: an ApplicationSet's ``templatePatch`` is decoded into ``Application`` by Go's
+    ``encoding/json``: ``DrySource:`` is ``drySource:`` (``SourceHydrator`` is a struct, not opaque)."""
+    from hooklint.sources.appmap.gojson import APPLICATION, decode
+
+    patch = {"spec": {"SourceHydrator": {"DrySource": {"Path": "chart", "Helm": {"valuesObject": {"a": 1}}},
+                                         "syncSource": {"path": "prod"}}}}
+    assert decode(APPLICATION, None, patch) == {"spec": {"sourceHydrator": {
+        "drySource": {"helm": {"valuesObject": {"a": 1}}, "path": "chart"}, "syncSource": {"path": "prod"}}}}

@@ -326,7 +326,7 @@ def group_applications(
             sources = application_map(written, readable, [f for f in run_files if f in set(readable)], config,
                                       map_notices)  # fmt: skip
         # Applications in a chart's folder that a directory source applies (trial 8 F10): then the map again
-        more = applications_in_charts(sources, read_in_charts, repo_urls, max_size)
+        more = applications_in_charts(sources, read_in_charts, readable + run_files, repo_urls, max_size)
         if not more:
             break
         written = written + more
@@ -724,6 +724,7 @@ def _mapped_applications(
                     file = os.path.normpath(file)
                     reported.setdefault(os.path.dirname(file) or ".", set()).add(file)
     run = {os.path.abspath(f) for files in reported.values() for f in files if f != STDIN}
+    charts = _walked_charts(reported)  # where a directory source reads what the walk left in a chart
     for source in sources:
         folder = source.folder
         if source.problem is not None:  # reported on the Application's source (HL007)
@@ -755,7 +756,7 @@ def _mapped_applications(
         kind = source.source_type or detected
         options = DirectoryOptions.from_application(source.options)
         # what Argo CD's directory source reads where the run's walk stopped at a chart (trial 8 F10, F11)
-        in_charts = _read_in_charts(folder, options.recurse, reported) if kind == DIRECTORY else []
+        in_charts = _chart_files(folder, options.recurse, charts) if kind == DIRECTORY and charts else []
         if not inside and not in_charts:
             continue
         if kind in (KUSTOMIZE, HELM):
@@ -790,7 +791,7 @@ def _mapped_applications(
             continue
         covered.update(mine)
         files = sorted({f for k in mine for f in reported[k]} | {f for f, _ in in_charts})
-        named = named_by.get(mine[0]) if mine else named_by.get(in_charts[0][1])
+        named = named_by.get(mine[0]) if mine else named_by.get(charts[in_charts[0][1]])
         left_out = {}
         for f in files:
             relative = os.path.relpath(f, folder).replace(os.sep, "/")
@@ -806,39 +807,56 @@ def _mapped_applications(
     return _join_multi_source(apps, multi), covered
 
 
-def _read_in_charts(folder: str, recurse: bool, reported: dict[str, set[str]]) -> list[tuple[str, str]]:
+def _chart_files(folder: str, recurse: bool, charts: Iterable[str]) -> list[tuple[str, str]]:
     """The files a directory source of ``folder`` (with ``recurse`` or not) reads
-    (:func:`~hooklint.sources.repository.tree.directory_source_files`) that lie in a Helm chart the
-    run walked (a key of ``reported`` holding its ``Chart.yaml``), where :func:`walk` stopped and
-    listed only that ``Chart.yaml``, as ``(file, that chart's key)``: Argo CD applies them as plain
-    manifests (attacker trial 8, F10 and F11). Empty when ``folder`` is in no such chart and holds none."""
-    charts = [k for k, files in reported.items() if k != STDIN and os.path.join(k, HELM_CHART_FILE) in files]
-    if not charts or not os.path.isdir(folder):
+    (:func:`~hooklint.sources.repository.tree.directory_source_files`) that lie in one of the Helm
+    chart folders ``charts`` (absolute), where :func:`walk` stops and lists only its ``Chart.yaml``,
+    as ``(file spelled like folder, the chart)``: Argo CD applies them as plain manifests (attacker
+    trial 8, F10 and F11). Only those charts' folders are walked: the folder's own chart when it
+    lies in one, else, with ``recurse``, the topmost charts below it."""
+    full = os.path.abspath(folder)
+    charts = sorted(charts)
+    holding = [c for c in charts if within(full, c)]
+    if holding:
+        return [(os.path.normpath(f), holding[-1]) for f in directory_source_files(folder, recurse)]
+    if not recurse:
         return []
-    mine = [c for c in charts if within(folder, c) or (recurse and within(c, folder))]
-    if not mine:
-        return []
+    below = [c for c in charts if within(c, full)]
     out = []
-    for file in directory_source_files(folder, recurse):
-        file = os.path.normpath(file)
-        chart = next((c for c in mine if within(file, c)), None)
-        if chart is not None:
-            out.append((file, chart))
+    for chart in below:
+        if any(o != chart and within(chart, o) for o in below):
+            continue  # a chart inside another one: walked with it
+        spelled = os.path.join(folder, os.path.relpath(chart, full))
+        out.extend((os.path.normpath(f), chart) for f in directory_source_files(spelled, True))
     return out
 
 
-def applications_in_charts(sources: list[ApplicationSource], read: set[str], repo_urls: Iterable[str] = (),
+def _walked_charts(reported: dict[str, set[str]]) -> dict[str, str]:
+    """The Helm chart folders the run's walk stopped at (absolute -> their key of ``reported``):
+    keys holding their ``Chart.yaml`` (:func:`walk` lists it, even when missing)."""
+    return {os.path.abspath(k): k for k, files in reported.items()
+            if k != STDIN and os.path.join(k, HELM_CHART_FILE) in files}  # fmt: skip
+
+
+def applications_in_charts(sources: list[ApplicationSource], read: set[str], files: Iterable[str],
+                           repo_urls: Iterable[str] = (),
                            max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> list[ApplicationSource]:  # fmt: skip
     """The sources of the Applications written in files inside Helm charts that a directory source
     of ``sources`` applies (trial 8, F10): :func:`find_application_sources` skips a chart's files
     (templates are no manifests), but Argo CD's directory source on ``chart/apps`` (a folder with no
     ``Chart.yaml`` of its own: ``discovery.AppType`` types only the source's folder) applies
-    ``chart/apps/shop.yaml`` as written, and the Application it holds is created. Files in ``read``
-    (absolute) are not read again; each file read is added to it. A file that leads out of its
-    repository is never read here, and ``directory.include/exclude`` apply."""
+    ``chart/apps/shop.yaml`` as written, and the Application it holds is created. The charts are
+    the folders typed Helm of the ``Chart.yaml`` files among ``files`` (the run's and the
+    repository's). Files in ``read`` (absolute) are not read again; each file read is added to it.
+    A file that leads out of its repository is never read here, and ``directory.include/exclude``
+    apply."""
     from hooklint.loader import read_file  # noqa: PLC0415 - only with such a source
     from hooklint.sources.appmap.applications import RepositoryUrls, sources_of  # noqa: PLC0415
 
+    charts = sorted({os.path.dirname(os.path.abspath(f)) for f in files if os.path.basename(f) == HELM_CHART_FILE})
+    charts = [c for c in charts if source_type(c)[0] == HELM]
+    if not charts:
+        return []
     urls: RepositoryUrls | None = None
     out: list[ApplicationSource] = []
     for source in sources:
@@ -847,9 +865,9 @@ def applications_in_charts(sources: list[ApplicationSource], read: set[str], rep
         if (source.source_type or source_type(source.folder)[0]) != DIRECTORY:
             continue
         options = DirectoryOptions.from_application(source.options)
-        for file in directory_source_files(source.folder, options.recurse):
+        for file, _ in _chart_files(source.folder, options.recurse, charts):
             full = os.path.abspath(file)
-            if full in read or chart_of(file) is None:  # outside charts: found as written YAML
+            if full in read:
                 continue
             read.add(full)
             if options.excludes(os.path.relpath(file, source.folder).replace(os.sep, "/")) is not None:
