@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 from conftest import git, write
 from hooklint.cli import app
 from hooklint.sources.render.helm import find_helm
+from hooklint.sources.render.kustomize import find_kustomize
 
 runner = CliRunner()
 needs_helm = pytest.mark.skipif(find_helm() is None, reason="no Helm: neither a helm binary nor helm-python-sdk")
@@ -326,3 +327,23 @@ def test_go_decodes_a_templatepatch_of_source_hydrator_field_by_field():
                                          "syncSource": {"path": "prod"}}}}
     assert decode(APPLICATION, None, patch) == {"spec": {"sourceHydrator": {
         "drySource": {"helm": {"valuesObject": {"a": 1}}, "path": "chart"}, "syncSource": {"path": "prod"}}}}
+
+
+needs_kustomize = pytest.mark.skipif(find_kustomize() is None, reason="neither kustomize nor kubectl is installed")
+
+
+@needs_helm
+@needs_kustomize
+def test_list_items_a_kustomization_renders_and_a_hydrated_child_of_a_chart_are_mapped(repo):
+    """F4 and F2 in an app of apps: a kustomization's resource that is a List of Applications, and a
+    chart's template that is a hydrated Application (placed at its ``sourceHydrator`` line)."""
+    write(repo, {"root/kustomization.yaml": "resources:\n- apps.yaml\n", "root/apps.yaml": LISTED,
+                 "hroot/Chart.yaml": "apiVersion: v2\nname: hroot\nversion: 0.1.0\n",
+                 "hroot/templates/a.yaml": HYDRATED.replace("name: shop,", "name: shop2,")})
+    headers = [line for line in runner.invoke(app, ["plan", "."]).output.splitlines() if line.startswith("Application")]
+    assert [h.split(", rendered by")[0] for h in headers[:2]] == [
+        "Application chart (shop): 2 objects, 2 steps (Argo CD 3.5.1, helm source of Application shop (root/apps.yaml:1) "
+        "(made by the kustomization root/kustomization.yaml)",
+        "Application chart (shop2): 2 objects, 2 steps (Argo CD 3.5.1, helm source of Application shop2 "
+        "(hroot/templates/a.yaml:7) (made by the Helm chart hroot/Chart.yaml)",
+    ]

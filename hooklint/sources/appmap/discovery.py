@@ -1171,8 +1171,10 @@ def _rendered_sources(kind: str, manifest_file: str, parent: ApplicationSource |
         if placement is not None:
             where, line = placement.path, placement.first.line
             if placement.template is not None and body is item.loaded.documents[0].value:
-                span = (placement.template("spec.source") or placement.template("spec.sources")
-                        or placement.template("spec.sourceHydrator"))  # fmt: skip
+                spec = body.get("spec")
+                hydrated = isinstance(spec, Map) and isinstance(spec.get("sourceHydrator"), Map)
+                span = (placement.template("spec.sourceHydrator") if hydrated else
+                        placement.template("spec.source") or placement.template("spec.sources"))  # fmt: skip
                 line = span.line if span is not None else line
             elif placement.source is not None:
                 written = _written_source(placement.source.get("spec"))
