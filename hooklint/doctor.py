@@ -61,8 +61,10 @@ def application_lines(paths: list[str], cfg: "Config") -> tuple[list[str], list[
     from hooklint.argocd import is_argo_kind
     from hooklint.findings import InputError
     from hooklint.loader import read_file
-    from hooklint.sources.appmap.applications import RepositoryUrls, mentions_application, normalize_repo_url, sources_of
-    from hooklint.sources.repository.tree import walk
+    from hooklint.sources.appmap.applications import (DirectoryOptions, RepositoryUrls, mentions_application,
+                                                      normalize_repo_url, sources_of)
+    from hooklint.sources.appmap.discovery import directory_reads_in_charts
+    from hooklint.sources.repository.tree import DIRECTORY, HELM_CHART_FILE, source_type, walk
     from hooklint.sources.spec import document_objects, rendered_sources
     from hooklint.yamlio import Map
 
@@ -80,7 +82,12 @@ def application_lines(paths: list[str], cfg: "Config") -> tuple[list[str], list[
             root, ours = urls.of(os.path.join(path, "_") if os.path.isdir(path) else path)
             seen.setdefault(root or "(no git repository)", ours)
     apps: list[str] = []
-    for path in sorted(set(os.path.normpath(f) for f in files)):
+    # a Helm chart's files hold no Application, unless a directory source applies them (trial 8 F10)
+    charts = [os.path.dirname(os.path.abspath(f)) for f in files if os.path.basename(f) == HELM_CHART_FILE]
+    queue = sorted(set(os.path.normpath(f) for f in files))
+    done = set(queue)
+    while queue:
+        path = queue.pop(0)
         if not mentions_application(path, cfg.max_file_size):
             continue
         root, ours = urls.of(path)
@@ -104,6 +111,13 @@ def application_lines(paths: list[str], cfg: "Config") -> tuple[list[str], list[
                         apps.append(f"  ignored  {label} {field}: {found.problem}")
                     else:
                         apps.append(f"  mapped   {label} {field} -> {found.folder}")
+                        if charts and (found.source_type or source_type(found.folder)[0]) == DIRECTORY:
+                            options = DirectoryOptions.from_application(found.options)
+                            more = {f for f, _ in directory_reads_in_charts(found.folder, options.recurse, charts)
+                                    if options.excludes(os.path.relpath(f, found.folder).replace(os.sep, "/")) is None
+                                    } - done  # fmt: skip
+                            done |= more
+                            queue.extend(sorted(more))
                 elif "chart" in source:
                     apps.append(f"  ignored  {label} {field}: chart {source.get('chart')!s} from the Helm repository "
                                 f"{url!s}, not a folder of this repository")  # fmt: skip

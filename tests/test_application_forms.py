@@ -236,6 +236,9 @@ def test_a_folder_inside_a_chart_deployed_as_a_directory_source_is_linted_and_ma
             "(apps/root.yaml:7))\n") in plan
     assert ("Application chart: 2 objects, 2 steps (Argo CD 3.5.1, helm source of Application shop "
             "(chart/apps/shop.yaml:7) rendered by") in plan
+    doctor = runner.invoke(app, ["doctor", "."]).output
+    assert ("  mapped   Application root (apps/root.yaml:1) spec.source -> chart/apps\n"
+            "  mapped   Application shop (chart/apps/shop.yaml:1) spec.source -> chart\n") in doctor
 
 
 HOOK_DIFF = """\

@@ -756,7 +756,7 @@ def _mapped_applications(
         kind = source.source_type or detected
         options = DirectoryOptions.from_application(source.options)
         # what Argo CD's directory source reads where the run's walk stopped at a chart (trial 8 F10, F11)
-        in_charts = _chart_files(folder, options.recurse, charts) if kind == DIRECTORY and charts else []
+        in_charts = directory_reads_in_charts(folder, options.recurse, charts) if kind == DIRECTORY and charts else []
         if not inside and not in_charts:
             continue
         if kind in (KUSTOMIZE, HELM):
@@ -807,7 +807,7 @@ def _mapped_applications(
     return _join_multi_source(apps, multi), covered
 
 
-def _chart_files(folder: str, recurse: bool, charts: Iterable[str]) -> list[tuple[str, str]]:
+def directory_reads_in_charts(folder: str, recurse: bool, charts: Iterable[str]) -> list[tuple[str, str]]:
     """The files a directory source of ``folder`` (with ``recurse`` or not) reads
     (:func:`~hooklint.sources.repository.tree.directory_source_files`) that lie in one of the Helm
     chart folders ``charts`` (absolute), where :func:`walk` stops and lists only its ``Chart.yaml``,
@@ -822,7 +822,7 @@ def _chart_files(folder: str, recurse: bool, charts: Iterable[str]) -> list[tupl
     if not recurse:
         return []
     below = [c for c in charts if within(c, full)]
-    out = []
+    out: list[tuple[str, str]] = []
     for chart in below:
         if any(o != chart and within(chart, o) for o in below):
             continue  # a chart inside another one: walked with it
@@ -865,7 +865,7 @@ def applications_in_charts(sources: list[ApplicationSource], read: set[str], fil
         if (source.source_type or source_type(source.folder)[0]) != DIRECTORY:
             continue
         options = DirectoryOptions.from_application(source.options)
-        for file, _ in _chart_files(source.folder, options.recurse, charts):
+        for file, _ in directory_reads_in_charts(source.folder, options.recurse, charts):
             full = os.path.abspath(file)
             if full in read:
                 continue
