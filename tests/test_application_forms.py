@@ -241,11 +241,6 @@ def test_a_folder_inside_a_chart_deployed_as_a_directory_source_is_linted_and_ma
             "  mapped   Application shop (chart/apps/shop.yaml:1) spec.source -> chart\n") in doctor
 
 
-HOOK_DIFF = """\
-hooklint diff base -> head: 3 new findings, 0 fixed, 0 unchanged; plan changes in 1 application
-"""
-
-
 def commit(repo, tag: str, files: dict[str, str]) -> None:
     write(repo, files)
     git(repo, "add", "-A")
