@@ -1,7 +1,9 @@
 """Argo CD ``Application`` manifests as the map of the repository (``shared/docs/argocd-rendering.md`` §1, §2, §5).
 
-When the files of a lint run hold ``argoproj.io`` ``Application`` manifests whose ``spec.source.repoURL``
-(or an entry of ``spec.sources``) is this repository, each such source's ``path`` is linted as Argo CD
+When the files of a lint run hold ``argoproj.io`` ``Application`` manifests (on their own or as items of
+a list: :func:`hooklint.sources.spec.document_objects`) whose ``spec.source.repoURL`` (or an entry of
+``spec.sources``, or the ``spec.sourceHydrator.drySource`` of a hydrated Application:
+:func:`hooklint.sources.spec.rendered_sources`) is this repository, each such source's ``path`` is linted as Argo CD
 renders it for that Application: its explicit source type (``spec.source.helm``, ``.kustomize``,
 ``.directory``, ``.plugin``; else the folder decides, as ``GetAppSourceType`` does), its options
 (``directory.recurse/include/exclude``, ``kustomize.*``, ``helm.*``) and its ``destination.namespace``
@@ -191,9 +193,10 @@ def find_application_sources(files: Iterable[str], repo_urls: Iterable[str] = ()
                              max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> list[ApplicationSource]:  # fmt: skip
     """The sources, pointing into their own repository, of the Applications in ``files``, in file
     and document order. Only regular files up to ``max_file_size`` bytes are read; a file that
-    cannot be read or parsed holds none (it is reported where it is linted), nor does a Helm
-    chart's template (Argo CD never applies it as written: its rendering is what
-    :func:`sources_in_rendering` reads). ``repo_urls`` (configuration) count as this repository
+    cannot be read or parsed holds none (it is reported where it is linted), nor does a file of a
+    Helm chart (Argo CD never applies a template as written: its rendering is what the app of apps
+    reads; a chart's file that a directory source applies is read by
+    :func:`hooklint.sources.appmap.discovery.applications_in_charts`). ``repo_urls`` (configuration) count as this repository
     besides the git remotes."""
     urls = RepositoryUrls(repo_urls)
     found: list[ApplicationSource] = []

@@ -7,9 +7,12 @@ and stdin as one application. Files named one by one (as pre-commit names them) 
 manifests of their folder along as context.
 
 With Argo CD Applications of this repository known, the map (:func:`application_map`) decides which
-folder is which application: Applications written as YAML, those an app of apps renders with Helm or
-kustomize (recursively), and those ApplicationSets generate (:func:`applicationset_map`); a
-multi-source Application is one application of several parts, a plugin source is listed as not linted.
+folder is which application: Applications written as YAML (list items too), those an app of apps renders with Helm or
+kustomize (recursively), those a directory source applies from a folder inside a Helm chart
+(:func:`applications_in_charts`), and those ApplicationSets generate (:func:`applicationset_map`); a
+multi-source Application is one application of several parts, a plugin source is listed as not linted. A
+directory source reads its folder's files whatever they are, a chart's included
+(:func:`directory_reads_in_charts`).
 
 Some files are no application's own, and are listed as not linted, with the reason, instead of
 being linted on their own: a kustomization's patches and generator inputs, and the folders of
