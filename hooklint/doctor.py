@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import platform
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from hooklint import __version__
 from hooklint.text import escape_commands, escape_controls, escape_line_commands
@@ -61,9 +61,12 @@ def application_lines(paths: list[str], cfg: "Config") -> tuple[list[str], list[
     from hooklint.argocd import is_argo_kind
     from hooklint.findings import InputError
     from hooklint.loader import read_file
-    from hooklint.sources.appmap.applications import RepositoryUrls, mentions_application, normalize_repo_url, sources_of
-    from hooklint.sources.repository.tree import walk
-    from hooklint.yamlio import Map, Seq
+    from hooklint.sources.appmap.applications import (DirectoryOptions, RepositoryUrls, mentions_application,
+                                                      normalize_repo_url, sources_of)
+    from hooklint.sources.appmap.discovery import directory_reads_in_charts
+    from hooklint.sources.repository.tree import DIRECTORY, HELM_CHART_FILE, source_type, walk
+    from hooklint.sources.spec import document_objects, rendered_sources
+    from hooklint.yamlio import Map
 
     files: list[str] = []
     errors: list[InputError] = []
@@ -79,27 +82,28 @@ def application_lines(paths: list[str], cfg: "Config") -> tuple[list[str], list[
             root, ours = urls.of(os.path.join(path, "_") if os.path.isdir(path) else path)
             seen.setdefault(root or "(no git repository)", ours)
     apps: list[str] = []
-    for path in sorted(set(os.path.normpath(f) for f in files)):
+    # a Helm chart's files hold no Application, unless a directory source applies them (trial 8 F10)
+    charts = [os.path.dirname(os.path.abspath(f)) for f in files if os.path.basename(f) == HELM_CHART_FILE]
+    queue = sorted(set(os.path.normpath(f) for f in files))
+    done = set(queue)
+    while queue:
+        path = queue.pop(0)
         if not mentions_application(path, cfg.max_file_size):
             continue
         root, ours = urls.of(path)
         seen.setdefault(root or "(no git repository)", ours)
-        for doc in read_file(path, max_size=cfg.max_file_size).documents:
-            body: Any = doc.value
+        # a kind: List's items are Applications too (document_objects)
+        for doc, body in ((d, b) for d in read_file(path, max_size=cfg.max_file_size).documents
+                          for b in document_objects(d.value)):  # fmt: skip
             if not isinstance(body, Map) or not is_argo_kind(body.get("apiVersion"), body.get("kind"), "Application"):
                 continue
             metadata, spec = body.get("metadata"), body.get("spec")
             name = metadata.get("name") if isinstance(metadata, Map) else None
-            where = f"{path}:{doc.span.line}"
+            where = f"{path}:{doc.span.line if body is doc.value else body.span.line}"
             label = f"Application {name} ({where})"
             # a source from elsewhere is recorded too (``remote``, issue 33): not a folder of this repository
             mapped = {s.field: s for s in sources_of(body, path, root or os.getcwd(), ours) if s.remote is None}
-            entries: list[tuple[str, Any]] = []
-            if isinstance(spec, Map) and isinstance(spec.get("source"), Map):
-                entries.append(("spec.source", spec["source"]))
-            if isinstance(spec, Map) and isinstance(spec.get("sources"), Seq):
-                entries += [(f"spec.sources[{i}]", s) for i, s in enumerate(spec["sources"]) if isinstance(s, Map)]
-            for field, source in entries:
+            for field, source in rendered_sources(spec):  # a hydrated Application: its dry source
                 url = source.get("repoURL")
                 if field in mapped:
                     found = mapped[field]
@@ -107,6 +111,13 @@ def application_lines(paths: list[str], cfg: "Config") -> tuple[list[str], list[
                         apps.append(f"  ignored  {label} {field}: {found.problem}")
                     else:
                         apps.append(f"  mapped   {label} {field} -> {found.folder}")
+                        if charts and (found.source_type or source_type(found.folder)[0]) == DIRECTORY:
+                            options = DirectoryOptions.from_application(found.options)
+                            more = {f for f, _ in directory_reads_in_charts(found.folder, options.recurse, charts)
+                                    if options.excludes(os.path.relpath(f, found.folder).replace(os.sep, "/")) is None
+                                    } - done  # fmt: skip
+                            done |= more
+                            queue.extend(sorted(more))
                 elif "chart" in source:
                     apps.append(f"  ignored  {label} {field}: chart {source.get('chart')!s} from the Helm repository "
                                 f"{url!s}, not a folder of this repository")  # fmt: skip

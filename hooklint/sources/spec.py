@@ -10,10 +10,12 @@ Argo CD fetches from elsewhere is a :class:`RemoteSource` (issue 33).
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any
 
 from hooklint.text import url_credentials
+from hooklint.yamlio import Map, Seq
 
 #: The kinds of :class:`RemoteSource`: a chart of a Helm chart repository (``chart`` with an
 #: ``http(s)://`` ``repoURL``), an OCI registry (``oci://``: a chart, or an OCI artifact's
@@ -132,3 +134,65 @@ class RemoteSource:
             return f"the Git repository {url}{at}{path}, not this one"
         what = f"the chart {self.chart}{revision} of {url}" if self.chart else f"{url}{at}{path}"
         return f"{what}, whose scheme hooklint does not know"
+
+
+def document_objects(value: Any) -> list[Any]:
+    """The objects Argo CD takes from one parsed document ``value``, as
+    :func:`hooklint.model.manifests_from_document` does for linting
+    (``reposerver/repository/repository.go`` ``GenerateManifests``, v3.5.1, lines 1786-1801): each
+    mapping item when ``items`` is a sequence, whatever the kind (``Unstructured.IsList``,
+    ``EachListItem``: one level, a list inside an item stays an item); nothing for a "null list"
+    (``items: null`` with no ``spec`` and no ``status``: ``isNullList``); else the document itself.
+    So an Application or ApplicationSet written as an item of a ``kind: List`` is applied, and is
+    one of the map, like one written on its own (attacker trial 8, F4)."""
+    if not isinstance(value, Map):
+        return [value]
+    items = value.get("items")
+    if isinstance(items, Seq):
+        return [item for item in items if isinstance(item, Map)]
+    if items is None and "items" in value and "spec" not in value and "status" not in value:
+        return []
+    return [value]
+
+
+#: The fields of a ``spec.sourceHydrator.drySource`` (``DrySource``, ``pkg/apis/application/v1alpha1/types.go``
+#: v3.5.1): the API server's structural schema drops any other key (``chart``, ``ref``).
+DRY_SOURCE_FIELDS = ("repoURL", "targetRevision", "path", "helm", "kustomize", "directory", "plugin")
+#: The field name of a hydrated Application's dry source.
+DRY_SOURCE = "spec.sourceHydrator.drySource"
+
+
+def rendered_sources(spec: Any) -> list[tuple[str, Map]]:
+    """The sources of the Application spec ``spec`` whose manifests Argo CD renders from a
+    repository, as ``(field, mapping)``: ``spec.source`` and each mapping of ``spec.sources``,
+    or, when ``spec.sourceHydrator`` is set (a mapping: ``null`` is a nil pointer), only its
+    ``drySource`` (:data:`DRY_SOURCE`), reduced to :data:`DRY_SOURCE_FIELDS`.
+
+    A hydrated Application ignores ``source`` and ``sources`` (``ApplicationSpec.GetSources`` and
+    ``HasMultipleSources``, ``pkg/apis/application/v1alpha1/types.go`` v3.5.1, return only the
+    sync source). Argo CD's hydrator (``controller/hydrator/hydrator.go`` ``getManifests``) renders
+    ``SourceHydrator.GetDrySource()`` (repoURL, path, targetRevision, and its helm, kustomize,
+    directory or plugin options) through the repo server as it renders any source of the
+    Application, and commits the output to ``syncSource.path`` of ``syncSource.targetBranch``
+    (``hydrateTo``: a staging branch), which the Application then syncs as plain manifests. That
+    branch is not the checkout hooklint reads, so the dry source stands for what is synced: its
+    hooks are the hydrated ones (attacker trial 8, F2). A spec with ``sourceHydrator`` but no
+    ``drySource`` mapping renders nothing hooklint can know (the hydrator fails on an empty
+    repoURL)."""
+    if not isinstance(spec, Map):
+        return []
+    hydrator = spec.get("sourceHydrator")
+    if isinstance(hydrator, Map):
+        dry = hydrator.get("drySource")
+        if not isinstance(dry, Map):
+            return []
+        kept = copy.copy(dry)  # the same positions, only DrySource's fields
+        for key in [k for k in kept if k not in DRY_SOURCE_FIELDS]:
+            del kept[key]
+        return [(DRY_SOURCE, kept)]
+    entries: list[tuple[str, Map]] = []
+    if isinstance(spec.get("source"), Map):
+        entries.append(("spec.source", spec["source"]))
+    if isinstance(spec.get("sources"), Seq):
+        entries.extend((f"spec.sources[{i}]", s) for i, s in enumerate(spec["sources"]) if isinstance(s, Map))
+    return entries

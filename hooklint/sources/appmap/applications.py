@@ -1,7 +1,9 @@
 """Argo CD ``Application`` manifests as the map of the repository (``shared/docs/argocd-rendering.md`` §1, §2, §5).
 
-When the files of a lint run hold ``argoproj.io`` ``Application`` manifests whose ``spec.source.repoURL``
-(or an entry of ``spec.sources``) is this repository, each such source's ``path`` is linted as Argo CD
+When the files of a lint run hold ``argoproj.io`` ``Application`` manifests (on their own or as items of
+a list: :func:`hooklint.sources.spec.document_objects`) whose ``spec.source.repoURL`` (or an entry of
+``spec.sources``, or the ``spec.sourceHydrator.drySource`` of a hydrated Application:
+:func:`hooklint.sources.spec.rendered_sources`) is this repository, each such source's ``path`` is linted as Argo CD
 renders it for that Application: its explicit source type (``spec.source.helm``, ``.kustomize``,
 ``.directory``, ``.plugin``; else the folder decides, as ``GetAppSourceType`` does), its options
 (``directory.recurse/include/exclude``, ``kustomize.*``, ``helm.*``) and its ``destination.namespace``
@@ -40,7 +42,7 @@ from hooklint.sources.repository.git import remote_urls
 from hooklint.sources.repository.spelling import may_hold, rewritten
 from hooklint.sources.repository.tree import chart_of
 from hooklint.sources.spec import (CHART_REPOSITORY, OCI_REGISTRY, OTHER_GIT, UNKNOWN_SCHEME, ApplicationSource,
-                                   RemoteSource)
+                                   RemoteSource, document_objects, rendered_sources)
 from hooklint.yamlio import SYNTAX_ERROR, TOO_COMPLEX, Map, Seq
 
 
@@ -192,9 +194,10 @@ def find_application_sources(files: Iterable[str], repo_urls: Iterable[str] = ()
                              max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> list[ApplicationSource]:  # fmt: skip
     """The sources, pointing into their own repository, of the Applications in ``files``, in file
     and document order. Only regular files up to ``max_file_size`` bytes are read; a file that
-    cannot be read or parsed holds none (it is reported where it is linted), nor does a Helm
-    chart's template (Argo CD never applies it as written: its rendering is what
-    :func:`sources_in_rendering` reads). ``repo_urls`` (configuration) count as this repository
+    cannot be read or parsed holds none (it is reported where it is linted), nor does a file of a
+    Helm chart (Argo CD never applies a template as written: its rendering is what the app of apps
+    reads; a chart's file that a directory source applies is read by
+    :func:`hooklint.sources.appmap.discovery.applications_in_charts`). ``repo_urls`` (configuration) count as this repository
     besides the git remotes."""
     urls = RepositoryUrls(repo_urls)
     found: list[ApplicationSource] = []
@@ -217,7 +220,8 @@ def find_application_sources(files: Iterable[str], repo_urls: Iterable[str] = ()
         if root is None:
             root = os.getcwd()
         for doc in read_file(path).documents:
-            found.extend(sources_of(doc.value, path, root, ours))
+            for body in document_objects(doc.value):  # a kind: List's items too
+                found.extend(sources_of(body, path, root, ours))
     return found
 
 
@@ -243,15 +247,10 @@ def foreign_repo_urls(files: Iterable[str], repo_urls: Iterable[str] = (),
         if not may_hold(data, b"Application", b"repoURL"):
             continue
         ours = ours or urls.of(path)[1]
-        for doc in read_file(path).documents:
-            body = doc.value
+        for body in (b for doc in read_file(path).documents for b in document_objects(doc.value)):
             if not isinstance(body, Map) or not is_argo_kind(body.get("apiVersion"), body.get("kind"), "Application"):
                 continue
-            spec = body.get("spec")
-            if not isinstance(spec, Map):
-                continue
-            entries = [spec.get("source")] + (list(spec["sources"]) if isinstance(spec.get("sources"), Seq) else [])
-            for entry in entries:
+            for _, entry in rendered_sources(body.get("spec")):
                 url = entry.get("repoURL") if isinstance(entry, Map) and "chart" not in entry else None
                 if isinstance(url, str) and url:  # a chart of a chart repository is never this repository
                     if normalize_repo_url(url) in (ours or urls.of(path)[1]):
@@ -327,17 +326,15 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
     destination = destination if isinstance(destination, Map) else Map()
     namespace, server = destination.get("namespace"), destination.get("server") or destination.get("name")
     project = spec.get("project")
-    entries: list[tuple[str, Map]] = []
-    if isinstance(spec.get("source"), Map):
-        entries.append(("spec.source", spec["source"]))
-    if isinstance(spec.get("sources"), Seq):
-        entries.extend((f"spec.sources[{i}]", s) for i, s in enumerate(spec["sources"]) if isinstance(s, Map))
+    entries = rendered_sources(spec)  # a hydrated Application: its dry source only
     out = []
     real_root = os.path.realpath(root)
     refs = {f"${s['ref']}": s for _, s in entries if isinstance(s.get("ref"), str) and s["ref"]}
-    multiple = isinstance(spec.get("sources"), Seq) and len(spec["sources"]) > 0  # HasMultipleSources
+    multiple = (isinstance(spec.get("sources"), Seq) and len(spec["sources"]) > 0
+                and not isinstance(spec.get("sourceHydrator"), Map))  # HasMultipleSources
     for field_name, source in entries:
-        remote = remote_source(source, None if field_name == "spec.source" else int(field_name[13:-1]), ours, line)
+        index = int(field_name[13:-1]) if field_name.startswith("spec.sources[") else None
+        remote = remote_source(source, index, ours, line)
         if remote is not None and field_name == "spec.source" and multiple:
             continue  # Argo CD ignores spec.source when spec.sources is set (HasMultipleSources)
         if remote is not None:  # fetched by Argo CD's repo server: named, not rendered (issue 33)

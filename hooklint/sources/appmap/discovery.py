@@ -7,9 +7,12 @@ and stdin as one application. Files named one by one (as pre-commit names them) 
 manifests of their folder along as context.
 
 With Argo CD Applications of this repository known, the map (:func:`application_map`) decides which
-folder is which application: Applications written as YAML, those an app of apps renders with Helm or
-kustomize (recursively), and those ApplicationSets generate (:func:`applicationset_map`); a
-multi-source Application is one application of several parts, a plugin source is listed as not linted.
+folder is which application: Applications written as YAML (list items too), those an app of apps renders with Helm or
+kustomize (recursively), those a directory source applies from a folder inside a Helm chart
+(:func:`applications_in_charts`), and those ApplicationSets generate (:func:`applicationset_map`); a
+multi-source Application is one application of several parts, a plugin source is listed as not linted. A
+directory source reads its folder's files whatever they are, a chart's included
+(:func:`directory_reads_in_charts`).
 
 Some files are no application's own, and are listed as not linted, with the reason, instead of
 being linted on their own: a kustomization's patches and generator inputs, and the folders of
@@ -37,9 +40,9 @@ from hooklint.sources.repository.kustomizations import (MAX_KUSTOMIZATIONS_FOLLO
                                                        kustomization_reads, kustomization_references, unread_reason)
 from hooklint.sources.repository.tree import (DIRECTORY, HELM, HELM_CHART_FILE, KUSTOMIZATION_NAMES, KUSTOMIZE, MULTI,
                                               PLUGIN, REMOTE, UNRENDERABLE, chart_of, contained, dangling_link,
-                                              dangling_reason, hidden_manifests, inside_repository, is_manifest_name,
-                                              source_type, walk, MAX_HIDDEN_FILES)
-from hooklint.sources.spec import ApplicationSource
+                                              dangling_reason, directory_source_files, hidden_manifests,
+                                              inside_repository, is_manifest_name, source_type, walk, MAX_HIDDEN_FILES)
+from hooklint.sources.spec import ApplicationSource, document_objects
 from hooklint.sources.appmap.applications import DirectoryOptions, find_application_sources, repository_manifests
 
 if TYPE_CHECKING:
@@ -318,16 +321,22 @@ def group_applications(
     repository_files = repository_manifests(run_files, repo_urls)
     # a file leading out of its repository is HL007 where it is loaded, its target never read here
     readable = contained(run_files + repository_files)
-    # hidden files Argo CD applies, or the change adds or edits, are the map's as if their folders were named
+    # hidden files Argo CD applies, or the change adds or edits, are the map's as if their folders were named;
+    # so are the Applications in a chart's folder that a directory source applies (trial 8 F10): then the map again
     hidden_read = _changed_hidden_files(hidden_dirs, set(readable), excluded, leaving, max_size)
+    in_charts: list[ApplicationSource] = []
+    read_in_charts: set[str] = set()
     for _ in range(MAX_APP_OF_APPS_DEPTH + 1):
-        said: list[str] = []
+        said: list[str] = []  # the last map's notices only: each map renders the same parents again
         sources, appsets, foreign = _map_sources(readable + hidden_read, run_files, repository_files, repo_urls, config,
-                                                 said)  # fmt: skip
+                                                 said, in_charts)  # fmt: skip
         more = _hidden_files_read(sources, set(readable) | set(hidden_read), excluded, leaving)
-        if not more:
+        more_in_charts = applications_in_charts(sources, read_in_charts, readable + hidden_read + run_files, repo_urls,
+                                                max_size)  # fmt: skip
+        if not more and not more_in_charts:
             break
         hidden_read += more
+        in_charts += more_in_charts
     notices.extend(said)
     remote = [s for s in sources if s.remote is not None]  # named, never rendered (issue 33)
     if config is not None and not foreign and readable:
@@ -407,15 +416,19 @@ def group_applications(
 
 
 def _map_sources(files: list[str], run_files: list[str], repository_files: list[str], repo_urls: Iterable[str],
-                 config: "Config | None", notices: list[str]) -> tuple[list[ApplicationSource], "ApplicationSetMap", list[str]]:
+                 config: "Config | None", notices: list[str], in_charts: Iterable[ApplicationSource] = (),
+                 ) -> tuple[list[ApplicationSource], "ApplicationSetMap", list[str]]:  # fmt: skip
     """The Application sources of the map (:func:`application_map`, with ``config``), what the
     ApplicationSets make (:func:`applicationset_map`), from the Applications and ApplicationSets
-    written in ``files`` (the run's, the repository's and the hidden files read as theirs), and the
-    note that every one names another repository (:func:`_foreign_note`; also in ``notices``)."""
+    written in ``files`` (the run's, the repository's and the hidden files read as theirs) and
+    ``in_charts`` (those written in a chart's folder that a directory source applies:
+    :func:`applications_in_charts`), and the note that every one names another repository
+    (:func:`_foreign_note`; also in ``notices``)."""
     max_size = config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE
     sources = find_application_sources(files, repo_urls, max_size)
     appsets = applicationset_map(files, config) if config is not None else ApplicationSetMap()
     sources += appsets.sources
+    sources += list(in_charts)
     foreign = _foreign_note(files, config) if config is not None and not any(s.remote is None for s in sources) else []
     notices.extend(foreign)  # all name other repositories: say so once
     if config is not None and (any(s.remote is None for s in sources) or repository_files):
@@ -807,6 +820,7 @@ def _mapped_applications(
                     file = os.path.normpath(file)
                     reported.setdefault(os.path.dirname(file) or ".", set()).add(file)
     run = {os.path.abspath(f) for files in reported.values() for f in files if f != STDIN}
+    charts = _walked_charts(reported)  # where a directory source reads what the walk left in a chart
     for source in sources:
         folder = source.folder
         if source.problem is not None:  # reported on the Application's source (HL007)
@@ -834,10 +848,13 @@ def _mapped_applications(
                                  source, {f: why for f in files})  # fmt: skip
             apps.append(_with_source_note(plugin, source, named_app))
             continue
-        if not inside:
-            continue
         detected, manifest_file = source_type(folder)
         kind = source.source_type or detected
+        options = DirectoryOptions.from_application(source.options)
+        # what Argo CD's directory source reads where the run's walk stopped at a chart (trial 8 F10, F11)
+        in_charts = directory_reads_in_charts(folder, options.recurse, charts) if kind == DIRECTORY and charts else []
+        if not inside and not in_charts:
+            continue
         if kind in (KUSTOMIZE, HELM):
             if manifest_file is None or (kind == HELM) != manifest_file.endswith(HELM_CHART_FILE):
                 manifest_file = os.path.join(folder, HELM_CHART_FILE if kind == HELM else KUSTOMIZATION_NAMES[0])
@@ -854,7 +871,6 @@ def _mapped_applications(
             _leave_out_unread(app, reads)
             apps.append(app)
             continue
-        options = DirectoryOptions.from_application(source.options)
         for problem in options.problems:
             notices.append(f"{source.label()}: {problem}; ignored.")
         if options.recurse:  # Argo CD reads its hidden folders too: walked here, where the run's walk skipped them
@@ -867,10 +883,11 @@ def _mapped_applications(
             mine = inside
         else:
             mine = [k for k in inside if k == folder]
-        if not mine:
+        if not mine and not in_charts:
             continue
         covered.update(mine)
-        files = sorted(f for k in mine for f in reported[k])
+        files = sorted({f for k in mine for f in reported[k]} | {f for f, _ in in_charts})
+        named = named_by.get(mine[0]) if mine else named_by.get(charts[in_charts[0][1]])
         left_out = {}
         for f in files:
             relative = os.path.relpath(f, folder).replace(os.sep, "/")
@@ -879,11 +896,86 @@ def _mapped_applications(
                 left_out[f] = Skip(f"{source.label()} leaves it out ({source.field}.directory): it {excluded}",
                                    SkipKind.EXCLUDED,
                                    origin=leaving_origin("directory", source, options.include, options.exclude))
-        app = Application(key, files, [], DIRECTORY, None, named_by.get(mine[0]), folder, source, left_out)
+        app = Application(key, files, [], DIRECTORY, None, named, folder, source, left_out)
         if any(f.lower().endswith(".jsonnet") and f not in left_out for f in files):  # Argo CD evaluates them
             app = _with_source_note(app, source, named_app)
         apps.append(app)
     return _join_multi_source(apps, multi), covered
+
+
+def directory_reads_in_charts(folder: str, recurse: bool, charts: Iterable[str]) -> list[tuple[str, str]]:
+    """The files a directory source of ``folder`` (with ``recurse`` or not) reads
+    (:func:`~hooklint.sources.repository.tree.directory_source_files`) that lie in one of the Helm
+    chart folders ``charts`` (absolute), where :func:`walk` stops and lists only its ``Chart.yaml``,
+    as ``(file spelled like folder, the chart)``: Argo CD applies them as plain manifests (attacker
+    trial 8, F10 and F11). Only those charts' folders are walked: the folder's own chart when it
+    lies in one, else, with ``recurse``, the topmost charts below it."""
+    full = os.path.abspath(folder)
+    charts = sorted(charts)
+    holding = [c for c in charts if within(full, c)]
+    if holding:
+        return [(os.path.normpath(f), holding[-1]) for f in directory_source_files(folder, recurse)]
+    if not recurse:
+        return []
+    below = [c for c in charts if within(c, full)]
+    out: list[tuple[str, str]] = []
+    for chart in below:
+        if any(o != chart and within(chart, o) for o in below):
+            continue  # a chart inside another one: walked with it
+        spelled = os.path.join(folder, os.path.relpath(chart, full))
+        out.extend((os.path.normpath(f), chart) for f in directory_source_files(spelled, True))
+    return out
+
+
+def _walked_charts(reported: dict[str, set[str]]) -> dict[str, str]:
+    """The Helm chart folders the run's walk stopped at (absolute -> their key of ``reported``):
+    keys holding their ``Chart.yaml`` (:func:`walk` lists it, even when missing)."""
+    return {os.path.abspath(k): k for k, files in reported.items()
+            if k != STDIN and os.path.join(k, HELM_CHART_FILE) in files}  # fmt: skip
+
+
+def applications_in_charts(sources: list[ApplicationSource], read: set[str], files: Iterable[str],
+                           repo_urls: Iterable[str] = (),
+                           max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> list[ApplicationSource]:  # fmt: skip
+    """The sources of the Applications written in files inside Helm charts that a directory source
+    of ``sources`` applies (trial 8, F10): :func:`find_application_sources` skips a chart's files
+    (templates are no manifests), but Argo CD's directory source on ``chart/apps`` (a folder with no
+    ``Chart.yaml`` of its own: ``discovery.AppType`` types only the source's folder) applies
+    ``chart/apps/shop.yaml`` as written, and the Application it holds is created. The charts are
+    the folders typed Helm of the ``Chart.yaml`` files among ``files`` (the run's and the
+    repository's). Files in ``read`` (absolute) are not read again; each file read is added to it.
+    A file that leads out of its repository is never read here, and ``directory.include/exclude``
+    apply."""
+    from hooklint.loader import read_file  # noqa: PLC0415 - only with such a source
+    from hooklint.sources.appmap.applications import RepositoryUrls, sources_of  # noqa: PLC0415
+
+    charts = sorted({os.path.dirname(os.path.abspath(f)) for f in files if os.path.basename(f) == HELM_CHART_FILE})
+    charts = [c for c in charts if source_type(c)[0] == HELM]
+    if not charts:
+        return []
+    urls: RepositoryUrls | None = None
+    out: list[ApplicationSource] = []
+    for source in sources:
+        if source.problem is not None or source.remote is not None or not os.path.isdir(source.folder):
+            continue
+        if (source.source_type or source_type(source.folder)[0]) != DIRECTORY:
+            continue
+        options = DirectoryOptions.from_application(source.options)
+        for file, _ in directory_reads_in_charts(source.folder, options.recurse, charts):
+            full = os.path.abspath(file)
+            if full in read:
+                continue
+            read.add(full)
+            if options.excludes(os.path.relpath(file, source.folder).replace(os.sep, "/")) is not None:
+                continue
+            if not contained([file]) or not facts.read_regular(file, max_file_size):
+                continue
+            urls = urls or RepositoryUrls(repo_urls)
+            root, ours = urls.of(file)
+            for doc in read_file(file, max_file_size).documents:
+                for body in document_objects(doc.value):
+                    out.extend(sources_of(body, file, root or os.getcwd(), ours, max_file_size=max_file_size))
+    return out
 
 
 def _with_source_note(app: Application, source: ApplicationSource, named: bool) -> Application:
@@ -1176,20 +1268,21 @@ def _rendered_sources(kind: str, manifest_file: str, parent: ApplicationSource |
     generated_by = parent.label() if parent is not None else _orphan_label((kind, manifest_file))
     scope = (manifest_file, *(parent.scope if parent is not None else ()))
     found: list[ApplicationSource] = []
-    for item in rendered:
-        body = item.loaded.documents[0].value if item.loaded.documents else None
+    for item, body in ((i, b) for i in rendered for d in i.loaded.documents[:1] for b in document_objects(d.value)):
         if not isinstance(body, Map) or not is_argo_kind(body.get("apiVersion"), body.get("kind"), "Application"):
-            continue
+            continue  # a kind: List's items are applied too (GenerateManifests' IsList)
         placement = item.placement
         where, line = manifest_file, 1
         if placement is not None:
             where, line = placement.path, placement.first.line
-            if placement.template is not None:
-                span = placement.template("spec.source") or placement.template("spec.sources")
+            if placement.template is not None and body is item.loaded.documents[0].value:
+                spec = body.get("spec")
+                hydrated = isinstance(spec, Map) and isinstance(spec.get("sourceHydrator"), Map)
+                span = (placement.template("spec.sourceHydrator") if hydrated else
+                        placement.template("spec.source") or placement.template("spec.sources"))  # fmt: skip
                 line = span.line if span is not None else line
             elif placement.source is not None:
-                spec = placement.source.get("spec")
-                written = spec.get("source") or spec.get("sources") if isinstance(spec, Map) else None
+                written = _written_source(placement.source.get("spec"))
                 line = written.span.line if isinstance(written, (Map, Seq)) else line
         root, ours = urls.of(where)
         lives_in = parent.namespace if parent is not None else None  # where Argo CD applies it
@@ -1230,6 +1323,16 @@ def _kustomization_may_make_applications(path: str) -> bool:
 
     data = facts.read_regular(path, DEFAULT_MAX_FILE_SIZE)
     return mentions_application(path) or (data is not None and may_hold(data, b"helmChart"))
+
+
+def _written_source(spec: object) -> object:
+    """Where the source of the Application spec ``spec`` is written: its ``sourceHydrator``
+    (what a hydrated Application renders: :func:`~hooklint.sources.spec.rendered_sources`),
+    else ``source``, else ``sources``; None when it has none."""
+    if not isinstance(spec, Map):
+        return None
+    hydrator = spec.get("sourceHydrator")
+    return hydrator if isinstance(hydrator, Map) else spec.get("source") or spec.get("sources")
 
 
 def _parent_candidates(files: list[str]) -> tuple[dict[str, tuple[str, str, bool, frozenset[str]]], set[str]]:
@@ -1364,8 +1467,7 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
             continue
         from hooklint.sources.appmap.applicationsets import cluster_secrets, plain  # noqa: PLC0415 - only when a file may hold one
 
-        for doc in read_file(path).documents:
-            body = doc.value
+        for body in (b for doc in read_file(path).documents for b in document_objects(doc.value)):
             if isinstance(body, Map) and is_argo_kind(body.get("apiVersion"), body.get("kind"), "ApplicationSet"):
                 sets.append((path, body))
             elif secret and isinstance(body, Map) and body.get("kind") == "Secret":
@@ -1412,7 +1514,7 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
         spec = body.get("spec")
         template = spec.get("template") if isinstance(spec, Map) else None
         tspec = template.get("spec") if isinstance(template, Map) else None
-        written = tspec.get("source") or tspec.get("sources") if isinstance(tspec, Map) else None
+        written = _written_source(tspec)
         line = written.span.line if isinstance(written, (Map, Seq)) else body.span.line
         for app, carried in zip(expansion.applications, expansion.secrets):
             parsed = parse_text(path, yaml.safe_dump(app, sort_keys=False))

@@ -96,6 +96,15 @@ SOURCE = Struct({
     "repoURL": SCALAR, "path": SCALAR, "targetRevision": SCALAR, "helm": _HELM, "kustomize": _KUSTOMIZE,
     "directory": _DIRECTORY, "plugin": _PLUGIN, "chart": SCALAR, "ref": SCALAR, "name": SCALAR, "tagPrefix": SCALAR,
 })  # fmt: skip
+#: ``SourceHydrator`` (``DrySource`` and ``SyncSource`` are values, ``HydrateTo`` a pointer).
+_SOURCE_HYDRATOR = Struct({
+    "drySource": Struct({
+        "repoURL": SCALAR, "targetRevision": SCALAR, "path": SCALAR, "helm": _HELM, "kustomize": _KUSTOMIZE,
+        "directory": _DIRECTORY, "plugin": _PLUGIN,
+    }, pointer=False),
+    "syncSource": Struct({"targetBranch": SCALAR, "path": SCALAR, "repoURL": SCALAR}, pointer=False),
+    "hydrateTo": Struct({"targetBranch": SCALAR}),
+})  # fmt: skip
 _SYNC_POLICY = Struct({
     "automated": Struct({"prune": SCALAR, "selfHeal": SCALAR, "allowEmpty": SCALAR, "enabled": SCALAR}),
     "syncOptions": _STRINGS,
@@ -104,7 +113,8 @@ _SYNC_POLICY = Struct({
     "managedNamespaceMetadata": Struct({"labels": _STRING_MAP, "annotations": _STRING_MAP}),
 })  # fmt: skip
 #: ``Application`` (``metav1.TypeMeta`` inline; ``ObjectMeta``'s fields an Application uses; the
-#: rest of ``ObjectMeta``, ``sourceHydrator``, ``status`` and ``operation`` taken whole).
+#: rest of ``ObjectMeta``, ``status`` and ``operation`` taken whole; ``sourceHydrator`` decoded field by
+#: field: its ``drySource`` is what a hydrated Application renders).
 APPLICATION = Struct({
     "apiVersion": SCALAR, "kind": SCALAR,
     "metadata": Struct({
@@ -121,7 +131,7 @@ APPLICATION = Struct({
             "group": SCALAR, "kind": SCALAR, "name": SCALAR, "namespace": SCALAR, "jsonPointers": _STRINGS,
             "jqPathExpressions": _STRINGS, "managedFieldsManagers": _STRINGS})),
         "info": ListOf(Struct({"name": SCALAR, "value": SCALAR})), "revisionHistoryLimit": SCALAR,
-        "sources": ListOf(SOURCE), "sourceHydrator": OPAQUE,
+        "sources": ListOf(SOURCE), "sourceHydrator": _SOURCE_HYDRATOR,
     }, pointer=False),
     "status": OPAQUE, "operation": OPAQUE,
 })  # fmt: skip

@@ -28,7 +28,7 @@ from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint.files import cache_dir, note_volatile, read_bytes, read_entry, store_entry
 from hooklint.loader import LoadedFile, ignore_comments, parse_text, read_file, within
 from hooklint.sources.repository import facts
-from hooklint.sources.spec import ApplicationSource
+from hooklint.sources.spec import ApplicationSource, document_objects, rendered_sources
 from hooklint.sources.render.redact import (SecretValues, archive_values, file_parameter_secrets, redact_render_error,
                                      render_error_redactor, value_secrets)  # fmt: skip
 from hooklint.sources.repository.withheld import Withheld
@@ -529,15 +529,14 @@ class _Sources:
 
 
 def _source_at(body: object, line: int) -> Map | None:
-    """The ``spec.source`` or ``spec.sources[]`` mapping of the Application ``body`` that starts at
-    ``line``, or None."""
-    spec = body.get("spec") if isinstance(body, Map) else None
-    if not isinstance(spec, Map):
-        return None
-    candidates = [spec.get("source")] + list(spec.get("sources") or [])
-    for candidate in candidates:
-        if isinstance(candidate, Map) and candidate.span.line == line:
-            return candidate
+    """The source mapping (``spec.source``, ``spec.sources[]``, ``spec.sourceHydrator.drySource``:
+    :func:`~hooklint.sources.spec.rendered_sources`) of the Application ``body``, or
+    of one of its items when it is a list (a ``kind: List``), that starts at ``line``, or None."""
+    for item in document_objects(body):
+        spec = item.get("spec") if isinstance(item, Map) else None
+        for _, candidate in rendered_sources(spec):
+            if candidate.span.line == line:
+                return candidate
     return None
 
 
