@@ -167,7 +167,8 @@ class PodSpec:
     containers are read by :meth:`Manifest.containers` from :data:`WORKFLOW_CONTAINERS`),
     ``workflow`` the Workflow's spec, which sets pod-level fields for every pod
     (:data:`WORKFLOW_SPEC_POD_FIELDS`), ``workflow_path`` its path (``spec``), ``parent``/``key``
-    where that spec sits, and ``template`` the template's name for messages. Read pod-level fields
+    where that spec sits, and ``template`` the template as messages name it (``template 'main'``,
+    ``the inline template of step 'tune'``). Read pod-level fields
     through :meth:`get`, :meth:`value_span` and :meth:`field_path`, which follow both."""
 
     spec: Map
@@ -249,7 +250,8 @@ class Container:
     list_name: str
     index: int
     path: str
-    #: The Workflow template whose pod runs it, for messages (``""``: a plain pod spec).
+    #: The Workflow template whose pod runs it, as messages name it (``template 'main'``; ``""``: a
+    #: plain pod spec).
     template: str = ""
 
     @property
@@ -451,27 +453,28 @@ class Manifest:
             return []
         out: list[PodSpec] = []
 
-        def visit(template: Any, path: str) -> None:
+        def visit(template: Any, path: str, said: str) -> None:
             if not isinstance(template, Map):
                 return
             if any(key in template for key, _ in WORKFLOW_CONTAINERS):
-                name = _str(template.get("name")) or path
-                out.append(PodSpec(template, path, self.body, "spec", spec, "spec", name))
+                out.append(PodSpec(template, path, self.body, "spec", spec, "spec", said))
             steps = template.get("steps")
             for i, group in enumerate(steps if isinstance(steps, Seq) else []):
                 for j, step in enumerate(group if isinstance(group, Seq) else []):
                     if isinstance(step, Map):
-                        visit(step.get("inline"), f"{path}.steps[{i}][{j}].inline")
+                        name = _str(step.get("name")) or f"steps[{i}][{j}]"
+                        visit(step.get("inline"), f"{path}.steps[{i}][{j}].inline", f"the inline template of step '{name}'")
             dag = get_map(template, "dag")
             tasks = dag.get("tasks") if dag is not None else None
             for i, task in enumerate(tasks if isinstance(tasks, Seq) else []):
                 if isinstance(task, Map):
-                    visit(task.get("inline"), f"{path}.dag.tasks[{i}].inline")
+                    name = _str(task.get("name")) or f"tasks[{i}]"
+                    visit(task.get("inline"), f"{path}.dag.tasks[{i}].inline", f"the inline template of task '{name}'")
 
-        visit(spec.get("templateDefaults"), "spec.templateDefaults")
+        visit(spec.get("templateDefaults"), "spec.templateDefaults", "spec.templateDefaults")
         templates = spec.get("templates")
         for i, template in enumerate(templates if isinstance(templates, Seq) else []):
-            visit(template, f"spec.templates[{i}]")
+            visit(template, f"spec.templates[{i}]", f"template '{_str(template.get('name')) if isinstance(template, Map) and _str(template.get('name')) else i}'")
         return out
 
     def _find_pod_spec(self) -> PodSpec | None:

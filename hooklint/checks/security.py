@@ -32,7 +32,7 @@ def _pods_in_scope(m: Manifest, ctx: Context) -> list[PodSpec]:
 def _where(m: Manifest, container: Container) -> str:
     role = {"initContainers": "init container", "ephemeralContainers": "ephemeral container",
             "sidecars": "sidecar container", "script": "script container"}.get(container.list_name, "container")  # fmt: skip
-    template = f" of template '{container.template}'" if container.template else ""
+    template = f" of {container.template}" if container.template else ""
     return f"{role} '{container.name}'{template} of {m.label}"
 
 
