@@ -226,6 +226,17 @@ class PodSpec:
                     if isinstance(item, Map):
                         yield item, f"{path}.volumes[{i}]"
 
+    def patches(self) -> Iterator[tuple[Map, str]]:
+        """The mappings holding a ``podSpecPatch`` string the workflow controller applies to this
+        Workflow pod, with their dotted paths: the Workflow spec's, then the template's
+        (``workflowpod.go`` ``processPodSpecPatch``: both, in that order, as strategic merge
+        patches). None for a plain pod spec."""
+        if self.workflow is None:
+            return
+        for holder, path in ((self.workflow, self.workflow_path), (self.spec, self.path)):
+            if isinstance(holder.get("podSpecPatch"), str):
+                yield holder, path
+
     def service_account(self) -> tuple[str | None, str]:
         """(name, key) of the pod's ServiceAccount: ``serviceAccountName``, else the deprecated
         ``serviceAccount``, as Kubernetes reads them (``pkg/apis/core/v1/conversion.go``

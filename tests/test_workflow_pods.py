@@ -138,3 +138,63 @@ spec:
     assert _hits("apiVersion: argoproj.io/v1alpha1\n" + body % "", "HL105") == []
     assert _hits("apiVersion: argoproj.io/v1alpha1\n" + body % "", "HL105", {"check-all-workloads": True}) == [
         (7, 76, "spec.templates[0].container.securityContext.privileged")]
+
+
+PATCHES = """\
+apiVersion: argoproj.io/v1alpha1
+kind: Workflow
+metadata:
+  generateName: w-
+  annotations: {argocd.argoproj.io/hook: PreSync}
+spec:
+  entrypoint: a
+  serviceAccountName: w
+  podSpecPatch: '{"hostPID": true, "containers": [{"name": "main", "securityContext": {"privileged": true}}]}'
+  templates:
+  - name: a
+    podSpecPatch: |
+      hostIPC: true
+    container: {image: ghcr.io/acme/a:1.0.0}
+  - name: b
+    podSpecPatch: |
+      containers:
+      - name: main
+        image: '{{inputs.parameters.image}}'
+    container: {image: ghcr.io/acme/b:1.0.0}
+  - name: c
+    podSpecPatch: '{"serviceAccountName": "admin", "containers": [{"name": "main", "image": "evil.example.net/x"}]}'
+    steps:
+    - - name: x
+        templateRef: {name: lib, template: build}
+    container: {image: ghcr.io/acme/c:1.0.0}
+---
+apiVersion: argoproj.io/v1alpha1
+kind: Workflow
+metadata:
+  generateName: r-
+  annotations: {argocd.argoproj.io/hook: PreSync}
+spec:
+  workflowTemplateRef: {name: migrate}
+"""
+
+
+def test_pod_spec_patches_are_read_or_reported():
+    """A parsed podSpecPatch's host namespaces and privileged containers are HL105 at the patch (the
+    spec's once, though three templates get it); a templated patch, one that sets an image or the
+    ServiceAccount, a templateRef and a workflowTemplateRef are HL110: never a silent pass."""
+    assert _hits(PATCHES, "HL105") == [(9, 17, "spec.podSpecPatch"), (12, 19, "spec.templates[0].podSpecPatch")]
+    assert _hits(PATCHES, "HL110") == [
+        (16, 19, "spec.templates[1].podSpecPatch"),
+        (22, 19, "spec.templates[2].podSpecPatch"),
+        (25, 9, "spec.templates[2].steps[0][0].templateRef"),
+        (34, 3, "spec.workflowTemplateRef"),
+    ]
+    messages = [f.message for f in lint_text(PATCHES, parse_config({}, "t")) if f.rule_id in ("HL105", "HL110")]
+    assert messages[0] == (
+        "The podSpecPatch of Workflow/w-* at spec.podSpecPatch gives its pods hostPID: true, container 'main' "
+        "privileged: a PreSync hook runs on every sync and then controls the node, not just its pod. Remove it, or do "
+        "this work outside the cluster's workloads.")
+    assert (
+        "The podSpecPatch of Workflow/w-* at spec.templates[2].podSpecPatch sets serviceAccountName, the image of "
+        "container 'main': hooklint checks the images and ServiceAccount written in the templates, not those of a "
+        "patch (HL101-HL104). Write them in the template instead.") in messages

@@ -10,8 +10,8 @@ from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.images import allowed, is_templated, parse_image
 from hooklint.sources.repository.volumes import HostPathVolume
-from hooklint.model import BASELINE_CAPABILITIES, POD_KINDS, Container, Manifest, PodSpec, RBAC_GROUP, binding_grantee, deduplicated, get_map
-from hooklint.yamlio import Map, Seq
+from hooklint.model import BASELINE_CAPABILITIES, POD_KINDS, WORKFLOW_KINDS, Container, Manifest, PodSpec, RBAC_GROUP, binding_grantee, deduplicated, get_map
+from hooklint.yamlio import DocumentTooComplex, Map, Seq, YamlSyntaxError, parse_documents
 
 
 def _images(m: Manifest) -> Iterator[tuple[Container, str]]:
@@ -341,11 +341,11 @@ def hook_privileged_pod(m: Manifest, ctx: Context) -> Iterator[Hit]:
     another way (``CAP_CHOWN``, ``chown``) is reported as such, since admission rejects it. A
     Workflow's pods are judged one template at a time (:meth:`Manifest.pod_specs`); a field several
     pods read from the Workflow's spec (``spec.hostNetwork``, ``spec.volumes``) is reported once."""
-    seen: set[str] = set()
+    seen: set[tuple[str, str]] = set()
     for pod in _pods_in_scope(m, ctx):
         for hit in _privileged(m, pod, ctx):
-            if hit.field_path not in seen:
-                seen.add(hit.field_path)
+            if (hit.field_path, hit.message) not in seen:
+                seen.add((hit.field_path, hit.message))
                 yield hit
 
 
@@ -355,6 +355,7 @@ def _privileged(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator[Hit]:
         f"{_runs(m)} and then controls the node, not just its pod. Remove it, or do this work "
         "outside the cluster's workloads."
     )
+    yield from _patch_privileges(m, pod, tail)
     for key in ("hostNetwork", "hostPID", "hostIPC"):
         if pod.get(key) is True:
             yield Hit(f"{m.label} sets {key}: true: {tail}", pod.value_span(key), pod.field_path(key))
@@ -415,6 +416,151 @@ def _privileged(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator[Hit]:
                     added.item_spans[i],
                     f"{path}.capabilities.add[{i}]",
                 )
+
+
+def parsed_patch(text: object) -> Map | None:
+    """A Workflow's ``podSpecPatch`` as the workflow controller reads it, when hooklint can: a
+    YAML or JSON mapping (``argo-workflows util/util.go`` ``ApplyPodSpecPatch`` reads it with
+    sigs.k8s.io/yaml), without ``{{`` (the controller substitutes workflow variables first, so a
+    templated patch says nothing certain). None otherwise (HL110 reports it)."""
+    if not isinstance(text, str) or "{{" in text:
+        return None
+    try:
+        docs = parse_documents(text)
+    except (YamlSyntaxError, DocumentTooComplex):  # the controller fails, or hooklint cannot say
+        return None
+    if len(docs) != 1 or not isinstance(docs[0].value, Map):
+        return None
+    return docs[0].value
+
+
+def _patch_privileges(m: Manifest, pod: PodSpec, tail: str) -> Iterator[Hit]:
+    """HL105's findings in the ``podSpecPatch`` strings of a Workflow pod (:meth:`PodSpec.patches`,
+    :func:`parsed_patch`): host namespaces, hostPath volumes, and privileged, escalating or
+    capability-adding containers, reported at the patch (its text is one YAML string, so a
+    finding cannot point inside it)."""
+    for holder, path in pod.patches():
+        patch = parsed_patch(holder.get("podSpecPatch"))
+        if patch is None:
+            continue
+        said = []
+        said.extend(f"{key}: true" for key in ("hostNetwork", "hostPID", "hostIPC") if patch.get(key) is True)
+        volumes = patch.get("volumes")
+        said.extend(f"hostPath volume '{v.get('name')}'" for v in (volumes if isinstance(volumes, Seq) else [])
+                    if isinstance(v, Map) and "hostPath" in v)  # fmt: skip
+        for list_name in ("initContainers", "containers"):
+            items = patch.get(list_name)
+            for c in items if isinstance(items, Seq) else []:
+                sc = get_map(c, "securityContext") if isinstance(c, Map) else None
+                if sc is None:
+                    continue
+                name = f"container '{c.get('name')}'"
+                if sc.get("privileged") is True:
+                    said.append(f"{name} privileged")
+                if sc.get("allowPrivilegeEscalation") is True:
+                    said.append(f"{name} allowPrivilegeEscalation: true")
+                caps = get_map(sc, "capabilities")
+                added = caps.get("add") if caps is not None else None
+                extra = [str(a) for a in (added if isinstance(added, Seq) else []) if a not in BASELINE_CAPABILITIES]
+                if extra:
+                    said.append(f"{name} adding {', '.join(extra)}")
+        if said:
+            yield Hit(
+                f"The podSpecPatch of {m.label} at {path}.podSpecPatch gives its pods {', '.join(said)}: {tail}",
+                holder.value_span("podSpecPatch"),
+                f"{path}.podSpecPatch",
+            )
+
+
+def _template_refs(template: object, path: str) -> Iterator[tuple[Map, str, str]]:
+    """Every ``templateRef`` of the steps and DAG tasks of a Workflow ``template`` (inline
+    templates' too), as (the step or task, its dotted path, its name)."""
+    if not isinstance(template, Map):
+        return
+    steps = template.get("steps")
+    dag = get_map(template, "dag")
+    tasks = dag.get("tasks") if dag is not None else None
+    items = [(step, f"{path}.steps[{i}][{j}]") for i, group in enumerate(steps if isinstance(steps, Seq) else [])
+             for j, step in enumerate(group if isinstance(group, Seq) else [])]
+    items += [(task, f"{path}.dag.tasks[{i}]") for i, task in enumerate(tasks if isinstance(tasks, Seq) else [])]
+    for item, item_path in items:
+        if not isinstance(item, Map):
+            continue
+        if isinstance(item.get("templateRef"), Map):
+            yield item, item_path, str(item.get("name") or item_path)
+        yield from _template_refs(item.get("inline"), f"{item_path}.inline")
+
+
+def _ref_name(ref: Map) -> str:
+    """``WorkflowTemplate 'name'`` (``ClusterWorkflowTemplate`` with ``clusterScope: true``)."""
+    kind = "ClusterWorkflowTemplate" if ref.get("clusterScope") is True else "WorkflowTemplate"
+    return f"{kind} '{ref.get('name')}'"
+
+
+@check("HL110", kinds=WORKFLOW_KINDS)
+def hook_workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """A Workflow hook (``argoproj.io``) whose pods hooklint cannot read, so HL101-HL105 do not
+    judge them: ``spec.workflowTemplateRef`` (the workflow controller runs the referenced
+    WorkflowTemplate's or ClusterWorkflowTemplate's spec: ``workflow_types.go``
+    ``WorkflowTemplateRef``), a step's or DAG task's ``templateRef`` (a template of another
+    WorkflowTemplate), a ``podSpecPatch`` hooklint cannot parse (:func:`parsed_patch`: templated,
+    or not a mapping), and a parsed one that sets a container's image or the pod's
+    ServiceAccount (the patch is applied to every pod of its template: ``workflowpod.go``
+    ``processPodSpecPatch``). Each is reported once, where it is written."""
+    spec = get_map(m.body, "spec")
+    if spec is None or m.group != "argoproj.io" or not ctx.in_scope(m):
+        return
+    checked = "so hooklint did not check the images, ServiceAccount and privileges of those pods (HL101-HL105)"
+    ref = get_map(spec, "workflowTemplateRef")
+    if ref is not None:
+        yield Hit(
+            f"{m.label} runs {_ref_name(ref)} through spec.workflowTemplateRef: its pods are defined in that "
+            f"template, not in this object, {checked}. Lint the template's manifest too, or write the templates "
+            "in the Workflow.",
+            spec.key_span("workflowTemplateRef"),
+            "spec.workflowTemplateRef",
+        )
+    templates = spec.get("templates")
+    for i, template in enumerate(templates if isinstance(templates, Seq) else []):
+        for item, path, name in _template_refs(template, f"spec.templates[{i}]"):
+            target = item["templateRef"]
+            yield Hit(
+                f"Step '{name}' of {m.label} runs template '{target.get('template')}' of {_ref_name(target)} "
+                f"(templateRef): its pods are defined there, {checked}. Lint that template's manifest too.",
+                item.key_span("templateRef"),
+                f"{path}.templateRef",
+            )
+    holders = [(spec, "spec"), (get_map(spec, "templateDefaults"), "spec.templateDefaults")]
+    holders += [(t, f"spec.templates[{i}]") for i, t in enumerate(templates if isinstance(templates, Seq) else [])]
+    holders += [(pod.spec, pod.path) for pod in m.pod_specs() if ".inline" in pod.path]
+    for holder, path in holders:
+        text = holder.get("podSpecPatch") if isinstance(holder, Map) else None
+        if not isinstance(holder, Map) or text is None:
+            continue
+        patch = parsed_patch(text)
+        if patch is None:
+            yield Hit(
+                f"{m.label} patches its pods with a podSpecPatch at {path}.podSpecPatch that hooklint cannot read "
+                "(it is templated with {{...}}, which the workflow controller fills in first, or is not a YAML "
+                f"mapping): the patch can set any pod field, host namespaces and privileged containers included, "
+                f"{checked}. Write the pod's settings in the template instead.",
+                holder.value_span("podSpecPatch"),
+                f"{path}.podSpecPatch",
+            )
+            continue
+        sets = ["serviceAccountName"] if "serviceAccountName" in patch else []
+        for list_name in ("initContainers", "containers"):
+            items = patch.get(list_name)
+            sets += [f"the image of container '{c.get('name')}'" for c in (items if isinstance(items, Seq) else [])
+                     if isinstance(c, Map) and "image" in c]  # fmt: skip
+        if sets:
+            yield Hit(
+                f"The podSpecPatch of {m.label} at {path}.podSpecPatch sets {', '.join(sets)}: hooklint checks the "
+                "images and ServiceAccount written in the templates, not those of a patch (HL101-HL104). Write "
+                "them in the template instead.",
+                holder.value_span("podSpecPatch"),
+                f"{path}.podSpecPatch",
+            )
 
 
 _CREDENTIAL_WORDS = frozenset({"PASSWORD", "PASSWD", "PASSPHRASE", "PWD", "TOKEN", "SECRET", "APIKEY",
