@@ -1,4 +1,4 @@
-"""HL001, HL002, HL005, HL007, HL008, HL009, HL022: what reading or rendering a file met, worded as findings.
+"""HL001, HL002, HL005, HL007, HL008, HL009, HL022, HL025: what reading or rendering a file met, worded as findings.
 
 The loader (:mod:`hooklint.loader`, :mod:`hooklint.yamlio`) and the rendering stage
 (:mod:`hooklint.sources.render`) record problems as typed :class:`~hooklint.yamlio.LoadIssue`

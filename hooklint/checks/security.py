@@ -1,5 +1,5 @@
-"""HL101-HL109: the security of hook workloads (images, ServiceAccount, token, privileges, RBAC reach and
-lifetime, literal secrets, retired image repositories)."""
+"""HL101-HL110: the security of hook workloads (images, ServiceAccount, token, privileges, RBAC reach and
+lifetime, literal secrets, retired image repositories, Workflow pods defined out of sight)."""
 
 from __future__ import annotations
 
@@ -443,7 +443,7 @@ def _patch_privileges(m: Manifest, pod: PodSpec, tail: str) -> Iterator[Hit]:
         patch = parsed_patch(holder.get("podSpecPatch"))
         if patch is None:
             continue
-        said = []
+        said: list[str] = []
         said.extend(f"{key}: true" for key in ("hostNetwork", "hostPID", "hostIPC") if patch.get(key) is True)
         volumes = patch.get("volumes")
         said.extend(f"hostPath volume '{v.get('name')}'" for v in (volumes if isinstance(volumes, Seq) else [])
