@@ -515,8 +515,8 @@ def hook_workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
     if ref is not None:
         yield Hit(
             f"{m.label} runs {_ref_name(ref)} through spec.workflowTemplateRef: its pods are defined in that "
-            f"template, not in this object, {checked}. Lint the template's manifest too, or write the templates "
-            "in the Workflow.",
+            f"template, not in this object, {checked}. Review that template's pods (hooklint reads a WorkflowTemplate "
+            "as a plain object), or write the templates in the Workflow.",
             spec.key_span("workflowTemplateRef"),
             "spec.workflowTemplateRef",
         )
@@ -526,7 +526,8 @@ def hook_workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
             target = item["templateRef"]
             yield Hit(
                 f"Step '{name}' of {m.label} runs template '{target.get('template')}' of {_ref_name(target)} "
-                f"(templateRef): its pods are defined there, {checked}. Lint that template's manifest too.",
+                f"(templateRef): its pods are defined there, {checked}. Review that template's pod (hooklint reads a "
+                "WorkflowTemplate as a plain object), or write the template in the Workflow.",
                 item.key_span("templateRef"),
                 f"{path}.templateRef",
             )
