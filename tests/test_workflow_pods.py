@@ -198,3 +198,33 @@ def test_pod_spec_patches_are_read_or_reported():
         "The podSpecPatch of Workflow/w-* at spec.templates[2].podSpecPatch sets serviceAccountName, the image of "
         "container 'main': hooklint checks the images and ServiceAccount written in the templates, not those of a "
         "patch (HL101-HL104). Write them in the template instead.") in messages
+
+
+def test_rbac_and_literal_secrets_of_workflow_pods():
+    """HL106 reads the ServiceAccount the spec gives every pod (once, not once per template); HL107
+    a template container's env."""
+    text = """\
+apiVersion: argoproj.io/v1alpha1
+kind: Workflow
+metadata:
+  generateName: w-
+  annotations: {argocd.argoproj.io/hook: PreSync}
+spec:
+  entrypoint: a
+  serviceAccountName: w
+  templates:
+  - name: a
+    container:
+      image: ghcr.io/acme/a:1.0.0
+      env: [{name: DB_PASSWORD, value: hunter2hunter2}]
+  - name: b
+    container: {image: ghcr.io/acme/b:1.0.0}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: w}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: cluster-admin}
+subjects: [{kind: ServiceAccount, name: w, namespace: shop}]
+"""
+    assert _hits(text, "HL106") == [(8, 23, "spec.serviceAccountName")]
+    assert _hits(text, "HL107") == [(13, 40, "spec.templates[0].container.env[0].value")]
