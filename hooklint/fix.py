@@ -415,9 +415,17 @@ def _fix_automount(text, root, f, options, config):
     """HL104 (unsafe: a hook that calls the Kubernetes API stops working):
     ``automountServiceAccountToken: false`` in the pod spec; a token from a projected
     ``serviceAccountToken`` volume is left for a person (the pod may need the volume's other
-    sources)."""
+    sources), and so is an Argo Workflows Workflow without ``spec.executor.serviceAccountName``
+    (the workflow controller then refuses the Workflow)."""
     if not f.field_path.endswith(".automountServiceAccountToken"):
         raise LeftForAPerson("the token comes from a projected serviceAccountToken volume")
+    spec = root.get("spec")
+    executor = spec.get("executor") if isinstance(spec, Map) else None
+    if (root.get("kind") == "Workflow" and str(root.get("apiVersion", "")).startswith("argoproj.io/")
+            and not (isinstance(executor, Map) and executor.get("serviceAccountName"))):  # fmt: skip
+        # the workflow controller refuses automountServiceAccountToken: false without
+        # executor.serviceAccountName (argo-workflows workflowpod.go setupServiceAccount)
+        raise LeftForAPerson("a Workflow that turns the token off also needs spec.executor.serviceAccountName")
     return _set_field(text, root, f, "false", replace_any=True)
 
 

@@ -30,6 +30,12 @@ POD_SPEC_PATHS: dict[str, tuple[str, ...]] = {
     "ReplicationController": ("spec", "template", "spec"),
 }
 POD_TEMPLATE_KINDS = frozenset(POD_SPEC_PATHS)
+#: Argo Workflows' ``Workflow`` (``argoproj.io/v1alpha1``), the third kind Argo CD's docs name as a
+#: typical hook: the workflow controller makes one pod per step from the templates of its spec
+#: (:meth:`Manifest.pod_specs`), not from a pod spec written in it.
+WORKFLOW_KINDS = frozenset({"Workflow"})
+#: Every kind whose pods the container and pod-level security rules (HL101-HL105, HL107, HL109) read.
+POD_KINDS = POD_TEMPLATE_KINDS | WORKFLOW_KINDS
 JOB_LIKE = frozenset({"Job", "CronJob"})
 #: The capabilities the Pod Security Standards' baseline level lets a container add, as
 #: pod-security-admission compares them: exact strings, no ``CAP_`` prefix, case-sensitive
@@ -42,6 +48,20 @@ BASELINE_CAPABILITIES = frozenset({
 #: Workloads that never complete: as PreSync/PostSync hooks they never become "done".
 LONG_RUNNING_KINDS = frozenset({"Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ReplicationController"})
 CONTAINER_LISTS = ("initContainers", "containers", "ephemeralContainers")
+#: Where a Workflow template holds the containers of its pod, as (key, how it holds them) in the
+#: order the workflow controller builds the pod (``argo-workflows workflow/controller/workflowpod.go``
+#: ``createWorkflowPod``; ``pkg/apis/workflow/v1alpha1/workflow_types.go`` ``Template``):
+#: ``initContainers`` and ``sidecars`` (lists of ``UserContainer``), the main ``container`` or
+#: ``script`` (one ``Container``, named ``main``), and ``containerSet.containers``.
+WORKFLOW_CONTAINERS = (("initContainers", "list"), ("container", "one"), ("script", "one"),
+                       ("containerSet", "set"), ("sidecars", "list"))  # fmt: skip
+#: Pod-level fields of a Workflow's pods a template sets for its own pod, else the Workflow's spec
+#: sets for every pod (``workflowpod.go`` ``setupServiceAccount``: template ``serviceAccountName``
+#: and ``automountServiceAccountToken`` first; ``SecurityContext`` likewise), and those only the
+#: spec sets (``spec.hostNetwork``; a Workflow has no ``hostPID`` or ``hostIPC`` field: only a
+#: ``podSpecPatch`` sets them). ``volumes`` of both are given to the pod (``createVolumes``).
+WORKFLOW_TEMPLATE_POD_FIELDS = frozenset({"serviceAccountName", "automountServiceAccountToken", "securityContext"})
+WORKFLOW_SPEC_POD_FIELDS = WORKFLOW_TEMPLATE_POD_FIELDS | {"hostNetwork"}
 #: Built-in kinds without a namespace: the API server ignores ``metadata.namespace`` on them.
 CLUSTER_SCOPED_KINDS = frozenset({
     "Namespace", "Node", "PersistentVolume", "StorageClass", "CustomResourceDefinition", "ClusterRole",
@@ -141,21 +161,92 @@ def get_map(parent: Any, key: str) -> Map | None:
 @dataclass(slots=True)
 class PodSpec:
     """A pod spec inside a manifest: the mapping, the dotted path to it, and the mapping that holds
-    it with the key it sits under (to point at ``spec:`` when a field is missing)."""
+    it with the key it sits under (to point at ``spec:`` when a field is missing).
+
+    For a pod Argo Workflows makes from one template of a Workflow, ``spec`` is the template (its
+    containers are read by :meth:`Manifest.containers` from :data:`WORKFLOW_CONTAINERS`),
+    ``workflow`` the Workflow's spec, which sets pod-level fields for every pod
+    (:data:`WORKFLOW_SPEC_POD_FIELDS`), ``workflow_path`` its path (``spec``), ``parent``/``key``
+    where that spec sits, and ``template`` the template as messages name it (``template 'main'``,
+    ``the inline template of step 'tune'``). Read pod-level fields
+    through :meth:`get`, :meth:`value_span` and :meth:`field_path`, which follow both."""
 
     spec: Map
     path: str
     parent: Map
     key: str
+    workflow: Map | None = None
+    workflow_path: str = ""
+    template: str = ""
+
+    def holder(self, key: str) -> tuple[Map, str] | None:
+        """The mapping the pod's ``key`` is read from, with its dotted path: the pod spec (a
+        Workflow template, for :data:`WORKFLOW_TEMPLATE_POD_FIELDS`), else the Workflow's spec
+        (:data:`WORKFLOW_SPEC_POD_FIELDS`); None when neither sets it."""
+        if self.workflow is None:
+            return (self.spec, self.path) if key in self.spec else None
+        if key in WORKFLOW_TEMPLATE_POD_FIELDS and key in self.spec and self.spec.get(key) not in (None, ""):
+            return self.spec, self.path
+        if key in WORKFLOW_SPEC_POD_FIELDS and key in self.workflow:
+            return self.workflow, self.workflow_path
+        return None
+
+    def get(self, key: str) -> Any:
+        """The pod's ``key`` as the pod gets it (:meth:`holder`), or None."""
+        where = self.holder(key)
+        return where[0].get(key) if where is not None else None
+
+    def value_span(self, key: str) -> Span:
+        """Where the pod's ``key`` is written (:meth:`holder`), else :meth:`anchor`."""
+        where = self.holder(key)
+        return where[0].value_span(key) if where is not None else self.anchor()
+
+    def field_path(self, key: str) -> str:
+        """The dotted path of the pod's ``key`` where it is written, else where to write it (the
+        Workflow's spec for a Workflow: it sets it for every pod)."""
+        where = self.holder(key)
+        if where is not None:
+            return f"{where[1]}.{key}"
+        return f"{self.workflow_path or self.path}.{key}"
+
+    def anchor(self) -> Span:
+        """Where a finding about a missing pod-level field points: the key the pod spec (a
+        Workflow's spec, for a Workflow) sits under."""
+        return self.parent.key_span(self.key)
+
+    def volumes(self) -> Iterator[tuple[Map, str]]:
+        """Every volume mapping of the pod with its dotted path: a Workflow's spec volumes, then its
+        template's (``workflowpod.go`` ``createVolumes`` gives the pod both)."""
+        holders = [(self.spec, self.path)] if self.workflow is None else [
+            (self.workflow, self.workflow_path), (self.spec, self.path)]
+        for holder, path in holders:
+            items = holder.get("volumes")
+            if isinstance(items, Seq):
+                for i, item in enumerate(items):
+                    if isinstance(item, Map):
+                        yield item, f"{path}.volumes[{i}]"
+
+    def patches(self) -> Iterator[tuple[Map, str]]:
+        """The mappings holding a ``podSpecPatch`` string the workflow controller applies to this
+        Workflow pod, with their dotted paths: the Workflow spec's, then the template's
+        (``workflowpod.go`` ``processPodSpecPatch``: both, in that order, as strategic merge
+        patches). None for a plain pod spec."""
+        if self.workflow is None:
+            return
+        for holder, path in ((self.workflow, self.workflow_path), (self.spec, self.path)):
+            if isinstance(holder.get("podSpecPatch"), str):
+                yield holder, path
 
     def service_account(self) -> tuple[str | None, str]:
         """(name, key) of the pod's ServiceAccount: ``serviceAccountName``, else the deprecated
         ``serviceAccount``, as Kubernetes reads them (``pkg/apis/core/v1/conversion.go``
         ``Convert_v1_PodSpec_To_core_PodSpec``: an empty ``serviceAccountName`` takes
-        ``serviceAccount``); (None, "") when neither is a non-empty string (the pod runs as the
-        namespace's ``default``)."""
-        for key in ("serviceAccountName", "serviceAccount"):
-            value = self.spec.get(key)
+        ``serviceAccount``); for a Workflow's pod, the template's ``serviceAccountName``, else the
+        spec's (``workflowpod.go`` ``setupServiceAccount``; no ``serviceAccount`` field there);
+        (None, "") when neither is a non-empty string (the pod runs as the namespace's
+        ``default``). Read the key with :meth:`value_span` and :meth:`field_path`."""
+        for key in ("serviceAccountName",) if self.workflow is not None else ("serviceAccountName", "serviceAccount"):
+            value = self.get(key)
             if isinstance(value, str) and value:
                 return value, key
         return None, ""
@@ -163,16 +254,21 @@ class PodSpec:
 
 @dataclass(slots=True)
 class Container:
-    """One container of a pod spec: ``list_name`` is containers/initContainers/ephemeralContainers."""
+    """One container of a pod spec: ``list_name`` is containers/initContainers/ephemeralContainers
+    (for a Workflow template: initContainers, container, script, containerSet, sidecars)."""
 
     body: Map
     list_name: str
     index: int
     path: str
+    #: The Workflow template whose pod runs it, as messages name it (``template 'main'``; ``""``: a
+    #: plain pod spec).
+    template: str = ""
 
     @property
     def name(self) -> str:
-        return _str(self.body.get("name")) or f"{self.list_name}[{self.index}]"
+        default = "main" if self.list_name in ("container", "script") else f"{self.list_name}[{self.index}]"
+        return _str(self.body.get("name")) or default
 
 
 @dataclass(slots=True)
@@ -352,6 +448,46 @@ class Manifest:
             self._pod = self._find_pod_spec()
         return self._pod
 
+    def pod_specs(self) -> list[PodSpec]:
+        """Every pod spec the object makes pods from: :meth:`pod_spec` for a Pod, Job, CronJob or
+        workload; for an Argo Workflows ``Workflow`` (``argoproj.io``), one per template that runs a
+        pod (a ``container``, ``script`` or ``containerSet``: ``workflow_types.go``
+        ``Template.GetType``), the spec's ``templateDefaults`` (merged into every template), and
+        the ``inline`` templates of its ``steps`` and ``dag.tasks``, in document order."""
+        pod = self.pod_spec()
+        if pod is not None:
+            return [pod]
+        if self.kind not in WORKFLOW_KINDS or self.group != "argoproj.io":
+            return []
+        spec = get_map(self.body, "spec")
+        if spec is None:
+            return []
+        out: list[PodSpec] = []
+
+        def visit(template: Any, path: str, said: str) -> None:
+            if not isinstance(template, Map):
+                return
+            if any(key in template for key, _ in WORKFLOW_CONTAINERS):
+                out.append(PodSpec(template, path, self.body, "spec", spec, "spec", said))
+            steps = template.get("steps")
+            for i, group in enumerate(steps if isinstance(steps, Seq) else []):
+                for j, step in enumerate(group if isinstance(group, Seq) else []):
+                    if isinstance(step, Map):
+                        name = _str(step.get("name")) or f"steps[{i}][{j}]"
+                        visit(step.get("inline"), f"{path}.steps[{i}][{j}].inline", f"the inline template of step '{name}'")
+            dag = get_map(template, "dag")
+            tasks = dag.get("tasks") if dag is not None else None
+            for i, task in enumerate(tasks if isinstance(tasks, Seq) else []):
+                if isinstance(task, Map):
+                    name = _str(task.get("name")) or f"tasks[{i}]"
+                    visit(task.get("inline"), f"{path}.dag.tasks[{i}].inline", f"the inline template of task '{name}'")
+
+        visit(spec.get("templateDefaults"), "spec.templateDefaults", "spec.templateDefaults")
+        templates = spec.get("templates")
+        for i, template in enumerate(templates if isinstance(templates, Seq) else []):
+            visit(template, f"spec.templates[{i}]", f"template '{_str(template.get('name')) if isinstance(template, Map) and _str(template.get('name')) else i}'")
+        return out
+
     def _find_pod_spec(self) -> PodSpec | None:
         keys = POD_SPEC_PATHS.get(self.kind or "")
         if keys is None:
@@ -367,17 +503,33 @@ class Manifest:
         return PodSpec(spec, ".".join(keys), parent, keys[-1])
 
     def containers(self, pod: PodSpec | None = None) -> Iterator[Container]:
-        """Every container mapping of the pod spec, init and ephemeral containers included."""
-        pod = pod or self.pod_spec()
-        if pod is None:
-            return
-        for list_name in CONTAINER_LISTS:
-            items = pod.spec.get(list_name)
-            if not isinstance(items, Seq):
+        """Every container mapping of the pod spec, init and ephemeral containers included; of a
+        Workflow template's pod, those of :data:`WORKFLOW_CONTAINERS`. Without ``pod``, those of
+        every pod spec (:meth:`pod_specs`)."""
+        pods = [pod] if pod is not None else self.pod_specs()
+        for pod in pods:
+            if pod.workflow is None:
+                for list_name in CONTAINER_LISTS:
+                    items = pod.spec.get(list_name)
+                    if not isinstance(items, Seq):
+                        continue
+                    for i, item in enumerate(items):
+                        if isinstance(item, Map):
+                            yield Container(item, list_name, i, f"{pod.path}.{list_name}[{i}]")
                 continue
-            for i, item in enumerate(items):
-                if isinstance(item, Map):
-                    yield Container(item, list_name, i, f"{pod.path}.{list_name}[{i}]")
+            for key, how in WORKFLOW_CONTAINERS:
+                value = pod.spec.get(key)
+                if how == "one":
+                    if isinstance(value, Map):
+                        yield Container(value, key, 0, f"{pod.path}.{key}", pod.template)
+                    continue
+                path = f"{pod.path}.{key}"
+                if how == "set":
+                    value = value.get("containers") if isinstance(value, Map) else None
+                    path += ".containers"
+                for i, item in enumerate(value if isinstance(value, Seq) else []):
+                    if isinstance(item, Map):
+                        yield Container(item, key, i, f"{path}[{i}]", pod.template)
 
 
 RBAC_GROUP = "rbac.authorization.k8s.io"

@@ -512,6 +512,10 @@ RENDER_FAILED = "render-failed"
 RENDER_FAILED_DEFAULTS = "render-failed-defaults"
 RENDERER_UNAVAILABLE = "renderer-unavailable"
 NOT_RENDERED = "not-rendered"
+#: A rendered Helm chart whose templates read ``.Capabilities.KubeVersion`` or ``.APIVersions``,
+#: which hooklint had to stand in for (HL025; recorded by :mod:`hooklint.sources.render` on the
+#: template, its detail saying what was used).
+CLUSTER_CAPABILITIES = "cluster-capabilities"
 #: An ApplicationSet generator that needs a cluster or the network (HL022; recorded by
 #: :mod:`hooklint.sources.appmap.discovery` on the ApplicationSet's file).
 NOT_EXPANDED = "not-expanded"

@@ -1,4 +1,4 @@
-"""HL001, HL002, HL005, HL007, HL008, HL009, HL022: what reading or rendering a file met, worded as findings.
+"""HL001, HL002, HL005, HL007, HL008, HL009, HL022, HL025: what reading or rendering a file met, worded as findings.
 
 The loader (:mod:`hooklint.loader`, :mod:`hooklint.yamlio`) and the rendering stage
 (:mod:`hooklint.sources.render`) record problems as typed :class:`~hooklint.yamlio.LoadIssue`
@@ -21,6 +21,7 @@ from hooklint.config import LIMITS
 from hooklint.findings import Finding
 from hooklint.loader import LoadedFile
 from hooklint.yamlio import (
+    CLUSTER_CAPABILITIES,
     DUPLICATE_KEY,
     MAX_ISSUES,
     NOT_EXPANDED,
@@ -190,6 +191,18 @@ def source_not_rendered(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
         if issue.kind == NOT_RENDERED:
             yield Hit(f"{issue.detail}.", issue.span, issue.field_path,
                       doc_index=index, path=issue.path)  # fmt: skip
+
+
+@check("HL025", scope="file")
+def chart_reads_cluster_capabilities(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
+    """A rendered Helm chart whose templates read ``.Capabilities.KubeVersion`` or
+    ``.Capabilities.APIVersions`` (:func:`hooklint.sources.render.helm.capability_reads`): Argo CD
+    fills them from the destination cluster, hooklint from its settings
+    (:mod:`hooklint.sources.render.capabilities`); the detail names the values used and how to set
+    them. At the first read, in the template."""
+    for issue, index in file.issues:
+        if issue.kind == CLUSTER_CAPABILITIES:
+            yield Hit(f"{issue.detail}.", issue.span, issue.field_path, doc_index=index, path=issue.path)
 
 
 @check("HL022", scope="file")

@@ -1,5 +1,5 @@
-"""HL101-HL109: the security of hook workloads (images, ServiceAccount, token, privileges, RBAC reach and
-lifetime, literal secrets, retired image repositories)."""
+"""HL101-HL110: the security of hook workloads (images, ServiceAccount, token, privileges, RBAC reach and
+lifetime, literal secrets, retired image repositories, Workflow pods defined out of sight)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.images import allowed, is_templated, parse_image
 from hooklint.sources.repository.volumes import HostPathVolume
-from hooklint.model import BASELINE_CAPABILITIES, POD_TEMPLATE_KINDS, Container, Manifest, PodSpec, RBAC_GROUP, binding_grantee, get_map
-from hooklint.yamlio import Map, Seq
+from hooklint.model import BASELINE_CAPABILITIES, POD_KINDS, WORKFLOW_KINDS, Container, Manifest, PodSpec, RBAC_GROUP, binding_grantee, get_map
+from hooklint.yamlio import DocumentTooComplex, Map, Seq, YamlSyntaxError, parse_documents
 
 
 def _images(m: Manifest) -> Iterator[tuple[Container, str]]:
@@ -23,17 +23,18 @@ def _images(m: Manifest) -> Iterator[tuple[Container, str]]:
             yield container, image
 
 
-def _pod_in_scope(m: Manifest, ctx: Context) -> PodSpec | None:
-    """The pod spec of an object the security rules look at: a hook Argo CD runs, or any workload
-    with ``check-all-workloads``."""
-    return m.pod_spec() if ctx.in_scope(m) else None
+def _pods_in_scope(m: Manifest, ctx: Context) -> list[PodSpec]:
+    """The pod specs of an object the security rules look at (:meth:`Manifest.pod_specs`: one, or
+    one per pod-running template of a Workflow): a hook Argo CD runs, or any workload with
+    ``check-all-workloads``."""
+    return m.pod_specs() if ctx.in_scope(m) else []
 
 
 def _where(m: Manifest, container: Container) -> str:
-    role = {"initContainers": "init container", "ephemeralContainers": "ephemeral container"}.get(
-        container.list_name, "container"
-    )
-    return f"{role} '{container.name}' of {m.label}"
+    role = {"initContainers": "init container", "ephemeralContainers": "ephemeral container",
+            "sidecars": "sidecar container", "script": "script container"}.get(container.list_name, "container")  # fmt: skip
+    template = f" of {container.template}" if container.template else ""
+    return f"{role} '{container.name}'{template} of {m.label}"
 
 
 def _phase_words(m: Manifest) -> str:
@@ -59,18 +60,17 @@ def _runs(m: Manifest) -> str:
         return f"{subject} runs {' and '.join(when)}"
     if m.hook.is_hook:  # ignored hook, only reached with check-all-workloads
         return "this workload, which Argo CD never applies as it stands, would run in the cluster"
-    if m.kind in ("Job", "Pod"):
+    if m.kind in ("Job", "Pod", "Workflow"):
         return f"this {m.kind} runs in the cluster whenever it is created"
     if m.kind == "CronJob":
         return "this CronJob runs in the cluster on its schedule"
     return f"this {m.kind} runs in the cluster continuously"
 
 
-@check("HL101", kinds=POD_TEMPLATE_KINDS)
+@check("HL101", kinds=POD_KINDS)
 def hook_image_registry_not_allowed(m: Manifest, ctx: Context) -> Iterator[Hit]:
     entries = ctx.config.registry_entries
-    pod = _pod_in_scope(m, ctx) if entries else None
-    if pod is None:
+    if not entries or not _pods_in_scope(m, ctx):
         return
     for container, image in _images(m):
         ref = parse_image(image)
@@ -99,10 +99,9 @@ def hook_image_registry_not_allowed(m: Manifest, ctx: Context) -> Iterator[Hit]:
         )
 
 
-@check("HL102", kinds=POD_TEMPLATE_KINDS)
+@check("HL102", kinds=POD_KINDS)
 def hook_image_mutable_tag(m: Manifest, ctx: Context) -> Iterator[Hit]:
-    pod = _pod_in_scope(m, ctx)
-    if pod is None:
+    if not _pods_in_scope(m, ctx):
         return
     for container, image in _images(m):
         ref = parse_image(image)
@@ -130,37 +129,40 @@ def hook_image_mutable_tag(m: Manifest, ctx: Context) -> Iterator[Hit]:
         )
 
 
-@check("HL103", kinds=POD_TEMPLATE_KINDS)
+@check("HL103", kinds=POD_KINDS)
 def hook_default_service_account(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """A hook running as the namespace's ``default`` ServiceAccount. When that ServiceAccount's
     token is mounted too (HL104 reports it on the same hook, see :func:`_mounted_token`), the
-    message says so and names HL104, as HL104's names HL103."""
-    pod = _pod_in_scope(m, ctx)
-    if pod is None:
-        return
-    name, key = pod.service_account()
-    mounted = " Its token is mounted too, with no role bound to it in this application (HL104)." if _mounted_token(m, pod, ctx) else ""
-    if name is None:
-        yield Hit(
-            f"{m.label} sets no serviceAccountName, so its pods run as the namespace's 'default' "
-            f"ServiceAccount: {_phase_words(m)} then shares identity and permissions with every "
-            "other unconfigured pod. Create a dedicated ServiceAccount and set "
-            f"{pod.path}.serviceAccountName.{mounted}",
-            pod.parent.key_span(pod.key),
-            f"{pod.path}.serviceAccountName",
-        )
-    elif name == "default":
-        yield Hit(
-            f"{m.label} runs as the 'default' ServiceAccount: {_phase_words(m)} then shares identity "
-            f"and permissions with every other unconfigured pod. Use a dedicated ServiceAccount.{mounted}",
-            pod.spec.value_span(key),
-            f"{pod.path}.{key}",
-        )
+    message says so and names HL104, as HL104's names HL103. A Workflow's pods are judged one
+    template at a time; a field several pods read from the Workflow's spec is reported once."""
+    seen: set[str] = set()
+    for pod in _pods_in_scope(m, ctx):
+        name, key = pod.service_account()
+        field = pod.field_path(key or "serviceAccountName")
+        if field in seen:
+            continue
+        seen.add(field)
+        mounted = " Its token is mounted too, with no role bound to it in this application (HL104)." if _mounted_token(m, pod, ctx) else ""
+        if name is None:
+            yield Hit(
+                f"{m.label} sets no serviceAccountName, so its pods run as the namespace's 'default' "
+                f"ServiceAccount: {_phase_words(m)} then shares identity and permissions with every "
+                f"other unconfigured pod. Create a dedicated ServiceAccount and set {field}.{mounted}",
+                pod.anchor(),
+                field,
+            )
+        elif name == "default":
+            yield Hit(
+                f"{m.label} runs as the 'default' ServiceAccount: {_phase_words(m)} then shares identity "
+                f"and permissions with every other unconfigured pod. Use a dedicated ServiceAccount.{mounted}",
+                pod.value_span(key),
+                field,
+            )
 
 
-def _projected_token(m: Manifest, pod: PodSpec) -> tuple[int, int, str, Map] | None:
+def _projected_token(m: Manifest, pod: PodSpec) -> tuple[str, int, str, Map] | None:
     """The first projected ``serviceAccountToken`` source of ``pod`` that gives a container an API
-    token, as (volume index, source index, volume name, the source mapping), or None. The
+    token, as (volume path, source index, volume name, the source mapping), or None. The
     kubelet writes the ServiceAccount's token there whatever ``automountServiceAccountToken``
     says (that field only governs the volume the ServiceAccount admission plugin adds:
     ``plugin/pkg/admission/serviceaccount``). A source counts when a container (init and
@@ -168,8 +170,8 @@ def _projected_token(m: Manifest, pod: PodSpec) -> tuple[int, int, str, Map] | N
     then the API server's own (Kubernetes "Configure Service Accounts for Pods", "Launch a Pod
     using service account token projection"); a token for another audience is refused by the
     API server's authenticator."""
-    volumes = pod.spec.get("volumes")
-    if not isinstance(volumes, Seq):
+    volumes = list(pod.volumes())
+    if not volumes:
         return None
     mounted = set()
     for container in m.containers(pod):
@@ -177,16 +179,16 @@ def _projected_token(m: Manifest, pod: PodSpec) -> tuple[int, int, str, Map] | N
         for mount in mounts if isinstance(mounts, Seq) else []:
             if isinstance(mount, Map) and isinstance(mount.get("name"), str):
                 mounted.add(mount["name"])
-    for i, volume in enumerate(volumes):
-        projected = get_map(volume, "projected")  # None for a volume that is not a mapping
+    for volume, path in volumes:
+        projected = get_map(volume, "projected")
         sources = projected.get("sources") if projected is not None else None
-        name = volume.get("name") if isinstance(volume, Map) else None
+        name = volume.get("name")
         if not isinstance(sources, Seq) or not isinstance(name, str) or name not in mounted:
             continue
         for j, source in enumerate(sources):
             token = get_map(source, "serviceAccountToken")
             if token is not None and not token.get("audience"):
-                return i, j, name, sources[j]
+                return path, j, name, sources[j]
     return None
 
 
@@ -199,7 +201,7 @@ def _mounted_token(m: Manifest, pod: PodSpec, ctx: Context) -> str | None:
     binding of the application grants the ServiceAccount a role. Kubernetes' rule: the pod spec's
     ``automountServiceAccountToken`` wins; when unset, the ServiceAccount's; when both are unset,
     the token is mounted (``plugin/pkg/admission/serviceaccount``)."""
-    value = pod.spec.get("automountServiceAccountToken")
+    value = pod.get("automountServiceAccountToken")
     if value is not None and value is not True and value is not False:
         return None
     sa_name = pod.service_account()[0] or "default"
@@ -215,7 +217,7 @@ def _mounted_token(m: Manifest, pod: PodSpec, ctx: Context) -> str | None:
     return "projected" if _projected_token(m, pod) is not None else None
 
 
-@check("HL104", kinds=POD_TEMPLATE_KINDS)
+@check("HL104", kinds=POD_KINDS)
 def hook_automounts_token(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """A hook whose ServiceAccount token is mounted (:func:`_mounted_token`: automounted, or
     through a projected volume) while no RoleBinding or ClusterRoleBinding of the application
@@ -223,18 +225,26 @@ def hook_automounts_token(m: Manifest, ctx: Context) -> Iterator[Hit]:
     or ClusterRole (with one, the hook uses its token, and HL106
     judges the grant). The message stays short (under 300 characters); the rule file's what/why,
     shown by ``hooklint explain HL104``, holds the detail. On the 'default' ServiceAccount it names
-    HL103, which reports the same hook."""
-    pod = _pod_in_scope(m, ctx)
-    if pod is None:
-        return
-    field = f"{pod.path}.automountServiceAccountToken"
-    value = pod.spec.get("automountServiceAccountToken")
+    HL103, which reports the same hook. A Workflow's pods are judged one template at a time; a
+    field several pods read from the Workflow's spec is reported once."""
+    seen: set[str] = set()
+    for pod in _pods_in_scope(m, ctx):
+        for hit in _automounted(m, pod, ctx):
+            if hit.field_path not in seen:
+                seen.add(hit.field_path)
+                yield hit
+
+
+def _automounted(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator[Hit]:
+    """HL104's finding on one pod spec of ``m``, if any (:func:`hook_automounts_token`)."""
+    field = pod.field_path("automountServiceAccountToken")
+    value = pod.get("automountServiceAccountToken")
     if value is not None and value is not True and value is not False:
         yield Hit(
             f"{m.label} sets automountServiceAccountToken to a non-boolean value, which the API "
             f"server rejects, so {_phase_words(m)} is never created. Write false, or true if it "
             "calls the Kubernetes API.",
-            pod.spec.value_span("automountServiceAccountToken"),
+            pod.value_span("automountServiceAccountToken"),
             field,
         )
         return
@@ -253,11 +263,11 @@ def hook_automounts_token(m: Manifest, ctx: Context) -> Iterator[Hit]:
     else:
         who, fix = f"'{sa_name}' (", "bind it to a least-privilege Role"
     turn_off = "Remove the serviceAccountToken source" if projected else "Set automountServiceAccountToken: false"
-    span = pod.spec.value_span("automountServiceAccountToken") if why == "true" else pod.parent.key_span(pod.key)
+    span = pod.value_span("automountServiceAccountToken") if why == "true" else pod.anchor()
     if projected is not None:
-        i, j, _, source = projected
+        volume_path, j, _, source = projected
         span = source.key_span("serviceAccountToken")
-        field = f"{pod.path}.volumes[{i}].projected.sources[{j}].serviceAccountToken"
+        field = f"{volume_path}.projected.sources[{j}].serviceAccountToken"
     yield Hit(
         f"{m.label} mounts the token of ServiceAccount {who}{reason}), and no binding here grants it a "
         f"role. {turn_off}, or {fix}.",
@@ -322,45 +332,53 @@ def _host_path_binding(m: Manifest, claim_name: object, ctx: Context) -> tuple[H
     return None
 
 
-@check("HL105", kinds=POD_TEMPLATE_KINDS)
+@check("HL105", kinds=POD_KINDS)
 def hook_privileged_pod(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """Host namespaces, hostPath volumes (and claims bound to a hostPath PersistentVolume:
     :func:`_host_path_binding`), privileged containers, privilege escalation and added
     capabilities beyond the baseline profile, read from the table HL206's Pod Security check reads
     (:data:`hooklint.model.BASELINE_CAPABILITIES`, exact names): a baseline capability written
-    another way (``CAP_CHOWN``, ``chown``) is reported as such, since admission rejects it."""
-    pod = _pod_in_scope(m, ctx)
-    if pod is None:
-        return
+    another way (``CAP_CHOWN``, ``chown``) is reported as such, since admission rejects it. A
+    Workflow's pods are judged one template at a time (:meth:`Manifest.pod_specs`); a field several
+    pods read from the Workflow's spec (``spec.hostNetwork``, ``spec.volumes``) is reported once."""
+    seen: set[tuple[str, str]] = set()
+    for pod in _pods_in_scope(m, ctx):
+        for hit in _privileged(m, pod, ctx):
+            if (hit.field_path, hit.message) not in seen:
+                seen.add((hit.field_path, hit.message))
+                yield hit
+
+
+def _privileged(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator[Hit]:
+    """HL105's findings on one pod spec of ``m`` (:func:`hook_privileged_pod`)."""
     tail = (
         f"{_runs(m)} and then controls the node, not just its pod. Remove it, or do this work "
         "outside the cluster's workloads."
     )
+    yield from _patch_privileges(m, pod, tail)
     for key in ("hostNetwork", "hostPID", "hostIPC"):
-        if pod.spec.get(key) is True:
-            yield Hit(f"{m.label} sets {key}: true: {tail}", pod.spec.value_span(key), f"{pod.path}.{key}")
-    volumes = pod.spec.get("volumes")
-    if isinstance(volumes, list):
-        for i, volume in enumerate(volumes):
-            name = volume.get("name") if isinstance(volume, Map) and isinstance(volume.get("name"), str) else f"volumes[{i}]"
-            if isinstance(volume, Map) and "hostPath" in volume:
-                yield Hit(
-                    f"{m.label} mounts the node's filesystem through hostPath volume '{name}': {tail}",
-                    volume.key_span("hostPath"),
-                    f"{pod.path}.volumes[{i}].hostPath",
-                )
-            claim = get_map(volume, "persistentVolumeClaim")  # None for a volume that is not a mapping
-            bound = _host_path_binding(m, claim.get("claimName"), ctx) if claim is not None else None
-            if claim is not None and bound is not None and isinstance(volume, Map):
-                pv, how = bound
-                yield Hit(
-                    f"{m.label} mounts the node's filesystem through volume '{name}': PersistentVolumeClaim "
-                    f"'{claim['claimName']}' is bound to PersistentVolume '{pv.name}' ({how}; {pv.file}), a hostPath "
-                    f"volume of '{pv.path}' on the node: {tail}",
-                    volume.key_span("persistentVolumeClaim"),
-                    f"{pod.path}.volumes[{i}].persistentVolumeClaim",
-                )
-    for container in m.containers():  # of the pod spec looked up above
+        if pod.get(key) is True:
+            yield Hit(f"{m.label} sets {key}: true: {tail}", pod.value_span(key), pod.field_path(key))
+    for volume, vpath in pod.volumes():
+        name = volume.get("name") if isinstance(volume.get("name"), str) else vpath.rsplit(".", 1)[-1]
+        if "hostPath" in volume:
+            yield Hit(
+                f"{m.label} mounts the node's filesystem through hostPath volume '{name}': {tail}",
+                volume.key_span("hostPath"),
+                f"{vpath}.hostPath",
+            )
+        claim = get_map(volume, "persistentVolumeClaim")
+        bound = _host_path_binding(m, claim.get("claimName"), ctx) if claim is not None else None
+        if claim is not None and bound is not None:
+            pv, how = bound
+            yield Hit(
+                f"{m.label} mounts the node's filesystem through volume '{name}': PersistentVolumeClaim "
+                f"'{claim['claimName']}' is bound to PersistentVolume '{pv.name}' ({how}; {pv.file}), a hostPath "
+                f"volume of '{pv.path}' on the node: {tail}",
+                volume.key_span("persistentVolumeClaim"),
+                f"{vpath}.persistentVolumeClaim",
+            )
+    for container in m.containers(pod):
         sc = container.body.get("securityContext")
         if not isinstance(sc, Map):
             continue
@@ -400,6 +418,152 @@ def hook_privileged_pod(m: Manifest, ctx: Context) -> Iterator[Hit]:
                 )
 
 
+def parsed_patch(text: object) -> Map | None:
+    """A Workflow's ``podSpecPatch`` as the workflow controller reads it, when hooklint can: a
+    YAML or JSON mapping (``argo-workflows util/util.go`` ``ApplyPodSpecPatch`` reads it with
+    sigs.k8s.io/yaml), without ``{{`` (the controller substitutes workflow variables first, so a
+    templated patch says nothing certain). None otherwise (HL110 reports it)."""
+    if not isinstance(text, str) or "{{" in text:
+        return None
+    try:
+        docs = parse_documents(text)
+    except (YamlSyntaxError, DocumentTooComplex):  # the controller fails, or hooklint cannot say
+        return None
+    if len(docs) != 1 or not isinstance(docs[0].value, Map):
+        return None
+    return docs[0].value
+
+
+def _patch_privileges(m: Manifest, pod: PodSpec, tail: str) -> Iterator[Hit]:
+    """HL105's findings in the ``podSpecPatch`` strings of a Workflow pod (:meth:`PodSpec.patches`,
+    :func:`parsed_patch`): host namespaces, hostPath volumes, and privileged, escalating or
+    capability-adding containers, reported at the patch (its text is one YAML string, so a
+    finding cannot point inside it)."""
+    for holder, path in pod.patches():
+        patch = parsed_patch(holder.get("podSpecPatch"))
+        if patch is None:
+            continue
+        said: list[str] = []
+        said.extend(f"{key}: true" for key in ("hostNetwork", "hostPID", "hostIPC") if patch.get(key) is True)
+        volumes = patch.get("volumes")
+        said.extend(f"hostPath volume '{v.get('name')}'" for v in (volumes if isinstance(volumes, Seq) else [])
+                    if isinstance(v, Map) and "hostPath" in v)  # fmt: skip
+        for list_name in ("initContainers", "containers"):
+            items = patch.get(list_name)
+            for c in items if isinstance(items, Seq) else []:
+                sc = get_map(c, "securityContext") if isinstance(c, Map) else None
+                if sc is None:
+                    continue
+                name = f"container '{c.get('name')}'"
+                if sc.get("privileged") is True:
+                    said.append(f"{name} privileged")
+                if sc.get("allowPrivilegeEscalation") is True:
+                    said.append(f"{name} allowPrivilegeEscalation: true")
+                caps = get_map(sc, "capabilities")
+                added = caps.get("add") if caps is not None else None
+                extra = [str(a) for a in (added if isinstance(added, Seq) else []) if a not in BASELINE_CAPABILITIES]
+                if extra:
+                    said.append(f"{name} adding {', '.join(extra)}")
+        if said:
+            yield Hit(
+                f"The podSpecPatch of {m.label} at {path}.podSpecPatch gives its pods {', '.join(said)}: {tail}",
+                holder.value_span("podSpecPatch"),
+                f"{path}.podSpecPatch",
+            )
+
+
+def _template_refs(template: object, path: str) -> Iterator[tuple[Map, str, str]]:
+    """Every ``templateRef`` of the steps and DAG tasks of a Workflow ``template`` (inline
+    templates' too), as (the step or task, its dotted path, its name)."""
+    if not isinstance(template, Map):
+        return
+    steps = template.get("steps")
+    dag = get_map(template, "dag")
+    tasks = dag.get("tasks") if dag is not None else None
+    items = [(step, f"{path}.steps[{i}][{j}]") for i, group in enumerate(steps if isinstance(steps, Seq) else [])
+             for j, step in enumerate(group if isinstance(group, Seq) else [])]
+    items += [(task, f"{path}.dag.tasks[{i}]") for i, task in enumerate(tasks if isinstance(tasks, Seq) else [])]
+    for item, item_path in items:
+        if not isinstance(item, Map):
+            continue
+        if isinstance(item.get("templateRef"), Map):
+            yield item, item_path, str(item.get("name") or item_path)
+        yield from _template_refs(item.get("inline"), f"{item_path}.inline")
+
+
+def _ref_name(ref: Map) -> str:
+    """``WorkflowTemplate 'name'`` (``ClusterWorkflowTemplate`` with ``clusterScope: true``)."""
+    kind = "ClusterWorkflowTemplate" if ref.get("clusterScope") is True else "WorkflowTemplate"
+    return f"{kind} '{ref.get('name')}'"
+
+
+@check("HL110", kinds=WORKFLOW_KINDS)
+def hook_workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """A Workflow hook (``argoproj.io``) whose pods hooklint cannot read, so HL101-HL105 do not
+    judge them: ``spec.workflowTemplateRef`` (the workflow controller runs the referenced
+    WorkflowTemplate's or ClusterWorkflowTemplate's spec: ``workflow_types.go``
+    ``WorkflowTemplateRef``), a step's or DAG task's ``templateRef`` (a template of another
+    WorkflowTemplate), a ``podSpecPatch`` hooklint cannot parse (:func:`parsed_patch`: templated,
+    or not a mapping), and a parsed one that sets a container's image or the pod's
+    ServiceAccount (the patch is applied to every pod of its template: ``workflowpod.go``
+    ``processPodSpecPatch``). Each is reported once, where it is written."""
+    spec = get_map(m.body, "spec")
+    if spec is None or m.group != "argoproj.io" or not ctx.in_scope(m):
+        return
+    checked = "so hooklint did not check the images, ServiceAccount and privileges of those pods (HL101-HL105)"
+    ref = get_map(spec, "workflowTemplateRef")
+    if ref is not None:
+        yield Hit(
+            f"{m.label} runs {_ref_name(ref)} through spec.workflowTemplateRef: its pods are defined in that "
+            f"template, not in this object, {checked}. Review that template's pods (hooklint reads a WorkflowTemplate "
+            "as a plain object), or write the templates in the Workflow.",
+            spec.key_span("workflowTemplateRef"),
+            "spec.workflowTemplateRef",
+        )
+    templates = spec.get("templates")
+    for i, template in enumerate(templates if isinstance(templates, Seq) else []):
+        for item, path, name in _template_refs(template, f"spec.templates[{i}]"):
+            target = item["templateRef"]
+            yield Hit(
+                f"Step '{name}' of {m.label} runs template '{target.get('template')}' of {_ref_name(target)} "
+                f"(templateRef): its pods are defined there, {checked}. Review that template's pod (hooklint reads a "
+                "WorkflowTemplate as a plain object), or write the template in the Workflow.",
+                item.key_span("templateRef"),
+                f"{path}.templateRef",
+            )
+    holders = [(spec, "spec"), (get_map(spec, "templateDefaults"), "spec.templateDefaults")]
+    holders += [(t, f"spec.templates[{i}]") for i, t in enumerate(templates if isinstance(templates, Seq) else [])]
+    holders += [(pod.spec, pod.path) for pod in m.pod_specs() if ".inline" in pod.path]
+    for holder, path in holders:
+        text = holder.get("podSpecPatch") if isinstance(holder, Map) else None
+        if not isinstance(holder, Map) or text is None:
+            continue
+        patch = parsed_patch(text)
+        if patch is None:
+            yield Hit(
+                f"{m.label} patches its pods with a podSpecPatch at {path}.podSpecPatch that hooklint cannot read "
+                "(it is templated with {{...}}, which the workflow controller fills in first, or is not a YAML "
+                f"mapping): the patch can set any pod field, host namespaces and privileged containers included, "
+                f"{checked}. Write the pod's settings in the template instead.",
+                holder.value_span("podSpecPatch"),
+                f"{path}.podSpecPatch",
+            )
+            continue
+        sets = ["serviceAccountName"] if "serviceAccountName" in patch else []
+        for list_name in ("initContainers", "containers"):
+            items = patch.get(list_name)
+            sets += [f"the image of container '{c.get('name')}'" for c in (items if isinstance(items, Seq) else [])
+                     if isinstance(c, Map) and "image" in c]  # fmt: skip
+        if sets:
+            yield Hit(
+                f"The podSpecPatch of {m.label} at {path}.podSpecPatch sets {', '.join(sets)}: hooklint checks the "
+                "images and ServiceAccount written in the templates, not those of a patch (HL101-HL104). Write "
+                "them in the template instead.",
+                holder.value_span("podSpecPatch"),
+                f"{path}.podSpecPatch",
+            )
+
+
 _CREDENTIAL_WORDS = frozenset({"PASSWORD", "PASSWD", "PASSPHRASE", "PWD", "TOKEN", "SECRET", "APIKEY",
                                "CREDENTIAL", "CREDENTIALS"})  # fmt: skip
 _CREDENTIAL_PAIRS = frozenset({("API", "KEY"), ("ACCESS", "KEY"), ("PRIVATE", "KEY"), ("AUTH", "KEY"), ("SECRET", "KEY")})
@@ -420,9 +584,9 @@ def looks_like_credential(name: str) -> bool:
     return any(pair in _CREDENTIAL_PAIRS for pair in zip(words, words[1:]))
 
 
-@check("HL107", kinds=POD_TEMPLATE_KINDS)
+@check("HL107", kinds=POD_KINDS)
 def hook_literal_secret_env(m: Manifest, ctx: Context) -> Iterator[Hit]:
-    if not ctx.in_scope(m):
+    if not _pods_in_scope(m, ctx):
         return
     for container in m.containers():
         env = container.body.get("env")
@@ -670,14 +834,13 @@ def hook_overprivileged_rbac(manifests: list[Manifest], ctx: Context) -> Iterato
     if not bindings:
         return
     for m in manifests:
-        if not ctx.in_scope(m):
-            continue
-        pod = m.pod_spec()
-        if pod is None:
-            continue
-        sa_name, key = pod.service_account()
-        sa_name = sa_name or "default"
-        for binding in bindings:
+        seen: set[tuple[str, str]] = set()
+        for pod, binding in ((pod, b) for pod in _pods_in_scope(m, ctx) for b in bindings):
+            sa_name, key = pod.service_account()
+            sa_name = sa_name or "default"
+            if (pod.field_path("serviceAccountName"), binding.label) in seen:
+                continue
+            seen.add((pod.field_path("serviceAccountName"), binding.label))
             grantee = binding_grantee(binding, m.namespace, sa_name)
             if grantee is None:
                 continue
@@ -695,8 +858,8 @@ def hook_overprivileged_rbac(manifests: list[Manifest], ctx: Context) -> Iterato
                 f"{m.label} runs as ServiceAccount '{sa_name}', and {binding.label}{via} {reason}: "
                 f"{_runs(m)}, so whoever controls its image or command {reach}. Grant only the "
                 "verbs and resources it needs.",
-                pod.spec.value_span(key) if key else pod.parent.key_span(pod.key),
-                f"{pod.path}.serviceAccountName",
+                pod.value_span(key) if key else pod.anchor(),
+                pod.field_path("serviceAccountName"),
                 manifest=m,
             )
 
@@ -814,7 +977,7 @@ def _image_names(ref) -> list[str]:
     return [name, full] if full != name else [name]
 
 
-@check("HL109", kinds=POD_TEMPLATE_KINDS)
+@check("HL109", kinds=POD_KINDS)
 def hook_image_retired_repository(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """A hook image whose repository is known to be gone (:data:`RETIRED_REPOSITORIES`) or matches
     a ``denied-images`` glob (``fnmatch``, case-sensitive, over the normalized repository and the
@@ -825,8 +988,7 @@ def hook_image_retired_repository(m: Manifest, ctx: Context) -> Iterator[Hit]:
     restartPolicy Never or OnFailure stays Progressing while Pending, deliberately, "otherwise it
     breaks the resource hook logic"), so the sync waits for it until ``activeDeadlineSeconds``
     fails it, or for ever."""
-    pod = _pod_in_scope(m, ctx)
-    if pod is None:
+    if not _pods_in_scope(m, ctx):
         return
     denied = ctx.config.denied_images
     for container, image in _images(m):

@@ -35,7 +35,7 @@ from hooklint.sources.repository.withheld import Withheld
 from hooklint.sources.repository.tree import (HELM, KUSTOMIZE, escaping_target, inside_repository, outside_repository,
                                               repository_root)
 from hooklint.sources.render.rendered import RenderedDocument, Renderer, RendererUnavailable, RenderError, transient
-from hooklint.yamlio import (NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, SYNTAX_ERROR, TOO_COMPLEX, LoadIssue, Map,
+from hooklint.yamlio import (CLUSTER_CAPABILITIES, NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, SYNTAX_ERROR, TOO_COMPLEX, LoadIssue, Map,
                              NodeBudget, Seq)  # fmt: skip
 
 if TYPE_CHECKING:
@@ -158,10 +158,12 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
             if config.kube_version and not helm.kube_version:  # the cluster's, as Argo CD passes it
                 helm = dataclasses.replace(helm, kube_version=config.kube_version)
             if not helm.api_versions:  # the cluster's (GetAPIVersionsOrDefault): built-in kinds, CRDs, api-versions
-                from hooklint.sources.render.capabilities import cluster_api_versions  # noqa: PLC0415 - Helm only
+                from hooklint.sources.render.capabilities import cluster_api_versions, in_cluster  # noqa: PLC0415 - Helm only
 
+                argocd_cluster = application is not None and in_cluster(application.server)
                 helm = dataclasses.replace(helm, api_versions=cluster_api_versions(config.kube_version,
-                                                                                   config.api_versions, crd_apis))  # fmt: skip
+                                                                                   config.api_versions, crd_apis,
+                                                                                   argocd_cluster))  # fmt: skip
             rendering = render_helm(folder, root, helm, argocd.helm_major(config.argocd_version), Limits.of(config),
                                     fetcher, Withheld.of(config.fetch_credentials))  # fmt: skip
         _check_named_paths(rendering, root, manifest_file, [o.prefix for o in fetched or ()])
@@ -184,6 +186,11 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
         where = None if os.path.normpath(omission.path) == os.path.normpath(manifest_file) else omission.path
         loaded.issues.append((LoadIssue(NOT_RENDERED, Span.point(omission.line, omission.column), detail,
                                         path=where), 0))  # fmt: skip
+    if rendering.capabilities is not None and helm is not None:  # HL025: what stood in for the cluster
+        path, line, column, read = rendering.capabilities
+        detail = _capabilities_detail(path, read, helm, config, application, bool(crd_apis))
+        where = None if os.path.normpath(path) == os.path.normpath(manifest_file) else path
+        loaded.issues.append((LoadIssue(CLUSTER_CAPABILITIES, Span.point(line, column), detail, path=where), 0))
     sources = _Sources(config, application)
     rendered = []
     template_index = [0] * len(rendering.documents)
@@ -222,6 +229,35 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
             placed.update(path for _, path, _ in item.placement.entries)
     comments = {path: sources.comments(path) for path in sorted(placed - {loaded.path})}
     return loaded, rendered, rendering.renderer, {path: found for path, found in comments.items() if found}
+
+
+def _capabilities_detail(path: str, read: str, helm: Any, config: Config, application: ApplicationSource | None,
+                         crds: bool) -> str:  # fmt: skip
+    """HL025's message: what a chart's template read of ``.Capabilities`` (``read``: ``KubeVersion``,
+    ``APIVersions`` or ``Capabilities``), which values hooklint rendered it with (``helm``: its
+    options as rendered), and how to give it the cluster's."""
+    from hooklint.sources.render.capabilities import in_cluster  # noqa: PLC0415 - Helm only
+
+    shown = f".Capabilities.{read}" if read != "Capabilities" else ".Capabilities"
+    if helm.kube_version:
+        version = f"Kubernetes {helm.kube_version} ({'the Application' if helm.kube_version != config.kube_version else 'kube-version'})"
+    else:
+        version = "Helm's default Kubernetes version (kube-version is not set)"
+    app_set = application is not None and isinstance(application.options, dict) and bool(application.options.get("apiVersions"))
+    if app_set:
+        served = "the Application's helm.apiVersions"
+    else:
+        parts = ["the built-in kinds of that version"] + (["the repository's CRDs"] if crds else [])
+        parts += ["api-versions"] if config.api_versions else []
+        if application is not None and in_cluster(application.server):
+            parts.append("Argo CD's own argoproj.io/v1alpha1 kinds (the in-cluster destination serves them)")
+        served = ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
+    return (f"{os.path.normpath(path)} reads {shown}: what this chart renders depends on the cluster Argo CD syncs "
+            "it to, whose Kubernetes version and API resources Argo CD passes to Helm (--kube-version, "
+            f"--api-versions). hooklint has no cluster: it rendered for {version}, serving {served}, so objects "
+            "another cluster's values would render were not checked. Set kube-version and api-versions in "
+            ".hooklint.yaml to your destination cluster's (an Application's helm.kubeVersion and helm.apiVersions "
+            "win, as in Argo CD), and lint once per cluster version you deploy to")
 
 
 def _objects(value: Any) -> int:

@@ -89,11 +89,31 @@ def built_in_api_versions(kube_version: str | None) -> list[str]:
     return sorted(out)
 
 
+#: Argo CD's own API (``argoproj.io/v1alpha1``: ``manifests/crds/`` of argo-cd v3.5.1,
+#: application-crd.yaml, applicationset-crd.yaml, appproject-crd.yaml). Argo CD cannot run without
+#: these CRDs in the cluster it runs in, and that cluster is the in-cluster destination
+#: (:data:`IN_CLUSTER_SERVER`, ``in-cluster``), so its discovery, hence ``--api-versions``, always
+#: holds them there; a remote destination serves them only if Argo CD is installed there too.
+ARGOCD_API_VERSIONS = ("argoproj.io/v1alpha1", "argoproj.io/v1alpha1/AppProject", "argoproj.io/v1alpha1/Application",
+                       "argoproj.io/v1alpha1/ApplicationSet")  # fmt: skip
+#: The in-cluster destination (argo-cd ``common.KubernetesInternalAPIServerAddr``, named
+#: ``in-cluster``: ``common.KubernetesInClusterName``).
+IN_CLUSTER_SERVER, IN_CLUSTER_NAME = "https://kubernetes.default.svc", "in-cluster"
+
+
+def in_cluster(server: str | None) -> bool:
+    """Whether an Application's destination (``server``, else ``name``, as
+    :attr:`hooklint.sources.spec.ApplicationSource.server` holds it) is the cluster Argo CD runs in."""
+    return (server or "").rstrip("/") in (IN_CLUSTER_SERVER, IN_CLUSTER_NAME)
+
+
 def cluster_api_versions(kube_version: str | None, configured: Iterable[str] = (),
-                         crds: Iterable[str] = ()) -> tuple[str, ...]:  # fmt: skip
+                         crds: Iterable[str] = (), argocd: bool = False) -> tuple[str, ...]:  # fmt: skip
     """What Argo CD would pass to ``helm template --api-versions`` for a cluster of
     ``kube_version`` (the ``kube-version`` setting; None: the newest) where the repository's
     CustomResourceDefinitions (``crds``: their ``group/version`` and ``group/version/Kind``) are
-    installed, plus the ``api-versions`` setting (``configured``): sorted, each once, as
-    ``APIResourcesToStrings`` sorts them."""
-    return tuple(sorted(set(built_in_api_versions(kube_version)) | set(configured) | set(crds)))
+    installed, plus the ``api-versions`` setting (``configured``), plus Argo CD's own kinds
+    (:data:`ARGOCD_API_VERSIONS`) when ``argocd`` (the in-cluster destination): sorted, each once,
+    as ``APIResourcesToStrings`` sorts them."""
+    own = ARGOCD_API_VERSIONS if argocd else ()
+    return tuple(sorted(set(built_in_api_versions(kube_version)) | set(configured) | set(crds) | set(own)))

@@ -40,6 +40,8 @@ a template inside a packaged subchart (``charts/*.tgz``, then ``configured_in`` 
 
 from __future__ import annotations
 
+import dataclasses
+
 import functools
 import importlib.util
 import io
@@ -1131,7 +1133,54 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     if left_out or read_with_placeholders:  # where they are written is not in the key: added after the cache
         rendering = Rendering(rendering.renderer, rendering.documents,
                               rendering.omitted + left_out + read_with_placeholders)  # fmt: skip
+    reads = capability_reads([path for path, _ in files] + [path for path, _ in build.files()], limits.max_file_size)
+    if reads is not None:
+        rendering = dataclasses.replace(rendering, capabilities=reads)
     return rendering
+
+
+#: ``Capabilities`` read inside a template action, with the field read when written next
+#: (``.Capabilities.KubeVersion.Version``, ``$.Capabilities.APIVersions.Has``, ``(.Capabilities).X``).
+_CAPABILITIES = re.compile(rb"(?<![\w])Capabilities(?![\w])(?:\)?\.(\w+))?")
+#: The fields of ``.Capabilities`` that come from the cluster (helm/pkg/chart/common/capabilities.go:
+#: ``KubeVersion`` from ``--kube-version``, ``APIVersions`` from ``--api-versions``); ``HelmVersion``
+#: is the renderer's own.
+_CLUSTER_FIELDS = ("KubeVersion", "APIVersions")
+
+
+def capability_reads(paths: list[str], max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> tuple[str, int, int, str] | None:
+    """The first place among the chart files ``paths`` (its own, its subcharts', ``file://``
+    dependencies') where a template action (``{{ ... }}``) reads ``Capabilities`` other than
+    ``.Capabilities.HelmVersion``, as ``(path, line, column, field)`` (1-based; ``field``
+    ``KubeVersion``, ``APIVersions`` or ``Capabilities`` when the field is not written next to it,
+    as through a variable), or None. What the chart renders then depends on the cluster: Argo CD
+    passes the destination cluster's version and API resources to Helm (``--kube-version``,
+    ``--api-versions``: :mod:`hooklint.sources.render.capabilities`). A packaged subchart is
+    reported at 1:1 of its archive; a file hooklint cannot read is skipped (Helm read it, the
+    rendering is done). Conservative: a comment or a string in an action that names it counts;
+    ``index . "Capabilities"`` counts, a name built at render time does not."""
+    for path in paths:
+        try:
+            data = read_bytes(path, max_file_size)
+        except (OSError, FileTooLarge, NotRegularFile):
+            continue
+        archive = data[:2] == b"\x1f\x8b"
+        if archive:
+            data = _gunzip(data) or b""
+        for at, action in _actions_at(data):
+            for found in _CAPABILITIES.finditer(action):
+                name = (found.group(1) or b"Capabilities").decode("ascii", "replace")
+                if name == "HelmVersion":
+                    continue
+                if name not in _CLUSTER_FIELDS:
+                    name = "Capabilities"
+                if archive:
+                    return os.path.normpath(path), 1, 1, name
+                offset = at + found.start()
+                line = data.count(b"\n", 0, offset) + 1
+                column = len(data[data.rfind(b"\n", 0, offset) + 1:offset].decode("utf-8", "replace")) + 1
+                return os.path.normpath(path), line, column, name
+    return None
 
 
 #: The template functions of Helm's ``funcMap`` (Sprig's ``GenericFuncMap`` and Helm's own,
@@ -1187,6 +1236,12 @@ def calls_nonhermetic(inputs: list[str], max_file_size: int = DEFAULT_MAX_FILE_S
 def _actions(data: bytes) -> Iterator[bytes]:
     """The text of every ``{{ ... }}`` action of template text ``data`` (an unterminated one runs
     to the end)."""
+    for _, action in _actions_at(data):
+        yield action
+
+
+def _actions_at(data: bytes) -> Iterator[tuple[int, bytes]]:
+    """:func:`_actions`, each with the offset of its text in ``data``."""
     start = data.find(b"{{")
     while start >= 0:
         position, end = start + 2, len(data)
@@ -1197,7 +1252,7 @@ def _actions(data: bytes) -> Iterator[bytes]:
                 end = token.start()
                 break
             position = token.end()
-        yield data[start + 2:end]
+        yield start + 2, data[start + 2:end]
         start = data.find(b"{{", end)
 
 

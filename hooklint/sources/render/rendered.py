@@ -90,6 +90,10 @@ class Rendering:
     renderer: Renderer
     documents: list[RenderedDocument]
     omitted: list[Omission] = field(default_factory=list)
+    #: For a Helm chart whose templates read ``.Capabilities.KubeVersion`` or
+    #: ``.Capabilities.APIVersions``: the first place, ``(file, line, column, field)``
+    #: (:func:`hooklint.sources.render.helm.capability_reads`); not cached, found on every run.
+    capabilities: tuple[str, int, int, str] | None = None
 
     @property
     def partial(self) -> bool:
