@@ -670,9 +670,9 @@ def main() -> int:
     WORK = tempfile.mkdtemp(prefix="hooklint-bench-")
     args.corpus = os.path.abspath(args.corpus)
     NEW = stage_tree(os.path.join(WORK, "new"))
-    # `python -m hooklint` puts the current folder first on sys.path: never a checkout. An empty folder
-    # of its own: without .git, hooklint takes the current folder for the repository of the trees below
-    # it, and the bench's outputs written there would change it between runs
+    # `python -m hooklint` puts the current folder first on sys.path: never a checkout. A folder of its
+    # own, holding the trees only: without .git, hooklint takes the current folder for the repository of
+    # the trees below it, and the bench's outputs written there would change it between runs
     os.makedirs(os.path.join(WORK, "cwd"))
     os.chdir(os.path.join(WORK, "cwd"))
     sys.path.insert(0, NEW)
@@ -699,7 +699,10 @@ def main() -> int:
                 return 2
             if OLD is None:
                 print(f"no comparison with {args.baseline}: {why}")
-        big, small, plan_dir, empty, one_dir = (os.path.join(work, n) for n in ("big", "small", "plan", "empty", "one"))
+        # the trees in the current folder (WORK/cwd): without .git, it is their repository's top, where hooklint
+        # stops looking up for a chart; above it, /tmp's listing changes all day (no run would be kept whole)
+        trees = os.getcwd()
+        big, small, plan_dir, empty, one_dir = (os.path.join(trees, n) for n in ("big", "small", "plan", "empty", "one"))
         n_big = replicate(args.corpus, big, args.files)
         n_small = replicate(args.corpus, small, max(1, args.files // 5))
         os.makedirs(empty)  # one tiny object: a folder with no manifest at all is an input error (exit 2)
@@ -809,7 +812,7 @@ def main() -> int:
             print("  hooklint plan: skipped, hooklint.plan is not written yet")
 
         docs = args.big_file_docs
-        big_one = os.path.join(work, "one-big-file", "documents.yaml")
+        big_one = os.path.join(trees, "one-big-file", "documents.yaml")
         os.makedirs(os.path.dirname(big_one))
         size = big_file(big_one, docs)
         config = os.path.join(work, "max-file-size.hooklint.yaml")
@@ -839,7 +842,7 @@ def main() -> int:
               + target("(f)", f"one file of {docs} documents, peak RSS", rss_file, "<=", 150, "MB", f_lint.error))  # fmt: skip
 
         half = max(100, objects // 2 // 100 * 100)
-        half_dir = os.path.join(work, "plan-half")
+        half_dir = os.path.join(trees, "plan-half")
         plan_tree(half_dir, half)
         print(f"\n(g) linearity: cost per file ({n_small} and {n_big} files) and per object of one application "
               f"({half} and {objects} objects); lint -f json --jobs 1 minus the start-up (one tiny file)")  # fmt: skip
@@ -873,7 +876,7 @@ def main() -> int:
         if render is None:
             print("  skipped: neither kustomize nor kubectl is on PATH")
         else:
-            tree = os.path.join(work, "kustomize")
+            tree = os.path.join(trees, "kustomize")
             prods = kustomize_tree(tree, overlays)
             start = time.perf_counter()
             rendered = subprocess.run([*render, prods[0]], capture_output=True, text=True)
