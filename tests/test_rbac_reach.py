@@ -245,3 +245,36 @@ def test_label_selector_as_kubernetes_reads_it(selector: object, labels: dict, e
     from hooklint.checks.security import selects  # noqa: PLC0415
 
     assert selects(selector, labels) is expected
+
+
+def test_hl106_judges_each_binding_of_one_name_on_its_own():
+    """Two RoleBindings named alike in two namespaces are two bindings: the first granting
+    nothing to the hook's ServiceAccount must not hide the second (the pairs already judged were
+    keyed by the binding's label, which names no namespace); and of two copies of one binding, the
+    last is the one Argo CD keeps (the peer suites' probe copies)."""
+    from hooklint.config import parse_config
+    from hooklint.pipeline import lint_text
+
+    text = """\
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: runner, namespace: a}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: cluster-admin}
+subjects: [{kind: ServiceAccount, name: job, namespace: a}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: runner, namespace: b}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: cluster-admin}
+subjects: [{kind: ServiceAccount, name: job, namespace: b}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: probe, namespace: b}
+spec:
+  serviceAccountName: job
+  containers: [{name: c, image: registry.example.com/c:1.0.0}]
+"""
+    found = [(f.span.line, f.span.column, f.message.split(":")[0]) for f in
+             lint_text(text, parse_config({"check-all-workloads": True}, "t")) if f.rule_id == "HL106"]
+    assert found == [(17, 23, "Pod/probe runs as ServiceAccount 'job', and RoleBinding/runner binds it to cluster-admin")]

@@ -830,17 +830,18 @@ def hook_overprivileged_rbac(manifests: list[Manifest], ctx: Context) -> Iterato
     impersonate, reading secrets cluster-wide, or rewriting admission webhooks (Kubernetes RBAC
     good practices, "Privilege escalation risks"); the message names every grant, the most
     dangerous first."""
-    bindings = [b for b in manifests if b.kind in ("RoleBinding", "ClusterRoleBinding")]
+    # the copy of each binding Argo CD keeps, the last (a copy it drops grants nothing)
+    bindings = [b for b in ctx.kept if b.kind in ("RoleBinding", "ClusterRoleBinding")]
     if not bindings:
         return
     for m in manifests:
-        seen: set[tuple[str, str]] = set()
+        seen: set[tuple[str, int]] = set()
         for pod, binding in ((pod, b) for pod in _pods_in_scope(m, ctx) for b in bindings):
             sa_name, key = pod.service_account()
             sa_name = sa_name or "default"
-            if (pod.field_path("serviceAccountName"), binding.label) in seen:
+            if (pod.field_path("serviceAccountName"), id(binding)) in seen:
                 continue
-            seen.add((pod.field_path("serviceAccountName"), binding.label))
+            seen.add((pod.field_path("serviceAccountName"), id(binding)))
             grantee = binding_grantee(binding, m.namespace, sa_name)
             if grantee is None:
                 continue
