@@ -9,12 +9,14 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
 DOCKER_HUB = "docker.io"
 _DIGEST = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}$")
 _SHA256 = re.compile(r"^sha256:[0-9a-f]{64}$")
+_SPACE = re.compile(r"\s")  # what str.isspace() says, for every character at once
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,11 +44,12 @@ def is_templated(image: str) -> bool:
     return "{{" in image or "$(" in image or "${" in image
 
 
+@functools.lru_cache(maxsize=4096)  # a pure function of a string, asked by several rules per container
 def parse_image(image: str) -> ImageRef | None:
     """Parse ``image`` (``[host[:port]/]path[:tag][@digest]``); None when it is empty, has
     whitespace, or is not a reference at all (a colon inside the path, ``host/team:x/app``, is not:
     ``distribution/reference`` path components hold no colon, and the runtime refuses the pull)."""
-    if not image or any(c.isspace() for c in image):
+    if not image or _SPACE.search(image):
         return None
     name, digest = image, None
     if "@" in image:
