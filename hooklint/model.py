@@ -34,8 +34,29 @@ POD_TEMPLATE_KINDS = frozenset(POD_SPEC_PATHS)
 #: typical hook: the workflow controller makes one pod per step from the templates of its spec
 #: (:meth:`Manifest.pod_specs`), not from a pod spec written in it.
 WORKFLOW_KINDS = frozenset({"Workflow"})
+#: Kinds other controllers make pods from, as Argo CD runs them as hooks: Argo Rollouts'
+#: ``AnalysisRun`` (``argoproj.io``: a Job per ``spec.metrics[].provider.job``, whose ``spec`` is a
+#: batch/v1 JobSpec: ``argo-rollouts pkg/apis/rollouts/v1alpha1/analysis_types.go`` ``JobMetric``)
+#: and Tekton's ``TaskRun`` (``tekton.dev``: one pod of ``spec.taskSpec``'s steps and sidecars with
+#: ``spec.podTemplate``: ``tektoncd/pipeline pkg/apis/pipeline/v1/taskrun_types.go``,
+#: ``pkg/apis/pipeline/pod/template.go``) (:meth:`Manifest.pod_specs`).
+RUN_POD_KINDS = frozenset({"AnalysisRun", "TaskRun"})
 #: Every kind whose pods the container and pod-level security rules (HL101-HL105, HL107, HL109) read.
-POD_KINDS = POD_TEMPLATE_KINDS | WORKFLOW_KINDS
+POD_KINDS = POD_TEMPLATE_KINDS | WORKFLOW_KINDS | RUN_POD_KINDS
+#: Kinds a controller runs to completion, made anew each sync (Argo Workflows, Tekton, Argo
+#: Rollouts' analysis runs, and the Ansible operator's AnsibleJob, whose health check argo-cd
+#: v3.5.1 bundles in ``resource_customizations/tower.ansible.com/AnsibleJob`` with a PreSync hook
+#: as its test data), as (group, kind). HL110 reports those whose pods hooklint does not read.
+RUN_TO_COMPLETION_KINDS = frozenset({
+    ("argoproj.io", "Workflow"), ("argoproj.io", "AnalysisRun"), ("tekton.dev", "PipelineRun"),
+    ("tekton.dev", "TaskRun"), ("tower.ansible.com", "AnsibleJob"),
+})  # fmt: skip
+#: Where a Tekton TaskRun's ``spec.taskSpec`` holds the containers of its pod, as (key, how it
+#: holds them): ``stepTemplate`` (merged into every step), ``steps`` and ``sidecars``.
+TEKTON_CONTAINERS = (("stepTemplate", "one"), ("steps", "list"), ("sidecars", "list"))
+#: Pod-level fields of a TaskRun's pod hooklint reads from ``spec.podTemplate``
+#: (``pod/template.go`` ``Template``: no ``hostPID`` or ``hostIPC`` there).
+TEKTON_POD_TEMPLATE_FIELDS = frozenset({"automountServiceAccountToken", "hostNetwork", "securityContext"})
 JOB_LIKE = frozenset({"Job", "CronJob"})
 #: The capabilities the Pod Security Standards' baseline level lets a container add, as
 #: pod-security-admission compares them: exact strings, no ``CAP_`` prefix, case-sensitive
@@ -178,11 +199,23 @@ class PodSpec:
     workflow: Map | None = None
     workflow_path: str = ""
     template: str = ""
+    #: For a Tekton TaskRun's pod (``spec`` its ``spec.taskSpec``): the TaskRun's spec (it sets
+    #: ``serviceAccountName``) and its ``spec.podTemplate`` (:data:`TEKTON_POD_TEMPLATE_FIELDS`,
+    #: ``volumes``), an empty mapping when unset.
+    taskrun: Map | None = None
+    pod_template: Map | None = None
 
     def holder(self, key: str) -> tuple[Map, str] | None:
         """The mapping the pod's ``key`` is read from, with its dotted path: the pod spec (a
         Workflow template, for :data:`WORKFLOW_TEMPLATE_POD_FIELDS`), else the Workflow's spec
-        (:data:`WORKFLOW_SPEC_POD_FIELDS`); None when neither sets it."""
+        (:data:`WORKFLOW_SPEC_POD_FIELDS`); for a TaskRun, its spec (``serviceAccountName``) or
+        its ``spec.podTemplate`` (:data:`TEKTON_POD_TEMPLATE_FIELDS`); None when none sets it."""
+        if self.taskrun is not None:
+            if key == "serviceAccountName" and key in self.taskrun:
+                return self.taskrun, "spec"
+            if key in TEKTON_POD_TEMPLATE_FIELDS and self.pod_template is not None and key in self.pod_template:
+                return self.pod_template, "spec.podTemplate"
+            return None
         if self.workflow is None:
             return (self.spec, self.path) if key in self.spec else None
         if key in WORKFLOW_TEMPLATE_POD_FIELDS and key in self.spec and self.spec.get(key) not in (None, ""):
@@ -207,6 +240,8 @@ class PodSpec:
         where = self.holder(key)
         if where is not None:
             return f"{where[1]}.{key}"
+        if self.taskrun is not None:
+            return f"spec.{key}" if key == "serviceAccountName" else f"spec.podTemplate.{key}"
         return f"{self.workflow_path or self.path}.{key}"
 
     def anchor(self) -> Span:
@@ -219,6 +254,8 @@ class PodSpec:
         template's (``workflowpod.go`` ``createVolumes`` gives the pod both)."""
         holders = [(self.spec, self.path)] if self.workflow is None else [
             (self.workflow, self.workflow_path), (self.spec, self.path)]
+        if self.taskrun is not None:  # the Task's volumes, then the pod template's (``pod.go``)
+            holders = [(self.spec, self.path)] + ([(self.pod_template, "spec.podTemplate")] if self.pod_template is not None else [])
         for holder, path in holders:
             items = holder.get("volumes")
             if isinstance(items, Seq):
@@ -245,7 +282,8 @@ class PodSpec:
         spec's (``workflowpod.go`` ``setupServiceAccount``; no ``serviceAccount`` field there);
         (None, "") when neither is a non-empty string (the pod runs as the namespace's
         ``default``). Read the key with :meth:`value_span` and :meth:`field_path`."""
-        for key in ("serviceAccountName",) if self.workflow is not None else ("serviceAccountName", "serviceAccount"):
+        plain = self.workflow is None and self.taskrun is None
+        for key in ("serviceAccountName", "serviceAccount") if plain else ("serviceAccountName",):
             value = self.get(key)
             if isinstance(value, str) and value:
                 return value, key
@@ -267,7 +305,8 @@ class Container:
 
     @property
     def name(self) -> str:
-        default = "main" if self.list_name in ("container", "script") else f"{self.list_name}[{self.index}]"
+        default = {"container": "main", "script": "main", "stepTemplate": "stepTemplate"}.get(
+            self.list_name, f"{self.list_name}[{self.index}]")
         return _str(self.body.get("name")) or default
 
 
@@ -457,6 +496,10 @@ class Manifest:
         pod = self.pod_spec()
         if pod is not None:
             return [pod]
+        if self.kind == "AnalysisRun" and self.group == "argoproj.io":
+            return self._analysis_pods()
+        if self.kind == "TaskRun" and self.group == "tekton.dev":
+            return self._taskrun_pods()
         if self.kind not in WORKFLOW_KINDS or self.group != "argoproj.io":
             return []
         spec = get_map(self.body, "spec")
@@ -488,6 +531,37 @@ class Manifest:
             visit(template, f"spec.templates[{i}]", f"template '{_str(template.get('name')) if isinstance(template, Map) and _str(template.get('name')) else i}'")
         return out
 
+    def _analysis_pods(self) -> list[PodSpec]:
+        """The pod spec of each Job metric of an AnalysisRun: ``spec.metrics[i].provider.job.spec``
+        is a batch/v1 JobSpec the Argo Rollouts controller creates a Job from
+        (``analysis_types.go`` ``JobMetric``; ``metricproviders/job/job.go``), so its
+        ``template.spec`` is read as a Job's; messages name the metric."""
+        spec = get_map(self.body, "spec")
+        metrics = spec.get("metrics") if spec is not None else None
+        out: list[PodSpec] = []
+        for i, metric in enumerate(metrics if isinstance(metrics, Seq) else []):
+            template = get_map(get_map(get_map(get_map(get_map(metric, "provider"), "job"), "spec"), "template"), "spec")
+            if template is None:
+                continue
+            holder = get_map(get_map(get_map(metric, "provider"), "job"), "spec")
+            parent = get_map(holder, "template")
+            assert parent is not None
+            name = _str(metric.get("name")) or str(i)
+            out.append(PodSpec(template, f"spec.metrics[{i}].provider.job.spec.template.spec", parent, "spec",
+                               template=f"metric '{name}'"))  # fmt: skip
+        return out
+
+    def _taskrun_pods(self) -> list[PodSpec]:
+        """The pod of a TaskRun with an inline ``spec.taskSpec``: its containers are the task's
+        :data:`TEKTON_CONTAINERS`, its pod-level fields the TaskRun's ``serviceAccountName`` and
+        ``spec.podTemplate`` (:meth:`PodSpec.holder`). None for a ``taskRef`` (HL110)."""
+        spec = get_map(self.body, "spec")
+        task = get_map(spec, "taskSpec")
+        if spec is None or task is None:
+            return []
+        return [PodSpec(task, "spec.taskSpec", self.body, "spec", taskrun=spec,
+                        pod_template=get_map(spec, "podTemplate"))]  # fmt: skip
+
     def _find_pod_spec(self) -> PodSpec | None:
         keys = POD_SPEC_PATHS.get(self.kind or "")
         if keys is None:
@@ -508,16 +582,16 @@ class Manifest:
         every pod spec (:meth:`pod_specs`)."""
         pods = [pod] if pod is not None else self.pod_specs()
         for pod in pods:
-            if pod.workflow is None:
+            if pod.workflow is None and pod.taskrun is None:
                 for list_name in CONTAINER_LISTS:
                     items = pod.spec.get(list_name)
                     if not isinstance(items, Seq):
                         continue
                     for i, item in enumerate(items):
                         if isinstance(item, Map):
-                            yield Container(item, list_name, i, f"{pod.path}.{list_name}[{i}]")
+                            yield Container(item, list_name, i, f"{pod.path}.{list_name}[{i}]", pod.template)
                 continue
-            for key, how in WORKFLOW_CONTAINERS:
+            for key, how in WORKFLOW_CONTAINERS if pod.taskrun is None else TEKTON_CONTAINERS:
                 value = pod.spec.get(key)
                 if how == "one":
                     if isinstance(value, Map):

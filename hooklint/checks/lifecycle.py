@@ -9,7 +9,7 @@ from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.findings import Span
 from hooklint.images import parse_image
-from hooklint.model import BASELINE_CAPABILITIES, JOB_LIKE, LONG_RUNNING_KINDS, POD_TEMPLATE_KINDS, Container, Manifest, PodSpec, get_map
+from hooklint.model import BASELINE_CAPABILITIES, JOB_LIKE, LONG_RUNNING_KINDS, POD_TEMPLATE_KINDS, RUN_TO_COMPLETION_KINDS, Container, Manifest, PodSpec, get_map
 from hooklint.yamlio import Map, Seq
 
 #: Kinds whose re-apply over a finished object neither re-runs nor may change its template.
@@ -570,16 +570,6 @@ def plain_job_fixed_name(m: Manifest, ctx: Context) -> Iterator[Hit]:
 #: Kinds whose state is lost when a hook delete policy deletes and re-creates them every sync.
 STATEFUL_KINDS = frozenset({
     "PersistentVolumeClaim", "PersistentVolume", "StatefulSet", "Namespace", "CustomResourceDefinition",
-})  # fmt: skip
-
-
-#: Custom resources that run to completion, as a Job does: a hook of these kinds is meant to be
-#: created anew each sync (Argo Workflows, Tekton, Argo Rollouts' analysis runs, and the Ansible
-#: operator's AnsibleJob, whose health check argo-cd v3.5.1 bundles in
-#: ``resource_customizations/tower.ansible.com/AnsibleJob`` with a PreSync hook as its test data).
-RUN_TO_COMPLETION_KINDS = frozenset({
-    ("argoproj.io", "Workflow"), ("argoproj.io", "AnalysisRun"), ("tekton.dev", "PipelineRun"),
-    ("tekton.dev", "TaskRun"), ("tower.ansible.com", "AnsibleJob"),
 })  # fmt: skip
 
 

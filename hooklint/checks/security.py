@@ -32,7 +32,8 @@ def _pods_in_scope(m: Manifest, ctx: Context) -> list[PodSpec]:
 
 def _where(m: Manifest, container: Container) -> str:
     role = {"initContainers": "init container", "ephemeralContainers": "ephemeral container",
-            "sidecars": "sidecar container", "script": "script container"}.get(container.list_name, "container")  # fmt: skip
+            "sidecars": "sidecar container", "script": "script container",
+            "steps": "step", "stepTemplate": "step template"}.get(container.list_name, "container")  # fmt: skip
     template = f" of {container.template}" if container.template else ""
     return f"{role} '{container.name}'{template} of {m.label}"
 
@@ -60,7 +61,7 @@ def _runs(m: Manifest) -> str:
         return f"{subject} runs {' and '.join(when)}"
     if m.hook.is_hook:  # ignored hook, only reached with check-all-workloads
         return "this workload, which Argo CD never applies as it stands, would run in the cluster"
-    if m.kind in ("Job", "Pod", "Workflow"):
+    if m.kind in ("Job", "Pod", "Workflow", "AnalysisRun", "TaskRun"):
         return f"this {m.kind} runs in the cluster whenever it is created"
     if m.kind == "CronJob":
         return "this CronJob runs in the cluster on its schedule"
