@@ -50,9 +50,9 @@ def pvc(volume: str = "volumeName: node-root", namespace: str = "app") -> str:
             f"  {volume}\n")  # fmt: skip
 
 
-def message(how: str, path: str = "/", where: str = "context.yaml") -> str:
+def message(how: str, path: str = "/", where: str = "context.yaml", source: str = "hostPath") -> str:
     return (f"Job/migrate mounts the node's filesystem through volume 'root': PersistentVolumeClaim 'node-root' is bound "
-            f"to PersistentVolume 'node-root' ({how}; {where}), a hostPath volume of '{path}' on the node: {TAIL}")
+            f"to PersistentVolume 'node-root' ({how}; {where}), a {source} volume of '{path}' on the node: {TAIL}")
 
 
 def test_hl105_follows_the_claim_to_a_host_path_volume_of_the_application() -> None:
@@ -64,6 +64,28 @@ def test_hl105_follows_the_claim_to_a_host_path_volume_of_the_application() -> N
     # the volume alone, reserved for the claim: the claim may be applied elsewhere
     assert hits("HL105", JOB, context=pv("{namespace: app, name: node-root}")) == [
         (14, 11, message("the volume's spec.claimRef"))]
+
+
+def test_hl105_follows_the_claim_to_a_local_volume() -> None:
+    """A ``local`` PersistentVolume is a path of the node too (trial 9 F11: ``local: {path: /}``
+    passed where ``hostPath`` was HL105)."""
+    local = "local: {path: /}\n  nodeAffinity: {required: {nodeSelectorTerms: [{matchExpressions: [{key: k, operator: Exists}]}]}}"
+    assert hits("HL105", JOB, context=pv(host=local) + "---\n" + pvc()) == [
+        (14, 11, message("the claim's spec.volumeName", source="local"))]
+    assert hits("HL105", JOB, context=pv("{namespace: app, name: node-root}", host="local: {path: /var}")) == [
+        (14, 11, message("the volume's spec.claimRef", "/var", source="local"))]
+
+
+def test_hl105_sees_the_local_volume_of_another_folder(tmp_path, monkeypatch) -> None:
+    """The trial's layout (/work/attack9/fx/w_localpv): storage/ holds the local volume and its claim."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, {"app/job.yaml": JOB, "infra/pv.yaml": pv(host="local: {path: /}") + "---\n" + pvc()})
+    result = CliRunner().invoke(app, ["lint", "--format", "json", "--no-cache", "."])
+    assert [(f["path"], f["line"], f["column"], f["message"]) for f in json.loads(result.output)["findings"]
+            if f["rule_id"] == "HL105"] == [  # fmt: skip
+        ("app/job.yaml", 14, 11, message("the claim's spec.volumeName", where="infra/pv.yaml", source="local"))]
 
 
 @pytest.mark.parametrize("context", [

@@ -10,7 +10,7 @@ from typing import Iterator, Mapping
 from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.images import allowed, is_templated, parse_image
-from hooklint.sources.repository.volumes import HostPathVolume
+from hooklint.sources.repository.volumes import HostPathVolume, node_path
 from hooklint.model import BASELINE_CAPABILITIES, POD_KINDS, WORKFLOW_KINDS, Container, Manifest, PodSpec, RBAC_GROUP, binding_grantee, get_map
 from hooklint.yamlio import DocumentTooComplex, Map, Seq, YamlSyntaxError, parse_documents
 
@@ -291,7 +291,8 @@ def _granted_role(manifests: list[Manifest], sa_name: str, namespace: str | None
 
 
 def _host_path_binding(m: Manifest, claim_name: object, ctx: Context) -> tuple[HostPathVolume, str] | None:
-    """The hostPath PersistentVolume the PersistentVolumeClaim ``claim_name`` of ``m``'s namespace
+    """The hostPath or local PersistentVolume (the node's filesystem either way:
+    :mod:`hooklint.sources.repository.volumes`) the PersistentVolumeClaim ``claim_name`` of ``m``'s namespace
     is bound to, with how (``the claim's spec.volumeName``, ``the volume's spec.claimRef``), or
     None. Volumes and claims are the application's and those written anywhere in the repository
     (``ctx.host_path_volumes``, ``ctx.volume_claims``); a claim or a claimRef without a namespace,
@@ -311,11 +312,12 @@ def _host_path_binding(m: Manifest, claim_name: object, ctx: Context) -> tuple[H
     volumes = set(ctx.host_path_volumes)
     for written in ctx.by_kind.get("PersistentVolume", []):
         spec = get_map(written.body, "spec")
-        host, ref = get_map(spec, "hostPath"), get_map(spec, "claimRef")
-        if written.name and host is not None and written.group == "":
+        found, ref = node_path(spec), get_map(spec, "claimRef")
+        if written.name and found is not None and written.group == "":
+            source, host = found
             volumes.add(HostPathVolume(written.name, str(host.get("path") or ""),
                                        str(ref.get("namespace") or "") if ref is not None else "",
-                                       str(ref.get("name") or "") if ref is not None else "", written.path))  # fmt: skip
+                                       str(ref.get("name") or "") if ref is not None else "", written.path, source))  # fmt: skip
     if not volumes:
         return None
     named = {c.volume_name for c in ctx.volume_claims if c.name == claim_name and same(c.namespace)}
@@ -335,7 +337,7 @@ def _host_path_binding(m: Manifest, claim_name: object, ctx: Context) -> tuple[H
 
 @check("HL105", kinds=POD_KINDS)
 def hook_privileged_pod(m: Manifest, ctx: Context) -> Iterator[Hit]:
-    """Host namespaces, hostPath volumes (and claims bound to a hostPath PersistentVolume:
+    """Host namespaces, hostPath volumes (and claims bound to a hostPath or local PersistentVolume:
     :func:`_host_path_binding`), privileged containers, privilege escalation and added
     capabilities beyond the baseline profile, read from the table HL206's Pod Security check reads
     (:data:`hooklint.model.BASELINE_CAPABILITIES`, exact names): a baseline capability written
@@ -374,7 +376,7 @@ def _privileged(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator[Hit]:
             pv, how = bound
             yield Hit(
                 f"{m.label} mounts the node's filesystem through volume '{name}': PersistentVolumeClaim "
-                f"'{claim['claimName']}' is bound to PersistentVolume '{pv.name}' ({how}; {pv.file}), a hostPath "
+                f"'{claim['claimName']}' is bound to PersistentVolume '{pv.name}' ({how}; {pv.file}), a {pv.source} "
                 f"volume of '{pv.path}' on the node: {tail}",
                 volume.key_span("persistentVolumeClaim"),
                 f"{vpath}.persistentVolumeClaim",

@@ -1,8 +1,10 @@
-"""The hostPath PersistentVolumes written in the repository's files, and the claims bound to them.
+"""The hostPath and local PersistentVolumes written in the repository's files, and the claims bound to them.
 
-A pod that mounts a PersistentVolumeClaim bound to a PersistentVolume with ``hostPath`` shares the
-node's filesystem as if it named the hostPath itself (Kubernetes "Persistent Volumes": a hostPath
-volume is a file or directory on the node). The claim and the volume are often applied by another
+A pod that mounts a PersistentVolumeClaim bound to a PersistentVolume with ``hostPath`` or
+``local`` shares the node's filesystem as if it named the hostPath itself (Kubernetes "Persistent
+Volumes": a hostPath volume is a file or directory on the node; a local volume "represents a
+mounted local storage device such as a disk, partition or directory", which the kubelet
+bind-mounts into the pod, and Pod Security admission does not look at volumes behind a claim). The claim and the volume are often applied by another
 Application than the pod (a storage or infra folder), so hooklint reads them from the whole
 repository, as it reads CustomResourceDefinitions (:mod:`hooklint.sources.repository.crds`); HL105
 joins them with the claims and volumes of the hook's own application.
@@ -24,15 +26,33 @@ MAX_VOLUME_FILES = 2000
 
 @dataclass(frozen=True, slots=True)
 class HostPathVolume:
-    """A PersistentVolume with ``spec.hostPath``: its ``name``, the node ``path``, the claim its
-    ``spec.claimRef`` reserves it for (``claim_namespace``/``claim_name``, ``""`` when unset) and
-    the ``file`` it is written in."""
+    """A PersistentVolume with ``spec.hostPath`` or ``spec.local``: its ``name``, the node
+    ``path``, the claim its ``spec.claimRef`` reserves it for (``claim_namespace``/``claim_name``,
+    ``""`` when unset), the ``file`` it is written in and its ``source`` (``hostPath`` or
+    ``local``, as messages name it)."""
 
     name: str
     path: str
     claim_namespace: str
     claim_name: str
     file: str
+    source: str = "hostPath"
+
+
+#: The PersistentVolume sources that are a path on the node, in the order they are looked for.
+NODE_PATH_SOURCES = ("hostPath", "local")
+
+
+def node_path(spec: object) -> tuple[str, Map] | None:
+    """``(source, mapping)`` of the first of :data:`NODE_PATH_SOURCES` a PersistentVolume's
+    ``spec`` sets to a mapping, else None."""
+    if not isinstance(spec, Map):
+        return None
+    for source in NODE_PATH_SOURCES:
+        value = spec.get(source)
+        if isinstance(value, Map):
+            return source, value
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,8 +81,8 @@ def _v1_objects(path: str, kind: str, max_file_size: int) -> Iterable[Map]:
 
 def host_path_volumes(files: Iterable[str], max_file_size: int = DEFAULT_MAX_FILE_SIZE
                       ) -> tuple[frozenset[HostPathVolume], frozenset[VolumeClaim]]:  # fmt: skip
-    """The hostPath PersistentVolumes written in ``files`` (regular files up to ``max_file_size``
-    bytes that may spell ``PersistentVolume`` and ``hostPath`` once parsed:
+    """The hostPath and local PersistentVolumes written in ``files`` (regular files up to ``max_file_size``
+    bytes that may spell ``PersistentVolume`` and ``hostPath`` or ``local`` once parsed:
     :func:`~hooklint.sources.repository.spelling.may_hold`, so ``"host\\x50ath"`` is read too,
     trial 8 F9), and the PersistentVolumeClaims
     there whose ``spec.volumeName`` names one of them; at most :data:`MAX_VOLUME_FILES` files of
@@ -72,7 +92,7 @@ def host_path_volumes(files: Iterable[str], max_file_size: int = DEFAULT_MAX_FIL
     parsed = 0
     for path in files:
         data = facts.read_regular(path, max_file_size)
-        if data is None or not may_hold(data, b"PersistentVolume", b"hostPath"):
+        if data is None or not (may_hold(data, b"PersistentVolume", b"hostPath") or may_hold(data, b"PersistentVolume", b"local")):
             continue
         parsed += 1
         if parsed > MAX_VOLUME_FILES:
@@ -80,13 +100,14 @@ def host_path_volumes(files: Iterable[str], max_file_size: int = DEFAULT_MAX_FIL
         for pv in _v1_objects(path, "PersistentVolume", max_file_size):
             metadata, spec = pv.get("metadata"), pv.get("spec")
             name = metadata.get("name") if isinstance(metadata, Map) else None
-            host = spec.get("hostPath") if isinstance(spec, Map) else None
-            if not isinstance(name, str) or not name or not isinstance(host, Map):
+            found = node_path(spec)
+            if not isinstance(name, str) or not name or found is None or not isinstance(spec, Map):
                 continue
-            ref = spec.get("claimRef") if isinstance(spec, Map) and isinstance(spec.get("claimRef"), Map) else None
+            source, host = found
+            ref = spec.get("claimRef") if isinstance(spec.get("claimRef"), Map) else None
             volumes.add(HostPathVolume(name, str(host.get("path") or ""),
                                        str(ref.get("namespace") or "") if ref is not None else "",
-                                       str(ref.get("name") or "") if ref is not None else "", path))  # fmt: skip
+                                       str(ref.get("name") or "") if ref is not None else "", path, source))  # fmt: skip
     names = {v.name for v in volumes}
     if not names:  # no claim can name a hostPath volume: the files are not read again
         return frozenset(), frozenset()
