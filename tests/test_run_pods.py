@@ -159,3 +159,67 @@ def test_analysis_templates_are_not_run(tmp_path, monkeypatch):
     text = ANALYSIS_RUN.replace("kind: AnalysisRun", "kind: AnalysisTemplate")
     code, lines = _lint(tmp_path, monkeypatch, "at.yaml", text)
     assert [line for line in lines if line.startswith("app/") and " HL1" in line] == []
+
+
+#: The kinds HL110 reports when their pods are not read (trial 9 F2).
+NOT_READ = """\
+apiVersion: tekton.dev/v1
+kind: TaskRun
+metadata:
+  name: a
+  annotations: {argocd.argoproj.io/hook: PreSync}
+spec:
+  serviceAccountName: b
+  taskRef: {name: build}
+---
+apiVersion: tekton.dev/v1
+kind: PipelineRun
+metadata:
+  name: p
+  annotations: {argocd.argoproj.io/hook: PreSync}
+spec:
+  pipelineSpec: {tasks: [{name: t, taskSpec: {steps: [{image: busybox, securityContext: {privileged: true}}]}}]}
+---
+apiVersion: tower.ansible.com/v1alpha1
+kind: AnsibleJob
+metadata:
+  name: j
+  annotations: {argocd.argoproj.io/hook: PreSync}
+spec:
+  job_template_name: deploy
+---
+apiVersion: tekton.dev/v1
+kind: TaskRun
+metadata:
+  name: s
+  annotations: {argocd.argoproj.io/hook: PreSync}
+spec:
+  serviceAccountName: b
+  podTemplate: {automountServiceAccountToken: false}
+  taskSpec:
+    steps:
+    - name: git
+      ref: {name: git-clone}
+"""
+CHECKED = "so hooklint did not check the images, ServiceAccount and privileges of those pods (HL101-HL105)"
+
+
+def test_hl110_reports_run_to_completion_hooks_whose_pods_are_not_read(tmp_path, monkeypatch):
+    """Before: a TaskRun's taskRef, a PipelineRun and an AnsibleJob passed silently (HL110 read
+    Workflows only)."""
+    code, lines = _lint(tmp_path, monkeypatch, "runs.yaml", NOT_READ)
+    assert code == 1
+    assert [line for line in lines if " HL110 " in line] == [
+        "app/runs.yaml:8:3: warning HL110 hook-workflow-pods-not-read: TaskRun/a runs Task 'build' through spec.taskRef: "
+        f"its steps are defined there, not in this object, {CHECKED}. Review that Task's steps (hooklint reads a Task as a "
+        "plain object), or write them in spec.taskSpec.",
+        "app/runs.yaml:16:3: warning HL110 hook-workflow-pods-not-read: PipelineRun/p makes a pod for each task of its "
+        f"pipeline (spec.pipelineSpec), and hooklint does not read a PipelineRun's tasks, {CHECKED}. Review the pipeline's "
+        "tasks yourself, or run each as a TaskRun with its steps in spec.taskSpec.",
+        "app/runs.yaml:21:9: warning HL110 hook-workflow-pods-not-read: AnsibleJob/j is a tower.ansible.com/AnsibleJob: its "
+        f"controller makes the pods that run it from settings hooklint does not read, {CHECKED}. Review what it runs "
+        "yourself, or run the work as a Job.",
+        "app/runs.yaml:37:7: warning HL110 hook-workflow-pods-not-read: Step 'git' of TaskRun/s runs StepAction 'git-clone' "
+        f"(ref): its image and script are defined there, {CHECKED}. Review that StepAction, or write the step's image and "
+        "script here.",
+    ]

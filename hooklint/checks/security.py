@@ -1,5 +1,5 @@
 """HL101-HL110: the security of hook workloads (images, ServiceAccount, token, privileges, RBAC reach and
-lifetime, literal secrets, retired image repositories, Workflow pods defined out of sight)."""
+lifetime, literal secrets, retired image repositories, pods of run-to-completion kinds defined out of sight)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.images import allowed, is_templated, parse_image
 from hooklint.sources.repository.volumes import HostPathVolume, node_path
-from hooklint.model import BASELINE_CAPABILITIES, POD_KINDS, WORKFLOW_KINDS, Container, Manifest, PodSpec, RBAC_GROUP, binding_grantee, get_map
+from hooklint.model import BASELINE_CAPABILITIES, POD_KINDS, RUN_TO_COMPLETION_KINDS, Container, Manifest, PodSpec, RBAC_GROUP, binding_grantee, get_map
 from hooklint.yamlio import DocumentTooComplex, Map, Seq, YamlSyntaxError, parse_documents
 
 
@@ -500,9 +500,76 @@ def _ref_name(ref: Map) -> str:
     return f"{kind} '{ref.get('name')}'"
 
 
-@check("HL110", kinds=WORKFLOW_KINDS)
+_CHECKED = "so hooklint did not check the images, ServiceAccount and privileges of those pods (HL101-HL105)"
+
+
+@check("HL110", kinds=frozenset(kind for _, kind in RUN_TO_COMPLETION_KINDS))
 def hook_workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
-    """A Workflow hook (``argoproj.io``) whose pods hooklint cannot read, so HL101-HL105 do not
+    """A hook of a run-to-completion kind (:data:`hooklint.model.RUN_TO_COMPLETION_KINDS`) whose
+    pods, or some of them, hooklint does not read, so HL101-HL105 do not judge them: a Workflow's
+    (:func:`_workflow_pods_not_read`), a TaskRun's ``spec.taskRef`` and steps with a ``ref``
+    (:func:`_task_run_pods_not_read`), and every PipelineRun and AnsibleJob (their pods are made
+    from tasks or an operator's Job hooklint does not read). An AnalysisRun's Job metrics are read
+    (:meth:`Manifest.pod_specs`). Each is reported once, where it is written."""
+    if (m.group, m.kind) not in RUN_TO_COMPLETION_KINDS or not ctx.in_scope(m):
+        return
+    spec = get_map(m.body, "spec")
+    if m.kind == "Workflow":
+        yield from _workflow_pods_not_read(m, ctx)
+    elif m.kind == "TaskRun":
+        yield from _task_run_pods_not_read(m, spec)
+    elif m.kind == "AnalysisRun":
+        return
+    elif m.kind == "PipelineRun":
+        key = next((k for k in ("pipelineSpec", "pipelineRef") if spec is not None and k in spec), None)
+        yield Hit(
+            f"{m.label} makes a pod for each task of its pipeline{f' (spec.{key})' if key else ''}, and hooklint does "
+            f"not read a PipelineRun's tasks, {_CHECKED}. Review the pipeline's tasks yourself, or run each as a TaskRun "
+            "with its steps in spec.taskSpec.",
+            spec.key_span(key) if spec is not None and key else m.anchor,
+            f"spec.{key}" if key else "metadata.name",
+        )
+    else:
+        yield Hit(
+            f"{m.label} is a {m.group}/{m.kind}: its controller makes the pods that run it from settings hooklint does "
+            f"not read, {_CHECKED}. Review what it runs yourself, or run the work as a Job.",
+            m.anchor,
+            "metadata.name",
+        )
+
+
+def _task_run_pods_not_read(m: Manifest, spec: Map | None) -> Iterator[Hit]:
+    """HL110 on a TaskRun (``tekton.dev``): a ``spec.taskRef`` (the pod runs the steps of a Task,
+    ClusterTask or resolved bundle kept elsewhere: ``taskrun_types.go`` ``TaskRef``), and a step of
+    ``spec.taskSpec`` with a ``ref`` (a StepAction gives its image and script)."""
+    if spec is None:
+        return
+    ref = get_map(spec, "taskRef")
+    if ref is not None:
+        resolver = ref.get("resolver")
+        what = (f"a Task the '{resolver}' resolver fetches" if isinstance(resolver, str) and resolver
+                else f"{ref.get('kind') if isinstance(ref.get('kind'), str) else 'Task'} '{ref.get('name')}'")  # fmt: skip
+        yield Hit(
+            f"{m.label} runs {what} through spec.taskRef: its steps are defined there, not in this object, {_CHECKED}. "
+            "Review that Task's steps (hooklint reads a Task as a plain object), or write them in spec.taskSpec.",
+            spec.key_span("taskRef"),
+            "spec.taskRef",
+        )
+    steps = get_map(spec, "taskSpec")
+    steps = steps.get("steps") if steps is not None else None
+    for i, step in enumerate(steps if isinstance(steps, Seq) else []):
+        if isinstance(step, Map) and isinstance(step.get("ref"), Map):
+            name = step.get("name") if isinstance(step.get("name"), str) else f"steps[{i}]"
+            yield Hit(
+                f"Step '{name}' of {m.label} runs StepAction '{step['ref'].get('name')}' (ref): its image and script are "
+                f"defined there, {_CHECKED}. Review that StepAction, or write the step's image and script here.",
+                step.key_span("ref"),
+                f"spec.taskSpec.steps[{i}].ref",
+            )
+
+
+def _workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """HL110 on a Workflow hook (``argoproj.io``) whose pods hooklint cannot read, so HL101-HL105 do not
     judge them: ``spec.workflowTemplateRef`` (the workflow controller runs the referenced
     WorkflowTemplate's or ClusterWorkflowTemplate's spec: ``workflow_types.go``
     ``WorkflowTemplateRef``), a step's or DAG task's ``templateRef`` (a template of another
@@ -511,9 +578,9 @@ def hook_workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
     ServiceAccount (the patch is applied to every pod of its template: ``workflowpod.go``
     ``processPodSpecPatch``). Each is reported once, where it is written."""
     spec = get_map(m.body, "spec")
-    if spec is None or m.group != "argoproj.io" or not ctx.in_scope(m):
+    if spec is None:
         return
-    checked = "so hooklint did not check the images, ServiceAccount and privileges of those pods (HL101-HL105)"
+    checked = _CHECKED
     ref = get_map(spec, "workflowTemplateRef")
     if ref is not None:
         yield Hit(
