@@ -293,7 +293,8 @@ class PodSpec:
 @dataclass(slots=True)
 class Container:
     """One container of a pod spec: ``list_name`` is containers/initContainers/ephemeralContainers
-    (for a Workflow template: initContainers, container, script, containerSet, sidecars)."""
+    (for a Workflow template: initContainers, container, script, containerSet, sidecars; for a
+    TaskRun: stepTemplate, steps, sidecars)."""
 
     body: Map
     list_name: str
@@ -489,7 +490,7 @@ class Manifest:
 
     def pod_specs(self) -> list[PodSpec]:
         """Every pod spec the object makes pods from: :meth:`pod_spec` for a Pod, Job, CronJob or
-        workload; for an Argo Workflows ``Workflow`` (``argoproj.io``), one per template that runs a
+        workload; for an AnalysisRun, one per Job metric; for a TaskRun, its ``taskSpec``'s pod; for an Argo Workflows ``Workflow`` (``argoproj.io``), one per template that runs a
         pod (a ``container``, ``script`` or ``containerSet``: ``workflow_types.go``
         ``Template.GetType``), the spec's ``templateDefaults`` (merged into every template), and
         the ``inline`` templates of its ``steps`` and ``dag.tasks``, in document order."""
@@ -578,7 +579,8 @@ class Manifest:
 
     def containers(self, pod: PodSpec | None = None) -> Iterator[Container]:
         """Every container mapping of the pod spec, init and ephemeral containers included; of a
-        Workflow template's pod, those of :data:`WORKFLOW_CONTAINERS`. Without ``pod``, those of
+        Workflow template's pod, those of :data:`WORKFLOW_CONTAINERS`; of a TaskRun's pod, those of
+        :data:`TEKTON_CONTAINERS`. Without ``pod``, those of
         every pod spec (:meth:`pod_specs`)."""
         pods = [pod] if pod is not None else self.pod_specs()
         for pod in pods:
