@@ -83,6 +83,22 @@ class Expansion:
     truncated: bool = False
 
 
+def go_yaml(text: str) -> Any:
+    """The first document of ``text`` as ``sigs.k8s.io/yaml`` (v1.6.0, go-yaml v2) reads it:
+    ``Unmarshal`` (``list.go`` ``elementsYaml``, ``git.go`` ``generateParamsFromGitFile``) and
+    ``YAMLToJSON`` (``ConvertYAMLToJSON``, a ``templatePatch``) both run go-yaml v2's resolver
+    (``y``/``n``/``on``/``off`` are booleans, no sexagesimal, ``1e3`` a number, ``0o17`` an int,
+    timestamps stay text) and its merge keys (a later ``<<`` overrides keys written before it):
+    :func:`hooklint.yamlio.go_first_document`. Raises :class:`ValueError` (go-yaml's words)
+    where go-yaml fails, and for an alias bomb or nesting beyond the limits."""
+    from hooklint.yamlio import YamlTooComplex, go_first_document
+
+    try:
+        return go_first_document(text).value
+    except YamlTooComplex as exc:
+        raise ValueError(str(exc).splitlines()[0] if str(exc) else "excessive aliasing") from None
+
+
 def _mapping(value: Any) -> dict:
     """``value`` when it is a mapping, else an empty one (a field of any YAML value)."""
     return value if isinstance(value, dict) else {}
@@ -362,12 +378,9 @@ def _list(spec: dict, ctx: _Context) -> list[dict]:
         out.append(params)
     text = spec.get("elementsYaml")
     if isinstance(text, str) and text.strip():
-        import yaml
-
-
         try:
-            extra = yaml.load(text, Loader=BoundedLoader)
-        except yaml.YAMLError as exc:
+            extra = go_yaml(text)
+        except ValueError as exc:
             raise Unexpanded("failed", f"error unmarshling decoded ElementsYaml: {str(exc).splitlines()[0]}") from None
         if not isinstance(extra, list) or not all(isinstance(e, dict) for e in extra):
             raise Unexpanded("failed", "error unmarshling decoded ElementsYaml: not a list of objects")
@@ -512,11 +525,8 @@ def _parameter_file(full: str, relative: str, root: str) -> list[dict]:
     """The objects of one git files generator file: one object, or a list of them
     (``generateParamsFromGitFile``: YAML, of which JSON is a subset). Only a regular file inside
     the repository (symbolic links resolved) of at most ``max-file-size``'s default is read, with
-    the bounded loader (:class:`~hooklint.yamlio.BoundedLoader`): an alias bomb is refused as
+    :func:`go_yaml` (go-yaml v2's typing and merge keys, bounded): an alias bomb is refused as
     go-yaml refuses it ("excessive aliasing"), never expanded."""
-    import yaml
-
-
     from hooklint.loader import DEFAULT_MAX_FILE_SIZE, within
 
     if not within(os.path.realpath(full), os.path.realpath(root)):
@@ -527,8 +537,8 @@ def _parameter_file(full: str, relative: str, root: str) -> list[dict]:
             raise Unexpanded("failed", f"unable to process file '{relative}': not a regular file of at most "
                                        f"{DEFAULT_MAX_FILE_SIZE} bytes")  # fmt: skip
         text = read_bytes(full, DEFAULT_MAX_FILE_SIZE).decode("utf-8")
-        value = yaml.load(text, Loader=BoundedLoader)  # an alias bomb is refused (hooklint.yamlio)
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        value = go_yaml(text)  # an alias bomb is refused (hooklint.yamlio)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise Unexpanded("failed", f"unable to process file '{relative}': unable to parse file: "
                                    f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
     if value is None:
@@ -840,12 +850,9 @@ def _apply_patch(app: dict, text: str) -> dict:
     replaced (a strategic merge patch on the Application type, whose lists have no merge keys);
     then decoded by Go's ``json.Unmarshal`` (:func:`hooklint.sources.appmap.gojson.decode`: a
     ``Spec:`` key is ``spec``), and ``spec.project`` put back to the template's."""
-    import yaml
-
-
     try:
-        patch = yaml.load(text, Loader=BoundedLoader)
-    except yaml.YAMLError as exc:
+        patch = go_yaml(text)
+    except ValueError as exc:
         raise Unexpanded("failed", f"error while converting template to json: {str(exc).splitlines()[0]}") from None
     if patch is None:
         return app

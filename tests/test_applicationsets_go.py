@@ -1,0 +1,31 @@
+"""ApplicationSet inputs read as Argo CD reads them (attack 9: F7, F8, F9, F14).
+
+Pinned against argo-cd v3.5.1: ``applicationset/generators/git.go`` (``generateParamsFromGitFile``)
+and ``list.go`` (``elementsYaml``) unmarshal with ``sigs.k8s.io/yaml`` (go-yaml v2's resolver and
+merge keys); ``applicationset/controllers/template/patch.go`` applies ``templatePatch`` with
+``strategicpatch.StrategicMergePatch`` (apimachinery v0.36.1 ``mergeMap``)."""
+
+from __future__ import annotations
+
+from hooklint.sources.appmap.applicationsets import Expansion, Templates, Unexpanded, _Context, _list, _parameter_file
+
+
+def _ctx(root: str) -> _Context:
+    return _Context(root, set(), False, Templates(False, [], None), [], Expansion(), None)
+
+
+def test_git_files_are_typed_as_go_yaml_v2_types_them(tmp_path):
+    (tmp_path / "config.yaml").write_text("variant: y\nsixty: 1:30\nbig: 1e3\noctal: 0o17\nday: 2024-1-1\nno: n\n")
+    found = _parameter_file(str(tmp_path / "config.yaml"), "config.yaml", str(tmp_path))
+    assert found == [{"variant": True, "sixty": "1:30", "big": 1000.0, "octal": 15, "day": "2024-1-1", "false": False}]
+
+
+def test_a_later_merge_key_overrides_keys_written_before_it(tmp_path):
+    (tmp_path / "config.yaml").write_text('name: prod\nx: &e {variant: "true"}\nvariant: "y"\n<<: *e\n')
+    found = _parameter_file(str(tmp_path / "config.yaml"), "config.yaml", str(tmp_path))
+    assert found == [{"name": "prod", "x": {"variant": "true"}, "variant": "true"}]
+
+
+def test_elements_yaml_is_typed_as_go_yaml_v2_types_it(tmp_path):
+    assert _list({"elementsYaml": "- {name: prod, variant: y}\n"}, _ctx(str(tmp_path))) == [
+        {"name": "prod", "variant": True}]
