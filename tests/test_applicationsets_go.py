@@ -29,3 +29,28 @@ def test_a_later_merge_key_overrides_keys_written_before_it(tmp_path):
 def test_elements_yaml_is_typed_as_go_yaml_v2_types_it(tmp_path):
     assert _list({"elementsYaml": "- {name: prod, variant: y}\n"}, _ctx(str(tmp_path))) == [
         {"name": "prod", "variant": True}]
+
+
+def _raised(call) -> Unexpanded:
+    try:
+        call()
+    except Unexpanded as exc:
+        return exc
+    raise AssertionError("no Unexpanded raised")
+
+
+def test_a_files_path_with_git_pathspec_magic_is_said_not_expanded(tmp_path):
+    """``util/git/client.go`` ``LsFiles`` (default) runs ``git ls-files --full-name -z -- PATH``: the
+    magic applies; hooklint does not model it, so it says so instead of generating nothing."""
+    from hooklint.sources.appmap.applicationsets import _git
+
+    (tmp_path / "cfg" / "prod").mkdir(parents=True)
+    (tmp_path / "cfg" / "prod" / "config.yaml").write_text("variant: evil\n")
+    ctx = _ctx(str(tmp_path))
+    ctx.ours.add("github.com/acme/shop")
+    spec = {"repoURL": "https://github.com/acme/shop.git", "files": [{"path": ":(icase)CFG/*/config.yaml"}]}
+    exc = _raised(lambda: _git(spec, ctx))
+    assert (exc.kind, exc.key, exc.message) == ("network", "git", (
+        "the git files generator's path ':(icase)CFG/*/config.yaml' starts with ':', git pathspec magic (such as "
+        "':(icase)', ':(top)', ':(exclude)') that Argo CD's `git ls-files -- PATH` applies and hooklint does not "
+        "expand: the Applications it generates are not linted. Write the path without the magic"))

@@ -494,6 +494,14 @@ def _git(spec: dict, ctx: _Context) -> list[dict]:
         params = [_path_params(folder, prefix, ctx.go) for folder in chosen]
         return _values(spec.get("values"), params, ctx)
     if isinstance(files, list) and files:
+        for entry in files:
+            written = entry.get("path") if isinstance(entry, dict) else None
+            if isinstance(written, str) and written.startswith(":"):
+                raise Unexpanded("network", (
+                    f"the git files generator's path {written!r} starts with ':', git pathspec magic (such as "
+                    "':(icase)', ':(top)', ':(exclude)') that Argo CD's `git ls-files -- PATH` applies and hooklint does "
+                    "not expand: the Applications it generates are not linted. Write the path without the magic"),
+                    key="git")  # fmt: skip
         all_files = _repository_files(ctx.root)
         chosen_files: set[str] = set()
         for entry in files:
