@@ -54,3 +54,21 @@ def test_a_files_path_with_git_pathspec_magic_is_said_not_expanded(tmp_path):
         "the git files generator's path ':(icase)CFG/*/config.yaml' starts with ':', git pathspec magic (such as "
         "':(icase)', ':(top)', ':(exclude)') that Argo CD's `git ls-files -- PATH` applies and hooklint does not "
         "expand: the Applications it generates are not linted. Write the path without the magic"))
+
+
+def test_a_clusters_selector_that_no_known_cluster_matches_is_said_not_expanded(tmp_path):
+    """``applicationset/generators/cluster.go``: with a selector only cluster Secrets are selected
+    (never the local cluster); the registered ones are unknown offline, so nothing silent."""
+    from hooklint.sources.appmap.applicationsets import _clusters
+
+    ctx = _ctx(str(tmp_path))
+    ctx.clusters.append({"name": "dev", "server": "https://dev.example", "labels": {"env": "dev"}})
+    spec = {"selector": {"matchLabels": {"env": "prod"}}}
+    exc = _raised(lambda: _clusters(spec, ctx))
+    assert (exc.kind, exc.key, exc.message) == ("network", "clusters", (
+        "the clusters generator selects clusters by label and none of the clusters hooklint knows (cluster Secrets "
+        "of this repository, the configuration's `clusters:` list) matches its selector: the clusters registered in "
+        "Argo CD are unknown offline, so the Applications it generates are not linted. List the clusters it should "
+        "select under `clusters:` in .hooklint.yaml"))
+    ctx.clusters[0]["labels"] = {"env": "prod"}
+    assert [p["name"] for p in _clusters(spec, ctx)] == ["dev"]

@@ -11,7 +11,8 @@ Offline generators: ``list`` (``elements``, ``elementsYaml``), ``git`` (``direct
 ``exclude`` and ``pathParamPrefix``; ``files``, JSON or YAML, flattened keys, ``path`` parameters)
 when its ``repoURL`` is this repository, ``matrix``, ``merge`` and ``clusters`` (the in-cluster
 destination unless a selector is set or a cluster Secret of the repository is in-cluster, cluster
-Secrets written in the repository, and the ``clusters`` list of the configuration). A generator
+Secrets written in the repository, and the ``clusters`` list of the configuration; a selector that
+none of those matches is an :class:`Unexpanded` issue, the registered clusters being unknown). A generator
 that needs a cluster or the network (``scmProvider``, ``pullRequest``, ``clusterDecisionResource``,
 ``plugin``, a ``git`` generator of another repository) is an :class:`Unexpanded` issue naming it.
 
@@ -638,6 +639,12 @@ def _clusters(spec: dict, ctx: _Context) -> list[dict]:
             p.update({f"metadata.annotations.{k}": v for k, v in annotations.items()})
             p.update({f"metadata.labels.{k}": v for k, v in labels.items()})
         params.append(p)
+    if selected and not params:  # cluster.go: a selector never selects the local cluster
+        raise Unexpanded("network", (
+            "the clusters generator selects clusters by label and none of the clusters hooklint knows (cluster "
+            "Secrets of this repository, the configuration's `clusters:` list) matches its selector: the clusters "
+            "registered in Argo CD are unknown offline, so the Applications it generates are not linted. List the "
+            "clusters it should select under `clusters:` in .hooklint.yaml"), key="clusters")  # fmt: skip
     params = _values(spec.get("values"), params, ctx)
     if not selected and not in_cluster_known:
         local = {"name": IN_CLUSTER["name"], "nameNormalized": IN_CLUSTER["name"], "server": IN_CLUSTER["server"],
