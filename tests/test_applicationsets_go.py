@@ -72,3 +72,39 @@ def test_a_clusters_selector_that_no_known_cluster_matches_is_said_not_expanded(
         "select under `clusters:` in .hooklint.yaml"))
     ctx.clusters[0]["labels"] = {"env": "prod"}
     assert [p["name"] for p in _clusters(spec, ctx)] == ["dev"]
+
+
+_APP = {"apiVersion": "argoproj.io/v1alpha1", "kind": "Application", "metadata": {"name": "shop-prod"},
+        "spec": {"project": "prod", "source": {"repoURL": "https://github.com/acme/deploy.git", "path": "app",
+                                               "kustomize": {"patches": [{"patch": "x"}], "namePrefix": "a-"}},
+                 "destination": {"server": "https://kubernetes.default.svc", "namespace": "shop"}}}
+
+
+def _source_after(patch: str) -> dict:
+    import copy
+
+    from hooklint.sources.appmap.applicationsets import _apply_patch
+
+    return _apply_patch(copy.deepcopy(_APP), patch)["spec"]["source"]
+
+
+def test_template_patch_directives_delete_and_replace_as_strategic_merge_does():
+    """apimachinery ``handleDirectiveInMergeMap``: delete empties the mapping, replace takes the
+    patch's; ``removeDirectives`` drops a directive mapping the Application lacks."""
+    assert _source_after("spec:\n  source:\n    kustomize:\n      $patch: delete\n") == {
+        "kustomize": {}, "path": "app", "repoURL": "https://github.com/acme/deploy.git"}
+    assert _source_after("spec:\n  source:\n    kustomize:\n      $patch: replace\n      namePrefix: b-\n") == {
+        "kustomize": {"namePrefix": "b-"}, "path": "app", "repoURL": "https://github.com/acme/deploy.git"}
+    assert _source_after("spec:\n  source:\n    directory: {recurse: true, $patch: delete}\n") == {
+        "kustomize": {"namePrefix": "a-", "patches": [{"patch": "x"}]}, "path": "app",
+        "repoURL": "https://github.com/acme/deploy.git"}
+
+
+def test_template_patch_directives_not_modelled_are_said():
+    exc = _raised(lambda: _source_after("spec:\n  source:\n    kustomize:\n      $patch: merge\n"))
+    assert (exc.kind, exc.message) == (
+        "failed", "error while applying templatePatch template to json: unknown patch type: merge in map")
+    exc = _raised(lambda: _source_after("spec:\n  source:\n    $retainKeys: [path]\n    path: b\n"))
+    assert (exc.kind, exc.message) == ("network", (
+        "the templatePatch holds the strategic-merge-patch directive '$retainKeys', which hooklint does not model: "
+        "the Applications it generates are not linted. Write the patch without it"))

@@ -889,15 +889,66 @@ def _apply_patch(app: dict, text: str) -> dict:
     return final
 
 
+#: Strategic-merge-patch directive keys hooklint does not model (apimachinery
+#: ``strategicpatch/patch.go``: ``$retainKeys``, ``$setElementOrder/KEY``,
+#: ``$deleteFromPrimitiveList/KEY``): a patch map holding one is an :class:`Unexpanded` issue.
+UNMODELLED_DIRECTIVES = ("$retainKeys", "$setElementOrder", "$deleteFromPrimitiveList")
+
+
+def _without_directives(value: Any) -> tuple[Any, bool]:
+    """``removeDirectives``: ``value`` without the mappings that hold ``$patch`` (anywhere in
+    it), and whether ``value`` itself is kept (a mapping holding ``$patch`` is not)."""
+    if isinstance(value, dict):
+        if "$patch" in value:
+            return None, False
+        out = {}
+        for key, item in value.items():
+            item, keep = _without_directives(item)
+            if keep:
+                out[key] = item
+        return out, True
+    if isinstance(value, list):
+        return [v for v, keep in map(_without_directives, value) if keep], True
+    return value, True
+
+
 def _patched(target: dict, patch: dict) -> dict:
+    """``strategicpatch.StrategicMergePatch`` (apimachinery v0.36.1 ``mergeMap``, with
+    ``IgnoreUnmatchedNulls``) of ``patch`` onto ``target`` for the Application type, whose lists
+    have no merge keys: ``$patch: delete`` makes the mapping it is in empty, ``$patch: replace``
+    makes it the patch's mapping (without the directive), any other ``$patch`` value fails
+    (``handleDirectiveInMergeMap``); a null deletes the key; mappings merge key by key; a list, or
+    a value of another type than the target's, replaces it (``removeDirectives`` first, for a
+    value the target lacks or of another type). Raises :class:`Unexpanded`: ``failed`` where
+    Argo CD fails, ``network`` (HL022) for a directive hooklint does not model
+    (:data:`UNMODELLED_DIRECTIVES`)."""
+    if "$patch" in patch:
+        directive = patch["$patch"]
+        if directive == "replace":
+            return {k: v for k, v in patch.items() if k != "$patch"}
+        if directive == "delete":
+            return {}
+        raise Unexpanded("failed", f"error while applying templatePatch template to json: unknown patch type: "
+                                   f"{directive} in map")  # fmt: skip
+    for key in patch:
+        if isinstance(key, str) and key.startswith(UNMODELLED_DIRECTIVES):
+            raise Unexpanded("network", (
+                f"the templatePatch holds the strategic-merge-patch directive {key!r}, which hooklint does not "
+                "model: the Applications it generates are not linted. Write the patch without it"))  # fmt: skip
     out = dict(target)
     for key, value in patch.items():
         if value is None:
             out.pop(key, None)
         elif isinstance(value, dict) and isinstance(out.get(key), dict):
             out[key] = _patched(out[key], value)
+        elif isinstance(value, list) and isinstance(out.get(key), list):
+            out[key] = value  # no merge strategy: the patch's list as written
         else:
-            out[key] = value
+            kept, keep = _without_directives(value)
+            if keep:
+                out[key] = kept
+            else:
+                out.pop(key, None)
     return out
 
 
