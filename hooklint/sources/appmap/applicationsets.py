@@ -57,8 +57,8 @@ NOT_IN_ARGOCD = ("include", "tpl", "required", "lookup", "toToml", "fromToml", "
 
 class Unexpanded(Exception):
     """The ApplicationSet cannot be expanded here: ``kind`` is ``network`` (a generator that needs a
-    cluster or the network: HL022), ``failed`` (Argo CD's controller fails too: HL007) or
-    ``renderer`` (Go templates and no Helm: HL008); ``where`` the mapping to report at (a
+    cluster or the network, or what hooklint does not model: HL022), ``failed`` (Argo CD's
+    controller fails too: HL007) or ``renderer`` (Go templates and no Helm: HL008); ``where`` the mapping to report at (a
     generator, or the ApplicationSet), ``key`` the key of it when known."""
 
     def __init__(self, kind: str, message: str, where: Any = None, key: str | None = None):
@@ -861,9 +861,8 @@ def _application(template: dict) -> dict:
 
 def _apply_patch(app: dict, text: str) -> dict:
     """``applyTemplatePatch`` (``applicationset/controllers/template/patch.go``): the rendered patch
-    (YAML) merged into the Application as Go marshals it: mappings key by key, anything else
-    replaced (a strategic merge patch on the Application type, whose lists have no merge keys);
-    then decoded by Go's ``json.Unmarshal`` (:func:`hooklint.sources.appmap.gojson.decode`: a
+    (YAML, read by :func:`go_yaml`) merged into the Application as Go marshals it (:func:`_patched`,
+    a strategic merge patch on the Application type, whose lists have no merge keys); then decoded by Go's ``json.Unmarshal`` (:func:`hooklint.sources.appmap.gojson.decode`: a
     ``Spec:`` key is ``spec``), and ``spec.project`` put back to the template's."""
     try:
         patch = go_yaml(text)
