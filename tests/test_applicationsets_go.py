@@ -108,3 +108,13 @@ def test_template_patch_directives_not_modelled_are_said():
     assert (exc.kind, exc.message) == ("network", (
         "the templatePatch holds the strategic-merge-patch directive '$retainKeys', which hooklint does not model: "
         "the Applications it generates are not linted. Write the patch without it"))
+
+
+def test_git_files_numbers_are_float64_printed_with_percent_v():
+    """``generateParamsFromGitFile`` flattens with ``fmt.Sprintf("%v", v)``; sigs.k8s.io/yaml
+    decodes every number into a ``float64`` (``encoding/json``), which ``%v`` prints in ``%g``'s
+    shortest form: 1000000 is ``1e+06``."""
+    from hooklint.sources.appmap.applicationsets import _go_string
+
+    assert [_go_string(v) for v in (8080, 123456, 1000000, 1234567, 0.5, 1.5e-05, 0.0001, -3, 1e3, True, None)] == [
+        "8080", "123456", "1e+06", "1.234567e+06", "0.5", "1.5e-05", "0.0001", "-3", "1000", "true", "<nil>"]

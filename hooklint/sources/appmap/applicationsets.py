@@ -560,16 +560,45 @@ def _parameter_file(full: str, relative: str, root: str) -> list[dict]:
                                "of objects")  # fmt: skip
 
 
+def _go_float(value: float) -> str:
+    """``fmt.Sprintf("%v", f)`` of a ``float64`` (``strconv.FormatFloat(f, 'g', -1, 64)``): the
+    shortest digits that read back as ``f``, in ``%e`` form (``1e+06``, ``1.5e-05``) when the
+    decimal exponent is below -4 or at least 6, else in ``%f`` form (``123456``, ``0.5``)."""
+    import math
+    from decimal import Decimal
+
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "+Inf" if value > 0 else "-Inf"
+    sign = "-" if math.copysign(1.0, value) < 0 else ""
+    if value == 0:
+        return sign + "0"
+    shape = Decimal(repr(abs(value))).normalize().as_tuple()
+    digits = "".join(map(str, shape.digits))
+    point = len(digits) + int(shape.exponent)  # digits before the decimal point
+    exponent = point - 1
+    if exponent < -4 or exponent >= 6:
+        mantissa = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+        return f"{sign}{mantissa}e{'-' if exponent < 0 else '+'}{abs(exponent):02d}"
+    if point <= 0:
+        return f"{sign}0.{'0' * -point}{digits}"
+    if point >= len(digits):
+        return sign + digits + "0" * (point - len(digits))
+    return f"{sign}{digits[:point]}.{digits[point:]}"
+
+
 def _go_string(value: Any) -> str:
-    """``fmt.Sprintf("%v", v)`` of a flattened leaf."""
+    """``fmt.Sprintf("%v", v)`` of a flattened leaf; a number is a ``float64`` (``sigs.k8s.io/yaml``
+    decodes through ``encoding/json``), so ``1000000`` is ``1e+06`` (:func:`_go_float`)."""
     if value is True:
         return "true"
     if value is False:
         return "false"
     if value is None:
         return "<nil>"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
+    if isinstance(value, (int, float)):
+        return _go_float(float(value))
     return str(value)
 
 
