@@ -209,7 +209,9 @@ def chart_reads_cluster_capabilities(file: LoadedFile, ctx: Context) -> Iterator
 def applicationset_not_expanded(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
     """An ApplicationSet generator that needs a cluster or the network (``scmProvider``,
     ``pullRequest``, ``clusterDecisionResource``, ``plugin``, a ``git`` generator of another
-    repository): the Applications it generates are not known, so not linted
+    repository; a ``clusters`` selector no known cluster matches, a ``files`` path with pathspec
+    magic, a ``templatePatch`` directive not modelled): the Applications it generates are not
+    known, so not linted
     (:mod:`hooklint.sources.appmap.applicationsets`)."""
     for issue, index in file.issues:
         if issue.kind == NOT_EXPANDED:

@@ -11,7 +11,8 @@ Offline generators: ``list`` (``elements``, ``elementsYaml``), ``git`` (``direct
 ``exclude`` and ``pathParamPrefix``; ``files``, JSON or YAML, flattened keys, ``path`` parameters)
 when its ``repoURL`` is this repository, ``matrix``, ``merge`` and ``clusters`` (the in-cluster
 destination unless a selector is set or a cluster Secret of the repository is in-cluster, cluster
-Secrets written in the repository, and the ``clusters`` list of the configuration). A generator
+Secrets written in the repository, and the ``clusters`` list of the configuration; a selector that
+none of those matches is an :class:`Unexpanded` issue, the registered clusters being unknown). A generator
 that needs a cluster or the network (``scmProvider``, ``pullRequest``, ``clusterDecisionResource``,
 ``plugin``, a ``git`` generator of another repository) is an :class:`Unexpanded` issue naming it.
 
@@ -56,8 +57,8 @@ NOT_IN_ARGOCD = ("include", "tpl", "required", "lookup", "toToml", "fromToml", "
 
 class Unexpanded(Exception):
     """The ApplicationSet cannot be expanded here: ``kind`` is ``network`` (a generator that needs a
-    cluster or the network: HL022), ``failed`` (Argo CD's controller fails too: HL007) or
-    ``renderer`` (Go templates and no Helm: HL008); ``where`` the mapping to report at (a
+    cluster or the network, or what hooklint does not model: HL022), ``failed`` (Argo CD's
+    controller fails too: HL007) or ``renderer`` (Go templates and no Helm: HL008); ``where`` the mapping to report at (a
     generator, or the ApplicationSet), ``key`` the key of it when known."""
 
     def __init__(self, kind: str, message: str, where: Any = None, key: str | None = None):
@@ -81,6 +82,22 @@ class Expansion:
     problems: list[Unexpanded] = field(default_factory=list)
     inputs: dict[str, str] = field(default_factory=dict)
     truncated: bool = False
+
+
+def go_yaml(text: str) -> Any:
+    """The first document of ``text`` as ``sigs.k8s.io/yaml`` (v1.6.0, go-yaml v2) reads it:
+    ``Unmarshal`` (``list.go`` ``elementsYaml``, ``git.go`` ``generateParamsFromGitFile``) and
+    ``YAMLToJSON`` (``ConvertYAMLToJSON``, a ``templatePatch``) both run go-yaml v2's resolver
+    (``y``/``n``/``on``/``off`` are booleans, no sexagesimal, ``1e3`` a number, ``0o17`` an int,
+    timestamps stay text) and its merge keys (a later ``<<`` overrides keys written before it):
+    :func:`hooklint.yamlio.go_first_document`. Raises :class:`ValueError` (go-yaml's words)
+    where go-yaml fails, and for an alias bomb or nesting beyond the limits."""
+    from hooklint.yamlio import YamlTooComplex, go_first_document
+
+    try:
+        return go_first_document(text).value
+    except YamlTooComplex as exc:
+        raise ValueError(str(exc).splitlines()[0] if str(exc) else "excessive aliasing") from None
 
 
 def _mapping(value: Any) -> dict:
@@ -362,12 +379,9 @@ def _list(spec: dict, ctx: _Context) -> list[dict]:
         out.append(params)
     text = spec.get("elementsYaml")
     if isinstance(text, str) and text.strip():
-        import yaml
-
-
         try:
-            extra = yaml.load(text, Loader=BoundedLoader)
-        except yaml.YAMLError as exc:
+            extra = go_yaml(text)
+        except ValueError as exc:
             raise Unexpanded("failed", f"error unmarshling decoded ElementsYaml: {str(exc).splitlines()[0]}") from None
         if not isinstance(extra, list) or not all(isinstance(e, dict) for e in extra):
             raise Unexpanded("failed", "error unmarshling decoded ElementsYaml: not a list of objects")
@@ -481,6 +495,14 @@ def _git(spec: dict, ctx: _Context) -> list[dict]:
         params = [_path_params(folder, prefix, ctx.go) for folder in chosen]
         return _values(spec.get("values"), params, ctx)
     if isinstance(files, list) and files:
+        for entry in files:
+            written = entry.get("path") if isinstance(entry, dict) else None
+            if isinstance(written, str) and written.startswith(":"):
+                raise Unexpanded("network", (
+                    f"the git files generator's path {written!r} starts with ':', git pathspec magic (such as "
+                    "':(icase)', ':(top)', ':(exclude)') that Argo CD's `git ls-files -- PATH` applies and hooklint does "
+                    "not expand: the Applications it generates are not linted. Write the path without the magic"),
+                    key="git")  # fmt: skip
         all_files = _repository_files(ctx.root)
         chosen_files: set[str] = set()
         for entry in files:
@@ -512,11 +534,8 @@ def _parameter_file(full: str, relative: str, root: str) -> list[dict]:
     """The objects of one git files generator file: one object, or a list of them
     (``generateParamsFromGitFile``: YAML, of which JSON is a subset). Only a regular file inside
     the repository (symbolic links resolved) of at most ``max-file-size``'s default is read, with
-    the bounded loader (:class:`~hooklint.yamlio.BoundedLoader`): an alias bomb is refused as
+    :func:`go_yaml` (go-yaml v2's typing and merge keys, bounded): an alias bomb is refused as
     go-yaml refuses it ("excessive aliasing"), never expanded."""
-    import yaml
-
-
     from hooklint.loader import DEFAULT_MAX_FILE_SIZE, within
 
     if not within(os.path.realpath(full), os.path.realpath(root)):
@@ -527,8 +546,8 @@ def _parameter_file(full: str, relative: str, root: str) -> list[dict]:
             raise Unexpanded("failed", f"unable to process file '{relative}': not a regular file of at most "
                                        f"{DEFAULT_MAX_FILE_SIZE} bytes")  # fmt: skip
         text = read_bytes(full, DEFAULT_MAX_FILE_SIZE).decode("utf-8")
-        value = yaml.load(text, Loader=BoundedLoader)  # an alias bomb is refused (hooklint.yamlio)
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        value = go_yaml(text)  # an alias bomb is refused (hooklint.yamlio)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise Unexpanded("failed", f"unable to process file '{relative}': unable to parse file: "
                                    f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
     if value is None:
@@ -541,16 +560,45 @@ def _parameter_file(full: str, relative: str, root: str) -> list[dict]:
                                "of objects")  # fmt: skip
 
 
+def _go_float(value: float) -> str:
+    """``fmt.Sprintf("%v", f)`` of a ``float64`` (``strconv.FormatFloat(f, 'g', -1, 64)``): the
+    shortest digits that read back as ``f``, in ``%e`` form (``1e+06``, ``1.5e-05``) when the
+    decimal exponent is below -4 or at least 6, else in ``%f`` form (``123456``, ``0.5``)."""
+    import math
+    from decimal import Decimal
+
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "+Inf" if value > 0 else "-Inf"
+    sign = "-" if math.copysign(1.0, value) < 0 else ""
+    if value == 0:
+        return sign + "0"
+    shape = Decimal(repr(abs(value))).normalize().as_tuple()
+    digits = "".join(map(str, shape.digits))
+    point = len(digits) + int(shape.exponent)  # digits before the decimal point
+    exponent = point - 1
+    if exponent < -4 or exponent >= 6:
+        mantissa = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+        return f"{sign}{mantissa}e{'-' if exponent < 0 else '+'}{abs(exponent):02d}"
+    if point <= 0:
+        return f"{sign}0.{'0' * -point}{digits}"
+    if point >= len(digits):
+        return sign + digits + "0" * (point - len(digits))
+    return f"{sign}{digits[:point]}.{digits[point:]}"
+
+
 def _go_string(value: Any) -> str:
-    """``fmt.Sprintf("%v", v)`` of a flattened leaf."""
+    """``fmt.Sprintf("%v", v)`` of a flattened leaf; a number is a ``float64`` (``sigs.k8s.io/yaml``
+    decodes through ``encoding/json``), so ``1000000`` is ``1e+06`` (:func:`_go_float`)."""
     if value is True:
         return "true"
     if value is False:
         return "false"
     if value is None:
         return "<nil>"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
+    if isinstance(value, (int, float)):
+        return _go_float(float(value))
     return str(value)
 
 
@@ -620,6 +668,12 @@ def _clusters(spec: dict, ctx: _Context) -> list[dict]:
             p.update({f"metadata.annotations.{k}": v for k, v in annotations.items()})
             p.update({f"metadata.labels.{k}": v for k, v in labels.items()})
         params.append(p)
+    if selected and not params:  # cluster.go: a selector never selects the local cluster
+        raise Unexpanded("network", (
+            "the clusters generator selects clusters by label and none of the clusters hooklint knows (cluster "
+            "Secrets of this repository, the configuration's `clusters:` list) matches its selector: the clusters "
+            "registered in Argo CD are unknown offline, so the Applications it generates are not linted. List the "
+            "clusters it should select under `clusters:` in .hooklint.yaml"), key="clusters")  # fmt: skip
     params = _values(spec.get("values"), params, ctx)
     if not selected and not in_cluster_known:
         local = {"name": IN_CLUSTER["name"], "nameNormalized": IN_CLUSTER["name"], "server": IN_CLUSTER["server"],
@@ -836,16 +890,12 @@ def _application(template: dict) -> dict:
 
 def _apply_patch(app: dict, text: str) -> dict:
     """``applyTemplatePatch`` (``applicationset/controllers/template/patch.go``): the rendered patch
-    (YAML) merged into the Application as Go marshals it: mappings key by key, anything else
-    replaced (a strategic merge patch on the Application type, whose lists have no merge keys);
-    then decoded by Go's ``json.Unmarshal`` (:func:`hooklint.sources.appmap.gojson.decode`: a
+    (YAML, read by :func:`go_yaml`) merged into the Application as Go marshals it (:func:`_patched`,
+    a strategic merge patch on the Application type, whose lists have no merge keys); then decoded by Go's ``json.Unmarshal`` (:func:`hooklint.sources.appmap.gojson.decode`: a
     ``Spec:`` key is ``spec``), and ``spec.project`` put back to the template's."""
-    import yaml
-
-
     try:
-        patch = yaml.load(text, Loader=BoundedLoader)
-    except yaml.YAMLError as exc:
+        patch = go_yaml(text)
+    except ValueError as exc:
         raise Unexpanded("failed", f"error while converting template to json: {str(exc).splitlines()[0]}") from None
     if patch is None:
         return app
@@ -867,15 +917,66 @@ def _apply_patch(app: dict, text: str) -> dict:
     return final
 
 
+#: Strategic-merge-patch directive keys hooklint does not model (apimachinery
+#: ``strategicpatch/patch.go``: ``$retainKeys``, ``$setElementOrder/KEY``,
+#: ``$deleteFromPrimitiveList/KEY``): a patch map holding one is an :class:`Unexpanded` issue.
+UNMODELLED_DIRECTIVES = ("$retainKeys", "$setElementOrder", "$deleteFromPrimitiveList")
+
+
+def _without_directives(value: Any) -> tuple[Any, bool]:
+    """``removeDirectives``: ``value`` without the mappings that hold ``$patch`` (anywhere in
+    it), and whether ``value`` itself is kept (a mapping holding ``$patch`` is not)."""
+    if isinstance(value, dict):
+        if "$patch" in value:
+            return None, False
+        out = {}
+        for key, item in value.items():
+            item, keep = _without_directives(item)
+            if keep:
+                out[key] = item
+        return out, True
+    if isinstance(value, list):
+        return [v for v, keep in map(_without_directives, value) if keep], True
+    return value, True
+
+
 def _patched(target: dict, patch: dict) -> dict:
+    """``strategicpatch.StrategicMergePatch`` (apimachinery v0.36.1 ``mergeMap``, with
+    ``IgnoreUnmatchedNulls``) of ``patch`` onto ``target`` for the Application type, whose lists
+    have no merge keys: ``$patch: delete`` makes the mapping it is in empty, ``$patch: replace``
+    makes it the patch's mapping (without the directive), any other ``$patch`` value fails
+    (``handleDirectiveInMergeMap``); a null deletes the key; mappings merge key by key; a list, or
+    a value of another type than the target's, replaces it (``removeDirectives`` first, for a
+    value the target lacks or of another type). Raises :class:`Unexpanded`: ``failed`` where
+    Argo CD fails, ``network`` (HL022) for a directive hooklint does not model
+    (:data:`UNMODELLED_DIRECTIVES`)."""
+    if "$patch" in patch:
+        directive = patch["$patch"]
+        if directive == "replace":
+            return {k: v for k, v in patch.items() if k != "$patch"}
+        if directive == "delete":
+            return {}
+        raise Unexpanded("failed", f"error while applying templatePatch template to json: unknown patch type: "
+                                   f"{directive} in map")  # fmt: skip
+    for key in patch:
+        if isinstance(key, str) and key.startswith(UNMODELLED_DIRECTIVES):
+            raise Unexpanded("network", (
+                f"the templatePatch holds the strategic-merge-patch directive {key!r}, which hooklint does not "
+                "model: the Applications it generates are not linted. Write the patch without it"))  # fmt: skip
     out = dict(target)
     for key, value in patch.items():
         if value is None:
             out.pop(key, None)
         elif isinstance(value, dict) and isinstance(out.get(key), dict):
             out[key] = _patched(out[key], value)
+        elif isinstance(value, list) and isinstance(out.get(key), list):
+            out[key] = value  # no merge strategy: the patch's list as written
         else:
-            out[key] = value
+            kept, keep = _without_directives(value)
+            if keep:
+                out[key] = kept
+            else:
+                out.pop(key, None)
     return out
 
 
