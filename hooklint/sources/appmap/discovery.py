@@ -23,7 +23,6 @@ kustomize Components (``kind: Component``; one nothing of the run uses is render
 
 from __future__ import annotations
 
-import glob
 import os
 import re
 from dataclasses import dataclass, field
@@ -31,6 +30,7 @@ from typing import TYPE_CHECKING, Callable, Iterable
 
 from hooklint.argocd import is_argo_kind
 from hooklint.findings import InputError
+from hooklint.sources.repository.gomatch import BadPattern, filepath_glob
 from hooklint.sources.repository import facts
 from hooklint.sources.repository.spelling import may_hold
 from hooklint.loader import DEFAULT_MAX_FILE_SIZE, STDIN, within
@@ -699,7 +699,11 @@ def _leave_out_components(apps: list[Application],
         folder = os.path.abspath(app.folder or app.key)
         for pattern in added if isinstance(added, list) else []:
             if isinstance(pattern, str):
-                for match in sorted(glob.glob(pattern, root_dir=folder)) or [pattern]:
+                try:
+                    globbed = filepath_glob(pattern, folder, os.path.realpath(folder))
+                except BadPattern:
+                    globbed = []
+                for match in globbed or [pattern]:
                     found = by_folder.get(os.path.normpath(os.path.join(folder, match)))
                     if found is not None:
                         assert source is not None  # ``added`` is one of its options
