@@ -100,8 +100,16 @@ def test_a_hook_in_a_hidden_component_is_linted(tmp_path, monkeypatch, pattern):
     })  # fmt: skip
     result = runner.invoke(app, ["lint", "--no-cache", "."])
     assert result.exit_code == 1, result.output
+    assert "hidden folder" not in result.output  # it is linted through shop's rendering, not left out
     assert [line for line in result.output.splitlines() if "HL105" in line] == [
         "app/.comp/pod.yaml:7:12: error HL105 hook-privileged-pod: Pod/pwn sets hostPID: true: a PreSync hook runs on "
         "every sync and then controls the node, not just its pod. Remove it, or do this work outside the cluster's "
         "workloads."
     ]
+
+
+def test_a_pattern_from_the_parent_folder_globs_there(tree):
+    """A component beside the source folder (``../shared*``): the glob lists the parent's names."""
+    (tree / "sharedcomp").mkdir()
+    assert filepath_glob("../shared*", str(tree / "sub"), str(tree)) == ["../sharedcomp"]
+    assert filepath_glob("../shared*", str(tree / "sub"), str(tree / "sub")) == []  # never lists outside ``inside``

@@ -585,6 +585,8 @@ def _hidden_applications(apps: list[Application], hidden_dirs: list[str], max_si
         for part in [app, *app.parts]:
             if part.source_type == KUSTOMIZE and part.manifest_file and os.path.isfile(part.manifest_file):
                 reads = kustomization_reads(part.manifest_file) or set()
+                for component in _added_components(part):  # spec.source.kustomize.components: hidden ones too
+                    reads |= kustomization_reads(component) or {os.path.dirname(component)}
                 linted |= reads
                 read_folders |= {p for p in reads if facts.is_dir(p)}
     out = []
@@ -620,6 +622,33 @@ def _hidden_applications(apps: list[Application], hidden_dirs: list[str], max_si
         out.append(Application(folder, files, [], DIRECTORY, None, None,
                                left_out={f: why for f in files if f not in linted_here}))  # fmt: skip
     return out
+
+
+def _added_components(app: Application) -> list[str]:
+    """The absolute kustomization files of the Components the Application of ``app`` (a kustomize
+    source) adds with ``spec.source.kustomize.components``, globbed as kustomize globs them
+    (:func:`~hooklint.sources.repository.gomatch.filepath_glob`: ``*`` matches a hidden ``.comp``)."""
+    source = app.argocd
+    added = source.options.get("components") if source is not None and isinstance(source.options, dict) else None
+    folder = os.path.abspath(app.folder or app.key)
+    out = []
+    for pattern in added if isinstance(added, list) else []:
+        try:
+            globbed = filepath_glob(pattern, folder, _top(folder)) if isinstance(pattern, str) else []
+        except BadPattern:
+            globbed = []
+        for match in globbed:
+            target = os.path.normpath(os.path.join(folder, match))
+            name = next((n for n in KUSTOMIZATION_NAMES if os.path.isfile(os.path.join(target, n))), None)
+            if name is not None and within(os.path.realpath(target), _top(folder)):
+                out.append(os.path.join(target, name))
+    return out
+
+
+def _top(folder: str) -> str:
+    """The resolved top of the Git checkout holding ``folder``, else ``folder`` resolved: where a
+    glob of ``folder`` may list names."""
+    return os.path.realpath(facts.git_root_of(folder) or folder)
 
 
 def _is_hidden(folder: str) -> bool:
@@ -711,7 +740,7 @@ def _leave_out_components(apps: list[Application],
         for pattern in added if isinstance(added, list) else []:
             if isinstance(pattern, str):
                 try:
-                    globbed = filepath_glob(pattern, folder, os.path.realpath(folder))
+                    globbed = filepath_glob(pattern, folder, _top(folder))
                 except BadPattern:
                     globbed = []
                 for match in globbed or [pattern]:

@@ -484,7 +484,7 @@ def apply_options(kustomization: dict[str, Any], options: KustomizeOptions, app_
         components = list(_list(_get(kustomization, "components")))
         for pattern in options.components:
             try:
-                matches = filepath_glob(pattern, app_dir, facts.realpath(app_dir))
+                matches = filepath_glob(pattern, app_dir)  # in the copy: collect's glob_base checked the pattern
             except BadPattern:
                 raise RenderError(f"kustomize edit add component: {pattern}: syntax error in pattern", "") from None
             if not matches:
