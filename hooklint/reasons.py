@@ -50,6 +50,9 @@ class SkipKind(enum.Enum):
     #: In a hidden folder that no Application of the run reads with ``directory.recurse`` (hooklint
     #: walks hidden folders only then, or when named; Argo CD's recursive directory source applies them).
     HIDDEN_FOLDER = "in hidden folders no Application reads"
+    #: In a folder of a Helm chart that is not the chart's own (``templates/``, ``charts/``,
+    #: ``crds/``): hooklint renders the chart, and an Application whose path is that folder applies it.
+    CHART_FOLDER = "in folders of Helm charts no Application reads"
     #: A symbolic link whose destination does not exist: Argo CD skips it.
     DANGLING_LINK = "dangling symbolic links"
     #: Larger than ``max-file-size``: never read.

@@ -816,7 +816,7 @@ def _not_left_out(head: Side, base: str, base_folder: str) -> list[str]:
     by_reason: dict[tuple[str, str], list[str]] = {}
     for path, why in head.result.not_left_out:
         verb = ""
-        if why.kind is SkipKind.HIDDEN_FOLDER:
+        if why.kind in (SkipKind.HIDDEN_FOLDER, SkipKind.CHART_FOLDER):
             verb = "edits" if os.path.lexists(os.path.join(base_folder, path)) else "adds"
         by_reason.setdefault((why.detail, verb), []).append(path)
     notes = []
@@ -827,7 +827,7 @@ def _not_left_out(head: Side, base: str, base_folder: str) -> list[str]:
         them = "them" if len(paths) != 1 else "it"
         if verb:
             notes.append(f"{named}: {detail}; the change {verb} {them}, and a change cannot hide a manifest from its "
-                         f"review: linted as if its hidden folder were named")  # fmt: skip
+                         f"review: linted as if its {'hidden ' if detail.startswith('in the hidden') else ''}folder were named")  # fmt: skip
             continue
         notes.append(f"{named}: {detail}; {base} does not leave {them} out this way, and a change cannot narrow its own "
                      f"review: linted as if {'they were' if len(paths) != 1 else 'it were'} not left out")  # fmt: skip

@@ -401,6 +401,9 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
             options = {**options, "valueFiles": files}
             problem = problem or why
             places = _value_file_places(source, path, line, overrides, len(files), max_file_size)
+        if kind == "helm" and isinstance(options, dict):
+            options = substitute_parameters(options, build_env(instance, namespace, project, source),
+                                            set(refs) if multiple else set())  # fmt: skip
         out.append(ApplicationSource(
             name=name,
             manifest=path,
@@ -505,11 +508,33 @@ def build_env(name: str, namespace: object, project: object, source: Map) -> dic
 _SHELL_SPECIAL = frozenset("*#$@!?-0123456789")
 
 
-def envsubst(text: str, env: dict[str, str]) -> str:
+def substitute_parameters(helm: dict, env: dict[str, str], refs: set[str]) -> dict:
+    """``helm`` (an Application's ``helm`` options) with the build environment ``env`` substituted
+    (:func:`envsubst`) where Argo CD v3.5.1 substitutes it (``reposerver/repository/repository.go``
+    ``helmTemplate``): every ``parameters[].value`` (``--set`` and ``--set-string``) and each
+    ``fileParameters[].path`` that names no ``ref`` source (``refs``: ``$name`` of each). A revision
+    variable (``REVISION_VARIABLES``) stays as written: the Helm renderer leaves such a source
+    unrendered (HL009), as hooklint cannot know the commit Argo CD syncs."""
+    out = dict(helm)
+    for key, field_name in (("parameters", "value"), ("fileParameters", "path")):
+        entries = helm.get(key)
+        if not isinstance(entries, list):
+            continue
+        out[key] = [
+            {**entry, field_name: envsubst(entry[field_name], env)}
+            if isinstance(entry, dict) and isinstance(entry.get(field_name), str)
+            and not (key == "fileParameters" and entry[field_name].split("/", 1)[0] in refs) else entry
+            for entry in entries
+        ]
+    return out
+
+
+def envsubst(text: str, env: dict[str, str], keep: frozenset[str] = REVISION_VARIABLES) -> str:
     """``text`` with ``$NAME`` and ``${NAME}`` replaced as Argo CD's ``Env.Envsubst``
     (``pkg/apis/application/v1alpha1/types.go``) replaces them with Go's ``os.Expand``: a name not
     in ``env`` becomes empty, ``$$`` is ``$``, ``${}`` is dropped, and a ``$`` followed by no name
-    stays. A name in ``REVISION_VARIABLES`` is kept as written (hooklint cannot know it)."""
+    stays. A name in ``keep`` (by default ``REVISION_VARIABLES``: hooklint cannot know them) is
+    kept as written."""
     out: list[str] = []
     i = j = 0
     while j < len(text):
@@ -535,7 +560,7 @@ def envsubst(text: str, env: dict[str, str]) -> str:
             out.append("$")
         elif name == "$":
             out.append("$")
-        elif name in REVISION_VARIABLES:
+        elif name in keep:
             out.append(text[j:j + 1 + width])
         elif name:
             out.append(env.get(name, ""))

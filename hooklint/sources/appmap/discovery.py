@@ -23,14 +23,14 @@ kustomize Components (``kind: Component``; one nothing of the run uses is render
 
 from __future__ import annotations
 
-import glob
 import os
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from hooklint.argocd import is_argo_kind
 from hooklint.findings import InputError
+from hooklint.sources.repository.gomatch import BadPattern, filepath_glob
 from hooklint.sources.repository import facts
 from hooklint.sources.repository.spelling import may_hold
 from hooklint.loader import DEFAULT_MAX_FILE_SIZE, STDIN, within
@@ -119,7 +119,7 @@ class Application:
         holds (a hidden folder's): this folder has no sync of its own (and no plan)."""
         return self.source_type == DIRECTORY and bool(self.reported) and all(
             f in self.left_out and self.left_out[f].kind in (SkipKind.THROUGH_RENDERING, SkipKind.VALUE_FILE,
-                                                             SkipKind.HIDDEN_FOLDER)
+                                                             SkipKind.HIDDEN_FOLDER, SkipKind.CHART_FOLDER)
             for f in self.reported
         )
 
@@ -274,6 +274,7 @@ def group_applications(
     left_out: dict[str, set[str]] = {}
     dangling: dict[str, Skip] = {}
     hidden_dirs: list[str] = []  # hidden folders the walks left in folders of manifests
+    chart_dirs: list[str] = []  # folders of charts the walks left, but the charts' own
     for path in paths:
         if path == STDIN:
             reported.setdefault(STDIN, set()).add(STDIN)
@@ -281,7 +282,7 @@ def group_applications(
         path = os.path.normpath(path)
         if os.path.isdir(path):
             found = kept = False
-            for file in walk(path, errors, notices, hidden_found=hidden_dirs):
+            for file in walk(path, errors, notices, hidden_found=hidden_dirs, chart_found=chart_dirs):
                 found = True
                 file = os.path.normpath(file)
                 key = os.path.dirname(file) or "."
@@ -323,7 +324,7 @@ def group_applications(
     readable = contained(run_files + repository_files)
     # hidden files Argo CD applies, or the change adds or edits, are the map's as if their folders were named;
     # so are the Applications in a chart's folder that a directory source applies (trial 8 F10): then the map again
-    hidden_read = _changed_hidden_files(hidden_dirs, set(readable), excluded, leaving, max_size)
+    hidden_read = _changed_hidden_files(hidden_dirs + chart_dirs, set(readable), excluded, leaving, max_size)
     in_charts: list[ApplicationSource] = []
     read_in_charts: set[str] = set()
     for _ in range(MAX_APP_OF_APPS_DEPTH + 1):
@@ -391,7 +392,7 @@ def group_applications(
                 if name in appsets.issues and part.source_type in (DIRECTORY, KUSTOMIZE, HELM):
                     part.issues[name] = appsets.issues[name]
     apps += _hidden_applications(apps, hidden_dirs, config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE,
-                                 excluded, left_out, notices, leaving)  # fmt: skip
+                                 excluded, left_out, notices, leaving, chart_dirs)  # fmt: skip
     from hooklint.sources.repository.crds import cluster_scoped_crds, crd_api_versions  # noqa: PLC0415 - a leaf module
     from hooklint.sources.repository.volumes import host_path_volumes  # noqa: PLC0415 - a leaf module
 
@@ -559,7 +560,8 @@ def _add_hidden_sources(sources: list[ApplicationSource], named_dirs: list[str],
 
 def _hidden_applications(apps: list[Application], hidden_dirs: list[str], max_size: int,
                          excluded: Callable[[str], bool] | None, left_out: dict[str, set[str]],
-                         notices: list[str], leaving: Leaving | None = None) -> list[Application]:  # fmt: skip
+                         notices: list[str], leaving: Leaving | None = None,
+                         chart_dirs: Sequence[str] = ()) -> list[Application]:  # fmt: skip
     """One application per hidden folder of ``hidden_dirs`` (those :func:`walk` left unwalked in
     folders of manifests) holding files that look like Kubernetes objects
     (:func:`~hooklint.sources.repository.tree.hidden_manifests`) that no application of ``apps``
@@ -571,8 +573,11 @@ def _hidden_applications(apps: list[Application], hidden_dirs: list[str], max_si
     (``hooklint diff``'s change side), a file that holds objects (:func:`holds_objects`) and that
     the change adds or edits (:func:`changed_since`) is linted there, not left out, and listed in
     ``leaving.distrusted``: leaving hidden folders unwalked is hooklint's choice, not Argo CD's, and
-    a change cannot hide a manifest from its own review that way."""
-    if not hidden_dirs:
+    a change cannot hide a manifest from its own review that way. The same for each folder of a Helm
+    chart in ``chart_dirs`` (not the chart's ``templates/``, ``charts/``, ``crds/``; attacker trial 9,
+    F13): hooklint renders the chart, while an Application whose path is that folder (often in
+    another repository) applies its files as a directory source."""
+    if not hidden_dirs and not chart_dirs:
         return []
     linted = {os.path.abspath(f) for app in apps for part in [app, *app.parts] for f in part.reported}
     read_folders: set[str] = set()
@@ -580,10 +585,13 @@ def _hidden_applications(apps: list[Application], hidden_dirs: list[str], max_si
         for part in [app, *app.parts]:
             if part.source_type == KUSTOMIZE and part.manifest_file and os.path.isfile(part.manifest_file):
                 reads = kustomization_reads(part.manifest_file) or set()
+                for component in _added_components(part):  # spec.source.kustomize.components: hidden ones too
+                    reads |= kustomization_reads(component) or {os.path.dirname(component)}
                 linted |= reads
                 read_folders |= {p for p in reads if facts.is_dir(p)}
     out = []
-    for folder in sorted({os.path.normpath(d) for d in hidden_dirs}):
+    in_chart = {os.path.normpath(d) for d in chart_dirs}
+    for folder in sorted({os.path.normpath(d) for d in [*hidden_dirs, *chart_dirs]}):
         found, rest = hidden_manifests(folder, max_size)
         files = []
         for file in (os.path.normpath(f) for f in found if os.path.abspath(f) not in linted
@@ -601,6 +609,11 @@ def _hidden_applications(apps: list[Application], hidden_dirs: list[str], max_si
         why = Skip(f"in the hidden folder {folder}/, which hooklint walks only when named or when an Application of "
                    f"this repository reads {parent}/ (or a folder above) with directory.recurse, as Argo CD then applies it: lint it with "
                    f"`hooklint lint {folder}`", SkipKind.HIDDEN_FOLDER)  # fmt: skip
+        if folder in in_chart:
+            why = Skip(f"in the folder {folder}/ of the Helm chart {parent}/, which hooklint renders as a chart (its "
+                       f"templates/), while an Application whose path is {folder} (in another repository too) applies "
+                       f"its files as a directory source: lint it with `hooklint lint {folder}`",
+                       SkipKind.CHART_FOLDER)  # fmt: skip
         linted_here: list[str] = []
         if leaving is not None and leaving.since is not None:
             linted_here = [f for f in files if changed_since(f, leaving.since, max_size, leaving.ignored)
@@ -609,6 +622,33 @@ def _hidden_applications(apps: list[Application], hidden_dirs: list[str], max_si
         out.append(Application(folder, files, [], DIRECTORY, None, None,
                                left_out={f: why for f in files if f not in linted_here}))  # fmt: skip
     return out
+
+
+def _added_components(app: Application) -> list[str]:
+    """The absolute kustomization files of the Components the Application of ``app`` (a kustomize
+    source) adds with ``spec.source.kustomize.components``, globbed as kustomize globs them
+    (:func:`~hooklint.sources.repository.gomatch.filepath_glob`: ``*`` matches a hidden ``.comp``)."""
+    source = app.argocd
+    added = source.options.get("components") if source is not None and isinstance(source.options, dict) else None
+    folder = os.path.abspath(app.folder or app.key)
+    out = []
+    for pattern in added if isinstance(added, list) else []:
+        try:
+            globbed = filepath_glob(pattern, folder, _top(folder)) if isinstance(pattern, str) else []
+        except BadPattern:
+            globbed = []
+        for match in globbed:
+            target = os.path.normpath(os.path.join(folder, match))
+            name = next((n for n in KUSTOMIZATION_NAMES if os.path.isfile(os.path.join(target, n))), None)
+            if name is not None and within(os.path.realpath(target), _top(folder)):
+                out.append(os.path.join(target, name))
+    return out
+
+
+def _top(folder: str) -> str:
+    """The resolved top of the Git checkout holding ``folder``, else ``folder`` resolved: where a
+    glob of ``folder`` may list names."""
+    return os.path.realpath(facts.git_root_of(folder) or folder)
 
 
 def _is_hidden(folder: str) -> bool:
@@ -699,7 +739,11 @@ def _leave_out_components(apps: list[Application],
         folder = os.path.abspath(app.folder or app.key)
         for pattern in added if isinstance(added, list) else []:
             if isinstance(pattern, str):
-                for match in sorted(glob.glob(pattern, root_dir=folder)) or [pattern]:
+                try:
+                    globbed = filepath_glob(pattern, folder, _top(folder))
+                except BadPattern:
+                    globbed = []
+                for match in globbed or [pattern]:
                     found = by_folder.get(os.path.normpath(os.path.join(folder, match)))
                     if found is not None:
                         assert source is not None  # ``added`` is one of its options

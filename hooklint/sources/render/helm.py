@@ -1093,6 +1093,11 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     if unset:  # a URL, an encrypted file, another repository's: the chart would render with another value
         raise RenderError(f"spec.source.helm.fileParameters: {unset[0].message}", chart_yaml, needs_network=True,
                           argocd_renders=unset[0].argocd_renders)  # fmt: skip
+    revision = next((name for name, value, _ in options.parameters if _REVISION_VARIABLE.search(value)), None)
+    if revision is not None:  # applications.substitute_parameters keeps it: the chart would render with another value
+        raise RenderError(f"spec.source.helm.parameters: the value of {revision} names the commit Argo CD syncs, which "
+                          "hooklint does not know offline", chart_yaml, needs_network=True,
+                          argocd_renders="Argo CD substitutes the revision it syncs into the value")  # fmt: skip
     places = options.value_file_places
     left_out = [Omission(s.message, *(places[s.index] if s.index < len(places) else (chart_yaml, 1, 1)),
                          argocd_renders=s.argocd_renders, unchecked=_OTHER_VALUES) for s in skipped]  # fmt: skip

@@ -63,7 +63,6 @@ from __future__ import annotations
 
 import codecs
 import functools
-import glob
 import json
 import os
 import re
@@ -85,6 +84,7 @@ from hooklint.files import (FileTooLarge, NotRegularFile, file_problem, make_dir
 from hooklint.loader import FileRejected, decode_manifest, within
 from hooklint.sources import bounded, sandbox
 from hooklint.sources.repository import facts
+from hooklint.sources.repository.gomatch import BadPattern, filepath_glob, has_meta
 from hooklint.sources.render import partial
 from hooklint.sources.render.cache import cached, input_key, remembered_answer
 from hooklint.sources.repository.tree import KUSTOMIZATION_NAMES
@@ -458,7 +458,8 @@ def apply_options(kustomization: dict[str, Any], options: KustomizeOptions, app_
     Follows kustomize v5.5.0 ``kustomize/commands/edit``: ``set image`` merges with the existing
     ``images`` (and deprecated ``imageTags``) by name, ``*`` keeps a field, and writes them sorted
     by name; ``add label`` / ``add annotation`` refuse a key already present ("label app already
-    in kustomization file"); ``add component`` globs each path from ``app_dir`` and skips one
+    in kustomization file"); ``add component`` globs each path from ``app_dir`` with Go's ``filepath.Glob``
+    (:func:`~hooklint.sources.repository.gomatch.filepath_glob`: ``*`` matches hidden names) and skips one
     already listed; patches are appended to ``patches`` as Argo CD does itself. Raises
     RenderError (message only; the caller sets the path) where kustomize edit would fail."""
     before = json.dumps(kustomization, sort_keys=True, default=str)
@@ -482,7 +483,10 @@ def apply_options(kustomization: dict[str, Any], options: KustomizeOptions, app_
     if options.components:
         components = list(_list(_get(kustomization, "components")))
         for pattern in options.components:
-            matches = sorted(glob.glob(pattern, root_dir=app_dir))
+            try:
+                matches = filepath_glob(pattern, app_dir)  # in the copy: collect's glob_base checked the pattern
+            except BadPattern:
+                raise RenderError(f"kustomize edit add component: {pattern}: syntax error in pattern", "") from None
             if not matches:
                 raise RenderError(f"kustomize edit add component: {pattern} has no match", "")
             components += [m for m in matches if m != name and m not in components]
@@ -687,7 +691,11 @@ class _Inputs:
         here = os.path.join(app_dir, _kustomization_name(app_dir) or KUSTOMIZATION_NAMES[0])
         for pattern in options.components:
             self.glob_base(here, app_dir, pattern)
-            for component in sorted(glob.glob(pattern, root_dir=app_dir)) or [pattern]:
+            try:
+                found = filepath_glob(pattern, app_dir, facts.realpath(self.root))
+            except BadPattern:
+                found = []
+            for component in found or [pattern]:
                 self.reference(here, "components", component, directory_ok=True)
         for patch in options.patches:
             path = json.loads(patch).get("path")
@@ -994,7 +1002,7 @@ class _Inputs:
         repository: its part before the first wildcard is an entry like any other, and a ``..``
         after a wildcard (``*/../../x``) is refused, since no check could follow it."""
         parts = pattern.split("/")
-        magic = next((i for i, part in enumerate(parts) if glob.has_magic(part)), len(parts))
+        magic = next((i for i, part in enumerate(parts) if has_meta(part)), len(parts))
         if ".." in parts[magic:]:
             raise RenderError(f"kustomize.components entry {pattern!r} has '..' after a wildcard: name the folder "
                               "it means", self.to_user(kustomization))  # fmt: skip

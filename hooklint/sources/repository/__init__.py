@@ -8,7 +8,8 @@
   :mod:`~hooklint.sources.repository.kustomize_spec`: a kustomization read as kustomize reads it, and
   the files it builds on and reads;
 - :mod:`~hooklint.sources.repository.charts`: packaged charts (``charts/*.tgz``) read within bounds;
-- :mod:`~hooklint.sources.repository.crds`: the cluster-scoped kinds the repository's CRDs declare.
+- :mod:`~hooklint.sources.repository.crds`: the cluster-scoped kinds the repository's CRDs declare;
+- :mod:`~hooklint.sources.repository.gomatch`: Go's ``path.Match`` and ``filepath.Glob``.
 
 It imports nothing of the fetch, render or application-map stages (``tests/test_layout.py``).
 """

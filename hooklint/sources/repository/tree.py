@@ -192,8 +192,13 @@ def chart_of(path: str) -> str | None:
         folder = parent
 
 
+#: The subfolders of a chart that Helm reads as the chart's (``templates/``, subcharts in ``charts/``,
+#: ``crds/``), and ``.git``: never listed as folders of manifests (:func:`walk`'s ``chart_found``).
+CHART_OWN_FOLDERS = frozenset({"templates", "charts", "crds", ".git"})
+
+
 def walk(root: str, errors: list[InputError], notices: list[str] | None = None, hidden: bool = False,
-         hidden_found: list[str] | None = None) -> list[str]:
+         hidden_found: list[str] | None = None, chart_found: list[str] | None = None) -> list[str]:
     """Manifest files below ``root`` (``*.yaml``, ``*.yml``, ``*.json``), sorted. Hidden files are
     included: Argo CD's ``filepath.Walk`` in ``findManifests`` reads them. Hidden folders below
     ``root`` (``.git``, ``.github``, ``.venv``) are not walked: no application path points into
@@ -207,7 +212,10 @@ def walk(root: str, errors: list[InputError], notices: list[str] | None = None, 
     stands for it (even when missing: the render says so), and its subfolders (templates) are not walked.
     ``hidden_found``, when given, receives each hidden folder left unwalked (``.git`` aside) that
     lies in a folder holding manifest files (not hidden ones) or below one: a recursive directory
-    Application of that folder would apply what it holds (:func:`hidden_manifests`)."""
+    Application of that folder would apply what it holds (:func:`hidden_manifests`). ``chart_found``,
+    when given, receives each subfolder of a Helm chart but the chart's own ``templates``,
+    ``charts`` and ``crds`` (and ``.git``): a directory Application whose path is that folder
+    applies its files (``chart/hooks``: :func:`directory_source_files`; attacker trial 9, F13)."""
 
     def onerror(exc: OSError) -> None:
         where = exc.filename or root
@@ -223,6 +231,8 @@ def walk(root: str, errors: list[InputError], notices: list[str] | None = None, 
         linked = [d for d in dirs if links.get(os.path.join(folder, d))]  # a file to filepath.Walk (lstat)
         facts.note_names(folder, tuple(files + linked))  # source_type asks again: no second listing
         if type_of_names(files + linked)[0] == HELM:
+            if chart_found is not None:
+                chart_found.extend(os.path.join(folder, d) for d in sorted(dirs) if d not in CHART_OWN_FOLDERS)
             dirs[:] = []
             found.append(os.path.join(folder, HELM_CHART_FILE))
             continue
