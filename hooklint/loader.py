@@ -499,6 +499,13 @@ def read_file(path: str, max_size: int = DEFAULT_MAX_FILE_SIZE) -> LoadedFile:
     if path.startswith(_STREAM_PREFIXES) and not data.strip() and _is_pipe(path):  # `lint <(false)`
         return LoadedFile(path, error=InputError(path, "the pipe is empty: nothing to lint (did the command "
                                                        "writing to it fail?)"))  # fmt: skip
+    return parse_bytes(path, data)
+
+
+def parse_bytes(path: str, data: bytes) -> LoadedFile:
+    """:func:`parse_text` of ``data`` (the bytes of ``path``, already read) decoded as Kubernetes'
+    YAML reader decodes them (:func:`decode_manifest`); a file that does not decode comes back with
+    ``error`` set and no documents. Never raises for bad input."""
     try:
         text = decode_manifest(data)
     except FileRejected as exc:

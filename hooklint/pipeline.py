@@ -18,13 +18,12 @@ checked by then are named in one input error (:func:`not_checked`), never passed
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import gc
 import os
 import tempfile
 import time
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable
 
 from hooklint import deadline
 from hooklint.catalog import Catalog
@@ -588,7 +587,7 @@ def _lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int, p
         known = load_baseline(baseline, config.max_file_size)
     results = run_cache(config) if not plans else None  # hooklint.results: off with --no-cache, --fetch
     if results is not None and not any(p == STDIN or is_stream(p) for p in paths):
-        result = None if looked_up else _kept_run(results, list(paths))
+        result = None if looked_up else results.lookup_run(list(paths))
         if result is None:
             taken = time.time_ns()
             with _files.recording() as reads, observing() as seen:
@@ -604,15 +603,6 @@ def _lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int, p
 
         result.stale_baseline = apply_baseline(result, known, scope=run_scope(paths, config.excluded))
     return result
-
-
-def _kept_run(results: ResultCache, paths: list[str]) -> RunResult | None:
-    """:meth:`~hooklint.results.ResultCache.lookup_run` of ``paths``; None (a miss) when it fails,
-    or when the run's deadline passes while it hashes (the run then stops where it always does)."""
-    try:
-        return results.lookup_run(paths)
-    except (Exception, RunTimeout):  # noqa: BLE001 - the cache makes a run faster, never failing
-        return None
 
 
 def _linted(paths: list[str], config: Config, engine: Engine, jobs: int, plans: bool,

@@ -294,7 +294,15 @@ class ResultCache:
     def lookup_run(self, paths: list[str]) -> RunResult | None:
         """The result a run over ``paths`` (as the command line spelled them) gave under this key,
         before its baseline, when every input it recorded is unchanged (as :meth:`lookup`); None
-        otherwise, or for a corrupt entry."""
+        otherwise: a corrupt entry, a failure, or the run's deadline passing while it hashes (the
+        run then stops where it always does). Never raises: the cache makes a run faster, never
+        failing."""
+        try:
+            return self._lookup_run(paths)
+        except (Exception, RunTimeout):  # noqa: BLE001 - a miss
+            return None
+
+    def _lookup_run(self, paths: list[str]) -> RunResult | None:
         entry = self._run_entry(paths)
         stored = read_entry(entry)
         if not isinstance(stored, dict):
@@ -395,10 +403,7 @@ def kept_run(paths: list[str], config: Config, baseline: str | None = None) -> R
             from hooklint.suppression.baseline import load_baseline  # noqa: PLC0415 - with a baseline only
 
             known = load_baseline(baseline, config.max_file_size)
-        try:
-            result = cache.lookup_run(list(paths))
-        except (Exception, RunTimeout):  # noqa: BLE001 - the cache makes a run faster, never failing: a miss
-            return None
+        result = cache.lookup_run(list(paths))
         if result is not None and known is not None:
             from hooklint.suppression.baseline import apply_baseline, run_scope  # noqa: PLC0415
 

@@ -11,9 +11,9 @@ among the API versions a cluster serves, which Argo CD passes to Helm (:func:`cr
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Iterable, Iterator
 
-from hooklint.loader import DEFAULT_MAX_FILE_SIZE, read_file
+from hooklint.loader import DEFAULT_MAX_FILE_SIZE, parse_bytes
 from hooklint.sources.repository import facts
 from hooklint.sources.repository.spelling import may_hold
 from hooklint.yamlio import Map, Seq
@@ -29,27 +29,34 @@ def cluster_scoped_crds(files: Iterable[str], max_file_size: int = DEFAULT_MAX_F
     :func:`~hooklint.sources.repository.spelling.may_hold`; at most
     :data:`MAX_CRD_FILES` of them are parsed). Never raises: a file that cannot be read holds none."""
     out: set[tuple[str, str]] = set()
+    for body in _written_crds(files, max_file_size, b"Cluster"):
+        spec = body.get("spec")
+        names = spec.get("names") if isinstance(spec, Map) else None
+        if isinstance(spec, Map) and isinstance(names, Map) and spec.get("scope") == "Cluster":
+            group, kind = spec.get("group"), names.get("kind")
+            if isinstance(group, str) and isinstance(kind, str):
+                out.add((group, kind))
+    return frozenset(out)
+
+
+def _written_crds(files: Iterable[str], max_file_size: int, *words: bytes) -> Iterator[Map]:
+    """The ``apiextensions.k8s.io`` CustomResourceDefinitions written in ``files``: of the regular
+    files up to ``max_file_size`` bytes that may spell ``CustomResourceDefinition`` and each of
+    ``words`` once parsed (:func:`~hooklint.sources.repository.spelling.may_hold`), at most
+    :data:`MAX_CRD_FILES` are parsed, from the bytes the run's facts hold (read once)."""
     parsed = 0
     for path in files:
         data = facts.read_regular(path, max_file_size)
-        if data is None or not may_hold(data, b"CustomResourceDefinition", b"Cluster"):
+        if data is None or not may_hold(data, b"CustomResourceDefinition", *words):
             continue
         parsed += 1
         if parsed > MAX_CRD_FILES:
-            break
-        for doc in read_file(path, max_file_size).documents:
+            return
+        for doc in parse_bytes(path, data).documents:
             body = doc.value
-            if not isinstance(body, Map) or body.get("kind") != "CustomResourceDefinition":
-                continue
-            if not str(body.get("apiVersion") or "").startswith("apiextensions.k8s.io/"):
-                continue
-            spec = body.get("spec")
-            names = spec.get("names") if isinstance(spec, Map) else None
-            if isinstance(spec, Map) and isinstance(names, Map) and spec.get("scope") == "Cluster":
-                group, kind = spec.get("group"), names.get("kind")
-                if isinstance(group, str) and isinstance(kind, str):
-                    out.add((group, kind))
-    return frozenset(out)
+            if isinstance(body, Map) and body.get("kind") == "CustomResourceDefinition" and str(
+                    body.get("apiVersion") or "").startswith("apiextensions.k8s.io/"):
+                yield body
 
 
 def _version_priority(name: str) -> tuple:
@@ -72,33 +79,20 @@ def crd_api_versions(files: Iterable[str], max_file_size: int = DEFAULT_MAX_FILE
     (``argo.APIResourcesToStrings(..., true)``; :mod:`hooklint.sources.render.capabilities`). Never
     raises."""
     out: set[str] = set()
-    parsed = 0
-    for path in files:
-        data = facts.read_regular(path, max_file_size)
-        if data is None or not may_hold(data, b"CustomResourceDefinition"):
+    for body in _written_crds(files, max_file_size):
+        spec = body.get("spec")
+        names = spec.get("names") if isinstance(spec, Map) else None
+        if not isinstance(spec, Map) or not isinstance(names, Map):
             continue
-        parsed += 1
-        if parsed > MAX_CRD_FILES:
-            break
-        for doc in read_file(path, max_file_size).documents:
-            body = doc.value
-            if not isinstance(body, Map) or body.get("kind") != "CustomResourceDefinition":
-                continue
-            if not str(body.get("apiVersion") or "").startswith("apiextensions.k8s.io/"):
-                continue
-            spec = body.get("spec")
-            names = spec.get("names") if isinstance(spec, Map) else None
-            if not isinstance(spec, Map) or not isinstance(names, Map):
-                continue
-            group, kind = spec.get("group"), names.get("kind")
-            if not isinstance(group, str) or not group or not isinstance(kind, str) or not kind:
-                continue
-            versions = spec.get("versions")
-            served: list[str] = [str(v.get("name")) for v in versions if isinstance(v, Map) and v.get("served") is not False
-                                 and isinstance(v.get("name"), str) and v.get("name")] if isinstance(versions, Seq) else []  # fmt: skip
-            if not served and isinstance(spec.get("version"), str) and spec.get("version"):  # v1beta1's one version
-                served = [str(spec.get("version"))]
-            if served:
-                best = min(served, key=_version_priority)
-                out.update((f"{group}/{best}", f"{group}/{best}/{kind}"))
+        group, kind = spec.get("group"), names.get("kind")
+        if not isinstance(group, str) or not group or not isinstance(kind, str) or not kind:
+            continue
+        versions = spec.get("versions")
+        served: list[str] = [str(v.get("name")) for v in versions if isinstance(v, Map) and v.get("served") is not False
+                             and isinstance(v.get("name"), str) and v.get("name")] if isinstance(versions, Seq) else []  # fmt: skip
+        if not served and isinstance(spec.get("version"), str) and spec.get("version"):  # v1beta1's one version
+            served = [str(spec.get("version"))]
+        if served:
+            best = min(served, key=_version_priority)
+            out.update((f"{group}/{best}", f"{group}/{best}/{kind}"))
     return frozenset(out)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from hooklint.loader import DEFAULT_MAX_FILE_SIZE, read_file
+from hooklint.loader import DEFAULT_MAX_FILE_SIZE, parse_bytes
 from hooklint.sources.repository import facts
 from hooklint.sources.repository.spelling import may_hold
 from hooklint.yamlio import Map
@@ -67,9 +67,10 @@ class VolumeClaim:
     file: str
 
 
-def _v1_objects(path: str, kind: str, max_file_size: int) -> Iterable[Map]:
-    """The ``v1`` objects of ``kind`` written in ``path`` (documents and ``List`` items)."""
-    for doc in read_file(path, max_file_size).documents:
+def _v1_objects(path: str, data: bytes, kind: str) -> Iterable[Map]:
+    """The ``v1`` objects of ``kind`` written in ``path`` (whose bytes are ``data``: documents and
+    ``List`` items)."""
+    for doc in parse_bytes(path, data).documents:
         body = doc.value
         if not isinstance(body, Map):
             continue
@@ -97,7 +98,7 @@ def host_path_volumes(files: Iterable[str], max_file_size: int = DEFAULT_MAX_FIL
         parsed += 1
         if parsed > MAX_VOLUME_FILES:
             break
-        for pv in _v1_objects(path, "PersistentVolume", max_file_size):
+        for pv in _v1_objects(path, data, "PersistentVolume"):
             metadata, spec = pv.get("metadata"), pv.get("spec")
             name = metadata.get("name") if isinstance(metadata, Map) else None
             found = node_path(spec)
@@ -120,7 +121,7 @@ def host_path_volumes(files: Iterable[str], max_file_size: int = DEFAULT_MAX_FIL
         parsed += 1
         if parsed > MAX_VOLUME_FILES:
             break
-        for pvc in _v1_objects(path, "PersistentVolumeClaim", max_file_size):
+        for pvc in _v1_objects(path, data, "PersistentVolumeClaim"):
             metadata, spec = pvc.get("metadata"), pvc.get("spec")
             name = metadata.get("name") if isinstance(metadata, Map) else None
             volume = spec.get("volumeName") if isinstance(spec, Map) else None
