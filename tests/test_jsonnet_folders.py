@@ -112,3 +112,50 @@ def test_jsonnet_named_without_its_application_is_hl009_at_the_file(tmp_path, mo
         "note: not linted: app/old.jsonnet: Application a (apps/a.yaml:6) leaves it out (spec.source.directory): it "
         "matches directory.exclude 'old.jsonnet'",
     ]
+
+
+def test_diff_that_edits_jsonnet_files_has_them_as_new_findings(tmp_path, monkeypatch):
+    """An edited jsonnet file is new in ``diff``, in a folder no Application names (HL009 at the
+    file) and in one an Application names (HL009 at its source entry): the finding's field is the
+    files' SHA-256. Before: ``0 new findings``, exit 0 (the same finding on both sides)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "config", "user.email", "ci@example.com")
+    git(tmp_path, "config", "user.name", "ci")
+    _write(tmp_path, {"apps/a.yaml": APP, "app/cm.yaml": CM, "app/hook.jsonnet": "{}\n", "x/hook.jsonnet": "{}\n",
+                      ".hooklint.yaml": "repo-urls: [https://github.com/acme/deploy.git]\n"})  # fmt: skip
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-qm", "base")
+    _write(tmp_path, {"app/hook.jsonnet": HOOK, "x/hook.jsonnet": HOOK})
+    git(tmp_path, "commit", "-qam", "head")
+    result = runner.invoke(app, ["diff", "--format", "json", "HEAD~1", "--head", "HEAD"])
+    assert result.exit_code == 1
+    import json
+
+    doc = json.loads(result.stdout)
+    assert [(f["path"], f["line"], f["rule_id"]) for f in doc["new"]] == [
+        ("apps/a.yaml", 6, "HL009"), ("x/hook.jsonnet", 1, "HL009")]
+    result = runner.invoke(app, ["diff", "HEAD", "--head", "HEAD"])
+    assert result.exit_code == 0
+    assert result.output.splitlines()[0] == "hooklint diff HEAD -> HEAD: 0 new findings, 0 fixed, 2 unchanged; no plan change"
+
+
+def test_a_jsonnet_link_out_of_the_repository_is_hl007_and_never_read(tmp_path, monkeypatch):
+    """Argo CD's repo server refuses a repository with a link leading out of it; hooklint never
+    reads the target (before: listed as a jsonnet file not linted, exit 0)."""
+    import os
+
+    outside = tmp_path / "outside.jsonnet"
+    outside.write_text(HOOK)
+    repo = tmp_path / "repo"
+    _write(repo, {"app/cm.yaml": CM})
+    (repo / ".git").mkdir()
+    os.symlink(outside, repo / "app/hook.jsonnet")
+    monkeypatch.chdir(repo)
+    result = runner.invoke(app, ["lint", "--no-cache", "app"])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0] == (
+        f"app/hook.jsonnet:1:1: error HL007 render-failed: Rendering failed: app/hook.jsonnet is a symbolic link to "
+        f"{outside}, outside the repository (illegal filepath in symlink). Argo CD's repo server fails the same way, so "
+        "the application cannot sync; nothing of it is checked until it renders.")

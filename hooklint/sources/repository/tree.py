@@ -97,19 +97,10 @@ def jsonnet_not_evaluated(path: str, folder: str, application: str | None, max_s
     ``directory.recurse`` above it, may name the folder. hooklint never runs jsonnet, so the file
     fails closed (a warning, exit 1) instead of passing as a note.
 
-    The finding's field is ``sha256:`` and the first 16 hex digits of the file's bytes (a file
-    that cannot be read, over ``max_size`` or not regular, is named by its path instead): the
-    objects it makes are what was not checked, so ``diff`` counts a file the change adds or edits
-    as new, and another file never matches it as a rename. ``path`` must not lead out of the
-    repository (the caller checks; Argo CD fails such a repository: HL007)."""
-    import hashlib  # noqa: PLC0415 - only for jsonnet files
-
-    from hooklint.files import read_bytes  # noqa: PLC0415
-
-    try:
-        field_path = "sha256:" + hashlib.sha256(read_bytes(path, max_size)).hexdigest()[:16]
-    except OSError:  # NotRegularFile, FileTooLarge
-        field_path = path
+    The finding's field is :func:`jsonnet_digest` of the file: ``diff`` counts a file the change
+    adds or edits as new, and another file never matches it as a rename (a rename of the same
+    bytes does not either: the path is hashed too). ``path`` must not lead out of the repository
+    (the caller checks; Argo CD fails such a repository: HL007)."""
     loaded = parse_text(path, "")
     who = (f"{application} reads {folder} as a directory source, and Argo CD evaluates its *.jsonnet files"
            if application is not None else
@@ -118,8 +109,27 @@ def jsonnet_not_evaluated(path: str, folder: str, application: str | None, max_s
            "directory.recurse a folder above it)")  # fmt: skip
     detail = (f"{path} is jsonnet: {who} and applies the objects they make. hooklint does not run jsonnet, so those "
               f"objects, possibly hooks, were not checked; lint its output with `jsonnet {path} | hooklint lint -`")
-    loaded.issues.append((LoadIssue(NOT_RENDERED, Span.point(1, 1), detail, field_path), 0))
+    loaded.issues.append((LoadIssue(NOT_RENDERED, Span.point(1, 1), detail, jsonnet_digest([path], max_size)), 0))
     return loaded
+
+
+def jsonnet_digest(paths: list[str], max_size: int) -> str:
+    """The field of an HL009 about the jsonnet files ``paths`` (inside the repository): ``sha256:``
+    and the first 16 hex digits of the SHA-256 over each path and its bytes, in order (a file that
+    cannot be read, over ``max_size`` or not regular, counts by its path alone). What hooklint did
+    not check is what they make, so an edit is another finding: ``diff`` counts it new."""
+    import hashlib  # noqa: PLC0415 - only for jsonnet files
+
+    from hooklint.files import read_bytes  # noqa: PLC0415
+
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(path.encode("utf-8", "surrogatepass") + b"\0")
+        try:
+            digest.update(read_bytes(path, max_size))
+        except OSError:  # NotRegularFile, FileTooLarge
+            digest.update(b"\0unread")
+    return "sha256:" + digest.hexdigest()[:16]
 
 
 def is_manifest_name(name: str) -> bool:
