@@ -166,3 +166,55 @@ def test_pod_spec_path_counts_a_custom_resource_in_its_group_only():
     assert pod_spec_path("apps", "Deployment") == ("spec", "template", "spec")
     assert pod_spec_path("", "Pod") == ("spec",)
     assert pod_spec_path("argoproj.io", "Workflow") is None
+
+
+#: A CronWorkflow hook (its Workflow's templates are not read as pods) and a Helm-hooked Rollout.
+CRON_AND_HELM = """\
+apiVersion: argoproj.io/v1alpha1
+kind: CronWorkflow
+metadata:
+  name: nightly
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  schedules: ["0 1 * * *"]
+  workflowSpec:
+    entrypoint: main
+    templates:
+      - name: main
+        container:
+          image: busybox
+          securityContext: {privileged: true}
+---
+apiVersion: argoproj.io/v1alpha1
+kind: Rollout
+metadata:
+  name: web
+  annotations:
+    helm.sh/hook: pre-upgrade
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      serviceAccountName: web
+      automountServiceAccountToken: false
+      containers:
+        - name: web
+          image: """ + DIGEST + "\n"
+
+
+def test_cron_workflow_hook_is_hl110_and_a_helm_hook_rollout_is_a_workload(tmp_path, monkeypatch):
+    """Before: the CronWorkflow's privileged template passed with HL209 alone (nothing said its
+    pods were not read), and HL303 did not read a Rollout as the workload it is."""
+    code, lines = _lint(tmp_path, monkeypatch, CM + CRON_AND_HELM)
+    assert code == 1
+    assert [line for line in lines if " HL110 " in line or " HL303 " in line] == [
+        "app/r.yaml:14:3: warning HL110 hook-workflow-pods-not-read: CronWorkflow/nightly makes a Workflow on its "
+        "schedule from spec.workflowSpec, and hooklint does not read a CronWorkflow's templates as pods, so hooklint did "
+        "not check the images, ServiceAccount and privileges of those pods (HL101-HL105). Review its templates "
+        "yourself, or run the work as a Workflow hook with the templates in it, whose pods hooklint reads.",
+        "app/r.yaml:27:19: warning HL303 helm-hook-runs-in-both-phases: helm.sh/hook 'pre-upgrade' on Rollout/web asks "
+        "for pre-upgrade only, but Argo CD cannot tell an install from an upgrade: it runs the hook as PreSync on every "
+        "sync, the first one included. Make the hook safe to run on a fresh install, or add pre-install to say so.",
+    ]

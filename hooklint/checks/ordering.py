@@ -424,7 +424,7 @@ def wave_overridden_by_argocd(manifests: list[Manifest], ctx: Context) -> Iterat
 #: Workload kinds: running them twice, or on a first install, does real work.
 WORKLOAD_KINDS = frozenset(
     {"Job", "Pod", "CronJob", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ReplicationController",
-     "Workflow"}
+     "Workflow", "Rollout"}
 )
 
 
@@ -435,6 +435,8 @@ def helm_hook_runs_in_both_phases(m: Manifest, ctx: Context) -> Iterator[Hit]:
     ``GE/sync/hook/helm/type.go`` ``hookTypes`` maps pre-install and pre-upgrade to PreSync,
     post-install and post-upgrade to PostSync, and nothing tells an install from an upgrade."""
     if not m.hook.from_helm or m.kind not in WORKLOAD_KINDS or not m.hook.phases:
+        return
+    if m.kind == "Rollout" and m.pod_spec_path is None:  # a Rollout of another group than Argo Rollouts'
         return
     value = m.annotations.get(argocd.HELM_HOOK, "")
     items = argocd.annotation_csv(value)
