@@ -1056,9 +1056,10 @@ def _argocd_service_account(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator
 def hook_overprivileged_rbac(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
     """A hook's ServiceAccount bound (in the same application, by any subject that reaches it:
     :func:`_binding_names`) to cluster-admin or the built-in admin or edit ClusterRole, or to a role with wildcard verbs or resources, escalate, bind or
-    impersonate, reading secrets cluster-wide, or rewriting admission webhooks (Kubernetes RBAC
-    good practices, "Privilege escalation risks"); the message names every grant, the most
-    dangerous first. A hook running as one of Argo CD's own ServiceAccounts that the application
+    impersonate, or, cluster-wide, starting pods, issuing tokens, reading secrets, approving client
+    certificates or rewriting admission webhooks (:func:`_rule_grants`; Kubernetes RBAC good
+    practices, "Privilege escalation risks"); the message names every grant, the most dangerous
+    first. A hook running as one of Argo CD's own ServiceAccounts that the application
     does not create is reported too (:func:`_argocd_service_account`)."""
     for m in manifests:
         fields: set[str] = set()  # a Workflow's pods may share the spec's field
