@@ -168,11 +168,12 @@ def hl106(context: str) -> list[str]:
             .removesuffix(": " + TAIL) for _, _, message in found]  # fmt: skip
 
 
-PODS_PHRASE = ("starting pods cluster-wide (create on {}: it can run a pod as any ServiceAccount of any namespace, "
-               "with that namespace's Secrets mounted)")
+PODS_PHRASE = ("running pods cluster-wide ({}: it can run code as any ServiceAccount of any namespace, "
+               "with that namespace's Secrets)")
 TOKENS_PHRASE = ("issuing tokens cluster-wide (create on serviceaccounts/token: a token for any ServiceAccount of any "
                  "namespace)")
-WORKLOADS = "pods, replicationcontrollers, daemonsets, deployments, replicasets, statefulsets, cronjobs, jobs"
+WORKLOADS = ("create, update and patch on pods, replicationcontrollers, daemonsets, deployments, replicasets, "
+             "statefulsets, cronjobs, jobs; create on pods/exec, pods/attach")
 EDIT_GRANTS = ("grants impersonate on serviceaccounts (it can act as any user, group or ServiceAccount it names), and "
                f"{PODS_PHRASE.format(WORKLOADS)}, and {TOKENS_PHRASE}, and "
                "reading secrets cluster-wide through ClusterRole 'sneaky' (its aggregationRule gathers the rules of ")
@@ -227,7 +228,7 @@ def test_hl106_built_in_roles_that_escalate() -> None:
     assert hl106(grant("system:controller:namespace-controller")) == [
         "grants every resource through the built-in ClusterRole 'system:controller:namespace-controller'"]
     assert hl106(grant("system:node")) == [
-        f"grants {PODS_PHRASE.format('pods')}, and {TOKENS_PHRASE}, and reading secrets cluster-wide through the "
+        f"grants {PODS_PHRASE.format('create on pods')}, and {TOKENS_PHRASE}, and reading secrets cluster-wide through the "
         "built-in ClusterRole 'system:node'"]
     # in one namespace, system:node's secret reads are not cluster-wide; escalate still is escalate
     assert hl106(grant("system:node", kind="RoleBinding")) == []

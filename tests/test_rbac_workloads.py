@@ -15,8 +15,8 @@ from hooklint.cli import app
 
 TAIL = ("a PreSync hook runs on every sync, so whoever controls its image or command holds those rights over "
         "the cluster. Grant only the verbs and resources it needs.")
-PODS = ("starting pods cluster-wide (create on {}: it can run a pod as any ServiceAccount of any namespace, with that "
-        "namespace's Secrets mounted)")
+PODS = ("running pods cluster-wide ({}: it can run code as any ServiceAccount of any namespace, with that namespace's "
+        "Secrets)")
 
 HOOK_RBAC = """\
 apiVersion: v1
@@ -98,7 +98,7 @@ def test_attack_presync_cluster_role_that_creates_workloads(tmp_path, monkeypatc
     assert result.exit_code == 1
     assert [line for line in result.output.splitlines() if ": error HL" in line or ": warning HL" in line] == [
         "job.yaml:16:27: error HL106 hook-overprivileged-rbac: Job/db-migrate runs as ServiceAccount 'migrate', and "
-        "ClusterRoleBinding/migrate-pod-maker grants " + PODS.format("pods, deployments, daemonsets, jobs")
+        "ClusterRoleBinding/migrate-pod-maker grants " + PODS.format("create on pods, deployments, daemonsets, jobs")
         + " through ClusterRole 'pod-maker': " + TAIL]  # fmt: skip
 
 
@@ -151,14 +151,16 @@ APPROVE = "(it can approve certificates that authenticate to the API server as a
 
 
 @pytest.mark.parametrize("name, granted", [
-    ("system:controller:replicaset-controller", PODS.format("pods")),
-    ("system:controller:replication-controller", PODS.format("pods")),
-    ("system:controller:statefulset-controller", PODS.format("pods")),
-    ("system:controller:daemon-set-controller", PODS.format("pods")),
-    ("system:controller:job-controller", PODS.format("pods")),
-    ("system:controller:persistent-volume-binder", PODS.format("pods")),
-    ("system:controller:cronjob-controller", PODS.format("jobs")),
-    ("system:controller:deployment-controller", PODS.format("replicasets")),
+    ("system:controller:replicaset-controller", PODS.format("update on replicasets; create and patch on pods")),
+    ("system:controller:replication-controller",
+     PODS.format("update on replicationcontrollers; create and patch on pods")),
+    ("system:controller:statefulset-controller", PODS.format("create, update and patch on pods")),
+    ("system:controller:daemon-set-controller", PODS.format("create and patch on pods")),
+    ("system:controller:job-controller", PODS.format("update and patch on jobs; create and patch on pods")),
+    ("system:controller:persistent-volume-binder", PODS.format("create on pods")),
+    ("system:controller:cronjob-controller", PODS.format("update on cronjobs; create, update and patch on jobs")),
+    ("system:controller:deployment-controller",
+     PODS.format("update on deployments, pods; create, update and patch on replicasets")),
     ("system:controller:certificate-controller",
      f"approve on signers kubernetes.io/kube-apiserver-client-kubelet {APPROVE}"),
     ("system:certificates.k8s.io:kube-apiserver-client-approver",
@@ -179,13 +181,15 @@ def test_built_in_pod_starters_in_one_namespace_are_not_reported() -> None:
 
 @pytest.mark.parametrize("rules, granted", [
     ("[{apiGroups: [''], resources: [pods/ephemeralcontainers], verbs: [patch]}]",
-     PODS.format("pods").replace("create on pods", "patch on pods/ephemeralcontainers")),
+     PODS.format("patch on pods/ephemeralcontainers")),
     ("[{apiGroups: [''], resources: [serviceaccounts/token], verbs: [create]}]",
      "issuing tokens cluster-wide (create on serviceaccounts/token: a token for any ServiceAccount of any namespace)"),
     ("[{apiGroups: [extensions], resources: [deployments, statefulsets], verbs: [create, get]}]",
-     PODS.format("deployments")),  # extensions never served StatefulSets
+     PODS.format("create on deployments")),  # extensions never served StatefulSets
     ("[{apiGroups: ['*'], resources: [replicationcontrollers, cronjobs], verbs: [create]}, "
-     "{apiGroups: [batch], resources: [jobs], verbs: [create]}]", PODS.format("replicationcontrollers, cronjobs, jobs")),
+     "{apiGroups: [batch], resources: [jobs], verbs: [create]}]", PODS.format("create on replicationcontrollers, cronjobs, jobs")),
+    ("[{apiGroups: [apps], resources: [daemonsets], verbs: [patch]}, {apiGroups: [''], resources: [pods/exec, pods], "
+     "verbs: [create, get]}]", PODS.format("patch on daemonsets; create on pods, pods/exec")),
     ("[{apiGroups: [certificates.k8s.io], resources: [signers], verbs: [approve]}]", f"approve on every signer {APPROVE}"),
     ("[{apiGroups: [certificates.k8s.io], resources: [signers], verbs: [approve], resourceNames: ['kubernetes.io/*']}]",
      "approve on signers kubernetes.io/* " + APPROVE),

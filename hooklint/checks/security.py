@@ -748,10 +748,12 @@ def _client_signers(rule: Mapping, groups: list, verbs: list[str], resources: li
 
 def _rule_grants(rule: Mapping, cluster_wide: bool) -> list[tuple[int, str]]:
     """What one RBAC rule grants that HL106 reports, as (rank, phrase), most dangerous first:
-    0 every resource; 1 escalate/bind/impersonate; 2 every verb; 3 starting pods cluster-wide
-    (``create`` on pods or a kind that makes them, :data:`POD_MAKERS`, or ``update``/``patch`` on
-    ``pods/ephemeralcontainers``: the pod runs as any ServiceAccount of its namespace and mounts any
-    Secret there, Kubernetes RBAC good practices "Workload creation"); 4 ``create`` on
+    0 every resource; 1 escalate/bind/impersonate; 2 every verb; 3 running pods cluster-wide
+    (``create``, ``update`` or ``patch`` on pods or a kind that makes them, :data:`POD_MAKERS`: a new
+    pod template, or a running pod's new image; ``update``/``patch`` on
+    ``pods/ephemeralcontainers``; ``create`` on ``pods/exec`` or ``pods/attach``: the code runs as
+    any ServiceAccount of its namespace and mounts any Secret there, Kubernetes RBAC good practices
+    "Workload creation"); 4 ``create`` on
     ``serviceaccounts/token`` cluster-wide (a token for any ServiceAccount, "Token request"); 5
     reading secrets cluster-wide (get, list or watch: a watch without a resourceVersion starts with
     an ADDED event carrying every existing Secret, data included, so watch alone reads them all);
@@ -783,11 +785,12 @@ def _rule_grants(rule: Mapping, cluster_wide: bool) -> list[tuple[int, str]]:
     core = "" in groups or "*" in groups
     if cluster_wide:
         makers = [r for r in resources if r in POD_MAKERS and _serves(groups, POD_MAKERS[r])]
-        if "create" in verbs and makers:
-            out.append((3, f"create on {', '.join(makers)}"))
-        debug = [v for v in ("update", "patch") if v in verbs]
-        if core and debug and "pods/ephemeralcontainers" in resources:
-            out.append((3, f"{' and '.join(debug)} on pods/ephemeralcontainers"))
+        inside = [r for r in ("pods/exec", "pods/attach") if r in resources] if core else []
+        debug = ["pods/ephemeralcontainers"] if core and "pods/ephemeralcontainers" in resources else []
+        # update or patch: a new pod template, or a running pod's new image
+        for verb, reached in (("create", makers + inside), ("update", makers + debug), ("patch", makers + debug)):
+            if verb in verbs and reached:
+                out.append((3, f"{verb} on {', '.join(reached)}"))
         if core and "create" in verbs and "serviceaccounts/token" in resources:
             out.append((4, "issuing tokens cluster-wide (create on serviceaccounts/token: a token for any "
                            "ServiceAccount of any namespace)"))  # fmt: skip
@@ -836,9 +839,16 @@ _AGGREGATE_TO = "rbac.authorization.k8s.io/aggregate-to-"
 _SECRETS_READ = {"apiGroups": [""], "resources": ["secrets"], "verbs": ["get", "list", "watch"]}
 _IMPERSONATE_SA = {"apiGroups": [""], "resources": ["serviceaccounts"], "verbs": ["impersonate"]}
 _TOKENS = {"apiGroups": [""], "resources": ["serviceaccounts/token"], "verbs": ["create"]}
-_PODS = {"apiGroups": [""], "resources": ["pods"], "verbs": ["create"]}
-_WORKLOADS = {"apiGroups": ["", "apps", "batch"], "verbs": ["create"], "resources": [
-    "pods", "replicationcontrollers", "daemonsets", "deployments", "replicasets", "statefulsets", "cronjobs", "jobs"]}
+_WORKLOADS = {"apiGroups": ["", "apps", "batch"], "verbs": ["create", "patch", "update"], "resources": [
+    "pods", "pods/attach", "pods/exec", "replicationcontrollers", "daemonsets", "deployments", "replicasets",
+    "statefulsets", "cronjobs", "jobs"]}
+
+
+def _controller(*rules: tuple[str, str, str]) -> tuple[dict[str, str], tuple[dict, ...]]:
+    """A controller role's entry from ``(API group, resource, verbs)`` triples, verbs space-separated."""
+    return {}, tuple({"apiGroups": [g], "resources": [r], "verbs": v.split()} for g, r, v in rules)
+
+
 _EDIT = (_IMPERSONATE_SA, _WORKLOADS, _TOKENS, _SECRETS_READ)
 
 
@@ -857,7 +867,7 @@ BUILT_IN_ROLES: dict[str, tuple[dict[str, str], tuple[dict, ...]]] = {
                                             _TOKENS)),  # fmt: skip
     "system:kubelet-api-admin": ({}, ({"apiGroups": [""], "resources": ["nodes/log", "nodes/metrics", "nodes/proxy",
                                                                           "nodes/stats"], "verbs": ["*"]},)),  # fmt: skip
-    "system:node": ({}, (_PODS, {"apiGroups": [""], "resources": ["configmaps", "secrets"],
+    "system:node": ({}, ({"apiGroups": [""], "resources": ["pods"], "verbs": ["create"]}, {"apiGroups": [""], "resources": ["configmaps", "secrets"],
                                  "verbs": ["get", "list", "watch"]}, _TOKENS)),  # fmt: skip
     "system:certificates.k8s.io:kube-apiserver-client-approver": _approver("kubernetes.io/kube-apiserver-client"),
     "system:certificates.k8s.io:kube-apiserver-client-kubelet-approver": _approver(
@@ -867,20 +877,23 @@ BUILT_IN_ROLES: dict[str, tuple[dict[str, str], tuple[dict, ...]]] = {
     "system:controller:clusterrole-aggregation-controller": ({}, (
         {"apiGroups": ["rbac.authorization.k8s.io"], "resources": ["clusterroles"],
          "verbs": ["escalate", "get", "list", "patch", "update", "watch"]},)),  # fmt: skip
-    "system:controller:cronjob-controller": ({}, ({"apiGroups": ["batch"], "resources": ["jobs"], "verbs": ["create"]},)),
-    "system:controller:daemon-set-controller": ({}, (_PODS,)),
-    "system:controller:deployment-controller": ({}, (
-        {"apiGroups": ["apps", "extensions"], "resources": ["replicasets"], "verbs": ["create"]},)),
+    "system:controller:cronjob-controller": _controller(("batch", "cronjobs", "update"),
+                                                        ("batch", "jobs", "create update patch")),
+    "system:controller:daemon-set-controller": _controller(("", "pods", "create patch")),
+    "system:controller:deployment-controller": _controller(("apps", "deployments", "update"),
+                                                           ("apps", "replicasets", "create update patch"),
+                                                           ("", "pods", "update")),
     "system:controller:generic-garbage-collector": ({}, (
         {"apiGroups": ["*"], "resources": ["*"], "verbs": ["delete", "get", "list", "patch", "update", "watch"]},)),
-    "system:controller:job-controller": ({}, (_PODS,)),
+    "system:controller:job-controller": _controller(("batch", "jobs", "update patch"), ("", "pods", "create patch")),
     "system:controller:namespace-controller": ({}, (
         {"apiGroups": ["*"], "resources": ["*"], "verbs": ["delete", "deletecollection", "get", "list", "watch"]},)),
-    "system:controller:persistent-volume-binder": ({}, (_PODS,)),
-    "system:controller:replicaset-controller": ({}, (_PODS,)),
-    "system:controller:replication-controller": ({}, (_PODS,)),
+    "system:controller:persistent-volume-binder": _controller(("", "pods", "create")),
+    "system:controller:replicaset-controller": _controller(("apps", "replicasets", "update"), ("", "pods", "create patch")),
+    "system:controller:replication-controller": _controller(("", "replicationcontrollers", "update"),
+                                                            ("", "pods", "create patch")),
     "system:controller:resourcequota-controller": ({}, ({"apiGroups": ["*"], "resources": ["*"], "verbs": ["list", "watch"]},)),
-    "system:controller:statefulset-controller": ({}, (_PODS,)),
+    "system:controller:statefulset-controller": _controller(("", "pods", "create update patch")),
     "system:controller:storage-version-migrator-controller": ({}, (
         {"apiGroups": ["*"], "resources": ["*"], "verbs": ["create", "list", "patch", "watch"]},)),
 }
@@ -987,13 +1000,20 @@ def _binding_grants(binding: Manifest, ctx: Context) -> str | None:
         grants.extend(g for g in _rule_grants(rule, cluster_wide) if g not in grants)
     if not grants:
         return None
-    pods = [phrase for rank, phrase in grants if rank == 3]
-    created = list(dict.fromkeys(r for p in pods if p.startswith("create on ") for r in p[10:].split(", ")))
-    pods = ([f"create on {', '.join(created)}"] if created else []) + [p for p in pods if not p.startswith("create on ")]
-    if pods:  # one phrase for the pod-starting rights of every rule
-        grants = [g for g in grants if g[0] != 3] + [(3, f"starting pods cluster-wide ({'; '.join(pods)}: it can run "
-                                                        "a pod as any ServiceAccount of any namespace, with that "
-                                                        "namespace's Secrets mounted)")]  # fmt: skip
+    held: dict[str, set[str]] = {}  # resource: the verbs held on it, resources in rule order
+    for phrase in (p for rank, p in grants if rank == 3):
+        verb, _, reached = phrase.partition(" on ")
+        for resource in reached.split(", "):
+            held.setdefault(resource, set()).add(verb)
+    if held:  # one phrase for the pod-running rights of every rule, resources grouped by verbs
+        groups: dict[str, list[str]] = {}
+        for resource, verbs_held in held.items():
+            said = [v for v in ("create", "update", "patch") if v in verbs_held]
+            groups.setdefault(", ".join(said[:-1]) + " and " + said[-1] if len(said) > 1 else said[0], []).append(resource)
+        pods = "; ".join(f"{v} on {', '.join(r)}" for v, r in groups.items())
+        grants = [g for g in grants if g[0] != 3] + [(3, f"running pods cluster-wide ({pods}: it can run code as any "
+                                                        "ServiceAccount of any namespace, with that namespace's "
+                                                        "Secrets)")]  # fmt: skip
     signers = list(dict.fromkeys(n for rank, p in grants if rank == 6 for n in p.split(", ")))
     if signers:  # one phrase for the signers of every rule
         shown = "every signer" if "every signer" in signers else f"signers {', '.join(signers)}"
