@@ -277,13 +277,13 @@ def test_replicas_are_set(repo):
 
 
 @needs_kustomize
-@pytest.mark.parametrize(("options", "selector", "template"), [
-    (KustomizeOptions(common_labels=(("team", "a"),)), {"app": "web", "team": "a"}, {"app": "web", "team": "a"}),
-    (KustomizeOptions(common_labels=(("team", "a"),), label_without_selector=True), {"app": "web"}, {"app": "web"}),
-    (KustomizeOptions(common_labels=(("team", "a"),), label_without_selector=True, label_include_templates=True),
-     {"app": "web"}, {"app": "web", "team": "a"}),
+@pytest.mark.parametrize(("flags", "selector", "template"), [
+    ({}, {"app": "web", "team": "a"}, {"app": "web", "team": "a"}),
+    ({"label_without_selector": True}, {"app": "web"}, {"app": "web"}),
+    ({"label_without_selector": True, "label_include_templates": True}, {"app": "web"}, {"app": "web", "team": "a"}),
 ])  # fmt: skip
-def test_label_without_selector(repo, options, selector, template):
+def test_label_without_selector(repo, flags, selector, template):
+    options = KustomizeOptions(common_labels=(("team", "a"),), **flags)
     [deployment] = render_kustomize("repo/app", "repo", options).documents
     obj = yaml.safe_load(deployment.text)
     assert obj["metadata"]["labels"] == {"team": "a"}

@@ -762,11 +762,11 @@ def _set_replicas(kustomization: dict[str, Any], replicas: Iterable[tuple[str, i
     other existing entries are kept (the last of a name), all sorted by name. An existing entry
     kustomize cannot decode is a RenderError (``replicas`` entries are ``{name, count}``)."""
     wanted: dict[str, dict[str, Any]] = {}
-    for name, count in replicas:
-        if "=" in name:
-            raise RenderError(f"kustomize edit set replicas {name}={count}: invalid format of replica, use the "
+    for given, number in replicas:
+        if "=" in given:
+            raise RenderError(f"kustomize edit set replicas {given}={number}: invalid format of replica, use the "
                               "following format: <name>=<count>", "")  # fmt: skip
-        wanted[name] = {"name": name, "count": count}
+        wanted[given] = {"name": given, "count": number}
     existing = _get(kustomization, "replicas")
     if existing is not None and not isinstance(existing, list):
         raise RenderError("replicas in the kustomization is not a list: Argo CD's kustomize edit set replicas "
