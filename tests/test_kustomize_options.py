@@ -311,3 +311,23 @@ def test_ignore_missing_components_reads_each_entry_literally(repo):
     assert not kz.component_exists(root, app_dir, "../../elsewhere")
     os.symlink(os.path.abspath("elsewhere"), "repo/out")
     assert not kz.component_exists(root, app_dir, "../out")
+
+
+@needs_kustomize
+def test_a_component_ignore_missing_components_skips_is_linted_on_its_own(tmp_path, monkeypatch):
+    """With ignoreMissingComponents, Argo CD reads ``../c*`` literally and adds nothing; the Component is
+    then used by nothing, and linted on its own, never taken as read through the Application's rendering
+    (a silent pass of its privileged hook)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".git").mkdir()
+    hook = POD.replace("  name: pwn\n", "  name: pwn\n  annotations:\n    argocd.argoproj.io/hook: PreSync\n")
+    application = APPLICATION.replace("path: PreSync", "path: app").replace(
+        "KUSTOMIZE", "      ignoreMissingComponents: true\n      components: ['../c*']")
+    write(tmp_path, {"app/kustomization.yaml": "resources:\n- cm.yaml\n", "app/cm.yaml": ATTACK["PreSync/cm.yaml"],
+                     "comp/kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n"
+                                               "resources:\n- pod.yaml\n",
+                     "comp/pod.yaml": hook, ".hooklint.yaml": ATTACK[".hooklint.yaml"], "apps/app.yaml": application})
+    result = runner.invoke(app, ["lint", "--no-cache", "."])
+    assert result.exit_code == 1, result.output
+    assert HOOK_PRIVILEGED.replace("PreSync/pod.yaml:6:12", "comp/pod.yaml:8:12") in result.output.splitlines(), \
+        result.output

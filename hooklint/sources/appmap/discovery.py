@@ -36,8 +36,9 @@ from hooklint.sources.repository.spelling import may_hold
 from hooklint.loader import DEFAULT_MAX_FILE_SIZE, STDIN, within
 from hooklint.reasons import Skip, SkipKind, through_rendering
 from hooklint.yamlio import Map, Seq
-from hooklint.sources.repository.kustomizations import (MAX_KUSTOMIZATIONS_FOLLOWED, is_component, kustomization_inputs,
-                                                       kustomization_reads, kustomization_references, unread_reason)
+from hooklint.sources.repository.kustomizations import (MAX_KUSTOMIZATIONS_FOLLOWED, component_exists, is_component,
+                                                       kustomization_inputs, kustomization_reads,
+                                                       kustomization_references, unread_reason)
 from hooklint.sources.repository.tree import (DIRECTORY, HELM, HELM_CHART_FILE, KUSTOMIZATION_NAMES, KUSTOMIZE, MULTI,
                                               PLUGIN, REMOTE, UNRENDERABLE, chart_of, contained, dangling_link,
                                               dangling_reason, directory_source_files, hidden_manifests,
@@ -624,19 +625,35 @@ def _hidden_applications(apps: list[Application], hidden_dirs: list[str], max_si
     return out
 
 
-def _added_components(app: Application) -> list[str]:
-    """The absolute kustomization files of the Components the Application of ``app`` (a kustomize
-    source) adds with ``spec.source.kustomize.components``, globbed as kustomize globs them
-    (:func:`~hooklint.sources.repository.gomatch.filepath_glob`: ``*`` matches a hidden ``.comp``)."""
-    source = app.argocd
-    added = source.options.get("components") if source is not None and isinstance(source.options, dict) else None
-    folder = os.path.abspath(app.folder or app.key)
+def _component_entries(source: ApplicationSource | None, folder: str) -> list[tuple[str, list[str]]]:
+    """Each entry of ``spec.source.kustomize.components`` of ``source`` (a kustomize source of the
+    application folder ``folder``, absolute) with the paths, relative to ``folder``, that Argo CD adds
+    for it: globbed as kustomize globs them (:func:`~hooklint.sources.repository.gomatch.filepath_glob`:
+    ``*`` matches a hidden ``.comp``); with ``ignoreMissingComponents``, the entry itself when it
+    exists in the checkout, else none (:func:`~hooklint.sources.render.kustomize.component_exists`:
+    read literally, no glob)."""
+    options = source.options if source is not None and isinstance(source.options, dict) else {}
+    added = options.get("components")
     out = []
     for pattern in added if isinstance(added, list) else []:
+        if not isinstance(pattern, str):
+            continue
+        if options.get("ignoreMissingComponents") is True:
+            out.append((pattern, [pattern] if component_exists(_top(folder), facts.realpath(folder), pattern) else []))
+            continue
         try:
-            globbed = filepath_glob(pattern, folder, _top(folder)) if isinstance(pattern, str) else []
+            out.append((pattern, filepath_glob(pattern, folder, _top(folder))))
         except BadPattern:
-            globbed = []
+            out.append((pattern, []))
+    return out
+
+
+def _added_components(app: Application) -> list[str]:
+    """The absolute kustomization files of the Components the Application of ``app`` (a kustomize
+    source) adds with ``spec.source.kustomize.components`` (:func:`_component_entries`)."""
+    folder = os.path.abspath(app.folder or app.key)
+    out = []
+    for _, globbed in _component_entries(app.argocd, folder):
         for match in globbed:
             target = os.path.normpath(os.path.join(folder, match))
             name = next((n for n in KUSTOMIZATION_NAMES if os.path.isfile(os.path.join(target, n))), None)
@@ -735,21 +752,16 @@ def _leave_out_components(apps: list[Application],
     for app in sorted((a for a in apps if a.source_type == KUSTOMIZE and a.manifest_file), key=_kustomization_of):
         user = _kustomization_of(app)
         source = app.argocd
-        added = source.options.get("components") if source is not None and isinstance(source.options, dict) else None
         folder = os.path.abspath(app.folder or app.key)
-        for pattern in added if isinstance(added, list) else []:
-            if isinstance(pattern, str):
-                try:
-                    globbed = filepath_glob(pattern, folder, _top(folder))
-                except BadPattern:
-                    globbed = []
-                for match in globbed or [pattern]:
-                    found = by_folder.get(os.path.normpath(os.path.join(folder, match)))
-                    if found is not None:
-                        assert source is not None  # ``added`` is one of its options
-                        users.setdefault(found, through_rendering(f"a kustomize Component that {source.label()} adds "
-                                                                  "(spec.source.kustomize.components)", user,
-                                                                  "that Application's"))  # fmt: skip
+        for pattern, globbed in _component_entries(source, folder):
+            for match in globbed or [pattern]:
+                found = by_folder.get(os.path.normpath(os.path.join(folder, match)))
+                if found is not None and (globbed or source is None or source.options.get("ignoreMissingComponents")
+                                          is not True):  # fmt: skip  # a skipped entry adds nothing
+                    assert source is not None  # ``pattern`` is one of its options
+                    users.setdefault(found, through_rendering(f"a kustomize Component that {source.label()} adds "
+                                                              "(spec.source.kustomize.components)", user,
+                                                              "that Application's"))  # fmt: skip
         seen: set[str] = set()
         stack = [os.path.abspath(user)]
         while stack and len(seen) < MAX_KUSTOMIZATIONS_FOLLOWED:

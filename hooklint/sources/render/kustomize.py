@@ -3,9 +3,11 @@ without touching the user's tree, the network, or any plugin, and say where each
 
 What Argo CD does (argo-cd ``util/kustomize/kustomize.go`` ``Build``): in its checkout of the
 repository it runs, in the application folder and in this order, ``kustomize edit set nameprefix``,
-``set namesuffix``, ``set image``, ``edit add label``, ``add annotation``, ``set namespace``, then
-appends ``kustomize.patches`` to the kustomization's ``patches`` itself and runs ``edit add
-component``; then ``kustomize build <folder>``. hooklint copies the inputs to a temporary folder,
+``set namesuffix``, ``set image``, ``set replicas``, ``edit add label``, ``add annotation``, ``set
+namespace``, then appends ``kustomize.patches`` to the kustomization's ``patches`` itself and runs
+``edit add component``; then ``kustomize build <folder>``. Images, label values and (with
+``commonAnnotationsEnvsubst``) annotation values get the build environment first
+(:meth:`KustomizeOptions.from_application`). hooklint copies the inputs to a temporary folder,
 makes the same edits there with PyYAML (:func:`apply_options`; ``kubectl kustomize`` has no
 ``edit``), builds, and removes the folder. The repository is refused like Argo CD refuses it when a
 symlink is absolute or leaves it (``util/app/path/path.go`` ``CheckOutOfBoundsSymlinks``).
@@ -92,7 +94,7 @@ from hooklint.sources.render.cache import cached, input_key, remembered_answer
 from hooklint.sources.repository.tree import KUSTOMIZATION_NAMES
 from hooklint.sources.repository.withheld import Withheld
 from hooklint.sources.spec import REVISION_VARIABLES, envsubst
-from hooklint.sources.repository.kustomizations import is_component
+from hooklint.sources.repository.kustomizations import component_exists, is_component
 from hooklint.sources.repository.kustomize_spec import (
     ReadKustomization,
     Unreadable,
@@ -292,20 +294,6 @@ def _replicas(value: Any) -> tuple[tuple[str, int], ...]:
             raise ValueError(f"kustomize.replicas: expected integer value for count. Received: {count}")
         out.append((name, count))
     return tuple(out)
-
-
-def component_exists(root: str, app_dir: str, component: str) -> bool:
-    """Whether Argo CD keeps ``component`` (an entry of ``kustomize.components``) of the application
-    folder ``app_dir`` of the repository ``root`` under ``ignoreMissingComponents`` (argo-cd
-    ``util/kustomize/kustomize.go`` ``Build``, v3.5.1): ``filepath.Join(appPath, component)`` made
-    relative to the checkout must ``Stat`` in an ``os.Root`` of it, so the entry is read literally
-    (a glob pattern is kept only when a file of that very name exists), and one that leaves the
-    repository, by ``..`` or through a symbolic link, is skipped like a missing one."""
-    target = os.path.normpath(app_dir + os.sep + component)  # filepath.Join: an absolute entry stays below
-    if not within(target, root):
-        return False
-    real = facts.realpath(target)
-    return within(real, facts.realpath(root)) and os.path.exists(real)
 
 
 @lru_cache(maxsize=16)
