@@ -331,3 +331,17 @@ def test_a_component_ignore_missing_components_skips_is_linted_on_its_own(tmp_pa
     assert result.exit_code == 1, result.output
     assert HOOK_PRIVILEGED.replace("PreSync/pod.yaml:6:12", "comp/pod.yaml:8:12") in result.output.splitlines(), \
         result.output
+
+
+def test_two_annotations_that_become_one_key_are_not_guessed():
+    """``a:b`` with ``c`` is ``a:b:c``, which kustomize splits into ``a`` = ``b:c``: with an annotation
+    ``a`` of another value, which one Argo CD keeps depends on Go's random map order (HL009)."""
+    options = KustomizeOptions(common_annotations=(("a:b", "c"), ("a", "d")), force_common_annotations=True)
+    with pytest.raises(RenderError) as error:
+        kz.apply_options({}, options, ".", "k")
+    assert error.value.message == ("the annotations 'a:b' and 'a' of the Application both become the annotation a "
+                                   "with different values (kustomize splits each at its first colon)")
+    assert error.value.argocd_renders == "Argo CD passes them in a random order, and kustomize keeps the last"
+    same = {}
+    kz.apply_options(same, KustomizeOptions(common_annotations=(("a:b", "c"), ("a", "b:c"))), ".", "k")
+    assert same == {"commonAnnotations": {"a": "b:c"}}

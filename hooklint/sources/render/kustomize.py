@@ -675,18 +675,19 @@ def _edit_pairs(kind: str, pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
     and ``a:b``) are a RenderError with ``argocd_renders``: Argo CD passes them in Go's random map
     order, so which value kustomize keeps is not known."""
     out: dict[str, str] = {}
+    written: dict[str, str] = {}
     for key, value in pairs:
-        written = key
+        given = key
         key, _, value = f"{key}:{value}".partition(":")
         if not key:
             raise RenderError(f"invalid {kind}: ':{value}' (need k:v pair where v may be quoted)", "")
         if len(value) >= 2 and value[0] == value[-1] == '"':
             value = value[1:-1]
         if key in out and out[key] != value:
-            raise RenderError(f"two {kind}s of the Application become the {kind} {key} (kustomize splits "
-                              f"{written!r} at its first colon) with different values", "",
-                              argocd_renders=f"Argo CD passes them in a random order, and kustomize keeps the last")  # fmt: skip
-        out[key] = value
+            raise RenderError(f"the {kind}s {written[key]!r} and {given!r} of the Application both become the {kind} "
+                              f"{key} with different values (kustomize splits each at its first colon)", "",
+                              argocd_renders="Argo CD passes them in a random order, and kustomize keeps the last")  # fmt: skip
+        out[key], written[key] = value, given
     return out
 
 
