@@ -5,7 +5,9 @@ without importing how Applications are found.
 
 The fields mirror ``ApplicationSource`` of ``pkg/apis/application/v1alpha1/types.go``, resolved as the
 repo server resolves them (path inside the repository, ``.argocd-source*.yaml`` merged). A source
-Argo CD fetches from elsewhere is a :class:`RemoteSource` (issue 33).
+Argo CD fetches from elsewhere is a :class:`RemoteSource` (issue 33). :func:`envsubst` is Argo CD's
+``Env.Envsubst``, which both the application map (Helm value files and parameters) and the kustomize
+renderer (images, labels, annotations) apply with a source's build environment.
 """
 
 from __future__ import annotations
