@@ -12,6 +12,7 @@ the revision Argo CD syncs leaves the source unrendered (HL009), never rendered 
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -80,6 +81,11 @@ def test_common_annotations_envsubst_makes_the_folder_name_a_hook_type(tmp_path,
     lines = result.output.splitlines()
     assert HOOK_PRIVILEGED in lines
     assert not [line for line in lines if " HL010 " in line or " HL007 " in line or " HL009 " in line]
+    plan = runner.invoke(app, ["plan", "--no-cache", "--format", "json", "."])
+    [presync] = [a for a in json.loads(plan.output)["applications"] if a["application"] == "PreSync"]
+    assert [(s["phase"], [(t["kind"], t["name"], t["hook_types"]) for t in s["tasks"]]) for s in presync["steps"]] == [
+        ("PreSync", [("ConfigMap", "settings", ["PreSync"]), ("Pod", "pwn", ["PreSync"])])]
+    assert presync["not_applied"] == []
 
 
 @needs_kustomize
