@@ -243,6 +243,9 @@ def test_labels_without_selector_go_to_a_labels_entry():
     kz.apply_options(old, KustomizeOptions(common_labels=(("b", "9"),), label_without_selector=True,
                                            label_groups=False), ".", "k")  # fmt: skip
     assert old == {"labels": [{"pairs": {"b": "2"}}, {"pairs": {"b": "9"}}]}
+    for nil in ({"labels": [None]}, {"labels": [{"includeSelectors": False}]}):  # Go: a nil Pairs map, a panic
+        with pytest.raises(RenderError, match="assignment to entry in nil map"):
+            kz.apply_options(nil, KustomizeOptions(common_labels=(("a", "1"),), label_without_selector=True), ".", "k")
     with pytest.raises(RenderError, match="--without-selector flag must be specified for --include-templates"):
         kz.apply_options({}, KustomizeOptions(common_labels=(("a", "1"),), label_include_templates=True), ".", "k")
 

@@ -729,7 +729,12 @@ def _add_labels(kustomization: dict[str, Any], pairs: Iterable[tuple[str, str]],
                 or not (found is None or isinstance(found, dict)):  # fmt: skip
             raise RenderError("an entry of labels in the kustomization is not a label entry: Argo CD's kustomize "
                               "edit add label fails on it", "")  # fmt: skip
-        if entry is not None and not flags[0] and bool(flags[1]) == templates:
+        if not flags[0] and bool(flags[1]) == templates:
+            if found is None:  # a nil map in Go: writeToMapEntry assigns into it and kustomize panics
+                raise RenderError("the first labels entry of the kustomization without includeSelectors"
+                                  f"{' and with includeTemplates' if templates else ''} has no pairs: Argo CD's "
+                                  "kustomize edit add label --without-selector fails on it (assignment to entry in "
+                                  "nil map)", "")  # fmt: skip
             group = entry
             break
     if group is None:
