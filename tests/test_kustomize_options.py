@@ -323,10 +323,12 @@ def test_ignore_missing_components_reads_each_entry_literally(repo):
 
 
 @needs_kustomize
-def test_a_component_ignore_missing_components_skips_is_linted_on_its_own(tmp_path, monkeypatch):
+@pytest.mark.parametrize("config", ["", "argocd-version: '2.14'\n"])
+def test_a_component_ignore_missing_components_skips_is_linted_on_its_own(tmp_path, monkeypatch, config):
     """With ignoreMissingComponents, Argo CD reads ``../c*`` literally and adds nothing; the Component is
     then used by nothing, and linted on its own, never taken as read through the Application's rendering
-    (a silent pass of its privileged hook)."""
+    (a silent pass of its privileged hook). Argo CD 2.14 has no ignoreMissingComponents: it globs, and
+    the Component is linted once, through the Application's rendering."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / ".git").mkdir()
     hook = POD.replace("  name: pwn\n", "  name: pwn\n  annotations:\n    argocd.argoproj.io/hook: PreSync\n")
@@ -335,11 +337,12 @@ def test_a_component_ignore_missing_components_skips_is_linted_on_its_own(tmp_pa
     write(tmp_path, {"app/kustomization.yaml": "resources:\n- cm.yaml\n", "app/cm.yaml": ATTACK["PreSync/cm.yaml"],
                      "comp/kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n"
                                                "resources:\n- pod.yaml\n",
-                     "comp/pod.yaml": hook, ".hooklint.yaml": ATTACK[".hooklint.yaml"], "apps/app.yaml": application})
+                     "comp/pod.yaml": hook, ".hooklint.yaml": ATTACK[".hooklint.yaml"] + config,
+                     "apps/app.yaml": application})  # fmt: skip
     result = runner.invoke(app, ["lint", "--no-cache", "."])
     assert result.exit_code == 1, result.output
-    assert HOOK_PRIVILEGED.replace("PreSync/pod.yaml:6:12", "comp/pod.yaml:8:12") in result.output.splitlines(), \
-        result.output
+    assert [line for line in result.output.splitlines() if " HL105 " in line] == [
+        HOOK_PRIVILEGED.replace("PreSync/pod.yaml:6:12", "comp/pod.yaml:8:12")], result.output
 
 
 def test_two_annotations_that_become_one_key_are_not_guessed():
