@@ -503,18 +503,35 @@ def _ref_name(ref: Map) -> str:
 _CHECKED = "so hooklint did not check the images, ServiceAccount and privileges of those pods (HL101-HL105)"
 
 
-@check("HL110", kinds=frozenset(kind for _, kind in RUN_TO_COMPLETION_KINDS))
+@check("HL110", kinds=frozenset(kind for _, kind in RUN_TO_COMPLETION_KINDS) | {"Rollout", "CronWorkflow"})
 def hook_workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """A hook of a run-to-completion kind (:data:`hooklint.model.RUN_TO_COMPLETION_KINDS`) whose
     pods, or some of them, hooklint does not read, so HL101-HL105 do not judge them: a Workflow's
     (:func:`_workflow_pods_not_read`), a TaskRun's ``spec.taskRef`` and steps with a ``ref``
     (:func:`_task_run_pods_not_read`), and every PipelineRun and AnsibleJob (their pods are made
     from tasks or an operator's Job hooklint does not read). An AnalysisRun's Job metrics are read
-    (:meth:`Manifest.pod_specs`). Each is reported once, where it is written."""
-    if (m.group, m.kind) not in RUN_TO_COMPLETION_KINDS or not ctx.in_scope(m):
+    (:meth:`Manifest.pod_specs`). An Argo Rollouts ``Rollout`` hook with ``spec.workloadRef``
+    (:func:`_rollout_pods_not_read`) too, and every Argo Workflows ``CronWorkflow`` hook: it makes
+    a Workflow of ``spec.workflowSpec`` on its schedule (``argo-workflows
+    pkg/apis/workflow/v1alpha1/cron_workflow_types.go`` ``CronWorkflowSpec``), whose templates
+    hooklint does not read as pods. Each is reported once, where it is written."""
+    rollout = m.kind == "Rollout" and m.pod_spec_path is not None
+    cron = m.kind == "CronWorkflow" and m.group == "argoproj.io"
+    if ((m.group, m.kind) not in RUN_TO_COMPLETION_KINDS and not rollout and not cron) or not ctx.in_scope(m):
         return
     spec = get_map(m.body, "spec")
-    if m.kind == "Workflow":
+    if rollout:
+        yield from _rollout_pods_not_read(m, spec)
+    elif cron:
+        key = "workflowSpec" if spec is not None and "workflowSpec" in spec else None
+        yield Hit(
+            f"{m.label} makes a Workflow on its schedule from spec.workflowSpec, and hooklint does not read a "
+            f"CronWorkflow's templates as pods, {_CHECKED}. Review its templates yourself, or run the work as a "
+            "Workflow hook with the templates in it, whose pods hooklint reads.",
+            spec.key_span(key) if spec is not None and key else m.anchor,
+            f"spec.{key}" if key else "metadata.name",
+        )
+    elif m.kind == "Workflow":
         yield from _workflow_pods_not_read(m, ctx)
     elif m.kind == "TaskRun":
         yield from _task_run_pods_not_read(m, spec)
@@ -536,6 +553,27 @@ def hook_workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
             m.anchor,
             "metadata.name",
         )
+
+
+def _rollout_pods_not_read(m: Manifest, spec: Map | None) -> Iterator[Hit]:
+    """HL110 on an Argo Rollouts ``Rollout`` (``argoproj.io``) with a ``spec.workloadRef``: the
+    controller makes its pods from the pod template of the Deployment, ReplicaSet or PodTemplate
+    it names (``argo-rollouts rollout/templateref.go``; ``pkg/apis/rollouts/v1alpha1/types.go``
+    ``RolloutSpec.WorkloadRef``, ``ObjectRef``), not from ``spec.template``, which must then be
+    empty (``pkg/apis/rollouts/validation/validation.go``). hooklint reads that workload as an
+    object of its own (a plain one, or another hook), never as this hook's pods."""
+    ref = get_map(spec, "workloadRef")
+    if spec is None or ref is None:
+        return
+    kind = ref.get("kind") if isinstance(ref.get("kind"), str) and ref.get("kind") else "workload"
+    name = ref.get("name") if isinstance(ref.get("name"), str) else ""
+    yield Hit(
+        f"{m.label} makes its pods from the pod template of {kind} '{name}' (spec.workloadRef), not from this "
+        f"object, {_CHECKED}. Review that {kind}'s pod template (hooklint reads it as an object of its own, not as "
+        "this hook's pods), or write the pod template in spec.template.",
+        spec.key_span("workloadRef"),
+        "spec.workloadRef",
+    )
 
 
 def _task_run_pods_not_read(m: Manifest, spec: Map | None) -> Iterator[Hit]:
