@@ -190,6 +190,8 @@ def test_options_an_older_argo_cd_does_not_have_are_ignored():
     ({"replicas": [{"name": "web", "count": "two"}]}, "kustomize.replicas: expected integer value for count. Received: two"),
     ({"replicas": [{"name": "web", "count": 1.5}]}, "kustomize.replicas: expected integer value for count. Received: 1.5"),
     ({"replicas": {"web": 2}}, "kustomize.replicas must be a list of mappings"),
+    ({"replicas": [{"name": "web", "count": 2**31}]}, "kustomize.replicas: count 2147483648 does not fit the int32 of "
+                                                     "an IntOrString"),
     ({"forceCommonAnnotations": "true"}, "kustomize.forceCommonAnnotations must be true or false"),
     ({"ignoreMissingComponents": 1}, "kustomize.ignoreMissingComponents must be true or false"),
 ])  # fmt: skip

@@ -278,7 +278,8 @@ def _replicas(value: Any) -> tuple[tuple[str, int], ...]:
     """``kustomize.replicas`` (``[{name, count}]``, ``KustomizeReplicas``) as ``(name, count)`` pairs,
     ``count`` read as ``KustomizeReplica.GetIntCount`` reads its ``IntOrString`` (v3.5.1): an integer,
     or a string Go's ``strconv.Atoi`` reads (an optional sign and decimal digits). Raises ValueError
-    with Argo CD's message otherwise."""
+    with Argo CD's message otherwise, and for an integer outside an int32 (``intstr.IntOrString``
+    decodes a number into one)."""
     if value is None:
         return ()
     if not isinstance(value, list) or not all(isinstance(r, Mapping) for r in value):
@@ -292,6 +293,8 @@ def _replicas(value: Any) -> tuple[tuple[str, int], ...]:
             count = int(count)
         elif isinstance(count, bool) or not isinstance(count, int):
             raise ValueError(f"kustomize.replicas: expected integer value for count. Received: {count}")
+        elif not -(2**31) <= count < 2**31:  # IntOrString's IntVal: Go cannot decode the Application
+            raise ValueError(f"kustomize.replicas: count {count} does not fit the int32 of an IntOrString")
         out.append((name, count))
     return tuple(out)
 
