@@ -720,7 +720,8 @@ def _add_labels(kustomization: dict[str, Any], pairs: Iterable[tuple[str, str]],
     entry appended. Raises RenderError where kustomize edit cannot decode ``labels``."""
     labels = _get(kustomization, "labels")
     if labels is not None and not isinstance(labels, list):
-        raise RenderError("labels in the kustomization is not a list: Argo CD's kustomize edit add label fails on it", "")
+        raise RenderError("labels in the kustomization is not a list: Argo CD's kustomize edit add label fails on "
+                          "it", "")  # fmt: skip
     labels = [dict(entry) if isinstance(entry, dict) else entry for entry in labels or []]
     wanted = _edit_pairs("label", pairs)
     group = None
