@@ -5,14 +5,16 @@ without importing how Applications are found.
 
 The fields mirror ``ApplicationSource`` of ``pkg/apis/application/v1alpha1/types.go``, resolved as the
 repo server resolves them (path inside the repository, ``.argocd-source*.yaml`` merged). A source
-Argo CD fetches from elsewhere is a :class:`RemoteSource` (issue 33).
+Argo CD fetches from elsewhere is a :class:`RemoteSource` (issue 33). :func:`envsubst` is Argo CD's
+``Env.Envsubst``, which both the application map (Helm value files and parameters) and the kustomize
+renderer (images, labels, annotations) apply with a source's build environment.
 """
 
 from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping
 
 from hooklint.text import url_credentials
 from hooklint.yamlio import Map, Seq
@@ -23,6 +25,58 @@ from hooklint.yamlio import Map, Seq
 #: :func:`hooklint.sources.appmap.applications.is_helm_oci_repo`), a Git repository other than this one, and a scheme hooklint does not know (a Helm
 #: plugin's ``s3://``, ``gs://``...).
 CHART_REPOSITORY, OCI_REGISTRY, OTHER_GIT, UNKNOWN_SCHEME = "chart-repo", "oci", "git", "unknown"
+
+
+#: The build environment variables whose value hooklint cannot know offline (the commit Argo CD
+#: syncs); a value file naming one stays as written and is reported as not read (HL009).
+REVISION_VARIABLES = frozenset({"ARGOCD_APP_REVISION", "ARGOCD_APP_REVISION_SHORT", "ARGOCD_APP_REVISION_SHORT_8"})
+_SHELL_SPECIAL = frozenset("*#$@!?-0123456789")
+
+
+def envsubst(text: str, env: Mapping[str, str], keep: frozenset[str] = REVISION_VARIABLES,
+             seen: set[str] | None = None) -> str:  # fmt: skip
+    """``text`` with ``$NAME`` and ``${NAME}`` replaced as Argo CD's ``Env.Envsubst``
+    (``pkg/apis/application/v1alpha1/types.go``) replaces them with Go's ``os.Expand``: a name not
+    in ``env`` becomes empty, ``$$`` is ``$``, ``${}`` is dropped, and a ``$`` followed by no name
+    stays. A name in ``keep`` (by default ``REVISION_VARIABLES``: hooklint cannot know them) is
+    kept as written. Every name read (``$$`` is none) is added to ``seen`` when given, so that a
+    caller knows exactly which variables the value depends on."""
+    out: list[str] = []
+    i = j = 0
+    while j < len(text):
+        if text[j] != "$" or j + 1 >= len(text):
+            j += 1
+            continue
+        out.append(text[i:j])
+        rest = text[j + 1:]
+        if rest[0] == "{":
+            if len(rest) > 2 and rest[1] in _SHELL_SPECIAL and rest[2] == "}":
+                name, width = rest[1], 3
+            else:
+                close = rest.find("}", 1)
+                name, width = ("", 1) if close < 0 else ("", 2) if close == 1 else (rest[1:close], close + 1)
+        elif rest[0] in _SHELL_SPECIAL:
+            name, width = rest[0], 1
+        else:
+            width = 0
+            while width < len(rest) and (rest[width] == "_" or rest[width].isascii() and rest[width].isalnum()):
+                width += 1
+            name = rest[:width]
+        if name == "" and width == 0:
+            out.append("$")
+        elif name == "$":
+            out.append("$")
+        else:
+            if name and seen is not None:
+                seen.add(name)
+            if name in keep:
+                out.append(text[j:j + 1 + width])
+            elif name:
+                out.append(env.get(name, ""))
+        j += width + 1
+        i = j
+    out.append(text[i:])
+    return "".join(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +132,11 @@ class ApplicationSource:
     #: :func:`~hooklint.sources.appmap.applicationsets.secret_parameters`); never printed, wherever the
     #: template copies them (:attr:`~hooklint.sources.render.redact.SecretValues.carried`).
     secrets: tuple[tuple[str, str], ...] = ()
+    #: The build environment Argo CD's repo server gives this source (``reposerver/repository/repository.go``
+    #: ``newEnv``; :func:`hooklint.sources.appmap.applications.build_env`), ``(name, value)`` pairs: what
+    #: :func:`envsubst` substitutes into the options Argo CD substitutes it into. The revision variables
+    #: (:data:`REVISION_VARIABLES`) are never among them: hooklint does not know the commit.
+    env: tuple[tuple[str, str], ...] = ()
 
     def label(self) -> str:
         """``Application NAME (FILE:LINE)`` for messages."""

@@ -41,8 +41,8 @@ from hooklint.sources.repository import facts
 from hooklint.sources.repository.git import remote_urls
 from hooklint.sources.repository.spelling import may_hold, rewritten
 from hooklint.sources.repository.tree import chart_of
-from hooklint.sources.spec import (CHART_REPOSITORY, OCI_REGISTRY, OTHER_GIT, UNKNOWN_SCHEME, ApplicationSource,
-                                   RemoteSource, document_objects, rendered_sources)
+from hooklint.sources.spec import (CHART_REPOSITORY, OCI_REGISTRY, OTHER_GIT, REVISION_VARIABLES, UNKNOWN_SCHEME,
+                                   ApplicationSource, RemoteSource, document_objects, envsubst, rendered_sources)
 from hooklint.yamlio import SYNTAX_ERROR, TOO_COMPLEX, Map, Seq
 
 
@@ -335,13 +335,13 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
     for field_name, source in entries:
         index = int(field_name[13:-1]) if field_name.startswith("spec.sources[") else None
         remote = remote_source(source, index, ours, line)
+        env = build_env(instance, namespace, project, source)
         if remote is not None and field_name == "spec.source" and multiple:
             continue  # Argo CD ignores spec.source when spec.sources is set (HasMultipleSources)
         if remote is not None:  # fetched by Argo CD's repo server: named, not rendered (issue 33)
             helm = remote.helm if isinstance(remote.helm, dict) else {}
             listed = helm.get("valueFiles")
             written: list = listed if isinstance(listed, list) else []
-            env = build_env(instance, namespace, project, source)
             files, _ = _resolve_refs(written, refs if multiple else None, ours, env)
             read_here = tuple(f.lstrip("/") for f, w in zip(files, written)
                               if isinstance(w, str) and w.startswith("$") and f != w)  # fmt: skip
@@ -353,6 +353,7 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
                 project=project if isinstance(project, str) else None,
                 server=server if isinstance(server, str) else None, field=field_name, generated_by=generated_by,
                 scope=scope, remote=dataclasses.replace(remote, value_files=read_here), secrets=secrets,
+                env=tuple(env.items()),
                 # what --fetch renders it with: its explicit type's options, $ref value files resolved (issue 33)
                 options={**helm, "valueFiles": files} if written else _plain(source.get(explicit)) if explicit else None,
                 value_file_places=_value_file_places(source, path, line, (), len(files)) if written else (),
@@ -396,14 +397,12 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
         options = plain.get(kind) if kind in ("helm", "kustomize", "directory") else None
         places: tuple[tuple[str, int, int], ...] = ()
         if kind == "helm" and isinstance(options, dict) and isinstance(options.get("valueFiles"), list):
-            env = build_env(instance, namespace, project, source)
             files, why = _resolve_refs(options["valueFiles"], refs if multiple else None, ours, env)
             options = {**options, "valueFiles": files}
             problem = problem or why
             places = _value_file_places(source, path, line, overrides, len(files), max_file_size)
         if kind == "helm" and isinstance(options, dict):
-            options = substitute_parameters(options, build_env(instance, namespace, project, source),
-                                            set(refs) if multiple else set())  # fmt: skip
+            options = substitute_parameters(options, env, set(refs) if multiple else set())
         out.append(ApplicationSource(
             name=name,
             manifest=path,
@@ -419,6 +418,7 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
             generated_by=generated_by,
             scope=scope,
             secrets=secrets,
+            env=tuple(env.items()),
             overrides=tuple(user_path(os.path.abspath(o)) for o in overrides),
             value_file_places=places,
             entry=(line, 1) if line is not None else (source.key_span("repoURL").line, source.key_span("repoURL").column),
@@ -462,11 +462,6 @@ def _item_places(path: str, items: Seq, count: int) -> tuple[tuple[str, int, int
     return places if len(places) == count else ()
 
 
-#: The build environment variables whose value hooklint cannot know offline (the commit Argo CD
-#: syncs); a value file naming one stays as written and is reported as not read (HL009).
-REVISION_VARIABLES = frozenset({"ARGOCD_APP_REVISION", "ARGOCD_APP_REVISION_SHORT", "ARGOCD_APP_REVISION_SHORT_8"})
-
-
 #: The namespace of Argo CD's control plane (the ``argocd`` of a default install): an Application in
 #: another namespace ("apps in any namespace") is known to the repo server by ``<namespace>_<name>``.
 CONTROL_PLANE_NAMESPACE = "argocd"
@@ -485,8 +480,9 @@ def instance_name(name: str, namespace: object, control_plane: str = CONTROL_PLA
 
 
 def build_env(name: str, namespace: object, project: object, source: Map) -> dict[str, str]:
-    """The build environment Argo CD's repo server gives a source's value files
-    (``reposerver/repository/repository.go`` ``newEnv``): ``ARGOCD_APP_NAME`` (``name``: the
+    """The build environment Argo CD's repo server gives a source (``reposerver/repository/repository.go``
+    ``newEnv``: substituted into Helm value files and parameters, kustomize images and labels, and
+    annotations with ``commonAnnotationsEnvsubst``): ``ARGOCD_APP_NAME`` (``name``: the
     Application's :func:`instance_name`),
     ``ARGOCD_APP_NAMESPACE`` (the destination namespace), ``ARGOCD_APP_PROJECT_NAME``,
     ``ARGOCD_APP_SOURCE_REPO_URL``, ``ARGOCD_APP_SOURCE_PATH`` and
@@ -503,9 +499,6 @@ def build_env(name: str, namespace: object, project: object, source: Map) -> dic
         "ARGOCD_APP_SOURCE_PATH": text(source.get("path")),
         "ARGOCD_APP_SOURCE_TARGET_REVISION": text(source.get("targetRevision")),
     }
-
-
-_SHELL_SPECIAL = frozenset("*#$@!?-0123456789")
 
 
 def substitute_parameters(helm: dict, env: dict[str, str], refs: set[str]) -> dict:
@@ -527,47 +520,6 @@ def substitute_parameters(helm: dict, env: dict[str, str], refs: set[str]) -> di
             for entry in entries
         ]
     return out
-
-
-def envsubst(text: str, env: dict[str, str], keep: frozenset[str] = REVISION_VARIABLES) -> str:
-    """``text`` with ``$NAME`` and ``${NAME}`` replaced as Argo CD's ``Env.Envsubst``
-    (``pkg/apis/application/v1alpha1/types.go``) replaces them with Go's ``os.Expand``: a name not
-    in ``env`` becomes empty, ``$$`` is ``$``, ``${}`` is dropped, and a ``$`` followed by no name
-    stays. A name in ``keep`` (by default ``REVISION_VARIABLES``: hooklint cannot know them) is
-    kept as written."""
-    out: list[str] = []
-    i = j = 0
-    while j < len(text):
-        if text[j] != "$" or j + 1 >= len(text):
-            j += 1
-            continue
-        out.append(text[i:j])
-        rest = text[j + 1:]
-        if rest[0] == "{":
-            if len(rest) > 2 and rest[1] in _SHELL_SPECIAL and rest[2] == "}":
-                name, width = rest[1], 3
-            else:
-                close = rest.find("}", 1)
-                name, width = ("", 1) if close < 0 else ("", 2) if close == 1 else (rest[1:close], close + 1)
-        elif rest[0] in _SHELL_SPECIAL:
-            name, width = rest[0], 1
-        else:
-            width = 0
-            while width < len(rest) and (rest[width] == "_" or rest[width].isascii() and rest[width].isalnum()):
-                width += 1
-            name = rest[:width]
-        if name == "" and width == 0:
-            out.append("$")
-        elif name == "$":
-            out.append("$")
-        elif name in keep:
-            out.append(text[j:j + 1 + width])
-        elif name:
-            out.append(env.get(name, ""))
-        j += width + 1
-        i = j
-    out.append(text[i:])
-    return "".join(out)
 
 
 def _resolve_refs(value_files: list, refs: dict[str, Map] | None, ours: set[str],

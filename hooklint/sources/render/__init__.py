@@ -141,7 +141,8 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
 
             options = None
             if application is not None and application.options is not None:
-                options = _options(KustomizeOptions.from_application, application, manifest_file, application.options)
+                options = _options(KustomizeOptions.from_application, application, manifest_file, application.options,
+                                   dict(application.env), config.argocd_version)  # fmt: skip
             # a Component linted on its own (no Application renders it) is built through a wrapper
             rendering = render_kustomize(folder, root, options, Limits.of(config), wrap_component=application is None,
                                          fetch=base_fetcher, withheld=Withheld.of(config.fetch_credentials))  # fmt: skip
