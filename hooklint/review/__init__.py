@@ -405,6 +405,10 @@ def checkout(top: str, commit: str) -> Iterator[Checkout]:
         # an empty .git marks the copy as the repository's top, as in the working tree (renderers'
         # boundary, the search for Application manifests); the remotes come from the configuration
         os.makedirs(os.path.join(folder, ".git"), exist_ok=True)
+        # and its HEAD says which commit the copy is, as a checkout's does: an Application's
+        # targetRevision naming another commit is not read from the copy (issue 32)
+        with open(os.path.join(folder, ".git", "HEAD"), "w", encoding="ascii") as head:
+            head.write(commit + "\n")
         yield out
 
 

@@ -23,6 +23,10 @@ from hooklint.yamlio import Map, Seq
 #: :func:`hooklint.sources.appmap.applications.is_helm_oci_repo`), a Git repository other than this one, and a scheme hooklint does not know (a Helm
 #: plugin's ``s3://``, ``gs://``...).
 CHART_REPOSITORY, OCI_REGISTRY, OTHER_GIT, UNKNOWN_SCHEME = "chart-repo", "oci", "git", "unknown"
+#: The kind of :class:`RemoteSource` that is a folder of this repository at a ``targetRevision``
+#: other than the checked-out commit (a commit, a tag, a pull request's ref: issue 32): Argo CD
+#: renders that revision, hooklint holds only the working tree.
+PINNED_REVISION = "revision"
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +98,7 @@ class RemoteSource:
     hooklint does not render (issue 33): what a fetch step needs to render it like a local source.
 
     ``kind`` is one of :data:`CHART_REPOSITORY`, :data:`OCI_REGISTRY`, :data:`OTHER_GIT`,
-    :data:`UNKNOWN_SCHEME`; ``repo_url``, ``chart``, ``path`` and ``target_revision`` as written
+    :data:`UNKNOWN_SCHEME`, or :data:`PINNED_REVISION` (this repository, at another revision); ``repo_url``, ``chart``, ``path`` and ``target_revision`` as written
     (None when absent); ``index`` the source's position in ``spec.sources`` (None for
     ``spec.source``); ``line`` and ``column`` (1-based) where its entry is written: the ``chart:``
     key for a chart, else the ``repoURL:`` key (for an Application rendered by another one or
@@ -117,6 +121,9 @@ class RemoteSource:
     column: int
     helm: Any = None
     value_files: tuple[str, ...] = ()
+    #: For :data:`PINNED_REVISION`: what ``target_revision`` names and that it is not the
+    #: checked-out commit (``a commit, not the checked-out commit (0522ac301222)``).
+    pinned: str = ""
 
     def describe(self) -> str:
         """What the source is, for messages, its URL without credentials: ``the chart cert-manager
@@ -132,6 +139,8 @@ class RemoteSource:
             return f"{what} of the OCI registry {url}" if self.chart else what
         if self.kind == OTHER_GIT:
             return f"the Git repository {url}{at}{path}, not this one"
+        if self.kind == PINNED_REVISION:
+            return f"the folder {self.path} of this repository at {self.target_revision} ({self.pinned})"
         what = f"the chart {self.chart}{revision} of {url}" if self.chart else f"{url}{at}{path}"
         return f"{what}, whose scheme hooklint does not know"
 

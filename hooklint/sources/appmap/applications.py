@@ -38,10 +38,10 @@ from hooklint.loader import DEFAULT_MAX_FILE_SIZE, read_file, user_path, within
 from hooklint.sources.appmap.argoglob import GlobPanic, compile_glob
 from hooklint.sources.appmap.gojson import SOURCE, GoJSONError, Struct, decode, field_of, marshal
 from hooklint.sources.repository import facts
-from hooklint.sources.repository.git import remote_urls
+from hooklint.sources.repository.git import CheckedOut, remote_urls
 from hooklint.sources.repository.spelling import may_hold, rewritten
 from hooklint.sources.repository.tree import chart_of
-from hooklint.sources.spec import (CHART_REPOSITORY, OCI_REGISTRY, OTHER_GIT, UNKNOWN_SCHEME, ApplicationSource,
+from hooklint.sources.spec import (CHART_REPOSITORY, OCI_REGISTRY, OTHER_GIT, PINNED_REVISION, UNKNOWN_SCHEME, ApplicationSource,
                                    RemoteSource, document_objects, rendered_sources)
 from hooklint.yamlio import SYNTAX_ERROR, TOO_COMPLEX, Map, Seq
 
@@ -99,6 +99,86 @@ def remote_source(source: Map, index: int | None, ours: set[str], line: int | No
     return RemoteSource(kind, url, chart, path, str(revision) if isinstance(revision, (str, int, float)) else None,
                         index, line if line is not None else span.line, 1 if line is not None else span.column,
                         helm)  # fmt: skip
+
+
+#: The ref namespaces of Git hosting services that hold no branch (pull and merge requests, Gerrit's
+#: changes): ``pull/12/head`` names ``refs/pull/12/head`` (go-git's ``ReferenceName.Short``), a commit
+#: of a change nobody merged.
+_NOT_BRANCHES = ("pull/", "pull-requests/", "merge-requests/", "changes/", "tags/", "remotes/", "notes/")
+_HEX = re.compile(r"^[0-9A-Fa-f]{7,}$")
+
+
+def revision_elsewhere(revision: object, state: CheckedOut) -> str | None:
+    """What the ``targetRevision`` (or git generator ``revision``) ``revision`` of a source of this
+    repository names when it is not the working tree hooklint reads, as a noun phrase (``a commit``, ``a tag``); None when it is read from the working tree.
+
+    Argo CD v3.5.1 resolves it with ``util/git/client.go`` ``lsRemote`` over the remote's refs: a
+    40-digit hex id is that commit (``IsCommitSHA``); empty is ``HEAD``; a semver constraint
+    (``util/versions/tags.go`` ``MaxVersion``, not a plain version) is the highest tag it admits;
+    otherwise a ref whose full name, or short name (go-git ``ReferenceName.Short``: ``v1`` for
+    ``refs/tags/v1``, ``pull/12/head`` for ``refs/pull/12/head``), is the revision; failing that, 7
+    or more hex digits are an abbreviated commit (``IsTruncatedCommitSHA``).
+
+    hooklint reads the working tree (``state``: :class:`~hooklint.sources.repository.git.CheckedOut`),
+    which stands for empty, ``HEAD`` and a branch name: what the branch will hold once the change
+    under review is merged. A commit, abbreviated or not, a tag, a ``refs/...`` name other than
+    ``refs/heads/NAME``, a pull or merge request's ref (:data:`_NOT_BRANCHES`), a plain version (a
+    tag's name in practice) or a constraint is another revision unless it names the checked-out
+    commit (a constraint always is: the remote's tags are not all known here). Not a string (the
+    API server refuses the Application): None."""
+    if not isinstance(revision, str):
+        return None
+    from hooklint.sources.fetch.semver import parse_constraint, parse_version  # noqa: PLC0415
+
+    head = state.commit
+    text = revision
+    if text in ("", "HEAD", "refs/heads/HEAD"):
+        return None
+    if re.fullmatch(r"[0-9A-Fa-f]{40}", text):
+        return None if head is not None and text.lower() == head else "a commit"
+    if parse_version(text) is None and parse_constraint(text) is not None:
+        return "a semver constraint (Argo CD takes the highest tag it admits)"
+    name = text[len("refs/heads/"):] if text.startswith("refs/heads/") else text
+    if name != text:  # refs/heads/NAME: a branch
+        return None
+    tag = text[len("refs/tags/"):] if text.startswith("refs/tags/") else text[len("tags/"):] if text.startswith("tags/") else text
+    if tag in state.tags:
+        return None if head is not None and state.tags[tag] == head else "a tag"
+    if text in state.branches:
+        return None
+    if _HEX.match(text):
+        return None if head is not None and head.startswith(text.lower()) else "an abbreviated commit"
+    if text.startswith("refs/") or text.startswith(_NOT_BRANCHES):
+        return "a ref that is no branch"
+    if parse_version(text) is not None:
+        return "a version (a tag)"
+    return None
+
+
+def pinned_source(source: Map, index: int | None, ours: set[str], root: str,
+                  line: int | None = None) -> RemoteSource | None:  # fmt: skip
+    """The :class:`RemoteSource` of kind :data:`~hooklint.sources.spec.PINNED_REVISION` of the
+    Application source ``source`` (``index`` in ``spec.sources``, None for ``spec.source``) when it
+    renders a ``path`` of this repository (``ours``; ``root`` its top folder) at a
+    ``targetRevision`` that is not the working tree (:func:`revision_elsewhere`), placed at its
+    ``targetRevision:`` key (``line``, column 1, for a rendered or generated Application); else None.
+    Argo CD's repo server checks that revision out and renders the folder there
+    (``reposerver/repository/repository.go`` ``runRepoOperation``): linting the working tree's
+    folder in its place would pass what Argo CD never applies and miss what it does (issue 32)."""
+    url, path, revision = source.get("repoURL"), source.get("path"), source.get("targetRevision")
+    if (not isinstance(url, str) or not isinstance(path, str) or not path or "chart" in source
+            or normalize_repo_url(url) not in ours):  # fmt: skip
+        return None
+    state = facts.checked_out(root)
+    named = revision_elsewhere(revision, state)
+    if named is None:
+        return None
+    head = (f"not the checked-out commit ({state.commit[:12]})" if state.commit is not None else
+            "and no checked-out commit is known here (not a git checkout)")  # fmt: skip
+    span = source.key_span("targetRevision")
+    helm = _plain(source.get("helm")) if isinstance(source.get("helm"), Map) else None
+    return RemoteSource(PINNED_REVISION, url, None, path, str(revision), index, line if line is not None else span.line,
+                        1 if line is not None else span.column, helm, pinned=f"{named}, {head}")  # fmt: skip
 
 
 def normalize_repo_url(url: str) -> str:
@@ -334,7 +414,7 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
                 and not isinstance(spec.get("sourceHydrator"), Map))  # HasMultipleSources
     for field_name, source in entries:
         index = int(field_name[13:-1]) if field_name.startswith("spec.sources[") else None
-        remote = remote_source(source, index, ours, line)
+        remote = remote_source(source, index, ours, line) or pinned_source(source, index, ours, root, line)
         if remote is not None and field_name == "spec.source" and multiple:
             continue  # Argo CD ignores spec.source when spec.sources is set (HasMultipleSources)
         if remote is not None:  # fetched by Argo CD's repo server: named, not rendered (issue 33)
