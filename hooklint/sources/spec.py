@@ -73,6 +73,10 @@ class ApplicationSource:
     #: Set for a source Argo CD's repo server fetches from elsewhere (a chart repository, an OCI
     #: registry, another Git repository): hooklint does not render it, and ``folder`` is empty.
     remote: "RemoteSource | None" = None
+    #: ``($name, targetRevision, what it names)`` of each ``ref`` source of this repository at
+    #: another revision than the checked-out commit (issue 32): its ``$name/...`` value files are
+    #: left out (HL009), never read from the working tree.
+    pinned_refs: tuple[tuple[str, str, str], ...] = ()
     #: Where the source's entry is written, ``(line, column)`` (1-based): its ``repoURL:`` key;
     #: ``(line, 1)`` for an Application rendered by another one or generated. Where HL009 goes
     #: for what Argo CD renders of it and hooklint does not (jsonnet, a plugin: issue 33).

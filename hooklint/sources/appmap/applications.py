@@ -410,6 +410,9 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
     out = []
     real_root = os.path.realpath(root)
     refs = {f"${s['ref']}": s for _, s in entries if isinstance(s.get("ref"), str) and s["ref"]}
+    # a ref source of this repository at another revision: its $ref files are not the working tree's (issue 32)
+    pinned = {name: (str(s.get("targetRevision")), ref_revision) for name, s in refs.items()
+              if (ref_revision := _pinned_ref(s, ours, root)) is not None}  # fmt: skip
     multiple = (isinstance(spec.get("sources"), Seq) and len(spec["sources"]) > 0
                 and not isinstance(spec.get("sourceHydrator"), Map))  # HasMultipleSources
     for field_name, source in entries:
@@ -422,7 +425,7 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
             listed = helm.get("valueFiles")
             written: list = listed if isinstance(listed, list) else []
             env = build_env(instance, namespace, project, source)
-            files, _ = _resolve_refs(written, refs if multiple else None, ours, env)
+            files, _ = _resolve_refs(written, refs if multiple else None, ours, env, pinned)
             read_here = tuple(f.lstrip("/") for f, w in zip(files, written)
                               if isinstance(w, str) and w.startswith("$") and f != w)  # fmt: skip
             typed = [k for k in ("helm", "kustomize", "directory", "plugin") if isinstance(source.get(k), Map)]
@@ -436,6 +439,7 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
                 # what --fetch renders it with: its explicit type's options, $ref value files resolved (issue 33)
                 options={**helm, "valueFiles": files} if written else _plain(source.get(explicit)) if explicit else None,
                 value_file_places=_value_file_places(source, path, line, (), len(files)) if written else (),
+                pinned_refs=tuple((n, *pinned[n]) for n in sorted(pinned)) if multiple else (),
             ))  # fmt: skip
             continue
         url, folder = source.get("repoURL"), source.get("path")
@@ -477,7 +481,7 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
         places: tuple[tuple[str, int, int], ...] = ()
         if kind == "helm" and isinstance(options, dict) and isinstance(options.get("valueFiles"), list):
             env = build_env(instance, namespace, project, source)
-            files, why = _resolve_refs(options["valueFiles"], refs if multiple else None, ours, env)
+            files, why = _resolve_refs(options["valueFiles"], refs if multiple else None, ours, env, pinned)
             options = {**options, "valueFiles": files}
             problem = problem or why
             places = _value_file_places(source, path, line, overrides, len(files), max_file_size)
@@ -501,6 +505,7 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
             secrets=secrets,
             overrides=tuple(user_path(os.path.abspath(o)) for o in overrides),
             value_file_places=places,
+            pinned_refs=tuple((n, *pinned[n]) for n in sorted(pinned)) if multiple else (),
             entry=(line, 1) if line is not None else (source.key_span("repoURL").line, source.key_span("repoURL").column),
         ))  # fmt: skip
     return out
@@ -650,13 +655,32 @@ def envsubst(text: str, env: dict[str, str], keep: frozenset[str] = REVISION_VAR
     return "".join(out)
 
 
+def _pinned_ref(source: Map, ours: set[str], root: str) -> str | None:
+    """What the ``targetRevision`` of the ``ref`` source ``source`` names (:func:`revision_elsewhere`,
+    with whether it is the checked-out commit) when it is this repository (``ours``; ``root`` its
+    top folder) at another revision than the working tree's; else None. Argo CD reads its ``$ref``
+    value files from that revision (``reposerver/repository/repository.go`` ``resolveReferencedSources``
+    checks each ``ref`` source out at its own ``targetRevision``)."""
+    url = source.get("repoURL")
+    if not isinstance(url, str) or "chart" in source or normalize_repo_url(url) not in ours:
+        return None
+    state = facts.checked_out(root)
+    named = revision_elsewhere(source.get("targetRevision"), state)
+    if named is None:
+        return None
+    return (f"{named}, not the checked-out commit ({state.commit[:12]})" if state.commit is not None else
+            f"{named}, and no checked-out commit is known here (not a git checkout)")  # fmt: skip
+
+
 def _resolve_refs(value_files: list, refs: dict[str, Map] | None, ours: set[str],
-                  env: dict[str, str]) -> tuple[list, str | None]:  # fmt: skip
+                  env: dict[str, str], pinned: dict[str, tuple[str, str]] | None = None) -> tuple[list, str | None]:  # fmt: skip
     """``helm.valueFiles`` as the repo server reads them (``reposerver/repository/repository.go``
     ``getResolvedValueFiles``). In a multi-source Application (``refs``: ``$name`` -> the ``ref``
     source it names), a ``$ref/...`` entry is read from that source when it is this repository
     (``ours``): then ``$ref/path`` is ``/path``, relative to the repository root; an entry of
-    another repository stays as written (the renderer says it is not read: HL009), and a
+    another repository, or of this one at another revision (``pinned``: ``$name`` -> its
+    ``targetRevision`` and what that names, :func:`_pinned_ref`), stays as written (the renderer says
+    it is not read: HL009), and a
     reference to no source is the repo server's error (``resolveReferencedSources``), returned as
     the second value. Every other entry, and every entry of a single-source Application
     (``refs`` None: ``$values/x`` is no reference there), is ``envsubst``-ed with ``env``."""
@@ -676,7 +700,7 @@ def _resolve_refs(value_files: list, refs: dict[str, Map] | None, ours: set[str]
             return value_files, (f"source referenced {name!r}, which is not one of the available sources "
                                  f"({', '.join(sorted(refs))})")  # fmt: skip
         url = target.get("repoURL")
-        if isinstance(url, str) and normalize_repo_url(url) in ours and "chart" not in target:
+        if isinstance(url, str) and normalize_repo_url(url) in ours and "chart" not in target and name not in (pinned or {}):
             out.append("/" + envsubst(rest, env).lstrip("/"))
         else:
             out.append(entry)
