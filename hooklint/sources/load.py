@@ -309,7 +309,7 @@ def _remote_application(app: Application, source: ApplicationSource, config: Con
                   f"CD renders {remote.path} at that revision, and hooklint read {remote.path} only from the working "
                   "tree, at the checked-out revision, so none of the objects Argo CD renders there were checked, hooks "
                   f"included{f' ({why})' if failed else ''}; lint that revision's checkout (`git worktree add "
-                  f"../at-revision {remote.target_revision}` then `hooklint lint ../at-revision/{remote.path.strip('/')}`)"
+                  f"../at-revision {remote.target_revision}` then `hooklint lint ../at-revision/{(remote.path or '').strip('/')}`)"
                   f"{', ' + advice + ' to check it' if advice else ''}, or set targetRevision to the branch this change "
                   "merges into")  # fmt: skip
         loaded.documents = []
