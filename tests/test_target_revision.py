@@ -314,3 +314,19 @@ def test_revision_elsewhere(revision, expected, without_git):
     state = CheckedOut("a" * 40, {"v1": "a" * 40, "old": "c" * 40}, frozenset({"main", "side", "deadbee"}))
     assert revision_elsewhere(revision, state) == expected
     assert revision_elsewhere(revision, CheckedOut()) == without_git  # no git repository: nothing is the checked-out commit
+
+
+def test_fetch_renders_the_pinned_revision(attack, monkeypatch):
+    """With ``--fetch`` and this repository's host listed, the folder is fetched at its revision and
+    rendered there (as another Git repository's source is): the privileged hook of commit A is
+    found, at the Application's targetRevision entry, named by where it is in the fetched tree."""
+    repo, a, b = attack
+    url = f"file://{repo}"
+    git(repo, "remote", "set-url", "origin", url)
+    (repo / "apps/app.yaml").write_text(application(a).replace(URL, url))
+    code, found = lint("--fetch", "--fetch-host", url, ".")
+    assert code == 1
+    hl105 = [f for f in found if f[0] == "HL105"]
+    assert [(f[1], f[2], f[3], f[4].split(":", 2)[:2]) for f in hl105] == [
+        ("apps/app.yaml", 11, 5, ["file", f"//{repo}@{a[:12]} app/pod.yaml"])] * 2
+    assert {f[0] for f in found} >= {"HL105", "HL103"} and "HL009" not in {f[0] for f in found}
