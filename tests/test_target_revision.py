@@ -330,3 +330,22 @@ def test_fetch_renders_the_pinned_revision(attack, monkeypatch):
     assert [(f[1], f[2], f[3], f[4].split(":", 2)[:2]) for f in hl105] == [
         ("apps/app.yaml", 11, 5, ["file", f"//{repo}@{a[:12]} app/pod.yaml"])] * 2
     assert {f[0] for f in found} >= {"HL105", "HL103"} and "HL009" not in {f[0] for f in found}
+
+
+def test_diff_copies_know_their_commit_and_its_tags(attack):
+    """A revision's copy (``--head``) knows its commit and the tags that name it, as the working tree does."""
+    repo, a, b = attack
+
+    def diff() -> tuple[int, list]:
+        result = runner.invoke(app, ["diff", "--no-cache", "--format", "json", "HEAD~1", "--head", "HEAD"])
+        return result.exit_code, [(f["rule_id"], f["path"], f["line"], f["column"]) for f in json.loads(result.stdout)["new"]]
+
+    (repo / "apps/app.yaml").write_text(application("main"))
+    commit(repo, "at the branch")
+    (repo / "apps/app.yaml").write_text(application("v3.0.0"))  # a version: a tag unless known otherwise
+    c = commit(repo, "at a tag of this commit")
+    git(repo, "tag", "-a", "v3.0.0", "-m", "this one", c)
+    assert diff() == (0, [])
+    (repo / "apps/app.yaml").write_text(application(c[:8]))
+    commit(repo, "at the commit before")
+    assert diff() == (1, [("HL009", "apps/app.yaml", 11, 5)])
