@@ -152,9 +152,10 @@ def test_a_tag_elsewhere_is_hl009_and_a_tag_of_the_checked_out_commit_is_read(at
 
 def test_an_abbreviated_commit(attack):
     repo, a, b = attack
-    (repo / "apps/app.yaml").write_text(application(a[:9]))
+    # quoted: a few hex digits can read as a YAML number (all digits, or 12e45678)
+    (repo / "apps/app.yaml").write_text(application(f"'{a[:9]}'"))
     assert lint(".") == (1, [("HL009", "apps/app.yaml", 11, 5, pinned_message(a[:9], "an abbreviated commit", b))])
-    (repo / "apps/app.yaml").write_text(application(b[:9]))
+    (repo / "apps/app.yaml").write_text(application(f"'{b[:9]}'"))
     assert lint(".") == (0, [])
 
 
@@ -346,6 +347,6 @@ def test_diff_copies_know_their_commit_and_its_tags(attack):
     c = commit(repo, "at a tag of this commit")
     git(repo, "tag", "-a", "v3.0.0", "-m", "this one", c)
     assert diff() == (0, [])
-    (repo / "apps/app.yaml").write_text(application(c[:8]))
+    (repo / "apps/app.yaml").write_text(application(f"'{c[:8]}'"))
     commit(repo, "at the commit before")
     assert diff() == (1, [("HL009", "apps/app.yaml", 11, 5)])
