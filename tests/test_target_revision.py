@@ -350,3 +350,61 @@ def test_diff_copies_know_their_commit_and_its_tags(attack):
     (repo / "apps/app.yaml").write_text(application(f"'{c[:8]}'"))
     commit(repo, "at the commit before")
     assert diff() == (1, [("HL009", "apps/app.yaml", 11, 5)])
+
+
+def test_a_hydrated_applications_dry_source_and_a_generated_application(attack):
+    """The hydrator renders the dry source at its targetRevision; an ApplicationSet's template
+    pinned so is HL009 at the template's repoURL line (column 1), as every generated source is."""
+    repo, a, b = attack
+    (repo / "apps/app.yaml").write_text(f"""\
+apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata:
+  name: app
+  namespace: argocd
+spec:
+  project: shop
+  sourceHydrator:
+    drySource:
+      repoURL: {URL}
+      path: app
+      targetRevision: {a}
+    syncSource:
+      targetBranch: env/prod
+      path: prod
+  destination:
+    server: https://kubernetes.default.svc
+    namespace: app
+""")
+    code, found = lint(".")
+    assert (code, [f[:4] for f in found]) == (1, [("HL009", "apps/app.yaml", 12, 7)])
+    assert found[0][4].startswith(f"Application app (apps/app.yaml:10): spec.sourceHydrator.drySource.targetRevision "
+                                  f"'{a}' is a commit, not the checked-out commit ({b[:12]}): Argo CD renders app at "
+                                  "that revision")  # fmt: skip
+    (repo / "apps/app.yaml").write_text(f"""\
+apiVersion: argoproj.io/v1alpha1
+kind: ApplicationSet
+metadata:
+  name: all
+  namespace: argocd
+spec:
+  generators:
+    - list:
+        elements:
+          - name: app
+  template:
+    metadata:
+      name: '{{{{name}}}}'
+    spec:
+      project: shop
+      source:
+        repoURL: {URL}
+        path: app
+        targetRevision: {a}
+      destination:
+        server: https://kubernetes.default.svc
+        namespace: app
+""")
+    code, found = lint(".")
+    assert (code, [f[:4] for f in found]) == (1, [("HL009", "apps/app.yaml", 17, 1)])
+    assert f"spec.source.targetRevision '{a}' is a commit, not the checked-out commit ({b[:12]})" in found[0][4]
