@@ -167,8 +167,8 @@ def pinned_source(source: Map, index: int | None, ours: set[str], root: str,
     folder in its place would pass what Argo CD never applies and miss what it does (issue 32)."""
     url, path, revision = source.get("repoURL"), source.get("path"), source.get("targetRevision")
     if (not isinstance(url, str) or not isinstance(path, str) or not path or "chart" in source
-            or normalize_repo_url(url) not in ours):  # fmt: skip
-        return None
+            or normalize_repo_url(url) not in ours or revision in (None, "", "HEAD")):  # fmt: skip
+        return None  # the working tree, whatever is checked out: .git is not read
     state = facts.checked_out(root)
     named = revision_elsewhere(revision, state)
     if named is None:
@@ -662,7 +662,8 @@ def _pinned_ref(source: Map, ours: set[str], root: str) -> str | None:
     value files from that revision (``reposerver/repository/repository.go`` ``resolveReferencedSources``
     checks each ``ref`` source out at its own ``targetRevision``)."""
     url = source.get("repoURL")
-    if not isinstance(url, str) or "chart" in source or normalize_repo_url(url) not in ours:
+    if (not isinstance(url, str) or "chart" in source or normalize_repo_url(url) not in ours
+            or source.get("targetRevision") in (None, "", "HEAD")):  # fmt: skip
         return None
     state = facts.checked_out(root)
     named = revision_elsewhere(source.get("targetRevision"), state)

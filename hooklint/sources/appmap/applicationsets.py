@@ -489,8 +489,9 @@ def _git(spec: dict, ctx: _Context) -> list[dict]:
                                     "fetches: the Applications it generates are not linted", key="git")  # fmt: skip
     from hooklint.sources.appmap.applications import revision_elsewhere  # noqa: PLC0415
     from hooklint.sources.repository import facts  # noqa: PLC0415
+    from hooklint.sources.repository.git import CheckedOut  # noqa: PLC0415
 
-    state = facts.checked_out(ctx.root)
+    state = facts.checked_out(ctx.root) if spec.get("revision") not in (None, "", "HEAD") else CheckedOut()
     named = revision_elsewhere(spec.get("revision"), state)
     if named is not None:  # git.go reads the folders and files at that revision (issue 32)
         head = (f"not the checked-out commit ({state.commit[:12]})" if state.commit is not None else
