@@ -164,9 +164,9 @@ def test_a_bare_oci_registry_is_fetched_as_oci_with_fetch(repo, monkeypatch):
     manifest and the chart layer, from the registry the repoURL names. A bare repoURL names its
     registry by a name (``127.0.0.1:PORT/x`` is no URL to Go: a colon in the first segment), and a
     name of a loopback address is refused (tests/test_fetch.py): here that check alone is lifted."""
-    from hooklint.sources.fetch import net
+    from hooklint.sources.fetch import client
 
-    monkeypatch.setattr(net, "check_address", lambda address, entry, host: None)
+    monkeypatch.setattr(client, "check_address", lambda address, entry, host: None)
     with http_server() as served:
         oci_registry(served, chart_archive(), tag="1.2.0")
         (repo / "apps/hook.yaml").write_text(application(f"    - repoURL: localhost:{served.port}/charts\n"

@@ -10,6 +10,8 @@ import json
 import textwrap
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from hooklint.cli import app
@@ -138,3 +140,49 @@ def test_encodings_inside_a_longer_word_are_found(shown):
     hidden = redact.redactor(values)(f"Image '{shown}' of container 'c'")
     assert "[the value of `apiKey`]" in hidden
     assert all(part not in hidden for part in (shown[-12:], shown[9:21]))
+
+
+def _go_quote_reference(text: str, ascii_only: bool) -> str:
+    """Go's strconv.Quote between its quotes, one character at a time (appendEscapedRune)."""
+    out = []
+    for char in text:
+        code = ord(char)
+        if char in '\a\b\f\n\r\t\v"\\':
+            out.append({"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t",
+                        "\v": "\\v", '"': '\\"', "\\": "\\\\"}[char])  # fmt: skip
+        elif char.isprintable() and not (ascii_only and code >= 0x80):
+            out.append(char)
+        elif code < 0x80:
+            out.append(f"\\x{code:02x}")
+        elif code < 0x10000:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(f"\\U{code:08x}")
+    return "".join(out)
+
+
+def _template_reference(text: str) -> set[str]:
+    """html, urlquery (byte by byte) and js of Go's text/template, one character at a time."""
+    html = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("'", "&#39;").replace('"', "&#34;")
+    query = "".join(chr(b) if b < 0x80 and (chr(b).isalnum() or chr(b) in "-_.~") else "+" if b == 0x20 else f"%{b:02X}"
+                    for b in text.encode("utf-8"))  # fmt: skip
+    js = "".join("\\" + c if c in "\\'\"" else f"\\u{ord(c):04X}" if c in "<>&=" or ord(c) < 0x20 else c for c in text)
+    return {html, query, js}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=40))
+def test_escapes_by_distinct_character_write_what_go_writes_character_by_character(text: str) -> None:
+    """go_quoted and template_escaped rewrite a text by a table of its distinct characters (a
+    certificate's forms cost 44 ms a value one character at a time): the same text as the
+    character-by-character spelling of strconv.Quote, QuoteToASCII, html, urlquery and js."""
+    assert redact.go_quoted(text) == _go_quote_reference(text, False)
+    assert redact.go_quoted(text, ascii_only=True) == _go_quote_reference(text, True)
+    assert redact.template_escaped(text) == _template_reference(text)
+
+
+def test_go_quoted_and_template_escaped_of_known_texts() -> None:
+    assert redact.go_quoted('a"b\\c\n\x1b\u00e9\U0001f600\u00a0') == 'a\\"b\\\\c\\n\\x1b\u00e9\U0001f600\\u00a0'
+    assert redact.go_quoted("\u00e9\U0001f600", ascii_only=True) == "\\u00e9\\U0001f600"
+    assert redact.template_escaped("a b&<é='\"\\\t") == {
+        "a b&amp;&lt;é=&#39;&#34;\\\t", "a+b%26%3C%C3%A9%3D%27%22%5C%09", "a b\\u0026\\u003Cé\\u003D\\'\\\"\\\\\\u0009"}

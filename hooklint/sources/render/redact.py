@@ -61,6 +61,7 @@ from __future__ import annotations
 import base64
 import binascii
 import bisect
+import functools
 import html
 import json
 import os
@@ -279,14 +280,17 @@ def shown(key: str) -> str:
     return f"[the value of `{key}`]" if _KEY_SHOWN.fullmatch(key) else REDACTED
 
 
-def _forms(value: str) -> set[str]:
+@functools.lru_cache(maxsize=1024)
+def _forms(value: str) -> frozenset[str]:
     """The forms messages write secret ``value`` in, of :data:`MIN_LENGTH` characters or more:
     as written (without a byte-order mark, around bytes that were not UTF-8, line by line and its
     lines joined), each JSON-escaped (as Python writes it and as Go's ``encoding/json`` does, ``<``,
     ``>``, ``&`` as ``\\u003c``...), control characters escaped, quoted as Go quotes it
     (:func:`go_quoted`), escaped by a template's ``html``, ``urlquery`` and ``js``
     (:func:`template_escaped`), base64-encoded at each of the three offsets it may start at inside a
-    longer encoding (:func:`base64_cores`) and as Go's byte list (kustomize's env file lines)."""
+    longer encoding (:func:`base64_cores`) and as Go's byte list (kustomize's env file lines).
+    Memoised: overlays and copies of a chart share their Secrets' values, and a certificate's forms
+    are costly to spell."""
     text = value.strip()
     forms = {text, text.removeprefix("\ufeff")}
     forms.update(piece.strip() for piece in text.split("\ufffd"))  # around bytes that were not UTF-8
@@ -309,7 +313,15 @@ def _forms(value: str) -> set[str]:
         forms.update(base64_cores(raw))
         if len(raw) <= _MAX_BYTE_LIST:
             forms.add(" ".join(str(b) for b in raw))
-    return {f for f in forms if len(f) >= MIN_LENGTH and not _PEM_ARMOUR.fullmatch(f)}
+    return frozenset(f for f in forms if len(f) >= MIN_LENGTH and not _PEM_ARMOUR.fullmatch(f))
+
+
+def _translated(text: str, spelled: Callable[[str], str]) -> str:
+    """``text`` with each character written as ``spelled`` writes it: ``spelled`` asked once per
+    distinct character, the text rewritten by ``str.translate`` (a secret may be a certificate of
+    thousands of characters)."""
+    table = {ord(char): form for char in set(text) if (form := spelled(char)) != char}
+    return text.translate(table) if table else text
 
 
 def template_escaped(text: str) -> set[str]:
@@ -322,17 +334,24 @@ def template_escaped(text: str) -> set[str]:
     trial)."""
     html = (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("'", "&#39;")
             .replace('"', "&#34;"))  # fmt: skip
-    query = "".join(chr(b) if chr(b).isascii() and (chr(b).isalnum() or chr(b) in "-_.~") else "+" if b == 0x20
-                    else f"%{b:02X}" for b in text.encode("utf-8"))  # fmt: skip
-    js = []
-    for char in text:
-        if char in "\\'\"":
-            js.append("\\" + char)
-        elif char in "<>&=" or ord(char) < 0x20:
-            js.append(f"\\u{ord(char):04X}")
-        else:
-            js.append(char)
-    return {html, query, "".join(js)}
+    query = _translated(text, _query_escaped)
+    return {html, query, _translated(text, _js_escaped)}
+
+
+def _query_escaped(char: str) -> str:
+    """``char`` as Go's ``url.QueryEscape`` writes it: letters, digits and ``-_.~`` of ASCII as
+    they are, a space as ``+``, anything else as its UTF-8 bytes in ``%XX``."""
+    if char.isascii() and (char.isalnum() or char in "-_.~"):
+        return char
+    return "+" if char == " " else "".join(f"%{b:02X}" for b in char.encode("utf-8"))
+
+
+def _js_escaped(char: str) -> str:
+    """``char`` as Go's ``template.JSEscapeString`` writes it: ``\\``, ``'`` and ``"`` after a
+    backslash, ``<>&=`` and controls as ``\\uXXXX``."""
+    if char in "\\'\"":
+        return "\\" + char
+    return f"\\u{ord(char):04X}" if char in "<>&=" or ord(char) < 0x20 else char
 
 
 def base64_cores(raw: bytes) -> set[str]:
@@ -363,20 +382,24 @@ def go_quoted(text: str, *, ascii_only: bool = False) -> str:
     too (``\\u00e9``). Go's ``unicode.IsPrint`` and Python's ``str.isprintable`` both take the
     letters, marks, numbers, punctuation, symbols and the ASCII space (``strconv/quote.go``
     ``appendQuotedWith``, ``appendEscapedRune``)."""
-    out = []
-    for char in text:
-        code = ord(char)
-        if char in _GO_ESCAPES:
-            out.append(_GO_ESCAPES[char])
-        elif char.isprintable() and not (ascii_only and code >= 0x80):
-            out.append(char)
-        elif code < 0x80:
-            out.append(f"\\x{code:02x}")
-        elif code < 0x10000:
-            out.append(f"\\u{code:04x}")
-        else:
-            out.append(f"\\U{code:08x}")
-    return "".join(out)
+    return _translated(text, _go_escaped_ascii if ascii_only else _go_escaped)
+
+
+def _go_escaped(char: str, ascii_only: bool = False) -> str:
+    """``char`` as :func:`go_quoted` writes it."""
+    code = ord(char)
+    if char in _GO_ESCAPES:
+        return _GO_ESCAPES[char]
+    if char.isprintable() and not (ascii_only and code >= 0x80):
+        return char
+    if code < 0x80:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def _go_escaped_ascii(char: str) -> str:
+    """``char`` as :func:`go_quoted` writes it with ``ascii_only``."""
+    return _go_escaped(char, ascii_only=True)
 
 
 @dataclass(frozen=True, slots=True)
