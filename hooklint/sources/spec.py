@@ -102,7 +102,8 @@ class RemoteSource:
     hooklint does not render (issue 33): what a fetch step needs to render it like a local source.
 
     ``kind`` is one of :data:`CHART_REPOSITORY`, :data:`OCI_REGISTRY`, :data:`OTHER_GIT`,
-    :data:`UNKNOWN_SCHEME`, or :data:`PINNED_REVISION` (this repository, at another revision); ``repo_url``, ``chart``, ``path`` and ``target_revision`` as written
+    :data:`UNKNOWN_SCHEME`, or :data:`PINNED_REVISION` (this repository, at another revision);
+    ``repo_url``, ``chart``, ``path`` and ``target_revision`` as written
     (None when absent); ``index`` the source's position in ``spec.sources`` (None for
     ``spec.source``); ``line`` and ``column`` (1-based) where its entry is written: the ``chart:``
     key for a chart, else the ``repoURL:`` key (for an Application rendered by another one or

@@ -41,8 +41,8 @@ from hooklint.sources.repository import facts
 from hooklint.sources.repository.git import CheckedOut, remote_urls
 from hooklint.sources.repository.spelling import may_hold, rewritten
 from hooklint.sources.repository.tree import chart_of
-from hooklint.sources.spec import (CHART_REPOSITORY, OCI_REGISTRY, OTHER_GIT, PINNED_REVISION, UNKNOWN_SCHEME, ApplicationSource,
-                                   RemoteSource, document_objects, rendered_sources)
+from hooklint.sources.spec import (CHART_REPOSITORY, OCI_REGISTRY, OTHER_GIT, PINNED_REVISION, UNKNOWN_SCHEME,
+                                   ApplicationSource, RemoteSource, document_objects, rendered_sources)
 from hooklint.yamlio import SYNTAX_ERROR, TOO_COMPLEX, Map, Seq
 
 
@@ -110,7 +110,8 @@ _HEX = re.compile(r"^[0-9A-Fa-f]{7,}$")
 
 def revision_elsewhere(revision: object, state: CheckedOut) -> str | None:
     """What the ``targetRevision`` (or git generator ``revision``) ``revision`` of a source of this
-    repository names when it is not the working tree hooklint reads, as a noun phrase (``a commit``, ``a tag``); None when it is read from the working tree.
+    repository names when it is not the working tree hooklint reads, as a noun phrase (``a
+    commit``, ``a tag``); None when it is read from the working tree.
 
     Argo CD v3.5.1 resolves it with ``util/git/client.go`` ``lsRemote`` over the remote's refs: a
     40-digit hex id is that commit (``IsCommitSHA``); empty is ``HEAD``; a semver constraint
@@ -132,16 +133,15 @@ def revision_elsewhere(revision: object, state: CheckedOut) -> str | None:
 
     head = state.commit
     text = revision
-    if text in ("", "HEAD", "refs/heads/HEAD"):
+    if text in ("", "HEAD"):
         return None
     if re.fullmatch(r"[0-9A-Fa-f]{40}", text):
         return None if head is not None and text.lower() == head else "a commit"
     if parse_version(text) is None and parse_constraint(text) is not None:
         return "a semver constraint (Argo CD takes the highest tag it admits)"
-    name = text[len("refs/heads/"):] if text.startswith("refs/heads/") else text
-    if name != text:  # refs/heads/NAME: a branch
+    if text.startswith("refs/heads/"):  # a branch
         return None
-    tag = text[len("refs/tags/"):] if text.startswith("refs/tags/") else text[len("tags/"):] if text.startswith("tags/") else text
+    tag = next((text[len(p):] for p in ("refs/tags/", "tags/") if text.startswith(p)), text)
     if tag in state.tags:
         return None if head is not None and state.tags[tag] == head else "a tag"
     if text in state.branches:
@@ -674,7 +674,8 @@ def _pinned_ref(source: Map, ours: set[str], root: str) -> str | None:
 
 
 def _resolve_refs(value_files: list, refs: dict[str, Map] | None, ours: set[str],
-                  env: dict[str, str], pinned: dict[str, tuple[str, str]] | None = None) -> tuple[list, str | None]:  # fmt: skip
+                  env: dict[str, str], pinned: dict[str, tuple[str, str]] | None = None,
+                  ) -> tuple[list, str | None]:  # fmt: skip
     """``helm.valueFiles`` as the repo server reads them (``reposerver/repository/repository.go``
     ``getResolvedValueFiles``). In a multi-source Application (``refs``: ``$name`` -> the ``ref``
     source it names), a ``$ref/...`` entry is read from that source when it is this repository
@@ -701,7 +702,8 @@ def _resolve_refs(value_files: list, refs: dict[str, Map] | None, ours: set[str]
             return value_files, (f"source referenced {name!r}, which is not one of the available sources "
                                  f"({', '.join(sorted(refs))})")  # fmt: skip
         url = target.get("repoURL")
-        if isinstance(url, str) and normalize_repo_url(url) in ours and "chart" not in target and name not in (pinned or {}):
+        if (isinstance(url, str) and normalize_repo_url(url) in ours and "chart" not in target
+                and name not in (pinned or {})):  # fmt: skip
             out.append("/" + envsubst(rest, env).lstrip("/"))
         else:
             out.append(entry)

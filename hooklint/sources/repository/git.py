@@ -209,7 +209,8 @@ def checked_out(root: str) -> CheckedOut:
     def resolve(name: str) -> str | None:
         for _ in range(5):  # symbolic refs: ref: refs/heads/main
             try:
-                text = read_bytes(os.path.join(git_dir if name == "HEAD" else common, name), 4096).decode("ascii").strip()
+                folder = git_dir if name == "HEAD" else common  # HEAD is a worktree's own
+                text = read_bytes(os.path.join(folder, name), 4096).decode("ascii").strip()
             except (OSError, UnicodeDecodeError):
                 text = loose.get(name) or (packed[name][0] if name in packed else "")
             if _is_oid(text.lower()):
