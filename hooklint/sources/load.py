@@ -24,7 +24,7 @@ from hooklint.sources.render import RenderedFile, chart_value_secrets, comments_
 from hooklint.sources.repository.kustomizations import is_component
 from hooklint.sources.repository.tree import jsonnet_digest, jsonnet_not_evaluated, outside_repository, read_in_repository, repository_root
 from hooklint.sources.render.rendered import Renderer
-from hooklint.sources.spec import ApplicationSource
+from hooklint.sources.spec import PINNED_REVISION, ApplicationSource
 
 if TYPE_CHECKING:
     from hooklint.sources.render.helm import DependencyFetcher
@@ -309,6 +309,17 @@ def _remote_application(app: Application, source: ApplicationSource, config: Con
 
     why, advice = not_fetched(remote)
     why, advice = (f"--fetch did not fetch it ({failed})", None) if failed else (why, advice)
+    if remote.kind == PINNED_REVISION:  # this repository at another revision (issue 32)
+        detail = (f"{source.label()}: {source.field}.targetRevision {remote.target_revision!r} is {remote.pinned}: Argo "
+                  f"CD renders {remote.path} at that revision, and hooklint read {remote.path} only from the working "
+                  "tree, at the checked-out revision, so none of the objects Argo CD renders there were checked, hooks "
+                  f"included{f' ({why})' if failed else ''}; lint that revision's checkout (`git worktree add "
+                  f"../at-revision {remote.target_revision}` then `hooklint lint ../at-revision/{(remote.path or '').strip('/')}`)"
+                  f"{', ' + advice + ' to check it' if advice else ''}, or set targetRevision to the branch this change "
+                  "merges into")  # fmt: skip
+        loaded.documents = []
+        loaded.issues = [(LoadIssue(NOT_RENDERED, Span.point(remote.line, remote.column), detail), 0)]
+        return LoadedApplication(app, [loaded], [], None)
     detail = (f"{source.label()}: {remote_reason(source, why)}. Argo CD's repo server fetches it when it renders "
               "the application. hooklint did not render it, so none of its objects were checked, hooks included; "
               f"{advice + ' to check it, ' if advice else ''}vendor it into this repository, or lint what it renders "

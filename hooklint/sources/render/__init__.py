@@ -155,7 +155,8 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
                 helm = _options(HelmOptions.from_application, application, manifest_file, application.options,
                                 application.name, application.namespace)  # fmt: skip
                 # where each value file is written: one hooklint cannot read is HL009 there (issue 22)
-                helm = dataclasses.replace(helm, value_file_places=application.value_file_places)
+                helm = dataclasses.replace(helm, value_file_places=application.value_file_places,
+                                           pinned_refs=application.pinned_refs)  # fmt: skip
             if config.kube_version and not helm.kube_version:  # the cluster's, as Argo CD passes it
                 helm = dataclasses.replace(helm, kube_version=config.kube_version)
             if not helm.api_versions:  # the cluster's (GetAPIVersionsOrDefault): built-in kinds, CRDs, api-versions
