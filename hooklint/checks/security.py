@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fnmatch import fnmatchcase
 from operator import attrgetter
-from typing import Iterator, Mapping
+from typing import Callable, Iterator, Mapping, TypeVar
 
 from hooklint import argocd
 from hooklint.checks import Context, Hit, check
@@ -789,18 +789,30 @@ def _rule_grants(rule: Mapping, cluster_wide: bool, judge: "_Judge | None" = Non
     0 every resource; 1 escalate/bind/impersonate; 2 every verb; 3 running pods cluster-wide
     (``create``, ``update`` or ``patch`` on pods or a kind that makes them, :data:`POD_MAKERS`: a new
     pod template, or a running pod's new image; ``update``/``patch`` on
-    ``pods/ephemeralcontainers``; ``create`` on ``pods/exec`` or ``pods/attach``: the code runs as
-    any ServiceAccount of its namespace and mounts any Secret there, Kubernetes RBAC good practices
-    "Workload creation"); 4 ``create`` on
-    ``serviceaccounts/token`` cluster-wide (a token for any ServiceAccount, "Token request"); 5
-    reading secrets cluster-wide (get, list or watch: a watch without a resourceVersion starts with
-    an ADDED event carrying every existing Secret, data included, so watch alone reads them all);
-    6 approving certificates of a client signer (:func:`_client_signers`, "Certificate signing
-    requests"); 7 update or patch on admission webhook configurations cluster-wide. A rule limited
-    by ``resourceNames`` grants no wildcard over a kind and is not reported, but for the signers it
-    approves for. Ranks 3 to 7 are reported only through a ClusterRoleBinding: in one namespace a
-    hook that starts pods or reads Secrets reaches that namespace's ServiceAccounts and Secrets, the
-    reach a namespaced Role is meant to have."""
+    ``pods/ephemeralcontainers``; ``create`` or ``get`` on ``pods/exec`` or ``pods/attach``; ``create``
+    or ``get`` on ``nodes/proxy``: the code runs as any ServiceAccount of its namespace and mounts
+    any Secret there, Kubernetes RBAC good practices "Workload creation", "Access to proxy
+    subresource of Nodes"); 4 ``create`` on ``serviceaccounts/token`` cluster-wide (a token for any
+    ServiceAccount, "Token request"); 5 reading secrets cluster-wide (get, list or watch: a watch
+    without a resourceVersion starts with an ADDED event carrying every existing Secret, data
+    included, so watch alone reads them all); 6 approving certificates of a client signer
+    (:func:`_client_signers`, "Certificate signing requests"); 7 update or patch on admission webhook
+    configurations cluster-wide. Ranks 3 to 7 are reported only through a ClusterRoleBinding: in one
+    namespace a hook that starts pods or reads Secrets reaches that namespace's ServiceAccounts and
+    Secrets, the reach a namespaced Role is meant to have (and nodes are cluster-scoped).
+
+    ``get`` on ``pods/exec``, ``pods/attach`` and ``nodes/proxy`` runs commands: a WebSocket
+    upgrade is an HTTP GET, authorized as ``get`` (Kubernetes "RBAC good practices", "Access to
+    proxy subresource of Nodes": "get permission on nodes/proxy is not a read-only permission";
+    for pods the API server asks ``create`` too only from Kubernetes 1.35, feature gate
+    ``AuthorizePodWebsocketUpgradeCreatePermission``, beta and on by default, which older clusters
+    and a cluster that turns it off lack).
+
+    A rule limited by ``resourceNames`` grants its verbs on those names only, so it is judged by
+    what the names reach (``judge``, :meth:`_Judge.named`: impersonating a named identity, binding
+    or escalating a named role HL106 reports, tokens and token Secrets of a named ServiceAccount it
+    reports, the kubelet API of named nodes) and by the signers it approves for; without a
+    ``judge`` only the signers count."""
     written_verbs, written_resources, written_groups = rule.get("verbs"), rule.get("resources"), rule.get("apiGroups")
     verbs = [str(v) for v in written_verbs] if isinstance(written_verbs, list) else []
     resources = [str(r) for r in written_resources] if isinstance(written_resources, list) else []
@@ -1026,7 +1038,7 @@ def _grants_phrase(grants: list[tuple[int, str]]) -> list[tuple[int, str]]:
     rule in one, the wildcard verbs of every rule in one, and "every resource" left out when
     "every resource with every verb" says it; ranked, rule order within a rank."""
     held: dict[str, set[str]] = {}  # resource: the verbs held on it, resources in rule order
-    for phrase in (p for rank, p in grants if rank == 3):
+    for phrase in (p for rank, p in grants if rank == 3 and not p.startswith("running commands")):
         verb, _, reached = phrase.partition(" on ")
         for resource in reached.split(", "):
             held.setdefault(resource, set()).add(verb)
@@ -1064,6 +1076,7 @@ SA_NAME_ANNOTATION = "kubernetes.io/service-account.name"
 #: The group whose members pass every authorization check (Kubernetes "RBAC good practices":
 #: members of ``system:masters`` bypass RBAC and webhook authorization alike).
 MASTERS_GROUP = "system:masters"
+_T = TypeVar("_T")
 
 
 class _Judge:
@@ -1083,30 +1096,32 @@ class _Judge:
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
-        self.done: dict[tuple, object] = {}
+        self.done: dict[tuple, object] = {}  # key: what _memo's compute gave
         self.stack: list[list] = []  # [key, left unfinished, the role judged or None], outermost first
+        self.busy: dict[tuple, int] = {}  # key: its index in stack
         self.budget = NAMED_BUDGET
 
-    def _memo(self, key: tuple, compute, fallback):  # type: ignore[no-untyped-def]
+    def _memo(self, key: tuple, compute: Callable[[], _T | None], fallback: _T) -> _T | None:
         """``compute()`` once per ``key``; None for a key under way further out (its frames in
         between are left unkept); ``fallback`` past :data:`NAMED_BUDGET` or :data:`NAMED_DEPTH`."""
         if key in self.done:
-            return self.done[key]
-        for i, frame in enumerate(self.stack):
-            if frame[0] == key:
-                for deeper in self.stack[i + 1:]:
-                    deeper[1] = True
-                return None
+            return self.done[key]  # type: ignore[return-value]
+        if key in self.busy:
+            for deeper in self.stack[self.busy[key] + 1:]:
+                deeper[1] = True
+            return None
         if self.stack:
             if self.budget <= 0 or len(self.stack) >= NAMED_DEPTH:
                 return fallback
             self.budget -= 1
         frame = [key, False, key[1:4] if key[0] == "role" else None]
+        self.busy[key] = len(self.stack)
         self.stack.append(frame)
         try:
             result = compute()
         finally:
             self.stack.pop()
+            del self.busy[key]
         if not frame[1]:
             self.done[key] = result
         return result
@@ -1124,8 +1139,7 @@ class _Judge:
             return None
         key = ("role", kind, name, None if cluster_wide else namespace, cluster_wide)
         unfollowed = f"{kind} '{name}', which hooklint did not follow (too many roles named through resourceNames)"
-        judged = self._memo(key, lambda: self._role(kind, name, namespace, cluster_wide), (unfollowed, unfollowed))
-        return judged  # type: ignore[return-value]
+        return self._memo(key, lambda: self._role(kind, name, namespace, cluster_wide), (unfollowed, unfollowed))
 
     def _role(self, role_kind: str, role_name: str, namespace: str | None, cluster_wide: bool) -> tuple[str, str] | None:
         """:meth:`role`, computed."""
@@ -1177,7 +1191,7 @@ class _Judge:
         bound to its role); or one a binding of the application binds to such a role."""
         key = ("sa", name, namespace)
         unfollowed = f"ServiceAccount '{name}', which hooklint did not follow (too many roles named through resourceNames)"
-        return self._memo(key, lambda: self._service_account(name, namespace), unfollowed)  # type: ignore[no-any-return]
+        return self._memo(key, lambda: self._service_account(name, namespace), unfollowed)
 
     def _service_account(self, name: str, namespace: str | None) -> str | None:
         """:meth:`service_account`, computed."""
@@ -1188,12 +1202,12 @@ class _Judge:
         if namespace in (None, "kube-system") and controller in BUILT_IN_ROLES:
             judged = self.role("ClusterRole", controller, None, True)
             if judged is not None:
-                return f"kube-system's ServiceAccount '{name}' (bound to {judged[0]})"
+                return f"kube-system's ServiceAccount '{name}', bound to {judged[0]}"
         for binding in (b for b in self.ctx.kept if b.kind in ("RoleBinding", "ClusterRoleBinding")):
             grantee = binding_grantee(binding, namespace, name)
             judged = self._binding(binding) if grantee is not None and grantee.name == name else None
             if judged is not None:
-                return f"ServiceAccount '{name}' ({binding.label} binds it to {judged[0]})"
+                return f"ServiceAccount '{name}', which {binding.label} binds to {judged[0]}"
         return None
 
     def identity(self, kind: str, name: str, namespace: str | None) -> str:
@@ -1222,8 +1236,8 @@ class _Judge:
         (``type: kubernetes.io/service-account-token``) whose ServiceAccount is kube-system's or
         one :meth:`service_account` reports, as a message names it, else None."""
         for secret in self.ctx.by_kind.get("Secret", []):
-            annotations = get_map(secret.metadata, "annotations") or {}
-            account = annotations.get(SA_NAME_ANNOTATION)
+            annotations = get_map(secret.metadata, "annotations")
+            account = annotations.get(SA_NAME_ANNOTATION) if annotations is not None else None
             if secret.name != name or secret.body.get("type") != "kubernetes.io/service-account-token" \
                     or not isinstance(account, str):
                 continue
@@ -1270,33 +1284,37 @@ class _Judge:
             for resource, kind in (("clusterroles", "ClusterRole"), ("roles", "Role")):
                 for n in names if on(resource) else []:
                     target = self._named_role(kind, n, namespace, cluster_wide)
-                    held, why = [], []
+                    held: list[str] = []
+                    reasons: list[str] = []
                     if holds("escalate") and (kind == "Role" or cluster_wide):
                         if own is not None and own[:2] == (kind, n):
                             held.append("escalate")
-                            why.append(f"it can write any rule into its own {kind} '{n}'")
+                            reasons.append(f"it can write any rule into its own {kind} '{n}'")
                         elif target:
                             held.append("escalate")
-                            why.append(f"it can write into {target} rules it does not hold")
+                            reasons.append(f"it can write into {target} rules it does not hold")
                     if holds("bind") and target:
                         held.append("bind")
-                        why.append(f"it can bind itself to {target}")
+                        reasons.append(f"it can bind itself to {target}")
                     if held:
-                        out.append((1, f"{', '.join(held)} on {resource} '{n}' ({'; '.join(why)})"))
+                        out.append((1, f"{', '.join(held)} on {resource} '{n}' ({'; '.join(reasons)})"))
         if not cluster_wide or not core:
             return out
-        for verb in ("create", "get"):
-            if holds(verb) and on("nodes/proxy"):
-                out.append((3, f"{verb} on " + ", ".join(f"nodes/proxy '{n}'" for n in names)))
+        kubelet = [v for v in ("create", "get") if holds(v)] if on("nodes/proxy") else []
+        if kubelet:
+            out.append((3, f"running commands in every pod of nodes {listed} ({' and '.join(kubelet)} on nodes/proxy: "
+                           "the kubelet API of those nodes)"))  # fmt: skip
         if holds("create") and on("serviceaccounts/token"):
-            found = [held for n in names if (held := self.service_account(n, None))]
+            found = [desc for n in names if (desc := self.service_account(n, None))]
             if found:
-                out.append((4, f"issuing tokens for {', and '.join(found)} (create on serviceaccounts/token {listed}: "
-                               "a token for that ServiceAccount of any namespace)"))  # fmt: skip
-        if any(holds(v) for v in ("get", "list", "watch")) and on("secrets"):
-            found = [held for n in names if (held := self.token_secret(n))]
+                out.append((4, f"issuing tokens for named ServiceAccounts (create on serviceaccounts/token {listed}: a "
+                               f"token for {'; for '.join(found)})"))  # fmt: skip
+        read = [v for v in ("get", "list", "watch") if holds(v)]
+        if read and on("secrets"):
+            found = [desc for n in names if (desc := self.token_secret(n))]
             if found:
-                out.append((5, f"reading {', and '.join(found)} (a read of secrets {listed} in every namespace)"))
+                out.append((5, f"reading named token Secrets cluster-wide ({', '.join(read)} on secrets {listed}: "
+                               f"{'; '.join(found)})"))  # fmt: skip
         return out
 
     def _named_role(self, kind: str, name: str, namespace: str | None, cluster_wide: bool) -> str | None:
@@ -1358,10 +1376,12 @@ def _argocd_service_account(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator
 def hook_overprivileged_rbac(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
     """A hook's ServiceAccount bound (in the same application, by any subject that reaches it:
     :func:`_binding_names`) to cluster-admin or the built-in admin or edit ClusterRole, or to a role with wildcard verbs or resources, escalate, bind or
-    impersonate, or, cluster-wide, starting pods, issuing tokens, reading secrets, approving client
-    certificates or rewriting admission webhooks (:func:`_rule_grants`; Kubernetes RBAC good
-    practices, "Privilege escalation risks"); the message names every grant, the most dangerous
-    first. A hook running as one of Argo CD's own ServiceAccounts that the application
+    impersonate, or, cluster-wide, starting pods or running commands in them (``pods/exec``,
+    ``nodes/proxy``), issuing tokens, reading secrets, approving client certificates or rewriting
+    admission webhooks (:func:`_rule_grants`; Kubernetes RBAC good practices, "Privilege escalation
+    risks"); a rule limited by ``resourceNames`` by what those names reach (:class:`_Judge`: a
+    named ``system:masters``, ``cluster-admin``, privileged ServiceAccount...); the message names
+    every grant, the most dangerous first. A hook running as one of Argo CD's own ServiceAccounts that the application
     does not create is reported too (:func:`_argocd_service_account`)."""
     for m in manifests:
         fields: set[str] = set()  # a Workflow's pods may share the spec's field
