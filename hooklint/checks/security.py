@@ -11,7 +11,7 @@ from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.images import allowed, is_templated, parse_image
 from hooklint.sources.repository.volumes import HostPathVolume, node_path
-from hooklint.model import BASELINE_CAPABILITIES, POD_KINDS, RUN_TO_COMPLETION_KINDS, Container, Manifest, PodSpec, RBAC_GROUP, binding_grantee, get_map
+from hooklint.model import BASELINE_CAPABILITIES, POD_KINDS, RUN_TO_COMPLETION_KINDS, Container, Manifest, PodSpec, RBAC_GROUP, Grantee, binding_grantee, binding_grantees, get_map
 from hooklint.yamlio import DocumentTooComplex, Map, Seq, YamlSyntaxError, parse_documents
 
 
@@ -1099,6 +1099,8 @@ class _Judge:
         self.done: dict[tuple, object] = {}  # key: what _memo's compute gave
         self.stack: list[list] = []  # [key, left unfinished, the role judged or None], outermost first
         self.busy: dict[tuple, int] = {}  # key: its index in stack
+        self.index: dict[tuple[str, str], list[tuple[Manifest, Grantee]]] | None = None  # :meth:`_subjects`
+        self.secrets: dict[str, list[Manifest]] | None = None  # token Secrets by name: :meth:`token_secret`
         self.budget = NAMED_BUDGET
 
     def _memo(self, key: tuple, compute: Callable[[], _T | None], fallback: _T) -> _T | None:
@@ -1203,12 +1205,29 @@ class _Judge:
             judged = self.role("ClusterRole", controller, None, True)
             if judged is not None:
                 return f"kube-system's ServiceAccount '{name}', bound to {judged[0]}"
-        for binding in (b for b in self.ctx.kept if b.kind in ("RoleBinding", "ClusterRoleBinding")):
-            grantee = binding_grantee(binding, namespace, name)
-            judged = self._binding(binding) if grantee is not None and grantee.name == name else None
+        for binding, grantee in self._subjects().get(("ServiceAccount", name), []):
+            judged = self._binding(binding) if grantee.covers(namespace, name) else None
             if judged is not None:
                 return f"ServiceAccount '{name}', which {binding.label} binds to {judged[0]}"
         return None
+
+    def _subjects(self) -> dict[tuple[str, str], list[tuple[Manifest, Grantee]]]:
+        """The bindings of the application (the copies Argo CD keeps) by the subjects they name,
+        built once: ``("ServiceAccount", name)`` for each named ServiceAccount a subject grants
+        (:func:`hooklint.model.binding_grantees`), ``("User" or "Group", name)`` for each user or
+        group subject, in binding order."""
+        if self.index is None:
+            self.index = {}
+            for binding in (b for b in self.ctx.kept if b.kind in ("RoleBinding", "ClusterRoleBinding")):
+                for grantee in binding_grantees(binding):
+                    if grantee.name is not None:
+                        self.index.setdefault(("ServiceAccount", grantee.name), []).append((binding, grantee))
+                subjects = binding.body.get("subjects") if binding.group == RBAC_GROUP else None
+                for subject in subjects if isinstance(subjects, Seq) else []:
+                    kind, name = (subject.get("kind"), subject.get("name")) if isinstance(subject, Map) else (None, None)
+                    if kind in ("User", "Group") and isinstance(name, str) and subject.get("apiGroup") in (None, "", RBAC_GROUP):
+                        self.index.setdefault((kind, name), []).append((binding, Grantee(None, None)))
+        return self.index
 
     def identity(self, kind: str, name: str, namespace: str | None) -> str:
         """Why impersonating ``kind`` (User, Group or ServiceAccount) ``name`` is escalation, as a
@@ -1220,12 +1239,7 @@ class _Judge:
         if kind == "ServiceAccount":
             held = self.service_account(name, namespace)
             return f"it can act as {held}" if held else f"it can act as ServiceAccount '{name}', with its rights"
-        for binding in (b for b in self.ctx.kept if b.kind in ("RoleBinding", "ClusterRoleBinding") and b.group == RBAC_GROUP):
-            subjects = binding.body.get("subjects")
-            if not isinstance(subjects, Seq) or not any(
-                    isinstance(s, Map) and s.get("kind") == kind and s.get("name") == name
-                    and s.get("apiGroup") in (None, "", RBAC_GROUP) for s in subjects):
-                continue
+        for binding, _ in self._subjects().get((kind, name), []):
             judged = self._binding(binding)
             if judged is not None:
                 return f"it can act as {kind.lower()} '{name}', whom {binding.label} binds to {judged[0]}"
@@ -1235,11 +1249,15 @@ class _Judge:
         """The ServiceAccount token Secret of the application named ``name``
         (``type: kubernetes.io/service-account-token``) whose ServiceAccount is kube-system's or
         one :meth:`service_account` reports, as a message names it, else None."""
-        for secret in self.ctx.by_kind.get("Secret", []):
+        if self.secrets is None:
+            self.secrets = {}
+            for secret in self.ctx.by_kind.get("Secret", []):
+                if secret.name and secret.body.get("type") == "kubernetes.io/service-account-token":
+                    self.secrets.setdefault(secret.name, []).append(secret)
+        for secret in self.secrets.get(name, []):
             annotations = get_map(secret.metadata, "annotations")
             account = annotations.get(SA_NAME_ANNOTATION) if annotations is not None else None
-            if secret.name != name or secret.body.get("type") != "kubernetes.io/service-account-token" \
-                    or not isinstance(account, str):
+            if not isinstance(account, str):
                 continue
             held = self.service_account(account, secret.namespace)
             if held is None and secret.namespace == "kube-system":
