@@ -303,3 +303,35 @@ def test_many_roles_naming_one_another_end_in_bounded_time() -> None:
     found = grants(roles + binding("n0"))
     assert time.monotonic() - started < 30
     assert len(found) == 1 and "which hooklint did not follow (too many roles named through resourceNames)" in found[0]
+
+
+def test_a_long_chain_of_named_roles_ends_at_the_depth_limit() -> None:
+    """r binds c0, c0 binds c1, ... each role naming the next: past 40 roles deep the judgement
+    stops following names (fail closed) rather than recurse past Python's limit and crash; a chain
+    of three is followed to cluster-admin, and one ending in a harmless role is not reported."""
+    chain = "".join(role(named(RBAC, "clusterroles", "bind", f"c{i + 1}"), name=f"c{i}") for i in range(1200))
+    started = time.monotonic()
+    assert grants(role(named(RBAC, "clusterroles", "bind", "c0")) + chain + binding()) == [
+        "bind on clusterroles 'c0' (it can bind itself to ClusterRole 'c0', which grants bind on clusterroles 'c1') "
+        "through ClusterRole 'r'"]  # fmt: skip
+    assert time.monotonic() - started < 60
+    three = "".join(role(named(RBAC, "clusterroles", "bind", nxt), name=f"c{i}")
+                    for i, nxt in enumerate(["c1", "c2", "cluster-admin"]))  # fmt: skip
+    assert grants(role(named(RBAC, "clusterroles", "bind", "c0")) + three + binding()) == [
+        "bind on clusterroles 'c0' (it can bind itself to ClusterRole 'c0', which grants bind on clusterroles 'c1') "
+        "through ClusterRole 'r'"]
+    harmless = three.replace("cluster-admin", "view")
+    assert grants(role(named(RBAC, "clusterroles", "bind", "c0")) + harmless + binding()) == []
+
+
+def test_impersonating_a_service_account_through_a_role_binding_is_judged_in_its_namespace() -> None:
+    """A RoleBinding grants impersonation of the ServiceAccounts of its namespace only: 'deployer'
+    of 'app' is bound to cluster-admin, 'deployer' of 'ci' is not reached."""
+    rules = named("", "serviceaccounts", "impersonate", "deployer")
+    admin_in = binding("cluster-admin", name="d", subject="{kind: ServiceAccount, name: deployer, namespace: %s}")
+    assert grants(role(rules) + binding(kind="RoleBinding") + admin_in % "app") == [
+        "impersonate on serviceaccounts 'deployer' (it can act as ServiceAccount 'deployer', which "
+        f"ClusterRoleBinding/d binds to cluster-admin) through ClusterRole 'r': {NAMESPACE_TAIL}"]  # fmt: skip
+    assert grants(role(rules) + binding(kind="RoleBinding") + admin_in % "ci") == [
+        "impersonate on serviceaccounts 'deployer' (it can act as ServiceAccount 'deployer', with its rights) through "
+        f"ClusterRole 'r': {NAMESPACE_TAIL}"]  # fmt: skip
