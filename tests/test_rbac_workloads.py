@@ -189,7 +189,7 @@ def test_built_in_pod_starters_in_one_namespace_are_not_reported() -> None:
     ("[{apiGroups: ['*'], resources: [replicationcontrollers, cronjobs], verbs: [create]}, "
      "{apiGroups: [batch], resources: [jobs], verbs: [create]}]", PODS.format("create on replicationcontrollers, cronjobs, jobs")),
     ("[{apiGroups: [apps], resources: [daemonsets], verbs: [patch]}, {apiGroups: [''], resources: [pods/exec, pods], "
-     "verbs: [create, get]}]", PODS.format("patch on daemonsets; create on pods, pods/exec")),
+     "verbs: [create, get]}]", PODS.format("patch on daemonsets; create on pods; create and get on pods/exec")),
     ("[{apiGroups: [certificates.k8s.io], resources: [signers], verbs: [approve]}]", f"approve on every signer {APPROVE}"),
     ("[{apiGroups: [certificates.k8s.io], resources: [signers], verbs: [approve], resourceNames: ['kubernetes.io/*']}]",
      "approve on signers kubernetes.io/* " + APPROVE),
