@@ -422,6 +422,7 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
             overrides=tuple(user_path(os.path.abspath(o)) for o in overrides),
             value_file_places=places,
             entry=(line, 1) if line is not None else (source.key_span("repoURL").line, source.key_span("repoURL").column),
+            path_entry=(line, 1) if line is not None else (source.key_span("path").line, source.key_span("path").column),
         ))  # fmt: skip
     return out
 
