@@ -15,7 +15,7 @@ from hooklint.config import Config
 from hooklint.findings import Span
 from hooklint.reasons import Unrendered, UnrenderedKind
 from hooklint.loader import LoadedFile, is_stream, parse_text, read_file
-from hooklint.sources.render.directory import mark_unrendered
+from hooklint.sources.render.directory import is_lfs_note, mark_unrendered
 from hooklint.sources.repository.tree import (DIRECTORY, HELM, JSONNET_REASON, KUSTOMIZE, MULTI, PLUGIN, REMOTE, UNRENDERABLE, Containment, dangling_link)
 from hooklint.sources.appmap.discovery import STDIN, Application, Leaving, group_applications
 from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDER_FAILED_DEFAULTS, RENDERER_UNAVAILABLE, LoadIssue
@@ -126,12 +126,15 @@ class LoadedApplication:
                                               "hooklint never runs"),))  # fmt: skip
         if app.source_type == DIRECTORY or app.manifest_file is None:
             jsonnet = [f for f in self.files if f.skip_reason is JSONNET_REASON and f.path in app.reported]
-            if not jsonnet and not app.unseen:
+            pointers = [f for f in self.files if f.path in app.reported and is_lfs_note(f)]
+            if not jsonnet and not app.unseen and not pointers:
                 return Coverage()
             rest = any(f.skip_reason is None and f.error is None and f.documents for f in self.files)
             return Coverage(PARTIAL if rest else NONE, tuple(
                 Unrendered(UnrenderedKind.LEFT_OUT, "jsonnet: Argo CD evaluates it, hooklint does not", f.path, 1, 1)
                 for f in jsonnet) + tuple(
+                Unrendered(UnrenderedKind.LEFT_OUT, "a Git LFS pointer: with Git LFS enabled, Argo CD applies the "
+                           "file it stands for, which hooklint does not see", f.path, 1, 1) for f in pointers) + tuple(
                 Unrendered(UnrenderedKind.LEFT_OUT, f"the git submodule {u.submodule}: Argo CD checks it out, hooklint "
                            "does not", u.file, u.line, u.column) for u in app.unseen))  # fmt: skip
         did_render = app.source_type != UNRENDERABLE and (self.renderer is not None or bool(self.fetched and self.rendered is not None))
