@@ -254,3 +254,43 @@ def test_the_index_is_read_in_versions_2_3_and_4_and_a_split_index_falls_back(re
     forget()
     subs = submodules_of(str(repo))
     assert [(s.path, s.commit, s.line, s.column) for s in subs.found] == [("deep/er/tools", "", 2, 2)]
+
+
+OID = "4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393"
+
+
+def lfs_message(path: str, size: int = 312) -> str:
+    return (f"{path} is a Git LFS pointer (oid sha256:{OID[:12]}, {size} bytes), not the file it stands for: if Git "
+            "LFS is enabled for this repository in Argo CD (the repository's enableLfs), Argo CD's repo server runs "
+            "`git lfs checkout` and applies the real file, which hooklint does not see (it never runs Git filters "
+            "nor fetches LFS objects); without it, Argo CD passes over the pointer as unrelated YAML. To check it, "
+            "fetch the LFS objects before linting (`git lfs pull`; actions/checkout's `lfs: true`), or keep "
+            "manifests out of Git LFS.")  # fmt: skip
+
+
+@pytest.mark.parametrize("pointer", [
+    f"version https://git-lfs.github.com/spec/v1\noid sha256:{OID}\nsize 312\n",
+    f"version https://hawser.github.com/spec/v1\next-0-foo sha256:{'1' * 64}\noid sha256:{OID}\nsize 312\n",
+], ids=["v1", "hawser-with-extension"])  # fmt: skip
+def test_a_git_lfs_pointer_in_a_directory_source_is_hl009_not_unrelated_yaml(repo, pointer):
+    """Attack 10 item 10: ``hook.yaml`` stored in Git LFS was skipped as "unrelated YAML" (exit 0);
+    with ``enableLfs`` on the repository, Argo CD's ``Checkout`` runs ``git lfs checkout`` and
+    applies the real file."""
+    (repo / ".gitattributes").write_text("apps/hook.yaml filter=lfs diff=lfs merge=lfs -text\n")
+    (repo / "apps" / "hook.yaml").write_text(pointer)
+    (repo / "apps" / "shop.yaml").write_text(application("shop", "apps"))
+    code, doc = lint("--show-skipped", ".")
+    assert code == 1
+    assert found(doc) == [("HL009", "apps/hook.yaml", 1, 1, lfs_message("apps/hook.yaml"))]
+    assert doc["skipped"] == []
+    plan = json.loads(runner.invoke(app, ["plan", "--format", "json", "."]).stdout)
+    assert [(p["rendered"], p["rendered_reasons"]) for p in plan["applications"] if p["application"] == "apps"] == [
+        ("partial", ["apps/hook.yaml:1:1: a Git LFS pointer: with Git LFS enabled, Argo CD applies the file it stands "
+                     "for, which hooklint does not see"])]  # fmt: skip
+
+
+def test_text_that_only_resembles_an_lfs_pointer_stays_unrelated_yaml(repo):
+    (repo / "apps" / "notes.yaml").write_text(f"version https://git-lfs.github.com/spec/v1 oid sha256:{OID} size 312 or so\n")
+    code, doc = lint(".")
+    assert (code, doc["findings"]) == (0, [])
+    assert [s["path"] for s in doc["skipped"]] == ["apps/notes.yaml"]
