@@ -19,6 +19,11 @@ being linted on their own: a kustomization's patches and generator inputs, and t
 kustomize Components (``kind: Component``; one nothing of the run uses is rendered on its own), all linted through the rendering of the kustomizations
 (or Argo CD Applications) that use them; and dangling symbolic links, which Argo CD skips
 (``reposerver/repository/repository.go`` ``getPotentiallyValidManifestFile``).
+
+Git submodules (:mod:`hooklint.sources.repository.submodules`) are checked out by Argo CD and never
+fetched by hooklint: an application that reads one carries the HL009 that says so
+(:attr:`Application.unseen`, :func:`_submodules_read`; one whose source is wholly in a submodule is
+not rendered at all), and one that no application reads is listed as not linted.
 """
 
 from __future__ import annotations
