@@ -62,7 +62,8 @@ def whole(subject: str, sub: str, commit: str, same: bool = True) -> str:
 
 
 def reads(subject: str, sub: str, commit: str) -> str:
-    return (checked_out(f"{subject} reads the git submodule {sub} (commit {commit[:12]})") + " with the rest. hooklint "
+    pinned = f" (commit {commit[:12]})" if commit else ""  # only .gitmodules named it (a fetched tree)
+    return (checked_out(f"{subject} reads the git submodule {sub}{pinned}") + " with the rest. hooklint "
             "does not fetch submodules, so the objects it adds, possibly hooks, were not checked. To check it, vendor "
             f"its files into this repository, or check it out (`git submodule update --init {sub}`) and lint what "
             "Argo CD renders with `hooklint lint -`.")  # fmt: skip
@@ -294,3 +295,38 @@ def test_text_that_only_resembles_an_lfs_pointer_stays_unrelated_yaml(repo):
     code, doc = lint(".")
     assert (code, doc["findings"]) == (0, [])
     assert [s["path"] for s in doc["skipped"]] == ["apps/notes.yaml"]
+
+
+@pytest.mark.parametrize("path, extra", [("hooks", ""), ("app", "\n    directory: {recurse: true}")])
+def test_submodules_of_a_fetched_git_source_are_never_a_silent_pass(repo, upstream, tmp_path, monkeypatch, path, extra):
+    """``--fetch`` writes another repository's tree from git's objects, without its submodules;
+    Argo CD's ``Checkout`` of that repository checks them out. Its ``.gitmodules`` names them (the
+    fetched tree has no index). Before: ``hooks`` was rendered as an empty folder, ``app``'s
+    submodule left out, nothing said."""
+    _, commit = upstream
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", str(tmp_path / "cache"))
+    other = tmp_path / "other"
+    (other / "app").mkdir(parents=True)
+    (other / "app" / "cm.yaml").write_text(CONFIG_MAP)
+    git(other, "init", "-q", "-b", "main")
+    gitlink(other, "hooks", commit)
+    gitlink(other, "app/sub", commit)
+    git(other, "add", "app/cm.yaml")
+    git(other, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "one")
+    (repo / "apps" / "other.yaml").write_text(
+        "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: other, namespace: argocd}\nspec:\n"
+        f"  project: shop\n  source:\n    repoURL: file://{other}\n    targetRevision: main\n    path: {path}{extra}\n"
+        "  destination: {server: https://kubernetes.default.svc, namespace: shop}\n")  # fmt: skip
+    code, doc = lint("--fetch", "--fetch-host", f"file://{other}", ".")
+    assert code == 1
+    label = "Application other (apps/other.yaml:7)"
+    if path == "hooks":
+        assert [(r, p, line, column) for r, p, line, column, _ in found(doc)] == [("HL009", "apps/other.yaml", 7, 5)]
+        assert found(doc)[0][4].startswith(f"{label}: spec.source is file://{other} at main (path hooks)")
+        assert (f"--fetch did not fetch it (file://{other}: path 'hooks' is in the git submodule hooks of that "
+                "repository, which Argo CD's repo server checks out (`git submodule update --init --recursive`) and "
+                "hooklint never fetches). ") in found(doc)[0][4]  # fmt: skip
+    else:
+        head = git(other, "rev-parse", "HEAD")
+        assert found(doc) == [("HL009", "apps/other.yaml", 7, 5, reads(
+            f"{label}: spec.source.path 'app' of file://{other}@{head[:12]}", "app/sub", ""))]

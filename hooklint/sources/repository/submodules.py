@@ -175,16 +175,37 @@ def _gitmodules_paths(path: str) -> list[tuple[str, int, int]]:
         match = _PATH_KEY.match(line)
         if match is None:
             continue
-        value = match.group(3)
-        if value.startswith(b'"'):
-            end = value.find(b'"', 1)
-            value = value[1:end] if end > 0 else value[1:]
-        else:
-            value = re.split(rb"\s[#;]|^[#;]", value)[0].strip()
-        text = value.decode("utf-8", "replace").strip("/")
+        text = _config_value(match.group(3).decode("utf-8", "replace")).strip("/")
         if text:
             out.append((os.path.normpath(text).replace(os.sep, "/"), number, len(match.group(1)) + 1))
     return out
+
+
+def _config_value(raw: str) -> str:
+    """A git configuration value as git reads it (``config.c`` ``parse_value``): ``"`` quotes,
+    ``\\`` escapes (``\\n``, ``\\t``, ``\\b``, ``\\\\``, ``\\"``), ``#`` or ``;`` outside quotes
+    ends it, each blank outside quotes between words is one space, trailing ones dropped."""
+    out: list[str] = []
+    quoted, spaces, at = False, 0, 0
+    while at < len(raw):
+        char = raw[at]
+        at += 1
+        if not quoted and char in "#;":
+            break
+        if not quoted and char.isspace():
+            spaces += 1 if any(out) else 0
+            continue
+        out.append(" " * spaces)
+        spaces = 0
+        if char == "\\":
+            escaped = raw[at : at + 1]
+            at += 1
+            out.append({"n": "\n", "t": "\t", "b": "\b"}.get(escaped, escaped))
+        elif char == '"':
+            quoted = not quoted
+        else:
+            out.append(char)
+    return "".join(out)
 
 
 def _git_dir(dot_git: str) -> str | None:
