@@ -330,3 +330,41 @@ def test_submodules_of_a_fetched_git_source_are_never_a_silent_pass(repo, upstre
         head = git(other, "rev-parse", "HEAD")
         assert found(doc) == [("HL009", "apps/other.yaml", 7, 5, reads(
             f"{label}: spec.source.path 'app' of file://{other}@{head[:12]}", "app/sub", ""))]
+
+
+def test_pinning_a_submodule_to_another_commit_is_a_new_finding_in_a_review(repo, upstream):
+    """A repository that already has the submodule (its HL009 accepted) re-pins it to a commit with a
+    privileged hook: the finding's field holds the commit, so the review shows a new finding (and
+    the old one fixed) rather than one unchanged finding and exit 0."""
+    src, first = upstream
+    gitlink(repo, "tools", first)
+    (repo / "apps" / "tools.yaml").write_text(application("tools", "tools"))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "tools")
+    git(repo, "tag", "pinned")
+    (src / "job.yaml").write_text(PRIVILEGED_PRESYNC.replace("own-the-node", "again"))
+    git(src, "add", "-A")
+    git(src, "commit", "-qm", "more")
+    second = git(src, "rev-parse", "HEAD")
+    git(repo, "update-index", "--cacheinfo", f"160000,{second},tools")
+    result = runner.invoke(app, ["diff", "--format", "json", "pinned"])
+    doc = json.loads(result.stdout)
+    subject = "Application tools (apps/tools.yaml:6): spec.source.path 'tools'"
+    assert result.exit_code == 1
+    assert [(f["path"], f["line"], f["column"], f["message"]) for f in doc["new"]] == [
+        ("apps/tools.yaml", 6, 79, whole(subject, "tools", second))]
+    assert [f["message"] for f in doc["fixed"]] == [whole(subject, "tools", first)]
+
+
+def test_new_content_behind_an_lfs_pointer_is_a_new_finding_in_a_review(repo):
+    (repo / "apps" / "hook.yaml").write_text(f"version https://git-lfs.github.com/spec/v1\noid sha256:{'0' * 64}\nsize 9\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "lfs")
+    git(repo, "tag", "lfs")
+    (repo / "apps" / "hook.yaml").write_text(f"version https://git-lfs.github.com/spec/v1\noid sha256:{OID}\nsize 312\n")
+    result = runner.invoke(app, ["diff", "--format", "json", "lfs"])
+    doc = json.loads(result.stdout)
+    assert result.exit_code == 1
+    assert [(f["path"], f["line"], f["column"], f["message"]) for f in doc["new"]] == [
+        ("apps/hook.yaml", 1, 1, lfs_message("apps/hook.yaml"))]
+    assert len(doc["fixed"]) == 1

@@ -275,7 +275,7 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
 def _unseen_issue(unseen: Unseen, path: str) -> tuple[LoadIssue, int]:
     """The HL009 load issue of ``unseen`` (a git submodule the application reads), for the file
     ``path``: placed in ``unseen.file`` when it is another one."""
-    return (LoadIssue(NOT_RENDERED, Span.point(unseen.line, unseen.column), unseen.detail,
+    return (LoadIssue(NOT_RENDERED, Span.point(unseen.line, unseen.column), unseen.detail, unseen.field,
                       path=None if unseen.file == path else unseen.file), 0)  # fmt: skip
 
 

@@ -1019,7 +1019,7 @@ def _submodules_read(kind: str, folder: str, manifest_file: str | None, recurse:
     holding = subs.holding(target)
     if holding is not None:
         return (Unseen(*place(holding), unseen_detail(subject, holding, True, written == holding.path),
-                       holding.path, True),)  # fmt: skip
+                       holding.path, True, holding.field()),)  # fmt: skip
     read: list[Submodule] = []
     if kind == HELM or (kind == DIRECTORY and recurse):
         read = subs.below(target)
@@ -1029,7 +1029,7 @@ def _submodules_read(kind: str, folder: str, manifest_file: str | None, recurse:
             read = subs.below(target)
         else:
             read = sorted({sub for path in reads if (sub := subs.holding(path)) is not None})
-    return tuple(Unseen(*place(sub), unseen_detail(subject, sub, False), sub.path) for sub in read)
+    return tuple(Unseen(*place(sub), unseen_detail(subject, sub, False), sub.path, False, sub.field()) for sub in read)
 
 
 def _unread_submodules(paths: Iterable[str], apps: list[Application]) -> list[tuple[str, Skip]]:

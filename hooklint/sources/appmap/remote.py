@@ -456,7 +456,8 @@ def _render_git(app: Any, source: Any, config: Config, fetched: Fetched, entry: 
         """HL009 at the Application's entry for each submodule of the fetched tree the source reads."""
         subject = f"{source.label()}: {source.field}.path {source.remote.path!r} of {fetched.name}@{fetched.version}"
         read = subs.below(fetched.folder) if kind in (KUSTOMIZE, HELM) or recurse else []
-        return [(LoadIssue(NOT_RENDERED, Span.point(*entry), unseen_detail(subject, sub, False)), 0) for sub in read]
+        return [(LoadIssue(NOT_RENDERED, Span.point(*entry), unseen_detail(subject, sub, False), sub.field()), 0)
+                for sub in read]  # fmt: skip
 
     if kind in (KUSTOMIZE, HELM) and manifest_file is not None:
         application = dataclasses.replace(source, folder=fetched.folder, source_type=kind)

@@ -76,7 +76,9 @@ def mark_unrendered(files: list[LoadedFile]) -> None:
         if loaded.has_skip_marker:
             loaded.skip_reason = SKIP_MARKER_REASON
         elif (pointer := lfs_pointer(loaded)) is not None:
-            loaded.issues.append((LoadIssue(NOT_RENDERED, Span.point(1, 1), _lfs_detail(loaded.path, *pointer)), 0))
+            # its object id is the finding's field: new content is a new finding in a review, not an unchanged one
+            loaded.issues.append((LoadIssue(NOT_RENDERED, Span.point(1, 1), _lfs_detail(loaded.path, *pointer),
+                                            f"lfs[sha256:{pointer[0]}]"), 0))  # fmt: skip
             loaded.documents = []  # the pointer's text is no document Argo CD applies: only the HL009
         elif not loaded.looks_like_manifest and fails_before_any_object(loaded):
             if _surely_unrelated(loaded):

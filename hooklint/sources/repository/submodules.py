@@ -52,6 +52,11 @@ class Submodule:
     line: int = 0
     column: int = 0
 
+    def field(self) -> str:
+        """``submodule[tools]@0dbbdb4a...``: what a finding about it is about (its fingerprint's
+        field: :func:`hooklint.findings.identity`), its commit included."""
+        return f"submodule[{self.path}]@{self.commit}"
+
     def described(self) -> str:
         """``the git submodule tools (commit 0dbbdb4a74f7)``."""
         return f"the git submodule {self.path}" + (f" (commit {self.commit[:12]})" if self.commit else "")
@@ -307,7 +312,9 @@ def parse_index(data: bytes, hash_size: int = 20) -> tuple[tuple[str, str], ...]
 class Unseen:
     """A submodule an application reads, as the HL009 that says so: ``file``, ``line`` and
     ``column`` (1-based) where it goes, its ``detail``, and the ``submodule``'s path from the
-    repository's top; ``whole``: the application's source is in it (nothing of it rendered)."""
+    repository's top; ``whole``: the application's source is in it (nothing of it rendered);
+    ``field``: the finding's field (:meth:`Submodule.field`), so that pinning it to another commit
+    is a new finding in a review, not an unchanged one."""
 
     file: str
     line: int
@@ -315,6 +322,7 @@ class Unseen:
     detail: str
     submodule: str
     whole: bool = False
+    field: str = ""
 
 
 def unseen_detail(subject: str, sub: Submodule, whole: bool, same: bool = False) -> str:
