@@ -614,8 +614,9 @@ def _linted(paths: list[str], config: Config, engine: Engine, jobs: int, plans: 
     implied = [folder for folder in application_source_folders(paths, config) if folder not in paths]
     excluded: list[str] = []
     leaving = Leaving(config.trusted_leaving_out, since=config.changed_since, ignored=config.ignored_paths)
+    submodules: list[tuple[str, Skip]] = []
     apps = _applications(list(paths) + implied, errors, walk_notices, config, excluded=config.exclude or None,
-                         left_out=excluded, leaving=leaving)  # fmt: skip
+                         left_out=excluded, leaving=leaving, submodules=submodules)  # fmt: skip
     if implied:  # a folder no one named is no input error (empty, or every file excluded): it is just not linted
         errors = [e for e in errors if e.path not in implied]
     jobs = resolve_jobs(jobs)
@@ -635,6 +636,8 @@ def _linted(paths: list[str], config: Config, engine: Engine, jobs: int, plans: 
     listed = {path for path, _ in result.skipped_files}
     result.skipped_files += [(path, excluded_reason(path, config)) for path in excluded if path not in listed]
     result.skipped += sum(1 for path in excluded if path not in listed)
+    result.skipped_files += submodules  # git submodules no application reads (never fetched)
+    result.skipped += len(submodules)
     result.skipped_files.sort()
     result.leaving_origins, result.not_left_out = leaving.origins, sorted(leaving.distrusted)
     from hooklint.checks.loading import missing_renderers
@@ -646,14 +649,16 @@ def _linted(paths: list[str], config: Config, engine: Engine, jobs: int, plans: 
 
 def _applications(paths: list[str], errors: list[InputError], notices: list[str] | None, config: Config,
                   excluded: Callable[[str], bool] | None = None,
-                  left_out: list[str] | None = None, leaving: Leaving | None = None) -> list[Application]:  # fmt: skip
+                  left_out: list[str] | None = None, leaving: Leaving | None = None,
+                  submodules: list[tuple[str, Skip]] | None = None) -> list[Application]:  # fmt: skip
     """:func:`~hooklint.sources.appmap.discovery.group_applications` of ``paths``, or none when the run's
     deadline passed while it ran (finding the applications can render: an app of apps): then one
     input error in ``errors`` says that nothing was checked. ``left_out`` (when given) gets the
-    files ``excluded`` left out; ``leaving`` what the Applications leave out (:class:`Leaving`)."""
+    files ``excluded`` left out; ``leaving`` what the Applications leave out (:class:`Leaving`);
+    ``submodules`` the git submodules no application reads, with why."""
     try:
         return group_applications(paths, errors, notices, config.repo_urls, excluded=excluded, config=config,
-                                  left_out_files=left_out, leaving=leaving)  # fmt: skip
+                                  left_out_files=left_out, leaving=leaving, submodules_left=submodules)  # fmt: skip
     except RunTimeout as exc:
         named = ", ".join(paths) or "."
         errors.append(InputError(paths[0] if paths else ".", f"{exc} while finding the applications of {named}; "

@@ -45,6 +45,7 @@ from hooklint.pipeline import PlannedApplication, lint_paths
 from hooklint.reasons import SkipKind
 from hooklint.reporters.plan import plan_dict
 from hooklint.sources.repository.git import git_remote_urls, git_root
+from hooklint.sources.repository.submodules import register, unregister
 from hooklint.sources.sandbox import distrust, find_program, program_path
 
 
@@ -366,13 +367,16 @@ def checkout(top: str, commit: str) -> Iterator[Checkout]:
     is (absolute, dangling, out of the folder: hooklint's containment judges them as in a working
     tree), after every file, so that no file is ever written through one; submodules (``160000``)
     are not written and are named in ``notes``, as are entries with a ``.``, ``..``, empty or
-    ``.git`` path component and entries that clash with another (a crafted tree). Raises
+    ``.git`` path component and entries that clash with another (a crafted tree); the submodules are
+    registered as the folder's (:func:`hooklint.sources.repository.submodules.register`: an
+    application that reads one is HL009, as in a working tree). Raises
     :class:`ReviewError`: a missing object (a partial clone: nothing is fetched), git failing."""
     listing = _git(["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", commit], top, binary=True)
     with tempfile.TemporaryDirectory(prefix="hooklint-diff-") as folder:
         out = Checkout(folder)
         files: list[tuple[bytes, bytes, int]] = []
         links: list[tuple[bytes, bytes]] = []
+        gitlinks: list[tuple[str, str]] = []
         for entry in listing.split(b"\0"):
             if not entry:
                 continue
@@ -383,6 +387,7 @@ def checkout(top: str, commit: str) -> Iterator[Checkout]:
             if any(p in (b"", b".", b"..") or p.lower() == b".git" for p in parts):
                 out.notes.append(f"{shown}: not a path a checkout can hold; not compared")
             elif mode == _SUBMODULE_MODE:
+                gitlinks.append((path.decode("utf-8", "surrogateescape"), oid.decode("ascii", "replace")))
                 out.notes.append(f"{shown}: a git submodule (commit {oid.decode('ascii', 'replace')[:12]}); hooklint "
                                  "does not read submodules: not compared")  # fmt: skip
             elif mode == _LINK_MODE and kind == b"blob":
@@ -420,7 +425,11 @@ def checkout(top: str, commit: str) -> Iterator[Checkout]:
                 oid, _, rest = line.partition(" ")
                 name, _, peeled = rest.partition(" ")
                 packed.write(f"{oid} {name}\n" + (f"^{peeled}\n" if peeled.strip() else ""))
-        yield out
+        register(folder, gitlinks)  # its .git holds no index: lint reads its submodules from here
+        try:
+            yield out
+        finally:
+            unregister(folder)
 
 
 def _parent(folder: str, path: bytes) -> "bytes | None":

@@ -15,7 +15,7 @@ from hooklint.config import Config
 from hooklint.findings import Span
 from hooklint.reasons import Unrendered, UnrenderedKind
 from hooklint.loader import LoadedFile, is_stream, parse_text, read_file
-from hooklint.sources.render.directory import mark_unrendered
+from hooklint.sources.render.directory import is_lfs_note, mark_unrendered
 from hooklint.sources.repository.tree import (DIRECTORY, HELM, JSONNET_REASON, KUSTOMIZE, MULTI, PLUGIN, REMOTE, UNRENDERABLE, Containment, dangling_link)
 from hooklint.sources.appmap.discovery import STDIN, Application, Leaving, group_applications
 from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDER_FAILED_DEFAULTS, RENDERER_UNAVAILABLE, LoadIssue
@@ -25,6 +25,7 @@ from hooklint.sources.repository.kustomizations import is_component
 from hooklint.sources.repository.tree import jsonnet_digest, jsonnet_not_evaluated, outside_repository, read_in_repository, repository_root
 from hooklint.sources.render.rendered import Renderer
 from hooklint.sources.spec import PINNED_REVISION, ApplicationSource
+from hooklint.sources.repository.submodules import Unseen
 
 if TYPE_CHECKING:
     from hooklint.sources.render.helm import DependencyFetcher
@@ -126,12 +127,17 @@ class LoadedApplication:
         if app.source_type == DIRECTORY or app.manifest_file is None:
             jsonnet = [f for f in self.files if f.path.lower().endswith(".jsonnet") and f.path in app.reported
                        and (f.skip_reason is JSONNET_REASON or f.skip_reason is None)]  # HL009 at it, or skipped
-            if not jsonnet:
+            pointers = [f for f in self.files if f.path in app.reported and is_lfs_note(f)]
+            if not jsonnet and not app.unseen and not pointers:
                 return Coverage()
             rest = any(f.skip_reason is None and f.error is None and f.documents for f in self.files)
             return Coverage(PARTIAL if rest else NONE, tuple(
                 Unrendered(UnrenderedKind.LEFT_OUT, "jsonnet: Argo CD evaluates it, hooklint does not", f.path, 1, 1)
-                for f in jsonnet))  # fmt: skip
+                for f in jsonnet) + tuple(
+                Unrendered(UnrenderedKind.LEFT_OUT, "a Git LFS pointer: with Git LFS enabled, Argo CD applies the "
+                           "file it stands for, which hooklint does not see", f.path, 1, 1) for f in pointers) + tuple(
+                Unrendered(UnrenderedKind.LEFT_OUT, f"the git submodule {u.submodule}: Argo CD checks it out, hooklint "
+                           "does not", u.file, u.line, u.column) for u in app.unseen))  # fmt: skip
         did_render = app.source_type != UNRENDERABLE and (self.renderer is not None or bool(self.fetched and self.rendered is not None))
         issue_kinds = (NOT_RENDERED,) if did_render else (RENDER_FAILED, RENDER_FAILED_DEFAULTS, RENDERER_UNAVAILABLE,
                                                           NOT_RENDERED)  # fmt: skip
@@ -198,8 +204,10 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
         else:
             loaded = read_in_repository(app.manifest_file, repository_root(os.path.dirname(app.manifest_file) or ".", app.named),
                                         config.max_file_size)  # fmt: skip
-        loaded.issues.append((LoadIssue(RENDER_FAILED, Span.point(app.argocd.line, 1),
-                                        f"{app.argocd.label()}: {app.argocd.problem}"), 0))  # fmt: skip
+        if app.argocd.problem is not None and not app.unseen:  # a path in a submodule: missing here, not for Argo CD
+            loaded.issues.append((LoadIssue(RENDER_FAILED, Span.point(app.argocd.line, 1),
+                                            f"{app.argocd.label()}: {app.argocd.problem}"), 0))  # fmt: skip
+        loaded.issues += [_unseen_issue(u, loaded.path) for u in app.unseen]  # its path is in a git submodule
         return LoadedApplication(app, [loaded], [], None)
     if app.source_type != DIRECTORY and app.manifest_file is not None:
         folder = app.folder or app.key
@@ -208,6 +216,8 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
                                                       app.argocd, fetched, _fetcher(config, fetched),
                                                       _base_fetcher(config, fetched), app.crd_apis)  # fmt: skip
         loaded.skip_reason = None
+        if app.unseen:  # git submodules it reads: Argo CD renders them, hooklint does not
+            _without_submodules(loaded, app, renderer is not None)
         for path, issues in sorted(app.issues.items()):  # an ApplicationSet among the rendered files
             for kind, line, column, detail in issues:
                 loaded.issues.append((LoadIssue(kind, Span.point(line, column), detail, path=path), 0))
@@ -259,10 +269,49 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
                             "hooklint does not", files, jsonnet_digest(evaluated, config.max_file_size))  # fmt: skip
         if note is not None and app.note_only:
             files.append(note)
+    if app.unseen:  # git submodules its folder holds: Argo CD applies what they hold, hooklint does not
+        files += _unseen_files(app, files)
     application = loaded_application(app, files, config)
     for loaded in escaped:
         loaded.skip_reason = None
     return application
+
+
+def _unseen_issue(unseen: Unseen, path: str) -> tuple[LoadIssue, int]:
+    """The HL009 load issue of ``unseen`` (a git submodule the application reads), for the file
+    ``path``: placed in ``unseen.file`` when it is another one."""
+    return (LoadIssue(NOT_RENDERED, Span.point(unseen.line, unseen.column), unseen.detail, unseen.field,
+                      path=None if unseen.file == path else unseen.file), 0)  # fmt: skip
+
+
+def _without_submodules(loaded: LoadedFile, app: Application, rendered: bool) -> None:
+    """Add to ``loaded`` (a kustomization or ``Chart.yaml``) the HL009 of each git submodule
+    ``app`` reads; when its rendering failed, its HL007 becomes HL009 too: hooklint rendered it
+    without the submodules, which Argo CD checks out first, so Argo CD may well render it."""
+    if not rendered:
+        named = ", ".join(u.submodule for u in app.unseen)
+        loaded.issues = [(LoadIssue(NOT_RENDERED, issue.span, f"Not rendered without the git submodule{'s' if len(app.unseen) > 1 else ''} "
+                                    f"it reads ({named}), which Argo CD checks out first: {issue.detail}", issue.field_path,
+                                    path=issue.path), index)
+                         if issue.kind in (RENDER_FAILED, RENDER_FAILED_DEFAULTS) else (issue, index)
+                         for issue, index in loaded.issues]  # fmt: skip
+    loaded.issues += [_unseen_issue(u, loaded.path) for u in app.unseen]
+
+
+def _unseen_files(app: Application, files: list[LoadedFile]) -> list[LoadedFile]:
+    """The HL009 of each git submodule the directory source ``app`` reads, added to the file of
+    ``files`` it goes in (the Application's, or ``.gitmodules``), else to a file of its own
+    (returned; no document, as :func:`_source_note` makes)."""
+    by_path = {f.path: f for f in files}
+    made: dict[str, LoadedFile] = {}
+    for unseen in app.unseen:
+        target = by_path.get(unseen.file) if not (app.note_only and unseen.file == app.source_note) else None
+        if target is None:
+            target = made.get(unseen.file)
+        if target is None:
+            target = made[unseen.file] = parse_text(unseen.file, "")
+        target.issues.append(_unseen_issue(unseen, target.path))
+    return list(made.values())
 
 
 def remote_reason(source: ApplicationSource, why: str | None = None) -> str:

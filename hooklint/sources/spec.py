@@ -135,6 +135,9 @@ class ApplicationSource:
     #: ``(line, 1)`` for an Application rendered by another one or generated. Where HL009 goes
     #: for what Argo CD renders of it and hooklint does not (jsonnet, a plugin: issue 33).
     entry: tuple[int, int] = (0, 0)
+    #: Where its ``path:`` key is written, ``(line, column)`` (1-based; ``(line, 1)`` as ``entry``
+    #: for a rendered or generated Application): HL009 of a path in a git submodule goes there.
+    path_entry: tuple[int, int] = (0, 0)
     #: ``(value, key)``: the secret values the ApplicationSet generator that made this Application
     #: carries (its parameters under keys that name a secret:
     #: :func:`~hooklint.sources.appmap.applicationsets.secret_parameters`); never printed, wherever the

@@ -508,6 +508,7 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
             value_file_places=places,
             pinned_refs=tuple((n, *pinned[n]) for n in sorted(pinned)) if multiple else (),
             entry=(line, 1) if line is not None else (source.key_span("repoURL").line, source.key_span("repoURL").column),
+            path_entry=(line, 1) if line is not None else (source.key_span("path").line, source.key_span("path").column),
         ))  # fmt: skip
     return out
 

@@ -19,6 +19,11 @@ being linted on their own: a kustomization's patches and generator inputs, and t
 kustomize Components (``kind: Component``; one nothing of the run uses is rendered on its own), all linted through the rendering of the kustomizations
 (or Argo CD Applications) that use them; and dangling symbolic links, which Argo CD skips
 (``reposerver/repository/repository.go`` ``getPotentiallyValidManifestFile``).
+
+Git submodules (:mod:`hooklint.sources.repository.submodules`) are checked out by Argo CD and never
+fetched by hooklint: an application that reads one carries the HL009 that says so
+(:attr:`Application.unseen`, :func:`_submodules_read`; one whose source is wholly in a submodule is
+not rendered at all), and one that no application reads is listed as not linted.
 """
 
 from __future__ import annotations
@@ -44,6 +49,8 @@ from hooklint.sources.repository.tree import (DIRECTORY, HELM, HELM_CHART_FILE, 
                                               dangling_reason, directory_source_files, hidden_manifests,
                                               inside_repository, is_manifest_name, source_type, walk, MAX_HIDDEN_FILES)
 from hooklint.sources.spec import ApplicationSource, document_objects
+from hooklint.sources.repository.submodules import Submodule, Unseen, submodules_of, unseen_detail
+from hooklint.sources.repository.submodules import forget as forget_submodules
 from hooklint.sources.appmap.applications import DirectoryOptions, find_application_sources, repository_manifests
 
 if TYPE_CHECKING:
@@ -100,6 +107,9 @@ class Application:
     #: repository's files (:func:`hooklint.sources.repository.crds.crd_api_versions`), sorted: a
     #: cluster holding them serves them, and Argo CD passes them to Helm (``--api-versions``).
     crd_apis: tuple[str, ...] = ()
+    #: The git submodules it reads, each as the HL009 that says so (:class:`~hooklint.sources.repository.submodules.Unseen`):
+    #: Argo CD checks them out and renders them, hooklint does not (:func:`_submodules_read`).
+    unseen: tuple["Unseen", ...] = ()
 
     @property
     def borrowed(self) -> set[str]:
@@ -232,6 +242,7 @@ def group_applications(
     config: "Config | None" = None,
     left_out_files: list[str] | None = None,
     leaving: Leaving | None = None,
+    submodules_left: list[tuple[str, Skip]] | None = None,
 ) -> list[Application]:
     """Expand command-line paths into applications, in a deterministic order.
 
@@ -260,6 +271,10 @@ def group_applications(
     With ``leaving`` (:class:`Leaving`), the origins of what the Applications leave out are
     collected, and what it does not believe is linted as if not left out (``hooklint diff``).
 
+    The git submodules Argo CD checks out that an application reads are HL009 of that application
+    (:attr:`Application.unseen`, :func:`_submodules_read`); those in a named folder that none reads
+    are added to ``submodules_left`` (when given) with the reason.
+
     The Applications and ApplicationSets written in hidden folders join the map when the folder is
     named, when a directory Application of the map reads it (:func:`_hidden_files_read`, followed
     until no more is found, at most :data:`MAX_APP_OF_APPS_DEPTH` rounds) or, in a review, when the
@@ -268,6 +283,8 @@ def group_applications(
     Each path is asked of the file system once (:mod:`hooklint.sources.repository.facts`, reset here): the
     walk says which files are links, each folder's git root is found once."""
     facts.reset()
+    forget_submodules()  # the index may have changed since the last run of this process
+    paths = list(paths)
     reported: dict[str, set[str]] = {}
     named_by: dict[str, str] = {}
     named_files: set[str] = set()
@@ -364,7 +381,8 @@ def group_applications(
                 components[manifest_file] = Application(key, files, [], DIRECTORY, None, named_by.get(key))
                 apps.append(components[manifest_file])
                 continue
-            app = Application(key, files, [], kind, manifest_file, named_by.get(key))
+            app = Application(key, files, [], kind, manifest_file, named_by.get(key),
+                              unseen=_submodules_read(kind, key, manifest_file, False))  # fmt: skip
             if kind == KUSTOMIZE:
                 _leave_out_unread(app, kustomization_reads(manifest_file) if os.path.isfile(manifest_file) else None)
             apps.append(app)
@@ -411,6 +429,8 @@ def group_applications(
             part.crd_apis = crd_apis
             part.host_path_volumes, part.volume_claims = volumes, claims
     apps.sort(key=lambda a: a.key)
+    if submodules_left is not None:
+        submodules_left.extend(_unread_submodules(paths, apps))
     if left_out_files is not None:
         linted = {f for app in apps for part in [app, *app.parts] for f in part.reported}
         left_out_files.extend(sorted({f for files in left_out.values() for f in files} - linted))
@@ -885,14 +905,21 @@ def _mapped_applications(
     charts = _walked_charts(reported)  # where a directory source reads what the walk left in a chart
     for source in sources:
         folder = source.folder
+        named_app = any(os.path.abspath(f) in run for f in (source.manifest, *source.scope))
+        # a path in a git submodule: Argo CD checks it out and renders it, hooklint sees an empty folder
+        whole = _submodules_read(DIRECTORY, folder, None, False, source, True) if folder else ()
+        if whole and whole[0].whole:
+            if named_app:
+                apps.append(Application(f"{source.manifest} ({source.name})", [source.manifest], [], UNRENDERABLE,
+                                        source.manifest, None, folder, source, unseen=whole))  # fmt: skip
+            continue
         if source.problem is not None:  # reported on the Application's source (HL007)
-            if not any(os.path.abspath(f) in run for f in (source.manifest, *source.scope)):
+            if not named_app:
                 continue  # an Application this run does not name: not its business (pre-commit)
             apps.append(Application(f"{source.manifest} ({source.name})", [source.manifest], [], UNRENDERABLE,
                                     source.manifest, None, folder, source))  # fmt: skip
             continue
         inside = [k for k in reported if k != STDIN and (folder == "." or within(k, folder))]
-        named_app = any(os.path.abspath(f) in run for f in (source.manifest, *source.scope))
         key = folder if per_folder[folder] == 1 else f"{folder} ({source.name})"
         if source.source_type == PLUGIN and (inside or named_app):  # any folder content, none included
             files = sorted({f for k in inside for f in reported[k]})
@@ -915,11 +942,16 @@ def _mapped_applications(
         options = DirectoryOptions.from_application(source.options)
         # what Argo CD's directory source reads where the run's walk stopped at a chart (trial 8 F10, F11)
         in_charts = directory_reads_in_charts(folder, options.recurse, charts) if kind == DIRECTORY and charts else []
+        if kind in (KUSTOMIZE, HELM) and (manifest_file is None or (kind == HELM) != manifest_file.endswith(HELM_CHART_FILE)):
+            manifest_file = os.path.join(folder, HELM_CHART_FILE if kind == HELM else KUSTOMIZATION_NAMES[0])
+        unseen = _submodules_read(kind, folder, manifest_file, options.recurse, source, named_app)
         if not inside and not in_charts:
+            if unseen and named_app:  # nothing but submodules: said at the Application
+                apps.append(_with_source_note(Application(key, [], [], DIRECTORY, None, None, folder, source,
+                                                          unseen=unseen), source, True))  # fmt: skip
             continue
         if kind in (KUSTOMIZE, HELM):
-            if manifest_file is None or (kind == HELM) != manifest_file.endswith(HELM_CHART_FILE):
-                manifest_file = os.path.join(folder, HELM_CHART_FILE if kind == HELM else KUSTOMIZATION_NAMES[0])
+            assert manifest_file is not None  # set above
             manifest_file = os.path.normpath(manifest_file)
             reads = kustomization_reads(manifest_file) if kind == KUSTOMIZE and os.path.isfile(manifest_file) else None
             if reads is not None:  # a kustomization renders what it lists, not every folder under it
@@ -929,7 +961,8 @@ def _mapped_applications(
                     continue  # the run's files are in folders this kustomization does not read
             covered.update(inside)
             files = sorted({f for k in inside for f in reported[k]} | {manifest_file})
-            app = Application(key, files, [], kind, manifest_file, named_by.get(inside[0]), folder, source)
+            app = Application(key, files, [], kind, manifest_file, named_by.get(inside[0]), folder, source,
+                              unseen=unseen)  # fmt: skip
             _leave_out_unread(app, reads)
             apps.append(app)
             continue
@@ -946,6 +979,9 @@ def _mapped_applications(
         else:
             mine = [k for k in inside if k == folder]
         if not mine and not in_charts:
+            if unseen and named_app:  # nothing but submodules: said at the Application
+                apps.append(_with_source_note(Application(key, [], [], DIRECTORY, None, None, folder, source,
+                                                          unseen=unseen), source, True))  # fmt: skip
             continue
         covered.update(mine)
         files = sorted({f for k in mine for f in reported[k]} | {f for f, _ in in_charts})
@@ -958,11 +994,86 @@ def _mapped_applications(
                 left_out[f] = Skip(f"{source.label()} leaves it out ({source.field}.directory): it {excluded}",
                                    SkipKind.EXCLUDED,
                                    origin=leaving_origin("directory", source, options.include, options.exclude))
-        app = Application(key, files, [], DIRECTORY, None, named, folder, source, left_out)
-        if any(f.lower().endswith(".jsonnet") and f not in left_out for f in files):  # Argo CD evaluates them
+        app = Application(key, files, [], DIRECTORY, None, named, folder, source, left_out, unseen=unseen)
+        if unseen or any(f.lower().endswith(".jsonnet") and f not in left_out for f in files):  # Argo CD renders them
             app = _with_source_note(app, source, named_app)
         apps.append(app)
     return _join_multi_source(apps, multi), covered
+
+
+def _submodules_read(kind: str, folder: str, manifest_file: str | None, recurse: bool,
+                     source: ApplicationSource | None = None, named_app: bool = False) -> tuple[Unseen, ...]:
+    """The git submodules (:mod:`hooklint.sources.repository.submodules`) that Argo CD checks out
+    and that the application of ``folder`` reads, each as the HL009 that says so: ``folder`` is in
+    one (its source is wholly in it), or one lies in what it reads: any folder below a Helm chart
+    (Helm loads every file of the chart: templates, subcharts, ``.Files``), what a kustomization
+    reads (:func:`kustomization_reads`, at any depth; every folder below it when that cannot be
+    told), every folder below a directory source with ``recurse`` (without it, only its own files).
+    The HL009 goes at the Application's ``path:`` key when the run names the Application
+    (``source``, ``named_app``), else at the submodule's entry in ``.gitmodules``. Argo CD:
+    ``util/git/client.go`` ``Checkout`` (v3.5.1) runs ``git submodule update --init --recursive``
+    when the checkout has ``.gitmodules``."""
+    from hooklint.loader import user_path  # noqa: PLC0415
+    from hooklint.sources.repository.tree import repository_root  # noqa: PLC0415
+
+    anchor = source.manifest if source is not None else folder
+    subs = submodules_of(repository_root(os.path.dirname(os.path.abspath(anchor))))
+    if not subs.active:
+        return ()
+    target = os.path.abspath(folder)
+    written = os.path.relpath(target, subs.root).replace(os.sep, "/")
+    if source is not None:
+        subject = f"{source.label()}: {source.field}.path {written!r}"
+    else:
+        subject = (f"the Helm chart {folder}" if kind == HELM else f"the kustomization {manifest_file}"
+                   if kind == KUSTOMIZE else f"the folder {folder}")  # fmt: skip
+
+    def place(sub: Submodule) -> tuple[str, int, int]:
+        if source is not None and named_app:
+            return (source.manifest, *source.path_entry)
+        file, line, column = subs.location(sub)
+        return (user_path(file), line, column)
+
+    holding = subs.holding(target)
+    if holding is not None:
+        return (Unseen(*place(holding), unseen_detail(subject, holding, True, written == holding.path),
+                       holding.path, True, holding.field()),)  # fmt: skip
+    read: list[Submodule] = []
+    if kind == HELM or (kind == DIRECTORY and recurse):
+        read = subs.below(target)
+    elif kind == KUSTOMIZE:
+        reads = kustomization_reads(manifest_file) if manifest_file is not None and facts.is_file(manifest_file) else None
+        if reads is None:
+            read = subs.below(target)
+        else:
+            read = sorted({sub for path in reads if (sub := subs.holding(path)) is not None})
+    return tuple(Unseen(*place(sub), unseen_detail(subject, sub, False), sub.path, False, sub.field()) for sub in read)
+
+
+def _unread_submodules(paths: Iterable[str], apps: list[Application]) -> list[tuple[str, Skip]]:
+    """The git submodules Argo CD checks out inside the folders ``paths`` names that no application
+    of ``apps`` reads (:func:`_submodules_read`), each with why it is not linted."""
+    from hooklint.loader import user_path  # noqa: PLC0415
+    from hooklint.sources.repository.tree import repository_root  # noqa: PLC0415
+
+    read = {(u.submodule, u.file) for app in apps for part in [app, *app.parts] for u in part.unseen}
+    read_paths = {path for path, _ in read}
+    out: dict[str, Skip] = {}
+    for path in paths:
+        if path == STDIN or not os.path.isdir(path):
+            continue
+        subs = submodules_of(repository_root(os.path.abspath(path)))
+        if not subs.active:
+            continue
+        for sub in subs.found:
+            where = os.path.join(subs.root, *sub.path.split("/"))
+            if sub.path in read_paths or not within(where, os.path.abspath(path)):
+                continue
+            out[user_path(where)] = Skip(
+                f"{sub.described()}: Argo CD's repo server checks it out (the repository has .gitmodules), but no "
+                "application of this run reads it, and hooklint does not fetch submodules; an Application whose path "
+                "is in it would apply what it holds", SkipKind.SUBMODULE)  # fmt: skip
+    return sorted(out.items())
 
 
 def directory_reads_in_charts(folder: str, recurse: bool, charts: Iterable[str]) -> list[tuple[str, str]]:
