@@ -36,7 +36,7 @@ from hooklint.sources.repository.tree import (HELM, KUSTOMIZE, escaping_target, 
                                               repository_root)
 from hooklint.sources.render.rendered import RenderedDocument, Renderer, RendererUnavailable, RenderError, transient
 from hooklint.yamlio import (CLUSTER_CAPABILITIES, NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, SYNTAX_ERROR, TOO_COMPLEX, LoadIssue, Map,
-                             NodeBudget, Seq)  # fmt: skip
+                             NodeBudget, Seq, go_yaml_text)  # fmt: skip
 
 if TYPE_CHECKING:
     from hooklint.sources.render.helm import DependencyFetcher
@@ -406,9 +406,10 @@ def chart_value_secrets(folder: str, root: str, options: Any, max_file_size: int
     if isinstance(helm.get("values"), str):
         texts.append(helm["values"])
     if isinstance(helm.get("valuesObject"), dict):
-        import yaml
-
-        texts.append(yaml.safe_dump(helm["valuesObject"]))
+        try:  # as HelmOptions writes it for Helm (Argo CD's JSONToYAML form)
+            texts.append(go_yaml_text(helm["valuesObject"]))
+        except ValueError:
+            pass  # the Application is refused (HL007) before anything renders
     parameters: list[tuple[str, str]] = []
     written = helm.get("parameters")
     for parameter in written if isinstance(written, list) else []:

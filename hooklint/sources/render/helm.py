@@ -64,7 +64,7 @@ import yaml
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint.files import FileTooLarge, NotRegularFile, file_problem, make_dirs, problem_of, read_bytes, remove_tree, walk_tree
 from hooklint.loader import within
-from hooklint.yamlio import BoundedLoader, Unreadable, YamlTooComplex, go_first_document
+from hooklint.yamlio import BoundedLoader, Unreadable, YamlTooComplex, go_first_document, go_yaml_text
 from hooklint.sources import bounded, sandbox
 from hooklint.sources.repository import facts
 from hooklint.sources.repository.spelling import may_hold
@@ -143,8 +143,10 @@ class HelmOptions:
         ``namespace`` and whose ``spec.source.helm`` is ``spec_helm`` (None: no ``helm`` key).
 
         Reads ``releaseName`` (else ``app_name``), ``namespace`` (else the destination's),
-        ``valueFiles``, ``values``, ``valuesObject`` (which wins over ``values``, as in argo-cd
-        ``pkg/apis/application/v1alpha1/types.go`` ``ValuesYAML``), ``parameters`` (``name``,
+        ``valueFiles``, ``values``, ``valuesObject`` (which wins over ``values``, and is written as
+        JSON, :func:`~hooklint.yamlio.go_yaml_text`, so that Helm types each value as Argo CD's
+        ``sigs.k8s.io/yaml`` ``JSONToYAML`` writes it: argo-cd ``pkg/apis/application/v1alpha1/values.go``
+        ``ValuesYAML``), ``parameters`` (``name``,
         ``value``, ``forceString``), ``fileParameters`` (``name``, ``path``), ``kubeVersion``,
         ``apiVersions``, ``skipCrds``, ``skipSchemaValidation`` and ``ignoreMissingValueFiles``
         (``reposerver/repository/repository.go`` ``helmTemplate``, v3.5.1); other keys are ignored. Raises ValueError (one line naming the key) for a value of the wrong type."""
@@ -157,7 +159,10 @@ class HelmOptions:
         values = get("values", str)
         values_object = get("valuesObject", Mapping)
         if values_object is not None:
-            values = yaml.safe_dump(_plain(values_object), default_flow_style=False, sort_keys=True)
+            try:  # Argo CD's form (ValuesYAML: JSONToYAML), never PyYAML's: `debug: "n"` stays a string
+                values = go_yaml_text(values_object)
+            except ValueError as exc:
+                raise ValueError(f"spec.source.helm.valuesObject holds {exc}") from None
         parameters = []
         for index, parameter in enumerate(get("parameters", list) or []):
             where = f"spec.source.helm.parameters[{index}]"
@@ -208,15 +213,6 @@ def _string_list(spec_helm: Mapping, key: str) -> list[str]:
         if not isinstance(item, str):
             raise ValueError(f"spec.source.helm.{key}[{index}] must be a string")
     return items
-
-
-def _plain(value: Any) -> Any:
-    """Positioned or other mapping/sequence subclasses as plain dicts and lists (safe_dump)."""
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
 
 
 # --- renderer discovery --------------------------------------------------------------------------
@@ -716,7 +712,8 @@ _SOPS_VALUE = re.compile(r"^ENC\[AES256_GCM,.*\]$", re.DOTALL)
 
 
 def sops_placeholders(path: str, max_file_size: int, scheme: bool = False) -> str | None:
-    """The values of the SOPS-encrypted YAML or JSON file ``path`` as YAML text, without its
+    """The values of the SOPS-encrypted YAML or JSON file ``path`` as YAML text (JSON:
+    :func:`~hooklint.yamlio.go_yaml_text`), without its
     top-level ``sops`` block, each encrypted value (``ENC[AES256_GCM,...]``, any type) replaced by
     :data:`SOPS_PLACEHOLDER`: the keys and plain values SOPS leaves as written keep the structure a
     chart's templates need. None when it is no SOPS file (no top-level ``sops`` mapping holding
@@ -748,9 +745,9 @@ def sops_placeholders(path: str, max_file_size: int, scheme: bool = False) -> st
     marked = isinstance(sops, dict) and ("mac" in sops or "lastmodified" in sops)
     if not (scheme or marked or (isinstance(sops, dict) and found[0])):
         return None
-    try:
-        return yaml.safe_dump(values, sort_keys=False)
-    except (yaml.YAMLError, RecursionError):  # a value PyYAML cannot write back: left out, as before
+    try:  # JSON, which Helm reads back as loaded (PyYAML's safe_dump writes the string "n" as `n`: false)
+        return go_yaml_text(values)
+    except (ValueError, RecursionError):  # a value JSON cannot hold (.inf): left out, as before
         return None
 
 
@@ -1328,7 +1325,7 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
             stub_dir = os.path.join(copy, stub.folder)
             make_dirs(os.path.join(stub_dir, "templates"))
             with open(os.path.join(stub_dir, "Chart.yaml"), "w", encoding="utf-8") as handle:
-                yaml.safe_dump({"apiVersion": "v2", "name": stub.name, "version": stub.version}, handle)
+                handle.write(go_yaml_text({"apiVersion": "v2", "name": stub.name, "version": stub.version}))
             with open(os.path.join(stub_dir, "templates", f"hooklint-omitted-{token}-{index}.yaml"), "w",
                       encoding="utf-8") as handle:  # fmt: skip
                 handle.write(_MARKER)
