@@ -146,7 +146,7 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
             rendering = render_kustomize(folder, root, options, Limits.of(config), wrap_component=application is None,
                                          fetch=base_fetcher, withheld=Withheld.of(config.fetch_credentials))  # fmt: skip
         else:
-            from hooklint.sources.render.helm import HelmOptions, render_helm
+            from hooklint.sources.render.helm import HelmOptions, refuse_random_order, render_helm
 
             if application is None:
                 helm = HelmOptions.from_application(None, os.path.basename(os.path.abspath(folder)), None)
@@ -155,6 +155,7 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
                                 application.name, application.namespace)  # fmt: skip
                 # where each value file is written: one hooklint cannot read is HL009 there (issue 22)
                 helm = dataclasses.replace(helm, value_file_places=application.value_file_places)
+                refuse_random_order(helm, manifest_file, application.label())
             if config.kube_version and not helm.kube_version:  # the cluster's, as Argo CD passes it
                 helm = dataclasses.replace(helm, kube_version=config.kube_version)
             if not helm.api_versions:  # the cluster's (GetAPIVersionsOrDefault): built-in kinds, CRDs, api-versions

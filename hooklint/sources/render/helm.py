@@ -71,6 +71,7 @@ from hooklint.sources.repository.spelling import may_hold
 from hooklint.sources.render.cache import cached, input_key, remembered_answer
 from hooklint.sources.repository.withheld import Withheld
 from hooklint.sources.repository.charts import MAX_ARCHIVE_BYTES, MAX_ARCHIVE_DEPTH, MAX_ARCHIVE_MEMBERS
+from hooklint.sources.render import strvals
 from hooklint.sources.render.redact import tagging_inputs
 from hooklint.sources.render.rendered import (Omission, RenderedDocument, Renderer, RenderError, RendererUnavailable,
                                                Rendering, transient)  # fmt: skip
@@ -1095,6 +1096,7 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
         raise RenderError(f"spec.source.helm.parameters: the value of {revision} names the commit Argo CD syncs, which "
                           "hooklint does not know offline", chart_yaml, needs_network=True,
                           argocd_renders="Argo CD substitutes the revision it syncs into the value")  # fmt: skip
+    refuse_random_order(options, chart_yaml)
     places = options.value_file_places
     left_out = [Omission(s.message, *(places[s.index] if s.index < len(places) else (chart_yaml, 1, 1)),
                          argocd_renders=s.argocd_renders, unchecked=_OTHER_VALUES) for s in skipped]  # fmt: skip
@@ -1341,7 +1343,7 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
                 shutil.copyfile(value_file.real, target)
             value_paths.append(target)
             replacements.append((target, value_file.user))
-        file_paths = []
+        file_paths: dict[str, str] = {}  # Argo CD's SetFile map: a later parameter of a name wins
         for index, ((name, _), set_file) in enumerate(zip(options.file_parameters, set_files or [])):
             target = os.path.join(values_dir, f"file-{index}-{os.path.basename(set_file.real)}")
             if set_file.text is not None:  # SOPS-encrypted: never its ciphertext
@@ -1349,7 +1351,8 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
                     handle.write(set_file.text)
             else:
                 shutil.copyfile(set_file.real, target)
-            file_paths.append((name, target))
+            file_paths.pop(name, None)
+            file_paths[name] = _clean_set(target)  # cmd.go: --set-file key=cleanSetParameters(path)
             replacements.append((target, set_file.user))
         if options.values is not None:
             target = os.path.join(values_dir, "values-extra.yaml")  # Argo CD's temporary values file
@@ -1359,9 +1362,9 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
             replacements.append((target, "spec.source.helm.values"))
         try:
             if mode == "binary":
-                docs = _render_binary(copy, value_paths, options, work, limits, root, file_paths)
+                docs = _render_binary(copy, value_paths, options, work, limits, root, list(file_paths.items()))
             else:
-                docs = _render_sdk(copy, value_paths, options, work, limits, root, file_paths)
+                docs = _render_sdk(copy, value_paths, options, work, limits, root, list(file_paths.items()))
         except bounded.Stopped as exc:  # a limit or a signal: the next run may render it (never cached)
             raise transient(RenderError(f"Helm rendering of chart {os.path.normpath(chart)} {exc.reason}",
                                         tree.configured_in)) from None  # fmt: skip
@@ -1475,6 +1478,57 @@ def _set_parameters(options: HelmOptions) -> tuple[dict[str, str], dict[str, str
     for name, value, force in options.parameters:
         (forced if force else plain)[name] = value
     return {k: _clean_set(v) for k, v in plain.items()}, {k: _clean_set(v) for k, v in forced.items()}
+
+
+def parameter_order_problem(options: HelmOptions) -> str | None:
+    """Why the values of ``options`` depend on the order of Argo CD's ``--set`` flags (one
+    sentence naming the two parameters and the value they both set), or None when every order
+    renders the same values.
+
+    Argo CD builds one flag per entry of a Go map keyed by the parameter's name: ``Set``,
+    ``SetString`` (``forceString``) and ``SetFile`` (``fileParameters``; reposerver ``helmTemplate``),
+    ranged over in random order (``util/helm/cmd.go`` ``template``, v3.5.1), each flag
+    ``name=cleanSetParameters(value)`` with the name as written; Helm applies all ``--set``, then
+    all ``--set-string``, then all ``--set-file`` flags. Two flags of one map conflict when Helm's
+    parser reads them as setting one value to two values, or a value and one inside it
+    (:func:`hooklint.sources.render.strvals.order_conflict`): ``{name: "x=1,debug", value: "true"}``
+    then ``{name: debug, value: "false"}`` renders with ``debug`` true about half the time. The
+    message names parameters, never their values."""
+    plain: dict[str, tuple[int, str]] = {}
+    forced: dict[str, tuple[int, str]] = {}
+    for index, (name, value, force) in enumerate(options.parameters):
+        chosen = forced if force else plain
+        chosen.pop(name, None)
+        chosen[name] = (index, _clean_set(value))
+    files: dict[str, tuple[int, str]] = {}
+    for index, (name, path) in enumerate(options.file_parameters):
+        files.pop(name, None)
+        files[name] = (index, _clean_set(path))
+    for field_name, flag, group in (("parameters", "--set", plain), ("parameters", "--set-string", forced),
+                                    ("fileParameters", "--set-file", files)):  # fmt: skip
+        entries = list(group.items())
+        conflict = strvals.order_conflict([f"{name}={value}" for name, (_, value) in entries])
+        if conflict is None:
+            continue
+        (one, (first, _)), (two, (second, _)) = entries[conflict[0]], entries[conflict[1]]
+        (one, first), (two, second) = sorted([(one, first), (two, second)], key=lambda e: e[1])
+        return (f"spec.source.helm.{field_name}[{first}] (name {one!r}) and [{second}] (name {two!r}) both set "
+                f"{strvals.shown(conflict[2])}, as Helm reads their {flag} flags, and Argo CD passes those flags "
+                f"in random order (util/helm/cmd.go ranges over a Go map): which value Helm renders with changes "
+                f"from one rendering to the next; set each value with one parameter (a name holding ',', '=', "
+                f"'.' or '[' is read as several: escape them with a backslash)")
+    return None
+
+
+def refuse_random_order(options: HelmOptions, path: str, label: str | None = None) -> None:
+    """Raise RenderError (HL009 at ``path``, 1:1; the message after ``label``, the Application,
+    when given) when the values of ``options`` depend on the order Argo CD passes its ``--set``
+    flags in (:func:`parameter_order_problem`): hooklint renders no order of the ones Argo CD may
+    draw rather than pick one."""
+    problem = parameter_order_problem(options)
+    if problem is not None:
+        raise RenderError(f"{label}: {problem}" if label else problem, path,
+                          argocd_renders="Argo CD renders it, with the flags in an order it draws again each time")
 
 
 def _clean_set(value: str) -> str:
