@@ -1439,6 +1439,14 @@ def go_yaml_text(value: Any) -> str:
     return _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
 
 
+def go_yaml_scalar(text: str) -> str:
+    """``text`` as one double-quoted YAML scalar, for a line of YAML that go-yaml or PyYAML reads:
+    :func:`go_yaml_text` without its line break. Never ``json.dumps`` alone: its ASCII escapes
+    write a character beyond U+FFFF as a surrogate pair, which go-yaml refuses ("found invalid
+    Unicode character escape code")."""
+    return go_yaml_text(text)[:-1]
+
+
 @dataclass(frozen=True, slots=True)
 class GoDocument:
     """The first document of a text as go-yaml v2 reads it: ``value`` (what ``YAMLToJSON`` gives),

@@ -11,7 +11,10 @@ boolean ``false``, a false HL007). :func:`hooklint.yamlio.go_yaml_text` writes J
 
 from __future__ import annotations
 
+import json
 import math
+import subprocess
+import sys
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -21,7 +24,8 @@ from typer.testing import CliRunner
 from hooklint.cli import app
 from hooklint.sources.render.helm import HelmOptions, find_helm, sops_placeholders
 from hooklint.sources.render.kustomize import _dump as kustomization_text
-from hooklint.yamlio import go_first_document, go_yaml_text, parse_documents
+from hooklint.sources.render.kustomize import _with_entries
+from hooklint.yamlio import go_first_document, go_yaml_scalar, go_yaml_text, parse_documents
 
 needs_helm = pytest.mark.skipif(find_helm() is None, reason="no Helm: neither a helm binary nor helm-python-sdk")
 runner = CliRunner()
@@ -63,6 +67,67 @@ def test_what_go_reads_back_is_what_was_written(value):
     assert typed(go_first_document(text).value) == typed(value)  # as Helm and kustomize read it
     [document] = parse_documents(text)  # as hooklint reads a generated Application
     assert (document.issues, typed(document.value)) == ([], typed(value))
+
+
+_GO_CHILD = r"""
+import json, sys
+try:
+    import helm_python as helm
+    helm.values_from_yaml("a: 1\n")
+except Exception as exc:  # no SDK, or no library for this machine
+    print(json.dumps({"unavailable": f"{type(exc).__name__}: {exc}"}), flush=True)
+    sys.exit(0)
+print(json.dumps({"ready": True}), flush=True)
+for line in sys.stdin:
+    try:
+        print(json.dumps({"value": helm.values_from_yaml(json.loads(line))}), flush=True)
+    except Exception as exc:
+        print(json.dumps({"error": str(exc)}), flush=True)
+"""
+
+
+@pytest.fixture(scope="module")
+def helm_reads():
+    """Helm's own value-file reader (``helm_python.values_from_yaml``: Helm's Go library, in a child
+    process so that the Go runtime never enters the test process)."""
+    proc = subprocess.Popen([sys.executable, "-c", _GO_CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)  # fmt: skip
+    assert proc.stdin is not None and proc.stdout is not None
+    unavailable = json.loads(proc.stdout.readline() or '{"unavailable": "no answer"}').get("unavailable")
+    if unavailable:
+        proc.wait(10)
+        pytest.skip(f"Helm's Go library does not load here: {unavailable}")
+
+    def read(text: str) -> object:
+        proc.stdin.write(json.dumps(text) + "\n")
+        proc.stdin.flush()
+        return json.loads(proc.stdout.readline())
+
+    yield read
+    proc.stdin.close()
+    proc.wait(10)
+
+
+def _numbers_as_floats(value):
+    """``value`` with every number a float: Helm reads values through JSON, where 1 and 1.0 are one."""
+    if isinstance(value, dict):
+        return {k: _numbers_as_floats(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_numbers_as_floats(v) for v in value]
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return ("number", float(value))
+    return (type(value).__name__, value)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mappings)
+@example({"debug": "n", "b": ["y", "on", "no", "~", "null", "1e3", "0o17", "010", "1:30", "2024-01-01", ".inf"]})
+@example({"a": "x\u0085y\u2028z\U0001f600\x7f"})
+def test_helm_reads_back_what_was_written(helm_reads, value):
+    """The same property through Helm's own reader, when the Helm SDK is installed."""
+    answer = helm_reads(go_yaml_text(value))
+    assert "error" not in answer
+    assert _numbers_as_floats(answer["value"]) == _numbers_as_floats(value)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -165,3 +230,12 @@ def test_a_generated_application_keeps_its_string_n(repo):
         "      destination:\n        namespace: d\n")  # fmt: skip
     result = runner.invoke(app, ["lint", "."])
     assert (result.exit_code, _errors(result.output)) == (1, [HOST_PID])
+
+
+def test_a_kustomization_entry_written_in_place_keeps_a_character_beyond_the_bmp():
+    """``json.dumps`` wrote U+1F600 as the surrogate pair ``\\ud83d\\ude00``, which go-yaml (and so
+    kustomize) refuses: "found invalid Unicode character escape code"."""
+    text = _with_entries("resources:\n- a\n- b\n", [("resources", 1, "./\U0001f600/x")])
+    assert (text, go_first_document(text).value) == ('resources:\n- a\n- "./\U0001f600/x"\n',
+                                                     {"resources": ["a", "./\U0001f600/x"]})  # fmt: skip
+    assert go_yaml_scalar("\U0001f600\x85") == '"\U0001f600\\u0085"'

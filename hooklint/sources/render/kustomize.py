@@ -116,7 +116,7 @@ from hooklint.sources.render.rendered import (
     Rendering,
     Transformation,
 )
-from hooklint.yamlio import BoundedLoader, YamlTooComplex, go_yaml_text
+from hooklint.yamlio import BoundedLoader, YamlTooComplex, go_yaml_scalar, go_yaml_text
 
 ORIGIN_ANNOTATION = "config.kubernetes.io/origin"
 TRANSFORMATIONS_ANNOTATION = "alpha.config.kubernetes.io/transformations"
@@ -1342,7 +1342,7 @@ def _build(argv: list[str], renderer: Renderer, root: str, plan: _CopyPlan, app_
                 make_dirs(target)
                 with open(os.path.join(target, KUSTOMIZATION_NAMES[0]), "w", encoding="utf-8") as handle:
                     handle.write("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\ncomponents:\n"
-                                 f"- {json.dumps(os.path.relpath(app, target))}\n")  # fmt: skip
+                                 f"- {go_yaml_scalar(os.path.relpath(app, target))}\n")  # fmt: skip
             requested, same_lines = _prepare(target, options, user_file)
             same_lines = same_lines and not component
             try:
@@ -1487,7 +1487,7 @@ def _with_entries(text: str, entries: list[tuple[str, int, str]]) -> str:
         spliced.append((item.start_mark.line, item.start_mark.column, item.end_mark.column, entry))
     else:
         for number, first, after, entry in spliced:
-            lines[number] = lines[number][:first] + json.dumps(entry) + lines[number][after:]
+            lines[number] = lines[number][:first] + go_yaml_scalar(entry) + lines[number][after:]
         return "".join(lines)
     config = read.value
     for name, index, entry in entries:
