@@ -239,3 +239,16 @@ def test_a_kustomization_entry_written_in_place_keeps_a_character_beyond_the_bmp
     assert (text, go_first_document(text).value) == ('resources:\n- a\n- "./\U0001f600/x"\n',
                                                      {"resources": ["a", "./\U0001f600/x"]})  # fmt: skip
     assert go_yaml_scalar("\U0001f600\x85") == '"\U0001f600\\u0085"'
+
+
+@needs_helm
+def test_go_template_parameters_reach_helm_as_written():
+    """An ApplicationSet's ``goTemplate`` is rendered by Helm's engine with the generator's
+    parameters as values: ``json.dump`` wrote U+1F600 as a surrogate pair (Helm: "found invalid
+    Unicode character escape code"), and the rendered text, written into a ConfigMap, held a raw
+    DEL that Helm's YAML reader refuses; both failed the expansion."""
+    from hooklint.sources.appmap.applicationsets import _go_render
+
+    jobs = [("{{ .folder }}", {"folder": "\U0001f600"}), ("{{ .x }}", {"x": "a\x7fb\x85c\u2028"}),
+            ("{{ .y }}-{{ .z }}", {"y": 1.5, "z": [1, "n"]})]  # fmt: skip
+    assert _go_render(jobs, None) == ["\U0001f600", "a\x7fb\x85c\u2028", "1.5-[1 n]"]
