@@ -59,16 +59,17 @@ def test_the_parser_reads_as_helm_does(flag, string, expected):
 
 
 @pytest.mark.parametrize("flag, message", [
-    ("a.=1", "key map 'a' has no value"),
-    ("a=1,a.b=2", "unable to parse key: 'a' is not a map"),
-    ("a", "key 'a' has no value"),
-    ("a,", "key 'a' has no value (cannot end with ,)"),
-    ("a[x]=1", "error parsing index: strconv.Atoi: parsing 'x': invalid syntax"),
+    ("a.=1", 'key map "a" has no value'),
+    ("a=1,a.b=2", 'unable to parse key: "a" is not a map'),
+    ("a", 'key "a" has no value'),
+    ("a,", 'key "a" has no value (cannot end with ,)'),
+    ("a[x]=1", 'error parsing index: strconv.Atoi: parsing "x": invalid syntax'),
     ("a[65537]=1", "index of 65537 is greater than maximum supported index of 65536"),
     ("a={1,2", "list must terminate with '}'"),
-    ("a[0]b=1", "unexpected data at end of array index: 'b'"),
+    ("a[0]b=1", 'unexpected data at end of array index: "b"'),
 ])  # fmt: skip
 def test_what_helm_refuses_is_refused(flag, message):
+    """Helm's words (Go's %q), but where a Go type assertion panics ("interface conversion: ...")."""
     with pytest.raises(StrvalsError) as raised:
         strvals.parse(flag)
     assert str(raised.value) == message
@@ -275,3 +276,45 @@ def test_an_escaped_name_renders_as_written(repo):
                        '        value: "false"\n')  # fmt: skip
     result = runner.invoke(app, ["lint", "."])
     assert (result.exit_code, result.output.splitlines()[0]) == (0, "0 errors, 0 warnings, 0 notes in 2 files")
+
+
+JOBS = """\
+{{- range .Values.jobs }}
+{{- if .enabled }}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: {{ .name }}
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  restartPolicy: Never
+  hostPID: {{ .hostPID | default false }}
+  containers:
+  - name: c
+    image: ghcr.io/acme/tools:1.0
+{{- end }}
+{{- end }}
+"""
+
+
+@needs_helm
+def test_a_parameter_changes_one_item_of_a_list_a_value_file_wrote(repo):
+    """``MergeValues`` parses each ``--set`` flag into the values the value files wrote
+    (``strvals.ParseInto``): ``jobs[0].enabled=true`` turns on the first job as ``helm.values``
+    wrote it, hostPID included. hooklint parsed the flag into a map of its own and merged it, which
+    replaced the list: the job rendered without hostPID. (The chart's own values.yaml is not such a
+    value file: Helm coalesces the user's values over it, and a user's list replaces the chart's.)"""
+    (repo / "c/values.yaml").write_text("jobs: []\n")
+    (repo / "c/templates/pod.yaml").write_text(JOBS)
+    (repo / "apps/a.yaml").write_text(
+        "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: a\nspec:\n  project: p\n"
+        f"  source:\n    repoURL: {REPO}\n    path: c\n    helm:\n      values: |\n        jobs:\n"
+        "        - {name: shell, hostPID: true, enabled: false}\n      parameters:\n"
+        "      - name: jobs[0].enabled\n        value: \"true\"\n  destination:\n    namespace: d\n")  # fmt: skip
+    result = runner.invoke(app, ["lint", "."])
+    assert (result.exit_code, [line for line in result.output.splitlines() if ": error " in line]) == (1, [
+        "c/templates/pod.yaml:12:3: error HL105 hook-privileged-pod: Pod/shell sets hostPID: true: a PreSync hook "
+        "runs on every sync and then controls the node, not just its pod. Remove it, or do this work outside the "
+        "cluster's workloads."])

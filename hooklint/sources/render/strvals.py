@@ -25,9 +25,7 @@ names may in rare cases render the same either way; one it does not name never d
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Union
-
-from hooklint.sources.repository.kustomize_spec import go_fold
+from typing import Any, Callable, Union
 
 #: One step of a value path: a map key, or a list index.
 Segment = Union[str, int]
@@ -37,6 +35,21 @@ Path = tuple[Segment, ...]
 MAX_INDEX = 65536
 MAX_NESTED_NAME_LEVEL = 30
 _INT64 = (-(2**63), 2**63 - 1)
+
+
+#: The runes outside ASCII that Go's simple case folding maps onto an ASCII letter.
+_FOLD_EXTRA = {"\u017f": "s", "\u212a": "k"}
+
+
+def _go_fold(text: str) -> str:
+    """``text`` as ``strings.EqualFold`` compares it with an ASCII word (this module imports
+    nothing of hooklint: the Helm child process loads it alone)."""
+    return text.lower() if text.isascii() else "".join(_FOLD_EXTRA.get(c, c.lower()) for c in text)
+
+
+def _q(text: str) -> str:
+    """``text`` as Go's ``%q`` writes it, for the printable text of a key."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 class StrvalsError(ValueError):
@@ -100,10 +113,10 @@ def _atoi(text: str) -> int:
     """Go's ``strconv.Atoi``: an optional sign, then decimal digits, within int64."""
     body = text[1:] if text[:1] in ("+", "-") else text
     if not body or not all("0" <= c <= "9" for c in body):
-        raise StrvalsError(f"error parsing index: strconv.Atoi: parsing {text!r}: invalid syntax")
+        raise StrvalsError(f"error parsing index: strconv.Atoi: parsing {_q(text)}: invalid syntax")
     value = int(text)
     if not _INT64[0] <= value <= _INT64[1]:
-        raise StrvalsError(f"error parsing index: strconv.Atoi: parsing {text!r}: value out of range")
+        raise StrvalsError(f"error parsing index: strconv.Atoi: parsing {_q(text)}: value out of range")
     return value
 
 
@@ -112,7 +125,7 @@ def _typed(raw: str, string: bool) -> Any:
     ``0``, or a decimal int64 not starting with ``0``, else the text."""
     if string:
         return raw
-    lower = go_fold(raw)  # strings.EqualFold: "falſe" is false
+    lower = _go_fold(raw)  # strings.EqualFold: "falſe" is false
     if lower == "true":
         return True
     if lower == "false":
@@ -131,9 +144,9 @@ def _typed(raw: str, string: bool) -> Any:
 class _Parser:
     """``parser`` over one flag, writing into ``data`` as Helm does and recording each assignment."""
 
-    def __init__(self, text: str, string: bool):
+    def __init__(self, text: str, string: bool, read: Callable[[str], Any] | None = None):
         self.sc = _Scanner(text)
-        self.string = string
+        self.read = read or (lambda raw: _typed(raw, string))
         self.done: list[Assignment] = []
 
     def parse(self, data: dict) -> None:
@@ -149,7 +162,7 @@ class _Parser:
         if rune != "{":
             self.sc.unread()
             raw, _ = _runes_until(self.sc, ",")
-            return _typed(raw, self.string), raw
+            return self.read(raw), raw
         items: list[str] = []
         while True:
             raw, last = _runes_until(self.sc, ",}")
@@ -160,7 +173,7 @@ class _Parser:
                 following = self.sc.read()
                 if following is not None and following != ",":
                     self.sc.unread()
-                return [_typed(i, self.string) for i in items], tuple(items)
+                return [self.read(i) for i in items], tuple(items)
 
     def key(self, data: dict, level: int, path: Path) -> Any:
         """``key``: one assignment under ``data`` (at ``path``); ``_EOF`` at the end of the flag."""
@@ -168,13 +181,13 @@ class _Parser:
         if last is None:
             if not k:
                 return _EOF
-            raise StrvalsError(f"key {k!r} has no value")
+            raise StrvalsError(f"key {_q(k)} has no value")
         here = path + (k,)
         if last == "[":
             index = self._index()
             found = data.get(k, []) if k in data else []
             if not isinstance(found, list):
-                raise StrvalsError(f"unable to parse key: {k!r} is not a list")
+                raise StrvalsError(f"unable to parse key: {_q(k)} is not a list")
             found, status = self.list_item(found, index, level, here)
             if k:
                 data[k] = found
@@ -187,17 +200,17 @@ class _Parser:
             return _EOF if typed is _EOF else None
         if last == ",":
             self.done.append(Assignment(here, ""))
-            raise StrvalsError(f"key {k!r} has no value (cannot end with ,)")
+            raise StrvalsError(f"key {_q(k)} has no value (cannot end with ,)")
         level += 1  # "."
         if level > MAX_NESTED_NAME_LEVEL:
             raise StrvalsError(f"value name nested level is greater than maximum supported nested level of "
                                f"{MAX_NESTED_NAME_LEVEL}")  # fmt: skip
         inner = data.get(k, {}) if k in data else {}
         if not isinstance(inner, dict):
-            raise StrvalsError(f"unable to parse key: {k!r} is not a map")
+            raise StrvalsError(f"unable to parse key: {_q(k)} is not a map")
         status = self.key(inner, level, here)
         if status is None and not inner:
-            raise StrvalsError(f"key map {k!r} has no value")
+            raise StrvalsError(f"key map {_q(k)} has no value")
         if inner and k:
             data[k] = inner
         return status
@@ -216,7 +229,7 @@ class _Parser:
         here = path + (index,)
         k, last = _runes_until(self.sc, "[.=")
         if k:
-            raise StrvalsError(f"unexpected data at end of array index: {k!r}")
+            raise StrvalsError(f"unexpected data at end of array index: {_q(k)}")
         if last is None:
             self.done.append(Assignment(path, _Touch()))
             return items, _EOF
@@ -259,6 +272,14 @@ def parse(flag: str, string: bool = False, into: dict | None = None) -> dict:
     data: dict = {} if into is None else into
     _Parser(flag, string).parse(data)
     return data
+
+
+def parse_file(flag: str, into: dict, read: Callable[[str], str]) -> dict:
+    """Helm's ``strvals.ParseIntoFile`` (``--set-file``): ``flag`` parsed into ``into`` (changed and
+    returned), each value the text ``read`` returns for the path written (an item of a ``{a,b}``
+    list too). Raises StrvalsError where Helm's parser fails, and what ``read`` raises."""
+    _Parser(flag, True, read).parse(into)
+    return into
 
 
 def assignments(flag: str) -> tuple[list[Assignment], bool]:
