@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import math
 import re
 from dataclasses import dataclass
@@ -1402,6 +1403,48 @@ def _libyaml_error(text: str) -> yaml.MarkedYAMLError | None:
     finally:
         loader.dispose()
     return None
+
+
+#: Characters ``json.dumps(ensure_ascii=False)`` writes as they are that a YAML reader would not
+#: read back as written: those go-yaml's and PyYAML's readers refuse ("control characters are not
+#: allowed": DEL, C1 controls, U+FFFE, U+FFFF, surrogates), the YAML 1.1 line breaks NEL, U+2028
+#: and U+2029 (inside a quoted scalar, folded into a space) and U+FEFF (a byte order mark).
+_YAML_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]")
+
+
+def go_yaml_text(value: Any) -> str:
+    """``value`` (dicts, lists, ``str``, ``int``, ``float``, ``bool``, ``None``; :class:`Map` and
+    :class:`Seq` too) as YAML text that every reader hooklint hands data to types exactly as
+    ``value`` is typed: go-yaml v2 and v3, ``sigs.k8s.io/yaml`` (Helm's value files, kustomize's
+    kustomizations, Argo CD's manifests) and hooklint's own go-typed readers (:func:`parse_documents`,
+    :func:`go_first_document`).
+
+    The text is JSON (JSON is YAML): every string is double-quoted, so ``"n"``, ``"on"``, ``"~"``,
+    ``"1e3"``, ``"0o17"`` or ``"2024-01-01"`` stay strings for a YAML 1.1 reader, where PyYAML's
+    ``safe_dump`` writes some of them plain (``n``, ``1e3``) and go-yaml v2 reads those as a
+    boolean or a number. Characters JSON leaves raw that a YAML reader refuses or folds
+    (:data:`_YAML_UNSAFE`) are written as ``\\uXXXX``. Keys keep their order; a non-string key
+    is written as ``json`` writes it (``true``, ``null``, ``5``), as ``YAMLToJSON`` does. This is
+    Argo CD's own form of ``valuesObject`` (``pkg/apis/application/v1alpha1/values.go``
+    ``ValuesYAML``: ``sigs.k8s.io/yaml`` ``JSONToYAML`` quotes what it must).
+
+    Raises ValueError for a float that JSON cannot hold (``.inf``, ``.nan``: ``json.Marshal`` fails
+    on them too, so Kubernetes refuses such an object) or a value of another type."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except TypeError as exc:
+        raise ValueError(f"a value that is not JSON ({exc})") from None
+    except ValueError:
+        raise ValueError("a number JSON cannot hold (.inf or .nan)") from None
+    return _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
+
+
+def go_yaml_scalar(text: str) -> str:
+    """``text`` as one double-quoted YAML scalar, for a line of YAML that go-yaml or PyYAML reads:
+    :func:`go_yaml_text` without its line break. Never ``json.dumps`` alone: its ASCII escapes
+    write a character beyond U+FFFF as a surrogate pair, which go-yaml refuses ("found invalid
+    Unicode character escape code")."""
+    return go_yaml_text(text)[:-1]
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,7 +42,7 @@ from typing import Any, Callable
 
 from hooklint.files import read_bytes
 from hooklint.sources.render.redact import secret_key
-from hooklint.yamlio import BoundedLoader, Map, Seq
+from hooklint.yamlio import BoundedLoader, Map, Seq, go_yaml_text
 
 #: Generators that need a cluster or the network: never run by hooklint.
 NETWORK_GENERATORS = ("scmProvider", "pullRequest", "clusterDecisionResource", "plugin")
@@ -246,14 +246,19 @@ def _go_render(jobs: list[tuple[str, dict]], config: Any) -> list[str]:
         defines.append(f'{{{{- define "s{i}" -}}}}{body}{{{{- end -}}}}\n')
     lines = ["apiVersion: v1", "kind: ConfigMap", "metadata:", "  name: applicationset", "data:"]
     for n, (text, _) in enumerate(jobs):
-        lines.append(f'  j{n}: {{{{ include "s{index[text]}" (index .Values.params {keys[n]}) | toJson }}}}')
+        # base64, never the text itself: Helm reads the rendered ConfigMap as YAML, which refuses a raw DEL
+        lines.append(f'  j{n}: {{{{ include "s{index[text]}" (index .Values.params {keys[n]}) | b64enc | quote }}}}')
     with tempfile.TemporaryDirectory(prefix="hooklint-appset-") as work:
         chart = os.path.join(work, "applicationset")
         os.makedirs(os.path.join(chart, "templates"))
         with open(os.path.join(chart, "Chart.yaml"), "w", encoding="utf-8") as handle:
             handle.write("apiVersion: v2\nname: applicationset\nversion: 0.0.0\n")
+        try:  # JSON that go-yaml reads back as it was (json.dump's ASCII escapes write U+1F600 as a surrogate pair)
+            values = go_yaml_text({"params": params})
+        except ValueError as exc:
+            raise Unexpanded("failed", f"the generator's parameters hold {exc}") from None
         with open(os.path.join(chart, "values.yaml"), "w", encoding="utf-8") as handle:
-            json.dump({"params": params}, handle, default=str)
+            handle.write(values)
         with open(os.path.join(chart, "templates", "_strings.tpl"), "w", encoding="utf-8") as handle:
             handle.write("".join(defines))
         with open(os.path.join(chart, "templates", "out.yaml"), "w", encoding="utf-8") as handle:
@@ -273,7 +278,7 @@ def _go_render(jobs: list[tuple[str, dict]], config: Any) -> list[str]:
         body = yaml.load(doc.text, Loader=BoundedLoader)
         if isinstance(body, dict) and body.get("kind") == "ConfigMap":
             data = body.get("data") or {}
-            return [str(data.get(f"j{n}", "")) for n in range(len(jobs))]
+            return [base64.b64decode(str(data.get(f"j{n}", ""))).decode("utf-8", "replace") for n in range(len(jobs))]
     raise Unexpanded("failed", "the template rendered nothing")
 
 

@@ -40,7 +40,7 @@ from hooklint.sources.repository import facts
 from hooklint.sources.repository.spelling import may_hold
 from hooklint.loader import DEFAULT_MAX_FILE_SIZE, STDIN, within
 from hooklint.reasons import Skip, SkipKind, through_rendering
-from hooklint.yamlio import Map, Seq
+from hooklint.yamlio import Map, Seq, go_yaml_text
 from hooklint.sources.repository.kustomizations import (MAX_KUSTOMIZATIONS_FOLLOWED, component_exists, is_component,
                                                        kustomization_inputs, kustomization_reads,
                                                        kustomization_references, unread_reason)
@@ -1617,10 +1617,10 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
     """Expand every ApplicationSet written in ``files`` (:mod:`hooklint.sources.appmap.applicationsets`)
     with the clusters of the repository's cluster Secrets and the ``clusters`` configuration, and
     read the Applications it generates as the map reads a written one (:func:`sources_of`), each
-    placed at the template's ``spec.source`` line and made by ``ApplicationSet NAME (FILE:LINE)``."""
-
-    import yaml
-
+    placed at the template's ``spec.source`` line and made by ``ApplicationSet NAME (FILE:LINE)``.
+    Each generated Application is read from its JSON text (:func:`~hooklint.yamlio.go_yaml_text`),
+    so that a generated string such as ``"n"`` stays a string, as in the Application Argo CD's
+    ApplicationSet controller creates (``json.Marshal``)."""
     from hooklint.loader import parse_text, read_file
     from hooklint.sources.appmap.applications import RepositoryUrls, sources_of
     from hooklint.yamlio import RENDER_FAILED, RENDERER_UNAVAILABLE
@@ -1690,7 +1690,12 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
         written = _written_source(tspec)
         line = written.span.line if isinstance(written, (Map, Seq)) else body.span.line
         for app, carried in zip(expansion.applications, expansion.secrets):
-            parsed = parse_text(path, yaml.safe_dump(app, sort_keys=False))
+            try:  # JSON, which hooklint's go-typed reader reads back as generated: never PyYAML's `value: n`
+                parsed = parse_text(path, go_yaml_text(app))
+            except ValueError as exc:
+                out.issues.setdefault(path, []).append((RENDER_FAILED, body.span.line, body.span.column, (
+                    f"{label}: hooklint could not expand it ({exc})")))
+                continue
             for doc in parsed.documents:
                 out.sources.extend(sources_of(doc.value, path, root, ours, line, label, (path,),
                                               config.max_file_size, carried))  # fmt: skip

@@ -64,13 +64,14 @@ import yaml
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint.files import FileTooLarge, NotRegularFile, file_problem, make_dirs, problem_of, read_bytes, remove_tree, walk_tree
 from hooklint.loader import within
-from hooklint.yamlio import BoundedLoader, Unreadable, YamlTooComplex, go_first_document
+from hooklint.yamlio import BoundedLoader, Unreadable, YamlTooComplex, go_first_document, go_yaml_text
 from hooklint.sources import bounded, sandbox
 from hooklint.sources.repository import facts
 from hooklint.sources.repository.spelling import may_hold
 from hooklint.sources.render.cache import cached, input_key, remembered_answer
 from hooklint.sources.repository.withheld import Withheld
 from hooklint.sources.repository.charts import MAX_ARCHIVE_BYTES, MAX_ARCHIVE_DEPTH, MAX_ARCHIVE_MEMBERS
+from hooklint.sources.render import strvals
 from hooklint.sources.render.redact import tagging_inputs
 from hooklint.sources.render.rendered import (Omission, RenderedDocument, Renderer, RenderError, RendererUnavailable,
                                                Rendering, transient)  # fmt: skip
@@ -147,8 +148,10 @@ class HelmOptions:
         ``namespace`` and whose ``spec.source.helm`` is ``spec_helm`` (None: no ``helm`` key).
 
         Reads ``releaseName`` (else ``app_name``), ``namespace`` (else the destination's),
-        ``valueFiles``, ``values``, ``valuesObject`` (which wins over ``values``, as in argo-cd
-        ``pkg/apis/application/v1alpha1/types.go`` ``ValuesYAML``), ``parameters`` (``name``,
+        ``valueFiles``, ``values``, ``valuesObject`` (which wins over ``values``, and is written as
+        JSON, :func:`~hooklint.yamlio.go_yaml_text`, so that Helm types each value as Argo CD's
+        ``sigs.k8s.io/yaml`` ``JSONToYAML`` writes it: argo-cd ``pkg/apis/application/v1alpha1/values.go``
+        ``ValuesYAML``), ``parameters`` (``name``,
         ``value``, ``forceString``), ``fileParameters`` (``name``, ``path``), ``kubeVersion``,
         ``apiVersions``, ``skipCrds``, ``skipSchemaValidation`` and ``ignoreMissingValueFiles``
         (``reposerver/repository/repository.go`` ``helmTemplate``, v3.5.1); other keys are ignored. Raises ValueError (one line naming the key) for a value of the wrong type."""
@@ -161,7 +164,10 @@ class HelmOptions:
         values = get("values", str)
         values_object = get("valuesObject", Mapping)
         if values_object is not None:
-            values = yaml.safe_dump(_plain(values_object), default_flow_style=False, sort_keys=True)
+            try:  # Argo CD's form (ValuesYAML: JSONToYAML), never PyYAML's: `debug: "n"` stays a string
+                values = go_yaml_text(values_object)
+            except ValueError as exc:
+                raise ValueError(f"spec.source.helm.valuesObject holds {exc}") from None
         parameters = []
         for index, parameter in enumerate(get("parameters", list) or []):
             where = f"spec.source.helm.parameters[{index}]"
@@ -212,15 +218,6 @@ def _string_list(spec_helm: Mapping, key: str) -> list[str]:
         if not isinstance(item, str):
             raise ValueError(f"spec.source.helm.{key}[{index}] must be a string")
     return items
-
-
-def _plain(value: Any) -> Any:
-    """Positioned or other mapping/sequence subclasses as plain dicts and lists (safe_dump)."""
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
 
 
 # --- renderer discovery --------------------------------------------------------------------------
@@ -720,7 +717,8 @@ _SOPS_VALUE = re.compile(r"^ENC\[AES256_GCM,.*\]$", re.DOTALL)
 
 
 def sops_placeholders(path: str, max_file_size: int, scheme: bool = False) -> str | None:
-    """The values of the SOPS-encrypted YAML or JSON file ``path`` as YAML text, without its
+    """The values of the SOPS-encrypted YAML or JSON file ``path`` as YAML text (JSON:
+    :func:`~hooklint.yamlio.go_yaml_text`), without its
     top-level ``sops`` block, each encrypted value (``ENC[AES256_GCM,...]``, any type) replaced by
     :data:`SOPS_PLACEHOLDER`: the keys and plain values SOPS leaves as written keep the structure a
     chart's templates need. None when it is no SOPS file (no top-level ``sops`` mapping holding
@@ -752,9 +750,9 @@ def sops_placeholders(path: str, max_file_size: int, scheme: bool = False) -> st
     marked = isinstance(sops, dict) and ("mac" in sops or "lastmodified" in sops)
     if not (scheme or marked or (isinstance(sops, dict) and found[0])):
         return None
-    try:
-        return yaml.safe_dump(values, sort_keys=False)
-    except (yaml.YAMLError, RecursionError):  # a value PyYAML cannot write back: left out, as before
+    try:  # JSON, which Helm reads back as loaded (PyYAML's safe_dump writes the string "n" as `n`: false)
+        return go_yaml_text(values)
+    except (ValueError, RecursionError):  # a value JSON cannot hold (.inf): left out, as before
         return None
 
 
@@ -1111,6 +1109,7 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
         raise RenderError(f"spec.source.helm.parameters: the value of {revision} names the commit Argo CD syncs, which "
                           "hooklint does not know offline", chart_yaml, needs_network=True,
                           argocd_renders="Argo CD substitutes the revision it syncs into the value")  # fmt: skip
+    refuse_random_order(options, chart_yaml)
     places = options.value_file_places
     left_out = [Omission(s.message, *(places[s.index] if s.index < len(places) else (chart_yaml, 1, 1)),
                          argocd_renders=s.argocd_renders, unchecked=_OTHER_VALUES) for s in skipped]  # fmt: skip
@@ -1341,7 +1340,7 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
             stub_dir = os.path.join(copy, stub.folder)
             make_dirs(os.path.join(stub_dir, "templates"))
             with open(os.path.join(stub_dir, "Chart.yaml"), "w", encoding="utf-8") as handle:
-                yaml.safe_dump({"apiVersion": "v2", "name": stub.name, "version": stub.version}, handle)
+                handle.write(go_yaml_text({"apiVersion": "v2", "name": stub.name, "version": stub.version}))
             with open(os.path.join(stub_dir, "templates", f"hooklint-omitted-{token}-{index}.yaml"), "w",
                       encoding="utf-8") as handle:  # fmt: skip
                 handle.write(_MARKER)
@@ -1357,7 +1356,7 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
                 shutil.copyfile(value_file.real, target)
             value_paths.append(target)
             replacements.append((target, value_file.user))
-        file_paths = []
+        file_paths: dict[str, str] = {}  # Argo CD's SetFile map: a later parameter of a name wins
         for index, ((name, _), set_file) in enumerate(zip(options.file_parameters, set_files or [])):
             target = os.path.join(values_dir, f"file-{index}-{os.path.basename(set_file.real)}")
             if set_file.text is not None:  # SOPS-encrypted: never its ciphertext
@@ -1365,7 +1364,8 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
                     handle.write(set_file.text)
             else:
                 shutil.copyfile(set_file.real, target)
-            file_paths.append((name, target))
+            file_paths.pop(name, None)
+            file_paths[name] = _clean_set(target)  # cmd.go: --set-file key=cleanSetParameters(path)
             replacements.append((target, set_file.user))
         if options.values is not None:
             target = os.path.join(values_dir, "values-extra.yaml")  # Argo CD's temporary values file
@@ -1375,9 +1375,9 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
             replacements.append((target, "spec.source.helm.values"))
         try:
             if mode == "binary":
-                docs = _render_binary(copy, value_paths, options, work, limits, root, file_paths)
+                docs = _render_binary(copy, value_paths, options, work, limits, root, list(file_paths.items()))
             else:
-                docs = _render_sdk(copy, value_paths, options, work, limits, root, file_paths)
+                docs = _render_sdk(copy, value_paths, options, work, limits, root, list(file_paths.items()))
         except bounded.Stopped as exc:  # a limit or a signal: the next run may render it (never cached)
             raise transient(RenderError(f"Helm rendering of chart {os.path.normpath(chart)} {exc.reason}",
                                         tree.configured_in)) from None  # fmt: skip
@@ -1491,6 +1491,57 @@ def _set_parameters(options: HelmOptions) -> tuple[dict[str, str], dict[str, str
     for name, value, force in options.parameters:
         (forced if force else plain)[name] = value
     return {k: _clean_set(v) for k, v in plain.items()}, {k: _clean_set(v) for k, v in forced.items()}
+
+
+def parameter_order_problem(options: HelmOptions) -> str | None:
+    """Why the values of ``options`` depend on the order of Argo CD's ``--set`` flags (one
+    sentence naming the two parameters and the value they both set), or None when every order
+    renders the same values.
+
+    Argo CD builds one flag per entry of a Go map keyed by the parameter's name: ``Set``,
+    ``SetString`` (``forceString``) and ``SetFile`` (``fileParameters``; reposerver ``helmTemplate``),
+    ranged over in random order (``util/helm/cmd.go`` ``template``, v3.5.1), each flag
+    ``name=cleanSetParameters(value)`` with the name as written; Helm applies all ``--set``, then
+    all ``--set-string``, then all ``--set-file`` flags. Two flags of one map conflict when Helm's
+    parser reads them as setting one value to two values, or a value and one inside it
+    (:func:`hooklint.sources.render.strvals.order_conflict`): ``{name: "x=1,debug", value: "true"}``
+    then ``{name: debug, value: "false"}`` renders with ``debug`` true about half the time. The
+    message names parameters, never their values."""
+    plain: dict[str, tuple[int, str]] = {}
+    forced: dict[str, tuple[int, str]] = {}
+    for index, (name, value, force) in enumerate(options.parameters):
+        chosen = forced if force else plain
+        chosen.pop(name, None)
+        chosen[name] = (index, _clean_set(value))
+    files: dict[str, tuple[int, str]] = {}
+    for index, (name, path) in enumerate(options.file_parameters):
+        files.pop(name, None)
+        files[name] = (index, _clean_set(path))
+    for field_name, flag, group in (("parameters", "--set", plain), ("parameters", "--set-string", forced),
+                                    ("fileParameters", "--set-file", files)):  # fmt: skip
+        entries = list(group.items())
+        conflict = strvals.order_conflict([f"{name}={value}" for name, (_, value) in entries])
+        if conflict is None:
+            continue
+        (one, (first, _)), (two, (second, _)) = entries[conflict[0]], entries[conflict[1]]
+        (one, first), (two, second) = sorted([(one, first), (two, second)], key=lambda e: e[1])
+        return (f"spec.source.helm.{field_name}[{first}] (name {one!r}) and [{second}] (name {two!r}) both set "
+                f"{strvals.shown(conflict[2])}, as Helm reads their {flag} flags, and Argo CD passes those flags "
+                f"in random order (util/helm/cmd.go ranges over a Go map): which value Helm renders with changes "
+                f"from one rendering to the next; set each value with one parameter (a name holding ',', '=', "
+                f"'.' or '[' is read as several: escape them with a backslash)")
+    return None
+
+
+def refuse_random_order(options: HelmOptions, path: str, label: str | None = None) -> None:
+    """Raise RenderError (HL009 at ``path``, 1:1; the message after ``label``, the Application,
+    when given) when the values of ``options`` depend on the order Argo CD passes its ``--set``
+    flags in (:func:`parameter_order_problem`): hooklint renders no order of the ones Argo CD may
+    draw rather than pick one."""
+    problem = parameter_order_problem(options)
+    if problem is not None:
+        raise RenderError(f"{label}: {problem}" if label else problem, path,
+                          argocd_renders="Argo CD renders it, with the flags in an order it draws again each time")
 
 
 def _clean_set(value: str) -> str:

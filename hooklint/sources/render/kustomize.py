@@ -121,7 +121,7 @@ from hooklint.sources.render.rendered import (
     Rendering,
     Transformation,
 )
-from hooklint.yamlio import BoundedLoader, YamlTooComplex, go_resolve_plain
+from hooklint.yamlio import BoundedLoader, YamlTooComplex, go_yaml_scalar, go_yaml_text
 
 ORIGIN_ANNOTATION = "config.kubernetes.io/origin"
 TRANSFORMATIONS_ANNOTATION = "alpha.config.kubernetes.io/transformations"
@@ -137,19 +137,6 @@ _REMOTE = re.compile(
     r"|\?(?:ref|version|submodules|timeout)="
 )
 _Loader = BoundedLoader  # alias bombs and deep nesting refused (hooklint.yamlio)
-
-
-class _GoDumper(yaml.SafeDumper):
-    """PyYAML's dumper, quoting also the strings that go-yaml v2 (which kustomize reads
-    kustomizations with) would type otherwise (``y``, ``n``, ``1e3``, ``0o17``)."""
-
-    def represent_str(self, data: str) -> yaml.ScalarNode:
-        value = go_resolve_plain(data)[1]
-        quote = not (isinstance(value, str) and value == data)
-        return self.represent_scalar("tag:yaml.org,2002:str", data, style="'" if quote else None)
-
-
-_GoDumper.add_representer(str, _GoDumper.represent_str)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1564,7 +1551,7 @@ def _build(argv: list[str], renderer: Renderer, root: str, plan: _CopyPlan, app_
                 make_dirs(target)
                 with open(os.path.join(target, KUSTOMIZATION_NAMES[0]), "w", encoding="utf-8") as handle:
                     handle.write("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\ncomponents:\n"
-                                 f"- {json.dumps(os.path.relpath(app, target))}\n")  # fmt: skip
+                                 f"- {go_yaml_scalar(os.path.relpath(app, target))}\n")  # fmt: skip
             requested, same_lines = _prepare(target, options, user_file)
             same_lines = same_lines and not component
             try:
@@ -1646,7 +1633,7 @@ class _CopyEdits:
             try:
                 text = _with_entries(text, self.replaced[path]) if path in self.replaced else text
                 edited = partial.without_entries(text, removals, _dump) if removals else text
-            except (Unreadable, yaml.YAMLError) as error:  # the walk read it: never expected; fail closed
+            except (ValueError, yaml.YAMLError) as error:  # the walk read it (.inf: JSON cannot hold it); fail closed
                 raise RenderError(f"hooklint cannot leave entries out of {os.path.basename(path)} ({error}): "
                                   "not rendered", "") from None  # fmt: skip
             with open(path, "w", encoding="utf-8", errors="surrogateescape") as handle:
@@ -1709,7 +1696,7 @@ def _with_entries(text: str, entries: list[tuple[str, int, str]]) -> str:
         spliced.append((item.start_mark.line, item.start_mark.column, item.end_mark.column, entry))
     else:
         for number, first, after, entry in spliced:
-            lines[number] = lines[number][:first] + json.dumps(entry) + lines[number][after:]
+            lines[number] = lines[number][:first] + go_yaml_scalar(entry) + lines[number][after:]
         return "".join(lines)
     config = read.value
     for name, index, entry in entries:
@@ -1732,8 +1719,11 @@ def _original_text(path: str) -> str:
 
 
 def _dump(config: Any) -> str:
-    """A kustomization written again, in the form go-yaml v2 reads back as it was meant."""
-    return yaml.dump(config, Dumper=_GoDumper, sort_keys=False, allow_unicode=True, width=1 << 30)
+    """A kustomization written again, in the form go-yaml v2 (kustomize's ``sigs.k8s.io/yaml``)
+    reads back as it was read: JSON (:func:`~hooklint.yamlio.go_yaml_text`; a PyYAML dump with
+    go-typed strings quoted folded a NEL into a space). Raises ValueError for a value JSON cannot
+    hold (``.inf``), on which kustomize's ``YAMLToJSON`` fails too."""
+    return go_yaml_text(config)
 
 
 def _copy(plan: _CopyPlan, dest: str) -> None:
@@ -1798,7 +1788,10 @@ def _prepare(app: str, options: KustomizeOptions, user_file: str) -> tuple[set[s
     else:
         kept = list(existing) if isinstance(existing, list) else []
         _set(config, "buildMetadata", kept + [m for m in BUILD_METADATA if m not in kept])
-        text = yaml.dump(config, Dumper=_GoDumper, sort_keys=False, allow_unicode=True, width=1 << 30)
+        try:
+            text = _dump(config)
+        except ValueError as exc:
+            raise RenderError(f"{name} holds {exc}: kustomize cannot read it either", user_file) from None
         same_lines = False
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(text)
