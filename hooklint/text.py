@@ -138,3 +138,13 @@ def go_trim_space(text: str) -> str:
     ``Replace``) and ``NormalizeGitURL`` (``util/git/git.go``) trim. Unlike ``str.strip()`` it
     keeps U+001C-U+001F, so ``"\\x1cSkip"`` stays ``"\\x1cSkip"``: no hook type to Argo CD."""
     return text.strip(GO_SPACE)
+
+
+def go_to_lower(text: str) -> str:
+    """``text`` as Go's ``strings.ToLower`` writes it: each character through ``unicode.ToLower``,
+    the simple one-to-one case mapping. Python's ``str.lower()`` differs on U+0130 (``İ``: Go
+    gives ``i``, Python ``i`` and a combining dot) and on a final capital sigma (Go ``σ``, Python
+    ``ς``), so ``pre-İnstall`` is Helm's ``pre-install``."""
+    if text.isascii():
+        return text.lower()
+    return "".join("i" if char == "\u0130" else char.lower() for char in text)

@@ -65,8 +65,8 @@ def sync_option_problem(item: str, scope: str, version: argocd.Version) -> str |
         else:
             how = (f"Argo CD trims the items of the annotation of white space only (Go's strings.TrimSpace), "
                    f"not {kept_edges(item)}")  # fmt: skip
-        guess = f" Did you mean '{trimmed}'?" if trimmed.partition("=")[0] in SYNC_OPTION_TABLE else ""
-        return f"'{item}' is silently ignored: {how}.{guess}"
+        suggestion = f" Did you mean '{trimmed}'?" if trimmed.partition("=")[0] in SYNC_OPTION_TABLE else ""
+        return f"'{item}' is silently ignored: {how}.{suggestion}"
     key, sep, value = item.partition("=")
     if key in SYNC_OPTION_TABLE and sep:
         eff, noop, where = SYNC_OPTION_TABLE[key]
