@@ -420,3 +420,16 @@ def test_helm_skips_and_keeps_hooks_as_its_manifest_sorter_reads_them(tmp_path, 
     assert [(o["name"], o["reason"]) for o in plan["not_applied"]] == [
         ("b", "helm.sh/hook 'pre-\u0130nstall' has no valid hook type: ignored hook, never applied"),
         ("c", "helm.sh/hook 'PRE-INSTALL ' has no valid hook type: ignored hook, never applied")]
+
+
+def test_an_applicationset_with_an_unclosed_tag_is_hl007(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    appset = APPSET.format(tag="folder").replace('}}/tools"', '}}/tools/{{x"').replace("        helm:\n          values: |\n            debug: true\n", "")
+    write(tmp_path, {"argocd/set.yaml": appset, "apps/benign/tools/cm.yaml": CHART["templates/cm.yaml"],
+                     ".hooklint.yaml": "repo-urls: [https://github.com/acme/deploy.git]\n"})  # fmt: skip
+    code, findings = lint_json(".")
+    assert (code, findings) == (1, [
+        ("argocd/set.yaml", 6, 5, "HL007", "Rendering failed: ApplicationSet tools (argocd/set.yaml:1): invalid "
+         'template: Cannot find end tag="}}" in the template="apps/{{folder}}/tools/{{x" starting from "x". Argo '
+         "CD's ApplicationSet controller fails the same way, so these Applications are not created; nothing of them "
+         "is checked until it renders.")])  # fmt: skip
