@@ -433,3 +433,15 @@ def test_an_applicationset_with_an_unclosed_tag_is_hl007(tmp_path, monkeypatch):
          'template: Cannot find end tag="}}" in the template="apps/{{folder}}/tools/{{x" starting from "x". Argo '
          "CD's ApplicationSet controller fails the same way, so these Applications are not created; nothing of them "
          "is checked until it renders.")])  # fmt: skip
+
+
+def test_an_untrimmed_server_side_apply_item_is_no_server_side_apply(tmp_path, monkeypatch):
+    """HL020 is about ``ServerSideApply=true`` as ``HasOption`` finds it: ``"ServerSideApply=true "``
+    is not it (HL013 instead), while the exact item still is (argocd-version 2.14.0)."""
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, {".hooklint.yaml": "argocd-version: 2.14.0\n",
+                     "a.yaml": APPLICATION.format(path="apps", helm="", options='"ServerSideApply=true "'),
+                     "b.yaml": APPLICATION.format(path="apps", helm="", options='"ServerSideApply=true"')})  # fmt: skip
+    code, findings = lint_json("a.yaml", "b.yaml")
+    assert [(f[0], f[1], f[2], f[3]) for f in findings if f[3] in ("HL013", "HL020")] == [
+        ("a.yaml", 16, 19, "HL013"), ("b.yaml", 16, 19, "HL020")]
