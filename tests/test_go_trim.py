@@ -445,3 +445,26 @@ def test_an_untrimmed_server_side_apply_item_is_no_server_side_apply(tmp_path, m
     code, findings = lint_json("a.yaml", "b.yaml")
     assert [(f[0], f[1], f[2], f[3]) for f in findings if f[3] in ("HL013", "HL020")] == [
         ("a.yaml", 16, 19, "HL013"), ("b.yaml", 16, 19, "HL020")]
+
+
+@needs_helm
+@pytest.mark.parametrize("elements, problem", [
+    ('"\\x1c"', "error unmarshling decoded ElementsYaml: yaml: unacceptable character #x001c: control characters "
+                "are not allowed"),
+    ('"\\u3000"', "error unmarshling decoded ElementsYaml: not a list of objects"),
+    ('"  \\n# none\\n"', None),
+])  # fmt: skip
+def test_elements_yaml_is_read_untrimmed(tmp_path, monkeypatch, elements, problem):
+    """``list.go`` unmarshals any non-empty ``elementsYaml``: U+001C fails go-yaml, U+3000 is a
+    string (not a list), blanks and comments are no element; Python's ``strip()`` emptied the first
+    two, and the generator's other elements were generated as if nothing were wrong."""
+    monkeypatch.chdir(tmp_path)
+    appset = APPSET.format(tag="folder").replace("        folder: benign\n", f"        folder: benign\n      elementsYaml: {elements}\n")
+    write(tmp_path, {"argocd/set.yaml": appset, **{f"apps/benign/tools/{k}": v for k, v in CHART.items()},
+                     ".hooklint.yaml": "repo-urls: [https://github.com/acme/deploy.git]\n"})  # fmt: skip
+    code, findings = lint_json(".")
+    expected = [] if problem is None else [
+        ("argocd/set.yaml", 6, 5, "HL007", f"Rendering failed: ApplicationSet tools (argocd/set.yaml:1): {problem}. Argo "
+         "CD's ApplicationSet controller fails the same way, so these Applications are not created; nothing of them "
+         "is checked until it renders.")]  # fmt: skip
+    assert (code, findings) == (1 if problem else 0, expected)

@@ -400,11 +400,12 @@ def _list(spec: dict, ctx: _Context) -> list[dict]:
                 params[key] = value
         out.append(params)
     text = spec.get("elementsYaml")
-    if isinstance(text, str) and text.strip():
+    if isinstance(text, str) and text:  # list.go: any non-empty string is unmarshalled, never trimmed
         try:
             extra = go_yaml(text)
         except ValueError as exc:
             raise Unexpanded("failed", f"error unmarshling decoded ElementsYaml: {str(exc).splitlines()[0]}") from None
+        extra = [] if extra is None else extra  # an empty document (blanks, comments, null): no element
         if not isinstance(extra, list) or not all(isinstance(e, dict) for e in extra):
             raise Unexpanded("failed", "error unmarshling decoded ElementsYaml: not a list of objects")
         out.extend(extra)
