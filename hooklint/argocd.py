@@ -589,6 +589,27 @@ BEHAVIOURS: dict[str, Behaviour] = {
     "delete-hook-lists": Behaviour((3, 3, 3), "a PreDelete/PostDelete hook annotation is read as a list "
                                    "(AC controller/hook.go isHookOfType splits on ','; up to v3.3.2 and "
                                    "on the 3.2 and older lines the whole value must be the one type)"),
+    # spec.source.kustomize options (AC util/kustomize/kustomize.go Build; an older Argo CD's CRD
+    # schema drops a field it does not have, so the option is ignored there)
+    "kustomize-force-metadata": Behaviour((2, 1, 0), "kustomize.forceCommonLabels/forceCommonAnnotations run "
+                                          "kustomize edit add label/annotation --force (PR #6443)"),
+    "kustomize-envsubst": Behaviour((2, 7, 0), "kustomize.commonLabels values, and commonAnnotations values "
+                                    "with commonAnnotationsEnvsubst, are substituted from the build environment "
+                                    "(Env.Envsubst, PR #11345)"),
+    "kustomize-replicas": Behaviour((2, 7, 0), "kustomize.replicas runs kustomize edit set replicas (PR #11665)"),
+    "kustomize-image-envsubst": Behaviour((2, 7, 4), "kustomize.images are substituted from the build "
+                                          "environment (PR #13745)"),
+    "kustomize-label-without-selector": Behaviour((2, 11, 0), "kustomize.labelWithoutSelector runs kustomize edit "
+                                                  "add label --without-selector (PR #17329)"),
+    "kustomize-label-include-templates": Behaviour((3, 0, 0), "kustomize.labelIncludeTemplates runs kustomize edit "
+                                                   "add label --include-templates (PR #22069)"),
+    "kustomize-label-groups": Behaviour((3, 0, 0), "kustomize edit add label --without-selector merges into the "
+                                        "first labels entry of the same settings, refusing a key there without "
+                                        "--force (kustomize v5.6.0, 70e4d2e; AC hack/tool-versions.sh "
+                                        "kustomize5_version=5.6.0 from v3.0.0, 5.4.3 at v2.14); before, it "
+                                        "appended a new entry"),
+    "kustomize-ignore-missing-components": Behaviour((3, 0, 0), "kustomize.ignoreMissingComponents adds only the "
+                                                     "components that exist in the checkout (PR #21674)"),
 }
 
 

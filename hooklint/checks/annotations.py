@@ -9,7 +9,7 @@ from typing import Iterable, Iterator
 from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.checks.shape import type_name
-from hooklint.model import POD_SPEC_PATHS, POD_TEMPLATE_KINDS, Manifest, get_map
+from hooklint.model import POD_TEMPLATE_KINDS, Manifest, get_map
 from hooklint.text import GO_SPACE
 from hooklint.yamlio import Map
 
@@ -242,7 +242,7 @@ def hook_annotation_on_pod_template(m: Manifest, ctx: Context) -> Iterator[Hit]:
     (``GE/sync/hook``, ``syncwaves/waves.go``, ``common/types.go`` all take the object's
     annotations). Not reported when the object's own metadata has the same key with the same value
     (kustomize's ``commonAnnotations`` writes both places)."""
-    keys = POD_SPEC_PATHS.get(m.kind or "")
+    keys = m.pod_spec_path
     if keys is None:
         return
     template: Map | None = m.body

@@ -90,6 +90,8 @@ def hook_missing_active_deadline(m: Manifest, ctx: Context) -> Iterator[Hit]:
 def hook_fixed_name_collision(m: Manifest, ctx: Context) -> Iterator[Hit]:
     if not m.hook.is_hook or not m.hook.phases or not m.name or m.kind not in RUN_ONCE_KINDS:
         return
+    if m.kind != "Workflow" and m.pod_spec_path is None:  # a Rollout of another group than Argo Rollouts'
+        return
     if "BeforeHookCreation" in m.hook.delete_policies:
         return
     policies = ", ".join(m.hook.delete_policies)
@@ -226,7 +228,7 @@ def hook_never_completes(m: Manifest, ctx: Context) -> Iterator[Hit]:
             where,
             "spec.restartPolicy",
         )
-    elif m.kind in LONG_RUNNING_KINDS and set(m.hook.phases) & {"PreSync", "PostSync"}:
+    elif m.kind in LONG_RUNNING_KINDS and m.pod_spec_path is not None and set(m.hook.phases) & {"PreSync", "PostSync"}:
         yield Hit(
             f"{m.label} is a {'/'.join(m.hook.phases)} hook, but a {m.kind} never completes: it keeps "
             "running after the hook step and is deleted and re-created on every sync. Use a Job for "
@@ -575,11 +577,13 @@ STATEFUL_KINDS = frozenset({
 
 def _stateful_custom_resource(m: Manifest) -> bool:
     """A custom resource (a group outside Kubernetes' own) that is not a run-to-completion kind
-    (:data:`RUN_TO_COMPLETION_KINDS`), nor an Application (said apart) or a kustomize config: an
+    (:data:`RUN_TO_COMPLETION_KINDS`), nor a pod-template workload (an Argo Rollouts Rollout:
+    HL206 says what a hook of it does), an Application (said apart) or a kustomize config: an
     operator's database, a Cluster API cluster, a certificate; its controller usually deletes
     what it manages when the object goes."""
     return (bool(m.kind) and m.group not in argocd.KUBERNETES_GROUPS and not m.is_application
-            and (m.group, m.kind) not in RUN_TO_COMPLETION_KINDS and m.group != "kustomize.config.k8s.io")  # fmt: skip
+            and (m.group, m.kind) not in RUN_TO_COMPLETION_KINDS and m.pod_spec_path is None
+            and m.group != "kustomize.config.k8s.io")  # fmt: skip
 
 
 def _generated_secret(m: Manifest) -> bool:

@@ -503,18 +503,35 @@ def _ref_name(ref: Map) -> str:
 _CHECKED = "so hooklint did not check the images, ServiceAccount and privileges of those pods (HL101-HL105)"
 
 
-@check("HL110", kinds=frozenset(kind for _, kind in RUN_TO_COMPLETION_KINDS))
+@check("HL110", kinds=frozenset(kind for _, kind in RUN_TO_COMPLETION_KINDS) | {"Rollout", "CronWorkflow"})
 def hook_workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """A hook of a run-to-completion kind (:data:`hooklint.model.RUN_TO_COMPLETION_KINDS`) whose
     pods, or some of them, hooklint does not read, so HL101-HL105 do not judge them: a Workflow's
     (:func:`_workflow_pods_not_read`), a TaskRun's ``spec.taskRef`` and steps with a ``ref``
     (:func:`_task_run_pods_not_read`), and every PipelineRun and AnsibleJob (their pods are made
     from tasks or an operator's Job hooklint does not read). An AnalysisRun's Job metrics are read
-    (:meth:`Manifest.pod_specs`). Each is reported once, where it is written."""
-    if (m.group, m.kind) not in RUN_TO_COMPLETION_KINDS or not ctx.in_scope(m):
+    (:meth:`Manifest.pod_specs`). An Argo Rollouts ``Rollout`` hook with ``spec.workloadRef``
+    (:func:`_rollout_pods_not_read`) too, and every Argo Workflows ``CronWorkflow`` hook: it makes
+    a Workflow of ``spec.workflowSpec`` on its schedule (``argo-workflows
+    pkg/apis/workflow/v1alpha1/cron_workflow_types.go`` ``CronWorkflowSpec``), whose templates
+    hooklint does not read as pods. Each is reported once, where it is written."""
+    rollout = m.kind == "Rollout" and m.pod_spec_path is not None
+    cron = m.kind == "CronWorkflow" and m.group == "argoproj.io"
+    if ((m.group, m.kind) not in RUN_TO_COMPLETION_KINDS and not rollout and not cron) or not ctx.in_scope(m):
         return
     spec = get_map(m.body, "spec")
-    if m.kind == "Workflow":
+    if rollout:
+        yield from _rollout_pods_not_read(m, spec)
+    elif cron:
+        key = "workflowSpec" if spec is not None and "workflowSpec" in spec else None
+        yield Hit(
+            f"{m.label} makes a Workflow on its schedule from spec.workflowSpec, and hooklint does not read a "
+            f"CronWorkflow's templates as pods, {_CHECKED}. Review its templates yourself, or run the work as a "
+            "Workflow hook with the templates in it, whose pods hooklint reads.",
+            spec.key_span(key) if spec is not None and key else m.anchor,
+            f"spec.{key}" if key else "metadata.name",
+        )
+    elif m.kind == "Workflow":
         yield from _workflow_pods_not_read(m, ctx)
     elif m.kind == "TaskRun":
         yield from _task_run_pods_not_read(m, spec)
@@ -536,6 +553,27 @@ def hook_workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
             m.anchor,
             "metadata.name",
         )
+
+
+def _rollout_pods_not_read(m: Manifest, spec: Map | None) -> Iterator[Hit]:
+    """HL110 on an Argo Rollouts ``Rollout`` (``argoproj.io``) with a ``spec.workloadRef``: the
+    controller makes its pods from the pod template of the Deployment, ReplicaSet or PodTemplate
+    it names (``argo-rollouts rollout/templateref.go``; ``pkg/apis/rollouts/v1alpha1/types.go``
+    ``RolloutSpec.WorkloadRef``, ``ObjectRef``), not from ``spec.template``, which must then be
+    empty (``pkg/apis/rollouts/validation/validation.go``). hooklint reads that workload as an
+    object of its own (a plain one, or another hook), never as this hook's pods."""
+    ref = get_map(spec, "workloadRef")
+    if spec is None or ref is None:
+        return
+    kind = ref.get("kind") if isinstance(ref.get("kind"), str) and ref.get("kind") else "workload"
+    name = ref.get("name") if isinstance(ref.get("name"), str) else ""
+    yield Hit(
+        f"{m.label} makes its pods from the pod template of {kind} '{name}' (spec.workloadRef), not from this "
+        f"object, {_CHECKED}. Review that {kind}'s pod template (hooklint reads it as an object of its own, not as "
+        "this hook's pods), or write the pod template in spec.template.",
+        spec.key_span("workloadRef"),
+        "spec.workloadRef",
+    )
 
 
 def _task_run_pods_not_read(m: Manifest, spec: Map | None) -> Iterator[Hit]:
@@ -702,19 +740,75 @@ ESCALATION_VERBS = {
 WEBHOOK_RESOURCES = ("mutatingwebhookconfigurations", "validatingwebhookconfigurations")
 
 
+#: Resources whose ``create`` starts pods, with the API groups that serve them (``""`` the core
+#: group; ``extensions`` still names the old workload kinds in RBAC rules): Kubernetes RBAC good
+#: practices, "Workload creation".
+POD_MAKERS = {
+    "pods": ("",),
+    "replicationcontrollers": ("",),
+    "deployments": ("apps", "extensions"),
+    "daemonsets": ("apps", "extensions"),
+    "replicasets": ("apps", "extensions"),
+    "statefulsets": ("apps",),
+    "jobs": ("batch",),
+    "cronjobs": ("batch",),
+}
+#: Signers whose approved certificates authenticate to the API server (Kubernetes "Certificates and
+#: Certificate Signing Requests", "Kubernetes signers"): any user and group, any node, and the
+#: legacy signer that kube-controller-manager may sign client certificates with.
+CLIENT_SIGNERS = ("kubernetes.io/kube-apiserver-client", "kubernetes.io/kube-apiserver-client-kubelet",
+                  "kubernetes.io/legacy-unknown")  # fmt: skip
+CERTIFICATES_GROUP = "certificates.k8s.io"
+
+
+def _serves(groups: list, resource_groups: tuple[str, ...]) -> bool:
+    """Whether a rule's ``apiGroups`` name one of ``resource_groups`` (or ``*``)."""
+    return "*" in groups or any(g in groups for g in resource_groups)
+
+
+def _client_signers(rule: Mapping, groups: list, verbs: list[str], resources: list[str]) -> str | None:
+    """The signers a rule lets its subject ``approve`` certificate signing requests for, when one of
+    them issues certificates the API server accepts (:data:`CLIENT_SIGNERS`; ``resourceNames`` may
+    name ``<domain>/*``, every signer of that domain), as a message names them, or None. Approving
+    needs ``update`` on ``certificatesigningrequests/approval`` too (certificate-controller's
+    role holds both); the ``approve`` rule is what limits whose certificates, so it is the one
+    judged (the CertificateApproval admission plugin, ``k8s.io/kubernetes
+    plugin/pkg/admission/certificates/approval/admission.go``)."""
+    if "approve" not in verbs or "signers" not in resources or not _serves(groups, (CERTIFICATES_GROUP,)):
+        return None
+    names = rule.get("resourceNames")
+    if not names:
+        return "every signer"
+    shown = [str(n) for n in names if str(n) in CLIENT_SIGNERS
+             or str(n).endswith("/*") and any(s.startswith(str(n)[:-1]) for s in CLIENT_SIGNERS)]  # fmt: skip
+    return ", ".join(shown) or None
+
+
 def _rule_grants(rule: Mapping, cluster_wide: bool) -> list[tuple[int, str]]:
     """What one RBAC rule grants that HL106 reports, as (rank, phrase), most dangerous first:
-    0 every resource; 1 escalate/bind/impersonate; 2 every verb; 3 reading secrets cluster-wide
-    (get, list or watch: a watch without a resourceVersion starts with an ADDED event carrying
-    every existing Secret, data included, so watch alone reads them all); 4 update or patch on
-    admission webhook configurations cluster-wide. A rule limited by ``resourceNames`` grants no
-    wildcard over a kind and is not reported."""
+    0 every resource; 1 escalate/bind/impersonate; 2 every verb; 3 running pods cluster-wide
+    (``create``, ``update`` or ``patch`` on pods or a kind that makes them, :data:`POD_MAKERS`: a new
+    pod template, or a running pod's new image; ``update``/``patch`` on
+    ``pods/ephemeralcontainers``; ``create`` on ``pods/exec`` or ``pods/attach``: the code runs as
+    any ServiceAccount of its namespace and mounts any Secret there, Kubernetes RBAC good practices
+    "Workload creation"); 4 ``create`` on
+    ``serviceaccounts/token`` cluster-wide (a token for any ServiceAccount, "Token request"); 5
+    reading secrets cluster-wide (get, list or watch: a watch without a resourceVersion starts with
+    an ADDED event carrying every existing Secret, data included, so watch alone reads them all);
+    6 approving certificates of a client signer (:func:`_client_signers`, "Certificate signing
+    requests"); 7 update or patch on admission webhook configurations cluster-wide. A rule limited
+    by ``resourceNames`` grants no wildcard over a kind and is not reported, but for the signers it
+    approves for. Ranks 3 to 7 are reported only through a ClusterRoleBinding: in one namespace a
+    hook that starts pods or reads Secrets reaches that namespace's ServiceAccounts and Secrets, the
+    reach a namespaced Role is meant to have."""
     written_verbs, written_resources, written_groups = rule.get("verbs"), rule.get("resources"), rule.get("apiGroups")
     verbs = [str(v) for v in written_verbs] if isinstance(written_verbs, list) else []
     resources = [str(r) for r in written_resources] if isinstance(written_resources, list) else []
     groups = written_groups if isinstance(written_groups, list) else [""]
+    signers = _client_signers(rule, groups, verbs, resources) if cluster_wide and "*" not in resources else None
+    approve = None if signers is None else signers  # a phrase once :func:`_binding_grants` joins them
     if rule.get("resourceNames"):
-        return []
+        return [(6, approve)] if approve else []
     out: list[tuple[int, str]] = []
     if "*" in resources:
         out.append((0, f"every resource{' with every verb' if '*' in verbs else ''}"))
@@ -727,17 +821,30 @@ def _rule_grants(rule: Mapping, cluster_wide: bool) -> list[tuple[int, str]]:
         out.append((2, f"every verb on {', '.join(resources) or 'its resources'}"))
         return out
     core = "" in groups or "*" in groups
+    if cluster_wide:
+        makers = [r for r in resources if r in POD_MAKERS and _serves(groups, POD_MAKERS[r])]
+        inside = [r for r in ("pods/exec", "pods/attach") if r in resources] if core else []
+        debug = ["pods/ephemeralcontainers"] if core and "pods/ephemeralcontainers" in resources else []
+        # update or patch: a new pod template, or a running pod's new image
+        for verb, reached in (("create", makers + inside), ("update", makers + debug), ("patch", makers + debug)):
+            if verb in verbs and reached:
+                out.append((3, f"{verb} on {', '.join(reached)}"))
+        if core and "create" in verbs and "serviceaccounts/token" in resources:
+            out.append((4, "issuing tokens cluster-wide (create on serviceaccounts/token: a token for any "
+                           "ServiceAccount of any namespace)"))  # fmt: skip
     read = [v for v in ("get", "list", "watch") if v in verbs]
     if cluster_wide and core and "secrets" in resources and read:
         if read == ["watch"]:
-            out.append((3, "watching secrets cluster-wide (a watch streams every Secret with its data)"))
+            out.append((5, "watching secrets cluster-wide (a watch streams every Secret with its data)"))
         else:
-            out.append((3, "reading secrets cluster-wide"))
+            out.append((5, "reading secrets cluster-wide"))
+    if approve:
+        out.append((6, approve))
     hooks = [r for r in WEBHOOK_RESOURCES if r in resources]
     writes = [v for v in ("update", "patch") if v in verbs]
     admission = "admissionregistration.k8s.io" in groups or "*" in groups
     if cluster_wide and admission and hooks and writes:
-        out.append((4, f"{' and '.join(writes)} on {', '.join(hooks)} without resourceNames (it can rewrite "
+        out.append((7, f"{' and '.join(writes)} on {', '.join(hooks)} without resourceNames (it can rewrite "
                        "every admission webhook of the cluster)"))  # fmt: skip
     return out
 
@@ -755,28 +862,78 @@ _AGGREGATE_TO = "rbac.authorization.k8s.io/aggregate-to-"
 #: labels are what an ``aggregationRule`` selects them by (each also has :data:`_BOOTSTRAPPING`).
 #: ``admin`` and ``edit`` are aggregated from ``system:aggregate-to-edit`` (``edit`` carries the
 #: ``aggregate-to-admin`` label, ``system:aggregate-to-edit`` the ``aggregate-to-edit`` one), so they
-#: hold its rules; ``view`` and the ``aggregate-to-view`` rules hold nothing reported. Left out:
+#: hold its rules; ``view`` and the ``aggregate-to-view`` rules hold nothing reported. The
+#: controllers that start pods (replicaset, replication, statefulset, daemon-set, job and
+#: persistent-volume-binder create pods; cronjob-controller Jobs; deployment-controller
+#: ReplicaSets), the certificate approvers of a client signer (certificate-controller approves
+#: kubelet client certificates), ``system:node`` (mirror pods, tokens) and
+#: ``system:controller:storage-version-migrator-controller`` (create and patch on every resource;
+#: behind the StorageVersionMigrator feature gate) are here too. Left out:
 #: ``system:controller:horizontal-pod-autoscaler``, whose ``*`` resources are those of the
-#: ``custom.metrics.k8s.io`` and ``external.metrics.k8s.io`` groups (metrics, no object).
+#: ``custom.metrics.k8s.io`` and ``external.metrics.k8s.io`` groups (metrics, no object);
+#: ``system:kube-scheduler``, which binds pending pods to nodes and deletes pods but starts none and
+#: reads no Secret; ``system:persistent-volume-provisioner``, which creates PersistentVolumes (no
+#: pod, no Secret).
 _SECRETS_READ = {"apiGroups": [""], "resources": ["secrets"], "verbs": ["get", "list", "watch"]}
 _IMPERSONATE_SA = {"apiGroups": [""], "resources": ["serviceaccounts"], "verbs": ["impersonate"]}
+_TOKENS = {"apiGroups": [""], "resources": ["serviceaccounts/token"], "verbs": ["create"]}
+_WORKLOADS = {"apiGroups": ["", "apps", "batch"], "verbs": ["create", "patch", "update"], "resources": [
+    "pods", "pods/attach", "pods/exec", "replicationcontrollers", "daemonsets", "deployments", "replicasets",
+    "statefulsets", "cronjobs", "jobs"]}
+
+
+def _controller(*rules: tuple[str, str, str]) -> tuple[dict[str, str], tuple[dict, ...]]:
+    """A controller role's entry from ``(API group, resource, verbs)`` triples, verbs space-separated."""
+    return {}, tuple({"apiGroups": [g], "resources": [r], "verbs": v.split()} for g, r, v in rules)
+
+
+_EDIT = (_IMPERSONATE_SA, _WORKLOADS, _TOKENS, _SECRETS_READ)
+
+
+def _approver(signer: str) -> tuple[dict[str, str], tuple[dict, ...]]:
+    """A built-in role's entry that may approve certificates of ``signer`` only."""
+    return {}, ({"apiGroups": [CERTIFICATES_GROUP], "resources": ["signers"], "resourceNames": [signer],
+                 "verbs": ["approve"]},)  # fmt: skip
+
+
 BUILT_IN_ROLES: dict[str, tuple[dict[str, str], tuple[dict, ...]]] = {
     "cluster-admin": ({}, ({"apiGroups": ["*"], "resources": ["*"], "verbs": ["*"]},)),
-    "admin": ({}, (_IMPERSONATE_SA, _SECRETS_READ)),
-    "edit": ({_AGGREGATE_TO + "admin": "true"}, (_IMPERSONATE_SA, _SECRETS_READ)),
-    "system:aggregate-to-edit": ({_AGGREGATE_TO + "edit": "true"}, (_IMPERSONATE_SA, _SECRETS_READ)),
-    "system:kube-controller-manager": ({}, ({"apiGroups": ["*"], "resources": ["*"], "verbs": ["list", "watch"]},)),
+    "admin": ({}, _EDIT),
+    "edit": ({_AGGREGATE_TO + "admin": "true"}, _EDIT),
+    "system:aggregate-to-edit": ({_AGGREGATE_TO + "edit": "true"}, _EDIT),
+    "system:kube-controller-manager": ({}, ({"apiGroups": ["*"], "resources": ["*"], "verbs": ["list", "watch"]},
+                                            _TOKENS)),  # fmt: skip
     "system:kubelet-api-admin": ({}, ({"apiGroups": [""], "resources": ["nodes/log", "nodes/metrics", "nodes/proxy",
                                                                           "nodes/stats"], "verbs": ["*"]},)),  # fmt: skip
-    "system:node": ({}, ({"apiGroups": [""], "resources": ["configmaps", "secrets"], "verbs": ["get", "list", "watch"]},)),
+    "system:node": ({}, ({"apiGroups": [""], "resources": ["pods"], "verbs": ["create"]}, {"apiGroups": [""], "resources": ["configmaps", "secrets"],
+                                 "verbs": ["get", "list", "watch"]}, _TOKENS)),  # fmt: skip
+    "system:certificates.k8s.io:kube-apiserver-client-approver": _approver("kubernetes.io/kube-apiserver-client"),
+    "system:certificates.k8s.io:kube-apiserver-client-kubelet-approver": _approver(
+        "kubernetes.io/kube-apiserver-client-kubelet"),
+    "system:certificates.k8s.io:legacy-unknown-approver": _approver("kubernetes.io/legacy-unknown"),
+    "system:controller:certificate-controller": _approver("kubernetes.io/kube-apiserver-client-kubelet"),
     "system:controller:clusterrole-aggregation-controller": ({}, (
         {"apiGroups": ["rbac.authorization.k8s.io"], "resources": ["clusterroles"],
          "verbs": ["escalate", "get", "list", "patch", "update", "watch"]},)),  # fmt: skip
+    "system:controller:cronjob-controller": _controller(("batch", "cronjobs", "update"),
+                                                        ("batch", "jobs", "create update patch")),
+    "system:controller:daemon-set-controller": _controller(("", "pods", "create patch")),
+    "system:controller:deployment-controller": _controller(("apps", "deployments", "update"),
+                                                           ("apps", "replicasets", "create update patch"),
+                                                           ("", "pods", "update")),
     "system:controller:generic-garbage-collector": ({}, (
         {"apiGroups": ["*"], "resources": ["*"], "verbs": ["delete", "get", "list", "patch", "update", "watch"]},)),
+    "system:controller:job-controller": _controller(("batch", "jobs", "update patch"), ("", "pods", "create patch")),
     "system:controller:namespace-controller": ({}, (
         {"apiGroups": ["*"], "resources": ["*"], "verbs": ["delete", "deletecollection", "get", "list", "watch"]},)),
+    "system:controller:persistent-volume-binder": _controller(("", "pods", "create")),
+    "system:controller:replicaset-controller": _controller(("apps", "replicasets", "update"), ("", "pods", "create patch")),
+    "system:controller:replication-controller": _controller(("", "replicationcontrollers", "update"),
+                                                            ("", "pods", "create patch")),
     "system:controller:resourcequota-controller": ({}, ({"apiGroups": ["*"], "resources": ["*"], "verbs": ["list", "watch"]},)),
+    "system:controller:statefulset-controller": _controller(("", "pods", "create update patch")),
+    "system:controller:storage-version-migrator-controller": ({}, (
+        {"apiGroups": ["*"], "resources": ["*"], "verbs": ["create", "list", "patch", "watch"]},)),
 }
 
 
@@ -881,6 +1038,25 @@ def _binding_grants(binding: Manifest, ctx: Context) -> str | None:
         grants.extend(g for g in _rule_grants(rule, cluster_wide) if g not in grants)
     if not grants:
         return None
+    held: dict[str, set[str]] = {}  # resource: the verbs held on it, resources in rule order
+    for phrase in (p for rank, p in grants if rank == 3):
+        verb, _, reached = phrase.partition(" on ")
+        for resource in reached.split(", "):
+            held.setdefault(resource, set()).add(verb)
+    if held:  # one phrase for the pod-running rights of every rule, resources grouped by verbs
+        groups: dict[str, list[str]] = {}
+        for resource, verbs_held in held.items():
+            said = [v for v in ("create", "update", "patch") if v in verbs_held]
+            groups.setdefault(", ".join(said[:-1]) + " and " + said[-1] if len(said) > 1 else said[0], []).append(resource)
+        pods = "; ".join(f"{v} on {', '.join(r)}" for v, r in groups.items())
+        grants = [g for g in grants if g[0] != 3] + [(3, f"running pods cluster-wide ({pods}: it can run code as any "
+                                                        "ServiceAccount of any namespace, with that namespace's "
+                                                        "Secrets)")]  # fmt: skip
+    signers = list(dict.fromkeys(n for rank, p in grants if rank == 6 for n in p.split(", ")))
+    if signers:  # one phrase for the signers of every rule
+        shown = "every signer" if "every signer" in signers else f"signers {', '.join(signers)}"
+        grants = [g for g in grants if g[0] != 6] + [(6, f"approve on {shown} (it can approve certificates that "
+                                                        "authenticate to the API server as another user or node)")]
     every_verb = [phrase.removeprefix("every verb on ") for rank, phrase in grants if rank == 2]
     if every_verb:  # one phrase for the wildcard verbs of every rule (one rule's: the same phrase)
         grants = [g for g in grants if g[0] != 2] + [(2, f"every verb on {', '.join(every_verb)}")]
@@ -893,13 +1069,62 @@ def _binding_grants(binding: Manifest, ctx: Context) -> str | None:
     return f"grants {', and '.join(phrase for _, phrase in grants)} through {through}"
 
 
+#: The ServiceAccounts of Argo CD's own components that its stock install binds to a role
+#: (argo-cd v3.5.1 ``manifests/install.yaml``; the HA and namespace-install manifests use the same
+#: names), with what the role lets a pod running as one do. ``argocd-repo-server``,
+#: ``argocd-commit-server`` and the ``argocd-redis-ha`` ones are bound to no role there.
+ARGOCD_SERVICE_ACCOUNTS = {
+    "argocd-application-controller": "every verb on every resource of the cluster (ClusterRole "
+    "argocd-application-controller), and reading the Secrets of Argo CD's namespace",
+    "argocd-server": "delete, get and patch on every resource of the cluster (ClusterRole argocd-server), and "
+    "reading and writing the Secrets of Argo CD's namespace",
+    "argocd-applicationset-controller": "creating and changing Applications (ClusterRole "
+    "argocd-applicationset-controller), which the application controller then syncs with its own rights",
+    "argocd-notifications-controller": "reading the Secrets of Argo CD's namespace, its repository and cluster "
+    "credentials among them",
+    "argocd-dex-server": "reading the Secrets of Argo CD's namespace, its repository and cluster credentials among them",
+    "argocd-redis": "reading and creating the Secrets of Argo CD's namespace",
+}
+
+
+def _argocd_service_account(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator[Hit]:
+    """HL106's finding on a pod of ``m`` that runs as one of Argo CD's own ServiceAccounts
+    (:data:`ARGOCD_SERVICE_ACCOUNTS`) which the application does not create (no ServiceAccount of
+    that name in the hook's namespace, or without one): the pod then holds what the Argo CD install
+    grants that component, whatever binding the application adds, so no binding of the application
+    need be read."""
+    sa_name, key = pod.service_account()
+    if sa_name not in ARGOCD_SERVICE_ACCOUNTS:
+        return
+    for sa in ctx.by_kind.get("ServiceAccount", []):
+        if sa.name == sa_name and (sa.namespace is None or m.namespace is None or sa.namespace == m.namespace):
+            return
+    yield Hit(
+        f"{m.label} runs as ServiceAccount '{sa_name}', one of Argo CD's own, which this application does not "
+        f"create: the stock Argo CD install grants it {ARGOCD_SERVICE_ACCOUNTS[sa_name]}; {_runs(m)}, so whoever "
+        "controls its image or command holds those rights. Give it its own ServiceAccount with only the verbs and "
+        "resources it needs.",
+        pod.value_span(key) if key else pod.anchor(),
+        pod.field_path("serviceAccountName"),
+        manifest=m,
+    )
+
+
 @check("HL106", scope="application")
 def hook_overprivileged_rbac(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
     """A hook's ServiceAccount bound (in the same application, by any subject that reaches it:
     :func:`_binding_names`) to cluster-admin or the built-in admin or edit ClusterRole, or to a role with wildcard verbs or resources, escalate, bind or
-    impersonate, reading secrets cluster-wide, or rewriting admission webhooks (Kubernetes RBAC
-    good practices, "Privilege escalation risks"); the message names every grant, the most
-    dangerous first."""
+    impersonate, or, cluster-wide, starting pods, issuing tokens, reading secrets, approving client
+    certificates or rewriting admission webhooks (:func:`_rule_grants`; Kubernetes RBAC good
+    practices, "Privilege escalation risks"); the message names every grant, the most dangerous
+    first. A hook running as one of Argo CD's own ServiceAccounts that the application
+    does not create is reported too (:func:`_argocd_service_account`)."""
+    for m in manifests:
+        fields: set[str] = set()  # a Workflow's pods may share the spec's field
+        for hit in (h for pod in _pods_in_scope(m, ctx) for h in _argocd_service_account(m, pod, ctx)):
+            if hit.field_path not in fields:
+                fields.add(hit.field_path)
+                yield hit
     # the copy of each binding Argo CD keeps, the last (a copy it drops grants nothing)
     bindings = [b for b in ctx.kept if b.kind in ("RoleBinding", "ClusterRoleBinding")]
     if not bindings:

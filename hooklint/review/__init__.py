@@ -352,8 +352,10 @@ class Checkout:
 
 @contextmanager
 def checkout(top: str, commit: str) -> Iterator[Checkout]:
-    """A temporary folder holding the tree of ``commit`` (no ``.git``, nothing of the working
-    tree), removed afterwards, whatever ends the run.
+    """A temporary folder holding the tree of ``commit`` (nothing of the working tree; a ``.git``
+    folder holding only ``HEAD``, the commit, and ``packed-refs``, the repository's branches and
+    tags, so an Application's ``targetRevision`` is compared with the copy's own commit: issue 32),
+    removed afterwards, whatever ends the run.
 
     The tree is read with ``git ls-tree -r -z --full-tree`` and its blobs with ``git cat-file
     --batch``, both run by :func:`_git_command`: no ``.gitattributes`` applies (``git archive``
@@ -405,6 +407,19 @@ def checkout(top: str, commit: str) -> Iterator[Checkout]:
         # an empty .git marks the copy as the repository's top, as in the working tree (renderers'
         # boundary, the search for Application manifests); the remotes come from the configuration
         os.makedirs(os.path.join(folder, ".git"), exist_ok=True)
+        # and its HEAD says which commit the copy is, as a checkout's does: an Application's
+        # targetRevision naming another commit is not read from the copy (issue 32)
+        with open(os.path.join(folder, ".git", "HEAD"), "w", encoding="ascii") as head:
+            head.write(commit + "\n")
+        # with the repository's branches and tags (annotated ones peeled), so a tag of that commit is
+        # known as one (git's packed-refs format, hooklint.sources.repository.git.checked_out reads it)
+        listed = _git(["for-each-ref", "--format=%(objectname) %(refname) %(*objectname)", "refs/heads/", "refs/tags/",
+                       "refs/remotes/"], top)  # fmt: skip
+        with open(os.path.join(folder, ".git", "packed-refs"), "w", encoding="utf-8") as packed:
+            for line in listed.splitlines():
+                oid, _, rest = line.partition(" ")
+                name, _, peeled = rest.partition(" ")
+                packed.write(f"{oid} {name}\n" + (f"^{peeled}\n" if peeled.strip() else ""))
         yield out
 
 

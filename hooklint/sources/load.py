@@ -22,9 +22,9 @@ from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDER_FAILED_DEFAULTS,
 from hooklint.sources.render.redact import SecretValues, merged
 from hooklint.sources.render import RenderedFile, chart_value_secrets, comments_of, render as render_source  # fmt: skip
 from hooklint.sources.repository.kustomizations import is_component
-from hooklint.sources.repository.tree import outside_repository, read_in_repository, repository_root
+from hooklint.sources.repository.tree import jsonnet_digest, jsonnet_not_evaluated, outside_repository, read_in_repository, repository_root
 from hooklint.sources.render.rendered import Renderer
-from hooklint.sources.spec import ApplicationSource
+from hooklint.sources.spec import PINNED_REVISION, ApplicationSource
 
 if TYPE_CHECKING:
     from hooklint.sources.render.helm import DependencyFetcher
@@ -124,7 +124,8 @@ class LoadedApplication:
             return Coverage(NONE, (Unrendered(UnrenderedKind.PLUGIN, "a config management plugin renders it, which "
                                               "hooklint never runs"),))  # fmt: skip
         if app.source_type == DIRECTORY or app.manifest_file is None:
-            jsonnet = [f for f in self.files if f.skip_reason is JSONNET_REASON and f.path in app.reported]
+            jsonnet = [f for f in self.files if f.path.lower().endswith(".jsonnet") and f.path in app.reported
+                       and (f.skip_reason is JSONNET_REASON or f.skip_reason is None)]  # HL009 at it, or skipped
             if not jsonnet:
                 return Coverage()
             rest = any(f.skip_reason is None and f.error is None and f.documents for f in self.files)
@@ -230,15 +231,18 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
     for path in app.reported + app.context:
         if path == app.source_note and app.note_only:  # only for the HL009 below: not a file of this source
             continue
-        if path.lower().endswith(".jsonnet"):
-            files.append(LoadedFile(path, skip_reason=JSONNET_REASON))
-            continue
-        if path in app.left_out and dangling_link(path) is not None:  # skipped, never read
+        jsonnet = path.lower().endswith(".jsonnet")
+        if path in app.left_out and (jsonnet or dangling_link(path) is not None):  # skipped, never read
             files.append(LoadedFile(path, skip_reason=app.left_out[path]))
             continue
         # a stream named on the command line (/dev/stdin, <(...)) is the user's input, not a file of
         # a repository: its link to a descriptor is no link out of one
         target = root.escaping(path) if root is not None and not is_stream(path) else None
+        if jsonnet and target is None:  # HL009 at its Application's source entry (below), else at the file
+            files.append(LoadedFile(path, skip_reason=JSONNET_REASON) if app.source_note is not None else
+                         jsonnet_not_evaluated(path, app.folder or app.key, app.argocd.label() if app.argocd else None,
+                                               config.max_file_size))  # fmt: skip
+            continue
         if target is None:
             files.append(read_file(path, config.max_file_size))
             continue
@@ -248,10 +252,11 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
     for loaded in files:  # what expanding the ApplicationSets of this file met (HL022, HL007, HL008)
         for kind, line, column, detail in app.issues.get(loaded.path, ()):
             loaded.issues.append((LoadIssue(kind, Span.point(line, column), detail), 0))
-    jsonnet = [f.path for f in files if f.skip_reason is JSONNET_REASON and f.path in app.reported]
-    if app.source_note is not None and jsonnet:
-        note = _source_note(app, config, f"holds jsonnet files ({', '.join(jsonnet)}), which Argo CD evaluates and "
-                            "hooklint does not", files)  # fmt: skip
+    evaluated = [f.path for f in files if f.skip_reason is JSONNET_REASON and f.path in app.reported
+                 and f.path not in app.left_out]  # directory.include/exclude leaves it out: never evaluated
+    if app.source_note is not None and evaluated:
+        note = _source_note(app, config, f"holds jsonnet files ({', '.join(evaluated)}), which Argo CD evaluates and "
+                            "hooklint does not", files, jsonnet_digest(evaluated, config.max_file_size))  # fmt: skip
         if note is not None and app.note_only:
             files.append(note)
     application = loaded_application(app, files, config)
@@ -304,6 +309,17 @@ def _remote_application(app: Application, source: ApplicationSource, config: Con
 
     why, advice = not_fetched(remote)
     why, advice = (f"--fetch did not fetch it ({failed})", None) if failed else (why, advice)
+    if remote.kind == PINNED_REVISION:  # this repository at another revision (issue 32)
+        detail = (f"{source.label()}: {source.field}.targetRevision {remote.target_revision!r} is {remote.pinned}: Argo "
+                  f"CD renders {remote.path} at that revision, and hooklint read {remote.path} only from the working "
+                  "tree, at the checked-out revision, so none of the objects Argo CD renders there were checked, hooks "
+                  f"included{f' ({why})' if failed else ''}; lint that revision's checkout (`git worktree add "
+                  f"../at-revision {remote.target_revision}` then `hooklint lint ../at-revision/{(remote.path or '').strip('/')}`)"
+                  f"{', ' + advice + ' to check it' if advice else ''}, or set targetRevision to the branch this change "
+                  "merges into")  # fmt: skip
+        loaded.documents = []
+        loaded.issues = [(LoadIssue(NOT_RENDERED, Span.point(remote.line, remote.column), detail), 0)]
+        return LoadedApplication(app, [loaded], [], None)
     detail = (f"{source.label()}: {remote_reason(source, why)}. Argo CD's repo server fetches it when it renders "
               "the application. hooklint did not render it, so none of its objects were checked, hooks included; "
               f"{advice + ' to check it, ' if advice else ''}vendor it into this repository, or lint what it renders "
@@ -313,7 +329,8 @@ def _remote_application(app: Application, source: ApplicationSource, config: Con
     return LoadedApplication(app, [loaded], [], None)
 
 
-def _source_note(app: Application, config: Config, what: str, files: list[LoadedFile] | None = None) -> LoadedFile | None:
+def _source_note(app: Application, config: Config, what: str, files: list[LoadedFile] | None = None,
+                 field_path: str = "") -> LoadedFile | None:
     """The HL009 of what Argo CD renders of ``app``'s Application source and hooklint does not
     (``what``: "holds jsonnet files (...)..."), at the source's ``repoURL:`` entry in its
     Application's file (:attr:`~hooklint.sources.appmap.discovery.Application.source_note`), added to that
@@ -325,7 +342,7 @@ def _source_note(app: Application, config: Config, what: str, files: list[Loaded
     detail = (f"{source.label()}: {source.field} {what}. Argo CD renders it when it syncs the application. "
               "hooklint did not, so the objects it makes, possibly hooks, were not checked; lint what it renders with "
               "`hooklint lint -`")  # fmt: skip
-    issue = (LoadIssue(NOT_RENDERED, Span.point(*source.entry), detail), 0)
+    issue = (LoadIssue(NOT_RENDERED, Span.point(*source.entry), detail, field_path), 0)
     for loaded in files or ():
         if loaded.path == app.source_note and not app.note_only:
             loaded.issues.append(issue)

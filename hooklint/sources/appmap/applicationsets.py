@@ -499,12 +499,31 @@ def _repository_files(root: str) -> list[str]:
 
 
 def _git(spec: dict, ctx: _Context) -> list[dict]:
+    """The parameter sets of the git generator ``spec`` of this repository (``applicationset/generators/git.go``):
+    its ``directories`` or ``files`` read from the working tree, which stands for its ``revision``
+    only when that is empty, ``HEAD``, a branch or the checked-out commit
+    (:func:`~hooklint.sources.appmap.applications.revision_elsewhere`); any other revision, or
+    another repository, is :class:`Unexpanded` (HL022): git.go reads the folders and files there."""
     from hooklint.sources.appmap.applications import normalize_repo_url
 
     url = spec.get("repoURL")
     if not isinstance(url, str) or normalize_repo_url(url) not in ctx.ours:
         raise Unexpanded("network", f"the git generator reads {url}, another repository, which hooklint never "
                                     "fetches: the Applications it generates are not linted", key="git")  # fmt: skip
+    from hooklint.sources.appmap.applications import revision_elsewhere  # noqa: PLC0415
+    from hooklint.sources.repository import facts  # noqa: PLC0415
+    from hooklint.sources.repository.git import CheckedOut  # noqa: PLC0415
+
+    state = facts.checked_out(ctx.root) if spec.get("revision") not in (None, "", "HEAD") else CheckedOut()
+    named = revision_elsewhere(spec.get("revision"), state)
+    if named is not None:  # git.go reads the folders and files at that revision (issue 32)
+        head = (f"not the checked-out commit ({state.commit[:12]})" if state.commit is not None else
+                "and no checked-out commit is known here (not a git checkout)")  # fmt: skip
+        raise Unexpanded("network", (
+            f"the git generator reads this repository at revision {spec.get('revision')!r} ({named}, {head}); hooklint "
+            "holds only the working tree, whose folders and files Argo CD does not read here: the Applications it "
+            "generates are not linted. Lint that revision's checkout, or set revision to the branch this change "
+            "merges into"), key="git")  # fmt: skip
     prefix = spec.get("pathParamPrefix") or ""
     prefix = prefix if isinstance(prefix, str) else ""
     directories, files = spec.get("directories"), spec.get("files")

@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
-from hooklint.argocd import is_argo_kind
+from hooklint.argocd import DEFAULT_VERSION, Version, is_argo_kind, supports
 from hooklint.findings import InputError
 from hooklint.sources.repository.gomatch import BadPattern, filepath_glob
 from hooklint.sources.repository import facts
@@ -36,8 +36,9 @@ from hooklint.sources.repository.spelling import may_hold
 from hooklint.loader import DEFAULT_MAX_FILE_SIZE, STDIN, within
 from hooklint.reasons import Skip, SkipKind, through_rendering
 from hooklint.yamlio import Map, Seq
-from hooklint.sources.repository.kustomizations import (MAX_KUSTOMIZATIONS_FOLLOWED, is_component, kustomization_inputs,
-                                                       kustomization_reads, kustomization_references, unread_reason)
+from hooklint.sources.repository.kustomizations import (MAX_KUSTOMIZATIONS_FOLLOWED, component_exists, is_component,
+                                                       kustomization_inputs, kustomization_reads,
+                                                       kustomization_references, unread_reason)
 from hooklint.sources.repository.tree import (DIRECTORY, HELM, HELM_CHART_FILE, KUSTOMIZATION_NAMES, KUSTOMIZE, MULTI,
                                               PLUGIN, REMOTE, UNRENDERABLE, chart_of, contained, dangling_link,
                                               dangling_reason, directory_source_files, hidden_manifests,
@@ -379,7 +380,8 @@ def group_applications(
                     app.left_out.setdefault(name, dangling[name])
     if sources:  # the repository's Applications say which folders Argo CD syncs: the others are bases
         apps = _leave_out_bases(apps)
-    used = _leave_out_components(apps, components)
+    version = config.argocd_version if config is not None else DEFAULT_VERSION
+    used = _leave_out_components(apps, components, version)
     _leave_out_kustomize_inputs(apps, named_files, used)
     _mark_applicationset_inputs(apps, appsets.inputs)
     _mark_value_files(apps, _value_file_reads(sources + remote, leaving))
@@ -392,7 +394,7 @@ def group_applications(
                 if name in appsets.issues and part.source_type in (DIRECTORY, KUSTOMIZE, HELM):
                     part.issues[name] = appsets.issues[name]
     apps += _hidden_applications(apps, hidden_dirs, config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE,
-                                 excluded, left_out, notices, leaving, chart_dirs)  # fmt: skip
+                                 excluded, left_out, notices, leaving, chart_dirs, version)  # fmt: skip
     from hooklint.sources.repository.crds import cluster_scoped_crds, crd_api_versions  # noqa: PLC0415 - a leaf module
     from hooklint.sources.repository.volumes import host_path_volumes  # noqa: PLC0415 - a leaf module
 
@@ -561,7 +563,8 @@ def _add_hidden_sources(sources: list[ApplicationSource], named_dirs: list[str],
 def _hidden_applications(apps: list[Application], hidden_dirs: list[str], max_size: int,
                          excluded: Callable[[str], bool] | None, left_out: dict[str, set[str]],
                          notices: list[str], leaving: Leaving | None = None,
-                         chart_dirs: Sequence[str] = ()) -> list[Application]:  # fmt: skip
+                         chart_dirs: Sequence[str] = (),
+                         version: Version = DEFAULT_VERSION) -> list[Application]:  # fmt: skip
     """One application per hidden folder of ``hidden_dirs`` (those :func:`walk` left unwalked in
     folders of manifests) holding files that look like Kubernetes objects
     (:func:`~hooklint.sources.repository.tree.hidden_manifests`) that no application of ``apps``
@@ -585,7 +588,7 @@ def _hidden_applications(apps: list[Application], hidden_dirs: list[str], max_si
         for part in [app, *app.parts]:
             if part.source_type == KUSTOMIZE and part.manifest_file and os.path.isfile(part.manifest_file):
                 reads = kustomization_reads(part.manifest_file) or set()
-                for component in _added_components(part):  # spec.source.kustomize.components: hidden ones too
+                for component in _added_components(part, version):  # spec.source.kustomize.components: hidden ones too
                     reads |= kustomization_reads(component) or {os.path.dirname(component)}
                 linted |= reads
                 read_folders |= {p for p in reads if facts.is_dir(p)}
@@ -624,19 +627,37 @@ def _hidden_applications(apps: list[Application], hidden_dirs: list[str], max_si
     return out
 
 
-def _added_components(app: Application) -> list[str]:
-    """The absolute kustomization files of the Components the Application of ``app`` (a kustomize
-    source) adds with ``spec.source.kustomize.components``, globbed as kustomize globs them
-    (:func:`~hooklint.sources.repository.gomatch.filepath_glob`: ``*`` matches a hidden ``.comp``)."""
-    source = app.argocd
-    added = source.options.get("components") if source is not None and isinstance(source.options, dict) else None
-    folder = os.path.abspath(app.folder or app.key)
+def _component_entries(source: ApplicationSource | None, folder: str,
+                       version: Version = DEFAULT_VERSION) -> list[tuple[str, list[str]]]:  # fmt: skip
+    """Each entry of ``spec.source.kustomize.components`` of ``source`` (a kustomize source of the
+    application folder ``folder``, absolute) with the paths, relative to ``folder``, that Argo CD
+    ``version`` adds for it: globbed as kustomize globs them
+    (:func:`~hooklint.sources.repository.gomatch.filepath_glob`: ``*`` matches a hidden ``.comp``);
+    with ``ignoreMissingComponents`` (from Argo CD 3.0), the entry itself when it exists in the
+    checkout, else none (:func:`~hooklint.sources.repository.kustomizations.component_exists`: read
+    literally, no glob)."""
+    options = source.options if source is not None and isinstance(source.options, dict) else {}
+    added = options.get("components")
     out = []
     for pattern in added if isinstance(added, list) else []:
+        if not isinstance(pattern, str):
+            continue
+        if options.get("ignoreMissingComponents") is True and supports(version, "kustomize-ignore-missing-components"):
+            out.append((pattern, [pattern] if component_exists(_top(folder), facts.realpath(folder), pattern) else []))
+            continue
         try:
-            globbed = filepath_glob(pattern, folder, _top(folder)) if isinstance(pattern, str) else []
+            out.append((pattern, filepath_glob(pattern, folder, _top(folder))))
         except BadPattern:
-            globbed = []
+            out.append((pattern, []))
+    return out
+
+
+def _added_components(app: Application, version: Version = DEFAULT_VERSION) -> list[str]:
+    """The absolute kustomization files of the Components the Application of ``app`` (a kustomize
+    source) adds with ``spec.source.kustomize.components`` (:func:`_component_entries`)."""
+    folder = os.path.abspath(app.folder or app.key)
+    out = []
+    for _, globbed in _component_entries(app.argocd, folder, version):
         for match in globbed:
             target = os.path.normpath(os.path.join(folder, match))
             name = next((n for n in KUSTOMIZATION_NAMES if os.path.isfile(os.path.join(target, n))), None)
@@ -713,8 +734,8 @@ def _leave_out_unread(app: "Application", reads: set[str] | None) -> None:
         app.left_out.setdefault(name, unread_reason(app.manifest_file))
 
 
-def _leave_out_components(apps: list[Application],
-                          components: dict[str, Application]) -> dict[str, Skip | str | None]:  # fmt: skip
+def _leave_out_components(apps: list[Application], components: dict[str, Application],
+                          version: Version = DEFAULT_VERSION) -> dict[str, Skip | str | None]:  # fmt: skip
     """Mark every file of the kustomize Component folders ``components`` (their kustomization ->
     their application) as not linted on its own, and return, for each Component, why: the first
     kustomization of the run (sorted) that renders it, or None when nothing of the run does.
@@ -735,21 +756,18 @@ def _leave_out_components(apps: list[Application],
     for app in sorted((a for a in apps if a.source_type == KUSTOMIZE and a.manifest_file), key=_kustomization_of):
         user = _kustomization_of(app)
         source = app.argocd
-        added = source.options.get("components") if source is not None and isinstance(source.options, dict) else None
         folder = os.path.abspath(app.folder or app.key)
-        for pattern in added if isinstance(added, list) else []:
-            if isinstance(pattern, str):
-                try:
-                    globbed = filepath_glob(pattern, folder, _top(folder))
-                except BadPattern:
-                    globbed = []
-                for match in globbed or [pattern]:
-                    found = by_folder.get(os.path.normpath(os.path.join(folder, match)))
-                    if found is not None:
-                        assert source is not None  # ``added`` is one of its options
-                        users.setdefault(found, through_rendering(f"a kustomize Component that {source.label()} adds "
-                                                                  "(spec.source.kustomize.components)", user,
-                                                                  "that Application's"))  # fmt: skip
+        literal = (source is not None and isinstance(source.options, dict)
+                   and source.options.get("ignoreMissingComponents") is True
+                   and supports(version, "kustomize-ignore-missing-components"))  # fmt: skip
+        for pattern, globbed in _component_entries(source, folder, version):
+            for match in globbed or ([] if literal else [pattern]):  # a skipped entry adds nothing
+                found = by_folder.get(os.path.normpath(os.path.join(folder, match)))
+                if found is not None:
+                    assert source is not None  # ``pattern`` is one of its options
+                    users.setdefault(found, through_rendering(f"a kustomize Component that {source.label()} adds "
+                                                              "(spec.source.kustomize.components)", user,
+                                                              "that Application's"))  # fmt: skip
         seen: set[str] = set()
         stack = [os.path.abspath(user)]
         while stack and len(seen) < MAX_KUSTOMIZATIONS_FOLLOWED:

@@ -155,7 +155,7 @@ def remote_of(record: Any) -> RemoteSource | None:
         return RemoteSource("helm", record.repo_url, record.chart, revision)
     if record.kind == a.OCI_REGISTRY and record.chart:
         return RemoteSource("oci", record.repo_url, record.chart, revision)
-    if record.path is not None and (record.kind == a.OTHER_GIT or (
+    if record.path is not None and (record.kind in (a.OTHER_GIT, a.PINNED_REVISION) or (
             record.kind == a.UNKNOWN_SCHEME and record.repo_url.lower().startswith("file://"))):  # fmt: skip
         return RemoteSource("git", record.repo_url, "", revision, record.path)  # file://: --fetch-host file:// only
     return None

@@ -141,7 +141,8 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
 
             options = None
             if application is not None and application.options is not None:
-                options = _options(KustomizeOptions.from_application, application, manifest_file, application.options)
+                options = _options(KustomizeOptions.from_application, application, manifest_file, application.options,
+                                   dict(application.env), config.argocd_version)  # fmt: skip
             # a Component linted on its own (no Application renders it) is built through a wrapper
             rendering = render_kustomize(folder, root, options, Limits.of(config), wrap_component=application is None,
                                          fetch=base_fetcher, withheld=Withheld.of(config.fetch_credentials))  # fmt: skip
@@ -154,7 +155,8 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
                 helm = _options(HelmOptions.from_application, application, manifest_file, application.options,
                                 application.name, application.namespace)  # fmt: skip
                 # where each value file is written: one hooklint cannot read is HL009 there (issue 22)
-                helm = dataclasses.replace(helm, value_file_places=application.value_file_places)
+                helm = dataclasses.replace(helm, value_file_places=application.value_file_places,
+                                           pinned_refs=application.pinned_refs)  # fmt: skip
             if config.kube_version and not helm.kube_version:  # the cluster's, as Argo CD passes it
                 helm = dataclasses.replace(helm, kube_version=config.kube_version)
             if not helm.api_versions:  # the cluster's (GetAPIVersionsOrDefault): built-in kinds, CRDs, api-versions

@@ -137,6 +137,10 @@ class HelmOptions:
     #: Application's ``valueFiles`` entry, where a file hooklint leaves out is reported. Not part
     #: of the options' identity (nor of the render cache key).
     value_file_places: tuple[tuple[str, int, int], ...] = field(default=(), compare=False, repr=False)
+    #: ``($name, targetRevision, what it names)`` of the ``ref`` sources of this repository at
+    #: another revision (:attr:`hooklint.sources.spec.ApplicationSource.pinned_refs`): why their
+    #: value files are left out. Not part of the options' identity (the message is added after the cache).
+    pinned_refs: tuple[tuple[str, str, str], ...] = field(default=(), compare=False, repr=False)
 
     @classmethod
     def from_application(cls, spec_helm: Mapping | None, app_name: str, namespace: str | None) -> "HelmOptions":
@@ -785,6 +789,7 @@ def _sops_encrypted(path: str, max_file_size: int) -> bool:
 def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], chart_yaml: str,
                          max_file_size: int = DEFAULT_MAX_FILE_SIZE, ignore_missing: bool = False,
                          kind: str = "value file", withheld: Withheld = Withheld(),
+                         pinned_refs: tuple[tuple[str, str, str], ...] = (),
                          ) -> tuple[list[_ValueFile], list[_Skipped]]:  # fmt: skip
     """argo-cd ``util/io/path`` ``ResolveValueFilePathOrUrl``: relative to the chart folder, or to
     the repository root with a leading ``/``; must resolve (symlinks followed) inside the root, and
@@ -793,7 +798,8 @@ def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], ch
     Returns the files read and the ones left out (issue 22: the chart is rendered without them and
     checked; each is HL009 on its ``valueFiles`` entry): helm-secrets files (``secrets://...``)
     and SOPS-encrypted ones (:func:`_sops_encrypted`), which hooklint never decrypts; URLs, which
-    it never fetches; ``$ref`` files of another repository; names holding the revision variables.
+    it never fetches; ``$ref`` files of another repository, or of this one at another revision
+    (``pinned_refs``: :attr:`HelmOptions.pinned_refs`); names holding the revision variables.
     With ``ignore_missing`` (``ignoreMissingValueFiles``), a file that does not exist is skipped, as
     Argo CD skips it (``getResolvedValueFiles``: ``os.IsNotExist``, then ``continue``). ``kind``
     names the entries in messages (``value file``, or ``file parameter``). One that is Git's data or
@@ -821,6 +827,12 @@ def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], ch
             skipped.append(_Skipped(index, f"value file {name} names the commit Argo CD syncs, which hooklint does "
                                     "not know offline", "Argo CD substitutes the revision it syncs and reads that "
                                     "file"))  # fmt: skip
+            continue
+        pin = next((p for p in pinned_refs if name.split("/", 1)[0] == p[0]), None)
+        if pin is not None:
+            skipped.append(_Skipped(index, f"value file {name} is read from the `ref` source {pin[0][1:]} of this "
+                                    f"repository at targetRevision {pin[1]!r} ({pin[2]}); hooklint reads `$ref` "
+                                    "value files only from the working tree", "Argo CD reads it at that revision"))  # fmt: skip
             continue
         if name.startswith("$"):
             skipped.append(_Skipped(index, f"value file {name} refers to a source of a multi-source Application in "
@@ -1087,10 +1099,11 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     tree = _read_chart(chart, root, max_file_size=limits.max_file_size)
     build = _dependency_build(tree, root, limits.max_file_size, fetch, withheld)
     value_files, skipped = _resolve_value_files(chart, root, options.value_files, chart_yaml, limits.max_file_size,
-                                                options.ignore_missing_value_files, withheld=withheld)  # fmt: skip
+                                                options.ignore_missing_value_files, withheld=withheld,
+                                                pinned_refs=options.pinned_refs)  # fmt: skip
     set_files, unset = _resolve_value_files(chart, root, tuple(path for _, path in options.file_parameters),
                                             chart_yaml, limits.max_file_size, kind="file parameter",
-                                            withheld=withheld)  # fmt: skip
+                                            withheld=withheld, pinned_refs=options.pinned_refs)  # fmt: skip
     if unset:  # a URL, an encrypted file, another repository's: the chart would render with another value
         raise RenderError(f"spec.source.helm.fileParameters: {unset[0].message}", chart_yaml, needs_network=True,
                           argocd_renders=unset[0].argocd_renders)  # fmt: skip

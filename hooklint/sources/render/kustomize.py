@@ -3,9 +3,11 @@ without touching the user's tree, the network, or any plugin, and say where each
 
 What Argo CD does (argo-cd ``util/kustomize/kustomize.go`` ``Build``): in its checkout of the
 repository it runs, in the application folder and in this order, ``kustomize edit set nameprefix``,
-``set namesuffix``, ``set image``, ``edit add label``, ``add annotation``, ``set namespace``, then
-appends ``kustomize.patches`` to the kustomization's ``patches`` itself and runs ``edit add
-component``; then ``kustomize build <folder>``. hooklint copies the inputs to a temporary folder,
+``set namesuffix``, ``set image``, ``set replicas``, ``edit add label``, ``add annotation``, ``set
+namespace``, then appends ``kustomize.patches`` to the kustomization's ``patches`` itself and runs
+``edit add component``; then ``kustomize build <folder>``. Images, label values and (with
+``commonAnnotationsEnvsubst``) annotation values get the build environment first
+(:meth:`KustomizeOptions.from_application`). hooklint copies the inputs to a temporary folder,
 makes the same edits there with PyYAML (:func:`apply_options`; ``kubectl kustomize`` has no
 ``edit``), builds, and removes the folder. The repository is refused like Argo CD refuses it when a
 symlink is absolute or leaves it (``util/app/path/path.go`` ``CheckOutOfBoundsSymlinks``).
@@ -62,6 +64,7 @@ its resolved path, every link's target and every file's bytes.
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import functools
 import json
 import os
@@ -78,6 +81,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 
 import yaml
 
+from hooklint import argocd
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint.files import (FileTooLarge, NotRegularFile, file_problem, make_dirs, note_input, problem_of, read_bytes,
                             remove_tree, walk_tree)  # fmt: skip
@@ -89,7 +93,8 @@ from hooklint.sources.render import partial
 from hooklint.sources.render.cache import cached, input_key, remembered_answer
 from hooklint.sources.repository.tree import KUSTOMIZATION_NAMES
 from hooklint.sources.repository.withheld import Withheld
-from hooklint.sources.repository.kustomizations import is_component
+from hooklint.sources.spec import REVISION_VARIABLES, envsubst
+from hooklint.sources.repository.kustomizations import component_exists, is_component
 from hooklint.sources.repository.kustomize_spec import (
     ReadKustomization,
     Unreadable,
@@ -149,11 +154,18 @@ _GoDumper.add_representer(str, _GoDumper.represent_str)
 
 @dataclass(frozen=True, slots=True)
 class KustomizeOptions:
-    """The ``spec.source.kustomize`` options of an Argo CD Application that hooklint applies (a
-    subset of argo-cd ``ApplicationSourceKustomize``). ``images`` are in Argo CD's form
-    (``nginx=ghcr.io/acme/nginx:1.2``, ``nginx:1.2``, ``nginx@sha256:...``); each of ``patches``
-    is the JSON text of one kustomize patch entry (``{"patch": ..., "target": {...}}`` or
-    ``{"path": ...}``); ``components`` are paths relative to the application folder."""
+    """The ``spec.source.kustomize`` options of an Argo CD Application that change what ``kustomize
+    build`` renders (argo-cd ``pkg/apis/application/v1alpha1/types.go`` ``ApplicationSourceKustomize``,
+    applied by ``util/kustomize/kustomize.go`` ``Build``), as that Build hands them to ``kustomize
+    edit``: build variables already substituted. ``images`` are in Argo CD's form
+    (``nginx=ghcr.io/acme/nginx:1.2``, ``nginx:1.2``, ``nginx@sha256:...``); ``replicas`` are
+    ``(name, count)``; each of ``patches`` is the JSON text of one kustomize patch entry
+    (``{"patch": ..., "target": {...}}`` or ``{"path": ...}``); ``components`` are paths relative to
+    the application folder. ``unknowable`` says, when set, which option's value names a build
+    variable hooklint cannot know (the revision Argo CD syncs): the source is then not rendered
+    (HL009), never rendered with a guess. ``version``, ``kubeVersion`` and ``apiVersions`` are not
+    read: they choose the kustomize binary and the Helm capabilities of ``helmCharts``, which
+    hooklint never inflates (:mod:`hooklint.sources.render.partial`)."""
 
     name_prefix: str | None = None
     name_suffix: str | None = None
@@ -163,20 +175,50 @@ class KustomizeOptions:
     common_annotations: tuple[tuple[str, str], ...] = ()
     patches: tuple[str, ...] = ()
     components: tuple[str, ...] = ()
+    replicas: tuple[tuple[str, int], ...] = ()
+    force_common_labels: bool = False
+    force_common_annotations: bool = False
+    label_without_selector: bool = False
+    label_include_templates: bool = False
+    ignore_missing_components: bool = False
+    #: whether Argo CD's kustomize merges ``labelWithoutSelector`` labels into an existing ``labels``
+    #: entry (:func:`_add_labels`; ``BEHAVIOURS`` ``kustomize-label-groups``)
+    label_groups: bool = True
+    unknowable: str | None = None
 
     @classmethod
-    def from_application(cls, spec: Mapping) -> "KustomizeOptions":
-        """The options of ``spec``, the ``kustomize:`` mapping of an Application source. Unknown
-        keys are ignored; an empty string counts as absent. Raises ValueError (one line naming
-        the key) when a known key has the wrong type."""
+    def from_application(cls, spec: Mapping, env: Mapping[str, str] | None = None,
+                         version: argocd.Version = argocd.DEFAULT_VERSION) -> "KustomizeOptions":  # fmt: skip
+        """The options of ``spec``, the ``kustomize:`` mapping of an Application source, as Argo CD
+        ``version`` reads them (a field that release does not have is dropped by its CRD schema and
+        ignored: :data:`hooklint.argocd.BEHAVIOURS` ``kustomize-*``), with the source's build
+        environment ``env`` (:attr:`hooklint.sources.spec.ApplicationSource.env`; None: every
+        variable empty) substituted where ``Build`` substitutes it (``envVars.Envsubst``, v3.5.1):
+        every image, every ``commonLabels`` value, and the ``commonAnnotations`` values when
+        ``commonAnnotationsEnvsubst`` is true. A value naming a revision variable
+        (:data:`~hooklint.sources.spec.REVISION_VARIABLES`) sets ``unknowable``. Unknown keys are
+        ignored; an empty string counts as absent. Raises ValueError (one line naming the key) when a
+        known key has the wrong type, or a ``replicas`` count is no integer (``GetIntCount``:
+        "expected integer value for count")."""
         if not isinstance(spec, Mapping):
             raise ValueError("kustomize must be a mapping")
+        env = env or {}
+        unknowable: list[str] = []
+
+        def has(behaviour: str) -> bool:
+            return argocd.supports(version, behaviour)
 
         def text(key: str) -> str | None:
             value = spec.get(key)
             if value is not None and not isinstance(value, str):
                 raise ValueError(f"kustomize.{key} must be a string")
             return value or None
+
+        def flag(key: str, behaviour: str) -> bool:
+            value = spec.get(key)
+            if value is not None and not isinstance(value, bool):
+                raise ValueError(f"kustomize.{key} must be true or false")
+            return bool(value) and has(behaviour)
 
         def strings(key: str) -> tuple[str, ...]:
             value = spec.get(key) or []
@@ -192,19 +234,69 @@ class KustomizeOptions:
                 raise ValueError(f"kustomize.{key} must be a mapping of strings to strings")
             return tuple(value.items())
 
+        def substituted(what: str, value: str) -> str:
+            seen: set[str] = set()
+            out = envsubst(value, env, keep=frozenset(), seen=seen)
+            revision = sorted(seen & REVISION_VARIABLES)
+            if revision:
+                unknowable.append(f"{what} names {revision[0]}")
+            return out
+
         patches = spec.get("patches") or []
         if not isinstance(patches, list) or not all(isinstance(p, Mapping) for p in patches):
             raise ValueError("kustomize.patches must be a list of mappings")
+        images = strings("images")
+        if has("kustomize-image-envsubst"):
+            images = tuple(substituted(f"kustomize.images[{i}]", image) for i, image in enumerate(images))
+        labels, annotations = pairs("commonLabels"), pairs("commonAnnotations")
+        if has("kustomize-envsubst"):
+            labels = tuple((k, substituted(f"kustomize.commonLabels: the value of {k}", v)) for k, v in labels)
+            if flag("commonAnnotationsEnvsubst", "kustomize-envsubst"):
+                annotations = tuple((k, substituted(f"kustomize.commonAnnotations: the value of {k}", v))
+                                    for k, v in annotations)  # fmt: skip
         return cls(
             name_prefix=text("namePrefix"),
             name_suffix=text("nameSuffix"),
             namespace=text("namespace"),
-            images=strings("images"),
-            common_labels=pairs("commonLabels"),
-            common_annotations=pairs("commonAnnotations"),
+            images=images,
+            common_labels=labels,
+            common_annotations=annotations,
             patches=tuple(json.dumps(dict(p), sort_keys=True) for p in patches),
             components=strings("components"),
+            replicas=_replicas(spec.get("replicas")) if has("kustomize-replicas") else (),
+            force_common_labels=flag("forceCommonLabels", "kustomize-force-metadata"),
+            force_common_annotations=flag("forceCommonAnnotations", "kustomize-force-metadata"),
+            label_without_selector=flag("labelWithoutSelector", "kustomize-label-without-selector"),
+            label_include_templates=flag("labelIncludeTemplates", "kustomize-label-include-templates"),
+            ignore_missing_components=flag("ignoreMissingComponents", "kustomize-ignore-missing-components"),
+            label_groups=has("kustomize-label-groups"),
+            unknowable=unknowable[0] if unknowable else None,
         )
+
+
+def _replicas(value: Any) -> tuple[tuple[str, int], ...]:
+    """``kustomize.replicas`` (``[{name, count}]``, ``KustomizeReplicas``) as ``(name, count)`` pairs,
+    ``count`` read as ``KustomizeReplica.GetIntCount`` reads its ``IntOrString`` (v3.5.1): an integer,
+    or a string Go's ``strconv.Atoi`` reads (an optional sign and decimal digits). Raises ValueError
+    with Argo CD's message otherwise, and for an integer outside an int32 (``intstr.IntOrString``
+    decodes a number into one)."""
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(r, Mapping) for r in value):
+        raise ValueError("kustomize.replicas must be a list of mappings")
+    out = []
+    for replica in value:
+        name, count = replica.get("name", ""), replica.get("count")
+        if not isinstance(name, str):
+            raise ValueError("kustomize.replicas[].name must be a string")
+        if isinstance(count, str) and re.fullmatch(r"[+-]?[0-9]+", count) and abs(int(count)) < 2**63:
+            count = int(count)
+        elif isinstance(count, bool) or not isinstance(count, int):
+            raise ValueError(f"kustomize.replicas: expected integer value for count. Received: {count}")
+        elif not -(2**31) <= count < 2**31:  # IntOrString's IntVal: Go cannot decode the Application
+            raise ValueError(f"kustomize.replicas: count {count} does not fit the int32 of an IntOrString")
+        out.append((name, count))
+    return tuple(out)
 
 
 @lru_cache(maxsize=16)
@@ -272,6 +364,12 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
         raise ValueError(f"{folder} is not inside {root}")
     name = _kustomization_name(app_abs) or KUSTOMIZATION_NAMES[0]
     user_file = os.path.normpath(os.path.join(folder, name))
+    if options.unknowable:  # never rendered with a guess at the commit (fail closed)
+        raise RenderError(f"{options.unknowable}, the commit Argo CD syncs, which hooklint does not know offline",
+                          user_file, argocd_renders="Argo CD substitutes the revision it syncs into the value")  # fmt: skip
+    if options.ignore_missing_components:
+        options = dataclasses.replace(options, ignore_missing_components=False, components=tuple(
+            c for c in options.components if component_exists(root_abs, app_abs, c)))  # fmt: skip
     found = find_kustomize(root_abs)
     if found is None:
         refused = [p for n in ("kustomize", "kubectl") for p in sandbox.refused_programs(n, root_abs)]
@@ -453,12 +551,19 @@ class _Leaving:
 
 def apply_options(kustomization: dict[str, Any], options: KustomizeOptions, app_dir: str, name: str) -> bool:
     """Edit ``kustomization`` (the parsed kustomization of ``app_dir``, file ``name``) in place as
-    Argo CD's ``kustomize edit`` commands would, in Argo CD's order; True when anything changed.
+    the ``kustomize edit`` commands of Argo CD's ``Build`` (argo-cd
+    ``util/kustomize/kustomize.go``) would, in its order: name prefix and suffix, images, replicas,
+    labels, annotations, namespace, patches, components; True when anything changed.
 
-    Follows kustomize v5.5.0 ``kustomize/commands/edit``: ``set image`` merges with the existing
-    ``images`` (and deprecated ``imageTags``) by name, ``*`` keeps a field, and writes them sorted
-    by name; ``add label`` / ``add annotation`` refuse a key already present ("label app already
-    in kustomization file"); ``add component`` globs each path from ``app_dir`` with Go's ``filepath.Glob``
+    Follows ``kustomize/commands/edit`` of kustomize v5.5.0 to v5.8.1 (the one Argo CD v3.5.1
+    ships): ``set image`` merges with the existing ``images`` (and deprecated ``imageTags``) by
+    name, ``*`` keeps a field, and writes them sorted by name; ``set replicas`` likewise
+    (``setreplicas.go``: an existing entry of another name kept, all sorted by name); ``add label``
+    / ``add annotation`` refuse a key already present ("label app already in kustomization file")
+    unless ``--force`` (``forceCommonLabels`` / ``forceCommonAnnotations``) overwrites it;
+    ``add label --without-selector`` (``labelWithoutSelector``, ``--include-templates`` with
+    ``labelIncludeTemplates``) writes to ``labels`` (:func:`_add_labels`); ``add component`` globs
+    each path from ``app_dir`` with Go's ``filepath.Glob``
     (:func:`~hooklint.sources.repository.gomatch.filepath_glob`: ``*`` matches hidden names) and skips one
     already listed; patches are appended to ``patches`` as Argo CD does itself. Raises
     RenderError (message only; the caller sets the path) where kustomize edit would fail."""
@@ -469,10 +574,21 @@ def apply_options(kustomization: dict[str, Any], options: KustomizeOptions, app_
         _set(kustomization, "nameSuffix", options.name_suffix)
     if options.images:
         _set_images(kustomization, options.images)
+    if options.replicas:
+        _set_replicas(kustomization, options.replicas)
     if options.common_labels:
-        _add_metadata(kustomization, "commonLabels", "label", options.common_labels)
+        if options.label_include_templates and not options.label_without_selector:
+            raise RenderError("kustomize edit add label: --without-selector flag must be specified for "
+                              "--include-templates to work (kustomize.labelIncludeTemplates needs "
+                              "kustomize.labelWithoutSelector)", "")  # fmt: skip
+        if options.label_without_selector:
+            _add_labels(kustomization, options.common_labels, options.force_common_labels,
+                        options.label_include_templates, options.label_groups)
+        else:
+            _add_metadata(kustomization, "commonLabels", "label", options.common_labels, options.force_common_labels)
     if options.common_annotations:
-        _add_metadata(kustomization, "commonAnnotations", "annotation", options.common_annotations)
+        _add_metadata(kustomization, "commonAnnotations", "annotation", options.common_annotations,
+                      options.force_common_annotations)  # fmt: skip
     if options.namespace:
         _set(kustomization, "namespace", options.namespace)
     if options.patches:
@@ -555,23 +671,116 @@ def _set_images(kustomization: dict[str, Any], args: Iterable[str]) -> None:
     _set(kustomization, "imageTags", None)
 
 
-def _add_metadata(kustomization: dict[str, Any], field: str, kind: str, pairs: Iterable[tuple[str, str]]) -> None:
-    current = _get(kustomization, field) or {}
-    if not isinstance(current, dict):  # kustomize edit cannot decode the file either
-        raise RenderError(f"{field} in the kustomization is not a mapping: Argo CD's kustomize edit add {kind} "
-                          "fails on it", "")  # fmt: skip
-    current = dict(current)
+def _edit_pairs(kind: str, pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """The ``key:value`` arguments Argo CD passes to ``kustomize edit add label|annotation``
+    (``mapToEditAddArgs``) as kustomize reads them (``util.ConvertSliceToMap``): split at the first
+    colon, one pair of double quotes around the value removed. Two pairs that become one key (``a``
+    and ``a:b``) are a RenderError with ``argocd_renders``: Argo CD passes them in Go's random map
+    order, so which value kustomize keeps is not known."""
+    out: dict[str, str] = {}
+    written: dict[str, str] = {}
     for key, value in pairs:
-        # Argo CD passes "key:value"; kustomize splits at the first colon and unquotes the value.
+        given = key
         key, _, value = f"{key}:{value}".partition(":")
         if not key:
             raise RenderError(f"invalid {kind}: ':{value}' (need k:v pair where v may be quoted)", "")
         if len(value) >= 2 and value[0] == value[-1] == '"':
             value = value[1:-1]
-        if key in current:
+        if key in out and out[key] != value:
+            raise RenderError(f"the {kind}s {written[key]!r} and {given!r} of the Application both become the {kind} "
+                              f"{key} with different values (kustomize splits each at its first colon)", "",
+                              argocd_renders="Argo CD passes them in a random order, and kustomize keeps the last")  # fmt: skip
+        out[key], written[key] = value, given
+    return out
+
+
+def _add_metadata(kustomization: dict[str, Any], field: str, kind: str, pairs: Iterable[tuple[str, str]],
+                  force: bool = False) -> None:  # fmt: skip
+    """``kustomize edit add label|annotation [--force]`` (``addmetadata.go`` ``writeToMap``): each
+    pair into the mapping ``field``; a key already there is an error unless ``force`` overwrites it."""
+    current = _get(kustomization, field) or {}
+    if not isinstance(current, dict):  # kustomize edit cannot decode the file either
+        raise RenderError(f"{field} in the kustomization is not a mapping: Argo CD's kustomize edit add {kind} "
+                          "fails on it", "")  # fmt: skip
+    current = dict(current)
+    for key, value in _edit_pairs(kind, pairs).items():
+        if key in current and not force:
             raise RenderError(f"{kind} {key} already in kustomization file", "")
         current[key] = value
     _set(kustomization, field, current)
+
+
+def _add_labels(kustomization: dict[str, Any], pairs: Iterable[tuple[str, str]], force: bool, templates: bool,
+                groups: bool) -> None:  # fmt: skip
+    """``kustomize edit add label --without-selector [--include-templates] [--force]``: the pairs go
+    to ``labels``, in an entry with ``includeSelectors`` false and ``includeTemplates`` as
+    ``templates``. With ``groups`` (kustomize v5.6.0 and later, which Argo CD ships from v3.0.0:
+    ``addmetadata.go`` ``writeToLabels``), into the first existing entry of those settings, a key
+    already there an error unless ``force``; before (kustomize v5.5.0 and older), always into a new
+    entry appended. Raises RenderError where kustomize edit cannot decode ``labels``."""
+    labels = _get(kustomization, "labels")
+    if labels is not None and not isinstance(labels, list):
+        raise RenderError("labels in the kustomization is not a list: Argo CD's kustomize edit add label fails on "
+                          "it", "")  # fmt: skip
+    labels = [dict(entry) if isinstance(entry, dict) else entry for entry in labels or []]
+    wanted = _edit_pairs("label", pairs)
+    group = None
+    for entry in labels if groups else []:
+        flags = [_get(entry, f) if isinstance(entry, dict) else None for f in ("includeSelectors", "includeTemplates")]
+        found = _get(entry, "pairs") if isinstance(entry, dict) else None
+        if (not isinstance(entry, dict) and entry is not None) or any(f is not None and not isinstance(f, bool)
+                                                                      for f in flags) \
+                or not (found is None or isinstance(found, dict)):  # fmt: skip
+            raise RenderError("an entry of labels in the kustomization is not a label entry: Argo CD's kustomize "
+                              "edit add label fails on it", "")  # fmt: skip
+        if not flags[0] and bool(flags[1]) == templates:
+            if found is None:  # a nil map in Go: writeToMapEntry assigns into it and kustomize panics
+                raise RenderError("the first labels entry of the kustomization without includeSelectors"
+                                  f"{' and with includeTemplates' if templates else ''} has no pairs: Argo CD's "
+                                  "kustomize edit add label --without-selector fails on it (assignment to entry in "
+                                  "nil map)", "")  # fmt: skip
+            group = entry
+            break
+    if group is None:
+        group = {"pairs": {}, **({"includeTemplates": True} if templates else {})}
+        labels.append(group)
+    current = dict(_get(group, "pairs") or {})
+    for key, value in wanted.items():
+        if key in current and not force:
+            raise RenderError(f"label {key} already in kustomization file", "")
+        current[key] = value
+    _set(group, "pairs", current)
+    _set(kustomization, "labels", labels)
+
+
+def _set_replicas(kustomization: dict[str, Any], replicas: Iterable[tuple[str, int]]) -> None:
+    """``kustomize edit set replicas NAME=COUNT...`` as Argo CD runs it (``fmt.Sprintf("%s=%d")``;
+    kustomize ``setreplicas.go``): an argument that does not split at ``=`` into two parts (a name
+    holding ``=``) is kustomize's error; each given name replaces an existing entry of that name,
+    other existing entries are kept (the last of a name), all sorted by name. An existing entry
+    kustomize cannot decode is a RenderError (``replicas`` entries are ``{name, count}``)."""
+    wanted: dict[str, dict[str, Any]] = {}
+    for given, number in replicas:
+        if "=" in given:
+            raise RenderError(f"kustomize edit set replicas {given}={number}: invalid format of replica, use the "
+                              "following format: <name>=<count>", "")  # fmt: skip
+        wanted[given] = {"name": given, "count": number}
+    existing = _get(kustomization, "replicas")
+    if existing is not None and not isinstance(existing, list):
+        raise RenderError("replicas in the kustomization is not a list: Argo CD's kustomize edit set replicas "
+                          "fails on it", "")  # fmt: skip
+    kept: dict[str, dict[str, Any]] = {}
+    for entry in existing or []:
+        entry = {} if entry is None else entry
+        name, count = (_get(entry, "name"), _get(entry, "count")) if isinstance(entry, dict) else (None, None)
+        if not isinstance(entry, dict) or not (name is None or isinstance(name, str)) \
+                or not (count is None or isinstance(count, int) and not isinstance(count, bool)):  # fmt: skip
+            raise RenderError("an entry of replicas in the kustomization is not a mapping of a string name and an "
+                              "integer count: Argo CD's kustomize edit set replicas fails on it", "")  # fmt: skip
+        if (name or "") not in wanted:
+            kept[name or ""] = entry  # as written: what else it holds is kustomize's to refuse
+    merged = {**kept, **wanted}
+    _set(kustomization, "replicas", [merged[n] for n in sorted(merged)])
 
 
 def _list(value: Any) -> list[Any]:
@@ -1578,7 +1787,7 @@ def _prepare(app: str, options: KustomizeOptions, user_file: str) -> tuple[set[s
     try:
         changed = apply_options(config, options, app, name)
     except RenderError as error:
-        raise RenderError(error.message, user_file) from None
+        raise RenderError(error.message, user_file, argocd_renders=error.argocd_renders) from None
     existing = _get(config, "buildMetadata")
     requested = {m for m in _list(existing) if isinstance(m, str)}
     if (not changed and existing is None and not node.flow_style and not text.rstrip().endswith("...") and read.plain
