@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from hooklint.text import go_trim_space
+
 HOOK = "argocd.argoproj.io/hook"
 HOOK_DELETE_POLICY = "argocd.argoproj.io/hook-delete-policy"
 SYNC_WAVE = "argocd.argoproj.io/sync-wave"
@@ -84,12 +86,13 @@ def visible_annotations(raw: Any) -> dict[str, str]:
 
 def annotation_csv(value: str | None) -> list[str]:
     """``GE/sync/resource/annotations.go`` ``GetAnnotationCSVs()``: split on ``,``, trim each item
-    with ``strings.TrimSpace``, drop empty items and duplicates (first occurrence kept); §2a."""
+    with ``strings.TrimSpace`` (:func:`~hooklint.text.go_trim_space`: ``"\x1cSkip"`` keeps its
+    U+001C, so it is no hook type), drop empty items and duplicates (first occurrence kept); §2a."""
     if not value:
         return []
     out: list[str] = []
     for item in value.split(","):
-        item = item.strip()
+        item = go_trim_space(item)
         if item and item not in out:
             out.append(item)
     return out

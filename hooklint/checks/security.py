@@ -1495,7 +1495,6 @@ def hook_rbac_outlives_hook(manifests: list[Manifest], ctx: Context) -> Iterator
     bindings = [b for b in ctx.kept if b.kind in ("RoleBinding", "ClusterRoleBinding")]
     if not bindings:
         return
-    judge = _Judge(ctx)  # each role judged once per run
     for role in ctx.kept:
         if role.kind not in ("Role", "ClusterRole") or not role.hook.is_hook or not role.hook.phases:
             continue

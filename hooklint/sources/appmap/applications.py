@@ -41,9 +41,10 @@ from hooklint.sources.repository import facts
 from hooklint.sources.repository.git import CheckedOut, remote_urls
 from hooklint.sources.repository.spelling import may_hold, rewritten
 from hooklint.sources.repository.tree import chart_of
-from hooklint.sources.spec import (CHART_REPOSITORY, OCI_REGISTRY, OTHER_GIT, PINNED_REVISION, REVISION_VARIABLES,
+from hooklint.sources.spec import (CHART_REPOSITORY, OCI_REGISTRY, OTHER_GIT, PINNED_REVISION,
                                    UNKNOWN_SCHEME, ApplicationSource, RemoteSource, document_objects, envsubst,
                                    rendered_sources)
+from hooklint.text import go_to_lower, go_trim_space
 from hooklint.yamlio import SYNTAX_ERROR, TOO_COMPLEX, Map, Seq
 
 
@@ -77,14 +78,14 @@ def remote_source(source: Map, index: int | None, ours: set[str], line: int | No
     URL of this repository is known (hooklint cannot tell it from this one). ``line`` overrides
     where it is written (a rendered or generated Application)."""
     url = source.get("repoURL")
-    if not isinstance(url, str) or not url.strip():
+    if not isinstance(url, str) or not go_trim_space(url):
         return None
     chart, path, ref = source.get("chart"), source.get("path"), source.get("ref")
     chart = chart if isinstance(chart, str) and chart else None
     path = path if isinstance(path, str) and path else None
-    scheme = url.strip().lower()
+    scheme = go_to_lower(go_trim_space(url))
     if chart is not None:
-        kind = (OCI_REGISTRY if scheme.startswith("oci://") or is_helm_oci_repo(url.strip()) else
+        kind = (OCI_REGISTRY if scheme.startswith("oci://") or is_helm_oci_repo(go_trim_space(url)) else
                 CHART_REPOSITORY if scheme.startswith(("https://", "http://")) else UNKNOWN_SCHEME)  # fmt: skip
     elif isinstance(ref, str) and ref and path is None:
         return None
@@ -93,7 +94,7 @@ def remote_source(source: Map, index: int | None, ours: set[str], line: int | No
     elif not ours or normalize_repo_url(url) in ours:
         return None
     else:
-        kind = OTHER_GIT if _GIT_URL.match(url.strip()) else UNKNOWN_SCHEME
+        kind = OTHER_GIT if _GIT_URL.match(go_trim_space(url)) else UNKNOWN_SCHEME
     span = source.key_span("chart" if chart is not None else "repoURL")
     revision = source.get("targetRevision")
     helm = _plain(source.get("helm")) if isinstance(source.get("helm"), Map) else None
@@ -187,9 +188,10 @@ def normalize_repo_url(url: str) -> str:
     ``git@host:org/repo`` read as ``host/org/repo``, no trailing ``/`` or ``.git``. So
     ``https://github.com/Acme/Deploy.git``, ``git@github.com:acme/deploy`` and
     ``ssh://git@github.com:22/acme/deploy/`` are all ``github.com/acme/deploy`` (argo-cd
-    ``util/git`` ``NormalizeGitURL`` lower-cases and drops ``.git``; hooklint also equates the
-    https and ssh forms of one repository, since a clone's remote and an Application may differ)."""
-    text = url.strip().lower()
+    ``util/git`` ``NormalizeGitURL`` trims and lower-cases as Go does, ``strings.TrimSpace`` and
+    ``strings.ToLower``, and drops ``.git``; hooklint also equates the https and ssh forms of one
+    repository, since a clone's remote and an Application may differ)."""
+    text = go_to_lower(go_trim_space(url))
     scheme = re.match(r"^[a-z][a-z0-9+.-]*://", text)
     if scheme:
         text = text[scheme.end():]
@@ -449,7 +451,8 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
             continue
         if "chart" in source:  # a chart from a Helm repository, not a folder of this one
             continue
-        target = os.path.normpath(os.path.join(root, folder.strip().lstrip("/")))
+        # util/app/path/path.go Path joins the path as written: no trimming (" apps/x" is its own folder)
+        target = os.path.normpath(os.path.join(root, folder.lstrip("/")))
         problem = None
         plain = _plain(source)
         overrides: Sequence[str] = ()

@@ -41,7 +41,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from hooklint.files import read_bytes
-from hooklint.sources.render.redact import secret_key
+from hooklint.sources.render.redact import go_quoted, secret_key
+from hooklint.text import go_trim_space
 from hooklint.yamlio import BoundedLoader, Map, Seq, go_yaml_text
 
 #: Generators that need a cluster or the network: never run by hooklint.
@@ -115,20 +116,41 @@ def plain(value: Any) -> Any:
 
 # --- templates ---------------------------------------------------------------------------------
 
-_FAST_TAG = re.compile(r"{{(.*?)}}", re.DOTALL)
+#: ``utils.go`` ``isTemplatedRegex`` (``.*{{.*}}.*``, Go RE2): Go's ``.`` matches any character
+#: but a line break, so only a string with ``{{`` and a later ``}}`` on one of its lines is
+#: templated at all; Python's ``.`` (without DOTALL) is the same.
+_TEMPLATED = re.compile(r"{{.*}}")
 
 
 def fast_replace(text: str, params: dict) -> str:
-    """``Replace`` without goTemplate (``valyala/fasttemplate`` with ``{{``/``}}``): each tag whose
-    trimmed name is a string parameter is replaced; any other tag stays as written."""
-    if "{{" not in text or "}}" not in text:
+    """``Replace`` without goTemplate (``applicationset/utils/utils.go``, v3.5.1), for one string
+    of the template (``deeplyReplace`` calls it on each string field and mapping key):
+
+    - a string :data:`_TEMPLATED` does not match is returned as written, tags across a line break
+      (``"apps/{{\nfolder}}"``) included;
+    - otherwise ``valyala/fasttemplate`` (v1.2.2 ``NewTemplate``) reads each ``{{`` to the next
+      ``}}`` as a tag, line breaks and all, and a tag whose name after Go's ``strings.TrimSpace``
+      (:func:`~hooklint.text.go_trim_space`: ``"\x1cfolder"`` keeps its U+001C) is a string
+      parameter is replaced; any other tag stays as written.
+
+    Raises :class:`Unexpanded` (``failed``) with Argo CD's words when a ``{{`` has no ``}}`` after
+    it: ``NewTemplate`` fails, and so does the ApplicationSet."""
+    if "{{" not in text or not _TEMPLATED.search(text):
         return text
-
-    def one(match: re.Match) -> str:
-        value = params.get(match.group(1).strip())
-        return value if match.group(1).strip() and isinstance(value, str) else match.group(0)
-
-    return _FAST_TAG.sub(one, text)
+    out: list[str] = []
+    pos = 0
+    while (start := text.find("{{", pos)) >= 0:
+        end = text.find("}}", start + 2)
+        if end < 0:
+            raise Unexpanded("failed", f'invalid template: Cannot find end tag="}}}}" in the template="{go_quoted(text)}" '
+                                       f'starting from "{go_quoted(text[start + 2:])}"')  # fmt: skip
+        tag = text[start + 2 : end]
+        name = go_trim_space(tag)
+        value = params.get(name)
+        out += [text[pos:start], value if name and isinstance(value, str) else text[start : end + 2]]
+        pos = end + 2
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def _walk_strings(value: Any, out: list[str]) -> None:
@@ -383,11 +405,12 @@ def _list(spec: dict, ctx: _Context) -> list[dict]:
                 params[key] = value
         out.append(params)
     text = spec.get("elementsYaml")
-    if isinstance(text, str) and text.strip():
+    if isinstance(text, str) and text:  # list.go: any non-empty string is unmarshalled, never trimmed
         try:
             extra = go_yaml(text)
         except ValueError as exc:
             raise Unexpanded("failed", f"error unmarshling decoded ElementsYaml: {str(exc).splitlines()[0]}") from None
+        extra = [] if extra is None else extra  # an empty document (blanks, comments, null): no element
         if not isinstance(extra, list) or not all(isinstance(e, dict) for e in extra):
             raise Unexpanded("failed", "error unmarshling decoded ElementsYaml: not a list of objects")
         out.extend(extra)

@@ -73,7 +73,7 @@ def fetch_git(source: RemoteSource, policy: FetchPolicy) -> Fetched:
                 except OSError:
                     remove_tree(scratch)
         write_ref(policy, key, {"commit": commit})
-    folder = os.path.normpath(os.path.join(tree, source.path.strip().lstrip("/")))
+    folder = os.path.normpath(os.path.join(tree, source.path.lstrip("/")))  # as written: Path never trims it
     real = os.path.realpath(folder)
     if not (real == os.path.realpath(tree) or real.startswith(os.path.realpath(tree) + os.sep)):
         raise FetchError(f"{source.repo_url}: path {source.path!r} leaves the repository")

