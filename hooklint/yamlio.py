@@ -1366,19 +1366,54 @@ def go_value(node: yaml.Node) -> Any:
     return out
 
 
-def _into(node: yaml.MappingNode, out: dict[str, Any], typed: dict[str, Any]) -> None:
-    """Decode the mapping ``node`` into ``out`` as go-yaml v2 ``decoder.mapping`` does: in order,
-    a merge key's mapping (or, last first, each mapping of its list) written where it stands.
-    ``typed`` remembers each JSON key's Go key: two Go keys of one JSON key (``1`` and ``"1"``)
-    reach kustomize in Go's random map order, and are refused."""
+def written_pairs(node: yaml.MappingNode, *, strict: bool = True) -> Iterator[tuple[yaml.Node, yaml.Node]]:
+    """The ``(key node, value node)`` pairs of the mapping ``node`` (composed by :class:`GoComposer`
+    or :class:`BoundedLoader`: a plain ``<<`` is a merge key for both) in the order go-yaml v2
+    ``decoder.mapping`` writes them into its map (``decode.go`` ``mapping``, ``merge``): in order,
+    a merge key's mapping (an alias to one included), or, last first, each mapping of its list,
+    written where the merge key stands, its own merge keys resolved the same way. A key written
+    again replaces the earlier value (:func:`go_pairs`). ``strict``: a merge value that is no
+    mapping raises :class:`Unreadable` as go-yaml fails; otherwise its pair is yielded as it is.
+    A mapping merged into itself (``&a {<<: *a}``, which go-yaml refuses) is written once."""
+    yield from _written(node, strict, set())
+
+
+def _written(node: yaml.MappingNode, strict: bool, open_: set[int]) -> Iterator[tuple[yaml.Node, yaml.Node]]:
+    open_.add(id(node))
     for key_node, value_node in node.value:
         if is_merge_key(key_node):
             sources = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
             if not all(isinstance(s, yaml.MappingNode) for s in sources):
-                raise Unreadable("yaml: map merge requires map or sequence of maps as the value", *_at(value_node))
+                if strict:
+                    raise Unreadable("yaml: map merge requires map or sequence of maps as the value", *_at(value_node))
+                yield key_node, value_node
+                continue
             for source in reversed(sources) if isinstance(value_node, yaml.SequenceNode) else sources:
-                _into(source, out, typed)
+                if id(source) not in open_:
+                    yield from _written(source, strict, open_)
             continue
+        yield key_node, value_node
+    open_.discard(id(node))
+
+
+def go_pairs(node: yaml.MappingNode) -> dict[str, tuple[yaml.Node, yaml.Node]]:
+    """The mapping ``node`` as go-yaml v2 decodes it, merge keys applied (:func:`written_pairs`,
+    lenient): each scalar key's text -> its ``(key node, value node)``, the last written winning
+    (``{<<: {kind: Secret}}`` has ``kind``; ``{kind: Secret, <<: {kind: X}}`` has ``kind: X``:
+    go-yaml v2 writes a merge where it stands, unlike the YAML 1.1 spec and PyYAML's constructor).
+    Keys that are no scalar are left out."""
+    out: dict[str, tuple[yaml.Node, yaml.Node]] = {}
+    for key_node, value_node in written_pairs(node, strict=False):
+        if isinstance(key_node, yaml.ScalarNode) and not is_merge_key(key_node):
+            out[key_node.value] = (key_node, value_node)
+    return out
+
+
+def _into(node: yaml.MappingNode, out: dict[str, Any], typed: dict[str, Any]) -> None:
+    """Decode the mapping ``node`` into ``out`` as go-yaml v2 ``decoder.mapping`` does
+    (:func:`written_pairs`). ``typed`` remembers each JSON key's Go key: two Go keys of one JSON
+    key (``1`` and ``"1"``) reach kustomize in Go's random map order, and are refused."""
+    for key_node, value_node in written_pairs(node):
         key = go_value(key_node)
         if isinstance(key, (dict, list)):
             raise Unreadable("yaml: invalid map key: a mapping or list is used as a key", *_at(key_node))

@@ -77,7 +77,7 @@ from hooklint.files import read_bytes
 from hooklint.sources.repository import facts
 from hooklint.sources.render.rendered import RenderError
 from hooklint.text import REDACTED, escape_controls, url_credentials
-from hooklint.yamlio import BoundedLoader
+from hooklint.yamlio import BoundedLoader, written_pairs
 
 T = TypeVar("T")
 
@@ -986,6 +986,24 @@ _NOT_SECRET_LEAF = re.compile(r"(?:user(?:name)?|users|database|db(?:name)?|host
                               re.IGNORECASE)  # fmt: skip
 
 
+def _as_go_reads(node: yaml.MappingNode, written: list[tuple[yaml.Node, yaml.Node]] | None = None,
+                 ) -> tuple[list[tuple[str, yaml.Node]], str | None, bool]:  # fmt: skip
+    """The mapping ``node`` as go-yaml v2 (Argo CD, kustomize, ``kubectl``) reads it, merge keys
+    applied (:func:`~hooklint.yamlio.written_pairs`; ``written``: those pairs, when known): its
+    ``(key, value node)`` pairs, a merged one and one a later key replaces included (a key that is
+    no scalar as ""), its ``kind`` ("Secret" when any of its ``kind`` pairs says so, else the one
+    go-yaml keeps: :func:`~hooklint.yamlio.go_pairs`) and whether it is a named secret
+    (:func:`named_secret` of its ``name`` as go-yaml keeps it). ``<<: {kind: Secret}`` makes a
+    Secret for go-yaml as ``kind: Secret`` does (attack 11 item 6)."""
+    if written is None:
+        written = list(written_pairs(node, strict=False))
+    pairs = [(k.value if k.__class__ is yaml.ScalarNode else "", v) for k, v in written]
+    kinds = [v.value for k, v in pairs if k == "kind" and v.__class__ is yaml.ScalarNode]
+    kind = "Secret" if "Secret" in kinds else (kinds[-1] if kinds else None)
+    name = next((v for k, v in reversed(pairs) if k == "name"), None)
+    return pairs, kind, name is not None and named_secret([("name", name)])
+
+
 def _node(root: yaml.Node, found: SecretValues) -> None:
     """Walk one document: a Secret's ``data``/``stringData`` values (under their keys), values under
     secret keys and a named secret's ``value`` are secrets, references to a Secret never; inline YAML
@@ -1013,9 +1031,7 @@ def _node(root: yaml.Node, found: SecretValues) -> None:
             continue
         if cls is not mapping:
             continue
-        pairs = [(k.value if k.__class__ is scalar else "", v) for k, v in node.value]
-        kind = next((v.value for k, v in pairs if k == "kind" and v.__class__ is scalar), None)
-        named = named_secret(pairs)
+        pairs, kind, named = _as_go_reads(node)
         for key, value in pairs:
             public.add(key)
             if kind == "Secret" and key in ("data", "stringData") and value.__class__ is mapping:
@@ -1032,7 +1048,7 @@ def _node(root: yaml.Node, found: SecretValues) -> None:
             if _REFERENCE_KEY.search(key):
                 child = None  # a reference to a Secret by name, even under a key that names a secret
             elif named and key == "value":
-                child = next(v.value for k, v in pairs if k == "name")
+                child = next(v.value for k, v in reversed(pairs) if k == "name")
             elif secret_key(key):
                 child = key
             elif secret is not None and _NOT_SECRET_LEAF.search(key):
@@ -1258,10 +1274,10 @@ def secret_lines(text: str) -> set[int]:
             stack.extend((item, in_secret) for item in node.value)
         if not isinstance(node, yaml.MappingNode):
             continue
-        pairs = [(k.value if isinstance(k, yaml.ScalarNode) else "", k, v) for k, v in node.value]
-        kind = next((v.value for k, _, v in pairs if k == "kind" and isinstance(v, yaml.ScalarNode)), None)
+        written = list(written_pairs(node, strict=False))
+        pairs = [(k.value if isinstance(k, yaml.ScalarNode) else "", k, v) for k, v in written]
+        _, kind, env_secret = _as_go_reads(node, written)
         secret = in_secret or kind == "Secret"
-        env_secret = named_secret([(k, v) for k, _, v in pairs])
         for key, key_node, value in pairs:
             named = (secret_key(key) or (env_secret and key == "value")) and not (
                 isinstance(value, yaml.ScalarNode) and value.value in _NOT_SECRET)
