@@ -78,6 +78,10 @@ class PlannedApplication:
     findings: list[Finding] = dataclasses.field(default_factory=list)
     #: What ``--fetch`` downloaded and rendered for it: ``hookchart 1.2.0 (sha256:...) from URL``.
     fetched: list[str] = dataclasses.field(default_factory=list)
+    #: Where Argo CD deploys it: ``NAME on CLUSTER``, the Application's name and its destination
+    #: cluster (``spec.destination.server``, else ``name``); "" when no Application here deploys
+    #: it. ``hooklint diff`` matches a finding only where it stays (attack 11 item 8).
+    destination: str = ""
 
 
 #: What one application's lint gives back: (findings, input errors, files linted, files not linted
@@ -100,7 +104,7 @@ def planned_application(app: Application, loaded: LoadedApplication, manifests: 
     if app.source_type == PLUGIN:  # a plugin source: nothing rendered here, the plan says so
         assert app.argocd is not None
         return PlannedApplication(app.key, plan.reported(), 0, PLUGIN, None, app.argocd.label(), app.argocd.generated_by,
-                                  coverage=loaded.coverage, findings=findings)  # fmt: skip
+                                  coverage=loaded.coverage, findings=findings, destination=_destination(app))  # fmt: skip
     # a rendered object that cannot be read is an issue of the kustomization or Chart.yaml too (render)
     unparsed = sum(1 for f in loaded.files for issue, _ in f.issues if issue.kind in ("syntax-error", "too-complex"))
     label = app.argocd.label() if app.argocd is not None else None
@@ -112,7 +116,13 @@ def planned_application(app: Application, loaded: LoadedApplication, manifests: 
         relocate_plan(reported, loaded.fetched)
     return PlannedApplication(app.key, reported, unparsed, app.source_type, loaded.renderer, label, generated_by,
                               mapped and app.argocd is None and app.key != STDIN, loaded.coverage, hide,
-                              findings, [o.described for o in loaded.fetched])  # fmt: skip
+                              findings, [o.described for o in loaded.fetched], _destination(app))  # fmt: skip
+
+
+def _destination(app: Application) -> str:
+    """:attr:`PlannedApplication.destination` of ``app``."""
+    argocd = app.argocd
+    return f"{argocd.name} on {argocd.server or ''}" if argocd is not None else ""
 
 
 def build(loaded: LoadedApplication, config: Config) -> tuple[list[Manifest], SyncPlan]:

@@ -889,7 +889,40 @@ def _loose_identity(f: Finding) -> tuple[str, ...]:
     return identity(f, "")
 
 
-def _namespace_became_known(new: list[Finding], waiting: dict[tuple[str, ...], list[Finding]]) -> tuple[list[Finding], int]:
+def _destinations(side: Side, findings: list[Finding]) -> dict[int, str]:
+    """Where Argo CD deploys each of ``findings`` (``side``'s run findings, by ``id``): the
+    :attr:`~hooklint.pipeline.PlannedApplication.destination` (Application and cluster) of the
+    application whose lint gave it, "" when none is known. A file two applications share gives a
+    finding for each, in the run's order; each is paired with its application's in that order."""
+    places: dict[tuple, list[str]] = {}
+    for planned in side.plans:
+        for f in planned.findings:
+            places.setdefault(_spot(f), []).append(planned.destination)
+    out: dict[int, str] = {}
+    for f in findings:
+        known = places.get(_spot(f))
+        out[id(f)] = known.pop(0) if known else ""
+    return out
+
+
+def _spot(f: Finding) -> tuple:
+    """A finding as an application's lint and the run's report both give it (suppression aside)."""
+    return (identity(f, f.path), f.span, f.message)
+
+
+def _same_place(where: dict[int, str], a: Finding, b: Finding) -> bool:
+    """Whether findings ``a`` and ``b`` (of the two sides) are deployed to the same place: the same
+    Application on the same cluster (``where``: :func:`_destinations`), or one of them by no
+    Application known here (a change that adds the Application of a folder, or lints a folder on
+    its own, does not move its objects: :func:`_namespace_became_known`). A hook moved to another
+    cluster's Application runs there anew (attack 11 item 8: ``git mv dev/debug.yaml
+    prod/debug.yaml`` between two Applications of one namespace on two clusters was unchanged)."""
+    one, other = where.get(id(a), ""), where.get(id(b), "")
+    return one == other or not one or not other
+
+
+def _namespace_became_known(new: list[Finding], waiting: dict[tuple[str, ...], list[Finding]],
+                            where: dict[int, str] | None = None) -> tuple[list[Finding], int]:  # fmt: skip
     """The ``new`` findings left once those whose object only gained (or lost) its namespace are
     matched, and how many were: a head finding matches a base finding still waiting in
     ``waiting`` (keyed by :func:`_loose_identity`; a match is popped from it) with the same rule,
@@ -908,7 +941,8 @@ def _namespace_became_known(new: list[Finding], waiting: dict[tuple[str, ...], l
     for f in new:
         rule, uri, kind, namespace, name, field_path = identity(f, f.path)
         candidates = spare.get((rule, uri, kind, name, field_path), [])
-        twin = next((b for b in candidates if bool(b.obj and b.obj.namespace) != bool(namespace)), None)
+        twin = next((b for b in candidates if bool(b.obj and b.obj.namespace) != bool(namespace)
+                     and _same_place(where or {}, f, b)), None)  # fmt: skip
         if twin is None:
             out.append(f)
             continue
@@ -942,6 +976,10 @@ def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Find
     base_fps = dict(zip(_prints(base.result.findings), base.result.findings))
     head_fps = {fp: f for fp, f in zip(_prints(head.result.findings), head.result.findings)
                 if identity(f, f.path) not in unmatchable}  # fmt: skip
+    # where each finding is deployed: one that moved to another cluster or Application is new there
+    where = {**_destinations(base, base.result.findings), **_destinations(head, head.result.findings)}
+    for fp in [fp for fp, f in head_fps.items() if fp in base_fps and not _same_place(where, f, base_fps[fp])]:
+        base_fps[f"{fp}\x1fmoved"] = base_fps.pop(fp)  # no longer matches by fingerprint
     forced = [f for f in head.result.findings if identity(f, f.path) in unmatchable]
     base_hidden = set(_prints(base.result.suppressed))
     head_hidden = dict(zip(_prints(head.result.suppressed), head.result.suppressed))
@@ -956,13 +994,14 @@ def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Find
         waiting.setdefault(_loose_identity(f), []).append(f)
     out.new = []
     for f in new:
-        twins = waiting.get(_loose_identity(f))
-        if twins:
-            twins.pop(0)
+        twins = waiting.get(_loose_identity(f), [])
+        twin = next((b for b in twins if _same_place(where, f, b)), None)
+        if twin is not None:
+            twins.remove(twin)
             out.unchanged += 1
         else:
             out.new.append(f)
-    out.new, matched = _namespace_became_known(out.new, waiting)
+    out.new, matched = _namespace_became_known(out.new, waiting, where)
     out.unchanged += matched
     out.new = sorted(out.new + forced, key=Finding.sort_key)
     left = {id(f) for twins in waiting.values() for f in twins}
