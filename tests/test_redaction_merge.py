@@ -102,6 +102,27 @@ def test_secret_values_of_a_merged_secret_are_secrets_not_public(tmp_path):
     assert kept["merged-env-value-55"] == "API_TOKEN"
 
 
+def test_a_secret_generator_kustomize_reads_through_a_merge_key_is_read(tmp_path):
+    # go-yaml v2 (kustomize) writes the merge where it stands: it replaces the secretGenerator
+    # before it, which PyYAML's constructor keeps; the literal's value alone is a secret either way
+    (tmp_path / "kustomization.yaml").write_text(
+        "secretGenerator:\n- name: plain\n  literals: [LEVEL=info]\n"
+        "<<:\n  secretGenerator:\n  - name: db\n    literals: [DB_PASSWORD=kustomize-merged-literal]\n")
+    kept = redact.secret_values([str(tmp_path / "kustomization.yaml")], str(tmp_path)).kept()
+    assert kept["kustomize-merged-literal"] == "DB_PASSWORD"
+
+
+def test_a_named_secrets_value_in_an_object_is_never_public():
+    # an env entry {name: API_TOKEN, value: ...} (its mapping as the manifest reader gives it, merge
+    # keys applied) writes no value where nothing is secret: the same value in a Secret stays hidden
+    found = redact.object_secrets([{"kind": "Secret", "stringData": {"token": "shared-token-value-1"}}])
+    env = {"kind": "Job", "spec": {"env": [{"name": "API_TOKEN", "value": "shared-token-value-1"},
+                                           {"name": "LEVEL", "value": "verbose-level"}]}}  # fmt: skip
+    redact.public_of_objects([env], found)
+    assert "shared-token-value-1" not in found.public and "verbose-level" in found.public
+    assert found.kept() == {"shared-token-value-1": "token"}
+
+
 # --- hooklint fix --diff ----------------------------------------------------------------------
 
 

@@ -77,7 +77,7 @@ from hooklint.files import read_bytes
 from hooklint.sources.repository import facts
 from hooklint.sources.render.rendered import RenderError
 from hooklint.text import REDACTED, escape_controls, url_credentials
-from hooklint.yamlio import BoundedLoader, written_pairs
+from hooklint.yamlio import BoundedLoader, go_first_document, written_pairs
 
 T = TypeVar("T")
 
@@ -802,8 +802,9 @@ def object_secrets(bodies: Iterable[object]) -> SecretValues:
 
 def public_of_objects(bodies: Iterable[object], found: SecretValues) -> None:
     """Add to ``found`` what ``bodies`` (parsed objects as the application writes them) hold where
-    nothing is secret: every scalar outside a Secret's data and outside keys that name a secret,
-    every mapping key; names, namespaces and label values as names."""
+    nothing is secret: every scalar outside a Secret's data, outside keys that name a secret and
+    outside a named secret's ``value`` (:func:`named_secret`), every mapping key; names, namespaces
+    and label values as names."""
     public, names = found.public, found.names
     for body in bodies:
         stack: list[tuple[object, bool | str]] = [(body, False)]
@@ -813,10 +814,11 @@ def public_of_objects(bodies: Iterable[object], found: SecretValues) -> None:
             value, identity = stack.pop()
             if isinstance(value, dict):
                 kind = value.get("kind")
+                named = named_secret([("name", value.get("name"))])
                 for key, item in value.items():
                     key = str(key)
                     public.add(key)
-                    if (kind == "Secret" and key in ("data", "stringData")) or secret_key(key):
+                    if (kind == "Secret" and key in ("data", "stringData")) or secret_key(key) or (named and key == "value"):
                         continue
                     stack.append((item, identity == "labels" or (key if key in _IDENTITY_KEYS else False)))
             elif isinstance(value, list):
@@ -1104,14 +1106,19 @@ def _kustomization(text: str, folder: str, root_real: str, found: SecretValues) 
     """The inputs of one kustomization's ``secretGenerator`` (keys in any case, as hooklint cannot
     know which spelling kustomize reads): its literals (whole and their value, under their key), the
     contents of its ``files`` and the lines and values of its ``envs``, read only inside the
-    repository. A ``configMapGenerator``'s are no secret (a ConfigMap's data)."""
+    repository. A ``configMapGenerator``'s are no secret (a ConfigMap's data). The kustomization is
+    read both as PyYAML and as go-yaml v2 (kustomize) apply its merge keys, so that a generator
+    either reader keeps is read."""
     try:
         config = yaml.load(text, Loader=_Loader)
     except (yaml.YAMLError, RecursionError, ValueError):
         config = None
-    if not isinstance(config, dict):
-        return
-    for key, generators in config.items():
+    try:  # as kustomize reads it (go-yaml v2: a merge key written where it stands replaces a key before it)
+        go_config = go_first_document(text).value
+    except (yaml.YAMLError, RecursionError, ValueError):
+        go_config = None
+    entries = [item for read in (config, go_config) if isinstance(read, dict) for item in read.items()]
+    for key, generators in entries:
         if str(key).lower() != "secretgenerator" or not isinstance(generators, list):
             continue
         for generator in generators:
