@@ -8,7 +8,8 @@ ls-tree`` and ``git cat-file --batch``: no attributes, filters or network; :func
 the policy is the base's (:func:`_policy`). Findings are matched by their ``hooklint/v1``
 fingerprint (:func:`hooklint.findings.fingerprints`: rule, path, object and field, never the
 line), then by object and field alone, so a finding that only moved, or whose file was renamed, is
-unchanged, then in the same file by rule, kind, name and field when only one side knows the object's
+unchanged, each only where Argo CD deploys it (the same Application on the same cluster:
+:func:`_same_place`), then in the same file by rule, kind, name and field when only one side knows the object's
 namespace (:func:`_namespace_became_known`); an application that renders on one side only cannot be compared and never passes
 unseen (:func:`compare`: what the base did not render is all new). A base finding whose
 object is still there but no longer runs as a hook (a typo in its hook type, ``Skip``) is not fixed:
@@ -954,7 +955,9 @@ def _namespace_became_known(new: list[Finding], waiting: dict[tuple[str, ...], l
 
 def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Finding]]) -> Review:
     """The :class:`Review` of two linted sides. Findings match by fingerprint, then, for what is
-    left, by identity without the file (a renamed or moved file keeps its findings). An
+    left, by identity without the file (a renamed or moved file keeps its findings), both only
+    where Argo CD deploys the two the same way (:func:`_same_place`: a hook moved to another
+    cluster's or Application's folder is new there, and fixed at the old place). An
     application that did not render on one side (HL007, HL008, HL009) cannot be compared, and is
     named in ``not_compared`` and in a note; it never passes unseen: when nothing of it rendered on
     the base, nothing there can match, so each of its findings on the head (those its lint gave,
