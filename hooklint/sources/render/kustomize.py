@@ -373,6 +373,27 @@ def version_gap(renderer: Renderer, argocd_version: argocd.Version) -> VersionGa
     return VersionGap(renderer.label(), have, argocd_version, wanted)
 
 
+_KUSTOMIZE_LABEL = re.compile(r"^(?:kubectl )?kustomize (\S+)$")
+
+
+def kustomize_use_note(label: str, version: argocd.Version) -> str | None:
+    """One sentence when the kustomize that rendered (``label``, a renderer's label: ``kubectl
+    kustomize v5.5.0``, ``kustomize v5.8.1``) is older than the one Argo CD ``version`` renders
+    with (:func:`hooklint.argocd.kustomize_version`), as :func:`hooklint.sources.render.helm.helm_use_note`
+    says it for Helm's major; None when it is not older, not known, or ``label`` is not kustomize's.
+    The fields the two read differently are HL009 where written (:func:`version_gap`); the rest was
+    rendered by the older one."""
+    match = _KUSTOMIZE_LABEL.match(label)
+    have = parse_version(match.group(1)) if match else None
+    wanted = argocd.kustomize_version(version)
+    if have is None or have >= wanted:
+        return None
+    wanted_text = "v" + ".".join(map(str, wanted))
+    return (f"kustomizations were rendered with kustomize {match.group(1) if match else ''} ({label}), but Argo CD "
+            f"{argocd.version_text(version)} renders them with kustomize {wanted_text}, which reads some fields "
+            f"differently: put kustomize {wanted_text} on PATH to render as it does")  # fmt: skip
+
+
 def _go_item(mapping: Any, key: str) -> Any:
     """``mapping[key]`` as Go's ``encoding/json`` finds a struct field (the exact key, else any case)."""
     return _get(mapping, key) if isinstance(mapping, dict) else None
