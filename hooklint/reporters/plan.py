@@ -167,12 +167,6 @@ def _text_lines(planned: PlannedApplication) -> list[str]:
         note = helm_use_note(planned.renderer.label(), plan.version)
         if note:
             lines.append(f"  note: {note}")
-    if planned.source_type == "kustomize" and planned.renderer is not None:
-        from hooklint.sources.render.kustomize import kustomize_use_note
-
-        note = kustomize_use_note(planned.renderer.label(), plan.version)
-        if note:
-            lines.append(f"  note: {note}")
     coverage = planned.coverage
     if coverage.rendered != "full":  # issue 22: say what the plan lacks
         lines.append("  rendered: partial: hooklint left these entries out, so what they add or change is missing:" if
