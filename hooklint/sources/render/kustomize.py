@@ -408,7 +408,8 @@ def selector_differences(replacement: Any, node: yaml.Node | None, where: str,
                          gap: VersionGap) -> tuple[str, int, int] | None:  # fmt: skip
     """``(message, line, column)`` for the first ``targets[].select`` / ``reject[]`` field of
     ``replacement`` (one replacement as decoded; ``node`` its composed node, for the position, 0
-    when unknown; ``where`` how the message names it) that kustomize before v5.8.0 and from it
+    when unknown; ``where`` how the message names it: ``replacements[0]``, ``[1]`` for an item of a
+    replacements file, empty for a file of one) that kustomize before v5.8.0 and from it
     read differently (:data:`REPLACEMENT_SELECTOR_REGEX`): a value holding a regular-expression
     character (an anchored regex from v5.8.0, compared as written before), or a ``namespace:
     default`` (before v5.8.0 it also selects objects without a namespace). None when there is none."""
@@ -437,7 +438,7 @@ def selector_differences(replacement: Any, node: yaml.Node | None, where: str,
                     continue
                 v_node = _node_item(s_node, field)
                 line, column = (v_node.start_mark.line + 1, v_node.start_mark.column + 1) if v_node is not None else (0, 0)
-                return (f"{where}.targets[{t}].{label}.{field} {value!r} {why}, so the objects it changes depend on the "
+                return (f"{where}{'.' if where else ''}targets[{t}].{label}.{field} {value!r} {why}, so the objects it changes depend on the "
                         f"kustomize version", line, column)  # fmt: skip
     return None
 
@@ -1272,10 +1273,10 @@ class _Inputs:
             return None
         value, node = document.value, document.node
         if isinstance(value, dict):
-            return selector_differences(value, node, "the replacement", gap)
+            return selector_differences(value, node, "", gap)
         for index, entry in enumerate(value if isinstance(value, list) else []):
             item = node.value[index] if isinstance(node, yaml.SequenceNode) and index < len(node.value) else None
-            found = selector_differences(entry, item, f"replacement {index}", gap)
+            found = selector_differences(entry, item, f"[{index}]", gap)
             if found is not None:
                 return found
         return None
