@@ -109,7 +109,8 @@ def test_the_kustomize_each_argo_cd_release_runs(release, kustomize):
 
 @pytest.mark.parametrize(("renderer", "release", "gap"), [
     ("v5.5.0", (3, 5, 1), True), ("v5.7.1", (3, 5, 1), True), ("v5.8.0", (3, 5, 1), False),
-    ("v5.8.1", (3, 5, 1), False), ("v5.5.0", (3, 2, 12), False), ("v5.8.1", (3, 2, 12), True),
+    ("v5.8.1", (3, 5, 1), False), ("v5.5.0", (3, 2, 12), True), ("v5.7.1", (3, 2, 12), False),
+    ("v5.8.1", (3, 2, 12), True), ("v5.4.3", (2, 14, 11), False), ("v5.6.0", (2, 14, 11), False),
     ("unknown", (3, 5, 1), True),  # a kustomize that reports no version: fail closed
 ])  # fmt: skip
 def test_a_gap_only_when_the_two_read_selectors_differently(renderer, release, gap):
@@ -191,6 +192,25 @@ def test_a_literal_selector_renders_with_only_the_note(tmp_path, monkeypatch):
     assert (f"note: kustomizations were rendered with kustomize {version} ({label}), but Argo CD 3.5.1 renders them "
             "with kustomize v5.8.1, which reads some fields differently: put kustomize v5.8.1 on PATH to render as it "
             "does.") in result.output.splitlines(), result.output  # fmt: skip
+
+
+@needs_old_kustomize
+def test_a_source_value_older_kustomize_refuses_is_hl009_not_hl007(tmp_path, monkeypatch):
+    """``sourceValue`` (kustomize v5.7.0): v5.5.0 refuses the kustomization ("unknown field"),
+    which hooklint reported as HL007 (Argo CD fails too), while Argo CD's 5.8.1 sets hostPID."""
+    files = {"kustomization.yaml": ("resources:\n- job.yaml\nreplacements:\n- sourceValue: 'true'\n  targets:\n"
+                                    "  - select: {kind: Job}\n    fieldPaths: [spec.template.spec.hostPID]\n"
+                                    "    options: {create: true}\n")}  # fmt: skip
+    result = lint(tmp_path, monkeypatch, files)
+    assert result.exit_code == 1, result.output
+    renderer = find_kustomize()[1].label()  # type: ignore[index]
+    assert ("kustomization.yaml:4:16: warning HL009 source-not-rendered: replacements[0].sourceValue is read "
+            "differently: kustomize v5.7.0 and later write it into the targets, older kustomize refuses the field "
+            "(json: unknown field \"sourceValue\"), so what the replacement changes depends on the kustomize version. "
+            f"Argo CD 3.5.1 renders it with kustomize v5.8.1; hooklint's renderer is {renderer}: put kustomize v5.8.1 "
+            "on PATH to render as Argo CD does. hooklint did not render ./, so none of its objects were checked, hooks "
+            "included.") in result.output.splitlines(), result.output  # fmt: skip
+    assert " HL007 " not in result.output
 
 
 @needs_old_kustomize

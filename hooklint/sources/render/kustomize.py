@@ -335,6 +335,12 @@ def parse_version(text: str) -> argocd.Version | None:
 #: regular expressions in both (``resmap`` ``Select``), ``labelSelector`` / ``annotationSelector``
 #: read alike: unchanged.
 REPLACEMENT_SELECTOR_REGEX: argocd.Version = (5, 8, 0)
+#: The first kustomize that reads a replacement's ``sourceValue`` (a fixed value in place of a
+#: ``source``): v5.7.0 (api v0.20.0, ``api/types/replacement.go`` ``SourceValue``;
+#: ``replacement.go`` ``getReplacement``). Older ones refuse the kustomization ("json: unknown field").
+REPLACEMENT_SOURCE_VALUE: argocd.Version = (5, 7, 0)
+#: Every kustomize version above that changes how hooklint's checks read a field.
+_CHANGES = (REPLACEMENT_SOURCE_VALUE, REPLACEMENT_SELECTOR_REGEX)
 #: Go's ``regexp.QuoteMeta`` characters: a value without any is the same literal and anchored regex.
 _REGEX_META = frozenset("\\.+*?()|[]{}^$")
 _SELECTOR_FIELDS = ("group", "version", "kind", "name", "namespace")
@@ -351,6 +357,11 @@ class VersionGap:
     argocd_version: argocd.Version
     argocd_kustomize: argocd.Version
 
+    def straddles(self, change: argocd.Version) -> bool:
+        """Whether kustomize ``change`` (the first version with a behaviour) lies between the two:
+        one of them has the behaviour, the other not (always, when the renderer reports no version)."""
+        return self.version is None or (self.version >= change) != (self.argocd_kustomize >= change)
+
     def argocd_kustomize_text(self) -> str:
         return "v" + ".".join(map(str, self.argocd_kustomize))
 
@@ -364,13 +375,12 @@ class VersionGap:
 def version_gap(renderer: Renderer, argocd_version: argocd.Version) -> VersionGap | None:
     """A :class:`VersionGap` when the kustomize of ``renderer`` and the one Argo CD
     ``argocd_version`` runs (:func:`hooklint.argocd.kustomize_version`) fall on two sides of
-    :data:`REPLACEMENT_SELECTOR_REGEX` (a renderer that reports no version counts as on the other
-    side: fail closed); None when they read every such field alike (same side, so nothing changes)."""
-    wanted = argocd.kustomize_version(argocd_version)
-    have = parse_version(renderer.version)
-    if have is not None and (have >= REPLACEMENT_SELECTOR_REGEX) == (wanted >= REPLACEMENT_SELECTOR_REGEX):
-        return None
-    return VersionGap(renderer.label(), have, argocd_version, wanted)
+    :data:`REPLACEMENT_SOURCE_VALUE` or :data:`REPLACEMENT_SELECTOR_REGEX` (a renderer that reports
+    no version counts as on the other side: fail closed); None when they read every such field
+    alike (same side, so nothing changes)."""
+    gap = VersionGap(renderer.label(), parse_version(renderer.version), argocd_version,
+                     argocd.kustomize_version(argocd_version))  # fmt: skip
+    return gap if any(gap.straddles(change) for change in _CHANGES) else None
 
 
 _KUSTOMIZE_LABEL = re.compile(r"^(?:kubectl )?kustomize (\S+)$")
@@ -412,7 +422,18 @@ def selector_differences(replacement: Any, node: yaml.Node | None, where: str,
     replacements file, empty for a file of one) that kustomize before v5.8.0 and from it
     read differently (:data:`REPLACEMENT_SELECTOR_REGEX`): a value holding a regular-expression
     character (an anchored regex from v5.8.0, compared as written before), or a ``namespace:
-    default`` (before v5.8.0 it also selects objects without a namespace). None when there is none."""
+    default`` (before v5.8.0 it also selects objects without a namespace); before them, a
+    ``sourceValue`` (:data:`REPLACEMENT_SOURCE_VALUE`). Each only when ``gap`` straddles the change.
+    None when there is none."""
+    value_node = _node_item(node, "sourceValue")
+    if gap.straddles(REPLACEMENT_SOURCE_VALUE) and (_go_item(replacement, "sourceValue") is not None
+                                                    or value_node is not None):  # fmt: skip
+        line, column = (value_node.start_mark.line + 1, value_node.start_mark.column + 1) if value_node else (0, 0)
+        return (f"{where}{'.' if where else ''}sourceValue is read differently: kustomize v5.7.0 and later write it "
+                "into the targets, older kustomize refuses the field (json: unknown field \"sourceValue\"), so what "
+                "the replacement changes depends on the kustomize version", line, column)  # fmt: skip
+    if not gap.straddles(REPLACEMENT_SELECTOR_REGEX):
+        return None
     targets = _go_item(replacement, "targets")
     target_nodes = _node_item(node, "targets")
     for t, target in enumerate(targets if isinstance(targets, list) else []):
