@@ -1144,7 +1144,7 @@ class _Inputs:
 
             sub = _Inputs(got.tree, shown, self.max_file_size)
             sub.fetch, sub.remotes, sub.anchor, sub.withheld = self.fetch, remotes, anchor, self.withheld
-            sub.renamed = self.renamed
+            sub.renamed, sub.gap = self.renamed, self.gap  # a fetched base read as Argo CD's kustomize reads it too
             why: str | None = None
             if _kustomization_name(got.folder) is None:
                 why = f"{shown(got.folder)} holds no kustomization"
