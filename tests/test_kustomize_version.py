@@ -168,6 +168,23 @@ def test_a_regex_in_a_reject_of_a_replacements_file(tmp_path, monkeypatch):
 
 
 @needs_old_kustomize
+def test_a_regex_in_a_replacement_transformer_of_transformers(tmp_path, monkeypatch):
+    """The builtin ``ReplacementTransformer`` configured by a ``transformers`` entry reads its
+    ``replacements`` as the kustomization's (``ReplacementTransformerPlugin.Config``)."""
+    files = {
+        "kustomization.yaml": "resources:\n- job.yaml\n- settings.yaml\ntransformers:\n- replace.yaml\n",
+        "replace.yaml": ("apiVersion: builtin\nkind: ReplacementTransformer\nmetadata: {name: r}\nreplacements:\n"
+                         "- source: {kind: ConfigMap, name: settings, fieldPath: immutable}\n"
+                         "  targets:\n  - select: {kind: Job, name: 'migra.e'}\n"
+                         "    fieldPaths: [spec.template.spec.hostPID]\n    options: {create: true}\n"),
+    }  # fmt: skip
+    result = lint(tmp_path, monkeypatch, files)
+    assert result.exit_code == 1, result.output
+    assert hl009("kustomization.yaml:5:3", "replace.yaml:7:31: replacements[0].targets[0].select.name 'migra.e' "
+                 + REGEX.format("migra.e")) in result.output.splitlines(), result.output  # fmt: skip
+
+
+@needs_old_kustomize
 def test_namespace_default_in_select_is_hl009(tmp_path, monkeypatch):
     """Before v5.8.0 ``namespace: default`` also selects the Job written without a namespace
     (``EffectiveNamespace``), from it only one written ``default``."""

@@ -1281,6 +1281,30 @@ class _Inputs:
                 raise RenderError(message, self.to_user(file), line or at[0], column or at[1],
                                   argocd_renders=self.gap.argocd_renders())  # fmt: skip
 
+    def transformer_differences(self, kustomization: str, file: str | None, config: dict[str, Any], node: yaml.Node,
+                                where: tuple[int, int]) -> None:  # fmt: skip
+        """:meth:`differences` for a builtin ``ReplacementTransformer`` configured by a
+        ``transformers`` entry of ``kustomization`` (written at ``where``): its ``replacements``
+        (inline ones, and ``path`` files) as kustomize's ``ReplacementTransformerPlugin.Config``
+        reads them; ``file`` is the configuration's file, None for an inline entry (the HL009 then
+        goes to the entry)."""
+        assert self.gap is not None
+        entries = _go_item(config, "replacements")
+        items = _node_item(node, "replacements")
+        for index, entry in enumerate(entries if isinstance(entries, list) else []):
+            item = items.value[index] if isinstance(items, yaml.SequenceNode) and index < len(items.value) else None
+            found = selector_differences(entry, item, f"replacements[{index}]", self.gap)
+            at_file = file if file is not None else kustomization
+            if found is None and isinstance(entry, dict) and isinstance(_get(entry, "path"), str):
+                at_file = os.path.normpath(os.path.join(os.path.dirname(kustomization), _get(entry, "path")))
+                found = self.replacements_file(at_file, self.gap)
+            elif found is not None and file is None:
+                found = (found[0], *where)
+            if found is not None:
+                message, line, column = found
+                raise RenderError(message, self.to_user(at_file), line or where[0], column or where[1],
+                                  argocd_renders=self.gap.argocd_renders())  # fmt: skip
+
     def replacements_file(self, file: str, gap: "VersionGap") -> tuple[str, int, int] | None:
         """:func:`selector_differences` of the replacements file ``file`` (one replacement, or a list
         of them, as ``ReplacementTransformer`` reads it), None when it holds none or cannot be read
@@ -1444,6 +1468,7 @@ class _Inputs:
             sources = [(target, None)]
         configured = []
         for source, inline in sources:
+            from_file = inline is None
             try:  # every document, composed without typing; valued as go-yaml v2 values it
                 if inline is None:
                     self.contained(source, kustomization, regular=True)
@@ -1467,6 +1492,9 @@ class _Inputs:
                     raise RenderError(
                         f"{field} entry {entry!r} is {'an' if function[0] in 'aeiou' else 'a'} {function} KRM function ({obj.get('kind') if isinstance(obj, dict) else None}): {PLUGIN_HINT}",
                         self.to_user(kustomization), *_position_of(text, entry))  # fmt: skip
+                if self.gap is not None and isinstance(obj, dict) and obj.get("kind") == "ReplacementTransformer":
+                    self.transformer_differences(kustomization, source if from_file else None, obj, node,
+                                                 _position_of(text, entry))  # fmt: skip
                 configured.append((obj, node))
         for obj, _ in configured:
             if isinstance(obj, dict) and obj.get("kind") == "HelmChartInflationGenerator" and index is not None:
