@@ -140,6 +140,19 @@ def test_every_selector_field_with_a_metacharacter(field, value):
                      "changes depend on the kustomize version", 0, 0)
 
 
+def test_a_namespace_with_a_cluster_scoped_kind():
+    """Before v5.8.0 a selector of a cluster-scoped kind matches whatever its namespace
+    (``EffectiveNamespace`` of both is the same non-namespace); from it, the namespace as written."""
+    gap = kz.version_gap(Renderer("kustomize", "v5.5.0"), (3, 5, 1))
+    assert gap is not None
+    found = kz.selector_differences({"targets": [{"reject": [{"kind": "ClusterRole", "namespace": "shop"}]}]}, None, "", gap)
+    assert found == ("targets[0].reject[0].namespace 'shop' selects differently: kustomize before v5.8.0 ignores the "
+                     "namespace of a selector whose kind is cluster-scoped (ClusterRole: ResId.IsNsEquals), v5.8.0 and "
+                     "later select only objects whose namespace is written so, so the objects it changes depend on the "
+                     "kustomize version", 0, 0)  # fmt: skip
+    assert kz.selector_differences({"targets": [{"select": {"kind": "Job", "namespace": "shop"}}]}, None, "", gap) is None
+
+
 @needs_old_kustomize
 def test_a_regex_name_in_select_is_hl009_at_the_field(tmp_path, monkeypatch):
     """The attack: Argo CD's kustomize 5.8.1 selects the Job ``migrate`` by ``migrat.`` and sets

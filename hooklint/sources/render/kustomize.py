@@ -414,6 +414,16 @@ def _node_item(node: yaml.Node | None, key: str) -> yaml.Node | None:
     return found[1] if found is not None else None
 
 
+def _cluster_scoped_kind(kind: Any) -> bool:
+    """Whether kustomize may take a selector of ``kind`` as cluster-scoped (``kyaml/resid``
+    ``Gvk.IsClusterScoped``, from its built-in OpenAPI data): a kind of
+    :data:`hooklint.model.CLUSTER_SCOPED_KINDS` or of :data:`~hooklint.model.CLUSTER_SCOPED_GROUP_KINDS`
+    (whatever the group: a superset, so HL009 rather than a wrong rendering)."""
+    from hooklint.model import CLUSTER_SCOPED_GROUP_KINDS, CLUSTER_SCOPED_KINDS  # noqa: PLC0415
+
+    return isinstance(kind, str) and (kind in CLUSTER_SCOPED_KINDS or any(kind == k for _, k in CLUSTER_SCOPED_GROUP_KINDS))
+
+
 def selector_differences(replacement: Any, node: yaml.Node | None, where: str,
                          gap: VersionGap) -> tuple[str, int, int] | None:  # fmt: skip
     """``(message, line, column)`` for the first ``targets[].select`` / ``reject[]`` field of
@@ -455,6 +465,10 @@ def selector_differences(replacement: Any, node: yaml.Node | None, where: str,
                 elif field == "namespace" and value == "default":
                     why = ("selects differently: kustomize before v5.8.0 also selects objects without a namespace for "
                            "namespace default, v5.8.0 and later only objects whose namespace is written default")  # fmt: skip
+                elif field == "namespace" and _cluster_scoped_kind(_go_item(selector, "kind")):
+                    why = (f"selects differently: kustomize before v5.8.0 ignores the namespace of a selector whose kind "
+                           f"is cluster-scoped ({_go_item(selector, 'kind')}: ResId.IsNsEquals), v5.8.0 and later select "
+                           "only objects whose namespace is written so")  # fmt: skip
                 else:
                     continue
                 v_node = _node_item(s_node, field)
