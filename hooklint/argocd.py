@@ -618,7 +618,8 @@ BEHAVIOURS: dict[str, Behaviour] = {
 #: / ``kustomize3_`` before 2.7) at each release tag, installed by ``hack/installers/install-kustomize.sh``
 #: into the repo server image. Every patch of a minor line has its first release's kustomize except
 #: 3.3.0 (5.8.0; 5.8.1 from 3.3.1). Before 2.0 Argo CD ran kustomize 3 or older (the Dockerfile's
-#: ``KUSTOMIZE_VERSION``: 2.0.3 at 1.0, 3.1.0 at 1.2, 3.6.1 at 1.6, 3.8.1 at 1.8).
+#: ``KUSTOMIZE_VERSION``: 2.0.3 at 1.0, 3.1.0 at 1.2, 3.6.1 at 1.6, 3.8.1 at 1.8; 1.3 to 1.5 pin it
+#: elsewhere and are read as 1.2's: every one is older than any change hooklint checks for).
 KUSTOMIZE_VERSIONS: tuple[tuple[Version, Version], ...] = (
     ((1, 0, 0), (2, 0, 3)), ((1, 2, 0), (3, 1, 0)), ((1, 6, 0), (3, 6, 1)), ((1, 8, 0), (3, 8, 1)),
     ((2, 0, 0), (3, 9, 4)), ((2, 1, 0), (4, 2, 0)), ((2, 3, 0), (4, 4, 1)), ((2, 5, 0), (4, 5, 7)),
