@@ -414,14 +414,25 @@ def _node_item(node: yaml.Node | None, key: str) -> yaml.Node | None:
     return found[1] if found is not None else None
 
 
+#: Kubernetes' own cluster-scoped kinds, which kustomize's built-in OpenAPI data knows
+#: (``kyaml/openapi`` ``IsCertainlyClusterScoped``; a custom resource is namespaced to it).
+_CLUSTER_SCOPED_KINDS = frozenset({
+    "Namespace", "Node", "PersistentVolume", "StorageClass", "CustomResourceDefinition", "ClusterRole",
+    "ClusterRoleBinding", "PriorityClass", "IngressClass", "RuntimeClass", "APIService", "CSINode",
+    "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration", "ValidatingAdmissionPolicy",
+    "ValidatingAdmissionPolicyBinding", "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding", "CSIDriver",
+    "VolumeAttachment", "PodSecurityPolicy", "CertificateSigningRequest", "VolumeAttributesClass",
+    "ComponentStatus", "FlowSchema", "PriorityLevelConfiguration", "SelfSubjectReview", "TokenReview",
+    "SelfSubjectAccessReview", "SelfSubjectRulesReview", "SubjectAccessReview", "ClusterTrustBundle",
+    "DeviceClass", "StorageVersion", "IPAddress", "ServiceCIDR",
+})  # fmt: skip
+
+
 def _cluster_scoped_kind(kind: Any) -> bool:
     """Whether kustomize may take a selector of ``kind`` as cluster-scoped (``kyaml/resid``
-    ``Gvk.IsClusterScoped``, from its built-in OpenAPI data): a kind of
-    :data:`hooklint.model.CLUSTER_SCOPED_KINDS` or of :data:`~hooklint.model.CLUSTER_SCOPED_GROUP_KINDS`
-    (whatever the group: a superset, so HL009 rather than a wrong rendering)."""
-    from hooklint.model import CLUSTER_SCOPED_GROUP_KINDS, CLUSTER_SCOPED_KINDS  # noqa: PLC0415
-
-    return isinstance(kind, str) and (kind in CLUSTER_SCOPED_KINDS or any(kind == k for _, k in CLUSTER_SCOPED_GROUP_KINDS))
+    ``Gvk.IsClusterScoped``, from its built-in OpenAPI data): a kind of :data:`_CLUSTER_SCOPED_KINDS`
+    whatever the group (a superset, so HL009 rather than a wrong rendering)."""
+    return isinstance(kind, str) and kind in _CLUSTER_SCOPED_KINDS
 
 
 def selector_differences(replacement: Any, node: yaml.Node | None, where: str,
