@@ -251,3 +251,14 @@ def test_same_side_of_the_change_renders_as_before(tmp_path, monkeypatch):
                                           ".hooklint.yaml": "argocd-version: '3.2'\n"})  # fmt: skip
     assert " HL009 " not in result.output and " HL105 " not in result.output, result.output
     assert result.exit_code == 0, result.output
+
+
+@needs_old_kustomize
+def test_doctor_names_argo_cds_kustomize(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".git").mkdir()
+    found = find_kustomize(str(tmp_path))
+    assert found is not None
+    result = runner.invoke(app, ["doctor"])
+    assert (f"  kustomize: {found[1].label()} ({found[0][0]}; Argo CD 3.5.1 renders kustomizations with kustomize "
+            "v5.8.1: put kustomize v5.8.1 on PATH to render as it does)") in result.output.splitlines(), result.output
