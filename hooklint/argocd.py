@@ -613,6 +613,32 @@ BEHAVIOURS: dict[str, Behaviour] = {
 }
 
 
+#: The kustomize each Argo CD release renders kustomizations with, as ``(first release, kustomize
+#: version)`` from oldest to newest: ``hack/tool-versions.sh`` ``kustomize5_version`` (``kustomize4_``
+#: / ``kustomize3_`` before 2.7) at each release tag, installed by ``hack/installers/install-kustomize.sh``
+#: into the repo server image. Every patch of a minor line has its first release's kustomize except
+#: 3.3.0 (5.8.0; 5.8.1 from 3.3.1). Before 2.0 Argo CD ran kustomize 3 or older (the Dockerfile's
+#: ``KUSTOMIZE_VERSION``: 2.0.3 at 1.0, 3.1.0 at 1.2, 3.6.1 at 1.6, 3.8.1 at 1.8; 1.3 to 1.5 pin it
+#: elsewhere and are read as 1.2's: every one is older than any change hooklint checks for).
+KUSTOMIZE_VERSIONS: tuple[tuple[Version, Version], ...] = (
+    ((1, 0, 0), (2, 0, 3)), ((1, 2, 0), (3, 1, 0)), ((1, 6, 0), (3, 6, 1)), ((1, 8, 0), (3, 8, 1)),
+    ((2, 0, 0), (3, 9, 4)), ((2, 1, 0), (4, 2, 0)), ((2, 3, 0), (4, 4, 1)), ((2, 5, 0), (4, 5, 7)),
+    ((2, 7, 0), (5, 0, 1)), ((2, 8, 0), (5, 1, 0)), ((2, 9, 0), (5, 2, 1)), ((2, 12, 0), (5, 4, 2)),
+    ((2, 13, 0), (5, 4, 3)), ((3, 0, 0), (5, 6, 0)), ((3, 1, 0), (5, 7, 0)), ((3, 3, 0), (5, 8, 0)),
+    ((3, 3, 1), (5, 8, 1)),
+)  # fmt: skip
+
+
+def kustomize_version(version: Version) -> Version:
+    """The kustomize version Argo CD ``version`` renders kustomizations with
+    (:data:`KUSTOMIZE_VERSIONS`): ``(5, 8, 1)`` for 3.5.1, ``(5, 4, 3)`` for 2.14.0."""
+    found = KUSTOMIZE_VERSIONS[0][1]
+    for first, kustomize in KUSTOMIZE_VERSIONS:
+        if version >= first:
+            found = kustomize
+    return found
+
+
 def supports(version: Version, behaviour: str) -> bool:
     """True when Argo CD ``version`` has ``behaviour`` (a key of :data:`BEHAVIOURS`): from its
     ``since`` release on, or from a backport's release on within that backport's minor line."""

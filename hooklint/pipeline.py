@@ -702,18 +702,26 @@ def application_source_folders(paths: Iterable[str], config: Config) -> list[str
 def _helm_notice(result: RunResult, config: Config) -> list[str]:
     """Set ``result.helm`` from the Helm renderer of the run (one major per run: the one
     :func:`hooklint.sources.render.helm.find_helm` picked for the configured Argo CD), and return the
-    notice that says it is not the Helm major Argo CD runs, if it is not."""
+    notice that says it is not the Helm major Argo CD runs, if it is not; and the one that says the
+    run's kustomize is older than Argo CD's
+    (:func:`hooklint.sources.render.kustomize.kustomize_use_note`), if it is."""
     if not result.renderers:  # nothing rendered: the Helm renderer is not even imported
         return []
     from hooklint.sources.render.helm import helm_use, helm_use_note
+    from hooklint.sources.render.kustomize import kustomize_use_note
 
+    notes = []
+    for label in result.renderers:  # the kustomize one too: older than Argo CD's (kustomize_use_note)
+        older = kustomize_use_note(label, config.argocd_version)
+        if older:
+            notes.append(older + ".")
     for label in result.renderers:
         use = helm_use(label, config.argocd_version)
         if use is not None:
             result.helm = use
             note = helm_use_note(label, config.argocd_version)
-            return [note + "."] if note else []
-    return []
+            return notes + ([note + "."] if note else [])
+    return notes
 
 
 def excluded_reason(path: str, config: Config) -> Skip:

@@ -145,7 +145,8 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
                                    dict(application.env), config.argocd_version)  # fmt: skip
             # a Component linted on its own (no Application renders it) is built through a wrapper
             rendering = render_kustomize(folder, root, options, Limits.of(config), wrap_component=application is None,
-                                         fetch=base_fetcher, withheld=Withheld.of(config.fetch_credentials))  # fmt: skip
+                                         fetch=base_fetcher, withheld=Withheld.of(config.fetch_credentials),
+                                         argocd_version=config.argocd_version)  # fmt: skip
         else:
             from hooklint.sources.render.helm import HelmOptions, refuse_random_order, render_helm
 

@@ -121,7 +121,8 @@ from hooklint.sources.render.rendered import (
     Rendering,
     Transformation,
 )
-from hooklint.yamlio import BoundedLoader, YamlTooComplex, go_yaml_scalar, go_yaml_text
+from hooklint.yamlio import BoundedLoader, YamlTooComplex, go_first_document, go_yaml_scalar, go_yaml_text
+from hooklint.sources.render.partial import field_nodes
 
 ORIGIN_ANNOTATION = "config.kubernetes.io/origin"
 TRANSFORMATIONS_ANNOTATION = "alpha.config.kubernetes.io/transformations"
@@ -318,11 +319,185 @@ def _version_of(binary: str, kubectl: bool) -> str:
     return found.group(0) if found else "unknown"
 
 
+def parse_version(text: str) -> argocd.Version | None:
+    """``v5.5.0`` / ``5.8.1`` / ``v5.4.2-dirty`` as ``(5, 5, 0)``; None for ``unknown`` or another form."""
+    found = re.match(r"v?(\d+)\.(\d+)\.(\d+)", text.strip())
+    return (int(found.group(1)), int(found.group(2)), int(found.group(3))) if found else None
+
+
+#: The first kustomize that reads a replacement target's ``select`` and ``reject`` (``group``,
+#: ``version``, ``kind``, ``name``, ``namespace``) as anchored regular expressions: v5.8.0 (api
+#: v0.21.0, commit 7c04cbb23 "Add regex support for Replacement selectors", #5863:
+#: ``api/filters/replacement/replacement.go`` ``applyReplacement`` through
+#: ``types.NewTargetSelectorRegex``, ``api/types/selector.go`` ``anchorRegex`` ``^(?:...)$``).
+#: Before, ``kyaml/resid`` ``ResId.IsSelectedBy`` compared each field as written, a namespace by
+#: ``EffectiveNamespace`` (``default`` also matched an object without one). ``patches`` targets are
+#: regular expressions in both (``resmap`` ``Select``), ``labelSelector`` / ``annotationSelector``
+#: read alike: unchanged.
+REPLACEMENT_SELECTOR_REGEX: argocd.Version = (5, 8, 0)
+#: The first kustomize that reads a replacement's ``sourceValue`` (a fixed value in place of a
+#: ``source``): v5.7.0 (api v0.20.0, ``api/types/replacement.go`` ``SourceValue``;
+#: ``replacement.go`` ``getReplacement``). Older ones refuse the kustomization ("json: unknown field").
+REPLACEMENT_SOURCE_VALUE: argocd.Version = (5, 7, 0)
+#: Every kustomize version above that changes how hooklint's checks read a field.
+_CHANGES = (REPLACEMENT_SOURCE_VALUE, REPLACEMENT_SELECTOR_REGEX)
+#: Go's ``regexp.QuoteMeta`` characters: a value without any is the same literal and anchored regex.
+_REGEX_META = frozenset("\\.+*?()|[]{}^$")
+_SELECTOR_FIELDS = ("group", "version", "kind", "name", "namespace")
+
+
+@dataclass(frozen=True, slots=True)
+class VersionGap:
+    """The kustomize that renders here (``renderer``, its label; ``version`` None when it reports
+    none) and the one Argo CD ``argocd_version`` runs (``argocd_kustomize``), when a behaviour
+    hooklint checks for (:data:`REPLACEMENT_SELECTOR_REGEX`) is on one side only."""
+
+    renderer: str
+    version: argocd.Version | None
+    argocd_version: argocd.Version
+    argocd_kustomize: argocd.Version
+
+    def straddles(self, change: argocd.Version) -> bool:
+        """Whether kustomize ``change`` (the first version with a behaviour) lies between the two:
+        one of them has the behaviour, the other not (always, when the renderer reports no version)."""
+        return self.version is None or (self.version >= change) != (self.argocd_kustomize >= change)
+
+    def argocd_kustomize_text(self) -> str:
+        return "v" + ".".join(map(str, self.argocd_kustomize))
+
+    def argocd_renders(self) -> str:
+        """How Argo CD renders it, and the remedy (after the message, for HL009)."""
+        wanted = self.argocd_kustomize_text()
+        return (f"Argo CD {argocd.version_text(self.argocd_version)} renders it with kustomize {wanted}; hooklint's "
+                f"renderer is {self.renderer}: put kustomize {wanted} on PATH to render as Argo CD does")  # fmt: skip
+
+
+def version_gap(renderer: Renderer, argocd_version: argocd.Version) -> VersionGap | None:
+    """A :class:`VersionGap` when the kustomize of ``renderer`` and the one Argo CD
+    ``argocd_version`` runs (:func:`hooklint.argocd.kustomize_version`) fall on two sides of
+    :data:`REPLACEMENT_SOURCE_VALUE` or :data:`REPLACEMENT_SELECTOR_REGEX` (a renderer that reports
+    no version counts as on the other side: fail closed); None when they read every such field
+    alike (same side, so nothing changes)."""
+    gap = VersionGap(renderer.label(), parse_version(renderer.version), argocd_version,
+                     argocd.kustomize_version(argocd_version))  # fmt: skip
+    return gap if any(gap.straddles(change) for change in _CHANGES) else None
+
+
+_KUSTOMIZE_LABEL = re.compile(r"^(?:kubectl )?kustomize (\S+)$")
+
+
+def kustomize_use_note(label: str, version: argocd.Version) -> str | None:
+    """One sentence when the kustomize that rendered (``label``, a renderer's label: ``kubectl
+    kustomize v5.5.0``, ``kustomize v5.8.1``) is older than the one Argo CD ``version`` renders
+    with (:func:`hooklint.argocd.kustomize_version`), as :func:`hooklint.sources.render.helm.helm_use_note`
+    says it for Helm's major; None when it is not older, not known, or ``label`` is not kustomize's.
+    The fields the two read differently are HL009 where written (:func:`version_gap`); the rest was
+    rendered by the older one."""
+    match = _KUSTOMIZE_LABEL.match(label)
+    have = parse_version(match.group(1)) if match else None
+    wanted = argocd.kustomize_version(version)
+    if have is None or have >= wanted:
+        return None
+    wanted_text = "v" + ".".join(map(str, wanted))
+    return (f"kustomizations were rendered with kustomize {match.group(1) if match else ''} ({label}), but Argo CD "
+            f"{argocd.version_text(version)} renders them with kustomize {wanted_text}, which reads some fields "
+            f"differently: put kustomize {wanted_text} on PATH to render as it does")  # fmt: skip
+
+
+def _go_item(mapping: Any, key: str) -> Any:
+    """``mapping[key]`` as Go's ``encoding/json`` finds a struct field (the exact key, else any case)."""
+    return _get(mapping, key) if isinstance(mapping, dict) else None
+
+
+def _node_item(node: yaml.Node | None, key: str) -> yaml.Node | None:
+    found = field_nodes(node, key)
+    return found[1] if found is not None else None
+
+
+#: Kubernetes' own cluster-scoped kinds, which kustomize's built-in OpenAPI data knows
+#: (``kyaml/openapi`` ``IsCertainlyClusterScoped``; a custom resource is namespaced to it).
+_CLUSTER_SCOPED_KINDS = frozenset({
+    "Namespace", "Node", "PersistentVolume", "StorageClass", "CustomResourceDefinition", "ClusterRole",
+    "ClusterRoleBinding", "PriorityClass", "IngressClass", "RuntimeClass", "APIService", "CSINode",
+    "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration", "ValidatingAdmissionPolicy",
+    "ValidatingAdmissionPolicyBinding", "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding", "CSIDriver",
+    "VolumeAttachment", "PodSecurityPolicy", "CertificateSigningRequest", "VolumeAttributesClass",
+    "ComponentStatus", "FlowSchema", "PriorityLevelConfiguration", "SelfSubjectReview", "TokenReview",
+    "SelfSubjectAccessReview", "SelfSubjectRulesReview", "SubjectAccessReview", "ClusterTrustBundle",
+    "DeviceClass", "StorageVersion", "IPAddress", "ServiceCIDR",
+})  # fmt: skip
+
+
+def _cluster_scoped_kind(kind: Any) -> bool:
+    """Whether kustomize may take a selector of ``kind`` as cluster-scoped (``kyaml/resid``
+    ``Gvk.IsClusterScoped``, from its built-in OpenAPI data): a kind of :data:`_CLUSTER_SCOPED_KINDS`
+    whatever the group (a superset, so HL009 rather than a wrong rendering)."""
+    return isinstance(kind, str) and kind in _CLUSTER_SCOPED_KINDS
+
+
+def selector_differences(replacement: Any, node: yaml.Node | None, where: str,
+                         gap: VersionGap) -> tuple[str, int, int] | None:  # fmt: skip
+    """``(message, line, column)`` for the first ``targets[].select`` / ``reject[]`` field of
+    ``replacement`` (one replacement as decoded; ``node`` its composed node, for the position, 0
+    when unknown; ``where`` how the message names it: ``replacements[0]``, ``[1]`` for an item of a
+    replacements file, empty for a file of one) that kustomize before v5.8.0 and from it
+    read differently (:data:`REPLACEMENT_SELECTOR_REGEX`): a value holding a regular-expression
+    character (an anchored regex from v5.8.0, compared as written before), or a ``namespace:
+    default`` (before v5.8.0 it also selects objects without a namespace); before them, a
+    ``sourceValue`` (:data:`REPLACEMENT_SOURCE_VALUE`). Each only when ``gap`` straddles the change.
+    None when there is none."""
+    value_node = _node_item(node, "sourceValue")
+    if gap.straddles(REPLACEMENT_SOURCE_VALUE) and (_go_item(replacement, "sourceValue") is not None
+                                                    or value_node is not None):  # fmt: skip
+        line, column = (value_node.start_mark.line + 1, value_node.start_mark.column + 1) if value_node else (0, 0)
+        return (f"{where}{'.' if where else ''}sourceValue is read differently: kustomize v5.7.0 and later write it "
+                "into the targets, older kustomize refuses the field (json: unknown field \"sourceValue\"), so what "
+                "the replacement changes depends on the kustomize version", line, column)  # fmt: skip
+    if not gap.straddles(REPLACEMENT_SELECTOR_REGEX):
+        return None
+    targets = _go_item(replacement, "targets")
+    target_nodes = _node_item(node, "targets")
+    for t, target in enumerate(targets if isinstance(targets, list) else []):
+        t_node = target_nodes.value[t] if isinstance(target_nodes, yaml.SequenceNode) and t < len(target_nodes.value) else None
+        selectors: list[tuple[str, Any, yaml.Node | None]] = [("select", _go_item(target, "select"), _node_item(t_node, "select"))]
+        rejects, reject_nodes = _go_item(target, "reject"), _node_item(t_node, "reject")
+        for r, reject in enumerate(rejects if isinstance(rejects, list) else []):
+            r_node = reject_nodes.value[r] if isinstance(reject_nodes, yaml.SequenceNode) and r < len(reject_nodes.value) else None
+            selectors.append((f"reject[{r}]", reject, r_node))
+        for label, selector, s_node in selectors:
+            for field in _SELECTOR_FIELDS:
+                value = _go_item(selector, field)
+                if not isinstance(value, str) or not value:
+                    continue
+                if _REGEX_META.intersection(value):
+                    why = ("holds regular-expression characters: kustomize v5.8.0 and later read a replacement target's "
+                           f"select and reject fields as anchored regular expressions (^(?:{value})$), older kustomize "
+                           "compares them as written")  # fmt: skip
+                elif field == "namespace" and value == "default":
+                    why = ("selects differently: kustomize before v5.8.0 also selects objects without a namespace for "
+                           "namespace default, v5.8.0 and later only objects whose namespace is written default")  # fmt: skip
+                elif field == "namespace" and _cluster_scoped_kind(_go_item(selector, "kind")):
+                    why = (f"selects differently: kustomize before v5.8.0 ignores the namespace of a selector whose kind "
+                           f"is cluster-scoped ({_go_item(selector, 'kind')}: ResId.IsNsEquals), v5.8.0 and later select "
+                           "only objects whose namespace is written so")  # fmt: skip
+                else:
+                    continue
+                v_node = _node_item(s_node, field)
+                line, column = (v_node.start_mark.line + 1, v_node.start_mark.column + 1) if v_node is not None else (0, 0)
+                return (f"{where}{'.' if where else ''}targets[{t}].{label}.{field} {value!r} {why}, so the objects it changes depend on the "
+                        f"kustomize version", line, column)  # fmt: skip
+    return None
+
+
 def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = None,
                      limits: bounded.Limits | None = None, wrap_component: bool = False,
-                     fetch: RemoteFetcher | None = None, withheld: Withheld | None = None) -> Rendering:  # fmt: skip
+                     fetch: RemoteFetcher | None = None, withheld: Withheld | None = None,
+                     argocd_version: argocd.Version = argocd.DEFAULT_VERSION) -> Rendering:  # fmt: skip
     """Render the kustomization in ``folder`` as Argo CD's repo server does, with the
-    Application's ``options`` applied (see the module docstring).
+    Application's ``options`` applied (see the module docstring). ``argocd_version`` is the Argo
+    CD release whose kustomize (:func:`hooklint.argocd.kustomize_version`) the rendering must
+    match: a field that the renderer's kustomize reads otherwise (:func:`version_gap`) is HL009
+    where it is written, the kustomization not rendered.
 
     ``folder`` is a path as the user spelled it (relative or absolute); every path in the result
     is joined to it and normalised (``os.path.normpath``). ``root`` is the repository root: every
@@ -372,6 +547,7 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
     inputs = _Inputs(root_abs, to_user, limits.max_file_size)
     inputs.fetch = fetch
     inputs.withheld = withheld = withheld or Withheld()
+    inputs.gap = version_gap(renderer, argocd_version)
     files = inputs.collect(app_abs, options)
     plan = _plan_copy(root_abs, files, to_user, withheld)
     real_root = os.path.realpath(root_abs)
@@ -881,6 +1057,9 @@ class _Inputs:
         self.anchor: tuple[str, int, int] | None = None
         #: what no copy holds: an entry naming it is refused (:meth:`reference`)
         self.withheld = Withheld()
+        #: the renderer and the kustomize Argo CD runs, when their versions read a field differently
+        #: (:func:`version_gap`): a kustomization using such a field is not rendered (:meth:`differences`)
+        self.gap: VersionGap | None = None
 
     def collect(self, app_dir: str, options: KustomizeOptions) -> list[str]:
         self.directory(app_dir)
@@ -990,7 +1169,7 @@ class _Inputs:
 
             sub = _Inputs(got.tree, shown, self.max_file_size)
             sub.fetch, sub.remotes, sub.anchor, sub.withheld = self.fetch, remotes, anchor, self.withheld
-            sub.renamed = self.renamed
+            sub.renamed, sub.gap = self.renamed, self.gap  # a fetched base read as Argo CD's kustomize reads it too
             why: str | None = None
             if _kustomization_name(got.folder) is None:
                 why = f"{shown(got.folder)} holds no kustomization"
@@ -1101,6 +1280,76 @@ class _Inputs:
                     if isinstance(source, str) and source:
                         self.reference(path, field, source.partition("=")[2] or source, text=text)
         self.patch_entries(path, config, node)  # after every file it names was checked as a reference
+        if self.gap is not None:
+            self.differences(path, config, node)
+
+    def differences(self, path: str, config: dict[str, Any], node: yaml.Node | None) -> None:
+        """Raise :class:`RenderError` (HL009: Argo CD renders it, not as hooklint's kustomize
+        would) at the first field of the kustomization ``path`` (or of a replacements file it
+        names) that the renderer's kustomize and Argo CD's read differently (:attr:`gap`,
+        :func:`selector_differences`)."""
+        assert self.gap is not None
+        folder = os.path.dirname(path)
+        entries = _get(config, "replacements")
+        positions = partial.entry_positions(node, "replacements")
+        for index, entry in enumerate(entries if isinstance(entries, list) else []):
+            where = f"replacements[{index}]"
+            item = (field_nodes(node, "replacements") or (None, None))[1]
+            item = item.value[index] if isinstance(item, yaml.SequenceNode) and index < len(item.value) else None
+            found = selector_differences(entry, item, where, self.gap)
+            file, at = path, positions[index] if index < len(positions) else (1, 1)
+            if found is None and isinstance(entry, dict) and isinstance(_get(entry, "path"), str):
+                file = os.path.normpath(os.path.join(folder, _get(entry, "path")))
+                found = self.replacements_file(file, self.gap)
+            if found is not None:
+                message, line, column = found
+                raise RenderError(message, self.to_user(file), line or at[0], column or at[1],
+                                  argocd_renders=self.gap.argocd_renders())  # fmt: skip
+
+    def transformer_differences(self, kustomization: str, file: str | None, config: dict[str, Any], node: yaml.Node,
+                                where: tuple[int, int]) -> None:  # fmt: skip
+        """:meth:`differences` for a builtin ``ReplacementTransformer`` configured by a
+        ``transformers`` entry of ``kustomization`` (written at ``where``): its ``replacements``
+        (inline ones, and ``path`` files) as kustomize's ``ReplacementTransformerPlugin.Config``
+        reads them; ``file`` is the configuration's file, None for an inline entry (the HL009 then
+        goes to the entry)."""
+        assert self.gap is not None
+        entries = _go_item(config, "replacements")
+        items = _node_item(node, "replacements")
+        for index, entry in enumerate(entries if isinstance(entries, list) else []):
+            item = items.value[index] if isinstance(items, yaml.SequenceNode) and index < len(items.value) else None
+            found = selector_differences(entry, item, f"replacements[{index}]", self.gap)
+            at_file = file if file is not None else kustomization
+            if found is None and isinstance(entry, dict) and isinstance(_get(entry, "path"), str):
+                at_file = os.path.normpath(os.path.join(os.path.dirname(kustomization), _get(entry, "path")))
+                found = self.replacements_file(at_file, self.gap)
+            elif found is not None and file is None:
+                found = (found[0], *where)
+            if found is not None:
+                message, line, column = found
+                raise RenderError(message, self.to_user(at_file), line or where[0], column or where[1],
+                                  argocd_renders=self.gap.argocd_renders())  # fmt: skip
+
+    def replacements_file(self, file: str, gap: "VersionGap") -> tuple[str, int, int] | None:
+        """:func:`selector_differences` of the replacements file ``file`` (one replacement, or a list
+        of them, as ``ReplacementTransformer`` reads it), None when it holds none or cannot be read
+        here (kustomize then fails on it, or :meth:`reference` already refused it)."""
+        try:
+            resolved = _resolve(self.root, os.path.realpath(self.root), file, self.to_user)
+            if resolved is None or file_problem(resolved, self.max_file_size) is not None:
+                return None
+            document = go_first_document(read_bytes(resolved, self.max_file_size).decode("utf-8"))
+        except (OSError, UnicodeDecodeError, RenderError, Unreadable, YamlTooComplex):
+            return None
+        value, node = document.value, document.node
+        if isinstance(value, dict):
+            return selector_differences(value, node, "", gap)
+        for index, entry in enumerate(value if isinstance(value, list) else []):
+            item = node.value[index] if isinstance(node, yaml.SequenceNode) and index < len(node.value) else None
+            found = selector_differences(entry, item, f"[{index}]", gap)
+            if found is not None:
+                return found
+        return None
 
     def patch_entries(self, path: str, config: dict[str, Any], node: yaml.Node | None) -> None:
         """Record the patch-like entries of the kustomization ``path`` and the objects each needs
@@ -1244,6 +1493,7 @@ class _Inputs:
             sources = [(target, None)]
         configured = []
         for source, inline in sources:
+            from_file = inline is None
             try:  # every document, composed without typing; valued as go-yaml v2 values it
                 if inline is None:
                     self.contained(source, kustomization, regular=True)
@@ -1267,6 +1517,9 @@ class _Inputs:
                     raise RenderError(
                         f"{field} entry {entry!r} is {'an' if function[0] in 'aeiou' else 'a'} {function} KRM function ({obj.get('kind') if isinstance(obj, dict) else None}): {PLUGIN_HINT}",
                         self.to_user(kustomization), *_position_of(text, entry))  # fmt: skip
+                if self.gap is not None and isinstance(obj, dict) and obj.get("kind") == "ReplacementTransformer":
+                    self.transformer_differences(kustomization, source if from_file else None, obj, node,
+                                                 _position_of(text, entry))  # fmt: skip
                 configured.append((obj, node))
         for obj, _ in configured:
             if isinstance(obj, dict) and obj.get("kind") == "HelmChartInflationGenerator" and index is not None:
