@@ -953,6 +953,48 @@ BUILT_IN_ROLES: dict[str, tuple[dict[str, str], tuple[dict, ...]]] = {
 }
 
 
+#: Built-in ClusterRoles that hold nothing HL106 reports but carry a label an ``aggregationRule``
+#: may select (``bootstrappolicy/policy.go``): ``view`` is gathered into ``edit``
+#: (``aggregate-to-edit``), ``system:aggregate-to-admin`` into ``admin`` and
+#: ``system:aggregate-to-view`` into ``view``; ``admin`` and ``view`` carry the bootstrapping label
+#: only. A selector that selects one of them selects roles whose meaning is known.
+HARMLESS_BUILT_IN_LABELS: dict[str, dict[str, str]] = {
+    "view": {_AGGREGATE_TO + "edit": "true"},
+    "system:aggregate-to-admin": {_AGGREGATE_TO + "admin": "true"},
+    "system:aggregate-to-view": {_AGGREGATE_TO + "view": "true"},
+}
+#: The names Kubernetes keeps for its own roles: ``cluster-admin``, ``admin``, ``edit``, ``view`` and
+#: the ``system:`` prefix ("Using RBAC Authorization", "Default roles and role bindings": "the
+#: system: prefix ... is reserved for Kubernetes system use"). A ClusterRole of such a name that is
+#: not in :data:`BUILT_IN_ROLES` holds nothing HL106 reports.
+RESERVED_ROLE_NAMES = ("cluster-admin", "admin", "edit", "view")
+RESERVED_ROLE_PREFIX = "system:"
+
+#: The ClusterRoles of Argo CD's stock cluster-wide install (argo-cd v3.5.1
+#: ``manifests/cluster-rbac/application-controller/argocd-application-controller-clusterrole.yaml``,
+#: ``manifests/cluster-rbac/server/argocd-server-clusterrole.yaml``,
+#: ``manifests/cluster-rbac/applicationset-controller/argocd-applicationset-controller-clusterrole.yaml``;
+#: ``manifests/install.yaml`` holds them), with their labels and the rules that hold what HL106
+#: reports, as ``(labels, rules)``: every cluster Argo CD manages in-cluster has them, so a binding
+#: to one, or an ``aggregationRule`` selecting one (by ``app.kubernetes.io/part-of: argocd`` or its
+#: ``component``), hands the hook the controller's ``*`` on ``*``. ``argocd-notifications-controller``
+#: and ``argocd-dex-server`` have Roles in Argo CD's namespace only.
+_ARGOCD_LABELS = {"app.kubernetes.io/part-of": "argocd"}
+ARGOCD_CLUSTER_ROLES: dict[str, tuple[dict[str, str], tuple[dict, ...]]] = {
+    "argocd-application-controller": (
+        {**_ARGOCD_LABELS, "app.kubernetes.io/name": "argocd-application-controller",
+         "app.kubernetes.io/component": "application-controller"},
+        ({"apiGroups": ["*"], "resources": ["*"], "verbs": ["*"]},)),
+    "argocd-server": (
+        {**_ARGOCD_LABELS, "app.kubernetes.io/name": "argocd-server", "app.kubernetes.io/component": "server"},
+        ({"apiGroups": ["*"], "resources": ["*"], "verbs": ["delete", "get", "patch"]},)),
+    "argocd-applicationset-controller": (
+        {**_ARGOCD_LABELS, "app.kubernetes.io/name": "argocd-applicationset-controller",
+         "app.kubernetes.io/component": "applicationset-controller"},
+        ({"apiGroups": [""], "resources": ["secrets"], "verbs": ["get", "list", "watch"]},)),
+}  # fmt: skip
+
+
 def selects(selector: object, labels: Mapping[str, object]) -> bool:
     """Whether a ``metav1.LabelSelector`` (a mapping of ``matchLabels`` and ``matchExpressions``)
     selects an object with ``labels``, as ``metav1.LabelSelectorAsSelector`` reads it
@@ -982,40 +1024,106 @@ def selects(selector: object, labels: Mapping[str, object]) -> bool:
     return True
 
 
-def _aggregated(role: Manifest, ctx: Context, seen: set[str]) -> tuple[list[Mapping], list[str]]:
+def _provable(selector: object) -> bool:
+    """Whether a valid selector can only select roles that carry labels it names exactly: every
+    requirement a ``matchLabels`` pair or an ``In`` of one value, and at least one of them. Any
+    other (``NotIn``, ``Exists``, ``DoesNotExist``, an ``In`` of several values, an empty selector)
+    also selects roles by labels no known role need carry."""
+    if not isinstance(selector, Mapping):
+        return False
+    match, expressions = selector.get("matchLabels") or {}, selector.get("matchExpressions") or []
+    if not isinstance(match, Mapping) or not isinstance(expressions, list):
+        return False
+    single = all(isinstance(e, Mapping) and e.get("operator") == "In" and isinstance(e.get("values"), list)
+                 and len(e["values"]) == 1 for e in expressions)  # fmt: skip
+    return single and bool(match or expressions)
+
+
+def _valid_selector(selector: object) -> bool:
+    """Whether the API server accepts ``selector`` (:func:`selects` selects something with it)."""
+    if not isinstance(selector, Mapping):
+        return False
+    labels: dict[str, object] = {}
+    match, expressions = selector.get("matchLabels") or {}, selector.get("matchExpressions") or []
+    if not isinstance(match, Mapping) or not isinstance(expressions, list):
+        return False
+    labels.update(match)
+    for e in expressions:  # build labels that satisfy each positive requirement, then ask selects()
+        if not isinstance(e, Mapping) or not isinstance(e.get("key"), str):
+            return False
+        if e.get("operator") == "In" and isinstance(e.get("values"), list) and e["values"]:
+            labels.setdefault(e["key"], e["values"][0])
+        elif e.get("operator") == "Exists":
+            labels.setdefault(e["key"], "")
+    return selects(selector, labels) or any(
+        isinstance(e, Mapping) and e.get("operator") in ("NotIn", "DoesNotExist") for e in expressions)
+
+
+def _aggregated(role: Manifest, ctx: Context, seen: set[str]) -> tuple[list[Mapping], list[str], list[str]]:
     """The rules the ClusterRole aggregation controller gives ``role`` (a ClusterRole with an
     ``aggregationRule``), as far as hooklint can know them: those of the ClusterRoles of the
-    application its ``clusterRoleSelectors`` select (their own aggregated rules included) and of the
-    built-in ones of :data:`BUILT_IN_ROLES` (a role of the application of the same name stands
-    for the built-in), and those roles, as a message names them (``the built-in ClusterRole
-    'edit'``), in selection order. The controller sets the role's rules to
-    every rule of every ClusterRole a selector selects, itself left out (``k8s.io/kubernetes
-    pkg/controller/clusterroleaggregation/clusterroleaggregation_controller.go``
+    application its ``clusterRoleSelectors`` select (their own aggregated rules included), of the
+    built-in ones of :data:`BUILT_IN_ROLES` and of Argo CD's stock ones of
+    :data:`ARGOCD_CLUSTER_ROLES` (a role of the application of the same name stands for either),
+    and those roles, as a message names them (``the built-in ClusterRole 'edit'``), in selection
+    order; third, each selector that may select roles hooklint cannot see, as written
+    (``{matchLabels: {acme.io/x: 'true'}}``): a valid selector that selects no known role
+    (built-in ones that grant nothing reported, :data:`HARMLESS_BUILT_IN_LABELS`, included), or
+    that is not :func:`_provable` (any ClusterRole of the cluster may carry any label). The
+    controller sets the role's rules to every rule of every ClusterRole a selector selects, itself
+    left out (``k8s.io/kubernetes pkg/controller/clusterroleaggregation/clusterroleaggregation_controller.go``
     ``syncClusterRole``); ``seen``: the roles already followed (a selection cycle)."""
     rule = get_map(role.body, "aggregationRule")
     selectors = rule.get("clusterRoleSelectors") if rule is not None else None
     rules: list[Mapping] = []
     gathered: list[str] = []
+    unseen: list[str] = []
     if not isinstance(selectors, Seq):
-        return rules, gathered
+        return rules, gathered, unseen
     own = {r.name: r for r in ctx.by_kind.get("ClusterRole", []) if r.name and r.group == RBAC_GROUP}
+    known = [*((name, dict([_BOOTSTRAPPING, *labels.items()]), held, f"the built-in ClusterRole '{name}'")
+               for name, (labels, held) in BUILT_IN_ROLES.items()),
+             *((name, dict([_BOOTSTRAPPING, *labels.items()]), (), "")
+               for name, labels in HARMLESS_BUILT_IN_LABELS.items()),
+             *((name, labels, held, f"Argo CD's ClusterRole '{name}'")
+               for name, (labels, held) in ARGOCD_CLUSTER_ROLES.items())]  # fmt: skip
     for selector in selectors:
+        matched = False
         for name, other in own.items():
             written = get_map(other.metadata, "labels")  # None without metadata or labels
-            if name in seen or not selects(selector, written or {}):
+            if name == role.name or not selects(selector, written or {}):
+                continue  # the controller leaves the role itself out
+            matched = True
+            if name in seen:
                 continue
             seen.add(name)
             rules.extend(r for r in (other.body.get("rules") or []) if isinstance(r, Map))
-            more, names = _aggregated(other, ctx, seen)
+            more, names, hidden = _aggregated(other, ctx, seen)
             rules.extend(more)
             gathered.extend([f"ClusterRole '{name}'", *names])
-        for name, (built_in_labels, held) in BUILT_IN_ROLES.items():
-            if name in own or name in seen or not selects(selector, dict([_BOOTSTRAPPING, *built_in_labels.items()])):
+            unseen.extend(hidden)
+        for name, labels, held, shown in known:
+            if name in own or not selects(selector, labels):
+                continue
+            matched = True
+            if name in seen:
                 continue
             seen.add(name)
             rules.extend(held)
-            gathered.append(f"the built-in ClusterRole '{name}'")
-    return rules, gathered
+            if shown:
+                gathered.append(shown)
+        if _valid_selector(selector) and not (matched and _provable(selector)):
+            unseen.append(_flow(selector))
+    return rules, gathered, unseen
+
+
+def _flow(value: object) -> str:
+    """``value`` (a selector as parsed) in YAML flow style, as a message quotes it."""
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{k}: {_flow(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(v) for v in value) + "]"
+    return f"'{value}'" if isinstance(value, str) else str(value)
 
 
 def _binding_grants(binding: Manifest, ctx: Context, judge: "_Judge | None" = None) -> str | None:
@@ -1154,15 +1262,20 @@ class _Judge:
             if role_kind == "ClusterRole" and role_name in BUILT_IN_WRITER_ROLES:
                 return (f"the built-in ClusterRole '{role_name}'",
                         f"binds it to the built-in ClusterRole '{role_name}', {BUILT_IN_WRITER_ROLES[role_name]}")
-            if role_kind != "ClusterRole" or role_name not in BUILT_IN_ROLES:
+            if role_kind == "ClusterRole" and role_name in ARGOCD_CLUSTER_ROLES:
+                rules: list[Mapping] = list(ARGOCD_CLUSTER_ROLES[role_name][1])
+                named = f"Argo CD's ClusterRole '{role_name}'"
+                through = named + " (not in this application: the rules Argo CD's stock install gives it)"
+            elif role_kind != "ClusterRole" or role_name not in BUILT_IN_ROLES:
                 return None
-            rules: list[Mapping] = list(BUILT_IN_ROLES[role_name][1])
-            named = through = f"the built-in ClusterRole '{role_name}'"
+            else:
+                rules = list(BUILT_IN_ROLES[role_name][1])
+                named = through = f"the built-in ClusterRole '{role_name}'"
         else:
             written = role.body.get("rules")
             rules = [r for r in written if isinstance(r, Map)] if isinstance(written, list) else []
             if role_kind == "ClusterRole":
-                more, gathered = _aggregated(role, self.ctx, {role_name})
+                more, gathered, _ = _aggregated(role, self.ctx, {role_name})
                 rules.extend(more)
             named = through = f"{role_kind} '{role_name}'"
         grants: list[tuple[int, str]] = []
@@ -1171,11 +1284,37 @@ class _Judge:
         if not grants:
             return None
         grants = _grants_phrase(grants)
-        if gathered:
+        if gathered and role is not None:
             shown = ", ".join(gathered[:3]) + (f" and {len(gathered) - 3} more" if len(gathered) > 3 else "")
             through += f" (its aggregationRule gathers the rules of {shown})"
         return (f"{named}, which grants {grants[0][1].split(' (')[0]}",
                 f"grants {', and '.join(phrase for _, phrase in grants)} through {through}")
+
+    def unseen(self, kind: object, name: str, namespace: str | None) -> str | None:
+        """Why a role bound in ``namespace`` that :meth:`role` does not report cannot be judged, as
+        a binding's message says it, else None: a Role, or a ClusterRole that is neither
+        built-in (a name Kubernetes keeps: :data:`RESERVED_ROLE_NAMES`, the ``system:`` prefix) nor
+        Argo CD's (:data:`ARGOCD_CLUSTER_ROLES`), that the application does not define (it holds
+        whatever the cluster gives it); or a ClusterRole of the application whose
+        ``aggregationRule`` may gather ClusterRoles hooklint cannot see (:func:`_aggregated`)."""
+        if kind not in ("Role", "ClusterRole"):
+            return None
+        role = self.ctx.find(str(kind), namespace, name)
+        if role is None:
+            if kind == "ClusterRole" and (name in RESERVED_ROLE_NAMES or name.startswith(RESERVED_ROLE_PREFIX)
+                                          or name in ARGOCD_CLUSTER_ROLES):  # fmt: skip
+                return None
+            where = "built in or Argo CD's" if kind == "ClusterRole" else "in the binding's namespace here"
+            return (f"binds it to {kind} '{name}', which is not in this application nor {where}, so hooklint "
+                    "cannot see what it grants")  # fmt: skip
+        if kind != "ClusterRole":
+            return None
+        hidden = _aggregated(role, self.ctx, {name})[2]
+        if not hidden:
+            return None
+        return (f"binds it to ClusterRole '{name}', whose aggregationRule selector {'; '.join(hidden)} may gather "
+                "ClusterRoles hooklint cannot see (any ClusterRole of the cluster may carry those labels), so "
+                "hooklint cannot tell what it grants")  # fmt: skip
 
     def _binding(self, binding: Manifest) -> tuple[str, str] | None:
         """:meth:`role` for the ``roleRef`` of ``binding``."""
@@ -1424,6 +1563,12 @@ def hook_overprivileged_rbac(manifests: list[Manifest], ctx: Context) -> Iterato
             if grantee is None:
                 continue
             reason = _binding_grants(binding, ctx, judge)
+            severity = None
+            if reason is None:
+                ref = binding.body.get("roleRef")
+                reason = judge.unseen(ref.get("kind"), ref["name"], binding.namespace) \
+                    if isinstance(ref, Map) and isinstance(ref.get("name"), str) and binding.group == RBAC_GROUP else None
+                severity = "warning"
             if reason is None:
                 continue
             where = (
@@ -1433,13 +1578,17 @@ def hook_overprivileged_rbac(manifests: list[Manifest], ctx: Context) -> Iterato
             )
             reach = f"holds those rights over {where}"
             via = f" (subject {grantee.subject})" if grantee.subject else ""
+            fix = "Grant only the verbs and resources it needs."
+            if severity:
+                reach = f"holds whatever it grants over {where}"
+                fix = "Define the role in the application, listing only the verbs and resources it needs."
             yield Hit(
                 f"{m.label} runs as ServiceAccount '{sa_name}', and {binding.label}{via} {reason}: "
-                f"{_runs(m)}, so whoever controls its image or command {reach}. Grant only the "
-                "verbs and resources it needs.",
+                f"{_runs(m)}, so whoever controls its image or command {reach}. {fix}",
                 pod.value_span(key) if key else pod.anchor(),
                 pod.field_path("serviceAccountName"),
                 manifest=m,
+                severity=severity,
             )
 
 

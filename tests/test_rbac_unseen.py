@@ -1,0 +1,146 @@
+"""RBAC reach hooklint cannot see, or sees only through Argo CD's stock install (attack 11, issue 32,
+items 5 and 9): an ``aggregationRule`` selecting Argo CD's own ClusterRoles, a binding straight to
+one of them, a binding to a role that is in neither the application nor Kubernetes nor Argo CD, and
+a selector that may gather roles of the cluster hooklint never sees (HL106); a mounted
+``kubernetes.io/service-account-token`` Secret counted as that ServiceAccount's token (HL103, HL104,
+HL106); the pods of OpenKruise BroadcastJob, JobSet and Volcano Job read (HL105)."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import hits
+from hooklint.config import parse_config
+from hooklint.pipeline import lint_text
+
+JOB = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: seed
+  namespace: shop
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  backoffLimit: 1
+  activeDeadlineSeconds: 60
+  template:
+    spec:
+      restartPolicy: Never
+      serviceAccountName: seeder
+      containers: [{name: a, image: "ghcr.io/acme/seed:1.0.0"}]
+"""
+HEAD = "Job/seed runs as ServiceAccount 'seeder', and ClusterRoleBinding/seeder "
+TAIL = ": a PreSync hook runs on every sync, so whoever controls its image or command holds "
+GRANT_FIX = "those rights over the cluster. Grant only the verbs and resources it needs."
+UNSEEN_FIX = ("whatever it grants over the cluster. Define the role in the application, listing only the verbs and "
+              "resources it needs.")  # fmt: skip
+
+
+def binding(role: str, kind: str = "ClusterRoleBinding", role_kind: str = "ClusterRole") -> str:
+    ns = ", namespace: shop" if kind == "RoleBinding" else ""
+    return (f"apiVersion: rbac.authorization.k8s.io/v1\nkind: {kind}\nmetadata: {{name: seeder{ns}}}\n"
+            f"roleRef: {{apiGroup: rbac.authorization.k8s.io, kind: {role_kind}, name: '{role}'}}\n"
+            "subjects: [{kind: ServiceAccount, name: seeder, namespace: shop}]\n")  # fmt: skip
+
+
+def aggregator(selectors: str, labels: str = "") -> str:
+    meta = f"{{name: gatherer, labels: {{{labels}}}}}" if labels else "{name: gatherer}"
+    return (f"apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {meta}\n"
+            f"aggregationRule:\n  clusterRoleSelectors: {selectors}\nrules: []\n---\n" + binding("gatherer"))
+
+
+def severities(context: str, text: str = JOB) -> list[tuple[str, str, int, int]]:
+    return [(f.rule_id, f.severity, f.span.line, f.span.column) for f in lint_text(text, context=context)
+            if f.rule_id.startswith("HL10")]  # fmt: skip
+
+
+# --- item 1: aggregationRule selectors judged against Argo CD's and the built-in ClusterRoles ----
+
+@pytest.mark.parametrize("selector, gathered", [
+    ("{matchLabels: {app.kubernetes.io/component: application-controller}}",
+     "Argo CD's ClusterRole 'argocd-application-controller'"),
+    ("{matchLabels: {app.kubernetes.io/name: argocd-application-controller}}",
+     "Argo CD's ClusterRole 'argocd-application-controller'"),
+    ("{matchExpressions: [{key: app.kubernetes.io/component, operator: In, values: [application-controller]}]}",
+     "Argo CD's ClusterRole 'argocd-application-controller'"),
+])  # fmt: skip
+def test_hl106_aggregation_of_argocd_application_controller_is_every_resource(selector: str, gathered: str) -> None:
+    """The attack's fx/rbac1: ``rules: []`` and a selector of the application controller's label,
+    which argo-cd v3.5.1's stock ClusterRole carries; the aggregation controller copies its ``*``."""
+    assert hits("HL106", JOB, context=aggregator(f"[{selector}]")) == [(14, 27, (
+        f"{HEAD}grants every resource with every verb through ClusterRole 'gatherer' (its aggregationRule gathers "
+        f"the rules of {gathered}){TAIL}{GRANT_FIX}"))]  # fmt: skip
+
+
+def test_hl106_aggregation_by_argocd_part_of_gathers_its_three_cluster_roles() -> None:
+    assert hits("HL106", JOB, context=aggregator("[{matchLabels: {app.kubernetes.io/part-of: argocd}}]")) == [
+        (14, 27, f"{HEAD}grants every resource with every verb, and reading secrets cluster-wide through ClusterRole "
+                 "'gatherer' (its aggregationRule gathers the rules of Argo CD's ClusterRole "
+                 "'argocd-application-controller', Argo CD's ClusterRole 'argocd-server', Argo CD's ClusterRole "
+                 f"'argocd-applicationset-controller'){TAIL}{GRANT_FIX}")]  # fmt: skip
+
+
+@pytest.mark.parametrize("selectors, shown", [
+    ("[{matchLabels: {acme.io/aggregate-to-seed: 'true'}}]", "{matchLabels: {acme.io/aggregate-to-seed: 'true'}}"),
+    # NotIn, Exists, DoesNotExist select roles by labels no known role need carry
+    ("[{matchExpressions: [{key: rbac.authorization.k8s.io/aggregate-to-view, operator: Exists}]}]",
+     "{matchExpressions: [{key: 'rbac.authorization.k8s.io/aggregate-to-view', operator: 'Exists'}]}"),
+    ("[{matchLabels: {rbac.authorization.k8s.io/aggregate-to-view: 'true'}}, {matchLabels: {team: seed}}]",
+     "{matchLabels: {team: 'seed'}}"),
+])  # fmt: skip
+def test_hl106_warns_of_a_selector_that_may_gather_roles_hooklint_cannot_see(selectors: str, shown: str) -> None:
+    """Any ClusterRole of the cluster may carry any label: a selector no known role answers, or one
+    that selects by more than labels it names exactly, gives the hook rights hooklint cannot know."""
+    assert hits("HL106", JOB, context=aggregator(selectors)) == [(14, 27, (
+        f"{HEAD}binds it to ClusterRole 'gatherer', whose aggregationRule selector {shown} may gather ClusterRoles "
+        "hooklint cannot see (any ClusterRole of the cluster may carry those labels), so hooklint cannot tell what "
+        f"it grants{TAIL}{UNSEEN_FIX}"))]  # fmt: skip
+    assert severities(aggregator(selectors)) == [("HL106", "warning", 14, 27)]
+
+
+def test_hl106_selector_of_the_application_s_own_labels_and_built_in_view_is_judged() -> None:
+    """No noise: the built-in aggregate-to-view label (view, system:aggregate-to-view) and a label
+    the application's own ClusterRole carries are known; what they gather grants nothing reported."""
+    view = aggregator("[{matchLabels: {rbac.authorization.k8s.io/aggregate-to-view: 'true'}}]")
+    assert severities(view) == []
+    own = aggregator("[{matchLabels: {acme.io/aggregate-to-seed: 'true'}}]") + (
+        "---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\n"
+        "metadata: {name: seed-extra, labels: {acme.io/aggregate-to-seed: 'true'}}\n"
+        "rules: [{apiGroups: [''], resources: [configmaps], verbs: [get]}]\n")
+    assert severities(own) == []
+    # the role's own label does not make its selector known: the controller leaves the role itself out
+    itself = aggregator("[{matchLabels: {acme.io/aggregate-to-seed: 'true'}}]", labels="acme.io/aggregate-to-seed: 'true'")
+    assert severities(itself) == [("HL106", "warning", 14, 27)]
+
+
+# --- item 2: a binding to Argo CD's ClusterRole, or to a role nobody here defines ---------------
+
+@pytest.mark.parametrize("role, grants", [
+    ("argocd-application-controller", "every resource with every verb"),
+    ("argocd-server", "every resource"),
+    ("argocd-applicationset-controller", "reading secrets cluster-wide"),
+])  # fmt: skip
+def test_hl106_binding_to_argocd_cluster_role_judged_by_the_stock_install(role: str, grants: str) -> None:
+    assert hits("HL106", JOB, context=binding(role)) == [(14, 27, (
+        f"{HEAD}grants {grants} through Argo CD's ClusterRole '{role}' (not in this application: the rules Argo CD's "
+        f"stock install gives it){TAIL}{GRANT_FIX}"))]  # fmt: skip
+
+
+def test_hl106_binding_to_a_role_nobody_here_defines_is_a_warning() -> None:
+    assert hits("HL106", JOB, context=binding("acme-seeder")) == [(14, 27, (
+        f"{HEAD}binds it to ClusterRole 'acme-seeder', which is not in this application nor built in or Argo CD's, so "
+        f"hooklint cannot see what it grants{TAIL}{UNSEEN_FIX}"))]  # fmt: skip
+    assert severities(binding("acme-seeder")) == [("HL106", "warning", 14, 27)]
+    found = hits("HL106", JOB, context=binding("acme-seeder", kind="RoleBinding", role_kind="Role"))
+    assert [m.split(": a PreSync")[0] for _, _, m in found] == [
+        "Job/seed runs as ServiceAccount 'seeder', and RoleBinding/seeder binds it to Role 'acme-seeder', which is not "
+        "in this application nor in the binding's namespace here, so hooklint cannot see what it grants"]
+
+
+@pytest.mark.parametrize("role", ["view", "system:auth-delegator", "system:controller:horizontal-pod-autoscaler"])
+def test_hl106_binding_to_a_known_harmless_role_is_quiet(role: str) -> None:
+    assert severities(binding(role)) == []
+    own = ("apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: acme-seeder}\n"
+           "rules: [{apiGroups: [''], resources: [configmaps], verbs: [get]}]\n---\n")
+    assert severities(own + binding("acme-seeder")) == []
