@@ -144,3 +144,90 @@ def test_hl106_binding_to_a_known_harmless_role_is_quiet(role: str) -> None:
     own = ("apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: acme-seeder}\n"
            "rules: [{apiGroups: [''], resources: [configmaps], verbs: [get]}]\n---\n")
     assert severities(own + binding("acme-seeder")) == []
+
+
+# --- item 3: a mounted kubernetes.io/service-account-token Secret is that ServiceAccount's token --
+
+def token_job(secret: str, projected: bool = False, automount: str = "false") -> str:
+    volume = (f"projected: {{sources: [{{secret: {{name: {secret}}}}}]}}" if projected
+              else f"secret: {{secretName: {secret}}}")  # fmt: skip
+    return f"""\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: seed
+  namespace: shop
+  annotations:
+    argocd.argoproj.io/hook: PostSync
+spec:
+  backoffLimit: 1
+  activeDeadlineSeconds: 60
+  template:
+    spec:
+      restartPolicy: Never
+      serviceAccountName: seeder
+      automountServiceAccountToken: {automount}
+      volumes:
+      - name: creds
+        {volume}
+      containers:
+      - name: a
+        image: "ghcr.io/acme/seed:1.0.0"
+        volumeMounts: [{{name: creds, mountPath: /var/run/secrets/kubernetes.io/serviceaccount}}]
+"""
+
+
+def token_secret(name: str, account: str, kind: str = "kubernetes.io/service-account-token") -> str:
+    return (f"apiVersion: v1\nkind: Secret\ntype: {kind}\nmetadata:\n  name: {name}\n  namespace: shop\n"
+            f"  annotations: {{kubernetes.io/service-account.name: {account}}}\n---\n")  # fmt: skip
+
+
+SEEDER = "apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: seeder, namespace: shop}\nautomountServiceAccountToken: false\n---\n"
+POST = ": a PostSync hook runs on every sync, so whoever controls its image or command holds "
+
+
+def test_hl106_a_mounted_token_secret_of_another_service_account_carries_its_rights() -> None:
+    """The pod runs as a ServiceAccount bound to nothing, but mounts the token Secret of 'ops',
+    which a ClusterRoleBinding binds to cluster-admin: the pod holds cluster-admin."""
+    ops = binding("cluster-admin").replace("name: seeder, namespace: shop}]", "name: ops, namespace: shop}]")
+    context = SEEDER + token_secret("ops-token", "ops") + ops
+    expected = [(18, 30, "Job/seed mounts the token Secret 'ops-token' of ServiceAccount 'ops', and "
+                        f"ClusterRoleBinding/seeder binds it to cluster-admin{POST}{GRANT_FIX}")]  # fmt: skip
+    assert hits("HL106", token_job("ops-token"), context=context) == expected
+    # through a projected volume's secret source too
+    assert [h[:2] for h in hits("HL106", token_job("ops-token", projected=True), context=context)] == [(18, 47)]
+    # an Opaque Secret, or a token Secret of another namespace's name, carries no token
+    assert hits("HL106", token_job("ops-token"), context=SEEDER + token_secret("ops-token", "ops", "Opaque") + ops) == []
+
+
+def test_hl104_counts_a_mounted_token_secret_as_a_token() -> None:
+    """The attack's fx/rbac3 without its binding: automount off, the token Secret mounted at the
+    token path; no binding grants the ServiceAccount a role, so the token serves nothing."""
+    context = SEEDER + token_secret("seeder-token", "seeder")
+    assert hits("HL104", token_job("seeder-token"), context=context) == [(18, 30, (
+        "Job/seed mounts the token of ServiceAccount 'seeder' (token Secret 'seeder-token', whatever automount says), "
+        "and no binding here grants it a role. Remove that volume, or bind it to a least-privilege Role."))]
+    assert [h[:2] for h in hits("HL103", token_job("seeder-token"), context=context)] == []
+    # a role bound to it: HL104 is quiet (HL106 judges the grant)
+    assert hits("HL104", token_job("seeder-token"), context=context + binding("view")) == []
+
+
+def test_hl103_and_hl104_a_mounted_token_secret_of_default() -> None:
+    context = SEEDER + token_secret("default-token", "default")
+    assert hits("HL103", token_job("default-token"), context=context) == [(18, 30, (
+        "Job/seed mounts the token Secret 'default-token' of the 'default' ServiceAccount, so its pods act as "
+        "'default': a PostSync hook then shares identity and permissions with every other unconfigured pod. Mount no "
+        "token, or one of a dedicated ServiceAccount."))]  # fmt: skip
+    assert [m for _, _, m in hits("HL104", token_job("default-token"), context=context)] == [
+        "Job/seed mounts the token of ServiceAccount 'default' (HL103; token Secret 'default-token', whatever automount "
+        "says), and no binding here grants it a role. Remove that volume, or bind it to a least-privilege Role."]
+
+
+def test_hl106_attack_fixture_rbac3_shape() -> None:
+    """fx/rbac3 written anew: automount off on the ServiceAccount and the pod, its token Secret
+    mounted at the token path, and a ClusterRoleBinding straight to argocd-application-controller."""
+    context = (SEEDER.replace("}\nautomount", "}\nautomount") + token_secret("seeder-token", "seeder")
+               + binding("argocd-application-controller"))  # fmt: skip
+    found = lint_text(token_job("seeder-token"), context=context)
+    assert [(f.rule_id, f.severity, f.span.line, f.span.column) for f in found if f.rule_id.startswith("HL10")] == [
+        ("HL106", "error", 14, 27)]

@@ -9,6 +9,7 @@ from typing import Callable, Iterator, Mapping, TypeVar
 
 from hooklint import argocd
 from hooklint.checks import Context, Hit, check
+from hooklint.findings import Span
 from hooklint.images import allowed, is_templated, parse_image
 from hooklint.sources.repository.volumes import HostPathVolume, node_path
 from hooklint.model import BASELINE_CAPABILITIES, POD_KINDS, RUN_TO_COMPLETION_KINDS, Container, Manifest, PodSpec, RBAC_GROUP, Grantee, binding_grantee, binding_grantees, get_map
@@ -134,7 +135,9 @@ def hook_image_mutable_tag(m: Manifest, ctx: Context) -> Iterator[Hit]:
 def hook_default_service_account(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """A hook running as the namespace's ``default`` ServiceAccount. When that ServiceAccount's
     token is mounted too (HL104 reports it on the same hook, see :func:`_mounted_token`), the
-    message says so and names HL104, as HL104's names HL103. A Workflow's pods are judged one
+    message says so and names HL104, as HL104's names HL103. A pod running as another
+    ServiceAccount that mounts the token Secret of ``default`` (:func:`_token_secrets`) acts as
+    ``default`` too, reported at the field naming the Secret. A Workflow's pods are judged one
     template at a time; a field several pods read from the Workflow's spec is reported once."""
     seen: set[str] = set()
     for pod in _pods_in_scope(m, ctx):
@@ -143,6 +146,16 @@ def hook_default_service_account(m: Manifest, ctx: Context) -> Iterator[Hit]:
         if field in seen:
             continue
         seen.add(field)
+        for account, token_field, span, secret in _token_secrets(m, pod, ctx):
+            if account == "default" and name not in (None, "default") and token_field not in seen:
+                seen.add(token_field)
+                yield Hit(
+                    f"{m.label} mounts the token Secret '{secret.name}' of the 'default' ServiceAccount, so its "
+                    f"pods act as 'default': {_phase_words(m)} then shares identity and permissions with every other "
+                    "unconfigured pod. Mount no token, or one of a dedicated ServiceAccount.",
+                    span,
+                    token_field,
+                )
         mounted = " Its token is mounted too, with no role bound to it in this application (HL104)." if _mounted_token(m, pod, ctx) else ""
         if name is None:
             yield Hit(
@@ -193,6 +206,56 @@ def _projected_token(m: Manifest, pod: PodSpec) -> tuple[str, int, str, Map] | N
     return None
 
 
+#: Where ``kubernetes.io/service-account-token`` Secrets name their ServiceAccount (Kubernetes
+#: "Service account token Secrets").
+SA_NAME_ANNOTATION = "kubernetes.io/service-account.name"
+#: The type of a Secret the token controller fills with a ServiceAccount's long-lived token
+#: (Kubernetes "Service account token Secrets"), named by :data:`SA_NAME_ANNOTATION`.
+SA_TOKEN_TYPE = "kubernetes.io/service-account-token"
+
+
+def _token_secrets(m: Manifest, pod: PodSpec, ctx: Context) -> list[tuple[str, str, Span, Manifest]]:
+    """The ServiceAccount token Secrets of the application that ``pod`` mounts, as (the
+    ServiceAccount's name, the dotted path of the field naming the Secret, its span, the Secret):
+    a ``secret`` volume's ``secretName``, or a ``projected`` volume's ``sources[].secret.name``,
+    of a volume a container (init and ephemeral ones too) mounts, naming a Secret of the pod's
+    namespace of type :data:`SA_TOKEN_TYPE` whose :data:`SA_NAME_ANNOTATION` names the
+    ServiceAccount. The token controller writes that ServiceAccount's token into the Secret
+    (``pkg/controller/serviceaccount/tokens_controller.go``), so the pod holds it wherever it is
+    mounted and whatever ``automountServiceAccountToken`` says (that field only governs the volume
+    the ServiceAccount admission plugin adds)."""
+    mounted = set()
+    for container in m.containers(pod):
+        mounts = container.body.get("volumeMounts")
+        for mount in mounts if isinstance(mounts, Seq) else []:
+            if isinstance(mount, Map) and isinstance(mount.get("name"), str):
+                mounted.add(mount["name"])
+    out: list[tuple[str, str, Span, Manifest]] = []
+    for volume, path in pod.volumes():
+        if volume.get("name") not in mounted:
+            continue
+        named: list[tuple[Map, str, str]] = []  # (mapping, key, dotted path of the key)
+        secret = get_map(volume, "secret")
+        if secret is not None:
+            named.append((secret, "secretName", f"{path}.secret.secretName"))
+        projected = get_map(volume, "projected")
+        sources = projected.get("sources") if projected is not None else None
+        for j, source in enumerate(sources if isinstance(sources, Seq) else []):
+            inner = get_map(source, "secret")
+            if inner is not None:
+                named.append((inner, "name", f"{path}.projected.sources[{j}].secret.name"))
+        for holder, key, field in named:
+            name = holder.get(key)
+            found = ctx.find("Secret", m.namespace, name) if isinstance(name, str) and name else None
+            if found is None or found.body.get("type") != SA_TOKEN_TYPE:
+                continue
+            annotations = get_map(found.metadata, "annotations")
+            account = annotations.get(SA_NAME_ANNOTATION) if annotations is not None else None
+            if isinstance(account, str) and account:
+                out.append((account, field, holder.value_span(key), found))
+    return out
+
+
 def _mounted_token(m: Manifest, pod: PodSpec, ctx: Context) -> str | None:
     """Why HL104 reports the pod's ServiceAccount token as mounted, or None: ``"true"`` (the pod
     spec says so), ``"unset"`` (unset, and the ServiceAccount of this application does not set it
@@ -224,16 +287,37 @@ def hook_automounts_token(m: Manifest, ctx: Context) -> Iterator[Hit]:
     through a projected volume) while no RoleBinding or ClusterRoleBinding of the application
     grants the pod's ServiceAccount (any subject reaching it, see :func:`_binding_names`) a Role
     or ClusterRole (with one, the hook uses its token, and HL106
-    judges the grant). The message stays short (under 300 characters); the rule file's what/why,
+    judges the grant); and each ServiceAccount token Secret the pod mounts whose ServiceAccount no
+    binding grants a role (:func:`_secret_token_unbound`). The message stays short (under 300 characters); the rule file's what/why,
     shown by ``hooklint explain HL104``, holds the detail. On the 'default' ServiceAccount it names
     HL103, which reports the same hook. A Workflow's pods are judged one template at a time; a
     field several pods read from the Workflow's spec is reported once."""
     seen: set[str] = set()
     for pod in _pods_in_scope(m, ctx):
-        for hit in _automounted(m, pod, ctx):
+        for hit in [*_automounted(m, pod, ctx), *_secret_token_unbound(m, pod, ctx)]:
             if hit.field_path not in seen:
                 seen.add(hit.field_path)
                 yield hit
+
+
+def _secret_token_unbound(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator[Hit]:
+    """HL104's findings on the ServiceAccount token Secrets ``pod`` mounts (:func:`_token_secrets`)
+    whose ServiceAccount no binding of the application grants a role (:func:`_granted_role`): a
+    token the pod holds whatever ``automountServiceAccountToken`` says, at the field naming the
+    Secret. The pod's own ServiceAccount is left to :func:`_automounted` when it already mounts
+    that token."""
+    own = pod.service_account()[0] or "default"
+    bindings = ctx.by_kind.get("RoleBinding", []) + ctx.by_kind.get("ClusterRoleBinding", [])
+    for account, field, span, secret in _token_secrets(m, pod, ctx):
+        if _granted_role(bindings, account, m.namespace) or (account == own and _mounted_token(m, pod, ctx)):
+            continue
+        who = "'default' (HL103; " if account == "default" else f"'{account}' ("
+        yield Hit(
+            f"{m.label} mounts the token of ServiceAccount {who}token Secret '{secret.name}', whatever automount "
+            "says), and no binding here grants it a role. Remove that volume, or bind it to a least-privilege Role.",
+            span,
+            field,
+        )
 
 
 def _automounted(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator[Hit]:
@@ -1178,9 +1262,6 @@ def _grants_phrase(grants: list[tuple[int, str]]) -> list[tuple[int, str]]:
 #: exponential, or recurse past Python's limit.
 NAMED_BUDGET = 5000
 NAMED_DEPTH = 40
-#: Where ``kubernetes.io/service-account-token`` Secrets name their ServiceAccount (Kubernetes
-#: "Service account token Secrets").
-SA_NAME_ANNOTATION = "kubernetes.io/service-account.name"
 #: The group whose members pass every authorization check (Kubernetes "RBAC good practices":
 #: members of ``system:masters`` bypass RBAC and webhook authorization alike).
 MASTERS_GROUP = "system:masters"
@@ -1511,22 +1592,23 @@ def _argocd_service_account(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator
     (:data:`ARGOCD_SERVICE_ACCOUNTS`) which the application does not create (no ServiceAccount of
     that name in the hook's namespace, or without one): the pod then holds what the Argo CD install
     grants that component, whatever binding the application adds, so no binding of the application
-    need be read."""
-    sa_name, key = pod.service_account()
-    if sa_name not in ARGOCD_SERVICE_ACCOUNTS:
-        return
-    for sa in ctx.by_kind.get("ServiceAccount", []):
-        if sa.name == sa_name and (sa.namespace is None or m.namespace is None or sa.namespace == m.namespace):
-            return
-    yield Hit(
-        f"{m.label} runs as ServiceAccount '{sa_name}', one of Argo CD's own, which this application does not "
-        f"create: the stock Argo CD install grants it {ARGOCD_SERVICE_ACCOUNTS[sa_name]}; {_runs(m)}, so whoever "
-        "controls its image or command holds those rights. Give it its own ServiceAccount with only the verbs and "
-        "resources it needs.",
-        pod.value_span(key) if key else pod.anchor(),
-        pod.field_path("serviceAccountName"),
-        manifest=m,
-    )
+    need be read. A token Secret of such a ServiceAccount that the pod mounts (:func:`_identities`)
+    is reported the same way."""
+    for sa_name, who, span, field in _identities(m, pod, ctx):
+        if sa_name not in ARGOCD_SERVICE_ACCOUNTS:
+            continue
+        if any(sa.name == sa_name and (sa.namespace is None or m.namespace is None or sa.namespace == m.namespace)
+               for sa in ctx.by_kind.get("ServiceAccount", [])):  # fmt: skip
+            continue
+        yield Hit(
+            f"{m.label} {who}, one of Argo CD's own, which this application does not "
+            f"create: the stock Argo CD install grants it {ARGOCD_SERVICE_ACCOUNTS[sa_name]}; {_runs(m)}, so whoever "
+            "controls its image or command holds those rights. Give it its own ServiceAccount with only the verbs and "
+            "resources it needs.",
+            span,
+            field,
+            manifest=m,
+        )
 
 
 @check("HL106", scope="application")
@@ -1554,42 +1636,66 @@ def hook_overprivileged_rbac(manifests: list[Manifest], ctx: Context) -> Iterato
     for m in manifests:
         seen: set[tuple[str, int]] = set()
         for pod, binding in ((pod, b) for pod in _pods_in_scope(m, ctx) for b in bindings):
-            sa_name, key = pod.service_account()
-            sa_name = sa_name or "default"
-            if (pod.field_path("serviceAccountName"), id(binding)) in seen:
-                continue
-            seen.add((pod.field_path("serviceAccountName"), id(binding)))
-            grantee = binding_grantee(binding, m.namespace, sa_name)
-            if grantee is None:
-                continue
-            reason = _binding_grants(binding, ctx, judge)
-            severity = None
-            if reason is None:
-                ref = binding.body.get("roleRef")
-                reason = judge.unseen(ref.get("kind"), ref["name"], binding.namespace) \
-                    if isinstance(ref, Map) and isinstance(ref.get("name"), str) and binding.group == RBAC_GROUP else None
-                severity = "warning"
-            if reason is None:
-                continue
-            where = (
-                "the cluster"
-                if binding.kind == "ClusterRoleBinding"
-                else f"namespace '{binding.namespace}'" if binding.namespace else "its namespace"
-            )
-            reach = f"holds those rights over {where}"
-            via = f" (subject {grantee.subject})" if grantee.subject else ""
-            fix = "Grant only the verbs and resources it needs."
-            if severity:
-                reach = f"holds whatever it grants over {where}"
-                fix = "Define the role in the application, listing only the verbs and resources it needs."
-            yield Hit(
-                f"{m.label} runs as ServiceAccount '{sa_name}', and {binding.label}{via} {reason}: "
-                f"{_runs(m)}, so whoever controls its image or command {reach}. {fix}",
-                pod.value_span(key) if key else pod.anchor(),
-                pod.field_path("serviceAccountName"),
-                manifest=m,
-                severity=severity,
-            )
+            for sa_name, who, span, field in _identities(m, pod, ctx):
+                if (field, id(binding)) in seen:
+                    continue
+                seen.add((field, id(binding)))
+                hit = _binding_hit(m, binding, sa_name, who, span, field, ctx, judge)
+                if hit is not None:
+                    yield hit
+
+
+def _identities(m: Manifest, pod: PodSpec, ctx: Context) -> list[tuple[str, str, Span, str]]:
+    """The ServiceAccounts whose rights code in ``pod`` holds, as (name, how a message says the
+    pod holds them, span, field path): the one it runs as (``default`` when none is set), then
+    each other one whose token Secret it mounts (:func:`_token_secrets`)."""
+    sa_name, key = pod.service_account()
+    sa_name = sa_name or "default"
+    out = [(sa_name, f"runs as ServiceAccount '{sa_name}'", pod.value_span(key) if key else pod.anchor(),
+            pod.field_path("serviceAccountName"))]  # fmt: skip
+    for account, field, span, secret in _token_secrets(m, pod, ctx):
+        if account != sa_name:
+            out.append((account, f"mounts the token Secret '{secret.name}' of ServiceAccount '{account}'", span, field))
+    return out
+
+
+def _binding_hit(m: Manifest, binding: Manifest, sa_name: str, who: str, span: Span, field: str, ctx: Context,
+                 judge: _Judge) -> Hit | None:
+    """HL106's finding for a pod of ``m`` holding ServiceAccount ``sa_name`` (``who``: how, as
+    :func:`_identities` says it) and ``binding``, or None: an error when the binding grants what
+    :func:`_binding_grants` reports, a warning when it binds a role hooklint cannot see
+    (:meth:`_Judge.unseen`)."""
+    grantee = binding_grantee(binding, m.namespace, sa_name)
+    if grantee is None:
+        return None
+    reason = _binding_grants(binding, ctx, judge)
+    severity = None
+    if reason is None:
+        ref = binding.body.get("roleRef")
+        reason = judge.unseen(ref.get("kind"), ref["name"], binding.namespace) \
+            if isinstance(ref, Map) and isinstance(ref.get("name"), str) and binding.group == RBAC_GROUP else None
+        severity = "warning"
+    if reason is None:
+        return None
+    where = (
+        "the cluster"
+        if binding.kind == "ClusterRoleBinding"
+        else f"namespace '{binding.namespace}'" if binding.namespace else "its namespace"
+    )
+    reach = f"holds those rights over {where}"
+    via = f" (subject {grantee.subject})" if grantee.subject else ""
+    fix = "Grant only the verbs and resources it needs."
+    if severity:
+        reach = f"holds whatever it grants over {where}"
+        fix = "Define the role in the application, listing only the verbs and resources it needs."
+    return Hit(
+        f"{m.label} {who}, and {binding.label}{via} {reason}: "
+        f"{_runs(m)}, so whoever controls its image or command {reach}. {fix}",
+        span,
+        field,
+        manifest=m,
+        severity=severity,
+    )
 
 
 def _binding_names(binding: Manifest, sa_name: str, namespace: str | None) -> bool:
