@@ -231,3 +231,93 @@ def test_hl106_attack_fixture_rbac3_shape() -> None:
     found = lint_text(token_job("seeder-token"), context=context)
     assert [(f.rule_id, f.severity, f.span.line, f.span.column) for f in found if f.rule_id.startswith("HL10")] == [
         ("HL106", "error", 14, 27)]
+
+
+# --- item 4: the pods of OpenKruise BroadcastJob, JobSet and Volcano Job are read ----------------
+
+BROADCAST = """\
+apiVersion: apps.kruise.io/v1alpha1
+kind: BroadcastJob
+metadata:
+  name: node-prep
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  completionPolicy: {type: Always, activeDeadlineSeconds: 120}
+  template:
+    spec:
+      restartPolicy: Never
+      serviceAccountName: prep
+      automountServiceAccountToken: false
+      hostPID: true
+      containers:
+      - name: x
+        image: "ghcr.io/acme/prep:1.0.0"
+        securityContext: {privileged: true}
+"""
+JOBSET = """\
+apiVersion: jobset.x-k8s.io/v1alpha2
+kind: JobSet
+metadata:
+  name: train
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  replicatedJobs:
+  - name: workers
+    template:
+      spec:
+        backoffLimit: 0
+        template:
+          spec:
+            restartPolicy: Never
+            serviceAccountName: prep
+            automountServiceAccountToken: false
+            hostPID: true
+            containers:
+            - name: x
+              image: "ghcr.io/acme/prep:1.0.0"
+              securityContext: {privileged: true}
+"""
+VOLCANO = """\
+apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata:
+  name: train
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  minAvailable: 1
+  schedulerName: volcano
+  tasks:
+  - replicas: 1
+    name: main
+    template:
+      spec:
+        restartPolicy: Never
+        serviceAccountName: prep
+        automountServiceAccountToken: false
+        hostPID: true
+        containers:
+        - name: x
+          image: "ghcr.io/acme/prep:1.0.0"
+          securityContext: {privileged: true}
+"""
+NODE = ": a PreSync hook runs on every sync and then controls the node, not just its pod. Remove it, or do this work " \
+       "outside the cluster's workloads."
+
+
+@pytest.mark.parametrize("text, label, where, host, privileged", [
+    (BROADCAST, "BroadcastJob/node-prep", "", (14, 16), (18, 39)),
+    (JOBSET, "JobSet/train", " of replicated job 'workers'", (18, 22), (22, 45)),
+    (VOLCANO, "Job/train", " of task 'main'", (18, 18), (22, 41)),
+])  # fmt: skip
+def test_hl105_reads_the_pods_of_broadcastjob_jobset_and_volcano_job(text, label, where, host, privileged) -> None:
+    """The attack's fx/bj1, jobset1 and volcano1 written anew: a PreSync hook of each kind with
+    hostPID and a privileged container got no HL105 (the BroadcastJob only HL209)."""
+    assert hits("HL105", text) == [
+        (*host, f"{label} sets hostPID: true{NODE}"),
+        (*privileged, f"The container 'x'{where} of {label} is privileged{NODE}"),
+    ]
+    got = {f.rule_id for f in lint_text(text, config=parse_config({}, "t"))}
+    assert "HL209" not in got and "HL110" not in got  # a run-to-completion kind, its pods read

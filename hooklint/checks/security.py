@@ -619,8 +619,8 @@ def hook_workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
         yield from _workflow_pods_not_read(m, ctx)
     elif m.kind == "TaskRun":
         yield from _task_run_pods_not_read(m, spec)
-    elif m.kind == "AnalysisRun":
-        return
+    elif m.kind in ("AnalysisRun", "BroadcastJob", "JobSet", "Job"):
+        return  # their pods are read (:meth:`Manifest.pod_specs`)
     elif m.kind == "PipelineRun":
         key = next((k for k in ("pipelineSpec", "pipelineRef") if spec is not None and k in spec), None)
         yield Hit(
