@@ -321,3 +321,22 @@ def test_hl105_reads_the_pods_of_broadcastjob_jobset_and_volcano_job(text, label
     ]
     got = {f.rule_id for f in lint_text(text, config=parse_config({}, "t"))}
     assert "HL209" not in got and "HL110" not in got  # a run-to-completion kind, its pods read
+
+
+def test_hl201_hl202_leave_volcano_job_alone() -> None:
+    """Volcano's Job has neither backoffLimit nor activeDeadlineSeconds: HL201 and HL202 read a
+    batch/v1 Job's fields, and told the attack's fx/volcano1 to set them."""
+    got = [f.rule_id for f in lint_text(VOLCANO, config=parse_config({}, "t")) if f.rule_id in ("HL201", "HL202")]
+    assert got == []
+
+
+def test_hl106_a_mounted_token_secret_of_argocd_s_own_service_account() -> None:
+    """A token Secret the application writes for Argo CD's application controller, mounted by a
+    hook of Argo CD's namespace, holds what the stock install grants the controller."""
+    context = SEEDER + token_secret("ctrl-token", "argocd-application-controller")
+    assert hits("HL106", token_job("ctrl-token"), context=context) == [(18, 30, (
+        "Job/seed mounts the token Secret 'ctrl-token' of ServiceAccount 'argocd-application-controller', one of Argo "
+        "CD's own, which this application does not create: the stock Argo CD install grants it every verb on every "
+        "resource of the cluster (ClusterRole argocd-application-controller), and reading the Secrets of Argo CD's "
+        "namespace; a PostSync hook runs on every sync, so whoever controls its image or command holds those rights. "
+        "Give it its own ServiceAccount with only the verbs and resources it needs."))]  # fmt: skip
