@@ -1640,9 +1640,9 @@ def hook_overprivileged_rbac(manifests: list[Manifest], ctx: Context) -> Iterato
                 if (field, id(binding)) in seen:
                     continue
                 seen.add((field, id(binding)))
-                hit = _binding_hit(m, binding, sa_name, who, span, field, ctx, judge)
-                if hit is not None:
-                    yield hit
+                found = _binding_hit(m, binding, sa_name, who, span, field, ctx, judge)
+                if found is not None:
+                    yield found
 
 
 def _identities(m: Manifest, pod: PodSpec, ctx: Context) -> list[tuple[str, str, Span, str]]:
