@@ -196,7 +196,7 @@ def test_hl106_a_mounted_token_secret_of_another_service_account_carries_its_rig
     assert hits("HL106", token_job("ops-token"), context=context) == expected
     # through a projected volume's secret source too
     assert [h[:2] for h in hits("HL106", token_job("ops-token", projected=True), context=context)] == [(18, 47)]
-    # an Opaque Secret, or a token Secret of another namespace's name, carries no token
+    # an Opaque Secret carries no token
     assert hits("HL106", token_job("ops-token"), context=SEEDER + token_secret("ops-token", "ops", "Opaque") + ops) == []
 
 
@@ -340,3 +340,12 @@ def test_hl106_a_mounted_token_secret_of_argocd_s_own_service_account() -> None:
         "resource of the cluster (ClusterRole argocd-application-controller), and reading the Secrets of Argo CD's "
         "namespace; a PostSync hook runs on every sync, so whoever controls its image or command holds those rights. "
         "Give it its own ServiceAccount with only the verbs and resources it needs."))]  # fmt: skip
+
+
+def test_hl106_a_role_or_token_secret_without_a_namespace_is_found_in_the_destination() -> None:
+    """A Role (or a token Secret) written without metadata.namespace lands in the destination
+    namespace, which may be the binding's (or the pod's): it is not a role hooklint cannot see."""
+    role = "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: seeder}\nrules: []\n---\n"
+    assert severities(role + binding("seeder", kind="RoleBinding", role_kind="Role")) == []
+    secret = token_secret("seeder-token", "seeder").replace("  namespace: shop\n", "")
+    assert [h[:2] for h in hits("HL104", token_job("seeder-token"), context=SEEDER + secret)] == [(18, 30)]

@@ -214,12 +214,22 @@ SA_NAME_ANNOTATION = "kubernetes.io/service-account.name"
 SA_TOKEN_TYPE = "kubernetes.io/service-account-token"
 
 
+def _find_loose(ctx: Context, kind: str, namespace: str | None, name: str) -> Manifest | None:
+    """The first object of the application of ``kind``/``name`` in ``namespace``, where an object
+    or a caller without a namespace (the destination namespace, which hooklint may not know)
+    matches any namespace."""
+    for found in ctx.by_kind.get(kind, []):
+        if found.name == name and (found.namespace is None or namespace is None or found.namespace == namespace):
+            return found
+    return None
+
+
 def _token_secrets(m: Manifest, pod: PodSpec, ctx: Context) -> list[tuple[str, str, Span, Manifest]]:
     """The ServiceAccount token Secrets of the application that ``pod`` mounts, as (the
     ServiceAccount's name, the dotted path of the field naming the Secret, its span, the Secret):
     a ``secret`` volume's ``secretName``, or a ``projected`` volume's ``sources[].secret.name``,
     of a volume a container (init and ephemeral ones too) mounts, naming a Secret of the pod's
-    namespace of type :data:`SA_TOKEN_TYPE` whose :data:`SA_NAME_ANNOTATION` names the
+    namespace (:func:`_find_loose`) of type :data:`SA_TOKEN_TYPE` whose :data:`SA_NAME_ANNOTATION` names the
     ServiceAccount. The token controller writes that ServiceAccount's token into the Secret
     (``pkg/controller/serviceaccount/tokens_controller.go``), so the pod holds it wherever it is
     mounted and whatever ``automountServiceAccountToken`` says (that field only governs the volume
@@ -246,7 +256,7 @@ def _token_secrets(m: Manifest, pod: PodSpec, ctx: Context) -> list[tuple[str, s
                 named.append((inner, "name", f"{path}.projected.sources[{j}].secret.name"))
         for holder, key, field in named:
             name = holder.get(key)
-            found = ctx.find("Secret", m.namespace, name) if isinstance(name, str) and name else None
+            found = _find_loose(ctx, "Secret", m.namespace, name) if isinstance(name, str) and name else None
             if found is None or found.body.get("type") != SA_TOKEN_TYPE:
                 continue
             annotations = get_map(found.metadata, "annotations")
@@ -1380,7 +1390,7 @@ class _Judge:
         ``aggregationRule`` may gather ClusterRoles hooklint cannot see (:func:`_aggregated`)."""
         if kind not in ("Role", "ClusterRole"):
             return None
-        role = self.ctx.find(str(kind), namespace, name)
+        role = self.ctx.find("ClusterRole", None, name) if kind == "ClusterRole" else _find_loose(self.ctx, "Role", namespace, name)
         if role is None:
             if kind == "ClusterRole" and (name in RESERVED_ROLE_NAMES or name.startswith(RESERVED_ROLE_PREFIX)
                                           or name in ARGOCD_CLUSTER_ROLES):  # fmt: skip
