@@ -75,7 +75,9 @@ def test_hl106_aggregation_of_argocd_application_controller_is_every_resource(se
 
 def test_hl106_aggregation_by_argocd_part_of_gathers_its_three_cluster_roles() -> None:
     assert hits("HL106", JOB, context=aggregator("[{matchLabels: {app.kubernetes.io/part-of: argocd}}]")) == [
-        (14, 27, f"{HEAD}grants every resource with every verb, and reading secrets cluster-wide through ClusterRole "
+        (14, 27, f"{HEAD}grants every resource with every verb, and running pods cluster-wide (create on jobs: it can run "
+                 "code as any ServiceAccount of any namespace, with that namespace's Secrets), and reading secrets "
+                 "cluster-wide through ClusterRole "
                  "'gatherer' (its aggregationRule gathers the rules of Argo CD's ClusterRole "
                  "'argocd-application-controller', Argo CD's ClusterRole 'argocd-server', Argo CD's ClusterRole "
                  f"'argocd-applicationset-controller'){TAIL}{GRANT_FIX}")]  # fmt: skip
@@ -118,7 +120,8 @@ def test_hl106_selector_of_the_application_s_own_labels_and_built_in_view_is_jud
 
 @pytest.mark.parametrize("role, grants", [
     ("argocd-application-controller", "every resource with every verb"),
-    ("argocd-server", "every resource"),
+    ("argocd-server", "every resource, and running pods cluster-wide (create on jobs: it can run code as any "
+                      "ServiceAccount of any namespace, with that namespace's Secrets)"),
     ("argocd-applicationset-controller", "reading secrets cluster-wide"),
 ])  # fmt: skip
 def test_hl106_binding_to_argocd_cluster_role_judged_by_the_stock_install(role: str, grants: str) -> None:

@@ -1081,7 +1081,8 @@ ARGOCD_CLUSTER_ROLES: dict[str, tuple[dict[str, str], tuple[dict, ...]]] = {
         ({"apiGroups": ["*"], "resources": ["*"], "verbs": ["*"]},)),
     "argocd-server": (
         {**_ARGOCD_LABELS, "app.kubernetes.io/name": "argocd-server", "app.kubernetes.io/component": "server"},
-        ({"apiGroups": ["*"], "resources": ["*"], "verbs": ["delete", "get", "patch"]},)),
+        ({"apiGroups": ["*"], "resources": ["*"], "verbs": ["delete", "get", "patch"]},
+         {"apiGroups": ["batch"], "resources": ["jobs"], "verbs": ["create"]})),
     "argocd-applicationset-controller": (
         {**_ARGOCD_LABELS, "app.kubernetes.io/name": "argocd-applicationset-controller",
          "app.kubernetes.io/component": "applicationset-controller"},
