@@ -88,6 +88,8 @@ def test_hl106_aggregation_by_argocd_part_of_gathers_its_three_cluster_roles() -
     # NotIn, Exists, DoesNotExist select roles by labels no known role need carry
     ("[{matchExpressions: [{key: rbac.authorization.k8s.io/aggregate-to-view, operator: Exists}]}]",
      "{matchExpressions: [{key: 'rbac.authorization.k8s.io/aggregate-to-view', operator: 'Exists'}]}"),
+    ("[{matchExpressions: [{key: rbac.authorization.k8s.io/aggregate-to-view, operator: In, values: ['true', x]}]}]",
+     "{matchExpressions: [{key: 'rbac.authorization.k8s.io/aggregate-to-view', operator: 'In', values: ['true', 'x']}]}"),
     ("[{matchLabels: {rbac.authorization.k8s.io/aggregate-to-view: 'true'}}, {matchLabels: {team: seed}}]",
      "{matchLabels: {team: 'seed'}}"),
 ])  # fmt: skip
@@ -352,3 +354,13 @@ def test_hl106_a_role_or_token_secret_without_a_namespace_is_found_in_the_destin
     assert severities(role + binding("seeder", kind="RoleBinding", role_kind="Role")) == []
     secret = token_secret("seeder-token", "seeder").replace("  namespace: shop\n", "")
     assert [h[:2] for h in hits("HL104", token_job("seeder-token"), context=SEEDER + secret)] == [(18, 30)]
+
+
+def test_run_to_completion_kinds_are_said_to_run_when_created() -> None:
+    """With check-all-workloads, a plain BroadcastJob runs when created, not "continuously"."""
+    plain = BROADCAST.replace("  annotations:\n    argocd.argoproj.io/hook: PreSync\n", "")
+    found = [f.message for f in lint_text(plain, config=parse_config({"check-all-workloads": True}, "t"))
+             if f.rule_id == "HL105"]  # fmt: skip
+    assert found[0] == ("BroadcastJob/node-prep sets hostPID: true: this BroadcastJob runs in the cluster whenever it "
+                        "is created and then controls the node, not just its pod. Remove it, or do this work outside "
+                        "the cluster's workloads.")  # fmt: skip

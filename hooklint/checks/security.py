@@ -62,7 +62,7 @@ def _runs(m: Manifest) -> str:
         return f"{subject} runs {' and '.join(when)}"
     if m.hook.is_hook:  # ignored hook, only reached with check-all-workloads
         return "this workload, which Argo CD never applies as it stands, would run in the cluster"
-    if m.kind in ("Job", "Pod", "Workflow", "AnalysisRun", "TaskRun"):
+    if m.kind in ("Job", "Pod", "Workflow", "AnalysisRun", "TaskRun") or (m.group, m.kind) in RUN_TO_COMPLETION_KINDS:
         return f"this {m.kind} runs in the cluster whenever it is created"
     if m.kind == "CronJob":
         return "this CronJob runs in the cluster on its schedule"
