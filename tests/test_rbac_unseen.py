@@ -364,3 +364,36 @@ def test_run_to_completion_kinds_are_said_to_run_when_created() -> None:
     assert found[0] == ("BroadcastJob/node-prep sets hostPID: true: this BroadcastJob runs in the cluster whenever it "
                         "is created and then controls the node, not just its pod. Remove it, or do this work outside "
                         "the cluster's workloads.")  # fmt: skip
+
+
+def test_cli_exit_codes_for_the_attack_shapes(tmp_path, monkeypatch) -> None:
+    """``hooklint lint`` on the attack's shapes, written anew: the aggregated Argo CD controller is
+    an error (exit 1; exit 0 before); a role hooklint cannot see a warning, which fails the run at
+    the default fail-on and passes with ``--fail-on error``."""
+    from typer.testing import CliRunner  # noqa: PLC0415
+
+    from hooklint.cli import app  # noqa: PLC0415
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", str(tmp_path / "cache"))
+    runner = CliRunner()
+
+    def early(text: str) -> str:  # applied before the hook (no HL301), with a plain object (no HL305)
+        early_meta = ", annotations: {argocd.argoproj.io/hook: PreSync, argocd.argoproj.io/sync-wave: '-1'}}"
+        return text.replace("{name: seeder}", "{name: seeder" + early_meta).replace(
+            "{name: gatherer}", "{name: gatherer" + early_meta) + "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"
+
+    (tmp_path / "agg").mkdir()
+    (tmp_path / "agg" / "hook.yaml").write_text(
+        JOB + "---\n" + early(aggregator("[{matchLabels: {app.kubernetes.io/component: application-controller}}]")))
+    result = runner.invoke(app, ["lint", "agg"])
+    assert result.exit_code == 1, result.output
+    assert "agg/hook.yaml:14:27: error HL106 hook-overprivileged-rbac: " in result.output
+    assert "1 error, 0 warnings, 0 notes" in result.output
+    (tmp_path / "unseen").mkdir()
+    (tmp_path / "unseen" / "hook.yaml").write_text(JOB + "---\n" + early(binding("acme-seeder")))
+    result = runner.invoke(app, ["lint", "unseen"])
+    assert result.exit_code == 1, result.output
+    assert "unseen/hook.yaml:14:27: warning HL106 hook-overprivileged-rbac: " in result.output
+    assert "0 errors, 1 warning, 0 notes" in result.output
+    assert runner.invoke(app, ["lint", "--fail-on", "error", "unseen"]).exit_code == 0
