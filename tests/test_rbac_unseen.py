@@ -397,3 +397,14 @@ def test_cli_exit_codes_for_the_attack_shapes(tmp_path, monkeypatch) -> None:
     assert "unseen/hook.yaml:14:27: warning HL106 hook-overprivileged-rbac: " in result.output
     assert "0 errors, 1 warning, 0 notes" in result.output
     assert runner.invoke(app, ["lint", "--fail-on", "error", "unseen"]).exit_code == 0
+
+
+def test_hl110_a_jobset_whose_pod_template_is_not_read() -> None:
+    """A JobSet hook whose replicated jobs hold no pod template hooklint can read (here a typo:
+    ``templates``) is not passed silently."""
+    broken = JOBSET.replace("    template:\n      spec:\n        backoffLimit", "    templates:\n      spec:\n        backoffLimit")
+    assert hits("HL110", broken) == [(4, 9, (
+        "JobSet/train is a jobset.x-k8s.io/JobSet: its controller makes the pods that run it from settings hooklint does "
+        "not read, so hooklint did not check the images, ServiceAccount and privileges of those pods (HL101-HL105). "
+        "Review what it runs yourself, or run the work as a Job."))]  # fmt: skip
+    assert hits("HL110", JOBSET) == []

@@ -604,7 +604,8 @@ def hook_workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
     (:func:`_workflow_pods_not_read`), a TaskRun's ``spec.taskRef`` and steps with a ``ref``
     (:func:`_task_run_pods_not_read`), and every PipelineRun and AnsibleJob (their pods are made
     from tasks or an operator's Job hooklint does not read). An AnalysisRun's Job metrics are read
-    (:meth:`Manifest.pod_specs`). An Argo Rollouts ``Rollout`` hook with ``spec.workloadRef``
+    (:meth:`Manifest.pod_specs`), and the pod templates of an OpenKruise BroadcastJob, a JobSet and a
+    Volcano Job: one of those with no pod template hooklint can read is reported. An Argo Rollouts ``Rollout`` hook with ``spec.workloadRef``
     (:func:`_rollout_pods_not_read`) too, and every Argo Workflows ``CronWorkflow`` hook: it makes
     a Workflow of ``spec.workflowSpec`` on its schedule (``argo-workflows
     pkg/apis/workflow/v1alpha1/cron_workflow_types.go`` ``CronWorkflowSpec``), whose templates
@@ -629,8 +630,8 @@ def hook_workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
         yield from _workflow_pods_not_read(m, ctx)
     elif m.kind == "TaskRun":
         yield from _task_run_pods_not_read(m, spec)
-    elif m.kind in ("AnalysisRun", "BroadcastJob", "JobSet", "Job"):
-        return  # their pods are read (:meth:`Manifest.pod_specs`)
+    elif m.kind == "AnalysisRun" or m.kind in ("BroadcastJob", "JobSet", "Job") and m.pod_specs():
+        return  # their pods are read (:meth:`Manifest.pod_specs`); a pod template not found is reported below
     elif m.kind == "PipelineRun":
         key = next((k for k in ("pipelineSpec", "pipelineRef") if spec is not None and k in spec), None)
         yield Hit(
