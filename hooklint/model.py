@@ -29,14 +29,21 @@ POD_SPEC_PATHS: dict[str, tuple[str, ...]] = {
     "ReplicaSet": ("spec", "template", "spec"),
     "ReplicationController": ("spec", "template", "spec"),
     "Rollout": ("spec", "template", "spec"),
+    "BroadcastJob": ("spec", "template", "spec"),
 }
 #: Kinds of :data:`POD_SPEC_PATHS` that are a custom resource, with the one API group whose objects
 #: hold a pod template there: Argo Rollouts' ``Rollout`` (``argoproj.io``: ``spec.template`` is a
 #: ``corev1.PodTemplateSpec``, ``argo-rollouts pkg/apis/rollouts/v1alpha1/types.go``
 #: ``RolloutSpec``; a ``spec.workloadRef`` takes the template from a Deployment, ReplicaSet or
 #: PodTemplate instead, ``rollout/templateref.go``: HL110). OpenKruise's ``Rollout``
-#: (``rollouts.kruise.io``) has no pod template.
-POD_SPEC_GROUPS = {"Rollout": "argoproj.io"}
+#: (``rollouts.kruise.io``) has no pod template. OpenKruise's ``BroadcastJob`` (``apps.kruise.io``:
+#: ``spec.template`` is a ``corev1.PodTemplateSpec`` whose pod runs on every node,
+#: ``openkruise/kruise apis/apps/v1alpha1/broadcastjob_types.go`` ``BroadcastJobSpec``; argo-cd
+#: v3.5.1 bundles its health check, ``resource_customizations/apps.kruise.io/BroadcastJob``).
+POD_SPEC_GROUPS = {"Rollout": "argoproj.io", "BroadcastJob": "apps.kruise.io"}
+#: Custom resources named like one of Kubernetes' own kinds that hold no pod spec at its path:
+#: Volcano's ``Job`` (``batch.volcano.sh``) keeps its pods in ``spec.tasks`` (:data:`RUN_POD_KINDS`).
+FOREIGN_KINDS = frozenset({("batch.volcano.sh", "Job")})
 POD_TEMPLATE_KINDS = frozenset(POD_SPEC_PATHS)
 #: Argo Workflows' ``Workflow`` (``argoproj.io/v1alpha1``), the third kind Argo CD's docs name as a
 #: typical hook: the workflow controller makes one pod per step from the templates of its spec
@@ -47,8 +54,13 @@ WORKFLOW_KINDS = frozenset({"Workflow"})
 #: batch/v1 JobSpec: ``argo-rollouts pkg/apis/rollouts/v1alpha1/analysis_types.go`` ``JobMetric``)
 #: and Tekton's ``TaskRun`` (``tekton.dev``: one pod of ``spec.taskSpec``'s steps and sidecars with
 #: ``spec.podTemplate``: ``tektoncd/pipeline pkg/apis/pipeline/v1/taskrun_types.go``,
-#: ``pkg/apis/pipeline/pod/template.go``) (:meth:`Manifest.pod_specs`).
-RUN_POD_KINDS = frozenset({"AnalysisRun", "TaskRun"})
+#: ``pkg/apis/pipeline/pod/template.go``); Kubernetes JobSet's ``JobSet`` (``jobset.x-k8s.io``: a Job
+#: per ``spec.replicatedJobs[].template``, a ``batchv1.JobTemplateSpec``, so its pod spec is at
+#: ``spec.template.spec`` of it: ``kubernetes-sigs/jobset api/jobset/v1alpha2/jobset_types.go``
+#: ``JobSetSpec``, ``ReplicatedJob``) and Volcano's ``Job`` (``batch.volcano.sh``: pods of each
+#: ``spec.tasks[].template``, a ``v1.PodTemplateSpec``: ``volcano-sh/apis
+#: pkg/apis/batch/v1alpha1/job.go`` ``JobSpec``, ``TaskSpec``) (:meth:`Manifest.pod_specs`).
+RUN_POD_KINDS = frozenset({"AnalysisRun", "TaskRun", "JobSet", "Job"})
 #: Every kind whose pods the container and pod-level security rules (HL101-HL105, HL107, HL109) read.
 POD_KINDS = POD_TEMPLATE_KINDS | WORKFLOW_KINDS | RUN_POD_KINDS
 #: Kinds a controller runs to completion, made anew each sync (Argo Workflows, Tekton, Argo
@@ -57,7 +69,8 @@ POD_KINDS = POD_TEMPLATE_KINDS | WORKFLOW_KINDS | RUN_POD_KINDS
 #: as its test data), as (group, kind). HL110 reports those whose pods hooklint does not read.
 RUN_TO_COMPLETION_KINDS = frozenset({
     ("argoproj.io", "Workflow"), ("argoproj.io", "AnalysisRun"), ("tekton.dev", "PipelineRun"),
-    ("tekton.dev", "TaskRun"), ("tower.ansible.com", "AnsibleJob"),
+    ("tekton.dev", "TaskRun"), ("tower.ansible.com", "AnsibleJob"), ("apps.kruise.io", "BroadcastJob"),
+    ("jobset.x-k8s.io", "JobSet"), ("batch.volcano.sh", "Job"),
 })  # fmt: skip
 #: Where a Tekton TaskRun's ``spec.taskSpec`` holds the containers of its pod, as (key, how it
 #: holds them): ``stepTemplate`` (merged into every step), ``steps`` and ``sidecars``.
@@ -178,9 +191,9 @@ def pod_spec_path(group: str, kind: str | None) -> tuple[str, ...] | None:
     """The keys from an object of ``group``/``kind`` down to its pod spec (:data:`POD_SPEC_PATHS`),
     or None when it holds none at a fixed path. A custom resource's kind counts in its own group
     only (:data:`POD_SPEC_GROUPS`); Kubernetes' own kinds are matched by kind, as everywhere in
-    hooklint."""
+    hooklint, but for a custom resource of the same name that holds none (:data:`FOREIGN_KINDS`)."""
     keys = POD_SPEC_PATHS.get(kind or "")
-    if keys is None or POD_SPEC_GROUPS.get(kind or "", group) != group:
+    if keys is None or POD_SPEC_GROUPS.get(kind or "", group) != group or (group, kind) in FOREIGN_KINDS:
         return None
     return keys
 
@@ -509,7 +522,9 @@ class Manifest:
 
     def pod_specs(self) -> list[PodSpec]:
         """Every pod spec the object makes pods from: :meth:`pod_spec` for a Pod, Job, CronJob or
-        workload; for an AnalysisRun, one per Job metric; for a TaskRun, its ``taskSpec``'s pod; for an Argo Workflows ``Workflow`` (``argoproj.io``), one per template that runs a
+        workload (an OpenKruise BroadcastJob too); for an AnalysisRun, one per Job metric; for a
+        TaskRun, its ``taskSpec``'s pod; for a JobSet, one per replicated job; for a Volcano Job,
+        one per task; for an Argo Workflows ``Workflow`` (``argoproj.io``), one per template that runs a
         pod (a ``container``, ``script`` or ``containerSet``: ``workflow_types.go``
         ``Template.GetType``), the spec's ``templateDefaults`` (merged into every template), and
         the ``inline`` templates of its ``steps`` and ``dag.tasks``, in document order."""
@@ -520,6 +535,10 @@ class Manifest:
             return self._analysis_pods()
         if self.kind == "TaskRun" and self.group == "tekton.dev":
             return self._taskrun_pods()
+        if self.kind == "JobSet" and self.group == "jobset.x-k8s.io":
+            return self._listed_pods("replicatedJobs", ("template", "spec", "template", "spec"), "replicated job")
+        if self.kind == "Job" and self.group == "batch.volcano.sh":
+            return self._listed_pods("tasks", ("template", "spec"), "task")
         if self.kind not in WORKFLOW_KINDS or self.group != "argoproj.io":
             return []
         spec = get_map(self.body, "spec")
@@ -569,6 +588,26 @@ class Manifest:
             name = _str(metric.get("name")) or str(i)
             out.append(PodSpec(template, f"spec.metrics[{i}].provider.job.spec.template.spec", parent, "spec",
                                template=f"metric '{name}'"))  # fmt: skip
+        return out
+
+    def _listed_pods(self, list_key: str, keys: tuple[str, ...], noun: str) -> list[PodSpec]:
+        """The pod spec of each item of ``spec.<list_key>`` found at ``keys`` below it, as
+        messages name it (``replicated job 'workers'``, ``task 'main'``, by its ``name`` or its
+        index): a JobSet's ``replicatedJobs[].template.spec.template.spec``, a Volcano Job's
+        ``tasks[].template.spec`` (:data:`RUN_POD_KINDS`)."""
+        spec = get_map(self.body, "spec")
+        items = spec.get(list_key) if spec is not None else None
+        out: list[PodSpec] = []
+        for i, item in enumerate(items if isinstance(items, Seq) else []):
+            parent: Any = item
+            for key in keys[:-1]:
+                parent = get_map(parent, key)
+            pod = get_map(parent, keys[-1])
+            if pod is None:
+                continue
+            name = _str(item.get("name")) or str(i)
+            out.append(PodSpec(pod, f"spec.{list_key}[{i}].{'.'.join(keys)}", parent, keys[-1],
+                               template=f"{noun} '{name}'"))  # fmt: skip
         return out
 
     def _taskrun_pods(self) -> list[PodSpec]:

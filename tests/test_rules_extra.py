@@ -231,8 +231,9 @@ HL106_TAIL = (
 
 
 def test_hl106_deprecated_service_account_field_and_one_finding_per_binding() -> None:
-    """A RoleBinding subject without a namespace means the binding's namespace; roles defined
-    outside the lint run (other than cluster-admin) are not followed."""
+    """A RoleBinding subject without a namespace means the binding's namespace; a role defined
+    outside the lint run that is neither built in nor Argo CD's is a warning: hooklint cannot see
+    what it grants (attack 11)."""
     context = """\
 apiVersion: rbac.authorization.k8s.io/v1
 kind: RoleBinding
@@ -260,6 +261,11 @@ subjects: [{kind: ServiceAccount, name: legacy, namespace: payments}]
     text = HL106_JOB.format(sa_line="serviceAccount: legacy")
     # A RoleBinding grants its role (even cluster-admin) inside its own namespace only.
     assert hits("HL106", text, context=context) == [
+        (11, 23, "Job/migrate runs as ServiceAccount 'legacy', and ClusterRoleBinding/legacy-elsewhere binds it to "
+                 "ClusterRole 'defined-elsewhere', which is not in this application nor built in or Argo CD's, so "
+                 "hooklint cannot see what it grants: a PreSync hook runs on every sync, so whoever controls its image "
+                 "or command holds whatever it grants over the cluster. Define the role in the application, listing "
+                 "only the verbs and resources it needs."),
         (11, 23, "Job/migrate runs as ServiceAccount 'legacy', and ClusterRoleBinding/legacy-wide grants "
                  "every verb on pods through ClusterRole 'wide': " + HL106_TAIL.format(reach="the cluster")),
         (11, 23, "Job/migrate runs as ServiceAccount 'legacy', and RoleBinding/legacy-admin binds it to "

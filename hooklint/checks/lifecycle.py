@@ -9,7 +9,7 @@ from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.findings import Span
 from hooklint.images import parse_image
-from hooklint.model import BASELINE_CAPABILITIES, JOB_LIKE, LONG_RUNNING_KINDS, POD_TEMPLATE_KINDS, RUN_TO_COMPLETION_KINDS, Container, Manifest, PodSpec, get_map
+from hooklint.model import BASELINE_CAPABILITIES, FOREIGN_KINDS, JOB_LIKE, LONG_RUNNING_KINDS, POD_TEMPLATE_KINDS, RUN_TO_COMPLETION_KINDS, Container, Manifest, PodSpec, get_map
 from hooklint.yamlio import Map, Seq
 
 #: Kinds whose re-apply over a finished object neither re-runs nor may change its template.
@@ -52,7 +52,7 @@ def _spec_key_span(m: Manifest):
 
 @check("HL201", kinds={"Job"})
 def hook_missing_backoff_limit(m: Manifest, ctx: Context) -> Iterator[Hit]:
-    if m.kind != "Job" or not ctx.in_scope(m):
+    if m.kind != "Job" or (m.group, m.kind) in FOREIGN_KINDS or not ctx.in_scope(m):  # not Volcano's Job
         return
     spec = get_map(m.body, "spec")
     if spec is not None and "backoffLimit" in spec:
@@ -69,7 +69,7 @@ def hook_missing_backoff_limit(m: Manifest, ctx: Context) -> Iterator[Hit]:
 
 @check("HL202", kinds={"Job", "Pod"})
 def hook_missing_active_deadline(m: Manifest, ctx: Context) -> Iterator[Hit]:
-    if m.kind not in ("Job", "Pod") or not ctx.in_scope(m):
+    if m.kind not in ("Job", "Pod") or (m.group, m.kind) in FOREIGN_KINDS or not ctx.in_scope(m):
         return
     spec = get_map(m.body, "spec")
     if spec is not None and "activeDeadlineSeconds" in spec:

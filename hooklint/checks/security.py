@@ -9,6 +9,7 @@ from typing import Callable, Iterator, Mapping, TypeVar
 
 from hooklint import argocd
 from hooklint.checks import Context, Hit, check
+from hooklint.findings import Span
 from hooklint.images import allowed, is_templated, parse_image
 from hooklint.sources.repository.volumes import HostPathVolume, node_path
 from hooklint.model import BASELINE_CAPABILITIES, POD_KINDS, RUN_TO_COMPLETION_KINDS, Container, Manifest, PodSpec, RBAC_GROUP, Grantee, binding_grantee, binding_grantees, get_map
@@ -61,7 +62,7 @@ def _runs(m: Manifest) -> str:
         return f"{subject} runs {' and '.join(when)}"
     if m.hook.is_hook:  # ignored hook, only reached with check-all-workloads
         return "this workload, which Argo CD never applies as it stands, would run in the cluster"
-    if m.kind in ("Job", "Pod", "Workflow", "AnalysisRun", "TaskRun"):
+    if m.kind in ("Job", "Pod", "Workflow", "AnalysisRun", "TaskRun") or (m.group, m.kind) in RUN_TO_COMPLETION_KINDS:
         return f"this {m.kind} runs in the cluster whenever it is created"
     if m.kind == "CronJob":
         return "this CronJob runs in the cluster on its schedule"
@@ -134,7 +135,9 @@ def hook_image_mutable_tag(m: Manifest, ctx: Context) -> Iterator[Hit]:
 def hook_default_service_account(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """A hook running as the namespace's ``default`` ServiceAccount. When that ServiceAccount's
     token is mounted too (HL104 reports it on the same hook, see :func:`_mounted_token`), the
-    message says so and names HL104, as HL104's names HL103. A Workflow's pods are judged one
+    message says so and names HL104, as HL104's names HL103. A pod running as another
+    ServiceAccount that mounts the token Secret of ``default`` (:func:`_token_secrets`) acts as
+    ``default`` too, reported at the field naming the Secret. A Workflow's pods are judged one
     template at a time; a field several pods read from the Workflow's spec is reported once."""
     seen: set[str] = set()
     for pod in _pods_in_scope(m, ctx):
@@ -143,6 +146,16 @@ def hook_default_service_account(m: Manifest, ctx: Context) -> Iterator[Hit]:
         if field in seen:
             continue
         seen.add(field)
+        for account, token_field, span, secret in _token_secrets(m, pod, ctx):
+            if account == "default" and name not in (None, "default") and token_field not in seen:
+                seen.add(token_field)
+                yield Hit(
+                    f"{m.label} mounts the token Secret '{secret.name}' of the 'default' ServiceAccount, so its "
+                    f"pods act as 'default': {_phase_words(m)} then shares identity and permissions with every other "
+                    "unconfigured pod. Mount no token, or one of a dedicated ServiceAccount.",
+                    span,
+                    token_field,
+                )
         mounted = " Its token is mounted too, with no role bound to it in this application (HL104)." if _mounted_token(m, pod, ctx) else ""
         if name is None:
             yield Hit(
@@ -193,6 +206,66 @@ def _projected_token(m: Manifest, pod: PodSpec) -> tuple[str, int, str, Map] | N
     return None
 
 
+#: Where ``kubernetes.io/service-account-token`` Secrets name their ServiceAccount (Kubernetes
+#: "Service account token Secrets").
+SA_NAME_ANNOTATION = "kubernetes.io/service-account.name"
+#: The type of a Secret the token controller fills with a ServiceAccount's long-lived token
+#: (Kubernetes "Service account token Secrets"), named by :data:`SA_NAME_ANNOTATION`.
+SA_TOKEN_TYPE = "kubernetes.io/service-account-token"
+
+
+def _find_loose(ctx: Context, kind: str, namespace: str | None, name: str) -> Manifest | None:
+    """The first object of the application of ``kind``/``name`` in ``namespace``, where an object
+    or a caller without a namespace (the destination namespace, which hooklint may not know)
+    matches any namespace."""
+    for found in ctx.by_kind.get(kind, []):
+        if found.name == name and (found.namespace is None or namespace is None or found.namespace == namespace):
+            return found
+    return None
+
+
+def _token_secrets(m: Manifest, pod: PodSpec, ctx: Context) -> list[tuple[str, str, Span, Manifest]]:
+    """The ServiceAccount token Secrets of the application that ``pod`` mounts, as (the
+    ServiceAccount's name, the dotted path of the field naming the Secret, its span, the Secret):
+    a ``secret`` volume's ``secretName``, or a ``projected`` volume's ``sources[].secret.name``,
+    of a volume a container (init and ephemeral ones too) mounts, naming a Secret of the pod's
+    namespace (:func:`_find_loose`) of type :data:`SA_TOKEN_TYPE` whose :data:`SA_NAME_ANNOTATION` names the
+    ServiceAccount. The token controller writes that ServiceAccount's token into the Secret
+    (``pkg/controller/serviceaccount/tokens_controller.go``), so the pod holds it wherever it is
+    mounted and whatever ``automountServiceAccountToken`` says (that field only governs the volume
+    the ServiceAccount admission plugin adds)."""
+    mounted = set()
+    for container in m.containers(pod):
+        mounts = container.body.get("volumeMounts")
+        for mount in mounts if isinstance(mounts, Seq) else []:
+            if isinstance(mount, Map) and isinstance(mount.get("name"), str):
+                mounted.add(mount["name"])
+    out: list[tuple[str, str, Span, Manifest]] = []
+    for volume, path in pod.volumes():
+        if volume.get("name") not in mounted:
+            continue
+        named: list[tuple[Map, str, str]] = []  # (mapping, key, dotted path of the key)
+        secret = get_map(volume, "secret")
+        if secret is not None:
+            named.append((secret, "secretName", f"{path}.secret.secretName"))
+        projected = get_map(volume, "projected")
+        sources = projected.get("sources") if projected is not None else None
+        for j, source in enumerate(sources if isinstance(sources, Seq) else []):
+            inner = get_map(source, "secret")
+            if inner is not None:
+                named.append((inner, "name", f"{path}.projected.sources[{j}].secret.name"))
+        for holder, key, field in named:
+            name = holder.get(key)
+            found = _find_loose(ctx, "Secret", m.namespace, name) if isinstance(name, str) and name else None
+            if found is None or found.body.get("type") != SA_TOKEN_TYPE:
+                continue
+            annotations = get_map(found.metadata, "annotations")
+            account = annotations.get(SA_NAME_ANNOTATION) if annotations is not None else None
+            if isinstance(account, str) and account:
+                out.append((account, field, holder.value_span(key), found))
+    return out
+
+
 def _mounted_token(m: Manifest, pod: PodSpec, ctx: Context) -> str | None:
     """Why HL104 reports the pod's ServiceAccount token as mounted, or None: ``"true"`` (the pod
     spec says so), ``"unset"`` (unset, and the ServiceAccount of this application does not set it
@@ -224,16 +297,37 @@ def hook_automounts_token(m: Manifest, ctx: Context) -> Iterator[Hit]:
     through a projected volume) while no RoleBinding or ClusterRoleBinding of the application
     grants the pod's ServiceAccount (any subject reaching it, see :func:`_binding_names`) a Role
     or ClusterRole (with one, the hook uses its token, and HL106
-    judges the grant). The message stays short (under 300 characters); the rule file's what/why,
+    judges the grant); and each ServiceAccount token Secret the pod mounts whose ServiceAccount no
+    binding grants a role (:func:`_secret_token_unbound`). The message stays short (under 300 characters); the rule file's what/why,
     shown by ``hooklint explain HL104``, holds the detail. On the 'default' ServiceAccount it names
     HL103, which reports the same hook. A Workflow's pods are judged one template at a time; a
     field several pods read from the Workflow's spec is reported once."""
     seen: set[str] = set()
     for pod in _pods_in_scope(m, ctx):
-        for hit in _automounted(m, pod, ctx):
+        for hit in [*_automounted(m, pod, ctx), *_secret_token_unbound(m, pod, ctx)]:
             if hit.field_path not in seen:
                 seen.add(hit.field_path)
                 yield hit
+
+
+def _secret_token_unbound(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator[Hit]:
+    """HL104's findings on the ServiceAccount token Secrets ``pod`` mounts (:func:`_token_secrets`)
+    whose ServiceAccount no binding of the application grants a role (:func:`_granted_role`): a
+    token the pod holds whatever ``automountServiceAccountToken`` says, at the field naming the
+    Secret. The pod's own ServiceAccount is left to :func:`_automounted` when it already mounts
+    that token."""
+    own = pod.service_account()[0] or "default"
+    bindings = ctx.by_kind.get("RoleBinding", []) + ctx.by_kind.get("ClusterRoleBinding", [])
+    for account, field, span, secret in _token_secrets(m, pod, ctx):
+        if _granted_role(bindings, account, m.namespace) or (account == own and _mounted_token(m, pod, ctx)):
+            continue
+        who = "'default' (HL103; " if account == "default" else f"'{account}' ("
+        yield Hit(
+            f"{m.label} mounts the token of ServiceAccount {who}token Secret '{secret.name}', whatever automount "
+            "says), and no binding here grants it a role. Remove that volume, or bind it to a least-privilege Role.",
+            span,
+            field,
+        )
 
 
 def _automounted(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator[Hit]:
@@ -510,7 +604,8 @@ def hook_workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
     (:func:`_workflow_pods_not_read`), a TaskRun's ``spec.taskRef`` and steps with a ``ref``
     (:func:`_task_run_pods_not_read`), and every PipelineRun and AnsibleJob (their pods are made
     from tasks or an operator's Job hooklint does not read). An AnalysisRun's Job metrics are read
-    (:meth:`Manifest.pod_specs`). An Argo Rollouts ``Rollout`` hook with ``spec.workloadRef``
+    (:meth:`Manifest.pod_specs`), and the pod templates of an OpenKruise BroadcastJob, a JobSet and a
+    Volcano Job: one of those with no pod template hooklint can read is reported. An Argo Rollouts ``Rollout`` hook with ``spec.workloadRef``
     (:func:`_rollout_pods_not_read`) too, and every Argo Workflows ``CronWorkflow`` hook: it makes
     a Workflow of ``spec.workflowSpec`` on its schedule (``argo-workflows
     pkg/apis/workflow/v1alpha1/cron_workflow_types.go`` ``CronWorkflowSpec``), whose templates
@@ -535,8 +630,8 @@ def hook_workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
         yield from _workflow_pods_not_read(m, ctx)
     elif m.kind == "TaskRun":
         yield from _task_run_pods_not_read(m, spec)
-    elif m.kind == "AnalysisRun":
-        return
+    elif m.kind == "AnalysisRun" or m.kind in ("BroadcastJob", "JobSet", "Job") and m.pod_specs():
+        return  # their pods are read (:meth:`Manifest.pod_specs`); a pod template not found is reported below
     elif m.kind == "PipelineRun":
         key = next((k for k in ("pipelineSpec", "pipelineRef") if spec is not None and k in spec), None)
         yield Hit(
@@ -953,6 +1048,49 @@ BUILT_IN_ROLES: dict[str, tuple[dict[str, str], tuple[dict, ...]]] = {
 }
 
 
+#: Built-in ClusterRoles that hold nothing HL106 reports but carry a label an ``aggregationRule``
+#: may select (``bootstrappolicy/policy.go``): ``view`` is gathered into ``edit``
+#: (``aggregate-to-edit``), ``system:aggregate-to-admin`` into ``admin`` and
+#: ``system:aggregate-to-view`` into ``view``; ``admin`` and ``view`` carry the bootstrapping label
+#: only. A selector that selects one of them selects roles whose meaning is known.
+HARMLESS_BUILT_IN_LABELS: dict[str, dict[str, str]] = {
+    "view": {_AGGREGATE_TO + "edit": "true"},
+    "system:aggregate-to-admin": {_AGGREGATE_TO + "admin": "true"},
+    "system:aggregate-to-view": {_AGGREGATE_TO + "view": "true"},
+}
+#: The names Kubernetes keeps for its own roles: ``cluster-admin``, ``admin``, ``edit``, ``view`` and
+#: the ``system:`` prefix ("Using RBAC Authorization", "Default roles and role bindings": "the
+#: system: prefix ... is reserved for Kubernetes system use"). A ClusterRole of such a name that is
+#: not in :data:`BUILT_IN_ROLES` holds nothing HL106 reports.
+RESERVED_ROLE_NAMES = ("cluster-admin", "admin", "edit", "view")
+RESERVED_ROLE_PREFIX = "system:"
+
+#: The ClusterRoles of Argo CD's stock cluster-wide install (argo-cd v3.5.1
+#: ``manifests/cluster-rbac/application-controller/argocd-application-controller-clusterrole.yaml``,
+#: ``manifests/cluster-rbac/server/argocd-server-clusterrole.yaml``,
+#: ``manifests/cluster-rbac/applicationset-controller/argocd-applicationset-controller-clusterrole.yaml``;
+#: ``manifests/install.yaml`` holds them), with their labels and the rules that hold what HL106
+#: reports, as ``(labels, rules)``: every cluster Argo CD manages in-cluster has them, so a binding
+#: to one, or an ``aggregationRule`` selecting one (by ``app.kubernetes.io/part-of: argocd`` or its
+#: ``component``), hands the hook the controller's ``*`` on ``*``. ``argocd-notifications-controller``
+#: and ``argocd-dex-server`` have Roles in Argo CD's namespace only.
+_ARGOCD_LABELS = {"app.kubernetes.io/part-of": "argocd"}
+ARGOCD_CLUSTER_ROLES: dict[str, tuple[dict[str, str], tuple[dict, ...]]] = {
+    "argocd-application-controller": (
+        {**_ARGOCD_LABELS, "app.kubernetes.io/name": "argocd-application-controller",
+         "app.kubernetes.io/component": "application-controller"},
+        ({"apiGroups": ["*"], "resources": ["*"], "verbs": ["*"]},)),
+    "argocd-server": (
+        {**_ARGOCD_LABELS, "app.kubernetes.io/name": "argocd-server", "app.kubernetes.io/component": "server"},
+        ({"apiGroups": ["*"], "resources": ["*"], "verbs": ["delete", "get", "patch"]},
+         {"apiGroups": ["batch"], "resources": ["jobs"], "verbs": ["create"]})),
+    "argocd-applicationset-controller": (
+        {**_ARGOCD_LABELS, "app.kubernetes.io/name": "argocd-applicationset-controller",
+         "app.kubernetes.io/component": "applicationset-controller"},
+        ({"apiGroups": [""], "resources": ["secrets"], "verbs": ["get", "list", "watch"]},)),
+}  # fmt: skip
+
+
 def selects(selector: object, labels: Mapping[str, object]) -> bool:
     """Whether a ``metav1.LabelSelector`` (a mapping of ``matchLabels`` and ``matchExpressions``)
     selects an object with ``labels``, as ``metav1.LabelSelectorAsSelector`` reads it
@@ -982,40 +1120,106 @@ def selects(selector: object, labels: Mapping[str, object]) -> bool:
     return True
 
 
-def _aggregated(role: Manifest, ctx: Context, seen: set[str]) -> tuple[list[Mapping], list[str]]:
+def _provable(selector: object) -> bool:
+    """Whether a valid selector can only select roles that carry labels it names exactly: every
+    requirement a ``matchLabels`` pair or an ``In`` of one value, and at least one of them. Any
+    other (``NotIn``, ``Exists``, ``DoesNotExist``, an ``In`` of several values, an empty selector)
+    also selects roles by labels no known role need carry."""
+    if not isinstance(selector, Mapping):
+        return False
+    match, expressions = selector.get("matchLabels") or {}, selector.get("matchExpressions") or []
+    if not isinstance(match, Mapping) or not isinstance(expressions, list):
+        return False
+    single = all(isinstance(e, Mapping) and e.get("operator") == "In" and isinstance(e.get("values"), list)
+                 and len(e["values"]) == 1 for e in expressions)  # fmt: skip
+    return single and bool(match or expressions)
+
+
+def _valid_selector(selector: object) -> bool:
+    """Whether the API server accepts ``selector`` (:func:`selects` selects something with it)."""
+    if not isinstance(selector, Mapping):
+        return False
+    labels: dict[str, object] = {}
+    match, expressions = selector.get("matchLabels") or {}, selector.get("matchExpressions") or []
+    if not isinstance(match, Mapping) or not isinstance(expressions, list):
+        return False
+    labels.update(match)
+    for e in expressions:  # build labels that satisfy each positive requirement, then ask selects()
+        if not isinstance(e, Mapping) or not isinstance(e.get("key"), str):
+            return False
+        if e.get("operator") == "In" and isinstance(e.get("values"), list) and e["values"]:
+            labels.setdefault(e["key"], e["values"][0])
+        elif e.get("operator") == "Exists":
+            labels.setdefault(e["key"], "")
+    return selects(selector, labels) or any(
+        isinstance(e, Mapping) and e.get("operator") in ("NotIn", "DoesNotExist") for e in expressions)
+
+
+def _aggregated(role: Manifest, ctx: Context, seen: set[str]) -> tuple[list[Mapping], list[str], list[str]]:
     """The rules the ClusterRole aggregation controller gives ``role`` (a ClusterRole with an
     ``aggregationRule``), as far as hooklint can know them: those of the ClusterRoles of the
-    application its ``clusterRoleSelectors`` select (their own aggregated rules included) and of the
-    built-in ones of :data:`BUILT_IN_ROLES` (a role of the application of the same name stands
-    for the built-in), and those roles, as a message names them (``the built-in ClusterRole
-    'edit'``), in selection order. The controller sets the role's rules to
-    every rule of every ClusterRole a selector selects, itself left out (``k8s.io/kubernetes
-    pkg/controller/clusterroleaggregation/clusterroleaggregation_controller.go``
+    application its ``clusterRoleSelectors`` select (their own aggregated rules included), of the
+    built-in ones of :data:`BUILT_IN_ROLES` and of Argo CD's stock ones of
+    :data:`ARGOCD_CLUSTER_ROLES` (a role of the application of the same name stands for either),
+    and those roles, as a message names them (``the built-in ClusterRole 'edit'``), in selection
+    order; third, each selector that may select roles hooklint cannot see, as written
+    (``{matchLabels: {acme.io/x: 'true'}}``): a valid selector that selects no known role
+    (built-in ones that grant nothing reported, :data:`HARMLESS_BUILT_IN_LABELS`, included), or
+    that is not :func:`_provable` (any ClusterRole of the cluster may carry any label). The
+    controller sets the role's rules to every rule of every ClusterRole a selector selects, itself
+    left out (``k8s.io/kubernetes pkg/controller/clusterroleaggregation/clusterroleaggregation_controller.go``
     ``syncClusterRole``); ``seen``: the roles already followed (a selection cycle)."""
     rule = get_map(role.body, "aggregationRule")
     selectors = rule.get("clusterRoleSelectors") if rule is not None else None
     rules: list[Mapping] = []
     gathered: list[str] = []
+    unseen: list[str] = []
     if not isinstance(selectors, Seq):
-        return rules, gathered
+        return rules, gathered, unseen
     own = {r.name: r for r in ctx.by_kind.get("ClusterRole", []) if r.name and r.group == RBAC_GROUP}
+    known = [*((name, dict([_BOOTSTRAPPING, *labels.items()]), held, f"the built-in ClusterRole '{name}'")
+               for name, (labels, held) in BUILT_IN_ROLES.items()),
+             *((name, dict([_BOOTSTRAPPING, *labels.items()]), (), "")
+               for name, labels in HARMLESS_BUILT_IN_LABELS.items()),
+             *((name, labels, held, f"Argo CD's ClusterRole '{name}'")
+               for name, (labels, held) in ARGOCD_CLUSTER_ROLES.items())]  # fmt: skip
     for selector in selectors:
+        matched = False
         for name, other in own.items():
             written = get_map(other.metadata, "labels")  # None without metadata or labels
-            if name in seen or not selects(selector, written or {}):
+            if name == role.name or not selects(selector, written or {}):
+                continue  # the controller leaves the role itself out
+            matched = True
+            if name in seen:
                 continue
             seen.add(name)
             rules.extend(r for r in (other.body.get("rules") or []) if isinstance(r, Map))
-            more, names = _aggregated(other, ctx, seen)
+            more, names, hidden = _aggregated(other, ctx, seen)
             rules.extend(more)
             gathered.extend([f"ClusterRole '{name}'", *names])
-        for name, (built_in_labels, held) in BUILT_IN_ROLES.items():
-            if name in own or name in seen or not selects(selector, dict([_BOOTSTRAPPING, *built_in_labels.items()])):
+            unseen.extend(hidden)
+        for name, labels, held, shown in known:
+            if name in own or not selects(selector, labels):
+                continue
+            matched = True
+            if name in seen:
                 continue
             seen.add(name)
             rules.extend(held)
-            gathered.append(f"the built-in ClusterRole '{name}'")
-    return rules, gathered
+            if shown:
+                gathered.append(shown)
+        if _valid_selector(selector) and not (matched and _provable(selector)):
+            unseen.append(_flow(selector))
+    return rules, gathered, unseen
+
+
+def _flow(value: object) -> str:
+    """``value`` (a selector as parsed) in YAML flow style, as a message quotes it."""
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{k}: {_flow(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(v) for v in value) + "]"
+    return f"'{value}'" if isinstance(value, str) else str(value)
 
 
 def _binding_grants(binding: Manifest, ctx: Context, judge: "_Judge | None" = None) -> str | None:
@@ -1070,9 +1274,6 @@ def _grants_phrase(grants: list[tuple[int, str]]) -> list[tuple[int, str]]:
 #: exponential, or recurse past Python's limit.
 NAMED_BUDGET = 5000
 NAMED_DEPTH = 40
-#: Where ``kubernetes.io/service-account-token`` Secrets name their ServiceAccount (Kubernetes
-#: "Service account token Secrets").
-SA_NAME_ANNOTATION = "kubernetes.io/service-account.name"
 #: The group whose members pass every authorization check (Kubernetes "RBAC good practices":
 #: members of ``system:masters`` bypass RBAC and webhook authorization alike).
 MASTERS_GROUP = "system:masters"
@@ -1154,15 +1355,20 @@ class _Judge:
             if role_kind == "ClusterRole" and role_name in BUILT_IN_WRITER_ROLES:
                 return (f"the built-in ClusterRole '{role_name}'",
                         f"binds it to the built-in ClusterRole '{role_name}', {BUILT_IN_WRITER_ROLES[role_name]}")
-            if role_kind != "ClusterRole" or role_name not in BUILT_IN_ROLES:
+            if role_kind == "ClusterRole" and role_name in ARGOCD_CLUSTER_ROLES:
+                rules: list[Mapping] = list(ARGOCD_CLUSTER_ROLES[role_name][1])
+                named = f"Argo CD's ClusterRole '{role_name}'"
+                through = named + " (not in this application: the rules Argo CD's stock install gives it)"
+            elif role_kind != "ClusterRole" or role_name not in BUILT_IN_ROLES:
                 return None
-            rules: list[Mapping] = list(BUILT_IN_ROLES[role_name][1])
-            named = through = f"the built-in ClusterRole '{role_name}'"
+            else:
+                rules = list(BUILT_IN_ROLES[role_name][1])
+                named = through = f"the built-in ClusterRole '{role_name}'"
         else:
             written = role.body.get("rules")
             rules = [r for r in written if isinstance(r, Map)] if isinstance(written, list) else []
             if role_kind == "ClusterRole":
-                more, gathered = _aggregated(role, self.ctx, {role_name})
+                more, gathered, _ = _aggregated(role, self.ctx, {role_name})
                 rules.extend(more)
             named = through = f"{role_kind} '{role_name}'"
         grants: list[tuple[int, str]] = []
@@ -1171,11 +1377,37 @@ class _Judge:
         if not grants:
             return None
         grants = _grants_phrase(grants)
-        if gathered:
+        if gathered and role is not None:
             shown = ", ".join(gathered[:3]) + (f" and {len(gathered) - 3} more" if len(gathered) > 3 else "")
             through += f" (its aggregationRule gathers the rules of {shown})"
         return (f"{named}, which grants {grants[0][1].split(' (')[0]}",
                 f"grants {', and '.join(phrase for _, phrase in grants)} through {through}")
+
+    def unseen(self, kind: object, name: str, namespace: str | None) -> str | None:
+        """Why a role bound in ``namespace`` that :meth:`role` does not report cannot be judged, as
+        a binding's message says it, else None: a Role, or a ClusterRole that is neither
+        built-in (a name Kubernetes keeps: :data:`RESERVED_ROLE_NAMES`, the ``system:`` prefix) nor
+        Argo CD's (:data:`ARGOCD_CLUSTER_ROLES`), that the application does not define (it holds
+        whatever the cluster gives it); or a ClusterRole of the application whose
+        ``aggregationRule`` may gather ClusterRoles hooklint cannot see (:func:`_aggregated`)."""
+        if kind not in ("Role", "ClusterRole"):
+            return None
+        role = self.ctx.find("ClusterRole", None, name) if kind == "ClusterRole" else _find_loose(self.ctx, "Role", namespace, name)
+        if role is None:
+            if kind == "ClusterRole" and (name in RESERVED_ROLE_NAMES or name.startswith(RESERVED_ROLE_PREFIX)
+                                          or name in ARGOCD_CLUSTER_ROLES):  # fmt: skip
+                return None
+            where = "built in or Argo CD's" if kind == "ClusterRole" else "in the binding's namespace here"
+            return (f"binds it to {kind} '{name}', which is not in this application nor {where}, so hooklint "
+                    "cannot see what it grants")  # fmt: skip
+        if kind != "ClusterRole":
+            return None
+        hidden = _aggregated(role, self.ctx, {name})[2]
+        if not hidden:
+            return None
+        return (f"binds it to ClusterRole '{name}', whose aggregationRule selector {'; '.join(hidden)} may gather "
+                "ClusterRoles hooklint cannot see (any ClusterRole of the cluster may carry those labels), so "
+                "hooklint cannot tell what it grants")  # fmt: skip
 
     def _binding(self, binding: Manifest) -> tuple[str, str] | None:
         """:meth:`role` for the ``roleRef`` of ``binding``."""
@@ -1372,22 +1604,23 @@ def _argocd_service_account(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator
     (:data:`ARGOCD_SERVICE_ACCOUNTS`) which the application does not create (no ServiceAccount of
     that name in the hook's namespace, or without one): the pod then holds what the Argo CD install
     grants that component, whatever binding the application adds, so no binding of the application
-    need be read."""
-    sa_name, key = pod.service_account()
-    if sa_name not in ARGOCD_SERVICE_ACCOUNTS:
-        return
-    for sa in ctx.by_kind.get("ServiceAccount", []):
-        if sa.name == sa_name and (sa.namespace is None or m.namespace is None or sa.namespace == m.namespace):
-            return
-    yield Hit(
-        f"{m.label} runs as ServiceAccount '{sa_name}', one of Argo CD's own, which this application does not "
-        f"create: the stock Argo CD install grants it {ARGOCD_SERVICE_ACCOUNTS[sa_name]}; {_runs(m)}, so whoever "
-        "controls its image or command holds those rights. Give it its own ServiceAccount with only the verbs and "
-        "resources it needs.",
-        pod.value_span(key) if key else pod.anchor(),
-        pod.field_path("serviceAccountName"),
-        manifest=m,
-    )
+    need be read. A token Secret of such a ServiceAccount that the pod mounts (:func:`_identities`)
+    is reported the same way."""
+    for sa_name, who, span, field in _identities(m, pod, ctx):
+        if sa_name not in ARGOCD_SERVICE_ACCOUNTS:
+            continue
+        if any(sa.name == sa_name and (sa.namespace is None or m.namespace is None or sa.namespace == m.namespace)
+               for sa in ctx.by_kind.get("ServiceAccount", [])):  # fmt: skip
+            continue
+        yield Hit(
+            f"{m.label} {who}, one of Argo CD's own, which this application does not "
+            f"create: the stock Argo CD install grants it {ARGOCD_SERVICE_ACCOUNTS[sa_name]}; {_runs(m)}, so whoever "
+            "controls its image or command holds those rights. Give it its own ServiceAccount with only the verbs and "
+            "resources it needs.",
+            span,
+            field,
+            manifest=m,
+        )
 
 
 @check("HL106", scope="application")
@@ -1415,32 +1648,66 @@ def hook_overprivileged_rbac(manifests: list[Manifest], ctx: Context) -> Iterato
     for m in manifests:
         seen: set[tuple[str, int]] = set()
         for pod, binding in ((pod, b) for pod in _pods_in_scope(m, ctx) for b in bindings):
-            sa_name, key = pod.service_account()
-            sa_name = sa_name or "default"
-            if (pod.field_path("serviceAccountName"), id(binding)) in seen:
-                continue
-            seen.add((pod.field_path("serviceAccountName"), id(binding)))
-            grantee = binding_grantee(binding, m.namespace, sa_name)
-            if grantee is None:
-                continue
-            reason = _binding_grants(binding, ctx, judge)
-            if reason is None:
-                continue
-            where = (
-                "the cluster"
-                if binding.kind == "ClusterRoleBinding"
-                else f"namespace '{binding.namespace}'" if binding.namespace else "its namespace"
-            )
-            reach = f"holds those rights over {where}"
-            via = f" (subject {grantee.subject})" if grantee.subject else ""
-            yield Hit(
-                f"{m.label} runs as ServiceAccount '{sa_name}', and {binding.label}{via} {reason}: "
-                f"{_runs(m)}, so whoever controls its image or command {reach}. Grant only the "
-                "verbs and resources it needs.",
-                pod.value_span(key) if key else pod.anchor(),
-                pod.field_path("serviceAccountName"),
-                manifest=m,
-            )
+            for sa_name, who, span, field in _identities(m, pod, ctx):
+                if (field, id(binding)) in seen:
+                    continue
+                seen.add((field, id(binding)))
+                found = _binding_hit(m, binding, sa_name, who, span, field, ctx, judge)
+                if found is not None:
+                    yield found
+
+
+def _identities(m: Manifest, pod: PodSpec, ctx: Context) -> list[tuple[str, str, Span, str]]:
+    """The ServiceAccounts whose rights code in ``pod`` holds, as (name, how a message says the
+    pod holds them, span, field path): the one it runs as (``default`` when none is set), then
+    each other one whose token Secret it mounts (:func:`_token_secrets`)."""
+    sa_name, key = pod.service_account()
+    sa_name = sa_name or "default"
+    out = [(sa_name, f"runs as ServiceAccount '{sa_name}'", pod.value_span(key) if key else pod.anchor(),
+            pod.field_path("serviceAccountName"))]  # fmt: skip
+    for account, field, span, secret in _token_secrets(m, pod, ctx):
+        if account != sa_name:
+            out.append((account, f"mounts the token Secret '{secret.name}' of ServiceAccount '{account}'", span, field))
+    return out
+
+
+def _binding_hit(m: Manifest, binding: Manifest, sa_name: str, who: str, span: Span, field: str, ctx: Context,
+                 judge: _Judge) -> Hit | None:
+    """HL106's finding for a pod of ``m`` holding ServiceAccount ``sa_name`` (``who``: how, as
+    :func:`_identities` says it) and ``binding``, or None: an error when the binding grants what
+    :func:`_binding_grants` reports, a warning when it binds a role hooklint cannot see
+    (:meth:`_Judge.unseen`)."""
+    grantee = binding_grantee(binding, m.namespace, sa_name)
+    if grantee is None:
+        return None
+    reason = _binding_grants(binding, ctx, judge)
+    severity = None
+    if reason is None:
+        ref = binding.body.get("roleRef")
+        reason = judge.unseen(ref.get("kind"), ref["name"], binding.namespace) \
+            if isinstance(ref, Map) and isinstance(ref.get("name"), str) and binding.group == RBAC_GROUP else None
+        severity = "warning"
+    if reason is None:
+        return None
+    where = (
+        "the cluster"
+        if binding.kind == "ClusterRoleBinding"
+        else f"namespace '{binding.namespace}'" if binding.namespace else "its namespace"
+    )
+    reach = f"holds those rights over {where}"
+    via = f" (subject {grantee.subject})" if grantee.subject else ""
+    fix = "Grant only the verbs and resources it needs."
+    if severity:
+        reach = f"holds whatever it grants over {where}"
+        fix = "Define the role in the application, listing only the verbs and resources it needs."
+    return Hit(
+        f"{m.label} {who}, and {binding.label}{via} {reason}: "
+        f"{_runs(m)}, so whoever controls its image or command {reach}. {fix}",
+        span,
+        field,
+        manifest=m,
+        severity=severity,
+    )
 
 
 def _binding_names(binding: Manifest, sa_name: str, namespace: str | None) -> bool:
