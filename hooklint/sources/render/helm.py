@@ -1170,7 +1170,7 @@ def _not_as_argocd(chart: str, root: str, files: list[tuple[str, str]], build: "
     cluster's network), and a read of the chart's ``.git`` through ``.Files`` when the chart folder
     holds one (Argo CD's Helm reads its clone's; hooklint's copy has none, :func:`_chart_files`)."""
     scanned = files + build.files() + [(v.user, v.user) for v in value_files if v.text is None]
-    omissions = [Omission(f"{d.construct} here depends on `{d.function}` ({cause(d.function)}), so what this "
+    omissions = [Omission(f"{d.construct} here depends on `{d.called}`{d.through} ({cause(d.function)}), so what this "
                           "chart renders is not a function of the repository", d.path, d.line, d.column,
                           argocd_renders="Argo CD's repo server renders the chart again on each refresh and when "
                           "its manifest cache expires, at another time and on the cluster's network, and may render "

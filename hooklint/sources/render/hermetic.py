@@ -81,7 +81,7 @@ _KEY = re.compile(r'["\']?([\w./-]+)["\']?\s*:(?=\s|$)')
 class Decision:
     """One place where a non-hermetic value decides what a chart renders: ``path`` (as given),
     1-based ``line`` and ``column`` of the action, ``function`` (``now``; ``now`` through an
-    ``include``: ``now (through include "x")``) and ``construct`` (what it decides: "the `if`
+    ``include``: ``now (through include "x")``; :attr:`through`) and ``construct`` (what it decides: "the `if`
     condition", "the value of hostPID")."""
 
     path: str
@@ -89,6 +89,17 @@ class Decision:
     column: int
     function: str
     construct: str
+
+    @property
+    def called(self) -> str:
+        """The function called (``now``), without the helper it is reached through."""
+        return self.function.partition(" (through ")[0]
+
+    @property
+    def through(self) -> str:
+        """`` through include "x"`` when the function is reached through a helper, else empty."""
+        _, _, via = self.function.partition(" (through ")
+        return f" through {via[:-1]}" if via else ""
 
 
 @dataclass(slots=True)
