@@ -239,3 +239,31 @@ def test_glob_regex_is_gobwas_with_a_slash_separator():
     assert _glob_regex("{files,.git}/*").match(".git/HEAD")
     assert not _glob_regex("files/*").match(".git/HEAD")
     assert _glob_regex("[.]git/[!x]*").match(".git/HEAD")
+
+
+@needs_helm
+def test_diff_counts_an_edit_under_an_existing_gate_as_new_and_an_untouched_one_as_unchanged(tmp_path, monkeypatch):
+    """The objects under the gate were never checked as Argo CD may render them: an edit of the
+    template (here, the date moved, still ahead) is a new finding; an edit elsewhere leaves it unchanged."""
+    repo = tmp_path / "repo"
+    gate = '{{- if ge (now | date "2006-01-02") "2099-12-07" }}\n'
+    _chart(repo / "shop", {"templates/hook.yaml": gate + HOOK + "{{- end }}\n"})
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+
+    def commit(message: str) -> None:
+        subprocess.run([*git, "add", "-A"], cwd=repo, check=True)
+        subprocess.run([*git, "commit", "-qm", message], cwd=repo, check=True)
+
+    commit("base")
+    monkeypatch.chdir(repo)
+    (repo / "shop" / "templates" / "settings.yaml").write_text(SETTINGS.replace("{a: b}", "{a: c}"))
+    first = runner.invoke(app, ["diff", "--no-cache", "HEAD"])
+    assert (first.exit_code, first.output.splitlines()[0].split(": ", 1)[1]) == (
+        0, "0 new findings, 0 fixed, 1 unchanged; no plan change"), first.output
+    commit("elsewhere")
+    (repo / "shop" / "templates" / "hook.yaml").write_text(gate.replace("2099-12-07", "2099-01-01") + HOOK + "{{- end }}\n")
+    second = runner.invoke(app, ["diff", "--no-cache", "HEAD"])
+    assert second.exit_code == 1, second.output
+    assert second.output.splitlines()[0].split(": ", 1)[1] == "1 new finding, 1 fixed, 0 unchanged; no plan change"
+    assert "shop/templates/hook.yaml:1:1: warning HL009" in second.output

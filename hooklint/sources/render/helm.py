@@ -1176,7 +1176,7 @@ def _not_as_argocd(chart: str, root: str, files: list[tuple[str, str]], build: "
                           "its manifest cache expires, at another time and on the cluster's network, and may render "
                           "other objects and fields then", done="rendered it once, here and now",
                           unchecked="the objects under it were checked only as rendered now; decide it with a "
-                          "value of the chart instead (set per environment by the Application)")
+                          "value of the chart instead (set per environment by the Application)", field=d.digest)
                  for d in nonhermetic_decisions(scanned, NONHERMETIC_FUNCTIONS, max_file_size)]  # fmt: skip
     omissions += [Omission(f"this template reads the chart's .git through `{r.what}`, and .git is {GIT_REASON}: "
                            "hooklint never hands it to a renderer", r.path, r.line, r.column,
@@ -1185,7 +1185,7 @@ def _not_as_argocd(chart: str, root: str, files: list[tuple[str, str]], build: "
                            "templates/.?* (helm pkg/ignore/rules.go AddDefaults)", done="rendered it without .git",
                            unchecked="the objects and fields that depend on what it reads were checked only as "
                            "rendered without it; list .git/ in the chart's .helmignore, or move the chart into a "
-                           "folder of its own")
+                           "folder of its own", field=r.digest)
                   for r in git_reads(chart, root, files, max_file_size, withheld)]  # fmt: skip
     return omissions
 

@@ -28,6 +28,7 @@ printed as the value of a field hooklint checks (:data:`CHECKED_KEYS`). When in 
 from __future__ import annotations
 
 import fnmatch
+import hashlib
 import os
 import re
 import zlib
@@ -89,6 +90,8 @@ class Decision:
     column: int
     function: str
     construct: str
+    #: ``sha256:`` and 16 hex digits of the file's bytes: an edit of it is a new finding in ``diff``.
+    digest: str = ""
 
     @property
     def called(self) -> str:
@@ -279,6 +282,9 @@ def nonhermetic_decisions(paths: list[tuple[str, str]], functions: frozenset[str
     reported at 1:1; a file that cannot be read is skipped (Helm read it: the rendering is done).
     Helpers are resolved to a fixed point (a helper including a tainted one is tainted)."""
     texts = list(_texts(paths, max_file_size))
+    named = re.compile(rb"(?<![\w.$])(?:" + b"|".join(sorted(n.encode() for n in functions - _NOT_DECIDING)) + rb")(?!\w)")
+    if not any(named.search(data) for _, _, data, _ in texts):  # nothing to follow: most charts
+        return []
     helpers: dict[str, str] = {}
     for _ in range(8):  # helpers of helpers: at most that deep, then what is known is used
         found: dict[str, str] = {}
@@ -298,9 +304,14 @@ def nonhermetic_decisions(paths: list[tuple[str, str]], functions: frozenset[str
             if not archive:
                 line = data.count(b"\n", 0, action.offset) + 1
                 column = len(data[data.rfind(b"\n", 0, action.offset) + 1:action.offset].decode("utf-8", "replace")) + 1
-            decisions.append(Decision(os.path.normpath(path), line, column, function, construct))
+            decisions.append(Decision(os.path.normpath(path), line, column, function, construct, _digest(data)))
             break
     return decisions
+
+
+def _digest(data: bytes) -> str:
+    """``sha256:`` and the first 16 hex digits of the SHA-256 of ``data``."""
+    return "sha256:" + hashlib.sha256(data).hexdigest()[:16]
 
 
 def cause(function: str) -> str:
@@ -408,6 +419,8 @@ class GitRead:
     line: int
     column: int
     what: str
+    #: As :attr:`Decision.digest`.
+    digest: str = ""
 
 
 def git_reads(chart: str, root: str, files: list[tuple[str, str]], max_file_size: int,
@@ -446,7 +459,7 @@ def git_reads(chart: str, root: str, files: list[tuple[str, str]], max_file_size
                 offset = action.offset
                 line = data.count(b"\n", 0, offset) + 1
                 column = len(data[data.rfind(b"\n", 0, offset) + 1:offset].decode("utf-8", "replace")) + 1
-                reads.append(GitRead(os.path.normpath(path), line, column, written))
+                reads.append(GitRead(os.path.normpath(path), line, column, written, _digest(data)))
                 break
             else:
                 continue
