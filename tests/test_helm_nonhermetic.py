@@ -267,3 +267,16 @@ def test_diff_counts_an_edit_under_an_existing_gate_as_new_and_an_untouched_one_
     assert second.exit_code == 1, second.output
     assert second.output.splitlines()[0].split(": ", 1)[1] == "1 new finding, 1 fixed, 0 unchanged; no plan change"
     assert "shop/templates/hook.yaml:1:1: warning HL009" in second.output
+
+
+@needs_helm
+def test_a_value_file_read_through_tpl_and_a_subchart_reading_its_own_files(tmp_path, monkeypatch):
+    """A value that ``tpl`` renders is a template too (HL009 in the value file); a subchart's
+    ``.Files`` are its own files, never the top chart's ``.git``."""
+    values = "extra: |\n  {{- if eq (randInt 0 1) 1 }}\n  kind: ConfigMap\n  {{- end }}\n"
+    sub = {"charts/sub/Chart.yaml": "apiVersion: v2\nname: sub\nversion: 0.1.0\n",
+           "charts/sub/templates/cm.yaml": '{{- if .Files.Get ".git/HEAD" }}\nkind: ConfigMap\n{{- end }}\n'}
+    _chart(tmp_path / "shop", {"templates/x.yaml": "{{ tpl .Values.extra . }}\n"},
+           {"values.yaml": values, ".git/HEAD": "ref: refs/heads/main\n", **sub})
+    code, lines = _lint(tmp_path / "shop", monkeypatch)
+    assert (code, lines) == (1, [f"values.yaml:2:3: {_decided('the `if` condition', 'randInt', 'a random value drawn at each rendering')}"])

@@ -426,7 +426,8 @@ class GitRead:
 def git_reads(chart: str, root: str, files: list[tuple[str, str]], max_file_size: int,
               withheld: Withheld | None = None) -> list[GitRead]:  # fmt: skip
     """Where the chart in folder ``chart`` (``root`` the repository's top) reads its own ``.git``
-    through ``.Files`` (first place per file of ``files``, ``(path, name in the chart)`` pairs),
+    through ``.Files`` (first place per file of ``files``, ``(path, name in the chart)`` pairs;
+    those of subcharts, under ``charts/``, read their own files and are passed over),
     when the chart folder holds a ``.git`` that hooklint leaves out of its copy (``withheld``,
     :data:`~hooklint.sources.repository.withheld.GIT_REASON`) and its ``.helmignore`` does not:
     ``.Files.Get``/``GetBytes``/``Lines`` of a literal path in ``.git``, ``.Files.Glob`` of a
@@ -440,9 +441,9 @@ def git_reads(chart: str, root: str, files: list[tuple[str, str]], max_file_size
         return []
     inside = git_paths(chart)
     reads = []
-    for path, _name, data, archive in _texts(files, max_file_size):
-        if archive:
-            continue  # a subchart's .Files are its own archive's files
+    for path, name, data, archive in _texts(files, max_file_size):
+        if archive or name.replace(os.sep, "/").startswith("charts/"):
+            continue  # a subchart's .Files are its own files
         safe_variables: set[str] = set()
         for action in _actions(data):
             text = " ".join(action.tokens)
