@@ -71,7 +71,7 @@ from hooklint.sources.repository import facts
 from hooklint.sources.repository.spelling import may_hold
 from hooklint.sources.render.cache import cached, input_key, remembered_answer
 from hooklint.sources.repository.withheld import GIT_REASON, Withheld
-from hooklint.sources.render.hermetic import cause, git_reads, nonhermetic_decisions
+from hooklint.sources.render.hermetic import cause, git_reads, nonhermetic_decisions, template_texts
 from hooklint.sources.repository.charts import MAX_ARCHIVE_BYTES, MAX_ARCHIVE_DEPTH, MAX_ARCHIVE_MEMBERS
 from hooklint.sources.render import strvals
 from hooklint.sources.render.redact import tagging_inputs
@@ -1169,7 +1169,8 @@ def _not_as_argocd(chart: str, root: str, files: list[tuple[str, str]], build: "
     what the chart renders (Argo CD renders again on each refresh and cache expiry, on the
     cluster's network), and a read of the chart's ``.git`` through ``.Files`` when the chart folder
     holds one (Argo CD's Helm reads its clone's; hooklint's copy has none, :func:`_chart_files`)."""
-    scanned = files + build.files() + [(v.user, v.user) for v in value_files if v.text is None]
+    scanned = template_texts(files + build.files(), max_file_size)
+    scanned += [(v.user, v.user) for v in value_files if v.text is None]
     omissions = [Omission(f"{d.construct} here depends on `{d.called}`{d.through} ({cause(d.function)}), so what this "
                           "chart renders is not a function of the repository", d.path, d.line, d.column,
                           argocd_renders="Argo CD's repo server renders the chart again on each refresh and when "

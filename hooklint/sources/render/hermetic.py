@@ -149,36 +149,67 @@ def _variable(token: str) -> str | None:
     return None
 
 
+#: A taint: what it comes from, as messages name it (``now``; ``now (through include "x")``), and
+#: whether it reaches the truth of a value (:data:`TRUTH`) or only its content (:data:`CONTENT`).
+_Taint = tuple[str, int]
+#: The value's content differs between renderings, its truth does not: a generated password or
+#: timestamp is never empty, so ``{{ if $password }}`` renders the same objects every time.
+CONTENT = 1
+#: Its truth differs too: ``randInt 0 2`` is 0 or 1, ``getHostByName`` is empty when the name does
+#: not resolve, and a comparison (``eq``, ``ge``...) of a changing content is true or false.
+TRUTH = 2
+#: Sources whose truth changes by themselves.
+_TRUTH_SOURCES = frozenset({"randInt", "getHostByName"})
+#: Deciding functions that test only truth (``not``, ``empty``) or pick by it (``and``, ``or``,
+#: ``default``...): they keep a content taint a content taint.
+_BY_TRUTH = frozenset({"and", "or", "not", "empty", "ternary", "default", "coalesce"})
+
+
 class _Scan:
-    """The taint state of one pass over a chart's files: tainted helpers and variables."""
+    """The taint state of one pass over a chart's files: tainted helpers (``include``/``template``
+    names, and files) and the fields of ``.`` or ``$`` a ``set`` stored a tainted value in."""
 
-    def __init__(self, functions: frozenset[str], helpers: dict[str, str]) -> None:
+    def __init__(self, functions: frozenset[str], helpers: dict[str, _Taint], paths: dict[str, _Taint]) -> None:
         self.functions = functions - _NOT_DECIDING
-        self.helpers = helpers  # helper or template file name -> the function that taints its output
+        self.helpers = helpers
+        self.paths = paths
 
-    def taint(self, tokens: list[str], variables: dict[str, str]) -> str | None:
-        """The first non-hermetic source in ``tokens`` (a function, a tainted variable, an include
-        of a tainted helper), as named in messages, or None."""
+    def taint(self, tokens: list[str], variables: dict[str, _Taint]) -> _Taint | None:
+        """The strongest non-hermetic source in ``tokens`` (a function, a tainted variable or
+        field, an include of a tainted helper), with its level after the functions of the
+        pipeline (a comparison of a content makes a truth), or None."""
+        found: list[_Taint] = []
         for i, token in enumerate(tokens):
             if token in self.functions and (i == 0 or tokens[i - 1] != "define"):
-                return token
+                found.append((token, TRUTH if token in _TRUTH_SOURCES else CONTENT))
+                continue
             var = _variable(token)
             if var is not None and var in variables:
-                return variables[var]
+                found.append(variables[var])
+                continue
+            field = token[1:] if token.startswith("$.") else token
+            if field.startswith("."):
+                found += [t for p, t in self.paths.items() if field == p or field.startswith(p + ".")]
             if token in ("include", "template") and i + 1 < len(tokens):
                 name = _literal(tokens[i + 1])
                 if name is None and self.helpers:  # a name built at render time: any helper or file
-                    function = next(iter(self.helpers.values())).split(" (through", 1)[0]
-                    return f"{function} (through {token} of a name built at render time)"
-                if name is not None and name in self.helpers:
-                    function = self.helpers[name].split(" (through", 1)[0]
-                    return f"{function} (through {token} {tokens[i + 1]})"
-        return None
+                    function, level = max(self.helpers.values(), key=lambda t: t[1])
+                    found.append((f"{function.split(' (through', 1)[0]} (through {token} of a name built at "
+                                  "render time)", level))  # fmt: skip
+                elif name is not None and name in self.helpers:
+                    function, level = self.helpers[name]
+                    found.append((f"{function.split(' (through', 1)[0]} (through {token} {tokens[i + 1]})", level))
+        if not found:
+            return None
+        function, level = max(found, key=lambda t: t[1])
+        if level == CONTENT and any(t in DECIDING_FUNCTIONS and t not in _BY_TRUTH for t in tokens):
+            level = TRUTH
+        return function, level
 
 
-def _decision(action: _Action, scan: _Scan, variables: dict[str, str]) -> tuple[str, str] | None:
+def _decision(action: _Action, scan: _Scan, variables: dict[str, _Taint]) -> tuple[str, str] | None:
     """What tainted ``action`` decides, as ``(function, construct)``, or None; records the
-    variables it taints in ``variables``."""
+    variables and fields it taints in ``variables`` and ``scan.paths``."""
     tokens = action.tokens
     if not tokens:
         return None
@@ -186,31 +217,37 @@ def _decision(action: _Action, scan: _Scan, variables: dict[str, str]) -> tuple[
     body = tokens[1:] if keyword in _CONTROL or keyword == "else" else tokens
     if keyword == "else" and body and body[0] in _CONTROL:
         keyword, body = body[0], body[1:]
-    source = scan.taint(body, variables)
-    if source is None:
+    taint = scan.taint(body, variables)
+    if taint is None:
         return None
+    source, level = taint
     if keyword in _CONTROL:
         for token in body:  # {{ range $i, $v := until (randInt 1 4) }}
             var = _variable(token)
             if var is not None:
-                variables[var] = source
-        return source, f"the `{keyword}` {'list' if keyword == 'range' else 'condition'}"
-    if keyword in ("end", "define", "block", "break", "continue"):
+                variables[var] = taint
+        if keyword != "if" or level == TRUTH:  # with/range: ``.`` is the value in the body
+            return source, f"the `{keyword}` {'list' if keyword == 'range' else 'condition'}"
+        return None
+    if keyword in ("end", "define", "block", "break", "continue", "else"):
         return None
     assigned = len(tokens) >= 2 and _variable(tokens[0]) is not None and tokens[1] in (":=", "=")
     if assigned:
-        variables[_variable(tokens[0]) or tokens[0]] = source
+        variables[_variable(tokens[0]) or tokens[0]] = taint
     for i, token in enumerate(tokens[:-1]):
         if token in _MUTATING:
             target = tokens[i + 1]
             var = _variable(target)
             if var is not None:
-                variables[var] = source
-            else:
-                return source, f"a value `{token}` stores in {target}"
-    deciding = next((t for t in body if t in DECIDING_FUNCTIONS), None)
-    if deciding is not None:
-        return source, f"the result of `{deciding}`"
+                variables[var] = taint
+            elif target.startswith((".", "$")):  # ``set .Values.global "password" $generated``
+                field = target[1:] if target.startswith("$.") else "." if target == "$" else target
+                if scan.paths.get(field, ("", 0))[1] < level:
+                    scan.paths[field] = taint
+    if level == TRUTH:
+        deciding = next((t for t in body if t in DECIDING_FUNCTIONS), None)
+        if deciding is not None:
+            return source, f"the result of `{deciding}`"
     if assigned:
         return None
     keys = [k for k in _KEY.findall(action.prefix) if k in CHECKED_KEYS]
@@ -219,15 +256,41 @@ def _decision(action: _Action, scan: _Scan, variables: dict[str, str]) -> tuple[
     return None
 
 
-def _helper_outputs(action: _Action, stack: list[str], scan: _Scan, variables: dict[str, str],
-                    found: dict[str, str]) -> None:  # fmt: skip
+def _helper_outputs(action: _Action, stack: list[str], scan: _Scan, variables: dict[str, _Taint],
+                    found: dict[str, _Taint]) -> None:  # fmt: skip
     """Record in ``found`` the helper (innermost ``define``/``block`` of ``stack``, else the
-    file, ``stack[0]``) whose output a tainted ``action`` reaches."""
-    source = scan.taint(action.tokens[1:] if action.tokens[:1] in (["if"], ["with"], ["range"]) else action.tokens,
-                        variables)  # fmt: skip
-    if source is not None:
+    file, ``stack[0]``) whose output a tainted ``action`` reaches, at its strongest level."""
+    tokens = action.tokens
+    if tokens[:1] == ["else"]:
+        tokens = tokens[1:]
+    taint = scan.taint(tokens[1:] if tokens[:1] in (["if"], ["with"], ["range"]) else tokens, variables)
+    if taint is not None:
         name = next((s for s in reversed(stack) if s), "")
-        found.setdefault(name, source)
+        if found.get(name, ("", 0))[1] < taint[1]:
+            found[name] = taint
+
+
+_IN_TEMPLATES = re.compile(r"(?:^|/)templates/")
+#: A ``tpl`` of a file the chart reads (``tpl (.Files.Get "conf/app.yaml") .``).
+_TPL_OF_FILES = re.compile(rb"\btpl\b[^}]*Files|Files[^}]*\|\s*tpl\b")
+
+
+def template_texts(files: list[tuple[str, str]], max_file_size: int) -> list[tuple[str, str]]:
+    """The files of a chart (``(path, name in the chart)``: its own, its subcharts', ``file://``
+    dependencies') that Helm renders as templates: those in a ``templates`` folder, packaged
+    subcharts (``.tgz``), and ``values*.yaml`` (``tpl`` renders a value), or every file when a
+    template runs ``tpl`` on something read through ``.Files``. A README or a changelog that shows
+    template code renders nothing."""
+    def renders(name: str) -> bool:
+        parts = name.replace(os.sep, "/").split("/")
+        return ("templates" in parts[:-1] or parts[-1].endswith(".tgz")
+                or parts[-1].startswith("values") and parts[-1].endswith((".yaml", ".yml")))  # fmt: skip
+
+    chosen = [(path, name) for path, name in files if renders(name)]
+    for _, _, data, _ in _texts(chosen, max_file_size):
+        if _TPL_OF_FILES.search(data):
+            return list(files)
+    return chosen
 
 
 def _texts(paths: Iterable[tuple[str, str]], max_file_size: int) -> Iterator[tuple[str, str, bytes, bool]]:
@@ -244,13 +307,15 @@ def _texts(paths: Iterable[tuple[str, str]], max_file_size: int) -> Iterator[tup
                 data = unzip.decompress(data, _MAX_ARCHIVE)
             except zlib.error:
                 data = b""
+        if not archive and not _IN_TEMPLATES.search(name.replace(os.sep, "/")):
+            data = data.replace(b'\\"', b'"')  # a YAML double-quoted value: the template is its text
         yield path, name, data, archive
 
 
-def _walk(data: bytes, name: str, scan: _Scan, helpers: dict[str, str]) -> Iterator[tuple[_Action, str, str]]:
+def _walk(data: bytes, name: str, scan: _Scan, helpers: dict[str, _Taint]) -> Iterator[tuple[_Action, str, str]]:
     """Each action of one file's ``data`` that decides something, with ``(function, construct)``;
     records the helpers whose output is tainted in ``helpers``."""
-    stack, variables = [name], {}  # type: list[str], dict[str, str]
+    stack, variables = [name], {}  # type: list[str], dict[str, _Taint]
     for action in _actions(data):
         tokens = action.tokens
         head = tokens[0] if tokens else ""
@@ -285,18 +350,21 @@ def nonhermetic_decisions(paths: list[tuple[str, str]], functions: frozenset[str
     named = re.compile(rb"(?<![\w.$])(?:" + b"|".join(sorted(n.encode() for n in functions - _NOT_DECIDING)) + rb")(?!\w)")
     if not any(named.search(data) for _, _, data, _ in texts):  # nothing to follow: most charts
         return []
-    helpers: dict[str, str] = {}
+    helpers: dict[str, _Taint] = {}
+    paths: dict[str, _Taint] = {}
     for _ in range(8):  # helpers of helpers: at most that deep, then what is known is used
-        found: dict[str, str] = {}
-        scan = _Scan(functions, dict(helpers))
+        found: dict[str, _Taint] = {}
+        known = dict(paths)
+        scan = _Scan(functions, dict(helpers), paths)
         for _, name, data, _ in texts:
             for _ in _walk(data, name, scan, found):
                 pass
         found.pop("", None)
-        if found.keys() <= helpers.keys():
+        grown = {k: v for k, v in found.items() if helpers.get(k, ("", 0))[1] < v[1]}
+        if not grown and paths == known:
             break
-        helpers.update({k: v for k, v in found.items() if k not in helpers})
-    scan = _Scan(functions, helpers)
+        helpers.update(grown)
+    scan = _Scan(functions, helpers, paths)
     decisions = []
     for path, name, data, archive in texts:
         for action, function, construct in _walk(data, name, scan, {}):
