@@ -7,6 +7,7 @@ copy leaves out. Both are HL009 at the template line; the idioms that only print
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -280,3 +281,22 @@ def test_a_value_file_read_through_tpl_and_a_subchart_reading_its_own_files(tmp_
            {"values.yaml": values, ".git/HEAD": "ref: refs/heads/main\n", **sub})
     code, lines = _lint(tmp_path / "shop", monkeypatch)
     assert (code, lines) == (1, [f"values.yaml:2:3: {_decided('the `if` condition', 'randInt', 'a random value drawn at each rendering')}"])
+
+
+def test_truth_of_a_generated_value_decides_nothing_its_comparison_does(tmp_path):
+    """Bitnami's ``common.secrets.passwords.manage`` idiom: a generated password stored with ``set``
+    and tested with ``if`` is never empty (no finding); compared, or from ``randInt``, it decides."""
+    helpers = tmp_path / "_h.tpl"
+    helpers.write_text('{{- define "pw" -}}\n{{- $p := randAlphaNum 10 -}}\n{{- $_ := set .Values.global "password" $p -}}\n'
+                       "{{- .Values.global.password -}}\n{{- end }}\n")
+    quiet = tmp_path / "secret.yaml"
+    quiet.write_text('{{- $password := include "pw" . }}\n{{- if $password }}\npassword: {{ $password | b64enc }}\n'
+                     "{{- end }}\n{{- if and .Values.x (empty .Values.global.password) }}\n{{- end }}\n")
+    compared = tmp_path / "hook.yaml"
+    compared.write_text('{{- if hasPrefix "a" .Values.global.password }}\nkind: Job\n{{- end }}\n')
+    dice = tmp_path / "dice.yaml"
+    dice.write_text("{{- $n := randInt 0 2 }}\n{{- if $n }}\nkind: Job\n{{- end }}\n")
+    found = nonhermetic_decisions([(str(p), p.name) for p in (helpers, quiet, compared, dice)], NONHERMETIC_FUNCTIONS,
+                                  1 << 20)  # fmt: skip
+    assert [(os.path.basename(d.path), d.line, d.column, d.function, d.construct) for d in found] == [
+        ("hook.yaml", 1, 1, "randAlphaNum", "the `if` condition"), ("dice.yaml", 2, 1, "randInt", "the `if` condition")]
