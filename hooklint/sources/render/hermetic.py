@@ -351,20 +351,20 @@ def nonhermetic_decisions(paths: list[tuple[str, str]], functions: frozenset[str
     if not any(named.search(data) for _, _, data, _ in texts):  # nothing to follow: most charts
         return []
     helpers: dict[str, _Taint] = {}
-    paths: dict[str, _Taint] = {}
+    fields: dict[str, _Taint] = {}
     for _ in range(8):  # helpers of helpers: at most that deep, then what is known is used
         found: dict[str, _Taint] = {}
-        known = dict(paths)
-        scan = _Scan(functions, dict(helpers), paths)
+        known = dict(fields)
+        scan = _Scan(functions, dict(helpers), fields)
         for _, name, data, _ in texts:
             for _ in _walk(data, name, scan, found):
                 pass
         found.pop("", None)
         grown = {k: v for k, v in found.items() if helpers.get(k, ("", 0))[1] < v[1]}
-        if not grown and paths == known:
+        if not grown and fields == known:
             break
         helpers.update(grown)
-    scan = _Scan(functions, helpers, paths)
+    scan = _Scan(functions, helpers, fields)
     decisions = []
     for path, name, data, archive in texts:
         for action, function, construct in _walk(data, name, scan, {}):
