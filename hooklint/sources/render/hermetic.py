@@ -160,9 +160,24 @@ CONTENT = 1
 TRUTH = 2
 #: Sources whose truth changes by themselves.
 _TRUTH_SOURCES = frozenset({"randInt", "getHostByName"})
-#: Deciding functions that test only truth (``not``, ``empty``) or pick by it (``and``, ``or``,
-#: ``default``...): they keep a content taint a content taint.
-_BY_TRUTH = frozenset({"and", "or", "not", "empty", "ternary", "default", "coalesce"})
+
+
+#: The functions through which a never-empty value stays never empty, or that test or pick by
+#: truth only (Sprig's string, encoding and hashing functions, Helm's ``include``/``toYaml``...):
+#: any other function of a content taint (``eq``, ``mod``, ``regexFind``, ``trunc``...) may make
+#: its truth change (fail closed).
+_KEEPS_TRUTH = frozenset({
+    "and", "or", "not", "empty", "ternary", "default", "coalesce", "required", "include", "template", "print",
+    "printf", "println", "quote", "squote", "cat", "upper", "lower", "title", "toString", "toYaml", "toJson",
+    "mustToJson", "toPrettyJson", "toRawJson", "fromYaml", "nindent", "indent", "b64enc", "b32enc", "sha1sum",
+    "sha256sum", "sha512sum", "adler32sum", "urlquery", "list", "dict", "append", "mustAppend", "join", "deepCopy",
+    "set", "unset", "merge", "mustMerge", "mergeOverwrite", "mustMergeOverwrite", "trimAll", "b64dec", "unixEpoch",
+    "htmlDate", "trim", "nospace", "abbrev", "wrap", "derivePassword", "replace", "toStrings", "pick", "get",
+    # reshaping a generated string (Bitnami's common.secrets.passwords.manage): empty only with a zero length
+    "substr", "trunc", "regexReplaceAll", "regexReplaceAllLiteral", "trimPrefix", "trimSuffix", "repeat",
+})  # fmt: skip
+#: A function name in an action (not a field, variable, keyword, literal or number).
+_FUNCTION = re.compile(r"(?!(?:true|false|nil|if|else|with|range|end|define|block|break|continue)\b)[A-Za-z_]\w*\Z")
 
 
 class _Scan:
@@ -202,8 +217,9 @@ class _Scan:
         if not found:
             return None
         function, level = max(found, key=lambda t: t[1])
-        if level == CONTENT and any(t in DECIDING_FUNCTIONS and t not in _BY_TRUTH for t in tokens):
-            level = TRUTH
+        if level == CONTENT and any(_FUNCTION.match(t) and t not in _KEEPS_TRUTH and t not in self.functions
+                                    for t in tokens):  # fmt: skip
+            level = TRUTH  # ``mod (now | unixEpoch) 2``, ``eq $password "x"``: the truth changes too
         return function, level
 
 
