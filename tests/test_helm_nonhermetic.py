@@ -297,9 +297,9 @@ def test_truth_of_a_generated_value_decides_nothing_its_comparison_does(tmp_path
     dice = tmp_path / "dice.yaml"
     dice.write_text("{{- $n := randInt 0 2 }}\n{{- if $n }}\nkind: Job\n{{- end }}\n")
     odd = tmp_path / "odd.yaml"
-    odd.write_text('{{- $t := now | unixEpoch | quote }}\n{{- with $x := mod ($t | atoi) 2 }}{{ end }}\n')
+    odd.write_text('{{- $t := now | unixEpoch | quote }}\n{{- if mod ($t | atoi) 2 }}{{ end }}\n')
     found = nonhermetic_decisions([(str(p), p.name) for p in (helpers, quiet, compared, dice, odd)], NONHERMETIC_FUNCTIONS,
                                   1 << 20)  # fmt: skip
     assert [(os.path.basename(d.path), d.line, d.column, d.function, d.construct) for d in found] == [
         ("hook.yaml", 1, 1, "randAlphaNum", "the `if` condition"), ("dice.yaml", 2, 1, "randInt", "the `if` condition"),
-        ("odd.yaml", 2, 1, "now", "the `with` condition")]
+        ("odd.yaml", 2, 1, "now", "the `if` condition")]
