@@ -20,9 +20,14 @@ The analysis reads the text of each action (``{{ ... }}``), not Go's full gramma
 the pipeline it is in, a variable assigned from a tainted pipeline (or a map ``set`` from one) is
 tainted, and a helper (``define``) whose output holds a tainted value taints every ``include`` or
 ``template`` of it (one whose name is built at render time is tainted when any helper is). A
-tainted pipeline decides when it is the condition of ``if``, ``with`` or ``range``, when it goes
-through a comparison or boolean function (``eq``, ``ge``, ``and``, ``ternary``...), or when it is
-printed as the value of a field hooklint checks (:data:`CHECKED_KEYS`). When in doubt it reports.
+taint has a level: a generated string or a time is never empty, so only its content changes
+(:data:`CONTENT`: ``{{ if $password }}`` renders the same objects every time), until a function
+other than those that keep it non-empty (:data:`_KEEPS_TRUTH`: a comparison, ``mod``, ``atoi``)
+makes its truth change too (:data:`TRUTH`, as ``randInt`` and ``getHostByName`` are). A tainted
+pipeline decides when its truth is the condition of ``if``, when it is the value of ``with`` or
+``range``, when a truth taint goes through a deciding function (:data:`DECIDING_FUNCTIONS`) even
+when only printed, or when it is printed as the value of a field hooklint checks
+(:data:`CHECKED_KEYS`). When in doubt it reports.
 """
 
 from __future__ import annotations
