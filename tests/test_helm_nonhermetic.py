@@ -303,3 +303,24 @@ def test_truth_of_a_generated_value_decides_nothing_its_comparison_does(tmp_path
     assert [(os.path.basename(d.path), d.line, d.column, d.function, d.construct) for d in found] == [
         ("hook.yaml", 1, 1, "randAlphaNum", "the `if` condition"), ("dice.yaml", 2, 1, "randInt", "the `if` condition"),
         ("odd.yaml", 2, 1, "now", "the `if` condition")]
+
+
+@needs_helm
+def test_application_values_rendered_through_tpl(tmp_path, monkeypatch):
+    """An Application's ``helm.values`` that the chart runs through ``tpl``: reported at 1:1 of
+    ``Chart.yaml`` (where the values are written is not known to the renderer)."""
+    repo = tmp_path / "repo"
+    _chart(repo / "shop", {"templates/x.yaml": '{{ tpl (.Values.extra | default "") . }}\n'})
+    (repo / "app.yaml").write_text(
+        "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: shop, namespace: argocd}\nspec:\n"
+        "  project: shop\n  source:\n    repoURL: https://git.example.com/acme/deploy.git\n    path: shop\n"
+        "    helm:\n      values: |\n        extra: |\n          {{- if eq (randInt 0 1) 1 }}\n"
+        "          kind: ConfigMap\n          {{- end }}\n"
+        "  destination: {server: https://kubernetes.default.svc, namespace: shop}\n")
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    subprocess.run(["git", "remote", "add", "origin", "https://git.example.com/acme/deploy.git"], cwd=repo, check=True)
+    code, lines = _lint(repo, monkeypatch)
+    assert (code, [line for line in lines if "HL009" in line]) == (1, [
+        "shop/Chart.yaml:1:1: warning HL009 source-not-rendered: the Application's helm values or parameters, which "
+        "the chart renders through tpl: the `if` condition depends on `randInt` (a random value drawn at each "
+        f"rendering), so what this chart renders is not a function of the repository. {TAIL}"])

@@ -357,7 +357,7 @@ def _walk(data: bytes, name: str, scan: _Scan, helpers: dict[str, _Taint]) -> It
 
 
 def nonhermetic_decisions(paths: list[tuple[str, str]], functions: frozenset[str],
-                          max_file_size: int) -> list[Decision]:  # fmt: skip
+                          max_file_size: int, inline: tuple[str, str] | None = None) -> list[Decision]:  # fmt: skip
     """The first place in each of a chart's files where a call of ``functions`` (Helm's
     non-hermetic template functions, :data:`hooklint.sources.render.helm.NONHERMETIC_FUNCTIONS`)
     decides what the chart renders (module docstring), as :class:`Decision` (one per file, in
@@ -366,8 +366,12 @@ def nonhermetic_decisions(paths: list[tuple[str, str]], functions: frozenset[str
     what an ``include`` of a whole file names: ``shop/templates/cm.yaml``) and the value files
     (a value becomes a template through ``tpl``). A packaged subchart is scanned decompressed and
     reported at 1:1; a file that cannot be read is skipped (Helm read it: the rendering is done).
-    Helpers are resolved to a fixed point (a helper including a tainted one is tainted)."""
+    Helpers are resolved to a fixed point (a helper including a tainted one is tainted).
+    ``inline`` is ``(path, text)`` of values not in a file (an Application's ``helm.values`` and
+    parameters), read as a value file and reported at 1:1 of that path."""
     texts = list(_texts(paths, max_file_size))
+    if inline is not None and "{{" in inline[1]:
+        texts.append((inline[0], inline[0], inline[1].encode("utf-8", "surrogateescape"), True))
     named = re.compile(rb"(?<![\w.$])(?:" + b"|".join(sorted(n.encode() for n in functions - _NOT_DECIDING)) + rb")(?!\w)")
     if not any(named.search(data) for _, _, data, _ in texts):  # nothing to follow: most charts
         return []
