@@ -189,7 +189,7 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
         detail = hide(detail)
         where = None if os.path.normpath(omission.path) == os.path.normpath(manifest_file) else omission.path
         loaded.issues.append((LoadIssue(NOT_RENDERED, Span.point(omission.line, omission.column), detail,
-                                        path=where), 0))  # fmt: skip
+                                        field_path=omission.field, path=where), 0))  # fmt: skip
     if rendering.capabilities is not None and helm is not None:  # HL025: what stood in for the cluster
         path, line, column, read = rendering.capabilities
         detail = _capabilities_detail(path, read, helm, config, application, bool(crd_apis))

@@ -70,7 +70,8 @@ from hooklint.sources import bounded, sandbox
 from hooklint.sources.repository import facts
 from hooklint.sources.repository.spelling import may_hold
 from hooklint.sources.render.cache import cached, input_key, remembered_answer
-from hooklint.sources.repository.withheld import Withheld
+from hooklint.sources.repository.withheld import GIT_REASON, Withheld
+from hooklint.sources.render.hermetic import cause, git_reads, nonhermetic_decisions, template_texts
 from hooklint.sources.repository.charts import MAX_ARCHIVE_BYTES, MAX_ARCHIVE_DEPTH, MAX_ARCHIVE_MEMBERS
 from hooklint.sources.render import strvals
 from hooklint.sources.render.redact import tagging_inputs
@@ -1151,10 +1152,49 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     if left_out or read_with_placeholders:  # where they are written is not in the key: added after the cache
         rendering = Rendering(rendering.renderer, rendering.documents,
                               rendering.omitted + left_out + read_with_placeholders)  # fmt: skip
+    undecided = _not_as_argocd(chart, root, files, build, value_files, limits.max_file_size, withheld, options)
+    if undecided:  # found on every run: the rendering is not cached when it calls one (volatile)
+        rendering = Rendering(rendering.renderer, rendering.documents, rendering.omitted + undecided)
     reads = capability_reads([path for path, _ in files] + [path for path, _ in build.files()], limits.max_file_size)
     if reads is not None:
         rendering = dataclasses.replace(rendering, capabilities=reads)
     return rendering
+
+
+def _not_as_argocd(chart: str, root: str, files: list[tuple[str, str]], build: "_Build", value_files: list[_ValueFile],
+                   max_file_size: int, withheld: Withheld, options: HelmOptions) -> list[Omission]:  # fmt: skip
+    """HL009 (issue 32: never a silent pass), at the template line, for what hooklint rendered
+    otherwise than Argo CD's repo server will (:mod:`hooklint.sources.render.hermetic`): a
+    template action where the clock, randomness or DNS (:data:`NONHERMETIC_FUNCTIONS`) decides
+    what the chart renders (Argo CD renders again on each refresh and cache expiry, on the
+    cluster's network), and a read of the chart's ``.git`` through ``.Files`` when the chart folder
+    holds one (Argo CD's Helm reads its clone's; hooklint's copy has none, :func:`_chart_files`).
+    The Application's ``helm.values`` and parameters are read as a value file, reported at 1:1 of
+    ``Chart.yaml`` (where they are written is not known here)."""
+    scanned = template_texts(files + build.files(), max_file_size)  # and the options' values, at Chart.yaml 1:1
+    scanned += [(v.user, v.user) for v in value_files if v.text is None]
+    inline = "\n".join([options.values or ""] + [value for _, value, _ in options.parameters])
+    chart_yaml = os.path.normpath(os.path.join(chart, "Chart.yaml"))
+    omissions = [Omission(("the Application's helm values or parameters, which the chart renders through tpl: "
+                           if d.path == chart_yaml else "") + f"{d.construct}{'' if d.path == chart_yaml else ' here'} depends on `{d.called}`{d.through} ({cause(d.function)}), so what this "
+                          "chart renders is not a function of the repository", d.path, d.line, d.column,
+                          argocd_renders="Argo CD's repo server renders the chart again on each refresh and when "
+                          "its manifest cache expires, at another time and on the cluster's network, and may render "
+                          "other objects and fields then", done="rendered it once, here and now",
+                          unchecked="the objects under it were checked only as rendered now; decide it with a "
+                          "value of the chart instead (set per environment by the Application)", field=d.digest)
+                 for d in nonhermetic_decisions(scanned, NONHERMETIC_FUNCTIONS, max_file_size,
+                                                inline=(chart_yaml, inline))]  # fmt: skip
+    omissions += [Omission(f"this template reads the chart's .git through `{r.what}`, and .git is {GIT_REASON}: "
+                           "hooklint never hands it to a renderer", r.path, r.line, r.column,
+                           argocd_renders="Argo CD's Helm reads its own clone's .git there: the chart is where the "
+                           "checkout's .git is, and Helm's loader skips only what .helmignore lists and "
+                           "templates/.?* (helm pkg/ignore/rules.go AddDefaults)", done="rendered it without .git",
+                           unchecked="the objects and fields that depend on what it reads were checked only as "
+                           "rendered without it; list .git/ in the chart's .helmignore, or move the chart into a "
+                           "folder of its own", field=r.digest)
+                  for r in git_reads(chart, root, files, max_file_size, withheld)]  # fmt: skip
+    return omissions
 
 
 #: ``Capabilities`` read inside a template action, with the field read when written next

@@ -76,6 +76,9 @@ class Omission:
     unchecked: str = "the objects it adds, possibly hooks, were not checked; the rest of the application was"
     #: What hooklint did with the entry, after "hooklint" (a SOPS file is read with placeholders).
     done: str = "left it out"
+    #: The finding's field (empty: none): the content of what hooklint could not check as Argo CD
+    #: renders it (``sha256:...`` of a template), so ``diff`` counts an edit of it as new.
+    field: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {"message": self.message, "path": self.path, "line": self.line, "column": self.column,
