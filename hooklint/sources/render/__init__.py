@@ -278,7 +278,7 @@ def _capabilities_detail(path: str, read: str, helm: Any, config: Config, applic
                 f"read asks for: it rendered for {version}, serving {served}{again}, so objects another cluster or "
                 "Helm build renders were not checked. Read .Capabilities.APIVersions.Has with the API version "
                 "written as a string and .Capabilities.KubeVersion by name (never .HelmVersion), or gate the "
-                f"objects on a value; {setting}")  # fmt: skip
+                f"objects on a value. {setting}")  # fmt: skip
     shown = f".Capabilities.{read}" if read != "Capabilities" else ".Capabilities"
     if check.differing or check.failed is not None:
         changed = ", ".join(check.differing[:6]) + (f" and {len(check.differing) - 6} more" if len(check.differing) > 6 else "")
