@@ -1188,7 +1188,8 @@ def _identity(text: str) -> tuple[Any, Any, Any] | None:
         return None
     if not isinstance(value, dict):
         return None
-    metadata = value.get("metadata") if isinstance(value.get("metadata"), dict) else {}
+    metadata = value.get("metadata")
+    metadata = metadata if isinstance(metadata, dict) else {}
     return (str(value.get("kind")), str(metadata.get("namespace") or ""), str(metadata.get("name")))
 
 
@@ -1207,10 +1208,13 @@ def _hook_and_pod(text: str) -> tuple[Any, Any]:
         return text, None
     if not isinstance(value, dict):
         return text, None
-    metadata = value.get("metadata") if isinstance(value.get("metadata"), dict) else {}
-    annotations = metadata.get("annotations") if isinstance(metadata.get("annotations"), dict) else {}
+    metadata = value.get("metadata")
+    metadata = metadata if isinstance(metadata, dict) else {}
+    annotations = metadata.get("annotations")
+    annotations = annotations if isinstance(annotations, dict) else {}
     hooks = {k: v for k, v in annotations.items() if str(k).startswith(("argocd.argoproj.io/", "helm.sh/"))}
-    spec = value.get("spec") if isinstance(value.get("spec"), dict) else {}
+    spec = value.get("spec")
+    spec = spec if isinstance(spec, dict) else {}
     pod = spec if value.get("kind") == "Pod" else (spec.get("template"), spec.get("jobTemplate"))
     return hooks, pod
 
