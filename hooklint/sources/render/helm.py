@@ -142,6 +142,10 @@ class HelmOptions:
     #: another revision (:attr:`hooklint.sources.spec.ApplicationSource.pinned_refs`): why their
     #: value files are left out. Not part of the options' identity (the message is added after the cache).
     pinned_refs: tuple[tuple[str, str, str], ...] = field(default=(), compare=False, repr=False)
+    #: True when ``api_versions`` are the Application's ``helm.apiVersions``, which replace the
+    #: cluster's (``GetAPIVersionsOrDefault``): then the chart is not rendered again with the API
+    #: versions it names (:func:`render_helm`).
+    fixed_api_versions: bool = field(default=False, compare=False, repr=False)
 
     @classmethod
     def from_application(cls, spec_helm: Mapping | None, app_name: str, namespace: str | None) -> "HelmOptions":
@@ -196,6 +200,7 @@ class HelmOptions:
             parameters=tuple(parameters),
             kube_version=get("kubeVersion", str) or None,
             api_versions=tuple(_string_list(spec_helm, "apiVersions")),
+            fixed_api_versions=bool(_string_list(spec_helm, "apiVersions")),
             skip_crds=bool(get("skipCrds", bool)),
             ignore_missing_value_files=bool(get("ignoreMissingValueFiles", bool)),
             skip_schema_validation=bool(get("skipSchemaValidation", bool)),
@@ -1079,6 +1084,14 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     data nor the fetch credentials file (``withheld``; :func:`_chart_files`); a value file or file
     parameter that is one of them is left out (HL009 at its entry).
 
+    A chart that reads ``.Capabilities`` (:func:`capability_scan`, on every run) is rendered once
+    more, with every API version it names served besides ``options.api_versions`` (unless those are
+    the Application's own, ``fixed_api_versions``): Argo CD passes the destination cluster's API
+    resources (``--api-versions``), which may hold any of them. The objects only that rendering
+    holds (by kind, namespace and name) are added to the documents, so they are checked too; what
+    was read and what differed is ``Rendering.capabilities``
+    (:class:`~hooklint.sources.render.rendered.CapabilityCheck`; HL025, issue 32).
+
     Raises RenderError (a ``file://`` dependency outside the repository or missing, a missing
     dependency without a repository, a value file missing or outside the repository, a template or
     values error: Helm's message on one line, at the chart's ``Chart.yaml`` or the template; a
@@ -1162,7 +1175,7 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
                            anchor=chart_yaml)  # fmt: skip
     if scan.first is None and scan.opaque is None:
         return rendering
-    named = tuple(name for name in scan.named if name not in options.api_versions)
+    named = () if options.fixed_api_versions else tuple(n for n in scan.named if n not in options.api_versions)
     check = CapabilityCheck(scan.first, scan.opaque)
     if named:  # one more rendering, with every API version the chart names served (issue 32)
         wider = dataclasses.replace(options, api_versions=tuple(sorted({*options.api_versions, *named})))
