@@ -138,6 +138,9 @@ def test_the_api_version_pick_stays_a_note(tmp_path, monkeypatch):
     ("{{ $c := .Capabilities }}", (1, 11, "holds or passes on .Capabilities itself")),
     ("{{ has \"a/v1\" .Capabilities.APIVersions }}", (1, 15, "other than .Has")),
     ('{{ get . (lower "CAPABILITIES") }}', (1, 4, "get")),
+    ('{{ dig "a" (print "Capa" "bilities") "" $ }}', (1, 4, "dig")),
+    # bitnami's common.utils.getValueFromKey: the range element is the key, the map is not the root
+    ("{{- range $splitKey -}}{{- $value = ( index $latestObj . ) -}}{{- end -}}", None),
     # bitnami's helpers: the name comes through a dict literal, the template text is whole
     ('{{ if .context.Capabilities.APIVersions.Has .version }}{{ end }}'
      '{{ include "x" (dict "version" "autoscaling.k8s.io/v1/VerticalPodAutoscaler" "context" $) }}', None),

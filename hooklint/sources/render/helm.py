@@ -1400,8 +1400,14 @@ def _opaque_in(action: bytes) -> tuple[int, str] | None:
         if text in _KEYED_READS and i + 1 < len(tokens):
             args = _arguments(tokens, i + 1)
             piped = i > 0 and tokens[i - 1].group() == b"|"
-            if any(a.group() in (b"$", b".") for a in args) and (piped or any(
-                    a.lastgroup != "s" and a.group() not in (b"$", b".") for a in args)):  # fmt: skip
+            if text == b"pluck":  # pluck KEY MAP...: the maps follow the key
+                maps, keys = args[1:], args[:1]
+            elif text == b"dig":  # dig KEY... DEFAULT MAP (a piped value is the map)
+                maps, keys = ([] if piped else args[-1:]), (args if piped else args[:-2])
+            else:  # index MAP KEY..., get MAP KEY, hasKey MAP KEY, pick/omit MAP KEY...
+                maps, keys = args[:1], args[1:]
+            if any(a.group() in (b"$", b".") for a in maps) and (
+                    (piped and text != b"dig") or any(a.lastgroup != "s" for a in keys)):  # fmt: skip
                 return token.start(), (f"reads the root context by a key not written as a string ({text.decode()} "
                                        "with $ or .), which reaches .Capabilities without naming it")  # fmt: skip
         if text == b"range":
