@@ -139,6 +139,15 @@ def test_the_api_version_pick_stays_a_note(tmp_path, monkeypatch):
     ("{{ has \"a/v1\" .Capabilities.APIVersions }}", (1, 15, "other than .Has")),
     ('{{ get . (lower "CAPABILITIES") }}', (1, 4, "get")),
     ('{{ dig "a" (print "Capa" "bilities") "" $ }}', (1, 4, "dig")),
+    # kube-prometheus-stack's kubeVersionDefaultValue: a number is a key written in the chart
+    ("{{- $values := index . 0 -}}{{- $old := index . 2 -}}", None),
+    # a named template nothing calls never runs (bitnami's common.capabilities.supportsHelmVersion)
+    ('{{- define "lib.helm" -}}{{- if regexMatch "x" (.Capabilities | toString) }}{{ end }}{{- end -}}'
+     '{{ include (print $.Template.BasePath "/cm.yaml") . | sha256sum }}', None),
+    ('{{- define "lib.helm" -}}{{- if regexMatch "x" (.Capabilities | toString) }}{{ end }}{{- end -}}'
+     '{{ include "lib.helm" . }}', (1, 50, "holds or passes on")),
+    ('{{- define "lib.helm" -}}{{ .Capabilities.HelmVersion.Version }}{{- end -}}{{ include (print "lib." "helm") . }}',
+     (1, 29, "reads .Capabilities.HelmVersion")),
     # bitnami's common.utils.getValueFromKey: the range element is the key, the map is not the root
     ("{{- range $splitKey -}}{{- $value = ( index $latestObj . ) -}}{{- end -}}", None),
     # bitnami's helpers: the name comes through a dict literal, the template text is whole
@@ -148,7 +157,8 @@ def test_the_api_version_pick_stays_a_note(tmp_path, monkeypatch):
      '{{ index .Values.images $name }}{{ index . "name" }}{{ range . }}{{ end }}', None),
 ])
 def test_capability_scan_fails_closed_on_reads_it_cannot_enumerate(tmp_path, template, opaque):
-    path = tmp_path / "t.yaml"
+    (tmp_path / "templates").mkdir()
+    path = tmp_path / "templates" / "t.yaml"
     path.write_text(template)
     found = capability_scan([str(path)]).opaque
     if opaque is None:

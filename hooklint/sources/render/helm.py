@@ -1268,12 +1268,22 @@ _SCAN_TOKEN = re.compile(rb'(?P<s>"(?:\\.|[^"\\])*"|`[^`]*`|\'(?:\\.|[^\'\\])*\'
 #: ``pluck``, ``dig``, ``pick``, ``omit``, ``hasKey``): with the root context (``$`` or ``.``) as
 #: the map and a key not written as a string, a template reaches ``.Capabilities`` without naming
 #: it (``index $ (print "Capa" "bilities")``, attack round 11, F1).
+_CONSTANT = re.compile(rb"-?[0-9][0-9a-fA-FxXoObB_.]*|true|false|nil")
 _KEYED_READS = frozenset({b"index", b"get", b"pluck", b"dig", b"pick", b"omit", b"hasKey"})
 #: A ``group/version`` or ``group/version/Kind`` as a chart names one (``monitoring.coreos.com/v1``,
 #: ``policy/v1/PodDisruptionBudget``), anywhere in its files: what :func:`render_helm` renders a
 #: second time with.
 _API_VERSION = re.compile(rb"(?<![\w./-])([a-z0-9](?:[-a-z0-9.]*[a-z0-9])?/v[0-9]+(?:(?:alpha|beta)[0-9]+)?"
                           rb"(?:/[A-Z][A-Za-z0-9]*)?)(?![\w./-])")
+#: A whole action inside a string (``"{{- with $.RelativeScope -}}"``), and the opening half of
+#: one cut in two (``"{{ .Capa"``): a delimiter alone (``"{{"``, Go's ``{{`{{`}}`` escape) is not,
+#: nor a closing half (JSON in a raw string ends ``}}``). Not caught: an action cut between its
+#: two braces.
+_WHOLE_ACTION = re.compile(rb"\{\{.*?\}\}", re.DOTALL)
+_HALF_ACTION = re.compile(rb"\{\{[^{}]*\w")
+#: The files :func:`capability_scan` looks for opaque reads in: templates, helpers, value files
+#: (``tpl`` runs their strings); not a README, an image, a schema or a script.
+_SCRIPT = re.compile(r"(?:^|[\\/])templates[\\/]|\.(?:ya?ml|tpl)$|\.tgz$")
 #: At most this many API versions named by a chart are added to its second rendering.
 MAX_NAMED_API_VERSIONS = 512
 
@@ -1327,7 +1337,9 @@ def capability_scan(paths: list[str], max_file_size: int = DEFAULT_MAX_FILE_SIZE
     packaged subchart is reported at 1:1 of its archive; a file that cannot be read is skipped
     (Helm read it, the rendering is done)."""
     first: tuple[str, int, int, str] | None = None
-    opaque: tuple[str, int, int, str] | None = None
+    found_opaque: list[tuple[str | None, tuple[str, int, int, str]]] = []  # (enclosing define, place)
+    called: set[str] = set()
+    computed_call = False
     named: set[str] = set()
     anchor = anchor or next((p for p in paths if not p.startswith("\0text:")), "")
     for path in paths:
@@ -1351,34 +1363,64 @@ def capability_scan(paths: list[str], max_file_size: int = DEFAULT_MAX_FILE_SIZE
             column = len(data[data.rfind(b"\n", 0, offset) + 1:offset].decode("utf-8", "replace")) + 1
             return os.path.normpath(where), line, column, what
 
-        if first is not None and opaque is not None:
-            continue
+        script = where != path or bool(_SCRIPT.search(path))
+        template = where != path or bool(re.search(r"(?:^|[\\/])templates[\\/]|\.tgz$", path))
+        blocks: list[str | None] = []  # the open blocks: a define's name, else None
         for at, action in _actions_at(data):
+            head = _BLOCK_HEAD.match(action)
+            word = head.group(1) if head else b""
+            if word in (b"if", b"range", b"with", b"block"):
+                blocks.append(None)
+            elif word == b"define":
+                blocks.append(head.group(2).decode("utf-8", "replace") if head and head.group(2) else None)
+            elif word == b"end" and blocks:
+                blocks.pop()
+            for call in _CALL.finditer(_ACTION_COMMENT.sub(b" ", action)):
+                if call.group(1) is None:
+                    computed_call = True
+                else:
+                    called.add(call.group(1).decode("utf-8", "replace"))
+            inside = next((b for b in reversed(blocks) if b is not None), None)
             for found in _CAPABILITIES.finditer(action):
                 name = (found.group(1) or b"").decode("ascii", "replace")
                 if first is None and name in _CLUSTER_FIELDS:
                     first = place(at + found.start(), name)
-                elif opaque is None and name not in ("KubeVersion", "APIVersions", "HelmVersion"):
-                    opaque = place(at + found.start(), "holds or passes on .Capabilities itself, whose fields "
-                                   "hooklint cannot follow")  # fmt: skip
-            why = _opaque_in(action)
-            if why is not None and opaque is None:
-                opaque = place(at + why[0], why[1])
+                elif name not in ("KubeVersion", "APIVersions", "HelmVersion"):
+                    found_opaque.append((inside, place(at + found.start(), "holds or passes on .Capabilities itself, "
+                                                       "whose fields hooklint cannot follow")))  # fmt: skip
+            why = _opaque_in(action, halves=template) if script else None
+            if why is not None:
+                found_opaque.append((inside, place(at + why[0], why[1])))
             if first is None:
                 for found in _FIELDS.finditer(action):
                     if found.group(1) in (b"APIVersions", b"KubeVersion"):
                         first = place(at + found.start(), found.group(1).decode())
                         break
+    # a read inside a named template that nothing calls never runs (bitnami's common library
+    # defines common.capabilities.supportsHelmVersion, which no chart includes)
+    opaque = next((where for inside, where in found_opaque if inside is None or computed_call or inside in called), None)
     return CapabilityScan(first, opaque, tuple(sorted(named)[:MAX_NAMED_API_VERSIONS]))
 
 
-def _opaque_in(action: bytes) -> tuple[int, str] | None:
+#: The keyword of an action that opens or closes a block, with a define's name.
+_BLOCK_HEAD = re.compile(rb'\s*-?\s*(if|range|with|block|define|end)\b\s*(?:"([^"]*)")?')
+#: A call of a named template (``include``, ``template``): its name when written as a string,
+#: else (a name built at render time) no group 1; not a template file named by its path
+#: (``include (print $.Template.BasePath "/configmap.yaml")``, the checksum idiom).
+_ACTION_COMMENT = re.compile(rb"/\*.*?\*/", re.DOTALL)
+_CALL = re.compile(rb'(?<![\w.$])(?:include|template)\s+(?:"([^"]*)"|(?!\(\s*printf?\s[^)]*\.Template\.BasePath)\S)')
+
+
+def _opaque_in(action: bytes, halves: bool = True) -> tuple[int, str] | None:
     """The offset in ``action`` (one template action's text) of a read of ``.Capabilities`` that
-    cannot be enumerated, with a clause saying how it reads (:func:`capability_scan`), or None."""
-    tokens = [t for t in _SCAN_TOKEN.finditer(action) if t.lastgroup not in ("c", "x")]
+    cannot be enumerated, with a clause saying how it reads (:func:`capability_scan`), or None.
+    ``halves``: a string holding half an action counts (in a template; a value file's strings are
+    YAML-escaped, which this reader does not undo)."""
+    trimmed = re.sub(rb"^-(?=\s)|(?<=\s)-$", b" ", action)  # the trim markers, "{{- " and " -}}"
+    tokens = [t for t in _SCAN_TOKEN.finditer(trimmed) if t.lastgroup not in ("c", "x")]
     for i, token in enumerate(tokens):
         text, kind = token.group(), token.lastgroup
-        if kind == "s" and (text.count(b"{{") != text.count(b"}}")):
+        if kind == "s" and halves and _HALF_ACTION.search(_WHOLE_ACTION.sub(b"", text)):
             return token.start(), "builds template text from pieces (a string holding half of an action), which tpl may run"
         if kind != "w":
             continue
@@ -1407,7 +1449,8 @@ def _opaque_in(action: bytes) -> tuple[int, str] | None:
             else:  # index MAP KEY..., get MAP KEY, hasKey MAP KEY, pick/omit MAP KEY...
                 maps, keys = args[:1], args[1:]
             if any(a.group() in (b"$", b".") for a in maps) and (
-                    (piped and text != b"dig") or any(a.lastgroup != "s" for a in keys)):  # fmt: skip
+                    (piped and text != b"dig") or any(a.lastgroup != "s" and not _CONSTANT.fullmatch(a.group())
+                                                      for a in keys)):  # fmt: skip
                 return token.start(), (f"reads the root context by a key not written as a string ({text.decode()} "
                                        "with $ or .), which reaches .Capabilities without naming it")  # fmt: skip
         if text == b"range":
