@@ -168,7 +168,11 @@ def test_capability_scan_fails_closed_on_reads_it_cannot_enumerate(tmp_path, tem
 
 
 def test_capability_scan_lists_the_api_versions_the_chart_names(tmp_path):
-    path = tmp_path / "t.yaml"
+    """In templates only: a value file's text may be a secret, which HL025 would print."""
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "values.yaml").write_text("password: s3cret/v2\n")
+    path = tmp_path / "templates" / "t.yaml"
     path.write_text('apiVersion: apps/v1\n{{ if .Capabilities.APIVersions.Has "monitoring.coreos.com/v1/ServiceMonitor" }}'
                     '{{ end }}\n# see docs/v2 and x.io/v1beta1/\n')
-    assert capability_scan([str(path)]).named == ("apps/v1", "docs/v2", "monitoring.coreos.com/v1/ServiceMonitor")
+    assert capability_scan([str(path), str(tmp_path / "values.yaml")]).named == (
+        "apps/v1", "docs/v2", "monitoring.coreos.com/v1/ServiceMonitor")

@@ -263,7 +263,7 @@ def _capabilities_detail(path: str, read: str, helm: Any, config: Config, applic
         named = ", ".join(check.named[:6]) + (f" and {len(check.named) - 6} more" if len(check.named) > 6 else "")
         again = f", and again with every API version the chart names served ({named})"
         if check.failed is not None:
-            again += f", which failed ({check.failed})"
+            again += ", which failed"  # its message is not printed: it may quote a value
         elif check.added:
             added = ", ".join(check.added[:6]) + (f" and {len(check.added) - 6} more" if len(check.added) > 6 else "")
             again += f", which also renders {added}, checked too"

@@ -1168,8 +1168,8 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     if left_out or read_with_placeholders:  # where they are written is not in the key: added after the cache
         rendering = Rendering(rendering.renderer, rendering.documents,
                               rendering.omitted + left_out + read_with_placeholders)  # fmt: skip
-    texts = [item for item in ("\0text:" + "\n".join(filter(None, [options.values or ""] + [v for _, v, _ in options.parameters])),)
-             if item != "\0text:"]  # fmt: skip
+    given = "\n".join(filter(None, [options.values or ""] + [value for _, value, _ in options.parameters]))
+    texts = ["\0text:" + given] if given else []
     scan = capability_scan([path for path, _ in files] + [path for path, _ in build.files()]
                            + [v.real for v in value_files] + [v.real for v in set_files] + texts, limits.max_file_size,
                            anchor=chart_yaml)  # fmt: skip
@@ -1271,7 +1271,7 @@ _SCAN_TOKEN = re.compile(rb'(?P<s>"(?:\\.|[^"\\])*"|`[^`]*`|\'(?:\\.|[^\'\\])*\'
 _CONSTANT = re.compile(rb"-?[0-9][0-9a-fA-FxXoObB_.]*|true|false|nil")
 _KEYED_READS = frozenset({b"index", b"get", b"pluck", b"dig", b"pick", b"omit", b"hasKey"})
 #: A ``group/version`` or ``group/version/Kind`` as a chart names one (``monitoring.coreos.com/v1``,
-#: ``policy/v1/PodDisruptionBudget``), anywhere in its files: what :func:`render_helm` renders a
+#: ``policy/v1/PodDisruptionBudget``), anywhere in its templates: what :func:`render_helm` renders a
 #: second time with.
 _API_VERSION = re.compile(rb"(?<![\w./-])([a-z0-9](?:[-a-z0-9.]*[a-z0-9])?/v[0-9]+(?:(?:alpha|beta)[0-9]+)?"
                           rb"(?:/[A-Z][A-Za-z0-9]*)?)(?![\w./-])")
@@ -1294,7 +1294,8 @@ class CapabilityScan:
     Argo CD takes from the cluster (``(path, line, column, field)``, 1-based; ``field``
     ``KubeVersion``, ``APIVersions``); ``opaque``, the first read hooklint cannot enumerate
     (``(path, line, column, what)``: ``what`` a clause saying how it reads); ``named``, the API
-    versions the files name (sorted, at most :data:`MAX_NAMED_API_VERSIONS`)."""
+    versions the files name (in its templates and packaged subcharts, never in a value file, whose text may be a secret;
+    sorted, at most :data:`MAX_NAMED_API_VERSIONS`)."""
 
     first: tuple[str, int, int, str] | None = None
     opaque: tuple[str, int, int, str] | None = None
@@ -1353,8 +1354,6 @@ def capability_scan(paths: list[str], max_file_size: int = DEFAULT_MAX_FILE_SIZE
             archive, where = data[:2] == b"\x1f\x8b", path
             if archive:
                 data = _gunzip(data) or b""
-        if len(named) < MAX_NAMED_API_VERSIONS:
-            named.update(m.group(1).decode("ascii") for m in _API_VERSION.finditer(data))
 
         def place(offset: int, what: str) -> tuple[str, int, int, str]:
             if archive:
@@ -1365,6 +1364,8 @@ def capability_scan(paths: list[str], max_file_size: int = DEFAULT_MAX_FILE_SIZE
 
         script = where != path or bool(_SCRIPT.search(path))
         template = where != path or bool(re.search(r"(?:^|[\\/])templates[\\/]|\.tgz$", path))
+        if template and where == path and len(named) < MAX_NAMED_API_VERSIONS:  # never a value file's (a secret's) text
+            named.update(m.group(1).decode("ascii") for m in _API_VERSION.finditer(data))
         blocks: list[str | None] = []  # the open blocks: a define's name, else None
         for at, action in _actions_at(data):
             head = _BLOCK_HEAD.match(action)
