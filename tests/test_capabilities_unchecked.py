@@ -176,3 +176,16 @@ def test_capability_scan_lists_the_api_versions_the_chart_names(tmp_path):
                     '{{ end }}\n# see docs/v2 and x.io/v1beta1/\n')
     assert capability_scan([str(path), str(tmp_path / "values.yaml")]).named == (
         "apps/v1", "docs/v2", "monitoring.coreos.com/v1/ServiceMonitor")
+
+
+def test_a_second_rendering_that_fails_is_a_warning_and_quotes_nothing(tmp_path, monkeypatch):
+    """Its message may quote a value: never printed; what that cluster renders was not checked."""
+    code, lines = _lint(tmp_path, monkeypatch, '{{- if .Capabilities.APIVersions.Has "search.example.com/v1" }}'
+                        '{{ fail (printf "token %s" "hunter2") }}{{- end }}\n' + JOB)
+    assert code == 1
+    assert [line for line in lines if "HL025" in line] == [
+        "chart/templates/job.yaml:1:9: warning HL025 chart-reads-cluster-capabilities: chart/templates/job.yaml reads "
+        f".Capabilities.APIVersions: {CLUSTER}. hooklint has no cluster: {RENDERED}, and again with every API version "
+        "the chart names served (search.example.com/v1), which failed; the objects a cluster serving them renders "
+        f"were not checked. {SETTING}"]
+    assert not any("hunter2" in line for line in lines)
