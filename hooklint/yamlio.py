@@ -517,6 +517,10 @@ NOT_RENDERED = "not-rendered"
 #: which hooklint had to stand in for (HL025; recorded by :mod:`hooklint.sources.render` on the
 #: template, its detail saying what was used).
 CLUSTER_CAPABILITIES = "cluster-capabilities"
+#: CLUSTER_CAPABILITIES where objects a cluster's capabilities render were not checked: a read
+#: hooklint cannot enumerate, or a second rendering with the API versions the chart names that
+#: changed an object's hooks or pod, or failed (HL025 as a warning; issue 32).
+CAPABILITIES_UNCHECKED = "capabilities-unchecked"
 #: An ApplicationSet generator that needs a cluster or the network (HL022; recorded by
 #: :mod:`hooklint.sources.appmap.discovery` on the ApplicationSet's file).
 NOT_EXPANDED = "not-expanded"

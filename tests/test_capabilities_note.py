@@ -53,8 +53,8 @@ NOTE = (
     "chart/templates/hook.yaml:1:13: note HL025 chart-reads-cluster-capabilities: chart/templates/hook.yaml reads "
     ".Capabilities.APIVersions: what this chart renders depends on the cluster Argo CD syncs it to, whose Kubernetes "
     "version and API resources Argo CD passes to Helm (--kube-version, --api-versions). hooklint has no cluster: it "
-    "rendered for %s, serving the built-in kinds of that version%s, so objects another cluster's values would "
-    "render were not checked. Set kube-version and api-versions in .hooklint.yaml to your destination cluster's (an "
+    "rendered for %s, serving the built-in kinds of that version%s, so objects a cluster of another Kubernetes version "
+    "would render were not checked. Set kube-version and api-versions in .hooklint.yaml to your destination cluster's (an "
     "Application's helm.kubeVersion and helm.apiVersions win, as in Argo CD), and lint once per cluster version you "
     "deploy to."
 )
@@ -86,22 +86,28 @@ def test_in_cluster_application_renders_argocd_kinds_and_notes_the_guess(tmp_pat
         " and Argo CD's own argoproj.io/v1alpha1 kinds (the in-cluster destination serves them)")]
 
 
-def test_remote_destination_gets_no_argocd_kinds_but_the_note_names_kube_version(tmp_path, monkeypatch):
+def test_remote_destination_gets_no_argocd_kinds_but_is_rendered_again_with_them(tmp_path, monkeypatch):
+    """A remote cluster serves Argo CD's kinds when Argo CD runs there too: the second rendering,
+    with every API version the chart names (issue 32), renders the hook, which is checked."""
     lines = _chart(tmp_path, monkeypatch, "https://prod.example.com", 'kube-version: "1.37"\n')
-    assert lines == [NOTE % ("Kubernetes 1.37 (kube-version)", "")]
+    assert [line.split(": ")[0] for line in lines if "HL105" in line] == [
+        "chart/templates/hook.yaml:16:7", "chart/templates/hook.yaml:17:7", "chart/templates/hook.yaml:22:11"]
+    assert [line for line in lines if "HL025" in line] == [NOTE % (
+        "Kubernetes 1.37 (kube-version)", ", and again with every API version the chart names served "
+        "(argoproj.io/v1alpha1/Application), which also renders Job/pwn, checked too")]
 
 
 def test_capability_reads_positions_and_fields(tmp_path):
-    """The first read of a cluster field, at ``Capabilities``; HelmVersion and text outside actions
-    do not count; a variable holding ``.Capabilities`` does."""
+    """The first read of a cluster field, at ``Capabilities`` or the field; text outside actions
+    does not count; a variable holding ``.Capabilities`` does."""
     from hooklint.sources.render.helm import capability_reads
 
-    helm_only = tmp_path / "a.yaml"
-    helm_only.write_text("# .Capabilities.KubeVersion in a comment\nv: {{ .Capabilities.HelmVersion.Version }}\n")
+    text = tmp_path / "a.yaml"
+    text.write_text("# .Capabilities.KubeVersion in a comment\nv: 1\n")
     variable = tmp_path / "b.tpl"
     variable.write_text("x\n  {{- $c := $.Capabilities }}{{ if $c.APIVersions.Has \"x/v1\" }}y{{ end }}\n")
-    assert capability_reads([str(helm_only)]) is None
-    assert capability_reads([str(helm_only), str(variable)]) == (str(variable), 2, 15, "Capabilities")
+    assert capability_reads([str(text)]) is None
+    assert capability_reads([str(text), str(variable)]) == (str(variable), 2, 39, "APIVersions")
 
 
 def test_argocd_kinds_only_for_the_in_cluster_destination():

@@ -21,6 +21,7 @@ from hooklint.config import LIMITS
 from hooklint.findings import Finding
 from hooklint.loader import LoadedFile
 from hooklint.yamlio import (
+    CAPABILITIES_UNCHECKED,
     CLUSTER_CAPABILITIES,
     DUPLICATE_KEY,
     MAX_ISSUES,
@@ -195,14 +196,19 @@ def source_not_rendered(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
 
 @check("HL025", scope="file")
 def chart_reads_cluster_capabilities(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
-    """A rendered Helm chart whose templates read ``.Capabilities.KubeVersion`` or
-    ``.Capabilities.APIVersions`` (:func:`hooklint.sources.render.helm.capability_reads`): Argo CD
-    fills them from the destination cluster, hooklint from its settings
-    (:mod:`hooklint.sources.render.capabilities`); the detail names the values used and how to set
-    them. At the first read, in the template."""
+    """A rendered Helm chart whose templates read ``.Capabilities``
+    (:func:`hooklint.sources.render.helm.capability_scan`): Argo CD fills its ``KubeVersion`` and
+    ``APIVersions`` from the destination cluster, hooklint from its settings
+    (:mod:`hooklint.sources.render.capabilities`), and renders again with every API version the
+    chart names (its new objects are checked too); the detail names the values used and how to set
+    them. A note when the renderings checked what those API versions render; a warning (the rule's
+    severity: never a silent pass, issue 32) when a read cannot be enumerated (``HelmVersion``, a
+    name built at render time), or the second rendering changed an object's hooks or pod, or
+    failed. At the first read (the first opaque one for a warning), in the template."""
     for issue, index in file.issues:
-        if issue.kind == CLUSTER_CAPABILITIES:
-            yield Hit(f"{issue.detail}.", issue.span, issue.field_path, doc_index=index, path=issue.path)
+        if issue.kind in (CLUSTER_CAPABILITIES, CAPABILITIES_UNCHECKED):
+            yield Hit(f"{issue.detail}.", issue.span, issue.field_path, doc_index=index, path=issue.path,
+                      severity=None if issue.kind == CAPABILITIES_UNCHECKED else "note")  # fmt: skip
 
 
 @check("HL022", scope="file")

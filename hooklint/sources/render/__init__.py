@@ -34,8 +34,9 @@ from hooklint.sources.render.redact import (SecretValues, archive_values, file_p
 from hooklint.sources.repository.withheld import Withheld
 from hooklint.sources.repository.tree import (HELM, KUSTOMIZE, escaping_target, inside_repository, outside_repository,
                                               repository_root)
-from hooklint.sources.render.rendered import RenderedDocument, Renderer, RendererUnavailable, RenderError, transient
-from hooklint.yamlio import (CLUSTER_CAPABILITIES, NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, SYNTAX_ERROR, TOO_COMPLEX, LoadIssue, Map,
+from hooklint.sources.render.rendered import (CapabilityCheck, RenderedDocument, Renderer, RendererUnavailable, RenderError,
+                                               transient)  # fmt: skip
+from hooklint.yamlio import (CAPABILITIES_UNCHECKED, CLUSTER_CAPABILITIES, NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, SYNTAX_ERROR, TOO_COMPLEX, LoadIssue, Map,
                              NodeBudget, Seq, go_yaml_text)  # fmt: skip
 
 if TYPE_CHECKING:
@@ -191,10 +192,12 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
         loaded.issues.append((LoadIssue(NOT_RENDERED, Span.point(omission.line, omission.column), detail,
                                         field_path=omission.field, path=where), 0))  # fmt: skip
     if rendering.capabilities is not None and helm is not None:  # HL025: what stood in for the cluster
-        path, line, column, read = rendering.capabilities
-        detail = _capabilities_detail(path, read, helm, config, application, bool(crd_apis))
+        check = rendering.capabilities
+        path, line, column, read = check.opaque or check.first or ("", 1, 1, "")
+        detail = _capabilities_detail(path, read, helm, config, application, bool(crd_apis), check)
         where = None if os.path.normpath(path) == os.path.normpath(manifest_file) else path
-        loaded.issues.append((LoadIssue(CLUSTER_CAPABILITIES, Span.point(line, column), detail, path=where), 0))
+        kind = CAPABILITIES_UNCHECKED if check.unchecked else CLUSTER_CAPABILITIES
+        loaded.issues.append((LoadIssue(kind, Span.point(line, column), detail, path=where), 0))
     sources = _Sources(config, application)
     rendered = []
     template_index = [0] * len(rendering.documents)
@@ -236,13 +239,13 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
 
 
 def _capabilities_detail(path: str, read: str, helm: Any, config: Config, application: ApplicationSource | None,
-                         crds: bool) -> str:  # fmt: skip
+                         crds: bool, check: CapabilityCheck) -> str:  # fmt: skip
     """HL025's message: what a chart's template read of ``.Capabilities`` (``read``: ``KubeVersion``,
-    ``APIVersions`` or ``Capabilities``), which values hooklint rendered it with (``helm``: its
-    options as rendered), and how to give it the cluster's."""
+    ``APIVersions``, or how a read hooklint cannot enumerate reads), which values hooklint rendered
+    it with (``helm``: its options as rendered), what its second rendering with the API versions
+    the chart names found (``check``), and how to give it the cluster's."""
     from hooklint.sources.render.capabilities import in_cluster  # noqa: PLC0415 - Helm only
 
-    shown = f".Capabilities.{read}" if read != "Capabilities" else ".Capabilities"
     if helm.kube_version:
         version = f"Kubernetes {helm.kube_version} ({'the Application' if helm.kube_version != config.kube_version else 'kube-version'})"
     else:
@@ -256,12 +259,37 @@ def _capabilities_detail(path: str, read: str, helm: Any, config: Config, applic
         if application is not None and in_cluster(application.server):
             parts.append("Argo CD's own argoproj.io/v1alpha1 kinds (the in-cluster destination serves them)")
         served = ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
-    return (f"{os.path.normpath(path)} reads {shown}: what this chart renders depends on the cluster Argo CD syncs "
-            "it to, whose Kubernetes version and API resources Argo CD passes to Helm (--kube-version, "
-            f"--api-versions). hooklint has no cluster: it rendered for {version}, serving {served}, so objects "
-            "another cluster's values would render were not checked. Set kube-version and api-versions in "
-            ".hooklint.yaml to your destination cluster's (an Application's helm.kubeVersion and helm.apiVersions "
-            "win, as in Argo CD), and lint once per cluster version you deploy to")
+    again = ""
+    if check.named:
+        named = ", ".join(check.named[:6]) + (f" and {len(check.named) - 6} more" if len(check.named) > 6 else "")
+        again = f", and again with every API version the chart names served ({named})"
+        if check.failed is not None:
+            again += ", which failed"  # its message is not printed: it may quote a value
+        elif check.added:
+            added = ", ".join(check.added[:6]) + (f" and {len(check.added) - 6} more" if len(check.added) > 6 else "")
+            again += f", which also renders {added}, checked too"
+    path = os.path.normpath(path)
+    setting = ("Set kube-version and api-versions in .hooklint.yaml to your destination cluster's (an Application's "
+               "helm.kubeVersion and helm.apiVersions win, as in Argo CD), and lint once per cluster version you "
+               "deploy to")  # fmt: skip
+    cluster = ("what this chart renders depends on the cluster Argo CD syncs it to, whose Kubernetes version and API "
+               "resources Argo CD passes to Helm (--kube-version, --api-versions)")  # fmt: skip
+    if check.opaque is not None:
+        return (f"{path} {read}: {cluster} and on the helm binary that renders it. hooklint cannot list what this "
+                f"read asks for: it rendered for {version}, serving {served}{again}, so objects another cluster or "
+                "Helm build renders were not checked. Read .Capabilities.APIVersions.Has with the API version "
+                "written as a string and .Capabilities.KubeVersion by name (never .HelmVersion), or gate the "
+                f"objects on a value. {setting}")  # fmt: skip
+    shown = f".Capabilities.{read}" if read != "Capabilities" else ".Capabilities"
+    if check.differing or check.failed is not None:
+        changed = ", ".join(check.differing[:6]) + (f" and {len(check.differing) - 6} more" if len(check.differing) > 6 else "")
+        what = (f"with them {changed} renders with other hook annotations or another pod, which was not checked"
+                if check.differing else "the objects a cluster serving them renders were not checked")  # fmt: skip
+        return (f"{path} reads {shown}: {cluster}. hooklint has no cluster: it rendered for {version}, serving "
+                f"{served}{again}; {what}. {setting}")  # fmt: skip
+    return (f"{path} reads {shown}: {cluster}. hooklint has no cluster: it rendered for {version}, serving "
+            f"{served}{again}, so objects a cluster of another Kubernetes version would render were not checked. "
+            f"{setting}")  # fmt: skip
 
 
 def _objects(value: Any) -> int:

@@ -75,8 +75,8 @@ from hooklint.sources.render.hermetic import cause, git_reads, nonhermetic_decis
 from hooklint.sources.repository.charts import MAX_ARCHIVE_BYTES, MAX_ARCHIVE_DEPTH, MAX_ARCHIVE_MEMBERS
 from hooklint.sources.render import strvals
 from hooklint.sources.render.redact import tagging_inputs
-from hooklint.sources.render.rendered import (Omission, RenderedDocument, Renderer, RenderError, RendererUnavailable,
-                                               Rendering, transient)  # fmt: skip
+from hooklint.sources.render.rendered import (CapabilityCheck, Omission, RenderedDocument, Renderer, RenderError,
+                                               RendererUnavailable, Rendering, transient)  # fmt: skip
 
 SDK_NAME = "helm-python-sdk"
 NEVER_FETCHES = "hooklint never fetches charts"
@@ -143,6 +143,10 @@ class HelmOptions:
     #: another revision (:attr:`hooklint.sources.spec.ApplicationSource.pinned_refs`): why their
     #: value files are left out. Not part of the options' identity (the message is added after the cache).
     pinned_refs: tuple[tuple[str, str, str], ...] = field(default=(), compare=False, repr=False)
+    #: True when ``api_versions`` are the Application's ``helm.apiVersions``, which replace the
+    #: cluster's (``GetAPIVersionsOrDefault``): then the chart is not rendered again with the API
+    #: versions it names (:func:`render_helm`).
+    fixed_api_versions: bool = field(default=False, compare=False, repr=False)
 
     @classmethod
     def from_application(cls, spec_helm: Mapping | None, app_name: str, namespace: str | None) -> "HelmOptions":
@@ -197,6 +201,7 @@ class HelmOptions:
             parameters=tuple(parameters),
             kube_version=get("kubeVersion", str) or None,
             api_versions=tuple(_string_list(spec_helm, "apiVersions")),
+            fixed_api_versions=bool(_string_list(spec_helm, "apiVersions")),
             skip_crds=bool(get("skipCrds", bool)),
             ignore_missing_value_files=bool(get("ignoreMissingValueFiles", bool)),
             skip_schema_validation=bool(get("skipSchemaValidation", bool)),
@@ -1080,6 +1085,14 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     data nor the fetch credentials file (``withheld``; :func:`_chart_files`); a value file or file
     parameter that is one of them is left out (HL009 at its entry).
 
+    A chart that reads ``.Capabilities`` (:func:`capability_scan`, on every run) is rendered once
+    more, with every API version it names served besides ``options.api_versions`` (unless those are
+    the Application's own, ``fixed_api_versions``): Argo CD passes the destination cluster's API
+    resources (``--api-versions``), which may hold any of them. The objects only that rendering
+    holds (by kind, namespace and name) are added to the documents, so they are checked too; what
+    was read and what differed is ``Rendering.capabilities``
+    (:class:`~hooklint.sources.render.rendered.CapabilityCheck`; HL025, issue 32).
+
     Raises RenderError (a ``file://`` dependency outside the repository or missing, a missing
     dependency without a repository, a value file missing or outside the repository, a template or
     values error: Helm's message on one line, at the chart's ``Chart.yaml`` or the template; a
@@ -1142,23 +1155,105 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     stubs = repr([(stub.name, stub.repository, stub.problem) for stub in build.stubs])
     key = input_key([mode, renderer.version, repr(options), os.path.normpath(chart), stubs], inputs, root)
     scanned = ["\0text:" + repr(options)] + inputs  # a parameter's value can reach ``tpl`` too
-    rendering = cached("helm", key, tagging_inputs(
-        inputs, lambda: _render(mode, renderer, chart, tree, files, value_files, options, limits, root, build,
-                                [(options.value_files[s.index], o) for s, o in zip(skipped, left_out)]
-                                + [(options.value_files[v.index], o) for v, o in
-                                   zip([v for v in value_files if v.text is not None], read_with_placeholders)],
-                                skip_schemas=bool(loads) or options.skip_schema_validation,
-                                set_files=set_files)), volatile=lambda: calls_nonhermetic(scanned, limits.max_file_size))  # fmt: skip
+
+    def render(opts: HelmOptions, cache_key: str) -> Rendering:
+        return cached("helm", cache_key, tagging_inputs(
+            inputs, lambda: _render(mode, renderer, chart, tree, files, value_files, opts, limits, root, build,
+                                    [(opts.value_files[s.index], o) for s, o in zip(skipped, left_out)]
+                                    + [(opts.value_files[v.index], o) for v, o in
+                                       zip([v for v in value_files if v.text is not None], read_with_placeholders)],
+                                    skip_schemas=bool(loads) or opts.skip_schema_validation,
+                                    set_files=set_files)), volatile=lambda: calls_nonhermetic(scanned, limits.max_file_size))  # fmt: skip
+
+    rendering = render(options, key)
     if left_out or read_with_placeholders:  # where they are written is not in the key: added after the cache
         rendering = Rendering(rendering.renderer, rendering.documents,
                               rendering.omitted + left_out + read_with_placeholders)  # fmt: skip
     undecided = _not_as_argocd(chart, root, files, build, value_files, limits.max_file_size, withheld, options)
     if undecided:  # found on every run: the rendering is not cached when it calls one (volatile)
         rendering = Rendering(rendering.renderer, rendering.documents, rendering.omitted + undecided)
-    reads = capability_reads([path for path, _ in files] + [path for path, _ in build.files()], limits.max_file_size)
-    if reads is not None:
-        rendering = dataclasses.replace(rendering, capabilities=reads)
-    return rendering
+    given = "\n".join(filter(None, [options.values or ""] + [value for _, value, _ in options.parameters]))
+    texts = ["\0text:" + given] if given else []
+    scan = capability_scan([path for path, _ in files] + [path for path, _ in build.files()]
+                           + [v.real for v in value_files] + [v.real for v in set_files] + texts, limits.max_file_size,
+                           anchor=chart_yaml)  # fmt: skip
+    if scan.first is None and scan.opaque is None:
+        return rendering
+    named = () if options.fixed_api_versions else tuple(n for n in scan.named if n not in options.api_versions)
+    check = CapabilityCheck(scan.first, scan.opaque)
+    if named:  # one more rendering, with every API version the chart names served (issue 32)
+        wider = dataclasses.replace(options, api_versions=tuple(sorted({*options.api_versions, *named})))
+        try:
+            second = render(wider, input_key([mode, renderer.version, repr(wider), os.path.normpath(chart), stubs],
+                                             inputs, root))  # fmt: skip
+        except RenderError as exc:
+            check = dataclasses.replace(check, named=named, failed=exc.message)
+        else:
+            extra, differing = _compare_renderings(rendering.documents, second.documents)
+            if differing and calls_nonhermetic(scanned, limits.max_file_size):  # a clock or random value differs anyway
+                differing = ()
+            check = dataclasses.replace(check, named=named, added=tuple(_label(d) for d in extra), differing=differing)
+            rendering = dataclasses.replace(rendering, documents=rendering.documents + extra)
+    return dataclasses.replace(rendering, capabilities=check)
+
+
+def _identity(text: str) -> tuple[Any, Any, Any] | None:
+    """``(kind, namespace, name)`` of a rendered document, None when it is not a mapping."""
+    try:
+        value = go_first_document(text).value
+    except (Unreadable, YamlTooComplex, yaml.YAMLError):
+        return None
+    if not isinstance(value, dict):
+        return None
+    metadata = value.get("metadata")
+    metadata = metadata if isinstance(metadata, dict) else {}
+    return (str(value.get("kind")), str(metadata.get("namespace") or ""), str(metadata.get("name")))
+
+
+def _label(doc: RenderedDocument) -> str:
+    identity = _identity(doc.text)
+    return f"{identity[0]}/{identity[2]}" if identity else (doc.origin or "an object")
+
+
+def _hook_and_pod(text: str) -> tuple[Any, Any]:
+    """The parts of a rendered object a capability may switch that hooklint checks most: its hook
+    annotations (``argocd.argoproj.io/*``, ``helm.sh/*``) and its pod (``spec`` of a Pod, else
+    ``spec.template``, ``spec.jobTemplate``)."""
+    try:
+        value = go_first_document(text).value
+    except (Unreadable, YamlTooComplex, yaml.YAMLError):
+        return text, None
+    if not isinstance(value, dict):
+        return text, None
+    metadata = value.get("metadata")
+    metadata = metadata if isinstance(metadata, dict) else {}
+    annotations = metadata.get("annotations")
+    annotations = annotations if isinstance(annotations, dict) else {}
+    hooks = {k: v for k, v in annotations.items() if str(k).startswith(("argocd.argoproj.io/", "helm.sh/"))}
+    spec = value.get("spec")
+    spec = spec if isinstance(spec, dict) else {}
+    pod = spec if value.get("kind") == "Pod" else (spec.get("template"), spec.get("jobTemplate"))
+    return hooks, pod
+
+
+def _compare_renderings(first: list[RenderedDocument],
+                        second: list[RenderedDocument]) -> tuple[list[RenderedDocument], tuple[str, ...]]:  # fmt: skip
+    """The documents of ``second`` (the rendering with the API versions a chart names) whose
+    object ``first`` lacks (by kind, namespace and name: an apiVersion picked otherwise is the same
+    object), and the labels (``Kind/name``) of the objects both hold whose hook annotations or pod
+    differ (:func:`_hook_and_pod`)."""
+    seen: dict[Any, str] = {}
+    for doc in first:
+        seen.setdefault(_identity(doc.text), doc.text)
+    extra, differing = [], []
+    for doc in second:
+        identity = _identity(doc.text)
+        if identity not in seen:
+            extra.append(doc)
+            seen[identity] = doc.text
+        elif _hook_and_pod(seen[identity]) != _hook_and_pod(doc.text) and _label(doc) not in differing:
+            differing.append(_label(doc))
+    return extra, tuple(differing)
 
 
 def _not_as_argocd(chart: str, root: str, files: list[tuple[str, str]], build: "_Build", value_files: list[_ValueFile],
@@ -1200,45 +1295,234 @@ def _not_as_argocd(chart: str, root: str, files: list[tuple[str, str]], build: "
 #: ``Capabilities`` read inside a template action, with the field read when written next
 #: (``.Capabilities.KubeVersion.Version``, ``$.Capabilities.APIVersions.Has``, ``(.Capabilities).X``).
 _CAPABILITIES = re.compile(rb"(?<![\w])Capabilities(?![\w])(?:\)?\.(\w+))?")
-#: The fields of ``.Capabilities`` that come from the cluster (helm/pkg/chart/common/capabilities.go:
-#: ``KubeVersion`` from ``--kube-version``, ``APIVersions`` from ``--api-versions``); ``HelmVersion``
-#: is the renderer's own.
+#: The fields of ``.Capabilities`` (helm/pkg/chart/common/capabilities.go): ``KubeVersion`` from
+#: ``--kube-version``, ``APIVersions`` from ``--api-versions`` (the cluster's), ``HelmVersion`` the
+#: renderer's own build (helm/internal/version/version.go).
 _CLUSTER_FIELDS = ("KubeVersion", "APIVersions")
+_FIELDS = re.compile(rb"(?<![\w])(APIVersions|KubeVersion|HelmVersion)(?![\w])")
+#: One token of a template action for :func:`capability_scan`: a string, a comment, punctuation,
+#: a word (a field chain, a variable, a name, bare ``.`` or ``$``), or any other byte.
+_SCAN_TOKEN = re.compile(rb'(?P<s>"(?:\\.|[^"\\])*"|`[^`]*`|\'(?:\\.|[^\'\\])*\')|(?P<c>/\*.*?\*/)|(?P<p>[()|,]|:?=)'
+                         rb"|(?P<w>\$\w*(?:\.\w+)*|\.(?:\w+(?:\.\w+)*)?|\w+(?:\.\w+)*)|(?P<x>\s+)|(?P<o>.)", re.DOTALL)
+#: The template functions that read a map by a key (text/template ``index``; Sprig ``get``,
+#: ``pluck``, ``dig``, ``pick``, ``omit``, ``hasKey``): with the root context (``$`` or ``.``) as
+#: the map and a key not written as a string, a template reaches ``.Capabilities`` without naming
+#: it (``index $ (print "Capa" "bilities")``, attack round 11, F1).
+_CONSTANT = re.compile(rb"-?[0-9][0-9a-fA-FxXoObB_.]*|true|false|nil")
+_KEYED_READS = frozenset({b"index", b"get", b"pluck", b"dig", b"pick", b"omit", b"hasKey"})
+#: A ``group/version`` or ``group/version/Kind`` as a chart names one (``monitoring.coreos.com/v1``,
+#: ``policy/v1/PodDisruptionBudget``), anywhere in its templates: what :func:`render_helm` renders a
+#: second time with.
+_API_VERSION = re.compile(rb"(?<![\w./-])([a-z0-9](?:[-a-z0-9.]*[a-z0-9])?/v[0-9]+(?:(?:alpha|beta)[0-9]+)?"
+                          rb"(?:/[A-Z][A-Za-z0-9]*)?)(?![\w./-])")
+#: A whole action inside a string (``"{{- with $.RelativeScope -}}"``), and the opening half of
+#: one cut in two (``"{{ .Capa"``): a delimiter alone (``"{{"``, Go's ``{{`{{`}}`` escape) is not,
+#: nor a closing half (JSON in a raw string ends ``}}``). Not caught: an action cut between its
+#: two braces.
+_WHOLE_ACTION = re.compile(rb"\{\{.*?\}\}", re.DOTALL)
+_HALF_ACTION = re.compile(rb"\{\{[^{}]*\w")
+#: The files :func:`capability_scan` looks for opaque reads in: templates, helpers, value files
+#: (``tpl`` runs their strings); not a README, an image, a schema or a script.
+_SCRIPT = re.compile(r"(?:^|[\\/])templates[\\/]|\.(?:ya?ml|tpl)$|\.tgz$")
+#: At most this many API versions named by a chart are added to its second rendering.
+MAX_NAMED_API_VERSIONS = 512
+
+
+@dataclass(frozen=True, slots=True)
+class CapabilityScan:
+    """What :func:`capability_scan` found in a chart's files: ``first``, the first read of a field
+    Argo CD takes from the cluster (``(path, line, column, field)``, 1-based; ``field``
+    ``KubeVersion``, ``APIVersions``); ``opaque``, the first read hooklint cannot enumerate
+    (``(path, line, column, what)``: ``what`` a clause saying how it reads); ``named``, the API
+    versions the files name (in its templates and packaged subcharts, never in a value file, whose text may be a secret;
+    sorted, at most :data:`MAX_NAMED_API_VERSIONS`)."""
+
+    first: tuple[str, int, int, str] | None = None
+    opaque: tuple[str, int, int, str] | None = None
+    named: tuple[str, ...] = ()
 
 
 def capability_reads(paths: list[str], max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> tuple[str, int, int, str] | None:
-    """The first place among the chart files ``paths`` (its own, its subcharts', ``file://``
-    dependencies') where a template action (``{{ ... }}``) reads ``Capabilities`` other than
-    ``.Capabilities.HelmVersion``, as ``(path, line, column, field)`` (1-based; ``field``
-    ``KubeVersion``, ``APIVersions`` or ``Capabilities`` when the field is not written next to it,
-    as through a variable), or None. What the chart renders then depends on the cluster: Argo CD
-    passes the destination cluster's version and API resources to Helm (``--kube-version``,
-    ``--api-versions``: :mod:`hooklint.sources.render.capabilities`). A packaged subchart is
-    reported at 1:1 of its archive; a file hooklint cannot read is skipped (Helm read it, the
-    rendering is done). Conservative: a comment or a string in an action that names it counts;
-    ``index . "Capabilities"`` counts, a name built at render time does not."""
+    """The first read of ``.Capabilities`` among the chart files ``paths``, as ``(path, line,
+    column, field)``: :attr:`CapabilityScan.first` of :func:`capability_scan`, else its
+    :attr:`~CapabilityScan.opaque` place (``field`` ``Capabilities``), else None."""
+    scan = capability_scan(paths, max_file_size)
+    if scan.first is not None:
+        return scan.first
+    return (*scan.opaque[:3], "Capabilities") if scan.opaque is not None else None
+
+
+def capability_scan(paths: list[str], max_file_size: int = DEFAULT_MAX_FILE_SIZE,
+                    anchor: str | None = None) -> CapabilityScan:  # fmt: skip
+    """Where the chart files ``paths`` (its own, its subcharts', ``file://`` dependencies', value
+    files; an item starting ``"\\0text:"`` is that text, the Application's values and parameters,
+    reported at 1:1 of ``anchor``, else of the first path) read ``.Capabilities`` inside a template action
+    (``{{ ... }}``). What the chart renders then depends on the cluster: Argo CD passes the
+    destination cluster's version and API resources to Helm (``--kube-version``,
+    ``--api-versions``: :mod:`hooklint.sources.render.capabilities`), and the ``HelmVersion`` of
+    its own ``helm`` binary.
+
+    A read is enumerable when it is ``.KubeVersion`` (rendered with the configured version) or
+    ``.APIVersions.Has`` given a string or a field or variable (rendered again with every API
+    version the files name: :func:`render_helm`). Any other read is opaque (fail closed): the
+    ``HelmVersion`` (the Helm SDK reports ``v4.2`` and no commit, Argo CD 3.5.1's helm 4.2.1
+    release binary its own: helm internal/version/version.go, argo-cd hack/tool-versions.sh;
+    the SDK cannot be told another), ``.APIVersions`` used otherwise or given a value built at
+    render time, ``.Capabilities`` itself held or passed on (a variable, ``with``, ``toYaml``),
+    the root context read by a key not written as a string (``index $ (print "Capa"
+    "bilities")``, ``get``, ``pluck``, ``dig``, ``pick``, ``omit``, ``hasKey``: helm
+    pkg/chart/common/util/values.go puts ``Capabilities`` in the top-level map), ``range`` over
+    the root context, a string holding half an action (template text assembled for ``tpl``).
+    Conservative: a comment or a string in an action counts. Not seen: a name built at render
+    time on a map that holds the root context under another name (``dict "context" $``). A
+    packaged subchart is reported at 1:1 of its archive; a file that cannot be read is skipped
+    (Helm read it, the rendering is done)."""
+    first: tuple[str, int, int, str] | None = None
+    found_opaque: list[tuple[str | None, tuple[str, int, int, str]]] = []  # (enclosing define, place)
+    called: set[str] = set()
+    computed_call = False
+    named: set[str] = set()
+    anchor = anchor or next((p for p in paths if not p.startswith("\0text:")), "")
     for path in paths:
-        try:
-            data = read_bytes(path, max_file_size)
-        except (OSError, FileTooLarge, NotRegularFile):
-            continue
-        archive = data[:2] == b"\x1f\x8b"
-        if archive:
-            data = _gunzip(data) or b""
+        if path.startswith("\0text:"):
+            data, archive, where = path[len("\0text:"):].encode("utf-8", "surrogateescape"), True, anchor
+        else:
+            try:
+                data = read_bytes(path, max_file_size)
+            except (OSError, FileTooLarge, NotRegularFile):
+                continue
+            archive, where = data[:2] == b"\x1f\x8b", path
+            if archive:
+                data = _gunzip(data) or b""
+
+        def place(offset: int, what: str) -> tuple[str, int, int, str]:
+            if archive:
+                return os.path.normpath(where), 1, 1, what
+            line = data.count(b"\n", 0, offset) + 1
+            column = len(data[data.rfind(b"\n", 0, offset) + 1:offset].decode("utf-8", "replace")) + 1
+            return os.path.normpath(where), line, column, what
+
+        script = where != path or bool(_SCRIPT.search(path))
+        template = where != path or bool(re.search(r"(?:^|[\\/])templates[\\/]|\.tgz$", path))
+        if template and where == path and len(named) < MAX_NAMED_API_VERSIONS:  # never a value file's (a secret's) text
+            named.update(m.group(1).decode("ascii") for m in _API_VERSION.finditer(data))
+        blocks: list[str | None] = []  # the open blocks: a define's name, else None
         for at, action in _actions_at(data):
+            head = _BLOCK_HEAD.match(action)
+            word = head.group(1) if head else b""
+            if word in (b"if", b"range", b"with", b"block"):
+                blocks.append(None)
+            elif word == b"define":
+                blocks.append(head.group(2).decode("utf-8", "replace") if head and head.group(2) else None)
+            elif word == b"end" and blocks:
+                blocks.pop()
+            for call in _CALL.finditer(_ACTION_COMMENT.sub(b" ", action)):
+                if call.group(1) is None:
+                    computed_call = True
+                else:
+                    called.add(call.group(1).decode("utf-8", "replace"))
+            inside = next((b for b in reversed(blocks) if b is not None), None)
             for found in _CAPABILITIES.finditer(action):
-                name = (found.group(1) or b"Capabilities").decode("ascii", "replace")
-                if name == "HelmVersion":
-                    continue
-                if name not in _CLUSTER_FIELDS:
-                    name = "Capabilities"
-                if archive:
-                    return os.path.normpath(path), 1, 1, name
-                offset = at + found.start()
-                line = data.count(b"\n", 0, offset) + 1
-                column = len(data[data.rfind(b"\n", 0, offset) + 1:offset].decode("utf-8", "replace")) + 1
-                return os.path.normpath(path), line, column, name
+                name = (found.group(1) or b"").decode("ascii", "replace")
+                if first is None and name in _CLUSTER_FIELDS:
+                    first = place(at + found.start(), name)
+                elif name not in ("KubeVersion", "APIVersions", "HelmVersion"):
+                    found_opaque.append((inside, place(at + found.start(), "holds or passes on .Capabilities itself, "
+                                                       "whose fields hooklint cannot follow")))  # fmt: skip
+            why = _opaque_in(action, halves=template) if script else None
+            if why is not None:
+                found_opaque.append((inside, place(at + why[0], why[1])))
+            if first is None:
+                for found in _FIELDS.finditer(action):
+                    if found.group(1) in (b"APIVersions", b"KubeVersion"):
+                        first = place(at + found.start(), found.group(1).decode())
+                        break
+    # a read inside a named template that nothing calls never runs (bitnami's common library
+    # defines common.capabilities.supportsHelmVersion, which no chart includes)
+    opaque = next((where for inside, where in found_opaque if inside is None or computed_call or inside in called), None)
+    return CapabilityScan(first, opaque, tuple(sorted(named)[:MAX_NAMED_API_VERSIONS]))
+
+
+#: The keyword of an action that opens or closes a block, with a define's name.
+_BLOCK_HEAD = re.compile(rb'\s*-?\s*(if|range|with|block|define|end)\b\s*(?:"([^"]*)")?')
+#: A call of a named template (``include``, ``template``): its name when written as a string,
+#: else (a name built at render time) no group 1; not a template file named by its path
+#: (``include (print $.Template.BasePath "/configmap.yaml")``, the checksum idiom).
+_ACTION_COMMENT = re.compile(rb"/\*.*?\*/", re.DOTALL)
+_CALL = re.compile(rb'(?<![\w.$])(?:include|template)\s+(?:"([^"]*)"|(?!\(\s*printf?\s[^)]*\.Template\.BasePath)\S)')
+
+
+def _opaque_in(action: bytes, halves: bool = True) -> tuple[int, str] | None:
+    """The offset in ``action`` (one template action's text) of a read of ``.Capabilities`` that
+    cannot be enumerated, with a clause saying how it reads (:func:`capability_scan`), or None.
+    ``halves``: a string holding half an action counts (in a template; a value file's strings are
+    YAML-escaped, which this reader does not undo)."""
+    trimmed = re.sub(rb"^-(?=\s)|(?<=\s)-$", b" ", action)  # the trim markers, "{{- " and " -}}"
+    tokens = [t for t in _SCAN_TOKEN.finditer(trimmed) if t.lastgroup not in ("c", "x")]
+    for i, token in enumerate(tokens):
+        text, kind = token.group(), token.lastgroup
+        if kind == "s" and halves and _HALF_ACTION.search(_WHOLE_ACTION.sub(b"", text)):
+            return token.start(), "builds template text from pieces (a string holding half of an action), which tpl may run"
+        if kind != "w":
+            continue
+        field_name = text.rsplit(b".", 1)[-1]
+        if field_name == b"HelmVersion" or b".HelmVersion." in text + b".":
+            return token.start(), ("reads .Capabilities.HelmVersion, the renderer's own build (hooklint's Helm library "
+                                   "reports v4.2 and no commit; Argo CD 3.5.1's helm binary, the 4.2.1 release, its "
+                                   "own)")  # fmt: skip
+        if b"APIVersions" in text.split(b"."):
+            parts = text.split(b".")
+            after = parts[parts.index(b"APIVersions") + 1:]
+            following = tokens[i + 1] if i + 1 < len(tokens) else None
+            piped = i > 0 and tokens[i - 1].group() == b"|"
+            plain_arg = following is not None and (following.lastgroup == "s" or (
+                following.lastgroup == "w" and following.group()[:1] in (b".", b"$")))  # fmt: skip
+            if after != [b"Has"] or piped or not plain_arg:
+                return token.start(), ("reads .Capabilities.APIVersions other than .Has with a name written in the "
+                                       "chart, so the API versions it asks for cannot be listed")  # fmt: skip
+        if text in _KEYED_READS and i + 1 < len(tokens):
+            args = _arguments(tokens, i + 1)
+            piped = i > 0 and tokens[i - 1].group() == b"|"
+            if text == b"pluck":  # pluck KEY MAP...: the maps follow the key
+                maps, keys = args[1:], args[:1]
+            elif text == b"dig":  # dig KEY... DEFAULT MAP (a piped value is the map)
+                maps, keys = ([] if piped else args[-1:]), (args if piped else args[:-2])
+            else:  # index MAP KEY..., get MAP KEY, hasKey MAP KEY, pick/omit MAP KEY...
+                maps, keys = args[:1], args[1:]
+            if any(a.group() in (b"$", b".") for a in maps) and (
+                    (piped and text != b"dig") or any(a.lastgroup != "s" and not _CONSTANT.fullmatch(a.group())
+                                                      for a in keys)):  # fmt: skip
+                return token.start(), (f"reads the root context by a key not written as a string ({text.decode()} "
+                                       "with $ or .), which reaches .Capabilities without naming it")  # fmt: skip
+        if text == b"range":
+            rest = _arguments(tokens, i + 1)
+            names = [a.group() for a in rest]
+            if b":=" in names:
+                rest = rest[names.index(b":=") + 1:]
+            if len(rest) == 1 and rest[0].group() == b"$":
+                return token.start(), "ranges over the root context, which holds .Capabilities"
     return None
+
+
+def _arguments(tokens: list[re.Match[bytes]], start: int) -> list[re.Match[bytes]]:
+    """The tokens of one command's arguments from ``tokens[start]`` up to the ``)`` or ``|`` that
+    ends it; a parenthesized argument stands as its ``(`` token (a value built at render time)."""
+    out, depth = [], 0
+    for token in tokens[start:]:
+        text = token.group()
+        if text == b"(":
+            if depth == 0:
+                out.append(token)
+            depth += 1
+        elif text == b")":
+            if depth == 0:
+                break
+            depth -= 1
+        elif depth == 0:
+            if text == b"|":
+                break
+            out.append(token)
+    return out
 
 
 #: The template functions of Helm's ``funcMap`` (Sprig's ``GenericFuncMap`` and Helm's own,

@@ -85,6 +85,31 @@ class Omission:
                 "argocd_renders": self.argocd_renders, "unchecked": self.unchecked}  # fmt: skip
 
 
+@dataclass(frozen=True, slots=True)
+class CapabilityCheck:
+    """What a Helm chart's reads of ``.Capabilities`` left unchecked (HL025).
+
+    ``first``: the first read of a field Argo CD takes from the cluster, ``(file, line, column,
+    field)``; ``opaque``: the first read hooklint cannot enumerate, ``(file, line, column, how it
+    reads)`` (:func:`hooklint.sources.render.helm.capability_scan`); ``named``: the API versions the
+    chart names that its second rendering added; ``added``: the objects (``Kind/name``) only that
+    rendering holds, which are checked too; ``differing``: the objects both hold whose hook
+    annotations or pod template differ (not checked as the second rendering has them);
+    ``failed``: why the second rendering failed (its objects not checked), else None."""
+
+    first: tuple[str, int, int, str] | None = None
+    opaque: tuple[str, int, int, str] | None = None
+    named: tuple[str, ...] = ()
+    added: tuple[str, ...] = ()
+    differing: tuple[str, ...] = ()
+    failed: str | None = None
+
+    @property
+    def unchecked(self) -> bool:
+        """True when something a cluster's capabilities render was not checked (a warning)."""
+        return self.opaque is not None or bool(self.differing) or self.failed is not None
+
+
 @dataclass(slots=True)
 class Rendering:
     """The result of rendering one source: the tool that did it, the documents in output order,
@@ -93,10 +118,10 @@ class Rendering:
     renderer: Renderer
     documents: list[RenderedDocument]
     omitted: list[Omission] = field(default_factory=list)
-    #: For a Helm chart whose templates read ``.Capabilities.KubeVersion`` or
-    #: ``.Capabilities.APIVersions``: the first place, ``(file, line, column, field)``
-    #: (:func:`hooklint.sources.render.helm.capability_reads`); not cached, found on every run.
-    capabilities: tuple[str, int, int, str] | None = None
+    #: For a Helm chart whose templates read ``.Capabilities``: where, and what a second rendering
+    #: with the API versions the chart names found (:func:`hooklint.sources.render.helm.render_helm`);
+    #: not cached, found on every run.
+    capabilities: "CapabilityCheck | None" = None
 
     @property
     def partial(self) -> bool:
