@@ -1023,3 +1023,29 @@ def test_not_fully_rendered_names_why_a_chart_no_application_deploys_failed(repo
     code, doc = diff_json("three")
     assert doc["not_fully_rendered"] == [{"application": "wordpress", "rendered": "none", "reasons": [
         "wordpress/Chart.yaml:1:1: validation: chart.metadata.version is required"]}]
+
+
+@pytest.mark.skipif(__import__("hooklint.sources.render.helm", fromlist=["find_helm"]).find_helm() is None,
+                    reason="no Helm: neither a helm binary nor helm-python-sdk")
+def test_a_chart_at_the_repositorys_top_renders_on_the_base_side_too(tmp_path, monkeypatch):
+    """A chart no Application deploys is released under its folder's name; at the repository's top
+    that is the checkout's name. The base side's copy was a temporary folder ``hooklint-diff-XXXX``,
+    a release name of its own (its objects renamed, a plan change on every review) or, when the
+    random part held ``_``, none Helm accepts (HL007 on the base, "not compared", the head's
+    findings all new): the copy is now named as the repository's top."""
+    repo = tmp_path / "shop"
+    (repo / "templates").mkdir(parents=True)
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "config", "user.email", "ci@example.com")
+    git(repo, "config", "user.name", "ci")
+    (repo / "Chart.yaml").write_text("apiVersion: v2\nname: shop\nversion: 0.1.0\n")
+    (repo / "templates/cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cm\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "base")
+    (repo / "templates/cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cm\n"
+                                            "data:\n  a: b\n")
+    code, report = diff_json("HEAD")
+    assert code == 0
+    assert (report["new"], report["fixed"], report["not_compared"], report["plan_changes"]) == ([], [], [], [])

@@ -373,7 +373,11 @@ def checkout(top: str, commit: str) -> Iterator[Checkout]:
     application that reads one is HL009, as in a working tree). Raises
     :class:`ReviewError`: a missing object (a partial clone: nothing is fetched), git failing."""
     listing = _git(["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", commit], top, binary=True)
-    with tempfile.TemporaryDirectory(prefix="hooklint-diff-") as folder:
+    with tempfile.TemporaryDirectory(prefix="hooklint-diff-") as scratch:
+        # named as the repository's top, as the working tree is: a chart there is named after its
+        # folder (its release name), which a random temporary name made invalid on the base side
+        folder = os.path.join(scratch, os.path.basename(os.path.normpath(top)) or "repository")
+        os.mkdir(folder, 0o700)
         out = Checkout(folder)
         files: list[tuple[bytes, bytes, int]] = []
         links: list[tuple[bytes, bytes]] = []
