@@ -22,7 +22,9 @@ key names a secret and the whole content of a file whose name does (``db-passwor
 - a value the application also writes where nothing is secret (:attr:`SecretValues.public`): a
   name, a namespace, a label, a ConfigMap's data, any value under a key that names no secret, a
   mapping key, a folder or file name of its inputs, its Application's name and namespace. A secret
-  that is part of such a name (``xxx-postdelete``) is none either (:attr:`SecretValues.names`).
+  that is part of such a name (``xxx-postdelete``) is none either (:attr:`SecretValues.names`). A
+  Secret's own value is public only so (:attr:`SecretValues.stored`): written also in an annotation
+  or a ConfigMap, it is still a secret (attacker trial 10 item 9).
 
 **How it is found**: each secret value as written, JSON-escaped, with control characters escaped as
 one-line messages write them (:func:`hooklint.text.escape_controls`), base64-encoded, as Go's byte list
@@ -186,6 +188,9 @@ class SecretValues:
     #: secrets by where they come from, kept even where also written where nothing is secret: an
     #: ApplicationSet generator's parameters under secret keys (:meth:`add_carried`)
     carried: set[str] = field(default_factory=set)
+    #: the values of Secrets (``data``, ``stringData``: :meth:`add_stored`), kept even where also
+    #: written where nothing is secret (an annotation, a ConfigMap), but not when a name holds one
+    stored: set[str] = field(default_factory=set)
 
     def add(self, value: object, key: str = "") -> None:
         """Add ``value`` (a scalar as written; other types are ignored) as the secret under ``key``,
@@ -216,6 +221,22 @@ class SecretValues:
             if decoded is not None:
                 self.add(decoded, key)
 
+    def add_stored(self, value: object, key: str = "", *, encoded: bool = False) -> None:
+        """:meth:`add` ``value``, a Secret's ``stringData`` value (``encoded``: a ``data`` value, also
+        as what it decodes to, :meth:`add_encoded`), a secret wherever the application also writes
+        it but in a name, a namespace, a label or a path (:meth:`kept`): an annotation or a
+        ConfigMap that holds a Secret's password is where it leaks, not what makes it public
+        (attacker trial 10 item 9: a directory source printed it in HL012, kustomize did not)."""
+        if encoded:
+            self.add_encoded(value, key)
+        else:
+            self.add(value, key)
+        if isinstance(value, bytes):
+            value = value.decode("utf-8", "replace")
+        for text in (value, _decoded(value) if encoded and isinstance(value, str) else None):
+            if isinstance(text, str) and text.strip() in self.secrets:
+                self.stored.add(text.strip())
+
     def add_public(self, value: object, *, name: bool = False) -> None:
         """Record ``value`` as written where nothing is secret (``name``: an identity or a path component)."""
         if isinstance(value, str):
@@ -231,12 +252,13 @@ class SecretValues:
                 self.add_public(part, name=True)
 
     def kept(self) -> dict[str, str]:
-        """The secrets that are secrets: neither written where nothing is secret nor part of a name."""
+        """The secrets that are secrets: neither written where nothing is secret (but a Secret's own
+        value, :attr:`stored`, which is one wherever else it is written) nor part of a name."""
         if not self.secrets:
             return {}
         names = "\n".join(sorted(self.names))
         return {value: key for value, key in self.secrets.items() if value in self.carried or (
-                value not in self.public and ("\n" in value or value not in names))}  # fmt: skip
+                (value not in self.public or value in self.stored) and ("\n" in value or value not in names))}  # fmt: skip
 
 
 def _decoded(value: str) -> str | None:
@@ -260,6 +282,7 @@ def merged(*parts: SecretValues) -> SecretValues:
         out.public |= part.public
         out.names |= part.names
         out.carried |= part.carried
+        out.stored |= part.stored
     return out
 
 
@@ -746,7 +769,7 @@ def redactor(values: SecretValues) -> Redactor:
     for value, key in sorted(kept.items()):
         key = key if shows(key) else ""
         for form in _forms(value):
-            if form not in values.public or value in values.carried:
+            if form not in values.public or value in values.carried or (value in values.stored and form not in values.names):
                 exact.setdefault(form, key)
         folded.setdefault(value, key)
         # as its letters, and as its UTF-8 bytes read as Latin-1 (sprig's nospace walks bytes)
@@ -796,7 +819,7 @@ def object_secrets(bodies: Iterable[object]) -> SecretValues:
         for field_name in ("stringData", "data"):
             values = body.get(field_name)
             for key, value in values.items() if isinstance(values, dict) else ():
-                found.add_encoded(value, str(key)) if field_name == "data" else found.add(value, str(key))
+                found.add_stored(value, str(key), encoded=field_name == "data")
     return found
 
 
@@ -1022,7 +1045,10 @@ def _node(root: yaml.Node, found: SecretValues) -> None:
                 for entry_key, entry in value.value:
                     entry_name = entry_key.value if entry_key.__class__ is scalar else ""
                     public.add(entry_name)
-                    stack.append((entry, entry_name, False))
+                    if entry.__class__ is scalar:  # a Secret's own value: a secret wherever else it is written
+                        found.add_stored(entry.value, entry_name, encoded=True)
+                    else:
+                        stack.append((entry, entry_name, False))
                 continue
             if kind == "ConfigMap" and key in ("data", "binaryData") and value.__class__ is mapping:
                 for entry_key, entry in value.value:  # never secret, whatever its keys say: public
