@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hooklint.sources.fetch import semver
-from hooklint.sources.render import redact
+from hooklint.sources.render import helm, redact
 from hooklint.sources.render.helm import find_helm
 from hooklint.text import url_credentials
 
@@ -50,6 +50,10 @@ CASES = {
     "semver-valid-commas": ("semver._VALID.match(text)", "'>= 1 , ' * (n // 7) + '!'"),
     "semver-constraint": ("semver._CONSTRAINT.match(text)", "' ' * n + '1 !'"),
     "semver-find": ("list(semver._FIND.finditer(text))", "'=' + ' ' * n + '!'"),
+    "helm-key": ("helm._KEY.match(text)", "'a' + ' ' * n + 'b'"),
+    "helm-key-colons": ("helm._KEY.match(text)", "'a' + ' :x' * (n // 3) + ' '"),
+    "helm-actions": ("list(helm._actions(text))", "'{{' + ' ' * (n // 2) + 'x' + ' ' * (n // 2)"),
+    "helm-actions-unclosed": ("list(helm._actions(text))", "'{{' * (n // 2)"),
     "url-user": ("url_credentials(text)", "'a.' * (n // 2) + '@'"),
     "url-user-scheme": ("url_credentials(text)", "'a.' * (n // 2) + '://u:p@h'"),
     "url-query": ("url_credentials(text)", "'?' + 'token' * (n // 5) + '!='"),
@@ -61,6 +65,7 @@ PROBE = textwrap.dedent("""
     from hooklint.sources.render import redact
     from hooklint.text import url_credentials
     from hooklint.sources.fetch import semver
+    from hooklint.sources.render import helm
     values = redact.SecretValues()
     values.add("Wv7StoredPassXi", "password")
     hide = redact.redactor(values)
@@ -214,6 +219,22 @@ def test_a_constraint_whose_spaces_cost_the_power_of_their_number_is_read_at_onc
     assert semver.parse_constraint("1  " * 20 + "!") is None
     assert semver.parse_constraint("1  " * 20) is not None
     assert semver.parse_constraint(">= 1.2, < 2 " * 30) is None  # longer than MAX_CONSTRAINT (360 characters)
+
+
+OLD_KEY = re.compile(
+    r"""(?:"(?P<dq>(?:[^"\\\0]|\\.)*)"|'(?P<sq>(?:[^'\0]|'')*)'|(?P<plain>[^\s#'"\0\[\]{},&*!|>%@`?-][^\0]*?|-[^\s\0][^\0]*?))"""
+    r"""[ \t]*:(?=[ \t]|$)""")
+OLD_ACTION = re.compile(r"\{\{-?\s*(.*?)\s*-?\}\}", re.DOTALL)
+
+
+@SETTINGS
+@given(pieces("a", " ", "\t", ":", "-", "\0", "#", '"', "'", "\\", "{{", "}}", "b c", "\n", "{", "[", "x:y"))
+def test_a_template_lines_key_and_actions_are_read_as_before(line):
+    """Helm template lines (:func:`hooklint.sources.render.helm._describe`, ``_emits``): the key
+    expression without its lazy run, and the actions found without one expression."""
+    old, new = OLD_KEY.match(line), helm._KEY.match(line)
+    assert (old and (old.groupdict(), old.end())) == (new and (new.groupdict(), new.end()))
+    assert list(helm._actions(line)) == OLD_ACTION.findall(line)
 
 
 @needs_helm

@@ -1794,12 +1794,17 @@ def template_document_indexes(rendering: Rendering) -> list[int]:
 
 _BLANK, _COMMENT, _DIRECTIVE, _SEPARATOR, _CONTENT, _SCALAR = range(6)
 _MASK = "\0"
+#: A plain key's characters after its first: anything but NUL, a run of blanks only when something
+#: but a key's ``:`` follows it, a ``:`` only when no blank or end follows it. Each character is
+#: read one way, so a line is read in linear time (``[^\0]*?[ \t]*:``, the lazy form, cost the square
+#: of a line of spaces).
+_PLAIN_REST = r"""(?:[^\0: \t]|[ \t]+(?=[^\0: \t]|:(?![ \t]|$))|:(?![ \t]|$))*"""
 _KEY = re.compile(
-    r"""(?:"(?P<dq>(?:[^"\\\0]|\\.)*)"|'(?P<sq>(?:[^'\0]|'')*)'|(?P<plain>[^\s#'"\0\[\]{},&*!|>%@`?-][^\0]*?|-[^\s\0][^\0]*?))"""
+    r"""(?:"(?P<dq>(?:[^"\\\0]|\\.)*)"|'(?P<sq>(?:[^'\0]|'')*)'|"""
+    rf"""(?P<plain>[^\s#'"\0\[\]{{}},&*!|>%@`?-]{_PLAIN_REST}|-[^\s\0]{_PLAIN_REST}))"""
     r"""[ \t]*:(?=[ \t]|$)"""
 )
 _BLOCK_SCALAR = re.compile(r"[|>][-+0-9]*[ \t]*(?:#.*)?$")
-_ACTION = re.compile(r"\{\{-?\s*(.*?)\s*-?\}\}", re.DOTALL)
 _CONTROL = re.compile(r"(?:if|else|end|with|define|block)\b|/\*|\$\w+\s*:?=")
 _LITERAL_KIND = re.compile(r"""kind:[ \t]*(["']?)([A-Za-z][A-Za-z0-9]*)\1[ \t]*(?:#.*)?$""")
 
@@ -2020,7 +2025,24 @@ def _resolve(lines: list[_Line], start: int, end: int, path: str, owner: _Line |
 def _emits(raw: str) -> bool:
     """Whether a line of actions may write YAML: anything but ``if``/``else``/``end``/``with``/
     ``define``, comments and variable assignments (a ``range`` body is repeated)."""
-    return any(not _CONTROL.match(action) for action in _ACTION.findall(raw)) or "range" in raw.split()
+    return any(not _CONTROL.match(action) for action in _actions(raw)) or "range" in raw.split()
+
+
+def _actions(text: str) -> Iterator[str]:
+    """The actions of Go template ``text`` (what lies between each ``{{`` and the first ``}}`` after
+    it, without the ``-`` trim markers and the spaces around), as ``\\{\\{-?\\s*(.*?)\\s*-?\\}\\}``
+    finds them, in linear time (that expression costs the cube of an unclosed action of spaces)."""
+    start = text.find("{{")
+    while start >= 0:
+        end = text.find("}}", start + 2)
+        if end < 0:
+            return
+        inner = text[start + 2:end]
+        inner = inner[1:] if inner.startswith("-") else inner
+        inner = inner.lstrip()
+        inner = inner[:-1] if inner.endswith("-") else inner
+        yield inner.rstrip()
+        start = text.find("{{", end + 2)
 
 
 def _key_column(line: _Line) -> int:
