@@ -33,6 +33,7 @@ Markdown reports whose lines join repository text with hooklint's own.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 #: Every character :func:`escape_controls` escapes.
 CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
@@ -148,3 +149,43 @@ def url_credentials(text: str) -> str:
     if "=" in text:
         text = _query_values(text)
     return text
+
+
+#: The body of a double-quoted literal, unrolled (each character read one way): up to its closing
+#: quote, a backslash before a line break (without ``dotall``) or the end.
+_QUOTED_BODY = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*')
+_QUOTED_BODY_DOTALL = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*', re.DOTALL)
+
+
+def literal_spans(text: str, start: int = 0, end: int | None = None, *, dotall: bool = False,
+                  raw: bool = False) -> Iterator[tuple[int, int]]:  # fmt: skip
+    """The spans ``(start, end)`` of ``text[start:end]``'s double-quoted literals (backslash escapes;
+    a backslash escapes a line break only with ``dotall``) and, with ``raw``, its backquoted ones
+    (no escapes), left to right, as ``re.finditer(r'"(?:[^"\\\\]|\\\\.)*"|`[^`]*`', ...)`` finds
+    them, in time linear in the length: that expression reads a quote that closes nothing to the
+    end once for every quote (``"\\"\\"\\"...``). A quote that closes nothing fails where its body
+    ends, and so does every quote its body read past (each read as ``\\"``, after which both bodies
+    are the same), so none of them is read again."""
+    end = len(text) if end is None else end
+    body = _QUOTED_BODY_DOTALL if dotall else _QUOTED_BODY
+    opening = re.compile('["`]' if raw else '"')
+    fails_before = -1  # a quote before this position closes nothing
+    raw_closes = True  # a backquote may still close
+    at = start
+    while (found := opening.search(text, at, end)) is not None:
+        first = found.start()
+        at = first + 1
+        if text[first] == "`":
+            close = text.find("`", first + 1, end) if raw_closes else -1
+            if close < 0:
+                raw_closes = False
+                continue
+            yield first, close + 1
+            at = close + 1
+        elif first >= fails_before:
+            stop = body.match(text, first + 1, end).end()  # type: ignore[union-attr]  # matches the empty string
+            if stop < end and text[stop] == '"':
+                yield first, stop + 1
+                at = stop + 1
+            else:
+                fails_before = stop

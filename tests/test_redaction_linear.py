@@ -54,6 +54,10 @@ CASES = {
     "helm-key-colons": ("helm._KEY.match(text)", "'a' + ' :x' * (n // 3) + ' '"),
     "helm-actions": ("list(helm._actions(text))", "'{{' + ' ' * (n // 2) + 'x' + ' ' * (n // 2)"),
     "helm-actions-unclosed": ("list(helm._actions(text))", "'{{' * (n // 2)"),
+    "appset-literals": ("appsets._literals_blanked(text)", "'\"\\\\' * (n // 2)"),
+    "appset-actions-unclosed": ("appsets._check_functions(text)", "'{{' * (n // 2)"),
+    "appset-tags-unclosed": ("appsets.fast_replace(text, {})", "'}}' + '{{' * (n // 2)"),
+    "go-json-skip": ("skip(text)", "'[' + '\"\\\\' * (n // 2)"),
     "url-user": ("url_credentials(text)", "'a.' * (n // 2) + '@'"),
     "url-user-scheme": ("url_credentials(text)", "'a.' * (n // 2) + '://u:p@h'"),
     "url-query": ("url_credentials(text)", "'?' + 'token' * (n // 5) + '!='"),
@@ -66,6 +70,13 @@ PROBE = textwrap.dedent("""
     from hooklint.text import url_credentials
     from hooklint.sources.fetch import semver
     from hooklint.sources.render import helm
+    from hooklint.sources.appmap import applicationsets as appsets
+    from hooklint import gojsonread
+    def skip(text):
+        try:
+            return gojsonread._skip(text, 0, len(text))
+        except gojsonread.NotGoJSON:
+            return None
     values = redact.SecretValues()
     values.add("Wv7StoredPassXi", "password")
     hide = redact.redactor(values)
@@ -235,6 +246,38 @@ def test_a_template_lines_key_and_actions_are_read_as_before(line):
     old, new = OLD_KEY.match(line), helm._KEY.match(line)
     assert (old and (old.groupdict(), old.end())) == (new and (new.groupdict(), new.end()))
     assert list(helm._actions(line)) == OLD_ACTION.findall(line)
+
+
+OLD_STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"|`[^`]*`')
+OLD_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]]', re.DOTALL)
+
+
+def old_skip(text: str) -> int | None:
+    depth = 0
+    for token in OLD_BRACKETS.finditer(text):
+        if token.group() in ("{", "["):
+            depth += 1
+        elif token.group() in ("}", "]"):
+            depth -= 1
+            if depth == 0:
+                return token.end()
+    return None
+
+
+@SETTINGS
+@given(pieces('"', "\\", "`", "a", "\n", "{", "}", "[", "]", "{{", "}}"))
+def test_string_literals_are_found_as_before(text):
+    """:func:`hooklint.text.literal_spans` where one expression found them: an ApplicationSet
+    action's literals (``_check_functions``), a Go JSON container's end (``gojsonread._skip``)."""
+    from hooklint import gojsonread
+    from hooklint.sources.appmap import applicationsets
+
+    assert applicationsets._literals_blanked(text) == OLD_STRING_LITERAL.sub('""', text)
+    try:
+        end = gojsonread._skip(text, 0, len(text))
+    except gojsonread.NotGoJSON:
+        end = None
+    assert end == old_skip(text)
 
 
 @needs_helm

@@ -42,6 +42,7 @@ from typing import Any, Callable
 
 from hooklint.files import read_bytes
 from hooklint.sources.render.redact import secret_key
+from hooklint.text import literal_spans
 from hooklint.yamlio import BoundedLoader, Map, Seq
 
 #: Generators that need a cluster or the network: never run by hooklint.
@@ -118,6 +119,13 @@ def plain(value: Any) -> Any:
 _FAST_TAG = re.compile(r"{{(.*?)}}", re.DOTALL)
 
 
+def _up_to_last_close(text: str) -> int:
+    """Where ``text``'s last ``}}`` ends: a tag (``{{(.*?)}}``) is looked for only before it, so that no
+    ``{{`` is read to the end in vain (the square of a text of ``{{``)."""
+    last = text.rfind("}}")
+    return last + 2 if last >= 0 else 0
+
+
 def fast_replace(text: str, params: dict) -> str:
     """``Replace`` without goTemplate (``valyala/fasttemplate`` with ``{{``/``}}``): each tag whose
     trimmed name is a string parameter is replaced; any other tag stays as written."""
@@ -128,7 +136,8 @@ def fast_replace(text: str, params: dict) -> str:
         value = params.get(match.group(1).strip())
         return value if match.group(1).strip() and isinstance(value, str) else match.group(0)
 
-    return _FAST_TAG.sub(one, text)
+    last = _up_to_last_close(text)
+    return _FAST_TAG.sub(one, text[:last]) + text[last:]
 
 
 def _walk_strings(value: Any, out: list[str]) -> None:
@@ -191,14 +200,25 @@ class Templates:
 
 _FUNCTION_CALL = re.compile(r"(?<![\w.$\"'`])(%s)(?![\w])" % "|".join(NOT_IN_ARGOCD + ("slugify",)))
 _ACTION = re.compile(r"{{(.*?)}}", re.DOTALL)
-_STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"|`[^`]*`')
+
+
+def _literals_blanked(action: str) -> str:
+    """``action`` with each string literal (``"..."``, ```...```) written ``""`` (as
+    ``re.sub(r'"(?:[^"\\\\]|\\\\.)*"|`[^`]*`', '""', action)`` would), in linear time
+    (:func:`hooklint.text.literal_spans`)."""
+    pieces: list[str] = []
+    copied = 0
+    for start, end in literal_spans(action, raw=True):
+        pieces += [action[copied:start], '""']
+        copied = end
+    return "".join(pieces) + action[copied:]
 
 
 def _check_functions(text: str) -> None:
     """Raise :class:`Unexpanded` when ``text`` calls a function Argo CD's template engine does not
     define (Helm's would run it), or ``slugify`` (Argo CD's, which hooklint does not provide)."""
-    for action in _ACTION.findall(text):
-        found = _FUNCTION_CALL.search(_STRING_LITERAL.sub('""', action))
+    for action in _ACTION.findall(text[:_up_to_last_close(text)]):
+        found = _FUNCTION_CALL.search(_literals_blanked(action))
         if found is None:
             continue
         name = found.group(1)
