@@ -52,8 +52,13 @@ CASES = {
     "semver-find": ("list(semver._FIND.finditer(text))", "'=' + ' ' * n + '!'"),
     "helm-key": ("helm._KEY.match(text)", "'a' + ' ' * n + 'b'"),
     "helm-key-colons": ("helm._KEY.match(text)", "'a' + ' :x' * (n // 3) + ' '"),
-    "helm-actions": ("list(helm._actions(text))", "'{{' + ' ' * (n // 2) + 'x' + ' ' * (n // 2)"),
-    "helm-actions-unclosed": ("list(helm._actions(text))", "'{{' * (n // 2)"),
+    "helm-actions": ("list(helm._line_actions(text))", "'{{' + ' ' * (n // 2) + 'x' + ' ' * (n // 2)"),
+    "helm-actions-unclosed": ("list(helm._line_actions(text))", "'{{' * (n // 2)"),
+    "helm-template-at": ("list(helm._template_positions(text))", "'a/templates/' * (n // 12)"),
+    "helm-template-at-words": ("list(helm._template_positions(text))", "'a+' * (n // 2) + '/templates/x:1'"),
+    "helm-documents": ("list(helm._pieces(text))", "' \\n' * (n // 2) + 'x'"),
+    "helm-action-quotes": ("list(helm._actions_at(text.encode()))", "'{{' + '\"\\\\' * (n // 2)"),
+    "helm-action-comments": ("list(helm._actions_at(text.encode()))", "'{{' + '/*' * (n // 2)"),
     "appset-literals": ("appsets._literals_blanked(text)", "'\"\\\\' * (n // 2)"),
     "appset-actions-unclosed": ("appsets._check_functions(text)", "'{{' * (n // 2)"),
     "appset-tags-unclosed": ("appsets.fast_replace(text, {})", "'}}' + '{{' * (n // 2)"),
@@ -245,7 +250,7 @@ def test_a_template_lines_key_and_actions_are_read_as_before(line):
     expression without its lazy run, and the actions found without one expression."""
     old, new = OLD_KEY.match(line), helm._KEY.match(line)
     assert (old and (old.groupdict(), old.end())) == (new and (new.groupdict(), new.end()))
-    assert list(helm._actions(line)) == OLD_ACTION.findall(line)
+    assert list(helm._line_actions(line)) == OLD_ACTION.findall(line)
 
 
 OLD_STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"|`[^`]*`')
@@ -278,6 +283,43 @@ def test_string_literals_are_found_as_before(text):
     except gojsonread.NotGoJSON:
         end = None
     assert end == old_skip(text)
+
+
+@SETTINGS
+@given(pieces("a", "/", "templates", "/templates/", ":", "1", "+", " ", "(", ".", "-", "//", "é", "x.yaml", ":2", '"'))
+def test_template_positions_in_helm_errors_are_found_as_before(message):
+    assert list(helm._template_positions(message)) == [m.groups() for m in helm._TEMPLATE_AT.finditer(message)]
+
+
+def old_actions_at(data: bytes) -> list[tuple[int, bytes]]:
+    """``helm._actions_at`` as it was: ``_ACTION_TOKEN`` at each position."""
+    found = []
+    start = data.find(b"{{")
+    while start >= 0:
+        position, end = start + 2, len(data)
+        while position < len(data):
+            token = helm._ACTION_TOKEN.match(data, position)
+            assert token is not None
+            if token.group() == b"}}":
+                end = token.start()
+                break
+            position = token.end()
+        found.append((start + 2, data[start + 2:end]))
+        start = data.find(b"{{", end)
+    return found
+
+
+@SETTINGS
+@given(pieces('"', "'", "\\", "`", "/", "*", "/*", "*/", "}}", "{{", "\n", "a", "}"))
+def test_template_actions_are_read_as_before(text):
+    data = text.encode()
+    assert list(helm._actions_at(data)) == old_actions_at(data)
+
+
+@SETTINGS
+@given(pieces("---", "-", "\n", " ", "\t", "\r", "a", "\n---", "--- \n", "\f"))
+def test_helm_output_is_split_into_documents_as_before(text):
+    assert list(helm._separators(text)) == [m.span() for m in helm._SPLIT.finditer(text)]
 
 
 @needs_helm
