@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hooklint.sources.fetch import semver
-from hooklint.sources.render import helm, redact
+from hooklint.sources.render import helm, partial, redact
 from hooklint.sources.render.helm import find_helm
 from hooklint.text import url_credentials
 
@@ -59,6 +59,8 @@ CASES = {
     "helm-documents": ("list(helm._pieces(text))", "' \\n' * (n // 2) + 'x'"),
     "helm-action-quotes": ("list(helm._actions_at(text.encode()))", "'{{' + '\"\\\\' * (n // 2)"),
     "helm-action-comments": ("list(helm._actions_at(text.encode()))", "'{{' + '/*' * (n // 2)"),
+    "kustomize-missing-merge": ("partial.missing_target(text)",
+                                "'Kind:\"A\"' * (n // 8) + '} does not exist; cannot merge or replace'"),
     "appset-literals": ("appsets._literals_blanked(text)", "'\"\\\\' * (n // 2)"),
     "appset-actions-unclosed": ("appsets._check_functions(text)", "'{{' * (n // 2)"),
     "appset-tags-unclosed": ("appsets.fast_replace(text, {})", "'}}' + '{{' * (n // 2)"),
@@ -314,6 +316,13 @@ def old_actions_at(data: bytes) -> list[tuple[int, bytes]]:
 def test_template_actions_are_read_as_before(text):
     data = text.encode()
     assert list(helm._actions_at(data)) == old_actions_at(data)
+
+
+@SETTINGS
+@given(pieces('Kind:"A"', 'Kind:"', "}", ', Name:"', '"', "x", "} does not exist; cannot merge or replace", " ", "A"))
+def test_a_missing_merge_target_is_found_as_before(message):
+    found = partial._MISSING_MERGE.search(message)
+    assert partial._missing_merge(message) == (found and found.groups())
 
 
 @SETTINGS
