@@ -76,7 +76,7 @@ PROBE = textwrap.dedent("""
     from hooklint.sources.render import redact
     from hooklint.text import url_credentials
     from hooklint.sources.fetch import semver
-    from hooklint.sources.render import helm
+    from hooklint.sources.render import helm, partial
     from hooklint.sources.appmap import applicationsets as appsets
     from hooklint import gojsonread
     def skip(text):
