@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from hooklint.sources.fetch import semver
 from hooklint.sources.render import helm, partial, placement, redact
 from hooklint.sources.render.helm import find_helm
+from hooklint.sources.repository import spelling
 from hooklint.text import url_credentials
 
 needs_helm = pytest.mark.skipif(find_helm() is None, reason="no Helm: neither a helm binary nor helm-python-sdk")
@@ -64,6 +65,8 @@ CASES = {
                                 "'Kind:\"A\"' * (n // 8) + '} does not exist; cannot merge or replace'"),
     "placement-dotted-key": ("placement.resolve(body, 'metadata.annotations.' + text)", "'a.' * (n // 2)"),
     "placement-indexes": ("placement.resolve(body, 'metadata.' + text)", "'[1]' * (n // 3) + 'x'"),
+    "yaml-tags": ("spelling.rewritten(text.encode())", "'!' * n"),
+    "yaml-tag-words": ("spelling.rewritten(text.encode())", "'!a ' * (n // 3)"),
     "appset-literals": ("appsets._literals_blanked(text)", "'\"\\\\' * (n // 2)"),
     "appset-actions-unclosed": ("appsets._check_functions(text)", "'{{' * (n // 2)"),
     "appset-tags-unclosed": ("appsets.fast_replace(text, {})", "'}}' + '{{' * (n // 2)"),
@@ -80,6 +83,7 @@ PROBE = textwrap.dedent("""
     from hooklint.sources.appmap import applicationsets as appsets
     from hooklint.sources.fetch import semver
     from hooklint.sources.render import helm, partial, placement, redact
+    from hooklint.sources.repository import spelling
     from hooklint.text import url_credentials
     from hooklint.yamlio import Map
     body = Map(metadata=Map(annotations=Map(a="5")))
@@ -379,6 +383,13 @@ def test_a_field_path_is_resolved_as_before(field_path, rng):
 
     body = tree(4)
     assert [(id(node), key) for node, key in placement.resolve(body, field_path)] == old_resolve(body, field_path)
+
+
+@SETTINGS
+@given(pieces("!", "binary", "bin", "%", " ", "\n", "%TAG", "a", "\t", "!!", "ary"))
+def test_a_tag_that_may_decode_is_found_as_before(text):
+    data = text.encode()
+    assert (spelling._DECODING_TAG_WORD.search(data) is not None) == (spelling._DECODING_TAG.search(data) is not None)
 
 
 @SETTINGS
