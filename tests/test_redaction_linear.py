@@ -413,6 +413,7 @@ def old_pathspec(pattern: str) -> re.Pattern[str]:
     return re.compile("".join(regex))
 
 
+@pytest.mark.filterwarnings("ignore:Possible nested set:FutureWarning")  # "[[ab]": a class holding "["
 @SETTINGS
 @given(pieces("*", "?", "a", "b", "/", "[ab]", "[!a]", "[", "]", ".", "\n", "[a-c]"),
        st.lists(pieces("a", "b", "/", ".", "\n", "c", "["), max_size=4))  # fmt: skip
