@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from hooklint.text import go_trim_space
+
 HOOK = "argocd.argoproj.io/hook"
 HOOK_DELETE_POLICY = "argocd.argoproj.io/hook-delete-policy"
 SYNC_WAVE = "argocd.argoproj.io/sync-wave"
@@ -84,12 +86,13 @@ def visible_annotations(raw: Any) -> dict[str, str]:
 
 def annotation_csv(value: str | None) -> list[str]:
     """``GE/sync/resource/annotations.go`` ``GetAnnotationCSVs()``: split on ``,``, trim each item
-    with ``strings.TrimSpace``, drop empty items and duplicates (first occurrence kept); §2a."""
+    with ``strings.TrimSpace`` (:func:`~hooklint.text.go_trim_space`: ``"\x1cSkip"`` keeps its
+    U+001C, so it is no hook type), drop empty items and duplicates (first occurrence kept); §2a."""
     if not value:
         return []
     out: list[str] = []
     for item in value.split(","):
-        item = item.strip()
+        item = go_trim_space(item)
         if item and item not in out:
             out.append(item)
     return out
@@ -586,7 +589,54 @@ BEHAVIOURS: dict[str, Behaviour] = {
     "delete-hook-lists": Behaviour((3, 3, 3), "a PreDelete/PostDelete hook annotation is read as a list "
                                    "(AC controller/hook.go isHookOfType splits on ','; up to v3.3.2 and "
                                    "on the 3.2 and older lines the whole value must be the one type)"),
+    # spec.source.kustomize options (AC util/kustomize/kustomize.go Build; an older Argo CD's CRD
+    # schema drops a field it does not have, so the option is ignored there)
+    "kustomize-force-metadata": Behaviour((2, 1, 0), "kustomize.forceCommonLabels/forceCommonAnnotations run "
+                                          "kustomize edit add label/annotation --force (PR #6443)"),
+    "kustomize-envsubst": Behaviour((2, 7, 0), "kustomize.commonLabels values, and commonAnnotations values "
+                                    "with commonAnnotationsEnvsubst, are substituted from the build environment "
+                                    "(Env.Envsubst, PR #11345)"),
+    "kustomize-replicas": Behaviour((2, 7, 0), "kustomize.replicas runs kustomize edit set replicas (PR #11665)"),
+    "kustomize-image-envsubst": Behaviour((2, 7, 4), "kustomize.images are substituted from the build "
+                                          "environment (PR #13745)"),
+    "kustomize-label-without-selector": Behaviour((2, 11, 0), "kustomize.labelWithoutSelector runs kustomize edit "
+                                                  "add label --without-selector (PR #17329)"),
+    "kustomize-label-include-templates": Behaviour((3, 0, 0), "kustomize.labelIncludeTemplates runs kustomize edit "
+                                                   "add label --include-templates (PR #22069)"),
+    "kustomize-label-groups": Behaviour((3, 0, 0), "kustomize edit add label --without-selector merges into the "
+                                        "first labels entry of the same settings, refusing a key there without "
+                                        "--force (kustomize v5.6.0, 70e4d2e; AC hack/tool-versions.sh "
+                                        "kustomize5_version=5.6.0 from v3.0.0, 5.4.3 at v2.14); before, it "
+                                        "appended a new entry"),
+    "kustomize-ignore-missing-components": Behaviour((3, 0, 0), "kustomize.ignoreMissingComponents adds only the "
+                                                     "components that exist in the checkout (PR #21674)"),
 }
+
+
+#: The kustomize each Argo CD release renders kustomizations with, as ``(first release, kustomize
+#: version)`` from oldest to newest: ``hack/tool-versions.sh`` ``kustomize5_version`` (``kustomize4_``
+#: / ``kustomize3_`` before 2.7) at each release tag, installed by ``hack/installers/install-kustomize.sh``
+#: into the repo server image. Every patch of a minor line has its first release's kustomize except
+#: 3.3.0 (5.8.0; 5.8.1 from 3.3.1). Before 2.0 Argo CD ran kustomize 3 or older (the Dockerfile's
+#: ``KUSTOMIZE_VERSION``: 2.0.3 at 1.0, 3.1.0 at 1.2, 3.6.1 at 1.6, 3.8.1 at 1.8; 1.3 to 1.5 pin it
+#: elsewhere and are read as 1.2's: every one is older than any change hooklint checks for).
+KUSTOMIZE_VERSIONS: tuple[tuple[Version, Version], ...] = (
+    ((1, 0, 0), (2, 0, 3)), ((1, 2, 0), (3, 1, 0)), ((1, 6, 0), (3, 6, 1)), ((1, 8, 0), (3, 8, 1)),
+    ((2, 0, 0), (3, 9, 4)), ((2, 1, 0), (4, 2, 0)), ((2, 3, 0), (4, 4, 1)), ((2, 5, 0), (4, 5, 7)),
+    ((2, 7, 0), (5, 0, 1)), ((2, 8, 0), (5, 1, 0)), ((2, 9, 0), (5, 2, 1)), ((2, 12, 0), (5, 4, 2)),
+    ((2, 13, 0), (5, 4, 3)), ((3, 0, 0), (5, 6, 0)), ((3, 1, 0), (5, 7, 0)), ((3, 3, 0), (5, 8, 0)),
+    ((3, 3, 1), (5, 8, 1)),
+)  # fmt: skip
+
+
+def kustomize_version(version: Version) -> Version:
+    """The kustomize version Argo CD ``version`` renders kustomizations with
+    (:data:`KUSTOMIZE_VERSIONS`): ``(5, 8, 1)`` for 3.5.1, ``(5, 4, 3)`` for 2.14.0."""
+    found = KUSTOMIZE_VERSIONS[0][1]
+    for first, kustomize in KUSTOMIZE_VERSIONS:
+        if version >= first:
+            found = kustomize
+    return found
 
 
 def supports(version: Version, behaviour: str) -> bool:

@@ -285,7 +285,7 @@ def _sarif_left_out(result) -> None:  # noqa: ANN001 - a RunResult
 
 def _named_manifests(paths: list[str]) -> None:
     """Fail (exit 2, one line per file) for a file named on the command line that is no manifest:
-    not ``*.yaml``, ``*.yml``, ``*.json`` (or ``*.jsonnet``, skipped with its reason), not a
+    not ``*.yaml``, ``*.yml``, ``*.json`` (or ``*.jsonnet``, which hooklint does not evaluate: HL009), not a
     ``Kustomization``, and not inside a Helm chart (whose templates are linted with their chart).
     Before, ``hooklint lint notes.txt`` linted nothing and exited 0."""
     import os

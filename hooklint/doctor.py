@@ -27,12 +27,14 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def renderer_lines(cfg: "Config", repository: str) -> list[str]:
-    """``  kustomize: kubectl kustomize v5.5.0 (/usr/bin/kubectl)`` and the Helm line (with the Helm
+    """``  kustomize: kubectl kustomize v5.5.0 (/usr/bin/kubectl; Argo CD 3.5.1 renders kustomizations
+    with kustomize v5.8.1: put ...)`` (the remedy when it is older than that one:
+    :func:`~hooklint.sources.render.kustomize.kustomize_use_note`) and the Helm line (with the Helm
     major the configured Argo CD renders with), or what to install for a missing one."""
-    from hooklint.argocd import helm_major, version_text
+    from hooklint.argocd import helm_major, kustomize_version, version_text
     from hooklint.checks.loading import RENDERER_INSTALL
     from hooklint.sources.render.helm import find_helm
-    from hooklint.sources.render.kustomize import find_kustomize
+    from hooklint.sources.render.kustomize import find_kustomize, kustomize_use_note
 
     lines = []
     found = find_kustomize(repository)
@@ -40,7 +42,11 @@ def renderer_lines(cfg: "Config", repository: str) -> list[str]:
         lines.append(f"  kustomize: not installed: kustomize sources are HL008 errors; {RENDERER_INSTALL['kustomize']}")
     else:
         argv, renderer = found
-        lines.append(f"  kustomize: {renderer.label()} ({argv[0]})")
+        wanted_kustomize = "v" + ".".join(map(str, kustomize_version(cfg.argocd_version)))
+        remedy = (f": put kustomize {wanted_kustomize} on PATH to render as it does"
+                  if kustomize_use_note(renderer.label(), cfg.argocd_version) else "")  # fmt: skip
+        lines.append(f"  kustomize: {renderer.label()} ({argv[0]}; Argo CD {version_text(cfg.argocd_version)} "
+                     f"renders kustomizations with kustomize {wanted_kustomize}{remedy})")  # fmt: skip
     major = helm_major(cfg.argocd_version)
     wanted = f"Argo CD {version_text(cfg.argocd_version)} renders charts with Helm {major}"
     helm = find_helm(major, repository)

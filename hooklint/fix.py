@@ -62,6 +62,7 @@ from hooklint.files import UnsafeWrite, write_output
 from hooklint.findings import Finding, Span
 from hooklint.loader import LoadedFile, parse_text, user_path, within
 from hooklint.sources.render.redact import redact_line, secret_lines
+from hooklint.text import go_trim_space
 from hooklint.yamlio import (
     DUPLICATE_KEY,
     STR,
@@ -262,7 +263,7 @@ def replace_csv_items(text: str, start: int, end: int, value: str, new_items: di
     quote, content = written
     parts = content.split(",")
     for i, part in enumerate(parts):
-        core = part.strip()
+        core = go_trim_space(part)  # the item as GetAnnotationCSVs reads it
         if new_items and core in new_items:
             parts[i] = part.replace(core, new_items[core], 1)
     content = ",".join(parts)

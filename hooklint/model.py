@@ -28,7 +28,15 @@ POD_SPEC_PATHS: dict[str, tuple[str, ...]] = {
     "DaemonSet": ("spec", "template", "spec"),
     "ReplicaSet": ("spec", "template", "spec"),
     "ReplicationController": ("spec", "template", "spec"),
+    "Rollout": ("spec", "template", "spec"),
 }
+#: Kinds of :data:`POD_SPEC_PATHS` that are a custom resource, with the one API group whose objects
+#: hold a pod template there: Argo Rollouts' ``Rollout`` (``argoproj.io``: ``spec.template`` is a
+#: ``corev1.PodTemplateSpec``, ``argo-rollouts pkg/apis/rollouts/v1alpha1/types.go``
+#: ``RolloutSpec``; a ``spec.workloadRef`` takes the template from a Deployment, ReplicaSet or
+#: PodTemplate instead, ``rollout/templateref.go``: HL110). OpenKruise's ``Rollout``
+#: (``rollouts.kruise.io``) has no pod template.
+POD_SPEC_GROUPS = {"Rollout": "argoproj.io"}
 POD_TEMPLATE_KINDS = frozenset(POD_SPEC_PATHS)
 #: Argo Workflows' ``Workflow`` (``argoproj.io/v1alpha1``), the third kind Argo CD's docs name as a
 #: typical hook: the workflow controller makes one pod per step from the templates of its spec
@@ -67,7 +75,7 @@ BASELINE_CAPABILITIES = frozenset({
     "SETFCAP", "SETGID", "SETPCAP", "SETUID", "SYS_CHROOT",
 })  # fmt: skip
 #: Workloads that never complete: as PreSync/PostSync hooks they never become "done".
-LONG_RUNNING_KINDS = frozenset({"Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ReplicationController"})
+LONG_RUNNING_KINDS = frozenset({"Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ReplicationController", "Rollout"})
 CONTAINER_LISTS = ("initContainers", "containers", "ephemeralContainers")
 #: Where a Workflow template holds the containers of its pod, as (key, how it holds them) in the
 #: order the workflow controller builds the pod (``argo-workflows workflow/controller/workflowpod.go``
@@ -164,6 +172,17 @@ def cluster_scoped_crds(manifests: "Iterable[Manifest]") -> frozenset[tuple[str,
             if isinstance(group, str) and isinstance(kind, str):
                 out.add((group, kind))
     return frozenset(out)
+
+
+def pod_spec_path(group: str, kind: str | None) -> tuple[str, ...] | None:
+    """The keys from an object of ``group``/``kind`` down to its pod spec (:data:`POD_SPEC_PATHS`),
+    or None when it holds none at a fixed path. A custom resource's kind counts in its own group
+    only (:data:`POD_SPEC_GROUPS`); Kubernetes' own kinds are matched by kind, as everywhere in
+    hooklint."""
+    keys = POD_SPEC_PATHS.get(kind or "")
+    if keys is None or POD_SPEC_GROUPS.get(kind or "", group) != group:
+        return None
+    return keys
 
 
 def _str(value: Any) -> str | None:
@@ -482,8 +501,8 @@ class Manifest:
         return self.anchor
 
     def pod_spec(self) -> PodSpec | None:
-        """The pod spec of a Pod, Job, CronJob or pod-template workload, if it is a mapping
-        (looked up once)."""
+        """The pod spec of a Pod, Job, CronJob or pod-template workload (an Argo Rollouts
+        ``Rollout`` too), if it is a mapping (looked up once)."""
         if self._pod is False:
             self._pod = self._find_pod_spec()
         return self._pod
@@ -563,8 +582,14 @@ class Manifest:
         return [PodSpec(task, "spec.taskSpec", self.body, "spec", taskrun=spec,
                         pod_template=get_map(spec, "podTemplate"))]  # fmt: skip
 
+    @property
+    def pod_spec_path(self) -> tuple[str, ...] | None:
+        """The keys down to the pod spec of a Pod, Job, CronJob or pod-template workload, else None
+        (:func:`pod_spec_path`)."""
+        return pod_spec_path(self.group, self.kind)
+
     def _find_pod_spec(self) -> PodSpec | None:
-        keys = POD_SPEC_PATHS.get(self.kind or "")
+        keys = self.pod_spec_path
         if keys is None:
             return None
         parent: Any = self.body

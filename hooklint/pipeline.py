@@ -78,6 +78,10 @@ class PlannedApplication:
     findings: list[Finding] = dataclasses.field(default_factory=list)
     #: What ``--fetch`` downloaded and rendered for it: ``hookchart 1.2.0 (sha256:...) from URL``.
     fetched: list[str] = dataclasses.field(default_factory=list)
+    #: Where Argo CD deploys it: ``NAME on CLUSTER``, the Application's name and its destination
+    #: cluster (``spec.destination.server``, else ``name``); "" when no Application here deploys
+    #: it. ``hooklint diff`` matches a finding only where it stays (attack 11 item 8).
+    destination: str = ""
 
 
 #: What one application's lint gives back: (findings, input errors, files linted, files not linted
@@ -100,7 +104,7 @@ def planned_application(app: Application, loaded: LoadedApplication, manifests: 
     if app.source_type == PLUGIN:  # a plugin source: nothing rendered here, the plan says so
         assert app.argocd is not None
         return PlannedApplication(app.key, plan.reported(), 0, PLUGIN, None, app.argocd.label(), app.argocd.generated_by,
-                                  coverage=loaded.coverage, findings=findings)  # fmt: skip
+                                  coverage=loaded.coverage, findings=findings, destination=_destination(app))  # fmt: skip
     # a rendered object that cannot be read is an issue of the kustomization or Chart.yaml too (render)
     unparsed = sum(1 for f in loaded.files for issue, _ in f.issues if issue.kind in ("syntax-error", "too-complex"))
     label = app.argocd.label() if app.argocd is not None else None
@@ -112,7 +116,13 @@ def planned_application(app: Application, loaded: LoadedApplication, manifests: 
         relocate_plan(reported, loaded.fetched)
     return PlannedApplication(app.key, reported, unparsed, app.source_type, loaded.renderer, label, generated_by,
                               mapped and app.argocd is None and app.key != STDIN, loaded.coverage, hide,
-                              findings, [o.described for o in loaded.fetched])  # fmt: skip
+                              findings, [o.described for o in loaded.fetched], _destination(app))  # fmt: skip
+
+
+def _destination(app: Application) -> str:
+    """:attr:`PlannedApplication.destination` of ``app``."""
+    argocd = app.argocd
+    return f"{argocd.name} on {argocd.server or ''}" if argocd is not None else ""
 
 
 def build(loaded: LoadedApplication, config: Config) -> tuple[list[Manifest], SyncPlan]:
@@ -614,8 +624,9 @@ def _linted(paths: list[str], config: Config, engine: Engine, jobs: int, plans: 
     implied = [folder for folder in application_source_folders(paths, config) if folder not in paths]
     excluded: list[str] = []
     leaving = Leaving(config.trusted_leaving_out, since=config.changed_since, ignored=config.ignored_paths)
+    submodules: list[tuple[str, Skip]] = []
     apps = _applications(list(paths) + implied, errors, walk_notices, config, excluded=config.exclude or None,
-                         left_out=excluded, leaving=leaving)  # fmt: skip
+                         left_out=excluded, leaving=leaving, submodules=submodules)  # fmt: skip
     if implied:  # a folder no one named is no input error (empty, or every file excluded): it is just not linted
         errors = [e for e in errors if e.path not in implied]
     jobs = resolve_jobs(jobs)
@@ -635,6 +646,8 @@ def _linted(paths: list[str], config: Config, engine: Engine, jobs: int, plans: 
     listed = {path for path, _ in result.skipped_files}
     result.skipped_files += [(path, excluded_reason(path, config)) for path in excluded if path not in listed]
     result.skipped += sum(1 for path in excluded if path not in listed)
+    result.skipped_files += submodules  # git submodules no application reads (never fetched)
+    result.skipped += len(submodules)
     result.skipped_files.sort()
     result.leaving_origins, result.not_left_out = leaving.origins, sorted(leaving.distrusted)
     from hooklint.checks.loading import missing_renderers
@@ -646,14 +659,16 @@ def _linted(paths: list[str], config: Config, engine: Engine, jobs: int, plans: 
 
 def _applications(paths: list[str], errors: list[InputError], notices: list[str] | None, config: Config,
                   excluded: Callable[[str], bool] | None = None,
-                  left_out: list[str] | None = None, leaving: Leaving | None = None) -> list[Application]:  # fmt: skip
+                  left_out: list[str] | None = None, leaving: Leaving | None = None,
+                  submodules: list[tuple[str, Skip]] | None = None) -> list[Application]:  # fmt: skip
     """:func:`~hooklint.sources.appmap.discovery.group_applications` of ``paths``, or none when the run's
     deadline passed while it ran (finding the applications can render: an app of apps): then one
     input error in ``errors`` says that nothing was checked. ``left_out`` (when given) gets the
-    files ``excluded`` left out; ``leaving`` what the Applications leave out (:class:`Leaving`)."""
+    files ``excluded`` left out; ``leaving`` what the Applications leave out (:class:`Leaving`);
+    ``submodules`` the git submodules no application reads, with why."""
     try:
         return group_applications(paths, errors, notices, config.repo_urls, excluded=excluded, config=config,
-                                  left_out_files=left_out, leaving=leaving)  # fmt: skip
+                                  left_out_files=left_out, leaving=leaving, submodules_left=submodules)  # fmt: skip
     except RunTimeout as exc:
         named = ", ".join(paths) or "."
         errors.append(InputError(paths[0] if paths else ".", f"{exc} while finding the applications of {named}; "
@@ -687,18 +702,26 @@ def application_source_folders(paths: Iterable[str], config: Config) -> list[str
 def _helm_notice(result: RunResult, config: Config) -> list[str]:
     """Set ``result.helm`` from the Helm renderer of the run (one major per run: the one
     :func:`hooklint.sources.render.helm.find_helm` picked for the configured Argo CD), and return the
-    notice that says it is not the Helm major Argo CD runs, if it is not."""
+    notice that says it is not the Helm major Argo CD runs, if it is not; and the one that says the
+    run's kustomize is older than Argo CD's
+    (:func:`hooklint.sources.render.kustomize.kustomize_use_note`), if it is."""
     if not result.renderers:  # nothing rendered: the Helm renderer is not even imported
         return []
     from hooklint.sources.render.helm import helm_use, helm_use_note
+    from hooklint.sources.render.kustomize import kustomize_use_note
 
+    notes = []
+    for label in result.renderers:  # the kustomize one too: older than Argo CD's (kustomize_use_note)
+        older = kustomize_use_note(label, config.argocd_version)
+        if older:
+            notes.append(older + ".")
     for label in result.renderers:
         use = helm_use(label, config.argocd_version)
         if use is not None:
             result.helm = use
             note = helm_use_note(label, config.argocd_version)
-            return [note + "."] if note else []
-    return []
+            return notes + ([note + "."] if note else [])
+    return notes
 
 
 def excluded_reason(path: str, config: Config) -> Skip:

@@ -53,6 +53,9 @@ class SkipKind(enum.Enum):
     #: In a folder of a Helm chart that is not the chart's own (``templates/``, ``charts/``,
     #: ``crds/``): hooklint renders the chart, and an Application whose path is that folder applies it.
     CHART_FOLDER = "in folders of Helm charts no Application reads"
+    #: A git submodule (a gitlink) that Argo CD checks out and no application of the run reads:
+    #: hooklint never fetches submodules (:mod:`hooklint.sources.repository.submodules`).
+    SUBMODULE = "git submodules no application reads"
     #: A symbolic link whose destination does not exist: Argo CD skips it.
     DANGLING_LINK = "dangling symbolic links"
     #: Larger than ``max-file-size``: never read.

@@ -28,6 +28,10 @@ Application named ``x##[warning]x`` or an image holding ``##[error]`` would forg
 from any report printed in a step. :func:`escape_controls` writes the second ``#`` of ``##[`` as
 ``\\x23``, and :func:`escape_commands` does the same over a whole report, for the text, GitHub and
 Markdown reports whose lines join repository text with hooklint's own.
+
+:func:`go_trim_space` trims text as Go's ``strings.TrimSpace`` does: how Argo CD, gitops-engine,
+Helm and the ApplicationSet controller trim the values hooklint models. Python's ``str.strip()``
+trims more (U+001C-U+001F too), so a value it trims may be one Go keeps as written.
 """
 
 from __future__ import annotations
@@ -189,3 +193,33 @@ def literal_spans(text: str, start: int = 0, end: int | None = None, *, dotall: 
                 at = stop + 1
             else:
                 fails_before = stop
+
+
+#: Go's ``unicode.IsSpace`` (``src/unicode/graphic.go``): ``'\t'``, ``'\n'``, ``'\v'``, ``'\f'``,
+#: ``'\r'``, ``' '``, U+0085 (NEL) and U+00A0 (NBSP) in Latin-1, and above it the ``White_Space``
+#: property (``src/unicode/tables.go``: U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F,
+#: U+3000). Python's ``str.isspace()`` is true for exactly these and for U+001C-U+001F (the file,
+#: group, record and unit separators: bidirectional class B or S), which Go does not trim.
+GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
+
+
+def go_trim_space(text: str) -> str:
+    """``text`` without the :data:`GO_SPACE` characters at either end: Go's ``strings.TrimSpace``
+    (``src/strings/strings.go``), as gitops-engine's ``GetAnnotationCSVs``
+    (``pkg/sync/resource/annotations.go``: hook types, delete policies, sync and compare options,
+    ``helm.sh/hook``, ``helm.sh/resource-policy``), Argo CD's ``isHookOfType``
+    (``controller/hook.go``), Helm's ``SortManifests`` (``pkg/release/util/manifest_sorter.go``),
+    the ApplicationSet controller's fasttemplate tags (``applicationset/utils/utils.go``
+    ``Replace``) and ``NormalizeGitURL`` (``util/git/git.go``) trim. Unlike ``str.strip()`` it
+    keeps U+001C-U+001F, so ``"\\x1cSkip"`` stays ``"\\x1cSkip"``: no hook type to Argo CD."""
+    return text.strip(GO_SPACE)
+
+
+def go_to_lower(text: str) -> str:
+    """``text`` as Go's ``strings.ToLower`` writes it: each character through ``unicode.ToLower``,
+    the simple one-to-one case mapping. Python's ``str.lower()`` differs on U+0130 (``İ``: Go
+    gives ``i``, Python ``i`` and a combining dot) and on a final capital sigma (Go ``σ``, Python
+    ``ς``), so ``pre-İnstall`` is Helm's ``pre-install``."""
+    if text.isascii():
+        return text.lower()
+    return "".join("i" if char == "\u0130" else char.lower() for char in text)

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import math
 import re
 from dataclasses import dataclass
@@ -1365,19 +1366,54 @@ def go_value(node: yaml.Node) -> Any:
     return out
 
 
-def _into(node: yaml.MappingNode, out: dict[str, Any], typed: dict[str, Any]) -> None:
-    """Decode the mapping ``node`` into ``out`` as go-yaml v2 ``decoder.mapping`` does: in order,
-    a merge key's mapping (or, last first, each mapping of its list) written where it stands.
-    ``typed`` remembers each JSON key's Go key: two Go keys of one JSON key (``1`` and ``"1"``)
-    reach kustomize in Go's random map order, and are refused."""
+def written_pairs(node: yaml.MappingNode, *, strict: bool = True) -> Iterator[tuple[yaml.Node, yaml.Node]]:
+    """The ``(key node, value node)`` pairs of the mapping ``node`` (composed by :class:`GoComposer`
+    or :class:`BoundedLoader`: a plain ``<<`` is a merge key for both) in the order go-yaml v2
+    ``decoder.mapping`` writes them into its map (``decode.go`` ``mapping``, ``merge``): in order,
+    a merge key's mapping (an alias to one included), or, last first, each mapping of its list,
+    written where the merge key stands, its own merge keys resolved the same way. A key written
+    again replaces the earlier value (:func:`go_pairs`). ``strict``: a merge value that is no
+    mapping raises :class:`Unreadable` as go-yaml fails; otherwise its pair is yielded as it is.
+    A mapping merged into itself (``&a {<<: *a}``, which go-yaml refuses) is written once."""
+    yield from _written(node, strict, set())
+
+
+def _written(node: yaml.MappingNode, strict: bool, open_: set[int]) -> Iterator[tuple[yaml.Node, yaml.Node]]:
+    open_.add(id(node))
     for key_node, value_node in node.value:
         if is_merge_key(key_node):
             sources = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
             if not all(isinstance(s, yaml.MappingNode) for s in sources):
-                raise Unreadable("yaml: map merge requires map or sequence of maps as the value", *_at(value_node))
+                if strict:
+                    raise Unreadable("yaml: map merge requires map or sequence of maps as the value", *_at(value_node))
+                yield key_node, value_node
+                continue
             for source in reversed(sources) if isinstance(value_node, yaml.SequenceNode) else sources:
-                _into(source, out, typed)
+                if id(source) not in open_:
+                    yield from _written(source, strict, open_)
             continue
+        yield key_node, value_node
+    open_.discard(id(node))
+
+
+def go_pairs(node: yaml.MappingNode) -> dict[str, tuple[yaml.Node, yaml.Node]]:
+    """The mapping ``node`` as go-yaml v2 decodes it, merge keys applied (:func:`written_pairs`,
+    lenient): each scalar key's text -> its ``(key node, value node)``, the last written winning
+    (``{<<: {kind: Secret}}`` has ``kind``; ``{kind: Secret, <<: {kind: X}}`` has ``kind: X``:
+    go-yaml v2 writes a merge where it stands, unlike the YAML 1.1 spec and PyYAML's constructor).
+    Keys that are no scalar are left out."""
+    out: dict[str, tuple[yaml.Node, yaml.Node]] = {}
+    for key_node, value_node in written_pairs(node, strict=False):
+        if isinstance(key_node, yaml.ScalarNode) and not is_merge_key(key_node):
+            out[key_node.value] = (key_node, value_node)
+    return out
+
+
+def _into(node: yaml.MappingNode, out: dict[str, Any], typed: dict[str, Any]) -> None:
+    """Decode the mapping ``node`` into ``out`` as go-yaml v2 ``decoder.mapping`` does
+    (:func:`written_pairs`). ``typed`` remembers each JSON key's Go key: two Go keys of one JSON
+    key (``1`` and ``"1"``) reach kustomize in Go's random map order, and are refused."""
+    for key_node, value_node in written_pairs(node):
         key = go_value(key_node)
         if isinstance(key, (dict, list)):
             raise Unreadable("yaml: invalid map key: a mapping or list is used as a key", *_at(key_node))
@@ -1402,6 +1438,48 @@ def _libyaml_error(text: str) -> yaml.MarkedYAMLError | None:
     finally:
         loader.dispose()
     return None
+
+
+#: Characters ``json.dumps(ensure_ascii=False)`` writes as they are that a YAML reader would not
+#: read back as written: those go-yaml's and PyYAML's readers refuse ("control characters are not
+#: allowed": DEL, C1 controls, U+FFFE, U+FFFF, surrogates), the YAML 1.1 line breaks NEL, U+2028
+#: and U+2029 (inside a quoted scalar, folded into a space) and U+FEFF (a byte order mark).
+_YAML_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]")
+
+
+def go_yaml_text(value: Any) -> str:
+    """``value`` (dicts, lists, ``str``, ``int``, ``float``, ``bool``, ``None``; :class:`Map` and
+    :class:`Seq` too) as YAML text that every reader hooklint hands data to types exactly as
+    ``value`` is typed: go-yaml v2 and v3, ``sigs.k8s.io/yaml`` (Helm's value files, kustomize's
+    kustomizations, Argo CD's manifests) and hooklint's own go-typed readers (:func:`parse_documents`,
+    :func:`go_first_document`).
+
+    The text is JSON (JSON is YAML): every string is double-quoted, so ``"n"``, ``"on"``, ``"~"``,
+    ``"1e3"``, ``"0o17"`` or ``"2024-01-01"`` stay strings for a YAML 1.1 reader, where PyYAML's
+    ``safe_dump`` writes some of them plain (``n``, ``1e3``) and go-yaml v2 reads those as a
+    boolean or a number. Characters JSON leaves raw that a YAML reader refuses or folds
+    (:data:`_YAML_UNSAFE`) are written as ``\\uXXXX``. Keys keep their order; a non-string key
+    is written as ``json`` writes it (``true``, ``null``, ``5``), as ``YAMLToJSON`` does. This is
+    Argo CD's own form of ``valuesObject`` (``pkg/apis/application/v1alpha1/values.go``
+    ``ValuesYAML``: ``sigs.k8s.io/yaml`` ``JSONToYAML`` quotes what it must).
+
+    Raises ValueError for a float that JSON cannot hold (``.inf``, ``.nan``: ``json.Marshal`` fails
+    on them too, so Kubernetes refuses such an object) or a value of another type."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except TypeError as exc:
+        raise ValueError(f"a value that is not JSON ({exc})") from None
+    except ValueError:
+        raise ValueError("a number JSON cannot hold (.inf or .nan)") from None
+    return _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
+
+
+def go_yaml_scalar(text: str) -> str:
+    """``text`` as one double-quoted YAML scalar, for a line of YAML that go-yaml or PyYAML reads:
+    :func:`go_yaml_text` without its line break. Never ``json.dumps`` alone: its ASCII escapes
+    write a character beyond U+FFFF as a surrogate pair, which go-yaml refuses ("found invalid
+    Unicode character escape code")."""
+    return go_yaml_text(text)[:-1]
 
 
 @dataclass(frozen=True, slots=True)

@@ -735,7 +735,9 @@ def test_any_layout_of_files_and_links_is_written_exactly(tmp_path_factory):
             folder = Path(copy.folder)
             assert copy.notes == []
             written = {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_symlink() or p.is_file()}
-            assert written == set(kept)
+            # .git/HEAD names the copy's commit (issue 32: an Application's targetRevision is compared with it)
+            assert (folder / ".git/HEAD").read_text() == git(repo, "rev-parse", "HEAD") + "\n"
+            assert {p for p in written if not p.startswith(".git/")} == set(kept)
             for path, (kind, value) in kept.items():
                 if kind == "file":
                     assert not (folder / path).is_symlink() and (folder / path).read_bytes() == value

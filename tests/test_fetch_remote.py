@@ -434,7 +434,8 @@ def test_a_remote_base_url_holding_credentials_is_not_fetched_and_never_printed(
 @pytest.mark.parametrize("text, expected", [
     ("resources:\n  - github.com/a/b//x  # the platform\n  - cm.yaml\n",
      'resources:\n  - "../.hooklint-fetched/0/x"  # the platform\n  - cm.yaml\n'),  # in place: lines unchanged
-    ("resources: [github.com/a/b//x, cm.yaml]\n", "resources:\n- ../.hooklint-fetched/0/x\n- cm.yaml\n"),  # written again
+    # written again, as JSON: every string stays a string to go-yaml (yamlio.go_yaml_text)
+    ("resources: [github.com/a/b//x, cm.yaml]\n", '{"resources": ["../.hooklint-fetched/0/x", "cm.yaml"]}\n'),
 ])  # fmt: skip
 def test_the_copy_names_the_fetched_folder_in_place_of_the_remote_entry(text, expected):
     from hooklint.sources.render.kustomize import _with_entries

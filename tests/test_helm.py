@@ -185,10 +185,11 @@ def test_options_default_to_the_application_name_and_destination_namespace():
 
 
 def test_values_object_wins_over_values():
-    """argo-cd pkg/apis/application/v1alpha1/types.go ValuesYAML: valuesObject when set, else values."""
+    """argo-cd pkg/apis/application/v1alpha1/values.go ValuesYAML: valuesObject when set, else values;
+    written as JSON, which Helm's go-yaml types as Argo CD's JSONToYAML text (tests/test_go_yaml_text.py)."""
     spec = {"values": "level: from-values\n", "valuesObject": {"level": "from-object", "a": {"b": [1, 2]}}}
     options = HelmOptions.from_application(spec, "shop", None)
-    assert options.values == "a:\n  b:\n  - 1\n  - 2\nlevel: from-object\n"
+    assert options.values == '{"level": "from-object", "a": {"b": [1, 2]}}\n'
 
 
 @pytest.mark.parametrize(

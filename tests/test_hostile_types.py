@@ -92,7 +92,8 @@ def test_any_value_in_any_kustomization_field(repo, fake_kustomize, slot, value)
 #: (folder, option block, field) of an Application's source.
 APPLICATION_SLOTS = [("k", "kustomize", f) for f in (
     "namePrefix", "nameSuffix", "images", "commonLabels", "commonAnnotations", "namespace", "patches", "components",
-    "replicas", "version", "forceCommonLabels", "labelWithoutSelector", "kubeVersion", "apiVersions")] + [
+    "replicas", "version", "forceCommonLabels", "labelWithoutSelector", "kubeVersion", "apiVersions",
+    "forceCommonAnnotations", "commonAnnotationsEnvsubst", "labelIncludeTemplates", "ignoreMissingComponents")] + [
     ("h", "helm", f) for f in (
     "valueFiles", "values", "valuesObject", "parameters", "fileParameters", "releaseName", "skipCrds",
     "ignoreMissingValueFiles", "version", "kubeVersion", "apiVersions", "namespace", "skipTests")] + [

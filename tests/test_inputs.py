@@ -277,16 +277,19 @@ def test_an_unreadable_input_is_not_counted_as_a_linted_file(tmp_path, monkeypat
     assert result.stdout.splitlines()[0] == "0 errors, 0 warnings, 0 notes in 1 file"
 
 
-def test_jsonnet_files_are_listed_as_not_linted(tmp_path, monkeypatch):
-    """Argo CD evaluates *.jsonnet in a directory source; hooklint does not run jsonnet."""
+def test_jsonnet_files_of_a_folder_no_application_names_are_hl009(tmp_path, monkeypatch):
+    """Argo CD evaluates *.jsonnet in a directory source; hooklint does not run jsonnet. With no
+    Application naming the folder, the file is HL009 (tests/test_jsonnet_folders.py), no longer
+    only listed as not linted (exit 0, issue 32 F15)."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "app").mkdir()
     (tmp_path / "app" / "guestbook.jsonnet").write_text("{ kind: 'ConfigMap' }\n")
     result = runner.invoke(app, ["lint", "--show-skipped", "app"])
-    assert result.exit_code == 0
-    assert result.stdout.splitlines()[-1] == (
-        "note: not linted: app/guestbook.jsonnet: jsonnet: Argo CD evaluates it, hooklint does not (lint its "
-        "output with `jsonnet FILE | hooklint lint -`)")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0].startswith(
+        "app/guestbook.jsonnet:1:1: warning HL009 source-not-rendered: app/guestbook.jsonnet is jsonnet: no "
+        "Application of this repository names app, but Argo CD evaluates the *.jsonnet files")
+    assert "not linted" not in result.stdout
 
 
 # Argo CD's getObjsFromYAMLOrJSON (reposerver/repository/repository.go, v3.5.1): decoding stops at the

@@ -114,6 +114,8 @@ def test_options_from_application_reads_argo_cd_fields_and_ignores_unknown_keys(
         common_annotations=(("owner", "me"),),
         patches=('{"patch": "- op: remove\\n  path: /spec/ttl", "target": {"kind": "Job"}}',),
         components=("../comp",),
+        replicas=(("web", 2),),
+        force_common_labels=True,
     )
 
 

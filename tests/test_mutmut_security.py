@@ -90,7 +90,12 @@ def test_hl106_follows_nested_aggregation_once_and_only_rbac_cluster_roles():
     57, 58, 65, 75)."""
     assert hits("HL106", JOB, context=cluster_role(AGGREGATED) + crb()) == [(11, 27, (
         HL106_HEAD + "impersonate on serviceaccounts (it can act as any user, group or ServiceAccount it names), and "
-        "every verb on pods, and reading secrets cluster-wide through ClusterRole 'runner-role' (its aggregationRule "
+        "every verb on pods, and running pods cluster-wide (create, update and patch on pods, replicationcontrollers, "
+        "daemonsets, deployments, replicasets, statefulsets, cronjobs, jobs; create on pods/exec, pods/attach: it can "
+        "run code as any ServiceAccount of any namespace, with that namespace's Secrets), and issuing tokens "
+        "cluster-wide (create on "
+        "serviceaccounts/token: a token for any ServiceAccount of any namespace), and "
+        "reading secrets cluster-wide through ClusterRole 'runner-role' (its aggregationRule "
         "gathers the rules of ClusterRole 'jobs-a', ClusterRole 'nested', the built-in ClusterRole "
         "'system:aggregate-to-edit')" + HL106_TAIL))]
 

@@ -383,6 +383,23 @@ def test_hl202_says_what_a_hanging_workload_holds_up():
         "someone deletes the hook. Set spec.activeDeadlineSeconds."))]
 
 
+def test_hl201_and_hl202_call_a_plain_workload_by_its_kind():
+    """A plain Job linted with workload-scope all is no hook: Argo CD applies it in its wave and
+    waits for its health ("waiting for healthy state of batch/Job/seed", setRunningPhase in
+    gitops-engine/pkg/sync/sync_context.go). The messages said "a failing hook" and "waiting for
+    completion of hook" of it."""
+    plain = SEED.replace("  annotations:\n    argocd.argoproj.io/hook: {hook}\n", "")
+    assert hits("HL201", plain, {"workload-scope": "all"}) == [(6, 1, (
+        "Job/seed has no spec.backoffLimit, so a failing Job is retried 6 times (the Kubernetes default) with "
+        "growing back-off while the sync waits. Set spec.backoffLimit (0-2 is typical for a Job that runs a task "
+        "during a sync)."))]
+    assert hits("HL202", plain, {"workload-scope": "all"}) == [(6, 1, (
+        "Job/seed has no spec.activeDeadlineSeconds: a Job that hangs keeps Argo CD \"waiting for healthy state of "
+        "batch/Job/seed\" and wedges every sync until someone terminates it. Set spec.activeDeadlineSeconds."))]
+    skipped = [m for _, _, m in hits("HL202", SEED.format(hook="Skip"), {"workload-scope": "all"})]
+    assert [m.split(":", 1)[1][:22] for m in skipped] == [" a hook that hangs run"]
+
+
 def test_a_hook_job_without_a_spec_is_reported_at_its_name():
     """A hook Job with no spec at all (half-written): HL201 and HL202 at its name, where the
     engine anchors the object (mutant of ``_spec_key_span``: the spec key read though absent)."""

@@ -168,7 +168,14 @@ def hl106(context: str) -> list[str]:
             .removesuffix(": " + TAIL) for _, _, message in found]  # fmt: skip
 
 
+PODS_PHRASE = ("running pods cluster-wide ({}: it can run code as any ServiceAccount of any namespace, "
+               "with that namespace's Secrets)")
+TOKENS_PHRASE = ("issuing tokens cluster-wide (create on serviceaccounts/token: a token for any ServiceAccount of any "
+                 "namespace)")
+WORKLOADS = ("create, update and patch on pods, replicationcontrollers, daemonsets, deployments, replicasets, "
+             "statefulsets, cronjobs, jobs; create on pods/exec, pods/attach")
 EDIT_GRANTS = ("grants impersonate on serviceaccounts (it can act as any user, group or ServiceAccount it names), and "
+               f"{PODS_PHRASE.format(WORKLOADS)}, and {TOKENS_PHRASE}, and "
                "reading secrets cluster-wide through ClusterRole 'sneaky' (its aggregationRule gathers the rules of ")
 
 
@@ -185,9 +192,12 @@ def test_hl106_aggregated_cluster_role_holds_what_its_selectors_gather() -> None
     assert hl106(everything + "---\n" + grant("sneaky")) == [
         "grants every resource with every verb, and impersonate on serviceaccounts (it can act as any user, group or "
         "ServiceAccount it names), and escalate on clusterroles (it can write roles with rights it does "
-        "not hold), and every verb on nodes/log, nodes/metrics, nodes/proxy, nodes/stats, and reading secrets "
-        "cluster-wide through ClusterRole 'sneaky' (its aggregationRule gathers the rules of the built-in ClusterRole "
-        "'cluster-admin', the built-in ClusterRole 'admin', the built-in ClusterRole 'edit' and 8 more)"]
+        f"not hold), and every verb on nodes/log, nodes/metrics, nodes/proxy, nodes/stats, and "
+        f"{PODS_PHRASE.format(WORKLOADS)}, and {TOKENS_PHRASE}, and reading secrets cluster-wide, and approve on "
+        "signers kubernetes.io/kube-apiserver-client, kubernetes.io/kube-apiserver-client-kubelet, "
+        "kubernetes.io/legacy-unknown (it can approve certificates that authenticate to the API server as another "
+        "user or node) through ClusterRole 'sneaky' (its aggregationRule gathers the rules of the built-in ClusterRole "
+        "'cluster-admin', the built-in ClusterRole 'admin', the built-in ClusterRole 'edit' and 21 more)"]
 
 
 def test_hl106_aggregated_role_gathers_the_application_s_own_cluster_roles() -> None:
@@ -218,7 +228,8 @@ def test_hl106_built_in_roles_that_escalate() -> None:
     assert hl106(grant("system:controller:namespace-controller")) == [
         "grants every resource through the built-in ClusterRole 'system:controller:namespace-controller'"]
     assert hl106(grant("system:node")) == [
-        "grants reading secrets cluster-wide through the built-in ClusterRole 'system:node'"]
+        f"grants {PODS_PHRASE.format('create on pods')}, and {TOKENS_PHRASE}, and reading secrets cluster-wide through the "
+        "built-in ClusterRole 'system:node'"]
     # in one namespace, system:node's secret reads are not cluster-wide; escalate still is escalate
     assert hl106(grant("system:node", kind="RoleBinding")) == []
     assert len(hl106(grant("system:controller:clusterrole-aggregation-controller", kind="RoleBinding"))) == 1

@@ -70,7 +70,8 @@ CASES = {
     "appset-pathspec": ("appsets._pathspec('*a' * 15 + '*b')(text)", "'a' * (n // 25)"),
     "appset-literals": ("appsets._literals_blanked(text)", "'\"\\\\' * (n // 2)"),
     "appset-actions-unclosed": ("appsets._check_functions(text)", "'{{' * (n // 2)"),
-    "appset-tags-unclosed": ("appsets.fast_replace(text, {})", "'}}' + '{{' * (n // 2)"),
+    "appset-templated": ("appsets._templated(text)", "'{{' * (n // 2)"),
+    "appset-tags": ("appsets.fast_replace(text, {})", "'{{x}}' * (n // 5)"),
     "go-json-skip": ("skip(text)", "'[' + '\"\\\\' * (n // 2)"),
     "url-user": ("url_credentials(text)", "'a.' * (n // 2) + '@'"),
     "url-user-scheme": ("url_credentials(text)", "'a.' * (n // 2) + '://u:p@h'"),
@@ -436,6 +437,14 @@ def test_a_git_files_path_with_an_empty_class_is_said_not_expanded():
         applicationsets._pathspec("apps/[][ab]/config.json")
     assert caught.value.kind == "network" and caught.value.message.startswith(
         "the git files generator's path 'apps/[][ab]/config.json' has a class '[]' hooklint does not read")
+
+
+@SETTINGS
+@given(pieces("{{", "}}", "{", "}", "\n", "a", " "))
+def test_a_templated_string_is_found_as_before(text):
+    from hooklint.sources.appmap import applicationsets
+
+    assert applicationsets._templated(text) == (applicationsets._TEMPLATED.search(text) is not None)
 
 
 @SETTINGS

@@ -9,7 +9,8 @@ from typing import Iterable, Iterator
 from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.checks.shape import type_name
-from hooklint.model import POD_SPEC_PATHS, POD_TEMPLATE_KINDS, Manifest, get_map
+from hooklint.model import POD_TEMPLATE_KINDS, Manifest, get_map
+from hooklint.text import GO_SPACE
 from hooklint.yamlio import Map
 
 
@@ -34,6 +35,16 @@ def near_miss(value: str, choices: Iterable[str]) -> str | None:
 def _suggest(value: str, choices: Iterable[str]) -> str:
     guess = near_miss(value, choices)
     return f" Did you mean '{guess}'?" if guess else ""
+
+
+def kept_edges(item: str) -> str | None:
+    """The characters at the edges of ``item`` (an item Argo CD has trimmed) that Python's
+    ``str.strip()`` would trim and Go's ``strings.TrimSpace`` keeps (U+001C-U+001F), written as
+    ``U+001C`` and joined with ``, ``; None when there are none. ``GetAnnotationCSVs`` keeps them, so
+    ``"\x1cSkip"`` is no ``Skip`` to Argo CD however it reads on a terminal."""
+    start, end = len(item) - len(item.lstrip()), len(item.rstrip())
+    found = dict.fromkeys(f"U+{ord(c):04X}" for c in item[:start] + item[end:] if c not in GO_SPACE)
+    return ", ".join(found) or None
 
 
 @check("HL004", annotated=True)
@@ -122,9 +133,12 @@ def unknown_hook_type(m: Manifest, ctx: Context) -> Iterator[Hit]:
                 f"'{(argocd.HELM_SYNC_HOOKS | argocd.HELM_DELETE_HOOKS)[item]}' here."
             )
         else:
-            hint = _suggest(item, known)
+            hint = _suggest(item.strip(), known)
+        edges = kept_edges(item)
+        reason = (f"Argo CD trims only white space around a hook type (Go's strings.TrimSpace), not {edges}"
+                  if edges else "hook types are case-sensitive")  # fmt: skip
         yield Hit(
-            f"Unknown hook type '{item}' on {m.label}: hook types are case-sensitive, and {consequence}."
+            f"Unknown hook type '{item}' on {m.label}: {reason}, and {consequence}."
             f"{hint}",
             span,
             field,
@@ -144,9 +158,11 @@ def unknown_hook_delete_policy(m: Manifest, ctx: Context) -> Iterator[Hit]:
             if item in valid:
                 continue
             effective = ", ".join(m.hook.delete_policies)
+            edges = kept_edges(item)
+            why = f" (it trims only white space around an item, not {edges})" if edges else ""
             yield Hit(
-                f"Unknown delete policy '{item}' in {key} on {m.label}: Argo CD ignores it silently, "
-                f"so the effective policies are {effective}.{_suggest(item, valid)}",
+                f"Unknown delete policy '{item}' in {key} on {m.label}: Argo CD ignores it silently{why}, "
+                f"so the effective policies are {effective}.{_suggest(item.strip(), valid)}",
                 m.annotation_value_span(key),
                 f"metadata.annotations.{key}",
             )
@@ -226,7 +242,7 @@ def hook_annotation_on_pod_template(m: Manifest, ctx: Context) -> Iterator[Hit]:
     (``GE/sync/hook``, ``syncwaves/waves.go``, ``common/types.go`` all take the object's
     annotations). Not reported when the object's own metadata has the same key with the same value
     (kustomize's ``commonAnnotations`` writes both places)."""
-    keys = POD_SPEC_PATHS.get(m.kind or "")
+    keys = m.pod_spec_path
     if keys is None:
         return
     template: Map | None = m.body

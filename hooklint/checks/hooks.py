@@ -10,8 +10,9 @@ from typing import Iterator
 
 from hooklint import argocd
 from hooklint.checks import Context, Hit, check
-from hooklint.checks.annotations import near_miss
+from hooklint.checks.annotations import kept_edges, near_miss
 from hooklint.model import Manifest, get_map
+from hooklint.text import go_trim_space
 from hooklint.argocd import APP, RESOURCE, SYNC_OPTION_TABLE, version_text
 from hooklint.yamlio import Seq
 
@@ -45,12 +46,27 @@ def _canonical_value(key: str, value: str) -> str | None:
 
 
 def sync_option_problem(item: str, scope: str, version: argocd.Version) -> str | None:
-    """What is wrong with one sync option ``item`` (already trimmed) where ``scope`` reads it
+    """What is wrong with one sync option ``item`` (as Argo CD compares it: an item of the
+    annotation trimmed by Go's ``strings.TrimSpace``, ``GetAnnotationCSVs``; an item of
+    ``spec.syncPolicy.syncOptions`` whole, as ``SyncOptions.HasOption`` and ``GetOptionValue`` in
+    ``pkg/apis/application/v1alpha1/types.go`` compare it, untrimmed) where ``scope`` reads it
     (``"resource"``: the ``argocd.argoproj.io/sync-options`` annotation; ``"application"``: an
     Application's ``spec.syncPolicy.syncOptions``), as a sentence fragment; None when Argo CD
-    ``version`` reads it as written (or it restates the default). A misspelling is matched to a
+    ``version`` reads it as written (or it restates the default). An item that ``str.strip()``
+    would trim further (an Application's ``" Prune=false"``, an annotation's ``"\x1cPrune=false"``)
+    is said to be ignored for that reason. A misspelling is matched to a
     :data:`DESTRUCTIVE_KEYS` option only but for case or spaces, never by spelling distance; a
     :data:`POLICY_FIELDS` word (``Retry=true``) names the Application field it belongs in."""
+    trimmed = item.strip()
+    if trimmed and trimmed != item:
+        if scope == APP:
+            how = ("Argo CD compares each item of spec.syncPolicy.syncOptions whole and never trims it "
+                   "(SyncOptions.HasOption)")  # fmt: skip
+        else:
+            how = (f"Argo CD trims the items of the annotation of white space only (Go's strings.TrimSpace), "
+                   f"not {kept_edges(item)}")  # fmt: skip
+        suggestion = f" Did you mean '{trimmed}'?" if trimmed.partition("=")[0] in SYNC_OPTION_TABLE else ""
+        return f"'{item}' is silently ignored: {how}.{suggestion}"
     key, sep, value = item.partition("=")
     if key in SYNC_OPTION_TABLE and sep:
         eff, noop, where = SYNC_OPTION_TABLE[key]
@@ -138,7 +154,7 @@ def unknown_sync_option(m: Manifest, ctx: Context) -> Iterator[Hit]:
     version = ctx.config.argocd_version
     value = m.annotations.get(argocd.SYNC_OPTIONS)
     if value is not None:
-        items = [item.strip() for item in value.split(",") if item.strip()]
+        items = [item for item in map(go_trim_space, value.split(",")) if item]  # GetAnnotationCSVs, no dedup
         shadowed = _first_wins_problems(items)
         span = m.annotation_value_span(argocd.SYNC_OPTIONS)
         for i, item in enumerate(items):
@@ -165,7 +181,7 @@ def _application_sync_options(m: Manifest, version: argocd.Version) -> Iterator[
     options = policy.get("syncOptions") if policy is not None else None
     if not isinstance(options, Seq):
         return
-    items = [o.strip() if isinstance(o, str) else None for o in options]
+    items = [o if isinstance(o, str) else None for o in options]  # HasOption: whole items, never trimmed
     shadowed = _first_wins_problems([i or "" for i in items])
     for i, item in enumerate(items):
         if not item or "{{" in item:
@@ -399,7 +415,7 @@ def _ssa_application_hit(m: Manifest, version: argocd.Version) -> Iterator[Hit]:
     options = policy.get("syncOptions") if policy is not None else None
     if not isinstance(options, Seq):
         return
-    items = [o.strip() if isinstance(o, str) else "" for o in options]
+    items = [o if isinstance(o, str) else "" for o in options]  # HasOption: whole items, never trimmed
     if "ServerSideApply=true" not in items or "Replace=true" in items:
         return
     exempt = "Replace=true" + (" or ServerSideApply=false" if version >= (2, 14, 0) else "")

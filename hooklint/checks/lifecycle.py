@@ -37,6 +37,15 @@ def _waiting(m: Manifest) -> str:
     return f"whatever created it ({NEVER_APPLIED})"
 
 
+def _noun(m: Manifest) -> str:
+    """What HL201 and HL202 call ``m``: its kind for a plain workload linted with ``workload-scope:
+    all`` (no hook annotation), which Argo CD applies in the Sync phase and waits for as any
+    resource of its wave ("waiting for healthy state of GROUP/KIND/NAME", ``setRunningPhase`` in
+    ``gitops-engine/pkg/sync/sync_context.go``, argo-cd v3.5.1); ``hook`` for anything with a hook
+    annotation (a ``Skip`` object and an ignored hook included)."""
+    return (m.kind or "workload") if m.hook.phases and not m.hook.is_hook else "hook"
+
+
 def _spec_key_span(m: Manifest):
     return m.body.key_span("spec") if "spec" in m.body else m.anchor
 
@@ -48,10 +57,11 @@ def hook_missing_backoff_limit(m: Manifest, ctx: Context) -> Iterator[Hit]:
     spec = get_map(m.body, "spec")
     if spec is not None and "backoffLimit" in spec:
         return
+    noun = _noun(m)
     yield Hit(
-        f"{m.label} has no spec.backoffLimit, so a failing hook is retried 6 times (the Kubernetes "
+        f"{m.label} has no spec.backoffLimit, so a failing {noun} is retried 6 times (the Kubernetes "
         f"default) with growing back-off while {_waiting(m)} waits. Set spec.backoffLimit (0-2 is "
-        "typical for a hook).",
+        f"typical for a {'hook' if noun == 'hook' else noun + ' that runs a task during a sync'}).",
         _spec_key_span(m),
         "spec.backoffLimit",
     )
@@ -67,7 +77,10 @@ def hook_missing_active_deadline(m: Manifest, ctx: Context) -> Iterator[Hit]:
     pod = m.pod_spec()
     if m.kind == "Job" and pod is not None and "activeDeadlineSeconds" in pod.spec:
         return
-    if m.hook.phases:
+    if m.hook.phases and not m.hook.is_hook:  # a plain workload, linted with workload-scope: all
+        stuck = (f"keeps Argo CD \"waiting for healthy state of {m.group}/{m.kind}/{m.name}\" and wedges every sync "
+                 "until someone terminates it")  # fmt: skip
+    elif m.hook.phases:
         stuck = "keeps Argo CD \"waiting for completion of hook\" and wedges every sync until someone terminates it"
         if m.hook.delete_types:
             stuck += ", and blocks deleting the Application until someone deletes the hook"
@@ -79,7 +92,7 @@ def hook_missing_active_deadline(m: Manifest, ctx: Context) -> Iterator[Hit]:
     else:
         stuck = f"runs until someone deletes it ({NEVER_APPLIED})"
     yield Hit(
-        f"{m.label} has no spec.activeDeadlineSeconds: a hook that hangs {stuck}. Set "
+        f"{m.label} has no spec.activeDeadlineSeconds: a {_noun(m)} that hangs {stuck}. Set "
         "spec.activeDeadlineSeconds.",
         _spec_key_span(m),
         "spec.activeDeadlineSeconds",
@@ -89,6 +102,8 @@ def hook_missing_active_deadline(m: Manifest, ctx: Context) -> Iterator[Hit]:
 @check("HL203", kinds=RUN_ONCE_KINDS)
 def hook_fixed_name_collision(m: Manifest, ctx: Context) -> Iterator[Hit]:
     if not m.hook.is_hook or not m.hook.phases or not m.name or m.kind not in RUN_ONCE_KINDS:
+        return
+    if m.kind != "Workflow" and m.pod_spec_path is None:  # a Rollout of another group than Argo Rollouts'
         return
     if "BeforeHookCreation" in m.hook.delete_policies:
         return
@@ -226,7 +241,7 @@ def hook_never_completes(m: Manifest, ctx: Context) -> Iterator[Hit]:
             where,
             "spec.restartPolicy",
         )
-    elif m.kind in LONG_RUNNING_KINDS and set(m.hook.phases) & {"PreSync", "PostSync"}:
+    elif m.kind in LONG_RUNNING_KINDS and m.pod_spec_path is not None and set(m.hook.phases) & {"PreSync", "PostSync"}:
         yield Hit(
             f"{m.label} is a {'/'.join(m.hook.phases)} hook, but a {m.kind} never completes: it keeps "
             "running after the hook step and is deleted and re-created on every sync. Use a Job for "
@@ -575,11 +590,13 @@ STATEFUL_KINDS = frozenset({
 
 def _stateful_custom_resource(m: Manifest) -> bool:
     """A custom resource (a group outside Kubernetes' own) that is not a run-to-completion kind
-    (:data:`RUN_TO_COMPLETION_KINDS`), nor an Application (said apart) or a kustomize config: an
+    (:data:`RUN_TO_COMPLETION_KINDS`), nor a pod-template workload (an Argo Rollouts Rollout:
+    HL206 says what a hook of it does), an Application (said apart) or a kustomize config: an
     operator's database, a Cluster API cluster, a certificate; its controller usually deletes
     what it manages when the object goes."""
     return (bool(m.kind) and m.group not in argocd.KUBERNETES_GROUPS and not m.is_application
-            and (m.group, m.kind) not in RUN_TO_COMPLETION_KINDS and m.group != "kustomize.config.k8s.io")  # fmt: skip
+            and (m.group, m.kind) not in RUN_TO_COMPLETION_KINDS and m.pod_spec_path is None
+            and m.group != "kustomize.config.k8s.io")  # fmt: skip
 
 
 def _generated_secret(m: Manifest) -> bool:

@@ -14,7 +14,7 @@ from typing import Any, Iterator
 from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.findings import Span
-from hooklint.model import POD_TEMPLATE_KINDS, Grantee, Manifest, binding_grantees, get_map
+from hooklint.model import Grantee, Manifest, binding_grantees, get_map
 from hooklint.plan import SyncPlan, Task, absent_during_deletion, is_kustomize_config, step_text
 from hooklint.yamlio import Map, Seq
 
@@ -424,7 +424,7 @@ def wave_overridden_by_argocd(manifests: list[Manifest], ctx: Context) -> Iterat
 #: Workload kinds: running them twice, or on a first install, does real work.
 WORKLOAD_KINDS = frozenset(
     {"Job", "Pod", "CronJob", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ReplicationController",
-     "Workflow"}
+     "Workflow", "Rollout"}
 )
 
 
@@ -435,6 +435,8 @@ def helm_hook_runs_in_both_phases(m: Manifest, ctx: Context) -> Iterator[Hit]:
     ``GE/sync/hook/helm/type.go`` ``hookTypes`` maps pre-install and pre-upgrade to PreSync,
     post-install and post-upgrade to PostSync, and nothing tells an install from an upgrade."""
     if not m.hook.from_helm or m.kind not in WORKLOAD_KINDS or not m.hook.phases:
+        return
+    if m.kind == "Rollout" and m.pod_spec_path is None:  # a Rollout of another group than Argo Rollouts'
         return
     value = m.annotations.get(argocd.HELM_HOOK, "")
     items = argocd.annotation_csv(value)
@@ -1018,7 +1020,7 @@ def _recreated_hook_policy(target: Manifest) -> str | None:
 
 def _reads_recreated_hook(m: Manifest, target: Manifest, ref: Reference) -> bool:
     """Whether HL309 reports plain workload ``m`` reading ``target`` through ``ref``."""
-    return (m.kind in POD_TEMPLATE_KINDS and not m.hook.is_hook and not m.hook.skip
+    return (m.pod_spec_path is not None and not m.hook.is_hook and not m.hook.skip
             and ref.kind in ("Secret", "ConfigMap") and target.kind == ref.kind
             and _recreated_hook_policy(target) is not None)  # fmt: skip
 
@@ -1043,7 +1045,7 @@ def plain_resource_reads_recreated_hook(manifests: list[Manifest], ctx: Context)
     too, and this message says so."""
     plan = ctx.plan
     for m in ctx.kept:
-        if m.kind not in POD_TEMPLATE_KINDS or m.hook.is_hook or m.hook.skip:
+        if m.pod_spec_path is None or m.hook.is_hook or m.hook.skip:
             continue
         first = plan.first_task(m)
         if first is None:
@@ -1177,7 +1179,7 @@ def _step_neighbours(m: Manifest, task: Task, ctx: Context) -> list[str]:
         if first is not None and first.step_key > task.step_key:
             out.append(f"before {target.label} ({first.step_text()}), which it uses")
     for other in ctx.kept:
-        if other.kind not in POD_TEMPLATE_KINDS:  # m itself is in its own step: never "after"
+        if other.pod_spec_path is None:  # m itself is in its own step: never "after"
             continue
         first = ctx.plan.first_task(other)
         if first is None or first.step_key >= task.step_key:

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from fnmatch import fnmatchcase
 from operator import attrgetter
-from typing import Iterator, Mapping
+from typing import Callable, Iterator, Mapping, TypeVar
 
 from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.images import allowed, is_templated, parse_image
 from hooklint.sources.repository.volumes import HostPathVolume, node_path
-from hooklint.model import BASELINE_CAPABILITIES, POD_KINDS, RUN_TO_COMPLETION_KINDS, Container, Manifest, PodSpec, RBAC_GROUP, binding_grantee, get_map
+from hooklint.model import BASELINE_CAPABILITIES, POD_KINDS, RUN_TO_COMPLETION_KINDS, Container, Manifest, PodSpec, RBAC_GROUP, Grantee, binding_grantee, binding_grantees, get_map
 from hooklint.yamlio import DocumentTooComplex, Map, Seq, YamlSyntaxError, parse_documents
 
 
@@ -503,18 +503,35 @@ def _ref_name(ref: Map) -> str:
 _CHECKED = "so hooklint did not check the images, ServiceAccount and privileges of those pods (HL101-HL105)"
 
 
-@check("HL110", kinds=frozenset(kind for _, kind in RUN_TO_COMPLETION_KINDS))
+@check("HL110", kinds=frozenset(kind for _, kind in RUN_TO_COMPLETION_KINDS) | {"Rollout", "CronWorkflow"})
 def hook_workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """A hook of a run-to-completion kind (:data:`hooklint.model.RUN_TO_COMPLETION_KINDS`) whose
     pods, or some of them, hooklint does not read, so HL101-HL105 do not judge them: a Workflow's
     (:func:`_workflow_pods_not_read`), a TaskRun's ``spec.taskRef`` and steps with a ``ref``
     (:func:`_task_run_pods_not_read`), and every PipelineRun and AnsibleJob (their pods are made
     from tasks or an operator's Job hooklint does not read). An AnalysisRun's Job metrics are read
-    (:meth:`Manifest.pod_specs`). Each is reported once, where it is written."""
-    if (m.group, m.kind) not in RUN_TO_COMPLETION_KINDS or not ctx.in_scope(m):
+    (:meth:`Manifest.pod_specs`). An Argo Rollouts ``Rollout`` hook with ``spec.workloadRef``
+    (:func:`_rollout_pods_not_read`) too, and every Argo Workflows ``CronWorkflow`` hook: it makes
+    a Workflow of ``spec.workflowSpec`` on its schedule (``argo-workflows
+    pkg/apis/workflow/v1alpha1/cron_workflow_types.go`` ``CronWorkflowSpec``), whose templates
+    hooklint does not read as pods. Each is reported once, where it is written."""
+    rollout = m.kind == "Rollout" and m.pod_spec_path is not None
+    cron = m.kind == "CronWorkflow" and m.group == "argoproj.io"
+    if ((m.group, m.kind) not in RUN_TO_COMPLETION_KINDS and not rollout and not cron) or not ctx.in_scope(m):
         return
     spec = get_map(m.body, "spec")
-    if m.kind == "Workflow":
+    if rollout:
+        yield from _rollout_pods_not_read(m, spec)
+    elif cron:
+        key = "workflowSpec" if spec is not None and "workflowSpec" in spec else None
+        yield Hit(
+            f"{m.label} makes a Workflow on its schedule from spec.workflowSpec, and hooklint does not read a "
+            f"CronWorkflow's templates as pods, {_CHECKED}. Review its templates yourself, or run the work as a "
+            "Workflow hook with the templates in it, whose pods hooklint reads.",
+            spec.key_span(key) if spec is not None and key else m.anchor,
+            f"spec.{key}" if key else "metadata.name",
+        )
+    elif m.kind == "Workflow":
         yield from _workflow_pods_not_read(m, ctx)
     elif m.kind == "TaskRun":
         yield from _task_run_pods_not_read(m, spec)
@@ -536,6 +553,27 @@ def hook_workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
             m.anchor,
             "metadata.name",
         )
+
+
+def _rollout_pods_not_read(m: Manifest, spec: Map | None) -> Iterator[Hit]:
+    """HL110 on an Argo Rollouts ``Rollout`` (``argoproj.io``) with a ``spec.workloadRef``: the
+    controller makes its pods from the pod template of the Deployment, ReplicaSet or PodTemplate
+    it names (``argo-rollouts rollout/templateref.go``; ``pkg/apis/rollouts/v1alpha1/types.go``
+    ``RolloutSpec.WorkloadRef``, ``ObjectRef``), not from ``spec.template``, which must then be
+    empty (``pkg/apis/rollouts/validation/validation.go``). hooklint reads that workload as an
+    object of its own (a plain one, or another hook), never as this hook's pods."""
+    ref = get_map(spec, "workloadRef")
+    if spec is None or ref is None:
+        return
+    kind = ref.get("kind") if isinstance(ref.get("kind"), str) and ref.get("kind") else "workload"
+    name = ref.get("name") if isinstance(ref.get("name"), str) else ""
+    yield Hit(
+        f"{m.label} makes its pods from the pod template of {kind} '{name}' (spec.workloadRef), not from this "
+        f"object, {_CHECKED}. Review that {kind}'s pod template (hooklint reads it as an object of its own, not as "
+        "this hook's pods), or write the pod template in spec.template.",
+        spec.key_span("workloadRef"),
+        "spec.workloadRef",
+    )
 
 
 def _task_run_pods_not_read(m: Manifest, spec: Map | None) -> Iterator[Hit]:
@@ -702,19 +740,89 @@ ESCALATION_VERBS = {
 WEBHOOK_RESOURCES = ("mutatingwebhookconfigurations", "validatingwebhookconfigurations")
 
 
-def _rule_grants(rule: Mapping, cluster_wide: bool) -> list[tuple[int, str]]:
+#: Resources whose ``create`` starts pods, with the API groups that serve them (``""`` the core
+#: group; ``extensions`` still names the old workload kinds in RBAC rules): Kubernetes RBAC good
+#: practices, "Workload creation".
+POD_MAKERS = {
+    "pods": ("",),
+    "replicationcontrollers": ("",),
+    "deployments": ("apps", "extensions"),
+    "daemonsets": ("apps", "extensions"),
+    "replicasets": ("apps", "extensions"),
+    "statefulsets": ("apps",),
+    "jobs": ("batch",),
+    "cronjobs": ("batch",),
+}
+#: Signers whose approved certificates authenticate to the API server (Kubernetes "Certificates and
+#: Certificate Signing Requests", "Kubernetes signers"): any user and group, any node, and the
+#: legacy signer that kube-controller-manager may sign client certificates with.
+CLIENT_SIGNERS = ("kubernetes.io/kube-apiserver-client", "kubernetes.io/kube-apiserver-client-kubelet",
+                  "kubernetes.io/legacy-unknown")  # fmt: skip
+CERTIFICATES_GROUP = "certificates.k8s.io"
+
+
+def _serves(groups: list, resource_groups: tuple[str, ...]) -> bool:
+    """Whether a rule's ``apiGroups`` name one of ``resource_groups`` (or ``*``)."""
+    return "*" in groups or any(g in groups for g in resource_groups)
+
+
+def _client_signers(rule: Mapping, groups: list, verbs: list[str], resources: list[str]) -> str | None:
+    """The signers a rule lets its subject ``approve`` certificate signing requests for, when one of
+    them issues certificates the API server accepts (:data:`CLIENT_SIGNERS`; ``resourceNames`` may
+    name ``<domain>/*``, every signer of that domain), as a message names them, or None. Approving
+    needs ``update`` on ``certificatesigningrequests/approval`` too (certificate-controller's
+    role holds both); the ``approve`` rule is what limits whose certificates, so it is the one
+    judged (the CertificateApproval admission plugin, ``k8s.io/kubernetes
+    plugin/pkg/admission/certificates/approval/admission.go``)."""
+    if "approve" not in verbs or "signers" not in resources or not _serves(groups, (CERTIFICATES_GROUP,)):
+        return None
+    names = rule.get("resourceNames")
+    if not names:
+        return "every signer"
+    shown = [str(n) for n in names if str(n) in CLIENT_SIGNERS
+             or str(n).endswith("/*") and any(s.startswith(str(n)[:-1]) for s in CLIENT_SIGNERS)]  # fmt: skip
+    return ", ".join(shown) or None
+
+
+def _rule_grants(rule: Mapping, cluster_wide: bool, judge: "_Judge | None" = None) -> list[tuple[int, str]]:
     """What one RBAC rule grants that HL106 reports, as (rank, phrase), most dangerous first:
-    0 every resource; 1 escalate/bind/impersonate; 2 every verb; 3 reading secrets cluster-wide
-    (get, list or watch: a watch without a resourceVersion starts with an ADDED event carrying
-    every existing Secret, data included, so watch alone reads them all); 4 update or patch on
-    admission webhook configurations cluster-wide. A rule limited by ``resourceNames`` grants no
-    wildcard over a kind and is not reported."""
+    0 every resource; 1 escalate/bind/impersonate; 2 every verb; 3 running pods cluster-wide
+    (``create``, ``update`` or ``patch`` on pods or a kind that makes them, :data:`POD_MAKERS`: a new
+    pod template, or a running pod's new image; ``update``/``patch`` on
+    ``pods/ephemeralcontainers``; ``create`` or ``get`` on ``pods/exec`` or ``pods/attach``; ``create``
+    or ``get`` on ``nodes/proxy``: the code runs as any ServiceAccount of its namespace and mounts
+    any Secret there, Kubernetes RBAC good practices "Workload creation", "Access to proxy
+    subresource of Nodes"); 4 ``create`` on ``serviceaccounts/token`` cluster-wide (a token for any
+    ServiceAccount, "Token request"); 5 reading secrets cluster-wide (get, list or watch: a watch
+    without a resourceVersion starts with an ADDED event carrying every existing Secret, data
+    included, so watch alone reads them all); 6 approving certificates of a client signer
+    (:func:`_client_signers`, "Certificate signing requests"); 7 update or patch on admission webhook
+    configurations cluster-wide. Ranks 3 to 7 are reported only through a ClusterRoleBinding: in one
+    namespace a hook that starts pods or reads Secrets reaches that namespace's ServiceAccounts and
+    Secrets, the reach a namespaced Role is meant to have (and nodes are cluster-scoped).
+
+    ``get`` on ``pods/exec``, ``pods/attach`` and ``nodes/proxy`` runs commands: a WebSocket
+    upgrade is an HTTP GET, authorized as ``get`` (Kubernetes "RBAC good practices", "Access to
+    proxy subresource of Nodes": "get permission on nodes/proxy is not a read-only permission";
+    for pods the API server asks ``create`` too only from Kubernetes 1.35, feature gate
+    ``AuthorizePodWebsocketUpgradeCreatePermission``, beta and on by default, which older clusters
+    and a cluster that turns it off lack).
+
+    A rule limited by ``resourceNames`` grants its verbs on those names only, so it is judged by
+    what the names reach (``judge``, :meth:`_Judge.named`: impersonating a named identity, binding
+    or escalating a named role HL106 reports, tokens and token Secrets of a named ServiceAccount it
+    reports, the kubelet API of named nodes) and by the signers it approves for; without a
+    ``judge`` only the signers count."""
     written_verbs, written_resources, written_groups = rule.get("verbs"), rule.get("resources"), rule.get("apiGroups")
     verbs = [str(v) for v in written_verbs] if isinstance(written_verbs, list) else []
     resources = [str(r) for r in written_resources] if isinstance(written_resources, list) else []
     groups = written_groups if isinstance(written_groups, list) else [""]
-    if rule.get("resourceNames"):
-        return []
+    signers = _client_signers(rule, groups, verbs, resources) if cluster_wide and "*" not in resources else None
+    approve = None if signers is None else signers  # a phrase once :func:`_binding_grants` joins them
+    names = rule.get("resourceNames")
+    if names:
+        named = judge.named(verbs, resources, groups, names, cluster_wide) if judge and isinstance(names, list) else []
+        return named + ([(6, approve)] if approve else [])
     out: list[tuple[int, str]] = []
     if "*" in resources:
         out.append((0, f"every resource{' with every verb' if '*' in verbs else ''}"))
@@ -727,17 +835,32 @@ def _rule_grants(rule: Mapping, cluster_wide: bool) -> list[tuple[int, str]]:
         out.append((2, f"every verb on {', '.join(resources) or 'its resources'}"))
         return out
     core = "" in groups or "*" in groups
+    if cluster_wide:
+        makers = [r for r in resources if r in POD_MAKERS and _serves(groups, POD_MAKERS[r])]
+        inside = [r for r in ("pods/exec", "pods/attach") if r in resources] if core else []
+        debug = ["pods/ephemeralcontainers"] if core and "pods/ephemeralcontainers" in resources else []
+        kubelet = ["nodes/proxy"] if core and "nodes/proxy" in resources else []
+        # update or patch: a new pod template, or a running pod's new image; get: a websocket exec
+        for verb, reached in (("create", makers + inside + kubelet), ("update", makers + debug),
+                              ("patch", makers + debug), ("get", inside + kubelet)):
+            if verb in verbs and reached:
+                out.append((3, f"{verb} on {', '.join(reached)}"))
+        if core and "create" in verbs and "serviceaccounts/token" in resources:
+            out.append((4, "issuing tokens cluster-wide (create on serviceaccounts/token: a token for any "
+                           "ServiceAccount of any namespace)"))  # fmt: skip
     read = [v for v in ("get", "list", "watch") if v in verbs]
     if cluster_wide and core and "secrets" in resources and read:
         if read == ["watch"]:
-            out.append((3, "watching secrets cluster-wide (a watch streams every Secret with its data)"))
+            out.append((5, "watching secrets cluster-wide (a watch streams every Secret with its data)"))
         else:
-            out.append((3, "reading secrets cluster-wide"))
+            out.append((5, "reading secrets cluster-wide"))
+    if approve:
+        out.append((6, approve))
     hooks = [r for r in WEBHOOK_RESOURCES if r in resources]
     writes = [v for v in ("update", "patch") if v in verbs]
     admission = "admissionregistration.k8s.io" in groups or "*" in groups
     if cluster_wide and admission and hooks and writes:
-        out.append((4, f"{' and '.join(writes)} on {', '.join(hooks)} without resourceNames (it can rewrite "
+        out.append((7, f"{' and '.join(writes)} on {', '.join(hooks)} without resourceNames (it can rewrite "
                        "every admission webhook of the cluster)"))  # fmt: skip
     return out
 
@@ -755,28 +878,78 @@ _AGGREGATE_TO = "rbac.authorization.k8s.io/aggregate-to-"
 #: labels are what an ``aggregationRule`` selects them by (each also has :data:`_BOOTSTRAPPING`).
 #: ``admin`` and ``edit`` are aggregated from ``system:aggregate-to-edit`` (``edit`` carries the
 #: ``aggregate-to-admin`` label, ``system:aggregate-to-edit`` the ``aggregate-to-edit`` one), so they
-#: hold its rules; ``view`` and the ``aggregate-to-view`` rules hold nothing reported. Left out:
+#: hold its rules; ``view`` and the ``aggregate-to-view`` rules hold nothing reported. The
+#: controllers that start pods (replicaset, replication, statefulset, daemon-set, job and
+#: persistent-volume-binder create pods; cronjob-controller Jobs; deployment-controller
+#: ReplicaSets), the certificate approvers of a client signer (certificate-controller approves
+#: kubelet client certificates), ``system:node`` (mirror pods, tokens) and
+#: ``system:controller:storage-version-migrator-controller`` (create and patch on every resource;
+#: behind the StorageVersionMigrator feature gate) are here too. Left out:
 #: ``system:controller:horizontal-pod-autoscaler``, whose ``*`` resources are those of the
-#: ``custom.metrics.k8s.io`` and ``external.metrics.k8s.io`` groups (metrics, no object).
+#: ``custom.metrics.k8s.io`` and ``external.metrics.k8s.io`` groups (metrics, no object);
+#: ``system:kube-scheduler``, which binds pending pods to nodes and deletes pods but starts none and
+#: reads no Secret; ``system:persistent-volume-provisioner``, which creates PersistentVolumes (no
+#: pod, no Secret).
 _SECRETS_READ = {"apiGroups": [""], "resources": ["secrets"], "verbs": ["get", "list", "watch"]}
 _IMPERSONATE_SA = {"apiGroups": [""], "resources": ["serviceaccounts"], "verbs": ["impersonate"]}
+_TOKENS = {"apiGroups": [""], "resources": ["serviceaccounts/token"], "verbs": ["create"]}
+_WORKLOADS = {"apiGroups": ["", "apps", "batch"], "verbs": ["create", "patch", "update"], "resources": [
+    "pods", "pods/attach", "pods/exec", "replicationcontrollers", "daemonsets", "deployments", "replicasets",
+    "statefulsets", "cronjobs", "jobs"]}
+
+
+def _controller(*rules: tuple[str, str, str]) -> tuple[dict[str, str], tuple[dict, ...]]:
+    """A controller role's entry from ``(API group, resource, verbs)`` triples, verbs space-separated."""
+    return {}, tuple({"apiGroups": [g], "resources": [r], "verbs": v.split()} for g, r, v in rules)
+
+
+_EDIT = (_IMPERSONATE_SA, _WORKLOADS, _TOKENS, _SECRETS_READ)
+
+
+def _approver(signer: str) -> tuple[dict[str, str], tuple[dict, ...]]:
+    """A built-in role's entry that may approve certificates of ``signer`` only."""
+    return {}, ({"apiGroups": [CERTIFICATES_GROUP], "resources": ["signers"], "resourceNames": [signer],
+                 "verbs": ["approve"]},)  # fmt: skip
+
+
 BUILT_IN_ROLES: dict[str, tuple[dict[str, str], tuple[dict, ...]]] = {
     "cluster-admin": ({}, ({"apiGroups": ["*"], "resources": ["*"], "verbs": ["*"]},)),
-    "admin": ({}, (_IMPERSONATE_SA, _SECRETS_READ)),
-    "edit": ({_AGGREGATE_TO + "admin": "true"}, (_IMPERSONATE_SA, _SECRETS_READ)),
-    "system:aggregate-to-edit": ({_AGGREGATE_TO + "edit": "true"}, (_IMPERSONATE_SA, _SECRETS_READ)),
-    "system:kube-controller-manager": ({}, ({"apiGroups": ["*"], "resources": ["*"], "verbs": ["list", "watch"]},)),
+    "admin": ({}, _EDIT),
+    "edit": ({_AGGREGATE_TO + "admin": "true"}, _EDIT),
+    "system:aggregate-to-edit": ({_AGGREGATE_TO + "edit": "true"}, _EDIT),
+    "system:kube-controller-manager": ({}, ({"apiGroups": ["*"], "resources": ["*"], "verbs": ["list", "watch"]},
+                                            _TOKENS)),  # fmt: skip
     "system:kubelet-api-admin": ({}, ({"apiGroups": [""], "resources": ["nodes/log", "nodes/metrics", "nodes/proxy",
                                                                           "nodes/stats"], "verbs": ["*"]},)),  # fmt: skip
-    "system:node": ({}, ({"apiGroups": [""], "resources": ["configmaps", "secrets"], "verbs": ["get", "list", "watch"]},)),
+    "system:node": ({}, ({"apiGroups": [""], "resources": ["pods"], "verbs": ["create"]}, {"apiGroups": [""], "resources": ["configmaps", "secrets"],
+                                 "verbs": ["get", "list", "watch"]}, _TOKENS)),  # fmt: skip
+    "system:certificates.k8s.io:kube-apiserver-client-approver": _approver("kubernetes.io/kube-apiserver-client"),
+    "system:certificates.k8s.io:kube-apiserver-client-kubelet-approver": _approver(
+        "kubernetes.io/kube-apiserver-client-kubelet"),
+    "system:certificates.k8s.io:legacy-unknown-approver": _approver("kubernetes.io/legacy-unknown"),
+    "system:controller:certificate-controller": _approver("kubernetes.io/kube-apiserver-client-kubelet"),
     "system:controller:clusterrole-aggregation-controller": ({}, (
         {"apiGroups": ["rbac.authorization.k8s.io"], "resources": ["clusterroles"],
          "verbs": ["escalate", "get", "list", "patch", "update", "watch"]},)),  # fmt: skip
+    "system:controller:cronjob-controller": _controller(("batch", "cronjobs", "update"),
+                                                        ("batch", "jobs", "create update patch")),
+    "system:controller:daemon-set-controller": _controller(("", "pods", "create patch")),
+    "system:controller:deployment-controller": _controller(("apps", "deployments", "update"),
+                                                           ("apps", "replicasets", "create update patch"),
+                                                           ("", "pods", "update")),
     "system:controller:generic-garbage-collector": ({}, (
         {"apiGroups": ["*"], "resources": ["*"], "verbs": ["delete", "get", "list", "patch", "update", "watch"]},)),
+    "system:controller:job-controller": _controller(("batch", "jobs", "update patch"), ("", "pods", "create patch")),
     "system:controller:namespace-controller": ({}, (
         {"apiGroups": ["*"], "resources": ["*"], "verbs": ["delete", "deletecollection", "get", "list", "watch"]},)),
+    "system:controller:persistent-volume-binder": _controller(("", "pods", "create")),
+    "system:controller:replicaset-controller": _controller(("apps", "replicasets", "update"), ("", "pods", "create patch")),
+    "system:controller:replication-controller": _controller(("", "replicationcontrollers", "update"),
+                                                            ("", "pods", "create patch")),
     "system:controller:resourcequota-controller": ({}, ({"apiGroups": ["*"], "resources": ["*"], "verbs": ["list", "watch"]},)),
+    "system:controller:statefulset-controller": _controller(("", "pods", "create update patch")),
+    "system:controller:storage-version-migrator-controller": ({}, (
+        {"apiGroups": ["*"], "resources": ["*"], "verbs": ["create", "list", "patch", "watch"]},)),
 }
 
 
@@ -845,65 +1018,400 @@ def _aggregated(role: Manifest, ctx: Context, seen: set[str]) -> tuple[list[Mapp
     return rules, gathered
 
 
-def _binding_grants(binding: Manifest, ctx: Context) -> str | None:
-    """Why a (Cluster)RoleBinding is over-privileged, or None: cluster-admin; the built-in
-    ``admin`` or ``edit`` ClusterRole; another built-in ClusterRole of :data:`BUILT_IN_ROLES`
-    (when the application does not define a ClusterRole of that name itself); a Role or ClusterRole
-    of the application whose rules, or the rules its ``aggregationRule`` gathers
-    (:func:`_aggregated`), grant what :func:`_rule_grants` reports, every such grant named, the
-    most dangerous first."""
+def _binding_grants(binding: Manifest, ctx: Context, judge: "_Judge | None" = None) -> str | None:
+    """Why a (Cluster)RoleBinding is over-privileged, or None: what its ``roleRef`` grants in the
+    binding's scope (:meth:`_Judge.role`: cluster-admin, the built-in ``admin`` or ``edit``, another
+    built-in of :data:`BUILT_IN_ROLES`, or a role of the application whose rules grant what
+    :func:`_rule_grants` reports, every such grant named, the most dangerous first). ``judge``: the
+    run's :class:`_Judge` (one judgement of each role per run), else a new one."""
     ref = binding.body.get("roleRef")
     if not isinstance(ref, Map) or not isinstance(ref.get("name"), str):
         return None
-    role_name, role_kind = ref["name"], ref.get("kind")
-    if role_name == "cluster-admin":
-        return "binds it to cluster-admin"
-    # a ClusterRole is found whatever namespace is asked (Context.find: cluster-scoped kinds)
-    role = ctx.find(role_kind, binding.namespace, role_name) if isinstance(role_kind, str) else None
-    gathered: list[str] = []
-    if role is None:
-        if role_kind == "ClusterRole" and role_name in BUILT_IN_WRITER_ROLES:
-            return f"binds it to the built-in ClusterRole '{role_name}', {BUILT_IN_WRITER_ROLES[role_name]}"
-        if role_kind != "ClusterRole" or role_name not in BUILT_IN_ROLES:
-            return None
-        rules: list[Mapping] = list(BUILT_IN_ROLES[role_name][1])
-        through = f"the built-in ClusterRole '{role_name}'"
-    else:
-        written = role.body.get("rules")
-        rules = [r for r in written if isinstance(r, Map)] if isinstance(written, list) else []
-        if role_kind == "ClusterRole":
-            more, gathered = _aggregated(role, ctx, {role_name})
-            rules.extend(more)
-        through = f"{role_kind} '{role_name}'"
-    cluster_wide = binding.kind == "ClusterRoleBinding"
-    grants: list[tuple[int, str]] = []
-    for rule in rules:
-        grants.extend(g for g in _rule_grants(rule, cluster_wide) if g not in grants)
-    if not grants:
-        return None
+    judged = (judge or _Judge(ctx)).role(ref.get("kind"), ref["name"], binding.namespace,
+                                         binding.kind == "ClusterRoleBinding")  # fmt: skip
+    return None if judged is None else judged[1]
+
+
+def _grants_phrase(grants: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The (rank, phrase) grants of every rule of one role as a message says them: the pod-running
+    rights of every rule in one phrase (resources grouped by the verbs held), the signers of every
+    rule in one, the wildcard verbs of every rule in one, and "every resource" left out when
+    "every resource with every verb" says it; ranked, rule order within a rank."""
+    held: dict[str, set[str]] = {}  # resource: the verbs held on it, resources in rule order
+    for phrase in (p for rank, p in grants if rank == 3 and not p.startswith("running commands")):
+        verb, _, reached = phrase.partition(" on ")
+        for resource in reached.split(", "):
+            held.setdefault(resource, set()).add(verb)
+    if held:  # one phrase for the pod-running rights of every rule, resources grouped by verbs
+        groups: dict[str, list[str]] = {}
+        for resource, verbs_held in held.items():
+            said = [v for v in ("create", "update", "patch", "get") if v in verbs_held]
+            groups.setdefault(", ".join(said[:-1]) + " and " + said[-1] if len(said) > 1 else said[0], []).append(resource)
+        pods = "; ".join(f"{v} on {', '.join(r)}" for v, r in groups.items())
+        grants = [g for g in grants if g[0] != 3] + [(3, f"running pods cluster-wide ({pods}: it can run code as any "
+                                                        "ServiceAccount of any namespace, with that namespace's "
+                                                        "Secrets)")]  # fmt: skip
+    signers = list(dict.fromkeys(n for rank, p in grants if rank == 6 for n in p.split(", ")))
+    if signers:  # one phrase for the signers of every rule
+        shown = "every signer" if "every signer" in signers else f"signers {', '.join(signers)}"
+        grants = [g for g in grants if g[0] != 6] + [(6, f"approve on {shown} (it can approve certificates that "
+                                                        "authenticate to the API server as another user or node)")]
     every_verb = [phrase.removeprefix("every verb on ") for rank, phrase in grants if rank == 2]
     if every_verb:  # one phrase for the wildcard verbs of every rule (one rule's: the same phrase)
         grants = [g for g in grants if g[0] != 2] + [(2, f"every verb on {', '.join(every_verb)}")]
     if (0, "every resource with every verb") in grants:  # says all the other rules' wildcard says
         grants = [g for g in grants if g != (0, "every resource")]
-    grants.sort(key=lambda g: g[0])  # stable: rule order within a rank
-    if gathered:
-        shown = ", ".join(gathered[:3]) + (f" and {len(gathered) - 3} more" if len(gathered) > 3 else "")
-        through += f" (its aggregationRule gathers the rules of {shown})"
-    return f"grants {', and '.join(phrase for _, phrase in grants)} through {through}"
+    return sorted(grants, key=lambda g: g[0])  # stable: rule order within a rank
+
+
+#: How many roles, ServiceAccounts and identities one HL106 run judges through ``resourceNames``
+#: (past the roles its bindings name) and how deep, before it stops following names and reports
+#: the name as not followed: roles that name one another could otherwise make the judgement
+#: exponential, or recurse past Python's limit.
+NAMED_BUDGET = 5000
+NAMED_DEPTH = 40
+#: Where ``kubernetes.io/service-account-token`` Secrets name their ServiceAccount (Kubernetes
+#: "Service account token Secrets").
+SA_NAME_ANNOTATION = "kubernetes.io/service-account.name"
+#: The group whose members pass every authorization check (Kubernetes "RBAC good practices":
+#: members of ``system:masters`` bypass RBAC and webhook authorization alike).
+MASTERS_GROUP = "system:masters"
+_T = TypeVar("_T")
+
+
+class _Judge:
+    """What the roles, ServiceAccounts, users and groups an HL106 run meets reach, each judged once
+    (memoized; a judgement that met one still under way, a cycle of roles naming one another, is
+    not kept, and is redone when asked again, within :data:`NAMED_BUDGET`).
+
+    A rule limited by ``resourceNames`` grants its verbs on the objects of those names only
+    (Kubernetes "Using RBAC Authorization", "Referring to resources"), so it is judged by what those
+    objects reach (:meth:`named`): ``impersonate`` on named users, groups or ServiceAccounts
+    acts as them ("User impersonation"; group ``system:masters`` bypasses every authorization
+    check); ``bind`` on a named Role or ClusterRole lets the subject bind itself to that role
+    ("Restrictions on role binding creation or update"), ``escalate`` write into it rules it
+    does not hold ("Restrictions on role creation or update"); ``create`` on ``serviceaccounts/token``
+    issues tokens of the named ServiceAccounts ("RBAC good practices", "Token request"); reading a
+    named Secret that is a ServiceAccount's token Secret reads its token."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.done: dict[tuple, object] = {}  # key: what _memo's compute gave
+        self.stack: list[list] = []  # [key, left unfinished, the role judged or None], outermost first
+        self.busy: dict[tuple, int] = {}  # key: its index in stack
+        self.index: dict[tuple[str, str], list[tuple[Manifest, Grantee]]] | None = None  # :meth:`_subjects`
+        self.secrets: dict[str, list[Manifest]] | None = None  # token Secrets by name: :meth:`token_secret`
+        self.budget = NAMED_BUDGET
+
+    def _memo(self, key: tuple, compute: Callable[[], _T | None], fallback: _T) -> _T | None:
+        """``compute()`` once per ``key``; None for a key under way further out (its frames in
+        between are left unkept); ``fallback`` past :data:`NAMED_BUDGET` or :data:`NAMED_DEPTH`."""
+        if key in self.done:
+            return self.done[key]  # type: ignore[return-value]
+        if key in self.busy:
+            for deeper in self.stack[self.busy[key] + 1:]:
+                deeper[1] = True
+            return None
+        if self.stack:
+            if self.budget <= 0 or len(self.stack) >= NAMED_DEPTH:
+                return fallback
+            self.budget -= 1
+        frame = [key, False, key[1:4] if key[0] == "role" else None]
+        self.busy[key] = len(self.stack)
+        self.stack.append(frame)
+        try:
+            result = compute()
+        finally:
+            self.stack.pop()
+            del self.busy[key]
+        if not frame[1]:
+            self.done[key] = result
+        return result
+
+    def role(self, kind: object, name: str, namespace: str | None, cluster_wide: bool) -> tuple[str, str] | None:
+        """``(short, reason)`` for a role bound in ``namespace`` (``cluster_wide``: by a
+        ClusterRoleBinding) when it holds what HL106 reports, else None: ``short`` names it for
+        another grant's message (``cluster-admin``, ``ClusterRole 'x', which grants reading secrets
+        cluster-wide``), ``reason`` is what a binding's message says. cluster-admin; the built-in
+        ``admin`` or ``edit``; another built-in of :data:`BUILT_IN_ROLES` (when the application
+        does not define a ClusterRole of that name itself); a Role or ClusterRole of the
+        application whose rules, or the rules its ``aggregationRule`` gathers (:func:`_aggregated`),
+        grant what :func:`_rule_grants` reports."""
+        if not isinstance(kind, str):
+            return None
+        key = ("role", kind, name, None if cluster_wide else namespace, cluster_wide)
+        unfollowed = f"{kind} '{name}', which hooklint did not follow (too many roles named through resourceNames)"
+        return self._memo(key, lambda: self._role(kind, name, namespace, cluster_wide), (unfollowed, unfollowed))
+
+    def _role(self, role_kind: str, role_name: str, namespace: str | None, cluster_wide: bool) -> tuple[str, str] | None:
+        """:meth:`role`, computed."""
+        if role_name == "cluster-admin":
+            return "cluster-admin", "binds it to cluster-admin"
+        # a ClusterRole is found whatever namespace is asked (Context.find: cluster-scoped kinds)
+        role = self.ctx.find(role_kind, namespace, role_name)
+        gathered: list[str] = []
+        if role is None:
+            if role_kind == "ClusterRole" and role_name in BUILT_IN_WRITER_ROLES:
+                return (f"the built-in ClusterRole '{role_name}'",
+                        f"binds it to the built-in ClusterRole '{role_name}', {BUILT_IN_WRITER_ROLES[role_name]}")
+            if role_kind != "ClusterRole" or role_name not in BUILT_IN_ROLES:
+                return None
+            rules: list[Mapping] = list(BUILT_IN_ROLES[role_name][1])
+            named = through = f"the built-in ClusterRole '{role_name}'"
+        else:
+            written = role.body.get("rules")
+            rules = [r for r in written if isinstance(r, Map)] if isinstance(written, list) else []
+            if role_kind == "ClusterRole":
+                more, gathered = _aggregated(role, self.ctx, {role_name})
+                rules.extend(more)
+            named = through = f"{role_kind} '{role_name}'"
+        grants: list[tuple[int, str]] = []
+        for rule in rules:
+            grants.extend(g for g in _rule_grants(rule, cluster_wide, self) if g not in grants)
+        if not grants:
+            return None
+        grants = _grants_phrase(grants)
+        if gathered:
+            shown = ", ".join(gathered[:3]) + (f" and {len(gathered) - 3} more" if len(gathered) > 3 else "")
+            through += f" (its aggregationRule gathers the rules of {shown})"
+        return (f"{named}, which grants {grants[0][1].split(' (')[0]}",
+                f"grants {', and '.join(phrase for _, phrase in grants)} through {through}")
+
+    def _binding(self, binding: Manifest) -> tuple[str, str] | None:
+        """:meth:`role` for the ``roleRef`` of ``binding``."""
+        ref = binding.body.get("roleRef")
+        if not isinstance(ref, Map) or not isinstance(ref.get("name"), str):
+            return None
+        return self.role(ref.get("kind"), ref["name"], binding.namespace, binding.kind == "ClusterRoleBinding")
+
+    def service_account(self, name: str, namespace: str | None) -> str | None:
+        """What ServiceAccount ``name`` of ``namespace`` (None: of any namespace) holds, as a
+        message names it, when HL106 reports it, else None: one of Argo CD's own
+        (:data:`ARGOCD_SERVICE_ACCOUNTS`, unless the application creates it in ``namespace``); one
+        of kube-system's controllers, bound to the built-in ``system:controller:<name>``
+        (``bootstrappolicy/controller_policy.go``, each controller's ServiceAccount of kube-system
+        bound to its role); or one a binding of the application binds to such a role."""
+        key = ("sa", name, namespace)
+        unfollowed = f"ServiceAccount '{name}', which hooklint did not follow (too many roles named through resourceNames)"
+        return self._memo(key, lambda: self._service_account(name, namespace), unfollowed)
+
+    def _service_account(self, name: str, namespace: str | None) -> str | None:
+        """:meth:`service_account`, computed."""
+        if name in ARGOCD_SERVICE_ACCOUNTS and (namespace is None or not self.ctx.find("ServiceAccount", namespace, name)):
+            return (f"Argo CD's own ServiceAccount '{name}', which the stock install grants "
+                    f"{ARGOCD_SERVICE_ACCOUNTS[name].split(' (')[0]}")  # fmt: skip
+        controller = "system:controller:" + name
+        if namespace in (None, "kube-system") and controller in BUILT_IN_ROLES:
+            judged = self.role("ClusterRole", controller, None, True)
+            if judged is not None:
+                return f"kube-system's ServiceAccount '{name}', bound to {judged[0]}"
+        for binding, grantee in self._subjects().get(("ServiceAccount", name), []):
+            judged = self._binding(binding) if grantee.covers(namespace, name) else None
+            if judged is not None:
+                return f"ServiceAccount '{name}', which {binding.label} binds to {judged[0]}"
+        return None
+
+    def _subjects(self) -> dict[tuple[str, str], list[tuple[Manifest, Grantee]]]:
+        """The bindings of the application (the copies Argo CD keeps) by the subjects they name,
+        built once: ``("ServiceAccount", name)`` for each named ServiceAccount a subject grants
+        (:func:`hooklint.model.binding_grantees`), ``("User" or "Group", name)`` for each user or
+        group subject, in binding order."""
+        if self.index is None:
+            self.index = {}
+            for binding in (b for b in self.ctx.kept if b.kind in ("RoleBinding", "ClusterRoleBinding")):
+                for grantee in binding_grantees(binding):
+                    if grantee.name is not None:
+                        self.index.setdefault(("ServiceAccount", grantee.name), []).append((binding, grantee))
+                subjects = binding.body.get("subjects") if binding.group == RBAC_GROUP else None
+                for subject in subjects if isinstance(subjects, Seq) else []:
+                    kind, name = (subject.get("kind"), subject.get("name")) if isinstance(subject, Map) else (None, None)
+                    if kind in ("User", "Group") and isinstance(name, str) and subject.get("apiGroup") in (None, "", RBAC_GROUP):
+                        self.index.setdefault((kind, name), []).append((binding, Grantee(None, None)))
+        return self.index
+
+    def identity(self, kind: str, name: str, namespace: str | None) -> str:
+        """Why impersonating ``kind`` (User, Group or ServiceAccount) ``name`` is escalation, as a
+        message says it: group ``system:masters`` bypasses every authorization check; a
+        ServiceAccount holds what :meth:`service_account` finds; a user or group what a binding of
+        the application grants its subject of that name; any other identity whatever it holds."""
+        if kind == "Group" and name == MASTERS_GROUP:
+            return f"it can act as group '{name}', which bypasses every authorization check"
+        if kind == "ServiceAccount":
+            held = self.service_account(name, namespace)
+            return f"it can act as {held}" if held else f"it can act as ServiceAccount '{name}', with its rights"
+        for binding, _ in self._subjects().get((kind, name), []):
+            judged = self._binding(binding)
+            if judged is not None:
+                return f"it can act as {kind.lower()} '{name}', whom {binding.label} binds to {judged[0]}"
+        return f"it can act as {kind.lower()} '{name}', with every right that {kind.lower()} holds"
+
+    def token_secret(self, name: str) -> str | None:
+        """The ServiceAccount token Secret of the application named ``name``
+        (``type: kubernetes.io/service-account-token``) whose ServiceAccount is kube-system's or
+        one :meth:`service_account` reports, as a message names it, else None."""
+        if self.secrets is None:
+            self.secrets = {}
+            for secret in self.ctx.by_kind.get("Secret", []):
+                if secret.name and secret.body.get("type") == "kubernetes.io/service-account-token":
+                    self.secrets.setdefault(secret.name, []).append(secret)
+        for secret in self.secrets.get(name, []):
+            annotations = get_map(secret.metadata, "annotations")
+            account = annotations.get(SA_NAME_ANNOTATION) if annotations is not None else None
+            if not isinstance(account, str):
+                continue
+            held = self.service_account(account, secret.namespace)
+            if held is None and secret.namespace == "kube-system":
+                held = f"kube-system's ServiceAccount '{account}'"
+            if held is not None:
+                return f"the token Secret '{name}' of {held}"
+        return None
+
+    def named(self, verbs: list[str], resources: list[str], groups: list, names: list,
+              cluster_wide: bool) -> list[tuple[int, str]]:
+        """What one rule limited by ``resourceNames`` ``names`` grants that HL106 reports, as
+        (rank, phrase) as :func:`_rule_grants` ranks them: 1 ``impersonate`` on named users,
+        groups or ServiceAccounts (:meth:`identity`; every such name), and ``bind`` or
+        ``escalate`` on a named role HL106 reports (:meth:`role`: ``bind`` binds the subject to it,
+        ``escalate`` writes rules into it), or ``escalate`` on the role being judged itself (it can
+        write any rule into its own role); cluster-wide only: 3 ``get`` or ``create`` on named
+        ``nodes/proxy`` (the kubelet API of those nodes, which runs commands in every pod there;
+        "RBAC good practices", "Access to proxy subresource of Nodes"), 4 ``create`` on
+        ``serviceaccounts/token`` of a ServiceAccount :meth:`service_account` reports, 5 reading
+        a token Secret :meth:`token_secret` reports. ``*`` in ``verbs`` or ``resources`` holds each.
+        A ClusterRoleBinding grants the names in every namespace, a RoleBinding in its own: a
+        Role's names are looked up there, and ``escalate`` on a ClusterRole is not granted."""
+        own = self.stack[-1][2] if self.stack else None  # (kind, name, namespace) of the role judged
+        namespace = own[2] if own else None
+        names = [str(n) for n in names]
+        listed = ", ".join(f"'{n}'" for n in names)
+
+        def holds(verb: str) -> bool:
+            return "*" in verbs or verb in verbs
+
+        def on(resource: str) -> bool:
+            return "*" in resources or resource in resources
+
+        core = _serves(groups, ("",))
+        out: list[tuple[int, str]] = []
+        if holds("impersonate") and core:
+            for resource, kind in (("users", "User"), ("groups", "Group"), ("serviceaccounts", "ServiceAccount")):
+                if on(resource):
+                    why = "; ".join(self.identity(kind, n, None if cluster_wide else namespace) for n in names)
+                    out.append((1, f"impersonate on {resource} {listed} ({why})"))
+        if _serves(groups, (RBAC_GROUP,)):
+            for resource, kind in (("clusterroles", "ClusterRole"), ("roles", "Role")):
+                for n in names if on(resource) else []:
+                    target = self._named_role(kind, n, namespace, cluster_wide)
+                    held: list[str] = []
+                    reasons: list[str] = []
+                    if holds("escalate") and (kind == "Role" or cluster_wide):
+                        if own is not None and own[:2] == (kind, n):
+                            held.append("escalate")
+                            reasons.append(f"it can write any rule into its own {kind} '{n}'")
+                        elif target:
+                            held.append("escalate")
+                            reasons.append(f"it can write into {target} rules it does not hold")
+                    if holds("bind") and target:
+                        held.append("bind")
+                        reasons.append(f"it can bind itself to {target}")
+                    if held:
+                        out.append((1, f"{', '.join(held)} on {resource} '{n}' ({'; '.join(reasons)})"))
+        if not cluster_wide or not core:
+            return out
+        kubelet = [v for v in ("create", "get") if holds(v)] if on("nodes/proxy") else []
+        if kubelet:
+            out.append((3, f"running commands in every pod of nodes {listed} ({' and '.join(kubelet)} on nodes/proxy: "
+                           "the kubelet API of those nodes)"))  # fmt: skip
+        if holds("create") and on("serviceaccounts/token"):
+            found = [desc for n in names if (desc := self.service_account(n, None))]
+            if found:
+                out.append((4, f"issuing tokens for named ServiceAccounts (create on serviceaccounts/token {listed}: a "
+                               f"token for {'; for '.join(found)})"))  # fmt: skip
+        read = [v for v in ("get", "list", "watch") if holds(v)]
+        if read and on("secrets"):
+            found = [desc for n in names if (desc := self.token_secret(n))]
+            if found:
+                out.append((5, f"reading named token Secrets cluster-wide ({', '.join(read)} on secrets {listed}: "
+                               f"{'; '.join(found)})"))  # fmt: skip
+        return out
+
+    def _named_role(self, kind: str, name: str, namespace: str | None, cluster_wide: bool) -> str | None:
+        """:meth:`role`'s short name for the ClusterRole ``name``, or the first Role ``name`` of the
+        application HL106 reports (of ``namespace`` unless ``cluster_wide``), or None."""
+        if kind == "ClusterRole":
+            judged = self.role(kind, name, namespace, cluster_wide)
+            return judged[0] if judged else None
+        for role in self.ctx.by_kind.get("Role", []):
+            if role.name == name and role.group == RBAC_GROUP and (cluster_wide or role.namespace == namespace):
+                judged = self.role(kind, name, role.namespace, False)
+                if judged is not None:
+                    return judged[0]
+        return None
+
+
+#: The ServiceAccounts of Argo CD's own components that its stock install binds to a role
+#: (argo-cd v3.5.1 ``manifests/install.yaml``; the HA and namespace-install manifests use the same
+#: names), with what the role lets a pod running as one do. ``argocd-repo-server``,
+#: ``argocd-commit-server`` and the ``argocd-redis-ha`` ones are bound to no role there.
+ARGOCD_SERVICE_ACCOUNTS = {
+    "argocd-application-controller": "every verb on every resource of the cluster (ClusterRole "
+    "argocd-application-controller), and reading the Secrets of Argo CD's namespace",
+    "argocd-server": "delete, get and patch on every resource of the cluster (ClusterRole argocd-server), and "
+    "reading and writing the Secrets of Argo CD's namespace",
+    "argocd-applicationset-controller": "creating and changing Applications (ClusterRole "
+    "argocd-applicationset-controller), which the application controller then syncs with its own rights",
+    "argocd-notifications-controller": "reading the Secrets of Argo CD's namespace, its repository and cluster "
+    "credentials among them",
+    "argocd-dex-server": "reading the Secrets of Argo CD's namespace, its repository and cluster credentials among them",
+    "argocd-redis": "reading and creating the Secrets of Argo CD's namespace",
+}
+
+
+def _argocd_service_account(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator[Hit]:
+    """HL106's finding on a pod of ``m`` that runs as one of Argo CD's own ServiceAccounts
+    (:data:`ARGOCD_SERVICE_ACCOUNTS`) which the application does not create (no ServiceAccount of
+    that name in the hook's namespace, or without one): the pod then holds what the Argo CD install
+    grants that component, whatever binding the application adds, so no binding of the application
+    need be read."""
+    sa_name, key = pod.service_account()
+    if sa_name not in ARGOCD_SERVICE_ACCOUNTS:
+        return
+    for sa in ctx.by_kind.get("ServiceAccount", []):
+        if sa.name == sa_name and (sa.namespace is None or m.namespace is None or sa.namespace == m.namespace):
+            return
+    yield Hit(
+        f"{m.label} runs as ServiceAccount '{sa_name}', one of Argo CD's own, which this application does not "
+        f"create: the stock Argo CD install grants it {ARGOCD_SERVICE_ACCOUNTS[sa_name]}; {_runs(m)}, so whoever "
+        "controls its image or command holds those rights. Give it its own ServiceAccount with only the verbs and "
+        "resources it needs.",
+        pod.value_span(key) if key else pod.anchor(),
+        pod.field_path("serviceAccountName"),
+        manifest=m,
+    )
 
 
 @check("HL106", scope="application")
 def hook_overprivileged_rbac(manifests: list[Manifest], ctx: Context) -> Iterator[Hit]:
     """A hook's ServiceAccount bound (in the same application, by any subject that reaches it:
     :func:`_binding_names`) to cluster-admin or the built-in admin or edit ClusterRole, or to a role with wildcard verbs or resources, escalate, bind or
-    impersonate, reading secrets cluster-wide, or rewriting admission webhooks (Kubernetes RBAC
-    good practices, "Privilege escalation risks"); the message names every grant, the most
-    dangerous first."""
+    impersonate, or, cluster-wide, starting pods or running commands in them (``pods/exec``,
+    ``nodes/proxy``), issuing tokens, reading secrets, approving client certificates or rewriting
+    admission webhooks (:func:`_rule_grants`; Kubernetes RBAC good practices, "Privilege escalation
+    risks"); a rule limited by ``resourceNames`` by what those names reach (:class:`_Judge`: a
+    named ``system:masters``, ``cluster-admin``, privileged ServiceAccount...); the message names
+    every grant, the most dangerous first. A hook running as one of Argo CD's own ServiceAccounts that the application
+    does not create is reported too (:func:`_argocd_service_account`)."""
+    for m in manifests:
+        fields: set[str] = set()  # a Workflow's pods may share the spec's field
+        for hit in (h for pod in _pods_in_scope(m, ctx) for h in _argocd_service_account(m, pod, ctx)):
+            if hit.field_path not in fields:
+                fields.add(hit.field_path)
+                yield hit
     # the copy of each binding Argo CD keeps, the last (a copy it drops grants nothing)
     bindings = [b for b in ctx.kept if b.kind in ("RoleBinding", "ClusterRoleBinding")]
     if not bindings:
         return
+    judge = _Judge(ctx)  # each role judged once per run
     for m in manifests:
         seen: set[tuple[str, int]] = set()
         for pod, binding in ((pod, b) for pod in _pods_in_scope(m, ctx) for b in bindings):
@@ -915,7 +1423,7 @@ def hook_overprivileged_rbac(manifests: list[Manifest], ctx: Context) -> Iterato
             grantee = binding_grantee(binding, m.namespace, sa_name)
             if grantee is None:
                 continue
-            reason = _binding_grants(binding, ctx)
+            reason = _binding_grants(binding, ctx, judge)
             if reason is None:
                 continue
             where = (

@@ -10,7 +10,7 @@ from typing import Iterator
 
 from hooklint.checks import Context, Hit, check
 from hooklint.loader import LoadedFile
-from hooklint.model import CONTAINER_LISTS, POD_SPEC_PATHS, Manifest
+from hooklint.model import CONTAINER_LISTS, Manifest
 from hooklint.plan import AS_WRITTEN_KUSTOMIZE
 from hooklint.yamlio import Map, Seq
 
@@ -137,7 +137,7 @@ def wrong_field_type(m: Manifest, ctx: Context) -> Iterator[Hit]:
             hit = _wrong_type(m.metadata, key, expected, "metadata")
             if hit is not None:
                 yield hit
-    keys = POD_SPEC_PATHS.get(m.kind or "")
+    keys = m.pod_spec_path
     if not keys:
         return
     parent = m.body

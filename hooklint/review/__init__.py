@@ -8,7 +8,8 @@ ls-tree`` and ``git cat-file --batch``: no attributes, filters or network; :func
 the policy is the base's (:func:`_policy`). Findings are matched by their ``hooklint/v1``
 fingerprint (:func:`hooklint.findings.fingerprints`: rule, path, object and field, never the
 line), then by object and field alone, so a finding that only moved, or whose file was renamed, is
-unchanged, then in the same file by rule, kind, name and field when only one side knows the object's
+unchanged, each only where Argo CD deploys it (the same Application on the same cluster:
+:func:`_same_place`), then in the same file by rule, kind, name and field when only one side knows the object's
 namespace (:func:`_namespace_became_known`); an application that renders on one side only cannot be compared and never passes
 unseen (:func:`compare`: what the base did not render is all new). A base finding whose
 object is still there but no longer runs as a hook (a typo in its hook type, ``Skip``) is not fixed:
@@ -45,6 +46,7 @@ from hooklint.pipeline import PlannedApplication, lint_paths
 from hooklint.reasons import SkipKind
 from hooklint.reporters.plan import plan_dict
 from hooklint.sources.repository.git import git_remote_urls, git_root
+from hooklint.sources.repository.submodules import register, unregister
 from hooklint.sources.sandbox import distrust, find_program, program_path
 
 
@@ -352,8 +354,10 @@ class Checkout:
 
 @contextmanager
 def checkout(top: str, commit: str) -> Iterator[Checkout]:
-    """A temporary folder holding the tree of ``commit`` (no ``.git``, nothing of the working
-    tree), removed afterwards, whatever ends the run.
+    """A temporary folder holding the tree of ``commit`` (nothing of the working tree; a ``.git``
+    folder holding only ``HEAD``, the commit, and ``packed-refs``, the repository's branches and
+    tags, so an Application's ``targetRevision`` is compared with the copy's own commit: issue 32),
+    removed afterwards, whatever ends the run.
 
     The tree is read with ``git ls-tree -r -z --full-tree`` and its blobs with ``git cat-file
     --batch``, both run by :func:`_git_command`: no ``.gitattributes`` applies (``git archive``
@@ -364,13 +368,16 @@ def checkout(top: str, commit: str) -> Iterator[Checkout]:
     is (absolute, dangling, out of the folder: hooklint's containment judges them as in a working
     tree), after every file, so that no file is ever written through one; submodules (``160000``)
     are not written and are named in ``notes``, as are entries with a ``.``, ``..``, empty or
-    ``.git`` path component and entries that clash with another (a crafted tree). Raises
+    ``.git`` path component and entries that clash with another (a crafted tree); the submodules are
+    registered as the folder's (:func:`hooklint.sources.repository.submodules.register`: an
+    application that reads one is HL009, as in a working tree). Raises
     :class:`ReviewError`: a missing object (a partial clone: nothing is fetched), git failing."""
     listing = _git(["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", commit], top, binary=True)
     with tempfile.TemporaryDirectory(prefix="hooklint-diff-") as folder:
         out = Checkout(folder)
         files: list[tuple[bytes, bytes, int]] = []
         links: list[tuple[bytes, bytes]] = []
+        gitlinks: list[tuple[str, str]] = []
         for entry in listing.split(b"\0"):
             if not entry:
                 continue
@@ -381,6 +388,7 @@ def checkout(top: str, commit: str) -> Iterator[Checkout]:
             if any(p in (b"", b".", b"..") or p.lower() == b".git" for p in parts):
                 out.notes.append(f"{shown}: not a path a checkout can hold; not compared")
             elif mode == _SUBMODULE_MODE:
+                gitlinks.append((path.decode("utf-8", "surrogateescape"), oid.decode("ascii", "replace")))
                 out.notes.append(f"{shown}: a git submodule (commit {oid.decode('ascii', 'replace')[:12]}); hooklint "
                                  "does not read submodules: not compared")  # fmt: skip
             elif mode == _LINK_MODE and kind == b"blob":
@@ -405,7 +413,24 @@ def checkout(top: str, commit: str) -> Iterator[Checkout]:
         # an empty .git marks the copy as the repository's top, as in the working tree (renderers'
         # boundary, the search for Application manifests); the remotes come from the configuration
         os.makedirs(os.path.join(folder, ".git"), exist_ok=True)
-        yield out
+        # and its HEAD says which commit the copy is, as a checkout's does: an Application's
+        # targetRevision naming another commit is not read from the copy (issue 32)
+        with open(os.path.join(folder, ".git", "HEAD"), "w", encoding="ascii") as head:
+            head.write(commit + "\n")
+        # with the repository's branches and tags (annotated ones peeled), so a tag of that commit is
+        # known as one (git's packed-refs format, hooklint.sources.repository.git.checked_out reads it)
+        listed = _git(["for-each-ref", "--format=%(objectname) %(refname) %(*objectname)", "refs/heads/", "refs/tags/",
+                       "refs/remotes/"], top)  # fmt: skip
+        with open(os.path.join(folder, ".git", "packed-refs"), "w", encoding="utf-8") as packed:
+            for line in listed.splitlines():
+                oid, _, rest = line.partition(" ")
+                name, _, peeled = rest.partition(" ")
+                packed.write(f"{oid} {name}\n" + (f"^{peeled}\n" if peeled.strip() else ""))
+        register(folder, gitlinks)  # its .git holds no index: lint reads its submodules from here
+        try:
+            yield out
+        finally:
+            unregister(folder)
 
 
 def _parent(folder: str, path: bytes) -> "bytes | None":
@@ -865,7 +890,40 @@ def _loose_identity(f: Finding) -> tuple[str, ...]:
     return identity(f, "")
 
 
-def _namespace_became_known(new: list[Finding], waiting: dict[tuple[str, ...], list[Finding]]) -> tuple[list[Finding], int]:
+def _destinations(side: Side, findings: list[Finding]) -> dict[int, str]:
+    """Where Argo CD deploys each of ``findings`` (``side``'s run findings, by ``id``): the
+    :attr:`~hooklint.pipeline.PlannedApplication.destination` (Application and cluster) of the
+    application whose lint gave it, "" when none is known. A file two applications share gives a
+    finding for each, in the run's order; each is paired with its application's in that order."""
+    places: dict[tuple, list[str]] = {}
+    for planned in side.plans:
+        for f in planned.findings:
+            places.setdefault(_spot(f), []).append(planned.destination)
+    out: dict[int, str] = {}
+    for f in findings:
+        known = places.get(_spot(f))
+        out[id(f)] = known.pop(0) if known else ""
+    return out
+
+
+def _spot(f: Finding) -> tuple:
+    """A finding as an application's lint and the run's report both give it (suppression aside)."""
+    return (identity(f, f.path), f.span, f.message)
+
+
+def _same_place(where: dict[int, str], a: Finding, b: Finding) -> bool:
+    """Whether findings ``a`` and ``b`` (of the two sides) are deployed to the same place: the same
+    Application on the same cluster (``where``: :func:`_destinations`), or one of them by no
+    Application known here (a change that adds the Application of a folder, or lints a folder on
+    its own, does not move its objects: :func:`_namespace_became_known`). A hook moved to another
+    cluster's Application runs there anew (attack 11 item 8: ``git mv dev/debug.yaml
+    prod/debug.yaml`` between two Applications of one namespace on two clusters was unchanged)."""
+    one, other = where.get(id(a), ""), where.get(id(b), "")
+    return one == other or not one or not other
+
+
+def _namespace_became_known(new: list[Finding], waiting: dict[tuple[str, ...], list[Finding]],
+                            where: dict[int, str] | None = None) -> tuple[list[Finding], int]:  # fmt: skip
     """The ``new`` findings left once those whose object only gained (or lost) its namespace are
     matched, and how many were: a head finding matches a base finding still waiting in
     ``waiting`` (keyed by :func:`_loose_identity`; a match is popped from it) with the same rule,
@@ -884,7 +942,8 @@ def _namespace_became_known(new: list[Finding], waiting: dict[tuple[str, ...], l
     for f in new:
         rule, uri, kind, namespace, name, field_path = identity(f, f.path)
         candidates = spare.get((rule, uri, kind, name, field_path), [])
-        twin = next((b for b in candidates if bool(b.obj and b.obj.namespace) != bool(namespace)), None)
+        twin = next((b for b in candidates if bool(b.obj and b.obj.namespace) != bool(namespace)
+                     and _same_place(where or {}, f, b)), None)  # fmt: skip
         if twin is None:
             out.append(f)
             continue
@@ -896,7 +955,9 @@ def _namespace_became_known(new: list[Finding], waiting: dict[tuple[str, ...], l
 
 def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Finding]]) -> Review:
     """The :class:`Review` of two linted sides. Findings match by fingerprint, then, for what is
-    left, by identity without the file (a renamed or moved file keeps its findings). An
+    left, by identity without the file (a renamed or moved file keeps its findings), both only
+    where Argo CD deploys the two the same way (:func:`_same_place`: a hook moved to another
+    cluster's or Application's folder is new there, and fixed at the old place). An
     application that did not render on one side (HL007, HL008, HL009) cannot be compared, and is
     named in ``not_compared`` and in a note; it never passes unseen: when nothing of it rendered on
     the base, nothing there can match, so each of its findings on the head (those its lint gave,
@@ -918,6 +979,10 @@ def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Find
     base_fps = dict(zip(_prints(base.result.findings), base.result.findings))
     head_fps = {fp: f for fp, f in zip(_prints(head.result.findings), head.result.findings)
                 if identity(f, f.path) not in unmatchable}  # fmt: skip
+    # where each finding is deployed: one that moved to another cluster or Application is new there
+    where = {**_destinations(base, base.result.findings), **_destinations(head, head.result.findings)}
+    for fp in [fp for fp, f in head_fps.items() if fp in base_fps and not _same_place(where, f, base_fps[fp])]:
+        base_fps[f"{fp}\x1fmoved"] = base_fps.pop(fp)  # no longer matches by fingerprint
     forced = [f for f in head.result.findings if identity(f, f.path) in unmatchable]
     base_hidden = set(_prints(base.result.suppressed))
     head_hidden = dict(zip(_prints(head.result.suppressed), head.result.suppressed))
@@ -932,13 +997,14 @@ def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Find
         waiting.setdefault(_loose_identity(f), []).append(f)
     out.new = []
     for f in new:
-        twins = waiting.get(_loose_identity(f))
-        if twins:
-            twins.pop(0)
+        twins = waiting.get(_loose_identity(f), [])
+        twin = next((b for b in twins if _same_place(where, f, b)), None)
+        if twin is not None:
+            twins.remove(twin)
             out.unchanged += 1
         else:
             out.new.append(f)
-    out.new, matched = _namespace_became_known(out.new, waiting)
+    out.new, matched = _namespace_became_known(out.new, waiting, where)
     out.unchanged += matched
     out.new = sorted(out.new + forced, key=Finding.sort_key)
     left = {id(f) for twins in waiting.values() for f in twins}

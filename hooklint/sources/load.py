@@ -15,16 +15,17 @@ from hooklint.config import Config
 from hooklint.findings import Span
 from hooklint.reasons import Unrendered, UnrenderedKind
 from hooklint.loader import LoadedFile, is_stream, parse_text, read_file
-from hooklint.sources.render.directory import mark_unrendered
+from hooklint.sources.render.directory import is_lfs_note, mark_unrendered
 from hooklint.sources.repository.tree import (DIRECTORY, HELM, JSONNET_REASON, KUSTOMIZE, MULTI, PLUGIN, REMOTE, UNRENDERABLE, Containment, dangling_link)
 from hooklint.sources.appmap.discovery import STDIN, Application, Leaving, group_applications
 from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDER_FAILED_DEFAULTS, RENDERER_UNAVAILABLE, LoadIssue
 from hooklint.sources.render.redact import SecretValues, merged
 from hooklint.sources.render import RenderedFile, chart_value_secrets, comments_of, render as render_source  # fmt: skip
 from hooklint.sources.repository.kustomizations import is_component
-from hooklint.sources.repository.tree import outside_repository, read_in_repository, repository_root
+from hooklint.sources.repository.tree import jsonnet_digest, jsonnet_not_evaluated, outside_repository, read_in_repository, repository_root
 from hooklint.sources.render.rendered import Renderer
-from hooklint.sources.spec import ApplicationSource
+from hooklint.sources.spec import PINNED_REVISION, ApplicationSource
+from hooklint.sources.repository.submodules import Unseen
 
 if TYPE_CHECKING:
     from hooklint.sources.render.helm import DependencyFetcher
@@ -124,13 +125,19 @@ class LoadedApplication:
             return Coverage(NONE, (Unrendered(UnrenderedKind.PLUGIN, "a config management plugin renders it, which "
                                               "hooklint never runs"),))  # fmt: skip
         if app.source_type == DIRECTORY or app.manifest_file is None:
-            jsonnet = [f for f in self.files if f.skip_reason is JSONNET_REASON and f.path in app.reported]
-            if not jsonnet:
+            jsonnet = [f for f in self.files if f.path.lower().endswith(".jsonnet") and f.path in app.reported
+                       and (f.skip_reason is JSONNET_REASON or f.skip_reason is None)]  # HL009 at it, or skipped
+            pointers = [f for f in self.files if f.path in app.reported and is_lfs_note(f)]
+            if not jsonnet and not app.unseen and not pointers:
                 return Coverage()
             rest = any(f.skip_reason is None and f.error is None and f.documents for f in self.files)
             return Coverage(PARTIAL if rest else NONE, tuple(
                 Unrendered(UnrenderedKind.LEFT_OUT, "jsonnet: Argo CD evaluates it, hooklint does not", f.path, 1, 1)
-                for f in jsonnet))  # fmt: skip
+                for f in jsonnet) + tuple(
+                Unrendered(UnrenderedKind.LEFT_OUT, "a Git LFS pointer: with Git LFS enabled, Argo CD applies the "
+                           "file it stands for, which hooklint does not see", f.path, 1, 1) for f in pointers) + tuple(
+                Unrendered(UnrenderedKind.LEFT_OUT, f"the git submodule {u.submodule}: Argo CD checks it out, hooklint "
+                           "does not", u.file, u.line, u.column) for u in app.unseen))  # fmt: skip
         did_render = app.source_type != UNRENDERABLE and (self.renderer is not None or bool(self.fetched and self.rendered is not None))
         issue_kinds = (NOT_RENDERED,) if did_render else (RENDER_FAILED, RENDER_FAILED_DEFAULTS, RENDERER_UNAVAILABLE,
                                                           NOT_RENDERED)  # fmt: skip
@@ -197,8 +204,10 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
         else:
             loaded = read_in_repository(app.manifest_file, repository_root(os.path.dirname(app.manifest_file) or ".", app.named),
                                         config.max_file_size)  # fmt: skip
-        loaded.issues.append((LoadIssue(RENDER_FAILED, Span.point(app.argocd.line, 1),
-                                        f"{app.argocd.label()}: {app.argocd.problem}"), 0))  # fmt: skip
+        if app.argocd.problem is not None and not app.unseen:  # a path in a submodule: missing here, not for Argo CD
+            loaded.issues.append((LoadIssue(RENDER_FAILED, Span.point(app.argocd.line, 1),
+                                            f"{app.argocd.label()}: {app.argocd.problem}"), 0))  # fmt: skip
+        loaded.issues += [_unseen_issue(u, loaded.path) for u in app.unseen]  # its path is in a git submodule
         return LoadedApplication(app, [loaded], [], None)
     if app.source_type != DIRECTORY and app.manifest_file is not None:
         folder = app.folder or app.key
@@ -207,6 +216,8 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
                                                       app.argocd, fetched, _fetcher(config, fetched),
                                                       _base_fetcher(config, fetched), app.crd_apis)  # fmt: skip
         loaded.skip_reason = None
+        if app.unseen:  # git submodules it reads: Argo CD renders them, hooklint does not
+            _without_submodules(loaded, app, renderer is not None)
         for path, issues in sorted(app.issues.items()):  # an ApplicationSet among the rendered files
             for kind, line, column, detail in issues:
                 loaded.issues.append((LoadIssue(kind, Span.point(line, column), detail, path=path), 0))
@@ -230,15 +241,18 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
     for path in app.reported + app.context:
         if path == app.source_note and app.note_only:  # only for the HL009 below: not a file of this source
             continue
-        if path.lower().endswith(".jsonnet"):
-            files.append(LoadedFile(path, skip_reason=JSONNET_REASON))
-            continue
-        if path in app.left_out and dangling_link(path) is not None:  # skipped, never read
+        jsonnet = path.lower().endswith(".jsonnet")
+        if path in app.left_out and (jsonnet or dangling_link(path) is not None):  # skipped, never read
             files.append(LoadedFile(path, skip_reason=app.left_out[path]))
             continue
         # a stream named on the command line (/dev/stdin, <(...)) is the user's input, not a file of
         # a repository: its link to a descriptor is no link out of one
         target = root.escaping(path) if root is not None and not is_stream(path) else None
+        if jsonnet and target is None:  # HL009 at its Application's source entry (below), else at the file
+            files.append(LoadedFile(path, skip_reason=JSONNET_REASON) if app.source_note is not None else
+                         jsonnet_not_evaluated(path, app.folder or app.key, app.argocd.label() if app.argocd else None,
+                                               config.max_file_size))  # fmt: skip
+            continue
         if target is None:
             files.append(read_file(path, config.max_file_size))
             continue
@@ -248,16 +262,56 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
     for loaded in files:  # what expanding the ApplicationSets of this file met (HL022, HL007, HL008)
         for kind, line, column, detail in app.issues.get(loaded.path, ()):
             loaded.issues.append((LoadIssue(kind, Span.point(line, column), detail), 0))
-    jsonnet = [f.path for f in files if f.skip_reason is JSONNET_REASON and f.path in app.reported]
-    if app.source_note is not None and jsonnet:
-        note = _source_note(app, config, f"holds jsonnet files ({', '.join(jsonnet)}), which Argo CD evaluates and "
-                            "hooklint does not", files)  # fmt: skip
+    evaluated = [f.path for f in files if f.skip_reason is JSONNET_REASON and f.path in app.reported
+                 and f.path not in app.left_out]  # directory.include/exclude leaves it out: never evaluated
+    if app.source_note is not None and evaluated:
+        note = _source_note(app, config, f"holds jsonnet files ({', '.join(evaluated)}), which Argo CD evaluates and "
+                            "hooklint does not", files, jsonnet_digest(evaluated, config.max_file_size))  # fmt: skip
         if note is not None and app.note_only:
             files.append(note)
+    if app.unseen:  # git submodules its folder holds: Argo CD applies what they hold, hooklint does not
+        files += _unseen_files(app, files)
     application = loaded_application(app, files, config)
     for loaded in escaped:
         loaded.skip_reason = None
     return application
+
+
+def _unseen_issue(unseen: Unseen, path: str) -> tuple[LoadIssue, int]:
+    """The HL009 load issue of ``unseen`` (a git submodule the application reads), for the file
+    ``path``: placed in ``unseen.file`` when it is another one."""
+    return (LoadIssue(NOT_RENDERED, Span.point(unseen.line, unseen.column), unseen.detail, unseen.field,
+                      path=None if unseen.file == path else unseen.file), 0)  # fmt: skip
+
+
+def _without_submodules(loaded: LoadedFile, app: Application, rendered: bool) -> None:
+    """Add to ``loaded`` (a kustomization or ``Chart.yaml``) the HL009 of each git submodule
+    ``app`` reads; when its rendering failed, its HL007 becomes HL009 too: hooklint rendered it
+    without the submodules, which Argo CD checks out first, so Argo CD may well render it."""
+    if not rendered:
+        named = ", ".join(u.submodule for u in app.unseen)
+        loaded.issues = [(LoadIssue(NOT_RENDERED, issue.span, f"Not rendered without the git submodule{'s' if len(app.unseen) > 1 else ''} "
+                                    f"it reads ({named}), which Argo CD checks out first: {issue.detail}", issue.field_path,
+                                    path=issue.path), index)
+                         if issue.kind in (RENDER_FAILED, RENDER_FAILED_DEFAULTS) else (issue, index)
+                         for issue, index in loaded.issues]  # fmt: skip
+    loaded.issues += [_unseen_issue(u, loaded.path) for u in app.unseen]
+
+
+def _unseen_files(app: Application, files: list[LoadedFile]) -> list[LoadedFile]:
+    """The HL009 of each git submodule the directory source ``app`` reads, added to the file of
+    ``files`` it goes in (the Application's, or ``.gitmodules``), else to a file of its own
+    (returned; no document, as :func:`_source_note` makes)."""
+    by_path = {f.path: f for f in files}
+    made: dict[str, LoadedFile] = {}
+    for unseen in app.unseen:
+        target = by_path.get(unseen.file) if not (app.note_only and unseen.file == app.source_note) else None
+        if target is None:
+            target = made.get(unseen.file)
+        if target is None:
+            target = made[unseen.file] = parse_text(unseen.file, "")
+        target.issues.append(_unseen_issue(unseen, target.path))
+    return list(made.values())
 
 
 def remote_reason(source: ApplicationSource, why: str | None = None) -> str:
@@ -304,6 +358,17 @@ def _remote_application(app: Application, source: ApplicationSource, config: Con
 
     why, advice = not_fetched(remote)
     why, advice = (f"--fetch did not fetch it ({failed})", None) if failed else (why, advice)
+    if remote.kind == PINNED_REVISION:  # this repository at another revision (issue 32)
+        detail = (f"{source.label()}: {source.field}.targetRevision {remote.target_revision!r} is {remote.pinned}: Argo "
+                  f"CD renders {remote.path} at that revision, and hooklint read {remote.path} only from the working "
+                  "tree, at the checked-out revision, so none of the objects Argo CD renders there were checked, hooks "
+                  f"included{f' ({why})' if failed else ''}; lint that revision's checkout (`git worktree add "
+                  f"../at-revision {remote.target_revision}` then `hooklint lint ../at-revision/{(remote.path or '').strip('/')}`)"
+                  f"{', ' + advice + ' to check it' if advice else ''}, or set targetRevision to the branch this change "
+                  "merges into")  # fmt: skip
+        loaded.documents = []
+        loaded.issues = [(LoadIssue(NOT_RENDERED, Span.point(remote.line, remote.column), detail), 0)]
+        return LoadedApplication(app, [loaded], [], None)
     detail = (f"{source.label()}: {remote_reason(source, why)}. Argo CD's repo server fetches it when it renders "
               "the application. hooklint did not render it, so none of its objects were checked, hooks included; "
               f"{advice + ' to check it, ' if advice else ''}vendor it into this repository, or lint what it renders "
@@ -313,7 +378,8 @@ def _remote_application(app: Application, source: ApplicationSource, config: Con
     return LoadedApplication(app, [loaded], [], None)
 
 
-def _source_note(app: Application, config: Config, what: str, files: list[LoadedFile] | None = None) -> LoadedFile | None:
+def _source_note(app: Application, config: Config, what: str, files: list[LoadedFile] | None = None,
+                 field_path: str = "") -> LoadedFile | None:
     """The HL009 of what Argo CD renders of ``app``'s Application source and hooklint does not
     (``what``: "holds jsonnet files (...)..."), at the source's ``repoURL:`` entry in its
     Application's file (:attr:`~hooklint.sources.appmap.discovery.Application.source_note`), added to that
@@ -325,7 +391,7 @@ def _source_note(app: Application, config: Config, what: str, files: list[Loaded
     detail = (f"{source.label()}: {source.field} {what}. Argo CD renders it when it syncs the application. "
               "hooklint did not, so the objects it makes, possibly hooks, were not checked; lint what it renders with "
               "`hooklint lint -`")  # fmt: skip
-    issue = (LoadIssue(NOT_RENDERED, Span.point(*source.entry), detail), 0)
+    issue = (LoadIssue(NOT_RENDERED, Span.point(*source.entry), detail, field_path), 0)
     for loaded in files or ():
         if loaded.path == app.source_note and not app.note_only:
             loaded.issues.append(issue)

@@ -5,14 +5,16 @@ without importing how Applications are found.
 
 The fields mirror ``ApplicationSource`` of ``pkg/apis/application/v1alpha1/types.go``, resolved as the
 repo server resolves them (path inside the repository, ``.argocd-source*.yaml`` merged). A source
-Argo CD fetches from elsewhere is a :class:`RemoteSource` (issue 33).
+Argo CD fetches from elsewhere is a :class:`RemoteSource` (issue 33). :func:`envsubst` is Argo CD's
+``Env.Envsubst``, which both the application map (Helm value files and parameters) and the kustomize
+renderer (images, labels, annotations) apply with a source's build environment.
 """
 
 from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping
 
 from hooklint.text import url_credentials
 from hooklint.yamlio import Map, Seq
@@ -23,6 +25,62 @@ from hooklint.yamlio import Map, Seq
 #: :func:`hooklint.sources.appmap.applications.is_helm_oci_repo`), a Git repository other than this one, and a scheme hooklint does not know (a Helm
 #: plugin's ``s3://``, ``gs://``...).
 CHART_REPOSITORY, OCI_REGISTRY, OTHER_GIT, UNKNOWN_SCHEME = "chart-repo", "oci", "git", "unknown"
+#: The kind of :class:`RemoteSource` that is a folder of this repository at a ``targetRevision``
+#: other than the checked-out commit (a commit, a tag, a pull request's ref: issue 32): Argo CD
+#: renders that revision, hooklint holds only the working tree.
+PINNED_REVISION = "revision"
+
+
+#: The build environment variables whose value hooklint cannot know offline (the commit Argo CD
+#: syncs); a value file naming one stays as written and is reported as not read (HL009).
+REVISION_VARIABLES = frozenset({"ARGOCD_APP_REVISION", "ARGOCD_APP_REVISION_SHORT", "ARGOCD_APP_REVISION_SHORT_8"})
+_SHELL_SPECIAL = frozenset("*#$@!?-0123456789")
+
+
+def envsubst(text: str, env: Mapping[str, str], keep: frozenset[str] = REVISION_VARIABLES,
+             seen: set[str] | None = None) -> str:  # fmt: skip
+    """``text`` with ``$NAME`` and ``${NAME}`` replaced as Argo CD's ``Env.Envsubst``
+    (``pkg/apis/application/v1alpha1/types.go``) replaces them with Go's ``os.Expand``: a name not
+    in ``env`` becomes empty, ``$$`` is ``$``, ``${}`` is dropped, and a ``$`` followed by no name
+    stays. A name in ``keep`` (by default ``REVISION_VARIABLES``: hooklint cannot know them) is
+    kept as written. Every name read (``$$`` is none) is added to ``seen`` when given, so that a
+    caller knows exactly which variables the value depends on."""
+    out: list[str] = []
+    i = j = 0
+    while j < len(text):
+        if text[j] != "$" or j + 1 >= len(text):
+            j += 1
+            continue
+        out.append(text[i:j])
+        rest = text[j + 1:]
+        if rest[0] == "{":
+            if len(rest) > 2 and rest[1] in _SHELL_SPECIAL and rest[2] == "}":
+                name, width = rest[1], 3
+            else:
+                close = rest.find("}", 1)
+                name, width = ("", 1) if close < 0 else ("", 2) if close == 1 else (rest[1:close], close + 1)
+        elif rest[0] in _SHELL_SPECIAL:
+            name, width = rest[0], 1
+        else:
+            width = 0
+            while width < len(rest) and (rest[width] == "_" or rest[width].isascii() and rest[width].isalnum()):
+                width += 1
+            name = rest[:width]
+        if name == "" and width == 0:
+            out.append("$")
+        elif name == "$":
+            out.append("$")
+        else:
+            if name and seen is not None:
+                seen.add(name)
+            if name in keep:
+                out.append(text[j:j + 1 + width])
+            elif name:
+                out.append(env.get(name, ""))
+        j += width + 1
+        i = j
+    out.append(text[i:])
+    return "".join(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,15 +127,27 @@ class ApplicationSource:
     #: Set for a source Argo CD's repo server fetches from elsewhere (a chart repository, an OCI
     #: registry, another Git repository): hooklint does not render it, and ``folder`` is empty.
     remote: "RemoteSource | None" = None
+    #: ``($name, targetRevision, what it names)`` of each ``ref`` source of this repository at
+    #: another revision than the checked-out commit (issue 32): its ``$name/...`` value files are
+    #: left out (HL009), never read from the working tree.
+    pinned_refs: tuple[tuple[str, str, str], ...] = ()
     #: Where the source's entry is written, ``(line, column)`` (1-based): its ``repoURL:`` key;
     #: ``(line, 1)`` for an Application rendered by another one or generated. Where HL009 goes
     #: for what Argo CD renders of it and hooklint does not (jsonnet, a plugin: issue 33).
     entry: tuple[int, int] = (0, 0)
+    #: Where its ``path:`` key is written, ``(line, column)`` (1-based; ``(line, 1)`` as ``entry``
+    #: for a rendered or generated Application): HL009 of a path in a git submodule goes there.
+    path_entry: tuple[int, int] = (0, 0)
     #: ``(value, key)``: the secret values the ApplicationSet generator that made this Application
     #: carries (its parameters under keys that name a secret:
     #: :func:`~hooklint.sources.appmap.applicationsets.secret_parameters`); never printed, wherever the
     #: template copies them (:attr:`~hooklint.sources.render.redact.SecretValues.carried`).
     secrets: tuple[tuple[str, str], ...] = ()
+    #: The build environment Argo CD's repo server gives this source (``reposerver/repository/repository.go``
+    #: ``newEnv``; :func:`hooklint.sources.appmap.applications.build_env`), ``(name, value)`` pairs: what
+    #: :func:`envsubst` substitutes into the options Argo CD substitutes it into. The revision variables
+    #: (:data:`REVISION_VARIABLES`) are never among them: hooklint does not know the commit.
+    env: tuple[tuple[str, str], ...] = ()
 
     def label(self) -> str:
         """``Application NAME (FILE:LINE)`` for messages."""
@@ -94,10 +164,12 @@ class RemoteSource:
     hooklint does not render (issue 33): what a fetch step needs to render it like a local source.
 
     ``kind`` is one of :data:`CHART_REPOSITORY`, :data:`OCI_REGISTRY`, :data:`OTHER_GIT`,
-    :data:`UNKNOWN_SCHEME`; ``repo_url``, ``chart``, ``path`` and ``target_revision`` as written
+    :data:`UNKNOWN_SCHEME`, or :data:`PINNED_REVISION` (this repository, at another revision);
+    ``repo_url``, ``chart``, ``path`` and ``target_revision`` as written
     (None when absent); ``index`` the source's position in ``spec.sources`` (None for
     ``spec.source``); ``line`` and ``column`` (1-based) where its entry is written: the ``chart:``
-    key for a chart, else the ``repoURL:`` key (for an Application rendered by another one or
+    key for a chart, the ``targetRevision:`` key for :data:`PINNED_REVISION`, else the ``repoURL:``
+    key (for an Application rendered by another one or
     generated by an ApplicationSet, the template's line, column 1); ``helm`` the source's ``helm``
     options as plain values (``valueFiles`` as written, ``$ref/...`` kept) or None; ``value_files``
     the ``$ref`` value files read from this repository, as paths relative to its top folder.
@@ -117,6 +189,9 @@ class RemoteSource:
     column: int
     helm: Any = None
     value_files: tuple[str, ...] = ()
+    #: For :data:`PINNED_REVISION`: what ``target_revision`` names and that it is not the
+    #: checked-out commit (``a commit, not the checked-out commit (0522ac301222)``).
+    pinned: str = ""
 
     def describe(self) -> str:
         """What the source is, for messages, its URL without credentials: ``the chart cert-manager
@@ -132,6 +207,8 @@ class RemoteSource:
             return f"{what} of the OCI registry {url}" if self.chart else what
         if self.kind == OTHER_GIT:
             return f"the Git repository {url}{at}{path}, not this one"
+        if self.kind == PINNED_REVISION:
+            return f"the folder {self.path} of this repository at {self.target_revision} ({self.pinned})"
         what = f"the chart {self.chart}{revision} of {url}" if self.chart else f"{url}{at}{path}"
         return f"{what}, whose scheme hooklint does not know"
 

@@ -38,11 +38,13 @@ from hooklint.loader import DEFAULT_MAX_FILE_SIZE, read_file, user_path, within
 from hooklint.sources.appmap.argoglob import GlobPanic, compile_glob
 from hooklint.sources.appmap.gojson import SOURCE, GoJSONError, Struct, decode, field_of, marshal
 from hooklint.sources.repository import facts
-from hooklint.sources.repository.git import remote_urls
+from hooklint.sources.repository.git import CheckedOut, remote_urls
 from hooklint.sources.repository.spelling import may_hold, rewritten
 from hooklint.sources.repository.tree import chart_of
-from hooklint.sources.spec import (CHART_REPOSITORY, OCI_REGISTRY, OTHER_GIT, UNKNOWN_SCHEME, ApplicationSource,
-                                   RemoteSource, document_objects, rendered_sources)
+from hooklint.sources.spec import (CHART_REPOSITORY, OCI_REGISTRY, OTHER_GIT, PINNED_REVISION,
+                                   UNKNOWN_SCHEME, ApplicationSource, RemoteSource, document_objects, envsubst,
+                                   rendered_sources)
+from hooklint.text import go_to_lower, go_trim_space
 from hooklint.yamlio import SYNTAX_ERROR, TOO_COMPLEX, Map, Seq
 
 
@@ -76,14 +78,14 @@ def remote_source(source: Map, index: int | None, ours: set[str], line: int | No
     URL of this repository is known (hooklint cannot tell it from this one). ``line`` overrides
     where it is written (a rendered or generated Application)."""
     url = source.get("repoURL")
-    if not isinstance(url, str) or not url.strip():
+    if not isinstance(url, str) or not go_trim_space(url):
         return None
     chart, path, ref = source.get("chart"), source.get("path"), source.get("ref")
     chart = chart if isinstance(chart, str) and chart else None
     path = path if isinstance(path, str) and path else None
-    scheme = url.strip().lower()
+    scheme = go_to_lower(go_trim_space(url))
     if chart is not None:
-        kind = (OCI_REGISTRY if scheme.startswith("oci://") or is_helm_oci_repo(url.strip()) else
+        kind = (OCI_REGISTRY if scheme.startswith("oci://") or is_helm_oci_repo(go_trim_space(url)) else
                 CHART_REPOSITORY if scheme.startswith(("https://", "http://")) else UNKNOWN_SCHEME)  # fmt: skip
     elif isinstance(ref, str) and ref and path is None:
         return None
@@ -92,7 +94,7 @@ def remote_source(source: Map, index: int | None, ours: set[str], line: int | No
     elif not ours or normalize_repo_url(url) in ours:
         return None
     else:
-        kind = OTHER_GIT if _GIT_URL.match(url.strip()) else UNKNOWN_SCHEME
+        kind = OTHER_GIT if _GIT_URL.match(go_trim_space(url)) else UNKNOWN_SCHEME
     span = source.key_span("chart" if chart is not None else "repoURL")
     revision = source.get("targetRevision")
     helm = _plain(source.get("helm")) if isinstance(source.get("helm"), Map) else None
@@ -101,14 +103,95 @@ def remote_source(source: Map, index: int | None, ours: set[str], line: int | No
                         helm)  # fmt: skip
 
 
+#: The ref namespaces of Git hosting services that hold no branch (pull and merge requests, Gerrit's
+#: changes): ``pull/12/head`` names ``refs/pull/12/head`` (go-git's ``ReferenceName.Short``), a commit
+#: of a change nobody merged.
+_NOT_BRANCHES = ("pull/", "pull-requests/", "merge-requests/", "changes/", "tags/", "remotes/", "notes/")
+_HEX = re.compile(r"^[0-9A-Fa-f]{7,}$")
+
+
+def revision_elsewhere(revision: object, state: CheckedOut) -> str | None:
+    """What the ``targetRevision`` (or git generator ``revision``) ``revision`` of a source of this
+    repository names when it is not the working tree hooklint reads, as a noun phrase (``a
+    commit``, ``a tag``); None when it is read from the working tree.
+
+    Argo CD v3.5.1 resolves it with ``util/git/client.go`` ``lsRemote`` over the remote's refs: a
+    40-digit hex id is that commit (``IsCommitSHA``); empty is ``HEAD``; a semver constraint
+    (``util/versions/tags.go`` ``MaxVersion``, not a plain version) is the highest tag it admits;
+    otherwise a ref whose full name, or short name (go-git ``ReferenceName.Short``: ``v1`` for
+    ``refs/tags/v1``, ``pull/12/head`` for ``refs/pull/12/head``), is the revision; failing that, 7
+    or more hex digits are an abbreviated commit (``IsTruncatedCommitSHA``).
+
+    hooklint reads the working tree (``state``: :class:`~hooklint.sources.repository.git.CheckedOut`),
+    which stands for empty, ``HEAD`` and a branch name: what the branch will hold once the change
+    under review is merged. A commit, abbreviated or not, a tag, a ``refs/...`` name other than
+    ``refs/heads/NAME``, a pull or merge request's ref (:data:`_NOT_BRANCHES`), a plain version (a
+    tag's name in practice) or a constraint is another revision unless it names the checked-out
+    commit (a constraint always is: the remote's tags are not all known here). Not a string (the
+    API server refuses the Application): None."""
+    if not isinstance(revision, str):
+        return None
+    from hooklint.sources.fetch.semver import parse_constraint, parse_version  # noqa: PLC0415
+
+    head = state.commit
+    text = revision
+    if text in ("", "HEAD"):
+        return None
+    if re.fullmatch(r"[0-9A-Fa-f]{40}", text):
+        return None if head is not None and text.lower() == head else "a commit"
+    if parse_version(text) is None and parse_constraint(text) is not None:
+        return "a semver constraint (Argo CD takes the highest tag it admits)"
+    if text.startswith("refs/heads/"):  # a branch
+        return None
+    tag = next((text[len(p):] for p in ("refs/tags/", "tags/") if text.startswith(p)), text)
+    if tag in state.tags:
+        return None if head is not None and state.tags[tag] == head else "a tag"
+    if text in state.branches:
+        return None
+    if _HEX.match(text):
+        return None if head is not None and head.startswith(text.lower()) else "an abbreviated commit"
+    if text.startswith("refs/") or text.startswith(_NOT_BRANCHES):
+        return "a ref that is no branch"
+    if parse_version(text) is not None:
+        return "a version (a tag)"
+    return None
+
+
+def pinned_source(source: Map, index: int | None, ours: set[str], root: str,
+                  line: int | None = None) -> RemoteSource | None:  # fmt: skip
+    """The :class:`RemoteSource` of kind :data:`~hooklint.sources.spec.PINNED_REVISION` of the
+    Application source ``source`` (``index`` in ``spec.sources``, None for ``spec.source``) when it
+    renders a ``path`` of this repository (``ours``; ``root`` its top folder) at a
+    ``targetRevision`` that is not the working tree (:func:`revision_elsewhere`), placed at its
+    ``targetRevision:`` key (``line``, column 1, for a rendered or generated Application); else None.
+    Argo CD's repo server checks that revision out and renders the folder there
+    (``reposerver/repository/repository.go`` ``runRepoOperation``): linting the working tree's
+    folder in its place would pass what Argo CD never applies and miss what it does (issue 32)."""
+    url, path, revision = source.get("repoURL"), source.get("path"), source.get("targetRevision")
+    if (not isinstance(url, str) or not isinstance(path, str) or not path or "chart" in source
+            or normalize_repo_url(url) not in ours or revision in (None, "", "HEAD")):  # fmt: skip
+        return None  # the working tree, whatever is checked out: .git is not read
+    state = facts.checked_out(root)
+    named = revision_elsewhere(revision, state)
+    if named is None:
+        return None
+    head = (f"not the checked-out commit ({state.commit[:12]})" if state.commit is not None else
+            "and no checked-out commit is known here (not a git checkout)")  # fmt: skip
+    span = source.key_span("targetRevision")
+    helm = _plain(source.get("helm")) if isinstance(source.get("helm"), Map) else None
+    return RemoteSource(PINNED_REVISION, url, None, path, str(revision), index, line if line is not None else span.line,
+                        1 if line is not None else span.column, helm, pinned=f"{named}, {head}")  # fmt: skip
+
+
 def normalize_repo_url(url: str) -> str:
     """``url`` as a comparable ``host/path``: lower case, no scheme, user or port, an scp-like
     ``git@host:org/repo`` read as ``host/org/repo``, no trailing ``/`` or ``.git``. So
     ``https://github.com/Acme/Deploy.git``, ``git@github.com:acme/deploy`` and
     ``ssh://git@github.com:22/acme/deploy/`` are all ``github.com/acme/deploy`` (argo-cd
-    ``util/git`` ``NormalizeGitURL`` lower-cases and drops ``.git``; hooklint also equates the
-    https and ssh forms of one repository, since a clone's remote and an Application may differ)."""
-    text = url.strip().lower()
+    ``util/git`` ``NormalizeGitURL`` trims and lower-cases as Go does, ``strings.TrimSpace`` and
+    ``strings.ToLower``, and drops ``.git``; hooklint also equates the https and ssh forms of one
+    repository, since a clone's remote and an Application may differ)."""
+    text = go_to_lower(go_trim_space(url))
     scheme = re.match(r"^[a-z][a-z0-9+.-]*://", text)
     if scheme:
         text = text[scheme.end():]
@@ -330,19 +413,22 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
     out = []
     real_root = os.path.realpath(root)
     refs = {f"${s['ref']}": s for _, s in entries if isinstance(s.get("ref"), str) and s["ref"]}
+    # a ref source of this repository at another revision: its $ref files are not the working tree's (issue 32)
+    pinned = {name: (str(s.get("targetRevision")), ref_revision) for name, s in refs.items()
+              if (ref_revision := _pinned_ref(s, ours, root)) is not None}  # fmt: skip
     multiple = (isinstance(spec.get("sources"), Seq) and len(spec["sources"]) > 0
                 and not isinstance(spec.get("sourceHydrator"), Map))  # HasMultipleSources
     for field_name, source in entries:
         index = int(field_name[13:-1]) if field_name.startswith("spec.sources[") else None
-        remote = remote_source(source, index, ours, line)
+        remote = remote_source(source, index, ours, line) or pinned_source(source, index, ours, root, line)
+        env = build_env(instance, namespace, project, source)
         if remote is not None and field_name == "spec.source" and multiple:
             continue  # Argo CD ignores spec.source when spec.sources is set (HasMultipleSources)
         if remote is not None:  # fetched by Argo CD's repo server: named, not rendered (issue 33)
             helm = remote.helm if isinstance(remote.helm, dict) else {}
             listed = helm.get("valueFiles")
             written: list = listed if isinstance(listed, list) else []
-            env = build_env(instance, namespace, project, source)
-            files, _ = _resolve_refs(written, refs if multiple else None, ours, env)
+            files, _ = _resolve_refs(written, refs if multiple else None, ours, env, pinned)
             read_here = tuple(f.lstrip("/") for f, w in zip(files, written)
                               if isinstance(w, str) and w.startswith("$") and f != w)  # fmt: skip
             typed = [k for k in ("helm", "kustomize", "directory", "plugin") if isinstance(source.get(k), Map)]
@@ -353,9 +439,11 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
                 project=project if isinstance(project, str) else None,
                 server=server if isinstance(server, str) else None, field=field_name, generated_by=generated_by,
                 scope=scope, remote=dataclasses.replace(remote, value_files=read_here), secrets=secrets,
+                env=tuple(env.items()),
                 # what --fetch renders it with: its explicit type's options, $ref value files resolved (issue 33)
                 options={**helm, "valueFiles": files} if written else _plain(source.get(explicit)) if explicit else None,
                 value_file_places=_value_file_places(source, path, line, (), len(files)) if written else (),
+                pinned_refs=tuple((n, *pinned[n]) for n in sorted(pinned)) if multiple else (),
             ))  # fmt: skip
             continue
         url, folder = source.get("repoURL"), source.get("path")
@@ -363,7 +451,8 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
             continue
         if "chart" in source:  # a chart from a Helm repository, not a folder of this one
             continue
-        target = os.path.normpath(os.path.join(root, folder.strip().lstrip("/")))
+        # util/app/path/path.go Path joins the path as written: no trimming (" apps/x" is its own folder)
+        target = os.path.normpath(os.path.join(root, folder.lstrip("/")))
         problem = None
         plain = _plain(source)
         overrides: Sequence[str] = ()
@@ -396,14 +485,12 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
         options = plain.get(kind) if kind in ("helm", "kustomize", "directory") else None
         places: tuple[tuple[str, int, int], ...] = ()
         if kind == "helm" and isinstance(options, dict) and isinstance(options.get("valueFiles"), list):
-            env = build_env(instance, namespace, project, source)
-            files, why = _resolve_refs(options["valueFiles"], refs if multiple else None, ours, env)
+            files, why = _resolve_refs(options["valueFiles"], refs if multiple else None, ours, env, pinned)
             options = {**options, "valueFiles": files}
             problem = problem or why
             places = _value_file_places(source, path, line, overrides, len(files), max_file_size)
         if kind == "helm" and isinstance(options, dict):
-            options = substitute_parameters(options, build_env(instance, namespace, project, source),
-                                            set(refs) if multiple else set())  # fmt: skip
+            options = substitute_parameters(options, env, set(refs) if multiple else set())
         out.append(ApplicationSource(
             name=name,
             manifest=path,
@@ -419,9 +506,12 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
             generated_by=generated_by,
             scope=scope,
             secrets=secrets,
+            env=tuple(env.items()),
             overrides=tuple(user_path(os.path.abspath(o)) for o in overrides),
             value_file_places=places,
+            pinned_refs=tuple((n, *pinned[n]) for n in sorted(pinned)) if multiple else (),
             entry=(line, 1) if line is not None else (source.key_span("repoURL").line, source.key_span("repoURL").column),
+            path_entry=(line, 1) if line is not None else (source.key_span("path").line, source.key_span("path").column),
         ))  # fmt: skip
     return out
 
@@ -462,11 +552,6 @@ def _item_places(path: str, items: Seq, count: int) -> tuple[tuple[str, int, int
     return places if len(places) == count else ()
 
 
-#: The build environment variables whose value hooklint cannot know offline (the commit Argo CD
-#: syncs); a value file naming one stays as written and is reported as not read (HL009).
-REVISION_VARIABLES = frozenset({"ARGOCD_APP_REVISION", "ARGOCD_APP_REVISION_SHORT", "ARGOCD_APP_REVISION_SHORT_8"})
-
-
 #: The namespace of Argo CD's control plane (the ``argocd`` of a default install): an Application in
 #: another namespace ("apps in any namespace") is known to the repo server by ``<namespace>_<name>``.
 CONTROL_PLANE_NAMESPACE = "argocd"
@@ -485,8 +570,9 @@ def instance_name(name: str, namespace: object, control_plane: str = CONTROL_PLA
 
 
 def build_env(name: str, namespace: object, project: object, source: Map) -> dict[str, str]:
-    """The build environment Argo CD's repo server gives a source's value files
-    (``reposerver/repository/repository.go`` ``newEnv``): ``ARGOCD_APP_NAME`` (``name``: the
+    """The build environment Argo CD's repo server gives a source (``reposerver/repository/repository.go``
+    ``newEnv``: substituted into Helm value files and parameters, kustomize images and labels, and
+    annotations with ``commonAnnotationsEnvsubst``): ``ARGOCD_APP_NAME`` (``name``: the
     Application's :func:`instance_name`),
     ``ARGOCD_APP_NAMESPACE`` (the destination namespace), ``ARGOCD_APP_PROJECT_NAME``,
     ``ARGOCD_APP_SOURCE_REPO_URL``, ``ARGOCD_APP_SOURCE_PATH`` and
@@ -503,9 +589,6 @@ def build_env(name: str, namespace: object, project: object, source: Map) -> dic
         "ARGOCD_APP_SOURCE_PATH": text(source.get("path")),
         "ARGOCD_APP_SOURCE_TARGET_REVISION": text(source.get("targetRevision")),
     }
-
-
-_SHELL_SPECIAL = frozenset("*#$@!?-0123456789")
 
 
 def substitute_parameters(helm: dict, env: dict[str, str], refs: set[str]) -> dict:
@@ -529,54 +612,34 @@ def substitute_parameters(helm: dict, env: dict[str, str], refs: set[str]) -> di
     return out
 
 
-def envsubst(text: str, env: dict[str, str], keep: frozenset[str] = REVISION_VARIABLES) -> str:
-    """``text`` with ``$NAME`` and ``${NAME}`` replaced as Argo CD's ``Env.Envsubst``
-    (``pkg/apis/application/v1alpha1/types.go``) replaces them with Go's ``os.Expand``: a name not
-    in ``env`` becomes empty, ``$$`` is ``$``, ``${}`` is dropped, and a ``$`` followed by no name
-    stays. A name in ``keep`` (by default ``REVISION_VARIABLES``: hooklint cannot know them) is
-    kept as written."""
-    out: list[str] = []
-    i = j = 0
-    while j < len(text):
-        if text[j] != "$" or j + 1 >= len(text):
-            j += 1
-            continue
-        out.append(text[i:j])
-        rest = text[j + 1:]
-        if rest[0] == "{":
-            if len(rest) > 2 and rest[1] in _SHELL_SPECIAL and rest[2] == "}":
-                name, width = rest[1], 3
-            else:
-                close = rest.find("}", 1)
-                name, width = ("", 1) if close < 0 else ("", 2) if close == 1 else (rest[1:close], close + 1)
-        elif rest[0] in _SHELL_SPECIAL:
-            name, width = rest[0], 1
-        else:
-            width = 0
-            while width < len(rest) and (rest[width] == "_" or rest[width].isascii() and rest[width].isalnum()):
-                width += 1
-            name = rest[:width]
-        if name == "" and width == 0:
-            out.append("$")
-        elif name == "$":
-            out.append("$")
-        elif name in keep:
-            out.append(text[j:j + 1 + width])
-        elif name:
-            out.append(env.get(name, ""))
-        j += width + 1
-        i = j
-    out.append(text[i:])
-    return "".join(out)
+def _pinned_ref(source: Map, ours: set[str], root: str) -> str | None:
+    """What the ``targetRevision`` of the ``ref`` source ``source`` names (:func:`revision_elsewhere`,
+    with whether it is the checked-out commit) when it is this repository (``ours``; ``root`` its
+    top folder) at another revision than the working tree's; else None. Argo CD reads its ``$ref``
+    value files from that revision (``reposerver/repository/repository.go`` ``resolveReferencedSources``
+    checks each ``ref`` source out at its own ``targetRevision``)."""
+    url = source.get("repoURL")
+    if (not isinstance(url, str) or "chart" in source or normalize_repo_url(url) not in ours
+            or source.get("targetRevision") in (None, "", "HEAD")):  # fmt: skip
+        return None
+    state = facts.checked_out(root)
+    named = revision_elsewhere(source.get("targetRevision"), state)
+    if named is None:
+        return None
+    return (f"{named}, not the checked-out commit ({state.commit[:12]})" if state.commit is not None else
+            f"{named}, and no checked-out commit is known here (not a git checkout)")  # fmt: skip
 
 
 def _resolve_refs(value_files: list, refs: dict[str, Map] | None, ours: set[str],
-                  env: dict[str, str]) -> tuple[list, str | None]:  # fmt: skip
+                  env: dict[str, str], pinned: dict[str, tuple[str, str]] | None = None,
+                  ) -> tuple[list, str | None]:  # fmt: skip
     """``helm.valueFiles`` as the repo server reads them (``reposerver/repository/repository.go``
     ``getResolvedValueFiles``). In a multi-source Application (``refs``: ``$name`` -> the ``ref``
     source it names), a ``$ref/...`` entry is read from that source when it is this repository
     (``ours``): then ``$ref/path`` is ``/path``, relative to the repository root; an entry of
-    another repository stays as written (the renderer says it is not read: HL009), and a
+    another repository, or of this one at another revision (``pinned``: ``$name`` -> its
+    ``targetRevision`` and what that names, :func:`_pinned_ref`), stays as written (the renderer says
+    it is not read: HL009), and a
     reference to no source is the repo server's error (``resolveReferencedSources``), returned as
     the second value. Every other entry, and every entry of a single-source Application
     (``refs`` None: ``$values/x`` is no reference there), is ``envsubst``-ed with ``env``."""
@@ -596,7 +659,8 @@ def _resolve_refs(value_files: list, refs: dict[str, Map] | None, ours: set[str]
             return value_files, (f"source referenced {name!r}, which is not one of the available sources "
                                  f"({', '.join(sorted(refs))})")  # fmt: skip
         url = target.get("repoURL")
-        if isinstance(url, str) and normalize_repo_url(url) in ours and "chart" not in target:
+        if (isinstance(url, str) and normalize_repo_url(url) in ours and "chart" not in target
+                and name not in (pinned or {})):  # fmt: skip
             out.append("/" + envsubst(rest, env).lstrip("/"))
         else:
             out.append(entry)

@@ -42,9 +42,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from hooklint.files import read_bytes
-from hooklint.sources.render.redact import secret_key
-from hooklint.text import literal_spans
-from hooklint.yamlio import BoundedLoader, Map, Seq
+from hooklint.sources.render.redact import go_quoted, secret_key
+from hooklint.text import go_trim_space, literal_spans
+from hooklint.yamlio import BoundedLoader, Map, Seq, go_yaml_text
 
 #: Generators that need a cluster or the network: never run by hooklint.
 NETWORK_GENERATORS = ("scmProvider", "pullRequest", "clusterDecisionResource", "plugin")
@@ -117,28 +117,58 @@ def plain(value: Any) -> Any:
 
 # --- templates ---------------------------------------------------------------------------------
 
-_FAST_TAG = re.compile(r"{{(.*?)}}", re.DOTALL)
+#: ``utils.go`` ``isTemplatedRegex`` (``.*{{.*}}.*``, Go RE2): Go's ``.`` matches any character
+#: but a line break, so only a string with ``{{`` and a later ``}}`` on one of its lines is
+#: templated at all; Python's ``.`` (without DOTALL) is the same.
+_TEMPLATED = re.compile(r"{{.*}}")
+
+
+def _templated(text: str) -> bool:
+    """Whether :data:`_TEMPLATED` finds a tag in ``text``: a line with ``{{`` and a later ``}}``,
+    each line looked at once (the expression read a line of ``{{`` to its end once for each)."""
+    for line in text.split("\n"):
+        start = line.find("{{")
+        if start >= 0 and line.find("}}", start + 2) >= 0:
+            return True
+    return False
 
 
 def _up_to_last_close(text: str) -> int:
-    """Where ``text``'s last ``}}`` ends: a tag (``{{(.*?)}}``) is looked for only before it, so that no
-    ``{{`` is read to the end in vain (the square of a text of ``{{``)."""
+    """Where ``text``'s last ``}}`` ends: an action (``{{(.*?)}}``) is looked for only before it, so that
+    no ``{{`` is read to the end in vain (the square of a text of ``{{``)."""
     last = text.rfind("}}")
     return last + 2 if last >= 0 else 0
 
 
 def fast_replace(text: str, params: dict) -> str:
-    """``Replace`` without goTemplate (``valyala/fasttemplate`` with ``{{``/``}}``): each tag whose
-    trimmed name is a string parameter is replaced; any other tag stays as written."""
-    if "{{" not in text or "}}" not in text:
+    """``Replace`` without goTemplate (``applicationset/utils/utils.go``, v3.5.1), for one string
+    of the template (``deeplyReplace`` calls it on each string field and mapping key):
+
+    - a string :data:`_TEMPLATED` does not match is returned as written, tags across a line break
+      (``"apps/{{\nfolder}}"``) included;
+    - otherwise ``valyala/fasttemplate`` (v1.2.2 ``NewTemplate``) reads each ``{{`` to the next
+      ``}}`` as a tag, line breaks and all, and a tag whose name after Go's ``strings.TrimSpace``
+      (:func:`~hooklint.text.go_trim_space`: ``"\x1cfolder"`` keeps its U+001C) is a string
+      parameter is replaced; any other tag stays as written.
+
+    Raises :class:`Unexpanded` (``failed``) with Argo CD's words when a ``{{`` has no ``}}`` after
+    it: ``NewTemplate`` fails, and so does the ApplicationSet."""
+    if "{{" not in text or not _templated(text):
         return text
-
-    def one(match: re.Match) -> str:
-        value = params.get(match.group(1).strip())
-        return value if match.group(1).strip() and isinstance(value, str) else match.group(0)
-
-    last = _up_to_last_close(text)
-    return _FAST_TAG.sub(one, text[:last]) + text[last:]
+    out: list[str] = []
+    pos = 0
+    while (start := text.find("{{", pos)) >= 0:
+        end = text.find("}}", start + 2)
+        if end < 0:
+            raise Unexpanded("failed", f'invalid template: Cannot find end tag="}}}}" in the template="{go_quoted(text)}" '
+                                       f'starting from "{go_quoted(text[start + 2:])}"')  # fmt: skip
+        tag = text[start + 2 : end]
+        name = go_trim_space(tag)
+        value = params.get(name)
+        out += [text[pos:start], value if name and isinstance(value, str) else text[start : end + 2]]
+        pos = end + 2
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def _walk_strings(value: Any, out: list[str]) -> None:
@@ -267,14 +297,19 @@ def _go_render(jobs: list[tuple[str, dict]], config: Any) -> list[str]:
         defines.append(f'{{{{- define "s{i}" -}}}}{body}{{{{- end -}}}}\n')
     lines = ["apiVersion: v1", "kind: ConfigMap", "metadata:", "  name: applicationset", "data:"]
     for n, (text, _) in enumerate(jobs):
-        lines.append(f'  j{n}: {{{{ include "s{index[text]}" (index .Values.params {keys[n]}) | toJson }}}}')
+        # base64, never the text itself: Helm reads the rendered ConfigMap as YAML, which refuses a raw DEL
+        lines.append(f'  j{n}: {{{{ include "s{index[text]}" (index .Values.params {keys[n]}) | b64enc | quote }}}}')
     with tempfile.TemporaryDirectory(prefix="hooklint-appset-") as work:
         chart = os.path.join(work, "applicationset")
         os.makedirs(os.path.join(chart, "templates"))
         with open(os.path.join(chart, "Chart.yaml"), "w", encoding="utf-8") as handle:
             handle.write("apiVersion: v2\nname: applicationset\nversion: 0.0.0\n")
+        try:  # JSON that go-yaml reads back as it was (json.dump's ASCII escapes write U+1F600 as a surrogate pair)
+            values = go_yaml_text({"params": params})
+        except ValueError as exc:
+            raise Unexpanded("failed", f"the generator's parameters hold {exc}") from None
         with open(os.path.join(chart, "values.yaml"), "w", encoding="utf-8") as handle:
-            json.dump({"params": params}, handle, default=str)
+            handle.write(values)
         with open(os.path.join(chart, "templates", "_strings.tpl"), "w", encoding="utf-8") as handle:
             handle.write("".join(defines))
         with open(os.path.join(chart, "templates", "out.yaml"), "w", encoding="utf-8") as handle:
@@ -294,7 +329,7 @@ def _go_render(jobs: list[tuple[str, dict]], config: Any) -> list[str]:
         body = yaml.load(doc.text, Loader=BoundedLoader)
         if isinstance(body, dict) and body.get("kind") == "ConfigMap":
             data = body.get("data") or {}
-            return [str(data.get(f"j{n}", "")) for n in range(len(jobs))]
+            return [base64.b64decode(str(data.get(f"j{n}", ""))).decode("utf-8", "replace") for n in range(len(jobs))]
     raise Unexpanded("failed", "the template rendered nothing")
 
 
@@ -399,11 +434,12 @@ def _list(spec: dict, ctx: _Context) -> list[dict]:
                 params[key] = value
         out.append(params)
     text = spec.get("elementsYaml")
-    if isinstance(text, str) and text.strip():
+    if isinstance(text, str) and text:  # list.go: any non-empty string is unmarshalled, never trimmed
         try:
             extra = go_yaml(text)
         except ValueError as exc:
             raise Unexpanded("failed", f"error unmarshling decoded ElementsYaml: {str(exc).splitlines()[0]}") from None
+        extra = [] if extra is None else extra  # an empty document (blanks, comments, null): no element
         if not isinstance(extra, list) or not all(isinstance(e, dict) for e in extra):
             raise Unexpanded("failed", "error unmarshling decoded ElementsYaml: not a list of objects")
         out.extend(extra)
@@ -533,12 +569,31 @@ def _repository_files(root: str) -> list[str]:
 
 
 def _git(spec: dict, ctx: _Context) -> list[dict]:
+    """The parameter sets of the git generator ``spec`` of this repository (``applicationset/generators/git.go``):
+    its ``directories`` or ``files`` read from the working tree, which stands for its ``revision``
+    only when that is empty, ``HEAD``, a branch or the checked-out commit
+    (:func:`~hooklint.sources.appmap.applications.revision_elsewhere`); any other revision, or
+    another repository, is :class:`Unexpanded` (HL022): git.go reads the folders and files there."""
     from hooklint.sources.appmap.applications import normalize_repo_url
 
     url = spec.get("repoURL")
     if not isinstance(url, str) or normalize_repo_url(url) not in ctx.ours:
         raise Unexpanded("network", f"the git generator reads {url}, another repository, which hooklint never "
                                     "fetches: the Applications it generates are not linted", key="git")  # fmt: skip
+    from hooklint.sources.appmap.applications import revision_elsewhere  # noqa: PLC0415
+    from hooklint.sources.repository import facts  # noqa: PLC0415
+    from hooklint.sources.repository.git import CheckedOut  # noqa: PLC0415
+
+    state = facts.checked_out(ctx.root) if spec.get("revision") not in (None, "", "HEAD") else CheckedOut()
+    named = revision_elsewhere(spec.get("revision"), state)
+    if named is not None:  # git.go reads the folders and files at that revision (issue 32)
+        head = (f"not the checked-out commit ({state.commit[:12]})" if state.commit is not None else
+                "and no checked-out commit is known here (not a git checkout)")  # fmt: skip
+        raise Unexpanded("network", (
+            f"the git generator reads this repository at revision {spec.get('revision')!r} ({named}, {head}); hooklint "
+            "holds only the working tree, whose folders and files Argo CD does not read here: the Applications it "
+            "generates are not linted. Lint that revision's checkout, or set revision to the branch this change "
+            "merges into"), key="git")  # fmt: skip
     prefix = spec.get("pathParamPrefix") or ""
     prefix = prefix if isinstance(prefix, str) else ""
     directories, files = spec.get("directories"), spec.get("files")

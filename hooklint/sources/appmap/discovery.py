@@ -19,6 +19,11 @@ being linted on their own: a kustomization's patches and generator inputs, and t
 kustomize Components (``kind: Component``; one nothing of the run uses is rendered on its own), all linted through the rendering of the kustomizations
 (or Argo CD Applications) that use them; and dangling symbolic links, which Argo CD skips
 (``reposerver/repository/repository.go`` ``getPotentiallyValidManifestFile``).
+
+Git submodules (:mod:`hooklint.sources.repository.submodules`) are checked out by Argo CD and never
+fetched by hooklint: an application that reads one carries the HL009 that says so
+(:attr:`Application.unseen`, :func:`_submodules_read`; one whose source is wholly in a submodule is
+not rendered at all), and one that no application reads is listed as not linted.
 """
 
 from __future__ import annotations
@@ -28,21 +33,24 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
-from hooklint.argocd import is_argo_kind
+from hooklint.argocd import DEFAULT_VERSION, Version, is_argo_kind, supports
 from hooklint.findings import InputError
 from hooklint.sources.repository.gomatch import BadPattern, filepath_glob
 from hooklint.sources.repository import facts
 from hooklint.sources.repository.spelling import may_hold
 from hooklint.loader import DEFAULT_MAX_FILE_SIZE, STDIN, within
 from hooklint.reasons import Skip, SkipKind, through_rendering
-from hooklint.yamlio import Map, Seq
-from hooklint.sources.repository.kustomizations import (MAX_KUSTOMIZATIONS_FOLLOWED, is_component, kustomization_inputs,
-                                                       kustomization_reads, kustomization_references, unread_reason)
+from hooklint.yamlio import Map, Seq, go_yaml_text
+from hooklint.sources.repository.kustomizations import (MAX_KUSTOMIZATIONS_FOLLOWED, component_exists, is_component,
+                                                       kustomization_inputs, kustomization_reads,
+                                                       kustomization_references, unread_reason)
 from hooklint.sources.repository.tree import (DIRECTORY, HELM, HELM_CHART_FILE, KUSTOMIZATION_NAMES, KUSTOMIZE, MULTI,
                                               PLUGIN, REMOTE, UNRENDERABLE, chart_of, contained, dangling_link,
                                               dangling_reason, directory_source_files, hidden_manifests,
                                               inside_repository, is_manifest_name, source_type, walk, MAX_HIDDEN_FILES)
 from hooklint.sources.spec import ApplicationSource, document_objects
+from hooklint.sources.repository.submodules import Submodule, Unseen, submodules_of, unseen_detail
+from hooklint.sources.repository.submodules import forget as forget_submodules
 from hooklint.sources.appmap.applications import DirectoryOptions, find_application_sources, repository_manifests
 
 if TYPE_CHECKING:
@@ -99,6 +107,9 @@ class Application:
     #: repository's files (:func:`hooklint.sources.repository.crds.crd_api_versions`), sorted: a
     #: cluster holding them serves them, and Argo CD passes them to Helm (``--api-versions``).
     crd_apis: tuple[str, ...] = ()
+    #: The git submodules it reads, each as the HL009 that says so (:class:`~hooklint.sources.repository.submodules.Unseen`):
+    #: Argo CD checks them out and renders them, hooklint does not (:func:`_submodules_read`).
+    unseen: tuple["Unseen", ...] = ()
 
     @property
     def borrowed(self) -> set[str]:
@@ -231,6 +242,7 @@ def group_applications(
     config: "Config | None" = None,
     left_out_files: list[str] | None = None,
     leaving: Leaving | None = None,
+    submodules_left: list[tuple[str, Skip]] | None = None,
 ) -> list[Application]:
     """Expand command-line paths into applications, in a deterministic order.
 
@@ -259,6 +271,10 @@ def group_applications(
     With ``leaving`` (:class:`Leaving`), the origins of what the Applications leave out are
     collected, and what it does not believe is linted as if not left out (``hooklint diff``).
 
+    The git submodules Argo CD checks out that an application reads are HL009 of that application
+    (:attr:`Application.unseen`, :func:`_submodules_read`); those in a named folder that none reads
+    are added to ``submodules_left`` (when given) with the reason.
+
     The Applications and ApplicationSets written in hidden folders join the map when the folder is
     named, when a directory Application of the map reads it (:func:`_hidden_files_read`, followed
     until no more is found, at most :data:`MAX_APP_OF_APPS_DEPTH` rounds) or, in a review, when the
@@ -267,6 +283,8 @@ def group_applications(
     Each path is asked of the file system once (:mod:`hooklint.sources.repository.facts`, reset here): the
     walk says which files are links, each folder's git root is found once."""
     facts.reset()
+    forget_submodules()  # the index may have changed since the last run of this process
+    paths = list(paths)
     reported: dict[str, set[str]] = {}
     named_by: dict[str, str] = {}
     named_files: set[str] = set()
@@ -363,7 +381,8 @@ def group_applications(
                 components[manifest_file] = Application(key, files, [], DIRECTORY, None, named_by.get(key))
                 apps.append(components[manifest_file])
                 continue
-            app = Application(key, files, [], kind, manifest_file, named_by.get(key))
+            app = Application(key, files, [], kind, manifest_file, named_by.get(key),
+                              unseen=_submodules_read(kind, key, manifest_file, False))  # fmt: skip
             if kind == KUSTOMIZE:
                 _leave_out_unread(app, kustomization_reads(manifest_file) if os.path.isfile(manifest_file) else None)
             apps.append(app)
@@ -379,7 +398,8 @@ def group_applications(
                     app.left_out.setdefault(name, dangling[name])
     if sources:  # the repository's Applications say which folders Argo CD syncs: the others are bases
         apps = _leave_out_bases(apps)
-    used = _leave_out_components(apps, components)
+    version = config.argocd_version if config is not None else DEFAULT_VERSION
+    used = _leave_out_components(apps, components, version)
     _leave_out_kustomize_inputs(apps, named_files, used)
     _mark_applicationset_inputs(apps, appsets.inputs)
     _mark_value_files(apps, _value_file_reads(sources + remote, leaving))
@@ -392,7 +412,7 @@ def group_applications(
                 if name in appsets.issues and part.source_type in (DIRECTORY, KUSTOMIZE, HELM):
                     part.issues[name] = appsets.issues[name]
     apps += _hidden_applications(apps, hidden_dirs, config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE,
-                                 excluded, left_out, notices, leaving, chart_dirs)  # fmt: skip
+                                 excluded, left_out, notices, leaving, chart_dirs, version)  # fmt: skip
     from hooklint.sources.repository.crds import cluster_scoped_crds, crd_api_versions  # noqa: PLC0415 - a leaf module
     from hooklint.sources.repository.volumes import host_path_volumes  # noqa: PLC0415 - a leaf module
 
@@ -409,6 +429,8 @@ def group_applications(
             part.crd_apis = crd_apis
             part.host_path_volumes, part.volume_claims = volumes, claims
     apps.sort(key=lambda a: a.key)
+    if submodules_left is not None:
+        submodules_left.extend(_unread_submodules(paths, apps))
     if left_out_files is not None:
         linted = {f for app in apps for part in [app, *app.parts] for f in part.reported}
         left_out_files.extend(sorted({f for files in left_out.values() for f in files} - linted))
@@ -561,7 +583,8 @@ def _add_hidden_sources(sources: list[ApplicationSource], named_dirs: list[str],
 def _hidden_applications(apps: list[Application], hidden_dirs: list[str], max_size: int,
                          excluded: Callable[[str], bool] | None, left_out: dict[str, set[str]],
                          notices: list[str], leaving: Leaving | None = None,
-                         chart_dirs: Sequence[str] = ()) -> list[Application]:  # fmt: skip
+                         chart_dirs: Sequence[str] = (),
+                         version: Version = DEFAULT_VERSION) -> list[Application]:  # fmt: skip
     """One application per hidden folder of ``hidden_dirs`` (those :func:`walk` left unwalked in
     folders of manifests) holding files that look like Kubernetes objects
     (:func:`~hooklint.sources.repository.tree.hidden_manifests`) that no application of ``apps``
@@ -585,7 +608,7 @@ def _hidden_applications(apps: list[Application], hidden_dirs: list[str], max_si
         for part in [app, *app.parts]:
             if part.source_type == KUSTOMIZE and part.manifest_file and os.path.isfile(part.manifest_file):
                 reads = kustomization_reads(part.manifest_file) or set()
-                for component in _added_components(part):  # spec.source.kustomize.components: hidden ones too
+                for component in _added_components(part, version):  # spec.source.kustomize.components: hidden ones too
                     reads |= kustomization_reads(component) or {os.path.dirname(component)}
                 linted |= reads
                 read_folders |= {p for p in reads if facts.is_dir(p)}
@@ -624,19 +647,37 @@ def _hidden_applications(apps: list[Application], hidden_dirs: list[str], max_si
     return out
 
 
-def _added_components(app: Application) -> list[str]:
-    """The absolute kustomization files of the Components the Application of ``app`` (a kustomize
-    source) adds with ``spec.source.kustomize.components``, globbed as kustomize globs them
-    (:func:`~hooklint.sources.repository.gomatch.filepath_glob`: ``*`` matches a hidden ``.comp``)."""
-    source = app.argocd
-    added = source.options.get("components") if source is not None and isinstance(source.options, dict) else None
-    folder = os.path.abspath(app.folder or app.key)
+def _component_entries(source: ApplicationSource | None, folder: str,
+                       version: Version = DEFAULT_VERSION) -> list[tuple[str, list[str]]]:  # fmt: skip
+    """Each entry of ``spec.source.kustomize.components`` of ``source`` (a kustomize source of the
+    application folder ``folder``, absolute) with the paths, relative to ``folder``, that Argo CD
+    ``version`` adds for it: globbed as kustomize globs them
+    (:func:`~hooklint.sources.repository.gomatch.filepath_glob`: ``*`` matches a hidden ``.comp``);
+    with ``ignoreMissingComponents`` (from Argo CD 3.0), the entry itself when it exists in the
+    checkout, else none (:func:`~hooklint.sources.repository.kustomizations.component_exists`: read
+    literally, no glob)."""
+    options = source.options if source is not None and isinstance(source.options, dict) else {}
+    added = options.get("components")
     out = []
     for pattern in added if isinstance(added, list) else []:
+        if not isinstance(pattern, str):
+            continue
+        if options.get("ignoreMissingComponents") is True and supports(version, "kustomize-ignore-missing-components"):
+            out.append((pattern, [pattern] if component_exists(_top(folder), facts.realpath(folder), pattern) else []))
+            continue
         try:
-            globbed = filepath_glob(pattern, folder, _top(folder)) if isinstance(pattern, str) else []
+            out.append((pattern, filepath_glob(pattern, folder, _top(folder))))
         except BadPattern:
-            globbed = []
+            out.append((pattern, []))
+    return out
+
+
+def _added_components(app: Application, version: Version = DEFAULT_VERSION) -> list[str]:
+    """The absolute kustomization files of the Components the Application of ``app`` (a kustomize
+    source) adds with ``spec.source.kustomize.components`` (:func:`_component_entries`)."""
+    folder = os.path.abspath(app.folder or app.key)
+    out = []
+    for _, globbed in _component_entries(app.argocd, folder, version):
         for match in globbed:
             target = os.path.normpath(os.path.join(folder, match))
             name = next((n for n in KUSTOMIZATION_NAMES if os.path.isfile(os.path.join(target, n))), None)
@@ -713,8 +754,8 @@ def _leave_out_unread(app: "Application", reads: set[str] | None) -> None:
         app.left_out.setdefault(name, unread_reason(app.manifest_file))
 
 
-def _leave_out_components(apps: list[Application],
-                          components: dict[str, Application]) -> dict[str, Skip | str | None]:  # fmt: skip
+def _leave_out_components(apps: list[Application], components: dict[str, Application],
+                          version: Version = DEFAULT_VERSION) -> dict[str, Skip | str | None]:  # fmt: skip
     """Mark every file of the kustomize Component folders ``components`` (their kustomization ->
     their application) as not linted on its own, and return, for each Component, why: the first
     kustomization of the run (sorted) that renders it, or None when nothing of the run does.
@@ -735,21 +776,18 @@ def _leave_out_components(apps: list[Application],
     for app in sorted((a for a in apps if a.source_type == KUSTOMIZE and a.manifest_file), key=_kustomization_of):
         user = _kustomization_of(app)
         source = app.argocd
-        added = source.options.get("components") if source is not None and isinstance(source.options, dict) else None
         folder = os.path.abspath(app.folder or app.key)
-        for pattern in added if isinstance(added, list) else []:
-            if isinstance(pattern, str):
-                try:
-                    globbed = filepath_glob(pattern, folder, _top(folder))
-                except BadPattern:
-                    globbed = []
-                for match in globbed or [pattern]:
-                    found = by_folder.get(os.path.normpath(os.path.join(folder, match)))
-                    if found is not None:
-                        assert source is not None  # ``added`` is one of its options
-                        users.setdefault(found, through_rendering(f"a kustomize Component that {source.label()} adds "
-                                                                  "(spec.source.kustomize.components)", user,
-                                                                  "that Application's"))  # fmt: skip
+        literal = (source is not None and isinstance(source.options, dict)
+                   and source.options.get("ignoreMissingComponents") is True
+                   and supports(version, "kustomize-ignore-missing-components"))  # fmt: skip
+        for pattern, globbed in _component_entries(source, folder, version):
+            for match in globbed or ([] if literal else [pattern]):  # a skipped entry adds nothing
+                found = by_folder.get(os.path.normpath(os.path.join(folder, match)))
+                if found is not None:
+                    assert source is not None  # ``pattern`` is one of its options
+                    users.setdefault(found, through_rendering(f"a kustomize Component that {source.label()} adds "
+                                                              "(spec.source.kustomize.components)", user,
+                                                              "that Application's"))  # fmt: skip
         seen: set[str] = set()
         stack = [os.path.abspath(user)]
         while stack and len(seen) < MAX_KUSTOMIZATIONS_FOLLOWED:
@@ -867,14 +905,21 @@ def _mapped_applications(
     charts = _walked_charts(reported)  # where a directory source reads what the walk left in a chart
     for source in sources:
         folder = source.folder
+        named_app = any(os.path.abspath(f) in run for f in (source.manifest, *source.scope))
+        # a path in a git submodule: Argo CD checks it out and renders it, hooklint sees an empty folder
+        whole = _submodules_read(DIRECTORY, folder, None, False, source, True) if folder else ()
+        if whole and whole[0].whole:
+            if named_app:
+                apps.append(Application(f"{source.manifest} ({source.name})", [source.manifest], [], UNRENDERABLE,
+                                        source.manifest, None, folder, source, unseen=whole))  # fmt: skip
+            continue
         if source.problem is not None:  # reported on the Application's source (HL007)
-            if not any(os.path.abspath(f) in run for f in (source.manifest, *source.scope)):
+            if not named_app:
                 continue  # an Application this run does not name: not its business (pre-commit)
             apps.append(Application(f"{source.manifest} ({source.name})", [source.manifest], [], UNRENDERABLE,
                                     source.manifest, None, folder, source))  # fmt: skip
             continue
         inside = [k for k in reported if k != STDIN and (folder == "." or within(k, folder))]
-        named_app = any(os.path.abspath(f) in run for f in (source.manifest, *source.scope))
         key = folder if per_folder[folder] == 1 else f"{folder} ({source.name})"
         if source.source_type == PLUGIN and (inside or named_app):  # any folder content, none included
             files = sorted({f for k in inside for f in reported[k]})
@@ -897,11 +942,16 @@ def _mapped_applications(
         options = DirectoryOptions.from_application(source.options)
         # what Argo CD's directory source reads where the run's walk stopped at a chart (trial 8 F10, F11)
         in_charts = directory_reads_in_charts(folder, options.recurse, charts) if kind == DIRECTORY and charts else []
+        if kind in (KUSTOMIZE, HELM) and (manifest_file is None or (kind == HELM) != manifest_file.endswith(HELM_CHART_FILE)):
+            manifest_file = os.path.join(folder, HELM_CHART_FILE if kind == HELM else KUSTOMIZATION_NAMES[0])
+        unseen = _submodules_read(kind, folder, manifest_file, options.recurse, source, named_app)
         if not inside and not in_charts:
+            if unseen and named_app:  # nothing but submodules: said at the Application
+                apps.append(_with_source_note(Application(key, [], [], DIRECTORY, None, None, folder, source,
+                                                          unseen=unseen), source, True))  # fmt: skip
             continue
         if kind in (KUSTOMIZE, HELM):
-            if manifest_file is None or (kind == HELM) != manifest_file.endswith(HELM_CHART_FILE):
-                manifest_file = os.path.join(folder, HELM_CHART_FILE if kind == HELM else KUSTOMIZATION_NAMES[0])
+            assert manifest_file is not None  # set above
             manifest_file = os.path.normpath(manifest_file)
             reads = kustomization_reads(manifest_file) if kind == KUSTOMIZE and os.path.isfile(manifest_file) else None
             if reads is not None:  # a kustomization renders what it lists, not every folder under it
@@ -911,7 +961,8 @@ def _mapped_applications(
                     continue  # the run's files are in folders this kustomization does not read
             covered.update(inside)
             files = sorted({f for k in inside for f in reported[k]} | {manifest_file})
-            app = Application(key, files, [], kind, manifest_file, named_by.get(inside[0]), folder, source)
+            app = Application(key, files, [], kind, manifest_file, named_by.get(inside[0]), folder, source,
+                              unseen=unseen)  # fmt: skip
             _leave_out_unread(app, reads)
             apps.append(app)
             continue
@@ -928,6 +979,9 @@ def _mapped_applications(
         else:
             mine = [k for k in inside if k == folder]
         if not mine and not in_charts:
+            if unseen and named_app:  # nothing but submodules: said at the Application
+                apps.append(_with_source_note(Application(key, [], [], DIRECTORY, None, None, folder, source,
+                                                          unseen=unseen), source, True))  # fmt: skip
             continue
         covered.update(mine)
         files = sorted({f for k in mine for f in reported[k]} | {f for f, _ in in_charts})
@@ -940,11 +994,86 @@ def _mapped_applications(
                 left_out[f] = Skip(f"{source.label()} leaves it out ({source.field}.directory): it {excluded}",
                                    SkipKind.EXCLUDED,
                                    origin=leaving_origin("directory", source, options.include, options.exclude))
-        app = Application(key, files, [], DIRECTORY, None, named, folder, source, left_out)
-        if any(f.lower().endswith(".jsonnet") and f not in left_out for f in files):  # Argo CD evaluates them
+        app = Application(key, files, [], DIRECTORY, None, named, folder, source, left_out, unseen=unseen)
+        if unseen or any(f.lower().endswith(".jsonnet") and f not in left_out for f in files):  # Argo CD renders them
             app = _with_source_note(app, source, named_app)
         apps.append(app)
     return _join_multi_source(apps, multi), covered
+
+
+def _submodules_read(kind: str, folder: str, manifest_file: str | None, recurse: bool,
+                     source: ApplicationSource | None = None, named_app: bool = False) -> tuple[Unseen, ...]:
+    """The git submodules (:mod:`hooklint.sources.repository.submodules`) that Argo CD checks out
+    and that the application of ``folder`` reads, each as the HL009 that says so: ``folder`` is in
+    one (its source is wholly in it), or one lies in what it reads: any folder below a Helm chart
+    (Helm loads every file of the chart: templates, subcharts, ``.Files``), what a kustomization
+    reads (:func:`kustomization_reads`, at any depth; every folder below it when that cannot be
+    told), every folder below a directory source with ``recurse`` (without it, only its own files).
+    The HL009 goes at the Application's ``path:`` key when the run names the Application
+    (``source``, ``named_app``), else at the submodule's entry in ``.gitmodules``. Argo CD:
+    ``util/git/client.go`` ``Checkout`` (v3.5.1) runs ``git submodule update --init --recursive``
+    when the checkout has ``.gitmodules``."""
+    from hooklint.loader import user_path  # noqa: PLC0415
+    from hooklint.sources.repository.tree import repository_root  # noqa: PLC0415
+
+    anchor = source.manifest if source is not None else folder
+    subs = submodules_of(repository_root(os.path.dirname(os.path.abspath(anchor))))
+    if not subs.active:
+        return ()
+    target = os.path.abspath(folder)
+    written = os.path.relpath(target, subs.root).replace(os.sep, "/")
+    if source is not None:
+        subject = f"{source.label()}: {source.field}.path {written!r}"
+    else:
+        subject = (f"the Helm chart {folder}" if kind == HELM else f"the kustomization {manifest_file}"
+                   if kind == KUSTOMIZE else f"the folder {folder}")  # fmt: skip
+
+    def place(sub: Submodule) -> tuple[str, int, int]:
+        if source is not None and named_app:
+            return (source.manifest, *source.path_entry)
+        file, line, column = subs.location(sub)
+        return (user_path(file), line, column)
+
+    holding = subs.holding(target)
+    if holding is not None:
+        return (Unseen(*place(holding), unseen_detail(subject, holding, True, written == holding.path),
+                       holding.path, True, holding.field()),)  # fmt: skip
+    read: list[Submodule] = []
+    if kind == HELM or (kind == DIRECTORY and recurse):
+        read = subs.below(target)
+    elif kind == KUSTOMIZE:
+        reads = kustomization_reads(manifest_file) if manifest_file is not None and facts.is_file(manifest_file) else None
+        if reads is None:
+            read = subs.below(target)
+        else:
+            read = sorted({sub for path in reads if (sub := subs.holding(path)) is not None})
+    return tuple(Unseen(*place(sub), unseen_detail(subject, sub, False), sub.path, False, sub.field()) for sub in read)
+
+
+def _unread_submodules(paths: Iterable[str], apps: list[Application]) -> list[tuple[str, Skip]]:
+    """The git submodules Argo CD checks out inside the folders ``paths`` names that no application
+    of ``apps`` reads (:func:`_submodules_read`), each with why it is not linted."""
+    from hooklint.loader import user_path  # noqa: PLC0415
+    from hooklint.sources.repository.tree import repository_root  # noqa: PLC0415
+
+    read = {(u.submodule, u.file) for app in apps for part in [app, *app.parts] for u in part.unseen}
+    read_paths = {path for path, _ in read}
+    out: dict[str, Skip] = {}
+    for path in paths:
+        if path == STDIN or not os.path.isdir(path):
+            continue
+        subs = submodules_of(repository_root(os.path.abspath(path)))
+        if not subs.active:
+            continue
+        for sub in subs.found:
+            where = os.path.join(subs.root, *sub.path.split("/"))
+            if sub.path in read_paths or not within(where, os.path.abspath(path)):
+                continue
+            out[user_path(where)] = Skip(
+                f"{sub.described()}: Argo CD's repo server checks it out (the repository has .gitmodules), but no "
+                "application of this run reads it, and hooklint does not fetch submodules; an Application whose path "
+                "is in it would apply what it holds", SkipKind.SUBMODULE)  # fmt: skip
+    return sorted(out.items())
 
 
 def directory_reads_in_charts(folder: str, recurse: bool, charts: Iterable[str]) -> list[tuple[str, str]]:
@@ -1488,10 +1617,10 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
     """Expand every ApplicationSet written in ``files`` (:mod:`hooklint.sources.appmap.applicationsets`)
     with the clusters of the repository's cluster Secrets and the ``clusters`` configuration, and
     read the Applications it generates as the map reads a written one (:func:`sources_of`), each
-    placed at the template's ``spec.source`` line and made by ``ApplicationSet NAME (FILE:LINE)``."""
-
-    import yaml
-
+    placed at the template's ``spec.source`` line and made by ``ApplicationSet NAME (FILE:LINE)``.
+    Each generated Application is read from its JSON text (:func:`~hooklint.yamlio.go_yaml_text`),
+    so that a generated string such as ``"n"`` stays a string, as in the Application Argo CD's
+    ApplicationSet controller creates (``json.Marshal``)."""
     from hooklint.loader import parse_text, read_file
     from hooklint.sources.appmap.applications import RepositoryUrls, sources_of
     from hooklint.yamlio import RENDER_FAILED, RENDERER_UNAVAILABLE
@@ -1561,7 +1690,12 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
         written = _written_source(tspec)
         line = written.span.line if isinstance(written, (Map, Seq)) else body.span.line
         for app, carried in zip(expansion.applications, expansion.secrets):
-            parsed = parse_text(path, yaml.safe_dump(app, sort_keys=False))
+            try:  # JSON, which hooklint's go-typed reader reads back as generated: never PyYAML's `value: n`
+                parsed = parse_text(path, go_yaml_text(app))
+            except ValueError as exc:
+                out.issues.setdefault(path, []).append((RENDER_FAILED, body.span.line, body.span.column, (
+                    f"{label}: hooklint could not expand it ({exc})")))
+                continue
             for doc in parsed.documents:
                 out.sources.extend(sources_of(doc.value, path, root, ours, line, label, (path,),
                                               config.max_file_size, carried))  # fmt: skip

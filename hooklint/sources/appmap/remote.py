@@ -35,7 +35,8 @@ from hooklint.files import read_bytes
 from hooklint.loader import LoadedFile, parse_text, read_file, within
 from hooklint.text import url_credentials
 from hooklint.sources.repository.spelling import may_hold
-from hooklint.yamlio import LoadIssue, Map
+from hooklint.yamlio import NOT_RENDERED, LoadIssue, Map
+from hooklint.sources.repository.submodules import submodules_of, unseen_detail
 from hooklint.sources.fetch import (SSH_NEVER, FetchError, FetchPolicy, Fetched, RemoteSource, base_not_fetched, fetch,
                                     fetch_advice, is_ssh, load_credentials)
 from hooklint.sources.fetch.net import Hosts
@@ -155,7 +156,7 @@ def remote_of(record: Any) -> RemoteSource | None:
         return RemoteSource("helm", record.repo_url, record.chart, revision)
     if record.kind == a.OCI_REGISTRY and record.chart:
         return RemoteSource("oci", record.repo_url, record.chart, revision)
-    if record.path is not None and (record.kind == a.OTHER_GIT or (
+    if record.path is not None and (record.kind in (a.OTHER_GIT, a.PINNED_REVISION) or (
             record.kind == a.UNKNOWN_SCHEME and record.repo_url.lower().startswith("file://"))):  # fmt: skip
         return RemoteSource("git", record.repo_url, "", revision, record.path)  # file://: --fetch-host file:// only
     return None
@@ -443,8 +444,21 @@ def _render_git(app: Any, source: Any, config: Config, fetched: Fetched, entry: 
         os.makedirs(marker, exist_ok=True)  # the fetched tree is that repository's top
     origin = FetchedOrigin(fetched.root + os.sep, f"{fetched.name}@{fetched.version}", app.manifest_file, *entry,
                            described=f"{fetched.name} at {fetched.digest[:12]} (path {source.remote.path})")
+    subs = submodules_of(fetched.root)  # that repository's: Argo CD checks them out too, --fetch does not
+    holding = subs.holding(fetched.folder)
+    if holding is not None:
+        return (f"its path {source.remote.path!r} is in {holding.described()} of that repository, which Argo CD's repo "
+                "server checks out (`git submodule update --init --recursive`) and hooklint never fetches")  # fmt: skip
     detected, manifest_file = source_type(fetched.folder)
     kind = source.source_type or detected
+
+    def unseen(recurse: bool) -> list[tuple[LoadIssue, int]]:
+        """HL009 at the Application's entry for each submodule of the fetched tree the source reads."""
+        subject = f"{source.label()}: {source.field}.path {source.remote.path!r} of {fetched.name}@{fetched.version}"
+        read = subs.below(fetched.folder) if kind in (KUSTOMIZE, HELM) or recurse else []
+        return [(LoadIssue(NOT_RENDERED, Span.point(*entry), unseen_detail(subject, sub, False), sub.field()), 0)
+                for sub in read]  # fmt: skip
+
     if kind in (KUSTOMIZE, HELM) and manifest_file is not None:
         application = dataclasses.replace(source, folder=fetched.folder, source_type=kind)
         dependencies: list[FetchedOrigin] = []
@@ -455,8 +469,9 @@ def _render_git(app: Any, source: Any, config: Config, fetched: Fetched, entry: 
             item.loaded.path = app.manifest_file
         moved = [dataclasses.replace(d, manifest=origin.manifest, line=origin.line, column=origin.column)
                  for d in dependencies]  # fmt: skip
-        return Loaded(_issues_file(app, loaded, manifest_file, origin), rendered, renderer, comments, None,
-                      [*moved, origin])  # fmt: skip
+        carried = _issues_file(app, loaded, manifest_file, origin)
+        carried.issues += unseen(False)
+        return Loaded(carried, rendered, renderer, comments, None, [*moved, origin])
     if kind != DIRECTORY:
         return f"a {kind} source of another repository is not rendered by hooklint"
     from hooklint.sources.render.placement import Placement  # noqa: PLC0415
@@ -467,6 +482,7 @@ def _render_git(app: Any, source: Any, config: Config, fetched: Fetched, entry: 
     carrier = parse_text(app.manifest_file, "")
     rendered = []
     options = DirectoryOptions.from_application(source.options if source.source_type == DIRECTORY else None)
+    carrier.issues += unseen(options.recurse)
     for path in _manifest_files(fetched.folder, options, fetched.root):  # as a directory source reads them
         loaded = read_file(path, config.max_file_size)
         for issue, index in loaded.issues:

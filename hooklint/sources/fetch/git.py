@@ -73,11 +73,18 @@ def fetch_git(source: RemoteSource, policy: FetchPolicy) -> Fetched:
                 except OSError:
                     remove_tree(scratch)
         write_ref(policy, key, {"commit": commit})
-    folder = os.path.normpath(os.path.join(tree, source.path.strip().lstrip("/")))
+    folder = os.path.normpath(os.path.join(tree, source.path.lstrip("/")))  # as written: Path never trims it
     real = os.path.realpath(folder)
     if not (real == os.path.realpath(tree) or real.startswith(os.path.realpath(tree) + os.sep)):
         raise FetchError(f"{source.repo_url}: path {source.path!r} leaves the repository")
     if not os.path.isdir(real):
+        from hooklint.sources.repository.submodules import submodules_of  # noqa: PLC0415
+
+        sub = submodules_of(tree).holding(folder)  # its .gitmodules: the tree was written without submodules
+        if sub is not None:
+            raise FetchError(f"{source.repo_url}: path {source.path!r} is in {sub.described()} of that repository, "
+                             "which Argo CD's repo server checks out (`git submodule update --init --recursive`) and "
+                             "hooklint never fetches")  # fmt: skip
         raise FetchError(f"{source.repo_url}: path {source.path!r} is not a folder at {commit[:12]}")
     return Fetched(folder, tree, _shown(url), commit[:12], commit, cached)
 

@@ -51,7 +51,7 @@ class RemoteSource:
             return cls(kind, url, chart.strip(), revision) if kind else None
         path = source.get("path")
         if isinstance(path, str):
-            return cls("git", url, "", revision, path.strip())
+            return cls("git", url, "", revision, path)  # Path (util/app/path/path.go) never trims it
         return None
 
     def label(self) -> str:

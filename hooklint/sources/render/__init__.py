@@ -36,7 +36,7 @@ from hooklint.sources.repository.tree import (HELM, KUSTOMIZE, escaping_target, 
                                               repository_root)
 from hooklint.sources.render.rendered import RenderedDocument, Renderer, RendererUnavailable, RenderError, transient
 from hooklint.yamlio import (CLUSTER_CAPABILITIES, NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, SYNTAX_ERROR, TOO_COMPLEX, LoadIssue, Map,
-                             NodeBudget, Seq)  # fmt: skip
+                             NodeBudget, Seq, go_yaml_text)  # fmt: skip
 
 if TYPE_CHECKING:
     from hooklint.sources.render.helm import DependencyFetcher
@@ -141,12 +141,14 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
 
             options = None
             if application is not None and application.options is not None:
-                options = _options(KustomizeOptions.from_application, application, manifest_file, application.options)
+                options = _options(KustomizeOptions.from_application, application, manifest_file, application.options,
+                                   dict(application.env), config.argocd_version)  # fmt: skip
             # a Component linted on its own (no Application renders it) is built through a wrapper
             rendering = render_kustomize(folder, root, options, Limits.of(config), wrap_component=application is None,
-                                         fetch=base_fetcher, withheld=Withheld.of(config.fetch_credentials))  # fmt: skip
+                                         fetch=base_fetcher, withheld=Withheld.of(config.fetch_credentials),
+                                         argocd_version=config.argocd_version)  # fmt: skip
         else:
-            from hooklint.sources.render.helm import HelmOptions, render_helm
+            from hooklint.sources.render.helm import HelmOptions, refuse_random_order, render_helm
 
             if application is None:
                 helm = HelmOptions.from_application(None, os.path.basename(os.path.abspath(folder)), None)
@@ -154,7 +156,9 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
                 helm = _options(HelmOptions.from_application, application, manifest_file, application.options,
                                 application.name, application.namespace)  # fmt: skip
                 # where each value file is written: one hooklint cannot read is HL009 there (issue 22)
-                helm = dataclasses.replace(helm, value_file_places=application.value_file_places)
+                helm = dataclasses.replace(helm, value_file_places=application.value_file_places,
+                                           pinned_refs=application.pinned_refs)  # fmt: skip
+                refuse_random_order(helm, manifest_file, application.label())
             if config.kube_version and not helm.kube_version:  # the cluster's, as Argo CD passes it
                 helm = dataclasses.replace(helm, kube_version=config.kube_version)
             if not helm.api_versions:  # the cluster's (GetAPIVersionsOrDefault): built-in kinds, CRDs, api-versions
@@ -406,9 +410,10 @@ def chart_value_secrets(folder: str, root: str, options: Any, max_file_size: int
     if isinstance(helm.get("values"), str):
         texts.append(helm["values"])
     if isinstance(helm.get("valuesObject"), dict):
-        import yaml
-
-        texts.append(yaml.safe_dump(helm["valuesObject"]))
+        try:  # as HelmOptions writes it for Helm (Argo CD's JSONToYAML form)
+            texts.append(go_yaml_text(helm["valuesObject"]))
+        except ValueError:
+            pass  # the Application is refused (HL007) before anything renders
     parameters: list[tuple[str, str]] = []
     written = helm.get("parameters")
     for parameter in written if isinstance(written, list) else []:

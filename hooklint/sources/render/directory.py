@@ -20,6 +20,15 @@ tag: ``LoadedFile.may_hold_object``); a document hooklint stopped reading at one
 (aliases, nodes) is never passed over. A document nested past hooklint's 100 levels is read without
 what lies deeper (go-yaml and Go's JSON reader go 10,000 levels deep): its top-level keys decide. A file kept this way is reported (HL001, whose message says Argo CD may pass over it).
 
+A file that is a Git LFS pointer (``version https://git-lfs.github.com/spec/v1``, ``oid
+sha256:...``, ``size N``: the git-lfs pointer specification, ``docs/spec.md``) is no manifest hooklint
+can check: Argo CD's repo server, when Git LFS is enabled for the repository (its ``enableLfs``, a
+setting of the repository's credentials in Argo CD, never of the Application:
+``pkg/apis/application/v1alpha1/repository_types.go``), runs ``git lfs checkout`` after the checkout
+(``util/git/client.go`` ``Checkout``, v3.5.1) and applies the real file; without it, it passes over
+the pointer as unrelated YAML. hooklint cannot tell which, and never fetches LFS objects, so the
+pointer is HL009 (:func:`lfs_pointer`), not passed over.
+
 Only a directory source reads files this way: kustomize renders every file its kustomization
 lists, marker or not. A folder holding a kustomization or a ``Chart.yaml`` is not a directory
 source: it is rendered (:mod:`hooklint.sources.render`).
@@ -27,9 +36,12 @@ source: it is rendered (:mod:`hooklint.sources.render`).
 
 from __future__ import annotations
 
+import re
+
+from hooklint.findings import Span
 from hooklint.loader import LoadedFile
 from hooklint.reasons import Skip, SkipKind
-from hooklint.yamlio import SYNTAX_ERROR, TOO_COMPLEX, TOO_MANY_ERRORS, Map
+from hooklint.yamlio import NOT_RENDERED, SYNTAX_ERROR, TOO_COMPLEX, TOO_MANY_ERRORS, LoadIssue, Map
 
 SKIP_MARKER_REASON = Skip("+argocd:skip-file-rendering marker: Argo CD never renders it", SkipKind.SKIP_MARKER)
 UNRELATED_YAML_REASON = Skip(
@@ -63,11 +75,48 @@ def mark_unrendered(files: list[LoadedFile]) -> None:
             continue
         if loaded.has_skip_marker:
             loaded.skip_reason = SKIP_MARKER_REASON
+        elif (pointer := lfs_pointer(loaded)) is not None:
+            # its object id is the finding's field: new content is a new finding in a review, not an unchanged one
+            loaded.issues.append((LoadIssue(NOT_RENDERED, Span.point(1, 1), _lfs_detail(loaded.path, *pointer),
+                                            f"lfs[sha256:{pointer[0]}]"), 0))  # fmt: skip
+            loaded.documents = []  # the pointer's text is no document Argo CD applies: only the HL009
         elif not loaded.looks_like_manifest and fails_before_any_object(loaded):
             if _surely_unrelated(loaded):
                 loaded.skip_reason = UNRELATED_YAML_REASON
             else:
                 loaded.maybe_unrelated = True
+
+
+#: A Git LFS pointer as YAML reads it: one plain scalar, its lines folded into one (git-lfs
+#: ``docs/spec.md``: ``version`` first, then the keys in order, ``ext-N-name`` before ``oid``;
+#: ``hawser`` is the specification's first URL, which git-lfs still reads).
+_LFS_POINTER = re.compile(r"version https://(?:git-lfs\.github\.com|hawser\.github\.com)/spec/v1"
+                          r"(?: ext-\d+-\S+ sha256:[0-9a-f]{64})* oid sha256:([0-9a-f]{64}) size (\d+)")
+
+
+def lfs_pointer(loaded: LoadedFile) -> tuple[str, int] | None:
+    """``(oid, size in bytes)`` when ``loaded`` is a Git LFS pointer file (its one document the
+    pointer's text), else None."""
+    if len(loaded.documents) != 1 or not isinstance(loaded.documents[0].value, str):
+        return None
+    match = _LFS_POINTER.fullmatch(loaded.documents[0].value.strip())
+    return (match.group(1), int(match.group(2))) if match else None
+
+
+def _lfs_detail(path: str, oid: str, size: int) -> str:
+    """What HL009 says of the Git LFS pointer ``path``."""
+    return (f"{path} is a Git LFS pointer (oid sha256:{oid[:12]}, {size} bytes), not the file it stands for: if Git "
+            "LFS is enabled for this repository in Argo CD (the repository's enableLfs), Argo CD's repo server runs "
+            "`git lfs checkout` and applies the real file, which hooklint does not see (it never runs Git filters "
+            "nor fetches LFS objects); without it, Argo CD passes over the pointer as unrelated YAML. To check it, "
+            "fetch the LFS objects before linting (`git lfs pull`; actions/checkout's `lfs: true`), or keep "
+            "manifests out of Git LFS")  # fmt: skip
+
+
+def is_lfs_note(loaded: LoadedFile) -> bool:
+    """Whether ``loaded`` carries the HL009 of a Git LFS pointer (:func:`mark_unrendered`)."""
+    return any(issue.kind == NOT_RENDERED and issue.detail.startswith(f"{loaded.path} is a Git LFS pointer ")
+               for issue, _ in loaded.issues)  # fmt: skip
 
 
 def _surely_unrelated(loaded: LoadedFile) -> bool:

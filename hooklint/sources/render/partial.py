@@ -27,7 +27,6 @@ Everything here reads text and YAML; nothing runs, nothing is fetched.
 
 from __future__ import annotations
 
-import json
 import re
 import dataclasses
 from dataclasses import dataclass
@@ -36,7 +35,7 @@ from typing import Any, Callable
 import yaml
 
 from hooklint.sources.repository.kustomize_spec import go_fold, read_kustomization
-from hooklint.yamlio import BoundedLoader
+from hooklint.yamlio import BoundedLoader, go_yaml_scalar
 
 #: Fields whose every entry inflates a Helm chart (kustomize's ``--enable-helm``).
 HELM_FIELDS = ("helmCharts", "helmChartInflationGenerator")
@@ -160,7 +159,7 @@ def without_entries(text: str, removals: list[tuple[str, int | None]], dump: Cal
             break
         cut.update(range(*span))
         if name in emptied:
-            put[span[0]] = f"{json.dumps(str(key.value))}: []\n"
+            put[span[0]] = f"{go_yaml_scalar(str(key.value))}: []\n"
     if exact:
         return "".join(put.get(i, "") if i in cut else line for i, line in enumerate(lines))
     config = read.value

@@ -79,7 +79,7 @@ from hooklint.files import read_bytes
 from hooklint.sources.repository import facts
 from hooklint.sources.render.rendered import RenderError
 from hooklint.text import REDACTED, escape_controls, url_credentials
-from hooklint.yamlio import BoundedLoader
+from hooklint.yamlio import BoundedLoader, go_first_document, written_pairs
 
 T = TypeVar("T")
 
@@ -945,8 +945,9 @@ def object_secrets(bodies: Iterable[object]) -> SecretValues:
 
 def public_of_objects(bodies: Iterable[object], found: SecretValues) -> None:
     """Add to ``found`` what ``bodies`` (parsed objects as the application writes them) hold where
-    nothing is secret: every scalar outside a Secret's data and outside keys that name a secret,
-    every mapping key; names, namespaces and label values as names."""
+    nothing is secret: every scalar outside a Secret's data, outside keys that name a secret and
+    outside a named secret's ``value`` (:func:`named_secret`), every mapping key; names, namespaces
+    and label values as names."""
     public, names = found.public, found.names
     for body in bodies:
         stack: list[tuple[object, bool | str]] = [(body, False)]
@@ -956,10 +957,11 @@ def public_of_objects(bodies: Iterable[object], found: SecretValues) -> None:
             value, identity = stack.pop()
             if isinstance(value, dict):
                 kind = value.get("kind")
+                named = named_secret([("name", value.get("name"))])
                 for key, item in value.items():
                     key = str(key)
                     public.add(key)
-                    if (kind == "Secret" and key in ("data", "stringData")) or secret_key(key):
+                    if (kind == "Secret" and key in ("data", "stringData")) or secret_key(key) or (named and key == "value"):
                         continue
                     stack.append((item, identity == "labels" or (key if key in _IDENTITY_KEYS else False)))
             elif isinstance(value, list):
@@ -1139,6 +1141,24 @@ _NOT_SECRET_LEAF = re.compile(r"(?:user(?:name)?|users|database|db(?:name)?|host
                               re.IGNORECASE)  # fmt: skip
 
 
+def _as_go_reads(node: yaml.MappingNode, written: list[tuple[yaml.Node, yaml.Node]] | None = None,
+                 ) -> tuple[list[tuple[str, yaml.Node]], str | None, bool]:  # fmt: skip
+    """The mapping ``node`` as go-yaml v2 (Argo CD, kustomize, ``kubectl``) reads it, merge keys
+    applied (:func:`~hooklint.yamlio.written_pairs`; ``written``: those pairs, when known): its
+    ``(key, value node)`` pairs, a merged one and one a later key replaces included (a key that is
+    no scalar as ""), its ``kind`` ("Secret" when any of its ``kind`` pairs says so, else the one
+    go-yaml keeps: :func:`~hooklint.yamlio.go_pairs`) and whether it is a named secret
+    (:func:`named_secret` of its ``name`` as go-yaml keeps it). ``<<: {kind: Secret}`` makes a
+    Secret for go-yaml as ``kind: Secret`` does (attack 11 item 6)."""
+    if written is None:
+        written = list(written_pairs(node, strict=False))
+    pairs = [(k.value if k.__class__ is yaml.ScalarNode else "", v) for k, v in written]
+    kinds = [v.value for k, v in pairs if k == "kind" and v.__class__ is yaml.ScalarNode]
+    kind = "Secret" if "Secret" in kinds else (kinds[-1] if kinds else None)
+    name = next((v for k, v in reversed(pairs) if k == "name"), None)
+    return pairs, kind, name is not None and named_secret([("name", name)])
+
+
 def _node(root: yaml.Node, found: SecretValues) -> None:
     """Walk one document: a Secret's ``data``/``stringData`` values (under their keys), values under
     secret keys and a named secret's ``value`` are secrets, references to a Secret never; inline YAML
@@ -1166,9 +1186,7 @@ def _node(root: yaml.Node, found: SecretValues) -> None:
             continue
         if cls is not mapping:
             continue
-        pairs = [(k.value if k.__class__ is scalar else "", v) for k, v in node.value]
-        kind = next((v.value for k, v in pairs if k == "kind" and v.__class__ is scalar), None)
-        named = named_secret(pairs)
+        pairs, kind, named = _as_go_reads(node)
         for key, value in pairs:
             public.add(key)
             if kind == "Secret" and key in ("data", "stringData") and value.__class__ is mapping:
@@ -1188,7 +1206,7 @@ def _node(root: yaml.Node, found: SecretValues) -> None:
             if reference_key(key):
                 child = None  # a reference to a Secret by name, even under a key that names a secret
             elif named and key == "value":
-                child = next(v.value for k, v in pairs if k == "name")
+                child = next(v.value for k, v in reversed(pairs) if k == "name")
             elif secret_key(key):
                 child = key
             elif secret is not None and _NOT_SECRET_LEAF.search(key):
@@ -1245,14 +1263,19 @@ def _kustomization(text: str, folder: str, root_real: str, found: SecretValues) 
     """The inputs of one kustomization's ``secretGenerator`` (keys in any case, as hooklint cannot
     know which spelling kustomize reads): its literals (whole and their value, under their key), the
     contents of its ``files`` and the lines and values of its ``envs``, read only inside the
-    repository. A ``configMapGenerator``'s are no secret (a ConfigMap's data)."""
+    repository. A ``configMapGenerator``'s are no secret (a ConfigMap's data). The kustomization is
+    read both as PyYAML and as go-yaml v2 (kustomize) apply its merge keys, so that a generator
+    either reader keeps is read."""
     try:
         config = yaml.load(text, Loader=_Loader)
     except (yaml.YAMLError, RecursionError, ValueError):
         config = None
-    if not isinstance(config, dict):
-        return
-    for key, generators in config.items():
+    try:  # as kustomize reads it (go-yaml v2: a merge key written where it stands replaces a key before it)
+        go_config = go_first_document(text).value
+    except (yaml.YAMLError, RecursionError, ValueError):
+        go_config = None
+    entries = [item for read in (config, go_config) if isinstance(read, dict) for item in read.items()]
+    for key, generators in entries:
         if str(key).lower() != "secretgenerator" or not isinstance(generators, list):
             continue
         for generator in generators:
@@ -1413,10 +1436,10 @@ def secret_lines(text: str) -> set[int]:
             stack.extend((item, in_secret) for item in node.value)
         if not isinstance(node, yaml.MappingNode):
             continue
-        pairs = [(k.value if isinstance(k, yaml.ScalarNode) else "", k, v) for k, v in node.value]
-        kind = next((v.value for k, _, v in pairs if k == "kind" and isinstance(v, yaml.ScalarNode)), None)
+        written = list(written_pairs(node, strict=False))
+        pairs = [(k.value if isinstance(k, yaml.ScalarNode) else "", k, v) for k, v in written]
+        _, kind, env_secret = _as_go_reads(node, written)
         secret = in_secret or kind == "Secret"
-        env_secret = named_secret([(k, v) for k, _, v in pairs])
         for key, key_node, value in pairs:
             named = (secret_key(key) or (env_secret and key == "value")) and not (
                 isinstance(value, yaml.ScalarNode) and value.value in _NOT_SECRET)

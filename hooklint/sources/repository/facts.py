@@ -34,6 +34,8 @@ _lstats: dict[str, "os.stat_result | OSError"] = {}
 _roots: dict[str, "str | None"] = {}
 #: absolute path (as given, joined to the current folder) -> its os.path.realpath
 _reals: dict[str, str] = {}
+#: git root -> its checked-out revision (:func:`hooklint.sources.repository.git.checked_out`)
+_checkouts: dict[str, "git.CheckedOut"] = {}
 #: absolute folder -> the names of its entries that are not folders (links not followed), or None
 #: when it cannot be listed
 _names: dict[str, "tuple[str, ...] | None"] = {}
@@ -48,6 +50,7 @@ def reset() -> None:
     _roots.clear()
     _reals.clear()
     _names.clear()
+    _checkouts.clear()
     sandbox = sys.modules.get("hooklint.sources.sandbox")  # only a run that rendered has programs to forget
     if sandbox is not None:
         sandbox.forget()
@@ -106,6 +109,14 @@ def git_root_of(folder: str) -> str | None:
     if key in _roots:
         return _roots[key]
     return git.git_root(key, _roots)
+
+
+def checked_out(root: str) -> "git.CheckedOut":
+    """:func:`hooklint.sources.repository.git.checked_out` of the repository at ``root``, read once per run."""
+    key = os.path.abspath(root)
+    if key not in _checkouts:
+        _checkouts[key] = git.checked_out(key)
+    return _checkouts[key]
 
 
 def is_file(path: str) -> bool:

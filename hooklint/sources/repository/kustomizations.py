@@ -1,6 +1,8 @@
 """What a kustomization says about the repository's files, read as kustomize reads it: whether it is
 a Component, the folders it builds on, the files it reads as patches and generator inputs, and
-every path a build of it reads (so files it never reads are not taken for applied manifests).
+every path a build of it reads (so files it never reads are not taken for applied manifests), and
+which ``kustomize.components`` entries of an Application Argo CD keeps under
+``ignoreMissingComponents`` (:func:`component_exists`).
 
 Each kustomization is read once per version of the file, as kustomize reads it
 (:func:`hooklint.sources.repository.kustomize_spec.read_kustomization`: the first document, typed as
@@ -14,6 +16,7 @@ import os
 
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint.files import read_bytes
+from hooklint.loader import within
 from hooklint.reasons import Skip, SkipKind
 from hooklint.sources.repository import facts
 from hooklint.sources.repository.tree import KUSTOMIZE, inside_repository, source_type
@@ -158,3 +161,17 @@ def unread_reason(kustomization: str) -> Skip:
     """Why a file beside (or under) ``kustomization`` that its build never reads is not linted."""
     return Skip(f"{kustomization} does not list it (resources, patches, generators): kustomize never renders it, "
                 "so Argo CD never applies it", SkipKind.UNLISTED)
+
+
+def component_exists(root: str, app_dir: str, component: str) -> bool:
+    """Whether Argo CD keeps ``component`` (an entry of ``kustomize.components``) of the application
+    folder ``app_dir`` of the repository ``root`` under ``ignoreMissingComponents`` (argo-cd
+    ``util/kustomize/kustomize.go`` ``Build``, v3.5.1): ``filepath.Join(appPath, component)`` made
+    relative to the checkout must ``Stat`` in an ``os.Root`` of it, so the entry is read literally
+    (a glob pattern is kept only when a file of that very name exists), and one that leaves the
+    repository, by ``..`` or through a symbolic link, is skipped like a missing one."""
+    target = os.path.normpath(app_dir + os.sep + component)  # filepath.Join: an absolute entry stays below
+    if not within(target, root):
+        return False
+    real = facts.realpath(target)
+    return within(real, facts.realpath(root)) and os.path.exists(real)

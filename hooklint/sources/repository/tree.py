@@ -21,7 +21,7 @@ from hooklint.reasons import Skip, SkipKind
 from hooklint.sources.repository import facts
 from hooklint.sources.repository.git import git_root
 from hooklint.sources.repository.spelling import rewritten
-from hooklint.yamlio import RENDER_FAILED, LoadIssue
+from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, LoadIssue
 
 
 def repository_root(folder: str, named: str | None = None) -> str:
@@ -77,9 +77,59 @@ MANIFEST_SUFFIXES = (".yaml", ".yml", ".json", ".jsonnet")
 
 
 #: Argo CD evaluates ``*.jsonnet`` files of a directory source (``findManifests``); hooklint does
-#: not run jsonnet, so it lists them as not linted, with this reason.
+#: not run jsonnet, so it lists them as not linted, with this reason, when an Application of the
+#: repository names their folder (HL009 at its source entry); else each is HL009 at the file
+#: (:func:`jsonnet_not_evaluated`).
 JSONNET_REASON = Skip("jsonnet: Argo CD evaluates it, hooklint does not (lint its output with `jsonnet FILE | hooklint lint -`)",
                       SkipKind.JSONNET)
+
+
+def jsonnet_not_evaluated(path: str, folder: str, application: str | None, max_size: int) -> LoadedFile:
+    """The stand-in for the jsonnet file ``path`` of the directory source ``folder``: no document,
+    one HL009 at 1:1, for when no HL009 at an Application's source entry says it for the run: no
+    Application of the repository names ``folder``, or ``application`` (its label, ``Application
+    a (apps/a.yaml:9)``) does but the run does not name its file (pre-commit passes only the
+    changed files). Argo CD evaluates the ``*.jsonnet`` files of a directory source and applies
+    the objects they make (argo-cd v3.5.1 ``reposerver/repository/repository.go``
+    ``findManifests``: ``manifestFile`` matches ``^.*\\.(yaml|yml|json|jsonnet)$``, then
+    ``strings.HasSuffix(name, ".jsonnet")`` evaluates it with the source's ``jsonnet`` options; a
+    ``*.libsonnet`` file is only imported), and an Application of another repository, or one with
+    ``directory.recurse`` above it, may name the folder. hooklint never runs jsonnet, so the file
+    fails closed (a warning, exit 1) instead of passing as a note.
+
+    The finding's field is :func:`jsonnet_digest` of the file: ``diff`` counts a file the change
+    adds or edits as new, and another file never matches it as a rename (a rename of the same
+    bytes does not either: the path is hashed too). ``path`` must not lead out of the repository
+    (the caller checks; Argo CD fails such a repository: HL007)."""
+    loaded = parse_text(path, "")
+    who = (f"{application} reads {folder} as a directory source, and Argo CD evaluates its *.jsonnet files"
+           if application is not None else
+           f"no Application of this repository names {folder}, but Argo CD evaluates the *.jsonnet files of a "
+           "directory source (an Application of another repository may name this folder, or one with "
+           "directory.recurse a folder above it)")  # fmt: skip
+    detail = (f"{path} is jsonnet: {who} and applies the objects they make. hooklint does not run jsonnet, so those "
+              f"objects, possibly hooks, were not checked; lint its output with `jsonnet {path} | hooklint lint -`")
+    loaded.issues.append((LoadIssue(NOT_RENDERED, Span.point(1, 1), detail, jsonnet_digest([path], max_size)), 0))
+    return loaded
+
+
+def jsonnet_digest(paths: list[str], max_size: int) -> str:
+    """The field of an HL009 about the jsonnet files ``paths`` (inside the repository): ``sha256:``
+    and the first 16 hex digits of the SHA-256 over each path and its bytes, in order (a file that
+    cannot be read, over ``max_size`` or not regular, counts by its path alone). What hooklint did
+    not check is what they make, so an edit is another finding: ``diff`` counts it new."""
+    import hashlib  # noqa: PLC0415 - only for jsonnet files
+
+    from hooklint.files import read_bytes  # noqa: PLC0415
+
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(path.encode("utf-8", "surrogatepass") + b"\0")
+        try:
+            digest.update(read_bytes(path, max_size))
+        except OSError:  # NotRegularFile, FileTooLarge
+            digest.update(b"\0unread")
+    return "sha256:" + digest.hexdigest()[:16]
 
 
 def is_manifest_name(name: str) -> bool:
