@@ -1259,9 +1259,10 @@ def _actions(data: bytes) -> Iterator[bytes]:
 
 
 #: Where a literal that does not close stops (its opening read past every quote before it as
-#: ``\\"``, so those do not close either): a string's body, a comment's line.
-_DQ_BODY = re.compile(rb'(?:\\.|[^"\\\n])*')
-_SQ_BODY = re.compile(rb"(?:\\.|[^'\\\n])*")
+#: ``\\"``, so those do not close either): a string's body (a backslash escapes a line break too,
+#: as in ``_ACTION_TOKEN``, which is DOTALL).
+_DQ_BODY = re.compile(rb'(?:\\.|[^"\\\n])*', re.DOTALL)
+_SQ_BODY = re.compile(rb"(?:\\.|[^'\\\n])*", re.DOTALL)
 
 
 def _actions_at(data: bytes) -> Iterator[tuple[int, bytes]]:
@@ -1300,8 +1301,7 @@ def _unclosed(data: bytes, position: int, byte: int) -> int:
     if byte == ord("`"):
         return len(data)  # no backquote after it: none closes
     if data.startswith(b"/*", position):
-        line_end = data.find(b"\n", position)
-        return len(data) if line_end < 0 else line_end  # no */ before the line's end
+        return len(data)  # no */ after it (the expression is DOTALL): none closes
     return -1  # a "/" alone
 
 
