@@ -68,6 +68,7 @@ CASES = {
     "yaml-tags": ("spelling.rewritten(text.encode())", "'!' * n"),
     "yaml-tag-words": ("spelling.rewritten(text.encode())", "'!a ' * (n // 3)"),
     "appset-pathspec": ("appsets._pathspec('*a' * 15 + '*b')(text)", "'a' * (n // 25)"),
+    "gitmodules-path": ("submodules._PATH_KEY.match(text.encode())", "'path =' + ' ' * (n // 2) + 'x' + ' ' * (n // 2) + 'y'"),
     "appset-literals": ("appsets._literals_blanked(text)", "'\"\\\\' * (n // 2)"),
     "appset-actions-unclosed": ("appsets._check_functions(text)", "'{{' * (n // 2)"),
     "appset-templated": ("appsets._templated(text)", "'{{' * (n // 2)"),
@@ -85,7 +86,7 @@ PROBE = textwrap.dedent("""
     from hooklint.sources.appmap import applicationsets as appsets
     from hooklint.sources.fetch import semver
     from hooklint.sources.render import helm, partial, placement, redact
-    from hooklint.sources.repository import spelling
+    from hooklint.sources.repository import spelling, submodules
     from hooklint.text import url_credentials
     from hooklint.yamlio import Map
     body = Map(metadata=Map(annotations=Map(a="5")))
@@ -445,6 +446,17 @@ def test_a_templated_string_is_found_as_before(text):
     from hooklint.sources.appmap import applicationsets
 
     assert applicationsets._templated(text) == (applicationsets._TEMPLATED.search(text) is not None)
+
+
+@SETTINGS
+@given(pieces(" ", "\t", "path", "PATH", "=", "a", "b c", "'", "\x0b"))
+def test_a_gitmodules_path_line_is_read_as_before(line):
+    from hooklint.sources.repository import submodules
+
+    data = line.encode()
+    old = re.compile(rb"^(\s*)(path)\s*=\s*(.*?)\s*$", re.IGNORECASE).match(data)
+    new = submodules._PATH_KEY.match(data)
+    assert (old and (old.group(1), old.group(3))) == (new and (new.group(1), data[new.end():].strip()))
 
 
 @SETTINGS
