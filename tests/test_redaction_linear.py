@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import textwrap
@@ -478,14 +479,17 @@ def test_a_failed_render_with_a_line_of_spaces_in_a_non_yaml_file_ends_within_th
     (chart / "templates" / "cm.yaml").write_text(
         "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}\n{{- fail \"boom\" }}\n")
     (chart / "files" / "app.env").write_text("".join("a=" + " " * 4000 + "x" + " " * 4000 + "y\n" for _ in range(10)))
+    run = subprocess.Popen([sys.executable, "-m", "hooklint", "lint", "--run-timeout", "20", "chart"], cwd=tmp_path,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                           env={**os.environ, "HOOKLINT_CACHE_DIR": "off"})  # fmt: skip
     try:
-        done = subprocess.run([sys.executable, "-m", "hooklint", "lint", "--run-timeout", "20", "chart"], cwd=tmp_path,
-                              capture_output=True, text=True, timeout=120, check=False,
-                              env={**os.environ, "HOOKLINT_CACHE_DIR": "off"})  # fmt: skip
+        stdout, stderr = run.communicate(timeout=120)
     except subprocess.TimeoutExpired:
+        os.killpg(run.pid, signal.SIGKILL)  # its workers too, which hold its output open
+        run.communicate()
         pytest.fail("hooklint lint --run-timeout 20 ran for more than 120 s")
-    assert done.returncode == 1, done.stderr
-    assert done.stdout.splitlines()[0] == (
+    assert run.returncode == 1, stderr
+    assert stdout.splitlines()[0] == (
         "chart/templates/cm.yaml:5:4: error HL007 render-failed: Rendering failed: execution error at "
         "(chart/templates/cm.yaml:5:4): boom. Argo CD's repo server fails the same way, so the application cannot "
         "sync; nothing of it is checked until it renders.")
