@@ -19,10 +19,12 @@ out-of-range float fails). What lies deeper than :data:`~hooklint.yamlio.MAX_DEP
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from typing import Any
 
+from hooklint.text import literal_spans
 from hooklint.yamlio import DUPLICATE_KEY, MAX_DEPTH, TOO_COMPLEX, LoadIssue, Map, Positions, Seq, too_deep
 
 _WS = re.compile(r"[ \t\n\r]*")
@@ -230,18 +232,22 @@ def _close(stack: list[_Open], text: str, at: int, pos: Positions) -> Any:
     return container
 
 
-_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]]', re.DOTALL)
+_BRACKETS = re.compile(r"[{}\[\]]")
 
 
 def _skip(text: str, at: int, end: int) -> int:
-    """Where the container opening at ``text[at]`` ends (what lies deeper than hooklint reads)."""
+    """Where the container opening at ``text[at]`` ends (what lies deeper than hooklint reads): its
+    brackets outside string literals (:func:`hooklint.text.literal_spans`, linear where the one
+    expression ``"(?:[^"\\\\]|\\\\.)*"|[{}\\[\\]]`` read an unclosed ``"\\"\\"...`` once for every quote)."""
     depth = 0
-    for token in _BRACKETS.finditer(text, at, end):
-        mark = token.group()
-        if mark in ("{", "["):
-            depth += 1
-        elif mark in ("}", "]"):
-            depth -= 1
-            if depth == 0:
-                return token.end()
+    position = at
+    for literal_start, literal_end in itertools.chain(literal_spans(text, at, end, dotall=True), [(end, end)]):
+        for token in _BRACKETS.finditer(text, position, literal_start):
+            if token.group() in ("{", "["):
+                depth += 1
+            else:
+                depth -= 1
+                if depth == 0:
+                    return token.end()
+        position = literal_end
     raise NotGoJSON("unexpected end of JSON input")

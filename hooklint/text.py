@@ -37,6 +37,7 @@ trims more (U+001C-U+001F too), so a value it trims may be one Go keeps as writt
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 #: Every character :func:`escape_controls` escapes.
 CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
@@ -100,24 +101,98 @@ REDACTED = "[redacted]"
 
 #: The credentials a URL can carry: ``scheme://user:password@`` (the password), ``scheme://token@``
 #: (the whole user part, but ``git``), and the values of query parameters named like secrets
-#: (``?access_token=``, ``&sig=``, ``X-Amz-Signature=``).
-_URL_USER = re.compile(r"(\b[A-Za-z][\w+.-]*://)([^/\s@'\"?#]+)@")
+#: (``?access_token=``, ``&sig=``, ``X-Amz-Signature=``). Each is found in time linear in the text's
+#: length (attacker trial 10 item 8): the user part after ``://`` (:data:`_URL_USER`), then a scheme
+#: before it (:data:`_SCHEME_CHAR`); a parameter's name (:data:`_URL_PARAMETER`), then whether it
+#: names a secret (:data:`_SECRET_PARAMETER`). One expression each, ``\b[A-Za-z][\w+.-]*://`` and
+#: ``[?&][\w.-]*(?:token|...)[\w.-]*=``, cost the square of a long ``a.a.a...`` or ``?tokentoken...``.
+_URL_USER = re.compile(r"://([^/\s@'\"?#]+)@")
+_SCHEME_CHAR = re.compile(r"[\w+.-]")
+_URL_PARAMETER = re.compile(r"[?&]([\w.-]*)=(?=[^&\s'\"#])")
+_SECRET_PARAMETER = re.compile(r"token|key|secret|passw(?:or)?d|pwd|sig|signature|auth|credential", re.IGNORECASE)
+_PARAMETER_VALUE = re.compile(r"[^&\s'\"#]+")
 
 
-_URL_QUERY = re.compile(r"([?&][\w.-]*(?:token|key|secret|passw(?:or)?d|pwd|sig|signature|auth|credential)[\w.-]*=)"
-                        r"[^&\s'\"#]+", re.IGNORECASE)  # fmt: skip
+def _after_scheme(text: str, at: int) -> bool:
+    """Whether ``text[:at]`` ends with a URL scheme as ``\\b[A-Za-z][\\w+.-]*`` finds one: in the
+    run of ``[\\w+.-]`` characters before ``at``, an ASCII letter at the run's start or after a
+    ``+``, ``.`` or ``-``."""
+    start = at
+    while start > 0 and _SCHEME_CHAR.match(text, start - 1):
+        start -= 1
+    return any(text[i].isascii() and text[i].isalpha() and (i == start or text[i - 1] in "+.-")
+               for i in range(start, at))
+
+
+def _user_part(match: re.Match[str]) -> str:
+    user = match.group(1)
+    if user == "git" or not _after_scheme(match.string, match.start()):
+        return match.group(0)
+    return "://" + (user.split(":", 1)[0] + ":" + REDACTED if ":" in user else REDACTED) + "@"
+
+
+def _query_values(text: str) -> str:
+    pieces: list[str] = []
+    copied = position = 0
+    while (parameter := _URL_PARAMETER.search(text, position)) is not None:
+        position = parameter.end()
+        if _SECRET_PARAMETER.search(parameter.group(1)):
+            value = _PARAMETER_VALUE.match(text, position)
+            if value is not None:
+                pieces += [text[copied:position], REDACTED]
+                copied = position = value.end()
+    return "".join(pieces) + text[copied:]
 
 
 def url_credentials(text: str) -> str:
     """``text`` with the credentials of every URL in it replaced by ``[redacted]``
-    (:data:`_URL_USER`, :data:`_URL_QUERY`): a remote kustomize entry or repoURL may embed a token,
-    and findings quote entries as written."""
+    (:data:`_URL_USER`, :data:`_URL_PARAMETER`): a remote kustomize entry or repoURL may embed a
+    token, and findings quote entries as written. Linear in the length of ``text``."""
     if "@" in text:
-        text = _URL_USER.sub(lambda m: m.group(0) if m.group(2) == "git" else m.group(1) + (
-            m.group(2).split(":", 1)[0] + ":" + REDACTED if ":" in m.group(2) else REDACTED) + "@", text)
+        text = _URL_USER.sub(_user_part, text)
     if "=" in text:
-        text = _URL_QUERY.sub(rf"\1{REDACTED}", text)
+        text = _query_values(text)
     return text
+
+
+#: The body of a double-quoted literal, unrolled (each character read one way): up to its closing
+#: quote, a backslash before a line break (without ``dotall``) or the end.
+_QUOTED_BODY = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*')
+_QUOTED_BODY_DOTALL = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*', re.DOTALL)
+
+
+def literal_spans(text: str, start: int = 0, end: int | None = None, *, dotall: bool = False,
+                  raw: bool = False) -> Iterator[tuple[int, int]]:  # fmt: skip
+    """The spans ``(start, end)`` of ``text[start:end]``'s double-quoted literals (backslash escapes;
+    a backslash escapes a line break only with ``dotall``) and, with ``raw``, its backquoted ones
+    (no escapes), left to right, as ``re.finditer(r'"(?:[^"\\\\]|\\\\.)*"|`[^`]*`', ...)`` finds
+    them, in time linear in the length: that expression reads a quote that closes nothing to the
+    end once for every quote (``"\\"\\"\\"...``). A quote that closes nothing fails where its body
+    ends, and so does every quote its body read past (each read as ``\\"``, after which both bodies
+    are the same), so none of them is read again."""
+    end = len(text) if end is None else end
+    body = _QUOTED_BODY_DOTALL if dotall else _QUOTED_BODY
+    opening = re.compile('["`]' if raw else '"')
+    fails_before = -1  # a quote before this position closes nothing
+    raw_closes = True  # a backquote may still close
+    at = start
+    while (found := opening.search(text, at, end)) is not None:
+        first = found.start()
+        at = first + 1
+        if text[first] == "`":
+            close = text.find("`", first + 1, end) if raw_closes else -1
+            if close < 0:
+                raw_closes = False
+                continue
+            yield first, close + 1
+            at = close + 1
+        elif first >= fails_before:
+            stop = body.match(text, first + 1, end).end()  # type: ignore[union-attr]  # matches the empty string
+            if stop < end and text[stop] == '"':
+                yield first, stop + 1
+                at = stop + 1
+            else:
+                fails_before = stop
 
 
 #: Go's ``unicode.IsSpace`` (``src/unicode/graphic.go``): ``'\t'``, ``'\n'``, ``'\v'``, ``'\f'``,

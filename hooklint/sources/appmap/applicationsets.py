@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import json
 import os
 import re
@@ -42,7 +43,7 @@ from typing import Any, Callable
 
 from hooklint.files import read_bytes
 from hooklint.sources.render.redact import go_quoted, secret_key
-from hooklint.text import go_trim_space
+from hooklint.text import go_trim_space, literal_spans
 from hooklint.yamlio import BoundedLoader, Map, Seq, go_yaml_text
 
 #: Generators that need a cluster or the network: never run by hooklint.
@@ -122,6 +123,23 @@ def plain(value: Any) -> Any:
 _TEMPLATED = re.compile(r"{{.*}}")
 
 
+def _templated(text: str) -> bool:
+    """Whether :data:`_TEMPLATED` finds a tag in ``text``: a line with ``{{`` and a later ``}}``,
+    each line looked at once (the expression read a line of ``{{`` to its end once for each)."""
+    for line in text.split("\n"):
+        start = line.find("{{")
+        if start >= 0 and line.find("}}", start + 2) >= 0:
+            return True
+    return False
+
+
+def _up_to_last_close(text: str) -> int:
+    """Where ``text``'s last ``}}`` ends: an action (``{{(.*?)}}``) is looked for only before it, so that
+    no ``{{`` is read to the end in vain (the square of a text of ``{{``)."""
+    last = text.rfind("}}")
+    return last + 2 if last >= 0 else 0
+
+
 def fast_replace(text: str, params: dict) -> str:
     """``Replace`` without goTemplate (``applicationset/utils/utils.go``, v3.5.1), for one string
     of the template (``deeplyReplace`` calls it on each string field and mapping key):
@@ -135,7 +153,7 @@ def fast_replace(text: str, params: dict) -> str:
 
     Raises :class:`Unexpanded` (``failed``) with Argo CD's words when a ``{{`` has no ``}}`` after
     it: ``NewTemplate`` fails, and so does the ApplicationSet."""
-    if "{{" not in text or not _TEMPLATED.search(text):
+    if "{{" not in text or not _templated(text):
         return text
     out: list[str] = []
     pos = 0
@@ -213,14 +231,25 @@ class Templates:
 
 _FUNCTION_CALL = re.compile(r"(?<![\w.$\"'`])(%s)(?![\w])" % "|".join(NOT_IN_ARGOCD + ("slugify",)))
 _ACTION = re.compile(r"{{(.*?)}}", re.DOTALL)
-_STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"|`[^`]*`')
+
+
+def _literals_blanked(action: str) -> str:
+    """``action`` with each string literal (``"..."``, ```...```) written ``""`` (as
+    ``re.sub(r'"(?:[^"\\\\]|\\\\.)*"|`[^`]*`', '""', action)`` would), in linear time
+    (:func:`hooklint.text.literal_spans`)."""
+    pieces: list[str] = []
+    copied = 0
+    for start, end in literal_spans(action, raw=True):
+        pieces += [action[copied:start], '""']
+        copied = end
+    return "".join(pieces) + action[copied:]
 
 
 def _check_functions(text: str) -> None:
     """Raise :class:`Unexpanded` when ``text`` calls a function Argo CD's template engine does not
     define (Helm's would run it), or ``slugify`` (Argo CD's, which hooklint does not provide)."""
-    for action in _ACTION.findall(text):
-        found = _FUNCTION_CALL.search(_STRING_LITERAL.sub('""', action))
+    for action in _ACTION.findall(text[:_up_to_last_close(text)]):
+        found = _FUNCTION_CALL.search(_literals_blanked(action))
         if found is None:
             continue
         name = found.group(1)
@@ -454,32 +483,68 @@ def _go_match(pattern: str, name: str) -> bool:
         return False
 
 
-def _pathspec(pattern: str) -> "re.Pattern[str]":
-    """``git ls-files -- PATTERN``'s pathspec (the default, ``enableNewGitFileGlobbing`` off):
-    ``*`` and ``?`` match ``/`` too, ``[...]`` a class; a pattern without wildcards names a file
-    or every file under a folder."""
+def _pathspec(pattern: str) -> Callable[[str], bool]:
+    """``git ls-files -- PATTERN``'s pathspec (the default, ``enableNewGitFileGlobbing`` off), as a
+    function of a path: ``*`` and ``?`` match ``/`` too (not a line break), ``[...]`` a class; a
+    pattern without wildcards names a file or every file under a folder. A pattern with wildcards
+    is matched token by token, every place it may have reached at once (time: the path's length
+    times the pattern's): as one regular expression, ``.*a.*a.*a...`` cost the path's length to the
+    power of its stars (the pattern and the paths are the repository's)."""
     if not re.search(r"[*?\[]", pattern):
-        return re.compile(re.escape(pattern.rstrip("/")) + "(?:/.*)?")
-    regex = []
+        literal = re.compile(re.escape(pattern.rstrip("/")) + "(?:/.*)?")
+        return lambda path: literal.fullmatch(path) is not None
+    tokens: list[Callable[[str], bool] | None] = []  # None: a star
     i = 0
     while i < len(pattern):
         c = pattern[i]
         if c == "*":
-            regex.append(".*")
+            tokens.append(None)
         elif c == "?":
-            regex.append(".")
-        elif c == "[":
+            tokens.append(lambda char: char != "\n")
+        elif c == "[" and pattern.find("]", i + 1) >= 0:
             end = pattern.find("]", i + 1)
-            if end < 0:
-                regex.append(re.escape(c))
-            else:
-                body = pattern[i + 1:end]
-                regex.append("[" + ("^" + body[1:] if body.startswith("!") else body) + "]")
-                i = end
+            body = pattern[i + 1:end]
+            try:
+                tokens.append(re.compile("[" + ("^" + body[1:] if body.startswith("!") else body) + "]").fullmatch)  # type: ignore[arg-type]
+            except re.error as exc:  # an empty class ("[]"), a range out of order ("[z-a]")
+                raise Unexpanded("network", (
+                    f"the git files generator's path {pattern!r} has a class '[{body}]' hooklint does not read "
+                    f"({exc.msg}): the Applications it generates are not linted. Write the class with what it "
+                    "matches"), key="git") from None  # fmt: skip
+            i = end
         else:
-            regex.append(re.escape(c))
+            tokens.append(c.__eq__)
         i += 1
-    return re.compile("".join(regex))
+    return functools.partial(_glob_matches, tuple(tokens))
+
+
+def _glob_matches(tokens: tuple[Callable[[str], bool] | None, ...], path: str) -> bool:
+    """Whether ``path`` matches ``tokens`` (:func:`_pathspec`): the set of tokens reached after each
+    character, a star (None) taking any character but a line break, as ``.*`` does."""
+
+    def closed(reached: set[int]) -> set[int]:
+        for index in sorted(reached):
+            while index < len(tokens) and tokens[index] is None:
+                index += 1
+                reached.add(index)
+        return reached
+
+    reached = closed({0})
+    for char in path:
+        following: set[int] = set()
+        for index in reached:
+            if index == len(tokens):
+                continue
+            token = tokens[index]
+            if token is None:
+                if char != "\n":
+                    following.add(index)
+            elif token(char):
+                following.add(index + 1)
+        if not following:
+            return False
+        reached = closed(following)
+    return len(tokens) in reached
 
 
 def _repository_folders(root: str) -> list[str]:
@@ -554,12 +619,12 @@ def _git(spec: dict, ctx: _Context) -> list[dict]:
         chosen_files: set[str] = set()
         for entry in files:
             if isinstance(entry, dict) and isinstance(entry.get("path"), str) and not entry.get("exclude"):
-                regex = _pathspec(entry["path"])
-                chosen_files.update(f for f in all_files if regex.fullmatch(f))
+                in_path = _pathspec(entry["path"])
+                chosen_files.update(f for f in all_files if in_path(f))
         for entry in files:
             if isinstance(entry, dict) and isinstance(entry.get("path"), str) and entry.get("exclude"):
-                regex = _pathspec(entry["path"])
-                chosen_files = {f for f in chosen_files if not regex.fullmatch(f)}
+                in_path = _pathspec(entry["path"])
+                chosen_files = {f for f in chosen_files if not in_path(f)}
         params = []
         for relative in sorted(chosen_files):
             full = os.path.join(ctx.root, relative)

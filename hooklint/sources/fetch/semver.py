@@ -30,11 +30,18 @@ _LOOSE = re.compile(r"^v?([0-9]+)(\.[0-9]+)?(\.[0-9]+)?(-([0-9A-Za-z\-]+(\.[0-9A
                     r"(\+([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?$")  # fmt: skip
 _CV = (r"v?([0-9|x|X|\*]+)(\.[0-9|x|X|\*]+)?(\.[0-9|x|X|\*]+)?(-([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?"
        r"(\+([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?")  # fmt: skip
-_OPS = r"=||!=|>|<|>=|=>|<=|=<|~|~>|\^"
-_CONSTRAINT = re.compile(rf"^\s*({_OPS})\s*({_CV})\s*$")
+#: The operators (Masterminds' ``opsfound`` without its empty one: an operator is optional where it
+#: stands, ``(?:OP\s*)?``). Masterminds' expressions are Go's (RE2, linear); as Python's, their empty
+#: operator between ``\s*`` and ``\s*``, and ``\s*`` then ``\s+`` around a repeated group, cost the
+#: square of a run of spaces and the power of its number of separators (``1  1  1 ... !`` of 60
+#: characters ran for minutes). These take the same texts in linear time.
+_OPS = r"=|!=|>|<|>=|=>|<=|=<|~|~>|\^"
+_CONSTRAINT = re.compile(rf"^\s*(?:({_OPS})\s*)?({_CV})\s*$")
 _RANGE = re.compile(rf"\s*({_CV})\s+-\s+({_CV})\s*")
-_FIND = re.compile(rf"({_OPS})\s*({_CV})")
-_VALID = re.compile(rf"^(\s*({_OPS})\s*({_CV})\s*)((?:\s+|,\s*)({_OPS})\s*({_CV})\s*)*$")
+_FIND = re.compile(rf"(?:({_OPS})\s*)?({_CV})")
+_VALID = re.compile(rf"^\s*(?:(?:{_OPS})\s*)?{_CV}(?:\s*,\s*(?:(?:{_OPS})\s*)?{_CV}|\s+(?:(?:{_OPS})\s*)?{_CV})*\s*$")
+#: The longest constraint read (``_RANGE`` still costs the square of a run of version characters).
+MAX_CONSTRAINT = 256
 _UINT64 = 1 << 64
 
 
@@ -135,7 +142,7 @@ def _comparison(text: str) -> _Comparison | None:
     m = _CONSTRAINT.match(text)
     if m is None:
         return None
-    op, major, minor, patch, pre = m.group(1), m.group(3), m.group(4) or "", m.group(5) or "", m.group(6) or ""
+    op, major, minor, patch, pre = m.group(1) or "", m.group(3), m.group(4) or "", m.group(5) or "", m.group(6) or ""
     dirty = minor_dirty = patch_dirty = False
     if _is_x(major):
         version, dirty = f"0.0.0{pre}", True
@@ -242,7 +249,10 @@ class Constraint:
 
 
 def parse_constraint(text: str) -> Constraint | None:
-    """``text`` as a constraint (``NewConstraint``), or None when it is none."""
+    """``text`` as a constraint (``NewConstraint``), or None when it is none (or longer than
+    :data:`MAX_CONSTRAINT` characters: no chart's ``targetRevision`` is)."""
+    if len(text) > MAX_CONSTRAINT:
+        return None
     for m in list(_RANGE.finditer(text)):
         text = text.replace(m.group(0), f">= {m.group(1)}, <= {m.group(11)} ", 1)
     groups, pres = [], []

@@ -1582,20 +1582,51 @@ def _actions(data: bytes) -> Iterator[bytes]:
         yield action
 
 
+#: Where a literal that does not close stops (its opening read past every quote before it as
+#: ``\\"``, so those do not close either): a string's body (a backslash escapes a line break too,
+#: as in ``_ACTION_TOKEN``, which is DOTALL).
+_DQ_BODY = re.compile(rb'(?:\\.|[^"\\\n])*', re.DOTALL)
+_SQ_BODY = re.compile(rb"(?:\\.|[^'\\\n])*", re.DOTALL)
+
+
 def _actions_at(data: bytes) -> Iterator[tuple[int, bytes]]:
-    """:func:`_actions`, each with the offset of its text in ``data``."""
+    """:func:`_actions`, each with the offset of its text in ``data``. Read in linear time: where a
+    literal (``"``, ``'``, ```...```, ``/*``) does not close, ``_ACTION_TOKEN`` takes its first byte
+    alone, and every opening of the same kind before where it stopped is taken so without reading
+    it again (each was read to the same place: the square of a line of ``"\\"\\"...``)."""
+    fails = {ord('"'): -1, ord("'"): -1, ord("`"): -1, ord("/"): -1}
     start = data.find(b"{{")
     while start >= 0:
         position, end = start + 2, len(data)
         while position < len(data):
+            byte = data[position]
+            if fails.get(byte, -1) > position:
+                position += 1  # what "." takes of a literal that does not close
+                continue
             token = _ACTION_TOKEN.match(data, position)
             assert token is not None  # "." matches any byte
             if token.group() == b"}}":
                 end = token.start()
                 break
+            if token.end() == position + 1 and byte in fails:
+                fails[byte] = _unclosed(data, position, byte)
             position = token.end()
         yield start + 2, data[start + 2:end]
         start = data.find(b"{{", end)
+
+
+def _unclosed(data: bytes, position: int, byte: int) -> int:
+    """Where the literal opening at ``data[position]`` (a ``byte`` that ``_ACTION_TOKEN`` took alone:
+    it does not close) stops being read: no opening of its kind before that closes either."""
+    if byte == ord('"'):
+        return _DQ_BODY.match(data, position + 1).end()  # type: ignore[union-attr]  # matches the empty string
+    if byte == ord("'"):
+        return _SQ_BODY.match(data, position + 1).end()  # type: ignore[union-attr]
+    if byte == ord("`"):
+        return len(data)  # no backquote after it: none closes
+    if data.startswith(b"/*", position):
+        return len(data)  # no */ after it (the expression is DOTALL): none closes
+    return -1  # a "/" alone
 
 
 def _gunzip(data: bytes) -> bytes | None:
@@ -1781,6 +1812,37 @@ def _without(message: str, tree: _Chart, stubs: list[_Stub], left_out: list[tupl
 #: Where Go's text/template says an error is: ``shop/templates/job.yaml:12:7`` (executing) or
 #: ``(shop/templates/job.yaml:12)`` (parsing), named by chart name, ``charts/<name>/`` per subchart.
 _TEMPLATE_AT = re.compile(r"(?<![\w./-])([\w.-]+(?:/[\w.-]+)*/templates/[^\s:()\"]+):(\d+)(?::(\d+))?")
+#: What :func:`_template_positions` reads: a word that may end a path (up to a space, ``:``, a
+#: parenthesis or a quote) and the ``:12`` or ``:12:7`` after it; a run of path characters.
+_PATH_WORD = re.compile(r"(?<![^\s:()\"])[^\s:()\"]+(?=:\d)")
+_LINE_COLUMN = re.compile(r":(\d+)(?::(\d+))?")
+_PATH_RUN = re.compile(r"[\w./-]*")
+
+
+def _template_positions(message: str) -> Iterator[tuple[str, str, str | None]]:
+    """``(path, line, column or None)`` of each ``_TEMPLATE_AT`` in ``message``, found as
+    ``_TEMPLATE_AT.finditer`` finds them but in linear time (the expression read a run of
+    ``a/templates/`` once for each of its ``/templates/``): in each word before ``:12``, the first
+    place after no path character (``[\\w./-]``) whose run of path characters holds a
+    ``/templates/`` after a path (no ``//``, not from ``/``) and before more of the word."""
+    consumed = 0
+    for word in _PATH_WORD.finditer(message):
+        start, end = word.span()
+        at = max(start, consumed)
+        if at >= end:
+            continue
+        if at > start and _PATH_RUN.match(message, at - 1, at).end() == at:  # type: ignore[union-attr]
+            at = _PATH_RUN.match(message, at, end).end() + 1  # type: ignore[union-attr]  # after a path character: no start
+        while at < end:
+            run_end = _PATH_RUN.match(message, at, end).end()  # type: ignore[union-attr]  # matches the empty string
+            templates = message.find("/templates/", at + 1, run_end)
+            if message[at] != "/" and templates > at and "//" not in message[at:templates + 1] and templates + 11 < end:
+                numbers = _LINE_COLUMN.match(message, end)
+                if numbers is not None:
+                    yield message[at:end], numbers.group(1), numbers.group(2)
+                    consumed = numbers.end()
+                break
+            at = run_end + 1 if run_end > at else at + 1
 
 
 def template_location(message: str, tree: _Chart) -> tuple[str, int, int] | None:
@@ -1788,8 +1850,8 @@ def template_location(message: str, tree: _Chart) -> tuple[str, int, int] | None
     names a template file of ``tree`` (the chart rendered, or one of its unpacked subcharts);
     column 1 when Helm gives a line only. None when the message names none, or a template of a
     packaged subchart, which the user cannot open at a line."""
-    for match in _TEMPLATE_AT.finditer(message):
-        parts = match.group(1).split("/")
+    for file, line, column in _template_positions(message):
+        parts = file.split("/")
         if parts[0] != tree.name:
             continue
         node: _Chart | None = tree
@@ -1800,7 +1862,7 @@ def template_location(message: str, tree: _Chart) -> tuple[str, int, int] | None
             continue
         path = os.path.normpath(os.path.join(node.folder, *parts[i:]))
         if os.path.isfile(path):
-            return path, int(match.group(2)), int(match.group(3) or 1)
+            return path, int(line), int(column or 1)
     return None
 
 
@@ -1956,10 +2018,33 @@ def _split(text: str, tally: bounded.Tally | None = None) -> list[str]:
 def _pieces(text: str) -> Iterator[str]:
     """``_SPLIT.split(text)``, one piece at a time (no list of every piece of a large output)."""
     start = 0
-    for separator in _SPLIT.finditer(text):
-        yield text[start : separator.start()]
-        start = separator.end()
+    for separator_start, separator_end in _separators(text):
+        yield text[start:separator_start]
+        start = separator_end
     yield text[start:]
+
+
+_SPLIT_SPACE = "\t\n\f\r "
+_SPLIT_SPACES = re.compile(r"[\t\n\f\r ]*")
+
+
+def _separators(text: str) -> Iterator[tuple[int, int]]:
+    """The spans of ``_SPLIT``'s matches in ``text``, as ``_SPLIT.finditer`` finds them but in linear
+    time (its ``[\\t\\n\\f\\r ]*\\n`` read a run of spaces and line breaks once for each of its
+    characters): each ``---`` at the start or after a line break, from the start of the run of
+    spaces and line breaks before it (after the previous separator) to the end of the one after."""
+    position = 0
+    at = text.find("---")
+    while at >= 0:
+        if at == 0 or (at - 1 >= position and text[at - 1] == "\n"):
+            start = at
+            while start > position and text[start - 1] in _SPLIT_SPACE:
+                start -= 1
+            position = _SPLIT_SPACES.match(text, at + 3).end()  # type: ignore[union-attr]  # matches the empty string
+            yield start, position
+            at = text.find("---", position)
+        else:
+            at = text.find("---", at + 1)
 
 
 def _head(text: str, source: str) -> dict[str, Any] | None:
@@ -2184,12 +2269,17 @@ def template_document_indexes(rendering: Rendering) -> list[int]:
 
 _BLANK, _COMMENT, _DIRECTIVE, _SEPARATOR, _CONTENT, _SCALAR = range(6)
 _MASK = "\0"
+#: A plain key's characters after its first: anything but NUL, a run of blanks only when something
+#: but a key's ``:`` follows it, a ``:`` only when no blank or end follows it. Each character is
+#: read one way, so a line is read in linear time (``[^\0]*?[ \t]*:``, the lazy form, cost the square
+#: of a line of spaces).
+_PLAIN_REST = r"""(?:[^\0: \t]|[ \t]+(?=[^\0: \t]|:(?![ \t]|$))|:(?![ \t]|$))*"""
 _KEY = re.compile(
-    r"""(?:"(?P<dq>(?:[^"\\\0]|\\.)*)"|'(?P<sq>(?:[^'\0]|'')*)'|(?P<plain>[^\s#'"\0\[\]{},&*!|>%@`?-][^\0]*?|-[^\s\0][^\0]*?))"""
+    r"""(?:"(?P<dq>(?:[^"\\\0]|\\.)*)"|'(?P<sq>(?:[^'\0]|'')*)'|"""
+    rf"""(?P<plain>[^\s#'"\0\[\]{{}},&*!|>%@`?-]{_PLAIN_REST}|-[^\s\0]{_PLAIN_REST}))"""
     r"""[ \t]*:(?=[ \t]|$)"""
 )
 _BLOCK_SCALAR = re.compile(r"[|>][-+0-9]*[ \t]*(?:#.*)?$")
-_ACTION = re.compile(r"\{\{-?\s*(.*?)\s*-?\}\}", re.DOTALL)
 _CONTROL = re.compile(r"(?:if|else|end|with|define|block)\b|/\*|\$\w+\s*:?=")
 _LITERAL_KIND = re.compile(r"""kind:[ \t]*(["']?)([A-Za-z][A-Za-z0-9]*)\1[ \t]*(?:#.*)?$""")
 
@@ -2410,7 +2500,24 @@ def _resolve(lines: list[_Line], start: int, end: int, path: str, owner: _Line |
 def _emits(raw: str) -> bool:
     """Whether a line of actions may write YAML: anything but ``if``/``else``/``end``/``with``/
     ``define``, comments and variable assignments (a ``range`` body is repeated)."""
-    return any(not _CONTROL.match(action) for action in _ACTION.findall(raw)) or "range" in raw.split()
+    return any(not _CONTROL.match(action) for action in _line_actions(raw)) or "range" in raw.split()
+
+
+def _line_actions(text: str) -> Iterator[str]:
+    """The actions of Go template ``text`` (what lies between each ``{{`` and the first ``}}`` after
+    it, without the ``-`` trim markers and the spaces around), as ``\\{\\{-?\\s*(.*?)\\s*-?\\}\\}``
+    finds them, in linear time (that expression costs the cube of an unclosed action of spaces)."""
+    start = text.find("{{")
+    while start >= 0:
+        end = text.find("}}", start + 2)
+        if end < 0:
+            return
+        inner = text[start + 2:end]
+        inner = inner[1:] if inner.startswith("-") else inner
+        inner = inner.lstrip()
+        inner = inner[:-1] if inner.endswith("-") else inner
+        yield inner.rstrip()
+        start = text.find("{{", end + 2)
 
 
 def _key_column(line: _Line) -> int:

@@ -57,6 +57,9 @@ _MISSING = re.compile(
 #: ``api/resmap/reswrangler.go`` ``appendReplaceOrMerge``: ``id %#v does not exist; cannot merge or
 #: replace``, the id written as ``resid.ResId{Gvk:resid.Gvk{..., Kind:"ConfigMap", ...}, Name:"x", ...}``).
 _MISSING_MERGE = re.compile(r'Kind:"([A-Za-z0-9]+)"[^}]*\}, Name:"([^"]*)"[^}]*\} does not exist; cannot merge or replace')
+#: ``_MISSING_MERGE`` in two parts (:func:`_missing_merge`): its kind, and what follows the ``}`` after it.
+_MERGE_KIND = re.compile(r'Kind:"([A-Za-z0-9]+)"')
+_MERGE_NAME = re.compile(r'\}, Name:"([^"]*)"[^}]*\} does not exist; cannot merge or replace')
 #: Marks a path (relative to the application folder) inside an omission's text, so that the
 #: cached rendering holds no spelling of the folder: :func:`user_paths` replaces it.
 _PATH_MARK = "\x00"
@@ -207,10 +210,27 @@ def missing_target(message: str) -> tuple[str, str] | None:
     last one."""
     found = _MISSING.search(message)
     if found is None:
-        merged = _MISSING_MERGE.search(message)
-        return (merged.group(1), merged.group(2)) if merged is not None else None
+        return _missing_merge(message)
     name = found.group(2).rsplit(".", 1)[0]
     return found.group(1), name
+
+
+def _missing_merge(message: str) -> tuple[str, str] | None:
+    """The ``(kind, name)`` of ``_MISSING_MERGE.search(message)``, found in linear time (the
+    expression read to the next ``}`` once for every ``Kind:"..."`` before it): the first stretch
+    between two ``}`` that holds a ``Kind:"..."`` and whose ``}`` ``_MERGE_NAME`` follows."""
+    if "does not exist; cannot merge or replace" not in message:
+        return None
+    start = 0
+    close = message.find("}")
+    while close >= 0:
+        kind = _MERGE_KIND.search(message, start, close)
+        name = _MERGE_NAME.match(message, close) if kind is not None else None
+        if kind is not None and name is not None:
+            return kind.group(1), name.group(1)
+        start = close + 1
+        close = message.find("}", start)
+    return None
 
 
 def target_names(entry: Any, read: Callable[[str], str | None], field_name: str) -> tuple[tuple[str, str], ...]:

@@ -22,8 +22,12 @@ from typing import Any, Callable
 from hooklint.findings import Span
 from hooklint.yamlio import Map, Seq
 
-_SEGMENT = re.compile(r"(.*?)((?:\[\d+\])*)", re.DOTALL)  # fullmatch: any key (a newline too), its indexes
 _INDEX = re.compile(r"\[(\d+)\]")
+#: A run of indexes (``[0][2]``) after a key, and one at a key's end.
+_INDEXES = re.compile(r"(?:\[\d+\])*")
+_ENDS_WITH_INDEX = re.compile(r"\[\d+\]\Z")
+#: The longest index a path may name (a longer one is no index of any sequence).
+_MAX_INDEX_DIGITS = 18
 
 #: kustomize transformer kind -> the kustomization fields that configure it.
 TRANSFORMER_FIELDS: dict[str, tuple[str, ...]] = {
@@ -45,30 +49,35 @@ TRANSFORMER_FIELDS: dict[str, tuple[str, ...]] = {
 def resolve(body: Any, field_path: str) -> list[tuple[Any, Any]]:
     """The steps of ``field_path`` (``spec.template.spec.containers[0].image``; annotation keys
     may hold dots) through ``body``: ``[(container, key or index), ...]``, ending at the field.
-    Empty when the path does not exist in ``body``."""
-    parts = field_path.split(".") if field_path else []
+    Empty when the path does not exist in ``body``. At each mapping the key is the longest one of
+    the mapping that the path spells from there, up to a ``.`` or the end, after which only indexes
+    follow (``[0]``, none that its key would end with); found by comparing the mapping's keys with
+    the path, in time linear in their length (joining the path's parts from the longest cost the
+    cube of an annotation key of 20,000 dots: 24 s)."""
     steps: list[tuple[Any, Any]] = []
-    node, i = body, 0
-    while i < len(parts):
+    node: Any = body
+    at: int | None = 0 if field_path else None
+    while at is not None:
         if not isinstance(node, Map):
             return []
-        for j in range(len(parts), i, -1):  # the longest key that exists (keys may hold dots)
-            match = _SEGMENT.fullmatch(".".join(parts[i:j]))
-            assert match is not None  # every text matches: the indexes may be none, the key empty
-            key, indexes = match.group(1), _INDEX.findall(match.group(2))
-            if key in node:
-                break
-        else:
+        best: tuple[int, str, int] | None = None  # (end of the key's indexes, key, end of the key)
+        for key in node:
+            if not isinstance(key, str) or not field_path.startswith(key, at) or _ENDS_WITH_INDEX.search(key):
+                continue
+            end = _INDEXES.match(field_path, at + len(key)).end()  # type: ignore[union-attr]  # matches the empty string
+            if (end == len(field_path) or field_path[end] == ".") and (best is None or end > best[0]):
+                best = (end, key, at + len(key))
+        if best is None:
             return []
+        end, key, key_end = best
         steps.append((node, key))
         node = node[key]
-        for index in indexes:
-            index = int(index)
-            if not isinstance(node, Seq) or index >= len(node):
+        for index in _INDEX.findall(field_path, key_end, end):
+            if not isinstance(node, Seq) or len(index) > _MAX_INDEX_DIGITS or int(index) >= len(node):
                 return []
-            steps.append((node, index))
-            node = node[index]
-        i = j
+            steps.append((node, int(index)))
+            node = node[int(index)]
+        at = end + 1 if end < len(field_path) else None
     return steps
 
 

@@ -22,7 +22,9 @@ key names a secret and the whole content of a file whose name does (``db-passwor
 - a value the application also writes where nothing is secret (:attr:`SecretValues.public`): a
   name, a namespace, a label, a ConfigMap's data, any value under a key that names no secret, a
   mapping key, a folder or file name of its inputs, its Application's name and namespace. A secret
-  that is part of such a name (``xxx-postdelete``) is none either (:attr:`SecretValues.names`).
+  that is part of such a name (``xxx-postdelete``) is none either (:attr:`SecretValues.names`). A
+  Secret's own value is public only so (:attr:`SecretValues.stored`): written also in an annotation
+  or a ConfigMap, it is still a secret (attacker trial 10 item 9).
 
 **How it is found**: each secret value as written, JSON-escaped, with control characters escaped as
 one-line messages write them (:func:`hooklint.text.escape_controls`), base64-encoded, as Go's byte list
@@ -88,15 +90,26 @@ SECRET_KEY = re.compile(r"pass(?:word|wd|phrase)?|pwd|secret|token|credential|pr
 #: Keys that name a secret without holding one (``secretKeyRef``, ``secretName``, ``existingSecret``,
 #: ``passwordSecretName``; Bitnami's ``secretKeys.adminPasswordKey``, the name of a key of a Secret),
 #: whose values are references even under a key that names a secret.
-_REFERENCE_KEY = re.compile(r"(?:refs?|names?|existing\w*|password[-_]?key|secret[-_]?keys)$|^existing|^automount",
-                            re.IGNORECASE)  # fmt: skip
+_REFERENCE_KEY = re.compile(r"(?:refs?|names?|password[-_]?key|secret[-_]?keys)$|^existing|^automount", re.IGNORECASE)
+#: A key's last word read backwards (``existingSecret``: ``existing\w*$`` as a search costs the square
+#: of a long word's length; this is matched once, at the start of the reversed key).
+_LAST_WORD_REVERSED = re.compile(r"\w*")
 #: Scalars that are no secret wherever they are (go-yaml v2's booleans and null).
 _NOT_SECRET = frozenset("y Y yes Yes YES n N no No NO true True TRUE false False FALSE on On ON off Off OFF null Null NULL ~".split())
 
 
 def secret_key(key: str) -> bool:
     """Whether values under mapping key ``key`` are secrets (``SECRET_KEY``, not a reference)."""
-    return bool(SECRET_KEY.search(key)) and not _REFERENCE_KEY.search(key)
+    return bool(SECRET_KEY.search(key)) and not reference_key(key)
+
+
+def reference_key(key: str) -> bool:
+    """Whether mapping key ``key`` names a secret without holding one (:data:`_REFERENCE_KEY`, or
+    its last word holds ``existing``: ``dbExistingSecret``), in time linear in its length."""
+    if _REFERENCE_KEY.search(key):
+        return True
+    last = _LAST_WORD_REVERSED.match(key[::-1])
+    return last is not None and "gnitsixe" in last.group().lower()
 
 
 def named_secret(pairs: Iterable[tuple[str, object]]) -> bool:
@@ -151,24 +164,125 @@ def placeholder(value: str) -> bool:
     return len(set(word)) <= 1 or word in _PLACEHOLDER_WORDS or word.startswith(_PLACEHOLDER_STARTS)
 
 
-#: (pattern, replacement) applied to every renderer message before the values are removed.
-_SCRUBS: tuple[tuple[re.Pattern[str], str], ...] = (
+_LITERAL_SOURCES = "literal sources ["
+_LITERAL_ERROR = "]: invalid literal source"
+_KEY_NAME_ERROR = '" is not a valid key name'
+_YAML_MARK = re.compile(r"(line \d+, column \d+):\s")
+
+
+def _literal_sources_scrubbed(message: str) -> str:
+    r"""``message`` with, on each line, what lies from the first ``literal sources [`` to the last
+    ``]`` that ``: invalid literal source`` follows written ``literal sources [redacted]``, as
+    ``literal sources \[.*\](?=: invalid literal source)`` would (kustomize ``api/kv``: ``literal
+    sources [a=1 b:2]: invalid literal source b:2, expected key=value``), but each line looked at
+    once (that expression costs the square of a line of ``literal sources [``)."""
+    if _LITERAL_SOURCES not in message:
+        return message
+    lines = message.split("\n")
+    for number, line in enumerate(lines):
+        first = line.find(_LITERAL_SOURCES)
+        last = line.rfind(_LITERAL_ERROR) if first >= 0 else -1
+        if last >= first + len(_LITERAL_SOURCES):
+            lines[number] = f"{line[:first]}literal sources {REDACTED}{line[last + 1:]}"
+    return "\n".join(lines)
+
+
+def _up_to_last(pattern: re.Pattern[str], replacement: str, closing: str) -> Callable[[str], str]:
+    """``pattern.sub(replacement, ...)`` of a message up to its last ``closing`` character only: a
+    pattern ``...[^c]*c`` then never scans to the end of the message in vain, once for each place it
+    may start (the square of the message's length)."""
+
+    def scrub(message: str) -> str:
+        last = message.rfind(closing) + 1
+        return pattern.sub(replacement, message[:last]) + message[last:] if last else message
+
+    return scrub
+
+
+def _sub(pattern: re.Pattern[str], replacement: str) -> Callable[[str], str]:
+    """``pattern.sub(replacement, ...)``, for a pattern whose scans never overlap (linear)."""
+    return functools.partial(pattern.sub, replacement)
+
+
+#: What :func:`scrubbed` does to every renderer message before the values are removed, in order;
+#: each in time linear in the message's length (attacker trial 10 item 8).
+_SCRUBS: tuple[Callable[[str], str], ...] = (
     # kustomize api/kv: "literal sources [a=1 b:2]: invalid literal source b:2, expected key=value"
-    (re.compile(r"literal sources \[.*\](?=: invalid literal source)"), f"literal sources {REDACTED}"),
-    (re.compile(r"(invalid literal source ).*?(?=, expected key=value|$)"), rf"\g<1>{REDACTED}"),
-    (re.compile(r"literal sources \[[^\]]*\]"), f"literal sources {REDACTED}"),
+    _literal_sources_scrubbed,
+    _sub(re.compile(r"(invalid literal source ).*?(?=, expected key=value|$)"), rf"\g<1>{REDACTED}"),
+    _up_to_last(re.compile(r"literal sources \[[^\]]*\]"), f"literal sources {REDACTED}", "]"),
     # kustomize api/kv: "line [80 65 ...] has invalid utf8 bytes : PASS=..."
-    (re.compile(r"line \[[\d ]*\] has invalid utf8 bytes\s*:.*"), f"line {REDACTED} has invalid utf8 bytes : {REDACTED}"),
-    (re.compile(r'"(?:[^"\\]|\\.)*"( is not a valid key name)'), rf'"{REDACTED}"\1'),
+    _sub(re.compile(r"line \[[\d ]*\] has invalid utf8 bytes\s*:.*"), f"line {REDACTED} has invalid utf8 bytes : {REDACTED}"),
+    # kustomize: "KEY" is not a valid key name
+    lambda message: _key_names_scrubbed(message),
     # go-yaml: cannot unmarshal !!str `s3cret...` into ...
-    (re.compile(r"(!!\w+ )`[^`]*`"), rf"\1`{REDACTED}`"),
+    _up_to_last(re.compile(r"(!!\w+ )`[^`]*`"), rf"\1`{REDACTED}`", "`"),
     # Helm 4 JSON Schema (santhosh-tekuri/jsonschema): "at '/db/password': 's3cret' does not match ..."
-    (re.compile(r"(at '(?:[^'\\]|\\.)*': )'(?:[^'\\]|\\.)*'"), rf"\1'{REDACTED}'"),
+    _sub(re.compile(r"(at '(?:[^'\\]|\\.)*': )'(?:[^'\\]|\\.)*'"), rf"\1'{REDACTED}'"),
     # Go strconv: parsing "s3cret": invalid syntax
-    (re.compile(r'(parsing )"(?:[^"\\]|\\.)*"(?=: )'), rf'\1"{REDACTED}"'),
+    _sub(re.compile(r'(parsing )"(?:[^"\\]|\\.)*"(?=: )'), rf'\1"{REDACTED}"'),
     # PyYAML: '... in "<unicode string>", line 2, column 14:  b: s3cret: c  ^' (the quoted line)
-    (re.compile(r"(line \d+, column \d+):\s.*?\^"), r"\1"),
+    lambda message: _yaml_marks_scrubbed(message),
 )
+
+
+def scrubbed(message: str) -> str:
+    """``message`` (a renderer's) with the literals quoted after the prefixes known to quote input
+    values replaced by ``[redacted]`` (:data:`_SCRUBS`, in order), in time linear in its length."""
+    for scrub in _SCRUBS:
+        message = scrub(message)
+    return message
+
+
+def _key_names_scrubbed(message: str) -> str:
+    """``message`` with each ``"KEY" is not a valid key name`` (kustomize) written ``"[redacted]" is
+    not a valid key name``: the quoted text is from the leftmost ``"`` such that no quote between
+    it and the closing one is unescaped (a quote after an even run of backslashes), as the regular
+    expression ``"(?:[^"\\]|\\.)*" is not a valid key name`` finds it, but in one pass (that
+    expression costs the square of the length of ``"\"\"\"...``)."""
+    if _KEY_NAME_ERROR not in message:
+        return message
+    pieces: list[str] = []
+    copied = 0
+    opening = -1  # the leftmost quote a closing one here could close: none yet
+    at = message.find('"')
+    while at >= 0:
+        run = 0
+        while at - run > copied and message[at - run - 1] == "\\":
+            run += 1
+        escaped = run % 2 == 1
+        if not escaped and opening >= 0 and message.startswith(_KEY_NAME_ERROR, at):
+            pieces += [message[copied:opening], f'"{REDACTED}"']
+            copied, opening = at + 1, -1
+        elif not escaped or opening < 0:
+            opening = at
+        at = message.find('"', at + 1)
+    return "".join(pieces) + message[copied:]
+
+
+def _yaml_marks_scrubbed(message: str) -> str:
+    """``message`` with each PyYAML mark (``line 2, column 14:``, then a space or a line break) and
+    what follows it up to the next ``^`` on the same line (the quoted line) replaced by the mark's
+    ``line 2, column 14``, as ``(line \\d+, column \\d+):\\s.*?\\^`` would, but with the next ``^``
+    and line break found once for every mark (that expression costs the square of a long line of
+    marks)."""
+    if "column" not in message:
+        return message
+    pieces: list[str] = []
+    copied = position = 0
+    caret = newline = -2  # the next ^ and line break after a position (-2: not looked for; -1: none)
+    while (mark := _YAML_MARK.search(message, position)) is not None:
+        end = mark.end()
+        if caret == -2 or 0 <= caret < end:
+            caret = message.find("^", end)
+        if newline == -2 or 0 <= newline < end:
+            newline = message.find("\n", end)
+        if caret >= 0 and (newline < 0 or caret < newline):
+            pieces += [message[copied:mark.start()], mark.group(1)]
+            copied = position = caret + 1
+        else:
+            position = mark.start() + 1
+    return "".join(pieces) + message[copied:]
 
 
 @dataclass
@@ -186,6 +300,9 @@ class SecretValues:
     #: secrets by where they come from, kept even where also written where nothing is secret: an
     #: ApplicationSet generator's parameters under secret keys (:meth:`add_carried`)
     carried: set[str] = field(default_factory=set)
+    #: the values of Secrets (``data``, ``stringData``: :meth:`add_stored`), kept even where also
+    #: written where nothing is secret (an annotation, a ConfigMap), but not when a name holds one
+    stored: set[str] = field(default_factory=set)
 
     def add(self, value: object, key: str = "") -> None:
         """Add ``value`` (a scalar as written; other types are ignored) as the secret under ``key``,
@@ -216,6 +333,22 @@ class SecretValues:
             if decoded is not None:
                 self.add(decoded, key)
 
+    def add_stored(self, value: object, key: str = "", *, encoded: bool = False) -> None:
+        """:meth:`add` ``value``, a Secret's ``stringData`` value (``encoded``: a ``data`` value, also
+        as what it decodes to, :meth:`add_encoded`), a secret wherever the application also writes
+        it but in a name, a namespace, a label or a path (:meth:`kept`): an annotation or a
+        ConfigMap that holds a Secret's password is where it leaks, not what makes it public
+        (attacker trial 10 item 9: a directory source printed it in HL012, kustomize did not)."""
+        if encoded:
+            self.add_encoded(value, key)
+        else:
+            self.add(value, key)
+        if isinstance(value, bytes):
+            value = value.decode("utf-8", "replace")
+        for text in (value, _decoded(value) if encoded and isinstance(value, str) else None):
+            if isinstance(text, str) and text.strip() in self.secrets:
+                self.stored.add(text.strip())
+
     def add_public(self, value: object, *, name: bool = False) -> None:
         """Record ``value`` as written where nothing is secret (``name``: an identity or a path component)."""
         if isinstance(value, str):
@@ -231,12 +364,13 @@ class SecretValues:
                 self.add_public(part, name=True)
 
     def kept(self) -> dict[str, str]:
-        """The secrets that are secrets: neither written where nothing is secret nor part of a name."""
+        """The secrets that are secrets: neither written where nothing is secret (but a Secret's own
+        value, :attr:`stored`, which is one wherever else it is written) nor part of a name."""
         if not self.secrets:
             return {}
         names = "\n".join(sorted(self.names))
         return {value: key for value, key in self.secrets.items() if value in self.carried or (
-                value not in self.public and ("\n" in value or value not in names))}  # fmt: skip
+                (value not in self.public or value in self.stored) and ("\n" in value or value not in names))}  # fmt: skip
 
 
 def _decoded(value: str) -> str | None:
@@ -260,15 +394,14 @@ def merged(*parts: SecretValues) -> SecretValues:
         out.public |= part.public
         out.names |= part.names
         out.carried |= part.carried
+        out.stored |= part.stored
     return out
 
 
 def redact(message: str, values: SecretValues) -> str:
     """``message`` with the quoted literals after known prefixes scrubbed (:data:`_SCRUBS`), then
     every one of ``values`` replaced (:func:`redactor`)."""
-    for pattern, replacement in _SCRUBS:
-        message = pattern.sub(replacement, message)
-    return redactor(values)(message)
+    return redactor(values)(scrubbed(message))
 
 
 _KEY_SHOWN = re.compile(r"[\w.\-/\[\]]{1,100}")
@@ -447,7 +580,7 @@ class Redactor:
             budget = [DECODE_BUDGET]
             spans = self._hidden(text, DECODE_DEPTH, budget)
             if budget[0] < 0:  # fail closed: what was not decoded may hide a secret
-                spans += [(m.start(), m.end(), "") for m in _SUSPECT.finditer(text)]
+                spans += _suspect(text)
             if spans:
                 text = _replaced(text, spans)
         return url_credentials(text)
@@ -543,8 +676,18 @@ _NOT_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
 _SINGLE_CASE_RUN = re.compile(r"[A-Z0-9+/]{12,}|[a-z0-9+/]{12,}")
 #: A run of base32 characters, in one case, that could hold a secret's encoding (``b64enc | b32enc``).
 _BASE32_RUN = re.compile(r"[A-Z2-7]{16,}={0,6}|[a-z2-7]{16,}={0,6}")
-#: What may hide a secret when the decoding budget ran out: a base64 run, a word with escapes.
-_SUSPECT = re.compile(r"[A-Za-z0-9+/]{12,}={0,2}|\S*(?:\\|%[0-9A-Fa-f]{2}|&#?\w+;)\S*")
+#: What may hide a secret when the decoding budget ran out: a base64 run (:data:`_BASE64_RUN`), a
+#: word (:data:`_WORD`) with an escape (:data:`_ESCAPE`) (:func:`_suspect`).
+_WORD = re.compile(r"\S+")
+_ESCAPE = re.compile(r"\\|%[0-9A-Fa-f]{2}|&#?\w+;")
+
+
+def _suspect(text: str) -> list[tuple[int, int, str]]:
+    """The spans ``(start, end, "")`` of ``text`` that may hide a secret when the decoding budget ran
+    out: each base64 run and each word holding an escape, found in time linear in the text's length
+    (``\\S*(?:\\\\|...)\\S*`` as one expression scanned a long word once for each of its characters)."""
+    spans = [(m.start(), m.end(), "") for m in _BASE64_RUN.finditer(text)]
+    return spans + [(m.start(), m.end(), "") for m in _WORD.finditer(text) if _ESCAPE.search(m.group())]
 
 
 def _base64_decodings(run: str) -> Iterator[str]:
@@ -746,7 +889,7 @@ def redactor(values: SecretValues) -> Redactor:
     for value, key in sorted(kept.items()):
         key = key if shows(key) else ""
         for form in _forms(value):
-            if form not in values.public or value in values.carried:
+            if form not in values.public or value in values.carried or (value in values.stored and form not in values.names):
                 exact.setdefault(form, key)
         folded.setdefault(value, key)
         # as its letters, and as its UTF-8 bytes read as Latin-1 (sprig's nospace walks bytes)
@@ -796,7 +939,7 @@ def object_secrets(bodies: Iterable[object]) -> SecretValues:
         for field_name in ("stringData", "data"):
             values = body.get(field_name)
             for key, value in values.items() if isinstance(values, dict) else ():
-                found.add_encoded(value, str(key)) if field_name == "data" else found.add(value, str(key))
+                found.add_stored(value, str(key), encoded=field_name == "data")
     return found
 
 
@@ -911,14 +1054,24 @@ def _plain_text(name: str, text: str, found: SecretValues) -> None:
     for line in text.splitlines():
         match = _ASSIGNMENT.match(line)
         if match is not None and secret_key(match.group(1)):
-            found.add(match.group(2).strip().strip("'\""), match.group(1))
+            found.add(assigned(line[match.end():]).strip("'\""), match.group(1))
     for match in _ELEMENT.finditer(text):
         if secret_key(match.group(1)):
             found.add(match.group(2), match.group(1))
 
 
-#: ``KEY=value``, ``KEY: value``, ``key = "value"`` (env, properties, INI, TOML), ``export KEY=value``.
-_ASSIGNMENT = re.compile(r"^\s*(?:export\s+)?[\"']?([A-Za-z_][\w.-]*)[\"']?\s*[=:]\s*(.*?)\s*,?\s*$")
+#: ``KEY=`` and ``KEY:`` of ``KEY=value``, ``KEY: value``, ``key = "value"`` (env, properties, INI,
+#: TOML), ``export KEY=value``; the value is the rest of the line (:func:`assigned`). One expression
+#: for the whole line, ``...[=:]\s*(.*?)\s*,?\s*$``, cost the cube of a line of spaces (attacker
+#: trial 10 item 8: an 80 kB ``files/app.env`` outlived ``--run-timeout``).
+_ASSIGNMENT = re.compile(r"\s*(?:export\s+)?[\"']?([A-Za-z_][\w.-]*)[\"']?\s*[=:]")
+
+
+def assigned(rest: str) -> str:
+    """The value of an assignment line from after its ``=`` or ``:`` (``rest``): without the spaces
+    around it and one trailing comma (``key = "value",``)."""
+    value = rest.strip()
+    return value[:-1].rstrip() if value.endswith(",") else value
 #: ``<password>value</password>`` (XML).
 _ELEMENT = re.compile(r"<([A-Za-z_][\w.-]*)>([^<>]{1,4096})</\1>")
 
@@ -1040,14 +1193,17 @@ def _node(root: yaml.Node, found: SecretValues) -> None:
                 for entry_key, entry in value.value:
                     entry_name = entry_key.value if entry_key.__class__ is scalar else ""
                     public.add(entry_name)
-                    stack.append((entry, entry_name, False))
+                    if entry.__class__ is scalar:  # a Secret's own value: a secret wherever else it is written
+                        found.add_stored(entry.value, entry_name, encoded=True)
+                    else:
+                        stack.append((entry, entry_name, False))
                 continue
             if kind == "ConfigMap" and key in ("data", "binaryData") and value.__class__ is mapping:
                 for entry_key, entry in value.value:  # never secret, whatever its keys say: public
                     public.update(part.value for part in (entry_key, entry) if part.__class__ is scalar)
                 continue
             child: str | None
-            if _REFERENCE_KEY.search(key):
+            if reference_key(key):
                 child = None  # a reference to a Secret by name, even under a key that names a secret
             elif named and key == "value":
                 child = next(v.value for k, v in reversed(pairs) if k == "name")
@@ -1064,7 +1220,8 @@ def _node(root: yaml.Node, found: SecretValues) -> None:
 
 
 _BLOCK = re.compile(r"^(\s*)(?:-\s+)?[\"']?(data|stringData)[\"']?\s*:\s*(.*)$")
-_ENTRY = re.compile(r"^(\s*)(?:-\s+)?(?:\"[^\"]*\"|'[^']*'|[^:#\s][^:#]*?)\s*:(?:\s+(.*))?$")
+#: ``key: value`` (the key to its first ``:``; ``[^:#]*?\s*:`` cost the square of a line of spaces).
+_ENTRY = re.compile(r"^(\s*)(?:-\s+)?(?:\"[^\"]*\"\s*|'[^']*'\s*|[^:#\s][^:#]*):(?:\s+(.*))?$")
 
 
 def _lines(text: str, found: SecretValues) -> None:
@@ -1241,9 +1398,7 @@ def render_error_redactor(error: RenderError, folder: str, root: str, *, helm: b
     hide = redactor(found)
 
     def redacted(message: str) -> str:  # redact(message, found), its redactor made once
-        for pattern, replacement in _SCRUBS:
-            message = pattern.sub(replacement, message)
-        return hide(message)
+        return hide(scrubbed(message))
 
     return redacted
 
@@ -1341,7 +1496,7 @@ def _secret_lines_by_indent(text: str) -> set[int]:
     return found
 
 
-_VALUE_AT = re.compile(r"^(\s*(?:-\s+)?(?:\"(?:[^\"\\]|\\.)*\"|'[^']*'|[^\s:#'\"{\[][^:#]*?)\s*:)(\s+)(\S.*?)(\r?\n?)$")
+_VALUE_AT = re.compile(r"^(\s*(?:-\s+)?(?:\"(?:[^\"\\]|\\.)*\"\s*|'[^']*'\s*|[^\s:#'\"{\[][^:#]*):)(\s+)(\S.*?)(\r?\n?)$")
 _ITEM_AT = re.compile(r"^(\s*-\s+)(\S.*?)(\r?\n?)$")
 _INDENT_AT = re.compile(r"^(\s*)(\S.*?)(\r?\n?)$")
 

@@ -164,7 +164,9 @@ def _read(top: str) -> Submodules:
     return Submodules(top, gitmodules, subs)
 
 
-_PATH_KEY = re.compile(rb"^(\s*)(path)\s*=\s*(.*?)\s*$", re.IGNORECASE)
+#: ``path =`` at a line's start; its value is the rest of the line without the blanks around it
+#: (``\s*=\s*(.*?)\s*$`` as one expression cost the square of a line of blanks).
+_PATH_KEY = re.compile(rb"(\s*)(path)\s*=", re.IGNORECASE)
 
 
 def _gitmodules_paths(path: str) -> list[tuple[str, int, int]]:
@@ -180,7 +182,7 @@ def _gitmodules_paths(path: str) -> list[tuple[str, int, int]]:
         match = _PATH_KEY.match(line)
         if match is None:
             continue
-        text = _config_value(match.group(3).decode("utf-8", "replace")).strip("/")
+        text = _config_value(line[match.end():].strip().decode("utf-8", "replace")).strip("/")
         if text:
             out.append((os.path.normpath(text).replace(os.sep, "/"), number, len(match.group(1)) + 1))
     return out
