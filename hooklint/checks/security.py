@@ -833,6 +833,30 @@ ESCALATION_VERBS = {
 }
 #: Admission webhook configurations (cluster-scoped, ``admissionregistration.k8s.io``).
 WEBHOOK_RESOURCES = ("mutatingwebhookconfigurations", "validatingwebhookconfigurations")
+#: Admission policies and their bindings (cluster-scoped, ``admissionregistration.k8s.io``): a CEL
+#: policy the API server applies to every object its bindings match, a mutating one rewriting it.
+ADMISSION_POLICY_RESOURCES = ("mutatingadmissionpolicies", "mutatingadmissionpolicybindings",
+                              "validatingadmissionpolicies")  # fmt: skip
+
+
+def verb_matches(verbs: list[str], verb: str) -> bool:
+    """Whether a rule's ``verbs`` grant ``verb``: ``*`` or the verb itself (k8s.io/kubernetes
+    ``pkg/apis/rbac/v1/evaluation_helpers.go`` ``VerbMatches``)."""
+    return "*" in verbs or verb in verbs
+
+
+def resource_match(resources: list[str], resource: str) -> str | None:
+    """The entry of a rule's ``resources`` that grants ``resource`` (``pods``, or a subresource
+    ``pods/exec``), as written, or None; k8s.io/kubernetes ``pkg/apis/rbac/v1/evaluation_helpers.go``
+    ``ResourceMatches``: ``*`` grants every resource and subresource, an entry equal to the
+    requested ``resource/subresource`` grants it, and ``*/<sub>`` grants subresource ``<sub>`` of
+    every resource (``pods/exec`` by ``*/exec``; never ``pods`` itself). API groups and
+    ``resourceNames`` are matched apart (:func:`_serves`, the caller)."""
+    sub = resource.partition("/")[2]
+    for entry in resources:
+        if entry == "*" or entry == resource or (sub and entry == "*/" + sub):
+            return entry
+    return None
 
 
 #: Resources whose ``create`` starts pods, with the API groups that serve them (``""`` the core
@@ -858,7 +882,7 @@ CERTIFICATES_GROUP = "certificates.k8s.io"
 
 def _serves(groups: list, resource_groups: tuple[str, ...]) -> bool:
     """Whether a rule's ``apiGroups`` name one of ``resource_groups`` (or ``*``)."""
-    return "*" in groups or any(g in groups for g in resource_groups)
+    return "*" in groups or any(g in groups for g in resource_groups)  # APIGroupMatches
 
 
 def _client_signers(rule: Mapping, groups: list, verbs: list[str], resources: list[str]) -> str | None:
@@ -869,7 +893,7 @@ def _client_signers(rule: Mapping, groups: list, verbs: list[str], resources: li
     role holds both); the ``approve`` rule is what limits whose certificates, so it is the one
     judged (the CertificateApproval admission plugin, ``k8s.io/kubernetes
     plugin/pkg/admission/certificates/approval/admission.go``)."""
-    if "approve" not in verbs or "signers" not in resources or not _serves(groups, (CERTIFICATES_GROUP,)):
+    if "approve" not in verbs or not resource_match(resources, "signers") or not _serves(groups, (CERTIFICATES_GROUP,)):
         return None
     names = rule.get("resourceNames")
     if not names:
@@ -879,7 +903,8 @@ def _client_signers(rule: Mapping, groups: list, verbs: list[str], resources: li
     return ", ".join(shown) or None
 
 
-def _rule_grants(rule: Mapping, cluster_wide: bool, judge: "_Judge | None" = None) -> list[tuple[int, str]]:
+def _rule_grants(rule: Mapping, cluster_wide: bool, judge: "_Judge | None" = None,
+                 privileged: str | None = None) -> list[tuple[int, str]]:
     """What one RBAC rule grants that HL106 reports, as (rank, phrase), most dangerous first:
     0 every resource; 1 escalate/bind/impersonate; 2 every verb; 3 running pods cluster-wide
     (``create``, ``update`` or ``patch`` on pods or a kind that makes them, :data:`POD_MAKERS`: a new
@@ -892,9 +917,18 @@ def _rule_grants(rule: Mapping, cluster_wide: bool, judge: "_Judge | None" = Non
     without a resourceVersion starts with an ADDED event carrying every existing Secret, data
     included, so watch alone reads them all); 6 approving certificates of a client signer
     (:func:`_client_signers`, "Certificate signing requests"); 7 update or patch on admission webhook
-    configurations cluster-wide. Ranks 3 to 7 are reported only through a ClusterRoleBinding: in one
-    namespace a hook that starts pods or reads Secrets reaches that namespace's ServiceAccounts and
-    Secrets, the reach a namespaced Role is meant to have (and nodes are cluster-scoped).
+    configurations, ``create`` on them (a new webhook receives, and a mutating one rewrites, every
+    object it asks for), or create, update or patch on admission policies
+    (:data:`ADMISSION_POLICY_RESOURCES`), cluster-wide. Ranks 3 to 7 are reported through a
+    ClusterRoleBinding; ranks 3 to 5 (not ``nodes/proxy``, nodes being cluster-scoped) through a
+    RoleBinding too when ``privileged`` says its namespace holds the cluster (a phrase naming it,
+    :meth:`_Judge.privileged`: Argo CD's or kube-system); in any other namespace a hook that starts
+    pods or reads Secrets reaches that namespace's ServiceAccounts and Secrets, the reach a
+    namespaced Role is meant to have.
+
+    Resources are matched as Kubernetes RBAC matches them (:func:`resource_match`: ``*``,
+    ``resource/subresource`` and ``*/subresource``), API groups by :func:`_serves`; the message
+    quotes the entry as written (``create on */exec``).
 
     ``get`` on ``pods/exec``, ``pods/attach`` and ``nodes/proxy`` runs commands: a WebSocket
     upgrade is an HTTP GET, authorized as ``get`` (Kubernetes "RBAC good practices", "Access to
@@ -930,33 +964,58 @@ def _rule_grants(rule: Mapping, cluster_wide: bool, judge: "_Judge | None" = Non
         out.append((2, f"every verb on {', '.join(resources) or 'its resources'}"))
         return out
     core = "" in groups or "*" in groups
-    if cluster_wide:
-        makers = [r for r in resources if r in POD_MAKERS and _serves(groups, POD_MAKERS[r])]
-        inside = [r for r in ("pods/exec", "pods/attach") if r in resources] if core else []
-        debug = ["pods/ephemeralcontainers"] if core and "pods/ephemeralcontainers" in resources else []
-        kubelet = ["nodes/proxy"] if core and "nodes/proxy" in resources else []
+    # running pods, tokens and Secrets: through a ClusterRoleBinding, or a RoleBinding of a
+    # namespace whose ServiceAccounts and Secrets hold the cluster (:data:`PRIVILEGED_NAMESPACES`)
+    pods_reach = cluster_wide or privileged is not None
+
+    def on(*wanted: str) -> list[str]:  # the entries (as written) that grant each of ``wanted``, in that order
+        return list(dict.fromkeys(e for w in wanted for e in resources if resource_match([e], w)))
+
+    if pods_reach:  # in rule order
+        makers = [e for e in resources if any(resource_match([e], r) and _serves(groups, served)
+                                              for r, served in POD_MAKERS.items())]  # fmt: skip
+        inside = on("pods/exec", "pods/attach") if core else []
+        debug = on("pods/ephemeralcontainers") if core else []
+        kubelet = on("nodes/proxy") if core and cluster_wide else []  # nodes are cluster-scoped
         # update or patch: a new pod template, or a running pod's new image; get: a websocket exec
         for verb, reached in (("create", makers + inside + kubelet), ("update", makers + debug),
                               ("patch", makers + debug), ("get", inside + kubelet)):
+            reached = list(dict.fromkeys(reached))
             if verb in verbs and reached:
                 out.append((3, f"{verb} on {', '.join(reached)}"))
-        if core and "create" in verbs and "serviceaccounts/token" in resources:
-            out.append((4, "issuing tokens cluster-wide (create on serviceaccounts/token: a token for any "
+        token = on("serviceaccounts/token") if core and "create" in verbs else []
+        if token and cluster_wide:
+            out.append((4, f"issuing tokens cluster-wide (create on {token[0]}: a token for any "
                            "ServiceAccount of any namespace)"))  # fmt: skip
+        elif token:
+            where, why = privileged.split(" (", 1)
+            out.append((4, f"issuing tokens in {where} (create on {token[0]}: a token for any ServiceAccount there; "
+                           f"{why}"))  # fmt: skip
     read = [v for v in ("get", "list", "watch") if v in verbs]
-    if cluster_wide and core and "secrets" in resources and read:
-        if read == ["watch"]:
-            out.append((5, "watching secrets cluster-wide (a watch streams every Secret with its data)"))
-        else:
-            out.append((5, "reading secrets cluster-wide"))
+    secrets = on("secrets") if core and read and pods_reach else []
+    where = "cluster-wide" if cluster_wide else f"in {privileged}"
+    if secrets and read == ["watch"]:
+        out.append((5, f"watching secrets {where} (a watch streams every Secret with its data)"))
+    elif secrets:
+        out.append((5, f"reading secrets {where}"))
     if approve:
         out.append((6, approve))
-    hooks = [r for r in WEBHOOK_RESOURCES if r in resources]
+    admission = _serves(groups, ("admissionregistration.k8s.io",))
+    hooks = on(*WEBHOOK_RESOURCES) if cluster_wide and admission else []
     writes = [v for v in ("update", "patch") if v in verbs]
-    admission = "admissionregistration.k8s.io" in groups or "*" in groups
-    if cluster_wide and admission and hooks and writes:
+    if hooks and writes:
         out.append((7, f"{' and '.join(writes)} on {', '.join(hooks)} without resourceNames (it can rewrite "
                        "every admission webhook of the cluster)"))  # fmt: skip
+    if hooks and "create" in verbs:
+        out.append((7, f"create on {', '.join(hooks)} (a new admission webhook receives every object it asks for, "
+                       "Secrets included, and a mutating one may rewrite it, a pod made privileged)"))  # fmt: skip
+    policies = on(*ADMISSION_POLICY_RESOURCES) if cluster_wide and admission else []
+    changes = [v for v in ("create", "update", "patch") if v in verbs]
+    if policies and changes:
+        said = ", ".join(changes[:-1]) + " and " + changes[-1] if len(changes) > 1 else changes[0]
+        out.append((7, f"{said} on {', '.join(policies)} (an admission policy applies to every object its "
+                       "bindings match: a mutating one may make every pod privileged, a validating one "
+                       "decides what the cluster admits)"))  # fmt: skip
     return out
 
 
@@ -1236,9 +1295,10 @@ def _binding_grants(binding: Manifest, ctx: Context, judge: "_Judge | None" = No
     return None if judged is None else judged[1]
 
 
-def _grants_phrase(grants: list[tuple[int, str]]) -> list[tuple[int, str]]:
+def _grants_phrase(grants: list[tuple[int, str]], privileged: str | None = None) -> list[tuple[int, str]]:
     """The (rank, phrase) grants of every rule of one role as a message says them: the pod-running
-    rights of every rule in one phrase (resources grouped by the verbs held), the signers of every
+    rights of every rule in one phrase (resources grouped by the verbs held; ``privileged``: the
+    phrase of the namespace a RoleBinding grants them in, :meth:`_Judge.privileged`), the signers of every
     rule in one, the wildcard verbs of every rule in one, and "every resource" left out when
     "every resource with every verb" says it; ranked, rule order within a rank."""
     held: dict[str, set[str]] = {}  # resource: the verbs held on it, resources in rule order
@@ -1252,9 +1312,11 @@ def _grants_phrase(grants: list[tuple[int, str]]) -> list[tuple[int, str]]:
             said = [v for v in ("create", "update", "patch", "get") if v in verbs_held]
             groups.setdefault(", ".join(said[:-1]) + " and " + said[-1] if len(said) > 1 else said[0], []).append(resource)
         pods = "; ".join(f"{v} on {', '.join(r)}" for v, r in groups.items())
-        grants = [g for g in grants if g[0] != 3] + [(3, f"running pods cluster-wide ({pods}: it can run code as any "
-                                                        "ServiceAccount of any namespace, with that namespace's "
-                                                        "Secrets)")]  # fmt: skip
+        said = (f"running pods cluster-wide ({pods}: it can run code as any ServiceAccount of any namespace, with "
+                "that namespace's Secrets)") if privileged is None else \
+            "running pods in {} ({pods}: it can run code as any ServiceAccount there, with its Secrets; {}".format(
+                *privileged.split(" (", 1), pods=pods)
+        grants = [g for g in grants if g[0] != 3] + [(3, said)]
     signers = list(dict.fromkeys(n for rank, p in grants if rank == 6 for n in p.split(", ")))
     if signers:  # one phrase for the signers of every rule
         shown = "every signer" if "every signer" in signers else f"signers {', '.join(signers)}"
@@ -1274,6 +1336,24 @@ def _grants_phrase(grants: list[tuple[int, str]]) -> list[tuple[int, str]]:
 #: exponential, or recurse past Python's limit.
 NAMED_BUDGET = 5000
 NAMED_DEPTH = 40
+#: What a message says of Argo CD's namespace (:meth:`_Judge.privileged`).
+ARGOCD_NAMESPACE = ("Argo CD's, whose Secrets hold every managed cluster's and repository's credentials and "
+                    "whose argocd-application-controller holds every verb on every resource")
+#: The namespaces whose ServiceAccounts and Secrets hold the cluster, so that running pods, issuing
+#: tokens or reading Secrets there through a RoleBinding is reported (:meth:`_Judge.privileged`),
+#: with what a message says of each: kube-system, and Argo CD's default namespaces (the stock
+#: install's ``argocd``, OpenShift GitOps' ``openshift-gitops``).
+PRIVILEGED_NAMESPACES = {
+    "kube-system": "the controllers' ServiceAccounts, clusterrole-aggregation-controller's escalate on every "
+    "ClusterRole among them, and their tokens",
+    "argocd": ARGOCD_NAMESPACE,
+    "openshift-gitops": ARGOCD_NAMESPACE,
+}
+#: The names of Argo CD's components (argo-cd v3.5.1 ``manifests/install.yaml``: each a
+#: ServiceAccount and a Deployment or StatefulSet of that name), which tell Argo CD's namespace.
+ARGOCD_COMPONENTS = ("argocd-application-controller", "argocd-server", "argocd-repo-server",
+                     "argocd-applicationset-controller", "argocd-notifications-controller", "argocd-dex-server",
+                     "argocd-redis", "argocd-commit-server")  # fmt: skip
 #: The group whose members pass every authorization check (Kubernetes "RBAC good practices":
 #: members of ``system:masters`` bypass RBAC and webhook authorization alike).
 MASTERS_GROUP = "system:masters"
@@ -1303,6 +1383,7 @@ class _Judge:
         self.index: dict[tuple[str, str], list[tuple[Manifest, Grantee]]] | None = None  # :meth:`_subjects`
         self.secrets: dict[str, list[Manifest]] | None = None  # token Secrets by name: :meth:`token_secret`
         self.budget = NAMED_BUDGET
+        self.argocd: set[str] | None = None  # Argo CD's namespaces: :meth:`privileged`
 
     def _memo(self, key: tuple, compute: Callable[[], _T | None], fallback: _T) -> _T | None:
         """``compute()`` once per ``key``; None for a key under way further out (its frames in
@@ -1372,16 +1453,42 @@ class _Judge:
                 rules.extend(more)
             named = through = f"{role_kind} '{role_name}'"
         grants: list[tuple[int, str]] = []
+        privileged = None if cluster_wide else self.privileged(namespace)
         for rule in rules:
-            grants.extend(g for g in _rule_grants(rule, cluster_wide, self) if g not in grants)
+            grants.extend(g for g in _rule_grants(rule, cluster_wide, self, privileged) if g not in grants)
         if not grants:
             return None
-        grants = _grants_phrase(grants)
+        grants = _grants_phrase(grants, privileged)
         if gathered and role is not None:
             shown = ", ".join(gathered[:3]) + (f" and {len(gathered) - 3} more" if len(gathered) > 3 else "")
             through += f" (its aggregationRule gathers the rules of {shown})"
         return (f"{named}, which grants {grants[0][1].split(' (')[0]}",
                 f"grants {', and '.join(phrase for _, phrase in grants)} through {through}")
+
+    def privileged(self, namespace: str | None) -> str | None:
+        """How a message names ``namespace`` when its ServiceAccounts and Secrets hold the cluster,
+        so that running pods, issuing tokens or reading Secrets there is reported through a
+        RoleBinding too (:data:`PRIVILEGED_NAMESPACES`), else None: ``kube-system`` (the
+        controllers' ServiceAccounts, bound to ``system:controller:`` roles, and their tokens);
+        Argo CD's namespace: ``argocd`` (the stock install's), ``openshift-gitops`` (OpenShift
+        GitOps'), or the namespace of a ConfigMap ``argocd-cm``, or of a ServiceAccount, Deployment
+        or StatefulSet named as one of Argo CD's components, of this lint run (its cluster Secrets,
+        labelled ``argocd.argoproj.io/secret-type: cluster``, hold every managed cluster's
+        credentials, argo-cd v3.5.1 ``docs/operator-manual/declarative-setup.md``, and a pod there
+        may run as ``argocd-application-controller``, every verb on every resource)."""
+        if namespace is None:
+            return None
+        if self.argocd is None:
+            self.argocd = {ns for ns, why in PRIVILEGED_NAMESPACES.items() if why.startswith("Argo CD's")}
+            for kind, names in (("ConfigMap", ("argocd-cm",)), ("ServiceAccount", ARGOCD_COMPONENTS),
+                                ("Deployment", ARGOCD_COMPONENTS), ("StatefulSet", ARGOCD_COMPONENTS)):
+                self.argocd.update(m.namespace for m in self.ctx.by_kind.get(kind, [])
+                                   if m.name in names and m.namespace)  # fmt: skip
+        if namespace in PRIVILEGED_NAMESPACES and not PRIVILEGED_NAMESPACES[namespace].startswith("Argo CD's"):
+            return f"namespace '{namespace}' ({PRIVILEGED_NAMESPACES[namespace]})"
+        if namespace in self.argocd:
+            return f"namespace '{namespace}' ({ARGOCD_NAMESPACE})"
+        return None
 
     def unseen(self, kind: object, name: str, namespace: str | None) -> str | None:
         """Why a role bound in ``namespace`` that :meth:`role` does not report cannot be judged, as
@@ -1521,7 +1628,7 @@ class _Judge:
             return "*" in verbs or verb in verbs
 
         def on(resource: str) -> bool:
-            return "*" in resources or resource in resources
+            return resource_match(resources, resource) is not None
 
         core = _serves(groups, ("",))
         out: list[tuple[int, str]] = []
