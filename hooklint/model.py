@@ -675,6 +675,26 @@ class Manifest:
 RBAC_GROUP = "rbac.authorization.k8s.io"
 
 
+def verb_matches(verbs: list[str], verb: str) -> bool:
+    """Whether a rule's ``verbs`` grant ``verb``: ``*`` or the verb itself (k8s.io/kubernetes
+    ``pkg/apis/rbac/v1/evaluation_helpers.go`` ``VerbMatches``)."""
+    return "*" in verbs or verb in verbs
+
+
+def resource_match(resources: list[str], resource: str) -> str | None:
+    """The entry of a rule's ``resources`` that grants ``resource`` (``pods``, or a subresource
+    ``pods/exec``), as written, or None; k8s.io/kubernetes ``pkg/apis/rbac/v1/evaluation_helpers.go``
+    ``ResourceMatches``: ``*`` grants every resource and subresource, an entry equal to the
+    requested ``resource/subresource`` grants it, and ``*/<sub>`` grants subresource ``<sub>`` of
+    every resource (``pods/exec`` by ``*/exec``; never ``pods`` itself). API groups and
+    ``resourceNames`` are matched apart (``hooklint.checks.security._serves``, by the caller)."""
+    sub = resource.partition("/")[2]
+    for entry in resources:
+        if entry == "*" or entry == resource or (sub and entry == "*/" + sub):
+            return entry
+    return None
+
+
 #: The user name and groups the API server gives a ServiceAccount's token
 #: (``k8s.io/apiserver pkg/authentication/serviceaccount/util.go``: ``MakeUsername``
 #: ``system:serviceaccount:<namespace>:<name>``, ``MakeGroupNames`` ``system:serviceaccounts`` and

@@ -14,7 +14,7 @@ from typing import Any, Iterator
 from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.findings import Span
-from hooklint.model import Grantee, Manifest, binding_grantees, get_map
+from hooklint.model import Grantee, Manifest, binding_grantees, get_map, resource_match, verb_matches
 from hooklint.plan import SyncPlan, Task, absent_during_deletion, is_kustomize_config, step_text
 from hooklint.yamlio import Map, Seq
 
@@ -244,8 +244,8 @@ def grants_scc_use(binding: Manifest, ctx: Context) -> bool:
         written = (rule.get(k) for k in ("apiGroups", "resources", "verbs"))
         groups, resources, verbs = ({e for e in w if isinstance(e, str)} if isinstance(w, Seq) else set()
                                     for w in written)  # fmt: skip
-        if ({"security.openshift.io", "*"} & groups and {"securitycontextconstraints", "*"} & resources
-                and {"use", "*"} & verbs):  # fmt: skip
+        if ({"security.openshift.io", "*"} & groups and resource_match(list(resources), "securitycontextconstraints")
+                and verb_matches(list(verbs), "use")):  # fmt: skip
             return True
     return False
 

@@ -12,7 +12,7 @@ from hooklint.checks import Context, Hit, check
 from hooklint.findings import Span
 from hooklint.images import allowed, is_templated, parse_image
 from hooklint.sources.repository.volumes import HostPathVolume, node_path
-from hooklint.model import BASELINE_CAPABILITIES, POD_KINDS, RUN_TO_COMPLETION_KINDS, Container, Manifest, PodSpec, RBAC_GROUP, Grantee, binding_grantee, binding_grantees, get_map
+from hooklint.model import BASELINE_CAPABILITIES, POD_KINDS, RUN_TO_COMPLETION_KINDS, Container, Manifest, PodSpec, RBAC_GROUP, Grantee, binding_grantee, binding_grantees, get_map, resource_match, verb_matches
 from hooklint.yamlio import DocumentTooComplex, Map, Seq, YamlSyntaxError, parse_documents
 
 
@@ -839,26 +839,6 @@ ADMISSION_POLICY_RESOURCES = ("mutatingadmissionpolicies", "mutatingadmissionpol
                               "validatingadmissionpolicies")  # fmt: skip
 
 
-def verb_matches(verbs: list[str], verb: str) -> bool:
-    """Whether a rule's ``verbs`` grant ``verb``: ``*`` or the verb itself (k8s.io/kubernetes
-    ``pkg/apis/rbac/v1/evaluation_helpers.go`` ``VerbMatches``)."""
-    return "*" in verbs or verb in verbs
-
-
-def resource_match(resources: list[str], resource: str) -> str | None:
-    """The entry of a rule's ``resources`` that grants ``resource`` (``pods``, or a subresource
-    ``pods/exec``), as written, or None; k8s.io/kubernetes ``pkg/apis/rbac/v1/evaluation_helpers.go``
-    ``ResourceMatches``: ``*`` grants every resource and subresource, an entry equal to the
-    requested ``resource/subresource`` grants it, and ``*/<sub>`` grants subresource ``<sub>`` of
-    every resource (``pods/exec`` by ``*/exec``; never ``pods`` itself). API groups and
-    ``resourceNames`` are matched apart (:func:`_serves`, the caller)."""
-    sub = resource.partition("/")[2]
-    for entry in resources:
-        if entry == "*" or entry == resource or (sub and entry == "*/" + sub):
-            return entry
-    return None
-
-
 #: Resources whose ``create`` starts pods, with the API groups that serve them (``""`` the core
 #: group; ``extensions`` still names the old workload kinds in RBAC rules): Kubernetes RBAC good
 #: practices, "Workload creation".
@@ -882,7 +862,7 @@ CERTIFICATES_GROUP = "certificates.k8s.io"
 
 def _serves(groups: list, resource_groups: tuple[str, ...]) -> bool:
     """Whether a rule's ``apiGroups`` name one of ``resource_groups`` (or ``*``)."""
-    return "*" in groups or any(g in groups for g in resource_groups)  # APIGroupMatches
+    return "*" in groups or any(g in groups for g in resource_groups)  # RBAC's APIGroupMatches
 
 
 def _client_signers(rule: Mapping, groups: list, verbs: list[str], resources: list[str]) -> str | None:
@@ -993,11 +973,13 @@ def _rule_grants(rule: Mapping, cluster_wide: bool, judge: "_Judge | None" = Non
                            f"{why}"))  # fmt: skip
     read = [v for v in ("get", "list", "watch") if v in verbs]
     secrets = on("secrets") if core and read and pods_reach else []
-    where = "cluster-wide" if cluster_wide else f"in {privileged}"
-    if secrets and read == ["watch"]:
-        out.append((5, f"watching secrets {where} (a watch streams every Secret with its data)"))
-    elif secrets:
-        out.append((5, f"reading secrets {where}"))
+    if secrets:
+        said, stream = ("watching", "a watch streams every Secret with its data") if read == ["watch"] else ("reading", "")
+        if cluster_wide:
+            out.append((5, f"{said} secrets cluster-wide" + (f" ({stream})" if stream else "")))
+        else:  # the namespace's phrase: namespace 'x' (what it holds)
+            where, why = str(privileged).split(" (", 1)
+            out.append((5, f"{said} secrets in {where} ({stream + '; ' if stream else ''}{why}"))
     if approve:
         out.append((6, approve))
     admission = _serves(groups, ("admissionregistration.k8s.io",))
@@ -1625,7 +1607,7 @@ class _Judge:
         listed = ", ".join(f"'{n}'" for n in names)
 
         def holds(verb: str) -> bool:
-            return "*" in verbs or verb in verbs
+            return verb_matches(verbs, verb)
 
         def on(resource: str) -> bool:
             return resource_match(resources, resource) is not None
