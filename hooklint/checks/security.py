@@ -968,7 +968,7 @@ def _rule_grants(rule: Mapping, cluster_wide: bool, judge: "_Judge | None" = Non
             out.append((4, f"issuing tokens cluster-wide (create on {token[0]}: a token for any "
                            "ServiceAccount of any namespace)"))  # fmt: skip
         elif token:
-            where, why = privileged.split(" (", 1)
+            where, why = str(privileged).split(" (", 1)
             out.append((4, f"issuing tokens in {where} (create on {token[0]}: a token for any ServiceAccount there; "
                            f"{why}"))  # fmt: skip
     read = [v for v in ("get", "list", "watch") if v in verbs]
@@ -1294,11 +1294,13 @@ def _grants_phrase(grants: list[tuple[int, str]], privileged: str | None = None)
             said = [v for v in ("create", "update", "patch", "get") if v in verbs_held]
             groups.setdefault(", ".join(said[:-1]) + " and " + said[-1] if len(said) > 1 else said[0], []).append(resource)
         pods = "; ".join(f"{v} on {', '.join(r)}" for v, r in groups.items())
-        said = (f"running pods cluster-wide ({pods}: it can run code as any ServiceAccount of any namespace, with "
-                "that namespace's Secrets)") if privileged is None else \
-            "running pods in {} ({pods}: it can run code as any ServiceAccount there, with its Secrets; {}".format(
-                *privileged.split(" (", 1), pods=pods)
-        grants = [g for g in grants if g[0] != 3] + [(3, said)]
+        if privileged is None:
+            running = (f"running pods cluster-wide ({pods}: it can run code as any ServiceAccount of any namespace, "
+                       "with that namespace's Secrets)")  # fmt: skip
+        else:  # the namespace's phrase: namespace 'x' (what it holds)
+            where, why = privileged.split(" (", 1)
+            running = f"running pods in {where} ({pods}: it can run code as any ServiceAccount there, with its Secrets; {why}"
+        grants = [g for g in grants if g[0] != 3] + [(3, running)]
     signers = list(dict.fromkeys(n for rank, p in grants if rank == 6 for n in p.split(", ")))
     if signers:  # one phrase for the signers of every rule
         shown = "every signer" if "every signer" in signers else f"signers {', '.join(signers)}"
