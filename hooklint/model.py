@@ -198,6 +198,53 @@ def pod_spec_path(group: str, kind: str | None) -> tuple[str, ...] | None:
     return keys
 
 
+#: Kinds that hold a pod template but make no pod of their own (another object names them): v1
+#: ``PodTemplate``, Argo Workflows' ``WorkflowTemplate``/``ClusterWorkflowTemplate`` (read by the
+#: Workflows that reference them, HL110 there). :func:`find_pod_specs` is not asked about them.
+TEMPLATE_ONLY_KINDS = frozenset({("", "PodTemplate"), ("argoproj.io", "WorkflowTemplate"),
+                                 ("argoproj.io", "ClusterWorkflowTemplate")})  # fmt: skip
+#: How deep below ``spec`` :func:`find_pod_specs` looks (a Kubeflow job's pod spec is 5 keys down).
+MAX_POD_SPEC_DEPTH = 12
+
+
+def is_pod_spec(value: Any) -> bool:
+    """Whether ``value`` looks like a ``corev1.PodSpec``: a mapping whose ``containers`` is a list
+    holding a mapping with an ``image`` (the one field every container of a pod must set)."""
+    containers = value.get("containers") if isinstance(value, Map) else None
+    return isinstance(containers, Seq) and any(isinstance(c, Map) and "image" in c for c in containers)
+
+
+def find_pod_specs(body: Any) -> list[tuple[str, Map, str]]:
+    """Every pod spec (:func:`is_pod_spec`) below ``body``'s ``spec``, at any depth up to
+    :data:`MAX_POD_SPEC_DEPTH`, in document order, as ``(field path, parent mapping, key)``:
+    ``spec.pytorchReplicaSpecs.Master.template.spec`` for a Kubeflow PyTorchJob
+    (``kubeflow/training-operator pkg/apis/kubeflow.org/v1`` ``ReplicaSpec.Template`` is a
+    ``corev1.PodTemplateSpec``), ``spec.template.spec``, ``spec.jobs[0].template.spec``. Used for
+    a hook of a kind whose pods hooklint does not read at a fixed path: Argo CD runs an object of
+    any kind as a hook (``controller/hook.go`` ``isHookOfType``), and a controller may make pods
+    from any pod template it holds. A pod spec is not searched further (its own fields are not
+    more pods)."""
+    out: list[tuple[str, Map, str]] = []
+
+    def visit(parent: Map | Seq, key: Any, value: Any, path: str, depth: int) -> None:
+        if isinstance(parent, Map) and isinstance(key, str) and is_pod_spec(value):
+            out.append((path, parent, key))
+            return
+        if depth >= MAX_POD_SPEC_DEPTH:
+            return
+        if isinstance(value, Map):
+            for k, v in value.items():
+                if isinstance(k, str):
+                    visit(value, k, v, f"{path}.{k}", depth + 1)
+        elif isinstance(value, Seq):
+            for i, v in enumerate(value):
+                visit(value, i, v, f"{path}[{i}]", depth + 1)
+
+    if isinstance(body, Map):
+        visit(body, "spec", body.get("spec"), "spec", 0)
+    return out
+
+
 def _str(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 

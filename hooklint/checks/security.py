@@ -12,7 +12,7 @@ from hooklint.checks import Context, Hit, check
 from hooklint.findings import Span
 from hooklint.images import allowed, is_templated, parse_image
 from hooklint.sources.repository.volumes import HostPathVolume, node_path
-from hooklint.model import BASELINE_CAPABILITIES, POD_KINDS, RUN_TO_COMPLETION_KINDS, Container, Manifest, PodSpec, RBAC_GROUP, Grantee, binding_grantee, binding_grantees, get_map
+from hooklint.model import BASELINE_CAPABILITIES, POD_KINDS, RUN_TO_COMPLETION_KINDS, TEMPLATE_ONLY_KINDS, find_pod_specs, Container, Manifest, PodSpec, RBAC_GROUP, Grantee, binding_grantee, binding_grantees, get_map
 from hooklint.yamlio import DocumentTooComplex, Map, Seq, YamlSyntaxError, parse_documents
 
 
@@ -597,7 +597,7 @@ def _ref_name(ref: Map) -> str:
 _CHECKED = "so hooklint did not check the images, ServiceAccount and privileges of those pods (HL101-HL105)"
 
 
-@check("HL110", kinds=frozenset(kind for _, kind in RUN_TO_COMPLETION_KINDS) | {"Rollout", "CronWorkflow"})
+@check("HL110")
 def hook_workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """A hook of a run-to-completion kind (:data:`hooklint.model.RUN_TO_COMPLETION_KINDS`) whose
     pods, or some of them, hooklint does not read, so HL101-HL105 do not judge them: a Workflow's
@@ -609,10 +609,15 @@ def hook_workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
     (:func:`_rollout_pods_not_read`) too, and every Argo Workflows ``CronWorkflow`` hook: it makes
     a Workflow of ``spec.workflowSpec`` on its schedule (``argo-workflows
     pkg/apis/workflow/v1alpha1/cron_workflow_types.go`` ``CronWorkflowSpec``), whose templates
-    hooklint does not read as pods. Each is reported once, where it is written."""
+    hooklint does not read as pods. A hook of any other kind whose pods hooklint does not read
+    but that holds a pod spec is reported too (:func:`_other_pods_not_read`). Each is reported
+    once, where it is written."""
     rollout = m.kind == "Rollout" and m.pod_spec_path is not None
     cron = m.kind == "CronWorkflow" and m.group == "argoproj.io"
-    if ((m.group, m.kind) not in RUN_TO_COMPLETION_KINDS and not rollout and not cron) or not ctx.in_scope(m):
+    if not ctx.in_scope(m):
+        return
+    if (m.group, m.kind) not in RUN_TO_COMPLETION_KINDS and not rollout and not cron:
+        yield from _other_pods_not_read(m)
         return
     spec = get_map(m.body, "spec")
     if rollout:
@@ -648,6 +653,30 @@ def hook_workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
             m.anchor,
             "metadata.name",
         )
+
+
+def _other_pods_not_read(m: Manifest) -> Iterator[Hit]:
+    """HL110 on a hook of a kind whose pods hooklint does not read (none found by
+    :meth:`Manifest.pod_specs`; not a template-only kind, :data:`hooklint.model.TEMPLATE_ONLY_KINDS`)
+    that holds a pod spec anywhere in its spec (:func:`hooklint.model.find_pod_specs`: a Kubeflow
+    PyTorchJob's ``spec.pytorchReplicaSpecs.Master.template.spec``). Argo CD runs an object of any
+    kind as a hook (argo-cd v3.5.1 ``controller/hook.go`` ``isHookOfType``), and its controller may
+    make pods from that spec, which HL101-HL105 then never read: reported once, at the first
+    pod spec, naming how many there are (fail closed: a warning, so the run exits 1)."""
+    if (m.group, m.kind) in TEMPLATE_ONLY_KINDS or m.pod_specs():
+        return
+    found = find_pod_specs(m.body)
+    if not found:
+        return
+    path, parent, key = found[0]
+    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    yield Hit(
+        f"{m.label} is a {m.group or 'v1'} {m.kind}, whose pods hooklint does not read, and it holds a pod spec at "
+        f"{path}{more}: its controller may run pods from it, {_CHECKED}. Review those pods yourself, or run the work "
+        "as a Job, whose pod hooklint reads.",
+        parent.key_span(key),
+        path,
+    )
 
 
 def _rollout_pods_not_read(m: Manifest, spec: Map | None) -> Iterator[Hit]:
