@@ -200,9 +200,12 @@ def pod_spec_path(group: str, kind: str | None) -> tuple[str, ...] | None:
 
 #: Kinds that hold a pod template but make no pod of their own (another object names them): v1
 #: ``PodTemplate``, Argo Workflows' ``WorkflowTemplate``/``ClusterWorkflowTemplate`` (read by the
-#: Workflows that reference them, HL110 there). :func:`find_pod_specs` is not asked about them.
+#: Workflows that reference them, HL110 there) and Argo Rollouts' ``AnalysisTemplate``/
+#: ``ClusterAnalysisTemplate`` (an AnalysisRun or a Rollout runs them). :func:`find_pod_specs` is
+#: not asked about them.
 TEMPLATE_ONLY_KINDS = frozenset({("", "PodTemplate"), ("argoproj.io", "WorkflowTemplate"),
-                                 ("argoproj.io", "ClusterWorkflowTemplate")})  # fmt: skip
+                                 ("argoproj.io", "ClusterWorkflowTemplate"), ("argoproj.io", "AnalysisTemplate"),
+                                 ("argoproj.io", "ClusterAnalysisTemplate")})  # fmt: skip
 #: How deep below ``spec`` :func:`find_pod_specs` looks (a Kubeflow job's pod spec is 5 keys down).
 MAX_POD_SPEC_DEPTH = 12
 
