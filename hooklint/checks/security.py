@@ -459,8 +459,8 @@ def _may_match(claim: Map, pv: HostPathVolume, defaults: frozenset[str]) -> bool
     mode = spec.get("volumeMode")
     if (mode if isinstance(mode, str) and mode else "Filesystem") != pv.volume_mode:
         return False
-    requested = quantity(get_map(get_map(spec, "resources"), "requests").get("storage")) \
-        if get_map(get_map(spec, "resources"), "requests") is not None else None  # fmt: skip
+    requests = get_map(get_map(spec, "resources"), "requests")
+    requested = quantity(requests.get("storage")) if requests is not None else None
     offered = quantity(pv.capacity)
     return requested is None or offered is None or offered >= requested
 
@@ -507,7 +507,7 @@ def _host_path_binding(m: Manifest, claim_name: object, ctx: Context) -> tuple[H
     if isinstance(own_volume, str) and own_volume:
         named, unnamed = {own_volume}, []  # the application's own claim is the one applied with the pod
     elif own is not None:
-        named, unnamed = set(), [own.body]
+        unnamed.append(own.body)  # names none: the repository's claim of that name may still name one
     ordered = sorted(volumes, key=attrgetter("name", "file"))
     for pv in ordered:
         reserved = pv.claim_name == claim_name and same(pv.claim_namespace)

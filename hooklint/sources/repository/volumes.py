@@ -177,7 +177,7 @@ def host_path_volumes(files: Iterable[str], max_file_size: int = DEFAULT_MAX_FIL
             name = metadata.get("name") if isinstance(metadata, Map) else None
             volume = spec.get("volumeName") if isinstance(spec, Map) else None
             volume = volume or ""  # a claim naming none may be bound to any volume it matches
-            if isinstance(name, str) and name and (volume in names or volume == ""):
+            if isinstance(name, str) and name and isinstance(spec, Map) and (volume in names or volume == ""):
                 namespace = metadata.get("namespace") if isinstance(metadata, Map) else None
                 claims.add(VolumeClaim(namespace if isinstance(namespace, str) else "", name, str(volume), path, pvc))
     return frozenset(volumes), frozenset(claims)
