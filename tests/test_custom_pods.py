@@ -67,13 +67,31 @@ def _lint(tmp_path, monkeypatch, text: str) -> tuple[int, list[str]]:
     return result.exit_code, result.output.splitlines()
 
 
-def test_post_delete_custom_resource_pods_are_reported_not_read(tmp_path, monkeypatch):
-    """Before: ``0 errors, 0 warnings, 0 notes in 1 file``, exit 0."""
+TAIL = ("a PostDelete hook runs when the Application is deleted and then controls the node, not just its pod. Remove "
+        "it, or do this work outside the cluster's workloads.")
+
+
+def test_post_delete_kubeflow_training_job_pods_are_checked(tmp_path, monkeypatch):
+    """A PyTorchJob's replica pod templates are read as pods (``KUBEFLOW_REPLICA_SPECS``). Before:
+    ``0 errors, 0 warnings, 0 notes in 1 file``, exit 0."""
     code, lines = _lint(tmp_path, monkeypatch, TRAINING)
     assert code == 1
-    assert [line for line in lines if " HL110 " in line] == [
-        "app/hook.yaml:17:9: warning HL110 hook-workflow-pods-not-read: PyTorchJob/cleanup is a kubeflow.org PyTorchJob, "
-        "whose pods hooklint does not read, and it holds a pod spec at spec.pytorchReplicaSpecs.Master.template.spec "
+    assert [line for line in lines if " HL105 " in line or " HL110 " in line] == [
+        f"app/hook.yaml:18:20: error HL105 hook-privileged-pod: PyTorchJob/cleanup sets hostPID: true: {TAIL}",
+        "app/hook.yaml:22:43: error HL105 hook-privileged-pod: The container 'main' of replica 'Master' of "
+        f"PyTorchJob/cleanup is privileged: {TAIL}",
+    ]
+
+
+def test_post_delete_custom_resource_pods_are_reported_not_read(tmp_path, monkeypatch):
+    """A kind hooklint knows nothing of, with two pod specs. Before: no finding, exit 0."""
+    text = TRAINING.replace("kubeflow.org/v1", "acme.example.com/v1").replace("PyTorchJob", "Migration").replace(
+        "pytorchReplicaSpecs", "runners")
+    code, lines = _lint(tmp_path, monkeypatch, text)
+    assert code == 1
+    assert [line for line in lines if " HL1" in line and "app/" in line] == [
+        "app/hook.yaml:17:9: warning HL110 hook-workflow-pods-not-read: Migration/cleanup is a acme.example.com "
+        "Migration, whose pods hooklint does not read, and it holds a pod spec at spec.runners.Master.template.spec "
         f"(and 1 more): its controller may run pods from it, {CHECKED}. Review those pods yourself, or run the work as a "
         "Job, whose pod hooklint reads.",
     ]

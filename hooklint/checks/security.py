@@ -13,7 +13,7 @@ from hooklint.findings import Span
 from hooklint.images import allowed, is_templated, parse_image
 from hooklint.sources.repository.volumes import HostPathVolume, node_path, volume_match_facts
 from hooklint.sources.repository.volumes import storage_class as volumes_storage_class
-from hooklint.model import BASELINE_CAPABILITIES, POD_KINDS, RUN_TO_COMPLETION_KINDS, TEMPLATE_ONLY_KINDS, find_pod_specs, Container, Manifest, PodSpec, RBAC_GROUP, Grantee, binding_grantee, binding_grantees, get_map
+from hooklint.model import BASELINE_CAPABILITIES, KUBEFLOW_REPLICA_SPECS, POD_KINDS, RUN_TO_COMPLETION_KINDS, TEMPLATE_ONLY_KINDS, find_pod_specs, Container, Manifest, PodSpec, RBAC_GROUP, Grantee, binding_grantee, binding_grantees, get_map
 from hooklint.yamlio import DocumentTooComplex, Map, Seq, YamlSyntaxError, parse_documents
 
 
@@ -730,7 +730,7 @@ def hook_workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
         yield from _workflow_pods_not_read(m, ctx)
     elif m.kind == "TaskRun":
         yield from _task_run_pods_not_read(m, spec)
-    elif m.kind == "AnalysisRun" or m.kind in ("BroadcastJob", "JobSet", "Job") and m.pod_specs():
+    elif m.kind == "AnalysisRun" or m.kind in ("BroadcastJob", "JobSet", "Job", *KUBEFLOW_REPLICA_SPECS) and m.pod_specs():
         return  # their pods are read (:meth:`Manifest.pod_specs`); a pod template not found is reported below
     elif m.kind == "PipelineRun":
         key = next((k for k in ("pipelineSpec", "pipelineRef") if spec is not None and k in spec), None)
@@ -753,8 +753,8 @@ def hook_workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
 def _other_pods_not_read(m: Manifest) -> Iterator[Hit]:
     """HL110 on a hook of a kind whose pods hooklint does not read (none found by
     :meth:`Manifest.pod_specs`; not a template-only kind, :data:`hooklint.model.TEMPLATE_ONLY_KINDS`)
-    that holds a pod spec anywhere in its spec (:func:`hooklint.model.find_pod_specs`: a Kubeflow
-    PyTorchJob's ``spec.pytorchReplicaSpecs.Master.template.spec``). Argo CD runs an object of any
+    that holds a pod spec anywhere in its spec (:func:`hooklint.model.find_pod_specs`: a Ray
+    RayJob's ``spec.rayClusterSpec.headGroupSpec.template.spec``). Argo CD runs an object of any
     kind as a hook (argo-cd v3.5.1 ``controller/hook.go`` ``isHookOfType``), and its controller may
     make pods from that spec, which HL101-HL105 then never read: reported once, at the first
     pod spec, naming how many there are (fail closed: a warning, so the run exits 1)."""
