@@ -766,7 +766,7 @@ def _other_pods_not_read(m: Manifest) -> Iterator[Hit]:
     path, parent, key = found[0]
     more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
     yield Hit(
-        f"{m.label} is a {m.group or 'v1'} {m.kind}, whose pods hooklint does not read, and it holds a pod spec at "
+        f"{m.label} is a {m.kind} ({m.group or 'v1'}), whose pods hooklint does not read, and it holds a pod spec at "
         f"{path}{more}: its controller may run pods from it, {_CHECKED}. Review those pods yourself, or run the work "
         "as a Job, whose pod hooklint reads.",
         parent.key_span(key),
