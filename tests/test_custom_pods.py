@@ -91,7 +91,7 @@ def test_post_delete_custom_resource_pods_are_reported_not_read(tmp_path, monkey
     assert code == 1
     assert [line for line in lines if " HL1" in line and "app/" in line] == [
         "app/hook.yaml:17:9: warning HL110 hook-workflow-pods-not-read: Migration/cleanup is a Migration (acme.example.com), "
-        " whose pods hooklint does not read, and it holds a pod spec at spec.runners.Master.template.spec "
+        "whose pods hooklint does not read, and it holds a pod spec at spec.runners.Master.template.spec "
         f"(and 1 more): its controller may run pods from it, {CHECKED}. Review those pods yourself, or run the work as a "
         "Job, whose pod hooklint reads.",
     ]
