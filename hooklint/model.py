@@ -60,7 +60,17 @@ WORKFLOW_KINDS = frozenset({"Workflow"})
 #: ``JobSetSpec``, ``ReplicatedJob``) and Volcano's ``Job`` (``batch.volcano.sh``: pods of each
 #: ``spec.tasks[].template``, a ``v1.PodTemplateSpec``: ``volcano-sh/apis
 #: pkg/apis/batch/v1alpha1/job.go`` ``JobSpec``, ``TaskSpec``) (:meth:`Manifest.pod_specs`).
-RUN_POD_KINDS = frozenset({"AnalysisRun", "TaskRun", "JobSet", "Job"})
+#: Kubeflow's training jobs (``kubeflow.org``) make a pod per replica of each role of a map
+#: ``spec.<key>`` (role -> ``ReplicaSpec``, whose ``template`` is a ``corev1.PodTemplateSpec``:
+#: ``kubeflow/training-operator pkg/apis/kubeflow.org/v1`` ``pytorch_types.go``
+#: ``PyTorchJobSpec.PyTorchReplicaSpecs`` (``pytorchReplicaSpecs``), ``tensorflow_types.go``
+#: (``tfReplicaSpecs``), ``mpi_types.go`` (``mpiReplicaSpecs``), ``xgboost_types.go``
+#: (``xgbReplicaSpecs``), ``paddlepaddle_types.go`` (``paddleReplicaSpecs``); ``common_types.go``
+#: ``ReplicaSpec.Template``), as kind -> key.
+KUBEFLOW_REPLICA_SPECS = {"PyTorchJob": "pytorchReplicaSpecs", "TFJob": "tfReplicaSpecs", "MPIJob": "mpiReplicaSpecs",
+                          "XGBoostJob": "xgbReplicaSpecs", "PaddleJob": "paddleReplicaSpecs"}  # fmt: skip
+KUBEFLOW_GROUP = "kubeflow.org"
+RUN_POD_KINDS = frozenset({"AnalysisRun", "TaskRun", "JobSet", "Job", *KUBEFLOW_REPLICA_SPECS})
 #: Every kind whose pods the container and pod-level security rules (HL101-HL105, HL107, HL109) read.
 POD_KINDS = POD_TEMPLATE_KINDS | WORKFLOW_KINDS | RUN_POD_KINDS
 #: Kinds a controller runs to completion, made anew each sync (Argo Workflows, Tekton, Argo
@@ -71,6 +81,7 @@ RUN_TO_COMPLETION_KINDS = frozenset({
     ("argoproj.io", "Workflow"), ("argoproj.io", "AnalysisRun"), ("tekton.dev", "PipelineRun"),
     ("tekton.dev", "TaskRun"), ("tower.ansible.com", "AnsibleJob"), ("apps.kruise.io", "BroadcastJob"),
     ("jobset.x-k8s.io", "JobSet"), ("batch.volcano.sh", "Job"),
+    *((KUBEFLOW_GROUP, kind) for kind in KUBEFLOW_REPLICA_SPECS),
 })  # fmt: skip
 #: Where a Tekton TaskRun's ``spec.taskSpec`` holds the containers of its pod, as (key, how it
 #: holds them): ``stepTemplate`` (merged into every step), ``steps`` and ``sidecars``.
@@ -196,6 +207,55 @@ def pod_spec_path(group: str, kind: str | None) -> tuple[str, ...] | None:
     if keys is None or POD_SPEC_GROUPS.get(kind or "", group) != group or (group, kind) in FOREIGN_KINDS:
         return None
     return keys
+
+
+#: Kinds that hold a pod template but make no pod of their own (another object names them): v1
+#: ``PodTemplate``, Argo Workflows' ``WorkflowTemplate``/``ClusterWorkflowTemplate`` (read by the
+#: Workflows that reference them, HL110 there) and Argo Rollouts' ``AnalysisTemplate``/
+#: ``ClusterAnalysisTemplate`` (an AnalysisRun or a Rollout runs them). :func:`find_pod_specs` is
+#: not asked about them.
+TEMPLATE_ONLY_KINDS = frozenset({("", "PodTemplate"), ("argoproj.io", "WorkflowTemplate"),
+                                 ("argoproj.io", "ClusterWorkflowTemplate"), ("argoproj.io", "AnalysisTemplate"),
+                                 ("argoproj.io", "ClusterAnalysisTemplate")})  # fmt: skip
+#: How deep below ``spec`` :func:`find_pod_specs` looks (a Kubeflow job's pod spec is 5 keys down).
+MAX_POD_SPEC_DEPTH = 12
+
+
+def is_pod_spec(value: Any) -> bool:
+    """Whether ``value`` looks like a ``corev1.PodSpec``: a mapping whose ``containers`` is a list
+    holding a mapping with an ``image`` (the one field every container of a pod must set)."""
+    containers = value.get("containers") if isinstance(value, Map) else None
+    return isinstance(containers, Seq) and any(isinstance(c, Map) and "image" in c for c in containers)
+
+
+def find_pod_specs(body: Any) -> list[tuple[str, Map, str]]:
+    """Every pod spec (:func:`is_pod_spec`) below ``body``'s ``spec``, at any depth up to
+    :data:`MAX_POD_SPEC_DEPTH`, in document order, as ``(field path, parent mapping, key)``:
+    ``spec.rayClusterSpec.headGroupSpec.template.spec`` for a Ray RayJob, ``spec.template.spec``,
+    ``spec.jobs[0].template.spec``. Used for
+    a hook of a kind whose pods hooklint does not read at a fixed path: Argo CD runs an object of
+    any kind as a hook (``controller/hook.go`` ``isHookOfType``), and a controller may make pods
+    from any pod template it holds. A pod spec is not searched further (its own fields are not
+    more pods)."""
+    out: list[tuple[str, Map, str]] = []
+
+    def visit(parent: Map | Seq, key: Any, value: Any, path: str, depth: int) -> None:
+        if isinstance(parent, Map) and isinstance(key, str) and is_pod_spec(value):
+            out.append((path, parent, key))
+            return
+        if depth >= MAX_POD_SPEC_DEPTH:
+            return
+        if isinstance(value, Map):
+            for k, v in value.items():
+                if isinstance(k, str):
+                    visit(value, k, v, f"{path}.{k}", depth + 1)
+        elif isinstance(value, Seq):
+            for i, v in enumerate(value):
+                visit(value, i, v, f"{path}[{i}]", depth + 1)
+
+    if isinstance(body, Map):
+        visit(body, "spec", body.get("spec"), "spec", 0)
+    return out
 
 
 def _str(value: Any) -> str | None:
@@ -524,7 +584,7 @@ class Manifest:
         """Every pod spec the object makes pods from: :meth:`pod_spec` for a Pod, Job, CronJob or
         workload (an OpenKruise BroadcastJob too); for an AnalysisRun, one per Job metric; for a
         TaskRun, its ``taskSpec``'s pod; for a JobSet, one per replicated job; for a Volcano Job,
-        one per task; for an Argo Workflows ``Workflow`` (``argoproj.io``), one per template that runs a
+        one per task; for a Kubeflow training job, one per role (:data:`KUBEFLOW_REPLICA_SPECS`); for an Argo Workflows ``Workflow`` (``argoproj.io``), one per template that runs a
         pod (a ``container``, ``script`` or ``containerSet``: ``workflow_types.go``
         ``Template.GetType``), the spec's ``templateDefaults`` (merged into every template), and
         the ``inline`` templates of its ``steps`` and ``dag.tasks``, in document order."""
@@ -539,6 +599,8 @@ class Manifest:
             return self._listed_pods("replicatedJobs", ("template", "spec", "template", "spec"), "replicated job")
         if self.kind == "Job" and self.group == "batch.volcano.sh":
             return self._listed_pods("tasks", ("template", "spec"), "task")
+        if self.kind in KUBEFLOW_REPLICA_SPECS and self.group == KUBEFLOW_GROUP:
+            return self._replica_pods(KUBEFLOW_REPLICA_SPECS[self.kind])
         if self.kind not in WORKFLOW_KINDS or self.group != "argoproj.io":
             return []
         spec = get_map(self.body, "spec")
@@ -608,6 +670,20 @@ class Manifest:
             name = _str(item.get("name")) or str(i)
             out.append(PodSpec(pod, f"spec.{list_key}[{i}].{'.'.join(keys)}", parent, keys[-1],
                                template=f"{noun} '{name}'"))  # fmt: skip
+        return out
+
+    def _replica_pods(self, key: str) -> list[PodSpec]:
+        """The pod spec of each role of a Kubeflow training job's ``spec.<key>`` map
+        (:data:`KUBEFLOW_REPLICA_SPECS`): ``spec.pytorchReplicaSpecs.Master.template.spec``, as
+        messages name it (``replica 'Master'``), in document order."""
+        roles = get_map(get_map(self.body, "spec"), key)
+        out: list[PodSpec] = []
+        for role, replica in (roles.items() if roles is not None else []):
+            parent = get_map(replica, "template")
+            pod = get_map(parent, "spec")
+            if parent is None or pod is None or not isinstance(role, str):
+                continue
+            out.append(PodSpec(pod, f"spec.{key}.{role}.template.spec", parent, "spec", template=f"replica '{role}'"))
         return out
 
     def _taskrun_pods(self) -> list[PodSpec]:

@@ -88,11 +88,20 @@ def test_hl105_sees_the_local_volume_of_another_folder(tmp_path, monkeypatch) ->
         ("app/job.yaml", 14, 11, message("the claim's spec.volumeName", where="infra/pv.yaml", source="local"))]
 
 
+def test_hl105_claim_naming_no_volume_may_bind_to_one_it_matches() -> None:
+    """Storage class, access modes and size match and the claim names no volume: the PV controller
+    may bind it to the hostPath volume (``index.go`` ``findMatchingVolume``; tests/test_pv_selector.py)."""
+    how = ("the claim names no spec.volumeName, and the volume matches its storage class, selector, access modes, "
+           "size and volume mode")
+    assert hits("HL105", JOB, context=pv() + "---\n" + pvc(volume="")) == [(14, 11, message(how).replace(
+        "mounts the node's", "may mount the node's").replace("is bound to", "may bind to"))]
+
+
 @pytest.mark.parametrize("context", [
     pv(host="nfs: {server: nfs.example.com, path: /}") + "---\n" + pvc(),  # not a hostPath volume
     pv("{namespace: app, name: other}") + "---\n" + pvc(),  # reserved for another claim
     pv("{namespace: other, name: node-root}"),  # another namespace's claim
-    pv() + "---\n" + pvc(volume=""),  # only storage class and size match: not followed
+    pv() + "---\n" + pvc(volume="").replace("storageClassName: ''", "storageClassName: fast"),  # another class
     pv("{namespace: app, name: node-root}") + "---\n" + pvc(volume="volumeName: fast-disk"),  # names another volume
     pv() + "---\n" + pvc(namespace="other"),
 ])  # fmt: skip

@@ -548,7 +548,8 @@ def test_host_path_volumes_reads_each_volume_and_claim_field(tmp_path):
     """Objects whose metadata or spec is not a mapping, without a name, or (volumes) without
     hostPath are passed over one by one; a claimRef's missing fields, a claimRef that is not a
     mapping, a hostPath without a path and a claim's namespace that is not a string read as ``""``;
-    a claim counts only when it names a hostPath volume (mutmut survivors of ``host_path_volumes``
+    a claim counts only when it names a hostPath volume, or names none with a spec that is a
+    mapping (the PV controller may bind it to one: tests/test_pv_selector.py) (mutmut survivors of ``host_path_volumes``
     46-98 and the claims' loop)."""
     from hooklint.sources.repository.volumes import HostPathVolume, VolumeClaim, host_path_volumes
 
@@ -565,11 +566,12 @@ def test_host_path_volumes_reads_each_volume_and_claim_field(tmp_path):
 
 
 def test_host_path_volumes_reads_claims_of_at_most_max_volume_files(tmp_path, monkeypatch):
-    """The claims' scan skips files that do not name both words and stops after the limit
-    (mutmut survivors of ``host_path_volumes``' claims loop)."""
+    """The claims' scan skips files that do not name PersistentVolumeClaim and stops after the
+    limit; a claim without ``volumeName`` counts (the PV controller may bind it to a hostPath
+    volume it matches) (mutmut survivors of ``host_path_volumes``' claims loop)."""
     from hooklint.sources.repository import volumes
 
-    monkeypatch.setattr(volumes, "MAX_VOLUME_FILES", 1)
+    monkeypatch.setattr(volumes, "MAX_VOLUME_FILES", 2)
     claim = ("apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {{name: {name}, namespace: app}}\n"
              "spec: {{volumeName: node-root}}\n")
     files = {
@@ -582,7 +584,7 @@ def test_host_path_volumes_reads_claims_of_at_most_max_volume_files(tmp_path, mo
     for name, text in files.items():
         (tmp_path / name).write_text(text)
     _, claims = volumes.host_path_volumes([str(tmp_path / name) for name in files])
-    assert sorted(c.name for c in claims) == ["first"]
+    assert sorted(c.name for c in claims) == ["dynamic", "first"]  # a claim naming no volume may match one
 
 
 @pytest.mark.parametrize("value, message", [

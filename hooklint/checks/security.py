@@ -11,8 +11,9 @@ from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.findings import Span
 from hooklint.images import allowed, is_templated, parse_image
-from hooklint.sources.repository.volumes import HostPathVolume, node_path
-from hooklint.model import BASELINE_CAPABILITIES, POD_KINDS, RUN_TO_COMPLETION_KINDS, Container, Manifest, PodSpec, RBAC_GROUP, Grantee, binding_grantee, binding_grantees, get_map, resource_match, verb_matches
+from hooklint.sources.repository.volumes import HostPathVolume, node_path, volume_match_facts
+from hooklint.sources.repository.volumes import storage_class as volumes_storage_class
+from hooklint.model import BASELINE_CAPABILITIES, KUBEFLOW_REPLICA_SPECS, POD_KINDS, RUN_TO_COMPLETION_KINDS, TEMPLATE_ONLY_KINDS, find_pod_specs, Container, Manifest, PodSpec, RBAC_GROUP, Grantee, binding_grantee, binding_grantees, get_map, resource_match, verb_matches
 from hooklint.yamlio import DocumentTooComplex, Map, Seq, YamlSyntaxError, parse_documents
 
 
@@ -384,7 +385,87 @@ def _granted_role(manifests: list[Manifest], sa_name: str, namespace: str | None
     return False
 
 
-def _host_path_binding(m: Manifest, claim_name: object, ctx: Context) -> tuple[HostPathVolume, str] | None:
+#: Binary and decimal suffixes of a ``resource.Quantity`` (k8s.io/apimachinery
+#: ``pkg/api/resource/quantity.go``), as multipliers.
+_QUANTITY_SUFFIXES = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60, "n": 1e-9,
+                      "u": 1e-6, "m": 1e-3, "": 1, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}
+
+
+def quantity(value: object) -> float | None:
+    """A ``resource.Quantity`` string (``1Gi``, ``500M``, ``1e3``, a bare number) or number as a
+    float, or None when it is not one (templated, misspelt)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    for suffix in sorted(_QUANTITY_SUFFIXES, key=len, reverse=True):
+        if suffix and text.endswith(suffix):
+            number = text[: -len(suffix)]
+            break
+    else:
+        number, suffix = text, ""
+    try:
+        return float(number) * _QUANTITY_SUFFIXES[suffix]
+    except ValueError:
+        try:
+            return float(text)  # an exponent (1e3)
+        except ValueError:
+            return None
+
+
+def _default_classes(ctx: Context) -> frozenset[str]:
+    """The StorageClasses of the application annotated ``storageclass.kubernetes.io/is-default-class:
+    "true"`` (the DefaultStorageClass admission plugin gives a claim without a class the default
+    one; the PV controller does so too for an unbound claim written before a default existed)."""
+    out = set()
+    for sc in ctx.by_kind.get("StorageClass", []):
+        annotations = get_map(get_map(sc.body, "metadata"), "annotations")
+        if sc.name and annotations is not None and str(annotations.get("storageclass.kubernetes.io/is-default-class")) == "true":
+            out.add(sc.name)
+    return frozenset(out)
+
+
+def _may_match(claim: Map, pv: HostPathVolume, defaults: frozenset[str]) -> bool:
+    """Whether the PV controller may bind the unbound claim ``claim`` (a PersistentVolumeClaim body
+    naming no ``spec.volumeName``) to ``pv``, as kubernetes ``pkg/controller/volume/persistentvolume/index.go``
+    ``findMatchingVolume`` picks (``pv_controller.go`` ``syncUnboundClaim`` ->
+    ``findBestMatchForClaim``): the same storage class (the claim's
+    :func:`~hooklint.sources.repository.volumes.storage_class`; a claim that sets none gets the
+    cluster's default class when there is one, so it matches a volume of class ``""`` or of a
+    default StorageClass of the application), its ``selector`` selecting the volume's labels
+    (:func:`selects`; no selector selects every volume), its access modes all among the volume's,
+    the volume's ``capacity.storage`` at least the claim's ``resources.requests.storage`` and the
+    same ``volumeMode`` (``Filesystem`` when unset). A size hooklint cannot read counts as fitting
+    and node affinity is not judged (hooklint does not know the nodes): either may bind, so the
+    claim is taken to."""
+    spec = get_map(claim, "spec")
+    if spec is None:
+        return False
+    cls = volumes_storage_class(claim)
+    if cls is None:
+        if pv.storage_class != "" and pv.storage_class not in defaults:
+            return False
+    elif cls != pv.storage_class:
+        return False
+    selector = spec.get("selector")
+    if selector is not None and not selects(selector if isinstance(selector, Map) else None, dict(pv.labels)):
+        return False
+    modes = spec.get("accessModes")
+    if isinstance(modes, list) and not {str(mode) for mode in modes} <= pv.access_modes:
+        return False
+    mode = spec.get("volumeMode")
+    if (mode if isinstance(mode, str) and mode else "Filesystem") != pv.volume_mode:
+        return False
+    requests = get_map(get_map(spec, "resources"), "requests")
+    requested = quantity(requests.get("storage")) if requests is not None else None
+    offered = quantity(pv.capacity)
+    return requested is None or offered is None or offered >= requested
+
+
+def _host_path_binding(m: Manifest, claim_name: object, ctx: Context) -> tuple[HostPathVolume, str, bool] | None:
     """The hostPath or local PersistentVolume (the node's filesystem either way:
     :mod:`hooklint.sources.repository.volumes`) the PersistentVolumeClaim ``claim_name`` of ``m``'s namespace
     is bound to, with how (``the claim's spec.volumeName``, ``the volume's spec.claimRef``), or
@@ -394,8 +475,10 @@ def _host_path_binding(m: Manifest, claim_name: object, ctx: Context) -> tuple[H
     (``pkg/controller/volume/persistentvolume/pv_controller.go`` ``syncUnboundClaim``): a claim
     naming ``spec.volumeName`` gets that volume unless its ``claimRef`` reserves it for another
     claim; a claim that names none gets a volume whose ``claimRef`` reserves it for that claim
-    (pre-binding; ``findBestMatchForClaim`` takes it first). A volume matched only by storage
-    class, size and selector is not followed: several volumes, or a provisioner, may serve it."""
+    (pre-binding; ``findBestMatchForClaim`` takes it first); a claim that names none and no volume
+    reserves may be bound to any volume :func:`_may_match` finds, reported as such (the third
+    item, True: "may bind"; several volumes, or a provisioner, may serve it, and any of them may be
+    the hostPath one)."""
     if not isinstance(claim_name, str) or not claim_name:
         return None
     namespace = m.namespace
@@ -411,21 +494,32 @@ def _host_path_binding(m: Manifest, claim_name: object, ctx: Context) -> tuple[H
             source, host = found
             volumes.add(HostPathVolume(written.name, str(host.get("path") or ""),
                                        str(ref.get("namespace") or "") if ref is not None else "",
-                                       str(ref.get("name") or "") if ref is not None else "", written.path, source))  # fmt: skip
+                                       str(ref.get("name") or "") if ref is not None else "", written.path, source,
+                                       **volume_match_facts(written.body)))  # type: ignore[arg-type]  # fmt: skip
     if not volumes:
         return None
-    named = {c.volume_name for c in ctx.volume_claims if c.name == claim_name and same(c.namespace)}
+    written_claims = [c for c in ctx.volume_claims if c.name == claim_name and same(c.namespace)]
+    named = {c.volume_name for c in written_claims if c.volume_name}
+    unnamed = [c.body for c in written_claims if not c.volume_name and c.body is not None]
     own = ctx.find("PersistentVolumeClaim", namespace, claim_name)
     own_spec = get_map(own.body, "spec") if own is not None else None
     own_volume = own_spec.get("volumeName") if own_spec is not None else None
     if isinstance(own_volume, str) and own_volume:
-        named = {own_volume}  # the application's own claim is the one applied with the pod
-    for pv in sorted(volumes, key=attrgetter("name", "file")):
+        named, unnamed = {own_volume}, []  # the application's own claim is the one applied with the pod
+    elif own is not None:
+        unnamed.append(own.body)  # names none: the repository's claim of that name may still name one
+    ordered = sorted(volumes, key=attrgetter("name", "file"))
+    for pv in ordered:
         reserved = pv.claim_name == claim_name and same(pv.claim_namespace)
         if pv.name in named and (not pv.claim_name or reserved):
-            return pv, "the claim's spec.volumeName"
+            return pv, "the claim's spec.volumeName", False
         if reserved and (not named or pv.name in named):
-            return pv, "the volume's spec.claimRef"
+            return pv, "the volume's spec.claimRef", False
+    defaults = _default_classes(ctx)
+    for pv in ordered:
+        if not pv.claim_name and any(_may_match(claim, pv, defaults) for claim in unnamed):
+            return pv, "the claim names no spec.volumeName, and the volume matches its storage class, selector, " \
+                       "access modes, size and volume mode", True  # fmt: skip
     return None
 
 
@@ -467,10 +561,11 @@ def _privileged(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator[Hit]:
         claim = get_map(volume, "persistentVolumeClaim")
         bound = _host_path_binding(m, claim.get("claimName"), ctx) if claim is not None else None
         if claim is not None and bound is not None:
-            pv, how = bound
+            pv, how, may = bound
             yield Hit(
-                f"{m.label} mounts the node's filesystem through volume '{name}': PersistentVolumeClaim "
-                f"'{claim['claimName']}' is bound to PersistentVolume '{pv.name}' ({how}; {pv.file}), a {pv.source} "
+                f"{m.label} {'may mount' if may else 'mounts'} the node's filesystem through volume '{name}': "
+                f"PersistentVolumeClaim '{claim['claimName']}' {'may bind to' if may else 'is bound to'} PersistentVolume "
+                f"'{pv.name}' ({how}; {pv.file}), a {pv.source} "
                 f"volume of '{pv.path}' on the node: {tail}",
                 volume.key_span("persistentVolumeClaim"),
                 f"{vpath}.persistentVolumeClaim",
@@ -597,7 +692,7 @@ def _ref_name(ref: Map) -> str:
 _CHECKED = "so hooklint did not check the images, ServiceAccount and privileges of those pods (HL101-HL105)"
 
 
-@check("HL110", kinds=frozenset(kind for _, kind in RUN_TO_COMPLETION_KINDS) | {"Rollout", "CronWorkflow"})
+@check("HL110")
 def hook_workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """A hook of a run-to-completion kind (:data:`hooklint.model.RUN_TO_COMPLETION_KINDS`) whose
     pods, or some of them, hooklint does not read, so HL101-HL105 do not judge them: a Workflow's
@@ -609,10 +704,15 @@ def hook_workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
     (:func:`_rollout_pods_not_read`) too, and every Argo Workflows ``CronWorkflow`` hook: it makes
     a Workflow of ``spec.workflowSpec`` on its schedule (``argo-workflows
     pkg/apis/workflow/v1alpha1/cron_workflow_types.go`` ``CronWorkflowSpec``), whose templates
-    hooklint does not read as pods. Each is reported once, where it is written."""
+    hooklint does not read as pods. A hook of any other kind whose pods hooklint does not read
+    but that holds a pod spec is reported too (:func:`_other_pods_not_read`). Each is reported
+    once, where it is written."""
     rollout = m.kind == "Rollout" and m.pod_spec_path is not None
     cron = m.kind == "CronWorkflow" and m.group == "argoproj.io"
-    if ((m.group, m.kind) not in RUN_TO_COMPLETION_KINDS and not rollout and not cron) or not ctx.in_scope(m):
+    if not ctx.in_scope(m):
+        return
+    if (m.group, m.kind) not in RUN_TO_COMPLETION_KINDS and not rollout and not cron:
+        yield from _other_pods_not_read(m)
         return
     spec = get_map(m.body, "spec")
     if rollout:
@@ -630,7 +730,7 @@ def hook_workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
         yield from _workflow_pods_not_read(m, ctx)
     elif m.kind == "TaskRun":
         yield from _task_run_pods_not_read(m, spec)
-    elif m.kind == "AnalysisRun" or m.kind in ("BroadcastJob", "JobSet", "Job") and m.pod_specs():
+    elif m.kind == "AnalysisRun" or m.kind in ("BroadcastJob", "JobSet", "Job", *KUBEFLOW_REPLICA_SPECS) and m.pod_specs():
         return  # their pods are read (:meth:`Manifest.pod_specs`); a pod template not found is reported below
     elif m.kind == "PipelineRun":
         key = next((k for k in ("pipelineSpec", "pipelineRef") if spec is not None and k in spec), None)
@@ -648,6 +748,30 @@ def hook_workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
             m.anchor,
             "metadata.name",
         )
+
+
+def _other_pods_not_read(m: Manifest) -> Iterator[Hit]:
+    """HL110 on a hook of a kind whose pods hooklint does not read (none found by
+    :meth:`Manifest.pod_specs`; not a template-only kind, :data:`hooklint.model.TEMPLATE_ONLY_KINDS`)
+    that holds a pod spec anywhere in its spec (:func:`hooklint.model.find_pod_specs`: a Ray
+    RayJob's ``spec.rayClusterSpec.headGroupSpec.template.spec``). Argo CD runs an object of any
+    kind as a hook (argo-cd v3.5.1 ``controller/hook.go`` ``isHookOfType``), and its controller may
+    make pods from that spec, which HL101-HL105 then never read: reported once, at the first
+    pod spec, naming how many there are (fail closed: a warning, so the run exits 1)."""
+    if (m.group, m.kind) in TEMPLATE_ONLY_KINDS or m.pod_specs():
+        return
+    found = find_pod_specs(m.body)
+    if not found:
+        return
+    path, parent, key = found[0]
+    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    yield Hit(
+        f"{m.label} is a {m.kind} ({m.group or 'v1'}), whose pods hooklint does not read, and it holds a pod spec at "
+        f"{path}{more}: its controller may run pods from it, {_CHECKED}. Review those pods yourself, or run the work "
+        "as a Job, whose pod hooklint reads.",
+        parent.key_span(key),
+        path,
+    )
 
 
 def _rollout_pods_not_read(m: Manifest, spec: Map | None) -> Iterator[Hit]:
