@@ -262,7 +262,9 @@ def write_output(path: str, data: bytes | Iterable[bytes], *, exclusive: bool = 
     - A ``path`` named inside the repository of the current folder (:func:`repository_top`; the
       path as written, ``..`` steps taken) whose folder resolves outside it (a link on the way:
       ``out -> /home/runner``) is refused; a path named outside it (``/tmp/report.sarif``,
-      ``../report.json``) is the user's explicit choice and is written.
+      ``../report.json``) is the user's explicit choice and is written. A folder inside the repository that leads
+      through a link to another of its folders (a committed ``reports -> .git``: a report over
+      ``.git/config``) is refused too: hooklint never writes through a link.
     - The file is written as a new file beside it (``.NAME.hooklint-XXXX``, created with
       ``O_EXCL``), then renamed over ``path`` (``os.replace``, which replaces a name, never
       writes through it). An existing file keeps its permission bits (and owner and group where
@@ -290,6 +292,11 @@ def write_output(path: str, data: bytes | Iterable[bytes], *, exclusive: bool = 
         raise UnsafeWrite(f"its folder {os.path.relpath(folder) if folder != top else '.'} leads through a symbolic "
                           f"link to {real_folder}, outside the repository {top}: not written (name a path outside "
                           "the repository if you mean to write there)")  # fmt: skip
+    unlinked = os.path.normpath(os.path.join(os.path.realpath(top), os.path.relpath(folder, top)))
+    if _inside(folder, top) and real_folder != unlinked:  # a link inside the repository: ``reports -> .git``
+        raise UnsafeWrite(f"its folder {os.path.relpath(folder)} leads through a symbolic link to "
+                          f"{os.path.relpath(real_folder, os.path.realpath(top))}: hooklint never writes through a link "
+                          "(name the folder it leads to, if you mean to write there)")  # fmt: skip
     directory = os.open(real_folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
     nofollow = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     temp: str | None = None

@@ -105,6 +105,22 @@ def test_a_folder_that_leads_out_of_the_repository_is_refused(repo, writer):
 
 
 @pytest.mark.parametrize("writer", sorted(WRITERS))
+def test_a_folder_that_leads_to_another_folder_of_the_repository_is_refused(repo, writer):
+    """A committed ``gitlink -> .git`` stays inside the checkout, so the check for folders that lead
+    out of it let ``--output gitlink/config`` replace ``.git/config`` with a report (attacker trial
+    13): any link among the folders of a path inside the repository is refused."""
+    args, what = WRITERS[writer]
+    (repo / ".git").mkdir(exist_ok=True)
+    (repo / ".git" / "config").write_text("[core]\n")
+    os.symlink(".git", "gitlink")
+    done = runner.invoke(app, [a.format(out="gitlink/config") for a in args])
+    assert (done.exit_code, done.stderr) == (2, f"hooklint: error: gitlink/config: {what}: its folder gitlink leads "
+                                                "through a symbolic link to .git: hooklint never writes through a link "
+                                                "(name the folder it leads to, if you mean to write there)\n")  # fmt: skip
+    assert (repo / ".git" / "config").read_text() == "[core]\n" and no_temporary_files(repo / ".git")
+
+
+@pytest.mark.parametrize("writer", sorted(WRITERS))
 def test_a_path_named_outside_the_repository_is_written(repo, writer):
     args, _ = WRITERS[writer]
     for out in ("../home/report.out", str(repo.parent / "home" / "report2.out")):
