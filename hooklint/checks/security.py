@@ -188,12 +188,7 @@ def _projected_token(m: Manifest, pod: PodSpec) -> tuple[str, int, str, Map] | N
     volumes = list(pod.volumes())
     if not volumes:
         return None
-    mounted = set()
-    for container in m.containers(pod):
-        mounts = container.body.get("volumeMounts")
-        for mount in mounts if isinstance(mounts, Seq) else []:
-            if isinstance(mount, Map) and isinstance(mount.get("name"), str):
-                mounted.add(mount["name"])
+    mounted = _mounted(m, pod)
     for volume, path in volumes:
         projected = get_map(volume, "projected")
         sources = projected.get("sources") if projected is not None else None
@@ -205,6 +200,18 @@ def _projected_token(m: Manifest, pod: PodSpec) -> tuple[str, int, str, Map] | N
             if token is not None and not token.get("audience"):
                 return path, j, name, sources[j]
     return None
+
+
+def _mounted(m: Manifest, pod: PodSpec) -> set[str]:
+    """The names of the volumes of ``pod`` that a container of it (init and ephemeral ones too)
+    mounts (``volumeMounts[].name``)."""
+    mounted = set()
+    for container in m.containers(pod):
+        mounts = container.body.get("volumeMounts")
+        for mount in mounts if isinstance(mounts, Seq) else []:
+            if isinstance(mount, Map) and isinstance(mount.get("name"), str):
+                mounted.add(mount["name"])
+    return mounted
 
 
 #: Where ``kubernetes.io/service-account-token`` Secrets name their ServiceAccount (Kubernetes
@@ -235,12 +242,7 @@ def _token_secrets(m: Manifest, pod: PodSpec, ctx: Context) -> list[tuple[str, s
     (``pkg/controller/serviceaccount/tokens_controller.go``), so the pod holds it wherever it is
     mounted and whatever ``automountServiceAccountToken`` says (that field only governs the volume
     the ServiceAccount admission plugin adds)."""
-    mounted = set()
-    for container in m.containers(pod):
-        mounts = container.body.get("volumeMounts")
-        for mount in mounts if isinstance(mounts, Seq) else []:
-            if isinstance(mount, Map) and isinstance(mount.get("name"), str):
-                mounted.add(mount["name"])
+    mounted = _mounted(m, pod)
     out: list[tuple[str, str, Span, Manifest]] = []
     for volume, path in pod.volumes():
         if volume.get("name") not in mounted:
