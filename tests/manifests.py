@@ -110,3 +110,22 @@ def doc_blocks() -> dict[str, str]:
         assert first.startswith("# "), f"a docs/ci.md block does not start with '# <file>': {first!r}"
         blocks[first[2:].strip()] = body
     return blocks
+
+
+#: A PreSync Job in namespace ``app`` running as ServiceAccount ``runner``: the hook whose RBAC reach
+#: the HL106 tests judge.
+RUNNER_HOOK_JOB = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: migrate
+  namespace: app
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  template:
+    spec:
+      serviceAccountName: runner
+      restartPolicy: Never
+      containers: [{name: a, image: "ghcr.io/acme/a:1.0.0"}]
+"""

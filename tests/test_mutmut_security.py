@@ -9,22 +9,9 @@ import pytest
 
 from conftest import hits
 from hooklint.checks.security import selects
+from tests.manifests import RUNNER_HOOK_JOB
 
-JOB = """\
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: migrate
-  namespace: app
-  annotations:
-    argocd.argoproj.io/hook: PreSync
-spec:
-  template:
-    spec:
-      serviceAccountName: runner
-      restartPolicy: Never
-      containers: [{name: a, image: "ghcr.io/acme/a:1.0.0"}]
-"""
+JOB = RUNNER_HOOK_JOB
 
 HL106_HEAD = "Job/migrate runs as ServiceAccount 'runner', and ClusterRoleBinding/grant grants "
 HL106_TAIL = (": a PreSync hook runs on every sync, so whoever controls its image or command holds those rights "

@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 
 from conftest import git, hits, write
 from hooklint.cli import app
+from tests.manifests import RUNNER_HOOK_JOB
 
 TAIL = ("a PreSync hook runs on every sync, so whoever controls its image or command holds those rights over "
         "the cluster. Grant only the verbs and resources it needs.")
@@ -123,21 +124,7 @@ def test_diff_counts_the_named_escalation_as_new(tmp_path, monkeypatch):
     assert findings(result.output) == [HOOK_FINDING]
 
 
-JOB = """\
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: migrate
-  namespace: app
-  annotations:
-    argocd.argoproj.io/hook: PreSync
-spec:
-  template:
-    spec:
-      serviceAccountName: runner
-      restartPolicy: Never
-      containers: [{name: a, image: "ghcr.io/acme/a:1.0.0"}]
-"""
+JOB = RUNNER_HOOK_JOB
 
 
 def binding(role: str = "r", kind: str = "ClusterRoleBinding", role_kind: str = "ClusterRole", name: str = "grant",

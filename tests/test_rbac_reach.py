@@ -11,22 +11,9 @@ import pytest
 
 from conftest import hits
 from hooklint.pipeline import lint_text
+from tests.manifests import RUNNER_HOOK_JOB
 
-JOB = """\
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: migrate
-  namespace: app
-  annotations:
-    argocd.argoproj.io/hook: PreSync
-spec:
-  template:
-    spec:
-      serviceAccountName: runner
-      restartPolicy: Never
-      containers: [{name: a, image: "ghcr.io/acme/a:1.0.0"}]
-"""
+JOB = RUNNER_HOOK_JOB
 
 TAIL = ("a PreSync hook runs on every sync, so whoever controls its image or command holds those rights over "
         "the cluster. Grant only the verbs and resources it needs.")

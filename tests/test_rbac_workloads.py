@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from conftest import hits, write
 from hooklint.cli import app
+from tests.manifests import RUNNER_HOOK_JOB
 
 TAIL = ("a PreSync hook runs on every sync, so whoever controls its image or command holds those rights over "
         "the cluster. Grant only the verbs and resources it needs.")
@@ -111,21 +112,7 @@ def test_the_same_role_bound_in_one_namespace_is_not_reported() -> None:
     assert hits("HL106", HOOK_JOB, context=namespaced) == []
 
 
-JOB = """\
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: migrate
-  namespace: app
-  annotations:
-    argocd.argoproj.io/hook: PreSync
-spec:
-  template:
-    spec:
-      serviceAccountName: runner
-      restartPolicy: Never
-      containers: [{name: a, image: "ghcr.io/acme/a:1.0.0"}]
-"""
+JOB = RUNNER_HOOK_JOB
 
 
 def binding(role: str, kind: str = "ClusterRoleBinding", role_kind: str = "ClusterRole") -> str:
