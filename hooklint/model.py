@@ -8,7 +8,7 @@ here, and HL003/HL004 report the shape problem; checks never see an exception fr
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Literal
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Literal, Mapping
 
 from hooklint.argocd import DEFAULT_VERSION, HELM_HOOK, HOOK, HookInfo, Version, hook_info, is_argo_kind, visible_annotations
 from hooklint.findings import HookRef, ObjectRef, Span
@@ -763,7 +763,7 @@ def resource_match(resources: list[str], resource: str) -> str | None:
     ``ResourceMatches``: ``*`` grants every resource and subresource, an entry equal to the
     requested ``resource/subresource`` grants it, and ``*/<sub>`` grants subresource ``<sub>`` of
     every resource (``pods/exec`` by ``*/exec``; never ``pods`` itself). API groups and
-    ``resourceNames`` are matched apart (``hooklint.checks.security._serves``, by the caller)."""
+    ``resourceNames`` are matched apart (``hooklint.checks.rbac._serves``, by the caller)."""
     sub = resource.partition("/")[2]
     for entry in resources:
         if entry == "*" or entry == resource or (sub and entry == "*/" + sub):
@@ -957,3 +957,32 @@ def manifests_of(files: "list[LoadedFile]", rendered: "list[RenderedFile] | None
             if m.namespace is None and not cluster_scoped(m.group, m.kind, crds):
                 m.namespace = namespace
     return manifests
+
+
+def selects(selector: object, labels: Mapping[str, object]) -> bool:
+    """Whether a ``metav1.LabelSelector`` (a mapping of ``matchLabels`` and ``matchExpressions``)
+    selects an object with ``labels``, as ``metav1.LabelSelectorAsSelector`` reads it
+    (``k8s.io/apimachinery pkg/apis/meta/v1/helpers.go``): every ``matchLabels`` pair equal, every
+    expression true (``In``, ``NotIn``: absent or another value, ``Exists``, ``DoesNotExist``); an
+    empty selector selects everything. A selector that is not a mapping, or that the API server
+    rejects (an unknown operator, values where none belong or none where some must), selects
+    nothing."""
+    if not isinstance(selector, Mapping):
+        return False
+    match, expressions = selector.get("matchLabels") or {}, selector.get("matchExpressions") or []
+    if not isinstance(match, Mapping) or not isinstance(expressions, list):
+        return False
+    if any(labels.get(key) != value for key, value in match.items()):
+        return False
+    for e in expressions:
+        if not isinstance(e, Mapping) or not isinstance(e.get("key"), str):
+            return False
+        op, values, value = e.get("operator"), e.get("values") or [], labels.get(e["key"])
+        if not isinstance(values, list) or (op in ("In", "NotIn")) != bool(values):
+            return False
+        if op == "In" and value not in values or op == "NotIn" and value in values \
+                or op == "Exists" and value is None or op == "DoesNotExist" and value is not None:
+            return False
+        if op not in ("In", "NotIn", "Exists", "DoesNotExist"):
+            return False
+    return True

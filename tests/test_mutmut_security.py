@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import hits
-from hooklint.checks.security import selects
+from hooklint.model import selects
 from tests.manifests import RUNNER_HOOK_JOB
 
 JOB = RUNNER_HOOK_JOB

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import git, hits, write
-from hooklint.checks.security import _serves
+from hooklint.checks.rbac import _serves
 from hooklint.cli import app
 
 

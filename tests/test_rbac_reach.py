@@ -240,7 +240,7 @@ def test_hl106_built_in_roles_that_escalate() -> None:
     ("not a selector", {}, False),
 ])  # fmt: skip
 def test_label_selector_as_kubernetes_reads_it(selector: object, labels: dict, expected: bool) -> None:
-    from hooklint.checks.security import selects  # noqa: PLC0415
+    from hooklint.model import selects  # noqa: PLC0415
 
     assert selects(selector, labels) is expected
 

@@ -141,7 +141,7 @@ REGISTRY: dict[str, list[Check]] = {}
 #: Rules the suppression stage reports itself (:mod:`hooklint.suppression`), not a check.
 ENGINE_RULES = frozenset({"HL901", "HL902"})
 #: The check modules, one per band.
-CHECK_MODULES = ("loading", "shape", "annotations", "hooks", "lifecycle", "security", "fences", "ordering")
+CHECK_MODULES = ("loading", "shape", "annotations", "hooks", "lifecycle", "security", "rbac", "fences", "ordering")
 
 
 def check(rule_id: str, scope: str = "object", kinds: Iterable[str] | None = None, annotated: bool = False) -> Callable:
