@@ -6,7 +6,7 @@ fix modules and in the directory source (each asserts exact values, so the mutan
 - a repeated identical ``Prune=false`` stays silent (``first[key] != item``);
 - the HL004 fix of ``sync-wave: ~`` (``_NULL_WORDS``: ``""``, not ``"~"``);
 - ``kind: ""`` in unrelated YAML (``kind != ""`` in ``directory._decodes``);
-- from the rerun (``bench/mutants.py``): HL106's one phrase for the wildcard verbs of several rules
+- from the rerun of that probe (a hand-made list of mutants, since replaced by mutmut: ``bench/mutmut_checks.py``): HL106's one phrase for the wildcard verbs of several rules
   (``len(every_verb) > 1``), a file named ``Kustomization``, and a folder holding both a chart and a
   kustomization (Kustomize, its subfolders walked);
 and that every test's cache folder is its own (``conftest.isolated_cache``).
