@@ -46,7 +46,7 @@ def test_concise_is_one_short_line_per_finding(repo):
         "deploy/job.yaml:7:1: HL201 Job/db-migrate has no spec.backoffLimit, so a failing hook is retried 6 times (the "
         "Kubernetes default) with growing back-off while the sync waits",
         "deploy/job.yaml:9:5: HL104 Job/db-migrate mounts the token of ServiceAccount 'default' (HL103; not turned off "
-        "here; the ServiceAccount is not in this application), and no binding here grants it a role",
+        "here; the ServiceAccount is not in this application), and no binding in this application grants it a role",
         "deploy/job.yaml:12:18: HL102 Image 'ghcr.io/acme/migrate:latest' of container 'migrate' of Job/db-migrate uses "
         "the mutable tag ':latest'",
         "",

@@ -167,7 +167,7 @@ def test_hl104_finds_the_projected_token_among_other_volumes_and_mounts():
     ``_projected_token`` 14, 15, 38, 47)."""
     assert hits("HL104", PROJECTED) == [
         (23, 17, "Job/migrate mounts the token of ServiceAccount 'runner' (projected volume 'tok', though automount "
-                 "is off), and no binding here grants it a role. Remove the serviceAccountToken source, or bind it to "
+                 "is off), and no binding in this application grants it a role. Remove the serviceAccountToken source, or bind it to "
                  "a least-privilege Role."),
     ]  # fmt: skip
 
@@ -404,7 +404,7 @@ def test_hl104_default_service_account_of_the_application_that_turns_automount_o
     job = JOB.replace("      serviceAccountName: runner\n", "")
     assert hits("HL104", job) == [(10, 5, (
         "Job/migrate mounts the token of ServiceAccount 'default' (HL103; not turned off here; the ServiceAccount is "
-        "not in this application), and no binding here grants it a role. Set automountServiceAccountToken: false, or "
+        "not in this application), and no binding in this application grants it a role. Set automountServiceAccountToken: false, or "
         "give the hook its own, least-privileged ServiceAccount."))]
     sa = "apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: default, namespace: app}\nautomountServiceAccountToken: false\n"
     assert hits("HL104", job, context=sa) == []
@@ -577,8 +577,8 @@ def test_host_path_volumes_reads_claims_of_at_most_max_volume_files(tmp_path, mo
 @pytest.mark.parametrize("value, message", [
     ('"yes"', "Job/migrate sets automountServiceAccountToken to a non-boolean value, which the API server rejects, so "
               "a PreSync hook is never created. Write false, or true if it calls the Kubernetes API."),
-    ("true", "Job/migrate mounts the token of ServiceAccount 'runner' (automountServiceAccountToken: true), and no "
-             "binding here grants it a role. Set automountServiceAccountToken: false, or bind it to a least-privilege "
+    ("true", "Job/migrate mounts the token of ServiceAccount 'runner' (automountServiceAccountToken: true), and no binding in this application "
+             "grants it a role. Set automountServiceAccountToken: false, or bind it to a least-privilege "
              "Role."),
 ])  # fmt: skip
 def test_hl104_names_the_automount_field(value: str, message: str):
@@ -600,7 +600,7 @@ def test_hl106_verbs_written_as_a_string_grant_nothing():
 
 FLOW_PROJECTED = PROJECTED.replace("              - serviceAccountToken: {path: token}\n",
                                    "              - {serviceAccountToken: {path: token}}\n")
-PROJECTED_TAIL = "and no binding here grants it a role. "
+PROJECTED_TAIL = "and no binding in this application grants it a role. "
 
 
 @pytest.mark.parametrize("job, found", [

@@ -58,7 +58,7 @@ def test_hl106_subjects_that_do_not_reach_it(subject: str) -> None:
 
 
 def test_hl104_does_not_claim_no_binding_when_a_group_binding_grants_a_role() -> None:
-    """HL104 said 'no binding here grants it a role' while a Group binding granted one."""
+    """HL104 said 'no binding in this application grants it a role' while a Group binding granted one."""
     sa = "apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: runner, namespace: app}\n"
     assert [h[:2] for h in hits("HL104", JOB, context=sa)] == [(10, 5)]
     granted = sa + "---\n" + crb("{kind: Group, name: 'system:serviceaccounts:app'}", role="view")
@@ -99,7 +99,7 @@ def projected(audience: str = "", mounts: str = "{name: tok, mountPath: /var/run
 def test_hl104_counts_a_projected_service_account_token_when_automount_is_off() -> None:
     assert hits("HL104", projected()) == [
         (19, 17, "Job/migrate mounts the token of ServiceAccount 'runner' (projected volume 'tok', though automount "
-                 "is off), and no binding here grants it a role. Remove the serviceAccountToken source, or bind it to "
+                 "is off), and no binding in this application grants it a role. Remove the serviceAccountToken source, or bind it to "
                  "a least-privilege Role."),
     ]  # fmt: skip
     # another audience: not a token the API server accepts; a volume no container mounts: no token

@@ -211,7 +211,7 @@ def test_hl104_counts_a_mounted_token_secret_as_a_token() -> None:
     context = SEEDER + token_secret("seeder-token", "seeder")
     assert hits("HL104", token_job("seeder-token"), context=context) == [(18, 30, (
         "Job/seed mounts the token of ServiceAccount 'seeder' (token Secret 'seeder-token', whatever automount says), "
-        "and no binding here grants it a role. Remove that volume, or bind it to a least-privilege Role."))]
+        "and no binding in this application grants it a role. Remove that volume, or bind it to a least-privilege Role."))]
     assert [h[:2] for h in hits("HL103", token_job("seeder-token"), context=context)] == []
     # a role bound to it: HL104 is quiet (HL106 judges the grant)
     assert hits("HL104", token_job("seeder-token"), context=context + binding("view")) == []
@@ -225,7 +225,7 @@ def test_hl103_and_hl104_a_mounted_token_secret_of_default() -> None:
         "token, or one of a dedicated ServiceAccount."))]  # fmt: skip
     assert [m for _, _, m in hits("HL104", token_job("default-token"), context=context)] == [
         "Job/seed mounts the token of ServiceAccount 'default' (HL103; token Secret 'default-token', whatever automount "
-        "says), and no binding here grants it a role. Remove that volume, or bind it to a least-privilege Role."]
+        "says), and no binding in this application grants it a role. Remove that volume, or bind it to a least-privilege Role."]
 
 
 def test_hl106_attack_fixture_rbac3_shape() -> None:

@@ -62,7 +62,7 @@ def test_attack_rollout_pod_template_is_checked(tmp_path, monkeypatch):
         "other unconfigured pod. Create a dedicated ServiceAccount and set spec.template.spec.serviceAccountName. Its "
         "token is mounted too, with no role bound to it in this application (HL104).",
         "app/r.yaml:18:5: warning HL104 hook-automounts-token: Rollout/pwn mounts the token of ServiceAccount 'default' "
-        "(HL103; not turned off here; the ServiceAccount is not in this application), and no binding here grants it a "
+        "(HL103; not turned off here; the ServiceAccount is not in this application), and no binding in this application grants it a "
         "role. Set automountServiceAccountToken: false, or give the hook its own, least-privileged ServiceAccount.",
         f"app/r.yaml:19:16: error HL105 hook-privileged-pod: Rollout/pwn sets hostPID: true: {TAIL}",
         "app/r.yaml:22:16: warning HL102 hook-image-mutable-tag: Image 'busybox:latest' of container 'x' of Rollout/pwn "

@@ -82,7 +82,7 @@ def test_attack_analysis_run_job_pod_is_checked(tmp_path, monkeypatch):
         "spec.metrics[0].provider.job.spec.template.spec.serviceAccountName. Its token is mounted too, with no role bound "
         "to it in this application (HL104).",
         "app/ar.yaml:21:13: warning HL104 hook-automounts-token: AnalysisRun/pwn mounts the token of ServiceAccount "
-        "'default' (HL103; not turned off here; the ServiceAccount is not in this application), and no binding here grants "
+        "'default' (HL103; not turned off here; the ServiceAccount is not in this application), and no binding in this application grants "
         "it a role. Set automountServiceAccountToken: false, or give the hook its own, least-privileged ServiceAccount.",
         f"app/ar.yaml:22:24: error HL105 hook-privileged-pod: AnalysisRun/pwn sets hostPID: true: {TAIL}",
         "app/ar.yaml:26:24: warning HL102 hook-image-mutable-tag: Image 'busybox:latest' of container 'x' of metric 'root' "
@@ -103,7 +103,7 @@ def test_attack_task_run_steps_and_pod_template_are_checked(tmp_path, monkeypatc
         "other unconfigured pod. Create a dedicated ServiceAccount and set spec.serviceAccountName. Its token is mounted "
         "too, with no role bound to it in this application (HL104).",
         "app/tr.yaml:13:1: warning HL104 hook-automounts-token: TaskRun/pwn mounts the token of ServiceAccount 'default' "
-        "(HL103; not turned off here; the ServiceAccount is not in this application), and no binding here grants it a "
+        "(HL103; not turned off here; the ServiceAccount is not in this application), and no binding in this application grants it a "
         "role. Set automountServiceAccountToken: false, or give the hook its own, least-privileged ServiceAccount.",
         f"app/tr.yaml:15:18: error HL105 hook-privileged-pod: TaskRun/pwn sets hostNetwork: true: {TAIL}",
         "app/tr.yaml:19:14: warning HL102 hook-image-mutable-tag: Image 'busybox:latest' of step 'x' of TaskRun/pwn uses "

@@ -43,7 +43,7 @@ def test_attack_workflow_hook_is_checked(tmp_path, monkeypatch):
     assert result.exit_code == 1, result.output
     assert result.output.splitlines()[:4] == [
         "app/wf.yaml:6:1: warning HL104 hook-automounts-token: Workflow/pwn-* mounts the token of ServiceAccount 'argo-admin' (not turned off "
-        "here; the ServiceAccount is not in this application), and no binding here grants it a role. Set "
+        "here; the ServiceAccount is not in this application), and no binding in this application grants it a role. Set "
         "automountServiceAccountToken: false, or bind it to a least-privilege Role.",
         "app/wf.yaml:13:14: error HL101 hook-image-registry-not-allowed: Image 'evil.example.net/x:latest' of container 'main' of template 'main' of "
         "Workflow/pwn-* comes from registry 'evil.example.net', which is not in allowed-registries: a PreSync hook runs "

@@ -224,7 +224,7 @@ def _secret_token_unbound(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator[H
         who = "'default' (HL103; " if account == "default" else f"'{account}' ("
         yield Hit(
             f"{m.label} mounts the token of ServiceAccount {who}token Secret '{secret.name}', whatever automount "
-            "says), and no binding here grants it a role. Remove that volume, or bind it to a least-privilege Role.",
+            "says), and no binding in this application grants it a role. Remove that volume, or bind it to a least-privilege Role.",
             span,
             field,
         )
@@ -264,7 +264,7 @@ def _automounted(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator[Hit]:
         span = source.key_span("serviceAccountToken")
         field = f"{volume_path}.projected.sources[{j}].serviceAccountToken"
     yield Hit(
-        f"{m.label} mounts the token of ServiceAccount {who}{reason}), and no binding here grants it a "
+        f"{m.label} mounts the token of ServiceAccount {who}{reason}), and no binding in this application grants it a "
         f"role. {turn_off}, or {fix}.",
         span,
         field,
