@@ -88,10 +88,13 @@ class _Command(_OneLineUsage, typer.core.TyperCommand):
     """A command whose usage line names its arguments as people write them (``BASE [PATH]...``),
     not as typer does without rich (``{base} [paths]...``), and whose usage errors are one line.
     The run's deadline (:mod:`hooklint.deadline`) ends with the command; one that passes where no
-    stage reports it (a rendering outside the pipeline) is one line and exit code 2."""
+    stage reports it (a rendering outside the pipeline) is one line and exit code 2. After a command
+    that wrote cache entries, the cache folder is kept under its cap (:func:`hooklint.prune.after_run`:
+    at most once an hour, silently, whatever the exit code)."""
 
     def invoke(self, ctx):  # noqa: ANN001, ANN201 - click's signature
         from hooklint import deadline
+        from hooklint.prune import after_run
 
         try:
             return super().invoke(ctx)
@@ -100,6 +103,7 @@ class _Command(_OneLineUsage, typer.core.TyperCommand):
                   "SECONDS")  # fmt: skip
         finally:
             deadline.stop()
+            after_run()
 
     def collect_usage_pieces(self, ctx):  # noqa: ANN001, ANN201 - click's signature
         pieces = [self.options_metavar] if self.options_metavar else []

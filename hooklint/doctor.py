@@ -169,4 +169,8 @@ def report(paths: list[str], cfg: "Config", config_origin: str) -> str:
     folder = cache_dir()
     lines += ["", f"Cache: {folder if folder else 'off (HOOKLINT_CACHE_DIR=off)'} (HOOKLINT_CACHE_DIR, else "
                   "$XDG_CACHE_HOME/hooklint, else ~/.cache/hooklint)"]  # fmt: skip
+    if folder:
+        from hooklint.prune import describe
+
+        lines.append(describe(folder))
     return escape_line_commands(escape_commands("\n".join(escape_controls(line) for line in lines) + "\n"))

@@ -23,6 +23,7 @@ import os
 import secrets
 import stat
 import tempfile
+import time
 from typing import Any, Callable, Iterable, Iterator
 
 from hooklint import deadline
@@ -537,10 +538,29 @@ def _linked_folders(entry: str) -> bool:
     return False
 
 
+#: A cache entry read (a hit) whose modification time is older than this has it set to now: the
+#: time that :mod:`hooklint.prune` removes the least recently used entries by. Within the hour an
+#: entry is not touched again, so a warm run over an unchanged tree stays a stat pass (no write).
+REFRESH_NS = 3600 * 1_000_000_000
+
+#: Whether this process wrote a cache entry (:func:`store_entry`): :func:`hooklint.prune.after_run`
+#: looks at the cache folder's size only after a run that did.
+_written = False
+
+
+def entries_written() -> bool:
+    """Whether this process wrote a cache entry since it started (:func:`store_entry`)."""
+    return _written
+
+
 def read_entry(entry: str, max_size: int = 1 << 30) -> Any:
     """The JSON value of the cache entry ``entry``, or None when it is missing, a symbolic link
     (never followed), not a regular file, too large or not JSON: a cache entry that cannot be
-    read is a miss, never an error; so is one under a folder of the cache that is a link."""
+    read is a miss, never an error; so is one under a folder of the cache that is a link.
+
+    An entry read whose modification time is more than :data:`REFRESH_NS` old is given the time
+    of now (through the open file, never a link): its last use, by which pruning keeps the most
+    recently used entries (:mod:`hooklint.prune`)."""
     if _linked_folders(entry):
         return None
     try:
@@ -554,7 +574,13 @@ def read_entry(entry: str, max_size: int = 1 << 30) -> Any:
         chunks = []
         while chunk := os.read(fd, 1 << 20):
             chunks.append(chunk)
-        return json.loads(b"".join(chunks))
+        value = json.loads(b"".join(chunks))
+        if info.st_mtime_ns < time.time_ns() - REFRESH_NS:
+            try:
+                os.utime(fd)  # a hit: used now (a read-only cache folder keeps its times)
+            except OSError:
+                pass
+        return value
     except (OSError, ValueError, RecursionError):
         return None
     finally:
@@ -580,6 +606,8 @@ def store_entry(entry: str, value: Any) -> None:
             json.dump(value, handle, separators=(",", ":"))
         os.replace(tmp, entry)
         tmp = None
+        global _written
+        _written = True
     except (OSError, ValueError, TypeError, RecursionError):
         pass
     finally:

@@ -108,9 +108,13 @@ def _order(item: Any) -> str:
 
 def _environment() -> list[list[str]]:
     """The variables that reach a renderer or change what hooklint does (the locale, ``HOOKLINT_*``
-    but the cache folder)."""
+    but the cache folder and its size cap)."""
     return sorted([k, v] for k, v in os.environ.items()
-                  if k.startswith(("LC_", "LANG", "HOOKLINT_")) and k != "HOOKLINT_CACHE_DIR")  # fmt: skip
+                  if k.startswith(("LC_", "LANG", "HOOKLINT_")) and k not in _CACHE_VARIABLES)  # fmt: skip
+
+
+#: The variables that say where the caches are and how large they may grow: no finding depends on them.
+_CACHE_VARIABLES = frozenset({"HOOKLINT_CACHE_DIR", "HOOKLINT_CACHE_MAX_MB"})
 
 
 def _renderer_signature() -> list[Any]:

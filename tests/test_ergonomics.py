@@ -193,6 +193,7 @@ def test_doctor_says_renderers_configuration_urls_applications_and_cache(repo, m
         "https://charts.example.com/stable, not a folder of this repository",
         "",
         f"Cache: {cache} (HOOKLINT_CACHE_DIR, else $XDG_CACHE_HOME/hooklint, else ~/.cache/hooklint)",
+        "  0.0 MiB of entries, cap 1024 MiB (HOOKLINT_CACHE_MAX_MB): the least recently used are removed past it",
     ]  # fmt: skip
 
 

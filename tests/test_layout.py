@@ -32,7 +32,7 @@ STAGES: list[tuple[str, ...]] = [
     # "sources": the package itself, which holds only its docstring (a module of it at this rank is
     # one outside its stages: test_every_module_of_sources_belongs_to_one_of_its_stages)
     ("findings", "text", "files", "yamlio", "gojsonread", "argocd", "images", "config", "catalog", "rules", "interrupt",
-     "reasons", "deadline", "collector", "sources"),
+     "reasons", "deadline", "collector", "prune", "sources"),
     ("loader",),
     ("sources.bounded", "sources.sandbox"),
     ("sources.repository",),
