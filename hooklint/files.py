@@ -549,8 +549,16 @@ _written = False
 
 
 def entries_written() -> bool:
-    """Whether this process wrote a cache entry since it started (:func:`store_entry`)."""
+    """Whether this process wrote a cache entry since it started (:func:`store_entry`), or started
+    workers that may have (:func:`note_written`)."""
     return _written
+
+
+def note_written() -> None:
+    """Say that cache entries may have been written for this process: by the ``--jobs`` workers it
+    started (their writes are not seen here)."""
+    global _written
+    _written = True
 
 
 def read_entry(entry: str, max_size: int = 1 << 30) -> Any:

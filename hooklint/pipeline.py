@@ -31,6 +31,7 @@ from hooklint.config import DEFAULT_RUN_TIMEOUT, Config, ConfigError
 from hooklint.engine import Engine
 from hooklint.deadline import RunTimeout
 from hooklint.findings import Finding, InputError, RunResult, Span
+from hooklint.files import note_written
 from hooklint.loader import is_stream, parse_text
 from hooklint.reasons import Skip, SkipKind
 from hooklint.model import Manifest, manifests_of
@@ -516,6 +517,7 @@ def _lint_parallel(engine: Engine, apps: list[Application], jobs: int, keep_plan
         # workers must stop now) terminates it.
         pool = context.Pool(min(jobs, len(batches)), _worker_init,
                             (engine.config, engine.catalog, keep_plans, mapped, time_left, results))  # fmt: skip
+        note_written()  # the workers may write cache entries: the parent keeps the folder under its cap
         try:
             position = iter(indexes)
             outcomes = pool.imap(_worker_lint, batches)

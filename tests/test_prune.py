@@ -226,3 +226,19 @@ def test_doctor_says_the_size_and_the_cap(isolated_cache, monkeypatch):
     assert prune.describe(str(isolated_cache)) == ("  1.5 MiB of entries, cap 1024 MiB (HOOKLINT_CACHE_MAX_MB; "
                                                    "HOOKLINT_CACHE_MAX_MB='lots' is not a whole number of MiB, the "
                                                    "default is used): the least recently used are removed past it")  # fmt: skip
+
+
+def test_a_run_whose_workers_wrote_the_entries_is_one_that_wrote(repo, isolated_cache, monkeypatch, fresh_process):
+    import hooklint.pipeline as pipeline
+    import hooklint.results as results
+    from hooklint.catalog import load_catalog
+    from hooklint.config import Config
+
+    for n in range(3):
+        write(repo, {f"more{n}/job.yaml": HOOK})
+    monkeypatch.setattr(pipeline, "PARALLEL_MIN_FILES", 1)
+    monkeypatch.setattr(results.ResultCache, "store_run", lambda *a, **k: None)  # the parent's own entry
+    monkeypatch.setattr(pipeline, "_prepare_renderers", lambda *a, **k: None)
+    pipeline.lint_paths(["repo"], Config(), load_catalog(), jobs=2)
+    assert len(list((isolated_cache / "results").rglob("*.json"))) == 4  # written by the workers
+    assert files.entries_written()
