@@ -583,7 +583,7 @@ def read_entry(entry: str, max_size: int = 1 << 30) -> Any:
         while chunk := os.read(fd, 1 << 20):
             chunks.append(chunk)
         value = json.loads(b"".join(chunks))
-        if info.st_mtime_ns < time.time_ns() - REFRESH_NS:
+        if info.st_mtime_ns < time.time_ns() - REFRESH_NS and os.utime in os.supports_fd:
             try:
                 os.utime(fd)  # a hit: used now (a read-only cache folder keeps its times)
             except OSError:

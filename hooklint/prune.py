@@ -1,7 +1,7 @@
 """The cache folder kept under a size cap: after a run that wrote cache entries, when the folder
 (:func:`hooklint.files.cache_dir`) holds more than ``$HOOKLINT_CACHE_MAX_MB`` MiB of entries
 (default :data:`DEFAULT_MAX_MB`; ``0``: no cap), the least recently used entries are removed until
-it holds at most :data:`KEEP_FRACTION` of the cap, as ccache and pre-commit's ``gc`` bound theirs.
+it holds at most :data:`KEEP_FRACTION` of the cap, as ccache bounds its cache.
 
 What is counted and removed: the JSON entries of the render cache (renderings, failed renders and
 their redacted messages, the input hashes of :func:`hooklint.sources.render.cache.input_key`,

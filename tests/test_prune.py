@@ -242,3 +242,20 @@ def test_a_run_whose_workers_wrote_the_entries_is_one_that_wrote(repo, isolated_
     pipeline.lint_paths(["repo"], Config(), load_catalog(), jobs=2)
     assert len(list((isolated_cache / "results").rglob("*.json"))) == 4  # written by the workers
     assert files.entries_written()
+
+
+def test_a_stamp_that_is_a_link_is_replaced_never_written_through(isolated_cache, tmp_path, monkeypatch):
+    target = tmp_path / "elsewhere.txt"
+    target.write_text("keep me\n")
+    then = time.time() - 86400
+    os.utime(target, (then, then))
+    (isolated_cache / prune.STAMP).symlink_to(target)
+    entry(isolated_cache, "results/00/old.json", 2 * MiB, 86400)
+    entry(isolated_cache, "results/00/new.json", MiB // 2, 10)
+    monkeypatch.setenv("HOOKLINT_CACHE_MAX_MB", "1")
+    monkeypatch.setattr(files, "_written", True)
+    assert prune.after_run() == prune.Pruned(before=2 * MiB + MiB // 2, after=MiB // 2, removed=1)
+    assert target.read_text() == "keep me\n" and target.stat().st_mtime == pytest.approx(then)
+    assert not (isolated_cache / prune.STAMP).is_symlink() and (isolated_cache / prune.STAMP).is_file()
+    assert left(isolated_cache) == [prune.STAMP, "results/00/new.json"]
+    assert prune.after_run() is None  # checked within the hour
