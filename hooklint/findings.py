@@ -99,10 +99,15 @@ class HookRef:
 @dataclass(frozen=True, slots=True)
 class Suppression:
     """Why a finding is not shown: ``kind`` is ``annotation`` (``hooklint.io/ignore``), ``comment``
-    (``# hooklint: ignore[...]``) or ``baseline``; ``reason`` is the text the user wrote, or None."""
+    (``# hooklint: ignore[...]``) or ``baseline``; ``reason`` is the text the user wrote, or None.
+    For a comment, ``line`` is its 1-based line in the finding's file and ``names`` the rule names
+    written between its brackets (0 and ``()`` otherwise): ``hooklint diff`` tells by them whether a
+    change wrote the comment (:func:`hooklint.review.compare`). Reports show neither."""
 
     kind: str
     reason: str | None = None
+    line: int = 0
+    names: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, str | None]:
         return {"kind": self.kind, "reason": self.reason}

@@ -80,6 +80,10 @@ class Review:
     #: ``hooklint.io/ignore`` or ``# hooklint: ignore`` that hides them (shown to the reviewer, never
     #: counted as fixed nor failing the run: a suppression is an acceptance someone must see).
     suppressed: list[Finding] = field(default_factory=list)
+    #: Why each of the ``new`` findings that a comment the change did not write hides on the head
+    #: is new (:func:`_not_covered`), by the finding's ``id``: ``Not covered by the comment
+    #: suppression at a.yaml:19: ...``. Those findings are in ``new`` without their suppression.
+    not_covered: dict[int, str] = field(default_factory=dict)
     unchanged: int = 0
     plan_changes: list[dict[str, Any]] = field(default_factory=list)
     errors: list[InputError] = field(default_factory=list)
@@ -778,7 +782,7 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
             assert base_side is not None
             head_config = dataclasses.replace(_leaving_as(config, base_side, base_folder), ignored_paths=_ignored(top))
             head_side = _side(top, None, relative, head_config, catalog, top)
-            out = compare(base_side, head_side, _findings_of)
+            out = compare(base_side, head_side, _findings_of, _comments_in(base_folder, config, top))
             out.notes, out.policy = notes + _not_left_out(head_side, base, base_folder) + out.notes, config
             return out
         with checkout(top, head_commit) as head_copy:
@@ -792,9 +796,28 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
                 notes += _named(config, top, base_folder, head_folder)
             base_side = _side(base_folder, base, relative, config, catalog, top)
             head_side = _side(head_folder, head, relative, _leaving_as(config, base_side, base_folder), catalog, top)
-            out = compare(base_side, head_side, _findings_of)
+            out = compare(base_side, head_side, _findings_of, _comments_in(base_folder, config, top))
             out.notes, out.policy = notes + _not_left_out(head_side, base, base_folder) + out.notes, config
             return out
+
+
+def _comments_in(folder: str, config: Config, top: str) -> Callable[[str], list]:
+    """The ``# hooklint: ignore[...]`` comments of a file of the side checked out in ``folder``, by
+    its path relative to the repository's top (:func:`hooklint.sources.render.comments_of`: read
+    as the lint read it, under ``config``'s ``max-file-size``, none for a file that is missing,
+    unreadable or leads out of the checkout), each file read once."""
+    from hooklint.sources.render import comments_of  # noqa: PLC0415 - only a review reads them again
+
+    config = _rebased(config, top, folder)
+    read: dict[str, list] = {}
+
+    def comments(path: str) -> list:
+        if path not in read:
+            with _inside(folder):
+                read[path] = comments_of(path, config) if not os.path.isabs(path) else []
+        return read[path]
+
+    return comments
 
 
 def _leaving_as(config: Config, base: Side, base_folder: str) -> Config:
@@ -957,7 +980,82 @@ def _namespace_became_known(new: list[Finding], waiting: dict[tuple[str, ...], l
     return out, matched
 
 
-def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Finding]]) -> Review:
+def _said(f: Finding) -> tuple[str, ...]:
+    """What a suppression accepted: the finding's identity without its file (what a rename keeps:
+    rule, kind, namespace, name, field) and its message. The fingerprint alone is not enough: it
+    leaves out what the finding says, so the same field saying something worse (``add: [NET_ADMIN]``
+    -> ``add: [ALL]``, both ``capabilities.add[0]``) has the base's fingerprint."""
+    return (*_loose_identity(f), f.message)
+
+
+def _gist(message: str) -> str:
+    """The statement of a finding's message without why it matters and how to fix it: the text
+    before the last ``": "`` that precedes its first sentence end (``The container 'c' of Job/j adds
+    capability NET_ADMIN, beyond the baseline set``; ``Job/j sets hostNetwork: true``)."""
+    first = message.find(". ")
+    head = message if first < 0 else message[:first]
+    cut = head.rfind(": ")
+    return (head[:cut] if cut > 0 else head).rstrip(".")
+
+
+def _not_covered(base: Side, head: Side, base_comments: Callable[[str], list] | None,
+                 unmatchable: set[tuple[str, ...]]) -> dict[int, tuple[Finding, str]]:  # fmt: skip
+    """The head's findings that a ``# hooklint: ignore[...]`` comment the change did not write
+    hides, but that the base did not have under such a comment, with why (by ``id``).
+
+    A comment is an acceptance of the findings it hid when it was written and reviewed: in a
+    review it covers, on the head, only a finding the base also had suppressed by a comment with
+    the same names and reason, matched by :func:`_said` (identity without the file, and the
+    message: a stronger finding of the same rule on the same field is another finding), each base
+    finding covering one head finding. Any other finding it hides is new: a change that only
+    edits ``securityContext: {capabilities: {add: [NET_ADMIN]}}`` under ``# hooklint:
+    ignore[HL105] needs NET_ADMIN`` into ``..., privileged: true}`` gets a privileged hook past a
+    reviewer, who would see only the old reason. The change wrote the comment (a suppression
+    the reviewer sees: "suppressed by the change") when the base's file at the same path
+    (``base_comments``: path -> :func:`~hooklint.loader.ignore_comments`) has no comment with the
+    same names and reason, and no comment of the same text suppressed a base finding on the same
+    object (a renamed file). Findings of an application the base did not render (``unmatchable``)
+    are left to :func:`compare`'s rule for them."""
+    accepted: dict[tuple, int] = {}
+    written_for: dict[tuple, list[Finding]] = {}
+    on_object: set[tuple] = set()
+    for f in base.result.suppressed:
+        s = f.suppression
+        if s is None or s.kind != "comment":
+            continue
+        key = (_said(f), s.names, s.reason)
+        accepted[key] = accepted.get(key, 0) + 1
+        written_for.setdefault((f.path, s.names, s.reason), []).append(f)
+        on_object.add((*_loose_identity(f)[2:5], s.names, s.reason))
+    out: dict[int, tuple[Finding, str]] = {}
+    for f in head.result.suppressed:
+        s = f.suppression
+        if s is None or s.kind != "comment" or identity(f, f.path) in unmatchable:
+            continue
+        key = (_said(f), s.names, s.reason)
+        if accepted.get(key, 0) > 0:
+            accepted[key] -= 1
+            continue
+        on_base = any(names == s.names and reason == s.reason
+                      for _, _, names, reason, _ in (base_comments(f.path) if base_comments else ()))  # fmt: skip
+        if not on_base and (*_loose_identity(f)[2:5], s.names, s.reason) not in on_object:
+            continue  # the change wrote or edited the comment: suppressed by the change
+        was = written_for.get((f.path, s.names, s.reason), [])
+        if not was:
+            was = [b for b in base.result.suppressed if b.suppression is not None and b.suppression.kind == "comment"
+                   and (b.suppression.names, b.suppression.reason) == (s.names, s.reason)
+                   and _loose_identity(b)[2:5] == _loose_identity(f)[2:5]]  # fmt: skip
+        gists = list(dict.fromkeys(f"{b.rule_id} {_gist(b.message)}" for b in was))
+        what = "; ".join(gists[:3]) + (f"; and {len(gists) - 3} more" if len(gists) > 3 else "")
+        why = (f"the comment was written for: {what}" if gists
+               else "the comment suppressed nothing on the base")  # fmt: skip
+        out[id(f)] = (dataclasses.replace(f, suppression=None),
+                      f"Not covered by the comment suppression at {f.path}:{s.line}: the base had no such finding; {why}.")
+    return out
+
+
+def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Finding]],
+            base_comments: Callable[[str], list] | None = None) -> Review:  # fmt: skip
     """The :class:`Review` of two linted sides. Findings match by fingerprint, then, for what is
     left, by identity without the file (a renamed or moved file keeps its findings), both only
     where Argo CD deploys the two the same way (:func:`_same_place`: a hook moved to another
@@ -970,7 +1068,13 @@ def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Find
     HL007/HL008/HL009 finding is new, its base findings (``findings_of(base, key)``) are not
     counted as fixed, and its plan is not diffed (nothing on the head says what a sync applies).
     Last, a finding whose object only gained or lost its namespace, in the same file, is unchanged
-    (:func:`_namespace_became_known`)."""
+    (:func:`_namespace_became_known`).
+
+    A ``# hooklint: ignore[...]`` comment the change did not write covers, on the head, only the
+    findings the base had suppressed by it (:func:`_not_covered`, reading the base's comments with
+    ``base_comments``: path -> :func:`~hooklint.loader.ignore_comments`; None: every comment is
+    taken as the change's); any other finding it hides is new, without its suppression, and
+    ``not_covered`` says why."""
     out = Review(base, head)
     unrendered_base, unrendered_head = _unrendered(base), _unrendered(head)
     out.not_compared = sorted(unrendered_base ^ unrendered_head)
@@ -990,8 +1094,11 @@ def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Find
     forced = [f for f in head.result.findings if identity(f, f.path) in unmatchable]
     base_hidden = set(_prints(base.result.suppressed))
     head_hidden = dict(zip(_prints(head.result.suppressed), head.result.suppressed))
+    # hidden on the head by a comment the change did not write, for a finding the base did not have: new
+    uncovered = _not_covered(base, head, base_comments, unmatchable)
     # suppressed by the change: hidden on the head, not on the base (it was live there, or absent)
-    out.suppressed = [f for fp, f in head_hidden.items() if fp not in base_hidden or identity(f, f.path) in unmatchable]
+    out.suppressed = [f for fp, f in head_hidden.items() if id(f) not in uncovered
+                      and (fp not in base_hidden or identity(f, f.path) in unmatchable)]  # fmt: skip
     new = [f for fp, f in head_fps.items() if fp not in base_fps]
     fixed = [f for fp, f in base_fps.items() if fp not in head_fps and fp not in skip_base and fp not in head_hidden]
     out.unchanged = sum(1 for fp in head_fps if fp in base_fps)
@@ -1010,7 +1117,8 @@ def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Find
             out.new.append(f)
     out.new, matched = _namespace_became_known(out.new, waiting, where)
     out.unchanged += matched
-    out.new = sorted(out.new + forced, key=Finding.sort_key)
+    out.not_covered = {id(f): why for f, why in uncovered.values()}
+    out.new = sorted(out.new + forced + [f for f, _ in uncovered.values()], key=Finding.sort_key)
     left = {id(f) for twins in waiting.values() for f in twins}
     gone = _left_hook_scope(base, head)
     for f in fixed:

@@ -110,7 +110,7 @@ def by_comment(engine: Engine, findings: list[Finding], comments: dict[str, list
                     hit = next((n for n in names if _rule_id(engine.catalog, n) == finding.rule_id), None)
                     if hit is not None:
                         used.add((finding.path, line, hit))
-                        finding = dataclasses.replace(finding, suppression=Suppression("comment", reason))
+                        finding = dataclasses.replace(finding, suppression=Suppression("comment", reason, line, tuple(names)))
                         break
         yield finding
     for path, entries in sorted(comments.items()):
