@@ -101,8 +101,9 @@ class Suppression:
     """Why a finding is not shown: ``kind`` is ``annotation`` (``hooklint.io/ignore``), ``comment``
     (``# hooklint: ignore[...]``) or ``baseline``; ``reason`` is the text the user wrote, or None.
     For a comment, ``line`` is its 1-based line in the finding's file and ``names`` the rule names
-    written between its brackets (0 and ``()`` otherwise): ``hooklint diff`` tells by them whether a
-    change wrote the comment (:func:`hooklint.review.compare`). Reports show neither."""
+    written between its brackets; for an annotation, the line of its value and the names of the
+    finding's rule it writes (0 and ``()`` for the baseline): ``hooklint diff`` tells by them
+    whether a change wrote the suppression (:func:`hooklint.review.compare`). Reports show neither."""
 
     kind: str
     reason: str | None = None

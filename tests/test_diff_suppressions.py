@@ -195,3 +195,34 @@ def test_a_comment_that_suppressed_nothing_on_the_base_covers_nothing(repo):
 ])  # fmt: skip
 def test_gist_keeps_what_a_finding_says_without_why_and_how(message, gist):
     assert _gist(message) == gist
+
+
+ANNOTATED = hook(comment="").replace(
+    "    argocd.argoproj.io/hook: PreSync\n",
+    "    argocd.argoproj.io/hook: PreSync\n    hooklint.io/ignore: \"HL105: needs NET_ADMIN for the iptables setup\"\n")  # fmt: skip
+
+
+def test_an_old_annotation_covers_only_what_the_base_had_under_it(repo):
+    """The same gap with ``hooklint.io/ignore`` (the whole object): treated the same way."""
+    (repo / "a.yaml").write_text(ANNOTATED)
+    git(repo, "commit", "-qam", "annotated")
+    git(repo, "tag", "-f", "base")
+    change(repo, ANNOTATED.replace("add: [NET_ADMIN]}}", "add: [NET_ADMIN]}, privileged: true}"))
+    code, doc = diff_json()
+    assert code == 1
+    assert new_of(doc) == [("a.yaml", 20, 73, "HL105", PRIVILEGED, None, (
+        "Not covered by the hooklint.io/ignore annotation at a.yaml:7: the base had no such finding; the annotation was "
+        f"written for: {WRITTEN_FOR}."))]  # fmt: skip
+    assert doc["suppressed"] == []
+
+
+def test_an_annotation_the_change_edits_is_the_changes_suppression(repo):
+    (repo / "a.yaml").write_text(ANNOTATED)
+    git(repo, "commit", "-qam", "annotated")
+    git(repo, "tag", "-f", "base")
+    change(repo, ANNOTATED.replace("add: [NET_ADMIN]}}", "add: [NET_ADMIN]}, privileged: true}").replace(
+        "the iptables setup", "the iptables setup, privileged"))  # fmt: skip
+    code, doc = diff_json()
+    assert (code, doc["new"]) == (0, [])
+    assert [(f["line"], f["column"], f["suppression"]["reason"]) for f in doc["suppressed"]] == [
+        (20, 73, "needs NET_ADMIN for the iptables setup, privileged")]

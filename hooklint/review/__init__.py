@@ -48,6 +48,7 @@ from hooklint.reporters.plan import plan_dict
 from hooklint.sources.repository.git import git_remote_urls, git_root
 from hooklint.sources.repository.submodules import register, unregister
 from hooklint.sources.sandbox import distrust, find_program, program_path
+from hooklint.suppression import SUPPRESS_ANNOTATION
 
 
 class ReviewError(Exception):
@@ -80,9 +81,9 @@ class Review:
     #: ``hooklint.io/ignore`` or ``# hooklint: ignore`` that hides them (shown to the reviewer, never
     #: counted as fixed nor failing the run: a suppression is an acceptance someone must see).
     suppressed: list[Finding] = field(default_factory=list)
-    #: Why each of the ``new`` findings that a comment the change did not write hides on the head
-    #: is new (:func:`_not_covered`), by the finding's ``id``: ``Not covered by the comment
-    #: suppression at a.yaml:19: ...``. Those findings are in ``new`` without their suppression.
+    #: Why each of the ``new`` findings that a comment or annotation the change did not write hides
+    #: on the head is new (:func:`_not_covered`), by the finding's ``id``: ``Not covered by the
+    #: comment suppression at a.yaml:19: ...``. Those findings are in ``new`` without their suppression.
     not_covered: dict[int, str] = field(default_factory=dict)
     unchanged: int = 0
     plan_changes: list[dict[str, Any]] = field(default_factory=list)
@@ -998,59 +999,65 @@ def _gist(message: str) -> str:
     return (head[:cut] if cut > 0 else head).rstrip(".")
 
 
+#: The suppressions a review judges against the base (:func:`_not_covered`), with how its report
+#: names each: the baseline is not one (``hooklint diff`` applies no baseline: both sides' findings
+#: are compared live).
+_WRITTEN = {"comment": ("comment suppression", "comment"),
+            "annotation": (f"{SUPPRESS_ANNOTATION} annotation", "annotation")}  # fmt: skip
+
+
 def _not_covered(base: Side, head: Side, base_comments: Callable[[str], list] | None,
                  unmatchable: set[tuple[str, ...]]) -> dict[int, tuple[Finding, str]]:  # fmt: skip
-    """The head's findings that a ``# hooklint: ignore[...]`` comment the change did not write
-    hides, but that the base did not have under such a comment, with why (by ``id``).
+    """The head's findings that a ``# hooklint: ignore[...]`` comment or ``hooklint.io/ignore``
+    annotation the change did not write hides, but that the base did not have under such a
+    suppression, each (by the head finding's ``id``) without its suppression and with why.
 
-    A comment is an acceptance of the findings it hid when it was written and reviewed: in a
-    review it covers, on the head, only a finding the base also had suppressed by a comment with
-    the same names and reason, matched by :func:`_said` (identity without the file, and the
-    message: a stronger finding of the same rule on the same field is another finding), each base
-    finding covering one head finding. Any other finding it hides is new: a change that only
-    edits ``securityContext: {capabilities: {add: [NET_ADMIN]}}`` under ``# hooklint:
-    ignore[HL105] needs NET_ADMIN`` into ``..., privileged: true}`` gets a privileged hook past a
-    reviewer, who would see only the old reason. The change wrote the comment (a suppression
-    the reviewer sees: "suppressed by the change") when the base's file at the same path
-    (``base_comments``: path -> :func:`~hooklint.loader.ignore_comments`) has no comment with the
-    same names and reason, and no comment of the same text suppressed a base finding on the same
-    object (a renamed file). Findings of an application the base did not render (``unmatchable``)
-    are left to :func:`compare`'s rule for them."""
+    A suppression is an acceptance of the findings it hid when it was written and reviewed: in a
+    review it covers, on the head, only a finding the base also had suppressed the same way (kind,
+    names and reason), matched by :func:`_said` (identity without the file, and the message: a
+    stronger finding of the same rule on the same field is another finding), each base finding
+    covering one head finding. Any other finding it hides is new: a change that only edits
+    ``securityContext: {capabilities: {add: [NET_ADMIN]}}`` under ``# hooklint: ignore[HL105]
+    needs NET_ADMIN`` into ``..., privileged: true}`` would otherwise get a privileged hook past a
+    reviewer shown only the old reason. The change wrote the suppression (listed as "suppressed
+    by the change", for the reviewer, as before) when the base has none like it: for a comment, no
+    comment with the same names and reason in the base's file at the same path (``base_comments``:
+    path -> :func:`~hooklint.loader.ignore_comments`) nor, for a renamed file, one that suppressed a
+    base finding on the same object; for an annotation, none on the same object that suppressed a
+    base finding. Findings of an application the base did not render (``unmatchable``) are left
+    to :func:`compare`'s rule for them."""
     accepted: dict[tuple, int] = {}
     written_for: dict[tuple, list[Finding]] = {}
-    on_object: set[tuple] = set()
     for f in base.result.suppressed:
         s = f.suppression
-        if s is None or s.kind != "comment":
+        if s is None or s.kind not in _WRITTEN:
             continue
-        key = (_said(f), s.names, s.reason)
+        key = (_said(f), s.kind, s.names, s.reason)
         accepted[key] = accepted.get(key, 0) + 1
-        written_for.setdefault((f.path, s.names, s.reason), []).append(f)
-        on_object.add((*_loose_identity(f)[2:5], s.names, s.reason))
+        written_for.setdefault((s.kind, f.path, s.names, s.reason), []).append(f)
+        written_for.setdefault((s.kind, _loose_identity(f)[2:5], s.names, s.reason), []).append(f)
     out: dict[int, tuple[Finding, str]] = {}
     for f in head.result.suppressed:
         s = f.suppression
-        if s is None or s.kind != "comment" or identity(f, f.path) in unmatchable:
+        if s is None or s.kind not in _WRITTEN or identity(f, f.path) in unmatchable:
             continue
-        key = (_said(f), s.names, s.reason)
+        key = (_said(f), s.kind, s.names, s.reason)
         if accepted.get(key, 0) > 0:
             accepted[key] -= 1
             continue
-        on_base = any(names == s.names and reason == s.reason
-                      for _, _, names, reason, _ in (base_comments(f.path) if base_comments else ()))  # fmt: skip
-        if not on_base and (*_loose_identity(f)[2:5], s.names, s.reason) not in on_object:
-            continue  # the change wrote or edited the comment: suppressed by the change
-        was = written_for.get((f.path, s.names, s.reason), [])
-        if not was:
-            was = [b for b in base.result.suppressed if b.suppression is not None and b.suppression.kind == "comment"
-                   and (b.suppression.names, b.suppression.reason) == (s.names, s.reason)
-                   and _loose_identity(b)[2:5] == _loose_identity(f)[2:5]]  # fmt: skip
+        on_object = written_for.get((s.kind, _loose_identity(f)[2:5], s.names, s.reason), [])
+        in_file = written_for.get((s.kind, f.path, s.names, s.reason), [])
+        in_base_file = s.kind == "comment" and base_comments is not None and any(
+            (names, reason) == (s.names, s.reason) for _, _, names, reason, _ in base_comments(f.path))  # fmt: skip
+        if not on_object and not in_base_file:
+            continue  # the change wrote or edited the suppression: suppressed by the change
+        was = in_file if s.kind == "comment" and in_file else on_object
         gists = list(dict.fromkeys(f"{b.rule_id} {_gist(b.message)}" for b in was))
         what = "; ".join(gists[:3]) + (f"; and {len(gists) - 3} more" if len(gists) > 3 else "")
-        why = (f"the comment was written for: {what}" if gists
-               else "the comment suppressed nothing on the base")  # fmt: skip
+        title, word = _WRITTEN[s.kind]
+        why = f"the {word} was written for: {what}" if gists else f"the {word} suppressed nothing on the base"
         out[id(f)] = (dataclasses.replace(f, suppression=None),
-                      f"Not covered by the comment suppression at {f.path}:{s.line}: the base had no such finding; {why}.")
+                      f"Not covered by the {title} at {f.path}:{s.line}: the base had no such finding; {why}.")
     return out
 
 
@@ -1070,11 +1077,11 @@ def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Find
     Last, a finding whose object only gained or lost its namespace, in the same file, is unchanged
     (:func:`_namespace_became_known`).
 
-    A ``# hooklint: ignore[...]`` comment the change did not write covers, on the head, only the
-    findings the base had suppressed by it (:func:`_not_covered`, reading the base's comments with
-    ``base_comments``: path -> :func:`~hooklint.loader.ignore_comments`; None: every comment is
-    taken as the change's); any other finding it hides is new, without its suppression, and
-    ``not_covered`` says why."""
+    A ``# hooklint: ignore[...]`` comment or ``hooklint.io/ignore`` annotation the change did not
+    write covers, on the head, only the findings the base had suppressed by it (:func:`_not_covered`,
+    reading the base's comments with ``base_comments``: path -> :func:`~hooklint.loader.ignore_comments`;
+    None: only those that suppressed a base finding are known); any other finding it hides is new,
+    without its suppression, and ``not_covered`` says why."""
     out = Review(base, head)
     unrendered_base, unrendered_head = _unrendered(base), _unrendered(head)
     out.not_compared = sorted(unrendered_base ^ unrendered_head)
