@@ -85,8 +85,8 @@ def diff(*options: str) -> tuple[int, str]:
     return result.exit_code, result.stdout
 
 
-def diff_json() -> tuple[int, dict]:
-    code, out = diff("-f", "json")
+def diff_json(*paths: str) -> tuple[int, dict]:
+    code, out = diff("-f", "json", *paths)
     return code, json.loads(out)
 
 
@@ -226,3 +226,38 @@ def test_an_annotation_the_change_edits_is_the_changes_suppression(repo):
     assert (code, doc["new"]) == (0, [])
     assert [(f["line"], f["column"], f["suppression"]["reason"]) for f in doc["suppressed"]] == [
         (20, 73, "needs NET_ADMIN for the iptables setup, privileged")]
+
+
+def test_a_baselined_finding_made_stronger_in_place_is_new_not_unchanged(repo):
+    """The baseline's form of the gap: ``hooklint diff`` applies no baseline (both sides' findings
+    are compared live), but it matched findings by fingerprint alone, which leaves out what they
+    say, so NET_ADMIN -> ALL at ``capabilities.add[0]`` was "unchanged" (exit 0) while a baseline
+    recording NET_ADMIN hides ALL in ``lint --baseline``. Now ALL is new and NET_ADMIN fixed."""
+    (repo / "a.yaml").write_text(hook(comment=""))
+    (repo / ".hooklint.yaml").write_text("baseline: .hooklint-baseline.json\n")
+    assert runner.invoke(app, ["lint", "--write-baseline", ".hooklint-baseline.json", "a.yaml"]).exit_code == 0
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "baselined")
+    git(repo, "tag", "-f", "base")
+    change(repo, hook("        securityContext: {capabilities: {add: [ALL]}}\n", ""))
+    code, doc = diff_json("a.yaml")  # the baseline file is no manifest
+    assert code == 1
+    assert new_of(doc) == [("a.yaml", 19, 48, "HL105", ALL, None, None)]
+    assert [(f["line"], f["column"], f["message"]) for f in doc["fixed"]] == [
+        (19, 48, f"The container 'c' of Job/j adds capability NET_ADMIN, beyond the baseline set: {TAIL}")]
+    assert (doc["suppressed"], doc["unchanged"]) == ([], 0)
+    code, text = diff("a.yaml")
+    assert (code, text.splitlines()[0]) == (1, "hooklint diff base -> head: 1 new finding, 1 fixed, 0 unchanged; no plan change")
+
+
+def test_a_renamed_file_whose_finding_got_stronger_is_new(repo):
+    """The rename match (identity without the file) also asks that the finding say the same."""
+    (repo / "a.yaml").write_text(hook(comment=""))
+    git(repo, "commit", "-qam", "live")
+    git(repo, "tag", "-f", "base")
+    git(repo, "rm", "-q", "a.yaml")
+    change(repo, hook("        securityContext: {capabilities: {add: [ALL]}}\n", ""), "b.yaml")
+    code, doc = diff_json()
+    assert code == 1
+    assert new_of(doc) == [("b.yaml", 19, 48, "HL105", ALL, None, None)]
+    assert [(f["path"], f["line"], f["column"]) for f in doc["fixed"]] == [("a.yaml", 19, 48)]

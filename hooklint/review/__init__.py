@@ -8,9 +8,11 @@ ls-tree`` and ``git cat-file --batch``: no attributes, filters or network; :func
 the policy is the base's (:func:`_policy`). Findings are matched by their ``hooklint/v1``
 fingerprint (:func:`hooklint.findings.fingerprints`: rule, path, object and field, never the
 line), then by object and field alone, so a finding that only moved, or whose file was renamed, is
-unchanged, each only where Argo CD deploys it (the same Application on the same cluster:
+unchanged, each only when it says the same thing (its message) and only where Argo CD deploys it (the same Application on the same cluster:
 :func:`_same_place`), then in the same file by rule, kind, name and field when only one side knows the object's
-namespace (:func:`_namespace_became_known`); an application that renders on one side only cannot be compared and never passes
+namespace (:func:`_namespace_became_known`). A ``# hooklint: ignore`` comment or ``hooklint.io/ignore``
+annotation the change did not write covers only the findings the base had under it; any other
+finding it hides is new (:func:`_not_covered`). An application that renders on one side only cannot be compared and never passes
 unseen (:func:`compare`: what the base did not render is all new). A base finding whose
 object is still there but no longer runs as a hook (a typo in its hook type, ``Skip``) is not fixed:
 hook rules no longer look at the object, so it is reported as "no longer checked", with why. Plans
@@ -1065,7 +1067,10 @@ def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Find
             base_comments: Callable[[str], list] | None = None) -> Review:  # fmt: skip
     """The :class:`Review` of two linted sides. Findings match by fingerprint, then, for what is
     left, by identity without the file (a renamed or moved file keeps its findings), both only
-    where Argo CD deploys the two the same way (:func:`_same_place`: a hook moved to another
+    when they say the same thing (the message: the fingerprint leaves it out, so ``add: [NET_ADMIN]``
+    -> ``add: [ALL]`` keeps the fingerprint of ``capabilities.add[0]``, and a baseline that
+    recorded the first hides the second in ``lint``; here it is a new finding and the old one
+    fixed) and only where Argo CD deploys the two the same way (:func:`_same_place`: a hook moved to another
     cluster's or Application's folder is new there, and fixed at the old place). An
     application that did not render on one side (HL007, HL008, HL009) cannot be compared, and is
     named in ``not_compared`` and in a note; it never passes unseen: when nothing of it rendered on
@@ -1098,6 +1103,9 @@ def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Find
     where = {**_destinations(base, base.result.findings), **_destinations(head, head.result.findings)}
     for fp in [fp for fp, f in head_fps.items() if fp in base_fps and not _same_place(where, f, base_fps[fp])]:
         base_fps[f"{fp}\x1fmoved"] = base_fps.pop(fp)  # no longer matches by fingerprint
+    # the same field saying something else (add: [NET_ADMIN] -> add: [ALL]) is another finding
+    for fp in [fp for fp, f in head_fps.items() if fp in base_fps and f.message != base_fps[fp].message]:
+        base_fps[f"{fp}\x1fsays"] = base_fps.pop(fp)
     forced = [f for f in head.result.findings if identity(f, f.path) in unmatchable]
     base_hidden = set(_prints(base.result.suppressed))
     head_hidden = dict(zip(_prints(head.result.suppressed), head.result.suppressed))
@@ -1115,10 +1123,10 @@ def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Find
         waiting.setdefault(_loose_identity(f), []).append(f)
     out.new = []
     for f in new:
-        twins = waiting.get(_loose_identity(f), [])
+        twins = [b for b in waiting.get(_loose_identity(f), []) if b.message == f.message]
         twin = next((b for b in twins if _same_place(where, f, b)), None)
         if twin is not None:
-            twins.remove(twin)
+            waiting[_loose_identity(f)].remove(twin)
             out.unchanged += 1
         else:
             out.new.append(f)
