@@ -261,3 +261,8 @@ def test_a_renamed_file_whose_finding_got_stronger_is_new(repo):
     assert code == 1
     assert new_of(doc) == [("b.yaml", 19, 48, "HL105", ALL, None, None)]
     assert [(f["path"], f["line"], f["column"]) for f in doc["fixed"]] == [("a.yaml", 19, 48)]
+
+
+def test_readme_quotes_the_message_as_diff_prints_it():
+    readme = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8").split())
+    assert f"`{NOT_COVERED}`" in readme
