@@ -961,7 +961,8 @@ def _namespace_became_known(new: list[Finding], waiting: dict[tuple[str, ...], l
     other has one. An object's namespace often comes from the Application that renders its folder
     (``spec.destination.namespace``, applied by Argo CD to objects that set none: ``argo-cd``
     controller/sync.go, ``WithNamespaceModifier``); a change that adds that Application, or a folder
-    rendered on its own on one side, makes the namespace known without moving the object. Two
+    rendered on its own on one side, makes the namespace known without moving the object. The two
+    must say the same thing (their message), as every match of :func:`compare` must. Two
     different namespaces (``shop`` -> ``store``) are two objects in Kubernetes and never match."""
     spare: dict[tuple[str, ...], list[Finding]] = {}
     for twins in waiting.values():
@@ -973,7 +974,7 @@ def _namespace_became_known(new: list[Finding], waiting: dict[tuple[str, ...], l
         rule, uri, kind, namespace, name, field_path = identity(f, f.path)
         candidates = spare.get((rule, uri, kind, name, field_path), [])
         twin = next((b for b in candidates if bool(b.obj and b.obj.namespace) != bool(namespace)
-                     and _same_place(where or {}, f, b)), None)  # fmt: skip
+                     and b.message == f.message and _same_place(where or {}, f, b)), None)  # fmt: skip
         if twin is None:
             out.append(f)
             continue
