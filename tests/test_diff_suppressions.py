@@ -266,3 +266,12 @@ def test_a_renamed_file_whose_finding_got_stronger_is_new(repo):
 def test_readme_quotes_the_message_as_diff_prints_it():
     readme = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8").split())
     assert f"`{NOT_COVERED}`" in readme
+
+
+def test_the_working_tree_as_head_is_judged_the_same(repo):
+    (repo / "a.yaml").write_text(hook("        securityContext: {capabilities: {add: [NET_ADMIN]}, privileged: true}\n"))
+    result = runner.invoke(app, ["diff", "base", "-f", "json"])
+    doc = json.loads(result.stdout)
+    assert result.exit_code == 1
+    assert new_of(doc) == [("a.yaml", 20, 73, "HL105", PRIVILEGED, None, NOT_COVERED)]
+    assert doc["suppressed"] == []
