@@ -47,7 +47,7 @@ TAIL = ("a PreSync hook runs on every sync and then controls the node, not just 
 PRIVILEGED = f"The container 'c' of Job/j is privileged: {TAIL}"
 ALL = f"The container 'c' of Job/j adds capability ALL, beyond the baseline set: {TAIL}"
 WRITTEN_FOR = "HL105 The container 'c' of Job/j adds capability NET_ADMIN, beyond the baseline set"
-NOT_COVERED = f"Not covered by the comment suppression at a.yaml:19: the base had no such finding; the comment was written for: {WRITTEN_FOR}."
+NOT_COVERED = f"Not covered by the comment suppression at a.yaml:19: the base had no such finding under it; the comment was written for: {WRITTEN_FOR}."
 
 
 def hook(context: str = NET_ADMIN, comment: str = COMMENT) -> str:
@@ -125,7 +125,7 @@ def test_every_format_says_the_comment_does_not_cover_it(repo):
     assert markdown.splitlines()[1] == "### hooklint: 1 new finding, 0 fixed, 0 unchanged; no plan change"
     assert (
         "| 🛑 | `HL105` hook-privileged-pod | a.yaml:20 | The container 'c' of Job/j is privileged: "
-        f"{TAIL} Not covered by the comment suppression at a.yaml:&#8203;19: the base had no such finding; the "
+        f"{TAIL} Not covered by the comment suppression at a.yaml:&#8203;19: the base had no such finding under it; the "
         "comment was written for: HL105 The container 'c' of Job/j adds capability NET\\_ADMIN, beyond the baseline set. |"
     ) in markdown.splitlines()
     assert "Suppressed by the change" not in markdown
@@ -183,7 +183,7 @@ def test_a_comment_that_suppressed_nothing_on_the_base_covers_nothing(repo):
     code, doc = diff_json()
     assert code == 1
     assert new_of(doc) == [("a.yaml", 20, 59, "HL105", PRIVILEGED, None,
-                            "Not covered by the comment suppression at a.yaml:19: the base had no such finding; the "
+                            "Not covered by the comment suppression at a.yaml:19: the base had no such finding under it; the "
                             "comment suppressed nothing on the base.")]  # fmt: skip
 
 
@@ -211,7 +211,7 @@ def test_an_old_annotation_covers_only_what_the_base_had_under_it(repo):
     code, doc = diff_json()
     assert code == 1
     assert new_of(doc) == [("a.yaml", 20, 73, "HL105", PRIVILEGED, None, (
-        "Not covered by the hooklint.io/ignore annotation at a.yaml:7: the base had no such finding; the annotation was "
+        "Not covered by the hooklint.io/ignore annotation at a.yaml:7: the base had no such finding under it; the annotation was "
         f"written for: {WRITTEN_FOR}."))]  # fmt: skip
     assert doc["suppressed"] == []
 

@@ -1060,7 +1060,7 @@ def _not_covered(base: Side, head: Side, base_comments: Callable[[str], list] | 
         title, word = _WRITTEN[s.kind]
         why = f"the {word} was written for: {what}" if gists else f"the {word} suppressed nothing on the base"
         out[id(f)] = (dataclasses.replace(f, suppression=None),
-                      f"Not covered by the {title} at {f.path}:{s.line}: the base had no such finding; {why}.")
+                      f"Not covered by the {title} at {f.path}:{s.line}: the base had no such finding under it; {why}.")
     return out
 
 

@@ -10,7 +10,7 @@ edits or deletes, a submodule), findings shaped as in
 ``hooklint lint -f json`` and tasks as in ``hooklint plan -f json``; ``head`` is null for the working
 tree. ``not_covered`` is set on a new finding that a ``# hooklint: ignore`` comment the change did
 not write hides (:attr:`hooklint.review.Review.not_covered`): ``Not covered by the comment
-suppression at a.yaml:19: the base had no such finding; the comment was written for: HL105 The
+suppression at a.yaml:19: the base had no such finding under it; the comment was written for: HL105 The
 container 'c' of Job/j adds capability NET_ADMIN, beyond the baseline set.``; the text prints it under
 the finding, SARIF and Markdown after its message (:func:`said`). SARIF holds only the new findings. The text escapes control and bidirectional characters
 from the repository (:func:`hooklint.text.escape_controls`); the JSON keeps values as they are,
