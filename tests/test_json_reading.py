@@ -236,3 +236,72 @@ def test_a_control_character_go_refuses_too_is_hl001_where_it_is(tmp_path, monke
                                         "(control characters and unpaired surrogates are refused by Kubernetes' YAML "
                                         "reader too). Argo CD cannot render this document, so the whole application "
                                         "fails to sync; fix the JSON.")])  # fmt: skip
+
+
+# --- what follows a .json file's one object (attack13 jtrail) ---------------------------------------
+# Argo CD reposerver/repository/repository.go getObjsFromYAMLOrJSON (v2.5.0 on, and the 2.4.1, 2.3.5,
+# 2.2.10, 2.1.16 patches) decodes one value with json.NewDecoder, then fails only when decoder.More()
+# is true; Go's Decoder.More (encoding/json stream.go) skips space, tab, CR and LF and is false at the
+# end and before ']' or '}'. Before, json.Unmarshal refuses anything but whitespace after the value.
+PRIVILEGED_JOB = (
+    '{"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j", "annotations": {"argocd.argoproj.io/hook": '
+    '"PreSync", "argocd.argoproj.io/hook-delete-policy": "BeforeHookCreation"}}, "spec": {"backoffLimit": 0, '
+    '"activeDeadlineSeconds": 60, "template": {"spec": {"restartPolicy": "Never", "serviceAccountName": "sa", '
+    '"automountServiceAccountToken": false, "containers": [{"name": "c", "image": "busybox:1.36", '
+    '"securityContext": {"privileged": true}}]}}}}'
+)
+JOB_PRIVILEGED = ("HL105", 1, 448, "The container 'c' of Job/j is privileged: a PreSync hook runs on every sync and "
+                  "then controls the node, not just its pod. Remove it, or do this work outside the cluster's "
+                  "workloads.")  # fmt: skip
+_MULTIPLE = ("after the first object: Argo CD reads one object per .json file (\"Found multiple objects ... Only "
+             "single objects are allowed in JSON files\"). Argo CD cannot render this document, so the whole "
+             "application fails to sync; fix the JSON.")  # fmt: skip
+
+
+@pytest.mark.parametrize("after", [
+    "\n] garbage {{ not json",  # the attacker's file: More() is false before ']'
+    "\n}",
+    " \t\r\n}\x0c anything after the closer is never read",
+    "]{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\", \"metadata\": {\"name\": \"hidden\"}}",
+    "\n \t",
+])  # fmt: skip
+def test_a_closer_or_whitespace_after_a_json_object_is_read_past_as_argo_cd_does(tmp_path, monkeypatch, after):
+    """It was HL001 "JSON syntax error" at the ']' while Argo CD applies the Job: the Job is checked and
+    nothing else is reported (the ConfigMap after ']' is never read by Argo CD, nor by hooklint)."""
+    code, doc = _lint(tmp_path, monkeypatch, {"app/job.json": PRIVILEGED_JOB + after}, "--select", "HL001,HL105")
+    assert (code, _found(doc)) == (1, [JOB_PRIVILEGED])
+
+
+@pytest.mark.parametrize(("after", "line", "column", "what"), [
+    ("\n# a comment", 2, 1, "'#'"),  # YAML reads a comment; Go's More() is true
+    ("\n---\n{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\", \"metadata\": {\"name\": \"b\"}}", 2, 1, "'-'"),
+    ("\x0c", 1, 459, "'\\x0c'"),  # form feed: not encoding/json whitespace
+    ("\n\u00a0", 2, 1, "'\\xa0'"),
+    (" {\"kind\": \"ConfigMap\"}", 1, 460, "a second JSON value"),
+    ("\nnull", 2, 1, "'n'"),
+    ("\n[]", 2, 1, "a second JSON value"),
+])  # fmt: skip
+def test_anything_else_after_a_json_object_is_hl001_where_it_is(tmp_path, monkeypatch, after, line, column, what):
+    """Go's More() is true: Argo CD fails "Found multiple objects"; the object itself is still checked."""
+    code, doc = _lint(tmp_path, monkeypatch, {"app/job.json": PRIVILEGED_JOB + after}, "--select", "HL001,HL105")
+    assert (code, _found(doc)) == (1, [JOB_PRIVILEGED, ("HL001", line, column, f"JSON syntax error: {what} {_MULTIPLE}")])
+
+
+@pytest.mark.parametrize(("version", "found"), [
+    ("2.3.4", True), ("2.3.5", False), ("2.4.0", True), ("2.4.1", False), ("2.1.15", True), ("2.1.16", False),
+    ("2.2.9", True), ("2.2.10", False), ("2.5.0", False), ("2.0.5", True), ("3.5.1", False),
+])  # fmt: skip
+def test_a_closer_after_a_json_object_fails_the_releases_that_read_it_with_json_unmarshal(tmp_path, monkeypatch,
+                                                                                           version, found):
+    """Before GHSA-jhqp-vf4w-rpwq (f9c3319: v2.5.0, backported to 2.4.1, 2.3.5, 2.2.10, 2.1.16) Argo CD
+    read a .json file with json.Unmarshal: "invalid character ']' after top-level value"."""
+    files = {"app/job.json": PRIVILEGED_JOB + "\n] garbage", ".hooklint.yaml": f'argocd-version: "{version}"\n'}
+    code, doc = _lint(tmp_path, monkeypatch, files, "--select", "HL001,HL105")
+    expected = [JOB_PRIVILEGED]
+    if found:
+        expected.append(("HL001", 2, 1, f"JSON syntax error: ']' after the first object: Argo CD {version} reads a "
+                         ".json file with json.Unmarshal, which refuses anything but whitespace after the value (from "
+                         "2.5.0, 2.4.1, 2.3.5, 2.2.10, 2.1.16, Argo CD reads one value and stops at ']' or '}'). Argo "
+                         "CD cannot render this document, so the whole application fails to sync; remove what follows "
+                         "the object."))  # fmt: skip
+    assert (code, _found(doc)) == (1, expected)
