@@ -375,7 +375,8 @@ class _FileParser:
         moved = self._moved
         start, stop = begin + 2 * bisect_right(moved, begin), end + 2 * bisect_right(moved, end)  # as written
         try:
-            value, found, nodes, _ = read_value(self._written, start, stop, self._written_positions, self.budget.left)
+            value, found, nodes, value_end = read_value(self._written, start, stop, self._written_positions,
+                                                        self.budget.left)
         except NotGoJSON:
             if bad is None:
                 return go_on
@@ -385,7 +386,13 @@ class _FileParser:
         self.index, self.failures = index, failures
         self.budget.left -= nodes
         self.loaded.issues.extend((issue, index) for issue in found)
-        self.loaded.documents.append(Document(self.path, index, value))
+        document = Document(self.path, index, value)
+        if not isinstance(value, (Map, Seq)):  # a scalar or null (a .json file's: HL003) is where it is written
+            value_start = start
+            while self._written[value_start] in " \t\r\n":  # encoding/json's whitespace before it
+                value_start += 1
+            document.span = self._written_positions.span(value_start, value_end)
+        self.loaded.documents.append(document)
         self.index += 1
         return True
 

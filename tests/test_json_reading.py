@@ -305,3 +305,17 @@ def test_a_closer_after_a_json_object_fails_the_releases_that_read_it_with_json_
                          "CD cannot render this document, so the whole application fails to sync; remove what follows "
                          "the object."))  # fmt: skip
     assert (code, _found(doc)) == (1, expected)
+
+
+@pytest.mark.parametrize(("text", "line", "column", "what"), [
+    ("null\n", 1, 1, "null"), ("  \n null \n] after", 2, 2, "null"), ('"x"', 1, 1, "a string"),
+])  # fmt: skip
+def test_a_json_file_holding_null_or_a_scalar_is_hl003_where_it_is(tmp_path, monkeypatch, text, line, column, what):
+    """``null`` was an internal error (HL007 "hooklint failed on this application": its document had
+    no position). Argo CD fails on it: v3.1.0's OCI fallback takes null, but the object it keeps has
+    no kind and the controller refuses it (``UnmarshalToUnstructured``); before, decoding fails."""
+    code, doc = _lint(tmp_path, monkeypatch, {"app/x.json": text}, "--select", "HL001,HL003,HL007")
+    assert (code, _found(doc)) == (1, [("HL003", line, column, f"Document is {what}, not a Kubernetes object: Argo CD "
+                                        "fails to sync an application with a manifest it cannot decode. Make it an "
+                                        "object with apiVersion, kind and metadata, or move it out of the "
+                                        "application's path.")])  # fmt: skip
