@@ -319,3 +319,54 @@ def test_a_json_file_holding_null_or_a_scalar_is_hl003_where_it_is(tmp_path, mon
                                         "fails to sync an application with a manifest it cannot decode. Make it an "
                                         "object with apiVersion, kind and metadata, or move it out of the "
                                         "application's path.")])  # fmt: skip
+
+
+# --- a .json object with no kind (reposerver/repository/repository.go getObjsFromYAMLOrJSON) --------
+# Decoding into unstructured.Unstructured fails ("Object 'Kind' is missing"); from v3.1.0 (PR #18646,
+# 18c4d9d) Argo CD then decodes the file into imagev1.Manifest and, when that succeeds, keeps the
+# object: GenerateManifests applies a list's items (IsList) and passes a null list over (isNullList).
+CM_ITEM = '{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}'
+_NO_KIND_FIX = 'Add "apiVersion": "v1" and "kind": "List".'
+
+
+@pytest.mark.parametrize("text", [
+    '{"items": [%s]}' % CM_ITEM,
+    '{"items": null}',
+    '{"kind": "", "items": []}',
+    '{"schemaVersion": 2, "mediaType": "x", "config": {"size": 1, "data": "aGk=", "platform": null}, '
+    '"layers": [{"data": [0, 255]}], "annotations": {"a": "b"}, "Kind": "List", "items": []}',
+])  # fmt: skip
+def test_a_kindless_json_list_argo_cd_keeps_as_an_oci_manifest_is_quiet(tmp_path, monkeypatch, text):
+    code, doc = _lint(tmp_path, monkeypatch, {"app/x.json": text}, "--select", "HL001,HL003")
+    assert (code, _found(doc)) == (0, [])
+
+
+@pytest.mark.parametrize(("text", "column", "why"), [
+    ('{"mediaType": 5, "items": [%s]}' % CM_ITEM, 18, "mediaType is a number, not a string"),
+    ('{"SCHEMAVERSION": 1.0, "items": null}', 24, "SCHEMAVERSION is a number, not an integer"),
+    ('{"\u017fchemaVersion": "2", "items": null}', 24, "\u017fchemaVersion is a string, not an integer"),
+    ('{"layers": {}, "items": []}', 16, "layers is an object, not an array"),
+    ('{"config": {"data": "!"}, "items": []}', 27, "config.data is not base64"),
+    ('{"subject": {"platform": {"os.features": [1]}}, "items": []}', 49,
+     "subject.platform.os.features[0] is a number, not a string"),
+])  # fmt: skip
+def test_a_kindless_json_list_that_is_no_oci_manifest_fails_argo_cd_and_is_hl003(tmp_path, monkeypatch, text, column,
+                                                                                  why):
+    """Argo CD returns "Failed to unmarshal": nothing of the application is applied. Its items are still checked."""
+    code, doc = _lint(tmp_path, monkeypatch, {"app/x.json": text}, "--select", "HL001,HL003")
+    assert (code, _found(doc)) == (1, [("HL003", 1, column, "This .json object has no kind, and Argo CD's second "
+                                        f"reading of it, as an OCI image manifest, fails too ({why}): Argo CD does "
+                                        "not apply its items, and the whole application fails to sync. "
+                                        + _NO_KIND_FIX)])  # fmt: skip
+
+
+@pytest.mark.parametrize(("version", "found"), [("3.0.23", True), ("2.14", True), ("3.1.0", False), ("3.5.1", False)])
+def test_a_kindless_json_list_fails_before_argo_cd_3_1(tmp_path, monkeypatch, version, found):
+    files = {"app/x.json": '{"items": [%s]}' % CM_ITEM, ".hooklint.yaml": f'argocd-version: "{version}"\n'}
+    code, doc = _lint(tmp_path, monkeypatch, files, "--select", "HL001,HL003")
+    full = {"2.14": "2.14.21"}.get(version, version)
+    expected = [("HL003", 1, 2, f"This .json object has no kind: Argo CD {full} decodes a .json file into one "
+                 "Kubernetes object and fails (\"Object 'Kind' is missing\"), so the whole application fails to sync "
+                 "(from 3.1.0, Argo CD then reads the file as an OCI image manifest and keeps the object, applying its "
+                 "items). " + _NO_KIND_FIX)] if found else []  # fmt: skip
+    assert (code, _found(doc)) == (int(found), expected)
