@@ -335,10 +335,19 @@ class _FileParser:
         end = len(text)
         # Go's encoding/json reads these values (one, the whole file, in a .json file); in a YAML
         # file, from the first it refuses on, NewYAMLOrJSONDecoder reads the rest as YAML
+        issues = len(self.loaded.issues)
         for start, stop in values:
             if not self.parse_json(start, stop):
                 return self.loaded
             begin = stop
+        if is_json and one is None and not any(issue.kind in (SYNTAX_ERROR, TOO_COMPLEX)
+                                               for issue, _ in self.loaded.issues[issues:]):  # fmt: skip
+            # libyaml read what Go's reader refuses (a comment, a trailing comma, "---", 1e400, nothing)
+            at, why = go_json_refusal(written)
+            if self._moved:
+                at -= 2 * bisect_right([point + 2 * (n + 1) for n, point in enumerate(self._moved)], at)
+            self.loaded.issues.append((LoadIssue(SYNTAX_ERROR, self.positions.point(at), why), 0))
+            return self.loaded
         if one is not None:
             if written[one[0]] in "{n":  # an object or null: any other value fails before More()
                 self.after_json_value(after)
@@ -626,6 +635,25 @@ def json_file_value(text: str) -> tuple[int, int, int] | None:
     while after < len(text) and text[after] in " \t\r\n":
         after += 1
     return start, end, after
+
+
+def go_json_refusal(text: str) -> tuple[int, str]:
+    """Where and why Go's ``encoding/json`` refuses the value of a ``.json`` file's ``text`` (as
+    written), one :func:`json_file_value` finds none in: ``(offset, what is wrong)``, from Python's
+    JSON reader standing for Go's (the value's start for a number or constant Go refuses: ``1e400``,
+    ``NaN``). Argo CD fails the application: "Failed to unmarshal" (``getObjsFromYAMLOrJSON``)."""
+    start = 1 if text.startswith("\ufeff") else 0
+    while start < len(text) and text[start] in " \t\r\n":
+        start += 1
+    if start >= len(text):
+        return start, "the file holds no JSON value, and Argo CD reads one object from a .json file (Go: EOF)"
+    try:
+        _GO_LIKE_JSON.raw_decode(text, start)
+    except json.JSONDecodeError as exc:
+        return exc.pos, f"Go's JSON reader, which Argo CD reads a .json file with, refuses this ({exc.msg})"
+    except (ValueError, RecursionError) as exc:
+        return start, f"{exc}, the JSON reader Argo CD reads a .json file with"
+    return start, "Go's JSON reader, which Argo CD reads a .json file with, refuses this value"
 
 
 def json_stream_end(text: str) -> int:

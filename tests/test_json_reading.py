@@ -370,3 +370,25 @@ def test_a_kindless_json_list_fails_before_argo_cd_3_1(tmp_path, monkeypatch, ve
                  "(from 3.1.0, Argo CD then reads the file as an OCI image manifest and keeps the object, applying its "
                  "items). " + _NO_KIND_FIX)] if found else []  # fmt: skip
     assert (code, _found(doc)) == (int(found), expected)
+
+
+_GO_REFUSES = "the JSON reader Argo CD reads a .json file with"
+
+
+@pytest.mark.parametrize(("text", "line", "column", "why"), [
+    ('# a comment\n' + CM_ITEM, 1, 1, "Go's JSON reader, which Argo CD reads a .json file with, refuses this "
+     "(Expecting value)"),
+    ('---\n' + CM_ITEM, 1, 1, "Go's JSON reader, which Argo CD reads a .json file with, refuses this "
+     "(Expecting value)"),
+    ('{apiVersion: v1, kind: ConfigMap, metadata: {name: a}}', 1, 2, "Go's JSON reader, which Argo CD reads a .json "
+     "file with, refuses this (Expecting property name enclosed in double quotes)"),
+    (CM_ITEM[:-1] + ', "x": 1e400}', 1, 1, f"Go's encoding/json refuses 1e400, {_GO_REFUSES}"),
+    ("", 1, 1, "the file holds no JSON value, and Argo CD reads one object from a .json file (Go: EOF)"),
+    ("\n \n", 3, 1, "the file holds no JSON value, and Argo CD reads one object from a .json file (Go: EOF)"),
+])  # fmt: skip
+def test_json_libyaml_reads_and_go_refuses_is_hl001(tmp_path, monkeypatch, text, line, column, why):
+    """libyaml reads these (a comment, a document marker, a YAML flow mapping, a float out of range, an
+    empty file) and hooklint said nothing; Argo CD fails "Failed to unmarshal" on them."""
+    code, doc = _lint(tmp_path, monkeypatch, {"app/x.json": text}, "--select", "HL001")
+    assert (code, _found(doc)) == (1, [("HL001", line, column, f"JSON syntax error: {why}. Argo CD cannot render this "
+                                        "document, so the whole application fails to sync; fix the JSON.")])  # fmt: skip
