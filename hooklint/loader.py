@@ -603,9 +603,16 @@ def _go_float(literal: str) -> float:
     return number
 
 
+def _go_int(literal: str) -> int:
+    if len(literal) > 300:  # past int64, Go reads it as a float64 (hooklint.gojsonread._number)
+        _go_float(literal)
+    return int(literal)
+
+
 #: Python's JSON reader, refusing what Go's refuses and Python takes (``NaN``, ``Infinity``,
-#: ``1e400``: k8s.io/apimachinery ``ConvertMapNumbers`` fails on a float out of range).
-_GO_LIKE_JSON = json.JSONDecoder(parse_constant=_refuse, parse_float=_go_float)
+#: ``1e400``, an integer past float64's range: k8s.io/apimachinery ``ConvertMapNumbers`` fails on
+#: a float out of range).
+_GO_LIKE_JSON = json.JSONDecoder(parse_constant=_refuse, parse_float=_go_float, parse_int=_go_int)
 #: k8s.io/apimachinery ``NewYAMLOrJSONDecoder(reader, 4096)``: how far ``GuessJSONStream`` peeks.
 _JSON_PEEK = 4096
 

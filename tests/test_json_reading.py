@@ -383,6 +383,7 @@ _GO_REFUSES = "the JSON reader Argo CD reads a .json file with"
     ('{apiVersion: v1, kind: ConfigMap, metadata: {name: a}}', 1, 2, "Go's JSON reader, which Argo CD reads a .json "
      "file with, refuses this (Expecting property name enclosed in double quotes)"),
     (CM_ITEM[:-1] + ', "x": 1e400}', 1, 1, f"Go's encoding/json refuses 1e400, {_GO_REFUSES}"),
+    (CM_ITEM[:-1] + ', "x": 1%s}' % ("0" * 309), 1, 1, f"Go's encoding/json refuses 1{'0' * 309}, {_GO_REFUSES}"),
     ("", 1, 1, "the file holds no JSON value, and Argo CD reads one object from a .json file (Go: EOF)"),
     ("\n \n", 3, 1, "the file holds no JSON value, and Argo CD reads one object from a .json file (Go: EOF)"),
 ])  # fmt: skip
