@@ -15,6 +15,9 @@ keeps its last value; nesting past 10,000 fails. Numbers are decoded as k8s.io/a
 ``pkg/util/json`` ``ConvertMapNumbers`` does: an int64 when the literal is one, else a float64 (an
 out-of-range float fails). What lies deeper than :data:`~hooklint.yamlio.MAX_DEPTH` is read as
 ``null`` and reported (HL001): the rest of the object is still checked.
+
+:func:`oci_manifest_refusal` says whether Go decodes a value into an OCI image manifest
+(``imagev1.Manifest``), as Argo CD from 3.1.0 tries for a ``.json`` object with no kind.
 """
 
 from __future__ import annotations
