@@ -284,7 +284,8 @@ def test_a_closer_or_whitespace_after_a_json_object_is_read_past_as_argo_cd_does
 def test_anything_else_after_a_json_object_is_hl001_where_it_is(tmp_path, monkeypatch, after, line, column, what):
     """Go's More() is true: Argo CD fails "Found multiple objects"; the object itself is still checked."""
     code, doc = _lint(tmp_path, monkeypatch, {"app/job.json": PRIVILEGED_JOB + after}, "--select", "HL001,HL105")
-    assert (code, _found(doc)) == (1, [JOB_PRIVILEGED, ("HL001", line, column, f"JSON syntax error: {what} {_MULTIPLE}")])
+    expected = ("HL001", line, column, f"JSON syntax error: {what} {_MULTIPLE}")
+    assert (code, _found(doc)) == (1, [JOB_PRIVILEGED, expected])
 
 
 @pytest.mark.parametrize(("version", "found"), [
@@ -391,5 +392,6 @@ def test_json_libyaml_reads_and_go_refuses_is_hl001(tmp_path, monkeypatch, text,
     """libyaml reads these (a comment, a document marker, a YAML flow mapping, a float out of range, an
     empty file) and hooklint said nothing; Argo CD fails "Failed to unmarshal" on them."""
     code, doc = _lint(tmp_path, monkeypatch, {"app/x.json": text}, "--select", "HL001")
-    assert (code, _found(doc)) == (1, [("HL001", line, column, f"JSON syntax error: {why}. Argo CD cannot render this "
-                                        "document, so the whole application fails to sync; fix the JSON.")])  # fmt: skip
+    assert (code, _found(doc)) == (1, [("HL001", line, column, f"JSON syntax error: {why}. Argo CD cannot render "
+                                        "this document, so the whole application fails to sync; fix the "
+                                        "JSON.")])  # fmt: skip
