@@ -275,3 +275,44 @@ def test_the_working_tree_as_head_is_judged_the_same(repo):
     assert result.exit_code == 1
     assert new_of(doc) == [("a.yaml", 20, 73, "HL105", PRIVILEGED, None, NOT_COVERED)]
     assert doc["suppressed"] == []
+
+
+def test_a_finding_whose_message_names_a_line_that_moved_is_unchanged(repo):
+    """What a finding says is compared without the lines it names (HL002's "first at line N"):
+    lines added above a repeated key move it, and the finding stays the same one."""
+    twice = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata:\n  a: x\n  a: y\n"
+    (repo / "b.yaml").write_text(twice)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "repeated")
+    git(repo, "tag", "-f", "base")
+    change(repo, "# the settings\n# of the shop\n" + twice, "b.yaml")
+    code, doc = diff_json("b.yaml")
+    assert (code, doc["new"], doc["fixed"], doc["unchanged"]) == (0, [], [], 1)
+
+
+def test_a_hook_that_changes_phase_keeps_its_findings(repo):
+    """Why a finding matters follows the hook's phase ("a PreSync hook runs on every sync" ->
+    "a PostSync hook ..."): what it says does not change, so nothing is new and nothing fixed."""
+    (repo / "a.yaml").write_text(hook(comment=""))
+    git(repo, "commit", "-qam", "live")
+    git(repo, "tag", "-f", "base")
+    change(repo, hook(comment="").replace("hook: PreSync", "hook: PostSync"))
+    code, doc = diff_json("a.yaml")
+    assert (code, doc["new"], doc["fixed"], doc["unchanged"]) == (0, [], [], 1)
+
+
+@pytest.mark.parametrize("message, related, statement", [
+    ("Key 'a' is repeated (first at line 6): the API server keeps the last.", (), "Key 'a' is repeated (first at line N)"),
+    ("hookchart 1.3.0 templates/job.yaml:14: Image 'busybox:latest' of container 'c' of Job/j uses the mutable tag "
+     "':latest': each sync may run different code.", ("hookchart 1.3.0 templates/job.yaml:14",),
+     "Image 'busybox:latest' of container 'c' of Job/j uses the mutable tag ':latest'"),
+    ("Job/j waits for ConfigMap/c (apps/cm.yaml:12), applied later: the pod fails.", (),
+     "Job/j waits for ConfigMap/c (apps/cm.yaml:N), applied later"),
+])  # fmt: skip
+def test_statement_leaves_out_lines_and_a_fetched_sources_place(message, related, statement):
+    from hooklint.findings import Finding, Span
+    from hooklint.review import _statement
+
+    finding = Finding(path="a.yaml", span=Span.point(1, 1), rule_id="HL002", slug="s", severity="error",
+                      message=message, related=related)  # fmt: skip
+    assert _statement(finding) == statement

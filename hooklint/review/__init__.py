@@ -32,6 +32,7 @@ import functools
 import io
 import json
 import os
+import re
 import stat
 import subprocess
 import tempfile
@@ -974,7 +975,7 @@ def _namespace_became_known(new: list[Finding], waiting: dict[tuple[str, ...], l
         rule, uri, kind, namespace, name, field_path = identity(f, f.path)
         candidates = spare.get((rule, uri, kind, name, field_path), [])
         twin = next((b for b in candidates if bool(b.obj and b.obj.namespace) != bool(namespace)
-                     and b.message == f.message and _same_place(where or {}, f, b)), None)  # fmt: skip
+                     and _statement(b) == _statement(f) and _same_place(where or {}, f, b)), None)  # fmt: skip
         if twin is None:
             out.append(f)
             continue
@@ -989,7 +990,25 @@ def _said(f: Finding) -> tuple[str, ...]:
     rule, kind, namespace, name, field) and its message. The fingerprint alone is not enough: it
     leaves out what the finding says, so the same field saying something worse (``add: [NET_ADMIN]``
     -> ``add: [ALL]``, both ``capabilities.add[0]``) has the base's fingerprint."""
-    return (*_loose_identity(f), f.message)
+    return (*_loose_identity(f), _statement(f))
+
+
+#: A place a message names by line (``first at line 12``, ``apps/a.yaml:12``, a fetched chart's
+#: ``hookchart 1.2.0 templates/job.yaml:14``): a line that moves says nothing new.
+_LINE_REFERENCE = re.compile(r"(\bline |[\w.-]\.(?:ya?ml|json|jsonnet|tpl|txt):)[0-9]+\b")
+
+
+def _statement(f: Finding) -> str:
+    """What ``f`` says, as two sides of a review compare it (:func:`compare`, :func:`_said`): the
+    statement of its message (:func:`_gist`: not why it matters nor how to fix it, whose words
+    follow the hook's phase, ``a PreSync hook`` -> ``a PostSync hook``), without the place in a
+    fetched source that prefixes it (``related``) and with every line it names left out. So the
+    same field saying something worse (``adds capability NET_ADMIN`` -> ``adds capability ALL``)
+    is another finding, and lines moving above it, or a fetched chart's new version, are not."""
+    message = f.message
+    for place in f.related[:1]:
+        message = message.removeprefix(f"{place}: ")
+    return _LINE_REFERENCE.sub(lambda m: f"{m.group(1)}N", _gist(message))
 
 
 def _gist(message: str) -> str:
@@ -1105,7 +1124,7 @@ def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Find
     for fp in [fp for fp, f in head_fps.items() if fp in base_fps and not _same_place(where, f, base_fps[fp])]:
         base_fps[f"{fp}\x1fmoved"] = base_fps.pop(fp)  # no longer matches by fingerprint
     # the same field saying something else (add: [NET_ADMIN] -> add: [ALL]) is another finding
-    for fp in [fp for fp, f in head_fps.items() if fp in base_fps and f.message != base_fps[fp].message]:
+    for fp in [fp for fp, f in head_fps.items() if fp in base_fps and _statement(f) != _statement(base_fps[fp])]:
         base_fps[f"{fp}\x1fsays"] = base_fps.pop(fp)
     forced = [f for f in head.result.findings if identity(f, f.path) in unmatchable]
     base_hidden = set(_prints(base.result.suppressed))
@@ -1124,7 +1143,7 @@ def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Find
         waiting.setdefault(_loose_identity(f), []).append(f)
     out.new = []
     for f in new:
-        twins = [b for b in waiting.get(_loose_identity(f), []) if b.message == f.message]
+        twins = [b for b in waiting.get(_loose_identity(f), []) if _statement(b) == _statement(f)]
         twin = next((b for b in twins if _same_place(where, f, b)), None)
         if twin is not None:
             waiting[_loose_identity(f)].remove(twin)
