@@ -201,7 +201,10 @@ def type_of_names(names: Iterable[str]) -> tuple[str, str | None]:
     one is built from the first of :data:`KUSTOMIZATION_NAMES` present (``findKustomizeFile``)."""
     kind = DIRECTORY
     present = set()
-    for name in sorted(names, key=os.fsencode):  # Go's os.ReadDir order: by the bytes of the name
+    # only the names that type the folder, in Go's os.ReadDir order (by the bytes of the name): a
+    # folder of many files sorts a few names, not all of them
+    typing = [n for n in names if n.endswith(HELM_CHART_FILE) or n in KUSTOMIZATION_NAMES]
+    for name in sorted(typing, key=os.fsencode) if len(typing) > 1 else typing:
         if name.endswith(HELM_CHART_FILE):
             kind = HELM
         if name in KUSTOMIZATION_NAMES:
