@@ -302,7 +302,7 @@ def find_application_sources(files: Iterable[str], repo_urls: Iterable[str] = ()
             continue
         if root is None:
             root = os.getcwd()
-        for doc in read_file(path).documents:
+        for doc in facts.read_parsed(path, DEFAULT_MAX_FILE_SIZE).documents:
             for body in document_objects(doc.value):  # a kind: List's items too
                 found.extend(sources_of(body, path, root, ours))
     return found
@@ -330,7 +330,8 @@ def foreign_repo_urls(files: Iterable[str], repo_urls: Iterable[str] = (),
         if not may_hold(data, b"Application", b"repoURL"):
             continue
         ours = ours or urls.of(path)[1]
-        for body in (b for doc in read_file(path).documents for b in document_objects(doc.value)):
+        documents = facts.read_parsed(path, DEFAULT_MAX_FILE_SIZE).documents  # parsed once with find_application_sources
+        for body in (b for doc in documents for b in document_objects(doc.value)):
             if not isinstance(body, Map) or not is_argo_kind(body.get("apiVersion"), body.get("kind"), "Application"):
                 continue
             for _, entry in rendered_sources(body.get("spec")):

@@ -419,7 +419,11 @@ def group_applications(
     max_size = config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE
     # the repository's CRDs and hostPath volumes, whether or not its URL is known (trial 8, F9:
     # `hooklint lint app/job.yaml` reads the PersistentVolume of infra/ as `hooklint lint .` does)
-    whole = readable if repository_files else contained(run_files + repository_manifests(run_files, repo_urls, True))
+    if repository_files:
+        whole = readable
+    else:  # readable is contained(run_files): asked again only with more files
+        others = repository_manifests(run_files, repo_urls, True)
+        whole = contained(run_files + others) if others else readable
     crds = cluster_scoped_crds(whole, max_size)
     crd_apis = tuple(sorted(crd_api_versions(whole, max_size)))
     volumes, claims = host_path_volumes(whole, max_size)

@@ -17,7 +17,8 @@ from typing import Any
 from stat import S_ISDIR, S_ISLNK, S_ISREG
 
 from hooklint.files import read_bytes
-from hooklint.sources.repository import git
+from hooklint.loader import LoadedFile, parse_bytes, read_file
+from hooklint.sources.repository import git, spelling
 
 #: path (as walked, normalised) -> whether it is a symbolic link, from the folder listing (d_type:
 #: no system call); only the files of the walk.
@@ -28,6 +29,10 @@ _stats: dict[str, "os.stat_result | OSError"] = {}
 _contents: dict[tuple[str, int], "bytes | None"] = {}
 #: The largest file whose bytes discovery's scans share (bigger ones are read by each scan).
 KEPT_CONTENT = 1 << 20
+#: (path, max_size) -> what :func:`read_parsed` read and parsed, until forget_contents
+_read: dict[tuple[str, int], LoadedFile] = {}
+#: path -> (the bytes read_regular kept, what :func:`parsed_regular` parsed of them), until forget_contents
+_parsed: dict[str, tuple[bytes, LoadedFile]] = {}
 #: path -> its os.lstat result, or the OSError that lstat raised
 _lstats: dict[str, "os.stat_result | OSError"] = {}
 #: absolute folder -> its git root (None outside one), shared by every caller of the run
@@ -39,6 +44,9 @@ _checkouts: dict[str, "git.CheckedOut"] = {}
 #: absolute folder -> the names of its entries that are not folders (links not followed), or None
 #: when it cannot be listed
 _names: dict[str, "tuple[str, ...] | None"] = {}
+#: absolute folder -> how Argo CD types it (:func:`hooklint.sources.repository.tree.source_type`),
+#: from the names of _names
+_types: dict[str, tuple[str, "str | None"]] = {}
 
 
 def reset() -> None:
@@ -46,10 +54,14 @@ def reset() -> None:
     _links.clear()
     _stats.clear()
     _contents.clear()
+    _read.clear()
+    _parsed.clear()
+    spelling.forget()
     _lstats.clear()
     _roots.clear()
     _reals.clear()
     _names.clear()
+    _types.clear()
     _checkouts.clear()
     sandbox = sys.modules.get("hooklint.sources.sandbox")  # only a run that rendered has programs to forget
     if sandbox is not None:
@@ -155,7 +167,19 @@ def entry_names(folder: str) -> tuple[str, ...] | None:
 
 def note_names(folder: str, names: tuple[str, ...]) -> None:
     """Record what a walk of this run listed in ``folder``: the names :func:`entry_names` answers."""
-    _names[os.path.abspath(folder)] = names
+    key = os.path.abspath(folder)
+    _names[key] = names
+    _types.pop(key, None)
+
+
+def folder_type(folder: str) -> tuple[str, str | None] | None:
+    """What :func:`note_folder_type` recorded for the absolute ``folder`` in this run, or None."""
+    return _types.get(folder)
+
+
+def note_folder_type(folder: str, found: tuple[str, str | None]) -> None:
+    """Record how Argo CD types the absolute ``folder`` (from its :func:`entry_names`), for the run."""
+    _types[folder] = found
 
 
 def _is_folder(entry: os.DirEntry) -> bool:
@@ -231,9 +255,46 @@ def read_regular(path: str, max_size: int) -> bytes | None:
         found = None
     if found is None or len(found) <= KEPT_CONTENT:
         _contents[key] = found
+        if found is not None:
+            spelling.share(found)  # the scans' text tests search it for escapes once
+    return found
+
+
+def read_parsed(path: str, max_size: int) -> LoadedFile:
+    """:func:`hooklint.loader.read_file` of ``path`` (``max_size``), parsed once for the scans of
+    discovery that ask again (Applications, then their foreign repository URLs) until
+    :func:`forget_contents`; only files of at most :data:`KEPT_CONTENT` bytes (:func:`stat`) are
+    kept. Callers only read what it holds."""
+    key = (path, max_size)
+    found = _read.get(key)
+    if found is None:
+        found = read_file(path, max_size)
+        try:
+            small = stat(path).st_size <= KEPT_CONTENT
+        except OSError:
+            small = False
+        if small:
+            _read[key] = found
+    return found
+
+
+def parsed_regular(path: str, data: bytes) -> LoadedFile:
+    """:func:`hooklint.loader.parse_bytes` of ``data``, the bytes :func:`read_regular` gave for
+    ``path``, parsed once for the scans that ask again (the CRD scans) until
+    :func:`forget_contents`; only files of at most :data:`KEPT_CONTENT` bytes are kept (the same
+    bytes object: what :func:`read_regular` kept). Callers only read what it holds."""
+    kept = _parsed.get(path)
+    if kept is not None and kept[0] is data:
+        return kept[1]
+    found = parse_bytes(path, data)
+    if len(data) <= KEPT_CONTENT:
+        _parsed[path] = (data, found)
     return found
 
 
 def forget_contents() -> None:
-    """Drop the bytes :func:`read_regular` kept: discovery is done with them."""
+    """Drop the bytes :func:`read_regular` kept, and what was parsed of them: discovery is done with them."""
     _contents.clear()
+    _read.clear()
+    _parsed.clear()
+    spelling.forget()

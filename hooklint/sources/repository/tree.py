@@ -224,7 +224,12 @@ def source_type(folder: str) -> tuple[str, str | None]:
     ``(DIRECTORY, None)``, by :func:`type_of_names` over its entries that are not folders (links not
     followed, as ``filepath.Walk`` looks at each entry with ``lstat``). The ``Chart.yaml`` of a Helm folder may be
     missing (typed Helm by ``old-Chart.yaml``): its render then fails, as Argo CD's does."""
-    kind, name = type_of_names(facts.entry_names(folder) or ())
+    key = os.path.abspath(folder)
+    typed = facts.folder_type(key)  # each folder typed once per run (chart_of asks every folder above a file)
+    if typed is None:
+        typed = type_of_names(facts.entry_names(key) or ())
+        facts.note_folder_type(key, typed)
+    kind, name = typed
     return kind, os.path.join(folder, name) if name is not None else None
 
 
@@ -420,12 +425,17 @@ def contained(files: list[str]) -> list[str]:
     order: the only ones discovery opens."""
     cwd = os.getcwd()
     by_boundary: dict[str, Containment] = {}
+    by_folder: dict[str, Containment] = {}  # each folder's boundary found once
     kept = []
     for path in files:
-        boundary = _boundary_of(os.path.dirname(os.path.abspath(path)), cwd)
-        containment = by_boundary.get(boundary)
+        folder, name = os.path.split(path)
+        containment = by_folder.get(folder) if name not in ("", ".", "..") else None
         if containment is None:
-            containment = by_boundary[boundary] = Containment(boundary)
+            boundary = _boundary_of(os.path.dirname(os.path.abspath(path)), cwd)
+            containment = by_boundary.get(boundary)
+            if containment is None:
+                containment = by_boundary[boundary] = Containment(boundary)
+            by_folder[folder] = containment
         if containment.escaping(path) is None:
             kept.append(path)
     return kept
