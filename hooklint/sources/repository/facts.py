@@ -44,6 +44,11 @@ _checkouts: dict[str, "git.CheckedOut"] = {}
 #: absolute folder -> the names of its entries that are not folders (links not followed), or None
 #: when it cannot be listed
 _names: dict[str, "tuple[str, ...] | None"] = {}
+#: absolute path of an entry a walk of this run listed -> whether it is a symbolic link (from the
+#: listing's d_type: what ``os.lstat`` says of it)
+_entry_links: dict[str, bool] = {}
+#: absolute folders a walk of this run listed with no ``.git`` entry (of any kind)
+_without_git: set[str] = set()
 #: absolute folder -> how Argo CD types it (:func:`hooklint.sources.repository.tree.source_type`),
 #: from the names of _names
 _types: dict[str, tuple[str, "str | None"]] = {}
@@ -62,6 +67,8 @@ def reset() -> None:
     _reals.clear()
     _names.clear()
     _types.clear()
+    _entry_links.clear()
+    _without_git.clear()
     _checkouts.clear()
     sandbox = sys.modules.get("hooklint.sources.sandbox")  # only a run that rendered has programs to forget
     if sandbox is not None:
@@ -120,7 +127,7 @@ def git_root_of(folder: str) -> str | None:
     key = os.path.abspath(folder)
     if key in _roots:
         return _roots[key]
-    return git.git_root(key, _roots)
+    return git.git_root(key, _roots, _without_git)
 
 
 def checked_out(root: str) -> "git.CheckedOut":
@@ -170,6 +177,23 @@ def note_names(folder: str, names: tuple[str, ...]) -> None:
     key = os.path.abspath(folder)
     _names[key] = names
     _types.pop(key, None)
+
+
+def note_listing(folder: str, dirs: list[str], files: list[str], links: dict[str, bool]) -> None:
+    """Record what a walk of this run listed in ``folder``: its folders ``dirs`` and other entries
+    ``files`` (by name), and ``links`` (``folder/name`` -> whether it is a symbolic link, as
+    :func:`hooklint.files.walk_tree` gives it: every folder that is one, each file). So
+    :func:`realpath` asks no ``lstat`` of an entry the walk saw, and :func:`git_root_of` no
+    ``stat`` of a ``.git`` in a folder that has none."""
+    key = os.path.abspath(folder)
+    for name in dirs:
+        _entry_links[os.path.join(key, name)] = links.get(os.path.join(folder, name), False)
+    for name in files:
+        is_link = links.get(os.path.join(folder, name))
+        if is_link is not None:  # unknown when the listing could not tell
+            _entry_links[os.path.join(key, name)] = is_link
+    if ".git" not in dirs and ".git" not in files:
+        _without_git.add(key)
 
 
 def folder_type(folder: str) -> tuple[str, str | None] | None:
@@ -226,10 +250,16 @@ def realpath(path: str) -> str:
         found = _reals[probe]
         for name in reversed(names):
             joined = os.path.join(found, name)
-            try:
-                is_link = S_ISLNK(lstat(joined).st_mode)
-            except OSError:  # missing: os.path.realpath keeps the name as written
-                is_link = False
+            # the walk's listing says whether the entry is a link (the same entry, reached through
+            # the links above or not); else lstat
+            listed = _entry_links.get(os.path.join(probe, name))
+            if listed is not None:
+                is_link = listed
+            else:
+                try:
+                    is_link = S_ISLNK(lstat(joined).st_mode)
+                except OSError:  # missing: os.path.realpath keeps the name as written
+                    is_link = False
             found = os.path.realpath(joined) if is_link else joined
             probe = os.path.join(probe, name)
             _reals[probe] = found
@@ -248,10 +278,14 @@ def read_regular(path: str, max_size: int) -> bytes | None:
     key = (path, max_size)
     if key in _contents:
         return _contents[key]
+    found: bytes | None
     try:
-        info = stat(path)
-        found = read_bytes(path, max_size) if S_ISREG(info.st_mode) and info.st_size <= max_size else None
-    except OSError:
+        if walked_regular(path):  # not a link: read_bytes's fstat of the open file refuses the rest
+            found = read_bytes(path, max_size)
+        else:
+            info = stat(path)
+            found = read_bytes(path, max_size) if S_ISREG(info.st_mode) and info.st_size <= max_size else None
+    except OSError:  # NotRegularFile and FileTooLarge too
         found = None
     if found is None or len(found) <= KEPT_CONTENT:
         _contents[key] = found
@@ -260,20 +294,16 @@ def read_regular(path: str, max_size: int) -> bytes | None:
     return found
 
 
-def read_parsed(path: str, max_size: int) -> LoadedFile:
+def read_parsed(path: str, max_size: int, size: int) -> LoadedFile:
     """:func:`hooklint.loader.read_file` of ``path`` (``max_size``), parsed once for the scans of
     discovery that ask again (Applications, then their foreign repository URLs) until
-    :func:`forget_contents`; only files of at most :data:`KEPT_CONTENT` bytes (:func:`stat`) are
-    kept. Callers only read what it holds."""
+    :func:`forget_contents`; only files of at most :data:`KEPT_CONTENT` bytes (``size``: the
+    length of what :func:`read_regular` read) are kept. Callers only read what it holds."""
     key = (path, max_size)
     found = _read.get(key)
     if found is None:
         found = read_file(path, max_size)
-        try:
-            small = stat(path).st_size <= KEPT_CONTENT
-        except OSError:
-            small = False
-        if small:
+        if size <= KEPT_CONTENT:
             _read[key] = found
     return found
 

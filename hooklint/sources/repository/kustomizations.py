@@ -39,7 +39,7 @@ def _load_kustomization(kustomization: str) -> dict | None:
     or parsed, or holds something else. Parsed once per version of the file: discovery asks of
     each kustomization whether it is a Component, what it builds on and what it reads."""
     try:
-        info = os.stat(kustomization)
+        info = facts.stat(kustomization)  # asked once per run: discovery asks of each kustomization several times
     except OSError:
         return None
     if not inside_repository(kustomization, kustomization):  # its render is HL007; never read it here
@@ -85,7 +85,7 @@ def kustomization_references(kustomization: str) -> list[tuple[str, str]]:
         for entry in entries if isinstance(entries, list) else []:
             if isinstance(entry, str) and entry and "\n" not in entry and "://" not in entry:
                 target = os.path.normpath(os.path.join(folder, entry))
-                if inside_repository(target, kustomization) and os.path.isdir(target):
+                if inside_repository(target, kustomization) and facts.is_dir(target):
                     found.append((field_name, target))
     return found
 

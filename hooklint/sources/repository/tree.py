@@ -288,6 +288,7 @@ def walk(root: str, errors: list[InputError], notices: list[str] | None = None, 
             in_tree.add(folder)
         linked = [d for d in dirs if links.get(os.path.join(folder, d))]  # a file to filepath.Walk (lstat)
         facts.note_names(folder, tuple(files + linked))  # source_type asks again: no second listing
+        facts.note_listing(folder, dirs, files, links)  # realpath and git_root ask no lstat/stat of what it saw
         if type_of_names(files + linked)[0] == HELM:
             if chart_found is not None:
                 chart_found.extend(os.path.join(folder, d) for d in sorted(dirs) if d not in CHART_OWN_FOLDERS)
