@@ -186,12 +186,15 @@ def note_listing(folder: str, dirs: list[str], files: list[str], links: dict[str
     :func:`realpath` asks no ``lstat`` of an entry the walk saw, and :func:`git_root_of` no
     ``stat`` of a ``.git`` in a folder that has none."""
     key = os.path.abspath(folder)
+    # os.path.join of the folder (as walked, and absolute) and a name, written out: this runs once per entry
+    walked = folder if not folder or folder.endswith(os.sep) else folder + os.sep
+    full = key if key.endswith(os.sep) else key + os.sep
     for name in dirs:
-        _entry_links[os.path.join(key, name)] = links.get(os.path.join(folder, name), False)
+        _entry_links[full + name] = links.get(walked + name, False)
     for name in files:
-        is_link = links.get(os.path.join(folder, name))
+        is_link = links.get(walked + name)
         if is_link is not None:  # unknown when the listing could not tell
-            _entry_links[os.path.join(key, name)] = is_link
+            _entry_links[full + name] = is_link
     if ".git" not in dirs and ".git" not in files:
         _without_git.add(key)
 
