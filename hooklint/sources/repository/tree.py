@@ -43,15 +43,16 @@ def repository_root(folder: str, named: str | None = None) -> str:
     return min(inside, key=len) if inside else here
 
 
-def read_in_repository(path: str, root: str, max_size: int) -> LoadedFile:
+def read_in_repository(path: str, root: str, max_size: int, documents: bool = True) -> LoadedFile:
     """Read and parse ``path`` (:func:`hooklint.loader.read_file`) when it resolves
     (``os.path.realpath``, every link followed) inside the repository ``root``; else an empty file
     with one HL007 at 1:1 naming where it leads, its target never opened (Argo CD's repo server
     refuses the repository: ``reposerver/repository/repository.go``, "illegal filepath in symlink").
-    The one way a kustomization, ``Chart.yaml`` or Application file is read before it renders."""
+    The one way a kustomization, ``Chart.yaml`` or Application file is read before it renders.
+    ``documents=False``: no document parsed (:func:`hooklint.loader.parse_text`)."""
     target = escaping_target(path, root)
     if target is None:
-        return read_file(path, max_size)
+        return read_file(path, max_size, documents)
     return outside_repository(path, target)
 
 
