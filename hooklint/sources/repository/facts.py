@@ -47,6 +47,8 @@ _names: dict[str, "tuple[str, ...] | None"] = {}
 #: absolute path of an entry a walk of this run listed -> whether it is a symbolic link (from the
 #: listing's d_type: what ``os.lstat`` says of it)
 _entry_links: dict[str, bool] = {}
+#: name -> a memo of this run (:func:`memo`)
+_memos: dict[str, dict] = {}
 #: absolute folders a walk of this run listed with no ``.git`` entry (of any kind)
 _without_git: set[str] = set()
 #: absolute folder -> how Argo CD types it (:func:`hooklint.sources.repository.tree.source_type`),
@@ -69,6 +71,7 @@ def reset() -> None:
     _types.clear()
     _entry_links.clear()
     _without_git.clear()
+    _memos.clear()
     _checkouts.clear()
     sandbox = sys.modules.get("hooklint.sources.sandbox")  # only a run that rendered has programs to forget
     if sandbox is not None:
@@ -177,6 +180,15 @@ def note_names(folder: str, names: tuple[str, ...]) -> None:
     key = os.path.abspath(folder)
     _names[key] = names
     _types.pop(key, None)
+
+
+def memo(name: str) -> dict:
+    """The memo called ``name`` of this run: an empty dict at its start (:func:`reset`), for an
+    answer derived only from the file system facts above (asked once per run like them)."""
+    found = _memos.get(name)
+    if found is None:
+        found = _memos[name] = {}
+    return found
 
 
 def note_listing(folder: str, dirs: list[str], files: list[str], links: dict[str, bool]) -> None:

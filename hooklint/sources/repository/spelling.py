@@ -72,4 +72,7 @@ def may_hold(data: bytes, *words: bytes) -> bool:
     """Whether the parsed documents of the file bytes ``data`` may hold every one of ``words`` (as
     a key, a value or part of one): each is written in ``data``, or ``data`` is :func:`rewritten`.
     False means no spelling in ``data`` makes one of them, so a scan may skip the file unparsed."""
-    return all(word in data for word in words) or rewritten(data)
+    for word in words:  # a loop, not all(...) over a generator: asked of every file by each scan
+        if word not in data:
+            return rewritten(data)
+    return True
