@@ -304,7 +304,9 @@ class _FileParser:
         self.loaded.issues.append((LoadIssue(TOO_MANY_ERRORS, exc.span, str(MAX_SYNTAX_ERRORS)), self.index))
         return False
 
-    def run(self) -> LoadedFile:
+    def skim(self) -> LoadedFile:
+        """What the text says of the file before it is parsed (its skip marker, whether it looks
+        like a manifest or may hold an object), with no document read."""
         written = self.text
         # Parsed all the same: a kustomization may list the file, and kustomize renders it (the
         # marker only counts in a directory source), so its findings need their positions.
@@ -314,6 +316,12 @@ class _FileParser:
         is_json = self.path.lower().endswith(".json")
         self.loaded.looks_like_manifest = is_json or all(marker in written for marker in _MANIFEST_MARKERS)
         self.loaded.may_hold_object = is_json or any(sign in written for sign in _OBJECT_SIGNS)
+        return self.loaded
+
+    def run(self) -> LoadedFile:
+        self.skim()
+        written = self.text
+        is_json = self.path.lower().endswith(".json")
         self._written, self._written_positions = written, self.positions
         self._moved: list[int] = []  # go_json_surrogates: where the text got shorter
         one = json_file_value(written) if is_json else None  # Go reads the first value, then looks past it
@@ -478,7 +486,8 @@ def ignore_comments(text: str) -> list[tuple[int, int, tuple[str, ...], str | No
     return out
 
 
-def parse_text(path: str, text: str, sources: bool | None = None, budget: NodeBudget | None = None) -> LoadedFile:
+def parse_text(path: str, text: str, sources: bool | None = None, budget: NodeBudget | None = None,
+               documents: bool = True) -> LoadedFile:
     """Parse a whole file's text into documents, collecting the load issues of each document.
 
     The text is read by one parser. A document that cannot be read (HL001) does not hide the
@@ -495,8 +504,13 @@ def parse_text(path: str, text: str, sources: bool | None = None, budget: NodeBu
     ``budget``: the YAML nodes the text may hold (:class:`~hooklint.yamlio.NodeBudget`; a file's
     own :data:`~hooklint.yamlio.MAX_NODES` when not given), shared by the texts of one whole: the
     objects of one rendering. Once it is spent (``budget.spent``) the text stops there with one
-    HL001, as a file does."""
-    loaded = _FileParser(path, text, path == STDIN if sources is None else sources, budget).run()
+    HL001, as a file does.
+
+    ``documents=False``: the file as parsing would give it but with no document read and no load
+    issue (its skip marker, its ignore comments): for a caller that replaces both (an
+    Application's file where a source fetched from elsewhere is noted)."""
+    parser = _FileParser(path, text, path == STDIN if sources is None else sources, budget)
+    loaded = parser.run() if documents else parser.skim()
     loaded.ignore_comments = ignore_comments(text)
     return loaded
 
@@ -516,7 +530,7 @@ def _first_content(text: str, begin: int = 0, end: int | None = None) -> int:
     return end
 
 
-def read_file(path: str, max_size: int = DEFAULT_MAX_FILE_SIZE) -> LoadedFile:
+def read_file(path: str, max_size: int = DEFAULT_MAX_FILE_SIZE, documents: bool = True) -> LoadedFile:
     """Read and parse one file (``-`` for stdin). Never raises for bad input: a file that cannot be
     read or decoded comes back with ``error`` set and no documents, and so does an empty stdin
     (never a silent pass when the command feeding the pipe failed).
@@ -525,7 +539,8 @@ def read_file(path: str, max_size: int = DEFAULT_MAX_FILE_SIZE) -> LoadedFile:
     (``/dev/stdin``, process substitution: ``hooklint lint <(helm template .)``) is read to its end,
     and, like stdin, is an error when it is empty (the command writing to it failed). Any other
     FIFO, a socket or a device (``/dev/null``, ``/dev/zero``) is refused without a blocking read (a
-    FIFO without a writer would wait forever)."""
+    FIFO without a writer would wait forever). ``documents=False``: read, but no document parsed
+    (:func:`parse_text`)."""
     try:
         if path == STDIN:
             data = sys.stdin.buffer.read(max_size + 1)
@@ -547,10 +562,10 @@ def read_file(path: str, max_size: int = DEFAULT_MAX_FILE_SIZE) -> LoadedFile:
     if path.startswith(_STREAM_PREFIXES) and not data.strip() and _is_pipe(path):  # `lint <(false)`
         return LoadedFile(path, error=InputError(path, "the pipe is empty: nothing to lint (did the command "
                                                        "writing to it fail?)"))  # fmt: skip
-    return parse_bytes(path, data)
+    return parse_bytes(path, data, documents)
 
 
-def parse_bytes(path: str, data: bytes) -> LoadedFile:
+def parse_bytes(path: str, data: bytes, documents: bool = True) -> LoadedFile:
     """:func:`parse_text` of ``data`` (the bytes of ``path``, already read) decoded as Kubernetes'
     YAML reader decodes them (:func:`decode_manifest`); a file that does not decode comes back with
     ``error`` set and no documents. Never raises for bad input."""
@@ -558,7 +573,7 @@ def parse_bytes(path: str, data: bytes) -> LoadedFile:
         text = decode_manifest(data)
     except FileRejected as exc:
         return LoadedFile(path, error=InputError(path, str(exc)))
-    return parse_text(path, text)
+    return parse_text(path, text, documents=documents)
 
 
 def _too_large(path: str, max_size: int) -> LoadedFile:
