@@ -998,6 +998,16 @@ def _said(f: Finding) -> tuple[str, ...]:
 _LINE_REFERENCE = re.compile(r"(\bline |[\w.-]\.(?:ya?ml|json|jsonnet|tpl|txt):)[0-9]+\b")
 
 
+def _unread_content(f: Finding) -> tuple[str, str, str] | None:
+    """``(rule, file, statement)`` of a finding about content hooklint did not read whose field is
+    a digest of it (HL009 on jsonnet files, :func:`hooklint.sources.repository.tree.jsonnet_digest`):
+    an edit makes the head's finding new (another digest), and the base's, on the same file saying
+    the same, is the one it replaces, not a fixed one. None for any other finding."""
+    if not f.field_path.startswith("sha256:"):
+        return None
+    return (f.rule_id, f.path, _statement(f))
+
+
 def _statement(f: Finding) -> str:
     """What ``f`` says, as two sides of a review compare it (:func:`compare`, :func:`_said`): the
     statement of its message (:func:`_gist`: not why it matters nor how to fix it, whose words
@@ -1156,8 +1166,9 @@ def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Find
     out.new = sorted(out.new + forced + [f for f, _ in uncovered.values()], key=Finding.sort_key)
     left = {id(f) for twins in waiting.values() for f in twins}
     gone = _left_hook_scope(base, head)
+    replaced = {_unread_content(f) for f in out.new} - {None}
     for f in fixed:
-        if id(f) not in left:
+        if id(f) not in left or _unread_content(f) in replaced:
             continue
         why = gone.get(_object_key(f.obj)) if f.obj is not None and f.hook is not None and f.hook.phases else None
         if why is None:
