@@ -592,10 +592,7 @@ def _rebased(config: Config, top: str, folder: str) -> Config:
         return config
 
     def move(path_filter: PathFilter) -> PathFilter:
-        relative = os.path.relpath(path_filter.base, top)
-        if relative == ".." or relative.startswith(".." + os.sep):
-            return path_filter
-        return PathFilter(os.path.join(folder, relative), path_filter.patterns)
+        return path_filter.moved(top, folder)
 
     return dataclasses.replace(config, exclude=move(config.exclude),
                                per_path_ignores=[(move(f), rules) for f, rules in config.per_path_ignores])  # fmt: skip
@@ -662,7 +659,10 @@ def _policy(config: Config, reload: Callable[[str | None], Config], top: str, ba
     used = base_rel if base_rel is not None else "none: the defaults"
     notes = [f"{n}: both revisions are checked with {base}'s configuration ({used}), the policy in force (land a "
              "change to the policy on its own first, or pass --config)" for n in notes]  # fmt: skip
-    return (config if kept else _load_base(reload, config, base_rel, top, base_folder, base)), notes
+    policy = config if kept else _load_base(reload, config, base_rel, top, base_folder, base)
+    if policy.baseline:  # hooklint's own baseline is JSON in the repository, not a manifest (as lint has it)
+        policy = dataclasses.replace(policy, exclude=policy.exclude.with_files([policy.baseline]))
+    return policy, notes
 
 
 def _named(config: Config, top: str, base_folder: str, head_folder: str) -> list[str]:
@@ -710,10 +710,11 @@ def _load_base(reload: Callable[[str | None], Config], config: Config, rel: str 
         raise ReviewError(f"{base}: {str(exc).replace(base_folder + os.sep, '')}") from None
     if rel is not None:
         policy.path = os.path.join(top, rel)
+        if policy.baseline and within_folder(policy.baseline, base_folder):
+            policy.baseline = os.path.join(top, os.path.relpath(policy.baseline, base_folder))
 
         def move(path_filter: PathFilter) -> PathFilter:
-            inside = os.path.relpath(path_filter.base, base_folder)
-            return path_filter if inside.startswith("..") else PathFilter(os.path.join(top, inside), path_filter.patterns)
+            return path_filter.moved(base_folder, top)
 
         policy = dataclasses.replace(policy, exclude=move(policy.exclude),
                                      per_path_ignores=[(move(f), r) for f, r in policy.per_path_ignores])  # fmt: skip
