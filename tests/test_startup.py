@@ -36,3 +36,44 @@ def test_one_file_run_imports_no_renderer_sarif_review_fix_or_schema(tmp_path):
         proc = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True,
                               cwd=tmp_path, env={**os.environ, "HOOKLINT_CACHE_DIR": str(tmp_path / "cache")})  # fmt: skip
         assert proc.stdout.strip().splitlines()[-1] == "[]", (args, proc.stdout, proc.stderr)
+
+
+def test_a_named_command_is_built_alone():
+    """typer builds the click command of every registered command before it parses: a run of one
+    command builds that one (and what it runs: pre-commit runs lint), anything else the whole app."""
+    import typer
+
+    from hooklint.cli import app, app_for
+
+    def built(args):
+        return sorted(typer.main.get_command(app_for(args)).commands)  # type: ignore[attr-defined]
+
+    everything = sorted(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
+    assert len(everything) > 2
+    assert built(["lint", "one.yaml"]) == ["lint"]
+    assert built(["explain", "HL101"]) == ["explain"]
+    assert built(["pre-commit", "a.yaml"]) == ["lint", "pre-commit"]
+    for args in ([], ["--help"], ["--version"], ["lnt"], ["LINT"], ["-f", "json"]):
+        assert built(args) == everything, args
+    assert app_for([]) is app
+
+
+def test_a_command_built_alone_says_the_same(tmp_path, monkeypatch):
+    """Help, usage errors and the lint report of a command built alone are those of the whole app."""
+    from typer.testing import CliRunner
+
+    from hooklint.cli import app, app_for
+
+    one = tmp_path / "job.yaml"
+    one.write_text("apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n  annotations:\n"
+                   "    argocd.argoproj.io/hook: PreSync\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n"
+                   "      containers:\n        - name: main\n          image: ghcr.io/acme/tool:latest\n")  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    for args in (["lint", "--help"], ["lint", "--bogus"], ["lint", "-f", "nope", "job.yaml"], ["lint", "job.yaml"],
+                 ["lint", "-f", "json", "job.yaml"], ["pre-commit", "job.yaml"], ["explain", "HL102"], ["rules", "--help"],
+                 ["explain"]):  # fmt: skip
+        whole = CliRunner().invoke(app, args)
+        alone = CliRunner().invoke(app_for(args), args)
+        assert (alone.exit_code, alone.output) == (whole.exit_code, whole.output), args
+        assert whole.exit_code in (0, 1, 2) and whole.output, args
