@@ -35,7 +35,6 @@ from hooklint.loader import is_stream, parse_text
 from hooklint.reasons import Skip, SkipKind
 from hooklint.model import Manifest, manifests_of
 from hooklint.plan import SyncPlan, build_plan
-from hooklint.sources.render.rendered import Renderer
 from hooklint.sources.render.directory import mark_undeployed_data
 from hooklint.sources.repository.tree import DIRECTORY, HELM, PLUGIN
 from hooklint.yamlio import RENDER_FAILED, RENDER_FAILED_DEFAULTS
@@ -49,6 +48,7 @@ from hooklint.text import url_credentials
 
 if TYPE_CHECKING:
     from hooklint.sources.render.redact import SecretValues
+    from hooklint.sources.render.rendered import Renderer
 
 @dataclasses.dataclass(slots=True)
 class PlannedApplication:

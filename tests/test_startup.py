@@ -12,6 +12,7 @@ import sys
 #: redaction (its scrubbers, its Aho-Corasick automata, html's entity table) for an application
 #: without a Secret or a chart's values (issue 34).
 NOT_FOR_ONE_FILE = ("hooklint.sources.render.redact", "ahocorasick", "html", "html.entities",
+                    "hooklint.sources.render.rendered", "hooklint.sources.repository.withheld",
                     "hooklint.sources.render.helm", "hooklint.sources.render.kustomize", "hooklint.sources.sandbox",
                     "hooklint.sources.render.cache", "hooklint.sources.bounded", "hooklint.sources.render.placement",
                     "hooklint.sources.render.partial", "hooklint.sources.render._helm_child",

@@ -22,12 +22,12 @@ from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDER_FAILED_DEFAULTS,
 from hooklint.sources.render import RenderedFile, chart_value_secrets, comments_of, render as render_source  # fmt: skip
 from hooklint.sources.repository.kustomizations import is_component
 from hooklint.sources.repository.tree import jsonnet_digest, jsonnet_not_evaluated, outside_repository, read_in_repository, repository_root
-from hooklint.sources.render.rendered import Renderer
 from hooklint.sources.spec import PINNED_REVISION, ApplicationSource
 from hooklint.sources.repository.submodules import Unseen
 
 if TYPE_CHECKING:
     from hooklint.sources.render.redact import SecretValues
+    from hooklint.sources.render.rendered import Renderer
     from hooklint.sources.render.helm import DependencyFetcher
     from hooklint.sources.render.kustomize import RemoteFetcher
 

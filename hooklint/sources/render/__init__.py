@@ -29,16 +29,14 @@ from hooklint.files import cache_dir, note_volatile, read_bytes, read_entry, sto
 from hooklint.loader import LoadedFile, ignore_comments, parse_text, read_file, within
 from hooklint.sources.repository import facts
 from hooklint.sources.spec import ApplicationSource, document_objects, rendered_sources
-from hooklint.sources.repository.withheld import Withheld
 from hooklint.sources.repository.tree import (HELM, KUSTOMIZE, escaping_target, inside_repository, outside_repository,
                                               repository_root)
-from hooklint.sources.render.rendered import (CapabilityCheck, RenderedDocument, Renderer, RendererUnavailable, RenderError,
-                                               transient)  # fmt: skip
 from hooklint.yamlio import (CAPABILITIES_UNCHECKED, CLUSTER_CAPABILITIES, NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, SYNTAX_ERROR, TOO_COMPLEX, LoadIssue, Map,
                              NodeBudget, Seq, go_yaml_text)  # fmt: skip
 
 if TYPE_CHECKING:
     from hooklint.sources.render.redact import SecretValues
+    from hooklint.sources.render.rendered import CapabilityCheck, RenderedDocument, Renderer, RenderError
     from hooklint.sources.render.helm import DependencyFetcher
     from hooklint.sources.render.kustomize import RemoteFetcher
     from hooklint.sources.render.placement import Placement
@@ -101,7 +99,11 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     if source_type == HELM and not os.path.lexists(manifest_file) and facts.is_dir(folder):
         return _chart_yaml_missing(folder, manifest_file), [], None, {}
     loaded = read_file(manifest_file, config.max_file_size)
-    from hooklint.sources.bounded import Limits, Stopped, Tally  # noqa: PLC0415 - a one-file lint renders nothing (issue 34)
+    # a one-file lint, or a folder of plain manifests, renders nothing (issue 34): the renderers'
+    # limits, errors and credentials are imported by a rendering only
+    from hooklint.sources.bounded import Limits, Stopped, Tally  # noqa: PLC0415
+    from hooklint.sources.render.rendered import RendererUnavailable, RenderError, transient  # noqa: PLC0415
+    from hooklint.sources.repository.withheld import Withheld  # noqa: PLC0415
 
     helm: Any = None
 
@@ -368,6 +370,8 @@ def _check_named_paths(rendering, root: str, manifest_file: str, fetched: list[s
     renderer output is the repository's text (an object can carry the annotations itself).
     Raises RenderError (HL007) naming the first such path. A path of a chart ``--fetch`` downloaded
     for this rendering (``fetched``: its folders, ending with a separator) is hooklint's own."""
+    from hooklint.sources.render.rendered import RenderError  # noqa: PLC0415 - a rendering only
+
     real_root = facts.realpath(root)
     for doc in rendering.documents:
         named = [doc.origin, doc.configured_in, *(t.path for t in doc.transformations)]
@@ -386,6 +390,8 @@ def _options(read, application: ApplicationSource, manifest_file: str, *args):
     try:
         return read(*args)
     except ValueError as exc:
+        from hooklint.sources.render.rendered import RenderError  # noqa: PLC0415 - a rendering only
+
         raise RenderError(f"{application.label()}: {exc}", manifest_file) from None
 
 
