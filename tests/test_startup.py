@@ -13,6 +13,7 @@ import sys
 #: without a Secret or a chart's values (issue 34).
 NOT_FOR_ONE_FILE = ("hooklint.sources.render.redact", "ahocorasick", "html", "html.entities",
                     "hooklint.sources.render.rendered", "hooklint.sources.repository.withheld",
+                    "hooklint.sources.appmap.argoglob",
                     "hooklint.sources.render.helm", "hooklint.sources.render.kustomize", "hooklint.sources.sandbox",
                     "hooklint.sources.render.cache", "hooklint.sources.bounded", "hooklint.sources.render.placement",
                     "hooklint.sources.render.partial", "hooklint.sources.render._helm_child",
