@@ -23,7 +23,7 @@ import gc
 import os
 import tempfile
 import time
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from hooklint import deadline
 from hooklint.catalog import Catalog
@@ -36,9 +36,6 @@ from hooklint.loader import is_stream, parse_text
 from hooklint.reasons import Skip, SkipKind
 from hooklint.model import Manifest, manifests_of
 from hooklint.plan import SyncPlan, build_plan
-from hooklint.sources.render.redact import (Redactor, SecretValues, merged, object_secrets, public_of_objects, redactor,
-                                     written_values)  # fmt: skip
-from hooklint.sources.render.rendered import Renderer
 from hooklint.sources.render.directory import mark_undeployed_data
 from hooklint.sources.repository.tree import DIRECTORY, HELM, PLUGIN
 from hooklint.yamlio import RENDER_FAILED, RENDER_FAILED_DEFAULTS
@@ -48,6 +45,11 @@ from hooklint.suppression import suppress
 from hooklint import files as _files
 from hooklint.collector import collector_paused
 from hooklint.results import ResultCache, observing, run_cache
+from hooklint.text import url_credentials
+
+if TYPE_CHECKING:
+    from hooklint.sources.render.redact import SecretValues
+    from hooklint.sources.render.rendered import Renderer
 
 @dataclasses.dataclass(slots=True)
 class PlannedApplication:
@@ -228,12 +230,19 @@ def _lint_application(engine: Engine, app: Application, keep_plan: bool, mapped:
     return findings, errors, len(app.reported) - not_linted - len(app.borrowed), skipped, renderer, unrendered, planned
 
 
-def secrets_of(manifests: list[Manifest], loaded: LoadedApplication | None = None) -> Redactor:
+def secrets_of(manifests: list[Manifest], loaded: LoadedApplication | None = None) -> Callable[[str], str]:
     """The :func:`~hooklint.sources.render.redact.redactor` of the values of the application's Secrets
     (:func:`~hooklint.sources.render.redact.object_secrets`), of ``loaded``'s ``secrets`` (a Helm source's
     secret values: :attr:`~hooklint.sources.load.LoadedApplication.secrets`) and of credentials in URLs:
     what findings and the plan say of the application never quotes one. A value the application
-    writes where nothing is secret is none (:func:`written_public`): its names and paths stay readable."""
+    writes where nothing is secret is none (:func:`written_public`): its names and paths stay readable.
+    An application with no Secret and no such values has only URL credentials to hide: then it is
+    :func:`~hooklint.text.url_credentials`, what the redactor of no values does, and a run over
+    plain files never imports redaction (its automata and scrubbers)."""
+    if (loaded is None or loaded.secrets is None) and not any(m.kind == "Secret" for m in manifests):
+        return url_credentials
+    from hooklint.sources.render.redact import merged, object_secrets, redactor  # noqa: PLC0415 - see above
+
     found = object_secrets(m.body for m in manifests if m.kind == "Secret")
     if loaded is not None and loaded.secrets is not None:
         found = merged(found, loaded.secrets)
@@ -249,6 +258,8 @@ def written_public(manifests: list[Manifest], loaded: LoadedApplication, found: 
     ``manifests`` themselves; a rendered source's files (the kustomizations and files its objects
     come from, a chart's templates), never what a renderer made of them (a Secret's value copied into
     a name by ``replacements`` stays a secret)."""
+    from hooklint.sources.render.redact import public_of_objects, written_values  # noqa: PLC0415 - with secrets only
+
     app = loaded.app
     argocd = app.argocd
     paths = {*app.reported, *(p for p in (app.manifest_file, argocd.manifest if argocd else None) if p)}

@@ -35,7 +35,6 @@ from typing import Any, Iterable, Sequence
 from hooklint.argocd import is_argo_kind
 from hooklint.files import walk_tree
 from hooklint.loader import DEFAULT_MAX_FILE_SIZE, read_file, user_path, within
-from hooklint.sources.appmap.argoglob import GlobPanic, compile_glob
 from hooklint.sources.appmap.gojson import SOURCE, GoJSONError, Struct, decode, field_of, marshal
 from hooklint.sources.repository import facts
 from hooklint.sources.repository.git import CheckedOut, remote_urls
@@ -780,6 +779,8 @@ def glob_match(pattern: str, text: str) -> bool:
     pattern gobwas/glob does not compile (``[a-z0-9]``, ``[]``, ``[z-a]``) matches nothing: Argo
     CD logs "failed to compile pattern" and returns false. Raises
     :class:`~hooklint.sources.appmap.argoglob.GlobPanic` where Go would panic."""
+    from hooklint.sources.appmap.argoglob import compile_glob  # noqa: PLC0415 - an Application's globs only (issue 34)
+
     compiled = compile_glob(pattern)
     return compiled is not None and compiled.match(text)
 
@@ -820,6 +821,11 @@ class DirectoryOptions:
         """Why a manifest file at ``relative`` (to the application folder, ``/``-separated) is left
         out, or None when it is read (``getPotentiallyValidManifestFile``: exclude first, then
         include). A glob on which gobwas/glob would panic leaves nothing out."""
+        if not self.exclude and not self.include:
+            return None
+        # gobwas/glob's port only for an Application that sets a glob: a run over plain files never imports it
+        from hooklint.sources.appmap.argoglob import GlobPanic  # noqa: PLC0415
+
         try:
             if self.exclude and glob_match(self.exclude, relative):
                 return f"matches directory.exclude {self.exclude!r}"
