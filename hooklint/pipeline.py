@@ -665,8 +665,9 @@ def _linted(paths: list[str], config: Config, engine: Engine, jobs: int, plans: 
     result.leaving_origins, result.not_left_out = leaving.origins, sorted(leaving.distrusted)
     from hooklint.checks.loading import missing_renderers
 
-    result.notices = (walk_notices + skipped_notice(result.skipped_files) + engine.notices() + _helm_notice(result, config)
-                      + missing_renderers(result.findings))  # fmt: skip
+    # a note may quote a URL as written (this repository's remote: GitLab CI's origin holds the job's token)
+    result.notices = [url_credentials(n) for n in walk_notices + skipped_notice(result.skipped_files) + engine.notices()
+                      + _helm_notice(result, config) + missing_renderers(result.findings)]  # fmt: skip
     return result, apps, mapped
 
 

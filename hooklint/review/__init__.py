@@ -52,6 +52,7 @@ from hooklint.sources.repository.git import git_remote_urls, git_root
 from hooklint.sources.repository.submodules import register, unregister
 from hooklint.sources.sandbox import distrust, find_program, program_path
 from hooklint.suppression import SUPPRESS_ANNOTATION
+from hooklint.text import url_credentials
 
 
 class ReviewError(Exception):
@@ -788,7 +789,8 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
             head_config = dataclasses.replace(_leaving_as(config, base_side, base_folder), ignored_paths=_ignored(top))
             head_side = _side(top, None, relative, head_config, catalog, top)
             out = compare(base_side, head_side, _findings_of, _comments_in(base_folder, config, top))
-            out.notes, out.policy = notes + _not_left_out(head_side, base, base_folder) + out.notes, config
+            out.notes = [url_credentials(n) for n in notes + _not_left_out(head_side, base, base_folder) + out.notes]
+            out.policy = config
             return out
         with checkout(top, head_commit) as head_copy:
             head_folder = head_copy.folder
@@ -802,7 +804,8 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
             base_side = _side(base_folder, base, relative, config, catalog, top)
             head_side = _side(head_folder, head, relative, _leaving_as(config, base_side, base_folder), catalog, top)
             out = compare(base_side, head_side, _findings_of, _comments_in(base_folder, config, top))
-            out.notes, out.policy = notes + _not_left_out(head_side, base, base_folder) + out.notes, config
+            out.notes = [url_credentials(n) for n in notes + _not_left_out(head_side, base, base_folder) + out.notes]
+            out.policy = config
             return out
 
 
