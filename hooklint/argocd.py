@@ -589,6 +589,11 @@ BEHAVIOURS: dict[str, Behaviour] = {
     "delete-hook-lists": Behaviour((3, 3, 3), "a PreDelete/PostDelete hook annotation is read as a list "
                                    "(AC controller/hook.go isHookOfType splits on ','; up to v3.3.2 and "
                                    "on the 3.2 and older lines the whole value must be the one type)"),
+    "appset-normalize": Behaviour((2, 8, 0), "the ApplicationSet controller creates each Application with its "
+                                  "spec normalized (NormalizeApplicationSpec: an empty directory, helm or kustomize "
+                                  "dropped), so its first comparison is the steady one "
+                                  "(applicationset/controllers/applicationset_controller.go, in 2.8.0 and 2.7.8)",
+                                  backports=((2, 7, 8),)),
     # spec.source.kustomize options (AC util/kustomize/kustomize.go Build; an older Argo CD's CRD
     # schema drops a field it does not have, so the option is ignored there)
     "kustomize-force-metadata": Behaviour((2, 1, 0), "kustomize.forceCommonLabels/forceCommonAnnotations run "
