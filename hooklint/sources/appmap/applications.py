@@ -465,9 +465,9 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
         # util/app/path/path.go Path joins the path as written: no trimming (" apps/x" is its own folder)
         target = os.path.normpath(os.path.join(root, folder.lstrip("/")))
         problem = None
-        written = _plain(source)
+        as_written: dict[str, Any] = {k: _plain(v) for k, v in source.items()}
         # NormalizeApplicationSpec: spec.source only (a multi-source entry is normalized as a copy)
-        plain = normalize_source(written, version) if field_name == "spec.source" and not multiple else written
+        plain = normalize_source(as_written, version) if field_name == "spec.source" and not multiple else as_written
         first: dict | None = None  # the written source of the first comparison, when it differs
         overrides: Sequence[str] = ()
         if os.path.isabs(folder):  # util/app/path/path.go Path, v3.5.1: "app path is absolute"
@@ -489,8 +489,8 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
                 target = os.path.join(root, os.path.relpath(real, real_root)) if real != real_root else root
                 target = os.path.normpath(target)
                 try:
-                    if plain != written and not normalized:
-                        first = merge_source_parameters(written, target, instance, max_file_size, real_root)[0]
+                    if plain != as_written and not normalized:
+                        first = merge_source_parameters(as_written, target, instance, max_file_size, real_root)[0]
                     plain, overrides = merge_source_parameters(plain, target, instance, max_file_size, real_root)
                 except ValueError as exc:
                     problem = f"error while parsing source parameters: {exc}"
