@@ -349,3 +349,43 @@ def test_an_applicationset_creates_its_applications_normalized(repo, version, vi
                  ".hooklint.yaml": f"allowed-registries: [registry.example.com]\nargocd-version: '{version}'\n"})
     assert lint(".") == (1, CHART_FINDINGS)
     assert [v[0] for v in plan_views()] == views
+
+
+def _sources(repo, text: str, version=V351, normalized: bool = False):
+    from hooklint.loader import read_file
+    from hooklint.sources.appmap.applications import normalize_repo_url, sources_of
+
+    write(repo, {"apps/app.yaml": text})
+    body = read_file("apps/app.yaml").documents[0].value
+    return [(s.field, s.source_type, s.options, s.view, s.remote is not None)
+            for s in sources_of(body, "apps/app.yaml", str(repo), {normalize_repo_url(URL)}, version=version,
+                                normalized=normalized)]  # fmt: skip
+
+
+def test_sources_of_reads_spec_source_as_stored(repo):
+    """The source types ``sources_of`` gives: the steady (stored) one, and the first comparison's
+    before it when it renders the folder otherwise; a source of another repository (rendered only
+    by ``--fetch``) is read as stored too; a ``spec.sources`` entry keeps its empty type."""
+    write(repo, CHART)
+    first = "as first compared, before Argo CD drops its empty spec.source.directory"
+    assert _sources(repo, application("    directory: {}\n", "chart")) == [
+        ("spec.source", "directory", {}, first, False), ("spec.source", None, None, "", False)]
+    # stored normalized from the start (an ApplicationSet's): only the steady one
+    assert _sources(repo, application("    directory: {}\n", "chart"), normalized=True) == [
+        ("spec.source", None, None, "", False)]
+    # a plain folder: both readings are the same directory source, said once
+    write(repo, {"plain/cm.yaml": CM})
+    assert _sources(repo, application("    directory: {recurse: false}\n", "plain")) == [
+        ("spec.source", None, None, "", False)]
+    assert _sources(repo, application("    directory: {recurse: false, exclude: x}\n", "plain")) == [
+        ("spec.source", "directory", {"exclude": "x"}, "", False)]
+    other = application("    directory: {}\n", "chart").replace(URL, "https://github.com/acme/other.git")
+    assert _sources(repo, other) == [("spec.source", None, None, "", True)]
+    assert _sources(repo, other.replace("directory: {}", "directory: {recurse: true}")) == [
+        ("spec.source", "directory", {"recurse": True}, "", True)]
+    multi = application("", "chart").replace(
+        f"  source:\n    repoURL: {URL}\n    path: chart\n",
+        f"  sources:\n  - repoURL: {URL}\n    path: chart\n    helm: {{}}\n"
+        f"  - repoURL: https://github.com/acme/other.git\n    path: x\n    directory: {{}}\n")
+    assert _sources(repo, multi) == [("spec.sources[0]", "helm", {}, "", False),
+                                     ("spec.sources[1]", "directory", {}, "", True)]

@@ -442,7 +442,9 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
             files, _ = _resolve_refs(written, refs if multiple else None, ours, env, pinned)
             read_here = tuple(f.lstrip("/") for f, w in zip(files, written)
                               if isinstance(w, str) and w.startswith("$") and f != w)  # fmt: skip
-            typed = [k for k in ("helm", "kustomize", "directory", "plugin") if isinstance(source.get(k), Map)]
+            kept = {k: _plain(v) for k, v in source.items()}  # as Argo CD stores it (normalize_source)
+            kept = normalize_source(kept, version) if field_name == "spec.source" and not multiple else kept
+            typed = [k for k in ("helm", "kustomize", "directory", "plugin") if isinstance(kept.get(k), dict)]
             explicit = typed[0] if len(typed) == 1 else None
             out.append(ApplicationSource(
                 name=name, manifest=path, line=line if line is not None else source.span.line, folder="",
@@ -452,7 +454,7 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
                 scope=scope, remote=dataclasses.replace(remote, value_files=read_here), secrets=secrets,
                 env=tuple(env.items()),
                 # what --fetch renders it with: its explicit type's options, $ref value files resolved (issue 33)
-                options={**helm, "valueFiles": files} if written else _plain(source.get(explicit)) if explicit else None,
+                options={**helm, "valueFiles": files} if written else kept.get(explicit) if explicit else None,
                 value_file_places=_value_file_places(source, path, line, (), len(files)) if written else (),
                 pinned_refs=tuple((n, *pinned[n]) for n in sorted(pinned)) if multiple else (),
             ))  # fmt: skip
