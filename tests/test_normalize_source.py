@@ -379,6 +379,12 @@ def test_sources_of_reads_spec_source_as_stored(repo):
         ("spec.source", None, None, "", False)]
     assert _sources(repo, application("    directory: {recurse: false, exclude: x}\n", "plain")) == [
         ("spec.source", "directory", {"exclude": "x"}, "", False)]
+    # kustomize: {} on a kustomization and helm: {} on a chart: the folder's own type, said once
+    write(repo, {"kust/kustomization.yaml": "resources: []\n"})
+    assert _sources(repo, application("    kustomize: {}\n", "kust")) == [("spec.source", None, None, "", False)]
+    assert _sources(repo, application("    helm: {}\n", "chart")) == [("spec.source", None, None, "", False)]
+    # helm: {} on a plain folder: the first comparison fails (no Chart.yaml), the stored one is a directory
+    assert _sources(repo, application("    helm: {}\n", "plain")) == [("spec.source", None, None, "", False)]
     other = application("    directory: {}\n", "chart").replace(URL, "https://github.com/acme/other.git")
     assert _sources(repo, other) == [("spec.source", None, None, "", True)]
     assert _sources(repo, other.replace("directory: {}", "directory: {recurse: true}")) == [
