@@ -781,7 +781,8 @@ def normalize_source(source: dict, version: Version = DEFAULT_VERSION) -> dict:
     ApplicationSet controller each Application it generates (from 2.8 and 2.7.8,
     :data:`hooklint.argocd.BEHAVIOURS` ``appset-normalize``), and the application controller
     patches the stored spec so after each comparison (``controller/appcontroller.go``
-    ``normalizeApplication``). Only ``spec.source`` is: ``NormalizeApplicationSpec`` ranges over
+    ``normalizeApplication``; after one that fails to render only once ``CompareAppState`` stops
+    answering ``ErrCompareStateRepo``, at the end of the repo error grace period). Only ``spec.source`` is: ``NormalizeApplicationSpec`` ranges over
     ``spec.sources`` by value and normalizes copies (2.6 to 3.5.1), so a multi-source entry keeps
     its empty type. The repo server reads what is stored (``GetAppSourceType``: ``ExplicitType``,
     else the folder decides)."""
