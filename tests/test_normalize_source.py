@@ -385,6 +385,13 @@ def test_sources_of_reads_spec_source_as_stored(repo):
     assert _sources(repo, application("    helm: {}\n", "chart")) == [("spec.source", None, None, "", False)]
     # helm: {} on a plain folder: the first comparison fails (no Chart.yaml), the stored one is a directory
     assert _sources(repo, application("    helm: {}\n", "plain")) == [("spec.source", None, None, "", False)]
+    # the repo server merges .argocd-source.yaml after the spec is stored and never normalizes it:
+    # an empty type written there is explicit (GetAppSourceType: mergeSourceParameters, ExplicitType)
+    write(repo, {"chart/.argocd-source.yaml": "directory: {}\n"})
+    assert _sources(repo, application("", "chart")) == [("spec.source", "directory", {}, "", False)]
+    # with the Application's empty helm: stored, the file's directory; first compared, two types (an error)
+    assert _sources(repo, application("    helm: {}\n", "chart")) == [("spec.source", "directory", {}, "", False)]
+    (repo / "chart/.argocd-source.yaml").unlink()
     other = application("    directory: {}\n", "chart").replace(URL, "https://github.com/acme/other.git")
     assert _sources(repo, other) == [("spec.source", None, None, "", True)]
     assert _sources(repo, other.replace("directory: {}", "directory: {recurse: true}")) == [
