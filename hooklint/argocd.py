@@ -599,6 +599,11 @@ BEHAVIOURS: dict[str, Behaviour] = {
                                    "succeeds, kept (AC reposerver/repository/repository.go "
                                    "getObjsFromYAMLOrJSON, PR #18646 'oci support'): a list's items are "
                                    "applied, a null list is passed over; before, the sync fails"),
+    "appset-normalize": Behaviour((2, 8, 0), "the ApplicationSet controller creates each Application with its "
+                                  "spec normalized (NormalizeApplicationSpec: an empty directory, helm or kustomize "
+                                  "dropped), so its first comparison is the steady one "
+                                  "(applicationset/controllers/applicationset_controller.go, in 2.8.0 and 2.7.8)",
+                                  backports=((2, 7, 8),)),
     # spec.source.kustomize options (AC util/kustomize/kustomize.go Build; an older Argo CD's CRD
     # schema drops a field it does not have, so the option is ignored there)
     "kustomize-force-metadata": Behaviour((2, 1, 0), "kustomize.forceCommonLabels/forceCommonAnnotations run "

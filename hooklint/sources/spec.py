@@ -148,10 +148,16 @@ class ApplicationSource:
     #: :func:`envsubst` substitutes into the options Argo CD substitutes it into. The revision variables
     #: (:data:`REVISION_VARIABLES`) are never among them: hooklint does not know the commit.
     env: tuple[tuple[str, str], ...] = ()
+    #: Empty for the source Argo CD renders once it has stored the Application normalized (the
+    #: steady state); else what differs in the rendering of its first comparison, made before the
+    #: controller drops an empty source type (:data:`hooklint.sources.appmap.applications.FIRST_COMPARISON`).
+    view: str = ""
 
     def label(self) -> str:
-        """``Application NAME (FILE:LINE)`` for messages."""
-        return f"Application {self.name} ({self.manifest}:{self.line})"
+        """``Application NAME (FILE:LINE)`` for messages; ``Application NAME (FILE:LINE, VIEW)``
+        for the rendering of its first comparison (:attr:`view`)."""
+        view = f", {self.view}" if self.view else ""
+        return f"Application {self.name} ({self.manifest}:{self.line}{view})"
 
     def origin(self) -> str:
         """:meth:`label`, with what made it when it is not written as YAML."""

@@ -452,7 +452,8 @@ def _map_sources(files: list[str], run_files: list[str], repository_files: list[
     :func:`applications_in_charts`), and the note that every one names another repository
     (:func:`_foreign_note`; also in ``notices``)."""
     max_size = config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE
-    sources = find_application_sources(files, repo_urls, max_size)
+    sources = find_application_sources(files, repo_urls, max_size,
+                                       config.argocd_version if config is not None else DEFAULT_VERSION)
     appsets = applicationset_map(files, config) if config is not None else ApplicationSetMap()
     sources += appsets.sources
     sources += list(in_charts)
@@ -924,7 +925,7 @@ def _mapped_applications(
                                     source.manifest, None, folder, source))  # fmt: skip
             continue
         inside = [k for k in reported if k != STDIN and (folder == "." or within(k, folder))]
-        key = folder if per_folder[folder] == 1 else f"{folder} ({source.name})"
+        key = folder if per_folder[folder] == 1 else f"{folder} ({source.name}{', first comparison' if source.view else ''})"
         if source.source_type == PLUGIN and (inside or named_app):  # any folder content, none included
             files = sorted({f for k in inside for f in reported[k]})
             why = Skip(f"{source.label()} renders it with a config management plugin ({source.field}.plugin), "
@@ -1402,7 +1403,7 @@ def application_map(sources: list[ApplicationSource], files: list[str], run_file
         dropped |= more
     seen: set[tuple] = set()
     for source in out:
-        key = (source.name, source.manifest, source.line, source.folder, source.field)
+        key = (source.name, source.manifest, source.line, source.folder, source.field, source.view)
         if source.generated_by in dropped or key in seen:
             continue
         seen.add(key)
@@ -1464,7 +1465,8 @@ def _rendered_sources(kind: str, manifest_file: str, parent: ApplicationSource |
         root, ours = urls.of(where)
         lives_in = parent.namespace if parent is not None else None  # where Argo CD applies it
         found.extend(sources_of(body, where, root or os.getcwd(), ours, line, generated_by, scope,
-                                config.max_file_size, default_namespace=lives_in))  # fmt: skip
+                                config.max_file_size, default_namespace=lives_in,
+                                version=config.argocd_version))  # fmt: skip
     return found
 
 
@@ -1702,7 +1704,8 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
                 continue
             for doc in parsed.documents:
                 out.sources.extend(sources_of(doc.value, path, root, ours, line, label, (path,),
-                                              config.max_file_size, carried))  # fmt: skip
+                                              config.max_file_size, carried, version=config.argocd_version,
+                                              normalized=supports(config.argocd_version, "appset-normalize")))  # fmt: skip
     return out
 
 
