@@ -71,7 +71,7 @@ from hooklint.sources.repository import facts
 from hooklint.sources.repository.spelling import may_hold
 from hooklint.sources.render.cache import cached, input_key, remembered_answer
 from hooklint.sources.repository.withheld import GIT_REASON, Withheld
-from hooklint.sources.render.hermetic import cause, git_reads, nonhermetic_decisions, template_texts
+from hooklint.sources.render.hermetic import cause, git_reads, nonhermetic_decisions, release_decisions, template_texts
 from hooklint.sources.repository.charts import MAX_ARCHIVE_BYTES, MAX_ARCHIVE_DEPTH, MAX_ARCHIVE_MEMBERS
 from hooklint.sources.render import strvals
 from hooklint.sources.render.redact import tagging_inputs
@@ -147,6 +147,10 @@ class HelmOptions:
     #: cluster's (``GetAPIVersionsOrDefault``): then the chart is not rendered again with the API
     #: versions it names (:func:`render_helm`).
     fixed_api_versions: bool = field(default=False, compare=False, repr=False)
+    #: True when no Application of the repository deploys the chart, so ``release_name`` (the
+    #: folder's name) and ``namespace`` are hooklint's guess: a chart whose templates decide on
+    #: them is rendered once more with another name and namespace (:func:`render_helm`).
+    release_guessed: bool = field(default=False, compare=False, repr=False)
 
     @classmethod
     def from_application(cls, spec_helm: Mapping | None, app_name: str, namespace: str | None) -> "HelmOptions":
@@ -1172,6 +1176,21 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     undecided = _not_as_argocd(chart, root, files, build, value_files, limits.max_file_size, withheld, options)
     if undecided:  # found on every run: the rendering is not cached when it calls one (volatile)
         rendering = Rendering(rendering.renderer, rendering.documents, rendering.omitted + undecided)
+    if options.release_guessed:  # rendered as <folder> in default: does another release render otherwise?
+        decisions = release_decisions(template_texts(files + build.files(), limits.max_file_size)
+                                      + [(v.user, v.user) for v in value_files if v.text is None],
+                                      limits.max_file_size, inline=(chart_yaml, "\n".join(
+                                          [options.values or ""] + [value for _, value, _ in options.parameters])))  # fmt: skip
+        if decisions:
+            other = dataclasses.replace(options, release_name=_other_name(options.release_name, OTHER_RELEASE),
+                                        namespace=_other_name(options.namespace or "default", OTHER_NAMESPACE))  # fmt: skip
+            try:
+                second: Rendering | None = render(other, input_key([mode, renderer.version, repr(other),
+                                                                    os.path.normpath(chart), stubs], inputs, root))  # fmt: skip
+            except RenderError:
+                second = None
+            rendering = _release_check(chart, rendering, second, options, other, decisions[0],
+                                       calls_nonhermetic(scanned, limits.max_file_size))  # fmt: skip
     given = "\n".join(filter(None, [options.values or ""] + [value for _, value, _ in options.parameters]))
     texts = ["\0text:" + given] if given else []
     scan = capability_scan([path for path, _ in files] + [path for path, _ in build.files()]
@@ -1254,6 +1273,87 @@ def _compare_renderings(first: list[RenderedDocument],
         elif _hook_and_pod(seen[identity]) != _hook_and_pod(doc.text) and _label(doc) not in differing:
             differing.append(_label(doc))
     return extra, tuple(differing)
+
+
+#: The release name and namespace of the second rendering of a chart no Application of the
+#: repository deploys (:func:`render_helm`): names no Application is likely to have.
+OTHER_RELEASE = "hooklint-other-release"
+OTHER_NAMESPACE = "hooklint-other-namespace"
+
+
+def _other_name(name: str, other: str) -> str:
+    return other if name != other else other + "-2"
+
+
+def _pod_and_hooks(text: str, replace: tuple[tuple[str, str], ...] = ()) -> tuple[Any, Any]:
+    """The hook annotations and the pod spec (without the pod template's metadata, where a
+    checksum of a ConfigMap that names the release lives) of a rendered object, its text with
+    each ``(old, new)`` of ``replace`` replaced first."""
+    for old, new in replace:
+        text = text.replace(old, new)
+    hooks, pod = _hook_and_pod(text)
+    if isinstance(pod, tuple):  # (spec.template, spec.jobTemplate): their specs
+        template, job = pod
+        job_spec = job.get("spec") if isinstance(job, dict) else None
+        job_template = job_spec.get("template") if isinstance(job_spec, dict) else None
+        pod = tuple(t.get("spec") if isinstance(t, dict) else t for t in (template, job_template))
+    return hooks, pod
+
+
+def _release_check(chart: str, rendering: Rendering, second: Rendering | None, options: HelmOptions,
+                   other: HelmOptions, decision: Any, volatile: bool) -> Rendering:  # fmt: skip
+    """``rendering`` (of a chart no Application of the repository deploys, as release
+    ``options.release_name`` in ``options.namespace``) with the objects only ``second`` (the
+    rendering as ``other``'s release and namespace, None when it failed) holds added, and HL009
+    (an :class:`~hooklint.sources.render.rendered.Omission` at ``decision``, the first
+    :class:`~hooklint.sources.render.hermetic.Decision` on the release) when the two differ: an
+    object one of them lacks (by kind, namespace and name, the release's name and namespace
+    written as the first's), or other hook annotations or another pod spec. Argo CD renders with
+    the name (``helm.releaseName``, else the Application's) and destination namespace of the
+    Application that deploys the chart (``reposerver/repository/repository.go`` ``helmTemplate``,
+    v3.5.1); ``volatile`` (the chart calls the clock or randomness): objects that differ anyway
+    are not reported, only added ones."""
+    name, namespace = options.release_name, options.namespace or "default"
+    replace = ((other.release_name, name), (other.namespace or "default", namespace))
+    extra: list[RenderedDocument] = []
+    differing: list[str] = []
+    if second is not None:
+        seen: dict[Any, str] = {}
+        for doc in rendering.documents:
+            seen.setdefault(_identity(doc.text), doc.text)
+        for doc in second.documents:
+            normal = doc.text
+            for old, new in replace:
+                normal = normal.replace(old, new)
+            identity = _identity(normal)
+            if identity not in seen:
+                extra.append(doc)
+                seen[identity] = normal
+            elif not volatile and _pod_and_hooks(seen[identity]) != _pod_and_hooks(normal) and _label(doc) not in differing:
+                differing.append(_label(doc))
+    if second is not None and not extra and not differing:
+        return rendering
+    shown = os.path.normpath(chart)
+    found = []
+    if extra:
+        labels = [_label(d) for d in extra]
+        found.append("also renders " + ", ".join(labels[:6]) + (f" and {len(labels) - 6} more" if len(labels) > 6 else ""))
+    if differing:
+        found.append("renders " + ", ".join(differing[:6]) + (f" and {len(differing) - 6} more" if len(differing) > 6 else "")
+                     + " with other hook annotations or another pod")  # fmt: skip
+    what = " and ".join(found) if found else "fails"
+    omission = Omission(
+        f"{decision.construct} here depends on `{decision.called}`{decision.through}, the release's name or namespace, "
+        f"which the Application that deploys the chart decides, and no Application of the repository deploys "
+        f"{'./' if shown == '.' else shown + '/'}: hooklint rendered it as release {name} in namespace {namespace}, "
+        f"and as {other.release_name} in {other.namespace}, which {what}", decision.path, decision.line,
+        decision.column, argocd_renders="Argo CD renders it with the name (or helm.releaseName) and destination "
+        "namespace of the Application that deploys it, and may render other objects and fields then",
+        done="checked the objects of both renderings" if second is not None else "checked the first rendering",
+        unchecked="objects another release name or namespace renders were not checked; lint the chart through the "
+        "Application that deploys it (add it to the repository), or decide them with a value of the chart",
+        field=decision.digest)  # fmt: skip
+    return dataclasses.replace(rendering, documents=rendering.documents + extra, omitted=rendering.omitted + [omission])
 
 
 def _not_as_argocd(chart: str, root: str, files: list[tuple[str, str]], build: "_Build", value_files: list[_ValueFile],
