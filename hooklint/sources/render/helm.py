@@ -1285,19 +1285,32 @@ def _other_name(name: str, other: str) -> str:
     return other if name != other else other + "-2"
 
 
-def _pod_and_hooks(text: str, replace: tuple[tuple[str, str], ...] = ()) -> tuple[Any, Any]:
-    """The hook annotations and the pod spec (without the pod template's metadata, where a
-    checksum of a ConfigMap that names the release lives) of a rendered object, its text with
-    each ``(old, new)`` of ``replace`` replaced first."""
-    for old, new in replace:
-        text = text.replace(old, new)
-    hooks, pod = _hook_and_pod(text)
-    if isinstance(pod, tuple):  # (spec.template, spec.jobTemplate): their specs
+def _masked(value: Any, names: tuple[str, ...]) -> Any:
+    """``value`` (a parsed object's part) with every string that holds one of ``names`` replaced
+    by one placeholder: a name built from the release's (``<release>-<chart>``, or the chart's
+    alone when the release's holds it, as ``helm create``'s fullname helper writes it) is equal
+    in both renderings."""
+    if isinstance(value, dict):
+        return {_masked(k, names): _masked(v, names) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_masked(v, names) for v in value]
+    if isinstance(value, str) and any(name in value for name in names):
+        return "\0release"
+    return value
+
+
+def _shape(doc: RenderedDocument, names: tuple[str, ...]) -> tuple[Any, Any, Any]:
+    """What :func:`_release_check` compares of a rendered object: its kind, hook annotations and
+    pod spec (not the pod template's metadata, where a checksum of a ConfigMap naming the release
+    lives), each string holding one of ``names`` masked (:func:`_masked`)."""
+    identity = _identity(doc.text)
+    hooks, pod = _hook_and_pod(doc.text)
+    if isinstance(pod, tuple):  # (spec.template, spec.jobTemplate): their pod specs
         template, job = pod
         job_spec = job.get("spec") if isinstance(job, dict) else None
         job_template = job_spec.get("template") if isinstance(job_spec, dict) else None
         pod = tuple(t.get("spec") if isinstance(t, dict) else t for t in (template, job_template))
-    return hooks, pod
+    return identity[0] if identity else None, _masked(hooks, names), _masked(pod, names)
 
 
 def _release_check(chart: str, rendering: Rendering, second: Rendering | None, options: HelmOptions,
@@ -1306,30 +1319,28 @@ def _release_check(chart: str, rendering: Rendering, second: Rendering | None, o
     ``options.release_name`` in ``options.namespace``) with the objects only ``second`` (the
     rendering as ``other``'s release and namespace, None when it failed) holds added, and HL009
     (an :class:`~hooklint.sources.render.rendered.Omission` at ``decision``, the first
-    :class:`~hooklint.sources.render.hermetic.Decision` on the release) when the two differ: an
-    object one of them lacks (by kind, namespace and name, the release's name and namespace
-    written as the first's), or other hook annotations or another pod spec. Argo CD renders with
-    the name (``helm.releaseName``, else the Application's) and destination namespace of the
-    Application that deploys the chart (``reposerver/repository/repository.go`` ``helmTemplate``,
-    v3.5.1); ``volatile`` (the chart calls the clock or randomness): objects that differ anyway
-    are not reported, only added ones."""
+    :class:`~hooklint.sources.render.hermetic.Decision` on the release) when the two differ. The
+    objects are matched by template and order in it (their names hold the release's); they differ
+    in kind, hook annotations or pod spec, strings naming either release or namespace aside
+    (:func:`_shape`). Argo CD renders with the name (``helm.releaseName``, else the Application's)
+    and destination namespace of the Application that deploys the chart
+    (``reposerver/repository/repository.go`` ``helmTemplate``, v3.5.1). ``volatile`` (the chart
+    calls the clock or randomness): objects that differ anyway are not reported, only added ones."""
     name, namespace = options.release_name, options.namespace or "default"
-    replace = ((other.release_name, name), (other.namespace or "default", namespace))
+    names = (name, namespace, other.release_name, other.namespace or "default")
     extra: list[RenderedDocument] = []
     differing: list[str] = []
     if second is not None:
-        seen: dict[Any, str] = {}
+        mine: dict[Any, list[RenderedDocument]] = {}
         for doc in rendering.documents:
-            seen.setdefault(_identity(doc.text), doc.text)
+            mine.setdefault(doc.origin, []).append(doc)
+        count: dict[Any, int] = {}
         for doc in second.documents:
-            normal = doc.text
-            for old, new in replace:
-                normal = normal.replace(old, new)
-            identity = _identity(normal)
-            if identity not in seen:
+            index = count[doc.origin] = count.get(doc.origin, 0) + 1
+            twins = mine.get(doc.origin, [])
+            if index > len(twins) or _shape(twins[index - 1], names)[0] != _shape(doc, names)[0]:
                 extra.append(doc)
-                seen[identity] = normal
-            elif not volatile and _pod_and_hooks(seen[identity]) != _pod_and_hooks(normal) and _label(doc) not in differing:
+            elif not volatile and _shape(twins[index - 1], names) != _shape(doc, names) and _label(doc) not in differing:
                 differing.append(_label(doc))
     if second is not None and not extra and not differing:
         return rendering
