@@ -2068,7 +2068,7 @@ def _render_sdk(chart_dir: str, value_paths: list[str], options: HelmOptions, wo
     answer = _ask_sdk({
         "op": "render", "chart": chart_dir, "release": options.release_name, "values": value_paths,
         "set": plain, "set_string": forced, "set_file": file_paths or [], "options": render_options,
-        "crds": not options.skip_crds,
+        "crds": not options.skip_crds, "token": secrets.token_hex(8),
     }, work, limits, os.path.abspath(root) if root else None)  # fmt: skip
     if "error" in answer:
         raise _HelmFailed(str(answer["error"]))
