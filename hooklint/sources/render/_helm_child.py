@@ -15,7 +15,9 @@ hooklint, is loaded by path) and reads one JSON request on stdin:
   ``ReadValuesFile`` and ``mergeMaps`` over the value files, then each ``--set``, then
   ``--set-string``, then ``--set-file`` flag (``"set_file": [[name, path], ...]``) parsed into
   those values (``strvals.ParseInto``, ported in ``strvals.py``); ``engine.Render`` after ``ProcessDependencies`` (``helm_render``); the CRDs of
-  the enabled charts.
+  the enabled charts. The SDK takes the values as JSON, which Go reads as float64: the integers
+  ``--set`` typed int64 (``strvals.typedVal``) are set back by a template of the chart's copy that
+  runs first (:func:`_typing_template`; ``"token"`` names it), so the templates see Helm's types.
 
 Any failure answers ``{"error": <Helm's message>}``; a missing or unloadable SDK ``{"unavailable":
 <why>}``. The answer is one JSON document on stdout; Go's log lines go to stderr, which hooklint

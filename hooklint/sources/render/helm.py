@@ -23,8 +23,9 @@ before Argo CD 3.5, Helm 4 from it: ``hack/tool-versions.sh``, PR #28076):
   ``helm template`` adds on top is done here as Helm v4 does it (``pkg/cli/values/options.go``
   ``MergeValues``/``mergeMaps``; ``pkg/release/v1/util/manifest_sorter.go`` ``SortManifests``,
   ``manifest.go`` ``SplitManifests``, ``kind_sorter.go`` ``InstallOrder``): value files, then
-  values, then ``--set``, then ``--set-string`` merged into one values map (Helm's own YAML and
-  ``--set`` parsers, through the SDK); ``NOTES.txt`` and partials dropped; each file split into
+  values, then ``--set``, then ``--set-string`` merged into one values map (Helm's own YAML parser
+  through the SDK, and hooklint's port of its ``--set`` parser; value-file numbers float64, ``--set``
+  integers int64, as ``helm template`` hands them to the templates: :mod:`hooklint.sources.render._helm_child`); ``NOTES.txt`` and partials dropped; each file split into
   documents; a document whose ``helm.sh/hook`` names an unknown hook (``crd-install``) dropped
   ("skipping unknown hooks"); CRDs of ``crds/`` first (unless ``skip_crds``), then the other objects
   sorted by kind, then the hooks sorted by kind. The SDK is imported only when a chart is rendered.
@@ -1096,6 +1097,12 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     holds (by kind, namespace and name) are added to the documents, so they are checked too; what
     was read and what differed is ``Rendering.capabilities``
     (:class:`~hooklint.sources.render.rendered.CapabilityCheck`; HL025, issue 32).
+
+    A chart no Application of the repository deploys (``options.release_guessed``: rendered as
+    release <folder> in ``default``) whose templates let the release's name or namespace decide
+    (:func:`~hooklint.sources.render.hermetic.release_decisions`) is rendered once more as
+    :data:`OTHER_RELEASE` in :data:`OTHER_NAMESPACE`: the objects only that rendering holds are
+    added, and HL009 says when the two differ (:func:`_release_check`).
 
     Raises RenderError (a ``file://`` dependency outside the repository or missing, a missing
     dependency without a repository, a value file missing or outside the repository, a template or
