@@ -226,10 +226,13 @@ def _render(helm, native, request):
     typing = _typing_template(values, request.get("token") or "0")
     if typing is not None:  # deeper than every template of the chart and its subcharts: it runs first
         folder = os.path.join(request["chart"], "templates", *(["h"] * _deepest(request["chart"])))
-        os.makedirs(folder, exist_ok=True)
-        with open(os.path.join(folder, f"hooklint-int64-{request.get('token') or '0'}.yaml"), "w",
-                  encoding="utf-8") as handle:  # fmt: skip
-            handle.write(typing)
+        try:
+            os.makedirs(folder, exist_ok=True)
+            with open(os.path.join(folder, f"hooklint-int64-{request.get('token') or '0'}.yaml"), "w",
+                      encoding="utf-8") as handle:  # fmt: skip
+                handle.write(typing)
+        except OSError as exc:  # a template path deeper than the file system allows
+            raise helm.HelmError(f"hooklint could not give the --set integers Helm's int64 type: {exc.strerror}") from None
     with helm.Chart.load(request["chart"]) as loaded:
         # helm_render takes kube_version and api_versions (helm-c-sdk 0.2.2 RenderOptions), which
         # Chart.render does not pass on. Rendering processes dependencies (conditions, tags,
