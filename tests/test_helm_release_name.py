@@ -110,8 +110,23 @@ def test_a_hook_gated_on_a_namespace_other_than_default(tmp_path: Path, monkeypa
         "deploy/templates/debug.yaml:1:1: warning HL009 source-not-rendered: the `with` condition here depends on "
         "`Release`, the release's name or namespace, which the Application that deploys the chart decides, and no "
         "Application of the repository deploys deploy/: hooklint rendered it as release deploy in namespace default, "
-        "and as hooklint-other-release in hooklint-other-namespace, which also renders Job/debug2. " + TAIL,
+        "and as default in hooklint-other-namespace, which also renders Job/debug2. " + TAIL,
         _hostpid("deploy/templates/debug.yaml", "debug2", 16),
+    ]
+    assert code == 1
+
+
+@needs_helm
+def test_the_second_rendering_takes_the_name_the_chart_compares_with(tmp_path: Path, monkeypatch) -> None:
+    _chart(tmp_path, {"templates/debug.yaml": '{{- if or (eq .Release.Namespace "prod") (eq .Release.Name "x") }}\n'
+                      + HOOK.format(name="debug") + "{{- end }}\n"})
+    code, lines = _lint(tmp_path, monkeypatch)
+    assert lines == [
+        "deploy/templates/debug.yaml:1:1: warning HL009 source-not-rendered: the `if` condition here depends on "
+        "`.Release.Namespace`, the release's name or namespace, which the Application that deploys the chart "
+        "decides, and no Application of the repository deploys deploy/: hooklint rendered it as release deploy in "
+        "namespace default, and as hooklint-other-release in prod, which also renders Job/debug. " + TAIL,
+        _hostpid("deploy/templates/debug.yaml", "debug", 16),
     ]
     assert code == 1
 

@@ -1189,8 +1189,11 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
                                       limits.max_file_size, inline=(chart_yaml, "\n".join(
                                           [options.values or ""] + [value for _, value, _ in options.parameters])))  # fmt: skip
         if decisions:
-            other = dataclasses.replace(options, release_name=_other_name(options.release_name, OTHER_RELEASE),
-                                        namespace=_other_name(options.namespace or "default", OTHER_NAMESPACE))  # fmt: skip
+            other = dataclasses.replace(options, release_name=_other_name(options.release_name, OTHER_RELEASE, [
+                t for d in decisions if "Namespace" not in d.called for t in d.literals if _RELEASE_NAME.match(t)]),
+                namespace=_other_name(options.namespace or "default", OTHER_NAMESPACE, [
+                    t for d in decisions if not d.called.endswith(".Name") for t in d.literals
+                    if _NAMESPACE.match(t)]))  # fmt: skip
             try:
                 second: Rendering | None = render(other, input_key([mode, renderer.version, repr(other),
                                                                     os.path.normpath(chart), stubs], inputs, root))  # fmt: skip
@@ -1288,8 +1291,19 @@ OTHER_RELEASE = "hooklint-other-release"
 OTHER_NAMESPACE = "hooklint-other-namespace"
 
 
-def _other_name(name: str, other: str) -> str:
-    return other if name != other else other + "-2"
+#: A release name Helm accepts (pkg/chart/common/util/validate_name.go ``ValidateReleaseName``, at
+#: most 53 characters) and a namespace (a DNS-1123 label), of at least 3 characters: a string
+#: holding either is masked when the renderings are compared (:func:`_masked`).
+_RELEASE_NAME = re.compile(r"^(?=.{3,53}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+_NAMESPACE = re.compile(r"^(?=.{3,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+
+
+def _other_name(name: str, other: str, written: list[str]) -> str:
+    """The release name (or namespace) of the second rendering: the first of ``written`` (the
+    strings the chart compares the release with, ``eq .Release.Namespace "prod"``) that is not
+    ``name`` (nor ``true``, ``false``), else ``other`` (else ``other-2`` when ``name`` is ``other``)."""
+    chosen = next((w for w in written if w != name and w not in ("true", "false")), None)
+    return chosen if chosen is not None else other if name != other else other + "-2"
 
 
 def _masked(value: Any, names: tuple[str, ...]) -> Any:

@@ -32,6 +32,7 @@ when only printed, or when it is printed as the value of a field hooklint checks
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import hashlib
 import os
@@ -97,6 +98,9 @@ class Decision:
     construct: str
     #: ``sha256:`` and 16 hex digits of the file's bytes: an edit of it is a new finding in ``diff``.
     digest: str = ""
+    #: The strings written in the deciding actions of the file (:func:`release_decisions` only):
+    #: the names a release is compared with.
+    literals: tuple[str, ...] = ()
 
     @property
     def called(self) -> str:
@@ -452,13 +456,22 @@ def _decisions(texts: list[tuple[str, str, bytes, bool]], functions: frozenset[s
     scan = new_scan(helpers, fields)
     decisions = []
     for path, name, data, archive in texts:
+        first: Decision | None = None
+        literals: list[str] = []
         for action, function, construct in _walk(data, name, scan, {}):
+            if sources:  # the strings the release is compared with, in every deciding action of the file
+                literals += [t for t in map(_literal, action.tokens) if t is not None and t not in literals]
+            if first is not None:
+                continue
             line, column = 1, 1
             if not archive:
                 line = data.count(b"\n", 0, action.offset) + 1
                 column = len(data[data.rfind(b"\n", 0, action.offset) + 1:action.offset].decode("utf-8", "replace")) + 1
-            decisions.append(Decision(os.path.normpath(path), line, column, function, construct, _digest(data)))
-            break
+            first = Decision(os.path.normpath(path), line, column, function, construct, _digest(data))
+            if not sources:
+                break
+        if first is not None:
+            decisions.append(dataclasses.replace(first, literals=tuple(literals)))
     return decisions
 
 
