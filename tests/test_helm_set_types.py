@@ -109,3 +109,38 @@ def test_a_hook_gated_on_an_int64_parameter_is_rendered(tmp_path: Path, monkeypa
         "",
     ]
     assert result.exit_code == 1
+
+
+@needs_sdk
+@pytest.mark.parametrize(("values", "expected"), [
+    ("a: 1\n---\ndebug: true\n", "on float64"),
+    ("a: 1\r\n--- # the rest\r\ndebug: true\r\na: 2", "on float64"),
+    ("---\ndebug: false\n---\n# nothing\n---\na: 3\n", "off float64"),
+], ids=["two-documents", "crlf-comment", "empty-documents"])
+def test_every_document_of_a_value_file_is_merged(tmp_path: Path, values: str, expected: str) -> None:
+    """Helm 4 reads a value file's documents and merges them (pkg/chart/v2/loader/load.go
+    ``LoadValues``, v4.2.3, with apimachinery's ``YAMLReader``), as Argo CD 3.5's helm does."""
+    chart = tmp_path / "shop"
+    (chart / "templates").mkdir(parents=True)
+    (chart / "Chart.yaml").write_text("apiVersion: v2\nname: shop\nversion: 0.1.0\n")
+    (chart / "templates" / "cm.yaml").write_text(
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata:\n'
+        '  mode: "{{ if .Values.debug }}on{{ else }}off{{ end }} {{ kindOf .Values.a }}"\n')
+    (chart / "prod.yaml").write_bytes(values.encode())
+    rendering = render_helm(str(chart), str(tmp_path), HelmOptions(release_name="shop", value_files=("prod.yaml",)))
+    assert [d.text for d in rendering.documents] == [
+        f'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata:\n  mode: "{expected}"\n']
+
+
+@needs_sdk
+def test_a_separator_followed_by_more_than_a_comment_fails_as_in_helm(tmp_path: Path) -> None:
+    from hooklint.sources.render.rendered import RenderError
+
+    chart = tmp_path / "shop"
+    (chart / "templates").mkdir(parents=True)
+    (chart / "Chart.yaml").write_text("apiVersion: v2\nname: shop\nversion: 0.1.0\n")
+    (chart / "prod.yaml").write_text("a: 1\n---x: 2\n")
+    with pytest.raises(RenderError) as caught:
+        render_helm(str(chart), str(tmp_path), HelmOptions(release_name="shop", value_files=("prod.yaml",)))
+    assert caught.value.message == (f"failed to parse {chart}/prod.yaml: error reading yaml document: invalid Yaml "
+                                    "document separator: x: 2")

@@ -203,14 +203,52 @@ def _deepest(chart):
     return deepest
 
 
+#: What Go's ``strings.TrimSpace`` trims (``unicode.IsSpace``: Latin-1's spaces and category Z).
+_GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
+            "\u2028\u2029\u202f\u205f\u3000"
+
+
+class SeparatorError(ValueError):
+    """apimachinery's ``YAMLSyntaxError`` for a ``---`` line followed by more than a comment."""
+
+
+def _documents(text):
+    """The documents of a value file as Helm 4's ``loader.LoadValues`` reads them (helm
+    pkg/chart/v2/loader/load.go, v4.2.3): apimachinery's ``YAMLReader.Read`` (pkg/util/yaml/decoder.go,
+    v0.36.1) reads lines (``bufio.ReadLine``: ``\n`` or ``\r\n`` ends one, each written back with
+    ``\n``), and a line starting ``---`` ends a non-empty document (an empty one keeps the line);
+    what follows the ``---``, trimmed, must be empty or a comment (else SeparatorError)."""
+    lines = text.split("\n")
+    last = lines.pop()  # after the last line break: a line without one, or nothing
+    documents, buffer = [], []
+    for line in [line[:-1] if line.endswith("\r") else line for line in lines] + ([last] if last else []):
+        if line.startswith("---"):
+            trimmed = line[3:].strip(_GO_SPACE)
+            if trimmed and trimmed[0] != "#":
+                raise SeparatorError(f"invalid Yaml document separator: {trimmed}")
+            if buffer:
+                documents.append("".join(buffer))
+                buffer = []
+                continue
+        buffer.append(line + "\n")
+    if buffer:
+        documents.append("".join(buffer))
+    return documents
+
+
 def _render(helm, native, request):
     helm.validate_release_name(request["release"])
     values = {}
     for path in request["values"]:
         with open(path, encoding="utf-8", errors="surrogateescape") as handle:
             text = handle.read()
-        try:
-            values = _merge_maps(values, _floats(helm.values_from_yaml(text)))
+        try:  # each document merged into the file's values, then the file into the values (MergeValues)
+            current = {}
+            for document in _documents(text):
+                current = _merge_maps(current, _floats(helm.values_from_yaml(document)))
+            values = _merge_maps(values, current)
+        except SeparatorError as exc:
+            raise helm.HelmError(f"failed to parse {path}: error reading yaml document: {exc}") from None
         except helm.HelmError as exc:
             raise helm.HelmError(f"failed to parse {path}: {exc}") from None
     strvals = _strvals()
