@@ -153,7 +153,8 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
             from hooklint.sources.render.helm import HelmOptions, refuse_random_order, render_helm
 
             if application is None:
-                helm = HelmOptions.from_application(None, os.path.basename(os.path.abspath(folder)), None)
+                helm = dataclasses.replace(HelmOptions.from_application(None, os.path.basename(os.path.abspath(folder)),
+                                                                        None), release_guessed=True)  # fmt: skip
             else:
                 helm = _options(HelmOptions.from_application, application, manifest_file, application.options,
                                 application.name, application.namespace)  # fmt: skip
