@@ -116,7 +116,7 @@ def planned_application(app: Application, loaded: LoadedApplication, manifests: 
 
         relocate_plan(reported, loaded.fetched)
     return PlannedApplication(app.key, reported, unparsed, app.source_type, loaded.renderer, label, generated_by,
-                              mapped and app.argocd is None and app.key != STDIN, loaded.coverage, hide,
+                              mapped and (app.argocd is None or app.argocd.stand_in) and app.key != STDIN, loaded.coverage, hide,
                               findings, [o.described for o in loaded.fetched], _destination(app))  # fmt: skip
 
 

@@ -369,6 +369,11 @@ def group_applications(
     if sources:
         apps, covered = _mapped_applications(sources, reported, named_by, notices, leaving, max_size)
     apps = _join_remote(apps, remote, {os.path.abspath(f) for files in reported.values() for f in files if f != STDIN})
+    stand_ins = _stand_in_sources(reported, covered, named_by, max_size)
+    if stand_ins:  # folders no Application here deploys: their .argocd-source.yaml as any Application merges it
+        more, more_covered = _mapped_applications(stand_ins, reported, named_by, notices, leaving, max_size)
+        apps += more
+        covered |= more_covered
     for key in sorted(reported):
         if key in covered:
             continue
@@ -403,8 +408,9 @@ def group_applications(
     _leave_out_kustomize_inputs(apps, named_files, used)
     _mark_applicationset_inputs(apps, appsets.inputs)
     _mark_value_files(apps, _value_file_reads(sources + remote, leaving))
+    _mark_app_source_files(apps, max_size)
     if leaving is not None:
-        leaving.origins |= _filter_origins(sources) | appsets.origins
+        leaving.origins |= _filter_origins(sources + stand_ins) | appsets.origins
         _distrust(apps, leaving, max_size)
     for app in apps:  # what expanding an ApplicationSet met is reported in its file
         for part in app.parts or [app]:
@@ -1003,6 +1009,69 @@ def _mapped_applications(
             app = _with_source_note(app, source, named_app)
         apps.append(app)
     return _join_multi_source(apps, multi), covered
+
+
+def _stand_in_sources(reported: dict[str, set[str]], covered: set[str], named_by: dict[str, str],
+                      max_size: int) -> list[ApplicationSource]:  # fmt: skip
+    """The :func:`~hooklint.sources.appmap.applications.stand_in_source` of each folder of the run
+    (``reported``) that no Application of the repository deploys (not in ``covered``) and that
+    holds ``.argocd-source.yaml``: Argo CD merges it into every Application that deploys the
+    folder (``reposerver/repository/repository.go`` v3.5.1 ``mergeSourceParameters``), so the folder
+    is linted as such an Application renders it (its source type and options decided by the file)
+    rather than with the defaults of a bare folder. A kustomize Component's folder is left to its
+    users (Argo CD cannot build one on its own)."""
+    from hooklint.sources.appmap.applications import REPO_SOURCE_FILE, stand_in_source  # noqa: PLC0415
+    from hooklint.sources.repository.tree import repository_root  # noqa: PLC0415
+
+    found = []
+    for key in sorted(reported):
+        if key == STDIN or key in covered or REPO_SOURCE_FILE not in (facts.entry_names(key) or ()):
+            continue
+        kind, manifest_file = source_type(key)
+        if kind == KUSTOMIZE and manifest_file is not None and is_component(manifest_file):
+            continue
+        source = stand_in_source(key, repository_root(key, named_by.get(key)), max_size)
+        if source is not None:
+            found.append(source)
+    return found
+
+
+def _mark_app_source_files(apps: list[Application], max_size: int) -> None:
+    """Add HL009 to each ``.argocd-source-NAME.yaml`` file (:func:`~hooklint.sources.appmap.applications.app_source_files`)
+    of an application no Application of the repository renders (a folder linted on its own, or as
+    its ``.argocd-source.yaml`` stand-in), at 1:1 of the file, when the application reports it.
+
+    Argo CD merges such a file (after ``.argocd-source.yaml``) only into the Application whose
+    instance name is ``NAME`` (``mergeSourceParameters``; argocd-image-updater writes them). No
+    Application of this repository deploys the folder, so hooklint cannot know whether that one
+    does (it may live in another repository): it fails closed, rendering the folder without the
+    file and saying so, with the keys the file sets, rather than guessing the Application (its
+    name also feeds the release name and the build environment) or passing the file silently."""
+    from hooklint.sources.appmap.applications import app_source_files  # noqa: PLC0415
+    from hooklint.loader import read_file  # noqa: PLC0415
+    from hooklint.yamlio import NOT_RENDERED  # noqa: PLC0415
+
+    for app in apps:
+        if app.key == STDIN or (app.argocd is not None and not app.argocd.stand_in) or app.source_type == MULTI:
+            continue
+        folder = app.folder or app.key
+        reported = set(app.reported)
+        for path in app_source_files(folder):
+            path = os.path.normpath(path)
+            if path not in reported:
+                continue
+            loaded = read_file(path, max_size)
+            body = loaded.documents[0].value if loaded.documents else None
+            keys = sorted(str(k) for k in body) if isinstance(body, Map) else []
+            name = os.path.basename(path)[len(".argocd-source-"):-len(".yaml")]
+            sets = f"sets {', '.join(keys)}" if keys else "sets no key hooklint can read"
+            detail = (f"{os.path.basename(path)} {sets}, which Argo CD merges (after .argocd-source.yaml) only into "
+                      f"the Application whose instance name is {name!r}; no Application of this repository deploys "
+                      f"{os.path.normpath(folder)}/, so hooklint cannot know whether that one does (it may live in "
+                      "another repository) and rendered the folder without this file: what it changes (images, "
+                      "values, source options, hooks included) was not checked; add that Application to this "
+                      "repository (or its repoURL to repo-urls), or lint what it renders with `hooklint lint -`")  # fmt: skip
+            app.issues.setdefault(path, []).append((NOT_RENDERED, 1, 1, detail))
 
 
 def _submodules_read(kind: str, folder: str, manifest_file: str | None, recurse: bool,
