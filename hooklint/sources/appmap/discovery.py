@@ -91,6 +91,9 @@ class Application:
     #: Issues to add to files of ``reported`` when they are read, as ``{file: [(issue kind, line,
     #: column, detail)]}``: what expanding the ApplicationSets written there met.
     issues: dict[str, list[tuple[str, int, int, str]]] = field(default_factory=dict)
+    #: The field path of the issues of a file of :attr:`issues` (an ``.argocd-source-NAME.yaml``'s
+    #: HL009: ``argocd-source[sha256:DIGEST]`` of its content, so new content is a new finding in a review).
+    issue_fields: dict[str, str] = field(default_factory=dict)
     #: The Application's file where HL009 says what of this source Argo CD renders and hooklint
     #: does not (its jsonnet files, a config management plugin: issue 33), when the run names it;
     #: ``note_only``: that file is in ``reported`` only for it, never read as a manifest of it.
@@ -416,7 +419,7 @@ def group_applications(
         for part in app.parts or [app]:
             for name in part.reported:
                 if name in appsets.issues and part.source_type in (DIRECTORY, KUSTOMIZE, HELM):
-                    part.issues[name] = appsets.issues[name]
+                    part.issues[name] = part.issues.get(name, []) + appsets.issues[name]
     apps += _hidden_applications(apps, hidden_dirs, config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE,
                                  excluded, left_out, notices, leaving, chart_dirs, version)  # fmt: skip
     from hooklint.sources.repository.crds import cluster_scoped_crds, crd_api_versions  # noqa: PLC0415 - a leaf module
@@ -1039,7 +1042,9 @@ def _stand_in_sources(reported: dict[str, set[str]], covered: set[str], named_by
 def _mark_app_source_files(apps: list[Application], max_size: int) -> None:
     """Add HL009 to each ``.argocd-source-NAME.yaml`` file (:func:`~hooklint.sources.appmap.applications.app_source_files`)
     of an application no Application of the repository renders (a folder linted on its own, or as
-    its ``.argocd-source.yaml`` stand-in), at 1:1 of the file, when the application reports it.
+    its ``.argocd-source.yaml`` stand-in), at 1:1 of the file: a directory application's when it
+    reports the file (not excluded), a rendered one's always (its ``Chart.yaml`` or kustomization
+    carries it, placed in the file).
 
     Argo CD merges such a file (after ``.argocd-source.yaml``) only into the Application whose
     instance name is ``NAME`` (``mergeSourceParameters``; argocd-image-updater writes them). No
@@ -1047,6 +1052,8 @@ def _mark_app_source_files(apps: list[Application], max_size: int) -> None:
     does (it may live in another repository): it fails closed, rendering the folder without the
     file and saying so, with the keys the file sets, rather than guessing the Application (its
     name also feeds the release name and the build environment) or passing the file silently."""
+    import hashlib  # noqa: PLC0415 - OpenSSL's module only when such a file is met
+
     from hooklint.sources.appmap.applications import app_source_files  # noqa: PLC0415
     from hooklint.loader import read_file  # noqa: PLC0415
     from hooklint.yamlio import NOT_RENDERED  # noqa: PLC0415
@@ -1058,7 +1065,7 @@ def _mark_app_source_files(apps: list[Application], max_size: int) -> None:
         reported = set(app.reported)
         for path in app_source_files(folder):
             path = os.path.normpath(path)
-            if path not in reported:
+            if path not in reported and app.source_type == DIRECTORY:  # a rendered one's go in its Chart.yaml's issues
                 continue
             loaded = read_file(path, max_size)
             body = loaded.documents[0].value if loaded.documents else None
@@ -1072,6 +1079,9 @@ def _mark_app_source_files(apps: list[Application], max_size: int) -> None:
                       "values, source options, hooks included) was not checked; add that Application to this "
                       "repository (or its repoURL to repo-urls), or lint what it renders with `hooklint lint -`")  # fmt: skip
             app.issues.setdefault(path, []).append((NOT_RENDERED, 1, 1, detail))
+            data = facts.read_regular(path, max_size)
+            digest = hashlib.sha256(data).hexdigest()[:12] if data is not None else "unread"
+            app.issue_fields[path] = f"argocd-source[sha256:{digest}]"
 
 
 def _submodules_read(kind: str, folder: str, manifest_file: str | None, recurse: bool,
