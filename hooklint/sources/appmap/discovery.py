@@ -374,9 +374,9 @@ def group_applications(
     apps = _join_remote(apps, remote, {os.path.abspath(f) for files in reported.values() for f in files if f != STDIN})
     stand_ins = _stand_in_sources(reported, covered, named_by, max_size)
     if stand_ins:  # folders no Application here deploys: their .argocd-source.yaml as any Application merges it
-        more, more_covered = _mapped_applications(stand_ins, reported, named_by, notices, leaving, max_size)
-        apps += more
-        covered |= more_covered
+        standing, stand_covered = _mapped_applications(stand_ins, reported, named_by, notices, leaving, max_size)
+        apps += standing
+        covered |= stand_covered
     for key in sorted(reported):
         if key in covered:
             continue
