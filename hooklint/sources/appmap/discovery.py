@@ -11,6 +11,9 @@ folder is which application: Applications written as YAML (list items too), thos
 kustomize (recursively), those a directory source applies from a folder inside a Helm chart
 (:func:`applications_in_charts`), and those ApplicationSets generate (:func:`applicationset_map`); a
 multi-source Application is one application of several parts, a plugin source is listed as not linted. A
+folder of the run that none of them deploys and that holds ``.argocd-source.yaml`` is linted as any Application
+deploying it renders it (:func:`_stand_in_sources`: Argo CD merges that file into each one), and its
+``.argocd-source-NAME.yaml`` files, for an Application hooklint cannot know, are HL009 (:func:`_mark_app_source_files`). A
 directory source reads its folder's files whatever they are, a chart's included
 (:func:`directory_reads_in_charts`).
 
