@@ -253,3 +253,22 @@ def test_stand_in_source_reads_the_folder_as_sources_of_does(repo):
         "any Application that deploys app/ (app/.argocd-source.yaml:1)")
     assert stand_in_source("other", str(repo)) is None
     assert app_source_files("app") == ["app/.argocd-source-app.yaml"]
+
+
+@needs_helm
+def test_a_recursive_override_above_a_chart_leaves_the_chart_linted_as_a_chart(repo):
+    """``recurse`` at the top reads the chart's templates as plain files (HL001, as Argo CD's
+    directory source fails on them), and the chart is still rendered on its own: another
+    Application may deploy it. Covering it would have hidden its hook."""
+    commit(repo, "base", {**CHART, "chart/values.yaml": "debugHook: true\n", "top.yaml": CM,
+                          ".argocd-source.yaml": "directory:\n  recurse: true\n"})
+    code, doc = lint(".")
+    assert (code, found(doc["findings"], "chart/templates/debug.yaml")) == (1, [("HL001", 1, 3), *CHART_HL105])
+
+
+def test_a_folder_named_by_its_absolute_path_reads_its_override(repo):
+    """The map matches folders as the run spells them: an absolute path reads the override too."""
+    commit(repo, "base", {"app/cm.yaml": CM, "app/.hooks/job.yaml": JOB,
+                          "app/.argocd-source.yaml": "directory:\n  recurse: true\n"})
+    code, doc = lint(str(repo / "app"))
+    assert (code, found(doc["findings"], str(repo / "app" / ".hooks" / "job.yaml"))) == (1, JOB_HL105)

@@ -791,7 +791,8 @@ def stand_in_source(folder: str, root: str, max_file_size: int = DEFAULT_MAX_FIL
     shown = user_path(os.path.abspath(override))
     found = sources_of(body, shown, root, {normalize_repo_url(_STAND_IN_URL)}, 1, STAND_IN_ORIGIN,
                        max_file_size=max_file_size, app_files=False)  # fmt: skip
-    return dataclasses.replace(found[0], stand_in=True) if found else None
+    # the folder as the run spells it (an absolute path stays one): the map matches its folders by name
+    return dataclasses.replace(found[0], stand_in=True, folder=folder) if found else None
 
 
 def _merge_patch(target: Any, patch: Any) -> Any:

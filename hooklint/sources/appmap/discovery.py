@@ -379,7 +379,10 @@ def group_applications(
     if stand_ins:  # folders no Application here deploys: their .argocd-source.yaml as any Application merges it
         standing, stand_covered = _mapped_applications(stand_ins, reported, named_by, notices, leaving, max_size)
         apps += standing
-        covered |= stand_covered
+        # its own folder, and the plain folders a recursive one reads; a chart or kustomization below it
+        # is still linted on its own (another Application may deploy it), as before the override
+        own = {s.folder for s in stand_ins}
+        covered |= {k for k in stand_covered if k in own or source_type(k)[0] == DIRECTORY}
     for key in sorted(reported):
         if key in covered:
             continue
