@@ -272,3 +272,16 @@ def test_a_folder_named_by_its_absolute_path_reads_its_override(repo):
                           "app/.argocd-source.yaml": "directory:\n  recurse: true\n"})
     code, doc = lint(str(repo / "app"))
     assert (code, found(doc["findings"], str(repo / "app" / ".hooks" / "job.yaml"))) == (1, JOB_HL105)
+
+
+def test_diff_does_not_believe_an_exclude_the_change_adds_to_an_override(repo):
+    """An ``exclude`` the change adds in ``.argocd-source.yaml`` with the hook it hides is the
+    change's own filter: the hook is linted as if it were not left out, and a note says so."""
+    commit(repo, "base", {"app/cm.yaml": CM})
+    commit(repo, "head", {"app/evil.yaml": JOB, "app/.argocd-source.yaml": "directory:\n  exclude: evil.yaml\n"})
+    code, doc = diff("base", "--head", "head", "app")
+    assert (code, found(doc["new"], "app/evil.yaml")) == (1, JOB_HL105)
+    assert doc["notes"] == [
+        "app/evil.yaml: any Application that deploys app/ (app/.argocd-source.yaml:1) leaves it out "
+        "(spec.source.directory): it matches directory.exclude 'evil.yaml'; base does not leave it out this way, and a "
+        "change cannot narrow its own review: linted as if it were not left out"]
