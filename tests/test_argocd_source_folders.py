@@ -285,3 +285,36 @@ def test_diff_does_not_believe_an_exclude_the_change_adds_to_an_override(repo):
         "app/evil.yaml: any Application that deploys app/ (app/.argocd-source.yaml:1) leaves it out "
         "(spec.source.directory): it matches directory.exclude 'evil.yaml'; base does not leave it out this way, and a "
         "change cannot narrow its own review: linted as if it were not left out"]
+
+
+APPS_TEMPLATE = """{{- range .Values.applications }}
+---
+apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata:
+  name: {{ .name }}
+  namespace: argocd
+spec:
+  project: default
+  source:
+    repoURL: https://github.com/acme/deploy.git
+    path: {{ .path }}
+    directory:
+      recurse: true
+  destination: {server: 'https://kubernetes.default.svc', namespace: x}
+{{- end }}
+"""
+
+
+@needs_helm
+def test_an_app_of_apps_nobody_deploys_renders_its_children_with_its_override(repo):
+    """The map renders a chart no Application deploys to find the Applications it makes: with its
+    ``.argocd-source.yaml`` values, as Argo CD would. Here they add a recursive Application of
+    hooks/, whose hidden folder then holds an applied hook. Was: the hidden job not linted, exit 0."""
+    commit(repo, "base", {"apps/Chart.yaml": "apiVersion: v2\nname: apps\nversion: 0.1.0\n",
+                          "apps/values.yaml": "applications: []\n", "apps/templates/apps.yaml": APPS_TEMPLATE,
+                          "apps/.argocd-source.yaml": "helm:\n  valuesObject:\n    applications:\n"
+                                                      "    - {name: hooks, path: hooks}\n",
+                          "hooks/cm.yaml": CM, "hooks/.x/job.yaml": JOB})
+    code, doc = lint(".")
+    assert (code, found(doc["findings"], "hooks/.x/job.yaml")) == (1, JOB_HL105)

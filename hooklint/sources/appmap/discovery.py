@@ -1444,14 +1444,17 @@ def application_map(sources: list[ApplicationSource], files: list[str], run_file
         if identity in done:
             continue  # the same rendering, reached twice
         done.add(identity)
-        if parent is not None and parent.source_type in (HELM, KUSTOMIZE) and parent.source_type != kind:
-            kind = parent.source_type
-            manifest_file = os.path.normpath(os.path.join(parent.folder, HELM_CHART_FILE if kind == HELM
+        # nobody's: rendered as any Application deploying it would, its .argocd-source.yaml merged (_stand_in_sources)
+        deployer = parent if parent is not None else _orphan_stand_in(folder, config.max_file_size)
+        if deployer is not None and deployer.source_type in (HELM, KUSTOMIZE) and deployer.source_type != kind:
+            kind = deployer.source_type
+            manifest_file = os.path.normpath(os.path.join(deployer.folder, HELM_CHART_FILE if kind == HELM
                                                           else KUSTOMIZATION_NAMES[0]))  # fmt: skip
-        elif parent is not None and parent.source_type in (DIRECTORY, "plugin"):
+        elif deployer is not None and deployer.source_type in (DIRECTORY, "plugin"):
             continue  # written Applications of a directory source are found as YAML; plugins never run
         in_run = folder in spelled and any(within(f, folder) for f in run)
-        children = _rendered_sources(kind, manifest_file, parent, config, urls, notices if in_run else None)
+        children = _rendered_sources(kind, manifest_file, parent, config, urls, notices if in_run else None,
+                                     deployer)  # fmt: skip
         if children is None:  # not rendered: its written Applications are what is known
             children = [w for w in withheld if held_by[os.path.abspath(w.manifest)] == folder]
         for child in children:
@@ -1506,10 +1509,24 @@ def _orphan_label(candidate: tuple) -> str:
     return f"the {'Helm chart' if kind == HELM else 'kustomization'} {manifest_file}"
 
 
+def _orphan_stand_in(folder: str, max_size: int) -> ApplicationSource | None:
+    """The :func:`~hooklint.sources.appmap.applications.stand_in_source` of the chart or
+    kustomization ``folder`` (absolute) that no Application of the map deploys, when it holds a
+    readable ``.argocd-source.yaml``; else None (one that cannot be read renders without it: the
+    folder's own lint says why, and its children stay known)."""
+    from hooklint.sources.appmap.applications import stand_in_source  # noqa: PLC0415
+    from hooklint.sources.repository.tree import repository_root  # noqa: PLC0415
+
+    source = stand_in_source(folder, repository_root(folder), max_size)
+    return source if source is not None and source.problem is None else None
+
+
 def _rendered_sources(kind: str, manifest_file: str, parent: ApplicationSource | None, config: "Config",
-                      urls, notices: list[str] | None) -> list[ApplicationSource] | None:  # fmt: skip
+                      urls, notices: list[str] | None,
+                      deployer: ApplicationSource | None = None) -> list[ApplicationSource] | None:  # fmt: skip
     """The Application sources in the rendering of the chart or kustomization ``manifest_file``
-    (with the options of ``parent``, the Application that deploys it, if any), each placed at the
+    (with the options of ``parent``, the Application that deploys it, if any; else of
+    ``deployer``, the stand-in of its ``.argocd-source.yaml``, if any), each placed at the
     template or resource line it comes from; None when it did not render (a notice then, when
     ``notices`` is given)."""
     from hooklint.sources.appmap.applications import sources_of
@@ -1517,7 +1534,7 @@ def _rendered_sources(kind: str, manifest_file: str, parent: ApplicationSource |
 
     folder = os.path.dirname(manifest_file) or "."
     try:
-        loaded, rendered, renderer, _ = render(kind, folder, manifest_file, config, None, parent)
+        loaded, rendered, renderer, _ = render(kind, folder, manifest_file, config, None, parent or deployer)
     except Exception as exc:  # noqa: BLE001 - the parent's own lint reports it; the map must go on
         if notices is not None:
             notices.append(f"{manifest_file}: did not render ({exc}): the Applications it makes are not known.")
