@@ -20,7 +20,9 @@ Each source is read as the repo server reads it: its ``path`` resolved through s
 repository (``util/app/path`` ``Path``), ``.argocd-source.yaml`` and ``.argocd-source-NAME.yaml`` merged
 into its options (``reposerver/repository/repository.go`` ``mergeSourceParameters``), and, in a
 multi-source Application, ``$ref/...`` value files of a ``ref`` source of this repository read from it
-(``getResolvedValueFiles``). The Applications an app of apps renders (:func:`hooklint.sources.appmap.discovery.application_map`)
+(``getResolvedValueFiles``). A folder no Application of this repository deploys is read the same way as
+the source of any Application that deploys it, its ``.argocd-source.yaml`` merged (:func:`stand_in_source`).
+The Applications an app of apps renders (:func:`hooklint.sources.appmap.discovery.application_map`)
 and an ApplicationSet generates (:mod:`hooklint.sources.appmap.applicationsets`) are read by :func:`sources_of` too.
 """
 
