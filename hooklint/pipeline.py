@@ -111,14 +111,15 @@ def planned_application(app: Application, loaded: LoadedApplication, manifests: 
     # a rendered object that cannot be read is an issue of the kustomization or Chart.yaml too (render)
     unparsed = sum(1 for f in loaded.files for issue, _ in f.issues if issue.kind in ("syntax-error", "too-complex"))
     label = app.argocd.label() if app.argocd is not None else None
-    generated_by = app.argocd.generated_by if app.argocd is not None else None
+    # a stand-in's label says what it is (any Application that deploys FOLDER/ (its .argocd-source.yaml))
+    generated_by = app.argocd.generated_by if app.argocd is not None and not app.argocd.stand_in else None
     reported = plan.reported()
     if loaded.fetched:  # a fetched source's objects at their place in it: hookchart 1.2.0 templates/job.yaml
         from hooklint.sources.appmap.remote import relocate_plan  # noqa: PLC0415
 
         relocate_plan(reported, loaded.fetched)
     return PlannedApplication(app.key, reported, unparsed, app.source_type, loaded.renderer, label, generated_by,
-                              mapped and app.argocd is None and app.key != STDIN, loaded.coverage, hide,
+                              mapped and (app.argocd is None or app.argocd.stand_in) and app.key != STDIN, loaded.coverage, hide,
                               findings, [o.described for o in loaded.fetched], _destination(app))  # fmt: skip
 
 

@@ -20,13 +20,16 @@ Each source is read as the repo server reads it: its ``path`` resolved through s
 repository (``util/app/path`` ``Path``), ``.argocd-source.yaml`` and ``.argocd-source-NAME.yaml`` merged
 into its options (``reposerver/repository/repository.go`` ``mergeSourceParameters``), and, in a
 multi-source Application, ``$ref/...`` value files of a ``ref`` source of this repository read from it
-(``getResolvedValueFiles``). The Applications an app of apps renders (:func:`hooklint.sources.appmap.discovery.application_map`)
+(``getResolvedValueFiles``). A folder no Application of this repository deploys is read the same way as
+the source of any Application that deploys it, its ``.argocd-source.yaml`` merged (:func:`stand_in_source`).
+The Applications an app of apps renders (:func:`hooklint.sources.appmap.discovery.application_map`)
 and an ApplicationSet generates (:mod:`hooklint.sources.appmap.applicationsets`) are read by :func:`sources_of` too.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -34,7 +37,7 @@ from typing import Any, Iterable, Sequence
 
 from hooklint.argocd import DEFAULT_VERSION, Version, is_argo_kind
 from hooklint.files import walk_tree
-from hooklint.loader import DEFAULT_MAX_FILE_SIZE, read_file, user_path, within
+from hooklint.loader import DEFAULT_MAX_FILE_SIZE, parse_text, read_file, user_path, within
 from hooklint.sources.appmap.gojson import SOURCE, GoJSONError, Struct, decode, field_of, marshal
 from hooklint.sources.repository import facts
 from hooklint.sources.repository.git import CheckedOut, remote_urls
@@ -385,7 +388,7 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
                max_file_size: int = DEFAULT_MAX_FILE_SIZE,
                secrets: tuple[tuple[str, str], ...] = (),
                default_namespace: str | None = None, version: Version = DEFAULT_VERSION,
-               normalized: bool = False) -> list[ApplicationSource]:  # fmt: skip
+               normalized: bool = False, app_files: bool = True) -> list[ApplicationSource]:  # fmt: skip
     """The sources pointing into this repository (``ours``: normalised URLs; ``root`` its folder)
     of the Application ``body`` (a parsed document; anything else has none), written in ``path``.
     ``default_namespace`` is the namespace it lives in when its ``metadata.namespace`` is unset (an
@@ -408,7 +411,9 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
     second source, its :attr:`~hooklint.sources.spec.ApplicationSource.view` saying so, listed
     before the steady one: Argo CD may sync either. ``normalized``: the Application was stored
     normalized from the start (an ApplicationSet's, :data:`hooklint.argocd.BEHAVIOURS`
-    ``appset-normalize``), so only the steady rendering exists."""
+    ``appset-normalize``), so only the steady rendering exists.
+    ``app_files`` False: ``.argocd-source.yaml`` only, for a :func:`stand_in_source`, whose
+    Application's name is unknown."""
     if not isinstance(body, Map) or not is_argo_kind(body.get("apiVersion"), body.get("kind"), "Application"):
         return []
     metadata, spec = body.get("metadata"), body.get("spec")
@@ -492,9 +497,10 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
                 target = os.path.join(root, os.path.relpath(real, real_root)) if real != real_root else root
                 target = os.path.normpath(target)
                 try:
+                    named = instance if app_files else ""
                     if plain != as_written and not normalized:
-                        first = merge_source_parameters(as_written, target, instance, max_file_size, real_root)[0]
-                    plain, overrides = merge_source_parameters(plain, target, instance, max_file_size, real_root)
+                        first = merge_source_parameters(as_written, target, named, max_file_size, real_root)[0]
+                    plain, overrides = merge_source_parameters(plain, target, named, max_file_size, real_root)
                 except ValueError as exc:
                     problem = f"error while parsing source parameters: {exc}"
         kind = _explicit(plain)
@@ -865,6 +871,52 @@ def merge_source_parameters(source: dict, folder: str, app_name: str, max_file_s
         if key in source:
             merged[key] = source[key]
     return merged, used
+
+
+#: The ``repoURL`` of the Application a :func:`stand_in_source` stands for: this repository.
+_STAND_IN_URL = "https://stand-in.hooklint.invalid/this-repository.git"
+#: ``generated_by`` of a :func:`stand_in_source` (what made it: no Application written anywhere here).
+STAND_IN_ORIGIN = "no Application of this repository (the folder's .argocd-source.yaml)"
+
+
+def app_source_files(folder: str) -> list[str]:
+    """The ``.argocd-source-NAME.yaml`` files of ``folder`` (not folders; sorted, joined to it):
+    what ``mergeSourceParameters`` merges into the Application whose instance name is ``NAME``
+    only (:func:`instance_name`)."""
+    prefix, suffix = APP_SOURCE_FILE.split("{}")
+    names = [n for n in facts.entry_names(folder) or ()
+             if n.startswith(prefix) and n.endswith(suffix) and len(n) > len(prefix) + len(suffix)]  # fmt: skip
+    return [os.path.join(folder, n) for n in sorted(names) if not os.path.isdir(os.path.join(folder, n))]
+
+
+def stand_in_source(folder: str, root: str, max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> ApplicationSource | None:
+    """The source of the Application Argo CD would render ``folder`` (a folder of the repository
+    whose top is ``root``, that no Application of this repository deploys) with, when the folder
+    holds ``.argocd-source.yaml``; else None. ``reposerver/repository/repository.go`` v3.5.1
+    ``GetAppSourceType`` calls ``mergeSourceParameters(source, appPath, appName)`` for every
+    Application whatever its name: ``.argocd-source.yaml`` is merged into each one that deploys the
+    folder (from any repository), and its ``helm``, ``kustomize`` and ``directory`` (or ``plugin``)
+    options then decide the source type and what is rendered, as for an Application written here.
+
+    Read by :func:`sources_of` (the path hooklint reads an Application of this repository by), for
+    an Application of this repository whose source is only ``path: FOLDER``, named after the folder
+    (the release name hooklint guesses without an Application), in the control plane's namespace;
+    ``.argocd-source-NAME.yaml`` is not merged (which Application deploys the folder is unknown:
+    :func:`app_source_files` are said by discovery). The source is said to be written at line 1 of
+    ``.argocd-source.yaml`` (``manifest``), ``generated_by`` :data:`STAND_IN_ORIGIN`, ``stand_in`` set."""
+    override = os.path.join(folder, REPO_SOURCE_FILE)
+    if not os.path.lexists(override) or os.path.isdir(override):
+        return None
+    relative = os.path.relpath(os.path.abspath(folder), os.path.abspath(root)).replace(os.sep, "/")
+    name = os.path.basename(os.path.abspath(folder)) or "root"
+    text = (f"apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: {json.dumps(name)}\n"
+            f"spec:\n  source:\n    repoURL: {json.dumps(_STAND_IN_URL)}\n    path: {json.dumps(relative)}\n")
+    body = parse_text(override, text).documents[0].value
+    shown = user_path(os.path.abspath(override))
+    found = sources_of(body, shown, root, {normalize_repo_url(_STAND_IN_URL)}, 1, STAND_IN_ORIGIN,
+                       max_file_size=max_file_size, app_files=False)  # fmt: skip
+    # the folder as the run spells it (an absolute path stays one): the map matches its folders by name
+    return dataclasses.replace(found[0], stand_in=True, folder=folder) if found else None
 
 
 def _merge_patch(target: Any, patch: Any) -> Any:
