@@ -939,7 +939,7 @@ def _mapped_applications(
             apps.append(Application(f"{source.manifest} ({source.name})", [source.manifest], [], UNRENDERABLE,
                                     source.manifest, None, folder, source))  # fmt: skip
             continue
-        inside = [k for k in reported if k != STDIN and (folder == "." or within(k, folder))]
+        inside = [k for k in reported if k != STDIN and _under(k, folder)]
         key = folder if per_folder[folder] == 1 else f"{folder} ({source.name}{', first comparison' if source.view else ''})"
         if source.source_type == PLUGIN and (inside or named_app):  # any folder content, none included
             files = sorted({f for k in inside for f in reported[k]})
@@ -970,13 +970,15 @@ def _mapped_applications(
                 apps.append(_with_source_note(Application(key, [], [], DIRECTORY, None, None, folder, source,
                                                           unseen=unseen), source, True))  # fmt: skip
             continue
+        # the run's spelling of paths (absolute when it named the folder so), for what is added to its files
+        spelled = os.path.abspath if inside and os.path.isabs(inside[0]) else os.path.normpath
         if kind in (KUSTOMIZE, HELM):
             assert manifest_file is not None  # set above
-            manifest_file = os.path.normpath(manifest_file)
+            manifest_file = spelled(manifest_file)
             reads = kustomization_reads(manifest_file) if kind == KUSTOMIZE and facts.is_file(manifest_file) else None
             if reads is not None:  # a kustomization renders what it lists, not every folder under it
                 read_folders = {p if facts.is_dir(p) else os.path.dirname(p) for p in reads}
-                inside = [k for k in inside if k == folder or os.path.abspath(k) in read_folders]
+                inside = [k for k in inside if _under(k, folder, exactly=True) or os.path.abspath(k) in read_folders]
                 if not inside:
                     continue  # the run's files are in folders this kustomization does not read
             covered.update(inside)
@@ -990,14 +992,14 @@ def _mapped_applications(
             notices.append(f"{source.label()}: {problem}; ignored.")
         if options.recurse:  # Argo CD reads its hidden folders too: walked here, where the run's walk skipped them
             for file in walk(folder, [], hidden=True) if facts.is_dir(folder) else ():
-                file = os.path.normpath(file)
-                if _is_hidden(os.path.relpath(file, folder)):
+                file = spelled(file)
+                if _is_hidden(os.path.relpath(file, spelled(folder))):
                     reported.setdefault(os.path.dirname(file) or ".", set()).add(file)
                     _name(named_by, os.path.dirname(file) or ".", named_by.get(inside[0]) or folder)
-            inside = [k for k in reported if k != STDIN and (folder == "." or within(k, folder))]
+            inside = [k for k in reported if k != STDIN and _under(k, folder)]
             mine = inside
         else:
-            mine = [k for k in inside if k == folder]
+            mine = [k for k in inside if _under(k, folder, exactly=True)]
         if not mine and not in_charts:
             if unseen and named_app:  # nothing but submodules: said at the Application
                 apps.append(_with_source_note(Application(key, [], [], DIRECTORY, None, None, folder, source,
@@ -1019,6 +1021,18 @@ def _mapped_applications(
             app = _with_source_note(app, source, named_app)
         apps.append(app)
     return _join_multi_source(apps, multi), covered
+
+
+def _under(path: str, folder: str, exactly: bool = False) -> bool:
+    """Whether the run's folder ``path`` is an Application's source ``folder`` or (unless
+    ``exactly``) below it, however each is spelled: the run's paths as the user typed them
+    (``/work/repo/app``), an Application's folder relative to the current one (``app``). A
+    comparison of the spellings missed an Application's ``directory.recurse`` when the run named the
+    folder by its absolute path, and its hidden hooks went unlinted."""
+    if folder in (".", "") and not exactly:
+        return True
+    path, folder = os.path.abspath(path), os.path.abspath(folder)
+    return path == folder if exactly else within(path, folder)
 
 
 def _stand_in_sources(reported: dict[str, set[str]], covered: set[str], named_by: dict[str, str],
