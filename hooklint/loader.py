@@ -426,27 +426,39 @@ class _FileParser:
             begin = stop
         self.cut(begin)
         not_yaml = _not_yaml(text)
-        bad = not_yaml.search(text, begin)
+        bad = self.next_refused(not_yaml, begin)
         for at, rest in () if self.simple else self.chunks.invalid:  # Go's YAMLReader refuses the line: Argo CD reads nothing more
             while bad is not None and bad.start() < at:
                 if not self.refuse(begin, bad.start()):
                     return self.loaded
                 begin = self.chunk_end(self.chunk_of(bad.start()))
-                bad = not_yaml.search(text, begin)
+                bad = self.next_refused(not_yaml, begin)
             if at < begin:
                 continue
             if not self.parse(begin, at) or not self.fail(YamlSyntaxError(invalid_separator(rest), self.positions.point(at))):
                 return self.loaded
-            begin = self.chunk_end(self.chunk_of(at))
+            begin = self.chunks.spans[self.chunk_of(at)][0]  # the chunk after the line
             if bad is not None and bad.start() < begin:
-                bad = not_yaml.search(text, begin)
+                bad = self.next_refused(not_yaml, begin)
         while bad is not None:
             if not self.refuse(begin, bad.start()):
                 return self.loaded
             begin = self.chunk_end(self.chunk_of(bad.start()))
-            bad = not_yaml.search(text, begin)
+            bad = self.next_refused(not_yaml, begin)
         self.parse(begin, end)
         return self.loaded
+
+    def next_refused(self, not_yaml: "re.Pattern[str]", begin: int) -> "re.Match[str] | None":
+        """The next character from ``begin`` on that YAML refuses, past those on a separator line
+        that ends a chunk (Go's ``YAMLReader`` drops the line: no YAML reader sees it)."""
+        bad = not_yaml.search(self.text, begin)
+        while bad is not None and not self.simple:
+            chunk = self.chunk_of(bad.start())
+            start = self.chunks.spans[chunk][0]
+            if bad.start() >= start:
+                break
+            bad = not_yaml.search(self.text, start)
+        return bad
 
     def refuse(self, begin: int, at: int) -> bool:
         """Parse the chunks from ``begin`` up to the one holding the character at ``at``, which no
