@@ -589,6 +589,16 @@ BEHAVIOURS: dict[str, Behaviour] = {
     "delete-hook-lists": Behaviour((3, 3, 3), "a PreDelete/PostDelete hook annotation is read as a list "
                                    "(AC controller/hook.go isHookOfType splits on ','; up to v3.3.2 and "
                                    "on the 3.2 and older lines the whole value must be the one type)"),
+    "json-one-value": Behaviour((2, 5, 0), "a directory source's .json file is read with json.NewDecoder: one "
+                                "value, then decoder.More() fails the sync on anything but whitespace, ']' "
+                                "or '}' after it (AC reposerver/repository/repository.go getObjsFromYAMLOrJSON, "
+                                "GHSA-jhqp-vf4w-rpwq, f9c3319); before, json.Unmarshal of the whole file "
+                                "refuses ']' and '}' too", backports=((2, 4, 1), (2, 3, 5), (2, 2, 10), (2, 1, 16))),
+    "json-oci-fallback": Behaviour((3, 1, 0), "a .json object that does not decode into an object with a kind "
+                                   "is decoded as an OCI image manifest (imagev1.Manifest) and, when that "
+                                   "succeeds, kept (AC reposerver/repository/repository.go "
+                                   "getObjsFromYAMLOrJSON, PR #18646 'oci support'): a list's items are "
+                                   "applied, a null list is passed over; before, the sync fails"),
     # spec.source.kustomize options (AC util/kustomize/kustomize.go Build; an older Argo CD's CRD
     # schema drops a field it does not have, so the option is ignored there)
     "kustomize-force-metadata": Behaviour((2, 1, 0), "kustomize.forceCommonLabels/forceCommonAnnotations run "

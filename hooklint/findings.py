@@ -99,10 +99,16 @@ class HookRef:
 @dataclass(frozen=True, slots=True)
 class Suppression:
     """Why a finding is not shown: ``kind`` is ``annotation`` (``hooklint.io/ignore``), ``comment``
-    (``# hooklint: ignore[...]``) or ``baseline``; ``reason`` is the text the user wrote, or None."""
+    (``# hooklint: ignore[...]``) or ``baseline``; ``reason`` is the text the user wrote, or None.
+    For a comment, ``line`` is its 1-based line in the finding's file and ``names`` the rule names
+    written between its brackets; for an annotation, the line of its value and the names of the
+    finding's rule it writes (0 and ``()`` for the baseline): ``hooklint diff`` tells by them
+    whether a change wrote the suppression (:func:`hooklint.review.compare`). Reports show neither."""
 
     kind: str
     reason: str | None = None
+    line: int = 0
+    names: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, str | None]:
         return {"kind": self.kind, "reason": self.reason}

@@ -15,10 +15,14 @@ keeps its last value; nesting past 10,000 fails. Numbers are decoded as k8s.io/a
 ``pkg/util/json`` ``ConvertMapNumbers`` does: an int64 when the literal is one, else a float64 (an
 out-of-range float fails). What lies deeper than :data:`~hooklint.yamlio.MAX_DEPTH` is read as
 ``null`` and reported (HL001): the rest of the object is still checked.
+
+:func:`oci_manifest_refusal` says whether Go decodes a value into an OCI image manifest
+(``imagev1.Manifest``), as Argo CD from 3.1.0 tries for a ``.json`` object with no kind.
 """
 
 from __future__ import annotations
 
+import base64
 import itertools
 import math
 import re
@@ -251,3 +255,92 @@ def _skip(text: str, at: int, end: int) -> int:
                     return token.end()
         position = literal_end
     raise NotGoJSON("unexpected end of JSON input")
+
+
+# --- Go's encoding/json decoding into github.com/opencontainers/image-spec v1.1.1 specs-go/v1 Manifest ---
+
+_STR, _INT, _BYTES = "string", "int", "bytes"
+_STRINGS = ("list", _STR)
+_STRING_MAP = ("map", _STR)
+_PLATFORM: dict[str, Any] = {"architecture": _STR, "os": _STR, "os.version": _STR, "os.features": _STRINGS,
+                             "variant": _STR}  # fmt: skip
+_DESCRIPTOR: dict[str, Any] = {"mediaType": _STR, "digest": _STR, "size": _INT, "urls": _STRINGS,
+                               "annotations": _STRING_MAP, "data": _BYTES, "platform": _PLATFORM,
+                               "artifactType": _STR}  # fmt: skip
+#: ``imagev1.Manifest`` (``specs.Versioned``'s ``schemaVersion`` promoted); ``digest.Digest`` is a
+#: string with no ``UnmarshalJSON``.
+OCI_MANIFEST: dict[str, Any] = {"schemaVersion": _INT, "mediaType": _STR, "artifactType": _STR,
+                                "config": _DESCRIPTOR, "layers": ("list", _DESCRIPTOR), "subject": _DESCRIPTOR,
+                                "annotations": _STRING_MAP}  # fmt: skip
+#: The characters other than ASCII letters that Go's ``foldName`` (``encoding/json`` ``fold.go``:
+#: ``unicode.ToUpper(unicode.ToLower(r))``) turns into an ASCII letter.
+_FOLDS_TO_ASCII = {"\u017f": "S", "\u212a": "K", "\u0131": "I", "\u0130": "I"}
+_INT64 = 2**63
+
+
+def _fold(name: str) -> str:
+    return "".join(_FOLDS_TO_ASCII.get(c, c.upper() if c.isascii() else c) for c in name)
+
+
+def _type_refusal(value: Any, shape: Any, where: str) -> str | None:
+    if value is None:
+        return None  # null leaves a Go value as it is
+    if isinstance(shape, dict):
+        if not isinstance(value, dict):
+            return f"{where or 'the value'} is {_json_type(value)}, not an object"
+        folded = {_fold(name): name for name in shape}
+        for key, item in value.items():
+            name = key if key in shape else folded.get(_fold(key))  # exact first, then case-insensitively
+            if name is not None:
+                found = _type_refusal(item, shape[name], f"{where}.{key}" if where else key)
+                if found is not None:
+                    return found
+        return None
+    if isinstance(shape, tuple):
+        container, item_shape = shape
+        if container == "list" and isinstance(value, list):
+            return next((r for i, item in enumerate(value) if (r := _type_refusal(item, item_shape, f"{where}[{i}]"))),
+                        None)  # fmt: skip
+        if container == "map" and isinstance(value, dict):
+            return next((r for key, item in value.items() if (r := _type_refusal(item, item_shape, f"{where}.{key}"))),
+                        None)  # fmt: skip
+        return f"{where} is {_json_type(value)}, not {'an array' if container == 'list' else 'an object'}"
+    if shape == _STR:
+        return None if isinstance(value, str) else f"{where} is {_json_type(value)}, not a string"
+    if shape == _INT:
+        if isinstance(value, int) and not isinstance(value, bool) and -_INT64 <= value < _INT64:
+            return None
+        return f"{where} is {_json_type(value)}, not an integer"
+    # []byte: a base64 string (StdEncoding, line breaks ignored) or an array of numbers 0 to 255
+    if isinstance(value, str):
+        try:
+            base64.b64decode(value.replace("\r", "").replace("\n", ""), validate=True)
+        except ValueError:
+            return f"{where} is not base64"
+        return None
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            if item is not None and not (isinstance(item, int) and not isinstance(item, bool) and 0 <= item < 256):
+                return f"{where}[{i}] is not a byte"
+        return None
+    return f"{where} is {_json_type(value)}, not a string"
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number" if not isinstance(value, int) or -_INT64 <= value < _INT64 else "a number out of range"
+    return "a string" if isinstance(value, str) else "an array" if isinstance(value, list) else "an object"
+
+
+def oci_manifest_refusal(value: Any) -> str | None:
+    """Why Go's ``encoding/json`` fails to decode ``value`` (a JSON value as read) into
+    ``imagev1.Manifest`` (github.com/opencontainers/image-spec v1.1.1 ``specs-go/v1``), None when it
+    decodes: Argo CD (``reposerver/repository/repository.go`` ``getObjsFromYAMLOrJSON``, from 3.1.0)
+    keeps a ``.json`` object with no kind when it decodes as an OCI image manifest. What is Go's
+    (``decode.go``): unknown keys are skipped, a key matches a field exactly or case-insensitively
+    (``foldName``), ``null`` leaves a field as it is, an ``int``/``int64`` takes an integer literal in
+    range (``1.0`` and ``1e2`` fail), a ``[]byte`` takes base64 or an array of bytes, and any other
+    type mismatch fails. A repeated key is checked with its last value only (the one hooklint keeps)."""
+    return _type_refusal(value, OCI_MANIFEST, "")

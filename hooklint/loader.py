@@ -28,6 +28,7 @@ from hooklint.files import FileTooLarge, NotRegularFile, file_problem, read_byte
 from hooklint.findings import InputError, Span
 from hooklint.gojsonread import NotGoJSON, read_value
 from hooklint.yamlio import (
+    JSON_CLOSER_AFTER,
     MAX_NODES,
     SYNTAX_ERROR,
     TOO_COMPLEX,
@@ -395,7 +396,9 @@ class _FileParser:
         self.loaded.issues.append((LoadIssue(TOO_MANY_ERRORS, exc.span, str(MAX_SYNTAX_ERRORS)), self.index))
         return False
 
-    def run(self) -> LoadedFile:
+    def skim(self) -> LoadedFile:
+        """What the text says of the file before it is parsed (its skip marker, whether it looks
+        like a manifest or may hold an object), with no document read."""
         written = self.text
         # Parsed all the same: a kustomization may list the file, and kustomize renders it (the
         # marker only counts in a directory source), so its findings need their positions.
@@ -405,9 +408,20 @@ class _FileParser:
         is_json = self.path.lower().endswith(".json")
         self.loaded.looks_like_manifest = is_json or all(marker in written for marker in _MANIFEST_MARKERS)
         self.loaded.may_hold_object = is_json or any(sign in written for sign in _OBJECT_SIGNS)
+        return self.loaded
+
+    def run(self) -> LoadedFile:
+        self.skim()
+        written = self.text
+        is_json = self.path.lower().endswith(".json")
         self._written, self._written_positions = written, self.positions
         self._moved: list[int] = []  # go_json_surrogates: where the text got shorter
-        values = [(1 if written.startswith("\ufeff") else 0, len(written))] if is_json else json_stream_values(written)
+        one = json_file_value(written) if is_json else None  # Go reads the first value, then looks past it
+        after = one[2] if one is not None else len(written)
+        if is_json:
+            values = [(1 if written.startswith("\ufeff") else 0, len(written) if one is None else one[1])]
+        else:
+            values = json_stream_values(written)
         json_end = values[-1][1] if values else 0
         if json_end and "\\u" in written:
             self.text, self._moved = go_json_surrogates(written, json_end)
@@ -415,15 +429,29 @@ class _FileParser:
                 self.positions = Positions(self.text, moved=(written, self._moved))
                 ends = [point + 2 * (n + 1) for n, point in enumerate(self._moved)]  # as written
                 values = [(a - 2 * bisect_right(ends, a), b - 2 * bisect_right(ends, b)) for a, b in values]
+                after -= 2 * bisect_right(ends, after)
         text = self.text
         begin = 1 if text.startswith("\ufeff") else 0  # a BOM left in the text is not content
         end = len(text)
         # Go's encoding/json reads these values (one, the whole file, in a .json file); in a YAML
         # file, from the first it refuses on, NewYAMLOrJSONDecoder reads the rest as YAML
+        issues = len(self.loaded.issues)
         for start, stop in values:
             if not self.parse_json(start, stop):
                 return self.loaded
             begin = stop
+        if is_json and one is None and not any(issue.kind in (SYNTAX_ERROR, TOO_COMPLEX)
+                                               for issue, _ in self.loaded.issues[issues:]):  # fmt: skip
+            # libyaml read what Go's reader refuses (a comment, a trailing comma, "---", 1e400, nothing)
+            at, why = go_json_refusal(written)
+            if self._moved:
+                at -= 2 * bisect_right([point + 2 * (n + 1) for n, point in enumerate(self._moved)], at)
+            self.loaded.issues.append((LoadIssue(SYNTAX_ERROR, self.positions.point(at), why), 0))
+            return self.loaded
+        if one is not None:
+            if written[one[0]] in "{n":  # an object or null: any other value fails before More()
+                self.after_json_value(after)
+            return self.loaded
         self.cut(begin)
         not_yaml = _not_yaml(text)
         bad = self.next_refused(not_yaml, begin)
@@ -486,7 +514,8 @@ class _FileParser:
         moved = self._moved
         start, stop = begin + 2 * bisect_right(moved, begin), end + 2 * bisect_right(moved, end)  # as written
         try:
-            value, found, nodes, _ = read_value(self._written, start, stop, self._written_positions, self.budget.left)
+            value, found, nodes, value_end = read_value(self._written, start, stop, self._written_positions,
+                                                        self.budget.left)
         except NotGoJSON:
             if bad is None:
                 return go_on
@@ -496,9 +525,36 @@ class _FileParser:
         self.index, self.failures = index, failures
         self.budget.left -= nodes
         self.loaded.issues.extend((issue, index) for issue in found)
-        self.loaded.documents.append(Document(self.path, index, value))
+        document = Document(self.path, index, value)
+        if not isinstance(value, (Map, Seq)):  # a scalar or null (a .json file's: HL003) is where it is written
+            value_start = start
+            while self._written[value_start] in " \t\r\n":  # encoding/json's whitespace before it
+                value_start += 1
+            document.span = self._written_positions.span(value_start, value_end)
+        self.loaded.documents.append(document)
         self.index += 1
         return True
+
+    def after_json_value(self, at: int) -> None:
+        """Record what follows a ``.json`` file's one value, at ``text[at]`` (its first character
+        that is not whitespace), as Argo CD reads it (``reposerver/repository/repository.go``
+        ``getObjsFromYAMLOrJSON``, v3.5.1): after decoding the value, ``decoder.More()`` (Go's
+        ``encoding/json`` ``stream.go``) is false at the end of the file and before ``]`` or ``}``,
+        true before anything else, which fails the application ("Found multiple objects"): a
+        SYNTAX_ERROR (HL001). ``]`` or ``}`` is a JSON_CLOSER_AFTER issue, HL001 only for the Argo
+        CD releases that read the file with ``json.Unmarshal`` (``argocd.BEHAVIOURS``
+        ``json-one-value``). Only a value Argo CD decodes gets here: an object, or ``null`` (the OCI
+        image manifest fallback of 3.1.0 takes it); any other value fails before ``More``."""
+        text = self.text
+        if at >= len(text):
+            return
+        if text[at] in "]}":
+            self.loaded.issues.append((LoadIssue(JSON_CLOSER_AFTER, self.positions.point(at), text[at]), self.index))
+            return
+        what = "a second JSON value" if text[at] in '{["' else f"{text[at]!r}"
+        detail = (f"{what} after the first object: Argo CD reads one object per .json file (\"Found multiple "
+                  "objects ... Only single objects are allowed in JSON files\")")  # fmt: skip
+        self.loaded.issues.append((LoadIssue(SYNTAX_ERROR, self.positions.point(at), detail), self.index))
 
     def parse(self, begin: int, end: int) -> bool:
         """Parse ``text[begin:end]`` (whole chunks of :attr:`chunks`), resuming after each
@@ -588,7 +644,7 @@ def ignore_comments(text: str) -> list[tuple[int, int, tuple[str, ...], str | No
 
 
 def parse_text(path: str, text: str, sources: bool | None = None, budget: NodeBudget | None = None,
-               continued: bool = False) -> LoadedFile:  # fmt: skip
+               documents: bool = True, continued: bool = False) -> LoadedFile:  # fmt: skip
     """Parse a whole file's text into documents, collecting the load issues of each document.
 
     The text is cut into documents as Argo CD cuts it (:func:`go_yaml_chunks`: Go's
@@ -609,10 +665,15 @@ def parse_text(path: str, text: str, sources: bool | None = None, budget: NodeBu
     objects of one rendering. Once it is spent (``budget.spent``) the text stops there with one
     HL001, as a file does.
 
+    ``documents=False``: the file as parsing would give it but with no document read and no load
+    issue (its skip marker, its ignore comments): for a caller that replaces both (an
+    Application's file where a source fetched from elsewhere is noted).
+
     ``continued``: the text follows bytes of the same stream (a Helm template's documents, which
     ``helm template`` prints after a ``# Source:`` line), so a separator line opening it ends a
     chunk instead of being read as text."""
-    loaded = _FileParser(path, text, path == STDIN if sources is None else sources, budget, continued).run()
+    parser = _FileParser(path, text, path == STDIN if sources is None else sources, budget, continued)
+    loaded = parser.run() if documents else parser.skim()
     loaded.ignore_comments = ignore_comments(text)
     return loaded
 
@@ -632,7 +693,7 @@ def _first_content(text: str, begin: int = 0, end: int | None = None) -> int:
     return end
 
 
-def read_file(path: str, max_size: int = DEFAULT_MAX_FILE_SIZE) -> LoadedFile:
+def read_file(path: str, max_size: int = DEFAULT_MAX_FILE_SIZE, documents: bool = True) -> LoadedFile:
     """Read and parse one file (``-`` for stdin). Never raises for bad input: a file that cannot be
     read or decoded comes back with ``error`` set and no documents, and so does an empty stdin
     (never a silent pass when the command feeding the pipe failed).
@@ -641,7 +702,8 @@ def read_file(path: str, max_size: int = DEFAULT_MAX_FILE_SIZE) -> LoadedFile:
     (``/dev/stdin``, process substitution: ``hooklint lint <(helm template .)``) is read to its end,
     and, like stdin, is an error when it is empty (the command writing to it failed). Any other
     FIFO, a socket or a device (``/dev/null``, ``/dev/zero``) is refused without a blocking read (a
-    FIFO without a writer would wait forever)."""
+    FIFO without a writer would wait forever). ``documents=False``: read, but no document parsed
+    (:func:`parse_text`)."""
     try:
         if path == STDIN:
             data = sys.stdin.buffer.read(max_size + 1)
@@ -663,10 +725,10 @@ def read_file(path: str, max_size: int = DEFAULT_MAX_FILE_SIZE) -> LoadedFile:
     if path.startswith(_STREAM_PREFIXES) and not data.strip() and _is_pipe(path):  # `lint <(false)`
         return LoadedFile(path, error=InputError(path, "the pipe is empty: nothing to lint (did the command "
                                                        "writing to it fail?)"))  # fmt: skip
-    return parse_bytes(path, data)
+    return parse_bytes(path, data, documents)
 
 
-def parse_bytes(path: str, data: bytes) -> LoadedFile:
+def parse_bytes(path: str, data: bytes, documents: bool = True) -> LoadedFile:
     """:func:`parse_text` of ``data`` (the bytes of ``path``, already read) decoded as Kubernetes'
     YAML reader decodes them (:func:`decode_manifest`); a file that does not decode comes back with
     ``error`` set and no documents. Never raises for bad input."""
@@ -674,7 +736,7 @@ def parse_bytes(path: str, data: bytes) -> LoadedFile:
         text = decode_manifest(data)
     except FileRejected as exc:
         return LoadedFile(path, error=InputError(path, str(exc)))
-    return parse_text(path, text)
+    return parse_text(path, text, documents=documents)
 
 
 def _too_large(path: str, max_size: int) -> LoadedFile:
@@ -719,11 +781,64 @@ def _go_float(literal: str) -> float:
     return number
 
 
+def _go_int(literal: str) -> int:
+    if len(literal) > 300:  # past int64, Go reads it as a float64 (hooklint.gojsonread._number)
+        _go_float(literal)
+    return int(literal)
+
+
 #: Python's JSON reader, refusing what Go's refuses and Python takes (``NaN``, ``Infinity``,
-#: ``1e400``: k8s.io/apimachinery ``ConvertMapNumbers`` fails on a float out of range).
-_GO_LIKE_JSON = json.JSONDecoder(parse_constant=_refuse, parse_float=_go_float)
+#: ``1e400``, an integer past float64's range: k8s.io/apimachinery ``ConvertMapNumbers`` fails on
+#: a float out of range).
+_GO_LIKE_JSON = json.JSONDecoder(parse_constant=_refuse, parse_float=_go_float, parse_int=_go_int)
 #: k8s.io/apimachinery ``NewYAMLOrJSONDecoder(reader, 4096)``: how far ``GuessJSONStream`` peeks.
 _JSON_PEEK = 4096
+
+
+def json_file_value(text: str) -> tuple[int, int, int] | None:
+    """Where Go's ``encoding/json`` ``Decoder`` reads the one value of a ``.json`` file's ``text``
+    (as written): ``(start, end, after)``, the value being ``text[start:end]`` and ``after`` the
+    offset of the first character after it that is not whitespace (``len(text)`` when none); None
+    when Go refuses the value. Argo CD decodes one value and asks ``decoder.More()``
+    (``reposerver/repository/repository.go`` ``getObjsFromYAMLOrJSON``, v3.5.1); whitespace is
+    ``encoding/json``'s own: space, tab, CR, LF (``isSpace``), after the BOM ``utfutil`` removes.
+    Python's JSON reader, told to refuse what Go refuses, stands for Go's; past its recursion
+    limit, :func:`hooklint.gojsonread.read_value` decides."""
+    start = 1 if text.startswith("\ufeff") else 0
+    while start < len(text) and text[start] in " \t\r\n":
+        start += 1
+    try:
+        end = _GO_LIKE_JSON.raw_decode(text, start)[1]
+    except RecursionError:  # deeper than Python reads: Go reads 10,000 levels
+        try:
+            end = read_value(text, start, len(text), Positions(text), MAX_NODES, whole=False)[3]
+        except NotGoJSON:
+            return None
+    except ValueError:
+        return None
+    after = end
+    while after < len(text) and text[after] in " \t\r\n":
+        after += 1
+    return start, end, after
+
+
+def go_json_refusal(text: str) -> tuple[int, str]:
+    """Where and why Go's ``encoding/json`` refuses the value of a ``.json`` file's ``text`` (as
+    written), one :func:`json_file_value` finds none in: ``(offset, what is wrong)``, from Python's
+    JSON reader standing for Go's (the value's start for a number or constant Go refuses: ``1e400``,
+    ``NaN``). Argo CD fails the application: "Failed to unmarshal" (``getObjsFromYAMLOrJSON``)."""
+    start = 1 if text.startswith("\ufeff") else 0
+    while start < len(text) and text[start] in " \t\r\n":
+        start += 1
+    if start >= len(text):
+        return start, "the file holds no JSON value, and Argo CD reads one object from a .json file (Go: EOF)"
+    try:
+        _GO_LIKE_JSON.raw_decode(text, start)
+    except json.JSONDecodeError as exc:
+        return exc.pos, f"Go's JSON reader, which Argo CD reads a .json file with, refuses this ({exc.msg})"
+    except (ValueError, RecursionError) as exc:
+        return start, f"{exc}, the JSON reader Argo CD reads a .json file with"
+    return start, "Go's JSON reader, which Argo CD reads a .json file with, refuses this value"
 
 
 def json_stream_end(text: str) -> int:

@@ -64,7 +64,7 @@ from hooklint.reasons import Skip, SkipKind
 from hooklint.sources.repository.tree import repository_boundary
 
 #: Bumped when what is stored changes shape or meaning: old entries then miss.
-RESULT_FORMAT = "1"
+RESULT_FORMAT = "2"
 
 #: Configuration fields that change no finding (how long the run may take) and stay out of the key.
 _NOT_IN_KEY = frozenset({"run_timeout"})
@@ -495,14 +495,20 @@ def _finding_json(f: Finding) -> list[Any]:
     return [f.rule_id, f.slug, f.severity, f.message, f.path, [f.span.line, f.span.column, f.span.end_line, f.span.end_column],
             [f.obj.api_version, f.obj.kind, f.obj.name, f.obj.generate_name, f.obj.namespace] if f.obj else None,
             [list(f.hook.phases), f.hook.wave] if f.hook else None, f.field_path, f.doc_index,
-            [f.suppression.kind, f.suppression.reason] if f.suppression else None, list(f.related)]  # fmt: skip
+            [f.suppression.kind, f.suppression.reason, f.suppression.line, list(f.suppression.names)]
+            if f.suppression else None, list(f.related)]  # fmt: skip
 
 
 def _finding_of(data: list[Any]) -> Finding:
     rule_id, slug, severity, message, path, span, obj, hook, field_path, doc_index, suppression, related = data
     return Finding(rule_id, slug, severity, message, path, Span(*span), ObjectRef(*obj) if obj is not None else None,
                    HookRef(tuple(hook[0]), hook[1]) if hook is not None else None, field_path, doc_index,
-                   Suppression(*suppression) if suppression is not None else None, tuple(related))  # fmt: skip
+                   _suppression_of(suppression) if suppression is not None else None, tuple(related))  # fmt: skip
+
+
+def _suppression_of(data: list[Any]) -> Suppression:
+    kind, reason, line, names = data
+    return Suppression(kind, reason, line, tuple(names))
 
 
 def _outcome_json(outcome: tuple) -> dict[str, Any]:

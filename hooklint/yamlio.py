@@ -505,6 +505,9 @@ def _rebuild_seq(items: list, span: Span, item_spans: list) -> Seq:
 SYNTAX_ERROR = "syntax-error"
 TOO_COMPLEX = "too-complex"
 TOO_MANY_ERRORS = "too-many-errors"
+#: ``]`` or ``}`` after a ``.json`` file's one value (its detail): Argo CD reads past it from 2.5.0
+#: (``decoder.More()``), older releases fail (``json.Unmarshal``); HL001 for those only.
+JSON_CLOSER_AFTER = "json-closer-after"
 DUPLICATE_KEY = "duplicate-key"
 UNSAFE_TAG = "unsafe-tag"
 RENDER_FAILED = "render-failed"

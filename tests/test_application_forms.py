@@ -181,20 +181,20 @@ def test_an_applicationset_in_a_list_is_expanded(repo):
     assert lint(".") == (1, HOOK_ON)
 
 
-ROOT_CHART_LIST = f"""\
+ROOT_CHART_LIST = """\
 apiVersion: v1
 kind: List
 items:
 - apiVersion: argoproj.io/v1alpha1
   kind: Application
-  metadata: {{name: shop, namespace: argocd}}
+  metadata: {name: shop, namespace: argocd}
   spec:
     project: shop
     source:
-      repoURL: {{{{ .Values.repoURL }}}}
+      repoURL: {{ .Values.repoURL }}
       path: chart
-      helm: {{valuesObject: {{migrate: {{enabled: true}}}}}}
-    destination: {{server: https://kubernetes.default.svc, namespace: shop}}
+      helm: {valuesObject: {migrate: {enabled: true}}}
+    destination: {server: https://kubernetes.default.svc, namespace: shop}
 """
 
 

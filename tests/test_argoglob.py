@@ -353,3 +353,62 @@ def test_go_path_match_own_table(pattern, name, matched):
             argoglob.path_match(pattern, name)
     else:
         assert argoglob.path_match(pattern, name) is matched
+
+
+#: A pattern of many ``*a?`` groups: each compiles to a tree that retries every split of the text
+#: (attacker trial 14: eleven groups on a path of 600 ``a``s ran past run-timeout).
+MANY_GROUPS = "*a?" * 11 + "*c"
+
+
+def test_a_pattern_of_many_star_groups_costs_polynomial_steps(monkeypatch):
+    calls = []
+    tree_match = argoglob._BTree._match
+    monkeypatch.setattr(argoglob._BTree, "_match", lambda self, s: calls.append(1) or tree_match(self, s))
+    glob = compile_glob(MANY_GROUPS)
+    assert glob.match("a" * 300 + "/x.yaml") is False
+    assert glob.match("a" * 300 + "c") is True
+    assert glob.match("a" * 21 + "c") is False  # eleven "a?" need 22 characters before the "c"
+    assert glob.match("a" * 22 + "c") is True
+    assert len(calls) < 20_000
+
+
+def test_the_run_deadline_holds_inside_one_match(monkeypatch):
+    from hooklint import deadline
+
+    monkeypatch.setattr(argoglob._Memo, "MEMO_BYTES", 0)  # nothing remembered: exponential again
+    deadline.start(0.3)
+    try:
+        with pytest.raises(deadline.RunTimeout):
+            compile_glob(MANY_GROUPS).match("a" * 600 + "/x.yaml")
+    finally:
+        deadline.stop()
+
+
+def test_a_directory_include_of_many_star_groups_is_judged_in_time(tmp_path, monkeypatch):
+    """Trial 14 break 5: this include ran past ``--run-timeout 20`` (killed at 150 s). No path of
+    the folder ends in ``c``, so Argo CD (and hooklint) leave the file out."""
+    from typer.testing import CliRunner
+
+    from hooklint.cli import app
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git/config").write_text('[remote "origin"]\n\turl = https://github.com/acme/glob\n')
+    (tmp_path / "apps").mkdir()
+    (tmp_path / "apps/app.yaml").write_text(
+        "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: app, namespace: argocd}\nspec:\n"
+        "  project: team\n  destination: {server: https://kubernetes.default.svc, namespace: app}\n  source:\n"
+        f"    repoURL: https://github.com/acme/glob\n    path: app\n    directory:\n      recurse: true\n"
+        f"      include: '{MANY_GROUPS}'\n")
+    deep = tmp_path / "app" / ("a" * 200) / ("a" * 200)
+    deep.mkdir(parents=True)
+    (deep / ("a" * 150 + ".yaml")).write_text(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: left-out\n  annotations:\n    x: 5\n")
+    result = CliRunner().invoke(app, ["lint", "--format", "concise", "--run-timeout", "20", "."])
+    assert result.output.splitlines()[:2] == [
+        "0 errors, 0 warnings, 0 notes in 1 file",
+        "note: 1 file not linted on its own (1 left out by an Application's directory.include/exclude); "
+        "--show-skipped lists it.",
+    ]
+    assert result.exit_code == 0

@@ -209,7 +209,7 @@ def test_a_git_source_holding_a_symbolic_link_is_never_a_silent_pass(repo, tmp_p
     assert code == 1
     assert "HL009" not in {f["rule_id"] for f in found}
     assert {(f["path"], f["line"], f["column"]) for f in found} == {("apps/hook.yaml", 8, 7)}
-    assert all(f" app/job.yaml:" in f["message"] for f in found) and found  # its Job checked, at the link's path
+    assert all(" app/job.yaml:" in f["message"] for f in found) and found  # its Job checked, at the link's path
 
 
 def test_fetch_host_needs_fetch_and_a_bad_entry_is_one_line(repo):

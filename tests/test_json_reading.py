@@ -236,3 +236,162 @@ def test_a_control_character_go_refuses_too_is_hl001_where_it_is(tmp_path, monke
                                         "(control characters and unpaired surrogates are refused by Kubernetes' YAML "
                                         "reader too). Argo CD cannot render this document, so the whole application "
                                         "fails to sync; fix the JSON.")])  # fmt: skip
+
+
+# --- what follows a .json file's one object (attack13 jtrail) ---------------------------------------
+# Argo CD reposerver/repository/repository.go getObjsFromYAMLOrJSON (v2.5.0 on, and the 2.4.1, 2.3.5,
+# 2.2.10, 2.1.16 patches) decodes one value with json.NewDecoder, then fails only when decoder.More()
+# is true; Go's Decoder.More (encoding/json stream.go) skips space, tab, CR and LF and is false at the
+# end and before ']' or '}'. Before, json.Unmarshal refuses anything but whitespace after the value.
+PRIVILEGED_JOB = (
+    '{"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j", "annotations": {"argocd.argoproj.io/hook": '
+    '"PreSync", "argocd.argoproj.io/hook-delete-policy": "BeforeHookCreation"}}, "spec": {"backoffLimit": 0, '
+    '"activeDeadlineSeconds": 60, "template": {"spec": {"restartPolicy": "Never", "serviceAccountName": "sa", '
+    '"automountServiceAccountToken": false, "containers": [{"name": "c", "image": "busybox:1.36", '
+    '"securityContext": {"privileged": true}}]}}}}'
+)
+JOB_PRIVILEGED = ("HL105", 1, 448, "The container 'c' of Job/j is privileged: a PreSync hook runs on every sync and "
+                  "then controls the node, not just its pod. Remove it, or do this work outside the cluster's "
+                  "workloads.")  # fmt: skip
+_MULTIPLE = ("after the first object: Argo CD reads one object per .json file (\"Found multiple objects ... Only "
+             "single objects are allowed in JSON files\"). Argo CD cannot render this document, so the whole "
+             "application fails to sync; fix the JSON.")  # fmt: skip
+
+
+@pytest.mark.parametrize("after", [
+    "\n] garbage {{ not json",  # the attacker's file: More() is false before ']'
+    "\n}",
+    " \t\r\n}\x0c anything after the closer is never read",
+    "]{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\", \"metadata\": {\"name\": \"hidden\"}}",
+    "\n \t",
+])  # fmt: skip
+def test_a_closer_or_whitespace_after_a_json_object_is_read_past_as_argo_cd_does(tmp_path, monkeypatch, after):
+    """It was HL001 "JSON syntax error" at the ']' while Argo CD applies the Job: the Job is checked and
+    nothing else is reported (the ConfigMap after ']' is never read by Argo CD, nor by hooklint)."""
+    code, doc = _lint(tmp_path, monkeypatch, {"app/job.json": PRIVILEGED_JOB + after}, "--select", "HL001,HL105")
+    assert (code, _found(doc)) == (1, [JOB_PRIVILEGED])
+
+
+@pytest.mark.parametrize(("after", "line", "column", "what"), [
+    ("\n# a comment", 2, 1, "'#'"),  # YAML reads a comment; Go's More() is true
+    ("\n---\n{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\", \"metadata\": {\"name\": \"b\"}}", 2, 1, "'-'"),
+    ("\x0c", 1, 459, "'\\x0c'"),  # form feed: not encoding/json whitespace
+    ("\n\u00a0", 2, 1, "'\\xa0'"),
+    (" {\"kind\": \"ConfigMap\"}", 1, 460, "a second JSON value"),
+    ("\nnull", 2, 1, "'n'"),
+    ("\n[]", 2, 1, "a second JSON value"),
+])  # fmt: skip
+def test_anything_else_after_a_json_object_is_hl001_where_it_is(tmp_path, monkeypatch, after, line, column, what):
+    """Go's More() is true: Argo CD fails "Found multiple objects"; the object itself is still checked."""
+    code, doc = _lint(tmp_path, monkeypatch, {"app/job.json": PRIVILEGED_JOB + after}, "--select", "HL001,HL105")
+    expected = ("HL001", line, column, f"JSON syntax error: {what} {_MULTIPLE}")
+    assert (code, _found(doc)) == (1, [JOB_PRIVILEGED, expected])
+
+
+@pytest.mark.parametrize(("version", "found"), [
+    ("2.3.4", True), ("2.3.5", False), ("2.4.0", True), ("2.4.1", False), ("2.1.15", True), ("2.1.16", False),
+    ("2.2.9", True), ("2.2.10", False), ("2.5.0", False), ("2.0.5", True), ("3.5.1", False),
+])  # fmt: skip
+def test_a_closer_after_a_json_object_fails_the_releases_that_read_it_with_json_unmarshal(tmp_path, monkeypatch,
+                                                                                           version, found):
+    """Before GHSA-jhqp-vf4w-rpwq (f9c3319: v2.5.0, backported to 2.4.1, 2.3.5, 2.2.10, 2.1.16) Argo CD
+    read a .json file with json.Unmarshal: "invalid character ']' after top-level value"."""
+    files = {"app/job.json": PRIVILEGED_JOB + "\n] garbage", ".hooklint.yaml": f'argocd-version: "{version}"\n'}
+    code, doc = _lint(tmp_path, monkeypatch, files, "--select", "HL001,HL105")
+    expected = [JOB_PRIVILEGED]
+    if found:
+        expected.append(("HL001", 2, 1, f"JSON syntax error: ']' after the first object: Argo CD {version} reads a "
+                         ".json file with json.Unmarshal, which refuses anything but whitespace after the value (from "
+                         "2.5.0, 2.4.1, 2.3.5, 2.2.10, 2.1.16, Argo CD reads one value and stops at ']' or '}'). Argo "
+                         "CD cannot render this document, so the whole application fails to sync; remove what follows "
+                         "the object."))  # fmt: skip
+    assert (code, _found(doc)) == (1, expected)
+
+
+@pytest.mark.parametrize(("text", "line", "column", "what"), [
+    ("null\n", 1, 1, "null"), ("  \n null \n] after", 2, 2, "null"), ('"x"', 1, 1, "a string"),
+])  # fmt: skip
+def test_a_json_file_holding_null_or_a_scalar_is_hl003_where_it_is(tmp_path, monkeypatch, text, line, column, what):
+    """``null`` was an internal error (HL007 "hooklint failed on this application": its document had
+    no position). Argo CD fails on it: v3.1.0's OCI fallback takes null, but the object it keeps has
+    no kind and the controller refuses it (``UnmarshalToUnstructured``); before, decoding fails."""
+    code, doc = _lint(tmp_path, monkeypatch, {"app/x.json": text}, "--select", "HL001,HL003,HL007")
+    assert (code, _found(doc)) == (1, [("HL003", line, column, f"Document is {what}, not a Kubernetes object: Argo CD "
+                                        "fails to sync an application with a manifest it cannot decode. Make it an "
+                                        "object with apiVersion, kind and metadata, or move it out of the "
+                                        "application's path.")])  # fmt: skip
+
+
+# --- a .json object with no kind (reposerver/repository/repository.go getObjsFromYAMLOrJSON) --------
+# Decoding into unstructured.Unstructured fails ("Object 'Kind' is missing"); from v3.1.0 (PR #18646,
+# 18c4d9d) Argo CD then decodes the file into imagev1.Manifest and, when that succeeds, keeps the
+# object: GenerateManifests applies a list's items (IsList) and passes a null list over (isNullList).
+CM_ITEM = '{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}'
+_NO_KIND_FIX = 'Add "apiVersion": "v1" and "kind": "List".'
+
+
+@pytest.mark.parametrize("text", [
+    '{"items": [%s]}' % CM_ITEM,
+    '{"items": null}',
+    '{"kind": "", "items": []}',
+    '{"schemaVersion": 2, "mediaType": "x", "config": {"size": 1, "data": "aGk=", "platform": null}, '
+    '"layers": [{"data": [0, 255]}], "annotations": {"a": "b"}, "Kind": "List", "items": []}',
+])  # fmt: skip
+def test_a_kindless_json_list_argo_cd_keeps_as_an_oci_manifest_is_quiet(tmp_path, monkeypatch, text):
+    code, doc = _lint(tmp_path, monkeypatch, {"app/x.json": text}, "--select", "HL001,HL003")
+    assert (code, _found(doc)) == (0, [])
+
+
+@pytest.mark.parametrize(("text", "column", "why"), [
+    ('{"mediaType": 5, "items": [%s]}' % CM_ITEM, 18, "mediaType is a number, not a string"),
+    ('{"SCHEMAVERSION": 1.0, "items": null}', 24, "SCHEMAVERSION is a number, not an integer"),
+    ('{"\u017fchemaVersion": "2", "items": null}', 24, "\u017fchemaVersion is a string, not an integer"),
+    ('{"layers": {}, "items": []}', 16, "layers is an object, not an array"),
+    ('{"config": {"data": "!"}, "items": []}', 27, "config.data is not base64"),
+    ('{"subject": {"platform": {"os.features": [1]}}, "items": []}', 49,
+     "subject.platform.os.features[0] is a number, not a string"),
+])  # fmt: skip
+def test_a_kindless_json_list_that_is_no_oci_manifest_fails_argo_cd_and_is_hl003(tmp_path, monkeypatch, text, column,
+                                                                                  why):
+    """Argo CD returns "Failed to unmarshal": nothing of the application is applied. Its items are still checked."""
+    code, doc = _lint(tmp_path, monkeypatch, {"app/x.json": text}, "--select", "HL001,HL003")
+    assert (code, _found(doc)) == (1, [("HL003", 1, column, "This .json object has no kind, and Argo CD's second "
+                                        f"reading of it, as an OCI image manifest, fails too ({why}): Argo CD does "
+                                        "not apply its items, and the whole application fails to sync. "
+                                        + _NO_KIND_FIX)])  # fmt: skip
+
+
+@pytest.mark.parametrize(("version", "found"), [("3.0.23", True), ("2.14", True), ("3.1.0", False), ("3.5.1", False)])
+def test_a_kindless_json_list_fails_before_argo_cd_3_1(tmp_path, monkeypatch, version, found):
+    files = {"app/x.json": '{"items": [%s]}' % CM_ITEM, ".hooklint.yaml": f'argocd-version: "{version}"\n'}
+    code, doc = _lint(tmp_path, monkeypatch, files, "--select", "HL001,HL003")
+    full = {"2.14": "2.14.21"}.get(version, version)
+    expected = [("HL003", 1, 2, f"This .json object has no kind: Argo CD {full} decodes a .json file into one "
+                 "Kubernetes object and fails (\"Object 'Kind' is missing\"), so the whole application fails to sync "
+                 "(from 3.1.0, Argo CD then reads the file as an OCI image manifest and keeps the object, applying its "
+                 "items). " + _NO_KIND_FIX)] if found else []  # fmt: skip
+    assert (code, _found(doc)) == (int(found), expected)
+
+
+_GO_REFUSES = "the JSON reader Argo CD reads a .json file with"
+
+
+@pytest.mark.parametrize(("text", "line", "column", "why"), [
+    ('# a comment\n' + CM_ITEM, 1, 1, "Go's JSON reader, which Argo CD reads a .json file with, refuses this "
+     "(Expecting value)"),
+    ('---\n' + CM_ITEM, 1, 1, "Go's JSON reader, which Argo CD reads a .json file with, refuses this "
+     "(Expecting value)"),
+    ('{apiVersion: v1, kind: ConfigMap, metadata: {name: a}}', 1, 2, "Go's JSON reader, which Argo CD reads a .json "
+     "file with, refuses this (Expecting property name enclosed in double quotes)"),
+    (CM_ITEM[:-1] + ', "x": 1e400}', 1, 1, f"Go's encoding/json refuses 1e400, {_GO_REFUSES}"),
+    (CM_ITEM[:-1] + ', "x": 1%s}' % ("0" * 309), 1, 1, f"Go's encoding/json refuses 1{'0' * 309}, {_GO_REFUSES}"),
+    ("", 1, 1, "the file holds no JSON value, and Argo CD reads one object from a .json file (Go: EOF)"),
+    ("\n \n", 3, 1, "the file holds no JSON value, and Argo CD reads one object from a .json file (Go: EOF)"),
+])  # fmt: skip
+def test_json_libyaml_reads_and_go_refuses_is_hl001(tmp_path, monkeypatch, text, line, column, why):
+    """libyaml reads these (a comment, a document marker, a YAML flow mapping, a float out of range, an
+    empty file) and hooklint said nothing; Argo CD fails "Failed to unmarshal" on them."""
+    code, doc = _lint(tmp_path, monkeypatch, {"app/x.json": text}, "--select", "HL001")
+    assert (code, _found(doc)) == (1, [("HL001", line, column, f"JSON syntax error: {why}. Argo CD cannot render "
+                                        "this document, so the whole application fails to sync; fix the "
+                                        "JSON.")])  # fmt: skip

@@ -10,7 +10,6 @@ written, never linted through the older kustomize's rendering."""
 
 from __future__ import annotations
 
-import os
 
 import pytest
 from typer.testing import CliRunner

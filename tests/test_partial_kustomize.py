@@ -116,7 +116,7 @@ def test_three_levels_down_the_hl009_is_on_the_entry_where_it_is_written(repo, h
     write(repo, {
         "overlays/prod/kustomization.yaml": "resources:\n- ../../mid\nnamePrefix: prod-\n",
         "mid/kustomization.yaml": "resources:\n- ../base\n",
-        "base/kustomization.yaml": f"resources:\n- ../hooks\n",
+        "base/kustomization.yaml": "resources:\n- ../hooks\n",
         "hooks/kustomization.yaml": f"# hooks of the platform\nresources:\n- job.yaml\n-   {entry}\n",
         "hooks/job.yaml": HOOK,
     })  # fmt: skip

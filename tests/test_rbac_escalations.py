@@ -86,7 +86,7 @@ def test_hl106_reports_a_role_bound_in_a_namespace_that_holds_the_cluster(namesp
     """Before: nothing (only a ClusterRoleBinding's pods, tokens and Secrets were reported)."""
     context = role(namespace, groups, resources, verbs) + binding(namespace) + extra
     assert hits("HL106", job(namespace), context=context) == [
-        (11, 27, head() + grant.format(why=why) + f" through Role 'runner'" + tail(f"namespace '{namespace}'")),
+        (11, 27, head() + grant.format(why=why) + " through Role 'runner'" + tail(f"namespace '{namespace}'")),
     ]
 
 

@@ -8,7 +8,6 @@ wins; ``AppType`` (line 73) reads only ``apps["."]``, the folder's own files. ho
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest

@@ -230,7 +230,7 @@ def test_an_ordinary_file_without_the_word_is_skipped_unparsed(tmp_path: Path, m
     assert not may_hold(ORDINARY, b"Application")
     assert not may_hold(ORDINARY, b"PersistentVolume", b"hostPath")
     from hooklint.sources.appmap import applications
-    from hooklint.sources.repository import crds, volumes
+    from hooklint.sources.repository import facts
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
@@ -247,7 +247,8 @@ def test_an_ordinary_file_without_the_word_is_skipped_unparsed(tmp_path: Path, m
             return real(path, *args, **kwargs)
         monkeypatch.setattr(module, name, parse)
 
-    for module, name in ((applications, "read_file"), (crds, "parse_bytes"), (volumes, "parse_bytes")):
+    # discovery's scans parse through the run's facts (once for all scans), or their module's read_file
+    for module, name in ((applications, "read_file"), (facts, "read_file"), (facts, "parse_bytes")):
         counting(module, name)
     result = runner.invoke(app, ["lint", "--no-cache", "--format", "concise", "."])
     assert result.exit_code == 0, result.output
@@ -255,7 +256,8 @@ def test_an_ordinary_file_without_the_word_is_skipped_unparsed(tmp_path: Path, m
     # the control: the same file holding the word is parsed by the map's scan
     (tmp_path / "cm0.yaml").write_bytes(ORDINARY + b"  note: an Application's repoURL\n")
     runner.invoke(app, ["lint", "--no-cache", "--format", "concise", "."])
-    assert set(parsed) == {"hooklint.sources.appmap.applications:cm0.yaml"}  # the map and the foreign-URL note
+    # the map and the foreign-URL note: one parse for both
+    assert parsed == ["hooklint.sources.repository.facts:cm0.yaml"]
 
 
 CRD = """\
@@ -283,6 +285,53 @@ def test_a_crd_spelled_another_way_is_read_for_scope_and_capabilities(tmp_path: 
     path.write_text(CRD.replace("KIND", kind).replace("SCOPE", scope))
     assert cluster_scoped_crds([str(path)]) == {("example.com", "Widget")}
     assert crd_api_versions([str(path)]) == {"example.com/v1", "example.com/v1/Widget"}
+
+
+def test_a_run_parses_a_crd_file_once_for_both_crd_scans(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scope scan and the capabilities scan of a run read the same CRD file: it is parsed once
+    (the run's facts keep the parse with the file's bytes), and the scans still find the same."""
+    from hooklint.loader import parse_bytes
+    from hooklint.sources.repository import facts
+    from hooklint.sources.repository.crds import cluster_scoped_crds, crd_api_versions
+
+    path = tmp_path / "crd.yaml"
+    path.write_text(CRD.replace("KIND", "CustomResourceDefinition").replace("SCOPE", "Cluster"))
+    parsed: list[str] = []
+
+    def counted(name: str, data: bytes):
+        parsed.append(name)
+        return parse_bytes(name, data)
+    monkeypatch.setattr(facts, "parse_bytes", counted)
+    facts.reset()
+    assert cluster_scoped_crds([str(path)]) == {("example.com", "Widget")}
+    assert crd_api_versions([str(path)]) == {"example.com/v1", "example.com/v1/Widget"}
+    assert parsed == [str(path)]
+    facts.forget_contents()  # the end of discovery: a later scan reads and parses again
+    assert crd_api_versions([str(path)]) == {"example.com/v1", "example.com/v1/Widget"}
+    assert parsed == [str(path)] * 2
+
+
+def test_a_folder_is_typed_once_per_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``source_type`` of a folder asked again in a run (``chart_of`` asks each folder above a file)
+    types it once; a new run types it again, as the folder is then."""
+    from hooklint.sources.repository import facts, tree
+
+    typed: list[tuple[str, ...]] = []
+    real = tree.type_of_names
+
+    def counted(names):
+        typed.append(tuple(sorted(names)))
+        return real(names)
+    monkeypatch.setattr(tree, "type_of_names", counted)
+    (tmp_path / "a.yaml").write_text("kind: ConfigMap\n")
+    facts.reset()
+    assert tree.source_type(str(tmp_path)) == (tree.DIRECTORY, None)
+    assert tree.source_type(str(tmp_path)) == (tree.DIRECTORY, None)
+    assert typed == [("a.yaml",)]
+    (tmp_path / "Chart.yaml").write_text("name: x\n")
+    facts.reset()
+    assert tree.source_type(str(tmp_path)) == (tree.HELM, str(tmp_path / "Chart.yaml"))
+    assert len(typed) == 2
 
 
 @pytest.mark.parametrize(("text", "found"), [

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import Iterable, Iterator
 
+from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.config import LIMITS
 from hooklint.findings import Finding
@@ -24,6 +25,7 @@ from hooklint.yamlio import (
     CAPABILITIES_UNCHECKED,
     CLUSTER_CAPABILITIES,
     DUPLICATE_KEY,
+    JSON_CLOSER_AFTER,
     MAX_ISSUES,
     NOT_EXPANDED,
     NOT_RENDERED,
@@ -62,6 +64,18 @@ def yaml_syntax_error(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
             message = (
                 f"{language} syntax error: {issue.detail}. Argo CD cannot render this document, so the "
                 f"whole application fails to sync; fix the {language}."
+            )
+        elif issue.kind == JSON_CLOSER_AFTER:
+            version = ctx.config.argocd_version
+            if argocd.supports(version, "json-one-value"):
+                continue  # decoder.More() is false before ']' and '}': Argo CD reads the object
+            behaviour = argocd.BEHAVIOURS["json-one-value"]
+            first = ", ".join(".".join(map(str, v)) for v in (behaviour.since, *behaviour.backports))
+            message = (
+                f"JSON syntax error: '{issue.detail}' after the first object: Argo CD {'.'.join(map(str, version))} "
+                "reads a .json file with json.Unmarshal, which refuses anything but whitespace after the value "
+                f"(from {first}, Argo CD reads one value and stops at ']' or '}}'). Argo CD cannot render this "
+                "document, so the whole application fails to sync; remove what follows the object."
             )
         elif issue.kind == TOO_COMPLEX:
             message = f"Document cannot be read safely: {issue.detail}. Simplify the document."

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from hooklint import argocd
 from hooklint.checks import Context, Hit, check
+from hooklint.gojsonread import oci_manifest_refusal
 from hooklint.loader import LoadedFile
 from hooklint.model import CONTAINER_LISTS, Manifest
 from hooklint.plan import AS_WRITTEN_KUSTOMIZE
@@ -45,6 +47,10 @@ def document_not_an_object(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
             )  # fmt: skip
             continue
         items = value.get("items")
+        if file.path.lower().endswith(".json"):
+            hit = _kindless_json_list(value, ctx)
+            if hit is not None:
+                yield Hit(hit, value.key_span("items"), "kind", doc_index=doc.index)
         if not isinstance(items, Seq):
             continue
         for i, item in enumerate(items):
@@ -54,6 +60,36 @@ def document_not_an_object(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
                     f"{_UNDECODABLE}. Make it an object with apiVersion, kind and metadata.",
                     items.item_spans[i], f"items[{i}]", doc_index=doc.index,
                 )  # fmt: skip
+
+
+def _kindless_json_list(value: Map, ctx: Context) -> str | None:
+    """Why Argo CD fails on a ``.json`` file's object with no kind (no non-empty string ``kind``:
+    ``GetKind``) that hooklint reads as a list (``items`` a sequence: its items are the manifests)
+    or a "null list" (``items: null``: none), None when it does not, or when the object is neither
+    (HL003 reports it as an object). ``reposerver/repository/repository.go``
+    ``getObjsFromYAMLOrJSON``: decoding into ``unstructured.Unstructured`` fails ("Object 'Kind' is
+    missing"); from 3.1.0 (``argocd.BEHAVIOURS`` ``json-oci-fallback``) Argo CD then decodes the
+    file as an OCI image manifest and, when that succeeds, keeps the object, whose items
+    ``GenerateManifests`` applies (:func:`hooklint.gojsonread.oci_manifest_refusal`)."""
+    kind = value.get("kind")
+    if isinstance(kind, str) and kind or "items" not in value:
+        return None
+    items = value.get("items")
+    if not isinstance(items, Seq) and not (items is None and "spec" not in value and "status" not in value):
+        return None
+    fix = "Add \"apiVersion\": \"v1\" and \"kind\": \"List\"."
+    version = ctx.config.argocd_version
+    if not argocd.supports(version, "json-oci-fallback"):
+        first = ".".join(map(str, argocd.since("json-oci-fallback")))
+        return (f"This .json object has no kind: Argo CD {'.'.join(map(str, version))} decodes a .json file into one "
+                f"Kubernetes object and fails (\"Object 'Kind' is missing\"), so the whole application fails to sync "
+                f"(from {first}, Argo CD then reads the file as an OCI image manifest and keeps the object, applying "
+                f"its items). {fix}")
+    refusal = oci_manifest_refusal(value)
+    if refusal is None:
+        return None
+    return ("This .json object has no kind, and Argo CD's second reading of it, as an OCI image manifest, fails "
+            f"too ({refusal}): Argo CD does not apply its items, and the whole application fails to sync. {fix}")
 
 
 @check("HL003")

@@ -8,9 +8,11 @@ ls-tree`` and ``git cat-file --batch``: no attributes, filters or network; :func
 the policy is the base's (:func:`_policy`). Findings are matched by their ``hooklint/v1``
 fingerprint (:func:`hooklint.findings.fingerprints`: rule, path, object and field, never the
 line), then by object and field alone, so a finding that only moved, or whose file was renamed, is
-unchanged, each only where Argo CD deploys it (the same Application on the same cluster:
+unchanged, each only when it says the same thing (its message) and only where Argo CD deploys it (the same Application on the same cluster:
 :func:`_same_place`), then in the same file by rule, kind, name and field when only one side knows the object's
-namespace (:func:`_namespace_became_known`); an application that renders on one side only cannot be compared and never passes
+namespace (:func:`_namespace_became_known`). A ``# hooklint: ignore`` comment or ``hooklint.io/ignore``
+annotation the change did not write covers only the findings the base had under it; any other
+finding it hides is new (:func:`_not_covered`). An application that renders on one side only cannot be compared and never passes
 unseen (:func:`compare`: what the base did not render is all new). A base finding whose
 object is still there but no longer runs as a hook (a typo in its hook type, ``Skip``) is not fixed:
 hook rules no longer look at the object, so it is reported as "no longer checked", with why. Plans
@@ -30,6 +32,7 @@ import functools
 import io
 import json
 import os
+import re
 import stat
 import subprocess
 import tempfile
@@ -48,6 +51,7 @@ from hooklint.reporters.plan import plan_dict
 from hooklint.sources.repository.git import git_remote_urls, git_root
 from hooklint.sources.repository.submodules import register, unregister
 from hooklint.sources.sandbox import distrust, find_program, program_path
+from hooklint.suppression import SUPPRESS_ANNOTATION
 
 
 class ReviewError(Exception):
@@ -80,6 +84,10 @@ class Review:
     #: ``hooklint.io/ignore`` or ``# hooklint: ignore`` that hides them (shown to the reviewer, never
     #: counted as fixed nor failing the run: a suppression is an acceptance someone must see).
     suppressed: list[Finding] = field(default_factory=list)
+    #: Why each of the ``new`` findings that a comment or annotation the change did not write hides
+    #: on the head is new (:func:`_not_covered`), by the finding's ``id``: ``Not covered by the
+    #: comment suppression at a.yaml:19: ...``. Those findings are in ``new`` without their suppression.
+    not_covered: dict[int, str] = field(default_factory=dict)
     unchanged: int = 0
     plan_changes: list[dict[str, Any]] = field(default_factory=list)
     errors: list[InputError] = field(default_factory=list)
@@ -778,7 +786,7 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
             assert base_side is not None
             head_config = dataclasses.replace(_leaving_as(config, base_side, base_folder), ignored_paths=_ignored(top))
             head_side = _side(top, None, relative, head_config, catalog, top)
-            out = compare(base_side, head_side, _findings_of)
+            out = compare(base_side, head_side, _findings_of, _comments_in(base_folder, config, top))
             out.notes, out.policy = notes + _not_left_out(head_side, base, base_folder) + out.notes, config
             return out
         with checkout(top, head_commit) as head_copy:
@@ -792,9 +800,28 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
                 notes += _named(config, top, base_folder, head_folder)
             base_side = _side(base_folder, base, relative, config, catalog, top)
             head_side = _side(head_folder, head, relative, _leaving_as(config, base_side, base_folder), catalog, top)
-            out = compare(base_side, head_side, _findings_of)
+            out = compare(base_side, head_side, _findings_of, _comments_in(base_folder, config, top))
             out.notes, out.policy = notes + _not_left_out(head_side, base, base_folder) + out.notes, config
             return out
+
+
+def _comments_in(folder: str, config: Config, top: str) -> Callable[[str], list]:
+    """The ``# hooklint: ignore[...]`` comments of a file of the side checked out in ``folder``, by
+    its path relative to the repository's top (:func:`hooklint.sources.render.comments_of`: read
+    as the lint read it, under ``config``'s ``max-file-size``, none for a file that is missing,
+    unreadable or leads out of the checkout), each file read once."""
+    from hooklint.sources.render import comments_of  # noqa: PLC0415 - only a review reads them again
+
+    config = _rebased(config, top, folder)
+    read: dict[str, list] = {}
+
+    def comments(path: str) -> list:
+        if path not in read:
+            with _inside(folder):
+                read[path] = comments_of(path, config) if not os.path.isabs(path) else []
+        return read[path]
+
+    return comments
 
 
 def _leaving_as(config: Config, base: Side, base_folder: str) -> Config:
@@ -935,7 +962,8 @@ def _namespace_became_known(new: list[Finding], waiting: dict[tuple[str, ...], l
     other has one. An object's namespace often comes from the Application that renders its folder
     (``spec.destination.namespace``, applied by Argo CD to objects that set none: ``argo-cd``
     controller/sync.go, ``WithNamespaceModifier``); a change that adds that Application, or a folder
-    rendered on its own on one side, makes the namespace known without moving the object. Two
+    rendered on its own on one side, makes the namespace known without moving the object. The two
+    must say the same thing (their message), as every match of :func:`compare` must. Two
     different namespaces (``shop`` -> ``store``) are two objects in Kubernetes and never match."""
     spare: dict[tuple[str, ...], list[Finding]] = {}
     for twins in waiting.values():
@@ -947,7 +975,7 @@ def _namespace_became_known(new: list[Finding], waiting: dict[tuple[str, ...], l
         rule, uri, kind, namespace, name, field_path = identity(f, f.path)
         candidates = spare.get((rule, uri, kind, name, field_path), [])
         twin = next((b for b in candidates if bool(b.obj and b.obj.namespace) != bool(namespace)
-                     and _same_place(where or {}, f, b)), None)  # fmt: skip
+                     and _statement(b) == _statement(f) and _same_place(where or {}, f, b)), None)  # fmt: skip
         if twin is None:
             out.append(f)
             continue
@@ -957,10 +985,112 @@ def _namespace_became_known(new: list[Finding], waiting: dict[tuple[str, ...], l
     return out, matched
 
 
-def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Finding]]) -> Review:
+def _said(f: Finding) -> tuple[str, ...]:
+    """What a suppression accepted: the finding's identity without its file (what a rename keeps:
+    rule, kind, namespace, name, field) and its message. The fingerprint alone is not enough: it
+    leaves out what the finding says, so the same field saying something worse (``add: [NET_ADMIN]``
+    -> ``add: [ALL]``, both ``capabilities.add[0]``) has the base's fingerprint."""
+    return (*_loose_identity(f), _statement(f))
+
+
+#: A place a message names by line (``first at line 12``, ``apps/a.yaml:12``, a fetched chart's
+#: ``hookchart 1.2.0 templates/job.yaml:14``): a line that moves says nothing new.
+_LINE_REFERENCE = re.compile(r"(\bline |[\w.-]\.(?:ya?ml|json|jsonnet|tpl|txt):)[0-9]+\b")
+
+
+def _statement(f: Finding) -> str:
+    """What ``f`` says, as two sides of a review compare it (:func:`compare`, :func:`_said`): the
+    statement of its message (:func:`_gist`: not why it matters nor how to fix it, whose words
+    follow the hook's phase, ``a PreSync hook`` -> ``a PostSync hook``), without the place in a
+    fetched source that prefixes it (``related``) and with every line it names left out. So the
+    same field saying something worse (``adds capability NET_ADMIN`` -> ``adds capability ALL``)
+    is another finding, and lines moving above it, or a fetched chart's new version, are not."""
+    message = f.message
+    for place in f.related[:1]:
+        message = message.removeprefix(f"{place}: ")
+    return _LINE_REFERENCE.sub(lambda m: f"{m.group(1)}N", _gist(message))
+
+
+def _gist(message: str) -> str:
+    """The statement of a finding's message without why it matters and how to fix it: the text
+    before the last ``": "`` that precedes its first sentence end (``The container 'c' of Job/j adds
+    capability NET_ADMIN, beyond the baseline set``; ``Job/j sets hostNetwork: true``)."""
+    first = message.find(". ")
+    head = message if first < 0 else message[:first]
+    cut = head.rfind(": ")
+    return (head[:cut] if cut > 0 else head).rstrip(".")
+
+
+#: The suppressions a review judges against the base (:func:`_not_covered`), with how its report
+#: names each: the baseline is not one (``hooklint diff`` applies no baseline: both sides' findings
+#: are compared live).
+_WRITTEN = {"comment": ("comment suppression", "comment"),
+            "annotation": (f"{SUPPRESS_ANNOTATION} annotation", "annotation")}  # fmt: skip
+
+
+def _not_covered(base: Side, head: Side, base_comments: Callable[[str], list] | None,
+                 unmatchable: set[tuple[str, ...]]) -> dict[int, tuple[Finding, str]]:  # fmt: skip
+    """The head's findings that a ``# hooklint: ignore[...]`` comment or ``hooklint.io/ignore``
+    annotation the change did not write hides, but that the base did not have under such a
+    suppression, each (by the head finding's ``id``) without its suppression and with why.
+
+    A suppression is an acceptance of the findings it hid when it was written and reviewed: in a
+    review it covers, on the head, only a finding the base also had suppressed the same way (kind,
+    names and reason), matched by :func:`_said` (identity without the file, and the message: a
+    stronger finding of the same rule on the same field is another finding), each base finding
+    covering one head finding. Any other finding it hides is new: a change that only edits
+    ``securityContext: {capabilities: {add: [NET_ADMIN]}}`` under ``# hooklint: ignore[HL105]
+    needs NET_ADMIN`` into ``..., privileged: true}`` would otherwise get a privileged hook past a
+    reviewer shown only the old reason. The change wrote the suppression (listed as "suppressed
+    by the change", for the reviewer, as before) when the base has none like it: for a comment, no
+    comment with the same names and reason in the base's file at the same path (``base_comments``:
+    path -> :func:`~hooklint.loader.ignore_comments`) nor, for a renamed file, one that suppressed a
+    base finding on the same object; for an annotation, none on the same object that suppressed a
+    base finding. Findings of an application the base did not render (``unmatchable``) are left
+    to :func:`compare`'s rule for them."""
+    accepted: dict[tuple, int] = {}
+    written_for: dict[tuple, list[Finding]] = {}
+    for f in base.result.suppressed:
+        s = f.suppression
+        if s is None or s.kind not in _WRITTEN:
+            continue
+        key = (_said(f), s.kind, s.names, s.reason)
+        accepted[key] = accepted.get(key, 0) + 1
+        written_for.setdefault((s.kind, f.path, s.names, s.reason), []).append(f)
+        written_for.setdefault((s.kind, _loose_identity(f)[2:5], s.names, s.reason), []).append(f)
+    out: dict[int, tuple[Finding, str]] = {}
+    for f in head.result.suppressed:
+        s = f.suppression
+        if s is None or s.kind not in _WRITTEN or identity(f, f.path) in unmatchable:
+            continue
+        key = (_said(f), s.kind, s.names, s.reason)
+        if accepted.get(key, 0) > 0:
+            accepted[key] -= 1
+            continue
+        on_object = written_for.get((s.kind, _loose_identity(f)[2:5], s.names, s.reason), [])
+        in_file = written_for.get((s.kind, f.path, s.names, s.reason), [])
+        in_base_file = s.kind == "comment" and base_comments is not None and any(
+            (names, reason) == (s.names, s.reason) for _, _, names, reason, _ in base_comments(f.path))  # fmt: skip
+        if not on_object and not in_base_file:
+            continue  # the change wrote or edited the suppression: suppressed by the change
+        was = in_file if s.kind == "comment" and in_file else on_object
+        gists = list(dict.fromkeys(f"{b.rule_id} {_gist(b.message)}" for b in was))
+        what = "; ".join(gists[:3]) + (f"; and {len(gists) - 3} more" if len(gists) > 3 else "")
+        title, word = _WRITTEN[s.kind]
+        why = f"the {word} was written for: {what}" if gists else f"the {word} suppressed nothing on the base"
+        out[id(f)] = (dataclasses.replace(f, suppression=None),
+                      f"Not covered by the {title} at {f.path}:{s.line}: the base had no such finding under it; {why}.")
+    return out
+
+
+def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Finding]],
+            base_comments: Callable[[str], list] | None = None) -> Review:  # fmt: skip
     """The :class:`Review` of two linted sides. Findings match by fingerprint, then, for what is
     left, by identity without the file (a renamed or moved file keeps its findings), both only
-    where Argo CD deploys the two the same way (:func:`_same_place`: a hook moved to another
+    when they say the same thing (the message: the fingerprint leaves it out, so ``add: [NET_ADMIN]``
+    -> ``add: [ALL]`` keeps the fingerprint of ``capabilities.add[0]``, and a baseline that
+    recorded the first hides the second in ``lint``; here it is a new finding and the old one
+    fixed) and only where Argo CD deploys the two the same way (:func:`_same_place`: a hook moved to another
     cluster's or Application's folder is new there, and fixed at the old place). An
     application that did not render on one side (HL007, HL008, HL009) cannot be compared, and is
     named in ``not_compared`` and in a note; it never passes unseen: when nothing of it rendered on
@@ -970,7 +1100,13 @@ def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Find
     HL007/HL008/HL009 finding is new, its base findings (``findings_of(base, key)``) are not
     counted as fixed, and its plan is not diffed (nothing on the head says what a sync applies).
     Last, a finding whose object only gained or lost its namespace, in the same file, is unchanged
-    (:func:`_namespace_became_known`)."""
+    (:func:`_namespace_became_known`).
+
+    A ``# hooklint: ignore[...]`` comment or ``hooklint.io/ignore`` annotation the change did not
+    write covers, on the head, only the findings the base had suppressed by it (:func:`_not_covered`,
+    reading the base's comments with ``base_comments``: path -> :func:`~hooklint.loader.ignore_comments`;
+    None: only those that suppressed a base finding are known); any other finding it hides is new,
+    without its suppression, and ``not_covered`` says why."""
     out = Review(base, head)
     unrendered_base, unrendered_head = _unrendered(base), _unrendered(head)
     out.not_compared = sorted(unrendered_base ^ unrendered_head)
@@ -987,11 +1123,17 @@ def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Find
     where = {**_destinations(base, base.result.findings), **_destinations(head, head.result.findings)}
     for fp in [fp for fp, f in head_fps.items() if fp in base_fps and not _same_place(where, f, base_fps[fp])]:
         base_fps[f"{fp}\x1fmoved"] = base_fps.pop(fp)  # no longer matches by fingerprint
+    # the same field saying something else (add: [NET_ADMIN] -> add: [ALL]) is another finding
+    for fp in [fp for fp, f in head_fps.items() if fp in base_fps and _statement(f) != _statement(base_fps[fp])]:
+        base_fps[f"{fp}\x1fsays"] = base_fps.pop(fp)
     forced = [f for f in head.result.findings if identity(f, f.path) in unmatchable]
     base_hidden = set(_prints(base.result.suppressed))
     head_hidden = dict(zip(_prints(head.result.suppressed), head.result.suppressed))
+    # hidden on the head by a comment the change did not write, for a finding the base did not have: new
+    uncovered = _not_covered(base, head, base_comments, unmatchable)
     # suppressed by the change: hidden on the head, not on the base (it was live there, or absent)
-    out.suppressed = [f for fp, f in head_hidden.items() if fp not in base_hidden or identity(f, f.path) in unmatchable]
+    out.suppressed = [f for fp, f in head_hidden.items() if id(f) not in uncovered
+                      and (fp not in base_hidden or identity(f, f.path) in unmatchable)]  # fmt: skip
     new = [f for fp, f in head_fps.items() if fp not in base_fps]
     fixed = [f for fp, f in base_fps.items() if fp not in head_fps and fp not in skip_base and fp not in head_hidden]
     out.unchanged = sum(1 for fp in head_fps if fp in base_fps)
@@ -1001,16 +1143,17 @@ def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Find
         waiting.setdefault(_loose_identity(f), []).append(f)
     out.new = []
     for f in new:
-        twins = waiting.get(_loose_identity(f), [])
+        twins = [b for b in waiting.get(_loose_identity(f), []) if _statement(b) == _statement(f)]
         twin = next((b for b in twins if _same_place(where, f, b)), None)
         if twin is not None:
-            twins.remove(twin)
+            waiting[_loose_identity(f)].remove(twin)
             out.unchanged += 1
         else:
             out.new.append(f)
     out.new, matched = _namespace_became_known(out.new, waiting, where)
     out.unchanged += matched
-    out.new = sorted(out.new + forced, key=Finding.sort_key)
+    out.not_covered = {id(f): why for f, why in uncovered.values()}
+    out.new = sorted(out.new + forced + [f for f, _ in uncovered.values()], key=Finding.sort_key)
     left = {id(f) for twins in waiting.values() for f in twins}
     gone = _left_hook_scope(base, head)
     for f in fixed:

@@ -29,7 +29,7 @@ from hooklint.findings import Finding, RunResult, more_objects, same_place
 from hooklint.pipeline import PlannedApplication
 from hooklint.reporters.plan import not_deployed, plan_dict
 from hooklint.review import Review
-from hooklint.review.report import headline, step_text, task_text
+from hooklint.review.report import headline, said, step_text, task_text
 from hooklint.text import escape_commands, escape_controls, escape_line_commands
 
 #: The most characters hooklint writes (GitHub's limit for a comment is 65,536).
@@ -201,7 +201,8 @@ def render_review(review: Review, link_base: str | None = None) -> str:
     top += [f"> **Note:** {_cell(note)}" for note in review.notes] + ([""] if review.notes else [])
     body: list[str] = []
     if review.new:
-        body += _details(f"New findings ({len(review.new)})", _finding_rows(review.new, link_base), True)
+        new = [dataclasses.replace(f, message=said(review, f)) if id(f) in review.not_covered else f for f in review.new]
+        body += _details(f"New findings ({len(new)})", _finding_rows(new, link_base), True)
     if review.fixed:
         body += _details(f"Fixed findings ({len(review.fixed)})", _finding_rows(review.fixed, None, budget=LIMIT // 6), False)
     if review.suppressed:

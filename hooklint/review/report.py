@@ -1,6 +1,6 @@
 """``hooklint diff`` as text, JSON and SARIF.
 
-JSON: ``{"base", "head", "new": [finding], "fixed": [finding], "no_longer_checked": [finding +
+JSON: ``{"base", "head", "new": [finding (+ "not_covered")], "fixed": [finding], "no_longer_checked": [finding +
 "reason"], "suppressed": [finding] (what the change suppresses), "unchanged": N, "plan_changes": [{"application", "added": [task + "step": {"phase",
 "wave"}], "removed": [task], "moved": [{"task", "from": {"phase", "wave"}, "to": {"phase",
 "wave"}}], "left": [{"task", "from": {"phase", "wave"}, "reason"}], "changed": [{"task", "field",
@@ -8,18 +8,23 @@ JSON: ``{"base", "head", "new": [finding], "fixed": [finding], "no_longer_checke
 (``notes``: what was not compared or was ignored, also on stderr: a configuration the change adds,
 edits or deletes, a submodule), findings shaped as in
 ``hooklint lint -f json`` and tasks as in ``hooklint plan -f json``; ``head`` is null for the working
-tree. SARIF holds only the new findings. The text escapes control and bidirectional characters
+tree. ``not_covered`` is set on a new finding that a ``# hooklint: ignore`` comment the change did
+not write hides (:attr:`hooklint.review.Review.not_covered`): ``Not covered by the comment
+suppression at a.yaml:19: the base had no such finding under it; the comment was written for: HL105 The
+container 'c' of Job/j adds capability NET_ADMIN, beyond the baseline set.``; the text prints it under
+the finding, SARIF and Markdown after its message (:func:`said`). SARIF holds only the new findings. The text escapes control and bidirectional characters
 from the repository (:func:`hooklint.text.escape_controls`); the JSON keeps values as they are,
 its text free of raw control characters (:func:`hooklint.text.json_safe`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
 from hooklint.catalog import Catalog
-from hooklint.findings import RunResult
+from hooklint.findings import Finding, RunResult
 from hooklint.reporters import sarif
 from hooklint.review import Review
 from hooklint.text import escape_controls, escape_line_commands, json_safe
@@ -39,7 +44,8 @@ def render_json(review: Review) -> str:
     doc = {
         "base": review.base.revision,
         "head": review.head.revision,
-        "new": [f.as_dict() for f in review.new],
+        "new": [{**f.as_dict(), **({"not_covered": review.not_covered[id(f)]} if id(f) in review.not_covered else {})}
+                for f in review.new],
         "fixed": [f.as_dict() for f in review.fixed],
         "no_longer_checked": [{**f.as_dict(), "reason": why} for f, why in review.no_longer_checked],
         "suppressed": [f.as_dict() for f in review.suppressed],
@@ -63,9 +69,18 @@ def diff_category(category: str) -> str:
     return category.strip().rstrip("/") + "/diff"
 
 
+def said(review: Review, f: Finding) -> str:
+    """What a review says of its new finding ``f``: its message, and, for one a comment the change
+    did not write hides (:attr:`~hooklint.review.Review.not_covered`), why it is new anyway."""
+    why = review.not_covered.get(id(f))
+    return f"{f.message} {why}" if why else f.message
+
+
 def sarif_result(review: Review) -> RunResult:
-    """The run a review's SARIF reports: its new findings, and the head's count of files."""
-    return RunResult(findings=list(review.new), files=review.head.result.files)
+    """The run a review's SARIF reports: its new findings (each message as :func:`said` gives it),
+    and the head's count of files."""
+    return RunResult(findings=[dataclasses.replace(f, message=said(review, f)) for f in review.new],
+                     files=review.head.result.files)  # fmt: skip
 
 
 def render_sarif(review: Review, catalog: Catalog, category: str = "hooklint") -> str:
@@ -95,8 +110,9 @@ def render_text(review: Review) -> str:
     for title, findings in (("New findings", review.new), ("Fixed findings", review.fixed)):
         if findings:
             lines += ["", f"{title}:"]
-            lines += [f"  {f.path}:{f.span.line}:{f.span.column}: {f.severity} {f.rule_id} {f.slug}: {f.message}"
-                      for f in findings]  # fmt: skip
+            for f in findings:
+                lines.append(f"  {f.path}:{f.span.line}:{f.span.column}: {f.severity} {f.rule_id} {f.slug}: {f.message}")
+                lines += [f"    {review.not_covered[id(f)]}"] if id(f) in review.not_covered else []
     if review.suppressed:
         lines += ["", "Suppressed by the change (not fixed: the change hides them; review the reason):"]
         lines += [f"  {f.path}:{f.span.line}:{f.span.column}: {f.severity} {f.rule_id} {f.slug}: {f.message} "

@@ -352,8 +352,9 @@ def _remote_application(app: Application, source: ApplicationSource, config: Con
     if source.generated_by is not None:  # a template or resource of its parent: linted there
         loaded = parse_text(app.manifest_file, "")
     else:
+        # its documents and load issues are replaced below: not parsed
         loaded = read_in_repository(app.manifest_file, repository_root(os.path.dirname(app.manifest_file) or ".",
-                                                                       app.named), config.max_file_size)  # fmt: skip
+                                                                       app.named), config.max_file_size, False)  # fmt: skip
     from hooklint.sources.appmap.remote import not_fetched  # noqa: PLC0415
 
     why, advice = not_fetched(remote)
@@ -400,7 +401,7 @@ def _source_note(app: Application, config: Config, what: str, files: list[Loaded
         note = parse_text(app.source_note, "")
     else:
         note = read_in_repository(app.source_note, repository_root(os.path.dirname(app.source_note) or ".", app.named),
-                                  config.max_file_size)  # fmt: skip
+                                  config.max_file_size, False)  # fmt: skip  # documents and issues replaced below
     note.documents = []  # only the HL009: its objects are another application's
     note.issues = [issue]
     return note

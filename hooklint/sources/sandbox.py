@@ -61,6 +61,9 @@ _UNTRUSTED: set[str] = set()
 #: answer costs a ``realpath`` of every ``PATH`` element (thousands of ``lstat`` calls per run).
 _DIRS: dict[tuple, list[str]] = {}
 _FOUND: dict[tuple, "str | None"] = {}
+#: (name, PATH, repository) -> what :func:`refused_programs` found, for the run (every kustomization
+#: that cannot render says it: each asked the file system of every PATH element again)
+_REFUSED: dict[tuple, list[str]] = {}
 
 
 def forget() -> None:
@@ -68,6 +71,7 @@ def forget() -> None:
     so a program installed or removed since is seen."""
     _DIRS.clear()
     _FOUND.clear()
+    _REFUSED.clear()
 
 
 def distrust(folder: str) -> None:
@@ -140,6 +144,13 @@ def refused_programs(name: str, repository: str | None) -> list[str]:
     """The ``name`` programs ``PATH`` would have given the shell that hooklint will not run (in an
     empty, ``.`` or relative element, or resolving inside ``repository``), as spelled in ``PATH``:
     for the message saying why no renderer was found."""
+    question = (name, os.environ.get("PATH", os.defpath), repository)
+    if question not in _REFUSED:
+        _REFUSED[question] = _refused_programs(name, repository)
+    return list(_REFUSED[question])
+
+
+def _refused_programs(name: str, repository: str | None) -> list[str]:
     kept = set(program_dirs(repository))
     real_repository = os.path.realpath(repository) if repository else None
     found: list[str] = []

@@ -110,7 +110,7 @@ def by_comment(engine: Engine, findings: list[Finding], comments: dict[str, list
                     hit = next((n for n in names if _rule_id(engine.catalog, n) == finding.rule_id), None)
                     if hit is not None:
                         used.add((finding.path, line, hit))
-                        finding = dataclasses.replace(finding, suppression=Suppression("comment", reason))
+                        finding = dataclasses.replace(finding, suppression=Suppression("comment", reason, line, tuple(names)))
                         break
         yield finding
     for path, entries in sorted(comments.items()):
@@ -137,19 +137,22 @@ def by_annotation(engine: Engine, m: Manifest, findings: list[Finding], audit: b
         yield from findings
         return
     reasons: dict[str, str | None] = {}
-    for _, rule_id, reason in entries:
+    written: dict[str, tuple[str, ...]] = {}
+    for name, rule_id, reason in entries:
         if reasons.get(rule_id) is None:
             reasons[rule_id] = reason
+        written[rule_id] = (*written.get(rule_id, ()), name)
+    span = m.annotation_value_span(SUPPRESS_ANNOTATION)
     used: set[str] = set()
     for finding in findings:
         if finding.rule_id in reasons:
             used.add(finding.rule_id)
-            yield dataclasses.replace(finding, suppression=Suppression("annotation", reasons[finding.rule_id]))
+            how = Suppression("annotation", reasons[finding.rule_id], span.line, written[finding.rule_id])
+            yield dataclasses.replace(finding, suppression=how)
         else:
             yield finding
     if not audit:
         return
-    span = m.annotation_value_span(SUPPRESS_ANNOTATION)
     field = f"metadata.annotations.{SUPPRESS_ANNOTATION}"
     if UNUSED_SUPPRESSION in engine.enabled:
         rule = engine.catalog.rules[UNUSED_SUPPRESSION]

@@ -302,7 +302,7 @@ def find_application_sources(files: Iterable[str], repo_urls: Iterable[str] = ()
             continue
         if root is None:
             root = os.getcwd()
-        for doc in read_file(path).documents:
+        for doc in facts.read_parsed(path, DEFAULT_MAX_FILE_SIZE, len(data)).documents:
             for body in document_objects(doc.value):  # a kind: List's items too
                 found.extend(sources_of(body, path, root, ours))
     return found
@@ -330,7 +330,9 @@ def foreign_repo_urls(files: Iterable[str], repo_urls: Iterable[str] = (),
         if not may_hold(data, b"Application", b"repoURL"):
             continue
         ours = ours or urls.of(path)[1]
-        for body in (b for doc in read_file(path).documents for b in document_objects(doc.value)):
+        # parsed once for this note and find_application_sources
+        documents = facts.read_parsed(path, DEFAULT_MAX_FILE_SIZE, len(data)).documents
+        for body in (b for doc in documents for b in document_objects(doc.value)):
             if not isinstance(body, Map) or not is_argo_kind(body.get("apiVersion"), body.get("kind"), "Application"):
                 continue
             for _, entry in rendered_sources(body.get("spec")):
@@ -411,7 +413,7 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
     project = spec.get("project")
     entries = rendered_sources(spec)  # a hydrated Application: its dry source only
     out = []
-    real_root = os.path.realpath(root)
+    real_root = facts.realpath(root)
     refs = {f"${s['ref']}": s for _, s in entries if isinstance(s.get("ref"), str) and s["ref"]}
     # a ref source of this repository at another revision: its $ref files are not the working tree's (issue 32)
     pinned = {name: (str(s.get("targetRevision")), ref_revision) for name, s in refs.items()
@@ -469,7 +471,7 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
             if not within(real, real_root):
                 problem = (f"{field_name}.path {folder!r} is a symbolic link to {real}, outside the repository "
                            "(app path outside root)")  # fmt: skip
-            elif not os.path.isdir(real):
+            elif not facts.is_dir(real):
                 problem = f"{field_name}.path {folder!r} is not a folder of this repository"
             else:
                 target = os.path.join(root, os.path.relpath(real, real_root)) if real != real_root else root

@@ -20,7 +20,10 @@ raises :class:`GlobPanic`.
 from __future__ import annotations
 
 from collections import deque
+from functools import lru_cache
 from typing import Iterator, Sequence, cast
+
+from hooklint import deadline
 
 from hooklint.sources.repository.gomatch import RUNE_ERROR, BadPattern, path_match  # noqa: F401 (path_match: re-exported)
 from hooklint.sources.repository.gomatch import decode_rune as _decode
@@ -386,9 +389,33 @@ class _AnyOf(_Matcher):
         return out
 
 
+class _Memo:
+    """The answers of the :class:`_BTree` matchers of one pattern during one :meth:`Glob.match`,
+    by ``(matcher, text)``. A matcher's answer is a function of the text alone, so remembering it
+    changes no result; it bounds the time of a pattern whose trees would otherwise retry the same
+    sub-texts exponentially often. At most :data:`MEMO_BYTES` bytes of texts are kept (past them
+    nothing more is remembered, and the run's deadline still bounds the match)."""
+
+    MEMO_BYTES = 32 << 20
+
+    def __init__(self) -> None:
+        self.answers: dict[tuple[int, bytes], bool] = {}
+        self.kept = 0
+
+    def get(self, matcher: "_BTree", s: bytes) -> bool | None:
+        return self.answers.get((id(matcher), s))
+
+    def put(self, matcher: "_BTree", s: bytes, answer: bool) -> None:
+        if self.kept + len(s) <= self.MEMO_BYTES:
+            self.answers[(id(matcher), s)] = answer
+            self.kept += len(s)
+
+
 class _BTree(_Matcher):
     def __init__(self, value: _Matcher, left: _Matcher | None, right: _Matcher | None) -> None:
         self.value, self.left, self.right = value, left, right
+        #: The memo of the running :meth:`Glob.match` (set by it on every tree of the pattern).
+        self.memo: _Memo | None = None
         self.left_len = self.right_len = 0
         ok = True
         self.value_len = value.length()
@@ -409,12 +436,28 @@ class _BTree(_Matcher):
         return -1, []
 
     def match(self, s: bytes) -> bool:
+        """``BTree.Match``, remembered for the length of one :meth:`Glob.match` (see
+        :class:`_Memo`): the same ``s`` gives the same answer, so a pattern of many ``*x?`` groups
+        (``*a?*a?*a?...*c``: each group's tree retries every split of the text, as Go does) costs
+        a polynomial number of steps, not an exponential one."""
+        memo = self.memo
+        if memo is not None:
+            known = memo.get(self, s)
+            if known is not None:
+                return known
+        found = self._match(s)
+        if memo is not None:
+            memo.put(self, s, found)
+        return found
+
+    def _match(self, s: bytes) -> bool:
         size = len(s)
         if self.total != -1 and self.total > size:
             return False
         offset = self.left_len if self.left_len >= 0 else 0
         limit = size - self.right_len if self.right_len >= 0 else size
         while offset < limit:
+            deadline.check()  # run-timeout holds inside one match too (a hostile pattern)
             index, segments = self.value.index(_slice(s, offset, limit))
             if index == -1:
                 return False
@@ -990,16 +1033,42 @@ class Glob:
         Raises :class:`GlobError` with gobwas/glob's message when it does not compile."""
         data = pattern.encode("utf-8", "surrogatepass")
         self._matcher = _compile(_parse(_Lexer(data)), [ord(c) for c in separators])
+        self._trees = list(_trees(self._matcher))
 
     def match(self, text: str) -> bool:
         """Whether ``text`` (a file path: undecodable bytes kept as ``os`` gives them, through
-        ``surrogateescape``) matches. Raises :class:`GlobPanic` where Go would panic."""
-        return self._matcher.match(text.encode("utf-8", "surrogateescape"))
+        ``surrogateescape``) matches. Raises :class:`GlobPanic` where Go would panic, and
+        :class:`hooklint.deadline.RunTimeout` when the run's deadline passes while matching."""
+        memo = _Memo() if self._trees else None
+        for tree in self._trees:
+            tree.memo = memo
+        try:
+            return self._matcher.match(text.encode("utf-8", "surrogateescape"))
+        finally:
+            for tree in self._trees:
+                tree.memo = None
 
 
+def _trees(matcher: _Matcher | None) -> Iterator[_BTree]:
+    """Every :class:`_BTree` in ``matcher`` (the matchers it holds, at any depth)."""
+    if matcher is None:
+        return
+    if isinstance(matcher, _BTree):
+        yield matcher
+    for child in (*vars(matcher).values(),):
+        if isinstance(child, _Matcher):
+            yield from _trees(child)
+        elif isinstance(child, list):
+            for item in child:
+                if isinstance(item, _Matcher):
+                    yield from _trees(item)
+
+
+@lru_cache(maxsize=256)
 def compile_glob(pattern: str, separators: str = "") -> Glob | None:
     """The compiled ``pattern``, or None when gobwas/glob refuses it (``util/glob`` ``Match``
-    then logs "failed to compile pattern" and returns false)."""
+    then logs "failed to compile pattern" and returns false). Remembered per pattern (a folder's
+    ``include`` is matched against each of its files)."""
     try:
         return Glob(pattern, separators)
     except GlobError:

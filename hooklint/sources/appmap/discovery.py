@@ -384,7 +384,7 @@ def group_applications(
             app = Application(key, files, [], kind, manifest_file, named_by.get(key),
                               unseen=_submodules_read(kind, key, manifest_file, False))  # fmt: skip
             if kind == KUSTOMIZE:
-                _leave_out_unread(app, kustomization_reads(manifest_file) if os.path.isfile(manifest_file) else None)
+                _leave_out_unread(app, kustomization_reads(manifest_file) if facts.is_file(manifest_file) else None)
             apps.append(app)
             continue
         context: list[str] = sorted(left_out.get(key, ()))
@@ -419,7 +419,11 @@ def group_applications(
     max_size = config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE
     # the repository's CRDs and hostPath volumes, whether or not its URL is known (trial 8, F9:
     # `hooklint lint app/job.yaml` reads the PersistentVolume of infra/ as `hooklint lint .` does)
-    whole = readable if repository_files else contained(run_files + repository_manifests(run_files, repo_urls, True))
+    if repository_files:
+        whole = readable
+    else:  # readable is contained(run_files): asked again only with more files
+        others = repository_manifests(run_files, repo_urls, True)
+        whole = contained(run_files + others) if others else readable
     crds = cluster_scoped_crds(whole, max_size)
     crd_apis = tuple(sorted(crd_api_versions(whole, max_size)))
     volumes, claims = host_path_volumes(whole, max_size)
@@ -497,7 +501,7 @@ def _hidden_files_read(sources: list[ApplicationSource], known: set[str], exclud
     out: set[str] = set()
     for source in sources:
         folder = os.path.normpath(source.folder)
-        if source.problem is not None or source.remote is not None or not os.path.isdir(folder):
+        if source.problem is not None or source.remote is not None or not facts.is_dir(folder):
             continue
         if (source.source_type or source_type(folder)[0]) != DIRECTORY:
             continue
@@ -568,7 +572,7 @@ def _add_hidden_sources(sources: list[ApplicationSource], named_dirs: list[str],
     silent pass (0 files, exit 0)."""
     for source in sources:
         folder = os.path.normpath(source.folder)
-        if source.problem is not None or not _is_hidden(folder) or not os.path.isdir(folder):
+        if source.problem is not None or not _is_hidden(folder) or not facts.is_dir(folder):
             continue
         named = next((d for d in named_dirs if within(os.path.abspath(folder), os.path.abspath(d))), None)
         if named is None:
@@ -606,7 +610,7 @@ def _hidden_applications(apps: list[Application], hidden_dirs: list[str], max_si
     read_folders: set[str] = set()
     for app in apps:  # what a kustomization of the run builds from a hidden folder is linted through it
         for part in [app, *app.parts]:
-            if part.source_type == KUSTOMIZE and part.manifest_file and os.path.isfile(part.manifest_file):
+            if part.source_type == KUSTOMIZE and part.manifest_file and facts.is_file(part.manifest_file):
                 reads = kustomization_reads(part.manifest_file) or set()
                 for component in _added_components(part, version):  # spec.source.kustomize.components: hidden ones too
                     reads |= kustomization_reads(component) or {os.path.dirname(component)}
@@ -680,7 +684,7 @@ def _added_components(app: Application, version: Version = DEFAULT_VERSION) -> l
     for _, globbed in _component_entries(app.argocd, folder, version):
         for match in globbed:
             target = os.path.normpath(os.path.join(folder, match))
-            name = next((n for n in KUSTOMIZATION_NAMES if os.path.isfile(os.path.join(target, n))), None)
+            name = next((n for n in KUSTOMIZATION_NAMES if facts.is_file(os.path.join(target, n))), None)
             if name is not None and within(os.path.realpath(target), _top(folder)):
                 out.append(os.path.join(target, name))
     return out
@@ -807,7 +811,7 @@ def _leave_out_components(apps: list[Application], components: dict[str, Applica
     result: dict[str, Skip | str | None] = {}
     for kustomization, app in components.items():
         why = users.get(kustomization)
-        if why is None and os.path.isfile(kustomization):
+        if why is None and facts.is_file(kustomization):
             # issue 22: nothing of the run renders it, so it is rendered on its own, through a
             # wrapper kustomization listing it (hooklint.sources.render.kustomize), as its users would
             app.source_type, app.manifest_file = KUSTOMIZE, kustomization
@@ -896,7 +900,7 @@ def _mapped_applications(
     for parts in multi.values():  # one of its sources is in the run: all of them are (one sync)
         if any(k != STDIN and within(k, p.folder) for p in parts for k in list(reported)):
             for p in parts:
-                if p.folder in (".", "") or not os.path.isdir(p.folder):
+                if p.folder in (".", "") or not facts.is_dir(p.folder):
                     continue
                 for file in walk(p.folder, []):
                     file = os.path.normpath(file)
@@ -953,9 +957,9 @@ def _mapped_applications(
         if kind in (KUSTOMIZE, HELM):
             assert manifest_file is not None  # set above
             manifest_file = os.path.normpath(manifest_file)
-            reads = kustomization_reads(manifest_file) if kind == KUSTOMIZE and os.path.isfile(manifest_file) else None
+            reads = kustomization_reads(manifest_file) if kind == KUSTOMIZE and facts.is_file(manifest_file) else None
             if reads is not None:  # a kustomization renders what it lists, not every folder under it
-                read_folders = {p if os.path.isdir(p) else os.path.dirname(p) for p in reads}
+                read_folders = {p if facts.is_dir(p) else os.path.dirname(p) for p in reads}
                 inside = [k for k in inside if k == folder or os.path.abspath(k) in read_folders]
                 if not inside:
                     continue  # the run's files are in folders this kustomization does not read
@@ -969,7 +973,7 @@ def _mapped_applications(
         for problem in options.problems:
             notices.append(f"{source.label()}: {problem}; ignored.")
         if options.recurse:  # Argo CD reads its hidden folders too: walked here, where the run's walk skipped them
-            for file in walk(folder, [], hidden=True) if os.path.isdir(folder) else ():
+            for file in walk(folder, [], hidden=True) if facts.is_dir(folder) else ():
                 file = os.path.normpath(file)
                 if _is_hidden(os.path.relpath(file, folder)):
                     reported.setdefault(os.path.dirname(file) or ".", set()).add(file)
@@ -1129,7 +1133,7 @@ def applications_in_charts(sources: list[ApplicationSource], read: set[str], fil
     urls: RepositoryUrls | None = None
     out: list[ApplicationSource] = []
     for source in sources:
-        if source.problem is not None or source.remote is not None or not os.path.isdir(source.folder):
+        if source.problem is not None or source.remote is not None or not facts.is_dir(source.folder):
             continue
         if (source.source_type or source_type(source.folder)[0]) != DIRECTORY:
             continue
@@ -1271,7 +1275,7 @@ def _siblings(folder: str, exclude: set[str]) -> list[str]:
         if (
             is_manifest_name(name)
             and os.path.normpath(full) not in norm_exclude
-            and os.path.isfile(full)
+            and facts.is_file(full)
         ):
             out.append(full)
     return out
@@ -1534,7 +1538,7 @@ def _parent_candidates(files: list[str]) -> tuple[dict[str, tuple[str, str, bool
                 spelled.add(folder)
         elif name in KUSTOMIZATION_NAMES and not is_component(path):
             reads = kustomization_reads(path) or set()
-            holding = frozenset(p for p in reads if p != os.path.abspath(path) and os.path.isfile(p)
+            holding = frozenset(p for p in reads if p != os.path.abspath(path) and facts.is_file(p)
                                 and mentions_application(p))  # fmt: skip
             if not holding and any(_kustomization_may_make_applications(p) for p in reads
                                    if os.path.basename(p) in KUSTOMIZATION_NAMES):  # fmt: skip

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Iterable, Iterator
 
-from hooklint.loader import DEFAULT_MAX_FILE_SIZE, parse_bytes
+from hooklint.loader import DEFAULT_MAX_FILE_SIZE
 from hooklint.sources.repository import facts
 from hooklint.sources.repository.spelling import may_hold
 from hooklint.yamlio import Map, Seq
@@ -52,7 +52,7 @@ def _written_crds(files: Iterable[str], max_file_size: int, *words: bytes) -> It
         parsed += 1
         if parsed > MAX_CRD_FILES:
             return
-        for doc in parse_bytes(path, data).documents:
+        for doc in facts.parsed_regular(path, data).documents:
             body = doc.value
             if isinstance(body, Map) and body.get("kind") == "CustomResourceDefinition" and str(
                     body.get("apiVersion") or "").startswith("apiextensions.k8s.io/"):

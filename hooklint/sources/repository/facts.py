@@ -17,7 +17,8 @@ from typing import Any
 from stat import S_ISDIR, S_ISLNK, S_ISREG
 
 from hooklint.files import read_bytes
-from hooklint.sources.repository import git
+from hooklint.loader import LoadedFile, parse_bytes, read_file
+from hooklint.sources.repository import git, spelling
 
 #: path (as walked, normalised) -> whether it is a symbolic link, from the folder listing (d_type:
 #: no system call); only the files of the walk.
@@ -28,6 +29,10 @@ _stats: dict[str, "os.stat_result | OSError"] = {}
 _contents: dict[tuple[str, int], "bytes | None"] = {}
 #: The largest file whose bytes discovery's scans share (bigger ones are read by each scan).
 KEPT_CONTENT = 1 << 20
+#: (path, max_size) -> what :func:`read_parsed` read and parsed, until forget_contents
+_read: dict[tuple[str, int], LoadedFile] = {}
+#: path -> (the bytes read_regular kept, what :func:`parsed_regular` parsed of them), until forget_contents
+_parsed: dict[str, tuple[bytes, LoadedFile]] = {}
 #: path -> its os.lstat result, or the OSError that lstat raised
 _lstats: dict[str, "os.stat_result | OSError"] = {}
 #: absolute folder -> its git root (None outside one), shared by every caller of the run
@@ -39,6 +44,16 @@ _checkouts: dict[str, "git.CheckedOut"] = {}
 #: absolute folder -> the names of its entries that are not folders (links not followed), or None
 #: when it cannot be listed
 _names: dict[str, "tuple[str, ...] | None"] = {}
+#: absolute path of an entry a walk of this run listed -> whether it is a symbolic link (from the
+#: listing's d_type: what ``os.lstat`` says of it)
+_entry_links: dict[str, bool] = {}
+#: name -> a memo of this run (:func:`memo`)
+_memos: dict[str, dict] = {}
+#: absolute folders a walk of this run listed with no ``.git`` entry (of any kind)
+_without_git: set[str] = set()
+#: absolute folder -> how Argo CD types it (:func:`hooklint.sources.repository.tree.source_type`),
+#: from the names of _names
+_types: dict[str, tuple[str, "str | None"]] = {}
 
 
 def reset() -> None:
@@ -46,10 +61,17 @@ def reset() -> None:
     _links.clear()
     _stats.clear()
     _contents.clear()
+    _read.clear()
+    _parsed.clear()
+    spelling.forget()
     _lstats.clear()
     _roots.clear()
     _reals.clear()
     _names.clear()
+    _types.clear()
+    _entry_links.clear()
+    _without_git.clear()
+    _memos.clear()
     _checkouts.clear()
     sandbox = sys.modules.get("hooklint.sources.sandbox")  # only a run that rendered has programs to forget
     if sandbox is not None:
@@ -108,7 +130,7 @@ def git_root_of(folder: str) -> str | None:
     key = os.path.abspath(folder)
     if key in _roots:
         return _roots[key]
-    return git.git_root(key, _roots)
+    return git.git_root(key, _roots, _without_git)
 
 
 def checked_out(root: str) -> "git.CheckedOut":
@@ -155,7 +177,48 @@ def entry_names(folder: str) -> tuple[str, ...] | None:
 
 def note_names(folder: str, names: tuple[str, ...]) -> None:
     """Record what a walk of this run listed in ``folder``: the names :func:`entry_names` answers."""
-    _names[os.path.abspath(folder)] = names
+    key = os.path.abspath(folder)
+    _names[key] = names
+    _types.pop(key, None)
+
+
+def memo(name: str) -> dict:
+    """The memo called ``name`` of this run: an empty dict at its start (:func:`reset`), for an
+    answer derived only from the file system facts above (asked once per run like them)."""
+    found = _memos.get(name)
+    if found is None:
+        found = _memos[name] = {}
+    return found
+
+
+def note_listing(folder: str, dirs: list[str], files: list[str], links: dict[str, bool]) -> None:
+    """Record what a walk of this run listed in ``folder``: its folders ``dirs`` and other entries
+    ``files`` (by name), and ``links`` (``folder/name`` -> whether it is a symbolic link, as
+    :func:`hooklint.files.walk_tree` gives it: every folder that is one, each file). So
+    :func:`realpath` asks no ``lstat`` of an entry the walk saw, and :func:`git_root_of` no
+    ``stat`` of a ``.git`` in a folder that has none."""
+    key = os.path.abspath(folder)
+    # os.path.join of the folder (as walked, and absolute) and a name, written out: this runs once per entry
+    walked = folder if not folder or folder.endswith(os.sep) else folder + os.sep
+    full = key if key.endswith(os.sep) else key + os.sep
+    for name in dirs:
+        _entry_links[full + name] = links.get(walked + name, False)
+    for name in files:
+        is_link = links.get(walked + name)
+        if is_link is not None:  # unknown when the listing could not tell
+            _entry_links[full + name] = is_link
+    if ".git" not in dirs and ".git" not in files:
+        _without_git.add(key)
+
+
+def folder_type(folder: str) -> tuple[str, str | None] | None:
+    """What :func:`note_folder_type` recorded for the absolute ``folder`` in this run, or None."""
+    return _types.get(folder)
+
+
+def note_folder_type(folder: str, found: tuple[str, str | None]) -> None:
+    """Record how Argo CD types the absolute ``folder`` (from its :func:`entry_names`), for the run."""
+    _types[folder] = found
 
 
 def _is_folder(entry: os.DirEntry) -> bool:
@@ -202,10 +265,16 @@ def realpath(path: str) -> str:
         found = _reals[probe]
         for name in reversed(names):
             joined = os.path.join(found, name)
-            try:
-                is_link = S_ISLNK(lstat(joined).st_mode)
-            except OSError:  # missing: os.path.realpath keeps the name as written
-                is_link = False
+            # the walk's listing says whether the entry is a link (the same entry, reached through
+            # the links above or not); else lstat
+            listed = _entry_links.get(os.path.join(probe, name))
+            if listed is not None:
+                is_link = listed
+            else:
+                try:
+                    is_link = S_ISLNK(lstat(joined).st_mode)
+                except OSError:  # missing: os.path.realpath keeps the name as written
+                    is_link = False
             found = os.path.realpath(joined) if is_link else joined
             probe = os.path.join(probe, name)
             _reals[probe] = found
@@ -224,16 +293,53 @@ def read_regular(path: str, max_size: int) -> bytes | None:
     key = (path, max_size)
     if key in _contents:
         return _contents[key]
+    found: bytes | None
     try:
-        info = stat(path)
-        found = read_bytes(path, max_size) if S_ISREG(info.st_mode) and info.st_size <= max_size else None
-    except OSError:
+        if walked_regular(path):  # not a link: read_bytes's fstat of the open file refuses the rest
+            found = read_bytes(path, max_size)
+        else:
+            info = stat(path)
+            found = read_bytes(path, max_size) if S_ISREG(info.st_mode) and info.st_size <= max_size else None
+    except OSError:  # NotRegularFile and FileTooLarge too
         found = None
     if found is None or len(found) <= KEPT_CONTENT:
         _contents[key] = found
+        if found is not None:
+            spelling.share(found)  # the scans' text tests search it for escapes once
+    return found
+
+
+def read_parsed(path: str, max_size: int, size: int) -> LoadedFile:
+    """:func:`hooklint.loader.read_file` of ``path`` (``max_size``), parsed once for the scans of
+    discovery that ask again (Applications, then their foreign repository URLs) until
+    :func:`forget_contents`; only files of at most :data:`KEPT_CONTENT` bytes (``size``: the
+    length of what :func:`read_regular` read) are kept. Callers only read what it holds."""
+    key = (path, max_size)
+    found = _read.get(key)
+    if found is None:
+        found = read_file(path, max_size)
+        if size <= KEPT_CONTENT:
+            _read[key] = found
+    return found
+
+
+def parsed_regular(path: str, data: bytes) -> LoadedFile:
+    """:func:`hooklint.loader.parse_bytes` of ``data``, the bytes :func:`read_regular` gave for
+    ``path``, parsed once for the scans that ask again (the CRD scans) until
+    :func:`forget_contents`; only files of at most :data:`KEPT_CONTENT` bytes are kept (the same
+    bytes object: what :func:`read_regular` kept). Callers only read what it holds."""
+    kept = _parsed.get(path)
+    if kept is not None and kept[0] is data:
+        return kept[1]
+    found = parse_bytes(path, data)
+    if len(data) <= KEPT_CONTENT:
+        _parsed[path] = (data, found)
     return found
 
 
 def forget_contents() -> None:
-    """Drop the bytes :func:`read_regular` kept: discovery is done with them."""
+    """Drop the bytes :func:`read_regular` kept, and what was parsed of them: discovery is done with them."""
     _contents.clear()
+    _read.clear()
+    _parsed.clear()
+    spelling.forget()

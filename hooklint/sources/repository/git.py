@@ -14,11 +14,13 @@ from hooklint.files import read_bytes
 from hooklint.loader import DEFAULT_MAX_FILE_SIZE
 
 
-def git_root(folder: str, _roots: dict[str, str | None] | None = None) -> str | None:
+def git_root(folder: str, _roots: dict[str, str | None] | None = None,
+             _without_git: "set[str] | frozenset[str]" = frozenset()) -> str | None:
     """The git repository holding ``folder``: the nearest folder above it (itself included) with
     ``.git`` (a folder, or a file ``gitdir: ...`` as in worktrees and submodules), absolute; None
     outside one. ``_roots`` memoises the answer for every folder visited (many folders of one
-    tree)."""
+    tree); ``_without_git`` holds absolute folders known to have no ``.git`` entry (listed by the
+    run's walk), not asked again."""
     roots = _roots if _roots is not None else {}
     probe = os.path.abspath(folder)
     visited = []
@@ -28,7 +30,7 @@ def git_root(folder: str, _roots: dict[str, str | None] | None = None) -> str | 
             root = roots[probe]
             break
         visited.append(probe)
-        if os.path.exists(os.path.join(probe, ".git")):
+        if probe not in _without_git and os.path.exists(os.path.join(probe, ".git")):
             root = probe
             break
         parent = os.path.dirname(probe)

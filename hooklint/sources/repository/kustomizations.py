@@ -37,14 +37,21 @@ def _read_kustomization(kustomization: str) -> dict:
 def _load_kustomization(kustomization: str) -> dict | None:
     """The mapping ``kustomization`` holds (empty for an empty file), or None when it cannot be read
     or parsed, or holds something else. Parsed once per version of the file: discovery asks of
-    each kustomization whether it is a Component, what it builds on and what it reads."""
+    each kustomization whether it is a Component, what it builds on and what it reads (answered
+    once per run: :func:`hooklint.sources.repository.facts.memo`)."""
+    known = facts.memo("kustomizations")
+    if kustomization in known:
+        return known[kustomization]
     try:
-        info = os.stat(kustomization)
+        info = facts.stat(kustomization)
     except OSError:
-        return None
-    if not inside_repository(kustomization, kustomization):  # its render is HL007; never read it here
-        return None
-    return _parse_kustomization(os.path.abspath(kustomization), info.st_mtime_ns, info.st_size)
+        found = None
+    else:
+        # its render is HL007 when it leads out of the repository; never read it here
+        found = (_parse_kustomization(os.path.abspath(kustomization), info.st_mtime_ns, info.st_size)
+                 if inside_repository(kustomization, kustomization) else None)
+    known[kustomization] = found
+    return found
 
 
 @functools.lru_cache(maxsize=4096)
@@ -85,7 +92,7 @@ def kustomization_references(kustomization: str) -> list[tuple[str, str]]:
         for entry in entries if isinstance(entries, list) else []:
             if isinstance(entry, str) and entry and "\n" not in entry and "://" not in entry:
                 target = os.path.normpath(os.path.join(folder, entry))
-                if inside_repository(target, kustomization) and os.path.isdir(target):
+                if inside_repository(target, kustomization) and facts.is_dir(target):
                     found.append((field_name, target))
     return found
 

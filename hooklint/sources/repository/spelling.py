@@ -33,14 +33,38 @@ _DECODING_TAG_WORD = re.compile(rb"(?<!\S)[^\s!]*!\S*?(?:binary|%)|^%TAG", re.MU
 _WIDE_BOMS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 
 
+#: id(data) -> (data, rewritten(data) or None until asked) for the bytes the scans of one
+#: discovery share (:func:`share`: each file's bytes are one object, read once by
+#: :func:`hooklint.sources.repository.facts.read_regular`), so that the scans search each file for
+#: escapes and tags once; other bytes are searched each time. Emptied by :func:`forget`.
+_shared: dict[int, tuple[bytes, "bool | None"]] = {}
+
+
+def share(data: bytes) -> None:
+    """Remember :func:`rewritten` of ``data`` once asked, until :func:`forget` (bytes read once and
+    kept for the scans of a run)."""
+    _shared[id(data)] = (data, None)
+
+
+def forget() -> None:
+    """Drop every :func:`share` (the end of discovery, or a new run)."""
+    _shared.clear()
+
+
 def rewritten(data: bytes) -> bool:
     """Whether the parsed text of the file bytes ``data`` may hold strings whose characters are
     not written as such in ``data``: a backslash escape that can make a letter (YAML double-quoted
     ``\\x61``, ``\\u0061``, ``\\U00000061``, ``\\/``, an escaped line break; JSON ``\\u0061``,
     ``\\/``), a tag that may be ``!!binary``, or a UTF-16/UTF-32 encoding. Conservative: an escape
     in a comment or a plain scalar counts too."""
-    return data.startswith(_WIDE_BOMS) or _LETTER_ESCAPE.search(data) is not None or (
+    kept = _shared.get(id(data))
+    if kept is not None and kept[0] is data and kept[1] is not None:
+        return kept[1]
+    found = data.startswith(_WIDE_BOMS) or _LETTER_ESCAPE.search(data) is not None or (
         b"!" in data and _DECODING_TAG_WORD.search(data) is not None)
+    if kept is not None and kept[0] is data:
+        _shared[id(data)] = (data, found)
+    return found
 
 
 
@@ -48,4 +72,7 @@ def may_hold(data: bytes, *words: bytes) -> bool:
     """Whether the parsed documents of the file bytes ``data`` may hold every one of ``words`` (as
     a key, a value or part of one): each is written in ``data``, or ``data`` is :func:`rewritten`.
     False means no spelling in ``data`` makes one of them, so a scan may skip the file unparsed."""
-    return all(word in data for word in words) or rewritten(data)
+    for word in words:  # a loop, not all(...) over a generator: asked of every file by each scan
+        if word not in data:
+            return rewritten(data)
+    return True

@@ -43,15 +43,16 @@ def repository_root(folder: str, named: str | None = None) -> str:
     return min(inside, key=len) if inside else here
 
 
-def read_in_repository(path: str, root: str, max_size: int) -> LoadedFile:
+def read_in_repository(path: str, root: str, max_size: int, documents: bool = True) -> LoadedFile:
     """Read and parse ``path`` (:func:`hooklint.loader.read_file`) when it resolves
     (``os.path.realpath``, every link followed) inside the repository ``root``; else an empty file
     with one HL007 at 1:1 naming where it leads, its target never opened (Argo CD's repo server
     refuses the repository: ``reposerver/repository/repository.go``, "illegal filepath in symlink").
-    The one way a kustomization, ``Chart.yaml`` or Application file is read before it renders."""
+    The one way a kustomization, ``Chart.yaml`` or Application file is read before it renders.
+    ``documents=False``: no document parsed (:func:`hooklint.loader.parse_text`)."""
     target = escaping_target(path, root)
     if target is None:
-        return read_file(path, max_size)
+        return read_file(path, max_size, documents)
     return outside_repository(path, target)
 
 
@@ -201,7 +202,10 @@ def type_of_names(names: Iterable[str]) -> tuple[str, str | None]:
     one is built from the first of :data:`KUSTOMIZATION_NAMES` present (``findKustomizeFile``)."""
     kind = DIRECTORY
     present = set()
-    for name in sorted(names, key=os.fsencode):  # Go's os.ReadDir order: by the bytes of the name
+    # only the names that type the folder, in Go's os.ReadDir order (by the bytes of the name): a
+    # folder of many files sorts a few names, not all of them
+    typing = [n for n in names if n.endswith(HELM_CHART_FILE) or n in KUSTOMIZATION_NAMES]
+    for name in sorted(typing, key=os.fsencode) if len(typing) > 1 else typing:
         if name.endswith(HELM_CHART_FILE):
             kind = HELM
         if name in KUSTOMIZATION_NAMES:
@@ -221,7 +225,12 @@ def source_type(folder: str) -> tuple[str, str | None]:
     ``(DIRECTORY, None)``, by :func:`type_of_names` over its entries that are not folders (links not
     followed, as ``filepath.Walk`` looks at each entry with ``lstat``). The ``Chart.yaml`` of a Helm folder may be
     missing (typed Helm by ``old-Chart.yaml``): its render then fails, as Argo CD's does."""
-    kind, name = type_of_names(facts.entry_names(folder) or ())
+    key = os.path.abspath(folder)
+    typed = facts.folder_type(key)  # each folder typed once per run (chart_of asks every folder above a file)
+    if typed is None:
+        typed = type_of_names(facts.entry_names(key) or ())
+        facts.note_folder_type(key, typed)
+    kind, name = typed
     return kind, os.path.join(folder, name) if name is not None else None
 
 
@@ -280,6 +289,7 @@ def walk(root: str, errors: list[InputError], notices: list[str] | None = None, 
             in_tree.add(folder)
         linked = [d for d in dirs if links.get(os.path.join(folder, d))]  # a file to filepath.Walk (lstat)
         facts.note_names(folder, tuple(files + linked))  # source_type asks again: no second listing
+        facts.note_listing(folder, dirs, files, links)  # realpath and git_root ask no lstat/stat of what it saw
         if type_of_names(files + linked)[0] == HELM:
             if chart_found is not None:
                 chart_found.extend(os.path.join(folder, d) for d in sorted(dirs) if d not in CHART_OWN_FOLDERS)
@@ -417,12 +427,17 @@ def contained(files: list[str]) -> list[str]:
     order: the only ones discovery opens."""
     cwd = os.getcwd()
     by_boundary: dict[str, Containment] = {}
+    by_folder: dict[str, Containment] = {}  # each folder's boundary found once
     kept = []
     for path in files:
-        boundary = _boundary_of(os.path.dirname(os.path.abspath(path)), cwd)
-        containment = by_boundary.get(boundary)
+        folder, name = os.path.split(path)
+        containment = by_folder.get(folder) if name not in ("", ".", "..") else None
         if containment is None:
-            containment = by_boundary[boundary] = Containment(boundary)
+            boundary = _boundary_of(os.path.dirname(os.path.abspath(path)), cwd)
+            containment = by_boundary.get(boundary)
+            if containment is None:
+                containment = by_boundary[boundary] = Containment(boundary)
+            by_folder[folder] = containment
         if containment.escaping(path) is None:
             kept.append(path)
     return kept

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from hooklint.loader import DEFAULT_MAX_FILE_SIZE, parse_bytes
+from hooklint.loader import DEFAULT_MAX_FILE_SIZE
 from hooklint.sources.repository import facts
 from hooklint.sources.repository.spelling import may_hold
 from hooklint.yamlio import Map
@@ -120,7 +120,7 @@ class VolumeClaim:
 def _v1_objects(path: str, data: bytes, kind: str) -> Iterable[Map]:
     """The ``v1`` objects of ``kind`` written in ``path`` (whose bytes are ``data``: documents and
     ``List`` items)."""
-    for doc in parse_bytes(path, data).documents:
+    for doc in facts.parsed_regular(path, data).documents:
         body = doc.value
         if not isinstance(body, Map):
             continue
