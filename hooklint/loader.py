@@ -195,6 +195,8 @@ def decode_manifest(data: bytes) -> str:
 #: break or the end.
 _LIBYAML_ONLY_MARKER = re.compile("(?:^\\.\\.\\.|(?<=[\r\x85\u2028\u2029])(?:---|\\.\\.\\.))"
                                   "(?=[ \t\r\n\x85\u2028\u2029]|\\Z)", re.MULTILINE)
+#: libyaml's line breaks (Go's line reader knows only LF).
+_LIBYAML_BREAKS = "\r\n\x85\u2028\u2029"
 #: A line Go's ``YAMLReader`` may take for a separator, and the rest of the line (see :func:`go_yaml_chunks`).
 _GO_SEPARATOR_LINE = re.compile(r"^---([^\n]*)", re.MULTILINE)
 _GO_SEPARATOR_REST = re.compile(r"---([^\n]*)")
