@@ -207,3 +207,10 @@ def test_helm_template_opening_with_a_hash_separator(folder):
     assert code == 1
     assert ("chart/templates/job.yaml", 13, 7, "HL105") in found  # the template's hostNetwork: true
     assert not [f for f in found if f[3] in ("HL001", "HL003")]
+
+
+def test_stdin_is_cut_as_argo_cd_cuts_it(folder):
+    result = runner.invoke(app, ["lint", "--format", "json", "-"], input=CONFIG_MAP + '---#: "\n' + HOOK_JOB + '#"\n')
+    assert result.exit_code == 1, result.output
+    found = sorted((f["path"], f["line"], f["column"], f["rule_id"]) for f in json.loads(result.stdout)["findings"])
+    assert [f for f in found if f[3] == "HL105"] == hl105("-", 8)
