@@ -30,6 +30,7 @@ from hooklint.gojsonread import NotGoJSON, read_value
 from hooklint.yamlio import (
     JSON_CLOSER_AFTER,
     MAX_NODES,
+    SEPARATOR_TEXT,
     SYNTAX_ERROR,
     TOO_COMPLEX,
     TOO_MANY_ERRORS,
@@ -203,6 +204,8 @@ _GO_SEPARATOR_REST = re.compile(r"---([^\n]*)")
 #: A ``---`` line libyaml does not read as Go does: one followed by more than blanks and a comment
 #: after a blank.
 _ODD_SEPARATOR = re.compile(r"\n---(?!\n|[ \t\r]*$|[ \t\r]+#)", re.MULTILINE)  # "\n": a fast literal search
+#: A ``---`` line followed by more than spaces: text to Go's ``YAMLReader`` before v0.22.0.
+_SEPARATOR_TEXT = re.compile(r"\n---[^\n]*?\S")  # "\n": a fast literal search
 _ODD_SEPARATOR_REST = re.compile(r"---(?![ \t\r]*$|[ \t\r]+#)", re.MULTILINE)
 
 
@@ -281,9 +284,13 @@ def cuts_like_libyaml(text: str, begin: int = 0, end: int | None = None) -> bool
     return True
 
 
+#: How HL001 for a line ``---<text>`` Argo CD refuses begins (:func:`invalid_separator`).
+INVALID_SEPARATOR = "invalid Yaml document separator: "
+
+
 def invalid_separator(rest: str) -> str:
     """HL001's message for a line ``---<rest>`` Argo CD refuses (:func:`go_yaml_chunks`)."""
-    return (f"invalid Yaml document separator: {shown(rest)}: a line that starts with '---' separates documents "
+    return (f"{INVALID_SEPARATOR}{shown(rest)}: a line that starts with '---' separates documents "
             "for Argo CD (k8s.io/apimachinery YAMLReader), and only spaces or a '#' comment may follow it, so "
             "Argo CD fails to read the whole source; put the text on its own line after a '---' line")  # fmt: skip
 
@@ -476,7 +483,22 @@ class _FileParser:
             begin = self.chunk_end(self.chunk_of(bad.start()))
             bad = self.next_refused(not_yaml, begin)
         self.parse(begin, end)
+        if "---" in text:
+            self.older_separators(self._begin)
         return self.loaded
+
+    def older_separators(self, begin: int) -> None:
+        """A SEPARATOR_TEXT issue at each ``---`` line followed by more than spaces: a separator (or
+        an error) to Argo CD from 2.2.0 on, text in the document before (:func:`go_yaml_chunks`)."""
+        text = self.text
+        first = [begin - 1] if text.startswith("---", begin) else []  # the stream's first line
+        for at in itertools.chain(first, (m.start() for m in _SEPARATOR_TEXT.finditer(text, begin))):
+            at += 1
+            if at >= begin:
+                line_end = text.find("\n", at)
+                rest = go_trim_space(text[at + 3 : len(text) if line_end < 0 else line_end])
+                if rest:
+                    self.loaded.issues.append((LoadIssue(SEPARATOR_TEXT, self.positions.point(at), rest), self.index))
 
     def next_refused(self, not_yaml: "re.Pattern[str]", begin: int) -> "re.Match[str] | None":
         """The next character from ``begin`` on that YAML refuses, past those on a separator line

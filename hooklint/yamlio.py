@@ -508,6 +508,10 @@ TOO_MANY_ERRORS = "too-many-errors"
 #: ``]`` or ``}`` after a ``.json`` file's one value (its detail): Argo CD reads past it from 2.5.0
 #: (``decoder.More()``), older releases fail (``json.Unmarshal``); HL001 for those only.
 JSON_CLOSER_AFTER = "json-closer-after"
+#: A ``---`` line followed by more than spaces (a comment, or text Go refuses: its detail is what
+#: follows): a separator for Argo CD from 2.2.0 on, text to older releases (``argocd.BEHAVIOURS``
+#: ``yaml-separator-comments``); HL001 for those only, which may read the file otherwise.
+SEPARATOR_TEXT = "separator-text"
 DUPLICATE_KEY = "duplicate-key"
 UNSAFE_TAG = "unsafe-tag"
 RENDER_FAILED = "render-failed"
