@@ -250,3 +250,32 @@ def test_from_2_2_a_comment_after_dashes_is_no_finding(folder):
     (folder / ".hooklint.yaml").write_text('argocd-version: "2.2.0"\n')
     (folder / "app" / "cm.yaml").write_text(CONFIG_MAP + "--- # note\n" + CONFIG_MAP.replace("flags", "more"))
     assert lint("app")[:2] == (0, [])
+
+
+def test_an_application_behind_a_hash_separator_is_on_the_map(folder):
+    # discovery reads Applications with the same loader: the one Argo CD applies is found
+    repo = folder
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "remote", "add", "origin", "https://github.com/acme/deploy.git")
+    (repo / "apps").mkdir()
+    (repo / "apps" / "app.yaml").write_text(CONFIG_MAP + '---#: "\n' + """apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata:
+  name: shop
+  namespace: argocd
+spec:
+  project: default
+  source:
+    repoURL: https://github.com/acme/deploy.git
+    path: app
+    targetRevision: HEAD
+  destination:
+    server: https://kubernetes.default.svc
+    namespace: shop
+#"
+""")
+    (repo / "app" / "cm.yaml").write_text(CONFIG_MAP)
+    result = runner.invoke(app, ["plan", "."])
+    assert result.exit_code == 0, result.output
+    assert "Application app: 1 object, 1 step (Argo CD 3.5.1, directory source of Application shop (apps/app.yaml:16))" \
+        in result.output, result.output
