@@ -589,6 +589,12 @@ BEHAVIOURS: dict[str, Behaviour] = {
     "delete-hook-lists": Behaviour((3, 3, 3), "a PreDelete/PostDelete hook annotation is read as a list "
                                    "(AC controller/hook.go isHookOfType splits on ','; up to v3.3.2 and "
                                    "on the 3.2 and older lines the whole value must be the one type)"),
+    "yaml-separator-comments": Behaviour((2, 2, 0), "a line '---' followed by a '#' comment ends a YAML "
+                                         "document, and one followed by other text fails the source ('invalid "
+                                         "Yaml document separator'): k8s.io/apimachinery pkg/util/yaml/decoder.go "
+                                         "YAMLReader.Read, f1aad3e3 in v0.22.0, pinned from argo-cd v2.2.0 "
+                                         "(v0.22.2); before, only '---' and spaces was a separator and any other "
+                                         "'---' line was text in the document"),
     "json-one-value": Behaviour((2, 5, 0), "a directory source's .json file is read with json.NewDecoder: one "
                                 "value, then decoder.More() fails the sync on anything but whitespace, ']' "
                                 "or '}' after it (AC reposerver/repository/repository.go getObjsFromYAMLOrJSON, "

@@ -214,7 +214,9 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     budget = NodeBudget(whole="rendering")  # MAX_NODES for all the objects together, as for one file
     tally = Tally(Limits.of(config).objects)  # the objects again: each item of a List is one (render-objects)
     for i, doc in enumerate(rendering.documents):
-        parsed = parse_text(manifest_file, doc.text, budget=budget)
+        # helm template prints "# Source: <template>" before each template's documents, so a
+        # separator line opening them ends that chunk for Argo CD's YAMLReader
+        parsed = parse_text(manifest_file, doc.text, budget=budget, continued=source_type != KUSTOMIZE)
         try:
             for _ in range(sum(_objects(d.value) for d in parsed.documents) or 1):
                 tally.add()
