@@ -38,6 +38,8 @@ _parsed: dict[str, tuple[bytes, LoadedFile]] = {}
 #: Application's file discovery parsed, kept past forget_contents for the lint stage to take once
 #: (:func:`take_parsed`) instead of parsing it again
 _handed: dict[str, tuple[int, int, LoadedFile]] = {}
+#: absolute path -> its os.path.abspath (its normpath), for :func:`absolute`
+_absolute: dict[str, str] = {}
 #: path -> its os.lstat result, or the OSError that lstat raised
 _lstats: dict[str, "os.stat_result | OSError"] = {}
 #: absolute folder -> its git root (None outside one), shared by every caller of the run
@@ -69,6 +71,7 @@ def reset() -> None:
     _read.clear()
     _parsed.clear()
     _handed.clear()
+    _absolute.clear()
     spelling.forget()
     _lstats.clear()
     _roots.clear()
@@ -117,6 +120,18 @@ def _asked_once(memo: dict[str, "os.stat_result | OSError"], ask: Any, path: str
     return found
 
 
+def absolute(path: str) -> str:
+    """``os.path.abspath(path)``, remembered for a path that is already absolute (its answer does
+    not depend on the current folder): discovery asks it of each file and folder many times (some
+    35,000 calls for the bench's 2,000 files)."""
+    found = _absolute.get(path)
+    if found is None:
+        found = os.path.abspath(path)
+        if os.path.isabs(path):
+            _absolute[path] = found
+    return found
+
+
 def stat(path: str) -> os.stat_result:
     """``os.stat(path)`` (links followed), asked once per run; raises the OSError it raised."""
     return _asked_once(_stats, os.stat, path)
@@ -126,14 +141,14 @@ def known_root(folder: str) -> tuple[bool, str | None]:
     """``(True, root)`` when this run's discovery already found the git root of ``folder``, else
     ``(False, None)``: for callers that may run outside a discovery run (they ask git_root then,
     and keep nothing)."""
-    key = os.path.abspath(folder)
+    key = absolute(folder)
     return (True, _roots[key]) if key in _roots else (False, None)
 
 
 def git_root_of(folder: str) -> str | None:
     """:func:`hooklint.sources.repository.git.git_root` of ``folder``, called once per folder of the
     run (its answers for the folders above are kept as well)."""
-    key = os.path.abspath(folder)
+    key = absolute(folder)
     if key in _roots:
         return _roots[key]
     return git.git_root(key, _roots, _without_git)
@@ -168,7 +183,7 @@ def entry_names(folder: str) -> tuple[str, ...] | None:
     (files, links of any kind, sockets), in no particular order, listed once per run; None when it
     cannot be listed. What Go's ``filepath.Walk`` calls a file (it looks at each entry with ``lstat``): the
     entries Argo CD's source-type discovery looks at (:func:`hooklint.sources.repository.tree.source_type`)."""
-    key = os.path.abspath(folder)
+    key = absolute(folder)
     if key in _names:
         return _names[key]
     found: tuple[str, ...] | None
@@ -183,7 +198,7 @@ def entry_names(folder: str) -> tuple[str, ...] | None:
 
 def note_names(folder: str, names: tuple[str, ...]) -> None:
     """Record what a walk of this run listed in ``folder``: the names :func:`entry_names` answers."""
-    key = os.path.abspath(folder)
+    key = absolute(folder)
     _names[key] = names
     _types.pop(key, None)
 
@@ -203,7 +218,7 @@ def note_listing(folder: str, dirs: list[str], files: list[str], links: dict[str
     :func:`hooklint.files.walk_tree` gives it: every folder that is one, each file). So
     :func:`realpath` asks no ``lstat`` of an entry the walk saw, and :func:`git_root_of` no
     ``stat`` of a ``.git`` in a folder that has none."""
-    key = os.path.abspath(folder)
+    key = absolute(folder)
     # os.path.join of the folder (as walked, and absolute) and a name, written out: this runs once per entry
     walked = folder if not folder or folder.endswith(os.sep) else folder + os.sep
     full = key if key.endswith(os.sep) else key + os.sep
