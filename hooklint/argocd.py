@@ -589,6 +589,12 @@ BEHAVIOURS: dict[str, Behaviour] = {
     "delete-hook-lists": Behaviour((3, 3, 3), "a PreDelete/PostDelete hook annotation is read as a list "
                                    "(AC controller/hook.go isHookOfType splits on ','; up to v3.3.2 and "
                                    "on the 3.2 and older lines the whole value must be the one type)"),
+    "yaml-separator-comments": Behaviour((2, 2, 0), "a line '---' followed by a '#' comment ends a YAML "
+                                         "document, and one followed by other text fails the source ('invalid "
+                                         "Yaml document separator'): k8s.io/apimachinery pkg/util/yaml/decoder.go "
+                                         "YAMLReader.Read, f1aad3e3 in v0.22.0, pinned from argo-cd v2.2.0 "
+                                         "(v0.22.2); before, only '---' and spaces was a separator and any other "
+                                         "'---' line was text in the document"),
     "json-one-value": Behaviour((2, 5, 0), "a directory source's .json file is read with json.NewDecoder: one "
                                 "value, then decoder.More() fails the sync on anything but whitespace, ']' "
                                 "or '}' after it (AC reposerver/repository/repository.go getObjsFromYAMLOrJSON, "
@@ -599,6 +605,11 @@ BEHAVIOURS: dict[str, Behaviour] = {
                                    "succeeds, kept (AC reposerver/repository/repository.go "
                                    "getObjsFromYAMLOrJSON, PR #18646 'oci support'): a list's items are "
                                    "applied, a null list is passed over; before, the sync fails"),
+    "appset-normalize": Behaviour((2, 8, 0), "the ApplicationSet controller creates each Application with its "
+                                  "spec normalized (NormalizeApplicationSpec: an empty directory, helm or kustomize "
+                                  "dropped), so its first comparison is the steady one "
+                                  "(applicationset/controllers/applicationset_controller.go, in 2.8.0 and 2.7.8)",
+                                  backports=((2, 7, 8),)),
     # spec.source.kustomize options (AC util/kustomize/kustomize.go Build; an older Argo CD's CRD
     # schema drops a field it does not have, so the option is ignored there)
     "kustomize-force-metadata": Behaviour((2, 1, 0), "kustomize.forceCommonLabels/forceCommonAnnotations run "

@@ -12,6 +12,7 @@ or input errors (a missing path, an unreadable file), and any internal error.
 
 from __future__ import annotations
 
+import copy
 import os
 import sys
 from enum import Enum
@@ -784,6 +785,28 @@ def explain(rule_id: Annotated[str, typer.Argument(metavar="RULE", help="Rule id
     typer.echo(text)
 
 
+#: The commands a command runs through its group, kept with it by :func:`app_for`.
+_SIBLINGS_USED = {"pre-commit": ("lint",)}
+
+
+def app_for(args: list[str]) -> typer.Typer:
+    """The app to run the command line ``args`` with: :data:`app` itself, or, when ``args[0]`` names
+    a command, a copy of it holding that command (and the siblings it runs, :data:`_SIBLINGS_USED`)
+    only. typer builds the click command of every registered command (each callback's signature, type
+    hints and parameters) before it parses anything, about as long as importing typer itself; a run
+    of one command never uses the others. Its output is the same byte for byte: a command's help,
+    usage and errors name only itself, and anything that does not name a command exactly (``--help``,
+    ``--version``, a misspelt command and its "Did you mean") gets the whole app."""
+    named = {c.name or typer.main.get_command_name(c.callback.__name__ if c.callback else ""): c
+             for c in app.registered_commands}  # fmt: skip
+    if not args or args[0] not in named:
+        return app
+    one = copy.copy(app)
+    keep = {args[0], *_SIBLINGS_USED.get(args[0], ())}
+    one.registered_commands = [c for name, c in named.items() if name in keep]
+    return one
+
+
 def main() -> None:
     """Console-script entry point: runs the app and turns any unexpected exception into one line
     on stderr and exit code 2 (never a traceback, never exit 1, which means findings).
@@ -796,7 +819,7 @@ def main() -> None:
     try:
         with guarded():
             try:
-                app(standalone_mode=True)
+                app_for(sys.argv[1:])(standalone_mode=True)
             except KeyboardInterrupt:  # a SIGINT before the handler was installed
                 raise Interrupted(2) from None
     except SystemExit:

@@ -141,6 +141,20 @@ class PathFilter:
         #: files matched whatever the patterns say (absolute paths: hooklint's own baseline)
         self.files = files
 
+    def moved(self, old: str, new: str) -> "PathFilter":
+        """This filter for a copy of the folder ``old`` at ``new``: its ``base`` and its ``files``
+        inside ``old`` taken to the same place under ``new`` (``hooklint diff`` lints revisions in
+        copies: the baseline file stays hooklint's own there, not a manifest); one whose ``base`` is
+        outside ``old`` is returned as it is."""
+        def inside(path: str) -> str | None:
+            relative = os.path.relpath(path, old)
+            return None if relative == ".." or relative.startswith(".." + os.sep) else os.path.join(new, relative)
+
+        base = inside(self.base)
+        if base is None:
+            return self
+        return PathFilter(base, self.patterns, frozenset(inside(f) or f for f in self.files))
+
     def with_files(self, paths: list[str]) -> "PathFilter":
         """This filter, also matching the files ``paths``."""
         return PathFilter(self.base, self.patterns, self.files | {os.path.abspath(p) for p in paths})

@@ -108,7 +108,8 @@ def application_lines(paths: list[str], cfg: "Config") -> tuple[list[str], list[
             where = f"{path}:{doc.span.line if body is doc.value else body.span.line}"
             label = f"Application {name} ({where})"
             # a source from elsewhere is recorded too (``remote``, issue 33): not a folder of this repository
-            mapped = {s.field: s for s in sources_of(body, path, root or os.getcwd(), ours) if s.remote is None}
+            mapped = {s.field: s for s in sources_of(body, path, root or os.getcwd(), ours, version=cfg.argocd_version)
+                      if s.remote is None and not s.view}  # the steady rendering (not a first comparison's)
             for field, source in rendered_sources(spec):  # a hydrated Application: its dry source
                 url = source.get("repoURL")
                 if field in mapped:

@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 from urllib.parse import quote
 
+from hooklint.text import url_credentials
+
 if TYPE_CHECKING:
     from hooklint.reasons import Skip
 
@@ -171,6 +173,8 @@ class InputError:
 
     def __post_init__(self) -> None:
         self.path = printable_path(self.path)
+        # a remote's or a fetch's URL quoted in the message may hold a token (GitLab CI's origin does)
+        self.message = url_credentials(self.message)
 
 
 @dataclass(slots=True)

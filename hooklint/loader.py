@@ -1,8 +1,9 @@
 """Paths, directories and stdin -> documents with positions; read and parse errors become findings.
 
-A file is read by one libyaml parser. A syntax error in one document (HL001) does not hide the
-others: parsing resumes at the next ``---`` / ``...`` line, because a document marker at column 0
-always ends the previous document in YAML. Input that is not a manifest (binary, badly encoded,
+A file is cut into documents by Go's ``YAMLReader`` line rule first, as Argo CD cuts it
+(:func:`go_yaml_chunks`), then read by libyaml at each chunk's offset (one parser for the whole
+file where libyaml would cut it alike). A syntax error in one document (HL001) does not hide the
+others: parsing resumes at the next chunk. Input that is not a manifest (binary, badly encoded,
 too large, not a regular file, unreadable) is an :class:`~hooklint.findings.InputError`, never an
 exception; hostile YAML (alias bombs, deep nesting) is bounded by :mod:`hooklint.yamlio`.
 """
@@ -10,6 +11,7 @@ exception; hostile YAML (alias bombs, deep nesting) is bounded by :mod:`hooklint
 from __future__ import annotations
 
 import codecs
+import itertools
 import json
 import math
 import os
@@ -28,6 +30,7 @@ from hooklint.gojsonread import NotGoJSON, read_value
 from hooklint.yamlio import (
     JSON_CLOSER_AFTER,
     MAX_NODES,
+    SEPARATOR_TEXT,
     SYNTAX_ERROR,
     TOO_COMPLEX,
     TOO_MANY_ERRORS,
@@ -42,8 +45,10 @@ from hooklint.yamlio import (
     YamlSyntaxError,
     iter_documents,
     new_parser,
+    shown,
     too_deep,
 )
+from hooklint.text import go_trim_space
 
 STDIN = "-"
 
@@ -186,35 +191,108 @@ def decode_manifest(data: bytes) -> str:
     return text
 
 
-def _chunk_starts(text: str) -> list[int]:
-    """Offsets at which the documents of ``text`` may start: 0, each ``---`` line, and the line after
-    each ``...`` line. A chunk holding only directives (``%YAML``) is joined to the next one."""
-    starts = [0]
-    for match in _DOC_MARKER.finditer(text):
-        pos = match.start()
-        if text.startswith("...", pos):
-            end = text.find("\n", pos)
-            pos = len(text) if end < 0 else end + 1
-        if pos != starts[-1]:
-            starts.append(pos)
-    if _DIRECTIVE_LINE.search(text) is None:
-        return starts
-    kept = [0]
-    for i in range(1, len(starts)):
-        if not _only_directives(text[kept[-1] : starts[i]]):
-            kept.append(starts[i])
-    return kept
+#: Where libyaml (and go-yaml, its port) ends a document that Go's ``YAMLReader`` does not: a
+#: ``...`` line, or a marker after a break other than LF (CR, NEL, LS, PS), followed by a blank, a
+#: break or the end.
+_LIBYAML_ONLY_MARKER = re.compile("(?:^\\.\\.\\.|(?<=[\r\x85\u2028\u2029])(?:---|\\.\\.\\.))"
+                                  "(?=[ \t\r\n\x85\u2028\u2029]|\\Z)", re.MULTILINE)
+#: libyaml's line breaks (Go's line reader knows only LF).
+_LIBYAML_BREAKS = "\r\n\x85\u2028\u2029"
+#: A line Go's ``YAMLReader`` may take for a separator, and the rest of the line (see :func:`go_yaml_chunks`).
+_GO_SEPARATOR_LINE = re.compile(r"^---([^\n]*)", re.MULTILINE)
+_GO_SEPARATOR_REST = re.compile(r"---([^\n]*)")
+#: A ``---`` line libyaml does not read as Go does: one followed by more than blanks and a comment
+#: after a blank.
+_ODD_SEPARATOR = re.compile(r"\n---(?!\n|[ \t\r]*$|[ \t\r]+#)", re.MULTILINE)  # "\n": a fast literal search
+#: A ``---`` line followed by more than spaces: text to Go's ``YAMLReader`` before v0.22.0.
+_SEPARATOR_TEXT = re.compile(r"\n---[^\n]*?\S")  # "\n": a fast literal search
+_ODD_SEPARATOR_REST = re.compile(r"---(?![ \t\r]*$|[ \t\r]+#)", re.MULTILINE)
 
 
-def _only_directives(chunk: str) -> bool:
-    has_directive = False
-    for raw in chunk.splitlines():
-        stripped = raw.strip()
-        if stripped.startswith("%"):
-            has_directive = True
-        elif stripped and not stripped.startswith("#"):
-            return False
-    return has_directive
+@dataclass(slots=True)
+class GoChunks:
+    """A YAML stream cut as Argo CD cuts it (:func:`go_yaml_chunks`): ``spans`` are the ``(start,
+    end)`` offsets of each chunk, in order (a separator line that ends a chunk belongs to none);
+    ``invalid`` the ``(offset, text after ---)`` of each line Go refuses as a separator; ``simple``
+    is True when libyaml, reading the whole range with one parser, finds exactly these documents (no
+    other document marker, every separator one libyaml sees too): the fast path."""
+
+    spans: list[tuple[int, int]]
+    invalid: list[tuple[int, str]]
+    simple: bool
+
+
+def go_yaml_chunks(text: str, begin: int = 0, end: int | None = None, buffered: bool = False) -> GoChunks:
+    """``text[begin:end]`` cut into documents by k8s.io/apimachinery ``pkg/util/yaml/decoder.go``
+    ``YAMLReader.Read`` (v0.36.1, the rule since v0.22.0): reading line by line (lines end at
+    ``\\n`` only), a line whose first 3 bytes are ``---`` is a separator when what follows, Go's
+    ``strings.TrimSpace``'d, is empty or starts with ``#``; anything else after ``---`` is a
+    ``YAMLSyntaxError`` "invalid Yaml document separator: <rest>" that fails the whole stream. A
+    separator ends the chunk read so far only when that chunk holds bytes (a blank line counts);
+    met with an empty buffer, it is written into the chunk, where go-yaml reads it as text (a
+    ``---#: "`` line there is a key). ``buffered``: the stream already holds bytes before ``begin``
+    (``helm template`` prints ``# Source: <template>`` before each template's documents).
+
+    Argo CD cuts every stream so (kube ``SplitYAML`` in gitops-engine ``pkg/utils/kube/kube.go``
+    for ``helm template``, ``kustomize build`` and plugin output; ``splitYAMLOrJSON`` in
+    ``reposerver/repository/repository.go`` for a directory's files), then reads each chunk with
+    sigs.k8s.io/yaml, which keeps only the chunk's first YAML document (go-yaml v2 ``Unmarshal``
+    parses one). libyaml needs a blank after ``---`` and also ends documents at ``...`` lines and
+    at markers after a CR, NEL, LS or PS break, so it cannot be trusted to cut the stream: a
+    quoted scalar after ``---#`` would swallow the next object that Argo CD applies."""
+    end = len(text) if end is None else end
+    spans: list[tuple[int, int]] = []
+    invalid: list[tuple[int, str]] = []
+    simple = cuts_like_libyaml(text, begin, end)
+    start = begin
+    first = _GO_SEPARATOR_REST.match(text, begin, end)  # the stream's first line, where it starts
+    later = _GO_SEPARATOR_LINE.finditer(text, begin + 1, end)
+    for match in itertools.chain((first,) if first else (), later):
+        at = match.start()
+        rest = match.group(1)
+        if rest:
+            trimmed = go_trim_space(rest)
+            if trimmed and trimmed[0] != "#":
+                invalid.append((at, trimmed))
+                spans.append((start, at))  # Go stops here; hooklint reads on, one HL001 for the line
+                start = min(match.end() + 1, end)
+                continue
+        if at > start or (buffered and at == begin):
+            spans.append((start, at))
+            start = min(match.end() + 1, end)
+        elif match.end() == end:  # the last line, in an empty chunk: Go reads nothing more
+            spans.append((start, at))
+            start = end
+    spans.append((start, end))
+    return GoChunks(spans, invalid, simple)
+
+
+def cuts_like_libyaml(text: str, begin: int = 0, end: int | None = None) -> bool:
+    """Whether libyaml, reading ``text[begin:end]`` with one parser, ends documents exactly where
+    Go's ``YAMLReader`` does (:func:`go_yaml_chunks`): every ``---`` line is followed by nothing, or
+    by a blank and maybe a comment, and no ``...`` line or marker after a CR, NEL, LS or PS break
+    ends a document for libyaml alone. A few substring searches: the check of every file read."""
+    end = len(text) if end is None else end
+    if begin and text[begin - 1] not in _LIBYAML_BREAKS and text.startswith(("---", "..."), begin):
+        return False  # a marker where the text after a JSON value starts (column 0 for libyaml's window)
+    if (text.startswith("---", begin) and _ODD_SEPARATOR_REST.match(text, begin, end)) or \
+            ("\n---" in text and _ODD_SEPARATOR.search(text, max(begin - 1, 0), end)):  # fmt: skip
+        return False  # ---#, ---<U+3000>, ---x: a separator (or an error) for Go, text for libyaml
+    breaks = "\r\x85\u2028\u2029" if not text.isascii() else "\r"
+    if text.startswith("...") or "\n..." in text or any(b + m in text for b in breaks for m in ("---", "...")):
+        return _LIBYAML_ONLY_MARKER.search(text, begin, end) is None
+    return True
+
+
+#: How HL001 for a line ``---<text>`` Argo CD refuses begins (:func:`invalid_separator`).
+INVALID_SEPARATOR = "invalid Yaml document separator: "
+
+
+def invalid_separator(rest: str) -> str:
+    """HL001's message for a line ``---<rest>`` Argo CD refuses (:func:`go_yaml_chunks`)."""
+    return (f"{INVALID_SEPARATOR}{shown(rest)}: a line that starts with '---' separates documents "
+            "for Argo CD (k8s.io/apimachinery YAMLReader), and only spaces or a '#' comment may follow it, so "
+            "Argo CD fails to read the whole source; put the text on its own line after a '---' line")  # fmt: skip
 
 
 class _Window:
@@ -236,7 +314,8 @@ class _Window:
 class _FileParser:
     """One file's text -> documents and load issues (see :func:`parse_text`)."""
 
-    def __init__(self, path: str, text: str, sources: bool = False, budget: NodeBudget | None = None):
+    def __init__(self, path: str, text: str, sources: bool = False, budget: NodeBudget | None = None,
+                 buffered: bool = False):  # fmt: skip
         self.path = path
         self.text = text
         self.positions = Positions(text)
@@ -244,6 +323,10 @@ class _FileParser:
         self.index = 0  # next document index
         self.failures = 0
         self._starts: list[int] | None = None
+        self._chunks: GoChunks | None = None
+        self._buffered = buffered
+        self._begin = 0
+        self.simple = True  # libyaml cuts the text as Go does (set by cut)
         self._sources: dict[int, tuple[str, int] | None] = {}
         self._has_sources = sources and "Source:" in text
         self._data: bytes | None = None
@@ -252,9 +335,27 @@ class _FileParser:
         self.budget = budget or NodeBudget()  # YAML nodes the rest of the file (or rendering) may hold
 
     @property
+    def chunks(self) -> GoChunks:
+        """The text cut as Argo CD cuts it (:func:`go_yaml_chunks`; :meth:`run` cuts again after
+        the JSON values that open it)."""
+        if self._chunks is None:
+            self._chunks = go_yaml_chunks(self.text, self._begin, buffered=self._buffered)
+        return self._chunks
+
+    def cut(self, begin: int) -> None:
+        """Cut the text from ``begin`` on (after the JSON values that open it): only whether libyaml
+        cuts it as Go does (:func:`cuts_like_libyaml`) is found now, the chunks when first asked for."""
+        self._begin = begin
+        self._chunks = self._starts = None
+        self.simple = cuts_like_libyaml(self.text, begin)
+
+    @property
     def starts(self) -> list[int]:
+        """Where each chunk's region starts: at the separator line before it (where libyaml's
+        document starts), the first at the cut."""
         if self._starts is None:
-            self._starts = _chunk_starts(self.text)
+            spans = self.chunks.spans
+            self._starts = [self._begin] + [spans[i - 1][1] for i in range(1, len(spans))]
         return self._starts
 
     def chunk_of(self, index: int) -> int:
@@ -270,7 +371,7 @@ class _FileParser:
             return None
         chunk = self.chunk_of(start)
         if chunk not in self._sources:
-            begin = self.starts[chunk]
+            begin = self.chunks.spans[chunk][0]
             match = _HELM_SOURCE.search(self.text, begin, _first_content(self.text, begin, self.chunk_end(chunk)))
             self._sources[chunk] = (match.group(1), self.positions.line_col(match.start())[0]) if match else None
         return self._sources[chunk]
@@ -360,18 +461,63 @@ class _FileParser:
             if written[one[0]] in "{n":  # an object or null: any other value fails before More()
                 self.after_json_value(after)
             return self.loaded
+        self.cut(begin)
         not_yaml = _not_yaml(text)
-        bad = not_yaml.search(text, begin)
+        bad = self.next_refused(not_yaml, begin)
+        for at, rest in () if self.simple else self.chunks.invalid:  # Go's YAMLReader refuses the line: Argo CD reads nothing more
+            while bad is not None and bad.start() < at:
+                if not self.refuse(begin, bad.start()):
+                    return self.loaded
+                begin = self.chunk_end(self.chunk_of(bad.start()))
+                bad = self.next_refused(not_yaml, begin)
+            if at < begin:
+                continue
+            if not self.parse(begin, at) or not self.fail(YamlSyntaxError(invalid_separator(rest), self.positions.point(at))):
+                return self.loaded
+            begin = self.chunks.spans[self.chunk_of(at)][0]  # the chunk after the line
+            if bad is not None and bad.start() < begin:
+                bad = self.next_refused(not_yaml, begin)
         while bad is not None:
-            chunk = self.chunk_of(bad.start())
-            if not self.parse(begin, self.starts[chunk]):
+            if not self.refuse(begin, bad.start()):
                 return self.loaded
-            if not self.fail(YamlSyntaxError(_refused(text[bad.start()]), self.positions.point(bad.start()))):
-                return self.loaded
-            begin = self.chunk_end(chunk)
-            bad = not_yaml.search(text, begin)
+            begin = self.chunk_end(self.chunk_of(bad.start()))
+            bad = self.next_refused(not_yaml, begin)
         self.parse(begin, end)
+        if "---" in text:
+            self.older_separators(self._begin)
         return self.loaded
+
+    def older_separators(self, begin: int) -> None:
+        """A SEPARATOR_TEXT issue at each ``---`` line followed by more than spaces: a separator (or
+        an error) to Argo CD from 2.2.0 on, text in the document before (:func:`go_yaml_chunks`)."""
+        text = self.text
+        first = [begin - 1] if text.startswith("---", begin) else []  # the stream's first line
+        for at in itertools.chain(first, (m.start() for m in _SEPARATOR_TEXT.finditer(text, begin))):
+            at += 1
+            if at >= begin:
+                line_end = text.find("\n", at)
+                rest = go_trim_space(text[at + 3 : len(text) if line_end < 0 else line_end])
+                if rest:
+                    self.loaded.issues.append((LoadIssue(SEPARATOR_TEXT, self.positions.point(at), rest), self.index))
+
+    def next_refused(self, not_yaml: "re.Pattern[str]", begin: int) -> "re.Match[str] | None":
+        """The next character from ``begin`` on that YAML refuses, past those on a separator line
+        that ends a chunk (Go's ``YAMLReader`` drops the line: no YAML reader sees it)."""
+        bad = not_yaml.search(self.text, begin)
+        while bad is not None and not self.simple:
+            chunk = self.chunk_of(bad.start())
+            start = self.chunks.spans[chunk][0]
+            if bad.start() >= start:
+                break
+            bad = not_yaml.search(self.text, start)
+        return bad
+
+    def refuse(self, begin: int, at: int) -> bool:
+        """Parse the chunks from ``begin`` up to the one holding the character at ``at``, which no
+        YAML reader takes, and record that one as unreadable. False once the file has too many."""
+        if not self.parse(begin, self.starts[self.chunk_of(at)]):
+            return False
+        return self.fail(YamlSyntaxError(_refused(self.text[at]), self.positions.point(at)))
 
     def parse_json(self, begin: int, end: int) -> bool:
         """Parse ``text[begin:end]``, a JSON value Argo CD decodes with Go's ``encoding/json``: with
@@ -382,7 +528,7 @@ class _FileParser:
         loaded = self.loaded
         issues, index, failures, documents = len(loaded.issues), self.index, self.failures, len(loaded.documents)
         bad = _not_yaml(self.text).search(self.text, begin, end)  # libyaml would only say where the value starts
-        go_on = True if bad is not None else self.parse(begin, end)
+        go_on = True if bad is not None else self.parse_stream(begin, end)
         if self.budget.spent or len(loaded.documents) > documents:  # read (or the file's nodes spent)
             for at in range(issues, len(loaded.issues)):
                 issue = loaded.issues[at][0]
@@ -435,29 +581,64 @@ class _FileParser:
         self.loaded.issues.append((LoadIssue(SYNTAX_ERROR, self.positions.point(at), detail), self.index))
 
     def parse(self, begin: int, end: int) -> bool:
-        """Parse ``text[begin:end]`` (whole chunks), resuming after each unreadable document.
-        False when the file has too many unreadable documents."""
+        """Parse ``text[begin:end]`` (whole chunks of :attr:`chunks`), resuming after each
+        unreadable document. Where libyaml would cut the text as Go does, one parser reads it all
+        (:meth:`parse_stream`); else each chunk is read alone, its first document only, as
+        sigs.k8s.io/yaml reads it. False when the file has too many unreadable documents."""
+        if self.simple:
+            return self.parse_stream(begin, end)
+        chunks = self.chunks
+        for start, stop in chunks.spans[self.chunk_of(begin) if begin >= self.starts[0] else 0 :]:
+            start, stop = max(start, begin), min(stop, end)
+            if start >= end:
+                break
+            if start < stop and not self.parse_first(start, stop):
+                return False
+        return True
+
+    def parse_first(self, begin: int, end: int) -> bool:
+        """Parse the first document of ``text[begin:end]``, one chunk Go's ``YAMLReader`` cut:
+        go-yaml v2's ``Unmarshal`` (under sigs.k8s.io/yaml) reads one document and never looks at
+        the rest (a ``...`` line ends it). False when the file has too many unreadable documents."""
+        try:
+            for doc in iter_documents(new_parser(self.window(begin, end)), self.positions, begin, self.budget):
+                self.add(doc)
+                break
+        except (YamlSyntaxError, DocumentTooComplex) as exc:
+            return self.fail(exc) and not isinstance(exc, FileTooComplex)
+        return True
+
+    def window(self, begin: int, end: int) -> Any:
+        """What libyaml reads for ``text[begin:end]``: the text itself when it is the whole text."""
+        if begin == 0 and end == len(self.text):
+            return self.text
+        if self._data is None:
+            self._data = self.text.encode("utf-8", "surrogatepass")
+        return _Window(self._data, self.byte_offset(begin, "start"), self.byte_offset(end, "end"))
+
+    def add(self, doc: ParsedDocument) -> None:
+        """Record one parsed document (``None`` as its value: an empty one, counted, not kept)."""
+        for issue in doc.issues:
+            self.loaded.issues.append((issue, self.index))
+        if doc.value is not None:
+            source = self.source_of(doc.start)
+            # a mapping or sequence knows where it is: its parsed document is not kept
+            # (a file of 40,000 documents: about 10 MB)
+            container = doc.value.__class__ is Map or doc.value.__class__ is Seq
+            document = Document(self.path, self.index, doc.value, None, source and source[0],
+                                None if container else doc)  # fmt: skip
+            document.source_line = source[1] if source else 0
+            self.loaded.documents.append(document)
+        self.index += 1
+
+    def parse_stream(self, begin: int, end: int) -> bool:
+        """Parse ``text[begin:end]`` with one parser, resuming at the next chunk after each
+        unreadable document. False when the file has too many unreadable documents."""
         while begin < end:
-            if begin == 0 and end == len(self.text):
-                parser = new_parser(self.text)
-            else:
-                if self._data is None:
-                    self._data = self.text.encode("utf-8", "surrogatepass")
-                parser = new_parser(_Window(self._data, self.byte_offset(begin, "start"), self.byte_offset(end, "end")))
+            parser = new_parser(self.window(begin, end))
             try:
                 for doc in iter_documents(parser, self.positions, begin, self.budget):
-                    for issue in doc.issues:
-                        self.loaded.issues.append((issue, self.index))
-                    if doc.value is not None:
-                        source = self.source_of(doc.start)
-                        # a mapping or sequence knows where it is: its parsed document is not kept
-                        # (a file of 40,000 documents: about 10 MB)
-                        container = doc.value.__class__ is Map or doc.value.__class__ is Seq
-                        document = Document(self.path, self.index, doc.value, None, source and source[0],
-                                            None if container else doc)  # fmt: skip
-                        document.source_line = source[1] if source else 0
-                        self.loaded.documents.append(document)
-                    self.index += 1
+                    self.add(doc)
                 return True
             except (YamlSyntaxError, DocumentTooComplex) as exc:
                 if not self.fail(exc) or isinstance(exc, FileTooComplex):
@@ -487,12 +668,14 @@ def ignore_comments(text: str) -> list[tuple[int, int, tuple[str, ...], str | No
 
 
 def parse_text(path: str, text: str, sources: bool | None = None, budget: NodeBudget | None = None,
-               documents: bool = True) -> LoadedFile:
+               documents: bool = True, continued: bool = False) -> LoadedFile:  # fmt: skip
     """Parse a whole file's text into documents, collecting the load issues of each document.
 
-    The text is read by one parser. A document that cannot be read (HL001) does not hide the
-    others: parsing resumes at the next ``---``/``...`` line, since a document marker at column 0
-    always ends the previous document in YAML. Never raises for bad input. A file with Argo CD's
+    The text is cut into documents as Argo CD cuts it (:func:`go_yaml_chunks`: Go's
+    ``YAMLReader`` line rule, before any YAML is parsed), each chunk's first document read at its
+    own offset; where libyaml would cut it alike, one parser reads it all. A line ``---x`` Argo CD
+    refuses is HL001 there. A document that cannot be read (HL001) does not hide the others:
+    parsing resumes at the next chunk. Never raises for bad input. A file with Argo CD's
     skip-file-rendering marker is parsed too, with ``has_skip_marker`` set. Its
     ``# hooklint: ignore[...]`` comments are in ``ignore_comments``.
 
@@ -508,8 +691,12 @@ def parse_text(path: str, text: str, sources: bool | None = None, budget: NodeBu
 
     ``documents=False``: the file as parsing would give it but with no document read and no load
     issue (its skip marker, its ignore comments): for a caller that replaces both (an
-    Application's file where a source fetched from elsewhere is noted)."""
-    parser = _FileParser(path, text, path == STDIN if sources is None else sources, budget)
+    Application's file where a source fetched from elsewhere is noted).
+
+    ``continued``: the text follows bytes of the same stream (a Helm template's documents, which
+    ``helm template`` prints after a ``# Source:`` line), so a separator line opening it ends a
+    chunk instead of being read as text."""
+    parser = _FileParser(path, text, path == STDIN if sources is None else sources, budget, continued)
     loaded = parser.run() if documents else parser.skim()
     loaded.ignore_comments = ignore_comments(text)
     return loaded

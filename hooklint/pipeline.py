@@ -23,7 +23,7 @@ import gc
 import os
 import tempfile
 import time
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from hooklint import deadline
 from hooklint.catalog import Catalog
@@ -36,9 +36,6 @@ from hooklint.loader import is_stream, parse_text
 from hooklint.reasons import Skip, SkipKind
 from hooklint.model import Manifest, manifests_of
 from hooklint.plan import SyncPlan, build_plan
-from hooklint.sources.render.redact import (Redactor, SecretValues, merged, object_secrets, public_of_objects, redactor,
-                                     written_values)  # fmt: skip
-from hooklint.sources.render.rendered import Renderer
 from hooklint.sources.render.directory import mark_undeployed_data
 from hooklint.sources.repository.tree import DIRECTORY, HELM, PLUGIN
 from hooklint.yamlio import RENDER_FAILED, RENDER_FAILED_DEFAULTS
@@ -48,6 +45,11 @@ from hooklint.suppression import suppress
 from hooklint import files as _files
 from hooklint.collector import collector_paused
 from hooklint.results import ResultCache, observing, run_cache
+from hooklint.text import url_credentials
+
+if TYPE_CHECKING:
+    from hooklint.sources.render.redact import SecretValues
+    from hooklint.sources.render.rendered import Renderer
 
 @dataclasses.dataclass(slots=True)
 class PlannedApplication:
@@ -109,14 +111,15 @@ def planned_application(app: Application, loaded: LoadedApplication, manifests: 
     # a rendered object that cannot be read is an issue of the kustomization or Chart.yaml too (render)
     unparsed = sum(1 for f in loaded.files for issue, _ in f.issues if issue.kind in ("syntax-error", "too-complex"))
     label = app.argocd.label() if app.argocd is not None else None
-    generated_by = app.argocd.generated_by if app.argocd is not None else None
+    # a stand-in's label says what it is (any Application that deploys FOLDER/ (its .argocd-source.yaml))
+    generated_by = app.argocd.generated_by if app.argocd is not None and not app.argocd.stand_in else None
     reported = plan.reported()
     if loaded.fetched:  # a fetched source's objects at their place in it: hookchart 1.2.0 templates/job.yaml
         from hooklint.sources.appmap.remote import relocate_plan  # noqa: PLC0415
 
         relocate_plan(reported, loaded.fetched)
     return PlannedApplication(app.key, reported, unparsed, app.source_type, loaded.renderer, label, generated_by,
-                              mapped and app.argocd is None and app.key != STDIN, loaded.coverage, hide,
+                              mapped and (app.argocd is None or app.argocd.stand_in) and app.key != STDIN, loaded.coverage, hide,
                               findings, [o.described for o in loaded.fetched], _destination(app))  # fmt: skip
 
 
@@ -228,12 +231,19 @@ def _lint_application(engine: Engine, app: Application, keep_plan: bool, mapped:
     return findings, errors, len(app.reported) - not_linted - len(app.borrowed), skipped, renderer, unrendered, planned
 
 
-def secrets_of(manifests: list[Manifest], loaded: LoadedApplication | None = None) -> Redactor:
+def secrets_of(manifests: list[Manifest], loaded: LoadedApplication | None = None) -> Callable[[str], str]:
     """The :func:`~hooklint.sources.render.redact.redactor` of the values of the application's Secrets
     (:func:`~hooklint.sources.render.redact.object_secrets`), of ``loaded``'s ``secrets`` (a Helm source's
     secret values: :attr:`~hooklint.sources.load.LoadedApplication.secrets`) and of credentials in URLs:
     what findings and the plan say of the application never quotes one. A value the application
-    writes where nothing is secret is none (:func:`written_public`): its names and paths stay readable."""
+    writes where nothing is secret is none (:func:`written_public`): its names and paths stay readable.
+    An application with no Secret and no such values has only URL credentials to hide: then it is
+    :func:`~hooklint.text.url_credentials`, what the redactor of no values does, and a run over
+    plain files never imports redaction (its automata and scrubbers)."""
+    if (loaded is None or loaded.secrets is None) and not any(m.kind == "Secret" for m in manifests):
+        return url_credentials
+    from hooklint.sources.render.redact import merged, object_secrets, redactor  # noqa: PLC0415 - see above
+
     found = object_secrets(m.body for m in manifests if m.kind == "Secret")
     if loaded is not None and loaded.secrets is not None:
         found = merged(found, loaded.secrets)
@@ -249,6 +259,8 @@ def written_public(manifests: list[Manifest], loaded: LoadedApplication, found: 
     ``manifests`` themselves; a rendered source's files (the kustomizations and files its objects
     come from, a chart's templates), never what a renderer made of them (a Secret's value copied into
     a name by ``replacements`` stays a secret)."""
+    from hooklint.sources.render.redact import public_of_objects, written_values  # noqa: PLC0415 - with secrets only
+
     app = loaded.app
     argocd = app.argocd
     paths = {*app.reported, *(p for p in (app.manifest_file, argocd.manifest if argocd else None) if p)}
@@ -654,8 +666,9 @@ def _linted(paths: list[str], config: Config, engine: Engine, jobs: int, plans: 
     result.leaving_origins, result.not_left_out = leaving.origins, sorted(leaving.distrusted)
     from hooklint.checks.loading import missing_renderers
 
-    result.notices = (walk_notices + skipped_notice(result.skipped_files) + engine.notices() + _helm_notice(result, config)
-                      + missing_renderers(result.findings))  # fmt: skip
+    # a note may quote a URL as written (this repository's remote: GitLab CI's origin holds the job's token)
+    result.notices = [url_credentials(n) for n in walk_notices + skipped_notice(result.skipped_files) + engine.notices()
+                      + _helm_notice(result, config) + missing_renderers(result.findings)]  # fmt: skip
     return result, apps, mapped
 
 

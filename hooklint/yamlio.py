@@ -508,6 +508,10 @@ TOO_MANY_ERRORS = "too-many-errors"
 #: ``]`` or ``}`` after a ``.json`` file's one value (its detail): Argo CD reads past it from 2.5.0
 #: (``decoder.More()``), older releases fail (``json.Unmarshal``); HL001 for those only.
 JSON_CLOSER_AFTER = "json-closer-after"
+#: A ``---`` line followed by more than spaces (a comment, or text Go refuses: its detail is what
+#: follows): a separator for Argo CD from 2.2.0 on, text to older releases (``argocd.BEHAVIOURS``
+#: ``yaml-separator-comments``); HL001 for those only, which may read the file otherwise.
+SEPARATOR_TEXT = "separator-text"
 DUPLICATE_KEY = "duplicate-key"
 UNSAFE_TAG = "unsafe-tag"
 RENDER_FAILED = "render-failed"
@@ -744,15 +748,24 @@ def _add_issue(issues: list[LoadIssue], issue: LoadIssue) -> None:
         issues.append(LoadIssue(issue.kind, issue.span, field_path=issue.field_path, more=True))
 
 
+_BLANK_TO_END = re.compile(r"\s*\Z")
+
+
+def _blank_after(text: str, index: int) -> bool:
+    """Whether ``text[index:]`` is blank, without copying it (a file of many unreadable chunks
+    asks once for each)."""
+    return _BLANK_TO_END.match(text, index) is not None
+
+
 def _syntax_error(exc: yaml.YAMLError, pos: Positions, base: int, doc_start: int | None) -> YamlSyntaxError:
     if isinstance(exc, yaml.MarkedYAMLError):
         mark = exc.problem_mark or exc.context_mark
         index = base + (mark.index if mark is not None else 0)
-        if exc.context_mark is not None and ("end of stream" in (exc.problem or "") or not pos.text[index:].strip()):
+        if exc.context_mark is not None and ("end of stream" in (exc.problem or "") or _blank_after(pos.text, index)):
             # an unclosed quote or bracket is only noticed at the end of the input, a line that
             # may not even exist: point at what was left open instead
             index = base + exc.context_mark.index
-        if not pos.text[index:].strip():  # still past the content: its last character
+        if _blank_after(pos.text, index):  # still past the content: its last character
             index = max(len(pos.text.rstrip()) - 1, 0)
         problem = shown(exc.problem or "invalid YAML", 200)
         if exc.context:

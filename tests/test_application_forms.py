@@ -278,8 +278,10 @@ EXPLICIT = application("shop", "chart", "    directory: {recurse: false}\n")
 def test_an_explicit_directory_source_on_a_chart_folder_reads_its_manifest_files(repo):
     """F11: ``ExplicitType`` returns Directory whenever ``directory`` is set, and ``findManifests``
     reads the folder's files (``Chart.yaml`` and ``values.yaml`` are YAML that is no object;
-    ``templates/`` is a subfolder, read only with ``recurse``). Before: 0 objects, extra.yaml unlinted."""
-    write(repo, {"apps/app.yaml": EXPLICIT, "chart/extra.yaml": PLAIN_HOOK})
+    ``templates/`` is a subfolder, read only with ``recurse``). Before: 0 objects, extra.yaml unlinted.
+    An ``include`` keeps the directory when Argo CD normalizes the spec (``NormalizeSource``)."""
+    explicit = EXPLICIT.replace("{recurse: false}", "{include: '*.yaml'}")
+    write(repo, {"apps/app.yaml": explicit, "chart/extra.yaml": PLAIN_HOOK})
     assert lint(".") == (1, [
         "chart/extra.yaml:6:30: HL305 Every object of this application is a hook (1 hook run during a sync, no plain "
         "resource)",

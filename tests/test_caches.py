@@ -300,13 +300,13 @@ def test_a_warm_kustomize_application_starts_no_renderer(tmp_path, monkeypatch, 
 
 @needs_kubectl
 def test_a_failed_render_is_kept_with_its_redacted_message(tmp_path, monkeypatch, builds):
-    import hooklint.sources.render as render_stage
+    import hooklint.sources.render.redact as redact  # the render stage imports it when a render failed
     monkeypatch.chdir(tmp_path)
     write(tmp_path / "repo", FAILING)
     (tmp_path / "repo/.git").mkdir()
     redactions = []
-    real = render_stage.redact_render_error
-    monkeypatch.setattr(render_stage, "redact_render_error", lambda *a, **k: redactions.append(1) or real(*a, **k))
+    real = redact.redact_render_error
+    monkeypatch.setattr(redact, "redact_render_error", lambda *a, **k: redactions.append(1) or real(*a, **k))
     first = lint(["repo/bad"], plans=True)  # plans kept: the render cache only, never the result cache
     assert len(builds) == 1 and len(redactions) == 1
     message = json.loads(first[0])["findings"][0]["message"]

@@ -316,3 +316,18 @@ def test_statement_leaves_out_lines_and_a_fetched_sources_place(message, related
     finding = Finding(path="a.yaml", span=Span.point(1, 1), rule_id="HL002", slug="s", severity="error",
                       message=message, related=related)  # fmt: skip
     assert _statement(finding) == statement
+
+
+def test_the_baseline_file_is_no_manifest_to_diff_either(repo):
+    """``lint`` leaves the configuration's ``baseline`` file out (hooklint's own JSON); ``diff``
+    linted it on both sides (an HL003 "unchanged", or "fixed" when the change deleted it)."""
+    (repo / "a.yaml").write_text(hook(comment=""))
+    (repo / ".hooklint.yaml").write_text("baseline: .hooklint-baseline.json\n")
+    assert runner.invoke(app, ["lint", "--write-baseline", ".hooklint-baseline.json", "a.yaml"]).exit_code == 0
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "baselined")
+    git(repo, "tag", "-f", "base")
+    git(repo, "rm", "-q", ".hooklint-baseline.json")
+    commit(repo, "head")
+    code, doc = diff_json()
+    assert (code, doc["new"], doc["fixed"], doc["unchanged"]) == (0, [], [], 1)  # a.yaml's HL105

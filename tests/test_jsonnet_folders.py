@@ -136,6 +136,8 @@ def test_diff_that_edits_jsonnet_files_has_them_as_new_findings(tmp_path, monkey
     doc = json.loads(result.stdout)
     assert [(f["path"], f["line"], f["rule_id"]) for f in doc["new"]] == [
         ("apps/a.yaml", 6, "HL009"), ("x/hook.jsonnet", 1, "HL009")]
+    # the base's findings on those files are the ones the new ones replace, not fixed ones
+    assert (doc["fixed"], doc["unchanged"]) == ([], 0)
     result = runner.invoke(app, ["diff", "HEAD", "--head", "HEAD"])
     assert result.exit_code == 0
     assert result.output.splitlines()[0] == "hooklint diff HEAD -> HEAD: 0 new findings, 0 fixed, 2 unchanged; no plan change"

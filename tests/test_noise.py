@@ -124,18 +124,41 @@ def test_an_explicit_directory_source_reads_a_kustomization_as_a_manifest(repo):
     explicit type before ``discovery.AppType`` looks for a kustomization: the folder is a directory
     source, kustomize never runs (the ``namespace:`` of the kustomization is not applied) and the
     kustomization.yaml is a manifest of a kind no cluster has. Before, the plan said "directory
-    source" and, of the same file, "Argo CD builds the folder with it"."""
+    source" and, of the same file, "Argo CD builds the folder with it". An ``include`` keeps the
+    directory when Argo CD normalizes the spec (``NormalizeSource``)."""
+    explicit = APPLICATION.replace("    path: deploy\n", "    path: deploy\n    directory:\n      include: '*.yaml'\n")
+    write(repo, {"argocd/app.yaml": explicit, "deploy/cm.yaml": CM.format("x"),
+                 "deploy/kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
+                                              "namespace: other\nresources: [cm.yaml]\n"})  # fmt: skip
+    doc = json.loads(runner.invoke(app, ["plan", "--format", "json", "."]).output)
+    shop = [p for p in doc["applications"] if (p["source"]["application"] or "").startswith("Application shop")]
+    assert [p["source"]["type"] for p in shop] == ["directory"]
+    deploy = shop[0]
+    assert [(t["kind"], t["namespace"]) for s in deploy["steps"] for t in s["tasks"]] == [("ConfigMap", "shop")]
+    assert [e["reason"] for e in deploy["not_applied"]] == [
+        "kustomize configuration (Kustomization) read as a manifest: the directory source applies its files as "
+        "written and never runs kustomize, and the API server has no such kind, so the sync fails (HL003)"]
+    lint = json.loads(runner.invoke(app, ["lint", "--format", "json", "."]).output)
+    assert [(f["rule_id"], f["path"], f["line"], f["column"]) for f in lint["findings"]] == [
+        ("HL003", "deploy/kustomization.yaml", 2, 7)]
+
+
+def test_an_empty_directory_source_is_dropped_and_the_kustomization_built(repo):
+    """``directory: {recurse: false}`` is empty (``ApplicationSourceDirectory.IsZero``): Argo CD
+    stores the Application without it (``NormalizeSource``) and builds the kustomization (namespace
+    ``other``); only the first comparison of the Application as written reads the folder as a
+    directory, where the kustomization is a manifest no cluster has (HL003)."""
     explicit = APPLICATION.replace("    path: deploy\n", "    path: deploy\n    directory:\n      recurse: false\n")
     write(repo, {"argocd/app.yaml": explicit, "deploy/cm.yaml": CM.format("x"),
                  "deploy/kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
                                               "namespace: other\nresources: [cm.yaml]\n"})  # fmt: skip
     doc = json.loads(runner.invoke(app, ["plan", "--format", "json", "."]).output)
-    deploy = next(p for p in doc["applications"] if (p["source"]["application"] or "").startswith("Application shop"))
-    assert deploy["source"]["type"] == "directory"
-    assert [(t["kind"], t["namespace"]) for s in deploy["steps"] for t in s["tasks"]] == [("ConfigMap", "shop")]
-    assert [e["reason"] for e in deploy["not_applied"]] == [
-        "kustomize configuration (Kustomization) read as a manifest: the directory source applies its files as "
-        "written and never runs kustomize, and the API server has no such kind, so the sync fails (HL003)"]
+    shop = [p for p in doc["applications"] if (p["source"]["application"] or "").startswith("Application shop")]
+    assert [(p["source"]["type"], p["source"]["application"],
+             [(t["kind"], t["namespace"]) for s in p["steps"] for t in s["tasks"]]) for p in shop] == [
+        ("kustomize", "Application shop (argocd/app.yaml:8)", [("ConfigMap", "other")]),
+        ("directory", "Application shop (argocd/app.yaml:8, as first compared, before Argo CD drops its empty "
+                      "spec.source.directory)", [("ConfigMap", "shop")])]  # fmt: skip
     lint = json.loads(runner.invoke(app, ["lint", "--format", "json", "."]).output)
     assert [(f["rule_id"], f["path"], f["line"], f["column"]) for f in lint["findings"]] == [
         ("HL003", "deploy/kustomization.yaml", 2, 7)]

@@ -20,12 +20,13 @@ from hooklint import argocd
 from hooklint.checks import Context, Hit, check
 from hooklint.config import LIMITS
 from hooklint.findings import Finding
-from hooklint.loader import LoadedFile
+from hooklint.loader import INVALID_SEPARATOR, LoadedFile
 from hooklint.yamlio import (
     CAPABILITIES_UNCHECKED,
     CLUSTER_CAPABILITIES,
     DUPLICATE_KEY,
     JSON_CLOSER_AFTER,
+    SEPARATOR_TEXT,
     MAX_ISSUES,
     NOT_EXPANDED,
     NOT_RENDERED,
@@ -53,6 +54,9 @@ def yaml_syntax_error(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
     """Documents libyaml cannot read, or that are too deep or alias-heavy to read safely."""
     language = "JSON" if file.path.lower().endswith(".json") else "YAML"
     for issue, index in file.issues:
+        if issue.kind == SYNTAX_ERROR and issue.detail.startswith(INVALID_SEPARATOR) and \
+                not argocd.supports(ctx.config.argocd_version, "yaml-separator-comments"):  # fmt: skip
+            continue  # text to this Argo CD: its SEPARATOR_TEXT issue says so
         if issue.kind == SYNTAX_ERROR and file.maybe_unrelated:
             message = (
                 f"{language} syntax error: {issue.detail}. The file lacks apiVersion:, kind: or metadata: as "
@@ -76,6 +80,17 @@ def yaml_syntax_error(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
                 "reads a .json file with json.Unmarshal, which refuses anything but whitespace after the value "
                 f"(from {first}, Argo CD reads one value and stops at ']' or '}}'). Argo CD cannot render this "
                 "document, so the whole application fails to sync; remove what follows the object."
+            )
+        elif issue.kind == SEPARATOR_TEXT:
+            version = ctx.config.argocd_version
+            if argocd.supports(version, "yaml-separator-comments"):
+                continue  # read as Argo CD reads it: a separator (HL001 already when Go refuses the line)
+            message = (
+                f"'---' followed by '{shown(issue.detail, 40)}': hooklint cuts documents here as Argo CD reads them "
+                f"from {argocd.version_text(argocd.since('yaml-separator-comments'))} (k8s.io/apimachinery YAMLReader "
+                f"v0.22.0), but Argo CD {argocd.version_text(version)} reads only '---' and spaces as a separator and "
+                "this line as text in the document, so it may apply objects hooklint did not check. Put the text on "
+                "its own line after a '---' line."
             )
         elif issue.kind == TOO_COMPLEX:
             message = f"Document cannot be read safely: {issue.detail}. Simplify the document."

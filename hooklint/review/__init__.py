@@ -52,6 +52,7 @@ from hooklint.sources.repository.git import git_remote_urls, git_root
 from hooklint.sources.repository.submodules import register, unregister
 from hooklint.sources.sandbox import distrust, find_program, program_path
 from hooklint.suppression import SUPPRESS_ANNOTATION
+from hooklint.text import url_credentials
 
 
 class ReviewError(Exception):
@@ -592,10 +593,7 @@ def _rebased(config: Config, top: str, folder: str) -> Config:
         return config
 
     def move(path_filter: PathFilter) -> PathFilter:
-        relative = os.path.relpath(path_filter.base, top)
-        if relative == ".." or relative.startswith(".." + os.sep):
-            return path_filter
-        return PathFilter(os.path.join(folder, relative), path_filter.patterns)
+        return path_filter.moved(top, folder)
 
     return dataclasses.replace(config, exclude=move(config.exclude),
                                per_path_ignores=[(move(f), rules) for f, rules in config.per_path_ignores])  # fmt: skip
@@ -662,7 +660,10 @@ def _policy(config: Config, reload: Callable[[str | None], Config], top: str, ba
     used = base_rel if base_rel is not None else "none: the defaults"
     notes = [f"{n}: both revisions are checked with {base}'s configuration ({used}), the policy in force (land a "
              "change to the policy on its own first, or pass --config)" for n in notes]  # fmt: skip
-    return (config if kept else _load_base(reload, config, base_rel, top, base_folder, base)), notes
+    policy = config if kept else _load_base(reload, config, base_rel, top, base_folder, base)
+    if policy.baseline:  # hooklint's own baseline is JSON in the repository, not a manifest (as lint has it)
+        policy = dataclasses.replace(policy, exclude=policy.exclude.with_files([policy.baseline]))
+    return policy, notes
 
 
 def _named(config: Config, top: str, base_folder: str, head_folder: str) -> list[str]:
@@ -710,10 +711,11 @@ def _load_base(reload: Callable[[str | None], Config], config: Config, rel: str 
         raise ReviewError(f"{base}: {str(exc).replace(base_folder + os.sep, '')}") from None
     if rel is not None:
         policy.path = os.path.join(top, rel)
+        if policy.baseline and within_folder(policy.baseline, base_folder):
+            policy.baseline = os.path.join(top, os.path.relpath(policy.baseline, base_folder))
 
         def move(path_filter: PathFilter) -> PathFilter:
-            inside = os.path.relpath(path_filter.base, base_folder)
-            return path_filter if inside.startswith("..") else PathFilter(os.path.join(top, inside), path_filter.patterns)
+            return path_filter.moved(base_folder, top)
 
         policy = dataclasses.replace(policy, exclude=move(policy.exclude),
                                      per_path_ignores=[(move(f), r) for f, r in policy.per_path_ignores])  # fmt: skip
@@ -787,7 +789,8 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
             head_config = dataclasses.replace(_leaving_as(config, base_side, base_folder), ignored_paths=_ignored(top))
             head_side = _side(top, None, relative, head_config, catalog, top)
             out = compare(base_side, head_side, _findings_of, _comments_in(base_folder, config, top))
-            out.notes, out.policy = notes + _not_left_out(head_side, base, base_folder) + out.notes, config
+            out.notes = [url_credentials(n) for n in notes + _not_left_out(head_side, base, base_folder) + out.notes]
+            out.policy = config
             return out
         with checkout(top, head_commit) as head_copy:
             head_folder = head_copy.folder
@@ -801,7 +804,8 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
             base_side = _side(base_folder, base, relative, config, catalog, top)
             head_side = _side(head_folder, head, relative, _leaving_as(config, base_side, base_folder), catalog, top)
             out = compare(base_side, head_side, _findings_of, _comments_in(base_folder, config, top))
-            out.notes, out.policy = notes + _not_left_out(head_side, base, base_folder) + out.notes, config
+            out.notes = [url_credentials(n) for n in notes + _not_left_out(head_side, base, base_folder) + out.notes]
+            out.policy = config
             return out
 
 
@@ -998,6 +1002,16 @@ def _said(f: Finding) -> tuple[str, ...]:
 _LINE_REFERENCE = re.compile(r"(\bline |[\w.-]\.(?:ya?ml|json|jsonnet|tpl|txt):)[0-9]+\b")
 
 
+def _unread_content(f: Finding) -> tuple[str, str, str] | None:
+    """``(rule, file, statement)`` of a finding about content hooklint did not read whose field is
+    a digest of it (HL009 on jsonnet files, :func:`hooklint.sources.repository.tree.jsonnet_digest`):
+    an edit makes the head's finding new (another digest), and the base's, on the same file saying
+    the same, is the one it replaces, not a fixed one. None for any other finding."""
+    if not f.field_path.startswith("sha256:"):
+        return None
+    return (f.rule_id, f.path, _statement(f))
+
+
 def _statement(f: Finding) -> str:
     """What ``f`` says, as two sides of a review compare it (:func:`compare`, :func:`_said`): the
     statement of its message (:func:`_gist`: not why it matters nor how to fix it, whose words
@@ -1156,8 +1170,9 @@ def compare(base: Side, head: Side, findings_of: Callable[[Side, str], list[Find
     out.new = sorted(out.new + forced + [f for f, _ in uncovered.values()], key=Finding.sort_key)
     left = {id(f) for twins in waiting.values() for f in twins}
     gone = _left_hook_scope(base, head)
+    replaced = {_unread_content(f) for f in out.new} - {None}
     for f in fixed:
-        if id(f) not in left:
+        if id(f) not in left or _unread_content(f) in replaced:
             continue
         why = gone.get(_object_key(f.obj)) if f.obj is not None and f.hook is not None and f.hook.phases else None
         if why is None:

@@ -18,17 +18,17 @@ from hooklint.loader import LoadedFile, is_stream, parse_text
 from hooklint.sources.render.directory import is_lfs_note, mark_unrendered
 from hooklint.sources.repository.tree import (DIRECTORY, HELM, JSONNET_REASON, KUSTOMIZE, MULTI, PLUGIN, REMOTE, UNRENDERABLE, Containment, dangling_link)
 from hooklint.sources.appmap.discovery import STDIN, Application, Leaving, group_applications
-from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDER_FAILED_DEFAULTS, RENDERER_UNAVAILABLE, LoadIssue
-from hooklint.sources.render.redact import SecretValues, merged
+from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDER_FAILED_DEFAULTS, RENDERER_UNAVAILABLE, LoadIssue, Map
 from hooklint.sources.render import RenderedFile, chart_value_secrets, comments_of, render as render_source  # fmt: skip
 from hooklint.sources.repository.kustomizations import is_component
 from hooklint.sources.repository.tree import jsonnet_digest, jsonnet_not_evaluated, outside_repository, read_in_repository, repository_root
-from hooklint.sources.render.rendered import Renderer
 from hooklint.sources.spec import PINNED_REVISION, ApplicationSource
 from hooklint.sources.repository.submodules import Unseen
 from hooklint.sources.repository import facts
 
 if TYPE_CHECKING:
+    from hooklint.sources.render.redact import SecretValues
+    from hooklint.sources.render.rendered import Renderer
     from hooklint.sources.render.helm import DependencyFetcher
     from hooklint.sources.render.kustomize import RemoteFetcher
 
@@ -188,6 +188,8 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
         renderer = next((p.renderer for p in parts if p.renderer is not None), None)
         files = [f for p in parts for f in p.files]
         found = [p.secrets for p in parts if p.secrets is not None]
+        from hooklint.sources.render.redact import merged  # noqa: PLC0415 - redaction only where there are secrets
+
         return LoadedApplication(app, files, rendered if any(p.rendered is not None for p in parts) else None,
                                  renderer, parts, {k: v for p in parts for k, v in p.comments.items()},
                                  merged(*found) if found else None, [o for p in parts for o in p.fetched])  # fmt: skip
@@ -221,7 +223,8 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
             _without_submodules(loaded, app, renderer is not None)
         for path, issues in sorted(app.issues.items()):  # an ApplicationSet among the rendered files
             for kind, line, column, detail in issues:
-                loaded.issues.append((LoadIssue(kind, Span.point(line, column), detail, path=path), 0))
+                loaded.issues.append((LoadIssue(kind, Span.point(line, column), detail, app.issue_fields.get(path, ""),
+                                                path=path), 0))  # fmt: skip
             if path != loaded.path and path not in comments:
                 found = comments_of(path, config)
                 if found:
@@ -232,6 +235,8 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
             secrets = chart_value_secrets(folder, repository_root(folder, app.named),
                                           app.argocd.options if app.argocd is not None else None, config.max_file_size)  # fmt: skip
         if rendered and app.argocd is not None and app.argocd.secrets:  # its ApplicationSet generator's
+            from hooklint.sources.render.redact import SecretValues  # noqa: PLC0415 - with secrets only
+
             secrets = secrets if secrets is not None else SecretValues()
             for value, key in app.argocd.secrets:
                 secrets.add_carried(value, key)
@@ -262,7 +267,12 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
         escaped.append(loaded)
     for loaded in files:  # what expanding the ApplicationSets of this file met (HL022, HL007, HL008)
         for kind, line, column, detail in app.issues.get(loaded.path, ()):
-            loaded.issues.append((LoadIssue(kind, Span.point(line, column), detail), 0))
+            loaded.issues.append((LoadIssue(kind, Span.point(line, column), detail,
+                                            app.issue_fields.get(loaded.path, "")), 0))  # fmt: skip
+            if kind == NOT_RENDERED and not any(isinstance(d.value, Map) and d.value.get("kind") for d in loaded.documents):
+                # data (an .argocd-source-NAME.yaml: discovery's _mark_app_source_files), not objects: only
+                # the HL009, as for a Git LFS pointer, never skipped as unrelated YAML with it
+                loaded.documents = []
     evaluated = [f.path for f in files if f.skip_reason is JSONNET_REASON and f.path in app.reported
                  and f.path not in app.left_out]  # directory.include/exclude leaves it out: never evaluated
     if app.source_note is not None and evaluated:

@@ -148,10 +148,24 @@ class ApplicationSource:
     #: :func:`envsubst` substitutes into the options Argo CD substitutes it into. The revision variables
     #: (:data:`REVISION_VARIABLES`) are never among them: hooklint does not know the commit.
     env: tuple[tuple[str, str], ...] = ()
+    #: Empty for the source Argo CD renders once it has stored the Application normalized (the
+    #: steady state); else what differs in the rendering of its first comparison, made before the
+    #: controller drops an empty source type (:data:`hooklint.sources.appmap.applications.FIRST_COMPARISON`).
+    view: str = ""
+    #: Set for the stand-in of a folder no Application of this repository deploys whose
+    #: ``.argocd-source.yaml`` Argo CD merges into any Application that deploys it
+    #: (:func:`hooklint.sources.appmap.applications.stand_in_source`): ``manifest`` is that file,
+    #: ``name`` the folder's name (the release name hooklint guesses without an Application).
+    stand_in: bool = False
 
     def label(self) -> str:
-        """``Application NAME (FILE:LINE)`` for messages."""
-        return f"Application {self.name} ({self.manifest}:{self.line})"
+        """``Application NAME (FILE:LINE)`` for messages; ``Application NAME (FILE:LINE, VIEW)``
+        for the rendering of its first comparison (:attr:`view`); ``any Application that deploys
+        FOLDER/ (FILE:1)`` for a :attr:`stand_in`."""
+        if self.stand_in:
+            return f"any Application that deploys {self.folder.rstrip('/') or '.'}/ ({self.manifest}:{self.line})"
+        view = f", {self.view}" if self.view else ""
+        return f"Application {self.name} ({self.manifest}:{self.line}{view})"
 
     def origin(self) -> str:
         """:meth:`label`, with what made it when it is not written as YAML."""

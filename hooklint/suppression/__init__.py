@@ -20,12 +20,11 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Iterator
 
-from hooklint.checks import Hit
 from hooklint.findings import Finding, Span, Suppression
-from hooklint.model import Manifest
 
 if TYPE_CHECKING:
     from hooklint.catalog import Catalog
+    from hooklint.model import Manifest
     from hooklint.engine import Checked, Engine
     from hooklint.sources.load import LoadedApplication
 
@@ -153,6 +152,10 @@ def by_annotation(engine: Engine, m: Manifest, findings: list[Finding], audit: b
             yield finding
     if not audit:
         return
+    # the checks' package only here: a run the result cache holds whole imports this package for
+    # BaselineError alone, and loads no check (hooklint.results.kept_run)
+    from hooklint.checks import Hit  # noqa: PLC0415
+
     field = f"metadata.annotations.{SUPPRESS_ANNOTATION}"
     if UNUSED_SUPPRESSION in engine.enabled:
         rule = engine.catalog.rules[UNUSED_SUPPRESSION]

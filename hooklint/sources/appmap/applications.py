@@ -20,27 +20,29 @@ Each source is read as the repo server reads it: its ``path`` resolved through s
 repository (``util/app/path`` ``Path``), ``.argocd-source.yaml`` and ``.argocd-source-NAME.yaml`` merged
 into its options (``reposerver/repository/repository.go`` ``mergeSourceParameters``), and, in a
 multi-source Application, ``$ref/...`` value files of a ``ref`` source of this repository read from it
-(``getResolvedValueFiles``). The Applications an app of apps renders (:func:`hooklint.sources.appmap.discovery.application_map`)
+(``getResolvedValueFiles``). A folder no Application of this repository deploys is read the same way as
+the source of any Application that deploys it, its ``.argocd-source.yaml`` merged (:func:`stand_in_source`).
+The Applications an app of apps renders (:func:`hooklint.sources.appmap.discovery.application_map`)
 and an ApplicationSet generates (:mod:`hooklint.sources.appmap.applicationsets`) are read by :func:`sources_of` too.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-from hooklint.argocd import is_argo_kind
+from hooklint.argocd import DEFAULT_VERSION, Version, is_argo_kind
 from hooklint.files import walk_tree
-from hooklint.loader import DEFAULT_MAX_FILE_SIZE, read_file, user_path, within
-from hooklint.sources.appmap.argoglob import GlobPanic, compile_glob
+from hooklint.loader import DEFAULT_MAX_FILE_SIZE, parse_text, read_file, user_path, within
 from hooklint.sources.appmap.gojson import SOURCE, GoJSONError, Struct, decode, field_of, marshal
 from hooklint.sources.repository import facts
 from hooklint.sources.repository.git import CheckedOut, remote_urls
 from hooklint.sources.repository.spelling import may_hold, rewritten
-from hooklint.sources.repository.tree import chart_of
+from hooklint.sources.repository.tree import chart_of, source_type
 from hooklint.sources.spec import (CHART_REPOSITORY, OCI_REGISTRY, OTHER_GIT, PINNED_REVISION,
                                    UNKNOWN_SCHEME, ApplicationSource, RemoteSource, document_objects, envsubst,
                                    rendered_sources)
@@ -287,14 +289,15 @@ class RepositoryUrls:
 
 
 def find_application_sources(files: Iterable[str], repo_urls: Iterable[str] = (),
-                             max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> list[ApplicationSource]:  # fmt: skip
+                             max_file_size: int = DEFAULT_MAX_FILE_SIZE,
+                             version: Version = DEFAULT_VERSION) -> list[ApplicationSource]:  # fmt: skip
     """The sources, pointing into their own repository, of the Applications in ``files``, in file
     and document order. Only regular files up to ``max_file_size`` bytes are read; a file that
     cannot be read or parsed holds none (it is reported where it is linted), nor does a file of a
     Helm chart (Argo CD never applies a template as written: its rendering is what the app of apps
     reads; a chart's file that a directory source applies is read by
     :func:`hooklint.sources.appmap.discovery.applications_in_charts`). ``repo_urls`` (configuration) count as this repository
-    besides the git remotes."""
+    besides the git remotes; ``version`` is the Argo CD release that stores them (:func:`sources_of`)."""
     urls = RepositoryUrls(repo_urls)
     found: list[ApplicationSource] = []
     for path in files:
@@ -317,7 +320,7 @@ def find_application_sources(files: Iterable[str], repo_urls: Iterable[str] = ()
             root = os.getcwd()
         for doc in facts.read_parsed(path, DEFAULT_MAX_FILE_SIZE, len(data)).documents:
             for body in document_objects(doc.value):  # a kind: List's items too
-                found.extend(sources_of(body, path, root, ours))
+                found.extend(sources_of(body, path, root, ours, version=version))
     return found
 
 
@@ -397,7 +400,8 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
                generated_by: str | None = None, scope: tuple[str, ...] = (),
                max_file_size: int = DEFAULT_MAX_FILE_SIZE,
                secrets: tuple[tuple[str, str], ...] = (),
-               default_namespace: str | None = None) -> list[ApplicationSource]:  # fmt: skip
+               default_namespace: str | None = None, version: Version = DEFAULT_VERSION,
+               normalized: bool = False, app_files: bool = True) -> list[ApplicationSource]:  # fmt: skip
     """The sources pointing into this repository (``ours``: normalised URLs; ``root`` its folder)
     of the Application ``body`` (a parsed document; anything else has none), written in ``path``.
     ``default_namespace`` is the namespace it lives in when its ``metadata.namespace`` is unset (an
@@ -411,7 +415,18 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
     to the repository, symbolic links followed, then it must be a folder inside the repository),
     and its options merged with ``.argocd-source.yaml`` and ``.argocd-source-NAME.yaml`` of that
     folder (:func:`merge_source_parameters`) before the source type is decided, as
-    ``GetAppSourceType`` does. A source that cannot be rendered carries its ``problem``."""
+    ``GetAppSourceType`` does. A source that cannot be rendered carries its ``problem``.
+
+    ``spec.source`` is read as Argo CD ``version`` stores it (:func:`normalize_source`: an empty
+    ``directory``, ``helm`` or ``kustomize`` dropped, so the folder decides the type). An Application
+    applied as written (``kubectl apply``, an app of apps) is compared once before the controller
+    stores it so; when that first rendering types the folder otherwise and can render, it is a
+    second source, its :attr:`~hooklint.sources.spec.ApplicationSource.view` saying so, listed
+    before the steady one: Argo CD may sync either. ``normalized``: the Application was stored
+    normalized from the start (an ApplicationSet's, :data:`hooklint.argocd.BEHAVIOURS`
+    ``appset-normalize``), so only the steady rendering exists.
+    ``app_files`` False: ``.argocd-source.yaml`` only, for a :func:`stand_in_source`, whose
+    Application's name is unknown."""
     if not isinstance(body, Map) or not is_argo_kind(body.get("apiVersion"), body.get("kind"), "Application"):
         return []
     metadata, spec = body.get("metadata"), body.get("spec")
@@ -446,7 +461,9 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
             files, _ = _resolve_refs(written, refs if multiple else None, ours, env, pinned)
             read_here = tuple(f.lstrip("/") for f, w in zip(files, written)
                               if isinstance(w, str) and w.startswith("$") and f != w)  # fmt: skip
-            typed = [k for k in ("helm", "kustomize", "directory", "plugin") if isinstance(source.get(k), Map)]
+            kept = {k: _plain(v) for k, v in source.items()}  # as Argo CD stores it (normalize_source)
+            kept = normalize_source(kept, version) if field_name == "spec.source" and not multiple else kept
+            typed = [k for k in ("helm", "kustomize", "directory", "plugin") if isinstance(kept.get(k), dict)]
             explicit = typed[0] if len(typed) == 1 else None
             out.append(ApplicationSource(
                 name=name, manifest=path, line=line if line is not None else source.span.line, folder="",
@@ -456,7 +473,7 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
                 scope=scope, remote=dataclasses.replace(remote, value_files=read_here), secrets=secrets,
                 env=tuple(env.items()),
                 # what --fetch renders it with: its explicit type's options, $ref value files resolved (issue 33)
-                options={**helm, "valueFiles": files} if written else _plain(source.get(explicit)) if explicit else None,
+                options={**helm, "valueFiles": files} if written else kept.get(explicit) if explicit else None,
                 value_file_places=_value_file_places(source, path, line, (), len(files)) if written else (),
                 pinned_refs=tuple((n, *pinned[n]) for n in sorted(pinned)) if multiple else (),
             ))  # fmt: skip
@@ -469,7 +486,10 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
         # util/app/path/path.go Path joins the path as written: no trimming (" apps/x" is its own folder)
         target = os.path.normpath(os.path.join(root, folder.lstrip("/")))
         problem = None
-        plain = _plain(source)
+        as_written: dict[str, Any] = {k: _plain(v) for k, v in source.items()}
+        # NormalizeApplicationSpec: spec.source only (a multi-source entry is normalized as a copy)
+        plain = normalize_source(as_written, version) if field_name == "spec.source" and not multiple else as_written
+        first: dict | None = None  # the written source of the first comparison, when it differs
         overrides: Sequence[str] = ()
         if os.path.isabs(folder):  # util/app/path/path.go Path, v3.5.1: "app path is absolute"
             problem = f"{field_name}.path {folder!r} is an absolute path, which Argo CD refuses (app path is absolute): write it from the repository's top without the leading /"
@@ -490,44 +510,55 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
                 target = os.path.join(root, os.path.relpath(real, real_root)) if real != real_root else root
                 target = os.path.normpath(target)
                 try:
-                    plain, overrides = merge_source_parameters(plain, target, instance, max_file_size, real_root)
+                    named = instance if app_files else ""
+                    if plain != as_written and not normalized:
+                        first = merge_source_parameters(as_written, target, named, max_file_size, real_root)[0]
+                    plain, overrides = merge_source_parameters(plain, target, named, max_file_size, real_root)
                 except ValueError as exc:
                     problem = f"error while parsing source parameters: {exc}"
-        kinds = [k for k in ("helm", "kustomize", "directory", "plugin") if plain.get(k) is not None]
-        kind = kinds[0] if len(kinds) == 1 else None
+        kind = _explicit(plain)
+        views: list[tuple[str | None, dict, str]] = [(kind, plain, "")]
+        if problem is None and first is not None:
+            first_kind = _explicit(first)
+            # a first comparison that fails (no chart, no kustomization, two types) applies nothing
+            if (first_kind is not None and first_kind != (kind or source_type(target)[0])
+                    and _type_problem(first_kind, field_name, folder, target) is None):  # fmt: skip
+                views.insert(0, (first_kind, first, FIRST_COMPARISON.format(type=f"{field_name}.{first_kind}")))
         if problem is None:
             problem = _type_problem(kind, field_name, folder, target)
-        options = plain.get(kind) if kind in ("helm", "kustomize", "directory") else None
-        places: tuple[tuple[str, int, int], ...] = ()
-        if kind == "helm" and isinstance(options, dict) and isinstance(options.get("valueFiles"), list):
-            files, why = _resolve_refs(options["valueFiles"], refs if multiple else None, ours, env, pinned)
-            options = {**options, "valueFiles": files}
-            problem = problem or why
-            places = _value_file_places(source, path, line, overrides, len(files), max_file_size)
-        if kind == "helm" and isinstance(options, dict):
-            options = substitute_parameters(options, env, set(refs) if multiple else set())
-        out.append(ApplicationSource(
-            name=name,
-            manifest=path,
-            line=line if line is not None else source.span.line,
-            folder=user_path(target),
-            source_type=kind,
-            options=options,
-            namespace=namespace if isinstance(namespace, str) and namespace else None,
-            problem=problem,
-            project=project if isinstance(project, str) else None,
-            server=server if isinstance(server, str) else None,
-            field=field_name,
-            generated_by=generated_by,
-            scope=scope,
-            secrets=secrets,
-            env=tuple(env.items()),
-            overrides=tuple(user_path(os.path.abspath(o)) for o in overrides),
-            value_file_places=places,
-            pinned_refs=tuple((n, *pinned[n]) for n in sorted(pinned)) if multiple else (),
-            entry=(line, 1) if line is not None else (source.key_span("repoURL").line, source.key_span("repoURL").column),
-            path_entry=(line, 1) if line is not None else (source.key_span("path").line, source.key_span("path").column),
-        ))  # fmt: skip
+        for kind, plain, view in views:
+            options = plain.get(kind) if kind in ("helm", "kustomize", "directory") else None
+            places: tuple[tuple[str, int, int], ...] = ()
+            why: str | None = None
+            if kind == "helm" and isinstance(options, dict) and isinstance(options.get("valueFiles"), list):
+                files, why = _resolve_refs(options["valueFiles"], refs if multiple else None, ours, env, pinned)
+                options = {**options, "valueFiles": files}
+                places = _value_file_places(source, path, line, overrides, len(files), max_file_size)
+            if kind == "helm" and isinstance(options, dict):
+                options = substitute_parameters(options, env, set(refs) if multiple else set())
+            out.append(ApplicationSource(
+                name=name,
+                manifest=path,
+                line=line if line is not None else source.span.line,
+                folder=user_path(target),
+                source_type=kind,
+                options=options,
+                namespace=namespace if isinstance(namespace, str) and namespace else None,
+                problem=problem or why,
+                project=project if isinstance(project, str) else None,
+                server=server if isinstance(server, str) else None,
+                field=field_name,
+                generated_by=generated_by,
+                scope=scope,
+                secrets=secrets,
+                env=tuple(env.items()),
+                overrides=tuple(user_path(os.path.abspath(o)) for o in overrides),
+                value_file_places=places,
+                pinned_refs=tuple((n, *pinned[n]) for n in sorted(pinned)) if multiple else (),
+                entry=(line, 1) if line is not None else (source.key_span("repoURL").line, source.key_span("repoURL").column),
+                path_entry=(line, 1) if line is not None else (source.key_span("path").line, source.key_span("path").column),
+                view=view,
+            ))  # fmt: skip
     return out
 
 
@@ -699,6 +730,103 @@ def _type_problem(kind: str | None, field_name: str, folder: str, target: str) -
     return None
 
 
+# --- NormalizeSource: an empty source type is dropped -------------------------------------------
+
+#: The options each ``IsZero`` of ``pkg/apis/application/v1alpha1/types.go`` reads, with the first
+#: release whose ``IsZero`` reads it (v3.5.1: ``ApplicationSourceHelm.IsZero`` with
+#: ``ValuesIsEmpty``, ``ApplicationSourceKustomize.IsZero``, ``ApplicationSourceDirectory.IsZero``
+#: = ``!Recurse && Jsonnet.IsZero()``). Every one came with its field, except ``commonLabels``
+#: (field 1.1, read from 1.2): a field a release does not have is dropped by its CRD schema, so it
+#: is unset there too. Kustomize's ``forceCommonLabels``, ``forceCommonAnnotations``,
+#: ``commonAnnotationsEnvsubst``, ``labelWithoutSelector`` and ``labelIncludeTemplates`` were never
+#: read: ``kustomize: {forceCommonLabels: true}`` is empty.
+ZERO_OPTIONS: dict[str, tuple[tuple[str, Version], ...]] = {
+    "helm": (("valueFiles", (1, 0, 0)), ("parameters", (1, 0, 0)), ("releaseName", (1, 1, 0)),
+             ("values", (1, 3, 0)), ("fileParameters", (1, 5, 0)), ("version", (1, 8, 0)),
+             ("passCredentials", (2, 2, 0)), ("ignoreMissingValueFiles", (2, 3, 0)), ("skipCrds", (2, 3, 0)),
+             ("valuesObject", (2, 8, 0)), ("namespace", (2, 13, 0)), ("kubeVersion", (2, 13, 0)),
+             ("apiVersions", (2, 13, 0)), ("skipTests", (2, 14, 0)), ("skipSchemaValidation", (2, 14, 0))),
+    "kustomize": (("namePrefix", (1, 0, 0)), ("images", (1, 0, 0)), ("commonLabels", (1, 2, 0)),
+                  ("nameSuffix", (1, 4, 0)), ("version", (1, 6, 0)), ("commonAnnotations", (1, 8, 0)),
+                  ("namespace", (2, 7, 0)), ("replicas", (2, 7, 0)), ("patches", (2, 9, 0)),
+                  ("components", (2, 10, 0)), ("kubeVersion", (2, 13, 0)), ("apiVersions", (2, 13, 0)),
+                  ("ignoreMissingComponents", (3, 0, 0))),
+    "directory": (("recurse", (1, 0, 0)),),
+    "jsonnet": (("extVars", (1, 0, 0)), ("tlas", (1, 0, 0)), ("libs", (1, 7, 0))),
+}  # fmt: skip
+#: ``directory`` fields ``NormalizeSource`` keeps when it drops an empty directory (``exclude`` from
+#: 1.8, ``include`` from 2.0, each with its field): the directory stays, with only them.
+DIRECTORY_KEPT: tuple[tuple[str, Version], ...] = (("exclude", (1, 8, 0)), ("include", (2, 0, 0)))
+
+#: :attr:`~hooklint.sources.spec.ApplicationSource.view` of the rendering of an Application's first
+#: comparison, ``{type}`` the empty source type it still has then.
+FIRST_COMPARISON = "as first compared, before Argo CD drops its empty {type}"
+
+
+def _go_set(key: str, value: Any) -> bool:
+    """Whether Go sees the option ``key`` set to ``value`` as ``IsZero`` tests it: a non-empty
+    string, list or map, ``true``; ``valuesObject`` whenever it is not null (``ValuesYAML`` of
+    ``{}`` is ``{}``, not empty). A value of another type (the API refuses it) counts as set."""
+    if value is None:
+        return False
+    if key == "valuesObject":
+        return True
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (str, list, dict)):
+        return len(value) > 0
+    return True
+
+
+def is_zero(kind: str, options: Any, version: Version = DEFAULT_VERSION) -> bool:
+    """Argo CD ``version``'s ``IsZero`` of the ``kind`` (``helm``, ``kustomize``, ``directory``,
+    ``jsonnet``) options ``options`` (plain values; None is nil, zero): no option of
+    :data:`ZERO_OPTIONS` that ``version`` reads is set (:func:`_go_set`); a directory's ``jsonnet``
+    must be zero too. Options that are not a mapping are not zero (the API refuses them)."""
+    if options is None:
+        return True
+    if not isinstance(options, dict):
+        return False
+    if any(since <= version and _go_set(key, options.get(key)) for key, since in ZERO_OPTIONS[kind]):
+        return False
+    return kind != "directory" or is_zero("jsonnet", options.get("jsonnet"), version)
+
+
+def normalize_source(source: dict, version: Version = DEFAULT_VERSION) -> dict:
+    """``source`` (an Application source, plain values) as ``util/argo/argo.go`` ``NormalizeSource``
+    (v3.5.1, lines 1035-1056; ``NormalizeApplicationSpec`` before 2.6) leaves it: ``kustomize`` and
+    ``helm`` dropped when :func:`is_zero`, an empty ``directory`` dropped or, when it has an
+    ``include``/``exclude`` (:data:`DIRECTORY_KEPT`), reduced to them. The API server stores an
+    Application it creates or updates so (``server/application/application.go``), the
+    ApplicationSet controller each Application it generates (from 2.8 and 2.7.8,
+    :data:`hooklint.argocd.BEHAVIOURS` ``appset-normalize``), and the application controller
+    patches the stored spec so after each comparison (``controller/appcontroller.go``
+    ``normalizeApplication``; after one that fails to render only once ``CompareAppState`` stops
+    answering ``ErrCompareStateRepo``, at the end of the repo error grace period). Only ``spec.source`` is: ``NormalizeApplicationSpec`` ranges over
+    ``spec.sources`` by value and normalizes copies (2.6 to 3.5.1), so a multi-source entry keeps
+    its empty type. The repo server reads what is stored (``GetAppSourceType``: ``ExplicitType``,
+    else the folder decides)."""
+    out = dict(source)
+    for kind in ("kustomize", "helm"):
+        if kind in out and is_zero(kind, out[kind], version):
+            del out[kind]
+    directory = out.get("directory")
+    if "directory" in out and is_zero("directory", directory, version):
+        kept = {key: directory[key] for key, since in DIRECTORY_KEPT
+                if since <= version and isinstance(directory, dict) and _go_set(key, directory.get(key))}  # fmt: skip
+        if kept:
+            out["directory"] = kept
+        else:
+            del out["directory"]
+    return out
+
+
+def _explicit(source: dict) -> str | None:
+    """``ExplicitType``: the one source type set in ``source``, else None (none, or several)."""
+    kinds = [k for k in ("helm", "kustomize", "directory", "plugin") if source.get(k) is not None]
+    return kinds[0] if len(kinds) == 1 else None
+
+
 #: ``reposerver/repository/repository.go`` ``repoSourceFile`` and ``appSourceFile``.
 REPO_SOURCE_FILE = ".argocd-source.yaml"
 APP_SOURCE_FILE = ".argocd-source-{}.yaml"
@@ -758,6 +886,52 @@ def merge_source_parameters(source: dict, folder: str, app_name: str, max_file_s
     return merged, used
 
 
+#: The ``repoURL`` of the Application a :func:`stand_in_source` stands for: this repository.
+_STAND_IN_URL = "https://stand-in.hooklint.invalid/this-repository.git"
+#: ``generated_by`` of a :func:`stand_in_source` (what made it: no Application written anywhere here).
+STAND_IN_ORIGIN = "no Application of this repository (the folder's .argocd-source.yaml)"
+
+
+def app_source_files(folder: str) -> list[str]:
+    """The ``.argocd-source-NAME.yaml`` files of ``folder`` (not folders; sorted, joined to it):
+    what ``mergeSourceParameters`` merges into the Application whose instance name is ``NAME``
+    only (:func:`instance_name`)."""
+    prefix, suffix = APP_SOURCE_FILE.split("{}")
+    names = [n for n in facts.entry_names(folder) or ()
+             if n.startswith(prefix) and n.endswith(suffix) and len(n) > len(prefix) + len(suffix)]  # fmt: skip
+    return [os.path.join(folder, n) for n in sorted(names) if not os.path.isdir(os.path.join(folder, n))]
+
+
+def stand_in_source(folder: str, root: str, max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> ApplicationSource | None:
+    """The source of the Application Argo CD would render ``folder`` (a folder of the repository
+    whose top is ``root``, that no Application of this repository deploys) with, when the folder
+    holds ``.argocd-source.yaml``; else None. ``reposerver/repository/repository.go`` v3.5.1
+    ``GetAppSourceType`` calls ``mergeSourceParameters(source, appPath, appName)`` for every
+    Application whatever its name: ``.argocd-source.yaml`` is merged into each one that deploys the
+    folder (from any repository), and its ``helm``, ``kustomize`` and ``directory`` (or ``plugin``)
+    options then decide the source type and what is rendered, as for an Application written here.
+
+    Read by :func:`sources_of` (the path hooklint reads an Application of this repository by), for
+    an Application of this repository whose source is only ``path: FOLDER``, named after the folder
+    (the release name hooklint guesses without an Application), in the control plane's namespace;
+    ``.argocd-source-NAME.yaml`` is not merged (which Application deploys the folder is unknown:
+    :func:`app_source_files` are said by discovery). The source is said to be written at line 1 of
+    ``.argocd-source.yaml`` (``manifest``), ``generated_by`` :data:`STAND_IN_ORIGIN`, ``stand_in`` set."""
+    override = os.path.join(folder, REPO_SOURCE_FILE)
+    if not os.path.lexists(override) or os.path.isdir(override):
+        return None
+    relative = os.path.relpath(os.path.abspath(folder), os.path.abspath(root)).replace(os.sep, "/")
+    name = os.path.basename(os.path.abspath(folder)) or "root"
+    text = (f"apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: {json.dumps(name)}\n"
+            f"spec:\n  source:\n    repoURL: {json.dumps(_STAND_IN_URL)}\n    path: {json.dumps(relative)}\n")
+    body = parse_text(override, text).documents[0].value
+    shown = user_path(os.path.abspath(override))
+    found = sources_of(body, shown, root, {normalize_repo_url(_STAND_IN_URL)}, 1, STAND_IN_ORIGIN,
+                       max_file_size=max_file_size, app_files=False)  # fmt: skip
+    # the folder as the run spells it (an absolute path stays one): the map matches its folders by name
+    return dataclasses.replace(found[0], stand_in=True, folder=folder) if found else None
+
+
 def _merge_patch(target: Any, patch: Any) -> Any:
     """RFC 7386 JSON merge patch of ``target`` with ``patch`` (``jsonpatch.MergePatch``)."""
     if not isinstance(patch, dict):
@@ -793,6 +967,8 @@ def glob_match(pattern: str, text: str) -> bool:
     pattern gobwas/glob does not compile (``[a-z0-9]``, ``[]``, ``[z-a]``) matches nothing: Argo
     CD logs "failed to compile pattern" and returns false. Raises
     :class:`~hooklint.sources.appmap.argoglob.GlobPanic` where Go would panic."""
+    from hooklint.sources.appmap.argoglob import compile_glob  # noqa: PLC0415 - an Application's globs only (issue 34)
+
     compiled = compile_glob(pattern)
     return compiled is not None and compiled.match(text)
 
@@ -833,6 +1009,11 @@ class DirectoryOptions:
         """Why a manifest file at ``relative`` (to the application folder, ``/``-separated) is left
         out, or None when it is read (``getPotentiallyValidManifestFile``: exclude first, then
         include). A glob on which gobwas/glob would panic leaves nothing out."""
+        if not self.exclude and not self.include:
+            return None
+        # gobwas/glob's port only for an Application that sets a glob: a run over plain files never imports it
+        from hooklint.sources.appmap.argoglob import GlobPanic  # noqa: PLC0415
+
         try:
             if self.exclude and glob_match(self.exclude, relative):
                 return f"matches directory.exclude {self.exclude!r}"

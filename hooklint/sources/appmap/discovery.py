@@ -11,6 +11,9 @@ folder is which application: Applications written as YAML (list items too), thos
 kustomize (recursively), those a directory source applies from a folder inside a Helm chart
 (:func:`applications_in_charts`), and those ApplicationSets generate (:func:`applicationset_map`); a
 multi-source Application is one application of several parts, a plugin source is listed as not linted. A
+folder of the run that none of them deploys and that holds ``.argocd-source.yaml`` is linted as any Application
+deploying it renders it (:func:`_stand_in_sources`: Argo CD merges that file into each one), and its
+``.argocd-source-NAME.yaml`` files, for an Application hooklint cannot know, are HL009 (:func:`_mark_app_source_files`). A
 directory source reads its folder's files whatever they are, a chart's included
 (:func:`directory_reads_in_charts`).
 
@@ -91,6 +94,9 @@ class Application:
     #: Issues to add to files of ``reported`` when they are read, as ``{file: [(issue kind, line,
     #: column, detail)]}``: what expanding the ApplicationSets written there met.
     issues: dict[str, list[tuple[str, int, int, str]]] = field(default_factory=dict)
+    #: The field path of the issues of a file of :attr:`issues` (an ``.argocd-source-NAME.yaml``'s
+    #: HL009: ``argocd-source[sha256:DIGEST]`` of its content, so new content is a new finding in a review).
+    issue_fields: dict[str, str] = field(default_factory=dict)
     #: The Application's file where HL009 says what of this source Argo CD renders and hooklint
     #: does not (its jsonnet files, a config management plugin: issue 33), when the run names it;
     #: ``note_only``: that file is in ``reported`` only for it, never read as a manifest of it.
@@ -369,6 +375,14 @@ def group_applications(
     if sources:
         apps, covered = _mapped_applications(sources, reported, named_by, notices, leaving, max_size)
     apps = _join_remote(apps, remote, {os.path.abspath(f) for files in reported.values() for f in files if f != STDIN})
+    stand_ins = _stand_in_sources(reported, covered, named_by, max_size)
+    if stand_ins:  # folders no Application here deploys: their .argocd-source.yaml as any Application merges it
+        standing, stand_covered = _mapped_applications(stand_ins, reported, named_by, notices, leaving, max_size)
+        apps += standing
+        # its own folder, and the plain folders a recursive one reads; a chart or kustomization below it
+        # is still linted on its own (another Application may deploy it), as before the override
+        own = {s.folder for s in stand_ins}
+        covered |= {k for k in stand_covered if k in own or source_type(k)[0] == DIRECTORY}
     for key in sorted(reported):
         if key in covered:
             continue
@@ -403,14 +417,15 @@ def group_applications(
     _leave_out_kustomize_inputs(apps, named_files, used)
     _mark_applicationset_inputs(apps, appsets.inputs)
     _mark_value_files(apps, _value_file_reads(sources + remote, leaving))
+    _mark_app_source_files(apps, max_size)
     if leaving is not None:
-        leaving.origins |= _filter_origins(sources) | appsets.origins
+        leaving.origins |= _filter_origins(sources + stand_ins) | appsets.origins
         _distrust(apps, leaving, max_size)
     for app in apps:  # what expanding an ApplicationSet met is reported in its file
         for part in app.parts or [app]:
             for name in part.reported:
                 if name in appsets.issues and part.source_type in (DIRECTORY, KUSTOMIZE, HELM):
-                    part.issues[name] = appsets.issues[name]
+                    part.issues[name] = part.issues.get(name, []) + appsets.issues[name]
     apps += _hidden_applications(apps, hidden_dirs, config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE,
                                  excluded, left_out, notices, leaving, chart_dirs, version)  # fmt: skip
     from hooklint.sources.repository.crds import cluster_scoped_crds, crd_api_versions  # noqa: PLC0415 - a leaf module
@@ -452,7 +467,8 @@ def _map_sources(files: list[str], run_files: list[str], repository_files: list[
     :func:`applications_in_charts`), and the note that every one names another repository
     (:func:`_foreign_note`; also in ``notices``)."""
     max_size = config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE
-    sources = find_application_sources(files, repo_urls, max_size)
+    sources = find_application_sources(files, repo_urls, max_size,
+                                       config.argocd_version if config is not None else DEFAULT_VERSION)
     appsets = applicationset_map(files, config) if config is not None else ApplicationSetMap()
     sources += appsets.sources
     sources += list(in_charts)
@@ -923,8 +939,8 @@ def _mapped_applications(
             apps.append(Application(f"{source.manifest} ({source.name})", [source.manifest], [], UNRENDERABLE,
                                     source.manifest, None, folder, source))  # fmt: skip
             continue
-        inside = [k for k in reported if k != STDIN and (folder == "." or within(k, folder))]
-        key = folder if per_folder[folder] == 1 else f"{folder} ({source.name})"
+        inside = [k for k in reported if k != STDIN and _under(k, folder)]
+        key = folder if per_folder[folder] == 1 else f"{folder} ({source.name}{', first comparison' if source.view else ''})"
         if source.source_type == PLUGIN and (inside or named_app):  # any folder content, none included
             files = sorted({f for k in inside for f in reported[k]})
             why = Skip(f"{source.label()} renders it with a config management plugin ({source.field}.plugin), "
@@ -954,13 +970,15 @@ def _mapped_applications(
                 apps.append(_with_source_note(Application(key, [], [], DIRECTORY, None, None, folder, source,
                                                           unseen=unseen), source, True))  # fmt: skip
             continue
+        # the run's spelling of paths (absolute when it named the folder so), for what is added to its files
+        spelled = os.path.abspath if inside and os.path.isabs(inside[0]) else os.path.normpath
         if kind in (KUSTOMIZE, HELM):
             assert manifest_file is not None  # set above
-            manifest_file = os.path.normpath(manifest_file)
+            manifest_file = spelled(manifest_file)
             reads = kustomization_reads(manifest_file) if kind == KUSTOMIZE and facts.is_file(manifest_file) else None
             if reads is not None:  # a kustomization renders what it lists, not every folder under it
                 read_folders = {p if facts.is_dir(p) else os.path.dirname(p) for p in reads}
-                inside = [k for k in inside if k == folder or os.path.abspath(k) in read_folders]
+                inside = [k for k in inside if _under(k, folder, exactly=True) or os.path.abspath(k) in read_folders]
                 if not inside:
                     continue  # the run's files are in folders this kustomization does not read
             covered.update(inside)
@@ -974,14 +992,14 @@ def _mapped_applications(
             notices.append(f"{source.label()}: {problem}; ignored.")
         if options.recurse:  # Argo CD reads its hidden folders too: walked here, where the run's walk skipped them
             for file in walk(folder, [], hidden=True) if facts.is_dir(folder) else ():
-                file = os.path.normpath(file)
-                if _is_hidden(os.path.relpath(file, folder)):
+                file = spelled(file)
+                if _is_hidden(os.path.relpath(file, spelled(folder))):
                     reported.setdefault(os.path.dirname(file) or ".", set()).add(file)
                     _name(named_by, os.path.dirname(file) or ".", named_by.get(inside[0]) or folder)
-            inside = [k for k in reported if k != STDIN and (folder == "." or within(k, folder))]
+            inside = [k for k in reported if k != STDIN and _under(k, folder)]
             mine = inside
         else:
-            mine = [k for k in inside if k == folder]
+            mine = [k for k in inside if _under(k, folder, exactly=True)]
         if not mine and not in_charts:
             if unseen and named_app:  # nothing but submodules: said at the Application
                 apps.append(_with_source_note(Application(key, [], [], DIRECTORY, None, None, folder, source,
@@ -1003,6 +1021,88 @@ def _mapped_applications(
             app = _with_source_note(app, source, named_app)
         apps.append(app)
     return _join_multi_source(apps, multi), covered
+
+
+def _under(path: str, folder: str, exactly: bool = False) -> bool:
+    """Whether the run's folder ``path`` is an Application's source ``folder`` or (unless
+    ``exactly``) below it, however each is spelled: the run's paths as the user typed them
+    (``/work/repo/app``), an Application's folder relative to the current one (``app``). A
+    comparison of the spellings missed an Application's ``directory.recurse`` when the run named the
+    folder by its absolute path, and its hidden hooks went unlinted."""
+    if folder in (".", "") and not exactly:
+        return True
+    path, folder = os.path.abspath(path), os.path.abspath(folder)
+    return path == folder if exactly else within(path, folder)
+
+
+def _stand_in_sources(reported: dict[str, set[str]], covered: set[str], named_by: dict[str, str],
+                      max_size: int) -> list[ApplicationSource]:  # fmt: skip
+    """The :func:`~hooklint.sources.appmap.applications.stand_in_source` of each folder of the run
+    (``reported``) that no Application of the repository deploys (not in ``covered``) and that
+    holds ``.argocd-source.yaml``: Argo CD merges it into every Application that deploys the
+    folder (``reposerver/repository/repository.go`` v3.5.1 ``mergeSourceParameters``), so the folder
+    is linted as such an Application renders it (its source type and options decided by the file)
+    rather than with the defaults of a bare folder. A kustomize Component's folder is left to its
+    users (Argo CD cannot build one on its own)."""
+    from hooklint.sources.appmap.applications import REPO_SOURCE_FILE, stand_in_source  # noqa: PLC0415
+    from hooklint.sources.repository.tree import repository_root  # noqa: PLC0415
+
+    found = []
+    for key in sorted(reported):
+        if key == STDIN or key in covered or REPO_SOURCE_FILE not in (facts.entry_names(key) or ()):
+            continue
+        kind, manifest_file = source_type(key)
+        if kind == KUSTOMIZE and manifest_file is not None and is_component(manifest_file):
+            continue
+        source = stand_in_source(key, repository_root(key, named_by.get(key)), max_size)
+        if source is not None:
+            found.append(source)
+    return found
+
+
+def _mark_app_source_files(apps: list[Application], max_size: int) -> None:
+    """Add HL009 to each ``.argocd-source-NAME.yaml`` file (:func:`~hooklint.sources.appmap.applications.app_source_files`)
+    of an application no Application of the repository renders (a folder linted on its own, or as
+    its ``.argocd-source.yaml`` stand-in), at 1:1 of the file: a directory application's when it
+    reports the file (not excluded), a rendered one's always (its ``Chart.yaml`` or kustomization
+    carries it, placed in the file).
+
+    Argo CD merges such a file (after ``.argocd-source.yaml``) only into the Application whose
+    instance name is ``NAME`` (``mergeSourceParameters``; argocd-image-updater writes them). No
+    Application of this repository deploys the folder, so hooklint cannot know whether that one
+    does (it may live in another repository): it fails closed, rendering the folder without the
+    file and saying so, with the keys the file sets, rather than guessing the Application (its
+    name also feeds the release name and the build environment) or passing the file silently."""
+    import hashlib  # noqa: PLC0415 - OpenSSL's module only when such a file is met
+
+    from hooklint.sources.appmap.applications import app_source_files  # noqa: PLC0415
+    from hooklint.loader import read_file  # noqa: PLC0415
+    from hooklint.yamlio import NOT_RENDERED  # noqa: PLC0415
+
+    for app in apps:
+        if app.key == STDIN or (app.argocd is not None and not app.argocd.stand_in) or app.source_type == MULTI:
+            continue
+        folder = app.folder or app.key
+        reported = set(app.reported)
+        for path in app_source_files(folder):
+            path = os.path.normpath(path)
+            if path not in reported and app.source_type == DIRECTORY:  # a rendered one's go in its Chart.yaml's issues
+                continue
+            loaded = read_file(path, max_size)
+            body = loaded.documents[0].value if loaded.documents else None
+            keys = sorted(str(k) for k in body) if isinstance(body, Map) else []
+            name = os.path.basename(path)[len(".argocd-source-"):-len(".yaml")]
+            sets = f"sets {', '.join(keys)}" if keys else "sets no key hooklint can read"
+            detail = (f"{os.path.basename(path)} {sets}, which Argo CD merges (after .argocd-source.yaml) only into "
+                      f"the Application whose instance name is {name!r}; no Application of this repository deploys "
+                      f"{os.path.normpath(folder)}/, so hooklint cannot know whether that one does (it may live in "
+                      "another repository) and rendered the folder without this file: what it changes (images, "
+                      "values, source options, hooks included) was not checked; add that Application to this "
+                      "repository (or its repoURL to repo-urls), or lint what it renders with `hooklint lint -`")  # fmt: skip
+            app.issues.setdefault(path, []).append((NOT_RENDERED, 1, 1, detail))
+            data = facts.read_regular(path, max_size)
+            digest = hashlib.sha256(data).hexdigest()[:12] if data is not None else "unread"
+            app.issue_fields[path] = f"argocd-source[sha256:{digest}]"
 
 
 def _submodules_read(kind: str, folder: str, manifest_file: str | None, recurse: bool,
@@ -1359,14 +1459,17 @@ def application_map(sources: list[ApplicationSource], files: list[str], run_file
         if identity in done:
             continue  # the same rendering, reached twice
         done.add(identity)
-        if parent is not None and parent.source_type in (HELM, KUSTOMIZE) and parent.source_type != kind:
-            kind = parent.source_type
-            manifest_file = os.path.normpath(os.path.join(parent.folder, HELM_CHART_FILE if kind == HELM
+        # nobody's: rendered as any Application deploying it would, its .argocd-source.yaml merged (_stand_in_sources)
+        deployer = parent if parent is not None else _orphan_stand_in(folder, config.max_file_size)
+        if deployer is not None and deployer.source_type in (HELM, KUSTOMIZE) and deployer.source_type != kind:
+            kind = deployer.source_type
+            manifest_file = os.path.normpath(os.path.join(deployer.folder, HELM_CHART_FILE if kind == HELM
                                                           else KUSTOMIZATION_NAMES[0]))  # fmt: skip
-        elif parent is not None and parent.source_type in (DIRECTORY, "plugin"):
+        elif deployer is not None and deployer.source_type in (DIRECTORY, "plugin"):
             continue  # written Applications of a directory source are found as YAML; plugins never run
         in_run = folder in spelled and any(within(f, folder) for f in run)
-        children = _rendered_sources(kind, manifest_file, parent, config, urls, notices if in_run else None)
+        children = _rendered_sources(kind, manifest_file, parent, config, urls, notices if in_run else None,
+                                     deployer)  # fmt: skip
         if children is None:  # not rendered: its written Applications are what is known
             children = [w for w in withheld if held_by[os.path.abspath(w.manifest)] == folder]
         for child in children:
@@ -1402,7 +1505,7 @@ def application_map(sources: list[ApplicationSource], files: list[str], run_file
         dropped |= more
     seen: set[tuple] = set()
     for source in out:
-        key = (source.name, source.manifest, source.line, source.folder, source.field)
+        key = (source.name, source.manifest, source.line, source.folder, source.field, source.view)
         if source.generated_by in dropped or key in seen:
             continue
         seen.add(key)
@@ -1421,10 +1524,24 @@ def _orphan_label(candidate: tuple) -> str:
     return f"the {'Helm chart' if kind == HELM else 'kustomization'} {manifest_file}"
 
 
+def _orphan_stand_in(folder: str, max_size: int) -> ApplicationSource | None:
+    """The :func:`~hooklint.sources.appmap.applications.stand_in_source` of the chart or
+    kustomization ``folder`` (absolute) that no Application of the map deploys, when it holds a
+    readable ``.argocd-source.yaml``; else None (one that cannot be read renders without it: the
+    folder's own lint says why, and its children stay known)."""
+    from hooklint.sources.appmap.applications import stand_in_source  # noqa: PLC0415
+    from hooklint.sources.repository.tree import repository_root  # noqa: PLC0415
+
+    source = stand_in_source(folder, repository_root(folder), max_size)
+    return source if source is not None and source.problem is None else None
+
+
 def _rendered_sources(kind: str, manifest_file: str, parent: ApplicationSource | None, config: "Config",
-                      urls, notices: list[str] | None) -> list[ApplicationSource] | None:  # fmt: skip
+                      urls, notices: list[str] | None,
+                      deployer: ApplicationSource | None = None) -> list[ApplicationSource] | None:  # fmt: skip
     """The Application sources in the rendering of the chart or kustomization ``manifest_file``
-    (with the options of ``parent``, the Application that deploys it, if any), each placed at the
+    (with the options of ``parent``, the Application that deploys it, if any; else of
+    ``deployer``, the stand-in of its ``.argocd-source.yaml``, if any), each placed at the
     template or resource line it comes from; None when it did not render (a notice then, when
     ``notices`` is given)."""
     from hooklint.sources.appmap.applications import sources_of
@@ -1432,7 +1549,7 @@ def _rendered_sources(kind: str, manifest_file: str, parent: ApplicationSource |
 
     folder = os.path.dirname(manifest_file) or "."
     try:
-        loaded, rendered, renderer, _ = render(kind, folder, manifest_file, config, None, parent)
+        loaded, rendered, renderer, _ = render(kind, folder, manifest_file, config, None, parent or deployer)
     except Exception as exc:  # noqa: BLE001 - the parent's own lint reports it; the map must go on
         if notices is not None:
             notices.append(f"{manifest_file}: did not render ({exc}): the Applications it makes are not known.")
@@ -1464,7 +1581,8 @@ def _rendered_sources(kind: str, manifest_file: str, parent: ApplicationSource |
         root, ours = urls.of(where)
         lives_in = parent.namespace if parent is not None else None  # where Argo CD applies it
         found.extend(sources_of(body, where, root or os.getcwd(), ours, line, generated_by, scope,
-                                config.max_file_size, default_namespace=lives_in))  # fmt: skip
+                                config.max_file_size, default_namespace=lives_in,
+                                version=config.argocd_version))  # fmt: skip
     return found
 
 
@@ -1702,7 +1820,8 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
                 continue
             for doc in parsed.documents:
                 out.sources.extend(sources_of(doc.value, path, root, ours, line, label, (path,),
-                                              config.max_file_size, carried))  # fmt: skip
+                                              config.max_file_size, carried, version=config.argocd_version,
+                                              normalized=supports(config.argocd_version, "appset-normalize")))  # fmt: skip
     return out
 
 

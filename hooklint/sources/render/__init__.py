@@ -29,17 +29,14 @@ from hooklint.files import cache_dir, note_volatile, read_bytes, read_entry, sto
 from hooklint.loader import LoadedFile, ignore_comments, parse_text, read_file, within
 from hooklint.sources.repository import facts
 from hooklint.sources.spec import ApplicationSource, document_objects, rendered_sources
-from hooklint.sources.render.redact import (SecretValues, archive_values, file_parameter_secrets, redact_render_error,
-                                     render_error_redactor, value_secrets)  # fmt: skip
-from hooklint.sources.repository.withheld import Withheld
 from hooklint.sources.repository.tree import (HELM, KUSTOMIZE, escaping_target, inside_repository, outside_repository,
                                               repository_root)
-from hooklint.sources.render.rendered import (CapabilityCheck, RenderedDocument, Renderer, RendererUnavailable, RenderError,
-                                               transient)  # fmt: skip
 from hooklint.yamlio import (CAPABILITIES_UNCHECKED, CLUSTER_CAPABILITIES, NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, SYNTAX_ERROR, TOO_COMPLEX, LoadIssue, Map,
                              NodeBudget, Seq, go_yaml_text)  # fmt: skip
 
 if TYPE_CHECKING:
+    from hooklint.sources.render.redact import SecretValues
+    from hooklint.sources.render.rendered import CapabilityCheck, RenderedDocument, Renderer, RenderError
     from hooklint.sources.render.helm import DependencyFetcher
     from hooklint.sources.render.kustomize import RemoteFetcher
     from hooklint.sources.render.placement import Placement
@@ -102,7 +99,11 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     if source_type == HELM and not os.path.lexists(manifest_file) and facts.is_dir(folder):
         return _chart_yaml_missing(folder, manifest_file), [], None, {}
     loaded = read_file(manifest_file, config.max_file_size)
-    from hooklint.sources.bounded import Limits, Stopped, Tally  # noqa: PLC0415 - a one-file lint renders nothing (issue 34)
+    # a one-file lint, or a folder of plain manifests, renders nothing (issue 34): the renderers'
+    # limits, errors and credentials are imported by a rendering only
+    from hooklint.sources.bounded import Limits, Stopped, Tally  # noqa: PLC0415
+    from hooklint.sources.render.rendered import RendererUnavailable, RenderError, transient  # noqa: PLC0415
+    from hooklint.sources.repository.withheld import Withheld  # noqa: PLC0415
 
     helm: Any = None
 
@@ -152,7 +153,8 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
             from hooklint.sources.render.helm import HelmOptions, refuse_random_order, render_helm
 
             if application is None:
-                helm = HelmOptions.from_application(None, os.path.basename(os.path.abspath(folder)), None)
+                helm = dataclasses.replace(HelmOptions.from_application(None, os.path.basename(os.path.abspath(folder)),
+                                                                        None), release_guessed=True)  # fmt: skip
             else:
                 helm = _options(HelmOptions.from_application, application, manifest_file, application.options,
                                 application.name, application.namespace)  # fmt: skip
@@ -181,6 +183,10 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     for omission in rendering.omitted:  # a partial rendering: HL009 where each left-out entry is written
         detail = f"{omission.message}. {omission.argocd_renders}. hooklint {omission.done}, so {omission.unchecked}"
         if hide is None:  # every omission's message has the same inputs: the folder's files, read once
+            # redaction (its automata, its scrubbers) only where a message may quote a secret: a run
+            # over plain files never imports it
+            from hooklint.sources.render.redact import render_error_redactor  # noqa: PLC0415
+
             hide = render_error_redactor(RenderError(detail, omission.path), folder, root, helm=source_type != KUSTOMIZE,
                                          extra_values=[helm.values] if helm is not None else (),
                                          parameters=[(n, v) for n, v, _ in helm.parameters] if helm is not None else (),
@@ -208,7 +214,9 @@ def render(source_type: str, folder: str, manifest_file: str, config: Config, na
     budget = NodeBudget(whole="rendering")  # MAX_NODES for all the objects together, as for one file
     tally = Tally(Limits.of(config).objects)  # the objects again: each item of a List is one (render-objects)
     for i, doc in enumerate(rendering.documents):
-        parsed = parse_text(manifest_file, doc.text, budget=budget)
+        # helm template prints "# Source: <template>" before each template's documents, so a
+        # separator line opening them ends that chunk for Argo CD's YAMLReader
+        parsed = parse_text(manifest_file, doc.text, budget=budget, continued=source_type != KUSTOMIZE)
         try:
             for _ in range(sum(_objects(d.value) for d in parsed.documents) or 1):
                 tally.add()
@@ -328,6 +336,8 @@ def _redacted_failure(detail: str, exc: RenderError, folder: str, root: str, red
     recording (:func:`hooklint.files.recording`) is told that it depends on more than the files it
     read, but for a kustomization's walk that failed (``keyed``: every path the walk looked at is
     recorded, :class:`~hooklint.sources.render.kustomize._Inputs`)."""
+    from hooklint.sources.render.redact import redact_render_error  # noqa: PLC0415 - only when a render failed
+
     if exc.cache_key is None or not exc.inputs or exc.transient:
         if exc.transient or not keyed or exc.cache_key is not None:
             note_volatile()
@@ -363,6 +373,8 @@ def _check_named_paths(rendering, root: str, manifest_file: str, fetched: list[s
     renderer output is the repository's text (an object can carry the annotations itself).
     Raises RenderError (HL007) naming the first such path. A path of a chart ``--fetch`` downloaded
     for this rendering (``fetched``: its folders, ending with a separator) is hooklint's own."""
+    from hooklint.sources.render.rendered import RenderError  # noqa: PLC0415 - a rendering only
+
     real_root = facts.realpath(root)
     for doc in rendering.documents:
         named = [doc.origin, doc.configured_in, *(t.path for t in doc.transformations)]
@@ -381,6 +393,8 @@ def _options(read, application: ApplicationSource, manifest_file: str, *args):
     try:
         return read(*args)
     except ValueError as exc:
+        from hooklint.sources.render.rendered import RenderError  # noqa: PLC0415 - a rendering only
+
         raise RenderError(f"{application.label()}: {exc}", manifest_file) from None
 
 
@@ -413,6 +427,8 @@ def chart_value_secrets(folder: str, root: str, options: Any, max_file_size: int
     to ``root`` with a leading ``/``), ``values`` / ``valuesObject`` and ``parameters``, and the
     contents of its ``fileParameters`` files (:func:`~hooklint.sources.render.redact.file_parameter_secrets`).
     Only files that resolve inside ``root`` and are regular, UTF-8 and at most ``max_file_size`` are read."""
+    from hooklint.sources.render.redact import archive_values, file_parameter_secrets, value_secrets  # noqa: PLC0415 - Helm only
+
     real_root = facts.realpath(root)
     paths = [os.path.join(folder, "values.yaml")]
     charts = os.path.join(folder, "charts")

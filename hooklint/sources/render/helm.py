@@ -23,8 +23,9 @@ before Argo CD 3.5, Helm 4 from it: ``hack/tool-versions.sh``, PR #28076):
   ``helm template`` adds on top is done here as Helm v4 does it (``pkg/cli/values/options.go``
   ``MergeValues``/``mergeMaps``; ``pkg/release/v1/util/manifest_sorter.go`` ``SortManifests``,
   ``manifest.go`` ``SplitManifests``, ``kind_sorter.go`` ``InstallOrder``): value files, then
-  values, then ``--set``, then ``--set-string`` merged into one values map (Helm's own YAML and
-  ``--set`` parsers, through the SDK); ``NOTES.txt`` and partials dropped; each file split into
+  values, then ``--set``, then ``--set-string`` merged into one values map (Helm's own YAML parser
+  through the SDK, and hooklint's port of its ``--set`` parser; value-file numbers float64, ``--set``
+  integers int64, as ``helm template`` hands them to the templates: :mod:`hooklint.sources.render._helm_child`); ``NOTES.txt`` and partials dropped; each file split into
   documents; a document whose ``helm.sh/hook`` names an unknown hook (``crd-install``) dropped
   ("skipping unknown hooks"); CRDs of ``crds/`` first (unless ``skip_crds``), then the other objects
   sorted by kind, then the hooks sorted by kind. The SDK is imported only when a chart is rendered.
@@ -71,7 +72,7 @@ from hooklint.sources.repository import facts
 from hooklint.sources.repository.spelling import may_hold
 from hooklint.sources.render.cache import cached, input_key, remembered_answer
 from hooklint.sources.repository.withheld import GIT_REASON, Withheld
-from hooklint.sources.render.hermetic import cause, git_reads, nonhermetic_decisions, template_texts
+from hooklint.sources.render.hermetic import cause, git_reads, nonhermetic_decisions, release_decisions, template_texts
 from hooklint.sources.repository.charts import MAX_ARCHIVE_BYTES, MAX_ARCHIVE_DEPTH, MAX_ARCHIVE_MEMBERS
 from hooklint.sources.render import strvals
 from hooklint.sources.render.redact import tagging_inputs
@@ -147,6 +148,10 @@ class HelmOptions:
     #: cluster's (``GetAPIVersionsOrDefault``): then the chart is not rendered again with the API
     #: versions it names (:func:`render_helm`).
     fixed_api_versions: bool = field(default=False, compare=False, repr=False)
+    #: True when no Application of the repository deploys the chart, so ``release_name`` (the
+    #: folder's name) and ``namespace`` are hooklint's guess: a chart whose templates decide on
+    #: them is rendered once more with another name and namespace (:func:`render_helm`).
+    release_guessed: bool = field(default=False, compare=False, repr=False)
 
     @classmethod
     def from_application(cls, spec_helm: Mapping | None, app_name: str, namespace: str | None) -> "HelmOptions":
@@ -1093,6 +1098,12 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     was read and what differed is ``Rendering.capabilities``
     (:class:`~hooklint.sources.render.rendered.CapabilityCheck`; HL025, issue 32).
 
+    A chart no Application of the repository deploys (``options.release_guessed``: rendered as
+    release <folder> in ``default``) whose templates let the release's name or namespace decide
+    (:func:`~hooklint.sources.render.hermetic.release_decisions`) is rendered once more as
+    :data:`OTHER_RELEASE` in :data:`OTHER_NAMESPACE`: the objects only that rendering holds are
+    added, and HL009 says when the two differ (:func:`_release_check`).
+
     Raises RenderError (a ``file://`` dependency outside the repository or missing, a missing
     dependency without a repository, a value file missing or outside the repository, a template or
     values error: Helm's message on one line, at the chart's ``Chart.yaml`` or the template; a
@@ -1172,6 +1183,24 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     undecided = _not_as_argocd(chart, root, files, build, value_files, limits.max_file_size, withheld, options)
     if undecided:  # found on every run: the rendering is not cached when it calls one (volatile)
         rendering = Rendering(rendering.renderer, rendering.documents, rendering.omitted + undecided)
+    if options.release_guessed:  # rendered as <folder> in default: does another release render otherwise?
+        decisions = release_decisions(template_texts(files + build.files(), limits.max_file_size)
+                                      + [(v.user, v.user) for v in value_files if v.text is None],
+                                      limits.max_file_size, inline=(chart_yaml, "\n".join(
+                                          [options.values or ""] + [value for _, value, _ in options.parameters])))  # fmt: skip
+        if decisions:
+            other = dataclasses.replace(options, release_name=_other_name(options.release_name, OTHER_RELEASE, [
+                t for d in decisions if "Namespace" not in d.called for t in d.literals if _RELEASE_NAME.match(t)]),
+                namespace=_other_name(options.namespace or "default", OTHER_NAMESPACE, [
+                    t for d in decisions if not d.called.endswith(".Name") for t in d.literals
+                    if _NAMESPACE.match(t)]))  # fmt: skip
+            try:
+                second: Rendering | None = render(other, input_key([mode, renderer.version, repr(other),
+                                                                    os.path.normpath(chart), stubs], inputs, root))  # fmt: skip
+            except RenderError:
+                second = None
+            rendering = _release_check(chart, rendering, second, options, other, decisions[0],
+                                       calls_nonhermetic(scanned, limits.max_file_size))  # fmt: skip
     given = "\n".join(filter(None, [options.values or ""] + [value for _, value, _ in options.parameters]))
     texts = ["\0text:" + given] if given else []
     scan = capability_scan([path for path, _ in files] + [path for path, _ in build.files()]
@@ -1254,6 +1283,109 @@ def _compare_renderings(first: list[RenderedDocument],
         elif _hook_and_pod(seen[identity]) != _hook_and_pod(doc.text) and _label(doc) not in differing:
             differing.append(_label(doc))
     return extra, tuple(differing)
+
+
+#: The release name and namespace of the second rendering of a chart no Application of the
+#: repository deploys (:func:`render_helm`): names no Application is likely to have.
+OTHER_RELEASE = "hooklint-other-release"
+OTHER_NAMESPACE = "hooklint-other-namespace"
+
+
+#: A release name Helm accepts (pkg/chart/common/util/validate_name.go ``ValidateReleaseName``, at
+#: most 53 characters) and a namespace (a DNS-1123 label), of at least 3 characters: a string
+#: holding either is masked when the renderings are compared (:func:`_masked`).
+_RELEASE_NAME = re.compile(r"^(?=.{3,53}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+_NAMESPACE = re.compile(r"^(?=.{3,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+
+
+def _other_name(name: str, other: str, written: list[str]) -> str:
+    """The release name (or namespace) of the second rendering: the first of ``written`` (the
+    strings the chart compares the release with, ``eq .Release.Namespace "prod"``) that is not
+    ``name`` (nor ``true``, ``false``), else ``other`` (else ``other-2`` when ``name`` is ``other``)."""
+    chosen = next((w for w in written if w != name and w not in ("true", "false")), None)
+    return chosen if chosen is not None else other if name != other else other + "-2"
+
+
+def _masked(value: Any, names: tuple[str, ...]) -> Any:
+    """``value`` (a parsed object's part) with every string that holds one of ``names`` replaced
+    by one placeholder: a name built from the release's (``<release>-<chart>``, or the chart's
+    alone when the release's holds it, as ``helm create``'s fullname helper writes it) is equal
+    in both renderings."""
+    if isinstance(value, dict):
+        return {_masked(k, names): _masked(v, names) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_masked(v, names) for v in value]
+    if isinstance(value, str) and any(name in value for name in names):
+        return "\0release"
+    return value
+
+
+def _shape(doc: RenderedDocument, names: tuple[str, ...]) -> tuple[Any, Any, Any]:
+    """What :func:`_release_check` compares of a rendered object: its kind, hook annotations and
+    pod spec (not the pod template's metadata, where a checksum of a ConfigMap naming the release
+    lives), each string holding one of ``names`` masked (:func:`_masked`)."""
+    identity = _identity(doc.text)
+    hooks, pod = _hook_and_pod(doc.text)
+    if isinstance(pod, tuple):  # (spec.template, spec.jobTemplate): their pod specs
+        template, job = pod
+        job_spec = job.get("spec") if isinstance(job, dict) else None
+        job_template = job_spec.get("template") if isinstance(job_spec, dict) else None
+        pod = tuple(t.get("spec") if isinstance(t, dict) else t for t in (template, job_template))
+    return identity[0] if identity else None, _masked(hooks, names), _masked(pod, names)
+
+
+def _release_check(chart: str, rendering: Rendering, second: Rendering | None, options: HelmOptions,
+                   other: HelmOptions, decision: Any, volatile: bool) -> Rendering:  # fmt: skip
+    """``rendering`` (of a chart no Application of the repository deploys, as release
+    ``options.release_name`` in ``options.namespace``) with the objects only ``second`` (the
+    rendering as ``other``'s release and namespace, None when it failed) holds added, and HL009
+    (an :class:`~hooklint.sources.render.rendered.Omission` at ``decision``, the first
+    :class:`~hooklint.sources.render.hermetic.Decision` on the release) when the two differ. The
+    objects are matched by template and order in it (their names hold the release's); they differ
+    in kind, hook annotations or pod spec, strings naming either release or namespace aside
+    (:func:`_shape`). Argo CD renders with the name (``helm.releaseName``, else the Application's)
+    and destination namespace of the Application that deploys the chart
+    (``reposerver/repository/repository.go`` ``helmTemplate``, v3.5.1). ``volatile`` (the chart
+    calls the clock or randomness): objects that differ anyway are not reported, only added ones."""
+    name, namespace = options.release_name, options.namespace or "default"
+    names = (name, namespace, other.release_name, other.namespace or "default")
+    extra: list[RenderedDocument] = []
+    differing: list[str] = []
+    if second is not None:
+        mine: dict[Any, list[RenderedDocument]] = {}
+        for doc in rendering.documents:
+            mine.setdefault(doc.origin, []).append(doc)
+        count: dict[Any, int] = {}
+        for doc in second.documents:
+            index = count[doc.origin] = count.get(doc.origin, 0) + 1
+            twins = mine.get(doc.origin, [])
+            if index > len(twins) or _shape(twins[index - 1], names)[0] != _shape(doc, names)[0]:
+                extra.append(doc)
+            elif not volatile and _shape(twins[index - 1], names) != _shape(doc, names) and _label(doc) not in differing:
+                differing.append(_label(doc))
+    if second is not None and not extra and not differing:
+        return rendering
+    shown = os.path.normpath(chart)
+    found = []
+    if extra:
+        labels = [_label(d) for d in extra]
+        found.append("also renders " + ", ".join(labels[:6]) + (f" and {len(labels) - 6} more" if len(labels) > 6 else ""))
+    if differing:
+        found.append("renders " + ", ".join(differing[:6]) + (f" and {len(differing) - 6} more" if len(differing) > 6 else "")
+                     + " with other hook annotations or another pod")  # fmt: skip
+    what = " and ".join(found) if found else "fails"
+    omission = Omission(
+        f"{decision.construct} here depends on `{decision.called}`{decision.through}, the release's name or namespace, "
+        f"which the Application that deploys the chart decides, and no Application of the repository deploys "
+        f"{'./' if shown == '.' else shown + '/'}: hooklint rendered it as release {name} in namespace {namespace}, "
+        f"and as {other.release_name} in {other.namespace}, which {what}", decision.path, decision.line,
+        decision.column, argocd_renders="Argo CD renders it with the name (or helm.releaseName) and destination "
+        "namespace of the Application that deploys it, and may render other objects and fields then",
+        done="checked the objects of both renderings" if second is not None else "checked the first rendering",
+        unchecked="objects another release name or namespace renders were not checked; lint the chart through the "
+        "Application that deploys it (add it to the repository), or decide them with a value of the chart",
+        field=decision.digest)  # fmt: skip
+    return dataclasses.replace(rendering, documents=rendering.documents + extra, omitted=rendering.omitted + [omission])
 
 
 def _not_as_argocd(chart: str, root: str, files: list[tuple[str, str]], build: "_Build", value_files: list[_ValueFile],
@@ -1957,7 +2089,7 @@ def _render_sdk(chart_dir: str, value_paths: list[str], options: HelmOptions, wo
     answer = _ask_sdk({
         "op": "render", "chart": chart_dir, "release": options.release_name, "values": value_paths,
         "set": plain, "set_string": forced, "set_file": file_paths or [], "options": render_options,
-        "crds": not options.skip_crds,
+        "crds": not options.skip_crds, "token": secrets.token_hex(8),
     }, work, limits, os.path.abspath(root) if root else None)  # fmt: skip
     if "error" in answer:
         raise _HelmFailed(str(answer["error"]))

@@ -32,6 +32,7 @@ when only printed, or when it is printed as the value of a field hooklint checks
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import hashlib
 import os
@@ -97,6 +98,9 @@ class Decision:
     construct: str
     #: ``sha256:`` and 16 hex digits of the file's bytes: an edit of it is a new finding in ``diff``.
     digest: str = ""
+    #: The strings written in the deciding actions of the file (:func:`release_decisions` only):
+    #: the names a release is compared with.
+    literals: tuple[str, ...] = ()
 
     @property
     def called(self) -> str:
@@ -187,12 +191,18 @@ _FUNCTION = re.compile(r"(?!(?:true|false|nil|if|else|with|range|end|define|bloc
 
 class _Scan:
     """The taint state of one pass over a chart's files: tainted helpers (``include``/``template``
-    names, and files) and the fields of ``.`` or ``$`` a ``set`` stored a tainted value in."""
+    names, and files) and the fields of ``.`` or ``$`` a ``set`` stored a tainted value in;
+    ``keys``, the YAML keys a tainted value printed after decides (:data:`CHECKED_KEYS`)."""
 
-    def __init__(self, functions: frozenset[str], helpers: dict[str, _Taint], paths: dict[str, _Taint]) -> None:
+    def __init__(self, functions: frozenset[str], helpers: dict[str, _Taint], paths: dict[str, _Taint],
+                 keys: frozenset[str] = CHECKED_KEYS) -> None:  # fmt: skip
         self.functions = functions - _NOT_DECIDING
         self.helpers = helpers
         self.paths = paths
+        self.keys = keys
+        #: A field named so (``.Release.Name``, ``$ctx.Release``) or a string so (``index . "Release"``)
+        #: is a source too (:func:`release_decisions`).
+        self.fields: frozenset[str] = frozenset()
 
     def taint(self, tokens: list[str], variables: dict[str, _Taint]) -> _Taint | None:
         """The strongest non-hermetic source in ``tokens`` (a function, a tainted variable or
@@ -200,6 +210,9 @@ class _Scan:
         pipeline (a comparison of a content makes a truth), or None."""
         found: list[_Taint] = []
         for i, token in enumerate(tokens):
+            if self.fields and (_literal(token) in self.fields or _reads_field(token, self.fields)):
+                found.append((_literal(token) or token, CONTENT))
+                continue
             if token in self.functions and (i == 0 or tokens[i - 1] != "define"):
                 found.append((token, TRUTH if token in _TRUTH_SOURCES else CONTENT))
                 continue
@@ -271,7 +284,7 @@ def _decision(action: _Action, scan: _Scan, variables: dict[str, _Taint]) -> tup
             return source, f"the result of `{deciding}`"
     if assigned:
         return None
-    keys = [k for k in _KEY.findall(action.prefix) if k in CHECKED_KEYS]
+    keys = [k for k in _KEY.findall(action.prefix) if k in scan.keys]
     if keys:
         return source, f"the value of {keys[-1]}"
     return None
@@ -356,6 +369,44 @@ def _walk(data: bytes, name: str, scan: _Scan, helpers: dict[str, _Taint]) -> It
             yield action, decided[0], decided[1]
 
 
+#: The fields of ``.Release`` that are the same for every Application (``helm template``, as Argo
+#: CD runs it, installs revision 1 with the service ``Helm``): only its ``Name`` and ``Namespace``
+#: (or ``.Release`` itself, passed on) differ from one Application to another.
+_RELEASE_CONSTANTS = frozenset({"Service", "IsInstall", "IsUpgrade", "Revision"})
+
+
+def _reads_field(token: str, fields: frozenset[str]) -> bool:
+    """Whether ``token`` (a field chain: ``.Release.Name``, ``$.Release``, ``$ctx.Release``) reads
+    one of ``fields`` other than by a constant field of it (:data:`_RELEASE_CONSTANTS`)."""
+    if token[:1] not in ".$":
+        return False
+    parts = token.split(".")
+    for at, part in enumerate(parts):
+        if part in fields:
+            return at + 1 >= len(parts) or parts[at + 1] not in _RELEASE_CONSTANTS
+    return False
+
+
+def release_decisions(paths: list[tuple[str, str]], max_file_size: int,
+                      inline: tuple[str, str] | None = None) -> list[Decision]:  # fmt: skip
+    """The first place in each of a chart's files (``paths`` and ``inline`` as for
+    :func:`nonhermetic_decisions`) where the release's name or namespace (``.Release.Name``,
+    ``.Release.Namespace``, ``.Release`` itself, or the root's ``"Release"`` read by a string) decides what the chart
+    renders: the condition of ``if`` (a comparison, ``contains``, ``hasPrefix``, ``regexMatch``...:
+    a name is never empty, so ``{{ if .Release.Name }}`` decides nothing), the value of ``with`` or
+    ``range``, a deciding function (``ternary``, ``eq``...), directly, through a variable, a ``set``
+    or a helper whose output holds it. Printing them (names, labels, ``namespace:``, a
+    ``serviceAccountName``) decides nothing: the Application's name and destination namespace
+    change the text, not which objects and checked fields exist. Each :class:`Decision` names the
+    field read as its ``function`` (``.Release.Name``)."""
+    texts = list(_texts(paths, max_file_size))
+    if inline is not None and "{{" in inline[1]:
+        texts.append((inline[0], inline[0], inline[1].encode("utf-8", "surrogateescape"), True))
+    if not any(b"Release" in data for _, _, data, _ in texts):  # most charts print it only; some never read it
+        return []
+    return _decisions(texts, frozenset(), frozenset({"Release"}), frozenset())
+
+
 def nonhermetic_decisions(paths: list[tuple[str, str]], functions: frozenset[str],
                           max_file_size: int, inline: tuple[str, str] | None = None) -> list[Decision]:  # fmt: skip
     """The first place in each of a chart's files where a call of ``functions`` (Helm's
@@ -375,12 +426,25 @@ def nonhermetic_decisions(paths: list[tuple[str, str]], functions: frozenset[str
     named = re.compile(rb"(?<![\w.$])(?:" + b"|".join(sorted(n.encode() for n in functions - _NOT_DECIDING)) + rb")(?!\w)")
     if not any(named.search(data) for _, _, data, _ in texts):  # nothing to follow: most charts
         return []
+    return _decisions(texts, functions, frozenset(), CHECKED_KEYS)
+
+
+def _decisions(texts: list[tuple[str, str, bytes, bool]], functions: frozenset[str], sources: frozenset[str],
+               keys: frozenset[str]) -> list[Decision]:  # fmt: skip
+    """The first deciding action of each of ``texts`` (:func:`_texts`), the taint coming from calls
+    of ``functions`` and reads of the fields (or strings) ``sources``; a tainted value printed after
+    one of ``keys`` decides too."""
+    def new_scan(helpers: dict[str, _Taint], fields: dict[str, _Taint]) -> _Scan:
+        scan = _Scan(functions, helpers, fields, keys)
+        scan.fields = sources
+        return scan
+
     helpers: dict[str, _Taint] = {}
     fields: dict[str, _Taint] = {}
     for _ in range(8):  # helpers of helpers: at most that deep, then what is known is used
         found: dict[str, _Taint] = {}
         known = dict(fields)
-        scan = _Scan(functions, dict(helpers), fields)
+        scan = new_scan(dict(helpers), fields)
         for _, name, data, _ in texts:
             for _ in _walk(data, name, scan, found):
                 pass
@@ -389,16 +453,25 @@ def nonhermetic_decisions(paths: list[tuple[str, str]], functions: frozenset[str
         if not grown and fields == known:
             break
         helpers.update(grown)
-    scan = _Scan(functions, helpers, fields)
+    scan = new_scan(helpers, fields)
     decisions = []
     for path, name, data, archive in texts:
+        first: Decision | None = None
+        literals: list[str] = []
         for action, function, construct in _walk(data, name, scan, {}):
+            if sources:  # the strings the release is compared with, in every deciding action of the file
+                literals += [t for t in map(_literal, action.tokens) if t is not None and t not in literals]
+            if first is not None:
+                continue
             line, column = 1, 1
             if not archive:
                 line = data.count(b"\n", 0, action.offset) + 1
                 column = len(data[data.rfind(b"\n", 0, action.offset) + 1:action.offset].decode("utf-8", "replace")) + 1
-            decisions.append(Decision(os.path.normpath(path), line, column, function, construct, _digest(data)))
-            break
+            first = Decision(os.path.normpath(path), line, column, function, construct, _digest(data))
+            if not sources:
+                break
+        if first is not None:
+            decisions.append(dataclasses.replace(first, literals=tuple(literals)))
     return decisions
 
 
