@@ -1322,8 +1322,19 @@ class GoComposer(_GoResolver, BoundedPythonLoader):
 
 def go_composer(text: str) -> type:
     """The composer class for ``text``: :class:`GoComposer`, or its libyaml twin when ``text``
-    holds no ``!`` nor ``&`` (so no tag, and no anchor that may be defined twice)."""
-    return GoComposer if "!" in text or "&" in text else _GoFastComposer
+    holds no ``!`` nor ``&`` (so no tag, and no anchor that may be defined twice) outside its
+    comment lines (a line whose first character after spaces and tabs is ``#``: a comment, or
+    the content of a block or quoted scalar, never a token; ``# Apps & services``). A text with a
+    line break other than ``\n`` (``\r``, NEL, U+2028, U+2029, which end a YAML line) takes the
+    pure-Python composer whenever it holds either character."""
+    if "!" not in text and "&" not in text:
+        return _GoFastComposer
+    if any(c in text for c in "\r\x85\u2028\u2029"):
+        return GoComposer
+    for line in text.split("\n"):
+        if ("!" in line or "&" in line) and not line.lstrip(" \t").startswith("#"):
+            return GoComposer
+    return _GoFastComposer
 
 
 def _short(tag: str) -> str:

@@ -152,3 +152,57 @@ def test_a_tree_of_kustomizations_and_applications_costs_at_most_two_stat_calls_
         app(args=["lint", "-f", "json", "--jobs", "1", "--no-cache", "-o", os.devnull, "."], prog_name="hooklint")
     monkeypatch.undo()
     assert counts["stat"] + counts["lstat"] <= 2 * files, (counts, files)
+
+
+def test_each_file_is_parsed_once_per_run(tmp_path, monkeypatch):
+    """An Application's file that discovery parses (its repoURL names another repository: the map
+    and the foreign-URL note read it) is not parsed again to be linted, and a file both the map and
+    the CRD scan read (an Application and a CustomResourceDefinition in one file) is parsed once for
+    both; a ConfigMap is parsed once, to be linted."""
+    from hooklint import loader
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "apps").mkdir()
+    (tmp_path / "apps" / "app.yaml").write_text(
+        "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: shop\n  namespace: argocd\n"
+        "spec:\n  project: default\n  source:\n    repoURL: https://example.com/other/elsewhere.git\n"
+        "    path: shop\n    targetRevision: HEAD\n  destination:\n    server: https://kubernetes.default.svc\n"
+        "    namespace: shop\n")
+    (tmp_path / "apps" / "crd.yaml").write_text(
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.acme.io\n"
+        "spec:\n  group: acme.io\n  scope: Cluster\n  names:\n    kind: Widget\n    plural: widgets\n"
+        "  versions:\n  - name: v1\n    served: true\n    storage: true\n"
+        "---\napiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: crds\nspec:\n"
+        "  source:\n    repoURL: https://example.com/other/elsewhere.git\n    path: crds\n")
+    (tmp_path / "apps" / "cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n")
+    parsed: list[str] = []
+    real = loader._FileParser.run
+
+    def run(self):
+        parsed.append(os.path.basename(self.path))
+        return real(self)
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(loader._FileParser, "run", run)
+    with pytest.raises(SystemExit):
+        app(args=["lint", "-f", "json", "--jobs", "1", "--no-cache", "-o", os.devnull, "."], prog_name="hooklint")
+    monkeypatch.undo()
+    assert sorted(parsed) == ["app.yaml", "cm.yaml", "crd.yaml"]
+
+
+def test_facts_absolute_is_os_path_abspath(tmp_path, monkeypatch):
+    """The memoised absolute path answers what os.path.abspath answers, and a relative path follows
+    the current folder (it is never remembered)."""
+    from hooklint.sources.repository import facts
+
+    facts.reset()
+    for path in ("/a/b", "/a//b/../c/", "/", "//x", "/a/./b"):
+        assert facts.absolute(path) == os.path.abspath(path), path
+        assert facts.absolute(path) == os.path.abspath(path), path  # memoised
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    monkeypatch.chdir(tmp_path / "one")
+    assert facts.absolute("x/../y") == str(tmp_path / "one" / "y")
+    monkeypatch.chdir(tmp_path / "two")
+    assert facts.absolute("x/../y") == str(tmp_path / "two" / "y")
+    facts.reset()

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from hooklint.config import Config
 from hooklint.findings import Span
 from hooklint.reasons import Unrendered, UnrenderedKind
-from hooklint.loader import LoadedFile, is_stream, parse_text, read_file
+from hooklint.loader import LoadedFile, is_stream, parse_text
 from hooklint.sources.render.directory import is_lfs_note, mark_unrendered
 from hooklint.sources.repository.tree import (DIRECTORY, HELM, JSONNET_REASON, KUSTOMIZE, MULTI, PLUGIN, REMOTE, UNRENDERABLE, Containment, dangling_link)
 from hooklint.sources.appmap.discovery import STDIN, Application, Leaving, group_applications
@@ -24,6 +24,7 @@ from hooklint.sources.repository.kustomizations import is_component
 from hooklint.sources.repository.tree import jsonnet_digest, jsonnet_not_evaluated, outside_repository, read_in_repository, repository_root
 from hooklint.sources.spec import PINNED_REVISION, ApplicationSource
 from hooklint.sources.repository.submodules import Unseen
+from hooklint.sources.repository import facts
 
 if TYPE_CHECKING:
     from hooklint.sources.render.redact import SecretValues
@@ -259,7 +260,7 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
                                                config.max_file_size))  # fmt: skip
             continue
         if target is None:
-            files.append(read_file(path, config.max_file_size))
+            files.append(facts.take_parsed(path, config.max_file_size))
             continue
         loaded = outside_repository(path, target)  # the target is never read
         files.append(loaded)

@@ -220,19 +220,9 @@ def repository_manifests(files: Iterable[str], repo_urls: Iterable[str] = (), an
     matter whoever deploys them); paths are spelled like ``files`` (relative to the current
     folder when inside it)."""
     configured = bool(list(repo_urls))
-    seen = {os.path.abspath(f) for f in files}
+    seen, roots = _repositories_of(files)
     found: list[str] = []
-    searched: set[str] = set()
-    asked: set[str] = set()
-    for path in sorted(seen):
-        folder = os.path.dirname(path)
-        if folder in asked:  # each folder's repository once
-            continue
-        asked.add(folder)
-        root = facts.git_root_of(folder)
-        if root is None or root in searched:
-            continue
-        searched.add(root)  # its remotes read once: they do not change within the run
+    for root in roots:
         if not (any_url or remote_urls(os.path.join(root, ".git")) or configured):
             continue
         for folder, dirs, names in walk_tree(root):
@@ -245,6 +235,29 @@ def repository_manifests(files: Iterable[str], repo_urls: Iterable[str] = (), an
                         if len(found) >= MAX_REPOSITORY_FILES:
                             return found
     return found
+
+
+def _repositories_of(files: Iterable[str]) -> tuple[set[str], list[str]]:
+    """``(the absolute paths of files, the git roots holding them in the order of those paths, each
+    once)`` for :func:`repository_manifests`, found once per run for the same files and current
+    folder (discovery asks a second time, for the CRDs, when the first found no repository to search)."""
+    files = tuple(files)
+    known = facts.memo("repositories_of")
+    key = (os.getcwd(), files)
+    if key not in known:
+        seen = {facts.absolute(f) for f in files}
+        roots: list[str] = []
+        asked: set[str] = set()
+        for path in sorted(seen):
+            folder = os.path.dirname(path)
+            if folder in asked:  # each folder's repository once
+                continue
+            asked.add(folder)
+            root = facts.git_root_of(folder)
+            if root is not None and root not in roots:
+                roots.append(root)
+        known[key] = (seen, roots)
+    return known[key]
 
 
 def mentions_application(path: str, max_size: int = DEFAULT_MAX_FILE_SIZE) -> bool:
@@ -268,7 +281,7 @@ class RepositoryUrls:
 
     def of(self, path: str) -> tuple[str | None, set[str]]:
         """``(git root or None, the URLs of this repository)`` for the file ``path``."""
-        root = facts.git_root_of(os.path.dirname(os.path.abspath(path)))
+        root = facts.git_root_of(os.path.dirname(facts.absolute(path)))
         if root not in self._remotes:
             assert root is not None  # None (no git repository) is in _remotes from the start
             self._remotes[root] = {normalize_repo_url(u) for u in remote_urls(os.path.join(root, ".git"))}

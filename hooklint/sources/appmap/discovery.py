@@ -1359,7 +1359,7 @@ def _source_index(app: Application) -> int:
 def _name(named_by: dict[str, str], key: str, path: str) -> None:
     """Remember ``path`` as what brought application ``key`` in, unless a path above it already did."""
     known = named_by.get(key)
-    if known is None or len(os.path.abspath(path)) < len(os.path.abspath(known)):
+    if known is None or len(facts.absolute(path)) < len(facts.absolute(known)):
         named_by[key] = path
 
 

@@ -225,7 +225,7 @@ def source_type(folder: str) -> tuple[str, str | None]:
     ``(DIRECTORY, None)``, by :func:`type_of_names` over its entries that are not folders (links not
     followed, as ``filepath.Walk`` looks at each entry with ``lstat``). The ``Chart.yaml`` of a Helm folder may be
     missing (typed Helm by ``old-Chart.yaml``): its render then fails, as Argo CD's does."""
-    key = os.path.abspath(folder)
+    key = facts.absolute(folder)
     typed = facts.folder_type(key)  # each folder typed once per run (chart_of asks every folder above a file)
     if typed is None:
         typed = type_of_names(facts.entry_names(key) or ())
@@ -239,16 +239,27 @@ def chart_of(path: str) -> str | None:
     :func:`source_type`), or None; folders are looked at up to the top of its repository (its git
     root, else the current folder when it holds ``path``). A chart's templates are not manifests:
     they are linted as part of their chart."""
-    folder = os.path.dirname(os.path.abspath(path))
+    start = os.path.dirname(facts.absolute(path))  # absolute, and so is each folder above it
     cwd = os.getcwd()
-    top = facts.git_root_of(folder) or (cwd if within(folder, cwd) else None)
-    while True:
-        if source_type(folder)[0] == HELM:
-            return os.path.normpath(os.path.relpath(folder)) if not os.path.isabs(path) else folder
-        parent = os.path.dirname(folder)
-        if parent == folder or (top is not None and os.path.abspath(folder) == os.path.abspath(top)):
-            return None
-        folder = parent
+    known = facts.memo("chart_of")  # each folder's chart once per run (and current folder)
+    key = (start, cwd)
+    if key not in known:
+        top = facts.git_root_of(start) or (cwd if within(start, cwd) else None)
+        top = facts.absolute(top) if top is not None else None
+        folder, found = start, None
+        while True:
+            if source_type(folder)[0] == HELM:
+                found = folder
+                break
+            parent = os.path.dirname(folder)
+            if parent == folder or folder == top:
+                break
+            folder = parent
+        known[key] = found
+    found = known[key]
+    if found is None or os.path.isabs(path):
+        return found
+    return os.path.normpath(os.path.relpath(found))
 
 
 #: The subfolders of a chart that Helm reads as the chart's (``templates/``, subcharts in ``charts/``,
