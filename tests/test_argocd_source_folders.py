@@ -228,8 +228,31 @@ def test_diff_an_edited_argocd_source_file_of_an_unknown_application_is_new(repo
     code, doc = diff("base", "--head", "head", "app")
     assert (code, [(f["rule_id"], f["path"]) for f in doc["new"]]) == (1, [("HL009", "app/.argocd-source-shop.yaml")])
     code, doc = diff("head", "--head", "edit", "app")
-    assert (code, [(f["rule_id"], f["path"]) for f in doc["new"]], [f["rule_id"] for f in doc["fixed"]]) == (
-        1, [("HL009", "app/.argocd-source-shop.yaml")], ["HL009"])
+    # the base's HL009 on the file is the one the new one replaces, not a fixed one
+    assert (code, [(f["rule_id"], f["path"]) for f in doc["new"]], doc["fixed"]) == (
+        1, [("HL009", "app/.argocd-source-shop.yaml")], [])
+
+
+def test_an_argocd_source_file_of_another_application_than_the_repositorys_is_hl009(repo):
+    """An Application of the repository deploys the folder, and the folder holds the per-application
+    file of another name: Argo CD merges it into that other Application (of another repository,
+    say), which hooklint cannot see. Was: exit 0, the file passed over."""
+    application = ("apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: shop, namespace: argocd}\n"
+                   "spec:\n  project: team\n  source: {repoURL: 'https://github.com/acme/deploy.git', path: app}\n"
+                   "  destination: {server: 'https://kubernetes.default.svc', namespace: shop}\n")
+    commit(repo, "base", {"app/cm.yaml": CM, "apps/shop.yaml": application,
+                          "app/.argocd-source-shop.yaml": "directory:\n  recurse: false\n",
+                          "app/.argocd-source-other.yaml": "directory:\n  recurse: true\n"})  # fmt: skip
+    code, doc = lint(".")
+    assert code == 1
+    assert [(f["rule_id"], f["path"], f["line"], f["column"], f["message"]) for f in doc["findings"]] == [(
+        "HL009", "app/.argocd-source-other.yaml", 1, 1,
+        ".argocd-source-other.yaml sets directory, which Argo CD merges (after .argocd-source.yaml) only into the "
+        "Application whose instance name is 'other'; the Applications of this repository that deploy app/ "
+        "(Application shop (apps/shop.yaml:6)) are not that one, so it is one hooklint cannot see (it may live in "
+        "another repository), and hooklint rendered the folder without this file: what it changes (images, values, "
+        "source options, hooks included) was not checked; add that Application to this repository (or its repoURL "
+        "to repo-urls), or lint what it renders with `hooklint lint -`.")]
 
 
 @needs_helm

@@ -1003,11 +1003,12 @@ _LINE_REFERENCE = re.compile(r"(\bline |[\w.-]\.(?:ya?ml|json|jsonnet|tpl|txt):)
 
 
 def _unread_content(f: Finding) -> tuple[str, str, str] | None:
-    """``(rule, file, statement)`` of a finding about content hooklint did not read whose field is
-    a digest of it (HL009 on jsonnet files, :func:`hooklint.sources.repository.tree.jsonnet_digest`):
+    """``(rule, file, statement)`` of a finding about content hooklint did not read whose field
+    holds a digest of it (HL009 on jsonnet files, :func:`hooklint.sources.repository.tree.jsonnet_digest`;
+    on an ``.argocd-source-NAME.yaml`` no Application of the repository merges, ``argocd-source[sha256:...]``):
     an edit makes the head's finding new (another digest), and the base's, on the same file saying
     the same, is the one it replaces, not a fixed one. None for any other finding."""
-    if not f.field_path.startswith("sha256:"):
+    if "sha256:" not in f.field_path:
         return None
     return (f.rule_id, f.path, _statement(f))
 

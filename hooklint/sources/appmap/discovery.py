@@ -1079,26 +1079,44 @@ def _mark_app_source_files(apps: list[Application], max_size: int) -> None:
     from hooklint.loader import read_file  # noqa: PLC0415
     from hooklint.yamlio import NOT_RENDERED  # noqa: PLC0415
 
+    # the files the repository's own Applications merge, by folder: one of theirs is no stranger
+    merged: dict[str, set[str]] = {}
+    deployers: dict[str, list[str]] = {}
     for app in apps:
-        if app.key == STDIN or (app.argocd is not None and not app.argocd.stand_in) or app.source_type == MULTI:
+        if app.argocd is not None and not app.argocd.stand_in and app.source_type != MULTI:
+            folder = os.path.abspath(app.folder or app.key)
+            merged.setdefault(folder, set()).update(os.path.abspath(f) for f in app.argocd.overrides)
+            deployers.setdefault(folder, []).append(app.argocd.label())
+    for app in apps:
+        if app.key == STDIN or app.source_type == MULTI:
             continue
         folder = app.folder or app.key
+        ours = app.argocd is not None and not app.argocd.stand_in
         reported = set(app.reported)
         for path in app_source_files(folder):
             path = os.path.normpath(path)
+            if ours and os.path.abspath(path) in merged.get(os.path.abspath(folder), ()):
+                continue  # the file of one of the repository's Applications that deploy the folder
             if path not in reported and app.source_type == DIRECTORY:  # a rendered one's go in its Chart.yaml's issues
                 continue
+            if path in app.issues and any(kind == NOT_RENDERED for kind, *_ in app.issues[path]):
+                continue  # said once per file (two Applications may deploy the folder)
             loaded = read_file(path, max_size)
             body = loaded.documents[0].value if loaded.documents else None
             keys = sorted(str(k) for k in body) if isinstance(body, Map) else []
             name = os.path.basename(path)[len(".argocd-source-"):-len(".yaml")]
             sets = f"sets {', '.join(keys)}" if keys else "sets no key hooklint can read"
+            who = (f"the Applications of this repository that deploy {os.path.normpath(folder)}/ "
+                   f"({'; '.join(deployers.get(os.path.abspath(folder), []))}) are not that one, so it is one hooklint "
+                   "cannot see (it may live in another repository), and hooklint"
+                   if ours else
+                   f"no Application of this repository deploys {os.path.normpath(folder)}/, so hooklint cannot know "
+                   "whether that one does (it may live in another repository) and")  # fmt: skip
             detail = (f"{os.path.basename(path)} {sets}, which Argo CD merges (after .argocd-source.yaml) only into "
-                      f"the Application whose instance name is {name!r}; no Application of this repository deploys "
-                      f"{os.path.normpath(folder)}/, so hooklint cannot know whether that one does (it may live in "
-                      "another repository) and rendered the folder without this file: what it changes (images, "
-                      "values, source options, hooks included) was not checked; add that Application to this "
-                      "repository (or its repoURL to repo-urls), or lint what it renders with `hooklint lint -`")  # fmt: skip
+                      f"the Application whose instance name is {name!r}; {who} rendered the folder without this file: "
+                      "what it changes (images, values, source options, hooks included) was not checked; add that "
+                      "Application to this repository (or its repoURL to repo-urls), or lint what it renders with "
+                      "`hooklint lint -`")  # fmt: skip
             app.issues.setdefault(path, []).append((NOT_RENDERED, 1, 1, detail))
             data = facts.read_regular(path, max_size)
             digest = hashlib.sha256(data).hexdigest()[:12] if data is not None else "unread"
