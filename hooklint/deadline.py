@@ -16,7 +16,14 @@ start one of their own when none is running. It holds
   and before each object's checks and each whole-application check
   (:meth:`hooklint.engine.Engine.check_application`): a file of 70,000 documents stops too;
 - across worker processes (``--jobs``): each worker gets the time left when it starts, and the
-  parent stops the pool (its workers kill their renderers) when the time is up.
+  parent stops the pool (its workers kill their renderers) when the time is up;
+- inside any step of hooklint's own work that a check between steps cannot see into (a check over
+  every pair of a large application's objects: attacker trial 15 ran 97 s past a 30 s limit in
+  HL106): a ``SIGALRM`` timer set for the deadline (:func:`start`, in the main thread) raises
+  :class:`RunTimeout` wherever the interpreter is, but only inside an :func:`armed` block (finding
+  the applications, linting or planning one), whose caller takes the exception as "not checked";
+  outside one (printing the report, writing a cache entry) the timer waits and fires again every
+  :data:`RECHECK` seconds, so the next armed block stops at once.
 
 What was left unchecked is never a silent pass: the pipeline reports the applications it did not
 check in one input error (exit code 2), their files as not linted, and what it did check as usual.
@@ -27,12 +34,21 @@ check in one input error (exit code 2), their files as not linted, and what it d
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Any, Iterator
 
 #: (monotonic time the run must end by, the limit in seconds as configured); None: no deadline.
 _deadline: tuple[float, float] | None = None
+#: How many :func:`armed` blocks are running (the timer raises only inside one).
+_armed = 0
+#: The ``SIGALRM`` handler before :func:`start` set the timer's (restored by :func:`stop`), or
+#: False when no timer is set.
+_previous: Any = False
+#: Seconds between two firings of the timer once the deadline has passed outside an armed block.
+RECHECK = 0.05
 
 
 class RunTimeout(BaseException):
@@ -49,15 +65,49 @@ class RunTimeout(BaseException):
 def start(seconds: float, limit: float | None = None) -> None:
     """Start a deadline ``seconds`` from now (replacing any); ``limit`` is the limit as
     configured, which messages name (default ``seconds``: a worker process is given the time left
-    of its parent's run, and says the run's limit)."""
-    global _deadline
+    of its parent's run, and says the run's limit). In the main thread of a process with
+    ``SIGALRM``, also sets the timer that stops an :func:`armed` block at the deadline."""
+    global _deadline, _previous
     _deadline = (time.monotonic() + seconds, float(seconds if limit is None else limit))
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        return
+    if _previous is False:
+        _previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.001))
 
 
 def stop() -> None:
-    """No deadline any more."""
-    global _deadline
+    """No deadline any more (its timer cancelled, the previous ``SIGALRM`` handler back)."""
+    global _deadline, _previous
     _deadline = None
+    if _previous is not False:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, _previous if _previous is not None else signal.SIG_DFL)
+        _previous = False
+
+
+def _alarm(signum: int, frame: Any) -> None:
+    """The timer's handler: :class:`RunTimeout` inside an :func:`armed` block once the deadline
+    has passed; else the timer is set again (for the time left, or :data:`RECHECK`)."""
+    if _deadline is None:
+        return
+    left = _deadline[0] - time.monotonic()
+    if left <= 0 and _armed:
+        raise RunTimeout(_deadline[1])
+    signal.setitimer(signal.ITIMER_REAL, left if left > 0 else RECHECK)
+
+
+@contextmanager
+def armed() -> Iterator[None]:
+    """A block that the deadline's timer may stop anywhere (:class:`RunTimeout`); the caller takes
+    it as "not checked". Checks the deadline on entry."""
+    global _armed
+    check()
+    _armed += 1
+    try:
+        yield
+    finally:
+        _armed -= 1
 
 
 def active() -> bool:

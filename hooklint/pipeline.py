@@ -328,8 +328,8 @@ def _within_deadline(engine: Engine, app: Application, keep_plan: bool, mapped: 
     """:func:`lint_application` of ``app``, or None when the run's deadline passed before or
     while it was linted (nothing of it is reported then)."""
     try:
-        deadline.check()
-        return lint_application(engine, app, keep_plan, mapped, results)
+        with deadline.armed():
+            return lint_application(engine, app, keep_plan, mapped, results)
     except RunTimeout:
         return None
 
@@ -682,8 +682,9 @@ def _applications(paths: list[str], errors: list[InputError], notices: list[str]
     files ``excluded`` left out; ``leaving`` what the Applications leave out (:class:`Leaving`);
     ``submodules`` the git submodules no application reads, with why."""
     try:
-        return group_applications(paths, errors, notices, config.repo_urls, excluded=excluded, config=config,
-                                  left_out_files=left_out, leaving=leaving, submodules_left=submodules)  # fmt: skip
+        with deadline.armed():
+            return group_applications(paths, errors, notices, config.repo_urls, excluded=excluded, config=config,
+                                      left_out_files=left_out, leaving=leaving, submodules_left=submodules)  # fmt: skip
     except RunTimeout as exc:
         named = ", ".join(paths) or "."
         errors.append(InputError(paths[0] if paths else ".", f"{exc} while finding the applications of {named}; "
@@ -810,8 +811,8 @@ def _plan_paths(paths: list[str], config: Config) -> tuple[list[PlannedApplicati
         try:
             if unchecked:
                 raise RunTimeout(0)
-            deadline.check()
-            planned = _plan_application(app, config, errors, mapped)
+            with deadline.armed():
+                planned = _plan_application(app, config, errors, mapped)
         except RunTimeout:
             unchecked.append(app)
             continue

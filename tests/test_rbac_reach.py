@@ -276,3 +276,27 @@ spec:
     found = [(f.span.line, f.span.column, f.message.split(":")[0]) for f in
              lint_text(text, parse_config({"check-all-workloads": True}, "t")) if f.rule_id == "HL106"]
     assert found == [(17, 23, "Pod/probe runs as ServiceAccount 'job', and RoleBinding/runner binds it to cluster-admin")]
+
+
+def test_hl106_asks_only_the_bindings_that_may_reach_a_hooks_account(monkeypatch) -> None:
+    """Attacker trial 15: 2,000 hook Pods and 2,000 RoleBindings, each of its own ServiceAccount,
+    took HL106 a minute and a half (every pod against every binding, the pod's accounts worked out
+    again for each). Bindings are indexed by the accounts their subjects name: a pod asks those,
+    and the group subjects that reach every account."""
+    from hooklint import model
+    from hooklint.checks import rbac
+
+    asked = []
+    real = model.binding_grantee
+    monkeypatch.setattr(rbac, "binding_grantee", lambda *a: asked.append(1) or real(*a))
+    docs = []
+    for i in range(60):
+        docs.append(f"apiVersion: v1\nkind: Pod\nmetadata:\n  name: p{i}\n  annotations: {{argocd.argoproj.io/hook: PreSync}}\n"
+                    f"spec:\n  serviceAccountName: sa{i}\n  containers: [{{name: c, image: busybox:1.36}}]\n")
+        docs.append(f"apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {{name: b{i}}}\n"
+                    f"roleRef: {{apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: cluster-admin}}\n"
+                    f"subjects: [{{kind: ServiceAccount, name: sa{i}}}]\n")
+    docs.append(crb("{kind: Group, name: system:serviceaccounts}", name="everyone"))
+    found = hits("HL106", "---\n".join(docs))
+    assert len(found) == 120  # each pod: its own binding, and the group's
+    assert len(asked) == 120  # was 60 x 61

@@ -170,12 +170,16 @@ def test_the_deadline_holds_across_workers_and_kills_their_renderers(repo, slow_
 
 
 def test_a_worker_that_does_not_stop_at_the_deadline_is_stopped(repo, monkeypatch):
-    """A worker busy past the deadline (here: asleep in the middle of an application) is
-    terminated by the parent a moment after it, and its applications are named as not checked."""
+    """A worker busy past the deadline where its own timer cannot stop it (here: asleep in the
+    middle of an application with SIGALRM blocked, as in a long call into C) is terminated by the
+    parent a moment after it, and its applications are named as not checked."""
+    import signal
+
     slow = pipeline.lint_application
 
     def stuck(engine, application, *rest):
         if application.argocd is not None and application.argocd.name == "shop-c":
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
             time.sleep(120)
         return slow(engine, application, *rest)
 
@@ -342,3 +346,69 @@ def test_the_deadline_holds_within_one_application_of_many_objects(tmp_path, mon
         "application not checked: app; nothing of it is reported (--show-skipped lists the files): give the run more "
         "time with --run-timeout SECONDS\n"))  # fmt: skip
     assert not deadline.active()
+
+
+# --- inside one step: the deadline's timer (attacker trial 15: HL106 over 2,000 pods and 2,000
+# bindings ran 97 s past a 30 s run-timeout, no check between its steps) -------------------------
+
+
+def _spin() -> None:
+    """hooklint's own work that never checks the deadline: a loop of pure Python."""
+    while True:
+        sum(range(1000))
+
+
+def test_the_timer_stops_an_armed_block_that_never_checks_the_deadline():
+    deadline.start(0.3)
+    started = time.monotonic()
+    try:
+        with pytest.raises(deadline.RunTimeout, match=r"^the run reached its time limit of 0.3 s \(limit: run-timeout\)$"):
+            with deadline.armed():
+                _spin()
+    finally:
+        deadline.stop()
+    assert time.monotonic() - started < 5
+
+
+def test_outside_an_armed_block_the_timer_waits_then_the_next_block_stops_at_once():
+    deadline.start(0.1)
+    try:
+        end = time.monotonic() + 0.4
+        while time.monotonic() < end:  # past the deadline, not armed: no exception here (a report being printed)
+            sum(range(1000))
+        with pytest.raises(deadline.RunTimeout):
+            with deadline.armed():
+                pytest.fail("an armed block past the deadline must not start")
+    finally:
+        deadline.stop()
+
+
+def test_stop_cancels_the_timer_and_gives_back_the_previous_handler():
+    import signal
+
+    def mine(signum, frame):
+        pass
+
+    previous = signal.signal(signal.SIGALRM, mine)
+    try:
+        deadline.start(30)
+        assert signal.getsignal(signal.SIGALRM) is not mine
+        deadline.stop()
+        assert signal.getsignal(signal.SIGALRM) is mine
+        assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+
+
+def test_a_check_of_the_whole_application_that_never_ends_stops_at_run_timeout(repo, monkeypatch):
+    """The command line, with an application check that never returns nor checks the deadline."""
+    from hooklint import engine
+
+    monkeypatch.setattr(engine.Engine, "check_application", lambda self, *args, **kwargs: _spin())
+    write(repo, {"app/cm.yaml": CONFIGMAP})
+    started = time.monotonic()
+    done = runner.invoke(app, ["lint", "--run-timeout", "1", "app"])
+    assert time.monotonic() - started < 15
+    assert done.exit_code == 2
+    assert done.stderr.startswith("hooklint: error: app/cm.yaml: the run reached its time limit of 1 s (limit: "
+                                  "run-timeout) with 1 of 1 application not checked: app")

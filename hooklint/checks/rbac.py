@@ -908,16 +908,21 @@ def hook_overprivileged_rbac(manifests: list[Manifest], ctx: Context) -> Iterato
     if not bindings:
         return
     judge = _Judge(ctx)  # each role judged once per run
+    order = {id(b): i for i, b in enumerate(bindings)}
     for m in manifests:
         seen: set[tuple[str, int]] = set()
-        for pod, binding in ((pod, b) for pod in pods_in_scope(m, ctx) for b in bindings):
-            for sa_name, who, span, field in _identities(m, pod, ctx):
-                if (field, id(binding)) in seen:
-                    continue
-                seen.add((field, id(binding)))
-                found = _binding_hit(m, binding, sa_name, who, span, field, ctx, judge)
-                if found is not None:
-                    yield found
+        for pod in pods_in_scope(m, ctx):
+            identities = _identities(m, pod, ctx)
+            # the bindings that may reach one of its accounts, in the application's order
+            reaching = {id(b): b for sa_name, *_ in identities for b in ctx.bindings_reaching(sa_name)}
+            for binding in sorted(reaching.values(), key=lambda b: order[id(b)]):
+                for sa_name, who, span, field in identities:
+                    if (field, id(binding)) in seen:
+                        continue
+                    seen.add((field, id(binding)))
+                    found = _binding_hit(m, binding, sa_name, who, span, field, ctx, judge)
+                    if found is not None:
+                        yield found
 
 
 def _identities(m: Manifest, pod: PodSpec, ctx: Context) -> list[tuple[str, str, Span, str]]:

@@ -179,7 +179,7 @@ def _mounted_token(m: Manifest, pod: PodSpec, ctx: Context) -> str | None:
     if value is not None and value is not True and value is not False:
         return None
     sa_name = pod.service_account()[0] or "default"
-    if _granted_role(ctx.by_kind.get("RoleBinding", []) + ctx.by_kind.get("ClusterRoleBinding", []), sa_name, m.namespace):
+    if _granted_role(ctx.bindings_reaching(sa_name, kept=False), sa_name, m.namespace):
         return None
     if value is True:
         return "true"
