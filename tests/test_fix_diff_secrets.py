@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from hooklint.cli import app
 from hooklint.fix import FileFix, unified_diff
+from hooklint.sources.render.kustomize import find_kustomize
 
 runner = CliRunner()
 
@@ -172,3 +173,26 @@ def test_fix_stdin_reports_no_secret_value(repo):
     assert STRING_VALUE not in result.stderr
     assert result.stdout == secret + "---\n" + HOOK  # the stream itself, unchanged, is what was asked for
     assert result.exit_code == 1
+
+
+@pytest.mark.skipif(find_kustomize() is None, reason="neither kustomize nor kubectl is installed")
+def test_a_secret_generator_literal_in_a_kustomize_resource_is_no_context_line(tmp_path, monkeypatch):
+    """The matcher is the kustomize application's: the Secret its ``secretGenerator`` makes."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app/kustomization.yaml").write_text(
+        "resources:\n- job.yaml\nsecretGenerator:\n- name: gen\n  literals:\n  - pw=QQsecretKUST01xyz\n")
+    (tmp_path / "app/job.yaml").write_text(
+        HOOK.replace(STRING_VALUE, "Presync").replace("spec:\n", "    note: QQsecretKUST01xyz\nspec:\n", 1)
+        .replace("restartPolicy: Never\n", "restartPolicy: Never\n      automountServiceAccountToken: false\n")
+        .replace("  name: j\n", "  name: j\n  generateName: j-\n"))  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["fix", "--diff", "app"])
+    assert result.stdout == (
+        "--- a/app/job.yaml\n"
+        "+++ b/app/job.yaml\n"
+        "@@ -7 +7 @@\n"  # the note follows at once: no context on either side
+        "-    argocd.argoproj.io/hook: Presync\n"
+        "+    argocd.argoproj.io/hook: PreSync\n"
+    )
+    applies(tmp_path, result.stdout)
