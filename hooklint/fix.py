@@ -53,7 +53,7 @@ import os
 import re
 import stat
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from hooklint import argocd
 from hooklint.catalog import Catalog
@@ -109,6 +109,10 @@ class FileFix:
     #: What the file was when it was read (:func:`read_stamped`): the write happens only while it
     #: still is (:func:`write_atomically`). None for stdin.
     stamp: Stamp | None = None
+    #: The secret matcher of the file's application(s), the one its lint report used
+    #: (:func:`hooklint.pipeline.secrets_of`): what ``--diff`` and the reasons never print. None:
+    #: the file's own Secrets (:func:`hooklint.pipeline.text_secrets`).
+    hide: Callable[[str], str] | None = None
 
     @property
     def changed(self) -> bool:
@@ -604,29 +608,64 @@ def unified_diff(fix: FileFix, root: str) -> str:
     for applying). Line endings are kept in the hunks; a missing final newline is marked as diff(1)
     does.
 
-    No secret value is printed (:func:`hooklint.sources.render.redact.secret_lines`: a Secret's ``data``
-    and ``stringData``, values under keys that name a secret). A line holding one is never used as
-    context: a hunk's context stops before it (up to 3 lines each side, as ``diff -u``), hunks are
-    split at it, and the context of a hunk is kept as long on both sides unless a side reaches the
-    start or end of the file, so that ``patch`` (whose fuzz allows 2 lines of difference) and
-    ``git apply`` still place it. A changed line holding one (a fix on a flow-style Secret written
-    on one line) is printed with its value part as ``[redacted]``, keeping the key and the line's
-    structure: that hunk is for reading only and does not apply."""
+    No secret value is printed. A line *holds one* when it is a line of a Secret's ``data`` or
+    ``stringData`` or a value under a key that names a secret
+    (:func:`hooklint.sources.render.redact.secret_lines`), or when the secret matcher of the file's
+    application (``fix.hide``: :func:`hooklint.pipeline.secrets_of`, the one its lint report uses)
+    changes it: a Secret's value also written in an annotation or a ConfigMap, as written, escaped
+    or base64, a credential in a URL. Such a line is never used as context: a hunk's context stops
+    before it (up to 3 lines each side, as ``diff -u``), hunks are split at it, and the context of a
+    hunk is kept as long on both sides unless a side reaches the start or end of the file, so that
+    ``patch`` (whose fuzz allows 2 lines of difference) and ``git apply`` still place it. A changed
+    line holding one (a fix on a flow-style Secret written on one line, a flow mapping that also
+    holds the value) is printed with its value part as ``[redacted]`` (a Secret's own line, keeping
+    the key and the line's structure) or as the matcher writes it (``[the value of `KEY`]``): that
+    hunk is for reading only and does not apply. Every printed line, headers too, passes through
+    the matcher last (paths are public to it, so a header never changes)."""
     rel = os.path.relpath(fix.path, root).replace(os.sep, "/")
     a, b = fix.original.splitlines(keepends=True), fix.fixed.splitlines(keepends=True)
-    hidden_a, hidden_b = secret_lines(fix.original), secret_lines(fix.fixed)
+    hide = fix.hide
+    if hide is None:
+        from hooklint.pipeline import text_secrets  # noqa: PLC0415 - the pipeline imports this module
+
+        hide = text_secrets(fix.original, path=fix.path)
+    lines_a, lines_b = secret_lines(fix.original), secret_lines(fix.fixed)
+    hidden_a = _Hidden(a, lines_a, hide)
+
+    def shown(lines: list[str], k: int, own: set[int]) -> str:
+        return hide(redact_line(lines[k]) if k in own else lines[k])
+
     out: list[str] = []
     for (i1, i2, j1, j2), ops in _hunks(a, b, hidden_a):
         if not out:
-            out += [f"--- a/{rel}\n", f"+++ b/{rel}\n"]
+            out += [hide(f"--- a/{rel}\n"), hide(f"+++ b/{rel}\n")]
         out.append(f"@@ -{_range(i1, i2)} +{_range(j1, j2)} @@\n")
         for tag, k1, k2, l1, l2 in ops:
             if tag == "equal":
-                out += [" " + line for line in a[k1:k2]]
+                out += [" " + hide(line) for line in a[k1:k2]]  # never a hidden line (_hunks)
                 continue
-            out += ["-" + (redact_line(a[k]) if k in hidden_a else a[k]) for k in range(k1, k2)]
-            out += ["+" + (redact_line(b[k]) if k in hidden_b else b[k]) for k in range(l1, l2)]
+            out += ["-" + shown(a, k, lines_a) for k in range(k1, k2)]
+            out += ["+" + shown(b, k, lines_b) for k in range(l1, l2)]
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in out)
+
+
+class _Hidden:
+    """The 0-based numbers of the lines of ``lines`` that hold a secret value (see
+    :func:`unified_diff`): those of ``own`` (:func:`~hooklint.sources.render.redact.secret_lines`)
+    and those ``hide`` changes, asked line by line (only the lines a hunk may show are matched)."""
+
+    def __init__(self, lines: list[str], own: set[int], hide: Callable[[str], str]) -> None:
+        self.lines, self.own, self.hide = lines, own, hide
+        self.seen: dict[int, bool] = {}
+
+    def __contains__(self, k: object) -> bool:
+        if not isinstance(k, int) or not 0 <= k < len(self.lines):
+            return False
+        if k in self.own:
+            return True
+        if k not in self.seen:
+            self.seen[k] = self.hide(self.lines[k]) != self.lines[k]
+        return self.seen[k]
 
 
 #: Context lines each side of a change, as ``diff -u``.
@@ -641,7 +680,7 @@ def _range(start: int, stop: int) -> str:
     return f"{start if not length else start + 1},{length}"
 
 
-def _hunks(a: list[str], b: list[str], hidden: set[int]):
+def _hunks(a: list[str], b: list[str], hidden: _Hidden | set[int]):
     """The hunks of the diff of ``a`` and ``b``: ((i1, i2, j1, j2), opcodes), with no line of
     ``hidden`` (0-based lines of ``a``) as context (see :func:`unified_diff`)."""
     opcodes = difflib.SequenceMatcher(None, a, b).get_opcodes()
@@ -654,7 +693,7 @@ def _hunks(a: list[str], b: list[str], hidden: set[int]):
             current.append(op)
             continue
         inner = 0 < index < len(opcodes) - 1
-        if current and inner and i2 - i1 <= 2 * _CONTEXT and not hidden.intersection(range(i1, i2)):
+        if current and inner and i2 - i1 <= 2 * _CONTEXT and not any(k in hidden for k in range(i1, i2)):
             current.append(op)
         elif current:
             clusters.append(current)
@@ -823,7 +862,8 @@ def fix_paths(paths: list[str], config: Config, catalog: Catalog, options: FixOp
     from hooklint.sources.appmap.discovery import group_applications
 
     run = FixRun()
-    result = lint_paths(paths, config, catalog, jobs=1)
+    result = lint_paths(paths, config, catalog, jobs=1, plans=True)  # plans: each application's secret matcher
+    hide_of = _matchers(result.plans)
     run.errors, run.findings = result.errors, result.findings
     charts = [os.path.dirname(os.path.abspath(a.manifest_file))
               for a in group_applications(paths, []) if a.source_type == HELM and a.manifest_file]  # fmt: skip
@@ -860,7 +900,8 @@ def fix_paths(paths: list[str], config: Config, catalog: Catalog, options: FixOp
             run.left.extend((f, reason) for f in findings)
             continue
         outcome = fix_text(path, text, findings, config, catalog, options)
-        outcome.bom, outcome.stamp = bom, stamp
+        outcome.bom, outcome.stamp, outcome.hide = bom, stamp, hide_of(findings[0].path, text)
+        outcome.left = [(f, outcome.hide(why)) for f, why in outcome.left]  # a reason may quote a value
         run.files.append(outcome)
         run.left.extend(outcome.left)
     if write:
@@ -888,6 +929,36 @@ def fix_paths(paths: list[str], config: Config, catalog: Catalog, options: FixOp
     return run
 
 
+def _matchers(plans: list) -> Callable[[str, str], Callable[[str], str]]:
+    """A function of (a finding's path, that file's text) giving the secret matcher of the file's
+    applications: the :attr:`~hooklint.pipeline.PlannedApplication.hide` of each application whose
+    findings name the file, applied one after the other (a file two Applications deploy), the one
+    its lint report used. A file no plan names (fail closed): every application's matcher of the
+    run and the file's own (:func:`hooklint.pipeline.text_secrets`)."""
+    from hooklint.pipeline import text_secrets
+
+    by_path: dict[str, list[Callable[[str], str]]] = {}
+    every: list[Callable[[str], str]] = []
+    for planned in plans:
+        if planned.hide is None:
+            continue
+        every.append(planned.hide)
+        for path in {f.path for f in planned.findings}:
+            by_path.setdefault(path, []).append(planned.hide)
+
+    def matcher(path: str, text: str) -> Callable[[str], str]:
+        hides = by_path.get(path) or [*every, text_secrets(text, path=path)]
+
+        def hide(line: str) -> str:
+            for one in hides:
+                line = one(line)
+            return line
+
+        return hide
+
+    return matcher
+
+
 @dataclass(slots=True)
 class StdinFix:
     """What :func:`fix_stdin` did: ``fix``, the stream's outcome (path ``-``), and ``remaining``,
@@ -899,9 +970,14 @@ class StdinFix:
 
 def fix_stdin(text: str, config: Config, catalog: Catalog, options: FixOptions) -> StdinFix:
     """Fix a stream read from stdin (path ``-``), then lint the fixed text as ``-``; the caller
-    writes ``fix.fixed`` (or its diff) to stdout and reports ``remaining``. Touches no file."""
-    from hooklint.pipeline import lint_text
+    writes ``fix.fixed`` (or its diff) to stdout and reports ``remaining``. Touches no file.
+    ``remaining`` and the reasons of ``fix.left`` quote no secret value of the stream: they pass
+    through its secret matcher (:func:`hooklint.pipeline.text_secrets`, ``fix.hide``), as the report of
+    ``hooklint lint -`` does."""
+    from hooklint.pipeline import lint_text, redacted_findings, text_secrets
 
     findings = lint_text(text, config, catalog, path="-")
     outcome = fix_text("-", text, findings, config, catalog, options)
-    return StdinFix(outcome, lint_text(outcome.fixed, config, catalog, path="-"))
+    hide = outcome.hide = text_secrets(text, config, path="-")  # as `hooklint lint -` redacts its report
+    outcome.left = [(f, hide(why)) for f, why in outcome.left]
+    return StdinFix(outcome, redacted_findings(lint_text(outcome.fixed, config, catalog, path="-"), hide))

@@ -301,6 +301,22 @@ def _redacted(finding: Finding, hide: Callable[[str], str]) -> Finding:
     return dataclasses.replace(finding, message=message, obj=obj)
 
 
+def redacted_findings(findings: Iterable[Finding], hide: Callable[[str], str]) -> list[Finding]:
+    """``findings`` with ``hide`` (an application's :func:`secrets_of`) applied to their messages and
+    object names, as the lint reports apply it (``hooklint fix -`` reports through this)."""
+    return [_redacted(f, hide) for f in findings]
+
+
+def text_secrets(text: str, config: Config | None = None, path: str = "manifest.yaml") -> Callable[[str], str]:
+    """:func:`secrets_of` of manifest ``text`` linted as one application named ``path``, as
+    :func:`lint_text` loads it (stdin for ``hooklint fix -``; one file's own Secrets)."""
+    config = config or Config()
+    app = Application(path, [path], [])
+    loaded = loaded_application(app, [parse_text(path, text)], config)
+    manifests, _ = build(loaded, config)
+    return secrets_of(manifests, loaded)
+
+
 def lint_applications(engine: Engine, apps: Iterable[Application], keep_plans: bool = False,
                       mapped: bool = False, results: ResultCache | None = None) -> RunResult:  # fmt: skip
     """Lint applications one after the other in this process. Findings are in application
