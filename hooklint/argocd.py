@@ -46,6 +46,8 @@ HELM_SYNC_HOOKS = {
 HELM_DELETE_HOOKS = {"pre-delete": "PreDelete", "post-delete": "PostDelete"}
 #: Helm hook values Argo CD never runs (``helm/type.go``; docs ``helm.md`` "Helm Hooks").
 HELM_NEVER_RUN = ("test", "test-success", "test-failure", "pre-rollback", "post-rollback")
+#: The Helm test events among them (``helm test`` runs them; Argo CD never does).
+HELM_TEST_HOOKS = ("test", "test-success", "test-failure")
 #: ``GE/sync/hook/helm/delete_policy.go``.
 HELM_DELETE_POLICIES = {
     "before-hook-creation": "BeforeHookCreation",

@@ -190,6 +190,10 @@ class UnknownRule(LookupError):
     ``hooklint: error: ``."""
 
 
+#: The most rules ``explain`` suggests for an unknown name (``hook``: most slugs hold the word).
+_MAX_SUGGESTED = 6
+
+
 def explain_text(catalog: Catalog, name: str) -> str:
     """What ``hooklint explain NAME`` prints (without the final newline): the rule's id, slug,
     severity and summary, what it does, why it matters, how to fix it, and its first bad and first
@@ -197,7 +201,8 @@ def explain_text(catalog: Catalog, name: str) -> str:
 
     ``name`` is an id (any case) or a slug; surrounding blanks are ignored. Raises
     :class:`UnknownRule` for an id prefix of rules (``HL1``: it lists them) and for a name that is
-    no rule (with the nearest id or slug as a suggestion, when one is close enough)."""
+    no rule: it suggests every slug holding all the words of ``name`` (``fixed-name``: each rule
+    whose slug has both words), else the nearest id or slug, when one is close enough."""
     rule = catalog.resolve(name.strip())
     prefix = name.strip().upper()
     if rule is None and re.fullmatch(r"HL\d{0,2}", prefix):
@@ -205,8 +210,13 @@ def explain_text(catalog: Catalog, name: str) -> str:
         if matching:  # an id prefix, as --select takes: one rule at a time here
             raise UnknownRule(f"{name.strip()!r} is a prefix of {len(matching)} rules ({', '.join(matching)}): explain one of them")
     if rule is None:
-        close = catalog.suggest(name)
-        hint = f"; did you mean {close!r}?" if close else ""
+        words = set(re.findall(r"[a-z0-9]+", name.lower()))
+        holding = [r.slug for r in catalog.sorted() if words and words <= set(r.slug.split("-"))]
+        close = holding or [c for c in (catalog.suggest(name),) if c]
+        shown = [repr(c) for c in close[:_MAX_SUGGESTED]]
+        if len(close) > _MAX_SUGGESTED:
+            shown.append(f"one of {len(close) - _MAX_SUGGESTED} more")
+        hint = f"; did you mean {', '.join(shown[:-1]) + ' or ' if len(shown) > 1 else ''}{shown[-1]}?" if close else ""
         raise UnknownRule(f"unknown rule {name!r}{hint} ('hooklint rules' lists them)")
     examples = load_examples(rule)
     out = [f"{rule.id} {rule.slug} ({rule.severity})", "", rule.summary, "",

@@ -64,7 +64,11 @@ class _OneLineUsage:
 
 
 def _one_line(error: Exception, ctx) -> None:  # noqa: ANN001 - click's context
-    """Give click's usage ``error`` a ``show`` that prints it as one line (:class:`_OneLineUsage`)."""
+    """Give click's usage ``error`` a ``show`` that prints it as one line (:class:`_OneLineUsage`).
+    A bare ``hooklint`` (``no_args_is_help``) raises a usage error whose message is the whole help:
+    it keeps click's own ``show``, the help as ``hooklint --help`` prints it (on stderr, exit code 2)."""
+    if type(error).__name__ == "NoArgsIsHelpError":  # typer's vendored click or click itself
+        return
     if getattr(error, "exit_code", None) == 2 and hasattr(error, "format_message"):
         where = getattr(getattr(error, "ctx", None), "command_path", None) or ctx.command_path
 
@@ -83,6 +87,20 @@ class _Group(_OneLineUsage, typer.core.TyperGroup):
         except Exception as exc:
             _one_line(exc, ctx)
             raise
+
+
+class _Choice(typer.main.TyperChoice):
+    """typer's choice of an enum option whose error for a value that is none of them names the
+    nearest one, as an unknown rule or configuration key does: ``'warnings' is not one of 'error',
+    'warning', 'note', 'never'; did you mean 'warning'?`` (difflib ratio 0.6, Python's own cutoff)."""
+
+    def get_invalid_choice_message(self, value, ctx):  # noqa: ANN001, ANN201 - typer's signature
+        import difflib
+
+        message = super().get_invalid_choice_message(value, ctx)
+        choices = list(self._normalized_mapping(ctx=ctx).values())
+        close = difflib.get_close_matches(str(value).casefold(), choices, n=1, cutoff=0.6)
+        return f"{message.rstrip('.')}; did you mean {close[0]!r}?" if close else message
 
 
 class _Command(_OneLineUsage, typer.core.TyperCommand):
@@ -105,6 +123,12 @@ class _Command(_OneLineUsage, typer.core.TyperCommand):
         finally:
             deadline.stop()
             after_run()
+
+    def __init__(self, *args, **kwargs) -> None:  # noqa: ANN002, ANN003 - click's signature
+        super().__init__(*args, **kwargs)
+        for param in self.params:  # an enum option's bad value gets a "did you mean" (--fail-on warnings)
+            if type(param.type) is typer.main.TyperChoice:
+                param.type.__class__ = _Choice
 
     def collect_usage_pieces(self, ctx):  # noqa: ANN001, ANN201 - click's signature
         pieces = [self.options_metavar] if self.options_metavar else []
@@ -288,11 +312,14 @@ def _sarif_left_out(result) -> None:  # noqa: ANN001 - a RunResult
         typer.echo(f"hooklint: warning: {message}", err=True)
 
 
-def _named_manifests(paths: list[str]) -> None:
-    """Fail (exit 2, one line per file) for a file named on the command line that is no manifest:
-    not ``*.yaml``, ``*.yml``, ``*.json`` (or ``*.jsonnet``, which hooklint does not evaluate: HL009), not a
-    ``Kustomization``, and not inside a Helm chart (whose templates are linted with their chart).
-    Before, ``hooklint lint notes.txt`` linted nothing and exited 0."""
+def _named_manifests(paths: list[str]) -> list[str]:
+    """The files named on the command line that (an input error: ``not a YAML or JSON file ...``) are
+    is no manifest: not ``*.yaml``, ``*.yml``, ``*.json`` (or ``*.jsonnet``, which hooklint does not
+    evaluate: HL009), not a ``Kustomization``, and not inside a Helm chart (whose templates are
+    linted with their chart). Like a missing file, it is reported and makes the exit code 2 while the
+    other paths are still linted; when every path is such a file, the errors are printed and the run
+    ends with exit code 2 (nothing to lint). Before, ``hooklint lint notes.txt`` linted nothing and
+    exited 0, and then ``hooklint lint job.yaml README.md`` linted nothing and exited 2."""
     import os
 
     from hooklint.sources.repository.tree import KUSTOMIZATION_NAMES, MANIFEST_SUFFIXES, chart_of
@@ -300,11 +327,15 @@ def _named_manifests(paths: list[str]) -> None:
     bad = [path for path in paths if path != "-" and os.path.isfile(path)
            and not path.endswith(MANIFEST_SUFFIXES) and os.path.basename(path) not in KUSTOMIZATION_NAMES
            and chart_of(path) is None]  # fmt: skip
-    for path in bad:
-        typer.echo(escape_controls(f"hooklint: error: {path}: not a YAML or JSON file (hooklint lints *.yaml, *.yml "
-                                   "and *.json manifests); name the manifests or their folder"), err=True)  # fmt: skip
-    if bad:
+    if bad and len(bad) == len(paths):
+        for path in bad:
+            typer.echo(escape_controls(f"hooklint: error: {path}: {NOT_A_MANIFEST}"), err=True)
         raise typer.Exit(EXIT_ERROR)
+    return bad
+
+
+#: The input error of a file named on the command line that is no manifest (:func:`_named_manifests`).
+NOT_A_MANIFEST = "not a YAML or JSON file (hooklint lints *.yaml, *.yml and *.json manifests); name the manifests or their folder"
 
 
 @app.command(cls=_Command)
@@ -339,8 +370,9 @@ def lint(
     from hooklint.results import kept_run
 
     paths = paths or ["."]
-    _named_manifests(paths)
-    cfg = _limits(_fetching(_override(_load_config(config, paths), select, ignore, exclude, fail_on), fetch,
+    not_manifests = _named_manifests(paths)
+    named, paths = paths, [p for p in paths if p not in not_manifests]
+    cfg = _limits(_fetching(_override(_load_config(config, named), select, ignore, exclude, fail_on), fetch,
                             fetch_host), run_timeout)
     baseline = baseline if baseline is not None else cfg.baseline
     own = [p for p in (baseline, write_baseline) if p is not None]
@@ -368,6 +400,10 @@ def lint(
                                 baseline=baseline if write_baseline is None else None, looked_up=not plans)  # fmt: skip
     except (ConfigError, BaselineError) as exc:
         _fail(str(exc))
+    if not_manifests:  # reported like a missing file (a new list: the run's may be a cached run's)
+        from hooklint.findings import InputError
+
+        result.errors = [*(InputError(p, NOT_A_MANIFEST) for p in not_manifests), *result.errors]
     for error in result.errors:
         typer.echo(escape_controls(f"hooklint: error: {error.path}: {error.message}"), err=True)
     if result.errors and not result.files and format in (Format.text, Format.concise):

@@ -39,7 +39,7 @@ spec:
 """
 HL301 = ("deploy/job.yaml:12:27: error HL301 reference-to-later-step: Job/migrate (PreSync wave 0) uses "
          "ServiceAccount/migrate (serviceAccountName), which Argo CD applies only in a later step (Sync wave 0): its "
-         "pods are rejected (serviceaccount \"migrate\" not found), so the step never completes. Apply "
+         "pods are rejected (serviceaccount \"migrate\" not found), so the step never completes on the first sync. Apply "
          "ServiceAccount/migrate in PreSync wave 0 or earlier (for a PreSync hook: make it a PreSync hook with a "
          "sync-wave of 0 or lower), or move Job/migrate to a later step.")  # fmt: skip
 

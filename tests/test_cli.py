@@ -331,10 +331,14 @@ def test_a_report_that_cannot_be_written_is_one_line_not_an_internal_error(tmp_p
 
 
 def test_a_file_that_is_no_manifest_named_on_the_command_line_is_an_input_error(tree):
-    """Before: ``hooklint lint notes.txt`` linted nothing and exited 0."""
+    """Before: ``hooklint lint notes.txt`` linted nothing and exited 0. Like a missing file, it is an
+    error for itself only: the other paths are linted and reported (before: nothing was)."""
     (tree / "notes.txt").write_text("hello\n")
     (tree / "README.md").write_text("# app\n")
     result = invoke("lint", "notes.txt", "app", "README.md")
+    assert (result.exit_code, result.stdout) == (2, invoke("lint", "app").stdout)
+    assert "HL102" in result.stdout
+    result = invoke("lint", "notes.txt", "README.md")
     assert (result.exit_code, result.stdout, result.stderr) == (2, "", (
         "hooklint: error: notes.txt: not a YAML or JSON file (hooklint lints *.yaml, *.yml and *.json manifests); "
         "name the manifests or their folder\n"

@@ -252,7 +252,7 @@ def test_hl310_indexes_a_service_account_named_after_a_group_subject():
         "Job/migrate runs as ServiceAccount runner, and ClusterRoleBinding/grant is applied in the same step (PreSync "
         "wave 0): Argo CD creates it just before the hook (kind order), but the API server's RBAC authorizer sees a "
         "new Role or binding only once its cache has it, so the hook's first API calls can fail with Forbidden on every "
-        "sync, as it is a hook created again with it. Apply it in an earlier step (a sync-wave lower than 0)."))]
+        "sync: it is a hook too, created again with the hook each time. Apply it in an earlier step (a sync-wave lower than 0)."))]
 
 
 def test_binding_grantees_reads_user_and_group_names_exactly():

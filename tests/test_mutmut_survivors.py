@@ -1056,5 +1056,5 @@ def test_hl310_finds_the_cluster_role_a_namespaced_role_binding_names():
         "Job/migrate runs as ServiceAccount migrate, and RoleBinding/migrate-schema-writer and "
         "ClusterRole/schema-writer are applied in the same step (PreSync wave 0): Argo CD creates them just before "
         "the hook (kind order), but the API server's RBAC authorizer sees a new Role or binding only once its cache "
-        "has it, so the hook's first API calls can fail with Forbidden on every sync, as they are hooks created "
-        "again with it. Apply them in an earlier step (a sync-wave lower than 0)."))]
+        "has it, so the hook's first API calls can fail with Forbidden on every sync: they are hooks too, created "
+        "again with the hook each time. Apply them in an earlier step (a sync-wave lower than 0)."))]

@@ -417,7 +417,7 @@ def test_hl310_pod_hook_with_deprecated_service_account_field() -> None:
         "Pod/runner runs as ServiceAccount runner, and ClusterRoleBinding/runner is applied in the same step "
         "(PreSync wave 0): Argo CD creates it just before the hook (kind order), but the API server's RBAC "
         "authorizer sees a new Role or binding only once its cache has it, so the hook's first API calls can "
-        "fail with Forbidden on every sync, as it is a hook created again with it. Apply it in an earlier "
+        "fail with Forbidden on every sync: it is a hook too, created again with the hook each time. Apply it in an earlier "
         "step (a sync-wave lower than 0)."
     )
 

@@ -92,7 +92,7 @@ def test_hl301_follows_every_reference_kind_to_the_exact_node():
     assert got[0][2] == (
         "Job/migrate (PreSync wave 0) uses Secret/pull (imagePullSecrets), which Argo CD applies only in a "
         "later step (Sync wave 0): its images are pulled without these credentials, which fails for a "
-        "private registry. Apply Secret/pull in PreSync wave 0 or earlier (for a PreSync hook: make it a "
+        "private registry on the first sync. Apply Secret/pull in PreSync wave 0 or earlier (for a PreSync hook: make it a "
         "PreSync hook with a sync-wave of 0 or lower), or move Job/migrate to a later step."
     )
     assert "uses PersistentVolumeClaim/data (volume 'data')" in got[3][2]
@@ -200,7 +200,7 @@ _LATER = (
     "applies only in a later step (Sync wave 0): "
 )
 _MOVE = (
-    ". Apply RoleBinding/grant in PreSync wave 0 or earlier (for a PreSync hook: make it a PreSync hook with a "
+    " on the first sync. Apply RoleBinding/grant in PreSync wave 0 or earlier (for a PreSync hook: make it a PreSync hook with a "
     "sync-wave of 0 or lower), or move Job/migrate to a later step."
 )
 _SCC_USE = (
@@ -530,7 +530,7 @@ def test_hl301_secret_written_by_a_producer_in_a_later_wave(obj, written_by):
         *SECRET_AT,
         f"Deployment/web (Sync wave 0) uses Secret web-tls (env CERT of container 'web'), written by {written_by}, "
         "which Argo CD applies only in a later step (Sync wave 1): its pods cannot start without it "
-        "(CreateContainerConfigError or a failed volume mount), so the step never completes. Give "
+        "(CreateContainerConfigError or a failed volume mount), so the step never completes on the first sync. Give "
         f"{producer_label} a lower sync-wave than 0, or move Deployment/web to a later step.",
     )]  # fmt: skip
 

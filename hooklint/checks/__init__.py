@@ -136,7 +136,7 @@ class Context:
 
     def in_scope(self, m: "Manifest") -> bool:
         """Security and lifecycle rules look at objects Argo CD runs as hooks, or at every workload
-        when ``check-all-workloads`` is set."""
+        when ``workload-scope: all`` is set."""
         return m.hook.runs_as_hook or self.config.check_all_workloads
 
 

@@ -216,7 +216,11 @@ def _phase_list(phases: tuple[str, ...] | list[str]) -> str:
 @check("HL015", annotated=True)
 def helm_hook_ignored_by_argocd(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """``helm.sh/hook`` events Argo CD never runs, or ``crd-install`` alone, which is no hook
-    (``GE/sync/hook/helm/type.go``, ``helm/hook.go``; §3, §4d for the delete events' versions)."""
+    (``GE/sync/hook/helm/type.go``, ``helm/hook.go``; §3, §4d for the delete events' versions).
+    An object whose events are all Helm test events (``test``, ``test-success``, ``test-failure``;
+    docs ``user-guide/helm.md`` "Helm Hooks": not supported, ignored) is a hook with no type: Argo
+    CD never creates it in a sync and never runs ``helm test``; the usual test Pod of ``helm
+    create``, a note, not a warning."""
     value = m.annotations.get(argocd.HELM_HOOK)
     if value is None or argocd.argo_hook_types(m.annotations):
         return  # no Helm hook, or Argo CD's own hook types win (HL016)
@@ -251,6 +255,17 @@ def helm_hook_ignored_by_argocd(m: Manifest, ctx: Context) -> Iterator[Hit]:
             guess = near_miss(item, HELM_KNOWN)
             words.append(f"'{item}' (unknown{'; did you mean ' + repr(guess) + '?' if guess else ''})")
     delete_types = m.hook.delete_types
+    if not m.hook.phases and not delete_types and all(i in argocd.HELM_TEST_HOOKS for i in ignored):
+        yield Hit(
+            f"helm.sh/hook {', '.join(words)} on {m.label} marks a Helm test: Argo CD never creates it as part of "
+            "a sync (it maps no test event to a hook type) and does not run `helm test`, so the test never runs "
+            "under Argo CD. To run it after each sync, add argocd.argoproj.io/hook: PostSync; else run `helm "
+            "test` outside Argo CD.",
+            span,
+            field,
+            severity="note",
+        )
+        return
     if m.hook.phases:
         outcome = f"it runs the object as a {_phase_list(m.hook.phases)} hook only"
     elif delete_types:

@@ -343,9 +343,11 @@ def _later_step_hit(m: Manifest, first: Task, target: Manifest, ref: Reference, 
             f"Apply {target.label} in {first.step_text()} or earlier (for a {first.phase} hook: make it a "
             f"{first.phase} hook with a sync-wave of {first.wave} or lower)"
         )
+    # a plain object (or a hook kept after it succeeds) is in the cluster from the sync that applied it on
+    when = "" if target.hook.is_hook and "HookSucceeded" in target.hook.delete_policies else " on the first sync"
     return Hit(
         f"{m.label} ({first.step_text()}) uses {_what(target, ref)}, which Argo CD applies only in a "
-        f"later step ({target_task.step_text()}): {_consequence(target, ref, scc=scc)}. {fix}, or move "
+        f"later step ({target_task.step_text()}): {_consequence(target, ref, scc=scc)}{when}. {fix}, or move "
         f"{m.label} to a later step.{_recreated_hook_note(m, target, ref)}",
         ref.span,
         ref.field_path,
@@ -1145,8 +1147,14 @@ def hook_same_step_as_its_rbac(manifests: list[Manifest], ctx: Context) -> Itera
             names = labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
             one = len(same) == 1
             hooks = [r for r in same if r.hook.is_hook]
-            when = (("on every sync, as " + ("it is a hook" if one else "they are hooks") + " created again with it") if len(hooks) == len(same)
-                    else "on the first sync" if not hooks else "on every sync for the hooks among them")  # fmt: skip
+            if not hooks:  # plain RBAC objects are created on the first sync only
+                when = "on the first sync"
+            else:  # a hook is deleted and created again with the hook on every sync (BeforeHookCreation)
+                hook_labels = [r.label for r in hooks]
+                subject = (("it" if one else "they") if len(hooks) == len(same) else hook_labels[0] if len(hooks) == 1
+                           else ", ".join(hook_labels[:-1]) + " and " + hook_labels[-1])  # fmt: skip
+                when = (f"on every sync: {subject} {'is a hook' if len(hooks) == 1 else 'are hooks'} too, created "
+                        "again with the hook each time")  # fmt: skip
             earlier = f"a sync-wave lower than {task.wave}" + ("" if task.phase == "PreSync" else f", or before the {task.phase} phase")
             yield Hit(
                 f"{m.label} runs as ServiceAccount {sa}, and {names} {'is' if one else 'are'} applied in the "

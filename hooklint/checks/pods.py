@@ -14,7 +14,7 @@ from hooklint.yamlio import Map, Seq
 def pods_in_scope(m: Manifest, ctx: Context) -> list[PodSpec]:
     """The pod specs of an object the security rules look at (:meth:`Manifest.pod_specs`: one, or
     one per pod-running template of a Workflow): a hook Argo CD runs, or any workload with
-    ``check-all-workloads``."""
+    ``workload-scope: all``."""
     return m.pod_specs() if ctx.in_scope(m) else []
 
 
@@ -39,7 +39,7 @@ def runs(m: Manifest) -> str:
         when.append("when the Application is deleted")
     if when:
         return f"{subject} runs {' and '.join(when)}"
-    if m.hook.is_hook:  # ignored hook, only reached with check-all-workloads
+    if m.hook.is_hook:  # ignored hook, only reached with workload-scope: all
         return "this workload, which Argo CD never applies as it stands, would run in the cluster"
     if m.kind in ("Job", "Pod", "Workflow", "AnalysisRun", "TaskRun") or (m.group, m.kind) in RUN_TO_COMPLETION_KINDS:
         return f"this {m.kind} runs in the cluster whenever it is created"
