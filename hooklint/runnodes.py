@@ -17,7 +17,9 @@ it did check as usual (:func:`hooklint.pipeline.not_checked`). Never a silent pa
 Counted: what :func:`~hooklint.yamlio.iter_documents` reads (manifests, Applications,
 renderings). Not counted: the YAML read with PyYAML (kustomizations, value files, the
 configuration: each text under the per-file limit), and an application the result cache answers
-(it is not parsed at all).
+(it is not parsed at all): a run that stopped at the budget is never kept whole, but the
+applications it checked are, so the next run over the same files parses only the rest (each run
+still bounded; with no cache, as in most CI, every run parses everything).
 
 With ``--jobs N``, each worker may parse its share of what the parent left
 (:func:`hooklint.pipeline._worker_init`), so the run's total, and the memory its workers hold at

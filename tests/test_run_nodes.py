@@ -186,3 +186,17 @@ def test_identical_copies_of_a_big_file_stop_at_the_budget_not_at_the_memory_of_
     code, whole = peak_rss_kib(["lint", "--max-run-nodes", "5000000", "app"], tmp_path)
     assert code == 1  # HL019: 8 copies of one ConfigMap
     assert bounded < whole - 50_000, (bounded, whole)
+
+
+# --- the result cache ----------------------------------------------------------------------------
+
+def test_an_application_the_result_cache_answers_costs_no_node(repo, monkeypatch, tmp_path_factory):
+    """A cached application is not parsed, so its nodes are not counted: a run that stopped at the
+    budget keeps what it checked (a, b), and the next run under the same budget parses c and d
+    only (1,015 + 12 nodes) and checks everything. A run that stopped is never kept whole."""
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+    first = lint_paths(["."], Config(max_run_nodes=BUDGET), CATALOG)
+    assert [e.message for e in first.errors] == [message(["c", "d"], 4)]
+    second = lint_paths(["."], Config(max_run_nodes=BUDGET), CATALOG)
+    assert (second.errors, second.files) == ([], 4)
+    assert [f.path for f in second.findings if f.rule_id == "HL102"] == ["a/hook.yaml"]
