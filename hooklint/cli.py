@@ -106,22 +106,26 @@ class _Choice(typer.main.TyperChoice):
 class _Command(_OneLineUsage, typer.core.TyperCommand):
     """A command whose usage line names its arguments as people write them (``BASE [PATH]...``),
     not as typer does without rich (``{base} [paths]...``), and whose usage errors are one line.
-    The run's deadline (:mod:`hooklint.deadline`) ends with the command; one that passes where no
+    The run's deadline (:mod:`hooklint.deadline`) and node budget (:mod:`hooklint.runnodes`) end
+    with the command; one that passes where no
     stage reports it (a rendering outside the pipeline) is one line and exit code 2. After a command
     that wrote cache entries, the cache folder is kept under its cap (:func:`hooklint.prune.after_run`:
     at most once an hour, silently, whatever the exit code)."""
 
     def invoke(self, ctx):  # noqa: ANN001, ANN201 - click's signature
-        from hooklint import deadline
+        from hooklint import deadline, runnodes
         from hooklint.prune import after_run
 
         try:
             return super().invoke(ctx)
+        except runnodes.RunNodesSpent as exc:  # the node budget (max-run-nodes), likewise
+            _fail(f"{exc}; the run stopped before it checked everything: {exc.remedy}")
         except deadline.RunTimeout as exc:
             _fail(f"{exc}; the run stopped before it checked everything: give it more time with --run-timeout "
                   "SECONDS")  # fmt: skip
         finally:
             deadline.stop()
+            runnodes.stop()
             after_run()
 
     def __init__(self, *args, **kwargs) -> None:  # noqa: ANN002, ANN003 - click's signature
@@ -225,18 +229,23 @@ def _override(cfg, select, ignore, exclude, fail_on):
     return cfg
 
 
-def _limits(cfg, run_timeout: Optional[int]):
-    """The configuration with ``--run-timeout`` in place of its ``run-timeout``; prints, on stderr,
-    the notes of limits a found configuration tried to raise (:func:`hooklint.config.lowered_only`)
-    but those the command line sets, and starts the run's deadline (:mod:`hooklint.deadline`)."""
-    from hooklint import deadline
+def _limits(cfg, run_timeout: Optional[int], max_run_nodes: Optional[int] = None):
+    """The configuration with ``--run-timeout`` and ``--max-run-nodes`` in place of its
+    ``run-timeout`` and ``max-run-nodes``; prints, on stderr, the notes of limits a found
+    configuration tried to raise (:func:`hooklint.config.lowered_only`) but those the command line
+    sets, and starts the run's deadline (:mod:`hooklint.deadline`) and node budget
+    (:mod:`hooklint.runnodes`)."""
+    from hooklint import deadline, runnodes
 
     if run_timeout is not None:
         cfg.run_timeout, cfg.overridden["run-timeout"] = run_timeout, "--run-timeout"
+    if max_run_nodes is not None:
+        cfg.max_run_nodes, cfg.overridden["max-run-nodes"] = max_run_nodes, "--max-run-nodes"
     for key, note in cfg.limit_notes.items():
         if key not in cfg.overridden:
             typer.echo(escape_controls(f"hooklint: note: {note}"), err=True)
     deadline.start(cfg.run_timeout)
+    runnodes.start(cfg.max_run_nodes)
     return cfg
 
 
@@ -245,6 +254,12 @@ RunTimeoutOption = Annotated[Optional[int], typer.Option(
     "--run-timeout", metavar="SECONDS", min=1, show_default=False,
     help="Seconds the whole run may take (default: the configuration's run-timeout, else 300); the applications "
          "not checked by then are named in one error (exit code 2).")]  # fmt: skip
+
+#: ``--max-run-nodes``, as lint, plan, fix and diff take it.
+MaxRunNodesOption = Annotated[Optional[int], typer.Option(
+    "--max-run-nodes", metavar="NODES", min=1, show_default=False,
+    help="YAML nodes the whole run may parse (default: the configuration's max-run-nodes, else 10,000,000); the "
+         "applications not checked by then are named in one error (exit code 2).")]  # fmt: skip
 
 
 NoCacheOption = Annotated[bool, typer.Option(
@@ -361,6 +376,7 @@ def lint(
     fetch: Annotated[bool, typer.Option("--fetch", help="Download the charts, Git sources of other repositories and remote kustomize bases that Applications and kustomizations name, from fetch-hosts only, and check them (README: Sources from elsewhere).")] = False,
     fetch_host: Annotated[Optional[list[str]], typer.Option("--fetch-host", help="With --fetch: admit one more host for this run: host[:port] (HTTPS), http://host[:port], or file:///folder (Git remotes under it); repeatable.", show_default=False)] = None,
     run_timeout: RunTimeoutOption = None,
+    max_run_nodes: MaxRunNodesOption = None,
     no_cache: NoCacheOption = False,
 ) -> None:
     """Lint manifests and report findings."""
@@ -373,7 +389,7 @@ def lint(
     not_manifests = _named_manifests(paths)
     named, paths = paths, [p for p in paths if p not in not_manifests]
     cfg = _limits(_fetching(_override(_load_config(config, named), select, ignore, exclude, fail_on), fetch,
-                            fetch_host), run_timeout)
+                            fetch_host), run_timeout, max_run_nodes)
     baseline = baseline if baseline is not None else cfg.baseline
     own = [p for p in (baseline, write_baseline) if p is not None]
     if own:  # hooklint's own baseline is JSON in the repository, not a manifest
@@ -524,6 +540,7 @@ def diff(
     fetch: Annotated[bool, typer.Option("--fetch", help="Download the charts, Git sources of other repositories and remote kustomize bases that Applications and kustomizations name, from fetch-hosts only, and check them (README: Sources from elsewhere).")] = False,
     fetch_host: Annotated[Optional[list[str]], typer.Option("--fetch-host", help="With --fetch: admit one more host for this run: host[:port] (HTTPS), http://host[:port], or file:///folder (Git remotes under it); repeatable.", show_default=False)] = None,
     run_timeout: RunTimeoutOption = None,
+    max_run_nodes: MaxRunNodesOption = None,
     no_cache: NoCacheOption = False,
 ) -> None:
     """Review a change: findings it adds and fixes, and how it changes each sync plan."""
@@ -545,7 +562,7 @@ def diff(
             typer.echo(escape_controls(f"hooklint: note: {cfg.version_note}"), err=True)
     else:
         cfg = _fetching(_override(_load_config(config, paths or ["."]), None, None, None, fail_on), fetch, fetch_host)
-    cfg = _limits(cfg, run_timeout)
+    cfg = _limits(cfg, run_timeout, max_run_nodes)
     catalog = load_catalog()
     def reload(path: Optional[str]):  # the base revision's configuration, as this command line applies it
         from hooklint.config import Config, load_config
@@ -611,6 +628,7 @@ render-memory: 2048              # MiB of memory one kustomize build or Helm ren
 render-output: 64                # MiB of output one kustomize build or Helm rendering may print (else HL007)
 render-objects: 20000            # objects one kustomize build or Helm rendering may print (else HL007)
 run-timeout: 300                 # seconds the whole run may take (else exit 2, naming what was not checked)
+max-run-nodes: 10000000          # YAML nodes the whole run may parse (else exit 2, naming what was not checked)
 max-waves: 10                    # HL304: most (phase, wave) steps in one sync
 wait-for-first-consumer-classes: []  # HL306: the cluster's WaitForFirstConsumer StorageClasses
 """
@@ -655,6 +673,7 @@ def plan(
     fetch: Annotated[bool, typer.Option("--fetch", help="Download the charts, Git sources of other repositories and remote kustomize bases that Applications and kustomizations name, from fetch-hosts only, and check them (README: Sources from elsewhere).")] = False,
     fetch_host: Annotated[Optional[list[str]], typer.Option("--fetch-host", help="With --fetch: admit one more host for this run: host[:port] (HTTPS), http://host[:port], or file:///folder (Git remotes under it); repeatable.", show_default=False)] = None,
     run_timeout: RunTimeoutOption = None,
+    max_run_nodes: MaxRunNodesOption = None,
     no_cache: NoCacheOption = False,
 ) -> None:
     """Print the sync plan Argo CD would execute, one application at a time."""
@@ -663,7 +682,7 @@ def plan(
     from hooklint.reporters.plan import render
 
     paths = paths or ["."]
-    cfg = _limits(_fetching(_load_config(config, paths), fetch, fetch_host), run_timeout)
+    cfg = _limits(_fetching(_load_config(config, paths), fetch, fetch_host), run_timeout, max_run_nodes)
     plans, errors = plan_paths(paths, cfg)
     text = render(plans, format.value)
     for error in errors:
@@ -743,6 +762,7 @@ def fix_command(
     config: Annotated[Optional[str], typer.Option("--config", "-c", help="Configuration file (default: the nearest .hooklint.yaml from the first path up to the repository top).")] = None,
     fail_on: Annotated[Optional[FailOn], typer.Option("--fail-on", help="Lowest severity that makes the exit code 1 (default: the configuration's fail-on, else warning).", show_default=False)] = None,
     run_timeout: RunTimeoutOption = None,
+    max_run_nodes: MaxRunNodesOption = None,
 ) -> None:
     """Fix findings in place, keeping every other byte of each file; then report what remains.
     Read-only files, and files changed since hooklint read them, are left as they are (one line
@@ -756,7 +776,7 @@ def fix_command(
     from hooklint.reporters.text import render
 
     paths = paths or ["."]
-    cfg = _limits(_override(_load_config(config, paths), None, None, None, fail_on), run_timeout)
+    cfg = _limits(_override(_load_config(config, paths), None, None, None, fail_on), run_timeout, max_run_nodes)
 
     if "-" in paths:
         if len(paths) != 1:

@@ -28,6 +28,7 @@ key                           meaning                                           
 ``render-output``             MiB of output one rendering may print                       64
 ``render-objects``            objects (YAML documents) one rendering may print            20,000
 ``run-timeout``               seconds one run (one command) may take                      300
+``max-run-nodes``             YAML nodes one run (one command) may parse                  10,000,000
 ``max-waves``                 HL304's limit of (phase, wave) steps                        10
 ``wait-for-first-consumer-classes``  the cluster's StorageClasses binding WaitForFirstConsumer  ``[]``
                               (HL306; a StorageClass in the run wins over this list)
@@ -47,8 +48,8 @@ key                           meaning                                           
 ============================  ==========================================================  =======
 
 A file that was found, not named with ``--config``, may lower the limits (``max-file-size``,
-``render-timeout``, ``render-memory``, ``render-output``, ``render-objects``, ``run-timeout`` and the three
-``fetch-`` limits: :data:`LIMITS`), never raise them
+``render-timeout``, ``render-memory``, ``render-output``, ``render-objects``, ``run-timeout``,
+``max-run-nodes`` and the three ``fetch-`` limits: :data:`LIMITS`), never raise them
 (:func:`lowered_only`): it comes with the repository being linted, which may be a stranger's.
 
 The schema is validated here by a small walker that understands the keywords the schema uses
@@ -92,6 +93,12 @@ DEFAULT_RENDER_OUTPUT = 64
 DEFAULT_RENDER_OBJECTS = 20_000
 #: Seconds one run (one command) may take (``run-timeout``; see :mod:`hooklint.deadline`).
 DEFAULT_RUN_TIMEOUT = 300
+#: YAML nodes one run may parse (``max-run-nodes``; see :mod:`hooklint.runnodes`): each costs about
+#: 90 bytes, all of one application's held at once. Measured: the whole corpus (``shared/corpus/public``,
+#: 768 files, its renderings included) parses 56,726 nodes, Argo CD's own chart 63,449: this is 176
+#: times the corpus, and about 0.9 GB of values at most (attack 15's 16 copies of a file of 990,000
+#: nodes in one folder: exit 2 at a peak RSS of 954 MB, was 1,437 MB and growing 90 MB a copy).
+DEFAULT_MAX_RUN_NODES = 10_000_000
 #: What one fetched source may download or unpack (bytes), hold (files) and take (seconds):
 #: ``fetch-max-bytes``, ``fetch-max-files``, ``fetch-timeout`` (see :mod:`hooklint.sources.fetch`).
 DEFAULT_FETCH_MAX_BYTES = 200 * 1024 * 1024
@@ -271,6 +278,7 @@ class Config:
     render_output: int = DEFAULT_RENDER_OUTPUT
     render_objects: int = DEFAULT_RENDER_OBJECTS
     run_timeout: int = DEFAULT_RUN_TIMEOUT
+    max_run_nodes: int = DEFAULT_MAX_RUN_NODES
     #: names of the cluster's StorageClasses with volumeBindingMode WaitForFirstConsumer (HL306)
     wait_for_first_consumer_classes: list[str] = field(default_factory=list)
     repo_urls: list[str] = field(default_factory=list)
@@ -373,6 +381,7 @@ LIMITS: dict[str, tuple[str, int, str]] = {
     "render-output": ("render_output", DEFAULT_RENDER_OUTPUT, "MiB"),
     "render-objects": ("render_objects", DEFAULT_RENDER_OBJECTS, "objects"),
     "run-timeout": ("run_timeout", DEFAULT_RUN_TIMEOUT, "s"),
+    "max-run-nodes": ("max_run_nodes", DEFAULT_MAX_RUN_NODES, "nodes"),
     "fetch-max-bytes": ("fetch_max_bytes", DEFAULT_FETCH_MAX_BYTES, "bytes"),
     "fetch-max-files": ("fetch_max_files", DEFAULT_FETCH_MAX_FILES, "files"),
     "fetch-timeout": ("fetch_timeout", DEFAULT_FETCH_TIMEOUT, "s"),
@@ -396,7 +405,7 @@ def lowered_only(config: Config) -> Config:
         if value <= default:
             continue
         setattr(config, attribute, default)
-        option = ", or give --run-timeout," if key == "run-timeout" else ""
+        option = f", or give --{key}," if key in ("run-timeout", "max-run-nodes") else ""
         config.limit_notes[key] = (
             f"{_where(shown, config.lines, (key,))}: '{key}' {value:,} {unit} is above hooklint's default of {default:,} {unit}, and a "
             f"configuration found in the repository may lower a limit, never raise it: {default:,} {unit} is used "
@@ -633,6 +642,7 @@ def parse_config(data: Any, where: str, lines: dict[tuple, int] | None = None) -
         render_output=get("render-output", DEFAULT_RENDER_OUTPUT),
         render_objects=get("render-objects", DEFAULT_RENDER_OBJECTS),
         run_timeout=get("run-timeout", DEFAULT_RUN_TIMEOUT),
+        max_run_nodes=get("max-run-nodes", DEFAULT_MAX_RUN_NODES),
         wait_for_first_consumer_classes=strings("wait-for-first-consumer-classes"),
         repo_urls=strings("repo-urls"),
         clusters=[dict(c) for c in get("clusters", [])],

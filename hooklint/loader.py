@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
+from hooklint import runnodes
 from hooklint.reasons import Skip, SkipKind
 from hooklint.files import FileTooLarge, NotRegularFile, file_problem, read_bytes, read_text, walk_tree  # noqa: F401 - re-exported
 from hooklint.findings import InputError, Span
@@ -548,6 +549,7 @@ class _FileParser:
         del self.loaded.documents[documents:]
         self.index, self.failures = index, failures
         self.budget.left -= nodes
+        runnodes.spend(nodes)  # the run's node budget (max-run-nodes)
         self.loaded.issues.extend((issue, index) for issue in found)
         document = Document(self.path, index, value)
         if not isinstance(value, (Map, Seq)):  # a scalar or null (a .json file's: HL003) is where it is written

@@ -12,8 +12,9 @@ text (rule examples, tests). One application is loaded, planned, checked and rel
 so memory follows the largest application, not the tree; with ``jobs`` > 1, worker processes take
 whole applications, and the result is the same, byte for byte once rendered.
 
-A run ends at its deadline (``run-timeout``: :mod:`hooklint.deadline`): the applications not
-checked by then are named in one input error (:func:`not_checked`), never passed silently.
+A run ends at its deadline (``run-timeout``: :mod:`hooklint.deadline`), or once it parsed its
+node budget (``max-run-nodes``: :mod:`hooklint.runnodes`): the applications not checked by then
+are named in one input error (:func:`not_checked`), never passed silently.
 """
 
 from __future__ import annotations
@@ -25,9 +26,9 @@ import tempfile
 import time
 from typing import TYPE_CHECKING, Callable, Iterable
 
-from hooklint import deadline
+from hooklint import deadline, runnodes
 from hooklint.catalog import Catalog
-from hooklint.config import DEFAULT_RUN_TIMEOUT, Config, ConfigError
+from hooklint.config import DEFAULT_MAX_RUN_NODES, DEFAULT_RUN_TIMEOUT, Config, ConfigError
 from hooklint.engine import Engine
 from hooklint.deadline import RunTimeout
 from hooklint.findings import Finding, InputError, RunResult, Span
@@ -368,10 +369,21 @@ def not_checked(result: RunResult, apps: list[Application], total: int, listed: 
     :data:`NAMED_UNCHECKED`, then how many more), and each of their files as not linted
     (:attr:`~hooklint.reasons.SkipKind.NOT_CHECKED`, which ``--show-skipped`` and the JSON report
     list; ``listed``: whether the message says so), but those an application of ``checked`` (done
-    before the deadline) reports. Nothing for no ``apps``."""
+    before the deadline) reports. Nothing for no ``apps``.
+
+    When the run's node budget is spent (``max-run-nodes``: :mod:`hooklint.runnodes`), that is what
+    stopped it: the error and the reasons say that limit instead
+    (:attr:`~hooklint.reasons.SkipKind.NOT_CHECKED_NODES`)."""
     if not apps:
         return
+    nodes_left = runnodes.left()
+    by_nodes = nodes_left is not None and nodes_left <= 0
     limit = deadline.limit() or DEFAULT_RUN_TIMEOUT
+    nodes = runnodes.limit() or DEFAULT_MAX_RUN_NODES
+    stopped: RunTimeout = runnodes.RunNodesSpent(nodes) if by_nodes else RunTimeout(limit)
+    remedy = "raise the limit with --max-run-nodes NODES" if by_nodes else "give the run more time with --run-timeout SECONDS"
+    why = (Skip(f"not checked: the run reached max-run-nodes ({nodes:,} YAML nodes) first", SkipKind.NOT_CHECKED_NODES)
+           if by_nodes else Skip(f"not checked: the run reached run-timeout ({limit:g} s) first", SkipKind.NOT_CHECKED))  # fmt: skip
     names = [application_name(a) for a in apps]
     shown = ", ".join(names[:NAMED_UNCHECKED]) + (f" and {len(names) - NAMED_UNCHECKED} more"
                                                   if len(names) > NAMED_UNCHECKED else "")  # fmt: skip
@@ -379,17 +391,16 @@ def not_checked(result: RunResult, apps: list[Application], total: int, listed: 
     path = (first.argocd.manifest if first.argocd is not None
             else first.manifest_file or (first.reported[0] if first.reported else first.key))  # fmt: skip
     count = f"{len(apps)} of {total} application{'s' if total != 1 else ''}"
-    message = (f"{RunTimeout(limit)} with {count} not checked: {shown}; nothing of "
+    message = (f"{stopped} with {count} not checked: {shown}; nothing of "
                f"{'them' if len(apps) != 1 else 'it'} is reported{' (--show-skipped lists the files)' if listed else ''}:"
-               " give the run more time with --run-timeout SECONDS")  # fmt: skip
+               f" {remedy}")  # fmt: skip
     result.errors.append(InputError(path, message))
     seen = {p for p, _ in result.skipped_files} | {p for a in checked for p in a.reported}
     for app in apps:
         for file in app.reported:
             if file not in seen and file != STDIN:
                 seen.add(file)
-                result.skipped_files.append((file, Skip(f"not checked: the run reached run-timeout ({limit:g} s) first",
-                                                        SkipKind.NOT_CHECKED)))  # fmt: skip
+                result.skipped_files.append((file, why))
                 result.skipped += 1
 
 
@@ -442,7 +453,10 @@ _worker_plans: tuple[bool, bool, ResultCache | None] = (False, False, None)
 
 
 def _worker_init(config: Config, catalog: Catalog, keep_plans: bool, mapped: bool,
-                 time_left: tuple[float, float] | None = None, results: ResultCache | None = None) -> None:  # fmt: skip
+                 time_left: tuple[float, float] | None = None, results: ResultCache | None = None,
+                 nodes_left: tuple[int, int] | None = None) -> None:  # fmt: skip
+    """Set up a worker: its engine, the parent's deadline (``time_left``: seconds left, the run's
+    limit) and its share of the parent's node budget (``nodes_left``: nodes, the run's limit)."""
     global _worker_engine, _worker_plans
     from hooklint.interrupt import worker_signals
 
@@ -453,15 +467,22 @@ def _worker_init(config: Config, catalog: Catalog, keep_plans: bool, mapped: boo
         deadline.start(*time_left)
     else:
         deadline.stop()
+    if nodes_left is not None:
+        runnodes.start(*nodes_left)
+    else:
+        runnodes.stop()
 
 
-def _worker_lint(apps: list[Application]) -> list[Outcome | None]:
-    """A worker's batch: each application's outcome, None for one the deadline left unchecked."""
+def _worker_lint(apps: list[Application]) -> tuple[list[Outcome | None], bool]:
+    """A worker's batch: each application's outcome, None for one the deadline or the node budget
+    left unchecked; and whether the worker's node budget is spent (the parent's error says so)."""
     from hooklint.interrupt import busy
 
     assert _worker_engine is not None
     with busy():
-        return [_within_deadline(_worker_engine, app, *_worker_plans) for app in apps]
+        outcomes = [_within_deadline(_worker_engine, app, *_worker_plans) for app in apps]
+    left = runnodes.left()
+    return outcomes, left is not None and left <= 0
 
 
 def _batches(apps: list[Application], jobs: int) -> list[list[Application]]:
@@ -520,6 +541,15 @@ def _lint_parallel(engine: Engine, apps: list[Application], jobs: int, keep_plan
     (its workers kill their renderers' process groups on the way out); what no worker finished is
     :func:`not_checked`.
 
+    The run's node budget (``max-run-nodes``: :mod:`hooklint.runnodes`) is shared out: each of the
+    ``jobs`` workers may parse its share of what this process left, so the run's total, and the
+    values its workers hold at once, stay within it (each worker holding the whole budget would
+    let ``jobs`` of them hold ``jobs`` times the memory). A worker past its share leaves the rest
+    of its applications unchecked, and the parent's budget is marked spent so that
+    :func:`not_checked` names that limit. Near the limit, such a run may stop at another
+    application than ``--jobs 1`` does; far from it (the default is over a hundred times a
+    large repository), the outputs are the same.
+
     Results are kept by the application's index in ``apps``, never by its ``key``: two
     applications may share a key (two sources of one Application manifest that both fail, two
     Applications of one name rendering one folder), and a dict by key kept only the last outcome,
@@ -536,6 +566,9 @@ def _lint_parallel(engine: Engine, apps: list[Application], jobs: int, keep_plan
                                               for i, a in numbered if a.key == STDIN}  # fmt: skip
     left = deadline.remaining()
     time_left = (left, deadline.limit()) if left is not None else None
+    workers = min(jobs, len(batches))
+    nodes, nodes_limit = runnodes.left(), runnodes.limit()
+    nodes_left = (max(0, nodes) // max(1, workers), nodes_limit) if nodes is not None and nodes_limit is not None else None
     if batches:
         _prepare_renderers([a for _, a in numbered if a.key != STDIN], engine.config)
         # Not ``with Pool() as pool``: its exit is ``terminate()``, which SIGTERMs idle workers
@@ -543,8 +576,8 @@ def _lint_parallel(engine: Engine, apps: list[Application], jobs: int, keep_plan
         # task queue's lock, the parent in join). A run that ends normally closes the pool, so
         # each worker reads its sentinel and exits; only an exception (Ctrl-C, SIGTERM: the
         # workers must stop now) terminates it.
-        pool = context.Pool(min(jobs, len(batches)), _worker_init,
-                            (engine.config, engine.catalog, keep_plans, mapped, time_left, results))  # fmt: skip
+        pool = context.Pool(workers, _worker_init,
+                            (engine.config, engine.catalog, keep_plans, mapped, time_left, results, nodes_left))  # fmt: skip
         note_written()  # the workers may write cache entries: the parent keeps the folder under its cap
         try:
             position = iter(indexes)
@@ -552,10 +585,12 @@ def _lint_parallel(engine: Engine, apps: list[Application], jobs: int, keep_plan
             for batch in batches:
                 left = deadline.remaining()
                 try:
-                    outcome = outcomes.next(timeout=None if left is None else left + WORKER_GRACE)
+                    outcome, nodes_spent = outcomes.next(timeout=None if left is None else left + WORKER_GRACE)
                 except multiprocessing.TimeoutError:  # a worker did not stop at the deadline: stop them all
                     pool.terminate()
                     break
+                if nodes_spent and runnodes.left() is not None:
+                    runnodes.spent()  # a worker's share is spent: the run's error names max-run-nodes
                 assert len(outcome) == len(batch)
                 for one in outcome:
                     outcomes_of[next(position)] = one
@@ -613,7 +648,7 @@ def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1
     (:meth:`hooklint.results.ResultCache.lookup_run`) and kept when it is not (but plans, stdin);
     ``looked_up``: the caller asked already (:func:`hooklint.results.kept_run`, as the command
     line does before importing this module) and it was not there."""
-    with deadline.running(config.run_timeout):
+    with deadline.running(config.run_timeout), runnodes.running(config.max_run_nodes):
         return _lint_paths(paths, config, catalog, jobs, plans, baseline, looked_up)
 
 
@@ -703,8 +738,9 @@ def _applications(paths: list[str], errors: list[InputError], notices: list[str]
                                       left_out_files=left_out, leaving=leaving, submodules_left=submodules)  # fmt: skip
     except RunTimeout as exc:
         named = ", ".join(paths) or "."
+        remedy = exc.remedy if isinstance(exc, runnodes.RunNodesSpent) else "give the run more time with --run-timeout SECONDS"
         errors.append(InputError(paths[0] if paths else ".", f"{exc} while finding the applications of {named}; "
-                                 "nothing is checked: give the run more time with --run-timeout SECONDS"))  # fmt: skip
+                                 f"nothing is checked: {remedy}"))  # fmt: skip
         return []
 
 
@@ -810,7 +846,7 @@ def plan_paths(paths: list[str], config: Config) -> tuple[list[PlannedApplicatio
     applied only through another application (a kustomize base or Component, patches) has none:
     its objects are in that application's plan. Never raises for bad input. The run ends at its
     deadline, as :func:`lint_paths` does: the applications not planned by then are one input error."""
-    with deadline.running(config.run_timeout):
+    with deadline.running(config.run_timeout), runnodes.running(config.max_run_nodes):
         return _plan_paths(paths, config)
 
 

@@ -63,6 +63,9 @@ class SkipKind(enum.Enum):
     #: Its application was not checked before the run's deadline (``run-timeout``): an input error
     #: of the run names it too.
     NOT_CHECKED = "not checked before run-timeout"
+    #: Its application was not checked within the run's node budget (``max-run-nodes``): an input
+    #: error of the run names it too.
+    NOT_CHECKED_NODES = "not checked within max-run-nodes"
 
     @property
     def label(self) -> str:

@@ -66,8 +66,9 @@ from hooklint.sources.repository.tree import repository_boundary
 #: Bumped when what is stored changes shape or meaning: old entries then miss.
 RESULT_FORMAT = "2"
 
-#: Configuration fields that change no finding (how long the run may take) and stay out of the key.
-_NOT_IN_KEY = frozenset({"run_timeout"})
+#: Configuration fields that change no finding (how long the run may take, how many YAML nodes it
+#: may parse) and stay out of the key.
+_NOT_IN_KEY = frozenset({"run_timeout", "max_run_nodes"})
 
 #: The programs that render (their paths and stat signatures are in the key).
 _RENDERERS = ("kustomize", "kubectl", "helm")

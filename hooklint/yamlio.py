@@ -57,7 +57,7 @@ from yaml.events import (
     StreamEndEvent,
 )
 
-from hooklint import deadline
+from hooklint import deadline, runnodes
 from hooklint.findings import Span
 from hooklint.text import escape_controls
 
@@ -798,6 +798,7 @@ def iter_documents(parser: Any, pos: Positions, base: int = 0, budget: NodeBudge
         cls = event.__class__
         if cls is DocumentStartEvent:
             deadline.check()  # a file of many documents stops at the run's deadline too
+            runnodes.check()  # and at the run's node budget (max-run-nodes)
             yield _read_document(get_event, pos, base, base + event.start_mark.index, budget, strings)
         elif cls is StreamEndEvent or event is None:
             return
@@ -831,6 +832,10 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
     MappingEnd, SequenceEnd, Alias, DocumentEnd = MappingEndEvent, SequenceEndEvent, AliasEvent, DocumentEndEvent
     MapType, SeqType, Frame, nokey, merge = Map, Seq, _Frame, _NOKEY, _MERGE
     max_nodes, max_depth = budget.left, MAX_DEPTH
+    run_left = runnodes.left()  # the run's node budget (max-run-nodes) stops the document where it runs out
+    by_run = run_left is not None and run_left < max_nodes
+    if by_run:
+        max_nodes = cast(int, run_left)
     shared = (strings if strings is not None else {}).setdefault
     # where every mapping and sequence, and each of their keys and items, is (see Map); 4 bytes an
     # offset when the text allows
@@ -871,7 +876,7 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
                 _add_issue(issues, _tag_issue(tag, pos.span(start, end), _field_path(stack)))
             count += 1
             if count > max_nodes:
-                raise _too_many_nodes(pos, start, doc_start, budget)
+                raise _too_many_nodes(pos, start, doc_start, budget, by_run)
             if event.anchor is not None:
                 anchors[event.anchor] = (value, 1)
         elif cls is MappingStart or cls is SequenceStart:
@@ -883,7 +888,7 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
                 end, skipped = _skip_container(get_event, pos, base, doc_start)
                 count += skipped
                 if count > max_nodes:
-                    raise _too_many_nodes(pos, start, doc_start, budget)
+                    raise _too_many_nodes(pos, start, doc_start, budget, by_run)
                 if not any(issue.kind == TOO_COMPLEX for issue in issues):
                     issues.append(LoadIssue(TOO_COMPLEX, pos.point(start), too_deep("go-yaml"), _field_path(stack)))
                 value = None
@@ -891,7 +896,7 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
             else:
                 count += 1
                 if count > max_nodes:
-                    raise _too_many_nodes(pos, start, doc_start, budget)
+                    raise _too_many_nodes(pos, start, doc_start, budget, by_run)
                 tag = event.tag
                 if tag is not None and tag != "!" and tag not in STANDARD_TAGS:
                     _add_issue(issues, _tag_issue(tag, pos.span(start, base + event.end_mark.index), _field_path(stack)))
@@ -950,7 +955,9 @@ def _read_document(get_event: Any, pos: Positions, base: int, doc_start: int, bu
                 )  # fmt: skip
             is_merge_key = False
         elif cls is DocumentEnd:
-            budget.left = max_nodes - max(count, 1)  # an empty document counts as one node
+            used = max(count, 1)  # an empty document counts as one node
+            budget.left -= used
+            runnodes.spend(used)
             return ParsedDocument(root, None, issues, doc_start, (root_start, root_end), pos)
         else:  # pragma: no cover - libyaml emits nothing else inside a document
             continue
@@ -1047,7 +1054,13 @@ def _skip_container(get_event: Any, pos: Positions, base: int, doc_start: int) -
     return base + event.end_mark.index, nodes
 
 
-def _too_many_nodes(pos: Positions, index: int, doc_start: int, budget: NodeBudget) -> FileTooComplex:
+def _too_many_nodes(pos: Positions, index: int, doc_start: int, budget: NodeBudget,
+                    by_run: bool = False) -> FileTooComplex | runnodes.RunNodesSpent:  # fmt: skip
+    """What a document past its node limit raises: :class:`FileTooComplex` (the file's or
+    rendering's budget), or :class:`~hooklint.runnodes.RunNodesSpent` when the run's was the lower
+    (``by_run``)."""
+    if by_run:
+        return runnodes.spent()
     budget.left, budget.spent = 0, True
     return FileTooComplex(too_many_nodes(budget.whole), pos.point(index), index, doc_start)
 

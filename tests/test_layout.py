@@ -16,7 +16,7 @@ No module is part of an import circle, function-level imports included: a lazy i
 never to break a circle.
 
 The foundations (positions and findings, reading files, the YAML reader, Argo CD's rules, image
-references, the configuration, the rule catalog, signal handling, the run's deadline) are shared by every stage and
+references, the configuration, the rule catalog, signal handling, the run's deadline and node budget) are shared by every stage and
 import no stage.
 """
 
@@ -32,7 +32,7 @@ STAGES: list[tuple[str, ...]] = [
     # "sources": the package itself, which holds only its docstring (a module of it at this rank is
     # one outside its stages: test_every_module_of_sources_belongs_to_one_of_its_stages)
     ("findings", "text", "files", "yamlio", "gojsonread", "argocd", "images", "config", "catalog", "rules", "interrupt",
-     "reasons", "deadline", "collector", "prune", "sources"),
+     "reasons", "deadline", "runnodes", "collector", "prune", "sources"),
     ("loader",),
     ("sources.bounded", "sources.sandbox"),
     ("sources.repository",),
