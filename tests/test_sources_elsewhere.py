@@ -95,11 +95,11 @@ def test_a_chart_of_a_chart_repository_is_named_and_fails_the_run(repo):
             "rendered)\n  rendered: none: this is not the plan Argo CD syncs:\n") in text
 
 
-def test_the_file_of_an_application_from_elsewhere_is_parsed_once_to_lint_and_once_to_map(repo, monkeypatch):
+def test_the_file_of_an_application_from_elsewhere_is_parsed_once(repo, monkeypatch):
     """An Application whose source is fetched from elsewhere is read for the map (discovery: its
-    sources and the foreign-URL note share one parse), linted in its folder (one parse), and its
-    HL009 placed in that file without parsing it again (its documents are its folder's): two parses
-    of the file in a run, four before. The finding is the same."""
+    sources and the foreign-URL note share one parse), which hands that parse to the lint of its
+    folder (facts.take_parsed), and its HL009 is placed in that file without parsing it again (its
+    documents are its folder's): one parse of the file in a run, four before. The finding is the same."""
     from hooklint import loader
 
     write(repo, {".git/config": ORIGIN, "apps/cm.yaml": CHART_REPO})
@@ -113,7 +113,7 @@ def test_the_file_of_an_application_from_elsewhere_is_parsed_once_to_lint_and_on
     code, found = findings("apps")
     assert code == 1
     assert [f[:4] for f in found] == [("apps/cm.yaml", 8, 5, "HL009")]
-    assert parsed.count("apps/cm.yaml") == 2, parsed
+    assert parsed.count("apps/cm.yaml") == 1, parsed
 
 
 def test_an_oci_chart_an_other_repository_and_an_unknown_scheme_are_named(repo):
