@@ -1104,3 +1104,28 @@ def test_an_applicationset_generators_secret_in_a_sync_wave_is_redacted(repo):
         "no spaces): Argo CD silently uses wave 0. Use a whole number such as \"1\" or \"-2\".")
     plan = runner.invoke(app, ["plan", "."]).output
     assert "S3cretAppSetElem05" not in plan and "sync-wave '[the value of `password`]' is not an integer" in plan
+
+
+#: Keys whose values are secrets (attacker trial 16, F7: 23 of these 41 chart value keys were printed
+#: as written in HL012 messages), and keys that hold names (never hidden: a name is no secret).
+SECRET_NAMED = ("passwd pwd PGPASSWORD private_key privateKey credentials credential connection_string connectionString "
+                "DATABASE_URL dsn secret_access_key AWS_SECRET_ACCESS_KEY sas bearer cookie session_key signing_key "
+                "github_pat kubeconfig passphrase pin otp client_secret ssh_key id_rsa id_ed25519 encryption_key "
+                "master_key salt license_key webhook_url slack_webhook npm_auth jwt access_key_id hmac seed mnemonic "
+                "cert_key tls_key").split()  # fmt: skip
+NOT_SECRET_NAMED = ("name namespace key mapping spinnaker shipping image hostname hostPath secretKeyRef existingSecret "
+                    "saltstack seeds opt pins patches path pattern tlsSecretName webhooks mutatingWebhook").split()  # fmt: skip
+
+
+@pytest.mark.parametrize("key", SECRET_NAMED)
+def test_a_key_that_names_a_secret_holds_one(key):
+    from hooklint.sources.render.redact import secret_key
+
+    assert secret_key(key)
+
+
+@pytest.mark.parametrize("key", NOT_SECRET_NAMED)
+def test_a_key_that_names_no_secret_holds_none(key):
+    from hooklint.sources.render.redact import secret_key
+
+    assert not secret_key(key)

@@ -85,7 +85,10 @@ T = TypeVar("T")
 
 #: Keys whose values are secrets wherever they are (any object, values files, kustomizations).
 SECRET_KEY = re.compile(r"pass(?:word|wd|phrase)?|pwd|secret|token|credential|private|auth|api[-_.]?key|"
-                        r"access[-_.]?key|cert|dsn|connection[-_]?string", re.IGNORECASE)  # fmt: skip
+                        r"access[-_.]?key|cert|dsn|connection[-_]?string|bearer|cookie|jwt|kubeconfig|mnemonic|"
+                        r"hmac|id_(?:rsa|dsa|ecdsa|ed25519)|database[-_.]?url|webhook[-_.]?url|slack[-_.]?webhook|"
+                        r"(?:session|signing|ssh|encryption|master|license|tls|host|sas|shared|crypt)[-_.]?key|"
+                        r"(?:^|[-_.])(?:pat|sas|otp|pin|salt|seed)$", re.IGNORECASE)  # fmt: skip
 #: Keys that name a secret without holding one (``secretKeyRef``, ``secretName``, ``existingSecret``,
 #: ``passwordSecretName``; Bitnami's ``secretKeys.adminPasswordKey``, the name of a key of a Secret),
 #: whose values are references even under a key that names a secret.
