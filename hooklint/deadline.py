@@ -42,8 +42,10 @@ from typing import Any, Iterator
 
 #: (monotonic time the run must end by, the limit in seconds as configured); None: no deadline.
 _deadline: tuple[float, float] | None = None
-#: How many :func:`armed` blocks are running (the timer raises only inside one).
-_armed = 0
+#: Whether an :func:`armed` block is running whose timer has not raised yet: the timer raises only
+#: then, once, and clears it first (so an ``except`` or ``finally`` that is running when it fires
+#: again is never cut short; a later block checks the deadline on entry).
+_armed = False
 #: The ``SIGALRM`` handler before :func:`start` set the timer's (restored by :func:`stop`), or
 #: False when no timer is set.
 _previous: Any = False
@@ -89,10 +91,12 @@ def stop() -> None:
 def _alarm(signum: int, frame: Any) -> None:
     """The timer's handler: :class:`RunTimeout` inside an :func:`armed` block once the deadline
     has passed; else the timer is set again (for the time left, or :data:`RECHECK`)."""
+    global _armed
     if _deadline is None:
         return
     left = _deadline[0] - time.monotonic()
     if left <= 0 and _armed:
+        _armed = False
         raise RunTimeout(_deadline[1])
     signal.setitimer(signal.ITIMER_REAL, left if left > 0 else RECHECK)
 
@@ -103,11 +107,11 @@ def armed() -> Iterator[None]:
     it as "not checked". Checks the deadline on entry."""
     global _armed
     check()
-    _armed += 1
+    outer, _armed = _armed, True
     try:
         yield
     finally:
-        _armed -= 1
+        _armed = outer and _armed
 
 
 def active() -> bool:
