@@ -364,7 +364,8 @@ def _may_match(claim: Map, pv: HostPathVolume, defaults: frozenset[str]) -> bool
     return requested is None or offered is None or offered >= requested
 
 
-def _host_path_binding(m: Manifest, claim_name: object, ctx: Context) -> tuple[HostPathVolume, str, bool] | None:
+def _host_path_binding(m: Manifest, claim_name: object, ctx: Context, templates: tuple[Map, ...] = ()
+                       ) -> tuple[HostPathVolume, str, bool] | None:  # fmt: skip
     """The hostPath or local PersistentVolume (the node's filesystem either way:
     :mod:`hooklint.sources.repository.volumes`) the PersistentVolumeClaim ``claim_name`` of ``m``'s namespace
     is bound to, with how (``the claim's spec.volumeName``, ``the volume's spec.claimRef``), or
@@ -377,8 +378,12 @@ def _host_path_binding(m: Manifest, claim_name: object, ctx: Context) -> tuple[H
     (pre-binding; ``findBestMatchForClaim`` takes it first); a claim that names none and no volume
     reserves may be bound to any volume :func:`_may_match` finds, reported as such (the third
     item, True: "may bind"; several volumes, or a provisioner, may serve it, and any of them may be
-    the hostPath one)."""
-    if not isinstance(claim_name, str) or not claim_name:
+    the hostPath one). ``templates`` are the bodies (``metadata``/``spec``) of claim templates a
+    controller makes the claim from (a generic ephemeral volume's ``volumeClaimTemplate``,
+    kubernetes ``pkg/controller/volume/ephemeral/controller.go`` ``handleVolume``): they name no
+    volume and are matched as such; ``claim_name`` may then be None (a name hooklint cannot know)."""
+    named_claim = isinstance(claim_name, str) and bool(claim_name)
+    if not named_claim and not templates:
         return None
     namespace = m.namespace
 
@@ -397,10 +402,10 @@ def _host_path_binding(m: Manifest, claim_name: object, ctx: Context) -> tuple[H
                                        **volume_match_facts(written.body)))  # type: ignore[arg-type]  # fmt: skip
     if not volumes:
         return None
-    written_claims = [c for c in ctx.volume_claims if c.name == claim_name and same(c.namespace)]
+    written_claims = [c for c in ctx.volume_claims if named_claim and c.name == claim_name and same(c.namespace)]
     named = {c.volume_name for c in written_claims if c.volume_name}
-    unnamed = [c.body for c in written_claims if not c.volume_name and c.body is not None]
-    own = ctx.find("PersistentVolumeClaim", namespace, claim_name)
+    unnamed = [c.body for c in written_claims if not c.volume_name and c.body is not None] + list(templates)
+    own = ctx.find("PersistentVolumeClaim", namespace, claim_name) if named_claim else None
     own_spec = get_map(own.body, "spec") if own is not None else None
     own_volume = own_spec.get("volumeName") if own_spec is not None else None
     if isinstance(own_volume, str) and own_volume:
@@ -409,7 +414,7 @@ def _host_path_binding(m: Manifest, claim_name: object, ctx: Context) -> tuple[H
         unnamed.append(own.body)  # names none: the repository's claim of that name may still name one
     ordered = sorted(volumes, key=attrgetter("name", "file"))
     for pv in ordered:
-        reserved = pv.claim_name == claim_name and same(pv.claim_namespace)
+        reserved = named_claim and pv.claim_name == claim_name and same(pv.claim_namespace)
         if pv.name in named and (not pv.claim_name or reserved):
             return pv, "the claim's spec.volumeName", False
         if reserved and (not named or pv.name in named):
@@ -468,6 +473,17 @@ def _privileged(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator[Hit]:
                 f"volume of '{pv.path}' on the node: {tail}",
                 volume.key_span("persistentVolumeClaim"),
                 f"{vpath}.persistentVolumeClaim",
+            )
+        template = get_map(get_map(volume, "ephemeral"), "volumeClaimTemplate")
+        bound = _host_path_binding(m, None, ctx, (template,)) if template is not None else None
+        if bound is not None:
+            pv, how, _ = bound
+            yield Hit(
+                f"{m.label} may mount the node's filesystem through volume '{name}': the PersistentVolumeClaim "
+                f"its ephemeral.volumeClaimTemplate makes may bind to PersistentVolume '{pv.name}' ({how}; {pv.file}), "
+                f"a {pv.source} volume of '{pv.path}' on the node: {tail}",
+                volume.key_span("ephemeral"),
+                f"{vpath}.ephemeral",
             )
     for container in m.containers(pod):
         sc = container.body.get("securityContext")

@@ -1,0 +1,98 @@
+"""HL105 on claims a controller makes from a template rather than a PersistentVolumeClaim
+written in the repository (attack round 16, F1): a generic ephemeral volume's
+``ephemeral.volumeClaimTemplate`` (kubernetes ``pkg/controller/volume/ephemeral/controller.go``
+``handleVolume`` creates the claim ``<pod>-<volume>`` from the template's spec, and the PV
+controller binds it like any claim). Inputs written for these tests."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from conftest import git
+from hooklint.cli import app
+
+runner = CliRunner()
+TAIL = ("a PreSync hook runs on every sync and then controls the node, not just its pod. Remove it, or do this work "
+        "outside the cluster's workloads.")
+MATCH = "the claim names no spec.volumeName, and the volume matches its storage class, selector, access modes, size and volume mode"
+PV = """\
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: node-root}
+spec:
+  storageClassName: manual
+  capacity: {storage: 4Gi}
+  accessModes: [ReadWriteOnce]
+  hostPath: {path: /}
+"""
+EPHEMERAL_JOB = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: migrate
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  backoffLimit: 1
+  activeDeadlineSeconds: 300
+  template:
+    spec:
+      serviceAccountName: migrate
+      automountServiceAccountToken: false
+      restartPolicy: Never
+      containers:
+      - name: c
+        image: ghcr.io/acme/migrate:1.2.0
+        volumeMounts: [{name: scratch, mountPath: /scratch}]
+      volumes:
+      - name: scratch
+        ephemeral:
+          volumeClaimTemplate:
+            spec:
+              storageClassName: CLASS
+              accessModes: [ReadWriteOnce]
+              resources: {requests: {storage: 1Gi}}
+"""
+
+
+def _lint(tmp_path, monkeypatch, storage: str, hook: str) -> tuple[int, list[str]]:
+    """Lint a repository whose ``storage/`` folder holds ``storage`` and ``app/`` the hook."""
+    for folder, text in (("storage", storage), ("app", hook)):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "all.yaml").write_text(text)
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["lint", "--no-cache", "."])
+    return result.exit_code, [line for line in result.output.splitlines() if " HL105 " in line]
+
+
+def ephemeral_message(line: str = "21:9") -> str:
+    return (f"app/all.yaml:{line}: error HL105 hook-privileged-pod: Job/migrate may mount the node's filesystem through "
+            "volume 'scratch': the PersistentVolumeClaim its ephemeral.volumeClaimTemplate makes may bind to "
+            f"PersistentVolume 'node-root' ({MATCH}; storage/all.yaml), a hostPath volume of '/' on the node: {TAIL}")
+
+
+def test_hl105_ephemeral_volume_claim_template_may_bind_to_a_host_path_volume(tmp_path, monkeypatch) -> None:
+    assert _lint(tmp_path, monkeypatch, PV, EPHEMERAL_JOB.replace("CLASS", "manual")) == (1, [ephemeral_message()])
+
+
+def test_hl105_ephemeral_volume_claim_template_of_another_class_is_not_reported(tmp_path, monkeypatch) -> None:
+    assert _lint(tmp_path, monkeypatch, PV, EPHEMERAL_JOB.replace("CLASS", "fast")) == (0, [])
+
+
+def test_diff_reports_a_new_hook_whose_ephemeral_volume_may_bind_to_a_host_path_volume(tmp_path, monkeypatch) -> None:
+    (tmp_path / "storage").mkdir()
+    (tmp_path / "storage" / "all.yaml").write_text(PV)
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {a: b}\n")
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "config", "user.email", "ci@example.com")
+    git(tmp_path, "config", "user.name", "ci")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-qm", "one")
+    (tmp_path / "app" / "all.yaml").write_text(EPHEMERAL_JOB.replace("CLASS", "manual"))
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-qm", "two")
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["diff", "--no-cache", "HEAD~1", "app"])
+    assert [line for line in result.output.splitlines() if " HL105 " in line] == ["  " + ephemeral_message()]
+    assert result.exit_code == 1
