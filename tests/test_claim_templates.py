@@ -96,3 +96,43 @@ def test_diff_reports_a_new_hook_whose_ephemeral_volume_may_bind_to_a_host_path_
     result = runner.invoke(app, ["diff", "--no-cache", "HEAD~1", "app"])
     assert [line for line in result.output.splitlines() if " HL105 " in line] == ["  " + ephemeral_message()]
     assert result.exit_code == 1
+
+
+WORKFLOW = """\
+apiVersion: argoproj.io/v1alpha1
+kind: Workflow
+metadata:
+  generateName: migrate-
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  entrypoint: main
+  serviceAccountName: migrate
+  automountServiceAccountToken: false
+  activeDeadlineSeconds: 300
+  volumeClaimTemplates:
+  - metadata: {name: unused}
+    spec: {storageClassName: manual, accessModes: [ReadWriteOnce]}
+  - metadata: {name: work}
+    spec:
+      storageClassName: manual
+      accessModes: [ReadWriteOnce]
+      resources: {requests: {storage: 1Gi}}
+  templates:
+  - name: main
+    container:
+      image: ghcr.io/acme/migrate:1.2.0
+      volumeMounts: [{name: work, mountPath: /work}]
+"""
+
+
+def test_hl105_workflow_volume_claim_template_mounted_by_a_pod_may_bind_to_a_host_path_volume(tmp_path, monkeypatch) -> None:
+    """argo-workflows ``operator.go`` ``createPVCs``: the template 'unused' is made too, but no pod mounts it."""
+    assert _lint(tmp_path, monkeypatch, PV, WORKFLOW) == (1, [
+        "app/all.yaml:15:5: error HL105 hook-privileged-pod: Workflow/migrate-* may mount the node's filesystem through "
+        "volume 'work': the PersistentVolumeClaim its spec.volumeClaimTemplates makes for 'work' may bind to "
+        f"PersistentVolume 'node-root' ({MATCH}; storage/all.yaml), a hostPath volume of '/' on the node: {TAIL}"])
+
+
+def test_hl105_workflow_volume_claim_template_of_another_class_is_not_reported(tmp_path, monkeypatch) -> None:
+    assert _lint(tmp_path, monkeypatch, PV, WORKFLOW.replace("manual", "fast")) == (0, [])

@@ -444,6 +444,36 @@ def hook_privileged_pod(m: Manifest, ctx: Context) -> Iterator[Hit]:
                 yield hit
 
 
+def _workflow_claim_templates(m: Manifest, pod: PodSpec, ctx: Context, tail: str) -> Iterator[Hit]:
+    """HL105's findings on the ``spec.volumeClaimTemplates`` of a Workflow whose pod ``pod``
+    mounts them: the workflow controller makes one PersistentVolumeClaim of each before its pods
+    (argo-workflows ``workflow/controller/operator.go`` ``createPVCs``, named
+    ``<workflow>-<template name>``), and a pod mounts it by the template's ``metadata.name``
+    (``workflowpod.go`` ``createVolumes``); each is judged as a claim naming no volume
+    (:func:`_host_path_binding`), at the template's position."""
+    if pod.workflow is None:
+        return
+    templates = pod.workflow.get("volumeClaimTemplates")
+    if not isinstance(templates, Seq):
+        return
+    mounted = mounted_volumes(m, pod)
+    for i, template in enumerate(templates):
+        metadata = get_map(template, "metadata")
+        name = metadata.get("name") if metadata is not None else None
+        if not isinstance(template, Map) or not isinstance(name, str) or name not in mounted:
+            continue
+        bound = _host_path_binding(m, None, ctx, (template,))
+        if bound is not None:
+            pv, how, _ = bound
+            yield Hit(
+                f"{m.label} may mount the node's filesystem through volume '{name}': the PersistentVolumeClaim "
+                f"its spec.volumeClaimTemplates makes for '{name}' may bind to PersistentVolume '{pv.name}' ({how}; "
+                f"{pv.file}), a {pv.source} volume of '{pv.path}' on the node: {tail}",
+                templates.item_spans[i],
+                f"{pod.workflow_path}.volumeClaimTemplates[{i}]",
+            )
+
+
 def _privileged(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator[Hit]:
     """HL105's findings on one pod spec of ``m`` (:func:`hook_privileged_pod`)."""
     tail = (
@@ -485,6 +515,7 @@ def _privileged(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator[Hit]:
                 volume.key_span("ephemeral"),
                 f"{vpath}.ephemeral",
             )
+    yield from _workflow_claim_templates(m, pod, ctx, tail)
     for container in m.containers(pod):
         sc = container.body.get("securityContext")
         if not isinstance(sc, Map):
