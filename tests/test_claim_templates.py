@@ -136,3 +136,64 @@ def test_hl105_workflow_volume_claim_template_mounted_by_a_pod_may_bind_to_a_hos
 
 def test_hl105_workflow_volume_claim_template_of_another_class_is_not_reported(tmp_path, monkeypatch) -> None:
     assert _lint(tmp_path, monkeypatch, PV, WORKFLOW.replace("manual", "fast")) == (0, [])
+
+
+TASK_RUN = """\
+apiVersion: tekton.dev/v1
+kind: KIND
+metadata:
+  generateName: migrate-
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  timeout: 5m
+  workspaces:
+  - name: source
+    emptyDir: {}
+  - name: cache
+    persistentVolumeClaim: {claimName: cache}
+  - name: scratch
+    volumeClaimTemplate:
+      spec:
+        storageClassName: manual
+        accessModes: [ReadWriteOnce]
+        resources: {requests: {storage: 1Gi}}
+  REF: {name: migrate}
+"""
+CLAIM = """\
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: cache}
+spec:
+  storageClassName: manual
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 1Gi}}
+"""
+
+
+def workspace_messages(kind: str) -> list[str]:
+    return [
+        f"app/all.yaml:13:5: error HL105 hook-privileged-pod: {kind}/migrate-* may mount the node's filesystem through "
+        "workspace 'cache': PersistentVolumeClaim 'cache' may bind to PersistentVolume 'node-root' "
+        f"({MATCH}; storage/all.yaml), a hostPath volume of '/' on the node: {TAIL}",
+        f"app/all.yaml:15:5: error HL105 hook-privileged-pod: {kind}/migrate-* may mount the node's filesystem through "
+        "workspace 'scratch': the PersistentVolumeClaim its volumeClaimTemplate makes may bind to PersistentVolume "
+        f"'node-root' ({MATCH}; storage/all.yaml), a hostPath volume of '/' on the node: {TAIL}"]
+
+
+def test_hl105_task_run_workspaces_backed_by_a_claim_may_bind_to_a_host_path_volume(tmp_path, monkeypatch) -> None:
+    """tektoncd/pipeline ``pkg/workspace/apply.go`` ``CreateVolumes``: the Task (here out of sight) mounts them."""
+    hook = TASK_RUN.replace("KIND", "TaskRun").replace("REF", "taskRef")
+    assert _lint(tmp_path, monkeypatch, PV + CLAIM, hook) == (1, workspace_messages("TaskRun"))
+
+
+def test_hl105_pipeline_run_workspaces_backed_by_a_claim_may_bind_to_a_host_path_volume(tmp_path, monkeypatch) -> None:
+    hook = TASK_RUN.replace("KIND", "PipelineRun").replace("REF", "pipelineRef")
+    assert _lint(tmp_path, monkeypatch, PV + CLAIM, hook) == (1, workspace_messages("PipelineRun"))
+
+
+def test_hl105_task_run_workspaces_of_another_class_are_not_reported(tmp_path, monkeypatch) -> None:
+    """(Exit 1: the Task out of sight is HL110.)"""
+    hook = TASK_RUN.replace("KIND", "TaskRun").replace("REF", "taskRef").replace("manual", "fast")
+    assert _lint(tmp_path, monkeypatch, PV, hook) == (1, [])

@@ -427,7 +427,7 @@ def _host_path_binding(m: Manifest, claim_name: object, ctx: Context, templates:
     return None
 
 
-@check("HL105", kinds=POD_KINDS)
+@check("HL105", kinds=POD_KINDS | {"PipelineRun"})
 def hook_privileged_pod(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """Host namespaces, hostPath volumes (and claims bound to a hostPath or local PersistentVolume:
     :func:`_host_path_binding`), privileged containers, privilege escalation and added
@@ -442,6 +442,51 @@ def hook_privileged_pod(m: Manifest, ctx: Context) -> Iterator[Hit]:
             if (hit.field_path, hit.message) not in seen:
                 seen.add((hit.field_path, hit.message))
                 yield hit
+    if m.group == "tekton.dev" and m.kind in ("TaskRun", "PipelineRun") and ctx.in_scope(m):
+        yield from _workspace_claims(m, ctx)
+
+
+def _workspace_claims(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """HL105's findings on the ``spec.workspaces`` bindings of a Tekton TaskRun or PipelineRun
+    backed by a claim: tektoncd/pipeline ``pkg/workspace/apply.go`` ``CreateVolumes`` makes a pod
+    volume of ``persistentVolumeClaim.claimName``, and of the claim
+    ``pkg/reconciler/volumeclaim`` makes from a ``volumeClaimTemplate`` (a claim naming no volume:
+    :func:`_host_path_binding`), which the Task's steps mount at the workspace's ``mountPath``.
+    Every binding is judged (a Task or Pipeline defined elsewhere may mount any of them)."""
+    tail = (
+        f"{runs(m)} and then controls the node, not just its pod. Remove it, or do this work "
+        "outside the cluster's workloads."
+    )
+    workspaces = get_map(m.body, "spec").get("workspaces") if get_map(m.body, "spec") is not None else None
+    if not isinstance(workspaces, Seq):
+        return
+    for i, binding in enumerate(workspaces):
+        if not isinstance(binding, Map):
+            continue
+        name = binding.get("name") if isinstance(binding.get("name"), str) else str(i)
+        path = f"spec.workspaces[{i}]"
+        claim = get_map(binding, "persistentVolumeClaim")
+        bound = _host_path_binding(m, claim.get("claimName"), ctx) if claim is not None else None
+        if claim is not None and bound is not None:
+            pv, how, may = bound
+            yield Hit(
+                f"{m.label} {'may mount' if may else 'mounts'} the node's filesystem through workspace '{name}': "
+                f"PersistentVolumeClaim '{claim['claimName']}' {'may bind to' if may else 'is bound to'} PersistentVolume "
+                f"'{pv.name}' ({how}; {pv.file}), a {pv.source} volume of '{pv.path}' on the node: {tail}",
+                binding.key_span("persistentVolumeClaim"),
+                f"{path}.persistentVolumeClaim",
+            )
+        template = get_map(binding, "volumeClaimTemplate")
+        bound = _host_path_binding(m, None, ctx, (template,)) if template is not None else None
+        if bound is not None:
+            pv, how, _ = bound
+            yield Hit(
+                f"{m.label} may mount the node's filesystem through workspace '{name}': the PersistentVolumeClaim "
+                f"its volumeClaimTemplate makes may bind to PersistentVolume '{pv.name}' ({how}; {pv.file}), "
+                f"a {pv.source} volume of '{pv.path}' on the node: {tail}",
+                binding.key_span("volumeClaimTemplate"),
+                f"{path}.volumeClaimTemplate",
+            )
 
 
 def _workflow_claim_templates(m: Manifest, pod: PodSpec, ctx: Context, tail: str) -> Iterator[Hit]:
