@@ -197,3 +197,60 @@ def test_hl105_task_run_workspaces_of_another_class_are_not_reported(tmp_path, m
     """(Exit 1: the Task out of sight is HL110.)"""
     hook = TASK_RUN.replace("KIND", "TaskRun").replace("REF", "taskRef").replace("manual", "fast")
     assert _lint(tmp_path, monkeypatch, PV, hook) == (1, [])
+
+
+STATEFUL_SET = """\
+apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: db
+  ANNOTATIONS
+spec:
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      automountServiceAccountToken: false
+      serviceAccountName: db
+      containers: [{name: db, image: "ghcr.io/acme/db:1.0", volumeMounts: [{name: data, mountPath: /data}]}]
+  volumeClaimTemplates:
+  - metadata: {name: data}
+    spec:
+      storageClassName: manual
+      accessModes: [ReadWriteOnce]
+      resources: {requests: {storage: 1Gi}}
+"""
+CLAIM_JOB = EPHEMERAL_JOB.replace("""        ephemeral:
+          volumeClaimTemplate:
+            spec:
+              storageClassName: CLASS
+              accessModes: [ReadWriteOnce]
+              resources: {requests: {storage: 1Gi}}
+""", """        persistentVolumeClaim: {claimName: CLAIM}
+""")
+
+
+def test_hl105_claim_a_stateful_set_makes_may_bind_to_a_host_path_volume(tmp_path, monkeypatch) -> None:
+    """kubernetes ``stateful_set_utils.go`` ``getPersistentVolumeClaimName``: ``<template>-<set>-<ordinal>``."""
+    hook = STATEFUL_SET.replace("ANNOTATIONS", "labels: {}") + "---\n" + CLAIM_JOB.replace("CLAIM", "data-db-3")
+    assert _lint(tmp_path, monkeypatch, PV, hook) == (1, [
+        "app/all.yaml:42:9: error HL105 hook-privileged-pod: Job/migrate may mount the node's filesystem through volume "
+        "'scratch': PersistentVolumeClaim 'data-db-3' may bind to PersistentVolume 'node-root' (StatefulSet 'db' makes "
+        "the claim from its volumeClaimTemplates entry 'data', which names no spec.volumeName, and the volume matches "
+        f"its storage class, selector, access modes, size and volume mode; storage/all.yaml), a hostPath volume of '/' "
+        f"on the node: {TAIL}"])
+
+
+def test_hl105_claim_no_stateful_set_makes_is_not_reported(tmp_path, monkeypatch) -> None:
+    hook = STATEFUL_SET.replace("ANNOTATIONS", "labels: {}") + "---\n" + CLAIM_JOB.replace("CLAIM", "data-db-x")
+    assert _lint(tmp_path, monkeypatch, PV, hook) == (0, [])
+
+
+def test_hl105_stateful_set_hook_mounting_its_volume_claim_template(tmp_path, monkeypatch) -> None:
+    hook = STATEFUL_SET.replace("ANNOTATIONS", "annotations: {argocd.argoproj.io/hook: PreSync}")
+    code, lines = _lint(tmp_path, monkeypatch, PV, hook)
+    assert (code, lines) == (1, [
+        "app/all.yaml:16:5: error HL105 hook-privileged-pod: StatefulSet/db may mount the node's filesystem through "
+        "volume 'data': the PersistentVolumeClaim its spec.volumeClaimTemplates makes for 'data' may bind to "
+        f"PersistentVolume 'node-root' ({MATCH}; storage/all.yaml), a hostPath volume of '/' on the node: {TAIL}"])

@@ -419,12 +419,42 @@ def _host_path_binding(m: Manifest, claim_name: object, ctx: Context, templates:
             return pv, "the claim's spec.volumeName", False
         if reserved and (not named or pv.name in named):
             return pv, "the volume's spec.claimRef", False
+    made = _stateful_set_claim_templates(ctx, namespace, claim_name) if named_claim else []
     defaults = _default_classes(ctx)
     for pv in ordered:
-        if not pv.claim_name and any(_may_match(claim, pv, defaults) for claim in unnamed):
+        if pv.claim_name:
+            continue
+        if any(_may_match(claim, pv, defaults) for claim in unnamed):
             return pv, "the claim names no spec.volumeName, and the volume matches its storage class, selector, " \
                        "access modes, size and volume mode", True  # fmt: skip
+        for origin, claim in made:
+            if _may_match(claim, pv, defaults):
+                return pv, f"{origin}, which names no spec.volumeName, and the volume matches its storage class, " \
+                           "selector, access modes, size and volume mode", True  # fmt: skip
     return None
+
+
+def _stateful_set_claim_templates(ctx: Context, namespace: str | None, claim_name: object) -> list[tuple[str, Map]]:
+    """The ``spec.volumeClaimTemplates`` entries of the application's StatefulSets (in
+    ``namespace``, or any when either sets none) that make the claim ``claim_name``, each with
+    ``StatefulSet 'NAME' (volumeClaimTemplates 'TEMPLATE')``: the StatefulSet controller names its
+    pods' claims ``<template>-<statefulset>-<ordinal>`` (kubernetes
+    ``pkg/controller/statefulset/stateful_set_utils.go`` ``getPersistentVolumeClaimName``)."""
+    out: list[tuple[str, Map]] = []
+    if not isinstance(claim_name, str):
+        return out
+    for sts in ctx.by_kind.get("StatefulSet", []):
+        if not sts.name or (namespace is not None and sts.namespace is not None and sts.namespace != namespace):
+            continue
+        templates = get_map(sts.body, "spec").get("volumeClaimTemplates") if get_map(sts.body, "spec") is not None else None
+        for template in templates if isinstance(templates, Seq) else []:
+            metadata = get_map(template, "metadata")
+            name = metadata.get("name") if metadata is not None else None
+            prefix = f"{name}-{sts.name}-"
+            if isinstance(template, Map) and isinstance(name, str) and claim_name.startswith(prefix) \
+                    and claim_name[len(prefix):].isdigit():  # fmt: skip
+                out.append((f"StatefulSet '{sts.name}' makes the claim from its volumeClaimTemplates entry '{name}'", template))
+    return out
 
 
 @check("HL105", kinds=POD_KINDS | {"PipelineRun"})
@@ -490,15 +520,18 @@ def _workspace_claims(m: Manifest, ctx: Context) -> Iterator[Hit]:
 
 
 def _workflow_claim_templates(m: Manifest, pod: PodSpec, ctx: Context, tail: str) -> Iterator[Hit]:
-    """HL105's findings on the ``spec.volumeClaimTemplates`` of a Workflow whose pod ``pod``
-    mounts them: the workflow controller makes one PersistentVolumeClaim of each before its pods
-    (argo-workflows ``workflow/controller/operator.go`` ``createPVCs``, named
+    """HL105's findings on the ``spec.volumeClaimTemplates`` of a Workflow or StatefulSet whose pod
+    ``pod`` mounts them: the workflow controller makes one PersistentVolumeClaim of each before its
+    pods (argo-workflows ``workflow/controller/operator.go`` ``createPVCs``, named
     ``<workflow>-<template name>``), and a pod mounts it by the template's ``metadata.name``
-    (``workflowpod.go`` ``createVolumes``); each is judged as a claim naming no volume
-    (:func:`_host_path_binding`), at the template's position."""
-    if pod.workflow is None:
+    (``workflowpod.go`` ``createVolumes``); the StatefulSet controller makes one per pod and
+    template and mounts it the same way (kubernetes ``pkg/controller/statefulset/stateful_set_utils.go``
+    ``updateStorage``). Each is judged as a claim naming no volume (:func:`_host_path_binding`),
+    at the template's position."""
+    holder, holder_path = (pod.workflow, pod.workflow_path) if pod.workflow is not None else (get_map(m.body, "spec"), "spec")
+    if holder is None or (pod.workflow is None and m.kind != "StatefulSet"):
         return
-    templates = pod.workflow.get("volumeClaimTemplates")
+    templates = holder.get("volumeClaimTemplates")
     if not isinstance(templates, Seq):
         return
     mounted = mounted_volumes(m, pod)
@@ -515,7 +548,7 @@ def _workflow_claim_templates(m: Manifest, pod: PodSpec, ctx: Context, tail: str
                 f"its spec.volumeClaimTemplates makes for '{name}' may bind to PersistentVolume '{pv.name}' ({how}; "
                 f"{pv.file}), a {pv.source} volume of '{pv.path}' on the node: {tail}",
                 templates.item_spans[i],
-                f"{pod.workflow_path}.volumeClaimTemplates[{i}]",
+                f"{holder_path}.volumeClaimTemplates[{i}]",
             )
 
 
