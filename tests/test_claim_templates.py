@@ -254,3 +254,32 @@ def test_hl105_stateful_set_hook_mounting_its_volume_claim_template(tmp_path, mo
         "app/all.yaml:16:5: error HL105 hook-privileged-pod: StatefulSet/db may mount the node's filesystem through "
         "volume 'data': the PersistentVolumeClaim its spec.volumeClaimTemplates makes for 'data' may bind to "
         f"PersistentVolume 'node-root' ({MATCH}; storage/all.yaml), a hostPath volume of '/' on the node: {TAIL}"])
+
+
+UNCLASSED_CLAIM = CLAIM.replace("  storageClassName: manual\n", "")
+DEFAULT_CLASS = """\
+apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata:
+  name: fast
+  annotations: {storageclass.kubernetes.io/is-default-class: "true"}
+provisioner: example.com/fast
+---
+"""
+
+
+def test_hl105_claim_without_class_may_get_the_volume_class_as_the_cluster_default(tmp_path, monkeypatch) -> None:
+    """Attack round 16 F8: the DefaultStorageClass admission plugin gives the claim the cluster's
+    default class (``standard`` on kind, minikube, GKE), unknown offline: fail closed."""
+    assert _lint(tmp_path, monkeypatch, PV + UNCLASSED_CLAIM, CLAIM_JOB.replace("CLAIM", "cache")) == (1, [
+        "app/all.yaml:21:9: error HL105 hook-privileged-pod: Job/migrate may mount the node's filesystem through volume "
+        "'scratch': PersistentVolumeClaim 'cache' may bind to PersistentVolume 'node-root' (the claim names no "
+        "spec.volumeName, and the volume matches its storage class (the claim names none and the application defines "
+        "no default StorageClass, so it gets the cluster's default class, which may be 'manual'), selector, access "
+        f"modes, size and volume mode; storage/all.yaml), a hostPath volume of '/' on the node: {TAIL}"])
+
+
+def test_hl105_claim_without_class_gets_the_application_default_class(tmp_path, monkeypatch) -> None:
+    """A default StorageClass of the application ('fast') is the class the claim gets: not 'manual'."""
+    hook = DEFAULT_CLASS + CLAIM_JOB.replace("CLAIM", "cache")
+    assert _lint(tmp_path, monkeypatch, PV + UNCLASSED_CLAIM, hook) == (0, [])

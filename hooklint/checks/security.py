@@ -334,7 +334,9 @@ def _may_match(claim: Map, pv: HostPathVolume, defaults: frozenset[str]) -> bool
     ``findBestMatchForClaim``): the same storage class (the claim's
     :func:`~hooklint.sources.repository.volumes.storage_class`; a claim that sets none gets the
     cluster's default class when there is one, so it matches a volume of class ``""`` or of a
-    default StorageClass of the application), its ``selector`` selecting the volume's labels
+    default StorageClass of the application; when the application defines none, ``defaults`` is
+    empty and the cluster's default class is unknown offline, so a volume of any class may match:
+    fail closed, attack round 16 F8), its ``selector`` selecting the volume's labels
     (:func:`selects`; no selector selects every volume), its access modes all among the volume's,
     the volume's ``capacity.storage`` at least the claim's ``resources.requests.storage`` and the
     same ``volumeMode`` (``Filesystem`` when unset). A size hooklint cannot read counts as fitting
@@ -345,7 +347,7 @@ def _may_match(claim: Map, pv: HostPathVolume, defaults: frozenset[str]) -> bool
         return False
     cls = volumes_storage_class(claim)
     if cls is None:
-        if pv.storage_class != "" and pv.storage_class not in defaults:
+        if defaults and pv.storage_class != "" and pv.storage_class not in defaults:
             return False
     elif cls != pv.storage_class:
         return False
@@ -424,14 +426,25 @@ def _host_path_binding(m: Manifest, claim_name: object, ctx: Context, templates:
     for pv in ordered:
         if pv.claim_name:
             continue
-        if any(_may_match(claim, pv, defaults) for claim in unnamed):
-            return pv, "the claim names no spec.volumeName, and the volume matches its storage class, selector, " \
-                       "access modes, size and volume mode", True  # fmt: skip
-        for origin, claim in made:
+        for origin, claim in [("the claim", claim) for claim in unnamed] + made:
             if _may_match(claim, pv, defaults):
-                return pv, f"{origin}, which names no spec.volumeName, and the volume matches its storage class, " \
-                           "selector, access modes, size and volume mode", True  # fmt: skip
+                return pv, f"{origin}{', which' if made and origin != 'the claim' else ''} names no spec.volumeName, " \
+                           f"and the volume matches its {_class_match(claim, pv, defaults)}selector, access modes, " \
+                           "size and volume mode", True  # fmt: skip
     return None
+
+
+def _class_match(claim: Map, pv: HostPathVolume, defaults: frozenset[str]) -> str:
+    """How the storage class of ``claim`` matches ``pv`` (:func:`_may_match`), as the start of a
+    list: ``storage class, `` when it does as written; for a claim naming no class, with a volume
+    of a class while the application defines no default StorageClass, why it may: the
+    DefaultStorageClass admission plugin gives the claim the cluster's default class (kubernetes
+    ``plugin/pkg/admission/storage/storageclass/setdefault/admission.go``), which hooklint does
+    not know."""
+    if volumes_storage_class(claim) is None and pv.storage_class != "" and not defaults:
+        return (f"storage class (the claim names none and the application defines no default StorageClass, so it gets "
+                f"the cluster's default class, which may be '{pv.storage_class}'), ")
+    return "storage class, "
 
 
 def _stateful_set_claim_templates(ctx: Context, namespace: str | None, claim_name: object) -> list[tuple[str, Map]]:
