@@ -407,7 +407,7 @@ def _host_path_binding(m: Manifest, claim_name: object, ctx: Context, templates:
     written_claims = [c for c in ctx.volume_claims if named_claim and c.name == claim_name and same(c.namespace)]
     named = {c.volume_name for c in written_claims if c.volume_name}
     unnamed = [c.body for c in written_claims if not c.volume_name and c.body is not None] + list(templates)
-    own = ctx.find("PersistentVolumeClaim", namespace, claim_name) if named_claim else None
+    own = ctx.find("PersistentVolumeClaim", namespace, claim_name) if isinstance(claim_name, str) and claim_name else None
     own_spec = get_map(own.body, "spec") if own is not None else None
     own_volume = own_spec.get("volumeName") if own_spec is not None else None
     if isinstance(own_volume, str) and own_volume:
@@ -459,7 +459,8 @@ def _stateful_set_claim_templates(ctx: Context, namespace: str | None, claim_nam
     for sts in ctx.by_kind.get("StatefulSet", []):
         if not sts.name or (namespace is not None and sts.namespace is not None and sts.namespace != namespace):
             continue
-        templates = get_map(sts.body, "spec").get("volumeClaimTemplates") if get_map(sts.body, "spec") is not None else None
+        sts_spec = get_map(sts.body, "spec")
+        templates = sts_spec.get("volumeClaimTemplates") if sts_spec is not None else None
         for template in templates if isinstance(templates, Seq) else []:
             metadata = get_map(template, "metadata")
             name = metadata.get("name") if metadata is not None else None
@@ -500,7 +501,8 @@ def _workspace_claims(m: Manifest, ctx: Context) -> Iterator[Hit]:
         f"{runs(m)} and then controls the node, not just its pod. Remove it, or do this work "
         "outside the cluster's workloads."
     )
-    workspaces = get_map(m.body, "spec").get("workspaces") if get_map(m.body, "spec") is not None else None
+    spec = get_map(m.body, "spec")
+    workspaces = spec.get("workspaces") if spec is not None else None
     if not isinstance(workspaces, Seq):
         return
     for i, binding in enumerate(workspaces):
