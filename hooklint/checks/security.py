@@ -334,7 +334,9 @@ def _may_match(claim: Map, pv: HostPathVolume, defaults: frozenset[str]) -> bool
     ``findBestMatchForClaim``): the same storage class (the claim's
     :func:`~hooklint.sources.repository.volumes.storage_class`; a claim that sets none gets the
     cluster's default class when there is one, so it matches a volume of class ``""`` or of a
-    default StorageClass of the application), its ``selector`` selecting the volume's labels
+    default StorageClass of the application; when the application defines none, ``defaults`` is
+    empty and the cluster's default class is unknown offline, so a volume of any class may match:
+    fail closed, attack round 16 F8), its ``selector`` selecting the volume's labels
     (:func:`selects`; no selector selects every volume), its access modes all among the volume's,
     the volume's ``capacity.storage`` at least the claim's ``resources.requests.storage`` and the
     same ``volumeMode`` (``Filesystem`` when unset). A size hooklint cannot read counts as fitting
@@ -345,7 +347,7 @@ def _may_match(claim: Map, pv: HostPathVolume, defaults: frozenset[str]) -> bool
         return False
     cls = volumes_storage_class(claim)
     if cls is None:
-        if pv.storage_class != "" and pv.storage_class not in defaults:
+        if defaults and pv.storage_class != "" and pv.storage_class not in defaults:
             return False
     elif cls != pv.storage_class:
         return False
@@ -364,7 +366,8 @@ def _may_match(claim: Map, pv: HostPathVolume, defaults: frozenset[str]) -> bool
     return requested is None or offered is None or offered >= requested
 
 
-def _host_path_binding(m: Manifest, claim_name: object, ctx: Context) -> tuple[HostPathVolume, str, bool] | None:
+def _host_path_binding(m: Manifest, claim_name: object, ctx: Context, templates: tuple[Map, ...] = ()
+                       ) -> tuple[HostPathVolume, str, bool] | None:  # fmt: skip
     """The hostPath or local PersistentVolume (the node's filesystem either way:
     :mod:`hooklint.sources.repository.volumes`) the PersistentVolumeClaim ``claim_name`` of ``m``'s namespace
     is bound to, with how (``the claim's spec.volumeName``, ``the volume's spec.claimRef``), or
@@ -377,8 +380,12 @@ def _host_path_binding(m: Manifest, claim_name: object, ctx: Context) -> tuple[H
     (pre-binding; ``findBestMatchForClaim`` takes it first); a claim that names none and no volume
     reserves may be bound to any volume :func:`_may_match` finds, reported as such (the third
     item, True: "may bind"; several volumes, or a provisioner, may serve it, and any of them may be
-    the hostPath one)."""
-    if not isinstance(claim_name, str) or not claim_name:
+    the hostPath one). ``templates`` are the bodies (``metadata``/``spec``) of claim templates a
+    controller makes the claim from (a generic ephemeral volume's ``volumeClaimTemplate``,
+    kubernetes ``pkg/controller/volume/ephemeral/controller.go`` ``handleVolume``): they name no
+    volume and are matched as such; ``claim_name`` may then be None (a name hooklint cannot know)."""
+    named_claim = isinstance(claim_name, str) and bool(claim_name)
+    if not named_claim and not templates:
         return None
     namespace = m.namespace
 
@@ -397,10 +404,10 @@ def _host_path_binding(m: Manifest, claim_name: object, ctx: Context) -> tuple[H
                                        **volume_match_facts(written.body)))  # type: ignore[arg-type]  # fmt: skip
     if not volumes:
         return None
-    written_claims = [c for c in ctx.volume_claims if c.name == claim_name and same(c.namespace)]
+    written_claims = [c for c in ctx.volume_claims if named_claim and c.name == claim_name and same(c.namespace)]
     named = {c.volume_name for c in written_claims if c.volume_name}
-    unnamed = [c.body for c in written_claims if not c.volume_name and c.body is not None]
-    own = ctx.find("PersistentVolumeClaim", namespace, claim_name)
+    unnamed = [c.body for c in written_claims if not c.volume_name and c.body is not None] + list(templates)
+    own = ctx.find("PersistentVolumeClaim", namespace, claim_name) if isinstance(claim_name, str) and claim_name else None
     own_spec = get_map(own.body, "spec") if own is not None else None
     own_volume = own_spec.get("volumeName") if own_spec is not None else None
     if isinstance(own_volume, str) and own_volume:
@@ -409,20 +416,62 @@ def _host_path_binding(m: Manifest, claim_name: object, ctx: Context) -> tuple[H
         unnamed.append(own.body)  # names none: the repository's claim of that name may still name one
     ordered = sorted(volumes, key=attrgetter("name", "file"))
     for pv in ordered:
-        reserved = pv.claim_name == claim_name and same(pv.claim_namespace)
+        reserved = named_claim and pv.claim_name == claim_name and same(pv.claim_namespace)
         if pv.name in named and (not pv.claim_name or reserved):
             return pv, "the claim's spec.volumeName", False
         if reserved and (not named or pv.name in named):
             return pv, "the volume's spec.claimRef", False
+    made = _stateful_set_claim_templates(ctx, namespace, claim_name) if named_claim else []
     defaults = _default_classes(ctx)
     for pv in ordered:
-        if not pv.claim_name and any(_may_match(claim, pv, defaults) for claim in unnamed):
-            return pv, "the claim names no spec.volumeName, and the volume matches its storage class, selector, " \
-                       "access modes, size and volume mode", True  # fmt: skip
+        if pv.claim_name:
+            continue
+        for origin, claim in [("the claim", claim) for claim in unnamed] + made:
+            if _may_match(claim, pv, defaults):
+                return pv, f"{origin}{', which' if made and origin != 'the claim' else ''} names no spec.volumeName, " \
+                           f"and the volume matches its {_class_match(claim, pv, defaults)}selector, access modes, " \
+                           "size and volume mode", True  # fmt: skip
     return None
 
 
-@check("HL105", kinds=POD_KINDS)
+def _class_match(claim: Map, pv: HostPathVolume, defaults: frozenset[str]) -> str:
+    """How the storage class of ``claim`` matches ``pv`` (:func:`_may_match`), as the start of a
+    list: ``storage class, `` when it does as written; for a claim naming no class, with a volume
+    of a class while the application defines no default StorageClass, why it may: the
+    DefaultStorageClass admission plugin gives the claim the cluster's default class (kubernetes
+    ``plugin/pkg/admission/storage/storageclass/setdefault/admission.go``), which hooklint does
+    not know."""
+    if volumes_storage_class(claim) is None and pv.storage_class != "" and not defaults:
+        return (f"storage class (the claim names none and the application defines no default StorageClass, so it gets "
+                f"the cluster's default class, which may be '{pv.storage_class}'), ")
+    return "storage class, "
+
+
+def _stateful_set_claim_templates(ctx: Context, namespace: str | None, claim_name: object) -> list[tuple[str, Map]]:
+    """The ``spec.volumeClaimTemplates`` entries of the application's StatefulSets (in
+    ``namespace``, or any when either sets none) that make the claim ``claim_name``, each with
+    ``StatefulSet 'NAME' (volumeClaimTemplates 'TEMPLATE')``: the StatefulSet controller names its
+    pods' claims ``<template>-<statefulset>-<ordinal>`` (kubernetes
+    ``pkg/controller/statefulset/stateful_set_utils.go`` ``getPersistentVolumeClaimName``)."""
+    out: list[tuple[str, Map]] = []
+    if not isinstance(claim_name, str):
+        return out
+    for sts in ctx.by_kind.get("StatefulSet", []):
+        if not sts.name or (namespace is not None and sts.namespace is not None and sts.namespace != namespace):
+            continue
+        sts_spec = get_map(sts.body, "spec")
+        templates = sts_spec.get("volumeClaimTemplates") if sts_spec is not None else None
+        for template in templates if isinstance(templates, Seq) else []:
+            metadata = get_map(template, "metadata")
+            name = metadata.get("name") if metadata is not None else None
+            prefix = f"{name}-{sts.name}-"
+            if isinstance(template, Map) and isinstance(name, str) and claim_name.startswith(prefix) \
+                    and claim_name[len(prefix):].isdigit():  # fmt: skip
+                out.append((f"StatefulSet '{sts.name}' makes the claim from its volumeClaimTemplates entry '{name}'", template))
+    return out
+
+
+@check("HL105", kinds=POD_KINDS | {"PipelineRun"})
 def hook_privileged_pod(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """Host namespaces, hostPath volumes (and claims bound to a hostPath or local PersistentVolume:
     :func:`_host_path_binding`), privileged containers, privilege escalation and added
@@ -437,6 +486,85 @@ def hook_privileged_pod(m: Manifest, ctx: Context) -> Iterator[Hit]:
             if (hit.field_path, hit.message) not in seen:
                 seen.add((hit.field_path, hit.message))
                 yield hit
+    if m.group == "tekton.dev" and m.kind in ("TaskRun", "PipelineRun") and ctx.in_scope(m):
+        yield from _workspace_claims(m, ctx)
+
+
+def _workspace_claims(m: Manifest, ctx: Context) -> Iterator[Hit]:
+    """HL105's findings on the ``spec.workspaces`` bindings of a Tekton TaskRun or PipelineRun
+    backed by a claim: tektoncd/pipeline ``pkg/workspace/apply.go`` ``CreateVolumes`` makes a pod
+    volume of ``persistentVolumeClaim.claimName``, and of the claim
+    ``pkg/reconciler/volumeclaim`` makes from a ``volumeClaimTemplate`` (a claim naming no volume:
+    :func:`_host_path_binding`), which the Task's steps mount at the workspace's ``mountPath``.
+    Every binding is judged (a Task or Pipeline defined elsewhere may mount any of them)."""
+    tail = (
+        f"{runs(m)} and then controls the node, not just its pod. Remove it, or do this work "
+        "outside the cluster's workloads."
+    )
+    spec = get_map(m.body, "spec")
+    workspaces = spec.get("workspaces") if spec is not None else None
+    if not isinstance(workspaces, Seq):
+        return
+    for i, binding in enumerate(workspaces):
+        if not isinstance(binding, Map):
+            continue
+        name = binding.get("name") if isinstance(binding.get("name"), str) else str(i)
+        path = f"spec.workspaces[{i}]"
+        claim = get_map(binding, "persistentVolumeClaim")
+        bound = _host_path_binding(m, claim.get("claimName"), ctx) if claim is not None else None
+        if claim is not None and bound is not None:
+            pv, how, may = bound
+            yield Hit(
+                f"{m.label} {'may mount' if may else 'mounts'} the node's filesystem through workspace '{name}': "
+                f"PersistentVolumeClaim '{claim['claimName']}' {'may bind to' if may else 'is bound to'} PersistentVolume "
+                f"'{pv.name}' ({how}; {pv.file}), a {pv.source} volume of '{pv.path}' on the node: {tail}",
+                binding.key_span("persistentVolumeClaim"),
+                f"{path}.persistentVolumeClaim",
+            )
+        template = get_map(binding, "volumeClaimTemplate")
+        bound = _host_path_binding(m, None, ctx, (template,)) if template is not None else None
+        if bound is not None:
+            pv, how, _ = bound
+            yield Hit(
+                f"{m.label} may mount the node's filesystem through workspace '{name}': the PersistentVolumeClaim "
+                f"its volumeClaimTemplate makes may bind to PersistentVolume '{pv.name}' ({how}; {pv.file}), "
+                f"a {pv.source} volume of '{pv.path}' on the node: {tail}",
+                binding.key_span("volumeClaimTemplate"),
+                f"{path}.volumeClaimTemplate",
+            )
+
+
+def _workflow_claim_templates(m: Manifest, pod: PodSpec, ctx: Context, tail: str) -> Iterator[Hit]:
+    """HL105's findings on the ``spec.volumeClaimTemplates`` of a Workflow or StatefulSet whose pod
+    ``pod`` mounts them: the workflow controller makes one PersistentVolumeClaim of each before its
+    pods (argo-workflows ``workflow/controller/operator.go`` ``createPVCs``, named
+    ``<workflow>-<template name>``), and a pod mounts it by the template's ``metadata.name``
+    (``workflowpod.go`` ``createVolumes``); the StatefulSet controller makes one per pod and
+    template and mounts it the same way (kubernetes ``pkg/controller/statefulset/stateful_set_utils.go``
+    ``updateStorage``). Each is judged as a claim naming no volume (:func:`_host_path_binding`),
+    at the template's position."""
+    holder, holder_path = (pod.workflow, pod.workflow_path) if pod.workflow is not None else (get_map(m.body, "spec"), "spec")
+    if holder is None or (pod.workflow is None and m.kind != "StatefulSet"):
+        return
+    templates = holder.get("volumeClaimTemplates")
+    if not isinstance(templates, Seq):
+        return
+    mounted = mounted_volumes(m, pod)
+    for i, template in enumerate(templates):
+        metadata = get_map(template, "metadata")
+        name = metadata.get("name") if metadata is not None else None
+        if not isinstance(template, Map) or not isinstance(name, str) or name not in mounted:
+            continue
+        bound = _host_path_binding(m, None, ctx, (template,))
+        if bound is not None:
+            pv, how, _ = bound
+            yield Hit(
+                f"{m.label} may mount the node's filesystem through volume '{name}': the PersistentVolumeClaim "
+                f"its spec.volumeClaimTemplates makes for '{name}' may bind to PersistentVolume '{pv.name}' ({how}; "
+                f"{pv.file}), a {pv.source} volume of '{pv.path}' on the node: {tail}",
+                templates.item_spans[i],
+                f"{holder_path}.volumeClaimTemplates[{i}]",
+            )
 
 
 def _privileged(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator[Hit]:
@@ -469,6 +597,18 @@ def _privileged(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator[Hit]:
                 volume.key_span("persistentVolumeClaim"),
                 f"{vpath}.persistentVolumeClaim",
             )
+        template = get_map(get_map(volume, "ephemeral"), "volumeClaimTemplate")
+        bound = _host_path_binding(m, None, ctx, (template,)) if template is not None else None
+        if bound is not None:
+            pv, how, _ = bound
+            yield Hit(
+                f"{m.label} may mount the node's filesystem through volume '{name}': the PersistentVolumeClaim "
+                f"its ephemeral.volumeClaimTemplate makes may bind to PersistentVolume '{pv.name}' ({how}; {pv.file}), "
+                f"a {pv.source} volume of '{pv.path}' on the node: {tail}",
+                volume.key_span("ephemeral"),
+                f"{vpath}.ephemeral",
+            )
+    yield from _workflow_claim_templates(m, pod, ctx, tail)
     for container in m.containers(pod):
         sc = container.body.get("securityContext")
         if not isinstance(sc, Map):
