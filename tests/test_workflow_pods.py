@@ -228,3 +228,54 @@ subjects: [{kind: ServiceAccount, name: w, namespace: shop}]
 """
     assert _hits(text, "HL106") == [(8, 23, "spec.serviceAccountName")]
     assert _hits(text, "HL107") == [(13, 40, "spec.templates[0].container.env[0].value")]
+
+
+FOLDED_PATCHES = """\
+apiVersion: argoproj.io/v1alpha1
+kind: Workflow
+metadata:
+  generateName: f-
+  annotations: {argocd.argoproj.io/hook: PreSync}
+spec:
+  entrypoint: a
+  serviceAccountName: w
+  templates:
+  - name: a
+    podSpecPatch: '{"Hostpid": true}'
+    container: {image: ghcr.io/acme/a:1.0.0}
+  - name: b
+    podSpecPatch: '{"HOSTIPC": true, "hoſtPID": true, "HostNetwork": false, "hostNetwork": true}'
+    container: {image: ghcr.io/acme/b:1.0.0}
+  - name: c
+    podSpecPatch: '{"Containers": [{"name": "main", "SecurityContext": {"Privileged": true, "Capabilities": {"ADD": ["SYS_ADMIN"]}}}]}'
+    container: {image: ghcr.io/acme/c:1.0.0}
+  - name: d
+    podSpecPatch: '{"ServiceAccountName": "admin", "initContainers": [{"name": "i", "IMAGE": "evil.example.net/x"}]}'
+    container: {image: ghcr.io/acme/d:1.0.0}
+"""
+
+
+def test_pod_spec_patch_keys_in_another_case_are_read_as_go_reads_them():
+    """The workflow controller decodes a podSpecPatch with Go's encoding/json, which matches field
+    names in any case (with Unicode folding: U+017F is s), so ``Hostpid``, ``HOSTIPC``, ``hoſtPID``
+    and ``Privileged`` set those fields (argo-workflows v3.7 ``ApplyPodSpecPatch``): HL105, and
+    HL110 for a ServiceAccount or image set in another case."""
+    assert _hits(FOLDED_PATCHES, "HL105") == [
+        (11, 19, "spec.templates[0].podSpecPatch"),
+        (14, 19, "spec.templates[1].podSpecPatch"),
+        (17, 19, "spec.templates[2].podSpecPatch"),
+    ]
+    assert _hits(FOLDED_PATCHES, "HL110") == [(20, 19, "spec.templates[3].podSpecPatch")]
+    messages = [f.message for f in lint_text(FOLDED_PATCHES, parse_config({}, "t")) if f.rule_id in ("HL105", "HL110")]
+    tail = ("a PreSync hook runs on every sync and then controls the node, not just its pod. Remove it, or do this "
+            "work outside the cluster's workloads.")
+    assert messages == [
+        f"The podSpecPatch of Workflow/f-* at spec.templates[0].podSpecPatch gives its pods hostPID: true: {tail}",
+        f"The podSpecPatch of Workflow/f-* at spec.templates[1].podSpecPatch gives its pods hostNetwork: true, "
+        f"hostPID: true, hostIPC: true: {tail}",
+        f"The podSpecPatch of Workflow/f-* at spec.templates[2].podSpecPatch gives its pods container 'main' "
+        f"privileged, container 'main' adding SYS_ADMIN: {tail}",
+        "The podSpecPatch of Workflow/f-* at spec.templates[3].podSpecPatch sets serviceAccountName, the image of "
+        "container 'i': hooklint checks the images and ServiceAccount written in the templates, not those of a "
+        "patch (HL101-HL104). Write them in the template instead.",
+    ]

@@ -12,6 +12,7 @@ from typing import Iterator
 from hooklint.checks import Context, Hit, check
 from hooklint.checks.pods import mounted_volumes, phase_words, pods_in_scope, runs, token_secrets
 from hooklint.images import allowed, is_templated, parse_image
+from hooklint.sources.repository.kustomize_spec import go_fold
 from hooklint.sources.repository.volumes import HostPathVolume, node_path, volume_match_facts
 from hooklint.sources.repository.volumes import storage_class as volumes_storage_class
 from hooklint.model import BASELINE_CAPABILITIES, KUBEFLOW_REPLICA_SPECS, POD_KINDS, RUN_TO_COMPLETION_KINDS, TEMPLATE_ONLY_KINDS, find_pod_specs, Container, Manifest, PodSpec, binding_grantee, get_map, selects
@@ -509,11 +510,12 @@ def _privileged(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator[Hit]:
                 )
 
 
-def parsed_patch(text: object) -> Map | None:
+def parsed_patch(text: object) -> dict | None:
     """A Workflow's ``podSpecPatch`` as the workflow controller reads it, when hooklint can: a
     YAML or JSON mapping (``argo-workflows util/util.go`` ``ApplyPodSpecPatch`` reads it with
     sigs.k8s.io/yaml), without ``{{`` (the controller substitutes workflow variables first, so a
-    templated patch says nothing certain). None otherwise (HL110 reports it)."""
+    templated patch says nothing certain), its keys folded as Go's decoder matches them
+    (:func:`folded_patch`). None otherwise (HL110 reports it)."""
     if not isinstance(text, str) or "{{" in text:
         return None
     try:
@@ -522,7 +524,63 @@ def parsed_patch(text: object) -> Map | None:
         return None
     if len(docs) != 1 or not isinstance(docs[0].value, Map):
         return None
-    return docs[0].value
+    return folded_patch(docs[0].value)
+
+
+_CAPABILITIES_FIELDS: dict[str, object] = {"add": None, "drop": None}
+_SECURITY_CONTEXT_FIELDS: dict[str, object] = {
+    "privileged": None, "allowPrivilegeEscalation": None, "capabilities": _CAPABILITIES_FIELDS,
+}  # fmt: skip
+_CONTAINER_FIELDS: dict[str, object] = {"name": None, "image": None, "securityContext": _SECURITY_CONTEXT_FIELDS}
+_VOLUME_FIELDS: dict[str, object] = {"name": None, "hostPath": None}
+#: The PodSpec fields (and the fields below them) HL101-HL105 and HL110 read of a podSpecPatch:
+#: a nested mapping is a struct's fields, a list ``[fields]`` a list of such structs.
+POD_SPEC_PATCH_FIELDS: dict[str, object] = {
+    "hostPID": None, "hostNetwork": None, "hostIPC": None, "serviceAccountName": None,
+    "serviceAccount": None, "automountServiceAccountToken": None, "volumes": [_VOLUME_FIELDS],
+    "containers": [_CONTAINER_FIELDS], "initContainers": [_CONTAINER_FIELDS],
+    "ephemeralContainers": [_CONTAINER_FIELDS],
+}  # fmt: skip
+
+
+def _merged(old: object, new: object) -> object:
+    """Two values written for one field under keys that fold alike, kept both ways (fail closed):
+    a true bool wins, lists are joined, mappings merged field by field."""
+    if isinstance(old, list) and isinstance(new, list):
+        return [*old, *new]
+    if isinstance(old, dict) and isinstance(new, dict):
+        out = dict(old)
+        for key, value in new.items():
+            out[key] = _merged(out[key], value) if key in out else value
+        return out
+    return old if old is True else new
+
+
+def folded_patch(patch: dict, fields: dict[str, object] = POD_SPEC_PATCH_FIELDS) -> dict:
+    """``patch`` (a parsed podSpecPatch mapping) with every key that names a field of ``fields``
+    in another case renamed to the field, as Go's ``encoding/json`` matches it (any case, with
+    Unicode simple folding: ``Hostpid``, ``HOSTIPC``, ``ho\u017ftPID`` are ``hostPID``;
+    :func:`~hooklint.sources.repository.kustomize_spec.go_fold`), struct levels below done alike.
+    The workflow controller (argo-workflows v3.7 ``workflow/util/util.go`` ``ApplyPodSpecPatch``)
+    checks the patch by decoding it into a ``PodSpec``, merges it into the pod's JSON with
+    ``strategicpatch.StrategicMergePatch`` (a key the pod does not have is copied as written) and
+    decodes the result again, so a key in another case sets the field. Keys that fold onto one
+    field are all kept (:func:`_merged`: a true value of any of them counts), since which one Go
+    keeps depends on the merged document's key order. Other keys are kept as written; the result
+    is plain ``dict``/``list`` from the first level down to the folded fields."""
+    out: dict = {}
+    for key, value in patch.items():
+        field = key
+        if isinstance(key, str) and key not in fields:
+            folded = go_fold(key)
+            field = next((f for f in fields if go_fold(f) == folded), key)
+        shape = fields.get(field) if isinstance(field, str) else None
+        if isinstance(shape, dict) and isinstance(value, dict):
+            value = folded_patch(value, shape)
+        elif isinstance(shape, list) and isinstance(value, list):
+            value = [folded_patch(v, shape[0]) if isinstance(v, dict) else v for v in value]
+        out[field] = _merged(out[field], value) if field in out else value
+    return out
 
 
 def _patch_privileges(m: Manifest, pod: PodSpec, tail: str) -> Iterator[Hit]:
@@ -537,22 +595,22 @@ def _patch_privileges(m: Manifest, pod: PodSpec, tail: str) -> Iterator[Hit]:
         said: list[str] = []
         said.extend(f"{key}: true" for key in ("hostNetwork", "hostPID", "hostIPC") if patch.get(key) is True)
         volumes = patch.get("volumes")
-        said.extend(f"hostPath volume '{v.get('name')}'" for v in (volumes if isinstance(volumes, Seq) else [])
-                    if isinstance(v, Map) and "hostPath" in v)  # fmt: skip
-        for list_name in ("initContainers", "containers"):
+        said.extend(f"hostPath volume '{v.get('name')}'" for v in (volumes if isinstance(volumes, list) else [])
+                    if isinstance(v, dict) and "hostPath" in v)  # fmt: skip
+        for list_name in ("initContainers", "containers", "ephemeralContainers"):
             items = patch.get(list_name)
-            for c in items if isinstance(items, Seq) else []:
-                sc = get_map(c, "securityContext") if isinstance(c, Map) else None
-                if sc is None:
+            for c in items if isinstance(items, list) else []:
+                sc = c.get("securityContext") if isinstance(c, dict) else None
+                if not isinstance(sc, dict):
                     continue
                 name = f"container '{c.get('name')}'"
                 if sc.get("privileged") is True:
                     said.append(f"{name} privileged")
                 if sc.get("allowPrivilegeEscalation") is True:
                     said.append(f"{name} allowPrivilegeEscalation: true")
-                caps = get_map(sc, "capabilities")
-                added = caps.get("add") if caps is not None else None
-                extra = [str(a) for a in (added if isinstance(added, Seq) else []) if a not in BASELINE_CAPABILITIES]
+                caps = sc.get("capabilities")
+                added = caps.get("add") if isinstance(caps, dict) else None
+                extra = [str(a) for a in (added if isinstance(added, list) else []) if a not in BASELINE_CAPABILITIES]
                 if extra:
                     said.append(f"{name} adding {', '.join(extra)}")
         if said:
@@ -775,11 +833,11 @@ def _workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
                 f"{path}.podSpecPatch",
             )
             continue
-        sets = ["serviceAccountName"] if "serviceAccountName" in patch else []
-        for list_name in ("initContainers", "containers"):
+        sets = [key for key in ("serviceAccountName", "serviceAccount") if key in patch]
+        for list_name in ("initContainers", "containers", "ephemeralContainers"):
             items = patch.get(list_name)
-            sets += [f"the image of container '{c.get('name')}'" for c in (items if isinstance(items, Seq) else [])
-                     if isinstance(c, Map) and "image" in c]  # fmt: skip
+            sets += [f"the image of container '{c.get('name')}'" for c in (items if isinstance(items, list) else [])
+                     if isinstance(c, dict) and "image" in c]  # fmt: skip
         if sets:
             yield Hit(
                 f"The podSpecPatch of {m.label} at {path}.podSpecPatch sets {', '.join(sets)}: hooklint checks the "
