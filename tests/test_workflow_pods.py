@@ -279,3 +279,82 @@ def test_pod_spec_patch_keys_in_another_case_are_read_as_go_reads_them():
         "container 'i': hooklint checks the images and ServiceAccount written in the templates, not those of a "
         "patch (HL101-HL104). Write them in the template instead.",
     ]
+
+
+RESOURCE_TEMPLATES = """\
+apiVersion: argoproj.io/v1alpha1
+kind: Workflow
+metadata:
+  generateName: r-
+  annotations: {argocd.argoproj.io/hook: PreSync}
+spec:
+  entrypoint: a
+  serviceAccountName: w
+  templates:
+  - name: a
+    resource:
+      action: create
+      manifest: |
+        apiVersion: v1
+        kind: Pod
+        metadata: {generateName: node-root-}
+        spec:
+          hostPID: true
+          containers:
+          - name: c
+            image: docker.io/evil/x:latest
+            securityContext: {privileged: true}
+          volumes: [{name: host, hostPath: {path: /}}]
+  - name: b
+    resource:
+      action: apply
+      manifest: '{"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j"}, "spec": {"template": {"spec": {"containers": [{"name": "m", "image": "ghcr.io/acme/m:1.0.0"}]}}}}'
+  - name: c
+    resource: {action: create, manifest: "apiVersion: v1\\nkind: ConfigMap\\nmetadata: {name: c}\\n"}
+  - name: d
+    resource: {action: delete, manifest: "{{inputs.parameters.pod}}"}
+  - name: e
+    steps:
+    - - name: x
+        inline:
+          resource: {action: create, manifest: "{{inputs.parameters.pod}}"}
+  - name: f
+    resource:
+      action: create
+      manifestFrom: {artifact: {name: m}}
+"""
+
+
+def test_resource_templates_that_make_pods_are_reported():
+    """A resource template makes the executor create the objects of its manifest with the
+    Workflow's ServiceAccount (argo-workflows ``workflow/executor/resource.go``): a Pod or Job in it,
+    a templated manifest and manifestFrom are HL110 naming what HL105 would say; a ConfigMap and a
+    delete are not."""
+    assert _hits(RESOURCE_TEMPLATES, "HL110") == [
+        (11, 5, "spec.templates[0].resource"),
+        (25, 5, "spec.templates[1].resource"),
+        (36, 11, "spec.templates[4].steps[0][0].inline.resource"),
+        (38, 5, "spec.templates[5].resource"),
+    ]
+    messages = [f.message for f in lint_text(RESOURCE_TEMPLATES, parse_config({}, "t")) if f.rule_id == "HL110"]
+    tail = ("so hooklint did not check the images, ServiceAccount and privileges of those pods (HL101-HL105), and "
+            "those objects run with the Workflow's ServiceAccount. Review them yourself, or run the work in a "
+            "container template, whose pod hooklint reads.")
+    assert messages == [
+        "The resource template at spec.templates[0] of Workflow/r-* makes the workflow controller create Pod "
+        f"'node-root-*' with hostPID: true, hostPath volume 'host', privileged container 'c', {tail}",
+        f"The resource template at spec.templates[1] of Workflow/r-* makes the workflow controller apply Job 'j', {tail}",
+        "The resource template at spec.templates[4].steps[0][0].inline of Workflow/r-* makes the workflow controller "
+        "create the objects of a manifest hooklint cannot read (templated with {{...}}, or not YAML mappings), "
+        f"{tail}",
+        "The resource template at spec.templates[5] of Workflow/r-* makes the workflow controller create objects "
+        f"from an artifact (manifestFrom), {tail}",
+    ]
+
+
+def test_attack_resource_template_hook_exits_1(tmp_path):
+    """/work/attack16/fx/wfres: the only template creates a privileged Pod; was exit 0."""
+    (tmp_path / "wf.yaml").write_text(RESOURCE_TEMPLATES.split("  - name: b\n")[0], encoding="utf-8")
+    result = runner.invoke(app, ["lint", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "HL110" in result.output

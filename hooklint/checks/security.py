@@ -782,6 +782,109 @@ def _task_run_pods_not_read(m: Manifest, spec: Map | None) -> Iterator[Hit]:
             )
 
 
+def _templates_with_inline(template: object, path: str) -> Iterator[tuple[Map, str]]:
+    """A Workflow ``template`` and every template written inline in its steps and DAG tasks
+    (``inline``, at any depth), as (template, dotted path)."""
+    if not isinstance(template, Map):
+        return
+    yield template, path
+    steps = template.get("steps")
+    dag = get_map(template, "dag")
+    tasks = dag.get("tasks") if dag is not None else None
+    items = [(step, f"{path}.steps[{i}][{j}]") for i, group in enumerate(steps if isinstance(steps, Seq) else [])
+             for j, step in enumerate(group if isinstance(group, Seq) else [])]
+    items += [(task, f"{path}.dag.tasks[{i}]") for i, task in enumerate(tasks if isinstance(tasks, Seq) else [])]
+    for item, item_path in items:
+        if isinstance(item, Map):
+            yield from _templates_with_inline(item.get("inline"), f"{item_path}.inline")
+
+
+#: Resource template actions that only read or remove objects (``workflow/executor/resource.go``).
+_READ_ONLY_ACTIONS = frozenset({"get", "delete"})
+
+
+def _pod_hazards(pod: Map) -> list[str]:
+    """What HL105 would say of a pod spec, in short: host namespaces, hostPath volumes, privileged
+    or escalating containers."""
+    said = [f"{key}: true" for key in ("hostNetwork", "hostPID", "hostIPC") if pod.get(key) is True]
+    volumes = pod.get("volumes")
+    said += [f"hostPath volume '{v.get('name')}'" for v in (volumes if isinstance(volumes, Seq) else [])
+             if isinstance(v, Map) and "hostPath" in v]  # fmt: skip
+    for list_name in ("initContainers", "containers"):
+        items = pod.get(list_name)
+        for c in items if isinstance(items, Seq) else []:
+            sc = get_map(c, "securityContext") if isinstance(c, Map) else None
+            if sc is not None and sc.get("privileged") is True:
+                said.append(f"privileged container '{c.get('name')}'")
+            if sc is not None and sc.get("allowPrivilegeEscalation") is True:
+                said.append(f"container '{c.get('name')}' with allowPrivilegeEscalation: true")
+    return said
+
+
+def _resource_objects(text: object) -> list[tuple[str, list[str]]] | None:
+    """The objects a resource template's ``manifest`` creates that run pods, as (``Kind 'name'``,
+    what HL105 would say of their pods), when hooklint can read it: YAML or JSON documents with no
+    ``{{`` (the controller fills in workflow variables first). An object runs pods when it is of a
+    kind whose pods hooklint reads (:data:`hooklint.model.POD_KINDS`), a run-to-completion kind
+    (:data:`hooklint.model.RUN_TO_COMPLETION_KINDS`), a CronWorkflow, or holds a pod spec anywhere
+    in its spec (:func:`hooklint.model.find_pod_specs`). None when it cannot be read."""
+    if not isinstance(text, str) or "{{" in text:
+        return None
+    try:
+        docs = parse_documents(text)
+    except (YamlSyntaxError, DocumentTooComplex):
+        return None
+    out: list[tuple[str, list[str]]] = []
+    for doc in docs:
+        body = doc.value
+        if body is None:
+            continue
+        if not isinstance(body, Map):
+            return None
+        kind = str(body["kind"]) if isinstance(body.get("kind"), str) else "object"
+        api = str(body["apiVersion"]) if isinstance(body.get("apiVersion"), str) else ""
+        group = api.rsplit("/", 1)[0] if "/" in api else ""
+        found = find_pod_specs(body)
+        if not found and kind not in POD_KINDS and kind != "CronWorkflow" and (group, kind) not in RUN_TO_COMPLETION_KINDS:
+            continue
+        md = get_map(body, "metadata")
+        name = md.get("name") if md is not None else None
+        if not isinstance(name, str) and md is not None and isinstance(md.get("generateName"), str):
+            name = f"{md['generateName']}*"
+        hazards = [h for _, parent, key in found for h in _pod_hazards(parent[key])]
+        out.append((f"{kind} '{name}'" if isinstance(name, str) else kind, hazards))
+    return out
+
+
+def _resource_pods_not_read(m: Manifest, template: Map, path: str) -> Iterator[Hit]:
+    """HL110 on a Workflow template with a ``resource`` (``workflow_types.go`` ``ResourceTemplate``):
+    the executor creates, applies, replaces or patches the objects of its ``manifest`` (or of
+    ``manifestFrom``, an artifact) as written, with the Workflow's ServiceAccount
+    (``workflow/executor/resource.go`` ``ExecResource``), so a Pod, Job or other pod-running object
+    in it runs outside HL101-HL105. Reported when the manifest cannot be read (templated, not YAML,
+    ``manifestFrom``) or holds pod-running objects (:func:`_resource_objects`), naming their
+    privileges; ``get`` and ``delete`` create nothing."""
+    resource = get_map(template, "resource")
+    if resource is None or resource.get("action") in _READ_ONLY_ACTIONS:
+        return
+    action = resource.get("action") if isinstance(resource.get("action"), str) else "create"
+    objects = _resource_objects(resource.get("manifest")) if "manifestFrom" not in resource else None
+    if objects == []:
+        return
+    if objects is None:
+        what = ("objects from an artifact (manifestFrom)" if "manifestFrom" in resource
+                else "the objects of a manifest hooklint cannot read (templated with {{...}}, or not YAML mappings)")  # fmt: skip
+    else:
+        what = "; ".join(name + (" with " + ", ".join(h) if h else "") for name, h in objects)
+    yield Hit(
+        f"The resource template at {path} of {m.label} makes the workflow controller {action} {what}, "
+        f"{_CHECKED}, and those objects run with the Workflow's ServiceAccount. Review them yourself, or run "
+        "the work in a container template, whose pod hooklint reads.",
+        template.key_span("resource"),
+        f"{path}.resource",
+    )
+
+
 def _workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """HL110 on a Workflow hook (``argoproj.io``) whose pods hooklint cannot read, so HL101-HL105 do not
     judge them: ``spec.workflowTemplateRef`` (the workflow controller runs the referenced
@@ -790,7 +893,8 @@ def _workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
     WorkflowTemplate), a ``podSpecPatch`` hooklint cannot parse (:func:`parsed_patch`: templated,
     or not a mapping), and a parsed one that sets a container's image or the pod's
     ServiceAccount (the patch is applied to every pod of its template: ``workflowpod.go``
-    ``processPodSpecPatch``). Each is reported once, where it is written."""
+    ``processPodSpecPatch``), and a ``resource`` template that creates pod-running objects
+    (:func:`_resource_pods_not_read`). Each is reported once, where it is written."""
     spec = get_map(m.body, "spec")
     if spec is None:
         return
@@ -806,6 +910,8 @@ def _workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
         )
     templates = spec.get("templates")
     for i, template in enumerate(templates if isinstance(templates, Seq) else []):
+        for inner, inner_path in _templates_with_inline(template, f"spec.templates[{i}]"):
+            yield from _resource_pods_not_read(m, inner, inner_path)
         for item, path, name in _template_refs(template, f"spec.templates[{i}]"):
             target = item["templateRef"]
             yield Hit(
