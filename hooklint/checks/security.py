@@ -15,7 +15,7 @@ from hooklint.images import allowed, is_templated, parse_image
 from hooklint.sources.repository.kustomize_spec import go_fold
 from hooklint.sources.repository.volumes import HostPathVolume, node_path, volume_match_facts
 from hooklint.sources.repository.volumes import storage_class as volumes_storage_class
-from hooklint.model import BASELINE_CAPABILITIES, KUBEFLOW_REPLICA_SPECS, POD_KINDS, RUN_TO_COMPLETION_KINDS, TEMPLATE_ONLY_KINDS, find_pod_specs, Container, Manifest, PodSpec, binding_grantee, get_map, selects
+from hooklint.model import BASELINE_CAPABILITIES, KUBEFLOW_REPLICA_SPECS, MAX_POD_SPEC_DEPTH, POD_KINDS, RUN_TO_COMPLETION_KINDS, TEMPLATE_ONLY_KINDS, find_pod_specs, Container, Manifest, PodSpec, binding_grantee, get_map, selects
 from hooklint.yamlio import DocumentTooComplex, Map, Seq, YamlSyntaxError, parse_documents
 
 
@@ -719,6 +719,7 @@ def _other_pods_not_read(m: Manifest) -> Iterator[Hit]:
         return
     found = find_pod_specs(m.body)
     if not found:
+        yield from _pod_settings_not_read(m)
         return
     path, parent, key = found[0]
     more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
@@ -726,6 +727,88 @@ def _other_pods_not_read(m: Manifest) -> Iterator[Hit]:
         f"{m.label} is a {m.kind} ({m.group or 'v1'}), whose pods hooklint does not read, and it holds a pod spec at "
         f"{path}{more}: its controller may run pods from it, {_CHECKED}. Review those pods yourself, or run the work "
         "as a Job, whose pod hooklint reads.",
+        parent.key_span(key),
+        path,
+    )
+
+
+#: Keys that only a pod's or container's settings hold (``corev1.PodSpec``, ``Container``,
+#: ``Volume``): an operator that takes them makes pods of them.
+_POD_SETTING_KEYS = frozenset({"image", "containers", "initContainers", "hostNetwork", "hostPID", "hostIPC",
+                               "securityContext", "hostPath", "volumeMounts"})  # fmt: skip
+#: Of those, the ones that say an object's settings are a pod's (``image`` or ``containers`` alone
+#: may be an application's own settings).
+_POD_ONLY_KEYS = frozenset({"hostNetwork", "hostPID", "hostIPC", "securityContext", "hostPath", "volumeMounts"})
+#: Operator kinds that always run pods from settings in their own shape, as (group, kind): the
+#: Spark operator's (kubeflow/spark-operator ``api/v1beta2/sparkapplication_types.go``).
+OPERATOR_POD_KINDS = frozenset({("sparkoperator.k8s.io", "SparkApplication"),
+                                ("sparkoperator.k8s.io", "ScheduledSparkApplication")})  # fmt: skip
+
+
+def _pod_settings(body: Map) -> list[tuple[str, Map, str]]:
+    """Every key of :data:`_POD_SETTING_KEYS` below ``body``'s ``spec`` (up to
+    :data:`hooklint.model.MAX_POD_SPEC_DEPTH` levels), in document order, as (dotted path, parent
+    mapping, key); a key's own value is not searched further."""
+    out: list[tuple[str, Map, str]] = []
+
+    def visit(value: object, path: str, depth: int) -> None:
+        if depth >= MAX_POD_SPEC_DEPTH:
+            return
+        if isinstance(value, Map):
+            for k, v in value.items():
+                if not isinstance(k, str):
+                    continue
+                if k in _POD_SETTING_KEYS and (k != "image" or isinstance(v, str)):
+                    out.append((f"{path}.{k}", value, k))
+                else:
+                    visit(v, f"{path}.{k}", depth + 1)
+        elif isinstance(value, Seq):
+            for i, v in enumerate(value):
+                visit(v, f"{path}[{i}]", depth + 1)
+
+    visit(body.get("spec"), "spec", 0)
+    return out
+
+
+def _pod_settings_not_read(m: Manifest) -> Iterator[Hit]:
+    """HL110 on a hook of a kind whose pods hooklint does not read and that holds no pod spec
+    hooklint knows (:func:`_other_pods_not_read`) but holds pod settings in an operator's own shape
+    (:func:`_pod_settings`): a Spark operator ``SparkApplication`` (``sparkoperator.k8s.io``) makes
+    its driver and executor pods of ``spec.image``, ``spec.volumes``, ``spec.hostNetwork`` and each
+    ``SparkPodSpec`` (``spec.driver``, ``spec.executor``: ``securityContext``, ``volumeMounts``;
+    kubeflow/spark-operator ``api/v1beta2/sparkapplication_types.go``), an Argo Events Sensor its
+    pod of ``spec.template.container``. Reported when a setting only a pod has is among them
+    (:data:`_POD_ONLY_KEYS`), or always for a kind of :data:`OPERATOR_POD_KINDS`; once, at the first
+    setting, naming the host namespaces, hostPath volumes and privileged or escalating containers
+    among them."""
+    found = _pod_settings(m.body)
+    operator = (m.group, m.kind) in OPERATOR_POD_KINDS
+    if not operator and not any(key in _POD_ONLY_KEYS for _, _, key in found):
+        return
+    if not found:
+        yield Hit(
+            f"{m.label} is a {m.kind} ({m.group}), whose controller runs pods hooklint does not read, {_CHECKED}. "
+            "Review those pods yourself, or run the work as a Job, whose pod hooklint reads.",
+            m.anchor,
+            "metadata.name",
+        )
+        return
+    hazards: list[str] = []
+    for path, parent, key in found:
+        value = parent[key]
+        if key in ("hostNetwork", "hostPID", "hostIPC") and value is True:
+            hazards.append(f"{key}: true ({path})")
+        elif key == "hostPath":
+            hazards.append(f"a hostPath volume ({path})")
+        elif key == "securityContext" and isinstance(value, Map):
+            hazards += [f"{flag}: true ({path}.{flag})" for flag in ("privileged", "allowPrivilegeEscalation")
+                        if value.get(flag) is True]  # fmt: skip
+    path, parent, key = found[0]
+    named = f", among them {', '.join(hazards)}" if hazards else ""
+    yield Hit(
+        f"{m.label} is a {m.kind} ({m.group or 'v1'}), whose pods hooklint does not read, and it holds pod settings "
+        f"from {path} on{named}: its controller may run pods with them, {_CHECKED}. Review those pods yourself, or "
+        "run the work as a Job, whose pod hooklint reads.",
         parent.key_span(key),
         path,
     )
