@@ -714,7 +714,8 @@ def _other_pods_not_read(m: Manifest) -> Iterator[Hit]:
     RayJob's ``spec.rayClusterSpec.headGroupSpec.template.spec``). Argo CD runs an object of any
     kind as a hook (argo-cd v3.5.1 ``controller/hook.go`` ``isHookOfType``), and its controller may
     make pods from that spec, which HL101-HL105 then never read: reported once, at the first
-    pod spec, naming how many there are (fail closed: a warning, so the run exits 1)."""
+    pod spec, naming how many there are (fail closed: a warning, so the run exits 1). One with no
+    pod spec but pod settings in an operator's own shape is :func:`_pod_settings_not_read`'s."""
     if (m.group, m.kind) in TEMPLATE_ONLY_KINDS or m.pod_specs():
         return
     found = find_pod_specs(m.body)
