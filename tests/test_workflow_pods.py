@@ -358,3 +358,18 @@ def test_attack_resource_template_hook_exits_1(tmp_path):
     result = runner.invoke(app, ["lint", str(tmp_path)])
     assert result.exit_code == 1
     assert "HL110" in result.output
+
+
+def test_resource_template_list_items_are_read():
+    """The executor creates each item of a ``kind: List`` manifest (kubectl): a Pod among them is HL110."""
+    text = RESOURCE_TEMPLATES.split("  - name: b\n")[0].replace(
+        "        apiVersion: v1\n        kind: Pod\n", "        apiVersion: v1\n        kind: List\n        items:\n"
+        "        - apiVersion: v1\n          kind: ConfigMap\n          metadata: {name: c}\n        - apiVersion: v1\n"
+        "          kind: Pod\n").replace("\n        metadata: {generateName", "\n          metadata: {generateName")
+    lines = text.splitlines()
+    start = lines.index("          metadata: {generateName: node-root-}")
+    text = "\n".join(lines[:start + 1] + ["  " + line for line in lines[start + 1:]]) + "\n"
+    messages = [f.message for f in lint_text(text, parse_config({}, "t")) if f.rule_id == "HL110"]
+    assert [m.split(", so hooklint")[0] for m in messages] == [
+        "The resource template at spec.templates[0] of Workflow/r-* makes the workflow controller create Pod "
+        "'node-root-*' with hostPID: true, hostPath volume 'host', privileged container 'c'"]

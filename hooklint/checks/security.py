@@ -911,7 +911,8 @@ def _resource_objects(text: object) -> list[tuple[str, list[str]]] | None:
     ``{{`` (the controller fills in workflow variables first). An object runs pods when it is of a
     kind whose pods hooklint reads (:data:`hooklint.model.POD_KINDS`), a run-to-completion kind
     (:data:`hooklint.model.RUN_TO_COMPLETION_KINDS`), a CronWorkflow, or holds a pod spec anywhere
-    in its spec (:func:`hooklint.model.find_pod_specs`). None when it cannot be read."""
+    in its spec (:func:`hooklint.model.find_pod_specs`); the items of a ``List`` (``kind`` ending in
+    ``List``, as kubectl reads it) are objects too. None when it cannot be read."""
     if not isinstance(text, str) or "{{" in text:
         return None
     try:
@@ -919,12 +920,19 @@ def _resource_objects(text: object) -> list[tuple[str, list[str]]] | None:
     except (YamlSyntaxError, DocumentTooComplex):
         return None
     out: list[tuple[str, list[str]]] = []
-    for doc in docs:
-        body = doc.value
+    bodies = [doc.value for doc in docs]
+    while bodies:
+        body = bodies.pop(0)
         if body is None:
             continue
         if not isinstance(body, Map):
             return None
+        if isinstance(body.get("kind"), str) and str(body["kind"]).endswith("List") and "items" in body:
+            items = body.get("items")  # kubectl creates each item of a List (``Unstructured.IsList``)
+            if items is not None and not isinstance(items, Seq):
+                return None
+            bodies[:0] = list(items or [])
+            continue
         kind = str(body["kind"]) if isinstance(body.get("kind"), str) else "object"
         api = str(body["apiVersion"]) if isinstance(body.get("apiVersion"), str) else ""
         group = api.rsplit("/", 1)[0] if "/" in api else ""
