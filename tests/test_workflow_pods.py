@@ -373,3 +373,11 @@ def test_resource_template_list_items_are_read():
     assert [m.split(", so hooklint")[0] for m in messages] == [
         "The resource template at spec.templates[0] of Workflow/r-* makes the workflow controller create Pod "
         "'node-root-*' with hostPID: true, hostPath volume 'host', privileged container 'c'"]
+
+
+def test_pod_spec_patch_volume_keys_in_another_case_are_read():
+    """``Volumes``/``HostPath`` in a podSpecPatch are ``volumes``/``hostPath`` to Go's decoder."""
+    text = FOLDED_PATCHES.replace('\'{"Hostpid": true}\'', '\'{"Volumes": [{"name": "root", "HOSTPATH": {"path": "/"}}]}\'')
+    messages = [f.message for f in lint_text(text, parse_config({}, "t")) if f.rule_id == "HL105"]
+    assert messages[0].startswith(
+        "The podSpecPatch of Workflow/f-* at spec.templates[0].podSpecPatch gives its pods hostPath volume 'root': ")
