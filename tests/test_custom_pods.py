@@ -139,3 +139,77 @@ template:
 """ + TRAINING.removeprefix(CM).replace("    argocd.argoproj.io/hook: PostDelete\n", "    team: ml\n")
     code, lines = _lint(tmp_path, monkeypatch, text)
     assert [line for line in lines if " HL110 " in line] == []
+
+
+SPARK = CM + """\
+apiVersion: sparkoperator.k8s.io/v1beta2
+kind: SparkApplication
+metadata:
+  name: evil
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  type: Python
+  image: docker.io/evil/spark:latest
+  hostNetwork: true
+  volumes:
+  - name: host
+    hostPath: {path: /}
+  driver:
+    cores: 1
+    securityContext: {privileged: true}
+    volumeMounts: [{name: host, mountPath: /host}]
+  executor:
+    instances: 1
+"""
+
+
+def test_operator_pod_settings_in_their_own_shape_are_reported_not_read(tmp_path, monkeypatch):
+    """A SparkApplication's driver and executor pods are made of ``spec.image``, ``spec.volumes``,
+    ``spec.hostNetwork`` and ``spec.driver``/``spec.executor`` (no ``containers`` list, so no pod
+    spec is found): HL110 names the host network, the hostPath and the privileged driver. Before:
+    only HL209 (a lifecycle warning a policy may ignore), nothing about the pods."""
+    code, lines = _lint(tmp_path, monkeypatch, SPARK)
+    assert code == 1
+    assert [line for line in lines if " HL110 " in line] == [
+        "app/hook.yaml:14:3: warning HL110 hook-workflow-pods-not-read: SparkApplication/evil is a SparkApplication "
+        "(sparkoperator.k8s.io), whose pods hooklint does not read, and it holds pod settings from spec.image on, "
+        "among them hostNetwork: true (spec.hostNetwork), a hostPath volume (spec.volumes[0].hostPath), privileged: "
+        "true (spec.driver.securityContext.privileged): its controller may run pods with them, "
+        f"{CHECKED}. Review those pods yourself, or run the work as a Job, whose pod hooklint reads.",
+    ]
+
+
+def test_operator_kind_with_no_pod_setting_is_still_reported(tmp_path, monkeypatch):
+    """A SparkApplication always runs pods (the operator's default image): HL110 at its name; an
+    unknown kind with only ``securityContext`` settings is reported at them."""
+    text = CM + """\
+apiVersion: sparkoperator.k8s.io/v1beta2
+kind: SparkApplication
+metadata:
+  name: plain
+  annotations: {argocd.argoproj.io/hook: PreSync}
+spec:
+  type: Scala
+  mainClass: Main
+---
+apiVersion: acme.example.com/v1
+kind: Runner
+metadata:
+  name: r
+  annotations: {argocd.argoproj.io/hook: PreSync}
+spec:
+  worker:
+    securityContext: {allowPrivilegeEscalation: true}
+"""
+    code, lines = _lint(tmp_path, monkeypatch, text)
+    assert code == 1
+    assert [line for line in lines if " HL110 " in line] == [
+        "app/hook.yaml:9:9: warning HL110 hook-workflow-pods-not-read: SparkApplication/plain is a SparkApplication "
+        f"(sparkoperator.k8s.io), whose controller runs pods hooklint does not read, {CHECKED}. Review those pods "
+        "yourself, or run the work as a Job, whose pod hooklint reads.",
+        "app/hook.yaml:22:5: warning HL110 hook-workflow-pods-not-read: Runner/r is a Runner (acme.example.com), whose "
+        "pods hooklint does not read, and it holds pod settings from spec.worker.securityContext on, among them "
+        "allowPrivilegeEscalation: true (spec.worker.securityContext.allowPrivilegeEscalation): its controller may run "
+        f"pods with them, {CHECKED}. Review those pods yourself, or run the work as a Job, whose pod hooklint reads.",
+    ]

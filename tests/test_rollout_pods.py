@@ -143,7 +143,8 @@ spec:
 def test_rollout_workload_ref_is_hl110_and_other_groups_rollout_is_not_read(tmp_path, monkeypatch):
     """Before: no HL110, so the Deployment's hostPID pod template, which the Rollout hook runs,
     passed unread (the Deployment itself is a plain resource, not checked by HL105). OpenKruise's
-    Rollout is a custom resource of another group: HL209 as before, no pod read, no HL206."""
+    Rollout is a custom resource of another group: HL209 as before, no pod read, no HL206; its
+    ``hostNetwork: true`` is a pod setting hooklint does not read, so HL110 (fail closed)."""
     code, lines = _lint(tmp_path, monkeypatch, WORKLOAD_REF)
     assert code == 1
     assert lines[:4] == [
@@ -156,7 +157,11 @@ def test_rollout_workload_ref_is_hl110_and_other_groups_rollout_is_not_read(tmp_
         "re-creates it at every sync (BeforeHookCreation), and the controller behind rollouts.kruise.io/Rollout usually "
         "deletes what it manages (a database, a cluster, their data) with it, and builds it anew. Make it a normal "
         "resource with a sync wave.",
-        "",
+        "app/r.yaml:48:7: warning HL110 hook-workflow-pods-not-read: Rollout/kruise is a Rollout (rollouts.kruise.io), "
+        "whose pods hooklint does not read, and it holds pod settings from spec.template.spec.hostNetwork on, among "
+        "them hostNetwork: true (spec.template.spec.hostNetwork): its controller may run pods with them, so hooklint "
+        "did not check the images, ServiceAccount and privileges of those pods (HL101-HL105). Review those pods "
+        "yourself, or run the work as a Job, whose pod hooklint reads.",
     ]
 
 

@@ -228,3 +228,156 @@ subjects: [{kind: ServiceAccount, name: w, namespace: shop}]
 """
     assert _hits(text, "HL106") == [(8, 23, "spec.serviceAccountName")]
     assert _hits(text, "HL107") == [(13, 40, "spec.templates[0].container.env[0].value")]
+
+
+FOLDED_PATCHES = """\
+apiVersion: argoproj.io/v1alpha1
+kind: Workflow
+metadata:
+  generateName: f-
+  annotations: {argocd.argoproj.io/hook: PreSync}
+spec:
+  entrypoint: a
+  serviceAccountName: w
+  templates:
+  - name: a
+    podSpecPatch: '{"Hostpid": true}'
+    container: {image: ghcr.io/acme/a:1.0.0}
+  - name: b
+    podSpecPatch: '{"HOSTIPC": true, "hoſtPID": true, "HostNetwork": false, "hostNetwork": true}'
+    container: {image: ghcr.io/acme/b:1.0.0}
+  - name: c
+    podSpecPatch: '{"Containers": [{"name": "main", "SecurityContext": {"Privileged": true, "Capabilities": {"ADD": ["SYS_ADMIN"]}}}]}'
+    container: {image: ghcr.io/acme/c:1.0.0}
+  - name: d
+    podSpecPatch: '{"ServiceAccountName": "admin", "initContainers": [{"name": "i", "IMAGE": "evil.example.net/x"}]}'
+    container: {image: ghcr.io/acme/d:1.0.0}
+"""
+
+
+def test_pod_spec_patch_keys_in_another_case_are_read_as_go_reads_them():
+    """The workflow controller decodes a podSpecPatch with Go's encoding/json, which matches field
+    names in any case (with Unicode folding: U+017F is s), so ``Hostpid``, ``HOSTIPC``, ``hoſtPID``
+    and ``Privileged`` set those fields (argo-workflows v3.7 ``ApplyPodSpecPatch``): HL105, and
+    HL110 for a ServiceAccount or image set in another case."""
+    assert _hits(FOLDED_PATCHES, "HL105") == [
+        (11, 19, "spec.templates[0].podSpecPatch"),
+        (14, 19, "spec.templates[1].podSpecPatch"),
+        (17, 19, "spec.templates[2].podSpecPatch"),
+    ]
+    assert _hits(FOLDED_PATCHES, "HL110") == [(20, 19, "spec.templates[3].podSpecPatch")]
+    messages = [f.message for f in lint_text(FOLDED_PATCHES, parse_config({}, "t")) if f.rule_id in ("HL105", "HL110")]
+    tail = ("a PreSync hook runs on every sync and then controls the node, not just its pod. Remove it, or do this "
+            "work outside the cluster's workloads.")
+    assert messages == [
+        f"The podSpecPatch of Workflow/f-* at spec.templates[0].podSpecPatch gives its pods hostPID: true: {tail}",
+        f"The podSpecPatch of Workflow/f-* at spec.templates[1].podSpecPatch gives its pods hostNetwork: true, "
+        f"hostPID: true, hostIPC: true: {tail}",
+        f"The podSpecPatch of Workflow/f-* at spec.templates[2].podSpecPatch gives its pods container 'main' "
+        f"privileged, container 'main' adding SYS_ADMIN: {tail}",
+        "The podSpecPatch of Workflow/f-* at spec.templates[3].podSpecPatch sets serviceAccountName, the image of "
+        "container 'i': hooklint checks the images and ServiceAccount written in the templates, not those of a "
+        "patch (HL101-HL104). Write them in the template instead.",
+    ]
+
+
+RESOURCE_TEMPLATES = """\
+apiVersion: argoproj.io/v1alpha1
+kind: Workflow
+metadata:
+  generateName: r-
+  annotations: {argocd.argoproj.io/hook: PreSync}
+spec:
+  entrypoint: a
+  serviceAccountName: w
+  templates:
+  - name: a
+    resource:
+      action: create
+      manifest: |
+        apiVersion: v1
+        kind: Pod
+        metadata: {generateName: node-root-}
+        spec:
+          hostPID: true
+          containers:
+          - name: c
+            image: docker.io/evil/x:latest
+            securityContext: {privileged: true}
+          volumes: [{name: host, hostPath: {path: /}}]
+  - name: b
+    resource:
+      action: apply
+      manifest: '{"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j"}, "spec": {"template": {"spec": {"containers": [{"name": "m", "image": "ghcr.io/acme/m:1.0.0"}]}}}}'
+  - name: c
+    resource: {action: create, manifest: "apiVersion: v1\\nkind: ConfigMap\\nmetadata: {name: c}\\n"}
+  - name: d
+    resource: {action: delete, manifest: "{{inputs.parameters.pod}}"}
+  - name: e
+    steps:
+    - - name: x
+        inline:
+          resource: {action: create, manifest: "{{inputs.parameters.pod}}"}
+  - name: f
+    resource:
+      action: create
+      manifestFrom: {artifact: {name: m}}
+"""
+
+
+def test_resource_templates_that_make_pods_are_reported():
+    """A resource template makes the executor create the objects of its manifest with the
+    Workflow's ServiceAccount (argo-workflows ``workflow/executor/resource.go``): a Pod or Job in it,
+    a templated manifest and manifestFrom are HL110 naming what HL105 would say; a ConfigMap and a
+    delete are not."""
+    assert _hits(RESOURCE_TEMPLATES, "HL110") == [
+        (11, 5, "spec.templates[0].resource"),
+        (25, 5, "spec.templates[1].resource"),
+        (36, 11, "spec.templates[4].steps[0][0].inline.resource"),
+        (38, 5, "spec.templates[5].resource"),
+    ]
+    messages = [f.message for f in lint_text(RESOURCE_TEMPLATES, parse_config({}, "t")) if f.rule_id == "HL110"]
+    tail = ("so hooklint did not check the images, ServiceAccount and privileges of those pods (HL101-HL105), and "
+            "those objects run with the Workflow's ServiceAccount. Review them yourself, or run the work in a "
+            "container template, whose pod hooklint reads.")
+    assert messages == [
+        "The resource template at spec.templates[0] of Workflow/r-* makes the workflow controller create Pod "
+        f"'node-root-*' with hostPID: true, hostPath volume 'host', privileged container 'c', {tail}",
+        f"The resource template at spec.templates[1] of Workflow/r-* makes the workflow controller apply Job 'j', {tail}",
+        "The resource template at spec.templates[4].steps[0][0].inline of Workflow/r-* makes the workflow controller "
+        "create the objects of a manifest hooklint cannot read (templated with {{...}}, or not YAML mappings), "
+        f"{tail}",
+        "The resource template at spec.templates[5] of Workflow/r-* makes the workflow controller create objects "
+        f"from an artifact (manifestFrom), {tail}",
+    ]
+
+
+def test_attack_resource_template_hook_exits_1(tmp_path):
+    """/work/attack16/fx/wfres: the only template creates a privileged Pod; was exit 0."""
+    (tmp_path / "wf.yaml").write_text(RESOURCE_TEMPLATES.split("  - name: b\n")[0], encoding="utf-8")
+    result = runner.invoke(app, ["lint", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "HL110" in result.output
+
+
+def test_resource_template_list_items_are_read():
+    """The executor creates each item of a ``kind: List`` manifest (kubectl): a Pod among them is HL110."""
+    text = RESOURCE_TEMPLATES.split("  - name: b\n")[0].replace(
+        "        apiVersion: v1\n        kind: Pod\n", "        apiVersion: v1\n        kind: List\n        items:\n"
+        "        - apiVersion: v1\n          kind: ConfigMap\n          metadata: {name: c}\n        - apiVersion: v1\n"
+        "          kind: Pod\n").replace("\n        metadata: {generateName", "\n          metadata: {generateName")
+    lines = text.splitlines()
+    start = lines.index("          metadata: {generateName: node-root-}")
+    text = "\n".join(lines[:start + 1] + ["  " + line for line in lines[start + 1:]]) + "\n"
+    messages = [f.message for f in lint_text(text, parse_config({}, "t")) if f.rule_id == "HL110"]
+    assert [m.split(", so hooklint")[0] for m in messages] == [
+        "The resource template at spec.templates[0] of Workflow/r-* makes the workflow controller create Pod "
+        "'node-root-*' with hostPID: true, hostPath volume 'host', privileged container 'c'"]
+
+
+def test_pod_spec_patch_volume_keys_in_another_case_are_read():
+    """``Volumes``/``HostPath`` in a podSpecPatch are ``volumes``/``hostPath`` to Go's decoder."""
+    text = FOLDED_PATCHES.replace('\'{"Hostpid": true}\'', '\'{"Volumes": [{"name": "root", "HOSTPATH": {"path": "/"}}]}\'')
+    messages = [f.message for f in lint_text(text, parse_config({}, "t")) if f.rule_id == "HL105"]
+    assert messages[0].startswith(
+        "The podSpecPatch of Workflow/f-* at spec.templates[0].podSpecPatch gives its pods hostPath volume 'root': ")

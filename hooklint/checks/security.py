@@ -12,9 +12,10 @@ from typing import Iterator
 from hooklint.checks import Context, Hit, check
 from hooklint.checks.pods import mounted_volumes, phase_words, pods_in_scope, runs, token_secrets
 from hooklint.images import allowed, is_templated, parse_image
+from hooklint.sources.repository.kustomize_spec import go_fold
 from hooklint.sources.repository.volumes import HostPathVolume, node_path, volume_match_facts
 from hooklint.sources.repository.volumes import storage_class as volumes_storage_class
-from hooklint.model import BASELINE_CAPABILITIES, KUBEFLOW_REPLICA_SPECS, POD_KINDS, RUN_TO_COMPLETION_KINDS, TEMPLATE_ONLY_KINDS, find_pod_specs, Container, Manifest, PodSpec, binding_grantee, get_map, selects
+from hooklint.model import BASELINE_CAPABILITIES, KUBEFLOW_REPLICA_SPECS, MAX_POD_SPEC_DEPTH, POD_KINDS, RUN_TO_COMPLETION_KINDS, TEMPLATE_ONLY_KINDS, find_pod_specs, Container, Manifest, PodSpec, binding_grantee, get_map, selects
 from hooklint.yamlio import DocumentTooComplex, Map, Seq, YamlSyntaxError, parse_documents
 
 
@@ -649,11 +650,12 @@ def _privileged(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator[Hit]:
                 )
 
 
-def parsed_patch(text: object) -> Map | None:
+def parsed_patch(text: object) -> dict | None:
     """A Workflow's ``podSpecPatch`` as the workflow controller reads it, when hooklint can: a
     YAML or JSON mapping (``argo-workflows util/util.go`` ``ApplyPodSpecPatch`` reads it with
     sigs.k8s.io/yaml), without ``{{`` (the controller substitutes workflow variables first, so a
-    templated patch says nothing certain). None otherwise (HL110 reports it)."""
+    templated patch says nothing certain), its keys folded as Go's decoder matches them
+    (:func:`folded_patch`). None otherwise (HL110 reports it)."""
     if not isinstance(text, str) or "{{" in text:
         return None
     try:
@@ -662,7 +664,63 @@ def parsed_patch(text: object) -> Map | None:
         return None
     if len(docs) != 1 or not isinstance(docs[0].value, Map):
         return None
-    return docs[0].value
+    return folded_patch(docs[0].value)
+
+
+_CAPABILITIES_FIELDS: dict[str, object] = {"add": None, "drop": None}
+_SECURITY_CONTEXT_FIELDS: dict[str, object] = {
+    "privileged": None, "allowPrivilegeEscalation": None, "capabilities": _CAPABILITIES_FIELDS,
+}  # fmt: skip
+_CONTAINER_FIELDS: dict[str, object] = {"name": None, "image": None, "securityContext": _SECURITY_CONTEXT_FIELDS}
+_VOLUME_FIELDS: dict[str, object] = {"name": None, "hostPath": None}
+#: The PodSpec fields (and the fields below them) HL101-HL105 and HL110 read of a podSpecPatch:
+#: a nested mapping is a struct's fields, a list ``[fields]`` a list of such structs.
+POD_SPEC_PATCH_FIELDS: dict[str, object] = {
+    "hostPID": None, "hostNetwork": None, "hostIPC": None, "serviceAccountName": None,
+    "serviceAccount": None, "automountServiceAccountToken": None, "volumes": [_VOLUME_FIELDS],
+    "containers": [_CONTAINER_FIELDS], "initContainers": [_CONTAINER_FIELDS],
+    "ephemeralContainers": [_CONTAINER_FIELDS],
+}  # fmt: skip
+
+
+def _merged(old: object, new: object) -> object:
+    """Two values written for one field under keys that fold alike, kept both ways (fail closed):
+    a true bool wins, lists are joined, mappings merged field by field."""
+    if isinstance(old, list) and isinstance(new, list):
+        return [*old, *new]
+    if isinstance(old, dict) and isinstance(new, dict):
+        out = dict(old)
+        for key, value in new.items():
+            out[key] = _merged(out[key], value) if key in out else value
+        return out
+    return old if old is True else new
+
+
+def folded_patch(patch: dict, fields: dict[str, object] = POD_SPEC_PATCH_FIELDS) -> dict:
+    """``patch`` (a parsed podSpecPatch mapping) with every key that names a field of ``fields``
+    in another case renamed to the field, as Go's ``encoding/json`` matches it (any case, with
+    Unicode simple folding: ``Hostpid``, ``HOSTIPC``, ``ho\u017ftPID`` are ``hostPID``;
+    :func:`~hooklint.sources.repository.kustomize_spec.go_fold`), struct levels below done alike.
+    The workflow controller (argo-workflows v3.7 ``workflow/util/util.go`` ``ApplyPodSpecPatch``)
+    checks the patch by decoding it into a ``PodSpec``, merges it into the pod's JSON with
+    ``strategicpatch.StrategicMergePatch`` (a key the pod does not have is copied as written) and
+    decodes the result again, so a key in another case sets the field. Keys that fold onto one
+    field are all kept (:func:`_merged`: a true value of any of them counts), since which one Go
+    keeps depends on the merged document's key order. Other keys are kept as written; the result
+    is plain ``dict``/``list`` from the first level down to the folded fields."""
+    out: dict = {}
+    for key, value in patch.items():
+        field = key
+        if isinstance(key, str) and key not in fields:
+            folded = go_fold(key)
+            field = next((f for f in fields if go_fold(f) == folded), key)
+        shape = fields.get(field) if isinstance(field, str) else None
+        if isinstance(shape, dict) and isinstance(value, dict):
+            value = folded_patch(value, shape)
+        elif isinstance(shape, list) and isinstance(value, list):
+            value = [folded_patch(v, shape[0]) if isinstance(v, dict) else v for v in value]
+        out[field] = _merged(out[field], value) if field in out else value
+    return out
 
 
 def _patch_privileges(m: Manifest, pod: PodSpec, tail: str) -> Iterator[Hit]:
@@ -677,22 +735,22 @@ def _patch_privileges(m: Manifest, pod: PodSpec, tail: str) -> Iterator[Hit]:
         said: list[str] = []
         said.extend(f"{key}: true" for key in ("hostNetwork", "hostPID", "hostIPC") if patch.get(key) is True)
         volumes = patch.get("volumes")
-        said.extend(f"hostPath volume '{v.get('name')}'" for v in (volumes if isinstance(volumes, Seq) else [])
-                    if isinstance(v, Map) and "hostPath" in v)  # fmt: skip
-        for list_name in ("initContainers", "containers"):
+        said.extend(f"hostPath volume '{v.get('name')}'" for v in (volumes if isinstance(volumes, list) else [])
+                    if isinstance(v, dict) and "hostPath" in v)  # fmt: skip
+        for list_name in ("initContainers", "containers", "ephemeralContainers"):
             items = patch.get(list_name)
-            for c in items if isinstance(items, Seq) else []:
-                sc = get_map(c, "securityContext") if isinstance(c, Map) else None
-                if sc is None:
+            for c in items if isinstance(items, list) else []:
+                sc = c.get("securityContext") if isinstance(c, dict) else None
+                if not isinstance(sc, dict):
                     continue
                 name = f"container '{c.get('name')}'"
                 if sc.get("privileged") is True:
                     said.append(f"{name} privileged")
                 if sc.get("allowPrivilegeEscalation") is True:
                     said.append(f"{name} allowPrivilegeEscalation: true")
-                caps = get_map(sc, "capabilities")
-                added = caps.get("add") if caps is not None else None
-                extra = [str(a) for a in (added if isinstance(added, Seq) else []) if a not in BASELINE_CAPABILITIES]
+                caps = sc.get("capabilities")
+                added = caps.get("add") if isinstance(caps, dict) else None
+                extra = [str(a) for a in (added if isinstance(added, list) else []) if a not in BASELINE_CAPABILITIES]
                 if extra:
                     said.append(f"{name} adding {', '.join(extra)}")
         if said:
@@ -796,11 +854,13 @@ def _other_pods_not_read(m: Manifest) -> Iterator[Hit]:
     RayJob's ``spec.rayClusterSpec.headGroupSpec.template.spec``). Argo CD runs an object of any
     kind as a hook (argo-cd v3.5.1 ``controller/hook.go`` ``isHookOfType``), and its controller may
     make pods from that spec, which HL101-HL105 then never read: reported once, at the first
-    pod spec, naming how many there are (fail closed: a warning, so the run exits 1)."""
+    pod spec, naming how many there are (fail closed: a warning, so the run exits 1). One with no
+    pod spec but pod settings in an operator's own shape is :func:`_pod_settings_not_read`'s."""
     if (m.group, m.kind) in TEMPLATE_ONLY_KINDS or m.pod_specs():
         return
     found = find_pod_specs(m.body)
     if not found:
+        yield from _pod_settings_not_read(m)
         return
     path, parent, key = found[0]
     more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
@@ -808,6 +868,88 @@ def _other_pods_not_read(m: Manifest) -> Iterator[Hit]:
         f"{m.label} is a {m.kind} ({m.group or 'v1'}), whose pods hooklint does not read, and it holds a pod spec at "
         f"{path}{more}: its controller may run pods from it, {_CHECKED}. Review those pods yourself, or run the work "
         "as a Job, whose pod hooklint reads.",
+        parent.key_span(key),
+        path,
+    )
+
+
+#: Keys that only a pod's or container's settings hold (``corev1.PodSpec``, ``Container``,
+#: ``Volume``): an operator that takes them makes pods of them.
+_POD_SETTING_KEYS = frozenset({"image", "containers", "initContainers", "hostNetwork", "hostPID", "hostIPC",
+                               "securityContext", "hostPath", "volumeMounts"})  # fmt: skip
+#: Of those, the ones that say an object's settings are a pod's (``image`` or ``containers`` alone
+#: may be an application's own settings).
+_POD_ONLY_KEYS = frozenset({"hostNetwork", "hostPID", "hostIPC", "securityContext", "hostPath", "volumeMounts"})
+#: Operator kinds that always run pods from settings in their own shape, as (group, kind): the
+#: Spark operator's (kubeflow/spark-operator ``api/v1beta2/sparkapplication_types.go``).
+OPERATOR_POD_KINDS = frozenset({("sparkoperator.k8s.io", "SparkApplication"),
+                                ("sparkoperator.k8s.io", "ScheduledSparkApplication")})  # fmt: skip
+
+
+def _pod_settings(body: Map) -> list[tuple[str, Map, str]]:
+    """Every key of :data:`_POD_SETTING_KEYS` below ``body``'s ``spec`` (up to
+    :data:`hooklint.model.MAX_POD_SPEC_DEPTH` levels), in document order, as (dotted path, parent
+    mapping, key); a key's own value is not searched further."""
+    out: list[tuple[str, Map, str]] = []
+
+    def visit(value: object, path: str, depth: int) -> None:
+        if depth >= MAX_POD_SPEC_DEPTH:
+            return
+        if isinstance(value, Map):
+            for k, v in value.items():
+                if not isinstance(k, str):
+                    continue
+                if k in _POD_SETTING_KEYS and (k != "image" or isinstance(v, str)):
+                    out.append((f"{path}.{k}", value, k))
+                else:
+                    visit(v, f"{path}.{k}", depth + 1)
+        elif isinstance(value, Seq):
+            for i, v in enumerate(value):
+                visit(v, f"{path}[{i}]", depth + 1)
+
+    visit(body.get("spec"), "spec", 0)
+    return out
+
+
+def _pod_settings_not_read(m: Manifest) -> Iterator[Hit]:
+    """HL110 on a hook of a kind whose pods hooklint does not read and that holds no pod spec
+    hooklint knows (:func:`_other_pods_not_read`) but holds pod settings in an operator's own shape
+    (:func:`_pod_settings`): a Spark operator ``SparkApplication`` (``sparkoperator.k8s.io``) makes
+    its driver and executor pods of ``spec.image``, ``spec.volumes``, ``spec.hostNetwork`` and each
+    ``SparkPodSpec`` (``spec.driver``, ``spec.executor``: ``securityContext``, ``volumeMounts``;
+    kubeflow/spark-operator ``api/v1beta2/sparkapplication_types.go``), an Argo Events Sensor its
+    pod of ``spec.template.container``. Reported when a setting only a pod has is among them
+    (:data:`_POD_ONLY_KEYS`), or always for a kind of :data:`OPERATOR_POD_KINDS`; once, at the first
+    setting, naming the host namespaces, hostPath volumes and privileged or escalating containers
+    among them."""
+    found = _pod_settings(m.body)
+    operator = (m.group, m.kind) in OPERATOR_POD_KINDS
+    if not operator and not any(key in _POD_ONLY_KEYS for _, _, key in found):
+        return
+    if not found:
+        yield Hit(
+            f"{m.label} is a {m.kind} ({m.group}), whose controller runs pods hooklint does not read, {_CHECKED}. "
+            "Review those pods yourself, or run the work as a Job, whose pod hooklint reads.",
+            m.anchor,
+            "metadata.name",
+        )
+        return
+    hazards: list[str] = []
+    for path, parent, key in found:
+        value = parent[key]
+        if key in ("hostNetwork", "hostPID", "hostIPC") and value is True:
+            hazards.append(f"{key}: true ({path})")
+        elif key == "hostPath":
+            hazards.append(f"a hostPath volume ({path})")
+        elif key == "securityContext" and isinstance(value, Map):
+            hazards += [f"{flag}: true ({path}.{flag})" for flag in ("privileged", "allowPrivilegeEscalation")
+                        if value.get(flag) is True]  # fmt: skip
+    path, parent, key = found[0]
+    named = f", among them {', '.join(hazards)}" if hazards else ""
+    yield Hit(
+        f"{m.label} is a {m.kind} ({m.group or 'v1'}), whose pods hooklint does not read, and it holds pod settings "
+        f"from {path} on{named}: its controller may run pods with them, {_CHECKED}. Review those pods yourself, or "
+        "run the work as a Job, whose pod hooklint reads.",
         parent.key_span(key),
         path,
     )
@@ -864,6 +1006,117 @@ def _task_run_pods_not_read(m: Manifest, spec: Map | None) -> Iterator[Hit]:
             )
 
 
+def _templates_with_inline(template: object, path: str) -> Iterator[tuple[Map, str]]:
+    """A Workflow ``template`` and every template written inline in its steps and DAG tasks
+    (``inline``, at any depth), as (template, dotted path)."""
+    if not isinstance(template, Map):
+        return
+    yield template, path
+    steps = template.get("steps")
+    dag = get_map(template, "dag")
+    tasks = dag.get("tasks") if dag is not None else None
+    items = [(step, f"{path}.steps[{i}][{j}]") for i, group in enumerate(steps if isinstance(steps, Seq) else [])
+             for j, step in enumerate(group if isinstance(group, Seq) else [])]
+    items += [(task, f"{path}.dag.tasks[{i}]") for i, task in enumerate(tasks if isinstance(tasks, Seq) else [])]
+    for item, item_path in items:
+        if isinstance(item, Map):
+            yield from _templates_with_inline(item.get("inline"), f"{item_path}.inline")
+
+
+#: Resource template actions that only read or remove objects (``workflow/executor/resource.go``).
+_READ_ONLY_ACTIONS = frozenset({"get", "delete"})
+
+
+def _pod_hazards(pod: Map) -> list[str]:
+    """What HL105 would say of a pod spec, in short: host namespaces, hostPath volumes, privileged
+    or escalating containers."""
+    said = [f"{key}: true" for key in ("hostNetwork", "hostPID", "hostIPC") if pod.get(key) is True]
+    volumes = pod.get("volumes")
+    said += [f"hostPath volume '{v.get('name')}'" for v in (volumes if isinstance(volumes, Seq) else [])
+             if isinstance(v, Map) and "hostPath" in v]  # fmt: skip
+    for list_name in ("initContainers", "containers"):
+        items = pod.get(list_name)
+        for c in items if isinstance(items, Seq) else []:
+            sc = get_map(c, "securityContext") if isinstance(c, Map) else None
+            if sc is not None and sc.get("privileged") is True:
+                said.append(f"privileged container '{c.get('name')}'")
+            if sc is not None and sc.get("allowPrivilegeEscalation") is True:
+                said.append(f"container '{c.get('name')}' with allowPrivilegeEscalation: true")
+    return said
+
+
+def _resource_objects(text: object) -> list[tuple[str, list[str]]] | None:
+    """The objects a resource template's ``manifest`` creates that run pods, as (``Kind 'name'``,
+    what HL105 would say of their pods), when hooklint can read it: YAML or JSON documents with no
+    ``{{`` (the controller fills in workflow variables first). An object runs pods when it is of a
+    kind whose pods hooklint reads (:data:`hooklint.model.POD_KINDS`), a run-to-completion kind
+    (:data:`hooklint.model.RUN_TO_COMPLETION_KINDS`), a CronWorkflow, or holds a pod spec anywhere
+    in its spec (:func:`hooklint.model.find_pod_specs`); the items of a ``List`` (``kind`` ending in
+    ``List``, as kubectl reads it) are objects too. None when it cannot be read."""
+    if not isinstance(text, str) or "{{" in text:
+        return None
+    try:
+        docs = parse_documents(text)
+    except (YamlSyntaxError, DocumentTooComplex):
+        return None
+    out: list[tuple[str, list[str]]] = []
+    bodies = [doc.value for doc in docs]
+    while bodies:
+        body = bodies.pop(0)
+        if body is None:
+            continue
+        if not isinstance(body, Map):
+            return None
+        if isinstance(body.get("kind"), str) and str(body["kind"]).endswith("List") and "items" in body:
+            items = body.get("items")  # kubectl creates each item of a List (``Unstructured.IsList``)
+            if items is not None and not isinstance(items, Seq):
+                return None
+            bodies[:0] = list(items or [])
+            continue
+        kind = str(body["kind"]) if isinstance(body.get("kind"), str) else "object"
+        api = str(body["apiVersion"]) if isinstance(body.get("apiVersion"), str) else ""
+        group = api.rsplit("/", 1)[0] if "/" in api else ""
+        found = find_pod_specs(body)
+        if not found and kind not in POD_KINDS and kind != "CronWorkflow" and (group, kind) not in RUN_TO_COMPLETION_KINDS:
+            continue
+        md = get_map(body, "metadata")
+        name = md.get("name") if md is not None else None
+        if not isinstance(name, str) and md is not None and isinstance(md.get("generateName"), str):
+            name = f"{md['generateName']}*"
+        hazards = [h for _, parent, key in found for h in _pod_hazards(parent[key])]
+        out.append((f"{kind} '{name}'" if isinstance(name, str) else kind, hazards))
+    return out
+
+
+def _resource_pods_not_read(m: Manifest, template: Map, path: str) -> Iterator[Hit]:
+    """HL110 on a Workflow template with a ``resource`` (``workflow_types.go`` ``ResourceTemplate``):
+    the executor creates, applies, replaces or patches the objects of its ``manifest`` (or of
+    ``manifestFrom``, an artifact) as written, with the Workflow's ServiceAccount
+    (``workflow/executor/resource.go`` ``ExecResource``), so a Pod, Job or other pod-running object
+    in it runs outside HL101-HL105. Reported when the manifest cannot be read (templated, not YAML,
+    ``manifestFrom``) or holds pod-running objects (:func:`_resource_objects`), naming their
+    privileges; ``get`` and ``delete`` create nothing."""
+    resource = get_map(template, "resource")
+    if resource is None or resource.get("action") in _READ_ONLY_ACTIONS:
+        return
+    action = resource.get("action") if isinstance(resource.get("action"), str) else "create"
+    objects = _resource_objects(resource.get("manifest")) if "manifestFrom" not in resource else None
+    if objects == []:
+        return
+    if objects is None:
+        what = ("objects from an artifact (manifestFrom)" if "manifestFrom" in resource
+                else "the objects of a manifest hooklint cannot read (templated with {{...}}, or not YAML mappings)")  # fmt: skip
+    else:
+        what = "; ".join(name + (" with " + ", ".join(h) if h else "") for name, h in objects)
+    yield Hit(
+        f"The resource template at {path} of {m.label} makes the workflow controller {action} {what}, "
+        f"{_CHECKED}, and those objects run with the Workflow's ServiceAccount. Review them yourself, or run "
+        "the work in a container template, whose pod hooklint reads.",
+        template.key_span("resource"),
+        f"{path}.resource",
+    )
+
+
 def _workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
     """HL110 on a Workflow hook (``argoproj.io``) whose pods hooklint cannot read, so HL101-HL105 do not
     judge them: ``spec.workflowTemplateRef`` (the workflow controller runs the referenced
@@ -872,7 +1125,8 @@ def _workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
     WorkflowTemplate), a ``podSpecPatch`` hooklint cannot parse (:func:`parsed_patch`: templated,
     or not a mapping), and a parsed one that sets a container's image or the pod's
     ServiceAccount (the patch is applied to every pod of its template: ``workflowpod.go``
-    ``processPodSpecPatch``). Each is reported once, where it is written."""
+    ``processPodSpecPatch``), and a ``resource`` template that creates pod-running objects
+    (:func:`_resource_pods_not_read`). Each is reported once, where it is written."""
     spec = get_map(m.body, "spec")
     if spec is None:
         return
@@ -888,6 +1142,8 @@ def _workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
         )
     templates = spec.get("templates")
     for i, template in enumerate(templates if isinstance(templates, Seq) else []):
+        for inner, inner_path in _templates_with_inline(template, f"spec.templates[{i}]"):
+            yield from _resource_pods_not_read(m, inner, inner_path)
         for item, path, name in _template_refs(template, f"spec.templates[{i}]"):
             target = item["templateRef"]
             yield Hit(
@@ -915,11 +1171,11 @@ def _workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
                 f"{path}.podSpecPatch",
             )
             continue
-        sets = ["serviceAccountName"] if "serviceAccountName" in patch else []
-        for list_name in ("initContainers", "containers"):
+        sets = [key for key in ("serviceAccountName", "serviceAccount") if key in patch]
+        for list_name in ("initContainers", "containers", "ephemeralContainers"):
             items = patch.get(list_name)
-            sets += [f"the image of container '{c.get('name')}'" for c in (items if isinstance(items, Seq) else [])
-                     if isinstance(c, Map) and "image" in c]  # fmt: skip
+            sets += [f"the image of container '{c.get('name')}'" for c in (items if isinstance(items, list) else [])
+                     if isinstance(c, dict) and "image" in c]  # fmt: skip
         if sets:
             yield Hit(
                 f"The podSpecPatch of {m.label} at {path}.podSpecPatch sets {', '.join(sets)}: hooklint checks the "
