@@ -11,6 +11,7 @@ from typing import Iterator
 
 from hooklint.checks import Context, Hit, check
 from hooklint.checks.pods import mounted_volumes, phase_words, pods_in_scope, runs, token_secrets
+from hooklint.findings import Span
 from hooklint.images import allowed, is_templated, parse_image
 from hooklint.sources.repository.kustomize_spec import go_fold
 from hooklint.sources.repository.volumes import HostPathVolume, node_path, volume_match_facts
@@ -514,25 +515,43 @@ def _workspace_claims(m: Manifest, ctx: Context) -> Iterator[Hit]:
         claim = get_map(binding, "persistentVolumeClaim")
         bound = _host_path_binding(m, claim.get("claimName"), ctx) if claim is not None else None
         if claim is not None and bound is not None:
-            pv, how, may = bound
-            yield Hit(
-                f"{m.label} {'may mount' if may else 'mounts'} the node's filesystem through workspace '{name}': "
-                f"PersistentVolumeClaim '{claim['claimName']}' {'may bind to' if may else 'is bound to'} PersistentVolume "
-                f"'{pv.name}' ({how}; {pv.file}), a {pv.source} volume of '{pv.path}' on the node: {tail}",
-                binding.key_span("persistentVolumeClaim"),
-                f"{path}.persistentVolumeClaim",
-            )
+            yield _claim_hit(m, f"workspace '{name}'", claim["claimName"], bound, tail,
+                             binding.key_span("persistentVolumeClaim"), f"{path}.persistentVolumeClaim")  # fmt: skip
         template = get_map(binding, "volumeClaimTemplate")
         bound = _host_path_binding(m, None, ctx, (template,)) if template is not None else None
         if bound is not None:
-            pv, how, _ = bound
-            yield Hit(
-                f"{m.label} may mount the node's filesystem through workspace '{name}': the PersistentVolumeClaim "
-                f"its volumeClaimTemplate makes may bind to PersistentVolume '{pv.name}' ({how}; {pv.file}), "
-                f"a {pv.source} volume of '{pv.path}' on the node: {tail}",
-                binding.key_span("volumeClaimTemplate"),
-                f"{path}.volumeClaimTemplate",
-            )
+            yield _template_hit(m, f"workspace '{name}'", "its volumeClaimTemplate makes", bound, tail,
+                                binding.key_span("volumeClaimTemplate"), f"{path}.volumeClaimTemplate")  # fmt: skip
+
+
+def _claim_hit(m: Manifest, through: str, claim_name: str, bound: tuple[HostPathVolume, str, bool], tail: str,
+               span: Span, field: str) -> Hit:
+    """HL105's finding on a claim ``claim_name`` that a pod of ``m`` mounts ``through`` (``volume
+    'x'``, ``workspace 'x'``) and that is, or may be, bound to a hostPath PersistentVolume
+    (``bound``: :func:`_host_path_binding`)."""
+    pv, how, may = bound
+    return Hit(
+        f"{m.label} {'may mount' if may else 'mounts'} the node's filesystem through {through}: "
+        f"PersistentVolumeClaim '{claim_name}' {'may bind to' if may else 'is bound to'} PersistentVolume "
+        f"'{pv.name}' ({how}; {pv.file}), a {pv.source} volume of '{pv.path}' on the node: {tail}",
+        span,
+        field,
+    )
+
+
+def _template_hit(m: Manifest, through: str, makes: str, bound: tuple[HostPathVolume, str, bool], tail: str,
+                  span: Span, field: str) -> Hit:
+    """HL105's finding on a claim template (``makes``: what makes the claim, ``its
+    ephemeral.volumeClaimTemplate``) whose claim a pod of ``m`` mounts ``through`` and may bind to
+    a hostPath PersistentVolume (``bound``: :func:`_host_path_binding`; a claim not made yet only may)."""
+    pv, how, _ = bound
+    return Hit(
+        f"{m.label} may mount the node's filesystem through {through}: the PersistentVolumeClaim "
+        f"{makes} may bind to PersistentVolume '{pv.name}' ({how}; {pv.file}), "
+        f"a {pv.source} volume of '{pv.path}' on the node: {tail}",
+        span,
+        field,
+    )
 
 
 def _workflow_claim_templates(m: Manifest, pod: PodSpec, ctx: Context, tail: str) -> Iterator[Hit]:
@@ -558,14 +577,8 @@ def _workflow_claim_templates(m: Manifest, pod: PodSpec, ctx: Context, tail: str
             continue
         bound = _host_path_binding(m, None, ctx, (template,))
         if bound is not None:
-            pv, how, _ = bound
-            yield Hit(
-                f"{m.label} may mount the node's filesystem through volume '{name}': the PersistentVolumeClaim "
-                f"its spec.volumeClaimTemplates makes for '{name}' may bind to PersistentVolume '{pv.name}' ({how}; "
-                f"{pv.file}), a {pv.source} volume of '{pv.path}' on the node: {tail}",
-                templates.item_spans[i],
-                f"{holder_path}.volumeClaimTemplates[{i}]",
-            )
+            yield _template_hit(m, f"volume '{name}'", f"its spec.volumeClaimTemplates makes for '{name}'", bound, tail,
+                                templates.item_spans[i], f"{holder_path}.volumeClaimTemplates[{i}]")  # fmt: skip
 
 
 def _privileged(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator[Hit]:
@@ -589,26 +602,13 @@ def _privileged(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator[Hit]:
         claim = get_map(volume, "persistentVolumeClaim")
         bound = _host_path_binding(m, claim.get("claimName"), ctx) if claim is not None else None
         if claim is not None and bound is not None:
-            pv, how, may = bound
-            yield Hit(
-                f"{m.label} {'may mount' if may else 'mounts'} the node's filesystem through volume '{name}': "
-                f"PersistentVolumeClaim '{claim['claimName']}' {'may bind to' if may else 'is bound to'} PersistentVolume "
-                f"'{pv.name}' ({how}; {pv.file}), a {pv.source} "
-                f"volume of '{pv.path}' on the node: {tail}",
-                volume.key_span("persistentVolumeClaim"),
-                f"{vpath}.persistentVolumeClaim",
-            )
+            yield _claim_hit(m, f"volume '{name}'", claim["claimName"], bound, tail,
+                             volume.key_span("persistentVolumeClaim"), f"{vpath}.persistentVolumeClaim")  # fmt: skip
         template = get_map(get_map(volume, "ephemeral"), "volumeClaimTemplate")
         bound = _host_path_binding(m, None, ctx, (template,)) if template is not None else None
         if bound is not None:
-            pv, how, _ = bound
-            yield Hit(
-                f"{m.label} may mount the node's filesystem through volume '{name}': the PersistentVolumeClaim "
-                f"its ephemeral.volumeClaimTemplate makes may bind to PersistentVolume '{pv.name}' ({how}; {pv.file}), "
-                f"a {pv.source} volume of '{pv.path}' on the node: {tail}",
-                volume.key_span("ephemeral"),
-                f"{vpath}.ephemeral",
-            )
+            yield _template_hit(m, f"volume '{name}'", "its ephemeral.volumeClaimTemplate makes", bound, tail,
+                                volume.key_span("ephemeral"), f"{vpath}.ephemeral")  # fmt: skip
     yield from _workflow_claim_templates(m, pod, ctx, tail)
     for container in m.containers(pod):
         sc = container.body.get("securityContext")
