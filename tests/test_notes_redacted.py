@@ -42,3 +42,29 @@ def test_the_note_on_applications_of_other_repositories_redacts_their_credential
 def test_an_input_error_redacts_the_credentials_of_a_url_it_quotes():
     error = InputError("apps/a.yaml", "cannot fetch https://ci:s3cr3t-token@charts.example.com/index.yaml: 403")
     assert error.message == "cannot fetch https://ci:[redacted]@charts.example.com/index.yaml: 403"
+
+
+def test_a_remote_generator_entry_quotes_the_url_not_the_patch_that_holds_it(tmp_path, monkeypatch):
+    """Attacker trial 17, F3: the HL009 of a generators folder whose patch rewrites a file source to
+    a URL quoted the whole patch text, and with it a Secret literal the same patch adds (and named
+    the configured kind 'None')."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    files = {
+        "app/kustomization.yaml": "resources:\n- cm.yaml\ngenerators:\n- gdir\n",
+        "app/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n",
+        "app/gdir/kustomization.yaml": (
+            "resources:\n- g.yaml\npatches:\n- target: {kind: SecretGenerator}\n  patch: |-\n"
+            "    - op: replace\n      path: /files/0\n      value: ca.crt=https://files.example.com/ca.crt\n"
+            "    - op: add\n      path: /literals\n      value: [\"password=Wq7xL2vNp9Zr4Tk8\"]\n"),
+        "app/gdir/g.yaml": "apiVersion: builtin\nkind: SecretGenerator\nmetadata: {name: db}\nfiles: [ca.crt=local.txt]\n",
+        "app/gdir/local.txt": "x\n",
+    }  # fmt: skip
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    result = CliRunner().invoke(app, ["lint", "-f", "concise", "app"])
+    assert "Wq7xL2vNp9Zr4Tk8" not in result.output
+    assert result.output.splitlines()[0].startswith(
+        "app/kustomization.yaml:4:3: HL009 generators entry 'gdir' configures a plugin with "
+        "'https://files.example.com/ca.crt', which kustomize fetches")

@@ -1534,13 +1534,13 @@ class _Inputs:
             remote = next(_remote_strings(obj), None) or next(_remote_strings(node_strings(node)), None)
             if remote is not None and index is not None:  # a builtin's own file (PatchTransformer path)
                 self.leave_out(kustomization, field, index, where, f"{field} entry {label} configures "
-                               f"{obj.get('kind') if isinstance(obj, dict) else 'a plugin'} with "
+                               f"{(obj.get('kind') if isinstance(obj, dict) else None) or 'a plugin'} with "
                                f"{url_credentials(remote)!r}, which kustomize fetches: it needs the network; {FILE_HINT}")  # fmt: skip
                 return
             if remote is not None:
                 raise RenderError(
-                    f"{field} entry {label} configures {obj.get('kind') if isinstance(obj, dict) else 'a plugin'}"
-                    f" with {remote!r}, which kustomize fetches: it needs the network; {NETWORK_HINT}",
+                    f"{field} entry {label} configures {(obj.get('kind') if isinstance(obj, dict) else None) or 'a plugin'}"
+                    f" with {url_credentials(remote)!r}, which kustomize fetches: it needs the network; {NETWORK_HINT}",
                     self.to_user(kustomization), *_position_of(text, entry), needs_network=True,
                     unchecked=REMOTE_ENTRY_UNCHECKED)  # fmt: skip
 
@@ -1597,16 +1597,20 @@ def _needs_network(kustomization: str, field: str, entry: str) -> bool:
 
 
 def _remote_strings(value: Any) -> Iterator[str]:
-    """Every string in ``value`` (a builtin plugin's configuration) that kustomize would fetch if
-    loaded as a file (:func:`~hooklint.sources.repository.kustomize_spec.is_remote_file`; also the part after
-    ``key=`` of a generator's file source). Deliberately wider than the fields each builtin reads.
-    Each mapping or list is visited once, however often YAML aliases repeat it."""
+    """Every URL in ``value`` (a builtin plugin's configuration) that kustomize would fetch if a
+    string holding it were loaded as a file (:func:`~hooklint.sources.repository.kustomize_spec.is_remote_file`;
+    also the part after ``key=`` of a generator's file source), up to the first blank: a message
+    quotes the URL, never the rest of the string (a patch's text may carry a Secret's literal:
+    attacker trial 17). Deliberately wider than the fields each builtin reads. Each mapping or list
+    is visited once, however often YAML aliases repeat it."""
     stack, seen = [value], set()
     while stack:
         item = stack.pop()
         if isinstance(item, str):
-            if is_remote_file(item.strip()) or is_remote_file(item.partition("=")[2].strip()):
-                yield item
+            for part in (item.strip(), item.partition("=")[2].strip()):
+                if is_remote_file(part):
+                    yield part.split(maxsplit=1)[0]
+                    break
         elif isinstance(item, (dict, list)) and id(item) not in seen:
             seen.add(id(item))
             stack.extend(item.values() if isinstance(item, dict) else item)
