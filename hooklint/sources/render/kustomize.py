@@ -341,6 +341,15 @@ REPLACEMENT_SELECTOR_REGEX: argocd.Version = (5, 8, 0)
 REPLACEMENT_SOURCE_VALUE: argocd.Version = (5, 7, 0)
 #: Every kustomize version above that changes how hooklint's checks read a field.
 _CHANGES = (REPLACEMENT_SOURCE_VALUE, REPLACEMENT_SELECTOR_REGEX)
+#: The only kustomize that propagates an overlay's ``namespace`` into the bases it builds on
+#: (those without their own) before their transformers run: v5.8.0 (commit 75839a81b, "Propagate
+#: namespace to child kustomization if child doesn't have one", ``api/internal/target/kusttarget.go``
+#: ``accumulateDirectory``); v5.8.1 reverted it to Helm charts' namespace only (commit 4e75138d2,
+#: ``api/krusty/namespacepropagation_test.go``, issues 6027/6031). In such a base the
+#: ``NamespaceTransformer`` then runs before ``patchesJson6902`` and ``replacements``
+#: (``kusttarget_configplugin.go`` ``configureBuiltinTransformers`` order), so a selector naming a
+#: namespace matches other objects than with any other kustomize.
+NAMESPACE_PROPAGATION: argocd.Version = (5, 8, 0)
 #: Go's ``regexp.QuoteMeta`` characters: a value without any is the same literal and anchored regex.
 _REGEX_META = frozenset("\\.+*?()|[]{}^$")
 _SELECTOR_FIELDS = ("group", "version", "kind", "name", "namespace")
@@ -362,6 +371,11 @@ class VersionGap:
         one of them has the behaviour, the other not (always, when the renderer reports no version)."""
         return self.version is None or (self.version >= change) != (self.argocd_kustomize >= change)
 
+    def propagates_namespace(self) -> bool:
+        """Whether exactly Argo CD's kustomize propagates an overlay's namespace into its bases
+        (:data:`NAMESPACE_PROPAGATION`) and the renderer does not (or reports no version: fail closed)."""
+        return self.argocd_kustomize == NAMESPACE_PROPAGATION and self.version != NAMESPACE_PROPAGATION
+
     def argocd_kustomize_text(self) -> str:
         return "v" + ".".join(map(str, self.argocd_kustomize))
 
@@ -380,7 +394,7 @@ def version_gap(renderer: Renderer, argocd_version: argocd.Version) -> VersionGa
     alike (same side, so nothing changes)."""
     gap = VersionGap(renderer.label(), parse_version(renderer.version), argocd_version,
                      argocd.kustomize_version(argocd_version))  # fmt: skip
-    return gap if any(gap.straddles(change) for change in _CHANGES) else None
+    return gap if any(gap.straddles(change) for change in _CHANGES) or gap.propagates_namespace() else None
 
 
 _KUSTOMIZE_LABEL = re.compile(r"^(?:kubectl )?kustomize (\S+)$")
@@ -1060,6 +1074,11 @@ class _Inputs:
         #: the renderer and the kustomize Argo CD runs, when their versions read a field differently
         #: (:func:`version_gap`): a kustomization using such a field is not rendered (:meth:`differences`)
         self.gap: VersionGap | None = None
+        #: kustomization directory -> ``(namespace, kustomization)``: the ``namespace`` an overlay (or
+        #: the nearest one above it that sets one) would propagate into it (:data:`NAMESPACE_PROPAGATION`)
+        self.inherited: dict[str, tuple[str, str]] = {}
+        #: kustomization file -> the namespace it would propagate into its bases, when any
+        self.propagated: dict[str, tuple[str, str]] = {}
 
     def collect(self, app_dir: str, options: KustomizeOptions) -> list[str]:
         self.directory(app_dir)
@@ -1201,6 +1220,13 @@ class _Inputs:
             self.left_out.append(partial.LeftOut(path, field, index, *position, message, argocd_renders))
 
     def kustomization(self, path: str, text: str, config: dict[str, Any], node: yaml.Node | None = None) -> None:
+        own = _get(config, "namespace")
+        if isinstance(own, str) and own:
+            self.propagated[path] = (own, path)
+        elif os.path.dirname(path) in self.inherited:
+            self.propagated[path] = self.inherited[os.path.dirname(path)]
+            if self.gap is not None and self.gap.propagates_namespace():
+                self.namespace_selectors(path, config, node, *self.inherited[os.path.dirname(path)])
         helm = False
         for field in partial.HELM_FIELDS:  # left out, each entry an omission (issue 22)
             value = _get(config, field)
@@ -1282,6 +1308,53 @@ class _Inputs:
         self.patch_entries(path, config, node)  # after every file it names was checked as a reference
         if self.gap is not None:
             self.differences(path, config, node)
+
+    def namespace_selectors(self, path: str, config: dict[str, Any], node: yaml.Node | None, namespace: str,
+                            overlay: str) -> None:  # fmt: skip
+        """Raise :class:`RenderError` (HL009) at the first selector of the base kustomization ``path``
+        (one without a ``namespace`` of its own, which ``overlay`` builds on, directly or not, with
+        ``namespace``) that names a namespace: a ``replacements`` source, target ``select`` or
+        ``reject``, a ``patchesJson6902`` or ``patches`` target. Argo CD's kustomize v5.8.0 reads it
+        with the base's objects already in ``namespace`` (:data:`NAMESPACE_PROPAGATION`), every other
+        kustomize without: any namespace selector may match otherwise (fail closed), not only one
+        equal to ``namespace``."""
+        assert self.gap is not None
+        found: list[tuple[str, yaml.Node | None, Any]] = []
+
+        def look(where: str, selector: Any, s_node: yaml.Node | None) -> None:
+            value = _go_item(selector, "namespace")
+            if isinstance(value, str) and value:
+                found.append((where, _node_item(s_node, "namespace"), value))
+
+        def items(field: str) -> list[tuple[int, Any, yaml.Node | None]]:
+            value, nodes = _get(config, field), (field_nodes(node, field) or (None, None))[1]
+            return [(i, v, nodes.value[i] if isinstance(nodes, yaml.SequenceNode) and i < len(nodes.value) else None)
+                    for i, v in enumerate(value if isinstance(value, list) else [])]  # fmt: skip
+
+        for index, entry, e_node in items("replacements"):
+            look(f"replacements[{index}].source", _go_item(entry, "source"), _node_item(e_node, "source"))
+            targets, t_nodes = _go_item(entry, "targets"), _node_item(e_node, "targets")
+            for t, target in enumerate(targets if isinstance(targets, list) else []):
+                t_node = t_nodes.value[t] if isinstance(t_nodes, yaml.SequenceNode) and t < len(t_nodes.value) else None
+                look(f"replacements[{index}].targets[{t}].select", _go_item(target, "select"), _node_item(t_node, "select"))
+                rejects, r_nodes = _go_item(target, "reject"), _node_item(t_node, "reject")
+                for r, reject in enumerate(rejects if isinstance(rejects, list) else []):
+                    r_node = r_nodes.value[r] if isinstance(r_nodes, yaml.SequenceNode) and r < len(r_nodes.value) else None
+                    look(f"replacements[{index}].targets[{t}].reject[{r}]", reject, r_node)
+        for field in ("patchesJson6902", "patches"):
+            for index, entry, e_node in items(field):
+                look(f"{field}[{index}].target", _go_item(entry, "target"), _node_item(e_node, "target"))
+        if not found:
+            return
+        where, v_node, value = found[0]
+        line, column = (v_node.start_mark.line + 1, v_node.start_mark.column + 1) if v_node is not None else (1, 1)
+        raise RenderError(
+            f"{where}.namespace {value!r} is read differently: this base has no namespace of its own and "
+            f"{self.to_user(overlay)} sets namespace {namespace!r}, which kustomize v5.8.0 propagates into its bases "
+            "before their patches and replacements run (only v5.8.0: v5.8.1 reverted it), so the selector matches "
+            "other objects there than with the kustomize that renders here; drop the namespace from the selector "
+            "or give the base its own namespace", self.to_user(path), line, column,
+            argocd_renders=self.gap.argocd_renders())  # fmt: skip
 
     def differences(self, path: str, config: dict[str, Any], node: yaml.Node | None) -> None:
         """Raise :class:`RenderError` (HL009: Argo CD renders it, not as hooklint's kustomize
@@ -1430,6 +1503,8 @@ class _Inputs:
                               argocd_renders="Argo CD's kustomize would read its own checkout's, which holds no CI "
                               "credentials (hooklint cannot tell whether it renders there)")  # fmt: skip
         if os.path.isdir(target) and directory_ok:
+            if kustomization in self.propagated and target not in self.inherited:
+                self.inherited[target] = self.propagated[kustomization]
             self.directory(target)
         else:
             problem = file_problem(target, self.max_file_size)
