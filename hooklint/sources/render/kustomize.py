@@ -339,6 +339,11 @@ REPLACEMENT_SELECTOR_REGEX: argocd.Version = (5, 8, 0)
 #: ``source``): v5.7.0 (api v0.20.0, ``api/types/replacement.go`` ``SourceValue``;
 #: ``replacement.go`` ``getReplacement``). Older ones refuse the kustomization ("json: unknown field").
 REPLACEMENT_SOURCE_VALUE: argocd.Version = (5, 7, 0)
+#: The first kustomize that writes a replacement into a string field holding YAML or JSON when
+#: the target's ``fieldPath`` continues past it (``spec.podSpecPatch.hostPID``): v5.8.0 (api
+#: v0.21.0, commits 2dc0d0da8 / bbe53c2c4, ``api/filters/replacement/replacement.go``
+#: ``setValueInStructuredData``). Older ones fail ("wrong node kind: expected MappingNode but got ScalarNode").
+REPLACEMENT_STRUCTURED_DATA: argocd.Version = (5, 8, 0)
 #: Every kustomize version above that changes how hooklint's checks read a field.
 _CHANGES = (REPLACEMENT_SOURCE_VALUE, REPLACEMENT_SELECTOR_REGEX)
 #: The only kustomize that propagates an overlay's ``namespace`` into the bases it builds on
@@ -598,6 +603,8 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
     fetched += [repr(sorted(leaving.replaced.items()))] if leaving.replaced else []
     # what each left-out entry says is in the rendering: why --fetch did not fetch one (or was not asked) too
     fetched += [left.message for left in inputs.left_out] if fetch is not None else []
+    # a failure reads otherwise when Argo CD's kustomize writes into structured data (_structured_data_target)
+    fetched += ["structured data"] if inputs.gap is not None and inputs.gap.straddles(REPLACEMENT_STRUCTURED_DATA) else []
     key = input_key([renderer.name, renderer.version, argv[0], repr(options), rel_app, *wrapped, *fetched], files,
                     root_abs)  # fmt: skip
     read = [*files, *(path for _, _, tree_files in remotes.trees for path in tree_files)]
@@ -1906,7 +1913,15 @@ def _build(argv: list[str], renderer: Renderer, root: str, plan: _CopyPlan, app_
                 count = len(leaving.inputs.left_out)
                 message += (f" (hooklint rendered it without the {count} entr{'y' if count == 1 else 'ies'} that "
                             "need the network or --enable-helm, which it leaves out)")  # fmt: skip
-            raise RenderError(message, user_file, int(line.group(1)) if line and same_lines and not app_edited else 1)
+            line_number = int(line.group(1)) if line and same_lines and not app_edited else 1
+            gap = leaving.inputs.gap if leaving is not None else None
+            if gap is not None and _structured_data_target(message, gap):
+                raise RenderError(
+                    f"{message}: the replacement's fieldPath continues into a string that holds YAML or JSON, which "
+                    "kustomize v5.8.0 and later write into (setValueInStructuredData) and older kustomize refuses, "
+                    "so whether it renders depends on the kustomize version", user_file, line_number,
+                    argocd_renders=gap.argocd_renders())  # fmt: skip
+            raise RenderError(message, user_file, line_number)
         omitted = leaving.omissions(notes, edits.alone) if leaving is not None else []
         try:
             documents = _documents(done.stdout, requested, bounded.Tally(limits.objects))
@@ -2150,6 +2165,27 @@ def _version_output(argv: list[str]) -> str:
         return ""
     finally:
         shutil.rmtree(home, ignore_errors=True)
+
+
+_STRUCTURED_TARGET = re.compile(r'in replacement target: wrong node kind: expected MappingNode but got ScalarNode: '
+                                r'node contents: (".*")$')  # fmt: skip
+
+
+def _structured_data_target(message: str, gap: VersionGap) -> bool:
+    """Whether ``message`` (kustomize's one-line error) is a replacement whose target fieldPath
+    continues into a string holding a YAML or JSON mapping, which the renderer's kustomize refuses
+    and Argo CD's writes into (:data:`REPLACEMENT_STRUCTURED_DATA`; renderer older, Argo CD's not)."""
+    if not (gap.version is None or gap.version < REPLACEMENT_STRUCTURED_DATA) \
+            or gap.argocd_kustomize < REPLACEMENT_STRUCTURED_DATA:  # fmt: skip
+        return False
+    found = _STRUCTURED_TARGET.search(message)
+    if found is None:
+        return False
+    try:
+        contents = json.loads(found.group(1))  # Go's %q of the node's value
+        return isinstance(contents, str) and isinstance(yaml.safe_load(contents), dict)
+    except (ValueError, yaml.YAMLError):
+        return False
 
 
 def _error_of(stderr: str, returncode: int) -> str:
