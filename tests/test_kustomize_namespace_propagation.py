@@ -80,8 +80,8 @@ def hl009(entry: str, position: str, what: str) -> str:
     assert found is not None
     return (f"{entry}: warning HL009 source-not-rendered: {position}: {what} is read differently: this base has no "
             "namespace of its own and overlay/kustomization.yaml sets namespace 'prod', which kustomize v5.8.0 "
-            "propagates into its bases before their patches and replacements run (only v5.8.0: v5.8.1 reverted it), "
-            "so the selector matches other objects there than with the kustomize that renders here; drop the "
+            "propagates into its bases before their replacements and patchesJson6902 run and into what their "
+            "generators make (only v5.8.0: v5.8.1 reverted it), so the selector matches other objects there than with the kustomize that renders here; drop the "
             "namespace from the selector or give the base its own namespace. Argo CD 3.3 renders it with kustomize "
             f"v5.8.0; hooklint's renderer is {found[1].label()}: put kustomize v5.8.0 on PATH to render as Argo CD "
             "does. hooklint did not render overlay/, so none of its objects were checked, hooks included.")

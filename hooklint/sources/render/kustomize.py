@@ -1322,9 +1322,10 @@ class _Inputs:
         (one without a ``namespace`` of its own, which ``overlay`` builds on, directly or not, with
         ``namespace``) that names a namespace: a ``replacements`` source, target ``select`` or
         ``reject``, a ``patchesJson6902`` or ``patches`` target. Argo CD's kustomize v5.8.0 reads it
-        with the base's objects already in ``namespace`` (:data:`NAMESPACE_PROPAGATION`), every other
-        kustomize without: any namespace selector may match otherwise (fail closed), not only one
-        equal to ``namespace``."""
+        with the base's objects already in ``namespace`` (:data:`NAMESPACE_PROPAGATION`: its
+        ``NamespaceTransformer`` runs before ``PatchJson6902Transformer`` and ``ReplacementTransformer``;
+        its generators make objects in it, which a ``patches`` target sees too), every other kustomize
+        without: any namespace selector may match otherwise (fail closed), not only one equal to ``namespace``."""
         assert self.gap is not None
         found: list[tuple[str, yaml.Node | None, Any]] = []
 
@@ -1358,8 +1359,8 @@ class _Inputs:
         raise RenderError(
             f"{where}.namespace {value!r} is read differently: this base has no namespace of its own and "
             f"{self.to_user(overlay)} sets namespace {namespace!r}, which kustomize v5.8.0 propagates into its bases "
-            "before their patches and replacements run (only v5.8.0: v5.8.1 reverted it), so the selector matches "
-            "other objects there than with the kustomize that renders here; drop the namespace from the selector "
+            "before their replacements and patchesJson6902 run and into what their generators make (only v5.8.0: "
+            "v5.8.1 reverted it), so the selector matches other objects there than with the kustomize that renders here; drop the namespace from the selector "
             "or give the base its own namespace", self.to_user(path), line, column,
             argocd_renders=self.gap.argocd_renders())  # fmt: skip
 
