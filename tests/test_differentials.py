@@ -817,3 +817,25 @@ def test_a_plugin_folder_without_a_patch_of_its_own_is_rendered(repo, listener):
     assert rendering.omitted == []
     assert [d.text for d in rendering.documents] == [
         "apiVersion: v1\ndata:\n  level: debug\nkind: ConfigMap\nmetadata:\n  name: settings\n"]
+
+
+@needs_kustomize
+def test_a_plugin_folder_building_on_a_base_outside_it_is_checked_in_that_base(repo, listener):
+    """Before: only the files under a ``transformers`` folder were read as plugin configurations;
+    a base it builds on outside it (kustomize allows a base anywhere in the repository) held a
+    PatchTransformer whose ``path`` was a URL, and kustomize fetched it. Now every folder the
+    build reads is checked: the entry is HL009 and left out, nothing is fetched."""
+    url = f"http://127.0.0.1:{listener.port}/x"
+    write(repo, {"app/kustomization.yaml": "resources:\n- cm.yaml\ntransformers:\n- tdir\n",
+                 "app/tdir/kustomization.yaml": "resources:\n- ../../other\n",
+                 "other/kustomization.yaml": "resources:\n- pt.yaml\n",
+                 "other/pt.yaml": _BUILT_PT.replace("local.yaml", url)})
+    result = CliRunner().invoke(cli_app, ["lint", "app"])
+    listener.close()
+    assert listener.connections == []
+    assert result.output.splitlines()[0] == (
+        f"app/kustomization.yaml:4:3: warning HL009 source-not-rendered: transformers entry 'tdir' configures "
+        f"PatchTransformer with '{url}', which kustomize fetches: it needs the network; hooklint never uses the "
+        "network: vendor the file into the repository. Argo CD fetches it when it renders the application. hooklint "
+        "left it out, so the objects it adds, possibly hooks, were not checked; the rest of the application was.")
+    assert result.exit_code == 1

@@ -1484,8 +1484,8 @@ class _Inputs:
                            f"needs the network; {FILE_HINT}")  # fmt: skip
             return
         target = self.reference(kustomization, field, entry, directory_ok=True, text=text, optional=True)
-        rewriter = self.rewriter(target) if target is not None and index is not None and os.path.isdir(target) else None
-        if rewriter is not None:  # the configurations kustomize builds there are not the files as written
+        rewriter, folders = self.rewriter(target) if target is not None and os.path.isdir(target) else (None, [])
+        if rewriter is not None and index is not None:  # what kustomize builds there is not the files as written
             built, by = rewriter
             self.leave_out(kustomization, field, index, where, f"{field} entry {label} is a kustomization whose "
                            f"{by} ({self.to_user(built)}) may rewrite the plugin configurations it builds, so the "
@@ -1497,8 +1497,9 @@ class _Inputs:
         sources: list[tuple[str, str | None]]  # (file, its text when inline)
         if target is None:
             sources = [(kustomization, entry)]
-        elif os.path.isdir(target):
-            sources = [(f, None) for f in _tree(target) if f.endswith((".yaml", ".yml", ".json"))]
+        elif os.path.isdir(target):  # and every folder its build reads (a base outside it, too)
+            found = dict.fromkeys(f for folder in [target, *folders] for f in _tree(folder))
+            sources = [(f, None) for f in found if f.endswith((".yaml", ".yml", ".json"))]
         else:
             sources = [(target, None)]
         configured = []
@@ -1555,26 +1556,28 @@ class _Inputs:
                     unchecked=REMOTE_ENTRY_UNCHECKED)  # fmt: skip
 
 
-    def rewriter(self, folder: str) -> tuple[str, str] | None:
+    def rewriter(self, folder: str) -> tuple[tuple[str, str] | None, list[str]]:
         """For a ``transformers`` / ``generators`` / ``validators`` entry naming ``folder``: the
         first kustomization (file, field) that ``folder``'s build reads (its own, and those of the
         folders its ``resources``, ``bases`` and ``components`` name, recursively) with a field
         that may rewrite the objects it outputs (:data:`_REWRITING`, or ``labels`` with
-        ``fields``); None when none does, or ``folder`` holds no kustomization (plain plugin
-        configuration files, read as written). kustomize v5.5.0 builds such a folder first and
+        ``fields``), None when none does or ``folder`` holds no kustomization (plain plugin
+        configuration files, read as written); and the kustomization folders read up to there
+        (a base outside ``folder`` too: its plugin configurations are checked as well). kustomize v5.5.0 builds such a folder first and
         configures the builtin plugins from the objects it outputs
         (``api/internal/target/kusttarget.go`` ``configureExternalTransformers``), and
         ``PatchTransformer``'s ``path`` or a generator's ``files`` may then be a URL that
         ``api/loader/fileloader.go`` ``Load`` fetches, though no file as written names one.
         Kustomizations hooklint cannot read here are skipped: the walk refuses them; a link out of
         the repository raises RenderError, as in the walk."""
-        pending, seen = [folder], set()
+        pending: list[str] = [folder]
+        seen: list[str] = []
         while pending:
             here = pending.pop()
             name = _kustomization_name(here) if os.path.isdir(here) and within(here, self.root) else None
             if here in seen or name is None:
                 continue
-            seen.add(here)
+            seen.append(here)
             path = os.path.join(here, name)
             self.contained(here, here)  # never read through a link out of the repository (as the walk refuses it)
             self.contained(path, path, regular=True)
@@ -1588,12 +1591,12 @@ class _Inputs:
             if by is None and any(isinstance(e, dict) and _get(e, "fields") for e in _list(_get(config, "labels"))):
                 by = "labels (with fields)"
             if by is not None:
-                return path, by
+                return (path, by), seen
             for field in self._DIRS_OR_FILES:
                 for entry in _list(_get(config, field)):
                     if isinstance(entry, str) and "\n" not in entry and not _REMOTE.search(entry):
                         pending.append(os.path.normpath(os.path.join(here, entry)))
-        return None
+        return None, seen
 
 
 #: kustomization fields that may rewrite the objects a build outputs beyond names, namespaces,
