@@ -744,3 +744,98 @@ def test_a_template_helm_outputs_is_linted_whatever_a_merge_key_does_to_its_hook
     code, findings = lint_json("shop")
     assert code == 1
     assert ("HL102", "shop/templates/seed.yaml") in {(f["rule_id"], f["path"]) for f in findings}
+
+
+_BUILT_PT = "apiVersion: builtin\nkind: PatchTransformer\nmetadata:\n  name: p\npath: local.yaml\n"
+_BUILT_GEN = "apiVersion: builtin\nkind: ConfigMapGenerator\nmetadata:\n  name: gen\nfiles:\n- k=local.txt\n"
+
+
+def _built_cases(url: str) -> dict[str, tuple[dict[str, str], str]]:
+    """A ``transformers`` / ``generators`` folder whose own build rewrites the builtin plugin
+    configuration it outputs to name ``url``: (files, the HL009 message's start)."""
+    json_patch = (f"patches:\n- target:\n    kind: PatchTransformer\n  patch: |-\n    - op: replace\n"
+                  f"      path: /path\n      value: {url}\n")  # fmt: skip
+    return {
+        "transformer, JSON patch": (
+            {"app/kustomization.yaml": "resources:\n- cm.yaml\ntransformers:\n- tdir\n",
+             "app/tdir/kustomization.yaml": "resources:\n- pt.yaml\n" + json_patch, "app/tdir/pt.yaml": _BUILT_PT,
+             "app/tdir/local.yaml": PATCH},
+            "transformers entry 'tdir' is a kustomization whose patches (app/tdir/kustomization.yaml)"),
+        "generator, JSON patch": (
+            {"app/kustomization.yaml": "resources:\n- cm.yaml\ngenerators:\n- gdir\n",
+             "app/gdir/kustomization.yaml": "resources:\n- g.yaml\npatches:\n- target:\n    kind: ConfigMapGenerator\n"
+                                            f"  patch: |-\n    - op: replace\n      path: /files/0\n      value: {url}\n",
+             "app/gdir/g.yaml": _BUILT_GEN, "app/gdir/local.txt": "hi\n"},
+            "generators entry 'gdir' is a kustomization whose patches (app/gdir/kustomization.yaml)"),
+        "transformer, strategic merge patch of a base": (
+            {"app/kustomization.yaml": "resources:\n- cm.yaml\ntransformers:\n- tdir\n",
+             "app/tdir/kustomization.yaml": "resources:\n- base\n",
+             "app/tdir/base/kustomization.yaml": "resources:\n- pt.yaml\npatchesStrategicMerge:\n- |-\n"
+                                                 "  apiVersion: builtin\n  kind: PatchTransformer\n  metadata:\n"
+                                                 f"    name: p\n  path: {url}\n",
+             "app/tdir/base/pt.yaml": _BUILT_PT, "app/tdir/base/local.yaml": PATCH},
+            "transformers entry 'tdir' is a kustomization whose patchesStrategicMerge "
+            "(app/tdir/base/kustomization.yaml)"),
+    }
+
+
+@needs_kustomize
+@pytest.mark.parametrize("case", ["transformer, JSON patch", "generator, JSON patch",
+                                  "transformer, strategic merge patch of a base"])  # fmt: skip
+def test_a_plugin_folder_whose_build_rewrites_its_configuration_is_left_out(repo, listener, case):
+    """Before: a ``transformers`` (``generators``) entry naming a kustomization folder was checked
+    as its files are written (``path: local.yaml``), but kustomize builds the folder first and
+    configures the plugins from what it outputs (v5.5.0 ``api/internal/target/kusttarget.go``
+    ``configureExternalTransformers``); the folder's own patch made the path a URL, which
+    ``api/loader/fileloader.go`` ``Load`` fetched (exit 0 without a network namespace; a false HL007
+    with one). Now the entry is HL009 and left out: nothing is fetched."""
+    files, start = _built_cases(f"http://127.0.0.1:{listener.port}/viapatch")[case]
+    write(repo, files)
+    result = CliRunner().invoke(cli_app, ["lint", "app"])
+    listener.close()
+    assert listener.connections == []
+    field = start.split()[0]
+    assert result.output.splitlines()[0] == (
+        f"app/kustomization.yaml:4:3: warning HL009 source-not-rendered: {start} may rewrite the plugin "
+        "configurations it builds, so the paths and URLs kustomize then reads (and may fetch) are not known before "
+        "it runs; write the plugin configurations with their final paths, without patches, replacements or "
+        "transformers. Argo CD renders it, fetching any URL the built configurations name. hooklint left it out, so "
+        "the objects it adds, possibly hooks, were not checked; the rest of the application was.")
+    assert field in ("transformers", "generators") and result.exit_code == 1
+
+
+@needs_kustomize
+def test_a_plugin_folder_without_a_patch_of_its_own_is_rendered(repo, listener):
+    """A ``transformers`` folder whose kustomization only lists its plugin configurations is read
+    as written and rendered: its PatchTransformer patches the ConfigMap, no HL009."""
+    write(repo, {"app/kustomization.yaml": "resources:\n- cm.yaml\ntransformers:\n- tdir\n",
+                 "app/tdir/kustomization.yaml": "resources:\n- pt.yaml\n",
+                 "app/tdir/pt.yaml": _BUILT_PT, "app/local.yaml": PATCH})  # read from app/ (kustomize's root)
+    rendering, error, _ = render()
+    listener.close()
+    assert listener.connections == [] and error is None and rendering is not None
+    assert rendering.omitted == []
+    assert [d.text for d in rendering.documents] == [
+        "apiVersion: v1\ndata:\n  level: debug\nkind: ConfigMap\nmetadata:\n  name: settings\n"]
+
+
+@needs_kustomize
+def test_a_plugin_folder_building_on_a_base_outside_it_is_checked_in_that_base(repo, listener):
+    """Before: only the files under a ``transformers`` folder were read as plugin configurations;
+    a base it builds on outside it (kustomize allows a base anywhere in the repository) held a
+    PatchTransformer whose ``path`` was a URL, and kustomize fetched it. Now every folder the
+    build reads is checked: the entry is HL009 and left out, nothing is fetched."""
+    url = f"http://127.0.0.1:{listener.port}/x"
+    write(repo, {"app/kustomization.yaml": "resources:\n- cm.yaml\ntransformers:\n- tdir\n",
+                 "app/tdir/kustomization.yaml": "resources:\n- ../../other\n",
+                 "other/kustomization.yaml": "resources:\n- pt.yaml\n",
+                 "other/pt.yaml": _BUILT_PT.replace("local.yaml", url)})
+    result = CliRunner().invoke(cli_app, ["lint", "app"])
+    listener.close()
+    assert listener.connections == []
+    assert result.output.splitlines()[0] == (
+        f"app/kustomization.yaml:4:3: warning HL009 source-not-rendered: transformers entry 'tdir' configures "
+        f"PatchTransformer with '{url}', which kustomize fetches: it needs the network; hooklint never uses the "
+        "network: vendor the file into the repository. Argo CD fetches it when it renders the application. hooklint "
+        "left it out, so the objects it adds, possibly hooks, were not checked; the rest of the application was.")
+    assert result.exit_code == 1

@@ -1567,11 +1567,22 @@ class _Inputs:
                            f"needs the network; {FILE_HINT}")  # fmt: skip
             return
         target = self.reference(kustomization, field, entry, directory_ok=True, text=text, optional=True)
+        rewriter, folders = self.rewriter(target) if target is not None and os.path.isdir(target) else (None, [])
+        if rewriter is not None and index is not None:  # what kustomize builds there is not the files as written
+            built, by = rewriter
+            self.leave_out(kustomization, field, index, where, f"{field} entry {label} is a kustomization whose "
+                           f"{by} ({self.to_user(built)}) may rewrite the plugin configurations it builds, so the "
+                           "paths and URLs kustomize then reads (and may fetch) are not known before it runs; write "
+                           "the plugin configurations with their final paths, without patches, replacements or "
+                           "transformers",
+                           "Argo CD renders it, fetching any URL the built configurations name")  # fmt: skip
+            return
         sources: list[tuple[str, str | None]]  # (file, its text when inline)
         if target is None:
             sources = [(kustomization, entry)]
-        elif os.path.isdir(target):
-            sources = [(f, None) for f in _tree(target) if f.endswith((".yaml", ".yml", ".json"))]
+        elif os.path.isdir(target):  # and every folder its build reads (a base outside it, too)
+            found = dict.fromkeys(f for folder in [target, *folders] for f in _tree(folder))
+            sources = [(f, None) for f in found if f.endswith((".yaml", ".yml", ".json"))]
         else:
             sources = [(target, None)]
         configured = []
@@ -1626,6 +1637,56 @@ class _Inputs:
                     f" with {url_credentials(remote)!r}, which kustomize fetches: it needs the network; {NETWORK_HINT}",
                     self.to_user(kustomization), *_position_of(text, entry), needs_network=True,
                     unchecked=REMOTE_ENTRY_UNCHECKED)  # fmt: skip
+
+
+    def rewriter(self, folder: str) -> tuple[tuple[str, str] | None, list[str]]:
+        """For a ``transformers`` / ``generators`` / ``validators`` entry naming ``folder``: the
+        first kustomization (file, field) that ``folder``'s build reads (its own, and those of the
+        folders its ``resources``, ``bases`` and ``components`` name, recursively) with a field
+        that may rewrite the objects it outputs (:data:`_REWRITING`, or ``labels`` with
+        ``fields``), None when none does or ``folder`` holds no kustomization (plain plugin
+        configuration files, read as written); and the kustomization folders read up to there
+        (a base outside ``folder`` too: its plugin configurations are checked as well). kustomize v5.5.0 builds such a folder first and
+        configures the builtin plugins from the objects it outputs
+        (``api/internal/target/kusttarget.go`` ``configureExternalTransformers``), and
+        ``PatchTransformer``'s ``path`` or a generator's ``files`` may then be a URL that
+        ``api/loader/fileloader.go`` ``Load`` fetches, though no file as written names one.
+        Kustomizations hooklint cannot read here are skipped: the walk refuses them; a link out of
+        the repository raises RenderError, as in the walk."""
+        pending: list[str] = [folder]
+        seen: list[str] = []
+        while pending:
+            here = pending.pop()
+            name = _kustomization_name(here) if os.path.isdir(here) and within(here, self.root) else None
+            if here in seen or name is None:
+                continue
+            seen.append(here)
+            path = os.path.join(here, name)
+            self.contained(here, here)  # never read through a link out of the repository (as the walk refuses it)
+            self.contained(path, path, regular=True)
+            try:
+                config = go_decode(canonical(read_kustomization_file(path, self.max_file_size)[1].value))
+            except (OSError, FileRejected, Unreadable, YamlTooComplex, yaml.YAMLError):
+                continue
+            if not isinstance(config, dict):
+                continue
+            by = next((f for f in _REWRITING if _get(config, f)), None)
+            if by is None and any(isinstance(e, dict) and _get(e, "fields") for e in _list(_get(config, "labels"))):
+                by = "labels (with fields)"
+            if by is not None:
+                return (path, by), seen
+            for field in self._DIRS_OR_FILES:
+                for entry in _list(_get(config, field)):
+                    if isinstance(entry, str) and "\n" not in entry and not _REMOTE.search(entry):
+                        pending.append(os.path.normpath(os.path.join(here, entry)))
+        return None, seen
+
+
+#: kustomization fields that may rewrite the objects a build outputs beyond names, namespaces,
+#: labels and annotations: a folder of plugin configurations with one is not read as written
+#: (:meth:`_Inputs.rewriter`)
+_REWRITING = ("patches", "patchesJson6902", "patchesStrategicMerge", "replacements", "transformers", "vars",
+              "configurations", "crds")
 
 
 def _chart_of(config: dict[str, Any]) -> str:
