@@ -44,10 +44,11 @@ def test_an_input_error_redacts_the_credentials_of_a_url_it_quotes():
     assert error.message == "cannot fetch https://ci:[redacted]@charts.example.com/index.yaml: 403"
 
 
-def test_a_remote_generator_entry_quotes_the_url_not_the_patch_that_holds_it(tmp_path, monkeypatch):
+def test_a_remote_generator_entry_quotes_the_url_not_the_text_that_holds_it(tmp_path, monkeypatch):
     """Attacker trial 17, F3: the HL009 of a generators folder whose patch rewrites a file source to
     a URL quoted the whole patch text, and with it a Secret literal the same patch adds (and named
-    the configured kind 'None')."""
+    the configured kind 'None'). Such a folder is now left out whole (its built configurations are
+    unknown before kustomize runs); a configuration written with a URL is quoted by the URL alone."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
     files = {
@@ -59,12 +60,19 @@ def test_a_remote_generator_entry_quotes_the_url_not_the_patch_that_holds_it(tmp
             "    - op: add\n      path: /literals\n      value: [\"password=Wq7xL2vNp9Zr4Tk8\"]\n"),
         "app/gdir/g.yaml": "apiVersion: builtin\nkind: SecretGenerator\nmetadata: {name: db}\nfiles: [ca.crt=local.txt]\n",
         "app/gdir/local.txt": "x\n",
+        "direct/kustomization.yaml": "generators:\n- g.yaml\n",
+        "direct/g.yaml": ("apiVersion: builtin\nmetadata: {name: db}\n"
+                          "files: [\"ca.crt=https://files.example.com/ca.crt Wq7xL2vNp9Zr4Tk8\"]\n"),
     }  # fmt: skip
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
     result = CliRunner().invoke(app, ["lint", "-f", "concise", "app"])
     assert "Wq7xL2vNp9Zr4Tk8" not in result.output
+    assert result.output.splitlines()[0].startswith("app/kustomization.yaml:4:3: HL009 generators entry 'gdir' is a "
+                                                    "kustomization whose patches")
+    result = CliRunner().invoke(app, ["lint", "-f", "concise", "direct"])
+    assert "Wq7xL2vNp9Zr4Tk8" not in result.output
     assert result.output.splitlines()[0].startswith(
-        "app/kustomization.yaml:4:3: HL009 generators entry 'gdir' configures a plugin with "
+        "direct/kustomization.yaml:2:3: HL009 generators entry 'g.yaml' configures a plugin with "
         "'https://files.example.com/ca.crt', which kustomize fetches")
