@@ -1129,3 +1129,28 @@ def test_a_key_that_names_no_secret_holds_none(key):
     from hooklint.sources.render.redact import secret_key
 
     assert not secret_key(key)
+
+
+@pytest.mark.parametrize("field, value, key", [
+    ("data", base64.b64encode(b"DB_USER=app\nDB_PASSWORD=Hx7pLq2Wz9Rt\n").decode(), "DB_PASSWORD"),
+    ("stringData", "|\n    db: {host: pg, password: Hx7pLq2Wz9Rt}\n    port: 5432", "password"),
+    ("stringData", "'{\"auths\": {\"r.example.com\": {\"username\": \"u\", \"password\": \"Hx7pLq2Wz9Rt\"}}}'", "password"),
+])  # fmt: skip
+def test_a_secret_inside_a_secrets_file_is_a_secret(field, value, key, tmp_path, monkeypatch):
+    """Attacker trial 18: a password inside a Secret's env file (or YAML, or .dockerconfigjson)
+    value was printed as written in HL012 when a hook's sync-wave held it."""
+    text = (f"apiVersion: v1\nkind: Secret\nmetadata: {{name: app-env}}\n{field}:\n  app.env: {value}\n---\n"
+            "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: mig\n  annotations:\n"
+            "    argocd.argoproj.io/hook: PreSync\n    argocd.argoproj.io/sync-wave: Hx7pLq2Wz9Rt\n")  # fmt: skip
+    from typer.testing import CliRunner
+
+    from hooklint.cli import app
+
+    (tmp_path / "a.yaml").write_text(text)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    result = CliRunner().invoke(app, ["lint", "-f", "json", "a.yaml"])
+    assert "Hx7pLq2Wz9Rt" not in result.output
+    messages = [f["message"] for f in json.loads(result.stdout)["findings"] if f["rule_id"] == "HL012"]
+    assert len(messages) == 1
+    assert messages[0].startswith(f"argocd.argoproj.io/sync-wave '[the value of `{key}`]' on Job/mig")

@@ -946,7 +946,29 @@ def object_secrets(bodies: Iterable[object]) -> SecretValues:
             values = body.get(field_name)
             for key, value in values.items() if isinstance(values, dict) else ():
                 found.add_stored(value, str(key), encoded=field_name == "data")
+                text = _decoded(value) if field_name == "data" and isinstance(value, str) else value
+                if isinstance(text, str) and ("\n" in text.strip() or text.lstrip()[:1] in ("{", "[")):
+                    _embedded(str(key), text, found)
     return found
+
+
+#: ``key: value`` or ``"key": "value"`` inside a flow mapping or JSON (``{db: {password: x}}``).
+_FLOW_PAIR = re.compile(r"[{,]\s*[\"']?([A-Za-z_][\w.-]*)[\"']?\s*:\s*[\"']?([^,{}\[\]\"'\s]+)")
+
+
+def _embedded(name: str, text: str, found: SecretValues) -> None:
+    """The secrets inside a Secret's value that is a file (an env file under ``envFrom``, a
+    ``config.yaml``, a ``.dockerconfigjson``): the values of its ``KEY=value`` and ``key: value``
+    lines, XML elements and JSON or flow-mapping pairs whose key names a secret, each kept as a
+    Secret's own value is (:meth:`SecretValues.add_stored`: attacker trial 18, a password inside a
+    Secret's env file was printed in HL012)."""
+    inner = SecretValues()
+    _plain_text(name, text, inner)
+    for match in _FLOW_PAIR.finditer(text):
+        if secret_key(match.group(1)):
+            inner.add(match.group(2), match.group(1))
+    for value, key in inner.secrets.items():
+        found.add_stored(value, key)
 
 
 def public_of_objects(bodies: Iterable[object], found: SecretValues) -> None:
