@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from hooklint.findings import Span
-from hooklint.model import CLUSTER_SCOPED_KINDS, repeated_objects
+from hooklint.model import CLUSTER_SCOPED_KINDS, binding_grantees, repeated_objects
 
 if TYPE_CHECKING:  # pragma: no cover
     from hooklint.config import Config
@@ -118,8 +118,6 @@ class Context:
         costs their product (attacker trial 15: 2,000 of each, a minute and a half); this index
         asks only the bindings that name the account."""
         if kept not in self._by_subject:
-            from hooklint.model import binding_grantees  # noqa: PLC0415 - model is imported first; here for speed only
-
             named: dict[str, list[int]] = {}
             everyone: list[int] = []
             bindings = ([b for b in self.kept if b.kind in ("RoleBinding", "ClusterRoleBinding")] if kept else

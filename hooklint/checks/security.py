@@ -181,7 +181,7 @@ def _mounted_token(m: Manifest, pod: PodSpec, ctx: Context) -> str | None:
     if value is not None and value is not True and value is not False:
         return None
     sa_name = pod.service_account()[0] or "default"
-    if _granted_role(ctx.bindings_reaching(sa_name, kept=False), sa_name, m.namespace):
+    if _granted_role(ctx, sa_name, m.namespace):
         return None
     if value is True:
         return "true"
@@ -219,9 +219,8 @@ def _secret_token_unbound(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator[H
     Secret. The pod's own ServiceAccount is left to :func:`_automounted` when it already mounts
     that token."""
     own = pod.service_account()[0] or "default"
-    bindings = ctx.by_kind.get("RoleBinding", []) + ctx.by_kind.get("ClusterRoleBinding", [])
     for account, field, span, secret in token_secrets(m, pod, ctx):
-        if _granted_role(bindings, account, m.namespace) or (account == own and _mounted_token(m, pod, ctx)):
+        if _granted_role(ctx, account, m.namespace) or (account == own and _mounted_token(m, pod, ctx)):
             continue
         who = "'default' (HL103; " if account == "default" else f"'{account}' ("
         yield Hit(
@@ -273,12 +272,13 @@ def _automounted(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator[Hit]:
     )
 
 
-def _granted_role(manifests: list[Manifest], sa_name: str, namespace: str | None) -> bool:
-    """True when a RoleBinding or ClusterRoleBinding among ``manifests`` names ServiceAccount
-    ``sa_name`` of ``namespace`` as a subject and refers to a Role or ClusterRole (built-in roles
-    such as ``view`` count: they need not be in the application)."""
-    for b in manifests:
-        if b.kind not in ("RoleBinding", "ClusterRoleBinding") or binding_grantee(b, namespace, sa_name) is None:
+def _granted_role(ctx: Context, sa_name: str, namespace: str | None) -> bool:
+    """True when a RoleBinding or ClusterRoleBinding of the application (any copy:
+    :meth:`Context.bindings_reaching`) names ServiceAccount ``sa_name`` of ``namespace`` as a subject
+    and refers to a Role or ClusterRole (built-in roles such as ``view`` count: they need not be in
+    the application)."""
+    for b in ctx.bindings_reaching(sa_name, kept=False):
+        if binding_grantee(b, namespace, sa_name) is None:
             continue
         ref = b.body.get("roleRef")
         if isinstance(ref, Map) and ref.get("kind") in ("Role", "ClusterRole") and isinstance(ref.get("name"), str):

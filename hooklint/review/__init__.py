@@ -788,10 +788,7 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
             assert base_side is not None
             head_config = dataclasses.replace(_leaving_as(config, base_side, base_folder), ignored_paths=_ignored(top))
             head_side = _side(top, None, relative, head_config, catalog, top)
-            out = compare(base_side, head_side, _findings_of, _comments_in(base_folder, config, top))
-            out.notes = [url_credentials(n) for n in notes + _not_left_out(head_side, base, base_folder) + out.notes]
-            out.policy = config
-            return out
+            return _compared(base_side, head_side, config, notes, base, base_folder, top)
         with checkout(top, head_commit) as head_copy:
             head_folder = head_copy.folder
             notes += [f"{head}: {note}" for note in head_copy.notes]
@@ -803,10 +800,18 @@ def review(base: str, paths: list[str], config: Config, catalog: Catalog, head: 
                 notes += _named(config, top, base_folder, head_folder)
             base_side = _side(base_folder, base, relative, config, catalog, top)
             head_side = _side(head_folder, head, relative, _leaving_as(config, base_side, base_folder), catalog, top)
-            out = compare(base_side, head_side, _findings_of, _comments_in(base_folder, config, top))
-            out.notes = [url_credentials(n) for n in notes + _not_left_out(head_side, base, base_folder) + out.notes]
-            out.policy = config
-            return out
+            return _compared(base_side, head_side, config, notes, base, base_folder, top)
+
+
+def _compared(base_side: Side, head_side: Side, config: Config, notes: list[str], base: str, base_folder: str,
+              top: str) -> Review:
+    """:func:`compare` of the two sides under the review's ``config``, with the review's ``notes``
+    first, then what the base's leaving-out did not cover (:func:`_not_left_out`), then the
+    comparison's own, each with a URL's credentials redacted (a note may quote a remote)."""
+    out = compare(base_side, head_side, _findings_of, _comments_in(base_folder, config, top))
+    out.notes = [url_credentials(n) for n in notes + _not_left_out(head_side, base, base_folder) + out.notes]
+    out.policy = config
+    return out
 
 
 def _comments_in(folder: str, config: Config, top: str) -> Callable[[str], list]:

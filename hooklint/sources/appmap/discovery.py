@@ -41,20 +41,22 @@ from hooklint.findings import InputError
 from hooklint.sources.repository.gomatch import BadPattern, filepath_glob
 from hooklint.sources.repository import facts
 from hooklint.sources.repository.spelling import may_hold
-from hooklint.loader import DEFAULT_MAX_FILE_SIZE, STDIN, within
+from hooklint.loader import DEFAULT_MAX_FILE_SIZE, STDIN, read_file, user_path, within
 from hooklint.reasons import Skip, SkipKind, through_rendering
-from hooklint.yamlio import Map, Seq, go_yaml_text
+from hooklint.yamlio import NOT_RENDERED, Map, Seq, go_yaml_text
 from hooklint.sources.repository.kustomizations import (MAX_KUSTOMIZATIONS_FOLLOWED, component_exists, is_component,
                                                        kustomization_inputs, kustomization_reads,
                                                        kustomization_references, unread_reason)
 from hooklint.sources.repository.tree import (DIRECTORY, HELM, HELM_CHART_FILE, KUSTOMIZATION_NAMES, KUSTOMIZE, MULTI,
                                               PLUGIN, REMOTE, UNRENDERABLE, chart_of, contained, dangling_link,
                                               dangling_reason, directory_source_files, hidden_manifests,
-                                              inside_repository, is_manifest_name, source_type, walk, MAX_HIDDEN_FILES)
+                                              inside_repository, is_manifest_name, repository_root, source_type, walk,
+                                              MAX_HIDDEN_FILES)
 from hooklint.sources.spec import ApplicationSource, document_objects
 from hooklint.sources.repository.submodules import Submodule, Unseen, submodules_of, unseen_detail
 from hooklint.sources.repository.submodules import forget as forget_submodules
-from hooklint.sources.appmap.applications import DirectoryOptions, find_application_sources, repository_manifests
+from hooklint.sources.appmap.applications import (REPO_SOURCE_FILE, DirectoryOptions, app_source_files, find_application_sources,
+                                                  repository_manifests, stand_in_source)
 
 if TYPE_CHECKING:
     from hooklint.config import Config
@@ -224,7 +226,6 @@ def holds_objects(path: str, max_size: int = DEFAULT_MAX_FILE_SIZE) -> bool:
     file that cannot be read at all or that leads out of its repository (fail closed: never read
     here; where it is linted, the loader says why). Data (value files, generator parameters, JSON
     of other tools, unrelated YAML) does not."""
-    from hooklint.loader import read_file  # noqa: PLC0415 - only when a leaving-out is not believed
     from hooklint.yamlio import SYNTAX_ERROR, TOO_COMPLEX, TOO_MANY_ERRORS  # noqa: PLC0415
 
     if not contained([path]):  # a link out of the repository is never opened here
@@ -1044,8 +1045,6 @@ def _stand_in_sources(reported: dict[str, set[str]], covered: set[str], named_by
     is linted as such an Application renders it (its source type and options decided by the file)
     rather than with the defaults of a bare folder. A kustomize Component's folder is left to its
     users (Argo CD cannot build one on its own)."""
-    from hooklint.sources.appmap.applications import REPO_SOURCE_FILE, stand_in_source  # noqa: PLC0415
-    from hooklint.sources.repository.tree import repository_root  # noqa: PLC0415
 
     found = []
     for key in sorted(reported):
@@ -1075,9 +1074,6 @@ def _mark_app_source_files(apps: list[Application], max_size: int) -> None:
     name also feeds the release name and the build environment) or passing the file silently."""
     import hashlib  # noqa: PLC0415 - OpenSSL's module only when such a file is met
 
-    from hooklint.sources.appmap.applications import app_source_files  # noqa: PLC0415
-    from hooklint.loader import read_file  # noqa: PLC0415
-    from hooklint.yamlio import NOT_RENDERED  # noqa: PLC0415
 
     # the files the repository's own Applications merge, by folder: one of theirs is no stranger
     merged: dict[str, set[str]] = {}
@@ -1135,8 +1131,6 @@ def _submodules_read(kind: str, folder: str, manifest_file: str | None, recurse:
     (``source``, ``named_app``), else at the submodule's entry in ``.gitmodules``. Argo CD:
     ``util/git/client.go`` ``Checkout`` (v3.5.1) runs ``git submodule update --init --recursive``
     when the checkout has ``.gitmodules``."""
-    from hooklint.loader import user_path  # noqa: PLC0415
-    from hooklint.sources.repository.tree import repository_root  # noqa: PLC0415
 
     anchor = source.manifest if source is not None else folder
     subs = submodules_of(repository_root(os.path.dirname(os.path.abspath(anchor))))
@@ -1175,8 +1169,6 @@ def _submodules_read(kind: str, folder: str, manifest_file: str | None, recurse:
 def _unread_submodules(paths: Iterable[str], apps: list[Application]) -> list[tuple[str, Skip]]:
     """The git submodules Argo CD checks out inside the folders ``paths`` names that no application
     of ``apps`` reads (:func:`_submodules_read`), each with why it is not linted."""
-    from hooklint.loader import user_path  # noqa: PLC0415
-    from hooklint.sources.repository.tree import repository_root  # noqa: PLC0415
 
     read = {(u.submodule, u.file) for app in apps for part in [app, *app.parts] for u in part.unseen}
     read_paths = {path for path, _ in read}
@@ -1241,7 +1233,6 @@ def applications_in_charts(sources: list[ApplicationSource], read: set[str], fil
     repository's). Files in ``read`` (absolute) are not read again; each file read is added to it.
     A file that leads out of its repository is never read here, and ``directory.include/exclude``
     apply."""
-    from hooklint.loader import read_file  # noqa: PLC0415 - only with such a source
     from hooklint.sources.appmap.applications import RepositoryUrls, sources_of  # noqa: PLC0415
 
     charts = sorted({os.path.dirname(os.path.abspath(f)) for f in files if os.path.basename(f) == HELM_CHART_FILE})
@@ -1547,8 +1538,6 @@ def _orphan_stand_in(folder: str, max_size: int) -> ApplicationSource | None:
     kustomization ``folder`` (absolute) that no Application of the map deploys, when it holds a
     readable ``.argocd-source.yaml``; else None (one that cannot be read renders without it: the
     folder's own lint says why, and its children stay known)."""
-    from hooklint.sources.appmap.applications import stand_in_source  # noqa: PLC0415
-    from hooklint.sources.repository.tree import repository_root  # noqa: PLC0415
 
     source = stand_in_source(folder, repository_root(folder), max_size)
     return source if source is not None and source.problem is None else None
