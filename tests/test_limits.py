@@ -179,9 +179,46 @@ def test_a_child_that_allocates_too_much_is_stopped_by_the_memory_limit():
 
 
 def test_a_child_gets_its_input_and_runs_in_its_own_session():
-    done = run("import os, sys; print(sys.stdin.read(), os.getsid(0) == os.getpid(), os.environ['GOMEMLIMIT'])",
-               input="hello")  # fmt: skip
-    assert done.stdout == f"hello True {(256 << 20) - (32 << 20)}\n"
+    done = run("import os, sys; print(sys.stdin.read(), os.getsid(0) == os.getpid(), os.environ['GOMEMLIMIT'], "
+               "os.environ['GOGC'])", input="hello")  # fmt: skip
+    assert done.stdout == f"hello True {(256 << 20) - (32 << 20)} 400\n"
+
+
+LIMITS_AND_DEATH_SIGNAL = """
+import ctypes, resource
+signum = ctypes.c_int(-1)
+ctypes.CDLL(None).prctl(2, ctypes.byref(signum))  # PR_GET_PDEATHSIG
+print(resource.getrlimit(resource.RLIMIT_DATA), resource.getrlimit(resource.RLIMIT_AS), signum.value)
+"""
+
+
+@pytest.mark.parametrize("util_linux", [True, False], ids=["prlimit-setpriv", "preexec_fn"])
+def test_a_child_is_limited_and_dies_with_hooklint_whichever_way_it_is_started(monkeypatch, util_linux):
+    """With util-linux's prlimit and setpriv (vfork, no preexec_fn) and without them (preexec_fn):
+    the same memory limits, hard too, and SIGKILL when hooklint dies."""
+    if util_linux:
+        assert bounded.launcher(256 << 20) is not None, "this machine has util-linux: the fast way must be taken"
+    else:
+        monkeypatch.setattr(bounded, "_util_linux", lambda: None)
+    memory, space = 256 << 20, (256 << 20) + bounded._ADDRESS_SPACE_SLACK
+    assert run(LIMITS_AND_DEATH_SIGNAL).stdout == f"({memory}, {memory}) ({space}, {space}) {int(signal.SIGKILL)}\n"
+
+
+def test_the_launcher_is_found_in_the_systems_folders_only(monkeypatch, tmp_path):
+    """A ``prlimit`` first on ``PATH`` is never the one run: hooklint asks /usr/bin and /bin."""
+    (tmp_path / "prlimit").write_text("#!/bin/sh\nexit 0\n")
+    (tmp_path / "prlimit").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    prefix = bounded.launcher(64 << 20)
+    assert prefix is not None and prefix[0] in ("/usr/bin/prlimit", "/bin/prlimit")
+    assert prefix[1:4] == (f"--data={64 << 20}:{64 << 20}", f"--as={(64 << 20) + bounded._ADDRESS_SPACE_SLACK}:"
+                           f"{(64 << 20) + bounded._ADDRESS_SPACE_SLACK}", "--")  # fmt: skip
+    assert prefix[5:] == ("--pdeathsig", "KILL", "--")
+
+
+def test_a_program_that_is_not_there_cannot_start():
+    with pytest.raises(FileNotFoundError):
+        bounded.run(["/nonexistent/kubectl", "version"], cwd=None, env={}, timeout=10, memory=64 << 20)
 
 
 def test_any_exception_while_waiting_kills_the_childs_process_group(tmp_path):

@@ -1816,7 +1816,23 @@ def _resolve(root: str, real_root: str, path: str, to_user: Callable[[str], str]
     (``util/app/path/path.go`` ``CheckOutOfBoundsSymlinks``: absolute, or its target followed part by
     part as text leaves the repository) and by its resolved path (``Path.resolve(strict=True)``,
     which sees a link through another link); a link failing either is a RenderError naming it.
-    Each link is recorded in ``links`` (its path with its folder resolved -> its resolved target)."""
+    Each link is recorded in ``links`` (its path with its folder resolved -> its resolved target).
+
+    An answer is remembered for the run (:func:`~hooklint.sources.repository.facts.memo`), with the
+    links it recorded: the bases and components of many overlays are resolved once."""
+    known = facts.memo("kustomize._resolve")
+    key = (root, real_root, path)
+    hit = known.get(key)
+    if hit is None:
+        seen: dict[str, str] = {}
+        hit = known[key] = (_resolve_parts(root, real_root, path, to_user, seen), tuple(seen.items()))
+    if links is not None:
+        links.update(hit[1])
+    return hit[0]
+
+
+def _resolve_parts(root: str, real_root: str, path: str, to_user: Callable[[str], str], links: dict[str, str]) -> str | None:
+    """:func:`_resolve`'s work, not remembered."""
     current = real_root
     reached = root
     for part in os.path.relpath(path, root).split(os.sep):
@@ -1849,8 +1865,7 @@ def _resolve(root: str, real_root: str, path: str, to_user: Callable[[str], str]
                 f"illegal filepath in symlink: {to_user(reached)} -> {target} leaves the repository once the "
                 "links it passes through are followed; hooklint reads nothing outside the repository",
                 to_user(reached))  # fmt: skip
-        if links is not None:
-            links[os.path.relpath(candidate, real_root)] = os.path.relpath(resolved, real_root)
+        links[os.path.relpath(candidate, real_root)] = os.path.relpath(resolved, real_root)
         current = resolved
     return current
 
@@ -2318,11 +2333,7 @@ def _documents(output: str, requested: set[str], tally: bounded.Tally | None = N
     ]  # fmt: skip
     documents = []
     for text in _split(output, tally):
-        try:
-            obj = yaml.load(text, Loader=_Loader)
-        except yaml.YAMLError:  # nested too deep for hooklint: parsing the document says so (HL001)
-            obj = None
-        metadata = obj.get("metadata") if isinstance(obj, dict) else None
+        metadata = _metadata(text)
         annotations = (metadata.get("annotations") if isinstance(metadata, dict) else None) or {}
         origin = _yaml_value(annotations.get(ORIGIN_ANNOTATION))
         origin = origin if isinstance(origin, dict) else {}
@@ -2342,6 +2353,23 @@ def _documents(output: str, requested: set[str], tally: bounded.Tally | None = N
             )
         )
     return documents
+
+
+def _metadata(text: str) -> Any:
+    """The ``metadata`` of one document of kustomize's output, or None. Only its ``metadata:``
+    block is parsed (kustomize prints block mappings, each top-level key at the start of a line:
+    the same lines :func:`strip_annotations` reads), not the whole object, which the manifest
+    reader parses afterwards anyway; the whole document when that block does not read as one."""
+    lines = text.splitlines(keepends=True)
+    start = next((i for i, line in enumerate(lines) if line.rstrip() == "metadata:"), None)
+    if start is not None:
+        end = next((i for i in range(start + 1, len(lines)) if _indent(lines[i]) == 0 and lines[i][0] != "#"),
+                   len(lines))  # fmt: skip
+        found = _yaml_value("".join(lines[start:end]))
+        if isinstance(found, dict) and len(found) == 1:
+            return found.get("metadata")
+    found = _yaml_value(text)  # nested too deep for hooklint: parsing the document says so (HL001)
+    return found.get("metadata") if isinstance(found, dict) else None
 
 
 def _yaml_value(text: Any) -> Any:

@@ -30,6 +30,7 @@ import os
 from dataclasses import dataclass
 
 from hooklint.files import repository_of
+from hooklint.sources.repository import facts
 
 #: The name Git gives its data: a folder in a clone, a file (``gitdir: ...``) in a submodule or
 #: linked worktree.
@@ -87,10 +88,9 @@ class Withheld:
     raises."""
         absolute_root, real_root, real_top = _tops(root)
         reached = os.path.relpath(os.path.abspath(path), absolute_root)
-        try:
-            real = os.path.realpath(path)
-        except (OSError, ValueError):  # a NUL in the name: no such file (the caller's checks say so)
+        if "\0" in path:  # no such file (the caller's checks say so)
             return GIT_REASON if git_data(reached) else None
+        real = facts.realpath(path)  # os.path.realpath's answer, one lstat per path of the run
         resolved = os.path.relpath(real, real_root)
         if git_data(reached) or (not resolved.startswith("..") and git_data(resolved)):
             return GIT_REASON
