@@ -120,8 +120,22 @@ def planned_application(app: Application, loaded: LoadedApplication, manifests: 
 
         relocate_plan(reported, loaded.fetched)
     return PlannedApplication(app.key, reported, unparsed, app.source_type, loaded.renderer, label, generated_by,
-                              mapped and (app.argocd is None or app.argocd.stand_in) and app.key != STDIN, loaded.coverage, hide,
+                              mapped and (app.argocd is None or app.argocd.stand_in) and app.key != STDIN,
+                              hidden_coverage(loaded.coverage, hide), hide,
                               findings, [o.described for o in loaded.fetched], _destination(app))  # fmt: skip
+
+
+def hidden_coverage(coverage: Coverage, hide: Callable[[str], str] | None) -> Coverage:
+    """``coverage`` with ``hide`` (the application's :func:`secrets_of`) applied to the detail of each
+    of its reasons: a reason is a renderer's message cut short (an HL007 detail), and a source's own
+    redaction knows only that source's secrets, not those of the other sources of a multi-source
+    Application (attacker trial 19 B3: a chart's ``fail`` printed a Secret's value of another
+    source). Every report of the reasons (``plan``, the markdown report, ``diff``) reads them from
+    here, redacted as the application's findings are. The paths are the repository's (public)."""
+    if hide is None or not coverage.reasons:
+        return coverage
+    reasons = tuple(dataclasses.replace(reason, detail=hide(reason.detail)) for reason in coverage.reasons)
+    return dataclasses.replace(coverage, reasons=reasons)
 
 
 def _destination(app: Application) -> str:
