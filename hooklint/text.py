@@ -99,18 +99,44 @@ def json_safe(text: str) -> str:
 REDACTED = "[redacted]"
 
 
-#: The credentials a URL can carry: ``scheme://user:password@`` (the password), ``scheme://token@``
-#: (the whole user part, but ``git``), and the values of query parameters named like secrets
-#: (``?access_token=``, ``&sig=``, ``X-Amz-Signature=``). Each is found in time linear in the text's
-#: length (attacker trial 10 item 8): the user part after ``://`` (:data:`_URL_USER`), then a scheme
-#: before it (:data:`_SCHEME_CHAR`); a parameter's name (:data:`_URL_PARAMETER`), then whether it
-#: names a secret (:data:`_SECRET_PARAMETER`). One expression each, ``\b[A-Za-z][\w+.-]*://`` and
-#: ``[?&][\w.-]*(?:token|...)[\w.-]*=``, cost the square of a long ``a.a.a...`` or ``?tokentoken...``.
-_URL_USER = re.compile(r"://([^/\s@'\"?#]+)@")
+#: Keys whose values are secrets wherever they are (any object, values files, kustomizations, the
+#: query parameters of a URL): the one list (:func:`hooklint.sources.render.redact.secret_key` reads
+#: it; :func:`url_credentials` too).
+SECRET_KEY = re.compile(r"pass(?:word|wd|phrase)?|pwd|secret|token|credential|private|auth|api[-_.]?key|"
+                        r"access[-_.]?key|cert|dsn|connection[-_]?string|bearer|cookie|jwt|kubeconfig|mnemonic|"
+                        r"hmac|id_(?:rsa|dsa|ecdsa|ed25519)|database[-_.]?url|webhook[-_.]?url|slack[-_.]?webhook|"
+                        r"(?:session|signing|ssh|encryption|master|license|tls|host|sas|shared|crypt)[-_.]?key|"
+                        r"(?:^|[-_.])(?:pat|sas|otp|pin|salt|seed)$", re.IGNORECASE)  # fmt: skip
+#: What names a secret in a URL's query beyond :data:`SECRET_KEY`: a signed URL's ``sig`` and
+#: ``signature`` (Azure SAS, ``X-Amz-Signature``) and an API's ``key`` (``?key=``), which as mapping
+#: keys name no secret (``secretKeyRef.key``).
+_URL_SECRET_PARAMETER = re.compile(r"key|sig", re.IGNORECASE)
+
+#: The credentials a URL can carry: its userinfo, ``scheme://user:password@`` (the password) or
+#: ``scheme://token@`` (the whole user part, but ``git``), for every scheme; the password of a
+#: scp-like Git address ``user:password@host:path``; and the values of query parameters named like
+#: secrets (:data:`SECRET_KEY`, :data:`_URL_SECRET_PARAMETER`: ``?access_token=``, ``&sig=``,
+#: ``?jwt=``). The userinfo is read as Go's ``net/url`` ``parse`` reads it (kustomize's and Argo
+#: CD's Git URLs): the authority is what follows ``//`` up to the first ``/`` (``?`` and ``#``
+#: end it first), and its userinfo what precedes its LAST ``@`` (``strings.LastIndex(authority,
+#: "@")``), which ``validUserinfo`` lets hold RFC 3986's sub-delims (``'``, ``!``, ``;``...) and
+#: ``@`` (attacker trial 19 B6: a password with ``'`` was printed whole, one with ``@`` half). In a
+#: message the authority also ends at white space (no userinfo holds any). Each is found in time
+#: linear in the text's length (attacker trial 10 item 8): each ``://`` once, its scheme before it
+#: (:data:`_SCHEME_CHAR`), each white-space-separated word once (scp-like), each parameter's name
+#: (:data:`_URL_PARAMETER`), then whether it names a secret.
+_URL_START = re.compile(r"://")
+_AUTHORITY = re.compile(r"[^/?#\s]*")
 _SCHEME_CHAR = re.compile(r"[\w+.-]")
 _URL_PARAMETER = re.compile(r"[?&]([\w.-]*)=(?=[^&\s'\"#])")
-_SECRET_PARAMETER = re.compile(r"token|key|secret|passw(?:or)?d|pwd|sig|signature|auth|credential", re.IGNORECASE)
 _PARAMETER_VALUE = re.compile(r"[^&\s'\"#]+")
+_WORD = re.compile(r"\S+")
+#: A scp-like Git address's user (a word, after any opening quote or bracket) and its host with the
+#: ``:`` before the path.
+_SCP_USER = re.compile(r"[\"'(<\[=]*([\w.~+-]+):")
+_SCP_HOST = re.compile(r"[A-Za-z0-9][A-Za-z0-9.-]*:")
+#: ``algorithm:hex``: an image digest (``name:tag@sha256:...``), no scp-like host.
+_DIGEST = re.compile(r"[A-Za-z0-9]+[.+_-]?[A-Za-z0-9]*:[0-9a-fA-F]{32,}")
 
 
 def _after_scheme(text: str, at: int) -> bool:
@@ -124,11 +150,54 @@ def _after_scheme(text: str, at: int) -> bool:
                for i in range(start, at))
 
 
-def _user_part(match: re.Match[str]) -> str:
-    user = match.group(1)
-    if user == "git" or not _after_scheme(match.string, match.start()):
-        return match.group(0)
-    return "://" + (user.split(":", 1)[0] + ":" + REDACTED if ":" in user else REDACTED) + "@"
+def _hidden_userinfo(userinfo: str) -> str:
+    """``userinfo`` with its password (after the first ``:``, as Go's ``strings.Cut``) replaced,
+    or all of it when it has none (a token), but ``git`` (no secret)."""
+    if ":" in userinfo:
+        return userinfo.split(":", 1)[0] + ":" + REDACTED
+    return userinfo if userinfo == "git" else REDACTED
+
+
+def _userinfo(text: str) -> str:
+    pieces: list[str] = []
+    copied = 0
+    for found in _URL_START.finditer(text):
+        if found.start() < copied or not _after_scheme(text, found.start()):
+            continue
+        authority = _AUTHORITY.match(text, found.end()).group()  # type: ignore[union-attr]  # matches ""
+        at = authority.rfind("@")
+        if at > 0:
+            pieces += [text[copied:found.end()], _hidden_userinfo(authority[:at])]
+            copied = found.end() + at
+    return "".join(pieces) + text[copied:]
+
+
+def _scp_passwords(text: str) -> str:
+    """``text`` with the password of each scp-like Git address ``user:password@host:path`` (a word
+    without ``://``; the password up to the word's last ``@`` before a host, no ``/`` in it)
+    replaced; an image reference ``name:tag@sha256:...`` is none."""
+    pieces: list[str] = []
+    copied = 0
+    for word in _WORD.finditer(text):
+        value = word.group()
+        if "@" not in value or ":" not in value or "://" in value:
+            continue
+        user = _SCP_USER.match(value)
+        if user is None:
+            continue
+        slash = value.find("/", user.end())
+        at = value.rfind("@", user.end(), slash if slash >= 0 else len(value))
+        while at > user.end():
+            if _SCP_HOST.match(value, at + 1) and not _DIGEST.match(value, at + 1):
+                pieces += [text[copied:word.start() + user.end()], REDACTED]
+                copied = word.start() + at
+                break
+            at = value.rfind("@", user.end(), at)
+    return "".join(pieces) + text[copied:]
+
+
+def _secret_parameter(name: str) -> bool:
+    return bool(SECRET_KEY.search(name) or _URL_SECRET_PARAMETER.search(name))
 
 
 def _query_values(text: str) -> str:
@@ -136,7 +205,7 @@ def _query_values(text: str) -> str:
     copied = position = 0
     while (parameter := _URL_PARAMETER.search(text, position)) is not None:
         position = parameter.end()
-        if _SECRET_PARAMETER.search(parameter.group(1)):
+        if _secret_parameter(parameter.group(1)):
             value = _PARAMETER_VALUE.match(text, position)
             if value is not None:
                 pieces += [text[copied:position], REDACTED]
@@ -145,11 +214,13 @@ def _query_values(text: str) -> str:
 
 
 def url_credentials(text: str) -> str:
-    """``text`` with the credentials of every URL in it replaced by ``[redacted]``
-    (:data:`_URL_USER`, :data:`_URL_PARAMETER`): a remote kustomize entry or repoURL may embed a
-    token, and findings quote entries as written. Linear in the length of ``text``."""
+    """``text`` with the credentials of every URL in it replaced by ``[redacted]`` (the userinfo as
+    Go reads it, a scp-like address's password, query parameters named like secrets: see
+    :data:`SECRET_KEY` and the notes above it): a remote kustomize entry or repoURL may embed a
+    token, and findings, notes, errors and ``doctor`` quote entries as written. Linear in the
+    length of ``text``."""
     if "@" in text:
-        text = _URL_USER.sub(_user_part, text)
+        text = _scp_passwords(_userinfo(text))
     if "=" in text:
         text = _query_values(text)
     return text

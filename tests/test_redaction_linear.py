@@ -18,14 +18,14 @@ import sys
 import textwrap
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from hooklint.sources.fetch import semver
 from hooklint.sources.render import helm, partial, placement, redact
 from hooklint.sources.render.helm import find_helm
 from hooklint.sources.repository import spelling
-from hooklint.text import url_credentials
+from hooklint.text import _scp_passwords, url_credentials
 
 needs_helm = pytest.mark.skipif(find_helm() is None, reason="no Helm: neither a helm binary nor helm-python-sdk")
 
@@ -79,6 +79,11 @@ CASES = {
     "url-user-scheme": ("url_credentials(text)", "'a.' * (n // 2) + '://u:p@h'"),
     "url-query": ("url_credentials(text)", "'?' + 'token' * (n // 5) + '!='"),
     "url-query-value": ("url_credentials(text)", "'?' + 'token' * (n // 5) + '=x'"),
+    "url-authority-ats": ("url_credentials(text)", "'a://' + '@' * n"),
+    "url-many-schemes": ("url_credentials(text)", "'a://b@' * (n // 6)"),
+    "url-scp-ats": ("url_credentials(text)", "'u:' + '@a' * (n // 2)"),
+    "url-scp-words": ("url_credentials(text)", "'u:p@h: ' * (n // 7)"),
+    "url-scp-digest": ("url_credentials(text)", "'u:' + '@sha256:' * (n // 8)"),
 }
 
 PROBE = textwrap.dedent("""
@@ -166,6 +171,7 @@ def old_url_credentials(text: str) -> str:
     if "@" in text:
         text = OLD_URL_USER.sub(lambda m: m.group(0) if m.group(2) == "git" else m.group(1) + (
             m.group(2).split(":", 1)[0] + ":[redacted]" if ":" in m.group(2) else "[redacted]") + "@", text)  # fmt: skip
+        text = _scp_passwords(text)  # added since (attacker trial 19 B6), not rewritten from an expression
     return OLD_URL_QUERY.sub(r"\1[redacted]", text) if "=" in text else text
 
 
@@ -216,6 +222,10 @@ def test_the_scrubs_replace_what_the_old_ones_replaced(message):
 @given(pieces("https", "a", "1", "+", ".", "-", "_", "é", "://", "u", ":", "p", "@", "/", " ", "git", "?", "&",
               "token", "Sig", "=", "v", "#", "'"))  # fmt: skip
 def test_url_credentials_are_removed_as_before(text):
+    """Where the expression and Go's reading agree: no ``'`` and one ``@`` at most (attacker trial 19
+    B6: the userinfo is read up to the authority's last ``@`` and may hold ``'``; test_redaction_reasons
+    tests those)."""
+    assume("'" not in text and text.count("@") <= 1)
     assert url_credentials(text) == old_url_credentials(text)
 
 

@@ -77,18 +77,12 @@ import yaml
 from hooklint.files import read_bytes
 from hooklint.sources.repository import facts
 from hooklint.sources.render.rendered import RenderError
-from hooklint.text import REDACTED, escape_controls, url_credentials
+from hooklint.text import REDACTED, SECRET_KEY, escape_controls, url_credentials
 from hooklint.yamlio import BoundedLoader, go_first_document, written_pairs
 
 T = TypeVar("T")
 
 
-#: Keys whose values are secrets wherever they are (any object, values files, kustomizations).
-SECRET_KEY = re.compile(r"pass(?:word|wd|phrase)?|pwd|secret|token|credential|private|auth|api[-_.]?key|"
-                        r"access[-_.]?key|cert|dsn|connection[-_]?string|bearer|cookie|jwt|kubeconfig|mnemonic|"
-                        r"hmac|id_(?:rsa|dsa|ecdsa|ed25519)|database[-_.]?url|webhook[-_.]?url|slack[-_.]?webhook|"
-                        r"(?:session|signing|ssh|encryption|master|license|tls|host|sas|shared|crypt)[-_.]?key|"
-                        r"(?:^|[-_.])(?:pat|sas|otp|pin|salt|seed)$", re.IGNORECASE)  # fmt: skip
 #: Keys that name a secret without holding one (``secretKeyRef``, ``secretName``, ``existingSecret``,
 #: ``passwordSecretName``; Bitnami's ``secretKeys.adminPasswordKey``, the name of a key of a Secret),
 #: whose values are references even under a key that names a secret.
@@ -101,7 +95,8 @@ _NOT_SECRET = frozenset("y Y yes Yes YES n N no No NO true True TRUE false False
 
 
 def secret_key(key: str) -> bool:
-    """Whether values under mapping key ``key`` are secrets (``SECRET_KEY``, not a reference)."""
+    """Whether values under mapping key ``key`` are secrets (:data:`~hooklint.text.SECRET_KEY`, the
+    list URL query parameters are read with too; not a reference)."""
     return bool(SECRET_KEY.search(key)) and not reference_key(key)
 
 
