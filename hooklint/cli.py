@@ -21,7 +21,7 @@ from typing import Annotated, Iterable, Iterator, NoReturn, Optional
 import typer
 
 from hooklint import __version__
-from hooklint.text import escape_controls
+from hooklint.text import escape_controls, url_credentials
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -73,7 +73,7 @@ def _one_line(error: Exception, ctx) -> None:  # noqa: ANN001 - click's context
         where = getattr(getattr(error, "ctx", None), "command_path", None) or ctx.command_path
 
         def show(file=None) -> None:  # noqa: ANN001 - click's signature
-            typer.echo(escape_controls(f"hooklint: error: {error.format_message().rstrip('.')} (see {where} --help)"), err=True)
+            typer.echo(_said(f"hooklint: error: {error.format_message().rstrip('.')} (see {where} --help)"), err=True)
 
         error.show = show  # type: ignore[attr-defined]
 
@@ -167,8 +167,15 @@ def _root(
     """Security policy linter for Argo CD resource hooks and sync waves."""
 
 
+def _said(text: str) -> str:
+    """``text`` as hooklint writes it on stderr: the credentials of the URLs it quotes removed
+    (:func:`~hooklint.text.url_credentials`: a configuration's or an option's value may be a URL
+    with a password, attacker trial 19 B4/B5) and its control characters escaped."""
+    return escape_controls(url_credentials(text))
+
+
 def _fail(message: str) -> NoReturn:
-    typer.echo(escape_controls(f"hooklint: error: {message}"), err=True)
+    typer.echo(_said(f"hooklint: error: {message}"), err=True)
     raise typer.Exit(EXIT_ERROR)
 
 
@@ -182,7 +189,7 @@ def _load_config(config_path: Optional[str], paths: Optional[list[str]] = None):
     except ConfigError as exc:
         _fail(str(exc))
     if cfg.version_note:
-        typer.echo(escape_controls(f"hooklint: note: {cfg.version_note}"), err=True)
+        typer.echo(_said(f"hooklint: note: {cfg.version_note}"), err=True)
     return cfg
 
 
@@ -243,7 +250,7 @@ def _limits(cfg, run_timeout: Optional[int], max_run_nodes: Optional[int] = None
         cfg.max_run_nodes, cfg.overridden["max-run-nodes"] = max_run_nodes, "--max-run-nodes"
     for key, note in cfg.limit_notes.items():
         if key not in cfg.overridden:
-            typer.echo(escape_controls(f"hooklint: note: {note}"), err=True)
+            typer.echo(_said(f"hooklint: note: {note}"), err=True)
     deadline.start(cfg.run_timeout)
     runnodes.start(cfg.max_run_nodes)
     return cfg
@@ -324,7 +331,7 @@ def _sarif_left_out(result) -> None:  # noqa: ANN001 - a RunResult
 
     message = left_out_message(result)
     if message is not None:
-        typer.echo(f"hooklint: warning: {message}", err=True)
+        typer.echo(_said(f"hooklint: warning: {message}"), err=True)
 
 
 def _named_manifests(paths: list[str]) -> list[str]:
@@ -344,7 +351,7 @@ def _named_manifests(paths: list[str]) -> list[str]:
            and chart_of(path) is None]  # fmt: skip
     if bad and len(bad) == len(paths):
         for path in bad:
-            typer.echo(escape_controls(f"hooklint: error: {path}: {NOT_A_MANIFEST}"), err=True)
+            typer.echo(_said(f"hooklint: error: {path}: {NOT_A_MANIFEST}"), err=True)
         raise typer.Exit(EXIT_ERROR)
     return bad
 
@@ -421,7 +428,7 @@ def lint(
 
         result.errors = [*(InputError(p, NOT_A_MANIFEST) for p in not_manifests), *result.errors]
     for error in result.errors:
-        typer.echo(escape_controls(f"hooklint: error: {error.path}: {error.message}"), err=True)
+        typer.echo(_said(f"hooklint: error: {error.path}: {error.message}"), err=True)
     if result.errors and not result.files and format in (Format.text, Format.concise):
         raise typer.Exit(EXIT_ERROR)  # nothing was linted: the errors above are the whole report
     from hooklint.collector import collector_paused
@@ -460,7 +467,7 @@ def lint(
                 _sarif_left_out(result)
         _write(text, output)
     if output is not None and output != "-":  # a CI log still shows what was found
-        typer.echo(escape_controls(f"hooklint: {result.summary()} (report in {output})"), err=True)
+        typer.echo(_said(f"hooklint: {result.summary()} (report in {output})"), err=True)
     if result.errors:
         raise typer.Exit(EXIT_ERROR)
     if write_baseline is not None:
@@ -559,7 +566,7 @@ def diff(
         except ConfigError as exc:
             broken, cfg = str(exc), _fetching(_override(Config(), None, None, None, fail_on), fetch, fetch_host)
         if cfg.version_note:
-            typer.echo(escape_controls(f"hooklint: note: {cfg.version_note}"), err=True)
+            typer.echo(_said(f"hooklint: note: {cfg.version_note}"), err=True)
     else:
         cfg = _fetching(_override(_load_config(config, paths or ["."]), None, None, None, fail_on), fetch, fetch_host)
     cfg = _limits(cfg, run_timeout, max_run_nodes)
@@ -578,9 +585,9 @@ def diff(
     except (ReviewError, ConfigError) as exc:
         _fail(str(exc))
     for note in change.notes:
-        typer.echo(escape_controls(f"hooklint: note: {note}"), err=True)
+        typer.echo(_said(f"hooklint: note: {note}"), err=True)
     for error in change.errors:
-        typer.echo(escape_controls(f"hooklint: error: {error.path}: {error.message}"), err=True)
+        typer.echo(_said(f"hooklint: error: {error.path}: {error.message}"), err=True)
     if format is DiffFormat.json:
         text = report.render_json(change)
     elif format is DiffFormat.sarif:
@@ -645,12 +652,12 @@ def init(
     from hooklint.files import UnsafeWrite, write_output
 
     if os.path.lexists(path):
-        typer.echo(escape_controls(f"hooklint: {path} already exists; not overwriting it"), err=True)
+        typer.echo(_said(f"hooklint: {path} already exists; not overwriting it"), err=True)
         raise typer.Exit(EXIT_FINDINGS)
     try:  # O_EXCL: never over a file, nor through a link, made meanwhile
         write_output(path, STARTER.format(schema=SCHEMA_URL).encode("utf-8"), exclusive=True)
     except FileExistsError:
-        typer.echo(escape_controls(f"hooklint: {path} already exists; not overwriting it"), err=True)
+        typer.echo(_said(f"hooklint: {path} already exists; not overwriting it"), err=True)
         raise typer.Exit(EXIT_FINDINGS)
     except UnsafeWrite as exc:
         _fail(f"{path}: cannot write configuration: {exc}")
@@ -686,7 +693,7 @@ def plan(
     plans, errors = plan_paths(paths, cfg)
     text = render(plans, format.value)
     for error in errors:
-        typer.echo(escape_controls(f"hooklint: error: {error.path}: {error.message}"), err=True)
+        typer.echo(_said(f"hooklint: error: {error.path}: {error.message}"), err=True)
     _write(text, output)
     raise typer.Exit(EXIT_ERROR if errors else EXIT_CLEAN)
 
@@ -745,9 +752,9 @@ def _run_fix(paths: list[str], cfg, unsafe: bool, diff: bool, backoff_limit: int
     if diff:
         sys.stdout.write("".join(unified_diff(f, ".") for f in run.files if f.changed))
     for finding, reason in run.left:
-        typer.echo(escape_controls(f"{finding.path}:{finding.span.line}:{finding.span.column}: {finding.rule_id} left for a person: {reason}"), err=True)
+        typer.echo(_said(f"{finding.path}:{finding.span.line}:{finding.span.column}: {finding.rule_id} left for a person: {reason}"), err=True)
     for path, why, count in run.not_written:
-        typer.echo(escape_controls(f"hooklint: {path}: {why}: not written ({count} fix{'es' if count != 1 else ''} not applied)"), err=True)
+        typer.echo(_said(f"hooklint: {path}: {why}: not written ({count} fix{'es' if count != 1 else ''} not applied)"), err=True)
     typer.echo(run.summary(would=diff), err=True)
     return run
 
@@ -790,13 +797,13 @@ def fix_command(
         done = fix_stdin(text, cfg, load_catalog(), FixOptions(unsafe_fixes, backoff_limit, active_deadline_seconds))
         sys.stdout.write(unified_diff(done.fix, ".") if diff else done.fix.fixed)
         for finding, reason in done.fix.left:
-            typer.echo(escape_controls(f"-:{finding.span.line}:{finding.span.column}: {finding.rule_id} left for a person: {reason}"), err=True)
+            typer.echo(_said(f"-:{finding.span.line}:{finding.span.column}: {finding.rule_id} left for a person: {reason}"), err=True)
         typer.echo(render(RunResult(findings=done.remaining, files=1)), err=True, nl=False)
         raise typer.Exit(EXIT_FINDINGS if cfg.failing(done.remaining) or (diff and done.fix.changed) else EXIT_CLEAN)
     run = _run_fix(paths, cfg, unsafe_fixes, diff, backoff_limit, active_deadline_seconds)
     if run.errors:
         for error in run.errors:
-            typer.echo(escape_controls(f"hooklint: error: {error.path}: {error.message}"), err=True)
+            typer.echo(_said(f"hooklint: error: {error.path}: {error.message}"), err=True)
         raise typer.Exit(EXIT_ERROR)
     if diff:
         raise typer.Exit(EXIT_FINDINGS if any(f.changed for f in run.files) or cfg.failing(run.unfixed()) else EXIT_CLEAN)
@@ -886,8 +893,8 @@ def main() -> None:
         if isinstance(exc, BrokenPipeError):  # the reader went away (| head): nothing more to say
             sys.exit(EXIT_ERROR)
         what = f"{exc.filename}: {exc.strerror or exc}" if exc.filename else f"cannot write the report: {exc.strerror or exc}"
-        sys.stderr.write(escape_controls(f"hooklint: error: {what}") + "\n")
+        sys.stderr.write(_said(f"hooklint: error: {what}") + "\n")
         sys.exit(EXIT_ERROR)
     except Exception as exc:  # pragma: no cover - last resort
-        sys.stderr.write(f"hooklint: internal error: {type(exc).__name__}: {exc}\n")
+        sys.stderr.write(_said(f"hooklint: internal error: {type(exc).__name__}: {exc}") + "\n")
         sys.exit(EXIT_ERROR)

@@ -70,6 +70,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 from hooklint import argocd
 from hooklint.files import repository_of
 from hooklint.images import RegistryEntry
+from hooklint.text import REDACTED, SECRET_KEY, url_credentials
 
 if TYPE_CHECKING:
     from hooklint.findings import Finding
@@ -109,7 +110,13 @@ SCHEMA_URL = "https://raw.githubusercontent.com/hooklint/hooklint/main/hooklint/
 
 
 class ConfigError(Exception):
-    """A configuration problem; the message is one line naming the file, the line and the key."""
+    """A configuration problem; the message is one line naming the file, the line and the key. The
+    credentials of a URL it quotes are removed (:func:`~hooklint.text.url_credentials`): a
+    configuration's value echoed as written may be ``https://user:password@...`` (attacker trial 19
+    B5), and the message reaches CI logs, ``doctor`` and a review's notes."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(url_credentials(message))
 
 
 def glob_problem(pattern: str) -> str | None:
@@ -528,7 +535,11 @@ def validate(data: Any, where: str, lines: dict[tuple, int] | None = None) -> No
             raise ConfigError(f"{at}: unknown key '{key}'{did_you_mean(key, known)} (known: {', '.join(sorted(known))})")
 
     def fail(value: Any, key: tuple, s: dict[str, Any]) -> None:
-        raise ConfigError(f"{_where(where, lines, key)}: {_name(key)} must be {_expected(s)}, not {value!r}")
+        # a value under a name the user chose that names a secret (a helm-repositories entry 'token')
+        # is not echoed (:data:`~hooklint.text.SECRET_KEY`); the configuration's own keys are no such name
+        secret = any(isinstance(k, str) and k not in known and SECRET_KEY.search(k) for k in key)
+        shown = f"{type(value).__name__} {REDACTED}" if secret else repr(value)
+        raise ConfigError(f"{_where(where, lines, key)}: {_name(key)} must be {_expected(s)}, not {shown}")
 
     def walk(value: Any, s: dict[str, Any], key: tuple) -> None:
         kind = s.get("type")

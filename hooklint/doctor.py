@@ -10,7 +10,9 @@ mapped to the folder they render or ignored with the reason; and where renders a
 
 It reads what a lint run reads and nothing else: the repository's files (regular files up to
 ``max-file-size``, never through a link out of the repository: :func:`hooklint.loader.read_file`),
-its git configuration, and the renderers' version output (the same probes a run makes).
+its git configuration, and the renderers' version output (the same probes a run makes). Every line
+it prints goes through :func:`hooklint.text.url_credentials`, as findings do: an Application's
+``repoURL`` may carry a password.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import platform
 from typing import TYPE_CHECKING
 
 from hooklint import __version__
-from hooklint.text import escape_commands, escape_controls, escape_line_commands
+from hooklint.text import escape_commands, escape_controls, escape_line_commands, url_credentials
 
 if TYPE_CHECKING:  # pragma: no cover
     from hooklint.config import Config
@@ -174,4 +176,6 @@ def report(paths: list[str], cfg: "Config", config_origin: str) -> str:
         from hooklint.prune import describe
 
         lines.append(describe(folder))
-    return escape_line_commands(escape_commands("\n".join(escape_controls(line) for line in lines) + "\n"))
+    # every line through the URL-credential matcher: an Application's repoURL, a Helm repository's
+    # URL or a configured one may carry a password (attacker trial 19 B4)
+    return escape_line_commands(escape_commands("\n".join(escape_controls(url_credentials(line)) for line in lines) + "\n"))

@@ -24,7 +24,7 @@ from hooklint import argocd
 from hooklint.argocd import version_text
 from hooklint.model import Manifest
 from hooklint.pipeline import PlannedApplication
-from hooklint.text import escape_commands, escape_controls, escape_line_commands, json_safe
+from hooklint.text import escape_commands, escape_controls, escape_line_commands, json_safe, url_credentials
 
 
 def _hook_types(m: Manifest, version: argocd.Version) -> list[str]:
@@ -54,9 +54,9 @@ def _object_dict(m: Manifest, version: argocd.Version, **extra: Any) -> dict[str
 
 def plan_dict(planned: PlannedApplication) -> dict[str, Any]:
     """The documented JSON shape of one application's plan (see the module docstring); no string
-    of it holds a value of the application's Secrets (``planned.hide``)."""
-    shape = _plan_dict(planned)
-    return shape if planned.hide is None else _hidden(shape, planned.hide)
+    of it holds a value of the application's Secrets (``planned.hide``) nor a URL's credentials
+    (a plugin source has no ``hide``: :func:`~hooklint.text.url_credentials`)."""
+    return _hidden(_plan_dict(planned), planned.hide or url_credentials)
 
 
 def _hidden(value: Any, hide: Any) -> Any:
@@ -148,9 +148,9 @@ def _table(rows: list[list[str]], indent: str = "") -> list[str]:
 def render_text(planned: PlannedApplication) -> list[str]:
     """One application's plan as lines of text, in the spirit of ``argocd app sync`` output: a
     header, then one row per task, step by step, then the objects no sync applies; no line holds a
-    value of the application's Secrets (``planned.hide``)."""
-    lines = _text_lines(planned)
-    return lines if planned.hide is None else [planned.hide(line) for line in lines]
+    value of the application's Secrets (``planned.hide``) nor a URL's credentials."""
+    hide = planned.hide or url_credentials
+    return [hide(line) for line in _text_lines(planned)]
 
 
 def _text_lines(planned: PlannedApplication) -> list[str]:
