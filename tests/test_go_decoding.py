@@ -16,7 +16,8 @@ import pytest
 from typer.testing import CliRunner
 
 from hooklint.cli import app
-from hooklint.sources.appmap.applications import instance_name, merge_source_parameters
+from hooklint.argocd import instance_name
+from hooklint.sources.appmap.applications import merge_source_parameters
 from hooklint.sources.appmap.applicationsets import _apply_patch
 from hooklint.sources.appmap.gojson import SOURCE, GoJSONError, decode, fold_equal
 from hooklint.sources.render.helm import find_helm
@@ -94,7 +95,7 @@ def test_an_override_of_the_wrong_type_is_argo_cds_error(tmp_path):
     [("a", None, "a"), ("a", "", "a"), ("a", "argocd", "a"), ("a", "team-a", "team-a_a")],
 )
 def test_the_instance_name_names_the_override_file(name, namespace, instance):
-    assert instance_name(name, namespace) == instance
+    assert instance_name(name, namespace, "argocd") == instance
 
 
 def test_a_template_patch_is_decoded_as_go_decodes_it_and_keeps_the_project():
