@@ -171,7 +171,11 @@ def _tasks(tmp_path, monkeypatch, files: dict[str, str]) -> list[str]:
          True),
         ({"apps/a.yaml": APP.format(namespace=", namespace: team-a"), "chart/.argocd-source-a.yaml": EVIL}, False),
         ({"apps/a.yaml": APP.format(namespace=""), "chart/.argocd-source-a.yaml": EVIL}, True),
-        ({"apps/a.yaml": APP.format(namespace=", namespace: argocd"), "chart/.argocd-source-a.yaml": EVIL}, True),
+        # in argocd, Argo CD's when configured so; else it may run in openshift-gitops (HL009: test_control_plane)
+        ({"apps/a.yaml": APP.format(namespace=", namespace: argocd"), "chart/.argocd-source-a.yaml": EVIL,
+          ".hooklint.yaml": "argocd-namespace: argocd\n"}, True),
+        ({"apps/a.yaml": APP.format(namespace=", namespace: argocd"), "chart/.argocd-source-a.yaml": EVIL,
+          ".hooklint.yaml": "argocd-namespace: openshift-gitops\n"}, False),
         # (c) a capitalised key of an ApplicationSet's templatePatch
         ({"apps/set.yaml": APPSET}, True),
         ({"apps/set.yaml": APPSET.replace("    Spec:", "    spec:")}, True),
@@ -208,7 +212,8 @@ def test_an_application_another_renders_lives_in_its_destination_namespace(tmp_p
     namespace, which decides its InstanceName and so its override file."""
     files = {"apps/parent.yaml": PARENT.format(namespace=namespace),
              "parent/Chart.yaml": "apiVersion: v2\nname: parent\nversion: 1.0.0\n",
-             "parent/templates/child.yaml": CHILD, override: EVIL}  # fmt: skip
+             "parent/templates/child.yaml": CHILD, override: EVIL,
+             ".hooklint.yaml": "argocd-namespace: argocd\n"}  # fmt: skip
     assert _tasks(tmp_path, monkeypatch, files) == (["c", "evil"] if evil else ["c"])
 
 
