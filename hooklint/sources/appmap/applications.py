@@ -594,8 +594,10 @@ def _name_problem(name: str, namespace: object, names: Sequence[str], folder: st
     for source in sources:
         helm = source.get("helm") if isinstance(source, dict) else None
         helm = helm if isinstance(helm, dict) else {}
-        values = helm.get("valueFiles") if isinstance(helm.get("valueFiles"), list) else []
-        parameters = helm.get("fileParameters") if isinstance(helm.get("fileParameters"), list) else []
+        values = helm.get("valueFiles")
+        values = values if isinstance(values, list) else []
+        parameters = helm.get("fileParameters")
+        parameters = parameters if isinstance(parameters, list) else []
         if any(isinstance(v, str) and "ARGOCD_APP_NAME" in v for v in values) and "helm.valueFiles" not in fields:
             fields.append("helm.valueFiles")
         if (any(isinstance(p, dict) and isinstance(p.get("path"), str) and "ARGOCD_APP_NAME" in p["path"]
