@@ -715,14 +715,16 @@ class ControlPlane:
     def instance_names(self, name: str, namespace: object) -> tuple[str, ...]:
         """Every name Argo CD's controller may give the repo server for the Application ``name``
         of ``namespace`` (:func:`instance_name` with each namespace the controller may run in), the
-        one hooklint reads first: one name when ``configured`` is set or the answer does not
-        depend on it (the namespace is unset, or none of :attr:`namespaces`); else the name read
-        against ``argocd`` (or the first of :attr:`namespaces`) first, then the others."""
+        one hooklint reads first: one name when ``configured`` is set or the namespace is unset;
+        else the name read against ``argocd`` (or the first of :attr:`namespaces`) first, then the
+        others. The Application's own namespace is always one the controller may run in: an
+        Application lives outside it only when ``application.namespaces`` (apps in any namespace)
+        lists its namespace, so ``<namespace>_<name>`` is never the only answer."""
         if self.configured is not None:
             return (instance_name(name, namespace, self.configured),)
         first = CONTROL_PLANE_NAMESPACES[0] if CONTROL_PLANE_NAMESPACES[0] in self.namespaces else self.namespaces[0]
         names = [instance_name(name, namespace, first)]
-        for candidate in self.namespaces:
+        for candidate in (*self.namespaces, *([namespace] if isinstance(namespace, str) and namespace else [])):
             named = instance_name(name, namespace, candidate)
             if named not in names:
                 names.append(named)

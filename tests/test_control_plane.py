@@ -100,8 +100,8 @@ def said(findings: list[dict]) -> list[tuple]:
 
 def undecided(namespace: str, others: str, what: str) -> str:
     return (f"Application shop (apps/app.yaml:8): Argo CD names Application 'shop' of namespace '{namespace}' 'shop' "
-            f"when its controller runs in '{namespace}' and '{namespace}_shop' when it runs in {others} "
-            f"(InstanceName), and the name picks what it renders ({what}); hooklint does not guess where it runs, "
+            f"when its controller runs in '{namespace}' and '{namespace}_shop' when it runs in another namespace (such as "
+            f"{others}; apps in any namespace) (InstanceName), and the name picks what it renders ({what}); hooklint does not guess where it runs, "
             "and rendered nothing of this source as this Application: set argocd-namespace in the configuration to "
             "the namespace Argo CD runs in.")  # fmt: skip
 
@@ -141,7 +141,8 @@ def test_an_argo_cd_config_map_of_the_run_names_a_candidate(name):
                                             ("Secret", name, "y")])  # fmt: skip
     assert plane == ControlPlane(None, ("argocd", "gitops", "openshift-gitops"))
     assert plane.instance_names("shop", "gitops") == ("gitops_shop", "shop")
-    assert plane.instance_names("shop", "team-a") == ("team-a_shop",)  # no candidate: one name
+    # its own namespace may be the controller's: outside it only with apps in any namespace
+    assert plane.instance_names("shop", "team-a") == ("team-a_shop", "shop")
     assert plane.instance_names("shop", None) == ("shop",)
     configured = control_plane_namespaces("gitops", [])
     assert configured.instance_names("shop", "gitops") == ("shop",)
@@ -184,14 +185,27 @@ def test_argocd_namespace_names_the_controllers_namespace(repo, namespace, expec
     assert (code, said(doc["findings"])) == (1 if expected else 0, expected)
 
 
-def test_no_finding_where_the_name_changes_nothing_or_is_known(repo):
-    """No override, or an Application in a namespace Argo CD never runs in: no HL009."""
+def test_no_finding_where_the_name_changes_nothing(repo):
+    """No override file and no $ARGOCD_APP_NAME in a value file: the name changes nothing, no HL009."""
     commit(repo, "base", {"apps/app.yaml": application("openshift-gitops"), "app/cm.yaml": CM,
                           "apps/b.yaml": application("team-a").replace("name: shop", "name: b").replace("app\n", "b\n"),
-                          "b/cm.yaml": CM, "b/hook.yaml": HOOK,
-                          "b/.argocd-source-team-a_b.yaml": "directory:\n  exclude: hook.yaml\n"})  # fmt: skip
+                          "b/cm.yaml": CM, "b/.argocd-source.yaml": "directory:\n  recurse: false\n"})  # fmt: skip
     code, doc = run("lint", ".")
     assert (code, said(doc["findings"])) == (0, [])
+
+
+@pytest.mark.parametrize("config, expected", [
+    # team-a may be the controller's own namespace (no apps in any namespace): then b/hook.yaml is applied
+    ("", [("HL009", "apps/b.yaml", 8, 1), ("HL009", "b/.argocd-source-team-a_b.yaml", 1, 1),
+          ("HL105", "b/hook.yaml", 16, 16)]),
+    ("argocd-namespace: argocd\n", []),  # Argo CD runs in argocd: team-a_b is the Application's name
+])  # fmt: skip
+def test_an_application_outside_the_known_namespaces_may_be_in_the_controllers(repo, config, expected):
+    commit(repo, "base", {"apps/b.yaml": application("team-a").replace("name: shop", "name: b").replace("app\n", "b\n"),
+                          "b/cm.yaml": CM, "b/hook.yaml": HOOK, ".hooklint.yaml": config or "{}\n",
+                          "b/.argocd-source-team-a_b.yaml": "directory:\n  exclude: hook.yaml\n"})  # fmt: skip
+    code, doc = run("lint", ".")
+    assert (code, said(doc["findings"])) == (1 if expected else 0, expected)
 
 
 def test_a_bad_argocd_namespace_is_a_usage_error(repo):

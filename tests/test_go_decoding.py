@@ -166,10 +166,12 @@ def _tasks(tmp_path, monkeypatch, files: dict[str, str]) -> list[str]:
         # (a) a capitalised key of .argocd-source.yaml
         ({"apps/a.yaml": APP.format(namespace=", namespace: argocd"),
           "chart/.argocd-source.yaml": EVIL.replace("helm:", "Helm:")}, True),
-        # (b) the file of an Application outside the control plane's namespace
-        ({"apps/a.yaml": APP.format(namespace=", namespace: team-a"), "chart/.argocd-source-team-a_a.yaml": EVIL},
-         True),
-        ({"apps/a.yaml": APP.format(namespace=", namespace: team-a"), "chart/.argocd-source-a.yaml": EVIL}, False),
+        # (b) the file of an Application outside the control plane's namespace (argocd, as configured; else
+        # team-a may be the controller's: HL009, test_control_plane)
+        ({"apps/a.yaml": APP.format(namespace=", namespace: team-a"), "chart/.argocd-source-team-a_a.yaml": EVIL,
+          ".hooklint.yaml": "argocd-namespace: argocd\n"}, True),
+        ({"apps/a.yaml": APP.format(namespace=", namespace: team-a"), "chart/.argocd-source-a.yaml": EVIL,
+          ".hooklint.yaml": "argocd-namespace: argocd\n"}, False),
         ({"apps/a.yaml": APP.format(namespace=""), "chart/.argocd-source-a.yaml": EVIL}, True),
         # in argocd, Argo CD's when configured so; else it may run in openshift-gitops (HL009: test_control_plane)
         ({"apps/a.yaml": APP.format(namespace=", namespace: argocd"), "chart/.argocd-source-a.yaml": EVIL,
@@ -182,10 +184,10 @@ def _tasks(tmp_path, monkeypatch, files: dict[str, str]) -> list[str]:
         # an ApplicationSet's Applications live in its namespace (template.go), whatever the template says
         ({"apps/set.yaml": APPSET.split("  templatePatch")[0].replace("namespace: argocd", "namespace: team-a")
           .replace("{name: 'app-{{ .nm }}'}", "{name: 'app-{{ .nm }}', namespace: argocd}"),
-          "chart/.argocd-source-team-a_app-one.yaml": EVIL}, True),
+          "chart/.argocd-source-team-a_app-one.yaml": EVIL, ".hooklint.yaml": "argocd-namespace: argocd\n"}, True),
         ({"apps/set.yaml": APPSET.split("  templatePatch")[0].replace("namespace: argocd", "namespace: team-a")
           .replace("{name: 'app-{{ .nm }}'}", "{name: 'app-{{ .nm }}', namespace: argocd}"),
-          "chart/.argocd-source-app-one.yaml": EVIL}, False),
+          "chart/.argocd-source-app-one.yaml": EVIL, ".hooklint.yaml": "argocd-namespace: argocd\n"}, False),
     ],
 )
 def test_what_argo_cd_renders_is_linted(tmp_path, monkeypatch, files, evil):

@@ -612,7 +612,8 @@ def _name_problem(name: str, namespace: object, names: Sequence[str], folder: st
         ([f"its {' and '.join(fields)} read files named by $ARGOCD_APP_NAME"] if fields else []))  # fmt: skip
     prefixed = f"{namespace}_{name}"
     return (f"Argo CD names Application {name!r} of namespace {namespace!r} {name!r} when its controller runs in "
-            f"{namespace!r} and {prefixed!r} when it runs in {' or '.join(repr(o) for o in others)} (InstanceName), "
+            f"{namespace!r} and {prefixed!r} when it runs in another namespace (such as {' or '.join(repr(o) for o in others)}; "
+            "apps in any namespace) (InstanceName), "
             f"and the name picks what it renders ({what}); hooklint does not guess "
             "where it runs, and rendered nothing of this source as this Application: set argocd-namespace in the "
             "configuration to the namespace Argo CD runs in")  # fmt: skip
