@@ -23,7 +23,7 @@ key                           meaning                                           
 ``require-digest``            HL102 wants an ``@sha256`` digest on every image            false
 ``argocd-version``            the Argo CD version whose behaviour rules follow            3.5.1
 ``argocd-namespace``          the namespace Argo CD's controller runs in (instance names) what the
-                              repository says (:mod:`hooklint.sources.appmap.controlplane`)
+                              repository says (:func:`hooklint.argocd.control_plane_namespaces`)
 ``max-file-size``             bytes; larger files are not linted                          10 MB
 ``render-timeout``            seconds one kustomize build or Helm rendering may take      60
 ``render-memory``             MiB of memory one rendering may use                         2048
@@ -290,7 +290,7 @@ class Config:
     kube_version: str | None = None
     #: ``argocd-namespace``: the namespace Argo CD's application controller runs in, which names
     #: each Application for the repo server (``InstanceName``); None: what the repository says
-    #: (:func:`hooklint.sources.appmap.controlplane.control_plane_namespaces`)
+    #: (:func:`hooklint.argocd.control_plane_namespaces`)
     argocd_namespace: str | None = None
     api_versions: list[str] = field(default_factory=list)
     #: ``fetch-hosts`` entries as written (see :mod:`hooklint.sources.fetch.net`), the
