@@ -283,3 +283,19 @@ def test_hl106_reads_argo_cds_namespace_from_the_same_place(config, extra, repor
     assert bool(found) is reported
     if reported:
         assert "reading secrets in namespace 'cd' (Argo CD's" in found[0][2]
+
+
+def test_a_chart_from_elsewhere_with_argocd_app_name_value_files_is_not_given_one_name(repo):
+    """A multi-source chart of a chart repository whose $values file is named by $ARGOCD_APP_NAME: what
+    --fetch renders would read one name's file silently; the Application is HL009 naming both
+    (was: the chart's own HL009 only, and --fetch read values-openshift-gitops_shop.yaml)."""
+    app_text = application("openshift-gitops").split("  source:\n")[0] + (
+        "  sources:\n  - repoURL: https://charts.example.com/\n    chart: shop\n    targetRevision: 1.0.0\n"
+        "    helm:\n      valueFiles: [\"$values/vals/values-$ARGOCD_APP_NAME.yaml\"]\n"
+        "  - repoURL: https://github.com/acme/deploy.git\n    ref: values\n")
+    commit(repo, "base", {"apps/app.yaml": app_text, "vals/values-shop.yaml": "hostPID: true\n"})
+    code, doc = run("lint", ".")
+    assert code == 1
+    assert [(f["rule_id"], f["path"], f["message"]) for f in doc["findings"]] == [
+        ("HL009", "apps/app.yaml", undecided("openshift-gitops", "'argocd'",
+                                             "its helm.valueFiles read files named by $ARGOCD_APP_NAME"))]

@@ -467,6 +467,17 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
         env = build_env(instance, namespace, project, source)
         if remote is not None and field_name == "spec.source" and multiple:
             continue  # Argo CD ignores spec.source when spec.sources is set (HasMultipleSources)
+        if remote is not None and len(names) > 1 and (undecided := _name_problem(
+                name, written_namespace or default_namespace, names, None, ({k: _plain(v) for k, v in source.items()},),
+                control_plane or ControlPlane())) is not None:  # fmt: skip
+            # what --fetch would render reads value files named by $ARGOCD_APP_NAME: never one name silently
+            out.append(ApplicationSource(
+                name=name, manifest=path, line=line if line is not None else source.span.line, folder="",
+                source_type=None, namespace=namespace if isinstance(namespace, str) and namespace else None,
+                problem=undecided, undecided=True, project=project if isinstance(project, str) else None,
+                server=server if isinstance(server, str) else None, field=field_name, generated_by=generated_by,
+                scope=scope, secrets=secrets, env=tuple(env.items())))  # fmt: skip
+            continue
         if remote is not None:  # fetched by Argo CD's repo server: named, not rendered (issue 33)
             helm = remote.helm if isinstance(remote.helm, dict) else {}
             listed = helm.get("valueFiles")
@@ -579,17 +590,18 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
     return out
 
 
-def _name_problem(name: str, namespace: object, names: Sequence[str], folder: str, sources: Iterable[dict],
+def _name_problem(name: str, namespace: object, names: Sequence[str], folder: str | None, sources: Iterable[dict],
                   plane: ControlPlane) -> str | None:  # fmt: skip
     """Why the source of the Application ``name`` of ``namespace``, rendering ``folder``, is not
     rendered when Argo CD may name it any of ``names`` (:meth:`~hooklint.argocd.ControlPlane.instance_names`:
     its namespace is one of ``plane``'s but Argo CD's controller may run in another) and the name
     changes what is rendered: ``mergeSourceParameters`` merges ``.argocd-source-<name>.yaml`` of the
     folder for the one name only, and ``$ARGOCD_APP_NAME`` (``newEnv``) names the Helm value files
-    or file parameters read (``sources``: the source as written and merged, plain values). None
+    or file parameters read (``sources``: the source as written and merged, plain values; ``folder``
+    None: a source fetched from elsewhere, whose folder hooklint does not hold). None
     when the name changes nothing hooklint reads files by (the first name is used)."""
-    present = [APP_SOURCE_FILE.format(n) for n in names
-               if os.path.lexists(p := os.path.join(folder, APP_SOURCE_FILE.format(n))) and not os.path.isdir(p)]
+    present = [APP_SOURCE_FILE.format(n) for n in names if folder is not None
+               and os.path.lexists(p := os.path.join(folder, APP_SOURCE_FILE.format(n))) and not os.path.isdir(p)]
     fields = []
     for source in sources:
         helm = source.get("helm") if isinstance(source, dict) else None
@@ -607,7 +619,7 @@ def _name_problem(name: str, namespace: object, names: Sequence[str], folder: st
         return None
     others = [ns for ns in plane.namespaces if ns != namespace]
     what = "; ".join(
-        ([f"{os.path.join(user_path(folder), f)} is merged only into the Application named {f[len('.argocd-source-'):-len('.yaml')]!r}"
+        ([f"{os.path.join(user_path(folder or '.'), f)} is merged only into the Application named {f[len('.argocd-source-'):-len('.yaml')]!r}"
           for f in present]) +
         ([f"its {' and '.join(fields)} read files named by $ARGOCD_APP_NAME"] if fields else []))  # fmt: skip
     prefixed = f"{namespace}_{name}"
