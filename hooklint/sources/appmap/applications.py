@@ -600,8 +600,9 @@ def _name_problem(name: str, namespace: object, names: Sequence[str], folder: st
     or file parameters read (``sources``: the source as written and merged, plain values; ``folder``
     None: a source fetched from elsewhere, whose folder hooklint does not hold). None
     when the name changes nothing hooklint reads files by (the first name is used)."""
-    present = [APP_SOURCE_FILE.format(n) for n in names if folder is not None
-               and os.path.lexists(p := os.path.join(folder, APP_SOURCE_FILE.format(n))) and not os.path.isdir(p)]
+    entries = set(facts.entry_names(folder) or ()) if folder is not None else set()  # one listing, cached
+    present = [APP_SOURCE_FILE.format(n) for n in names if APP_SOURCE_FILE.format(n) in entries
+               and not os.path.isdir(os.path.join(folder or ".", APP_SOURCE_FILE.format(n)))]  # fmt: skip
     fields = []
     for source in sources:
         helm = source.get("helm") if isinstance(source, dict) else None
