@@ -35,8 +35,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-from hooklint.argocd import (DEFAULT_VERSION, ControlPlane, Version, control_plane_namespaces, instance_name,
-                             is_argo_kind)
+from hooklint.argocd import DEFAULT_VERSION, ControlPlane, Version, control_plane_namespaces, is_argo_kind
 from hooklint.files import walk_tree
 from hooklint.loader import DEFAULT_MAX_FILE_SIZE, parse_text, read_file, user_path, within
 from hooklint.sources.appmap.gojson import SOURCE, GoJSONError, Struct, decode, field_of, marshal
@@ -692,7 +691,7 @@ def build_env(name: str, namespace: object, project: object, source: Map) -> dic
     """The build environment Argo CD's repo server gives a source (``reposerver/repository/repository.go``
     ``newEnv``: substituted into Helm value files and parameters, kustomize images and labels, and
     annotations with ``commonAnnotationsEnvsubst``): ``ARGOCD_APP_NAME`` (``name``: the
-    Application's :func:`instance_name`),
+    Application's :func:`~hooklint.argocd.instance_name`),
     ``ARGOCD_APP_NAMESPACE`` (the destination namespace), ``ARGOCD_APP_PROJECT_NAME``,
     ``ARGOCD_APP_SOURCE_REPO_URL``, ``ARGOCD_APP_SOURCE_PATH`` and
     ``ARGOCD_APP_SOURCE_TARGET_REVISION``, as written in the Application. The revision variables
@@ -968,7 +967,7 @@ STAND_IN_ORIGIN = "no Application of this repository (the folder's .argocd-sourc
 def app_source_files(folder: str) -> list[str]:
     """The ``.argocd-source-NAME.yaml`` files of ``folder`` (not folders; sorted, joined to it):
     what ``mergeSourceParameters`` merges into the Application whose instance name is ``NAME``
-    only (:func:`instance_name`)."""
+    only (:func:`~hooklint.argocd.instance_name`)."""
     prefix, suffix = APP_SOURCE_FILE.split("{}")
     names = [n for n in facts.entry_names(folder) or ()
              if n.startswith(prefix) and n.endswith(suffix) and len(n) > len(prefix) + len(suffix)]  # fmt: skip
