@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from hooklint.text import go_trim_space
 
@@ -684,3 +684,81 @@ def version_text(version: Version) -> str:
     """``2.10.4``; ``3.3`` for a ``.0`` release (how the table's first releases are written)."""
     major, minor, patch = version
     return f"{major}.{minor}" if patch == 0 else f"{major}.{minor}.{patch}"
+
+
+# --- where Argo CD's control plane runs -----------------------------------------------------------
+
+#: The namespaces Argo CD's control plane runs in by default: the stock install's ``argocd`` and
+#: OpenShift GitOps' ``openshift-gitops``; the first is the one an Application's name is read
+#: against when nothing else is known and it does not matter (:func:`instance_names`).
+CONTROL_PLANE_NAMESPACES = ("argocd", "openshift-gitops")
+#: The ConfigMaps Argo CD reads from its own namespace (argo-cd v3.5.1 ``manifests/install.yaml``;
+#: ``argocd-cmd-params-cm`` holds ``application.namespaces``, the apps-in-any-namespace list).
+CONTROL_PLANE_CONFIG_MAPS = ("argocd-cm", "argocd-cmd-params-cm")
+#: The names of Argo CD's components (argo-cd v3.5.1 ``manifests/install.yaml``: each a
+#: ServiceAccount and a Deployment or StatefulSet of that name), which tell Argo CD's namespace.
+ARGOCD_COMPONENTS = ("argocd-application-controller", "argocd-server", "argocd-repo-server",
+                     "argocd-applicationset-controller", "argocd-notifications-controller", "argocd-dex-server",
+                     "argocd-redis", "argocd-commit-server")  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class ControlPlane:
+    """Where Argo CD's control plane may run, for one run (:func:`control_plane_namespaces`).
+    ``configured``: the ``argocd-namespace`` configuration (the application controller's namespace,
+    known), or None; ``namespaces``: every namespace that may be Argo CD's (sorted): the
+    configured one, :data:`CONTROL_PLANE_NAMESPACES`, and those the run's objects say."""
+
+    configured: str | None = None
+    namespaces: tuple[str, ...] = CONTROL_PLANE_NAMESPACES
+
+    def instance_names(self, name: str, namespace: object) -> tuple[str, ...]:
+        """Every name Argo CD's controller may give the repo server for the Application ``name``
+        of ``namespace`` (:func:`instance_name` with each namespace the controller may run in), the
+        one hooklint reads first: one name when ``configured`` is set or the namespace is unset;
+        else the name read against ``argocd`` (or the first of :attr:`namespaces`) first, then the
+        others. The Application's own namespace is always one the controller may run in: an
+        Application lives outside it only when ``application.namespaces`` (apps in any namespace)
+        lists its namespace, so ``<namespace>_<name>`` is never the only answer."""
+        if self.configured is not None:
+            return (instance_name(name, namespace, self.configured),)
+        first = CONTROL_PLANE_NAMESPACES[0] if CONTROL_PLANE_NAMESPACES[0] in self.namespaces else self.namespaces[0]
+        names = [instance_name(name, namespace, first)]
+        for candidate in (*self.namespaces, *([namespace] if isinstance(namespace, str) and namespace else [])):
+            named = instance_name(name, namespace, candidate)
+            if named not in names:
+                names.append(named)
+        return tuple(names)
+
+
+def instance_name(name: str, namespace: object, control_plane: str) -> str:
+    """The name Argo CD's controller gives the repo server for the Application ``name`` in
+    ``namespace`` when the controller runs in ``control_plane`` (argo-cd v3.5.1
+    ``pkg/apis/application/v1alpha1/types.go`` ``InstanceName``, which ``controller/state.go``
+    calls with the controller's namespace, ``AppName: app.InstanceName(m.namespace)``): ``name``
+    when the namespace is unset, empty or ``control_plane``, else ``<namespace>_<name>``. It names
+    the ``.argocd-source-<it>.yaml`` file ``mergeSourceParameters`` reads and is
+    ``ARGOCD_APP_NAME`` (``reposerver/repository/repository.go`` ``newEnv``)."""
+    if not isinstance(namespace, str) or namespace in ("", control_plane):
+        return name
+    return f"{namespace}_{name}"
+
+
+def control_plane_namespaces(configured: str | None, objects: Iterable[tuple[object, object, object]]) -> ControlPlane:
+    """The :class:`ControlPlane` of a run whose configuration says ``configured``
+    (``argocd-namespace``, or None) and whose objects are ``objects`` (``(kind, name, namespace)``
+    each): the namespaces that may be Argo CD's are ``configured``, the defaults
+    (:data:`CONTROL_PLANE_NAMESPACES`) and the namespace of each ConfigMap of
+    :data:`CONTROL_PLANE_CONFIG_MAPS` and each ServiceAccount, Deployment or StatefulSet named as
+    one of :data:`ARGOCD_COMPONENTS`. The one place both the Application map (an Application's
+    instance name) and HL106 (a namespace whose Secrets are Argo CD's) ask."""
+    found = set(CONTROL_PLANE_NAMESPACES)
+    if configured:
+        found.add(configured)
+    for kind, name, namespace in objects:
+        if not isinstance(namespace, str) or not namespace or not isinstance(name, str):
+            continue
+        if (kind == "ConfigMap" and name in CONTROL_PLANE_CONFIG_MAPS) or (
+                kind in ("ServiceAccount", "Deployment", "StatefulSet") and name in ARGOCD_COMPONENTS):  # fmt: skip
+            found.add(namespace)
+    return ControlPlane(configured or None, tuple(sorted(found)))

@@ -22,6 +22,8 @@ key                           meaning                                           
 ``allowed-registries``        registry hosts or host/path prefixes hook images may use    ``[]``
 ``require-digest``            HL102 wants an ``@sha256`` digest on every image            false
 ``argocd-version``            the Argo CD version whose behaviour rules follow            3.5.1
+``argocd-namespace``          the namespace Argo CD's controller runs in (instance names) what the
+                              repository says (:func:`hooklint.argocd.control_plane_namespaces`)
 ``max-file-size``             bytes; larger files are not linted                          10 MB
 ``render-timeout``            seconds one kustomize build or Helm rendering may take      60
 ``render-memory``             MiB of memory one rendering may use                         2048
@@ -293,6 +295,10 @@ class Config:
     #: repository: ``{"name", "server", "labels", "annotations", "project"}`` each
     clusters: list[dict] = field(default_factory=list)
     kube_version: str | None = None
+    #: ``argocd-namespace``: the namespace Argo CD's application controller runs in, which names
+    #: each Application for the repo server (``InstanceName``); None: what the repository says
+    #: (:func:`hooklint.argocd.control_plane_namespaces`)
+    argocd_namespace: str | None = None
     api_versions: list[str] = field(default_factory=list)
     #: ``fetch-hosts`` entries as written (see :mod:`hooklint.sources.fetch.net`), the
     #: ``fetch-credentials`` file (absolute) and the per-source limits of ``--fetch``
@@ -658,6 +664,7 @@ def parse_config(data: Any, where: str, lines: dict[tuple, int] | None = None) -
         repo_urls=strings("repo-urls"),
         clusters=[dict(c) for c in get("clusters", [])],
         kube_version=kube_version,
+        argocd_namespace=data["argocd-namespace"].strip() if data.get("argocd-namespace") is not None else None,
         api_versions=strings("api-versions"),
         fetch_hosts=strings("fetch-hosts"),
         helm_repositories={str(k).strip(): str(v).strip() for k, v in get("helm-repositories", {}).items()},

@@ -70,7 +70,7 @@ def application_lines(paths: list[str], cfg: "Config") -> tuple[list[str], list[
     from hooklint.findings import InputError
     from hooklint.loader import read_file
     from hooklint.sources.appmap.applications import (DirectoryOptions, RepositoryUrls, mentions_application,
-                                                      normalize_repo_url, sources_of)
+                                                      normalize_repo_url, repository_control_plane, sources_of)
     from hooklint.sources.appmap.discovery import directory_reads_in_charts
     from hooklint.sources.repository.tree import DIRECTORY, HELM_CHART_FILE, source_type, walk
     from hooklint.sources.spec import document_objects, rendered_sources
@@ -94,6 +94,7 @@ def application_lines(paths: list[str], cfg: "Config") -> tuple[list[str], list[
     charts = [os.path.dirname(os.path.abspath(f)) for f in files if os.path.basename(f) == HELM_CHART_FILE]
     queue = sorted(set(os.path.normpath(f) for f in files))
     done = set(queue)
+    plane = repository_control_plane(queue, cfg.argocd_namespace, cfg.max_file_size)  # as the run reads each name
     while queue:
         path = queue.pop(0)
         if not mentions_application(path, cfg.max_file_size):
@@ -110,7 +111,8 @@ def application_lines(paths: list[str], cfg: "Config") -> tuple[list[str], list[
             where = f"{path}:{doc.span.line if body is doc.value else body.span.line}"
             label = f"Application {name} ({where})"
             # a source from elsewhere is recorded too (``remote``, issue 33): not a folder of this repository
-            mapped = {s.field: s for s in sources_of(body, path, root or os.getcwd(), ours, version=cfg.argocd_version)
+            mapped = {s.field: s for s in sources_of(body, path, root or os.getcwd(), ours, version=cfg.argocd_version,
+                                                 control_plane=plane)
                       if s.remote is None and not s.view}  # the steady rendering (not a first comparison's)
             for field, source in rendered_sources(spec):  # a hydrated Application: its dry source
                 url = source.get("repoURL")

@@ -132,7 +132,9 @@ def test_an_in_repository_application_keeps_its_own_reading(repo):
     application = ("apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: shop, namespace: argocd}\n"
                    "spec:\n  source: {repoURL: 'https://github.com/acme/deploy.git', path: chart}\n"
                    "  destination: {server: 'https://kubernetes.default.svc', namespace: shop}\n")
-    commit(repo, "base", {**CHART, "chart/.argocd-source-shop.yaml": HELM_ON, "apps/shop.yaml": application})
+    # argocd is Argo CD's namespace (else it may be openshift-gitops's, and 'argocd_shop': test_control_plane)
+    commit(repo, "base", {**CHART, "chart/.argocd-source-shop.yaml": HELM_ON, "apps/shop.yaml": application,
+                          ".hooklint.yaml": "argocd-namespace: argocd\n"})  # fmt: skip
     code, doc = lint(".")
     assert (code, found(doc["findings"], "chart/templates/debug.yaml")) == (1, CHART_HL105)
     assert not [f for f in doc["findings"] if f["rule_id"] == "HL009"]
@@ -240,7 +242,7 @@ def test_an_argocd_source_file_of_another_application_than_the_repositorys_is_hl
     application = ("apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: shop, namespace: argocd}\n"
                    "spec:\n  project: team\n  source: {repoURL: 'https://github.com/acme/deploy.git', path: app}\n"
                    "  destination: {server: 'https://kubernetes.default.svc', namespace: shop}\n")
-    commit(repo, "base", {"app/cm.yaml": CM, "apps/shop.yaml": application,
+    commit(repo, "base", {"app/cm.yaml": CM, "apps/shop.yaml": application, ".hooklint.yaml": "argocd-namespace: argocd\n",
                           "app/.argocd-source-shop.yaml": "directory:\n  recurse: false\n",
                           "app/.argocd-source-other.yaml": "directory:\n  recurse: true\n"})  # fmt: skip
     code, doc = lint(".")

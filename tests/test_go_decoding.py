@@ -16,7 +16,8 @@ import pytest
 from typer.testing import CliRunner
 
 from hooklint.cli import app
-from hooklint.sources.appmap.applications import instance_name, merge_source_parameters
+from hooklint.argocd import instance_name
+from hooklint.sources.appmap.applications import merge_source_parameters
 from hooklint.sources.appmap.applicationsets import _apply_patch
 from hooklint.sources.appmap.gojson import SOURCE, GoJSONError, decode, fold_equal
 from hooklint.sources.render.helm import find_helm
@@ -94,7 +95,7 @@ def test_an_override_of_the_wrong_type_is_argo_cds_error(tmp_path):
     [("a", None, "a"), ("a", "", "a"), ("a", "argocd", "a"), ("a", "team-a", "team-a_a")],
 )
 def test_the_instance_name_names_the_override_file(name, namespace, instance):
-    assert instance_name(name, namespace) == instance
+    assert instance_name(name, namespace, "argocd") == instance
 
 
 def test_a_template_patch_is_decoded_as_go_decodes_it_and_keeps_the_project():
@@ -165,22 +166,28 @@ def _tasks(tmp_path, monkeypatch, files: dict[str, str]) -> list[str]:
         # (a) a capitalised key of .argocd-source.yaml
         ({"apps/a.yaml": APP.format(namespace=", namespace: argocd"),
           "chart/.argocd-source.yaml": EVIL.replace("helm:", "Helm:")}, True),
-        # (b) the file of an Application outside the control plane's namespace
-        ({"apps/a.yaml": APP.format(namespace=", namespace: team-a"), "chart/.argocd-source-team-a_a.yaml": EVIL},
-         True),
-        ({"apps/a.yaml": APP.format(namespace=", namespace: team-a"), "chart/.argocd-source-a.yaml": EVIL}, False),
+        # (b) the file of an Application outside the control plane's namespace (argocd, as configured; else
+        # team-a may be the controller's: HL009, test_control_plane)
+        ({"apps/a.yaml": APP.format(namespace=", namespace: team-a"), "chart/.argocd-source-team-a_a.yaml": EVIL,
+          ".hooklint.yaml": "argocd-namespace: argocd\n"}, True),
+        ({"apps/a.yaml": APP.format(namespace=", namespace: team-a"), "chart/.argocd-source-a.yaml": EVIL,
+          ".hooklint.yaml": "argocd-namespace: argocd\n"}, False),
         ({"apps/a.yaml": APP.format(namespace=""), "chart/.argocd-source-a.yaml": EVIL}, True),
-        ({"apps/a.yaml": APP.format(namespace=", namespace: argocd"), "chart/.argocd-source-a.yaml": EVIL}, True),
+        # in argocd, Argo CD's when configured so; else it may run in openshift-gitops (HL009: test_control_plane)
+        ({"apps/a.yaml": APP.format(namespace=", namespace: argocd"), "chart/.argocd-source-a.yaml": EVIL,
+          ".hooklint.yaml": "argocd-namespace: argocd\n"}, True),
+        ({"apps/a.yaml": APP.format(namespace=", namespace: argocd"), "chart/.argocd-source-a.yaml": EVIL,
+          ".hooklint.yaml": "argocd-namespace: openshift-gitops\n"}, False),
         # (c) a capitalised key of an ApplicationSet's templatePatch
         ({"apps/set.yaml": APPSET}, True),
         ({"apps/set.yaml": APPSET.replace("    Spec:", "    spec:")}, True),
         # an ApplicationSet's Applications live in its namespace (template.go), whatever the template says
         ({"apps/set.yaml": APPSET.split("  templatePatch")[0].replace("namespace: argocd", "namespace: team-a")
           .replace("{name: 'app-{{ .nm }}'}", "{name: 'app-{{ .nm }}', namespace: argocd}"),
-          "chart/.argocd-source-team-a_app-one.yaml": EVIL}, True),
+          "chart/.argocd-source-team-a_app-one.yaml": EVIL, ".hooklint.yaml": "argocd-namespace: argocd\n"}, True),
         ({"apps/set.yaml": APPSET.split("  templatePatch")[0].replace("namespace: argocd", "namespace: team-a")
           .replace("{name: 'app-{{ .nm }}'}", "{name: 'app-{{ .nm }}', namespace: argocd}"),
-          "chart/.argocd-source-app-one.yaml": EVIL}, False),
+          "chart/.argocd-source-app-one.yaml": EVIL, ".hooklint.yaml": "argocd-namespace: argocd\n"}, False),
     ],
 )
 def test_what_argo_cd_renders_is_linted(tmp_path, monkeypatch, files, evil):
@@ -207,7 +214,8 @@ def test_an_application_another_renders_lives_in_its_destination_namespace(tmp_p
     namespace, which decides its InstanceName and so its override file."""
     files = {"apps/parent.yaml": PARENT.format(namespace=namespace),
              "parent/Chart.yaml": "apiVersion: v2\nname: parent\nversion: 1.0.0\n",
-             "parent/templates/child.yaml": CHILD, override: EVIL}  # fmt: skip
+             "parent/templates/child.yaml": CHILD, override: EVIL,
+             ".hooklint.yaml": "argocd-namespace: argocd\n"}  # fmt: skip
     assert _tasks(tmp_path, monkeypatch, files) == (["c", "evil"] if evil else ["c"])
 
 

@@ -505,11 +505,8 @@ PRIVILEGED_NAMESPACES = {
     "argocd": ARGOCD_NAMESPACE,
     "openshift-gitops": ARGOCD_NAMESPACE,
 }
-#: The names of Argo CD's components (argo-cd v3.5.1 ``manifests/install.yaml``: each a
-#: ServiceAccount and a Deployment or StatefulSet of that name), which tell Argo CD's namespace.
-ARGOCD_COMPONENTS = ("argocd-application-controller", "argocd-server", "argocd-repo-server",
-                     "argocd-applicationset-controller", "argocd-notifications-controller", "argocd-dex-server",
-                     "argocd-redis", "argocd-commit-server")  # fmt: skip
+#: The names of Argo CD's components, which tell Argo CD's namespace (:data:`hooklint.argocd.ARGOCD_COMPONENTS`).
+ARGOCD_COMPONENTS = argocd.ARGOCD_COMPONENTS
 #: The group whose members pass every authorization check (Kubernetes "RBAC good practices":
 #: members of ``system:masters`` bypass RBAC and webhook authorization alike).
 MASTERS_GROUP = "system:masters"
@@ -626,20 +623,21 @@ class _Judge:
         so that running pods, issuing tokens or reading Secrets there is reported through a
         RoleBinding too (:data:`PRIVILEGED_NAMESPACES`), else None: ``kube-system`` (the
         controllers' ServiceAccounts, bound to ``system:controller:`` roles, and their tokens);
-        Argo CD's namespace: ``argocd`` (the stock install's), ``openshift-gitops`` (OpenShift
-        GitOps'), or the namespace of a ConfigMap ``argocd-cm``, or of a ServiceAccount, Deployment
-        or StatefulSet named as one of Argo CD's components, of this lint run (its cluster Secrets,
+        Argo CD's namespace (:func:`hooklint.argocd.control_plane_namespaces`): ``argocd`` (the stock
+        install's), ``openshift-gitops`` (OpenShift GitOps'), the configured ``argocd-namespace``, or
+        the namespace of a ConfigMap ``argocd-cm`` or ``argocd-cmd-params-cm``, or of a
+        ServiceAccount, Deployment or StatefulSet named as one of Argo CD's components, of this lint
+        run (its cluster Secrets,
         labelled ``argocd.argoproj.io/secret-type: cluster``, hold every managed cluster's
         credentials, argo-cd v3.5.1 ``docs/operator-manual/declarative-setup.md``, and a pod there
         may run as ``argocd-application-controller``, every verb on every resource)."""
         if namespace is None:
             return None
         if self.argocd is None:
-            self.argocd = {ns for ns, why in PRIVILEGED_NAMESPACES.items() if why.startswith("Argo CD's")}
-            for kind, names in (("ConfigMap", ("argocd-cm",)), ("ServiceAccount", ARGOCD_COMPONENTS),
-                                ("Deployment", ARGOCD_COMPONENTS), ("StatefulSet", ARGOCD_COMPONENTS)):
-                self.argocd.update(m.namespace for m in self.ctx.by_kind.get(kind, [])
-                                   if m.name in names and m.namespace)  # fmt: skip
+            # the one place the Application map asks too (an Application's instance name)
+            objects = ((m.kind, m.name, m.namespace) for kind in ("ConfigMap", "ServiceAccount", "Deployment",
+                                                                  "StatefulSet") for m in self.ctx.by_kind.get(kind, []))  # fmt: skip
+            self.argocd = set(argocd.control_plane_namespaces(self.ctx.config.argocd_namespace, objects).namespaces)
         if namespace in PRIVILEGED_NAMESPACES and not PRIVILEGED_NAMESPACES[namespace].startswith("Argo CD's"):
             return f"namespace '{namespace}' ({PRIVILEGED_NAMESPACES[namespace]})"
         if namespace in self.argocd:

@@ -106,6 +106,9 @@ class ApplicationSource:
     namespace: str | None = None
     #: Why Argo CD cannot render this source at all (its path is missing or leaves the repository).
     problem: str | None = None
+    #: The ``problem`` is hooklint's, not Argo CD's: Argo CD renders the source, hooklint cannot tell
+    #: how (an instance name that depends on where Argo CD runs): HL009, not HL007.
+    undecided: bool = False
     #: ``spec.project`` and the destination cluster (``server``, else ``name``).
     project: str | None = None
     server: str | None = None

@@ -35,7 +35,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-from hooklint.argocd import DEFAULT_VERSION, Version, is_argo_kind
+from hooklint.argocd import DEFAULT_VERSION, ControlPlane, Version, control_plane_namespaces, is_argo_kind
 from hooklint.files import walk_tree
 from hooklint.loader import DEFAULT_MAX_FILE_SIZE, parse_text, read_file, user_path, within
 from hooklint.sources.appmap.gojson import SOURCE, GoJSONError, Struct, decode, field_of, marshal
@@ -290,14 +290,18 @@ class RepositoryUrls:
 
 def find_application_sources(files: Iterable[str], repo_urls: Iterable[str] = (),
                              max_file_size: int = DEFAULT_MAX_FILE_SIZE,
-                             version: Version = DEFAULT_VERSION) -> list[ApplicationSource]:  # fmt: skip
+                             version: Version = DEFAULT_VERSION,
+                             control_plane: ControlPlane | None = None) -> list[ApplicationSource]:  # fmt: skip
     """The sources, pointing into their own repository, of the Applications in ``files``, in file
     and document order. Only regular files up to ``max_file_size`` bytes are read; a file that
     cannot be read or parsed holds none (it is reported where it is linted), nor does a file of a
     Helm chart (Argo CD never applies a template as written: its rendering is what the app of apps
     reads; a chart's file that a directory source applies is read by
     :func:`hooklint.sources.appmap.discovery.applications_in_charts`). ``repo_urls`` (configuration) count as this repository
-    besides the git remotes; ``version`` is the Argo CD release that stores them (:func:`sources_of`)."""
+    besides the git remotes; ``version`` is the Argo CD release that stores them and ``control_plane``
+    where its controller may run (:func:`sources_of`; None: :func:`repository_control_plane` of ``files``)."""
+    files = list(files)
+    plane = control_plane or repository_control_plane(files, None, max_file_size)
     urls = RepositoryUrls(repo_urls)
     found: list[ApplicationSource] = []
     for path in files:
@@ -320,7 +324,7 @@ def find_application_sources(files: Iterable[str], repo_urls: Iterable[str] = ()
             root = os.getcwd()
         for doc in facts.read_parsed(path, DEFAULT_MAX_FILE_SIZE, len(data)).documents:
             for body in document_objects(doc.value):  # a kind: List's items too
-                found.extend(sources_of(body, path, root, ours, version=version))
+                found.extend(sources_of(body, path, root, ours, version=version, control_plane=plane))
     return found
 
 
@@ -401,12 +405,19 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
                max_file_size: int = DEFAULT_MAX_FILE_SIZE,
                secrets: tuple[tuple[str, str], ...] = (),
                default_namespace: str | None = None, version: Version = DEFAULT_VERSION,
-               normalized: bool = False, app_files: bool = True) -> list[ApplicationSource]:  # fmt: skip
+               normalized: bool = False, app_files: bool = True,
+               control_plane: ControlPlane | None = None) -> list[ApplicationSource]:  # fmt: skip
     """The sources pointing into this repository (``ours``: normalised URLs; ``root`` its folder)
     of the Application ``body`` (a parsed document; anything else has none), written in ``path``.
     ``default_namespace`` is the namespace it lives in when its ``metadata.namespace`` is unset (an
     Application rendered by another: that one's destination namespace, where Argo CD applies it);
-    the namespace decides its :func:`instance_name`.
+    the namespace decides its :func:`~hooklint.argocd.instance_name`, with ``control_plane`` (where
+    Argo CD's controller may run: :func:`repository_control_plane`; None: ``argocd`` or
+    ``openshift-gitops``). When that name depends on which of its namespaces the controller runs
+    in and the name changes what is rendered (an ``.argocd-source-<name>.yaml`` of the folder for
+    one of the names, or ``$ARGOCD_APP_NAME`` in ``helm.valueFiles`` or ``helm.fileParameters``),
+    the source is not rendered and its ``problem`` names both names and the ``argocd-namespace``
+    setting (:func:`_name_problem`): hooklint never picks one silently (attacker trial 19, B8).
     ``line`` overrides where each source is said to be (a rendered Application: the template or
     resource line it comes from); ``generated_by``, ``scope`` and ``secrets`` (a generated
     Application's: :attr:`ApplicationSource.secrets`) are copied onto each source.
@@ -434,7 +445,8 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
     if not isinstance(spec, Map) or not isinstance(name, str):
         return []
     written_namespace = metadata.get("namespace") if isinstance(metadata, Map) else None
-    instance = instance_name(name, written_namespace or default_namespace)
+    names = (control_plane or ControlPlane()).instance_names(name, written_namespace or default_namespace)
+    instance = names[0]
     destination = spec.get("destination")
     destination = destination if isinstance(destination, Map) else Map()
     namespace, server = destination.get("namespace"), destination.get("server") or destination.get("name")
@@ -454,6 +466,17 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
         env = build_env(instance, namespace, project, source)
         if remote is not None and field_name == "spec.source" and multiple:
             continue  # Argo CD ignores spec.source when spec.sources is set (HasMultipleSources)
+        if remote is not None and len(names) > 1 and (undecided := _name_problem(
+                name, written_namespace or default_namespace, names, None, ({k: _plain(v) for k, v in source.items()},),
+                control_plane or ControlPlane())) is not None:  # fmt: skip
+            # what --fetch would render reads value files named by $ARGOCD_APP_NAME: never one name silently
+            out.append(ApplicationSource(
+                name=name, manifest=path, line=line if line is not None else source.span.line, folder="",
+                source_type=None, namespace=namespace if isinstance(namespace, str) and namespace else None,
+                problem=undecided, undecided=True, project=project if isinstance(project, str) else None,
+                server=server if isinstance(server, str) else None, field=field_name, generated_by=generated_by,
+                scope=scope, secrets=secrets, env=tuple(env.items())))  # fmt: skip
+            continue
         if remote is not None:  # fetched by Argo CD's repo server: named, not rendered (issue 33)
             helm = remote.helm if isinstance(remote.helm, dict) else {}
             listed = helm.get("valueFiles")
@@ -485,7 +508,7 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
             continue
         # util/app/path/path.go Path joins the path as written: no trimming (" apps/x" is its own folder)
         target = os.path.normpath(os.path.join(root, folder.lstrip("/")))
-        problem = None
+        problem = undecided = None
         as_written: dict[str, Any] = {k: _plain(v) for k, v in source.items()}
         # NormalizeApplicationSpec: spec.source only (a multi-source entry is normalized as a copy)
         plain = normalize_source(as_written, version) if field_name == "spec.source" and not multiple else as_written
@@ -516,6 +539,9 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
                     plain, overrides = merge_source_parameters(plain, target, named, max_file_size, real_root)
                 except ValueError as exc:
                     problem = f"error while parsing source parameters: {exc}"
+                if problem is None and app_files and len(names) > 1:
+                    problem = undecided = _name_problem(name, written_namespace or default_namespace, names, target,
+                                            (as_written, plain), control_plane or ControlPlane())  # fmt: skip
         kind = _explicit(plain)
         views: list[tuple[str | None, dict, str]] = [(kind, plain, "")]
         if problem is None and first is not None:
@@ -545,6 +571,7 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
                 options=options,
                 namespace=namespace if isinstance(namespace, str) and namespace else None,
                 problem=problem or why,
+                undecided=problem is not None and problem == undecided,
                 project=project if isinstance(project, str) else None,
                 server=server if isinstance(server, str) else None,
                 field=field_name,
@@ -560,6 +587,48 @@ def sources_of(body: Any, path: str, root: str, ours: set[str], line: int | None
                 view=view,
             ))  # fmt: skip
     return out
+
+
+def _name_problem(name: str, namespace: object, names: Sequence[str], folder: str | None, sources: Iterable[dict],
+                  plane: ControlPlane) -> str | None:  # fmt: skip
+    """Why the source of the Application ``name`` of ``namespace``, rendering ``folder``, is not
+    rendered when Argo CD may name it any of ``names`` (:meth:`~hooklint.argocd.ControlPlane.instance_names`:
+    its namespace is one of ``plane``'s but Argo CD's controller may run in another) and the name
+    changes what is rendered: ``mergeSourceParameters`` merges ``.argocd-source-<name>.yaml`` of the
+    folder for the one name only, and ``$ARGOCD_APP_NAME`` (``newEnv``) names the Helm value files
+    or file parameters read (``sources``: the source as written and merged, plain values; ``folder``
+    None: a source fetched from elsewhere, whose folder hooklint does not hold). None
+    when the name changes nothing hooklint reads files by (the first name is used)."""
+    entries = set(facts.entry_names(folder) or ()) if folder is not None else set()  # one listing, cached
+    present = [APP_SOURCE_FILE.format(n) for n in names if APP_SOURCE_FILE.format(n) in entries
+               and not os.path.isdir(os.path.join(folder or ".", APP_SOURCE_FILE.format(n)))]  # fmt: skip
+    fields = []
+    for source in sources:
+        helm = source.get("helm") if isinstance(source, dict) else None
+        helm = helm if isinstance(helm, dict) else {}
+        values = helm.get("valueFiles")
+        values = values if isinstance(values, list) else []
+        parameters = helm.get("fileParameters")
+        parameters = parameters if isinstance(parameters, list) else []
+        if any(isinstance(v, str) and "ARGOCD_APP_NAME" in v for v in values) and "helm.valueFiles" not in fields:
+            fields.append("helm.valueFiles")
+        if (any(isinstance(p, dict) and isinstance(p.get("path"), str) and "ARGOCD_APP_NAME" in p["path"]
+                for p in parameters) and "helm.fileParameters" not in fields):  # fmt: skip
+            fields.append("helm.fileParameters")
+    if not present and not fields:
+        return None
+    others = [ns for ns in plane.namespaces if ns != namespace]
+    what = "; ".join(
+        ([f"{os.path.join(user_path(folder or '.'), f)} is merged only into the Application named {f[len('.argocd-source-'):-len('.yaml')]!r}"
+          for f in present]) +
+        ([f"its {' and '.join(fields)} read files named by $ARGOCD_APP_NAME"] if fields else []))  # fmt: skip
+    prefixed = f"{namespace}_{name}"
+    return (f"Argo CD names Application {name!r} of namespace {namespace!r} {name!r} when its controller runs in "
+            f"{namespace!r} and {prefixed!r} when it runs in another namespace (such as {' or '.join(repr(o) for o in others)}; "
+            "apps in any namespace) (InstanceName), "
+            f"and the name picks what it renders ({what}); hooklint does not guess "
+            "where it runs, and rendered nothing of this source as this Application: set argocd-namespace in the "
+            "configuration to the namespace Argo CD runs in")  # fmt: skip
 
 
 def _value_file_places(source: Map, path: str, line: int | None, overrides: Iterable[str], count: int,
@@ -598,28 +667,31 @@ def _item_places(path: str, items: Seq, count: int) -> tuple[tuple[str, int, int
     return places if len(places) == count else ()
 
 
-#: The namespace of Argo CD's control plane (the ``argocd`` of a default install): an Application in
-#: another namespace ("apps in any namespace") is known to the repo server by ``<namespace>_<name>``.
-CONTROL_PLANE_NAMESPACE = "argocd"
-
-
-def instance_name(name: str, namespace: object, control_plane: str = CONTROL_PLANE_NAMESPACE) -> str:
-    """The name Argo CD's controller gives the repo server for the Application ``name`` in
-    ``namespace`` (``pkg/apis/application/v1alpha1/types.go`` ``InstanceName``, called with the
-    controller's namespace by ``controller/state.go``): ``name`` when the namespace is unset, empty
-    or ``control_plane``, else ``<namespace>_<name>``. It names the ``.argocd-source-<it>.yaml``
-    file ``mergeSourceParameters`` reads and is ``ARGOCD_APP_NAME`` (``newEnv``). An Application
-    whose manifest names no namespace is taken to live in the control plane's."""
-    if not isinstance(namespace, str) or namespace in ("", control_plane):
-        return name
-    return f"{namespace}_{name}"
+def repository_control_plane(files: Iterable[str], configured: str | None = None,
+                             max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> ControlPlane:
+    """Where Argo CD's control plane may run for a run over ``files`` (the run's and the
+    repository's manifest files) configured with ``argocd-namespace`` ``configured`` (None: unset):
+    :func:`hooklint.argocd.control_plane_namespaces` of the objects written in those files (only a
+    file that names ``argocd-`` is parsed; a file that cannot be read holds none), the same answer
+    HL106 gives from the rendered objects. Never raises."""
+    objects: list[tuple[object, object, object]] = []
+    for path in files:
+        data = facts.read_regular(path, max_file_size)
+        if data is None or not may_hold(data, b"argocd-"):
+            continue
+        for doc in facts.read_parsed(path, DEFAULT_MAX_FILE_SIZE, len(data)).documents:
+            for body in document_objects(doc.value):
+                metadata = body.get("metadata") if isinstance(body, Map) else None
+                if isinstance(metadata, Map):
+                    objects.append((body.get("kind"), metadata.get("name"), metadata.get("namespace")))
+    return control_plane_namespaces(configured, objects)
 
 
 def build_env(name: str, namespace: object, project: object, source: Map) -> dict[str, str]:
     """The build environment Argo CD's repo server gives a source (``reposerver/repository/repository.go``
     ``newEnv``: substituted into Helm value files and parameters, kustomize images and labels, and
     annotations with ``commonAnnotationsEnvsubst``): ``ARGOCD_APP_NAME`` (``name``: the
-    Application's :func:`instance_name`),
+    Application's :func:`~hooklint.argocd.instance_name`),
     ``ARGOCD_APP_NAMESPACE`` (the destination namespace), ``ARGOCD_APP_PROJECT_NAME``,
     ``ARGOCD_APP_SOURCE_REPO_URL``, ``ARGOCD_APP_SOURCE_PATH`` and
     ``ARGOCD_APP_SOURCE_TARGET_REVISION``, as written in the Application. The revision variables
@@ -895,7 +967,7 @@ STAND_IN_ORIGIN = "no Application of this repository (the folder's .argocd-sourc
 def app_source_files(folder: str) -> list[str]:
     """The ``.argocd-source-NAME.yaml`` files of ``folder`` (not folders; sorted, joined to it):
     what ``mergeSourceParameters`` merges into the Application whose instance name is ``NAME``
-    only (:func:`instance_name`)."""
+    only (:func:`~hooklint.argocd.instance_name`)."""
     prefix, suffix = APP_SOURCE_FILE.split("{}")
     names = [n for n in facts.entry_names(folder) or ()
              if n.startswith(prefix) and n.endswith(suffix) and len(n) > len(prefix) + len(suffix)]  # fmt: skip

@@ -36,7 +36,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
-from hooklint.argocd import DEFAULT_VERSION, Version, is_argo_kind, supports
+from hooklint.argocd import DEFAULT_VERSION, ControlPlane, Version, is_argo_kind, supports
 from hooklint.findings import InputError
 from hooklint.sources.repository.gomatch import BadPattern, filepath_glob
 from hooklint.sources.repository import facts
@@ -56,7 +56,7 @@ from hooklint.sources.spec import ApplicationSource, document_objects
 from hooklint.sources.repository.submodules import Submodule, Unseen, submodules_of, unseen_detail
 from hooklint.sources.repository.submodules import forget as forget_submodules
 from hooklint.sources.appmap.applications import (REPO_SOURCE_FILE, DirectoryOptions, app_source_files, find_application_sources,
-                                                  repository_manifests, stand_in_source)
+                                                  repository_control_plane, repository_manifests, stand_in_source)
 
 if TYPE_CHECKING:
     from hooklint.config import Config
@@ -358,7 +358,7 @@ def group_applications(
                                                  said, in_charts)  # fmt: skip
         more = _hidden_files_read(sources, set(readable) | set(hidden_read), excluded, leaving)
         more_in_charts = applications_in_charts(sources, read_in_charts, readable + hidden_read + run_files, repo_urls,
-                                                max_size)  # fmt: skip
+                                                max_size, config.argocd_namespace if config is not None else None)  # fmt: skip
         if not more and not more_in_charts:
             break
         hidden_read += more
@@ -468,15 +468,17 @@ def _map_sources(files: list[str], run_files: list[str], repository_files: list[
     :func:`applications_in_charts`), and the note that every one names another repository
     (:func:`_foreign_note`; also in ``notices``)."""
     max_size = config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE
+    # where Argo CD's controller may run names each Application (InstanceName): asked once per map
+    plane = repository_control_plane(files, config.argocd_namespace if config is not None else None, max_size)
     sources = find_application_sources(files, repo_urls, max_size,
-                                       config.argocd_version if config is not None else DEFAULT_VERSION)
-    appsets = applicationset_map(files, config) if config is not None else ApplicationSetMap()
+                                       config.argocd_version if config is not None else DEFAULT_VERSION, plane)
+    appsets = applicationset_map(files, config, plane) if config is not None else ApplicationSetMap()
     sources += appsets.sources
     sources += list(in_charts)
     foreign = _foreign_note(files, config) if config is not None and not any(s.remote is None for s in sources) else []
     notices.extend(foreign)  # all name other repositories: say so once
     if config is not None and (any(s.remote is None for s in sources) or repository_files):
-        sources = application_map(sources, files, [f for f in run_files if f in set(files)], config, notices)
+        sources = application_map(sources, files, [f for f in run_files if f in set(files)], config, notices, plane)
     return sources, appsets, foreign
 
 
@@ -1223,7 +1225,8 @@ def _walked_charts(reported: dict[str, set[str]]) -> dict[str, str]:
 
 def applications_in_charts(sources: list[ApplicationSource], read: set[str], files: Iterable[str],
                            repo_urls: Iterable[str] = (),
-                           max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> list[ApplicationSource]:  # fmt: skip
+                           max_file_size: int = DEFAULT_MAX_FILE_SIZE,
+                           configured_namespace: str | None = None) -> list[ApplicationSource]:  # fmt: skip
     """The sources of the Applications written in files inside Helm charts that a directory source
     of ``sources`` applies (trial 8, F10): :func:`find_application_sources` skips a chart's files
     (templates are no manifests), but Argo CD's directory source on ``chart/apps`` (a folder with no
@@ -1232,7 +1235,7 @@ def applications_in_charts(sources: list[ApplicationSource], read: set[str], fil
     the folders typed Helm of the ``Chart.yaml`` files among ``files`` (the run's and the
     repository's). Files in ``read`` (absolute) are not read again; each file read is added to it.
     A file that leads out of its repository is never read here, and ``directory.include/exclude``
-    apply."""
+    apply. ``configured_namespace``: ``argocd-namespace`` (:func:`repository_control_plane` of ``files``)."""
     from hooklint.sources.appmap.applications import RepositoryUrls, sources_of  # noqa: PLC0415
 
     charts = sorted({os.path.dirname(os.path.abspath(f)) for f in files if os.path.basename(f) == HELM_CHART_FILE})
@@ -1240,6 +1243,7 @@ def applications_in_charts(sources: list[ApplicationSource], read: set[str], fil
     if not charts:
         return []
     urls: RepositoryUrls | None = None
+    plane: ControlPlane | None = None
     out: list[ApplicationSource] = []
     for source in sources:
         if source.problem is not None or source.remote is not None or not facts.is_dir(source.folder):
@@ -1257,10 +1261,12 @@ def applications_in_charts(sources: list[ApplicationSource], read: set[str], fil
             if not contained([file]) or not facts.read_regular(file, max_file_size):
                 continue
             urls = urls or RepositoryUrls(repo_urls)
+            plane = plane or repository_control_plane(list(files), configured_namespace, max_file_size)
             root, ours = urls.of(file)
             for doc in read_file(file, max_file_size).documents:
                 for body in document_objects(doc.value):
-                    out.extend(sources_of(body, file, root or os.getcwd(), ours, max_file_size=max_file_size))
+                    out.extend(sources_of(body, file, root or os.getcwd(), ours, max_file_size=max_file_size,
+                                          control_plane=plane))  # fmt: skip
     return out
 
 
@@ -1400,7 +1406,7 @@ MAX_PARENTS_RENDERED = 200
 
 
 def application_map(sources: list[ApplicationSource], files: list[str], run_files: list[str], config: "Config",
-                    notices: list[str]) -> list[ApplicationSource]:  # fmt: skip
+                    notices: list[str], control_plane: ControlPlane | None = None) -> list[ApplicationSource]:  # fmt: skip
     """Every Application source of the repository: ``sources`` (the Applications written as YAML
     in ``files``, the run's and the repository's manifest files) and those that the repository's
     Helm charts and kustomizations render (an app of apps: Argo CD applies the rendered
@@ -1427,6 +1433,7 @@ def application_map(sources: list[ApplicationSource], files: list[str], run_file
     if not candidates:
         return sources
     urls = RepositoryUrls(config.repo_urls)
+    plane = control_plane or repository_control_plane(files, config.argocd_namespace, config.max_file_size)
     run = {os.path.abspath(f) for f in run_files}
     # a written Application that a kustomization of the map renders comes back from its rendering
     held_by: dict[str, str] = {}
@@ -1478,7 +1485,7 @@ def application_map(sources: list[ApplicationSource], files: list[str], run_file
             continue  # written Applications of a directory source are found as YAML; plugins never run
         in_run = folder in spelled and any(within(f, folder) for f in run)
         children = _rendered_sources(kind, manifest_file, parent, config, urls, notices if in_run else None,
-                                     deployer)  # fmt: skip
+                                     deployer, plane)  # fmt: skip
         if children is None:  # not rendered: its written Applications are what is known
             children = [w for w in withheld if held_by[os.path.abspath(w.manifest)] == folder]
         for child in children:
@@ -1545,12 +1552,13 @@ def _orphan_stand_in(folder: str, max_size: int) -> ApplicationSource | None:
 
 def _rendered_sources(kind: str, manifest_file: str, parent: ApplicationSource | None, config: "Config",
                       urls, notices: list[str] | None,
-                      deployer: ApplicationSource | None = None) -> list[ApplicationSource] | None:  # fmt: skip
+                      deployer: ApplicationSource | None = None,
+                      control_plane: ControlPlane | None = None) -> list[ApplicationSource] | None:  # fmt: skip
     """The Application sources in the rendering of the chart or kustomization ``manifest_file``
     (with the options of ``parent``, the Application that deploys it, if any; else of
     ``deployer``, the stand-in of its ``.argocd-source.yaml``, if any), each placed at the
     template or resource line it comes from; None when it did not render (a notice then, when
-    ``notices`` is given)."""
+    ``notices`` is given). ``control_plane``: where Argo CD's controller may run (:func:`sources_of`)."""
     from hooklint.sources.appmap.applications import sources_of
     from hooklint.sources.render import render
 
@@ -1589,7 +1597,7 @@ def _rendered_sources(kind: str, manifest_file: str, parent: ApplicationSource |
         lives_in = parent.namespace if parent is not None else None  # where Argo CD applies it
         found.extend(sources_of(body, where, root or os.getcwd(), ours, line, generated_by, scope,
                                 config.max_file_size, default_namespace=lives_in,
-                                version=config.argocd_version))  # fmt: skip
+                                version=config.argocd_version, control_plane=control_plane))  # fmt: skip
     return found
 
 
@@ -1742,14 +1750,15 @@ class ApplicationSetMap:
     origins: set[tuple[str, ...]] = field(default_factory=set)
 
 
-def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
+def applicationset_map(files: list[str], config: "Config", control_plane: ControlPlane | None = None) -> ApplicationSetMap:
     """Expand every ApplicationSet written in ``files`` (:mod:`hooklint.sources.appmap.applicationsets`)
     with the clusters of the repository's cluster Secrets and the ``clusters`` configuration, and
     read the Applications it generates as the map reads a written one (:func:`sources_of`), each
     placed at the template's ``spec.source`` line and made by ``ApplicationSet NAME (FILE:LINE)``.
     Each generated Application is read from its JSON text (:func:`~hooklint.yamlio.go_yaml_text`),
     so that a generated string such as ``"n"`` stays a string, as in the Application Argo CD's
-    ApplicationSet controller creates (``json.Marshal``)."""
+    ApplicationSet controller creates (``json.Marshal``). ``control_plane``: where Argo CD's
+    controller may run (None: :func:`~hooklint.sources.appmap.applications.repository_control_plane` of ``files``)."""
     from hooklint.loader import parse_text, read_file
     from hooklint.sources.appmap.applications import RepositoryUrls, sources_of
     from hooklint.yamlio import RENDER_FAILED, RENDERER_UNAVAILABLE
@@ -1781,6 +1790,7 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
 
     clusters = secrets + [c for c in config.clusters if isinstance(c, dict)]
     urls = RepositoryUrls(config.repo_urls)
+    plane = control_plane or repository_control_plane(files, config.argocd_namespace, config.max_file_size)
     kinds = {"network": NOT_EXPANDED, "failed": RENDER_FAILED, "renderer": RENDERER_UNAVAILABLE}
     for path, body in sets:
         root, ours = urls.of(path)
@@ -1828,7 +1838,8 @@ def applicationset_map(files: list[str], config: "Config") -> ApplicationSetMap:
             for doc in parsed.documents:
                 out.sources.extend(sources_of(doc.value, path, root, ours, line, label, (path,),
                                               config.max_file_size, carried, version=config.argocd_version,
-                                              normalized=supports(config.argocd_version, "appset-normalize")))  # fmt: skip
+                                              normalized=supports(config.argocd_version, "appset-normalize"),
+                                              control_plane=plane))  # fmt: skip
     return out
 
 
