@@ -716,12 +716,18 @@ class ControlPlane:
         """Every name Argo CD's controller may give the repo server for the Application ``name``
         of ``namespace`` (:func:`instance_name` with each namespace the controller may run in), the
         one hooklint reads first: one name when ``configured`` is set or the namespace is unset;
-        else the name read against ``argocd`` (or the first of :attr:`namespaces`) first, then the
-        others. The Application's own namespace is always one the controller may run in: an
-        Application lives outside it only when ``application.namespaces`` (apps in any namespace)
-        lists its namespace, so ``<namespace>_<name>`` is never the only answer."""
+        one name (``name``) when the Application lives in one of :attr:`namespaces`: the controller
+        is taken to run in the Application's own namespace, where Argo CD keeps its Applications
+        (one elsewhere is reconciled only when ``application.namespaces``, apps in any namespace,
+        lists that namespace, which a namespace Argo CD itself runs in would not be); else the
+        name read against ``argocd`` (or the first of :attr:`namespaces`) first, then the others.
+        The Application's own namespace is then one the controller may run in too (a control plane
+        installed there, its ConfigMaps outside the repository), so ``<namespace>_<name>`` is never
+        the only answer."""
         if self.configured is not None:
             return (instance_name(name, namespace, self.configured),)
+        if isinstance(namespace, str) and namespace in self.namespaces:
+            return (name,)
         first = CONTROL_PLANE_NAMESPACES[0] if CONTROL_PLANE_NAMESPACES[0] in self.namespaces else self.namespaces[0]
         names = [instance_name(name, namespace, first)]
         for candidate in (*self.namespaces, *([namespace] if isinstance(namespace, str) and namespace else [])):

@@ -108,17 +108,25 @@ def undecided(namespace: str, others: str, what: str) -> str:
 
 # --- the attacker's inputs: each passed with exit 0 before ---------------------------------------------------
 
-def test_an_application_in_openshift_gitops_is_not_read_as_one_outside_argocd(repo):
-    """Was: 0 findings, exit 0, app/hook.yaml "left out by directory.exclude" of a file Argo CD never reads."""
+def test_an_application_in_openshift_gitops_is_read_as_argo_cd_running_there(repo):
+    """Was: 0 findings, exit 0, app/hook.yaml "left out by directory.exclude" of a file Argo CD never reads.
+    An Application in a namespace Argo CD runs in is taken to be its controller's: named 'shop', so the
+    override named 'openshift-gitops_shop' is merged into no Application (HL009 on it) and the hook is
+    applied (HL105)."""
     commit(repo, "base", excluding("openshift-gitops"))
     code, doc = run("lint", ".")
     assert code == 1
     assert said(doc["findings"]) == [("HL009", "app/.argocd-source-openshift-gitops_shop.yaml", 1, 1),
-                                     ("HL009", "apps/app.yaml", 8, 1), ("HL105", "app/hook.yaml", 16, 16)]
-    [message] = [f["message"] for f in doc["findings"] if f["path"] == "apps/app.yaml"]
-    assert message == undecided("openshift-gitops", "'argocd'",
-                                "app/.argocd-source-openshift-gitops_shop.yaml is merged only into the Application "
-                                "named 'openshift-gitops_shop'")  # fmt: skip
+                                     ("HL105", "app/hook.yaml", 16, 16)]
+
+
+def test_an_application_in_argocd_with_its_own_override_is_read_as_argo_cd_reads_it(repo):
+    """The common case (Argo CD Image Updater writes .argocd-source-<name>.yaml): an Application in
+    argocd merges .argocd-source-shop.yaml, with no configuration and nothing said of where Argo CD runs."""
+    commit(repo, "base", {"apps/app.yaml": application("argocd"), "app/cm.yaml": CM, "app/hook.yaml": HOOK,
+                          "app/.argocd-source-shop.yaml": "directory:\n  exclude: hook.yaml\n"})  # fmt: skip
+    code, doc = run("lint", ".")
+    assert (code, said(doc["findings"])) == (0, [])
 
 
 def test_the_namespace_of_the_repositorys_argocd_cm_may_be_argo_cds(repo):
@@ -126,11 +134,8 @@ def test_the_namespace_of_the_repositorys_argocd_cm_may_be_argo_cds(repo):
     commit(repo, "base", {**excluding("gitops"), "argocd/argocd-cm.yaml": ARGOCD_CM})
     code, doc = run("lint", ".")
     assert code == 1
-    assert ("HL105", "app/hook.yaml", 16, 16) in said(doc["findings"])
-    [message] = [f["message"] for f in doc["findings"] if f["path"] == "apps/app.yaml"]
-    assert message == undecided("gitops", "'argocd' or 'openshift-gitops'",
-                                "app/.argocd-source-gitops_shop.yaml is merged only into the Application named "
-                                "'gitops_shop'")  # fmt: skip
+    assert said(doc["findings"]) == [("HL009", "app/.argocd-source-gitops_shop.yaml", 1, 1),
+                                     ("HL105", "app/hook.yaml", 16, 16)]
 
 
 @pytest.mark.parametrize("name", ["argocd-cmd-params-cm", "argocd-cm"])
@@ -140,7 +145,7 @@ def test_an_argo_cd_config_map_of_the_run_names_a_candidate(name):
     plane = control_plane_namespaces(None, [("ConfigMap", name, "gitops"), ("ConfigMap", "other", "x"),
                                             ("Secret", name, "y")])  # fmt: skip
     assert plane == ControlPlane(None, ("argocd", "gitops", "openshift-gitops"))
-    assert plane.instance_names("shop", "gitops") == ("gitops_shop", "shop")
+    assert plane.instance_names("shop", "gitops") == ("shop",)  # Argo CD runs where its Applications are
     # its own namespace may be the controller's: outside it only with apps in any namespace
     assert plane.instance_names("shop", "team-a") == ("team-a_shop", "shop")
     assert plane.instance_names("shop", None) == ("shop",)
@@ -152,7 +157,7 @@ def test_an_argo_cd_config_map_of_the_run_names_a_candidate(name):
 @needs_helm
 def test_argocd_app_name_in_a_value_file_is_not_read_as_argocds(repo):
     """B8b: values-$ARGOCD_APP_NAME.yaml of an Application in openshift-gitops. Was: values-openshift-gitops_shop.yaml
-    read (hostPID false), 0 findings, exit 0; Argo CD reads values-shop.yaml when it runs in openshift-gitops."""
+    read (hostPID false), 0 findings, exit 0; Argo CD, running where its Application is, reads values-shop.yaml."""
     chart = {"chart/Chart.yaml": "apiVersion: v2\nname: chart\nversion: 0.1.0\n",
              "chart/values.yaml": "hostPID: false\n", "chart/templates/cm.yaml": CM,
              "chart/templates/hook.yaml": HOOK.replace("hostPID: true", "hostPID: {{ .Values.hostPID }}"),
@@ -161,10 +166,7 @@ def test_argocd_app_name_in_a_value_file_is_not_read_as_argocds(repo):
                                           "    helm:\n      valueFiles: [\"values-$ARGOCD_APP_NAME.yaml\"]\n")}  # fmt: skip
     commit(repo, "base", chart)
     code, doc = run("lint", ".")
-    assert code == 1
-    assert [(f["rule_id"], f["path"], f["message"]) for f in doc["findings"]] == [
-        ("HL009", "apps/app.yaml", undecided("openshift-gitops", "'argocd'",
-                                             "its helm.valueFiles read files named by $ARGOCD_APP_NAME"))]
+    assert (code, said(doc["findings"])) == (1, [("HL105", "chart/templates/hook.yaml", 16, 7)])
     commit(repo, "configured", {".hooklint.yaml": "argocd-namespace: openshift-gitops\n"})
     code, doc = run("lint", ".")
     assert (code, said(doc["findings"])) == (1, [("HL105", "chart/templates/hook.yaml", 16, 7)])
@@ -289,7 +291,7 @@ def test_a_chart_from_elsewhere_with_argocd_app_name_value_files_is_not_given_on
     """A multi-source chart of a chart repository whose $values file is named by $ARGOCD_APP_NAME: what
     --fetch renders would read one name's file silently; the Application is HL009 naming both
     (was: the chart's own HL009 only, and --fetch read values-openshift-gitops_shop.yaml)."""
-    app_text = application("openshift-gitops").split("  source:\n")[0] + (
+    app_text = application("team-a").split("  source:\n")[0] + (
         "  sources:\n  - repoURL: https://charts.example.com/\n    chart: shop\n    targetRevision: 1.0.0\n"
         "    helm:\n      valueFiles: [\"$values/vals/values-$ARGOCD_APP_NAME.yaml\"]\n"
         "  - repoURL: https://github.com/acme/deploy.git\n    ref: values\n")
@@ -297,5 +299,5 @@ def test_a_chart_from_elsewhere_with_argocd_app_name_value_files_is_not_given_on
     code, doc = run("lint", ".")
     assert code == 1
     assert [(f["rule_id"], f["path"], f["message"]) for f in doc["findings"]] == [
-        ("HL009", "apps/app.yaml", undecided("openshift-gitops", "'argocd'",
+        ("HL009", "apps/app.yaml", undecided("team-a", "'argocd' or 'openshift-gitops'",
                                              "its helm.valueFiles read files named by $ARGOCD_APP_NAME"))]
