@@ -5,6 +5,7 @@ of a pod is :mod:`hooklint.checks.pods`'s."""
 
 from __future__ import annotations
 
+import json
 from fnmatch import fnmatchcase
 from operator import attrgetter
 from typing import Iterator
@@ -17,7 +18,7 @@ from hooklint.sources.repository.kustomize_spec import go_fold
 from hooklint.sources.repository.volumes import HostPathVolume, node_path, volume_match_facts
 from hooklint.sources.repository.volumes import storage_class as volumes_storage_class
 from hooklint.model import BASELINE_CAPABILITIES, KUBEFLOW_REPLICA_SPECS, MAX_POD_SPEC_DEPTH, POD_KINDS, RUN_TO_COMPLETION_KINDS, TEMPLATE_ONLY_KINDS, find_pod_specs, Container, Manifest, PodSpec, binding_grantee, get_map, selects
-from hooklint.yamlio import DocumentTooComplex, Map, Seq, YamlSyntaxError, parse_documents
+from hooklint.yamlio import DocumentTooComplex, Map, Seq, YamlSyntaxError, parse_documents, shown
 
 
 def _images(m: Manifest) -> Iterator[tuple[Container, str]]:
@@ -595,7 +596,7 @@ def _privileged(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator[Hit]:
         name = volume.get("name") if isinstance(volume.get("name"), str) else vpath.rsplit(".", 1)[-1]
         if "hostPath" in volume:
             yield Hit(
-                f"{m.label} mounts the node's filesystem through hostPath volume '{name}': {tail}",
+                f"{m.label} mounts the node's filesystem through hostPath volume '{name}' ({host_path(volume)}): {tail}",
                 volume.key_span("hostPath"),
                 f"{vpath}.hostPath",
             )
@@ -648,6 +649,25 @@ def _privileged(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator[Hit]:
                     added.item_spans[i],
                     f"{path}.capabilities.add[{i}]",
                 )
+
+
+def host_path(volume: object) -> str:
+    """The node path a pod volume ``volume`` (a mapping with ``hostPath``) mounts, for a message:
+    ``path '/var/cache/app'`` (kubelet mounts ``hostPath.path`` of the node: ``/`` is its whole
+    root filesystem), ``path 3`` for a value that is not a string, ``no path`` without one. A
+    finding names it so that a change of the path is a change of what the finding says
+    (``hooklint diff``: :func:`hooklint.review._statement`)."""
+    source = volume.get("hostPath") if isinstance(volume, dict) else None
+    path = source.get("path") if isinstance(source, dict) else None
+    if path is None:
+        return "no path"
+    return f"path '{shown(path, None)}'" if isinstance(path, str) else f"path {_plain(path)}"
+
+
+def _plain(value: object) -> str:
+    """A value that is not a string, as one line of JSON (a mapping, list, number, bool): every part
+    of it is in the text, so a change of any part is a change of the text."""
+    return shown(json.dumps(value, default=str, ensure_ascii=False), None)
 
 
 def parsed_patch(text: object) -> dict | None:
@@ -735,7 +755,7 @@ def _patch_privileges(m: Manifest, pod: PodSpec, tail: str) -> Iterator[Hit]:
         said: list[str] = []
         said.extend(f"{key}: true" for key in ("hostNetwork", "hostPID", "hostIPC") if patch.get(key) is True)
         volumes = patch.get("volumes")
-        said.extend(f"hostPath volume '{v.get('name')}'" for v in (volumes if isinstance(volumes, list) else [])
+        said.extend(f"hostPath volume '{v.get('name')}' ({host_path(v)})" for v in (volumes if isinstance(volumes, list) else [])
                     if isinstance(v, dict) and "hostPath" in v)  # fmt: skip
         for list_name in ("initContainers", "containers", "ephemeralContainers"):
             items = patch.get(list_name)
@@ -831,8 +851,10 @@ def hook_workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
         return  # their pods are read (:meth:`Manifest.pod_specs`); a pod template not found is reported below
     elif m.kind == "PipelineRun":
         key = next((k for k in ("pipelineSpec", "pipelineRef") if spec is not None and k in spec), None)
+        ref = get_map(spec, "pipelineRef") if key == "pipelineRef" else None
+        which = f", {tekton_ref(ref, 'Pipeline')}" if ref is not None else ""
         yield Hit(
-            f"{m.label} makes a pod for each task of its pipeline{f' (spec.{key})' if key else ''}, and hooklint does "
+            f"{m.label} makes a pod for each task of its pipeline{f' (spec.{key}{which})' if key else ''}, and hooklint does "
             f"not read a PipelineRun's tasks, {_CHECKED}. Review the pipeline's tasks yourself, or run each as a TaskRun "
             "with its steps in spec.taskSpec.",
             spec.key_span(key) if spec is not None and key else m.anchor,
@@ -940,7 +962,7 @@ def _pod_settings_not_read(m: Manifest) -> Iterator[Hit]:
         if key in ("hostNetwork", "hostPID", "hostIPC") and value is True:
             hazards.append(f"{key}: true ({path})")
         elif key == "hostPath":
-            hazards.append(f"a hostPath volume ({path})")
+            hazards.append(f"a hostPath volume ({path}, {host_path(parent)})")
         elif key == "securityContext" and isinstance(value, Map):
             hazards += [f"{flag}: true ({path}.{flag})" for flag in ("privileged", "allowPrivilegeEscalation")
                         if value.get(flag) is True]  # fmt: skip
@@ -984,11 +1006,8 @@ def _task_run_pods_not_read(m: Manifest, spec: Map | None) -> Iterator[Hit]:
         return
     ref = get_map(spec, "taskRef")
     if ref is not None:
-        resolver = ref.get("resolver")
-        what = (f"a Task the '{resolver}' resolver fetches" if isinstance(resolver, str) and resolver
-                else f"{ref.get('kind') if isinstance(ref.get('kind'), str) else 'Task'} '{ref.get('name')}'")  # fmt: skip
         yield Hit(
-            f"{m.label} runs {what} through spec.taskRef: its steps are defined there, not in this object, {_CHECKED}. "
+            f"{m.label} runs {tekton_ref(ref, 'Task')} through spec.taskRef: its steps are defined there, not in this object, {_CHECKED}. "
             "Review that Task's steps (hooklint reads a Task as a plain object), or write them in spec.taskSpec.",
             spec.key_span("taskRef"),
             "spec.taskRef",
@@ -999,11 +1018,40 @@ def _task_run_pods_not_read(m: Manifest, spec: Map | None) -> Iterator[Hit]:
         if isinstance(step, Map) and isinstance(step.get("ref"), Map):
             name = step.get("name") if isinstance(step.get("name"), str) else f"steps[{i}]"
             yield Hit(
-                f"Step '{name}' of {m.label} runs StepAction '{step['ref'].get('name')}' (ref): its image and script are "
+                f"Step '{name}' of {m.label} runs {tekton_ref(step['ref'], 'StepAction')} (ref): its image and script are "
                 f"defined there, {_CHECKED}. Review that StepAction, or write the step's image and script here.",
                 step.key_span("ref"),
                 f"spec.taskSpec.steps[{i}].ref",
             )
+
+
+def tekton_ref(ref: Map, kind: str) -> str:
+    """What a Tekton ``taskRef``, ``pipelineRef`` or step ``ref`` (of a ``kind``: ``Task``,
+    ``Pipeline``, ``StepAction``) names, for a message, with every part that says where it comes
+    from: a remote resolver's name and every one of its ``params`` (tektoncd/pipeline
+    ``pkg/apis/pipeline/v1/resolver_types.go`` ``ResolverRef``: the git resolver's ``url``,
+    ``revision``, ``pathInRepo``; the bundles resolver's ``bundle``; hub, http, cluster), else the
+    ``kind`` and ``name`` it names, with a v1beta1 ``bundle`` and a custom task's ``apiVersion``.
+    ``a Task the 'git' resolver fetches with url 'https://...', revision 'v1.2.0', pathInRepo
+    'task/migrate.yaml'``. Re-pointing a reference to another repository, revision or image changes
+    what is run, so it changes the text (``hooklint diff`` compares it: :func:`hooklint.review._statement`)."""
+    resolver = ref.get("resolver")
+    if isinstance(resolver, str) and resolver:
+        params = ref.get("params")
+        said = [f"{p['name']} {_value(p.get('value'))}" for p in (params if isinstance(params, Seq) else [])
+                if isinstance(p, Map) and isinstance(p.get("name"), str)]  # fmt: skip
+        return f"a {kind} the '{shown(resolver, None)}' resolver fetches with {', '.join(said) if said else 'no params'}"
+    named = f"{ref.get('kind') if isinstance(ref.get('kind'), str) and ref.get('kind') else kind} '{ref.get('name')}'"
+    for key in ("apiVersion", "bundle"):
+        if ref.get(key) is not None:
+            named += f" ({key} {_value(ref.get(key))})"
+    return named
+
+
+def _value(value: object) -> str:
+    """A value of a reference for a message: a string quoted whole (never cut), another value as
+    :func:`_plain`."""
+    return f"'{shown(value, None)}'" if isinstance(value, str) else _plain(value)
 
 
 def _templates_with_inline(template: object, path: str) -> Iterator[tuple[Map, str]]:
@@ -1032,7 +1080,7 @@ def _pod_hazards(pod: Map) -> list[str]:
     or escalating containers."""
     said = [f"{key}: true" for key in ("hostNetwork", "hostPID", "hostIPC") if pod.get(key) is True]
     volumes = pod.get("volumes")
-    said += [f"hostPath volume '{v.get('name')}'" for v in (volumes if isinstance(volumes, Seq) else [])
+    said += [f"hostPath volume '{v.get('name')}' ({host_path(v)})" for v in (volumes if isinstance(volumes, Seq) else [])
              if isinstance(v, Map) and "hostPath" in v]  # fmt: skip
     for list_name in ("initContainers", "containers"):
         items = pod.get(list_name)
