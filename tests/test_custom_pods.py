@@ -174,7 +174,7 @@ def test_operator_pod_settings_in_their_own_shape_are_reported_not_read(tmp_path
     assert [line for line in lines if " HL110 " in line] == [
         "app/hook.yaml:14:3: warning HL110 hook-workflow-pods-not-read: SparkApplication/evil is a SparkApplication "
         "(sparkoperator.k8s.io), whose pods hooklint does not read, and it holds pod settings from spec.image on, "
-        "among them hostNetwork: true (spec.hostNetwork), a hostPath volume (spec.volumes[0].hostPath), privileged: "
+        "among them hostNetwork: true (spec.hostNetwork), a hostPath volume (spec.volumes[0].hostPath, path '/'), privileged: "
         "true (spec.driver.securityContext.privileged): its controller may run pods with them, "
         f"{CHECKED}. Review those pods yourself, or run the work as a Job, whose pod hooklint reads.",
     ]

@@ -146,7 +146,7 @@ spec:
     code, lines = _lint(tmp_path, monkeypatch, "tr.yaml", text)
     assert code == 1
     assert [line for line in lines if line.startswith("app/") and " HL1" in line] == [
-        f"app/tr.yaml:13:7: error HL105 hook-privileged-pod: TaskRun/build mounts the node's filesystem through hostPath volume 'node': {TAIL}",
+        f"app/tr.yaml:13:7: error HL105 hook-privileged-pod: TaskRun/build mounts the node's filesystem through hostPath volume 'node' (path '/'): {TAIL}",
         f"app/tr.yaml:16:37: error HL105 hook-privileged-pod: The step template 'stepTemplate' of TaskRun/build is privileged: {TAIL}",
         "app/tr.yaml:22:46: error HL105 hook-privileged-pod: The sidecar container 'dind' of TaskRun/build adds capability "
         f"SYS_ADMIN, beyond the baseline set: {TAIL}",
