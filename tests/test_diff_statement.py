@@ -270,3 +270,47 @@ def test_a_tekton_reference_repointed_is_new(repo, text, base, head, said):
     assert code == 1
     assert [(f["rule_id"], f["message"].split(", so hooklint")[0]) for f in doc["new"]] == [("HL110", said)]
     assert doc["new"][0]["not_covered"].startswith("Not covered by the hooklint.io/ignore annotation at app/hook.yaml:8:")
+
+
+INLINE_PIPELINE = """\
+apiVersion: tekton.dev/v1
+kind: PipelineRun
+metadata:
+  name: release
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+    argocd.argoproj.io/hook-delete-policy: BeforeHookCreation
+    hooklint.io/ignore: "HL110: checked - publishes with the pinned tools image"
+spec:
+  pipelineSpec:
+    tasks:
+    - name: publish
+      taskSpec:
+        steps:
+        - {{name: push, image: "{image}"{extra}}}
+    finally:
+    - name: notify
+      taskRef: {{name: {notify}}}
+"""
+
+
+@pytest.mark.parametrize("head, said", [
+    (dict(image="registry.example.com/tools:2.0", extra="", notify="notify"),
+     "task 'publish' runs steps of image 'registry.example.com/tools:2.0'; task 'notify' runs Task 'notify'"),
+    (dict(image="registry.example.com/tools:1.4", extra=", securityContext: {privileged: true}", notify="notify"),
+     "task 'publish' runs steps of image 'registry.example.com/tools:1.4' with privileged container 'push'; "
+     "task 'notify' runs Task 'notify'"),
+    (dict(image="registry.example.com/tools:1.4", extra="", notify="page-everyone"),
+     "task 'publish' runs steps of image 'registry.example.com/tools:1.4'; task 'notify' runs Task 'page-everyone'"),
+], ids=["image", "privileged", "finally-ref"])  # fmt: skip
+def test_a_pipeline_spec_task_changed_is_new(repo, head, said):
+    """HL110 on a PipelineRun with an inline pipelineSpec names what each task runs (its taskRef,
+    or its steps' images and what HL105 would say of them): a change of any is new."""
+    commit(repo, INLINE_PIPELINE.format(image="registry.example.com/tools:1.4", extra="", notify="notify"), "base")
+    commit(repo, INLINE_PIPELINE.format(**head), "head")
+    code, doc = diff_json()
+    assert code == 1
+    assert [f["rule_id"] for f in doc["new"]] == ["HL110"]
+    assert doc["new"][0]["message"].startswith(
+        f"PipelineRun/release makes a pod for each task of its pipeline (spec.pipelineSpec: {said}), and hooklint")
+    assert doc["new"][0]["not_covered"].startswith("Not covered by the hooklint.io/ignore annotation at app/hook.yaml:8:")

@@ -214,7 +214,8 @@ def test_hl110_reports_run_to_completion_hooks_whose_pods_are_not_read(tmp_path,
         f"its steps are defined there, not in this object, {CHECKED}. Review that Task's steps (hooklint reads a Task as a "
         "plain object), or write them in spec.taskSpec.",
         "app/runs.yaml:16:3: warning HL110 hook-workflow-pods-not-read: PipelineRun/p makes a pod for each task of its "
-        f"pipeline (spec.pipelineSpec), and hooklint does not read a PipelineRun's tasks, {CHECKED}. Review the pipeline's "
+        "pipeline (spec.pipelineSpec: task 't' runs steps of image 'busybox' with privileged container 'None'), and "
+        f"hooklint does not read a PipelineRun's tasks, {CHECKED}. Review the pipeline's "
         "tasks yourself, or run each as a TaskRun with its steps in spec.taskSpec.",
         "app/runs.yaml:21:9: warning HL110 hook-workflow-pods-not-read: AnsibleJob/j is a tower.ansible.com/AnsibleJob: its "
         f"controller makes the pods that run it from settings hooklint does not read, {CHECKED}. Review what it runs "

@@ -852,7 +852,9 @@ def hook_workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
     elif m.kind == "PipelineRun":
         key = next((k for k in ("pipelineSpec", "pipelineRef") if spec is not None and k in spec), None)
         ref = get_map(spec, "pipelineRef") if key == "pipelineRef" else None
-        which = f", {tekton_ref(ref, 'Pipeline')}" if ref is not None else ""
+        inline = get_map(spec, "pipelineSpec") if key == "pipelineSpec" else None
+        which = (f", {tekton_ref(ref, 'Pipeline')}" if ref is not None else
+                 f": {_pipeline_tasks(inline)}" if inline is not None else "")  # fmt: skip
         yield Hit(
             f"{m.label} makes a pod for each task of its pipeline{f' (spec.{key}{which})' if key else ''}, and hooklint does "
             f"not read a PipelineRun's tasks, {_CHECKED}. Review the pipeline's tasks yourself, or run each as a TaskRun "
@@ -1048,6 +1050,34 @@ def tekton_ref(ref: Map, kind: str) -> str:
     return named
 
 
+def _pipeline_tasks(pipeline: Map) -> str:
+    """What each task of a PipelineRun's inline ``spec.pipelineSpec`` (``tasks``, then ``finally``)
+    runs, for a message: ``task 'build' runs Task 'kaniko'`` (:func:`tekton_ref`), ``task 'x' runs
+    steps of image 'busybox:1.36' with privileged container 's'`` for an inline ``taskSpec``
+    (:func:`_pod_hazards` of its steps and volumes), so that a change of what a task runs is a
+    change of the text; ``no tasks`` when none is written."""
+    said: list[str] = []
+    for list_name in ("tasks", "finally"):
+        tasks = pipeline.get(list_name)
+        for task in tasks if isinstance(tasks, Seq) else []:
+            if not isinstance(task, Map):
+                continue
+            ref, inline = get_map(task, "taskRef"), get_map(task, "taskSpec")
+            if ref is not None:
+                what = tekton_ref(ref, "Task")
+            elif inline is not None:
+                steps = inline.get("steps")
+                steps = steps if isinstance(steps, Seq) else []
+                images = [_value(step.get("image")) for step in steps if isinstance(step, Map)]
+                hazards = _pod_hazards({"volumes": inline.get("volumes"), "containers": steps})
+                with_ = f" with {', '.join(hazards)}" if hazards else ""
+                what = f"steps of image {', '.join(images) if images else 'none'}{with_}"
+            else:
+                what = "what hooklint does not read"
+            said.append(f"task '{task.get('name')}' runs {what}")
+    return "; ".join(said) if said else "no tasks"
+
+
 def _value(value: object) -> str:
     """A value of a reference for a message: a string quoted whole (never cut), another value as
     :func:`_plain`."""
@@ -1075,7 +1105,7 @@ def _templates_with_inline(template: object, path: str) -> Iterator[tuple[Map, s
 _READ_ONLY_ACTIONS = frozenset({"get", "delete"})
 
 
-def _pod_hazards(pod: Map) -> list[str]:
+def _pod_hazards(pod: dict) -> list[str]:
     """What HL105 would say of a pod spec, in short: host namespaces, hostPath volumes, privileged
     or escalating containers."""
     said = [f"{key}: true" for key in ("hostNetwork", "hostPID", "hostIPC") if pod.get(key) is True]
