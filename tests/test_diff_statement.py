@@ -314,3 +314,43 @@ def test_a_pipeline_spec_task_changed_is_new(repo, head, said):
     assert doc["new"][0]["message"].startswith(
         f"PipelineRun/release makes a pod for each task of its pipeline (spec.pipelineSpec: {said}), and hooklint")
     assert doc["new"][0]["not_covered"].startswith("Not covered by the hooklint.io/ignore annotation at app/hook.yaml:8:")
+
+
+RESOURCE_TEMPLATE = """\
+apiVersion: argoproj.io/v1alpha1
+kind: Workflow
+metadata:
+  name: warm
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+    argocd.argoproj.io/hook-delete-policy: BeforeHookCreation
+    hooklint.io/ignore: "HL110: checked - the warm-up Job runs our pinned cache image"
+spec:
+  serviceAccountName: warm
+  entrypoint: main
+  templates:
+  - name: main
+    resource:
+      action: create
+      manifest: |
+        apiVersion: batch/v1
+        kind: Job
+        metadata: {{generateName: warm-}}
+        spec:
+          template:
+            spec:
+              restartPolicy: Never
+              containers: [{{name: c, image: "{image}"}}]
+"""
+
+
+def test_a_resource_template_pod_image_changed_is_new(repo):
+    """HL110 on a Workflow resource template names the images of the pods it creates: another
+    image is a new finding, not covered by the annotation written for the reviewed one."""
+    commit(repo, RESOURCE_TEMPLATE.format(image="registry.example.com/cache:3.1"), "base")
+    commit(repo, RESOURCE_TEMPLATE.format(image="docker.io/someone/cache:latest"), "head")
+    code, doc = diff_json()
+    assert code == 1
+    assert [(f["rule_id"], f["message"].split(", so hooklint")[0]) for f in doc["new"]] == [
+        ("HL110", "The resource template at spec.templates[0] of Workflow/warm makes the workflow controller create "
+                  "Job 'warm-*' of image 'docker.io/someone/cache:latest'")]  # fmt: skip

@@ -1124,8 +1124,9 @@ def _pod_hazards(pod: dict) -> list[str]:
 
 
 def _resource_objects(text: object) -> list[tuple[str, list[str]]] | None:
-    """The objects a resource template's ``manifest`` creates that run pods, as (``Kind 'name'``,
-    what HL105 would say of their pods), when hooklint can read it: YAML or JSON documents with no
+    """The objects a resource template's ``manifest`` creates that run pods, as (``Kind 'name'``
+    with the images of their containers, ``Pod 'x' of image 'busybox:1.36'``, what HL105 would say
+    of their pods), when hooklint can read it: YAML or JSON documents with no
     ``{{`` (the controller fills in workflow variables first). An object runs pods when it is of a
     kind whose pods hooklint reads (:data:`hooklint.model.POD_KINDS`), a run-to-completion kind
     (:data:`hooklint.model.RUN_TO_COMPLETION_KINDS`), a CronWorkflow, or holds a pod spec anywhere
@@ -1162,7 +1163,11 @@ def _resource_objects(text: object) -> list[tuple[str, list[str]]] | None:
         if not isinstance(name, str) and md is not None and isinstance(md.get("generateName"), str):
             name = f"{md['generateName']}*"
         hazards = [h for _, parent, key in found for h in _pod_hazards(parent[key])]
-        out.append((f"{kind} '{name}'" if isinstance(name, str) else kind, hazards))
+        images = [_value(c.get("image")) for _, parent, key in found for list_name in ("initContainers", "containers")
+                  for c in (parent[key].get(list_name) if isinstance(parent[key].get(list_name), Seq) else [])
+                  if isinstance(c, Map)]  # fmt: skip
+        label = f"{kind} '{name}'" if isinstance(name, str) else kind
+        out.append((label + (f" of image {', '.join(images)}" if images else ""), hazards))
     return out
 
 
