@@ -878,7 +878,8 @@ def _other_pods_not_read(m: Manifest) -> Iterator[Hit]:
     RayJob's ``spec.rayClusterSpec.headGroupSpec.template.spec``). Argo CD runs an object of any
     kind as a hook (argo-cd v3.5.1 ``controller/hook.go`` ``isHookOfType``), and its controller may
     make pods from that spec, which HL101-HL105 then never read: reported once, at the first
-    pod spec, naming how many there are (fail closed: a warning, so the run exits 1). One with no
+    pod spec, naming where each is, with its images and what HL105 would say of it (fail closed: a
+    warning, so the run exits 1; a change of any is a change of the message). One with no
     pod spec but pod settings in an operator's own shape is :func:`_pod_settings_not_read`'s."""
     if (m.group, m.kind) in TEMPLATE_ONLY_KINDS or m.pod_specs():
         return
@@ -887,10 +888,11 @@ def _other_pods_not_read(m: Manifest) -> Iterator[Hit]:
         yield from _pod_settings_not_read(m)
         return
     path, parent, key = found[0]
-    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    said = [f"{where} (image {', '.join(images) if images else 'none'}" + (f"; {', '.join(hazards)})" if hazards else ")")
+            for where, images, hazards in ((p, _pod_images(h[k]), _pod_hazards(h[k])) for p, h, k in found)]  # fmt: skip
     yield Hit(
         f"{m.label} is a {m.kind} ({m.group or 'v1'}), whose pods hooklint does not read, and it holds a pod spec at "
-        f"{path}{more}: its controller may run pods from it, {_CHECKED}. Review those pods yourself, or run the work "
+        f"{', and one at '.join(said)}: its controller may run pods from it, {_CHECKED}. Review those pods yourself, or run the work "
         "as a Job, whose pod hooklint reads.",
         parent.key_span(key),
         path,
@@ -963,6 +965,8 @@ def _pod_settings_not_read(m: Manifest) -> Iterator[Hit]:
         value = parent[key]
         if key in ("hostNetwork", "hostPID", "hostIPC") and value is True:
             hazards.append(f"{key}: true ({path})")
+        elif key == "image" and isinstance(value, str):
+            hazards.append(f"image {_value(value)} ({path})")
         elif key == "hostPath":
             hazards.append(f"a hostPath volume ({path}, {host_path(parent)})")
         elif key == "securityContext" and isinstance(value, Map):
@@ -1078,6 +1082,14 @@ def _pipeline_tasks(pipeline: Map) -> str:
     return "; ".join(said) if said else "no tasks"
 
 
+def _pod_images(pod: object) -> list[str]:
+    """The images of a pod spec's init containers and containers, quoted for a message (:func:`_value`)."""
+    if not isinstance(pod, Map):
+        return []
+    return [_value(c.get("image")) for list_name in ("initContainers", "containers")
+            for c in (pod.get(list_name) if isinstance(pod.get(list_name), Seq) else []) if isinstance(c, Map)]  # fmt: skip
+
+
 def _value(value: object) -> str:
     """A value of a reference for a message: a string quoted whole (never cut), another value as
     :func:`_plain`."""
@@ -1163,9 +1175,7 @@ def _resource_objects(text: object) -> list[tuple[str, list[str]]] | None:
         if not isinstance(name, str) and md is not None and isinstance(md.get("generateName"), str):
             name = f"{md['generateName']}*"
         hazards = [h for _, parent, key in found for h in _pod_hazards(parent[key])]
-        images = [_value(c.get("image")) for _, parent, key in found for list_name in ("initContainers", "containers")
-                  for c in (parent[key].get(list_name) if isinstance(parent[key].get(list_name), Seq) else [])
-                  if isinstance(c, Map)]  # fmt: skip
+        images = [image for _, parent, key in found for image in _pod_images(parent[key])]
         label = f"{kind} '{name}'" if isinstance(name, str) else kind
         out.append((label + (f" of image {', '.join(images)}" if images else ""), hazards))
     return out
