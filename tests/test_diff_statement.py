@@ -354,3 +354,32 @@ def test_a_resource_template_pod_image_changed_is_new(repo):
     assert [(f["rule_id"], f["message"].split(", so hooklint")[0]) for f in doc["new"]] == [
         ("HL110", "The resource template at spec.templates[0] of Workflow/warm makes the workflow controller create "
                   "Job 'warm-*' of image 'docker.io/someone/cache:latest'")]  # fmt: skip
+
+
+CRON = """\
+apiVersion: argoproj.io/v1alpha1
+kind: CronWorkflow
+metadata:
+  name: nightly
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+    hooklint.io/ignore: "HL110: checked - the nightly report image"
+spec:
+  schedule: "0 3 * * *"
+  workflowSpec:
+    entrypoint: report
+    templates:
+    - name: report
+      container: {{image: "{image}"}}
+"""
+
+
+def test_a_cron_workflow_template_image_changed_is_new(repo):
+    """HL110 on a CronWorkflow names the images its workflowSpec's templates run: another is new."""
+    commit(repo, CRON.format(image="registry.example.com/report:5"), "base")
+    commit(repo, CRON.format(image="docker.io/someone/report:latest"), "head")
+    code, doc = diff_json()
+    assert code == 1
+    assert [(f["rule_id"], f["message"].split(", and hooklint")[0]) for f in doc["new"]] == [
+        ("HL110", "CronWorkflow/nightly makes a Workflow on its schedule from spec.workflowSpec (template 'report' runs "
+                  "image 'docker.io/someone/report:latest')")]  # fmt: skip

@@ -837,7 +837,8 @@ def hook_workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
     elif cron:
         key = "workflowSpec" if spec is not None and "workflowSpec" in spec else None
         yield Hit(
-            f"{m.label} makes a Workflow on its schedule from spec.workflowSpec, and hooklint does not read a "
+            f"{m.label} makes a Workflow on its schedule from spec.workflowSpec{_cron_templates(get_map(spec, key))}, "
+            "and hooklint does not read a "
             f"CronWorkflow's templates as pods, {_CHECKED}. Review its templates yourself, or run the work as a "
             "Workflow hook with the templates in it, whose pods hooklint reads.",
             spec.key_span(key) if spec is not None and key else m.anchor,
@@ -1054,6 +1055,33 @@ def tekton_ref(ref: Map, kind: str) -> str:
     return named
 
 
+def _cron_templates(workflow: Map | None) -> str:
+    """What the templates of a CronWorkflow's ``spec.workflowSpec`` run, for a message: `` (template
+    'main' runs image 'busybox:1.36' with privileged container 'main')`` for each template with a
+    ``container``, ``script``, ``containerSet`` or ``initContainers``/``sidecars``, and the
+    hostPath volumes of the spec (:func:`_pod_hazards`); "" when none does. A change of an image or
+    of those hazards is a change of the message."""
+    templates = workflow.get("templates") if workflow is not None else None
+    said: list[str] = []
+    for template in templates if isinstance(templates, Seq) else []:
+        if not isinstance(template, Map):
+            continue
+        containers = [template[k] for k in ("container", "script") if isinstance(template.get(k), Map)]
+        for k in ("initContainers", "sidecars"):
+            containers += [c for c in template.get(k) or [] if isinstance(c, Map)] if isinstance(template.get(k), Seq) else []
+        group = get_map(template, "containerSet")
+        inner = group.get("containers") if group is not None else None
+        containers += [c for c in inner if isinstance(c, Map)] if isinstance(inner, Seq) else []
+        if not containers:
+            continue
+        images = ", ".join(_value(c.get("image")) for c in containers)
+        hazards = _pod_hazards({"containers": containers})
+        said.append(f"template '{template.get('name')}' runs image {images}" + (f" with {', '.join(hazards)}" if hazards else ""))
+    volumes = _pod_hazards({"volumes": workflow.get("volumes")}) if workflow is not None else []
+    said += volumes
+    return f" ({'; '.join(said)})" if said else ""
+
+
 def _pipeline_tasks(pipeline: Map) -> str:
     """What each task of a PipelineRun's inline ``spec.pipelineSpec`` (``tasks``, then ``finally``)
     runs, for a message: ``task 'build' runs Task 'kaniko'`` (:func:`tekton_ref`), ``task 'x' runs
@@ -1122,11 +1150,11 @@ def _pod_hazards(pod: dict) -> list[str]:
     or escalating containers."""
     said = [f"{key}: true" for key in ("hostNetwork", "hostPID", "hostIPC") if pod.get(key) is True]
     volumes = pod.get("volumes")
-    said += [f"hostPath volume '{v.get('name')}' ({host_path(v)})" for v in (volumes if isinstance(volumes, Seq) else [])
+    said += [f"hostPath volume '{v.get('name')}' ({host_path(v)})" for v in (volumes if isinstance(volumes, list) else [])
              if isinstance(v, Map) and "hostPath" in v]  # fmt: skip
     for list_name in ("initContainers", "containers"):
         items = pod.get(list_name)
-        for c in items if isinstance(items, Seq) else []:
+        for c in items if isinstance(items, list) else []:
             sc = get_map(c, "securityContext") if isinstance(c, Map) else None
             if sc is not None and sc.get("privileged") is True:
                 said.append(f"privileged container '{c.get('name')}'")
