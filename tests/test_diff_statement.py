@@ -383,3 +383,27 @@ def test_a_cron_workflow_template_image_changed_is_new(repo):
     assert [(f["rule_id"], f["message"].split(", and hooklint")[0]) for f in doc["new"]] == [
         ("HL110", "CronWorkflow/nightly makes a Workflow on its schedule from spec.workflowSpec (template 'report' runs "
                   "image 'docker.io/someone/report:latest')")]  # fmt: skip
+
+
+ANSIBLE_JOB = """\
+apiVersion: tower.ansible.com/v1alpha1
+kind: AnsibleJob
+metadata:
+  name: configure
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+    hooklint.io/ignore: "HL110: checked - the read-only inventory report"
+spec:
+  tower_auth_secret: awx
+  job_template_name: {template}
+"""
+
+
+def test_an_ansible_job_template_changed_is_new(repo):
+    """HL110 on an AnsibleJob names the AWX template it launches: another template is new."""
+    commit(repo, ANSIBLE_JOB.format(template="inventory-report"), "base")
+    commit(repo, ANSIBLE_JOB.format(template="wipe-hosts"), "head")
+    code, doc = diff_json()
+    assert code == 1
+    assert [(f["rule_id"], f["message"].split(": its")[0]) for f in doc["new"]] == [
+        ("HL110", "AnsibleJob/configure is a tower.ansible.com/AnsibleJob (job_template_name 'wipe-hosts')")]

@@ -217,7 +217,8 @@ def test_hl110_reports_run_to_completion_hooks_whose_pods_are_not_read(tmp_path,
         "pipeline (spec.pipelineSpec: task 't' runs steps of image 'busybox' with privileged container 'None'), and "
         f"hooklint does not read a PipelineRun's tasks, {CHECKED}. Review the pipeline's "
         "tasks yourself, or run each as a TaskRun with its steps in spec.taskSpec.",
-        "app/runs.yaml:21:9: warning HL110 hook-workflow-pods-not-read: AnsibleJob/j is a tower.ansible.com/AnsibleJob: its "
+        "app/runs.yaml:21:9: warning HL110 hook-workflow-pods-not-read: AnsibleJob/j is a tower.ansible.com/AnsibleJob "
+        "(job_template_name 'deploy'): its "
         f"controller makes the pods that run it from settings hooklint does not read, {CHECKED}. Review what it runs "
         "yourself, or run the work as a Job.",
         "app/runs.yaml:37:7: warning HL110 hook-workflow-pods-not-read: Step 'git' of TaskRun/s runs StepAction 'git-clone' "

@@ -864,12 +864,22 @@ def hook_workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
             f"spec.{key}" if key else "metadata.name",
         )
     else:
+        named = [f"{key} {_value(spec[key])}" for key in _ANSIBLE_JOB_FIELDS
+                 if m.kind == "AnsibleJob" and spec is not None and isinstance(spec.get(key), (str, int))]  # fmt: skip
         yield Hit(
-            f"{m.label} is a {m.group}/{m.kind}: its controller makes the pods that run it from settings hooklint does "
+            f"{m.label} is a {m.group}/{m.kind}"
+            f"{' (' + ', '.join(named) + ')' if named else ''}: its controller makes the pods that run it from settings hooklint does "
             f"not read, {_CHECKED}. Review what it runs yourself, or run the work as a Job.",
             m.anchor,
             "metadata.name",
         )
+
+
+#: What an AnsibleJob (``tower.ansible.com``, ansible/awx-resource-operator ``roles/job/``) runs,
+#: named by HL110: the AWX job or workflow template, the inventory and the runner's image and
+#: version (the operator's Job runs ``runner_image:runner_version``); ``extra_vars`` may hold
+#: secrets and is not printed.
+_ANSIBLE_JOB_FIELDS = ("job_template_name", "workflow_template_name", "inventory", "runner_image", "runner_version")
 
 
 def _other_pods_not_read(m: Manifest) -> Iterator[Hit]:
