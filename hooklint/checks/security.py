@@ -837,7 +837,7 @@ def hook_workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
     elif cron:
         key = "workflowSpec" if spec is not None and "workflowSpec" in spec else None
         yield Hit(
-            f"{m.label} makes a Workflow on its schedule from spec.workflowSpec{_cron_templates(get_map(spec, key))}, "
+            f"{m.label} makes a Workflow on its schedule from spec.workflowSpec{_cron_templates(get_map(spec, key) if key else None)}, "
             "and hooklint does not read a "
             f"CronWorkflow's templates as pods, {_CHECKED}. Review its templates yourself, or run the work as a "
             "Workflow hook with the templates in it, whose pods hooklint reads.",
@@ -1124,8 +1124,11 @@ def _pod_images(pod: object) -> list[str]:
     """The images of a pod spec's init containers and containers, quoted for a message (:func:`_value`)."""
     if not isinstance(pod, Map):
         return []
-    return [_value(c.get("image")) for list_name in ("initContainers", "containers")
-            for c in (pod.get(list_name) if isinstance(pod.get(list_name), Seq) else []) if isinstance(c, Map)]  # fmt: skip
+    out: list[str] = []
+    for list_name in ("initContainers", "containers"):
+        items = pod.get(list_name)
+        out += [_value(c.get("image")) for c in (items if isinstance(items, Seq) else []) if isinstance(c, Map)]
+    return out
 
 
 def _value(value: object) -> str:
