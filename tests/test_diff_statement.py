@@ -407,3 +407,14 @@ def test_an_ansible_job_template_changed_is_new(repo):
     assert code == 1
     assert [(f["rule_id"], f["message"].split(": its")[0]) for f in doc["new"]] == [
         ("HL110", "AnsibleJob/configure is a tower.ansible.com/AnsibleJob (job_template_name 'wipe-hosts')")]
+
+
+@pytest.mark.parametrize("phase", ["PostSync", "SyncFail", "PostDelete", "PreSync,PostSync"])
+def test_a_hook_moved_to_another_phase_says_the_same(repo, phase):
+    """Why a finding matters follows the hook's phase (``a PreSync hook runs on every sync`` ->
+    ``a SyncFail hook runs whenever a sync fails``): the same hostPath under its annotation stays
+    covered: no HL105 new nor fixed (a PostDelete hook's own findings, HL210, are another matter)."""
+    commit(repo, HOST_PATH.format(path="/var/lib/pkg-cache"), "base")
+    commit(repo, HOST_PATH.format(path="/var/lib/pkg-cache").replace("hook: PreSync", f"hook: {phase}"), "head")
+    code, doc = diff_json()
+    assert [f for f in doc["new"] + doc["fixed"] + doc["suppressed"] if f["rule_id"] == "HL105"] == []

@@ -1023,8 +1023,9 @@ def _statement(f: Finding) -> str:
     whole message, with only the parts known to vary without saying anything new made neutral:
     the place in a fetched source that prefixes it (``related``: a chart's new version), every line
     it names (:data:`_LINE_REFERENCE`: lines moving above it) and the hook's own phase words (why it
-    matters follows the hook's phase, ``a PreSync hook`` -> ``a PostSync hook``; only the phases of
-    ``f``'s own hook, :attr:`~hooklint.findings.HookRef.phases`). So the same field saying
+    matters follows the hook's phase, ``a PreSync hook`` -> ``a PostSync hook``, ``runs on every
+    sync`` -> ``runs whenever a sync fails``: :data:`_HOOK_RUNS`; only the phases of ``f``'s own
+    hook, :attr:`~hooklint.findings.HookRef.phases`). So the same field saying
     something worse (``adds capability NET_ADMIN`` -> ``adds capability ALL``) is another finding.
 
     The message is never cut at a sentence end or a colon: the values it quotes before its verdict
@@ -1039,8 +1040,16 @@ def _statement(f: Finding) -> str:
     phases = f.hook.phases if f.hook is not None else ()
     if phases:
         words = "|".join(re.escape(p) for p in sorted(set(phases), key=len, reverse=True))
-        message = re.sub(rf"(?<![\w-])(?:{words})(?![\w-])", "<phase>", message)
+        message = re.sub(rf"(?<![\w-])(?:{words})(?:/(?:{words}))*(?![\w-])", "<phase>", message)
+        message = _HOOK_RUNS.sub("runs <when>", message)
     return message
+
+
+#: When a hook runs, as :func:`hooklint.checks.pods.runs` says it after the hook's phase words: it
+#: follows the phase (``a SyncFail hook runs whenever a sync fails``), so a hook moved to another
+#: phase says the same thing.
+_HOOK_RUNS = re.compile(r"runs (?:on every sync|whenever a sync fails(?: and when the Application is deleted)?"
+                        r"|when the Application is deleted)\b")
 
 
 def _gist(message: str) -> str:
