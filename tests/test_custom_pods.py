@@ -92,7 +92,9 @@ def test_post_delete_custom_resource_pods_are_reported_not_read(tmp_path, monkey
     assert [line for line in lines if " HL1" in line and "app/" in line] == [
         "app/hook.yaml:17:9: warning HL110 hook-workflow-pods-not-read: Migration/cleanup is a Migration (acme.example.com), "
         "whose pods hooklint does not read, and it holds a pod spec at spec.runners.Master.template.spec "
-        f"(and 1 more): its controller may run pods from it, {CHECKED}. Review those pods yourself, or run the work as a "
+        "(image 'ghcr.io/acme/train:1.0.0'; hostPID: true, privileged container 'main'), and one at "
+        "spec.runners.Worker.template.spec (image 'ghcr.io/acme/train:1.0.0')"
+        f": its controller may run pods from it, {CHECKED}. Review those pods yourself, or run the work as a "
         "Job, whose pod hooklint reads.",
     ]
 
@@ -104,7 +106,8 @@ def test_sync_hook_custom_resource_pods_are_reported_not_read(tmp_path, monkeypa
     assert code == 1
     assert [line for line in lines if " HL110 " in line] == [
         "app/hook.yaml:17:9: warning HL110 hook-workflow-pods-not-read: RayJob/seed is a RayJob (ray.io), whose pods "
-        "hooklint does not read, and it holds a pod spec at spec.rayClusterSpec.headGroupSpec.template.spec: its "
+        "hooklint does not read, and it holds a pod spec at spec.rayClusterSpec.headGroupSpec.template.spec (image "
+        "'rayproject/ray:2.9.0'; hostNetwork: true): its "
         f"controller may run pods from it, {CHECKED}. Review those pods yourself, or run the work as a Job, whose pod "
         "hooklint reads.",
     ]
@@ -174,7 +177,7 @@ def test_operator_pod_settings_in_their_own_shape_are_reported_not_read(tmp_path
     assert [line for line in lines if " HL110 " in line] == [
         "app/hook.yaml:14:3: warning HL110 hook-workflow-pods-not-read: SparkApplication/evil is a SparkApplication "
         "(sparkoperator.k8s.io), whose pods hooklint does not read, and it holds pod settings from spec.image on, "
-        "among them hostNetwork: true (spec.hostNetwork), a hostPath volume (spec.volumes[0].hostPath), privileged: "
+        "among them image 'docker.io/evil/spark:latest' (spec.image), hostNetwork: true (spec.hostNetwork), a hostPath volume (spec.volumes[0].hostPath, path '/'), privileged: "
         "true (spec.driver.securityContext.privileged): its controller may run pods with them, "
         f"{CHECKED}. Review those pods yourself, or run the work as a Job, whose pod hooklint reads.",
     ]

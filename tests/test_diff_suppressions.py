@@ -302,14 +302,17 @@ def test_a_hook_that_changes_phase_keeps_its_findings(repo):
 
 
 @pytest.mark.parametrize("message, related, statement", [
-    ("Key 'a' is repeated (first at line 6): the API server keeps the last.", (), "Key 'a' is repeated (first at line N)"),
+    ("Key 'a' is repeated (first at line 6): the API server keeps the last.", (),
+     "Key 'a' is repeated (first at line N): the API server keeps the last."),
     ("hookchart 1.3.0 templates/job.yaml:14: Image 'busybox:latest' of container 'c' of Job/j uses the mutable tag "
      "':latest': each sync may run different code.", ("hookchart 1.3.0 templates/job.yaml:14",),
-     "Image 'busybox:latest' of container 'c' of Job/j uses the mutable tag ':latest'"),
+     "Image 'busybox:latest' of container 'c' of Job/j uses the mutable tag ':latest': each sync may run different code."),
     ("Job/j waits for ConfigMap/c (apps/cm.yaml:12), applied later: the pod fails.", (),
-     "Job/j waits for ConfigMap/c (apps/cm.yaml:N), applied later"),
+     "Job/j waits for ConfigMap/c (apps/cm.yaml:N), applied later: the pod fails."),
 ])  # fmt: skip
 def test_statement_leaves_out_lines_and_a_fetched_sources_place(message, related, statement):
+    """The whole message is compared (never cut where the repository's text may put a ". " or
+    ": "), with only the lines it names and a fetched source's place made neutral."""
     from hooklint.findings import Finding, Span
     from hooklint.review import _statement
 

@@ -694,7 +694,7 @@ def test_hl105_each_finding_names_its_field_and_position():
              for f in lint_text(PRIVILEGED, context=host_pv() + host_pvc()) if f.rule_id == "HL105"]  # fmt: skip
     assert found == [
         (14, 11, "spec.template.spec.volumes[0].hostPath",
-         "Job/migrate mounts the node's filesystem through hostPath volume 'node': " + HOST_TAIL),
+         "Job/migrate mounts the node's filesystem through hostPath volume 'node' (path '/'): " + HOST_TAIL),
         (16, 11, "spec.template.spec.volumes[1].persistentVolumeClaim", bound("node-root", "the claim's spec.volumeName")[2]),
         (22, 25, f"{sc}.privileged", "The container 'a' of Job/migrate is privileged: " + HOST_TAIL),
         (23, 39, f"{sc}.allowPrivilegeEscalation",

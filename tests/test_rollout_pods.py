@@ -216,7 +216,8 @@ def test_cron_workflow_hook_is_hl110_and_a_helm_hook_rollout_is_a_workload(tmp_p
     assert code == 1
     assert [line for line in lines if " HL110 " in line or " HL303 " in line] == [
         "app/r.yaml:14:3: warning HL110 hook-workflow-pods-not-read: CronWorkflow/nightly makes a Workflow on its "
-        "schedule from spec.workflowSpec, and hooklint does not read a CronWorkflow's templates as pods, so hooklint did "
+        "schedule from spec.workflowSpec (template 'main' runs image 'busybox' with privileged container 'None'), and "
+        "hooklint does not read a CronWorkflow's templates as pods, so hooklint did "
         "not check the images, ServiceAccount and privileges of those pods (HL101-HL105). Review its templates "
         "yourself, or run the work as a Workflow hook with the templates in it, whose pods hooklint reads.",
         "app/r.yaml:27:19: warning HL303 helm-hook-runs-in-both-phases: helm.sh/hook 'pre-upgrade' on Rollout/web asks "

@@ -49,7 +49,7 @@ spec:
                  "that enforces the baseline or restricted level rejects its pods (HL206). Write CHOWN."),
         (16, 28, f"The container 'tool' of Pod/debug adds capability sys_admin, beyond the baseline set: {tail}"),
         (16, 39, f"The container 'tool' of Pod/debug adds capability NET_RAW, beyond the baseline set: {tail}"),
-        (18, 7, f"Pod/debug mounts the node's filesystem through hostPath volume 'volumes[0]': {tail}"),
+        (18, 7, f"Pod/debug mounts the node's filesystem through hostPath volume 'volumes[0]' (path '/'): {tail}"),
     ]
 
 

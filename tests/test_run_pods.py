@@ -146,7 +146,7 @@ spec:
     code, lines = _lint(tmp_path, monkeypatch, "tr.yaml", text)
     assert code == 1
     assert [line for line in lines if line.startswith("app/") and " HL1" in line] == [
-        f"app/tr.yaml:13:7: error HL105 hook-privileged-pod: TaskRun/build mounts the node's filesystem through hostPath volume 'node': {TAIL}",
+        f"app/tr.yaml:13:7: error HL105 hook-privileged-pod: TaskRun/build mounts the node's filesystem through hostPath volume 'node' (path '/'): {TAIL}",
         f"app/tr.yaml:16:37: error HL105 hook-privileged-pod: The step template 'stepTemplate' of TaskRun/build is privileged: {TAIL}",
         "app/tr.yaml:22:46: error HL105 hook-privileged-pod: The sidecar container 'dind' of TaskRun/build adds capability "
         f"SYS_ADMIN, beyond the baseline set: {TAIL}",
@@ -214,9 +214,11 @@ def test_hl110_reports_run_to_completion_hooks_whose_pods_are_not_read(tmp_path,
         f"its steps are defined there, not in this object, {CHECKED}. Review that Task's steps (hooklint reads a Task as a "
         "plain object), or write them in spec.taskSpec.",
         "app/runs.yaml:16:3: warning HL110 hook-workflow-pods-not-read: PipelineRun/p makes a pod for each task of its "
-        f"pipeline (spec.pipelineSpec), and hooklint does not read a PipelineRun's tasks, {CHECKED}. Review the pipeline's "
+        "pipeline (spec.pipelineSpec: task 't' runs steps of image 'busybox' with privileged container 'None'), and "
+        f"hooklint does not read a PipelineRun's tasks, {CHECKED}. Review the pipeline's "
         "tasks yourself, or run each as a TaskRun with its steps in spec.taskSpec.",
-        "app/runs.yaml:21:9: warning HL110 hook-workflow-pods-not-read: AnsibleJob/j is a tower.ansible.com/AnsibleJob: its "
+        "app/runs.yaml:21:9: warning HL110 hook-workflow-pods-not-read: AnsibleJob/j is a tower.ansible.com/AnsibleJob "
+        "(job_template_name 'deploy'): its "
         f"controller makes the pods that run it from settings hooklint does not read, {CHECKED}. Review what it runs "
         "yourself, or run the work as a Job.",
         "app/runs.yaml:37:7: warning HL110 hook-workflow-pods-not-read: Step 'git' of TaskRun/s runs StepAction 'git-clone' "

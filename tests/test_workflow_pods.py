@@ -342,8 +342,8 @@ def test_resource_templates_that_make_pods_are_reported():
             "container template, whose pod hooklint reads.")
     assert messages == [
         "The resource template at spec.templates[0] of Workflow/r-* makes the workflow controller create Pod "
-        f"'node-root-*' with hostPID: true, hostPath volume 'host', privileged container 'c', {tail}",
-        f"The resource template at spec.templates[1] of Workflow/r-* makes the workflow controller apply Job 'j', {tail}",
+        f"'node-root-*' of image 'docker.io/evil/x:latest' with hostPID: true, hostPath volume 'host' (path '/'), privileged container 'c', {tail}",
+        f"The resource template at spec.templates[1] of Workflow/r-* makes the workflow controller apply Job 'j' of image 'ghcr.io/acme/m:1.0.0', {tail}",
         "The resource template at spec.templates[4].steps[0][0].inline of Workflow/r-* makes the workflow controller "
         "create the objects of a manifest hooklint cannot read (templated with {{...}}, or not YAML mappings), "
         f"{tail}",
@@ -372,7 +372,7 @@ def test_resource_template_list_items_are_read():
     messages = [f.message for f in lint_text(text, parse_config({}, "t")) if f.rule_id == "HL110"]
     assert [m.split(", so hooklint")[0] for m in messages] == [
         "The resource template at spec.templates[0] of Workflow/r-* makes the workflow controller create Pod "
-        "'node-root-*' with hostPID: true, hostPath volume 'host', privileged container 'c'"]
+        "'node-root-*' of image 'docker.io/evil/x:latest' with hostPID: true, hostPath volume 'host' (path '/'), privileged container 'c'"]
 
 
 def test_pod_spec_patch_volume_keys_in_another_case_are_read():
@@ -380,4 +380,4 @@ def test_pod_spec_patch_volume_keys_in_another_case_are_read():
     text = FOLDED_PATCHES.replace('\'{"Hostpid": true}\'', '\'{"Volumes": [{"name": "root", "HOSTPATH": {"path": "/"}}]}\'')
     messages = [f.message for f in lint_text(text, parse_config({}, "t")) if f.rule_id == "HL105"]
     assert messages[0].startswith(
-        "The podSpecPatch of Workflow/f-* at spec.templates[0].podSpecPatch gives its pods hostPath volume 'root': ")
+        "The podSpecPatch of Workflow/f-* at spec.templates[0].podSpecPatch gives its pods hostPath volume 'root' (path '/'): ")

@@ -5,6 +5,7 @@ of a pod is :mod:`hooklint.checks.pods`'s."""
 
 from __future__ import annotations
 
+import json
 from fnmatch import fnmatchcase
 from operator import attrgetter
 from typing import Iterator
@@ -17,7 +18,7 @@ from hooklint.sources.repository.kustomize_spec import go_fold
 from hooklint.sources.repository.volumes import HostPathVolume, node_path, volume_match_facts
 from hooklint.sources.repository.volumes import storage_class as volumes_storage_class
 from hooklint.model import BASELINE_CAPABILITIES, KUBEFLOW_REPLICA_SPECS, MAX_POD_SPEC_DEPTH, POD_KINDS, RUN_TO_COMPLETION_KINDS, TEMPLATE_ONLY_KINDS, find_pod_specs, Container, Manifest, PodSpec, binding_grantee, get_map, selects
-from hooklint.yamlio import DocumentTooComplex, Map, Seq, YamlSyntaxError, parse_documents
+from hooklint.yamlio import DocumentTooComplex, Map, Seq, YamlSyntaxError, parse_documents, shown
 
 
 def _images(m: Manifest) -> Iterator[tuple[Container, str]]:
@@ -595,7 +596,7 @@ def _privileged(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator[Hit]:
         name = volume.get("name") if isinstance(volume.get("name"), str) else vpath.rsplit(".", 1)[-1]
         if "hostPath" in volume:
             yield Hit(
-                f"{m.label} mounts the node's filesystem through hostPath volume '{name}': {tail}",
+                f"{m.label} mounts the node's filesystem through hostPath volume '{name}' ({host_path(volume)}): {tail}",
                 volume.key_span("hostPath"),
                 f"{vpath}.hostPath",
             )
@@ -648,6 +649,25 @@ def _privileged(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator[Hit]:
                     added.item_spans[i],
                     f"{path}.capabilities.add[{i}]",
                 )
+
+
+def host_path(volume: object) -> str:
+    """The node path a pod volume ``volume`` (a mapping with ``hostPath``) mounts, for a message:
+    ``path '/var/cache/app'`` (kubelet mounts ``hostPath.path`` of the node: ``/`` is its whole
+    root filesystem), ``path 3`` for a value that is not a string, ``no path`` without one. A
+    finding names it so that a change of the path is a change of what the finding says
+    (``hooklint diff``: :func:`hooklint.review._statement`)."""
+    source = volume.get("hostPath") if isinstance(volume, dict) else None
+    path = source.get("path") if isinstance(source, dict) else None
+    if path is None:
+        return "no path"
+    return f"path '{shown(path, None)}'" if isinstance(path, str) else f"path {_plain(path)}"
+
+
+def _plain(value: object) -> str:
+    """A value that is not a string, as one line of JSON (a mapping, list, number, bool): every part
+    of it is in the text, so a change of any part is a change of the text."""
+    return shown(json.dumps(value, default=str, ensure_ascii=False), None)
 
 
 def parsed_patch(text: object) -> dict | None:
@@ -735,7 +755,7 @@ def _patch_privileges(m: Manifest, pod: PodSpec, tail: str) -> Iterator[Hit]:
         said: list[str] = []
         said.extend(f"{key}: true" for key in ("hostNetwork", "hostPID", "hostIPC") if patch.get(key) is True)
         volumes = patch.get("volumes")
-        said.extend(f"hostPath volume '{v.get('name')}'" for v in (volumes if isinstance(volumes, list) else [])
+        said.extend(f"hostPath volume '{v.get('name')}' ({host_path(v)})" for v in (volumes if isinstance(volumes, list) else [])
                     if isinstance(v, dict) and "hostPath" in v)  # fmt: skip
         for list_name in ("initContainers", "containers", "ephemeralContainers"):
             items = patch.get(list_name)
@@ -817,7 +837,8 @@ def hook_workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
     elif cron:
         key = "workflowSpec" if spec is not None and "workflowSpec" in spec else None
         yield Hit(
-            f"{m.label} makes a Workflow on its schedule from spec.workflowSpec, and hooklint does not read a "
+            f"{m.label} makes a Workflow on its schedule from spec.workflowSpec{_cron_templates(get_map(spec, key) if key else None)}, "
+            "and hooklint does not read a "
             f"CronWorkflow's templates as pods, {_CHECKED}. Review its templates yourself, or run the work as a "
             "Workflow hook with the templates in it, whose pods hooklint reads.",
             spec.key_span(key) if spec is not None and key else m.anchor,
@@ -831,20 +852,34 @@ def hook_workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
         return  # their pods are read (:meth:`Manifest.pod_specs`); a pod template not found is reported below
     elif m.kind == "PipelineRun":
         key = next((k for k in ("pipelineSpec", "pipelineRef") if spec is not None and k in spec), None)
+        ref = get_map(spec, "pipelineRef") if key == "pipelineRef" else None
+        inline = get_map(spec, "pipelineSpec") if key == "pipelineSpec" else None
+        which = (f", {tekton_ref(ref, 'Pipeline')}" if ref is not None else
+                 f": {_pipeline_tasks(inline)}" if inline is not None else "")  # fmt: skip
         yield Hit(
-            f"{m.label} makes a pod for each task of its pipeline{f' (spec.{key})' if key else ''}, and hooklint does "
+            f"{m.label} makes a pod for each task of its pipeline{f' (spec.{key}{which})' if key else ''}, and hooklint does "
             f"not read a PipelineRun's tasks, {_CHECKED}. Review the pipeline's tasks yourself, or run each as a TaskRun "
             "with its steps in spec.taskSpec.",
             spec.key_span(key) if spec is not None and key else m.anchor,
             f"spec.{key}" if key else "metadata.name",
         )
     else:
+        named = [f"{key} {_value(spec[key])}" for key in _ANSIBLE_JOB_FIELDS
+                 if m.kind == "AnsibleJob" and spec is not None and isinstance(spec.get(key), (str, int))]  # fmt: skip
         yield Hit(
-            f"{m.label} is a {m.group}/{m.kind}: its controller makes the pods that run it from settings hooklint does "
+            f"{m.label} is a {m.group}/{m.kind}"
+            f"{' (' + ', '.join(named) + ')' if named else ''}: its controller makes the pods that run it from settings hooklint does "
             f"not read, {_CHECKED}. Review what it runs yourself, or run the work as a Job.",
             m.anchor,
             "metadata.name",
         )
+
+
+#: What an AnsibleJob (``tower.ansible.com``, ansible/awx-resource-operator ``roles/job/``) runs,
+#: named by HL110: the AWX job or workflow template, the inventory and the runner's image and
+#: version (the operator's Job runs ``runner_image:runner_version``); ``extra_vars`` may hold
+#: secrets and is not printed.
+_ANSIBLE_JOB_FIELDS = ("job_template_name", "workflow_template_name", "inventory", "runner_image", "runner_version")
 
 
 def _other_pods_not_read(m: Manifest) -> Iterator[Hit]:
@@ -854,7 +889,8 @@ def _other_pods_not_read(m: Manifest) -> Iterator[Hit]:
     RayJob's ``spec.rayClusterSpec.headGroupSpec.template.spec``). Argo CD runs an object of any
     kind as a hook (argo-cd v3.5.1 ``controller/hook.go`` ``isHookOfType``), and its controller may
     make pods from that spec, which HL101-HL105 then never read: reported once, at the first
-    pod spec, naming how many there are (fail closed: a warning, so the run exits 1). One with no
+    pod spec, naming where each is, with its images and what HL105 would say of it (fail closed: a
+    warning, so the run exits 1; a change of any is a change of the message). One with no
     pod spec but pod settings in an operator's own shape is :func:`_pod_settings_not_read`'s."""
     if (m.group, m.kind) in TEMPLATE_ONLY_KINDS or m.pod_specs():
         return
@@ -863,10 +899,11 @@ def _other_pods_not_read(m: Manifest) -> Iterator[Hit]:
         yield from _pod_settings_not_read(m)
         return
     path, parent, key = found[0]
-    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    said = [f"{where} (image {', '.join(images) if images else 'none'}" + (f"; {', '.join(hazards)})" if hazards else ")")
+            for where, images, hazards in ((p, _pod_images(h[k]), _pod_hazards(h[k])) for p, h, k in found)]  # fmt: skip
     yield Hit(
         f"{m.label} is a {m.kind} ({m.group or 'v1'}), whose pods hooklint does not read, and it holds a pod spec at "
-        f"{path}{more}: its controller may run pods from it, {_CHECKED}. Review those pods yourself, or run the work "
+        f"{', and one at '.join(said)}: its controller may run pods from it, {_CHECKED}. Review those pods yourself, or run the work "
         "as a Job, whose pod hooklint reads.",
         parent.key_span(key),
         path,
@@ -939,8 +976,10 @@ def _pod_settings_not_read(m: Manifest) -> Iterator[Hit]:
         value = parent[key]
         if key in ("hostNetwork", "hostPID", "hostIPC") and value is True:
             hazards.append(f"{key}: true ({path})")
+        elif key == "image" and isinstance(value, str):
+            hazards.append(f"image {_value(value)} ({path})")
         elif key == "hostPath":
-            hazards.append(f"a hostPath volume ({path})")
+            hazards.append(f"a hostPath volume ({path}, {host_path(parent)})")
         elif key == "securityContext" and isinstance(value, Map):
             hazards += [f"{flag}: true ({path}.{flag})" for flag in ("privileged", "allowPrivilegeEscalation")
                         if value.get(flag) is True]  # fmt: skip
@@ -984,11 +1023,8 @@ def _task_run_pods_not_read(m: Manifest, spec: Map | None) -> Iterator[Hit]:
         return
     ref = get_map(spec, "taskRef")
     if ref is not None:
-        resolver = ref.get("resolver")
-        what = (f"a Task the '{resolver}' resolver fetches" if isinstance(resolver, str) and resolver
-                else f"{ref.get('kind') if isinstance(ref.get('kind'), str) else 'Task'} '{ref.get('name')}'")  # fmt: skip
         yield Hit(
-            f"{m.label} runs {what} through spec.taskRef: its steps are defined there, not in this object, {_CHECKED}. "
+            f"{m.label} runs {tekton_ref(ref, 'Task')} through spec.taskRef: its steps are defined there, not in this object, {_CHECKED}. "
             "Review that Task's steps (hooklint reads a Task as a plain object), or write them in spec.taskSpec.",
             spec.key_span("taskRef"),
             "spec.taskRef",
@@ -999,11 +1035,106 @@ def _task_run_pods_not_read(m: Manifest, spec: Map | None) -> Iterator[Hit]:
         if isinstance(step, Map) and isinstance(step.get("ref"), Map):
             name = step.get("name") if isinstance(step.get("name"), str) else f"steps[{i}]"
             yield Hit(
-                f"Step '{name}' of {m.label} runs StepAction '{step['ref'].get('name')}' (ref): its image and script are "
+                f"Step '{name}' of {m.label} runs {tekton_ref(step['ref'], 'StepAction')} (ref): its image and script are "
                 f"defined there, {_CHECKED}. Review that StepAction, or write the step's image and script here.",
                 step.key_span("ref"),
                 f"spec.taskSpec.steps[{i}].ref",
             )
+
+
+def tekton_ref(ref: Map, kind: str) -> str:
+    """What a Tekton ``taskRef``, ``pipelineRef`` or step ``ref`` (of a ``kind``: ``Task``,
+    ``Pipeline``, ``StepAction``) names, for a message, with every part that says where it comes
+    from: a remote resolver's name and every one of its ``params`` (tektoncd/pipeline
+    ``pkg/apis/pipeline/v1/resolver_types.go`` ``ResolverRef``: the git resolver's ``url``,
+    ``revision``, ``pathInRepo``; the bundles resolver's ``bundle``; hub, http, cluster), else the
+    ``kind`` and ``name`` it names, with a v1beta1 ``bundle`` and a custom task's ``apiVersion``.
+    ``a Task the 'git' resolver fetches with url 'https://...', revision 'v1.2.0', pathInRepo
+    'task/migrate.yaml'``. Re-pointing a reference to another repository, revision or image changes
+    what is run, so it changes the text (``hooklint diff`` compares it: :func:`hooklint.review._statement`)."""
+    resolver = ref.get("resolver")
+    if isinstance(resolver, str) and resolver:
+        params = ref.get("params")
+        said = [f"{p['name']} {_value(p.get('value'))}" for p in (params if isinstance(params, Seq) else [])
+                if isinstance(p, Map) and isinstance(p.get("name"), str)]  # fmt: skip
+        return f"a {kind} the '{shown(resolver, None)}' resolver fetches with {', '.join(said) if said else 'no params'}"
+    named = f"{ref.get('kind') if isinstance(ref.get('kind'), str) and ref.get('kind') else kind} '{ref.get('name')}'"
+    for key in ("apiVersion", "bundle"):
+        if ref.get(key) is not None:
+            named += f" ({key} {_value(ref.get(key))})"
+    return named
+
+
+def _cron_templates(workflow: Map | None) -> str:
+    """What the templates of a CronWorkflow's ``spec.workflowSpec`` run, for a message: `` (template
+    'main' runs image 'busybox:1.36' with privileged container 'main')`` for each template with a
+    ``container``, ``script``, ``containerSet`` or ``initContainers``/``sidecars``, and the
+    hostPath volumes of the spec (:func:`_pod_hazards`); "" when none does. A change of an image or
+    of those hazards is a change of the message."""
+    templates = workflow.get("templates") if workflow is not None else None
+    said: list[str] = []
+    for template in templates if isinstance(templates, Seq) else []:
+        if not isinstance(template, Map):
+            continue
+        containers = [template[k] for k in ("container", "script") if isinstance(template.get(k), Map)]
+        for k in ("initContainers", "sidecars"):
+            containers += [c for c in template.get(k) or [] if isinstance(c, Map)] if isinstance(template.get(k), Seq) else []
+        group = get_map(template, "containerSet")
+        inner = group.get("containers") if group is not None else None
+        containers += [c for c in inner if isinstance(c, Map)] if isinstance(inner, Seq) else []
+        if not containers:
+            continue
+        images = ", ".join(_value(c.get("image")) for c in containers)
+        hazards = _pod_hazards({"containers": containers})
+        said.append(f"template '{template.get('name')}' runs image {images}" + (f" with {', '.join(hazards)}" if hazards else ""))
+    volumes = _pod_hazards({"volumes": workflow.get("volumes")}) if workflow is not None else []
+    said += volumes
+    return f" ({'; '.join(said)})" if said else ""
+
+
+def _pipeline_tasks(pipeline: Map) -> str:
+    """What each task of a PipelineRun's inline ``spec.pipelineSpec`` (``tasks``, then ``finally``)
+    runs, for a message: ``task 'build' runs Task 'kaniko'`` (:func:`tekton_ref`), ``task 'x' runs
+    steps of image 'busybox:1.36' with privileged container 's'`` for an inline ``taskSpec``
+    (:func:`_pod_hazards` of its steps and volumes), so that a change of what a task runs is a
+    change of the text; ``no tasks`` when none is written."""
+    said: list[str] = []
+    for list_name in ("tasks", "finally"):
+        tasks = pipeline.get(list_name)
+        for task in tasks if isinstance(tasks, Seq) else []:
+            if not isinstance(task, Map):
+                continue
+            ref, inline = get_map(task, "taskRef"), get_map(task, "taskSpec")
+            if ref is not None:
+                what = tekton_ref(ref, "Task")
+            elif inline is not None:
+                steps = inline.get("steps")
+                steps = steps if isinstance(steps, Seq) else []
+                images = [_value(step.get("image")) for step in steps if isinstance(step, Map)]
+                hazards = _pod_hazards({"volumes": inline.get("volumes"), "containers": steps})
+                with_ = f" with {', '.join(hazards)}" if hazards else ""
+                what = f"steps of image {', '.join(images) if images else 'none'}{with_}"
+            else:
+                what = "what hooklint does not read"
+            said.append(f"task '{task.get('name')}' runs {what}")
+    return "; ".join(said) if said else "no tasks"
+
+
+def _pod_images(pod: object) -> list[str]:
+    """The images of a pod spec's init containers and containers, quoted for a message (:func:`_value`)."""
+    if not isinstance(pod, Map):
+        return []
+    out: list[str] = []
+    for list_name in ("initContainers", "containers"):
+        items = pod.get(list_name)
+        out += [_value(c.get("image")) for c in (items if isinstance(items, Seq) else []) if isinstance(c, Map)]
+    return out
+
+
+def _value(value: object) -> str:
+    """A value of a reference for a message: a string quoted whole (never cut), another value as
+    :func:`_plain`."""
+    return f"'{shown(value, None)}'" if isinstance(value, str) else _plain(value)
 
 
 def _templates_with_inline(template: object, path: str) -> Iterator[tuple[Map, str]]:
@@ -1027,16 +1158,16 @@ def _templates_with_inline(template: object, path: str) -> Iterator[tuple[Map, s
 _READ_ONLY_ACTIONS = frozenset({"get", "delete"})
 
 
-def _pod_hazards(pod: Map) -> list[str]:
+def _pod_hazards(pod: dict) -> list[str]:
     """What HL105 would say of a pod spec, in short: host namespaces, hostPath volumes, privileged
     or escalating containers."""
     said = [f"{key}: true" for key in ("hostNetwork", "hostPID", "hostIPC") if pod.get(key) is True]
     volumes = pod.get("volumes")
-    said += [f"hostPath volume '{v.get('name')}'" for v in (volumes if isinstance(volumes, Seq) else [])
+    said += [f"hostPath volume '{v.get('name')}' ({host_path(v)})" for v in (volumes if isinstance(volumes, list) else [])
              if isinstance(v, Map) and "hostPath" in v]  # fmt: skip
     for list_name in ("initContainers", "containers"):
         items = pod.get(list_name)
-        for c in items if isinstance(items, Seq) else []:
+        for c in items if isinstance(items, list) else []:
             sc = get_map(c, "securityContext") if isinstance(c, Map) else None
             if sc is not None and sc.get("privileged") is True:
                 said.append(f"privileged container '{c.get('name')}'")
@@ -1046,8 +1177,9 @@ def _pod_hazards(pod: Map) -> list[str]:
 
 
 def _resource_objects(text: object) -> list[tuple[str, list[str]]] | None:
-    """The objects a resource template's ``manifest`` creates that run pods, as (``Kind 'name'``,
-    what HL105 would say of their pods), when hooklint can read it: YAML or JSON documents with no
+    """The objects a resource template's ``manifest`` creates that run pods, as (``Kind 'name'``
+    with the images of their containers, ``Pod 'x' of image 'busybox:1.36'``, what HL105 would say
+    of their pods), when hooklint can read it: YAML or JSON documents with no
     ``{{`` (the controller fills in workflow variables first). An object runs pods when it is of a
     kind whose pods hooklint reads (:data:`hooklint.model.POD_KINDS`), a run-to-completion kind
     (:data:`hooklint.model.RUN_TO_COMPLETION_KINDS`), a CronWorkflow, or holds a pod spec anywhere
@@ -1084,7 +1216,9 @@ def _resource_objects(text: object) -> list[tuple[str, list[str]]] | None:
         if not isinstance(name, str) and md is not None and isinstance(md.get("generateName"), str):
             name = f"{md['generateName']}*"
         hazards = [h for _, parent, key in found for h in _pod_hazards(parent[key])]
-        out.append((f"{kind} '{name}'" if isinstance(name, str) else kind, hazards))
+        images = [image for _, parent, key in found for image in _pod_images(parent[key])]
+        label = f"{kind} '{name}'" if isinstance(name, str) else kind
+        out.append((label + (f" of image {', '.join(images)}" if images else ""), hazards))
     return out
 
 

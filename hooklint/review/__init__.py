@@ -1019,20 +1019,42 @@ def _unread_content(f: Finding) -> tuple[str, str, str] | None:
 
 
 def _statement(f: Finding) -> str:
-    """What ``f`` says, as two sides of a review compare it (:func:`compare`, :func:`_said`): the
-    statement of its message (:func:`_gist`: not why it matters nor how to fix it, whose words
-    follow the hook's phase, ``a PreSync hook`` -> ``a PostSync hook``), without the place in a
-    fetched source that prefixes it (``related``) and with every line it names left out. So the
-    same field saying something worse (``adds capability NET_ADMIN`` -> ``adds capability ALL``)
-    is another finding, and lines moving above it, or a fetched chart's new version, are not."""
+    """What ``f`` says, as two sides of a review compare it (:func:`compare`, :func:`_said`): its
+    whole message, with only the parts known to vary without saying anything new made neutral:
+    the place in a fetched source that prefixes it (``related``: a chart's new version), every line
+    it names (:data:`_LINE_REFERENCE`: lines moving above it) and the hook's own phase words (why it
+    matters follows the hook's phase, ``a PreSync hook`` -> ``a PostSync hook``, ``runs on every
+    sync`` -> ``runs whenever a sync fails``: :data:`_HOOK_RUNS`; only the phases of ``f``'s own
+    hook, :attr:`~hooklint.findings.HookRef.phases`). So the same field saying
+    something worse (``adds capability NET_ADMIN`` -> ``adds capability ALL``) is another finding.
+
+    The message is never cut at a sentence end or a colon: the values it quotes before its verdict
+    are the repository's (a ClusterRoleBinding may be named ``migrator. tenant jobs``: Kubernetes's
+    ``ValidateRBACName`` refuses only ``.``, ``..``, ``/`` and ``%``), and a cut there left out what
+    the finding says (attacker trial 19, B7: a hook's role widened to ``*`` on ``*`` was unchanged
+    and stayed covered by the base's suppression)."""
     message = f.message
     for place in f.related[:1]:
         message = message.removeprefix(f"{place}: ")
-    return _LINE_REFERENCE.sub(lambda m: f"{m.group(1)}N", _gist(message))
+    message = _LINE_REFERENCE.sub(lambda m: f"{m.group(1)}N", message)
+    phases = f.hook.phases if f.hook is not None else ()
+    if phases:
+        words = "|".join(re.escape(p) for p in sorted(set(phases), key=len, reverse=True))
+        message = re.sub(rf"(?<![\w-])(?:{words})(?:/(?:{words}))*(?![\w-])", "<phase>", message)
+        message = _HOOK_RUNS.sub("runs <when>", message)
+    return message
+
+
+#: When a hook runs, as :func:`hooklint.checks.pods.runs` says it after the hook's phase words: it
+#: follows the phase (``a SyncFail hook runs whenever a sync fails``), so a hook moved to another
+#: phase says the same thing.
+_HOOK_RUNS = re.compile(r"runs (?:on every sync|whenever a sync fails(?: and when the Application is deleted)?"
+                        r"|when the Application is deleted)\b")
 
 
 def _gist(message: str) -> str:
-    """The statement of a finding's message without why it matters and how to fix it: the text
+    """A short form of a finding's message for a reader (the reason :func:`_not_covered` gives; never
+    compared: the text it cuts at may be the repository's, see :func:`_statement`): the text
     before the last ``": "`` that precedes its first sentence end (``The container 'c' of Job/j adds
     capability NET_ADMIN, beyond the baseline set``; ``Job/j sets hostNetwork: true``)."""
     first = message.find(". ")
