@@ -216,6 +216,24 @@ def test_an_old_annotation_covers_only_what_the_base_had_under_it(repo):
     assert doc["suppressed"] == []
 
 
+def test_an_annotation_that_suppressed_nothing_on_the_base_covers_nothing(repo):
+    """A stale annotation (HL901, a note, on the base) that the change puts a finding under: it was
+    "suppressed by the change" (exit 0), though the change never wrote it (attacker trial 19's
+    helper noticed it with the comment's fix in place)."""
+    (repo / "a.yaml").write_text(ANNOTATED.replace("securityContext: {capabilities: {add: [NET_ADMIN]}}",
+                                                   "securityContext: {runAsNonRoot: true}"))  # fmt: skip
+    git(repo, "commit", "-qam", "stale")
+    git(repo, "tag", "-f", "base")
+    change(repo, ANNOTATED.replace("securityContext: {capabilities: {add: [NET_ADMIN]}}",
+                                   "securityContext: {runAsNonRoot: true, privileged: true}"))  # fmt: skip
+    code, doc = diff_json()
+    assert code == 1
+    assert new_of(doc) == [("a.yaml", 20, 59, "HL105", PRIVILEGED, None, (
+        "Not covered by the hooklint.io/ignore annotation at a.yaml:7: the base had no such finding under it; the "
+        "annotation suppressed nothing on the base."))]  # fmt: skip
+    assert doc["suppressed"] == []
+
+
 def test_an_annotation_the_change_edits_is_the_changes_suppression(repo):
     (repo / "a.yaml").write_text(ANNOTATED)
     git(repo, "commit", "-qam", "annotated")

@@ -51,7 +51,7 @@ from hooklint.reporters.plan import plan_dict
 from hooklint.sources.repository.git import git_remote_urls, git_root
 from hooklint.sources.repository.submodules import register, unregister
 from hooklint.sources.sandbox import distrust, find_program, program_path
-from hooklint.suppression import SUPPRESS_ANNOTATION
+from hooklint.suppression import SUPPRESS_ANNOTATION, UNUSED_SUPPRESSION
 from hooklint.text import url_credentials
 
 
@@ -1070,6 +1070,12 @@ _WRITTEN = {"comment": ("comment suppression", "comment"),
             "annotation": (f"{SUPPRESS_ANNOTATION} annotation", "annotation")}  # fmt: skip
 
 
+#: The field of a finding on an object's ``hooklint.io/ignore`` annotation (HL901, HL902).
+_ANNOTATION_FIELD = f"metadata.annotations.{SUPPRESS_ANNOTATION}"
+#: The entry an HL901 on an annotation names (``hooklint.io/ignore entry 'HL105' on Job/j suppressed nothing``).
+_STALE_ENTRY = re.compile(re.escape(SUPPRESS_ANNOTATION) + r" entry '([^']*)' on .* suppressed nothing: ")
+
+
 def _not_covered(base: Side, head: Side, base_comments: Callable[[str], list] | None,
                  unmatchable: set[tuple[str, ...]]) -> dict[int, tuple[Finding, str]]:  # fmt: skip
     """The head's findings that a ``# hooklint: ignore[...]`` comment or ``hooklint.io/ignore``
@@ -1092,6 +1098,14 @@ def _not_covered(base: Side, head: Side, base_comments: Callable[[str], list] | 
     to :func:`compare`'s rule for them."""
     accepted: dict[tuple, int] = {}
     written_for: dict[tuple, list[Finding]] = {}
+    # the base's annotation entries that suppressed nothing (HL901 on their object, naming the entry):
+    # an annotation the base had, stale, which the change did not write
+    stale: dict[tuple, set[str]] = {}
+    for f in base.result.findings:
+        if f.rule_id == UNUSED_SUPPRESSION and f.field_path == _ANNOTATION_FIELD:
+            entry = _STALE_ENTRY.match(f.message)
+            if entry is not None:
+                stale.setdefault(_loose_identity(f)[2:5], set()).add(entry.group(1))
     for f in base.result.suppressed:
         s = f.suppression
         if s is None or s.kind not in _WRITTEN:
@@ -1113,7 +1127,9 @@ def _not_covered(base: Side, head: Side, base_comments: Callable[[str], list] | 
         in_file = written_for.get((s.kind, f.path, s.names, s.reason), [])
         in_base_file = s.kind == "comment" and base_comments is not None and any(
             (names, reason) == (s.names, s.reason) for _, _, names, reason, _ in base_comments(f.path))  # fmt: skip
-        if not on_object and not in_base_file:
+        stale_on_object = s.kind == "annotation" and any(
+            name in stale.get(_loose_identity(f)[2:5], ()) for name in s.names)  # fmt: skip
+        if not on_object and not in_base_file and not stale_on_object:
             continue  # the change wrote or edited the suppression: suppressed by the change
         was = in_file if s.kind == "comment" and in_file else on_object
         gists = list(dict.fromkeys(f"{b.rule_id} {_gist(b.message)}" for b in was))
