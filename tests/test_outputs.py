@@ -281,3 +281,92 @@ def test_fix_replaces_a_hard_linked_file_and_its_other_name_keeps_the_old_text(r
     assert "hooklint: fixed 1 finding in 1 file" in done.stderr, done.stderr
     assert 'argocd.argoproj.io/sync-wave: "-1"' in (repo / "app" / "job.yaml").read_text()
     assert (repo.parent / "home" / "job.yaml").read_text() == HOOK_WITHOUT_POLICY
+
+
+# --- rules --docs: everything checked before anything changes (attacker trial 19, B2) -----------
+
+
+def _tree(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): ("link" if p.is_symlink() else "dir" if p.is_dir() else p.read_text())
+            for p in sorted(folder.rglob("*"))}  # fmt: skip
+
+
+OUT_REASON = ("its folder docs leads through a symbolic link to {outside}, outside the repository {repo}: not written "
+              "(name a path outside the repository if you mean to write there)")  # fmt: skip
+
+
+def test_rule_pages_into_a_folder_that_is_a_link_out_delete_nothing(repo):
+    """``docs -> ../home``: the stale-page sweep removed ``home/HL999-my-notes.md`` before the
+    link check of the first page refused the write."""
+    (repo.parent / "home" / "HL999-my-notes.md").write_text("mine\n")
+    os.symlink("../home", "docs")
+    before = _tree(repo.parent / "home")
+    done = runner.invoke(app, ["rules", "--docs", "docs"])
+    outside = repo.parent / "home"
+    assert (done.exit_code, done.stderr) == (2, "hooklint: error: docs: cannot write rule pages: "
+                                                + OUT_REASON.format(outside=outside, repo=repo) + "\n")
+    assert _tree(repo.parent / "home") == before
+
+
+def test_rule_pages_under_a_linked_parent_make_no_folder(repo):
+    """``docs -> ../home`` and ``--docs docs/d1/d2``: ``os.makedirs`` made ``home/d1/d2`` before the
+    check."""
+    os.symlink("../home", "docs")
+    before = _tree(repo.parent / "home")
+    done = runner.invoke(app, ["rules", "--docs", "docs/d1/d2"])
+    assert (done.exit_code, done.stderr) == (2, "hooklint: error: docs/d1/d2: cannot write rule pages: "
+                                                + OUT_REASON.format(outside=repo.parent / "home", repo=repo) + "\n")
+    assert _tree(repo.parent / "home") == before
+
+
+def test_rule_pages_through_a_link_to_another_folder_of_the_repository_are_refused(repo):
+    """``docs -> app``: inside the repository, still a link: the pages would land in ``app``, the
+    stale sweep would run there."""
+    (repo / "app" / "HL999-kept.md").write_text("kept\n")
+    os.symlink("app", "docs")
+    before = _tree(repo / "app")
+    done = runner.invoke(app, ["rules", "--docs", "docs/rules"])
+    assert (done.exit_code, done.stderr) == (2, "hooklint: error: docs/rules: cannot write rule pages: its folder docs "
+                                                "leads through a symbolic link to app: hooklint never writes through a "
+                                                "link (name the folder it leads to, if you mean to write there)\n")
+    assert _tree(repo / "app") == before
+
+
+def test_a_rule_page_that_is_a_link_stops_the_run_before_any_change(repo):
+    """A current page that is a link was refused only when its turn came: the stale page was gone
+    and the pages before it rewritten by then."""
+    (repo / "docs").mkdir()
+    (repo / "docs" / "HL999-stale.md").write_text("stale\n")
+    (repo / "docs" / "HL001-yaml-syntax-error.md").write_text("old\n")
+    os.symlink("../../home/.bashrc", repo / "docs" / "HL002-duplicate-key.md")
+    before = _tree(repo / "docs")
+    done = runner.invoke(app, ["rules", "--docs", "docs"])
+    assert (done.exit_code, done.stderr) == (2, "hooklint: error: docs: cannot write rule pages: HL002-duplicate-key.md: "
+                                                "a symbolic link (to ../../home/.bashrc): hooklint never writes through "
+                                                "a link (remove it, or name another folder)\n")  # fmt: skip
+    assert _tree(repo / "docs") == before and bashrc(repo) == PRECIOUS
+
+
+def test_rule_pages_into_a_folder_named_outside_that_is_a_link_are_refused(repo):
+    """Named outside the repository, the folder is the user's choice, but the folder itself is
+    written in and swept: it is not taken through a link either."""
+    (repo.parent / "home" / "HL999-my-notes.md").write_text("mine\n")
+    os.symlink("home", repo.parent / "notes")
+    done = runner.invoke(app, ["rules", "--docs", "../notes"])
+    assert done.exit_code == 2
+    assert done.stderr == (f"hooklint: error: ../notes: cannot write rule pages: its folder ../notes leads through a "
+                           f"symbolic link to {repo.parent / 'home'}: hooklint never writes through a link (name the "
+                           "folder it leads to, if you mean to write there)\n")  # fmt: skip
+    assert (repo.parent / "home" / "HL999-my-notes.md").read_text() == "mine\n"
+
+
+def test_rule_pages_are_written_into_new_folders_and_stale_pages_removed(repo):
+    (repo / "docs" / "rules").mkdir(parents=True)
+    (repo / "docs" / "rules" / "HL999-gone.md").write_text("old\n")
+    os.symlink("../../home/.bashrc", repo / "docs" / "rules" / "HL998-gone-link.md")
+    for folder in ("docs/rules", "docs/new/deeper"):
+        done = runner.invoke(app, ["rules", "--docs", folder])
+        assert done.exit_code == 0, done.stderr
+        pages = sorted(os.listdir(folder))
+        assert pages[0] == "HL001-yaml-syntax-error.md" and not [p for p in pages if p.startswith("HL99")]
+    assert bashrc(repo) == PRECIOUS
