@@ -590,11 +590,23 @@ def trusted(signature: list[Any], taken_ns: int) -> bool:
     return signature[0] == "-" or signature[2] < taken_ns - RACY_NS
 
 
+def cache_refused(root: str) -> bool:
+    """Whether the cache folder ``root`` may not be written (nor pruned): named inside the
+    current folder's repository (``HOOKLINT_CACHE_DIR=.cache`` in CI) with a symbolic link among
+    its existing components (:func:`check_folders`: a pull request committing ``.cache ->
+    /home/runner`` must not have entries written and pruned there)."""
+    try:
+        check_folders(root)
+    except OSError:
+        return True
+    return False
+
+
 def _linked_folders(entry: str) -> bool:
     """Whether a folder between the cache folder (:func:`cache_dir`) and ``entry`` is a symbolic
     link (or not a folder): its entries are then neither read nor written."""
     root = cache_dir()
-    if root is None:
+    if root is None or cache_refused(root):
         return True
     relative = os.path.relpath(os.path.dirname(entry), root)
     if relative == os.curdir:

@@ -370,3 +370,18 @@ def test_rule_pages_are_written_into_new_folders_and_stale_pages_removed(repo):
         pages = sorted(os.listdir(folder))
         assert pages[0] == "HL001-yaml-syntax-error.md" and not [p for p in pages if p.startswith("HL99")]
     assert bashrc(repo) == PRECIOUS
+
+
+def test_a_cache_folder_named_inside_the_repository_is_not_written_through_a_link(repo, monkeypatch):
+    """``HOOKLINT_CACHE_DIR=.cache`` (a CI job keeping its cache in the checkout) and a pull request
+    committing ``.cache -> ../home``: cache entries were written (and would be pruned) there. A
+    cache folder whose path leads through a link is not used; the run is the same."""
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", ".cache")
+    os.symlink("../home", ".cache")
+    before = _tree(repo.parent / "home")
+    done = runner.invoke(app, ["lint", "-f", "json", "app"])
+    assert done.exit_code == 1 and json.loads(done.stdout)["findings"][0]["rule_id"] == "HL102"
+    assert _tree(repo.parent / "home") == before
+    os.unlink(".cache")
+    os.mkdir(".cache")  # a real folder there is used
+    assert runner.invoke(app, ["lint", "app"]).exit_code == 1 and list(Path(".cache").rglob("*.json"))

@@ -127,6 +127,7 @@ def policy_of(config: Config) -> FetchPolicy:
     ``--fetch-host`` entries, ``fetch-credentials``, the limits; the cache under the render cache's
     folder, else a folder of the run). Raises ValueError for a credentials file it cannot read."""
     from hooklint.config import parse_host_entry  # noqa: PLC0415
+    from hooklint.files import cache_refused  # noqa: PLC0415
     from hooklint.sources.render.cache import cache_dir  # noqa: PLC0415
 
     key = (tuple(config.fetch_hosts), config.found, tuple(config.fetch_command_hosts), config.fetch_credentials,
@@ -138,7 +139,8 @@ def policy_of(config: Config) -> FetchPolicy:
     hosts = [parse_host_entry(e, command_line=True) for e in config.fetch_command_hosts]
     hosts += [dataclasses.replace(parse_host_entry(e), found=config.found) for e in config.fetch_hosts]
     folder = cache_dir()
-    cache = os.path.join(folder, "fetch") if folder else tempfile.mkdtemp(prefix="hooklint-fetch-")
+    refused = folder is not None and cache_refused(folder)  # a cache folder leading through a link: a folder of the run
+    cache = os.path.join(folder, "fetch") if folder and not refused else tempfile.mkdtemp(prefix="hooklint-fetch-")
     policy = FetchPolicy(Hosts(hosts), load_credentials(config.fetch_credentials) if config.fetch_credentials else {},
                          config.fetch_max_bytes, config.fetch_max_files, config.fetch_timeout, cache)  # fmt: skip
     _POLICIES[key] = policy
