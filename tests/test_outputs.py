@@ -385,3 +385,25 @@ def test_a_cache_folder_named_inside_the_repository_is_not_written_through_a_lin
     os.unlink(".cache")
     os.mkdir(".cache")  # a real folder there is used
     assert runner.invoke(app, ["lint", "app"]).exit_code == 1 and list(Path(".cache").rglob("*.json"))
+
+
+def test_a_recursion_past_the_limit_outside_an_application_is_one_clear_line(repo, monkeypatch, capsys):
+    """A run-level step (discovery, the Application map) that recursed past Python's limit on a
+    hostile tree ended as "hooklint: internal error: RecursionError: maximum recursion depth
+    exceeded" (a run over /tmp): one line that says what happened, exit 2."""
+    import sys
+
+    import hooklint.pipeline
+    from hooklint.cli import main
+
+    def deep(*args, **kwargs):
+        return deep(*args, **kwargs)
+
+    monkeypatch.setattr(hooklint.pipeline, "lint_paths", deep)
+    monkeypatch.setattr(sys, "argv", ["hooklint", "lint", "app"])
+    with pytest.raises(SystemExit) as ended:
+        main()
+    assert ended.value.code == 2
+    assert capsys.readouterr().err == ("hooklint: error: the repository holds something nested too deeply for hooklint "
+                                       "to follow (Python's recursion limit); nothing was checked. Please report it "
+                                       "with the files that cause it.\n")  # fmt: skip
