@@ -23,7 +23,7 @@ from typing import AbstractSet, Any, Mapping
 
 import yaml
 
-from hooklint.files import UnsafeWrite, check_folders, make_folders, write_output
+from hooklint.files import UnsafeWrite, check_folders, make_folders, walk_tree, write_output
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -48,7 +48,7 @@ def code_signature() -> str:
 
     digest = hashlib.sha256()
     for top in sorted({os.path.dirname(os.path.abspath(__file__)), rules_dir()}):
-        for folder, dirs, names in os.walk(top):
+        for folder, dirs, names in walk_tree(top):
             dirs[:] = sorted(d for d in dirs if d != "__pycache__")
             for name in sorted(names):
                 if name.endswith((".py", ".yaml", ".json", ".txt")):

@@ -19,7 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from hooklint.cli import app
-from hooklint.files import UnsafeWrite, write_output
+from hooklint.files import UnsafeWrite, remove_tree, write_output
 from tests.manifests import CONFIGMAP, LATEST_TAG_HOOK
 
 runner = CliRunner()
@@ -407,3 +407,38 @@ def test_a_recursion_past_the_limit_outside_an_application_is_one_clear_line(rep
     assert capsys.readouterr().err == ("hooklint: error: the repository holds something nested too deeply for hooklint "
                                        "to follow (Python's recursion limit); nothing was checked. Please report it "
                                        "with the files that cause it.\n")  # fmt: skip
+
+
+def test_a_chart_nested_deeper_than_the_recursion_limit_beside_applications_is_linted(tmp_path, monkeypatch):
+    """A chart whose templates sit 1,100 folders deep, in a repository with an Application (a
+    ``hooklint lint`` over /tmp, which holds such test folders): the Application map's look for
+    Applications a chart may render walked it with Python 3.11's ``os.walk``, which recurses per
+    level, and the run ended in "hooklint: internal error: RecursionError". Every walk is
+    :func:`hooklint.files.walk_tree` now (no recursion)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git/config").write_text('[remote "origin"]\n\turl = https://github.com/acme/deep\n')
+    (tmp_path / "apps").mkdir()
+    (tmp_path / "apps/app.yaml").write_text(
+        "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: app, namespace: argocd}\nspec:\n"
+        "  project: team\n  destination: {server: https://kubernetes.default.svc, namespace: app}\n  source:\n"
+        "    repoURL: https://github.com/acme/deep\n    path: app\n")
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app/hook.yaml").write_text(LATEST_TAG_HOOK)
+    (tmp_path / "deep").mkdir()
+    (tmp_path / "deep/Chart.yaml").write_text("apiVersion: v2\nname: deep\nversion: 1.0.0\n")
+    os.chdir(tmp_path / "deep")
+    os.mkdir("templates")
+    os.chdir("templates")
+    for _ in range(1100):
+        os.mkdir("d")
+        os.chdir("d")
+    Path("cm.yaml").write_text(CONFIGMAP)
+    os.chdir(tmp_path)
+    try:
+        done = runner.invoke(app, ["lint", "-f", "json", "app"])
+    finally:
+        remove_tree(str(tmp_path / "deep"))  # pytest's own clean-up of old folders recurses per level
+    assert done.exit_code == 1, done.output
+    assert ("app/hook.yaml", "HL102") in [(f["path"], f["rule_id"]) for f in json.loads(done.stdout)["findings"]]

@@ -31,7 +31,7 @@ from typing import Any
 
 from hooklint.config import Config
 from hooklint.findings import Finding, Span
-from hooklint.files import read_bytes
+from hooklint.files import read_bytes, walk_tree
 from hooklint.loader import LoadedFile, parse_text, read_file, within
 from hooklint.text import url_credentials
 from hooklint.sources.repository.spelling import may_hold
@@ -506,7 +506,7 @@ def _manifest_files(folder: str, options: Any, root: str) -> list[str]:
     ``getPotentiallyValidManifestFile``; the fetch step refused a tree with a link out of it)."""
     found = []
     real_root = os.path.realpath(root)
-    for top, folders, names in os.walk(folder):
+    for top, folders, names in walk_tree(folder):
         folders[:] = sorted(f for f in folders if not f.startswith(".")) if options.recurse else []
         for name in sorted(names):
             path = os.path.join(top, name)
