@@ -23,6 +23,7 @@ import hashlib
 import json
 import os
 import secrets
+import shutil
 import stat
 import tempfile
 import time
@@ -201,6 +202,26 @@ def remove_tree(top: str) -> None:
             os.rmdir(folder)
         except OSError:
             pass
+
+
+def copy_tree(source: str, destination: str) -> None:
+    """``shutil.copytree(source, destination, symlinks=True)`` without recursion (Python 3.11's
+    recurses once per level): folders made, regular files copied (``shutil.copy2``), symbolic
+    links made again as links (never followed); other entries (FIFOs, sockets, devices) left out.
+    ``destination`` must not exist. Raises OSError."""
+    os.makedirs(destination)
+    for folder, dirs, names in walk_tree(source):
+        inside = os.path.relpath(folder, source)
+        target = destination if inside == os.curdir else os.path.join(destination, inside)
+        for name in list(dirs) + names:
+            path = os.path.join(folder, name)
+            info = os.lstat(path)
+            if stat.S_ISLNK(info.st_mode):
+                os.symlink(os.readlink(path), os.path.join(target, name))
+            elif stat.S_ISDIR(info.st_mode):
+                os.mkdir(os.path.join(target, name))
+            elif stat.S_ISREG(info.st_mode):
+                shutil.copy2(path, os.path.join(target, name), follow_symlinks=False)
 
 
 def make_dirs(path: str) -> None:

@@ -442,3 +442,41 @@ def test_a_chart_nested_deeper_than_the_recursion_limit_beside_applications_is_l
         remove_tree(str(tmp_path / "deep"))  # pytest's own clean-up of old folders recurses per level
     assert done.exit_code == 1, done.output
     assert ("app/hook.yaml", "HL102") in [(f["path"], f["rule_id"]) for f in json.loads(done.stdout)["findings"]]
+
+
+def test_no_walk_copy_or_removal_of_a_tree_recurses_per_level():
+    """Python 3.11's ``os.walk``, ``shutil.copytree`` and ``shutil.rmtree`` recurse once per folder
+    level: on a tree nested deeper than the recursion limit each ends in a RecursionError. hooklint
+    walks, copies and removes trees with :func:`hooklint.files.walk_tree`, ``copy_tree`` and
+    ``remove_tree`` (the Helm child, which imports nothing of hooklint, with its own ``_walk``)."""
+    import re
+
+    top = Path(__file__).resolve().parent.parent / "hooklint"
+    found = []
+    for path in sorted(top.rglob("*.py")):
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            code = line.split("#", 1)[0]
+            if re.search(r"\bos\.walk\(|shutil\.(copytree|rmtree)\(", code) and "``" not in code:
+                found.append(f"{path.relative_to(top.parent)}:{number}: {line.strip()}")
+    assert found == []
+
+
+def test_copy_tree_copies_a_tree_deeper_than_the_recursion_limit(tmp_path):
+    from hooklint.files import copy_tree
+
+    os.mkdir(tmp_path / "src")
+    os.chdir(tmp_path / "src")
+    for _ in range(1100):
+        os.mkdir("d")
+        os.chdir("d")
+    Path("f.yaml").write_text("x: 1\n")
+    os.symlink("f.yaml", "link.yaml")
+    os.chdir(tmp_path)
+    try:
+        copy_tree(str(tmp_path / "src"), str(tmp_path / "dst"))
+        deepest = os.path.join(str(tmp_path / "dst"), *["d"] * 1100)
+        assert open(os.path.join(deepest, "f.yaml")).read() == "x: 1\n"
+        assert os.readlink(os.path.join(deepest, "link.yaml")) == "f.yaml"
+    finally:
+        remove_tree(str(tmp_path / "src"))
+        remove_tree(str(tmp_path / "dst"))

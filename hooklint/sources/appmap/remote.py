@@ -24,14 +24,13 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import shutil
 import tempfile
 from dataclasses import dataclass
 from typing import Any
 
 from hooklint.config import Config
 from hooklint.findings import Finding, Span
-from hooklint.files import read_bytes, walk_tree
+from hooklint.files import copy_tree, read_bytes, remove_tree, walk_tree
 from hooklint.loader import LoadedFile, parse_text, read_file, within
 from hooklint.text import url_credentials
 from hooklint.sources.repository.spelling import may_hold
@@ -418,8 +417,7 @@ def _checkout(cache: str, fetched: Fetched, values: list[tuple[str, bytes]]) -> 
     os.makedirs(os.path.dirname(folder), 0o700, exist_ok=True)
     building = tempfile.mkdtemp(dir=os.path.dirname(folder), prefix=".building-")
     try:
-        shutil.copytree(fetched.folder, os.path.join(building, CHART_FOLDER, os.path.basename(fetched.folder)),
-                        symlinks=True)  # fmt: skip
+        copy_tree(fetched.folder, os.path.join(building, CHART_FOLDER, os.path.basename(fetched.folder)))
         for relative, data in values:
             target = os.path.join(building, relative)
             os.makedirs(os.path.dirname(target), exist_ok=True)
@@ -433,7 +431,7 @@ def _checkout(cache: str, fetched: Fetched, values: list[tuple[str, bytes]]) -> 
                 raise
     finally:
         if os.path.isdir(building):
-            shutil.rmtree(building, ignore_errors=True)
+            remove_tree(building)
     return folder
 
 
