@@ -224,6 +224,18 @@ def copy_tree(source: str, destination: str) -> None:
                 shutil.copy2(path, os.path.join(target, name), follow_symlinks=False)
 
 
+@contextlib.contextmanager
+def temporary_folder(prefix: str) -> Iterator[str]:
+    """``tempfile.TemporaryDirectory(prefix=prefix)`` removed with :func:`remove_tree` (its own
+    clean-up is ``shutil.rmtree``, which recurses once per level in Python 3.11: a checkout of a
+    repository nested 1,100 folders deep ended the run in a RecursionError). Yields the folder."""
+    folder = tempfile.mkdtemp(prefix=prefix)
+    try:
+        yield folder
+    finally:
+        remove_tree(folder)
+
+
 def make_dirs(path: str) -> None:
     """``os.makedirs(path, exist_ok=True)`` without recursion (Python's recurses once per missing
     level)."""

@@ -480,3 +480,35 @@ def test_copy_tree_copies_a_tree_deeper_than_the_recursion_limit(tmp_path):
     finally:
         remove_tree(str(tmp_path / "src"))
         remove_tree(str(tmp_path / "dst"))
+
+
+def test_diff_over_a_base_nested_deeper_than_the_recursion_limit(tmp_path, monkeypatch):
+    """``hooklint diff`` checks the base out into a temporary folder; ``TemporaryDirectory``
+    removed it with ``shutil.rmtree``, which recurses per level: a base with folders 1,100 deep
+    ended the run in a RecursionError. The folder is removed with ``remove_tree`` now."""
+    import subprocess
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run([*git, "init", "-q", "."], check=True)
+    os.mkdir("deep")
+    os.chdir("deep")
+    for _ in range(1100):
+        os.mkdir("d")
+        os.chdir("d")
+    Path("cm.yaml").write_text(CONFIGMAP)
+    os.chdir(tmp_path)
+    Path("a.yaml").write_text(CONFIGMAP.replace("name: ", "name: a", 1))
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "base"], check=True)
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "hook.yaml").write_text(LATEST_TAG_HOOK)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "head"], check=True)
+    try:
+        done = runner.invoke(app, ["diff", "-f", "json", "HEAD~1"])
+    finally:
+        remove_tree(str(tmp_path / "deep"))
+    assert done.exit_code == 1, done.output
+    assert "HL102" in [f["rule_id"] for f in json.loads(done.stdout)["new"]]
