@@ -13,15 +13,17 @@ What the ``rules`` and ``explain`` commands print is built here (:func:`rules_li
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import AbstractSet, Any, Mapping
 
 import yaml
 
-from hooklint.files import UnsafeWrite, write_output
+from hooklint.files import UnsafeWrite, check_folders, make_folders, walk_tree, write_output
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -46,7 +48,7 @@ def code_signature() -> str:
 
     digest = hashlib.sha256()
     for top in sorted({os.path.dirname(os.path.abspath(__file__)), rules_dir()}):
-        for folder, dirs, names in os.walk(top):
+        for folder, dirs, names in walk_tree(top):
             dirs[:] = sorted(d for d in dirs if d != "__pycache__")
             for name in sorted(names):
                 if name.endswith((".py", ".yaml", ".json", ".txt")):
@@ -313,14 +315,38 @@ def rule_page(rule: Rule) -> str:
 
 
 def write_rule_pages(folder: str, catalog: Catalog) -> list[str]:
-    """Write every rule's page into ``folder`` (created if needed) and remove pages of rules that
-    no longer exist; returns the paths written (each by :func:`hooklint.files.write_output`: a
-    page that is a symbolic link is refused, ``UnsafeWrite``). Raises ``OSError``."""
-    os.makedirs(folder, exist_ok=True)
+    """Write every rule's page into ``folder`` (created if needed) and remove pages (``HL*.md``)
+    of rules that no longer exist; returns the paths written. Everything is checked before
+    anything changes: ``folder`` and every existing folder above it up to the repository's top
+    (:func:`hooklint.files.check_folders`: no symbolic link among them; ``folder`` itself not a
+    link even when named outside the repository), and no current page a link or a folder; then
+    the missing folders are made (:func:`hooklint.files.make_folders`), stale pages removed
+    through the folder's descriptor (a link removed is the link, never what it points at) and
+    each page written by :func:`hooklint.files.write_output`. Raises ``UnsafeWrite`` (nothing
+    changed) and other ``OSError``."""
+    check_folders(folder, own=True)
     wanted = {page_name(rule): rule for rule in catalog.sorted()}
-    for name in os.listdir(folder):
-        if name.startswith("HL") and name.endswith(".md") and name not in wanted:
-            os.remove(os.path.join(folder, name))
+    if os.path.isdir(folder):
+        for name in wanted:
+            try:
+                info = os.lstat(os.path.join(folder, name))
+            except FileNotFoundError:
+                continue
+            if stat.S_ISLNK(info.st_mode):
+                raise UnsafeWrite(f"{name}: a symbolic link (to {os.readlink(os.path.join(folder, name))}): hooklint "
+                                  "never writes through a link (remove it, or name another folder)")  # fmt: skip
+            if stat.S_ISDIR(info.st_mode):
+                raise IsADirectoryError(errno.EISDIR, "is a directory", name)
+    real = make_folders(folder)
+    directory = os.open(real, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+                        | getattr(os, "O_CLOEXEC", 0))  # fmt: skip
+    try:
+        for name in os.listdir(directory):
+            if (name.startswith("HL") and name.endswith(".md") and name not in wanted
+                    and not stat.S_ISDIR(os.stat(name, dir_fd=directory, follow_symlinks=False).st_mode)):
+                os.unlink(name, dir_fd=directory)
+    finally:
+        os.close(directory)
     written = []
     for name, rule in wanted.items():
         path = os.path.join(folder, name)

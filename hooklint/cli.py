@@ -895,6 +895,11 @@ def main() -> None:
         what = f"{exc.filename}: {exc.strerror or exc}" if exc.filename else f"cannot write the report: {exc.strerror or exc}"
         sys.stderr.write(_said(f"hooklint: error: {what}") + "\n")
         sys.exit(EXIT_ERROR)
+    except RecursionError:  # input nested past what a recursive step of the run follows (an application's own is HL007)
+        sys.stderr.write("hooklint: error: the repository holds something nested too deeply for hooklint to follow "
+                         "(Python's recursion limit); nothing was checked. Please report it with the files that "
+                         "cause it.\n")  # fmt: skip
+        sys.exit(EXIT_ERROR)
     except Exception as exc:  # pragma: no cover - last resort
         sys.stderr.write(_said(f"hooklint: internal error: {type(exc).__name__}: {exc}") + "\n")
         sys.exit(EXIT_ERROR)

@@ -10,7 +10,9 @@ to it), a device (``/dev/zero`` never ends), a socket, or a file over the size l
 Every file hooklint writes (a report with ``--output``, ``--write-baseline``, ``init``, the files
 ``fix`` rewrites, ``rules --docs``) goes through :func:`write_output`: never through a symbolic
 link, never outside the current folder's repository unless the path is named outside it, and by a
-temporary file renamed into place, so a reader sees the old file or the new one.
+temporary file renamed into place, so a reader sees the old file or the new one. Every folder it
+makes or removes files in is checked first, whole, by the same :func:`check_folders` (no link among
+its components inside the repository), before anything changes (:func:`make_folders`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import hashlib
 import json
 import os
 import secrets
+import shutil
 import stat
 import tempfile
 import time
@@ -201,6 +204,38 @@ def remove_tree(top: str) -> None:
             pass
 
 
+def copy_tree(source: str, destination: str) -> None:
+    """``shutil.copytree(source, destination, symlinks=True)`` without recursion (Python 3.11's
+    recurses once per level): folders made, regular files copied (``shutil.copy2``), symbolic
+    links made again as links (never followed); other entries (FIFOs, sockets, devices) left out.
+    ``destination`` must not exist. Raises OSError."""
+    os.makedirs(destination)
+    for folder, dirs, names in walk_tree(source):
+        inside = os.path.relpath(folder, source)
+        target = destination if inside == os.curdir else os.path.join(destination, inside)
+        for name in list(dirs) + names:
+            path = os.path.join(folder, name)
+            info = os.lstat(path)
+            if stat.S_ISLNK(info.st_mode):
+                os.symlink(os.readlink(path), os.path.join(target, name))
+            elif stat.S_ISDIR(info.st_mode):
+                os.mkdir(os.path.join(target, name))
+            elif stat.S_ISREG(info.st_mode):
+                shutil.copy2(path, os.path.join(target, name), follow_symlinks=False)
+
+
+@contextlib.contextmanager
+def temporary_folder(prefix: str) -> Iterator[str]:
+    """``tempfile.TemporaryDirectory(prefix=prefix)`` removed with :func:`remove_tree` (its own
+    clean-up is ``shutil.rmtree``, which recurses once per level in Python 3.11: a checkout of a
+    repository nested 1,100 folders deep ended the run in a RecursionError). Yields the folder."""
+    folder = tempfile.mkdtemp(prefix=prefix)
+    try:
+        yield folder
+    finally:
+        remove_tree(folder)
+
+
 def make_dirs(path: str) -> None:
     """``os.makedirs(path, exist_ok=True)`` without recursion (Python's recurses once per missing
     level)."""
@@ -251,6 +286,90 @@ def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
+def check_folders(folder: str, *, own: bool = False) -> str:
+    """Check, before any change, that hooklint may write in the folder ``folder`` (create it or
+    its missing parents, write or remove files in it): the one check every write makes
+    (:func:`write_output`, :func:`make_folders`). Returns ``folder``'s real path (``os.path.realpath``).
+
+    - ``folder`` named inside the repository of the current folder (:func:`repository_top`; the
+      path as written, ``..`` steps taken): every existing component from the repository's top
+      down to ``folder`` itself must be a real folder, not a symbolic link. A link that leads out
+      of the repository (``docs -> ../outside``) or to another of its folders (``gitlink -> .git``)
+      is refused (:class:`UnsafeWrite`), and so is one that leads to a missing folder; components
+      that do not exist yet are fine (:func:`make_folders` makes them, never through a link).
+    - ``folder`` named outside the repository (``/tmp/reports``, ``../notes``) is the user's
+      explicit choice: its components are theirs; with ``own`` (a folder hooklint writes and
+      removes files in: ``rules --docs``), ``folder`` itself must still not be a link.
+
+    Raises :class:`UnsafeWrite`, ``NotADirectoryError`` (a component that is a file) and other
+    ``OSError`` (a component that cannot be examined)."""
+    absolute = os.path.abspath(folder)
+    top = repository_top(os.getcwd())
+    if not _inside(absolute, top):
+        if own:
+            _refuse_link(absolute, top)
+        return os.path.realpath(absolute)
+    relative = os.path.relpath(absolute, top)
+    probe = top
+    for part in [] if relative == os.curdir else relative.split(os.sep):
+        probe = os.path.join(probe, part)
+        try:
+            info = os.lstat(probe)
+        except FileNotFoundError:
+            break  # this one and those below are made by the write, as real folders
+        if stat.S_ISLNK(info.st_mode):
+            _refuse_link(probe, top)
+        if not stat.S_ISDIR(info.st_mode):
+            raise NotADirectoryError(errno.ENOTDIR, "not a directory", os.path.relpath(probe))
+    return os.path.realpath(absolute)
+
+
+def _refuse_link(probe: str, top: str) -> None:
+    """Raise :class:`UnsafeWrite` when the folder ``probe`` is a symbolic link, saying where it
+    leads (out of the repository ``top``, or to which of its folders)."""
+    try:
+        if not os.path.islink(probe):
+            return
+    except OSError:
+        return
+    real, real_top = os.path.realpath(probe), os.path.realpath(top)
+    named = os.path.relpath(probe) if probe != top else "."
+    if _inside(probe, top) and not _inside(real, real_top):
+        raise UnsafeWrite(f"its folder {named} leads through a symbolic link to {real}, outside the repository "
+                          f"{top}: not written (name a path outside the repository if you mean to write there)")
+    where = os.path.relpath(real, real_top) if _inside(real, real_top) else real
+    raise UnsafeWrite(f"its folder {named} leads through a symbolic link to {where}: hooklint never writes through "
+                      "a link (name the folder it leads to, if you mean to write there)")  # fmt: skip
+
+
+def make_folders(folder: str, *, own: bool = True) -> str:
+    """Make the folder ``folder`` and its missing parents (as ``os.makedirs(folder,
+    exist_ok=True)``, without recursion) after :func:`check_folders` passed for it (``own``: the
+    folder itself is written in, so it may not be a link even outside the repository). Each
+    missing component is made with ``os.mkdir``, which never follows a link; one that appears
+    meanwhile as a link is refused. Returns ``folder``'s real path. Raises :class:`UnsafeWrite`
+    and other ``OSError``; nothing is made when the check fails."""
+    real = check_folders(folder, own=own)
+    absolute = os.path.abspath(folder)
+    missing = []
+    probe = absolute
+    while not os.path.lexists(probe):
+        missing.append(probe)
+        parent = os.path.dirname(probe)
+        if parent == probe:
+            break
+        probe = parent
+    for part in reversed(missing):
+        try:
+            os.mkdir(part)
+        except FileExistsError:
+            pass
+        if not stat.S_ISDIR(os.lstat(part).st_mode):  # a link (or a file) made meanwhile
+            _refuse_link(part, repository_top(os.getcwd()))
+            raise NotADirectoryError(errno.ENOTDIR, "not a directory", os.path.relpath(part))
+    return real if not missing else os.path.realpath(absolute)
+
+
 def write_output(path: str, data: bytes | Iterable[bytes], *, exclusive: bool = False, durable: bool = False,
                  before_replace: Callable[[], None] | None = None) -> None:  # fmt: skip
     """Write ``data`` (bytes, or bytes in pieces: a large report is never held whole) to the file
@@ -287,17 +406,7 @@ def write_output(path: str, data: bytes | Iterable[bytes], *, exclusive: bool = 
     folder, name = os.path.split(absolute)
     if not name or name in (".", ".."):
         raise IsADirectoryError(errno.EISDIR, "is a directory", path)
-    top = repository_top(os.getcwd())
-    real_folder = os.path.realpath(folder)
-    if _inside(folder, top) and not _inside(real_folder, os.path.realpath(top)):
-        raise UnsafeWrite(f"its folder {os.path.relpath(folder) if folder != top else '.'} leads through a symbolic "
-                          f"link to {real_folder}, outside the repository {top}: not written (name a path outside "
-                          "the repository if you mean to write there)")  # fmt: skip
-    unlinked = os.path.normpath(os.path.join(os.path.realpath(top), os.path.relpath(folder, top)))
-    if _inside(folder, top) and real_folder != unlinked:  # a link inside the repository: ``reports -> .git``
-        raise UnsafeWrite(f"its folder {os.path.relpath(folder)} leads through a symbolic link to "
-                          f"{os.path.relpath(real_folder, os.path.realpath(top))}: hooklint never writes through a link "
-                          "(name the folder it leads to, if you mean to write there)")  # fmt: skip
+    real_folder = check_folders(folder)
     directory = os.open(real_folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
     nofollow = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     temp: str | None = None
@@ -514,11 +623,23 @@ def trusted(signature: list[Any], taken_ns: int) -> bool:
     return signature[0] == "-" or signature[2] < taken_ns - RACY_NS
 
 
+def cache_refused(root: str) -> bool:
+    """Whether the cache folder ``root`` may not be written (nor pruned): named inside the
+    current folder's repository (``HOOKLINT_CACHE_DIR=.cache`` in CI) with a symbolic link among
+    its existing components (:func:`check_folders`: a pull request committing ``.cache ->
+    /home/runner`` must not have entries written and pruned there)."""
+    try:
+        check_folders(root)
+    except OSError:
+        return True
+    return False
+
+
 def _linked_folders(entry: str) -> bool:
     """Whether a folder between the cache folder (:func:`cache_dir`) and ``entry`` is a symbolic
     link (or not a folder): its entries are then neither read nor written."""
     root = cache_dir()
-    if root is None:
+    if root is None or cache_refused(root):
         return True
     relative = os.path.relpath(os.path.dirname(entry), root)
     if relative == os.curdir:

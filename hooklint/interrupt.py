@@ -20,7 +20,6 @@ meanwhile: a cleanup that a signal cut short leaves nothing behind either.
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import sys
 import tempfile
@@ -73,7 +72,9 @@ def guarded() -> Iterator[str]:
         if blocked:
             signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
         try:
-            shutil.rmtree(root, ignore_errors=True)
+            from hooklint.files import remove_tree  # noqa: PLC0415 - shutil.rmtree recurses per level (3.11)
+
+            remove_tree(root)
             tempfile.tempdir = saved_tempdir
             if saved_env is None:
                 os.environ.pop("TMPDIR", None)

@@ -36,7 +36,7 @@ import os
 import stat
 import time
 
-from hooklint.files import cache_dir, entries_written, store_entry
+from hooklint.files import cache_dir, cache_refused, entries_written, store_entry
 
 #: The cap when ``HOOKLINT_CACHE_MAX_MB`` is unset: 1 GiB.
 DEFAULT_MAX_MB = 1024
@@ -241,7 +241,7 @@ def after_run() -> Pruned | None:
     written) ends pruning, and the run's output and exit code are unchanged."""
     try:
         folder = cache_dir()
-        if folder is None or not entries_written():
+        if folder is None or not entries_written() or cache_refused(folder):
             return None
         cap = cap_of()
         if cap is None or not due(folder):

@@ -321,6 +321,47 @@ def test_a_file_argo_cd_deploys_despite_the_exclude_is_linted(tmp_path, monkeypa
     assert result.exit_code == (1 if linted else 0)
 
 
+#: Patterns nested deeper than this port's recursive compiler and matchers follow within Python's
+#: recursion limit (Go's growing stacks compile and match them): a RecursionError ended the run as
+#: "hooklint: internal error" (a `hooklint lint` over /tmp).
+TOO_DEEP = ["{" * 400 + "evil.yaml" + "}" * 400, "{a," * 400 + "evil.yaml" + "}" * 400, "e*" * 1000]
+
+
+@pytest.mark.parametrize("pattern", TOO_DEEP, ids=["braces", "alternatives", "stars"])
+def test_a_glob_too_deep_to_follow_is_said_and_fails_closed(pattern):
+    with pytest.raises(argoglob.GlobTooDeep):
+        compile_glob(pattern).match("evil.yaml")  # type: ignore[union-attr]
+    for key in ("include", "exclude"):
+        assert DirectoryOptions.from_application({key: pattern}).excludes("evil.yaml") is None
+
+
+@pytest.mark.parametrize("key", ["include", "exclude"])
+def test_an_application_with_a_glob_too_deep_to_follow_is_linted_whole(tmp_path, monkeypatch, key):
+    """The Application's include/exclude is nested 400 deep: the run ended in "hooklint: internal
+    error: RecursionError"; its files are read and checked instead (fail closed)."""
+    from typer.testing import CliRunner
+
+    from hooklint.cli import app
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git/config").write_text('[remote "origin"]\n\turl = https://github.com/acme/glob\n')
+    (tmp_path / "apps").mkdir()
+    (tmp_path / "apps/app.yaml").write_text(
+        "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: app, namespace: argocd}\nspec:\n"
+        "  project: team\n  destination: {server: https://kubernetes.default.svc, namespace: app}\n  source:\n"
+        f"    repoURL: https://github.com/acme/glob\n    path: app\n    directory:\n      {key}: '{TOO_DEEP[0]}'\n")
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app/cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n")
+    (tmp_path / "app/evil.yaml").write_text(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: evil\n  annotations:\n    x: 5\n")
+    result = CliRunner().invoke(app, ["lint", "--format", "json", "."])
+    assert result.exit_code == 1, result.output
+    findings = [(f["path"], f["rule_id"]) for f in json.loads(result.stdout)["findings"]]
+    assert findings == [("app/evil.yaml", "HL004")]
+
+
 BAD = "bad"
 #: Go's ``src/path/match_test.go`` ``matchTests``: (pattern, name, matched or BAD for ErrBadPattern).
 GO_PATH_MATCH_TESTS = [

@@ -19,7 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from hooklint.cli import app
-from hooklint.files import UnsafeWrite, write_output
+from hooklint.files import UnsafeWrite, remove_tree, write_output
 from tests.manifests import CONFIGMAP, LATEST_TAG_HOOK
 
 runner = CliRunner()
@@ -281,3 +281,234 @@ def test_fix_replaces_a_hard_linked_file_and_its_other_name_keeps_the_old_text(r
     assert "hooklint: fixed 1 finding in 1 file" in done.stderr, done.stderr
     assert 'argocd.argoproj.io/sync-wave: "-1"' in (repo / "app" / "job.yaml").read_text()
     assert (repo.parent / "home" / "job.yaml").read_text() == HOOK_WITHOUT_POLICY
+
+
+# --- rules --docs: everything checked before anything changes (attacker trial 19, B2) -----------
+
+
+def _tree(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): ("link" if p.is_symlink() else "dir" if p.is_dir() else p.read_text())
+            for p in sorted(folder.rglob("*"))}  # fmt: skip
+
+
+OUT_REASON = ("its folder docs leads through a symbolic link to {outside}, outside the repository {repo}: not written "
+              "(name a path outside the repository if you mean to write there)")  # fmt: skip
+
+
+def test_rule_pages_into_a_folder_that_is_a_link_out_delete_nothing(repo):
+    """``docs -> ../home``: the stale-page sweep removed ``home/HL999-my-notes.md`` before the
+    link check of the first page refused the write."""
+    (repo.parent / "home" / "HL999-my-notes.md").write_text("mine\n")
+    os.symlink("../home", "docs")
+    before = _tree(repo.parent / "home")
+    done = runner.invoke(app, ["rules", "--docs", "docs"])
+    outside = repo.parent / "home"
+    assert (done.exit_code, done.stderr) == (2, "hooklint: error: docs: cannot write rule pages: "
+                                                + OUT_REASON.format(outside=outside, repo=repo) + "\n")
+    assert _tree(repo.parent / "home") == before
+
+
+def test_rule_pages_under_a_linked_parent_make_no_folder(repo):
+    """``docs -> ../home`` and ``--docs docs/d1/d2``: ``os.makedirs`` made ``home/d1/d2`` before the
+    check."""
+    os.symlink("../home", "docs")
+    before = _tree(repo.parent / "home")
+    done = runner.invoke(app, ["rules", "--docs", "docs/d1/d2"])
+    assert (done.exit_code, done.stderr) == (2, "hooklint: error: docs/d1/d2: cannot write rule pages: "
+                                                + OUT_REASON.format(outside=repo.parent / "home", repo=repo) + "\n")
+    assert _tree(repo.parent / "home") == before
+
+
+def test_rule_pages_through_a_link_to_another_folder_of_the_repository_are_refused(repo):
+    """``docs -> app``: inside the repository, still a link: the pages would land in ``app``, the
+    stale sweep would run there."""
+    (repo / "app" / "HL999-kept.md").write_text("kept\n")
+    os.symlink("app", "docs")
+    before = _tree(repo / "app")
+    done = runner.invoke(app, ["rules", "--docs", "docs/rules"])
+    assert (done.exit_code, done.stderr) == (2, "hooklint: error: docs/rules: cannot write rule pages: its folder docs "
+                                                "leads through a symbolic link to app: hooklint never writes through a "
+                                                "link (name the folder it leads to, if you mean to write there)\n")
+    assert _tree(repo / "app") == before
+
+
+def test_a_rule_page_that_is_a_link_stops_the_run_before_any_change(repo):
+    """A current page that is a link was refused only when its turn came: the stale page was gone
+    and the pages before it rewritten by then."""
+    (repo / "docs").mkdir()
+    (repo / "docs" / "HL999-stale.md").write_text("stale\n")
+    (repo / "docs" / "HL001-yaml-syntax-error.md").write_text("old\n")
+    os.symlink("../../home/.bashrc", repo / "docs" / "HL002-duplicate-key.md")
+    before = _tree(repo / "docs")
+    done = runner.invoke(app, ["rules", "--docs", "docs"])
+    assert (done.exit_code, done.stderr) == (2, "hooklint: error: docs: cannot write rule pages: HL002-duplicate-key.md: "
+                                                "a symbolic link (to ../../home/.bashrc): hooklint never writes through "
+                                                "a link (remove it, or name another folder)\n")  # fmt: skip
+    assert _tree(repo / "docs") == before and bashrc(repo) == PRECIOUS
+
+
+def test_rule_pages_into_a_folder_named_outside_that_is_a_link_are_refused(repo):
+    """Named outside the repository, the folder is the user's choice, but the folder itself is
+    written in and swept: it is not taken through a link either."""
+    (repo.parent / "home" / "HL999-my-notes.md").write_text("mine\n")
+    os.symlink("home", repo.parent / "notes")
+    done = runner.invoke(app, ["rules", "--docs", "../notes"])
+    assert done.exit_code == 2
+    assert done.stderr == (f"hooklint: error: ../notes: cannot write rule pages: its folder ../notes leads through a "
+                           f"symbolic link to {repo.parent / 'home'}: hooklint never writes through a link (name the "
+                           "folder it leads to, if you mean to write there)\n")  # fmt: skip
+    assert (repo.parent / "home" / "HL999-my-notes.md").read_text() == "mine\n"
+
+
+def test_rule_pages_are_written_into_new_folders_and_stale_pages_removed(repo):
+    (repo / "docs" / "rules").mkdir(parents=True)
+    (repo / "docs" / "rules" / "HL999-gone.md").write_text("old\n")
+    os.symlink("../../home/.bashrc", repo / "docs" / "rules" / "HL998-gone-link.md")
+    for folder in ("docs/rules", "docs/new/deeper"):
+        done = runner.invoke(app, ["rules", "--docs", folder])
+        assert done.exit_code == 0, done.stderr
+        pages = sorted(os.listdir(folder))
+        assert pages[0] == "HL001-yaml-syntax-error.md" and not [p for p in pages if p.startswith("HL99")]
+    assert bashrc(repo) == PRECIOUS
+
+
+def test_a_cache_folder_named_inside_the_repository_is_not_written_through_a_link(repo, monkeypatch):
+    """``HOOKLINT_CACHE_DIR=.cache`` (a CI job keeping its cache in the checkout) and a pull request
+    committing ``.cache -> ../home``: cache entries were written (and would be pruned) there. A
+    cache folder whose path leads through a link is not used; the run is the same."""
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", ".cache")
+    os.symlink("../home", ".cache")
+    before = _tree(repo.parent / "home")
+    done = runner.invoke(app, ["lint", "-f", "json", "app"])
+    assert done.exit_code == 1 and json.loads(done.stdout)["findings"][0]["rule_id"] == "HL102"
+    assert _tree(repo.parent / "home") == before
+    os.unlink(".cache")
+    os.mkdir(".cache")  # a real folder there is used
+    assert runner.invoke(app, ["lint", "app"]).exit_code == 1 and list(Path(".cache").rglob("*.json"))
+
+
+def test_a_recursion_past_the_limit_outside_an_application_is_one_clear_line(repo, monkeypatch, capsys):
+    """A run-level step (discovery, the Application map) that recursed past Python's limit on a
+    hostile tree ended as "hooklint: internal error: RecursionError: maximum recursion depth
+    exceeded" (a run over /tmp): one line that says what happened, exit 2."""
+    import sys
+
+    import hooklint.pipeline
+    from hooklint.cli import main
+
+    def deep(*args, **kwargs):
+        return deep(*args, **kwargs)
+
+    monkeypatch.setattr(hooklint.pipeline, "lint_paths", deep)
+    monkeypatch.setattr(sys, "argv", ["hooklint", "lint", "app"])
+    with pytest.raises(SystemExit) as ended:
+        main()
+    assert ended.value.code == 2
+    assert capsys.readouterr().err == ("hooklint: error: the repository holds something nested too deeply for hooklint "
+                                       "to follow (Python's recursion limit); nothing was checked. Please report it "
+                                       "with the files that cause it.\n")  # fmt: skip
+
+
+def test_a_chart_nested_deeper_than_the_recursion_limit_beside_applications_is_linted(tmp_path, monkeypatch):
+    """A chart whose templates sit 1,100 folders deep, in a repository with an Application (a
+    ``hooklint lint`` over /tmp, which holds such test folders): the Application map's look for
+    Applications a chart may render walked it with Python 3.11's ``os.walk``, which recurses per
+    level, and the run ended in "hooklint: internal error: RecursionError". Every walk is
+    :func:`hooklint.files.walk_tree` now (no recursion)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git/config").write_text('[remote "origin"]\n\turl = https://github.com/acme/deep\n')
+    (tmp_path / "apps").mkdir()
+    (tmp_path / "apps/app.yaml").write_text(
+        "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: app, namespace: argocd}\nspec:\n"
+        "  project: team\n  destination: {server: https://kubernetes.default.svc, namespace: app}\n  source:\n"
+        "    repoURL: https://github.com/acme/deep\n    path: app\n")
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app/hook.yaml").write_text(LATEST_TAG_HOOK)
+    (tmp_path / "deep").mkdir()
+    (tmp_path / "deep/Chart.yaml").write_text("apiVersion: v2\nname: deep\nversion: 1.0.0\n")
+    os.chdir(tmp_path / "deep")
+    os.mkdir("templates")
+    os.chdir("templates")
+    for _ in range(1100):
+        os.mkdir("d")
+        os.chdir("d")
+    Path("cm.yaml").write_text(CONFIGMAP)
+    os.chdir(tmp_path)
+    try:
+        done = runner.invoke(app, ["lint", "-f", "json", "app"])
+    finally:
+        remove_tree(str(tmp_path / "deep"))  # pytest's own clean-up of old folders recurses per level
+    assert done.exit_code == 1, done.output
+    assert ("app/hook.yaml", "HL102") in [(f["path"], f["rule_id"]) for f in json.loads(done.stdout)["findings"]]
+
+
+def test_no_walk_copy_or_removal_of_a_tree_recurses_per_level():
+    """Python 3.11's ``os.walk``, ``shutil.copytree`` and ``shutil.rmtree`` recurse once per folder
+    level: on a tree nested deeper than the recursion limit each ends in a RecursionError. hooklint
+    walks, copies and removes trees with :func:`hooklint.files.walk_tree`, ``copy_tree`` and
+    ``remove_tree`` (the Helm child, which imports nothing of hooklint, with its own ``_walk``)."""
+    import re
+
+    top = Path(__file__).resolve().parent.parent / "hooklint"
+    found = []
+    for path in sorted(top.rglob("*.py")):
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            code = line.split("#", 1)[0]
+            if re.search(r"\bos\.walk\(|shutil\.(copytree|rmtree)\(", code) and "``" not in code:
+                found.append(f"{path.relative_to(top.parent)}:{number}: {line.strip()}")
+    assert found == []
+
+
+def test_copy_tree_copies_a_tree_deeper_than_the_recursion_limit(tmp_path):
+    from hooklint.files import copy_tree
+
+    os.mkdir(tmp_path / "src")
+    os.chdir(tmp_path / "src")
+    for _ in range(1100):
+        os.mkdir("d")
+        os.chdir("d")
+    Path("f.yaml").write_text("x: 1\n")
+    os.symlink("f.yaml", "link.yaml")
+    os.chdir(tmp_path)
+    try:
+        copy_tree(str(tmp_path / "src"), str(tmp_path / "dst"))
+        deepest = os.path.join(str(tmp_path / "dst"), *["d"] * 1100)
+        assert open(os.path.join(deepest, "f.yaml")).read() == "x: 1\n"
+        assert os.readlink(os.path.join(deepest, "link.yaml")) == "f.yaml"
+    finally:
+        remove_tree(str(tmp_path / "src"))
+        remove_tree(str(tmp_path / "dst"))
+
+
+def test_diff_over_a_base_nested_deeper_than_the_recursion_limit(tmp_path, monkeypatch):
+    """``hooklint diff`` checks the base out into a temporary folder; ``TemporaryDirectory``
+    removed it with ``shutil.rmtree``, which recurses per level: a base with folders 1,100 deep
+    ended the run in a RecursionError. The folder is removed with ``remove_tree`` now."""
+    import subprocess
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run([*git, "init", "-q", "."], check=True)
+    os.mkdir("deep")
+    os.chdir("deep")
+    for _ in range(1100):
+        os.mkdir("d")
+        os.chdir("d")
+    Path("cm.yaml").write_text(CONFIGMAP)
+    os.chdir(tmp_path)
+    Path("a.yaml").write_text(CONFIGMAP.replace("name: ", "name: a", 1))
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "base"], check=True)
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "hook.yaml").write_text(LATEST_TAG_HOOK)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "head"], check=True)
+    try:
+        done = runner.invoke(app, ["diff", "-f", "json", "HEAD~1"])
+    finally:
+        remove_tree(str(tmp_path / "deep"))
+    assert done.exit_code == 1, done.output
+    assert "HL102" in [f["rule_id"] for f in json.loads(done.stdout)["new"]]

@@ -42,7 +42,7 @@ from typing import Any, Callable, Iterator
 
 from hooklint.catalog import Catalog
 from hooklint.config import DEFAULT_MAX_FILE_SIZE, Config, ConfigError, PathFilter, check_found, find_config_for
-from hooklint.files import read_bytes
+from hooklint.files import read_bytes, temporary_folder, walk_tree
 from hooklint.loader import within as within_folder
 from hooklint.findings import Finding, InputError, RunResult, fingerprints, identity
 from hooklint.pipeline import PlannedApplication, lint_paths
@@ -247,7 +247,7 @@ def _git_folder(top: str) -> None:
         raise _refuse(f"{dot_git} is a symbolic link (to {os.readlink(dot_git)})")
     if not os.path.isdir(dot_git):
         raise _refuse(f"{dot_git} is not a folder (a 'gitdir:' file: a worktree, a submodule or another repository)")
-    for folder, dirs, files in os.walk(dot_git):
+    for folder, dirs, files in walk_tree(dot_git):
         for entry in dirs + files:
             path = os.path.join(folder, entry)
             try:
@@ -382,7 +382,7 @@ def checkout(top: str, commit: str) -> Iterator[Checkout]:
     application that reads one is HL009, as in a working tree). Raises
     :class:`ReviewError`: a missing object (a partial clone: nothing is fetched), git failing."""
     listing = _git(["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", commit], top, binary=True)
-    with tempfile.TemporaryDirectory(prefix="hooklint-diff-") as scratch:
+    with temporary_folder("hooklint-diff-") as scratch:
         # named as the repository's top, as the working tree is: a chart there is named after its
         # folder (its release name), which a random temporary name made invalid on the base side
         folder = os.path.join(scratch, os.path.basename(os.path.normpath(top)) or "repository")

@@ -1080,7 +1080,9 @@ class DirectoryOptions:
     def excludes(self, relative: str) -> str | None:
         """Why a manifest file at ``relative`` (to the application folder, ``/``-separated) is left
         out, or None when it is read (``getPotentiallyValidManifestFile``: exclude first, then
-        include). A glob on which gobwas/glob would panic leaves nothing out."""
+        include). A glob on which gobwas/glob would panic, or one nested too deeply for hooklint
+        to follow (:class:`~hooklint.sources.appmap.argoglob.GlobTooDeep`), leaves nothing out:
+        the file is read and checked (fail closed)."""
         if not self.exclude and not self.include:
             return None
         # gobwas/glob's port only for an Application that sets a glob: a run over plain files never imports it
@@ -1091,6 +1093,6 @@ class DirectoryOptions:
                 return f"matches directory.exclude {self.exclude!r}"
             if self.include and not glob_match(self.include, relative):
                 return f"does not match directory.include {self.include!r}"
-        except GlobPanic:  # Argo CD's repo server fails on it: read the file rather than leave it out
+        except GlobPanic:  # Argo CD's repo server fails on it, or too deep here: read the file rather than leave it out
             pass
         return None

@@ -41,7 +41,7 @@ import tempfile
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from hooklint.files import read_bytes
+from hooklint.files import read_bytes, walk_tree
 from hooklint.sources.render.redact import go_quoted, secret_key
 from hooklint.text import go_trim_space, literal_spans
 from hooklint.yamlio import BoundedLoader, Map, Seq, go_yaml_text
@@ -551,7 +551,7 @@ def _repository_folders(root: str) -> list[str]:
     """Every folder of the repository, relative, ``/``-separated, without hidden ones
     (``GetGitDirectories``: ``filepath.WalkDir``, hidden folders skipped, ``.`` left out)."""
     out = []
-    for folder, dirs, _ in os.walk(root):  # symbolic links to folders are no folders (fs.DirEntry.IsDir)
+    for folder, dirs, _ in walk_tree(root):  # symbolic links to folders are no folders (fs.DirEntry.IsDir)
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not os.path.islink(os.path.join(folder, d)))
         relative = os.path.relpath(folder, root)
         if relative != ".":
@@ -561,7 +561,7 @@ def _repository_folders(root: str) -> list[str]:
 
 def _repository_files(root: str) -> list[str]:
     out = []
-    for folder, dirs, names in os.walk(root):
+    for folder, dirs, names in walk_tree(root):
         dirs[:] = sorted(d for d in dirs if d != ".git")
         for name in names:
             out.append(os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/"))

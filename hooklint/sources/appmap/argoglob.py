@@ -39,6 +39,13 @@ class GlobPanic(RuntimeError):
     """Matching would make Go panic (a slice out of range): the repo server fails the request."""
 
 
+class GlobTooDeep(GlobPanic):
+    """A pattern nested deeper (``{{{...}}}``, hundreds of alternatives in a row) than this port's
+    recursive compiler and matchers can follow within Python's recursion limit; gobwas/glob (Go's
+    growing stacks) compiles and matches it. Its callers treat it as they treat :class:`GlobPanic`:
+    they fail closed (``directory.include``/``exclude``: the file is read, never left out)."""
+
+
 # --- unicode/utf8 on bytes --------------------------------------------------------------------
 
 
@@ -1030,20 +1037,27 @@ class Glob:
     def __init__(self, pattern: str, separators: str = "") -> None:
         """Compile ``pattern`` as gobwas/glob v0.2.3 does with ``separators`` (each a character
         ``*`` and ``?`` never match; Argo CD's ``util/glob`` passes none for directory globs).
-        Raises :class:`GlobError` with gobwas/glob's message when it does not compile."""
+        Raises :class:`GlobError` with gobwas/glob's message when it does not compile, and
+        :class:`GlobTooDeep` for one nested too deeply to follow here."""
         data = pattern.encode("utf-8", "surrogatepass")
-        self._matcher = _compile(_parse(_Lexer(data)), [ord(c) for c in separators])
-        self._trees = list(_trees(self._matcher))
+        try:
+            self._matcher = _compile(_parse(_Lexer(data)), [ord(c) for c in separators])
+            self._trees = list(_trees(self._matcher))
+        except RecursionError:
+            raise GlobTooDeep("pattern nested too deeply for hooklint to compile") from None
 
     def match(self, text: str) -> bool:
         """Whether ``text`` (a file path: undecodable bytes kept as ``os`` gives them, through
-        ``surrogateescape``) matches. Raises :class:`GlobPanic` where Go would panic, and
+        ``surrogateescape``) matches. Raises :class:`GlobPanic` where Go would panic,
+        :class:`GlobTooDeep` when the match recurses deeper than Python follows, and
         :class:`hooklint.deadline.RunTimeout` when the run's deadline passes while matching."""
         memo = _Memo() if self._trees else None
         for tree in self._trees:
             tree.memo = memo
         try:
             return self._matcher.match(text.encode("utf-8", "surrogateescape"))
+        except RecursionError:
+            raise GlobTooDeep("pattern nested too deeply for hooklint to match") from None
         finally:
             for tree in self._trees:
                 tree.memo = None
@@ -1068,11 +1082,21 @@ def _trees(matcher: _Matcher | None) -> Iterator[_BTree]:
 def compile_glob(pattern: str, separators: str = "") -> Glob | None:
     """The compiled ``pattern``, or None when gobwas/glob refuses it (``util/glob`` ``Match``
     then logs "failed to compile pattern" and returns false). Remembered per pattern (a folder's
-    ``include`` is matched against each of its files)."""
+    ``include`` is matched against each of its files). Raises :class:`GlobTooDeep` for a pattern
+    nested too deeply to follow here (remembered too)."""
+    if (pattern, separators) in _TOO_DEEP:
+        raise GlobTooDeep("pattern nested too deeply for hooklint to compile")
     try:
         return Glob(pattern, separators)
     except GlobError:
         return None
+    except GlobTooDeep:
+        _TOO_DEEP.add((pattern, separators))  # not compiled again for each file
+        raise
+
+
+#: Patterns :func:`compile_glob` found too deeply nested (:class:`GlobTooDeep`), with their separators.
+_TOO_DEEP: set[tuple[str, str]] = set()
 
 
 # --- Go's path.Match (the git directories generator's globs) ------------------------------------

@@ -478,7 +478,8 @@ def _map_sources(files: list[str], run_files: list[str], repository_files: list[
     foreign = _foreign_note(files, config) if config is not None and not any(s.remote is None for s in sources) else []
     notices.extend(foreign)  # all name other repositories: say so once
     if config is not None and (any(s.remote is None for s in sources) or repository_files):
-        sources = application_map(sources, files, [f for f in run_files if f in set(files)], config, notices, plane)
+        known = set(files)  # once: in the comprehension it was built again per file (quadratic: a run over /tmp)
+        sources = application_map(sources, files, [f for f in run_files if f in known], config, notices, plane)
     return sources, appsets, foreign
 
 
@@ -1612,7 +1613,8 @@ def _chart_may_render_applications(folder: str) -> tuple[bool, bool]:
     from hooklint.sources.appmap.applications import mentions_application
 
     possible = False
-    for below, dirs, names in os.walk(folder):
+    from hooklint.files import walk_tree  # noqa: PLC0415 - os.walk recurses per level (3.11)
+    for below, dirs, names in walk_tree(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for n in sorted(names):
             full = os.path.join(below, n)

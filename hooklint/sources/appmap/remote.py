@@ -24,14 +24,13 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import shutil
 import tempfile
 from dataclasses import dataclass
 from typing import Any
 
 from hooklint.config import Config
 from hooklint.findings import Finding, Span
-from hooklint.files import read_bytes
+from hooklint.files import copy_tree, read_bytes, remove_tree, walk_tree
 from hooklint.loader import LoadedFile, parse_text, read_file, within
 from hooklint.text import url_credentials
 from hooklint.sources.repository.spelling import may_hold
@@ -127,6 +126,7 @@ def policy_of(config: Config) -> FetchPolicy:
     ``--fetch-host`` entries, ``fetch-credentials``, the limits; the cache under the render cache's
     folder, else a folder of the run). Raises ValueError for a credentials file it cannot read."""
     from hooklint.config import parse_host_entry  # noqa: PLC0415
+    from hooklint.files import cache_refused  # noqa: PLC0415
     from hooklint.sources.render.cache import cache_dir  # noqa: PLC0415
 
     key = (tuple(config.fetch_hosts), config.found, tuple(config.fetch_command_hosts), config.fetch_credentials,
@@ -138,7 +138,8 @@ def policy_of(config: Config) -> FetchPolicy:
     hosts = [parse_host_entry(e, command_line=True) for e in config.fetch_command_hosts]
     hosts += [dataclasses.replace(parse_host_entry(e), found=config.found) for e in config.fetch_hosts]
     folder = cache_dir()
-    cache = os.path.join(folder, "fetch") if folder else tempfile.mkdtemp(prefix="hooklint-fetch-")
+    refused = folder is not None and cache_refused(folder)  # a cache folder leading through a link: a folder of the run
+    cache = os.path.join(folder, "fetch") if folder and not refused else tempfile.mkdtemp(prefix="hooklint-fetch-")
     policy = FetchPolicy(Hosts(hosts), load_credentials(config.fetch_credentials) if config.fetch_credentials else {},
                          config.fetch_max_bytes, config.fetch_max_files, config.fetch_timeout, cache)  # fmt: skip
     _POLICIES[key] = policy
@@ -416,8 +417,7 @@ def _checkout(cache: str, fetched: Fetched, values: list[tuple[str, bytes]]) -> 
     os.makedirs(os.path.dirname(folder), 0o700, exist_ok=True)
     building = tempfile.mkdtemp(dir=os.path.dirname(folder), prefix=".building-")
     try:
-        shutil.copytree(fetched.folder, os.path.join(building, CHART_FOLDER, os.path.basename(fetched.folder)),
-                        symlinks=True)  # fmt: skip
+        copy_tree(fetched.folder, os.path.join(building, CHART_FOLDER, os.path.basename(fetched.folder)))
         for relative, data in values:
             target = os.path.join(building, relative)
             os.makedirs(os.path.dirname(target), exist_ok=True)
@@ -431,7 +431,7 @@ def _checkout(cache: str, fetched: Fetched, values: list[tuple[str, bytes]]) -> 
                 raise
     finally:
         if os.path.isdir(building):
-            shutil.rmtree(building, ignore_errors=True)
+            remove_tree(building)
     return folder
 
 
@@ -504,7 +504,7 @@ def _manifest_files(folder: str, options: Any, root: str) -> list[str]:
     ``getPotentiallyValidManifestFile``; the fetch step refused a tree with a link out of it)."""
     found = []
     real_root = os.path.realpath(root)
-    for top, folders, names in os.walk(folder):
+    for top, folders, names in walk_tree(folder):
         folders[:] = sorted(f for f in folders if not f.startswith(".")) if options.recurse else []
         for name in sorted(names):
             path = os.path.join(top, name)

@@ -180,7 +180,8 @@ def _run(args: list[str], cwd: str, protocol: str, pin: str, budget: Budget, dat
 def _size(folder: str) -> int:
     """Bytes of the regular files under ``folder`` (links not followed)."""
     total = 0
-    for top, _, names in os.walk(folder):
+    from hooklint.files import walk_tree  # noqa: PLC0415 - os.walk recurses per level (3.11)
+    for top, _, names in walk_tree(folder):
         for name in names:
             try:
                 total += os.lstat(os.path.join(top, name)).st_size

@@ -187,12 +187,34 @@ def _archive_depth(data, base, nesting=0):
     return deepest
 
 
+def _walk(top):
+    """``os.walk(top)`` (links not followed, errors ignored) without recursion: Python 3.11's
+    recurses once per level, and a chart's templates nested 1,000 folders deep raised RecursionError."""
+    stack = [top]
+    while stack:
+        folder = stack.pop()
+        try:
+            with os.scandir(folder) as listing:
+                entries = list(listing)
+        except OSError:
+            continue
+        dirs, names = [], []
+        for entry in entries:
+            try:
+                is_dir = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                is_dir = False
+            (dirs if is_dir else names).append(entry.name)
+        yield folder, dirs, names
+        stack.extend(os.path.join(folder, name) for name in reversed(dirs))
+
+
 def _deepest(chart):
     """The most ``/`` in the name Helm's engine gives a template of the chart in folder ``chart``
     (``<name>/templates/x.yaml``; ``<name>/charts/<sub>/templates/...`` for a subchart, unpacked
     or packaged): chart names and aliases hold no ``/`` (helm pkg/chart/v2 metadata.go ``Validate``)."""
     deepest = 2
-    for folder, _, names in os.walk(chart):
+    for folder, _, names in _walk(chart):
         inside = os.path.relpath(folder, chart)
         parts = [] if inside == "." else inside.split(os.sep)
         for name in names:

@@ -41,7 +41,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
-from hooklint.files import FileTooLarge, NotRegularFile, read_bytes
+from hooklint.files import FileTooLarge, NotRegularFile, read_bytes, walk_tree
 from hooklint.sources.repository.withheld import GIT_DATA, GIT_REASON, Withheld
 
 #: The largest decompressed packaged subchart read (bytes), as Helm's own loader bound.
@@ -552,7 +552,7 @@ def git_paths(chart: str, limit: int = 20000) -> list[str]:
     if not os.path.isdir(top) or os.path.islink(top):
         return [GIT_DATA] if os.path.lexists(top) else []
     found = []
-    for folder, dirs, names in os.walk(top):
+    for folder, dirs, names in walk_tree(top):
         dirs.sort()
         for name in sorted(names):
             found.append(os.path.relpath(os.path.join(folder, name), chart).replace(os.sep, "/"))

@@ -2241,7 +2241,7 @@ def _version_output(argv: list[str]) -> str:
     except (OSError, subprocess.TimeoutExpired):
         return ""
     finally:
-        shutil.rmtree(home, ignore_errors=True)
+        remove_tree(home)
 
 
 _STRUCTURED_TARGET = re.compile(r'in replacement target: wrong node kind: expected MappingNode but got ScalarNode: '

@@ -74,7 +74,7 @@ from typing import Any, TypeVar
 import ahocorasick
 import yaml
 
-from hooklint.files import read_bytes
+from hooklint.files import read_bytes, walk_tree
 from hooklint.sources.repository import facts
 from hooklint.sources.render.rendered import RenderError
 from hooklint.text import REDACTED, SECRET_KEY, escape_controls, url_credentials
@@ -1428,7 +1428,7 @@ def render_error_redactor(error: RenderError, folder: str, root: str, *, helm: b
 
 def _files_under(folder: str) -> list[str]:
     found: list[str] = []
-    for top, dirs, files in os.walk(folder):
+    for top, dirs, files in walk_tree(folder):
         dirs[:] = sorted(d for d in dirs if not os.path.islink(os.path.join(top, d)))
         found.extend(os.path.join(top, f) for f in sorted(files))
         if len(found) >= MAX_FILES:

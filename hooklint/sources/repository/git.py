@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from hooklint.files import read_bytes
+from hooklint.files import read_bytes, walk_tree
 from hooklint.loader import DEFAULT_MAX_FILE_SIZE
 
 
@@ -149,7 +149,7 @@ def _loose_refs(common: str, prefix: str, budget: list[int]) -> dict[str, str]:
     most ``budget[0]`` of them in all (decremented); a symbolic or unreadable one is left out."""
     out: dict[str, str] = {}
     top = os.path.join(common, prefix)
-    for folder, dirs, names in os.walk(top):
+    for folder, dirs, names in walk_tree(top):
         dirs.sort()
         for name in sorted(names):
             if budget[0] <= 0:
