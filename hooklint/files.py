@@ -627,12 +627,29 @@ def cache_refused(root: str) -> bool:
     """Whether the cache folder ``root`` may not be written (nor pruned): named inside the
     current folder's repository (``HOOKLINT_CACHE_DIR=.cache`` in CI) with a symbolic link among
     its existing components (:func:`check_folders`: a pull request committing ``.cache ->
-    /home/runner`` must not have entries written and pruned there)."""
-    try:
-        check_folders(root)
-    except OSError:
-        return True
-    return False
+    /home/runner`` must not have entries written and pruned there). Asked once per run for a
+    folder and current folder (every cache entry read or written asks it; :func:`forget_runs_answers`
+    at a run's start)."""
+    key = (root, os.getcwd())
+    refused = _CACHE_REFUSED.get(key)
+    if refused is None:
+        try:
+            check_folders(root)
+            refused = False
+        except OSError:
+            refused = True
+        _CACHE_REFUSED[key] = refused
+    return refused
+
+
+#: (cache folder, current folder) -> :func:`cache_refused`'s answer, for this run.
+_CACHE_REFUSED: dict[tuple[str, str], bool] = {}
+
+
+def forget_runs_answers() -> None:
+    """Forget what :func:`cache_refused` answered: the start of a run
+    (:func:`hooklint.sources.repository.facts.reset`)."""
+    _CACHE_REFUSED.clear()
 
 
 def _linked_folders(entry: str) -> bool:

@@ -16,7 +16,7 @@ import sys
 from typing import Any
 from stat import S_ISDIR, S_ISLNK, S_ISREG
 
-from hooklint import loader
+from hooklint import files, loader
 from hooklint.files import read_bytes
 from hooklint.loader import DEFAULT_MAX_FILE_SIZE, LoadedFile, parse_bytes, read_file
 from hooklint.sources.repository import git, spelling
@@ -82,6 +82,7 @@ def reset() -> None:
     _without_git.clear()
     _memos.clear()
     _checkouts.clear()
+    files.forget_runs_answers()
     sandbox = sys.modules.get("hooklint.sources.sandbox")  # only a run that rendered has programs to forget
     if sandbox is not None:
         sandbox.forget()
