@@ -927,3 +927,33 @@ def test_hl206_post_delete_hook_with_a_health_check_or_a_custom_kind_is_not_the_
     custom = POST_DELETE_SECRET.replace("apiVersion: v1\nkind: Secret", "apiVersion: example.com/v1\nkind: Farewell")
     for text in (job, custom):  # a Job has a health check; a custom kind may have a bundled Lua one
         assert [f for f in lint_text(text, config=cfg) if f.rule_id == "HL206" and "panics" in f.message] == []
+
+
+_HL107_CAUGHT = ["PGPASSWORD", "pgpassword", "MYPASSWORD", "APITOKEN", "VAULTTOKEN", "DB_PASSWORD", "PG_PASSWORD",
+                 "MYSQL_PWD", "DBPASSWD", "GPG_PASSPHRASE", "CLIENTSECRET", "DATADOGAPIKEY", "AWS_SECRET_ACCESS_KEY",
+                 "GOOGLE_APPLICATION_CREDENTIALS_JSON", "SSHPRIVATEKEY", "ADMIN_PASSWORD_HASH", "OAUTH_TOKEN_URL"]
+_HL107_QUIET = ["PGPASSWORD_FILE", "TOKEN_PATH", "WEBHOOK_TOKEN_URL", "SECRET_NAME", "TOKEN_REF", "AWS_ACCESS_KEY_ID",
+                "TOKEN_TTL", "PASSWORD_MIN_LENGTH", "AUTH_TOKEN_ENABLED", "MAX_TOKENS", "TOKENIZER_MODEL", "PWD",
+                "OLDPWD", "DB_USER", "PASSWORD_REQUIRED", "TOKEN_AUDIENCE", "SECRET_STORE_PROVIDER"]
+
+
+@pytest.mark.parametrize("name", _HL107_CAUGHT)
+def test_hl107_finds_credential_words_inside_names(name: str) -> None:
+    """A credential word is found as a whole word or at the end of a word written without separators
+    (PGPASSWORD is libpq's password variable); an address is a credential when it carries a userinfo."""
+    value = "https://bot:hunter2@auth.example.com/token" if name.endswith("URL") else "hunter2"
+    text = HL107_POD.format(env=f'        - {{name: {name}, value: "{value}"}}')
+    assert hits("HL107", text) == [
+        (13, 27 + len(name), f"Env var {name} of container 'smoke' of Pod/smoke carries a literal value: the "
+                             "credential is in the Git repository, in every rendered manifest and in the Pod's spec, "
+                             "readable by anyone who can read the repository or the Pod. Use valueFrom.secretKeyRef."),
+    ]
+
+
+@pytest.mark.parametrize("name", _HL107_QUIET)
+def test_hl107_quiet_on_names_that_hold_no_credential(name: str) -> None:
+    """Paths, Secret names, key ids, lifetimes, lengths, switches, the shell's working directories and
+    an address without userinfo hold no credential."""
+    value = "https://auth.example.com/token" if name.endswith("URL") else "/var/run/secrets/x"
+    text = HL107_POD.format(env=f'        - {{name: {name}, value: "{value}"}}')
+    assert hits("HL107", text) == []

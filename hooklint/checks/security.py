@@ -15,6 +15,7 @@ from hooklint.checks.pods import mounted_volumes, phase_words, pods_in_scope, ru
 from hooklint.findings import Span
 from hooklint.images import allowed, is_templated, parse_image
 from hooklint.sources.repository.kustomize_spec import go_fold
+from hooklint.text import url_credentials
 from hooklint.sources.repository.volumes import HostPathVolume, node_path, volume_match_facts
 from hooklint.sources.repository.volumes import storage_class as volumes_storage_class
 from hooklint.model import BASELINE_CAPABILITIES, KUBEFLOW_REPLICA_SPECS, MAX_POD_SPEC_DEPTH, POD_KINDS, RUN_TO_COMPLETION_KINDS, TEMPLATE_ONLY_KINDS, find_pod_specs, Container, Manifest, PodSpec, binding_grantee, get_map, selects
@@ -1320,24 +1321,51 @@ def _workflow_pods_not_read(m: Manifest, ctx: Context) -> Iterator[Hit]:
             )
 
 
+#: The words that name a credential, as whole words of a name (``DB_PASSWORD``) or as the end of a
+#: word written without separators (``PGPASSWORD``, PostgreSQL's client variable; ``VAULTTOKEN``,
+#: ``DATADOGAPIKEY``): the same words :data:`hooklint.text.SECRET_KEY` reads as secrets, but for
+#: ``PWD``, which ends a word only as itself (``OLDPWD`` is the shell's previous directory).
 _CREDENTIAL_WORDS = frozenset({"PASSWORD", "PASSWD", "PASSPHRASE", "PWD", "TOKEN", "SECRET", "APIKEY",
                                "CREDENTIAL", "CREDENTIALS"})  # fmt: skip
+_CREDENTIAL_ENDINGS = ("PASSWORD", "PASSWD", "PASSPHRASE", "TOKEN", "SECRET", "APIKEY", "ACCESSKEY",
+                       "PRIVATEKEY", "AUTHKEY", "SECRETKEY", "CREDENTIAL", "CREDENTIALS")  # fmt: skip
 _CREDENTIAL_PAIRS = frozenset({("API", "KEY"), ("ACCESS", "KEY"), ("PRIVATE", "KEY"), ("AUTH", "KEY"), ("SECRET", "KEY")})
-#: A last word that makes the variable *about* a credential, not the credential itself.
+#: Names that are exactly these hold the shell's working directories, not a password.
+_SHELL_NAMES = frozenset({"PWD", "OLDPWD"})
+#: A last word that makes the variable *about* a credential, not the credential itself: where it
+#: is (a file, a path, a Secret's name, a key's id), how it behaves (its lifetime, length, whether
+#: it is enabled) or what kind it is.
 _NOT_CREDENTIAL_TAILS = frozenset({"FILE", "PATH", "NAME", "ID", "REF", "DIR", "URL", "URI", "EXPIRY",
                                    "SECONDS", "TTL", "TYPE", "HEADER", "ENDPOINT", "LENGTH", "LIMIT",
-                                   "COUNT", "SIZE", "KEYS", "FIELD", "MOUNT", "VERSION"})  # fmt: skip
+                                   "COUNT", "SIZE", "KEYS", "FIELD", "MOUNT", "VERSION", "ENABLED",
+                                   "DISABLED", "ENABLE", "DISABLE", "REQUIRED", "TIMEOUT", "LIFETIME",
+                                   "DURATION", "AUDIENCE", "ISSUER", "SCOPE", "SCOPES", "POLICY",
+                                   "FORMAT", "ALGORITHM", "KIND", "NAMESPACE", "PROVIDER"})  # fmt: skip
+#: Of those, the last words of a variable holding an address, which may still carry a credential
+#: in its userinfo (``https://user:password@host``) or query (``?access_token=``).
+_ADDRESS_TAILS = frozenset({"URL", "URI"})
 
 
-def looks_like_credential(name: str) -> bool:
-    """True for env var names such as DB_PASSWORD, GITHUB_TOKEN or AWS_SECRET_ACCESS_KEY, by whole
-    words: not MAX_TOKENS, TOKENIZER_MODEL, TOKEN_FILE, SECRET_NAME or OAUTH_TOKEN_URL."""
-    words = [w for w in name.upper().replace("-", "_").replace(".", "_").split("_") if w]
-    if not words or words[-1] in _NOT_CREDENTIAL_TAILS:
-        return False
-    if _CREDENTIAL_WORDS.intersection(words):
+def _credential_words(words: list[str]) -> bool:
+    if _CREDENTIAL_WORDS.intersection(words) or any(pair in _CREDENTIAL_PAIRS for pair in zip(words, words[1:])):
         return True
-    return any(pair in _CREDENTIAL_PAIRS for pair in zip(words, words[1:]))
+    return any(word.endswith(_CREDENTIAL_ENDINGS) for word in words)
+
+
+def looks_like_credential(name: str, value: str = "") -> bool:
+    """True for env var names such as DB_PASSWORD, GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, PGPASSWORD
+    or VAULTTOKEN: a credential word (:data:`_CREDENTIAL_WORDS`, :data:`_CREDENTIAL_PAIRS`) as a
+    whole word (split at ``_``, ``-`` and ``.``, any case) or ending a word
+    (:data:`_CREDENTIAL_ENDINGS`). Not MAX_TOKENS, TOKENIZER_MODEL, PWD, nor a name whose last
+    word says it is about a credential (:data:`_NOT_CREDENTIAL_TAILS`: TOKEN_FILE, SECRET_NAME,
+    TOKEN_TTL, PASSWORD_MIN_LENGTH, AUTH_TOKEN_ENABLED), but for an address (OAUTH_TOKEN_URL)
+    whose ``value`` carries a credential (:func:`hooklint.text.url_credentials` hides some)."""
+    words = [w for w in name.upper().replace("-", "_").replace(".", "_").split("_") if w]
+    if not words or name.upper() in _SHELL_NAMES or not _credential_words(words):
+        return False
+    if words[-1] in _ADDRESS_TAILS:
+        return url_credentials(value) != value
+    return words[-1] not in _NOT_CREDENTIAL_TAILS
 
 
 @check("HL107", kinds=POD_KINDS)
@@ -1354,7 +1382,7 @@ def hook_literal_secret_env(m: Manifest, ctx: Context) -> Iterator[Hit]:
             name, value = var.get("name"), var.get("value")
             if not isinstance(name, str) or not isinstance(value, str) or not value.strip():
                 continue
-            if value.startswith("$(") or not looks_like_credential(name):
+            if value.startswith("$(") or not looks_like_credential(name, value):
                 continue
             yield Hit(
                 f"Env var {name} of {_where(m, container)} carries a literal value: the credential "
