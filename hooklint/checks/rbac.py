@@ -61,6 +61,84 @@ CLIENT_SIGNERS = ("kubernetes.io/kube-apiserver-client", "kubernetes.io/kube-api
 CERTIFICATES_GROUP = "certificates.k8s.io"
 
 
+#: Argo CD's API group (``argoproj.io``), whose Applications, ApplicationSets and AppProjects tell
+#: Argo CD what to deploy where.
+ARGOPROJ_GROUP = "argoproj.io"
+#: The ConfigMaps of Argo CD's namespace that hold its settings (argo-cd v3.5.1 ``common/common.go``:
+#: ``ArgoCDConfigMapName``, ``ArgoCDRBACConfigMapName``, ``ArgoCDCmdParamsConfigMapName``,
+#: ``ArgoCDKnownHostsConfigMapName``, ``ArgoCDTLSCertsConfigMapName``, ``ArgoCDGPGKeysConfigMapName``):
+#: its settings and SSO, its RBAC policy, its components' flags, and the SSH hosts, TLS certificates
+#: and GPG keys it trusts for repositories.
+ARGOCD_CONFIG_MAPS = ("argocd-cm", "argocd-rbac-cm", "argocd-cmd-params-cm", "argocd-ssh-known-hosts-cm",
+                      "argocd-tls-certs-cm", "argocd-gpg-keys-cm")  # fmt: skip
+#: The Secret holding Argo CD's admin password and the key that signs its session tokens
+#: (``common.ArgoCDSecretName``; ``admin.password``, ``server.secretkey``).
+ARGOCD_SECRET = "argocd-secret"
+#: Why each write HL106 reports on Argo CD's own objects gives a hook control of Argo CD, whose
+#: application controller holds every verb on every resource: ``(resource, API group, verbs
+#: reported, why)``. Creating, updating or patching an Application or ApplicationSet (which
+#: generates Applications) makes Argo CD deploy what it says; an AppProject holds the limits of its
+#: Applications (source repositories, destinations, cluster-scoped kinds); the ConfigMaps of
+#: :data:`ARGOCD_CONFIG_MAPS` hold Argo CD's settings and RBAC; a new Secret labelled
+#: ``argocd.argoproj.io/secret-type: cluster``, ``repository`` or ``repo-creds`` adds a cluster
+#: or repository to Argo CD (argo-cd v3.5.1 ``docs/operator-manual/declarative-setup.md``; RBAC
+#: cannot limit the labels a created Secret carries), and updating ``argocd-secret`` changes the
+#: admin password and the signing key. ``delete`` is not reported: deleting removes what Argo CD
+#: deploys, it does not make it deploy anything.
+ARGOCD_WRITES = (
+    ("applications", ARGOPROJ_GROUP, ("create", "update", "patch"),
+     "it can create or repoint an Application to deploy anything anywhere Argo CD deploys, with the application "
+     "controller's rights"),
+    ("applicationsets", ARGOPROJ_GROUP, ("create", "update", "patch"),
+     "it can make an ApplicationSet generate Applications that deploy anything anywhere Argo CD deploys"),
+    ("appprojects", ARGOPROJ_GROUP, ("create", "update", "patch"),
+     "it can rewrite a project's limits on source repositories, destinations and cluster-scoped kinds"),
+    ("configmaps", "", ("create", "update", "patch"),
+     "it can change Argo CD's settings or RBAC policy, or the repository hosts, certificates and keys it trusts"),
+    ("secrets", "", ("create",),
+     "it can add a cluster or repository credential to Argo CD, a Secret labelled "
+     "argocd.argoproj.io/secret-type: cluster, repository or repo-creds"),
+    ("secrets", "", ("update", "patch"),
+     f"it can change {ARGOCD_SECRET}'s admin password and token signing key, and the cluster and repository "
+     "credentials Argo CD uses"),
+)  # fmt: skip
+
+
+def _argocd_writes(verbs: list[str], resources: list[str], groups: list, names: list | None,
+                   where: str | None) -> list[tuple[int, str]]:
+    """What one rule lets its subject write in Argo CD's namespace that gives it control of Argo CD
+    (:data:`ARGOCD_WRITES`), as (8, phrase) as :func:`_rule_grants` ranks them: ``where`` says the
+    reach (``cluster-wide``, or ``in Argo CD's namespace 'argocd'`` for a RoleBinding there), None
+    for any other namespace (nothing). Verbs by :func:`verb_matches` (``*`` holds each), resources
+    by :func:`resource_match`, API groups by :func:`_serves`. With ``resourceNames`` (``names``),
+    a rule grants no ``create`` (a create request carries no name the rule could match: Kubernetes
+    "Using RBAC Authorization", "Referring to resources"), and grants ``update`` or ``patch`` on
+    ConfigMaps only when it names one of :data:`ARGOCD_CONFIG_MAPS`, on Secrets only when it names
+    ``argocd-secret``; any named Application, ApplicationSet or AppProject is Argo CD's."""
+    if where is None:
+        return []
+    out: list[tuple[int, str]] = []
+    for resource, group, wanted, why in ARGOCD_WRITES:
+        entry = resource_match(resources, resource)
+        if entry is None or not _serves(groups, (group,)):
+            continue
+        held = [v for v in wanted if verb_matches(verbs, v) and not (names and v == "create")]
+        shown = ""
+        if names:
+            ours = (ARGOCD_CONFIG_MAPS if resource == "configmaps" else (ARGOCD_SECRET,) if resource == "secrets"
+                    else None)  # fmt: skip
+            named = [str(n) for n in names if ours is None or str(n) in ours]
+            if not named:
+                continue
+            shown = " " + ", ".join(f"'{n}'" for n in named)
+            if resource == "secrets":
+                why = f"it can change {ARGOCD_SECRET}'s admin password and token signing key"
+        if held:
+            said = ", ".join(held[:-1]) + " and " + held[-1] if len(held) > 1 else held[0]
+            out.append((8, f"{said} on {entry}{shown} {where} ({why})"))
+    return out
+
+
 def _serves(groups: list, resource_groups: tuple[str, ...]) -> bool:
     """Whether a rule's ``apiGroups`` name one of ``resource_groups`` (or ``*``)."""
     return "*" in groups or any(g in groups for g in resource_groups)  # RBAC's APIGroupMatches
@@ -85,7 +163,7 @@ def _client_signers(rule: Mapping, groups: list, verbs: list[str], resources: li
 
 
 def _rule_grants(rule: Mapping, cluster_wide: bool, judge: "_Judge | None" = None,
-                 privileged: str | None = None) -> list[tuple[int, str]]:
+                 privileged: str | None = None, argocd_where: str | None = None) -> list[tuple[int, str]]:
     """What one RBAC rule grants that HL106 reports, as (rank, phrase), most dangerous first:
     0 every resource; 1 escalate/bind/impersonate; 2 every verb; 3 running pods cluster-wide
     (``create``, ``update`` or ``patch`` on pods or a kind that makes them, :data:`POD_MAKERS`: a new
@@ -100,7 +178,10 @@ def _rule_grants(rule: Mapping, cluster_wide: bool, judge: "_Judge | None" = Non
     (:func:`_client_signers`, "Certificate signing requests"); 7 update or patch on admission webhook
     configurations, ``create`` on them (a new webhook receives, and a mutating one rewrites, every
     object it asks for), or create, update or patch on admission policies
-    (:data:`ADMISSION_POLICY_RESOURCES`), cluster-wide. Ranks 3 to 7 are reported through a
+    (:data:`ADMISSION_POLICY_RESOURCES`), cluster-wide; 8 writing Argo CD's Applications,
+    ApplicationSets, AppProjects, settings ConfigMaps or Secrets where Argo CD reads them
+    (:func:`_argocd_writes`; ``argocd_where``: ``cluster-wide``, or the phrase of Argo CD's namespace a
+    RoleBinding grants them in, else None). Ranks 3 to 7 are reported through a
     ClusterRoleBinding; ranks 3 to 5 (not ``nodes/proxy``, nodes being cluster-scoped) through a
     RoleBinding too when ``privileged`` says its namespace holds the cluster (a phrase naming it,
     :meth:`_Judge.privileged`: Argo CD's or kube-system); in any other namespace a hook that starts
@@ -132,6 +213,8 @@ def _rule_grants(rule: Mapping, cluster_wide: bool, judge: "_Judge | None" = Non
     names = rule.get("resourceNames")
     if names:
         named = judge.named(verbs, resources, groups, names, cluster_wide) if judge and isinstance(names, list) else []
+        if isinstance(names, list):
+            named += _argocd_writes(verbs, resources, groups, names, argocd_where)
         return named + ([(6, approve)] if approve else [])
     out: list[tuple[int, str]] = []
     if "*" in resources:
@@ -141,6 +224,7 @@ def _rule_grants(rule: Mapping, cluster_wide: bool, judge: "_Judge | None" = Non
     if escalation:
         why = "; ".join(ESCALATION_VERBS[v] for v in escalation)
         out.append((1, f"{', '.join(escalation)} on {', '.join(resources) or 'its resources'} ({why})"))
+    out += _argocd_writes(verbs, resources, groups, None, argocd_where)
     if "*" in verbs:
         out.append((2, f"every verb on {', '.join(resources) or 'its resources'}"))
         return out
@@ -607,8 +691,9 @@ class _Judge:
             named = through = f"{role_kind} '{role_name}'"
         grants: list[tuple[int, str]] = []
         privileged = None if cluster_wide else self.privileged(namespace)
+        argocd_where = "cluster-wide" if cluster_wide else self.argocd_where(namespace)
         for rule in rules:
-            grants.extend(g for g in _rule_grants(rule, cluster_wide, self, privileged) if g not in grants)
+            grants.extend(g for g in _rule_grants(rule, cluster_wide, self, privileged, argocd_where) if g not in grants)
         if not grants:
             return None
         grants = _grants_phrase(grants, privileged)
@@ -643,6 +728,13 @@ class _Judge:
         if namespace in self.argocd:
             return f"namespace '{namespace}' ({ARGOCD_NAMESPACE})"
         return None
+
+    def argocd_where(self, namespace: str | None) -> str | None:
+        """How a message says a RoleBinding of ``namespace`` reaches Argo CD's objects
+        (``in Argo CD's namespace 'argocd'``) when ``namespace`` is Argo CD's (:meth:`privileged`,
+        :func:`hooklint.argocd.control_plane_namespaces`), else None."""
+        said = self.privileged(namespace)
+        return f"in Argo CD's namespace '{namespace}'" if said and said.endswith(f"({ARGOCD_NAMESPACE})") else None
 
     def unseen(self, kind: object, name: str, namespace: str | None) -> str | None:
         """Why a role bound in ``namespace`` that :meth:`role` does not report cannot be judged, as
