@@ -301,19 +301,27 @@ def written_public(manifests: list[Manifest], loaded: LoadedApplication, found: 
 
 
 def _redacted(finding: Finding, hide: Callable[[str], str]) -> Finding:
-    """``finding`` with ``hide`` applied to its message and object names (itself when nothing changes).
-    A name the application writes is never a secret value (:func:`written_public`), so a name changes
-    only when a renderer made it of one (a Secret's value copied into it by ``replacements``)."""
+    """``finding`` with ``hide`` applied to every text of the repository a report prints of it (itself
+    when nothing changes): its message, its object's kind, apiVersion, name and namespace, and its
+    suppression's reason (``hooklint.io/ignore: "HL105: <reason>"``, ``# hooklint: ignore[HL105]
+    <reason>``: printed by ``--show-suppressed``, JSON, SARIF and ``hooklint diff``; attacker trial
+    20 B3). A name the application writes is never a secret value (:func:`written_public`), so a name
+    changes only when a renderer made it of one (a Secret's value copied into it by ``replacements``)."""
     obj = finding.obj
-    if obj is not None and (obj.name or obj.generate_name):
-        name = hide(obj.name) if obj.name else obj.name
-        generate_name = hide(obj.generate_name) if obj.generate_name else obj.generate_name
-        if name != obj.name or generate_name != obj.generate_name:
-            obj = dataclasses.replace(obj, name=name, generate_name=generate_name)
+    if obj is not None:
+        texts = {f: getattr(obj, f) for f in ("api_version", "kind", "name", "generate_name", "namespace")}
+        hidden = {f: hide(text) if text else text for f, text in texts.items()}
+        if hidden != texts:
+            obj = dataclasses.replace(obj, **hidden)
+    suppression = finding.suppression
+    if suppression is not None and suppression.reason:
+        reason = hide(suppression.reason)
+        if reason != suppression.reason:
+            suppression = dataclasses.replace(suppression, reason=reason)
     message = hide(finding.message)
-    if message == finding.message and obj is finding.obj:
+    if message == finding.message and obj is finding.obj and suppression is finding.suppression:
         return finding
-    return dataclasses.replace(finding, message=message, obj=obj)
+    return dataclasses.replace(finding, message=message, obj=obj, suppression=suppression)
 
 
 def redacted_findings(findings: Iterable[Finding], hide: Callable[[str], str]) -> list[Finding]:

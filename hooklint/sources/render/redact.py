@@ -440,7 +440,9 @@ def _forms(value: str) -> frozenset[str]:
         forms.add(go_quoted(form, ascii_only=True))  # "%+q" (strconv.QuoteToASCII)
         forms.update(template_escaped(form))
         raw = form.encode("utf-8")
-        forms.update(base64_cores(raw))
+        cores = base64_cores(raw)
+        forms.update(cores)
+        forms.update(core.translate(_URLSAFE) for core in cores)  # base64url (RFC 4648 section 5)
         if len(raw) <= _MAX_BYTE_LIST:
             forms.add(" ".join(str(b) for b in raw))
     return frozenset(f for f in forms if len(f) >= MIN_LENGTH and not _PEM_ARMOUR.fullmatch(f))
@@ -870,11 +872,27 @@ def _folded_forms(value: str) -> set[str]:
     the five byte offsets it may start at (``b32enc``), each of :data:`MIN_LENGTH` characters or more."""
     raw = value.strip().encode("utf-8")
     forms = base64_cores(raw)
+    forms.update([core.translate(_URLSAFE) for core in forms])  # base64url
     forms.add(raw.hex())
     for offset in range(5):
         encoded = base64.b32encode(bytes(offset) + raw).decode("ascii")
         forms.add(encoded[8 if offset else 0:(offset + len(raw)) // 5 * 8])
     return {form.lower() for form in forms if len(form) >= MIN_LENGTH}
+
+
+#: base64 to base64url (RFC 4648 section 5: ``-`` and ``_`` for ``+`` and ``/``).
+_URLSAFE = str.maketrans("+/", "-_")
+
+
+def _hex_forms(value: str) -> set[str]:
+    """The hex of secret ``value``'s UTF-8 bytes and of each of its base64 encodings
+    (:func:`base64_cores`, standard and base64url), in lower case: what :attr:`Redactor.loose` finds
+    in a text's letters and digits, so with any separators between the bytes (``printf "% x"``:
+    ``5a 71 38``; ``5A:71:38``) and in any case."""
+    raw = value.strip().encode("utf-8")
+    cores = base64_cores(raw)
+    cores |= {core.translate(_URLSAFE) for core in cores}
+    return {raw.hex(), *(core.encode("ascii").hex() for core in cores if len(core) >= MIN_LENGTH)}
 
 
 def redactor(values: SecretValues) -> Redactor:
@@ -898,6 +916,11 @@ def redactor(values: SecretValues) -> Redactor:
             letters = _SEPARATORS.sub("", spelled).lower()
             if len(letters) >= MIN_LENGTH:
                 loose.setdefault(letters, key)
+        # as hex with separators between its bytes, or none, in any case (Go's printf "% x", "% X",
+        # bytes joined by ":"), of the value and of its base64 (b64enc | printf "% x"): hex is all
+        # letters and digits, so the loose automaton finds it whatever separates its bytes
+        for hexed in _hex_forms(value):
+            loose.setdefault(hexed, key)
     identity = (tuple(sorted(exact.items())), tuple(sorted(loose.items())), tuple(sorted(folded.items())))
     found = _REDACTORS.get(identity)
     if found is None:
