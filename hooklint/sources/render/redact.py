@@ -440,9 +440,8 @@ def _forms(value: str) -> frozenset[str]:
         forms.add(go_quoted(form, ascii_only=True))  # "%+q" (strconv.QuoteToASCII)
         forms.update(template_escaped(form))
         raw = form.encode("utf-8")
-        cores = base64_cores(raw)
+        cores = _base64_forms(raw)
         forms.update(cores)
-        forms.update(core.translate(_URLSAFE) for core in cores)  # base64url (RFC 4648 section 5)
         if len(raw) <= _MAX_BYTE_LIST:
             forms.add(" ".join(str(b) for b in raw))
     return frozenset(f for f in forms if len(f) >= MIN_LENGTH and not _PEM_ARMOUR.fullmatch(f))
@@ -871,8 +870,7 @@ def _folded_forms(value: str) -> set[str]:
     each of them (``b64enc | b64enc | upper``), its hex (``printf "%x"``) and its base32 at each of
     the five byte offsets it may start at (``b32enc``), each of :data:`MIN_LENGTH` characters or more."""
     raw = value.strip().encode("utf-8")
-    forms = base64_cores(raw)
-    forms.update([core.translate(_URLSAFE) for core in forms])  # base64url
+    forms = _base64_forms(raw)
     forms.add(raw.hex())
     for offset in range(5):
         encoded = base64.b32encode(bytes(offset) + raw).decode("ascii")
@@ -890,9 +888,17 @@ def _hex_forms(value: str) -> set[str]:
     in a text's letters and digits, so with any separators between the bytes (``printf "% x"``:
     ``5a 71 38``; ``5A:71:38``) and in any case."""
     raw = value.strip().encode("utf-8")
-    cores = base64_cores(raw)
-    cores |= {core.translate(_URLSAFE) for core in cores}
-    return {raw.hex(), *(core.encode("ascii").hex() for core in cores if len(core) >= MIN_LENGTH)}
+    return {raw.hex(), *(core.encode("ascii").hex() for core in _base64_forms(raw) if len(core) >= MIN_LENGTH)}
+
+
+def _base64_forms(raw: bytes) -> set[str]:
+    """``raw``'s base64 encodings (:func:`base64_cores`), the whole one also without its padding
+    (``b64enc | trimSuffix "="``), each also as base64url (RFC 4648 section 5: ``-`` and ``_`` for ``+``
+    and ``/``, Go's ``base64.URLEncoding`` and ``RawURLEncoding``; ``b64enc | replace "+" "-" | replace
+    "/" "_"``): a base64url run is cut by its ``-`` and ``_`` into pieces the base64 decoding misses."""
+    forms = base64_cores(raw)
+    forms.add(base64.b64encode(raw).decode("ascii").rstrip("="))
+    return forms | {form.translate(_URLSAFE) for form in forms}
 
 
 def redactor(values: SecretValues) -> Redactor:
