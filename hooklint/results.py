@@ -236,8 +236,8 @@ class ResultCache:
         too), and for a rendered source the folders holding them. ``taken``: ``time.time_ns()``
         when its loading began. Nothing is kept when the loading was volatile, when an input is
         not a regular file or folder (a stream), or changed while it was linted."""
-        if VOLATILE in reads or outcome[6] is not None:
-            return
+        if VOLATILE in reads or outcome[6] is not None or outcome[7]:
+            return  # outcome[7]: the values of its Secrets, a secret in every application of a run, never written here
         entry = self._entry(app, mapped)
         if entry is None:
             return
@@ -513,7 +513,7 @@ def _suppression_of(data: list[Any]) -> Suppression:
 
 
 def _outcome_json(outcome: tuple) -> dict[str, Any]:
-    findings, errors, files, skipped, renderer, unrendered, _ = outcome
+    findings, errors, files, skipped, renderer, unrendered, _, _ = outcome
     return {"findings": [_finding_json(f) for f in findings], "errors": [[e.path, e.message] for e in errors],
             "files": files, "skipped": [[p, s.detail, s.kind.name, s.through, s.subject] for p, s in skipped],
             "renderer": renderer, "unrendered": unrendered}  # fmt: skip
@@ -530,7 +530,7 @@ def _outcome_of(data: dict[str, Any]) -> tuple:
     for f in findings:
         if not all(isinstance(v, str) for v in (f.rule_id, f.slug, f.severity, f.message, f.path)):
             raise ValueError("corrupt entry")
-    return findings, errors, files, skipped, renderer, unrendered, None
+    return findings, errors, files, skipped, renderer, unrendered, None, ()
 
 
 def _run_result_json(result: RunResult) -> dict[str, Any]:
