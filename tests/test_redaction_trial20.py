@@ -171,3 +171,79 @@ def test_a_charts_secret_through_printf_space_hex_and_base64url_is_never_printed
         assert result.exit_code == 1, (fmt, result.output)
         assert _printed(result.output) == [], (fmt, result.output)
     assert _printed(CliRunner().invoke(app, ["plan", "."]).output) == []
+
+
+# --- B1: a Secret's value is a secret for every application of the run ---------------------------
+
+CROSS_SECRET = f'apiVersion: v1\nkind: Secret\nmetadata: {{name: s}}\nstringData:\n  foo: "{VALUE}"\n'
+CROSS_JOB = f"""\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: migrate
+  annotations:
+    argocd.argoproj.io/hook: "{VALUE}"
+    argocd.argoproj.io/sync-wave: "{B64URL}"
+    hooklint.io/ignore: "HL202: {VALUE} approved"
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+      - {{name: m, image: busybox:1}}
+"""
+CROSS_LINES = [f"b/j.yaml:6:30: HL010 Unknown hook type '{SHOWN}' on Job/migrate",
+               f"b/j.yaml:7:35: HL012 argocd.argoproj.io/sync-wave '{SHOWN}' on Job/migrate is not an integer Argo CD "
+               "can read (Go strconv.Atoi: optional sign and digits, no spaces)"]  # fmt: skip
+
+
+def test_a_secrets_value_in_another_application_is_never_printed_by_lint(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, {"a/s.yaml": CROSS_SECRET, "b/j.yaml": CROSS_JOB})
+    for args in (["."], ["a/s.yaml", "b/j.yaml"]):
+        concise = CliRunner().invoke(app, ["lint", "-f", "concise", *args]).output
+        assert concise.splitlines()[:2] == CROSS_LINES, (args, concise)
+    for fmt in LINT_FORMATS:
+        for flags in ([], ["--show-suppressed"]):
+            result = CliRunner().invoke(app, ["lint", "-f", fmt, *flags, "."])
+            assert result.exit_code == 1, (fmt, result.output)
+            assert _printed(result.output) == [], (fmt, flags, result.output)
+    for fmt in ("text", "json"):
+        assert _printed(CliRunner().invoke(app, ["plan", "-f", fmt, "."]).output) == [], fmt
+
+
+def test_a_secrets_value_in_another_application_is_never_printed_by_diff(tmp_path, monkeypatch):
+    _repo(tmp_path, monkeypatch, {"a/s.yaml": CROSS_SECRET}, {"b/j.yaml": CROSS_JOB})
+    for fmt in DIFF_FORMATS:
+        result = CliRunner().invoke(app, ["diff", "-f", fmt, "HEAD"])
+        assert result.exit_code == 1, (fmt, result.output)
+        assert "the value of " in result.output and _printed(result.output) == [], (fmt, result.output)
+
+
+def test_the_secrets_application_is_linted_again_when_another_one_changes(tmp_path, monkeypatch):
+    """The result cache keeps no application with Secrets: its values redact the others' findings."""
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, {"a/s.yaml": CROSS_SECRET, "b/j.yaml": CROSS_JOB.replace(VALUE, "PreSync").replace(B64URL, "1")})
+    first = CliRunner().invoke(app, ["lint", "-f", "concise", "."]).output
+    assert "HL010" not in first and "HL012" not in first, first
+    write(tmp_path, {"b/j.yaml": CROSS_JOB})
+    concise = CliRunner().invoke(app, ["lint", "-f", "concise", "."]).output
+    assert concise.splitlines()[:2] == CROSS_LINES, concise
+
+
+def test_a_secrets_value_in_another_application_is_redacted_by_parallel_workers(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    filler = {f"c{i}/cm.yaml": f"apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: c{i}}}\n" for i in range(70)}
+    write(tmp_path, {"a/s.yaml": CROSS_SECRET, "b/j.yaml": CROSS_JOB, **filler})
+    concise = CliRunner().invoke(app, ["lint", "-j", "2", "-f", "concise", "."]).output
+    assert concise.splitlines()[:2] == CROSS_LINES, concise
+
+
+def test_a_value_another_application_writes_as_a_name_stays_readable_there(tmp_path, monkeypatch):
+    name = "kq8vlm3ntq9wxrpq"
+    secret = f"apiVersion: v1\nkind: Secret\nmetadata: {{name: s}}\nstringData:\n  foo: {name}\n"
+    job = CROSS_JOB.replace("name: migrate", f"name: {name}").replace(VALUE, "Bogus").replace(B64URL, "1")
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, {"a/s.yaml": secret, "b/j.yaml": job})
+    concise = CliRunner().invoke(app, ["lint", "-f", "concise", "."]).output
+    assert concise.splitlines()[0] == f"b/j.yaml:6:30: HL010 Unknown hook type 'Bogus' on Job/{name}", concise
