@@ -39,11 +39,13 @@ that quote input values are replaced whatever they hold (:data:`_SCRUBS`).
 
 **Chains of encodings** (trial 4): before the automata look, :class:`Redactor` decodes a text's
 escapes and base64 runs, three decodings deep (:meth:`Redactor._hidden`); base64, hex and base32 are
-found in any letter case (:func:`_folded_forms`).
+found in any letter case (:func:`_folded_forms`); base64 also unpadded and as base64url
+(:func:`_base64_forms`); the hex of the value and of its base64 with any separators between the bytes
+(``printf "% x"``: :func:`_hex_forms`, found by the letters automaton; trial 20 B2, B4).
 
 **Outside the promise** (README): a value a template transforms otherwise (a substring, ``shuffle``,
 a hash) before a renderer prints it; chains deeper than :data:`DECODE_DEPTH`; a case change after
-base64 applied twice; base64 split by spaces; past :data:`DECODE_BUDGET` (fail closed: every base64
+base64 applied twice; hex of anything but the value and its base64 (hex is not decoded); base64 split by spaces; past :data:`DECODE_BUDGET` (fail closed: every base64
 run and escaped word replaced); values shorter than 8 characters.
 
 Renderer messages: kustomize and Helm fail with messages that quote what they read: kustomize echoes
