@@ -331,13 +331,31 @@ def run_redacted(result: RunResult) -> None:
     every = _stored_matcher(stored)
     for start, end, planned, _ in parts:
         findings = result.findings[start:end]
-        names = "\n".join(sorted({name for f in findings for name in _names_of(f)}))
-        hide = every
-        if names and every(names) != names:  # it writes one of the values as a name: readable here
-            hide = _stored_matcher({value: key for value, key in stored.items() if value not in names})
+        hide = _run_matcher(stored, every, {name for f in findings for name in _names_of(f)} | _plan_names(planned))
         result.findings[start:end] = [_redacted(f, hide) for f in findings]
         if planned is not None:
             run_redacted_plan(planned, hide)
+
+
+def _run_matcher(stored: dict[str, str], every: Callable[[str], str], names: set[str]) -> Callable[[str], str]:
+    """``every`` (the matcher of the run's values ``stored``), or, for an application that writes
+    one of them in one of its ``names``, the matcher of the others (built only then)."""
+    joined = "\n".join(sorted(names))
+    if not joined or every(joined) == joined:
+        return every
+    return _stored_matcher({value: key for value, key in stored.items() if value not in joined})
+
+
+def _plan_names(planned: PlannedApplication | None) -> set[str]:
+    """The names, ``generateName`` prefixes, namespaces and path components of the objects of
+    ``planned``'s plan (what it writes where nothing is secret)."""
+    if planned is None:
+        return set()
+    names: set[str] = set()
+    for manifest in [t.manifest for t in planned.plan.tasks] + [e.manifest for e in planned.plan.not_applied]:
+        names.update(text for text in (manifest.name, manifest.generate_name, manifest.namespace) if text)
+        names.update(part for part in manifest.path.split("/") if part)
+    return names
 
 
 def _stored_matcher(stored: dict[str, str]) -> Callable[[str], str]:
@@ -976,7 +994,7 @@ def _plan_paths(paths: list[str], config: Config) -> tuple[list[PlannedApplicati
     if stored:  # the values of every application's Secrets are secrets in every plan (run_redacted)
         every = _stored_matcher(stored)
         for planned in plans:
-            run_redacted_plan(planned, every)
+            run_redacted_plan(planned, _run_matcher(stored, every, _plan_names(planned)))
     late = RunResult()
     not_checked(late, unchecked, sum(1 for a in apps if not a.applied_elsewhere), listed=False, checked=planned_apps)
     errors.extend(late.errors)

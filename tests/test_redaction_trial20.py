@@ -247,3 +247,18 @@ def test_a_value_another_application_writes_as_a_name_stays_readable_there(tmp_p
     write(tmp_path, {"a/s.yaml": secret, "b/j.yaml": job})
     concise = CliRunner().invoke(app, ["lint", "-f", "concise", "."]).output
     assert concise.splitlines()[0] == f"b/j.yaml:6:30: HL010 Unknown hook type 'Bogus' on Job/{name}", concise
+
+
+def test_a_secrets_value_another_application_writes_as_a_name_stays_readable_in_its_plan(tmp_path, monkeypatch):
+    """The run's matcher of every Secret's values leaves the names of each plan readable, as the
+    application's own matcher does: folder ``b/`` names a ConfigMap with the value of a Secret of
+    folder ``a/`` (no finding of ``b/`` names it), and its plan still shows it."""
+    name = "kq8vlm3ntq9wxrpq"
+    secret = f"apiVersion: v1\nkind: Secret\nmetadata: {{name: s}}\nstringData:\n  foo: {name}\n"
+    config_map = f"apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: {name}}}\n"
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, {"a/s.yaml": secret, "b/cm.yaml": config_map})
+    plan = CliRunner().invoke(app, ["plan", "."]).output
+    assert [line.split() for line in plan.splitlines() if "ConfigMap" in line] == [["1", "Sync", "0", "ConfigMap", name, "-", "-"]], plan
+    markdown = CliRunner().invoke(app, ["lint", "-f", "markdown", "."]).output
+    assert name in markdown and "the value of" not in markdown, markdown
