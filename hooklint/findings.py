@@ -208,6 +208,11 @@ class RunResult:
     #: ``Config.trusted_leaving_out`` does not hold its origin (``hooklint diff``: never cached).
     leaving_origins: set[tuple[str, ...]] = field(default_factory=set)
     not_left_out: list[tuple[str, Any]] = field(default_factory=list)
+    #: Each application as merged into this result, for the run's redaction of the values of its
+    #: Secrets in every other application's reports (:func:`hooklint.pipeline.run_redacted`): where
+    #: its findings are in ``findings`` (start, end), its plan or None, and the values of its
+    #: Secrets as ``(value, key)``. Emptied by that redaction; never reported, never cached.
+    by_application: list[tuple[int, int, Any, tuple[tuple[str, str], ...]]] = field(default_factory=list, repr=False)
 
     def summary(self) -> str:
         """The run's tally in words, the last line of the text and GitHub reports: ``2 errors,

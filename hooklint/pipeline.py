@@ -20,11 +20,12 @@ are named in one input error (:func:`not_checked`), never passed silently.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import gc
 import os
 import tempfile
 import time
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from hooklint import deadline, runnodes
 from hooklint.catalog import Catalog
@@ -90,9 +91,10 @@ class PlannedApplication:
 
 #: What one application's lint gives back: (findings, input errors, files linted, files not linted
 #: as (path, reason), the renderer's label or None, the kustomization or ``Chart.yaml`` it has when
-#: that did not render, else None, and its plan when the run keeps plans, else None).
+#: that did not render, else None, its plan when the run keeps plans, else None, and the values of
+#: its Secrets as ``(value, key)``: :func:`secret_values_of`, secrets of the whole run).
 Outcome = tuple[list[Finding], list[InputError], int, list[tuple[str, Skip]], str | None, str | None,
-                PlannedApplication | None]
+                PlannedApplication | None, tuple[tuple[str, str], ...]]
 
 
 def planned_application(app: Application, loaded: LoadedApplication, manifests: list[Manifest], plan: SyncPlan,
@@ -195,7 +197,7 @@ def lint_application(engine: Engine, app: Application, keep_plan: bool = False, 
     except ConfigError:
         raise
     except Exception as exc:  # noqa: BLE001 - isolation: this application's report only
-        return [internal_error_finding(engine, app, exc)], [], 0, [], None, app.manifest_file, None
+        return [internal_error_finding(engine, app, exc)], [], 0, [], None, app.manifest_file, None, ()
 
 
 def internal_error_finding(engine: Engine, app: Application, exc: BaseException) -> Finding:
@@ -235,7 +237,7 @@ def _lint_application(engine: Engine, app: Application, keep_plan: bool, mapped:
         from hooklint.sources.appmap.remote import relocate  # noqa: PLC0415
 
         findings = relocate(findings, loaded.fetched)
-    hide = secrets_of(manifests, loaded)  # a Secret's value copied into a name or annotation: its key
+    hide, stored = secret_values_of(manifests, loaded)  # a Secret's value copied into a name or annotation: its key
     findings = [_redacted(f, hide) for f in findings]
     renderer = loaded.renderer.label() if loaded.renderer is not None else None
     not_linted = sum(1 for f in reported if f.error is not None or f.skip_reason is not None)
@@ -243,10 +245,16 @@ def _lint_application(engine: Engine, app: Application, keep_plan: bool, mapped:
     planned = None
     if keep_plan and not app.applied_elsewhere:
         planned = planned_application(app, loaded, manifests, plan, mapped, hide, findings)
-    return findings, errors, len(app.reported) - not_linted - len(app.borrowed), skipped, renderer, unrendered, planned
+    return findings, errors, len(app.reported) - not_linted - len(app.borrowed), skipped, renderer, unrendered, planned, stored
 
 
 def secrets_of(manifests: list[Manifest], loaded: LoadedApplication | None = None) -> Callable[[str], str]:
+    """:func:`secret_values_of`'s redactor alone."""
+    return secret_values_of(manifests, loaded)[0]
+
+
+def secret_values_of(manifests: list[Manifest],
+                     loaded: LoadedApplication | None = None) -> tuple[Callable[[str], str], tuple[tuple[str, str], ...]]:
     """The :func:`~hooklint.sources.render.redact.redactor` of the values of the application's Secrets
     (:func:`~hooklint.sources.render.redact.object_secrets`), of ``loaded``'s ``secrets`` (a Helm source's
     secret values: :attr:`~hooklint.sources.load.LoadedApplication.secrets`) and of credentials in URLs:
@@ -254,9 +262,13 @@ def secrets_of(manifests: list[Manifest], loaded: LoadedApplication | None = Non
     writes where nothing is secret is none (:func:`written_public`): its names and paths stay readable.
     An application with no Secret and no such values has only URL credentials to hide: then it is
     :func:`~hooklint.text.url_credentials`, what the redactor of no values does, and a run over
-    plain files never imports redaction (its automata and scrubbers)."""
+    plain files never imports redaction (its automata and scrubbers).
+
+    Also the values of its Secrets (``data``, ``stringData``) that are secrets here, as sorted
+    ``(value, key)`` pairs: secrets for every other application of the run too
+    (:func:`run_redacted`, attacker trial 20 B1)."""
     if (loaded is None or loaded.secrets is None) and not any(m.kind == "Secret" for m in manifests):
-        return url_credentials
+        return url_credentials, ()
     from hooklint.sources.render.redact import merged, object_secrets, redactor  # noqa: PLC0415 - see above
 
     found = object_secrets(m.body for m in manifests if m.kind == "Secret")
@@ -264,7 +276,8 @@ def secrets_of(manifests: list[Manifest], loaded: LoadedApplication | None = Non
         found = merged(found, loaded.secrets)
     if found.secrets and loaded is not None:
         written_public(manifests, loaded, found)
-    return redactor(found)
+    stored = tuple(sorted((value, key) for value, key in found.kept().items() if value in found.stored))
+    return redactor(found), stored
 
 
 def written_public(manifests: list[Manifest], loaded: LoadedApplication, found: SecretValues) -> None:
@@ -300,20 +313,105 @@ def written_public(manifests: list[Manifest], loaded: LoadedApplication, found: 
                 found.names |= written.names
 
 
-def _redacted(finding: Finding, hide: Callable[[str], str]) -> Finding:
-    """``finding`` with ``hide`` applied to its message and object names (itself when nothing changes).
-    A name the application writes is never a secret value (:func:`written_public`), so a name changes
-    only when a renderer made it of one (a Secret's value copied into it by ``replacements``)."""
+def run_redacted(result: RunResult) -> None:
+    """Hide the values of every application's Secrets (``data``, ``stringData``: the ``stored``
+    values of each :data:`Outcome`) in every application's findings and plan of ``result``, not only
+    their own application's (attacker trial 20 B1: a Secret of folder ``a/`` printed by an HL010 of
+    folder ``b/`` in the same report). One matcher of the run's values, built once
+    (:func:`~hooklint.sources.render.redact.redactor`); an application that writes one of them in a
+    name, a namespace or a path of its findings keeps it readable there (:func:`_names_of`): only
+    then is a matcher of the others built for it. Empties ``result.by_application``."""
+    parts, result.by_application = result.by_application, []
+    stored: dict[str, str] = {}
+    for *_, own in parts:
+        for value, key in own:
+            stored.setdefault(value, key)
+    if not stored:
+        return
+    every = _stored_matcher(stored)
+    for start, end, planned, _ in parts:
+        findings = result.findings[start:end]
+        hide = _run_matcher(stored, every, {name for f in findings for name in _names_of(f)} | _plan_names(planned))
+        result.findings[start:end] = [_redacted(f, hide) for f in findings]
+        if planned is not None:
+            run_redacted_plan(planned, hide)
+
+
+def _run_matcher(stored: dict[str, str], every: Callable[[str], str], names: set[str]) -> Callable[[str], str]:
+    """``every`` (the matcher of the run's values ``stored``), or, for an application that writes
+    one of them in one of its ``names``, the matcher of the others (built only then)."""
+    joined = "\n".join(sorted(names))
+    if not joined or every(joined) == joined:
+        return every
+    return _stored_matcher({value: key for value, key in stored.items() if value not in joined})
+
+
+def _plan_names(planned: PlannedApplication | None) -> set[str]:
+    """The names, ``generateName`` prefixes, namespaces and path components of the objects of
+    ``planned``'s plan (what it writes where nothing is secret)."""
+    if planned is None:
+        return set()
+    names: set[str] = set()
+    for manifest in [t.manifest for t in planned.plan.tasks] + [e.manifest for e in planned.plan.not_applied]:
+        names.update(text for text in (manifest.name, manifest.generate_name, manifest.namespace) if text)
+        names.update(part for part in manifest.path.split("/") if part)
+    return names
+
+
+def _stored_matcher(stored: dict[str, str]) -> Callable[[str], str]:
+    """The redactor of the Secrets' values ``stored`` (value -> key), a secret wherever written."""
+    from hooklint.sources.render.redact import SecretValues, redactor  # noqa: PLC0415 - with secrets only
+
+    values = SecretValues()
+    for value, key in sorted(stored.items()):
+        values.add_stored(value, key)
+    return redactor(values)
+
+
+def _names_of(finding: Finding) -> Iterator[str]:
+    """What ``finding`` names that its application writes where nothing is secret: its object's
+    name, ``generateName`` and namespace, and the components of its path."""
     obj = finding.obj
-    if obj is not None and (obj.name or obj.generate_name):
-        name = hide(obj.name) if obj.name else obj.name
-        generate_name = hide(obj.generate_name) if obj.generate_name else obj.generate_name
-        if name != obj.name or generate_name != obj.generate_name:
-            obj = dataclasses.replace(obj, name=name, generate_name=generate_name)
+    if obj is not None:
+        yield from (text for text in (obj.name, obj.generate_name, obj.namespace) if text)
+    yield from (part for part in finding.path.split("/") if part)
+
+
+def run_redacted_plan(planned: PlannedApplication, hide: Callable[[str], str]) -> None:
+    """Apply ``hide`` (the run's matcher of the values of Secrets: :func:`run_redacted`) to what
+    ``planned`` reports: its findings, the reasons of its coverage and, through its ``hide``, its
+    plan."""
+    planned.findings = [_redacted(f, hide) for f in planned.findings]
+    planned.coverage = hidden_coverage(planned.coverage, hide)
+    planned.hide = functools.partial(_both, planned.hide or url_credentials, hide)
+
+
+def _both(first: Callable[[str], str], second: Callable[[str], str], text: str) -> str:
+    return second(first(text))
+
+
+def _redacted(finding: Finding, hide: Callable[[str], str]) -> Finding:
+    """``finding`` with ``hide`` applied to every text of the repository a report prints of it (itself
+    when nothing changes): its message, its object's kind, apiVersion, name and namespace, and its
+    suppression's reason (``hooklint.io/ignore: "HL105: <reason>"``, ``# hooklint: ignore[HL105]
+    <reason>``: printed by ``--show-suppressed``, JSON, SARIF and ``hooklint diff``; attacker trial
+    20 B3). A name the application writes is never a secret value (:func:`written_public`), so a name
+    changes only when a renderer made it of one (a Secret's value copied into it by ``replacements``)."""
+    obj = finding.obj
+    if obj is not None:
+        texts = {f: getattr(obj, f) for f in ("api_version", "kind", "name", "generate_name", "namespace")}
+        hidden = {f: hide(text) if text else text for f, text in texts.items()}
+        if hidden != texts:
+            obj = dataclasses.replace(obj, **hidden)
+    suppression = finding.suppression
+    if suppression is not None and suppression.reason:
+        reason = hide(suppression.reason)
+        if reason != suppression.reason:
+            suppression = dataclasses.replace(suppression, reason=reason)
     message = hide(finding.message)
-    if message == finding.message and obj is finding.obj:
+    if message == finding.message and obj is finding.obj and suppression is finding.suppression:
         return finding
-    return dataclasses.replace(finding, message=message, obj=obj)
+    return dataclasses.replace(finding, message=message, obj=obj, suppression=suppression)
 
 
 def redacted_findings(findings: Iterable[Finding], hide: Callable[[str], str]) -> list[Finding]:
@@ -440,11 +538,12 @@ def honest_reasons(skipped: list[tuple[str, Skip]], unrendered: set[str]) -> lis
 
 
 def _merge(result: RunResult, outcome: Outcome, unrendered: set[str] | None = None) -> None:
-    findings, errors, files, skipped, renderer, failed, planned = outcome
+    findings, errors, files, skipped, renderer, failed, planned, stored = outcome
     if planned is not None:
         result.plans.append(planned)
     if failed is not None and unrendered is not None:
         unrendered.add(failed)
+    result.by_application.append((len(result.findings), len(result.findings) + len(findings), planned, stored))
     result.findings.extend(findings)
     result.errors.extend(errors)
     result.files += files
@@ -715,6 +814,7 @@ def _linted(paths: list[str], config: Config, engine: Engine, jobs: int, plans: 
         result = _lint_parallel(engine, apps, jobs, plans, mapped, results)
     else:
         result = lint_applications(engine, apps, plans, mapped, results)
+    run_redacted(result)
     # input errors in path order, each once, whatever the order of the arguments
     unique = {(e.path, e.message): e for e in errors + result.errors}
     result.errors = [unique[key] for key in sorted(unique)]
@@ -867,6 +967,7 @@ def plan_paths(paths: list[str], config: Config) -> tuple[list[PlannedApplicatio
 def _plan_paths(paths: list[str], config: Config) -> tuple[list[PlannedApplication], list[InputError]]:
     errors: list[InputError] = []
     plans: list[PlannedApplication] = []
+    stored: dict[str, str] = {}  # the values of every application's Secrets
     apps = _applications(paths, errors, None, config)
     mapped = any(a.argocd is not None for a in apps)
     unchecked: list[Application] = []
@@ -878,7 +979,7 @@ def _plan_paths(paths: list[str], config: Config) -> tuple[list[PlannedApplicati
             if unchecked:
                 raise RunTimeout(0)
             with deadline.armed():
-                planned = _plan_application(app, config, errors, mapped)
+                planned, own = _plan_application(app, config, errors, mapped)
         except RunTimeout:
             unchecked.append(app)
             continue
@@ -889,21 +990,28 @@ def _plan_paths(paths: list[str], config: Config) -> tuple[list[PlannedApplicati
             continue
         plans.append(planned)
         planned_apps.append(app)
+        stored.update((value, key) for value, key in own if value not in stored)
+    if stored:  # the values of every application's Secrets are secrets in every plan (run_redacted)
+        every = _stored_matcher(stored)
+        for planned in plans:
+            run_redacted_plan(planned, _run_matcher(stored, every, _plan_names(planned)))
     late = RunResult()
     not_checked(late, unchecked, sum(1 for a in apps if not a.applied_elsewhere), listed=False, checked=planned_apps)
     errors.extend(late.errors)
     return plans, errors
 
 
-def _plan_application(app: Application, config: Config, errors: list[InputError], mapped: bool) -> PlannedApplication:
+def _plan_application(app: Application, config: Config, errors: list[InputError],
+                      mapped: bool) -> tuple[PlannedApplication, tuple[tuple[str, str], ...]]:  # fmt: skip
     """Load and plan one application for :func:`plan_paths` (its input errors added to ``errors``;
-    ``mapped``: whether the repository's Applications are known)."""
+    ``mapped``: whether the repository's Applications are known), and the values of its Secrets
+    (:func:`secret_values_of`)."""
     with collector_paused():
         loaded = _undeployed(app, load_application(app, config), mapped)
     errors.extend(f.error for f in loaded.reported_files if f.error is not None)
     manifests, plan = build(loaded, config)
-    hide = secrets_of(manifests, loaded) if app.source_type != PLUGIN else None
-    return planned_application(app, loaded, manifests, plan, mapped, hide)
+    hide, stored = secret_values_of(manifests, loaded) if app.source_type != PLUGIN else (None, ())
+    return planned_application(app, loaded, manifests, plan, mapped, hide), stored
 
 
 def lint_text(

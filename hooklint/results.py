@@ -14,6 +14,10 @@ its stat signature and the SHA-256 of its bytes: a lookup stats each input, and 
 when its signature changed or was racily new; one changed byte, one new file in such a folder,
 one re-pointed link is a miss.
 
+An application with Secrets is linted on every run that is not answered whole (its entry is a
+miss): the values of its Secrets redact every other application's findings
+(:func:`hooklint.pipeline.run_redacted`), and they are never written here.
+
 What is kept is the application's :data:`~hooklint.pipeline.Outcome` after its suppression
 stage (``hooklint.io/ignore`` annotations and ``# hooklint: ignore[...]`` comments, read from its
 own inputs, so the key covers them), with suppressed findings kept and marked: the run's
@@ -196,6 +200,8 @@ class ResultCache:
         stored = read_entry(entry) if entry is not None else None
         if not isinstance(stored, dict):
             return None
+        if isinstance(stored.get("outcome"), dict) and stored["outcome"].get("secrets"):
+            return None  # the run needs the values of its Secrets (pipeline.run_redacted): never written here
         try:
             unchanged = self._unchanged(stored["inputs"], stored["taken"])
             if unchanged is None:
@@ -513,10 +519,13 @@ def _suppression_of(data: list[Any]) -> Suppression:
 
 
 def _outcome_json(outcome: tuple) -> dict[str, Any]:
-    findings, errors, files, skipped, renderer, unrendered, _ = outcome
+    findings, errors, files, skipped, renderer, unrendered, _, stored = outcome
+    # "secrets": whether it has Secrets whose values redact the run's other applications (never the
+    # values): such an entry is a miss for lookup (the application is linted again), its inputs
+    # still serve the whole run's entry
     return {"findings": [_finding_json(f) for f in findings], "errors": [[e.path, e.message] for e in errors],
             "files": files, "skipped": [[p, s.detail, s.kind.name, s.through, s.subject] for p, s in skipped],
-            "renderer": renderer, "unrendered": unrendered}  # fmt: skip
+            "renderer": renderer, "unrendered": unrendered, "secrets": bool(stored)}  # fmt: skip
 
 
 def _outcome_of(data: dict[str, Any]) -> tuple:
@@ -530,7 +539,7 @@ def _outcome_of(data: dict[str, Any]) -> tuple:
     for f in findings:
         if not all(isinstance(v, str) for v in (f.rule_id, f.slug, f.severity, f.message, f.path)):
             raise ValueError("corrupt entry")
-    return findings, errors, files, skipped, renderer, unrendered, None
+    return findings, errors, files, skipped, renderer, unrendered, None, ()
 
 
 def _run_result_json(result: RunResult) -> dict[str, Any]:

@@ -689,3 +689,21 @@ def test_runs_with_an_input_error_a_plan_or_stdin_are_never_kept_whole(tree, iso
     assert not (isolated_cache / "runs").exists()
     lint(["repo/app"])
     assert len(list((isolated_cache / "runs").rglob("*.json"))) == 1
+
+
+def test_an_application_with_secrets_is_linted_again_but_its_run_is_kept_whole(tree, work, discovery):
+    """The values of an application's Secrets redact every other application's findings
+    (:func:`hooklint.pipeline.run_redacted`) and are never written to the cache: its entry is a miss
+    (attacker trial 20 B1); an unchanged run is still answered by its own entry."""
+    write(tree, {"creds/s.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {foo: Hq7rVw2mLk9xPz}\n"})
+    aged(tree)
+    first = lint(["repo/app", "repo/creds"])
+    assert sorted(work["loaded"]) == ["repo/app", "repo/creds"]
+    assert not any("Hq7rVw2mLk9xPz" in p.read_text() for p in Path(os.environ["HOOKLINT_CACHE_DIR"]).rglob("*.json"))
+    work["loaded"].clear(), discovery.clear()
+    assert lint(["repo/app", "repo/creds"]) == first
+    assert discovery == [] and work["loaded"] == []  # the whole run unchanged: its entry
+    (tree / "app/cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c2\n")
+    aged(tree)
+    assert lint(["repo/app", "repo/creds"])[1] == first[1]
+    assert sorted(work["loaded"]) == ["repo/app", "repo/creds"]  # creds/ again: its values are never kept

@@ -49,6 +49,10 @@ CASES = {
     "scrub-parsing": ("redact.redact(text, empty)", "'parsing \"' * (n // 9)"),
     "redactor-over-budget": ("hide(text)", "'%41 ' * 400 + '.' * n"),
     "redactor-over-budget-escapes": ("hide(text)", "'a%41' * (n // 4)"),
+    "redactor-hex-spaced": ("hide(text)", "'57 76 37 53 ' * (n // 12)"),  # the start of the secret's hex, again and again
+    "redactor-hex-colons-upper": ("hide(text)", "'57:' * (n // 3) + '!'"),
+    "redactor-hex-of-base64": ("hide(text)", "'56 33 59 33 ' * (n // 12)"),
+    "redactor-base64url": ("hide(text)", "'V3Y3-_' * (n // 6)"),
     "semver-valid": ("semver._VALID.match(text)", "'1  ' * (n // 3) + '!'"),
     "semver-valid-commas": ("semver._VALID.match(text)", "'>= 1 , ' * (n // 7) + '!'"),
     "semver-constraint": ("semver._CONSTRAINT.match(text)", "' ' * n + '1 !'"),

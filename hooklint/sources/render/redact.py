@@ -39,11 +39,13 @@ that quote input values are replaced whatever they hold (:data:`_SCRUBS`).
 
 **Chains of encodings** (trial 4): before the automata look, :class:`Redactor` decodes a text's
 escapes and base64 runs, three decodings deep (:meth:`Redactor._hidden`); base64, hex and base32 are
-found in any letter case (:func:`_folded_forms`).
+found in any letter case (:func:`_folded_forms`); base64 also unpadded and as base64url
+(:func:`_base64_forms`); the hex of the value and of its base64 with any separators between the bytes
+(``printf "% x"``: :func:`_hex_forms`, found by the letters automaton; trial 20 B2, B4).
 
 **Outside the promise** (README): a value a template transforms otherwise (a substring, ``shuffle``,
 a hash) before a renderer prints it; chains deeper than :data:`DECODE_DEPTH`; a case change after
-base64 applied twice; base64 split by spaces; past :data:`DECODE_BUDGET` (fail closed: every base64
+base64 applied twice; hex of anything but the value and its base64 (hex is not decoded); base64 split by spaces; past :data:`DECODE_BUDGET` (fail closed: every base64
 run and escaped word replaced); values shorter than 8 characters.
 
 Renderer messages: kustomize and Helm fail with messages that quote what they read: kustomize echoes
@@ -440,7 +442,8 @@ def _forms(value: str) -> frozenset[str]:
         forms.add(go_quoted(form, ascii_only=True))  # "%+q" (strconv.QuoteToASCII)
         forms.update(template_escaped(form))
         raw = form.encode("utf-8")
-        forms.update(base64_cores(raw))
+        cores = _base64_forms(raw)
+        forms.update(cores)
         if len(raw) <= _MAX_BYTE_LIST:
             forms.add(" ".join(str(b) for b in raw))
     return frozenset(f for f in forms if len(f) >= MIN_LENGTH and not _PEM_ARMOUR.fullmatch(f))
@@ -869,12 +872,35 @@ def _folded_forms(value: str) -> set[str]:
     each of them (``b64enc | b64enc | upper``), its hex (``printf "%x"``) and its base32 at each of
     the five byte offsets it may start at (``b32enc``), each of :data:`MIN_LENGTH` characters or more."""
     raw = value.strip().encode("utf-8")
-    forms = base64_cores(raw)
+    forms = _base64_forms(raw)
     forms.add(raw.hex())
     for offset in range(5):
         encoded = base64.b32encode(bytes(offset) + raw).decode("ascii")
         forms.add(encoded[8 if offset else 0:(offset + len(raw)) // 5 * 8])
     return {form.lower() for form in forms if len(form) >= MIN_LENGTH}
+
+
+#: base64 to base64url (RFC 4648 section 5: ``-`` and ``_`` for ``+`` and ``/``).
+_URLSAFE = str.maketrans("+/", "-_")
+
+
+def _hex_forms(value: str) -> set[str]:
+    """The hex of secret ``value``'s UTF-8 bytes and of each of its base64 encodings
+    (:func:`base64_cores`, standard and base64url), in lower case: what :attr:`Redactor.loose` finds
+    in a text's letters and digits, so with any separators between the bytes (``printf "% x"``:
+    ``5a 71 38``; ``5A:71:38``) and in any case."""
+    raw = value.strip().encode("utf-8")
+    return {raw.hex(), *(core.encode("ascii").hex() for core in _base64_forms(raw) if len(core) >= MIN_LENGTH)}
+
+
+def _base64_forms(raw: bytes) -> set[str]:
+    """``raw``'s base64 encodings (:func:`base64_cores`), the whole one also without its padding
+    (``b64enc | trimSuffix "="``), each also as base64url (RFC 4648 section 5: ``-`` and ``_`` for ``+``
+    and ``/``, Go's ``base64.URLEncoding`` and ``RawURLEncoding``; ``b64enc | replace "+" "-" | replace
+    "/" "_"``): a base64url run is cut by its ``-`` and ``_`` into pieces the base64 decoding misses."""
+    forms = base64_cores(raw)
+    forms.add(base64.b64encode(raw).decode("ascii").rstrip("="))
+    return forms | {form.translate(_URLSAFE) for form in forms}
 
 
 def redactor(values: SecretValues) -> Redactor:
@@ -898,6 +924,11 @@ def redactor(values: SecretValues) -> Redactor:
             letters = _SEPARATORS.sub("", spelled).lower()
             if len(letters) >= MIN_LENGTH:
                 loose.setdefault(letters, key)
+        # as hex with separators between its bytes, or none, in any case (Go's printf "% x", "% X",
+        # bytes joined by ":"), of the value and of its base64 (b64enc | printf "% x"): hex is all
+        # letters and digits, so the loose automaton finds it whatever separates its bytes
+        for hexed in _hex_forms(value):
+            loose.setdefault(hexed, key)
     identity = (tuple(sorted(exact.items())), tuple(sorted(loose.items())), tuple(sorted(folded.items())))
     found = _REDACTORS.get(identity)
     if found is None:
