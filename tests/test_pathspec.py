@@ -72,7 +72,7 @@ _PATTERN = st.lists(_PIECE, min_size=1, max_size=6).map("".join).filter(lambda p
 
 
 @needs_git
-@settings(max_examples=60, deadline=None, derandomize=True,
+@settings(max_examples=40, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(paths=st.lists(_PATH, min_size=1, max_size=6, unique=True), patterns=st.lists(_PATTERN, min_size=4, max_size=8))
 def test_the_pathspec_lists_what_git_ls_files_lists(paths, patterns):
@@ -127,6 +127,7 @@ def test_normalize(pattern, expected):
     ("/apps", "git reads the absolute pathspec '/apps' as outside the repository", True),
     (":!apps", "the pathspec ':!apps' starts with ':', git pathspec magic (such as ':(icase)', ':(top)', "
                "':(exclude)') that hooklint does not expand", False),
+    ("a*" * 201, f"the pathspec {'a*' * 201!r} has more than 200 '*' for hooklint to follow", False),
 ])
 def test_a_pathspec_git_refuses_or_hooklint_does_not_expand_is_refused(pattern, message, git_refuses):
     with pytest.raises(PathspecError) as info:

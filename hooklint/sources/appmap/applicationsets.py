@@ -492,13 +492,14 @@ def _pathspec(pattern: str) -> Callable[[str], bool]:
     from hooklint.sources.repository.pathspec import PathspecError, compile_pathspec
 
     try:
-        return compile_pathspec(pattern)
+        matches = compile_pathspec(pattern)
     except PathspecError as exc:
         if exc.git_refuses:
             raise Unexpanded("failed", f"the git files generator's path {pattern!r}: {exc}: `git ls-files` fails "
                                        "and Argo CD generates nothing", key="git") from None  # fmt: skip
         raise Unexpanded("network", f"the git files generator's path {pattern!r}: {exc}: the Applications it "
                                     "generates are not linted. Write the path without it", key="git") from None  # fmt: skip
+    return matches
 
 
 def _repository_folders(root: str) -> list[str]:

@@ -22,6 +22,10 @@ from collections.abc import Callable
 #: ``GIT_GLOB_SPECIAL`` (git ``ctype.c``): the bytes that make a pathspec a pattern.
 GLOB_SPECIAL = b"*?[\\"
 
+#: The most runs of ``*`` a pathspec may have here (:func:`compile_pathspec`): ``wildmatch``
+#: recurses once for each, and Python's stack is bounded.
+MAX_STARS = 200
+
 _NOMATCH, _MATCH, _ABORT_ALL = 1, 0, -1  # wildmatch.h WM_NOMATCH, WM_MATCH, WM_ABORT_ALL
 
 _PUNCT = frozenset(b"!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
@@ -214,8 +218,13 @@ def compile_pathspec(pathspec: str) -> Callable[[str], bool]:
     to it (``dir.c`` ``match_pathspec_item`` for a file, then ``git_fnmatch``): True when the
     normalized pathspec (:func:`normalize`) is empty (``.``), is the path or a folder above it, or
     has a glob character and, its leading literal part equal, ``wildmatch`` matches the rest.
-    Raises :class:`PathspecError` as :func:`normalize` does."""
-    return functools.partial(_matches, normalize(pathspec))
+    Raises :class:`PathspecError` as :func:`normalize` does, and for more than
+    :data:`MAX_STARS` runs of ``*`` (each is one level of ``wildmatch``'s recursion)."""
+    match = normalize(pathspec)
+    if len([run for run in match.split(b"*")[1:] if run]) + match.endswith(b"*") > MAX_STARS:
+        raise PathspecError(f"the pathspec {pathspec!r} has more than {MAX_STARS} '*' for hooklint to follow",
+                            git_refuses=False)  # fmt: skip
+    return functools.partial(_matches, match)
 
 
 def _matches(match: bytes, name: str) -> bool:
