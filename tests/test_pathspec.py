@@ -55,7 +55,7 @@ def _hooklint(paths: list[str], pattern: str) -> set[str] | None:
     try:
         matches = compile_pathspec(pattern)
     except PathspecError as exc:
-        assert exc.git_refuses, exc  # no magic in these patterns
+        assert exc.git_refuses, exc  # no attr: or prefix: magic in these patterns
         return None
     return {p for p in paths if matches(p)}
 
@@ -68,11 +68,13 @@ _PIECE = st.sampled_from(["a", "b", "A", "1", ".", "-", "/", "*", "**", "?", "\\
                           "^", "[ab]", "[!a]", "[^a]", "[a-b]", "[]a]", "[!]]", "[[:alpha:]]", "[[:digit:]]",
                           "[[:upper:]b]", "[[:punct:]]", "[[:space:]]", "[[:alnum:]-]", "[[:nope:]]", "[[:alpha:]",
                           "[a-]", "[\\]]", "[[]", "./", "../", "//", " "])
-_PATTERN = st.lists(_PIECE, min_size=1, max_size=6).map("".join).filter(lambda p: not p.startswith(":"))
+_MAGIC = st.sampled_from(["", "", "", ":(icase)", ":(glob)", ":(literal)", ":(top)", ":(exclude)", ":!", ":^", ":/",
+                          ":(icase,glob)", ":(glob,exclude)", ":(icase,exclude)", ":/!", "::", ":(top,icase)"])
+_PATTERN = st.tuples(_MAGIC, st.lists(_PIECE, min_size=1, max_size=6).map("".join)).map("".join)
 
 
 @needs_git
-@settings(max_examples=40, deadline=None, derandomize=True,
+@settings(max_examples=60, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(paths=st.lists(_PATH, min_size=1, max_size=6, unique=True), patterns=st.lists(_PATTERN, min_size=4, max_size=8))
 def test_the_pathspec_lists_what_git_ls_files_lists(paths, patterns):
@@ -93,6 +95,9 @@ def test_the_pathspec_lists_what_git_ls_files_lists(paths, patterns):
     "./apps//prod/", "apps/x/../prod", "a*", "*.yaml", "apps/**/config.yaml", "apps/*/config.yaml",
     "apps/pro[!a-c]/config.yaml", "apps/pro[^d]/*", "apps/prod/config.yaml/", "apps/[", "apps\\", "..", "",
     ".", "a[*]/x", "a\\*/x", "apps/p?od", "[[:upper:]]*", "apps/pro[[:alpha:]/config.yaml",
+    ":(nope)apps", ":(icase", ":#apps", ":(literal,glob)a*", ":(literal)a*", ":(glob)apps/**/config.yaml",
+    ":(glob)apps/*", ":(glob)**/x", ":(icase)APPS", ":(icase)[A-Z]pps/*", ":(icase)[[:upper:]]*", ":(icase)\\Apps",
+    ":!apps", ":(exclude)*.yaml", ":/apps", ":apps", ":(top)./apps", ":/", ":!", "::apps", ":(glob,icase)A*/*",
 ])
 def test_chosen_patterns_list_what_git_lists(tmp_path, pattern):
     paths = ["apps/prod/config.yaml", "apps/prod/.hooks/job.yaml", "apps/stage/config.yaml", "a*/x", "a/x",
@@ -125,8 +130,8 @@ def test_normalize(pattern, expected):
     ("", "git refuses the empty pathspec ('empty string is not a valid pathspec')", True),
     ("../x", "git reads the pathspec '../x' as outside the repository ('..' above its top)", True),
     ("/apps", "git reads the absolute pathspec '/apps' as outside the repository", True),
-    (":!apps", "the pathspec ':!apps' starts with ':', git pathspec magic (such as ':(icase)', ':(top)', "
-               "':(exclude)') that hooklint does not expand", False),
+    (":(attr:x)apps", "the pathspec ':(attr:x)apps' has the magic 'attr:x', which hooklint does not expand", False),
+    (":(nope)apps", "git refuses the pathspec ':(nope)apps' (Invalid pathspec magic 'nope')", True),
     ("a*" * 201, f"the pathspec {'a*' * 201!r} has more than 200 '*' for hooklint to follow", False),
 ])
 def test_a_pathspec_git_refuses_or_hooklint_does_not_expand_is_refused(pattern, message, git_refuses):
@@ -237,7 +242,7 @@ def test_b5_a_change_that_only_edits_the_pattern_is_reviewed(tmp_path, monkeypat
         ("apps/prod/.hooks/job.yaml", 19, "HL105")]
 
 
-def test_a_magic_pathspec_in_the_files_generator_is_hl022_and_an_outside_one_hl007(tmp_path):
+def test_a_files_generator_path_git_refuses_is_hl007(tmp_path):
     """Magic hooklint does not expand is said (HL022); a path git refuses fails the generator as
     it fails Argo CD's (HL007); neither is read as another pattern nor matches nothing silently."""
     from hooklint.sources.appmap.applicationsets import Expansion, Templates, Unexpanded, _Context, _git

@@ -486,9 +486,10 @@ def _go_match(pattern: str, name: str) -> bool:
 def _pathspec(pattern: str) -> Callable[[str], bool]:
     """``git ls-files -- PATTERN``'s pathspec (the default, ``enableNewGitFileGlobbing`` off) as a
     function of a path (:func:`hooklint.sources.repository.pathspec.compile_pathspec`: git's
-    ``wildmatch``, ``\\`` escapes, POSIX classes, a folder matching what is under it). A pathspec
-    git refuses is :class:`Unexpanded` ``failed`` (the generator fails); magic, which hooklint does
-    not expand, is ``network`` (HL022): never read as another pattern, never silently nothing."""
+    ``wildmatch``, ``\\`` escapes, POSIX classes, a folder matching what is under it, the magic
+    ``top``, ``literal``, ``glob``, ``icase``, ``exclude``). A pathspec git refuses is
+    :class:`Unexpanded` ``failed`` (the generator fails); ``attr:`` magic, which hooklint does not
+    expand, is ``network`` (HL022): never read as another pattern, never silently nothing."""
     from hooklint.sources.repository.pathspec import PathspecError, compile_pathspec
 
     try:
@@ -562,14 +563,6 @@ def _git(spec: dict, ctx: _Context) -> list[dict]:
         params = [_path_params(folder, prefix, ctx.go) for folder in chosen]
         return _values(spec.get("values"), params, ctx)
     if isinstance(files, list) and files:
-        for entry in files:
-            written = entry.get("path") if isinstance(entry, dict) else None
-            if isinstance(written, str) and written.startswith(":"):
-                raise Unexpanded("network", (
-                    f"the git files generator's path {written!r} starts with ':', git pathspec magic (such as "
-                    "':(icase)', ':(top)', ':(exclude)') that Argo CD's `git ls-files -- PATH` applies and hooklint does "
-                    "not expand: the Applications it generates are not linted. Write the path without the magic"),
-                    key="git")  # fmt: skip
         all_files = _repository_files(ctx.root)
         chosen_files: set[str] = set()
         for entry in files:
