@@ -39,9 +39,10 @@ def _raised(call) -> Unexpanded:
     raise AssertionError("no Unexpanded raised")
 
 
-def test_a_files_path_with_git_pathspec_magic_is_said_not_expanded(tmp_path):
+def test_a_files_path_with_git_pathspec_magic_is_expanded_as_git_does(tmp_path):
     """``util/git/client.go`` ``LsFiles`` (default) runs ``git ls-files --full-name -z -- PATH``: the
-    magic applies; hooklint does not model it, so it says so instead of generating nothing."""
+    magic applies (``:(icase)`` matches cfg/prod; hooklint.sources.repository.pathspec, pinned
+    against git in tests/test_pathspec.py); ``attr:`` magic, not modelled, is said (HL022)."""
     from hooklint.sources.appmap.applicationsets import _git
 
     (tmp_path / "cfg" / "prod").mkdir(parents=True)
@@ -49,11 +50,13 @@ def test_a_files_path_with_git_pathspec_magic_is_said_not_expanded(tmp_path):
     ctx = _ctx(str(tmp_path))
     ctx.ours.add("github.com/acme/shop")
     spec = {"repoURL": "https://github.com/acme/shop.git", "files": [{"path": ":(icase)CFG/*/config.yaml"}]}
+    assert [(p["path"], p["variant"]) for p in _git(spec, ctx)] == [("cfg/prod", "evil")]
+    spec = {"repoURL": "https://github.com/acme/shop.git", "files": [{"path": ":(attr:x)cfg/*/config.yaml"}]}
     exc = _raised(lambda: _git(spec, ctx))
     assert (exc.kind, exc.key, exc.message) == ("network", "git", (
-        "the git files generator's path ':(icase)CFG/*/config.yaml' starts with ':', git pathspec magic (such as "
-        "':(icase)', ':(top)', ':(exclude)') that Argo CD's `git ls-files -- PATH` applies and hooklint does not "
-        "expand: the Applications it generates are not linted. Write the path without the magic"))
+        "the git files generator's path ':(attr:x)cfg/*/config.yaml': the pathspec ':(attr:x)cfg/*/config.yaml' has "
+        "the magic 'attr:x', which hooklint does not expand: the Applications it generates are not linted. Write "
+        "the path without it"))
 
 
 def test_a_clusters_selector_that_no_known_cluster_matches_is_said_not_expanded(tmp_path):

@@ -410,51 +410,6 @@ def test_a_tag_that_may_decode_is_found_as_before(text):
     assert (spelling._DECODING_TAG_WORD.search(data) is not None) == (spelling._DECODING_TAG.search(data) is not None)
 
 
-def old_pathspec(pattern: str) -> re.Pattern[str]:
-    """``applicationsets._pathspec`` as it was: one expression, ``*`` as ``.*``."""
-    if not re.search(r"[*?\[]", pattern):
-        return re.compile(re.escape(pattern.rstrip("/")) + "(?:/.*)?")
-    regex, i = [], 0
-    while i < len(pattern):
-        c = pattern[i]
-        end = pattern.find("]", i + 1) if c == "[" else -1
-        if c in "*?":
-            regex.append(".*" if c == "*" else ".")
-        elif end >= 0:
-            body = pattern[i + 1:end]
-            regex.append("[" + ("^" + body[1:] if body.startswith("!") else body) + "]")
-            i = end
-        else:
-            regex.append(re.escape(c))
-        i += 1
-    return re.compile("".join(regex))
-
-
-@pytest.mark.filterwarnings("ignore:Possible nested set:FutureWarning")  # "[[ab]": a class holding "["
-@SETTINGS
-@given(pieces("*", "?", "a", "b", "/", "[ab]", "[!a]", "[", "]", ".", "\n", "[a-c]"),
-       st.lists(pieces("a", "b", "/", ".", "\n", "c", "["), max_size=4))  # fmt: skip
-def test_a_git_files_path_matches_what_it_matched(pattern, paths):
-    """The git files generator's pathspec, matched token by token (``*a*a*a...`` cost the path's
-    length to the power of its stars); a pattern with an empty class (``[]``, which the one
-    expression merged with the next class) is said not expanded, HL022."""
-    from hooklint.sources.appmap import applicationsets
-
-    if "[]" in pattern:
-        return
-    matches = applicationsets._pathspec(pattern)
-    assert [matches(path) for path in paths] == [old_pathspec(pattern).fullmatch(path) is not None for path in paths]
-
-
-def test_a_git_files_path_with_an_empty_class_is_said_not_expanded():
-    from hooklint.sources.appmap import applicationsets
-
-    with pytest.raises(applicationsets.Unexpanded) as caught:
-        applicationsets._pathspec("apps/[][ab]/config.json")
-    assert caught.value.kind == "network" and caught.value.message.startswith(
-        "the git files generator's path 'apps/[][ab]/config.json' has a class '[]' hooklint does not read")
-
-
 @SETTINGS
 @given(pieces("{{", "}}", "{", "}", "\n", "a", " "))
 def test_a_templated_string_is_found_as_before(text):

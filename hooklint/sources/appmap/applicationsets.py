@@ -484,67 +484,23 @@ def _go_match(pattern: str, name: str) -> bool:
 
 
 def _pathspec(pattern: str) -> Callable[[str], bool]:
-    """``git ls-files -- PATTERN``'s pathspec (the default, ``enableNewGitFileGlobbing`` off), as a
-    function of a path: ``*`` and ``?`` match ``/`` too (not a line break), ``[...]`` a class; a
-    pattern without wildcards names a file or every file under a folder. A pattern with wildcards
-    is matched token by token, every place it may have reached at once (time: the path's length
-    times the pattern's): as one regular expression, ``.*a.*a.*a...`` cost the path's length to the
-    power of its stars (the pattern and the paths are the repository's)."""
-    if not re.search(r"[*?\[]", pattern):
-        literal = re.compile(re.escape(pattern.rstrip("/")) + "(?:/.*)?")
-        return lambda path: literal.fullmatch(path) is not None
-    tokens: list[Callable[[str], bool] | None] = []  # None: a star
-    i = 0
-    while i < len(pattern):
-        c = pattern[i]
-        if c == "*":
-            tokens.append(None)
-        elif c == "?":
-            tokens.append(lambda char: char != "\n")
-        elif c == "[" and pattern.find("]", i + 1) >= 0:
-            end = pattern.find("]", i + 1)
-            body = pattern[i + 1:end]
-            try:
-                tokens.append(re.compile("[" + ("^" + body[1:] if body.startswith("!") else body) + "]").fullmatch)  # type: ignore[arg-type]
-            except re.error as exc:  # an empty class ("[]"), a range out of order ("[z-a]")
-                raise Unexpanded("network", (
-                    f"the git files generator's path {pattern!r} has a class '[{body}]' hooklint does not read "
-                    f"({exc.msg}): the Applications it generates are not linted. Write the class with what it "
-                    "matches"), key="git") from None  # fmt: skip
-            i = end
-        else:
-            tokens.append(c.__eq__)
-        i += 1
-    return functools.partial(_glob_matches, tuple(tokens))
+    """``git ls-files -- PATTERN``'s pathspec (the default, ``enableNewGitFileGlobbing`` off) as a
+    function of a path (:func:`hooklint.sources.repository.pathspec.compile_pathspec`: git's
+    ``wildmatch``, ``\\`` escapes, POSIX classes, a folder matching what is under it, the magic
+    ``top``, ``literal``, ``glob``, ``icase``, ``exclude``). A pathspec git refuses is
+    :class:`Unexpanded` ``failed`` (the generator fails); ``attr:`` magic, which hooklint does not
+    expand, is ``network`` (HL022): never read as another pattern, never silently nothing."""
+    from hooklint.sources.repository.pathspec import PathspecError, compile_pathspec
 
-
-def _glob_matches(tokens: tuple[Callable[[str], bool] | None, ...], path: str) -> bool:
-    """Whether ``path`` matches ``tokens`` (:func:`_pathspec`): the set of tokens reached after each
-    character, a star (None) taking any character but a line break, as ``.*`` does."""
-
-    def closed(reached: set[int]) -> set[int]:
-        for index in sorted(reached):
-            while index < len(tokens) and tokens[index] is None:
-                index += 1
-                reached.add(index)
-        return reached
-
-    reached = closed({0})
-    for char in path:
-        following: set[int] = set()
-        for index in reached:
-            if index == len(tokens):
-                continue
-            token = tokens[index]
-            if token is None:
-                if char != "\n":
-                    following.add(index)
-            elif token(char):
-                following.add(index + 1)
-        if not following:
-            return False
-        reached = closed(following)
-    return len(tokens) in reached
+    try:
+        matches = compile_pathspec(pattern)
+    except PathspecError as exc:
+        if exc.git_refuses:
+            raise Unexpanded("failed", f"the git files generator's path {pattern!r}: {exc}: `git ls-files` fails "
+                                       "and Argo CD generates nothing", key="git") from None  # fmt: skip
+        raise Unexpanded("network", f"the git files generator's path {pattern!r}: {exc}: the Applications it "
+                                    "generates are not linted. Write the path without it", key="git") from None  # fmt: skip
+    return matches
 
 
 def _repository_folders(root: str) -> list[str]:
@@ -607,14 +563,6 @@ def _git(spec: dict, ctx: _Context) -> list[dict]:
         params = [_path_params(folder, prefix, ctx.go) for folder in chosen]
         return _values(spec.get("values"), params, ctx)
     if isinstance(files, list) and files:
-        for entry in files:
-            written = entry.get("path") if isinstance(entry, dict) else None
-            if isinstance(written, str) and written.startswith(":"):
-                raise Unexpanded("network", (
-                    f"the git files generator's path {written!r} starts with ':', git pathspec magic (such as "
-                    "':(icase)', ':(top)', ':(exclude)') that Argo CD's `git ls-files -- PATH` applies and hooklint does "
-                    "not expand: the Applications it generates are not linted. Write the path without the magic"),
-                    key="git")  # fmt: skip
         all_files = _repository_files(ctx.root)
         chosen_files: set[str] = set()
         for entry in files:
