@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import functools
 import json
 import os
 import re
