@@ -1085,7 +1085,10 @@ def _mark_app_source_files(apps: list[Application], max_size: int) -> None:
         if app.argocd is not None and not app.argocd.stand_in and app.source_type != MULTI:
             folder = os.path.abspath(app.folder or app.key)
             merged.setdefault(folder, set()).update(os.path.abspath(f) for f in app.argocd.overrides)
-            deployers.setdefault(folder, []).append(app.argocd.label())
+            instance = dict(app.argocd.env).get("ARGOCD_APP_NAME") or app.argocd.name
+            said = f"{app.argocd.label()} from .argocd-source-{instance}.yaml (instance name {instance!r})"
+            if said not in deployers.get(folder, []):
+                deployers.setdefault(folder, []).append(said)
     for app in apps:
         if app.key == STDIN or app.source_type == MULTI:
             continue
@@ -1105,17 +1108,23 @@ def _mark_app_source_files(apps: list[Application], max_size: int) -> None:
             keys = sorted(str(k) for k in body) if isinstance(body, Map) else []
             name = os.path.basename(path)[len(".argocd-source-"):-len(".yaml")]
             sets = f"sets {', '.join(keys)}" if keys else "sets no key hooklint can read"
-            who = (f"the Applications of this repository that deploy {os.path.normpath(folder)}/ "
-                   f"({'; '.join(deployers.get(os.path.abspath(folder), []))}) are not that one, so it is one hooklint "
-                   "cannot see (it may live in another repository), and hooklint"
+            who = (f"the Applications of this repository that deploy {os.path.normpath(folder)}/ are not that one "
+                   f"(Argo CD reads the overrides of {'; '.join(deployers.get(os.path.abspath(folder), []))}: the instance "
+                   "name is <namespace>_<name> for an Application outside Argo CD's namespace, and an Application "
+                   "written without metadata.namespace lives in the destination namespace of the Application that "
+                   "applies it), so it is one hooklint cannot see (it may live in another repository), and hooklint"
                    if ours else
                    f"no Application of this repository deploys {os.path.normpath(folder)}/, so hooklint cannot know "
                    "whether that one does (it may live in another repository) and")  # fmt: skip
+            fix = ("if the file is meant for one of those Applications, name it after that one's instance name; if it "
+                   "is for another Application, add that Application to this repository (or its repoURL to repo-urls), "
+                   "or lint what it renders with `hooklint lint -`"
+                   if ours else
+                   "add that Application to this repository (or its repoURL to repo-urls), or lint what it renders "
+                   "with `hooklint lint -`")  # fmt: skip
             detail = (f"{os.path.basename(path)} {sets}, which Argo CD merges (after .argocd-source.yaml) only into "
                       f"the Application whose instance name is {name!r}; {who} rendered the folder without this file: "
-                      "what it changes (images, values, source options, hooks included) was not checked; add that "
-                      "Application to this repository (or its repoURL to repo-urls), or lint what it renders with "
-                      "`hooklint lint -`")  # fmt: skip
+                      f"what it changes (images, values, source options, hooks included) was not checked; {fix}")  # fmt: skip
             app.issues.setdefault(path, []).append((NOT_RENDERED, 1, 1, detail))
             data = facts.read_regular(path, max_size)
             digest = hashlib.sha256(data).hexdigest()[:12] if data is not None else "unread"
@@ -1266,8 +1275,9 @@ def applications_in_charts(sources: list[ApplicationSource], read: set[str], fil
             root, ours = urls.of(file)
             for doc in read_file(file, max_file_size).documents:
                 for body in document_objects(doc.value):
+                    # written without metadata.namespace: applied into the directory source's destination namespace
                     out.extend(sources_of(body, file, root or os.getcwd(), ours, max_file_size=max_file_size,
-                                          control_plane=plane))  # fmt: skip
+                                          default_namespace=source.namespace, control_plane=plane))  # fmt: skip
     return out
 
 
