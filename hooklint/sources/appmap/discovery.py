@@ -1086,7 +1086,11 @@ def _mark_app_source_files(apps: list[Application], max_size: int) -> None:
             folder = os.path.abspath(app.folder or app.key)
             merged.setdefault(folder, set()).update(os.path.abspath(f) for f in app.argocd.overrides)
             instance = dict(app.argocd.env).get("ARGOCD_APP_NAME") or app.argocd.name
-            said = f"{app.argocd.label()} from .argocd-source-{instance}.yaml (instance name {instance!r})"
+            said = f"{app.argocd.label()} from .argocd-source-{instance}.yaml"
+            if instance.endswith(f"_{app.argocd.name}"):  # InstanceName: <namespace>_<name> outside Argo CD's namespace
+                said += (f" (its instance name: it lives in namespace {instance[:-len(app.argocd.name) - 1]!r}, not "
+                         "Argo CD's; an Application written without metadata.namespace lives in the destination "
+                         "namespace of the Application that applies it)")  # fmt: skip
             if said not in deployers.get(folder, []):
                 deployers.setdefault(folder, []).append(said)
     for app in apps:
@@ -1109,10 +1113,8 @@ def _mark_app_source_files(apps: list[Application], max_size: int) -> None:
             name = os.path.basename(path)[len(".argocd-source-"):-len(".yaml")]
             sets = f"sets {', '.join(keys)}" if keys else "sets no key hooklint can read"
             who = (f"the Applications of this repository that deploy {os.path.normpath(folder)}/ are not that one "
-                   f"(Argo CD reads the overrides of {'; '.join(deployers.get(os.path.abspath(folder), []))}: the instance "
-                   "name is <namespace>_<name> for an Application outside Argo CD's namespace, and an Application "
-                   "written without metadata.namespace lives in the destination namespace of the Application that "
-                   "applies it), so it is one hooklint cannot see (it may live in another repository), and hooklint"
+                   f"(Argo CD reads the overrides of {'; '.join(deployers.get(os.path.abspath(folder), []))}), so it "
+                   "is one hooklint cannot see (it may live in another repository), and hooklint"
                    if ours else
                    f"no Application of this repository deploys {os.path.normpath(folder)}/, so hooklint cannot know "
                    "whether that one does (it may live in another repository) and")  # fmt: skip
