@@ -167,3 +167,34 @@ def test_diff_counts_a_hook_an_override_of_the_bare_name_would_hide(repo):
     commit(repo, "head", {"web/wip-migrate.yaml": HOOK})
     code, doc = run("diff", "base", "--head", "head")
     assert (code, said(doc["new"])) == (1, [("HL105", "web/wip-migrate.yaml", 16, 16)])
+
+
+APPSET = """apiVersion: argoproj.io/v1alpha1
+kind: ApplicationSet
+metadata: {name: webs}
+spec:
+  generators:
+  - list:
+      elements:
+      - name: web
+  template:
+    metadata: {name: '{{name}}'}
+    spec:
+      project: shop
+      destination: {server: 'https://kubernetes.default.svc', namespace: web}
+      source: {repoURL: 'https://github.com/acme/deploy.git', path: web, targetRevision: HEAD}
+"""
+
+
+@pytest.mark.parametrize("override, expected", [
+    ("team-a_web", []),
+    ("web", [("HL009", "web/.argocd-source-web.yaml", 1, 1), ("HL105", "web/hook.yaml", 16, 16)]),
+])  # fmt: skip
+def test_an_applicationset_applied_by_a_parent_generates_into_its_namespace(repo, override, expected):
+    """The ApplicationSet written without metadata.namespace lives in root's destination namespace, and the
+    controller creates its Applications there (template.go: app.Namespace = applicationSetInfo.Namespace)."""
+    files = tree(override)
+    files["apps/web.yaml"] = APPSET
+    commit(repo, "base", files)
+    code, doc = run("lint", ".")
+    assert (code, said(doc["findings"])) == (1 if expected else 0, expected)

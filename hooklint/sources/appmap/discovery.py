@@ -472,7 +472,7 @@ def _map_sources(files: list[str], run_files: list[str], repository_files: list[
     plane = repository_control_plane(files, config.argocd_namespace if config is not None else None, max_size)
     sources = find_application_sources(files, repo_urls, max_size,
                                        config.argocd_version if config is not None else DEFAULT_VERSION, plane)
-    appsets = applicationset_map(files, config, plane) if config is not None else ApplicationSetMap()
+    appsets = applicationset_map(files, config, plane, sources) if config is not None else ApplicationSetMap()
     sources += appsets.sources
     sources += list(in_charts)
     foreign = _foreign_note(files, config) if config is not None and not any(s.remote is None for s in sources) else []
@@ -1764,7 +1764,8 @@ class ApplicationSetMap:
     origins: set[tuple[str, ...]] = field(default_factory=set)
 
 
-def applicationset_map(files: list[str], config: "Config", control_plane: ControlPlane | None = None) -> ApplicationSetMap:
+def applicationset_map(files: list[str], config: "Config", control_plane: ControlPlane | None = None,
+                       applied_by: Iterable[ApplicationSource] = ()) -> ApplicationSetMap:  # fmt: skip
     """Expand every ApplicationSet written in ``files`` (:mod:`hooklint.sources.appmap.applicationsets`)
     with the clusters of the repository's cluster Secrets and the ``clusters`` configuration, and
     read the Applications it generates as the map reads a written one (:func:`sources_of`), each
@@ -1772,9 +1773,13 @@ def applicationset_map(files: list[str], config: "Config", control_plane: Contro
     Each generated Application is read from its JSON text (:func:`~hooklint.yamlio.go_yaml_text`),
     so that a generated string such as ``"n"`` stays a string, as in the Application Argo CD's
     ApplicationSet controller creates (``json.Marshal``). ``control_plane``: where Argo CD's
-    controller may run (None: :func:`~hooklint.sources.appmap.applications.repository_control_plane` of ``files``)."""
+    controller may run (None: :func:`~hooklint.sources.appmap.applications.repository_control_plane` of ``files``).
+    An ApplicationSet written without ``metadata.namespace`` lives where the directory sources among
+    ``applied_by`` that read its file apply it (:func:`~hooklint.sources.appmap.applications.applied_into`),
+    and its Applications with it (argo-cd v3.5.1 ``applicationset/controllers/template/template.go``:
+    ``app.Namespace = applicationSetInfo.Namespace``); one applied by none is read as before."""
     from hooklint.loader import parse_text, read_file
-    from hooklint.sources.appmap.applications import RepositoryUrls, sources_of
+    from hooklint.sources.appmap.applications import RepositoryUrls, applied_into, sources_of
     from hooklint.yamlio import RENDER_FAILED, RENDERER_UNAVAILABLE
 
     out = ApplicationSetMap()
@@ -1842,7 +1847,13 @@ def applicationset_map(files: list[str], config: "Config", control_plane: Contro
         tspec = template.get("spec") if isinstance(template, Map) else None
         written = _written_source(tspec)
         line = written.span.line if isinstance(written, (Map, Seq)) else body.span.line
-        for app, carried in zip(expansion.applications, expansion.secrets):
+        metadata = body.get("metadata")
+        written_namespace = metadata.get("namespace") if isinstance(metadata, Map) else None
+        lives_in = (None,) if isinstance(written_namespace, str) and written_namespace else applied_into(path, applied_by)
+        generated = [(app if namespace is None else {**app, "metadata": {**app.get("metadata", {}), "namespace": namespace}},
+                      carried) for namespace in lives_in or (None,)
+                     for app, carried in zip(expansion.applications, expansion.secrets)]  # fmt: skip
+        for app, carried in generated:
             try:  # JSON, which hooklint's go-typed reader reads back as generated: never PyYAML's `value: n`
                 parsed = parse_text(path, go_yaml_text(app))
             except ValueError as exc:
