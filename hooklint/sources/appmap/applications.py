@@ -333,7 +333,7 @@ def find_application_sources(files: Iterable[str], repo_urls: Iterable[str] = ()
         found = [s for i, (path, root, ours, body) in enumerate(bodies) for namespace in lives.get(i, (None,))
                  for s in sources_of(body, path, root, ours, default_namespace=namespace, version=version,
                                      control_plane=plane)]  # fmt: skip
-        now = {i: into for i, (path, _, _, body) in enumerate(bodies)
+        now: dict[int, tuple[str | None, ...]] = {i: into for i, (path, _, _, body) in enumerate(bodies)
                if not _written_namespace(body) and (into := applied_into(path, found))}  # fmt: skip
         if now == lives:
             break
