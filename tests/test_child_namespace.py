@@ -198,3 +198,35 @@ def test_an_applicationset_applied_by_a_parent_generates_into_its_namespace(repo
     commit(repo, "base", files)
     code, doc = run("lint", ".")
     assert (code, said(doc["findings"])) == (1 if expected else 0, expected)
+
+
+ROOTS = """apiVersion: argoproj.io/v1alpha1
+kind: ApplicationSet
+metadata: {name: roots, namespace: argocd}
+spec:
+  generators:
+  - list:
+      elements:
+      - team: team-a
+  template:
+    metadata: {name: 'root-{{team}}'}
+    spec:
+      project: shop
+      destination: {server: 'https://kubernetes.default.svc', namespace: '{{team}}'}
+      source: {repoURL: 'https://github.com/acme/deploy.git', path: apps, targetRevision: HEAD}
+"""
+
+
+@pytest.mark.parametrize("override, expected", [
+    ("team-a_web", []),
+    ("web", [("HL009", "web/.argocd-source-web.yaml", 1, 1), ("HL105", "web/hook.yaml", 16, 16)]),
+])  # fmt: skip
+def test_a_generated_parent_applies_its_child_into_its_destination_namespace(repo, override, expected):
+    """The parent is an ApplicationSet's Application (root-team-a, destination team-a): the child it applies
+    lives in team-a as well."""
+    files = tree(override)
+    del files["root/root.yaml"]
+    files["root/roots.yaml"] = ROOTS
+    commit(repo, "base", files)
+    code, doc = run("lint", ".")
+    assert (code, said(doc["findings"])) == (1 if expected else 0, expected)

@@ -291,7 +291,9 @@ class RepositoryUrls:
 def find_application_sources(files: Iterable[str], repo_urls: Iterable[str] = (),
                              max_file_size: int = DEFAULT_MAX_FILE_SIZE,
                              version: Version = DEFAULT_VERSION,
-                             control_plane: ControlPlane | None = None) -> list[ApplicationSource]:  # fmt: skip
+                             control_plane: ControlPlane | None = None,
+                             applied_by: Sequence[ApplicationSource] = (),
+                             unplaced: list[str] | None = None) -> list[ApplicationSource]:  # fmt: skip
     """The sources, pointing into their own repository, of the Applications in ``files``, in file
     and document order. Only regular files up to ``max_file_size`` bytes are read; a file that
     cannot be read or parsed holds none (it is reported where it is linted), nor does a file of a
@@ -299,7 +301,12 @@ def find_application_sources(files: Iterable[str], repo_urls: Iterable[str] = ()
     reads; a chart's file that a directory source applies is read by
     :func:`hooklint.sources.appmap.discovery.applications_in_charts`). ``repo_urls`` (configuration) count as this repository
     besides the git remotes; ``version`` is the Argo CD release that stores them and ``control_plane``
-    where its controller may run (:func:`sources_of`; None: :func:`repository_control_plane` of ``files``)."""
+    where its controller may run (:func:`sources_of`; None: :func:`repository_control_plane` of ``files``).
+    An Application written without ``metadata.namespace`` lives in the namespaces the directory
+    sources that apply its file (:func:`applied_into`: those found here, followed to a fixpoint, and
+    ``applied_by``, made elsewhere: rendered or generated) put it in, and is read once for each;
+    applied by none, it is read without one. The files of such Applications are added to
+    ``unplaced`` (when given)."""
     files = list(files)
     plane = control_plane or repository_control_plane(files, None, max_file_size)
     urls = RepositoryUrls(repo_urls)
@@ -334,10 +341,12 @@ def find_application_sources(files: Iterable[str], repo_urls: Iterable[str] = ()
                  for s in sources_of(body, path, root, ours, default_namespace=namespace, version=version,
                                      control_plane=plane)]  # fmt: skip
         now: dict[int, tuple[str | None, ...]] = {i: into for i, (path, _, _, body) in enumerate(bodies)
-               if not _written_namespace(body) and (into := applied_into(path, found))}  # fmt: skip
+               if not _written_namespace(body) and (into := applied_into(path, [*found, *applied_by]))}  # fmt: skip
         if now == lives:
             break
         lives = now
+    if unplaced is not None:
+        unplaced.extend(sorted({path for path, _, _, body in bodies if not _written_namespace(body)}))
     return found
 
 

@@ -55,7 +55,8 @@ from hooklint.sources.repository.tree import (DIRECTORY, HELM, HELM_CHART_FILE, 
 from hooklint.sources.spec import ApplicationSource, document_objects
 from hooklint.sources.repository.submodules import Submodule, Unseen, submodules_of, unseen_detail
 from hooklint.sources.repository.submodules import forget as forget_submodules
-from hooklint.sources.appmap.applications import (REPO_SOURCE_FILE, DirectoryOptions, app_source_files, find_application_sources,
+from hooklint.sources.appmap.applications import (REPO_SOURCE_FILE, DirectoryOptions, app_source_files, applied_into,
+                                                  find_application_sources,
                                                   repository_control_plane, repository_manifests, stand_in_source)
 
 if TYPE_CHECKING:
@@ -470,11 +471,15 @@ def _map_sources(files: list[str], run_files: list[str], repository_files: list[
     max_size = config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE
     # where Argo CD's controller may run names each Application (InstanceName): asked once per map
     plane = repository_control_plane(files, config.argocd_namespace if config is not None else None, max_size)
-    sources = find_application_sources(files, repo_urls, max_size,
-                                       config.argocd_version if config is not None else DEFAULT_VERSION, plane)
-    appsets = applicationset_map(files, config, plane, sources) if config is not None else ApplicationSetMap()
-    sources += appsets.sources
-    sources += list(in_charts)
+    version = config.argocd_version if config is not None else DEFAULT_VERSION
+    unplaced: list[str] = []
+    written = find_application_sources(files, repo_urls, max_size, version, plane, unplaced=unplaced)
+    appsets = applicationset_map(files, config, plane, written) if config is not None else ApplicationSetMap()
+    made = appsets.sources + list(in_charts)
+    # an Application written without a namespace that a generated directory source applies lives in its namespace
+    if unplaced and any(applied_into(path, made) for path in unplaced):
+        written = find_application_sources(files, repo_urls, max_size, version, plane, made)
+    sources = written + made
     foreign = _foreign_note(files, config) if config is not None and not any(s.remote is None for s in sources) else []
     notices.extend(foreign)  # all name other repositories: say so once
     if config is not None and (any(s.remote is None for s in sources) or repository_files):
