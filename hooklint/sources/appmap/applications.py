@@ -336,10 +336,15 @@ def find_application_sources(files: Iterable[str], repo_urls: Iterable[str] = ()
     # it puts it (its parent's destination namespace); the parents may be such children: a fixpoint
     lives: dict[int, tuple[str | None, ...]] = {}
     found: list[ApplicationSource] = []
+    read: dict[tuple[int, str | None], list[ApplicationSource]] = {}  # each body read once per namespace
     for _ in range(MAX_APPLIED_DEPTH + 1):
-        found = [s for i, (path, root, ours, body) in enumerate(bodies) for namespace in lives.get(i, (None,))
-                 for s in sources_of(body, path, root, ours, default_namespace=namespace, version=version,
-                                     control_plane=plane)]  # fmt: skip
+        found = []
+        for i, (path, root, ours, body) in enumerate(bodies):
+            for namespace in lives.get(i, (None,)):
+                if (i, namespace) not in read:
+                    read[i, namespace] = sources_of(body, path, root, ours, default_namespace=namespace,
+                                                    version=version, control_plane=plane)  # fmt: skip
+                found.extend(read[i, namespace])
         now: dict[int, tuple[str | None, ...]] = {i: into for i, (path, _, _, body) in enumerate(bodies)
                if not _written_namespace(body) and (into := applied_into(path, [*found, *applied_by]))}  # fmt: skip
         if now == lives:
