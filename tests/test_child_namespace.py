@@ -156,6 +156,16 @@ def test_where_argo_cd_runs_is_unknown_the_childs_name_is_open(repo):
     assert (code, said(doc["findings"])) == (1, [("HL009", "apps/web.yaml", 8, 1),
                                                  ("HL009", "web/.argocd-source-team-a_web.yaml", 1, 1),
                                                  ("HL105", "web/hook.yaml", 16, 16)])
+    message = next(f["message"] for f in doc["findings"] if f["path"] == "web/.argocd-source-team-a_web.yaml")
+    # the Application that deploys the folder is named, not "no Application of this repository deploys web/"
+    assert message == (
+        ".argocd-source-team-a_web.yaml sets directory, which Argo CD merges (after .argocd-source.yaml) only into the "
+        "Application whose instance name is 'team-a_web'; the Applications of this repository that deploy web/ "
+        "(Application web (apps/web.yaml:8)) have an instance name hooklint does not know (HL009 at each: set "
+        "argocd-namespace), so hooklint cannot know whether one of them is that one, and rendered the folder without "
+        "this file: what it changes (images, values, source options, hooks included) was not checked; set "
+        "argocd-namespace in the configuration to the namespace Argo CD runs in, or lint what it renders with "
+        "`hooklint lint -`.")
 
 
 def test_diff_counts_a_hook_an_override_of_the_bare_name_would_hide(repo):

@@ -419,7 +419,7 @@ def group_applications(
     _leave_out_kustomize_inputs(apps, named_files, used)
     _mark_applicationset_inputs(apps, appsets.inputs)
     _mark_value_files(apps, _value_file_reads(sources + remote, leaving))
-    _mark_app_source_files(apps, max_size)
+    _mark_app_source_files(apps, max_size, [s for s in sources if s.undecided and s.folder])
     if leaving is not None:
         leaving.origins |= _filter_origins(sources + stand_ins) | appsets.origins
         _distrust(apps, leaving, max_size)
@@ -1067,7 +1067,7 @@ def _stand_in_sources(reported: dict[str, set[str]], covered: set[str], named_by
     return found
 
 
-def _mark_app_source_files(apps: list[Application], max_size: int) -> None:
+def _mark_app_source_files(apps: list[Application], max_size: int, undecided: Iterable[ApplicationSource] = ()) -> None:
     """Add HL009 to each ``.argocd-source-NAME.yaml`` file (:func:`~hooklint.sources.appmap.applications.app_source_files`)
     of an application no Application of the repository renders (a folder linted on its own, or as
     its ``.argocd-source.yaml`` stand-in), at 1:1 of the file: a directory application's when it
@@ -1079,7 +1079,10 @@ def _mark_app_source_files(apps: list[Application], max_size: int) -> None:
     Application of this repository deploys the folder, so hooklint cannot know whether that one
     does (it may live in another repository): it fails closed, rendering the folder without the
     file and saying so, with the keys the file sets, rather than guessing the Application (its
-    name also feeds the release name and the build environment) or passing the file silently."""
+    name also feeds the release name and the build environment) or passing the file silently.
+    ``undecided``: the sources of the repository's Applications whose instance name hooklint does
+    not know (:func:`~hooklint.sources.appmap.applications.sources_of`: HL009 at each); one that
+    deploys the folder is named as such in the message."""
     import hashlib  # noqa: PLC0415 - OpenSSL's module only when such a file is met
 
 
@@ -1098,6 +1101,11 @@ def _mark_app_source_files(apps: list[Application], max_size: int) -> None:
                          "namespace of the Application that applies it)")  # fmt: skip
             if said not in deployers.get(folder, []):
                 deployers.setdefault(folder, []).append(said)
+    open_names: dict[str, list[str]] = {}
+    for source in undecided:
+        said = source.label()
+        if said not in open_names.get(os.path.abspath(source.folder), []):
+            open_names.setdefault(os.path.abspath(source.folder), []).append(said)
     for app in apps:
         if app.key == STDIN or app.source_type == MULTI:
             continue
@@ -1121,12 +1129,19 @@ def _mark_app_source_files(apps: list[Application], max_size: int) -> None:
                    f"(Argo CD reads the overrides of {'; '.join(deployers.get(os.path.abspath(folder), []))}), so it "
                    "is one hooklint cannot see (it may live in another repository), and hooklint"
                    if ours else
+                   f"the Applications of this repository that deploy {os.path.normpath(folder)}/ "
+                   f"({'; '.join(open_names[os.path.abspath(folder)])}) have an instance name hooklint does not know "
+                   "(HL009 at each: set argocd-namespace), so hooklint cannot know whether one of them is that one, and"
+                   if os.path.abspath(folder) in open_names else
                    f"no Application of this repository deploys {os.path.normpath(folder)}/, so hooklint cannot know "
                    "whether that one does (it may live in another repository) and")  # fmt: skip
             fix = ("if the file is meant for one of those Applications, name it after that one's instance name; if it "
                    "is for another Application, add that Application to this repository (or its repoURL to repo-urls), "
                    "or lint what it renders with `hooklint lint -`"
                    if ours else
+                   "set argocd-namespace in the configuration to the namespace Argo CD runs in, or lint what it "
+                   "renders with `hooklint lint -`"
+                   if os.path.abspath(folder) in open_names else
                    "add that Application to this repository (or its repoURL to repo-urls), or lint what it renders "
                    "with `hooklint lint -`")  # fmt: skip
             detail = (f"{os.path.basename(path)} {sets}, which Argo CD merges (after .argocd-source.yaml) only into "
