@@ -251,10 +251,12 @@ def test_an_argocd_source_file_of_another_application_than_the_repositorys_is_hl
         "HL009", "app/.argocd-source-other.yaml", 1, 1,
         ".argocd-source-other.yaml sets directory, which Argo CD merges (after .argocd-source.yaml) only into the "
         "Application whose instance name is 'other'; the Applications of this repository that deploy app/ "
-        "(Application shop (apps/shop.yaml:6)) are not that one, so it is one hooklint cannot see (it may live in "
+        "are not that one (Argo CD reads the overrides of Application shop (apps/shop.yaml:6) from "
+        ".argocd-source-shop.yaml), so it is one hooklint cannot see (it may live in "
         "another repository), and hooklint rendered the folder without this file: what it changes (images, values, "
-        "source options, hooks included) was not checked; add that Application to this repository (or its repoURL "
-        "to repo-urls), or lint what it renders with `hooklint lint -`.")]
+        "source options, hooks included) was not checked; if the file is meant for one of those Applications, name "
+        "it after that one's instance name; if it is for another Application, add that Application to this "
+        "repository (or its repoURL to repo-urls), or lint what it renders with `hooklint lint -`.")]
 
 
 @needs_helm

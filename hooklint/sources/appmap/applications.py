@@ -291,7 +291,9 @@ class RepositoryUrls:
 def find_application_sources(files: Iterable[str], repo_urls: Iterable[str] = (),
                              max_file_size: int = DEFAULT_MAX_FILE_SIZE,
                              version: Version = DEFAULT_VERSION,
-                             control_plane: ControlPlane | None = None) -> list[ApplicationSource]:  # fmt: skip
+                             control_plane: ControlPlane | None = None,
+                             applied_by: Sequence[ApplicationSource] = (),
+                             unplaced: list[str] | None = None) -> list[ApplicationSource]:  # fmt: skip
     """The sources, pointing into their own repository, of the Applications in ``files``, in file
     and document order. Only regular files up to ``max_file_size`` bytes are read; a file that
     cannot be read or parsed holds none (it is reported where it is linted), nor does a file of a
@@ -299,11 +301,16 @@ def find_application_sources(files: Iterable[str], repo_urls: Iterable[str] = ()
     reads; a chart's file that a directory source applies is read by
     :func:`hooklint.sources.appmap.discovery.applications_in_charts`). ``repo_urls`` (configuration) count as this repository
     besides the git remotes; ``version`` is the Argo CD release that stores them and ``control_plane``
-    where its controller may run (:func:`sources_of`; None: :func:`repository_control_plane` of ``files``)."""
+    where its controller may run (:func:`sources_of`; None: :func:`repository_control_plane` of ``files``).
+    An Application written without ``metadata.namespace`` lives in the namespaces the directory
+    sources that apply its file (:func:`applied_into`: those found here, followed to a fixpoint, and
+    ``applied_by``, made elsewhere: rendered or generated) put it in, and is read once for each;
+    applied by none, it is read without one. The files of such Applications are added to
+    ``unplaced`` (when given)."""
     files = list(files)
     plane = control_plane or repository_control_plane(files, None, max_file_size)
     urls = RepositoryUrls(repo_urls)
-    found: list[ApplicationSource] = []
+    bodies: list[tuple[str, str, set[str], Any]] = []
     for path in files:
         root, ours = urls.of(path)
         data = facts.read_regular(path, max_file_size)
@@ -324,8 +331,69 @@ def find_application_sources(files: Iterable[str], repo_urls: Iterable[str] = ()
             root = os.getcwd()
         for doc in facts.read_parsed(path, DEFAULT_MAX_FILE_SIZE, len(data)).documents:
             for body in document_objects(doc.value):  # a kind: List's items too
-                found.extend(sources_of(body, path, root, ours, version=version, control_plane=plane))
+                bodies.append((path, root, ours, body))
+    # an Application written without metadata.namespace lives where the directory source that applies
+    # it puts it (its parent's destination namespace); the parents may be such children: a fixpoint
+    lives: dict[int, tuple[str | None, ...]] = {}
+    found: list[ApplicationSource] = []
+    read: dict[tuple[int, str | None], list[ApplicationSource]] = {}  # each body read once per namespace
+    for _ in range(MAX_APPLIED_DEPTH + 1):
+        found = []
+        for i, (path, root, ours, body) in enumerate(bodies):
+            for namespace in lives.get(i, (None,)):
+                if (i, namespace) not in read:
+                    read[i, namespace] = sources_of(body, path, root, ours, default_namespace=namespace,
+                                                    version=version, control_plane=plane)  # fmt: skip
+                found.extend(read[i, namespace])
+        now: dict[int, tuple[str | None, ...]] = {i: into for i, (path, _, _, body) in enumerate(bodies)
+               if not _written_namespace(body) and (into := applied_into(path, [*found, *applied_by]))}  # fmt: skip
+        if now == lives:
+            break
+        lives = now
+    if unplaced is not None:
+        unplaced.extend(sorted({path for path, _, _, body in bodies if not _written_namespace(body)}))
     return found
+
+
+#: The most levels of directory sources applying Applications that :func:`find_application_sources`
+#: follows to learn where each one lives (the app of apps map's own depth).
+MAX_APPLIED_DEPTH = 8
+
+
+def _written_namespace(body: Any) -> bool:
+    """Whether the Application ``body`` writes a non-empty ``metadata.namespace`` (where it lives then)."""
+    metadata = body.get("metadata") if isinstance(body, Map) else None
+    return isinstance(metadata, Map) and isinstance(metadata.get("namespace"), str) and bool(metadata["namespace"])
+
+
+def applied_into(path: str, sources: Iterable[ApplicationSource]) -> tuple[str, ...]:
+    """The namespaces (sorted, each once) an object written without ``metadata.namespace`` in the
+    file ``path`` is applied into by the directory sources among ``sources`` that read it: each
+    one's destination namespace (gitops-engine v3.5.1 ``pkg/sync/sync_context.go``
+    ``getSyncTasks``: "enrich target objects with the namespace", ``SetNamespace(sc.namespace)``
+    for an object whose namespace is empty, ``sc.namespace`` the Application's
+    ``spec.destination.namespace``). A source reads the file when it lives in the source's folder
+    (or below it, with ``directory.recurse``) and ``directory.include``/``exclude`` keep it; a
+    source with a problem, from elsewhere, or with no destination namespace says nothing (an
+    Application applied by hand lives in kubectl's default namespace, which hooklint cannot know).
+    Empty when none applies it."""
+    full = facts.absolute(path)
+    out: set[str] = set()
+    for source in sources:
+        if source.problem is not None or source.remote is not None or not source.namespace or not source.folder:
+            continue
+        folder = facts.absolute(source.folder)
+        relative = os.path.relpath(full, folder)
+        if relative.startswith(".." + os.sep) or relative == ".." or os.path.isabs(relative):
+            continue
+        if (source.source_type or source_type(folder)[0]) != "directory":
+            continue
+        options = DirectoryOptions.from_application(source.options)
+        if os.path.dirname(relative) and not options.recurse:
+            continue
+        if options.excludes(relative.replace(os.sep, "/")) is None:
+            out.add(source.namespace)
+    return tuple(sorted(out))
 
 
 #: At most this many foreign repository URLs are named in the note of :func:`foreign_repo_urls`.

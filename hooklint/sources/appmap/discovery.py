@@ -55,7 +55,8 @@ from hooklint.sources.repository.tree import (DIRECTORY, HELM, HELM_CHART_FILE, 
 from hooklint.sources.spec import ApplicationSource, document_objects
 from hooklint.sources.repository.submodules import Submodule, Unseen, submodules_of, unseen_detail
 from hooklint.sources.repository.submodules import forget as forget_submodules
-from hooklint.sources.appmap.applications import (REPO_SOURCE_FILE, DirectoryOptions, app_source_files, find_application_sources,
+from hooklint.sources.appmap.applications import (REPO_SOURCE_FILE, DirectoryOptions, app_source_files, applied_into,
+                                                  find_application_sources,
                                                   repository_control_plane, repository_manifests, stand_in_source)
 
 if TYPE_CHECKING:
@@ -418,7 +419,7 @@ def group_applications(
     _leave_out_kustomize_inputs(apps, named_files, used)
     _mark_applicationset_inputs(apps, appsets.inputs)
     _mark_value_files(apps, _value_file_reads(sources + remote, leaving))
-    _mark_app_source_files(apps, max_size)
+    _mark_app_source_files(apps, max_size, [s for s in sources if s.undecided and s.folder])
     if leaving is not None:
         leaving.origins |= _filter_origins(sources + stand_ins) | appsets.origins
         _distrust(apps, leaving, max_size)
@@ -470,11 +471,15 @@ def _map_sources(files: list[str], run_files: list[str], repository_files: list[
     max_size = config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE
     # where Argo CD's controller may run names each Application (InstanceName): asked once per map
     plane = repository_control_plane(files, config.argocd_namespace if config is not None else None, max_size)
-    sources = find_application_sources(files, repo_urls, max_size,
-                                       config.argocd_version if config is not None else DEFAULT_VERSION, plane)
-    appsets = applicationset_map(files, config, plane) if config is not None else ApplicationSetMap()
-    sources += appsets.sources
-    sources += list(in_charts)
+    version = config.argocd_version if config is not None else DEFAULT_VERSION
+    unplaced: list[str] = []
+    written = find_application_sources(files, repo_urls, max_size, version, plane, unplaced=unplaced)
+    appsets = applicationset_map(files, config, plane, written) if config is not None else ApplicationSetMap()
+    made = appsets.sources + list(in_charts)
+    # an Application written without a namespace that a generated directory source applies lives in its namespace
+    if unplaced and any(applied_into(path, made) for path in unplaced):
+        written = find_application_sources(files, repo_urls, max_size, version, plane, made)
+    sources = written + made
     foreign = _foreign_note(files, config) if config is not None and not any(s.remote is None for s in sources) else []
     notices.extend(foreign)  # all name other repositories: say so once
     if config is not None and (any(s.remote is None for s in sources) or repository_files):
@@ -1062,7 +1067,7 @@ def _stand_in_sources(reported: dict[str, set[str]], covered: set[str], named_by
     return found
 
 
-def _mark_app_source_files(apps: list[Application], max_size: int) -> None:
+def _mark_app_source_files(apps: list[Application], max_size: int, undecided: Iterable[ApplicationSource] = ()) -> None:
     """Add HL009 to each ``.argocd-source-NAME.yaml`` file (:func:`~hooklint.sources.appmap.applications.app_source_files`)
     of an application no Application of the repository renders (a folder linted on its own, or as
     its ``.argocd-source.yaml`` stand-in), at 1:1 of the file: a directory application's when it
@@ -1074,7 +1079,10 @@ def _mark_app_source_files(apps: list[Application], max_size: int) -> None:
     Application of this repository deploys the folder, so hooklint cannot know whether that one
     does (it may live in another repository): it fails closed, rendering the folder without the
     file and saying so, with the keys the file sets, rather than guessing the Application (its
-    name also feeds the release name and the build environment) or passing the file silently."""
+    name also feeds the release name and the build environment) or passing the file silently.
+    ``undecided``: the sources of the repository's Applications whose instance name hooklint does
+    not know (:func:`~hooklint.sources.appmap.applications.sources_of`: HL009 at each); one that
+    deploys the folder is named as such in the message."""
     import hashlib  # noqa: PLC0415 - OpenSSL's module only when such a file is met
 
 
@@ -1085,7 +1093,19 @@ def _mark_app_source_files(apps: list[Application], max_size: int) -> None:
         if app.argocd is not None and not app.argocd.stand_in and app.source_type != MULTI:
             folder = os.path.abspath(app.folder or app.key)
             merged.setdefault(folder, set()).update(os.path.abspath(f) for f in app.argocd.overrides)
-            deployers.setdefault(folder, []).append(app.argocd.label())
+            instance = dict(app.argocd.env).get("ARGOCD_APP_NAME") or app.argocd.name
+            said = f"{app.argocd.label()} from .argocd-source-{instance}.yaml"
+            if instance.endswith(f"_{app.argocd.name}"):  # InstanceName: <namespace>_<name> outside Argo CD's namespace
+                said += (f" (its instance name: it lives in namespace {instance[:-len(app.argocd.name) - 1]!r}, not "
+                         "Argo CD's; an Application written without metadata.namespace lives in the destination "
+                         "namespace of the Application that applies it)")  # fmt: skip
+            if said not in deployers.get(folder, []):
+                deployers.setdefault(folder, []).append(said)
+    open_names: dict[str, list[str]] = {}
+    for source in undecided:
+        said = source.label()
+        if said not in open_names.get(os.path.abspath(source.folder), []):
+            open_names.setdefault(os.path.abspath(source.folder), []).append(said)
     for app in apps:
         if app.key == STDIN or app.source_type == MULTI:
             continue
@@ -1105,17 +1125,28 @@ def _mark_app_source_files(apps: list[Application], max_size: int) -> None:
             keys = sorted(str(k) for k in body) if isinstance(body, Map) else []
             name = os.path.basename(path)[len(".argocd-source-"):-len(".yaml")]
             sets = f"sets {', '.join(keys)}" if keys else "sets no key hooklint can read"
-            who = (f"the Applications of this repository that deploy {os.path.normpath(folder)}/ "
-                   f"({'; '.join(deployers.get(os.path.abspath(folder), []))}) are not that one, so it is one hooklint "
-                   "cannot see (it may live in another repository), and hooklint"
+            who = (f"the Applications of this repository that deploy {os.path.normpath(folder)}/ are not that one "
+                   f"(Argo CD reads the overrides of {'; '.join(deployers.get(os.path.abspath(folder), []))}), so it "
+                   "is one hooklint cannot see (it may live in another repository), and hooklint"
                    if ours else
+                   f"the Applications of this repository that deploy {os.path.normpath(folder)}/ "
+                   f"({'; '.join(open_names[os.path.abspath(folder)])}) have an instance name hooklint does not know "
+                   "(HL009 at each: set argocd-namespace), so hooklint cannot know whether one of them is that one, and"
+                   if os.path.abspath(folder) in open_names else
                    f"no Application of this repository deploys {os.path.normpath(folder)}/, so hooklint cannot know "
                    "whether that one does (it may live in another repository) and")  # fmt: skip
+            fix = ("if the file is meant for one of those Applications, name it after that one's instance name; if it "
+                   "is for another Application, add that Application to this repository (or its repoURL to repo-urls), "
+                   "or lint what it renders with `hooklint lint -`"
+                   if ours else
+                   "set argocd-namespace in the configuration to the namespace Argo CD runs in, or lint what it "
+                   "renders with `hooklint lint -`"
+                   if os.path.abspath(folder) in open_names else
+                   "add that Application to this repository (or its repoURL to repo-urls), or lint what it renders "
+                   "with `hooklint lint -`")  # fmt: skip
             detail = (f"{os.path.basename(path)} {sets}, which Argo CD merges (after .argocd-source.yaml) only into "
                       f"the Application whose instance name is {name!r}; {who} rendered the folder without this file: "
-                      "what it changes (images, values, source options, hooks included) was not checked; add that "
-                      "Application to this repository (or its repoURL to repo-urls), or lint what it renders with "
-                      "`hooklint lint -`")  # fmt: skip
+                      f"what it changes (images, values, source options, hooks included) was not checked; {fix}")  # fmt: skip
             app.issues.setdefault(path, []).append((NOT_RENDERED, 1, 1, detail))
             data = facts.read_regular(path, max_size)
             digest = hashlib.sha256(data).hexdigest()[:12] if data is not None else "unread"
@@ -1266,8 +1297,9 @@ def applications_in_charts(sources: list[ApplicationSource], read: set[str], fil
             root, ours = urls.of(file)
             for doc in read_file(file, max_file_size).documents:
                 for body in document_objects(doc.value):
+                    # written without metadata.namespace: applied into the directory source's destination namespace
                     out.extend(sources_of(body, file, root or os.getcwd(), ours, max_file_size=max_file_size,
-                                          control_plane=plane))  # fmt: skip
+                                          default_namespace=source.namespace, control_plane=plane))  # fmt: skip
     return out
 
 
@@ -1752,7 +1784,8 @@ class ApplicationSetMap:
     origins: set[tuple[str, ...]] = field(default_factory=set)
 
 
-def applicationset_map(files: list[str], config: "Config", control_plane: ControlPlane | None = None) -> ApplicationSetMap:
+def applicationset_map(files: list[str], config: "Config", control_plane: ControlPlane | None = None,
+                       applied_by: Iterable[ApplicationSource] = ()) -> ApplicationSetMap:  # fmt: skip
     """Expand every ApplicationSet written in ``files`` (:mod:`hooklint.sources.appmap.applicationsets`)
     with the clusters of the repository's cluster Secrets and the ``clusters`` configuration, and
     read the Applications it generates as the map reads a written one (:func:`sources_of`), each
@@ -1760,9 +1793,13 @@ def applicationset_map(files: list[str], config: "Config", control_plane: Contro
     Each generated Application is read from its JSON text (:func:`~hooklint.yamlio.go_yaml_text`),
     so that a generated string such as ``"n"`` stays a string, as in the Application Argo CD's
     ApplicationSet controller creates (``json.Marshal``). ``control_plane``: where Argo CD's
-    controller may run (None: :func:`~hooklint.sources.appmap.applications.repository_control_plane` of ``files``)."""
+    controller may run (None: :func:`~hooklint.sources.appmap.applications.repository_control_plane` of ``files``).
+    An ApplicationSet written without ``metadata.namespace`` lives where the directory sources among
+    ``applied_by`` that read its file apply it (:func:`~hooklint.sources.appmap.applications.applied_into`),
+    and its Applications with it (argo-cd v3.5.1 ``applicationset/controllers/template/template.go``:
+    ``app.Namespace = applicationSetInfo.Namespace``); one applied by none is read as before."""
     from hooklint.loader import parse_text, read_file
-    from hooklint.sources.appmap.applications import RepositoryUrls, sources_of
+    from hooklint.sources.appmap.applications import RepositoryUrls, applied_into, sources_of
     from hooklint.yamlio import RENDER_FAILED, RENDERER_UNAVAILABLE
 
     out = ApplicationSetMap()
@@ -1830,7 +1867,13 @@ def applicationset_map(files: list[str], config: "Config", control_plane: Contro
         tspec = template.get("spec") if isinstance(template, Map) else None
         written = _written_source(tspec)
         line = written.span.line if isinstance(written, (Map, Seq)) else body.span.line
-        for app, carried in zip(expansion.applications, expansion.secrets):
+        metadata = body.get("metadata")
+        written_namespace = metadata.get("namespace") if isinstance(metadata, Map) else None
+        lives_in = (None,) if isinstance(written_namespace, str) and written_namespace else applied_into(path, applied_by)
+        generated = [(app if namespace is None else {**app, "metadata": {**app.get("metadata", {}), "namespace": namespace}},
+                      carried) for namespace in lives_in or (None,)
+                     for app, carried in zip(expansion.applications, expansion.secrets)]  # fmt: skip
+        for app, carried in generated:
             try:  # JSON, which hooklint's go-typed reader reads back as generated: never PyYAML's `value: n`
                 parsed = parse_text(path, go_yaml_text(app))
             except ValueError as exc:
