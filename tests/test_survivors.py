@@ -123,8 +123,15 @@ def test_hl106_names_a_watch_of_secrets(verbs, grant):
     )]  # fmt: skip
 
 
-def test_hl106_is_silent_on_a_role_that_only_creates_secrets():
-    assert hits("HL106", WATCHER.format(verbs="create")) == []
+def test_hl106_does_not_call_creating_secrets_reading_them():
+    """``create`` reads no Secret (the mutant ``read`` of any verb); cluster-wide it adds a
+    credential to Argo CD's namespace, which is what HL106 says of it."""
+    assert hits("HL106", WATCHER.format(verbs="create")) == [(11, 27, (
+        "Job/task runs as ServiceAccount 'runner', and ClusterRoleBinding/runner-secrets grants create on secrets "
+        "cluster-wide (it can add a cluster or repository credential to Argo CD, a Secret labelled "
+        "argocd.argoproj.io/secret-type: cluster, repository or repo-creds) through ClusterRole 'secret-watcher': a "
+        "PreSync hook runs on every sync, so whoever controls its image or command holds those rights over the "
+        "cluster. Grant only the verbs and resources it needs."))]  # fmt: skip
 
 
 # --- HL013: Prune=/Delete= repeated ------------------------------------------------------------

@@ -224,10 +224,10 @@ def _rule_grants(rule: Mapping, cluster_wide: bool, judge: "_Judge | None" = Non
     if escalation:
         why = "; ".join(ESCALATION_VERBS[v] for v in escalation)
         out.append((1, f"{', '.join(escalation)} on {', '.join(resources) or 'its resources'} ({why})"))
-    out += _argocd_writes(verbs, resources, groups, None, argocd_where)
-    if "*" in verbs:
+    if "*" in verbs:  # every verb, Argo CD's objects among them: said once, not again verb by verb
         out.append((2, f"every verb on {', '.join(resources) or 'its resources'}"))
         return out
+    out += _argocd_writes(verbs, resources, groups, None, argocd_where)
     core = "" in groups or "*" in groups
     # running pods, tokens and Secrets: through a ClusterRoleBinding, or a RoleBinding of a
     # namespace whose ServiceAccounts and Secrets hold the cluster (:data:`PRIVILEGED_NAMESPACES`)
