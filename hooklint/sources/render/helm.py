@@ -70,6 +70,7 @@ from hooklint.yamlio import BoundedLoader, Unreadable, YamlTooComplex, go_first_
 from hooklint.sources import bounded, sandbox
 from hooklint.sources.repository import facts
 from hooklint.sources.repository.spelling import may_hold
+from hooklint.sources.repository.kustomize_spec import ambiguous_key, canonical, go_fold
 from hooklint.sources.render.cache import cached, input_key, remembered_answer
 from hooklint.sources.repository.withheld import GIT_REASON, Withheld
 from hooklint.sources.render.hermetic import cause, git_reads, nonhermetic_decisions, release_decisions, template_texts
@@ -410,18 +411,24 @@ def _read_chart(folder: str, root: str, depth: int = 0, max_file_size: int = DEF
         raise RenderError(f"{chart_yaml} is not valid UTF-8", chart_yaml) from None
     except yaml.YAMLError as exc:
         raise RenderError(f"{chart_yaml} is not valid YAML: {_one_line(str(exc))}", chart_yaml) from None
+    meta = _metadata(node, meta, chart_yaml, HELM_METADATA_FIELDS)
     if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) or not meta["name"]:
         raise RenderError(f"{chart_yaml} has no chart name", chart_yaml)
     chart = _Chart(name=meta["name"], folder=folder, copied=copied)
     dependencies, places = meta.get("dependencies"), []
-    if dependencies is None and meta.get("apiVersion") == "v1":  # Helm 2 charts: requirements.yaml
-        _refuse_outside(os.path.join(folder, "requirements.yaml"), real_root, chart_yaml)
-        dependencies = _requirements(folder, max_file_size, chart_yaml)
-    elif isinstance(dependencies, list) and isinstance(node, yaml.MappingNode):
+    if isinstance(dependencies, list) and isinstance(node, yaml.MappingNode):
         for key, value in node.value:
-            if key.value == "dependencies" and isinstance(value, yaml.SequenceNode):
+            if isinstance(key.value, str) and go_fold(key.value) == "dependencies" and isinstance(value, yaml.SequenceNode):
                 places = [(item.start_mark.line + 1, item.start_mark.column + 1) for item in value.value
                           if isinstance(item, yaml.MappingNode)]  # fmt: skip
+    _refuse_outside(os.path.join(folder, "requirements.yaml"), real_root, chart_yaml)
+    required = _requirements(folder, max_file_size, chart_yaml)
+    if required is not None:  # Helm merges requirements.yaml into Chart.yaml's fields, whatever the apiVersion
+        if dependencies:
+            raise RenderError(f"{chart_yaml} lists dependencies and so does requirements.yaml beside it: Helm "
+                              "decodes both into one list, which hooklint does not model; keep the dependencies "
+                              "in Chart.yaml only", chart_yaml, argocd_renders=_HELM_DECODES)  # fmt: skip
+        dependencies, places = required, []
     chart.dependencies = [d for d in (dependencies or []) if isinstance(d, dict)]
     if len(places) != len(chart.dependencies):
         places = [(1, 1)] * len(chart.dependencies)
@@ -460,20 +467,87 @@ def _refuse_outside(path: str, real_root: str, *where: Any, real: str | None = N
         raise RenderError(f"illegal filepath in symlink {os.path.normpath(path)}: it leaves the repository", *where)
 
 
-def _requirements(folder: str, max_file_size: int, chart_yaml: str) -> list[Any]:
-    """The ``dependencies`` of a Helm 2 chart's ``requirements.yaml`` (none without the file).
-    Read as Helm reads it (:func:`~hooklint.yamlio.go_first_document`); RenderError (HL007) for one
-    hooklint cannot read so: Helm may read it otherwise, and its dependencies would go unchecked."""
+def _requirements(folder: str, max_file_size: int, chart_yaml: str) -> list[Any] | None:
+    """The ``dependencies`` a chart's ``requirements.yaml`` gives Helm (None without the file, or
+    when the file names no dependencies). Helm's loader (``pkg/chart/loader/load.go`` at v3.19.4,
+    ``pkg/chart/v2/loader/load.go`` at v4.2.1, ``LoadFiles``) decodes it into the chart's
+    ``Metadata`` after ``Chart.yaml`` for EVERY apiVersion (a v2 chart only gets a warning), keys
+    matched as Go's ``encoding/json`` matches them (:func:`_metadata`). Read as Helm reads it
+    (:func:`~hooklint.yamlio.go_first_document`); RenderError (HL007) for one hooklint cannot read
+    so, and for one naming any other ``Metadata`` field (it would override ``Chart.yaml``'s, which
+    hooklint does not model): Helm may read it otherwise, and its dependencies would go unchecked."""
     path = os.path.join(folder, "requirements.yaml")
+    if os.path.isdir(path):  # Helm's LoadDir walks a folder of that name, it loads no such file
+        return None
     try:
-        data = go_first_document(read_bytes(path, max_file_size).decode("utf-8-sig")).value
-    except OSError:
-        return []
+        document = go_first_document(read_bytes(path, max_file_size).decode("utf-8-sig"))
+    except FileNotFoundError:
+        return None
+    except (NotRegularFile, FileTooLarge) as exc:
+        raise RenderError(f"{os.path.normpath(path)} is {problem_of(exc)}: not read", chart_yaml) from None
+    except OSError as exc:
+        raise RenderError(f"cannot read {os.path.normpath(path)}: {exc.strerror or exc}", chart_yaml) from None
     except (UnicodeDecodeError, Unreadable, yaml.YAMLError) as exc:
         raise RenderError(f"{os.path.normpath(path)} is not YAML hooklint reads as Helm does: "
                           f"{_one_line(str(exc))}", chart_yaml) from None  # fmt: skip
-    deps = data.get("dependencies") if isinstance(data, dict) else None
+    data = _metadata(document.node, document.value, os.path.normpath(path), HELM_METADATA_FIELDS)
+    if not isinstance(data, dict):
+        return None
+    for key in data:
+        if key in HELM_METADATA_FIELDS and key != "dependencies":
+            raise RenderError(f"{os.path.normpath(path)} sets the chart's {key!r}: Helm decodes requirements.yaml "
+                              "over Chart.yaml's fields, which hooklint does not model; keep only dependencies "
+                              "in it", chart_yaml, argocd_renders=_HELM_DECODES)  # fmt: skip
+    if "dependencies" not in data:
+        return None
+    deps = data["dependencies"]
     return deps if isinstance(deps, list) else []
+
+
+#: The fields of Helm's ``Dependency`` (``pkg/chart/dependency.go`` at v3.19.4,
+#: ``pkg/chart/v2/dependency.go`` at v4.2.1) by their JSON names.
+HELM_DEPENDENCY_FIELDS: dict[str, Any] = {n: None for n in (
+    "name", "version", "repository", "condition", "tags", "enabled", "import-values", "alias")}  # fmt: skip
+
+#: The fields of Helm's chart ``Metadata`` (``pkg/chart/metadata.go`` at v3.19.4,
+#: ``pkg/chart/v2/metadata.go`` at v4.2.1) by their JSON names, ``dependencies`` a list of
+#: :data:`HELM_DEPENDENCY_FIELDS`.
+HELM_METADATA_FIELDS: dict[str, Any] = {
+    **{n: None for n in ("name", "home", "sources", "version", "description", "keywords", "maintainers", "icon",
+                         "apiVersion", "condition", "tags", "appVersion", "deprecated", "annotations",
+                         "kubeVersion", "type")},
+    "dependencies": ("list", HELM_DEPENDENCY_FIELDS),
+}  # fmt: skip
+
+#: The fields of Helm's ``Lock`` (``Chart.lock``, ``requirements.lock``).
+HELM_LOCK_FIELDS: dict[str, Any] = {"generated": None, "digest": None,
+                                    "dependencies": ("list", HELM_DEPENDENCY_FIELDS)}  # fmt: skip
+
+
+#: How Argo CD renders a chart hooklint refuses for a key it does not model (HL009).
+_HELM_DECODES = "Argo CD's Helm loads the chart, decoding its metadata as Go's JSON decoder does"
+
+
+def _metadata(node: yaml.Node | None, value: Any, path: str, fields: dict[str, Any]) -> Any:
+    """``value`` (a ``Chart.yaml``, ``requirements.yaml`` or lock file as go-yaml decodes it,
+    ``node`` its composed mapping) as Helm decodes it into its struct of ``fields``: Helm reads
+    these files with ``sigs.k8s.io/yaml`` then Go's ``encoding/json``, which matches an object
+    key to a field by exact name or else case-insensitively with Go's folding
+    (:func:`~hooklint.sources.repository.kustomize_spec.go_fold`: ``Dependencies``,
+    ``DEPENDENCIES`` and ``dependencieſ`` all are ``dependencies``), at the dependency level too.
+    Keys are renamed to the field names. Raises RenderError (HL007 at the later key) for a mapping
+    with two keys naming one field: which one Helm keeps depends on decoding order, and hooklint
+    refuses rather than guess."""
+    if not isinstance(value, dict):
+        return value
+    found = ambiguous_key(node, fields)
+    if found is not None:
+        field_path, earlier, later = found
+        raise RenderError(f"{path}: {later.value!r} and {earlier.value!r} (line {earlier.start_mark.line + 1}) both "
+                          f"name Helm's field {field_path!r} (Go's JSON decoder matches keys case-insensitively): "
+                          "keep one, spelled as Helm documents it", path, later.start_mark.line + 1,
+                          later.start_mark.column + 1, argocd_renders=_HELM_DECODES)  # fmt: skip
+    return canonical(value, fields)
 
 
 def _archive_chart_name(path: str) -> str | None:
@@ -485,6 +559,7 @@ def _archive_chart_name(path: str) -> str | None:
                 if len(parts) == 2 and parts[1] == "Chart.yaml" and member.isfile() and member.size < 1 << 20:
                     handle = archive.extractfile(member)
                     meta = yaml.load(handle.read(), Loader=BoundedLoader) if handle else None
+                    meta = canonical(meta, HELM_METADATA_FIELDS) if isinstance(meta, dict) else meta
                     name = meta.get("name") if isinstance(meta, dict) else None
                     return name if isinstance(name, str) else None
     except (OSError, tarfile.TarError, yaml.YAMLError, EOFError):
@@ -566,12 +641,13 @@ def _locked_version(chart: _Chart, name: str, repository: str, max_file_size: in
     the dependency ``name`` of ``repository``, or None: ``helm dependency build`` downloads the
     locked versions, and resolves the constraints as ``helm dependency update`` does without a lock
     (``pkg/downloader/manager.go`` ``Build``)."""
-    for lock in ("Chart.lock", "requirements.lock"):
+    for lock in ("requirements.lock", "Chart.lock"):  # the loader reads both, in this order of precedence
         path = os.path.join(chart.folder or ".", lock)
         try:
             data = yaml.load(read_bytes(path, max_file_size), Loader=BoundedLoader)
         except (OSError, yaml.YAMLError):
             continue
+        data = canonical(data, HELM_LOCK_FIELDS) if isinstance(data, dict) else data
         for dep in (data.get("dependencies") if isinstance(data, dict) else None) or []:
             if isinstance(dep, dict) and dep.get("name") == name and str(dep.get("repository") or "") == repository:
                 version = dep.get("version")
