@@ -1049,3 +1049,31 @@ def test_a_chart_at_the_repositorys_top_renders_on_the_base_side_too(tmp_path, m
     code, report = diff_json("HEAD")
     assert code == 0
     assert (report["new"], report["fixed"], report["not_compared"], report["plan_changes"]) == ([], [], [], [])
+
+
+@needs_helm
+def test_a_change_adding_a_hook_a_folded_annotations_key_hides_from_helm_is_new(tmp_path, monkeypatch):
+    """Attack 21, B1, in a review: the head adds to a chart a privileged PreSync Job whose
+    ``helm.sh/hook: bogus`` Helm never sees (``annotation\\u017f: null`` sorts after ``annotations``
+    and folds onto them in Helm's SimpleHead: a nil map), so Helm outputs it and Argo CD runs it.
+    Before, hooklint dropped it as Helm's unknown hook: "0 new findings", exit 0."""
+    repo = tmp_path / "repo"
+    (repo / "shop/templates").mkdir(parents=True)
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "config", "user.email", "ci@example.com")
+    git(repo, "config", "user.name", "ci")
+    (repo / "shop/Chart.yaml").write_text("apiVersion: v2\nname: shop\nversion: 1.0.0\n")
+    (repo / "shop/templates/cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\n")
+    commit_all(repo, "base")
+    (repo / "shop/templates/job.yaml").write_text(VENDORED_JOB.replace(
+        "    argocd.argoproj.io/hook: PreSync\n",
+        "    argocd.argoproj.io/hook: PreSync\n    helm.sh/hook: bogus\n  annotation\u017f: null\n"))
+    commit_all(repo, "head")
+    code, doc = diff_json("base", "--head", "head")
+    assert code == 1
+    assert [(f["path"], f["line"], f["column"], f["rule_id"]) for f in doc["new"]] == [
+        ("shop/templates/job.yaml", 14, 7, "HL105")]
+    assert [[(t["kind"], t["name"], t["step"]) for t in c["added"]] for c in doc["plan_changes"]] == [
+        [("Job", "evil", {"phase": "PreSync", "wave": 0})]]

@@ -767,6 +767,26 @@ def test_a_template_helm_outputs_is_linted_whatever_a_merge_key_does_to_its_hook
     assert ("HL102", "shop/templates/seed.yaml") in {(f["rule_id"], f["path"]) for f in findings}
 
 
+FOLD_JOB = ("apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: mig\n  annotations:\n    argocd.argoproj.io/hook: PreSync\n"
+            "    argocd.argoproj.io/sync-options: Validate=false\n    helm.sh/hook: bogus\n  annotation\u017f: null\n"
+            "spec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n      - name: c\n"
+            "        image: registry.k8s.io/busybox:1.0\n        securityContext:\n          privileged: true\n")  # fmt: skip
+
+
+@needs_helm
+def test_a_template_helm_outputs_is_linted_whatever_a_folded_annotations_key_does_to_its_hook(repo):
+    """Attack 21, B1: Helm's ``SortManifests`` decodes the head with encoding/json, keys sorted and
+    matched in any case (Go's folding): ``annotation\u017f: null`` sorts after ``annotations`` and
+    sets them to nil, so the unknown hook type is gone and Helm outputs the Job, which Argo CD
+    (exact keys) runs as a PreSync hook. Before, hooklint read ``annotations`` by exact key, dropped
+    the Job as Helm's unknown hook and passed the chart (exit 0)."""
+    write(repo, {"shop/Chart.yaml": "apiVersion: v2\nname: shop\nversion: 1.2.0\n", "shop/templates/job.yaml": FOLD_JOB})
+    code, findings = lint_json("shop")
+    assert code == 1
+    assert [(f["rule_id"], f["path"], f["line"], f["column"]) for f in findings if f["rule_id"] == "HL105"] == [
+        ("HL105", "shop/templates/job.yaml", 18, 11)]
+
+
 _BUILT_PT = "apiVersion: builtin\nkind: PatchTransformer\nmetadata:\n  name: p\npath: local.yaml\n"
 _BUILT_GEN = "apiVersion: builtin\nkind: ConfigMapGenerator\nmetadata:\n  name: gen\nfiles:\n- k=local.txt\n"
 

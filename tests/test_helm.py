@@ -1083,3 +1083,81 @@ def test_ignore_comments_apply_in_a_charts_templates(tmp_path, monkeypatch):
     doc = json_module.loads(result.output)
     assert [(f["rule_id"], f["path"], f["line"], f["suppression"]) for f in doc["findings"] if f["rule_id"] == "HL102"] == [
         ("HL102", "c/templates/job.yaml", 17, {"kind": "comment", "reason": "pinned by CI"})]
+
+
+# --- SortManifests reads each document's head as Go decodes SimpleHead (attack 21, B1) -----------
+
+_FOLD_JOB = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: mig
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+    helm.sh/hook: bogus
+{extra}spec: {{}}
+"""
+
+
+def _sorted_by_helm(document: str) -> str:
+    """Where Helm's SortManifests puts ``document``: "generic", "hook" or "skipped"."""
+    generic, hooks = helm._sort_manifests({"c/templates/job.yaml": document})
+    return "generic" if generic else "hook" if hooks else "skipped"
+
+
+@pytest.mark.parametrize(("extra", "expected"), [
+    ("", "skipped"),  # the unknown hook: Helm skips it
+    ("  annotation\u017f: null\n", "generic"),  # sorts after annotations, folds onto them: nil map
+    ("  annotation\u017f: {helm.sh/hook: pre-install}\n", "hook"),  # merged in last: a known hook
+    ("  annotation\u017f: {}\n", "skipped"),  # merged: nothing changes
+    ("  Annotations: null\n", "skipped"),  # sorts before annotations: they are decoded after it
+    ("  ANNOTATIONS: {helm.sh/hook: pre-install}\n", "skipped"),  # merged first, annotations' bogus wins
+], ids=["plain", "long-s-null", "long-s-hook", "long-s-empty", "Annotations-null", "ANNOTATIONS-hook"])  # fmt: skip
+def test_sort_manifests_reads_folded_annotation_keys_as_go_does(extra, expected):
+    """Helm (``manifest_sorter.go``) decodes the head with sigs.k8s.io/yaml -> encoding/json: keys
+    sorted, each into the field it names in any case (Go's simple folding), later ones over earlier
+    ones, a map merged, ``null`` a nil map. Before, hooklint read ``annotations`` by exact key and
+    dropped the Job that Helm prints (``annotation\u017f: null`` wiped its unknown hook) while Argo CD
+    applies it as a PreSync hook."""
+    assert _sorted_by_helm(_FOLD_JOB.format(extra=extra)) == expected
+
+
+def test_sort_manifests_reads_a_folded_metadata_and_kind_as_go_does():
+    """``Metadata:`` alone is Helm's metadata (Argo CD sees none); with ``metadata:`` too both are
+    decoded into one struct, the maps merged; ``\u212aind`` (Kelvin sign) sorts after ``kind`` and is
+    the kind Helm sorts by, while the object keeps its literal kind for where it came from."""
+    folded = "apiVersion: v1\nkind: ConfigMap\nMetadata:\n  name: a\n  annotations: {helm.sh/hook: bogus}\n"
+    assert _sorted_by_helm(folded) == "skipped"
+    both = ("apiVersion: v1\nkind: ConfigMap\nMETADATA:\n  annotations: {helm.sh/hook: bogus}\nmetadata:\n  name: a\n"
+            "  annotations: {argocd.argoproj.io/hook: PreSync}\n")  # fmt: skip
+    assert _sorted_by_helm(both) == "skipped"
+    assert helm._head(both, "t.yaml") == ("ConfigMap", {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {
+        "name": "a", "annotations": {"helm.sh/hook": "bogus", "argocd.argoproj.io/hook": "PreSync"}}})  # fmt: skip
+    kelvin = "apiVersion: v1\nkind: Namespace\n\u212aind: Pod\nmetadata: {name: a}\n"
+    namespace = "apiVersion: v1\nkind: Namespace\nmetadata: {name: n}\n"
+    generic, _ = helm._sort_manifests({"c/templates/a.yaml": kelvin, "c/templates/b.yaml": namespace})
+    assert [(d.source, d.kind) for d in generic] == [("c/templates/b.yaml", "Namespace"), ("c/templates/a.yaml", "Namespace")]
+    assert helm._head(kelvin, "t.yaml")[1]["kind"] == "Pod"  # type: ignore[index]
+
+
+def test_sort_manifests_decodes_head_values_as_go_does():
+    """YAMLToJSON writes a number or bool as a string where SimpleHead holds a string (so an
+    unquoted ``helm.sh/hook-weight: 5`` is read, which hooklint refused before); a ``null`` map
+    value is ``""`` (no hook event: skipped); ``null`` leaves a string field as it was; a value of
+    the wrong type fails the render as Helm's decode does."""
+    hook = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  annotations: {helm.sh/hook: pre-install, helm.sh/hook-weight: 5}\n"
+    assert _sorted_by_helm(hook) == "hook"
+    assert _sorted_by_helm("apiVersion: v1\nkind: Pod\nmetadata:\n  annotations: {helm.sh/hook: null}\n") == "skipped"
+    assert helm._head("kind: Pod\n\u212aIND: null\n", "t.yaml") == ("Pod", {"kind": "Pod"})
+    for text, message in [
+        ("kind: Pod\nmetadata:\n  annotation\u017f: x\n", "YAML parse error on t.yaml: cannot unmarshal string into Go "
+                                                        "struct field SimpleHead.metadata.annotations of type map[string]string"),
+        ("KIND: [a]\n", "YAML parse error on t.yaml: cannot unmarshal array into Go struct field SimpleHead.kind of type string"),
+        ("Metadata: 1\n", "YAML parse error on t.yaml: cannot unmarshal number into Go struct field SimpleHead.metadata of "
+                          "type struct"),
+        ("metadata: {annotations: {a: {b: c}}}\n", "YAML parse error on t.yaml: cannot unmarshal object into Go struct "
+                                                   "field SimpleHead.metadata.annotations of type string"),
+    ]:  # fmt: skip
+        with pytest.raises(helm._HelmFailed) as caught:
+            helm._head(text, "t.yaml")
+        assert str(caught.value) == message

@@ -69,6 +69,7 @@ from hooklint.text import go_to_lower, go_trim_space
 from hooklint.yamlio import BoundedLoader, Unreadable, YamlTooComplex, go_first_document, go_yaml_text
 from hooklint.sources import bounded, sandbox
 from hooklint.sources.repository import facts
+from hooklint.sources.repository.kustomize_spec import go_fold
 from hooklint.sources.repository.spelling import may_hold
 from hooklint.sources.repository.kustomize_spec import ambiguous_key, canonical, go_fold
 from hooklint.sources.render.cache import cached, input_key, remembered_answer
@@ -2255,26 +2256,101 @@ def _separators(text: str) -> Iterator[tuple[int, int]]:
             at = text.find("---", at + 1)
 
 
-def _head(text: str, source: str) -> dict[str, Any] | None:
-    """The document as Helm's ``SimpleHead`` reads it; raises _HelmFailed where Helm fails
-    ("YAML parse error on <template>"), None for an empty document."""
+def _head(text: str, source: str) -> tuple[str | None, dict[str, Any]] | None:
+    """The document's literal top-level ``kind`` (a string, else None) and its head as Helm's
+    ``SimpleHead`` reads it (:func:`_simple_head`); raises _HelmFailed where Helm fails ("YAML
+    parse error on <template>"), None for an empty document."""
     try:  # as SimpleHead is read: sigs.k8s.io/yaml (go-yaml v2: a merge key after annotations replaces them)
         value = go_first_document(text).value
     except YamlTooComplex:  # Helm reads it; hooklint's parse of the document says what is too much (HL001)
-        return {}
+        return None, {}
     except (Unreadable, yaml.YAMLError) as exc:
         raise _HelmFailed(f"YAML parse error on {source}: {_one_line(str(exc))}") from None
     if value is None:
         return None
     if not isinstance(value, dict):
         raise _HelmFailed(f"YAML parse error on {source}: cannot unmarshal {type(value).__name__} into SimpleHead")
-    metadata = value.get("metadata")
-    annotations = metadata.get("annotations") if isinstance(metadata, dict) else None
-    for key, item in (annotations or {}).items() if isinstance(annotations, dict) else ():
-        if isinstance(item, (bool, int, float, list, dict)):
-            raise _HelmFailed(f"YAML parse error on {source}: annotation {key}: cannot unmarshal "
-                              f"{type(item).__name__} into Go struct field .metadata.annotations of type string")  # fmt: skip
-    return value
+    kind = value.get("kind")
+    try:
+        return (kind if isinstance(kind, str) else None), _simple_head(value)
+    except ValueError as exc:
+        raise _HelmFailed(f"YAML parse error on {source}: {exc}") from None
+
+
+#: Helm's ``SimpleHead`` (v4.2.3 ``pkg/release/v1/util/manifest.go``, v3.15.2
+#: ``pkg/releaseutil/manifest.go``): JSON field name -> ``"string"``, ``"map"`` (a
+#: ``map[string]string``) or the fields of a ``*struct``.
+_SIMPLE_HEAD: dict[str, Any] = {"apiVersion": "string", "kind": "string",
+                                "metadata": {"name": "string", "annotations": "map"}}  # fmt: skip
+
+
+def _simple_head(value: dict[str, Any], fields: dict[str, Any] = _SIMPLE_HEAD, into: dict[str, Any] | None = None,
+                 where: str = "SimpleHead") -> dict[str, Any]:  # fmt: skip
+    """What ``yaml.Unmarshal(document, &SimpleHead{})`` leaves in the struct, as a dict of field
+    names (a field Go leaves unset is absent; a nil ``*struct`` or map is None). ``value`` is the
+    document as ``sigs.k8s.io/yaml`` converts it (:func:`~hooklint.yamlio.go_first_document`).
+
+    Upstream: ``YAMLToJSON`` writes the object's keys sorted (``json.Marshal`` of a Go map; byte
+    order), coercing a number or bool to a string where the field is a string or a
+    ``map[string]string`` (``convertToJSONableObject``); ``encoding/json`` then decodes the keys
+    in that order, each into the field of its exact name or else of the name it folds onto
+    (Unicode simple folding: ``Annotations``, ``annotation\u017f``, ``METADATA``, ``\u212aind``;
+    :func:`~hooklint.sources.repository.kustomize_spec.go_fold`). So of several keys for one
+    field the last one sorted wins, a map is merged into the one before (a ``*struct`` likewise,
+    field by field), ``null`` sets a map or ``*struct`` to nil and leaves a string as it was, and
+    a ``null`` map value is ``""``. A value of the wrong type (a list for ``kind``, a string for
+    ``annotations``) fails the decode, and Helm the render: raises ValueError saying so. Argo CD
+    reads the object with exact keys; only Helm's choice of what to print is modelled here."""
+    out: dict[str, Any] = {} if into is None else into
+    for key in sorted(value, key=lambda k: k.encode("utf-8", "surrogatepass")):
+        field = key if key in fields else next((f for f in fields if go_fold(f) == go_fold(key)), None)
+        if field is None:
+            continue
+        shape, item, path = fields[field], value[key], f"{where}.{field}"
+        if isinstance(shape, dict):  # a *struct: null is nil, an object fills the struct there is
+            if item is None or not isinstance(item, dict):
+                if item is not None:
+                    raise ValueError(f"cannot unmarshal {_json_type(item)} into Go struct field {path} of type struct")
+                out[field] = None
+                continue
+            out[field] = _simple_head(item, shape, out.get(field) or {}, path)
+        elif shape == "map":
+            if item is None or not isinstance(item, dict):
+                if item is not None:
+                    raise ValueError(f"cannot unmarshal {_json_type(item)} into Go struct field {path} "
+                                     "of type map[string]string")  # fmt: skip
+                out[field] = None
+                continue
+            merged = dict(out.get(field) or {})
+            for name, text in item.items():
+                merged[name] = "" if text is None else _go_string(text, f"{path}")
+            out[field] = merged
+        elif item is not None:  # a string; null leaves it as it was
+            out[field] = _go_string(item, path)
+    return out
+
+
+def _go_string(value: Any, path: str) -> str:
+    """``value`` decoded into a Go string field after ``YAMLToJSON``'s coercion of numbers and
+    bools (the text of a float is close to Go's ``FormatFloat(f, 'g', -1, 32)``, exact for every
+    value a hook event or a known kind could be: none is a number). Raises ValueError for an
+    object or a list."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return str(value)
+    raise ValueError(f"cannot unmarshal {_json_type(value)} into Go struct field {path} of type string")
+
+
+def _json_type(value: Any) -> str:
+    """The JSON type ``encoding/json`` names in an ``UnmarshalTypeError``."""
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, float)):
+        return "number"
+    return "object" if isinstance(value, dict) else "array" if isinstance(value, list) else "string"
 
 
 def _kind(text: str) -> str | None:
@@ -2297,23 +2373,26 @@ def _sort_manifests(manifests: dict[str, str], tally: bounded.Tally | None = Non
         if base.startswith("_") or base.endswith("NOTES.txt") or not manifests[source].strip():
             continue
         for text in _split(manifests[source], tally):
-            head = _head(text, source)
-            if head is None:
+            read = _head(text, source)
+            if read is None:
                 continue
-            kind = head.get("kind") if isinstance(head.get("kind"), str) else None
+            literal_kind, head = read
             metadata = head.get("metadata")
             annotations = metadata.get("annotations") if isinstance(metadata, dict) else None
             hook = annotations.get("helm.sh/hook") if isinstance(annotations, dict) else None
-            if not isinstance(hook, str):
-                generic.append(_Doc(source, text, kind))
+            doc = _Doc(source, text, literal_kind)  # the literal kind: where the object came from (_place)
+            if hook is None:
+                generic.append((head.get("kind", ""), doc))
             elif all(go_to_lower(go_trim_space(h)) in HELM_HOOK_EVENTS for h in hook.split(",")):
-                hooks.append(_Doc(source, text, kind))
+                hooks.append((head.get("kind", ""), doc))
     return _by_kind(generic), _by_kind(hooks)
 
 
-def _by_kind(docs: list[_Doc]) -> list[_Doc]:
-    """``sortManifestsByKind``: stable; known kinds in install order, then unknown ones by name."""
-    return sorted(docs, key=lambda d: (0, _KIND_RANK[d.kind], "") if d.kind in _KIND_RANK else (1, 0, d.kind or ""))
+def _by_kind(docs: list[tuple[str, _Doc]]) -> list[_Doc]:
+    """``sortManifestsByKind``: stable; known kinds in install order, then unknown ones by name
+    (each document's kind as Helm's ``SimpleHead`` holds it, :func:`_simple_head`)."""
+    ordered = sorted(docs, key=lambda d: (0, _KIND_RANK[d[0]], "") if d[0] in _KIND_RANK else (1, 0, d[0]))
+    return [doc for _, doc in ordered]
 
 
 def _quiet_env(work: str, repository: str | None = None) -> dict[str, str]:
