@@ -69,7 +69,6 @@ from hooklint.text import go_to_lower, go_trim_space
 from hooklint.yamlio import BoundedLoader, Unreadable, YamlTooComplex, go_first_document, go_yaml_text
 from hooklint.sources import bounded, sandbox
 from hooklint.sources.repository import facts
-from hooklint.sources.repository.kustomize_spec import go_fold
 from hooklint.sources.repository.spelling import may_hold
 from hooklint.sources.repository.kustomize_spec import ambiguous_key, canonical, go_fold
 from hooklint.sources.render.cache import cached, input_key, remembered_answer
