@@ -262,8 +262,8 @@ def run(argv: list[str], *, cwd: str | None, env: Mapping[str, str], timeout: fl
         stderr=subprocess.PIPE, start_new_session=True, preexec_fn=_limiter(memory) if prefix is None else None,
     ) as child:  # fmt: skip
         try:
-            out, err, peak = _collect(child, input.encode("utf-8", "surrogateescape") if input is not None else None,
-                                      timeout, output)  # fmt: skip
+            out, err = _collect(child, input.encode("utf-8", "surrogateescape") if input is not None else None,
+                                timeout, output)  # fmt: skip
         except subprocess.TimeoutExpired:
             _kill_group(child)
             if by_run:
@@ -278,9 +278,7 @@ def run(argv: list[str], *, cwd: str | None, env: Mapping[str, str], timeout: fl
             raise
     stdout = out.decode("utf-8", "replace")
     stderr = err.decode("utf-8", "replace")
-    # out of memory: the child says so, or it died (a Go runtime that cannot allocate may end by
-    # SIGQUIT or SIGABRT before it prints why) holding at least half of its limit
-    if child.returncode != 0 and (_OUT_OF_MEMORY.search(stderr) or (child.returncode < 0 and 2 * peak >= memory)):
+    if child.returncode != 0 and _OUT_OF_MEMORY.search(stderr):
         raise Stopped(f"used more than {size_text(memory)} of memory (limit: render-memory)", "render-memory")
     if child.returncode < 0:
         try:
@@ -301,10 +299,9 @@ _READ_SIZE = 1 << 16
 _PIPE_BUF = getattr(select, "PIPE_BUF", 512)
 
 
-def _collect(child: subprocess.Popen, data: bytes | None, timeout: float, limit: int) -> tuple[bytes, bytes, int]:
+def _collect(child: subprocess.Popen, data: bytes | None, timeout: float, limit: int) -> tuple[bytes, bytes]:
     """What ``child`` prints on stdout and stderr, read as it comes until both are closed and the
-    child has ended (:func:`_reap`: with the most memory it held, bytes, third), ``data`` written
-    to its stdin meanwhile (then closed); ``communicate``
+    child has ended, ``data`` written to its stdin meanwhile (then closed); ``communicate``
     without its unbounded reads. Raises subprocess.TimeoutExpired after ``timeout`` seconds,
     :class:`_TooMuchOutput` as soon as either stream passes ``limit`` bytes."""
     end = time.monotonic() + timeout
@@ -347,27 +344,8 @@ def _collect(child: subprocess.Popen, data: bytes | None, timeout: float, limit:
                 if sizes[fd] > limit:
                     raise _TooMuchOutput
                 chunks[fd].append(chunk)
-    peak = _reap(child, max(end - time.monotonic(), 0))
-    return b"".join(chunks[stdout.fileno()]), b"".join(chunks[stderr.fileno()]), peak
-
-
-def _reap(child: subprocess.Popen, timeout: float) -> int:
-    """Wait for ``child`` (at most ``timeout`` seconds: ``subprocess.TimeoutExpired``), set its
-    ``returncode`` and return the most memory it held (its peak resident set, bytes, from
-    ``wait4``'s resource usage of that one child; 0 where ``wait4`` is missing)."""
-    if not hasattr(os, "wait4"):
-        child.wait(timeout=timeout)
-        return 0
-    end, pause = time.monotonic() + timeout, 0.0005
-    while True:
-        pid, status, usage = os.wait4(child.pid, os.WNOHANG)
-        if pid:
-            child.returncode = os.waitstatus_to_exitcode(status)
-            return usage.ru_maxrss * (1 if sys.platform == "darwin" else 1024)  # KiB on Linux, bytes on macOS
-        if time.monotonic() >= end:
-            raise subprocess.TimeoutExpired(child.args, timeout)
-        time.sleep(pause)
-        pause = min(pause * 2, 0.05)
+    child.wait(timeout=max(end - time.monotonic(), 0))
+    return b"".join(chunks[stdout.fileno()]), b"".join(chunks[stderr.fileno()])
 
 
 def _kill_group(child: subprocess.Popen) -> None:
