@@ -21,10 +21,8 @@ goes through :func:`run`:
   Go runtime reserves address space it never uses (``kubectl kustomize`` of one ConfigMap fails
   with "failed to reserve page summary memory" below 700 MiB of address space, and runs with 64
   MiB of ``RLIMIT_DATA``). ``GOMEMLIMIT`` is set a little below the limit, so that Go collects
-  garbage harder before it runs out, and ``GOGC`` to 400 (Go's default is 100): a renderer's heap
-  may grow to five times what it holds between collections, never beyond ``GOMEMLIMIT``, which
-  takes a sixth of ``kubectl kustomize``'s CPU time away (measured on 40 corpus kustomizations:
-  2.46 s against 1.92 s) for a few MB more of memory;
+  garbage harder before it runs out (kustomize also gets ``GOGC=400``:
+  :func:`hooklint.sources.render.kustomize.render_kustomize`);
 - its output (stdout, and stderr) is read as it comes, at most ``render-output`` MiB of each: a
   child that prints more is killed with its process group. The child's own memory limit does not
   bound what hooklint holds: a renderer that prints 700,000 small documents took 2.6 GB in
@@ -251,7 +249,6 @@ def run(argv: list[str], *, cwd: str | None, env: Mapping[str, str], timeout: fl
     timeout, by_run = deadline.bound(timeout)
     env = dict(env)
     env["GOMEMLIMIT"] = str(max(memory - memory // 8, 16 * MIB))
-    env["GOGC"] = "400"
     prefix = launcher(memory)
     if prefix is not None and not os.access(argv[0], os.X_OK):  # as Popen says it, not the launcher's exit 127
         raise FileNotFoundError(errno.ENOENT if not os.path.exists(argv[0]) else errno.EACCES,
