@@ -544,8 +544,20 @@ def validate(data: Any, where: str, lines: dict[tuple, int] | None = None) -> No
         # a value under a name the user chose that names a secret (a helm-repositories entry 'token')
         # is not echoed (:data:`~hooklint.text.SECRET_KEY`); the configuration's own keys are no such name
         secret = any(isinstance(k, str) and k not in known and SECRET_KEY.search(k) for k in key)
-        shown = f"{type(value).__name__} {REDACTED}" if secret else repr(value)
+        shown = f"{type(value).__name__} {REDACTED}" if secret else repr(_unsecret(value))
         raise ConfigError(f"{_where(where, lines, key)}: {_name(key)} must be {_expected(s)}, not {shown}")
+
+    def _unsecret(value: Any, depth: int = 0) -> Any:
+        # a mapping or list echoed whole: the values under keys naming a secret (a helm-repositories
+        # entry written as {url, username, password}) are not (attacker trial 22, B3)
+        if depth > 20:
+            return REDACTED
+        if isinstance(value, dict):
+            return {k: REDACTED if isinstance(k, str) and SECRET_KEY.search(k) and v is not None
+                    else _unsecret(v, depth + 1) for k, v in value.items()}  # fmt: skip
+        if isinstance(value, list):
+            return [_unsecret(v, depth + 1) for v in value]
+        return value
 
     def walk(value: Any, s: dict[str, Any], key: tuple) -> None:
         kind = s.get("type")

@@ -6,6 +6,7 @@ must be ..., not 'https://u:PASSWORD@...'`` went to the CI log)."""
 
 from __future__ import annotations
 
+import pytest
 from typer.testing import CliRunner
 
 from conftest import git, write
@@ -86,3 +87,18 @@ def test_an_option_error_on_stderr_echoes_no_url_credential(tmp_path, monkeypatc
     assert result.exit_code == 2, result.output
     assert "Hy6Nc2" not in result.output and "9Pk@" not in result.output
     assert "https://ops:[redacted]@charts.example.org" in result.output
+
+
+@pytest.mark.parametrize("config", [
+    {"helm-repositories": {"bitnami": {"url": "https://charts.example.org/b", "username": "ci", "password": "Lr2secretvalueKKK"}}},
+    {"fail-on": {"token": "Lr2secretvalueKKK"}},
+    {"exclude": [{"apiKey": "Lr2secretvalueKKK"}]},
+])  # fmt: skip
+def test_a_configuration_error_echoing_a_mapping_hides_its_secret_named_values(config):
+    """A mapping (or list of them) where a string was expected is echoed whole; its values under keys
+    that name a secret are not (attacker trial 22, B3: the password of a helm-repositories entry
+    written as {url, username, password})."""
+    with pytest.raises(ConfigError) as error:
+        parse_config(config, "cfg.yaml")
+    assert "Lr2secretvalueKKK" not in str(error.value)
+    assert "'[redacted]'" in str(error.value)
