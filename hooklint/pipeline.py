@@ -945,16 +945,31 @@ def _unique(findings: list[Finding]) -> list[Finding]:
     Only the same finding on the same object (kind, name and namespace: two overlays render one
     base's hook into ``dev`` and ``prod``, two objects Argo CD runs) with the same suppression (one
     overlay may suppress it, the other not) is one: the copy kept was once the suppressed one, and
-    the run passed (attacker trial 22, B0 and B1)."""
+    the run passed (attacker trial 22, B0 and B1). A copy whose namespace is unknown (a base or
+    Component linted on its own) is the one of a known namespace, when there is one."""
     findings.sort(key=Finding.sort_key)
+    namespaced: set[tuple] = set()  # the same finding on an object whose namespace is known
+    for f in findings:
+        if f.obj is not None and f.obj.namespace:
+            namespaced.add(_without_namespace(f))
     out: list[Finding] = []
     seen: set[tuple] = set()
     for f in findings:
-        key = (f.path, f.span, f.rule_id, f.message, f.obj, f.suppression)
+        loose = _without_namespace(f)
+        if (f.obj is None or not f.obj.namespace) and f.obj is not None and loose in namespaced:
+            continue  # the object linted on its own, namespace unknown, and through an Application that sets it
+        key = (loose, f.obj.namespace if f.obj is not None else None)
         if key not in seen:
             seen.add(key)
             out.append(f)
     return out
+
+
+def _without_namespace(f: Finding) -> tuple:
+    """What :func:`_unique` compares of ``f`` besides its object's namespace."""
+    obj = f.obj
+    who = (obj.api_version, obj.kind, obj.name, obj.generate_name) if obj is not None else None
+    return (f.path, f.span, f.rule_id, f.message, who, f.suppression)
 
 
 def plan_paths(paths: list[str], config: Config) -> tuple[list[PlannedApplication], list[InputError]]:

@@ -490,10 +490,13 @@ def test_an_application_pointing_at_a_component_renders_it_as_argo_cd_does(repo)
     ])})  # fmt: skip
     result = runner.invoke(app, ["lint", "--format", "json", "--select", "HL007,HL102", "."])
     doc = json.loads(result.output)
+    latest = ("Image 'ghcr.io/acme/migrate:latest' of container 'migrate' of Job/migrate uses the mutable tag "
+              "':latest': each sync may run different code than was reviewed. Pin a version tag or, better, an "
+              "@sha256 digest.")  # fmt: skip
+    # two Jobs: envs/prod puts the component's Job in namespace prod, Application hooks-variant in its own
+    assert [f["object"]["namespace"] for f in doc["findings"] if f["rule_id"] == "HL102"] == ["prod", "hooks-variant"]
     assert [(f["rule_id"], f["path"], f["line"], f["column"], f["message"]) for f in doc["findings"]] == [
-        (*HL102_AT_HOOKS, "Image 'ghcr.io/acme/migrate:latest' of container 'migrate' of Job/migrate uses the mutable "
-         "tag ':latest': each sync may run different code than was reviewed. Pin a version tag or, better, an "
-         "@sha256 digest."),
+        (*HL102_AT_HOOKS, latest), (*HL102_AT_HOOKS, latest),
         ("HL007", "variants/prod/kustomization.yml", 1, 1, "Rendering failed: variants/prod/kustomization.yml: no "
          "matches for Id Deployment.v1.apps/simple-deployment.[noNs]; failed to find unique target for patch "
          "Deployment.v1.apps/simple-deployment.[noNs]. Argo CD's repo server fails the same way, so the application "

@@ -99,7 +99,8 @@ def test_no_piece_of_a_userinfo_password_is_printed(password, scheme, template):
     shown = url_credentials(message)
     around = template.format(scheme=scheme, password="")
     if "ci:" not in template and ":" in password:  # the whole userinfo: Go's user is up to its first ':'
-        password = password.split(":", 1)[1]
+        user, password = password.split(":", 1)
+        shown = shown.replace(f"://{user}:", "://:", 1)  # the user name is shown, as it is no secret
     leaked = [password[i:i + 4] for i in range(len(password) - 3)
               if password[i:i + 4] in shown and password[i:i + 4] not in around]  # fmt: skip
     assert leaked == [], (message, shown)
