@@ -286,6 +286,16 @@ def go_trim_space(text: str) -> str:
     return text.strip(GO_SPACE)
 
 
+def go_to_upper(text: str) -> str:
+    """``text`` as Go's ``strings.ToUpper`` writes it (sprig's ``upper``): each character through
+    ``unicode.ToUpper``, the simple one-to-one case mapping. Python's ``str.upper()`` uses the full
+    mapping, which writes some characters as two (``ß`` -> ``SS``; Go leaves ``ß``); the rest agree
+    (``ſ`` -> ``S``, ``ı`` -> ``I``, ``ς`` -> ``Σ``)."""
+    if text.isascii():
+        return text.upper()
+    return "".join(upper if len(upper := char.upper()) == 1 else char for char in text)
+
+
 def go_to_lower(text: str) -> str:
     """``text`` as Go's ``strings.ToLower`` writes it: each character through ``unicode.ToLower``,
     the simple one-to-one case mapping. Python's ``str.lower()`` differs on U+0130 (``İ``: Go

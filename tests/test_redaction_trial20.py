@@ -262,3 +262,20 @@ def test_a_secrets_value_another_application_writes_as_a_name_stays_readable_in_
     assert [line.split() for line in plan.splitlines() if "ConfigMap" in line] == [["1", "Sync", "0", "ConfigMap", name, "-", "-"]], plan
     markdown = CliRunner().invoke(app, ["lint", "-f", "markdown", "."]).output
     assert name in markdown and "the value of" not in markdown, markdown
+
+
+@pytest.mark.parametrize("value, printed", [
+    ("\u017fuper\u017fecretpassword1", "SUPERSECRETPASSWORD1"),  # ſ: Go's ToUpper writes S
+    ("\u0131amtheadminpassword2", "IAMTHEADMINPASSWORD2"),  # dotless ı: I
+    ("\u0130stanbuldbpassword3", "istanbuldbpassword3"),  # İ: Go's ToLower writes i (Python: i and a dot)
+    ("zeusdbpassword\u03c2", "ZEUSDBPASSWORD\u03a3"),  # final sigma: Σ
+])  # fmt: skip
+def test_a_secret_through_gos_upper_or_lower_is_found(value, printed):
+    """Attacker trial 22, B2: a value under `password` with letters whose case Go maps otherwise
+    than Python's lower case, through sprig's ``upper`` or ``lower``, was printed whole."""
+    from hooklint.sources.render.redact import SecretValues, redactor
+
+    values = SecretValues()
+    values.add_stored(value, "password")
+    assert redactor(values)(f"sync-wave '{printed}' is not an integer") == (
+        "sync-wave '[the value of `password`]' is not an integer")

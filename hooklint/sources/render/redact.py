@@ -79,7 +79,7 @@ import yaml
 from hooklint.files import read_bytes, walk_tree
 from hooklint.sources.repository import facts
 from hooklint.sources.render.rendered import RenderError
-from hooklint.text import REDACTED, SECRET_KEY, escape_controls, url_credentials
+from hooklint.text import REDACTED, SECRET_KEY, escape_controls, go_to_lower, go_to_upper, url_credentials
 from hooklint.yamlio import BoundedLoader, go_first_document, written_pairs
 
 T = TypeVar("T")
@@ -919,11 +919,18 @@ def redactor(values: SecretValues) -> Redactor:
             if form not in values.public or value in values.carried or (value in values.stored and form not in values.names):
                 exact.setdefault(form, key)
         folded.setdefault(value, key)
-        # as its letters, and as its UTF-8 bytes read as Latin-1 (sprig's nospace walks bytes)
-        for spelled in {value, value.encode("utf-8").decode("latin-1")}:
+        # as its letters, as its UTF-8 bytes read as Latin-1 (sprig's nospace walks bytes), and as
+        # Go's upper and lower case write it (sprig's upper/lower: ſ, ı, İ and ς map otherwise than
+        # Python's lower case of them; attacker trial 22, B2)
+        for spelled in {value, value.encode("utf-8").decode("latin-1"), go_to_upper(value), go_to_lower(value)}:
             letters = _SEPARATORS.sub("", spelled).lower()
             if len(letters) >= MIN_LENGTH:
                 loose.setdefault(letters, key)
+                # Python writes a lower-case sigma as final (ς) or not (σ) by what follows it in the
+                # text searched, which a value cannot know: both
+                for sigma in ("\u03c2", "\u03c3"):
+                    if sigma in letters:
+                        loose.setdefault(letters.replace(sigma, "\u03c3" if sigma == "\u03c2" else "\u03c2"), key)
         # as hex with separators between its bytes, or none, in any case (Go's printf "% x", "% X",
         # bytes joined by ":"), of the value and of its base64 (b64enc | printf "% x"): hex is all
         # letters and digits, so the loose automaton finds it whatever separates its bytes
