@@ -279,3 +279,16 @@ def test_a_secret_through_gos_upper_or_lower_is_found(value, printed):
     values.add_stored(value, "password")
     assert redactor(values)(f"sync-wave '{printed}' is not an integer") == (
         "sync-wave '[the value of `password`]' is not an integer")
+
+
+def test_a_secret_of_few_letters_is_found_with_one_of_its_other_characters_dropped():
+    """Attacker trial 22, B4: ``Ab#$%^&*()!@Cd-+`` through ``replace "#" ""`` was printed but for
+    its '#': four letters are too few for the letters-and-digits matcher."""
+    from hooklint.sources.render.redact import SecretValues, redactor
+
+    values = SecretValues()
+    values.add_stored("Ab#$%^&*()!@Cd-+", "password")
+    hide = redactor(values)
+    assert hide("wave 'Ab$%^&*()!@Cd-+' is not an integer") == "wave '[the value of `password`]' is not an integer"
+    assert hide("wave 'Ab#$%^&*()!@Cd+' is not an integer") == "wave '[the value of `password`]' is not an integer"
+    assert hide("wave 'Ab#$%^&*()!@Cd-+' is not an integer") == "wave '[the value of `password`]' is not an integer"

@@ -919,6 +919,15 @@ def redactor(values: SecretValues) -> Redactor:
             if form not in values.public or value in values.carried or (value in values.stored and form not in values.names):
                 exact.setdefault(form, key)
         folded.setdefault(value, key)
+        stripped = value.strip()
+        if len(_SEPARATORS.sub("", stripped)) < MIN_LENGTH:
+            # too few letters and digits for the loose matcher (``Ab#$%^&*()!@Cd-+``): as written with
+            # each of its other characters dropped, as a template's ``replace "#" ""`` writes it
+            # (attacker trial 22, B4)
+            for char in sorted({c for c in stripped if _SEPARATORS.fullmatch(c)}):
+                dropped = stripped.replace(char, "")
+                if len(dropped) >= MIN_LENGTH and dropped not in values.names:
+                    exact.setdefault(dropped, key)
         # as its letters, as its UTF-8 bytes read as Latin-1 (sprig's nospace walks bytes), and as
         # Go's upper and lower case write it (sprig's upper/lower: ſ, ı, İ and ς map otherwise than
         # Python's lower case of them; attacker trial 22, B2)
