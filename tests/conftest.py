@@ -81,6 +81,28 @@ def git(repo: Path, *args: str) -> str:
     return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True).stdout.strip()
 
 
+def git_checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, origin: str = "https://github.com/acme/deploy.git") -> Path:
+    """An empty git repository ``tmp_path/repo`` whose ``origin`` is ``origin``, made the current
+    folder, with every cache off: the checkout a review (``hooklint diff``) runs in."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "config", "user.email", "ci@example.com")
+    git(repo, "config", "user.name", "ci")
+    git(repo, "remote", "add", "origin", origin)
+    return repo
+
+
+def commit_tagged(repo: Path, tag: str, files: dict[str, str]) -> None:
+    """Write ``files`` into ``repo``, commit everything and tag the commit ``tag``."""
+    write(repo, files)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", tag)
+    git(repo, "tag", tag)
+
+
 # --- shared expensive fixtures (built once per test process; with pytest-xdist, once per worker) ---
 
 REPO = Path(__file__).resolve().parents[1]

@@ -13,12 +13,11 @@ there hid a hook Argo CD runs) and left ``.argocd-source-team-a_web.yaml`` unmer
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from conftest import git
+from conftest import commit_tagged as commit, git_checkout
 from hooklint.cli import app
 
 runner = CliRunner()
@@ -69,25 +68,7 @@ def tree(override: str, child_namespace: str | None = None, config: str = "argoc
 @pytest.fixture
 def repo(tmp_path, monkeypatch):
     """An empty git repository, the current folder."""
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    monkeypatch.chdir(repo)
-    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
-    git(repo, "init", "-q", "-b", "main")
-    git(repo, "config", "user.email", "ci@example.com")
-    git(repo, "config", "user.name", "ci")
-    git(repo, "remote", "add", "origin", "https://github.com/acme/deploy.git")
-    return repo
-
-
-def commit(repo: Path, tag: str, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        path = repo / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", tag)
-    git(repo, "tag", tag)
+    return git_checkout(tmp_path, monkeypatch)
 
 
 def run(*args: str) -> tuple[int, dict]:

@@ -13,12 +13,11 @@ and a privileged PreSync hook it excluded passed with exit 0. The attacker's fix
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from conftest import git, hits
+from conftest import commit_tagged as commit, git_checkout, hits
 from hooklint.cli import app
 from hooklint.sources.render.helm import find_helm
 
@@ -67,25 +66,7 @@ def excluding(namespace: str, name: str = "hook.yaml") -> dict[str, str]:
 @pytest.fixture
 def repo(tmp_path, monkeypatch):
     """An empty git repository, the current folder."""
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    monkeypatch.chdir(repo)
-    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
-    git(repo, "init", "-q", "-b", "main")
-    git(repo, "config", "user.email", "ci@example.com")
-    git(repo, "config", "user.name", "ci")
-    git(repo, "remote", "add", "origin", "https://github.com/acme/deploy.git")
-    return repo
-
-
-def commit(repo: Path, tag: str, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        path = repo / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", tag)
-    git(repo, "tag", tag)
+    return git_checkout(tmp_path, monkeypatch)
 
 
 def run(*args: str) -> tuple[int, dict]:

@@ -7,12 +7,11 @@ adding the ``prod`` overlay said "0 new findings"."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from conftest import git, write
+from conftest import commit_tagged as commit, git_checkout
 from hooklint.cli import app
 from hooklint.findings import Finding, ObjectRef, Span, Suppression
 from hooklint.pipeline import _unique
@@ -69,22 +68,8 @@ PROD = {"ov/prod/kustomization.yaml": overlay("prod", False), "apps/prod.yaml": 
 
 @pytest.fixture
 def repo(tmp_path, monkeypatch):
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    monkeypatch.chdir(repo)
-    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
-    git(repo, "init", "-q", "-b", "main")
-    git(repo, "config", "user.email", "ci@example.com")
-    git(repo, "config", "user.name", "ci")
-    git(repo, "remote", "add", "origin", "https://github.com/acme/deploy.git")
-    return repo
-
-
-def commit(repo: Path, tag: str, files: dict[str, str]) -> None:
-    write(repo, files)
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", tag)
-    git(repo, "tag", tag)
+    """An empty git repository, the current folder."""
+    return git_checkout(tmp_path, monkeypatch)
 
 
 def _finding(namespace: str | None, suppression: Suppression | None = None) -> Finding:
