@@ -693,6 +693,52 @@ def test_one_matcher_built_once_for_a_set_of_values():
     assert texts[7] == "finding 7: Job/migrate-7 has [the value of `KEY_7`]"
 
 
+def test_long_values_that_share_their_first_characters_are_each_found_whole():
+    """An automaton holds each form's first characters (``redact._PREFIX``) and compares the rest
+    where they are found: two certificates that differ past them are each found whole, under their
+    own key, in every automaton (as written, by their letters, in one case); a text that holds only
+    their common start, or one of them cut short, shows as it is."""
+    head = "MIIC" + "A" * (redact._PREFIX + 10)
+    first, second = head + "firstTailQ9", head + "secondTailZ7"
+    values = redact.SecretValues()
+    values.add(first, "tls.crt")
+    values.add(second, "ca.crt")
+    hide = redact.redactor(values)
+    assert hide(f"a {second} b {first}") == "a [the value of `ca.crt`] b [the value of `tls.crt`]"
+    assert hide(f"{first[:-1]}-{second[:-2]}") == f"{first[:-1]}-{second[:-2]}"
+    assert hide(f"x {head}") == f"x {head}"
+    assert hide(f"spaced: {' '.join(second)}.") == "spaced: [the value of `ca.crt`]."
+    assert hide(f"upper {first.upper()}!") == "upper [the value of `tls.crt`]!"
+    assert hide(f"b64 {base64.b64encode(first.encode()).decode().upper()}") == "b64 [the value of `tls.crt`]"
+
+
+@given(st.binary(min_size=redact.MIN_LENGTH, max_size=300))
+@settings(max_examples=300, deadline=None)
+def test_no_folded_form_is_shorter_than_its_value_less_the_slack(raw):
+    """The bound :meth:`redact.Redactor._folded` leaves long values out by: every folded form of a
+    value (base64 cores, base64url, hex, base32 at each offset) is at least as long as its UTF-8
+    bytes less ``_FOLDED_SLACK``."""
+    value = raw.decode("utf-8", "replace").strip()
+    size = len(value.encode("utf-8"))
+    assert all(len(form) >= size - redact._FOLDED_SLACK for form in redact._folded_forms(value))
+
+
+def test_a_long_value_is_folded_only_for_a_text_with_a_run_as_long():
+    """A certificate's folded forms are built only when a text has a run of base64 characters long
+    enough to hold one; a short value's are built for the first text that needs any."""
+    certificate = base64.b64encode(bytes(range(256)) * 4).decode()  # 1,368 characters
+    values = redact.SecretValues()
+    values.add(certificate, "tls.crt")
+    values.add("hunter2-Secret-value", "password")
+    hide = redact.redactor(values)
+    short = base64.b64encode(b"hunter2-Secret-value").decode().upper()
+    assert hide(f"digest 0123456789ABCDEF0123 and {short}") == "digest 0123456789ABCDEF0123 and [the value of `password`]"
+    assert hide.built[2][1] == 28  # the longest run of that text: the certificate is left out
+    long = base64.b64encode(certificate.encode()).decode().lower()
+    assert hide(f"ca: {long}.") == "ca: [the value of `tls.crt`]."
+    assert hide.built[2][1] == sys.maxsize  # every value in: never built again
+
+
 @needs_helm
 @pytest.mark.parametrize("expression", ["upper .Values.db.password", "lower .Values.db.password",
                                         '.Values.db.password | splitList "-" | join ","',

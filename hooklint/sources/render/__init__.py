@@ -31,6 +31,7 @@ from hooklint.sources.repository import facts
 from hooklint.sources.spec import ApplicationSource, document_objects, rendered_sources
 from hooklint.sources.repository.tree import (HELM, KUSTOMIZE, escaping_target, inside_repository, outside_repository,
                                               repository_root)
+from hooklint.text import url_credentials
 from hooklint.yamlio import (CAPABILITIES_UNCHECKED, CLUSTER_CAPABILITIES, NOT_RENDERED, RENDER_FAILED, RENDERER_UNAVAILABLE, SYNTAX_ERROR, TOO_COMPLEX, LoadIssue, Map,
                              NodeBudget, Seq, go_yaml_text)  # fmt: skip
 
@@ -335,7 +336,11 @@ def _redacted_failure(detail: str, exc: RenderError, folder: str, root: str, red
     renderer's inputs were known, or a transient one, is redacted anew; the running result cache
     recording (:func:`hooklint.files.recording`) is told that it depends on more than the files it
     read, but for a kustomization's walk that failed (``keyed``: every path the walk looked at is
-    recorded, :class:`~hooklint.sources.render.kustomize._Inputs`)."""
+    recorded, :class:`~hooklint.sources.render.kustomize._Inputs`). A message of names only
+    (:attr:`~hooklint.sources.render.rendered.RenderError.names_only`) reads no file: only a URL's
+    credentials are hidden in it."""
+    if exc.names_only:
+        return url_credentials(detail)
     from hooklint.sources.render.redact import redact_render_error  # noqa: PLC0415 - only when a render failed
 
     if exc.cache_key is None or not exc.inputs or exc.transient:

@@ -1492,7 +1492,7 @@ class _Inputs:
             if not optional:  # kustomize fails on it: say so at the entry's line, in the user's words
                 raise RenderError(
                     f"{field} entry {entry!r} names nothing: {self.to_user(target)} does not exist",
-                    self.to_user(kustomization), *_position_of(text, entry))  # fmt: skip
+                    self.to_user(kustomization), *_position_of(text, entry), names_only=True)  # fmt: skip
             return None
         if not within(target, self.root):
             shown = self.to_user(self.root)

@@ -69,6 +69,7 @@ import functools
 import json
 import os
 import re
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -591,21 +592,39 @@ class Redactor:
         exact, loose, folded = self.built
         spans = []
         if exact is not None:
-            spans = [(end - length + 1, end + 1, key) for end, (length, key) in exact.iter(text)]
+            spans = _found(exact, text)
         if loose is not None and next(loose.iter(_SEPARATORS.sub("", text).lower()), None) is not None:
             letters, where = _letters(text)
-            spans += [(where[end - length + 1], where[end] + 1, key) for end, (length, key) in loose.iter(letters)]
+            spans += [(where[start], where[end - 1] + 1, key) for start, end, key in _found(loose, letters)]
         if self.folded and _SINGLE_CASE_RUN.search(text):
-            if folded is None:
-                folded = self.built[2] = _automaton(tuple((form, key) for value, key in self.folded
-                                                          for form in sorted(_folded_forms(value))))  # fmt: skip
-            spans += [(end - length + 1, end + 1, key) for end, (length, key) in folded.iter(text.translate(_ASCII_LOWER))]
+            folded = self._folded(max(map(len, _FORM_RUN.findall(text))))
+            if folded is not None:
+                spans += _found(folded, text.translate(_ASCII_LOWER))
         return spans
+
+    def _folded(self, run: int) -> Any:
+        """The automaton of the folded forms (:func:`_folded_forms`) of the secrets that fit in a
+        run of ``run`` base64, hex or base32 characters (:data:`_FORM_RUN`): each form of a value is
+        at least as long as its UTF-8 bytes less :data:`_FOLDED_SLACK` (base32 after four bytes: 8
+        characters per 5 bytes, less the first group), so a long value (a certificate bundle, whose
+        base32 alone took a fifth of a run's redaction) is left out until a text has a run that
+        long. Built again, for at least twice the run, when a text has a longer one."""
+        built = self.built[2]
+        if built is not None and built[1] >= run:
+            return built[0]
+        covers = max(run, 2 * built[1]) if built is not None else run
+        sizes = [(len(value.strip().encode("utf-8")), value, key) for value, key in self.folded]
+        automaton = _automaton(tuple((form, key) for size, value, key in sizes if size - _FOLDED_SLACK <= covers
+                                     for form in sorted(_folded_forms(value))))  # fmt: skip
+        if all(size - _FOLDED_SLACK <= covers for size, _, _ in sizes):
+            covers = sys.maxsize  # every value is in: never built again
+        self.built[2] = (automaton, covers)
+        return automaton
 
     def _exact(self, text: str) -> list[tuple[int, int, str]]:
         """The spans of ``text`` that are a form of a secret as written (the ``exact`` automaton)."""
         exact = self.built[0]
-        return [] if exact is None else [(end - length + 1, end + 1, key) for end, (length, key) in exact.iter(text)]
+        return [] if exact is None else _found(exact, text)
 
     def _hidden(self, text: str, depth: int, budget: list[int]) -> list[tuple[int, int, str]]:
         """The spans ``(start, end, key)`` of ``text`` that carry a secret: found by the automata
@@ -657,6 +676,12 @@ class Redactor:
         return Redactor, (self.exact, self.loose, self.folded)
 
 
+#: A run of the characters of a folded form (:func:`_folded_forms`: base64, base64url, hex, base32).
+_FORM_RUN = re.compile(r"[A-Za-z0-9+/=_-]+")
+#: How much shorter than a value's UTF-8 bytes a folded form of it may be (:meth:`Redactor._folded`:
+#: its base32 after four bytes is 8 characters per 5 bytes less one group; its base64 cores, 4
+#: per 3 less one group; its hex, 2 per byte).
+_FOLDED_SLACK = 16
 #: The base64 and base32 runs :attr:`Redactor.memo` remembers at most (then it starts again).
 _MEMO_SIZE = 4096
 #: How many decodings deep :class:`Redactor` looks: ``b64enc`` of ``toJson | toJson`` is three.
@@ -820,14 +845,37 @@ def _html_unescaped(text: str) -> tuple[str, _Segments] | None:
 _UNESCAPES = (_unescaped, _url_decoded, _html_unescaped)
 
 
+#: The characters of a form an automaton holds (:func:`_automaton`): a longer form (a certificate,
+#: its base64, hex and base32) is found by its first ones and then compared whole, so that a run
+#: with a few long secrets builds a small automaton (building one is linear in what it holds:
+#: 0.5 s for the corpus's certificates whole).
+_PREFIX = 64
+
+
 def _automaton(entries: tuple[tuple[str, str], ...]) -> Any:
+    """An Aho-Corasick automaton of ``entries`` (``(form, key)``; for one form, the last key), or
+    None: each form is found by its first :data:`_PREFIX` characters, whose payload is
+    ``(prefix length, ((form, key), ...))`` (:func:`_found`)."""
     if not entries:
         return None
-    automaton = ahocorasick.Automaton()
+    by_prefix: dict[str, dict[str, str]] = {}
     for form, key in entries:
-        automaton.add_word(form, (len(form), key))
+        by_prefix.setdefault(form[:_PREFIX], {})[form] = key
+    automaton = ahocorasick.Automaton()
+    for prefix, forms in by_prefix.items():
+        automaton.add_word(prefix, (len(prefix), tuple(forms.items())))
     automaton.make_automaton()
     return automaton
+
+
+def _found(automaton: Any, text: str) -> list[tuple[int, int, str]]:
+    """The spans ``(start, end, key)`` of ``text`` where a form of ``automaton`` (:func:`_automaton`)
+    is written whole, every occurrence, overlapping ones too."""
+    spans = []
+    for end, (length, forms) in automaton.iter(text):
+        start = end - length + 1
+        spans += [(start, start + len(form), key) for form, key in forms if text.startswith(form, start)]
+    return spans
 
 
 def _letters(text: str) -> tuple[str, list[int]]:
@@ -866,7 +914,8 @@ def _replaced(text: str, spans: list[tuple[int, int, str]]) -> str:
 _REDACTORS: dict[tuple[tuple[tuple[str, str], ...], ...], Redactor] = {}
 
 
-def _folded_forms(value: str) -> set[str]:
+@functools.lru_cache(maxsize=1024)
+def _folded_forms(value: str) -> frozenset[str]:
     """The forms of secret ``value`` a template's ``upper`` or ``lower`` may change past decoding, in
     ASCII lower case (:attr:`Redactor.folded`): its base64 encodings (:func:`base64_cores`), those of
     each of them (``b64enc | b64enc | upper``), its hex (``printf "%x"``) and its base32 at each of
@@ -877,7 +926,7 @@ def _folded_forms(value: str) -> set[str]:
     for offset in range(5):
         encoded = base64.b32encode(bytes(offset) + raw).decode("ascii")
         forms.add(encoded[8 if offset else 0:(offset + len(raw)) // 5 * 8])
-    return {form.lower() for form in forms if len(form) >= MIN_LENGTH}
+    return frozenset(form.lower() for form in forms if len(form) >= MIN_LENGTH)
 
 
 #: base64 to base64url (RFC 4648 section 5: ``-`` and ``_`` for ``+`` and ``/``).

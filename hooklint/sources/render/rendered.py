@@ -169,11 +169,15 @@ class RenderError(Exception):
     rendering read, when known (set by :func:`hooklint.sources.render.redact.tagging_inputs`): their
     secret values are removed from ``message`` before it is reported. ``unchecked`` says, for
     HL009, which of the application's objects went unchecked because of it (a clause after "so";
-    by default "none of its objects were checked, hooks included")."""
+    by default "none of its objects were checked, hooks included"). ``names_only`` says that
+    ``message`` is hooklint's own words around paths and a kustomization's entries, which are never
+    secret values (issue 34: paths are never rewritten): no file is read to redact it, only a URL's
+    credentials are hidden (:func:`hooklint.text.url_credentials`)."""
 
     def __init__(self, message: str, path: str, line: int = 1, column: int = 1, *, needs_network: bool = False,
-                 argocd_renders: str | None = None, unchecked: str | None = None):  # fmt: skip
+                 argocd_renders: str | None = None, unchecked: str | None = None, names_only: bool = False):  # fmt: skip
         super().__init__(message)
+        self.names_only = names_only
         self.unchecked = unchecked or "none of its objects were checked, hooks included"
         self.message = message
         self.path = path
