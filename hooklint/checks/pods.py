@@ -88,9 +88,12 @@ def token_secrets(m: Manifest, pod: PodSpec, ctx: Context) -> list[tuple[str, st
     (``pkg/controller/serviceaccount/tokens_controller.go``), so the pod holds it wherever it is
     mounted and whatever ``automountServiceAccountToken`` says (that field only governs the volume
     the ServiceAccount admission plugin adds)."""
+    volumes = list(pod.volumes())
+    if not volumes:  # most hooks: their containers need not be read
+        return []
     mounted = mounted_volumes(m, pod)
     out: list[tuple[str, str, Span, Manifest]] = []
-    for volume, path in pod.volumes():
+    for volume, path in volumes:
         if volume.get("name") not in mounted:
             continue
         named: list[tuple[Map, str, str]] = []  # (mapping, key, dotted path of the key)
