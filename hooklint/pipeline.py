@@ -398,12 +398,17 @@ def _redacted(finding: Finding, hide: Callable[[str], str]) -> Finding:
     20 B3). A name the application writes is never a secret value (:func:`written_public`), so a name
     changes only when a renderer made it of one (a Secret's value copied into it by ``replacements``)."""
     obj = finding.obj
+    suppression = finding.suppression
+    if hide is url_credentials and not any(
+            text and ("@" in text or "=" in text) for text in (
+                finding.message, suppression.reason if suppression is not None else None,
+                *((obj.api_version, obj.kind, obj.name, obj.generate_name, obj.namespace) if obj is not None else ()))):
+        return finding  # url_credentials changes only a text with "@" or "=" (an application with no Secret)
     if obj is not None:
         texts = {f: getattr(obj, f) for f in ("api_version", "kind", "name", "generate_name", "namespace")}
         hidden = {f: hide(text) if text else text for f, text in texts.items()}
         if hidden != texts:
             obj = dataclasses.replace(obj, **hidden)
-    suppression = finding.suppression
     if suppression is not None and suppression.reason:
         reason = hide(suppression.reason)
         if reason != suppression.reason:

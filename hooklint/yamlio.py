@@ -249,7 +249,7 @@ class Positions:
                 count, line_start = self._breaks(0, index)
                 return count + 1 + self.line_offset, index - max(line_start, 0) + 1
             self._table()
-        lines = cast("array[int]", self._lines)  # built just above when it was missing
+        lines: array[int] = self._lines  # type: ignore[assignment]  # built just above when it was missing
         block = index // _BLOCK
         if block >= len(lines):
             block = len(lines) - 1
@@ -261,7 +261,7 @@ class Positions:
             count = text.count("\n", begin, index)
             line_start = text.rfind("\n", begin, index) + 1 if count else -1
         if line_start < 0:
-            line_start = cast("array[int]", self._starts)[block]  # built with self._lines
+            line_start = self._starts[block]  # type: ignore[index]  # built with self._lines
         return lines[block] + count + 1 + self.line_offset, index - line_start + 1
 
     def span(self, start: int, end: int) -> Span:
@@ -374,6 +374,23 @@ class Map(_Positioned, dict):
                 return places[at], places[at + 1], places[at + 2], places[at + 3]
         return None
 
+    def _span_of(self, key: str, value: bool) -> Span | None:
+        """The span of ``key`` (``value`` False) or of its value (True), or None when the mapping
+        does not hold it: :meth:`_spans_of`'s one half, one position looked up (a check asks for
+        one of them at a time)."""
+        key_spans = getattr(self, "_key_spans", None)
+        if key_spans is not None:
+            if key in key_spans:
+                return cast("dict[str, Span]", self._value_spans)[key] if value else key_spans[key]
+            return None
+        offsets = self._offsets(key)
+        if offsets is not None:
+            return self._positions().span(offsets[2], offsets[3]) if value else self._positions().span(offsets[0], offsets[1])
+        for source in getattr(self, "_merged", None) or ():
+            if key in source:
+                return source._span_of(key, value)
+        return None
+
     def _spans_of(self, key: str) -> tuple[Span, Span] | None:
         """(key span, value span) of ``key``, or None when the mapping does not hold it."""
         key_spans = getattr(self, "_key_spans", None)
@@ -430,13 +447,13 @@ class Map(_Positioned, dict):
 
     def key_span(self, key: str) -> Span:
         """Where ``key`` is written; the mapping's span when it does not hold ``key``."""
-        spans = self._spans_of(key)
-        return spans[0] if spans is not None else self.span
+        span = self._span_of(key, False)
+        return span if span is not None else self.span
 
     def value_span(self, key: str) -> Span:
         """Where the value of ``key`` is written; the mapping's span when it does not hold ``key``."""
-        spans = self._spans_of(key)
-        return spans[1] if spans is not None else self.span
+        span = self._span_of(key, True)
+        return span if span is not None else self.span
 
     @classmethod
     def empty_at(cls, span: Span) -> "Map":

@@ -723,6 +723,13 @@ def test_no_folded_form_is_shorter_than_its_value_less_the_slack(raw):
     assert all(len(form) >= size - redact._FOLDED_SLACK for form in redact._folded_forms(value))
 
 
+@given(st.text(alphabet=st.characters(max_codepoint=0x2FF), max_size=40) | st.text(max_size=40))
+@settings(max_examples=500, deadline=None)
+def test_the_letters_of_a_text_are_what_the_separators_expression_leaves(text):
+    """``_letters_of`` (``bytes.translate`` for an ASCII text) leaves what ``_SEPARATORS`` does."""
+    assert redact._letters_of(text) == redact._SEPARATORS.sub("", text)
+
+
 def test_a_long_value_is_folded_only_for_a_text_with_a_run_as_long():
     """A certificate's folded forms are built only when a text has a run of base64 characters long
     enough to hold one; a short value's are built for the first text that needs any."""

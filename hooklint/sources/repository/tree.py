@@ -415,7 +415,7 @@ class Containment:
 
     def __init__(self, root: str):
         self.root = facts.realpath(root)
-        self._folders: dict[str, str] = {}
+        self._folders: dict[str, tuple[str, bool]] = {}  # folder -> (its real path, whether inside the root)
 
     def escaping(self, path: str) -> str | None:
         """Where ``path`` leads when it is, or passes through, a symbolic link out of the root; else None."""
@@ -426,9 +426,13 @@ class Containment:
             real = facts.realpath(path)
         else:  # the real path of its folder, then its own name
             folder, name = os.path.split(path)
-            real_folder = self._folders.get(folder)
-            if real_folder is None:
-                real_folder = self._folders[folder] = facts.realpath(folder)
+            known = self._folders.get(folder)
+            if known is None:
+                real_folder = facts.realpath(folder)
+                known = self._folders[folder] = (real_folder, within(real_folder, self.root))
+            real_folder, folder_inside = known
+            if walked and folder_inside:  # a file listed by the walk, not a link, in a folder inside
+                return None
             real = os.path.join(real_folder, name)
         return None if within(real, self.root) else real
 
