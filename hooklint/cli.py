@@ -877,8 +877,10 @@ def main() -> None:
     SIGINT and SIGTERM end the run with one line (``hooklint: interrupted (SIGTERM)``) and exit
     130 or 143, every temporary file and folder removed and child processes killed
     (:mod:`hooklint.interrupt`)."""
+    from hooklint.collector import start_up, started
     from hooklint.interrupt import Interrupted, guarded, report
 
+    start_up()  # resumed once the run's code is loaded (hooklint.collector)
     try:
         with guarded():
             try:
@@ -903,3 +905,5 @@ def main() -> None:
     except Exception as exc:  # pragma: no cover - last resort
         sys.stderr.write(_said(f"hooklint: internal error: {type(exc).__name__}: {exc}") + "\n")
         sys.exit(EXIT_ERROR)
+    finally:
+        started()  # a command that never reached a run's loading (explain, a warm result cache)

@@ -45,7 +45,7 @@ from hooklint.sources.load import (STDIN, Application, Coverage, Leaving, Loaded
                                    load_application, loaded_application)  # fmt: skip
 from hooklint.suppression import suppress
 from hooklint import files as _files
-from hooklint.collector import collector_paused
+from hooklint.collector import collector_paused, started
 from hooklint.results import ResultCache, observing, run_cache
 from hooklint.text import url_credentials
 
@@ -773,6 +773,7 @@ def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1
 def _lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int, plans: bool,
                 baseline: str | None, looked_up: bool) -> RunResult:  # fmt: skip
     engine = Engine(config, catalog)
+    started()  # the rules are loaded: the collector paused for start-up resumes (hooklint.collector)
     known = None
     if baseline is not None:
         from hooklint.suppression.baseline import load_baseline
