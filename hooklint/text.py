@@ -91,7 +91,7 @@ def json_safe(text: str) -> str:
     escapes (the text decodes to the same values; JSON's own escaping covers C0), and the second
     ``#`` of ``##[`` (the GitHub runner's legacy command prefix; JSON has no ``#`` outside strings)
     as ``\\u0023``, so that a JSON report printed in a workflow step forges no command either."""
-    if _JSON_RAW.search(text):
+    if (not text.isascii() or "\x7f" in text) and _JSON_RAW.search(text):  # each is DEL or past ASCII
         text = _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
     return text.replace(LEGACY_COMMAND, "#\\u0023[") if LEGACY_COMMAND in text else text
 
