@@ -155,6 +155,7 @@ def test_the_parser_agrees_with_helms(helm_parser, flag, string):
     (["a[0]", "a[1]=2"], (0, 1, ("a",))),  # a list made without a value: unlike any other
     (["p=a\\,b", "q=c"], None),  # cleanSetParameters' escaped comma stays in the value
     (["p={a,b}", "p={a,b}"], None),
+    (["a=", "a."], (0, 1, ("a",))),  # "a." fails after a value, sets nothing before one
 ])  # fmt: skip
 def test_order_conflict(flags, expected):
     assert order_conflict(flags) == expected
@@ -176,6 +177,7 @@ def _outcome(order: tuple[str, ...]) -> object:
 @given(st.lists(st.text(alphabet="ab01=,.[]", max_size=10), min_size=2, max_size=3))
 @example(["x=1,debug=true", "debug=false"])
 @example(["a[2]=x", "a[0]=y"])
+@example(["0=", "0."])  # "0." sets nothing but fails where 0 is no map: found by this property
 def test_flags_with_no_conflict_give_the_same_values_in_every_order(flag_list):
     if order_conflict(flag_list) is None:
         outcomes = {json.dumps(_outcome(order), sort_keys=True, default=str)

@@ -1228,7 +1228,8 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
         raise RenderError(
             f"{os.path.normpath(packaged.archive or chart)} holds a {packaged.path} that {_refers(packaged)}, "
             f"which Helm loads (a URL, or a file of the repo server) to validate the values: {NEVER_LOADS}",
-            chart_yaml, needs_network=True, unchecked="none of the chart's objects were checked, hooks included")  # fmt: skip
+            chart_yaml, needs_network=True, unchecked="none of the chart's objects were checked, hooks included",
+            names_only=True)  # paths and a schema's $ref: written where nothing is secret  # fmt: skip
     first: dict[str, _SchemaLoad] = {}
     for load in loads:
         first.setdefault(load.path, load)

@@ -69,6 +69,7 @@ import functools
 import json
 import os
 import re
+import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -127,6 +128,10 @@ def named_secret(pairs: Iterable[tuple[str, object]]) -> bool:
 MAX_FILE_BYTES = 1 << 20
 MAX_FILES = 5000
 MAX_VALUES = 50000
+#: Nodes :func:`_node` walks in one document at most: more than the loader lets a document hold
+#: (:data:`~hooklint.yamlio.MAX_NODES`, and :data:`~hooklint.yamlio.MAX_EXPANDED_NODES` through
+#: aliases), so it never stops first; if it did, the values are incomplete (fail closed).
+MAX_WALK = 2_000_000
 #: Largest packaged subchart (``charts/*.tgz``) whose values are read (:func:`archive_values`).
 MAX_ARCHIVE_BYTES = 16 << 20
 #: Shortest secret value: a shorter one is never searched for (it would eat the words of messages).
@@ -314,13 +319,20 @@ class SecretValues:
     #: the values of Secrets (``data``, ``stringData``: :meth:`add_stored`), kept even where also
     #: written where nothing is secret (an annotation, a ConfigMap), but not when a name holds one
     stored: set[str] = field(default_factory=set)
+    #: why the secret values found may not be all of them (a text that is not YAML hooklint reads,
+    #: a file or walk past a bound): a renderer's message is then not shown (fail closed:
+    #: :func:`render_error_redactor`), nor a chart rendered (:func:`hooklint.sources.load`)
+    incomplete: list[str] = field(default_factory=list)
 
     def add(self, value: object, key: str = "") -> None:
         """Add ``value`` (a scalar as written; other types are ignored) as the secret under ``key``,
         unless it can be none (shorter than :data:`MIN_LENGTH`, a boolean or null, a placeholder)."""
         if isinstance(value, bytes):
             value = value.decode("utf-8", "replace")
-        if not isinstance(value, str) or len(self.secrets) >= MAX_VALUES:
+        if not isinstance(value, str):
+            return
+        if len(self.secrets) >= MAX_VALUES:
+            self.left_out(f"more than {MAX_VALUES:,} secret values")
             return
         text = value.strip()
         if len(text) < MIN_LENGTH or text in _NOT_SECRET or placeholder(text):
@@ -367,6 +379,11 @@ class SecretValues:
             if name and len(value) >= MIN_LENGTH:
                 self.names.add(value)
 
+    def left_out(self, why: str) -> None:
+        """Record that some secret values may be missing, and ``why`` (:attr:`incomplete`)."""
+        if why not in self.incomplete:
+            self.incomplete.append(why)
+
     def add_path(self, path: str, root: str = "") -> None:
         """Record the components of ``path`` (relative to ``root`` when given) as names."""
         relative = os.path.relpath(path, root) if root else path
@@ -393,7 +410,9 @@ def _decoded(value: str) -> str | None:
         decoded = base64.b64decode(compact, validate=True).decode("utf-8")
     except (binascii.Error, ValueError):
         return None
-    return decoded if decoded.isprintable() or "\n" in decoded else None
+    # text: every character printable or white space (a value with a trailing CR, a tab or a
+    # no-break space is text a template prints; attacker trial 24, B7)
+    return decoded if decoded.isprintable() or "\n" in decoded or all(c.isprintable() or c.isspace() for c in decoded) else None
 
 
 def merged(*parts: SecretValues) -> SecretValues:
@@ -406,6 +425,8 @@ def merged(*parts: SecretValues) -> SecretValues:
         out.names |= part.names
         out.carried |= part.carried
         out.stored |= part.stored
+        for why in part.incomplete:
+            out.left_out(why)
     return out
 
 
@@ -1125,7 +1146,7 @@ def value_secrets(texts: Iterable[str], parameters: Iterable[tuple[str, str]] = 
     public: written where nothing is secret."""
     found = SecretValues()
     for text in texts:
-        _yaml_text(text, found)
+        _yaml_text(text, found, "a values file")
     for name, value in parameters:
         if secret_key(name):
             found.add(value, name)
@@ -1150,29 +1171,81 @@ def secret_values(inputs: Iterable[str], root: str, *, helm: bool = False,
     files are read as every other YAML file."""
     found = SecretValues()
     root_real = facts.realpath(root)
-    paths = [os.path.abspath(p) for p in inputs][:MAX_FILES]
+    paths = [os.path.abspath(p) for p in inputs]
+    if len(paths) > MAX_FILES:  # attacker trial 24, B3: the files past the bound were never read
+        found.left_out(f"more than {MAX_FILES:,} input files")
+        paths = paths[:MAX_FILES]
     readable = {p for p in paths if _inside(p, root_real)}
     for path in sorted(readable):
         found.add_path(facts.realpath(path), root_real)
         base = os.path.basename(path).lower()
         if base.endswith(".schema.json"):
             continue  # a JSON Schema holds no values: its patterns are what a message must keep
-        if base.endswith(".tgz"):  # a packaged subchart: its values.yaml files, read within bounds
-            for values in archive_values(path):
-                _yaml_text(values, found)
+        shown = os.path.relpath(path, root_real)
+        if base.endswith(".tgz"):  # a packaged subchart: every file in it, read within bounds
+            _archive_files(path, shown, found)
             continue
         text = _read(path)
         if text is None:
+            if _oversized(path, MAX_FILE_BYTES):  # attacker trial 24, B4: a renderer reads it whole
+                found.left_out(f"{shown} is larger than {MAX_FILE_BYTES:,} bytes")
             continue
-        if base in _KUSTOMIZATIONS:
-            _kustomization(text, os.path.dirname(path), root_real, found)
-        if base.endswith(_YAML) or base in _KUSTOMIZATIONS:
-            _yaml_text(text, found)
-        else:
-            _plain_text(os.path.basename(path), text, found)
+        _file_text(path, shown, text, root_real, found)
     for text in extra_values:
-        _yaml_text(text, found)
+        _yaml_text(text, found, "the Application's helm.values")
     return found
+
+
+def _file_text(path: str, shown: str, text: str, root_real: str | None, found: SecretValues) -> None:
+    """The secret values of one input file's ``text`` (``path``; ``shown``: its path from the
+    repository's top): a kustomization's generators (``root_real``: the resolved repository top
+    its generators' files are read within; None for a file of an archive, whose kustomization
+    nothing builds), a YAML file's values (a chart's template may fail to parse; any other YAML file
+    must: :func:`_yaml_text`), another file's assignments."""
+    base = os.path.basename(path).lower()
+    if base in _KUSTOMIZATIONS and root_real is not None:
+        _kustomization(text, os.path.dirname(path), root_real, found)
+    if base.endswith(_YAML) or base in _KUSTOMIZATIONS:
+        _yaml_text(text, found, None if _template(shown) else shown)
+    else:
+        _plain_text(os.path.basename(path), text, found)
+
+
+def _template(path: str) -> bool:
+    """Whether ``path`` (``/`` or the OS separator) lies in a chart's ``templates/`` folder: a Go
+    template, which need not parse as YAML before Helm renders it."""
+    return "templates" in path.replace(os.sep, "/").split("/")[:-1]
+
+
+def _oversized(path: str, limit: int) -> bool:
+    """Whether ``path`` is a regular file larger than ``limit`` bytes (links followed)."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISREG(info.st_mode) and info.st_size > limit
+
+
+def _archive_files(path: str, shown: str, found: SecretValues) -> None:
+    """The secret values of every file of the packaged chart ``path`` (``charts/*.tgz``, nested ones
+    included: :func:`hooklint.sources.repository.charts.packaged_files`), each read as the same file
+    unpacked is (:func:`_file_text`): Helm reads its templates, values and ``files/`` from the
+    archive, so a template may print any of them (attacker trial 24, B5: ``.Files.Get`` of a
+    password file). An archive or member past the bounds, or one that does not read, leaves
+    ``found`` incomplete."""
+    from hooklint.sources.repository.charts import packaged_files  # noqa: PLC0415 - tarfile, only for a packaged chart
+
+    data = _read(path, raw=True, limit=MAX_ARCHIVE_BYTES)
+    if data is None:
+        if _oversized(path, MAX_ARCHIVE_BYTES):
+            found.left_out(f"{shown} is larger than {MAX_ARCHIVE_BYTES:,} bytes")
+        return
+    files, whole = packaged_files(data)
+    if not whole:
+        found.left_out(f"{shown} is an archive hooklint does not read whole")
+    for name, content in files:
+        member = f"{shown}/{name}"
+        _file_text(member, member, content.decode("utf-8", "replace").removeprefix("\ufeff"), None, found)
 
 
 def archive_values(path: str) -> list[str]:
@@ -1199,9 +1272,19 @@ def _plain_text(name: str, text: str, found: SecretValues) -> None:
         match = _ASSIGNMENT.match(line)
         if match is not None and secret_key(match.group(1)):
             found.add(assigned(line[match.end():]).strip("'\""), match.group(1))
+            continue
+        for key, rest in _other_assignments(line):
+            if secret_key(key):
+                found.add(assigned(rest).strip("'\""), key)
     for match in _ELEMENT.finditer(text):
         if secret_key(match.group(1)):
             found.add(match.group(2), match.group(1))
+    for match in _ATTRIBUTE.finditer(text):  # password="..." (and '...')
+        if secret_key(match.group(1)):
+            found.add(match.group(2) or match.group(3), match.group(1))
+    for match in _KEY_VALUE.finditer(text):
+        if secret_key(match.group(2)):
+            found.add(match.group(4), match.group(2))
 
 
 #: ``KEY=`` and ``KEY:`` of ``KEY=value``, ``KEY: value``, ``key = "value"`` (env, properties, INI,
@@ -1211,6 +1294,36 @@ def _plain_text(name: str, text: str, found: SecretValues) -> None:
 _ASSIGNMENT = re.compile(r"\s*(?:export\s+)?[\"']?([A-Za-z_][\w.-]*)[\"']?\s*[=:]")
 
 
+def _other_assignments(line: str) -> list[tuple[str, str]]:
+    """The ``(key, rest of the line)`` a line may assign that :data:`_ASSIGNMENT` does not read
+    (attacker trial 24, B8), in time linear in its length: a Java properties line's key, which ends
+    at its first white space, ``=`` or ``:`` (``db.password   s3cret``: ``java.util.Properties.load``),
+    and an INI or TOML key up to the first ``=`` or ``:``, spaces and quotes included (``db password
+    = s3cret``, ``"db password" = "s3cret"``). A comment line (``#``, ``;``, ``!``) assigns nothing."""
+    stripped = line.strip()
+    if not stripped or stripped[0] in "#;!":
+        return []
+    found = []
+    end = next((i for i, char in enumerate(stripped) if char in "=:" or char.isspace()), len(stripped))
+    rest = stripped[end:].lstrip()
+    if rest[:1] in ("=", ":"):
+        rest = rest[1:]
+    if end and rest.strip():
+        found.append((stripped[:end], rest))
+    at = min((i for i in (stripped.find("="), stripped.find(":")) if i > 0), default=-1)
+    if at > 0:
+        key = stripped[:at].strip().strip("\"'")
+        if key and key != stripped[:end]:
+            found.append((key[:256], stripped[at + 1:]))
+    words = stripped.split()  # .netrc: machine h login u password s3cret
+    found += [(word, value) for word, value in zip(words[1:-1], words[2:]) if word in _NETRC_WORDS]
+    return found
+
+
+#: The .netrc words a secret follows (``password``; ``account`` may be one too: ``man netrc``).
+_NETRC_WORDS = frozenset(("password", "account", "passwd"))
+
+
 def assigned(rest: str) -> str:
     """The value of an assignment line from after its ``=`` or ``:`` (``rest``): without the spaces
     around it and one trailing comma (``key = "value",``)."""
@@ -1218,6 +1331,10 @@ def assigned(rest: str) -> str:
     return value[:-1].rstrip() if value.endswith(",") else value
 #: ``<password>value</password>`` (XML).
 _ELEMENT = re.compile(r"<([A-Za-z_][\w.-]*)>([^<>]{1,4096})</\1>")
+#: An XML or HTML attribute, ``password="value"`` (each of its parts bounded: linear).
+_ATTRIBUTE = re.compile(r"\b([A-Za-z_][\w.-]{0,100})[ \t]*=[ \t]*(?:\"([^\"<>\n]{1,4096})\"|'([^'<>\n]{1,4096})')")
+#: ``key="password" value="..."`` (.NET ``appSettings``' ``<add key= value=/>``; attacker trial 24, B8).
+_KEY_VALUE = re.compile(r"\bkey[ \t]*=[ \t]*([\"'])([^\"'<>\n]{1,256})\1[ \t]+value[ \t]*=[ \t]*([\"'])([^\"'<>\n]{1,4096})\3")
 
 
 def _inside(path: str, root_real: str) -> bool:
@@ -1225,11 +1342,12 @@ def _inside(path: str, root_real: str) -> bool:
     return real == root_real or real.startswith(root_real.rstrip(os.sep) + os.sep)
 
 
-def _read(path: str, *, raw: bool = False, limit: int = MAX_FILE_BYTES):
-    """The text of ``path`` when it is a regular file of at most ``limit`` bytes (never a FIFO or
-    device), undecodable bytes replaced (``raw``: its bytes); None otherwise."""
+def _read(path: str, *, raw: bool = False, limit: int | None = None):
+    """The text of ``path`` when it is a regular file of at most ``limit`` bytes (default
+    :data:`MAX_FILE_BYTES`; never a FIFO or device), undecodable bytes replaced (``raw``: its
+    bytes); None otherwise."""
     try:
-        data = read_bytes(path, limit)
+        data = read_bytes(path, MAX_FILE_BYTES if limit is None else limit)
     except (OSError, ValueError):  # ValueError: a NUL in the name
         return None
     return data if raw else data.decode("utf-8", "replace")
@@ -1261,13 +1379,18 @@ def written_values(path: str, candidates: Iterable[str] = ()) -> SecretValues | 
     return found
 
 
-def _yaml_text(text: str, found: SecretValues) -> None:
+def _yaml_text(text: str, found: SecretValues, what: str | None = None) -> None:
     """Secret and public values of a YAML text: parsed when it parses, else line by line (a file that
-    does not parse, such as a Helm template, is what a YAML error quotes)."""
+    does not parse, such as a Helm template, is what a YAML error quotes). ``what`` names a text
+    that must parse (a values file, a manifest, not a template): one that does not may hold values
+    the renderer reads and the lines miss (a flow mapping after a byte order mark, which Go reads
+    and libyaml refuses: attacker trial 24, B2), so ``found`` is then incomplete."""
     try:
         nodes = list(yaml.compose_all(text, Loader=_Loader))
     except (yaml.YAMLError, RecursionError, ValueError):
         _lines(text, found)
+        if what is not None:
+            found.left_out(f"{what} is not YAML hooklint reads")
         return
     for node in nodes:
         if node is not None:
@@ -1313,8 +1436,11 @@ def _node(root: yaml.Node, found: SecretValues) -> None:
     # "labels" for a labels mapping, whose values do)
     stack: list[tuple[yaml.Node, str | None, bool | str]] = [(root, None, False)]
     steps = 0
-    while stack and steps < MAX_VALUES:
+    while stack:
         steps += 1
+        if steps > MAX_WALK:  # never before the loader's own bounds; if so, fail closed
+            found.left_out(f"a document of more than {MAX_WALK:,} nodes")
+            return
         node, secret, identity = stack.pop()
         cls = node.__class__
         if cls is scalar:
@@ -1539,12 +1665,23 @@ def render_error_redactor(error: RenderError, folder: str, root: str, *, helm: b
             found.add_public(identity, name=True)
     for value, key in carried:
         found.add_carried(value, key)
+    if found.incomplete:  # fail closed: what it could not read may be what the message quotes
+        return functools.partial(withheld, found.incomplete[0])
     hide = redactor(found)
 
     def redacted(message: str) -> str:  # redact(message, found), its redactor made once
         return hide(scrubbed(message))
 
     return redacted
+
+
+def withheld(why: str, message: str = "") -> str:
+    """What a renderer's ``message`` is replaced by when the values it may quote could not all be
+    read (``why``: :attr:`SecretValues.incomplete`): it may hold a secret hooklint cannot find, so
+    it is not shown (attacker trial 24: a values file past a bound, or one libyaml refuses and Go
+    reads, let ``fail`` print a password)."""
+    return (f"the renderer's message is not shown, as it may quote a secret value hooklint could not "
+            f"look for ({why}); run the renderer yourself to read it")
 
 
 def _files_under(folder: str) -> list[str]:

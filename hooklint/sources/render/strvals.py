@@ -211,6 +211,8 @@ class _Parser:
         status = self.key(inner, level, here)
         if status is None and not inner:
             raise StrvalsError(f"key map {_q(k)} has no value")
+        if status is _EOF and not inner:  # ``a.``: sets nothing, but fails where a is no map
+            self.done.append(Assignment(here, _Touch()))
         if inner and k:
             data[k] = inner
         return status

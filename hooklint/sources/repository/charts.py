@@ -14,6 +14,41 @@ from zlib import error as zlib_error
 MAX_ARCHIVE_MEMBERS, MAX_ARCHIVE_BYTES, MAX_ARCHIVE_DEPTH = 10_000, 64 << 20, 3
 
 
+def packaged_files(data: bytes, depth: int = 0) -> tuple[list[tuple[str, bytes]], bool]:
+    """Every regular file of a packaged chart (its bytes: ``charts/*.tgz``) as ``(member name,
+    bytes)``, the files of the archives nested in it under ``<archive member>/<their name>``, and
+    whether all of it was read: within :data:`MAX_ARCHIVE_MEMBERS` members, :data:`MAX_ARCHIVE_BYTES`
+    bytes of the unpacked stream (so at most that much is kept) and :data:`MAX_ARCHIVE_DEPTH`
+    nestings, an archive that reads to its end. Helm loads every file of a subchart from its archive
+    (``pkg/chart/loader/archive/archive.go``: templates, values, ``files/``), so a template may print
+    any of them (redaction, attacker trial 24 B5)."""
+    found: list[tuple[str, bytes]] = []
+    whole = True
+    try:
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
+            for count, member in enumerate(tar):
+                if count >= MAX_ARCHIVE_MEMBERS or member.offset_data > MAX_ARCHIVE_BYTES:
+                    return found, False
+                if not member.isfile():
+                    continue
+                if member.size > MAX_ARCHIVE_BYTES or member.offset_data + member.size > MAX_ARCHIVE_BYTES:
+                    return found, False  # what is kept stays within the bound (a gzip bomb's members)
+                handle = tar.extractfile(member)
+                content = handle.read() if handle is not None else b""
+                if member.name.endswith(".tgz"):
+                    if depth >= MAX_ARCHIVE_DEPTH:
+                        whole = False
+                        continue
+                    inner, inner_whole = packaged_files(content, depth + 1)
+                    found += [(f"{member.name}/{name}", text) for name, text in inner]
+                    whole = whole and inner_whole
+                else:
+                    found.append((member.name, content))
+    except (OSError, tarfile.TarError, EOFError, zlib_error):
+        return found, False
+    return found, whole
+
+
 def packaged_values(data: bytes, depth: int = 0) -> list[str]:
     """The texts of every ``values.yaml`` in a packaged chart (its bytes: ``charts/*.tgz``), nested
     archives included, read as :func:`hooklint.sources.render.helm.schema_loads` reads schemas:
