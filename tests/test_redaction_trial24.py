@@ -128,6 +128,19 @@ def test_inputs_past_the_bounds_leave_the_values_incomplete(tmp_path, monkeypatc
     assert (found.incomplete, found.kept()) == ([], {SECRET: "password"})
 
 
+def test_a_generators_file_too_large_to_read_leaves_the_values_incomplete(tmp_path, monkeypatch):
+    """B4 through a ``secretGenerator``'s ``files`` and ``envs``, and a Helm ``fileParameters`` file:
+    kustomize and Helm read them whole."""
+    monkeypatch.setattr(redact, "MAX_FILE_BYTES", 64)
+    (tmp_path / "kustomization.yaml").write_text("secretGenerator:\n- name: s\n  files: [big.key]\n  envs: [big.env]\n")
+    (tmp_path / "big.key").write_text("k" * 65)
+    (tmp_path / "big.env").write_text("#" * 65)
+    assert secret_values([str(tmp_path / "kustomization.yaml")], str(tmp_path)).incomplete == [
+        "big.key is larger than 64 bytes", "big.env is larger than 64 bytes"]
+    assert redact.file_parameter_secrets([("db.password", "big.key")], str(tmp_path), str(tmp_path)).incomplete == [
+        "big.key is larger than 64 bytes"]
+
+
 def _archive(files: dict[str, str]) -> bytes:
     data = io.BytesIO()
     with tarfile.open(fileobj=data, mode="w:gz") as tar:

@@ -164,6 +164,8 @@ def _letters_of(text: str) -> str:
     if text.isascii():
         return text.encode("ascii").translate(None, _ASCII_SEPARATORS).decode("ascii")
     return _SEPARATORS.sub("", text)
+
+
 _ALNUM_RUN = re.compile(r"[^\W_]+")
 #: The armour lines of a PEM block: the same in every key and certificate.
 _PEM_ARMOUR = re.compile(r"-----(?:BEGIN|END) [A-Z0-9 ]+-----")
@@ -1560,11 +1562,11 @@ def _kustomization(text: str, folder: str, root_real: str, found: SecretValues) 
                         found.add(literal.split(sep, 1)[1].strip().strip("'\""), name)
             for entry in _strings(fields.get("files")):
                 name, _, path = entry.rpartition("=")
-                text_of = _read_inside(folder, path, root_real)
+                text_of = _read_inside(folder, path, root_real, found)
                 if text_of is not None:
                     found.add(text_of, name.strip() or os.path.basename(path.strip()))
             for entry in _strings(fields.get("envs")) + _strings(fields.get("env")):
-                _env_file(_read_inside(folder, entry, root_real, raw=True), found)
+                _env_file(_read_inside(folder, entry, root_real, found, raw=True), found)
 
 
 def _env_file(data: bytes | None, found: SecretValues) -> None:
@@ -1589,9 +1591,16 @@ def _strings(value: object) -> list[str]:
     return []
 
 
-def _read_inside(folder: str, name: str, root_real: str, *, raw: bool = False):
+def _read_inside(folder: str, name: str, root_real: str, found: SecretValues, *, raw: bool = False):
+    """:func:`_read` of ``name`` in ``folder`` when it resolves inside ``root_real``, else None; a
+    file there too large to read leaves ``found`` incomplete (its renderer reads it whole)."""
     path = os.path.normpath(os.path.join(folder, name.strip()))
-    return _read(path, raw=raw) if _inside(path, root_real) else None
+    if not _inside(path, root_real):
+        return None
+    text = _read(path, raw=raw)
+    if text is None and _oversized(path, MAX_FILE_BYTES):
+        found.left_out(f"{os.path.relpath(path, root_real)} is larger than {MAX_FILE_BYTES:,} bytes")
+    return text
 
 
 def file_parameter_secrets(file_parameters: Iterable[tuple[str, str]], chart: str, root: str,
@@ -1606,7 +1615,7 @@ def file_parameter_secrets(file_parameters: Iterable[tuple[str, str]], chart: st
         if "://" in path:
             continue
         full = os.path.join(root, path.lstrip("/")) if path.startswith("/") else os.path.join(chart, path)
-        text = _read_inside(os.path.dirname(full), os.path.basename(full), root_real)
+        text = _read_inside(os.path.dirname(full), os.path.basename(full), root_real, found)
         if text is not None:
             found.add(text, name)
     return found
