@@ -433,6 +433,7 @@ def chart_value_secrets(folder: str, root: str, options: Any, max_file_size: int
     contents of its ``fileParameters`` files (:func:`~hooklint.sources.render.redact.file_parameter_secrets`).
     Only files that resolve inside ``root`` and are regular, UTF-8 and at most ``max_file_size`` are read."""
     from hooklint.sources.render.redact import archive_values, file_parameter_secrets, value_secrets  # noqa: PLC0415 - Helm only
+    from hooklint.sources.repository.withheld import git_data  # noqa: PLC0415 - Helm only
 
     real_root = facts.realpath(root)
     paths = [os.path.join(folder, "values.yaml")]
@@ -448,6 +449,8 @@ def chart_value_secrets(folder: str, root: str, options: Any, max_file_size: int
             paths.append(os.path.join(root, name.lstrip("/")) if name.startswith("/") else os.path.join(folder, name))
     texts = []
     for path in paths:
+        if git_data(os.path.relpath(facts.realpath(path), real_root)) or git_data(os.path.relpath(path, root)):
+            continue  # Git's data is never handed to a renderer (a value file left out: HL009)
         if os.path.isfile(path) and within(facts.realpath(path), real_root):
             try:
                 texts.append(read_bytes(path, max_file_size).decode("utf-8"))
