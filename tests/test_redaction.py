@@ -375,10 +375,12 @@ def test_a_secret_generators_file_names_are_no_secrets(tmp_path):
         "settings/db.env": "DB_PASSWORD=env-file-secret\n",
     })  # fmt: skip
     kept = found.kept()
-    assert sorted(kept.values()) == ["DB_PASSWORD"] * 3 + ["tls.crt"]  # the env line, its value, its bytes; the file
+    # the env line, its value, its bytes; the file, under its folder's name (read first, as a file in a
+    # folder that names a secret: attacker trial 25, B3)
+    assert sorted(kept.values()) == ["DB_PASSWORD"] * 3 + ["certs"]
     assert not [value for value in kept if "server.crt" in value or "db.env" in value or "tls-bundle" in value]
     assert redact.redact("evalsymlink failure on 'certs/server.crt' -----BEGIN CERTIFICATE----- MIIBszCCAVmgAwIBAgIUexample",
-                         found) == "evalsymlink failure on 'certs/server.crt' -----BEGIN CERTIFICATE----- [the value of `tls.crt`]"
+                         found) == "evalsymlink failure on 'certs/server.crt' -----BEGIN CERTIFICATE----- [the value of `certs`]"
 
 
 def test_a_fifo_among_the_inputs_is_not_opened(tmp_path):

@@ -1203,14 +1203,17 @@ def _file_text(path: str, shown: str, text: str, root_real: str | None, found: S
     repository's top): a kustomization's generators (``root_real``: the resolved repository top
     its generators' files are read within; None for a file of an archive, whose kustomization
     nothing builds), a YAML file's values (a chart's template may fail to parse; any other YAML file
-    must: :func:`_yaml_text`), another file's assignments."""
+    must: :func:`_yaml_text`, and its commented-out lines: :func:`_commented`), another file's
+    assignments (:func:`_plain_text`, with the folders of ``shown``)."""
     base = os.path.basename(path).lower()
     if base in _KUSTOMIZATIONS and root_real is not None:
         _kustomization(text, os.path.dirname(path), root_real, found)
     if base.endswith(_YAML) or base in _KUSTOMIZATIONS:
         _yaml_text(text, found, None if _template(shown) else shown)
-    else:
-        _plain_text(os.path.basename(path), text, found)
+        _commented(text, found)
+    else:  # Helm's .Files cannot read templates/: only a data file's folders make it a secret
+        folders = () if _template(shown) else shown.replace(os.sep, "/").split("/")[:-1]
+        _plain_text(os.path.basename(path), text, found, folders)
 
 
 def _template(path: str) -> bool:
@@ -1261,32 +1264,42 @@ def archive_values(path: str) -> list[str]:
     return packaged_values(data) if data else []
 
 
-def _plain_text(name: str, text: str, found: SecretValues) -> None:
+def _plain_text(name: str, text: str, found: SecretValues, folders: Iterable[str] = ()) -> None:
     """Secret values of a file that is not YAML (a chart's ``files/``, an env or properties file):
-    its whole content when its name names a secret (``db-password.txt``, ``tls.key``), else the
-    values of its ``KEY=value`` and ``KEY: value`` lines (:data:`_ASSIGNMENT`) and XML elements
-    (:data:`_ELEMENT`) whose key names one."""
+    its whole content when a part of its name names a secret (``db-password.txt``, ``db.password``,
+    ``users.htpasswd``, ``tls.key``) or one of its ``folders`` does (``secrets/db.txt``: the folders
+    of its path from the repository's top), and an OpenSSH or PEM private key block anywhere in it
+    (:func:`_private_keys`); else the values of its assignment lines whose key names a secret
+    (:func:`_line_secrets`), commented-out ones included, with the lines of a multi-line value
+    (:func:`_continued`), every value of a TOML or INI section whose name names a secret
+    (``[users.password]``), and its XML elements and attributes (:func:`_xml_secrets`)."""
     stem = name.rsplit(".", 1)[0] if "." in name.lstrip(".") else name
     if secret_key(stem) or name.lower().endswith((".key", ".pem", ".p12", ".pfx", ".jks", ".keystore")):
         found.add(text, stem)
         return
-    for line in text.splitlines():
-        match = _ASSIGNMENT.match(line)
-        if match is not None and secret_key(match.group(1)):
-            found.add(assigned(line[match.end():]).strip("'\""), match.group(1))
+    named = next((part for part in (*name.split("."), *folders) if part and secret_key(part)), None)
+    if named is not None:  # attacker trial 25, B3: db.password, api.token, users.htpasswd, secrets/db.txt
+        found.add(text, name if named in name.split(".") else named)
+        return
+    _private_keys(text, found)
+    lines = text.splitlines()
+    section = False  # whether the current TOML or INI section's name names a secret
+    budget = _CONTINUED_BUDGET
+    for index, line in enumerate(lines):
+        header = _SECTION.match(line)
+        if header is not None:
+            section = secret_key(header.group(1).strip().strip("\"'"))
             continue
-        for key, rest in _other_assignments(line):
-            if secret_key(key):
-                found.add(assigned(rest).strip("'\""), key)
-    for match in _ELEMENT.finditer(text):
-        if secret_key(match.group(1)):
-            found.add(match.group(2), match.group(1))
-    for match in _ATTRIBUTE.finditer(text):  # password="..." (and '...')
-        if secret_key(match.group(1)):
-            found.add(match.group(2) or match.group(3), match.group(1))
-    for match in _KEY_VALUE.finditer(text):
-        if secret_key(match.group(2)):
-            found.add(match.group(4), match.group(2))
+        for key, rest in _line_secrets(line, section):
+            found.add(assigned(rest).strip("'\""), key)
+            if budget <= 0:
+                continue
+            value, read = _continued(lines, index, rest)
+            budget -= read
+            found.add(value, key)
+            if budget <= 0:  # many values that open and never close: linear time, and fail closed
+                found.left_out(f"{name} opens more multi-line values than hooklint reads")
+    _xml_secrets(text, found)
 
 
 #: ``KEY=`` and ``KEY:`` of ``KEY=value``, ``KEY: value``, ``key = "value"`` (env, properties, INI,
@@ -1331,12 +1344,237 @@ def assigned(rest: str) -> str:
     around it and one trailing comma (``key = "value",``)."""
     value = rest.strip()
     return value[:-1].rstrip() if value.endswith(",") else value
-#: ``<password>value</password>`` (XML).
-_ELEMENT = re.compile(r"<([A-Za-z_][\w.-]*)>([^<>]{1,4096})</\1>")
 #: An XML or HTML attribute, ``password="value"`` (each of its parts bounded: linear).
-_ATTRIBUTE = re.compile(r"\b([A-Za-z_][\w.-]{0,100})[ \t]*=[ \t]*(?:\"([^\"<>\n]{1,4096})\"|'([^'<>\n]{1,4096})')")
+_ATTRIBUTE = re.compile(r"\b([A-Za-z_][\w.-]{0,100})\s{0,100}=\s{0,100}(?:\"([^\"<>\n]{1,4096})\"|'([^'<>\n]{1,4096})')")
 #: ``key="password" value="..."`` (.NET ``appSettings``' ``<add key= value=/>``; attacker trial 24, B8).
 _KEY_VALUE = re.compile(r"\bkey[ \t]*=[ \t]*([\"'])([^\"'<>\n]{1,256})\1[ \t]+value[ \t]*=[ \t]*([\"'])([^\"'<>\n]{1,4096})\3")
+
+
+#: A TOML or INI section header, ``[users.password]``, ``[[users]]``, ``["db password"]``.
+_SECTION = re.compile(r"[ \t]{0,100}\[{1,2}([^\[\]\n]{1,256})\]{1,2}[ \t]{0,100}(?:[#;].{0,4096})?$")
+#: A comment's marker at the start of a line (``#``, ``;``, ``!``, ``//``, ``--``, ``/*``, ``*``, ``REM``).
+_COMMENT = re.compile(r"[ \t]{0,100}(?:[#;!*]|//|--|/\*|(?i:rem)\b)[#;!*/ \t-]{0,100}")
+#: Shell, Dockerfile and Batch words before an assignment (``ENV PASSWORD s3cret``, ``ARG``, ``set``).
+_COMMAND_WORDS = frozenset(("env", "arg", "export", "set", "setx", "declare", "local", "readonly", "typeset"))
+#: ``key: value`` and ``key = value`` anywhere in a line (a JavaScript object's ``{ password: "s3cret" }``,
+#: ``--password=s3cret``, ``//host/:_authToken=s3cret``); each part bounded (linear).
+_PAIR = re.compile(r"(?<![\w$.-])([A-Za-z_$][\w$.-]{0,100})[\"']?[ \t]{0,100}[:=][ \t]{0,100}"
+                   r"(?:\"([^\"\n]{1,4096})\"|'([^'\n]{1,4096})'|`([^`\n]{1,4096})`|([^\s,;'\"`{}()\[\]]{1,4096}))")
+#: A command line's ``--password s3cret`` and ``-password 's3cret'``.
+_FLAG = re.compile(r"(?<![\w-])--?([A-Za-z][\w.-]{0,100})[ \t]{1,100}(?!-)"
+                   r"(?:\"([^\"\n]{1,4096})\"|'([^'\n]{1,4096})'|([^\s\"'|;&<>]{1,4096}))")
+#: A call whose first argument names what its second holds: PHP's ``define('DB_PASSWORD', 's3cret')``,
+#: ``setenv("TOKEN", "s3cret")``, ``ENV.fetch('PASSWORD', 's3cret')``.
+_CALL = re.compile(r"\([ \t]{0,100}([\"'])([^\"'\n]{1,256})\1[ \t]{0,100},[ \t]{0,100}"
+                   r"(?:\"([^\"\n]{1,4096})\"|'([^'\n]{1,4096})')")
+#: The most lines a multi-line value is read over (:func:`_continued`), and the characters all of a
+#: file's are read over together (past it, its values are left incomplete: a message is not shown).
+_MAX_CONTINUED = 1000
+_CONTINUED_BUDGET = 4 << 20
+#: A here-document's start, ``<<EOF``, ``<<-EOF``, ``<<~EOF``, ``<<'EOF'`` (Terraform, shell, Ruby).
+_HEREDOC = re.compile(r"<<[-~]?[ \t]{0,10}([\"']?)([A-Za-z_]\w{0,100})\1")
+#: A YAML block scalar's indicator (``|``, ``>-``, ``|2+``).
+_BLOCK_INDICATOR = re.compile(r"[|>][-+0-9]{0,3}")
+
+
+def _line_secrets(line: str, section: bool) -> list[tuple[str, str]]:
+    """The ``(key, rest of the line)`` pairs of ``line`` whose key names a secret (every pair of a
+    section whose name does: ``section``), in time linear in its length: its assignment
+    (:data:`_ASSIGNMENT`, :func:`_other_assignments`), the line uncommented when it is a comment
+    (``# password: s3cret`` may be restored, and a renderer prints a file whole), the line without a
+    leading shell or Dockerfile word (``ENV PASSWORD s3cret``), and, when these name no secret, the
+    pairs inside it (:data:`_PAIR`, :data:`_FLAG`, :data:`_CALL`; attacker trial 25, B15)."""
+    comment = _COMMENT.match(line)
+    if comment is not None and comment.end() < len(line):
+        line = line[comment.end():]
+    match = _ASSIGNMENT.match(line)
+    if match is not None and (section or secret_key(match.group(1))):
+        return [(match.group(1), line[match.end():])]
+    found = [(key, rest) for key, rest in _other_assignments(line) if section or secret_key(key)]
+    words = line.split(None, 1)
+    if len(words) == 2 and words[0].lower() in _COMMAND_WORDS:
+        match = _ASSIGNMENT.match(words[1])
+        if match is not None and (section or secret_key(match.group(1))):
+            found.append((match.group(1), words[1][match.end():]))
+        found += [(key, rest) for key, rest in _other_assignments(words[1]) if section or secret_key(key)]
+    if found:
+        return found
+    for pair in _PAIR.finditer(line):
+        if secret_key(pair.group(1)):
+            found.append((pair.group(1), next(v for v in pair.groups()[1:] if v is not None)))
+    for flag in _FLAG.finditer(line):
+        if secret_key(flag.group(1)):
+            found.append((flag.group(1), next(v for v in flag.groups()[1:] if v is not None)))
+    for call in _CALL.finditer(line):
+        if secret_key(call.group(2)):
+            found.append((call.group(2), call.group(3) if call.group(3) is not None else call.group(4)))
+    return found
+
+
+def _continued(lines: list[str], index: int, rest: str) -> tuple[str, int]:
+    """The multi-line value that ``rest`` (what follows a secret's key on line ``index`` of
+    ``lines``) opens, its lines joined by newlines without their delimiters ("" when it opens none),
+    and about how many characters it read.
+    It opens one when it is empty or a YAML block indicator (``|``, ``>``: the lines indented more
+    than the key's, up to a blank line; an INI continuation), ends with ``\\`` (a properties
+    continuation: while lines end with one), starts ``\"\"\"`` or ``'''`` (TOML) or a quote it does
+    not close (an env file) or is a here-document (``<<EOF``: Terraform, shell), up to the line
+    that closes it; at most :data:`_MAX_CONTINUED` lines (attacker trial 25, B1)."""
+    value = rest.strip()
+    heredoc = _HEREDOC.match(value)
+    if not (not value or _BLOCK_INDICATOR.fullmatch(value) or value.endswith("\\") or heredoc is not None
+            or (value[:1] in "\"'`" and value.count(value[0]) in (1, 3))):  # fmt: skip
+        return "", 0
+    following = lines[index + 1:index + 1 + _MAX_CONTINUED]
+    pieces: list[str] = []
+    if not value or _BLOCK_INDICATOR.fullmatch(value):
+        indent = len(lines[index]) - len(lines[index].lstrip())
+        for line in following:
+            if not line.strip() or len(line) - len(line.lstrip()) <= indent:
+                break
+            match = _ASSIGNMENT.match(line)
+            pieces.append(line[match.end():].strip() if match is not None and not value else line.strip())
+    elif value.endswith("\\"):
+        pieces.append(value[:-1].strip())
+        for line in following:
+            pieces.append(line.strip().removesuffix("\\").strip())
+            if not line.rstrip().endswith("\\"):
+                break
+    elif value[:3] in ('"""', "'''") and value.count(value[:3]) == 1:
+        pieces += _delimited(value[3:], following, value[:3])
+    elif value[:1] in "\"'`" and value.count(value[0]) == 1:
+        pieces += _delimited(value[1:], following, value[0])
+    elif heredoc is not None:
+        word = heredoc.group(2)
+        for line in following:
+            if line.strip() == word:
+                break
+            pieces.append(line.strip())
+    else:
+        return "", 0
+    read = sum(len(line) + 1 for line in following[:len(pieces)])
+    return "\n".join(piece for piece in pieces if piece), read + 1
+
+
+def _delimited(first: str, following: list[str], closing: str) -> list[str]:
+    """The lines of a value opened on a line whose rest is ``first`` and closed by ``closing`` on
+    one of the ``following`` lines (or at their end), without the delimiter."""
+    pieces = [first.strip()]
+    for line in following:
+        at = line.find(closing)
+        if at >= 0:
+            pieces.append(line[:at].strip())
+            break
+        pieces.append(line.strip())
+    return pieces
+
+
+#: An OpenSSH or PEM private key's armour (``-----BEGIN OPENSSH PRIVATE KEY-----``).
+_PRIVATE_KEY_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]{0,64}PRIVATE KEY-----")
+
+
+def _commented(text: str, found: SecretValues) -> None:
+    """The secret values of the commented-out lines of a YAML ``text`` (``# password: s3cret``,
+    which the parse drops and a renderer prints with the file: attacker trial 25, B15), each read
+    as a plain text line is (:func:`_line_secrets`)."""
+    if "#" not in text:
+        return
+    for line in text.splitlines():
+        if line.lstrip().startswith("#"):
+            for key, rest in _line_secrets(line, False):
+                found.add(assigned(rest).strip("'\""), key)
+
+
+def _private_keys(text: str, found: SecretValues) -> None:
+    """Each OpenSSH or PEM private key block of ``text``, from its ``BEGIN`` line to its ``END`` one
+    (or the text's end), wherever it is (attacker trial 25, B15: a ``deploy_key``), in linear time."""
+    position = 0
+    while (begin := _PRIVATE_KEY_BEGIN.search(text, position)) is not None:
+        end = text.find("-----END", begin.end())
+        if end < 0:
+            found.add(text[begin.start():], "private key")
+            return
+        close = text.find("-----", end + 8)
+        position = len(text) if close < 0 else close + 5
+        found.add(text[begin.start():position], "private key")
+
+
+#: An XML element's start tag, namespace prefix and attributes included (``<ns:password a="b"\n>``).
+_XML_START = re.compile(r"<(?:[A-Za-z_][\w.-]{0,100}:)?([A-Za-z_][\w.-]{0,100})(\s[^<>]{0,4096})?>")
+#: An element's text up to its end tag (``</password\n>``); a CDATA section is a token here (:func:`_xml_text`).
+_XML_CONTENT = re.compile(r"([^<>]{1,4096})</(?:[A-Za-z_][\w.-]{0,100}:)?([A-Za-z_][\w.-]{0,100})\s{0,100}>")
+#: The attribute that names what an element holds (Java's XML properties ``<entry key="db.password">``).
+_XML_KEY = re.compile(r"\b(?:key|name)\s{0,100}=\s{0,100}(?:\"([^\"]{1,256})\"|'([^']{1,256})')")
+#: Hadoop's ``<name>db.password</name><value>s3cret</value>`` (a ``<description>`` may come between).
+_XML_NAME_VALUE = re.compile(r"<name>\s{0,100}([^<>]{1,256}?)\s{0,100}</name>\s{0,100}"
+                             r"(?:<description>[^<>]{0,4096}</description>\s{0,100})?<value>([^<>]{1,4096})</value>")
+#: A CDATA section's stand-in in :func:`_xml_text` (``\\x00`` and its index).
+_XML_TOKEN = re.compile("\x00([0-9]{1,7})\x00")
+
+
+def _xml_text(text: str) -> tuple[str, list[str]]:
+    """``text`` with its XML comments removed and each CDATA section replaced by a stand-in
+    (:data:`_XML_TOKEN`), and the sections' contents; in linear time (``str.find``, no backtracking;
+    no XML parser: entity expansion)."""
+    if "<!" not in text:
+        return text, []
+    pieces: list[str] = []
+    sections: list[str] = []
+    position = 0
+    while (start := text.find("<!", position)) >= 0:
+        if text.startswith("<![CDATA[", start):
+            end = text.find("]]>", start + 9)
+            if end < 0:
+                break
+            pieces += [text[position:start], f"\x00{len(sections)}\x00"]
+            sections.append(text[start + 9:end])
+            position = end + 3
+        elif text.startswith("<!--", start):
+            end = text.find("-->", start + 4)
+            if end < 0:
+                break
+            pieces.append(text[position:start])
+            position = end + 3
+        else:
+            pieces.append(text[position:start + 2])
+            position = start + 2
+    pieces.append(text[position:])
+    return "".join(pieces), sections
+
+
+def _xml_secrets(text: str, found: SecretValues) -> None:
+    """The secret values of the XML of ``text`` (attacker trial 25, B2): the text of each element whose
+    name names a secret (a namespace prefix, attributes and line breaks inside its tags, comments
+    and CDATA sections inside it), or whose ``key`` or ``name`` attribute does (``<entry
+    key="db.password">``), Hadoop's ``<name>``/``<value>`` pairs, attributes (``password="..."``,
+    a line break before ``=`` too) and ``<add key= value=/>`` pairs."""
+    if "<" not in text and "=" not in text:
+        return
+    plain, sections = _xml_text(text)
+
+    def restored(value: str) -> str:
+        return _XML_TOKEN.sub(lambda token: sections[int(token.group(1))] if int(token.group(1)) < len(sections)
+                              else token.group(), value)  # fmt: skip
+
+    for start in _XML_START.finditer(plain):
+        key = start.group(1)
+        if not secret_key(key):
+            named = _XML_KEY.search(start.group(2) or "")
+            key = named and (named.group(1) or named.group(2))
+            if not key or not secret_key(key):
+                continue
+        content = _XML_CONTENT.match(plain, start.end())
+        if content is not None and content.group(2) == start.group(1):
+            found.add(restored(content.group(1)), key)
+    for match in _XML_NAME_VALUE.finditer(plain):
+        if secret_key(match.group(1)):
+            found.add(restored(match.group(2)), match.group(1))
+    for match in _ATTRIBUTE.finditer(plain):  # password="..." (and '...')
+        if secret_key(match.group(1)):
+            found.add(match.group(2) or match.group(3), match.group(1))
+    for match in _KEY_VALUE.finditer(plain):
+        if secret_key(match.group(2)):
+            found.add(match.group(4), match.group(2))
 
 
 def _inside(path: str, root_real: str) -> bool:
