@@ -1314,7 +1314,8 @@ def _other_assignments(line: str) -> list[tuple[str, str]]:
     (attacker trial 24, B8), in time linear in its length: a Java properties line's key, which ends
     at its first white space, ``=`` or ``:`` (``db.password   s3cret``: ``java.util.Properties.load``),
     and an INI or TOML key up to the first ``=`` or ``:``, spaces and quotes included (``db password
-    = s3cret``, ``"db password" = "s3cret"``). A comment line (``#``, ``;``, ``!``) assigns nothing."""
+    = s3cret``, ``"db password" = "s3cret"``). A comment line (``#``, ``;``, ``!``) assigns nothing,
+    nor a key with a ``<`` (an XML line, :func:`_xml_secrets`)."""
     stripped = line.strip()
     if not stripped or stripped[0] in "#;!":
         return []
@@ -1323,12 +1324,12 @@ def _other_assignments(line: str) -> list[tuple[str, str]]:
     rest = stripped[end:].lstrip()
     if rest[:1] in ("=", ":"):
         rest = rest[1:]
-    if end and rest.strip():
+    if end and rest.strip() and "<" not in stripped[:end]:
         found.append((stripped[:end], rest))
     at = min((i for i in (stripped.find("="), stripped.find(":")) if i > 0), default=-1)
     if at > 0:
         key = stripped[:at].strip().strip("\"'")
-        if key and key != stripped[:end]:
+        if key and key != stripped[:end] and "<" not in key:
             found.append((key[:256], stripped[at + 1:]))
     words = stripped.split()  # .netrc: machine h login u password s3cret
     found += [(word, value) for word, value in zip(words[1:-1], words[2:]) if word in _NETRC_WORDS]
@@ -1360,8 +1361,8 @@ _COMMAND_WORDS = frozenset(("env", "arg", "export", "set", "setx", "declare", "l
 #: ``--password=s3cret``, ``//host/:_authToken=s3cret``); each part bounded (linear).
 _PAIR = re.compile(r"(?<![\w$.-])([A-Za-z_$][\w$.-]{0,100})[\"']?[ \t]{0,100}[:=][ \t]{0,100}"
                    r"(?:\"([^\"\n]{1,4096})\"|'([^'\n]{1,4096})'|`([^`\n]{1,4096})`|([^\s,;'\"`{}()\[\]]{1,4096}))")
-#: A command line's ``--password s3cret`` and ``-password 's3cret'``.
-_FLAG = re.compile(r"(?<![\w-])--?([A-Za-z][\w.-]{0,100})[ \t]{1,100}(?!-)"
+#: A command line's ``--password s3cret``, ``--password=s3cret`` and ``-password 's3cret'``.
+_FLAG = re.compile(r"(?<![\w-])--?([A-Za-z][\w.-]{0,100})(?:[ \t]{1,100}|=)(?!-)"
                    r"(?:\"([^\"\n]{1,4096})\"|'([^'\n]{1,4096})'|([^\s\"'|;&<>]{1,4096}))")
 #: A call whose first argument names what its second holds: PHP's ``define('DB_PASSWORD', 's3cret')``,
 #: ``setenv("TOKEN", "s3cret")``, ``ENV.fetch('PASSWORD', 's3cret')``.
@@ -1382,8 +1383,8 @@ def _line_secrets(line: str, section: bool) -> list[tuple[str, str]]:
     section whose name does: ``section``), in time linear in its length: its assignment
     (:data:`_ASSIGNMENT`, :func:`_other_assignments`), the line uncommented when it is a comment
     (``# password: s3cret`` may be restored, and a renderer prints a file whole), the line without a
-    leading shell or Dockerfile word (``ENV PASSWORD s3cret``), and, when these name no secret, the
-    pairs inside it (:data:`_PAIR`, :data:`_FLAG`, :data:`_CALL`; attacker trial 25, B15)."""
+    leading shell or Dockerfile word (``ENV PASSWORD s3cret``), and the pairs inside it
+    (:data:`_PAIR`, :data:`_FLAG`, :data:`_CALL`; attacker trial 25, B15)."""
     comment = _COMMENT.match(line)
     if comment is not None and comment.end() < len(line):
         line = line[comment.end():]
@@ -1397,8 +1398,6 @@ def _line_secrets(line: str, section: bool) -> list[tuple[str, str]]:
         if match is not None and (section or secret_key(match.group(1))):
             found.append((match.group(1), words[1][match.end():]))
         found += [(key, rest) for key, rest in _other_assignments(words[1]) if section or secret_key(key)]
-    if found:
-        return found
     for pair in _PAIR.finditer(line):
         if secret_key(pair.group(1)):
             found.append((pair.group(1), next(v for v in pair.groups()[1:] if v is not None)))
