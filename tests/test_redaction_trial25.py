@@ -163,9 +163,12 @@ def test_a_file_named_as_a_secret_is_not_printed(repo, name, shown):
 # B4: .npmrc
 
 
-def test_an_npmrc_token_is_read():
-    assert _plain(".npmrc", f"//registry.npmjs.org/:_authToken={SECRET}\nregistry=https://registry.npmjs.org/\n") == {
-        SECRET: "_authToken"}
+@pytest.mark.parametrize("line, key", [
+    (f"//registry.npmjs.org/:_authToken={SECRET}", "_authToken"),  # n11
+    (f"x:_authToken={SECRET}", "x:_authToken"),  # n19: the key up to the first =
+])  # fmt: skip
+def test_an_npmrc_token_is_read(line, key):
+    assert _plain(".npmrc", f"{line}\nregistry=https://registry.npmjs.org/\n") == {SECRET: key}
 
 
 @needs_helm

@@ -1383,7 +1383,8 @@ def _line_secrets(line: str, section: bool) -> list[tuple[str, str]]:
     section whose name does: ``section``), in time linear in its length: its assignment
     (:data:`_ASSIGNMENT`, :func:`_other_assignments`), the line uncommented when it is a comment
     (``# password: s3cret`` may be restored, and a renderer prints a file whole), the line without a
-    leading shell or Dockerfile word (``ENV PASSWORD s3cret``), and the pairs inside it
+    leading shell or Dockerfile word (``ENV PASSWORD s3cret``), the key up to the first ``=``
+    (``.npmrc``'s ``//host/:_authToken=s3cret``), and the pairs inside it
     (:data:`_PAIR`, :data:`_FLAG`, :data:`_CALL`; attacker trial 25, B15)."""
     comment = _COMMENT.match(line)
     if comment is not None and comment.end() < len(line):
@@ -1407,6 +1408,9 @@ def _line_secrets(line: str, section: bool) -> list[tuple[str, str]]:
     for call in _CALL.finditer(line):
         if secret_key(call.group(2)):
             found.append((call.group(2), call.group(3) if call.group(3) is not None else call.group(4)))
+    equals = line.find("=")  # .npmrc: //host/:_authToken=s3cret, a key up to the first = (B4)
+    if not found and equals > 0 and "<" not in line[:equals] and secret_key(line[:equals].strip()):
+        found.append((line[:equals].strip()[:256], line[equals + 1:]))
     return found
 
 
