@@ -77,6 +77,9 @@ def _printed(repo, name: str, text: str) -> tuple[int, str]:
     ("app.toml", f'[[users]]\nname="a"\n[users.password]\nvalue = "{SECRET}"\n[other]\nvalue = "app-user-1"\n',
      {SECRET: "value"}),  # t6
     ("app.ini", f"[credentials]\nadmin = {SECRET}\n", {SECRET: "admin"}),
+    ("app.ini", f"[db]\npassword = abc\n    {SECRET}\nuser = app\n", {f"abc\n{SECRET}": "password"}),  # configparser
+    ("app.toml", f'password = """\n\n{SECRET}\n"""\n', {SECRET: "password"}),  # a blank first line
+    ("app.ini", f"db_pin = {SECRET}\n", {SECRET: "db_pin"}),  # a key SECRET_KEY matches at its end only
 ])  # fmt: skip
 def test_multi_line_values_and_secret_sections_are_read(name, text, expected):
     assert _plain(name, text) == expected
@@ -114,6 +117,9 @@ def test_a_multi_line_value_is_not_printed(repo):
     (f"<property>\n  <name>db.password</name>\n  <description>the one</description>\n  <value>{SECRET}</value>\n"
      "</property>", {SECRET: "db.password"}),
     (f"<c><token><![CDATA[a<b]]>{SECRET}</token><!-- <password>x</password> --></c>", {f"a<b{SECRET}": "token"}),
+    (f"<c><!-- <password>{SECRET}</password> --></c>", {SECRET: "password"}),  # commented out
+    (f'<beans><property name="password" value="{SECRET}"/><property name="dbPassword"><value>{SECRET}B</value>'
+     "</property></beans>", {SECRET: "password", f"{SECRET}B": "dbPassword"}),  # Spring
 ])  # fmt: skip
 def test_xml_forms_are_read(text, expected):
     assert _plain("app.xml", text) == expected
@@ -140,6 +146,8 @@ def test_an_xml_cdata_value_is_not_printed(repo):
     ("db.txt", ("c", "files", "secrets"), f"{SECRET}\n", {f"{SECRET}\n": "secrets"}),  # n1
     ("db", ("c", "files", "credentials"), f"{SECRET}\n", {f"{SECRET}\n": "credentials"}),  # n2
     ("db.txt", ("c", "files", "docs"), f"{SECRET}\n", {}),
+    ("deploy.ppk", (), f"PuTTY-User-Key-File-2: ssh-rsa\nPrivate-Lines: 1\n{SECRET}\n",
+     {f"PuTTY-User-Key-File-2: ssh-rsa\nPrivate-Lines: 1\n{SECRET}\n": "deploy"}),
 ])  # fmt: skip
 def test_a_file_named_or_filed_as_a_secret_is_one_whole(name, folders, text, expected):
     assert {value.strip(): key for value, key in _plain(name, text, folders).items()} == {

@@ -1274,7 +1274,7 @@ def _plain_text(name: str, text: str, found: SecretValues, folders: Iterable[str
     (:func:`_continued`), every value of a TOML or INI section whose name names a secret
     (``[users.password]``), and its XML elements and attributes (:func:`_xml_secrets`)."""
     stem = name.rsplit(".", 1)[0] if "." in name.lstrip(".") else name
-    if secret_key(stem) or name.lower().endswith((".key", ".pem", ".p12", ".pfx", ".jks", ".keystore")):
+    if secret_key(stem) or name.lower().endswith(_KEY_FILES):
         found.add(text, stem)
         return
     named = next((part for part in (*name.split("."), *folders) if part and secret_key(part)), None)
@@ -1347,10 +1347,16 @@ def assigned(rest: str) -> str:
     return value[:-1].rstrip() if value.endswith(",") else value
 #: An XML or HTML attribute, ``password="value"`` (each of its parts bounded: linear).
 _ATTRIBUTE = re.compile(r"\b([A-Za-z_][\w.-]{0,100})\s{0,100}=\s{0,100}(?:\"([^\"<>\n]{1,4096})\"|'([^'<>\n]{1,4096})')")
-#: ``key="password" value="..."`` (.NET ``appSettings``' ``<add key= value=/>``; attacker trial 24, B8).
-_KEY_VALUE = re.compile(r"\bkey[ \t]*=[ \t]*([\"'])([^\"'<>\n]{1,256})\1[ \t]+value[ \t]*=[ \t]*([\"'])([^\"'<>\n]{1,4096})\3")
+#: ``key="password" value="..."`` (.NET ``appSettings``' ``<add key= value=/>``; attacker trial 24, B8), and
+#: ``name="password" value="..."`` (Spring's ``<property>``, ``<param>``).
+_KEY_VALUE = re.compile(r"\b(?:key|name)[ \t]*=[ \t]*([\"'])([^\"'<>\n]{1,256})\1[ \t]+value[ \t]*=[ \t]*([\"'])([^\"'<>\n]{1,4096})\3")
 
 
+#: The extensions of key and keystore files (PuTTY's ``.ppk``, PKCS #8 ``.p8``), whose content is a secret.
+_KEY_FILES = (".key", ".pem", ".p12", ".pfx", ".jks", ".keystore", ".ppk", ".p8", ".pk8", ".pkcs12")
+#: :data:`~hooklint.text.SECRET_KEY` without its anchors: a line none of whose parts it matches holds
+#: no key that names a secret (the line is then not read further: a cheap test of every line).
+_KEY_HINT = re.compile(SECRET_KEY.pattern.replace("(?:^|[-_.])", "").replace("$", ""), re.IGNORECASE)
 #: A TOML or INI section header, ``[users.password]``, ``[[users]]``, ``["db password"]``.
 _SECTION = re.compile(r"[ \t]{0,100}\[{1,2}([^\[\]\n]{1,256})\]{1,2}[ \t]{0,100}(?:[#;].{0,4096})?$")
 #: A comment's marker at the start of a line (``#``, ``;``, ``!``, ``//``, ``--``, ``/*``, ``*``, ``REM``).
@@ -1389,6 +1395,8 @@ def _line_secrets(line: str, section: bool) -> list[tuple[str, str]]:
     comment = _COMMENT.match(line)
     if comment is not None and comment.end() < len(line):
         line = line[comment.end():]
+    if not section and _KEY_HINT.search(line) is None:
+        return []  # no key of the line can name a secret: each is a part of it
     match = _ASSIGNMENT.match(line)
     if match is not None and (section or secret_key(match.group(1))):
         return [(match.group(1), line[match.end():])]
@@ -1422,16 +1430,20 @@ def _continued(lines: list[str], index: int, rest: str) -> tuple[str, int]:
     than the key's, up to a blank line; an INI continuation), ends with ``\\`` (a properties
     continuation: while lines end with one), starts ``\"\"\"`` or ``'''`` (TOML) or a quote it does
     not close (an env file) or is a here-document (``<<EOF``: Terraform, shell), up to the line
-    that closes it; at most :data:`_MAX_CONTINUED` lines (attacker trial 25, B1)."""
+    that closes it; any other value continues on the lines indented more than the key's (an INI
+    value, a YAML plain scalar); at most :data:`_MAX_CONTINUED` lines (attacker trial 25, B1)."""
     value = rest.strip()
     heredoc = _HEREDOC.match(value)
-    if not (not value or _BLOCK_INDICATOR.fullmatch(value) or value.endswith("\\") or heredoc is not None
-            or (value[:1] in "\"'`" and value.count(value[0]) in (1, 3))):  # fmt: skip
+    if index + 1 >= len(lines):
         return "", 0
+    indent = len(lines[index]) - len(lines[index].lstrip())
+    plain = not (not value or _BLOCK_INDICATOR.fullmatch(value) or value.endswith("\\") or heredoc is not None
+                 or (value[:1] in "\"'`" and value.count(value[0]) in (1, 3)))  # fmt: skip
+    if plain and len(lines[index + 1]) - len(lines[index + 1].lstrip()) <= indent:
+        return "", 0  # a value of one line (the slice below is not made for each)
     following = lines[index + 1:index + 1 + _MAX_CONTINUED]
     pieces: list[str] = []
     if not value or _BLOCK_INDICATOR.fullmatch(value):
-        indent = len(lines[index]) - len(lines[index].lstrip())
         for line in following:
             if not line.strip() or len(line) - len(line.lstrip()) <= indent:
                 break
@@ -1453,8 +1465,13 @@ def _continued(lines: list[str], index: int, rest: str) -> tuple[str, int]:
             if line.strip() == word:
                 break
             pieces.append(line.strip())
-    else:
-        return "", 0
+    else:  # an INI value continued on lines indented more (configparser), a YAML plain scalar's lines
+        for line in following:
+            if not line.strip() or len(line) - len(line.lstrip()) <= indent:
+                break
+            pieces.append(line.strip())
+        read = sum(len(line) + 1 for line in following[:len(pieces)])
+        return "\n".join([assigned(value).strip("'\""), *pieces]), read + 1
     read = sum(len(line) + 1 for line in following[:len(pieces)])
     return "\n".join(piece for piece in pieces if piece), read + 1
 
@@ -1511,18 +1528,21 @@ _XML_KEY = re.compile(r"\b(?:key|name)\s{0,100}=\s{0,100}(?:\"([^\"]{1,256})\"|'
 #: Hadoop's ``<name>db.password</name><value>s3cret</value>`` (a ``<description>`` may come between).
 _XML_NAME_VALUE = re.compile(r"<name>\s{0,100}([^<>]{1,256}?)\s{0,100}</name>\s{0,100}"
                              r"(?:<description>[^<>]{0,4096}</description>\s{0,100})?<value>([^<>]{1,4096})</value>")
+#: A ``<value>`` child (Spring's ``<property name="password"><value>s3cret</value></property>``).
+_XML_VALUE_CHILD = re.compile(r"\s{0,100}<value>([^<>]{1,4096})</value>")
 #: A CDATA section's stand-in in :func:`_xml_text` (``\\x00`` and its index).
 _XML_TOKEN = re.compile("\x00([0-9]{1,7})\x00")
 
 
-def _xml_text(text: str) -> tuple[str, list[str]]:
+def _xml_text(text: str) -> tuple[str, list[str], list[str]]:
     """``text`` with its XML comments removed and each CDATA section replaced by a stand-in
-    (:data:`_XML_TOKEN`), and the sections' contents; in linear time (``str.find``, no backtracking;
-    no XML parser: entity expansion)."""
+    (:data:`_XML_TOKEN`), the sections' contents and the comments'; in linear time (``str.find``, no
+    backtracking; no XML parser: entity expansion)."""
     if "<!" not in text:
-        return text, []
+        return text, [], []
     pieces: list[str] = []
     sections: list[str] = []
+    comments: list[str] = []
     position = 0
     while (start := text.find("<!", position)) >= 0:
         if text.startswith("<![CDATA[", start):
@@ -1537,12 +1557,13 @@ def _xml_text(text: str) -> tuple[str, list[str]]:
             if end < 0:
                 break
             pieces.append(text[position:start])
+            comments.append(text[start + 4:end])
             position = end + 3
         else:
             pieces.append(text[position:start + 2])
             position = start + 2
     pieces.append(text[position:])
-    return "".join(pieces), sections
+    return "".join(pieces), sections, comments
 
 
 def _xml_secrets(text: str, found: SecretValues) -> None:
@@ -1550,10 +1571,13 @@ def _xml_secrets(text: str, found: SecretValues) -> None:
     name names a secret (a namespace prefix, attributes and line breaks inside its tags, comments
     and CDATA sections inside it), or whose ``key`` or ``name`` attribute does (``<entry
     key="db.password">``), Hadoop's ``<name>``/``<value>`` pairs, attributes (``password="..."``,
-    a line break before ``=`` too) and ``<add key= value=/>`` pairs."""
+    a line break before ``=`` too), ``<add key= value=/>`` and ``name= value=`` pairs, in the text and
+    in its comments (``<!-- <password>s3cret</password> -->``)."""
     if "<" not in text and "=" not in text:
         return
-    plain, sections = _xml_text(text)
+    plain, sections, comments = _xml_text(text)
+    if comments:  # a commented-out element still holds its secret (read once, not nested)
+        _xml_secrets("\n".join(comment.replace("<!", "<") for comment in comments), found)
 
     def restored(value: str) -> str:
         return _XML_TOKEN.sub(lambda token: sections[int(token.group(1))] if int(token.group(1)) < len(sections)
@@ -1569,6 +1593,8 @@ def _xml_secrets(text: str, found: SecretValues) -> None:
         content = _XML_CONTENT.match(plain, start.end())
         if content is not None and content.group(2) == start.group(1):
             found.add(restored(content.group(1)), key)
+        elif (child := _XML_VALUE_CHILD.match(plain, start.end())) is not None:
+            found.add(restored(child.group(1)), key)
     for match in _XML_NAME_VALUE.finditer(plain):
         if secret_key(match.group(1)):
             found.add(restored(match.group(2)), match.group(1))
