@@ -80,6 +80,10 @@ def _printed(repo, name: str, text: str) -> tuple[int, str]:
     ("app.ini", f"[db]\npassword = abc\n    {SECRET}\nuser = app\n", {f"abc\n{SECRET}": "password"}),  # configparser
     ("app.toml", f'password = """\n\n{SECRET}\n"""\n', {SECRET: "password"}),  # a blank first line
     ("app.ini", f"db_pin = {SECRET}\n", {SECRET: "db_pin"}),  # a key SECRET_KEY matches at its end only
+    (".env", f'PASSWORD="abc\\"\n{SECRET}"\nUSER=app\n', {f'abc\\"\n{SECRET}': "PASSWORD"}),  # an escaped quote
+    ("app.conf", f"password: |\n  line-one\n\n  {SECRET}\nuser: app\n", {f"line-one\n{SECRET}": "password"}),
+    ("app.ini", f"[db]\npassword =\n\n    {SECRET}\nuser = app\n", {SECRET: "password"}),  # blank lines inside
+    ("app.conf", "password = x\n\n  user = app-user-1\n", {}),  # a blank line after a value of one line ends it
 ])  # fmt: skip
 def test_multi_line_values_and_secret_sections_are_read(name, text, expected):
     assert _plain(name, text) == expected
@@ -118,6 +122,7 @@ def test_a_multi_line_value_is_not_printed(repo):
      "</property>", {SECRET: "db.password"}),
     (f"<c><token><![CDATA[a<b]]>{SECRET}</token><!-- <password>x</password> --></c>", {f"a<b{SECRET}": "token"}),
     (f"<c><!-- <password>{SECRET}</password> --></c>", {SECRET: "password"}),  # commented out
+    (f"<c><password><string>{SECRET}</string></password></c>", {SECRET: "password"}),  # its only child's text
     (f'<beans><property name="password" value="{SECRET}"/><property name="dbPassword"><value>{SECRET}B</value>'
      "</property></beans>", {SECRET: "password", f"{SECRET}B": "dbPassword"}),  # Spring
 ])  # fmt: skip

@@ -1438,14 +1438,14 @@ def _continued(lines: list[str], index: int, rest: str) -> tuple[str, int]:
         return "", 0
     indent = len(lines[index]) - len(lines[index].lstrip())
     plain = not (not value or _BLOCK_INDICATOR.fullmatch(value) or value.endswith("\\") or heredoc is not None
-                 or (value[:1] in "\"'`" and value.count(value[0]) in (1, 3)))  # fmt: skip
-    if plain and len(lines[index + 1]) - len(lines[index + 1].lstrip()) <= indent:
+                 or (value[:1] in "\"'`" and _unescaped_count(value, value[0]) in (1, 3)))  # fmt: skip
+    if plain and (not lines[index + 1].strip() or len(lines[index + 1]) - len(lines[index + 1].lstrip()) <= indent):
         return "", 0  # a value of one line (the slice below is not made for each)
     following = lines[index + 1:index + 1 + _MAX_CONTINUED]
     pieces: list[str] = []
     if not value or _BLOCK_INDICATOR.fullmatch(value):
-        for line in following:
-            if not line.strip() or len(line) - len(line.lstrip()) <= indent:
+        for line in following:  # blank lines do not end a YAML block or configparser's value
+            if line.strip() and len(line) - len(line.lstrip()) <= indent:
                 break
             match = _ASSIGNMENT.match(line)
             pieces.append(line[match.end():].strip() if match is not None and not value else line.strip())
@@ -1457,7 +1457,7 @@ def _continued(lines: list[str], index: int, rest: str) -> tuple[str, int]:
                 break
     elif value[:3] in ('"""', "'''") and value.count(value[:3]) == 1:
         pieces += _delimited(value[3:], following, value[:3])
-    elif value[:1] in "\"'`" and value.count(value[0]) == 1:
+    elif value[:1] in "\"'`" and _unescaped_count(value, value[0]) == 1:
         pieces += _delimited(value[1:], following, value[0])
     elif heredoc is not None:
         word = heredoc.group(2)
@@ -1467,7 +1467,7 @@ def _continued(lines: list[str], index: int, rest: str) -> tuple[str, int]:
             pieces.append(line.strip())
     else:  # an INI value continued on lines indented more (configparser), a YAML plain scalar's lines
         for line in following:
-            if not line.strip() or len(line) - len(line.lstrip()) <= indent:
+            if line.strip() and len(line) - len(line.lstrip()) <= indent:
                 break
             pieces.append(line.strip())
         read = sum(len(line) + 1 for line in following[:len(pieces)])
@@ -1476,12 +1476,22 @@ def _continued(lines: list[str], index: int, rest: str) -> tuple[str, int]:
     return "\n".join(piece for piece in pieces if piece), read + 1
 
 
+def _unescaped_count(text: str, quote: str) -> int:
+    """How many times ``quote`` is in ``text`` not escaped by a backslash (a ``"`` quote; a shell's
+    and TOML's ``'`` take no escapes)."""
+    if quote != '"':
+        return text.count(quote)
+    return text.replace("\\\\", "").replace('\\"', "").count(quote)
+
+
 def _delimited(first: str, following: list[str], closing: str) -> list[str]:
     """The lines of a value opened on a line whose rest is ``first`` and closed by ``closing`` on
-    one of the ``following`` lines (or at their end), without the delimiter."""
+    one of the ``following`` lines (or at their end; a ``\\"`` does not close a ``"``), without
+    the delimiter."""
     pieces = [first.strip()]
     for line in following:
-        at = line.find(closing)
+        bare = line.replace("\\\\", "  ").replace('\\"', "  ") if closing == '"' else line
+        at = bare.find(closing)
         if at >= 0:
             pieces.append(line[:at].strip())
             break
@@ -1528,8 +1538,9 @@ _XML_KEY = re.compile(r"\b(?:key|name)\s{0,100}=\s{0,100}(?:\"([^\"]{1,256})\"|'
 #: Hadoop's ``<name>db.password</name><value>s3cret</value>`` (a ``<description>`` may come between).
 _XML_NAME_VALUE = re.compile(r"<name>\s{0,100}([^<>]{1,256}?)\s{0,100}</name>\s{0,100}"
                              r"(?:<description>[^<>]{0,4096}</description>\s{0,100})?<value>([^<>]{1,4096})</value>")
-#: A ``<value>`` child (Spring's ``<property name="password"><value>s3cret</value></property>``).
-_XML_VALUE_CHILD = re.compile(r"\s{0,100}<value>([^<>]{1,4096})</value>")
+#: An element's only child holding its text (Spring's ``<property name="password"><value>s3cret</value>``).
+_XML_VALUE_CHILD = re.compile(r"\s{0,100}<(?:[A-Za-z_][\w.-]{0,100}:)?([A-Za-z_][\w.-]{0,100})(?:\s[^<>]{0,4096})?>"
+                              r"([^<>]{1,4096})</(?:[A-Za-z_][\w.-]{0,100}:)?\1\s{0,100}>")
 #: A CDATA section's stand-in in :func:`_xml_text` (``\\x00`` and its index).
 _XML_TOKEN = re.compile("\x00([0-9]{1,7})\x00")
 
@@ -1594,7 +1605,7 @@ def _xml_secrets(text: str, found: SecretValues) -> None:
         if content is not None and content.group(2) == start.group(1):
             found.add(restored(content.group(1)), key)
         elif (child := _XML_VALUE_CHILD.match(plain, start.end())) is not None:
-            found.add(restored(child.group(1)), key)
+            found.add(restored(child.group(2)), key)
     for match in _XML_NAME_VALUE.finditer(plain):
         if secret_key(match.group(1)):
             found.add(restored(match.group(2)), match.group(1))
