@@ -10,8 +10,9 @@ generator's parameters under such keys, for every Application it makes, wherever
 copies them (:attr:`SecretValues.carried`); the files an
 Application passes as Helm values (``helm.fileParameters``, ``--set-file``); and, in files that are
 not YAML (a chart's ``files/``, an ``.env``, a ``.properties``), the values of ``KEY=value`` lines whose
-key names a secret and the whole content of a file whose name does (``db-password.txt``,
-``tls.key``). **Never** a secret:
+key names a secret (multi-line ones, XML and other forms: :func:`_plain_text`) and the whole content of
+a file whose name, a part of it or a folder of its path does (``db-password.txt``, ``tls.key``,
+``db.password``, ``secrets/db.txt``). **Never** a secret:
 
 - a value shorter than :data:`MIN_LENGTH` (8) characters, and ``true``, ``null`` and the like;
 - a placeholder (:func:`placeholder`): ``xxxxxxxx``, ``changeme``, ``<your-password>``,
