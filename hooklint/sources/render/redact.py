@@ -5,7 +5,7 @@ and the sync plan.
 written and decoded from base64) and the values under keys that name a secret (:func:`secret_key`:
 ``password``, ``token``, ``credential``...; the ``value`` of a ``{name: DB_PASSWORD, value: ...}``
 entry); the ``literals``, ``files`` and ``envs`` of kustomize's ``secretGenerator``; the values files of packaged
-subcharts (``charts/*.tgz``, :func:`archive_values`) as those of unpacked ones; an ApplicationSet
+subcharts (``charts/*.tgz``, :func:`archive_secrets`) as those of unpacked ones; an ApplicationSet
 generator's parameters under such keys, for every Application it makes, wherever its template
 copies them (:attr:`SecretValues.carried`); the files an
 Application passes as Helm values (``helm.fileParameters``, ``--set-file``); and, in files that are
@@ -132,7 +132,7 @@ MAX_VALUES = 50000
 #: (:data:`~hooklint.yamlio.MAX_NODES`, and :data:`~hooklint.yamlio.MAX_EXPANDED_NODES` through
 #: aliases), so it never stops first; if it did, the values are incomplete (fail closed).
 MAX_WALK = 2_000_000
-#: Largest packaged subchart (``charts/*.tgz``) whose values are read (:func:`archive_values`).
+#: Largest packaged subchart (``charts/*.tgz``) whose files are read (:func:`archive_secrets`).
 MAX_ARCHIVE_BYTES = 16 << 20
 #: Shortest secret value: a shorter one is never searched for (it would eat the words of messages).
 MIN_LENGTH = 8
@@ -143,10 +143,15 @@ _KUSTOMIZATIONS = ("kustomization.yaml", "kustomization.yml", "kustomization")
 _YAML = (".yaml", ".yml", ".json")
 _Loader = BoundedLoader
 
-#: Placeholders: one character repeated (``xxxxxxxx``, ``********``); a template or a reference to
-#: a value kept elsewhere (``{{ .Values.x }}``, ``${VAR}``, ``$(VAR)``, argocd-vault-plugin's
-#: ``<path:...>``); a description in angle brackets (``<your-password>``).
-_PLACEHOLDER = re.compile(r"(.)\1*|.*(?:\{\{|\$\{|\$\(|<path:|<%).*|<[^<>]*>", re.DOTALL)
+#: Placeholders, whole values: one character repeated (``xxxxxxxx``, ``********``); a template or
+#: a reference to a value kept elsewhere (``{{ .Values.x }}``, ``${VAR}``, ``$(VAR)``,
+#: argocd-vault-plugin's ``<path:...>``, ``<% ... %>``); a description in angle brackets
+#: (``<your-password>``: letters, spaces, ``-`` and ``_``). Only whole: ``changeme-Xk3...``,
+#: ``Xk3$(Lp9...``, ``${TOKEN:-Qw8e...}`` and ``<Zq9x...>`` are secrets (attacker trial 25, B5).
+_PLACEHOLDER = re.compile(r"(.)\1*|\{\{.*\}\}|\$\{[A-Za-z_][\w.]*\}|\$\([A-Za-z_][\w.]*\)|<path:[^<>]*>|<%.*%>"
+                          r"|<[A-Za-z][A-Za-z _-]*>", re.DOTALL)
+#: A string literal inside a template (``{{ .Values.x | default "s3cret" }}``): a secret itself.
+_TEMPLATE_LITERAL = re.compile(r'"((?:[^"\\\n]|\\.){8,4096})"|`([^`]{8,4096})`')
 #: Placeholder words, compared without case and separators (``change-me``, ``CHANGE_ME``).
 _PLACEHOLDER_WORDS = frozenset(
     "changeme changeit replaceme placeholder password passw0rd secret secretvalue redacted example dummy default "
@@ -172,14 +177,16 @@ _PEM_ARMOUR = re.compile(r"-----(?:BEGIN|END) [A-Z0-9 ]+-----")
 
 
 def placeholder(value: str) -> bool:
-    """Whether ``value`` is a placeholder rather than a secret: :data:`_PLACEHOLDER`, or one of
-    :data:`_PLACEHOLDER_WORDS` or starting like ``your-...``/``change-me-...`` once its case and
-    separators are dropped."""
+    """Whether ``value`` is a placeholder rather than a secret: :data:`_PLACEHOLDER` whole, or one
+    of :data:`_PLACEHOLDER_WORDS` or, without a digit, starting like ``your-...``/``change-me-...``,
+    once its case and separators are dropped (``changeme-Zq9x...`` and ``Insert9Qr7...`` are
+    secrets: attacker trial 25, B5)."""
     text = value.strip()
     if _PLACEHOLDER.fullmatch(text):
         return True
     word = _letters_of(text).lower()
-    return len(set(word)) <= 1 or word in _PLACEHOLDER_WORDS or word.startswith(_PLACEHOLDER_STARTS)
+    return len(set(word)) <= 1 or word in _PLACEHOLDER_WORDS or (
+        word.startswith(_PLACEHOLDER_STARTS) and not any(char.isdigit() for char in word))
 
 
 _LITERAL_SOURCES = "literal sources ["
@@ -337,6 +344,9 @@ class SecretValues:
             self.left_out(f"more than {MAX_VALUES:,} secret values")
             return
         text = value.strip()
+        if text.startswith("{{") and text.endswith("}}"):  # a template's literals are secrets (trial 25, B8)
+            for literal in _TEMPLATE_LITERAL.finditer(text):
+                self.add(literal.group(1) or literal.group(2), key)
         if len(text) < MIN_LENGTH or text in _NOT_SECRET or placeholder(text):
             return
         self.secrets.setdefault(text, key)
@@ -1211,6 +1221,18 @@ def _file_text(path: str, shown: str, text: str, root_real: str | None, found: S
         _yaml_text(text, found, None if _template(shown) else shown)
     else:
         _plain_text(os.path.basename(path), text, found)
+    if _template(shown) and _SECRET_KIND.search(text):
+        # a template that makes a Secret: a literal in its actions may be its value, however the
+        # template carries it there ({{- $pw := "..." }} ... {{ $pw }}: attacker trial 25, B8)
+        for action in _ACTION.finditer(text):
+            for literal in _TEMPLATE_LITERAL.finditer(action.group()):
+                found.add(literal.group(1) or literal.group(2))
+
+
+#: ``kind: Secret`` in a template (the kind may be quoted).
+_SECRET_KIND = re.compile(r"""^\s*kind:\s*["']?Secret\b""", re.MULTILINE)
+#: A template action, ``{{ ... }}`` (at most 4 kB: linear).
+_ACTION = re.compile(r"\{\{.{0,4096}?\}\}", re.DOTALL)
 
 
 def _template(path: str) -> bool:
@@ -1250,15 +1272,12 @@ def _archive_files(path: str, shown: str, found: SecretValues) -> None:
         _file_text(member, member, content.decode("utf-8", "replace").removeprefix("\ufeff"), None, found)
 
 
-def archive_values(path: str) -> list[str]:
-    """The ``values.yaml`` texts of the packaged chart ``path`` (a ``charts/*.tgz``, nested ones
-    included: :func:`hooklint.sources.repository.charts.packaged_values`, bounded as the schema scan reads an
-    archive); none when it is no regular file of at most :data:`MAX_ARCHIVE_BYTES`."""
-
-    from hooklint.sources.repository.charts import packaged_values  # noqa: PLC0415 - tarfile, only for a packaged chart
-
-    data = _read(path, raw=True, limit=MAX_ARCHIVE_BYTES)
-    return packaged_values(data) if data else []
+def archive_secrets(path: str, root_real: str, found: SecretValues) -> None:
+    """Add to ``found`` the secret values of every file of the packaged chart ``path`` (a
+    ``charts/*.tgz`` inside ``root_real``, the resolved repository top: :func:`_archive_files`), or
+    say why they may be incomplete (an archive not read whole): a chart's values for its findings
+    (:func:`hooklint.sources.render.chart_value_secrets`)."""
+    _archive_files(path, os.path.relpath(facts.realpath(path), root_real), found)
 
 
 def _plain_text(name: str, text: str, found: SecretValues) -> None:
@@ -1404,10 +1423,26 @@ _IDENTITY_KEYS = frozenset(("name", "namespace", "generateName", "labels", "rele
                             "nameOverride"))  # fmt: skip
 #: Keys under a key that names a secret whose values are none (``auth.username``, ``auth.database``,
 #: a ``secretGenerator``'s ``files`` and ``envs``, which name files).
-_NOT_SECRET_LEAF = re.compile(r"(?:user(?:name)?|users|database|db(?:name)?|host(?:name)?|port|url|uri|endpoint|"
+_NOT_SECRET_LEAF = re.compile(r"(?:user(?:name)?|users|database|host(?:name)?|port|"
                               r"enabled|type|mode|version|path|file(?:name)?|namespace|realm|issuer|audience|"
                               r"scopes?|method|provider|policy|files|envs?|behavior|options)$",
                               re.IGNORECASE)  # fmt: skip
+
+
+_BINARY = "tag:yaml.org,2002:binary"
+
+
+def _key_text(key: yaml.Node) -> str:
+    """A mapping key as go-yaml reads it: a scalar's text, a ``!!binary`` one decoded
+    (``? !!binary cGFzc3dvcmQ=`` is the key ``password``: attacker trial 25, B9); "" for any other."""
+    if key.__class__ is not yaml.ScalarNode:
+        return ""
+    if key.tag == _BINARY:
+        try:
+            return base64.b64decode("".join(key.value.split()), validate=True).decode("utf-8", "replace")
+        except (binascii.Error, ValueError):
+            return key.value
+    return key.value
 
 
 def _as_go_reads(node: yaml.MappingNode, written: list[tuple[yaml.Node, yaml.Node]] | None = None,
@@ -1421,7 +1456,7 @@ def _as_go_reads(node: yaml.MappingNode, written: list[tuple[yaml.Node, yaml.Nod
     Secret for go-yaml as ``kind: Secret`` does (attack 11 item 6)."""
     if written is None:
         written = list(written_pairs(node, strict=False))
-    pairs = [(k.value if k.__class__ is yaml.ScalarNode else "", v) for k, v in written]
+    pairs = [(_key_text(k), v) for k, v in written]
     kinds = [v.value for k, v in pairs if k == "kind" and v.__class__ is yaml.ScalarNode]
     kind = "Secret" if "Secret" in kinds else (kinds[-1] if kinds else None)
     name = next((v for k, v in reversed(pairs) if k == "name"), None)
