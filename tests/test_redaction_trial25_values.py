@@ -111,3 +111,14 @@ def test_a_plain_archive_is_read_whole():
     values = f"password: {SECRET}\n".encode()
     data = _archive([_member("sub/values.yaml", values)], {"sub/values.yaml": values})
     assert packaged_files(data) == ([("sub/values.yaml", values)], True)
+
+
+def test_the_secrets_inside_a_secrets_yaml_file_and_registry_auth_are_secrets():
+    """B12: a Secret's ``app.yaml`` with a ``!!binary`` key, and a ``.dockerconfigjson`` whose
+    ``auth`` is base64 of ``user:password``: the password alone was printed."""
+    found = redact.object_secrets([{"kind": "Secret", "stringData": {
+        "app.yaml": "? !!binary cGFzc3dvcmQ=\n: Bc4eFg6iJk8lMn\n",
+        ".dockerconfigjson": '{"auths": {"r.io": {"auth": "cm9ib3Q6RGU2Z0hpOGtMbTBuT3A="}}}'}}])
+    assert {value: key for value, key in found.kept().items() if "\n" not in value and "{" not in value} == {
+        "Bc4eFg6iJk8lMn": "password", "cm9ib3Q6RGU2Z0hpOGtMbTBuT3A=": "auth", "robot:De6gHi8kLm0nOp": "auth",
+        "De6gHi8kLm0nOp": "auth"}

@@ -1113,9 +1113,14 @@ def _embedded(name: str, text: str, found: SecretValues) -> None:
     Secret's env file was printed in HL012)."""
     inner = SecretValues()
     _plain_text(name, text, inner)
+    if name.lower().endswith(_YAML) or text.lstrip()[:1] in ("{", "["):  # parsed too: a !!binary key
+        _yaml_text(text, inner)  # (attacker trial 25, B12), a nested mapping
     for match in _FLOW_PAIR.finditer(text):
         if secret_key(match.group(1)):
             inner.add(match.group(2), match.group(1))
+            decoded = _decoded(match.group(2)) if match.group(1) == "auth" else None
+            if decoded is not None and ":" in decoded:  # a registry's auth: base64 of user:password
+                inner.add(decoded.split(":", 1)[1], "auth")
     for value, key in inner.secrets.items():
         found.add_stored(value, key)
 
