@@ -1,0 +1,80 @@
+"""Attacker trial 25, the breaks outside the renderers' messages: hooklint's own messages and the
+configuration's errors never quote a secret value (B13 an inline kustomize plugin configuration,
+B14 a configuration value), a folder link out of the repository is never passed silently (B16),
+and the secret values a renderer's message may quote include those of a Helm parameter's name
+(B10) and of a Secret's data in more encodings (B11)."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import write
+from hooklint.cli import app
+from hooklint.sources.render.kustomize import find_kustomize
+
+needs_kustomize = pytest.mark.skipif(find_kustomize() is None, reason="neither kustomize nor kubectl is installed")
+
+SECRET = "Zq9xW7vK2mPLr4"
+TAIL = (". Argo CD's repo server fails the same way, so the application cannot sync; nothing of it is checked "
+        "until it renders.")  # fmt: skip
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".git").mkdir()
+    return tmp_path
+
+
+def _lint(*args: str) -> tuple[int, list[str]]:
+    """The exit code and the output lines of ``hooklint lint --no-cache ARGS``, which must not hold the secret."""
+    result = CliRunner().invoke(app, ["lint", "--no-cache", *args])
+    assert SECRET not in result.output
+    return result.exit_code, result.output.splitlines()
+
+
+# --- B13: an inline plugin configuration is named, never quoted ---------------------------------------------------
+
+EXEC = ("apiVersion: x/v1\nkind: Evil\nmetadata:\n  name: e\n  annotations:\n    config.kubernetes.io/function: |\n"
+        "      exec:\n        path: ./evil.sh\n" f"password: {SECRET}\n" f'spec: {{apiToken: "{SECRET}B"}}\n')  # fmt: skip
+
+
+@needs_kustomize
+@pytest.mark.parametrize("field", ["transformers", "generators", "validators"])
+def test_an_inline_exec_function_is_named_by_its_kind_not_quoted(repo, field):
+    inline = "".join(f"  {line}\n" for line in EXEC.splitlines())
+    write(repo, {"k/kustomization.yaml": f"resources: [cm.yaml]\n{field}:\n- |-\n{inline}",
+                 "k/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n"})  # fmt: skip
+    code, lines = _lint("k")
+    assert code == 1
+    assert lines[0] == (
+        f"k/kustomization.yaml:1:1: error HL007 render-failed: Rendering failed: an inline {field} entry (apiVersion "
+        f"x/v1, kind Evil) is an exec KRM function (Evil): hooklint never runs plugins from the repository{TAIL}")
+
+
+@needs_kustomize
+def test_a_one_line_inline_entry_is_not_quoted_either(repo):
+    write(repo, {"k/kustomization.yaml": "resources: [cm.yaml]\ntransformers:\n"
+                 f'- "{{apiVersion: x/v1, kind: E, password: {SECRET}, u: a?ref=x}}"\n',
+                 "k/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n"})  # fmt: skip
+    code, lines = _lint("k")
+    assert code == 1
+    assert lines[0] == (
+        "k/kustomization.yaml:3:3: warning HL009 source-not-rendered: an inline transformers entry (apiVersion x/v1, "
+        "kind E) is remote and needs the network; hooklint never uses the network: vendor the file into the "
+        "repository. Argo CD fetches it when it renders the application. hooklint left it out, so the objects it "
+        "adds, possibly hooks, were not checked; the rest of the application was.")
+
+
+@needs_kustomize
+def test_an_inline_entry_whose_kind_is_not_a_kind_is_named_without_it(repo):
+    evil = EXEC.replace("kind: Evil", f"kind: 'x {SECRET}'")
+    inline = "".join(f"  {line}\n" for line in evil.splitlines())
+    write(repo, {"k/kustomization.yaml": f"resources: [cm.yaml]\ntransformers:\n- |-\n{inline}",
+                 "k/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n"})  # fmt: skip
+    code, lines = _lint("k")
+    assert code == 1
+    assert lines[0] == (
+        "k/kustomization.yaml:1:1: error HL007 render-failed: Rendering failed: an inline transformers entry "
+        f"(apiVersion x/v1) is an exec KRM function: hooklint never runs plugins from the repository{TAIL}")
