@@ -78,3 +78,27 @@ def test_an_inline_entry_whose_kind_is_not_a_kind_is_named_without_it(repo):
     assert lines[0] == (
         "k/kustomization.yaml:1:1: error HL007 render-failed: Rendering failed: an inline transformers entry "
         f"(apiVersion x/v1) is an exec KRM function: hooklint never runs plugins from the repository{TAIL}")
+
+
+# --- B14: a configuration error never echoes a mapping or list, nor a value under a key naming a secret ------------
+
+
+@pytest.mark.parametrize(("config", "message"), [
+    (f"argocd-version: {{apiKey: {SECRET}}}\n", 'argocd-version must look like "3.3" or "2.14.1", not a mapping'),
+    (f"argocd-version: [{SECRET}]\n", 'argocd-version must look like "3.3" or "2.14.1", not a list'),
+    (f"kube-version: {{apiKey: {SECRET}}}\n", 'kube-version must look like "1.30" or "v1.30.2", not a mapping'),
+    (f"kube-version: [{SECRET}]\n", 'kube-version must look like "1.30" or "v1.30.2", not a list'),
+    (f"fail-on: [{SECRET}]\n", "'fail-on' must be one of error, warning, note, never, not a list"),
+    (f"select: [HL1, {{token: {SECRET}}}]\n", "'select' must be a list of non-empty strings, not a list whose entry 2 "
+     "is a mapping"),
+    (f"disable: [HL1, [{SECRET}]]\n", "'disable' must be a list of non-empty strings, not a list whose entry 2 is a list"),
+    ("per-path-ignores:\n  'password/**': [HL101, 5]\n", "'per-path-ignores' entry 'password/**' must be a list of "
+     "non-empty strings, not a list whose entry 2 is int [redacted]"),
+])  # fmt: skip
+@pytest.mark.parametrize("command", ["lint", "doctor"])
+def test_a_configuration_error_names_a_wrong_value_by_its_type(repo, config, message, command):
+    write(repo, {".hooklint.yaml": config})
+    result = CliRunner().invoke(app, [command])
+    assert result.exit_code == 2
+    line = config.count("\n") if config.startswith("per-path") else 1
+    assert result.output == f"hooklint: error: {repo / '.hooklint.yaml'}:{line}: {message}\n"
