@@ -102,3 +102,38 @@ def test_a_configuration_error_names_a_wrong_value_by_its_type(repo, config, mes
     assert result.exit_code == 2
     line = config.count("\n") if config.startswith("per-path") else 1
     assert result.output == f"hooklint: error: {repo / '.hooklint.yaml'}:{line}: {message}\n"
+
+
+# --- B16: a link to a folder out of the repository is HL007, as a link to a file is ----------------------------------
+
+
+@pytest.fixture
+def outside(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("outside")
+    (folder / "job.yaml").write_text("apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\n")
+    return folder
+
+
+def _link_out(path: str) -> str:
+    return (f"{path}:1:1: error HL007 render-failed: Rendering failed: {path} is a symbolic link to {{}}, outside the "
+            f"repository (illegal filepath in symlink){TAIL}")  # fmt: skip
+
+
+@pytest.mark.parametrize(("link", "named"), [("a", "."), ("b/a", "."), ("b/a", "b"), ("b/.a", "b")])
+def test_a_folder_link_out_of_the_repository_is_never_passed(repo, outside, link, named):
+    write(repo, {"b/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n"})
+    (repo / link).symlink_to(outside, target_is_directory=True)
+    (repo / "b/in").symlink_to(repo / "b", target_is_directory=True)  # a link inside the repository: fine
+    result = CliRunner().invoke(app, ["lint", "--no-cache", "--show-skipped", named])
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert lines[:3] == [_link_out(link).format(outside), "", "1 error, 0 warnings, 0 notes in 2 files"]
+    assert not any("job.yaml" in line for line in lines)
+
+
+def test_a_folder_link_inside_the_repository_passes(repo):
+    write(repo, {"b/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n"})
+    (repo / "b/in").symlink_to(repo / "b", target_is_directory=True)
+    result = CliRunner().invoke(app, ["lint", "--no-cache", "."])
+    assert result.exit_code == 0
+    assert result.output.splitlines()[0] == "0 errors, 0 warnings, 0 notes in 1 file"
