@@ -11,8 +11,10 @@ from typer.testing import CliRunner
 
 from conftest import write
 from hooklint.cli import app
+from hooklint.sources.render.helm import find_helm
 from hooklint.sources.render.kustomize import find_kustomize
 
+needs_helm = pytest.mark.skipif(find_helm() is None, reason="no Helm: neither a helm binary nor helm-python-sdk")
 needs_kustomize = pytest.mark.skipif(find_kustomize() is None, reason="neither kustomize nor kubectl is installed")
 
 SECRET = "Zq9xW7vK2mPLr4"
@@ -137,3 +139,65 @@ def test_a_folder_link_inside_the_repository_passes(repo):
     result = CliRunner().invoke(app, ["lint", "--no-cache", "."])
     assert result.exit_code == 0
     assert result.output.splitlines()[0] == "0 errors, 0 warnings, 0 notes in 1 file"
+
+
+# --- B10: a Helm parameter's name that assigns more values ---------------------------------------------------------
+
+APP = """\
+apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: {{name: app2, namespace: argocd}}
+spec:
+  project: p
+  destination: {{server: https://kubernetes.default.svc, namespace: x}}
+  source:
+    repoURL: https://example.com/acme/deploy.git
+    path: c
+    helm:
+      parameters:
+      - name: "{name}"
+        value: "1"
+"""
+JOB = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: j
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+    argocd.argoproj.io/sync-wave: {{ .Values.db.token | quote }}
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: c, image: ghcr.io/acme/c@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef}]
+"""
+
+
+@needs_helm
+@pytest.mark.parametrize("name", [f"x=1,db.token={SECRET},y", f"db.token={SECRET},y", f"x[0]=a,db.token={{{SECRET},b}},y",
+                                  f"x=1,db.token=Zq9\\\\,xW7vK2mPLr4,y"])  # fmt: skip
+def test_a_parameter_name_assigning_a_secret_keeps_it_out_of_a_renderers_message(repo, name):
+    write(repo, {".hooklint.yaml": "repo-urls: [https://example.com/acme/deploy.git]\n",
+                 "apps/app.yaml": APP.format(name=name), "c/Chart.yaml": "apiVersion: v2\nname: c\nversion: 1.0.0\n",
+                 "c/templates/a.yaml": '{{ fail (printf "boom %s" (toString .Values.db)) }}\n'})  # fmt: skip
+    result = CliRunner().invoke(app, ["lint", "--no-cache", "."])
+    assert result.exit_code == 1
+    assert "Zq9" not in result.output
+    shown = ("map[token:[[the value of `token`] b]]" if "{" in name else "map[token:[the value of `token`]]")
+    assert result.output.splitlines()[0] == (
+        "c/templates/a.yaml:1:3: error HL007 render-failed: Rendering failed: execution error at (c/templates/a.yaml:1:3): "
+        f"boom {shown}{TAIL}")
+
+
+@needs_helm
+def test_a_parameter_name_assigning_a_secret_keeps_it_out_of_a_finding(repo):
+    write(repo, {".hooklint.yaml": "repo-urls: [https://example.com/acme/deploy.git]\n",
+                 "apps/app.yaml": APP.format(name=f"x=1,db.token={SECRET},y"),
+                 "c/Chart.yaml": "apiVersion: v2\nname: c\nversion: 1.0.0\n", "c/templates/j.yaml": JOB})  # fmt: skip
+    code, lines = _lint(".")
+    assert code == 1
+    assert [line for line in lines if "HL012" in line] == [
+        "c/templates/j.yaml:7:5: error HL012 invalid-sync-wave: argocd.argoproj.io/sync-wave '[the value of `token`]' "
+        "on Job/j is not an integer Argo CD can read (Go strconv.Atoi: optional sign and digits, no spaces): Argo CD "
+        'silently uses wave 0. Use a whole number such as "1" or "-2".']

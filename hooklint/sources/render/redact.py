@@ -1149,12 +1149,35 @@ def value_secrets(texts: Iterable[str], parameters: Iterable[tuple[str, str]] = 
     found = SecretValues()
     for text in texts:
         _yaml_text(text, found, "a values file")
+    parameter_secrets(parameters, found)
+    return found
+
+
+def parameter_secrets(parameters: Iterable[tuple[str, str]], found: SecretValues) -> None:
+    """Add to ``found`` the values of an Application's Helm ``parameters`` (``(name, value)``): the
+    value of one whose name is a secret's is a secret, any other one public; and every value the
+    name itself assigns under a path with a key naming a secret (:func:`secret_key`). Argo CD
+    passes each as ``--set name=value`` with only the value escaped (``util/helm/cmd.go``
+    ``cleanSetParameters``, v3.5.1), so Helm's parser reads a name holding ``=`` and ``,`` as more
+    assignments (``x=1,db.token=...,y`` sets ``db.token``: attacker trial 25, B10); each is read
+    with Helm's own parser (:func:`~hooklint.sources.render.strvals.assignments`: up to an error,
+    where Helm stops too), a secret wherever the application writes it (:meth:`SecretValues.add_carried`:
+    the walk of the Application takes the parameter's name for a name, which hides no secret)."""
+    from hooklint.sources.render.strvals import assignments  # noqa: PLC0415 - only for parameters
+
     for name, value in parameters:
         if secret_key(name):
             found.add(value, name)
         else:
             found.add_public(value)
-    return found
+        if "=" not in name:
+            continue
+        for assigned in assignments(f"{name}=")[0]:
+            keys = [k for k in assigned.path if isinstance(k, str) and secret_key(k)]
+            if keys:
+                texts = assigned.value if isinstance(assigned.value, tuple) else (assigned.value,)
+                for text in texts:  # a secret though written in the parameter's name (a name, to the walk)
+                    found.add_carried(text, keys[-1])
 
 
 def redact_message(message: str, inputs: Iterable[str], root: str, *, helm: bool = False,
@@ -1663,11 +1686,7 @@ def render_error_redactor(error: RenderError, folder: str, root: str, *, helm: b
     errors with the same inputs (the omissions of one partial rendering)."""
     inputs: Iterable[str] = error.inputs or _files_under(folder)
     found = secret_values(inputs, root, helm=helm, extra_values=[text for text in extra_values if text])
-    for name, value in parameters:
-        if secret_key(name):
-            found.add(value, name)
-        else:
-            found.add_public(value)
+    parameter_secrets(parameters, found)
     file_parameter_secrets(file_parameters, folder, root, found)
     for identity in names:
         if identity:
