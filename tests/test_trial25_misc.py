@@ -201,3 +201,56 @@ def test_a_parameter_name_assigning_a_secret_keeps_it_out_of_a_finding(repo):
         "c/templates/j.yaml:7:5: error HL012 invalid-sync-wave: argocd.argoproj.io/sync-wave '[the value of `token`]' "
         "on Job/j is not an integer Argo CD can read (Go strconv.Atoi: optional sign and digits, no spaces): Argo CD "
         'silently uses wave 0. Use a whole number such as "1" or "-2".']
+
+
+# --- B11: a Secret's data that decodes to text with a byte order mark, as UTF-16, or with a stray byte -------------
+
+WAVE_JOB = """\
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: j{n}
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+    argocd.argoproj.io/sync-wave: "{wave}"
+spec:
+  backoffLimit: 1
+  activeDeadlineSeconds: 60
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{{name: c, image: "reg.io/x@sha256:{digest}"}}]
+"""
+DECODED = [  # the bytes a Secret's data holds, what a message may quote of them
+    (b"\xef\xbb\xbfBc4eFg6iJk8lMn", "Bc4eFg6iJk8lMn"),  # UTF-8 with a BOM
+    (b"Cd5fGh7jKl9mNo\xff", "Cd5fGh7jKl9mNo"),  # a stray invalid byte
+    ("De6gHi8kLm0nOp".encode("utf-16-le"), "De6gHi8kLm0nOp"),  # UTF-16 without a BOM
+    ("\ufeffGh9jKl1mNo3pQr".encode("utf-16-be"), "Gh9jKl1mNo3pQr"),  # UTF-16 with a BOM
+    ("\ufeffHi0kLm2nOp4qRs".encode("utf-16-le"), "Hi0kLm2nOp4qRs"),
+    (b"Ef7hIj9lMn1oPq\x00", "Ef7hIj9lMn1oPq"),  # a NUL
+    (b"\xffIj1lMn3oPq5rSt\x00\x01Jk2mNo4pQr6sTu\xfe", "Jk2mNo4pQr6sTu"),  # pieces between invalid bytes
+]
+
+
+def test_a_secrets_data_is_registered_as_what_it_decodes_to(repo):
+    import base64  # noqa: PLC0415
+
+    data = "".join(f"  k{n}: {base64.b64encode(raw).decode()}\n" for n, (raw, _) in enumerate(DECODED))
+    jobs = "".join(WAVE_JOB.format(n=n, wave=wave, digest="0" * 64) for n, (_, wave) in enumerate(DECODED))
+    jobs += WAVE_JOB.format(n=len(DECODED), wave="Ij1lMn3oPq5rSt", digest="0" * 64)
+    write(repo, {"a/s.yaml": f"apiVersion: v1\nkind: Secret\nmetadata: {{name: s1}}\ndata:\n{data}{jobs}"})
+    code, lines = _lint("a")
+    assert code == 1
+    waves = [line.split("sync-wave ")[1].split(" is not")[0] for line in lines if "HL012" in line]
+    assert waves == [f"'[the value of `k{n}`]' on Job/j{n}" for n in range(len(DECODED))] + [
+        f"'[the value of `k{len(DECODED) - 1}`]' on Job/j{len(DECODED)}"]
+
+
+def test_bytes_that_are_no_text_leave_short_pieces_alone(repo):
+    from hooklint.sources.render.redact import _decoded_texts  # noqa: PLC0415
+    import base64  # noqa: PLC0415
+
+    assert _decoded_texts(base64.b64encode(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00").decode()) == []
+    assert _decoded_texts(base64.b64encode(b"abc\xffdefghijk").decode()) == ["defghijk"]
+    assert _decoded_texts("not base64!") == []

@@ -354,8 +354,7 @@ class SecretValues:
         """:meth:`add` ``value`` and, when it is base64 of UTF-8 text (a Secret's ``data``), what it decodes to."""
         self.add(value, key)
         if isinstance(value, str):
-            decoded = _decoded(value)
-            if decoded is not None:
+            for decoded in _decoded_texts(value):
                 self.add(decoded, key)
 
     def add_stored(self, value: object, key: str = "", *, encoded: bool = False) -> None:
@@ -370,7 +369,7 @@ class SecretValues:
             self.add(value, key)
         if isinstance(value, bytes):
             value = value.decode("utf-8", "replace")
-        for text in (value, _decoded(value) if encoded and isinstance(value, str) else None):
+        for text in (value, *(_decoded_texts(value) if encoded and isinstance(value, str) else ())):
             if isinstance(text, str) and text.strip() in self.secrets:
                 self.stored.add(text.strip())
 
@@ -415,6 +414,42 @@ def _decoded(value: str) -> str | None:
     # text: every character printable or white space (a value with a trailing CR, a tab or a
     # no-break space is text a template prints; attacker trial 24, B7)
     return decoded if decoded.isprintable() or "\n" in decoded or all(c.isprintable() or c.isspace() for c in decoded) else None
+
+
+#: What splits bytes that are not all text into the pieces :func:`_decoded_texts` registers: an
+#: invalid byte (a lone surrogate of ``surrogateescape``), U+FFFD, and the C0 and C1 controls but
+#: white space (NUL, ESC, DEL).
+_UNDECODED = re.compile("[\ud800-\udfff\ufffd\x00-\x08\x0e-\x1f\x7f-\x9f]+")
+
+
+def _decoded_texts(value: str) -> list[str]:
+    """What the base64 ``value`` (a Secret's ``data``) decodes to, as texts a message may quote:
+    :func:`_decoded` when that is text; else, after a byte order mark (UTF-8's, or UTF-16's, which
+    decodes the rest as UTF-16; UTF-16 without one when every other byte is zero, as ASCII text
+    in UTF-16 is), the pieces between invalid bytes and control characters, each of at least
+    :data:`MIN_LENGTH` characters (attacker trial 25, B11: a BOM, UTF-16 or a stray ``\\xff`` or
+    NUL hid the value, which a template printing ``b64dec`` or a user copying it shows). Empty for
+    no base64."""
+    whole = _decoded(value)
+    if whole is not None:
+        return [whole]
+    compact = "".join(value.split())
+    if len(compact) < 4 or len(compact) % 4:
+        return []
+    try:
+        raw = base64.b64decode(compact, validate=True)
+    except (binascii.Error, ValueError):
+        return []
+    if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        text = raw[: len(raw) // 2 * 2].decode("utf-16", "replace")
+    elif len(raw) >= 2 * MIN_LENGTH and not any(raw[1::2]) and raw[::2].isascii():
+        text = raw.decode("utf-16-le", "replace")
+    elif len(raw) >= 2 * MIN_LENGTH and not any(raw[::2]) and raw[1::2].isascii():
+        text = raw.decode("utf-16-be", "replace")
+    else:
+        text = raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8", "surrogateescape")
+    pieces = [piece.strip() for piece in _UNDECODED.split(text)]
+    return [piece for piece in pieces if len(piece) >= MIN_LENGTH]
 
 
 def merged(*parts: SecretValues) -> SecretValues:
