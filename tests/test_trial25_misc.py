@@ -51,7 +51,7 @@ def test_an_inline_exec_function_is_named_by_its_kind_not_quoted(repo, field):
     code, lines = _lint("k")
     assert code == 1
     assert lines[0] == (
-        f"k/kustomization.yaml:1:1: error HL007 render-failed: Rendering failed: an inline {field} entry (apiVersion "
+        f"k/kustomization.yaml:3:3: error HL007 render-failed: Rendering failed: an inline {field} entry (apiVersion "
         f"x/v1, kind Evil) is an exec KRM function (Evil): hooklint never runs plugins from the repository{TAIL}")
 
 
@@ -78,7 +78,7 @@ def test_an_inline_entry_whose_kind_is_not_a_kind_is_named_without_it(repo):
     code, lines = _lint("k")
     assert code == 1
     assert lines[0] == (
-        "k/kustomization.yaml:1:1: error HL007 render-failed: Rendering failed: an inline transformers entry "
+        "k/kustomization.yaml:3:3: error HL007 render-failed: Rendering failed: an inline transformers entry "
         f"(apiVersion x/v1) is an exec KRM function: hooklint never runs plugins from the repository{TAIL}")
 
 

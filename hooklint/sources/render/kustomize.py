@@ -1562,6 +1562,7 @@ class _Inputs:
         the chart: named by its chart repository, never by a URL of its ``valuesInline``) or a
         builtin with a file kustomize fetches (a PatchTransformer's URL ``path``)."""
         label = _plugin_label(field, entry)  # "transformers entry 'fn.yaml'", never an inline entry's text
+        at = _position_of(text, entry) if "\n" not in entry else where  # an inline entry: where its item starts
         if index is not None and "\n" not in entry and _needs_network(kustomization, field, entry):
             named = label if _inline_like(entry) else f"{field} entry {url_credentials(entry)!r}"
             self.leave_out(kustomization, field, index, where, f"{named} is remote and needs the network; {FILE_HINT}")
@@ -1602,7 +1603,7 @@ class _Inputs:
                 raise RenderError(
                     f"{label}: hooklint cannot read {self.to_user(source)} as kustomize reads it "
                     f"({why}), so it cannot tell whether it runs a plugin or fetches a URL: kustomize is not run",
-                    self.to_user(kustomization), *_position_of(text, entry)) from None  # fmt: skip
+                    self.to_user(kustomization), *at) from None  # fmt: skip
             for obj, node in objects:
                 # kustomize reads plugin files with go-yaml v3 (explicit keys win over a merge key), not v2:
                 # the annotation anywhere in the file, however the keys resolve, makes it a function
@@ -1610,10 +1611,10 @@ class _Inputs:
                 if function:  # every object is asked first: a function is refused, never left out
                     raise RenderError(
                         f"{label} is {'an' if function[0] in 'aeiou' else 'a'} {function} KRM function{f' ({_kind_of(obj)})' if _kind_of(obj) else ''}: {PLUGIN_HINT}",
-                        self.to_user(kustomization), *_position_of(text, entry))  # fmt: skip
+                        self.to_user(kustomization), *at)  # fmt: skip
                 if self.gap is not None and isinstance(obj, dict) and obj.get("kind") == "ReplacementTransformer":
                     self.transformer_differences(kustomization, source if from_file else None, obj, node,
-                                                 _position_of(text, entry))  # fmt: skip
+                                                 at)  # fmt: skip
                 configured.append((obj, node))
         for obj, _ in configured:
             if isinstance(obj, dict) and obj.get("kind") == "HelmChartInflationGenerator" and index is not None:
@@ -1635,7 +1636,7 @@ class _Inputs:
                 raise RenderError(
                     f"{label} configures {_kind_of(obj) or 'a plugin'}"
                     f" with {url_credentials(remote)!r}, which kustomize fetches: it needs the network; {NETWORK_HINT}",
-                    self.to_user(kustomization), *_position_of(text, entry), needs_network=True,
+                    self.to_user(kustomization), *at, needs_network=True,
                     unchecked=REMOTE_ENTRY_UNCHECKED)  # fmt: skip
 
 
