@@ -253,4 +253,6 @@ def test_bytes_that_are_no_text_leave_short_pieces_alone(repo):
 
     assert _decoded_texts(base64.b64encode(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00").decode()) == []
     assert _decoded_texts(base64.b64encode(b"abc\xffdefghijk").decode()) == ["defghijk"]
+    der = b"0\x82\x03\x120\x82\x01\xfa\xa0\x03\x02\x01\x02\x02\x14\x1bexample.com0\x1e\x17\r240101000000Z"
+    assert _decoded_texts(base64.b64encode(der).decode()) == []
     assert _decoded_texts("not base64!") == []

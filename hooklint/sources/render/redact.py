@@ -427,7 +427,8 @@ def _decoded_texts(value: str) -> list[str]:
     :func:`_decoded` when that is text; else, after a byte order mark (UTF-8's, or UTF-16's, which
     decodes the rest as UTF-16; UTF-16 without one when every other byte is zero, as ASCII text
     in UTF-16 is), the pieces between invalid bytes and control characters, each of at least
-    :data:`MIN_LENGTH` characters (attacker trial 25, B11: a BOM, UTF-16 or a stray ``\\xff`` or
+    :data:`MIN_LENGTH` characters, unless they are more than one in eight (bytes that are no text:
+    their printable runs are no value a template prints) (attacker trial 25, B11: a BOM, UTF-16 or a stray ``\\xff`` or
     NUL hid the value, which a template printing ``b64dec`` or a user copying it shows). Empty for
     no base64."""
     whole = _decoded(value)
@@ -448,6 +449,8 @@ def _decoded_texts(value: str) -> list[str]:
         text = raw.decode("utf-16-be", "replace")
     else:
         text = raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8", "surrogateescape")
+    if sum(map(len, _UNDECODED.findall(text))) * 8 > len(text):  # binary (a DER certificate, a keystore)
+        return []
     pieces = [piece.strip() for piece in _UNDECODED.split(text)]
     return [piece for piece in pieces if len(piece) >= MIN_LENGTH]
 
