@@ -256,3 +256,18 @@ def test_bytes_that_are_no_text_leave_short_pieces_alone(repo):
     der = b"0\x82\x03\x120\x82\x01\xfa\xa0\x03\x02\x01\x02\x02\x14\x1bexample.com0\x1e\x17\r240101000000Z"
     assert _decoded_texts(base64.b64encode(der).decode()) == []
     assert _decoded_texts("not base64!") == []
+
+
+def test_doctor_reads_no_file_through_a_link_out_of_the_repository(repo, outside):
+    (outside / "app.yaml").write_text("apiVersion: argoproj.io/v1alpha1\nkind: Application\n"
+                                      "metadata: {name: zz-outside, namespace: argocd}\n"
+                                      "spec: {source: {repoURL: https://example.com/acme/deploy.git, path: x}}\n")  # fmt: skip
+    write(repo, {".hooklint.yaml": "repo-urls: [https://example.com/acme/deploy.git]\n"})
+    (repo / "app.yaml").symlink_to(outside / "app.yaml")
+    (repo / "d").symlink_to(outside, target_is_directory=True)
+    result = CliRunner().invoke(app, ["doctor", "."])
+    assert result.exit_code == 0
+    assert "zz-outside" not in result.output
+    assert [line for line in result.output.splitlines() if line.startswith("Applications written")] == [
+        "Applications written in these files: 0 mapped, 0 ignored (those an app of apps or an ApplicationSet makes: "
+        "hooklint plan)"]
