@@ -364,8 +364,7 @@ class SecretValues:
         """:meth:`add` ``value`` and, when it is base64 of UTF-8 text (a Secret's ``data``), what it decodes to."""
         self.add(value, key)
         if isinstance(value, str):
-            decoded = _decoded(value)
-            if decoded is not None:
+            for decoded in _decoded_texts(value):
                 self.add(decoded, key)
 
     def add_stored(self, value: object, key: str = "", *, encoded: bool = False) -> None:
@@ -380,7 +379,7 @@ class SecretValues:
             self.add(value, key)
         if isinstance(value, bytes):
             value = value.decode("utf-8", "replace")
-        for text in (value, _decoded(value) if encoded and isinstance(value, str) else None):
+        for text in (value, *(_decoded_texts(value) if encoded and isinstance(value, str) else ())):
             if isinstance(text, str) and text.strip() in self.secrets:
                 self.stored.add(text.strip())
 
@@ -425,6 +424,45 @@ def _decoded(value: str) -> str | None:
     # text: every character printable or white space (a value with a trailing CR, a tab or a
     # no-break space is text a template prints; attacker trial 24, B7)
     return decoded if decoded.isprintable() or "\n" in decoded or all(c.isprintable() or c.isspace() for c in decoded) else None
+
+
+#: What splits bytes that are not all text into the pieces :func:`_decoded_texts` registers: an
+#: invalid byte (a lone surrogate of ``surrogateescape``), U+FFFD, and the C0 and C1 controls but
+#: white space (NUL, ESC, DEL).
+_UNDECODED = re.compile("[\ud800-\udfff\ufffd\x00-\x08\x0e-\x1f\x7f-\x9f]+")
+
+
+def _decoded_texts(value: str) -> list[str]:
+    """What the base64 ``value`` (a Secret's ``data``) decodes to, as texts a message may quote:
+    :func:`_decoded` when that is text; else, after a byte order mark (UTF-8's, or UTF-16's, which
+    decodes the rest as UTF-16; UTF-16 without one when every other byte is zero, as ASCII text
+    in UTF-16 is), the pieces between invalid bytes and control characters, each of at least
+    :data:`MIN_LENGTH` characters, unless they are more than one in eight (bytes that are no text:
+    their printable runs are no value a template prints) (attacker trial 25, B11: a BOM, UTF-16 or a stray ``\\xff`` or
+    NUL hid the value, which a template printing ``b64dec`` or a user copying it shows). Empty for
+    no base64."""
+    whole = _decoded(value)
+    if whole is not None:
+        return [whole]
+    compact = "".join(value.split())
+    if len(compact) < 4 or len(compact) % 4:
+        return []
+    try:
+        raw = base64.b64decode(compact, validate=True)
+    except (binascii.Error, ValueError):
+        return []
+    if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        text = raw[: len(raw) // 2 * 2].decode("utf-16", "replace")
+    elif len(raw) >= 2 * MIN_LENGTH and not any(raw[1::2]) and raw[::2].isascii():
+        text = raw.decode("utf-16-le", "replace")
+    elif len(raw) >= 2 * MIN_LENGTH and not any(raw[::2]) and raw[1::2].isascii():
+        text = raw.decode("utf-16-be", "replace")
+    else:
+        text = raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8", "surrogateescape")
+    if sum(map(len, _UNDECODED.findall(text))) * 8 > len(text):  # binary (a DER certificate, a keystore)
+        return []
+    pieces = [piece.strip() for piece in _UNDECODED.split(text)]
+    return [piece for piece in pieces if len(piece) >= MIN_LENGTH]
 
 
 def merged(*parts: SecretValues) -> SecretValues:
@@ -1164,12 +1202,35 @@ def value_secrets(texts: Iterable[str], parameters: Iterable[tuple[str, str]] = 
     found = SecretValues()
     for text in texts:
         _yaml_text(text, found, "a values file")
+    parameter_secrets(parameters, found)
+    return found
+
+
+def parameter_secrets(parameters: Iterable[tuple[str, str]], found: SecretValues) -> None:
+    """Add to ``found`` the values of an Application's Helm ``parameters`` (``(name, value)``): the
+    value of one whose name is a secret's is a secret, any other one public; and every value the
+    name itself assigns under a path with a key naming a secret (:func:`secret_key`). Argo CD
+    passes each as ``--set name=value`` with only the value escaped (``util/helm/cmd.go``
+    ``cleanSetParameters``, v3.5.1), so Helm's parser reads a name holding ``=`` and ``,`` as more
+    assignments (``x=1,db.token=...,y`` sets ``db.token``: attacker trial 25, B10); each is read
+    with Helm's own parser (:func:`~hooklint.sources.render.strvals.assignments`: up to an error,
+    where Helm stops too), a secret wherever the application writes it (:meth:`SecretValues.add_carried`:
+    the walk of the Application takes the parameter's name for a name, which hides no secret)."""
+    from hooklint.sources.render.strvals import assignments  # noqa: PLC0415 - only for parameters
+
     for name, value in parameters:
         if secret_key(name):
             found.add(value, name)
         else:
             found.add_public(value)
-    return found
+        if "=" not in name:
+            continue
+        for assigned in assignments(f"{name}=")[0]:
+            keys = [k for k in assigned.path if isinstance(k, str) and secret_key(k)]
+            if keys:
+                texts = assigned.value if isinstance(assigned.value, tuple) else (assigned.value,)
+                for text in texts:  # a secret though written in the parameter's name (a name, to the walk)
+                    found.add_carried(text, keys[-1])
 
 
 def redact_message(message: str, inputs: Iterable[str], root: str, *, helm: bool = False,
@@ -1703,11 +1764,7 @@ def render_error_redactor(error: RenderError, folder: str, root: str, *, helm: b
     errors with the same inputs (the omissions of one partial rendering)."""
     inputs: Iterable[str] = error.inputs or _files_under(folder)
     found = secret_values(inputs, root, helm=helm, extra_values=[text for text in extra_values if text])
-    for name, value in parameters:
-        if secret_key(name):
-            found.add(value, name)
-        else:
-            found.add_public(value)
+    parameter_secrets(parameters, found)
     file_parameter_secrets(file_parameters, folder, root, found)
     for identity in names:
         if identity:
