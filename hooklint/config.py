@@ -436,12 +436,26 @@ def _where(path: str, lines: dict[tuple, int], key: tuple) -> str:
     return path
 
 
+def shown_value(value: Any, secret: bool = False) -> str:
+    """How a configuration error quotes the wrong ``value``: a mapping or a list only by what it is
+    (``a mapping``: never whole, it may hold a secret, e.g. ``argocd-version: {apiKey: ...}``:
+    attacker trial 25, B14), a scalar under a key that names a secret (``secret``) by its type only
+    (``str <redacted>``), any other scalar as written (``'maybe'``, ``0``)."""
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, (list, tuple, set)):
+        return "a list"
+    return f"{type(value).__name__} {REDACTED}" if secret else repr(value)
+
+
 def _version(value: Any, where: str) -> tuple[argocd.Version, str | None]:
     """``argocd-version`` read by :func:`argocd.read_version`, its note prefixed with ``where``.
     Raises :class:`ConfigError` for a number or a malformed or unknown version."""
     if isinstance(value, float):
         # YAML reads an unquoted 2.10 as the number 2.1: refuse to guess which was meant
         raise ConfigError(f"{where}: argocd-version must be quoted (\"{value}\" is read as a number; write e.g. \"2.10\")")
+    if isinstance(value, (dict, list, tuple, set)):
+        raise ConfigError(f"{where}: argocd-version must look like \"3.3\" or \"2.14.1\", not {shown_value(value)}")
     try:
         version, note = argocd.read_version(str(value))
     except ValueError as exc:
@@ -456,7 +470,8 @@ def _kube_version(value: Any, where: str) -> str | None:
         raise ConfigError(f"{where}: kube-version must be quoted (\"{value}\" is read as a number; write e.g. \"1.30\")")
     text = str(value).strip()
     if not re.fullmatch(r"v?\d+\.\d+(\.\d+)?", text):
-        raise ConfigError(f"{where}: kube-version must look like \"1.30\" or \"v1.30.2\", not {text!r}")
+        shown = shown_value(value) if isinstance(value, (dict, list, tuple, set)) else repr(text)
+        raise ConfigError(f"{where}: kube-version must look like \"1.30\" or \"v1.30.2\", not {shown}")
     return text
 
 
@@ -544,20 +559,11 @@ def validate(data: Any, where: str, lines: dict[tuple, int] | None = None) -> No
         # a value under a name the user chose that names a secret (a helm-repositories entry 'token')
         # is not echoed (:data:`~hooklint.text.SECRET_KEY`); the configuration's own keys are no such name
         secret = any(isinstance(k, str) and k not in known and SECRET_KEY.search(k) for k in key)
-        shown = f"{type(value).__name__} {REDACTED}" if secret else repr(_unsecret(value))
+        if key and isinstance(key[-1], int) and isinstance(value, list):  # one entry of a list is wrong
+            shown = f"a list whose entry {key[-1] + 1} is {shown_value(value[key[-1]], bool(secret))}"
+        else:
+            shown = shown_value(value, bool(secret))
         raise ConfigError(f"{_where(where, lines, key)}: {_name(key)} must be {_expected(s)}, not {shown}")
-
-    def _unsecret(value: Any, depth: int = 0) -> Any:
-        # a mapping or list echoed whole: the values under keys naming a secret (a helm-repositories
-        # entry written as {url, username, password}) are not (attacker trial 22, B3)
-        if depth > 20:
-            return REDACTED
-        if isinstance(value, dict):
-            return {k: REDACTED if isinstance(k, str) and SECRET_KEY.search(k) and v is not None
-                    else _unsecret(v, depth + 1) for k, v in value.items()}  # fmt: skip
-        if isinstance(value, list):
-            return [_unsecret(v, depth + 1) for v in value]
-        return value
 
     def walk(value: Any, s: dict[str, Any], key: tuple) -> None:
         kind = s.get("type")

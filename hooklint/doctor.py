@@ -72,7 +72,7 @@ def application_lines(paths: list[str], cfg: "Config") -> tuple[list[str], list[
     from hooklint.sources.appmap.applications import (DirectoryOptions, RepositoryUrls, mentions_application,
                                                       normalize_repo_url, repository_control_plane, sources_of)
     from hooklint.sources.appmap.discovery import directory_reads_in_charts
-    from hooklint.sources.repository.tree import DIRECTORY, HELM_CHART_FILE, source_type, walk
+    from hooklint.sources.repository.tree import DIRECTORY, HELM_CHART_FILE, contained, source_type, walk
     from hooklint.sources.spec import document_objects, rendered_sources
     from hooklint.yamlio import Map
 
@@ -80,7 +80,7 @@ def application_lines(paths: list[str], cfg: "Config") -> tuple[list[str], list[
     errors: list[InputError] = []
     for path in paths:
         if os.path.isdir(path):
-            files += walk(path, errors)
+            files += contained(walk(path, errors))  # never a file through a link out of the repository
         elif os.path.isfile(path):
             files.append(path)
     urls = RepositoryUrls(cfg.repo_urls)

@@ -383,7 +383,8 @@ def test_an_inline_chart_generator_is_named_by_its_chart(repo):
     _, found = findings("app")
     [hl009] = [(p, line, column, message) for p, line, column, rule, message in found if rule == "HL009"]
     assert hl009[:3] == ("app/kustomization.yaml", 4, 5)
-    assert hl009[3].startswith("generators entry (inline) configures a HelmChartInflationGenerator for the chart "
+    assert hl009[3].startswith("an inline generators entry (apiVersion builtin, kind HelmChartInflationGenerator) "
+                               "configures a HelmChartInflationGenerator for the chart "
                                "ingress-nginx 4.10.0 of the chart repository https://kubernetes.github.io/ingress-nginx")
     assert "values.example.com" not in hl009[3]
 

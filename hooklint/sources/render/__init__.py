@@ -427,12 +427,12 @@ def _entry_leading_to(manifest_file: str, path: str) -> tuple[int, int]:
 def chart_value_secrets(folder: str, root: str, options: Any, max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> SecretValues:
     """:func:`~hooklint.sources.render.redact.value_secrets` of the Helm chart in ``folder``: its
     ``values.yaml`` and its subcharts' (``charts/*/values.yaml``, and those inside packaged ones,
-    ``charts/*.tgz``: :func:`~hooklint.sources.render.redact.archive_values`), and of the Application's
+    ``charts/*.tgz``, every file of them: :func:`~hooklint.sources.render.redact.archive_secrets`), and of the Application's
     ``spec.source.helm`` (``options``, plain values): its ``valueFiles`` (relative to the chart, or
     to ``root`` with a leading ``/``), ``values`` / ``valuesObject`` and ``parameters``, and the
     contents of its ``fileParameters`` files (:func:`~hooklint.sources.render.redact.file_parameter_secrets`).
     Only files that resolve inside ``root`` and are regular, UTF-8 and at most ``max_file_size`` are read."""
-    from hooklint.sources.render.redact import archive_values, file_parameter_secrets, value_secrets  # noqa: PLC0415 - Helm only
+    from hooklint.sources.render.redact import archive_secrets, file_parameter_secrets, value_secrets  # noqa: PLC0415 - Helm only
     from hooklint.sources.repository.withheld import git_data  # noqa: PLC0415 - Helm only
 
     real_root = facts.realpath(root)
@@ -456,9 +456,6 @@ def chart_value_secrets(folder: str, root: str, options: Any, max_file_size: int
                 texts.append(read_bytes(path, max_file_size).decode("utf-8"))
             except (OSError, UnicodeDecodeError, ValueError):
                 continue
-    for path in archives:  # packaged subcharts: the values.yaml files inside, read within bounds
-        if within(facts.realpath(path), real_root):
-            texts += archive_values(path)
     if isinstance(helm.get("values"), str):
         texts.append(helm["values"])
     if isinstance(helm.get("valuesObject"), dict):
@@ -474,7 +471,11 @@ def chart_value_secrets(folder: str, root: str, options: Any, max_file_size: int
     files = helm.get("fileParameters")
     file_parameters = [(p["name"], p["path"]) for p in (files if isinstance(files, list) else [])
                        if isinstance(p, dict) and isinstance(p.get("name"), str) and isinstance(p.get("path"), str)]  # fmt: skip
-    return file_parameter_secrets(file_parameters, folder, root, value_secrets(texts, parameters))
+    found = value_secrets(texts, parameters)
+    for path in archives:  # packaged subcharts: every file inside, read within bounds
+        if within(facts.realpath(path), real_root):
+            archive_secrets(path, real_root, found)
+    return file_parameter_secrets(file_parameters, folder, root, found)
 
 
 def comments_of(path: str, config: Config) -> list:

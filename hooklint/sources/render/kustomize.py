@@ -1561,16 +1561,17 @@ class _Inputs:
         ``--enable-helm``, v5.5.0 ``plugin/builtin/helmchartinflationgenerator``, and usually fetches
         the chart: named by its chart repository, never by a URL of its ``valuesInline``) or a
         builtin with a file kustomize fetches (a PatchTransformer's URL ``path``)."""
-        label = repr(entry) if "\n" not in entry else "(inline)"
+        label = _plugin_label(field, entry)  # "transformers entry 'fn.yaml'", never an inline entry's text
+        at = _position_of(text, entry) if "\n" not in entry else where  # an inline entry: where its item starts
         if index is not None and "\n" not in entry and _needs_network(kustomization, field, entry):
-            self.leave_out(kustomization, field, index, where, f"{field} entry {url_credentials(entry)!r} is remote and "
-                           f"needs the network; {FILE_HINT}")  # fmt: skip
+            named = label if _inline_like(entry) else f"{field} entry {url_credentials(entry)!r}"
+            self.leave_out(kustomization, field, index, where, f"{named} is remote and needs the network; {FILE_HINT}")
             return
         target = self.reference(kustomization, field, entry, directory_ok=True, text=text, optional=True)
         rewriter, folders = self.rewriter(target) if target is not None and os.path.isdir(target) else (None, [])
         if rewriter is not None and index is not None:  # what kustomize builds there is not the files as written
             built, by = rewriter
-            self.leave_out(kustomization, field, index, where, f"{field} entry {label} is a kustomization whose "
+            self.leave_out(kustomization, field, index, where, f"{label} is a kustomization whose "
                            f"{by} ({self.to_user(built)}) may rewrite the plugin configurations it builds, so the "
                            "paths and URLs kustomize then reads (and may fetch) are not known before it runs; write "
                            "the plugin configurations with their final paths, without patches, replacements or "
@@ -1600,24 +1601,24 @@ class _Inputs:
                        (error.strerror or str(error)) if isinstance(error, OSError) else
                        str(error).splitlines()[0] if str(error) else "invalid YAML")  # fmt: skip
                 raise RenderError(
-                    f"{field} entry {label}: hooklint cannot read {self.to_user(source)} as kustomize reads it "
+                    f"{label}: hooklint cannot read {self.to_user(source)} as kustomize reads it "
                     f"({why}), so it cannot tell whether it runs a plugin or fetches a URL: kustomize is not run",
-                    self.to_user(kustomization), *_position_of(text, entry)) from None  # fmt: skip
+                    self.to_user(kustomization), *at) from None  # fmt: skip
             for obj, node in objects:
                 # kustomize reads plugin files with go-yaml v3 (explicit keys win over a merge key), not v2:
                 # the annotation anywhere in the file, however the keys resolve, makes it a function
                 function = _function_of(obj) or ("function" if _FUNCTION_ANNOTATIONS_SET & set(node_strings(node)) else None)
                 if function:  # every object is asked first: a function is refused, never left out
                     raise RenderError(
-                        f"{field} entry {entry!r} is {'an' if function[0] in 'aeiou' else 'a'} {function} KRM function ({obj.get('kind') if isinstance(obj, dict) else None}): {PLUGIN_HINT}",
-                        self.to_user(kustomization), *_position_of(text, entry))  # fmt: skip
+                        f"{label} is {'an' if function[0] in 'aeiou' else 'a'} {function} KRM function{f' ({_kind_of(obj)})' if _kind_of(obj) else ''}: {PLUGIN_HINT}",
+                        self.to_user(kustomization), *at)  # fmt: skip
                 if self.gap is not None and isinstance(obj, dict) and obj.get("kind") == "ReplacementTransformer":
                     self.transformer_differences(kustomization, source if from_file else None, obj, node,
-                                                 _position_of(text, entry))  # fmt: skip
+                                                 at)  # fmt: skip
                 configured.append((obj, node))
         for obj, _ in configured:
             if isinstance(obj, dict) and obj.get("kind") == "HelmChartInflationGenerator" and index is not None:
-                self.leave_out(kustomization, field, index, where, f"{field} entry {label} configures a "
+                self.leave_out(kustomization, field, index, where, f"{label} configures a "
                                f"HelmChartInflationGenerator for {_chart_of(obj)}, which needs kustomize build "
                                "--enable-helm (it runs helm and usually fetches the chart); hooklint never passes it: "
                                "make the chart a Helm source of its own",
@@ -1627,15 +1628,15 @@ class _Inputs:
             # every string of the file, however a reader resolves its keys (a merge key, a tag)
             remote = next(_remote_strings(obj), None) or next(_remote_strings(node_strings(node)), None)
             if remote is not None and index is not None:  # a builtin's own file (PatchTransformer path)
-                self.leave_out(kustomization, field, index, where, f"{field} entry {label} configures "
-                               f"{(obj.get('kind') if isinstance(obj, dict) else None) or 'a plugin'} with "
+                self.leave_out(kustomization, field, index, where, f"{label} configures "
+                               f"{_kind_of(obj) or 'a plugin'} with "
                                f"{url_credentials(remote)!r}, which kustomize fetches: it needs the network; {FILE_HINT}")  # fmt: skip
                 return
             if remote is not None:
                 raise RenderError(
-                    f"{field} entry {label} configures {(obj.get('kind') if isinstance(obj, dict) else None) or 'a plugin'}"
+                    f"{label} configures {_kind_of(obj) or 'a plugin'}"
                     f" with {url_credentials(remote)!r}, which kustomize fetches: it needs the network; {NETWORK_HINT}",
-                    self.to_user(kustomization), *_position_of(text, entry), needs_network=True,
+                    self.to_user(kustomization), *at, needs_network=True,
                     unchecked=REMOTE_ENTRY_UNCHECKED)  # fmt: skip
 
 
@@ -1917,6 +1918,45 @@ def _plan_copy(root: str, files: Iterable[str], to_user: Callable[[str], str],
 def _kustomization_name(folder: str) -> str | None:
     """The kustomization file name in ``folder``, in Argo CD's order (``findKustomizeFile``)."""
     return next((n for n in KUSTOMIZATION_NAMES if os.path.exists(os.path.join(folder, n))), None)
+
+
+#: An ``apiVersion`` or ``kind`` a message may quote: Kubernetes' own spelling (anything else may be a value)
+_API_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9.\-]{0,62}(?:/[A-Za-z0-9][A-Za-z0-9.\-]{0,62})?")
+
+
+def _inline_like(entry: str) -> bool:
+    """Whether the ``transformers`` / ``generators`` / ``validators`` entry ``entry`` may be an
+    inline plugin configuration rather than a path: kustomize v5.5.0 reads every entry as YAML
+    objects first (``api/internal/target/kusttarget.go`` ``configureExternalGenerators`` /
+    ``configureExternalTransformers``: ``NewResMapFromBytes``, a path only when that fails), so a
+    line break, a flow mapping or list, or ``key: value`` may be one."""
+    return "\n" in entry or entry.lstrip().startswith(("{", "[")) or ": " in entry or entry.rstrip().endswith(":")
+
+
+def _kind_of(obj: Any) -> str | None:
+    """The ``kind`` of the plugin configuration ``obj`` when it is spelled as Kubernetes spells one
+    (:data:`_API_WORD`), else None: a message names the kind, never a value written there."""
+    kind = obj.get("kind") if isinstance(obj, dict) else None
+    return kind if isinstance(kind, str) and _API_WORD.fullmatch(kind) else None
+
+
+def _plugin_label(field: str, entry: str) -> str:
+    """How a message names the ``field`` entry ``entry``: ``transformers entry 'fn.yaml'`` for a
+    path; for an inline configuration (:func:`_inline_like`) never its text, which may hold a
+    secret value (attacker trial 25, B13), but ``an inline transformers entry (apiVersion x/v1, kind
+    Evil)`` from its first object, each part only when spelled as Kubernetes spells one."""
+    if not _inline_like(entry):
+        return f"{field} entry {entry!r}"
+    try:
+        first = next((n for n in yaml.compose_all(entry, Loader=go_composer(entry)) if n is not None), None)
+        obj = go_value(first) if first is not None else None
+    except (yaml.YAMLError, Unreadable, ValueError, RecursionError):
+        obj = None
+    version = obj.get("apiVersion") if isinstance(obj, dict) else None
+    parts = [f"apiVersion {version}" if isinstance(version, str) and _API_WORD.fullmatch(version) else "",
+             f"kind {_kind_of(obj)}" if _kind_of(obj) else ""]  # fmt: skip
+    shown = ", ".join(p for p in parts if p)
+    return f"an inline {field} entry" + (f" ({shown})" if shown else "")
 
 
 def _position_of(text: str, needle: str) -> tuple[int, int]:

@@ -5,7 +5,7 @@ and the sync plan.
 written and decoded from base64) and the values under keys that name a secret (:func:`secret_key`:
 ``password``, ``token``, ``credential``...; the ``value`` of a ``{name: DB_PASSWORD, value: ...}``
 entry); the ``literals``, ``files`` and ``envs`` of kustomize's ``secretGenerator``; the values files of packaged
-subcharts (``charts/*.tgz``, :func:`archive_values`) as those of unpacked ones; an ApplicationSet
+subcharts (``charts/*.tgz``, :func:`archive_secrets`) as those of unpacked ones; an ApplicationSet
 generator's parameters under such keys, for every Application it makes, wherever its template
 copies them (:attr:`SecretValues.carried`); the files an
 Application passes as Helm values (``helm.fileParameters``, ``--set-file``); and, in files that are
@@ -133,7 +133,7 @@ MAX_VALUES = 50000
 #: (:data:`~hooklint.yamlio.MAX_NODES`, and :data:`~hooklint.yamlio.MAX_EXPANDED_NODES` through
 #: aliases), so it never stops first; if it did, the values are incomplete (fail closed).
 MAX_WALK = 2_000_000
-#: Largest packaged subchart (``charts/*.tgz``) whose values are read (:func:`archive_values`).
+#: Largest packaged subchart (``charts/*.tgz``) whose files are read (:func:`archive_secrets`).
 MAX_ARCHIVE_BYTES = 16 << 20
 #: Shortest secret value: a shorter one is never searched for (it would eat the words of messages).
 MIN_LENGTH = 8
@@ -144,10 +144,15 @@ _KUSTOMIZATIONS = ("kustomization.yaml", "kustomization.yml", "kustomization")
 _YAML = (".yaml", ".yml", ".json")
 _Loader = BoundedLoader
 
-#: Placeholders: one character repeated (``xxxxxxxx``, ``********``); a template or a reference to
-#: a value kept elsewhere (``{{ .Values.x }}``, ``${VAR}``, ``$(VAR)``, argocd-vault-plugin's
-#: ``<path:...>``); a description in angle brackets (``<your-password>``).
-_PLACEHOLDER = re.compile(r"(.)\1*|.*(?:\{\{|\$\{|\$\(|<path:|<%).*|<[^<>]*>", re.DOTALL)
+#: Placeholders, whole values: one character repeated (``xxxxxxxx``, ``********``); a template or
+#: a reference to a value kept elsewhere (``{{ .Values.x }}``, ``${VAR}``, ``$(VAR)``,
+#: argocd-vault-plugin's ``<path:...>``, ``<% ... %>``); a description in angle brackets
+#: (``<your-password>``: letters, spaces, ``-`` and ``_``). Only whole: ``changeme-Xk3...``,
+#: ``Xk3$(Lp9...``, ``${TOKEN:-Qw8e...}`` and ``<Zq9x...>`` are secrets (attacker trial 25, B5).
+_PLACEHOLDER = re.compile(r"(.)\1*|\{\{.*\}\}|\$\{[A-Za-z_][\w.]*\}|\$\([A-Za-z_][\w.]*\)|<path:[^<>]*>|<%.*%>"
+                          r"|<[A-Za-z][A-Za-z _-]*>", re.DOTALL)
+#: A string literal inside a template (``{{ .Values.x | default "s3cret" }}``): a secret itself.
+_TEMPLATE_LITERAL = re.compile(r'"((?:[^"\\\n]|\\.){8,4096})"|`([^`]{8,4096})`')
 #: Placeholder words, compared without case and separators (``change-me``, ``CHANGE_ME``).
 _PLACEHOLDER_WORDS = frozenset(
     "changeme changeit replaceme placeholder password passw0rd secret secretvalue redacted example dummy default "
@@ -173,14 +178,16 @@ _PEM_ARMOUR = re.compile(r"-----(?:BEGIN|END) [A-Z0-9 ]+-----")
 
 
 def placeholder(value: str) -> bool:
-    """Whether ``value`` is a placeholder rather than a secret: :data:`_PLACEHOLDER`, or one of
-    :data:`_PLACEHOLDER_WORDS` or starting like ``your-...``/``change-me-...`` once its case and
-    separators are dropped."""
+    """Whether ``value`` is a placeholder rather than a secret: :data:`_PLACEHOLDER` whole, or one
+    of :data:`_PLACEHOLDER_WORDS` or, without a digit, starting like ``your-...``/``change-me-...``,
+    once its case and separators are dropped (``changeme-Zq9x...`` and ``Insert9Qr7...`` are
+    secrets: attacker trial 25, B5)."""
     text = value.strip()
     if _PLACEHOLDER.fullmatch(text):
         return True
     word = _letters_of(text).lower()
-    return len(set(word)) <= 1 or word in _PLACEHOLDER_WORDS or word.startswith(_PLACEHOLDER_STARTS)
+    return len(set(word)) <= 1 or word in _PLACEHOLDER_WORDS or (
+        word.startswith(_PLACEHOLDER_STARTS) and not any(char.isdigit() for char in word))
 
 
 _LITERAL_SOURCES = "literal sources ["
@@ -338,6 +345,9 @@ class SecretValues:
             self.left_out(f"more than {MAX_VALUES:,} secret values")
             return
         text = value.strip()
+        if text.startswith("{{") and text.endswith("}}"):  # a template's literals are secrets (trial 25, B8)
+            for literal in _TEMPLATE_LITERAL.finditer(text):
+                self.add(literal.group(1) or literal.group(2), key)
         if len(text) < MIN_LENGTH or text in _NOT_SECRET or placeholder(text):
             return
         self.secrets.setdefault(text, key)
@@ -355,8 +365,7 @@ class SecretValues:
         """:meth:`add` ``value`` and, when it is base64 of UTF-8 text (a Secret's ``data``), what it decodes to."""
         self.add(value, key)
         if isinstance(value, str):
-            decoded = _decoded(value)
-            if decoded is not None:
+            for decoded in _decoded_texts(value):
                 self.add(decoded, key)
 
     def add_stored(self, value: object, key: str = "", *, encoded: bool = False) -> None:
@@ -371,7 +380,7 @@ class SecretValues:
             self.add(value, key)
         if isinstance(value, bytes):
             value = value.decode("utf-8", "replace")
-        for text in (value, _decoded(value) if encoded and isinstance(value, str) else None):
+        for text in (value, *(_decoded_texts(value) if encoded and isinstance(value, str) else ())):
             if isinstance(text, str) and text.strip() in self.secrets:
                 self.stored.add(text.strip())
 
@@ -416,6 +425,45 @@ def _decoded(value: str) -> str | None:
     # text: every character printable or white space (a value with a trailing CR, a tab or a
     # no-break space is text a template prints; attacker trial 24, B7)
     return decoded if decoded.isprintable() or "\n" in decoded or all(c.isprintable() or c.isspace() for c in decoded) else None
+
+
+#: What splits bytes that are not all text into the pieces :func:`_decoded_texts` registers: an
+#: invalid byte (a lone surrogate of ``surrogateescape``), U+FFFD, and the C0 and C1 controls but
+#: white space (NUL, ESC, DEL).
+_UNDECODED = re.compile("[\ud800-\udfff\ufffd\x00-\x08\x0e-\x1f\x7f-\x9f]+")
+
+
+def _decoded_texts(value: str) -> list[str]:
+    """What the base64 ``value`` (a Secret's ``data``) decodes to, as texts a message may quote:
+    :func:`_decoded` when that is text; else, after a byte order mark (UTF-8's, or UTF-16's, which
+    decodes the rest as UTF-16; UTF-16 without one when every other byte is zero, as ASCII text
+    in UTF-16 is), the pieces between invalid bytes and control characters, each of at least
+    :data:`MIN_LENGTH` characters, unless they are more than one in eight (bytes that are no text:
+    their printable runs are no value a template prints) (attacker trial 25, B11: a BOM, UTF-16 or a stray ``\\xff`` or
+    NUL hid the value, which a template printing ``b64dec`` or a user copying it shows). Empty for
+    no base64."""
+    whole = _decoded(value)
+    if whole is not None:
+        return [whole]
+    compact = "".join(value.split())
+    if len(compact) < 4 or len(compact) % 4:
+        return []
+    try:
+        raw = base64.b64decode(compact, validate=True)
+    except (binascii.Error, ValueError):
+        return []
+    if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        text = raw[: len(raw) // 2 * 2].decode("utf-16", "replace")
+    elif len(raw) >= 2 * MIN_LENGTH and not any(raw[1::2]) and raw[::2].isascii():
+        text = raw.decode("utf-16-le", "replace")
+    elif len(raw) >= 2 * MIN_LENGTH and not any(raw[::2]) and raw[1::2].isascii():
+        text = raw.decode("utf-16-be", "replace")
+    else:
+        text = raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8", "surrogateescape")
+    if sum(map(len, _UNDECODED.findall(text))) * 8 > len(text):  # binary (a DER certificate, a keystore)
+        return []
+    pieces = [piece.strip() for piece in _UNDECODED.split(text)]
+    return [piece for piece in pieces if len(piece) >= MIN_LENGTH]
 
 
 def merged(*parts: SecretValues) -> SecretValues:
@@ -1104,9 +1152,14 @@ def _embedded(name: str, text: str, found: SecretValues) -> None:
     Secret's env file was printed in HL012)."""
     inner = SecretValues()
     _plain_text(name, text, inner)
+    if name.lower().endswith(_YAML) or text.lstrip()[:1] in ("{", "["):  # parsed too: a !!binary key
+        _yaml_text(text, inner)  # (attacker trial 25, B12), a nested mapping
     for match in _FLOW_PAIR.finditer(text):
         if secret_key(match.group(1)):
             inner.add(match.group(2), match.group(1))
+            decoded = _decoded(match.group(2)) if match.group(1) == "auth" else None
+            if decoded is not None and ":" in decoded:  # a registry's auth: base64 of user:password
+                inner.add(decoded.split(":", 1)[1], "auth")
     for value, key in inner.secrets.items():
         found.add_stored(value, key)
 
@@ -1150,12 +1203,35 @@ def value_secrets(texts: Iterable[str], parameters: Iterable[tuple[str, str]] = 
     found = SecretValues()
     for text in texts:
         _yaml_text(text, found, "a values file")
+    parameter_secrets(parameters, found)
+    return found
+
+
+def parameter_secrets(parameters: Iterable[tuple[str, str]], found: SecretValues) -> None:
+    """Add to ``found`` the values of an Application's Helm ``parameters`` (``(name, value)``): the
+    value of one whose name is a secret's is a secret, any other one public; and every value the
+    name itself assigns under a path with a key naming a secret (:func:`secret_key`). Argo CD
+    passes each as ``--set name=value`` with only the value escaped (``util/helm/cmd.go``
+    ``cleanSetParameters``, v3.5.1), so Helm's parser reads a name holding ``=`` and ``,`` as more
+    assignments (``x=1,db.token=...,y`` sets ``db.token``: attacker trial 25, B10); each is read
+    with Helm's own parser (:func:`~hooklint.sources.render.strvals.assignments`: up to an error,
+    where Helm stops too), a secret wherever the application writes it (:meth:`SecretValues.add_carried`:
+    the walk of the Application takes the parameter's name for a name, which hides no secret)."""
+    from hooklint.sources.render.strvals import assignments  # noqa: PLC0415 - only for parameters
+
     for name, value in parameters:
         if secret_key(name):
             found.add(value, name)
         else:
             found.add_public(value)
-    return found
+        if "=" not in name:
+            continue
+        for assigned in assignments(f"{name}=")[0]:
+            keys = [k for k in assigned.path if isinstance(k, str) and secret_key(k)]
+            if keys:
+                texts = assigned.value if isinstance(assigned.value, tuple) else (assigned.value,)
+                for text in texts:  # a secret though written in the parameter's name (a name, to the walk)
+                    found.add_carried(text, keys[-1])
 
 
 def redact_message(message: str, inputs: Iterable[str], root: str, *, helm: bool = False,
@@ -1215,6 +1291,18 @@ def _file_text(path: str, shown: str, text: str, root_real: str | None, found: S
     else:  # Helm's .Files cannot read templates/: only a data file's folders make it a secret
         folders = () if _template(shown) else shown.replace(os.sep, "/").split("/")[:-1]
         _plain_text(os.path.basename(path), text, found, folders)
+    if _template(shown) and _SECRET_KIND.search(text):
+        # a template that makes a Secret: a literal in its actions may be its value, however the
+        # template carries it there ({{- $pw := "..." }} ... {{ $pw }}: attacker trial 25, B8)
+        for action in _ACTION.finditer(text):
+            for literal in _TEMPLATE_LITERAL.finditer(action.group()):
+                found.add(literal.group(1) or literal.group(2))
+
+
+#: ``kind: Secret`` in a template (the kind may be quoted).
+_SECRET_KIND = re.compile(r"""^\s*kind:\s*["']?Secret\b""", re.MULTILINE)
+#: A template action, ``{{ ... }}`` (at most 4 kB: linear).
+_ACTION = re.compile(r"\{\{.{0,4096}?\}\}", re.DOTALL)
 
 
 def _template(path: str) -> bool:
@@ -1254,15 +1342,12 @@ def _archive_files(path: str, shown: str, found: SecretValues) -> None:
         _file_text(member, member, content.decode("utf-8", "replace").removeprefix("\ufeff"), None, found)
 
 
-def archive_values(path: str) -> list[str]:
-    """The ``values.yaml`` texts of the packaged chart ``path`` (a ``charts/*.tgz``, nested ones
-    included: :func:`hooklint.sources.repository.charts.packaged_values`, bounded as the schema scan reads an
-    archive); none when it is no regular file of at most :data:`MAX_ARCHIVE_BYTES`."""
-
-    from hooklint.sources.repository.charts import packaged_values  # noqa: PLC0415 - tarfile, only for a packaged chart
-
-    data = _read(path, raw=True, limit=MAX_ARCHIVE_BYTES)
-    return packaged_values(data) if data else []
+def archive_secrets(path: str, root_real: str, found: SecretValues) -> None:
+    """Add to ``found`` the secret values of every file of the packaged chart ``path`` (a
+    ``charts/*.tgz`` inside ``root_real``, the resolved repository top: :func:`_archive_files`), or
+    say why they may be incomplete (an archive not read whole): a chart's values for its findings
+    (:func:`hooklint.sources.render.chart_value_secrets`)."""
+    _archive_files(path, os.path.relpath(facts.realpath(path), root_real), found)
 
 
 def _plain_text(name: str, text: str, found: SecretValues, folders: Iterable[str] = ()) -> None:
@@ -1683,10 +1768,26 @@ _IDENTITY_KEYS = frozenset(("name", "namespace", "generateName", "labels", "rele
                             "nameOverride"))  # fmt: skip
 #: Keys under a key that names a secret whose values are none (``auth.username``, ``auth.database``,
 #: a ``secretGenerator``'s ``files`` and ``envs``, which name files).
-_NOT_SECRET_LEAF = re.compile(r"(?:user(?:name)?|users|database|db(?:name)?|host(?:name)?|port|url|uri|endpoint|"
+_NOT_SECRET_LEAF = re.compile(r"(?:user(?:name)?|users|database|host(?:name)?|port|"
                               r"enabled|type|mode|version|path|file(?:name)?|namespace|realm|issuer|audience|"
                               r"scopes?|method|provider|policy|files|envs?|behavior|options)$",
                               re.IGNORECASE)  # fmt: skip
+
+
+_BINARY = "tag:yaml.org,2002:binary"
+
+
+def _key_text(key: yaml.Node) -> str:
+    """A mapping key as go-yaml reads it: a scalar's text, a ``!!binary`` one decoded
+    (``? !!binary cGFzc3dvcmQ=`` is the key ``password``: attacker trial 25, B9); "" for any other."""
+    if key.__class__ is not yaml.ScalarNode:
+        return ""
+    if key.tag == _BINARY:
+        try:
+            return base64.b64decode("".join(key.value.split()), validate=True).decode("utf-8", "replace")
+        except (binascii.Error, ValueError):
+            return key.value
+    return key.value
 
 
 def _as_go_reads(node: yaml.MappingNode, written: list[tuple[yaml.Node, yaml.Node]] | None = None,
@@ -1700,7 +1801,7 @@ def _as_go_reads(node: yaml.MappingNode, written: list[tuple[yaml.Node, yaml.Nod
     Secret for go-yaml as ``kind: Secret`` does (attack 11 item 6)."""
     if written is None:
         written = list(written_pairs(node, strict=False))
-    pairs = [(k.value if k.__class__ is yaml.ScalarNode else "", v) for k, v in written]
+    pairs = [(_key_text(k), v) for k, v in written]
     kinds = [v.value for k, v in pairs if k == "kind" and v.__class__ is yaml.ScalarNode]
     kind = "Secret" if "Secret" in kinds else (kinds[-1] if kinds else None)
     name = next((v for k, v in reversed(pairs) if k == "name"), None)
@@ -1942,11 +2043,7 @@ def render_error_redactor(error: RenderError, folder: str, root: str, *, helm: b
     errors with the same inputs (the omissions of one partial rendering)."""
     inputs: Iterable[str] = error.inputs or _files_under(folder)
     found = secret_values(inputs, root, helm=helm, extra_values=[text for text in extra_values if text])
-    for name, value in parameters:
-        if secret_key(name):
-            found.add(value, name)
-        else:
-            found.add_public(value)
+    parameter_secrets(parameters, found)
     file_parameter_secrets(file_parameters, folder, root, found)
     for identity in names:
         if identity:

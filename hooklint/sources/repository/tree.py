@@ -65,6 +65,16 @@ def escaping_target(path: str, root: str) -> str | None:
     return None if within(real, facts.realpath(root)) else real
 
 
+def folder_link_out(path: str) -> str | None:
+    """Where the symbolic link to a folder ``path`` leads (its real path) when that is outside its
+    repository (:func:`repository_root` of its folder), else None. Argo CD's repo server refuses a
+    repository holding one before it renders anything (``util/app/path/path.go``
+    ``CheckOutOfBoundsSymlinks``, called in ``reposerver/repository/repository.go``: "repository
+    contains out-of-bounds symlinks"), though its walk of a directory source never follows it: the
+    walk lists it as a file, which is HL007 where it is loaded (attacker trial 25, B16), never read."""
+    return escaping_target(path, repository_root(os.path.dirname(path) or "."))
+
+
 def outside_repository(path: str, target: str) -> LoadedFile:
     """The stand-in for a file of the repository that is a symbolic link (or lies below one) to
     ``target`` outside it: no content, one HL007 at 1:1; ``target`` is never read."""
@@ -275,7 +285,8 @@ def walk(root: str, errors: list[InputError], notices: list[str] | None = None, 
     them in practice, and tool folders hold YAML that no sync applies; name one to lint it. With
     ``hidden`` (a directory source with ``recurse``, whose walk Argo CD does not prune by name:
     ``getPotentiallyValidManifests``, v3.5.1) they are, but ``.git``.
-    Symbolic links to folders are not followed; dangling links to files are listed like any file
+    Symbolic links to folders are not followed, but one leading out of the repository is listed like
+    a file (:func:`folder_link_out`); dangling links to files are listed like any file
     (:func:`group_applications` leaves them out). Unreadable folders are added to ``errors``. A folder Argo CD types Helm
     (:func:`type_of_names`: the last of its names ending in ``Chart.yaml`` or naming a kustomization
     ends in ``Chart.yaml``) is a Helm chart, which Argo CD renders with Helm: its ``Chart.yaml``
@@ -299,6 +310,8 @@ def walk(root: str, errors: list[InputError], notices: list[str] | None = None, 
                                          or any(is_manifest_name(n) and not n.startswith(".") for n in files)):
             in_tree.add(folder)
         linked = [d for d in dirs if links.get(os.path.join(folder, d))]  # a file to filepath.Walk (lstat)
+        # a link to a folder out of the repository is listed as a file: its HL007 says where it leads
+        found.extend(os.path.join(folder, d) for d in linked if folder_link_out(os.path.join(folder, d)) is not None)
         facts.note_names(folder, tuple(files + linked))  # source_type asks again: no second listing
         facts.note_listing(folder, dirs, files, links)  # realpath and git_root ask no lstat/stat of what it saw
         if type_of_names(files + linked)[0] == HELM:
