@@ -84,6 +84,7 @@ def _printed(repo, name: str, text: str) -> tuple[int, str]:
     ("app.conf", f"password: |\n  line-one\n\n  {SECRET}\nuser: app\n", {f"line-one\n{SECRET}": "password"}),
     ("app.ini", f"[db]\npassword =\n\n    {SECRET}\nuser = app\n", {SECRET: "password"}),  # blank lines inside
     ("app.conf", "password = x\n\n  user = app-user-1\n", {}),  # a blank line after a value of one line ends it
+    ("app.json5", f'{{\n  "password":\n      "{SECRET}",\n  "user": "app-user-1"\n}}\n', {SECRET: "password"}),
 ])  # fmt: skip
 def test_multi_line_values_and_secret_sections_are_read(name, text, expected):
     assert _plain(name, text) == expected
@@ -213,8 +214,9 @@ def test_other_spellings_are_read(name, text, expected):
 
 def test_a_commented_out_line_of_a_yaml_file_is_read(tmp_path):
     """cm1: the parse drops comments; the renderer prints the file with them."""
-    write(tmp_path, {"c/files/app.yaml": f"db:\n  # password: {SECRET}\n  user: app-user-1\n"})
-    assert secret_values([str(tmp_path / "c/files/app.yaml")], str(tmp_path)).secrets == {SECRET: "password"}
+    write(tmp_path, {"c/files/app.yaml": f"db:\n  # password: {SECRET}\n  user: app-user-1 # token: {SECRET}B\n"})
+    assert secret_values([str(tmp_path / "c/files/app.yaml")], str(tmp_path)).secrets == {
+        SECRET: "password", f"{SECRET}B": "token"}
 
 
 @needs_helm

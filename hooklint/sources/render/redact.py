@@ -1534,7 +1534,8 @@ def _continued(lines: list[str], index: int, rest: str) -> tuple[str, int]:
             if line.strip() and len(line) - len(line.lstrip()) <= indent:
                 break
             match = _ASSIGNMENT.match(line)
-            pieces.append(line[match.end():].strip() if match is not None and not value else line.strip())
+            piece = line[match.end():] if match is not None and not value else line
+            pieces.append(assigned(piece).strip("'\""))  # a JSON value on the next line: "s3cret",
     elif value.endswith("\\"):
         pieces.append(value[:-1].strip())
         for line in following:
@@ -1590,14 +1591,15 @@ _PRIVATE_KEY_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]{0,64}PRIVATE KEY-----")
 
 
 def _commented(text: str, found: SecretValues) -> None:
-    """The secret values of the commented-out lines of a YAML ``text`` (``# password: s3cret``,
-    which the parse drops and a renderer prints with the file: attacker trial 25, B15), each read
-    as a plain text line is (:func:`_line_secrets`)."""
+    """The secret values of the comments of a YAML ``text`` (``# password: s3cret``, which the parse
+    drops and a renderer prints with the file: attacker trial 25, B15), each read as a plain text
+    line is (:func:`_line_secrets`)."""
     if "#" not in text:
         return
     for line in text.splitlines():
-        if line.lstrip().startswith("#"):
-            for key, rest in _line_secrets(line, False):
+        at = line.find("#")
+        if at >= 0:  # a comment line, or a comment after a value (``user: app # password: s3cret``)
+            for key, rest in _line_secrets(line[at:], False):
                 found.add(assigned(rest).strip("'\""), key)
 
 
