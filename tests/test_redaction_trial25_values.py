@@ -31,6 +31,7 @@ SECRET = "Zq9xW7vK2mPLr4"
     ("your-password-here", True), ("CHANGE_ME_PLEASE", True),
     (f"changeme-{SECRET}", False), ("Xk3$(Lp9Qr7Zt2", False), ("Insert9Qr7Zt2Lp", False),
     ("${TOKEN:-Qw8eRt6yUi4oP2}", False), (f"<{SECRET}>", False), (f"{SECRET}{{{{", False),
+    ("{{ randAlphaNum 16 }}", True), ("{{- $x -}}", True), (f"{{{{ {SECRET} }}}}", False),  # a word in braces
 ])  # fmt: skip
 def test_only_a_whole_placeholder_is_one(value, expected):
     """B5: a template, reference or placeholder word only as the whole value."""

@@ -148,8 +148,10 @@ _Loader = BoundedLoader
 #: a reference to a value kept elsewhere (``{{ .Values.x }}``, ``${VAR}``, ``$(VAR)``,
 #: argocd-vault-plugin's ``<path:...>``, ``<% ... %>``); a description in angle brackets
 #: (``<your-password>``: letters, spaces, ``-`` and ``_``). Only whole: ``changeme-Xk3...``,
-#: ``Xk3$(Lp9...``, ``${TOKEN:-Qw8e...}`` and ``<Zq9x...>`` are secrets (attacker trial 25, B5).
-_PLACEHOLDER = re.compile(r"(.)\1*|\{\{.*\}\}|\$\{[A-Za-z_][\w.]*\}|\$\([A-Za-z_][\w.]*\)|<path:[^<>]*>|<%.*%>"
+#: ``Xk3$(Lp9...``, ``${TOKEN:-Qw8e...}`` and ``<Zq9x...>`` are secrets (attacker trial 25, B5); and
+#: a template only when it reads as one (a field, a variable, a call with arguments: ``{{ Zq9x...
+#: }}`` is a word in braces, a secret).
+_PLACEHOLDER = re.compile(r"(.)\1*|\{\{-?\s*(?:[.$(\"]|[A-Za-z_]\w*\s+\S|end\b|else\b).*\}\}|\$\{[A-Za-z_][\w.]*\}|\$\([A-Za-z_][\w.]*\)|<path:[^<>]*>|<%.*%>"
                           r"|<[A-Za-z][A-Za-z _-]*>", re.DOTALL)
 #: A string literal inside a template (``{{ .Values.x | default "s3cret" }}``): a secret itself.
 _TEMPLATE_LITERAL = re.compile(r'"((?:[^"\\\n]|\\.){8,4096})"|`([^`]{8,4096})`')
