@@ -468,11 +468,38 @@ def _aggregated(role: Manifest, ctx: Context, seen: set[str]) -> tuple[list[Mapp
     ``syncClusterRole``); ``seen``: the roles already followed (a selection cycle)."""
     rule = get_map(role.body, "aggregationRule")
     selectors = rule.get("clusterRoleSelectors") if rule is not None else None
+    if not isinstance(selectors, Seq):
+        return [], [], []
+    return _gather(selectors, role.name, ctx, seen)
+
+
+#: The ``aggregationRule`` of each built-in ClusterRole that has one (``bootstrappolicy/policy.go``
+#: ``ClusterRoles``): ``admin`` selects ``aggregate-to-admin``, ``edit`` ``aggregate-to-edit`` and
+#: ``view`` ``aggregate-to-view``, each ``"true"``. The aggregation controller gives them the rules
+#: of every ClusterRole of the cluster so labelled, the lint run's own included; ``edit`` carries
+#: ``aggregate-to-admin`` and ``view`` ``aggregate-to-edit``, so what ``view`` gathers ``edit`` and
+#: ``admin`` hold too.
+BUILT_IN_AGGREGATED = ("admin", "edit", "view")
+
+
+def _built_in_aggregated(name: str, ctx: Context, seen: set[str]) -> tuple[list[Mapping], list[str], list[str]]:
+    """:func:`_aggregated` for the built-in ClusterRole ``name`` of :data:`BUILT_IN_AGGREGATED`
+    (the lint run defines no ClusterRole of that name): the rules its ``aggregationRule`` gathers
+    from the lint run's ClusterRoles (and, through ``edit`` and ``view``, from theirs), those roles
+    as a message names them, and no unseen selector (what the cluster's other roles add to ``view``,
+    ``edit`` and ``admin`` is the cluster's own, not this application's)."""
+    selector = {"matchLabels": {_AGGREGATE_TO + name: "true"}}
+    rules, gathered, _ = _gather([selector], name, ctx, seen, built_in=False)
+    return rules, gathered, []
+
+
+def _gather(selectors: list, self_name: str | None, ctx: Context, seen: set[str],
+            built_in: bool = True) -> tuple[list[Mapping], list[str], list[str]]:
+    """:func:`_aggregated` for ``selectors`` of the ClusterRole ``self_name``; without ``built_in``,
+    the rules and names of the lint run's roles only (a built-in role's own rules are known)."""
     rules: list[Mapping] = []
     gathered: list[str] = []
     unseen: list[str] = []
-    if not isinstance(selectors, Seq):
-        return rules, gathered, unseen
     own = {r.name: r for r in ctx.by_kind.get("ClusterRole", []) if r.name and r.group == RBAC_GROUP}
     known = [*((name, dict([_BOOTSTRAPPING, *labels.items()]), held, f"the built-in ClusterRole '{name}'")
                for name, (labels, held) in BUILT_IN_ROLES.items()),
@@ -484,7 +511,7 @@ def _aggregated(role: Manifest, ctx: Context, seen: set[str]) -> tuple[list[Mapp
         matched = False
         for name, other in own.items():
             written = get_map(other.metadata, "labels")  # None without metadata or labels
-            if name == role.name or not selects(selector, written or {}):
+            if name == self_name or not selects(selector, written or {}):
                 continue  # the controller leaves the role itself out
             matched = True
             if name in seen:
@@ -499,15 +526,24 @@ def _aggregated(role: Manifest, ctx: Context, seen: set[str]) -> tuple[list[Mapp
             if name in own or not selects(selector, labels):
                 continue
             matched = True
-            if name in seen:
+            if name in seen or name == self_name:
                 continue
-            seen.add(name)
-            rules.extend(held)
-            if shown:
-                gathered.append(shown)
+            if built_in:  # the built-in chain (admin, edit, view) has no cycle: only what is gathered is seen
+                seen.add(name)
+                rules.extend(held)
+                gathered.extend([shown] if shown else [])
+            if name in BUILT_IN_AGGREGATED:  # what the lint run's roles add to view, edit or admin
+                more, names, _ = _built_in_aggregated(name, ctx, seen)
+                rules.extend(more)
+                gathered.extend(names)
         if _valid_selector(selector) and not (matched and _provable(selector)):
             unseen.append(_flow(selector))
     return rules, gathered, unseen
+
+
+def _shown(gathered: list[str]) -> str:
+    """The roles an aggregation gathers as a message names them: the first three, then a count."""
+    return ", ".join(gathered[:3]) + (f" and {len(gathered) - 3} more" if len(gathered) > 3 else "")
 
 
 def _flow(value: object) -> str:
@@ -670,17 +706,21 @@ class _Judge:
         role = self.ctx.find(role_kind, namespace, role_name)
         gathered: list[str] = []
         if role is None:
+            more: list[Mapping] = []
+            if role_kind == "ClusterRole" and role_name in BUILT_IN_AGGREGATED:
+                more, gathered, _ = _built_in_aggregated(role_name, self.ctx, {role_name})
             if role_kind == "ClusterRole" and role_name in BUILT_IN_WRITER_ROLES:
-                return (f"the built-in ClusterRole '{role_name}'",
-                        f"binds it to the built-in ClusterRole '{role_name}', {BUILT_IN_WRITER_ROLES[role_name]}")
+                writer = f"binds it to the built-in ClusterRole '{role_name}', {BUILT_IN_WRITER_ROLES[role_name]}"
+                added = self._gathered_grants(more, gathered, namespace, cluster_wide)
+                return f"the built-in ClusterRole '{role_name}'", writer + (f", and {added}" if added else "")
             if role_kind == "ClusterRole" and role_name in ARGOCD_CLUSTER_ROLES:
                 rules: list[Mapping] = list(ARGOCD_CLUSTER_ROLES[role_name][1])
                 named = f"Argo CD's ClusterRole '{role_name}'"
                 through = named + " (not in this application: the rules Argo CD's stock install gives it)"
-            elif role_kind != "ClusterRole" or role_name not in BUILT_IN_ROLES:
+            elif role_kind != "ClusterRole" or (role_name not in BUILT_IN_ROLES and not more):
                 return None
             else:
-                rules = list(BUILT_IN_ROLES[role_name][1])
+                rules = [*BUILT_IN_ROLES.get(role_name, ({}, ()))[1], *more]
                 named = through = f"the built-in ClusterRole '{role_name}'"
         else:
             written = role.body.get("rules")
@@ -697,11 +737,27 @@ class _Judge:
         if not grants:
             return None
         grants = _grants_phrase(grants, privileged)
-        if gathered and role is not None:
-            shown = ", ".join(gathered[:3]) + (f" and {len(gathered) - 3} more" if len(gathered) > 3 else "")
-            through += f" (its aggregationRule gathers the rules of {shown})"
+        if gathered and role_kind == "ClusterRole":
+            through += f" (its aggregationRule gathers the rules of {_shown(gathered)})"
         return (f"{named}, which grants {grants[0][1].split(' (')[0]}",
                 f"grants {', and '.join(phrase for _, phrase in grants)} through {through}")
+
+    def _gathered_grants(self, rules: list[Mapping], gathered: list[str], namespace: str | None,
+                         cluster_wide: bool) -> str | None:
+        """What ``rules``, gathered from the roles ``gathered`` names into a built-in writer role
+        (:func:`_built_in_aggregated`), grant that HL106 reports, as a binding's message adds it
+        (``grants every verb on every resource cluster-wide through the rules its aggregationRule
+        gathers from ClusterRole 'extra'``), else None."""
+        privileged = None if cluster_wide else self.privileged(namespace)
+        argocd_where = "cluster-wide" if cluster_wide else self.argocd_where(namespace)
+        grants: list[tuple[int, str]] = []
+        for rule in rules:
+            grants.extend(g for g in _rule_grants(rule, cluster_wide, self, privileged, argocd_where) if g not in grants)
+        if not grants:
+            return None
+        grants = _grants_phrase(grants, privileged)
+        return (f"grants {', and '.join(phrase for _, phrase in grants)} through the rules its aggregationRule "
+                f"gathers from {_shown(gathered)}")
 
     def privileged(self, namespace: str | None) -> str | None:
         """How a message names ``namespace`` when its ServiceAccounts and Secrets hold the cluster,
