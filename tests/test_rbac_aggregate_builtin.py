@@ -102,3 +102,21 @@ def test_edit_and_admin_hold_what_the_chain_gathers(tmp_path, monkeypatch, role:
 def test_view_holds_nothing_of_edit_or_admin(tmp_path, monkeypatch, label: str) -> None:
     """Rules labelled for edit or admin do not reach view: no noise, exit 0."""
     assert lint(tmp_path, monkeypatch, "view", label, EVERYTHING) == (0, [])
+
+
+def test_an_aggregation_selecting_view_gathers_what_the_run_adds_to_view(tmp_path, monkeypatch) -> None:
+    """A ClusterRole of the run selecting ``aggregate-to-edit`` gathers the built-in view, and with
+    it the ``*`` on ``*`` the run adds to view (only edit's rules were counted before)."""
+    sneaky = ('---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: sneaky}\n'
+              'aggregationRule:\n  clusterRoleSelectors: [{matchLabels: {rbac.authorization.k8s.io/aggregate-to-edit: "true"}}]\n'
+              'rules: []\n')  # fmt: skip
+    code, lines = lint(tmp_path, monkeypatch, "sneaky", "view", EVERYTHING + "\n" + sneaky)
+    assert code == 1
+    assert lines == [
+        HEAD + "grants every resource with every verb, and impersonate on serviceaccounts (it can act as any user, group "
+        "or ServiceAccount it names), and running pods cluster-wide (create, update and patch on pods, "
+        "replicationcontrollers, daemonsets, deployments, replicasets, statefulsets, cronjobs, jobs; create on "
+        "pods/exec, pods/attach: it can run code as any ServiceAccount of any namespace, with that namespace's "
+        "Secrets), and issuing tokens cluster-wide (create on serviceaccounts/token: a token for any ServiceAccount "
+        "of any namespace), and reading secrets cluster-wide through ClusterRole 'sneaky' (its aggregationRule "
+        "gathers the rules of the built-in ClusterRole 'system:aggregate-to-edit', ClusterRole 'extra')" + TAIL]
