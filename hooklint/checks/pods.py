@@ -5,6 +5,8 @@ Secrets among them."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from hooklint.checks import Context
 from hooklint.findings import Span
 from hooklint.model import RUN_TO_COMPLETION_KINDS, Manifest, PodSpec, get_map
@@ -87,12 +89,18 @@ def token_secrets(m: Manifest, pod: PodSpec, ctx: Context) -> list[tuple[str, st
     ServiceAccount. The token controller writes that ServiceAccount's token into the Secret
     (``pkg/controller/serviceaccount/tokens_controller.go``), so the pod holds it wherever it is
     mounted and whatever ``automountServiceAccountToken`` says (that field only governs the volume
-    the ServiceAccount admission plugin adds)."""
-    volumes = list(pod.volumes())
-    if not volumes:  # most hooks: their containers need not be read
-        return []
-    mounted = mounted_volumes(m, pod)
+    the ServiceAccount admission plugin adds); and those a container reads into its environment,
+    an ``env`` entry's ``valueFrom.secretKeyRef.name`` or an ``envFrom`` entry's ``secretRef.name``
+    (the kubelet copies the Secret's ``token`` into the variable: attacker trial 26, B3; such a
+    field path holds ``env``, which :func:`token_verb` words)."""
     out: list[tuple[str, str, Span, Manifest]] = []
+    if ctx.by_kind.get("Secret"):  # no Secret in the application: no token Secret to read
+        for container in m.containers(pod):
+            _env_token_secrets(m, container, ctx, out)
+    volumes = list(pod.volumes())
+    if not volumes:  # most hooks: their containers' mounts need not be read
+        return out
+    mounted = mounted_volumes(m, pod)
     for volume, path in volumes:
         if volume.get("name") not in mounted:
             continue
@@ -116,3 +124,36 @@ def token_secrets(m: Manifest, pod: PodSpec, ctx: Context) -> list[tuple[str, st
             if isinstance(account, str) and account:
                 out.append((account, field, holder.value_span(key), found))
     return out
+
+
+def _token_account(m: Manifest, name: object, ctx: Context) -> tuple[str, Manifest] | None:
+    """The ServiceAccount and Secret of ``name`` when it names a token Secret of the application in
+    ``m``'s namespace (:func:`find_loose`, :data:`SA_TOKEN_TYPE`, :data:`SA_NAME_ANNOTATION`)."""
+    found = find_loose(ctx, "Secret", m.namespace, name) if isinstance(name, str) and name else None
+    if found is None or found.body.get("type") != SA_TOKEN_TYPE:
+        return None
+    annotations = get_map(found.metadata, "annotations")
+    account = annotations.get(SA_NAME_ANNOTATION) if annotations is not None else None
+    return (account, found) if isinstance(account, str) and account else None
+
+
+def _env_token_secrets(m: Manifest, container: Any, ctx: Context, out: list[tuple[str, str, Span, Manifest]]) -> None:
+    """Add to ``out`` the token Secrets ``container`` reads into its environment (:func:`token_secrets`)."""
+    env = container.body.get("env")
+    for i, entry in enumerate(env if isinstance(env, Seq) else []):
+        ref = get_map(get_map(entry, "valueFrom"), "secretKeyRef")
+        hit = _token_account(m, ref.get("name"), ctx) if ref is not None else None
+        if ref is not None and hit is not None:
+            out.append((hit[0], f"{container.path}.env[{i}].valueFrom.secretKeyRef.name", ref.value_span("name"), hit[1]))
+    env_from = container.body.get("envFrom")
+    for i, entry in enumerate(env_from if isinstance(env_from, Seq) else []):
+        ref = get_map(entry, "secretRef")
+        hit = _token_account(m, ref.get("name"), ctx) if ref is not None else None
+        if ref is not None and hit is not None:
+            out.append((hit[0], f"{container.path}.envFrom[{i}].secretRef.name", ref.value_span("name"), hit[1]))
+
+
+def token_verb(field: str) -> str:
+    """How a message says a pod holds a token Secret named at ``field`` (:func:`token_secrets`):
+    ``reads`` (into a container's environment) or ``mounts``."""
+    return "reads" if ".env[" in field or ".envFrom[" in field else "mounts"

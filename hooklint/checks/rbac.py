@@ -8,7 +8,7 @@ from typing import Callable, Iterator, Mapping, TypeVar
 
 from hooklint import argocd
 from hooklint.checks import Context, Hit, check
-from hooklint.checks.pods import SA_NAME_ANNOTATION, pods_in_scope, runs, token_secrets, find_loose
+from hooklint.checks.pods import SA_NAME_ANNOTATION, pods_in_scope, runs, token_secrets, token_verb, find_loose
 from hooklint.findings import Span
 from hooklint.model import RBAC_GROUP, Grantee, Manifest, PodSpec, binding_grantee, binding_grantees, get_map, resource_match, selects, verb_matches
 from hooklint.yamlio import Map, Seq
@@ -1081,7 +1081,7 @@ def _identities(m: Manifest, pod: PodSpec, ctx: Context) -> list[tuple[str, str,
             pod.field_path("serviceAccountName"))]  # fmt: skip
     for account, field, span, secret in token_secrets(m, pod, ctx):
         if account != sa_name:
-            out.append((account, f"mounts the token Secret '{secret.name}' of ServiceAccount '{account}'", span, field))
+            out.append((account, f"{token_verb(field)} the token Secret '{secret.name}' of ServiceAccount '{account}'", span, field))
     return out
 
 

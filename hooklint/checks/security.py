@@ -11,7 +11,7 @@ from operator import attrgetter
 from typing import Iterator
 
 from hooklint.checks import Context, Hit, check
-from hooklint.checks.pods import mounted_volumes, phase_words, pods_in_scope, runs, token_secrets
+from hooklint.checks.pods import mounted_volumes, phase_words, pods_in_scope, runs, token_secrets, token_verb
 from hooklint.findings import Span
 from hooklint.images import allowed, is_templated, parse_image
 from hooklint.sources.repository.kustomize_spec import go_fold
@@ -119,7 +119,7 @@ def hook_default_service_account(m: Manifest, ctx: Context) -> Iterator[Hit]:
             if account == "default" and name not in (None, "default") and token_field not in seen:
                 seen.add(token_field)
                 yield Hit(
-                    f"{m.label} mounts the token Secret '{secret.name}' of the 'default' ServiceAccount, so its "
+                    f"{m.label} {token_verb(token_field)} the token Secret '{secret.name}' of the 'default' ServiceAccount, so its "
                     f"pods act as 'default': {phase_words(m)} then shares identity and permissions with every other "
                     "unconfigured pod. Mount no token, or one of a dedicated ServiceAccount.",
                     span,
@@ -226,8 +226,9 @@ def _secret_token_unbound(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator[H
             continue
         who = "'default' (HL103; " if account == "default" else f"'{account}' ("
         yield Hit(
-            f"{m.label} mounts the token of ServiceAccount {who}token Secret '{secret.name}', whatever automount "
-            "says), and no binding in this application grants it a role. Remove that volume, or bind it to a least-privilege Role.",
+            f"{m.label} {token_verb(field)} the token of ServiceAccount {who}token Secret '{secret.name}', whatever automount "
+            f"says), and no binding in this application grants it a role. Remove that {'reference' if token_verb(field) == 'reads' else 'volume'}, "
+            "or bind it to a least-privilege Role.",
             span,
             field,
         )

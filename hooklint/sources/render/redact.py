@@ -1036,9 +1036,17 @@ def _hex_forms(value: str) -> set[str]:
     """The hex of secret ``value``'s UTF-8 bytes and of each of its base64 encodings
     (:func:`base64_cores`, standard and base64url), in lower case: what :attr:`Redactor.loose` finds
     in a text's letters and digits, so with any separators between the bytes (``printf "% x"``:
-    ``5a 71 38``; ``5A:71:38``) and in any case."""
+    ``5a 71 38``; ``5A:71:38``) and in any case; also with ``0x`` before each byte (``printf "% #x"``,
+    ``"%#04x"``), and each character as ``printf "%U"`` writes it (``U+005A``)."""
     raw = value.strip().encode("utf-8")
-    return {raw.hex(), *(core.encode("ascii").hex() for core in _base64_forms(raw) if len(core) >= MIN_LENGTH)}
+    forms = set()
+    for data in (raw, *(core.encode("ascii") for core in _base64_forms(raw) if len(core) >= MIN_LENGTH)):
+        forms.add(data.hex())
+        # each byte with Go's prefix (printf "% #x": 0x5a 0x71; "%#04x": 0x005a; attacker trial 26, B1)
+        forms.add("".join(f"0x{byte:02x}" for byte in data))
+        forms.add("".join(f"0x{byte:04x}" for byte in data))
+    forms.add("".join(f"u{ord(char):04x}" for char in value.strip()))  # each rune as printf "%U" writes it: U+005A
+    return forms
 
 
 def _base64_forms(raw: bytes) -> set[str]:
