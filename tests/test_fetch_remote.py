@@ -504,3 +504,17 @@ def test_without_fetch_a_percent_escaped_file_base_is_not_advised_to_fetch(repo,
         f"resources entry '{url}//base' is remote and needs the network; hooklint never uses the network: vendor the "
         "base into the repository. Argo CD fetches it when it renders the application. hooklint left it out, so the "
         "objects it adds, possibly hooks, were not checked; the rest of the application was.")])  # fmt: skip
+
+
+def test_a_fetched_chart_whose_values_hooklint_cannot_read_is_not_checked_from_its_rendering(repo):
+    """Fail closed for a fetched chart too (attacker trial 24, B2): a values file libyaml refuses and
+    Go reads hides a secret the rendering may print; the chart is HL009, never checked from it."""
+    values = "db: {password: Zq8vN3kLpW2xR7tY5uJ1}\n\ufeffx: y\nimage: busybox:latest\n".encode()
+    with http_server() as served:
+        chart_repository(served, chart_archive(files={"values.yaml": values}))
+        (repo / "apps/hook.yaml").write_text(application(f"    - repoURL: {served.base}\n      chart: hookchart\n"
+                                                         "      targetRevision: 1.2.0\n"))  # fmt: skip
+        _, found = lint("--fetch", "--fetch-host", served.base, ".")
+    assert [(f["rule_id"], f["message"][:158]) for f in found if f["rule_id"] in ("HL009", "HL105")] == [
+        ("HL009", "hookchart 1.2.0 Chart.yaml:1: hooklint could not look for the secret values of this chart (a values "
+                  "file is not YAML hooklint reads), so it does not use its rendering")]

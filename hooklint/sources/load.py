@@ -19,7 +19,7 @@ from hooklint.sources.render.directory import is_lfs_note, mark_unrendered
 from hooklint.sources.repository.tree import (DIRECTORY, HELM, JSONNET_REASON, KUSTOMIZE, MULTI, PLUGIN, REMOTE, UNRENDERABLE, Containment, dangling_link)
 from hooklint.sources.appmap.discovery import STDIN, Application, Leaving, group_applications
 from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, RENDER_FAILED_DEFAULTS, RENDERER_UNAVAILABLE, LoadIssue, Map
-from hooklint.sources.render import RenderedFile, chart_value_secrets, comments_of, render as render_source  # fmt: skip
+from hooklint.sources.render import RenderedFile, chart_value_secrets, comments_of, render as render_source, values_unread  # fmt: skip
 from hooklint.sources.repository.kustomizations import is_component
 from hooklint.sources.repository.tree import jsonnet_digest, jsonnet_not_evaluated, outside_repository, read_in_repository, repository_root
 from hooklint.sources.spec import PINNED_REVISION, ApplicationSource
@@ -179,17 +179,6 @@ def _base_fetcher(config: Config, fetched: list) -> "RemoteFetcher | None":
     return kustomize_fetcher(config, fetched)
 
 
-def _values_unread(folder: str, why: str) -> str:
-    """The HL009 detail of a chart whose values hooklint could not all read for secrets (``why``:
-    :attr:`~hooklint.sources.render.redact.SecretValues.incomplete`): its rendering is not used, as
-    a finding on it could quote a secret value hooklint cannot hide (attacker trial 24, B1 and B2:
-    a list of 50,000 items before the password, a values file libyaml refuses and Go reads)."""
-    shown = os.path.normpath(folder)
-    return (f"hooklint could not look for the secret values of this chart ({why}), so it does not use its "
-            f"rendering: a finding could quote one. Argo CD renders it. hooklint did not render "
-            f"{'./' if shown == '.' else shown + '/'}, so none of its objects were checked, hooks included")
-
-
 def load_application(app: Application, config: Config) -> LoadedApplication:
     """Read every file of ``app`` (reported and context; unreadable ones come back with
     ``error`` set) and mark those Argo CD does not render."""
@@ -247,7 +236,7 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
             secrets = chart_value_secrets(folder, repository_root(folder, app.named),
                                           app.argocd.options if app.argocd is not None else None, config.max_file_size)  # fmt: skip
             if secrets.incomplete:  # fail closed: a finding could quote a value it could not look for
-                loaded.issues.append((LoadIssue(NOT_RENDERED, Span.point(1, 1), _values_unread(folder, secrets.incomplete[0])), 0))
+                loaded.issues.append((LoadIssue(NOT_RENDERED, Span.point(1, 1), values_unread(folder, secrets.incomplete[0])), 0))
                 return LoadedApplication(app, [loaded, *unread], [], None, comments=comments)
         if rendered and app.argocd is not None and app.argocd.secrets:  # its ApplicationSet generator's
             from hooklint.sources.render.redact import SecretValues  # noqa: PLC0415 - with secrets only

@@ -365,7 +365,7 @@ def load_fetched(app: Any, source: Any, config: Config, repository: str) -> Load
 def _render_chart(app: Any, source: Any, config: Config, fetched: Fetched, entry: tuple[int, int],
                   repository: str) -> Loaded | str:  # fmt: skip
     from hooklint.sources.repository.tree import HELM  # noqa: PLC0415
-    from hooklint.sources.render import chart_value_secrets, render  # noqa: PLC0415
+    from hooklint.sources.render import chart_value_secrets, render, values_unread  # noqa: PLC0415
 
     values: list[tuple[str, bytes]] = []
     real_repository = os.path.realpath(repository)
@@ -396,6 +396,9 @@ def _render_chart(app: Any, source: Any, config: Config, fetched: Fetched, entry
     for item in rendered:  # objects of the Application's rendering: reported where its file is
         item.loaded.path = app.manifest_file
     secrets = chart_value_secrets(chart, scratch, source.options, config.max_file_size) if rendered else None
+    if secrets is not None and secrets.incomplete:  # fail closed, as for a chart of the repository
+        loaded.issues.append((LoadIssue(NOT_RENDERED, Span.point(1, 1), values_unread(chart, secrets.incomplete[0])), 0))
+        rendered, renderer, secrets = [], None, None
     # a dependency's findings go to the Application's entry too: its Chart.yaml is the fetched chart's
     moved = [dataclasses.replace(d, manifest=origin.manifest, line=origin.line, column=origin.column) for d in dependencies]
     return Loaded(_issues_file(app, loaded, manifest, origin), rendered, renderer, comments, secrets, [*moved, origin])

@@ -424,6 +424,17 @@ def _entry_leading_to(manifest_file: str, path: str) -> tuple[int, int]:
     return 1, 1
 
 
+def values_unread(folder: str, why: str) -> str:
+    """The HL009 detail of a chart whose values hooklint could not all read for secrets (``why``:
+    :attr:`~hooklint.sources.render.redact.SecretValues.incomplete`): its rendering is not used, as
+    a finding on it could quote a secret value hooklint cannot hide (attacker trial 24, B1 and B2:
+    a list of 50,000 items before the password, a values file libyaml refuses and Go reads)."""
+    shown = os.path.normpath(folder)
+    return (f"hooklint could not look for the secret values of this chart ({why}), so it does not use its "
+            f"rendering: a finding could quote one. Argo CD renders it. hooklint did not render "
+            f"{'./' if shown == '.' else shown + '/'}, so none of its objects were checked, hooks included")
+
+
 def chart_value_secrets(folder: str, root: str, options: Any, max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> SecretValues:
     """:func:`~hooklint.sources.render.redact.value_secrets` of the Helm chart in ``folder``: its
     ``values.yaml`` and its subcharts' (``charts/*/values.yaml``, and those inside packaged ones,
