@@ -515,6 +515,7 @@ def test_a_fetched_chart_whose_values_hooklint_cannot_read_is_not_checked_from_i
         (repo / "apps/hook.yaml").write_text(application(f"    - repoURL: {served.base}\n      chart: hookchart\n"
                                                          "      targetRevision: 1.2.0\n"))  # fmt: skip
         _, found = lint("--fetch", "--fetch-host", served.base, ".")
-    assert [(f["rule_id"], f["message"][:158]) for f in found if f["rule_id"] in ("HL009", "HL105")] == [
-        ("HL009", "hookchart 1.2.0 Chart.yaml:1: hooklint could not look for the secret values of this chart (a values "
-                  "file is not YAML hooklint reads), so it does not use its rendering")]
+    expected = ("hookchart 1.2.0 Chart.yaml:1: hooklint could not look for the secret values of this chart (a values "
+                "file is not YAML hooklint reads), so it does not use its rendering")
+    assert [(f["rule_id"], f["message"][:len(expected)]) for f in found if f["rule_id"] in ("HL009", "HL105")] == [
+        ("HL009", expected)]
