@@ -47,7 +47,7 @@ from hooklint.suppression import suppress
 from hooklint import files as _files
 from hooklint.collector import collector_paused, started
 from hooklint.results import ResultCache, observing, run_cache
-from hooklint.text import url_credentials
+from hooklint.text import holds_url_credentials, url_credentials
 
 if TYPE_CHECKING:
     from hooklint.sources.render.redact import SecretValues
@@ -400,10 +400,10 @@ def _redacted(finding: Finding, hide: Callable[[str], str]) -> Finding:
     obj = finding.obj
     suppression = finding.suppression
     if hide is url_credentials and not any(
-            text and ("@" in text or "=" in text) for text in (
+            text and holds_url_credentials(text) for text in (
                 finding.message, suppression.reason if suppression is not None else None,
                 *((obj.api_version, obj.kind, obj.name, obj.generate_name, obj.namespace) if obj is not None else ()))):
-        return finding  # url_credentials changes only a text with "@" or "=" (an application with no Secret)
+        return finding  # an application with no Secret: url_credentials would change none of its texts
     if obj is not None:
         texts = {f: getattr(obj, f) for f in ("api_version", "kind", "name", "generate_name", "namespace")}
         hidden = {f: hide(text) if text else text for f, text in texts.items()}

@@ -213,6 +213,12 @@ def _query_values(text: str) -> str:
     return "".join(pieces) + text[copied:]
 
 
+def holds_url_credentials(text: str) -> bool:
+    """Whether :func:`url_credentials` may change ``text``: only a text with ``@`` (userinfo, a
+    scp-like password) or ``=`` (a query parameter) holds credentials it removes."""
+    return "@" in text or "=" in text
+
+
 def url_credentials(text: str) -> str:
     """``text`` with the credentials of every URL in it replaced by ``[redacted]`` (the userinfo as
     Go reads it, a scp-like address's password, query parameters named like secrets: see

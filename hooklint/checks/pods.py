@@ -5,8 +5,6 @@ Secrets among them."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from hooklint.checks import Context
 from hooklint.findings import Span
 from hooklint.model import RUN_TO_COMPLETION_KINDS, Manifest, PodSpec, get_map
@@ -93,18 +91,24 @@ def token_secrets(m: Manifest, pod: PodSpec, ctx: Context) -> list[tuple[str, st
     an ``env`` entry's ``valueFrom.secretKeyRef.name`` or an ``envFrom`` entry's ``secretRef.name``
     (the kubelet copies the Secret's ``token`` into the variable: attacker trial 26, B3; such a
     field path holds ``env``, which :func:`token_verb` words)."""
-    out: list[tuple[str, str, Span, Manifest]] = []
-    if ctx.by_kind.get("Secret"):  # no Secret in the application: no token Secret to read
-        for container in m.containers(pod):
-            _env_token_secrets(m, container, ctx, out)
+    if not ctx.by_kind.get("Secret"):  # no Secret in the application: no token Secret to hold
+        return []
+    named: list[tuple[Map, str, str]] = []  # (mapping, key naming the Secret, dotted path of the key)
+    for container in m.containers(pod):
+        env, env_from = container.body.get("env"), container.body.get("envFrom")
+        for i, entry in enumerate(env if isinstance(env, Seq) else []):
+            ref = get_map(get_map(entry, "valueFrom"), "secretKeyRef")
+            if ref is not None:
+                named.append((ref, "name", f"{container.path}.env[{i}].valueFrom.secretKeyRef.name"))
+        for i, entry in enumerate(env_from if isinstance(env_from, Seq) else []):
+            ref = get_map(entry, "secretRef")
+            if ref is not None:
+                named.append((ref, "name", f"{container.path}.envFrom[{i}].secretRef.name"))
     volumes = list(pod.volumes())
-    if not volumes:  # most hooks: their containers' mounts need not be read
-        return out
-    mounted = mounted_volumes(m, pod)
+    mounted = mounted_volumes(m, pod) if volumes else set()
     for volume, path in volumes:
         if volume.get("name") not in mounted:
             continue
-        named: list[tuple[Map, str, str]] = []  # (mapping, key, dotted path of the key)
         secret = get_map(volume, "secret")
         if secret is not None:
             named.append((secret, "secretName", f"{path}.secret.secretName"))
@@ -114,43 +118,17 @@ def token_secrets(m: Manifest, pod: PodSpec, ctx: Context) -> list[tuple[str, st
             inner = get_map(source, "secret")
             if inner is not None:
                 named.append((inner, "name", f"{path}.projected.sources[{j}].secret.name"))
-        for holder, key, field in named:
-            name = holder.get(key)
-            found = find_loose(ctx, "Secret", m.namespace, name) if isinstance(name, str) and name else None
-            if found is None or found.body.get("type") != SA_TOKEN_TYPE:
-                continue
-            annotations = get_map(found.metadata, "annotations")
-            account = annotations.get(SA_NAME_ANNOTATION) if annotations is not None else None
-            if isinstance(account, str) and account:
-                out.append((account, field, holder.value_span(key), found))
+    out: list[tuple[str, str, Span, Manifest]] = []
+    for holder, key, field in named:
+        name = holder.get(key)
+        found = find_loose(ctx, "Secret", m.namespace, name) if isinstance(name, str) and name else None
+        if found is None or found.body.get("type") != SA_TOKEN_TYPE:
+            continue
+        annotations = get_map(found.metadata, "annotations")
+        account = annotations.get(SA_NAME_ANNOTATION) if annotations is not None else None
+        if isinstance(account, str) and account:
+            out.append((account, field, holder.value_span(key), found))
     return out
-
-
-def _token_account(m: Manifest, name: object, ctx: Context) -> tuple[str, Manifest] | None:
-    """The ServiceAccount and Secret of ``name`` when it names a token Secret of the application in
-    ``m``'s namespace (:func:`find_loose`, :data:`SA_TOKEN_TYPE`, :data:`SA_NAME_ANNOTATION`)."""
-    found = find_loose(ctx, "Secret", m.namespace, name) if isinstance(name, str) and name else None
-    if found is None or found.body.get("type") != SA_TOKEN_TYPE:
-        return None
-    annotations = get_map(found.metadata, "annotations")
-    account = annotations.get(SA_NAME_ANNOTATION) if annotations is not None else None
-    return (account, found) if isinstance(account, str) and account else None
-
-
-def _env_token_secrets(m: Manifest, container: Any, ctx: Context, out: list[tuple[str, str, Span, Manifest]]) -> None:
-    """Add to ``out`` the token Secrets ``container`` reads into its environment (:func:`token_secrets`)."""
-    env = container.body.get("env")
-    for i, entry in enumerate(env if isinstance(env, Seq) else []):
-        ref = get_map(get_map(entry, "valueFrom"), "secretKeyRef")
-        hit = _token_account(m, ref.get("name"), ctx) if ref is not None else None
-        if ref is not None and hit is not None:
-            out.append((hit[0], f"{container.path}.env[{i}].valueFrom.secretKeyRef.name", ref.value_span("name"), hit[1]))
-    env_from = container.body.get("envFrom")
-    for i, entry in enumerate(env_from if isinstance(env_from, Seq) else []):
-        ref = get_map(entry, "secretRef")
-        hit = _token_account(m, ref.get("name"), ctx) if ref is not None else None
-        if ref is not None and hit is not None:
-            out.append((hit[0], f"{container.path}.envFrom[{i}].secretRef.name", ref.value_span("name"), hit[1]))
 
 
 def token_verb(field: str) -> str:
