@@ -114,7 +114,6 @@ class _Command(_OneLineUsage, typer.core.TyperCommand):
 
     def invoke(self, ctx):  # noqa: ANN001, ANN201 - click's signature
         from hooklint import deadline, runnodes
-        from hooklint.prune import after_run
 
         try:
             return super().invoke(ctx)
@@ -126,7 +125,11 @@ class _Command(_OneLineUsage, typer.core.TyperCommand):
         finally:
             deadline.stop()
             runnodes.stop()
-            after_run()
+            files = sys.modules.get("hooklint.files")  # not loaded: the command wrote no cache entry
+            if files is not None and files.entries_written():
+                from hooklint.prune import after_run
+
+                after_run()
 
     def __init__(self, *args, **kwargs) -> None:  # noqa: ANN002, ANN003 - click's signature
         super().__init__(*args, **kwargs)

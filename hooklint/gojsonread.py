@@ -344,3 +344,17 @@ def oci_manifest_refusal(value: Any) -> str | None:
     range (``1.0`` and ``1e2`` fail), a ``[]byte`` takes base64 or an array of bytes, and any other
     type mismatch fails. A repeated key is checked with its last value only (the one hooklint keeps)."""
     return _type_refusal(value, OCI_MANIFEST, "")
+
+
+#: The runes outside ASCII that Go's simple case folding maps onto an ASCII letter.
+_FOLD_EXTRA = {"\u017f": "s", "\u212a": "k"}
+
+
+def go_fold(name: str) -> str:
+    """``name`` folded as Go's ``encoding/json`` compares a key with a struct field's name (Unicode
+    simple folding; ASCII letters and the two runes that fold onto them, U+017F and U+212A, to lower
+    case): what kustomize and Helm do with a kustomization's or a chart file's keys, which they
+    decode through ``sigs.k8s.io/yaml`` into ``encoding/json``."""
+    if name.isascii():  # nearly every key: no rune outside ASCII folds, str.lower() is exact
+        return name.lower()
+    return "".join(_FOLD_EXTRA.get(c, c.lower()) for c in name)

@@ -33,7 +33,8 @@ from hooklint.sources.render import kustomize as kz
 from hooklint.sources.render.helm import find_helm
 from hooklint.sources.repository import facts
 from hooklint.sources.render.kustomize import KustomizeOptions, find_kustomize, render_kustomize
-from hooklint.sources.repository.kustomize_spec import canonical, go_fold, is_remote_file, is_repo_spec
+from hooklint.gojsonread import go_fold
+from hooklint.sources.repository.kustomize_spec import canonical, is_remote_file, is_repo_spec
 from hooklint.sources.render.rendered import RenderError, Renderer
 
 needs_kustomize = pytest.mark.skipif(find_kustomize() is None, reason="neither kustomize nor kubectl is installed")

@@ -1,8 +1,10 @@
-"""The pre-commit hook, for real: ``pre-commit try-repo`` against a copy of this working tree, and
-the ``.pre-commit-config.yaml`` of docs/ci.md, in a temporary git repository.
+"""The pre-commit hook, for real: the ``.pre-commit-config.yaml`` of docs/ci.md pointing at a copy of
+this working tree, in a temporary git repository (``pre-commit run``), and ``pre-commit try-repo``
+once.
 
 pre-commit builds the hook's virtualenv with pip (hooklint and its dependencies from the package
-index), so the first test takes a while; the environment is shared by the tests of this module.
+index), so the first test takes a while; ``pre-commit run``'s environment is shared by the tests of
+this module (``try-repo`` builds its own at every call: it is run once).
 """
 
 from __future__ import annotations
@@ -98,6 +100,13 @@ def pre_commit(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.Complet
                           capture_output=True, text=True, timeout=900)  # fmt: skip
 
 
+def run_hook(*files: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
+    """``pre-commit run hooklint --files FILES`` in ``cwd``, whose configuration names the hook
+    repository at its commit: the hook's environment is built once for the module (``env``'s
+    pre-commit home), where ``try-repo`` builds it again in a folder of its own at every call."""
+    return pre_commit("run", "hooklint", "--files", *files, cwd=cwd, env=env)
+
+
 def test_manifest_is_valid_and_as_documented(env):
     proc = pre_commit("validate-manifest", str(REPO / ".pre-commit-hooks.yaml"), cwd=REPO, env=env)
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -149,8 +158,8 @@ def test_try_repo_passes_a_clean_file(hook_repo, target, env):
     assert re.search(r"^hooklint\.+Passed$", out, re.MULTILINE), out
 
 
-def test_try_repo_fails_a_bad_file_with_the_finding(hook_repo, target, env):
-    proc = pre_commit("try-repo", str(hook_repo[0]), "hooklint", "--files", "deploy/bad/bad.yaml", cwd=target, env=env)
+def test_the_hook_fails_a_bad_file_with_the_finding(target, env):
+    proc = run_hook("deploy/bad/bad.yaml", cwd=target, env=env)
     out = proc.stdout + proc.stderr
     assert proc.returncode == 1, out
     assert re.search(r"^hooklint\.+Failed$", out, re.MULTILINE), out
@@ -158,12 +167,12 @@ def test_try_repo_fails_a_bad_file_with_the_finding(hook_repo, target, env):
     assert HL102_LINE + "\n" in out
 
 
-def test_try_repo_reports_an_input_error_as_exit_2(hook_repo, target, env):
+def test_the_hook_reports_an_input_error_as_exit_2(target, env):
     # A staged file that is not valid UTF-8 cannot be linted: exit 2, not "findings".
     (target / "deploy/bad/latin1.yaml").write_bytes(b"name: caf\xe9\n")
     git("add", "deploy/bad/latin1.yaml", cwd=target)
     try:
-        proc = pre_commit("try-repo", str(hook_repo[0]), "hooklint", "--files", "deploy/bad/latin1.yaml", cwd=target, env=env)
+        proc = run_hook("deploy/bad/latin1.yaml", cwd=target, env=env)
     finally:
         git("rm", "-q", "-f", "deploy/bad/latin1.yaml", cwd=target)
     out = proc.stdout + proc.stderr
@@ -187,7 +196,7 @@ def test_docs_config_runs_on_the_manifest_folders_only(target, env):
     assert re.search(r"^hooklint\.+\(no files to check\)Skipped$", proc.stdout, re.MULTILINE), proc.stdout
 
 
-def test_try_repo_leaves_excluded_files_unreported(hook_repo, target, env):
+def test_the_hook_leaves_excluded_files_unreported(target, env):
     """pre-commit names the staged files one by one; a file the configuration's exclude matches is
     still not reported (issue 10)."""
     config = target / ".hooklint.yaml"
@@ -195,8 +204,7 @@ def test_try_repo_leaves_excluded_files_unreported(hook_repo, target, env):
     config.write_text(saved + "exclude: [deploy/bad/]\n", encoding="utf-8")
     git("add", ".hooklint.yaml", cwd=target)
     try:
-        proc = pre_commit("try-repo", str(hook_repo[0]), "hooklint", "--files", "deploy/bad/bad.yaml",
-                          "deploy/good/good.yaml", cwd=target, env=env)  # fmt: skip
+        proc = run_hook("deploy/bad/bad.yaml", "deploy/good/good.yaml", cwd=target, env=env)
     finally:
         config.write_text(saved, encoding="utf-8")
         git("add", ".hooklint.yaml", cwd=target)
@@ -206,7 +214,7 @@ def test_try_repo_leaves_excluded_files_unreported(hook_repo, target, env):
     assert "HL102" not in out
 
 
-def test_try_repo_reports_what_a_staged_file_causes_in_an_unchanged_one(hook_repo, target, env):
+def test_the_hook_reports_what_a_staged_file_causes_in_an_unchanged_one(target, env):
     """Committing only sa.yaml, which moves a ServiceAccount out of PreSync, passed although the
     unchanged job.yaml then has an HL301 error (issue 35): the finding involves an object of the
     staged file, and is reported where it lands."""
@@ -217,7 +225,7 @@ def test_try_repo_reports_what_a_staged_file_causes_in_an_unchanged_one(hook_rep
     (app / "sa.yaml").write_text("apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: migrate\n", encoding="utf-8")
     git("add", "-A", cwd=target)
     try:
-        proc = pre_commit("try-repo", str(hook_repo[0]), "hooklint", "--files", "deploy/sa-moved/sa.yaml", cwd=target, env=env)
+        proc = run_hook("deploy/sa-moved/sa.yaml", cwd=target, env=env)
     finally:
         git("rm", "-q", "-r", "-f", "deploy/sa-moved", cwd=target)
     out = proc.stdout + proc.stderr

@@ -14,7 +14,7 @@ from hooklint.checks import Context, Hit, check
 from hooklint.checks.pods import mounted_volumes, phase_words, pods_in_scope, runs, token_secrets, token_verb
 from hooklint.findings import Span
 from hooklint.images import allowed, is_templated, parse_image
-from hooklint.sources.repository.kustomize_spec import go_fold
+from hooklint.gojsonread import go_fold
 from hooklint.text import url_credentials
 from hooklint.sources.repository.volumes import HostPathVolume, node_path, volume_match_facts
 from hooklint.sources.repository.volumes import storage_class as volumes_storage_class
@@ -722,7 +722,7 @@ def folded_patch(patch: dict, fields: dict[str, object] = POD_SPEC_PATCH_FIELDS)
     """``patch`` (a parsed podSpecPatch mapping) with every key that names a field of ``fields``
     in another case renamed to the field, as Go's ``encoding/json`` matches it (any case, with
     Unicode simple folding: ``Hostpid``, ``HOSTIPC``, ``ho\u017ftPID`` are ``hostPID``;
-    :func:`~hooklint.sources.repository.kustomize_spec.go_fold`), struct levels below done alike.
+    :func:`~hooklint.gojsonread.go_fold`), struct levels below done alike.
     The workflow controller (argo-workflows v3.7 ``workflow/util/util.go`` ``ApplyPodSpecPatch``)
     checks the patch by decoding it into a ``PodSpec``, merges it into the pod's JSON with
     ``strategicpatch.StrategicMergePatch`` (a key the pod does not have is copied as written) and

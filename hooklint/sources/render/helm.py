@@ -70,7 +70,8 @@ from hooklint.yamlio import BoundedLoader, Unreadable, YamlTooComplex, go_first_
 from hooklint.sources import bounded, sandbox
 from hooklint.sources.repository import facts
 from hooklint.sources.repository.spelling import may_hold
-from hooklint.sources.repository.kustomize_spec import ambiguous_key, canonical, go_fold
+from hooklint.gojsonread import go_fold
+from hooklint.sources.repository.kustomize_spec import ambiguous_key, canonical
 from hooklint.sources.render.cache import cached, input_key, remembered_answer
 from hooklint.sources.repository.withheld import GIT_REASON, Withheld
 from hooklint.sources.render.hermetic import cause, git_reads, nonhermetic_decisions, release_decisions, template_texts
@@ -533,7 +534,7 @@ def _metadata(node: yaml.Node | None, value: Any, path: str, fields: dict[str, A
     ``node`` its composed mapping) as Helm decodes it into its struct of ``fields``: Helm reads
     these files with ``sigs.k8s.io/yaml`` then Go's ``encoding/json``, which matches an object
     key to a field by exact name or else case-insensitively with Go's folding
-    (:func:`~hooklint.sources.repository.kustomize_spec.go_fold`: ``Dependencies``,
+    (:func:`~hooklint.gojsonread.go_fold`: ``Dependencies``,
     ``DEPENDENCIES`` and ``dependencieſ`` all are ``dependencies``), at the dependency level too.
     Keys are renamed to the field names. Raises RenderError (HL007 at the later key) for a mapping
     with two keys naming one field: which one Helm keeps depends on decoding order, and hooklint
@@ -2295,7 +2296,7 @@ def _simple_head(value: dict[str, Any], fields: dict[str, Any] = _SIMPLE_HEAD, i
     ``map[string]string`` (``convertToJSONableObject``); ``encoding/json`` then decodes the keys
     in that order, each into the field of its exact name or else of the name it folds onto
     (Unicode simple folding: ``Annotations``, ``annotation\u017f``, ``METADATA``, ``\u212aind``;
-    :func:`~hooklint.sources.repository.kustomize_spec.go_fold`). So of several keys for one
+    :func:`~hooklint.gojsonread.go_fold`). So of several keys for one
     field the last one sorted wins, a map is merged into the one before (a ``*struct`` likewise,
     field by field), ``null`` sets a map or ``*struct`` to nil and leaves a string as it was, and
     a ``null`` map value is ``""``. A value of the wrong type (a list for ``kind``, a string for

@@ -95,6 +95,7 @@ from hooklint.sources.repository.tree import KUSTOMIZATION_NAMES
 from hooklint.sources.repository.withheld import Withheld
 from hooklint.sources.spec import REVISION_VARIABLES, envsubst
 from hooklint.sources.repository.kustomizations import component_exists, is_component
+from hooklint.gojsonread import go_fold
 from hooklint.sources.repository.kustomize_spec import (
     ReadKustomization,
     Unreadable,
@@ -103,7 +104,6 @@ from hooklint.sources.repository.kustomize_spec import (
     fetched_by_kustomize,
     go_composer,
     go_decode,
-    go_fold,
     go_value,
     is_remote_file,
     node_strings,
@@ -975,7 +975,7 @@ def _list(value: Any) -> list[Any]:
 
 def _get(kustomization: Mapping[str, Any], field: str) -> Any:
     """A field as kustomize reads it: Go's JSON decoding also matches keys in another case
-    (:func:`~hooklint.sources.repository.kustomize_spec.go_fold`; two such keys are refused before this)."""
+    (:func:`~hooklint.gojsonread.go_fold`; two such keys are refused before this)."""
     if field in kustomization:
         return kustomization[field]
     folded = go_fold(field)

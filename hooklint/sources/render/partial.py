@@ -34,7 +34,8 @@ from typing import Any, Callable
 
 import yaml
 
-from hooklint.sources.repository.kustomize_spec import go_fold, read_kustomization
+from hooklint.gojsonread import go_fold
+from hooklint.sources.repository.kustomize_spec import read_kustomization
 from hooklint.yamlio import BoundedLoader, go_yaml_scalar
 
 #: Fields whose every entry inflates a Helm chart (kustomize's ``--enable-helm``).
@@ -97,7 +98,7 @@ class PatchEntry:
 
 def field_nodes(node: yaml.Node | None, name: str) -> tuple[yaml.Node, yaml.Node] | None:
     """The key and value nodes of field ``name`` in the composed kustomization ``node`` (the key
-    matched as kustomize matches it, any case: :func:`~hooklint.sources.repository.kustomize_spec.go_fold`;
+    matched as kustomize matches it, any case: :func:`~hooklint.gojsonread.go_fold`;
     the last such key, kustomize's choice for a list), or None."""
     if not isinstance(node, yaml.MappingNode):
         return None

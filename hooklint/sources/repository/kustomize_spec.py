@@ -44,6 +44,7 @@ from typing import Any
 
 import yaml
 
+from hooklint.gojsonread import go_fold
 from hooklint.yamlio import GO_PLAIN, STR, Unreadable, YamlTooComplex, go_composer, go_first_document, go_value, is_merge_key, node_strings
 
 __all__ = ["go_composer", "Unreadable", "YamlTooComplex", "go_value", "node_strings"]  # read here by kustomize.py
@@ -82,19 +83,6 @@ KUSTOMIZATION_FIELDS: _Fields = {
     "validators": None, "buildMetadata": None,
 }  # fmt: skip
 
-#: The runes outside ASCII that Go's simple case folding maps onto an ASCII letter.
-_FOLD_EXTRA = {"\u017f": "s", "\u212a": "k"}
-
-
-def go_fold(name: str) -> str:
-    """``name`` folded as Go's ``encoding/json`` compares a key with a field name (Unicode simple
-    folding; ASCII letters and the two runes that fold onto them, U+017F and U+212A, to lower
-    case)."""
-    if name.isascii():  # nearly every key: no rune outside ASCII folds, str.lower() is exact
-        return name.lower()
-    return "".join(_FOLD_EXTRA.get(c, c.lower()) for c in name)
-
-
 def _field_of(key: Any, fields: _Fields) -> str | None:
     if not isinstance(key, str):
         return None
@@ -106,7 +94,7 @@ def _field_of(key: Any, fields: _Fields) -> str | None:
 
 def canonical(config: dict[str, Any], fields: _Fields = KUSTOMIZATION_FIELDS) -> dict[str, Any]:
     """The mapping kustomize decodes from ``config`` (a parsed kustomization): every key naming a
-    field (in any case, :func:`go_fold`) renamed to the field, keys of one field taken in sorted
+    field (in any case, :func:`~hooklint.gojsonread.go_fold`) renamed to the field, keys of one field taken in sorted
     order (later lists and scalars win, maps are merged), struct levels below done alike; other
     keys are kept as written (kustomize refuses unknown fields itself)."""
     out: dict[str, Any] = {}
