@@ -970,7 +970,7 @@ def _chart_files(chart: str, root: str, max_file_size: int = DEFAULT_MAX_FILE_SI
     _refuse_outside(chart, real_root, *where)
     files, seen = [], set()
     for folder, dirs, names in walk_tree(chart, followlinks=True):
-        real_folder = os.path.realpath(folder)
+        real_folder = facts.realpath(folder)  # one lstat per name, not one per level of its path
         if real_folder in seen:
             dirs[:] = []
             continue
@@ -980,7 +980,7 @@ def _chart_files(chart: str, root: str, max_file_size: int = DEFAULT_MAX_FILE_SI
             path = os.path.join(folder, name)
             if withheld.why(path, root) is not None:
                 continue
-            real = os.path.realpath(path)
+            real = facts.realpath(path)
             if not os.path.exists(real):
                 continue
             _refuse_outside(path, real_root, *where, real=real)
