@@ -10,7 +10,7 @@ import sys
 #: rendered objects, partial renderings and cache), packaged charts (tarfile), the fetch step,
 #: SARIF and the baseline, review, fix, ApplicationSet expansion, the configuration schema;
 #: redaction (its scrubbers, its Aho-Corasick automata, html's entity table) for an application
-#: without a Secret or a chart's values (issue 34).
+#: without a Secret or a chart's values, what a kustomization says (issue 34).
 NOT_FOR_ONE_FILE = ("hooklint.sources.render.redact", "ahocorasick", "html", "html.entities",
                     "hooklint.sources.render.rendered", "hooklint.sources.repository.withheld",
                     "hooklint.sources.appmap.argoglob",
@@ -19,7 +19,8 @@ NOT_FOR_ONE_FILE = ("hooklint.sources.render.redact", "ahocorasick", "html", "ht
                     "hooklint.sources.render.partial", "hooklint.sources.render._helm_child",
                     "hooklint.sources.repository.charts", "tarfile", "hooklint.sources.fetch",
                     "hooklint.sources.appmap.remote", "hooklint.reporters.sarif", "hooklint.suppression.baseline",
-                    "hooklint.review", "hooklint.fix", "hooklint.sources.appmap.applicationsets", "jsonschema")  # fmt: skip
+                    "hooklint.review", "hooklint.fix", "hooklint.sources.appmap.applicationsets", "jsonschema",
+                    "hooklint.sources.repository.kustomize_spec")  # fmt: skip
 
 PROBE = (
     "import json, sys\n"
