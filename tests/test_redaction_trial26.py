@@ -7,6 +7,8 @@ from __future__ import annotations
 import base64
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hooklint.sources.render import redact
 
@@ -26,3 +28,38 @@ def test_hex_with_a_prefix_before_each_byte_is_found(text):
     values = redact.SecretValues()
     values.add(SECRET, "password")
     assert redact.redactor(values)(f"wave '{text}' on ConfigMap/cm") == "wave '[the value of `password`]' on ConfigMap/cm"
+
+
+def _spelled_per_byte(value: str) -> set[str]:
+    """:func:`redact._hex_forms` as Go's printf spells each byte and rune, one at a time."""
+    raw = value.strip().encode("utf-8")
+    forms = set()
+    for data in (raw, *(c.encode("ascii") for c in redact._base64_forms(raw) if len(c) >= redact.MIN_LENGTH)):
+        forms.add("".join(f"{b:02x}" for b in data))
+        forms.add("".join(f"0x{b:02x}" for b in data))  # "% #x"
+        forms.add("".join(f"0x{b:04x}" for b in data))  # "%#04x"
+    forms.add("".join(f"u{ord(c):04x}" for c in value.strip()))  # "%U", at least four digits
+    return forms
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40))
+def test_the_hex_forms_spell_each_byte_and_rune_as_printf_does(value):
+    """Spelled with ``bytes.hex``'s separator and UTF-16 code units (a certificate's forms took
+    seconds byte by byte, and again for each application sharing its Secret: issue 34)."""
+    assert redact._hex_forms.__wrapped__(value) == _spelled_per_byte(value)
+
+
+def test_a_values_forms_are_spelled_once_per_run_whatever_shares_it():
+    """A second application sharing a Secret's value (an overlay, a copy of a chart) spells none of
+    its forms again."""
+    cert = "MIIB" + "x9Kq2" * 800
+    first, second = redact.SecretValues(), redact.SecretValues()
+    first.add(cert, "tls.key")
+    second.add(cert, "tls.key")
+    second.add("another-long-secret-value", "password")
+    redact.redactor(first)
+    memos = (redact._forms, redact._hex_forms)
+    misses = [memo.cache_info().misses for memo in memos]
+    redact.redactor(second)
+    assert [memo.cache_info().misses for memo in memos] == [m + 1 for m in misses]  # the new value only

@@ -1032,21 +1032,35 @@ def _folded_forms(value: str) -> frozenset[str]:
 _URLSAFE = str.maketrans("+/", "-_")
 
 
-def _hex_forms(value: str) -> set[str]:
+@functools.lru_cache(maxsize=1024)
+def _hex_forms(value: str) -> frozenset[str]:
     """The hex of secret ``value``'s UTF-8 bytes and of each of its base64 encodings
     (:func:`base64_cores`, standard and base64url), in lower case: what :attr:`Redactor.loose` finds
     in a text's letters and digits, so with any separators between the bytes (``printf "% x"``:
     ``5a 71 38``; ``5A:71:38``) and in any case; also with ``0x`` before each byte (``printf "% #x"``,
-    ``"%#04x"``), and each character as ``printf "%U"`` writes it (``U+005A``)."""
+    ``"%#04x"``), and each character as ``printf "%U"`` writes it (``U+005A``). Built once per value
+    in a run (the applications sharing a Secret ask again), each byte's spelling by ``bytes.hex``'s
+    separator, not a format per byte (a certificate's took seconds)."""
     raw = value.strip().encode("utf-8")
     forms = set()
     for data in (raw, *(core.encode("ascii") for core in _base64_forms(raw) if len(core) >= MIN_LENGTH)):
         forms.add(data.hex())
         # each byte with Go's prefix (printf "% #x": 0x5a 0x71; "%#04x": 0x005a; attacker trial 26, B1)
-        forms.add("".join(f"0x{byte:02x}" for byte in data))
-        forms.add("".join(f"0x{byte:04x}" for byte in data))
-    forms.add("".join(f"u{ord(char):04x}" for char in value.strip()))  # each rune as printf "%U" writes it: U+005A
-    return forms
+        spaced = data.hex(" ")
+        forms.add("0x" + spaced.replace(" ", "0x") if data else "")
+        forms.add("0x00" + spaced.replace(" ", "0x00") if data else "")
+    forms.add(_runes_as_u(value.strip()))  # each rune as printf "%U" writes it: U+005A
+    return frozenset(forms)
+
+
+def _runes_as_u(text: str) -> str:
+    """Each character of ``text`` as ``printf "%U"`` writes it, in lower case and without the
+    ``+`` (``u005a``: at least four hex digits), all joined; ``""`` for ``""``."""
+    if not text:
+        return ""
+    if max(text) < "\ud800":  # every rune is 4 hex digits: its UTF-16 code unit
+        return "u" + text.encode("utf-16-be").hex(" ", 2).replace(" ", "u")
+    return "".join(f"u{ord(char):04x}" for char in text)
 
 
 def _base64_forms(raw: bytes) -> set[str]:
