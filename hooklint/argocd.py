@@ -108,9 +108,10 @@ def atoi(text: Any) -> int | None:
     body = text[1:] if text[0] in "+-" else text
     if not body or not body.isascii() or not body.isdigit():
         return None
-    if len(body.lstrip("0")) > 19:  # int64 has at most 19 digits; never int() a huge string
+    significant = body.lstrip("0")  # Atoi reads leading zeros: "0" * 5000 + "1" is 1
+    if len(significant) > 19:  # int64 has at most 19 digits; never int() a huge string
         return None
-    value = int(text)
+    value = -int(significant or "0") if text[0] == "-" else int(significant or "0")
     return value if _INT64_MIN <= value <= _INT64_MAX else None
 
 

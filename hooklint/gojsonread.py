@@ -77,7 +77,11 @@ def unquote(body: str) -> str:
 
 
 def _number(literal: str, fraction: bool) -> int | float:
-    if not fraction:
+    """A JSON number as Go reads it into an ``interface{}`` through k8s.io/apimachinery
+    (``UseNumber``, then ``ConvertMapNumbers``: ``Int64()``, else ``Float64()``, which fails out of
+    range). An integer of more than 20 characters is past int64 (JSON allows no leading zero), and
+    Python's ``int()`` refuses more than 4,300 digits: read as a float."""
+    if not fraction and len(literal) <= 20:
         value = int(literal)
         if -(2**63) <= value < 2**63:
             return value

@@ -156,11 +156,12 @@ def go_resolve_plain(text: str) -> tuple[str, Any]:
     if not text:
         return NULL, None
     hint = text[0]
-    if hint == ".":
-        try:
-            return FLOAT, float(text)
-        except ValueError:
-            return STR, text
+    if hint == ".":  # strconv.ParseFloat: ASCII digits, no "_", in range (Python's float() takes more)
+        if _GO_FLOAT.match(text):
+            number = float(text)
+            if not math.isinf(number):
+                return FLOAT, number
+        return STR, text
     if hint in "+-0123456789":
         if hint.isdigit() and _GO_TIMESTAMP.match(text):
             return TIMESTAMP, text
@@ -532,6 +533,10 @@ SEPARATOR_TEXT = "separator-text"
 DUPLICATE_KEY = "duplicate-key"
 UNSAFE_TAG = "unsafe-tag"
 RENDER_FAILED = "render-failed"
+#: How a RENDER_FAILED detail opens when hooklint's own Python failed, not the renderer
+#: (:mod:`hooklint.sources.render.helm`: an exception in the Helm SDK's child): HL007 then says
+#: the bug is hooklint's and that Argo CD may render the source.
+HOOKLINT_FAULT = "hooklint's own code failed"
 #: RENDER_FAILED of a Helm chart no Application of the repository deploys, rendered with its own
 #: defaults (HL007 as a warning: an Application elsewhere may give the values it needs).
 RENDER_FAILED_DEFAULTS = "render-failed-defaults"

@@ -297,6 +297,16 @@ def test_text_that_only_resembles_an_lfs_pointer_stays_unrelated_yaml(repo):
     assert [s["path"] for s in doc["skipped"]] == ["apps/notes.yaml"]
 
 
+@pytest.mark.parametrize("size", ["1" * 5000, "9223372036854775808"])
+def test_a_pointer_whose_size_git_lfs_cannot_parse_stays_unrelated_yaml(repo, size):
+    """git-lfs reads the size with ``strconv.ParseInt(value, 10, 64)`` (``lfs/pointer.go``): past
+    int64 it is no pointer (attack 27: 5,000 digits were Python's int() error, an internal error)."""
+    (repo / "apps" / "hook.yaml").write_text(f"version https://git-lfs.github.com/spec/v1\noid sha256:{OID}\nsize {size}\n")
+    code, doc = lint(".")
+    assert (code, doc["findings"]) == (0, [])
+    assert [s["path"] for s in doc["skipped"]] == ["apps/hook.yaml"]
+
+
 @pytest.mark.parametrize("path, extra", [("hooks", ""), ("app", "\n    directory: {recurse: true}")])
 def test_submodules_of_a_fetched_git_source_are_never_a_silent_pass(repo, upstream, tmp_path, monkeypatch, path, extra):
     """``--fetch`` writes another repository's tree from git's objects, without its submodules;

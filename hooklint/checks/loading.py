@@ -25,6 +25,7 @@ from hooklint.yamlio import (
     CAPABILITIES_UNCHECKED,
     CLUSTER_CAPABILITIES,
     DUPLICATE_KEY,
+    HOOKLINT_FAULT,
     JSON_CLOSER_AFTER,
     SEPARATOR_TEXT,
     MAX_ISSUES,
@@ -152,6 +153,10 @@ def render_failed(file: LoadedFile, ctx: Context) -> Iterator[Hit]:
             message = (f"Rendering stopped: {issue.detail}. The limit is hooklint's, not Argo CD's: Argo CD may render "
                        "and sync this application, and nothing of it is checked here. If the rendering is meant to be "
                        "this large or slow, raise the limit in a configuration named with --config.")  # fmt: skip
+        elif issue.detail.startswith(HOOKLINT_FAULT):  # hooklint's own Python failed, not the renderer
+            message = (f"Rendering failed: {issue.detail}. That is a bug in hooklint, not an error of Helm's: Argo CD "
+                       "may render and sync this application, and nothing of it is checked here. Please report it "
+                       "to hooklint's maintainers, with the chart and the Application's helm settings if you can.")  # fmt: skip
         elif issue.detail.startswith("ApplicationSet "):  # recorded by the expansion: the controller's failure
             message = (f"Rendering failed: {issue.detail}. Argo CD's ApplicationSet controller fails the same way, so "
                        "these Applications are not created; nothing of them is checked until it renders.")  # fmt: skip

@@ -129,7 +129,8 @@ def get(url: str, hosts: Hosts, budget: Budget, headers: dict[str, str] | None =
 
 def _read(connection: _Connection, response: http.client.HTTPResponse, budget: Budget, url: str) -> bytes:
     length = response.getheader("Content-Length")
-    if length and length.isdigit() and budget.used_bytes + int(length) > budget.max_bytes:
+    if length and length.isascii() and length.isdigit() and (len(length) > 20 or  # int() refuses 4,300 digits
+                                                              budget.used_bytes + int(length) > budget.max_bytes):
         raise FetchError(f"{_shown(url)}: {length} bytes, more than fetch-max-bytes ({budget.max_bytes} bytes) allows")
     chunks = []
     while True:

@@ -70,7 +70,13 @@ class Version:
 
 
 def _uint(text: str) -> int | None:
-    return int(text) if text.isdigit() and int(text) < _UINT64 else None
+    """Go's ``strconv.ParseUint(text, 10, 64)`` (Masterminds semver ``NewVersion``): ASCII digits
+    within uint64, else None (never ``int()`` of more digits than uint64 holds: Python refuses
+    4,300)."""
+    if not text or not text.isascii() or not text.isdigit() or len(text.lstrip("0")) > 20:
+        return None
+    value = int(text)
+    return value if value < _UINT64 else None
 
 
 def _valid_parts(text: str, prerelease: bool) -> bool:

@@ -21,7 +21,8 @@ hooklint, is loaded by path) and reads one JSON request on stdin:
 
 Any failure answers ``{"error": <Helm's message>}``; a missing or unloadable SDK ``{"unavailable":
 <why>}``. The answer is one JSON document on stdout; Go's log lines go to stderr, which hooklint
-drops.
+drops. An exception of Python code (a fault of hooklint's, not Helm's error) ends the child with
+status 4 and one last stderr line, :data:`FAULT` and where it was raised (never its text).
 """
 
 import json
@@ -332,9 +333,28 @@ def main():
     sys.stdout.flush()
 
 
+#: The opening of the last stderr line of a child that failed on an exception of Python code (this
+#: file, ``strvals.py``, helm-python-sdk's wrapper), not on an error of Helm's: ``helm.py`` reads it
+#: as a fault of hooklint's, never as Helm's message.
+FAULT = "hooklint-helm-child-fault: "
+
+
+def _fault(exc):
+    """``exc`` (an exception no code expected) as ``<type> at <file>:<line> in <function>``, where
+    it was raised: its text is left out (it may quote a value of the chart or the Application)."""
+    import traceback
+
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" at {os.path.basename(frames[-1].filename)}:{frames[-1].lineno} in {frames[-1].name}" if frames else ""
+    return f"{type(exc).__name__}{where}"
+
+
 if __name__ == "__main__":
     try:
         main()
     except MemoryError:
         sys.stderr.write("MemoryError\n")
         sys.exit(3)
+    except Exception as exc:  # noqa: BLE001 - a fault of Python code, never Helm's message: said so
+        sys.stderr.write(f"{FAULT}{_fault(exc)}\n")
+        sys.exit(4)

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import re
 
+from hooklint import argocd
 from hooklint.findings import Span
 from hooklint.loader import LoadedFile
 from hooklint.reasons import Skip, SkipKind
@@ -91,16 +92,18 @@ def mark_unrendered(files: list[LoadedFile]) -> None:
 #: ``docs/spec.md``: ``version`` first, then the keys in order, ``ext-N-name`` before ``oid``;
 #: ``hawser`` is the specification's first URL, which git-lfs still reads).
 _LFS_POINTER = re.compile(r"version https://(?:git-lfs\.github\.com|hawser\.github\.com)/spec/v1"
-                          r"(?: ext-\d+-\S+ sha256:[0-9a-f]{64})* oid sha256:([0-9a-f]{64}) size (\d+)")
+                          r"(?: ext-[0-9]+-\S+ sha256:[0-9a-f]{64})* oid sha256:([0-9a-f]{64}) size ([0-9]+)")
 
 
 def lfs_pointer(loaded: LoadedFile) -> tuple[str, int] | None:
     """``(oid, size in bytes)`` when ``loaded`` is a Git LFS pointer file (its one document the
-    pointer's text), else None."""
+    pointer's text), else None: also for a size git-lfs's ``strconv.ParseInt(value, 10, 64)``
+    refuses (``lfs/pointer.go``; past int64, 5,000 digits: no ``int()`` of them either)."""
     if len(loaded.documents) != 1 or not isinstance(loaded.documents[0].value, str):
         return None
     match = _LFS_POINTER.fullmatch(loaded.documents[0].value.strip())
-    return (match.group(1), int(match.group(2))) if match else None
+    size = argocd.atoi(match.group(2)) if match else None
+    return (match.group(1), size) if match and size is not None else None
 
 
 def _lfs_detail(path: str, oid: str, size: int) -> str:

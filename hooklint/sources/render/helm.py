@@ -66,12 +66,13 @@ from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint.files import FileTooLarge, NotRegularFile, file_problem, make_dirs, problem_of, read_bytes, remove_tree, walk_tree
 from hooklint.loader import within
 from hooklint.text import go_to_lower, go_trim_space
-from hooklint.yamlio import BoundedLoader, Unreadable, YamlTooComplex, go_first_document, go_yaml_text
+from hooklint.yamlio import HOOKLINT_FAULT, BoundedLoader, Unreadable, YamlTooComplex, go_first_document, go_yaml_text
 from hooklint.sources import bounded, sandbox
 from hooklint.sources.repository import facts
 from hooklint.sources.repository.spelling import may_hold
 from hooklint.gojsonread import go_fold
 from hooklint.sources.repository.kustomize_spec import ambiguous_key, canonical
+from hooklint.sources.render._helm_child import FAULT
 from hooklint.sources.render.cache import cached, input_key, remembered_answer
 from hooklint.sources.repository.withheld import GIT_REASON, Withheld
 from hooklint.sources.render.hermetic import cause, git_reads, nonhermetic_decisions, release_decisions, template_texts
@@ -755,7 +756,7 @@ def _free_name(name: str, taken: set[str]) -> str:
     return candidate
 
 
-_VERSION_IN = re.compile(r"v?(\d+)(?:\.(\d+|[xX*]))?(?:\.(\d+|[xX*]))?(-[0-9A-Za-z.-]+)?")
+_VERSION_IN = re.compile(r"v?([0-9]+)(?:\.([0-9]+|[xX*]))?(?:\.([0-9]+|[xX*]))?(-[0-9A-Za-z.-]+)?")
 
 
 def _version_within(constraint: str) -> str:
@@ -764,9 +765,11 @@ def _version_within(constraint: str) -> str:
     -> ``1.2.3``, ``>1.2.3`` -> ``1.2.4``), ``0.0.0`` when it names none (``*``, ``x``, empty).
     A constraint this cannot satisfy (``<1.0.0``, ``!=1.2.3``) leaves the stub outside the
     dependency in Helm's eyes, so Helm renders it whatever its ``condition``: the dependency is
-    then reported as left out even when disabled (never the reverse)."""
+    then reported as left out even when disabled (never the reverse); so does a number past
+    uint64, which Masterminds semver (``ParseUint``) cannot parse: ``0.0.0`` then (never ``int()``
+    of 5,000 digits, which Python refuses)."""
     match = _VERSION_IN.search(constraint)
-    if match is None:
+    if match is None or any(p and len(p.lstrip("0")) > 20 for p in match.group(1, 2, 3)):
         return "0.0.0"
     parts = [int(p) if p and p.isdigit() else 0 for p in match.group(1, 2, 3)]
     if constraint.lstrip().startswith(">") and not constraint.lstrip().startswith(">="):
@@ -1947,6 +1950,10 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
         except bounded.Stopped as exc:  # a limit or a signal: the next run may render it (never cached)
             raise transient(RenderError(f"Helm rendering of chart {os.path.normpath(chart)} {exc.reason}",
                                         tree.configured_in)) from None  # fmt: skip
+        except _HelmFault as exc:  # hooklint's Python failed, not Helm: Argo CD may render it (never cached)
+            raise transient(RenderError(f"{HOOKLINT_FAULT} while the Helm SDK rendered chart "
+                                        f"{os.path.normpath(chart)} ({exc})", tree.configured_in,
+                                        names_only=True)) from None  # fmt: skip
         except _HelmFailed as exc:
             message = str(exc)
             for temp, user in replacements:
@@ -2080,6 +2087,12 @@ class _HelmFailed(Exception):
     """Helm's error message (temporary paths still in it)."""
 
 
+class _HelmFault(_HelmFailed):
+    """The Helm SDK's child ended on an exception of Python code (hooklint's, or the SDK's
+    wrapper's), not on an error of Helm's: the message is where it was raised
+    (``ValueError at strvals.py:140 in _typed``), never the exception's text."""
+
+
 def _set_parameters(options: HelmOptions) -> tuple[dict[str, str], dict[str, str]]:
     """Argo CD's ``Set`` and ``SetString`` maps (reposerver ``helmTemplate``; a later parameter of
     the same name wins), values escaped by ``cleanSetParameters`` (commas, unless ``{...}``)."""
@@ -2190,8 +2203,9 @@ def _ask_sdk(request: dict[str, Any], work: str, limits: bounded.Limits, reposit
     """One request answered by :mod:`hooklint.sources.render._helm_child`, run in ``work`` within
     ``limits``, with :func:`_quiet_env` and in a network namespace of its own where the kernel
     allows (:func:`hooklint.sources.sandbox.network_isolation`, as a kustomize build). Raises
-    bounded.Stopped (a limit, a signal) and _HelmFailed (the child failed without an answer; an SDK
-    that cannot load)."""
+    bounded.Stopped (a limit, a signal), _HelmFault (the child ended on an exception of Python
+    code: hooklint's fault, not Helm's error) and _HelmFailed (the child failed without an answer,
+    the last line of its stderr; an SDK that cannot load)."""
     request = {**request, "path": _sdk_path()}
     env = _quiet_env(work, repository)
     if os.environ.get("HELM_C_LIB"):  # helm-python-sdk's own override of its native library
@@ -2204,8 +2218,12 @@ def _ask_sdk(request: dict[str, Any], work: str, limits: bounded.Limits, reposit
     except ValueError:
         answer = None
     if not isinstance(answer, dict):
-        last = [line for line in done.stderr.splitlines() if line.strip()][-1:] or [f"exit status {done.returncode}"]
-        raise _HelmFailed(f"the Helm SDK failed: {last[0].strip()}")
+        lines = [line.strip() for line in done.stderr.splitlines() if line.strip()]
+        if done.returncode == 4 and lines and lines[-1].startswith(FAULT):
+            raise _HelmFault(lines[-1][len(FAULT):])
+        if any(line.startswith("Traceback (most recent call last)") for line in lines):
+            raise _HelmFault(f"a Python exception, exit status {done.returncode}")  # never its text as Helm's
+        raise _HelmFailed(f"the Helm SDK failed: {lines[-1] if lines else f'exit status {done.returncode}'}")
     if "unavailable" in answer:
         raise _HelmFailed(f"the Helm SDK cannot load: {answer['unavailable']}")
     return answer

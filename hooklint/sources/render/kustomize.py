@@ -277,8 +277,8 @@ def _replicas(value: Any) -> tuple[tuple[str, int], ...]:
         name, count = replica.get("name", ""), replica.get("count")
         if not isinstance(name, str):
             raise ValueError("kustomize.replicas[].name must be a string")
-        if isinstance(count, str) and re.fullmatch(r"[+-]?[0-9]+", count) and abs(int(count)) < 2**63:
-            count = int(count)
+        if isinstance(count, str) and argocd.atoi(count) is not None:  # 5,000 digits: Atoi's range error
+            count = argocd.atoi(count)
         elif isinstance(count, bool) or not isinstance(count, int):
             raise ValueError(f"kustomize.replicas: expected integer value for count. Received: {count}")
         elif not -(2**31) <= count < 2**31:  # IntOrString's IntVal: Go cannot decode the Application

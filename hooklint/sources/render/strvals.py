@@ -109,20 +109,40 @@ def _runes_until(sc: _Scanner, stop: str) -> tuple[str, str | None]:
         out.append(rune)
 
 
-def _atoi(text: str) -> int:
-    """Go's ``strconv.Atoi``: an optional sign, then decimal digits, within int64."""
+def parse_int64(text: str) -> int | None:
+    """Go's ``strconv.ParseInt(text, 10, 64)`` (and ``strconv.Atoi`` on a 64-bit platform, which
+    accepts the same texts): an optional ``+``/``-``, then ASCII decimal digits (leading zeros
+    allowed; no ``_``, no spaces), within int64. None where Go returns an error. Never hands
+    ``int()`` more than 20 characters (Python refuses a text of more than 4,300 digits, where Go
+    says "value out of range")."""
     body = text[1:] if text[:1] in ("+", "-") else text
     if not body or not all("0" <= c <= "9" for c in body):
-        raise StrvalsError(f"error parsing index: strconv.Atoi: parsing {_q(text)}: invalid syntax")
-    value = int(text)
-    if not _INT64[0] <= value <= _INT64[1]:
-        raise StrvalsError(f"error parsing index: strconv.Atoi: parsing {_q(text)}: value out of range")
-    return value
+        return None
+    significant = body.lstrip("0")
+    if len(significant) > 19:  # int64 has at most 19 digits
+        return None
+    value = int(significant or "0")
+    value = -value if text[0] == "-" else value
+    return value if _INT64[0] <= value <= _INT64[1] else None
+
+
+def _atoi(text: str) -> int:
+    """Go's ``strconv.Atoi`` of a list index (:func:`parse_int64`), raising StrvalsError with
+    Helm's message where Go fails: "invalid syntax", or "value out of range" for digits past
+    int64."""
+    value = parse_int64(text)
+    if value is not None:
+        return value
+    body = text[1:] if text[:1] in ("+", "-") else text
+    why = "value out of range" if body and all("0" <= c <= "9" for c in body) else "invalid syntax"
+    raise StrvalsError(f"error parsing index: strconv.Atoi: parsing {_q(text)}: {why}")
 
 
 def _typed(raw: str, string: bool) -> Any:
-    """``typedVal``: with ``string`` (``--set-string``) the text; else true/false/null (any case),
-    ``0``, or a decimal int64 not starting with ``0``, else the text."""
+    """``typedVal`` (helm ``pkg/strvals/parser.go``): with ``string`` (``--set-string``) the text;
+    else true/false/null (any case), ``0``, or a decimal int64 not starting with ``0``
+    (:func:`parse_int64`), else the text: digits past int64 (``99999999999999999999``, or 5,000 of
+    them) stay a string, as in Helm."""
     if string:
         return raw
     lower = _go_fold(raw)  # strings.EqualFold: "falſe" is false
@@ -134,10 +154,10 @@ def _typed(raw: str, string: bool) -> Any:
         return None
     if raw == "0":
         return 0
-    if raw and raw[0] != "0":
-        body = raw[1:] if raw[0] in "+-" else raw
-        if body and all("0" <= c <= "9" for c in body) and _INT64[0] <= int(raw) <= _INT64[1]:
-            return int(raw)
+    if raw and raw[0] != "0":  # strconv.ParseInt(val, 10, 64); a text it refuses stays a string
+        value = parse_int64(raw)
+        if value is not None:
+            return value
     return raw
 
 
