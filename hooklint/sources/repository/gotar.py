@@ -110,8 +110,9 @@ def _header(block: bytes, at: int) -> tuple[int, bytes, bytes, int]:
         checksum = _octal(block[148:156])
     except _Refused:
         raise _Refused(f"a header at byte {at} whose checksum Go cannot parse") from None
-    unsigned = sum(block) - sum(block[148:156]) + 8 * 32
-    signed = sum(b - 256 if b > 127 else b for b in block) - sum(b - 256 if b > 127 else b for b in block[148:156]) + 8 * 32
+    unsigned = sum(block) - sum(block[148:156]) + 8 * 32  # Go's computeChecksum: the field itself as spaces
+    high = len((block[:148] + block[156:]).translate(None, bytes(range(128))))
+    signed = unsigned - 256 * high  # each byte as an int8
     if checksum not in (unsigned, signed):
         raise _Refused(f"a header at byte {at} whose checksum does not match")
     magic, version, trailer = block[257:263], block[263:265], block[508:512]
