@@ -184,7 +184,9 @@ GNU = b"ustar  \x00"
      f"{len(JOB)} bytes at byte 2560) for Go, 'hookchart/templates/job.yaml' (folder) for Python"),
     # a Solaris X header: PAX for Python, a file of unknown type for Go
     (START + pax({"path": "hookchart/README.md"}, b"X") + member("hookchart/templates/job.yaml", JOB),
-     f"is not read by {GO} as by Python's tarfile: it holds a member of type 'X' at byte 1024, which no chart holds"),
+     "holds a member of type 'X' at byte 1024, which no chart holds"),
+    # a FIFO: header-only for both, but no chart holds one
+    (START + member("hookchart/templates/job.yaml", b"", flag=b"6"), "holds a member of type '6' at byte 1024, which no chart holds"),
     # a zero block, then more: Python stops at the first, Go fails
     (START + bytes(512) + member("hookchart/templates/job.yaml", JOB),
      f"is not read by {GO} as by Python's tarfile: it holds a zero block at byte 1024 followed by more headers"),

@@ -54,7 +54,12 @@ class Member(NamedTuple):
 
 
 class _Refused(Exception):
-    """A header Go's archive/tar does not read (its ``ErrHeader``), or one hooklint does not model."""
+    """A header Go's archive/tar does not read (its ``ErrHeader``), or (``unmodelled``) one whose
+    kind hooklint does not model, which no chart needs."""
+
+    def __init__(self, message: str, unmodelled: bool = False):
+        super().__init__(message)
+        self.unmodelled = unmodelled
 
 
 def _string(field: bytes) -> bytes:
@@ -65,9 +70,10 @@ def _string(field: bytes) -> bytes:
 def _octal(field: bytes) -> int:
     """Go's ``parser.parseOctal``: leading and trailing NULs and spaces trimmed, then the string up
     to its first NUL read by ``strconv.ParseUint(s, 8, 64)``; :class:`_Refused` when that fails."""
-    text = _string(field.strip(b" \0"))
-    if not field.strip(b" \0"):
+    trimmed = field.strip(b" \0")
+    if not trimmed:
         return 0
+    text = _string(trimmed)
     if not text or any(c not in b"01234567" for c in text) or int(text, 8) >= 1 << 64:
         raise _Refused("a numeric field Go cannot parse")
     return int(text, 8) if int(text, 8) < 1 << 63 else int(text, 8) - (1 << 64)  # int64(x)
@@ -163,7 +169,7 @@ def _pax_records(data: bytes, at: int) -> dict[bytes, bytes]:
         if not equals or not key or b"\0" in (value if key in (b"path", b"linkpath", b"uname", b"gname") else key):
             raise _Refused(f"a PAX header at byte {at} Go cannot parse")
         if key.startswith(b"GNU.sparse."):
-            raise _Refused(f"a PAX header at byte {at} describing a sparse file, which no chart holds")
+            raise _Refused(f"a PAX header at byte {at} describing a sparse file, which no chart holds", unmodelled=True)
         records[key] = value
         rest = tail[n:]
     return records
@@ -243,7 +249,7 @@ def go_members(raw: bytes) -> list[Member]:
                                   length, data if kind == "file" else 0))  # fmt: skip
             records, long_name = {}, b""
         else:
-            raise _Refused(f"a member of type {chr(flag)!r} at byte {at}, which no chart holds")
+            raise _Refused(f"a member of type {chr(flag)!r} at byte {at}, which no chart holds", unmodelled=True)
         at = data + length + (-length % BLOCK)
     return members
 
@@ -270,8 +276,9 @@ def tar_disagreement(raw: bytes) -> str | None:
     stream ``raw`` exactly as Python's ``tarfile`` does (:func:`go_members` and
     :func:`python_members`: the same kinds, names, link targets, sizes and data offsets, in the
     same order); else why not, a clause to follow the archive's name: ``is not a readable chart
-    archive (...)`` (Python's tarfile cannot read it), ``is not read by Go's archive/tar as by
-    Python's tarfile: ...`` (Go would fail or the archive holds what hooklint does not model),
+    archive (...)`` (Python's tarfile cannot read it), ``holds a member of type ...`` (a kind
+    hooklint does not model: ``K``, ``S``, ``7``, ``X``, a device, a sparse file), ``is not read by
+    Go's archive/tar as by Python's tarfile: ...`` (Go would fail where Python reads on),
     ``is read otherwise by ...: its member N is ... for Go, ... for Python``. What ``helm package``
     writes (Go's ``tar.Writer``: USTAR, its prefix for names of 101-255 characters, a PAX ``x``
     header for longer ones) reads alike."""
@@ -282,6 +289,8 @@ def tar_disagreement(raw: bytes) -> str | None:
     try:
         go = go_members(raw)
     except _Refused as exc:
+        if exc.unmodelled:
+            return f"holds {exc}"
         return f"is not read by Go's archive/tar (Helm, Argo CD) as by Python's tarfile: it holds {exc}"
     for index, (theirs, ours) in enumerate(zip(go, python)):
         if theirs != ours:
