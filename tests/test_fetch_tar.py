@@ -182,6 +182,14 @@ GNU = b"ustar  \x00"
     (START + pax({"path": "hookchart/templates/job.yaml"}) + member("hookchart/d/", JOB, flag=b"\x00"),
      f"is read otherwise by {GO} than by Python's tarfile: its member 2 is 'hookchart/templates/job.yaml' (file, "
      f"{len(JOB)} bytes at byte 2560) for Go, 'hookchart/templates/job.yaml' (folder) for Python"),
+    # GNU magic, a non-ASCII field that does not parse as atime: no prefix for Go
+    (member("Chart.yaml", CHART, magic=GNU, patch={345: b"h\xe9"}),
+     f"is read otherwise by {GO} than by Python's tarfile: its member 1 is 'Chart.yaml' (file, 46 bytes at byte 512) "
+     "for Go, 'h\\\\xe9/Chart.yaml' (file, 46 bytes at byte 512) for Python"),
+    # GNU magic, atime and ctime that parse, bytes after them: no prefix for Go, all of 345..500 for Python
+    (member("hookchart/Chart.yaml", CHART, magic=GNU, patch={345: b"00000000000\x00", 369: b"zzz"}),
+     f"is read otherwise by {GO} than by Python's tarfile: its member 1 is 'hookchart/Chart.yaml' (file, 46 bytes at "
+     "byte 512) for Go, '00000000000/hookchart/Chart.yaml' (file, 46 bytes at byte 512) for Python"),
     # a Solaris X header: PAX for Python, a file of unknown type for Go
     (START + pax({"path": "hookchart/README.md"}, b"X") + member("hookchart/templates/job.yaml", JOB),
      "holds a member of type 'X' at byte 1024, which no chart holds"),
@@ -193,6 +201,27 @@ GNU = b"ustar  \x00"
 ])  # fmt: skip
 def test_an_archive_go_reads_otherwise_is_named_so(raw, why):
     assert tar_disagreement(raw + bytes(1024)) == why
+
+
+def _python_written(fmt: int) -> bytes:
+    data = io.BytesIO()
+    with tarfile.open(fileobj=data, mode="w", format=fmt) as archive:
+        for name in ("hookchart/Chart.yaml", "hookchart/templates/" + "a" * 90 + "/" + "b" * 40 + ".yaml", "hookchart/" + "c/" * 150 + "x"):
+            info = tarfile.TarInfo(name)
+            info.size = len(CHART)
+            archive.addfile(info, io.BytesIO(CHART))
+    return data.getvalue()
+
+
+@pytest.mark.parametrize("raw", [
+    # GNU magic whose atime does not parse and whose field is ASCII: Go's pre-1.8 fallback reads the prefix too
+    member("Chart.yaml", CHART, magic=GNU, patch={345: b"hookchart"}),
+    # a global header holding only a comment (git archive writes one): neither applies anything
+    pax({"comment": "0123456789abcdef"}, b"g") + START,
+    _python_written(tarfile.GNU_FORMAT), _python_written(tarfile.PAX_FORMAT),
+])  # fmt: skip
+def test_an_archive_both_read_alike_is_read(raw):
+    assert tar_disagreement(raw + bytes(1024)) is None
 
 
 def test_a_checksum_python_cannot_parse_stops_python_where_go_reads_on():
