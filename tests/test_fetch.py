@@ -189,6 +189,31 @@ def test_an_oci_registry_asking_for_a_bearer_token_gets_the_anonymous_one(tmp_pa
     assert fetched.label() == "hookchart 1.2.0"
 
 
+def test_a_registry_token_never_follows_a_redirect_to_another_host(tmp_path):
+    """Attacker trial 27, B1: the registry's bearer token went along the blob read's redirect to
+    another host (Go's net/http, as Helm and Argo CD use it, drops Authorization there)."""
+    archive = chart_archive()
+    with http_server() as served, http_server() as storage:
+        oci_registry(served, archive)
+        served.routes["/token"] = (200, {}, b'{"token": "SECRET-BEARER-TOKEN-123456"}')
+        storage.routes["/blob"] = (200, {}, archive)
+
+        def challenge(path, headers):
+            if path.startswith("/v2/") and headers.get("authorization") != "Bearer SECRET-BEARER-TOKEN-123456":
+                return 401, {"WWW-Authenticate": f'Bearer realm="{served.base}/token",service="reg",scope="repository:charts/hookchart:pull"'}, b""
+            if "/blobs/" in path:
+                return 307, {"Location": f"{storage.base}/blob?sig=abc"}, b""
+            return None
+
+        served.hook = challenge
+        fetched = fetch(RemoteSource("oci", f"oci://127.0.0.1:{served.port}/charts", "hookchart", "1.2.0"),
+                        policy(tmp_path, f"http://127.0.0.1:{served.port}", f"http://127.0.0.1:{storage.port}"))  # fmt: skip
+    assert [(path, headers.get("authorization")) for path, headers in storage.requests] == [("/blob?sig=abc", None)]
+    assert served.requests[-1][0] == f"/v2/charts/hookchart/blobs/{sha256(archive)}"
+    assert served.requests[-1][1]["authorization"] == "Bearer SECRET-BEARER-TOKEN-123456"
+    assert fetched.label() == "hookchart 1.2.0"
+
+
 # --- who may be contacted ----------------------------------------------------------------------------
 
 

@@ -282,3 +282,28 @@ def test_a_schema_pythons_reader_refuses_is_not_loaded_when_it_may_name_a_refere
 
 def test_invalid_json_that_cannot_name_a_reference_is_helms_to_refuse():
     assert helm._loads_in('{"properties": {"x": {"type": "string"},}}', "values.schema.json") == []
+
+
+@needs_helm
+def test_an_archive_go_reads_otherwise_leaves_the_chart_unrendered(repo, server):
+    """Attacker trial 27, B2/B3: a PAX global header renames ``sub/values.schema.json`` for Python's
+    tarfile only; Helm's loader (Go) reads the schema and would resolve its ``$ref``."""
+    url, hits = server
+    schema = _schema("$ref", f"{url}/s.json").encode()
+    data = io.BytesIO()
+    with tarfile.open(fileobj=data, mode="w:gz", format=tarfile.USTAR_FORMAT) as tar:
+        for name, text in {"sub/Chart.yaml": b"apiVersion: v2\nname: sub\nversion: 1.0.0\n", "sub/values.schema.json": schema}.items():
+            if name.endswith(".json"):
+                tar.fileobj.write(tarfile.TarInfo.create_pax_global_header({"path": "sub/README.md"}))
+                tar.offset += 1024
+            info = tarfile.TarInfo(name)
+            info.size = len(text)
+            tar.addfile(info, io.BytesIO(text))
+    (repo / "c/charts").mkdir()
+    (repo / "c/charts/sub-1.0.0.tgz").write_bytes(data.getvalue())
+    result = runner.invoke(app, ["lint", "c"])
+    assert hits == []
+    assert result.output.splitlines()[0].startswith(
+        "c/Chart.yaml:1:1: warning HL009 source-not-rendered: c/charts/sub-1.0.0.tgz holds a values.schema.json that "
+        "may refer to a URL or file hooklint cannot see (an archive that is read otherwise by Go's archive/tar (Helm, "
+        "Argo CD) than by Python's tarfile: its member 2 is 'sub/values.schema.json' (file, ")

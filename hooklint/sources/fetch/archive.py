@@ -7,7 +7,10 @@ an attacker could use: a member that is a symbolic or hard link, a device, FIFO 
 regular file or folder; a name that is absolute, holds ``..``, an empty or ``.git`` component, a
 NUL or backslash, or leaves the top folder; two members with one name; more files than the fetch's
 ``max_files`` or more bytes, once decompressed, than its ``max_bytes`` (a gzip or tar bomb stops
-at the limit, not at the end). Files are created with ``O_EXCL | O_NOFOLLOW`` and mode 0644.
+at the limit, not at the end); an archive Go's ``archive/tar`` (Helm, Argo CD's ``Untgz``) would
+read otherwise than Python's ``tarfile`` (:func:`hooklint.sources.repository.gotar.tar_disagreement`:
+a PAX global header, a prefix Go does not read, ...). Files are created with ``O_EXCL | O_NOFOLLOW``
+and mode 0644.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import os
 import tarfile
 
 from hooklint.sources.fetch.net import Budget, FetchError
+from hooklint.sources.repository.gotar import tar_disagreement
 
 
 class _Bounded(io.RawIOBase):
@@ -42,13 +46,20 @@ class _Bounded(io.RawIOBase):
 def unpack_chart(data: bytes, destination: str, budget: Budget, what: str) -> str:
     """Unpack the chart archive ``data`` into the new folder ``destination`` (made here; its parent
     must exist) and return the chart's folder in it (``destination/<top folder>``). ``what`` names
-    the archive in messages. Raises :class:`FetchError` (the folder may then hold part of it)."""
+    the archive in messages. The tar stream is decompressed first (every byte charged to ``budget``)
+    and read only when Go would read its members as Python does (:func:`tar_disagreement`: Helm
+    renders what Argo CD untars with Go). Raises :class:`FetchError` (the folder may then hold part
+    of it)."""
     os.mkdir(destination, 0o755)
-    stream = io.BufferedReader(_Bounded(gzip.GzipFile(fileobj=io.BytesIO(data)), budget, what), 1 << 16)
     top: str | None = None
     seen: set[str] = set()
     try:
-        with tarfile.open(fileobj=stream, mode="r|") as archive:
+        with io.BufferedReader(_Bounded(gzip.GzipFile(fileobj=io.BytesIO(data)), budget, what), 1 << 16) as stream:
+            raw = stream.read()
+        why = tar_disagreement(raw)
+        if why is not None:
+            raise FetchError(f"{what} {why}")
+        with tarfile.open(fileobj=io.BytesIO(raw), mode="r:") as archive:
             for member in archive:
                 name = member.name
                 parts = name.split("/")

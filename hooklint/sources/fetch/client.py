@@ -18,6 +18,11 @@ from hooklint.config import HostEntry
 from hooklint.sources.fetch.net import MAX_REDIRECTS, Budget, FetchError, Hosts, check_address
 
 
+#: Request headers that carry a credential: sent only to the host the request was made for, never
+#: along a redirect to another (Go's ``net/http`` ``shouldCopyHeaderOnRedirect``, and proxies').
+CREDENTIAL_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "cookie2", "www-authenticate"})
+
+
 @dataclass(frozen=True, slots=True)
 class Response:
     """A response: ``status``, ``headers`` (lower-case names), ``body`` and the ``url`` it came from."""
@@ -79,8 +84,14 @@ def get(url: str, hosts: Hosts, budget: Budget, headers: dict[str, str] | None =
         credentials: dict[str, str] | None = None, accept_status: tuple[int, ...] = (200,)) -> Response:  # fmt: skip
     """GET ``url`` as the module docstring says and return the final :class:`Response` (its status
     one of ``accept_status``). ``credentials`` maps ``host:port`` to an ``Authorization`` value,
-    sent only to that host. Raises :class:`FetchError`: a host not listed (nothing is resolved or
+    sent only to that host. A header of ``headers`` that carries a credential
+    (:data:`CREDENTIAL_HEADERS`: a registry's bearer token) goes only to the scheme, host and port
+    of ``url`` itself, never along a redirect to another (Go's ``net/http`` ``Client`` drops
+    ``Authorization``, ``WWW-Authenticate`` and ``Cookie`` on a redirect to another host:
+    ``shouldCopyHeaderOnRedirect``, as Helm, Argo CD and containerd send them; hooklint also on
+    another scheme or port). Raises :class:`FetchError`: a host not listed (nothing is resolved or
     contacted), a refused address, a limit, another status."""
+    origin: tuple[str, str, int] | None = None
     for _ in range(MAX_REDIRECTS + 1):
         parts = urllib.parse.urlsplit(url)
         scheme = parts.scheme.lower()
@@ -94,7 +105,9 @@ def get(url: str, hosts: Hosts, budget: Budget, headers: dict[str, str] | None =
         entry = hosts.entry_for(scheme, host, port)
         if entry is None:
             raise FetchError(f"{_shown(url)}: {_where(scheme, host, port)} is not in fetch-hosts: not contacted")
-        sent = dict(headers or {})
+        origin = origin or (scheme, host, port)
+        sent = {k: v for k, v in (headers or {}).items()
+                if origin == (scheme, host, port) or k.lower() not in CREDENTIAL_HEADERS}  # fmt: skip
         key = f"{host}:{port}"
         if credentials and key in credentials:
             sent.setdefault("Authorization", credentials[key])
