@@ -170,6 +170,7 @@ class Engine:
         reported = set(loaded.app.reported)
         ctx = Context.build(self.config, manifests, plan, partial=loaded.coverage.rendered == "partial",
                             host_path_volumes=loaded.app.host_path_volumes, volume_claims=loaded.app.volume_claims,
+                            written_subjects=loaded.app.written_subjects,
                             component_alone=loaded.component_alone)
         by_manifest: dict[int, list[Finding]] = {}
         owners: dict[tuple[str, int], Manifest | None] = {}

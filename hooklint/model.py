@@ -840,16 +840,26 @@ def binding_grantees(binding: Manifest) -> list[Grantee]:
 
 def _grantee(subject: Map, binding: Manifest) -> Grantee | None:
     """The :class:`Grantee` of one subject mapping of ``binding`` (:func:`binding_grantees`)."""
-    kind, name, namespace = subject.get("kind"), subject.get("name"), subject.get("namespace")
+    return subject_grantee(subject.get("kind"), subject.get("name"), subject.get("namespace"), subject.get("apiGroup"),
+                           binding.kind, binding.namespace or "")  # fmt: skip
+
+
+def subject_grantee(kind: object, name: object, namespace: object, api_group: object, binding_kind: str | None,
+                    binding_namespace: str | None) -> Grantee | None:  # fmt: skip
+    """The :class:`Grantee` of one subject of a RoleBinding or ClusterRoleBinding
+    (``binding_kind``) whose namespace is ``binding_namespace`` (``""``: its application's
+    destination namespace; None: unknown, any), as :func:`binding_grantees` reads it; None when it
+    grants no ServiceAccount. A subject's fields are as written (``kind``, ``name``, ``namespace``,
+    ``apiGroup``: None or ``""`` when unset)."""
     if not isinstance(name, str) or not name:
         return None
     if kind == "ServiceAccount":
         if not isinstance(namespace, str) or not namespace:
-            if binding.kind != "RoleBinding":
+            if binding_kind != "RoleBinding":
                 return None
-            namespace = binding.namespace or ""
+            namespace = binding_namespace
         return Grantee(namespace, name)
-    if kind not in ("User", "Group") or subject.get("apiGroup") not in (None, "", RBAC_GROUP):
+    if kind not in ("User", "Group") or api_group not in (None, "", RBAC_GROUP):
         return None
     written = f"{kind} '{name}'"
     if kind == "User":

@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from hooklint.loader import LoadedFile
     from hooklint.model import Manifest
     from hooklint.plan import SyncPlan
+    from hooklint.sources.repository.bindings import WrittenSubject
     from hooklint.sources.repository.volumes import HostPathVolume, VolumeClaim
 
 
@@ -79,6 +80,9 @@ class Context:
     #: (:mod:`hooklint.sources.repository.volumes`), besides the application's own: HL105.
     host_path_volumes: frozenset["HostPathVolume"] = frozenset()
     volume_claims: frozenset["VolumeClaim"] = frozenset()
+    #: The subjects of the RoleBindings and ClusterRoleBindings written in the repository's files
+    #: (:mod:`hooklint.sources.repository.bindings`), another application's included: HL104.
+    written_subjects: frozenset["WrittenSubject"] = frozenset()
     #: The copies of an object Argo CD drops (:func:`hooklint.model.repeated_objects`) and the
     #: manifests without them, in order, found once per application: a dozen rules ask, and each
     #: asking keyed every object again (a sixth of the time of an application's checks).
@@ -90,7 +94,8 @@ class Context:
     @classmethod
     def build(cls, config: "Config", manifests: list["Manifest"], plan: "SyncPlan", partial: bool = False,
               host_path_volumes: frozenset["HostPathVolume"] = frozenset(),
-              volume_claims: frozenset["VolumeClaim"] = frozenset(), component_alone: bool = False) -> "Context":  # fmt: skip
+              volume_claims: frozenset["VolumeClaim"] = frozenset(), component_alone: bool = False,
+              written_subjects: frozenset["WrittenSubject"] = frozenset()) -> "Context":  # fmt: skip
         index: dict[tuple[str, str, str], Manifest] = {}
         by_kind: dict[str, list[Manifest]] = {}
         for m in manifests:
@@ -101,7 +106,7 @@ class Context:
         repeated = repeated_objects(manifests)
         kept = [m for m in manifests if id(m) not in repeated]
         return cls(config, plan, manifests, index, by_kind, partial, component_alone, host_path_volumes, volume_claims,
-                   repeated, kept)  # fmt: skip
+                   written_subjects, repeated, kept)  # fmt: skip
 
     def find(self, kind: str, namespace: str | None, name: str) -> "Manifest | None":
         """The object of ``kind``/``name`` in ``namespace`` (None: the application's destination

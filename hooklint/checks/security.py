@@ -18,7 +18,7 @@ from hooklint.gojsonread import go_fold
 from hooklint.text import url_credentials
 from hooklint.sources.repository.volumes import HostPathVolume, node_path, volume_match_facts
 from hooklint.sources.repository.volumes import storage_class as volumes_storage_class
-from hooklint.model import BASELINE_CAPABILITIES, KUBEFLOW_REPLICA_SPECS, MAX_POD_SPEC_DEPTH, POD_KINDS, RUN_TO_COMPLETION_KINDS, TEMPLATE_ONLY_KINDS, find_pod_specs, Container, Manifest, PodSpec, binding_grantee, get_map, selects
+from hooklint.model import BASELINE_CAPABILITIES, KUBEFLOW_REPLICA_SPECS, MAX_POD_SPEC_DEPTH, POD_KINDS, RUN_TO_COMPLETION_KINDS, TEMPLATE_ONLY_KINDS, find_pod_specs, Container, Manifest, PodSpec, binding_grantee, get_map, selects, subject_grantee
 from hooklint.yamlio import DocumentTooComplex, Map, Seq, YamlSyntaxError, parse_documents, shown
 
 
@@ -279,12 +279,19 @@ def _granted_role(ctx: Context, sa_name: str, namespace: str | None) -> bool:
     """True when a RoleBinding or ClusterRoleBinding of the application (any copy:
     :meth:`Context.bindings_reaching`) names ServiceAccount ``sa_name`` of ``namespace`` as a subject
     and refers to a Role or ClusterRole (built-in roles such as ``view`` count: they need not be in
-    the application)."""
+    the application), or one written in another file of the repository does
+    (:attr:`Context.written_subjects`: another Application's RBAC folder; one without a namespace
+    may be in any, so it counts whatever the hook's)."""
     for b in ctx.bindings_reaching(sa_name, kept=False):
         if binding_grantee(b, namespace, sa_name) is None:
             continue
         ref = b.body.get("roleRef")
         if isinstance(ref, Map) and ref.get("kind") in ("Role", "ClusterRole") and isinstance(ref.get("name"), str):
+            return True
+    own = {m.path for m in ctx.manifests} if ctx.written_subjects else set()  # judged above, with their namespace
+    for s in ctx.written_subjects:
+        grantee = subject_grantee(s.kind, s.name, s.namespace, s.api_group, s.binding_kind, s.binding_namespace or None)
+        if s.file not in own and grantee is not None and grantee.covers(namespace, sa_name):
             return True
     return False
 

@@ -61,6 +61,7 @@ from hooklint.sources.appmap.applications import (REPO_SOURCE_FILE, DirectoryOpt
 
 if TYPE_CHECKING:
     from hooklint.config import Config
+    from hooklint.sources.repository.bindings import WrittenSubject
     from hooklint.sources.repository.volumes import HostPathVolume, VolumeClaim
 
 
@@ -112,6 +113,9 @@ class Application:
     #: claims there that name one (:func:`hooklint.sources.repository.volumes.host_path_volumes`): HL105.
     host_path_volumes: frozenset["HostPathVolume"] = frozenset()
     volume_claims: frozenset["VolumeClaim"] = frozenset()
+    #: The subjects of the RoleBindings and ClusterRoleBindings written in the run's and the
+    #: repository's files (:func:`hooklint.sources.repository.bindings.written_subjects`): HL104.
+    written_subjects: frozenset["WrittenSubject"] = frozenset()
     #: The ``group/version`` and ``group/version/Kind`` of the CRDs written in the run's and the
     #: repository's files (:func:`hooklint.sources.repository.crds.crd_api_versions`), sorted: a
     #: cluster holding them serves them, and Argo CD passes them to Helm (``--api-versions``).
@@ -432,6 +436,7 @@ def group_applications(
                                  excluded, left_out, notices, leaving, chart_dirs, version)  # fmt: skip
     from hooklint.sources.repository.crds import cluster_scoped_crds, crd_api_versions  # noqa: PLC0415 - a leaf module
     from hooklint.sources.repository.volumes import host_path_volumes  # noqa: PLC0415 - a leaf module
+    from hooklint.sources.repository.bindings import written_subjects  # noqa: PLC0415 - a leaf module
 
     max_size = config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE
     # the repository's CRDs and hostPath volumes, whether or not its URL is known (trial 8, F9:
@@ -444,11 +449,13 @@ def group_applications(
     crds = cluster_scoped_crds(whole, max_size)
     crd_apis = tuple(sorted(crd_api_versions(whole, max_size)))
     volumes, claims = host_path_volumes(whole, max_size)
+    subjects = written_subjects(whole, max_size)
     for app in apps:
         for part in [app, *app.parts]:
             part.cluster_crds = crds
             part.crd_apis = crd_apis
             part.host_path_volumes, part.volume_claims = volumes, claims
+            part.written_subjects = subjects
     apps.sort(key=lambda a: a.key)
     if submodules_left is not None:
         submodules_left.extend(_unread_submodules(paths, apps))

@@ -1,0 +1,114 @@
+"""A hook's ServiceAccount bound to a role by another application of the repository (new-user
+trial 28: eight PreSync Jobs running ``oc get`` got HL104, "set automountServiceAccountToken:
+false", and ``fix --unsafe-fixes`` turned their token off, though the operator's folder binds their
+ServiceAccount): that binding counts as one of the application does (HL104 is not reported, and
+its fix not made), whether the run names the other folder or not; one for another namespace, or
+none, leaves HL104 as it was."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import write
+
+JOB = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: presync-check
+  namespace: shop
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+    argocd.argoproj.io/hook-delete-policy: BeforeHookCreation
+spec:
+  backoffLimit: 1
+  activeDeadlineSeconds: 60
+  template:
+    spec:
+      restartPolicy: Never
+      serviceAccountName: presync-sa
+      containers: [{name: check, image: "ghcr.io/acme/oc:4.15.0", command: [oc, get, datasciencecluster]}]
+"""
+HL104 = ("Job/presync-check mounts the token of ServiceAccount 'presync-sa' (not turned off here; the "
+         "ServiceAccount is not in this application), and no binding in this application grants it a role. Set "
+         "automountServiceAccountToken: false, or bind it to a least-privilege Role.")  # fmt: skip
+
+
+def binding(subject: str, namespace: str = "", kind: str = "RoleBinding") -> str:
+    meta = f"{{name: presync-sa-reader, namespace: {namespace}}}" if namespace else "{name: presync-sa-reader}"
+    return (f"apiVersion: rbac.authorization.k8s.io/v1\nkind: {kind}\nmetadata: {meta}\n"
+            "roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: view}\n"
+            f"subjects: [{subject}]\n")
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, {"hooks/job.yaml": JOB})
+    return tmp_path
+
+
+def lint(*args: str, cache: str = "off") -> tuple[int, list[tuple[str, str, int, int, str]]]:
+    env = {**os.environ, "HOOKLINT_CACHE_DIR": cache}
+    proc = subprocess.run([sys.executable, "-m", "hooklint", "lint", "-f", "json", *args], capture_output=True,
+                          text=True, env=env)  # fmt: skip
+    assert proc.returncode in (0, 1), proc.stderr
+    found = json.loads(proc.stdout)["findings"]
+    return proc.returncode, [(f["path"], f["rule_id"], f["line"], f["column"], f["message"]) for f in found
+                             if f["rule_id"] == "HL104"]  # fmt: skip
+
+
+def test_unbound_the_hook_is_reported(repo):
+    assert lint(".") == (1, [("hooks/job.yaml", "HL104", 13, 5, HL104)])
+
+
+@pytest.mark.parametrize("subject, namespace", [
+    ("{kind: ServiceAccount, name: presync-sa, namespace: shop}", ""),
+    ("{kind: ServiceAccount, name: presync-sa}", "shop"),
+    ("{kind: ServiceAccount, name: presync-sa}", ""),  # its application's namespace: may be shop
+    ("{kind: User, name: 'system:serviceaccount:shop:presync-sa', apiGroup: rbac.authorization.k8s.io}", ""),
+    ("{kind: Group, name: 'system:serviceaccounts:shop', apiGroup: rbac.authorization.k8s.io}", ""),
+])  # fmt: skip
+@pytest.mark.parametrize("paths", [["."], ["hooks"]])
+def test_a_binding_of_another_application_of_the_repository_counts(repo, subject, namespace, paths):
+    write(repo, {"operator/rbac.yaml": binding(subject, namespace)})
+    assert lint(*paths)[1] == []
+
+
+@pytest.mark.parametrize("subject, namespace, kind", [
+    ("{kind: ServiceAccount, name: presync-sa, namespace: other}", "", "RoleBinding"),
+    ("{kind: ServiceAccount, name: presync-sa}", "other", "RoleBinding"),
+    ("{kind: ServiceAccount, name: presync-sa}", "", "ClusterRoleBinding"),  # the API server rejects it: nobody
+    ("{kind: ServiceAccount, name: someone-else, namespace: shop}", "", "RoleBinding"),
+    ("{kind: Group, name: 'system:serviceaccounts:other', apiGroup: rbac.authorization.k8s.io}", "", "RoleBinding"),
+])  # fmt: skip
+def test_a_binding_of_another_namespace_or_account_does_not(repo, subject, namespace, kind):
+    write(repo, {"operator/rbac.yaml": binding(subject, namespace, kind)})
+    assert lint(".") == (1, [("hooks/job.yaml", "HL104", 13, 5, HL104)])
+
+
+def test_a_binding_of_the_hooks_own_application_is_judged_with_its_namespace(repo):
+    """No namespace on the binding: the application's destination, not the hook's 'shop'."""
+    write(repo, {"hooks/rbac.yaml": binding("{kind: ServiceAccount, name: presync-sa}")})
+    assert lint(".") == (1, [("hooks/job.yaml", "HL104", 13, 5, HL104)])
+
+
+def test_the_unsafe_fix_leaves_a_token_bound_elsewhere(repo):
+    write(repo, {"operator/rbac.yaml": binding("{kind: ServiceAccount, name: presync-sa, namespace: shop}")})
+    proc = subprocess.run([sys.executable, "-m", "hooklint", "fix", "--unsafe-fixes", "hooks"], capture_output=True,
+                          text=True, env={**os.environ, "HOOKLINT_CACHE_DIR": "off"})  # fmt: skip
+    assert proc.returncode in (0, 1), proc.stderr
+    assert (repo / "hooks/job.yaml").read_text() == JOB
+
+
+def test_a_binding_added_elsewhere_is_seen_by_a_cached_run(repo, tmp_path_factory):
+    cache = str(tmp_path_factory.mktemp("cache"))
+    assert lint("hooks", cache=cache) == (1, [("hooks/job.yaml", "HL104", 13, 5, HL104)])
+    write(repo, {"operator/rbac.yaml": binding("{kind: ServiceAccount, name: presync-sa, namespace: shop}")})
+    assert lint("hooks", cache=cache) == (0, [])
