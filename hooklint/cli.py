@@ -619,6 +619,7 @@ ignore: []                       # never run these (wins over select)
 #   HL208: note
 fail-on: warning                 # lowest severity that fails the run: error, warning, note, never
 fail-on-unrendered: false        # true: HL009 (a remote base, a helmCharts entry hooklint left out) fails the run
+                                 #   whatever fail-on says (a warning, it already fails it at fail-on: warning)
 
 exclude: []                      # files never reported, e.g. ["legacy/", "**/*-generated.yaml"]
 # baseline: .hooklint-baseline.json  # findings recorded by hooklint lint --write-baseline

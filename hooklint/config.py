@@ -15,6 +15,7 @@ key                           meaning                                           
 ``severity``                  ``{HL208: note}``: severity overrides                       ``{}``
 ``fail-on``                   lowest severity that makes the exit code 1                  warning
 ``fail-on-unrendered``        HL009 (something hooklint did not render) fails the run    false
+                              whatever ``fail-on`` says (a warning, it fails at ``warning``)
 ``exclude``                   gitignore-style globs (relative to the file) not reported   ``[]``
 ``per-path-ignores``          ``{"legacy/**": [HL103]}``: rules not reported on paths     ``{}``
 ``baseline``                  a ``--write-baseline`` file (relative to the config file)   none
