@@ -99,10 +99,14 @@ def _numeric(field: bytes) -> int:
 
 
 def _go_int(text: bytes) -> int:
-    """``strconv.ParseInt(text, 10, 64)``; :class:`_Refused` when it fails."""
-    if not _DECIMAL.fullmatch(text) or not -(1 << 63) <= int(text) < 1 << 63:
+    """``strconv.ParseInt(text, 10, 64)``; :class:`_Refused` when it fails (never ``int()`` of more
+    digits than int64 holds: Python refuses 4,300, where Go says "value out of range")."""
+    digits = text.lstrip(b"+-").lstrip(b"0")
+    value = int(digits or b"0") if _DECIMAL.fullmatch(text) and len(digits) <= 19 else None
+    value = -value if value is not None and text.startswith(b"-") else value
+    if value is None or not -(1 << 63) <= value < 1 << 63:
         raise _Refused(f"a PAX number Go cannot parse ({text[:40]!r})")
-    return int(text)
+    return value
 
 
 def _header(block: bytes, at: int) -> tuple[int, bytes, bytes, int]:
@@ -160,7 +164,7 @@ def _pax_records(data: bytes, at: int) -> dict[bytes, bytes]:
     rest = data
     while rest:
         length, space, tail = rest.partition(b" ")
-        if not space or not _DECIMAL.fullmatch(length):
+        if not space or not _DECIMAL.fullmatch(length) or len(length) > 19:  # longer than any header's data
             raise _Refused(f"a PAX header at byte {at} Go cannot parse")
         n = int(length) - len(length) - 1
         if int(length) < 5 or int(length) > len(rest) or n <= 0 or tail[n - 1:n] != b"\n":
