@@ -907,7 +907,9 @@ def main() -> None:
                          "cause it.\n")  # fmt: skip
         sys.exit(EXIT_ERROR)
     except Exception as exc:  # pragma: no cover - last resort
-        sys.stderr.write(_said(f"hooklint: internal error: {type(exc).__name__}: {exc}") + "\n")
+        from hooklint.text import internal_error
+
+        sys.stderr.write(_said(f"hooklint: internal error: {internal_error(exc)}") + "\n")
         sys.exit(EXIT_ERROR)
     finally:
         started()  # a command that never reached a run's loading (explain, a warm result cache)

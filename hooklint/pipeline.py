@@ -47,7 +47,7 @@ from hooklint.suppression import suppress
 from hooklint import files as _files
 from hooklint.collector import collector_paused, started
 from hooklint.results import ResultCache, observing, run_cache
-from hooklint.text import holds_url_credentials, url_credentials
+from hooklint.text import holds_url_credentials, internal_error, url_credentials
 
 if TYPE_CHECKING:
     from hooklint.sources.render.redact import SecretValues
@@ -203,8 +203,7 @@ def lint_application(engine: Engine, app: Application, keep_plan: bool = False, 
 def internal_error_finding(engine: Engine, app: Application, exc: BaseException) -> Finding:
     """The HL007 finding that stands for an application hooklint failed on with ``exc``."""
     path = app.manifest_file or (app.reported[0] if app.reported else app.key)
-    detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-    message = (f"hooklint failed on this application (internal error: {' '.join(detail.split())}); nothing "
+    message = (f"hooklint failed on this application (internal error: {internal_error(exc)}); nothing "
                "of it is checked. Please report it with the files that cause it.")  # fmt: skip
     return engine.engine_finding("HL007", message, path, Span.point(1, 1))
 
@@ -1011,7 +1010,7 @@ def _plan_paths(paths: list[str], config: Config) -> tuple[list[PlannedApplicati
         except Exception as exc:  # noqa: BLE001 - isolation, as in lint_application
             path = app.manifest_file or (app.reported[0] if app.reported else app.key)
             errors.append(InputError(path, f"hooklint failed on this application (internal error: "
-                                           f"{type(exc).__name__}: {' '.join(str(exc).split())}); no plan"))  # fmt: skip
+                                           f"{internal_error(exc)}); no plan"))  # fmt: skip
             continue
         plans.append(planned)
         planned_apps.append(app)

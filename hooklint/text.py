@@ -36,6 +36,7 @@ trims more (U+001C-U+001F too), so a value it trims may be one Go keeps as writt
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 
@@ -310,3 +311,15 @@ def go_to_lower(text: str) -> str:
     if text.isascii():
         return text.lower()
     return "".join("i" if char == "\u0130" else char.lower() for char in text)
+
+
+def internal_error(exc: BaseException) -> str:
+    """``exc`` as an internal error's message names it: its type and where it was raised
+    (``KeyError at model.py:812 in _grantee``), never its text, which may quote a value of the
+    application, a Secret's among them, that the redaction of an application hooklint failed on
+    never learnt (attacker trial 27: a Python exception's text reached a finding)."""
+    import traceback  # here: only a failure pays for it
+
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" at {os.path.basename(frames[-1].filename)}:{frames[-1].lineno} in {frames[-1].name}" if frames else ""
+    return f"{type(exc).__name__}{where}"

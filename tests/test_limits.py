@@ -646,7 +646,8 @@ def test_deeply_nested_toml_configuration_is_a_configuration_error(tmp_path):
 
 def test_an_application_hooklint_fails_on_is_one_hl007_and_the_others_are_reported(repo, monkeypatch):
     """Isolation: an internal error (here a RecursionError raised while loading one application)
-    becomes that application's finding; the run and its report go on."""
+    becomes that application's finding, named by its type and where it was raised, never by its
+    text (which may quote a value of the application); the run and its report go on."""
     import hooklint.pipeline as pipeline
 
     write(repo, {"bad/hook.yaml": LATEST_TAG_HOOK})
@@ -654,17 +655,17 @@ def test_an_application_hooklint_fails_on_is_one_hl007_and_the_others_are_report
 
     def load(app, config):
         if app.key == "bad":
-            raise RecursionError("maximum recursion depth exceeded")
+            raise RecursionError("maximum recursion depth exceeded near 'hunter2-db-password'")
         return real(app, config)
 
     monkeypatch.setattr(pipeline, "load_application", load)
     result = lint("bad", "good")
+    raised = f"RecursionError at test_limits.py:{load.__code__.co_firstlineno + 2} in load"
     assert findings(result) == [
-        ("bad/hook.yaml", "HL007", 1, 1, "hooklint failed on this application (internal error: RecursionError: maximum "
-         "recursion depth exceeded); nothing of it is checked. Please report it with the files that cause it."),
+        ("bad/hook.yaml", "HL007", 1, 1, f"hooklint failed on this application (internal error: {raised}); nothing of it is checked. Please report it with the files that cause it."),
         (*WITNESS, findings(result)[1][4]),
     ]  # fmt: skip
     plans, errors = pipeline.plan_paths(["bad", "good"], Config())
     assert [p.key for p in plans] == ["good"]
     assert [(e.path, e.message) for e in errors] == [("bad/hook.yaml", "hooklint failed on this application (internal "
-                                                      "error: RecursionError: maximum recursion depth exceeded); no plan")]
+                                                      f"error: {raised}); no plan")]
