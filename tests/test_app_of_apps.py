@@ -296,7 +296,7 @@ def test_a_run_naming_one_file_ignores_a_broken_application_elsewhere(repo):
     named = runner.invoke(app, ["lint", "argocd/broken.yaml"])  # named: its problem is reported
     assert named.exit_code == 1
     assert named.output.splitlines()[0] == (
-        "argocd/broken.yaml:10:1: error HL007 render-failed: Rendering failed: Application broken "
+        "argocd/broken.yaml:10:5: error HL007 render-failed: Rendering failed: Application broken "
         "(argocd/broken.yaml:10): spec.source.path 'does/not/exist' is not a folder of this repository. Argo CD's "
         "repo server fails the same way, so the application cannot sync; nothing of it is checked until it renders.")
 
@@ -312,7 +312,7 @@ def test_an_explicit_tool_on_a_folder_without_its_file_is_hl007_at_the_applicati
     result = runner.invoke(app, ["lint", "loose", "argocd"])
     assert result.exit_code == 1
     assert result.output.splitlines()[0] == (
-        f"argocd/loose.yaml:10:1: error HL007 render-failed: Rendering failed: Application loose (argocd/loose.yaml:10): "
+        f"argocd/loose.yaml:10:5: error HL007 render-failed: Rendering failed: Application loose (argocd/loose.yaml:10): "
         f"{problem}. Argo CD's repo server fails the same way, so the application cannot sync; nothing of it is "
         "checked until it renders.")
 
@@ -324,7 +324,7 @@ def test_hl007_names_the_source_of_a_multi_source_application(repo):
         f"  - repoURL: {URL}\n    ref: values\n  - repoURL: {URL}\n    path: typo\n")})  # fmt: skip
     result = runner.invoke(app, ["lint", "argocd"])
     assert result.output.splitlines()[0] == (
-        "argocd/multi.yaml:14:1: error HL007 render-failed: Rendering failed: Application multi (argocd/multi.yaml:14): "
+        "argocd/multi.yaml:14:5: error HL007 render-failed: Rendering failed: Application multi (argocd/multi.yaml:14): "
         "spec.sources[2].path 'typo' is not a folder of this repository. Argo CD's repo server fails the same way, "
         "so the application cannot sync; nothing of it is checked until it renders.")
 
@@ -364,7 +364,7 @@ def test_an_application_path_through_a_link_out_of_the_repository_stays_hl007(re
     result = runner.invoke(app, ["lint", "argocd"])
     assert result.exit_code == 1
     assert result.output.splitlines()[0] == (
-        f"argocd/away.yaml:10:1: error HL007 render-failed: Rendering failed: Application away (argocd/away.yaml:10): "
+        f"argocd/away.yaml:10:5: error HL007 render-failed: Rendering failed: Application away (argocd/away.yaml:10): "
         f"spec.source.path 'away' is a symbolic link to {os.path.realpath(outside)}, outside the repository (app path "
         "outside root). Argo CD's repo server fails the same way, so the application cannot sync; nothing of it is "
         "checked until it renders.")
@@ -381,7 +381,7 @@ def test_an_argocd_source_file_linked_out_of_the_repository_is_never_read(repo, 
     result = runner.invoke(app, ["lint", "argocd"])
     assert "SECRET-OUTSIDE" not in result.output and "left out" not in result.output
     assert result.output.splitlines()[0] == (
-        "argocd/d.yaml:10:1: error HL007 render-failed: Rendering failed: Application d (argocd/d.yaml:10): error while "
+        "argocd/d.yaml:10:5: error HL007 render-failed: Rendering failed: Application d (argocd/d.yaml:10): error while "
         f"parsing source parameters: d/.argocd-source.yaml is a symbolic link to {os.path.realpath(outside)}, outside the "
         "repository (illegal filepath in symlink); never read. Argo CD's repo server fails the same way, so the "
         "application cannot sync; nothing of it is checked until it renders.")  # fmt: skip

@@ -290,7 +290,7 @@ def test_an_application_whose_path_cannot_render_is_an_error_at_its_source(repo,
     result = runner.invoke(app, ["lint", "apps"])
     assert result.exit_code == 1
     assert result.output.splitlines()[0] == (
-        f"apps/shop.yaml:26:1: error HL007 render-failed: Rendering failed: Application raw (apps/shop.yaml:26): "
+        f"apps/shop.yaml:26:5: error HL007 render-failed: Rendering failed: Application raw (apps/shop.yaml:26): "
         f"{problem}. Argo CD's repo server fails the same way, so the application cannot sync; nothing of it is "
         "checked until it renders.")
 

@@ -209,7 +209,7 @@ def load_application(app: Application, config: Config) -> LoadedApplication:
                                         config.max_file_size)  # fmt: skip
         if app.argocd.problem is not None and not app.unseen:  # a path in a submodule: missing here, not for Argo CD
             loaded.issues.append((LoadIssue(NOT_RENDERED if app.argocd.undecided else RENDER_FAILED,
-                                            Span.point(app.argocd.line, 1),
+                                            Span.point(*app.argocd.entry) if app.argocd.entry[0] else Span.point(app.argocd.line, 1),
                                             f"{app.argocd.label()}: {app.argocd.problem}"), 0))  # fmt: skip
         loaded.issues += [_unseen_issue(u, loaded.path) for u in app.unseen]  # its path is in a git submodule
         return LoadedApplication(app, [loaded], [], None)
