@@ -854,6 +854,8 @@ def subject_grantee(kind: object, name: object, namespace: object, api_group: ob
     if not isinstance(name, str) or not name:
         return None
     if kind == "ServiceAccount":
+        if api_group not in (None, ""):  # ValidateRoleBindingSubject: a ServiceAccount subject has no apiGroup
+            return None
         if not isinstance(namespace, str) or not namespace:
             if binding_kind != "RoleBinding":
                 return None

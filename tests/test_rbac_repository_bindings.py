@@ -112,3 +112,62 @@ def test_a_binding_added_elsewhere_is_seen_by_a_cached_run(repo, tmp_path_factor
     assert lint("hooks", cache=cache) == (1, [("hooks/job.yaml", "HL104", 13, 5, HL104)])
     write(repo, {"operator/rbac.yaml": binding("{kind: ServiceAccount, name: presync-sa, namespace: shop}")})
     assert lint("hooks", cache=cache) == (0, [])
+
+
+# --- with the repository's Applications known, only a binding one of them syncs counts (trial 29, B2) ----
+
+REPO = "https://git.example.com/acme/deploy.git"
+
+
+def application(name: str, path: str, extra: str = "") -> str:
+    return (f"apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {{name: {name}, namespace: argocd}}\n"
+            f"spec:\n  project: default\n  source:\n    repoURL: {REPO}\n    targetRevision: HEAD\n    path: {path}\n"
+            f"{extra}  destination: {{server: 'https://kubernetes.default.svc', namespace: shop}}\n")
+
+
+@pytest.fixture
+def mapped(repo):
+    write(repo, {".hooklint.yaml": f"repo-urls: [{REPO}]\n", "argocd/hooks.yaml": application("hooks", "hooks")})
+    return repo
+
+
+SA_SHOP = "{kind: ServiceAccount, name: presync-sa, namespace: shop}"
+
+
+@pytest.mark.parametrize("files", [
+    {"rbac-examples/rbac.yaml": binding(SA_SHOP)},  # a folder no Application syncs
+    {"docs/examples/rbac.json": json.dumps({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding",
+                                            "metadata": {"name": "x"}, "roleRef": {"kind": "ClusterRole", "name": "view"},
+                                            "subjects": [{"kind": "ServiceAccount", "name": "presync-sa",
+                                                          "namespace": "shop"}]})},
+    {"argocd/operator.yaml": application("operator", "operator", "    directory: {exclude: rbac.yaml}\n"),
+     "operator/rbac.yaml": binding(SA_SHOP)},  # the Application leaves the file out
+    {"argocd/operator.yaml": application("operator", "operator"), "operator/nested/rbac.yaml": binding(SA_SHOP)},
+    {"argocd/operator.yaml": application("operator", "operator/overlays/prod"),
+     "operator/overlays/prod/kustomization.yaml": "resources: [../../base]\n",
+     "operator/base/kustomization.yaml": "resources: [sa.yaml]\n",
+     "operator/base/sa.yaml": "apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: other}\n",
+     "operator/base/rbac.yaml": binding(SA_SHOP)},  # beside a base, not one of its resources
+    {"argocd/operator.yaml": application("operator", "operator"),
+     "operator/rbac.yaml": binding(SA_SHOP).replace("rbac.authorization.k8s.io/v1\n", "rbac.authorization.k8s.io/v1beta1\n")},
+    {"argocd/operator.yaml": application("operator", "operator"),
+     "operator/rbac.yaml": binding("{kind: ServiceAccount, name: presync-sa, namespace: shop, apiGroup: x.io}")},
+])  # fmt: skip
+def test_a_binding_nothing_syncs_does_not_count(mapped, files):
+    write(mapped, files)
+    assert lint(".") == (1, [("hooks/job.yaml", "HL104", 13, 5, HL104)])
+
+
+@pytest.mark.parametrize("files", [
+    {"argocd/operator.yaml": application("operator", "operator"), "operator/rbac.yaml": binding(SA_SHOP)},
+    {"argocd/operator.yaml": application("operator", "operator", "    directory: {recurse: true}\n"),
+     "operator/nested/rbac.yaml": binding(SA_SHOP)},
+    {"argocd/operator.yaml": application("operator", "operator/overlays/prod"),
+     "operator/overlays/prod/kustomization.yaml": "resources: [../../base]\n",
+     "operator/base/kustomization.yaml": "resources: [rbac.yaml]\n", "operator/base/rbac.yaml": binding(SA_SHOP)},
+])  # fmt: skip
+def test_a_binding_an_application_syncs_counts(mapped, files):
+    """The new-user trial's shape: an ApplicationSet's overlay building on a base that holds the binding."""
+    write(mapped, files)
+    assert lint(".")[1] == []
+    assert lint("hooks")[1] == []

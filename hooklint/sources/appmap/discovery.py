@@ -450,6 +450,8 @@ def group_applications(
     crd_apis = tuple(sorted(crd_api_versions(whole, max_size)))
     volumes, claims = host_path_volumes(whole, max_size)
     subjects = written_subjects(whole, max_size)
+    if sources:  # the repository's Applications say what Argo CD syncs: a binding nothing syncs grants nothing
+        subjects = _synced_subjects(subjects, sources)
     for app in apps:
         for part in [app, *app.parts]:
             part.cluster_crds = crds
@@ -464,6 +466,38 @@ def group_applications(
         left_out_files.extend(sorted({f for files in left_out.values() for f in files} - linted))
     facts.forget_contents()  # the scans are done: nothing of the files' bytes outlives discovery
     return apps
+
+
+def _synced_subjects(subjects: frozenset["WrittenSubject"], sources: list[ApplicationSource]) -> frozenset["WrittenSubject"]:
+    """The ``subjects`` written in a file one of the repository's Application ``sources`` syncs
+    (attacker trial 29, B2: a RoleBinding in ``rbac-examples/``, which no Application deploys,
+    silenced HL104 on a hook): one a directory source reads (its folder, below it with
+    ``recurse``, not left out by its ``include``/``exclude``), one a kustomization reads
+    (:func:`~hooklint.sources.repository.kustomizations.kustomization_reads`: its resources, bases
+    and components followed), one under a chart's folder. A source that cannot be rendered syncs
+    nothing."""
+    files = {s.file for s in subjects}
+    synced: set[str] = set()
+    for source in sources:
+        if source.problem is not None or source.remote is not None or not source.folder:
+            continue
+        folder = os.path.abspath(source.folder)
+        kind, found = source_type(source.folder)
+        kind = source.source_type or kind
+        for file in files - synced:
+            path = os.path.abspath(file)
+            if kind == DIRECTORY:
+                options = DirectoryOptions.from_application(source.options)
+                relative = os.path.relpath(path, folder)
+                inside = os.path.dirname(path) == folder or (options.recurse and not relative.startswith(".."))
+                if inside and options.excludes(relative.replace(os.sep, "/")) is None:
+                    synced.add(file)
+            elif kind == HELM and not os.path.relpath(path, folder).startswith(".."):
+                synced.add(file)
+        if kind == KUSTOMIZE and found is not None:
+            reads = kustomization_reads(found) or set()
+            synced.update(f for f in files if os.path.abspath(f) in reads)
+    return frozenset(s for s in subjects if s.file in synced)
 
 
 def _map_sources(files: list[str], run_files: list[str], repository_files: list[str], repo_urls: Iterable[str],

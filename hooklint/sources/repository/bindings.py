@@ -9,7 +9,10 @@ hostPath volumes (:mod:`hooklint.sources.repository.volumes`); what a subject gr
 :func:`hooklint.model.subject_grantee`'s to say, as for a binding of the application.
 
 Only plain files are read (a template's or a generator's binding is not): a binding a renderer
-writes in another application is not seen, and the hook is then reported as before.
+writes in another application is not seen, and the hook is then reported as before. When the
+repository's Applications are known, only a file one of them syncs counts
+(:func:`hooklint.sources.appmap.discovery.group_applications`): a binding nothing applies grants
+nothing (attacker trial 29, B2).
 """
 
 from __future__ import annotations
@@ -45,8 +48,8 @@ class WrittenSubject:
 
 
 def written_subjects(files: Iterable[str], max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> frozenset[WrittenSubject]:
-    """The subjects of the RoleBindings and ClusterRoleBindings (``rbac.authorization.k8s.io``,
-    any version; documents and ``List`` items) written in ``files`` (regular files up to
+    """The subjects of the RoleBindings and ClusterRoleBindings (``rbac.authorization.k8s.io/v1``:
+    the API server serves no other version since Kubernetes 1.22; documents and ``List`` items) written in ``files`` (regular files up to
     ``max_file_size`` bytes that may spell ``RoleBinding`` and ``subjects`` once parsed:
     :func:`~hooklint.sources.repository.spelling.may_hold`) whose ``roleRef`` names a Role or
     ClusterRole; at most :data:`MAX_BINDING_FILES` such files are parsed. Never raises: a file that
@@ -87,7 +90,6 @@ def _bindings(path: str, data: bytes) -> Iterable[Map]:
             continue
         items = body.get("items")
         for item in items if isinstance(items, list) else [body]:
-            version = item.get("apiVersion") if isinstance(item, Map) else None
             if (isinstance(item, Map) and item.get("kind") in ("RoleBinding", "ClusterRoleBinding")
-                    and isinstance(version, str) and version.startswith(RBAC_GROUP + "/")):  # fmt: skip
+                    and item.get("apiVersion") == RBAC_GROUP + "/v1"):  # fmt: skip
                 yield item
