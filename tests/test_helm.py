@@ -481,23 +481,60 @@ def test_missing_file_dependency_is_a_render_error(repo):
     assert (error.path, error.line, error.column, error.argocd_renders) == ("deploy/shop/Chart.yaml", 8, 5, None)
 
 
-def test_dependency_present_as_a_versioned_archive_or_alias_folder_is_enough(repo, monkeypatch):
-    write(repo / "deploy/shop/Chart.yaml", CHART_YAML + textwrap.dedent("""\
-        dependencies:
-          - name: redis
-            version: 19.0.0
-            repository: https://charts.bitnami.com/bitnami
-          - name: postgresql
-            alias: db
-            version: 15.5.0
-            repository: https://charts.bitnami.com/bitnami
-        """))
+def _packaged(name: str, version: str) -> bytes:
+    """A chart archive as ``helm package`` lays it out: ``<name>/Chart.yaml``."""
+    archive = io.BytesIO()
+    with tarfile.open(fileobj=archive, mode="w:gz", format=tarfile.USTAR_FORMAT) as tar:
+        data = f"apiVersion: v2\nname: {name}\nversion: {version}\n".encode()
+        info = tarfile.TarInfo(f"{name}/Chart.yaml")
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+    return archive.getvalue()
+
+
+TWO_DEPENDENCIES = CHART_YAML + textwrap.dedent("""\
+    dependencies:
+      - name: redis
+        version: 19.0.0
+        repository: https://charts.bitnami.com/bitnami
+      - name: postgresql
+        alias: db
+        version: 15.5.0
+        repository: https://charts.bitnami.com/bitnami
+    """)
+
+
+def test_a_dependency_is_present_as_a_chart_of_its_name_whatever_its_file_or_folder_is_named(repo, monkeypatch):
+    """Helm's ``CheckDependencies`` compares the loaded chart's name (``d.Name() == r.Name``)."""
+    write(repo / "deploy/shop/Chart.yaml", TWO_DEPENDENCIES)
     (repo / "deploy/shop/charts").mkdir()
-    (repo / "deploy/shop/charts/redis-19.0.0.tgz").write_bytes(b"not read: the name is enough")
-    write(repo / "deploy/shop/charts/db/Chart.yaml", "apiVersion: v2\nname: db\nversion: 15.5.0\n")
+    (repo / "deploy/shop/charts/cache-1.tgz").write_bytes(_packaged("redis", "19.0.0"))
+    write(repo / "deploy/shop/charts/db/Chart.yaml", "apiVersion: v2\nname: postgresql\nversion: 15.5.0\n")
     monkeypatch.setattr(helm, "find_helm", lambda *_: None)
     with pytest.raises(RendererUnavailable):  # past the dependency check
         render(HelmOptions("shop"))
+
+
+@pytest.mark.parametrize("decoys", [
+    {"charts/redis/Chart.yaml": "apiVersion: v2\nname: decoy\nversion: 19.0.0\n",
+     "charts/db/Chart.yaml": "apiVersion: v2\nname: db\nversion: 15.5.0\n"},  # the folder's name, the alias
+    {"charts/redis-19.0.0.tgz": _packaged("decoy", "19.0.0"), "charts/postgresql-15.5.0.tgz": _packaged("db", "15.5.0")},
+])  # fmt: skip
+def test_a_decoy_named_after_a_dependency_leaves_it_missing(repo, decoys):
+    """Attacker trial 29, B1: a folder or archive named after the dependency, holding a chart of
+    another name, was taken as the dependency: the real chart, which Argo
+    CD's ``helm dependency build`` downloads, went unchecked with exit 0."""
+    write(repo / "deploy/shop/Chart.yaml", TWO_DEPENDENCIES)
+    for name, content in decoys.items():
+        path = repo / "deploy/shop" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(content) if isinstance(content, bytes) else path.write_text(content)
+    rendering = render(HelmOptions("shop"))
+    assert [(o.message, o.line, o.column) for o in rendering.omitted] == [
+        ("chart dependency redis (https://charts.bitnami.com/bitnami) needs a chart repository: hooklint fetches it "
+         "only with `--fetch`", 5, 5),
+        ("chart dependency postgresql (https://charts.bitnami.com/bitnami) needs a chart repository: hooklint fetches "
+         "it only with `--fetch`", 8, 5)]  # fmt: skip
 
 
 def test_remote_chart_needs_the_network():

@@ -377,6 +377,9 @@ class _Chart:
     entries: dict[str, "_Chart"] = field(default_factory=dict)
     #: Where this chart's folder is inside the temporary copy of the chart rendered ("" for it).
     copied: str = ""
+    #: ``name`` is the one its ``Chart.yaml`` gives; False for an archive whose ``Chart.yaml``
+    #: hooklint could not read (its file name stands in).
+    named: bool = True
 
     @property
     def configured_in(self) -> str:
@@ -447,7 +450,8 @@ def _read_chart(folder: str, root: str, depth: int = 0, max_file_size: int = DEF
                                   "hooklint reads no deeper", chart_yaml)  # fmt: skip
             sub = _read_chart(path, root, depth + 1, max_file_size, os.path.join(copied, "charts", entry))
         elif entry.endswith(".tgz") and os.path.isfile(path):
-            sub = _Chart(name=_archive_chart_name(path) or entry[: -len(".tgz")], archive=path)
+            read = _archive_chart_name(path)
+            sub = _Chart(name=read or entry[: -len(".tgz")], archive=path, named=read is not None)
         else:
             continue
         chart.entries[entry] = sub
@@ -628,11 +632,13 @@ class _Build:
 
 
 def _present(chart: _Chart, dep: dict[str, Any]) -> bool:
-    """Helm's ``CheckDependencies``: the dependency is under ``charts/`` (a folder or archive of
-    that chart, a folder named after its alias, or ``<name>-<version>.tgz``)."""
-    name, alias, version = dep.get("name"), dep.get("alias"), dep.get("version")
-    return (name in chart.children or (isinstance(alias, str) and alias in chart.children)
-            or f"{name}-{version}.tgz" in chart.children)  # fmt: skip
+    """Helm's ``CheckDependencies`` (``pkg/action/install.go``: ``d.Name() == r.Name``):
+    a chart under ``charts/`` (a folder or an archive) whose ``Chart.yaml`` names it the dependency's
+    name. Neither the folder's or archive's own name nor the alias counts: a decoy ``charts/wanted/``
+    holding a chart named ``decoy`` leaves ``wanted`` missing, and Argo CD's repo server then runs
+    ``helm dependency build``, which downloads it (attacker trial 29, B1: it was taken as present,
+    and the real chart's hook went unseen)."""
+    return any(sub.named and sub.name == dep.get("name") for sub in chart.entries.values())
 
 
 def _needs_network(repository: str) -> bool:
