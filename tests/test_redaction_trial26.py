@@ -39,6 +39,12 @@ def _spelled_per_byte(value: str) -> set[str]:
         forms.add("".join(f"0x{b:02x}" for b in data))  # "% #x"
         forms.add("".join(f"0x{b:04x}" for b in data))  # "%#04x"
     forms.add("".join(f"u{ord(c):04x}" for c in value.strip()))  # "%U", at least four digits
+    forms.add("".join(f"u{b:04x}" for b in raw))  # "%U" of a []byte
+    for runes in (value.strip(), raw.decode("latin-1")):  # "%#U" of a string, of a []byte
+        forms.add("".join(f"u{ord(c):04x}" + (c.lower() if c.isalnum() else "") if c.isprintable() else f"u{ord(c):04x}"
+                          for c in runes))  # fmt: skip
+    for base in ("d", "o", "b"):  # "%d", "%o", "%b" of a []byte
+        forms.add("".join(format(b, base) for b in raw))
     return forms
 
 
@@ -63,3 +69,25 @@ def test_a_values_forms_are_spelled_once_per_run_whatever_shares_it():
     misses = [memo.cache_info().misses for memo in memos]
     redact.redactor(second)
     assert [memo.cache_info().misses for memo in memos] == [m + 1 for m in misses]  # the new value only
+
+
+NON_ASCII = "Zq8vR\u00e93pLx7mW2nKd"
+NON_ASCII_RAW = NON_ASCII.encode()
+
+
+@pytest.mark.parametrize("text", [
+    " ".join(f"U+{b:04X}" for b in NON_ASCII_RAW),  # printf "%U" (.Files.GetBytes ...): each byte
+    " ".join(f"U+{b:04X} '{chr(b)}'" for b in NON_ASCII_RAW),  # "%#U" of the bytes
+    " ".join(f"U+{ord(c):04X} '{c}'" for c in NON_ASCII),  # "%#U" of the string
+    "[" + " ".join(str(b) for b in NON_ASCII_RAW) + "]",  # "%d", "%v"
+    "[" + " ".join(f"{b:o}" for b in NON_ASCII_RAW) + "]",  # "%o"
+    "[" + " ".join(f"{b:b}" for b in NON_ASCII_RAW) + "]",  # "%b"
+])  # fmt: skip
+def test_a_byte_slice_printed_byte_by_byte_is_found(text):
+    """Go's fmt applies the verb to each byte of a []byte (attacker trial 29, B3: ``printf "%U"
+    (.Files.GetBytes "files/db-password.txt")`` printed a non-ASCII password in HL007; B4: ``%#U``,
+    ``%o``)."""
+    values = redact.SecretValues()
+    values.add(NON_ASCII, "password")
+    shown = redact.redactor(values)(f"fail: {text} on ConfigMap/cm")
+    assert "[the value of `password`]" in shown and "U+005A" not in shown and " 132 " not in shown, shown

@@ -1040,8 +1040,14 @@ def _hex_forms(value: str) -> frozenset[str]:
     ``5a 71 38``; ``5A:71:38``) and in any case; also with ``0x`` before each byte (``printf "% #x"``,
     ``"%#04x"``), and each character as ``printf "%U"`` writes it (``U+005A``). Built once per value
     in a run (the applications sharing a Secret ask again), each byte's spelling by ``bytes.hex``'s
-    separator, not a format per byte (a certificate's took seconds)."""
-    raw = value.strip().encode("utf-8")
+    separator, not a format per byte (a certificate's took seconds).
+
+    Go's ``fmt`` applies a verb to each byte of a ``[]byte`` (``.Files.GetBytes``): so also its
+    bytes as ``%U`` writes them (``U+00C3 U+00A9`` for ``é``), as ``%#U`` writes each rune or byte
+    (``U+005A 'Z'``: the rune after the code), and as the numbers ``%d``/``%v``, ``%o`` and ``%b``
+    write (``[90 113 56]``) (attacker trial 29, B3 and B4)."""
+    text = value.strip()
+    raw = text.encode("utf-8")
     forms = set()
     for data in (raw, *(core.encode("ascii") for core in _base64_forms(raw) if len(core) >= MIN_LENGTH)):
         forms.add(data.hex())
@@ -1049,8 +1055,19 @@ def _hex_forms(value: str) -> frozenset[str]:
         spaced = data.hex(" ")
         forms.add("0x" + spaced.replace(" ", "0x") if data else "")
         forms.add("0x00" + spaced.replace(" ", "0x00") if data else "")
-    forms.add(_runes_as_u(value.strip()))  # each rune as printf "%U" writes it: U+005A
+    forms.add(_runes_as_u(text))  # each rune as printf "%U" writes it: U+005A
+    forms.add("u00" + raw.hex(" ").replace(" ", "u00") if raw else "")  # each byte of a []byte as %U writes it
+    forms.add(_letters_of(_sharp_u(text)).lower())  # printf "%#U" of a string: each rune
+    forms.add(_letters_of(_sharp_u(raw.decode("latin-1"))).lower())  # of a []byte: each byte as a rune
+    for base in ("d", "o", "b"):  # printf "%d" ("%v"), "%o", "%b" of a []byte: [90 113 56]
+        forms.add("".join(format(byte, base) for byte in raw))
     return frozenset(forms)
+
+
+def _sharp_u(text: str) -> str:
+    """``text`` as ``printf "%#U"`` writes each of its runes: ``U+005A 'Z'``, the rune quoted
+    after its code when Go prints it (``strconv.IsPrint``), else the code alone."""
+    return " ".join(f"U+{ord(char):04X} '{char}'" if char.isprintable() else f"U+{ord(char):04X}" for char in text)
 
 
 def _runes_as_u(text: str) -> str:
