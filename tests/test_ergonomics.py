@@ -71,6 +71,14 @@ def test_message_head():
         "Application shop (apps/shop.yaml:9): spec.source is the Git repository x, not this one")  # fmt: skip
     assert text.message_head("hookchart 1.2.0 templates/job.yaml:14: image 'busybox:latest' uses a mutable tag. Pin it"
                              ) == "hookchart 1.2.0 templates/job.yaml:14: image 'busybox:latest' uses a mutable tag"
+    # nor does a lead-in that names nothing (new-user trial 28: "HL007 Rendering failed", "HL001 YAML syntax
+    # error" said nothing of what failed)
+    assert text.message_head("Rendering failed: kustomize: no such file. Argo CD fails too.") == (
+        "Rendering failed: kustomize: no such file")
+    assert text.message_head("YAML syntax error: mapping values are not allowed here (line 3). Fix it.") == (
+        "YAML syntax error: mapping values are not allowed here (line 3)")
+    assert text.message_head("Job/pwn sets hostPID: true, so its pods see the node's processes.") == "Job/pwn sets hostPID"
+    assert text.message_head("Image 'x' of Job/a: no tag.") == "Image 'x' of Job/a"
 
 
 # --- one finding made many times at one place --------------------------------------------------

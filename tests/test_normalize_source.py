@@ -297,7 +297,9 @@ def test_a_set_kustomize_on_a_chart_is_still_refused(repo):
     write(repo, {**CHART, "apps/app.yaml": application("    kustomize: {namePrefix: x-}\n", "chart")})
     code, lines = lint(".")
     assert (code, [line.split(" ", 2)[1] for line in lines]) == (1, ["HL007", "HL105", "HL105"])
-    assert lines[0] == "apps/app.yaml:9:5: HL007 Rendering failed"
+    assert lines[0] == ("apps/app.yaml:9:5: HL007 Rendering failed: Application shop (apps/app.yaml:9): "
+                        "spec.source.kustomize is set, but 'chart' has no kustomization (kustomize: unable to find one "
+                        "of 'kustomization.yaml', 'kustomization.yml' or 'Kustomization')")
 
 
 @needs_helm

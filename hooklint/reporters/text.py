@@ -47,7 +47,9 @@ def message_head(message: str) -> str:
     parentheses), without a final period: what is wrong, without why or how to fix. A ``: `` after
     what only says where (``Application shop (apps/shop.yaml:9): ...``, a fetched chart's
     ``hookchart 1.2.0 templates/job.yaml:14: ...``: a part ending in ``:LINE`` or ``:LINE)``) does not
-    end the clause, so the head still says what is wrong."""
+    end the clause, so the head still says what is wrong; nor does one after a lead-in of at most
+    three words (``Rendering failed: ...``, ``YAML syntax error: ...``), which says what is wrong
+    only with what follows it."""
     depth = 0
     for at, char in enumerate(message):
         if char == "(":
@@ -55,10 +57,16 @@ def message_head(message: str) -> str:
         elif char == ")":
             depth = max(0, depth - 1)
         elif depth == 0 and char in ":;." and message.startswith(" ", at + 1):
-            if char == ":" and _says_where(message[:at]):
+            if char == ":" and (_says_where(message[:at]) or _lead_in(message[:at])):
                 continue
             return message[:at]
     return message.rstrip(".")
+
+
+def _lead_in(text: str) -> bool:
+    """Whether the part of a message before a ``: `` is a lead-in that names nothing: at most three
+    words, no object, path, field or quoted value (``Rendering failed``, ``YAML syntax error``)."""
+    return len(text.split()) <= 3 and not any(c in text for c in "/.'\"`=")
 
 
 def _says_where(text: str) -> bool:
