@@ -280,18 +280,27 @@ def _granted_role(ctx: Context, sa_name: str, namespace: str | None) -> bool:
     :meth:`Context.bindings_reaching`) names ServiceAccount ``sa_name`` of ``namespace`` as a subject
     and refers to a Role or ClusterRole (built-in roles such as ``view`` count: they need not be in
     the application), or one written in another file of the repository does
-    (:attr:`Context.written_subjects`: another Application's RBAC folder; one without a namespace
-    may be in any, so it counts whatever the hook's)."""
+    (:attr:`Context.written_subjects`: another Application's RBAC folder) for the hook's known
+    ``namespace``: a RoleBinding there without one is in the destination namespace of the
+    Application that syncs it (filled in by discovery), else in no namespace known, and counts for
+    none (a RoleBinding of ``default`` in one team's folder silenced HL104 on every hook running as
+    ``default`` elsewhere in the repository). There, only a subject naming the ServiceAccount (as
+    a ServiceAccount or its ``system:serviceaccount:`` user) counts: a grant to a group of them says
+    nothing of this hook's need for its token."""
     for b in ctx.bindings_reaching(sa_name, kept=False):
         if binding_grantee(b, namespace, sa_name) is None:
             continue
         ref = b.body.get("roleRef")
         if isinstance(ref, Map) and ref.get("kind") in ("Role", "ClusterRole") and isinstance(ref.get("name"), str):
             return True
+    if namespace is None:  # where the hook runs is not known: nothing of another application can be matched to it
+        return False
     own = {m.path for m in ctx.manifests} if ctx.written_subjects else set()  # judged above, with their namespace
     for s in ctx.written_subjects:
         grantee = subject_grantee(s.kind, s.name, s.namespace, s.api_group, s.binding_kind, s.binding_namespace or None)
-        if s.file not in own and grantee is not None and grantee.covers(namespace, sa_name):
+        if grantee is None or s.file in own or grantee.namespace is None or grantee.name is None:
+            continue  # a namespace not known (no Application syncs it), or every ServiceAccount of one: no sign of this hook's need
+        if grantee.covers(namespace, sa_name):
             return True
     return False
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import os
 import re
+import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
@@ -474,30 +475,31 @@ def _synced_subjects(subjects: frozenset["WrittenSubject"], sources: list[Applic
     silenced HL104 on a hook): one a directory source reads (its folder, below it with
     ``recurse``, not left out by its ``include``/``exclude``), one a kustomization reads
     (:func:`~hooklint.sources.repository.kustomizations.kustomization_reads`: its resources, bases
-    and components followed), one under a chart's folder. A source that cannot be rendered syncs
+    and components followed), one under a chart's folder; a binding without a namespace, once for
+    the destination namespace of each source syncing it. A source that cannot be rendered syncs
     nothing."""
     files = {s.file for s in subjects}
-    synced: set[str] = set()
+    synced: dict[str, set[str]] = {}  # file -> the destination namespaces of the sources syncing it
     for source in sources:
         if source.problem is not None or source.remote is not None or not source.folder:
             continue
         folder = os.path.abspath(source.folder)
         kind, found = source_type(source.folder)
         kind = source.source_type or kind
-        for file in files - synced:
+        reads = (kustomization_reads(found) or set()) if kind == KUSTOMIZE and found is not None else set()
+        for file in files:
             path = os.path.abspath(file)
             if kind == DIRECTORY:
                 options = DirectoryOptions.from_application(source.options)
                 relative = os.path.relpath(path, folder)
                 inside = os.path.dirname(path) == folder or (options.recurse and not relative.startswith(".."))
-                if inside and options.excludes(relative.replace(os.sep, "/")) is None:
-                    synced.add(file)
-            elif kind == HELM and not os.path.relpath(path, folder).startswith(".."):
-                synced.add(file)
-        if kind == KUSTOMIZE and found is not None:
-            reads = kustomization_reads(found) or set()
-            synced.update(f for f in files if os.path.abspath(f) in reads)
-    return frozenset(s for s in subjects if s.file in synced)
+                syncs = inside and options.excludes(relative.replace(os.sep, "/")) is None
+            else:
+                syncs = path in reads or (kind == HELM and not os.path.relpath(path, folder).startswith(".."))
+            if syncs:
+                synced.setdefault(file, set()).add(source.namespace or "")
+    return frozenset(dataclasses.replace(s, binding_namespace=s.binding_namespace or namespace)
+                     for s in subjects for namespace in synced.get(s.file, ()))  # fmt: skip
 
 
 def _map_sources(files: list[str], run_files: list[str], repository_files: list[str], repo_urls: Iterable[str],
