@@ -298,6 +298,18 @@ def test_hl208_says_when_a_rendered_name_changes():
     )]  # fmt: skip
 
 
+def test_hl208_says_nothing_of_never_running_again_beside_a_ttl_that_runs_it_again():
+    """New-user trial 28: a plain Job with ttlSecondsAfterFinished got HL208 "a finished Job is never
+    run again" and HL204 "a sync runs it again": with the TTL, Kubernetes deletes it and the next
+    sync creates it (HL204 is right)."""
+    text = PLAIN_JOB.format(name="migrate").replace("  backoffLimit: 1\n", "  backoffLimit: 1\n  ttlSecondsAfterFinished: 60\n")
+    assert hits("HL208", text) == [(6, 9, "Job/migrate is a plain resource (not a hook) with a fixed name: any change to "
+                                          "its pod template fails the sync with \"field is immutable\". Make it a hook "
+                                          "(with BeforeHookCreation or generateName) or a CronJob.")]  # fmt: skip
+    assert [message.split(":")[0] for _, _, message in hits("HL204", text)] == [
+        "Job/migrate is not a hook but sets spec.ttlSecondsAfterFinished"]
+
+
 def test_hl208_kustomize_name_suffix(tmp_path):
     """A kustomize build: a hash-like suffix the kustomization adds is quiet; any other suffix
     gets the rendered-name message, at the kustomization (needs kubectl or kustomize)."""

@@ -574,9 +574,13 @@ def plain_job_fixed_name(m: Manifest, ctx: Context) -> Iterator[Hit]:
                 "any other change to its pod")  # fmt: skip
     else:
         name = f"a fixed name{ignored_force}: any change to its pod"
+    spec = get_map(m.body, "spec")
+    # with a TTL, Kubernetes deletes the finished Job and a sync creates it again (HL204 says so): not "never"
+    again = ("" if spec is not None and "ttlSecondsAfterFinished" in spec
+             else ", and a finished Job is never run again")  # fmt: skip
     yield Hit(
         f"{m.label} is a plain resource (not a hook) with {name} "
-        "template fails the sync with \"field is immutable\", and a finished Job is never run again. "
+        f"template fails the sync with \"field is immutable\"{again}. "
         "Make it a hook (with BeforeHookCreation or generateName) or a CronJob.",
         field_path="metadata.name",  # at the object's anchor, its metadata.name (the engine's default)
     )
