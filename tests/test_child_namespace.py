@@ -134,7 +134,7 @@ def test_where_argo_cd_runs_is_unknown_the_childs_name_is_open(repo):
     HL009 at the child's source, and the hook is reported."""
     commit(repo, "base", tree("team-a_web", config="{}\n"))
     code, doc = run("lint", ".")
-    assert (code, said(doc["findings"])) == (1, [("HL009", "apps/web.yaml", 8, 1),
+    assert (code, said(doc["findings"])) == (1, [("HL009", "apps/web.yaml", 8, 5),
                                                  ("HL009", "web/.argocd-source-team-a_web.yaml", 1, 1),
                                                  ("HL105", "web/hook.yaml", 16, 16)])
     message = next(f["message"] for f in doc["findings"] if f["path"] == "web/.argocd-source-team-a_web.yaml")

@@ -179,7 +179,7 @@ def test_no_finding_where_the_name_changes_nothing(repo):
 
 @pytest.mark.parametrize("config, expected", [
     # team-a may be the controller's own namespace (no apps in any namespace): then b/hook.yaml is applied
-    ("", [("HL009", "apps/b.yaml", 8, 1), ("HL009", "b/.argocd-source-team-a_b.yaml", 1, 1),
+    ("", [("HL009", "apps/b.yaml", 8, 5), ("HL009", "b/.argocd-source-team-a_b.yaml", 1, 1),
           ("HL105", "b/hook.yaml", 16, 16)]),
     ("argocd-namespace: argocd\n", []),  # Argo CD runs in argocd: team-a_b is the Application's name
 ])  # fmt: skip

@@ -672,7 +672,7 @@ NUL_CASES = {
  "chart-dep": {"c/Chart.yaml": f'apiVersion: v2\nname: c\nversion: 1.0.0\ndependencies:\n- name: d\n  version: 1.0.0\n  repository: "file://{NUL}"\n', "c/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"},
 }
 
-NUL_WHERE = {"app-path": "apps/a.yaml:8:1", "chart-dep": "c/Chart.yaml:5:3", "app-valuefiles": "c/Chart.yaml:1:1",
+NUL_WHERE = {"app-path": "apps/a.yaml:8:5", "chart-dep": "c/Chart.yaml:5:3", "app-valuefiles": "c/Chart.yaml:1:1",
              "appset-git-files": None, "appset-git-dirs": None}  # fmt: skip
 
 
