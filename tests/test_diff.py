@@ -1077,3 +1077,48 @@ def test_a_change_adding_a_hook_a_folded_annotations_key_hides_from_helm_is_new(
         ("shop/templates/job.yaml", 14, 7, "HL105")]
     assert [[(t["kind"], t["name"], t["step"]) for t in c["added"]] for c in doc["plan_changes"]] == [
         [("Job", "evil", {"phase": "PreSync", "wave": 0})]]
+
+
+DEPRECATED_SA_HOOK = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: migrate-db
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+    argocd.argoproj.io/hook-delete-policy: BeforeHookCreation
+spec:
+  backoffLimit: 1
+  activeDeadlineSeconds: 300
+  template:
+    spec:
+      serviceAccount: migrator
+      automountServiceAccountToken: false
+      restartPolicy: Never
+      containers:
+      - name: migrate
+        image: ghcr.io/acme/migrate:1.0.0
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: migrator
+"""
+
+
+@pytest.mark.parametrize("written, new", [
+    ("serviceAccountName: migrator", []),  # the field's own name for its deprecated alias: the same finding
+    ("serviceAccountName: migrator2", ["HL301"]),  # another ServiceAccount: another finding
+])  # fmt: skip
+def test_the_deprecated_service_account_field_renamed_keeps_its_findings(repo, written, new):
+    """New-user trial 28: renaming ``serviceAccount`` (Kubernetes' deprecated alias) to
+    ``serviceAccountName`` was two new findings and two fixed, the same HL301 each."""
+    (repo / "deploy/app/migrate.yaml").write_text(DEPRECATED_SA_HOOK)
+    (repo / "deploy/app/sa2.yaml").write_text("apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: migrator2\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "four")
+    base = diff_json("HEAD")[1]["unchanged"]
+    (repo / "deploy/app/migrate.yaml").write_text(DEPRECATED_SA_HOOK.replace("serviceAccount: migrator", written))
+    code, doc = diff_json("HEAD")
+    assert ([f["rule_id"] for f in doc["new"]], [f["rule_id"] for f in doc["fixed"]]) == (new, new)
+    assert doc["unchanged"] == base - len(new)

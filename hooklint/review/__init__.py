@@ -926,8 +926,19 @@ def _unrendered(side: Side) -> set[str]:
 
 
 def _loose_identity(f: Finding) -> tuple[str, ...]:
-    """A finding's identity without its file: what a rename keeps."""
-    return identity(f, "")
+    """A finding's identity without its file: what a rename keeps; a pod's deprecated
+    ``serviceAccount`` field named as the field it stands for (:data:`_FIELD_ALIASES`)."""
+    *rest, field_path = identity(f, "")
+    return (*rest, _FIELD_ALIASES.sub(_FIELD_ALIAS_OF, field_path))
+
+
+#: Fields Kubernetes reads as another, by their deprecated name (``core/v1`` ``PodSpec``:
+#: ``DeprecatedServiceAccount`` "is a deprecated alias for ServiceAccountName"): writing one for the
+#: other says nothing new (new-user trial 28: ``serviceAccount`` renamed ``serviceAccountName`` was
+#: the same HL301 new and fixed). A review names each by the field it stands for, in a finding's
+#: field path and message (:func:`_loose_identity`, :func:`_statement`).
+_FIELD_ALIASES = re.compile(r"\bserviceAccount\b")
+_FIELD_ALIAS_OF = "serviceAccountName"
 
 
 def _destinations(side: Side, findings: list[Finding]) -> dict[int, str]:
@@ -1021,7 +1032,8 @@ def _unread_content(f: Finding) -> tuple[str, str, str] | None:
 def _statement(f: Finding) -> str:
     """What ``f`` says, as two sides of a review compare it (:func:`compare`, :func:`_said`): its
     whole message, with only the parts known to vary without saying anything new made neutral:
-    the place in a fetched source that prefixes it (``related``: a chart's new version), every line
+    a deprecated field's name (:data:`_FIELD_ALIASES`), the place in a fetched source that prefixes
+    it (``related``: a chart's new version), every line
     it names (:data:`_LINE_REFERENCE`: lines moving above it) and the hook's own phase words (why it
     matters follows the hook's phase, ``a PreSync hook`` -> ``a PostSync hook``, ``runs on every
     sync`` -> ``runs whenever a sync fails``: :data:`_HOOK_RUNS`; only the phases of ``f``'s own
@@ -1036,6 +1048,7 @@ def _statement(f: Finding) -> str:
     message = f.message
     for place in f.related[:1]:
         message = message.removeprefix(f"{place}: ")
+    message = _FIELD_ALIASES.sub(_FIELD_ALIAS_OF, message)
     message = _LINE_REFERENCE.sub(lambda m: f"{m.group(1)}N", message)
     phases = f.hook.phases if f.hook is not None else ()
     if phases:
