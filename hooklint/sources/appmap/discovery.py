@@ -31,9 +31,9 @@ not rendered at all), and one that no application reads is listed as not linted.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
-import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
@@ -487,10 +487,10 @@ def _synced_subjects(subjects: frozenset["WrittenSubject"], sources: list[Applic
         kind, found = source_type(source.folder)
         kind = source.source_type or kind
         reads = (kustomization_reads(found) or set()) if kind == KUSTOMIZE and found is not None else set()
+        options = DirectoryOptions.from_application(source.options) if kind == DIRECTORY else None
         for file in files:
             path = os.path.abspath(file)
-            if kind == DIRECTORY:
-                options = DirectoryOptions.from_application(source.options)
+            if options is not None:
                 relative = os.path.relpath(path, folder)
                 inside = os.path.dirname(path) == folder or (options.recurse and not relative.startswith(".."))
                 syncs = inside and options.excludes(relative.replace(os.sep, "/")) is None

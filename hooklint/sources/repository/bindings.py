@@ -18,7 +18,7 @@ nothing (attacker trial 29, B2).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from collections.abc import Iterable
 
 from hooklint.loader import DEFAULT_MAX_FILE_SIZE
 from hooklint.sources.repository import facts
@@ -36,7 +36,8 @@ class WrittenSubject:
     """One subject of a RoleBinding or ClusterRoleBinding written in ``file`` whose ``roleRef``
     names a Role or ClusterRole: the subject's ``kind``, ``name``, ``namespace`` and ``api_group``
     as written (``""`` when unset), the binding's ``binding_kind`` and its ``binding_namespace``
-    (``""`` when it sets none: its own application's destination namespace, which may be any)."""
+    (``""`` when it sets none: its application's destination namespace, which discovery fills in
+    from the Application syncing the file; left ``""``, no namespace is known and it counts for none)."""
 
     kind: str
     name: str
@@ -49,8 +50,8 @@ class WrittenSubject:
 
 def written_subjects(files: Iterable[str], max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> frozenset[WrittenSubject]:
     """The subjects of the RoleBindings and ClusterRoleBindings (``rbac.authorization.k8s.io/v1``:
-    the API server serves no other version since Kubernetes 1.22; documents and ``List`` items) written in ``files`` (regular files up to
-    ``max_file_size`` bytes that may spell ``RoleBinding`` and ``subjects`` once parsed:
+    the API server serves no other version since Kubernetes 1.22; documents and ``List`` items)
+    written in ``files`` (regular files up to ``max_file_size`` bytes that may spell ``RoleBinding`` and ``subjects`` once parsed:
     :func:`~hooklint.sources.repository.spelling.may_hold`) whose ``roleRef`` names a Role or
     ClusterRole; at most :data:`MAX_BINDING_FILES` such files are parsed. Never raises: a file that
     cannot be read holds none."""
