@@ -480,7 +480,7 @@ def _synced_subjects(subjects: frozenset["WrittenSubject"], sources: list[Applic
     nothing."""
     files = {s.file for s in subjects}
     synced: dict[str, set[str]] = {}  # file -> the destination namespaces of the sources syncing it
-    for source in sources:
+    for source in sources if files else ():  # no binding written: no kustomization followed for it
         if source.problem is not None or source.remote is not None or not source.folder:
             continue
         folder = os.path.abspath(source.folder)
