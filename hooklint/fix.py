@@ -57,6 +57,7 @@ from typing import Any, Callable
 
 from hooklint import argocd
 from hooklint.catalog import Catalog
+from hooklint.checks.security import BOUND_ELSEWHERE
 from hooklint.config import Config
 from hooklint.files import UnsafeWrite, write_output
 from hooklint.findings import Finding, Span
@@ -418,12 +419,16 @@ def _fix_restart_policy(text, root, f, options, config):
 
 def _fix_automount(text, root, f, options, config):
     """HL104 (unsafe: a hook that calls the Kubernetes API stops working):
-    ``automountServiceAccountToken: false`` in the pod spec; a token from a projected
+    ``automountServiceAccountToken: false`` in the pod spec; a ServiceAccount a binding of another
+    application names (:data:`~hooklint.checks.security.BOUND_ELSEWHERE` in the message), a token from a projected
     ``serviceAccountToken`` volume is left for a person (the pod may need the volume's other
     sources), and so is an Argo Workflows Workflow without ``spec.executor.serviceAccountName``
     (the workflow controller then refuses the Workflow)."""
     if not f.field_path.endswith(".automountServiceAccountToken"):
         raise LeftForAPerson("the token comes from a projected serviceAccountToken volume")
+    if BOUND_ELSEWHERE in f.message:  # the hook may use its token: a person decides (new-user trial 28)
+        raise LeftForAPerson("a binding of another application of the repository names its ServiceAccount: the hook "
+                             "may call the Kubernetes API with its token")  # fmt: skip
     spec = root.get("spec")
     executor = spec.get("executor") if isinstance(spec, Map) else None
     if (root.get("kind") == "Workflow" and str(root.get("apiVersion", "")).startswith("argoproj.io/")

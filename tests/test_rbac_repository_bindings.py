@@ -1,9 +1,10 @@
 """A hook's ServiceAccount bound to a role by another application of the repository (new-user
 trial 28: eight PreSync Jobs running ``oc get`` got HL104, "set automountServiceAccountToken:
 false", and ``fix --unsafe-fixes`` turned their token off, though the operator's folder binds their
-ServiceAccount): that binding counts as one of the application does (HL104 is not reported, and
-its fix not made), whether the run names the other folder or not; one for another namespace, or
-none, leaves HL104 as it was."""
+ServiceAccount): HL104 names that binding's file, whether the run names the other folder or not,
+and its fix is left for a person. It is still reported: what Argo CD applies from another
+application's file (which cluster, which revision, after which kustomize patches) is not known
+from the file, and such a binding made HL104 quiet for decoys (attacker trials 29 and 30)."""
 
 from __future__ import annotations
 
@@ -54,6 +55,11 @@ def repo(tmp_path, monkeypatch):
     return tmp_path
 
 
+def named(file: str) -> str:
+    """HL104's message naming a binding of another application in ``file``."""
+    return HL104.replace("grants it a role.", f"grants it a role (a binding of another application names it, in {file}).")
+
+
 def lint(*args: str, cache: str = "off") -> tuple[int, list[tuple[str, str, int, int, str]]]:
     env = {**os.environ, "HOOKLINT_CACHE_DIR": cache}
     proc = subprocess.run([sys.executable, "-m", "hooklint", "lint", "-f", "json", *args], capture_output=True,
@@ -74,9 +80,9 @@ def test_unbound_the_hook_is_reported(repo):
     ("{kind: User, name: 'system:serviceaccount:shop:presync-sa', apiGroup: rbac.authorization.k8s.io}", ""),
 ])  # fmt: skip
 @pytest.mark.parametrize("paths", [["."], ["hooks"]])
-def test_a_binding_of_another_application_of_the_repository_counts(repo, subject, namespace, paths):
+def test_a_binding_of_another_application_of_the_repository_is_named(repo, subject, namespace, paths):
     write(repo, {"operator/rbac.yaml": binding(subject, namespace)})
-    assert lint(*paths)[1] == []
+    assert lint(*paths) == (1, [("hooks/job.yaml", "HL104", 13, 5, named("operator/rbac.yaml"))])
 
 
 @pytest.mark.parametrize("subject, namespace, kind", [
@@ -92,7 +98,7 @@ def test_a_binding_of_another_application_of_the_repository_counts(repo, subject
     ("{kind: Group, name: 'system:serviceaccounts:shop', apiGroup: rbac.authorization.k8s.io}", "", "RoleBinding"),
     ("{kind: Group, name: 'system:authenticated', apiGroup: rbac.authorization.k8s.io}", "", "ClusterRoleBinding"),
 ])  # fmt: skip
-def test_a_binding_of_another_namespace_or_account_does_not(repo, subject, namespace, kind):
+def test_a_binding_of_another_namespace_or_account_is_not_named(repo, subject, namespace, kind):
     write(repo, {"operator/rbac.yaml": binding(subject, namespace, kind)})
     assert lint(".") == (1, [("hooks/job.yaml", "HL104", 13, 5, HL104)])
 
@@ -115,7 +121,7 @@ def test_a_binding_added_elsewhere_is_seen_by_a_cached_run(repo, tmp_path_factor
     cache = str(tmp_path_factory.mktemp("cache"))
     assert lint("hooks", cache=cache) == (1, [("hooks/job.yaml", "HL104", 13, 5, HL104)])
     write(repo, {"operator/rbac.yaml": binding("{kind: ServiceAccount, name: presync-sa, namespace: shop}")})
-    assert lint("hooks", cache=cache) == (0, [])
+    assert lint("hooks", cache=cache) == (1, [("hooks/job.yaml", "HL104", 13, 5, named("operator/rbac.yaml"))])
 
 
 # --- with the repository's Applications known, only a binding one of them syncs counts (trial 29, B2) ----
@@ -157,7 +163,7 @@ SA_SHOP = "{kind: ServiceAccount, name: presync-sa, namespace: shop}"
     {"argocd/operator.yaml": application("operator", "operator"),
      "operator/rbac.yaml": binding("{kind: ServiceAccount, name: presync-sa, namespace: shop, apiGroup: x.io}")},
 ])  # fmt: skip
-def test_a_binding_nothing_syncs_does_not_count(mapped, files):
+def test_a_binding_nothing_syncs_is_not_named(mapped, files):
     write(mapped, files)
     assert lint(".") == (1, [("hooks/job.yaml", "HL104", 13, 5, HL104)])
 
@@ -170,15 +176,41 @@ def test_a_binding_nothing_syncs_does_not_count(mapped, files):
      "operator/overlays/prod/kustomization.yaml": "resources: [../../base]\n",
      "operator/base/kustomization.yaml": "resources: [rbac.yaml]\n", "operator/base/rbac.yaml": binding(SA_SHOP)},
 ])  # fmt: skip
-def test_a_binding_an_application_syncs_counts(mapped, files):
+def test_a_binding_an_application_syncs_is_named(mapped, files):
     """The new-user trial's shape: an ApplicationSet's overlay building on a base that holds the binding."""
     write(mapped, files)
-    assert lint(".")[1] == []
-    assert lint("hooks")[1] == []
+    file = next(name for name in files if name.endswith("rbac.yaml"))
+    assert lint(".") == lint("hooks") == (1, [("hooks/job.yaml", "HL104", 13, 5, named(file))])
 
 
 @pytest.mark.parametrize("destination, counts", [("shop", True), ("other", False)])
 def test_a_binding_without_a_namespace_is_in_the_namespace_its_application_syncs_it_to(mapped, destination, counts):
     write(mapped, {"argocd/operator.yaml": application("operator", "operator").replace("namespace: shop}", f"namespace: {destination}}}"),
                    "operator/rbac.yaml": binding("{kind: ServiceAccount, name: presync-sa}")})  # fmt: skip
-    assert lint(".")[1] == ([] if counts else [("hooks/job.yaml", "HL104", 13, 5, HL104)])
+    assert lint(".")[1] == [("hooks/job.yaml", "HL104", 13, 5, named("operator/rbac.yaml") if counts else HL104)]
+
+
+@pytest.mark.parametrize("files", [
+    # synced to another cluster
+    {"argocd/operator.yaml": application("operator", "operator").replace(
+        "server: 'https://kubernetes.default.svc'", "server: 'https://staging.example.com:6443'"),
+     "operator/rbac.yaml": binding(SA_SHOP)},
+    # from a revision that is not this checkout
+    {"argocd/operator.yaml": application("operator", "operator").replace("targetRevision: HEAD", "targetRevision: never"),
+     "operator/rbac.yaml": binding(SA_SHOP)},
+    # a chart's folder, outside its templates
+    {"argocd/operator.yaml": application("operator", "chart"), "chart/Chart.yaml": "apiVersion: v2\nname: c\nversion: 1.0.0\n",
+     "chart/examples/rbac.yaml": binding(SA_SHOP)},
+    # read by a kustomization that deletes it
+    {"argocd/operator.yaml": application("operator", "operator"),
+     "operator/kustomization.yaml": "resources: [rbac.yaml]\npatches:\n- patch: |\n    $patch: delete\n    apiVersion: "
+                                    "rbac.authorization.k8s.io/v1\n    kind: RoleBinding\n    metadata: {name: presync-sa-reader}\n",
+     "operator/rbac.yaml": binding(SA_SHOP)},
+])  # fmt: skip
+def test_no_binding_elsewhere_makes_hl104_quiet(mapped, files):
+    """Attacker trial 30, B5-B7: each of these silenced HL104 while nothing Argo CD applies grants the
+    hook's ServiceAccount anything; HL104 is reported whatever another application's file says."""
+    write(mapped, files)
+    code, found = lint(".")
+    assert code == 1 and [(path, rule, line, column) for path, rule, line, column, _ in found] == [
+        ("hooks/job.yaml", "HL104", 13, 5)]

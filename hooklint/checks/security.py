@@ -227,7 +227,7 @@ def _secret_token_unbound(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator[H
         who = "'default' (HL103; " if account == "default" else f"'{account}' ("
         yield Hit(
             f"{m.label} {token_verb(field)} the token of ServiceAccount {who}token Secret '{secret.name}', whatever automount "
-            f"says), and no binding in this application grants it a role. Remove that {'reference' if token_verb(field) == 'reads' else 'volume'}, "
+            f"says), and no binding in this application grants it a role{_elsewhere(ctx, account, m.namespace)}. Remove that {'reference' if token_verb(field) == 'reads' else 'volume'}, "
             "or bind it to a least-privilege Role.",
             span,
             field,
@@ -269,7 +269,7 @@ def _automounted(m: Manifest, pod: PodSpec, ctx: Context) -> Iterator[Hit]:
         field = f"{volume_path}.projected.sources[{j}].serviceAccountToken"
     yield Hit(
         f"{m.label} mounts the token of ServiceAccount {who}{reason}), and no binding in this application grants it a "
-        f"role. {turn_off}, or {fix}.",
+        f"role{_elsewhere(ctx, sa_name, m.namespace)}. {turn_off}, or {fix}.",
         span,
         field,
     )
@@ -279,30 +279,53 @@ def _granted_role(ctx: Context, sa_name: str, namespace: str | None) -> bool:
     """True when a RoleBinding or ClusterRoleBinding of the application (any copy:
     :meth:`Context.bindings_reaching`) names ServiceAccount ``sa_name`` of ``namespace`` as a subject
     and refers to a Role or ClusterRole (built-in roles such as ``view`` count: they need not be in
-    the application), or one written in another file of the repository does
-    (:attr:`Context.written_subjects`: another Application's RBAC folder) for the hook's known
-    ``namespace``: a RoleBinding there without one is in the destination namespace of the
-    Application that syncs it (filled in by discovery), else in no namespace known, and counts for
-    none (a RoleBinding of ``default`` in one team's folder silenced HL104 on every hook running as
-    ``default`` elsewhere in the repository). There, only a subject naming the ServiceAccount (as
-    a ServiceAccount or its ``system:serviceaccount:`` user) counts: a grant to a group of them says
-    nothing of this hook's need for its token."""
+    the application)."""
     for b in ctx.bindings_reaching(sa_name, kept=False):
         if binding_grantee(b, namespace, sa_name) is None:
             continue
         ref = b.body.get("roleRef")
         if isinstance(ref, Map) and ref.get("kind") in ("Role", "ClusterRole") and isinstance(ref.get("name"), str):
             return True
+    return False
+
+
+#: How HL104's message names a binding written in another file of the repository for the hook's
+#: ServiceAccount (:func:`bound_elsewhere`): the fix, which would turn a token the hook may use
+#: off, is then left for a person (:mod:`hooklint.fix`).
+BOUND_ELSEWHERE = "a binding of another application names it, in "
+
+
+def _elsewhere(ctx: Context, sa_name: str, namespace: str | None) -> str:
+    """HL104's words on a binding of another application naming the ServiceAccount
+    (:func:`bound_elsewhere`): `` (a binding of another application names it, in FILE)``, or ``""``."""
+    found = bound_elsewhere(ctx, sa_name, namespace)
+    return f" ({BOUND_ELSEWHERE}{found})" if found is not None else ""
+
+
+def bound_elsewhere(ctx: Context, sa_name: str, namespace: str | None) -> str | None:
+    """The file (the first, by path) of a RoleBinding or ClusterRoleBinding written in another file
+    of the repository (:attr:`Context.written_subjects`: another Application's RBAC folder) whose
+    subject names ServiceAccount ``sa_name`` of the hook's known ``namespace``, or None. It does
+    not make HL104 quiet: what Argo CD applies from there (on which cluster, from which revision,
+    after which kustomize patches and transformers) hooklint does not know from the file (attacker
+    trial 30: a binding synced to another cluster, from a branch that does not exist, deleted by a
+    ``$patch: delete``, outside a chart's templates silenced it); it names the file, and keeps the
+    fix, which would turn a token the hook may use off, for a person (new-user trial 28). Only a
+    subject naming the ServiceAccount counts, as a ServiceAccount or its ``system:serviceaccount:``
+    user (a group of them says nothing of this hook), in a known namespace: a RoleBinding there
+    without one is in the destination namespace of the Application syncing it (discovery fills it
+    in), else in none known."""
     if namespace is None:  # where the hook runs is not known: nothing of another application can be matched to it
-        return False
+        return None
     own = {m.path for m in ctx.manifests} if ctx.written_subjects else set()  # judged above, with their namespace
+    found = []
     for s in ctx.written_subjects:
         grantee = subject_grantee(s.kind, s.name, s.namespace, s.api_group, s.binding_kind, s.binding_namespace or None)
         if grantee is None or s.file in own or grantee.namespace is None or grantee.name is None:
-            continue  # a namespace not known (no Application syncs it), or every ServiceAccount of one: no sign of this hook's need
+            continue
         if grantee.covers(namespace, sa_name):
-            return True
-    return False
+            found.append(s.file)
+    return min(found) if found else None
 
 
 #: Binary and decimal suffixes of a ``resource.Quantity`` (k8s.io/apimachinery
