@@ -729,6 +729,8 @@ class _Build:
     local: list[_LocalDependency] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)
     stubs: list[_Stub] = field(default_factory=list)
+    #: Dependencies left out whatever their ``condition``: one a kept ``charts/`` folder shadows.
+    omissions: list[Omission] = field(default_factory=list)
 
     def files(self) -> list[tuple[str, str]]:
         """``(path to read, path inside the copy)`` of every file the build copies in."""
@@ -827,9 +829,10 @@ def _dependency_build(chart: _Chart, root: str, max_file_size: int = DEFAULT_MAX
     from the lock file while the build runs (Helm: "the lock file is out of sync"), for a
     ``file://`` folder that resolves outside the repository (hooklint reads nothing there; Argo
     CD's checkout does not hold it), is missing, holds no ``Chart.yaml`` or a chart of another
-    name, and for a missing dependency without a repository; with ``argocd_renders`` (HL009) for a
-    folder of ``charts/`` holding a chart of the name of a dependency the build fetches: Helm keeps
-    both and renders one or both depending on their versions and Go's map order."""
+    name, and for a missing dependency without a repository. A
+    folder of ``charts/`` holding a chart of the name of a dependency the build fetches is rendered,
+    and the dependency is an Omission (``omissions``): Helm keeps both and renders one or both
+    depending on their versions and Go's map order."""
     deps = list(zip(chart.dependencies, chart.dependency_places))
     for index, (dep, (line, column)) in enumerate(deps):
         name = dep.get("name")
@@ -871,13 +874,15 @@ def _dependency_build(chart: _Chart, root: str, max_file_size: int = DEFAULT_MAX
         version = str(dep.get("version") or "")
         where = (chart.configured_in, line, column)
         kept = next((entry for entry, sub in chart.entries.items() if sub.folder is not None and sub.name == name), None)
-        if name in fetched and kept is not None:
-            raise RenderError(f"chart dependency {name}: {charts_dir}/{kept}/ holds a chart named {name} too, which "
-                              f"helm dependency build keeps beside the {name} it fetches ({repository}): Helm then "
-                              "renders one of the two, or both, as their versions and Go's map order fall; remove "
-                              f"the folder, or commit every dependency so that no build runs", *where,
-                              argocd_renders="Argo CD runs helm dependency build, then renders the chart with "
-                              "whichever of the two Helm picks")  # fmt: skip
+        if name in fetched and kept is not None:  # the folder is rendered; what the build fetches is left out
+            build.omissions.append(Omission(
+                f"chart dependency {name} ({repository}): {charts_dir}/{kept}/ holds a chart named {name} too, which "
+                f"helm dependency build keeps beside the {name} it fetches: Helm renders one of the two, or both, as "
+                "their versions and Go's map order fall; hooklint checked the folder's", *where,
+                argocd_renders="Argo CD runs helm dependency build, then renders the chart with whichever Helm picks",
+                unchecked="the objects the fetched chart adds, possibly hooks, were not checked; remove the folder, "
+                "or commit every dependency so that no build runs"))  # fmt: skip
+            continue
         if lock is not None and locked.get(name) != [repository]:
             if not locked.get(name):
                 if kept is not None and not repository:
@@ -1469,9 +1474,9 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
                                     set_files=set_files)), volatile=lambda: calls_nonhermetic(scanned, limits.max_file_size))  # fmt: skip
 
     rendering = render(options, key)
-    if left_out or read_with_placeholders:  # where they are written is not in the key: added after the cache
+    if left_out or read_with_placeholders or build.omissions:  # where they are written is not in the key: added after the cache
         rendering = Rendering(rendering.renderer, rendering.documents,
-                              rendering.omitted + left_out + read_with_placeholders)  # fmt: skip
+                              rendering.omitted + build.omissions + left_out + read_with_placeholders)  # fmt: skip
     undecided = _not_as_argocd(chart, root, files, build, value_files, limits.max_file_size, withheld, options)
     if undecided:  # found on every run: the rendering is not cached when it calls one (volatile)
         rendering = Rendering(rendering.renderer, rendering.documents, rendering.omitted + undecided)
