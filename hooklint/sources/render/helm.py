@@ -853,8 +853,8 @@ def _dependency_build(chart: _Chart, root: str, max_file_size: int = DEFAULT_MAX
     if lock is not None:
         lock_path, lock_deps = lock
         named = {dep["name"] for dep, _ in deps}
-        for entry, line, column in lock_deps:
-            pair = (entry.get("name"), str(entry.get("repository") or ""))
+        for listed, line, column in lock_deps:
+            pair = (listed.get("name"), str(listed.get("repository") or ""))
             locked.setdefault(str(pair[0]), []).append(pair[1])
             if pair[0] not in named:
                 raise RenderError(f"{lock_path} lists chart {pair[0]!r} ({pair[1] or 'no repository'}), which "
@@ -866,8 +866,8 @@ def _dependency_build(chart: _Chart, root: str, max_file_size: int = DEFAULT_MAX
                                   "lock lists")  # fmt: skip
     fetched = {dep["name"] for dep, _ in deps if dep.get("repository")}
     local_names = {dep["name"] for dep, _ in deps if not dep.get("repository")}
-    for entry, sub in chart.entries.items():  # safeMoveDeps: every archive but a repository-less one's is replaced
-        if sub.archive is not None and sub.named and sub.name not in local_names:
+    for entry, held in chart.entries.items():  # safeMoveDeps: every archive but a repository-less one's is replaced
+        if held.archive is not None and held.named and held.name not in local_names:
             build.dropped.append(entry)
     for dep, (line, column) in deps:
         name, repository = dep["name"], str(dep.get("repository") or "")
@@ -919,8 +919,8 @@ def _dependency_build(chart: _Chart, root: str, max_file_size: int = DEFAULT_MAX
             build.local.append(_LocalDependency(tree, files))
             continue
         if not _needs_network(repository):
-            sub = chart.entries.get(name)
-            if sub is not None and sub.folder is not None and sub.name == name:
+            own = chart.entries.get(name)
+            if own is not None and own.folder is not None and own.name == name:
                 continue  # downloadAll: a dependency without a repository is the folder charts/<name>
             raise RenderError(f"chart dependency {name} is not in {charts_dir}/ and names no repository (helm "
                               f"dependency build: directory {charts_dir}/{name} not found)", *where)  # fmt: skip
