@@ -462,10 +462,15 @@ def test_missing_dependency_that_needs_the_network_is_left_out(repo, repository,
     write(repo / "deploy/shop/charts/redis/Chart.yaml", "apiVersion: v2\nname: redis\nversion: 19.0.0\n")
     rendering = render(HelmOptions("shop"))
     assert by_kind(rendering, "Job").origin == "deploy/shop/templates/migrate-job.yaml"
-    [omission] = rendering.omitted
+    [omission, shadowed] = rendering.omitted
     assert (omission.message, omission.path, omission.line, omission.column) == (
         f"chart dependency postgresql ({repository}) needs {needs}: hooklint fetches it only with `--fetch`",
         "deploy/shop/Chart.yaml", 8, 5)
+    # trial 30, B4: postgresql missing, helm dependency build fetches redis too and keeps the folder beside it
+    assert (shadowed.message, shadowed.path, shadowed.line, shadowed.column) == (
+        "chart dependency redis (https://charts.bitnami.com/bitnami): deploy/shop/charts/redis/ holds a chart named "
+        "redis too, which helm dependency build keeps beside the redis it fetches: Helm renders one of the two, or "
+        "both, as their versions and Go's map order fall; hooklint checked the folder's", "deploy/shop/Chart.yaml", 5, 5)
     host = repository.split("/")[2]  # the fix names the host fetch-hosts must list
     assert omission.unchecked == ("the objects it adds, possibly hooks, were not checked; the chart's own were; run with "
                                   f"`--fetch` and list {host} in `fetch-hosts` (or give `--fetch-host {host}`) to check it")

@@ -69,6 +69,7 @@ from hooklint.text import go_to_lower, go_trim_space
 from hooklint.yamlio import HOOKLINT_FAULT, BoundedLoader, Unreadable, YamlTooComplex, go_first_document, go_yaml_text
 from hooklint.sources import bounded, sandbox
 from hooklint.sources.repository import facts
+from hooklint.sources.repository.gomatch import BadPattern, path_match
 from hooklint.sources.repository.gotar import gunzipped, tar_disagreement
 from hooklint.sources.repository.spelling import may_hold
 from hooklint.gojsonread import go_fold
@@ -389,12 +390,101 @@ class _Chart:
 #: Subcharts nested deeper than this (``charts/a/charts/b/...``) are refused (HL007).
 MAX_SUBCHART_DEPTH = 20
 
+#: ``bufio.MaxScanTokenSize``: a longer ``.helmignore`` line stops Helm's ``ignore.Parse``.
+_MAX_IGNORE_LINE = 64 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class _HelmIgnore:
+    """A chart folder's ``.helmignore`` as Helm's directory loader applies it (helm v4.2.3
+    ``pkg/ignore/rules.go`` ``Parse``, ``parseRule``, ``Ignore``, ``AddDefaults``, used by
+    ``pkg/chart/v2/loader/directory.go`` ``LoadDir``): each rule ``(negate, must_dir, pattern,
+    where)``, ``where`` ``"root"`` (a leading ``/``: matched against the whole path), ``"path"``
+    (a ``/`` inside: the whole path) or ``"base"`` (the last path element), with Go's
+    ``filepath.Match``; ``templates/.?*`` is added last."""
+
+    rules: tuple[tuple[bool, bool, str, str], ...] = ()
+
+    @classmethod
+    def of(cls, folder: str, max_file_size: int) -> "_HelmIgnore":
+        """The rules of ``folder/.helmignore`` (the default alone without one). Raises RenderError
+        (HL007 at the file and line) where Helm's ``Parse`` fails, and so does Helm's loader: a
+        ``**``, a pattern Go's ``filepath.Match`` refuses, a line over 64 KiB, an unreadable file."""
+        path = os.path.normpath(os.path.join(folder, ".helmignore"))
+        lines: list[bytes] = []
+        if os.path.lexists(path):
+            try:
+                data = read_bytes(path, max_file_size)
+            except (NotRegularFile, FileTooLarge) as exc:
+                raise RenderError(f"{path} is {problem_of(exc)}: not read", path) from None
+            except OSError as exc:
+                raise RenderError(f"cannot read {path}: {exc.strerror or exc}", path) from None
+            lines = data.removeprefix(b"\xef\xbb\xbf").split(b"\n")
+            if lines and lines[-1] == b"":
+                lines.pop()
+        rules = []
+        for number, raw in enumerate([*lines, b"templates/.?*"], 1):
+            if len(raw) > _MAX_IGNORE_LINE:
+                raise RenderError(f"{path}:{number}: the line is longer than 64 KiB, which Helm's loader refuses "
+                                  "(bufio.Scanner: token too long)", path, number)  # fmt: skip
+            rule = go_trim_space(raw.removesuffix(b"\r").decode("utf-8", "surrogateescape"))
+            if not rule or rule.startswith("#"):
+                continue
+            problem = "double-star (**) syntax is not supported" if "**" in rule else None
+            try:
+                path_match(rule, "abc")
+            except BadPattern:
+                problem = problem or "syntax error in pattern"
+            if problem is not None:
+                raise RenderError(f"{path}:{number}: {problem} (Helm's chart loader fails on this .helmignore)",
+                                  path, number)  # fmt: skip
+            negate = rule.startswith("!")
+            rule = rule[1:] if negate else rule
+            must_dir = rule.endswith("/")
+            rule = rule[:-1] if must_dir else rule
+            where = "root" if rule.startswith("/") else "path" if "/" in rule else "base"
+            rules.append((negate, must_dir, rule[1:] if where == "root" else rule, where))
+        return cls(tuple(rules))
+
+    def ignores(self, name: str, is_dir: bool) -> bool:
+        """Whether Helm's ``Rules.Ignore`` leaves out ``name`` (a path inside the chart folder,
+        ``/``-separated; ``is_dir``: a folder). A ``!`` rule leaves out every path it does not
+        match, as Helm's code does."""
+        if name in ("", ".", "./"):
+            return False
+        for negate, must_dir, pattern, where in self.rules:
+            try:
+                matched = path_match(pattern, name.rsplit("/", 1)[-1] if where == "base" else name)
+            except BadPattern:
+                matched = False
+            if negate:
+                if must_dir and not is_dir or not matched:
+                    return True
+                continue
+            if must_dir and not is_dir:
+                continue
+            if matched:
+                return True
+        return False
+
+    def loads(self, inside: str, entry: str, is_dir: bool) -> bool:
+        """Whether Helm's ``LoadDir`` walk reaches ``inside/charts/entry`` (``inside``: the
+        folder's path in the loaded chart, "" for its top): neither ``charts`` nor the entry is
+        left out (the folders above were checked on the way down)."""
+        charts = f"{inside}/charts" if inside else "charts"
+        return not self.ignores(charts, True) and not self.ignores(f"{charts}/{entry}", is_dir)
+
 
 def _read_chart(folder: str, root: str, depth: int = 0, max_file_size: int = DEFAULT_MAX_FILE_SIZE,
-                copied: str = "") -> _Chart:
+                copied: str = "", ignore: "_HelmIgnore | None" = None, inside: str = "") -> _Chart:
     """The chart in ``folder`` with its ``charts/`` subcharts (folders read recursively, at most
     :data:`MAX_SUBCHART_DEPTH` deep, archives by the name in their ``Chart.yaml``) keyed by chart
-    name and by dependency alias; ``copied`` is where the folder is in the temporary copy. Raises
+    name and by dependency alias; ``copied`` is where the folder is in the temporary copy. Only the
+    ``charts/`` entries Helm's loader loads count: not one whose name starts with ``_`` or ``.``
+    (``pkg/chart/v2/loader/load.go`` ``LoadFiles``), nor one the ``.helmignore`` of the folder Helm
+    loads leaves out (``ignore``, :class:`_HelmIgnore`, read from ``folder`` when None; ``inside``:
+    where ``folder`` is in that loaded folder, "" at its top); such a decoy neither satisfies a
+    dependency nor is rendered (attacker trial 30, B2, B3). Raises
     RenderError for a ``Chart.yaml`` that is not a regular file of at most ``max_file_size``
     bytes, not UTF-8 or not YAML, for subcharts nested too deep, and ("illegal filepath in
     symlink", as Argo CD) for a file it would read that resolves outside the repository ``root``:
@@ -439,16 +529,21 @@ def _read_chart(folder: str, root: str, depth: int = 0, max_file_size: int = DEF
     if len(places) != len(chart.dependencies):
         places = [(1, 1)] * len(chart.dependencies)
     chart.dependency_places = places
+    if ignore is None:
+        ignore = _HelmIgnore.of(folder, max_file_size)
     charts_dir = os.path.join(folder, "charts")
     entries = sorted(os.listdir(charts_dir)) if os.path.isdir(charts_dir) else []
     for entry in entries:
         path = os.path.normpath(os.path.join(charts_dir, entry))
         _refuse_outside(path, real_root, chart_yaml)
+        if entry[:1] in ("_", ".") or not ignore.loads(inside, entry, os.path.isdir(path)):
+            continue  # Helm's loader never loads it
         if os.path.isdir(path) and os.path.exists(os.path.join(path, "Chart.yaml")):
             if depth + 1 > MAX_SUBCHART_DEPTH:
                 raise RenderError(f"subcharts are nested more than {MAX_SUBCHART_DEPTH} levels deep ({path}): "
                                   "hooklint reads no deeper", chart_yaml)  # fmt: skip
-            sub = _read_chart(path, root, depth + 1, max_file_size, os.path.join(copied, "charts", entry))
+            sub = _read_chart(path, root, depth + 1, max_file_size, os.path.join(copied, "charts", entry), ignore,
+                              f"{inside}/charts/{entry}" if inside else f"charts/{entry}")  # fmt: skip
         elif entry.endswith(".tgz") and os.path.isfile(path):
             read = _archive_chart_name(path)
             sub = _Chart(name=read or entry[: -len(".tgz")], archive=path, named=read is not None)
@@ -558,20 +653,27 @@ def _metadata(node: yaml.Node | None, value: Any, path: str, fields: dict[str, A
 
 
 def _archive_chart_name(path: str) -> str | None:
-    """The ``name`` in ``<folder>/Chart.yaml`` of a packaged chart (read only that member)."""
+    """The ``name`` in ``<folder>/Chart.yaml`` of a packaged chart (read only that member); None
+    when hooklint cannot read it as Helm does: Helm's loader (``pkg/chart/loader/archive``
+    ``LoadArchiveFiles``) drops each member's first folder, whatever its name, and keeps the last
+    of two members so named, so an archive with more than one such ``Chart.yaml`` is not named
+    (attacker trial 30, B8: the first was taken, Helm read the second)."""
     try:
         raw, complete = gunzipped(read_bytes(path, DEFAULT_MAX_FILE_SIZE), MAX_ARCHIVE_BYTES)
         if not complete or tar_disagreement(raw) is not None:
             return None  # Helm's loader (Go) may name its members otherwise
         with tarfile.open(fileobj=io.BytesIO(raw), mode="r:") as archive:
-            for member in archive:
-                parts = member.name.strip("/").split("/")
-                if len(parts) == 2 and parts[1] == "Chart.yaml" and member.isfile() and member.size < 1 << 20:
-                    handle = archive.extractfile(member)
-                    meta = yaml.load(handle.read(), Loader=BoundedLoader) if handle else None
-                    meta = canonical(meta, HELM_METADATA_FIELDS) if isinstance(meta, dict) else meta
-                    name = meta.get("name") if isinstance(meta, dict) else None
-                    return name if isinstance(name, str) else None
+            found = [m for m in archive if not m.isdir()
+                     and "/".join(p for p in m.name.replace("\\", "/").split("/")[1:] if p not in ("", ".")) == "Chart.yaml"]
+            if len(found) != 1:
+                return None
+            member = found[0]
+            if member.isfile() and member.size < 1 << 20 and member.name.strip("/").count("/") == 1:
+                handle = archive.extractfile(member)
+                meta = yaml.load(handle.read(), Loader=BoundedLoader) if handle else None
+                meta = canonical(meta, HELM_METADATA_FIELDS) if isinstance(meta, dict) else meta
+                name = meta.get("name") if isinstance(meta, dict) else None
+                return name if isinstance(name, str) else None
     except (OSError, tarfile.TarError, yaml.YAMLError, EOFError):
         return None
     return None
@@ -595,6 +697,8 @@ class _Stub:
     folder: str = ""  # its folder inside the copy: charts/<...>
     #: Why ``--fetch`` did not fetch it, when it was asked to.
     problem: str = ""
+    #: Why it was left out when that is not the network (its lock entry names another repository).
+    why: str = ""
 
 
 #: ``helm dependency build``'s download when the run may fetch (``--fetch``,
@@ -625,6 +729,8 @@ class _Build:
     local: list[_LocalDependency] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)
     stubs: list[_Stub] = field(default_factory=list)
+    #: Dependencies left out whatever their ``condition``: one a kept ``charts/`` folder shadows.
+    omissions: list[Omission] = field(default_factory=list)
 
     def files(self) -> list[tuple[str, str]]:
         """``(path to read, path inside the copy)`` of every file the build copies in."""
@@ -667,36 +773,130 @@ def _locked_version(chart: _Chart, name: str, repository: str, max_file_size: in
     return None
 
 
+def _lock(chart: _Chart, max_file_size: int) -> tuple[str, list[tuple[dict[str, Any], int, int]]] | None:
+    """The lock file Helm's loader keeps for ``chart`` (``requirements.lock`` over ``Chart.lock``:
+    ``LoadFiles`` reads both, the later in its sorted walk winning) and its dependencies, each with
+    the 1-based line and column of its item; None without one. A lock hooklint cannot read as YAML
+    counts as one with no dependencies (Helm fails to load the chart: the rendering fails too)."""
+    for name in ("requirements.lock", "Chart.lock"):
+        path = os.path.normpath(os.path.join(chart.folder or ".", name))
+        if not os.path.isfile(path):
+            continue
+        try:
+            document = go_first_document(read_bytes(path, max_file_size).decode("utf-8-sig"))
+        except (OSError, UnicodeDecodeError, Unreadable, yaml.YAMLError, FileTooLarge, NotRegularFile):
+            return path, []
+        data = canonical(document.value, HELM_LOCK_FIELDS) if isinstance(document.value, dict) else None
+        deps = data.get("dependencies") if isinstance(data, dict) else None
+        places: list[tuple[int, int]] = []
+        if isinstance(document.node, yaml.MappingNode):
+            for key, value in document.node.value:
+                if isinstance(key.value, str) and go_fold(key.value) == "dependencies" and isinstance(value, yaml.SequenceNode):
+                    places = [(item.start_mark.line + 1, item.start_mark.column + 1) for item in value.value]
+        items = deps if isinstance(deps, list) else []
+        if len(places) != len(items):
+            places = [(1, 1)] * len(items)
+        return path, [(d, line, column) for d, (line, column) in zip(items, places) if isinstance(d, dict)]
+    return None
+
+
 def _dependency_build(chart: _Chart, root: str, max_file_size: int = DEFAULT_MAX_FILE_SIZE,
                       fetch: DependencyFetcher | None = None, withheld: Withheld = Withheld()) -> _Build:  # fmt: skip
     """``helm dependency build`` as Argo CD runs it, offline (``reposerver/repository/repository.go``
     ``helmTemplate``: ``helm template`` first, and ``runHelmBuild`` only when it fails for a
     dependency missing from ``charts/``). When every dependency of ``chart`` is under ``charts/``
-    nothing changes. Otherwise each ``file://`` dependency is taken from its folder (relative to
-    the chart, as pkg/downloader/resolver ``GetLocalPath``), replacing its ``charts/`` entry; one
-    needing a chart repository or registry and not under ``charts/`` becomes a :class:`_Stub`; one
-    with no repository that is missing fails as Helm does. With ``fetch`` (``--fetch``), one that
+    nothing changes. Otherwise Helm (v4.2.3 ``pkg/downloader/manager.go`` ``Build``,
+    ``downloadAll``, ``safeMoveDeps``) fetches EVERY dependency again, whatever ``charts/`` holds,
+    then deletes every archive of ``charts/`` it did not fetch (but one of a dependency without a
+    repository) and keeps every folder: so each ``file://`` dependency is taken from its folder
+    (relative to the chart, as pkg/downloader/resolver ``GetLocalPath``); each one needing a chart
+    repository or registry becomes a :class:`_Stub`, present in ``charts/`` or not (attacker trial
+    30, B4: a committed decoy was taken for it); one without a repository must be the folder
+    ``charts/<name>``; the archives are dropped. With ``fetch`` (``--fetch``), one that
     needs a chart repository or registry is downloaded (at ``Chart.lock``'s version when it pins
     one) and rendered with the chart like a ``file://`` one, its files contained in the download;
     one that is not fetched stays a stub saying why. ``chart.children`` is updated to the charts
     rendered. ``withheld``: what no copy holds (:func:`_chart_files`).
 
-    Raises RenderError (HL007) at the dependency's ``Chart.yaml`` entry for a ``file://`` folder
-    that resolves outside the repository (hooklint reads nothing there; Argo CD's checkout does
-    not hold it), is missing, holds no ``Chart.yaml`` or a chart of another name, and for a
-    missing dependency without a repository."""
-    deps = [(dep, place) for dep, place in zip(chart.dependencies, chart.dependency_places)
-            if isinstance(dep.get("name"), str) and dep["name"]]  # fmt: skip
+    With a lock file, ``Build`` fetches what the lock lists once its digest (``HashReq`` of both
+    lists) matches, which hooklint does not compute: a dependency the lock gives another repository
+    than ``Chart.yaml`` is left out (a :class:`_Stub` saying so: HL009 when enabled; trial 30, B1),
+    and a lock entry naming a chart ``Chart.yaml`` does not is a RenderError with
+    ``argocd_renders`` (HL009) at that entry.
+
+    Raises RenderError (HL007) at the dependency's ``Chart.yaml`` entry for a dependency with no
+    name or an empty one (Helm finds it missing and cannot build it; trial 30, B9), for one missing
+    from the lock file while the build runs (Helm: "the lock file is out of sync"), for a
+    ``file://`` folder that resolves outside the repository (hooklint reads nothing there; Argo
+    CD's checkout does not hold it), is missing, holds no ``Chart.yaml`` or a chart of another
+    name, and for a missing dependency without a repository. A
+    folder of ``charts/`` holding a chart of the name of a dependency the build fetches is rendered,
+    and the dependency is an Omission (``omissions``): Helm keeps both and renders one or both
+    depending on their versions and Go's map order."""
+    deps = list(zip(chart.dependencies, chart.dependency_places))
+    for index, (dep, (line, column)) in enumerate(deps):
+        name = dep.get("name")
+        if not isinstance(name, str) or not name:
+            told = ("an empty name" if name == "" else "no name" if name is None
+                    else f"a name that is not a string ({type(name).__name__}: Helm cannot load the Chart.yaml)")  # fmt: skip
+            raise RenderError(f"chart dependency {index + 1} has {told}: helm template finds it missing in charts/ and "
+                              "helm dependency build cannot fetch it, so Argo CD fails to render the chart; name the "
+                              "chart it depends on", chart.configured_in, line, column)  # fmt: skip
     if all(_present(chart, dep) for dep, _ in deps):
         return _Build()
     build = _Build()
     real_root = os.path.realpath(root)
     charts_dir = os.path.normpath(os.path.join(chart.folder or ".", "charts"))
     taken = set(chart.entries)
+    lock = _lock(chart, max_file_size)
+    locked: dict[str, list[str]] = {}
+    if lock is not None:
+        lock_path, lock_deps = lock
+        named = {dep["name"] for dep, _ in deps}
+        for listed, line, column in lock_deps:
+            pair = (listed.get("name"), str(listed.get("repository") or ""))
+            locked.setdefault(str(pair[0]), []).append(pair[1])
+            if pair[0] not in named:
+                raise RenderError(f"{lock_path} lists chart {pair[0]!r} ({pair[1] or 'no repository'}), which "
+                                  f"{chart.configured_in} does not list: helm dependency build fetches what the lock lists "
+                                  "when its digest matches (and fails when not), and Helm renders every chart it "
+                                  "fetched; hooklint does not check the digest. Run helm dependency update to write "
+                                  "the lock again", lock_path, line, column,
+                                  argocd_renders="Argo CD runs helm dependency build, which fetches the charts the "
+                                  "lock lists")  # fmt: skip
+    fetched = {dep["name"] for dep, _ in deps if dep.get("repository")}
+    local_names = {dep["name"] for dep, _ in deps if not dep.get("repository")}
+    for entry, held in chart.entries.items():  # safeMoveDeps: every archive but a repository-less one's is replaced
+        if held.archive is not None and held.named and held.name not in local_names:
+            build.dropped.append(entry)
     for dep, (line, column) in deps:
         name, repository = dep["name"], str(dep.get("repository") or "")
         version = str(dep.get("version") or "")
         where = (chart.configured_in, line, column)
+        kept = next((entry for entry, sub in chart.entries.items() if sub.folder is not None and sub.name == name), None)
+        if name in fetched and kept is not None:  # the folder is rendered; what the build fetches is left out
+            build.omissions.append(Omission(
+                f"chart dependency {name} ({repository}): {charts_dir}/{kept}/ holds a chart named {name} too, which "
+                f"helm dependency build keeps beside the {name} it fetches: Helm renders one of the two, or both, as "
+                "their versions and Go's map order fall; hooklint checked the folder's", *where,
+                argocd_renders="Argo CD runs helm dependency build, then renders the chart with whichever Helm picks",
+                unchecked="the objects the fetched chart adds, possibly hooks, were not checked; remove the folder, "
+                "or commit every dependency so that no build runs"))  # fmt: skip
+            continue
+        if lock is not None and locked.get(name) != [repository]:
+            if not locked.get(name):
+                if kept is not None and not repository:
+                    continue
+                raise RenderError(f"chart dependency {name} is not in {lock[0]}: helm dependency build fails (the "
+                                  f"lock file is out of sync with the dependencies file, or {name} stays missing); "
+                                  "run helm dependency update", *where)  # fmt: skip
+            other = ", ".join(r or "no repository" for r in locked[name])
+            build.stubs.append(_Stub(name, repository, _version_within(version), line, column,
+                                     os.path.join("charts", _free_name(f"hooklint-omitted-{len(build.stubs)}", taken)),
+                                     why=f"{lock[0]} names {other} for it: helm dependency build fetches what the "
+                                     "lock lists when its digest matches (and fails when not), which hooklint does "
+                                     "not check"))  # fmt: skip
+            continue
         if repository.startswith("file://"):
             spelled = repository[len("file://"):]
             folder = os.path.normpath(spelled if spelled.startswith("/") else os.path.join(chart.folder or ".", spelled))
@@ -716,14 +916,12 @@ def _dependency_build(chart: _Chart, root: str, max_file_size: int = DEFAULT_MAX
             if tree.name != name:
                 raise RenderError(f"chart dependency {name}: the chart in {folder} is named {tree.name} (helm template: "
                                   f"found in Chart.yaml, but missing in charts/ directory: {name})", *where)  # fmt: skip
-            for entry, sub in chart.entries.items():
-                if sub.name == name or entry == f"{name}-{version}.tgz":
-                    build.dropped.append(entry)
             build.local.append(_LocalDependency(tree, files))
             continue
-        if _present(chart, dep):
-            continue
         if not _needs_network(repository):
+            own = chart.entries.get(name)
+            if own is not None and own.folder is not None and own.name == name:
+                continue  # downloadAll: a dependency without a repository is the folder charts/<name>
             raise RenderError(f"chart dependency {name} is not in {charts_dir}/ and names no repository (helm "
                               f"dependency build: directory {charts_dir}/{name} not found)", *where)  # fmt: skip
         problem = ""
@@ -735,7 +933,8 @@ def _dependency_build(chart: _Chart, root: str, max_file_size: int = DEFAULT_MAX
                 folder, fetched_root = got
                 inside = _free_name(f"hooklint-dependency-{len(build.local)}", taken)
                 files = _chart_files(folder, fetched_root, max_file_size, where, withheld)
-                tree = _read_chart(folder, fetched_root, 1, max_file_size, os.path.join(chart.copied, "charts", inside))
+                tree = _read_chart(folder, fetched_root, 1, max_file_size, os.path.join(chart.copied, "charts", inside),
+                                   _HelmIgnore())  # an archive: Helm's loader applies no .helmignore  # fmt: skip
                 if tree.name != name:
                     raise RenderError(f"chart dependency {name}: the chart fetched from {repository} is named "
                                       f"{tree.name}", *where)  # fmt: skip
@@ -1261,7 +1460,7 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     inputs = [path for path, _ in files] + [path for path, _ in build.files()] + [v.real for v in value_files]
     inputs += [v.real for v in set_files]
     # the left-out dependencies' messages are in the rendering: why each was not fetched (--fetch or not) is keyed too
-    stubs = repr([(stub.name, stub.repository, stub.problem) for stub in build.stubs])
+    stubs = repr([(stub.name, stub.repository, stub.problem, stub.why) for stub in build.stubs])
     key = input_key([mode, renderer.version, repr(options), os.path.normpath(chart), stubs], inputs, root)
     scanned = ["\0text:" + repr(options)] + inputs  # a parameter's value can reach ``tpl`` too
 
@@ -1275,9 +1474,9 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
                                     set_files=set_files)), volatile=lambda: calls_nonhermetic(scanned, limits.max_file_size))  # fmt: skip
 
     rendering = render(options, key)
-    if left_out or read_with_placeholders:  # where they are written is not in the key: added after the cache
+    if left_out or read_with_placeholders or build.omissions:  # where they are written is not in the key: added after the cache
         rendering = Rendering(rendering.renderer, rendering.documents,
-                              rendering.omitted + left_out + read_with_placeholders)  # fmt: skip
+                              rendering.omitted + build.omissions + left_out + read_with_placeholders)  # fmt: skip
     undecided = _not_as_argocd(chart, root, files, build, value_files, limits.max_file_size, withheld, options)
     if undecided:  # found on every run: the rendering is not cached when it calls one (volatile)
         rendering = Rendering(rendering.renderer, rendering.documents, rendering.omitted + undecided)
@@ -1996,7 +2195,14 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
 
 
 def _dependency_omission(stub: _Stub, tree: _Chart) -> Omission:
-    """HL009 on the ``Chart.yaml`` entry of an enabled dependency that needs the network."""
+    """HL009 on the ``Chart.yaml`` entry of an enabled dependency that needs the network, or that
+    hooklint left out for ``stub.why``."""
+    if stub.why:
+        return Omission(f"chart dependency {stub.name} ({stub.repository or 'no repository'}) was left out: {stub.why}",
+                        tree.configured_in, stub.line, stub.column,
+                        argocd_renders="Argo CD runs helm dependency build, which fetches it, before it renders the chart",
+                        unchecked="the objects it adds, possibly hooks, were not checked; the chart's own were; run "
+                        "helm dependency update so that the lock file lists what Chart.yaml does")  # fmt: skip
     where = "an OCI registry" if stub.repository.lower().startswith("oci://") else "a chart repository"
     from hooklint.sources.fetch import fetch_advice  # noqa: PLC0415
 

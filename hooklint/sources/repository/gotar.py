@@ -283,7 +283,9 @@ def tar_disagreement(raw: bytes) -> str | None:
     archive (...)`` (Python's tarfile cannot read it), ``holds a member of type ...`` (a kind
     hooklint does not model: ``K``, ``S``, ``7``, ``X``, a device, a sparse file), ``is not read by
     Go's archive/tar as by Python's tarfile: ...`` (Go would fail where Python reads on),
-    ``is read otherwise by ...: its member N is ... for Go, ... for Python``. What ``helm package``
+    ``is read otherwise by ...: its member N is ... for Go, ... for Python``, ``holds two members
+    named ...`` (two members but folders whose names clean alike: Go's loaders, Helm's included,
+    keep the last, a reader of Python's may keep the first; fail closed). What ``helm package``
     writes (Go's ``tar.Writer``: USTAR, its prefix for names of 101-255 characters, a PAX ``x``
     header for longer ones) reads alike."""
     try:
@@ -305,7 +307,32 @@ def tar_disagreement(raw: bytes) -> str | None:
         reader = "Go's archive/tar (Helm, Argo CD)" if len(go) > len(python) else "Python's tarfile"
         return (f"is read otherwise by Go's archive/tar (Helm, Argo CD) than by Python's tarfile: only {reader} "
                 f"reads its member {min(len(go), len(python)) + 1}, {_shown(extra)}")  # fmt: skip
+    first: dict[bytes, int] = {}
+    for index, member in enumerate(go):
+        if member.kind == "folder":
+            continue
+        earlier = first.setdefault(_cleaned(member.name), index)
+        if earlier != index:
+            name = member.name.decode("utf-8", "backslashreplace")
+            return (f"holds two members named {name!r} (members {earlier + 1} "
+                    f"and {index + 1}): Helm's loader keeps the last, Python's tarfile readers the first or the last, "
+                    "so which one is read is not certain")  # fmt: skip
     return None
+
+
+def _cleaned(name: bytes) -> bytes:
+    """A member's name as a path: ``\\`` read as ``/`` (Helm's loader does so for an archive
+    written on Windows), empty and ``.`` components dropped, ``..`` applied (Go's ``path.Clean``),
+    no leading or trailing ``/``: two members whose names clean alike are one file to Helm."""
+    parts: list[bytes] = []
+    for part in name.replace(b"\\", b"/").split(b"/"):
+        if part in (b"", b"."):
+            continue
+        if part == b".." and parts and parts[-1] != b"..":
+            parts.pop()
+        else:
+            parts.append(part)
+    return b"/".join(parts)
 
 
 def _shown(member: Member) -> str:

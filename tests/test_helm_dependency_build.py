@@ -1,0 +1,174 @@
+"""Which subcharts Helm renders after Argo CD's ``helm dependency build`` (attacker trial 30):
+``charts/`` entries Helm's loader never loads (``_``/``.`` names, ``.helmignore``), every
+dependency fetched again, the lock file's repositories, nameless dependencies, duplicate members of a
+packaged subchart."""
+
+import io
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from hooklint.sources.render import helm
+from hooklint.sources.render.helm import HelmOptions, find_helm, render_helm
+from hooklint.sources.render.rendered import RenderError
+from hooklint.sources.repository.gotar import gunzipped, tar_disagreement
+
+needs_helm = pytest.mark.skipif(find_helm() is None, reason="no Helm: neither a helm binary nor helm-python-sdk")
+
+HOOK = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: real-hook
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: x
+          image: busybox
+"""
+DECOY = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: decoy\n"
+
+
+def write(path: Path, text: str | bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text)
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    """app depends on wanted (file://../real, whose template is a PreSync Job)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", str(tmp_path / ".cache"))
+    write(tmp_path / "app/Chart.yaml", "apiVersion: v2\nname: app\nversion: 1.0.0\ndependencies:\n"
+                                       "  - name: wanted\n    version: 1.0.0\n    repository: file://../real\n")
+    write(tmp_path / "app/templates/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\n")
+    write(tmp_path / "real/Chart.yaml", "apiVersion: v2\nname: wanted\nversion: 1.0.0\n")
+    write(tmp_path / "real/templates/job.yaml", HOOK)
+    return tmp_path
+
+
+def decoy_chart(folder: Path, name: str = "wanted", version: str = "1.0.0") -> None:
+    write(folder / "Chart.yaml", f"apiVersion: v2\nname: {name}\nversion: {version}\n")
+    write(folder / "templates/cm.yaml", DECOY)
+
+
+def names(rendering) -> list[str]:
+    return sorted(d.text.split("name: ", 1)[1].split("\n", 1)[0] for d in rendering.documents)
+
+
+@needs_helm
+@pytest.mark.parametrize("entry", ["_x", ".x"])
+def test_a_charts_entry_named_with_underscore_or_dot_is_no_dependency(repo, entry):
+    """B2: Helm's LoadFiles skips charts/_x and charts/.x: wanted is missing, the build packages ../real."""
+    decoy_chart(repo / "app/charts" / entry)
+    assert names(render_helm("app", ".", HelmOptions("app"), helm_major=3)) == ["app", "real-hook"]
+
+
+@needs_helm
+def test_a_charts_entry_the_helmignore_leaves_out_is_no_dependency(repo):
+    """B3: the directory loader never reaches charts/wanted/: the build packages ../real."""
+    decoy_chart(repo / "app/charts/wanted")
+    write(repo / "app/.helmignore", "# vendored\ncharts/wanted/\n")
+    assert names(render_helm("app", ".", HelmOptions("app"), helm_major=3)) == ["app", "real-hook"]
+
+
+def test_helmignore_rules_as_helm_applies_them(tmp_path):
+    write(tmp_path / ".helmignore", "\ufeffwanted\n/charts/x*\n!templates\n")
+    rules = helm._HelmIgnore.of(str(tmp_path), 1 << 20)
+    assert rules.ignores("charts/wanted", True) and rules.ignores("charts/xy", False)
+    # a `!` rule leaves out every path it does not match (pkg/ignore/rules.go Ignore)
+    assert rules.ignores("charts/other", True) and not rules.ignores("templates", True)
+    assert not rules.loads("", "other", True) and helm._HelmIgnore.of(str(tmp_path / "none"), 1).loads("", "a", True)
+    write(tmp_path / ".helmignore", "ok\ncharts/**\n")
+    with pytest.raises(RenderError) as caught:
+        helm._HelmIgnore.of(str(tmp_path), 1 << 20)
+    assert (caught.value.message, caught.value.line) == (
+        f"{tmp_path}/.helmignore:2: double-star (**) syntax is not supported (Helm's chart loader fails on this "
+        ".helmignore)", 2)
+
+
+def packaged(members: list[tuple[str, str]]) -> bytes:
+    archive = io.BytesIO()
+    with tarfile.open(fileobj=archive, mode="w:gz", format=tarfile.USTAR_FORMAT) as tar:
+        for name, text in members:
+            info = tarfile.TarInfo(name)
+            info.size = len(text.encode())
+            tar.addfile(info, io.BytesIO(text.encode()))
+    return archive.getvalue()
+
+
+def test_an_archive_with_two_members_of_one_name_is_refused(tmp_path):
+    """B8: Helm keeps the last wanted/Chart.yaml (named decoy), hooklint read the first."""
+    data = packaged([("wanted/Chart.yaml", "apiVersion: v2\nname: wanted\nversion: 1.0.0\n"),
+                     ("wanted/templates/cm.yaml", DECOY),
+                     ("wanted/./Chart.yaml", "apiVersion: v2\nname: decoy\nversion: 1.0.0\n")])
+    assert tar_disagreement(gunzipped(data, 1 << 20)[0]) == (
+        "holds two members named 'wanted/./Chart.yaml' (members 1 and 3): Helm's loader keeps the last, Python's "
+        "tarfile readers the first or the last, so which one is read is not certain")
+    write(tmp_path / "a.tgz", data)
+    assert helm._archive_chart_name(str(tmp_path / "a.tgz")) is None
+    # Helm drops the first folder whatever its name: two Chart.yaml of two folders are one to it
+    write(tmp_path / "b.tgz", packaged([("wanted/Chart.yaml", "apiVersion: v2\nname: wanted\nversion: 1.0.0\n"),
+                                        ("other/Chart.yaml", "apiVersion: v2\nname: decoy\nversion: 1.0.0\n")]))
+    assert helm._archive_chart_name(str(tmp_path / "b.tgz")) is None
+
+
+@needs_helm
+def test_the_build_fetches_every_dependency_again(repo):
+    """B4: b is missing, so the build runs and fetches a too: the committed a-1.0.0.tgz (a decoy)
+    is replaced, not rendered, and a is left out (HL009)."""
+    write(repo / "app/Chart.yaml", "apiVersion: v2\nname: app\nversion: 1.0.0\ndependencies:\n"
+                                   "  - name: a\n    version: 1.0.0\n    repository: https://charts.example.com\n"
+                                   "  - name: wanted\n    version: 1.0.0\n    repository: file://../real\n")
+    tgz = packaged([("a/Chart.yaml", "apiVersion: v2\nname: a\nversion: 1.0.0\n"), ("a/templates/cm.yaml", DECOY)])
+    write(repo / "app/charts/a-1.0.0.tgz", tgz)
+    rendering = render_helm("app", ".", HelmOptions("app"), helm_major=3)
+    assert names(rendering) == ["app", "real-hook"]
+    [omission] = rendering.omitted
+    assert (omission.message, omission.path, omission.line, omission.column) == (
+        "chart dependency a (https://charts.example.com) needs a chart repository: hooklint fetches it only with "
+        "`--fetch`", "app/Chart.yaml", 5, 5)
+
+
+@needs_helm
+def test_a_lock_naming_another_repository_leaves_the_dependency_out(repo):
+    """B1: the build fetches what Chart.lock lists (file://../evil) once its digest matches."""
+    write(repo / "app/Chart.lock", "dependencies:\n- name: wanted\n  repository: file://../evil\n  version: 1.0.0\n"
+                                   "digest: sha256:0\n")
+    rendering = render_helm("app", ".", HelmOptions("app"), helm_major=3)
+    assert names(rendering) == ["app"]
+    [omission] = rendering.omitted
+    assert (omission.message, omission.path, omission.line, omission.column) == (
+        "chart dependency wanted (file://../real) was left out: app/Chart.lock names file://../evil for it: helm "
+        "dependency build fetches what the lock lists when its digest matches (and fails when not), which hooklint "
+        "does not check", "app/Chart.yaml", 5, 5)
+    write(repo / "app/Chart.lock", "dependencies:\n- name: wanted\n  repository: file://../real\n  version: 1.0.0\n"
+                                   "- name: more\n  repository: file://../evil\n  version: 1.0.0\ndigest: sha256:0\n")
+    with pytest.raises(RenderError) as caught:
+        render_helm("app", ".", HelmOptions("app"), helm_major=3)
+    assert (caught.value.path, caught.value.line, caught.value.column, caught.value.argocd_renders is not None) == (
+        "app/Chart.lock", 5, 3, True)
+    assert caught.value.message.startswith("app/Chart.lock lists chart 'more' (file://../evil), which app/Chart.yaml "
+                                           "does not list")
+
+
+@pytest.mark.parametrize("written, told", [('""', "an empty name"), ("null", "no name"),
+                                           ("5", "a name that is not a string (int: Helm cannot load the Chart.yaml)")])
+def test_a_dependency_without_a_name_fails_as_argocd_does(repo, written, told):
+    """B9: it was dropped silently; Helm finds it missing and the build fails."""
+    write(repo / "app/Chart.yaml", "apiVersion: v2\nname: app\nversion: 1.0.0\ndependencies:\n"
+                                   f"  - {{name: {written}, repository: \"https://x.example\"}}\n")
+    with pytest.raises(RenderError) as caught:
+        render_helm("app", ".", HelmOptions("app"), helm_major=3)
+    error = caught.value
+    assert (error.message, error.path, error.line, error.column, error.argocd_renders) == (
+        f"chart dependency 1 has {told}: helm template finds it missing in charts/ and helm dependency build cannot "
+        "fetch it, so Argo CD fails to render the chart; name the chart it depends on", "app/Chart.yaml", 5, 5, None)
