@@ -172,3 +172,43 @@ def test_a_dependency_without_a_name_fails_as_argocd_does(repo, written, told):
     assert (error.message, error.path, error.line, error.column, error.argocd_renders) == (
         f"chart dependency 1 has {told}: helm template finds it missing in charts/ and helm dependency build cannot "
         "fetch it, so Argo CD fails to render the chart; name the chart it depends on", "app/Chart.yaml", 5, 5, None)
+
+
+@needs_helm
+@pytest.mark.parametrize("rules, ignored", [
+    ("charts/*/templates/\n", "charts/hooklint-dependency-0/templates"),  # the dependency's templates
+    ("job.yaml\n", "charts/hooklint-dependency-0/templates/job.yaml"),  # its hook, by its base name
+])  # fmt: skip
+def test_the_charts_helmignore_never_hides_a_packaged_dependency_from_hooklint_alone(repo, rules, ignored):
+    """Argo CD's build packages ../real into charts/wanted-1.0.0.tgz, which the top chart's
+    .helmignore does not look into; hooklint's copy held it as a folder the rules reached, and the
+    PreSync Job went unseen (helmdeps' note on attacker trial 30)."""
+    write(repo / "app/.helmignore", rules)
+    with pytest.raises(RenderError) as caught:
+        render_helm("app", ".", HelmOptions("app"), helm_major=3)
+    assert (caught.value.message, caught.value.path) == (
+        f"app/.helmignore leaves out {ignored} of what helm dependency build puts into charts/: Argo CD's build "
+        "packages each dependency as an archive, which those rules do not look into, and hooklint cannot render the "
+        "dependencies as Argo CD does", "app/.helmignore")
+    assert caught.value.argocd_renders is not None
+
+
+@needs_helm
+def test_a_stubs_marker_is_never_hidden_by_the_charts_helmignore(repo):
+    """A dependency hooklint leaves out is said by a marker template in its stand-in: a rule hiding
+    it made the omission silent."""
+    write(repo / "app/Chart.yaml", "apiVersion: v2\nname: app\nversion: 1.0.0\ndependencies:\n"
+                                   "  - name: redis\n    version: 19.0.0\n    repository: https://charts.example.com\n")
+    write(repo / "app/.helmignore", "hooklint-omitted-*\n")
+    with pytest.raises(RenderError) as caught:
+        render_helm("app", ".", HelmOptions("app"), helm_major=3)
+    assert caught.value.message.startswith("app/.helmignore leaves out charts/hooklint-omitted-0 of what helm ")
+
+
+@needs_helm
+def test_what_the_dependencys_own_helmignore_leaves_out_too_is_no_difference(repo):
+    """helm create's .helmignore in both: a .gitignore of the dependency is out of Argo CD's archive too."""
+    write(repo / "app/.helmignore", ".gitignore\n*.orig\n")
+    write(repo / "real/.helmignore", ".gitignore\n")
+    write(repo / "real/.gitignore", "*.tgz\n")
+    assert names(render_helm("app", ".", HelmOptions("app"), helm_major=3)) == ["app", "real-hook"]

@@ -2097,6 +2097,45 @@ class _Doc:
 _MARKER = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: hooklint-omitted-dependency\n"
 
 
+def _refuse_ignored_copies(chart: str, build: _Build, token: str, max_file_size: int) -> None:
+    """Raise RenderError (HL009, at the chart's ``.helmignore``) when its rules leave out, of what
+    the dependency build puts into hooklint's copy, a file or folder Argo CD renders: a ``file://``
+    dependency's files its own ``.helmignore`` keeps, a stub's ``Chart.yaml`` and marker (named with
+    ``token``), or the folders holding them. Helm loads the copy as a folder, so the top chart's
+    ``.helmignore`` reaches them there; Argo CD's ``helm dependency build`` packages each
+    dependency with its own ``.helmignore`` into an archive in ``charts/``, which the top chart's
+    rules do not look into (helmdeps' note on attacker trial 30: a rule such as ``hooklint-*`` or
+    ``charts/*/templates/`` would hide a dependency's hook, or the marker that says a dependency was
+    left out, from hooklint alone)."""
+    added: list[tuple[str, str, _HelmIgnore | None]] = []  # (path in the copy, path in the dependency, its rules)
+    for local in build.local:
+        own = _HelmIgnore.of(local.tree.folder or ".", max_file_size)
+        added += [(os.path.join(local.tree.copied, inside), inside, own) for _, inside in local.files]
+    for index, stub in enumerate(build.stubs):
+        for inside in ("Chart.yaml", os.path.join("templates", f"hooklint-omitted-{token}-{index}.yaml")):
+            added.append((os.path.join(stub.folder, inside), inside, None))
+    if not added:
+        return
+    rules = _HelmIgnore.of(chart, max_file_size)
+    for in_copy, in_dependency, own in added:
+        parts = in_copy.replace(os.sep, "/").split("/")
+        inner = in_dependency.replace(os.sep, "/").split("/")
+        above = len(parts) - len(inner)  # charts/<folder>: the archive Argo CD packages stands there
+        for end in range(1, len(parts) + 1):
+            folder = end < len(parts)
+            if not rules.ignores("/".join(parts[:end]), folder):
+                continue
+            if end > above and own is not None and own.ignores("/".join(inner[:end - above]), folder):
+                continue  # left out of Argo CD's archive too
+            path = os.path.normpath(os.path.join(chart, ".helmignore"))
+            raise RenderError(
+                f"{path} leaves out {'/'.join(parts[:end])} of what helm dependency build puts into charts/: "
+                "Argo CD's build packages each dependency as an archive, which those rules do not look into, "
+                "and hooklint cannot render the dependencies as Argo CD does", path,
+                argocd_renders="Argo CD runs helm dependency build and renders the chart with the "
+                "dependencies it packaged")  # fmt: skip
+
+
 def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list[tuple[str, str]],
             value_files: list[_ValueFile], options: HelmOptions, limits: bounded.Limits,
             root: str | None = None, build: _Build | None = None,
@@ -2129,6 +2168,7 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
             with open(os.path.join(stub_dir, "templates", f"hooklint-omitted-{token}-{index}.yaml"), "w",
                       encoding="utf-8") as handle:  # fmt: skip
                 handle.write(_MARKER)
+        _refuse_ignored_copies(chart, build, token, limits.max_file_size)
         values_dir = os.path.join(work, "values")
         os.makedirs(values_dir)
         value_paths, replacements = [], [(copy, os.path.normpath(chart))]
