@@ -2109,8 +2109,8 @@ def _refuse_ignored_copies(chart: str, build: _Build, token: str, max_file_size:
     left out, from hooklint alone)."""
     added: list[tuple[str, str, _HelmIgnore | None]] = []  # (path in the copy, path in the dependency, its rules)
     for local in build.local:
-        own = _HelmIgnore.of(local.tree.folder or ".", max_file_size)
-        added += [(os.path.join(local.tree.copied, inside), inside, own) for _, inside in local.files]
+        its_rules = _HelmIgnore.of(local.tree.folder or ".", max_file_size)
+        added += [(os.path.join(local.tree.copied, inside), inside, its_rules) for _, inside in local.files]
     for index, stub in enumerate(build.stubs):
         for inside in ("Chart.yaml", os.path.join("templates", f"hooklint-omitted-{token}-{index}.yaml")):
             added.append((os.path.join(stub.folder, inside), inside, None))
