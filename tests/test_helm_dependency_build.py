@@ -212,3 +212,44 @@ def test_what_the_dependencys_own_helmignore_leaves_out_too_is_no_difference(rep
     write(repo / "real/.helmignore", ".gitignore\n")
     write(repo / "real/.gitignore", "*.tgz\n")
     assert names(render_helm("app", ".", HelmOptions("app"), helm_major=3)) == ["app", "real-hook"]
+
+
+# --- what Helm's loader never reads of a chart folder (attacker trial 31) ---------------------------
+
+
+@needs_helm
+def test_a_file_dependency_is_packaged_without_what_its_own_helmignore_leaves_out(repo):
+    """B1: tarFromLocalDir packages what LoadDir of ../real reads: its values.yaml, which turned the
+    hook off in hooklint's copy, is not in Argo CD's archive, and the hook renders."""
+    write(repo / "real/.helmignore", "values.yaml\n")
+    write(repo / "real/values.yaml", "safe: true\n")
+    write(repo / "real/templates/job.yaml", "{{- if not .Values.safe }}\n" + HOOK + "{{- end }}\n")
+    assert names(render_helm("app", ".", HelmOptions("app"), helm_major=3)) == ["app", "real-hook"]
+
+
+@needs_helm
+def test_a_requirements_file_the_helmignore_leaves_out_lists_no_dependency(repo):
+    """B2: Helm never reads it, declares no dependency and runs no build: the committed archive of
+    charts/ renders (hooklint built the dependencies it listed and dropped the archive)."""
+    write(repo / "app/Chart.yaml", "apiVersion: v2\nname: app\nversion: 1.0.0\n")
+    write(repo / "app/.helmignore", "requirements.yaml\n")
+    write(repo / "app/requirements.yaml", "dependencies:\n- name: wanted\n  version: 1.0.0\n  repository: file://../real\n"
+                                          "- name: other\n  version: 1.0.0\n  repository: file://../other\n")  # fmt: skip
+    write(repo / "app/charts/evil-0.1.0.tgz", packaged([("evil/Chart.yaml", "apiVersion: v2\nname: evil\nversion: 0.1.0\n"),
+                                                        ("evil/templates/job.yaml", HOOK.replace("real-hook", "evil-hook"))]))
+    assert names(render_helm("app", ".", HelmOptions("app"), helm_major=3)) == ["app", "evil-hook"]
+
+
+@needs_helm
+def test_a_lock_the_helmignore_leaves_out_is_not_the_one_helm_builds_from(repo):
+    """B3: requirements.lock (which agrees with Chart.yaml) is hidden; Helm builds from Chart.lock,
+    which names another folder: the dependency is left out, not rendered from Chart.yaml's."""
+    write(repo / "app/.helmignore", "requirements.lock\n")
+    write(repo / "app/requirements.lock", "dependencies:\n- name: wanted\n  repository: file://../real\n  version: 1.0.0\n"
+                                          "digest: sha256:0\n")  # fmt: skip
+    write(repo / "app/Chart.lock", "dependencies:\n- name: wanted\n  repository: file://../evil\n  version: 1.0.0\n"
+                                   "digest: sha256:0\n")
+    rendering = render_helm("app", ".", HelmOptions("app"), helm_major=3)
+    assert names(rendering) == ["app"]
+    assert [(o.path, o.line, o.column) for o in rendering.omitted] == [("app/Chart.yaml", 5, 5)]
+    assert "app/Chart.lock names file://../evil for it" in rendering.omitted[0].message

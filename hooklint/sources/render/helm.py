@@ -381,6 +381,14 @@ class _Chart:
     #: ``name`` is the one its ``Chart.yaml`` gives; False for an archive whose ``Chart.yaml``
     #: hooklint could not read (its file name stands in).
     named: bool = True
+    #: The ``.helmignore`` rules of the folder Helm loads it from, and where it is in that folder
+    #: ("" at its top): what Helm's loader never reads of it (its lock files, ``requirements.yaml``).
+    ignore: "_HelmIgnore | None" = None
+    inside: str = ""
+
+    def hidden(self, name: str) -> bool:
+        """Whether Helm's loader leaves out this chart folder's file ``name`` (``.helmignore``)."""
+        return self.ignore is not None and self.ignore.hides(f"{self.inside}/{name}" if self.inside else name)
 
     @property
     def configured_in(self) -> str:
@@ -467,6 +475,12 @@ class _HelmIgnore:
                 return True
         return False
 
+    def hides(self, path: str) -> bool:
+        """Whether Helm's ``LoadDir`` walk leaves out the file ``path`` (inside the chart folder,
+        either separator): the file, or a folder on its way (the walk does not enter one)."""
+        parts = path.replace(os.sep, "/").split("/")
+        return any(self.ignores("/".join(parts[:end]), end < len(parts)) for end in range(1, len(parts) + 1))
+
     def loads(self, inside: str, entry: str, is_dir: bool) -> bool:
         """Whether Helm's ``LoadDir`` walk reaches ``inside/charts/entry`` (``inside``: the
         folder's path in the loaded chart, "" for its top): neither ``charts`` nor the entry is
@@ -517,8 +531,12 @@ def _read_chart(folder: str, root: str, depth: int = 0, max_file_size: int = DEF
             if isinstance(key.value, str) and go_fold(key.value) == "dependencies" and isinstance(value, yaml.SequenceNode):
                 places = [(item.start_mark.line + 1, item.start_mark.column + 1) for item in value.value
                           if isinstance(item, yaml.MappingNode)]  # fmt: skip
+    if ignore is None:
+        ignore = _HelmIgnore.of(folder, max_file_size)
+    chart.ignore, chart.inside = ignore, inside
     _refuse_outside(os.path.join(folder, "requirements.yaml"), real_root, chart_yaml)
-    required = _requirements(folder, max_file_size, chart_yaml)
+    # a requirements.yaml the .helmignore leaves out is never read by Helm (attacker trial 31, B2)
+    required = None if chart.hidden("requirements.yaml") else _requirements(folder, max_file_size, chart_yaml)
     if required is not None:  # Helm merges requirements.yaml into Chart.yaml's fields, whatever the apiVersion
         if dependencies:
             raise RenderError(f"{chart_yaml} lists dependencies and so does requirements.yaml beside it: Helm "
@@ -529,8 +547,6 @@ def _read_chart(folder: str, root: str, depth: int = 0, max_file_size: int = DEF
     if len(places) != len(chart.dependencies):
         places = [(1, 1)] * len(chart.dependencies)
     chart.dependency_places = places
-    if ignore is None:
-        ignore = _HelmIgnore.of(folder, max_file_size)
     charts_dir = os.path.join(folder, "charts")
     entries = sorted(os.listdir(charts_dir)) if os.path.isdir(charts_dir) else []
     for entry in entries:
@@ -760,6 +776,8 @@ def _locked_version(chart: _Chart, name: str, repository: str, max_file_size: in
     locked versions, and resolves the constraints as ``helm dependency update`` does without a lock
     (``pkg/downloader/manager.go`` ``Build``)."""
     for lock in ("requirements.lock", "Chart.lock"):  # the loader reads both, in this order of precedence
+        if chart.hidden(lock):
+            continue  # Helm's loader never reads it (attacker trial 31, B3)
         path = os.path.join(chart.folder or ".", lock)
         try:
             data = yaml.load(read_bytes(path, max_file_size), Loader=BoundedLoader)
@@ -780,7 +798,7 @@ def _lock(chart: _Chart, max_file_size: int) -> tuple[str, list[tuple[dict[str, 
     counts as one with no dependencies (Helm fails to load the chart: the rendering fails too)."""
     for name in ("requirements.lock", "Chart.lock"):
         path = os.path.normpath(os.path.join(chart.folder or ".", name))
-        if not os.path.isfile(path):
+        if not os.path.isfile(path) or chart.hidden(name):  # one the .helmignore leaves out: never read (trial 31, B3)
             continue
         try:
             document = go_first_document(read_bytes(path, max_file_size).decode("utf-8-sig"))
@@ -916,6 +934,8 @@ def _dependency_build(chart: _Chart, root: str, max_file_size: int = DEFAULT_MAX
             if tree.name != name:
                 raise RenderError(f"chart dependency {name}: the chart in {folder} is named {tree.name} (helm template: "
                                   f"found in Chart.yaml, but missing in charts/ directory: {name})", *where)  # fmt: skip
+            # tarFromLocalDir packages what LoadDir of the folder reads: its own .helmignore applies (trial 31, B1)
+            files = [(path, inside_path) for path, inside_path in files if not tree.hidden(inside_path)]
             build.local.append(_LocalDependency(tree, files))
             continue
         if not _needs_network(repository):
