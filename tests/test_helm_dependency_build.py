@@ -253,3 +253,20 @@ def test_a_lock_the_helmignore_leaves_out_is_not_the_one_helm_builds_from(repo):
     assert names(rendering) == ["app"]
     assert [(o.path, o.line, o.column) for o in rendering.omitted] == [("app/Chart.yaml", 5, 5)]
     assert "app/Chart.lock names file://../evil for it" in rendering.omitted[0].message
+
+
+@needs_helm
+def test_a_condition_reading_a_value_of_a_dependency_left_out_is_said(repo):
+    """B4: Helm decides b's condition with the defaults of a (left out: a chart repository), which
+    may say enableB: true; the stub holds none, so hooklint saw b disabled and said nothing."""
+    write(repo / "app/Chart.yaml", "apiVersion: v2\nname: app\nversion: 1.0.0\ndependencies:\n"
+                                   "  - name: a\n    version: 1.0.0\n    repository: https://charts.example.com\n"
+                                   "    condition: a.enabled\n"
+                                   "  - name: wanted\n    version: 1.0.0\n    repository: file://../real\n"
+                                   "    condition: a.enableB,wanted.enabled\n")  # fmt: skip
+    write(repo / "app/values.yaml", "a: {enabled: false}\nwanted: {enabled: false}\n")
+    rendering = render_helm("app", ".", HelmOptions("app"), helm_major=3)
+    assert names(rendering) == ["app"]
+    assert [(o.message, o.path, o.line, o.column) for o in rendering.omitted] == [(
+        "chart dependency wanted: its condition reads a.enableB, a value of a dependency hooklint left out, whose "
+        "defaults Helm takes into account: whether Helm renders wanted is not known", "app/Chart.yaml", 9, 5)]

@@ -972,7 +972,38 @@ def _dependency_build(chart: _Chart, root: str, max_file_size: int = DEFAULT_MAX
         alias = dep.get("alias")
         if isinstance(alias, str) and alias and dep["name"] in chart.children:
             chart.children.setdefault(alias, chart.children[dep["name"]])
+    build.omissions += _conditions_on_stubs(chart, deps, build.stubs)
     return build
+
+
+def _conditions_on_stubs(chart: _Chart, deps: list[tuple[dict[str, Any], tuple[int, int]]],
+                         stubs: list[_Stub]) -> list[Omission]:  # fmt: skip
+    """An Omission for each dependency whose ``condition`` reads a value of a dependency left out
+    (a :class:`_Stub`, by its name or alias): Helm decides ``condition`` on the values coalesced with
+    every subchart's defaults, disabled ones too (``pkg/chart/v2/util/dependencies.go``
+    ``processDependencyEnabled``: ``CoalesceValues``, then the first path found wins), and the
+    stub holds none of the real chart's, so whether Helm renders that dependency is not known
+    (attacker trial 31, B4: ``condition: a.enableB,b.enabled`` with ``enableB: true`` in the
+    defaults of a left-out ``a`` rendered ``b``'s hook, which hooklint saw disabled)."""
+    stubbed = {s.name for s in stubs}
+    left = stubbed | {str(d.get("alias")) for d, _ in deps if d.get("name") in stubbed and isinstance(d.get("alias"), str)}
+    out = []
+    for dep, (line, column) in deps:
+        if dep.get("name") in stubbed:
+            continue  # its own: a value it does not find leaves it enabled, and its stub is said then
+        condition = dep.get("condition")
+        paths = [p.strip() for p in condition.split(",")] if isinstance(condition, str) else []
+        read = next((p for p in paths if p.split(".", 1)[0] in left), None)
+        if read is not None:
+            out.append(Omission(
+                f"chart dependency {dep['name']}: its condition reads {read}, a value of a dependency hooklint left "
+                f"out, whose defaults Helm takes into account: whether Helm renders {dep['name']} is not known",
+                chart.configured_in, line, column,
+                argocd_renders="Argo CD runs helm dependency build, and Helm decides the condition with the "
+                "defaults of every dependency",
+                unchecked=f"{dep['name']}'s objects, possibly hooks, may render where hooklint saw them disabled; run "
+                "with `--fetch` to check them"))  # fmt: skip
+    return out
 
 
 def _free_name(name: str, taken: set[str]) -> str:
