@@ -270,3 +270,30 @@ def test_a_condition_reading_a_value_of_a_dependency_left_out_is_said(repo):
     assert [(o.message, o.path, o.line, o.column) for o in rendering.omitted] == [(
         "chart dependency wanted: its condition reads a.enableB, a value of a dependency hooklint left out, whose "
         "defaults Helm takes into account: whether Helm renders wanted is not known", "app/Chart.yaml", 9, 5)]
+
+
+@needs_helm
+def test_a_failure_argo_cd_takes_for_a_missing_dependency_is_not_said_to_fail_there(repo):
+    """B5: IsMissingDependencyErr is strings.Contains of Helm's whole error, a template's fail text
+    included: Argo CD then builds and renders again (the hook rendered), where hooklint said HL007
+    "Argo CD fails the same way"."""
+    write(repo / "real/Chart.yaml", "apiVersion: v2\nname: wanted\nversion: 1.0.0\n")
+    write(repo / "app/templates/cm.yaml", '{{ fail "found in Chart.yaml, but missing in charts/ directory: wanted" }}\n')
+    with pytest.raises(RenderError) as caught:
+        render_helm("app", ".", HelmOptions("app"), helm_major=3)
+    assert caught.value.message == (
+        "execution error at (app/templates/cm.yaml:1:3): found in Chart.yaml, but missing in charts/ directory: wanted: "
+        "Argo CD's repo server takes this message for a missing dependency, runs helm dependency build and renders "
+        "again, which hooklint does not")
+    assert (caught.value.path, caught.value.argocd_renders) == (
+        "app/templates/cm.yaml", "Argo CD runs helm dependency build and renders the chart again")
+
+
+def test_a_charts_file_with_a_dependency_to_build_is_a_render_error(repo):
+    """B6: was an internal error (FileExistsError); Helm's build fails too."""
+    write(repo / "app/charts", "not a folder\n")
+    with pytest.raises(RenderError) as caught:
+        render_helm("app", ".", HelmOptions("app"), helm_major=3)
+    assert (caught.value.message, caught.value.path) == (
+        "app/charts is not a folder: helm dependency build, which Argo CD runs for a dependency missing from it, "
+        "fails", "app/Chart.yaml")

@@ -865,6 +865,9 @@ def _dependency_build(chart: _Chart, root: str, max_file_size: int = DEFAULT_MAX
     build = _Build()
     real_root = os.path.realpath(root)
     charts_dir = os.path.normpath(os.path.join(chart.folder or ".", "charts"))
+    if os.path.lexists(charts_dir) and not os.path.isdir(charts_dir):  # trial 31, B6: was an internal error
+        raise RenderError(f"{charts_dir} is not a folder: helm dependency build, which Argo CD runs for a dependency "
+                          "missing from it, fails", chart.configured_in)  # fmt: skip
     taken = set(chart.entries)
     lock = _lock(chart, max_file_size)
     locked: dict[str, list[str]] = {}
@@ -2269,6 +2272,11 @@ def _render(mode: str, renderer: Renderer, chart: str, tree: _Chart, files: list
             if left_out or any(_may_need(message, stub) for stub in build.stubs):
                 raise _without(message, tree, build.stubs, left_out or []) from None
             where = template_location(message, tree)
+            if any(text in message for text in _MISSING_DEPENDENCY):  # Argo CD builds and renders again
+                raise RenderError(
+                    f"{message}: Argo CD's repo server takes this message for a missing dependency, runs helm "
+                    "dependency build and renders again, which hooklint does not", *(where or (tree.configured_in,)),
+                    argocd_renders="Argo CD runs helm dependency build and renders the chart again") from None  # fmt: skip
             if where is not None:
                 raise RenderError(message, *where) from None
             raise RenderError(message, tree.configured_in) from None
@@ -2395,6 +2403,12 @@ def template_location(message: str, tree: _Chart) -> tuple[str, int, int] | None
         if os.path.isfile(path):
             return path, int(line), int(column or 1)
     return None
+
+
+#: What Argo CD's repo server looks for in Helm's error to run ``helm dependency build`` and render
+#: again (argo-cd v3.5.1 ``util/helm/helm.go`` ``IsMissingDependencyErr``: ``strings.Contains`` of the
+#: whole message, a template's ``fail`` text included: attacker trial 31, B5).
+_MISSING_DEPENDENCY = ("found in requirements.yaml, but missing in charts", "found in Chart.yaml, but missing in charts/ directory")
 
 
 class _HelmFailed(Exception):
