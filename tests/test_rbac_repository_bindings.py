@@ -14,8 +14,10 @@ import subprocess
 import sys
 
 import pytest
+from typer.testing import CliRunner
 
 from conftest import write
+from hooklint.cli import app
 
 JOB = """\
 apiVersion: batch/v1
@@ -61,13 +63,13 @@ def named(file: str) -> str:
 
 
 def lint(*args: str, cache: str = "off") -> tuple[int, list[tuple[str, str, int, int, str]]]:
-    env = {**os.environ, "HOOKLINT_CACHE_DIR": cache}
-    proc = subprocess.run([sys.executable, "-m", "hooklint", "lint", "-f", "json", *args], capture_output=True,
-                          text=True, env=env)  # fmt: skip
-    assert proc.returncode in (0, 1), proc.stderr
-    found = json.loads(proc.stdout)["findings"]
-    return proc.returncode, [(f["path"], f["rule_id"], f["line"], f["column"], f["message"]) for f in found
-                             if f["rule_id"] == "HL104"]  # fmt: skip
+    """``hooklint lint -f json ARGS`` in this process (the command line, as a user runs it): its
+    exit code and HL104 findings as ``(path, rule, line, column, message)``."""
+    result = CliRunner().invoke(app, ["lint", "-f", "json", *args], env={"HOOKLINT_CACHE_DIR": cache})
+    assert result.exit_code in (0, 1), result.output
+    found = json.loads(result.stdout)["findings"]
+    return result.exit_code, [(f["path"], f["rule_id"], f["line"], f["column"], f["message"]) for f in found
+                              if f["rule_id"] == "HL104"]  # fmt: skip
 
 
 def test_unbound_the_hook_is_reported(repo):
