@@ -770,27 +770,6 @@ def _needs_network(repository: str) -> bool:
         repository.startswith("@") or repository.startswith("alias:"))
 
 
-def _locked_version(chart: _Chart, name: str, repository: str, max_file_size: int) -> str | None:
-    """The version ``Chart.lock`` (``requirements.lock`` for a Helm 2 chart) of ``chart`` pins for
-    the dependency ``name`` of ``repository``, or None: ``helm dependency build`` downloads the
-    locked versions, and resolves the constraints as ``helm dependency update`` does without a lock
-    (``pkg/downloader/manager.go`` ``Build``)."""
-    for lock in ("requirements.lock", "Chart.lock"):  # the loader reads both, in this order of precedence
-        if chart.hidden(lock):
-            continue  # Helm's loader never reads it (attacker trial 31, B3)
-        path = os.path.join(chart.folder or ".", lock)
-        try:
-            data = yaml.load(read_bytes(path, max_file_size), Loader=BoundedLoader)
-        except (OSError, yaml.YAMLError):
-            continue
-        data = canonical(data, HELM_LOCK_FIELDS) if isinstance(data, dict) else data
-        for dep in (data.get("dependencies") if isinstance(data, dict) else None) or []:
-            if isinstance(dep, dict) and dep.get("name") == name and str(dep.get("repository") or "") == repository:
-                version = dep.get("version")
-                return str(version) if version is not None else None
-    return None
-
-
 def _lock(chart: _Chart, max_file_size: int) -> tuple[str, list[tuple[dict[str, Any], int, int]]] | None:
     """The lock file Helm's loader keeps for ``chart`` (``requirements.lock`` over ``Chart.lock``:
     ``LoadFiles`` reads both, the later in its sorted walk winning) and its dependencies, each with
@@ -871,12 +850,15 @@ def _dependency_build(chart: _Chart, root: str, max_file_size: int = DEFAULT_MAX
     taken = set(chart.entries)
     lock = _lock(chart, max_file_size)
     locked: dict[str, list[str]] = {}
+    pinned: dict[tuple[str, str], str] = {}  # (name, repository) -> the version the lock pins: what the build downloads
     if lock is not None:
         lock_path, lock_deps = lock
         named = {dep["name"] for dep, _ in deps}
         for listed, line, column in lock_deps:
             pair = (listed.get("name"), str(listed.get("repository") or ""))
             locked.setdefault(str(pair[0]), []).append(pair[1])
+            if listed.get("version") is not None:
+                pinned.setdefault((str(pair[0]), pair[1]), str(listed["version"]))
             if pair[0] not in named:
                 raise RenderError(f"{lock_path} lists chart {pair[0]!r} ({pair[1] or 'no repository'}), which "
                                   f"{chart.configured_in} does not list: helm dependency build fetches what the lock lists "
@@ -949,7 +931,7 @@ def _dependency_build(chart: _Chart, root: str, max_file_size: int = DEFAULT_MAX
                               f"dependency build: directory {charts_dir}/{name} not found)", *where)  # fmt: skip
         problem = ""
         if fetch is not None:  # --fetch: helm dependency build's download, then as a file:// dependency
-            got = fetch(name, repository, _locked_version(chart, name, repository, max_file_size) or version, *where)
+            got = fetch(name, repository, pinned.get((name, repository)) or version, *where)
             if isinstance(got, str):
                 problem = got
             else:

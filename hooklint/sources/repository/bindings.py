@@ -29,6 +29,7 @@ from hooklint.yamlio import Map
 MAX_BINDING_FILES = 2000
 #: The API group of RoleBinding and ClusterRoleBinding.
 RBAC_GROUP = "rbac.authorization.k8s.io"
+_BINDING_KINDS = ("RoleBinding", "ClusterRoleBinding")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +65,7 @@ def written_subjects(files: Iterable[str], max_file_size: int = DEFAULT_MAX_FILE
         parsed += 1
         if parsed > MAX_BINDING_FILES:
             break
-        for binding in _bindings(path, data):
+        for binding in facts.written_objects(path, data, _BINDING_KINDS, RBAC_GROUP + "/v1"):
             ref, subjects, metadata = binding.get("roleRef"), binding.get("subjects"), binding.get("metadata")
             if not (isinstance(ref, Map) and ref.get("kind") in ("Role", "ClusterRole") and isinstance(ref.get("name"), str)
                     and ref.get("name") and isinstance(subjects, list)):  # fmt: skip
@@ -80,17 +81,3 @@ def written_subjects(files: Iterable[str], max_file_size: int = DEFAULT_MAX_FILE
 
 def _text(value: object) -> str:
     return value if isinstance(value, str) else ""
-
-
-def _bindings(path: str, data: bytes) -> Iterable[Map]:
-    """The RoleBindings and ClusterRoleBindings of the RBAC group written in ``path`` (whose bytes
-    are ``data``: documents and ``List`` items)."""
-    for doc in facts.parsed_regular(path, data).documents:
-        body = doc.value
-        if not isinstance(body, Map):
-            continue
-        items = body.get("items")
-        for item in items if isinstance(items, list) else [body]:
-            if (isinstance(item, Map) and item.get("kind") in ("RoleBinding", "ClusterRoleBinding")
-                    and item.get("apiVersion") == RBAC_GROUP + "/v1"):  # fmt: skip
-                yield item

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from typing import Any
 from stat import S_ISDIR, S_ISLNK, S_ISREG
 
@@ -20,6 +21,7 @@ from hooklint import files, loader
 from hooklint.files import read_bytes
 from hooklint.loader import DEFAULT_MAX_FILE_SIZE, LoadedFile, parse_bytes, read_file
 from hooklint.sources.repository import git, spelling
+from hooklint.yamlio import Map
 
 #: path (as walked, normalised) -> whether it is a symbolic link, from the folder listing (d_type:
 #: no system call); only the files of the walk.
@@ -375,6 +377,20 @@ def parsed_regular(path: str, data: bytes) -> LoadedFile:
     if len(data) <= KEPT_CONTENT:
         _parsed[path] = (data, found)
     return found
+
+
+def written_objects(path: str, data: bytes, kinds: tuple[str, ...], api_version: str) -> Iterator[Map]:
+    """The objects of ``kinds`` and ``api_version`` written in ``path`` (whose bytes are ``data``,
+    :func:`parsed_regular`): each document's mapping, or each item of a ``List``'s ``items``. The
+    repository scans (hostPath volumes, bindings) read the files of other applications with it."""
+    for doc in parsed_regular(path, data).documents:
+        body = doc.value
+        if not isinstance(body, Map):
+            continue
+        items = body.get("items")
+        for item in items if isinstance(items, list) else [body]:
+            if isinstance(item, Map) and item.get("kind") in kinds and item.get("apiVersion") == api_version:
+                yield item
 
 
 def forget_contents() -> None:

@@ -30,6 +30,8 @@ import tarfile
 import zlib
 from typing import NamedTuple
 
+from hooklint.argocd import atoi
+
 BLOCK = 512
 #: Go's ``maxSpecialFileSize``: the most a PAX or GNU long-name header's data may hold.
 MAX_SPECIAL = 1 << 20
@@ -101,10 +103,8 @@ def _numeric(field: bytes) -> int:
 def _go_int(text: bytes) -> int:
     """``strconv.ParseInt(text, 10, 64)``; :class:`_Refused` when it fails (never ``int()`` of more
     digits than int64 holds: Python refuses 4,300, where Go says "value out of range")."""
-    digits = text.lstrip(b"+-").lstrip(b"0")
-    value = int(digits or b"0") if _DECIMAL.fullmatch(text) and len(digits) <= 19 else None
-    value = -value if value is not None and text.startswith(b"-") else value
-    if value is None or not -(1 << 63) <= value < 1 << 63:
+    value = atoi(text.decode("ascii")) if text.isascii() else None
+    if value is None:
         raise _Refused(f"a PAX number Go cannot parse ({text[:40]!r})")
     return value
 

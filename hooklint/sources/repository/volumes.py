@@ -117,19 +117,6 @@ class VolumeClaim:
     body: Map | None = field(default=None, compare=False, hash=False)
 
 
-def _v1_objects(path: str, data: bytes, kind: str) -> Iterable[Map]:
-    """The ``v1`` objects of ``kind`` written in ``path`` (whose bytes are ``data``: documents and
-    ``List`` items)."""
-    for doc in facts.parsed_regular(path, data).documents:
-        body = doc.value
-        if not isinstance(body, Map):
-            continue
-        items = body.get("items")
-        for item in items if isinstance(items, list) else [body]:
-            if isinstance(item, Map) and item.get("kind") == kind and item.get("apiVersion") == "v1":
-                yield item
-
-
 def host_path_volumes(files: Iterable[str], max_file_size: int = DEFAULT_MAX_FILE_SIZE
                       ) -> tuple[frozenset[HostPathVolume], frozenset[VolumeClaim]]:  # fmt: skip
     """The hostPath and local PersistentVolumes written in ``files`` (regular files up to ``max_file_size``
@@ -148,7 +135,7 @@ def host_path_volumes(files: Iterable[str], max_file_size: int = DEFAULT_MAX_FIL
         parsed += 1
         if parsed > MAX_VOLUME_FILES:
             break
-        for pv in _v1_objects(path, data, "PersistentVolume"):
+        for pv in facts.written_objects(path, data, ("PersistentVolume",), "v1"):
             metadata, spec = pv.get("metadata"), pv.get("spec")
             name = metadata.get("name") if isinstance(metadata, Map) else None
             found = node_path(spec)
@@ -172,7 +159,7 @@ def host_path_volumes(files: Iterable[str], max_file_size: int = DEFAULT_MAX_FIL
         parsed += 1
         if parsed > MAX_VOLUME_FILES:
             break
-        for pvc in _v1_objects(path, data, "PersistentVolumeClaim"):
+        for pvc in facts.written_objects(path, data, ("PersistentVolumeClaim",), "v1"):
             metadata, spec = pvc.get("metadata"), pvc.get("spec")
             name = metadata.get("name") if isinstance(metadata, Map) else None
             volume = spec.get("volumeName") if isinstance(spec, Map) else None
