@@ -1057,10 +1057,11 @@ def _hex_forms(value: str) -> frozenset[str]:
         forms.add("0x00" + spaced.replace(" ", "0x00") if data else "")
     forms.add(_runes_as_u(text))  # each rune as printf "%U" writes it: U+005A
     forms.add("u00" + raw.hex(" ").replace(" ", "u00") if raw else "")  # each byte of a []byte as %U writes it
-    forms.add(_letters_of(_sharp_u(text)).lower())  # printf "%#U" of a string: each rune
-    forms.add(_letters_of(_sharp_u(raw.decode("latin-1"))).lower())  # of a []byte: each byte as a rune
+    forms.add(_sharp_u_letters(text))  # printf "%#U" of a string: each rune
+    latin = raw.decode("latin-1")  # a []byte: each byte as a rune
+    forms.add(latin.translate(_byte_table("#U")))  # printf "%#U" of a []byte
     for base in ("d", "o", "b"):  # printf "%d" ("%v"), "%o", "%b" of a []byte: [90 113 56]
-        forms.add("".join(format(byte, base) for byte in raw))
+        forms.add(latin.translate(_byte_table(base)))
     return frozenset(forms)
 
 
@@ -1068,6 +1069,26 @@ def _sharp_u(text: str) -> str:
     """``text`` as ``printf "%#U"`` writes each of its runes: ``U+005A 'Z'``, the rune quoted
     after its code when Go prints it (``strconv.IsPrint``), else the code alone."""
     return " ".join(f"U+{ord(char):04X} '{char}'" if char.isprintable() else f"U+{ord(char):04X}" for char in text)
+
+
+def _sharp_u_letters(text: str) -> str:
+    """The letters and digits of ``printf "%#U"`` of ``text`` (:func:`_sharp_u`), in lower case:
+    ``u005az`` for ``Z``. A text of runes below 256 through ``str.translate`` and a table (rune
+    by rune, a certificate's took milliseconds for each value of a run); another rune by rune."""
+    if not text or max(text) < "\u0100":
+        return text.translate(_byte_table("#U"))
+    return _letters_of(_sharp_u(text)).lower()
+
+
+@functools.lru_cache(maxsize=None)
+def _byte_table(verb: str) -> dict[int, str]:
+    """``str.translate``'s table of the runes 0 to 255 (a ``[]byte`` decoded as Latin-1) as
+    Go's ``fmt`` spells each byte: ``verb`` ``"d"``, ``"o"`` or ``"b"`` (``%d``, ``%o``, ``%b``:
+    ``90``, ``132``, ``1011010``), or ``"#U"``, the letters and digits of ``%#U`` in lower case
+    (``u005az``). Built on first use, once per run."""
+    if verb == "#U":
+        return {code: _letters_of(_sharp_u(chr(code))).lower() for code in range(256)}
+    return {code: format(code, verb) for code in range(256)}
 
 
 def _runes_as_u(text: str) -> str:
