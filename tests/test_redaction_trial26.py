@@ -39,12 +39,20 @@ def _spelled_per_byte(value: str) -> set[str]:
         forms.add("".join(f"0x{b:02x}" for b in data))  # "% #x"
         forms.add("".join(f"0x{b:04x}" for b in data))  # "%#04x"
     forms.add("".join(f"u{ord(c):04x}" for c in value.strip()))  # "%U", at least four digits
-    forms.add("".join(f"u{b:04x}" for b in raw))  # "%U" of a []byte
-    for runes in (value.strip(), raw.decode("latin-1")):  # "%#U" of a string, of a []byte
-        forms.add("".join(f"u{ord(c):04x}" + (c.lower() if c.isalnum() else "") if c.isprintable() else f"u{ord(c):04x}"
-                          for c in runes))  # fmt: skip
-    for base in ("d", "o", "b"):  # "%d", "%o", "%b" of a []byte
-        forms.add("".join(format(b, base) for b in raw))
+
+    def sharp_u(runes: str) -> str:  # "%#U"
+        return "".join(f"u{ord(c):04x}" + (c.lower() if c.isalnum() else "") if c.isprintable() else f"u{ord(c):04x}"
+                       for c in runes)  # fmt: skip
+
+    forms.add(sharp_u(value.strip()))
+    # a []byte of it in UTF-8, UTF-16LE and UTF-16BE (attacker trial 32, C)
+    for data in (raw, value.strip().encode("utf-16-le"), value.strip().encode("utf-16-be")) if raw else ():
+        if data is not raw:
+            forms.add("".join(f"{b:02x}" for b in data))
+        forms.add("".join(f"u{b:04x}" for b in data))  # "%U" of a []byte
+        forms.add(sharp_u(data.decode("latin-1")))  # "%#U" of a []byte
+        for base in ("d", "o", "b", "x"):  # "%d", "%o", "%b" of a []byte; each byte's hex, unpadded
+            forms.add("".join(format(b, base) for b in data))
     return forms
 
 
@@ -63,8 +71,8 @@ def test_the_hex_forms_spell_each_byte_and_rune_as_printf_does(value):
     "x9Kq2\u0130\u03a3" * 40,
 ])  # fmt: skip
 def test_the_tables_spell_each_rune_and_byte_as_printf_does(value):
-    """``%#U``, ``%d``, ``%o`` and ``%b`` are spelled through ``str.translate`` and a table of the
-    runes 0 to 255 (a certificate's took 5 ms rune by rune, for each value of a run)."""
+    """``%#U``, ``%d``, ``%o`` and ``%b`` are spelled through a table of the bytes 0 to 255 (a
+    certificate's took 5 ms formatted rune by rune, for each value of a run)."""
     assert redact._hex_forms.__wrapped__(value) == _spelled_per_byte(value)
 
 

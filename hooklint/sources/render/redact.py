@@ -47,7 +47,9 @@ found in any letter case (:func:`_folded_forms`); base64 also unpadded and as ba
 **Outside the promise** (README): a value a template transforms otherwise (a substring, ``shuffle``,
 a hash) before a renderer prints it; chains deeper than :data:`DECODE_DEPTH`; a case change after
 base64 applied twice; hex of anything but the value and its base64 (hex is not decoded); base64 split by spaces; past :data:`DECODE_BUDGET` (fail closed: every base64
-run and escaped word replaced); values shorter than 8 characters.
+run and escaped word replaced); values shorter than 8 characters; a value of fewer than 8 letters
+and digits with its separators changed (it is found as written and with each kind of its other
+characters dropped: attacker trial 32, B).
 
 Renderer messages: kustomize and Helm fail with messages that quote what they read: kustomize echoes
 every ``secretGenerator`` literal of a generator with one bad literal (``literal sources [a=s3cret
@@ -454,18 +456,24 @@ def _decoded_texts(value: str) -> list[str]:
         raw = base64.b64decode(compact, validate=True)
     except (binascii.Error, ValueError):
         return []
-    if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        text = raw[: len(raw) // 2 * 2].decode("utf-16", "replace")
-    elif len(raw) >= 2 * MIN_LENGTH and not any(raw[1::2]) and raw[::2].isascii():
-        text = raw.decode("utf-16-le", "replace")
-    elif len(raw) >= 2 * MIN_LENGTH and not any(raw[::2]) and raw[1::2].isascii():
-        text = raw.decode("utf-16-be", "replace")
-    else:
-        text = raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8", "surrogateescape")
+    text = _unicode(raw, "surrogateescape")
     if sum(map(len, _UNDECODED.findall(text))) * 8 > len(text):  # binary (a DER certificate, a keystore)
         return []
     pieces = [piece.strip() for piece in _UNDECODED.split(text)]
     return [piece for piece in pieces if len(piece) >= MIN_LENGTH]
+
+
+def _unicode(raw: bytes, errors: str) -> str:
+    """``raw`` as text: after a byte order mark, UTF-8 or UTF-16 (the rest as UTF-16); UTF-16
+    without one when every other byte is zero, as ASCII text in UTF-16 is (what Windows' editors
+    write); else UTF-8, invalid bytes handled by ``errors`` (``"replace"``, ``"surrogateescape"``)."""
+    if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return raw[: len(raw) // 2 * 2].decode("utf-16", "replace")
+    if len(raw) >= 2 * MIN_LENGTH and not any(raw[1::2]) and raw[::2].isascii():
+        return raw.decode("utf-16-le", "replace")
+    if len(raw) >= 2 * MIN_LENGTH and not any(raw[::2]) and raw[1::2].isascii():
+        return raw.decode("utf-16-be", "replace")
+    return raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8", errors)
 
 
 def merged(*parts: SecretValues) -> SecretValues:
@@ -693,6 +701,9 @@ class Redactor:
         if loose is not None and next(loose.iter(_letters_of(text).lower()), None) is not None:
             letters, where = _letters(text)
             spans += [(where[start], where[end - 1] + 1, key) for start, end, key in _found(loose, letters)]
+        if loose is not None and _PADDED_NUMBER.search(text):
+            digits, where = _unpadded(text)
+            spans += [(where[start], where[end - 1] + 1, key) for start, end, key in _found(loose, digits)]
         if self.folded and _SINGLE_CASE_RUN.search(text):
             folded = self._folded(max(map(len, _FORM_RUN.findall(text))))
             if folded is not None:
@@ -994,6 +1005,43 @@ def _letters(text: str) -> tuple[str, list[int]]:
     return "".join(chars), where
 
 
+#: A number as Go's ``fmt`` writes a byte with a base prefix (``%#x`` ``0x5a``, ``%O`` ``0o132``,
+#: ``%#b`` ``0b1011010``, ``%#o`` ``0132``) or padded with zeros (``%03d`` ``090``, ``%08b``,
+#: ``%04x``): a word of letters and digits that starts with ``0`` and holds more.
+_PADDED_NUMBER = re.compile(r"(?<![^\W_])0[0-9a-zA-Z]")
+#: One such word: its prefix and leading zeros, then its digits (at least one).
+_NUMBER_WORD = re.compile(r"(?:0[xXoObB](?=[0-9a-fA-F]))?0*([0-9a-fA-F]+)")
+
+
+def _unpadded(text: str) -> tuple[str, list[int]]:
+    """:func:`_letters` of ``text`` with each word that is a number (:data:`_NUMBER_WORD`) written
+    without its base prefix and leading zeros (``0`` for zero): what each byte of a ``[]byte``
+    reads as when ``printf`` pads it or prefixes its base (``%03d``, ``%08b``, ``%#o``, ``%O``,
+    ``%#b``, ``%04x``: ``[090 113 056]``), found by the loose automaton's unpadded forms (``%d``,
+    ``%o``, ``%b``, and hex a byte at a time: :func:`_hex_forms`; attacker trial 32, A)."""
+    chars: list[str] = []
+    where: list[int] = []
+    for run in _ALNUM_RUN.finditer(text):
+        word, start = run.group(), run.start()
+        number = _NUMBER_WORD.fullmatch(word)
+        if number is not None:
+            digits = number.group(1).lstrip("0") or "0"
+            chars.append(digits.lower())
+            end = start + number.end(1)
+            where.append(start)  # the first digit stands for the word's prefix and zeros: replaced with it
+            where.extend(range(end - len(digits) + 1, end))
+            continue
+        lower = word.lower()
+        if len(lower) == len(word):
+            chars.append(lower)
+            where.extend(range(start, run.end()))
+        else:  # a letter whose lower case is longer (İ)
+            for offset, char in enumerate(word):
+                chars.append(char.lower())
+                where.extend([start + offset] * len(char.lower()))
+    return "".join(chars), where
+
+
 def _replaced(text: str, spans: list[tuple[int, int, str]]) -> str:
     """``text`` with each of ``spans`` (start, end, key), overlapping ones as one, replaced."""
     spans.sort(key=lambda span: (span[0], -span[1]))
@@ -1045,7 +1093,10 @@ def _hex_forms(value: str) -> frozenset[str]:
     Go's ``fmt`` applies a verb to each byte of a ``[]byte`` (``.Files.GetBytes``): so also its
     bytes as ``%U`` writes them (``U+00C3 U+00A9`` for ``é``), as ``%#U`` writes each rune or byte
     (``U+005A 'Z'``: the rune after the code), and as the numbers ``%d``/``%v``, ``%o`` and ``%b``
-    write (``[90 113 56]``) (attacker trial 29, B3 and B4)."""
+    write (``[90 113 56]``) (attacker trial 29, B3 and B4); those numbers and each byte's hex also
+    without padding or prefix, as :func:`_unpadded` reads a text's numbers (``%03d``, ``%#o``,
+    ``%#x``); and each of these byte forms of the value's UTF-16 encodings too (a file in UTF-16
+    read with ``.Files.GetBytes``; attacker trial 32, A and C)."""
     text = value.strip()
     raw = text.encode("utf-8")
     forms = set()
@@ -1056,12 +1107,18 @@ def _hex_forms(value: str) -> frozenset[str]:
         forms.add("0x" + spaced.replace(" ", "0x") if data else "")
         forms.add("0x00" + spaced.replace(" ", "0x00") if data else "")
     forms.add(_runes_as_u(text))  # each rune as printf "%U" writes it: U+005A
-    forms.add("u00" + raw.hex(" ").replace(" ", "u00") if raw else "")  # each byte of a []byte as %U writes it
     forms.add(_sharp_u_letters(text))  # printf "%#U" of a string: each rune
-    latin = raw.decode("latin-1")  # a []byte: each byte as a rune
-    forms.add(latin.translate(_byte_table("#U")))  # printf "%#U" of a []byte
-    for base in ("d", "o", "b"):  # printf "%d" ("%v"), "%o", "%b" of a []byte: [90 113 56]
-        forms.add(latin.translate(_byte_table(base)))
+    # a []byte (.Files.GetBytes) of the value in UTF-8, or in UTF-16 (a file written so, which
+    # Secret data decodes after its byte order mark; attacker trial 32, C): its hex, each byte as
+    # %U, %#U, %d ("%v"), %o and %b write it ([90 113 56]), and each byte's hex and those numbers
+    # without padding or prefix, as the text's numbers are read for them (:func:`_unpadded`)
+    for data in (raw, text.encode("utf-16-le"), text.encode("utf-16-be")) if raw else ():
+        if data is not raw:
+            forms.add(data.hex())  # its "% #x" with 0x before each byte: read without them (_unpadded)
+        forms.add("u00" + data.hex(" ").replace(" ", "u00"))
+        for verb in ("#U", "d", "o", "b", "x"):
+            table = _byte_table(verb)
+            forms.add("".join([table[byte] for byte in data]))
     return frozenset(forms)
 
 
@@ -1073,22 +1130,24 @@ def _sharp_u(text: str) -> str:
 
 def _sharp_u_letters(text: str) -> str:
     """The letters and digits of ``printf "%#U"`` of ``text`` (:func:`_sharp_u`), in lower case:
-    ``u005az`` for ``Z``. A text of runes below 256 through ``str.translate`` and a table (rune
-    by rune, a certificate's took milliseconds for each value of a run); another rune by rune."""
+    ``u005az`` for ``Z``. A text of runes below 256 through a table of them (:func:`_byte_table`;
+    formatted rune by rune, a certificate's took milliseconds for each value of a run); another rune
+    by rune."""
     if not text or max(text) < "\u0100":
-        return text.translate(_byte_table("#U"))
+        table = _byte_table("#U")
+        return "".join([table[byte] for byte in text.encode("latin-1")])
     return _letters_of(_sharp_u(text)).lower()
 
 
 @functools.lru_cache(maxsize=None)
-def _byte_table(verb: str) -> dict[int, str]:
-    """``str.translate``'s table of the runes 0 to 255 (a ``[]byte`` decoded as Latin-1) as
-    Go's ``fmt`` spells each byte: ``verb`` ``"d"``, ``"o"`` or ``"b"`` (``%d``, ``%o``, ``%b``:
-    ``90``, ``132``, ``1011010``), or ``"#U"``, the letters and digits of ``%#U`` in lower case
+def _byte_table(verb: str) -> tuple[str, ...]:
+    """The spellings of the bytes 0 to 255 (a byte's, or a rune's below 256), indexed by it, as
+    Go's ``fmt`` spells each byte: ``verb`` ``"d"``, ``"o"``, ``"b"`` or ``"x"`` (``%d``, ``%o``,
+    ``%b``: ``90``, ``132``, ``1011010``; ``a`` for 10, as :func:`_unpadded` reads ``%#x``), or ``"#U"``, the letters and digits of ``%#U`` in lower case
     (``u005az``). Built on first use, once per run."""
     if verb == "#U":
-        return {code: _letters_of(_sharp_u(chr(code))).lower() for code in range(256)}
-    return {code: format(code, verb) for code in range(256)}
+        return tuple(_letters_of(_sharp_u(chr(code))).lower() for code in range(256))
+    return tuple(format(code, verb) for code in range(256))  # "x": a byte's hex without its leading 0
 
 
 def _runes_as_u(text: str) -> str:
@@ -1774,13 +1833,14 @@ def _inside(path: str, root_real: str) -> bool:
 
 def _read(path: str, *, raw: bool = False, limit: int | None = None):
     """The text of ``path`` when it is a regular file of at most ``limit`` bytes (default
-    :data:`MAX_FILE_BYTES`; never a FIFO or device), undecodable bytes replaced (``raw``: its
-    bytes); None otherwise."""
+    :data:`MAX_FILE_BYTES`; never a FIFO or device), read as a Secret's data is (:func:`_unicode`:
+    UTF-16 after its byte order mark, a file in UTF-16 whose secret-named name makes it a secret
+    whole; attacker trial 32, C), undecodable bytes replaced (``raw``: its bytes); None otherwise."""
     try:
         data = read_bytes(path, MAX_FILE_BYTES if limit is None else limit)
     except (OSError, ValueError):  # ValueError: a NUL in the name
         return None
-    return data if raw else data.decode("utf-8", "replace")
+    return data if raw else _unicode(data, "replace")
 
 
 #: What :func:`written_values` found in a user's file, by (path, size, modification time).
