@@ -53,6 +53,10 @@ def _spelled_per_byte(value: str) -> set[str]:
         forms.add(sharp_u(data.decode("latin-1")))  # "%#U" of a []byte
         for base in ("d", "o", "b", "x"):  # "%d", "%o", "%b" of a []byte; each byte's hex, unpadded
             forms.add("".join(format(b, base) for b in data))
+        # "%U" and "%#U" of a []byte without their zeros ("%.6U": U+00005A; attacker trial 33, L1)
+        forms.add("".join(f"u{b:x}" for b in data))
+        forms.add("".join(f"u{b:x}" + (chr(b).lower() if chr(b).isalnum() and chr(b).isprintable() else "")
+                          for b in data))  # fmt: skip
     return forms
 
 

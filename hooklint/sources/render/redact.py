@@ -447,7 +447,7 @@ def _decoded_texts(value: str) -> list[str]:
     NUL hid the value, which a template printing ``b64dec`` or a user copying it shows). Empty for
     no base64."""
     whole = _decoded(value)
-    if whole is not None:
+    if whole is not None and "\x00" not in whole:  # UTF-16 is valid UTF-8 too, a NUL after each letter
         return [whole]
     compact = "".join(value.split())
     if len(compact) < 4 or len(compact) % 4:
@@ -465,13 +465,14 @@ def _decoded_texts(value: str) -> list[str]:
 
 def _unicode(raw: bytes, errors: str) -> str:
     """``raw`` as text: after a byte order mark, UTF-8 or UTF-16 (the rest as UTF-16); UTF-16
-    without one when every other byte is zero, as ASCII text in UTF-16 is (what Windows' editors
-    write); else UTF-8, invalid bytes handled by ``errors`` (``"replace"``, ``"surrogateescape"``)."""
+    without one when every other byte is zero, as text of Latin-1 letters in UTF-16 is (what
+    Windows' editors write; UTF-8 text holds no NUL); else UTF-8, invalid bytes handled by
+    ``errors`` (``"replace"``, ``"surrogateescape"``)."""
     if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
         return raw[: len(raw) // 2 * 2].decode("utf-16", "replace")
-    if len(raw) >= 2 * MIN_LENGTH and not any(raw[1::2]) and raw[::2].isascii():
+    if len(raw) >= 2 * MIN_LENGTH and not any(raw[1::2]):  # Latin-1 letters too (attacker trial 33, L2)
         return raw.decode("utf-16-le", "replace")
-    if len(raw) >= 2 * MIN_LENGTH and not any(raw[::2]) and raw[1::2].isascii():
+    if len(raw) >= 2 * MIN_LENGTH and not any(raw[::2]):
         return raw.decode("utf-16-be", "replace")
     return raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8", errors)
 
@@ -1017,13 +1018,27 @@ def _unpadded(text: str) -> tuple[str, list[int]]:
     """:func:`_letters` of ``text`` with each word that is a number (:data:`_NUMBER_WORD`) written
     without its base prefix and leading zeros (``0`` for zero): what each byte of a ``[]byte``
     reads as when ``printf`` pads it or prefixes its base (``%03d``, ``%08b``, ``%#o``, ``%O``,
-    ``%#b``, ``%04x``: ``[090 113 056]``), found by the loose automaton's unpadded forms (``%d``,
-    ``%o``, ``%b``, and hex a byte at a time: :func:`_hex_forms`; attacker trial 32, A)."""
+    ``%#b``, ``%04x``: ``[090 113 056]``; ``%.6U``: ``U+000048``), found by the loose automaton's
+    unpadded forms (``%d``, ``%o``, ``%b``, and hex and ``%U`` a byte at a time: :func:`_hex_forms`;
+    attacker trials 32, A, and 33, L1). Only in a run of :data:`MIN_LENGTH` numbers or more (a
+    secret's bytes), words of one letter between them (``%U``'s ``U``, ``%#U``'s rune): a date's or
+    a version's zeros are read as written (``report-2024-01-05``; attacker trial 33, P1)."""
+    words = list(_ALNUM_RUN.finditer(text))
+    numbers = [_NUMBER_WORD.fullmatch(run.group()) for run in words]
+    read: set[int] = set()  # the words read without their zeros
+    run_of: list[int] = []
+    for i, run in enumerate(words + [None]):
+        if run is not None and numbers[i] is not None:
+            run_of.append(i)
+        elif run is None or len(run.group()) > 1:  # a longer word ends the run; one letter does not
+            if len(run_of) >= MIN_LENGTH:
+                read.update(run_of)
+            run_of = []
     chars: list[str] = []
     where: list[int] = []
-    for run in _ALNUM_RUN.finditer(text):
+    for i, run in enumerate(words):
         word, start = run.group(), run.start()
-        number = _NUMBER_WORD.fullmatch(word)
+        number = numbers[i] if i in read else None
         if number is not None:
             digits = number.group(1).lstrip("0") or "0"
             chars.append(digits.lower())
@@ -1116,7 +1131,7 @@ def _hex_forms(value: str) -> frozenset[str]:
         if data is not raw:
             forms.add(data.hex())  # its "% #x" with 0x before each byte: read without them (_unpadded)
         forms.add("u00" + data.hex(" ").replace(" ", "u00"))
-        for verb in ("#U", "d", "o", "b", "x"):
+        for verb in ("#U", "d", "o", "b", "x", "U", "#Ux"):
             table = _byte_table(verb)
             forms.add("".join([table[byte] for byte in data]))
     return frozenset(forms)
@@ -1143,10 +1158,14 @@ def _sharp_u_letters(text: str) -> str:
 def _byte_table(verb: str) -> tuple[str, ...]:
     """The spellings of the bytes 0 to 255 (a byte's, or a rune's below 256), indexed by it, as
     Go's ``fmt`` spells each byte: ``verb`` ``"d"``, ``"o"``, ``"b"`` or ``"x"`` (``%d``, ``%o``,
-    ``%b``: ``90``, ``132``, ``1011010``; ``a`` for 10, as :func:`_unpadded` reads ``%#x``), or ``"#U"``, the letters and digits of ``%#U`` in lower case
+    ``%b``: ``90``, ``132``, ``1011010``; ``a`` for 10, as :func:`_unpadded` reads ``%#x``), ``"U"``
+    and ``"#Ux"`` (``%U`` and ``%#U`` as :func:`_unpadded` reads them: ``u5a``, ``u5az``), or ``"#U"``, the letters and digits of ``%#U`` in lower case
     (``u005az``). Built on first use, once per run."""
     if verb == "#U":
         return tuple(_letters_of(_sharp_u(chr(code))).lower() for code in range(256))
+    if verb in ("U", "#Ux"):  # %U and %#U read without their zeros (_unpadded): u5a, u5az
+        return tuple(f"u{code:x}" + (_letters_of(chr(code)).lower() if verb == "#Ux" and chr(code).isprintable() else "")
+                     for code in range(256))  # fmt: skip
     return tuple(format(code, verb) for code in range(256))  # "x": a byte's hex without its leading 0
 
 
@@ -1255,9 +1274,11 @@ def object_secrets(bodies: Iterable[object]) -> SecretValues:
             values = body.get(field_name)
             for key, value in values.items() if isinstance(values, dict) else ():
                 found.add_stored(value, str(key), encoded=field_name == "data")
-                text = _decoded(value) if field_name == "data" and isinstance(value, str) else value
-                if isinstance(text, str) and ("\n" in text.strip() or text.lstrip()[:1] in ("{", "[")):
-                    _embedded(str(key), text, found)
+                # data: what it decodes to, in UTF-8 or UTF-16 (attacker trial 33, L3: an env file in UTF-16)
+                texts = _decoded_texts(value) if field_name == "data" and isinstance(value, str) else [value]
+                for text in texts:
+                    if isinstance(text, str) and ("\n" in text.strip() or text.lstrip()[:1] in ("{", "[")):
+                        _embedded(str(key), text, found)
     return found
 
 
