@@ -440,8 +440,8 @@ _UNDECODED = re.compile("[\ud800-\udfff\ufffd\x00-\x08\x0e-\x1f\x7f-\x9f]+")
 def _decoded_texts(value: str) -> list[str]:
     """What the base64 ``value`` (a Secret's ``data``) decodes to, as texts a message may quote:
     :func:`_decoded` when that is text; else, after a byte order mark (UTF-8's, or UTF-16's, which
-    decodes the rest as UTF-16; UTF-16 without one when every other byte is zero, as ASCII text
-    in UTF-16 is), the pieces between invalid bytes and control characters, each of at least
+    decodes the rest as UTF-16; UTF-16 without one when every other byte is zero, as Latin-1 text
+    in UTF-16 is: :func:`_unicode`), the pieces between invalid bytes and control characters, each of at least
     :data:`MIN_LENGTH` characters, unless they are more than one in eight (bytes that are no text:
     their printable runs are no value a template prints) (attacker trial 25, B11: a BOM, UTF-16 or a stray ``\\xff`` or
     NUL hid the value, which a template printing ``b64dec`` or a user copying it shows). Empty for
@@ -1159,8 +1159,9 @@ def _byte_table(verb: str) -> tuple[str, ...]:
     """The spellings of the bytes 0 to 255 (a byte's, or a rune's below 256), indexed by it, as
     Go's ``fmt`` spells each byte: ``verb`` ``"d"``, ``"o"``, ``"b"`` or ``"x"`` (``%d``, ``%o``,
     ``%b``: ``90``, ``132``, ``1011010``; ``a`` for 10, as :func:`_unpadded` reads ``%#x``), ``"U"``
-    and ``"#Ux"`` (``%U`` and ``%#U`` as :func:`_unpadded` reads them: ``u5a``, ``u5az``), or ``"#U"``, the letters and digits of ``%#U`` in lower case
-    (``u005az``). Built on first use, once per run."""
+    and ``"#Ux"`` (``%U`` and ``%#U`` as :func:`_unpadded` reads them: ``u5a``, ``u5az``), or
+    ``"#U"``, the letters and digits of ``%#U`` in lower case (``u005az``). Built on first use, once
+    per run."""
     if verb == "#U":
         return tuple(_letters_of(_sharp_u(chr(code))).lower() for code in range(256))
     if verb in ("U", "#Ux"):  # %U and %#U read without their zeros (_unpadded): u5a, u5az
