@@ -34,8 +34,8 @@ a private cache of its own. Case (i) prints CPU seconds new / old per figure (ta
 <= 1.0x): the median of each round's ratio, the two trees' runs of a round next to each other (a
 shared machine's speed drifts by tens of percent over minutes; a ratio of medians taken over
 all rounds moved with it), with the lowest and highest and the number of rounds; case (e) runs at
-least 5 rounds (a second each). Figures of the table and their cases: 2,000 plain files ``--jobs 1`` no cache, the same
-with the default jobs and the same ``--jobs 1`` with a warm cache (a); one file, wall (b); one
+least 5 rounds (a second each). Figures of the table and their cases: 2,000 plain files ``--jobs
+1`` no cache, the same with the default jobs and the same ``--jobs 1`` with a warm cache (a); one file, wall (b); one
 application of 5,000 objects (e); a 40,000-document file, ratio and MB (f); 100 kustomize
 applications with a warm cache (h); against ``d81bbfd`` (i).
 
@@ -362,7 +362,7 @@ OLD: Optional[str] = None
 OLD_CACHE_DIR: Optional[str] = None
 BASELINE = "d81bbfd"
 
-#: Paired figures for the comparison with the baseline: (label, new CPU, old CPU, error).
+#: Paired figures for the comparison with the baseline (:class:`Paired`), in the order measured.
 PAIRED: list["Paired"] = []
 
 
