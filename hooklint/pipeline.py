@@ -263,18 +263,23 @@ def secret_values_of(manifests: list[Manifest],
     :func:`~hooklint.text.url_credentials`, what the redactor of no values does, and a run over
     plain files never imports redaction (its automata and scrubbers).
 
+    A secret written with commas put into an annotation Argo CD reads as a list is also hidden in
+    each piece its findings quote (:func:`~hooklint.sources.render.redact.listed_pieces`).
+
     Also the values of its Secrets (``data``, ``stringData``) that are secrets here, as sorted
     ``(value, key)`` pairs: secrets for every other application of the run too
     (:func:`run_redacted`, attacker trial 20 B1)."""
     if (loaded is None or loaded.secrets is None) and not any(m.kind == "Secret" for m in manifests):
         return url_credentials, ()
-    from hooklint.sources.render.redact import merged, object_secrets, redactor  # noqa: PLC0415 - see above
+    from hooklint.sources.render.redact import listed_pieces, merged, object_secrets, redactor  # noqa: PLC0415 - see above
 
     found = object_secrets(m.body for m in manifests if m.kind == "Secret")
     if loaded is not None and loaded.secrets is not None:
         found = merged(found, loaded.secrets)
     if found.secrets and loaded is not None:
         written_public(manifests, loaded, found)
+    # a secret written with commas into an annotation read as a list: the pieces its findings quote
+    found.pieces.update(listed_pieces((v for m in manifests for v in m.annotations.values() if isinstance(v, str)), found))
     stored = tuple(sorted((value, key) for value, key in found.kept().items() if value in found.stored))
     return redactor(found), stored
 

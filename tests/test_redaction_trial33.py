@@ -52,3 +52,46 @@ def test_a_names_zeros_are_read_as_written(text):
     values = redact.SecretValues()
     values.add("20241512", "pin")
     assert redact.redactor(values)(text) == text
+
+
+LISTED_SECRET = "Zq9xK3mPw7LrT5vB"
+
+
+def test_the_pieces_of_a_listed_annotation_that_are_parts_of_a_secret():
+    """Only the pieces of a text that holds a secret, and only those that are part of one."""
+    values = redact.SecretValues()
+    values.add(LISTED_SECRET, "password")
+    texts = ["Zq9xK3mP,w7LrT5vB", "PreSync, Zq9xK3mPw7LrT5vB", "Zq9x,K3mP,w7Lr,T5vB,Zq", "PreSync,PostSync", "K3mP"]
+    assert redact.listed_pieces(texts, values) == {
+        "Zq9xK3mP": "password", "w7LrT5vB": "password", "Zq9xK3mPw7LrT5vB": "password",
+        "Zq9x": "password", "K3mP": "password", "w7Lr": "password", "T5vB": "password",
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("annotation", [
+    "argocd.argoproj.io/hook: Zq9xK3mP,w7LrT5vB",
+    "argocd.argoproj.io/hook: PreSync\n    argocd.argoproj.io/hook-delete-policy: Zq9x,K3mP,w7Lr,T5vB",
+    "helm.sh/hook: Zq9xK3mP,w7LrT5vB",
+    "argocd.argoproj.io/sync-options: Zq9xK3mP,w7LrT5vB",
+])  # fmt: skip
+def test_a_secret_written_with_commas_into_a_listed_annotation_is_never_printed(tmp_path, monkeypatch, annotation):
+    """Argo CD reads these annotations as comma-separated lists, and each finding quotes one piece:
+    each piece of a secret is hidden (attacker trial 33, L4: HL010 printed 'Zq9xK3mP' and
+    'w7LrT5vB', each too short to be found alone)."""
+    from typer.testing import CliRunner
+
+    from hooklint.cli import app
+
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")
+    (tmp_path / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "all.yaml").write_text(
+        f"apiVersion: v1\nkind: Secret\nmetadata: {{name: db}}\nstringData:\n  password: {LISTED_SECRET}\n---\n"
+        f"apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n  annotations:\n    {annotation}\n"
+        "spec:\n  backoffLimit: 1\n  template:\n    spec:\n      restartPolicy: Never\n"
+        "      containers: [{name: c, image: busybox:1.36}]\n")  # fmt: skip
+    for fmt in ("text", "json", "sarif", "markdown"):
+        out = CliRunner().invoke(app, ["lint", "-f", fmt, "app"]).output
+        assert "the value of" in out, fmt
+        assert not any(piece in out for piece in ("Zq9x", "K3mP", "w7Lr", "T5vB")), (fmt, out)

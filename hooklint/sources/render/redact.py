@@ -337,6 +337,10 @@ class SecretValues:
     #: a file or walk past a bound): a renderer's message is then not shown (fail closed:
     #: :func:`render_error_redactor`), nor a chart rendered (:func:`hooklint.sources.load`)
     incomplete: list[str] = field(default_factory=list)
+    #: pieces of a secret as hooklint's own findings quote them, each found as written (value ->
+    #: key): what an annotation Argo CD reads as a comma-separated list splits a secret into
+    #: (:func:`listed_pieces`), however short
+    pieces: dict[str, str] = field(default_factory=dict)
 
     def add(self, value: object, key: str = "") -> None:
         """Add ``value`` (a scalar as written; other types are ignored) as the secret under ``key``,
@@ -477,6 +481,40 @@ def _unicode(raw: bytes, errors: str) -> str:
     return raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8", errors)
 
 
+#: The fewest letters and digits of a piece :func:`listed_pieces` hides: a shorter one is no
+#: part of a secret a reader could put together, and would hide that letter everywhere.
+MIN_PIECE = 3
+
+
+def listed_pieces(texts: Iterable[str], values: SecretValues) -> dict[str, str]:
+    """The pieces of ``texts`` (annotation values: Argo CD reads ``hook``, ``hook-delete-policy``,
+    ``sync-options`` and Helm's hook annotations as comma-separated lists, and the checks quote
+    each piece in a finding of its own) that are parts of a secret of ``values``: of a text that
+    holds a secret (:func:`redactor` changes it), each comma-separated piece whose letters and
+    digits, in lower case, are :data:`MIN_PIECE` or more and part of a kept secret's; ``{piece:
+    key}``. A secret written with commas put into it (``Zq9xK3mP,w7LrT5vB``) is then hidden in each
+    finding that quotes one piece (attacker trial 33, L4); the text's other pieces (``PreSync``)
+    are not."""
+    kept = values.kept()
+    if not kept:
+        return {}
+    hide = redactor(values)
+    letters = [(_letters_of(value).lower(), key) for value, key in sorted(kept.items())]
+    out: dict[str, str] = {}
+    for text in texts:
+        if "," not in text or hide(text) == text:
+            continue
+        for piece in text.split(","):
+            piece = piece.strip()
+            word = _letters_of(piece).lower()
+            if len(word) < MIN_PIECE:
+                continue
+            key = next((key for secret, key in letters if word in secret), None)
+            if key is not None:
+                out.setdefault(piece, key)
+    return out
+
+
 def merged(*parts: SecretValues) -> SecretValues:
     """One :class:`SecretValues` holding every value of ``parts`` (the first key of a value wins)."""
     out = SecretValues()
@@ -487,6 +525,8 @@ def merged(*parts: SecretValues) -> SecretValues:
         out.names |= part.names
         out.carried |= part.carried
         out.stored |= part.stored
+        for value, key in part.pieces.items():
+            out.pieces.setdefault(value, key)
         for why in part.incomplete:
             out.left_out(why)
     return out
@@ -1232,6 +1272,8 @@ def redactor(values: SecretValues) -> Redactor:
         # letters and digits, so the loose automaton finds it whatever separates its bytes
         for hexed in _hex_forms(value):
             loose.setdefault(hexed, key)
+    for piece, key in sorted(values.pieces.items()):
+        exact.setdefault(piece, key if shows(key) else "")
     identity = (tuple(sorted(exact.items())), tuple(sorted(loose.items())), tuple(sorted(folded.items())))
     found = _REDACTORS.get(identity)
     if found is None:
