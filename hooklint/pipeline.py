@@ -278,10 +278,14 @@ def secret_values_of(manifests: list[Manifest],
         found = merged(found, loaded.secrets)
     if found.secrets and loaded is not None:
         written_public(manifests, loaded, found)
+    hide = redactor(found)
     # a secret written with commas into an annotation read as a list: the pieces its findings quote
-    found.pieces.update(listed_pieces((v for m in manifests for v in m.annotations.values() if isinstance(v, str)), found))
+    pieces = listed_pieces((v for m in manifests for v in m.annotations.values() if isinstance(v, str)), found, hide)
+    if pieces:
+        found.pieces.update(pieces)
+        hide = redactor(found)
     stored = tuple(sorted((value, key) for value, key in found.kept().items() if value in found.stored))
-    return redactor(found), stored
+    return hide, stored
 
 
 def written_public(manifests: list[Manifest], loaded: LoadedApplication, found: SecretValues) -> None:

@@ -62,7 +62,7 @@ def test_the_pieces_of_a_listed_annotation_that_are_parts_of_a_secret():
     values = redact.SecretValues()
     values.add(LISTED_SECRET, "password")
     texts = ["Zq9xK3mP,w7LrT5vB", "PreSync, Zq9xK3mPw7LrT5vB", "Zq9x,K3mP,w7Lr,T5vB,Zq", "PreSync,PostSync", "K3mP"]
-    assert redact.listed_pieces(texts, values) == {
+    assert redact.listed_pieces(texts, values, redact.redactor(values)) == {
         "Zq9xK3mP": "password", "w7LrT5vB": "password", "Zq9xK3mPw7LrT5vB": "password",
         "Zq9x": "password", "K3mP": "password", "w7Lr": "password", "T5vB": "password",
     }  # fmt: skip

@@ -486,24 +486,22 @@ def _unicode(raw: bytes, errors: str) -> str:
 MIN_PIECE = 3
 
 
-def listed_pieces(texts: Iterable[str], values: SecretValues) -> dict[str, str]:
+def listed_pieces(texts: Iterable[str], values: SecretValues, hide: Callable[[str], str]) -> dict[str, str]:
     """The pieces of ``texts`` (annotation values: Argo CD reads ``hook``, ``hook-delete-policy``,
     ``sync-options`` and Helm's hook annotations as comma-separated lists, and the checks quote
     each piece in a finding of its own) that are parts of a secret of ``values``: of a text that
     holds a secret (:func:`redactor` changes it), each comma-separated piece whose letters and
     digits, in lower case, are :data:`MIN_PIECE` or more and part of a kept secret's; ``{piece:
-    key}``. A secret written with commas put into it (``Zq9xK3mP,w7LrT5vB``) is then hidden in each
+    key}``. ``hide``: the redactor of ``values`` (:func:`redactor`), which the caller has built. A secret written with commas put into it (``Zq9xK3mP,w7LrT5vB``) is then hidden in each
     finding that quotes one piece (attacker trial 33, L4); the text's other pieces (``PreSync``)
     are not."""
-    kept = values.kept()
-    if not kept:
-        return {}
-    hide = redactor(values)
-    letters = [(_letters_of(value).lower(), key) for value, key in sorted(kept.items())]
+    letters: list[tuple[str, str]] | None = None  # each kept secret's letters and digits, when one is split
     out: dict[str, str] = {}
     for text in texts:
         if "," not in text or hide(text) == text:
             continue
+        if letters is None:
+            letters = [(_letters_of(value).lower(), key) for value, key in sorted(values.kept().items())]
         for piece in text.split(","):
             piece = piece.strip()
             word = _letters_of(piece).lower()
@@ -1034,16 +1032,21 @@ def _letters(text: str) -> tuple[str, list[int]]:
     chars: list[str] = []
     where: list[int] = []
     for run in _ALNUM_RUN.finditer(text):
-        word, start = run.group(), run.start()
-        lower = word.lower()
-        if len(lower) == len(word):
-            chars.append(lower)
-            where.extend(range(start, run.end()))
-        else:  # a letter whose lower case is longer (İ)
-            for offset, char in enumerate(word):
-                chars.append(char.lower())
-                where.extend([start + offset] * len(char.lower()))
+        _add_lower(run.group(), run.start(), chars, where)
     return "".join(chars), where
+
+
+def _add_lower(word: str, start: int, chars: list[str], where: list[int]) -> None:
+    """Append ``word`` (at ``start`` in a text) in lower case to ``chars``, and where in the text
+    each of its characters is to ``where`` (a letter whose lower case is longer, İ, stands for each)."""
+    lower = word.lower()
+    if len(lower) == len(word):
+        chars.append(lower)
+        where.extend(range(start, start + len(word)))
+        return
+    for offset, char in enumerate(word):
+        chars.append(char.lower())
+        where.extend([start + offset] * len(char.lower()))
 
 
 #: A number as Go's ``fmt`` writes a byte with a base prefix (``%#x`` ``0x5a``, ``%O`` ``0o132``,
@@ -1085,15 +1088,8 @@ def _unpadded(text: str) -> tuple[str, list[int]]:
             end = start + number.end(1)
             where.append(start)  # the first digit stands for the word's prefix and zeros: replaced with it
             where.extend(range(end - len(digits) + 1, end))
-            continue
-        lower = word.lower()
-        if len(lower) == len(word):
-            chars.append(lower)
-            where.extend(range(start, run.end()))
-        else:  # a letter whose lower case is longer (İ)
-            for offset, char in enumerate(word):
-                chars.append(char.lower())
-                where.extend([start + offset] * len(char.lower()))
+        else:
+            _add_lower(word, start, chars, where)
     return "".join(chars), where
 
 
