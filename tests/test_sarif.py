@@ -60,10 +60,22 @@ def validators():
     ]
 
 
+#: The ``tool.driver.rules`` arrays (as JSON) the schemas have passed whole: a document carrying one
+#: of them again is checked with its rules array left empty (every bad example's document carries the
+#: same 64 rules, most of a validation's time), the rest of it in full.
+_RULES_VALIDATED: set[str] = set()
+
+
 def assert_valid(doc: dict, validators) -> None:
+    driver = doc["runs"][0]["tool"]["driver"]
+    rules_key = json.dumps(driver.get("rules"), sort_keys=True)
+    checked = doc
+    if rules_key in _RULES_VALIDATED:
+        checked = {**doc, "runs": [{**doc["runs"][0], "tool": {**doc["runs"][0]["tool"], "driver": {**driver, "rules": []}}}]}
     for validator in validators:
-        errors = [f"{'/'.join(map(str, e.path))}: {e.message}" for e in validator.iter_errors(doc)]
+        errors = [f"{'/'.join(map(str, e.path))}: {e.message}" for e in validator.iter_errors(checked)]
         assert errors == []
+    _RULES_VALIDATED.add(rules_key)
     run = doc["runs"][0]
     # What GitHub needs beyond the schema (shared/docs/sarif-github.md §2, §7).
     assert doc["$schema"] and doc["version"] == "2.1.0" and len(doc["runs"]) == 1
