@@ -95,7 +95,9 @@ def canonical(value: Any) -> Any:
                 [[f.name, canonical(getattr(value, f.name))] for f in dataclasses.fields(value)]]  # fmt: skip
     if isinstance(value, (list, tuple)):
         return [canonical(v) for v in value]
-    if isinstance(value, (set, frozenset)):
+    if isinstance(value, frozenset):
+        return _canonical_frozenset(value)
+    if isinstance(value, set):
         return ["set", sorted((canonical(v) for v in value), key=_order)]
     if isinstance(value, dict):
         return ["map", sorted(([canonical(k), canonical(v)] for k, v in value.items()), key=_order)]
@@ -105,6 +107,29 @@ def canonical(value: Any) -> Any:
     if slots:
         return ["obj", type(value).__name__, [[s, canonical(getattr(value, s, None))] for s in slots]]
     raise Uncacheable(type(value).__name__)
+
+
+#: id -> (the frozenset, its canonical form) of the last few written (:func:`_canonical_frozenset`).
+_FROZEN: dict[int, tuple[frozenset, Any]] = {}
+
+
+def _canonical_frozenset(value: frozenset) -> Any:
+    """:func:`canonical` of a frozenset: ``["set-sha256", the SHA-256 of its sorted members written
+    as JSON]`` (a key is a SHA-256 of its description anyway), written once for the same object.
+    The repository-wide sets every application of a run shares (the bindings its files write,
+    HL104: about 27 kB of JSON on the corpus) were written whole into each application's key,
+    three times each: a third of a run whose renders the render cache answered. By identity, never
+    by equality (``{1}`` and ``{1.0}`` are equal and write differently); the object is kept, so its
+    id is not reused."""
+    held = _FROZEN.get(id(value))
+    if held is not None and held[0] is value:
+        return held[1]
+    members = json.dumps(sorted((canonical(v) for v in value), key=_order), separators=(",", ":"))
+    written = ["set-sha256", hashlib.sha256(members.encode("utf-8", "surrogatepass")).hexdigest()]
+    if len(_FROZEN) >= 64:
+        _FROZEN.clear()
+    _FROZEN[id(value)] = (value, written)
+    return written
 
 
 def _order(item: Any) -> str:

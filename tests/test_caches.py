@@ -3,6 +3,7 @@ renders kept by the render cache, ``kubectl version`` asked once per run, and ``
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -139,6 +140,55 @@ def test_the_configuration_and_the_argocd_version_are_in_the_key(tree, isolated_
     assert [f for f in found if not f.endswith("HL201")] == without != found
     lint(["repo/app"], Config(argocd_version=(2, 14, 0)))
     assert len(list((isolated_cache / "results").rglob("*.json"))) == 3
+
+
+BINDING = """apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata:
+  name: b
+  namespace: shop
+roleRef:
+  apiGroup: rbac.authorization.k8s.io
+  kind: Role
+  name: r
+subjects:
+- kind: ServiceAccount
+  name: {name}
+  namespace: shop
+"""
+
+
+def test_a_binding_another_application_writes_is_in_each_applications_key(tree, work, isolated_cache):
+    """HL104 reads the bindings the repository's other files write (every application shares that
+    set, written into each key as its SHA-256): one added or renamed elsewhere is a miss of
+    ``repo/app``, whose own files did not change; the same set again is a hit."""
+    from hooklint import results
+
+    write(tree, {"app/job.yaml": HOOK.replace("  name: migrate\n", "  name: migrate\n  namespace: shop\n"),
+                 "rbac/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: r\n"})
+    aged(tree)
+    elsewhere = "a binding of another application names it, in repo/rbac/binding.yaml"
+
+    def hl104() -> list[str]:
+        result = lint_paths(["repo"], Config(), load_catalog())
+        return [f"{f.path}:{f.span.line} {elsewhere in f.message}" for f in result.findings if f.rule_id == "HL104"]
+
+    assert hl104() == ["repo/app/job.yaml:10 False"]
+    write(tree, {"rbac/binding.yaml": BINDING.format(name="default")})
+    aged(tree)
+    work["loaded"].clear()
+    assert hl104() == ["repo/app/job.yaml:10 True"] and work["loaded"] == ["repo/app", "repo/rbac"]
+    write(tree, {"rbac/binding.yaml": BINDING.format(name="other")})
+    aged(tree)
+    work["loaded"].clear()
+    assert hl104() == ["repo/app/job.yaml:10 False"] and work["loaded"] == ["repo/app", "repo/rbac"]
+    shutil.rmtree(isolated_cache / "runs")  # the run entry aside: each application's entry answers
+    work["loaded"].clear()
+    assert hl104() == ["repo/app/job.yaml:10 False"] and work["loaded"] == []
+    members = frozenset({"b", "a"})
+    assert results.canonical(members) == ["set-sha256", hashlib.sha256(b'["a","b"]').hexdigest()]
+    assert results.canonical(members) is results.canonical(members)  # written once for the object
+    assert results.canonical(frozenset({1})) != results.canonical(frozenset({1.0}))  # equal sets, not the same key
 
 
 def test_hooklints_own_version_is_in_the_key(tree, isolated_cache, monkeypatch):
