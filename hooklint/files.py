@@ -748,8 +748,9 @@ def store_entry(entry: str, value: Any) -> None:
         if _linked_folders(entry):
             return
         fd, tmp = tempfile.mkstemp(dir=folder, prefix="hooklint-", suffix=".tmp")
+        text = json.dumps(value, separators=(",", ":"))  # one string by the C encoder (json.dump: Python's, in pieces)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(value, handle, separators=(",", ":"))
+            handle.write(text)
         os.replace(tmp, entry)
         tmp = None
         global _written

@@ -178,11 +178,28 @@ class ResultCache:
         self.run_key = run_key
         #: folder as reached (as spelled; the current folder is the run's) -> its resolved path, this run
         self._real: dict[str, str] = {}
+        #: (id of an application, mapped) -> (the application, its entry): asked three times a run
+        self._entries: dict[tuple[int, bool], tuple[Any, str | None]] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What a worker receives: not the entries of this process's applications."""
+        return {**self.__dict__, "_entries": {}}
 
     def _entry(self, app: Any, mapped: bool) -> str | None:
         """The entry of ``app``: its key covers the run's, ``app`` as discovery describes it, and
         the repository each of its folders belongs to (a ``.git`` made inside it turns a link
-        into one that leads out of its repository: HL007)."""
+        into one that leads out of its repository: HL007). Worked out once per application object
+        in a run (:meth:`lookup`, :meth:`store` and :meth:`inputs_of` ask; the object is kept, so
+        its id is not reused)."""
+        held = self._entries.get((id(app), mapped))
+        if held is not None and held[0] is app:
+            return held[1]
+        entry = self._entry_of(app, mapped)
+        self._entries[(id(app), mapped)] = (app, entry)
+        return entry
+
+    def _entry_of(self, app: Any, mapped: bool) -> str | None:
+        """:meth:`_entry`, worked out."""
         try:
             folders = {os.path.dirname(f) for part in [app, *app.parts] for f in [*part.reported, *part.context]}
             boundaries = sorted({repository_boundary(folder) for folder in folders})

@@ -191,6 +191,25 @@ def test_a_binding_another_application_writes_is_in_each_applications_key(tree, 
     assert results.canonical(frozenset({1})) != results.canonical(frozenset({1.0}))  # equal sets, not the same key
 
 
+def test_an_applications_key_is_worked_out_once_a_run_and_never_sent_to_a_worker(tree, monkeypatch):
+    """Looking an application up, storing it and listing its inputs for the run's entry each ask for
+    its entry: the key (its description written as JSON and hashed) is worked out once; a worker
+    receives the cache without this process's applications."""
+    import pickle
+
+    from hooklint import pipeline, results
+
+    asked: list[str] = []
+    entry_of = results.ResultCache._entry_of
+    monkeypatch.setattr(results.ResultCache, "_entry_of", lambda self, app, mapped: asked.append(app.key) or entry_of(self, app, mapped))
+    made: list[results.ResultCache] = []
+    run_cache = results.run_cache
+    monkeypatch.setattr(pipeline, "run_cache", lambda *a, **k: made.append(run_cache(*a, **k)) or made[-1])
+    lint(["repo/app"])
+    assert asked == ["repo/app"] and len(made[0]._entries) == 1
+    assert pickle.loads(pickle.dumps(made[0]))._entries == {}
+
+
 def test_hooklints_own_version_is_in_the_key(tree, isolated_cache, monkeypatch):
     from hooklint import results as results_module
 
