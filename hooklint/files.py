@@ -582,11 +582,16 @@ RACY_NS = 2_000_000_000
 
 def stat_signature(path: str) -> list[Any]:
     """What :func:`os.stat` says of ``path`` (links followed), as a list a JSON entry keeps:
-    ``[kind, size, mtime_ns, inode, device, link]``: kind ``f`` (regular file), ``d`` (folder),
-    ``x`` (anything else: its mode in size's place) or ``-`` (missing or unreadable: zeros);
-    ``link`` the target as written when ``path`` itself is a symbolic link, else None. Equal
-    signatures, taken :data:`RACY_NS` after the file's time, mean the same bytes (the stat pass of
-    the caches)."""
+    ``[kind, size, mtime_ns, inode, device, ctime_ns, link]``: kind ``f`` (regular file), ``d``
+    (folder), ``x`` (anything else: its mode in size's place) or ``-`` (missing or unreadable:
+    zeros); ``link`` the target as written when ``path`` itself is a symbolic link, else None.
+    Equal signatures, taken :data:`RACY_NS` after the file's modification time (:func:`trusted`),
+    mean the same bytes (the stat pass of the caches).
+
+    The change time is in it as Git's index keeps it (``core.trustctime``) and ccache's direct
+    mode: ``touch -r`` sets a file's modification time back after an edit of the same size, and a
+    folder's after a file is added to it, but no one but the clock sets its change time (attacker
+    trial 34: a cached run then answered for the file as it was, an error finding missing)."""
     link = None
     try:
         info = os.lstat(path)  # one call for what is not a link (nearly every input)
@@ -594,9 +599,21 @@ def stat_signature(path: str) -> list[Any]:
             link = os.readlink(path)
             info = os.stat(path)
     except (OSError, ValueError):
-        return ["-", 0, 0, 0, 0, link]
+        return ["-", 0, 0, 0, 0, 0, link]
     kind = "f" if stat.S_ISREG(info.st_mode) else "d" if stat.S_ISDIR(info.st_mode) else "x"
-    return [kind, info.st_size if kind != "x" else info.st_mode, info.st_mtime_ns, info.st_ino, info.st_dev, link]
+    return [kind, info.st_size if kind != "x" else info.st_mode, info.st_mtime_ns, info.st_ino, info.st_dev,
+            info.st_ctime_ns, link]  # fmt: skip
+
+
+#: Where a :func:`stat_signature`'s part past the bytes' own begins: the link (and what a caller
+#: appends), compared alone for a folder only looked at.
+SIGNATURE_WAY = 6
+
+
+def changed_at(signature: list[Any]) -> int:
+    """When the path of a :func:`stat_signature` last changed, in ns: the later of its modification
+    and change times (``touch -r`` sets the first back, never the second)."""
+    return max(signature[2], signature[5])
 
 
 #: The largest file :func:`content_digest` hashes (a larger one is a cache miss).
@@ -619,7 +636,11 @@ def content_digest(path: str, kind: str) -> str:
 
 def trusted(signature: list[Any], taken_ns: int) -> bool:
     """Whether a :func:`stat_signature` taken at ``taken_ns`` (``time.time_ns()``) can stand for the
-    bytes: a missing path, or one whose time is at least :data:`RACY_NS` older than ``taken_ns``."""
+    bytes: a missing path, or one whose modification time is at least :data:`RACY_NS` older than
+    ``taken_ns`` (Git's racily clean entries). Its change time is not asked here but compared: a
+    later change, its modification time set back or not, moves the change time to a later clock
+    tick than the one the signature holds, unless it comes within the tick of the change before the
+    signature was taken (a writer running beside hooklint, to the millisecond)."""
     return signature[0] == "-" or signature[2] < taken_ns - RACY_NS
 
 

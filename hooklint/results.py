@@ -61,14 +61,15 @@ from hooklint import __version__, deadline
 from hooklint.catalog import code_signature
 from hooklint.config import Config
 from hooklint.deadline import RunTimeout
-from hooklint.files import VOLATILE, cache_dir, content_digest, read_entry, stat_signature, store_entry, trusted
+from hooklint.files import (SIGNATURE_WAY, VOLATILE, cache_dir, changed_at, content_digest, read_entry, stat_signature,
+                            store_entry, trusted)
 from hooklint.findings import Finding, HookRef, InputError, ObjectRef, RunResult, Span, Suppression
 from hooklint.loader import STDIN, is_stream
 from hooklint.reasons import Skip, SkipKind
 from hooklint.sources.repository.tree import repository_boundary
 
 #: Bumped when what is stored changes shape or meaning: old entries then miss.
-RESULT_FORMAT = "2"
+RESULT_FORMAT = "3"
 
 #: Configuration fields that change no finding (how long the run may take, how many YAML nodes it
 #: may parse) and stay out of the key.
@@ -266,11 +267,11 @@ class ResultCache:
         for path, signature, digest in inputs:
             now = self._signature(path)
             if digest == LOOKED_AT:  # a folder only looked at: still a folder, reached the same way
-                if now[0] != "d" or now[5:] != signature[5:]:
+                if now[0] != "d" or now[SIGNATURE_WAY:] != signature[SIGNATURE_WAY:]:
                     return None
             elif now != signature or not trusted(signature, taken):
                 # kind, link and folder first: a path that now leads elsewhere is never opened
-                if now[0] != signature[0] or now[5:] != signature[5:] or digest is None:
+                if now[0] != signature[0] or now[SIGNATURE_WAY:] != signature[SIGNATURE_WAY:] or digest is None:
                     return None
                 if content_digest(path, now[0]) != digest:
                     return None
@@ -321,7 +322,7 @@ class ResultCache:
             recorded = paths[path]
             if recorded is not None and recorded != digest:  # changed since it was read
                 return
-            if recorded is None and signature[0] != "-" and signature[2] >= taken:  # changed while it was linted
+            if recorded is None and signature[0] != "-" and changed_at(signature) >= taken:  # changed while it was linted
                 return
             inputs.append([path, signature, digest])
         self._write(entry, inputs, _outcome_json(outcome), taken)
@@ -432,7 +433,7 @@ class ResultCache:
                 # not changed since 2 s before the run began: the bytes it read; else hashed again
                 if not trusted(signature, taken) and content_digest(path, signature[0]) != recorded:
                     return
-            elif signature[0] != "-" and signature[2] >= taken:  # changed while the run ran
+            elif signature[0] != "-" and changed_at(signature) >= taken:  # changed while the run ran
                 return
             inputs.append([path, signature, recorded])
         store_entry(self._run_entry(paths), {"taken": taken, "inputs": inputs, "result": _run_result_json(result)})

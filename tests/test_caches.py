@@ -120,6 +120,77 @@ def test_a_changed_file_is_a_miss(tree):
     assert "repo/app/job.yaml:13:16 HL102" not in found and "repo/app/job.yaml:13:16 HL102" in changed
 
 
+def _edited_keeping_times(path: Path, old: str, new: str) -> None:
+    """``old`` replaced by ``new`` (as long) in ``path``, in place, its modification time then set
+    back (``touch -r``): size, inode and modification time as before, only its change time moved."""
+    info = path.stat()
+    text = path.read_text()
+    assert len(old) == len(new) and old in text
+    with open(path, "r+", encoding="utf-8") as handle:
+        handle.write(text.replace(old, new))
+    os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
+    after = path.stat()
+    assert (after.st_size, after.st_ino, after.st_mtime_ns) == (info.st_size, info.st_ino, info.st_mtime_ns)
+
+
+def no_cache_lint(paths: list[str]) -> str:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HOOKLINT_CACHE_DIR", "off")
+        return lint(paths)[0]
+
+
+def test_a_file_edited_with_its_modification_time_set_back_is_a_miss(tree):
+    """Attacker trial 34, 1: an edit of the same size whose modification time ``touch -r`` puts back
+    (long past the racy window) was answered from the cache, as the file was before. The change
+    time is in the stat signature: the cached run is the run without a cache."""
+    first, _ = lint(["repo/app"])
+    _edited_keeping_times(tree / "app/job.yaml", "name: migrate", "name: migrat2")
+    again, _ = lint(["repo/app"])
+    assert again == no_cache_lint(["repo/app"]) != first
+    assert '"name": "migrat2"' in again and '"name": "migrate"' not in again
+
+
+def test_a_file_added_to_a_folder_whose_modification_time_is_set_back_is_linted(tree):
+    """Attacker trial 34, 2: a manifest added to a folder, the folder's modification time and its
+    own then set back to long ago, was never linted by a run the cache answered (a folder's
+    listing is looked at again only when its signature changes)."""
+    first, found = lint(["repo"])
+    folder = tree / "app"
+    info = folder.stat()
+    write(tree, {"app/late.yaml": HOOK.replace("name: migrate", "name: late")})
+    then = time.time() - 60
+    os.utime(folder / "late.yaml", (then, then))
+    os.utime(folder, ns=(info.st_atime_ns, info.st_mtime_ns))
+    again, found_again = lint(["repo"])
+    assert again == no_cache_lint(["repo"]) != first
+    assert [f for f in found_again if f.startswith("repo/app/late.yaml")] == [
+        "repo/app/late.yaml:7:1 HL201", "repo/app/late.yaml:7:1 HL202", "repo/app/late.yaml:9:5 HL103",
+        "repo/app/late.yaml:9:5 HL104"]  # fmt: skip
+    assert not any(f.startswith("repo/app/late.yaml") for f in found)
+
+
+@needs_kubectl
+def test_a_kustomize_base_edited_with_its_modification_time_set_back_is_rendered_again(tmp_path, monkeypatch):
+    """Attacker trial 34, 3: the render cache's direct mode hashes an input again only when its stat
+    signature changed: a base edited in place, its modification time set back, kept the rendering
+    of the base as it was (an error finding missing)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "repo/.git").mkdir(parents=True)
+    write(tmp_path / "repo", {
+        "base/job.yaml": HOOK, "base/kustomization.yaml": "resources:\n- job.yaml\n",
+        "overlays/prod/kustomization.yaml": "resources:\n- ../../base\n"})  # fmt: skip
+    aged(tmp_path / "repo")
+    first, _ = lint(["repo/overlays/prod"])
+    _edited_keeping_times(tmp_path / "repo/base/job.yaml", "name: migrate", "name: migrat2")
+    again, _ = lint(["repo/overlays/prod"])
+    assert again == no_cache_lint(["repo/overlays/prod"]) != first
+    assert '"name": "migrat2"' in again and '"name": "migrate"' not in again
+    shutil.rmtree(tmp_path / os.environ["HOOKLINT_CACHE_DIR"] / "runs")  # each application's entry, then the render cache
+    shutil.rmtree(tmp_path / os.environ["HOOKLINT_CACHE_DIR"] / "results")
+    _edited_keeping_times(tmp_path / "repo/base/job.yaml", "name: migrat2", "name: migrat3")
+    assert '"name": "migrat3"' in lint(["repo/overlays/prod"])[0]
+
+
 def test_a_file_racily_rewritten_with_the_same_size_and_time_is_a_miss(tmp_path, monkeypatch):
     """A file changed within the file system's timestamp granularity keeps its size and time:
     racily new signatures are never trusted (git's racily clean entries)."""

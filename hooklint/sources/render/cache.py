@@ -34,7 +34,7 @@ from hooklint.sources.repository import facts
 from hooklint.sources.render.rendered import Rendering, RenderError
 
 #: Bumped when what is stored changes shape or meaning: old entries then miss.
-CACHE_FORMAT = "3"
+CACHE_FORMAT = "4"
 
 __all__ = ["CACHE_FORMAT", "cache_dir", "cached", "input_key", "remembered_answer"]
 
@@ -42,7 +42,7 @@ __all__ = ["CACHE_FORMAT", "cache_dir", "cached", "input_key", "remembered_answe
 def remembered_answer(question: str, program: str, ask: Callable[[], str]) -> str:
     """What ``program`` (an absolute path) answers to ``question`` (its version command, as text),
     asked once per program: ``ask()`` the first time, kept in the cache folder under the program's
-    resolved path and stat signature (size, modification time, inode: an upgrade is another
+    resolved path and stat signature (size, modification and change times, inode: an upgrade is another
     program), and read from there by every later run and worker. An empty answer (the program
     could not be run, or said nothing) is not kept; with the cache off, ``ask()`` every time."""
     folder = cache_dir()
