@@ -680,7 +680,7 @@ def test_one_matcher_built_once_for_a_set_of_values():
     hide = redact.redactor(values)
     assert redact.redactor(values) is hide and hide.built == []  # one per set of values, built when needed
     assert hide("x HUNTER2-SECRET-VALUE y") == "x [the value of `password`] y"
-    assert len(hide.built) == 3
+    assert len(hide.built) == 4  # exact, loose, folded, loose with long values' spellings (none here)
     assert hide(f"ca {certificate.lower()} and {certificate}!") == (
         "ca [the value of `tls.crt`]/ and [the value of `tls.crt`]!")  # it ends in "/": no letter
     assert hide(f"ca {certificate[:-2]}") == f"ca {certificate[:-2]}"  # its last letter short: no value of it
@@ -691,9 +691,36 @@ def test_one_matcher_built_once_for_a_set_of_values():
         many.add(f"secret-{n:05d}-" + "k" * 40, f"KEY_{n}")
     hide = redact.redactor(many)
     texts = [hide(f"finding {n}: Job/migrate-{n} has secret-{n:05d}-{'k' * 40}") for n in range(1000)]
-    assert len(hide.built) == 3  # each automaton built once for the 1,000 texts (a count, not a timing)
+    assert len(hide.built) == 4 and hide.built[3] is None  # built once for the 1,000 texts (a count, not a timing)
     assert texts[7] == "finding 7: Job/migrate-7 has [the value of `KEY_7`]"
     assert texts[999] == "finding 999: Job/migrate-999 has [the value of `KEY_999`]"
+
+
+def test_a_long_values_byte_spellings_are_built_for_a_text_long_enough_to_hold_one(monkeypatch):
+    """A value of more than 4,096 UTF-8 bytes (a certificate bundle: the corpus has one of 131 kB)
+    is spelled byte by byte (``%d``, ``%o``, ``%b``, ``%U``, hex; UTF-8 and UTF-16: megabytes, a
+    fifth of a run) only when a text has as many letters and digits as it has bytes (each
+    spelling has at least one per byte): findings of a few hundred characters never pay for it,
+    and a text that prints it is still hidden."""
+    import sys
+
+    bundle = "".join(f"MIIC{n:05d}xQ9" for n in range(400))  # 4,800 bytes
+    values = redact.SecretValues()
+    values.add(bundle, "ca.crt")
+    values.add("hunter2-Secret-value", "password")
+    spelled: list[str] = []
+    hex_forms = redact._hex_forms
+    monkeypatch.setattr(redact, "_hex_forms", lambda value: spelled.append(value[:4]) or hex_forms(value))
+    hide = redact.redactor(values)
+    assert hide.long == ((bundle, "ca.crt"),) and spelled == ["hunt"]  # the short value's spellings only
+    assert hide("Job/migrate: HUNTER2 SECRET VALUE and more") == "Job/migrate: [the value of `password`] and more"
+    assert spelled == ["hunt"] and hide.built[3] is None
+    printed = "[" + " ".join(str(byte) for byte in bundle.encode("utf-8")) + "]"  # printf "%v" of .Files.GetBytes
+    assert hide(f"wave: {printed}") == "wave: [[the value of `ca.crt`]]"
+    assert spelled == ["hunt", "MIIC"] and hide.built[3][1] == sys.maxsize  # every long value in: built once
+    octal = " ".join(format(byte, "o") for byte in bundle.encode("utf-16-be"))  # printf "%o", UTF-16
+    assert hide(octal) == "[the value of `ca.crt`]" and spelled == ["hunt", "MIIC"]
+    assert hide("x" * 6000) == "x" * 6000
 
 
 def test_long_values_that_share_their_first_characters_are_each_found_whole():

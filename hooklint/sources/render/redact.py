@@ -702,7 +702,12 @@ class Redactor:
     exact: tuple[tuple[str, str], ...] = ()
     loose: tuple[tuple[str, str], ...] = ()
     folded: tuple[tuple[str, str], ...] = ()
-    #: The automata of ``exact``, ``loose`` and ``folded`` (None: nothing to find), once built.
+    #: ``(value, key)`` of the values of more than :data:`_LONG_BYTES` UTF-8 bytes, whose byte
+    #: spellings (:func:`_hex_forms`) join ``loose`` only for a text long enough to hold one
+    #: (:meth:`_loose`).
+    long: tuple[tuple[str, str], ...] = ()
+    #: The automata of ``exact``, ``loose`` and ``folded`` (None: nothing to find), once built, and
+    #: ``loose`` with the long values' spellings, with the letters it covers (or None).
     built: list[Any] = field(default_factory=list, compare=False)
     #: What each base64 or base32 run decoded to, at a depth:
     #: ``(its pattern, run, depth) -> (carries a secret, its key)``.
@@ -716,7 +721,7 @@ class Redactor:
         if known is not None:
             return known
         asked = text
-        if text and (self.exact or self.loose or self.folded):
+        if text and (self.exact or self.loose or self.folded or self.long):
             budget = [DECODE_BUDGET]
             spans = self._hidden(text, DECODE_DEPTH, budget)
             if budget[0] < 0:  # fail closed: what was not decoded may hide a secret
@@ -732,22 +737,53 @@ class Redactor:
 
     def _spans(self, text: str) -> list[tuple[int, int, str]]:
         if not self.built:
-            self.built.extend((_automaton(self.exact), _automaton(self.loose), None))
-        exact, loose, folded = self.built
+            self.built.extend((_automaton(self.exact), _automaton(self.loose), None, None))
+        exact = self.built[0]
         spans = []
         if exact is not None:
             spans = _found(exact, text)
-        if loose is not None and next(loose.iter(_letters_of(text).lower()), None) is not None:
+        lowered = _letters_of(text).lower()
+        loose = self._loose(len(lowered))
+        if loose is not None and next(loose.iter(lowered), None) is not None:
             letters, where = _letters(text)
             spans += [(where[start], where[end - 1] + 1, key) for start, end, key in _found(loose, letters)]
-        if loose is not None and _PADDED_NUMBER.search(text):
+        if (self.loose or self.long) and _PADDED_NUMBER.search(text):
             digits, where = _unpadded(text)
-            spans += [(where[start], where[end - 1] + 1, key) for start, end, key in _found(loose, digits)]
+            loose = self._loose(len(digits))
+            if loose is not None:
+                spans += [(where[start], where[end - 1] + 1, key) for start, end, key in _found(loose, digits)]
         if self.folded and _SINGLE_CASE_RUN.search(text):
             folded = self._folded(max(map(len, _FORM_RUN.findall(text))))
             if folded is not None:
                 spans += _found(folded, text.translate(_ASCII_LOWER))
         return spans
+
+    def _loose(self, letters: int) -> Any:
+        """The automaton of ``loose`` for a text of ``letters`` letters and digits: with the byte
+        spellings (:func:`_hex_forms`) of the long values (:attr:`long`) that fit in it. Each
+        spelling of a value has at least a character per UTF-8 byte of it, so a value longer than the
+        text is left out: a 131 kB value's spellings (seven verbs, UTF-8 and UTF-16: megabytes)
+        took a fifth of a run, for findings a few hundred characters long. Built again, for at
+        least twice the letters, when a text has more, as :meth:`_folded` is."""
+        if not self.long:
+            return self.built[1]
+        built = self.built[3]
+        if built is not None and built[1] >= letters:
+            return built[0]
+        shortest = min(len(value.strip().encode("utf-8")) for value, _ in self.long)
+        if letters < shortest:
+            return self.built[1]
+        covers = max(letters, 2 * built[1]) if built is not None else letters
+        entries = dict(self.loose)
+        fitting = [(value, key) for value, key in self.long if len(value.strip().encode("utf-8")) <= covers]
+        for value, key in fitting:
+            for hexed in sorted(_hex_forms(value)):
+                entries.setdefault(hexed, key)
+        if len(fitting) == len(self.long):
+            covers = sys.maxsize  # every value is in: never built again
+        automaton = _automaton(tuple(entries.items()))
+        self.built[3] = (automaton, covers)
+        return automaton
 
     def _folded(self, run: int) -> Any:
         """The automaton of the folded forms (:func:`_folded_forms`) of the secrets that fit in a
@@ -820,9 +856,12 @@ class Redactor:
         return spans
 
     def __reduce__(self) -> tuple[type[Redactor], tuple[Any, ...]]:
-        return Redactor, (self.exact, self.loose, self.folded)
+        return Redactor, (self.exact, self.loose, self.folded, self.long)
 
 
+#: A value of more UTF-8 bytes than this (a certificate bundle) has its byte spellings
+#: (:func:`_hex_forms`) built only for a text long enough to hold one (:meth:`Redactor._loose`).
+_LONG_BYTES = 4096
 #: A run of the characters of a folded form (:func:`_folded_forms`: base64, base64url, hex, base32).
 _FORM_RUN = re.compile(r"[A-Za-z0-9+/=_-]+")
 #: How much shorter than a value's UTF-8 bytes a folded form of it may be (:meth:`Redactor._folded`:
@@ -1236,6 +1275,7 @@ def redactor(values: SecretValues) -> Redactor:
     exact: dict[str, str] = {}
     loose: dict[str, str] = {}
     folded: dict[str, str] = {}
+    long: dict[str, str] = {}
     for value, key in sorted(kept.items()):
         key = key if shows(key) else ""
         for form in _forms(value):
@@ -1266,11 +1306,15 @@ def redactor(values: SecretValues) -> Redactor:
         # as hex with separators between its bytes, or none, in any case (Go's printf "% x", "% X",
         # bytes joined by ":"), of the value and of its base64 (b64enc | printf "% x"): hex is all
         # letters and digits, so the loose automaton finds it whatever separates its bytes
+        if len(stripped.encode("utf-8")) > _LONG_BYTES:
+            long.setdefault(value, key)  # spelled when a text is long enough to hold one (Redactor._loose)
+            continue
         for hexed in _hex_forms(value):
             loose.setdefault(hexed, key)
     for piece, key in sorted(values.pieces.items()):
         exact.setdefault(piece, key if shows(key) else "")
-    identity = (tuple(sorted(exact.items())), tuple(sorted(loose.items())), tuple(sorted(folded.items())))
+    identity = (tuple(sorted(exact.items())), tuple(sorted(loose.items())), tuple(sorted(folded.items())),
+                tuple(sorted(long.items())))  # fmt: skip
     found = _REDACTORS.get(identity)
     if found is None:
         if len(_REDACTORS) >= 256:
