@@ -191,6 +191,60 @@ def test_a_kustomize_base_edited_with_its_modification_time_set_back_is_rendered
     assert '"name": "migrat3"' in lint(["repo/overlays/prod"])[0]
 
 
+def test_a_file_changed_after_its_application_was_linted_is_not_kept_in_the_run_entry(tree, monkeypatch):
+    """Attacker trial 35, 3: a file edited while the run went on, after its application was linted,
+    its modification time set back, was kept in the run's entry with its new signature and the
+    result of its old bytes; every later run was answered by it. A file whose change time is past
+    the run's start is hashed again before the run is kept."""
+    from hooklint import results
+
+    store = results.ResultCache.store
+    job = tree / "app/job.yaml"
+
+    def edit_after(self, app, mapped, outcome, reads, taken):
+        store(self, app, mapped, outcome, reads, taken)
+        _edited_keeping_times(job, "name: migrate", "name: migrat2")
+
+    monkeypatch.setattr(results.ResultCache, "store", edit_after)
+    first, _ = lint(["repo/app"])
+    assert '"name": "migrate"' in first
+    monkeypatch.setattr(results.ResultCache, "store", store)
+    again, _ = lint(["repo/app"])
+    assert again == no_cache_lint(["repo/app"]) and '"name": "migrat2"' in again
+
+
+@needs_kubectl
+def test_a_file_changed_while_it_is_rendered_is_kept_by_neither_cache(tmp_path, monkeypatch):
+    """Attacker trial 35, 2 and 4: the render key hashes the inputs, the renderer reads its own copy
+    made after: a file changed in between was rendered as the new bytes and kept under the key of
+    the old, and a later run over the old bytes was answered with the new bytes' rendering (a
+    privileged hook passed). Such a rendering is kept by neither cache."""
+    from hooklint.sources.render import kustomize
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "repo/.git").mkdir(parents=True)
+    write(tmp_path / "repo", {"app/job.yaml": HOOK.replace("name: migrate", "name: hashed"),
+                              "app/kustomization.yaml": "resources:\n- job.yaml\n"})  # fmt: skip
+    aged(tmp_path / "repo")
+    job = tmp_path / "repo/app/job.yaml"
+    real_cached = kustomize.cached
+
+    def changed_before_the_copy(kind, key, render, volatile=None):
+        def render_other_bytes():
+            _edited_keeping_times(job, "name: hashed", "name: copied")
+            return render()
+
+        return real_cached(kind, key, render_other_bytes, volatile)
+
+    monkeypatch.setattr(kustomize, "cached", changed_before_the_copy)
+    first, _ = lint(["repo/app"])
+    assert '"name": "copied"' in first  # what the renderer read
+    monkeypatch.setattr(kustomize, "cached", real_cached)
+    _edited_keeping_times(job, "name: copied", "name: hashed")  # the key's bytes again
+    again, _ = lint(["repo/app"])
+    assert again == no_cache_lint(["repo/app"]) and '"name": "hashed"' in again
+
+
 def test_a_file_racily_rewritten_with_the_same_size_and_time_is_a_miss(tmp_path, monkeypatch):
     """A file changed within the file system's timestamp granularity keeps its size and time:
     racily new signatures are never trusted (git's racily clean entries)."""

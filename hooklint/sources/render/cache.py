@@ -115,7 +115,26 @@ def input_key(parts: Iterable[str], files: Iterable[str], root: str) -> str:
         digest.update(bytes.fromhex(hexdigest) if hexdigest else b"\0missing")
     if memo_entry is not None and fresh != known:
         store_entry(memo_entry, {"taken": now, "files": fresh})
-    return digest.hexdigest()
+    key = digest.hexdigest()
+    if len(_KEYED) >= 4096:
+        _KEYED.clear()
+    _KEYED[key] = {real: signature for real, (signature, _) in fresh.items()}
+    return key
+
+
+#: key -> {resolved path: stat signature} of the files :func:`input_key` hashed for it in this
+#: process: :func:`cached` keeps a rendering only when each still has it after the render.
+_KEYED: dict[str, dict[str, list]] = {}
+
+
+def _inputs_unchanged(key: str) -> bool:
+    """Whether every file :func:`input_key` hashed for ``key`` still has the stat signature it had
+    then. The renderer reads its own copy of the inputs, made after the key: a file changed in
+    between (an editor saving, a process beside hooklint) gives a rendering of other bytes than
+    the key's, which kept would answer for the key's bytes on every later run (attacker trial 35,
+    2 and 4: a privileged hook passed). A key this process did not make is never kept either."""
+    keyed = _KEYED.get(key)
+    return keyed is not None and all(stat_signature(real) == signature for real, signature in keyed.items())
 
 
 def _memo_entry(parts: list[str], paths: list[str], root: str) -> str | None:
@@ -218,7 +237,9 @@ def cached(kind: str, key: str, render: Callable[[], Rendering], volatile: Calla
     :class:`~hooklint.sources.render.rendered.RendererUnavailable`. A RenderError is stored too
     (its message as the renderer said it, path, position, what Argo CD does, its inputs) and raised
     again from the entry next time, unless it is ``transient`` (a limit, a signal, the run's
-    deadline stopped the renderer, or it could not be started); the error raised carries ``key``
+    deadline stopped the renderer, or it could not be started). Neither is stored when an input
+    changed between the key and the end of the render (:func:`_inputs_unchanged`: the result
+    cache is told, as for a volatile one). The error raised carries ``key``
     as ``cache_key`` either way, for the caller's cache of its redacted message. A
     RendererUnavailable is never stored."""
     folder = cache_dir()
@@ -245,7 +266,10 @@ def cached(kind: str, key: str, render: Callable[[], Rendering], volatile: Calla
             raise
         error.cache_key = key
         if entry is not None and not error.transient:
-            store_entry(entry, {"failed": _error_json(error)})
+            if _inputs_unchanged(key):
+                store_entry(entry, {"failed": _error_json(error)})
+            else:  # rendered from other bytes than the key's: kept by neither cache
+                note_volatile()
         raise
     if volatile is not None and volatile():
         note_volatile()
@@ -253,7 +277,10 @@ def cached(kind: str, key: str, render: Callable[[], Rendering], volatile: Calla
             store_entry(entry, {"volatile": True})
         return rendering
     if entry is not None:
-        store_entry(entry, rendering.to_json())
+        if _inputs_unchanged(key):
+            store_entry(entry, rendering.to_json())
+        else:  # rendered from other bytes than the key's: kept by neither cache
+            note_volatile()
     return rendering
 
 
