@@ -59,6 +59,8 @@ CASES = {
     "redactor-hex-colons-upper": ("hide(text)", "'57:' * (n // 3) + '!'"),
     "redactor-hex-of-base64": ("hide(text)", "'56 33 59 33 ' * (n // 12)"),
     "redactor-base64url": ("hide(text)", "'V3Y3-_' * (n // 6)"),
+    "redactor-bad-verb": ("hide(text)", "'%!e(uint8=57) ' * (n // 14)"),  # a []byte under %e, a number at a time
+    "redactor-bad-verb-open": ("hide(text)", "'%!e(uint8=' * (n // 11)"),
     "semver-valid": ("semver._VALID.match(text)", "'1  ' * (n // 3) + '!'"),
     "semver-valid-commas": ("semver._VALID.match(text)", "'>= 1 , ' * (n // 7) + '!'"),
     "semver-constraint": ("semver._CONSTRAINT.match(text)", "' ' * n + '1 !'"),

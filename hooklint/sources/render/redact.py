@@ -752,6 +752,14 @@ class Redactor:
             loose = self._loose(len(digits))
             if loose is not None:
                 spans += [(where[start], where[end - 1] + 1, key) for start, end, key in _found(loose, digits)]
+        if (self.loose or self.long) and _BAD_VERB.search(text):
+            # a verb Go's fmt has no meaning for writes each byte of a []byte as %!e(uint8=45): the
+            # numbers alone, as %d writes them (attacker trial 36, 1: %e, %f, %t, %z)
+            blanked = _BAD_VERB.sub(lambda wrapper: " " * len(wrapper.group()), text)
+            for letters, where in (_letters(blanked), *((_unpadded(blanked),) if _PADDED_NUMBER.search(blanked) else ())):
+                loose = self._loose(len(letters))
+                if loose is not None:
+                    spans += [(where[start], where[end - 1] + 1, key) for start, end, key in _found(loose, letters)]
         if self.folded and _SINGLE_CASE_RUN.search(text):
             folded = self._folded(max(map(len, _FORM_RUN.findall(text))))
             if folded is not None:
@@ -761,8 +769,8 @@ class Redactor:
     def _loose(self, letters: int) -> Any:
         """The automaton of ``loose`` for a text of ``letters`` letters and digits: with the byte
         spellings (:func:`_hex_forms`) of the long values (:attr:`long`) that fit in it. Each
-        spelling of a value has at least a character per UTF-8 byte of it, so a value longer than the
-        text is left out: a 131 kB value's spellings (seven verbs, UTF-8 and UTF-16: megabytes)
+        spelling of a value has at least a character per byte of it in UTF-8 or UTF-16, whichever
+        is shorter (:func:`_least_bytes`), so a value longer than the text is left out: a 131 kB value's spellings (seven verbs, UTF-8 and UTF-16: megabytes)
         took a fifth of a run, for findings a few hundred characters long. Built again, for at
         least twice the letters, when a text has more, as :meth:`_folded` is."""
         if not self.long:
@@ -770,12 +778,12 @@ class Redactor:
         built = self.built[3]
         if built is not None and built[1] >= letters:
             return built[0]
-        shortest = min(len(value.strip().encode("utf-8")) for value, _ in self.long)
+        shortest = min(_least_bytes(value) for value, _ in self.long)
         if letters < shortest:
             return self.built[1]
         covers = max(letters, 2 * built[1]) if built is not None else letters
         entries = dict(self.loose)
-        fitting = [(value, key) for value, key in self.long if len(value.strip().encode("utf-8")) <= covers]
+        fitting = [(value, key) for value, key in self.long if _least_bytes(value) <= covers]
         for value, key in fitting:
             for hexed in sorted(_hex_forms(value)):
                 entries.setdefault(hexed, key)
@@ -1088,6 +1096,9 @@ def _add_lower(word: str, start: int, chars: list[str], where: list[int]) -> Non
         where.extend([start + offset] * len(char.lower()))
 
 
+#: What Go's ``fmt`` writes before each byte (or rune) of a ``[]byte`` under a verb that has no
+#: meaning for it (``%e``, ``%f``, ``%t``, ``%z``...): ``%!e(uint8=`` of ``%!e(uint8=45)``.
+_BAD_VERB = re.compile(r"%![^\s(]{0,4}\((?:uint8|int32)=")
 #: A number as Go's ``fmt`` writes a byte with a base prefix (``%#x`` ``0x5a``, ``%O`` ``0o132``,
 #: ``%#b`` ``0b1011010``, ``%#o`` ``0132``) or padded with zeros (``%03d`` ``090``, ``%08b``,
 #: ``%04x``): a word of letters and digits that starts with ``0`` and holds more.
@@ -1168,6 +1179,15 @@ def _folded_forms(value: str) -> frozenset[str]:
 
 #: base64 to base64url (RFC 4648 section 5: ``-`` and ``_`` for ``+`` and ``/``).
 _URLSAFE = str.maketrans("+/", "-_")
+
+
+def _least_bytes(value: str) -> int:
+    """The fewest bytes of ``value`` stripped in an encoding :func:`_hex_forms` spells: UTF-8 or
+    UTF-16, whichever is shorter (a character from U+0800 to U+FFFF is 3 bytes in UTF-8, 2 in
+    UTF-16: ``%d`` writes ``अ`` in UTF-16 as ``5 9``; attacker trial 36, 2). Every spelling has at
+    least one letter or digit per byte of its encoding."""
+    text = value.strip()
+    return min(len(text.encode("utf-8")), len(text.encode("utf-16-le")))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -1306,7 +1326,7 @@ def redactor(values: SecretValues) -> Redactor:
         # as hex with separators between its bytes, or none, in any case (Go's printf "% x", "% X",
         # bytes joined by ":"), of the value and of its base64 (b64enc | printf "% x"): hex is all
         # letters and digits, so the loose automaton finds it whatever separates its bytes
-        if len(stripped.encode("utf-8")) > _LONG_BYTES:
+        if _least_bytes(value) > _LONG_BYTES:
             long.setdefault(value, key)  # spelled when a text is long enough to hold one (Redactor._loose)
             continue
         for hexed in _hex_forms(value):
