@@ -1,5 +1,6 @@
-"""Attacker trial 36: a file's bytes under a verb Go's ``fmt`` has no meaning for (``%e``, ``%t``,
-``%f``, ``%z``: ``%!e(uint8=45)`` per byte) are found as ``%d`` writes them (1); a long value
+"""Attacker trials 36 and 37: a file's bytes or a value's characters under a verb Go's ``fmt`` has no
+meaning for (``%e``, ``%t``, ``%f``, ``%z``: ``%!e(uint8=45)``, ``%!t(string=Z)``, ``%!s(int=45)``
+per item) are found as ``%d`` or ``%s`` writes them (36, 1; 37, 1 and 2); a long value
 whose UTF-16 encoding is shorter than its UTF-8 has its byte spellings looked for in a text as long
 as its UTF-16 bytes (2)."""
 
@@ -28,12 +29,15 @@ SECRET = "Hv8sT2nQ5wJd-Zq9xK3mP"
     "[" + " ".join(f"%!t(uint8={b})" for b in SECRET.encode()) + "]",  # %t
     "[" + " ".join(f"%!z(uint8={b:03d})" for b in SECRET.encode()) + "]",  # padded
     "[" + " ".join(f"%!f(uint8={b})" for b in SECRET.encode("utf-16-le")) + "]",  # a file in UTF-16
-], ids=["%e", "%t", "%z padded", "%f utf-16"])  # fmt: skip
+    "[" + " ".join(f"%!s(int={b})" for b in SECRET.encode()) + "]",  # trial 37, 2: each byte after `int`
+    "[" + " ".join(f"%!e(int64={b})" for b in SECRET.encode()) + "]",  # after `int64`
+    "[" + " ".join(f"%!t(string={c})" for c in SECRET) + "]",  # trial 37, 1: splitList "" of the value
+], ids=["%e", "%t", "%z padded", "%f utf-16", "int", "int64", "string"])  # fmt: skip
 def test_a_bytes_bad_verb_spelling_is_found(spelled):
     values = redact.SecretValues()
     values.add(SECRET, "tls")
     hidden = redact.redactor(values)(f"execution error: {spelled}")
-    assert re.fullmatch(r"execution error: \[%!\w\(uint8=\[the value of `tls`\]\)\]", hidden), hidden
+    assert re.fullmatch(r"execution error: \[%!\w\((?:u?int\d*|string)=\[the value of `tls`\]\)\]", hidden), hidden
 
 
 def test_a_bad_verb_of_other_bytes_is_printed_as_written():

@@ -753,8 +753,8 @@ class Redactor:
             if loose is not None:
                 spans += [(where[start], where[end - 1] + 1, key) for start, end, key in _found(loose, digits)]
         if (self.loose or self.long) and _BAD_VERB.search(text):
-            # a verb Go's fmt has no meaning for writes each byte of a []byte as %!e(uint8=45): the
-            # numbers alone, as %d writes them (attacker trial 36, 1: %e, %f, %t, %z)
+            # a verb Go's fmt has no meaning for writes each item of a slice as %!e(uint8=45) or
+            # %!t(string=Z): the items alone, as %d or %s writes them (attacker trials 36 and 37)
             blanked = _BAD_VERB.sub(lambda wrapper: " " * len(wrapper.group()), text)
             for letters, where in (_letters(blanked), *((_unpadded(blanked),) if _PADDED_NUMBER.search(blanked) else ())):
                 loose = self._loose(len(letters))
@@ -1096,9 +1096,11 @@ def _add_lower(word: str, start: int, chars: list[str], where: list[int]) -> Non
         where.extend([start + offset] * len(char.lower()))
 
 
-#: What Go's ``fmt`` writes before each byte (or rune) of a ``[]byte`` under a verb that has no
-#: meaning for it (``%e``, ``%f``, ``%t``, ``%z``...): ``%!e(uint8=`` of ``%!e(uint8=45)``.
-_BAD_VERB = re.compile(r"%![^\s(]{0,4}\((?:uint8|int32)=")
+#: What Go's ``fmt`` writes before each item of a slice under a verb that has no meaning for it
+#: (``%e``, ``%f``, ``%t``, ``%z``...), whatever the item's type: ``%!e(uint8=`` of a byte of a
+#: ``[]byte`` (``%!e(uint8=45)``), ``%!t(string=`` of a character ``splitList ""`` cut,
+#: ``%!s(int=``, ``%!e(int64=`` of a byte a template converted (attacker trials 36, 1, and 37, 1-2).
+_BAD_VERB = re.compile(r"%![^\s(]{0,4}\([\w.*\[\]]{1,32}=")
 #: A number as Go's ``fmt`` writes a byte with a base prefix (``%#x`` ``0x5a``, ``%O`` ``0o132``,
 #: ``%#b`` ``0b1011010``, ``%#o`` ``0132``) or padded with zeros (``%03d`` ``090``, ``%08b``,
 #: ``%04x``): a word of letters and digits that starts with ``0`` and holds more.
