@@ -702,9 +702,9 @@ class Redactor:
     exact: tuple[tuple[str, str], ...] = ()
     loose: tuple[tuple[str, str], ...] = ()
     folded: tuple[tuple[str, str], ...] = ()
-    #: ``(value, key)`` of the values of more than :data:`_LONG_BYTES` UTF-8 bytes, whose byte
-    #: spellings (:func:`_hex_forms`) join ``loose`` only for a text long enough to hold one
-    #: (:meth:`_loose`).
+    #: ``(value, key)`` of the values of more than :data:`_LONG_BYTES` bytes in their shorter
+    #: encoding (:func:`_least_bytes`), whose byte spellings (:func:`_hex_forms`) join ``loose``
+    #: only for a text long enough to hold one (:meth:`_loose`).
     long: tuple[tuple[str, str], ...] = ()
     #: The automata of ``exact``, ``loose`` and ``folded`` (None: nothing to find), once built, and
     #: ``loose`` with the long values' spellings, with the letters it covers (or None).
@@ -770,9 +770,10 @@ class Redactor:
         """The automaton of ``loose`` for a text of ``letters`` letters and digits: with the byte
         spellings (:func:`_hex_forms`) of the long values (:attr:`long`) that fit in it. Each
         spelling of a value has at least a character per byte of it in UTF-8 or UTF-16, whichever
-        is shorter (:func:`_least_bytes`), so a value longer than the text is left out: a 131 kB value's spellings (seven verbs, UTF-8 and UTF-16: megabytes)
-        took a fifth of a run, for findings a few hundred characters long. Built again, for at
-        least twice the letters, when a text has more, as :meth:`_folded` is."""
+        is shorter (:func:`_least_bytes`), so a value longer than the text is left out: a 131 kB
+        value's spellings (seven verbs, UTF-8 and UTF-16: megabytes) took a fifth of a run, for
+        findings a few hundred characters long. Built again, for at least twice the letters, when
+        a text has more, as :meth:`_folded` is."""
         if not self.long:
             return self.built[1]
         built = self.built[3]
@@ -867,8 +868,9 @@ class Redactor:
         return Redactor, (self.exact, self.loose, self.folded, self.long)
 
 
-#: A value of more UTF-8 bytes than this (a certificate bundle) has its byte spellings
-#: (:func:`_hex_forms`) built only for a text long enough to hold one (:meth:`Redactor._loose`).
+#: A value of more bytes than this in its shorter encoding (:func:`_least_bytes`; a certificate
+#: bundle) has its byte spellings (:func:`_hex_forms`) built only for a text long enough to hold
+#: one (:meth:`Redactor._loose`).
 _LONG_BYTES = 4096
 #: A run of the characters of a folded form (:func:`_folded_forms`: base64, base64url, hex, base32).
 _FORM_RUN = re.compile(r"[A-Za-z0-9+/=_-]+")
