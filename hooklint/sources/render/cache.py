@@ -266,10 +266,7 @@ def cached(kind: str, key: str, render: Callable[[], Rendering], volatile: Calla
             raise
         error.cache_key = key
         if entry is not None and not error.transient:
-            if _inputs_unchanged(key):
-                store_entry(entry, {"failed": _error_json(error)})
-            else:  # rendered from other bytes than the key's: kept by neither cache
-                note_volatile()
+            _keep(entry, key, {"failed": _error_json(error)})
         raise
     if volatile is not None and volatile():
         note_volatile()
@@ -277,11 +274,18 @@ def cached(kind: str, key: str, render: Callable[[], Rendering], volatile: Calla
             store_entry(entry, {"volatile": True})
         return rendering
     if entry is not None:
-        if _inputs_unchanged(key):
-            store_entry(entry, rendering.to_json())
-        else:  # rendered from other bytes than the key's: kept by neither cache
-            note_volatile()
+        _keep(entry, key, rendering.to_json())
     return rendering
+
+
+def _keep(entry: str, key: str, stored: dict) -> None:
+    """Store ``stored`` (a rendering or a failure) at ``entry`` when the inputs of ``key`` are as
+    they were when it was made (:func:`_inputs_unchanged`); else it was rendered from other bytes
+    than the key's: kept by neither cache (the running recording is told)."""
+    if _inputs_unchanged(key):
+        store_entry(entry, stored)
+    else:
+        note_volatile()
 
 
 def _render_volatile(render: Callable[[], Rendering]) -> Rendering:

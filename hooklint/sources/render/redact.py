@@ -745,26 +745,30 @@ class Redactor:
         lowered = _letters_of(text).lower()
         loose = self._loose(len(lowered))
         if loose is not None and next(loose.iter(lowered), None) is not None:
-            letters, where = _letters(text)
-            spans += [(where[start], where[end - 1] + 1, key) for start, end, key in _found(loose, letters)]
+            spans += self._loose_spans(*_letters(text))
         if (self.loose or self.long) and _PADDED_NUMBER.search(text):
-            digits, where = _unpadded(text)
-            loose = self._loose(len(digits))
-            if loose is not None:
-                spans += [(where[start], where[end - 1] + 1, key) for start, end, key in _found(loose, digits)]
+            spans += self._loose_spans(*_unpadded(text))
         if (self.loose or self.long) and _BAD_VERB.search(text):
             # a verb Go's fmt has no meaning for writes each item of a slice as %!e(uint8=45) or
             # %!t(string=Z): the items alone, as %d or %s writes them (attacker trials 36 and 37)
             blanked = _BAD_VERB.sub(lambda wrapper: " " * len(wrapper.group()), text)
-            for letters, where in (_letters(blanked), *((_unpadded(blanked),) if _PADDED_NUMBER.search(blanked) else ())):
-                loose = self._loose(len(letters))
-                if loose is not None:
-                    spans += [(where[start], where[end - 1] + 1, key) for start, end, key in _found(loose, letters)]
+            spans += self._loose_spans(*_letters(blanked))
+            if _PADDED_NUMBER.search(blanked):
+                spans += self._loose_spans(*_unpadded(blanked))
         if self.folded and _SINGLE_CASE_RUN.search(text):
             folded = self._folded(max(map(len, _FORM_RUN.findall(text))))
             if folded is not None:
                 spans += _found(folded, text.translate(_ASCII_LOWER))
         return spans
+
+    def _loose_spans(self, letters: str, where: list[int]) -> list[tuple[int, int, str]]:
+        """The spans ``(start, end, key)`` of a text whose letters and digits, read by
+        :func:`_letters` or :func:`_unpadded`, are ``letters`` (``where``: each one's place in the
+        text) where the loose automaton for their length (:meth:`_loose`) finds a form."""
+        loose = self._loose(len(letters))
+        if loose is None:
+            return []
+        return [(where[start], where[end - 1] + 1, key) for start, end, key in _found(loose, letters)]
 
     def _loose(self, letters: int) -> Any:
         """The automaton of ``loose`` for a text of ``letters`` letters and digits: with the byte
@@ -1185,11 +1189,13 @@ def _folded_forms(value: str) -> frozenset[str]:
 _URLSAFE = str.maketrans("+/", "-_")
 
 
+@functools.lru_cache(maxsize=1024)
 def _least_bytes(value: str) -> int:
     """The fewest bytes of ``value`` stripped in an encoding :func:`_hex_forms` spells: UTF-8 or
     UTF-16, whichever is shorter (a character from U+0800 to U+FFFF is 3 bytes in UTF-8, 2 in
     UTF-16: ``%d`` writes ``अ`` in UTF-16 as ``5 9``; attacker trial 36, 2). Every spelling has at
-    least one letter or digit per byte of its encoding."""
+    least one letter or digit per byte of its encoding. Once per value in a run (a redactor asks
+    for each long value on each text until one is long enough)."""
     text = value.strip()
     return min(len(text.encode("utf-8")), len(text.encode("utf-16-le")))
 
