@@ -901,3 +901,49 @@ def test_an_application_with_secrets_is_linted_again_but_its_run_is_kept_whole(t
     aged(tree)
     assert lint(["repo/app", "repo/creds"])[1] == first[1]
     assert sorted(work["loaded"]) == ["repo/app", "repo/creds"]  # creds/ again: its values are never kept
+
+
+SCANNED_APPLICATION = """apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata:
+  name: other
+spec:
+  destination: {server: https://kubernetes.default.svc, namespace: other}
+  source: {repoURL: https://example.com/other.git, path: other, targetRevision: main}
+"""
+SCANNED_BINDING = """apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata:
+  name: migrate
+subjects:
+- kind: ServiceAccount
+  name: migrate
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: migrate}
+"""
+
+
+@pytest.mark.parametrize("scanned", [SCANNED_APPLICATION, SCANNED_BINDING], ids=["application-scan", "binding-scan"])
+def test_a_file_changed_after_discovery_parsed_it_is_not_kept_with_its_old_result(tree, monkeypatch, scanned):
+    """Discovery's scans parse some files of the tree (an Application naming a repoURL, a
+    RoleBinding), and the lint stage takes their parse rather than parsing again. A file edited in
+    between (its modification time set back) was linted as discovery read it, and kept in its
+    application's entry with its new signature: every later run was answered with the old bytes'
+    result. The lint stage reads the file again and takes the parse only when the bytes are the
+    same; an application's entry holds the hash of the bytes it linted."""
+    from hooklint.sources.repository import facts
+
+    job = tree / "app/job.yaml"
+    job.write_text(scanned + "---\n" + HOOK)
+    aged(tree)
+    forget = facts.forget_contents
+
+    def edit_after_discovery():
+        forget()
+        _edited_keeping_times(job, "name: migrate\n  annotations", "name: migrat2\n  annotations")
+
+    monkeypatch.setattr(facts, "forget_contents", edit_after_discovery)
+    first, _ = lint(["repo/app"])
+    monkeypatch.setattr(facts, "forget_contents", forget)
+    assert '"name": "migrat2"' in first  # what the lint stage read
+    again, _ = lint(["repo/app"])
+    assert again == no_cache_lint(["repo/app"]) == first

@@ -536,8 +536,10 @@ class _Sources:
         return found
 
     def file(self, path: str) -> LoadedFile:
+        """``path`` read and parsed once for this application: what discovery's scans parsed of
+        it when its bytes are the same (:func:`~hooklint.sources.repository.facts.take_parsed`)."""
         if path not in self.files:
-            self.files[path] = read_file(path, self.config.max_file_size)
+            self.files[path] = facts.take_parsed(path, self.config.max_file_size)
         return self.files[path]
 
     def comments(self, path: str) -> list:
