@@ -947,3 +947,38 @@ def test_a_file_changed_after_discovery_parsed_it_is_not_kept_with_its_old_resul
     assert '"name": "migrat2"' in first  # what the lint stage read
     again, _ = lint(["repo/app"])
     assert again == no_cache_lint(["repo/app"]) == first
+
+
+@pytest.mark.parametrize("layout", ["directory", pytest.param("kustomize", marks=needs_kubectl)])
+def test_a_file_discoverys_binding_scan_parsed_is_parsed_once_in_a_run(tree, monkeypatch, layout):
+    """The repository's RoleBindings are read by discovery (HL104's bindings elsewhere), which
+    hands each parse to the lint stage: a plain file's lint (:func:`facts.take_parsed`) and the
+    placement of a kustomization's objects in the files they came from take it rather than parsing
+    the file again. One parse of the file in a run, two before; the findings are the same."""
+    from hooklint import loader
+
+    write(tree, {"app/job.yaml": SCANNED_BINDING + "---\n" + HOOK})
+    if layout == "kustomize":
+        write(tree, {"app/kustomization.yaml": "resources:\n- job.yaml\n"})
+    aged(tree)
+    parsed: list[str] = []
+    real = loader._FileParser.run
+
+    def counted(self):
+        parsed.append(self.path)
+        return real(self)
+
+    monkeypatch.setattr(loader._FileParser, "run", counted)
+    _, found = lint(["repo/app"])
+    assert [p for p in parsed if p.endswith("job.yaml")] == [os.path.normpath("repo/app/job.yaml")], parsed
+    monkeypatch.setattr(loader._FileParser, "run", real)
+    assert found == ["repo/app/job.yaml:16:1 HL201", "repo/app/job.yaml:16:1 HL202", "repo/app/job.yaml:18:5 HL103",
+                     "repo/app/job.yaml:18:5 HL104"]  # fmt: skip
+    assert lint(["repo/app"], Config())[1] == found == no_cache_findings(["repo/app"])
+
+
+def no_cache_findings(paths: list[str]) -> list[str]:
+    """:func:`lint`'s findings of a run with every cache off."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HOOKLINT_CACHE_DIR", "off")
+        return lint(paths)[1]
