@@ -345,6 +345,7 @@ def read_parsed(path: str, max_size: int, size: int) -> LoadedFile:
     found = _read.get(key)
     if found is None:
         kept = _parsed.get(path)  # the same bytes, whole, parsed by parsed_regular
+        digest: str | None
         if kept is not None and len(kept[0]) == size <= max_size:
             found, digest = kept[1], _digest(kept[0])
         else:
