@@ -100,7 +100,7 @@ def read_bytes(path: str, max_size: int, streams: bool = False) -> bytes:
         if len(data) > max_size and stat.S_ISREG(info.st_mode):
             raise FileTooLarge(len(data), max_size)
         if _reads is not None and stat.S_ISREG(info.st_mode):
-            _reads[path] = hashlib.sha256(data).hexdigest()
+            _record(_reads, path, hashlib.sha256(data).hexdigest())
         return data
     finally:
         os.close(fd)
@@ -517,7 +517,13 @@ def recording() -> Iterator[dict[str, str | None]]:
     as reached -> hex SHA-256 of the bytes read (None: a path named but not read): the inputs of
     one application, or of a whole run, for the result cache (:mod:`hooklint.results`). Nested: an
     inner recording holds only what was read while it ran, and the outer one gets it too when it
-    ends (a run's recording holds every application's reads)."""
+    ends (a run's recording holds every application's reads).
+
+    A file read twice whose bytes differ the second time (edited while hooklint ran: discovery
+    built the map of Applications from the first bytes, the lint stage read the second) makes the
+    recording volatile (:func:`note_volatile`): the result cache keeps nothing made from it
+    (attacker trial 38, 2: a run kept with the second bytes' hash and the first bytes' map was
+    answered for every later run)."""
     global _reads
     saved = _reads
     found: dict[str, str | None] = {}
@@ -528,8 +534,19 @@ def recording() -> Iterator[dict[str, str | None]]:
         _reads = saved
         if saved is not None:
             for path, digest in found.items():
-                if digest is not None or path not in saved:
+                if digest is not None:
+                    _record(saved, path, digest)
+                elif path not in saved:
                     saved[path] = digest
+
+
+def _record(reads: dict[str, str | None], path: str, digest: str) -> None:
+    """``path`` read with bytes of hex SHA-256 ``digest`` in the recording ``reads``: volatile
+    when it read other bytes of it before."""
+    known = reads.get(path)
+    if known is not None and known != digest:
+        reads[VOLATILE] = None
+    reads[path] = digest
 
 
 @contextlib.contextmanager
@@ -547,8 +564,11 @@ def unrecorded() -> Iterator[None]:
 def note_input(path: str, digest: str | None = None) -> None:
     """Add ``path`` (and the hex SHA-256 of its bytes when known) to the :func:`recording` running,
     if any: a file a renderer reads, which hooklint hashes without :func:`read_bytes`."""
-    if _reads is not None and (digest is not None or path not in _reads):
-        _reads[path] = digest
+    if _reads is not None:
+        if digest is not None:
+            _record(_reads, path, digest)
+        elif path not in _reads:
+            _reads[path] = digest
 
 
 #: The key :func:`note_volatile` sets in a :func:`recording` (never a path: a NUL).

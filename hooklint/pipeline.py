@@ -187,10 +187,10 @@ def lint_application(engine: Engine, app: Application, keep_plan: bool = False, 
         if outcome is not None:
             return outcome
         taken = time.time_ns()
-        with _files.recording() as reads:
+        with _files.recording() as reads, observing() as seen:
             outcome = _lint_application(engine, app, keep_plan, mapped)
         try:
-            results.store(app, mapped, outcome, reads, taken)
+            results.store(app, mapped, outcome, reads, taken, seen)
         except Exception:  # noqa: BLE001 - nothing kept, the outcome stands
             pass
         return outcome

@@ -181,6 +181,8 @@ class ResultCache:
         self._real: dict[str, str] = {}
         #: (id of an application, mapped) -> (the application, its entry): asked three times a run
         self._entries: dict[tuple[int, bool], tuple[Any, str | None]] = {}
+        #: :meth:`_not_inputs`, once worked out
+        self._skipped: list[str] | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         """What a worker receives: not the entries of this process's applications."""
@@ -235,6 +237,17 @@ class ResultCache:
             self._real[child] = os.path.join(self._real[os.path.dirname(child)], name)
         return self._real[folder]
 
+    def _not_inputs(self) -> list[str]:
+        """The folders whose paths are never an input of an entry: the caches' folder, and the
+        run's own temporary folder (:func:`hooklint.interrupt.guarded`); worked out once a run."""
+        if self._skipped is None:
+            skipped = [os.path.realpath(os.path.dirname(self.folder))]
+            scratch = tempfile.gettempdir()
+            if os.path.basename(scratch).startswith("hooklint-run-"):
+                skipped.append(os.path.realpath(scratch))
+            self._skipped = skipped
+        return self._skipped
+
     def lookup(self, app: Any, mapped: bool) -> tuple | None:
         """The outcome stored for ``app`` when every input it recorded is unchanged (stat
         signature equal and not racily new, else the same kind, links and bytes: the entry is then
@@ -279,12 +292,21 @@ class ResultCache:
             renewed.append([path, now, digest])
         return renewed, changed
 
-    def store(self, app: Any, mapped: bool, outcome: tuple, reads: dict[str, str | None], taken: int) -> None:
+    def store(self, app: Any, mapped: bool, outcome: tuple, reads: dict[str, str | None], taken: int,
+              seen: "Observed | None" = None) -> None:  # fmt: skip
         """Keep ``outcome`` of ``app`` with its inputs: ``reads`` (what its loading recorded, with
         the hashes of the bytes read), its own files (read or not: a link left unread is an input
-        too), and for a rendered source the folders holding them. ``taken``: ``time.time_ns()``
-        when its loading began. Nothing is kept when the loading was volatile, when an input is
-        not a regular file or folder (a stream), or changed while it was linted."""
+        too), for a rendered source the folders holding them, and every path its loading asked the
+        file system about (``seen``, :func:`observing`: the folders listed by their stat signature,
+        the files and links looked at, there or not, by theirs, the folders only looked at by their
+        kind, link and real folder, :data:`LOOKED_AT`; the caches' folder and the run's temporary
+        folder left out, as :meth:`store_run` leaves them). ``taken``: ``time.time_ns()`` when its
+        loading began. Nothing is kept when the loading was volatile, when an input is not a
+        regular file or folder (a stream), or changed while it was linted.
+
+        What was looked at is an input because the answer may decide the outcome: attacker trial
+        38, 1, a kustomize component skipped as missing under ``ignoreMissingComponents`` and made
+        by a later change, was answered with the result that left it out."""
         if VOLATILE in reads or outcome[6] is not None:
             return
         entry = self._entry(app, mapped)
@@ -297,6 +319,16 @@ class ResultCache:
                 folder = os.path.dirname(path) or "."
                 paths.setdefault(folder, None)
                 hashed.add(folder)
+        looked: set[str] = set()  # only looked at: a folder by its kind and way (LOOKED_AT)
+        if seen is not None:
+            skipped = self._not_inputs()
+            for path in [*seen.listed, *seen.looked]:
+                place = os.path.abspath(path)
+                if path in paths or any(place == top or place.startswith(top + os.sep) for top in skipped):
+                    continue
+                paths[path] = None
+                if path not in seen.listed:
+                    looked.add(path)
         own = [*app.reported, *app.context, app.manifest_file, app.source_note]
         if app.argocd is not None:
             own.append(app.argocd.manifest)
@@ -305,7 +337,7 @@ class ResultCache:
         for path in own:
             if path and path not in paths:
                 paths[path] = None
-        inputs = []
+        inputs: list[list[Any]] = []
         spelled: set[str] = set()  # one spelling of each (a render names its inputs by absolute path)
         for path in sorted(paths):
             absolute = os.path.abspath(path)
@@ -315,6 +347,9 @@ class ResultCache:
             signature = self._signature(path)
             if signature[0] == "x":
                 return
+            if path in looked and signature[0] == "d":  # a folder passed on the way: its entries are not an input
+                inputs.append([path, signature, LOOKED_AT])
+                continue
             # a path it looked at but did not read (a link out of the repository, a folder a
             # kustomization names, a missing entry) is never opened here: its signature alone
             # stands for it (digest None: any change, or a racily new signature, is a miss)
@@ -390,23 +425,24 @@ class ResultCache:
         if result.errors or VOLATILE in reads:
             return
         digests: dict[str, str | None] = {}
+        passed: set[str] = set()  # folders an application only looked at (a worker's too)
         for inputs in apps:
             if inputs is None:
                 return
             for path, _, digest in inputs:
-                digests.setdefault(path, digest)
+                if digest == LOOKED_AT:
+                    passed.add(path)
+                else:
+                    digests.setdefault(path, digest)
         for path, digest in reads.items():
             if digest is not None or path not in digests:
                 digests[path] = digest
         for path in seen.listed:
             digests.setdefault(path, None)
-        looked = {path for path in seen.looked if path not in digests}
+        looked = {path for path in [*seen.looked, *passed] if path not in digests}
         for path in looked:
             digests[path] = None
-        skipped = [os.path.realpath(os.path.dirname(self.folder))]  # the caches' folder
-        scratch = tempfile.gettempdir()
-        if os.path.basename(scratch).startswith("hooklint-run-"):  # the run's own (hooklint.interrupt.guarded)
-            skipped.append(os.path.realpath(scratch))
+        skipped = self._not_inputs()
         listed = {os.path.abspath(path) for path in seen.listed}
         by_place: dict[str, tuple[str, str | None]] = {}
         for path, digest in digests.items():
@@ -496,28 +532,44 @@ def observing() -> Iterator[Observed]:
     :mod:`pathlib` and :mod:`shutil` call them): what a run's result depends on besides the bytes
     it read. A folder listed stands for its entries (its time changes when one is added, removed or
     renamed), a path looked at and missing for its absence. Paths given as descriptors, bytes or
-    relative to a folder descriptor (the output writer's) are not recorded. The functions are
-    restored after the block."""
+    relative to a folder descriptor (the output writer's) are not recorded. Nested (a run's, then
+    each application's): every block running receives each path, through one wrapper of each
+    function; the functions are restored when the outermost block ends."""
     seen = Observed()
-    originals = {name: getattr(os, name) for name in _OBSERVED}
-
-    def watched(call: Any, into: set[str]) -> Any:
-        def observed(path: Any = ".", *args: Any, **kwargs: Any) -> Any:
-            if isinstance(path, (str, os.PathLike)) and kwargs.get("dir_fd") is None:
-                spelled = os.fspath(path)
-                if isinstance(spelled, str):
-                    into.add(spelled)
-            return call(path, *args, **kwargs)
-
-        return observed
-
-    for name, call in originals.items():
-        setattr(os, name, watched(call, seen.listed if name in ("scandir", "listdir") else seen.looked))
+    outermost = not _observers
+    if outermost:
+        _originals.update({name: getattr(os, name) for name in _OBSERVED})
+        for name, call in _originals.items():
+            setattr(os, name, _watched(call, name in ("scandir", "listdir")))
+    _observers.append(seen)
     try:
         yield seen
     finally:
-        for name, call in originals.items():
-            setattr(os, name, call)
+        _observers.remove(seen)
+        if outermost:
+            for name, call in _originals.items():
+                setattr(os, name, call)
+            _originals.clear()
+
+
+#: The :class:`Observed` of every :func:`observing` block running, outermost first.
+_observers: list[Observed] = []
+#: The functions :func:`observing` wrapped, while a block runs.
+_originals: dict[str, Any] = {}
+
+
+def _watched(call: Any, listing: bool) -> Any:
+    """``call`` (an :mod:`os` function of :data:`_OBSERVED`) telling every :func:`observing` block
+    running the path it is given: into ``listed`` for a listing, else ``looked``."""
+    def observed(path: Any = ".", *args: Any, **kwargs: Any) -> Any:
+        if isinstance(path, (str, os.PathLike)) and kwargs.get("dir_fd") is None:
+            spelled = os.fspath(path)
+            if isinstance(spelled, str):
+                for seen in _observers:
+                    (seen.listed if listing else seen.looked).add(spelled)
+        return call(path, *args, **kwargs)
+
+    return observed
 
 
 def run_cache(config: Config) -> ResultCache | None:

@@ -201,8 +201,8 @@ def test_a_file_changed_after_its_application_was_linted_is_not_kept_in_the_run_
     store = results.ResultCache.store
     job = tree / "app/job.yaml"
 
-    def edit_after(self, app, mapped, outcome, reads, taken):
-        store(self, app, mapped, outcome, reads, taken)
+    def edit_after(self, app, mapped, outcome, reads, taken, seen=None):
+        store(self, app, mapped, outcome, reads, taken, seen)
         _edited_keeping_times(job, "name: migrate", "name: migrat2")
 
     monkeypatch.setattr(results.ResultCache, "store", edit_after)
@@ -982,3 +982,86 @@ def no_cache_findings(paths: list[str]) -> list[str]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("HOOKLINT_CACHE_DIR", "off")
         return lint(paths)[1]
+
+
+def _argo_repo(tree: Path, source: str) -> None:
+    """``repo`` as a clone of https://github.com/acme/repo.git holding ``apps/app.yaml``, an
+    Application of that repository whose ``spec.source`` ends with ``source`` (YAML at its indent)."""
+    write(tree, {".git/config": '[remote "origin"]\n\turl = https://github.com/acme/repo.git\n',
+                 "apps/app.yaml": "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: app, namespace: argocd}\n"
+                                  "spec:\n  project: prod\n  source:\n    repoURL: https://github.com/acme/repo.git\n"
+                                  f"{source}  destination: {{server: https://kubernetes.default.svc, namespace: app}}\n"})  # fmt: skip
+
+
+NETWORK_HOOK = HOOK.replace("      restartPolicy: Never\n", "      restartPolicy: Never\n      hostNetwork: false\n")
+
+
+@needs_kubectl
+def test_a_component_made_after_a_run_that_ignored_it_missing_is_a_miss(tree):
+    """Attacker trial 38, 1: an Application's kustomize ``components`` with
+    ``ignoreMissingComponents`` names a folder that does not exist, and a run keeps the
+    application's result; a later change adds the component (a patch giving the hook the node's
+    network). Argo CD now applies the patch, and the cached run answered with the result without
+    it: exit 0 where the run without a cache finds HL105. What an application's loading looked at,
+    there or not (the component's folder), is an input of its entry."""
+    os.remove(tree / "app/cm.yaml")
+    write(tree, {"app/job.yaml": NETWORK_HOOK, "app/kustomization.yaml": "resources:\n- job.yaml\n"})
+    _argo_repo(tree, "    path: app\n    kustomize: {components: [../comp], ignoreMissingComponents: true}\n")
+    aged(tree)
+    first, _ = lint(["repo"])
+    assert "HL105" not in first
+    write(tree, {"comp/kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\npatches:\n"
+                                            "- target: {kind: Job}\n  patch: |-\n    - op: replace\n"
+                                            "      path: /spec/template/spec/hostNetwork\n      value: true\n"})  # fmt: skip
+    aged(tree)
+    again, found = lint(["repo"])
+    assert again == no_cache_lint(["repo"])
+    assert [f for f in found if f.endswith("HL105")] == ["repo/comp/kustomization.yaml:3:1 HL105"]
+
+
+def test_a_file_read_twice_in_a_run_with_other_bytes_the_second_time_keeps_no_run(tree, monkeypatch):
+    """Attacker trial 38, 2: an Application file edited while a run went on, after discovery read
+    it (its ``directory.exclude`` left the hook out of the map) and before the lint stage read it
+    again; the run was kept with the new bytes' hash and the old map's result, and every later run
+    was answered with it: exit 0 where the run without a cache finds the hook. A run, or an
+    application, that read one file twice and met other bytes the second time is not kept."""
+    from hooklint.sources.repository import facts
+
+    os.remove(tree / "app/cm.yaml")
+    write(tree, {"app/job.yaml": NETWORK_HOOK.replace("hostNetwork: false", "hostNetwork: true")})
+    _argo_repo(tree, "    path: app\n    directory: {exclude: 'job.yaml'}\n")
+    aged(tree)
+    application = tree / "apps/app.yaml"
+    forget = facts.forget_contents
+
+    def edit_after_discovery():
+        forget()
+        _edited_keeping_times(application, "exclude: 'job.yaml'", "exclude: 'non.yaml'")
+
+    monkeypatch.setattr(facts, "forget_contents", edit_after_discovery)
+    first, found = lint(["repo"])
+    monkeypatch.setattr(facts, "forget_contents", forget)
+    assert not [f for f in found if f.endswith("HL105")]  # the map of the bytes discovery read
+    again, found = lint(["repo"])
+    assert again == no_cache_lint(["repo"])
+    assert [f for f in found if f.endswith("HL105")] == ["repo/app/job.yaml:11:20 HL105"]
+
+
+def test_a_file_discovery_parsed_and_removed_before_its_lint_is_an_input_error(tree, monkeypatch):
+    """The lint stage reads a file discovery's scans parsed again before it takes the parse
+    (:func:`facts.take_parsed`): one removed in between is what reading it says, an input error
+    naming it, never the parse of bytes no longer there."""
+    from hooklint.sources.repository import facts
+
+    write(tree, {"app/job.yaml": SCANNED_BINDING + "---\n" + HOOK})
+    aged(tree)
+    forget = facts.forget_contents
+
+    def remove_after_discovery():
+        forget()
+        os.remove(tree / "app/job.yaml")
+
+    monkeypatch.setattr(facts, "forget_contents", remove_after_discovery)
+    result = lint_paths(["repo/app"], Config(), load_catalog())
+    assert [(e.path, e.message) for e in result.errors] == [("repo/app/job.yaml", "no such file or directory")]
+    assert [f.rule_id for f in result.findings] == []
