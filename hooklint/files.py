@@ -571,6 +571,26 @@ def note_input(path: str, digest: str | None = None) -> None:
             _reads[path] = digest
 
 
+#: The (listed, looked) sets of every :func:`hooklint.results.observing` block running, outermost
+#: first: what the result cache's entries hold as the paths a run or an application asked about.
+OBSERVERS: list[tuple[set[str], set[str]]] = []
+
+
+def note_looked(path: str) -> None:
+    """Tell every :func:`hooklint.results.observing` block running that ``path`` was looked at: a
+    run's memo answering a question the file system was asked earlier in the run
+    (:mod:`hooklint.sources.repository.facts`), which the wrapped ``os`` functions do not see."""
+    for _, looked in OBSERVERS:
+        looked.add(path)
+
+
+def note_listed(folder: str) -> None:
+    """Tell every :func:`hooklint.results.observing` block running that ``folder``'s entries were
+    read (:func:`note_looked`, for a listing a memo answers)."""
+    for listed, _ in OBSERVERS:
+        listed.add(folder)
+
+
 #: The key :func:`note_volatile` sets in a :func:`recording` (never a path: a NUL).
 VOLATILE = "\0volatile"
 

@@ -61,7 +61,7 @@ from hooklint import __version__, deadline
 from hooklint.catalog import code_signature
 from hooklint.config import Config
 from hooklint.deadline import RunTimeout
-from hooklint.files import (SIGNATURE_WAY, VOLATILE, cache_dir, changed_at, content_digest, read_entry, stat_signature,
+from hooklint.files import (OBSERVERS, SIGNATURE_WAY, VOLATILE, cache_dir, changed_at, content_digest, read_entry, stat_signature,
                             store_entry, trusted)
 from hooklint.findings import Finding, HookRef, InputError, ObjectRef, RunResult, Span, Suppression
 from hooklint.loader import STDIN, is_stream
@@ -536,24 +536,23 @@ def observing() -> Iterator[Observed]:
     each application's): every block running receives each path, through one wrapper of each
     function; the functions are restored when the outermost block ends."""
     seen = Observed()
-    outermost = not _observers
+    outermost = not OBSERVERS
     if outermost:
         _originals.update({name: getattr(os, name) for name in _OBSERVED})
         for name, call in _originals.items():
             setattr(os, name, _watched(call, name in ("scandir", "listdir")))
-    _observers.append(seen)
+    sets = (seen.listed, seen.looked)
+    OBSERVERS.append(sets)  # hooklint.files.note_looked: what the run's memos answer, too
     try:
         yield seen
     finally:
-        _observers.remove(seen)
+        OBSERVERS.remove(sets)
         if outermost:
             for name, call in _originals.items():
                 setattr(os, name, call)
             _originals.clear()
 
 
-#: The :class:`Observed` of every :func:`observing` block running, outermost first.
-_observers: list[Observed] = []
 #: The functions :func:`observing` wrapped, while a block runs.
 _originals: dict[str, Any] = {}
 
@@ -565,8 +564,8 @@ def _watched(call: Any, listing: bool) -> Any:
         if isinstance(path, (str, os.PathLike)) and kwargs.get("dir_fd") is None:
             spelled = os.fspath(path)
             if isinstance(spelled, str):
-                for seen in _observers:
-                    (seen.listed if listing else seen.looked).add(spelled)
+                for listed, looked in OBSERVERS:
+                    (listed if listing else looked).add(spelled)
         return call(path, *args, **kwargs)
 
     return observed

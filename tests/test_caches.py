@@ -1065,3 +1065,28 @@ def test_a_file_discovery_parsed_and_removed_before_its_lint_is_an_input_error(t
     result = lint_paths(["repo/app"], Config(), load_catalog())
     assert [(e.path, e.message) for e in result.errors] == [("repo/app/job.yaml", "no such file or directory")]
     assert [f.rule_id for f in result.findings] == []
+
+
+def test_what_the_runs_memos_answer_is_observed_as_what_the_file_system_answers(tmp_path, monkeypatch):
+    """An application's loading asks questions discovery asked first, and the run's memos answer
+    them (:mod:`hooklint.sources.repository.facts`) without a call the wrapped ``os`` functions see:
+    each answer is told to every :func:`observing` block running, so what an application looked at
+    is an input of its entry however it was answered."""
+    from hooklint.results import observing
+    from hooklint.sources.repository import facts
+
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, {"app/job.yaml": HOOK})
+    facts.reset()
+    asked = ["app/job.yaml", "app/gone.yaml", "app"]
+    for path in asked:  # discovery, before any block runs
+        facts.is_file(path), facts.lstat(path) if os.path.exists(path) else None, facts.realpath(path)
+    facts.entry_names("app")
+    with observing() as outer, observing() as seen:
+        assert [facts.is_file(p) for p in asked] == [True, False, False]
+        assert facts.is_dir("app") and facts.lstat("app/job.yaml") and facts.realpath("app/gone.yaml")
+        assert facts.walked_link("app/job.yaml") is None and not facts.walked_regular("app/job.yaml")
+        assert facts.entry_names("app") == ("job.yaml",) and facts.folder_type(str(tmp_path / "app")) is None
+    assert seen.looked == outer.looked == {"app/job.yaml", "app/gone.yaml", "app"}
+    assert seen.listed == outer.listed == {"app", str(tmp_path / "app")}
+    facts.reset()

@@ -100,17 +100,22 @@ def note_walked(path: str, is_link: bool) -> None:
 def walked_regular(path: str) -> bool:
     """Whether the walk of this run listed ``path`` as an entry that is not a symbolic link (so it
     exists, and its real path is its folder's real path joined with its name)."""
+    files.note_looked(path)
     return _links.get(os.path.normpath(path)) is False
 
 
 def walked_link(path: str) -> bool | None:
     """True/False when the walk listed ``path`` (a link or not), None when it did not."""
+    files.note_looked(path)
     return _links.get(os.path.normpath(path))
 
 
 def _asked_once(memo: dict[str, "os.stat_result | OSError"], ask: Any, path: str) -> os.stat_result:
     """``ask(path)`` (``os.stat`` or ``os.lstat``) the first time in the run, its answer kept in
-    ``memo``; raises the OSError it raised (FileNotFoundError for a name holding a NUL)."""
+    ``memo``; raises the OSError it raised (FileNotFoundError for a name holding a NUL). The path
+    is told to the result cache's observers (:func:`hooklint.files.note_looked`) however answered:
+    what an application's loading asked is an input of its entry even when discovery asked first."""
+    files.note_looked(path)
     found = memo.get(path)
     if found is None:
         try:
@@ -189,6 +194,7 @@ def entry_names(folder: str) -> tuple[str, ...] | None:
     cannot be listed. What Go's ``filepath.Walk`` calls a file (it looks at each entry with ``lstat``): the
     entries Argo CD's source-type discovery looks at (:func:`hooklint.sources.repository.tree.source_type`)."""
     key = absolute(folder)
+    files.note_listed(folder)
     if key in _names:
         return _names[key]
     found: tuple[str, ...] | None
@@ -238,7 +244,9 @@ def note_listing(folder: str, dirs: list[str], files: list[str], links: dict[str
 
 
 def folder_type(folder: str) -> tuple[str, str | None] | None:
-    """What :func:`note_folder_type` recorded for the absolute ``folder`` in this run, or None."""
+    """What :func:`note_folder_type` recorded for the absolute ``folder`` in this run, or None (its
+    entries' names: a listing, told to the result cache's observers)."""
+    files.note_listed(folder)
     return _types.get(folder)
 
 
@@ -269,7 +277,8 @@ def realpath(path: str) -> str:
     with ``..``, ``.`` or doubled separators are resolved by ``os.path.realpath`` itself (``..``
     after a link is physical, not lexical). A name holding a NUL, which no file can have, is its
     normalised self (``os.path.realpath`` raises ValueError: a repository's entry must not stop
-    the run)."""
+    the run). The path is told to the result cache's observers (:func:`hooklint.files.note_looked`)."""
+    files.note_looked(path)
     key = path if os.path.isabs(path) else os.path.join(os.getcwd(), path)
     found = _reals.get(key)
     if found is not None:
