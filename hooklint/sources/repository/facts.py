@@ -37,11 +37,11 @@ KEPT_CONTENT = 1 << 20
 _read: dict[tuple[str, int], LoadedFile] = {}
 #: path -> (the bytes read_regular kept, what :func:`parsed_regular` parsed of them), until forget_contents
 _parsed: dict[str, tuple[bytes, LoadedFile]] = {}
-#: path -> (the max_size it was read with, its size, what :func:`read_parsed` or
-#: :func:`parsed_regular` parsed of it, the hex SHA-256 of the bytes parsed): a file discovery's
-#: scans parsed whole (an Application's, a RoleBinding's), kept past forget_contents for the lint
-#: stage to take once (:func:`take_parsed`) instead of parsing it again
-_handed: dict[str, tuple[int, int, LoadedFile, str]] = {}
+#: path -> (what :func:`read_parsed` or :func:`parsed_regular` parsed of it, the hex SHA-256 of the
+#: bytes parsed): a file discovery's scans parsed whole (an Application's, a RoleBinding's), kept
+#: past forget_contents for the lint stage to take once (:func:`take_parsed`) instead of parsing it
+#: again
+_handed: dict[str, tuple[LoadedFile, str]] = {}
 #: absolute path -> its os.path.abspath (its normpath), for :func:`absolute`
 _absolute: dict[str, str] = {}
 #: path -> its os.lstat result, or the OSError that lstat raised
@@ -362,7 +362,7 @@ def read_parsed(path: str, max_size: int, size: int) -> LoadedFile:
         if size <= KEPT_CONTENT:
             _read[key] = found
             if digest is not None:
-                _handed[path] = (max_size, size, found, digest)
+                _handed[path] = (found, digest)
     return found
 
 
@@ -386,28 +386,28 @@ def _digest(data: bytes) -> str:
 
 def take_parsed(path: str, max_size: int) -> LoadedFile:
     """:func:`hooklint.loader.read_file` of ``path`` (``max_size``): what discovery's scans parsed
-    of it (:func:`read_parsed`, :func:`parsed_regular`) when the file still holds the bytes parsed
-    (a regular file of at most both limits, read with no error), handed over once and forgotten
-    (the lint stage adds its issues to what it takes, so a second reader of the same file parses
-    it again); otherwise the file read and parsed now. Discovery parses every Application file
-    that names a repoURL and every file its repository scans read (RoleBindings, CRDs, hostPath
-    volumes); linting parsed each a second time (476 of 2,654 parses of the bench's 2,000-file
-    tree).
+    of it (:func:`read_parsed`, :func:`parsed_regular`) when the file, read again now (the lint
+    stage's limit), holds the bytes parsed, handed over once and forgotten (the lint stage adds its
+    issues to what it takes, so a second reader of the same file parses it again); otherwise what
+    reading it now gives, parsed or an input error. Discovery parses every Application file that
+    names a repoURL and every file its repository scans read (RoleBindings, CRDs, hostPath
+    volumes); linting parsed each a second time (the bench's 2,001-file tree: 2,654 parses when
+    only the Applications' were handed over, 2,548 with the scans' too). stdin and streams
+    (``/dev/``, ``/proc/``) are never handed over.
 
     The file is read again either way, so the application's result-cache entry holds the hash of
     the bytes it linted (:func:`hooklint.files.recording`): a file edited after discovery read it,
     its modification time set back, was linted as discovery read it and kept with its new stat
     signature, and every later run was answered with the old bytes' result."""
     handed = _handed.pop(path, None)
-    if handed is not None:
-        limit, size, found, digest = handed
-        if found.error is None and size <= max_size and size <= limit:
-            try:
-                data = read_bytes(path, max_size)
-            except (OSError, ValueError):  # NotRegularFile and FileTooLarge too: read_file words it
-                return loader.read_file(path, max_size)
-            return found if _digest(data) == digest else parse_bytes(path, data)
-    return loader.read_file(path, max_size)  # the lint stage's own reader, not discovery's (read_parsed)
+    if handed is None or path == loader.STDIN or loader.is_stream(path):
+        return loader.read_file(path, max_size)
+    found, digest = handed
+    try:
+        data = read_bytes(path, max_size)
+    except (OSError, ValueError):  # NotRegularFile and FileTooLarge too: read_file words it
+        return loader.read_file(path, max_size)
+    return found if _digest(data) == digest else parse_bytes(path, data)
 
 
 def parsed_regular(path: str, data: bytes) -> LoadedFile:
@@ -423,7 +423,7 @@ def parsed_regular(path: str, data: bytes) -> LoadedFile:
     if len(data) <= KEPT_CONTENT:
         _parsed[path] = (data, found)
         if found is not read:  # the whole file: read_regular reads nothing larger than its limit
-            _handed.setdefault(path, (len(data), len(data), found, _digest(data)))
+            _handed.setdefault(path, (found, _digest(data)))
     return found
 
 
