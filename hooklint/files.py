@@ -79,7 +79,11 @@ def read_bytes(path: str, max_size: int, streams: bool = False) -> bytes:
     a point where a run stops on time, renderer or not)."""
     deadline.check()
     flags = os.O_RDONLY | getattr(os, "O_BINARY", 0) | (0 if streams else getattr(os, "O_NONBLOCK", 0))
-    fd = os.open(path, flags)
+    try:
+        fd = os.open(path, flags)
+    except (OSError, ValueError):
+        _unread(path)
+        raise
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
@@ -102,8 +106,22 @@ def read_bytes(path: str, max_size: int, streams: bool = False) -> bytes:
         if _reads is not None and stat.S_ISREG(info.st_mode):
             _record(_reads, path, hashlib.sha256(data).hexdigest())
         return data
+    except OSError:  # NotRegularFile, FileTooLarge: what is there decides, as a missing file does
+        _unread(path)
+        raise
     finally:
         os.close(fd)
+
+
+def _unread(path: str) -> None:
+    """``path``, which :func:`read_bytes` could not read (missing, a folder, too large), as a path
+    looked at: an input of the :func:`recording` running (by its stat signature) and told to the
+    result cache's observers (:func:`note_looked`). A file that appears later changes what reading
+    it gives (attacker trial 39, 1: a ``.git/packed-refs`` written after a cached run named a tag
+    the run had read as a branch, and the next run was answered with the old result)."""
+    note_looked(path)
+    if _reads is not None and path not in _reads:
+        _reads[path] = None
 
 
 def read_text(path: str, max_size: int) -> str:

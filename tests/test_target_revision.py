@@ -11,7 +11,10 @@ ApplicationSet git generator's ``revision`` (HL022 at the generator).
 from __future__ import annotations
 
 import json
+import os
+import time
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -27,6 +30,7 @@ runner = CliRunner()
 needs_helm = pytest.mark.skipif(find_helm() is None, reason="no Helm: neither a helm binary nor helm-python-sdk")
 
 URL = "https://github.com/acme/deploy.git"
+ROOT = Path(__file__).resolve().parents[1]
 
 CONFIG_MAP = """\
 apiVersion: v1
@@ -408,3 +412,37 @@ spec:
     code, found = lint(".")
     assert (code, [f[:4] for f in found]) == (1, [("HL009", "apps/app.yaml", 17, 1)])
     assert f"spec.source.targetRevision '{a}' is a commit, not the checked-out commit ({b[:12]})" in found[0][4]
+
+
+def test_a_tag_packed_after_a_cached_run_is_hl009_in_the_next(attack, tmp_path, monkeypatch):
+    """Attacker trial 39, 1: ``targetRevision: release`` named no ref (a branch, read from the
+    working tree) and a cached run kept the clean result; then ``release`` was written into
+    ``.git/packed-refs`` (``git fetch --tags``, ``git pack-refs``, a fresh clone), a tag of the
+    commit holding the privileged hook. The run without a cache says HL009; the cached run
+    answered exit 0: ``packed-refs`` was missing at the first run, and a file hooklint tried to
+    read and found missing was no input of the run. Every path read, there or not, is one."""
+    repo, a, b = attack
+    (repo / "apps/app.yaml").write_text(application("release"))
+    b = commit(repo, "C")
+    assert not (repo / ".git/packed-refs").exists()
+
+    def aged() -> None:
+        then = time.time() - 60
+        for folder, dirs, names in os.walk(repo):
+            for name in names + dirs:
+                os.utime(os.path.join(folder, name), (then, then), follow_symlinks=False)
+        os.utime(repo, (then, then))
+
+    def cached() -> tuple[int, list]:  # a process of its own, as CI starts one per run
+        done = subprocess.run([sys.executable, "-m", "hooklint", "lint", "--format", "json", "."], capture_output=True,
+                              text=True, cwd=repo, env={**os.environ, "PYTHONPATH": str(ROOT),
+                                                            "HOOKLINT_CACHE_DIR": str(tmp_path / "cache")})  # fmt: skip
+        return done.returncode, [(f["rule_id"], f["path"], f["line"], f["column"], f["message"])
+                                 for f in json.loads(done.stdout)["findings"]]  # fmt: skip
+
+    aged()
+    assert cached() == (0, [])
+    (repo / ".git/packed-refs").write_text(f"# pack-refs with: peeled fully-peeled sorted\n{a} refs/tags/release\n")
+    expected = (1, [("HL009", "apps/app.yaml", 11, 5, pinned_message("release", "a tag", b))])
+    assert lint(".") == expected
+    assert cached() == expected
