@@ -141,6 +141,12 @@ class LoadedFile:
     #: hooklint cannot read may be one Argo CD reads as an object (:data:`_OBJECT_SIGNS`), so the
     #: file is never passed over as unrelated YAML (:mod:`hooklint.sources.render.directory`).
     may_hold_object: bool = True
+    #: The text holds a byte order mark past its start (U+FEFF; :func:`decode_manifest` removes the
+    #: one at the start): libyaml reads it as the start of a document, Kubernetes' reader as a
+    #: character of a key (its ``YAMLReader`` keeps a leading ``---`` line in the first document),
+    #: so the two may split and read the file's documents otherwise and the file is never passed
+    #: over as unrelated YAML (attacker trial 40, 4).
+    bom_inside: bool = False
     #: Set by :mod:`hooklint.sources.render.directory` on a file Argo CD may pass over as unrelated
     #: YAML while hooklint, unable to tell, reports its unreadable first document (HL001 says so).
     maybe_unrelated: bool = False
@@ -418,6 +424,7 @@ class _FileParser:
         is_json = self.path.lower().endswith(".json")
         self.loaded.looks_like_manifest = is_json or all(marker in written for marker in _MANIFEST_MARKERS)
         self.loaded.may_hold_object = is_json or any(sign in written for sign in _OBJECT_SIGNS)
+        self.loaded.bom_inside = "\ufeff" in written
         return self.loaded
 
     def run(self) -> LoadedFile:

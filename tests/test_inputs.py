@@ -309,6 +309,13 @@ def test_jsonnet_files_of_a_folder_no_application_names_are_hl009(tmp_path, monk
     ("kind: ConfigMap\napiVersion: v1\n---\nsettings: {a: 1}\n", False, ["HL003", "HL003"]),
     # nothing fails: an empty or comment-only file is read and holds nothing
     ("# nothing yet\n", False, []),
+    # a byte order mark past the start (attacker trial 40, 4): after a leading --- line Kubernetes'
+    # reader keeps it in the first key ("\ufeffx") and decodes one document, the privileged Job
+    # (kubectl label --local -f), where libyaml reads a first document without a kind; the file has
+    # no "metadata:" (written "metadata :"). Reported, never passed over
+    ("---\n\ufeffx: 1\napiVersion: batch/v1\nkind: Job\nmetadata :\n  name: pwn\n  annotations:\n"
+     "    argocd.argoproj.io/hook: PreSync\nspec:\n  template:\n    spec:\n      hostPID: true\n"
+     "      restartPolicy: Never\n      containers: [{name: c, image: alpine}]\n", False, ["HL003", "HL001"]),
 ])  # fmt: skip
 def test_unrelated_yaml_is_decided_by_the_first_document_argo_cd_cannot_decode(tmp_path, monkeypatch, text, skipped, rules):
     monkeypatch.chdir(tmp_path)

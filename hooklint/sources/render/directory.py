@@ -126,7 +126,12 @@ def _surely_unrelated(loaded: LoadedFile) -> bool:
     """Whether Argo CD surely fails on the first document of ``loaded`` that stops it as hooklint
     does (see the module docstring): one hooklint read as no object, or a syntax error in a text
     with no sign of a ``kind`` key. A document hooklint stopped reading at its own limits
-    (TOO_COMPLEX: aliases, nodes) is one Go may well read."""
+    (TOO_COMPLEX: aliases, nodes) is one Go may well read, and so is a file holding a byte order
+    mark past its start (``LoadedFile.bom_inside``: Kubernetes' reader may read its documents
+    otherwise; attacker trial 40, 4: a BOM after a leading ``---`` line, one document to Go, where
+    hooklint read a first document without a ``kind`` and passed over a privileged hook)."""
+    if loaded.bom_inside:
+        return False
     first = _first_failure(loaded)
     if first is None or first[0] == "decoded":
         return True
