@@ -139,6 +139,12 @@ def test_the_api_version_pick_stays_a_note(tmp_path, monkeypatch):
     ("{{ has \"a/v1\" .Capabilities.APIVersions }}", (1, 15, "other than .Has")),
     ('{{ get . (lower "CAPABILITIES") }}', (1, 4, "get")),
     ('{{ dig "a" (print "Capa" "bilities") "" $ }}', (1, 4, "dig")),
+    # a name written with Go's escapes (attacker trial 40, 1): text/template reads "\x43" as "C"
+    ('{{ $c := index $ "\\x43apabilities" | toJson | fromJson }}', (1, 18, "written with escapes")),
+    ('{{ index . "\\103apabilities" "HelmVersion" }}', (1, 12, "written with escapes")),
+    ('{{ tpl "{{ .\\u0043apabilities.HelmVersion }}" . }}', (1, 8, "written with escapes")),
+    ('{{ index $c "H\\x65lmVersion" "git_commit" }}', (1, 13, "written with escapes")),
+    ('{{ printf "\\x41\\x42" }}{{ index . "\\x6eame" }}', None),
     # kube-prometheus-stack's kubeVersionDefaultValue: a number is a key written in the chart
     ("{{- $values := index . 0 -}}{{- $old := index . 2 -}}", None),
     # a named template nothing calls never runs (bitnami's common.capabilities.supportsHelmVersion)

@@ -117,6 +117,24 @@ def test_a_hook_gated_on_a_namespace_other_than_default(tmp_path: Path, monkeypa
 
 
 @needs_helm
+def test_a_release_read_by_a_name_written_with_escapes_decides_too(tmp_path: Path, monkeypatch) -> None:
+    """Attacker trial 40, 2: ``index $ "R\\x65lease" "N\\x61mespace"`` is ``.Release.Namespace`` to Go's
+    template engine; the scan looked for the bytes ``Release`` first, found none, and rendered the
+    chart once, in namespace default, where the hook is not."""
+    _chart(tmp_path, {"templates/debug.yaml": '{{ if ne (index $ "R\\x65lease" "N\\x61mespace") "default" }}\n'
+                      + HOOK.format(name="debug3") + "{{- end }}\n"})
+    code, lines = _lint(tmp_path, monkeypatch)
+    assert lines == [
+        "deploy/templates/debug.yaml:1:1: warning HL009 source-not-rendered: the `if` condition here depends on "
+        "`Release`, the release's name or namespace, which the Application that deploys the chart decides, and no "
+        "Application of the repository deploys deploy/: hooklint rendered it as release deploy in namespace default, "
+        "and as default in hooklint-other-namespace, which also renders Job/debug3. " + TAIL,
+        _hostpid("deploy/templates/debug.yaml", "debug3", 16),
+    ]
+    assert code == 1
+
+
+@needs_helm
 def test_the_second_rendering_takes_the_name_the_chart_compares_with(tmp_path: Path, monkeypatch) -> None:
     _chart(tmp_path, {"templates/debug.yaml": '{{- if or (eq .Release.Namespace "prod") (eq .Release.Name "x") }}\n'
                       + HOOK.format(name="debug") + "{{- end }}\n"})

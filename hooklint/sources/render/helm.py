@@ -77,7 +77,8 @@ from hooklint.sources.repository.kustomize_spec import ambiguous_key, canonical
 from hooklint.sources.render._helm_child import FAULT
 from hooklint.sources.render.cache import cached, input_key, remembered_answer
 from hooklint.sources.repository.withheld import GIT_REASON, Withheld
-from hooklint.sources.render.hermetic import cause, git_reads, nonhermetic_decisions, release_decisions, template_texts
+from hooklint.sources.render.hermetic import (SPELLING_ESCAPE, cause, git_reads, go_unquote, nonhermetic_decisions,
+                                                release_decisions, template_texts)
 from hooklint.sources.repository.charts import MAX_ARCHIVE_BYTES, MAX_ARCHIVE_DEPTH, MAX_ARCHIVE_MEMBERS
 from hooklint.sources.render import strvals
 from hooklint.sources.render.redact import tagging_inputs
@@ -1897,6 +1898,11 @@ def capability_scan(paths: list[str], max_file_size: int = DEFAULT_MAX_FILE_SIZE
             why = _opaque_in(action, halves=template) if script else None
             if why is not None:
                 found_opaque.append((inside, place(at + why[0], why[1])))
+            for offset, text in _spelled_strings(action):
+                if _CAPABILITIES.search(text) or _FIELDS.search(text):
+                    found_opaque.append((inside, place(at + offset, "reads .Capabilities by a name written with escapes "
+                                                       "(a string such as \"\\x43apabilities\"), whose fields "
+                                                       "hooklint cannot follow")))  # fmt: skip
             if first is None:
                 for found in _FIELDS.finditer(action):
                     if found.group(1) in (b"APIVersions", b"KubeVersion"):
@@ -1915,6 +1921,19 @@ _BLOCK_HEAD = re.compile(rb'\s*-?\s*(if|range|with|block|define|end)\b\s*(?:"([^
 #: (``include (print $.Template.BasePath "/configmap.yaml")``, the checksum idiom).
 _ACTION_COMMENT = re.compile(rb"/\*.*?\*/", re.DOTALL)
 _CALL = re.compile(rb'(?<![\w.$])(?:include|template)\s+(?:"([^"]*)"|(?!\(\s*printf?\s[^)]*\.Template\.BasePath)\S)')
+
+
+#: A Go interpreted string literal in an action.
+_GO_STRING = re.compile(rb'"(?:\\.|[^"\\])*"')
+
+
+def _spelled_strings(action: bytes) -> list[tuple[int, bytes]]:
+    """``(offset in action, text)`` of each interpreted string literal of ``action`` (one template
+    action's text) that holds an escape that may spell a letter (:data:`SPELLING_ESCAPE`), its text
+    as Go reads it (:func:`~hooklint.sources.render.hermetic.go_unquote`): ``index $ "\\x43apabilities"``
+    names ``.Capabilities`` without writing the word (attacker trial 40, 1)."""
+    return [(found.start(), go_unquote(found.group()[1:-1].decode("utf-8", "surrogateescape")).encode("utf-8", "replace"))
+            for found in _GO_STRING.finditer(action) if SPELLING_ESCAPE.search(found.group())]
 
 
 def _opaque_in(action: bytes, halves: bool = True) -> tuple[int, str] | None:
