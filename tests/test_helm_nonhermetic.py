@@ -80,6 +80,9 @@ def _decided(construct: str, function: str, cause: str) -> str:
     ('{{- if getHostByName "kubernetes.default.svc.cluster.local" }}', "getHostByName",
      "a DNS lookup, made from the network Helm renders on"),
     ("{{- with $n := randInt 0 1 }}", "randInt", "a random value drawn at each rendering"),
+    # template text in a string that tpl runs (attacker trial 40, 3): its functions decide too
+    ('{{- if ge (atoi (tpl "{{ now | date \\"20060102\\" }}" .)) 20991207 }}', "now", "the time Helm renders at"),
+    ('{{- if eq (tpl "{{ randInt 0 2 }}" .) "1" }}', "randInt", "a random value drawn at each rendering"),
 ])  # fmt: skip
 def test_a_hook_gated_on_time_dns_or_chance_is_hl009_at_the_gate(tmp_path, monkeypatch, gate, function, cause):
     """Before: ``0 errors, 0 warnings, 0 notes``, exit 0: the hook was not rendered today, nothing said so."""
@@ -165,6 +168,15 @@ def test_decisions_unit(tmp_path):
     found = nonhermetic_decisions([(str(helpers), "_h.tpl"), (str(uses), "u.yaml")], NONHERMETIC_FUNCTIONS, 1 << 20)
     assert [(d.path, d.line, d.column, d.function, d.construct) for d in found] == [
         (str(uses), 3, 7, 'randAlpha (through include "b")', "the value of kind")]
+
+
+def test_template_text_in_a_string_is_read_as_tpl_reads_it(tmp_path):
+    """A string holding template text, four strings deep at most, adds the tokens of its actions to
+    the action holding it; a string naming a function without an action decides nothing."""
+    uses = tmp_path / "u.yaml"
+    uses.write_text('{{ if eq (tpl "{{ tpl \\"{{ now }}\\" . }}" .) "x" }}{{ end }}\n{{ if eq "now" "x" }}{{ end }}\n')
+    found = nonhermetic_decisions([(str(uses), "u.yaml")], NONHERMETIC_FUNCTIONS, 1 << 20)
+    assert [(d.line, d.column, d.function, d.construct) for d in found] == [(1, 1, "now", "the `if` condition")]
 
 
 @needs_helm

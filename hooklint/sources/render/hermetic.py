@@ -121,9 +121,13 @@ class _Action:
     prefix: str  # the text of the line before the ``{{``
 
 
-def _actions(data: bytes) -> Iterator[_Action]:
+def _actions(data: bytes, depth: int = 0) -> Iterator[_Action]:
     """Every ``{{ ... }}`` action of template text ``data``, tokenized (comments and trim markers
-    left out), with its offset and the text before it on its line."""
+    left out), with its offset and the text before it on its line. A string of an action that
+    holds template text (``tpl "{{ now | date \"20060102\" }}" .``) is followed by the tokens of
+    the actions in it, in parentheses: ``tpl`` runs them, and their functions and fields decide
+    as the action's own do (attacker trial 40, 3: the clock read inside such a string gated a
+    privileged hook, unseen); strings in those, :data:`MAX_TEMPLATE_DEPTH` deep."""
     start = data.find(b"{{")
     while start >= 0:
         position, end = start + 2, len(data)
@@ -138,9 +142,28 @@ def _actions(data: bytes) -> Iterator[_Action]:
         text = text[1:] if text.startswith("-") else text
         text = text[:-1] if text.endswith("-") else text
         tokens = [t for t in _TOKEN.findall(text) if not t.startswith("/*")]
+        if depth < MAX_TEMPLATE_DEPTH and "{{" in text:
+            tokens = _with_template_text(tokens, depth)
         line_start = data.rfind(b"\n", 0, start) + 1
         yield _Action(start, tokens, data[line_start:start].decode("utf-8", "replace"))
         start = data.find(b"{{", end)
+
+
+#: How deep :func:`_actions` reads template text held in strings of template text.
+MAX_TEMPLATE_DEPTH = 4
+
+
+def _with_template_text(tokens: list[str], depth: int) -> list[str]:
+    """``tokens`` with each string literal that holds template text followed by the tokens of its
+    actions, each action in parentheses (:func:`_actions`)."""
+    out: list[str] = []
+    for token in tokens:
+        out.append(token)
+        value = _literal(token)
+        if value is not None and "{{" in value:
+            for inner in _actions(value.encode("utf-8", "surrogateescape"), depth + 1):
+                out += ["(", *inner.tokens, ")"]
+    return out
 
 
 def _literal(token: str) -> str | None:
