@@ -82,7 +82,7 @@ def _decided(construct: str, function: str, cause: str) -> str:
     ("{{- with $n := randInt 0 1 }}", "randInt", "a random value drawn at each rendering"),
     # template text in a string that tpl runs (attacker trial 40, 3): its functions decide too
     ('{{- if ge (atoi (tpl "{{ now | date \\"20060102\\" }}" .)) 20991207 }}', "now", "the time Helm renders at"),
-    ('{{- if eq (tpl "{{ randInt 0 2 }}" .) "1" }}', "randInt", "a random value drawn at each rendering"),
+    ('{{- if eq (tpl "{{ randInt 0 1 }}" .) "1" }}', "randInt", "a random value drawn at each rendering"),
 ])  # fmt: skip
 def test_a_hook_gated_on_time_dns_or_chance_is_hl009_at_the_gate(tmp_path, monkeypatch, gate, function, cause):
     """Before: ``0 errors, 0 warnings, 0 notes``, exit 0: the hook was not rendered today, nothing said so."""
