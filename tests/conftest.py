@@ -110,6 +110,22 @@ REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus" / "public"
 
 
+@pytest.fixture
+def parsed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The path of every file the loader parses while the test runs (``_FileParser.run``), in order."""
+    from hooklint import loader
+
+    found: list[str] = []
+    real = loader._FileParser.run
+
+    def counted(self: Any) -> Any:
+        found.append(self.path)
+        return real(self)
+
+    monkeypatch.setattr(loader._FileParser, "run", counted)
+    return found
+
+
 @pytest.fixture(scope="session")
 def session_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A render cache shared by the session-scoped fixtures below (never the user's own): a

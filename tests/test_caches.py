@@ -903,6 +903,21 @@ def test_an_application_with_secrets_is_linted_again_but_its_run_is_kept_whole(t
     assert sorted(work["loaded"]) == ["repo/app", "repo/creds"]  # creds/ again: its values are never kept
 
 
+def after_discovery(monkeypatch: pytest.MonkeyPatch, change) -> None:
+    """``change()`` once, in the next run, when discovery is done with the files' bytes
+    (:func:`facts.forget_contents`) and before the lint stage reads them again."""
+    from hooklint.sources.repository import facts
+
+    forget = facts.forget_contents
+
+    def then() -> None:
+        forget()
+        monkeypatch.setattr(facts, "forget_contents", forget)
+        change()
+
+    monkeypatch.setattr(facts, "forget_contents", then)
+
+
 SCANNED_APPLICATION = """apiVersion: argoproj.io/v1alpha1
 kind: Application
 metadata:
@@ -930,48 +945,29 @@ def test_a_file_changed_after_discovery_parsed_it_is_not_kept_with_its_old_resul
     application's entry with its new signature: every later run was answered with the old bytes'
     result. The lint stage reads the file again and takes the parse only when the bytes are the
     same; an application's entry holds the hash of the bytes it linted."""
-    from hooklint.sources.repository import facts
-
     job = tree / "app/job.yaml"
     job.write_text(scanned + "---\n" + HOOK)
     aged(tree)
-    forget = facts.forget_contents
-
-    def edit_after_discovery():
-        forget()
-        _edited_keeping_times(job, "name: migrate\n  annotations", "name: migrat2\n  annotations")
-
-    monkeypatch.setattr(facts, "forget_contents", edit_after_discovery)
+    after_discovery(monkeypatch, lambda: _edited_keeping_times(job, "name: migrate\n  annotations",
+                                                               "name: migrat2\n  annotations"))
     first, _ = lint(["repo/app"])
-    monkeypatch.setattr(facts, "forget_contents", forget)
     assert '"name": "migrat2"' in first  # what the lint stage read
     again, _ = lint(["repo/app"])
     assert again == no_cache_lint(["repo/app"]) == first
 
 
 @pytest.mark.parametrize("layout", ["directory", pytest.param("kustomize", marks=needs_kubectl)])
-def test_a_file_discoverys_binding_scan_parsed_is_parsed_once_in_a_run(tree, monkeypatch, layout):
+def test_a_file_discoverys_binding_scan_parsed_is_parsed_once_in_a_run(tree, parsed, layout):
     """The repository's RoleBindings are read by discovery (HL104's bindings elsewhere), which
     hands each parse to the lint stage: a plain file's lint (:func:`facts.take_parsed`) and the
     placement of a kustomization's objects in the files they came from take it rather than parsing
     the file again. One parse of the file in a run, two before; the findings are the same."""
-    from hooklint import loader
-
     write(tree, {"app/job.yaml": SCANNED_BINDING + "---\n" + HOOK})
     if layout == "kustomize":
         write(tree, {"app/kustomization.yaml": "resources:\n- job.yaml\n"})
     aged(tree)
-    parsed: list[str] = []
-    real = loader._FileParser.run
-
-    def counted(self):
-        parsed.append(self.path)
-        return real(self)
-
-    monkeypatch.setattr(loader._FileParser, "run", counted)
     _, found = lint(["repo/app"])
     assert [p for p in parsed if p.endswith("job.yaml")] == [os.path.normpath("repo/app/job.yaml")], parsed
-    monkeypatch.setattr(loader._FileParser, "run", real)
     assert found == ["repo/app/job.yaml:16:1 HL201", "repo/app/job.yaml:16:1 HL202", "repo/app/job.yaml:18:5 HL103",
                      "repo/app/job.yaml:18:5 HL104"]  # fmt: skip
     assert lint(["repo/app"], Config())[1] == found == no_cache_findings(["repo/app"])
@@ -1025,22 +1021,14 @@ def test_a_file_read_twice_in_a_run_with_other_bytes_the_second_time_keeps_no_ru
     again; the run was kept with the new bytes' hash and the old map's result, and every later run
     was answered with it: exit 0 where the run without a cache finds the hook. A run, or an
     application, that read one file twice and met other bytes the second time is not kept."""
-    from hooklint.sources.repository import facts
 
     os.remove(tree / "app/cm.yaml")
     write(tree, {"app/job.yaml": NETWORK_HOOK.replace("hostNetwork: false", "hostNetwork: true")})
     _argo_repo(tree, "    path: app\n    directory: {exclude: 'job.yaml'}\n")
     aged(tree)
-    application = tree / "apps/app.yaml"
-    forget = facts.forget_contents
-
-    def edit_after_discovery():
-        forget()
-        _edited_keeping_times(application, "exclude: 'job.yaml'", "exclude: 'non.yaml'")
-
-    monkeypatch.setattr(facts, "forget_contents", edit_after_discovery)
+    after_discovery(monkeypatch, lambda: _edited_keeping_times(tree / "apps/app.yaml", "exclude: 'job.yaml'",
+                                                               "exclude: 'non.yaml'"))
     first, found = lint(["repo"])
-    monkeypatch.setattr(facts, "forget_contents", forget)
     assert not [f for f in found if f.endswith("HL105")]  # the map of the bytes discovery read
     again, found = lint(["repo"])
     assert again == no_cache_lint(["repo"])
@@ -1051,17 +1039,10 @@ def test_a_file_discovery_parsed_and_removed_before_its_lint_is_an_input_error(t
     """The lint stage reads a file discovery's scans parsed again before it takes the parse
     (:func:`facts.take_parsed`): one removed in between is what reading it says, an input error
     naming it, never the parse of bytes no longer there."""
-    from hooklint.sources.repository import facts
 
     write(tree, {"app/job.yaml": SCANNED_BINDING + "---\n" + HOOK})
     aged(tree)
-    forget = facts.forget_contents
-
-    def remove_after_discovery():
-        forget()
-        os.remove(tree / "app/job.yaml")
-
-    monkeypatch.setattr(facts, "forget_contents", remove_after_discovery)
+    after_discovery(monkeypatch, lambda: os.remove(tree / "app/job.yaml"))
     result = lint_paths(["repo/app"], Config(), load_catalog())
     assert [(e.path, e.message) for e in result.errors] == [("repo/app/job.yaml", "no such file or directory")]
     assert [f.rule_id for f in result.findings] == []

@@ -95,21 +95,12 @@ def test_a_chart_of_a_chart_repository_is_named_and_fails_the_run(repo):
             "rendered)\n  rendered: none: this is not the plan Argo CD syncs:\n") in text
 
 
-def test_the_file_of_an_application_from_elsewhere_is_parsed_once(repo, monkeypatch):
+def test_the_file_of_an_application_from_elsewhere_is_parsed_once(repo, parsed):
     """An Application whose source is fetched from elsewhere is read for the map (discovery: its
     sources and the foreign-URL note share one parse), which hands that parse to the lint of its
     folder (facts.take_parsed), and its HL009 is placed in that file without parsing it again (its
     documents are its folder's): one parse of the file in a run, four before. The finding is the same."""
-    from hooklint import loader
-
     write(repo, {".git/config": ORIGIN, "apps/cm.yaml": CHART_REPO})
-    parsed: list[str] = []
-    real = loader._FileParser.run
-
-    def counted(self):
-        parsed.append(self.path)
-        return real(self)
-    monkeypatch.setattr(loader._FileParser, "run", counted)
     code, found = findings("apps")
     assert code == 1
     assert [f[:4] for f in found] == [("apps/cm.yaml", 8, 5, "HL009")]
