@@ -726,18 +726,31 @@ _CACHE_REFUSED: dict[tuple[str, str], bool] = {}
 
 
 def forget_runs_answers() -> None:
-    """Forget what :func:`cache_refused` answered: the start of a run
+    """Forget what :func:`cache_refused` and :func:`_linked_folders` answered: the start of a run
     (:func:`hooklint.sources.repository.facts.reset`)."""
     _CACHE_REFUSED.clear()
+    _CACHE_FOLDERS.clear()
+
+
+#: Folder of entries -> the cache folder (:func:`cache_dir`) from which every folder on its way
+#: was seen to be a real folder this run: asked once (a run writes an entry per application, a
+#: few hundred into the same 256 folders).
+_CACHE_FOLDERS: dict[str, str] = {}
 
 
 def _linked_folders(entry: str) -> bool:
     """Whether a folder between the cache folder (:func:`cache_dir`) and ``entry`` is a symbolic
-    link (or not a folder): its entries are then neither read nor written."""
+    link (or not a folder): its entries are then neither read nor written. A folder of entries
+    whose way from the cache folder was found to be real folders only is not asked again in the
+    run (:data:`_CACHE_FOLDERS`; a cache folder spelled absolute only, the current folder may
+    change between runs): nothing of a repository runs during a run, and hooklint makes no link."""
     root = cache_dir()
     if root is None or cache_refused(root):
         return True
-    relative = os.path.relpath(os.path.dirname(entry), root)
+    within = os.path.dirname(entry)
+    if _CACHE_FOLDERS.get(within) == root:
+        return False
+    relative = os.path.relpath(within, root)
     if relative == os.curdir:
         return False
     if relative.startswith(os.pardir):
@@ -752,6 +765,25 @@ def _linked_folders(entry: str) -> bool:
             return False  # made by the write, as a real folder
         except OSError:
             return True
+    if os.path.isabs(root):
+        _CACHE_FOLDERS[within] = root
+    return False
+    if relative.startswith(os.pardir):
+        return True
+    folder = root
+    remembered = _CACHE_FOLDERS if os.path.isabs(root) else set()
+    for part in relative.split(os.sep):
+        folder = os.path.join(folder, part)
+        if folder in remembered:
+            continue
+        try:
+            if not stat.S_ISDIR(os.lstat(folder).st_mode):
+                return True
+        except FileNotFoundError:
+            return False  # made by the write, as a real folder
+        except OSError:
+            return True
+        remembered.add(folder)
     return False
 
 
@@ -812,6 +844,23 @@ def read_entry(entry: str, max_size: int = 1 << 30) -> Any:
         os.close(fd)
 
 
+def _temporary_beside(entry: str) -> tuple[int, str] | None:
+    """A new temporary file (descriptor, path) in the folder of the cache entry ``entry``, that
+    folder made first when it is not known to be there (:data:`_CACHE_FOLDERS`); None when a folder
+    on its way is a link. Raises OSError when it cannot be made."""
+    folder = os.path.dirname(entry)
+    if folder not in _CACHE_FOLDERS:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        if _linked_folders(entry):
+            return None
+    try:
+        return tempfile.mkstemp(dir=folder, prefix="hooklint-", suffix=".tmp")
+    except FileNotFoundError:  # removed since it was seen (another run's prune): made again
+        _CACHE_FOLDERS.pop(folder, None)
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        return None if _linked_folders(entry) else tempfile.mkstemp(dir=folder, prefix="hooklint-", suffix=".tmp")
+
+
 def store_entry(entry: str, value: Any) -> None:
     """Write ``value`` as JSON to the cache entry ``entry``, through a temporary file beside it
     renamed into place (a reader sees the old entry or the new one; a link at ``entry`` is
@@ -820,13 +869,12 @@ def store_entry(entry: str, value: Any) -> None:
     cache that cannot be written is ignored."""
     tmp = None
     try:
-        folder = os.path.dirname(entry)
         if _linked_folders(entry):  # a folder of the cache that is a link: never written through
             return
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-        if _linked_folders(entry):
+        made = _temporary_beside(entry)
+        if made is None:
             return
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix="hooklint-", suffix=".tmp")
+        fd, tmp = made
         text = json.dumps(value, separators=(",", ":"))  # one string by the C encoder (json.dump: Python's, in pieces)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)

@@ -61,8 +61,8 @@ from hooklint import __version__, deadline
 from hooklint.catalog import code_signature
 from hooklint.config import Config
 from hooklint.deadline import RunTimeout
-from hooklint.files import (OBSERVERS, SIGNATURE_WAY, VOLATILE, cache_dir, changed_at, content_digest, read_entry, stat_signature,
-                            store_entry, trusted)
+from hooklint.files import (OBSERVERS, RACY_NS, SIGNATURE_WAY, VOLATILE, cache_dir, changed_at, content_digest, read_entry,
+                            stat_signature, store_entry, trusted)
 from hooklint.findings import Finding, HookRef, InputError, ObjectRef, RunResult, Span, Suppression
 from hooklint.loader import STDIN, is_stream
 from hooklint.reasons import Skip, SkipKind
@@ -320,10 +320,11 @@ class ResultCache:
                 paths.setdefault(folder, None)
                 hashed.add(folder)
         looked: set[str] = set()  # only looked at: a folder by its kind and way (LOOKED_AT)
+        here = os.getcwd()  # os.path.abspath asks it for every path
         if seen is not None:
             skipped = self._not_inputs()
             for path in [*seen.listed, *seen.looked]:
-                place = os.path.abspath(path)
+                place = os.path.normpath(os.path.join(here, path))
                 if path in paths or any(place == top or place.startswith(top + os.sep) for top in skipped):
                     continue
                 paths[path] = None
@@ -340,7 +341,7 @@ class ResultCache:
         inputs: list[list[Any]] = []
         spelled: set[str] = set()  # one spelling of each (a render names its inputs by absolute path)
         for path in sorted(paths):
-            absolute = os.path.abspath(path)
+            absolute = os.path.normpath(os.path.join(here, path))
             if absolute in spelled and paths[path] is None:
                 continue
             spelled.add(absolute)
@@ -353,8 +354,14 @@ class ResultCache:
             # a path it looked at but did not read (a link out of the repository, a folder a
             # kustomization names, a missing entry) is never opened here: its signature alone
             # stands for it (digest None: any change, or a racily new signature, is a miss)
-            digest: str | None = content_digest(path, signature[0]) if path in hashed else None
             recorded = paths[path]
+            digest: str | None = None
+            if path in hashed:
+                # neither time within 2 s of the loading's start or after: the bytes it read (a
+                # change since moves the change time, its modification time set back or not, by
+                # more than a clock tick); else hashed again
+                unsure = recorded is None or changed_at(signature) >= taken - RACY_NS
+                digest = content_digest(path, signature[0]) if unsure else recorded
             if recorded is not None and recorded != digest:  # changed since it was read
                 return
             if recorded is None and signature[0] != "-" and changed_at(signature) >= taken:  # changed while it was linted
@@ -443,10 +450,11 @@ class ResultCache:
         for path in looked:
             digests[path] = None
         skipped = self._not_inputs()
-        listed = {os.path.abspath(path) for path in seen.listed}
+        here = os.getcwd()  # os.path.abspath asks it for every path
+        listed = {os.path.normpath(os.path.join(here, path)) for path in seen.listed}
         by_place: dict[str, tuple[str, str | None]] = {}
         for path, digest in digests.items():
-            place = os.path.abspath(path)
+            place = os.path.normpath(os.path.join(here, path))
             if any(place == top or place.startswith(top + os.sep) for top in skipped):
                 continue
             kept = by_place.get(place)

@@ -109,6 +109,42 @@ def test_the_same_bytes_with_a_new_time_are_hashed_once_then_a_stat_pass(tree, w
     assert work == {"loaded": [], "hashed": []}
 
 
+def test_inputs_last_changed_before_the_loading_are_kept_with_the_hashes_it_read(tree, work, monkeypatch):
+    """Storing an application hashes none of the files its loading read when neither of a file's
+    times is within :data:`~hooklint.files.RACY_NS` of the loading's start or after it (the margin
+    is 0 here: ``aged`` moved every change time just before the run): the bytes read are the bytes
+    there."""
+    from hooklint import results
+
+    monkeypatch.setattr(results, "RACY_NS", 0)
+    first, _ = lint(["repo/app"])
+    assert work == {"loaded": ["repo/app"], "hashed": []}
+    assert lint(["repo/app"])[0] == first and work == {"loaded": ["repo/app"], "hashed": []}  # a hit
+
+
+def test_a_file_edited_after_it_was_read_and_before_its_entry_is_written_is_not_kept(tree, work, monkeypatch):
+    """A file edited after its application's loading read it and before the entry is written, its
+    modification time set back, has its change time within the margin of the loading's start (a
+    clock tick may stamp it a little before that start: the margin is 2 s): it is hashed again,
+    and the entry is not kept."""
+    from hooklint import results
+
+    store = results.ResultCache.store
+    job = tree / "app/job.yaml"
+
+    def edited_then_stored(self, app, mapped, outcome, reads, taken, seen=None):
+        _edited_keeping_times(job, "name: migrate", "name: migrat2")
+        store(self, app, mapped, outcome, reads, taken, seen)
+
+    monkeypatch.setattr(results.ResultCache, "store", edited_then_stored)
+    assert '"name": "migrate"' in lint(["repo/app"])[0]
+    assert "repo/app/job.yaml" in work["hashed"]
+    monkeypatch.setattr(results.ResultCache, "store", store)
+    again, _ = lint(["repo/app"])
+    assert work["loaded"] == ["repo/app", "repo/app"]  # not kept: loaded again
+    assert again == no_cache_lint(["repo/app"]) and '"name": "migrat2"' in again
+
+
 def test_a_changed_file_is_a_miss(tree):
     _, found = lint(["repo/app"])
     (tree / "app/job.yaml").write_text(HOOK.replace("image: nginx:1.0", "image: nginx:latest"))
@@ -570,6 +606,33 @@ def test_a_cache_folder_that_is_a_link_is_neither_read_nor_written(tree, isolate
     assert per_application(["repo/app"], isolated_cache) == first and kept != forged
     assert work["loaded"] == ["repo/app"]  # not read through the link: linted again
     assert (elsewhere / entry.name).read_bytes() == forged and sorted(p.name for p in elsewhere.iterdir()) == [entry.name]
+
+
+def test_a_cache_folder_is_asked_once_a_run_whether_it_is_a_link(isolated_cache, tmp_path, monkeypatch):
+    """Each folder of the cache is looked at once a run (an entry per application goes into the
+    same 256 folders); a run's start forgets it, so a folder made a link between runs is refused."""
+    from hooklint import files
+
+    entry = str(isolated_cache / "results" / "ab" / "ab12.json")
+    files.forget_runs_answers()
+    files.store_entry(entry, {"n": 1})
+    asked: list[str] = []
+    lstat = os.lstat
+    monkeypatch.setattr(os, "lstat", lambda path, *a, **k: asked.append(str(path)) or lstat(path, *a, **k))
+    files.store_entry(entry, {"n": 2})
+    assert files.read_entry(entry) == {"n": 2}
+    assert [p for p in asked if p.startswith(str(isolated_cache))] == []
+    monkeypatch.setattr(os, "lstat", lstat)
+    shutil.rmtree(isolated_cache / "results")  # another run's prune, meanwhile: made again
+    files.store_entry(entry, {"n": 2})
+    assert files.read_entry(entry) == {"n": 2}
+    elsewhere = tmp_path / "elsewhere"
+    (isolated_cache / "results" / "ab").rename(elsewhere)
+    (isolated_cache / "results" / "ab").symlink_to(elsewhere)
+    files.forget_runs_answers()
+    assert files.read_entry(entry) is None
+    files.store_entry(entry, {"n": 3})
+    assert json.loads((elsewhere / "ab12.json").read_text()) == {"n": 2}
 
 
 def test_the_render_key_hashes_only_inputs_whose_signature_changed(tmp_path, monkeypatch):
