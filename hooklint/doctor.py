@@ -175,9 +175,11 @@ def report(paths: list[str], cfg: "Config", config_origin: str) -> str:
     lines += ["", f"Cache: {folder if folder else 'off (HOOKLINT_CACHE_DIR=off)'} (HOOKLINT_CACHE_DIR, else "
                   "$XDG_CACHE_HOME/hooklint, else ~/.cache/hooklint)"]  # fmt: skip
     if folder:
+        from hooklint.files import cache_refusal
         from hooklint.prune import describe
 
-        lines.append(describe(folder))
+        refusal = cache_refusal(folder)
+        lines.append(f"  not used: {refusal}" if refusal else describe(folder))
     # every line through the URL-credential matcher: an Application's repoURL, a Helm repository's
     # URL or a configured one may carry a password (attacker trial 19 B4)
     return escape_line_commands(escape_commands("\n".join(escape_controls(url_credentials(line)) for line in lines) + "\n"))

@@ -703,22 +703,41 @@ def trusted(signature: list[Any], taken_ns: int) -> bool:
 
 
 def cache_refused(root: str) -> bool:
-    """Whether the cache folder ``root`` may not be written (nor pruned): named inside the
-    current folder's repository (``HOOKLINT_CACHE_DIR=.cache`` in CI) with a symbolic link among
-    its existing components (:func:`check_folders`: a pull request committing ``.cache ->
-    /home/runner`` must not have entries written and pruned there). Asked once per run for a
-    folder and current folder (every cache entry read or written asks it; :func:`forget_runs_answers`
-    at a run's start)."""
+    """Whether the cache folder ``root`` may be neither read nor written (nor pruned):
+    :func:`cache_refusal` gives a reason. Asked once per run for a folder and current folder
+    (every cache entry read or written asks it; :func:`forget_runs_answers` at a run's start)."""
     key = (root, os.getcwd())
     refused = _CACHE_REFUSED.get(key)
     if refused is None:
-        try:
-            check_folders(root)
-            refused = False
-        except OSError:
-            refused = True
-        _CACHE_REFUSED[key] = refused
+        refused = _CACHE_REFUSED[key] = cache_refusal(root) is not None
     return refused
+
+
+def cache_refusal(root: str) -> str | None:
+    """Why the cache folder ``root`` is not used, or None when it is:
+
+    - inside a Git work tree (a folder at or above it holds ``.git``, as named or once links are
+      followed): a checkout's files are a pull request's to write, and a cache entry holds a
+      result hooklint trusts (attacker trial 41, 2: ``HOOKLINT_CACHE_DIR=.cache`` in CI, and a
+      pull request committing ``.cache`` with an entry that says its privileged hook has no
+      finding, answered the run with it);
+    - named inside the current folder's repository with a symbolic link among its existing
+      components (:func:`check_folders`: a pull request committing ``.cache -> /home/runner`` must
+      not have entries written and pruned there)."""
+    absolute = os.path.abspath(root)
+    try:
+        real = os.path.realpath(absolute)
+    except (OSError, ValueError):
+        real = absolute
+    for place in dict.fromkeys((absolute, real)):
+        top = repository_of(place)
+        if top is not None:
+            return f"it is inside the Git work tree {top}, whose files a pull request can write"
+    try:
+        check_folders(root)
+    except OSError as exc:
+        return f"it leads through a link, or is not a folder ({exc})"
+    return None
 
 
 #: (cache folder, current folder) -> :func:`cache_refused`'s answer, for this run.

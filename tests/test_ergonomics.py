@@ -205,6 +205,16 @@ def test_doctor_says_renderers_configuration_urls_applications_and_cache(repo, m
     ]  # fmt: skip
 
 
+def test_doctor_says_a_cache_folder_inside_the_checkout_is_not_used(repo, monkeypatch):
+    """A cache folder inside a Git work tree is never used (a pull request could commit entries
+    there: attacker trial 41, 2); the doctor says so, on the line after the folder."""
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", str(repo / ".cache"))
+    out = runner.invoke(app, ["doctor"]).stdout.splitlines()
+    start = out.index(f"Cache: {repo / '.cache'} (HOOKLINT_CACHE_DIR, else $XDG_CACHE_HOME/hooklint, else ~/.cache/hooklint)")
+    assert out[start + 1] == f"  not used: it is inside the Git work tree {repo}, whose files a pull request can write"
+    assert not (repo / ".cache").exists()
+
+
 def test_doctor_without_a_remote_says_every_application_is_ignored(repo):
     (repo / "apps").mkdir()
     (repo / "apps/apps.yaml").write_text(APPS)

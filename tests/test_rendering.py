@@ -29,9 +29,9 @@ runner = CliRunner()
 
 @pytest.fixture(autouse=True)
 def repo(tmp_path, monkeypatch):
-    """The current directory is a git repository (the renderers' boundary) with its own cache."""
+    """The current directory is a git repository (the renderers' boundary); the cache is
+    conftest's, outside it (one inside a Git work tree is never used)."""
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("HOOKLINT_CACHE_DIR", str(tmp_path / ".cache"))
     (tmp_path / ".git").mkdir()
     return tmp_path
 
