@@ -339,13 +339,16 @@ class ResultCache:
             if path and path not in paths:
                 paths[path] = None
         inputs: list[list[Any]] = []
-        spelled: set[str] = set()  # one spelling of each (a render names its inputs by absolute path)
+        # one spelling of each place (a render names its inputs by absolute path), unless another
+        # spelling answers otherwise: "" (the current folder as os.path.dirname spells it, missing
+        # for os.stat) and "." are one place (attacker trial 41, 1)
+        spelled: dict[str, list[Any]] = {}  # place -> the signature of its first spelling
         for path in sorted(paths):
             absolute = os.path.normpath(os.path.join(here, path))
-            if absolute in spelled and paths[path] is None:
-                continue
-            spelled.add(absolute)
             signature = self._signature(path)
+            if paths[path] is None and spelled.get(absolute) == signature:
+                continue
+            spelled.setdefault(absolute, signature)
             if signature[0] == "x":
                 return
             if path in looked and signature[0] == "d":  # a folder passed on the way: its entries are not an input
@@ -453,13 +456,15 @@ class ResultCache:
         here = os.getcwd()  # os.path.abspath asks it for every path
         listed = {os.path.normpath(os.path.join(here, path)) for path in seen.listed}
         by_place: dict[str, tuple[str, str | None]] = {}
+        spellings: dict[str, list[str]] = {}  # place -> every spelling of it
         for path, digest in digests.items():
             place = os.path.normpath(os.path.join(here, path))
             if any(place == top or place.startswith(top + os.sep) for top in skipped):
                 continue
+            spellings.setdefault(place, []).append(path)
             kept = by_place.get(place)
-            if place in listed:  # by its stat signature, whatever its names hash to
-                by_place[place] = (kept or (path, None))[0], None
+            if place in listed:  # by its stat signature, whatever its names hash to: a spelling listed
+                by_place[place] = kept[0] if kept is not None and kept[0] in seen.listed else path, None
             elif kept is None or (kept[1] is None and digest is not None):
                 by_place[place] = (path, digest)
         inputs = []
@@ -468,6 +473,16 @@ class ResultCache:
             signature = self._signature(path)
             if signature[0] == "x":
                 return
+            for other in spellings[place]:
+                # another spelling of the place that answers otherwise is an input of its own: ""
+                # (the current folder as os.path.dirname spells it, missing for os.stat) kept for
+                # "." hid the listing of the run's top folder (attacker trial 41, 1)
+                answer = self._signature(other) if other != path else signature
+                if answer == signature:
+                    continue
+                if answer[0] == "x" or (answer[0] != "-" and changed_at(answer) >= taken):
+                    return
+                inputs.append([other, answer, None])
             if recorded is None and place not in listed and os.path.dirname(place) in listed and (
                     signature[0] == "-" or (signature[0] == "d" and path in looked)):
                 continue  # its folder's listing stands for it: one made, removed or replaced there changes it

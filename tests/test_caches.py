@@ -145,6 +145,28 @@ def test_a_file_edited_after_it_was_read_and_before_its_entry_is_written_is_not_
     assert again == no_cache_lint(["repo/app"]) and '"name": "migrat2"' in again
 
 
+@pytest.mark.parametrize("named", [["."], []], ids=["dot", "none"])
+def test_a_file_added_to_a_top_folder_of_files_only_is_linted(named, tmp_path, monkeypatch):
+    """Attacker trial 41, 1: a run from the top of a repository whose top folder holds files only
+    (``.git`` aside) was kept with the current folder spelled ``""`` (as ``os.path.dirname`` gives
+    it: missing for ``os.stat``) and its listing left out, so a hook file added there (``git
+    checkout`` of a pull request) was never linted: the run was answered from its entry, exit 0.
+    Each spelling of a place that answers otherwise is an input of its own."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, {"cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n"})
+    aged(tmp_path)
+
+    def run() -> tuple[int, list[str]]:
+        done = runner.invoke(app, ["lint", "-f", "json", *named])
+        return done.exit_code, [f"{f['path']}:{f['line']} {f['rule_id']}" for f in json.loads(done.stdout)["findings"]]
+
+    assert run() == (0, [])
+    assert run() == (0, [])  # answered by the run's entry
+    write(tmp_path, {"job.yaml": HOOK})
+    assert run() == (1, ["job.yaml:7 HL201", "job.yaml:7 HL202", "job.yaml:9 HL103", "job.yaml:9 HL104"])
+
+
 def test_a_changed_file_is_a_miss(tree):
     _, found = lint(["repo/app"])
     (tree / "app/job.yaml").write_text(HOOK.replace("image: nginx:1.0", "image: nginx:latest"))
@@ -633,6 +655,34 @@ def test_a_cache_folder_is_asked_once_a_run_whether_it_is_a_link(isolated_cache,
     assert files.read_entry(entry) is None
     files.store_entry(entry, {"n": 3})
     assert json.loads((elsewhere / "ab12.json").read_text()) == {"n": 2}
+
+
+def test_cache_entries_a_pull_request_commits_inside_the_checkout_are_never_read(tree, isolated_cache, monkeypatch):
+    """Attacker trial 41, 2: ``HOOKLINT_CACHE_DIR=.cache`` in CI, and a pull request committing
+    ``.cache`` with entries made at the same path whose findings it emptied: a fresh clone's run
+    hashed the inputs again (their stat signatures had changed), found the same bytes, and answered
+    with the forged result (exit 0 for a privileged hook). A cache folder inside a Git work tree
+    is neither read nor written, whatever it holds; ``hooklint doctor`` says why."""
+    from hooklint.files import cache_refusal
+
+    first, found = lint(["repo/app"])
+    assert found  # the hook's findings
+    for entry in [*isolated_cache.rglob("*.json")]:
+        data = json.loads(entry.read_text())
+        if isinstance(data, dict) and "outcome" in data:
+            data["outcome"]["findings"] = []
+        elif isinstance(data, dict) and "result" in data:
+            data["result"]["findings"] = []
+        entry.write_text(json.dumps(data))
+    assert lint(["repo/app"])[1] == []  # the forged entries answer, where the user's cache is
+    committed = tree / ".cache"
+    shutil.copytree(isolated_cache, committed)
+    before = sorted(str(p.relative_to(committed)) for p in committed.rglob("*"))
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", str(committed))
+    assert lint(["repo/app"]) == (first, found)
+    assert sorted(str(p.relative_to(committed)) for p in committed.rglob("*")) == before  # nothing written
+    assert cache_refusal(str(committed)) == f"it is inside the Git work tree {tree}, whose files a pull request can write"
+    assert cache_refusal(str(isolated_cache)) is None
 
 
 def test_the_render_key_hashes_only_inputs_whose_signature_changed(tmp_path, monkeypatch):
