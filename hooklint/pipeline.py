@@ -25,7 +25,7 @@ import gc
 import os
 import tempfile
 import time
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from hooklint import deadline, runnodes
 from hooklint.catalog import Catalog
@@ -599,16 +599,19 @@ def _worker_init(config: Config, catalog: Catalog, keep_plans: bool, mapped: boo
         runnodes.stop()
 
 
-def _worker_lint(apps: list[Application]) -> tuple[list[Outcome | None], bool]:
+def _worker_lint(apps: list[Application]) -> tuple[list[Outcome | None], bool, dict[str, Any]]:
     """A worker's batch: each application's outcome, None for one the deadline or the node budget
-    left unchecked; and whether the worker's node budget is spent (the parent's error says so)."""
+    left unchecked; whether the worker's node budget is spent (the parent's error says so); and
+    the result-cache entries it made (:meth:`hooklint.results.ResultCache.made`: the parent writes
+    them with its own)."""
     from hooklint.interrupt import busy
 
     assert _worker_engine is not None
     with busy():
         outcomes = [_within_deadline(_worker_engine, app, *_worker_plans) for app in apps]
     left = runnodes.left()
-    return outcomes, left is not None and left <= 0
+    results = _worker_plans[2]
+    return outcomes, left is not None and left <= 0, results.made() if results is not None else {}
 
 
 def _batches(apps: list[Application], jobs: int) -> list[list[Application]]:
@@ -711,10 +714,12 @@ def _lint_parallel(engine: Engine, apps: list[Application], jobs: int, keep_plan
             for batch in batches:
                 left = deadline.remaining()
                 try:
-                    outcome, nodes_spent = outcomes.next(timeout=None if left is None else left + WORKER_GRACE)
+                    outcome, nodes_spent, made = outcomes.next(timeout=None if left is None else left + WORKER_GRACE)
                 except multiprocessing.TimeoutError:  # a worker did not stop at the deadline: stop them all
                     pool.terminate()
                     break
+                if results is not None:
+                    results.keep(made)
                 if nodes_spent and runnodes.left() is not None:
                     runnodes.spent()  # a worker's share is spent: the run's error names max-run-nodes
                 assert len(outcome) == len(batch)
@@ -800,6 +805,8 @@ def _lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int, p
                 pass
     else:
         result, _, _ = _linted(paths, config, engine, jobs, plans, results)
+    if results is not None:
+        results.flush()  # the entries of the applications linted, in one file
     if known is not None:
         from hooklint.suppression.baseline import apply_baseline, run_scope
 

@@ -14,6 +14,14 @@ its stat signature and the SHA-256 of its bytes: a lookup stats each input, and 
 when its signature changed or was racily new; one changed byte, one new file in such a folder,
 one re-pointed link is a miss.
 
+The entries of one run key are kept together in one file, its pack (``results/<key>.json``), as
+ruff keeps one cache file per project: a run reads it once, at its first lookup, and writes it
+once, at its end (:meth:`ResultCache.flush`), with the entries it made or renewed over those
+another run wrote meanwhile (a file per application cost a file creation each, about a fifth of
+a run that stores all of them). A ``--jobs`` worker hands the entries it made back with its
+outcomes. An entry not made or renewed for :data:`PACK_KEEP_NS` is left out when the pack is
+written: an application renamed or removed leaves no entry behind for long.
+
 An application with Secrets is linted on every run that is not answered whole (its entry is a
 miss): the values of its Secrets redact every other application's findings
 (:func:`hooklint.pipeline.run_redacted`), and they are never written here.
@@ -170,6 +178,12 @@ def _renderer_signature() -> list[Any]:
     return found
 
 
+#: An entry of a pack neither made nor renewed for this long (30 days, in ns) is left out when the
+#: pack is written again (:meth:`ResultCache.flush`): one whose application was renamed or removed
+#: is never looked up again, and an unchanged one is made again once a month.
+PACK_KEEP_NS = 30 * 86400 * 1_000_000_000
+
+
 class ResultCache:
     """The result cache of one run (see the module docstring): :meth:`lookup` and :meth:`store`
     of one application's outcome. Made by :func:`run_cache`; picklable (a worker receives it)."""
@@ -179,14 +193,68 @@ class ResultCache:
         self.run_key = run_key
         #: folder as reached (as spelled; the current folder is the run's) -> its resolved path, this run
         self._real: dict[str, str] = {}
-        #: (id of an application, mapped) -> (the application, its entry): asked three times a run
+        #: (id of an application, mapped) -> (the application, its entry key): asked three times a run
         self._entries: dict[tuple[int, bool], tuple[Any, str | None]] = {}
         #: :meth:`_not_inputs`, once worked out
         self._skipped: list[str] | None = None
+        #: the pack's entries, by entry key, read at the first lookup (:meth:`_pack`)
+        self._read: dict[str, Any] | None = None
+        #: the entries this process made or renewed in the run, by entry key: written by :meth:`flush`
+        self._made: dict[str, Any] = {}
 
     def __getstate__(self) -> dict[str, Any]:
-        """What a worker receives: not the entries of this process's applications."""
-        return {**self.__dict__, "_entries": {}}
+        """What a worker receives: not the entries of this process's applications, nor its pack
+        (a worker reads it itself, if it looks one up)."""
+        return {**self.__dict__, "_entries": {}, "_read": None, "_made": {}}
+
+    def _pack_file(self) -> str:
+        """The file holding this run key's entries."""
+        return os.path.join(self.folder, self.run_key[:2], self.run_key + ".json")
+
+    def _pack(self) -> dict[str, Any]:
+        """The entries of the pack as this run found it (read once; a missing, corrupt or linked
+        pack holds none)."""
+        if self._read is None:
+            stored = read_entry(self._pack_file())
+            entries = stored.get("entries") if isinstance(stored, dict) else None
+            self._read = entries if isinstance(entries, dict) else {}
+        return self._read
+
+    def _stored(self, entry: str) -> Any:
+        """The entry under key ``entry``: made in this run, else read from the pack; None."""
+        made = self._made.get(entry)
+        return made if made is not None else self._pack().get(entry)
+
+    def made(self) -> dict[str, Any]:
+        """The entries this process made or renewed since it last handed them over, handed over
+        now (a ``--jobs`` worker's, for the parent's :meth:`keep`)."""
+        made, self._made = self._made, {}
+        return made
+
+    def keep(self, made: dict[str, Any]) -> None:
+        """Take entries another process made (:meth:`made`), to be written by :meth:`flush`."""
+        self._made.update(made)
+
+    def flush(self) -> None:
+        """Write the pack: the entries made or renewed in this run over those the pack holds now
+        (another run may have written it meanwhile), leaving out those neither made nor renewed
+        for :data:`PACK_KEEP_NS`. Nothing is written when the run made none. Never raises: a cache
+        that cannot be written is ignored."""
+        if not self._made:
+            return
+        try:
+            stored = read_entry(self._pack_file())
+            entries = stored.get("entries") if isinstance(stored, dict) else None
+            kept = entries if isinstance(entries, dict) else {}
+            oldest = time.time_ns() - PACK_KEEP_NS
+            kept = {key: value for key, value in kept.items()
+                    if isinstance(value, dict) and isinstance(value.get("taken"), int) and value["taken"] >= oldest}
+            kept.update(self._made)
+            store_entry(self._pack_file(), {"entries": kept})
+            self._read = kept
+            self._made = {}
+        except (OSError, ValueError, TypeError):
+            pass
 
     def _entry(self, app: Any, mapped: bool) -> str | None:
         """The entry of ``app``: its key covers the run's, ``app`` as discovery describes it, and
@@ -209,8 +277,7 @@ class ResultCache:
             described = json.dumps([self.run_key, mapped, canonical(app), boundaries], separators=(",", ":"))
         except (Uncacheable, ValueError, TypeError, RecursionError, OSError):
             return None
-        key = hashlib.sha256(described.encode("utf-8", "surrogatepass")).hexdigest()
-        return os.path.join(self.folder, key[:2], key + ".json")
+        return hashlib.sha256(described.encode("utf-8", "surrogatepass")).hexdigest()
 
     def _signature(self, path: str) -> list[Any]:
         """:func:`~hooklint.files.stat_signature` of ``path`` and the resolved path of its folder
@@ -253,7 +320,7 @@ class ResultCache:
         signature equal and not racily new, else the same kind, links and bytes: the entry is then
         written again with the new signatures); None otherwise, or for a corrupt entry."""
         entry = self._entry(app, mapped)
-        stored = read_entry(entry) if entry is not None else None
+        stored = self._stored(entry) if entry is not None else None
         if not isinstance(stored, dict):
             return None
         if isinstance(stored.get("outcome"), dict) and stored["outcome"].get("secrets"):
@@ -373,13 +440,15 @@ class ResultCache:
         self._write(entry, inputs, _outcome_json(outcome), taken)
 
     def _write(self, entry: str, inputs: list, outcome: Any, taken: int) -> None:
-        store_entry(entry, {"taken": taken, "inputs": inputs, "outcome": outcome})
+        """Make the entry under key ``entry``: kept by :meth:`flush` at the run's end."""
+        self._made[entry] = {"taken": taken, "inputs": inputs, "outcome": outcome}
 
     def inputs_of(self, app: Any, mapped: bool) -> list | None:
         """The inputs the entry of ``app`` holds, as ``[[path, signature, digest], ...]`` (what
-        :meth:`store` wrote, or a lookup renewed), or None when it has none."""
+        :meth:`store` made, a worker's :meth:`keep` handed over, or a lookup renewed), or None
+        when it has none."""
         entry = self._entry(app, mapped)
-        stored = read_entry(entry) if entry is not None else None
+        stored = self._stored(entry) if entry is not None else None
         inputs = stored.get("inputs") if isinstance(stored, dict) else None
         return inputs if isinstance(inputs, list) else None
 

@@ -428,15 +428,62 @@ def per_application(paths: list[str], cache: Path) -> str:
     return report
 
 
+def test_a_runs_application_entries_are_written_in_one_pack_once(tree, isolated_cache, work, monkeypatch):
+    """The entries of a run key's applications live in one file, read at the run's first lookup
+    and written once at its end; an unchanged application is answered from it."""
+    from hooklint import files
+
+    write(tree, {"other/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: o\n"})
+    aged(tree)
+    writes: list[str] = []
+    store = files.store_entry
+    monkeypatch.setattr(files, "store_entry", lambda entry, value: writes.append(entry) or store(entry, value))
+    import hooklint.results as results_module
+    monkeypatch.setattr(results_module, "store_entry", files.store_entry)
+    first = per_application(["repo"], isolated_cache)
+    [pack] = list((isolated_cache / "results").rglob("*.json"))
+    assert writes.count(str(pack)) == 1 and len(json.loads(pack.read_text())["entries"]) == 2
+    assert sorted(work["loaded"]) == ["repo/app", "repo/other"]
+    writes.clear(), work["loaded"].clear()
+    assert per_application(["repo"], isolated_cache) == first and str(pack) not in writes  # hits: nothing made
+    assert work["loaded"] == []
+    (tree / "other/cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: p\n")
+    assert per_application(["repo"], isolated_cache) == first and writes.count(str(pack)) == 1
+    assert work["loaded"] == ["repo/other"] and len(json.loads(pack.read_text())["entries"]) == 2
+
+
+def test_a_pack_keeps_what_another_run_wrote_meanwhile_and_drops_month_old_entries(isolated_cache):
+    from hooklint import files
+    from hooklint.results import PACK_KEEP_NS, ResultCache
+
+    files.forget_runs_answers()
+    now = time.time_ns()
+    cache = ResultCache(str(isolated_cache / "results"), "ab" * 32)
+    pack = isolated_cache / "results" / "ab" / ("ab" * 32 + ".json")
+    cache._write("made", [], {"findings": []}, now)
+    cache.flush()
+    assert json.loads(pack.read_text()) == {"entries": {"made": {"taken": now, "inputs": [], "outcome": {"findings": []}}}}
+    cache.flush()  # nothing made since: nothing written
+    other = {"taken": now, "inputs": [], "outcome": {}}
+    old = {"taken": now - PACK_KEEP_NS - 1, "inputs": [], "outcome": {}}
+    files.store_entry(str(pack), {"entries": {"made": other, "another-run": other, "old": old, "bad": []}})
+    cache._write("later", [], {}, now)
+    cache.flush()
+    assert sorted(json.loads(pack.read_text())["entries"]) == ["another-run", "later", "made"]
+
+
 def test_a_corrupt_or_linked_entry_is_ignored(tree, isolated_cache, tmp_path):
     first, _ = lint(["repo/app"])
-    [entry] = list((isolated_cache / "results").rglob("*.json"))
-    for junk in (b"{not json", b"", b'{"taken": 0, "inputs": [["x"]], "outcome": {}}', b"[]", b"\xff\xfe"):
+    [entry] = list((isolated_cache / "results").rglob("*.json"))  # the run key's pack
+    [key] = json.loads(entry.read_text())["entries"]
+    for junk in (b"{not json", b"", b'{"taken": 0, "inputs": [["x"]], "outcome": {}}', b"[]", b"\xff\xfe",
+                 json.dumps({"entries": {key: {"taken": 0, "inputs": [["x"]], "outcome": {}}}}).encode(),
+                 json.dumps({"entries": {key: []}}).encode(), b'{"entries": []}'):
         entry.write_bytes(junk)
         assert per_application(["repo/app"], isolated_cache) == first
     forged = tmp_path / "forged.json"
-    forged.write_text(json.dumps({"taken": 0, "inputs": [], "outcome": {
-        "findings": [], "errors": [], "files": 2, "skipped": [], "renderer": None, "unrendered": None}}))
+    forged.write_text(json.dumps({"entries": {key: {"taken": 0, "inputs": [], "outcome": {
+        "findings": [], "errors": [], "files": 2, "skipped": [], "renderer": None, "unrendered": None}}}}))
     entry.unlink()
     entry.symlink_to(forged)  # an entry that is a link is never followed
     assert per_application(["repo/app"], isolated_cache) == first
