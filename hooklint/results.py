@@ -14,7 +14,7 @@ its stat signature and the SHA-256 of its bytes: a lookup stats each input, and 
 when its signature changed or was racily new; one changed byte, one new file in such a folder,
 one re-pointed link is a miss.
 
-The entries of one run key are kept together in one file, its pack (``results/<key>.json``), as
+The entries of one run key are kept together in one file, its pack (under ``results/``), as
 ruff keeps one cache file per project: a run reads it once, at its first lookup, and writes it
 once, at its end (:meth:`ResultCache.flush`), with the entries it made or renewed over those
 another run wrote meanwhile (a file per application cost a file creation each, about a fifth of
