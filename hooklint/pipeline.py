@@ -187,10 +187,13 @@ def lint_application(engine: Engine, app: Application, keep_plan: bool = False, 
         if outcome is not None:
             return outcome
         taken = time.time_ns()
+        before = runnodes.left()
         with _files.recording() as reads, observing() as seen:
             outcome = _lint_application(engine, app, keep_plan, mapped)
+        after = runnodes.left()
         try:
-            results.store(app, mapped, outcome, reads, taken, seen)
+            results.store(app, mapped, outcome, reads, taken, seen,
+                          before - after if before is not None and after is not None else None)
         except Exception:  # noqa: BLE001 - nothing kept, the outcome stands
             pass
         return outcome

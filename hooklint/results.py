@@ -65,7 +65,7 @@ import tempfile
 import time
 from typing import Any, Iterable, Iterator
 
-from hooklint import __version__, deadline
+from hooklint import __version__, deadline, runnodes
 from hooklint.catalog import code_signature
 from hooklint.config import Config
 from hooklint.deadline import RunTimeout
@@ -77,7 +77,7 @@ from hooklint.reasons import Skip, SkipKind
 from hooklint.sources.repository.tree import repository_boundary
 
 #: Bumped when what is stored changes shape or meaning: old entries then miss.
-RESULT_FORMAT = "3"
+RESULT_FORMAT = "4"
 
 #: Configuration fields that change no finding (how long the run may take, how many YAML nodes it
 #: may parse) and stay out of the key.
@@ -331,10 +331,19 @@ class ResultCache:
                 return None
             renewed, changed = unchanged
             outcome = _outcome_of(stored["outcome"])
+            nodes = stored["nodes"]
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             return None
+        # the YAML nodes its loading parsed count against the run's max-run-nodes as if it were
+        # parsed: one the budget runs out in is linted, so that it stops where a run without the
+        # cache stops (attacker trial 42: a cache hit spent nothing, and each warm run got further)
+        left = runnodes.left()
+        if left is not None:
+            if not isinstance(nodes, int) or nodes > left:
+                return None
+            runnodes.spend(nodes)
         if changed and entry is not None:  # the same bytes under a new signature: next time a stat pass
-            self._write(entry, renewed, stored["outcome"], time.time_ns())
+            self._write(entry, renewed, stored["outcome"], time.time_ns(), nodes)
         return outcome
 
     def _unchanged(self, inputs: list, taken: int) -> tuple[list, bool] | None:
@@ -360,7 +369,7 @@ class ResultCache:
         return renewed, changed
 
     def store(self, app: Any, mapped: bool, outcome: tuple, reads: dict[str, str | None], taken: int,
-              seen: "Observed | None" = None) -> None:  # fmt: skip
+              seen: "Observed | None" = None, nodes: int | None = None) -> None:  # fmt: skip
         """Keep ``outcome`` of ``app`` with its inputs: ``reads`` (what its loading recorded, with
         the hashes of the bytes read), its own files (read or not: a link left unread is an input
         too), for a rendered source the folders holding them, and every path its loading asked the
@@ -368,7 +377,8 @@ class ResultCache:
         the files and links looked at, there or not, by theirs, the folders only looked at by their
         kind, link and real folder, :data:`LOOKED_AT`; the caches' folder and the run's temporary
         folder left out, as :meth:`store_run` leaves them). ``taken``: ``time.time_ns()`` when its
-        loading began. Nothing is kept when the loading was volatile, when an input is not a
+        loading began; ``nodes``: the YAML nodes its loading parsed (:mod:`hooklint.runnodes`; a
+        hit spends them again). Nothing is kept when the loading was volatile, when an input is not a
         regular file or folder (a stream), or changed while it was linted.
 
         What was looked at is an input because the answer may decide the outcome: attacker trial
@@ -437,11 +447,11 @@ class ResultCache:
             if recorded is None and signature[0] != "-" and changed_at(signature) >= taken:  # changed while it was linted
                 return
             inputs.append([path, signature, digest])
-        self._write(entry, inputs, _outcome_json(outcome), taken)
+        self._write(entry, inputs, _outcome_json(outcome), taken, nodes)
 
-    def _write(self, entry: str, inputs: list, outcome: Any, taken: int) -> None:
+    def _write(self, entry: str, inputs: list, outcome: Any, taken: int, nodes: int | None) -> None:
         """Make the entry under key ``entry``: kept by :meth:`flush` at the run's end."""
-        self._made[entry] = {"taken": taken, "inputs": inputs, "outcome": outcome}
+        self._made[entry] = {"taken": taken, "inputs": inputs, "outcome": outcome, "nodes": nodes}
 
     def inputs_of(self, app: Any, mapped: bool) -> list | None:
         """The inputs the entry of ``app`` holds, as ``[[path, signature, digest], ...]`` (what

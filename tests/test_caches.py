@@ -132,9 +132,9 @@ def test_a_file_edited_after_it_was_read_and_before_its_entry_is_written_is_not_
     store = results.ResultCache.store
     job = tree / "app/job.yaml"
 
-    def edited_then_stored(self, app, mapped, outcome, reads, taken, seen=None):
+    def edited_then_stored(self, *args, **kwargs):
         _edited_keeping_times(job, "name: migrate", "name: migrat2")
-        store(self, app, mapped, outcome, reads, taken, seen)
+        store(self, *args, **kwargs)
 
     monkeypatch.setattr(results.ResultCache, "store", edited_then_stored)
     assert '"name": "migrate"' in lint(["repo/app"])[0]
@@ -180,7 +180,11 @@ def test_a_changed_file_is_a_miss(tree):
 
 def _edited_keeping_times(path: Path, old: str, new: str) -> None:
     """``old`` replaced by ``new`` (as long) in ``path``, in place, its modification time then set
-    back (``touch -r``): size, inode and modification time as before, only its change time moved."""
+    back (``touch -r``): size, inode and modification time as before, only its change time moved.
+    Made in a later tick of the kernel's file clock than the file's last change (:func:`aged`, just
+    before): within one tick the change time would not move, the race
+    :func:`hooklint.files.trusted` states (a run over a small tree takes a few ms)."""
+    time.sleep(0.02)
     info = path.stat()
     text = path.read_text()
     assert len(old) == len(new) and old in text
@@ -259,8 +263,8 @@ def test_a_file_changed_after_its_application_was_linted_is_not_kept_in_the_run_
     store = results.ResultCache.store
     job = tree / "app/job.yaml"
 
-    def edit_after(self, app, mapped, outcome, reads, taken, seen=None):
-        store(self, app, mapped, outcome, reads, taken, seen)
+    def edit_after(self, *args, **kwargs):
+        store(self, *args, **kwargs)
         _edited_keeping_times(job, "name: migrate", "name: migrat2")
 
     monkeypatch.setattr(results.ResultCache, "store", edit_after)
@@ -460,16 +464,49 @@ def test_a_pack_keeps_what_another_run_wrote_meanwhile_and_drops_month_old_entri
     now = time.time_ns()
     cache = ResultCache(str(isolated_cache / "results"), "ab" * 32)
     pack = isolated_cache / "results" / "ab" / ("ab" * 32 + ".json")
-    cache._write("made", [], {"findings": []}, now)
+    cache._write("made", [], {"findings": []}, now, 7)
     cache.flush()
-    assert json.loads(pack.read_text()) == {"entries": {"made": {"taken": now, "inputs": [], "outcome": {"findings": []}}}}
+    assert json.loads(pack.read_text()) == {"entries": {"made": {"taken": now, "inputs": [], "outcome": {"findings": []},
+                                                                 "nodes": 7}}}
     cache.flush()  # nothing made since: nothing written
     other = {"taken": now, "inputs": [], "outcome": {}}
     old = {"taken": now - PACK_KEEP_NS - 1, "inputs": [], "outcome": {}}
     files.store_entry(str(pack), {"entries": {"made": other, "another-run": other, "old": old, "bad": []}})
-    cache._write("later", [], {}, now)
+    cache._write("later", [], {}, now, 0)
     cache.flush()
     assert sorted(json.loads(pack.read_text())["entries"]) == ["another-run", "later", "made"]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_application_answered_from_the_cache_spends_its_nodes_of_max_run_nodes(jobs, tmp_path, monkeypatch):
+    """Attacker trial 42, 1: with ``max-run-nodes`` lowered (a repository's ``.hooklint.yaml``
+    may), an application answered from the cache spent nothing, so each warm run got further than
+    a run without the cache: exit 2 naming three applications not checked, then two, then exit 0.
+    A hit spends the nodes its loading parsed; one the budget runs out in is linted, to stop where
+    a run without the cache stops."""
+    import hooklint.pipeline as pipeline
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "repo/.git").mkdir(parents=True)
+    write(tmp_path / "repo", {f"apps/{a}/job.yaml": HOOK for a in "abcd"})
+    aged(tmp_path / "repo")
+    monkeypatch.setattr(pipeline, "PARALLEL_MIN_FILES", 1)
+    config = Config(max_run_nodes=50)
+
+    def run() -> tuple[str, list[str]]:
+        result = lint_paths(["repo"], config, load_catalog(), jobs=jobs)
+        return render_json(result), [e.message for e in result.errors]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HOOKLINT_CACHE_DIR", "off")
+        without = run()
+    # each worker has its share of the budget (hooklint.pipeline._lint_parallel)
+    stopped = {1: "3 of 4 applications not checked: repo/apps/b, repo/apps/c, repo/apps/d",
+               2: "4 of 4 applications not checked: repo/apps/a, "}[jobs]
+    assert stopped in without[1][0]
+    for _ in range(3):
+        shutil.rmtree(os.environ["HOOKLINT_CACHE_DIR"] + "/runs", ignore_errors=True)  # answered per application
+        assert run() == without
 
 
 def test_a_corrupt_or_linked_entry_is_ignored(tree, isolated_cache, tmp_path):
@@ -482,7 +519,7 @@ def test_a_corrupt_or_linked_entry_is_ignored(tree, isolated_cache, tmp_path):
         entry.write_bytes(junk)
         assert per_application(["repo/app"], isolated_cache) == first
     forged = tmp_path / "forged.json"
-    forged.write_text(json.dumps({"entries": {key: {"taken": 0, "inputs": [], "outcome": {
+    forged.write_text(json.dumps({"entries": {key: {"taken": 0, "inputs": [], "nodes": 0, "outcome": {
         "findings": [], "errors": [], "files": 2, "skipped": [], "renderer": None, "unrendered": None}}}}))
     entry.unlink()
     entry.symlink_to(forged)  # an entry that is a link is never followed
