@@ -787,23 +787,6 @@ def _linked_folders(entry: str) -> bool:
     if os.path.isabs(root):
         _CACHE_FOLDERS[within] = root
     return False
-    if relative.startswith(os.pardir):
-        return True
-    folder = root
-    remembered = _CACHE_FOLDERS if os.path.isabs(root) else set()
-    for part in relative.split(os.sep):
-        folder = os.path.join(folder, part)
-        if folder in remembered:
-            continue
-        try:
-            if not stat.S_ISDIR(os.lstat(folder).st_mode):
-                return True
-        except FileNotFoundError:
-            return False  # made by the write, as a real folder
-        except OSError:
-            return True
-        remembered.add(folder)
-    return False
 
 
 #: A cache entry read (a hit) whose modification time is older than this has it set to now: the
