@@ -507,6 +507,13 @@ def test_an_application_answered_from_the_cache_spends_its_nodes_of_max_run_node
     for _ in range(3):
         shutil.rmtree(os.environ["HOOKLINT_CACHE_DIR"] + "/runs", ignore_errors=True)  # answered per application
         assert run() == without
+    # every application kept by a run with room (max-run-nodes is not in the key), then the limit
+    # lowered: the hits spend their nodes, and the one the budget runs out in is linted
+    config = Config(max_run_nodes=1000)
+    run()
+    config = Config(max_run_nodes=50)
+    shutil.rmtree(os.environ["HOOKLINT_CACHE_DIR"] + "/runs", ignore_errors=True)
+    assert run() == without
 
 
 def test_a_corrupt_or_linked_entry_is_ignored(tree, isolated_cache, tmp_path):
@@ -767,6 +774,38 @@ def test_cache_entries_a_pull_request_commits_inside_the_checkout_are_never_read
     assert sorted(str(p.relative_to(committed)) for p in committed.rglob("*")) == before  # nothing written
     assert cache_refusal(str(committed)) == f"it is inside the Git work tree {tree}, whose files a pull request can write"
     assert cache_refusal(str(isolated_cache)) is None
+
+
+def test_an_entry_is_written_through_a_private_temporary_file_beside_it(isolated_cache, tmp_path, monkeypatch):
+    """The temporary file lives in the entry's folder, named as pruning knows a run's temporary
+    files (``hooklint-*.tmp``); the folders made are private (0700); a folder seen in the run is
+    not made again; with a relative cache folder (not remembered) an existing one is written in."""
+    import stat as stat_module
+
+    from hooklint import files
+
+    files.forget_runs_answers()
+    entry = isolated_cache / "results" / "cd" / "cd34.json"
+    replaced: list[tuple[str, str]] = []
+    made: list[str] = []
+    replace, makedirs = os.replace, os.makedirs
+    monkeypatch.setattr(os, "replace", lambda a, b: replaced.append((a, b)) or replace(a, b))
+    monkeypatch.setattr(os, "makedirs", lambda name, *a, **k: made.append(str(name)) or makedirs(name, *a, **k))
+    files.store_entry(str(entry), {"n": 1})
+    [(temporary, target)] = replaced
+    assert target == str(entry) and os.path.dirname(temporary) == str(entry.parent)
+    assert os.path.basename(temporary).startswith("hooklint-") and temporary.endswith(".tmp")
+    assert stat_module.S_IMODE(entry.parent.stat().st_mode) == 0o700 and made[0] == str(entry.parent)
+    asked = len(made)  # os.makedirs makes the parent through its own name too
+    files.store_entry(str(entry), {"n": 2})
+    assert len(made) == asked and files.read_entry(str(entry)) == {"n": 2}  # known: no mkdir
+    monkeypatch.chdir(isolated_cache.parent)
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", isolated_cache.name)
+    files.forget_runs_answers()
+    relative = os.path.join(isolated_cache.name, "results", "cd", "cd34.json")
+    files.store_entry(relative, {"n": 3})
+    files.store_entry(relative, {"n": 4})
+    assert files.read_entry(relative) == {"n": 4}
 
 
 def test_the_render_key_hashes_only_inputs_whose_signature_changed(tmp_path, monkeypatch):
