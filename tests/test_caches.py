@@ -167,6 +167,21 @@ def test_a_file_added_to_a_top_folder_of_files_only_is_linted(named, tmp_path, m
     assert run() == (1, ["job.yaml:7 HL201", "job.yaml:7 HL202", "job.yaml:9 HL103", "job.yaml:9 HL104"])
 
 
+def test_an_applications_entry_renewed_with_the_same_bytes_is_then_a_stat_pass(tree, isolated_cache, work):
+    """Answered from the applications' pack (the run's own entry removed each time): the same
+    bytes under a new modification time are hashed once, and the entry renewed with the new
+    signature, so the next run hashes nothing and loads nothing."""
+    first = per_application(["repo/app"], isolated_cache)
+    then = time.time() - 30
+    os.utime(tree / "app/job.yaml", (then, then))
+    work["loaded"].clear(), work["hashed"].clear()
+    assert per_application(["repo/app"], isolated_cache) == first
+    assert work == {"loaded": [], "hashed": ["repo/app/job.yaml"]}
+    work["hashed"].clear()
+    assert per_application(["repo/app"], isolated_cache) == first
+    assert work == {"loaded": [], "hashed": []}
+
+
 def test_a_changed_file_is_a_miss(tree):
     _, found = lint(["repo/app"])
     (tree / "app/job.yaml").write_text(HOOK.replace("image: nginx:1.0", "image: nginx:latest"))
@@ -746,6 +761,13 @@ def test_a_cache_folder_is_asked_once_a_run_whether_it_is_a_link(isolated_cache,
     assert files.read_entry(entry) is None
     files.store_entry(entry, {"n": 3})
     assert json.loads((elsewhere / "ab12.json").read_text()) == {"n": 2}
+    (isolated_cache / "results" / "ab").unlink()
+    (isolated_cache / "results").rename(tmp_path / "results-elsewhere")  # a link higher on the way
+    (isolated_cache / "results").symlink_to(tmp_path / "results-elsewhere")
+    (tmp_path / "results-elsewhere" / "ab").mkdir()
+    files.forget_runs_answers()
+    files.store_entry(entry, {"n": 4})
+    assert files.read_entry(entry) is None and list((tmp_path / "results-elsewhere" / "ab").iterdir()) == []
 
 
 def test_cache_entries_a_pull_request_commits_inside_the_checkout_are_never_read(tree, isolated_cache, monkeypatch):
@@ -756,18 +778,22 @@ def test_cache_entries_a_pull_request_commits_inside_the_checkout_are_never_read
     is neither read nor written, whatever it holds; ``hooklint doctor`` says why."""
     from hooklint.files import cache_refusal
 
+    committed = tree / ".cache"
+    committed.mkdir()  # there from the start: the checkout's listing is the same when it is filled
+    aged(tree)
     first, found = lint(["repo/app"])
     assert found  # the hook's findings
     for entry in [*isolated_cache.rglob("*.json")]:
         data = json.loads(entry.read_text())
-        if isinstance(data, dict) and "outcome" in data:
-            data["outcome"]["findings"] = []
-        elif isinstance(data, dict) and "result" in data:
+        if isinstance(data, dict) and "entries" in data:  # the applications' pack
+            for kept in data["entries"].values():
+                kept["outcome"]["findings"] = []
+        elif isinstance(data, dict) and "result" in data:  # the run's entry
             data["result"]["findings"] = []
         entry.write_text(json.dumps(data))
     assert lint(["repo/app"])[1] == []  # the forged entries answer, where the user's cache is
-    committed = tree / ".cache"
-    shutil.copytree(isolated_cache, committed)
+    assert per_application(["repo/app"], isolated_cache) == lint(["repo/app"])[0]  # the pack's too
+    shutil.copytree(isolated_cache, committed, dirs_exist_ok=True)
     before = sorted(str(p.relative_to(committed)) for p in committed.rglob("*"))
     monkeypatch.setenv("HOOKLINT_CACHE_DIR", str(committed))
     assert lint(["repo/app"]) == (first, found)
