@@ -16,10 +16,11 @@ it did check as usual (:func:`hooklint.pipeline.not_checked`). Never a silent pa
 
 Counted: what :func:`~hooklint.yamlio.iter_documents` reads (manifests, Applications,
 renderings). Not counted: the YAML read with PyYAML (kustomizations, value files, the
-configuration: each text under the per-file limit), and an application the result cache answers
-(it is not parsed at all): a run that stopped at the budget is never kept whole, but the
-applications it checked are, so the next run over the same files parses only the rest (each run
-still bounded; with no cache, as in most CI, every run parses everything).
+configuration: each text under the per-file limit). An application the result cache answers is
+not parsed, but the nodes its loading parsed (kept in its entry) are spent as if it were, and one
+the budget runs out in is linted (:meth:`hooklint.results.ResultCache.lookup`): a run stops where
+a run without the cache stops (attacker trial 42: a hit spent nothing, and each warm run got
+further). A run that stopped at the budget is never kept whole.
 
 With ``--jobs N``, each worker may parse its share of what the parent left
 (:func:`hooklint.pipeline._worker_init`), so the run's total, and the memory its workers hold at

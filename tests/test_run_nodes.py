@@ -190,13 +190,18 @@ def test_identical_copies_of_a_big_file_stop_at_the_budget_not_at_the_memory_of_
 
 # --- the result cache ----------------------------------------------------------------------------
 
-def test_an_application_the_result_cache_answers_costs_no_node(repo, monkeypatch, tmp_path_factory):
-    """A cached application is not parsed, so its nodes are not counted: a run that stopped at the
-    budget keeps what it checked (a, b), and the next run under the same budget parses c and d
-    only (1,015 + 12 nodes) and checks everything. A run that stopped is never kept whole."""
+def test_an_application_the_result_cache_answers_costs_the_nodes_its_loading_parsed(repo, monkeypatch, tmp_path_factory,
+                                                                                  parsed):  # fmt: skip
+    """A cached application is not parsed, but the nodes its loading parsed count as if it were
+    (its entry keeps them): a run that stopped at the budget keeps what it checked (a, b), and the
+    next run under the same budget parses none of them and stops where the first did, as a run
+    without the cache does. Attacker trial 42: a hit spent nothing, so each warm run got further
+    (exit 2 naming applications not checked, then fewer, then exit 0)."""
     monkeypatch.setenv("HOOKLINT_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
     first = lint_paths(["."], Config(max_run_nodes=BUDGET), CATALOG)
     assert [e.message for e in first.errors] == [message(["c", "d"], 4)]
+    parsed.clear()
     second = lint_paths(["."], Config(max_run_nodes=BUDGET), CATALOG)
-    assert (second.errors, second.files) == ([], 4)
+    assert (second.errors, second.files, second.findings) == (first.errors, first.files, first.findings)
+    assert "a/hook.yaml" not in parsed and "b/big.yaml" not in parsed  # answered by the cache
     assert [f.path for f in second.findings if f.rule_id == "HL102"] == ["a/hook.yaml"]
