@@ -195,11 +195,7 @@ def test_a_changed_file_is_a_miss(tree):
 
 def _edited_keeping_times(path: Path, old: str, new: str) -> None:
     """``old`` replaced by ``new`` (as long) in ``path``, in place, its modification time then set
-    back (``touch -r``): size, inode and modification time as before, only its change time moved.
-    Made in a later tick of the kernel's file clock than the file's last change (:func:`aged`, just
-    before): within one tick the change time would not move, the race
-    :func:`hooklint.files.trusted` states (a run over a small tree takes a few ms)."""
-    time.sleep(0.02)
+    back (``touch -r``): size, inode and modification time as before, only its change time moved."""
     info = path.stat()
     text = path.read_text()
     assert len(old) == len(new) and old in text
