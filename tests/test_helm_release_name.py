@@ -102,34 +102,23 @@ def test_a_hook_gated_on_the_namespace_through_a_helper_and_a_variable(tmp_path:
 
 
 @needs_helm
-def test_a_hook_gated_on_a_namespace_other_than_default(tmp_path: Path, monkeypatch) -> None:
-    _chart(tmp_path, {"templates/debug.yaml": '{{ with $r := index . "Release" }}{{ if ne $r.Namespace "default" }}\n'
-                      + HOOK.format(name="debug2") + "{{- end }}{{ end }}\n"})
+@pytest.mark.parametrize("template, ends, keyword, name", [
+    ('{{ with $r := index . "Release" }}{{ if ne $r.Namespace "default" }}\n', "{{- end }}{{ end }}", "with", "debug2"),
+    # attacker trial 40, 2: ``index $ "R\x65lease" "N\x61mespace"`` is ``.Release.Namespace`` to Go's
+    # template engine; the scan looked for the bytes ``Release`` first, found none, and rendered the
+    # chart once, in namespace default, where the hook is not
+    ('{{ if ne (index $ "R\\x65lease" "N\\x61mespace") "default" }}\n', "{{- end }}", "if", "debug3"),
+], ids=["variable", "escapes"])  # fmt: skip
+def test_a_hook_gated_on_a_namespace_other_than_default(template: str, ends: str, keyword: str, name: str,
+                                                        tmp_path: Path, monkeypatch) -> None:  # fmt: skip
+    _chart(tmp_path, {"templates/debug.yaml": template + HOOK.format(name=name) + ends + "\n"})
     code, lines = _lint(tmp_path, monkeypatch)
     assert lines == [
-        "deploy/templates/debug.yaml:1:1: warning HL009 source-not-rendered: the `with` condition here depends on "
-        "`Release`, the release's name or namespace, which the Application that deploys the chart decides, and no "
+        f"deploy/templates/debug.yaml:1:1: warning HL009 source-not-rendered: the `{keyword}` condition here depends "
+        "on `Release`, the release's name or namespace, which the Application that deploys the chart decides, and no "
         "Application of the repository deploys deploy/: hooklint rendered it as release deploy in namespace default, "
-        "and as default in hooklint-other-namespace, which also renders Job/debug2. " + TAIL,
-        _hostpid("deploy/templates/debug.yaml", "debug2", 16),
-    ]
-    assert code == 1
-
-
-@needs_helm
-def test_a_release_read_by_a_name_written_with_escapes_decides_too(tmp_path: Path, monkeypatch) -> None:
-    """Attacker trial 40, 2: ``index $ "R\\x65lease" "N\\x61mespace"`` is ``.Release.Namespace`` to Go's
-    template engine; the scan looked for the bytes ``Release`` first, found none, and rendered the
-    chart once, in namespace default, where the hook is not."""
-    _chart(tmp_path, {"templates/debug.yaml": '{{ if ne (index $ "R\\x65lease" "N\\x61mespace") "default" }}\n'
-                      + HOOK.format(name="debug3") + "{{- end }}\n"})
-    code, lines = _lint(tmp_path, monkeypatch)
-    assert lines == [
-        "deploy/templates/debug.yaml:1:1: warning HL009 source-not-rendered: the `if` condition here depends on "
-        "`Release`, the release's name or namespace, which the Application that deploys the chart decides, and no "
-        "Application of the repository deploys deploy/: hooklint rendered it as release deploy in namespace default, "
-        "and as default in hooklint-other-namespace, which also renders Job/debug3. " + TAIL,
-        _hostpid("deploy/templates/debug.yaml", "debug3", 16),
+        f"and as default in hooklint-other-namespace, which also renders Job/{name}. " + TAIL,
+        _hostpid("deploy/templates/debug.yaml", name, 16),
     ]
     assert code == 1
 
