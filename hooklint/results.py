@@ -197,15 +197,17 @@ class ResultCache:
         self._entries: dict[tuple[int, bool], tuple[Any, str | None]] = {}
         #: :meth:`_not_inputs`, once worked out
         self._skipped: list[str] | None = None
-        #: the pack's entries, by entry key, read at the first lookup (:meth:`_pack`)
+        #: the pack's entries, by entry key, read at the first lookup (:meth:`_pack`), and the pack
+        #: file's stat signature taken before that read (a pack written since is another file)
         self._read: dict[str, Any] | None = None
+        self._read_as: list[Any] | None = None
         #: the entries this process made or renewed in the run, by entry key: written by :meth:`flush`
         self._made: dict[str, Any] = {}
 
     def __getstate__(self) -> dict[str, Any]:
         """What a worker receives: not the entries of this process's applications, nor its pack
         (a worker reads it itself, if it looks one up)."""
-        return {**self.__dict__, "_entries": {}, "_read": None, "_made": {}}
+        return {**self.__dict__, "_entries": {}, "_read": None, "_read_as": None, "_made": {}}
 
     def _pack_file(self) -> str:
         """The file holding this run key's entries."""
@@ -215,10 +217,16 @@ class ResultCache:
         """The entries of the pack as this run found it (read once; a missing, corrupt or linked
         pack holds none)."""
         if self._read is None:
-            stored = read_entry(self._pack_file())
-            entries = stored.get("entries") if isinstance(stored, dict) else None
-            self._read = entries if isinstance(entries, dict) else {}
+            self._read_as = stat_signature(self._pack_file())
+            self._read = self._entries_of(read_entry(self._pack_file()))
         return self._read
+
+    @staticmethod
+    def _entries_of(stored: Any) -> dict[str, Any]:
+        """The entries of a pack as :func:`~hooklint.files.read_entry` gave it (none for a missing,
+        corrupt or linked one)."""
+        entries = stored.get("entries") if isinstance(stored, dict) else None
+        return entries if isinstance(entries, dict) else {}
 
     def _stored(self, entry: str) -> Any:
         """The entry under key ``entry``: made in this run, else read from the pack; None."""
@@ -243,18 +251,25 @@ class ResultCache:
         if not self._made:
             return
         try:
-            stored = read_entry(self._pack_file())
-            entries = stored.get("entries") if isinstance(stored, dict) else None
-            kept = entries if isinstance(entries, dict) else {}
+            kept = self._current()
             oldest = time.time_ns() - PACK_KEEP_NS
             kept = {key: value for key, value in kept.items()
                     if isinstance(value, dict) and isinstance(value.get("taken"), int) and value["taken"] >= oldest}
             kept.update(self._made)
             store_entry(self._pack_file(), {"entries": kept})
-            self._read = kept
-            self._made = {}
+            self._read, self._read_as, self._made = kept, None, {}
         except (OSError, ValueError, TypeError):
             pass
+
+    def _current(self) -> dict[str, Any]:
+        """The pack's entries as its file holds them now: those this run read, unless another run
+        wrote it since (a write renames a new file over it: another inode and change time), else
+        read again."""
+        read, pack = self._read, self._pack_file()
+        if read is not None and self._read_as is not None and self._read_as[0] == "f" \
+                and stat_signature(pack) == self._read_as:  # fmt: skip
+            return read
+        return self._entries_of(read_entry(pack))
 
     def _entry(self, app: Any, mapped: bool) -> str | None:
         """The entry of ``app``: its key covers the run's, ``app`` as discovery describes it, and

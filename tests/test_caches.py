@@ -451,10 +451,12 @@ def test_a_runs_application_entries_are_written_in_one_pack_once(tree, isolated_
     write(tree, {"other/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: o\n"})
     aged(tree)
     writes: list[str] = []
-    store = files.store_entry
+    reads: list[str] = []
+    store, read = files.store_entry, files.read_entry
     monkeypatch.setattr(files, "store_entry", lambda entry, value: writes.append(entry) or store(entry, value))
     import hooklint.results as results_module
     monkeypatch.setattr(results_module, "store_entry", files.store_entry)
+    monkeypatch.setattr(results_module, "read_entry", lambda entry: reads.append(entry) or read(entry))
     first = per_application(["repo"], isolated_cache)
     [pack] = list((isolated_cache / "results").rglob("*.json"))
     assert writes.count(str(pack)) == 1 and len(json.loads(pack.read_text())["entries"]) == 2
@@ -463,7 +465,9 @@ def test_a_runs_application_entries_are_written_in_one_pack_once(tree, isolated_
     assert per_application(["repo"], isolated_cache) == first and str(pack) not in writes  # hits: nothing made
     assert work["loaded"] == []
     (tree / "other/cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: p\n")
+    reads.clear()
     assert per_application(["repo"], isolated_cache) == first and writes.count(str(pack)) == 1
+    assert reads.count(str(pack)) == 1  # read at the first lookup, not again to be written: no run wrote it since
     assert work["loaded"] == ["repo/other"] and len(json.loads(pack.read_text())["entries"]) == 2
 
 
