@@ -752,8 +752,8 @@ def forget_runs_answers() -> None:
 
 
 #: Folder of entries -> the cache folder (:func:`cache_dir`) from which every folder on its way
-#: was seen to be a real folder this run: asked once (a run writes an entry per application, a
-#: few hundred into the same 256 folders).
+#: was seen to be a real folder this run: asked once (a run writes an entry per rendering, a few
+#: hundred into the same 256 folders of each kind).
 _CACHE_FOLDERS: dict[str, str] = {}
 
 

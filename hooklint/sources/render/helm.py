@@ -1932,6 +1932,8 @@ def _spelled_strings(action: bytes) -> list[tuple[int, bytes]]:
     action's text) that holds an escape that may spell a letter (:data:`SPELLING_ESCAPE`), its text
     as Go reads it (:func:`~hooklint.sources.render.hermetic.go_unquote`): ``index $ "\\x43apabilities"``
     names ``.Capabilities`` without writing the word (attacker trial 40, 1)."""
+    if b"\\" not in action:  # no escape at all: most actions
+        return []
     return [(found.start(), go_unquote(found.group()[1:-1].decode("utf-8", "surrogateescape")).encode("utf-8", "replace"))
             for found in _GO_STRING.finditer(action) if SPELLING_ESCAPE.search(found.group())]
 
