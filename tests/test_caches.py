@@ -1333,3 +1333,102 @@ def test_what_the_runs_memos_answer_is_observed_as_what_the_file_system_answers(
     assert seen.looked == outer.looked == {"app/job.yaml", "app/gone.yaml", "app"}
     assert seen.listed == outer.listed == {"app", str(tmp_path / "app")}
     facts.reset()
+
+
+# --- the Helm SDK's version, remembered ----------------------------------------------------------
+
+@pytest.fixture
+def fake_sdk(tmp_path, monkeypatch):
+    """A ``helm_python`` of files only (``_sdk_path`` leads to it) whose child answers are a list
+    (:func:`helm._ask_sdk` replaced): ``(folder, asked)``, ``asked`` the requests' ``op`` in order.
+    No helm binary is found; each call of :func:`helm._find_sdk` starts as a new process would."""
+    from hooklint.sources.render import helm
+
+    folder = tmp_path / "site"
+    write(folder, {"helm_python/__init__.py": "__version__ = '0.2.2'\n", "helm_python/lib/libhelm_c.so": "v4.2.3",
+                   "helm_python/__pycache__/x.pyc": ""})  # fmt: skip
+    asked: list[str] = []
+
+    def ask(request, *args, **kwargs):
+        asked.append(request["op"])
+        library = (folder / "helm_python/lib/libhelm_c.so").read_text()
+        if library == "broken":
+            raise helm._HelmFailed("the Helm SDK cannot load: OSError: broken")
+        return {"sdk": "0.2.2", "helm": library}
+
+    monkeypatch.setattr(helm, "_ask_sdk", ask)
+    monkeypatch.setattr(helm, "_sdk_path", lambda: str(folder))
+    monkeypatch.setattr(helm, "_SDK_ANSWERS", {})
+    return folder, asked
+
+
+def _sdk_found() -> "tuple[str, str] | None":
+    """:func:`helm._find_sdk` as a new process asks it (nothing remembered in this one)."""
+    from hooklint.sources.render import helm
+
+    helm._SDK_ANSWERS.clear()
+    found = helm._find_sdk()
+    return None if found is None else (found[0], found[1].label())
+
+
+def test_the_helm_sdks_version_is_asked_once_then_again_only_when_the_sdk_changes(fake_sdk, monkeypatch):
+    """A run that renders a chart asked the SDK its version in a child (an 85 MB Go library loaded,
+    about 0.1 s) every time, a warm run too; it is asked once per installed SDK, then read from the
+    cache folder. A new library, a new ``__init__.py``, or a library that cannot load is asked again."""
+    folder, asked = fake_sdk
+    assert _sdk_found() == ("sdk", "helm-python-sdk 0.2.2 (Helm v4.2.3)") and asked == ["version"]
+    assert _sdk_found() == ("sdk", "helm-python-sdk 0.2.2 (Helm v4.2.3)") and asked == ["version"]
+    os.utime(folder / "helm_python/__pycache__/x.pyc", ns=(1, 1))  # Python writing its own files: not a change
+    (folder / "helm_python/__pycache__/y.pyc").write_text("")
+    assert _sdk_found() == ("sdk", "helm-python-sdk 0.2.2 (Helm v4.2.3)") and asked == ["version"]
+    (folder / "helm_python/lib/libhelm_c.so").write_text("v4.3.0")  # pip upgrades the SDK
+    assert _sdk_found() == ("sdk", "helm-python-sdk 0.2.2 (Helm v4.3.0)") and len(asked) == 2
+    (folder / "helm_python/__init__.py").write_text("__version__ = '0.2.2'\n")  # the same bytes, written again
+    assert _sdk_found() == ("sdk", "helm-python-sdk 0.2.2 (Helm v4.3.0)") and len(asked) == 3
+    (folder / "helm_python/lib/libhelm_c.so").write_text("broken")  # cannot load: never kept
+    assert (_sdk_found(), _sdk_found(), len(asked)) == (None, None, 5)
+    (folder / "helm_python/lib/libhelm_c.so").write_text("v4.3.0")
+    monkeypatch.setenv("HELM_C_LIB", str(folder / "helm_python/lib/libhelm_c.so"))  # the user's library: not kept
+    assert (_sdk_found(), _sdk_found(), len(asked)) == (("sdk", "helm-python-sdk 0.2.2 (Helm v4.3.0)"),) * 2 + (7,)
+    monkeypatch.delenv("HELM_C_LIB")
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")  # no cache folder: asked by every process, once
+    from hooklint.sources.render import helm
+
+    helm._SDK_ANSWERS.clear()
+    assert [helm._find_sdk()[0], helm._find_sdk()[0], len(asked)] == ["sdk", "sdk", 8]
+
+
+@needs_helm
+def test_a_chart_the_render_cache_answers_starts_no_helm_child(tmp_path, monkeypatch, isolated_cache):
+    """A run that re-lints an unchanged chart (its result not kept: here the result cache emptied,
+    as by a change to the configuration) takes its rendering
+    from the render cache, whose key holds the renderer's version: the SDK's version was asked of a
+    child on every such run (an 85 MB Go library loaded, about 0.1 s of CPU), and is now read from
+    the cache folder. The report is the same."""
+    from hooklint.sources.render import helm
+
+    if helm.find_helm()[0] != "sdk":
+        pytest.skip("needs helm-python-sdk, not a helm binary")
+    write(tmp_path / "repo", {"chart/Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n", "chart/templates/job.yaml": HOOK})
+    (tmp_path / "repo/.git").mkdir()
+    aged(tmp_path / "repo")
+    monkeypatch.chdir(tmp_path)
+    asked: list[str] = []
+    real = helm._ask_sdk
+
+    def ask(request, *args, **kwargs):
+        asked.append(request["op"])
+        return real(request, *args, **kwargs)
+
+    monkeypatch.setattr(helm, "_ask_sdk", ask)
+    reports = []
+    for _ in range(2):
+        for kept in ("results", "runs"):  # the result cache of the applications, and of the run
+            shutil.rmtree(isolated_cache / kept, ignore_errors=True)
+        helm.find_helm.cache_clear()  # as a new process
+        helm._SDK_ANSWERS.clear()
+        reports.append(lint(["repo"]))
+    assert reports[0] == reports[1]
+    assert reports[0][1] == [f"repo/chart/templates/job.yaml:{at} {rule}" for at, rule in [
+        ("6:5", "HL305"), ("7:1", "HL201"), ("7:1", "HL202"), ("9:5", "HL103"), ("9:5", "HL104")]]  # fmt: skip
+    assert asked == ["version", "render"]

@@ -63,7 +63,8 @@ from typing import Any, Callable, Iterator, Mapping
 import yaml
 
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
-from hooklint.files import FileTooLarge, NotRegularFile, file_problem, make_dirs, problem_of, read_bytes, remove_tree, walk_tree
+from hooklint.files import (FileTooLarge, NotRegularFile, file_problem, make_dirs, problem_of, read_bytes, remove_tree,
+                            stat_signature, walk_tree)
 from hooklint.loader import within
 from hooklint.text import go_to_lower, go_trim_space
 from hooklint.yamlio import HOOKLINT_FAULT, BoundedLoader, Unreadable, YamlTooComplex, go_first_document, go_yaml_text
@@ -317,19 +318,72 @@ def helm_use_note(label: str, version: tuple[int, int, int]) -> str | None:
 
 def _find_sdk() -> tuple[str, Renderer] | None:
     """``("sdk", Renderer(...))`` when ``helm_python`` is installed and its native library loads in
-    a child process, else None."""
-    if _sdk_path() is None:
+    a child process, else None. The child's answer is remembered (:func:`_sdk_version`): a run
+    starts no child (and loads no 85 MB Go library) only to learn the version it learnt before."""
+    path = _sdk_path()
+    if path is None:
         return None
-    work = tempfile.mkdtemp(prefix="hooklint-helm-")
-    try:
-        answer = _ask_sdk({"op": "version"}, work, bounded.Limits(timeout=30))
-    except (_HelmFailed, bounded.Stopped, OSError):
-        return None
-    finally:
-        remove_tree(work)
-    if "sdk" not in answer:
+    answer = _sdk_version(path)
+    if answer is None:
         return None
     return "sdk", Renderer(SDK_NAME, f"{answer['sdk']} (Helm {answer['helm']})")
+
+
+#: :func:`_sdk_question` -> the SDK's answer to it, in this process (a review's base and head are
+#: two repositories, and :func:`find_helm` is memoised per repository).
+_SDK_ANSWERS: dict[str, dict[str, str]] = {}
+
+
+def _sdk_version(path: str) -> dict[str, str] | None:
+    """``{"sdk": "0.2.2", "helm": "v4.2.3"}``: what the child (:mod:`._helm_child`) answers for
+    the ``helm_python`` in folder ``path``; None when it cannot load or answer. Asked once per
+    process and :func:`_sdk_question`, and kept in the cache folder like ``kubectl version``
+    (:func:`hooklint.sources.render.cache.remembered_answer`, under the interpreter that runs the
+    child); not kept when ``HELM_C_LIB`` names the library (a folder may hold another one later)."""
+    question = _sdk_question(path)
+    if question in _SDK_ANSWERS:
+        return _SDK_ANSWERS[question]
+
+    def ask() -> str:
+        work = tempfile.mkdtemp(prefix="hooklint-helm-")
+        try:
+            answer = _ask_sdk({"op": "version"}, work, bounded.Limits(timeout=30))
+        except (_HelmFailed, bounded.Stopped, OSError):
+            return ""
+        finally:
+            remove_tree(work)
+        if not isinstance(answer.get("sdk"), str) or not isinstance(answer.get("helm"), str):
+            return ""
+        return json.dumps({"sdk": answer["sdk"], "helm": answer["helm"]})
+
+    text = ask() if os.environ.get("HELM_C_LIB") else remembered_answer(question, sys.executable, ask)
+    try:
+        found = json.loads(text) if text else None
+    except ValueError:
+        found = None
+    if not isinstance(found, dict) or not isinstance(found.get("sdk"), str) or not isinstance(found.get("helm"), str):
+        return None
+    _SDK_ANSWERS[question] = found
+    return found
+
+
+def _sdk_question(path: str) -> str:
+    """The SDK's version question as text that changes with what answers it: the folder ``path``,
+    ``HELM_C_LIB``, and the name and stat signature (:func:`hooklint.files.stat_signature`: size,
+    times, inode) of each file of ``helm_python`` and of its ``lib`` folder, where its version and
+    its native library (Helm's) are. An upgrade writes them anew, so it is asked again."""
+    package = os.path.join(path, "helm_python")
+    files: list[list[Any]] = []
+    for folder in (package, os.path.join(package, "lib")):
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            names = []
+        for name in names:
+            signature = stat_signature(os.path.join(folder, name))
+            if signature[0] != "d":  # __pycache__ changes as Python writes into it; lib is listed itself
+                files.append([os.path.join(folder, name), signature])
+    return json.dumps(["helm-python-sdk version", os.path.realpath(path), os.environ.get("HELM_C_LIB"), files])
 
 
 def _sdk_path() -> str | None:
