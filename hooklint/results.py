@@ -583,10 +583,12 @@ class ResultCache:
             if recorded is None and signature[0] == "d" and path in looked:
                 recorded = LOOKED_AT
             elif recorded is not None:
-                # not changed since 2 s before the run began: the bytes it read; else hashed again
-                # (a change during the run moves the change time, its modification time set back or
-                # not: attacker trial 35, 3)
-                unsure = not trusted(signature, taken) or changed_at(signature) >= taken
+                # neither time within 2 s of the run's start or after: the bytes it read; else
+                # hashed again (as ResultCache.store does). A change during the run moves the change
+                # time, its modification time set back or not (attacker trial 35, 3), but the
+                # kernel stamps it with a coarse clock that lags by up to a tick: an edit made just
+                # after the run began was stamped 1.8 ms before it, and kept with the old result
+                unsure = not trusted(signature, taken) or changed_at(signature) >= taken - RACY_NS
                 if unsure and content_digest(path, signature[0]) != recorded:
                     return
             elif signature[0] != "-" and changed_at(signature) >= taken:  # changed while the run ran

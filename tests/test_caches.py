@@ -90,7 +90,10 @@ def test_an_unchanged_application_is_a_stat_pass(tree, work):
     first, found = lint(["repo/app"])
     assert found == ["repo/app/job.yaml:7:1 HL201", "repo/app/job.yaml:7:1 HL202", "repo/app/job.yaml:9:5 HL103",
                      "repo/app/job.yaml:9:5 HL104"]  # fmt: skip
-    assert work == {"loaded": ["repo/app"], "hashed": ["repo/app/cm.yaml", "repo/app/job.yaml"]}
+    # each file hashed for the application's entry, then for the run's: both changed within 2 s
+    # of the run's start (the fixture set their modification times back just now, which moved
+    # their change times), and such a signature does not stand for the bytes the run read
+    assert work == {"loaded": ["repo/app"], "hashed": ["repo/app/cm.yaml", "repo/app/job.yaml"] * 2}
     work["loaded"].clear(), work["hashed"].clear()
     again, found_again = lint(["repo/app"])
     assert work == {"loaded": [], "hashed": []}  # neither loaded nor hashed: a stat of each input
@@ -167,10 +170,14 @@ def test_a_file_added_to_a_top_folder_of_files_only_is_linted(named, tmp_path, m
     assert run() == (1, ["job.yaml:7 HL201", "job.yaml:7 HL202", "job.yaml:9 HL103", "job.yaml:9 HL104"])
 
 
-def test_an_applications_entry_renewed_with_the_same_bytes_is_then_a_stat_pass(tree, isolated_cache, work):
+def test_an_applications_entry_renewed_with_the_same_bytes_is_then_a_stat_pass(tree, isolated_cache, work, monkeypatch):
     """Answered from the applications' pack (the run's own entry removed each time): the same
     bytes under a new modification time are hashed once, and the entry renewed with the new
-    signature, so the next run hashes nothing and loads nothing."""
+    signature, so the next run hashes nothing and loads nothing. The runs are 3 s after the files
+    were last changed (the clock moved on): a change time within 2 s of a run's start is hashed
+    again by the run's entry (:func:`test_a_file_changed_within_a_clock_tick_of_the_start_is_not_kept`)."""
+    real = time.time_ns
+    monkeypatch.setattr(time, "time_ns", lambda: real() + 3_000_000_000)
     first = per_application(["repo/app"], isolated_cache)
     then = time.time() - 30
     os.utime(tree / "app/job.yaml", (then, then))
@@ -284,6 +291,46 @@ def test_a_file_changed_after_its_application_was_linted_is_not_kept_in_the_run_
     monkeypatch.setattr(results.ResultCache, "store", store)
     again, _ = lint(["repo/app"])
     assert again == no_cache_lint(["repo/app"]) and '"name": "migrat2"' in again
+
+
+#: A clock tick: the kernel stamps a file's change time with a coarse clock, which lags the one
+#: ``time.time_ns()`` reads by up to a tick (4 ms at ``CONFIG_HZ=250``): a change made just after
+#: the run began may be stamped just before it (1.8 ms before, in a test that failed one run in
+#: three under load).
+TICK_NS = 4_000_000
+
+
+@pytest.mark.parametrize("change", ["edited", "removed"])
+@pytest.mark.parametrize("kept", ["store", "store_run"])
+def test_a_file_changed_within_a_clock_tick_of_the_start_is_not_kept(kept, change, tree, monkeypatch):
+    """A file read by the run and then changed (edited, its modification time set back; or
+    removed) before the application's entry (``store``) or the run's (``store_run``) is written,
+    its change stamped within a clock tick before the start the entry is written with (here: that
+    start a tick later, the same thing): the entry is not kept. Before, ``store_run`` trusted a
+    change time less than the start: the edit was kept with the old result (a removed file changes
+    its folder, an input too)."""
+    from hooklint import results
+
+    real = getattr(results.ResultCache, kept)
+    job = tree / "app/job.yaml"
+
+    def changed_then_kept(self, *args, **kwargs):
+        if change == "edited":
+            _edited_keeping_times(job, "name: migrate", "name: migrat2")
+        elif job.exists():
+            job.unlink()
+        *others, taken = args[:5] if kept == "store" else args
+        return real(self, *others, taken + TICK_NS, *args[5:] if kept == "store" else (), **kwargs)
+
+    monkeypatch.setattr(results.ResultCache, kept, changed_then_kept)
+    assert '"name": "migrate"' in lint(["repo/app"])[0]
+    monkeypatch.setattr(results.ResultCache, kept, real)
+    again, found = lint(["repo/app"])
+    assert again == no_cache_lint(["repo/app"])
+    if change == "edited":
+        assert '"name": "migrat2"' in again and '"name": "migrate"' not in again
+    else:
+        assert found == [] and "job.yaml" not in again
 
 
 @needs_kubectl
