@@ -663,6 +663,38 @@ def stat_signature(path: str) -> list[Any]:
             info.st_ctime_ns, link]  # fmt: skip
 
 
+def program_identity(program: str) -> list[Any]:
+    """``[program, stat signature]`` (:func:`stat_signature`: size, times, inode, the link's target):
+    what a render key holds of a renderer's program besides its version, so that another build of
+    one version (a program replaced in place) is another key (attacker trial 44, 1)."""
+    return [program, stat_signature(program)]
+
+
+def sdk_identity(folder: str) -> list[Any]:
+    """What renders for the Helm SDK whose ``helm_python`` is in ``folder`` (the renderer of
+    :mod:`hooklint.sources.render.helm`), for the caches' keys: the folder; each file of
+    ``helm_python`` and of its ``lib`` folder (its version and its native library, Helm's Go code)
+    with its stat signature; and ``HELM_C_LIB`` (helm-python-sdk's own way to load another library:
+    a file, or a folder of them) with the signature of what it names and of each file of that
+    folder. An upgrade, a library replaced in place, or another one named, changes it (attacker
+    trial 44, 1: a run with ``HELM_C_LIB`` set was answered with what the library before it rendered).
+    Kept here, not with the renderer: a run's key asks it, and a run of plain files imports no renderer."""
+    package = os.path.join(folder, "helm_python")
+    chosen = os.environ.get("HELM_C_LIB")
+    files: list[Any] = []
+    for place in [package, os.path.join(package, "lib")] + ([chosen] if chosen else []):
+        try:
+            names = sorted(os.listdir(place))
+        except OSError:  # a file (HELM_C_LIB's library), or missing
+            files.append([place, stat_signature(place)])
+            continue
+        for name in names:
+            signature = stat_signature(os.path.join(place, name))
+            if signature[0] != "d":  # __pycache__ changes as Python writes into it; lib is listed itself
+                files.append([os.path.join(place, name), signature])
+    return [os.path.abspath(folder), chosen, files]
+
+
 #: Where a :func:`stat_signature`'s part past the bytes' own begins: the link (and what a caller
 #: appends), compared alone for a folder only looked at.
 SIGNATURE_WAY = 6
@@ -723,7 +755,10 @@ def cache_refusal(root: str) -> str | None:
       finding, answered the run with it);
     - named inside the current folder's repository with a symbolic link among its existing
       components (:func:`check_folders`: a pull request committing ``.cache -> /home/runner`` must
-      not have entries written and pruned there)."""
+      not have entries written and pruned there);
+    - at, inside or above a path the running command lints (:func:`linting`): its entries would be
+      files of the run, linted without the cache and not with it (attacker trial 44, 2: a tree that
+      is no Git work tree, its cache folder inside it, had a hook added there answered as clean)."""
     absolute = os.path.abspath(root)
     try:
         real = os.path.realpath(absolute)
@@ -733,6 +768,9 @@ def cache_refusal(root: str) -> str | None:
         top = repository_of(place)
         if top is not None:
             return f"it is inside the Git work tree {top}, whose files a pull request can write"
+    for linted in _LINTED:
+        if os.path.commonpath([real, linted]) in (real, linted):
+            return f"it is inside, or holds, {linted}, which this run lints"
     try:
         check_folders(root)
     except OSError as exc:
@@ -742,6 +780,17 @@ def cache_refusal(root: str) -> str | None:
 
 #: (cache folder, current folder) -> :func:`cache_refused`'s answer, for this run.
 _CACHE_REFUSED: dict[tuple[str, str], bool] = {}
+
+#: The resolved paths the running command lints (:func:`linting`).
+_LINTED: list[str] = []
+
+
+def linting(paths: Iterable[str]) -> None:
+    """Say that the command about to run lints ``paths`` (as given; ``-``, standard input, is no
+    path): a cache folder at, inside or above one of them is then refused for the run
+    (:func:`cache_refusal`). Called before the run asks the caches anything."""
+    _LINTED[:] = [os.path.realpath(os.path.abspath(path)) for path in paths if path != "-"]
+    _CACHE_REFUSED.clear()
 
 
 def forget_runs_answers() -> None:

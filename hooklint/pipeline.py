@@ -788,6 +788,7 @@ def lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int = 1
 
 def _lint_paths(paths: list[str], config: Config, catalog: Catalog, jobs: int, plans: bool,
                 baseline: str | None, looked_up: bool) -> RunResult:  # fmt: skip
+    _files.linting(paths)  # a cache folder among them is not used (hooklint.files.cache_refusal)
     engine = Engine(config, catalog)
     started()  # the rules are loaded: the collector paused for start-up resumes (hooklint.collector)
     known = None
@@ -1008,6 +1009,7 @@ def plan_paths(paths: list[str], config: Config) -> tuple[list[PlannedApplicatio
 
 
 def _plan_paths(paths: list[str], config: Config) -> tuple[list[PlannedApplication], list[InputError]]:
+    _files.linting(paths)  # a cache folder among them is not used (hooklint.files.cache_refusal)
     errors: list[InputError] = []
     plans: list[PlannedApplication] = []
     stored: dict[str, str] = {}  # the values of every application's Secrets

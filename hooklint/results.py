@@ -69,8 +69,8 @@ from hooklint import __version__, deadline, runnodes
 from hooklint.catalog import code_signature
 from hooklint.config import Config
 from hooklint.deadline import RunTimeout
-from hooklint.files import (OBSERVERS, RACY_NS, SIGNATURE_WAY, VOLATILE, cache_dir, changed_at, content_digest, read_entry,
-                            stat_signature, store_entry, trusted)
+from hooklint.files import (OBSERVERS, RACY_NS, SIGNATURE_WAY, VOLATILE, cache_dir, changed_at, content_digest, linting, read_entry,
+                            sdk_identity, stat_signature, store_entry, trusted)
 from hooklint.findings import Finding, HookRef, InputError, ObjectRef, RunResult, Span, Suppression
 from hooklint.loader import STDIN, is_stream
 from hooklint.reasons import Skip, SkipKind
@@ -158,7 +158,9 @@ _CACHE_VARIABLES = frozenset({"HOOKLINT_CACHE_DIR", "HOOKLINT_CACHE_MAX_MB"})
 
 def _renderer_signature() -> list[Any]:
     """``PATH`` and, for every renderer program in its folders, its path and stat signature; the
-    Helm SDK's folder and its signature when it is installed (found without importing it)."""
+    Helm SDK's files, library and ``HELM_C_LIB`` when it is installed (found without importing it:
+    :func:`hooklint.files.sdk_identity`; its folder's signature alone missed a library
+    replaced in place, and ``HELM_C_LIB``: attacker trial 44, 1)."""
     path = os.environ.get("PATH", os.defpath)
     found: list[Any] = [path]
     for folder in path.split(os.pathsep):
@@ -174,7 +176,7 @@ def _renderer_signature() -> list[Any]:
         places = list(spec.submodule_search_locations or []) if spec is not None else []
     except (ImportError, ValueError):
         places = []
-    found.extend([place, stat_signature(place)] for place in places)
+    found.extend([place, sdk_identity(os.path.dirname(os.path.abspath(place)))] for place in places)
     return found
 
 
@@ -606,6 +608,7 @@ def kept_run(paths: list[str], config: Config, baseline: str | None = None) -> R
     run over an unchanged tree costs its start-up and a stat pass). Raises
     :class:`~hooklint.suppression.BaselineError` for a baseline that cannot be read, as
     ``lint_paths`` does."""
+    linting(paths)  # a cache folder among them is not used (hooklint.files.cache_refusal)
     cache = run_cache(config)
     if cache is None or any(p == STDIN or is_stream(p) for p in paths):
         return None

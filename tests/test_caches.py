@@ -1398,10 +1398,10 @@ def fake_sdk(tmp_path, monkeypatch):
 
     def ask(request, *args, **kwargs):
         asked.append(request["op"])
-        library = (folder / "helm_python/lib/libhelm_c.so").read_text()
+        library = (folder / "helm_python/lib/libhelm_c.so").read_text() if (folder / "helm_python/lib").exists() else "v4.2.3"
         if library == "broken":
             raise helm._HelmFailed("the Helm SDK cannot load: OSError: broken")
-        return {"sdk": "0.2.2", "helm": library}
+        return {"sdk": "0.2.2"} if library == "mute" else {"sdk": "0.2.2", "helm": library}
 
     monkeypatch.setattr(helm, "_ask_sdk", ask)
     monkeypatch.setattr(helm, "_sdk_path", lambda: str(folder))
@@ -1434,15 +1434,26 @@ def test_the_helm_sdks_version_is_asked_once_then_again_only_when_the_sdk_change
     assert _sdk_found() == ("sdk", "helm-python-sdk 0.2.2 (Helm v4.3.0)") and len(asked) == 3
     (folder / "helm_python/lib/libhelm_c.so").write_text("broken")  # cannot load: never kept
     assert (_sdk_found(), _sdk_found(), len(asked)) == (None, None, 5)
+    (folder / "helm_python/lib/libhelm_c.so").write_text("mute")  # an answer without Helm's version: never kept
+    assert (_sdk_found(), _sdk_found(), len(asked)) == (None, None, 7)
     (folder / "helm_python/lib/libhelm_c.so").write_text("v4.3.0")
-    monkeypatch.setenv("HELM_C_LIB", str(folder / "helm_python/lib/libhelm_c.so"))  # the user's library: not kept
-    assert (_sdk_found(), _sdk_found(), len(asked)) == (("sdk", "helm-python-sdk 0.2.2 (Helm v4.3.0)"),) * 2 + (7,)
-    monkeypatch.delenv("HELM_C_LIB")
-    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")  # no cache folder: asked by every process, once
+    assert _sdk_found() == ("sdk", "helm-python-sdk 0.2.2 (Helm v4.3.0)") and len(asked) == 8
+    entry = max(Path(os.environ["HOOKLINT_CACHE_DIR"], "programs").iterdir(), key=lambda path: path.stat().st_mtime_ns)
+    for kept in ('{"sdk": "0.2.2"}', '{"helm": "v4.3.0"}', "[]", "v4.3.0"):  # entries written otherwise: asked again
+        entry.write_text(json.dumps({"answer": kept}))
+        assert _sdk_found() == ("sdk", "helm-python-sdk 0.2.2 (Helm v4.3.0)")
+    assert len(asked) == 12
     from hooklint.sources.render import helm
 
+    monkeypatch.setenv("HELM_C_LIB", str(folder / "helm_python/lib/libhelm_c.so"))  # the user's library: not kept,
+    assert helm._find_sdk()[1].label() == "helm-python-sdk 0.2.2 (Helm v4.3.0)" and len(asked) == 13  # nor taken for another
+    assert (_sdk_found(), _sdk_found(), len(asked)) == (("sdk", "helm-python-sdk 0.2.2 (Helm v4.3.0)"),) * 2 + (15,)
+    monkeypatch.delenv("HELM_C_LIB")
+    shutil.rmtree(folder / "helm_python/lib")  # a library elsewhere (HELM_C_LIB's case): another question
+    assert _sdk_found() == ("sdk", "helm-python-sdk 0.2.2 (Helm v4.2.3)") and len(asked) == 16
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", "off")  # no cache folder: asked by every process, once
     helm._SDK_ANSWERS.clear()
-    assert [helm._find_sdk()[0], helm._find_sdk()[0], len(asked)] == ["sdk", "sdk", 8]
+    assert [helm._find_sdk()[0], helm._find_sdk()[0], len(asked)] == ["sdk", "sdk", 17]
 
 
 @needs_helm
@@ -1479,3 +1490,94 @@ def test_a_chart_the_render_cache_answers_starts_no_helm_child(tmp_path, monkeyp
     assert reports[0][1] == [f"repo/chart/templates/job.yaml:{at} {rule}" for at, rule in [
         ("6:5", "HL305"), ("7:1", "HL201"), ("7:1", "HL202"), ("9:5", "HL103"), ("9:5", "HL104")]]  # fmt: skip
     assert asked == ["version", "render"]
+
+
+def test_what_runs_the_helm_sdk_is_in_its_identity(tmp_path, monkeypatch):
+    """Attacker trial 44, 1: the render cache keyed the SDK by its version alone and a run by its
+    folder's signature, so a library replaced in place, or another one named by ``HELM_C_LIB``,
+    was answered with what the one before rendered. The SDK's identity changes with each of its
+    files and its library, and with ``HELM_C_LIB`` and what it names; not with Python's own writes."""
+    from hooklint import files
+
+    folder = tmp_path / "site"
+    write(folder, {"helm_python/__init__.py": "", "helm_python/lib/libhelm_c.so": "one", "mine/libhelm_c.so": "two"})
+    seen = [files.sdk_identity(str(folder))]
+    (folder / "helm_python/__pycache__").mkdir()
+    (folder / "helm_python/__pycache__/x.pyc").write_text("")
+    assert files.sdk_identity(str(folder)) == seen[0]
+    (folder / "helm_python/lib/libhelm_c.so").write_text("ONE")  # the same size, in place
+    seen.append(files.sdk_identity(str(folder)))
+    monkeypatch.setenv("HELM_C_LIB", str(folder / "mine/libhelm_c.so"))
+    seen.append(files.sdk_identity(str(folder)))
+    (folder / "mine/libhelm_c.so").write_text("TWO")
+    seen.append(files.sdk_identity(str(folder)))
+    monkeypatch.setenv("HELM_C_LIB", str(folder / "mine"))  # a folder of libraries
+    seen.append(files.sdk_identity(str(folder)))
+    (folder / "mine/libhelm_c.so.1").write_text("three")
+    seen.append(files.sdk_identity(str(folder)))
+    assert len({json.dumps(identity) for identity in seen}) == 6
+    assert seen[-1][:2] == [str(folder), str(folder / "mine")]
+
+
+@needs_helm
+def test_a_chart_rendered_with_another_helm_library_is_rendered_again(tmp_path, monkeypatch, isolated_cache):
+    """Attacker trial 44, 1: ``HELM_C_LIB`` set after a run (here naming the library the SDK loads
+    anyway, so the report stays the same) was in neither the run's key nor the rendering's: the
+    run was answered whole. Now both miss; with the results dropped, the rendering is the one that
+    library made (its version is asked again: never kept under ``HELM_C_LIB``)."""
+    from hooklint.sources.render import helm
+
+    if helm.find_helm()[0] != "sdk":
+        pytest.skip("needs helm-python-sdk, not a helm binary")
+    library = next(Path(helm._sdk_path(), "helm_python", "lib").glob("libhelm_c.*"))
+    write(tmp_path / "repo", {"chart/Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n", "chart/templates/job.yaml": HOOK})
+    (tmp_path / "repo/.git").mkdir()
+    aged(tmp_path / "repo")
+    monkeypatch.chdir(tmp_path)
+    asked: list[str] = []
+    real = helm._ask_sdk
+    monkeypatch.setattr(helm, "_ask_sdk", lambda request, *args, **kwargs: asked.append(request["op"]) or real(request, *args, **kwargs))
+
+    def run(drop: bool = False) -> tuple[str, list[str]]:
+        for kept in ("results", "runs") if drop else ():
+            shutil.rmtree(isolated_cache / kept, ignore_errors=True)
+        helm.find_helm.cache_clear()  # as a new process
+        helm._SDK_ANSWERS.clear()
+        asked.clear()
+        return lint(["repo"])
+
+    first = run()
+    assert asked == ["version", "render"]
+    monkeypatch.setenv("HELM_C_LIB", str(library))
+    assert run() == first and asked == ["version", "render"]
+    assert run(drop=True) == first and asked == ["version"]  # the rendering this library made
+    monkeypatch.delenv("HELM_C_LIB")
+    assert run() == first and asked == []  # the run before, answered whole
+
+
+def test_a_cache_folder_inside_what_a_run_lints_is_not_used(tmp_path, monkeypatch):
+    """Attacker trial 44, 2: a tree that is no Git work tree (an unpacked release), linted with
+    its cache folder inside it: the run's entry left out the cache folder's paths, so a hook
+    added there was answered as clean, and the entries themselves were linted by one run and
+    not by another. A cache folder at, inside or above a path the run lints is not used."""
+    from hooklint import files
+
+    write(tmp_path / "tree", {"app/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n"})
+    (tmp_path / "tree/hlcache").mkdir()
+    monkeypatch.chdir(tmp_path / "tree")
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", str(tmp_path / "tree/hlcache"))
+    runner = CliRunner()
+    done = runner.invoke(app, ["lint", "-f", "concise", "."])
+    assert (done.exit_code, done.output.splitlines()[0]) == (0, "0 errors, 0 warnings, 0 notes in 1 file")
+    assert os.listdir(tmp_path / "tree/hlcache") == []  # nothing written there
+    write(tmp_path / "tree/hlcache", {"job.yaml": HOOK})
+    cached = runner.invoke(app, ["lint", "-f", "concise", "."])
+    uncached = runner.invoke(app, ["lint", "-f", "concise", "--no-cache", "."])
+    assert (cached.exit_code, cached.output) == (uncached.exit_code, uncached.output)
+    assert cached.exit_code == 1 and "hlcache/job.yaml:9:5: HL104" in cached.output
+    files.linting(["app"])  # a run of another folder uses it
+    assert files.cache_refusal(str(tmp_path / "tree/hlcache")) is None
+    for named in (".", "hlcache", "hlcache/job.yaml", str(tmp_path)):
+        files.linting([named])
+        assert files.cache_refusal(str(tmp_path / "tree/hlcache")) == (
+            f"it is inside, or holds, {os.path.realpath(named)}, which this run lints")

@@ -63,8 +63,8 @@ from typing import Any, Callable, Iterator, Mapping
 import yaml
 
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
-from hooklint.files import (FileTooLarge, NotRegularFile, file_problem, make_dirs, problem_of, read_bytes, remove_tree,
-                            stat_signature, walk_tree)
+from hooklint.files import (FileTooLarge, NotRegularFile, file_problem, make_dirs, problem_of, program_identity, read_bytes,
+                            remove_tree, sdk_identity, walk_tree)
 from hooklint.loader import within
 from hooklint.text import go_to_lower, go_trim_space
 from hooklint.yamlio import HOOKLINT_FAULT, BoundedLoader, Unreadable, YamlTooComplex, go_first_document, go_yaml_text
@@ -357,33 +357,42 @@ def _sdk_version(path: str) -> dict[str, str] | None:
         return json.dumps({"sdk": answer["sdk"], "helm": answer["helm"]})
 
     text = ask() if os.environ.get("HELM_C_LIB") else remembered_answer(question, sys.executable, ask)
-    try:
-        found = json.loads(text) if text else None
-    except ValueError:
-        found = None
-    if not isinstance(found, dict) or not isinstance(found.get("sdk"), str) or not isinstance(found.get("helm"), str):
-        return None
-    _SDK_ANSWERS[question] = found
+    found = _version_answer(text)
+    if found is None and text:  # a kept answer that is none (an entry written otherwise): asked again
+        found = _version_answer(ask())
+    if found is not None:
+        _SDK_ANSWERS[question] = found
     return found
 
 
+def _version_answer(text: str) -> dict[str, str] | None:
+    """``{"sdk": ..., "helm": ...}`` read from ``text``, None when it is not that (``""``: not answered)."""
+    try:
+        found = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(found, dict) or not isinstance(found.get("sdk"), str) or not isinstance(found.get("helm"), str):
+        return None
+    return {"sdk": found["sdk"], "helm": found["helm"]}
+
+
 def _sdk_question(path: str) -> str:
-    """The SDK's version question as text that changes with what answers it: the folder ``path``,
-    ``HELM_C_LIB``, and the name and stat signature (:func:`hooklint.files.stat_signature`: size,
-    times, inode) of each file of ``helm_python`` and of its ``lib`` folder, where its version and
-    its native library (Helm's) are. An upgrade writes them anew, so it is asked again."""
-    package = os.path.join(path, "helm_python")
-    files: list[list[Any]] = []
-    for folder in (package, os.path.join(package, "lib")):
-        try:
-            names = sorted(os.listdir(folder))
-        except OSError:
-            names = []
-        for name in names:
-            signature = stat_signature(os.path.join(folder, name))
-            if signature[0] != "d":  # __pycache__ changes as Python writes into it; lib is listed itself
-                files.append([os.path.join(folder, name), signature])
-    return json.dumps(["helm-python-sdk version", os.path.realpath(path), os.environ.get("HELM_C_LIB"), files])
+    """The SDK's version question as text that changes with what answers it
+    (:func:`hooklint.files.sdk_identity` of the folder ``path``): an upgrade writes its
+    files anew, so it is asked again."""
+    return json.dumps(["helm-python-sdk version", sdk_identity(path)])
+
+
+def _renderer_identity(mode: str, root: str) -> str:
+    """The build of the renderer ``mode`` (``"binary"``, ``"sdk"``) that renders in repository
+    ``root``, as JSON text for the render key: the ``helm`` binary's path and stat signature
+    (:func:`hooklint.files.program_identity`), or the SDK's files, library and
+    ``HELM_C_LIB`` (:func:`hooklint.files.sdk_identity`); ``""`` when it is gone."""
+    if mode == "binary":
+        binary = sandbox.find_program("helm", os.path.abspath(root))
+        return json.dumps(program_identity(binary)) if binary else ""
+    folder = _sdk_path()
+    return json.dumps(sdk_identity(folder)) if folder else ""
 
 
 def _sdk_path() -> str | None:
@@ -1552,7 +1561,9 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     inputs += [v.real for v in set_files]
     # the left-out dependencies' messages are in the rendering: why each was not fetched (--fetch or not) is keyed too
     stubs = repr([(stub.name, stub.repository, stub.problem, stub.why) for stub in build.stubs])
-    key = input_key([mode, renderer.version, repr(options), os.path.normpath(chart), stubs], inputs, root)
+    # which build renders, besides its version: the binary, or the SDK's files and library
+    made_by = _renderer_identity(mode, root)
+    key = input_key([mode, renderer.version, made_by, repr(options), os.path.normpath(chart), stubs], inputs, root)
     scanned = ["\0text:" + repr(options)] + inputs  # a parameter's value can reach ``tpl`` too
 
     def render(opts: HelmOptions, cache_key: str) -> Rendering:
@@ -1583,7 +1594,7 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
                     t for d in decisions if not d.called.endswith(".Name") for t in d.literals
                     if _NAMESPACE.match(t)]))  # fmt: skip
             try:
-                second: Rendering | None = render(other, input_key([mode, renderer.version, repr(other),
+                second: Rendering | None = render(other, input_key([mode, renderer.version, made_by, repr(other),
                                                                     os.path.normpath(chart), stubs], inputs, root))  # fmt: skip
             except RenderError:
                 second = None
@@ -1601,7 +1612,7 @@ def render_helm(chart: str, root: str, options: HelmOptions, helm_major: int = D
     if named:  # one more rendering, with every API version the chart names served (issue 32)
         wider = dataclasses.replace(options, api_versions=tuple(sorted({*options.api_versions, *named})))
         try:
-            second = render(wider, input_key([mode, renderer.version, repr(wider), os.path.normpath(chart), stubs],
+            second = render(wider, input_key([mode, renderer.version, made_by, repr(wider), os.path.normpath(chart), stubs],
                                              inputs, root))  # fmt: skip
         except RenderError as exc:
             check = dataclasses.replace(check, named=named, failed=exc.message)

@@ -83,8 +83,8 @@ import yaml
 
 from hooklint import argocd
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
-from hooklint.files import (FileTooLarge, NotRegularFile, file_problem, make_dirs, note_input, problem_of, read_bytes,
-                            remove_tree, walk_tree)  # fmt: skip
+from hooklint.files import (FileTooLarge, NotRegularFile, file_problem, make_dirs, note_input, problem_of,
+                            program_identity, read_bytes, remove_tree, walk_tree)  # fmt: skip
 from hooklint.loader import FileRejected, decode_manifest, within
 from hooklint.sources import bounded, sandbox
 from hooklint.sources.repository import facts
@@ -605,7 +605,9 @@ def render_kustomize(folder: str, root: str, options: KustomizeOptions | None = 
     fetched += [left.message for left in inputs.left_out] if fetch is not None else []
     # a failure reads otherwise when Argo CD's kustomize writes into structured data (_structured_data_target)
     fetched += ["structured data"] if inputs.gap is not None and inputs.gap.straddles(REPLACEMENT_STRUCTURED_DATA) else []
-    key = input_key([renderer.name, renderer.version, argv[0], repr(options), rel_app, *wrapped, *fetched], files,
+    # the program's build besides its version: one replaced in place is another key (attacker trial 44, 1)
+    made_by = json.dumps(program_identity(argv[0]))
+    key = input_key([renderer.name, renderer.version, argv[0], made_by, repr(options), rel_app, *wrapped, *fetched], files,
                     root_abs)  # fmt: skip
     read = [*files, *(path for _, _, tree_files in remotes.trees for path in tree_files)]
     rendering = cached(
