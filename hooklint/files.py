@@ -756,9 +756,11 @@ def cache_refusal(root: str) -> str | None:
     - named inside the current folder's repository with a symbolic link among its existing
       components (:func:`check_folders`: a pull request committing ``.cache -> /home/runner`` must
       not have entries written and pruned there);
-    - at, inside or above a path the running command lints (:func:`linting`): its entries would be
-      files of the run, linted without the cache and not with it (attacker trial 44, 2: a tree that
-      is no Git work tree, its cache folder inside it, had a hook added there answered as clean)."""
+    - at, inside or above the folder a path the running command lints may read in (:func:`linting`):
+      its entries would be files of the run, read without the cache and not with it (attacker
+      trial 44, 2: a tree that is no Git work tree, its cache folder inside it, had a hook added
+      there answered as clean; trial 45, 1: so had a kustomization of the linted folder naming
+      ``../cache/x``, the current folder being where a renderer may read outside Git)."""
     absolute = os.path.abspath(root)
     try:
         real = os.path.realpath(absolute)
@@ -768,9 +770,9 @@ def cache_refusal(root: str) -> str | None:
         top = repository_of(place)
         if top is not None:
             return f"it is inside the Git work tree {top}, whose files a pull request can write"
-    for linted in _LINTED:
-        if os.path.commonpath([real, linted]) in (real, linted):
-            return f"it is inside, or holds, {linted}, which this run lints"
+    for boundary in _read_in():
+        if os.path.commonpath([real, boundary]) in (real, boundary):
+            return f"it is at, inside or above {boundary}, where this run reads"
     try:
         check_folders(root)
     except OSError as exc:
@@ -781,16 +783,29 @@ def cache_refusal(root: str) -> str | None:
 #: (cache folder, current folder) -> :func:`cache_refused`'s answer, for this run.
 _CACHE_REFUSED: dict[tuple[str, str], bool] = {}
 
-#: The resolved paths the running command lints (:func:`linting`).
+#: The absolute paths the running command lints (:func:`linting`).
 _LINTED: list[str] = []
 
 
 def linting(paths: Iterable[str]) -> None:
     """Say that the command about to run lints ``paths`` (as given; ``-``, standard input, is no
-    path): a cache folder at, inside or above one of them is then refused for the run
-    (:func:`cache_refusal`). Called before the run asks the caches anything."""
-    _LINTED[:] = [os.path.realpath(os.path.abspath(path)) for path in paths if path != "-"]
+    path): a cache folder at, inside or above the folder each may be read in is then refused for
+    the run (:func:`cache_refusal`). Called before the run asks the caches anything."""
+    _LINTED[:] = [os.path.abspath(path) for path in paths if path != "-"]
     _CACHE_REFUSED.clear()
+
+
+def _read_in() -> list[str]:
+    """The resolved folders discovery and the renderers may read in for the paths of
+    :func:`linting` (:func:`hooklint.sources.repository.tree.repository_boundary`): each path's Git
+    work tree, else the current folder when it holds the path, else the path's folder."""
+    here = os.path.realpath(os.getcwd())
+    boundaries = []
+    for path in _LINTED:
+        real = os.path.realpath(path)
+        folder = real if os.path.isdir(real) else os.path.dirname(real)
+        boundaries.append(repository_of(folder) or (here if os.path.commonpath([folder, here]) == here else folder))
+    return boundaries
 
 
 def forget_runs_answers() -> None:

@@ -931,13 +931,15 @@ def helm_renders(monkeypatch):
 
 
 @needs_helm
-@pytest.mark.parametrize("called", ["now", "randAlphaNum"])
+@pytest.mark.parametrize("called", ["now", "randAlphaNum", "keys"])
 def test_a_chart_calling_a_nonhermetic_function_renders_on_every_run(called, tmp_path, monkeypatch, helm_renders):
-    """A chart whose templates call ``now`` (or ``randAlphaNum``, ...) is rendered again on every
-    run, and neither cache keeps it: output with and without caches is the same (before: a time
-    bomb rendered clean once stayed clean from the render and result caches)."""
+    """A chart whose templates call ``now`` (or ``randAlphaNum``, ..., or ``keys``, in Go's map
+    order) is rendered again on every run, and neither cache keeps it: output with and without
+    caches is the same (before: a time bomb rendered clean once stayed clean from the render and
+    result caches; attacker trial 45, 2: so did ``hostPID: {{ ne (first (keys .Values.m)) "a" }}``)."""
     monkeypatch.chdir(tmp_path)
-    job = "{{- $token := randAlphaNum 8 }}\n" if called == "randAlphaNum" else "{{- $started := now | date \"150405\" }}\n"
+    job = {"randAlphaNum": "{{- $token := randAlphaNum 8 }}\n", "now": "{{- $started := now | date \"150405\" }}\n",
+           "keys": "{{- $first := first (keys (dict \"a\" 1 \"b\" 2)) }}\n"}[called]  # fmt: skip
     write(tmp_path / "repo/chart", {**CLOCKED, "templates/job.yaml": job + HOOK})
     (tmp_path / "repo/.git").mkdir()
     aged(tmp_path / "repo")
@@ -975,6 +977,10 @@ def test_a_chart_without_them_is_rendered_once(tmp_path, monkeypatch, helm_rende
     ('{{/* }} */ genCA }}', True),  # nor does a comment
     ('{{ lookup "v1" "Secret" "ns" "n" }}', False),  # no cluster: an empty map every time
     ('{{ dateInZone "2006" (now) "UTC" }}', True),
+    ('hostPID: {{ ne (first (keys .Values.m)) "a" }}', True),  # Go's map order (attacker trial 45, 2)
+    ('{{ range values .Values.m }}{{ . }}{{ end }}', True),
+    ('{{ range keys .Values.m | sortAlpha }}{{ . }}{{ end }}', True),  # sorted, but not told apart
+    ('{{ .Values.keys }} {{ $values }} {{ .Values.m.values }}', False),  # fields and variables
 ])
 def test_nonhermetic_calls_are_found_in_template_actions(text, calls, tmp_path):
     from hooklint.sources.render.helm import calls_nonhermetic
@@ -1559,7 +1565,8 @@ def test_a_cache_folder_inside_what_a_run_lints_is_not_used(tmp_path, monkeypatc
     """Attacker trial 44, 2: a tree that is no Git work tree (an unpacked release), linted with
     its cache folder inside it: the run's entry left out the cache folder's paths, so a hook
     added there was answered as clean, and the entries themselves were linted by one run and
-    not by another. A cache folder at, inside or above a path the run lints is not used."""
+    not by another. A cache folder at, inside or above where the run may read (outside Git: the
+    current folder, when it holds what is linted) is not used."""
     from hooklint import files
 
     write(tmp_path / "tree", {"app/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n"})
@@ -1575,9 +1582,34 @@ def test_a_cache_folder_inside_what_a_run_lints_is_not_used(tmp_path, monkeypatc
     uncached = runner.invoke(app, ["lint", "-f", "concise", "--no-cache", "."])
     assert (cached.exit_code, cached.output) == (uncached.exit_code, uncached.output)
     assert cached.exit_code == 1 and "hlcache/job.yaml:9:5: HL104" in cached.output
-    files.linting(["app"])  # a run of another folder uses it
-    assert files.cache_refusal(str(tmp_path / "tree/hlcache")) is None
-    for named in (".", "hlcache", "hlcache/job.yaml", str(tmp_path)):
+    for named, boundary in [(".", "tree"), ("app", "tree"), ("hlcache/job.yaml", "tree"), (str(tmp_path), "")]:
         files.linting([named])
         assert files.cache_refusal(str(tmp_path / "tree/hlcache")) == (
-            f"it is inside, or holds, {os.path.realpath(named)}, which this run lints")
+            f"it is at, inside or above {os.path.realpath(tmp_path / boundary)}, where this run reads")
+    write(tmp_path / "elsewhere", {"cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n"})
+    files.linting([str(tmp_path / "elsewhere")])  # a run of a folder outside the current one uses it
+    assert files.cache_refusal(str(tmp_path / "tree/hlcache")) is None
+    (tmp_path / "elsewhere/.git").mkdir()
+    files.linting(["app", str(tmp_path / "elsewhere/cm.yaml")])  # in a Git work tree: the work tree
+    assert files.cache_refusal(str(tmp_path / "elsewhere/.cache")) == (
+        f"it is inside the Git work tree {tmp_path / 'elsewhere'}, whose files a pull request can write")
+
+
+def test_a_cache_folder_where_a_renderer_of_the_run_may_read_is_not_used(tmp_path, monkeypatch):
+    """Attacker trial 45, 1: outside Git a kustomization may read anywhere in the current folder;
+    one of ``app`` naming ``../cache/x`` read a folder beside ``app`` that was the cache folder,
+    whose paths the result cache leaves out of a run's inputs: ``x/job.yaml`` made privileged
+    after a run was answered clean. The cache folder is inside the current folder that holds
+    ``app``: it is not used."""
+    if shutil.which("kubectl") is None:
+        pytest.skip("needs kubectl")
+    write(tmp_path / "tree", {"app/kustomization.yaml": "resources:\n- ../cache/x\n",
+                              "cache/x/kustomization.yaml": "resources:\n- job.yaml\n", "cache/x/job.yaml": HOOK})  # fmt: skip
+    aged(tmp_path / "tree")
+    monkeypatch.chdir(tmp_path / "tree")
+    monkeypatch.setenv("HOOKLINT_CACHE_DIR", str(tmp_path / "tree/cache"))
+    first = lint(["app"])
+    _edited_keeping_times(tmp_path / "tree/cache/x/job.yaml", "name: migrate", "name: migrat2")
+    again = lint(["app"])
+    assert again[0] == no_cache_lint(["app"]) != first[0] and '"name": "migrat2"' in again[0]
+    assert sorted(os.listdir(tmp_path / "tree/cache")) == ["x"]  # nothing written there

@@ -2093,16 +2093,26 @@ NONHERMETIC_FUNCTIONS = frozenset({
     "genSignedCertWithKey", "bcrypt", "htpasswd", "encryptAES", "env", "expandenv", "getHostByName", "tpl",
 })  # fmt: skip
 
+#: Sprig's functions that give a map's keys or values in Go's map order, which changes from one
+#: render to the next (sprig dict.go ``keys``, ``values``: a ``range`` over the map, unsorted). A
+#: chart that calls one is kept by neither cache (attacker trial 45, 2: ``first (keys .Values.m)``
+#: deciding ``hostPID``, a clean rendering kept, and every later run passed it). Conservative:
+#: ``keys . | sortAlpha`` is stable and counts too. Not in :data:`NONHERMETIC_FUNCTIONS`, whose
+#: calls deciding a field are reported (HL009): that idiom is common, and sorted.
+MAP_ORDER_FUNCTIONS = frozenset({"keys", "values"})
+
 #: One token inside a template action (text/template's lexer): a quoted, raw or character
 #: string, a comment (each may hold ``}}``), the action's end, or other text.
 _ACTION_TOKEN = re.compile(rb'"(?:\\.|[^"\\\n])*"|`[^`]*`|\'(?:\\.|[^\'\\\n])*\'|/\*.*?\*/|\}\}|[^"`\'/}]+|.', re.DOTALL)
-_NONHERMETIC_CALL = re.compile(rb"(?<![\w.$])(?:" + b"|".join(sorted(n.encode() for n in NONHERMETIC_FUNCTIONS)) + rb")(?!\w)")
+_NONHERMETIC_CALL = re.compile(rb"(?<![\w.$])(?:" + b"|".join(sorted(n.encode() for n in NONHERMETIC_FUNCTIONS | MAP_ORDER_FUNCTIONS))
+                               + rb")(?!\w)")  # fmt: skip
 
 
 def calls_nonhermetic(inputs: list[str], max_file_size: int = DEFAULT_MAX_FILE_SIZE) -> bool:
     """Whether a chart's rendering may not be a function of its inputs: any of ``inputs`` (paths
     of the chart's files, its subcharts' and ``file://`` dependencies', value files, file
-    parameters; an item starting ``"\\0text:"`` is that text, the options) names one of :data:`NONHERMETIC_FUNCTIONS` inside a template action
+    parameters; an item starting ``"\\0text:"`` is that text, the options) names one of :data:`NONHERMETIC_FUNCTIONS`
+    or :data:`MAP_ORDER_FUNCTIONS` inside a template action
     (``{{ ... }}``; a value or a file can become a template through ``tpl``). Conservative: a
     comment, a quoted string or an unused template naming one counts; a packaged subchart
     (``.tgz``) is scanned decompressed, and one that cannot be read that way, or holds another
