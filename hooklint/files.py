@@ -670,6 +670,29 @@ def program_identity(program: str) -> list[Any]:
     return [program, stat_signature(program)]
 
 
+#: A renderer's program smaller than this is taken for a wrapper (kubectl, kustomize and helm are
+#: Go binaries of tens of MB; a shell wrapper or asdf's shim is a few hundred bytes).
+WRAPPER_BYTES = 1 << 20
+
+
+def dispatched(program: str) -> bool:
+    """Whether the renderer's program ``program`` (found on ``PATH``) may run another program
+    than its own file, so that its file does not say which build renders: a link to a file of
+    another name (snap's ``/snap/bin/helm -> /usr/bin/snap``, mise's shims, a multi-call binary)
+    or a file under :data:`WRAPPER_BYTES` (a script: asdf's shims, a wrapper choosing a version).
+    Told by ``stat`` alone (a program's bytes are never read). Its version is then asked on every
+    run, and no result is kept for a run while it is on ``PATH`` (attacker trial 45, 3: a snap
+    refresh, re-pointing ``current`` behind the dispatcher, changed neither the path nor the file
+    the caches keyed on, and a cached run answered with the old helm's rendering)."""
+    real = os.path.realpath(program)
+    if os.path.basename(real) != os.path.basename(program):
+        return True
+    try:
+        return os.stat(real).st_size < WRAPPER_BYTES
+    except OSError:
+        return False
+
+
 def sdk_identity(folder: str) -> list[Any]:
     """What renders for the Helm SDK whose ``helm_python`` is in ``folder`` (the renderer of
     :mod:`hooklint.sources.render.helm`), for the caches' keys: the folder; each file of

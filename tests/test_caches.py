@@ -724,17 +724,22 @@ def test_a_failed_render_is_kept_with_its_redacted_message(tmp_path, monkeypatch
 
 @pytest.mark.skipif(shutil.which("kubectl") is None or shutil.which("kustomize") is not None,
                     reason="needs kubectl, and no kustomize before it on PATH")  # fmt: skip
-def test_kubectl_version_is_asked_once_per_run_then_never_again(tmp_path, monkeypatch):
+@pytest.mark.parametrize("wrapper", [False, True], ids=["program", "wrapper"])
+def test_kubectl_version_is_asked_once_per_run_then_never_again(wrapper, tmp_path, monkeypatch):
     """Three overlays linted by two workers: ``kubectl version`` runs once, in the parent, before
-    the workers start (before: once in each worker, and again on every run)."""
+    the workers start (before: once in each worker, and again on every run). A wrapper (a file
+    under 1 MiB: attacker trial 45, 3, a dispatcher choosing the build) is asked once per run: its
+    file does not say which build runs."""
     import hooklint.pipeline as pipeline
+    from hooklint import files
     from hooklint.sources.render import kustomize
 
     log = tmp_path / "calls.log"
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     fake = bin_dir / "kubectl"
-    fake.write_text(f"#!/bin/sh\nif [ \"$1\" = version ]; then echo \"$*\" >> {log}; fi\nexec {shutil.which('kubectl')} \"$@\"\n")
+    fake.write_text(f"#!/bin/sh\nif [ \"$1\" = version ]; then echo \"$*\" >> {log}; fi\nexec {shutil.which('kubectl')} \"$@\"\n"
+                    + ("" if wrapper else "#" * files.WRAPPER_BYTES + "\n"))  # as large as a program  # fmt: skip
     fake.chmod(0o755)
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setattr(pipeline, "PARALLEL_MIN_FILES", 1)
@@ -748,7 +753,7 @@ def test_kubectl_version_is_asked_once_per_run_then_never_again(tmp_path, monkey
         kustomize._version_of.cache_clear()
         report, found = lint(["repo"], jobs=2)
         assert "HL008" not in report and len(found) > 0
-    assert log.read_text() == "version --client\n"
+    assert log.read_text() == "version --client\n" * (2 if wrapper else 1)
 
 
 def test_a_failing_cache_never_changes_the_outcome(tree, monkeypatch):
@@ -1613,3 +1618,31 @@ def test_a_cache_folder_where_a_renderer_of_the_run_may_read_is_not_used(tmp_pat
     again = lint(["app"])
     assert again[0] == no_cache_lint(["app"]) != first[0] and '"name": "migrat2"' in again[0]
     assert sorted(os.listdir(tmp_path / "tree/cache")) == ["x"]  # nothing written there
+
+
+def test_a_renderer_that_may_run_another_program_is_asked_every_run_and_keeps_no_result(tmp_path, monkeypatch):
+    """Attacker trial 45, 3: ``helm`` on ``PATH`` a link to a dispatcher (as snap links
+    ``/snap/bin/helm`` to ``/usr/bin/snap``) that runs ``current/helm``; a refresh re-points
+    ``current``, and neither the program's path nor its file changes: its remembered version, the
+    render key and the result key stayed, and a cached run answered with the old helm's rendering.
+    A program linked to a file of another name, or smaller than a program (a script), is a wrapper:
+    its version is asked on every run, and while one is on ``PATH`` no result is kept."""
+    from hooklint import files
+    from hooklint.results import run_cache
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    big = bin_dir / "kubectl"
+    with open(big, "wb") as handle:  # a program's size, sparse
+        handle.truncate(files.WRAPPER_BYTES)
+    (tmp_path / "snap").write_bytes(b"")
+    os.truncate(tmp_path / "snap", files.WRAPPER_BYTES)
+    (bin_dir / "helm").symlink_to(tmp_path / "snap")
+    (bin_dir / "kustomize").write_text("#!/bin/sh\nexec \"$HOME/kustomize/current/kustomize\" \"$@\"\n")
+    assert [files.dispatched(str(bin_dir / name)) for name in ("kubectl", "helm", "kustomize", "missing")] == [
+        False, True, True, False]  # fmt: skip
+    monkeypatch.setenv("PATH", str(bin_dir))
+    assert run_cache(Config()) is None
+    (bin_dir / "helm").unlink()
+    (bin_dir / "kustomize").unlink()
+    assert run_cache(Config()) is not None

@@ -63,8 +63,8 @@ from typing import Any, Callable, Iterator, Mapping
 import yaml
 
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
-from hooklint.files import (FileTooLarge, NotRegularFile, file_problem, make_dirs, problem_of, program_identity, read_bytes,
-                            remove_tree, sdk_identity, walk_tree)
+from hooklint.files import (FileTooLarge, NotRegularFile, dispatched, file_problem, make_dirs, problem_of, program_identity,
+                            read_bytes, remove_tree, sdk_identity, walk_tree)
 from hooklint.loader import within
 from hooklint.text import go_to_lower, go_trim_space
 from hooklint.yamlio import HOOKLINT_FAULT, BoundedLoader, Unreadable, YamlTooComplex, go_first_document, go_yaml_text
@@ -408,7 +408,10 @@ def _sdk_path() -> str | None:
 
 def _binary_version(binary: str) -> str | None:
     """The version the Helm binary ``binary`` reports (``v3.15.2``), None when it cannot say; asked
-    once per program (:func:`hooklint.sources.render.cache.remembered_answer`)."""
+    once per program (:func:`hooklint.sources.render.cache.remembered_answer`), but once per run for
+    a wrapper (:func:`hooklint.files.dispatched`: its file does not say which build runs)."""
+    if dispatched(binary):
+        return _ask_version(binary)
     return remembered_answer("version --template {{.Version}}", binary, lambda: _ask_version(binary) or "") or None
 
 

@@ -83,7 +83,7 @@ import yaml
 
 from hooklint import argocd
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
-from hooklint.files import (FileTooLarge, NotRegularFile, file_problem, make_dirs, note_input, problem_of,
+from hooklint.files import (FileTooLarge, NotRegularFile, dispatched, file_problem, make_dirs, note_input, problem_of,
                             program_identity, read_bytes, remove_tree, walk_tree)  # fmt: skip
 from hooklint.loader import FileRejected, decode_manifest, within
 from hooklint.sources import bounded, sandbox
@@ -309,9 +309,11 @@ def find_kustomize(repository: str | None = None) -> tuple[list[str], Renderer] 
 def _version_of(binary: str, kubectl: bool) -> str:
     """The kustomize version ``binary`` (absolute) reports, ``"unknown"`` when it says none. Asked
     once per program, not once per run or worker (:func:`hooklint.sources.render.cache.remembered_answer`:
-    kept under the program's path and stat signature)."""
+    kept under the program's path and stat signature), but once per run for a wrapper
+    (:func:`hooklint.files.dispatched`)."""
     argv = [binary, "version", "--client"] if kubectl else [binary, "version"]
-    output = remembered_answer(" ".join(argv[1:]), binary, lambda: _version_output(argv))
+    output = (_version_output(argv) if dispatched(binary)  # a wrapper: its file does not say which build runs
+              else remembered_answer(" ".join(argv[1:]), binary, lambda: _version_output(argv)))  # fmt: skip
     if kubectl:
         found = re.search(r"Kustomize Version:\s*(\S+)", output)
         return found.group(1) if found else "unknown"
