@@ -685,12 +685,15 @@ def dispatched(program: str) -> bool:
     refresh, re-pointing ``current`` behind the dispatcher, changed neither the path nor the file
     the caches keyed on, and a cached run answered with the old helm's rendering)."""
     real = os.path.realpath(program)
-    if os.path.basename(real) != os.path.basename(program):
-        return True
     try:
-        return os.stat(real).st_size < WRAPPER_BYTES
+        return wrapper(program, real, os.stat(real).st_size)
     except OSError:
-        return False
+        return os.path.basename(real) != os.path.basename(program)
+
+
+def wrapper(program: str, real: str, size: int) -> bool:
+    """:func:`dispatched` of ``program`` whose resolved path is ``real`` and size ``size`` bytes."""
+    return os.path.basename(real) != os.path.basename(program) or size < WRAPPER_BYTES
 
 
 def sdk_identity(folder: str) -> list[Any]:

@@ -69,8 +69,8 @@ from hooklint import __version__, deadline, runnodes
 from hooklint.catalog import code_signature
 from hooklint.config import Config
 from hooklint.deadline import RunTimeout
-from hooklint.files import (OBSERVERS, RACY_NS, SIGNATURE_WAY, VOLATILE, cache_dir, changed_at, content_digest, dispatched,
-                            linting, read_entry, sdk_identity, stat_signature, store_entry, trusted)
+from hooklint.files import (OBSERVERS, RACY_NS, SIGNATURE_WAY, VOLATILE, cache_dir, changed_at, content_digest, linting,
+                            read_entry, sdk_identity, stat_signature, store_entry, trusted, wrapper)
 from hooklint.findings import Finding, HookRef, InputError, ObjectRef, RunResult, Span, Suppression
 from hooklint.loader import STDIN, is_stream
 from hooklint.reasons import Skip, SkipKind
@@ -168,9 +168,10 @@ def _renderer_signature() -> list[Any]:
             candidate = os.path.join(folder or ".", name)
             signature = stat_signature(candidate)
             if signature[0] != "-":
-                if dispatched(candidate):  # its file does not say which build runs: no result is kept
-                    raise Uncacheable(f"{candidate} may run another program than its file")
-                found.append([candidate, signature, os.path.realpath(candidate)])
+                real = os.path.realpath(candidate)
+                if wrapper(candidate, real, signature[1]):  # its file does not say which build runs: no result is kept
+                    raise Uncacheable(f"{candidate} may run another program than its file (hooklint.files.dispatched)")
+                found.append([candidate, signature, real])
     try:  # the Helm SDK: where it would be imported from and its folder's signature
         import importlib.util  # noqa: PLC0415 - the key of a run only
 

@@ -112,7 +112,9 @@ def test_a_kustomize_application_resolves_each_path_once(tmp_path, monkeypatch):
         app(args=args, prog_name="hooklint")
     monkeypatch.undo()
     assert exited.value.code == 0
-    assert counts["stat"] + counts["lstat"] <= 3000, counts  # 42 files: 147 per file before, 65 after
+    # 42 files: 147 per file before, 65 after; and a run's own calls, the same for any tree (the
+    # renderers on PATH and the Helm SDK's files, for the caches' keys: about 60)
+    assert counts["stat"] + counts["lstat"] <= 3100, counts
 
 
 def test_a_tree_of_kustomizations_and_applications_costs_at_most_two_stat_calls_per_file(tmp_path, monkeypatch):
