@@ -1594,6 +1594,11 @@ def test_a_cache_folder_inside_what_a_run_lints_is_not_used(tmp_path, monkeypatc
     write(tmp_path / "elsewhere", {"cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n"})
     files.linting([str(tmp_path / "elsewhere")])  # a run of a folder outside the current one uses it
     assert files.cache_refusal(str(tmp_path / "tree/hlcache")) is None
+    files.linting(["-"])  # standard input: no path, nowhere read
+    assert files.cache_refusal(str(tmp_path / "tree/hlcache")) is None
+    files.linting([str(tmp_path / "elsewhere/cm.yaml")])  # a file outside the current folder: its folder
+    assert files.cache_refusal(str(tmp_path / "elsewhere/.cache")) == (
+        f"it is at, inside or above {os.path.realpath(tmp_path / 'elsewhere')}, where this run reads")
     (tmp_path / "elsewhere/.git").mkdir()
     files.linting(["app", str(tmp_path / "elsewhere/cm.yaml")])  # in a Git work tree: the work tree
     assert files.cache_refusal(str(tmp_path / "elsewhere/.cache")) == (
