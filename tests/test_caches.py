@@ -1467,16 +1467,15 @@ def test_the_helm_sdks_version_is_asked_once_then_again_only_when_the_sdk_change
     assert [helm._find_sdk()[0], helm._find_sdk()[0], len(asked)] == ["sdk", "sdk", 17]
 
 
-@needs_helm
-def test_a_chart_the_render_cache_answers_starts_no_helm_child(tmp_path, monkeypatch, isolated_cache):
-    """A run that re-lints an unchanged chart (its result not kept: here the result cache emptied,
-    as by a change to the configuration) takes its rendering
-    from the render cache, whose key holds the renderer's version: the SDK's version was asked of a
-    child on every such run (an 85 MB Go library loaded, about 0.1 s of CPU), and is now read from
-    the cache folder. The report is the same."""
+@pytest.fixture
+def sdk_chart(tmp_path, monkeypatch, isolated_cache):
+    """A repository of one chart rendered by helm-python-sdk, as the current folder: ``(asked, run)``,
+    ``run(drop=False)`` linting it as a new process would (``drop``: the result cache emptied
+    first, as by a change to the configuration) and ``asked`` the ``op`` of each request the SDK's
+    child was asked in that run."""
     from hooklint.sources.render import helm
 
-    if helm.find_helm()[0] != "sdk":
+    if helm.find_helm() is None or helm.find_helm()[0] != "sdk":
         pytest.skip("needs helm-python-sdk, not a helm binary")
     write(tmp_path / "repo", {"chart/Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n", "chart/templates/job.yaml": HOOK})
     (tmp_path / "repo/.git").mkdir()
@@ -1484,23 +1483,35 @@ def test_a_chart_the_render_cache_answers_starts_no_helm_child(tmp_path, monkeyp
     monkeypatch.chdir(tmp_path)
     asked: list[str] = []
     real = helm._ask_sdk
+    monkeypatch.setattr(helm, "_ask_sdk", lambda request, *args, **kwargs: asked.append(request["op"]) or real(request, *args, **kwargs))
 
-    def ask(request, *args, **kwargs):
-        asked.append(request["op"])
-        return real(request, *args, **kwargs)
-
-    monkeypatch.setattr(helm, "_ask_sdk", ask)
-    reports = []
-    for _ in range(2):
-        for kept in ("results", "runs"):  # the result cache of the applications, and of the run
+    def run(drop: bool = False) -> tuple[str, list[str]]:
+        for kept in ("results", "runs") if drop else ():  # the result cache of the applications, and of the run
             shutil.rmtree(isolated_cache / kept, ignore_errors=True)
         helm.find_helm.cache_clear()  # as a new process
         helm._SDK_ANSWERS.clear()
-        reports.append(lint(["repo"]))
-    assert reports[0] == reports[1]
-    assert reports[0][1] == [f"repo/chart/templates/job.yaml:{at} {rule}" for at, rule in [
-        ("6:5", "HL305"), ("7:1", "HL201"), ("7:1", "HL202"), ("9:5", "HL103"), ("9:5", "HL104")]]  # fmt: skip
+        asked.clear()
+        return lint(["repo"])
+
+    return asked, run
+
+
+#: The findings of :func:`sdk_chart`'s chart.
+SDK_CHART_FINDINGS = [f"repo/chart/templates/job.yaml:{at} {rule}" for at, rule in [
+    ("6:5", "HL305"), ("7:1", "HL201"), ("7:1", "HL202"), ("9:5", "HL103"), ("9:5", "HL104")]]  # fmt: skip
+
+
+def test_a_chart_the_render_cache_answers_starts_no_helm_child(sdk_chart):
+    """A run that re-lints an unchanged chart (its result not kept: here the result cache emptied,
+    as by a change to the configuration) takes its rendering
+    from the render cache, whose key holds the renderer's version: the SDK's version was asked of a
+    child on every such run (an 85 MB Go library loaded, about 0.1 s of CPU), and is now read from
+    the cache folder. The report is the same."""
+    asked, run = sdk_chart
+    first = run(drop=True)
     assert asked == ["version", "render"]
+    assert run(drop=True) == first and asked == []
+    assert first[1] == SDK_CHART_FINDINGS
 
 
 def test_what_runs_the_helm_sdk_is_in_its_identity(tmp_path, monkeypatch):
@@ -1530,33 +1541,15 @@ def test_what_runs_the_helm_sdk_is_in_its_identity(tmp_path, monkeypatch):
     assert seen[-1][:2] == [str(folder), str(folder / "mine")]
 
 
-@needs_helm
-def test_a_chart_rendered_with_another_helm_library_is_rendered_again(tmp_path, monkeypatch, isolated_cache):
+def test_a_chart_rendered_with_another_helm_library_is_rendered_again(sdk_chart, monkeypatch):
     """Attacker trial 44, 1: ``HELM_C_LIB`` set after a run (here naming the library the SDK loads
     anyway, so the report stays the same) was in neither the run's key nor the rendering's: the
     run was answered whole. Now both miss; with the results dropped, the rendering is the one that
     library made (its version is asked again: never kept under ``HELM_C_LIB``)."""
     from hooklint.sources.render import helm
 
-    if helm.find_helm()[0] != "sdk":
-        pytest.skip("needs helm-python-sdk, not a helm binary")
+    asked, run = sdk_chart
     library = next(Path(helm._sdk_path(), "helm_python", "lib").glob("libhelm_c.*"))
-    write(tmp_path / "repo", {"chart/Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n", "chart/templates/job.yaml": HOOK})
-    (tmp_path / "repo/.git").mkdir()
-    aged(tmp_path / "repo")
-    monkeypatch.chdir(tmp_path)
-    asked: list[str] = []
-    real = helm._ask_sdk
-    monkeypatch.setattr(helm, "_ask_sdk", lambda request, *args, **kwargs: asked.append(request["op"]) or real(request, *args, **kwargs))
-
-    def run(drop: bool = False) -> tuple[str, list[str]]:
-        for kept in ("results", "runs") if drop else ():
-            shutil.rmtree(isolated_cache / kept, ignore_errors=True)
-        helm.find_helm.cache_clear()  # as a new process
-        helm._SDK_ANSWERS.clear()
-        asked.clear()
-        return lint(["repo"])
-
     first = run()
     assert asked == ["version", "render"]
     monkeypatch.setenv("HELM_C_LIB", str(library))
