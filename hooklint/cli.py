@@ -395,7 +395,10 @@ def lint(
     from hooklint.config import ConfigError
     from hooklint.results import kept_run
 
+    from hooklint.files import linting
+
     paths = paths or ["."]
+    linting(paths)  # where the run reads, before a chart is looked for (hooklint.sources.repository.tree._top_above)
     not_manifests = _named_manifests(paths)
     named, paths = paths, [p for p in paths if p not in not_manifests]
     cfg = _limits(_fetching(_override(_load_config(config, named), select, ignore, exclude, fail_on), fetch,

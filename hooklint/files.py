@@ -821,6 +821,12 @@ def linting(paths: Iterable[str]) -> None:
     _CACHE_REFUSED.clear()
 
 
+def linted() -> list[str]:
+    """The paths the running command lints (:func:`linting`), absolute, not resolved; empty before
+    a run says them."""
+    return list(_LINTED)
+
+
 def _read_in() -> list[str]:
     """The resolved folders discovery and the renderers may read in for the paths of
     :func:`linting` (:func:`hooklint.sources.repository.tree.repository_boundary`): each path's Git

@@ -7,6 +7,7 @@ wins; ``AppType`` (line 73) reads only ``apps["."]``, the folder's own files. ho
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -88,6 +89,67 @@ def test_chart_of_follows_the_same_rule(tmp_path, monkeypatch):
     (tmp_path / "app" / "old-Chart.yaml").write_text(CHART)
     facts.reset()
     assert chart_of("app/templates/job.yaml") == "app"
+
+
+HOOK_JOB = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: migrate
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  template:
+    spec:
+      containers:
+      - name: m
+        image: busybox:latest
+      restartPolicy: Never
+"""
+
+
+@pytest.fixture()
+def outside(tmp_path, monkeypatch):
+    """``outer/Chart.yaml`` above ``outer/r/job.yaml``, no Git work tree, and the current folder
+    elsewhere: what is linted outside Git is read in the current folder when it holds it, else in
+    the named path's folder (README, "Where the cache folder is"), never above it."""
+    _tree(tmp_path, {"outer/Chart.yaml": CHART, "outer/r/job.yaml": HOOK_JOB, "elsewhere/x": ""})
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    facts.reset()
+    return tmp_path / "outer"
+
+
+def test_chart_of_looks_no_higher_than_where_the_run_reads(outside):
+    """A chart is looked for up to the Git work tree, else the current folder when it holds the
+    path, else the path the run lints: a ``Chart.yaml`` in a folder above it (``/tmp/Chart.yaml``,
+    anybody's to write) is outside, and never listed."""
+    from hooklint.files import linting
+
+    job = str(outside / "r" / "job.yaml")
+    linting([str(outside / "r")])
+    assert chart_of(job) is None
+    linting([job])
+    facts.reset()
+    assert chart_of(job) is None
+    linting([str(outside)])  # the chart's folder is linted: the file is in it
+    facts.reset()
+    assert chart_of(job) == str(outside)
+
+
+def test_a_file_named_outside_git_and_the_current_folder_is_linted_under_a_chart_above_it(outside):
+    """Found by measuring the bench: ``hooklint lint /tmp/q/r/job.yaml`` from another folder, no Git,
+    with a ``/tmp/q/Chart.yaml``, linted the chart at ``/tmp/q`` in its place (no templates: nothing)
+    and passed, exit 0: the hook Job was never checked. Its folder is where the run reads."""
+    from typer.testing import CliRunner
+
+    from hooklint.cli import app
+
+    job = str(outside / "r" / "job.yaml")
+    result = CliRunner().invoke(app, ["lint", "-f", "json", "--no-cache", job])
+    assert result.exit_code == 1, result.output
+    assert [(f["path"], f["line"], f["column"], f["rule_id"]) for f in json.loads(result.stdout)["findings"]] == [
+        (job, 6, 30, "HL305"), (job, 7, 1, "HL201"), (job, 7, 1, "HL202"), (job, 9, 5, "HL103"),
+        (job, 9, 5, "HL104"), (job, 12, 16, "HL102")]
 
 
 FIXTURE = Path("/work/attack7/f/chartsuffix")

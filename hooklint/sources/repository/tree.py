@@ -15,7 +15,7 @@ import re
 from typing import Iterable
 
 from hooklint.findings import InputError, Span
-from hooklint.files import walk_tree
+from hooklint.files import linted, walk_tree
 from hooklint.loader import LoadedFile, os_error_text, parse_text, read_file, within
 from hooklint.reasons import Skip, SkipKind
 from hooklint.sources.repository import facts
@@ -246,16 +246,15 @@ def source_type(folder: str) -> tuple[str, str | None]:
 
 def chart_of(path: str) -> str | None:
     """The Helm chart folder ``path`` lies in (the nearest folder above it that Argo CD types Helm:
-    :func:`source_type`), or None; folders are looked at up to the top of its repository (its git
-    root, else the current folder when it holds ``path``). A chart's templates are not manifests:
-    they are linted as part of their chart."""
+    :func:`source_type`), or None; folders are looked at up to the top of where the run reads
+    (:func:`_top_above`), never above it. A chart's templates are not manifests: they are linted as
+    part of their chart."""
     start = os.path.dirname(facts.absolute(path))  # absolute, and so is each folder above it
     cwd = os.getcwd()
-    known = facts.memo("chart_of")  # each folder's chart once per run (and current folder)
-    key = (start, cwd)
+    top = _top_above(start, cwd)
+    known = facts.memo("chart_of")  # each folder's chart once per run (current folder and top)
+    key = (start, cwd, top)
     if key not in known:
-        top = facts.git_root_of(start) or (cwd if within(start, cwd) else None)
-        top = facts.absolute(top) if top is not None else None
         folder, found = start, None
         while True:
             if source_type(folder)[0] == HELM:
@@ -270,6 +269,24 @@ def chart_of(path: str) -> str | None:
     if found is None or os.path.isabs(path):
         return found
     return os.path.normpath(os.path.relpath(found))
+
+
+def _top_above(folder: str, cwd: str) -> str:
+    """The highest folder a look upward from ``folder`` (absolute) may reach, absolute: its Git work
+    tree's top; else the current folder ``cwd`` when it holds ``folder``; else the outermost path the
+    run lints (:func:`hooklint.files.linted`; a file's folder) that holds it; else ``folder``. So
+    :func:`repository_root` with every linted path as ``named``, and the README's "outside Git, the
+    current folder when it holds what is linted, else that path's folder": a folder above it
+    (``/tmp``, anybody's to write) is never listed. Before, ``hooklint lint /tmp/q/r/job.yaml``
+    from another folder linted a ``/tmp/q/Chart.yaml`` in the Job's place and passed."""
+    root = facts.git_root_of(folder)
+    if root is not None:
+        return facts.absolute(root)
+    if within(folder, cwd):
+        return cwd
+    tops = [path if facts.is_dir(path) else os.path.dirname(path) for path in linted()]
+    holding = [top for top in tops if within(folder, top)]
+    return min(holding, key=len) if holding else folder
 
 
 #: The subfolders of a chart that Helm reads as the chart's (``templates/``, subcharts in ``charts/``,
