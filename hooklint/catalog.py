@@ -21,11 +21,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import AbstractSet, Any, Mapping
 
-import yaml
-
 from hooklint.files import UnsafeWrite, check_folders, make_folders, walk_tree, write_output
-
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def rules_dir() -> str:
@@ -81,7 +77,7 @@ class Rule:
         """The whole metadata document of the rule file."""
         if self._meta is None:
             with open(self.file, encoding="utf-8") as handle:
-                self._meta = yaml.load(_first_document(handle.read()), Loader=_Loader)
+                self._meta = _yaml_load(_first_document(handle.read()))
         return self._meta
 
     summary = property(lambda self: self.meta["summary"].strip())
@@ -169,10 +165,21 @@ def load_catalog() -> Catalog:
     return catalog
 
 
+def _yaml_load(text: str, every: bool = False) -> Any:
+    """The first document of ``text`` (a rule file of the package), or with ``every`` the list of
+    them, by PyYAML's safe loader (its C one when built with libyaml). PyYAML is imported here,
+    not with the module: a run the result cache answers whole loads no rule file, and its start-up
+    is most of what it costs."""
+    import yaml  # noqa: PLC0415 - see above
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return list(yaml.load_all(text, Loader=loader)) if every else yaml.load(text, Loader=loader)
+
+
 def load_examples(rule: Rule) -> dict[str, list[dict[str, Any]]]:
     """The second document of a rule file: ``{"good": [...], "bad": [...]}``."""
     with open(rule.file, encoding="utf-8") as handle:
-        docs = list(yaml.load_all(handle, Loader=_Loader))
+        docs = _yaml_load(handle.read(), every=True)
     examples = docs[1] if len(docs) > 1 else {}
     return {"good": examples.get("good", []), "bad": examples.get("bad", [])}
 

@@ -347,10 +347,13 @@ def _named_manifests(paths: list[str]) -> list[str]:
     exited 0, and then ``hooklint lint job.yaml README.md`` linted nothing and exited 2."""
     import os
 
+    named_files = [path for path in paths if path != "-" and os.path.isfile(path)]
+    if not named_files:  # folders only: the repository stage is not imported for them (a run answered whole)
+        return []
     from hooklint.sources.repository.tree import KUSTOMIZATION_NAMES, MANIFEST_SUFFIXES, chart_of
 
-    bad = [path for path in paths if path != "-" and os.path.isfile(path)
-           and not path.endswith(MANIFEST_SUFFIXES) and os.path.basename(path) not in KUSTOMIZATION_NAMES
+    bad = [path for path in named_files
+           if not path.endswith(MANIFEST_SUFFIXES) and os.path.basename(path) not in KUSTOMIZATION_NAMES
            and chart_of(path) is None]  # fmt: skip
     if bad and len(bad) == len(paths):
         for path in bad:

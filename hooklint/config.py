@@ -1010,14 +1010,13 @@ def load_config(path: str | None = None, paths: list[str] | None = None, found: 
 
 
 def _load_config(path: str | None, paths: list[str] | None) -> Config:
-    import yaml
-
-    from hooklint.files import read_bytes
-    from hooklint.yamlio import BoundedLoader
-
     where = path or (find_config_for(paths) if paths is not None else find_config())
     if where is None:
         return Config()
+    import yaml  # noqa: PLC0415 - a run with no configuration file (answered whole) never parses YAML
+
+    from hooklint.files import read_bytes  # noqa: PLC0415
+    from hooklint.yamlio import BoundedLoader  # noqa: PLC0415
     if path is None:
         _check_found(where)
     if where.endswith(".toml"):

@@ -65,6 +65,21 @@ class FileTooLarge(OSError):
         return str(self.args[0])
 
 
+#: How the command line names standard input.
+STDIN = "-"
+
+#: Where a named pipe or device is one the user handed over on purpose.
+_STREAM_PREFIXES = ("/dev/", "/proc/")
+
+
+def is_stream(path: str) -> bool:
+    """Whether ``path`` is named through ``/dev/`` or ``/proc/`` (``/dev/stdin``, process
+    substitution's ``/dev/fd/63``): read to its end when it is a pipe
+    (:func:`hooklint.loader.read_file`), and never judged as a repository's file that links out (it
+    links to a descriptor)."""
+    return path.startswith(_STREAM_PREFIXES)
+
+
 def read_bytes(path: str, max_size: int, streams: bool = False) -> bytes:
     """The bytes of the regular file ``path`` (symbolic links followed), at most ``max_size`` of
     them: the one way hooklint reads a file. The file is opened without blocking (``O_NONBLOCK``:
@@ -719,6 +734,26 @@ def sdk_identity(folder: str) -> list[Any]:
             if signature[0] != "d":  # __pycache__ changes as Python writes into it; lib is listed itself
                 files.append([os.path.join(place, name), signature])
     return [os.path.abspath(folder), chosen, files]
+
+
+def package_identity(name: str) -> list[Any]:
+    """The installed top-level package ``name`` (``yaml``), for the caches' keys, found without
+    importing it (``importlib.util.find_spec``): its folder and each of its files (a compiled
+    extension too) with its stat signature; ``[name, None]`` when it is not installed. An upgrade,
+    a downgrade or a build put in place of another changes it, as its version would, and a run
+    answered by the result cache whole never imports it. A shared library that an extension loads
+    from elsewhere (PyYAML built from source against the system's libyaml; its wheels link libyaml
+    in) is not in it."""
+    import importlib.util  # noqa: PLC0415 - asked once per run, for the result cache's key
+
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.origin is None:
+        return [name, None]
+    folder = os.path.dirname(spec.origin) if spec.submodule_search_locations else None
+    if folder is None:
+        return [name, spec.origin, stat_signature(spec.origin)]
+    files = [[entry, stat_signature(os.path.join(folder, entry))] for entry in sorted(os.listdir(folder))]
+    return [name, os.path.abspath(folder), [f for f in files if f[1][0] != "d"]]  # __pycache__ changes as Python writes
 
 
 #: Where a :func:`stat_signature`'s part past the bytes' own begins: the link (and what a caller

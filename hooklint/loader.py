@@ -25,7 +25,8 @@ from typing import Any
 from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint import runnodes
 from hooklint.reasons import Skip, SkipKind
-from hooklint.files import FileTooLarge, NotRegularFile, file_problem, read_bytes, read_text, walk_tree  # noqa: F401 - re-exported
+from hooklint.files import (STDIN, FileTooLarge, NotRegularFile, file_problem, is_stream,  # noqa: F401 - re-exported
+                            read_bytes, read_text, walk_tree)
 from hooklint.findings import InputError, Span
 from hooklint.gojsonread import NotGoJSON, read_value
 from hooklint.yamlio import (
@@ -51,7 +52,6 @@ from hooklint.yamlio import (
 )
 from hooklint.text import go_trim_space
 
-STDIN = "-"
 
 _DOC_MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.MULTILINE)
 # helm template's "# Source: chart/templates/x.yaml": a relative path, never a URL (one line).
@@ -741,7 +741,7 @@ def read_file(path: str, max_size: int = DEFAULT_MAX_FILE_SIZE, documents: bool 
         if path == STDIN:
             data = sys.stdin.buffer.read(max_size + 1)
         else:
-            data = read_bytes(path, max_size, streams=path.startswith(_STREAM_PREFIXES))
+            data = read_bytes(path, max_size, streams=is_stream(path))
     except NotRegularFile as exc:
         return LoadedFile(path, error=InputError(path, str(exc)))
     except FileTooLarge:
@@ -755,7 +755,7 @@ def read_file(path: str, max_size: int = DEFAULT_MAX_FILE_SIZE, documents: bool 
     if path == STDIN and not data.strip():  # `helm template ... | hooklint lint -` whose first command failed
         return LoadedFile(path, error=InputError(path, "standard input is empty: nothing to lint (did the command "
                                                        "writing to the pipe fail?)"))  # fmt: skip
-    if path.startswith(_STREAM_PREFIXES) and not data.strip() and _is_pipe(path):  # `lint <(false)`
+    if is_stream(path) and not data.strip() and _is_pipe(path):  # `lint <(false)`
         return LoadedFile(path, error=InputError(path, "the pipe is empty: nothing to lint (did the command "
                                                        "writing to it fail?)"))  # fmt: skip
     return parse_bytes(path, data, documents)
@@ -780,16 +780,6 @@ def _too_large(path: str, max_size: int) -> LoadedFile:
         skip_reason=Skip(f"larger than max-file-size ({max_size:,} bytes)", SkipKind.TOO_LARGE),
     )
 
-
-#: Where a named pipe or device is one the user handed over on purpose.
-_STREAM_PREFIXES = ("/dev/", "/proc/")
-
-
-def is_stream(path: str) -> bool:
-    """Whether ``path`` is named through ``/dev/`` or ``/proc/`` (``/dev/stdin``, process
-    substitution's ``/dev/fd/63``): read to its end when it is a pipe (:func:`read_file`), and
-    never judged as a repository's file that links out (it links to a descriptor)."""
-    return path.startswith(_STREAM_PREFIXES)
 
 #: A ``\\u`` escape (after an even run of backslashes: an escape, not an escaped backslash) of a
 #: high surrogate with the low one that pairs it, or of a surrogate that pairs with nothing.

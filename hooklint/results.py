@@ -69,12 +69,11 @@ from hooklint import __version__, deadline, runnodes
 from hooklint.catalog import code_signature
 from hooklint.config import Config
 from hooklint.deadline import RunTimeout
-from hooklint.files import (OBSERVERS, RACY_NS, SIGNATURE_WAY, VOLATILE, cache_dir, changed_at, content_digest, linting,
-                            read_entry, sdk_identity, stat_signature, store_entry, trusted, wrapper)
+from hooklint.files import (OBSERVERS, RACY_NS, SIGNATURE_WAY, STDIN, VOLATILE, cache_dir, changed_at, content_digest,
+                            is_stream, linting, package_identity, read_entry, sdk_identity, stat_signature, store_entry,
+                            trusted, wrapper)
 from hooklint.findings import Finding, HookRef, InputError, ObjectRef, RunResult, Span, Suppression
-from hooklint.loader import STDIN, is_stream
 from hooklint.reasons import Skip, SkipKind
-from hooklint.sources.repository.tree import repository_boundary
 
 #: Bumped when what is stored changes shape or meaning: old entries then miss.
 RESULT_FORMAT = "4"
@@ -291,6 +290,10 @@ class ResultCache:
 
     def _entry_of(self, app: Any, mapped: bool) -> str | None:
         """:meth:`_entry`, worked out."""
+        # an application's entry is asked only by a run that loads applications (the repository
+        # stage is imported then): a run answered whole needs neither it nor the YAML reader
+        from hooklint.sources.repository.tree import repository_boundary  # noqa: PLC0415 - see above
+
         try:
             folders = {os.path.dirname(f) for part in [app, *app.parts] for f in [*part.reported, *part.context]}
             boundaries = sorted({repository_boundary(folder) for folder in folders})
@@ -703,14 +706,13 @@ def run_cache(config: Config) -> ResultCache | None:
     folder = cache_dir()
     if folder is None or config.fetch:
         return None
-    import yaml  # noqa: PLC0415 - the YAML library reads every file: its version is in the key
-
     try:
         settings = [[f.name, canonical(getattr(config, f.name))] for f in dataclasses.fields(config)
                     if f.name not in _NOT_IN_KEY]  # fmt: skip
-        described = json.dumps([RESULT_FORMAT, __version__, sys.version, yaml.__version__,
-                                getattr(yaml, "__with_libyaml__", False), os.getcwd(), settings,
-                                code_signature(), _renderer_signature(), _environment()],
+        # the YAML library reads every file: its files are in the key (not imported for it: a run
+        # answered whole never parses), and so is whether its C loader is there to be used
+        described = json.dumps([RESULT_FORMAT, __version__, sys.version, package_identity("yaml"), os.getcwd(),
+                                settings, code_signature(), _renderer_signature(), _environment()],
                                separators=(",", ":"))  # fmt: skip
     except (Uncacheable, ValueError, TypeError, OSError):
         return None
