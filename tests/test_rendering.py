@@ -408,6 +408,57 @@ def test_a_patch_in_a_folder_of_its_own_is_linted_through_its_kustomization(repo
     assert plans.get("overlay/patches", {"steps": []})["steps"] == []  # the patch is not applied on its own
 
 
+CLEAN_RESOURCE_JOB = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: migrate
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  backoffLimit: 1
+  activeDeadlineSeconds: 100
+  template:
+    spec:
+      restartPolicy: Never
+      serviceAccountName: migrator
+      automountServiceAccountToken: false
+      containers:
+      - name: m
+        image: registry.example.com/migrate:1.2.3
+"""
+
+
+@needs_kustomize
+@pytest.mark.parametrize("named", [["app"], ["app/jobs"], ["app/jobs/job.yaml"], ["."]])
+def test_a_resource_named_or_in_a_folder_named_is_linted_through_the_kustomization_above_it(repo, named, monkeypatch):
+    """Attacker trial 46, 3: a clean Job in app/jobs/, which app/kustomization.yaml builds with an
+    image to busybox:latest and a patch removing its ServiceAccount and automount setting.
+    ``hooklint pre-commit app/jobs/job.yaml``, ``lint app/jobs`` and ``cd app/jobs; lint .``
+    linted the Job as written and passed (exit 0), while Argo CD (path ``app``) runs the rendering.
+    The kustomization is brought in, as for a patch named on its own, and the file is linted
+    through it; an unlisted file of the folder is linted on its own."""
+    write(repo, {
+        "app/kustomization.yaml": (
+            "resources: [jobs/job.yaml]\n"
+            "images: [{name: registry.example.com/migrate, newName: busybox, newTag: latest}]\n"
+            "patches: [{target: {kind: Job}, patch: \"- op: remove\\n  path: /spec/template/spec/serviceAccountName\\n"
+            "- op: remove\\n  path: /spec/template/spec/automountServiceAccountToken\"}]\n"),
+        "app/jobs/job.yaml": CLEAN_RESOURCE_JOB,
+        "app/jobs/unlisted.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n",
+    })  # fmt: skip
+    if named == ["."]:
+        monkeypatch.chdir(repo / "app" / "jobs")
+    result = runner.invoke(app, ["lint", "--format", "json", *named])
+    job, kustomization = ("../jobs/job.yaml", "../kustomization.yaml") if named == ["."] else (
+        "app/jobs/job.yaml", "app/kustomization.yaml")  # the kustomization's folder, as reached: ".."
+    found = [(f["path"], f["line"], f["column"], f["rule_id"]) for f in json.loads(result.output)["findings"]]
+    assert (result.exit_code, found) == (1, [
+        (job, 6, 30, "HL305"),  # the unlisted ConfigMap is not in the rendering: a hook only
+        (job, 11, 5, "HL103"), (job, 11, 5, "HL104"), (kustomization, 2, 10, "HL102"),
+    ])
+
+
 DEPLOYMENT = """\
 apiVersion: apps/v1
 kind: Deployment

@@ -236,3 +236,47 @@ def test_a_folder_typed_helm_without_chart_yaml_fails_as_argocd_does(tmp_path, m
         "Rendering failed: Argo CD renders app/ with Helm (old-Chart.yaml ends with Chart.yaml), but it holds no "
         "Chart.yaml: helm template fails (Chart.yaml file is missing). Argo CD's repo server fails the same way, so "
         "the application cannot sync; nothing of it is checked until it renders.")]
+
+
+TEMPLATED_JOB = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  generateName: migrate-
+  annotations:
+    argocd.argoproj.io/hook: PreSync
+spec:
+  backoffLimit: 1
+  activeDeadlineSeconds: 100
+  template:
+    spec:
+      restartPolicy: Never
+      serviceAccountName: migrator
+      automountServiceAccountToken: false
+      containers:
+      - name: m
+        image: "{{ .Values.image }}"
+"""
+
+
+@needs_helm
+@pytest.mark.parametrize(("here", "named", "shown"), [
+    (".", "chart", "chart/templates/job.yaml"),
+    (".", "chart/templates", "chart/templates/job.yaml"),
+    (".", "chart/templates/job.yaml", "chart/templates/job.yaml"),
+    ("chart/templates", ".", "../templates/job.yaml"),  # the chart's folder, as reached: ".."
+])  # fmt: skip
+def test_a_folder_helm_reads_as_its_charts_is_linted_as_part_of_its_chart(here, named, shown, tmp_path, monkeypatch):
+    """Attacker trial 46, 3: ``hooklint lint chart/templates`` (and ``lint .`` there) linted the
+    templates as written, a directory source: the image the values make ``busybox:latest`` was a
+    template, unseen, exit 0. A folder of the chart's own (templates/) is linted as part of its
+    chart, as a template named on its own is."""
+    (tmp_path / ".git").mkdir()
+    _tree(tmp_path, {"chart/Chart.yaml": CHART, "chart/values.yaml": "image: busybox:latest\n",
+                     "chart/templates/job.yaml": TEMPLATED_JOB})  # fmt: skip
+    monkeypatch.chdir(tmp_path / here)
+    result = lint_paths([named], Config(), load_catalog(), plans=True)
+    assert result.errors == []
+    assert [(p.key, p.source_type) for p in result.plans] == [(os.path.normpath(os.path.join(os.path.relpath(tmp_path / "chart"))), "helm")]
+    assert [(f.path, f.span.line, f.span.column, f.rule_id) for f in result.findings] == [
+        (shown, 6, 5, "HL305"), (shown, 17, 9, "HL102")]

@@ -48,7 +48,7 @@ from hooklint.yamlio import NOT_RENDERED, Map, Seq, go_yaml_text
 from hooklint.sources.repository.kustomizations import (MAX_KUSTOMIZATIONS_FOLLOWED, component_exists, is_component,
                                                        kustomization_inputs, kustomization_reads,
                                                        kustomization_references, unread_reason)
-from hooklint.sources.repository.tree import (DIRECTORY, HELM, HELM_CHART_FILE, KUSTOMIZATION_NAMES, KUSTOMIZE, MULTI,
+from hooklint.sources.repository.tree import (CHART_OWN_FOLDERS, DIRECTORY, HELM, HELM_CHART_FILE, KUSTOMIZATION_NAMES, KUSTOMIZE, MULTI,
                                               PLUGIN, REMOTE, UNRENDERABLE, chart_of, contained, dangling_link,
                                               dangling_reason, directory_source_files, hidden_manifests,
                                               inside_repository, is_manifest_name, repository_root, source_type, walk,
@@ -311,6 +311,14 @@ def group_applications(
             reported.setdefault(STDIN, set()).add(STDIN)
             continue
         path = os.path.normpath(path)
+        if os.path.isdir(path):
+            chart = chart_of(os.path.join(path, HELM_CHART_FILE))  # the folder itself, or a chart above it
+            inside = os.path.relpath(path, chart).split(os.sep)[0] if chart is not None else "."
+            if inside in CHART_OWN_FOLDERS - {".git"}:
+                # a folder Helm reads as its chart's (templates/): linted as part of its chart, as a
+                # template named on its own is (attacker trial 46, 3: `hooklint lint chart/templates`
+                # linted the templates as written, a templated image unseen; exit 0)
+                path = os.path.join(chart, HELM_CHART_FILE)  # type: ignore[arg-type]
         if os.path.isdir(path):
             found = kept = False
             for file in walk(path, errors, notices, hidden_found=hidden_dirs, chart_found=chart_dirs):
@@ -907,12 +915,15 @@ def _leave_out_kustomize_inputs(apps: list[Application], named_files: set[str],
     components = dict(components or {})
     kustomizations = {a.manifest_file for a in apps if a.source_type == KUSTOMIZE and a.manifest_file}
     kustomizations |= set(components)
+    resources: dict[str, str] = {}  # a file named (or in a folder named) -> the kustomization above that builds it
+    reads: dict[str, set[str] | None] = {}  # kustomization -> kustomization_reads, once
     for app in [a for a in apps if a.source_type == DIRECTORY and a.key != STDIN]:
+        named_folder = app.named is not None and os.path.normpath(app.named) == app.key
         for name in app.reported:
-            if name not in named_files:
+            if name not in named_files and not named_folder:
                 continue
             folder = os.path.dirname(os.path.abspath(name))
-            for _ in range(4):  # patches live next to or a few folders below their kustomization
+            for _ in range(4):  # patches and resources live next to or a few folders below their kustomization
                 parent = os.path.dirname(folder)
                 if parent == folder:
                     break
@@ -922,13 +933,28 @@ def _leave_out_kustomize_inputs(apps: list[Application], named_files: set[str],
                 kind, found = source_type(folder)
                 if kind == KUSTOMIZE and found is not None:
                     user = os.path.normpath(os.path.relpath(found)) if not os.path.isabs(name) else found
-                    if user not in kustomizations and os.path.abspath(name) in kustomization_inputs(found):
+                    if found not in reads:
+                        reads[found] = kustomization_reads(found)
+                    # a resource it builds (attacker trial 46, 3: `hooklint pre-commit app/jobs/job.yaml`
+                    # linted the Job as written, while app/kustomization.yaml's images and patches
+                    # make it busybox:latest as `default` with its token; exit 0)
+                    built = reads[found] is not None and os.path.abspath(name) in reads[found]  # type: ignore[operator]
+                    if built and os.path.abspath(name) not in kustomization_inputs(found):
+                        resources[name] = user
+                    if user not in kustomizations and (built or os.path.abspath(name) in kustomization_inputs(found)):
                         kustomizations.add(user)
                         if is_component(found):
                             components[user] = None
                         else:
                             apps.append(Application(os.path.dirname(user) or ".", [user], [], KUSTOMIZE, user))
                     break
+    for app in apps:
+        if app.source_type != DIRECTORY:
+            continue
+        for name in app.reported:
+            kustomization = resources.get(name)
+            if kustomization is not None and name not in app.left_out and kustomization not in components:
+                app.left_out[name] = through_rendering(f"{kustomization} builds it (resources)", kustomization)
     inputs: dict[str, tuple[str, str]] = {}
     for kustomization in sorted(kustomizations):
         for path, field_name in kustomization_inputs(kustomization).items():
