@@ -71,7 +71,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from hooklint import argocd
-from hooklint.files import repository_of
+from hooklint.files import repository_of, top_outside_git
 from hooklint.images import RegistryEntry
 from hooklint.text import REDACTED, SECRET_KEY, url_credentials
 
@@ -799,14 +799,15 @@ def _contained(base: str, value: str, key: str, at: str) -> str:
     return path
 
 
-def _check_found(where: str) -> None:
-    """Refuse a configuration file found in a git repository (not named with ``--config``) that
-    is a symbolic link resolving outside it: hooklint reads no file outside the repository on the
-    repository's say-so. Raises :class:`ConfigError`."""
+def _check_found(where: str, named: Iterable[str] = ()) -> None:
+    """Refuse a configuration file found (not named with ``--config``) that is a symbolic link
+    resolving outside its repository: hooklint reads no file outside the repository on the
+    repository's say-so. Its repository is its Git work tree; outside Git, where a run over
+    ``named`` (the paths as given) reads (:func:`hooklint.files.top_outside_git`; attacker trial 46,
+    2: a ``.hooklint.yaml`` linking to ``../outside.yaml`` was read outside Git). Raises
+    :class:`ConfigError`."""
     folder = os.path.dirname(os.path.abspath(where))
-    repository = repository_of(folder)
-    if repository is None:
-        return
+    repository = repository_of(folder) or top_outside_git(folder, named)
     real, top = os.path.realpath(where), os.path.realpath(repository)
     if not real.startswith(top.rstrip(os.sep) + os.sep):
         raise ConfigError(f"{where}: the configuration is a symbolic link to {real}, outside its repository: "
@@ -831,19 +832,26 @@ def _has_tool_table(path: str) -> bool:
 
 
 def _is_repository_top(folder: str) -> bool:
-    """Whether ``folder`` holds ``.git`` (a folder, or the file of a worktree or submodule)."""
-    return os.path.exists(os.path.join(folder, ".git"))
+    """Whether ``folder`` holds ``.git`` (a folder, the file of a worktree or submodule, or a link,
+    even one that leads nowhere: :func:`hooklint.files.repository_of` counts it too)."""
+    return os.path.lexists(os.path.join(folder, ".git"))
 
 
-def find_config(start: str | None = None, memo: dict[str, str | None] | None = None) -> str | None:
+def find_config(start: str | None = None, memo: dict[str, str | None] | None = None,
+                named: Iterable[str] = ()) -> str | None:  # fmt: skip
     """The nearest ``.hooklint.yaml`` (or ``.hooklint.yml``), or ``pyproject.toml`` with a
     ``[tool.hooklint]`` table, from folder ``start`` (the current directory) up to the repository's
-    top folder (the first one holding ``.git``; a file above it configures another project), or
-    the file system's root outside a repository. ``memo`` (folder -> answer) is filled for every
-    folder passed, so that many paths of one tree walk it once. Raises :class:`ConfigError` when
-    one folder holds two of them."""
+    top folder (the first one holding ``.git``; a file above it configures another project).
+    Outside a repository, up to where a run over ``named`` (the paths as given) reads
+    (:func:`hooklint.files.top_outside_git`: the current folder when it holds ``start``, else the
+    outermost named path holding it, else ``start``): a file above it is nobody's the run knows
+    (attacker trial 46, 1: a ``/tmp/.hooklint.yaml`` ignoring every rule silenced every tree
+    linted below ``/tmp`` outside Git). ``memo`` (folder -> answer) is filled for every folder
+    passed, so that many paths of one tree walk it once. Raises :class:`ConfigError` when one folder
+    holds two of them."""
     memo = {} if memo is None else memo
     folder = os.path.abspath(start or os.getcwd())
+    top = None if repository_of(folder) is not None else top_outside_git(folder, named)
     passed: list[str] = []
     answer: str | None = None
     while True:
@@ -858,7 +866,7 @@ def find_config(start: str | None = None, memo: dict[str, str | None] | None = N
         found = [os.path.join(folder, n) for n in YAML_NAMES if os.path.isfile(os.path.join(folder, n))]
         pyproject = os.path.join(folder, PYPROJECT)
         if os.path.isfile(pyproject) and os.path.islink(pyproject):
-            _check_found(pyproject)  # before reading it
+            _check_found(pyproject, named)  # before reading it
         if os.path.isfile(pyproject) and _has_tool_table(pyproject):
             found.append(pyproject)
         if len(found) > 1:
@@ -868,7 +876,7 @@ def find_config(start: str | None = None, memo: dict[str, str | None] | None = N
             answer = found[0]
             break
         parent = os.path.dirname(folder)
-        if parent == folder or _is_repository_top(folder):
+        if parent == folder or folder == top or _is_repository_top(folder):
             break
         folder = parent
     for folder in passed:
@@ -895,7 +903,7 @@ def find_config_for(paths: list[str]) -> str | None:
             folder = os.path.abspath(path)
             if not os.path.isdir(folder):
                 folder = os.path.dirname(folder)
-        config = find_config(folder, memo)
+        config = find_config(folder, memo, paths)
         if config is not None:
             chosen = chosen or config
             found.setdefault(os.path.realpath(config), path)
@@ -1018,7 +1026,7 @@ def _load_config(path: str | None, paths: list[str] | None) -> Config:
     from hooklint.files import read_bytes  # noqa: PLC0415
     from hooklint.yamlio import BoundedLoader  # noqa: PLC0415
     if path is None:
-        _check_found(where)
+        _check_found(where, paths or ())
     if where.endswith(".toml"):
         data, lines = _load_toml(where)
         return parse_config(data, where, lines)

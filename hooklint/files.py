@@ -862,6 +862,27 @@ def linted() -> list[str]:
     return list(_LINTED)
 
 
+def top_outside_git(folder: str, named: Iterable[str]) -> str:
+    """Outside a Git work tree, the highest folder a run over ``named`` (paths as given; ``-`` is
+    none) reads in for ``folder`` (absolute, as are the answers; not resolved): the current folder
+    when it holds ``folder``; else the outermost named path (a file's folder) that holds it; else
+    ``folder`` itself. The README's "outside Git, the current folder when it holds what is linted,
+    else that path's folder": a look upward (for a chart, for the configuration) stops there, and a
+    ``Chart.yaml`` or ``.hooklint.yaml`` above it (in ``/tmp``, anybody's to write) is never read."""
+    cwd = os.getcwd()
+    if _holds(cwd, folder):
+        return cwd
+    tops = [os.path.abspath(p) for p in named if p != STDIN]
+    tops = [top if os.path.isdir(top) else os.path.dirname(top) for top in tops]
+    holding = [top for top in tops if _holds(top, folder)]
+    return min(holding, key=len) if holding else folder
+
+
+def _holds(top: str, path: str) -> bool:
+    """Whether the absolute ``path`` is ``top`` or below it, as spelled."""
+    return path == top or path.startswith(top.rstrip(os.sep) + os.sep)
+
+
 def _read_in() -> list[str]:
     """The resolved folders discovery and the renderers may read in for the paths of
     :func:`linting` (:func:`hooklint.sources.repository.tree.repository_boundary`): each path's Git

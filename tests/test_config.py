@@ -1,5 +1,7 @@
 """Configuration: found by walking up, validated with one clear line naming the key."""
 
+import os
+
 import pytest
 import yaml
 
@@ -49,6 +51,7 @@ def test_errors_name_the_key(data, message):
 
 
 def test_found_by_walking_up(tmp_path, monkeypatch):
+    (tmp_path / ".git").mkdir()  # up to the repository's top (outside Git: the current folder)
     (tmp_path / ".hooklint.yaml").write_text("require-digest: true\n")
     deep = tmp_path / "a" / "b"
     deep.mkdir(parents=True)
@@ -359,6 +362,7 @@ def test_pyproject_errors_name_file_line_and_key(tree, text, message):
 
 
 def test_pyproject_table_is_found_by_walking_up(tree, monkeypatch):
+    (tree / ".git").mkdir()  # up to the repository's top (outside Git: the current folder)
     (tree / "pyproject.toml").write_text('[project]\nname = "x"\n\n[tool.hooklint]\nignore = ["HL102"]\n')
     (tree / "app/pyproject.toml").write_text('[project]\nname = "no hooklint table here"\n')
     monkeypatch.chdir(tree / "app")
@@ -381,6 +385,7 @@ def test_both_files_in_one_folder_is_an_error(tree):
 
 
 def test_exclude_is_relative_to_the_config_file(tree, monkeypatch):
+    (tree / ".git").mkdir()  # the configuration above the current folder is the repository's
     (tree / "deploy").mkdir()
     (tree / "app").rename(tree / "deploy/app")
     (tree / ".hooklint.yaml").write_text("exclude: [deploy/app/job.yaml]\n")
@@ -529,6 +534,55 @@ def test_the_search_stops_at_the_repository_top(two_trees, tmp_path):
     assert find_config(str(two_trees / "other")) is None
     (two_trees / ".hooklint.yaml").write_text("max-waves: 4\n")
     assert find_config_for([str(two_trees / "other")]) == str(two_trees / ".hooklint.yaml")
+
+
+@pytest.fixture
+def no_git(tmp_path, monkeypatch):
+    """``outer/repo/app`` outside any Git work tree, a configuration above the repository in
+    ``outer/`` (as ``/tmp/.hooklint.yaml`` would be) that turns every rule off, and the current
+    folder the repository's top."""
+    (tmp_path / "outer/repo/app").mkdir(parents=True)
+    (tmp_path / "outer/.hooklint.yaml").write_text("ignore: [HL1, HL2, HL3]\n")
+    (tmp_path / "outer/repo/app/job.yaml").write_text(LATEST_TAG_HOOK)
+    monkeypatch.chdir(tmp_path / "outer/repo")
+    return tmp_path / "outer/repo"
+
+
+def test_outside_git_the_search_stops_where_the_run_reads(no_git, tmp_path, monkeypatch):
+    """Attacker trial 46, 1: outside Git the search went up to ``/``: a ``.hooklint.yaml`` in a
+    folder above the repository (``/tmp``, anybody's to write) silenced every run below it, exit 0.
+    It stops at the current folder when it holds the path, else at the outermost path named."""
+    assert find_config_for(["app"]) is None
+    assert find_config_for(["-"]) is None and find_config() is None
+    result = CliRunner().invoke(app, ["lint", "--no-cache", "-f", "json", "app"])
+    assert (result.exit_code, sorted({f["rule_id"] for f in json.loads(result.stdout)["findings"]})) == (
+        1, ["HL102", "HL305"])
+    monkeypatch.chdir(tmp_path / "outer")  # the current folder holds it: this folder's file is the run's
+    assert find_config_for(["repo/app"]) == str(tmp_path / "outer/.hooklint.yaml")
+    result = CliRunner().invoke(app, ["lint", "--no-cache", "-f", "json", "repo/app"])
+    assert (result.exit_code, json.loads(result.stdout)["findings"]) == (0, [])
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")  # the named path's folder bounds it
+    assert find_config_for([str(no_git / "app")]) is None
+    assert find_config_for([str(no_git / "app/job.yaml")]) is None
+    (no_git / ".hooklint.yaml").write_text("max-waves: 4\n")
+    assert find_config_for([str(no_git / "app")]) is None  # above the path named
+    assert find_config_for([str(no_git), str(no_git / "app")]) == str(no_git / ".hooklint.yaml")
+
+
+@pytest.mark.parametrize("name", [".hooklint.yaml", "pyproject.toml"])
+def test_outside_git_a_configuration_linking_out_of_where_the_run_reads_is_refused(name, no_git):
+    """Attacker trial 46, 2: outside Git a found configuration that is a link to a file outside
+    the repository was read (``fail-on: never``): refused, as in a Git work tree, exit 2."""
+    (no_git.parent / "outside.toml").write_text("[tool.hooklint]\nfail-on = 'never'\n")
+    (no_git.parent / "outside.yaml").write_text("fail-on: never\n")
+    os.symlink(f"../outside.{'toml' if name == 'pyproject.toml' else 'yaml'}", no_git / name)
+    result = CliRunner().invoke(app, ["lint", "--no-cache", "app"])
+    assert result.exit_code == 2
+    target = os.path.realpath(no_git / name)
+    assert result.output == (f"hooklint: error: {no_git / name}: the configuration is a symbolic link to {target}, "
+                             "outside its repository: hooklint reads no file outside the repository (name a "
+                             "configuration with --config)\n")
 
 
 def test_paths_in_trees_configured_by_different_files_are_a_configuration_error(two_trees, monkeypatch):

@@ -15,7 +15,7 @@ import re
 from typing import Iterable
 
 from hooklint.findings import InputError, Span
-from hooklint.files import linted, walk_tree
+from hooklint.files import linted, top_outside_git, walk_tree
 from hooklint.loader import LoadedFile, os_error_text, parse_text, read_file, within
 from hooklint.reasons import Skip, SkipKind
 from hooklint.sources.repository import facts
@@ -251,7 +251,7 @@ def chart_of(path: str) -> str | None:
     part of their chart."""
     start = os.path.dirname(facts.absolute(path))  # absolute, and so is each folder above it
     cwd = os.getcwd()
-    top = _top_above(start, cwd)
+    top = _top_above(start)
     known = facts.memo("chart_of")  # each folder's chart once per run (current folder and top)
     key = (start, cwd, top)
     if key not in known:
@@ -271,9 +271,9 @@ def chart_of(path: str) -> str | None:
     return os.path.normpath(os.path.relpath(found))
 
 
-def _top_above(folder: str, cwd: str) -> str:
+def _top_above(folder: str) -> str:
     """The highest folder a look upward from ``folder`` (absolute) may reach, absolute: its Git work
-    tree's top; else the current folder ``cwd`` when it holds ``folder``; else the outermost path the
+    tree's top; else the current folder when it holds ``folder``; else the outermost path the
     run lints (:func:`hooklint.files.linted`; a file's folder) that holds it; else ``folder``. So
     :func:`repository_root` with every linted path as ``named``, and the README's "outside Git, the
     current folder when it holds what is linted, else that path's folder": a folder above it
@@ -282,11 +282,7 @@ def _top_above(folder: str, cwd: str) -> str:
     root = facts.git_root_of(folder)
     if root is not None:
         return facts.absolute(root)
-    if within(folder, cwd):
-        return cwd
-    tops = [path if facts.is_dir(path) else os.path.dirname(path) for path in linted()]
-    holding = [top for top in tops if within(folder, top)]
-    return min(holding, key=len) if holding else folder
+    return top_outside_git(folder, linted())
 
 
 #: The subfolders of a chart that Helm reads as the chart's (``templates/``, subcharts in ``charts/``,
