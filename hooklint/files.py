@@ -870,12 +870,21 @@ def top_outside_git(folder: str, named: Iterable[str]) -> str:
     else that path's folder": a look upward (for a chart, for the configuration) stops there, and a
     ``Chart.yaml`` or ``.hooklint.yaml`` above it (in ``/tmp``, anybody's to write) is never read."""
     cwd = os.getcwd()
-    if _holds(cwd, folder):
+    if bounds(cwd) and _holds(cwd, folder):
         return cwd
     tops = [os.path.abspath(p) for p in named if p != STDIN]
     tops = [top if os.path.isdir(top) else os.path.dirname(top) for top in tops]
     holding = [top for top in tops if _holds(top, folder)]
     return min(holding, key=len) if holding else folder
+
+
+def bounds(cwd: str) -> bool:
+    """Whether the current folder ``cwd`` (absolute) may bound a run outside Git, as the folder
+    that holds what it lints: any but the file system's root. No repository is checked out at
+    ``/``, and a run started there (a container's default working folder, ``docker run -v
+    $PWD:/src ... lint /src``) would read in every folder of the machine: attacker trial 46, 4, a
+    chart's ``files/x`` linking to ``/etc/hostname`` had its bytes printed by ``fail``."""
+    return os.path.dirname(cwd) != cwd
 
 
 def _holds(top: str, path: str) -> bool:
@@ -886,13 +895,14 @@ def _holds(top: str, path: str) -> bool:
 def _read_in() -> list[str]:
     """The resolved folders discovery and the renderers may read in for the paths of
     :func:`linting` (:func:`hooklint.sources.repository.tree.repository_boundary`): each path's Git
-    work tree, else the current folder when it holds the path, else the path's folder."""
+    work tree, else the current folder when it holds the path (:func:`bounds`), else the path's folder."""
     here = os.path.realpath(os.getcwd())
     boundaries = []
     for path in _LINTED:
         real = os.path.realpath(path)
         folder = real if os.path.isdir(real) else os.path.dirname(real)
-        boundaries.append(repository_of(folder) or (here if os.path.commonpath([folder, here]) == here else folder))
+        holds = bounds(here) and os.path.commonpath([folder, here]) == here
+        boundaries.append(repository_of(folder) or (here if holds else folder))
     return boundaries
 
 

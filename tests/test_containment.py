@@ -958,3 +958,41 @@ def test_without_a_renderer_outside_the_repository_hl008_names_the_ones_it_will_
         "(https://kubectl.docs.kubernetes.io/installation/kustomize/) or kubectl"
     )
     assert not (tmp_path / "MARKER").exists()
+
+
+def test_the_file_system_root_never_bounds_a_run(tmp_path, monkeypatch):
+    """The current folder bounds a run outside Git when it holds what is linted, but ``/``: no
+    repository is checked out there (attacker trial 46, 4: run from ``/``, a container's default
+    folder, a chart's ``files/x`` linking to ``/etc/hostname`` had its bytes printed by ``fail``)."""
+    from hooklint.files import bounds, top_outside_git
+    from hooklint.sources.repository.tree import repository_root
+
+    assert (bounds("/"), bounds("/tmp"), bounds(str(tmp_path))) == (False, True, True)
+    (tmp_path / "repo/app").mkdir(parents=True)
+    monkeypatch.chdir("/")
+    facts.reset()
+    app_folder = str(tmp_path / "repo/app")
+    assert repository_root(app_folder, str(tmp_path / "repo")) == str(tmp_path / "repo")
+    assert repository_root(app_folder) == app_folder
+    assert top_outside_git(app_folder, [str(tmp_path / "repo")]) == str(tmp_path / "repo")
+    monkeypatch.chdir(tmp_path)
+    facts.reset()
+    assert repository_root(app_folder) == top_outside_git(app_folder, []) == str(tmp_path)
+
+
+@pytest.mark.skipif(find_helm() is None, reason="no Helm: neither a helm binary nor helm-python-sdk")
+def test_a_chart_linted_from_the_file_system_root_reads_nothing_outside_its_folder(tmp_path, monkeypatch):
+    """The run of attacker trial 46, 4, with a sentinel outside the chart: HL007 naming the link,
+    the sentinel never printed."""
+    (tmp_path / "secret.txt").write_text("SENTINEL-46-CONTENT\n")
+    write(tmp_path / "chart", {"Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n",
+                               "templates/cm.yaml": '{{ fail (.Files.Get "files/x") }}\n'})  # fmt: skip
+    (tmp_path / "chart/files").mkdir()
+    os.symlink(tmp_path / "secret.txt", tmp_path / "chart/files/x")
+    monkeypatch.chdir("/")
+    result = CliRunner().invoke(app, ["lint", "--no-cache", str(tmp_path / "chart")])
+    assert result.exit_code == 1
+    assert "SENTINEL-46" not in result.output
+    assert result.output.startswith(
+        f"{tmp_path}/chart/Chart.yaml:1:1: error HL007 render-failed: Rendering failed: illegal filepath in "
+        f"symlink {tmp_path}/chart/files/x: it leaves the repository.")

@@ -15,7 +15,7 @@ import re
 from typing import Iterable
 
 from hooklint.findings import InputError, Span
-from hooklint.files import linted, top_outside_git, walk_tree
+from hooklint.files import bounds, linted, top_outside_git, walk_tree
 from hooklint.loader import LoadedFile, os_error_text, parse_text, read_file, within
 from hooklint.reasons import Skip, SkipKind
 from hooklint.sources.repository import facts
@@ -26,7 +26,7 @@ from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, LoadIssue
 
 def repository_root(folder: str, named: str | None = None) -> str:
     """The repository ``folder`` belongs to, absolute: the nearest folder above it holding ``.git``;
-    without one, the outermost of the current directory and ``named`` (the path named on the
+    without one, the outermost of the current directory (but ``/``: :func:`hooklint.files.bounds`) and ``named`` (the path named on the
     command line that brought ``folder`` in, however spelled: ``..``, ``.``, absolute, with a
     trailing slash) that ``folder`` is inside, else ``folder`` itself. So ``hooklint lint ..`` run
     from a subfolder renders the bases of the folder it names, and ``hooklint lint shop`` run above
@@ -38,7 +38,8 @@ def repository_root(folder: str, named: str | None = None) -> str:
         root = git_root(here)
     if root is not None:
         return root
-    tops = [os.path.abspath(c) for c in (os.getcwd(), named) if c is not None]
+    cwd = os.getcwd()
+    tops = [os.path.abspath(c) for c in (cwd if bounds(cwd) else None, named) if c is not None]
     inside = [top for top in tops if within(here, top)]
     return min(inside, key=len) if inside else here
 
@@ -409,14 +410,15 @@ def hidden_manifests(folder: str, max_size: int) -> tuple[list[str], int]:
 
 def _boundary_of(folder: str, cwd: str) -> str:
     """The resolved folder discovery may read in, for files of ``folder`` (absolute): the git
-    repository holding it, else the current folder ``cwd`` when it holds ``folder``, else
+    repository holding it, else the current folder ``cwd`` when it holds ``folder`` (but ``/``:
+    :func:`hooklint.files.bounds`), else
     ``folder`` itself. A render reads nothing outside its repository either. Asked of the run's
     memos (:mod:`~hooklint.sources.repository.facts`), never remembered past the run: the result
     cache's run entry keeps what a run asked of the file system (:func:`hooklint.results.observing`)."""
     root = facts.git_root_of(folder)  # the folders above are asked once per run
     if root is not None:
         return facts.realpath(root)
-    return facts.realpath(cwd if within(folder, cwd) else folder)
+    return facts.realpath(cwd if bounds(cwd) and within(folder, cwd) else folder)
 
 
 def repository_boundary(folder: str) -> str:
