@@ -27,7 +27,10 @@ runner = CliRunner()
 
 @pytest.fixture
 def tree(tmp_path, monkeypatch):
-    """A folder with one bad hook Job and an empty config (no walking up into the repo's)."""
+    """A repository with one bad hook Job and an empty config (no walking up into the repo's); a
+    Git work tree, so that runs from its folders and from elsewhere find it (outside Git the
+    search stops at the current folder, or at the folder named)."""
+    (tmp_path / ".git").mkdir()
     (tmp_path / ".hooklint.yaml").write_text("allowed-registries: [ghcr.io/acme]\n")
     app_dir = tmp_path / "app"
     app_dir.mkdir()

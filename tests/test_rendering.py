@@ -459,6 +459,43 @@ def test_a_resource_named_or_in_a_folder_named_is_linted_through_the_kustomizati
     ])
 
 
+HOST_PID_PATCH = ('patches: [{target: {kind: Job}, patch: "[{\\"op\\": \\"add\\", \\"path\\": '
+                  '\\"/spec/template/spec/hostPID\\", \\"value\\": true}]"}]\n')
+LAYOUTS = {  # attacker trial 47: a kustomization above the named file that the search did not find
+    "nested base (F2)": ({"app/base/job.yaml": CLEAN_RESOURCE_JOB, "app/base/kustomization.yaml": "resources: [job.yaml]\n",
+                          "app/kustomization.yaml": "resources: [base]\n" + HOST_PID_PATCH},
+                         "app/base/job.yaml", ["app/base/job.yaml", "app/base"]),
+    "five folders down (F3)": ({"app/a/b/c/d/e/job.yaml": CLEAN_RESOURCE_JOB,
+                                "app/kustomization.yaml": "resources: [a/b/c/d/e/job.yaml]\n" + HOST_PID_PATCH},
+                               "app/a/b/c/d/e/job.yaml", ["app/a/b/c/d/e/job.yaml", "app/a/b/c/d/e", "app/a"]),
+    "past another kustomization (F4)": ({"app/x/kustomization.yaml": "resources: [cm.yaml]\n",
+                                         "app/x/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n",
+                                         "app/x/y/job.yaml": CLEAN_RESOURCE_JOB,
+                                         "app/kustomization.yaml": "resources: [x/y/job.yaml]\n" + HOST_PID_PATCH},
+                                        "app/x/y/job.yaml", ["app/x/y/job.yaml", "app/x/y", "app/x"]),
+    "through a link (F5)": ({"app/real/job.yaml": CLEAN_RESOURCE_JOB,
+                             "app/kustomization.yaml": "resources: [hooks/job.yaml]\n" + HOST_PID_PATCH},
+                            "app/hooks/job.yaml", ["app/real/job.yaml", "app/real"]),
+}
+
+
+@needs_kustomize
+@pytest.mark.parametrize(("layout", "named"), [(k, n) for k, (_, _, names) in LAYOUTS.items() for n in names])
+def test_the_kustomizations_above_a_path_named_that_build_it_are_linted(repo, layout, named):
+    """Attacker trial 47, F2 to F5: ``hooklint pre-commit`` and ``lint`` of a file or folder that a
+    kustomization above builds (and patches with ``hostPID: true``) passed, exit 0, when that
+    kustomization was five folders up, beyond another kustomization that does not build it, built
+    the named kustomization as a base, or listed the file through a link. Every kustomization
+    above, up to the repository's top, that builds it (by resolved path) is in the run."""
+    files, shown, _ = LAYOUTS[layout]
+    write(repo, files)
+    if layout.startswith("through a link"):
+        os.symlink("real", repo / "app/hooks")  # a folder link: app/hooks/job.yaml is app/real/job.yaml
+    result = runner.invoke(app, ["lint", "--format", "json", named])
+    found = [(f["path"], f["line"], f["column"], f["rule_id"]) for f in json.loads(result.output)["findings"]]
+    assert (result.exit_code, sorted(found)) == (1, sorted([("app/kustomization.yaml", 2, 1, "HL105"), (shown, 6, 30, "HL305")]))
+
+
 DEPLOYMENT = """\
 apiVersion: apps/v1
 kind: Deployment

@@ -280,3 +280,31 @@ def test_a_folder_helm_reads_as_its_charts_is_linted_as_part_of_its_chart(here, 
     assert [(p.key, p.source_type) for p in result.plans] == [(os.path.normpath(os.path.join(os.path.relpath(tmp_path / "chart"))), "helm")]
     assert [(f.path, f.span.line, f.span.column, f.rule_id) for f in result.findings] == [
         (shown, 6, 5, "HL305"), (shown, 17, 9, "HL102")]
+
+
+SUB_JOB = TEMPLATED_JOB.replace('      restartPolicy: Never\n', '      hostPID: {{ .Values.hostPID }}\n      restartPolicy: Never\n')
+
+
+@needs_helm
+@pytest.mark.parametrize("named", ["chart", "chart/charts", "chart/charts/sub", "chart/charts/sub/templates",
+                                   "chart/charts/sub/templates/job.yaml"])  # fmt: skip
+def test_a_subchart_named_is_rendered_with_its_parents_values(named, tmp_path, monkeypatch):
+    """Attacker trial 47, F6: ``hooklint pre-commit chart/charts/sub/templates/job.yaml`` and ``lint
+    chart/charts/sub`` rendered the subchart alone, with its own defaults (``hostPID: false``),
+    while the parent's values (``sub: {hostPID: true}``) make its hook a privileged pod: exit 0. A
+    subchart is linted as part of the outermost chart holding it in ``charts/``."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".git").mkdir()
+    _tree(tmp_path, {
+        "chart/Chart.yaml": CHART.replace("name: app", "name: chart") + "dependencies:\n- name: sub\n  version: 0.1.0\n",
+        "chart/values.yaml": "sub: {image: busybox:latest, hostPID: true}\n",
+        "chart/charts/sub/Chart.yaml": CHART.replace("name: app", "name: sub"),
+        "chart/charts/sub/values.yaml": "image: ghcr.io/acme/m:1.2.3\nhostPID: false\n",
+        "chart/charts/sub/templates/job.yaml": SUB_JOB,
+    })  # fmt: skip
+    result = lint_paths([named], Config(), load_catalog(), plans=True)
+    assert result.errors == []
+    assert [(p.key, p.source_type) for p in result.plans] == [("chart", "helm")]
+    job = "chart/charts/sub/templates/job.yaml"
+    assert [(f.path, f.span.line, f.span.column, f.rule_id) for f in result.findings] == [
+        (job, 6, 5, "HL305"), (job, 12, 7, "HL105"), (job, 18, 9, "HL102")]

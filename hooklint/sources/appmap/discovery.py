@@ -312,12 +312,12 @@ def group_applications(
             continue
         path = os.path.normpath(path)
         if os.path.isdir(path):
-            chart = chart_of(os.path.join(path, HELM_CHART_FILE))  # the folder itself, or a chart above it
+            chart = _enclosing_chart(os.path.join(path, HELM_CHART_FILE))  # the folder itself, or a chart above it
             inside = os.path.relpath(path, chart).split(os.sep)[0] if chart is not None else "."
             if inside in CHART_OWN_FOLDERS - {".git"}:
-                # a folder Helm reads as its chart's (templates/): linted as part of its chart, as a
-                # template named on its own is (attacker trial 46, 3: `hooklint lint chart/templates`
-                # linted the templates as written, a templated image unseen; exit 0)
+                # a folder Helm reads as its chart's (templates/, a subchart in charts/): linted as
+                # part of its chart, as a template named on its own is (attacker trial 46, 3: `hooklint
+                # lint chart/templates` linted the templates as written, a templated image unseen; exit 0)
                 path = os.path.join(chart, HELM_CHART_FILE)  # type: ignore[arg-type]
         if os.path.isdir(path):
             found = kept = False
@@ -340,7 +340,7 @@ def group_applications(
             elif found and not kept:  # an over-broad exclude must not turn the check into a pass
                 errors.append(InputError(path, ALL_EXCLUDED))
         elif os.path.lexists(path):
-            chart = chart_of(path)
+            chart = _enclosing_chart(path)
             if chart is not None:  # a template named on its own is linted as part of its chart
                 path = os.path.join(chart, HELM_CHART_FILE)
             key = os.path.dirname(path) or "."
@@ -904,6 +904,22 @@ def _leave_out_components(apps: list[Application], components: dict[str, Applica
     return result
 
 
+def _enclosing_chart(path: str) -> str | None:
+    """The chart that renders the file ``path`` (:func:`chart_of`), or, when that chart is a
+    subchart in another chart's ``charts/`` (at any depth), the outermost one: Helm renders a
+    subchart's templates with the values its parent gives it (``sub: {hostPID: true}`` in the
+    parent's values.yaml), which its own defaults do not show (attacker trial 47, F6: ``hooklint
+    pre-commit chart/charts/sub/templates/job.yaml`` rendered ``sub`` alone and passed). None
+    outside a chart."""
+    chart = chart_of(path)
+    while chart is not None:
+        parent = chart_of(chart)  # from the folder holding the chart, upward
+        if parent is None or os.path.relpath(chart, parent).split(os.sep)[0] != "charts":
+            break
+        chart = parent
+    return chart
+
+
 def _leave_out_kustomize_inputs(apps: list[Application], named_files: set[str],
                                 components: dict[str, Skip | str | None] | None = None) -> None:  # fmt: skip
     """Mark the files of directory applications that a kustomization reads as a patch, a generator
@@ -916,38 +932,50 @@ def _leave_out_kustomize_inputs(apps: list[Application], named_files: set[str],
     kustomizations = {a.manifest_file for a in apps if a.source_type == KUSTOMIZE and a.manifest_file}
     kustomizations |= set(components)
     resources: dict[str, str] = {}  # a file named (or in a folder named) -> the kustomization above that builds it
-    reads: dict[str, set[str] | None] = {}  # kustomization -> kustomization_reads, once
-    for app in [a for a in apps if a.source_type == DIRECTORY and a.key != STDIN]:
-        named_folder = app.named is not None and os.path.normpath(app.named) == app.key
-        for name in app.reported:
-            if name not in named_files and not named_folder:
+    reads: dict[str, tuple[set[str] | None, set[str]]] = {}  # kustomization -> what it reads, its inputs (resolved)
+    for app in [a for a in apps if a.source_type in (DIRECTORY, KUSTOMIZE) and a.key != STDIN and a.reported]:
+        # the kustomizations above the application's folder, up to the top of its repository: every
+        # one (at any depth: trial 47, F3; past one that does not build it: F4)
+        above = []
+        folder = os.path.abspath(app.key)
+        while True:
+            parent = os.path.dirname(folder)
+            if parent == folder:
+                break
+            folder = parent
+            if not inside_repository(folder, app.reported[0]):
+                break
+            kind, found = source_type(folder)
+            if kind == KUSTOMIZE and found is not None:
+                above.append(found)
+        direct = app.named is not None and os.path.normpath(app.named) == app.key  # the folder itself named
+        for found in above:
+            user = os.path.normpath(os.path.relpath(found)) if not os.path.isabs(app.key) else found
+            named = [n for n in app.reported if (direct or n in named_files)
+                     and (app.source_type == DIRECTORY or n == app.manifest_file)]  # a kustomization by its file (F2)
+            if user in kustomizations and not named:
+                continue  # in the run already, and nothing here to leave out: nothing to ask
+            if found not in reads:
+                listed = kustomization_reads(found)
+                reads[found] = ({facts.realpath(p) for p in listed} if listed is not None else None,
+                                {facts.realpath(p) for p in kustomization_inputs(found)})  # fmt: skip
+            built, inputs_read = reads[found]
+            # what it builds, by resolved path (links: trial 47, F5); one that cannot be told may read it
+            takes = [n for n in app.reported if built is None or facts.realpath(os.path.abspath(n)) in built]
+            if not takes:
                 continue
-            folder = os.path.dirname(os.path.abspath(name))
-            for _ in range(4):  # patches and resources live next to or a few folders below their kustomization
-                parent = os.path.dirname(folder)
-                if parent == folder:
-                    break
-                folder = parent
-                if not inside_repository(folder, name):
-                    break
-                kind, found = source_type(folder)
-                if kind == KUSTOMIZE and found is not None:
-                    user = os.path.normpath(os.path.relpath(found)) if not os.path.isabs(name) else found
-                    if found not in reads:
-                        reads[found] = kustomization_reads(found)
-                    # a resource it builds (attacker trial 46, 3: `hooklint pre-commit app/jobs/job.yaml`
-                    # linted the Job as written, while app/kustomization.yaml's images and patches
-                    # make it busybox:latest as `default` with its token; exit 0)
-                    built = reads[found] is not None and os.path.abspath(name) in reads[found]  # type: ignore[operator]
-                    if built and os.path.abspath(name) not in kustomization_inputs(found):
-                        resources[name] = user
-                    if user not in kustomizations and (built or os.path.abspath(name) in kustomization_inputs(found)):
-                        kustomizations.add(user)
-                        if is_component(found):
-                            components[user] = None
-                        else:
-                            apps.append(Application(os.path.dirname(user) or ".", [user], [], KUSTOMIZE, user))
-                    break
+            # a resource it builds, named (attacker trial 46, 3: `hooklint pre-commit
+            # app/jobs/job.yaml` linted the Job as written, while app/kustomization.yaml's images
+            # and patches make it busybox:latest as `default` with its token; exit 0)
+            for name in named if built is not None and app.source_type == DIRECTORY else []:
+                if name in takes and facts.realpath(os.path.abspath(name)) not in inputs_read:
+                    resources.setdefault(name, user)
+            if user not in kustomizations:
+                kustomizations.add(user)
+                if is_component(found):
+                    components[user] = None
+                else:
+                    apps.append(Application(os.path.dirname(user) or ".", [user], [], KUSTOMIZE, user))
     for app in apps:
         if app.source_type != DIRECTORY:
             continue
