@@ -730,3 +730,43 @@ def test_the_suppression_stage_opens_no_file(repo, monkeypatch):
     monkeypatch.undo()
     assert sorted((f.rule_id, f.suppression.kind if f.suppression else None) for f in found) == [
         ("HL102", "comment"), ("HL201", "comment")]
+
+
+SIBLING_APPLICATION = """\
+apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: {name: prod, namespace: argocd}
+spec:
+  project: default
+  destination: {server: https://kubernetes.default.svc, namespace: prod}
+  source: {repoURL: https://github.com/acme/deploy.git, path: overlays/prod}
+"""
+
+
+@needs_kustomize
+@pytest.mark.parametrize("application", [False, True])
+@pytest.mark.parametrize("named", [["base"], ["base/job.yaml"], ["components/priv"],
+                                   ["components/priv/kustomization.yaml"]])  # fmt: skip
+def test_an_overlay_or_component_user_beside_a_path_named_is_linted(repo, named, application):
+    """Attacker trial 47, F1 and F8: ``hooklint pre-commit base/job.yaml`` (or ``lint base``, or
+    of a Component) linted the base, or the Component, alone, while ``overlays/prod`` beside it
+    builds them, with an image made ``:latest`` and a patch adding ``hostNetwork``: exit 0, with
+    the repository's Application deploying the overlay or none. Every kustomization of the
+    repository that builds a path named is in the run."""
+    write(repo, {
+        "base/kustomization.yaml": "resources: [job.yaml]\n",
+        "base/job.yaml": CLEAN_RESOURCE_JOB,
+        "overlays/prod/kustomization.yaml": "resources: [../../base]\ncomponents: [../../components/priv]\n",
+        "components/priv/kustomization.yaml": (
+            "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n"
+            "images: [{name: registry.example.com/migrate, newTag: latest}]\n"
+            + HOST_PID_PATCH.replace("hostPID", "hostNetwork")),
+        **({"apps/prod.yaml": SIBLING_APPLICATION} if application else {}),
+    })  # fmt: skip
+    result = runner.invoke(app, ["lint", "--format", "json", *named])
+    found = [(f["path"], f["line"], f["column"], f["rule_id"]) for f in json.loads(result.output)["findings"]]
+    assert (result.exit_code, found) == (1, [
+        ("base/job.yaml", 6, 30, "HL305"),  # the overlay holds nothing but the hook
+        ("components/priv/kustomization.yaml", 3, 10, "HL102"),
+        ("components/priv/kustomization.yaml", 4, 1, "HL105"),
+    ])

@@ -308,3 +308,28 @@ def test_a_subchart_named_is_rendered_with_its_parents_values(named, tmp_path, m
     job = "chart/charts/sub/templates/job.yaml"
     assert [(f.path, f.span.line, f.span.column, f.rule_id) for f in result.findings] == [
         (job, 6, 5, "HL305"), (job, 12, 7, "HL105"), (job, 18, 9, "HL102")]
+
+
+@needs_helm
+@pytest.mark.parametrize("named", ["sub", "sub/templates", "sub/templates/job.yaml", "umbrella"])
+def test_a_chart_an_umbrella_takes_as_a_file_dependency_is_rendered_with_it(named, tmp_path, monkeypatch):
+    """Attacker trial 47, F7: ``hooklint pre-commit sub/templates/job.yaml`` rendered ``sub`` alone
+    (its defaults: ``hostPID: false``), while ``umbrella/Chart.yaml`` takes it as ``file://../sub``
+    and its values make the hook privileged; exit 0. A chart of the repository that takes a chart
+    of the run as a ``file://`` dependency is rendered too."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".git").mkdir()
+    _tree(tmp_path, {
+        "umbrella/Chart.yaml": CHART.replace("name: app", "name: umbrella")
+        + "dependencies:\n- name: sub\n  version: 0.1.0\n  repository: file://../sub\n",
+        "umbrella/values.yaml": "sub: {image: busybox:latest, hostPID: true}\n",
+        "sub/Chart.yaml": CHART.replace("name: app", "name: sub"),
+        "sub/values.yaml": "image: ghcr.io/acme/m:1.2.3\nhostPID: false\n",
+        "sub/templates/job.yaml": SUB_JOB,
+    })  # fmt: skip
+    result = lint_paths([named], Config(), load_catalog(), plans=True)
+    assert result.errors == []
+    assert sorted(p.key for p in result.plans) == (["umbrella"] if named == "umbrella" else ["sub", "umbrella"])
+    job = "sub/templates/job.yaml"
+    assert [(f.path, f.span.line, f.span.column, f.rule_id) for f in result.findings] == [
+        (job, 6, 5, "HL305"), (job, 12, 7, "HL105"), (job, 18, 9, "HL102")]

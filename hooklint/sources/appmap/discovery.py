@@ -429,7 +429,17 @@ def group_applications(
         apps = _leave_out_bases(apps)
     version = config.argocd_version if config is not None else DEFAULT_VERSION
     used = _leave_out_components(apps, components, version)
-    _leave_out_kustomize_inputs(apps, named_files, used)
+    # the repository's manifests, whether or not its URL is known: its CRDs and hostPath volumes
+    # (trial 8, F9: `hooklint lint app/job.yaml` reads the PersistentVolume of infra/ as `hooklint
+    # lint .` does), and the kustomizations that build a file of the run, whoever deploys them
+    if repository_files:
+        whole = readable
+    else:  # readable is contained(run_files): asked again only with more files
+        others = repository_manifests(run_files, repo_urls, True)
+        whole = contained(run_files + others) if others else readable
+    _leave_out_kustomize_inputs(apps, named_files, used,
+                                [f for f in whole if os.path.basename(f) in KUSTOMIZATION_NAMES])  # fmt: skip
+    _charts_using(apps, [f for f in whole if os.path.basename(f) == HELM_CHART_FILE], max_size)
     _mark_applicationset_inputs(apps, appsets.inputs)
     _mark_value_files(apps, _value_file_reads(sources + remote, leaving))
     _mark_app_source_files(apps, max_size, [s for s in sources if s.undecided and s.folder])
@@ -447,14 +457,6 @@ def group_applications(
     from hooklint.sources.repository.volumes import host_path_volumes  # noqa: PLC0415 - a leaf module
     from hooklint.sources.repository.bindings import written_subjects  # noqa: PLC0415 - a leaf module
 
-    max_size = config.max_file_size if config is not None else DEFAULT_MAX_FILE_SIZE
-    # the repository's CRDs and hostPath volumes, whether or not its URL is known (trial 8, F9:
-    # `hooklint lint app/job.yaml` reads the PersistentVolume of infra/ as `hooklint lint .` does)
-    if repository_files:
-        whole = readable
-    else:  # readable is contained(run_files): asked again only with more files
-        others = repository_manifests(run_files, repo_urls, True)
-        whole = contained(run_files + others) if others else readable
     crds = cluster_scoped_crds(whole, max_size)
     crd_apis = tuple(sorted(crd_api_versions(whole, max_size)))
     volumes, claims = host_path_volumes(whole, max_size)
@@ -904,6 +906,53 @@ def _leave_out_components(apps: list[Application], components: dict[str, Applica
     return result
 
 
+def _charts_using(apps: list[Application], charts: list[str], max_size: int) -> None:
+    """Add to ``apps`` each chart of the repository (its ``Chart.yaml`` among ``charts``) not in the
+    run that takes a chart of the run as a ``file://`` dependency: ``helm dependency build``
+    packages that folder into it, and Helm renders it with the values the umbrella gives it
+    (attacker trial 47, F7: ``hooklint pre-commit sub/templates/job.yaml`` rendered ``sub`` alone
+    while ``umbrella``, with ``file://../sub`` and ``sub: {hostPID: true}``, is what Argo CD
+    deploys; exit 0). One level: an umbrella of the umbrella is not looked for."""
+    helm = [a.manifest_file for a in apps if a.source_type == HELM and a.manifest_file]
+    run_charts = {facts.realpath(os.path.dirname(os.path.abspath(chart))) for chart in helm}
+    in_run = {os.path.abspath(chart) for chart in helm}
+    if not run_charts:
+        return
+    for chart_file in charts:
+        if os.path.abspath(chart_file) in in_run:
+            continue
+        data = facts.read_regular(chart_file, max_size)
+        if data is None or b"file://" not in data:
+            continue
+        documents = facts.read_parsed(chart_file, max_size, len(data)).documents
+        value = documents[0].value if documents else None
+        dependencies = value.get("dependencies") if isinstance(value, dict) else None
+        for dependency in dependencies if isinstance(dependencies, list) else []:
+            repository = dependency.get("repository") if isinstance(dependency, dict) else None
+            if not (isinstance(repository, str) and repository.startswith("file://")):
+                continue
+            folder = os.path.join(os.path.dirname(os.path.abspath(chart_file)), repository[len("file://"):])
+            if facts.realpath(os.path.normpath(folder)) in run_charts:
+                user = chart_file if os.path.isabs(helm[0]) else os.path.normpath(os.path.relpath(chart_file))
+                apps.append(Application(os.path.dirname(user) or ".", [user], [], HELM, user))
+                in_run.add(os.path.abspath(chart_file))
+                break
+
+
+def _built_from(kustomization: str, reported: dict[str, set[str]]) -> list[str]:
+    """The run's folders (keys of ``reported``) holding a file the kustomization builds from
+    outside its own folder (:func:`kustomization_reads`, by resolved path): a base beside the
+    overlay an Application deploys. Attacker trial 47, F1: ``hooklint pre-commit base/job.yaml``
+    linted the base alone while the repository's Application deploys ``overlays/prod``, whose
+    images and patches make its hook ``:latest`` with ``hostPID``; exit 0."""
+    reads = kustomization_reads(kustomization)
+    if reads is None:
+        return []
+    built = {facts.realpath(path) for path in reads}
+    return [key for key, files in reported.items()
+            if key != STDIN and any(facts.realpath(os.path.abspath(f)) in built for f in files)]
+
+
 def _enclosing_chart(path: str) -> str | None:
     """The chart that renders the file ``path`` (:func:`chart_of`), or, when that chart is a
     subchart in another chart's ``charts/`` (at any depth), the outermost one: Helm renders a
@@ -921,16 +970,24 @@ def _enclosing_chart(path: str) -> str | None:
 
 
 def _leave_out_kustomize_inputs(apps: list[Application], named_files: set[str],
-                                components: dict[str, Skip | str | None] | None = None) -> None:  # fmt: skip
+                                components: dict[str, Skip | str | None] | None = None,
+                                elsewhere: Iterable[str] = ()) -> None:  # fmt: skip
     """Mark the files of directory applications that a kustomization reads as a patch, a generator
     input or a configuration: kustomize reads them, Argo CD never applies them as written, so they
-    are linted through that kustomization's rendering, not on their own. A file named on its own
-    (pre-commit) whose kustomization, in a folder above, is not in the run brings it in, unless it
-    is a Component. ``components`` (a Component's kustomization -> why it is not linted on its own
-    when something of the run renders it, else None) read inputs too."""
+    are linted through that kustomization's rendering, not on their own. A kustomization not in the
+    run that builds a file of it (by resolved path) is brought in, unless it is a Component: one in
+    a folder above the file's (up to the top of its repository), or ``elsewhere`` (the repository's
+    other kustomization files, when its manifests are searched:
+    :func:`hooklint.sources.appmap.applications.repository_manifests`; an overlay beside its base).
+    A file named, or in a folder named, that it builds as a resource is then linted through it too
+    (pre-commit names the file a change touches: attacker trials 46, 3 and 47, F1 to F5).
+    ``components`` (a Component's kustomization -> why it is not linted on its own when something of
+    the run renders it, else None) read inputs too."""
     components = dict(components or {})
     kustomizations = {a.manifest_file for a in apps if a.source_type == KUSTOMIZE and a.manifest_file}
     kustomizations |= set(components)
+    in_run = {os.path.abspath(k) for k in kustomizations}
+    elsewhere = [k for k in dict.fromkeys(os.path.abspath(k) for k in elsewhere) if k not in in_run]
     resources: dict[str, str] = {}  # a file named (or in a folder named) -> the kustomization above that builds it
     reads: dict[str, tuple[set[str] | None, set[str]]] = {}  # kustomization -> what it reads, its inputs (resolved)
     for app in [a for a in apps if a.source_type in (DIRECTORY, KUSTOMIZE) and a.key != STDIN and a.reported]:
@@ -949,7 +1006,8 @@ def _leave_out_kustomize_inputs(apps: list[Application], named_files: set[str],
             if kind == KUSTOMIZE and found is not None:
                 above.append(found)
         direct = app.named is not None and os.path.normpath(app.named) == app.key  # the folder itself named
-        for found in above:
+        # and every other kustomization of the repository (an overlay beside its base: trial 47, F1)
+        for found in above + [k for k in elsewhere if k not in above]:
             user = os.path.normpath(os.path.relpath(found)) if not os.path.isabs(app.key) else found
             named = [n for n in app.reported if (direct or n in named_files)
                      and (app.source_type == DIRECTORY or n == app.manifest_file)]  # a kustomization by its file (F2)
@@ -1071,6 +1129,8 @@ def _mapped_applications(
         if kind in (KUSTOMIZE, HELM) and (manifest_file is None or (kind == HELM) != manifest_file.endswith(HELM_CHART_FILE)):
             manifest_file = os.path.join(folder, HELM_CHART_FILE if kind == HELM else KUSTOMIZATION_NAMES[0])
         unseen = _submodules_read(kind, folder, manifest_file, options.recurse, source, named_app)
+        if kind == KUSTOMIZE and not inside and manifest_file is not None and facts.is_file(manifest_file):
+            inside = _built_from(manifest_file, reported)
         if not inside and not in_charts:
             if unseen and named_app:  # nothing but submodules: said at the Application
                 apps.append(_with_source_note(Application(key, [], [], DIRECTORY, None, None, folder, source,
