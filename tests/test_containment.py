@@ -996,3 +996,14 @@ def test_a_chart_linted_from_the_file_system_root_reads_nothing_outside_its_fold
     assert result.output.startswith(
         f"{tmp_path}/chart/Chart.yaml:1:1: error HL007 render-failed: Rendering failed: illegal filepath in "
         f"symlink {tmp_path}/chart/files/x: it leaves the repository.")
+
+
+@pytest.mark.parametrize("named", [[], ["/"], ["/tmp/.."]])
+def test_the_file_system_root_is_never_walked(named, monkeypatch):
+    """Attacker trial 47, F9: ``cd / && hooklint lint`` walked every folder of the machine, /proc
+    too, until its deadline. The root is no repository: an input error, exit 2, nothing walked."""
+    monkeypatch.chdir("/")
+    result = CliRunner().invoke(app, ["lint", "--no-cache", *named])
+    shown = named[0] if named else "."
+    assert (result.exit_code, result.output) == (2, f"hooklint: error: {os.path.normpath(shown)}: the file system's root: "
+                                                    "no repository is checked out there; name the repository's folder\n")

@@ -152,6 +152,10 @@ class Application:
 #: in CI): never a silent pass.
 NO_MANIFEST_FILES = "no YAML or JSON file (*.yaml, *.yml, *.json) in this folder or below it; nothing to lint"
 ALL_EXCLUDED = "every YAML or JSON file in this folder or below it is excluded (exclude, --exclude); nothing to lint"
+#: The input error of the file system's root named (or the current folder there, with no path): no
+#: repository is checked out at ``/``, and its walk would read every folder of the machine, ``/proc``
+#: too (attacker trial 47, F9: ``cd / && hooklint lint`` walked it until its deadline).
+FILE_SYSTEM_ROOT = "the file system's root: no repository is checked out there; name the repository's folder"
 
 
 @dataclass(slots=True)
@@ -311,6 +315,9 @@ def group_applications(
             reported.setdefault(STDIN, set()).add(STDIN)
             continue
         path = os.path.normpath(path)
+        if os.path.isdir(path) and os.path.realpath(path) == os.sep:
+            errors.append(InputError(path, FILE_SYSTEM_ROOT))
+            continue
         if os.path.isdir(path):
             chart = _enclosing_chart(os.path.join(path, HELM_CHART_FILE))  # the folder itself, or a chart above it
             inside = os.path.relpath(path, chart).split(os.sep)[0] if chart is not None else "."
