@@ -872,10 +872,9 @@ def top_outside_git(folder: str, named: Iterable[str]) -> str:
     cwd = os.getcwd()
     if bounds(cwd) and _holds(cwd, folder):
         return cwd
-    tops = [os.path.abspath(p) for p in named if p != STDIN]
-    tops = [top if os.path.isdir(top) else os.path.dirname(top) for top in tops]
-    holding = [top for top in tops if _holds(top, folder)]
-    return min(holding, key=len) if holding else folder
+    # a file named holds no folder: its own folder is then ``folder`` itself, the answer anyway
+    holding = [top for top in (os.path.abspath(p) for p in named if p != STDIN) if _holds(top, folder)]
+    return min(holding) if holding else folder  # the outermost: they all hold folder, and a prefix sorts first
 
 
 def bounds(cwd: str) -> bool:
