@@ -993,7 +993,10 @@ def _leave_out_kustomize_inputs(apps: list[Application], named_files: set[str],
     components = dict(components or {})
     kustomizations = {a.manifest_file for a in apps if a.source_type == KUSTOMIZE and a.manifest_file}
     kustomizations |= set(components)
-    in_run = {os.path.abspath(k) for k in kustomizations}
+    # in the run whatever it became there (a base left out through its overlay is one of its files)
+    in_run = {os.path.abspath(k) for k in kustomizations} | {
+        os.path.abspath(f) for a in apps for part in [a, *a.parts] for f in part.reported
+        if os.path.basename(f) in KUSTOMIZATION_NAMES}
     elsewhere = [k for k in dict.fromkeys(os.path.abspath(k) for k in elsewhere) if k not in in_run]
     resources: dict[str, str] = {}  # a file named (or in a folder named) -> the kustomization above that builds it
     reads: dict[str, tuple[set[str] | None, set[str]]] = {}  # kustomization -> what it reads, its inputs (resolved)
@@ -1018,7 +1021,7 @@ def _leave_out_kustomize_inputs(apps: list[Application], named_files: set[str],
             user = os.path.normpath(os.path.relpath(found)) if not os.path.isabs(app.key) else found
             named = [n for n in app.reported if (direct or n in named_files)
                      and (app.source_type == DIRECTORY or n == app.manifest_file)]  # a kustomization by its file (F2)
-            if user in kustomizations and not named:
+            if (user in kustomizations or found in in_run) and not named:
                 continue  # in the run already, and nothing here to leave out: nothing to ask
             if found not in reads:
                 listed = kustomization_reads(found)
@@ -1035,8 +1038,9 @@ def _leave_out_kustomize_inputs(apps: list[Application], named_files: set[str],
             for name in named if built is not None and app.source_type == DIRECTORY else []:
                 if name in takes and facts.realpath(os.path.abspath(name)) not in inputs_read:
                     resources.setdefault(name, user)
-            if user not in kustomizations:
+            if user not in kustomizations and found not in in_run:
                 kustomizations.add(user)
+                in_run.add(found)
                 if is_component(found):
                     components[user] = None
                 else:
