@@ -998,36 +998,48 @@ def _leave_out_kustomize_inputs(apps: list[Application], named_files: set[str],
         os.path.abspath(f) for a in apps for part in [a, *a.parts] for f in part.reported
         if os.path.basename(f) in KUSTOMIZATION_NAMES}
     elsewhere = [k for k in dict.fromkeys(os.path.abspath(k) for k in elsewhere) if k not in in_run]
-    resources: dict[str, str] = {}  # a file named (or in a folder named) -> the kustomization above that builds it
+    resources: dict[str, str] = {}  # a file named (or in a folder named) -> the kustomization that builds it
     reads: dict[str, tuple[set[str] | None, set[str]]] = {}  # kustomization -> what it reads, its inputs (resolved)
-    for app in [a for a in apps if a.source_type in (DIRECTORY, KUSTOMIZE) and a.key != STDIN and a.reported]:
-        # the kustomizations above the application's folder, up to the top of its repository: every
-        # one (at any depth: trial 47, F3; past one that does not build it: F4)
-        above = []
+
+    def read_by(found: str) -> tuple[set[str] | None, set[str]]:
+        if found not in reads:
+            listed = kustomization_reads(found)
+            reads[found] = ({facts.realpath(p) for p in listed} if listed is not None else None,
+                            {facts.realpath(p) for p in kustomization_inputs(found)})  # fmt: skip
+        return reads[found]
+
+    def bring_in(found: str, user: str) -> None:
+        if user not in kustomizations and found not in in_run:
+            kustomizations.add(user)
+            in_run.add(found)
+            if is_component(found):
+                components[user] = None
+            else:
+                apps.append(Application(os.path.dirname(user) or ".", [user], [], KUSTOMIZE, user))
+
+    candidates = [a for a in apps if a.source_type in (DIRECTORY, KUSTOMIZE) and a.key != STDIN and a.reported]
+    named_of: dict[int, list[str]] = {}  # application -> its files named, or in its folder named
+    for app in candidates:
+        direct = app.named is not None and os.path.normpath(app.named) == app.key  # the folder itself named
+        named_of[id(app)] = [n for n in app.reported if (direct or n in named_files)
+                             and (app.source_type == DIRECTORY or n == app.manifest_file)]  # a kustomization by its file (F2)
+    for app in candidates:
+        named = named_of[id(app)]
         folder = os.path.abspath(app.key)
-        while True:
-            parent = os.path.dirname(folder)
+        while True:  # every kustomization above its folder, up to the top of its repository (at any depth:
+            parent = os.path.dirname(folder)  # trial 47, F3; past one that does not build it: F4)
             if parent == folder:
                 break
             folder = parent
             if not inside_repository(folder, app.reported[0]):
                 break
             kind, found = source_type(folder)
-            if kind == KUSTOMIZE and found is not None:
-                above.append(found)
-        direct = app.named is not None and os.path.normpath(app.named) == app.key  # the folder itself named
-        # and every other kustomization of the repository (an overlay beside its base: trial 47, F1)
-        for found in above + [k for k in elsewhere if k not in above]:
+            if kind != KUSTOMIZE or found is None:
+                continue
             user = os.path.normpath(os.path.relpath(found)) if not os.path.isabs(app.key) else found
-            named = [n for n in app.reported if (direct or n in named_files)
-                     and (app.source_type == DIRECTORY or n == app.manifest_file)]  # a kustomization by its file (F2)
             if (user in kustomizations or found in in_run) and not named:
                 continue  # in the run already, and nothing here to leave out: nothing to ask
-            if found not in reads:
-                listed = kustomization_reads(found)
-                reads[found] = ({facts.realpath(p) for p in listed} if listed is not None else None,
-                                {facts.realpath(p) for p in kustomization_inputs(found)})  # fmt: skip
-            built, inputs_read = reads[found]
+            built, inputs_read = read_by(found)
             # what it builds, by resolved path (links: trial 47, F5); one that cannot be told may read it
             takes = [n for n in app.reported if built is None or facts.realpath(os.path.abspath(n)) in built]
             if not takes:
@@ -1038,13 +1050,25 @@ def _leave_out_kustomize_inputs(apps: list[Application], named_files: set[str],
             for name in named if built is not None and app.source_type == DIRECTORY else []:
                 if name in takes and facts.realpath(os.path.abspath(name)) not in inputs_read:
                     resources.setdefault(name, user)
-            if user not in kustomizations and found not in in_run:
-                kustomizations.add(user)
-                in_run.add(found)
-                if is_component(found):
-                    components[user] = None
-                else:
-                    apps.append(Application(os.path.dirname(user) or ".", [user], [], KUSTOMIZE, user))
+            bring_in(found, user)
+    # every other kustomization of the repository, each asked once (an overlay beside its base, a
+    # Component's user: trial 47, F1, F8); one that cannot be told is left to a run that names it
+    by_real: dict[str, list[tuple[Application, str]]] = {}
+    for app in candidates if elsewhere else []:
+        for name in app.reported:
+            by_real.setdefault(facts.realpath(os.path.abspath(name)), []).append((app, name))
+    for found in elsewhere:
+        if found in in_run:
+            continue
+        built, inputs_read = read_by(found)
+        hits = [(app, name, real) for real in built or () for app, name in by_real.get(real, ())]
+        if not hits:
+            continue
+        user = found if os.path.isabs(hits[0][0].key) else os.path.normpath(os.path.relpath(found))
+        for app, name, real in hits:
+            if app.source_type == DIRECTORY and name in named_of[id(app)] and real not in inputs_read:
+                resources.setdefault(name, user)
+        bring_in(found, user)
     for app in apps:
         if app.source_type != DIRECTORY:
             continue
