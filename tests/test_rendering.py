@@ -773,3 +773,69 @@ def test_an_overlay_or_component_user_beside_a_path_named_is_linted(repo, named,
         ("components/priv/kustomization.yaml", 3, 10, "HL102"),
         ("components/priv/kustomization.yaml", 4, 1, "HL105"),
     ])
+
+
+BASE_FILES = {"base/kustomization.yaml": "resources: [job.yaml]\n", "base/job.yaml": CLEAN_RESOURCE_JOB}
+LATEST_HOST_PID = "images: [{name: registry.example.com/migrate, newTag: latest}]\n" + HOST_PID_PATCH
+
+
+@needs_kustomize
+@pytest.mark.parametrize("named", [["base/job.yaml"], ["."], ["overlays/prod"]])
+def test_an_overlay_written_as_kustomization_without_a_suffix_is_linted(repo, named):
+    """Attacker trial 48, F1: a folder whose only file is ``Kustomization`` (kustomize's third name)
+    is a kustomize source to Argo CD, but the walk listed ``*.yaml`` only: ``lint .`` and
+    ``pre-commit base/job.yaml`` passed, and ``lint overlays/prod`` said there was nothing to lint."""
+    write(repo, {**BASE_FILES, "overlays/prod/Kustomization": "resources: [../../base]\n" + LATEST_HOST_PID})
+    result = runner.invoke(app, ["lint", "--format", "json", *named])
+    found = [(f["path"], f["line"], f["column"], f["rule_id"]) for f in json.loads(result.output)["findings"]]
+    assert (result.exit_code, found) == (1, [("base/job.yaml", 6, 30, "HL305"), ("overlays/prod/Kustomization", 2, 10, "HL102"),
+                                             ("overlays/prod/Kustomization", 3, 1, "HL105")])
+
+
+@needs_kustomize
+def test_an_overlay_whose_reads_cannot_be_told_is_linted_with_a_path_it_may_build(repo, monkeypatch):
+    """Attacker trial 48, F3: an overlay listing more kustomizations than are followed
+    (``MAX_KUSTOMIZATIONS_FOLLOWED``, here 2) before its base was judged not to build the base:
+    ``pre-commit base/job.yaml`` passed. What cannot be told may build it: the overlay is in."""
+    from hooklint.sources.repository import kustomizations
+
+    monkeypatch.setattr(kustomizations, "MAX_KUSTOMIZATIONS_FOLLOWED", 2)
+    extra = {f"e/{n}/kustomization.yaml": f"configMapGenerator: [{{name: c{n}, literals: [a=b]}}]\n" for n in range(3)}
+    write(repo, {**BASE_FILES, **extra, "overlays/prod/kustomization.yaml": (
+        "resources: [../../base, ../../e/0, ../../e/1, ../../e/2]\n" + LATEST_HOST_PID)})
+    result = runner.invoke(app, ["lint", "--format", "json", "base/job.yaml"])
+    found = {(f["path"], f["rule_id"]) for f in json.loads(result.output)["findings"]}
+    assert result.exit_code == 1
+    assert {("overlays/prod/kustomization.yaml", "HL102"), ("overlays/prod/kustomization.yaml", "HL105")} <= found
+
+
+def test_a_cut_search_of_the_repository_is_said(repo, monkeypatch):
+    """Attacker trial 48, F2: past ``MAX_REPOSITORY_FILES`` other manifests (here 3), the overlay
+    beside a named base was never found, and nothing said so. A note says the search was cut."""
+    from hooklint.sources.appmap import applications
+
+    monkeypatch.setattr(applications, "MAX_REPOSITORY_FILES", 3)
+    write(repo, {**BASE_FILES, **{f"aaa/d{n}.yaml": "x: 1\n" for n in range(4)}})
+    result = runner.invoke(app, ["lint", "base/job.yaml"])
+    assert ("note: the repository holds more than 3 other manifest files: those past them were not searched for the "
+            "Applications, kustomizations and charts that deploy or build the paths named; lint the whole repository "
+            "(`hooklint lint`, `hooklint diff` without paths)") in result.output
+
+
+def test_each_kustomization_on_a_shared_chain_is_walked_once(repo, monkeypatch):
+    """Attacker trial 48, F7: 3,000 overlays of one chain of 998 kustomizations walked the chain
+    3,000 times (2 minutes for a pre-commit of an unrelated file). What a kustomization reads is
+    kept for the run, and a walk meeting a kept one takes it whole."""
+    from hooklint.sources.repository import kustomizations
+
+    chain = {f"chain/c{n}/kustomization.yaml": f"resources: [../c{n + 1}]\n" for n in range(9)}
+    chain["chain/c9/kustomization.yaml"] = "configMapGenerator: [{name: end, literals: [a=b]}]\n"
+    overlays = {f"ov/o{n}/kustomization.yaml": "resources: [../../chain/c0]\n" for n in range(20)}
+    write(repo, {**chain, **overlays, "x/job.yaml": CLEAN_RESOURCE_JOB})
+    followed: list[str] = []  # each entry a walk follows into a folder
+    real = kustomizations.source_type
+    monkeypatch.setattr(kustomizations, "source_type", lambda folder: followed.append(folder) or real(folder))
+    assert runner.invoke(app, ["lint", "x/job.yaml"]).exit_code == 0
+    # c1..c9 once each (from c0, the first asked), and c0 from each of the 20 overlays: 200 more before
+    assert sorted(os.path.relpath(f, repo) for f in followed) == sorted(
+        [f"chain/c{n}" for n in range(1, 10)] + ["chain/c0"] * 20)

@@ -333,3 +333,65 @@ def test_a_chart_an_umbrella_takes_as_a_file_dependency_is_rendered_with_it(name
     job = "sub/templates/job.yaml"
     assert [(f.path, f.span.line, f.span.column, f.rule_id) for f in result.findings] == [
         (job, 6, 5, "HL305"), (job, 12, 7, "HL105"), (job, 18, 9, "HL102")]
+
+
+UMBRELLA_WAYS = {  # how an umbrella chart renders sub/ from beside it (attacker trial 48, F5, F6)
+    "escaped file://": ("apiVersion: v2\nname: umbrella\nversion: 0.1.0\ndependencies:\n- name: sub\n  version: 0.1.0\n"
+                        '  repository: "file\\x3a//../sub"\n', {}),
+    "Dependencies": ("apiVersion: v2\nname: umbrella\nversion: 0.1.0\nDependencies:\n- name: sub\n  version: 0.1.0\n"
+                     "  repository: file://../sub\n", {}),
+    "requirements.yaml": ("apiVersion: v1\nname: umbrella\nversion: 0.1.0\n", {
+        "umbrella/requirements.yaml": "dependencies:\n- name: sub\n  version: 0.1.0\n  repository: file://../sub\n"}),
+    "a link in charts/": ("apiVersion: v2\nname: umbrella\nversion: 0.1.0\ndependencies:\n- name: sub\n  version: 0.1.0\n",
+                          "link"),
+}
+
+
+@needs_helm
+@pytest.mark.parametrize("way", list(UMBRELLA_WAYS))
+def test_every_way_an_umbrella_renders_a_chart_from_beside_it_is_followed(way, tmp_path, monkeypatch):
+    """Attacker trial 48, F5 and F6: the umbrella was looked for only as the bytes ``file://`` under
+    the key ``dependencies`` of its Chart.yaml; an escaped spelling, ``Dependencies`` (Helm's Go
+    JSON decoder matches any case), an ``apiVersion: v1`` chart's requirements.yaml, and a link in
+    its ``charts/`` (Helm's loader follows it) each left ``pre-commit sub/templates/job.yaml`` a
+    pass with sub's own defaults."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".git").mkdir()
+    chart, extra = UMBRELLA_WAYS[way]
+    _tree(tmp_path, {
+        "umbrella/Chart.yaml": chart, "umbrella/values.yaml": "sub: {image: busybox:latest, hostPID: true}\n",
+        "sub/Chart.yaml": CHART.replace("name: app", "name: sub"),
+        "sub/values.yaml": "image: ghcr.io/acme/m:1.2.3\nhostPID: false\n", "sub/templates/job.yaml": SUB_JOB,
+        **(extra if isinstance(extra, dict) else {}),
+    })  # fmt: skip
+    if extra == "link":
+        (tmp_path / "umbrella/charts").mkdir()
+        os.symlink("../../sub", tmp_path / "umbrella/charts/sub")
+    result = lint_paths(["sub/templates/job.yaml"], Config(), load_catalog(), plans=True)
+    assert sorted(p.key for p in result.plans) == ["sub", "umbrella"]
+    assert {(f.rule_id, f.span.line) for f in result.findings if f.rule_id in ("HL102", "HL105")} == {
+        ("HL105", 12), ("HL102", 18)}
+
+
+@needs_helm
+def test_the_application_of_an_umbrella_gives_its_values_to_a_chart_named_beside_it(tmp_path, monkeypatch):
+    """Attacker trial 48, F4: the umbrella that takes ``sub`` as ``file://../sub`` was brought into
+    ``pre-commit sub/templates/job.yaml`` as a plain chart, without the Helm values of the
+    repository's Application deploying it (``valuesObject: {sub: {hostPID: true}}``): a pass. The
+    Application's rendering is the run's."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git/config").write_text('[remote "origin"]\n\turl = https://github.com/acme/gitops.git\n')
+    _tree(tmp_path, {
+        "umbrella/Chart.yaml": UMBRELLA_WAYS["Dependencies"][0].replace("Dependencies", "dependencies"),
+        "umbrella/values.yaml": "sub: {}\n",
+        "sub/Chart.yaml": CHART.replace("name: app", "name: sub"),
+        "sub/values.yaml": "image: ghcr.io/acme/m:1.2.3\nhostPID: false\n", "sub/templates/job.yaml": SUB_JOB,
+        "apps/u.yaml": ("apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: u, namespace: argocd}\n"
+                        "spec:\n  project: default\n  destination: {server: https://kubernetes.default.svc, namespace: u}\n"
+                        "  source:\n    repoURL: https://github.com/acme/gitops.git\n    path: umbrella\n"
+                        "    helm:\n      valuesObject: {sub: {hostPID: true, image: busybox:latest}}\n"),
+    })  # fmt: skip
+    result = lint_paths(["sub/templates/job.yaml"], Config(), load_catalog(), plans=True)
+    assert {(f.rule_id, f.path, f.span.line) for f in result.findings if f.rule_id in ("HL102", "HL105")} == {
+        ("HL105", "sub/templates/job.yaml", 12), ("HL102", "sub/templates/job.yaml", 18)}

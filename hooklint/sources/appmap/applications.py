@@ -42,7 +42,7 @@ from hooklint.sources.appmap.gojson import SOURCE, GoJSONError, Struct, decode, 
 from hooklint.sources.repository import facts
 from hooklint.sources.repository.git import CheckedOut, remote_urls
 from hooklint.sources.repository.spelling import may_hold, rewritten
-from hooklint.sources.repository.tree import chart_of, source_type
+from hooklint.sources.repository.tree import KUSTOMIZATION_NAMES, chart_of, source_type
 from hooklint.sources.spec import (CHART_REPOSITORY, OCI_REGISTRY, OTHER_GIT, PINNED_REVISION,
                                    UNKNOWN_SCHEME, ApplicationSource, RemoteSource, document_objects, envsubst,
                                    rendered_sources)
@@ -228,7 +228,7 @@ def repository_manifests(files: Iterable[str], repo_urls: Iterable[str] = (), an
         for folder, dirs, names in walk_tree(root):
             dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "node_modules")
             for name in sorted(names):
-                if name.lower().endswith((".yaml", ".yml")) and not name.startswith("."):
+                if (name.lower().endswith((".yaml", ".yml")) or name in KUSTOMIZATION_NAMES) and not name.startswith("."):
                     full = os.path.join(folder, name)
                     if full not in seen:
                         found.append(user_path(full))

@@ -439,11 +439,15 @@ def group_applications(
     # the repository's manifests, whether or not its URL is known: its CRDs and hostPath volumes
     # (trial 8, F9: `hooklint lint app/job.yaml` reads the PersistentVolume of infra/ as `hooklint
     # lint .` does), and the kustomizations that build a file of the run, whoever deploys them
-    if repository_files:
-        whole = readable
-    else:  # readable is contained(run_files): asked again only with more files
-        others = repository_manifests(run_files, repo_urls, True)
-        whole = contained(run_files + others) if others else readable
+    others = repository_files or repository_manifests(run_files, repo_urls, True)
+    # readable is contained(run_files + repository_files): asked again only with more files
+    whole = readable if repository_files or not others else contained(run_files + others)
+    from hooklint.sources.appmap.applications import MAX_REPOSITORY_FILES  # noqa: PLC0415 - a sibling's bound
+
+    if len(others) >= MAX_REPOSITORY_FILES:  # cut short: said, never a silent pass (trial 48, F2)
+        notices.append(f"the repository holds more than {MAX_REPOSITORY_FILES:,} other manifest files: those past "
+                       "them were not searched for the Applications, kustomizations and charts that deploy or build "
+                       "the paths named; lint the whole repository (`hooklint lint`, `hooklint diff` without paths)")
     _leave_out_kustomize_inputs(apps, named_files, used,
                                 [f for f in whole if os.path.basename(f) in KUSTOMIZATION_NAMES])  # fmt: skip
     _charts_using(apps, [f for f in whole if os.path.basename(f) == HELM_CHART_FILE], max_size)
@@ -913,10 +917,48 @@ def _leave_out_components(apps: list[Application], components: dict[str, Applica
     return result
 
 
+def _local_dependencies(chart_file: str, max_size: int) -> set[str]:
+    """The resolved folders of the repository that the chart of ``chart_file`` renders as subcharts
+    from elsewhere: each ``file://`` dependency of ``Chart.yaml`` and of ``requirements.yaml`` (an
+    ``apiVersion: v1`` chart's), keys matched as Helm's Go JSON decoder matches them (any case), the
+    value as YAML decodes it (``"file\\x3a//..."``); and each link in its ``charts/`` folder, which
+    Helm's loader follows (attacker trial 48, F5 and F6)."""
+    folder = os.path.dirname(os.path.abspath(chart_file))
+    found: set[str] = set()
+    for name in (HELM_CHART_FILE, "requirements.yaml"):
+        path = os.path.join(folder, name)
+        data = facts.read_regular(path, max_size) if facts.is_file(path) else None
+        if data is None:
+            continue
+        documents = facts.read_parsed(path, max_size, len(data)).documents
+        value = documents[0].value if documents else None
+        dependencies = _any_case(value, "dependencies")
+        for dependency in dependencies if isinstance(dependencies, list) else []:
+            repository = _any_case(dependency, "repository")
+            if isinstance(repository, str) and repository.lower().startswith("file://"):
+                found.add(facts.realpath(os.path.normpath(os.path.join(folder, repository[len("file://"):]))))
+    charts = os.path.join(folder, "charts")
+    for name in facts.entry_names(charts) or () if facts.is_dir(charts) else ():
+        entry = os.path.join(charts, name)
+        if os.path.islink(entry):
+            found.add(facts.realpath(entry))
+    return found
+
+
+def _any_case(value: object, key: str) -> object:
+    """``value[key]`` with the key matched in any case (Go's ``encoding/json``, which Helm's
+    ``sigs.k8s.io/yaml`` decodes through, prefers the exact key), else None."""
+    if not isinstance(value, dict):
+        return None
+    if key in value:
+        return value[key]
+    return next((v for k, v in value.items() if isinstance(k, str) and k.lower() == key), None)
+
+
 def _charts_using(apps: list[Application], charts: list[str], max_size: int) -> None:
     """Add to ``apps`` each chart of the repository (its ``Chart.yaml`` among ``charts``) not in the
-    run that takes a chart of the run as a ``file://`` dependency: ``helm dependency build``
-    packages that folder into it, and Helm renders it with the values the umbrella gives it
+    run that renders a chart of the run from elsewhere (:func:`_local_dependencies`: a ``file://``
+    dependency, a link in its ``charts/``): Helm renders it with the values the umbrella gives it
     (attacker trial 47, F7: ``hooklint pre-commit sub/templates/job.yaml`` rendered ``sub`` alone
     while ``umbrella``, with ``file://../sub`` and ``sub: {hostPID: true}``, is what Argo CD
     deploys; exit 0). One level: an umbrella of the umbrella is not looked for."""
@@ -926,24 +968,11 @@ def _charts_using(apps: list[Application], charts: list[str], max_size: int) -> 
     if not run_charts:
         return
     for chart_file in charts:
-        if os.path.abspath(chart_file) in in_run:
+        if os.path.abspath(chart_file) in in_run or not (_local_dependencies(chart_file, max_size) & run_charts):
             continue
-        data = facts.read_regular(chart_file, max_size)
-        if data is None or b"file://" not in data:
-            continue
-        documents = facts.read_parsed(chart_file, max_size, len(data)).documents
-        value = documents[0].value if documents else None
-        dependencies = value.get("dependencies") if isinstance(value, dict) else None
-        for dependency in dependencies if isinstance(dependencies, list) else []:
-            repository = dependency.get("repository") if isinstance(dependency, dict) else None
-            if not (isinstance(repository, str) and repository.startswith("file://")):
-                continue
-            folder = os.path.join(os.path.dirname(os.path.abspath(chart_file)), repository[len("file://"):])
-            if facts.realpath(os.path.normpath(folder)) in run_charts:
-                user = chart_file if os.path.isabs(helm[0]) else os.path.normpath(os.path.relpath(chart_file))
-                apps.append(Application(os.path.dirname(user) or ".", [user], [], HELM, user))
-                in_run.add(os.path.abspath(chart_file))
-                break
+        user = chart_file if os.path.isabs(helm[0]) else os.path.normpath(os.path.relpath(chart_file))
+        apps.append(Application(os.path.dirname(user) or ".", [user], [], HELM, user))
+        in_run.add(os.path.abspath(chart_file))
 
 
 def _built_from(kustomization: str, reported: dict[str, set[str]]) -> list[str]:
@@ -1052,7 +1081,7 @@ def _leave_out_kustomize_inputs(apps: list[Application], named_files: set[str],
                     resources.setdefault(name, user)
             bring_in(found, user)
     # every other kustomization of the repository, each asked once (an overlay beside its base, a
-    # Component's user: trial 47, F1, F8); one that cannot be told is left to a run that names it
+    # Component's user: trial 47, F1, F8); one that cannot be told is in (trial 48, F3)
     by_real: dict[str, list[tuple[Application, str]]] = {}
     for app in candidates if elsewhere else []:
         for name in app.reported:
@@ -1061,7 +1090,11 @@ def _leave_out_kustomize_inputs(apps: list[Application], named_files: set[str],
         if found in in_run:
             continue
         built, inputs_read = read_by(found)
-        hits = [(app, name, real) for real in built or () for app, name in by_real.get(real, ())]
+        if built is None:  # cannot be told (unreadable, or too many kustomizations on the way): it may build
+            bring_in(found, found if candidates and os.path.isabs(candidates[0].key)  # one of the run's files
+                     else os.path.normpath(os.path.relpath(found)))  # fmt: skip
+            continue
+        hits = [(app, name, real) for real in built for app, name in by_real.get(real, ())]
         if not hits:
             continue
         user = found if os.path.isabs(hits[0][0].key) else os.path.normpath(os.path.relpath(found))
@@ -1166,6 +1199,11 @@ def _mapped_applications(
         unseen = _submodules_read(kind, folder, manifest_file, options.recurse, source, named_app)
         if kind == KUSTOMIZE and not inside and manifest_file is not None and facts.is_file(manifest_file):
             inside = _built_from(manifest_file, reported)
+        if kind == HELM and not inside and manifest_file is not None and facts.is_file(manifest_file):
+            # a chart of the run it renders from elsewhere, with this Application's values (trial 48, F4)
+            local = _local_dependencies(manifest_file, max_size)
+            inside = [k for k in reported if k != STDIN and any(
+                within(facts.realpath(os.path.abspath(k)), folder_of) for folder_of in local)]
         if not inside and not in_charts:
             if unseen and named_app:  # nothing but submodules: said at the Application
                 apps.append(_with_source_note(Application(key, [], [], DIRECTORY, None, None, folder, source,

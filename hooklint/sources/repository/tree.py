@@ -338,7 +338,9 @@ def walk(root: str, errors: list[InputError], notices: list[str] | None = None, 
             hidden_found.extend(os.path.join(folder, d) for d in sorted(dirs) if d.startswith(".") and d != ".git")
         dirs[:] = sorted(d for d in dirs if (hidden and d != ".git") or not d.startswith("."))
         for name in files:
-            if is_manifest_name(name):
+            # and a kustomization named `Kustomization`, which makes its folder a kustomize source
+            # (attacker trial 48, F1: a folder holding only it was no application, `lint .` passed)
+            if is_manifest_name(name) or name in KUSTOMIZATION_NAMES:
                 path = os.path.join(folder, name)
                 found.append(path)
                 if path in links:
