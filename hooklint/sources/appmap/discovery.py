@@ -47,7 +47,7 @@ from hooklint.reasons import Skip, SkipKind, through_rendering
 from hooklint.yamlio import NOT_RENDERED, Map, Seq, go_yaml_text
 from hooklint.sources.repository.kustomizations import (MAX_KUSTOMIZATIONS_FOLLOWED, component_exists, is_component,
                                                        kustomization_inputs, kustomization_reads,
-                                                       kustomization_references, unread_reason)
+                                                       kustomization_references, resolved_reads, unread_reason)
 from hooklint.sources.repository.tree import (CHART_OWN_FOLDERS, DIRECTORY, HELM, HELM_CHART_FILE, KUSTOMIZATION_NAMES, KUSTOMIZE, MULTI,
                                               PLUGIN, REMOTE, UNRENDERABLE, chart_of, contained, dangling_link,
                                               dangling_reason, directory_source_files, hidden_manifests,
@@ -1032,9 +1032,7 @@ def _leave_out_kustomize_inputs(apps: list[Application], named_files: set[str],
 
     def read_by(found: str) -> tuple[set[str] | None, set[str]]:
         if found not in reads:
-            listed = kustomization_reads(found)
-            reads[found] = ({facts.realpath(p) for p in listed} if listed is not None else None,
-                            {facts.realpath(p) for p in kustomization_inputs(found)})  # fmt: skip
+            reads[found] = (resolved_reads(found), {facts.realpath(p) for p in kustomization_inputs(found)})
         return reads[found]
 
     def bring_in(found: str, user: str) -> None:

@@ -157,6 +157,7 @@ def _kustomization_graph(root: str, known: dict) -> dict[str, tuple[set[str], li
     reads and the kustomizations it builds on (None: it cannot be read or parsed); None past
     :data:`MAX_KUSTOMIZATIONS_FOLLOWED` of them."""
     graph: dict[str, tuple[set[str], list[str]] | None] = {}
+    own = facts.memo("kustomization_own")  # kept for resolved_reads
     todo = [root]
     while todo:
         current = todo.pop()
@@ -183,9 +184,34 @@ def _kustomization_graph(root: str, known: dict) -> dict[str, tuple[set[str], li
                 if kind == KUSTOMIZE and found is not None:
                     children.append(os.path.abspath(found))
         reads.update(kustomization_inputs(current))
-        graph[current] = (reads, children)
+        graph[current] = own[current] = (reads, children)
         todo.extend(children)
     return graph
+
+
+def resolved_reads(kustomization: str) -> set[str] | None:
+    """:func:`kustomization_reads` with each path resolved (``os.path.realpath``, links followed:
+    how a file named is matched with what a kustomization builds), kept per run for each
+    kustomization on the way, so that overlays sharing a chain resolve its paths once (attacker
+    trial 48, F7). None when that cannot be told."""
+    root = os.path.abspath(kustomization)
+    if kustomization_reads(root) is None:  # every one on its way is then answered, and kept in "kustomization_own"
+        return None
+    known, own = facts.memo("kustomization_resolved"), facts.memo("kustomization_own")
+    stack = [root]
+    while stack:
+        node = stack[-1]
+        if node in known:
+            stack.pop()
+            continue
+        reads, children = own[node]
+        waiting = [c for c in children if c not in known]
+        if waiting:
+            stack.extend(waiting)
+            continue
+        known[node] = {facts.realpath(p) for p in reads}.union(*(known[c] for c in children))
+        stack.pop()
+    return known[root]
 
 
 def _close(root: str, graph: dict[str, tuple[set[str], list[str]] | None], known: dict) -> None:
