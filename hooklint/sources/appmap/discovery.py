@@ -927,7 +927,8 @@ def _local_dependencies(chart_file: str, max_size: int) -> set[str]:
     found: set[str] = set()
     for name in (HELM_CHART_FILE, "requirements.yaml"):
         path = os.path.join(folder, name)
-        data = facts.read_regular(path, max_size) if facts.is_file(path) else None
+        # never read through a link out of the repository (its render says HL007 where it leads)
+        data = facts.read_regular(path, max_size) if facts.is_file(path) and inside_repository(path, path) else None
         if data is None:
             continue
         documents = facts.read_parsed(path, max_size, len(data)).documents
