@@ -862,18 +862,24 @@ def linted() -> list[str]:
     return list(_LINTED)
 
 
+def within(path: str, folder: str) -> bool:
+    """Whether ``path`` is ``folder`` or lies below it, both spelled alike (normalised, or both
+    resolved with ``os.path.realpath``): the one containment test of renderers, sources and fix."""
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
 def top_outside_git(folder: str, named: Iterable[str]) -> str:
     """Outside a Git work tree, the highest folder a run over ``named`` (paths as given; ``-`` is
-    none) reads in for ``folder`` (absolute, as are the answers; not resolved): the current folder
-    when it holds ``folder``; else the outermost named path (a file's folder) that holds it; else
+    none) reads in for ``folder`` (absolute, as are the answers; not resolved): the outermost of
+    the current folder (but ``/``: :func:`bounds`) and the named paths that holds ``folder``, else
     ``folder`` itself. The README's "outside Git, the current folder when it holds what is linted,
-    else that path's folder": a look upward (for a chart, for the configuration) stops there, and a
-    ``Chart.yaml`` or ``.hooklint.yaml`` above it (in ``/tmp``, anybody's to write) is never read."""
+    else that path's folder" (``hooklint lint ..`` from a subfolder reads in the folder it names):
+    a look upward (for a chart, for the configuration) stops there, and a ``Chart.yaml`` or
+    ``.hooklint.yaml`` above it (in ``/tmp``, anybody's to write) is never read."""
     cwd = os.getcwd()
-    if bounds(cwd) and _holds(cwd, folder):
-        return cwd
+    tops = [os.path.abspath(p) for p in named if p != STDIN] + ([cwd] if bounds(cwd) else [])
     # a file named holds no folder: its own folder is then ``folder`` itself, the answer anyway
-    holding = [top for top in (os.path.abspath(p) for p in named if p != STDIN) if _holds(top, folder)]
+    holding = [top for top in tops if within(folder, top)]
     return min(holding) if holding else folder  # the outermost: they all hold folder, and a prefix sorts first
 
 
@@ -884,11 +890,6 @@ def bounds(cwd: str) -> bool:
     $PWD:/src ... lint /src``) would read in every folder of the machine: attacker trial 46, 4, a
     chart's ``files/x`` linking to ``/etc/hostname`` had its bytes printed by ``fail``."""
     return os.path.dirname(cwd) != cwd
-
-
-def _holds(top: str, path: str) -> bool:
-    """Whether the absolute ``path`` is ``top`` or below it, as spelled."""
-    return path == top or path.startswith(top.rstrip(os.sep) + os.sep)
 
 
 def _read_in() -> list[str]:

@@ -26,7 +26,7 @@ from hooklint.config import DEFAULT_MAX_FILE_SIZE
 from hooklint import runnodes
 from hooklint.reasons import Skip, SkipKind
 from hooklint.files import (STDIN, FileTooLarge, NotRegularFile, file_problem, is_stream,  # noqa: F401 - re-exported
-                            read_bytes, read_text, walk_tree)
+                            read_bytes, read_text, walk_tree, within)
 from hooklint.findings import InputError, Span
 from hooklint.gojsonread import NotGoJSON, read_value
 from hooklint.yamlio import (
@@ -944,12 +944,6 @@ def _is_pipe(path: str) -> bool:
         return stat.S_ISFIFO(os.stat(path).st_mode)
     except (OSError, ValueError):
         return True  # the descriptor is gone once read: a pipe it was
-
-
-def within(path: str, folder: str) -> bool:
-    """Whether ``path`` is ``folder`` or lies below it, both spelled alike (normalised, or both
-    resolved with ``os.path.realpath``): the one containment test of renderers, sources and fix."""
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def user_path(path: str) -> str:

@@ -411,25 +411,9 @@ def test_a_patch_in_a_folder_of_its_own_is_linted_through_its_kustomization(repo
     assert plans.get("overlay/patches", {"steps": []})["steps"] == []  # the patch is not applied on its own
 
 
-CLEAN_RESOURCE_JOB = """\
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: migrate
-  annotations:
-    argocd.argoproj.io/hook: PreSync
-spec:
-  backoffLimit: 1
-  activeDeadlineSeconds: 100
-  template:
-    spec:
-      restartPolicy: Never
-      serviceAccountName: migrator
-      automountServiceAccountToken: false
-      containers:
-      - name: m
-        image: registry.example.com/migrate:1.2.3
-"""
+#: The clean hook Job alone, the only object of what builds it (HL305 says so): a resource the
+#: tests' kustomizations change
+CLEAN_RESOURCE_JOB = JOB.split("---\n")[0]
 
 
 @needs_kustomize
@@ -444,7 +428,7 @@ def test_a_resource_named_or_in_a_folder_named_is_linted_through_the_kustomizati
     write(repo, {
         "app/kustomization.yaml": (
             "resources: [jobs/job.yaml]\n"
-            "images: [{name: registry.example.com/migrate, newName: busybox, newTag: latest}]\n"
+            "images: [{name: ghcr.io/acme/migrate, newName: busybox, newTag: latest}]\n"
             "patches: [{target: {kind: Job}, patch: \"- op: remove\\n  path: /spec/template/spec/serviceAccountName\\n"
             "- op: remove\\n  path: /spec/template/spec/automountServiceAccountToken\"}]\n"),
         "app/jobs/job.yaml": CLEAN_RESOURCE_JOB,
@@ -762,7 +746,7 @@ def test_an_overlay_or_component_user_beside_a_path_named_is_linted(repo, named,
         "overlays/prod/kustomization.yaml": "resources: [../../base]\ncomponents: [../../components/priv]\n",
         "components/priv/kustomization.yaml": (
             "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n"
-            "images: [{name: registry.example.com/migrate, newTag: latest}]\n"
+            "images: [{name: ghcr.io/acme/migrate, newTag: latest}]\n"
             + HOST_PID_PATCH.replace("hostPID", "hostNetwork")),
         **({"apps/prod.yaml": SIBLING_APPLICATION} if application else {}),
     })  # fmt: skip
@@ -776,7 +760,7 @@ def test_an_overlay_or_component_user_beside_a_path_named_is_linted(repo, named,
 
 
 BASE_FILES = {"base/kustomization.yaml": "resources: [job.yaml]\n", "base/job.yaml": CLEAN_RESOURCE_JOB}
-LATEST_HOST_PID = "images: [{name: registry.example.com/migrate, newTag: latest}]\n" + HOST_PID_PATCH
+LATEST_HOST_PID = "images: [{name: ghcr.io/acme/migrate, newTag: latest}]\n" + HOST_PID_PATCH
 
 
 @needs_kustomize

@@ -19,6 +19,7 @@ from hooklint.pipeline import lint_paths
 from hooklint.sources.render.helm import find_helm
 from hooklint.sources.repository import facts
 from hooklint.sources.repository.tree import DIRECTORY, HELM, KUSTOMIZE, chart_of, source_type, type_of_names
+from tests.manifests import CLEAN_HOOK_JOB
 
 CHART = "apiVersion: v2\nname: app\nversion: 0.1.0\n"
 CM = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata: {a: b}\n"
@@ -238,25 +239,9 @@ def test_a_folder_typed_helm_without_chart_yaml_fails_as_argocd_does(tmp_path, m
         "the application cannot sync; nothing of it is checked until it renders.")]
 
 
-TEMPLATED_JOB = """\
-apiVersion: batch/v1
-kind: Job
-metadata:
-  generateName: migrate-
-  annotations:
-    argocd.argoproj.io/hook: PreSync
-spec:
-  backoffLimit: 1
-  activeDeadlineSeconds: 100
-  template:
-    spec:
-      restartPolicy: Never
-      serviceAccountName: migrator
-      automountServiceAccountToken: false
-      containers:
-      - name: m
-        image: "{{ .Values.image }}"
-"""
+#: The clean hook Job of tests.manifests, named by generateName (a chart renders it), its image a value
+TEMPLATED_JOB = CLEAN_HOOK_JOB.split("---\n")[0].replace("  name: migrate\n", "  generateName: migrate-\n", 1).replace(
+    "image: ghcr.io/acme/migrate:1.4.2", 'image: "{{ .Values.image }}"')
 
 
 @needs_helm
@@ -282,7 +267,7 @@ def test_a_folder_helm_reads_as_its_charts_is_linted_as_part_of_its_chart(here, 
         (shown, 6, 5, "HL305"), (shown, 17, 9, "HL102")]
 
 
-SUB_JOB = TEMPLATED_JOB.replace('      restartPolicy: Never\n', '      hostPID: {{ .Values.hostPID }}\n      restartPolicy: Never\n')
+SUB_JOB = TEMPLATED_JOB.replace("      serviceAccountName:", "      hostPID: {{ .Values.hostPID }}\n      serviceAccountName:")
 
 
 @needs_helm

@@ -48,9 +48,9 @@ from hooklint.yamlio import NOT_RENDERED, Map, Seq, go_yaml_text
 from hooklint.sources.repository.kustomizations import (MAX_KUSTOMIZATIONS_FOLLOWED, component_exists, is_component,
                                                        kustomization_inputs, kustomization_reads,
                                                        kustomization_references, resolved_reads, unread_reason)
-from hooklint.sources.repository.tree import (CHART_OWN_FOLDERS, DIRECTORY, HELM, HELM_CHART_FILE, KUSTOMIZATION_NAMES, KUSTOMIZE, MULTI,
-                                              PLUGIN, REMOTE, UNRENDERABLE, chart_of, contained, dangling_link,
-                                              dangling_reason, directory_source_files, hidden_manifests,
+from hooklint.sources.repository.tree import (CHART_OWN_FOLDERS, DIRECTORY, HELM, HELM_CHART_FILE, KUSTOMIZATION_NAMES,
+                                              KUSTOMIZE, MULTI, PLUGIN, REMOTE, UNRENDERABLE, chart_of, contained,
+                                              dangling_link, dangling_reason, directory_source_files, hidden_manifests,
                                               inside_repository, is_manifest_name, repository_root, source_type, walk,
                                               MAX_HIDDEN_FILES)
 from hooklint.sources.spec import ApplicationSource, document_objects
@@ -978,14 +978,13 @@ def _charts_using(apps: list[Application], charts: list[str], max_size: int) -> 
 
 def _built_from(kustomization: str, reported: dict[str, set[str]]) -> list[str]:
     """The run's folders (keys of ``reported``) holding a file the kustomization builds from
-    outside its own folder (:func:`kustomization_reads`, by resolved path): a base beside the
+    outside its own folder (:func:`resolved_reads`): a base beside the
     overlay an Application deploys. Attacker trial 47, F1: ``hooklint pre-commit base/job.yaml``
     linted the base alone while the repository's Application deploys ``overlays/prod``, whose
     images and patches make its hook ``:latest`` with ``hostPID``; exit 0."""
-    reads = kustomization_reads(kustomization)
-    if reads is None:
+    built = resolved_reads(kustomization)
+    if built is None:
         return []
-    built = {facts.realpath(path) for path in reads}
     return [key for key, files in reported.items()
             if key != STDIN and any(facts.realpath(os.path.abspath(f)) in built for f in files)]
 

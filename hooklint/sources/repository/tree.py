@@ -26,9 +26,10 @@ from hooklint.yamlio import NOT_RENDERED, RENDER_FAILED, LoadIssue
 
 def repository_root(folder: str, named: str | None = None) -> str:
     """The repository ``folder`` belongs to, absolute: the nearest folder above it holding ``.git``;
-    without one, the outermost of the current directory (but ``/``: :func:`hooklint.files.bounds`) and ``named`` (the path named on the
-    command line that brought ``folder`` in, however spelled: ``..``, ``.``, absolute, with a
-    trailing slash) that ``folder`` is inside, else ``folder`` itself. So ``hooklint lint ..`` run
+    without one (:func:`hooklint.files.top_outside_git`), the outermost of the current directory
+    (but ``/``) and ``named`` (the path named on the command line that brought ``folder`` in,
+    however spelled: ``..``, ``.``, absolute, with a trailing slash) that ``folder`` is inside, else
+    ``folder`` itself. So ``hooklint lint ..`` run
     from a subfolder renders the bases of the folder it names, and ``hooklint lint shop`` run above
     ``shop`` keeps the current directory. Every file a renderer may read must be inside it (Argo CD
     renders inside its checkout of the repository)."""
@@ -38,10 +39,7 @@ def repository_root(folder: str, named: str | None = None) -> str:
         root = git_root(here)
     if root is not None:
         return root
-    cwd = os.getcwd()
-    tops = [os.path.abspath(c) for c in (cwd if bounds(cwd) else None, named) if c is not None]
-    inside = [top for top in tops if within(here, top)]
-    return min(inside, key=len) if inside else here
+    return top_outside_git(here, [named] if named is not None else [])
 
 
 def read_in_repository(path: str, root: str, max_size: int, documents: bool = True) -> LoadedFile:
